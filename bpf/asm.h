@@ -1,0 +1,39 @@
+/* Assembler and disassembler for the syntaxes BPF developers read every day.
+ *
+ * Input dialects, detected per line: the kernel verifier log / bpftool xlated syntax
+ * ("r1 = 0", "if r1 < 0xa goto pc-3", "r0 = *(u32 *)(r1 +4)", "lock *(u64 *)(r10 -8) += r1",
+ * "call bpf_map_lookup_elem#1", "r1 = 0x1234 ll"), llvm-objdump -d output (address and hex columns
+ * and <LBB0_1> annotations are skipped), LLVM's BPF assembler as in selftests' inline asm
+ * (symbolic labels, "goto l", local labels 1:/1b/1f, ';' separators, comments), and the ubpf
+ * dialect of the conformance suite ("mov32 %r0, 0", "ldxb %r0, [%r1+0x2]", "lock add [%r10-8], %r1").
+ * The disassembler prints the kernel syntax, and asm(disasm(x)) == x byte for byte.
+ */
+#ifndef BPFSCEV_BPF_ASM_H
+#define BPFSCEV_BPF_ASM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bpf/isa.h"
+#include "util/err.h"
+#include "util/sbuf.h"
+
+/* Assembles text.  first_line is the line number of text[0] in its file (for messages).
+ * On success *insns and *lines (source line per slot) are heap arrays the caller frees.  The
+ * result is not validated here beyond encoding (ebpf_object__open_* validates). */
+int ebpf_asm(struct bpf_insn **insns, size_t *len, uint32_t **lines, const char *text,
+	     size_t n, int first_line, struct diag *d);
+
+enum {
+	EBPF_DISASM_PC = 1 << 0,	/* prefix "N: " */
+	EBPF_DISASM_OPCODE = 1 << 1,	/* "(07) " after the pc, as the verifier log prints */
+	EBPF_DISASM_LABELS = 1 << 2,	/* jump targets as "goto L12" with label lines */
+};
+
+/* One instruction at pc (which must not be the second slot of an LD_IMM64); no newline. */
+void ebpf_disasm_insn(struct sbuf *sb, const struct bpf_insn *insns, size_t len, size_t pc,
+		      unsigned flags);
+/* The whole program, one instruction per line. */
+void ebpf_disasm(struct sbuf *sb, const struct bpf_insn *insns, size_t len, unsigned flags);
+
+#endif

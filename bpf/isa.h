@@ -1,0 +1,155 @@
+/* The eBPF instruction set as the kernel runs it: RFC 9669 plus the kernel's cpu v4 additions
+ * (sdiv/smod, movsx, sign-extending loads, bswap, gotol), load-acquire/store-release, may_goto.
+ *
+ * Programs are arrays of the kernel's own struct bpf_insn (8-byte slots; LD_IMM64 takes two).
+ * ebpf_validate() is the gate every other stage relies on: after it returns 0, every opcode is
+ * known, every register is r0..r10 and never a written r10, every jump lands on the first slot of
+ * an instruction inside its own function, and every function ends in exit or an unconditional
+ * jump.  Nothing downstream re-checks these facts.
+ */
+#ifndef BPFSCEV_BPF_ISA_H
+#define BPFSCEV_BPF_ISA_H
+
+#include <linux/bpf.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/err.h"
+
+/* cpu v4 and later encodings that older uapi headers (Debian 12 ships 6.1) lack. */
+#ifndef BPF_MEMSX
+#define BPF_MEMSX 0x80
+#endif
+#ifndef BPF_JCOND
+#define BPF_JCOND 0xe0
+#endif
+#ifndef BPF_MAY_GOTO
+#define BPF_MAY_GOTO 0
+#endif
+#ifndef BPF_LOAD_ACQ
+#define BPF_LOAD_ACQ 0x100
+#endif
+#ifndef BPF_STORE_REL
+#define BPF_STORE_REL 0x110
+#endif
+#ifndef BPF_F_TEST_REG_INVARIANTS
+#define BPF_F_TEST_REG_INVARIANTS (1U << 7)
+#endif
+
+#define EBPF_NREGS 11		/* r0..r10 */
+#define EBPF_REG_FP 10
+#define EBPF_STACK_SIZE 512	/* bytes per frame */
+#define EBPF_MAX_CALL_DEPTH 8
+#define EBPF_MAX_INSNS (1u << 20)	/* slots; larger programs are refused up front */
+
+static inline uint8_t ebpf_class(const struct bpf_insn *i) { return BPF_CLASS(i->code); }
+static inline uint8_t ebpf_op(const struct bpf_insn *i) { return BPF_OP(i->code); }
+static inline uint8_t ebpf_srcbit(const struct bpf_insn *i) { return BPF_SRC(i->code); }
+static inline uint8_t ebpf_mode(const struct bpf_insn *i) { return BPF_MODE(i->code); }
+static inline uint8_t ebpf_size(const struct bpf_insn *i) { return BPF_SIZE(i->code); }
+
+static inline bool ebpf_is_alu(const struct bpf_insn *i)
+{
+	return ebpf_class(i) == BPF_ALU || ebpf_class(i) == BPF_ALU64;
+}
+
+static inline bool ebpf_is_jmp(const struct bpf_insn *i)
+{
+	return ebpf_class(i) == BPF_JMP || ebpf_class(i) == BPF_JMP32;
+}
+
+static inline bool ebpf_is_ldimm64(const struct bpf_insn *i)
+{
+	return i->code == (BPF_LD | BPF_IMM | BPF_DW);
+}
+
+static inline bool ebpf_is_exit(const struct bpf_insn *i)
+{
+	return i->code == (BPF_JMP | BPF_EXIT);
+}
+
+static inline bool ebpf_is_call(const struct bpf_insn *i)
+{
+	return ebpf_class(i) == BPF_JMP && ebpf_op(i) == BPF_CALL;
+}
+
+static inline bool ebpf_is_pseudo_call(const struct bpf_insn *i)
+{
+	return i->code == (BPF_JMP | BPF_CALL | BPF_K) && i->src_reg == BPF_PSEUDO_CALL;
+}
+
+static inline bool ebpf_is_helper_call(const struct bpf_insn *i)
+{
+	return i->code == (BPF_JMP | BPF_CALL | BPF_K) && i->src_reg == 0;
+}
+
+/* Unconditional jump: ja (off) or gotol (JMP32 ja, imm). */
+static inline bool ebpf_is_ja(const struct bpf_insn *i)
+{
+	return (ebpf_class(i) == BPF_JMP || ebpf_class(i) == BPF_JMP32) && ebpf_op(i) == BPF_JA &&
+	       ebpf_srcbit(i) == BPF_K;
+}
+
+/* Conditional jumps, including may_goto; not ja, call or exit. */
+static inline bool ebpf_is_cond_jmp(const struct bpf_insn *i)
+{
+	uint8_t op = ebpf_op(i);
+
+	return ebpf_is_jmp(i) && op != BPF_JA && op != BPF_CALL && op != BPF_EXIT;
+}
+
+/* Number of slots the instruction at i occupies (2 for LD_IMM64). */
+static inline unsigned ebpf_insn_slots(const struct bpf_insn *i)
+{
+	return ebpf_is_ldimm64(i) ? 2 : 1;
+}
+
+/* Jump target of a ja/gotol/conditional jump/may_goto at pc. */
+static inline long ebpf_jump_target(const struct bpf_insn *i, size_t pc)
+{
+	if (ebpf_class(i) == BPF_JMP32 && ebpf_op(i) == BPF_JA)
+		return (long)pc + 1 + i->imm;
+	return (long)pc + 1 + i->off;
+}
+
+/* Full 64-bit immediate of an LD_IMM64 (i must have a second slot). */
+static inline uint64_t ebpf_ldimm64_value(const struct bpf_insn *i)
+{
+	return (uint64_t)(uint32_t)i[0].imm | ((uint64_t)(uint32_t)i[1].imm << 32);
+}
+
+/* Checks a whole program; see the file comment for what holds afterwards.  Returns 0, or
+ * -EINVAL with d naming the instruction index and the reason. */
+int ebpf_validate(const struct bpf_insn *insns, size_t len, struct diag *d);
+
+/* Checks one instruction in isolation (fields and opcode, not jump targets).  n is the number of
+ * slots available from i (an LD_IMM64 needs 2). */
+int ebpf_validate_insn(const struct bpf_insn *i, size_t n, struct diag *d);
+
+/* Control-flow successors of the instruction at pc, within its function: fallthrough first, then
+ * the jump target.  Calls fall through; exit has none.  Returns the count (0..2).  Valid programs
+ * only. */
+unsigned ebpf_succs(const struct bpf_insn *insns, size_t len, size_t pc, uint32_t succ[2]);
+
+/* Registers read and written by the instruction, as bit masks over r0..r10 (calls: helper reads
+ * r1..r5, writes r0..r5). */
+uint32_t ebpf_regs_read(const struct bpf_insn *i);
+uint32_t ebpf_regs_written(const struct bpf_insn *i);
+
+/* Names: "bpf_map_lookup_elem" for 1, NULL when unknown. */
+const char *ebpf_helper_name(int32_t id);
+int32_t ebpf_helper_by_name(const char *name);	/* -1 when unknown */
+
+/* Access width in bytes of a load/store size field (BPF_B → 1 … BPF_DW → 8). */
+static inline unsigned ebpf_size_bytes(uint8_t size)
+{
+	switch (size) {
+	case BPF_B: return 1;
+	case BPF_H: return 2;
+	case BPF_W: return 4;
+	default: return 8;
+	}
+}
+
+#endif

@@ -1,0 +1,417 @@
+/* Opening programs from files: format detection, data-file sections, raw bytes.  See prog.h. */
+#include "bpf/prog.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpf/asm.h"
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* Text is any input made of printable ASCII, tabs, newlines and UTF-8 bytes, without NUL. */
+static bool looks_like_text(const uint8_t *p, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		uint8_t c = p[i];
+
+		if (c == 0 || (c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f'))
+			return false;
+	}
+	return true;
+}
+
+void ebpf_sections__free(struct ebpf_section *s, size_t cnt)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < cnt; i++)
+		free(s[i].text);
+	free(s);
+}
+
+int ebpf_sections__parse(struct ebpf_section **out, size_t *cnt, const char *text, size_t len,
+			 struct diag *d)
+{
+	struct ebpf_section *v = NULL;
+	size_t n = 0, cap = 0, pos = 0;
+	int line = 1;
+	long cur = -1;		/* index of the section being filled */
+	bool any_header = false;
+
+	/* First pass: is there any header at all? */
+	for (size_t i = 0; i + 2 < len; i++)
+		if ((i == 0 || text[i - 1] == '\n') && text[i] == '-' && text[i + 1] == '-' &&
+		    text[i + 2] == ' ') {
+			any_header = true;
+			break;
+		}
+	if (!any_header) {
+		v = calloc(1, sizeof(*v));
+		if (!v || !(v[0].text = malloc(len + 1))) {
+			free(v);
+			return diag_set(d, ENOMEM, "out of memory");
+		}
+		strcpy(v[0].name, "asm");
+		memcpy(v[0].text, text, len);
+		v[0].text[len] = '\0';
+		v[0].line = 1;
+		*out = v;
+		*cnt = 1;
+		return 0;
+	}
+	while (pos < len) {
+		size_t eol = pos;
+
+		while (eol < len && text[eol] != '\n')
+			eol++;
+		if (eol - pos >= 3 && !strncmp(text + pos, "-- ", 3)) {
+			size_t nlen = eol - pos - 3;
+
+			while (nlen && (text[pos + 3 + nlen - 1] == ' ' || text[pos + 3 + nlen - 1] == '\r'))
+				nlen--;
+			if (nlen == 0 || nlen >= sizeof(v->name)) {
+				ebpf_sections__free(v, n);
+				return diag_at_line(d, EINVAL, line, 4, "section name %s",
+						    nlen ? "too long" : "missing after '-- '");
+			}
+			if (n == cap) {
+				size_t nc = cap ? cap * 2 : 8;
+				struct ebpf_section *nv = realloc(v, nc * sizeof(*nv));
+
+				if (!nv) {
+					ebpf_sections__free(v, n);
+					return diag_set(d, ENOMEM, "out of memory");
+				}
+				v = nv;
+				cap = nc;
+			}
+			memset(&v[n], 0, sizeof(v[n]));
+			memcpy(v[n].name, text + pos + 3, nlen);
+			v[n].name[nlen] = '\0';
+			v[n].line = line + 1;
+			v[n].text = calloc(1, 1);
+			if (!v[n].text) {
+				ebpf_sections__free(v, n);
+				return diag_set(d, ENOMEM, "out of memory");
+			}
+			cur = (long)n++;
+		} else if (cur >= 0) {
+			size_t old = strlen(v[cur].text), add = eol - pos;
+			char *nt = realloc(v[cur].text, old + add + 2);
+
+			if (!nt) {
+				ebpf_sections__free(v, n);
+				return diag_set(d, ENOMEM, "out of memory");
+			}
+			memcpy(nt + old, text + pos, add);
+			nt[old + add] = '\n';
+			nt[old + add + 1] = '\0';
+			v[cur].text = nt;
+		}
+		pos = eol + 1;
+		line++;
+	}
+	*out = v;
+	*cnt = n;
+	return 0;
+}
+
+int ebpf_parse_hex(uint8_t **out, size_t *len, const char *text, struct diag *d)
+{
+	size_t cap = strlen(text) / 2 + 1, n = 0;
+	uint8_t *buf = malloc(cap);
+	int line = 1, col = 1;
+	const char *s = text;
+
+	if (!buf)
+		return diag_set(d, ENOMEM, "out of memory");
+	while (*s) {
+		int hi, lo;
+
+		if (*s == '\n') {
+			line++;
+			col = 1;
+			s++;
+			continue;
+		}
+		if (*s == ' ' || *s == '\t' || *s == ',' || *s == '\r') {
+			s++;
+			col++;
+			continue;
+		}
+		if (*s == '#') {	/* comment to end of line */
+			while (*s && *s != '\n')
+				s++;
+			continue;
+		}
+		if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+			s += 2;
+			col += 2;
+		}
+#define HEXV(c) ((c) >= '0' && (c) <= '9' ? (c) - '0' : (c) >= 'a' && (c) <= 'f' ? (c) - 'a' + 10 : \
+		 (c) >= 'A' && (c) <= 'F' ? (c) - 'A' + 10 : -1)
+		hi = HEXV(s[0]);
+		lo = hi >= 0 ? HEXV(s[1]) : -1;
+#undef HEXV
+		if (hi < 0 || lo < 0) {
+			free(buf);
+			return diag_at_line(d, EINVAL, line, hi < 0 ? col : col + 1,
+					    "expected a pair of hex digits");
+		}
+		buf[n++] = (uint8_t)(hi * 16 + lo);
+		s += 2;
+		col += 2;
+	}
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+static int object_alloc(struct ebpf_object **out, const char *name, enum ebpf_format fmt,
+			struct diag *d)
+{
+	struct ebpf_object *o = calloc(1, sizeof(*o));
+
+	if (!o)
+		return diag_set(d, ENOMEM, "out of memory");
+	snprintf(o->path, sizeof(o->path), "%s", name ? name : "<input>");
+	o->format = fmt;
+	*out = o;
+	return 0;
+}
+
+static int add_single_prog(struct ebpf_object *o, struct bpf_insn *insns, size_t len,
+			   uint32_t *lines, const char *name, struct diag *d)
+{
+	struct ebpf_prog *p = calloc(1, sizeof(*p));
+	int err;
+
+	if (!p) {
+		free(insns);
+		free(lines);
+		return diag_set(d, ENOMEM, "out of memory");
+	}
+	p->insns = insns;
+	p->len = len;
+	p->lines = lines;
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	o->progs = p;
+	o->prog_cnt = 1;
+	err = ebpf_validate(insns, len, d);
+	if (err && d && lines && d->insn >= 0 && (size_t)d->insn < len && lines[d->insn])
+		d->line = (int)lines[d->insn];
+	return err;
+}
+
+/* Program name for text and raw input: the file name without directory and extension. */
+static void prog_name_from(char *dst, size_t n, const char *name)
+{
+	const char *b = base_name(name ? name : "prog");
+	const char *dot = strrchr(b, '.');
+	size_t l = dot && dot != b ? (size_t)(dot - b) : strlen(b);
+
+	if (l >= n)
+		l = n - 1;
+	memcpy(dst, b, l);
+	dst[l] = '\0';
+	if (!dst[0])
+		snprintf(dst, n, "prog");
+}
+
+static int open_text(struct ebpf_object *o, const char *text, size_t len, struct diag *d)
+{
+	const struct ebpf_section *asm_sec;
+	struct bpf_insn *insns = NULL;
+	uint32_t *lines = NULL;
+	size_t n = 0;
+	char pname[128];
+	int err;
+
+	err = ebpf_sections__parse(&o->sections, &o->section_cnt, text, len, d);
+	if (err)
+		return err;
+	asm_sec = ebpf_object__section(o, "asm");
+	if (!asm_sec)
+		return diag_set(d, EINVAL, "data file has no '-- asm' section");
+	err = ebpf_asm(&insns, &n, &lines, asm_sec->text, strlen(asm_sec->text), asm_sec->line, d);
+	if (err)
+		return err;
+	prog_name_from(pname, sizeof(pname), o->path);
+	return add_single_prog(o, insns, n, lines, pname, d);
+}
+
+static int open_raw(struct ebpf_object *o, const uint8_t *data, size_t len, struct diag *d)
+{
+	struct bpf_insn *insns;
+	char pname[128];
+
+	if (len == 0)
+		return diag_set(d, EINVAL, "empty input");
+	if (len % sizeof(struct bpf_insn)) {
+		if (d)
+			d->offset = (long)(len - len % sizeof(struct bpf_insn));
+		return diag_set(d, EINVAL,
+				"raw program size %zu is not a multiple of 8 (and the input is "
+				"neither text nor ELF)", len);
+	}
+	insns = malloc(len);
+	if (!insns)
+		return diag_set(d, ENOMEM, "out of memory");
+	memcpy(insns, data, len);
+	prog_name_from(pname, sizeof(pname), o->path);
+	return add_single_prog(o, insns, len / sizeof(struct bpf_insn), NULL, pname, d);
+}
+
+int ebpf_object__open_mem(struct ebpf_object **out, const void *data, size_t len,
+			  const char *name, struct diag *d)
+{
+	const uint8_t *p = data;
+	struct ebpf_object *o = NULL;
+	enum ebpf_format fmt;
+	int err;
+
+	*out = NULL;
+	if (d)
+		diag_set_file(d, name);
+	if (len >= 4 && p[0] == 0x7f && p[1] == 'E' && p[2] == 'L' && p[3] == 'F')
+		fmt = EBPF_FMT_ELF;
+	else if (len > 0 && looks_like_text(p, len))
+		fmt = EBPF_FMT_ASM;
+	else
+		fmt = EBPF_FMT_RAW;
+	err = object_alloc(&o, name, fmt, d);
+	if (err)
+		return err;
+	switch (fmt) {
+	case EBPF_FMT_ELF:
+		err = ebpf_elf_open(o, data, len, d);
+		break;
+	case EBPF_FMT_ASM:
+		err = open_text(o, data, len, d);
+		break;
+	default:
+		err = open_raw(o, data, len, d);
+		break;
+	}
+	if (err) {
+		ebpf_object__free(o);
+		return err;
+	}
+	*out = o;
+	return 0;
+}
+
+int ebpf_object__open_file(struct ebpf_object **out, const char *path, struct diag *d)
+{
+	FILE *f;
+	uint8_t *buf = NULL;
+	size_t n = 0, cap = 0;
+	int err;
+
+	*out = NULL;
+	if (d)
+		diag_set_file(d, path);
+	f = fopen(path, "rb");
+	if (!f)
+		return diag_set(d, errno, "cannot open: %s", strerror(errno));
+	for (;;) {
+		size_t got;
+
+		if (n == cap) {
+			size_t nc = cap ? cap * 2 : 65536;
+			uint8_t *nb;
+
+			if (nc > (256u << 20)) {
+				free(buf);
+				fclose(f);
+				return diag_set(d, EFBIG, "file larger than 256 MiB");
+			}
+			nb = realloc(buf, nc);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return diag_set(d, ENOMEM, "out of memory");
+			}
+			buf = nb;
+			cap = nc;
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		free(buf);
+		fclose(f);
+		return diag_set(d, EIO, "read error");
+	}
+	fclose(f);
+	err = ebpf_object__open_mem(out, buf, n, path, d);
+	free(buf);
+	return err;
+}
+
+int ebpf_object__from_insns(struct ebpf_object **out, const struct bpf_insn *insns, size_t len,
+			    const char *name, struct diag *d)
+{
+	struct ebpf_object *o = NULL;
+	struct bpf_insn *copy;
+	int err;
+
+	*out = NULL;
+	if (len == 0 || len > EBPF_MAX_INSNS)
+		return diag_set(d, EINVAL, "program must have 1..%u slots", EBPF_MAX_INSNS);
+	err = object_alloc(&o, name, EBPF_FMT_RAW, d);
+	if (err)
+		return err;
+	copy = malloc(len * sizeof(*copy));
+	if (!copy) {
+		ebpf_object__free(o);
+		return diag_set(d, ENOMEM, "out of memory");
+	}
+	memcpy(copy, insns, len * sizeof(*copy));
+	err = add_single_prog(o, copy, len, NULL, name ? name : "prog", d);
+	if (err) {
+		ebpf_object__free(o);
+		return err;
+	}
+	*out = o;
+	return 0;
+}
+
+void ebpf_object__free(struct ebpf_object *obj)
+{
+	if (!obj)
+		return;
+	for (size_t i = 0; i < obj->prog_cnt; i++) {
+		free(obj->progs[i].insns);
+		free(obj->progs[i].lines);
+	}
+	free(obj->progs);
+	free(obj->maps);
+	ebpf_sections__free(obj->sections, obj->section_cnt);
+	free(obj);
+}
+
+const struct ebpf_prog *ebpf_object__find_prog(const struct ebpf_object *obj, const char *name)
+{
+	for (size_t i = 0; i < obj->prog_cnt; i++)
+		if (!strcmp(obj->progs[i].name, name))
+			return &obj->progs[i];
+	return NULL;
+}
+
+const struct ebpf_section *ebpf_object__section(const struct ebpf_object *obj, const char *name)
+{
+	for (size_t i = 0; i < obj->section_cnt; i++)
+		if (!strcmp(obj->sections[i].name, name))
+			return &obj->sections[i];
+	return NULL;
+}

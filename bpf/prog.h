@@ -1,0 +1,83 @@
+/* Programs and the files they come from.
+ *
+ * Every input the tools take — an assembly text (any supported dialect, optionally inside a
+ * sectioned data file with "-- asm"), raw instruction bytes, or a clang-built ELF object — becomes
+ * an ebpf_object holding one or more validated programs.  The format is told apart by content:
+ * ELF magic, then text (printable bytes only), else raw 8-byte slots.
+ */
+#ifndef BPFSCEV_BPF_PROG_H
+#define BPFSCEV_BPF_PROG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bpf/isa.h"
+#include "util/err.h"
+
+enum ebpf_format { EBPF_FMT_ASM, EBPF_FMT_RAW, EBPF_FMT_ELF };
+
+/* A map an LD_IMM64 refers to: src_reg BPF_PSEUDO_MAP_FD/VALUE with imm = index in maps[]. */
+struct ebpf_map_def {
+	char name[64];
+	uint32_t type;		/* enum bpf_map_type */
+	uint32_t key_size, value_size, max_entries, flags;
+};
+
+struct ebpf_prog {
+	char name[128];
+	char section[128];	/* ELF section ("xdp", "socket"); "" for text and raw input */
+	uint32_t prog_type;	/* enum bpf_prog_type; BPF_PROG_TYPE_UNSPEC when unknown */
+	struct bpf_insn *insns;
+	size_t len;		/* slots */
+	uint32_t *lines;	/* for text input: source line of each slot (0 = none); else NULL */
+};
+
+/* A "-- name" section of a data file (corpus cases, conformance programs). */
+struct ebpf_section {
+	char name[64];
+	char *text;
+	int line;		/* line of the first text line after the header */
+};
+
+struct ebpf_object {
+	char path[256];
+	enum ebpf_format format;
+	struct ebpf_prog *progs;
+	size_t prog_cnt;
+	struct ebpf_map_def *maps;
+	size_t map_cnt;
+	struct ebpf_section *sections;	/* text input with "-- " headers only */
+	size_t section_cnt;
+};
+
+/* Opens a file of any supported format.  Returns 0 or -errno with d set (file, line:col for
+ * text, instruction index or byte offset for binary input). */
+int ebpf_object__open_file(struct ebpf_object **out, const char *path, struct diag *d);
+/* The same from memory; name is used in messages and as the program name for text and raw. */
+int ebpf_object__open_mem(struct ebpf_object **out, const void *data, size_t len,
+			  const char *name, struct diag *d);
+/* Builds a one-program object from instructions (validated; copied). */
+int ebpf_object__from_insns(struct ebpf_object **out, const struct bpf_insn *insns, size_t len,
+			    const char *name, struct diag *d);
+void ebpf_object__free(struct ebpf_object *obj);
+
+const struct ebpf_prog *ebpf_object__find_prog(const struct ebpf_object *obj, const char *name);
+/* Text of section "name" of a data file, NULL when absent. */
+const struct ebpf_section *ebpf_object__section(const struct ebpf_object *obj, const char *name);
+
+/* Splits a data file into "-- name" sections.  Text before the first header (comments) is
+ * ignored; a file without headers is one section named "asm".  Caller frees with
+ * ebpf_sections__free. */
+int ebpf_sections__parse(struct ebpf_section **out, size_t *cnt, const char *text, size_t len,
+			 struct diag *d);
+void ebpf_sections__free(struct ebpf_section *s, size_t cnt);
+
+/* Parses a hex byte string ("00 01 ff", "0x00,0x01", "0001ff"); used for -- mem / -- input. */
+int ebpf_parse_hex(uint8_t **out, size_t *len, const char *text, struct diag *d);
+
+/* ELF objects (elf.c).  Fills obj->progs and obj->maps; programs are linked with the
+ * subprograms they call (as libbpf does at load time) and map references become pseudo
+ * LD_IMM64 with imm = map index. */
+int ebpf_elf_open(struct ebpf_object *obj, const void *data, size_t len, struct diag *d);
+
+#endif

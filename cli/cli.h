@@ -1,0 +1,38 @@
+/* The bpfscev command: one file per subcommand (cmd_<name>.c), thin over the libraries.
+ * Exit codes: 0 ok, 1 a finding or difference, 2 usage or input error.
+ */
+#ifndef BPFSCEV_CLI_H
+#define BPFSCEV_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "bpf/prog.h"
+
+enum { CLI_OK = 0, CLI_FINDING = 1, CLI_USAGE = 2 };
+
+struct cli_cmd {
+	const char *name;
+	const char *summary;	/* one line for "bpfscev --help" */
+	int (*run)(int argc, char **argv);	/* argv[0] is the subcommand name */
+};
+
+/* Opens FILE (any format) and reports errors on stderr with their location; NULL on error. */
+struct ebpf_object *cli_open(const char *path);
+/* The programs to work on: the one named by --prog, or all.  Prints an error and returns -1
+ * when the name is unknown. */
+int cli_select_progs(const struct ebpf_object *obj, const char *name,
+		     const struct ebpf_prog ***out, size_t *cnt);
+/* True when argv[i] is --help or -h. */
+bool cli_is_help(const char *arg);
+/* Reads a whole file (or "-" for stdin); NULL with a message on stderr. */
+char *cli_read_file(const char *path, size_t *len);
+
+/* One line per subcommand, in the order "bpfscev --help" lists them. */
+#define CLI_COMMANDS(X)
+
+#define CLI_DECLARE(name, summary) int cmd_##name(int argc, char **argv);
+CLI_COMMANDS(CLI_DECLARE)
+#undef CLI_DECLARE
+
+#endif
