@@ -395,7 +395,10 @@ void ebpf_object__free(struct ebpf_object *obj)
 		free(obj->progs[i].lines);
 	}
 	free(obj->progs);
+	for (size_t i = 0; i < obj->map_cnt; i++)
+		free(obj->maps[i].init);
 	free(obj->maps);
+	free(obj->notes);
 	ebpf_sections__free(obj->sections, obj->section_cnt);
 	free(obj);
 }

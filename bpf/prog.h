@@ -21,6 +21,8 @@ struct ebpf_map_def {
 	char name[64];
 	uint32_t type;		/* enum bpf_map_type */
 	uint32_t key_size, value_size, max_entries, flags;
+	uint8_t *init;		/* ELF .data/.rodata maps: initial value (value_size bytes, entry 0);
+				 * NULL = all zero.  Owned by the object. */
 };
 
 struct ebpf_prog {
@@ -48,6 +50,8 @@ struct ebpf_object {
 	size_t map_cnt;
 	struct ebpf_section *sections;	/* text input with "-- " headers only */
 	size_t section_cnt;
+	char *notes;		/* ELF: one line per program skipped or reference left unresolved,
+				 * "prog 'x': ..."; NULL when there is nothing to say */
 };
 
 /* Opens a file of any supported format.  Returns 0 or -errno with d set (file, line:col for
@@ -77,7 +81,8 @@ int ebpf_parse_hex(uint8_t **out, size_t *len, const char *text, struct diag *d)
 
 /* ELF objects (elf.c).  Fills obj->progs and obj->maps; programs are linked with the
  * subprograms they call (as libbpf does at load time) and map references become pseudo
- * LD_IMM64 with imm = map index. */
+ * LD_IMM64 with imm = map index.  A program that cannot be linked or validated is skipped with
+ * a line in obj->notes; the open fails only for a malformed file or when no program is left. */
 int ebpf_elf_open(struct ebpf_object *obj, const void *data, size_t len, struct diag *d);
 
 #endif
