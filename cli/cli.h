@@ -29,7 +29,9 @@ bool cli_is_help(const char *arg);
 char *cli_read_file(const char *path, size_t *len);
 
 /* One line per subcommand, in the order "bpfscev --help" lists them. */
-#define CLI_COMMANDS(X)
+#define CLI_COMMANDS(X)                                                                     \
+	X(loops, "find the loops: headers, back edges, latches, exits, irreducible cycles")  \
+
 
 #define CLI_DECLARE(name, summary) int cmd_##name(int argc, char **argv);
 CLI_COMMANDS(CLI_DECLARE)

@@ -1,0 +1,153 @@
+/* Control-flow graph construction: see cfg.h.  Two linear passes over the slots (leaders, then
+ * blocks and edges) and one counting pass for the predecessor lists. */
+#include "scev/cfg.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { LEAD = 1, FUNC = 2 };
+
+int scev_cfg__build(struct scev_cfg **out, const struct bpf_insn *insns, size_t len,
+		    struct diag *d)
+{
+	struct scev_cfg *cfg = calloc(1, sizeof(*cfg));
+	uint8_t *mark = calloc(len ? len : 1, 1);
+	uint32_t *stack = NULL, *fill = NULL;
+	uint32_t pc, nb = 0, nf = 0, npred = 0;
+	int err = -ENOMEM;
+
+	if (!cfg || !mark)
+		goto fail;
+	cfg->insns = insns;
+	cfg->len = (uint32_t)len;
+
+	/* Leaders and function starts. */
+	mark[0] = LEAD | FUNC;
+	for (pc = 0; pc < len; pc += ebpf_insn_slots(&insns[pc])) {
+		const struct bpf_insn *i = &insns[pc];
+		uint32_t next = pc + ebpf_insn_slots(i);
+
+		if (ebpf_is_pseudo_call(i) || (ebpf_is_ldimm64(i) && i->src_reg == BPF_PSEUDO_FUNC))
+			mark[pc + 1 + i->imm] |= LEAD | FUNC;
+		if (ebpf_is_ja(i) || ebpf_is_cond_jmp(i)) {
+			mark[ebpf_jump_target(i, pc)] |= LEAD;
+			if (next < len)
+				mark[next] |= LEAD;
+		} else if (ebpf_is_exit(i) && next < len) {
+			mark[next] |= LEAD;
+		}
+	}
+	for (pc = 0; pc < len; pc += ebpf_insn_slots(&insns[pc])) {
+		nb += (mark[pc] & LEAD) != 0;
+		nf += (mark[pc] & FUNC) != 0;
+	}
+	cfg->blocks = calloc(nb, sizeof(*cfg->blocks));
+	cfg->funcs = calloc(nf, sizeof(*cfg->funcs));
+	cfg->block_of = malloc(len * sizeof(*cfg->block_of));
+	if (!cfg->blocks || !cfg->funcs || !cfg->block_of)
+		goto fail;
+	cfg->nblocks = nb;
+	cfg->nfuncs = nf;
+
+	/* Blocks in address order, functions as contiguous block ranges. */
+	nb = 0;
+	nf = 0;
+	for (pc = 0; pc < len; pc += ebpf_insn_slots(&insns[pc])) {
+		if (mark[pc] & FUNC) {
+			if (nf)
+				cfg->funcs[nf - 1].end = pc;
+			cfg->funcs[nf].start = pc;
+			cfg->funcs[nf].first_block = nb;
+			cfg->funcs[nf].entry = nb;
+			nf++;
+		}
+		if (mark[pc] & LEAD) {
+			cfg->blocks[nb].first = pc;
+			cfg->blocks[nb].func = nf - 1;
+			nb++;
+		}
+		cfg->blocks[nb - 1].last = pc;
+		cfg->block_of[pc] = nb - 1;
+		if (ebpf_is_ldimm64(&insns[pc]))
+			cfg->block_of[pc + 1] = nb - 1;
+	}
+	cfg->funcs[nf - 1].end = (uint32_t)len;
+	for (uint32_t f = 0; f < nf; f++)
+		cfg->funcs[f].nblocks = (f + 1 < nf ? cfg->funcs[f + 1].first_block : nb) -
+					cfg->funcs[f].first_block;
+
+	/* Successor edges, then predecessor lists (CSR). */
+	for (uint32_t b = 0; b < nb; b++) {
+		struct scev_block *blk = &cfg->blocks[b];
+		uint32_t succ[2];
+		unsigned n = ebpf_succs(insns, len, blk->last, succ);
+
+		for (unsigned k = 0; k < n; k++)
+			blk->succ[k] = cfg->block_of[succ[k]];
+		blk->nsucc = (uint8_t)n;
+		npred += n;
+	}
+	cfg->preds = malloc((npred ? npred : 1) * sizeof(*cfg->preds));
+	fill = calloc(nb, sizeof(*fill));
+	if (!cfg->preds || !fill)
+		goto fail;
+	for (uint32_t b = 0; b < nb; b++)
+		for (unsigned k = 0; k < cfg->blocks[b].nsucc; k++)
+			cfg->blocks[cfg->blocks[b].succ[k]].npred++;
+	npred = 0;
+	for (uint32_t b = 0; b < nb; b++) {
+		cfg->blocks[b].pred_off = npred;
+		npred += cfg->blocks[b].npred;
+	}
+	for (uint32_t b = 0; b < nb; b++)
+		for (unsigned k = 0; k < cfg->blocks[b].nsucc; k++) {
+			uint32_t s = cfg->blocks[b].succ[k];
+
+			cfg->preds[cfg->blocks[s].pred_off + fill[s]++] = b;
+		}
+
+	/* Reachability from each function entry (iterative, explicit stack). */
+	stack = malloc(nb * sizeof(*stack));
+	if (!stack)
+		goto fail;
+	for (uint32_t f = 0; f < nf; f++) {
+		uint32_t sp = 0;
+
+		stack[sp++] = cfg->funcs[f].entry;
+		cfg->blocks[cfg->funcs[f].entry].reachable = true;
+		while (sp) {
+			const struct scev_block *blk = &cfg->blocks[stack[--sp]];
+
+			for (unsigned k = 0; k < blk->nsucc; k++)
+				if (!cfg->blocks[blk->succ[k]].reachable) {
+					cfg->blocks[blk->succ[k]].reachable = true;
+					stack[sp++] = blk->succ[k];
+				}
+		}
+	}
+	for (uint32_t b = 0; b < nb; b++)
+		cfg->nunreachable += !cfg->blocks[b].reachable;
+	free(stack);
+	free(fill);
+	free(mark);
+	*out = cfg;
+	return 0;
+fail:
+	free(stack);
+	free(fill);
+	free(mark);
+	scev_cfg__free(cfg);
+	return diag_set(d, -err, "out of memory building the CFG");
+}
+
+void scev_cfg__free(struct scev_cfg *cfg)
+{
+	if (!cfg)
+		return;
+	free(cfg->blocks);
+	free(cfg->preds);
+	free(cfg->block_of);
+	free(cfg->funcs);
+	free(cfg);
+}

@@ -1,0 +1,402 @@
+/* Loop forest by Wei et al.'s one-pass DFS, then bodies, exits and latches: see loop.h. */
+#include "scev/loop.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct wei {
+	uint32_t *pos;		/* DFS path position (1-based) while on the path, else 0 */
+	uint32_t *ihdr;		/* innermost loop header, SCEV_NONE when none */
+	bool *traversed, *is_header, *irreducible;
+	struct scev_edge *back;	/* back edges (from, header) */
+	uint32_t nback, capback;
+	struct scev_edge *reentry;	/* (header, entry block) pairs */
+	uint32_t nre, capre;
+};
+
+static int push_edge(struct scev_edge **v, uint32_t *n, uint32_t *cap, uint32_t a, uint32_t b)
+{
+	if (*n == *cap) {
+		uint32_t nc = *cap ? *cap * 2 : 16;
+		struct scev_edge *nv = realloc(*v, nc * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		*v = nv;
+		*cap = nc;
+	}
+	(*v)[(*n)++] = (struct scev_edge){ a, b };
+	return 0;
+}
+
+/* Weaves header h into b's chain of enclosing headers, which stays ordered by DFS position. */
+static void tag_lhead(struct wei *w, uint32_t b, uint32_t h)
+{
+	uint32_t cur1 = b, cur2 = h;
+
+	if (b == h || h == SCEV_NONE)
+		return;
+	while (w->ihdr[cur1] != SCEV_NONE) {
+		uint32_t ih = w->ihdr[cur1];
+
+		if (ih == cur2)
+			return;
+		if (w->pos[ih] < w->pos[cur2]) {
+			w->ihdr[cur1] = cur2;
+			cur1 = cur2;
+			cur2 = ih;
+		} else {
+			cur1 = ih;
+		}
+	}
+	w->ihdr[cur1] = cur2;
+}
+
+struct frame {
+	uint32_t b, k;		/* block, next successor index */
+};
+
+static int wei_dfs(struct wei *w, const struct scev_cfg *cfg, uint32_t entry, struct frame *st)
+{
+	uint32_t sp = 0;
+
+	w->traversed[entry] = true;
+	w->pos[entry] = 1;
+	st[sp++] = (struct frame){ entry, 0 };
+	while (sp) {
+		struct frame *f = &st[sp - 1];
+		uint32_t b0 = f->b;
+		const struct scev_block *blk = &cfg->blocks[b0];
+
+		if (f->k == blk->nsucc) {
+			/* Leaving b0: it comes off the path; the parent adopts its header. */
+			w->pos[b0] = 0;
+			sp--;
+			if (sp)
+				tag_lhead(w, st[sp - 1].b, w->ihdr[b0]);
+			continue;
+		}
+		uint32_t b = blk->succ[f->k++];
+
+		if (!w->traversed[b]) {
+			/* case A: a new block, descend */
+			w->traversed[b] = true;
+			w->pos[b] = sp + 1;
+			st[sp++] = (struct frame){ b, 0 };
+		} else if (w->pos[b] > 0) {
+			/* case B: b is on the path, so b0 → b is a back edge and b a header */
+			w->is_header[b] = true;
+			if (push_edge(&w->back, &w->nback, &w->capback, b0, b))
+				return -ENOMEM;
+			tag_lhead(w, b0, b);
+		} else if (w->ihdr[b] == SCEV_NONE) {
+			/* case C: b was fully explored and is in no loop: nothing */
+		} else {
+			uint32_t h = w->ihdr[b];
+
+			if (w->pos[h] > 0) {
+				/* case D: b's loop is still open on the path: b0 joins it */
+				tag_lhead(w, b0, h);
+			} else {
+				/* case E: re-entry into a loop whose header is off the path; that loop
+				 * and every enclosing one up to the first on the path is irreducible,
+				 * with b as an extra entry. */
+				w->irreducible[h] = true;
+				if (push_edge(&w->reentry, &w->nre, &w->capre, h, b))
+					return -ENOMEM;
+				while (w->ihdr[h] != SCEV_NONE) {
+					h = w->ihdr[h];
+					if (w->pos[h] > 0) {
+						tag_lhead(w, b0, h);
+						break;
+					}
+					w->irreducible[h] = true;
+					if (push_edge(&w->reentry, &w->nre, &w->capre, h, b))
+						return -ENOMEM;
+				}
+			}
+		}
+	}
+	return 0;
+}
+
+bool scev_loop__contains(const struct scev_loops *lf, uint32_t l, uint32_t b)
+{
+	for (uint32_t x = lf->loop_of[b]; x != SCEV_NONE; x = lf->loops[x].parent)
+		if (x == l)
+			return true;
+	return false;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Latch of back edge (src → header of l): see loop.h. */
+static uint32_t find_latch(const struct scev_loops *lf, const struct scev_cfg *cfg,
+			   const struct scev_domtree *dom, uint32_t l, uint32_t src)
+{
+	const struct scev_loop *L = &lf->loops[l];
+
+	if (lf->loop_of[src] != l)
+		return SCEV_NONE;	/* the back edge starts inside an inner loop */
+	for (uint32_t b = src; b != SCEV_NONE && scev_loop__contains(lf, l, b); b = dom->idom[b]) {
+		const struct scev_block *blk = &cfg->blocks[b];
+
+		if (lf->loop_of[b] == l && scev_block_cond_jmp(cfg, b)) {
+			for (unsigned k = 0; k < blk->nsucc; k++)
+				if (!scev_loop__contains(lf, l, blk->succ[k]))
+					return b;
+		}
+		if (b == L->header)
+			break;
+	}
+	return SCEV_NONE;
+}
+
+void scev_loops__free(struct scev_loops *lf)
+{
+	if (!lf)
+		return;
+	for (uint32_t i = 0; i < lf->nloops; i++) {
+		struct scev_loop *L = &lf->loops[i];
+
+		free(L->entries);
+		free(L->back_edges);
+		free(L->exits);
+		free(L->blocks);
+		free(L->children);
+	}
+	free(lf->loops);
+	free(lf->order);
+	free(lf->loop_of);
+	free(lf);
+}
+
+int scev_loops__build(struct scev_loops **out, const struct scev_cfg *cfg,
+		      const struct scev_domtree *dom, struct diag *d)
+{
+	uint32_t nb = cfg->nblocks, nl = 0;
+	struct wei w = { 0 };
+	struct scev_loops *lf = calloc(1, sizeof(*lf));
+	uint32_t *loop_id = NULL, *cnt = NULL;
+	struct frame *st = NULL;
+	int err = -ENOMEM;
+
+	w.pos = calloc(nb, sizeof(*w.pos));
+	w.ihdr = malloc(nb * sizeof(*w.ihdr));
+	w.traversed = calloc(nb, sizeof(bool));
+	w.is_header = calloc(nb, sizeof(bool));
+	w.irreducible = calloc(nb, sizeof(bool));
+	st = malloc(nb * sizeof(*st));
+	loop_id = malloc(nb * sizeof(*loop_id));
+	if (!lf || !w.pos || !w.ihdr || !w.traversed || !w.is_header || !w.irreducible || !st ||
+	    !loop_id)
+		goto out;
+	lf->nblocks = nb;
+	for (uint32_t b = 0; b < nb; b++)
+		w.ihdr[b] = SCEV_NONE;
+	for (uint32_t f = 0; f < cfg->nfuncs; f++)
+		if ((err = wei_dfs(&w, cfg, cfg->funcs[f].entry, st)))
+			goto out;
+	err = -ENOMEM;
+
+	/* Loops in block order (= function, then address). */
+	for (uint32_t b = 0; b < nb; b++)
+		loop_id[b] = w.is_header[b] ? nl++ : SCEV_NONE;
+	lf->nloops = nl;
+	lf->loops = calloc(nl ? nl : 1, sizeof(*lf->loops));
+	lf->loop_of = malloc(nb * sizeof(*lf->loop_of));
+	lf->order = malloc((nl ? nl : 1) * sizeof(*lf->order));
+	cnt = calloc(nl ? nl : 1, sizeof(*cnt));
+	if (!lf->loops || !lf->loop_of || !lf->order || !cnt)
+		goto out;
+	for (uint32_t b = 0; b < nb; b++) {
+		uint32_t h = w.is_header[b] ? b : w.ihdr[b];
+
+		lf->loop_of[b] = w.traversed[b] && h != SCEV_NONE ? loop_id[h] : SCEV_NONE;
+		if (w.is_header[b]) {
+			struct scev_loop *L = &lf->loops[loop_id[b]];
+
+			L->header = b;
+			L->func = cfg->blocks[b].func;
+			L->irreducible = w.irreducible[b];
+			L->parent = w.ihdr[b] == SCEV_NONE ? SCEV_NONE : loop_id[w.ihdr[b]];
+			L->latch = SCEV_NONE;
+		}
+	}
+	lf->nirreducible = 0;
+	for (uint32_t l = 0; l < nl; l++) {
+		struct scev_loop *L = &lf->loops[l];
+		uint32_t depth = 1;
+
+		for (uint32_t p = L->parent; p != SCEV_NONE; p = lf->loops[p].parent)
+			depth++;
+		L->depth = depth;
+		lf->nirreducible += L->irreducible;
+		if (L->parent != SCEV_NONE)
+			lf->loops[L->parent].nchildren++;
+	}
+
+	/* Bodies: each block belongs to its innermost loop and every enclosing one. */
+	for (uint32_t b = 0; b < nb; b++)
+		for (uint32_t x = lf->loop_of[b]; x != SCEV_NONE; x = lf->loops[x].parent)
+			cnt[x]++;
+	for (uint32_t l = 0; l < nl; l++) {
+		struct scev_loop *L = &lf->loops[l];
+
+		L->blocks = malloc((cnt[l] ? cnt[l] : 1) * sizeof(*L->blocks));
+		L->children = malloc((L->nchildren ? L->nchildren : 1) * sizeof(*L->children));
+		if (!L->blocks || !L->children)
+			goto out;
+		L->nchildren = 0;
+	}
+	for (uint32_t b = 0; b < nb; b++)
+		for (uint32_t x = lf->loop_of[b]; x != SCEV_NONE; x = lf->loops[x].parent)
+			lf->loops[x].blocks[lf->loops[x].nblocks++] = b;	/* ascending b */
+	for (uint32_t l = 0; l < nl; l++)
+		if (lf->loops[l].parent != SCEV_NONE) {
+			struct scev_loop *P = &lf->loops[lf->loops[l].parent];
+
+			P->children[P->nchildren++] = l;
+		}
+
+	/* Back edges and their latches. */
+	for (uint32_t i = 0; i < w.nback; i++) {
+		struct scev_loop *L = &lf->loops[loop_id[w.back[i].to]];
+		struct scev_back_edge *nv = realloc(L->back_edges,
+						    (L->nback_edges + 1) * sizeof(*nv));
+
+		if (!nv)
+			goto out;
+		L->back_edges = nv;
+		nv[L->nback_edges++] = (struct scev_back_edge){ w.back[i].from, w.back[i].to,
+								SCEV_NONE };
+	}
+	for (uint32_t l = 0; l < nl; l++) {
+		struct scev_loop *L = &lf->loops[l];
+
+		for (uint32_t k = 0; k < L->nback_edges; k++) {
+			L->back_edges[k].latch = find_latch(lf, cfg, dom, l, L->back_edges[k].from);
+			if (k == 0)
+				L->latch = L->back_edges[0].latch;
+			else if (L->latch != L->back_edges[k].latch)
+				L->latch = SCEV_NONE;
+		}
+	}
+
+	/* Entries: the header, then re-entry blocks (deduplicated, ascending). */
+	for (uint32_t l = 0; l < nl; l++) {
+		struct scev_loop *L = &lf->loops[l];
+		uint32_t n = 1;
+
+		for (uint32_t i = 0; i < w.nre; i++)
+			n += w.reentry[i].from == L->header;
+		L->entries = malloc(n * sizeof(*L->entries));
+		if (!L->entries)
+			goto out;
+		L->entries[0] = L->header;
+		n = 1;
+		for (uint32_t i = 0; i < w.nre; i++)
+			if (w.reentry[i].from == L->header && w.reentry[i].to != L->header)
+				L->entries[n++] = w.reentry[i].to;
+		qsort(L->entries + 1, n - 1, sizeof(uint32_t), cmp_u32);
+		L->nentries = 1;
+		for (uint32_t i = 1; i < n; i++)
+			if (L->nentries == 1 || L->entries[i] != L->entries[L->nentries - 1])
+				L->entries[L->nentries++] = L->entries[i];
+	}
+
+	/* Exits: every edge leaving a loop is an exit of each loop it leaves. */
+	for (uint32_t b = 0; b < nb; b++) {
+		const struct scev_block *blk = &cfg->blocks[b];
+
+		for (unsigned k = 0; k < blk->nsucc; k++) {
+			uint32_t s = blk->succ[k];
+
+			for (uint32_t x = lf->loop_of[b]; x != SCEV_NONE; x = lf->loops[x].parent) {
+				struct scev_loop *L = &lf->loops[x];
+				struct scev_edge *nv;
+
+				if (scev_loop__contains(lf, x, s))
+					break;	/* s is inside x, hence inside all enclosing loops */
+				nv = realloc(L->exits, (L->nexits + 1) * sizeof(*nv));
+				if (!nv)
+					goto out;
+				L->exits = nv;
+				nv[L->nexits++] = (struct scev_edge){ b, s };
+			}
+		}
+	}
+
+	/* Innermost-first order: post-order of the forest. */
+	{
+		uint32_t n = 0;
+
+		for (uint32_t r = 0; r < nl; r++) {
+			uint32_t sp = 0;
+
+			if (lf->loops[r].parent != SCEV_NONE)
+				continue;
+			st[sp++] = (struct frame){ r, 0 };
+			while (sp) {
+				struct frame *f = &st[sp - 1];
+				const struct scev_loop *L = &lf->loops[f->b];
+
+				if (f->k == L->nchildren) {
+					lf->order[n++] = f->b;
+					sp--;
+				} else {
+					st[sp++] = (struct frame){ L->children[f->k++], 0 };
+				}
+			}
+		}
+	}
+	*out = lf;
+	lf = NULL;
+	err = 0;
+out:
+	free(w.pos);
+	free(w.ihdr);
+	free(w.traversed);
+	free(w.is_header);
+	free(w.irreducible);
+	free(w.back);
+	free(w.reentry);
+	free(st);
+	free(loop_id);
+	free(cnt);
+	scev_loops__free(lf);
+	return err ? diag_set(d, -err, "out of memory building the loop forest") : 0;
+}
+
+int scev_structure__build(struct scev_structure *st, const struct bpf_insn *insns, size_t len,
+			  struct diag *d)
+{
+	int err;
+
+	memset(st, 0, sizeof(*st));
+	if ((err = scev_cfg__build(&st->cfg, insns, len, d)) ||
+	    (err = scev_dom__build(&st->dom, st->cfg, false, d)) ||
+	    (err = scev_dom__build(&st->postdom, st->cfg, true, d)) ||
+	    (err = scev_loops__build(&st->loops, st->cfg, st->dom, d))) {
+		scev_structure__free(st);
+		return err;
+	}
+	return 0;
+}
+
+void scev_structure__free(struct scev_structure *st)
+{
+	if (!st)
+		return;
+	scev_loops__free(st->loops);
+	scev_dom__free(st->postdom);
+	scev_dom__free(st->dom);
+	scev_cfg__free(st->cfg);
+	memset(st, 0, sizeof(*st));
+}

@@ -1,0 +1,78 @@
+/* The loop forest: natural and irreducible loops with header, back edges, latches, exits.
+ *
+ * Loops are identified by the algorithm of Wei, Mao, Zou and Chen ("A New Algorithm for
+ * Identifying Loops in Decompilation", SAS 2007): one DFS per function that tags every block with
+ * its innermost loop header and detects re-entries into a loop that is no longer on the DFS path,
+ * which makes that loop (and the loops around it up to the first one on the path) irreducible.
+ * Loops sharing a header are one loop with several back edges, as in LLVM.
+ *
+ * The latch of a back edge (the seed design's definition): walk up the dominator tree from the
+ * back edge's source towards the header; the first block of this loop's own level (not of an
+ * inner loop) ending in a conditional jump with a successor outside the loop is the latch, and its
+ * condition controls the exit.  A back edge whose source is inside an inner loop has no latch.
+ * Loops with no latch (exit only by `exit`, or none at all) are described, not dropped.
+ * Code unreachable from its function's entry is in no loop (the CFG reports it).
+ */
+#ifndef BPFSCEV_SCEV_LOOP_H
+#define BPFSCEV_SCEV_LOOP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "scev/cfg.h"
+#include "scev/dom.h"
+
+struct scev_edge {
+	uint32_t from, to;	/* block ids */
+};
+
+struct scev_back_edge {
+	uint32_t from, to;	/* block ids; to is the header */
+	uint32_t latch;		/* block id ending in the latch jump, or SCEV_NONE */
+};
+
+struct scev_loop {
+	uint32_t header;	/* block id */
+	uint32_t func;
+	uint32_t parent;	/* loop id, SCEV_NONE for outermost */
+	uint32_t depth;		/* 1 for outermost */
+	bool irreducible;
+	uint32_t *entries, nentries;	/* blocks entered from outside; header first */
+	struct scev_back_edge *back_edges;
+	uint32_t nback_edges;
+	uint32_t latch;		/* block id when every back edge has the same latch, else SCEV_NONE */
+	struct scev_edge *exits;	/* edges from inside to outside this loop */
+	uint32_t nexits;
+	uint32_t *blocks, nblocks;	/* sorted block ids, header included */
+	uint32_t *children, nchildren;	/* loop ids */
+};
+
+struct scev_loops {
+	struct scev_loop *loops;	/* sorted by function, then header address */
+	uint32_t nloops;
+	uint32_t *order;	/* loop ids innermost first (post-order of the forest) */
+	uint32_t *loop_of;	/* block → innermost loop id, SCEV_NONE when in none */
+	uint32_t nirreducible;
+	uint32_t nblocks;
+};
+
+int scev_loops__build(struct scev_loops **out, const struct scev_cfg *cfg,
+		      const struct scev_domtree *dom, struct diag *d);
+void scev_loops__free(struct scev_loops *lf);
+
+/* Block b is inside loop l (at any depth). */
+bool scev_loop__contains(const struct scev_loops *lf, uint32_t l, uint32_t b);
+
+/* Everything about a program's structure in one place, built in order. */
+struct scev_structure {
+	struct scev_cfg *cfg;
+	struct scev_domtree *dom;
+	struct scev_domtree *postdom;
+	struct scev_loops *loops;
+};
+
+int scev_structure__build(struct scev_structure *st, const struct bpf_insn *insns, size_t len,
+			  struct diag *d);
+void scev_structure__free(struct scev_structure *st);
+
+#endif
