@@ -418,3 +418,22 @@ const struct ebpf_section *ebpf_object__section(const struct ebpf_object *obj, c
 			return &obj->sections[i];
 	return NULL;
 }
+
+enum ebpf_ctx_model ebpf_prog_ctx_model(uint32_t prog_type)
+{
+	switch (prog_type) {
+	case BPF_PROG_TYPE_XDP:
+		return EBPF_CTX_XDP;
+	case BPF_PROG_TYPE_SOCKET_FILTER:
+	case BPF_PROG_TYPE_SCHED_CLS:
+	case BPF_PROG_TYPE_SCHED_ACT:
+	case BPF_PROG_TYPE_CGROUP_SKB:
+	case BPF_PROG_TYPE_LWT_IN:
+	case BPF_PROG_TYPE_LWT_OUT:
+	case BPF_PROG_TYPE_LWT_XMIT:
+	case BPF_PROG_TYPE_SK_SKB:
+		return EBPF_CTX_SKB;
+	default:
+		return EBPF_CTX_PLAIN;
+	}
+}

@@ -79,6 +79,18 @@ void ebpf_sections__free(struct ebpf_section *s, size_t cnt);
 /* Parses a hex byte string ("00 01 ff", "0x00,0x01", "0001ff"); used for -- mem / -- input. */
 int ebpf_parse_hex(uint8_t **out, size_t *len, const char *text, struct diag *d);
 
+/* How a program sees its context, derived from its type; the analyzer and every oracle use
+ * this one mapping so they agree on what r1 points at and what context loads yield.
+ *   PLAIN  r1 = a plain byte buffer (the input), r2 = its length; loads from it are data
+ *          (types with no special context: unspec, and the conformance suite's programs)
+ *   XDP    r1 = struct xdp_md; 4-byte loads of data (0), data_end (4), data_meta (8) yield
+ *          packet pointers; the input is the packet
+ *   SKB    r1 = struct __sk_buff; data (76), data_end (80) yield packet pointers, len (0) is the
+ *          packet length; LD_ABS/LD_IND read the packet (socket filters, tc)
+ */
+enum ebpf_ctx_model { EBPF_CTX_PLAIN, EBPF_CTX_XDP, EBPF_CTX_SKB };
+enum ebpf_ctx_model ebpf_prog_ctx_model(uint32_t prog_type);
+
 /* ELF objects (elf.c).  Fills obj->progs and obj->maps; programs are linked with the
  * subprograms they call (as libbpf does at load time) and map references become pseudo
  * LD_IMM64 with imm = map index.  A program that cannot be linked or validated is skipped with

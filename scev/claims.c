@@ -1,0 +1,580 @@
+/* Claims: structures, checks of concrete values, and the JSON format (see claims.h and
+ * docs/claims.md). */
+#include "scev/claims.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const region_names[] = {
+	"stack", "ctx", "packet", "packet_end", "packet_meta", "map_value", "map_handle",
+};
+static const char *const source_names[] = {
+	"flow", "recurrence", "invariant", "accumulate", "derived", "forget", "iterate", "kernel",
+};
+
+const char *claim_region_name(enum claim_region r)
+{
+	return r < sizeof(region_names) / sizeof(region_names[0]) ? region_names[r] : "?";
+}
+
+const char *claim_source_name(enum claim_source s)
+{
+	return s < sizeof(source_names) / sizeof(source_names[0]) ? source_names[s] : "?";
+}
+
+void claim_prog__free(struct claim_prog *p)
+{
+	if (!p)
+		return;
+	for (uint32_t i = 0; i < p->nloops; i++) {
+		struct claim_loop *l = &p->loops[i];
+
+		free(l->entries);
+		free(l->blocks);
+		free(l->back_edges);
+		free(l->exits);
+		free(l->ivs);
+	}
+	free(p->loops);
+	free(p->ranges);
+	memset(p, 0, sizeof(*p));
+}
+
+void claims__free(struct claims *c)
+{
+	if (!c)
+		return;
+	for (uint32_t i = 0; i < c->nprogs; i++)
+		claim_prog__free(&c->progs[i]);
+	free(c->progs);
+	free(c);
+}
+
+int claim_prog__add_range(struct claim_prog *p, const struct claim_range *r)
+{
+	if (p->nranges == p->capranges) {
+		uint32_t nc = p->capranges ? p->capranges * 2 : 64;
+		struct claim_range *nv = realloc(p->ranges, nc * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		p->ranges = nv;
+		p->capranges = nc;
+	}
+	p->ranges[p->nranges++] = *r;
+	return 0;
+}
+
+bool claim_range__holds(const struct claim_range *c, uint64_t value, uint64_t base)
+{
+	if (c->is_ptr && c->maybe_null && value == 0)
+		return true;
+	return range_contains(&c->r, c->is_ptr ? value - base : value);
+}
+
+bool claim_trip__holds(const struct claim_trip *t, uint64_t n, bool complete)
+{
+	if (t->kind == TRIP_UNKNOWN)
+		return true;
+	if (n > t->max)
+		return false;
+	if (complete && n < t->min)
+		return false;
+	return true;
+}
+
+bool claim_loop__contains(const struct claim_loop *l, uint32_t pc)
+{
+	/* blocks are sorted by first pc: binary search */
+	uint32_t lo = 0, hi = l->nblocks;
+
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+
+		if (l->blocks[mid].last < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < l->nblocks && l->blocks[lo].first <= pc && pc <= l->blocks[lo].last;
+}
+
+/* ---- writer ---- */
+
+static void put_range_fields(struct sbuf *sb, const struct range *r)
+{
+	sbuf_printf(sb, "\"umin\": %" PRIu64 ", \"umax\": %" PRIu64 ", \"smin\": %" PRId64
+		    ", \"smax\": %" PRId64 ", \"u32_min\": %" PRIu32 ", \"u32_max\": %" PRIu32
+		    ", \"s32_min\": %" PRId32 ", \"s32_max\": %" PRId32 ", \"var_off\": [%" PRIu64
+		    ", %" PRIu64 "]", r->umin, r->umax, r->smin, r->smax, r->u32_min, r->u32_max,
+		    r->s32_min, r->s32_max, r->var_off.value, r->var_off.mask);
+}
+
+static void put_u32_or_null(struct sbuf *sb, uint32_t v)
+{
+	if (v == UINT32_MAX)
+		sbuf_puts(sb, "null");
+	else
+		sbuf_printf(sb, "%u", v);
+}
+
+void claims_write_prog(struct sbuf *sb, const struct claim_prog *p)
+{
+	char loc[32];
+
+	sbuf_puts(sb, "{\"name\": ");
+	json_put_string(sb, p->name);
+	sbuf_printf(sb, ", \"insn_count\": %u, \"strategy\": ", p->insn_count);
+	json_put_string(sb, p->strategy[0] ? p->strategy : "forget");
+	if (p->note[0]) {
+		sbuf_puts(sb, ", \"note\": ");
+		json_put_string(sb, p->note);
+	}
+	sbuf_puts(sb, ",\n   \"loops\": [");
+	for (uint32_t i = 0; i < p->nloops; i++) {
+		const struct claim_loop *l = &p->loops[i];
+
+		sbuf_printf(sb, "%s\n    {\"header\": %u, \"depth\": %u, \"parent\": ", i ? "," : "",
+			    l->header, l->depth);
+		if (l->parent < 0)
+			sbuf_puts(sb, "null");
+		else
+			sbuf_printf(sb, "%" PRId64, l->parent);
+		sbuf_printf(sb, ", \"irreducible\": %s, \"entries\": [",
+			    l->irreducible ? "true" : "false");
+		for (uint32_t k = 0; k < l->nentries; k++)
+			sbuf_printf(sb, "%s%u", k ? ", " : "", l->entries[k]);
+		sbuf_puts(sb, "], \"back_edges\": [");
+		for (uint32_t k = 0; k < l->nback_edges; k++) {
+			sbuf_printf(sb, "%s{\"from\": %u, \"to\": %u, \"latch\": ", k ? ", " : "",
+				    l->back_edges[k][0], l->back_edges[k][1]);
+			put_u32_or_null(sb, l->back_edges[k][2]);
+			sbuf_putc(sb, '}');
+		}
+		sbuf_puts(sb, "], \"latch\": ");
+		put_u32_or_null(sb, l->latch);
+		sbuf_puts(sb, ", \"exits\": [");
+		for (uint32_t k = 0; k < l->nexits; k++)
+			sbuf_printf(sb, "%s{\"from\": %u, \"to\": %u}", k ? ", " : "", l->exits[k][0],
+				    l->exits[k][1]);
+		sbuf_puts(sb, "], \"blocks\": [");
+		for (uint32_t k = 0; k < l->nblocks; k++)
+			sbuf_printf(sb, "%s[%u, %u]", k ? ", " : "", l->blocks[k].first,
+				    l->blocks[k].last);
+		sbuf_puts(sb, "],\n     \"induction_variables\": [");
+		for (uint32_t k = 0; k < l->nivs; k++) {
+			const struct claim_iv *iv = &l->ivs[k];
+
+			loc_format(iv->loc, loc, sizeof(loc));
+			sbuf_printf(sb, "%s{\"loc\": \"%s\", \"width\": %u, \"start\": ", k ? ", " : "",
+				    loc, iv->width);
+			if (iv->has_start)
+				sbuf_printf(sb, "%" PRIu64, iv->start);
+			else
+				sbuf_puts(sb, "null");
+			/* step as a signed number: what a reader expects for "-1" */
+			if (iv->width == 32)
+				sbuf_printf(sb, ", \"step\": %" PRId32 "}", (int32_t)(uint32_t)iv->step);
+			else
+				sbuf_printf(sb, ", \"step\": %" PRId64 "}", (int64_t)iv->step);
+		}
+		sbuf_puts(sb, "],\n     \"trip_count\": {\"kind\": ");
+		json_put_string(sb, l->trip.kind == TRIP_EXACT ? "exact" :
+				    l->trip.kind == TRIP_BOUNDED ? "bounded" : "unknown");
+		if (l->trip.kind != TRIP_UNKNOWN)
+			sbuf_printf(sb, ", \"max\": %" PRIu64 ", \"min\": %" PRIu64, l->trip.max,
+				    l->trip.min);
+		if (l->trip.expr[0]) {
+			sbuf_puts(sb, ", \"expr\": ");
+			json_put_string(sb, l->trip.expr);
+		}
+		if (l->trip.reason[0]) {
+			sbuf_puts(sb, ", \"reason\": ");
+			json_put_string(sb, l->trip.reason);
+		}
+		sbuf_puts(sb, "}}");
+	}
+	sbuf_puts(sb, p->nloops ? "\n   ],\n   \"ranges\": [" : "],\n   \"ranges\": [");
+	for (uint32_t i = 0; i < p->nranges; i++) {
+		const struct claim_range *r = &p->ranges[i];
+
+		loc_format(r->loc, loc, sizeof(loc));
+		sbuf_printf(sb, "%s\n    {\"pc\": %u, \"loc\": \"%s\", ", i ? "," : "", r->pc, loc);
+		if (r->is_ptr) {
+			sbuf_printf(sb, "\"type\": \"ptr\", \"region\": \"%s\", ",
+				    claim_region_name(r->region));
+			if (r->region == REGION_MAP_VALUE || r->region == REGION_MAP_HANDLE)
+				sbuf_printf(sb, "\"map\": %u, ", r->map);
+			if (r->maybe_null)
+				sbuf_puts(sb, "\"maybe_null\": true, ");
+		} else {
+			sbuf_puts(sb, "\"type\": \"scalar\", ");
+		}
+		put_range_fields(sb, &r->r);
+		sbuf_printf(sb, ", \"source\": \"%s\"}", claim_source_name(r->source));
+	}
+	sbuf_puts(sb, p->nranges ? "\n   ]}" : "]}");
+}
+
+void claims_write(struct sbuf *sb, const struct claims *c)
+{
+	sbuf_puts(sb, "{\"programs\": [\n  ");
+	for (uint32_t i = 0; i < c->nprogs; i++) {
+		if (i)
+			sbuf_puts(sb, ",\n  ");
+		claims_write_prog(sb, &c->progs[i]);
+	}
+	sbuf_puts(sb, "\n]}\n");
+}
+
+/* ---- reader ---- */
+
+#define FAIL_AT(j, ...) diag_at_line(d, EINVAL, (j) ? (j)->line : 0, (j) ? (j)->col : 0, __VA_ARGS__)
+
+static int get_u64(const struct json *obj, const char *key, uint64_t *out, bool required,
+		   struct diag *d)
+{
+	const struct json *v = json_get(obj, key);
+
+	if (!v) {
+		if (required)
+			return FAIL_AT(obj, "missing field \"%s\"", key);
+		return 1;
+	}
+	if (v->type == JSON_NULL && !required)
+		return 1;
+	if (json_u64(v, out))
+		return FAIL_AT(v, "field \"%s\" must be an unsigned integer", key);
+	return 0;
+}
+
+static int get_s64(const struct json *obj, const char *key, int64_t *out, struct diag *d)
+{
+	const struct json *v = json_get(obj, key);
+
+	if (!v)
+		return FAIL_AT(obj, "missing field \"%s\"", key);
+	if (json_s64(v, out))
+		return FAIL_AT(v, "field \"%s\" must be a signed 64-bit integer", key);
+	return 0;
+}
+
+static int get_u32(const struct json *obj, const char *key, uint32_t *out, bool required,
+		   struct diag *d)
+{
+	uint64_t v;
+	int err = get_u64(obj, key, &v, required, d);
+
+	if (err)
+		return err;
+	if (v > UINT32_MAX)
+		return FAIL_AT(json_get(obj, key), "field \"%s\" is larger than 32 bits", key);
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static const struct json *get_array(const struct json *obj, const char *key, bool required,
+				    struct diag *d, int *err)
+{
+	const struct json *v = json_get(obj, key);
+
+	*err = 0;
+	if (!v) {
+		if (required)
+			*err = FAIL_AT(obj, "missing field \"%s\"", key);
+		return NULL;
+	}
+	if (v->type != JSON_ARRAY) {
+		*err = FAIL_AT(v, "field \"%s\" must be an array", key);
+		return NULL;
+	}
+	return v;
+}
+
+static int read_range(const struct json *o, struct range *r, struct diag *d)
+{
+	int64_t smin, smax, s32min, s32max;
+	uint32_t u32min, u32max;
+	const struct json *vo;
+	int err;
+
+	*r = range_unknown();
+	if ((err = get_u64(o, "umin", &r->umin, true, d)) ||
+	    (err = get_u64(o, "umax", &r->umax, true, d)) ||
+	    (err = get_s64(o, "smin", &smin, d)) || (err = get_s64(o, "smax", &smax, d)) ||
+	    (err = get_u32(o, "u32_min", &u32min, true, d)) ||
+	    (err = get_u32(o, "u32_max", &u32max, true, d)) ||
+	    (err = get_s64(o, "s32_min", &s32min, d)) || (err = get_s64(o, "s32_max", &s32max, d)))
+		return err;
+	if (s32min < INT32_MIN || s32min > INT32_MAX || s32max < INT32_MIN || s32max > INT32_MAX)
+		return FAIL_AT(o, "s32_min/s32_max outside the 32-bit signed range");
+	r->smin = smin;
+	r->smax = smax;
+	r->u32_min = u32min;
+	r->u32_max = u32max;
+	r->s32_min = (int32_t)s32min;
+	r->s32_max = (int32_t)s32max;
+	vo = json_get(o, "var_off");
+	if (vo) {
+		if (vo->type != JSON_ARRAY || vo->count != 2 || json_u64(vo->items[0], &r->var_off.value) ||
+		    json_u64(vo->items[1], &r->var_off.mask))
+			return FAIL_AT(vo, "var_off must be [value, mask] as unsigned integers");
+		if (r->var_off.value & r->var_off.mask)
+			return FAIL_AT(vo, "var_off value and mask overlap");
+	}
+	return 0;
+}
+
+static int read_loc(const struct json *o, loc_t *loc, struct diag *d)
+{
+	const struct json *v = json_get(o, "loc");
+
+	if (!v || v->type != JSON_STRING)
+		return FAIL_AT(v ? v : o, "field \"loc\" must be a string like \"r1\" or \"fp-8\"");
+	if (loc_parse(v->text, loc))
+		return FAIL_AT(v, "unknown location \"%s\" (r0..r10, fp-N, fp-N/u32)", v->text);
+	return 0;
+}
+
+static int read_claim_range(const struct json *o, struct claim_range *c, struct diag *d)
+{
+	const struct json *t;
+	int err;
+
+	memset(c, 0, sizeof(*c));
+	if (o->type != JSON_OBJECT)
+		return FAIL_AT(o, "a range claim must be an object");
+	if ((err = get_u32(o, "pc", &c->pc, true, d)) || (err = read_loc(o, &c->loc, d)) ||
+	    (err = read_range(o, &c->r, d)))
+		return err;
+	t = json_get(o, "type");
+	if (t && (t->type != JSON_STRING || (strcmp(t->text, "scalar") && strcmp(t->text, "ptr"))))
+		return FAIL_AT(t, "field \"type\" must be \"scalar\" or \"ptr\"");
+	c->is_ptr = t && !strcmp(t->text, "ptr");
+	if (c->is_ptr) {
+		const struct json *rg = json_get(o, "region"), *mn = json_get(o, "maybe_null");
+		unsigned i;
+		uint32_t map = 0;
+
+		if (!rg || rg->type != JSON_STRING)
+			return FAIL_AT(rg ? rg : o, "a pointer claim needs a \"region\" string");
+		for (i = 0; i < sizeof(region_names) / sizeof(region_names[0]); i++)
+			if (!strcmp(rg->text, region_names[i]))
+				break;
+		if (i == sizeof(region_names) / sizeof(region_names[0]))
+			return FAIL_AT(rg, "unknown region \"%s\"", rg->text);
+		c->region = (uint8_t)i;
+		if ((err = get_u32(o, "map", &map, false, d)) < 0)
+			return err;
+		if (map > UINT16_MAX)
+			return FAIL_AT(o, "map index too large");
+		c->map = (uint16_t)map;
+		if (mn && mn->type != JSON_BOOL)
+			return FAIL_AT(mn, "maybe_null must be true or false");
+		c->maybe_null = mn && mn->boolean;
+	}
+	t = json_get(o, "source");
+	c->source = SRC_FLOW;
+	if (t && t->type == JSON_STRING)
+		for (unsigned i = 0; i < sizeof(source_names) / sizeof(source_names[0]); i++)
+			if (!strcmp(t->text, source_names[i]))
+				c->source = (uint8_t)i;
+	return 0;
+}
+
+static int read_u32_list(const struct json *a, uint32_t **out, uint32_t *n, struct diag *d)
+{
+	*out = calloc(a->count ? a->count : 1, sizeof(**out));
+	if (!*out)
+		return diag_set(d, ENOMEM, "out of memory");
+	for (size_t i = 0; i < a->count; i++) {
+		uint64_t v;
+
+		if (json_u64(a->items[i], &v) || v > UINT32_MAX)
+			return FAIL_AT(a->items[i], "expected a pc (unsigned 32-bit integer)");
+		(*out)[i] = (uint32_t)v;
+	}
+	*n = (uint32_t)a->count;
+	return 0;
+}
+
+static int read_loop(const struct json *o, struct claim_loop *l, struct diag *d)
+{
+	const struct json *a, *t;
+	uint64_t v;
+	int err;
+
+	if (o->type != JSON_OBJECT)
+		return FAIL_AT(o, "a loop must be an object");
+	l->latch = UINT32_MAX;
+	l->parent = -1;
+	if ((err = get_u32(o, "header", &l->header, true, d)))
+		return err;
+	if ((err = get_u32(o, "depth", &l->depth, false, d)) < 0)
+		return err;
+	if (get_u64(o, "parent", &v, false, d) == 0)
+		l->parent = (int64_t)v;
+	if ((err = get_u32(o, "latch", &l->latch, false, d)) < 0)
+		return err;
+	t = json_get(o, "irreducible");
+	l->irreducible = t && t->type == JSON_BOOL && t->boolean;
+	a = get_array(o, "entries", false, d, &err);
+	if (err || (a && (err = read_u32_list(a, &l->entries, &l->nentries, d))))
+		return err;
+	a = get_array(o, "blocks", true, d, &err);
+	if (err)
+		return err;
+	l->blocks = calloc(a->count ? a->count : 1, sizeof(*l->blocks));
+	if (!l->blocks)
+		return diag_set(d, ENOMEM, "out of memory");
+	for (size_t i = 0; i < a->count; i++) {
+		const struct json *b = a->items[i];
+		uint64_t f, la;
+
+		if (b->type != JSON_ARRAY || b->count != 2 || json_u64(b->items[0], &f) ||
+		    json_u64(b->items[1], &la) || f > la || la > UINT32_MAX)
+			return FAIL_AT(b, "a block must be [first_pc, last_pc]");
+		if (i && f <= l->blocks[i - 1].last)
+			return FAIL_AT(b, "blocks must be sorted and disjoint");
+		l->blocks[i] = (struct claim_pcrange){ (uint32_t)f, (uint32_t)la };
+	}
+	l->nblocks = (uint32_t)a->count;
+	if (!claim_loop__contains(l, l->header))
+		return FAIL_AT(o, "the header %u is not inside the loop's blocks", l->header);
+	a = get_array(o, "induction_variables", false, d, &err);
+	if (err)
+		return err;
+	if (a) {
+		l->ivs = calloc(a->count ? a->count : 1, sizeof(*l->ivs));
+		if (!l->ivs)
+			return diag_set(d, ENOMEM, "out of memory");
+		for (size_t i = 0; i < a->count; i++) {
+			struct claim_iv *iv = &l->ivs[i];
+			const struct json *s;
+			uint32_t w;
+			int64_t step;
+
+			if ((err = read_loc(a->items[i], &iv->loc, d)) ||
+			    (err = get_u32(a->items[i], "width", &w, true, d)))
+				return err;
+			if (w != 32 && w != 64)
+				return FAIL_AT(a->items[i], "width must be 32 or 64");
+			iv->width = (uint8_t)w;
+			s = json_get(a->items[i], "step");
+			if (!s || (json_s64(s, &step) && json_u64(s, (uint64_t *)&step)))
+				return FAIL_AT(s ? s : a->items[i], "step must be an integer");
+			iv->step = w == 32 ? (uint64_t)step & 0xffffffffull : (uint64_t)step;
+			err = get_u64(a->items[i], "start", &iv->start, false, d);
+			if (err < 0)
+				return err;
+			iv->has_start = err == 0;
+		}
+		l->nivs = (uint32_t)a->count;
+	}
+	t = json_get(o, "trip_count");
+	if (t) {
+		const struct json *k = json_get(t, "kind");
+
+		if (!k || k->type != JSON_STRING)
+			return FAIL_AT(t, "trip_count needs a \"kind\" string");
+		if (!strcmp(k->text, "unknown")) {
+			l->trip.kind = TRIP_UNKNOWN;
+		} else if (!strcmp(k->text, "bounded") || !strcmp(k->text, "exact")) {
+			l->trip.kind = !strcmp(k->text, "exact") ? TRIP_EXACT : TRIP_BOUNDED;
+			if ((err = get_u64(t, "max", &l->trip.max, true, d)))
+				return err;
+			l->trip.min = l->trip.kind == TRIP_EXACT ? l->trip.max : 0;
+			if ((err = get_u64(t, "min", &l->trip.min, false, d)) < 0)
+				return err;
+			if (l->trip.min > l->trip.max)
+				return FAIL_AT(t, "trip_count min is larger than max");
+		} else {
+			return FAIL_AT(k, "trip_count kind must be exact, bounded or unknown");
+		}
+	}
+	return 0;
+}
+
+static int read_prog(const struct json *o, struct claim_prog *p, struct diag *d)
+{
+	const struct json *n = json_get(o, "name"), *a;
+	int err;
+
+	if (o->type != JSON_OBJECT)
+		return FAIL_AT(o, "a program must be an object");
+	if (!n || n->type != JSON_STRING)
+		return FAIL_AT(n ? n : o, "a program needs a \"name\" string");
+	snprintf(p->name, sizeof(p->name), "%s", n->text);
+	if ((err = get_u32(o, "insn_count", &p->insn_count, false, d)) < 0)
+		return err;
+	a = get_array(o, "loops", false, d, &err);
+	if (err)
+		return err;
+	if (a) {
+		p->loops = calloc(a->count ? a->count : 1, sizeof(*p->loops));
+		if (!p->loops)
+			return diag_set(d, ENOMEM, "out of memory");
+		p->nloops = (uint32_t)a->count;
+		for (size_t i = 0; i < a->count; i++)
+			if ((err = read_loop(a->items[i], &p->loops[i], d)))
+				return err;
+	}
+	a = get_array(o, "ranges", false, d, &err);
+	if (err)
+		return err;
+	for (size_t i = 0; a && i < a->count; i++) {
+		struct claim_range c;
+
+		if ((err = read_claim_range(a->items[i], &c, d)))
+			return err;
+		if (range_is_empty(&c.r))
+			return FAIL_AT(a->items[i], "the range is empty (its bounds contradict)");
+		if ((err = claim_prog__add_range(p, &c)))
+			return diag_set(d, ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+int claims_read(struct claims **out, const char *text, size_t len, struct diag *d)
+{
+	struct json *root = json_parse(text, len, d);
+	const struct json *a;
+	struct claims *c;
+	int err = 0;
+
+	*out = NULL;
+	if (!root)
+		return -EINVAL;
+	a = get_array(root, "programs", true, d, &err);
+	if (err) {
+		json_free(root);
+		return err;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c || !(c->progs = calloc(a->count ? a->count : 1, sizeof(*c->progs)))) {
+		free(c);
+		json_free(root);
+		return diag_set(d, ENOMEM, "out of memory");
+	}
+	c->nprogs = (uint32_t)a->count;
+	for (size_t i = 0; i < a->count && !err; i++)
+		err = read_prog(a->items[i], &c->progs[i], d);
+	json_free(root);
+	if (err) {
+		claims__free(c);
+		return err;
+	}
+	*out = c;
+	return 0;
+}
+
+const struct claim_prog *claims_find_prog(const struct claims *c, const char *name)
+{
+	for (uint32_t i = 0; i < c->nprogs; i++)
+		if (!name || !strcmp(c->progs[i].name, name))
+			return &c->progs[i];
+	return NULL;
+}

@@ -1,0 +1,135 @@
+/* Claims: what the analysis asserts about a program, in a form any oracle can check without
+ * knowing how it was derived (docs/claims.md is the user-facing description).
+ *
+ *  - A range claim (pc, loc, ...): whenever execution reaches pc (before that instruction runs),
+ *    in any frame running that function, loc holds a value inside every bound — for every input.
+ *    Scalars bound the value; pointers name a region and bound the offset from its base (stack:
+ *    the frame's r10; ctx, packet, packet end: the start of the region; map value: the start of
+ *    the element; map handle: the map).  maybe_null pointers may also be 0.
+ *  - An induction-variable claim (loop, loc, width, step[, start]): at every header execution
+ *    after the first within one entry into the loop, loc equals its value at the previous header
+ *    execution plus step (mod 2^width, zero-extended for width 32); start, when given, is its
+ *    value at the first.
+ *  - A trip-count claim: the number of header executions between entering the loop and leaving
+ *    it is at most max (kind bounded or exact), and for exact also at least min (= max).  Runs
+ *    that trap or end the program inside the loop only bound it from above.
+ * Loops carry their header and body (pc ranges) so an oracle can tell entries from iterations.
+ */
+#ifndef BPFSCEV_SCEV_CLAIMS_H
+#define BPFSCEV_SCEV_CLAIMS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "scev/expr.h"
+#include "scev/range.h"
+#include "util/err.h"
+#include "util/json.h"
+#include "util/sbuf.h"
+
+enum claim_region {
+	REGION_STACK, REGION_CTX, REGION_PKT, REGION_PKT_END, REGION_PKT_META, REGION_MAP_VALUE,
+	REGION_MAP_HANDLE,
+};
+const char *claim_region_name(enum claim_region r);
+
+/* Where a range came from (reported, not checked). */
+enum claim_source {
+	SRC_FLOW,		/* forward analysis of the code */
+	SRC_RECURRENCE,		/* add recurrence and trip count */
+	SRC_INVARIANT,		/* not changed by the loop */
+	SRC_ACCUMULATE,		/* x += d with d bounded, times the trip count */
+	SRC_DERIVED,		/* a function of recurrences */
+	SRC_FORGET,		/* widened to what the type allows */
+	SRC_ITERATE,		/* bounded fixpoint with widening */
+	SRC_KERNEL,		/* read from the kernel verifier's log */
+};
+const char *claim_source_name(enum claim_source s);
+
+struct claim_range {
+	uint32_t pc;
+	loc_t loc;
+	bool is_ptr;
+	uint8_t region;		/* enum claim_region, pointers only */
+	uint16_t map;		/* map index for map regions */
+	bool maybe_null;
+	uint8_t source;		/* enum claim_source */
+	struct range r;		/* value, or offset for pointers */
+};
+
+struct claim_iv {
+	loc_t loc;
+	uint8_t width;		/* 32 or 64 */
+	uint64_t step;		/* width-bit two's complement */
+	bool has_start;
+	uint64_t start;
+};
+
+enum trip_kind { TRIP_UNKNOWN, TRIP_BOUNDED, TRIP_EXACT };
+
+struct claim_trip {
+	uint8_t kind;		/* enum trip_kind */
+	uint64_t max, min;	/* header executions per entry */
+	char expr[160];		/* symbolic maximum in entry values, "" when none */
+	char reason[160];	/* why unknown or only bounded, "" when exact */
+};
+
+struct claim_pcrange {
+	uint32_t first, last;
+};
+
+struct claim_loop {
+	uint32_t header;	/* pc */
+	uint32_t depth;
+	int64_t parent;		/* header pc of the parent loop, -1 for none */
+	bool irreducible;
+	uint32_t *entries, nentries;	/* pcs */
+	struct claim_pcrange *blocks;	/* body */
+	uint32_t nblocks;
+	uint32_t latch;		/* pc of the latch jump, UINT32_MAX for none */
+	/* structure detail, reported only */
+	uint32_t (*back_edges)[3];	/* from, to, latch (UINT32_MAX none) */
+	uint32_t nback_edges;
+	uint32_t (*exits)[2];	/* from, to */
+	uint32_t nexits;
+	struct claim_iv *ivs;
+	uint32_t nivs;
+	struct claim_trip trip;
+};
+
+struct claim_prog {
+	char name[128];
+	uint32_t insn_count;
+	char strategy[16];	/* "forget" or "iterate" */
+	struct claim_loop *loops;
+	uint32_t nloops;
+	struct claim_range *ranges;
+	uint32_t nranges, capranges;
+	char note[256];		/* why some part was not analyzed, "" when all was */
+};
+
+struct claims {
+	struct claim_prog *progs;
+	uint32_t nprogs;
+};
+
+void claim_prog__free(struct claim_prog *p);	/* frees members, not p */
+void claims__free(struct claims *c);		/* frees members and c (NULL ok) */
+int claim_prog__add_range(struct claim_prog *p, const struct claim_range *r);
+/* Whether a concrete value satisfies a range claim; base is the region's base address at the
+ * time (for pointers: value - base is the offset). */
+bool claim_range__holds(const struct claim_range *c, uint64_t value, uint64_t base);
+/* Whether n header executions satisfy the trip claim (complete: the loop was left normally). */
+bool claim_trip__holds(const struct claim_trip *t, uint64_t n, bool complete);
+/* Membership of pc in the loop body. */
+bool claim_loop__contains(const struct claim_loop *l, uint32_t pc);
+
+/* JSON: one element of the "programs" array, and the whole document. */
+void claims_write_prog(struct sbuf *sb, const struct claim_prog *p);
+void claims_write(struct sbuf *sb, const struct claims *c);
+/* Reads the document claims_write produces (or any document in that format); errors name
+ * line:column and the field. */
+int claims_read(struct claims **out, const char *text, size_t len, struct diag *d);
+const struct claim_prog *claims_find_prog(const struct claims *c, const char *name);
+
+#endif

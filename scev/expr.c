@@ -1,0 +1,722 @@
+/* Hash-consed expressions for symbolic execution: see expr.h. */
+#include "scev/expr.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpf/isa.h"
+
+void loc_format(loc_t l, char *buf, unsigned n)
+{
+	if (LOC_IS_REG(l)) {
+		snprintf(buf, n, "r%u", l);
+		return;
+	}
+	if (LOC_SLOT_SIZE(l) == 8)
+		snprintf(buf, n, "fp%d", LOC_SLOT_OFF(l));
+	else
+		snprintf(buf, n, "fp%d/u%u", LOC_SLOT_OFF(l), LOC_SLOT_SIZE(l) * 8);
+}
+
+int loc_parse(const char *s, loc_t *out)
+{
+	char *end;
+	long v;
+
+	if (s[0] == 'r') {
+		v = strtol(s + 1, &end, 10);
+		if (end == s + 1 || *end || v < 0 || v > 10)
+			return -1;
+		*out = (loc_t)v;
+		return 0;
+	}
+	if (strncmp(s, "fp-", 3))
+		return -1;
+	v = strtol(s + 3, &end, 10);
+	if (end == s + 3 || v < 1 || v > 512)
+		return -1;
+	if (!*end) {
+		if (v < 8)
+			return -1;
+		*out = LOC_SLOT(-v, 8);
+		return 0;
+	}
+	if (!strcmp(end, "/u32") || !strcmp(end, "/u16") || !strcmp(end, "/u8")) {
+		unsigned size = end[2] == '3' ? 4 : end[2] == '1' ? 2 : 1;
+
+		if ((unsigned long)v < size)
+			return -1;
+		*out = LOC_SLOT(-v, size);
+		return 0;
+	}
+	return -1;
+}
+
+int expr_arena__init(struct expr_arena *ar)
+{
+	memset(ar, 0, sizeof(*ar));
+	ar->cap = 256;
+	ar->v = malloc(ar->cap * sizeof(*ar->v));
+	ar->htcap = 512;
+	ar->ht = calloc(ar->htcap, sizeof(*ar->ht));
+	if (!ar->v || !ar->ht) {
+		expr_arena__free(ar);
+		return -ENOMEM;
+	}
+	/* Id 0 is a permanent OPAQUE: what constructors return after an allocation failure. */
+	ar->v[0] = (struct expr){ .kind = EX_OPAQUE, .a = 0 };
+	ar->n = 1;
+	ar->next_site = 1;
+	return 0;
+}
+
+void expr_arena__free(struct expr_arena *ar)
+{
+	free(ar->v);
+	free(ar->ht);
+	memset(ar, 0, sizeof(*ar));
+}
+
+static uint32_t expr_hash(const struct expr *x)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull;
+
+	h ^= x->kind | (uint64_t)x->op << 8 | (uint64_t)x->w32 << 16 | (uint64_t)x->sign << 17;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= x->a + ((uint64_t)x->b << 32);
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= x->imm;
+	h *= 0xff51afd7ed558ccdull;
+	return (uint32_t)(h >> 32);
+}
+
+static bool expr_same(const struct expr *x, const struct expr *y)
+{
+	return x->kind == y->kind && x->op == y->op && x->w32 == y->w32 && x->sign == y->sign &&
+	       x->a == y->a && x->b == y->b && x->imm == y->imm;
+}
+
+static int rehash(struct expr_arena *ar)
+{
+	uint32_t nc = ar->htcap * 2, *nt = calloc(nc, sizeof(*nt));
+
+	if (!nt)
+		return -ENOMEM;
+	for (uint32_t id = 0; id < ar->n; id++) {
+		uint32_t h = expr_hash(&ar->v[id]) & (nc - 1);
+
+		while (nt[h])
+			h = (h + 1) & (nc - 1);
+		nt[h] = id + 1;
+	}
+	free(ar->ht);
+	ar->ht = nt;
+	ar->htcap = nc;
+	return 0;
+}
+
+static eid intern(struct expr_arena *ar, struct expr x)
+{
+	uint32_t h;
+
+	if (ar->oom)
+		return 0;
+	if ((ar->n + 1) * 2 > ar->htcap && rehash(ar)) {
+		ar->oom = true;
+		return 0;
+	}
+	h = expr_hash(&x) & (ar->htcap - 1);
+	while (ar->ht[h]) {
+		if (expr_same(&ar->v[ar->ht[h] - 1], &x))
+			return ar->ht[h] - 1;
+		h = (h + 1) & (ar->htcap - 1);
+	}
+	if (ar->n == ar->cap) {
+		struct expr *nv = realloc(ar->v, ar->cap * 2 * sizeof(*nv));
+
+		if (!nv) {
+			ar->oom = true;
+			return 0;
+		}
+		ar->v = nv;
+		ar->cap *= 2;
+	}
+	ar->v[ar->n] = x;
+	ar->ht[h] = ar->n + 1;
+	return ar->n++;
+}
+
+eid expr_const(struct expr_arena *ar, uint64_t v)
+{
+	return intern(ar, (struct expr){ .kind = EX_CONST, .imm = v });
+}
+
+eid expr_reg(struct expr_arena *ar, loc_t l)
+{
+	return intern(ar, (struct expr){ .kind = EX_REG, .a = l });
+}
+
+eid expr_fp(struct expr_arena *ar)
+{
+	return intern(ar, (struct expr){ .kind = EX_FP });
+}
+
+eid expr_map(struct expr_arena *ar, uint32_t idx)
+{
+	return intern(ar, (struct expr){ .kind = EX_MAP, .a = idx });
+}
+
+eid expr_opaque(struct expr_arena *ar)
+{
+	return intern(ar, (struct expr){ .kind = EX_OPAQUE, .a = ar->next_site++ });
+}
+
+bool expr_is_const(const struct expr_arena *ar, eid e, uint64_t *v)
+{
+	if (ar->v[e].kind != EX_CONST)
+		return false;
+	if (v)
+		*v = ar->v[e].imm;
+	return true;
+}
+
+uint64_t expr_fold_alu(uint8_t op, bool w32, bool sign, uint64_t a, uint64_t b)
+{
+	uint64_t r, mask = w32 ? 0xffffffffull : UINT64_MAX;
+	unsigned sh;
+
+	if (w32) {
+		a &= mask;
+		b &= mask;
+	}
+	switch (op) {
+	case BPF_ADD: r = a + b; break;
+	case BPF_SUB: r = a - b; break;
+	case BPF_MUL: r = a * b; break;
+	case BPF_OR: r = a | b; break;
+	case BPF_AND: r = a & b; break;
+	case BPF_XOR: r = a ^ b; break;
+	case BPF_LSH: r = a << (b & (w32 ? 31 : 63)); break;
+	case BPF_RSH: r = a >> (b & (w32 ? 31 : 63)); break;
+	case BPF_ARSH:
+		sh = (unsigned)(b & (w32 ? 31 : 63));
+		if (w32)
+			r = (uint64_t)(uint32_t)((int32_t)(uint32_t)a >> sh);
+		else
+			r = (uint64_t)((int64_t)a >> sh);
+		break;
+	case BPF_DIV:
+		if (b == 0) {
+			r = 0;
+		} else if (!sign) {
+			r = a / b;
+		} else if (w32) {
+			int32_t x = (int32_t)(uint32_t)a, y = (int32_t)(uint32_t)b;
+
+			r = (x == INT32_MIN && y == -1) ? (uint32_t)x : (uint32_t)(x / y);
+		} else {
+			int64_t x = (int64_t)a, y = (int64_t)b;
+
+			r = (x == INT64_MIN && y == -1) ? (uint64_t)x : (uint64_t)(x / y);
+		}
+		break;
+	case BPF_MOD:
+		if (b == 0) {
+			r = a;
+		} else if (!sign) {
+			r = a % b;
+		} else if (w32) {
+			int32_t x = (int32_t)(uint32_t)a, y = (int32_t)(uint32_t)b;
+
+			r = y == -1 ? 0 : (uint32_t)(x % y);
+		} else {
+			int64_t x = (int64_t)a, y = (int64_t)b;
+
+			r = y == -1 ? 0 : (uint64_t)(x % y);
+		}
+		break;
+	default:
+		r = 0;
+		break;
+	}
+	return r & mask;
+}
+
+static bool commutative(uint8_t op)
+{
+	return op == BPF_ADD || op == BPF_MUL || op == BPF_OR || op == BPF_AND || op == BPF_XOR;
+}
+
+bool expr_is_zext32(const struct expr_arena *ar, eid e)
+{
+	const struct expr *x = &ar->v[e];
+
+	switch (x->kind) {
+	case EX_CONST:
+		return x->imm <= 0xffffffffull;
+	case EX_ALU: case EX_NEG:
+		return x->w32;
+	case EX_ZEXT:
+		return true;
+	case EX_BSWAP:
+		return x->op <= 32;
+	case EX_REG:
+		return !LOC_IS_REG(x->a) && LOC_SLOT_SIZE(x->a) <= 4;
+	default:
+		return false;
+	}
+}
+
+eid expr_alu(struct expr_arena *ar, uint8_t op, bool w32, bool sign, eid a, eid b)
+{
+	uint64_t ca, cb;
+	bool ka = expr_is_const(ar, a, &ca), kb = expr_is_const(ar, b, &cb);
+
+	if (op != BPF_DIV && op != BPF_MOD)
+		sign = false;
+	if (ka && kb)
+		return expr_const(ar, expr_fold_alu(op, w32, sign, ca, cb));
+	/* Canonical: constant on the right of commutative ops, subtraction of a constant as
+	 * addition of its negation. */
+	if (ka && commutative(op)) {
+		eid t = a;
+
+		a = b;
+		b = t;
+		cb = ca;
+		kb = true;
+	}
+	if (kb && op == BPF_SUB) {
+		op = BPF_ADD;
+		cb = 0 - cb;
+		b = expr_const(ar, w32 ? cb & 0xffffffffull : cb);
+	}
+	if (kb && op == BPF_ADD) {
+		eid base;
+		uint64_t c;
+		bool bw32;
+
+		/* (x + c1) + c2 → x + (c1 + c2): a 32-bit outer add may absorb a 64-bit inner one
+		 * (only the low half matters), a 64-bit outer add only a 64-bit inner one. */
+		if (ar->v[a].kind == EX_ALU && expr_match_add(ar, a, &base, &c, &bw32) &&
+		    (w32 || !bw32)) {
+			a = base;
+			cb += c;
+			if (w32)
+				cb &= 0xffffffffull;
+			b = expr_const(ar, cb);
+		}
+		if (cb == 0 && !w32)
+			return a;
+		if (cb == 0 && w32)
+			return expr_zext(ar, a, 4);
+	}
+	if (kb && !w32 && ((op == BPF_MUL && cb == 1) || (op == BPF_OR && cb == 0) ||
+			   (op == BPF_XOR && cb == 0) || ((op == BPF_LSH || op == BPF_RSH ||
+							   op == BPF_ARSH) && (cb & 63) == 0)))
+		return a;
+	if (kb && op == BPF_AND && cb == UINT64_MAX && !w32)
+		return a;
+	if (kb && op == BPF_AND && cb == 0xffffffffull)
+		return expr_zext(ar, a, 4);
+	if (w32)	/* 32-bit ops read only the low halves: drop zero-extensions of operands */
+		while (ar->v[a].kind == EX_ZEXT && ar->v[a].op == 4)
+			a = ar->v[a].a;
+	return intern(ar, (struct expr){ .kind = EX_ALU, .op = op, .w32 = w32, .sign = sign,
+					 .a = a, .b = b });
+}
+
+eid expr_neg(struct expr_arena *ar, eid a, bool w32)
+{
+	uint64_t c;
+
+	if (expr_is_const(ar, a, &c))
+		return expr_const(ar, w32 ? (0 - c) & 0xffffffffull : 0 - c);
+	return intern(ar, (struct expr){ .kind = EX_NEG, .w32 = w32, .a = a });
+}
+
+eid expr_zext(struct expr_arena *ar, eid a, unsigned bytes)
+{
+	const struct expr *x = &ar->v[a];
+	uint64_t c, mask = bytes >= 8 ? UINT64_MAX : (1ull << (8 * bytes)) - 1;
+
+	if (bytes >= 8)
+		return a;
+	if (expr_is_const(ar, a, &c))
+		return expr_const(ar, c & mask);
+	if (bytes == 4 && expr_is_zext32(ar, a))
+		return a;
+	if (x->kind == EX_ZEXT && x->op <= bytes)
+		return a;
+	if (x->kind == EX_ZEXT && x->op > bytes)
+		a = x->a;
+	/* (u32)(x op y) is the 32-bit op for ops whose low half depends only on low halves. */
+	if (bytes == 4 && x->kind == EX_ALU && !x->w32 &&
+	    (x->op == BPF_ADD || x->op == BPF_SUB || x->op == BPF_MUL || x->op == BPF_AND ||
+	     x->op == BPF_OR || x->op == BPF_XOR))
+		return expr_alu(ar, x->op, true, false, x->a, x->b);
+	if (bytes == 4 && x->kind == EX_NEG && !x->w32)
+		return expr_neg(ar, x->a, true);
+	return intern(ar, (struct expr){ .kind = EX_ZEXT, .op = (uint8_t)bytes, .a = a });
+}
+
+eid expr_sext(struct expr_arena *ar, eid a, unsigned bytes)
+{
+	uint64_t c;
+
+	if (bytes >= 8)
+		return a;
+	if (expr_is_const(ar, a, &c)) {
+		unsigned sh = 64 - 8 * bytes;
+
+		return expr_const(ar, (uint64_t)((int64_t)(c << sh) >> sh));
+	}
+	return intern(ar, (struct expr){ .kind = EX_SEXT, .op = (uint8_t)bytes, .a = a });
+}
+
+eid expr_bswap(struct expr_arena *ar, eid a, unsigned bits)
+{
+	uint64_t c;
+
+	if (expr_is_const(ar, a, &c)) {
+		uint64_t r = 0;
+
+		for (unsigned i = 0; i < bits / 8; i++)
+			r |= ((c >> (8 * i)) & 0xff) << (bits - 8 - 8 * i);
+		return expr_const(ar, r);
+	}
+	return intern(ar, (struct expr){ .kind = EX_BSWAP, .op = (uint8_t)bits, .a = a });
+}
+
+/* ANY of sets: flattened, sorted, deduplicated, right-nested; more than 8 alternatives give up. */
+#define ANY_MAX 8
+
+int expr_alternatives(const struct expr_arena *ar, eid e, eid *out, int max)
+{
+	int n = 0;
+
+	while (ar->v[e].kind == EX_ANY) {
+		if (n == max)
+			return -1;
+		out[n++] = ar->v[e].a;
+		e = ar->v[e].b;
+	}
+	if (n == max)
+		return -1;
+	out[n++] = e;
+	return n;
+}
+
+eid expr_any(struct expr_arena *ar, eid a, eid b)
+{
+	eid v[2 * ANY_MAX + 2], r;
+	int na, nb, n, k = 0;
+
+	if (a == b)
+		return a;
+	na = expr_alternatives(ar, a, v, ANY_MAX + 1);
+	nb = na < 0 ? -1 : expr_alternatives(ar, b, v + na, ANY_MAX + 1);
+	if (na < 0 || nb < 0)
+		return expr_opaque(ar);
+	n = na + nb;
+	/* insertion sort + dedup (n <= 18) */
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			eid t = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	for (int i = 0; i < n; i++)
+		if (k == 0 || v[k - 1] != v[i])
+			v[k++] = v[i];
+	if (k > ANY_MAX)
+		return expr_opaque(ar);
+	r = v[k - 1];
+	for (int i = k - 2; i >= 0; i--)
+		r = intern(ar, (struct expr){ .kind = EX_ANY, .a = v[i], .b = r });
+	return r;
+}
+
+bool expr_match_add(const struct expr_arena *ar, eid e, eid *base, uint64_t *c, bool *w32)
+{
+	const struct expr *x = &ar->v[e];
+	uint64_t k;
+
+	if (x->kind == EX_ALU && x->op == BPF_ADD && expr_is_const(ar, x->b, &k)) {
+		*base = x->a;
+		*c = k;
+		*w32 = x->w32;
+		return true;
+	}
+	if (x->kind == EX_ZEXT && x->op == 4) {
+		*base = x->a;
+		*c = 0;
+		*w32 = true;
+		return true;
+	}
+	*base = e;
+	*c = 0;
+	*w32 = false;
+	return true;
+}
+
+/* Generic DAG walk with a visited set (iterative: expressions can be deep). */
+struct walk {
+	uint8_t *seen;
+	eid *stack;
+	uint32_t sp;
+};
+
+static int walk_init(struct walk *w, const struct expr_arena *ar)
+{
+	w->seen = calloc(ar->n, 1);
+	w->stack = malloc(ar->n * sizeof(eid));
+	w->sp = 0;
+	if (!w->seen || !w->stack) {
+		free(w->seen);
+		free(w->stack);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void walk_push(struct walk *w, eid e)
+{
+	if (!w->seen[e]) {
+		w->seen[e] = 1;
+		w->stack[w->sp++] = e;
+	}
+}
+
+static unsigned operands(const struct expr *x, eid *o)
+{
+	switch (x->kind) {
+	case EX_ANY: case EX_ALU:
+		o[0] = x->a;
+		o[1] = x->b;
+		return 2;
+	case EX_NEG: case EX_ZEXT: case EX_SEXT: case EX_BSWAP:
+		o[0] = x->a;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static unsigned nops(const struct expr *x)
+{
+	switch (x->kind) {
+	case EX_ANY: case EX_ALU:
+		return 2;
+	case EX_NEG: case EX_ZEXT: case EX_SEXT: case EX_BSWAP:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* True when every leaf is a constant, FP, a map handle, or REG(l) with keep(l).  OPAQUE fails. */
+bool expr_only_regs(const struct expr_arena *ar, eid e, bool (*keep)(void *arg, loc_t l),
+		    void *arg)
+{
+	struct walk w;
+	bool ok = true;
+
+	if (walk_init(&w, ar))
+		return false;
+	walk_push(&w, e);
+	while (w.sp && ok) {
+		const struct expr *x = &ar->v[w.stack[--w.sp]];
+		eid o[2];
+		unsigned n = nops(x);
+
+		if (x->kind == EX_OPAQUE)
+			ok = false;
+		else if (x->kind == EX_REG)
+			ok = keep(arg, x->a);
+		operands(x, o);
+		for (unsigned i = 0; i < n; i++)
+			walk_push(&w, o[i]);
+	}
+	free(w.seen);
+	free(w.stack);
+	return ok;
+}
+
+bool expr_uses(const struct expr_arena *ar, eid e, loc_t l)
+{
+	struct walk w;
+	bool found = false;
+
+	if (walk_init(&w, ar))
+		return true;	/* cannot tell: say yes, the cautious answer for every caller */
+	walk_push(&w, e);
+	while (w.sp && !found) {
+		const struct expr *x = &ar->v[w.stack[--w.sp]];
+		eid o[2];
+		unsigned n = nops(x);
+
+		if (x->kind == EX_REG && x->a == l)
+			found = true;
+		operands(x, o);
+		for (unsigned i = 0; i < n; i++)
+			walk_push(&w, o[i]);
+	}
+	free(w.seen);
+	free(w.stack);
+	return found;
+}
+
+/* Rebuild bottom-up in id order: operands always have smaller ids than their users. */
+eid expr_subst(struct expr_arena *ar, eid e, const eid *map)
+{
+	struct walk w;
+	eid *memo, r;
+	uint32_t n0 = ar->n;
+
+	if (walk_init(&w, ar))
+		return expr_opaque(ar);
+	memo = malloc(n0 * sizeof(*memo));
+	if (!memo) {
+		free(w.seen);
+		free(w.stack);
+		return expr_opaque(ar);
+	}
+	walk_push(&w, e);
+	while (w.sp) {	/* mark everything reachable */
+		const struct expr *x = &ar->v[w.stack[--w.sp]];
+		eid o[2];
+		unsigned n = nops(x);
+
+		operands(x, o);
+		for (unsigned i = 0; i < n; i++)
+			walk_push(&w, o[i]);
+	}
+	for (eid id = 0; id <= e; id++) {
+		struct expr x;
+
+		if (!w.seen[id])
+			continue;
+		x = ar->v[id];
+		switch (x.kind) {
+		case EX_REG:
+			memo[id] = map[x.a] != EID_NONE ? map[x.a] : id;
+			break;
+		case EX_ANY:
+			memo[id] = expr_any(ar, memo[x.a], memo[x.b]);
+			break;
+		case EX_ALU:
+			memo[id] = expr_alu(ar, x.op, x.w32, x.sign, memo[x.a], memo[x.b]);
+			break;
+		case EX_NEG:
+			memo[id] = expr_neg(ar, memo[x.a], x.w32);
+			break;
+		case EX_ZEXT:
+			memo[id] = expr_zext(ar, memo[x.a], x.op);
+			break;
+		case EX_SEXT:
+			memo[id] = expr_sext(ar, memo[x.a], x.op);
+			break;
+		case EX_BSWAP:
+			memo[id] = expr_bswap(ar, memo[x.a], x.op);
+			break;
+		default:
+			memo[id] = id;
+			break;
+		}
+	}
+	r = memo[e];
+	free(memo);
+	free(w.seen);
+	free(w.stack);
+	return r;
+}
+
+static const char *op_sym(uint8_t op, bool sign)
+{
+	switch (op) {
+	case BPF_ADD: return "+";
+	case BPF_SUB: return "-";
+	case BPF_MUL: return "*";
+	case BPF_DIV: return sign ? "s/" : "/";
+	case BPF_MOD: return sign ? "s%" : "%";
+	case BPF_OR: return "|";
+	case BPF_AND: return "&";
+	case BPF_XOR: return "^";
+	case BPF_LSH: return "<<";
+	case BPF_RSH: return ">>";
+	case BPF_ARSH: return "s>>";
+	default: return "?";
+	}
+}
+
+static void fmt(const struct expr_arena *ar, eid e, struct sbuf *sb, int depth)
+{
+	const struct expr *x = &ar->v[e];
+	char buf[32];
+
+	if (depth > 40) {
+		sbuf_puts(sb, "...");
+		return;
+	}
+	switch (x->kind) {
+	case EX_CONST:
+		if (x->imm >= 0xffffffffffff0000ull)
+			sbuf_printf(sb, "%lld", (long long)x->imm);
+		else
+			sbuf_printf(sb, "%llu", (unsigned long long)x->imm);
+		break;
+	case EX_REG:
+		loc_format(x->a, buf, sizeof(buf));
+		sbuf_puts(sb, buf);
+		break;
+	case EX_FP:
+		sbuf_puts(sb, "r10");
+		break;
+	case EX_MAP:
+		sbuf_printf(sb, "map[%u]", x->a);
+		break;
+	case EX_OPAQUE:
+		sbuf_printf(sb, "unknown#%u", x->a);
+		break;
+	case EX_ANY:
+		sbuf_puts(sb, "any(");
+		fmt(ar, x->a, sb, depth + 1);
+		sbuf_puts(sb, ", ");
+		fmt(ar, x->b, sb, depth + 1);
+		sbuf_putc(sb, ')');
+		break;
+	case EX_ALU:
+		sbuf_puts(sb, x->w32 ? "(u32)(" : "(");
+		fmt(ar, x->a, sb, depth + 1);
+		sbuf_printf(sb, " %s ", op_sym(x->op, x->sign));
+		fmt(ar, x->b, sb, depth + 1);
+		sbuf_putc(sb, ')');
+		break;
+	case EX_NEG:
+		sbuf_puts(sb, x->w32 ? "(u32)-" : "-");
+		fmt(ar, x->a, sb, depth + 1);
+		break;
+	case EX_ZEXT:
+		sbuf_printf(sb, "(u%u)", x->op * 8);
+		fmt(ar, x->a, sb, depth + 1);
+		break;
+	case EX_SEXT:
+		sbuf_printf(sb, "(s%u)", x->op * 8);
+		fmt(ar, x->a, sb, depth + 1);
+		break;
+	case EX_BSWAP:
+		sbuf_printf(sb, "bswap%u(", x->op);
+		fmt(ar, x->a, sb, depth + 1);
+		sbuf_putc(sb, ')');
+		break;
+	}
+}
+
+void expr_format(const struct expr_arena *ar, eid e, struct sbuf *sb)
+{
+	fmt(ar, e, sb, 0);
+}

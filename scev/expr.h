@@ -1,0 +1,106 @@
+/* Symbolic values for the symbolic execution of loop bodies: a hash-consed expression DAG, so
+ * equal expressions are one id and "every path brings x back as x + 4" is an id comparison.
+ *
+ * Leaves: constants, REG(loc) — the value a location holds at the loop header in the current
+ * iteration — the frame pointer, map handles, and OPAQUE(site), a value nothing is known about
+ * (a helper result, a load from memory, a join that gave up).  Inner nodes are the ISA's
+ * operations at their width (a 32-bit add is one node whose result is zero-extended) and ANY(a,
+ * b), "one of these, depending on the path".  Construction simplifies: constants fold, additions
+ * of constants merge (x + 1 + 2 → x + 3, also through a 32-bit add), and redundant extensions
+ * vanish, so recurrences are recognised by shape: ADD(REG(x), c).
+ */
+#ifndef BPFSCEV_SCEV_EXPR_H
+#define BPFSCEV_SCEV_EXPR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "util/sbuf.h"
+
+typedef uint32_t eid;
+#define EID_NONE UINT32_MAX
+
+/* Locations: registers r0..r10 and stack cells at constant r10 offsets, each of 1, 2, 4 or 8
+ * bytes (a cell holds the low bytes of what was stored, zero-extended). */
+typedef uint32_t loc_t;
+#define LOC_NREGS 11
+#define LOC_IS_REG(l) ((l) < LOC_NREGS)
+#define LOC_SLOT(off, size) ((loc_t)(16 + (uint32_t)(-(off)) * 4 + ((size) == 8 ? 3 : (size) == 4 ? 2 : (size) == 2 ? 1 : 0)))
+#define LOC_SLOT_OFF(l) (-(int32_t)(((l) - 16) / 4))
+#define LOC_SLOT_SIZE(l) (1u << (((l) - 16) % 4))
+#define LOC_MAX LOC_SLOT(-512, 8)
+/* "r3", "fp-8", "fp-4/u32" (cells narrower than 8 bytes carry their size). */
+void loc_format(loc_t l, char *buf, unsigned n);
+/* Parses the same forms; -1 when malformed. */
+int loc_parse(const char *s, loc_t *out);
+
+enum ex_kind {
+	EX_CONST,	/* imm */
+	EX_REG,		/* a = location: its value at the loop header */
+	EX_FP,		/* r10 of the current frame */
+	EX_MAP,		/* a = map index: the handle LD_IMM64 of a map gives */
+	EX_OPAQUE,	/* a = site: unknown */
+	EX_ANY,		/* a or b (path-dependent) */
+	EX_ALU,		/* op = BPF_ADD ... BPF_ARSH (not MOV/NEG/END); w32; sign for div/mod */
+	EX_NEG,		/* w32 */
+	EX_ZEXT,	/* op = bytes 1, 2, 4: truncate and zero-extend */
+	EX_SEXT,	/* op = bytes 1, 2, 4: sign-extend the low bytes to 64 bits */
+	EX_BSWAP,	/* op = bits 16, 32, 64: swap bytes of the low bits, zero-extended */
+};
+
+struct expr {
+	uint8_t kind;
+	uint8_t op;
+	bool w32;
+	bool sign;
+	eid a, b;
+	uint64_t imm;
+};
+
+struct expr_arena {
+	struct expr *v;
+	uint32_t n, cap;
+	uint32_t *ht;		/* open addressing, ids + 1 (0 = empty) */
+	uint32_t htcap;
+	uint32_t next_site;
+	bool oom;		/* an allocation failed: every constructor returns an OPAQUE id 0 */
+};
+
+int expr_arena__init(struct expr_arena *ar);
+void expr_arena__free(struct expr_arena *ar);
+
+static inline const struct expr *expr_get(const struct expr_arena *ar, eid e) { return &ar->v[e]; }
+
+eid expr_const(struct expr_arena *ar, uint64_t v);
+eid expr_reg(struct expr_arena *ar, loc_t l);
+eid expr_fp(struct expr_arena *ar);
+eid expr_map(struct expr_arena *ar, uint32_t idx);
+eid expr_opaque(struct expr_arena *ar);	/* a fresh unknown */
+eid expr_any(struct expr_arena *ar, eid a, eid b);
+eid expr_alu(struct expr_arena *ar, uint8_t op, bool w32, bool sign, eid a, eid b);
+eid expr_neg(struct expr_arena *ar, eid a, bool w32);
+eid expr_zext(struct expr_arena *ar, eid a, unsigned bytes);
+eid expr_sext(struct expr_arena *ar, eid a, unsigned bytes);
+eid expr_bswap(struct expr_arena *ar, eid a, unsigned bits);
+/* The ISA's ALU semantics on constants (kernel run-time behaviour; no host UB). */
+uint64_t expr_fold_alu(uint8_t op, bool w32, bool sign, uint64_t a, uint64_t b);
+
+bool expr_is_const(const struct expr_arena *ar, eid e, uint64_t *v);
+/* e == base + c (64-bit add, w32 false) or e == (u32)(base + c) (w32 true).  A bare REG is
+ * base + 0 at 64 bits. */
+bool expr_match_add(const struct expr_arena *ar, eid e, eid *base, uint64_t *c, bool *w32);
+/* Whether the value is known zero-extended from 32 bits. */
+bool expr_is_zext32(const struct expr_arena *ar, eid e);
+/* Alternatives of an ANY tree (non-ANY leaves), at most max; returns the count or -1 when more. */
+int expr_alternatives(const struct expr_arena *ar, eid e, eid *out, int max);
+/* Whether e depends on REG(l) / on any OPAQUE / on anything but constants and the REGs for
+ * which keep(l) is true. */
+bool expr_uses(const struct expr_arena *ar, eid e, loc_t l);
+bool expr_only_regs(const struct expr_arena *ar, eid e, bool (*keep)(void *arg, loc_t l),
+		    void *arg);
+/* Replaces every REG(l) by map[l] (EID_NONE: keep).  map is indexed by loc, LOC_MAX + 1 long. */
+eid expr_subst(struct expr_arena *ar, eid e, const eid *map);
+/* Readable form: "r1 + 4", "(u32)(fp-8 + 1)", "any(r1 + 1, r1 + 2)". */
+void expr_format(const struct expr_arena *ar, eid e, struct sbuf *sb);
+
+#endif
