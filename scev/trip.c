@@ -1,0 +1,228 @@
+/* First-exit iteration of an add recurrence against an invariant bound: see trip.h.
+ *
+ * Everything is reduced to an increasing counter tested against one of four exit sets in the
+ * unsigned order of W-bit values: v >= N (GE), v < N (LT), v == N (EQ), v != N (NE).  Signed
+ * predicates become unsigned ones by flipping the sign bit of both sides (x ^ 2^(W-1) preserves
+ * signed order as unsigned order and commutes with adding k*s); a decreasing counter becomes an
+ * increasing one by complementing (~v counts up by -s, and ~ reverses the order); v > N is
+ * v >= N + 1 and v <= N is v < N + 1.  Bounds are kept in 128 bits so N + 1 = 2^W is representable.
+ */
+#include "scev/trip.h"
+
+#include <stdio.h>
+
+#include "bpf/isa.h"
+
+typedef unsigned __int128 u128;
+typedef __int128 s128;
+
+enum { P_GE, P_LT, P_EQ, P_NE };
+
+uint8_t trip_negate(uint8_t op)
+{
+	switch (op) {
+	case BPF_JEQ: return BPF_JNE;
+	case BPF_JNE: return BPF_JEQ;
+	case BPF_JGT: return BPF_JLE;
+	case BPF_JLE: return BPF_JGT;
+	case BPF_JGE: return BPF_JLT;
+	case BPF_JLT: return BPF_JGE;
+	case BPF_JSGT: return BPF_JSLE;
+	case BPF_JSLE: return BPF_JSGT;
+	case BPF_JSGE: return BPF_JSLT;
+	case BPF_JSLT: return BPF_JSGE;
+	default: return 0;
+	}
+}
+
+uint8_t trip_swap(uint8_t op)
+{
+	switch (op) {
+	case BPF_JGT: return BPF_JLT;
+	case BPF_JLT: return BPF_JGT;
+	case BPF_JGE: return BPF_JLE;
+	case BPF_JLE: return BPF_JGE;
+	case BPF_JSGT: return BPF_JSLT;
+	case BPF_JSLT: return BPF_JSGT;
+	case BPF_JSGE: return BPF_JSLE;
+	case BPF_JSLE: return BPF_JSGE;
+	default: return op;	/* JEQ, JNE, JSET are symmetric */
+	}
+}
+
+static u128 ceil_div(u128 a, u128 b)
+{
+	return (a + b - 1) / b;
+}
+
+/* Multiplicative inverse of odd x modulo 2^w (Newton iteration). */
+static uint64_t inverse_odd(uint64_t x, unsigned w)
+{
+	uint64_t y = x;	/* correct to 3 bits */
+
+	for (int i = 0; i < 6; i++)
+		y *= 2 - x * y;
+	return w == 64 ? y : y & ((1ull << w) - 1);
+}
+
+#define WHY(...) (snprintf(why, whylen, __VA_ARGS__), -1)
+
+/* The increasing case, 0 < s < 2^W, on [alo, ahi] and N in [nlo, nhi] (N up to 2^W). */
+static int solve_up(unsigned w, u128 alo, u128 ahi, u128 s, int p, u128 nlo, u128 nhi,
+		    uint64_t *kmax, uint64_t *kmin, char *why, unsigned whylen)
+{
+	u128 m = (u128)1 << w, hi, lo;
+
+	switch (p) {
+	case P_GE:
+		/* Counts up to N.  Safe when the step cannot carry it past 2^W before it gets
+		 * there: the last value below N is at most N - 1, the next at most N - 1 + s. */
+		if (nhi >= m)
+			return WHY("the exit test v >= %s can never hold", "2^W");
+		if (nhi + s > m)
+			return WHY("the counter may wrap past the bound before reaching it");
+		hi = nhi > alo ? ceil_div(nhi - alo, s) : 0;
+		lo = nlo > ahi ? ceil_div(nlo - ahi, s) : 0;
+		break;
+	case P_LT:
+		/* Exits at once when A < N; otherwise counts up past 2^W and wraps to a value below
+		 * s, which is below N when s <= N. */
+		if (ahi < nlo) {
+			hi = lo = 0;
+			break;
+		}
+		if (nlo == 0)
+			return WHY("the exit test v < 0 can never hold");
+		if (s > nlo)
+			return WHY("the counter may wrap over the exit range");
+		hi = ceil_div(m - (alo > nlo ? alo : nlo), s);
+		lo = alo < nhi ? 0 : ceil_div(m - ahi, s);
+		break;
+	case P_EQ:
+		if (nhi >= m)
+			return WHY("the bound is outside the counter's range");
+		if (alo == ahi && nlo == nhi) {
+			u128 d = (nlo - alo + m) % m;
+			unsigned tz = 0;
+
+			while (!((s >> tz) & 1))
+				tz++;
+			if (d & (((u128)1 << tz) - 1))
+				return WHY("the step does not divide the distance: '!=' never "
+					   "meets the bound");
+			d >>= tz;
+			hi = lo = (d * inverse_odd((uint64_t)(s >> tz), w - tz)) %
+				  ((u128)1 << (w - tz));
+		} else if (s == 1) {
+			s128 dlo = (s128)nlo - (s128)ahi, dhi = (s128)nhi - (s128)alo;
+
+			hi = dlo <= -1 && dhi >= -1 ? m - 1 : dhi < 0 ? (u128)(dhi + (s128)m) : (u128)dhi;
+			lo = dlo <= 0 && dhi >= 0 ? 0 : dlo > 0 ? (u128)dlo : (u128)(dlo + (s128)m);
+		} else if (s & 1) {
+			hi = m - 1;	/* an odd step visits every value within 2^W steps */
+			lo = 0;
+		} else {
+			return WHY("an even step may never meet a bound that is not a constant");
+		}
+		break;
+	default: /* P_NE: v(1) = v(0) + s differs from v(0), so it exits by iteration 1 */
+		if (alo == ahi && nlo == nhi && alo == nlo)
+			hi = lo = 1;
+		else if (ahi < nlo || nhi < alo)
+			hi = lo = 0;
+		else {
+			hi = 1;
+			lo = 0;
+		}
+		break;
+	}
+	if (hi >= m || hi > UINT64_MAX - 1)
+		return WHY("the count does not fit in 64 bits");
+	*kmax = (uint64_t)hi;
+	*kmin = (uint64_t)lo;
+	return 0;
+}
+
+int trip_first_exit(const struct trip_query *q, uint64_t *kmax, uint64_t *kmin, char *why,
+		    unsigned whylen)
+{
+	unsigned w = q->width;
+	u128 m = (u128)1 << w, sign = (u128)1 << (w - 1), mask = m - 1;
+	u128 alo, ahi, nlo, nhi, s = q->step & (uint64_t)mask;
+	bool is_signed = false;
+	int p;
+
+	switch (q->pred) {
+	case BPF_JSGE: case BPF_JSGT: case BPF_JSLT: case BPF_JSLE:
+		is_signed = true;
+		break;
+	case BPF_JGE: case BPF_JGT: case BPF_JLT: case BPF_JLE: case BPF_JEQ: case BPF_JNE:
+		break;
+	default:
+		return WHY("this exit condition (jset) is not solved");
+	}
+	if (is_signed) {
+		/* Flip the sign bit: signed order becomes unsigned order. */
+		alo = ((u128)(uint64_t)q->a_slo & mask) ^ sign;
+		ahi = ((u128)(uint64_t)q->a_shi & mask) ^ sign;
+		nlo = ((u128)(uint64_t)q->n_slo & mask) ^ sign;
+		nhi = ((u128)(uint64_t)q->n_shi & mask) ^ sign;
+	} else {
+		alo = q->a_ulo;
+		ahi = q->a_uhi;
+		nlo = q->n_ulo;
+		nhi = q->n_uhi;
+	}
+	if (alo > ahi || nlo > nhi)
+		return WHY("empty range");
+	switch (q->pred) {
+	case BPF_JGE: case BPF_JSGE: p = P_GE; break;
+	case BPF_JGT: case BPF_JSGT: p = P_GE; nlo++; nhi++; break;
+	case BPF_JLT: case BPF_JSLT: p = P_LT; break;
+	case BPF_JLE: case BPF_JSLE: p = P_LT; nlo++; nhi++; break;
+	case BPF_JEQ: p = P_EQ; break;
+	default: p = P_NE; break;
+	}
+	if (s == 0) {
+		/* The tested value never changes: the exit is taken at once or never. */
+		bool always = (p == P_GE && alo >= nhi) || (p == P_LT && ahi < nlo) ||
+			      (p == P_EQ && alo == ahi && nlo == nhi && alo == nlo) ||
+			      (p == P_NE && (ahi < nlo || nhi < alo));
+
+		if (!always)
+			return WHY("the tested value does not change in the loop");
+		*kmax = *kmin = 0;
+		return 0;
+	}
+	if (s >= sign && !(s == sign && (p == P_EQ || p == P_NE))) {
+		/* Decreasing: complement both sides.  ~v = (m-1) - v counts up by m - s. */
+		u128 t;
+
+		t = mask - ahi;
+		ahi = mask - alo;
+		alo = t;
+		s = m - s;
+		switch (p) {
+		case P_GE:	/* v >= N  <=>  ~v < m - N */
+			p = P_LT;
+			t = m - nhi;
+			nhi = m - nlo;
+			nlo = t;
+			break;
+		case P_LT:	/* v < N  <=>  ~v >= m - N */
+			p = P_GE;
+			t = m - nhi;
+			nhi = m - nlo;
+			nlo = t;
+			break;
+		default:	/* v == N <=> ~v == ~N */
+			if (nhi >= m)
+				return WHY("the bound is outside the counter's range");
+			t = mask - nhi;
+			nhi = mask - nlo;
+			nlo = t;
+			break;
+		}
+	}
+	return solve_up(w, alo, ahi, s, p, nlo, nhi, kmax, kmin, why, whylen);
+}

@@ -1,0 +1,38 @@
+/* Trip counts of one exit: how many iterations pass before an exit condition on an add
+ * recurrence first holds.
+ *
+ * The question, for an exiting branch evaluated once per iteration: the value it tests is
+ * v(k) = A + k*s (mod 2^W) at iteration k = 0, 1, 2, ..., the other operand N is the same in every
+ * iteration, and the loop leaves when pred(v(k), N) holds.  Given the ranges A and N may take,
+ * trip_first_exit returns the largest and smallest first k over all of them, or says why it
+ * cannot: the counter may step over the bound when it wraps, "!=" with a step that does not divide
+ * the distance never meets it, an empty exit range.  Wrap-around is exact: a counter that counts
+ * up until it wraps below N exits, and the count says how many steps that takes.
+ */
+#ifndef BPFSCEV_SCEV_TRIP_H
+#define BPFSCEV_SCEV_TRIP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct trip_query {
+	unsigned width;		/* 32 or 64: the space v lives and is compared in */
+	uint64_t a_ulo, a_uhi;	/* A, unsigned view (within width) */
+	int64_t a_slo, a_shi;	/* A, signed view (within width) */
+	uint64_t step;		/* s, width-bit two's complement */
+	uint8_t pred;		/* BPF_JEQ, JNE, JGT, JGE, JLT, JLE, JSGT, JSGE, JSLT, JSLE: exit when
+				 * v pred N */
+	unsigned __int128 n_ulo, n_uhi;	/* N, unsigned view; may be 2^width ("no value reaches") */
+	int64_t n_slo, n_shi;	/* N, signed view */
+};
+
+/* 0 with kmax/kmin set (first exit iteration over all A and N), or -1 with why filled. */
+int trip_first_exit(const struct trip_query *q, uint64_t *kmax, uint64_t *kmin, char *why,
+		    unsigned whylen);
+
+/* The predicate that holds when a branch 'v op N' is not taken (JGT → JLE, JSET → none: 0). */
+uint8_t trip_negate(uint8_t op);
+/* 'N op v' rewritten as 'v op' N' (JGT → JLT, JEQ → JEQ, ...). */
+uint8_t trip_swap(uint8_t op);
+
+#endif

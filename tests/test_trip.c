@@ -1,0 +1,200 @@
+/* The trip-count solver against brute force: for random counters (start, step, bound, every
+ * predicate, both widths) the claimed maximum first-exit iteration must be at least the simulated
+ * one for every start and bound in the box, the minimum at most, and "unknown" must be the only
+ * answer when some combination never exits.  Plus exact cases near the wrap points. */
+#include <string.h>
+
+#include "bpf/isa.h"
+#include "scev/trip.h"
+#include "tests/check.h"
+
+static uint64_t rs = 0x2545F4914F6CDD1Dull;
+
+static uint64_t rnd64(void)
+{
+	rs ^= rs << 13;
+	rs ^= rs >> 7;
+	rs ^= rs << 17;
+	return rs;
+}
+
+static bool pred_holds(uint8_t op, unsigned w, uint64_t v, uint64_t n)
+{
+	int64_t sv = w == 32 ? (int32_t)(uint32_t)v : (int64_t)v;
+	int64_t sn = w == 32 ? (int32_t)(uint32_t)n : (int64_t)n;
+
+	switch (op) {
+	case BPF_JEQ: return v == n;
+	case BPF_JNE: return v != n;
+	case BPF_JGT: return v > n;
+	case BPF_JGE: return v >= n;
+	case BPF_JLT: return v < n;
+	case BPF_JLE: return v <= n;
+	case BPF_JSGT: return sv > sn;
+	case BPF_JSGE: return sv >= sn;
+	case BPF_JSLT: return sv < sn;
+	default: return sv <= sn;
+	}
+}
+
+/* First k < limit where the predicate holds, or limit. */
+static uint64_t simulate(uint8_t op, unsigned w, uint64_t a, uint64_t s, uint64_t n, uint64_t limit)
+{
+	uint64_t mask = w == 32 ? 0xffffffffull : UINT64_MAX, v = a & mask;
+
+	for (uint64_t k = 0; k < limit; k++) {
+		if (pred_holds(op, w, v, n))
+			return k;
+		v = (v + s) & mask;
+	}
+	return limit;
+}
+
+static const uint8_t preds[] = { BPF_JEQ, BPF_JNE, BPF_JGT, BPF_JGE, BPF_JLT, BPF_JLE,
+				 BPF_JSGT, BPF_JSGE, BPF_JSLT, BPF_JSLE };
+
+/* A value near an interesting point of the w-bit space. */
+static uint64_t near(unsigned w)
+{
+	static const uint64_t pts[] = { 0, 1, 100, 0x7fffffff, 0x80000000, 0xffffffff, 0x100000000ull,
+					0x7fffffffffffffffull, 0x8000000000000000ull, UINT64_MAX };
+	uint64_t mask = w == 32 ? 0xffffffffull : UINT64_MAX;
+
+	return (pts[rnd64() % 10] + (rnd64() % 64) - 32) & mask;
+}
+
+static void box_query(struct trip_query *q, unsigned w, uint64_t alo, uint64_t ahi, uint64_t nlo,
+		      uint64_t nhi, uint64_t s, uint8_t op)
+{
+	/* The signed views of a box that does not cross the sign boundary; callers ensure it. */
+	memset(q, 0, sizeof(*q));
+	q->width = w;
+	q->a_ulo = alo;
+	q->a_uhi = ahi;
+	q->a_slo = w == 32 ? (int32_t)(uint32_t)alo : (int64_t)alo;
+	q->a_shi = w == 32 ? (int32_t)(uint32_t)ahi : (int64_t)ahi;
+	q->n_ulo = nlo;
+	q->n_uhi = nhi;
+	q->n_slo = w == 32 ? (int32_t)(uint32_t)nlo : (int64_t)nlo;
+	q->n_shi = w == 32 ? (int32_t)(uint32_t)nhi : (int64_t)nhi;
+	q->step = s;
+	q->pred = op;
+}
+
+static bool crosses(unsigned w, uint64_t lo, uint64_t hi)
+{
+	uint64_t sign = w == 32 ? 0x80000000ull : 0x8000000000000000ull;
+
+	return (lo & sign) != (hi & sign);
+}
+
+static void test_random_boxes(void)
+{
+	int solved = 0, unknown = 0;
+
+	for (int iter = 0; iter < 60000; iter++) {
+		unsigned w = rnd64() & 1 ? 32 : 64;
+		uint64_t mask = w == 32 ? 0xffffffffull : UINT64_MAX;
+		uint64_t alo = near(w), ahi = (alo + rnd64() % 4) & mask;
+		uint64_t nlo = near(w), nhi = (nlo + rnd64() % 4) & mask;
+		uint64_t steps[] = { 1, mask, 2, mask - 1, 3, 4, mask - 2, 7, 0, 0x10000 };
+		uint64_t s = steps[rnd64() % 10], kmax, kmin;
+		uint8_t op = preds[rnd64() % 10];
+		struct trip_query q;
+		char why[128];
+
+		if (ahi < alo || nhi < nlo || crosses(w, alo, ahi) || crosses(w, nlo, nhi))
+			continue;
+		box_query(&q, w, alo, ahi, nlo, nhi, s, op);
+		if (trip_first_exit(&q, &kmax, &kmin, why, sizeof(why))) {
+			unknown++;
+			continue;
+		}
+		solved++;
+		CHECK(kmin <= kmax, "kmin > kmax");
+		if (kmax > (1u << 22))
+			continue;	/* too long to simulate; covered by the exact cases */
+		for (uint64_t a = alo; a <= ahi && a >= alo; a++)
+			for (uint64_t n = nlo; n <= nhi && n >= nlo; n++) {
+				uint64_t k = simulate(op, w, a, s, n, kmax + 2);
+
+				CHECK(k <= kmax && k >= kmin,
+				      "w%u op 0x%x a=%#llx s=%#llx n=%#llx: simulated %llu, claimed "
+				      "[%llu, %llu]", w, op, (unsigned long long)a,
+				      (unsigned long long)s, (unsigned long long)n,
+				      (unsigned long long)k, (unsigned long long)kmin,
+				      (unsigned long long)kmax);
+			}
+	}
+	CHECK(solved > 20000 && unknown > 100, "solved %d unknown %d", solved, unknown);
+}
+
+static void expect_u(unsigned w, uint64_t a, uint64_t s, uint8_t op, uint64_t n, uint64_t want)
+{
+	struct trip_query q;
+	uint64_t kmax, kmin;
+	char why[128];
+
+	box_query(&q, w, a, a, n, n, s, op);
+	CHECK(trip_first_exit(&q, &kmax, &kmin, why, sizeof(why)) == 0 && kmax == want && kmin == want,
+	      "w%u a=%#llx s=%#llx n=%#llx: got %llu", w, (unsigned long long)a,
+	      (unsigned long long)s, (unsigned long long)n, (unsigned long long)kmax);
+}
+
+static void expect(unsigned w, uint64_t a, uint64_t s, uint8_t op, uint64_t n, int64_t want)
+{
+	struct trip_query q;
+	uint64_t kmax, kmin;
+	char why[128];
+	int r;
+
+	box_query(&q, w, a, a, n, n, s, op);
+	r = trip_first_exit(&q, &kmax, &kmin, why, sizeof(why));
+	if (want < 0) {
+		CHECK(r != 0, "w%u a=%#llx s=%#llx n=%#llx: expected unknown, got %llu", w,
+		      (unsigned long long)a, (unsigned long long)s, (unsigned long long)n,
+		      (unsigned long long)kmax);
+		return;
+	}
+	CHECK(r == 0 && kmax == (uint64_t)want && kmin == kmax,
+	      "w%u op 0x%x a=%#llx s=%#llx n=%#llx: got %d [%llu,%llu] (%s), want %lld", w, op,
+	      (unsigned long long)a, (unsigned long long)s, (unsigned long long)n, r,
+	      (unsigned long long)kmin, (unsigned long long)kmax, r ? why : "", (long long)want);
+}
+
+static void test_exact(void)
+{
+	/* for (i = 0; i < 100; i++): exit when i >= 100 */
+	expect(64, 0, 1, BPF_JGE, 100, 100);
+	expect(64, 0, 3, BPF_JGE, 100, 34);
+	expect(64, 100, -1ull, BPF_JLE, 0, 100);		/* count down to 0 */
+	expect(64, 0, 1, BPF_JEQ, 100, 100);
+	/* odd step: '!=' wraps around and meets 100 after 100 * 3^-1 mod 2^64 steps */
+	expect_u(64, 0, 3, BPF_JEQ, 100, 12297829382473034444ull);
+	expect(64, 0, 2, BPF_JEQ, 101, -1);			/* never: 2 does not divide 101 */
+	expect(64, 0, 4, BPF_JEQ, 100, 25);
+	expect(32, 0, 3, BPF_JEQ, 100, 0xaaaaaaccull);	/* 3k ≡ 100 (mod 2^32), after wrapping */
+	/* a 32-bit counter that runs until it wraps to 0: 2^32 - 1 steps */
+	expect(32, 1, 1, BPF_JEQ, 0, 0xffffffffull);
+	/* 32-bit counter 0 upward, exit when it wraps below 10 (v < 10 after passing 10) */
+	expect(32, 10, 1, BPF_JLT, 10, 0xfffffff6ull);
+	/* signed: i from -10 up to 5 */
+	expect(64, (uint64_t)-10, 1, BPF_JSGE, 5, 15);
+	/* signed wrap through INT_MAX: i s< 0 after crossing 2^63 */
+	expect(64, 0x7ffffffffffffff0ull, 1, BPF_JSLT, 0, 16);
+	/* step jumps over the top: 0, 2, ..., UINT64_MAX - 1, wraps: never >= UINT64_MAX */
+	expect(64, 0, 2, BPF_JGE, UINT64_MAX, -1);
+	/* invariant test */
+	expect(64, 5, 0, BPF_JGE, 3, 0);
+	expect(64, 1, 0, BPF_JGE, 3, -1);
+	/* JNE exits at once unless equal */
+	expect(64, 3, 1, BPF_JNE, 7, 0);
+	expect(64, 7, 1, BPF_JNE, 7, 1);
+}
+
+int main(void)
+{
+	test_exact();
+	test_random_boxes();
+	return check_done("test_trip");
+}
