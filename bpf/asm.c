@@ -983,7 +983,7 @@ static int parse_store_release(struct cur *c)
 }
 
 /* "r0 = *(u8 *)skb[12]" / "skb[r1 + 4]" after "skb". */
-static int parse_skb(struct cur *c, uint8_t dst, uint8_t size)
+static int parse_skb(struct cur *c, uint8_t dst, uint8_t size, int size_col)
 {
 	uint8_t src = 0;
 	struct num n;
@@ -991,9 +991,11 @@ static int parse_skb(struct cur *c, uint8_t dst, uint8_t size)
 	int err, r;
 
 	if (size == BPF_DW)
-		return errc(c, "legacy packet loads have no 8-byte form");
+		return diag_at_line(c->a->d, EINVAL, c->a->line, size_col,
+				    "legacy packet loads have no 8-byte form");
 	if (dst != 0)
-		return errc(c, "legacy packet loads always write r0");
+		return diag_at_line(c->a->d, EINVAL, c->a->line, 1,
+				    "legacy packet loads always write r0");
 	if ((err = need(c, "[", "after 'skb'")))
 		return err;
 	r = try_reg(c, &src, NULL);
@@ -1070,12 +1072,18 @@ static int parse_atomic_rhs(struct cur *c, uint8_t dst, bool dst32, const char *
 		if ((err = parse_reg_off(c, &addr, &off)))
 			return err;
 	} else {
+		int size_col;
+
+		skip_ws(c);
+		size_col = col_of(c) + 1;	/* after the cast's "(" */
 		if ((err = parse_cast_mem(c, &size, &addr, &off)))
 			return err;
 		if (size != BPF_W && size != BPF_DW)
-			return errc(c, "atomic operations are 4 or 8 bytes wide");
+			return diag_at_line(c->a->d, EINVAL, c->a->line, size_col,
+					    "atomic operations are 4 or 8 bytes wide");
 		if (want == BPF_DW && size != BPF_DW)
-			return errc(c, "atomic64_ operations take a (u64 *) address");
+			return diag_at_line(c->a->d, EINVAL, c->a->line, size_col,
+					    "atomic64_ operations take a (u64 *) address");
 	}
 	if ((err = need(c, ",", "after the address")))
 		return err;
@@ -1166,6 +1174,7 @@ static int parse_reg_rhs(struct cur *c, uint8_t dst, bool dst32, int opcol)
 	int16_t off;
 	struct num n;
 	size_t l;
+	char *at;
 	int name_col, err, r;
 
 	skip_ws(c);
@@ -1208,24 +1217,35 @@ static int parse_reg_rhs(struct cur *c, uint8_t dst, bool dst32, int opcol)
 	}
 	/* loads */
 	if (lit(c, "*")) {
-		if ((err = need(c, "(", "after '*'")) || (err = parse_cast(c, &size, &sx, true)))
+		int size_col;
+
+		if ((err = need(c, "(", "after '*'")))
+			return err;
+		skip_ws(c);
+		size_col = col_of(c);
+		if ((err = parse_cast(c, &size, &sx, true)))
 			return err;
 		if (word(c, "skb")) {
 			if (sx)
-				return errc(c, "legacy packet loads are unsigned");
-			return parse_skb(c, dst, size);
+				return diag_at_line(c->a->d, EINVAL, c->a->line, size_col,
+						    "legacy packet loads are unsigned");
+			return parse_skb(c, dst, size, size_col);
 		}
 		if ((err = parse_mem(c, &src, &off)) || (err = need_end(c)))
 			return err;
 		return emit(c->a, mk(BPF_LDX | (sx ? BPF_MEMSX : BPF_MEM) | size, dst, src, off, 0));
 	}
+	skip_ws(c);
+	at = c->p;
 	r = try_reg(c, &src, &w);
 	if (r < 0)
 		return r;
 	if (r > 0) {	/* mov */
-		if (w != dst32)
+		if (w != dst32) {
+			c->p = at;
 			return errc(c, "mov needs registers of the same width (%c%u = %c%u)",
 				    dst32 ? 'w' : 'r', dst, dst32 ? 'w' : 'r', src);
+		}
 		if ((err = need_end(c)))
 			return err;
 		return emit(c->a, mk((dst32 ? BPF_ALU : BPF_ALU64) | BPF_MOV | BPF_X, dst, src, 0, 0));
@@ -1346,7 +1366,7 @@ static int parse_reg_stmt(struct cur *c, uint8_t dst, bool dst32, int opcol)
 	bool w;
 	struct num n;
 	int32_t imm;
-	char where[16];
+	char where[16], *at;
 	int err, r;
 
 	for (size_t k = 0; k < sizeof(alu_ops) / sizeof(alu_ops[0]); k++) {
@@ -1358,13 +1378,18 @@ static int parse_reg_stmt(struct cur *c, uint8_t dst, bool dst32, int opcol)
 		if (o->op == BPF_MOV)
 			return parse_reg_rhs(c, dst, dst32, opcol);
 		snprintf(where, sizeof(where), "after '%s'", o->sym);
+		skip_ws(c);
+		at = c->p;
 		r = try_reg(c, &src, &w);
 		if (r < 0)
 			return r;
 		if (r > 0) {
+			c->p = at;
 			if (w != dst32)
 				return errc(c, "expected a %s register (%s) %s", dst32 ? "32-bit" : "64-bit",
 					    dst32 ? "w0-w10" : "r0-r10", where);
+			c->p = at;
+			try_reg(c, &src, &w);
 			if ((err = need_end(c)))
 				return err;
 			return emit(c->a, mk(cls | o->op | BPF_X, dst, src, o->off, 0));
@@ -1462,6 +1487,12 @@ static int parse_kernel(struct cur *c, int opcol)
 		return r;
 	if (r > 0)
 		return parse_reg_stmt(c, reg, w32, opcol);
+	skip_ws(c);
+	if (is_ident_start((unsigned char)*c->p)) {
+		char buf[40];
+
+		return errc(c, "unknown instruction %s", found(c, buf, sizeof(buf)));
+	}
 	return expected(c, "an instruction", "");
 }
 
