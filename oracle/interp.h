@@ -13,6 +13,54 @@
  *   packet         [INTERP_VA_PKT, +pkt_len)     (XDP data .. data_end)
  *   map m values   [INTERP_VA_MAP + m * 2^32, + max_entries * value_size)
  *   map m handle   INTERP_VA_MAPH + m           (what LD_IMM64 of a map fd yields)
+ *   function       INTERP_VA_FUNC + slot        (what LD_IMM64 of a function yields; callx takes it)
+ * Only the stack frames of the running function and of its callers are live: a pointer into a
+ * frame that has returned traps.  An access must lie inside one region (inside one frame for the
+ * stack); one that straddles two regions or two frames traps like one that misses.
+ *
+ * Context models (env->ctx_kind), with the layouts of the uapi <linux/bpf.h> structures:
+ *   PLAIN  r1 = INTERP_VA_CTX pointing at env->input (readable, writable), r2 = input_len.
+ *   XDP    r1 = INTERP_VA_CTX, a 24-byte struct xdp_md; the packet region is env->input.  The
+ *          4-byte loads of data (off 0), data_meta (off 8) and data_end (off 4) yield the 64-bit
+ *          pointers INTERP_VA_PKT, INTERP_VA_PKT and INTERP_VA_PKT + input_len, as the verifier's
+ *          rewrite makes them; any other access to those three fields traps.  The other fields
+ *          (ingress_ifindex, rx_queue_index, egress_ifindex) read env->ctx_init or 0.  The
+ *          context is read-only.
+ *   SKB    r1 = INTERP_VA_CTX, a 192-byte struct __sk_buff; the packet region is env->input.
+ *          len (off 0) = input_len; data (76), data_end (80) and data_meta (140) are 4-byte
+ *          pointer loads as for XDP (data_meta = data); flow_keys (144) and sk (168) read as
+ *          NULL; every other field (protocol, mark, cb[], ...) is a plain field holding
+ *          env->ctx_init or 0.  Stores are allowed to mark, queue_mapping, priority, tc_index,
+ *          cb[0..4], tc_classid and tstamp (the union of what socket filters and tc may write);
+ *          other stores and every atomic on the context trap.
+ * LD_ABS/LD_IND read env->input big-endian in every model (r6 is not consulted); an offset
+ * outside it ends the whole program with r0 = 0, as the kernel does.
+ *
+ * Calls.  After a helper call, a bpf-to-bpf call or a legacy packet load, r1-r5 hold
+ * INTERP_POISON (the kernel leaves them undefined and the verifier forbids reading them; a fixed
+ * pattern keeps runs deterministic and makes a program that relies on them visible).  A
+ * bpf-to-bpf call gets a fresh zeroed frame, r1-r5 from the caller, r0 and r6-r9 = INTERP_POISON;
+ * on exit the caller's r6-r9 and r10 come back and r0 carries the result.  may_goto has a budget
+ * of 8M (BPF_MAX_LOOPS) per call frame, then jumps.
+ *
+ * Helpers (env->helper first, then these models):
+ *   1 bpf_map_lookup_elem  array maps (ARRAY, PERCPU_ARRAY): u32 key < max_entries gives a
+ *                          pointer into that map's values region, else 0; hash maps (HASH,
+ *                          PERCPU_HASH, LRU_HASH, LRU_PERCPU_HASH): a per-run table of at most
+ *                          min(max_entries, 1024) entries, empty at start; absent key gives 0
+ *   2 bpf_map_update_elem  copies the value in (flags BPF_ANY/NOEXIST/EXIST with the kernel's
+ *                          -EEXIST/-ENOENT; a full hash table -E2BIG; arrays -E2BIG out of range)
+ *   3 bpf_map_delete_elem  hash maps: 0 or -ENOENT; arrays: -EINVAL
+ *   5 ktime_get_ns, 7 get_prandom_u32, 8 get_smp_processor_id, 14 get_current_pid_tgid,
+ *   15 get_current_uid_gid, 42 get_numa_node_id, 80 get_current_cgroup_id, 118 jiffies64,
+ *   125 ktime_get_boot_ns, 160 ktime_get_coarse_ns, 208 ktime_get_tai_ns: the next 4 or 8
+ *                          bytes (the helper's width) of env->helper_data, little-endian; 0
+ *                          once it runs out
+ *   6 bpf_trace_printk     returns 0
+ *   12 bpf_tail_call       no program at any index: returns 0 and the program goes on
+ * Array maps whose values pointer is NULL, and the global-data maps of ELF objects, get zeroed
+ * per-run storage (entry 0 from ebpf_map_def.init) on first use.  Other helpers, other map
+ * types, kfunc calls and LD_IMM64 of kernel symbols trap with INTERP_TRAP_CALL.
  */
 #ifndef BPFSCEV_ORACLE_INTERP_H
 #define BPFSCEV_ORACLE_INTERP_H
@@ -28,6 +76,17 @@
 #define INTERP_VA_PKT 0x0000300000000000ull
 #define INTERP_VA_MAP 0x0000400000000000ull
 #define INTERP_VA_MAPH 0x0000500000000000ull
+#define INTERP_VA_FUNC 0x0000600000000000ull
+
+/* What r1-r5 hold after a call (and r0, r6-r9 on entry to a bpf-to-bpf callee). */
+#define INTERP_POISON 0x0badc0de0badc0deull
+/* may_goto budget per call frame (the kernel's BPF_MAX_LOOPS). */
+#define INTERP_MAY_GOTO_BUDGET (8ull * 1024 * 1024)
+/* Per-run hash map capacity bound (entries). */
+#define INTERP_HASH_CAP 1024
+/* A helper callback returns this (a positive value) to end the whole program with r0 = *ret,
+ * like ubpf's "unwind" helper that the conformance suite uses. */
+#define INTERP_HELPER_EXIT 1
 
 /* How r1 (and r2) are set up and what the context looks like. */
 enum interp_ctx_kind {
@@ -54,7 +113,8 @@ struct interp_state;
 
 /* Called before the instruction at pc runs, for every pc whose probe byte is non-zero. */
 typedef void (*interp_visit_fn)(void *arg, const struct interp_state *st, uint32_t pc);
-/* Overrides a helper: return 0 with *ret set when handled, -ENOENT to use the built-in model. */
+/* Overrides a helper: return 0 with *ret set when handled, -ENOENT to use the built-in model,
+ * INTERP_HELPER_EXIT with *ret set to end the program, another -errno to trap (HELPER). */
 typedef int (*interp_helper_fn)(void *arg, int32_t id, const uint64_t args[5], uint64_t *ret);
 
 struct interp_env {
@@ -70,6 +130,13 @@ struct interp_env {
 	interp_visit_fn visit;
 	interp_helper_fn helper;
 	void *arg;
+	/* ubpf's callx convention (conformance suite): a callx whose register holds a value below
+	 * 2^31 calls the helper with that id.  Off: only INTERP_VA_FUNC addresses are callable. */
+	bool callx_helper_ids;
+	/* Initial bytes of the XDP/SKB context structure (fields other than len and the pointers);
+	 * NULL = zeros.  Longer than the structure: the rest is ignored. */
+	const uint8_t *ctx_init;
+	size_t ctx_init_len;
 };
 
 struct interp_result {
@@ -77,8 +144,9 @@ struct interp_result {
 	uint32_t trap_pc;
 	char reason[160];
 	uint64_t r0;
-	uint64_t steps;		/* instructions executed */
-	uint64_t regs[EBPF_NREGS];	/* main frame at exit or trap */
+	uint64_t steps;		/* instructions completed (a trapping one is not counted) */
+	uint64_t regs[EBPF_NREGS];	/* at exit: the main frame; at a trap: the frame that trapped */
+	unsigned frame;		/* call depth at exit (0) or at the trap */
 };
 
 /* A program prepared for repeated runs (pre-decoded).  interp_prepare copies what it needs. */
@@ -86,9 +154,13 @@ struct interp_code;
 int interp_prepare(struct interp_code **out, const struct ebpf_prog *prog, struct diag *d);
 void interp_code__free(struct interp_code *code);
 /* Runs once.  Returns 0 when the run ended normally or with a trap (see res->trap); -errno only
- * for misuse (NULL arguments, out of memory). */
+ * for misuse (NULL arguments, input larger than 4 GiB, out of memory).  Reentrant: a code may
+ * run in several threads at once with different envs. */
 int interp_run(const struct interp_code *code, const struct interp_env *env,
 	       struct interp_result *res);
+
+/* Number of slots of the prepared program (the size a probes array must have). */
+size_t interp_code__slots(const struct interp_code *code);
 
 /* What a visit callback may look at. */
 const uint64_t *interp_state_regs(const struct interp_state *st);	/* r0..r10 of this frame */

@@ -1,0 +1,1384 @@
+/* The concrete interpreter (see interp.h for the semantics and the memory model).
+ *
+ * interp_prepare() turns a validated program into a compact array of decoded operations: one
+ * 24-byte struct iop per instruction (an LD_IMM64 is one), immediates pre-extended, jump and
+ * call targets as operation indexes, and for each operation the length of the straight-line run
+ * from it to the next jump, call or exit.  exec() dispatches with computed goto over two copies
+ * of one handler template (interp_loop.inc): the plain copy charges the step budget once per
+ * straight-line run, so the common path pays nothing per instruction; the hooked copy counts
+ * every step and checks the probe byte, and is used when probes are set or when the remaining
+ * budget ends inside the next run.  Everything that is not a register operation — memory
+ * outside the fast regions, helpers, calls, traps — lives in small out-of-line functions.
+ */
+#include "oracle/interp.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+#define INTERP_MAX_MAPS 4096u		/* map value windows of 2^32 bytes below INTERP_VA_MAPH */
+#define MAP_STORAGE_MAX (256ull << 20)	/* per-run storage of one map, bytes */
+#define DEFAULT_BUDGET 100000000ull
+
+/* The operations.  ALU and conditional jumps come in four forms each, in this order:
+ * 64-bit immediate, 64-bit register, 32-bit immediate, 32-bit register. */
+#define FORMS4(X, n) X(n##64K) X(n##64X) X(n##32K) X(n##32X)
+#define WD(X, n) X(n##_W) X(n##_DW)
+#define OP_LIST(X)                                                                          \
+	FORMS4(X, ADD) FORMS4(X, SUB) FORMS4(X, MUL) FORMS4(X, DIV) FORMS4(X, SDIV)         \
+	FORMS4(X, MOD) FORMS4(X, SMOD) FORMS4(X, OR) FORMS4(X, AND) FORMS4(X, XOR)          \
+	FORMS4(X, LSH) FORMS4(X, RSH) FORMS4(X, ARSH) FORMS4(X, MOV)                        \
+	X(NEG64) X(NEG32) X(MOVSX64_8) X(MOVSX64_16) X(MOVSX64_32) X(MOVSX32_8)             \
+	X(MOVSX32_16) X(ZEXT16) X(ZEXT32) X(NOP) X(BSWAP16) X(BSWAP32) X(BSWAP64) X(LDDW)   \
+	FORMS4(X, JEQ) FORMS4(X, JNE) FORMS4(X, JGT) FORMS4(X, JGE) FORMS4(X, JLT)          \
+	FORMS4(X, JLE) FORMS4(X, JSGT) FORMS4(X, JSGE) FORMS4(X, JSLT) FORMS4(X, JSLE)      \
+	FORMS4(X, JSET) X(JA) X(MAY_GOTO)                                                   \
+	X(LDX_B) X(LDX_H) X(LDX_W) X(LDX_DW) X(LDXS_B) X(LDXS_H) X(LDXS_W)                  \
+	X(ST_B) X(ST_H) X(ST_W) X(ST_DW) X(STX_B) X(STX_H) X(STX_W) X(STX_DW)               \
+	WD(X, AADD) WD(X, AOR) WD(X, AAND) WD(X, AXOR) WD(X, AFADD) WD(X, AFOR)             \
+	WD(X, AFAND) WD(X, AFXOR) WD(X, AXCHG) WD(X, ACMPXCHG)                              \
+	X(LDABS_B) X(LDABS_H) X(LDABS_W) X(LDIND_B) X(LDIND_H) X(LDIND_W)                   \
+	X(HELPER) X(CALL) X(CALLX) X(EXIT) X(KFUNC) X(LDDW_BAD)
+
+enum {
+#define OP_ENUM(n) OP_##n,
+	OP_LIST(OP_ENUM)
+#undef OP_ENUM
+	OP_COUNT
+};
+
+_Static_assert(OP_COUNT <= 256, "operation index must fit a byte");
+
+/* One decoded instruction. */
+struct iop {
+	uint8_t op;
+	uint8_t dst, src;
+	uint8_t pad;
+	int32_t off;		/* memory offset; or jump/call target as an operation index */
+	uint32_t len;		/* operations from here to the end of the straight-line run */
+	uint32_t pc;		/* slot in the original program */
+	uint64_t imm;		/* sign-extended immediate, LD_IMM64 value, helper id */
+};
+
+struct interp_code {
+	struct iop *ops;
+	size_t nops;
+	size_t nslots;
+	uint32_t *slot2op;	/* operation index of each slot (second LD_IMM64 slots: -1u) */
+	uint8_t *func;		/* per slot: 1 when a function starts there */
+};
+
+enum map_kind { MAPK_OTHER, MAPK_ARRAY, MAPK_HASH };
+
+/* A map during one run. */
+struct map_rt {
+	uint8_t *host;		/* values; NULL until first use when the run owns it */
+	uint64_t len;		/* bytes addressable in its window (0 until host is set) */
+	enum map_kind kind;
+	bool own;
+	uint32_t cap, cnt;	/* hash: slots and slots in use */
+	uint8_t *keys, *used;	/* hash: cap keys, cap flags */
+};
+
+struct frame {
+	uint64_t saved[5];	/* caller's r6-r10 (valid while a callee runs) */
+	uint64_t may_goto;	/* this frame's may_goto budget */
+	uint32_t ret;		/* operation to resume at in the caller */
+};
+
+enum acc { ACC_LOAD, ACC_STORE, ACC_ATOMIC };
+
+struct interp_state {
+	uint64_t regs[EBPF_NREGS];
+	const struct interp_env *env;
+	const struct interp_code *code;
+	struct interp_result *res;
+	unsigned depth;
+	uint32_t prev_pc;
+	uint64_t stack_lim;	/* live stack bytes: 512 * (depth + 1) */
+	uint8_t *ctx;		/* directly addressable context (PLAIN), else NULL */
+	uint64_t ctx_len;
+	uint64_t ctx_size;	/* XDP/SKB: size of the modeled structure */
+	uint8_t *pkt;
+	uint64_t pkt_len;
+	const uint8_t *abs;	/* what LD_ABS/LD_IND read: the input */
+	uint64_t abs_len;
+	struct map_rt *maps;
+	size_t map_cnt;
+	size_t hd_pos;		/* next byte of env->helper_data */
+	uint64_t steps;
+	bool oom;
+	struct frame frames[EBPF_MAX_CALL_DEPTH];
+	uint8_t ctxbuf[sizeof(struct __sk_buff)] __attribute__((aligned(8)));
+	uint8_t stack[EBPF_MAX_CALL_DEPTH * EBPF_STACK_SIZE] __attribute__((aligned(16)));
+};
+
+_Static_assert(sizeof(struct __sk_buff) >= sizeof(struct xdp_md), "ctx buffer holds both");
+
+/* ---- arithmetic the C operators do not give directly ---- */
+
+/* Signed division truncates toward zero; by 0 gives 0; INT_MIN / -1 gives INT_MIN (the
+ * verifier rewrites x s/ -1 into a negation, which wraps), with no host trap. */
+static inline uint64_t sdiv64(uint64_t d, uint64_t s)
+{
+	if (s == 0)
+		return 0;
+	if (s == UINT64_MAX)
+		return 0 - d;
+	return (uint64_t)((int64_t)d / (int64_t)s);
+}
+
+/* Remainder has the dividend's sign; by 0 leaves dst; by -1 gives 0. */
+static inline uint64_t smod64(uint64_t d, uint64_t s)
+{
+	if (s == 0)
+		return d;
+	if (s == UINT64_MAX)
+		return 0;
+	return (uint64_t)((int64_t)d % (int64_t)s);
+}
+
+static inline uint32_t sdiv32(uint32_t d, uint32_t s)
+{
+	if (s == 0)
+		return 0;
+	if (s == UINT32_MAX)
+		return 0 - d;
+	return (uint32_t)((int32_t)d / (int32_t)s);
+}
+
+static inline uint32_t smod32(uint32_t d, uint32_t s)
+{
+	if (s == 0)
+		return d;
+	if (s == UINT32_MAX)
+		return 0;
+	return (uint32_t)((int32_t)d % (int32_t)s);
+}
+
+/* ---- traps ---- */
+
+static void set_trap(struct interp_state *st, enum interp_trap t, uint32_t pc, const char *fmt,
+		     ...) __attribute__((format(printf, 4, 5), cold, noinline));
+static void set_trap(struct interp_state *st, enum interp_trap t, uint32_t pc, const char *fmt,
+		     ...)
+{
+	struct interp_result *res = st->res;
+	int n;
+	va_list ap;
+
+	res->trap = t;
+	res->trap_pc = pc;
+	n = snprintf(res->reason, sizeof(res->reason), "pc %u: ", pc);
+	if (n < 0 || (size_t)n >= sizeof(res->reason))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(res->reason + n, sizeof(res->reason) - (size_t)n, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- memory ---- */
+
+/* Host address of [a, a+size) when it lies in one directly addressable region; NULL when the
+ * slow path must decide (a miss, a straddle, the XDP/SKB context, a map without storage yet). */
+static inline uint8_t *xlate(struct interp_state *st, uint64_t a, uint64_t size)
+{
+	uint64_t off, m;
+
+	switch (a >> 44) {
+	case INTERP_VA_STACK >> 44:
+		off = a - INTERP_VA_STACK;
+		if (off + size <= st->stack_lim && ((off ^ (off + size - 1)) >> 9) == 0)
+			return st->stack + off;
+		return NULL;
+	case INTERP_VA_CTX >> 44:
+		off = a - INTERP_VA_CTX;
+		return off + size <= st->ctx_len ? st->ctx + off : NULL;
+	case INTERP_VA_PKT >> 44:
+		off = a - INTERP_VA_PKT;
+		return off + size <= st->pkt_len ? st->pkt + off : NULL;
+	case INTERP_VA_MAP >> 44:
+		off = a - INTERP_VA_MAP;
+		m = off >> 32;
+		off &= 0xffffffffu;
+		if (m < st->map_cnt && off + size <= st->maps[m].len)
+			return st->maps[m].host + off;
+		return NULL;
+	default:
+		return NULL;
+	}
+}
+
+static const char *acc_name(enum acc k)
+{
+	return k == ACC_LOAD ? "load" : k == ACC_STORE ? "store" : "atomic";
+}
+
+/* Where an address points, for messages: "fp-8 of frame 0", "packet+14 (packet is 14 bytes)". */
+static void describe(const struct interp_state *st, uint64_t a, char *buf, size_t n)
+{
+	uint64_t off;
+
+	switch (a >> 44) {
+	case INTERP_VA_STACK >> 44:
+		off = a - INTERP_VA_STACK;
+		if (off < (uint64_t)EBPF_MAX_CALL_DEPTH * EBPF_STACK_SIZE) {
+			unsigned k = (unsigned)(off / EBPF_STACK_SIZE);
+			long rel = (long)(off % EBPF_STACK_SIZE) - EBPF_STACK_SIZE;
+
+			snprintf(buf, n, "fp%ld of frame %u%s", rel, k,
+				 k > st->depth ? ", a frame that is not live" : "");
+		} else {
+			snprintf(buf, n, "stack+0x%llx, above the %u frames", (unsigned long long)off,
+				 EBPF_MAX_CALL_DEPTH);
+		}
+		return;
+	case INTERP_VA_CTX >> 44:
+		snprintf(buf, n, "ctx+%llu; the context is %llu bytes",
+			 (unsigned long long)(a - INTERP_VA_CTX),
+			 (unsigned long long)(st->ctx ? st->ctx_len : st->ctx_size));
+		return;
+	case INTERP_VA_PKT >> 44:
+		snprintf(buf, n, "packet+%llu; the packet is %llu bytes",
+			 (unsigned long long)(a - INTERP_VA_PKT), (unsigned long long)st->pkt_len);
+		return;
+	case INTERP_VA_MAP >> 44: {
+		uint64_t m = (a - INTERP_VA_MAP) >> 32;
+
+		off = (a - INTERP_VA_MAP) & 0xffffffffu;
+		if (m < st->map_cnt) {
+			const struct ebpf_map_def *def = &st->env->maps[m].def;
+			uint64_t sz = (uint64_t)def->max_entries * def->value_size;
+
+			if (st->maps[m].kind == MAPK_HASH)
+				sz = st->maps[m].len;
+			snprintf(buf, n, "map %llu '%s' values+%llu; %llu bytes", (unsigned long long)m,
+				 def->name, (unsigned long long)off, (unsigned long long)sz);
+		} else {
+			snprintf(buf, n, "values of map %llu, which does not exist",
+				 (unsigned long long)m);
+		}
+		return;
+	}
+	case INTERP_VA_MAPH >> 44:
+		snprintf(buf, n, "a map handle, not memory");
+		return;
+	case INTERP_VA_FUNC >> 44:
+		snprintf(buf, n, "a function address, not memory");
+		return;
+	default:
+		snprintf(buf, n, "no region");
+		return;
+	}
+}
+
+static void mem_trap(struct interp_state *st, uint32_t pc, uint64_t a, uint64_t size,
+		     enum acc kind, const char *why)
+{
+	char where[120];
+
+	describe(st, a, where, sizeof(where));
+	if (!why)
+		why = xlate(st, a, 1) ? "runs past the end of its region" : "is outside every region";
+	set_trap(st, INTERP_TRAP_MEM, pc, "%llu-byte %s at 0x%llx (%s) %s",
+		 (unsigned long long)size, acc_name(kind), (unsigned long long)a, where, why);
+}
+
+/* Gives a map its per-run storage: zeroed, entry 0 from def.init.  False when too large or
+ * out of memory (st->oom). */
+static bool map_storage(struct interp_state *st, size_t m)
+{
+	const struct ebpf_map_def *def = &st->env->maps[m].def;
+	struct map_rt *mr = &st->maps[m];
+	uint64_t n;
+
+	if (mr->host)
+		return true;
+	if (mr->kind == MAPK_HASH) {
+		uint32_t cap = def->max_entries < INTERP_HASH_CAP ? def->max_entries : INTERP_HASH_CAP;
+
+		if (!def->value_size || !def->key_size || def->value_size > (1u << 20) ||
+		    def->key_size > (1u << 16) || cap == 0)
+			return false;
+		mr->host = calloc(cap, def->value_size);
+		mr->keys = calloc(cap, def->key_size);
+		mr->used = calloc(cap, 1);
+		if (!mr->host || !mr->keys || !mr->used) {
+			st->oom = true;
+			free(mr->host);
+			free(mr->keys);
+			free(mr->used);
+			mr->host = mr->keys = mr->used = NULL;
+			return false;
+		}
+		mr->own = true;
+		mr->cap = cap;
+		mr->len = (uint64_t)cap * def->value_size;
+		return true;
+	}
+	if (mr->kind != MAPK_ARRAY)
+		return false;
+	n = (uint64_t)def->max_entries * def->value_size;
+	if (n == 0 || n > MAP_STORAGE_MAX)
+		return false;
+	mr->host = calloc(1, n);
+	if (!mr->host) {
+		st->oom = true;
+		return false;
+	}
+	if (def->init)
+		memcpy(mr->host, def->init, def->value_size);
+	mr->own = true;
+	mr->len = n;
+	return true;
+}
+
+/* The context structures' special fields. */
+struct ctx_field {
+	uint16_t off, size;
+	uint8_t what;		/* 0 data, 1 data_end, 2 null pointer */
+};
+
+static const struct ctx_field xdp_fields[] = {
+	{ offsetof(struct xdp_md, data), 4, 0 },
+	{ offsetof(struct xdp_md, data_end), 4, 1 },
+	{ offsetof(struct xdp_md, data_meta), 4, 0 },
+};
+
+static const struct ctx_field skb_fields[] = {
+	{ offsetof(struct __sk_buff, data), 4, 0 },
+	{ offsetof(struct __sk_buff, data_end), 4, 1 },
+	{ offsetof(struct __sk_buff, data_meta), 4, 0 },
+	{ offsetof(struct __sk_buff, flow_keys), 8, 2 },
+	{ offsetof(struct __sk_buff, sk), 8, 2 },
+};
+
+/* __sk_buff fields a program may write: [begin, end). */
+static const uint16_t skb_writable[][2] = {
+	{ offsetof(struct __sk_buff, mark), offsetof(struct __sk_buff, mark) + 4 },
+	{ offsetof(struct __sk_buff, queue_mapping), offsetof(struct __sk_buff, queue_mapping) + 4 },
+	{ offsetof(struct __sk_buff, priority), offsetof(struct __sk_buff, priority) + 4 },
+	{ offsetof(struct __sk_buff, tc_index), offsetof(struct __sk_buff, tc_index) + 4 },
+	{ offsetof(struct __sk_buff, cb), offsetof(struct __sk_buff, cb) + 20 },
+	{ offsetof(struct __sk_buff, tc_classid), offsetof(struct __sk_buff, tc_classid) + 4 },
+	{ offsetof(struct __sk_buff, tstamp), offsetof(struct __sk_buff, tstamp) + 8 },
+};
+
+/* Loads from the XDP/SKB context: pointer fields as the verifier rewrites them, the rest from
+ * ctxbuf.  Returns 0, or -EFAULT (trap set unless quiet). */
+static int ctx_load(struct interp_state *st, uint32_t pc, uint64_t a, uint64_t size,
+		    uint64_t *v, bool quiet)
+{
+	bool xdp = st->env->ctx_kind == INTERP_CTX_XDP;
+	const struct ctx_field *f = xdp ? xdp_fields : skb_fields;
+	size_t nf = xdp ? sizeof(xdp_fields) / sizeof(xdp_fields[0])
+			: sizeof(skb_fields) / sizeof(skb_fields[0]);
+	uint64_t off = a - INTERP_VA_CTX;
+
+	if (off + size > st->ctx_size) {
+		if (!quiet)
+			mem_trap(st, pc, a, size, ACC_LOAD, NULL);
+		return -EFAULT;
+	}
+	for (size_t k = 0; k < nf; k++) {
+		if (off + size <= f[k].off || off >= (uint64_t)f[k].off + f[k].size)
+			continue;
+		if (off != f[k].off || size != f[k].size) {
+			if (!quiet)
+				set_trap(st, INTERP_TRAP_MEM, pc,
+					 "%llu-byte load at ctx+%llu: the pointer field at ctx+%u may "
+					 "only be read whole (%u bytes)", (unsigned long long)size,
+					 (unsigned long long)off, f[k].off, f[k].size);
+			return -EFAULT;
+		}
+		*v = f[k].what == 0 ? INTERP_VA_PKT
+		   : f[k].what == 1 ? INTERP_VA_PKT + st->pkt_len : 0;
+		return 0;
+	}
+	switch (size) {
+	case 1: { uint8_t x; memcpy(&x, st->ctxbuf + off, 1); *v = x; break; }
+	case 2: { uint16_t x; memcpy(&x, st->ctxbuf + off, 2); *v = x; break; }
+	case 4: { uint32_t x; memcpy(&x, st->ctxbuf + off, 4); *v = x; break; }
+	default: { uint64_t x; memcpy(&x, st->ctxbuf + off, 8); *v = x; break; }
+	}
+	return 0;
+}
+
+/* Slow path for a host pointer: maps that get storage on first use, writable __sk_buff fields;
+ * anything else traps.  Returns NULL after setting the trap. */
+static __attribute__((noinline)) uint8_t *slow_ptr(struct interp_state *st, uint32_t pc,
+						     uint64_t a, uint64_t size, enum acc kind)
+{
+	uint8_t *p;
+
+	if ((a >> 44) == (INTERP_VA_MAP >> 44)) {
+		uint64_t m = (a - INTERP_VA_MAP) >> 32;
+
+		if (m < st->map_cnt && !st->maps[m].host && map_storage(st, m) &&
+		    (p = xlate(st, a, size)))
+			return p;
+	} else if ((a >> 44) == (INTERP_VA_CTX >> 44) && !st->ctx) {
+		uint64_t off = a - INTERP_VA_CTX;
+
+		if (kind == ACC_ATOMIC && off < st->ctx_size) {
+			mem_trap(st, pc, a, size, kind, "is an atomic on the context");
+			return NULL;
+		}
+		if (kind == ACC_STORE && st->env->ctx_kind == INTERP_CTX_SKB &&
+		    off + size <= st->ctx_size) {
+			for (size_t k = 0; k < sizeof(skb_writable) / sizeof(skb_writable[0]); k++)
+				if (off >= skb_writable[k][0] && off + size <= skb_writable[k][1])
+					return st->ctxbuf + off;
+		}
+		if (kind == ACC_STORE && off < st->ctx_size) {
+			mem_trap(st, pc, a, size, kind,
+				 st->env->ctx_kind == INTERP_CTX_XDP ? "writes the read-only xdp_md"
+								     : "writes a read-only __sk_buff field");
+			return NULL;
+		}
+	}
+	mem_trap(st, pc, a, size, kind, NULL);
+	return NULL;
+}
+
+static __attribute__((noinline)) int slow_load(struct interp_state *st, uint32_t pc,
+					       uint64_t a, uint64_t size, uint64_t *v)
+{
+	const uint8_t *p;
+
+	if ((a >> 44) == (INTERP_VA_CTX >> 44) && !st->ctx && st->ctx_size)
+		return ctx_load(st, pc, a, size, v, false);
+	p = slow_ptr(st, pc, a, size, ACC_LOAD);
+	if (!p)
+		return -EFAULT;
+	switch (size) {
+	case 1: { uint8_t x; memcpy(&x, p, 1); *v = x; break; }
+	case 2: { uint16_t x; memcpy(&x, p, 2); *v = x; break; }
+	case 4: { uint32_t x; memcpy(&x, p, 4); *v = x; break; }
+	default: { uint64_t x; memcpy(&x, p, 8); *v = x; break; }
+	}
+	return 0;
+}
+
+/* Host pointer for a helper's memory argument of any length. */
+static uint8_t *mem_ptr(struct interp_state *st, uint32_t pc, uint64_t a, uint64_t size,
+			enum acc kind)
+{
+	uint8_t *p = xlate(st, a, size);
+
+	return p ? p : slow_ptr(st, pc, a, size, kind);
+}
+
+/* ---- calls ---- */
+
+static void poison_args(uint64_t *r)
+{
+	for (int k = 1; k <= 5; k++)
+		r[k] = INTERP_POISON;
+}
+
+static __attribute__((noinline)) int push_frame(struct interp_state *st, const struct iop *ip)
+{
+	const struct interp_code *code = st->code;
+	struct frame *f;
+	uint64_t *r = st->regs;
+
+	if (st->depth + 1 >= EBPF_MAX_CALL_DEPTH) {
+		set_trap(st, INTERP_TRAP_CALL, ip->pc, "call would nest deeper than %d frames",
+			 EBPF_MAX_CALL_DEPTH);
+		return -1;
+	}
+	f = &st->frames[st->depth];
+	f->ret = (uint32_t)(ip - code->ops) + 1;
+	memcpy(f->saved, &r[6], sizeof(f->saved));
+	st->depth++;
+	st->frames[st->depth].may_goto = INTERP_MAY_GOTO_BUDGET;
+	memset(st->stack + (size_t)st->depth * EBPF_STACK_SIZE, 0, EBPF_STACK_SIZE);
+	st->stack_lim = (uint64_t)(st->depth + 1) * EBPF_STACK_SIZE;
+	r[0] = INTERP_POISON;
+	for (int k = 6; k <= 9; k++)
+		r[k] = INTERP_POISON;
+	r[10] = INTERP_VA_STACK + st->stack_lim;
+	return 0;
+}
+
+/* Returns the operation to resume at. */
+static __attribute__((noinline)) uint32_t pop_frame(struct interp_state *st)
+{
+	struct frame *f = &st->frames[--st->depth];
+	uint64_t *r = st->regs;
+
+	memcpy(&r[6], f->saved, sizeof(f->saved));
+	poison_args(r);
+	st->stack_lim = (uint64_t)(st->depth + 1) * EBPF_STACK_SIZE;
+	return f->ret;
+}
+
+/* callx: 0 with *tgt = a function's first operation, 1 = call helper v, -1 = trap. */
+static __attribute__((noinline)) int callx_resolve(struct interp_state *st,
+						   const struct iop *ip, uint64_t v, uint32_t *tgt)
+{
+	const struct interp_code *code = st->code;
+	uint64_t slot = v - INTERP_VA_FUNC;
+
+	if (slot < code->nslots && code->func[slot]) {
+		*tgt = code->slot2op[slot];
+		return 0;
+	}
+	if (st->env->callx_helper_ids && v < (1ull << 31))
+		return 1;
+	set_trap(st, INTERP_TRAP_CALL, ip->pc, "callx r%u = 0x%llx is not a function address",
+		 ip->dst, (unsigned long long)v);
+	return -1;
+}
+
+/* The next n bytes of the helper data stream, little-endian; 0 past its end. */
+static uint64_t draw(struct interp_state *st, unsigned n)
+{
+	const struct interp_env *env = st->env;
+	uint64_t v = 0;
+
+	for (unsigned k = 0; k < n && st->hd_pos < env->helper_len; k++)
+		v |= (uint64_t)env->helper_data[st->hd_pos++] << (8 * k);
+	return v;
+}
+
+static int map_arg(struct interp_state *st, const struct iop *ip, const char *name, size_t *m)
+{
+	uint64_t h = st->regs[1] - INTERP_VA_MAPH;
+
+	if (h >= st->map_cnt) {
+		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: r1 = 0x%llx is not a map handle", name,
+			 (unsigned long long)st->regs[1]);
+		return -1;
+	}
+	*m = h;
+	if (st->maps[h].kind == MAPK_OTHER) {
+		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: map %zu '%s' has type %u, not modeled",
+			 name, h, st->env->maps[h].def.name, st->env->maps[h].def.type);
+		return -1;
+	}
+	return 0;
+}
+
+/* Hash slot holding key, or -1. */
+static long hash_find(const struct map_rt *mr, const uint8_t *key, uint32_t ks)
+{
+	for (uint32_t k = 0; k < mr->cap; k++)
+		if (mr->used[k] && !memcmp(mr->keys + (size_t)k * ks, key, ks))
+			return k;
+	return -1;
+}
+
+#define ERR(e) ((uint64_t)-(int64_t)(e))
+
+/* bpf_map_lookup_elem, update, delete.  0 with *ret, or -1 after a trap. */
+static int map_helper(struct interp_state *st, const struct iop *ip, int32_t id, uint64_t *ret)
+{
+	static const char *const names[] = { NULL, "bpf_map_lookup_elem", "bpf_map_update_elem",
+					     "bpf_map_delete_elem" };
+	const char *name = names[id];
+	uint64_t *r = st->regs;
+	const struct ebpf_map_def *def;
+	struct map_rt *mr;
+	const uint8_t *key, *val = NULL;
+	uint64_t flags = r[4];
+	size_t m;
+
+	if (map_arg(st, ip, name, &m))
+		return -1;
+	def = &st->env->maps[m].def;
+	mr = &st->maps[m];
+	if (def->key_size == 0 || (mr->kind == MAPK_ARRAY && def->key_size != 4)) {
+		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: map '%s' has key size %u", name,
+			 def->name, def->key_size);
+		return -1;
+	}
+	key = mem_ptr(st, ip->pc, r[2], def->key_size, ACC_LOAD);
+	if (!key)
+		return -1;
+	if (id == BPF_FUNC_map_update_elem) {
+		if (def->value_size == 0) {
+			set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: map '%s' has value size 0", name,
+				 def->name);
+			return -1;
+		}
+		val = mem_ptr(st, ip->pc, r[3], def->value_size, ACC_LOAD);
+		if (!val)
+			return -1;
+	}
+	if (!map_storage(st, m)) {
+		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: map '%s' (%u x %u bytes) %s", name,
+			 def->name, def->max_entries, def->value_size,
+			 st->oom ? "could not be allocated" : "is too large to model");
+		return -1;
+	}
+	if (mr->kind == MAPK_ARRAY) {
+		uint32_t idx;
+
+		memcpy(&idx, key, 4);
+		if (id == BPF_FUNC_map_lookup_elem) {
+			*ret = idx < def->max_entries
+			       ? INTERP_VA_MAP + (m << 32) + (uint64_t)idx * def->value_size : 0;
+		} else if (id == BPF_FUNC_map_delete_elem) {
+			*ret = ERR(EINVAL);
+		} else if ((flags & ~(uint64_t)BPF_F_LOCK) > BPF_EXIST) {
+			*ret = ERR(EINVAL);
+		} else if (idx >= def->max_entries) {
+			*ret = ERR(E2BIG);
+		} else if ((flags & ~(uint64_t)BPF_F_LOCK) == BPF_NOEXIST) {
+			*ret = ERR(EEXIST);
+		} else {
+			memmove(mr->host + (size_t)idx * def->value_size, val, def->value_size);
+			*ret = 0;
+		}
+		return 0;
+	}
+	/* hash */
+	{
+		long slot = hash_find(mr, key, def->key_size);
+
+		if (id == BPF_FUNC_map_lookup_elem) {
+			*ret = slot < 0 ? 0
+				: INTERP_VA_MAP + (m << 32) + (uint64_t)slot * def->value_size;
+		} else if (id == BPF_FUNC_map_delete_elem) {
+			if (slot < 0) {
+				*ret = ERR(ENOENT);
+			} else {
+				mr->used[slot] = 0;
+				mr->cnt--;
+				*ret = 0;
+			}
+		} else if ((flags & ~(uint64_t)BPF_F_LOCK) > BPF_EXIST) {
+			*ret = ERR(EINVAL);
+		} else if (slot >= 0) {
+			if ((flags & ~(uint64_t)BPF_F_LOCK) == BPF_NOEXIST) {
+				*ret = ERR(EEXIST);
+			} else {
+				memmove(mr->host + (size_t)slot * def->value_size, val, def->value_size);
+				*ret = 0;
+			}
+		} else if ((flags & ~(uint64_t)BPF_F_LOCK) == BPF_EXIST) {
+			*ret = ERR(ENOENT);
+		} else if (mr->cnt == mr->cap) {
+			*ret = ERR(E2BIG);
+		} else {
+			uint32_t k = 0;
+
+			while (mr->used[k])
+				k++;
+			mr->used[k] = 1;
+			mr->cnt++;
+			memmove(mr->keys + (size_t)k * def->key_size, key, def->key_size);
+			memmove(mr->host + (size_t)k * def->value_size, val, def->value_size);
+			*ret = 0;
+		}
+	}
+	return 0;
+}
+
+/* A helper call: 0 go on, 1 the program ends (r0 set), -1 trap. */
+static __attribute__((noinline)) int do_helper(struct interp_state *st, const struct iop *ip,
+					       int32_t id)
+{
+	const struct interp_env *env = st->env;
+	uint64_t *r = st->regs, ret = 0;
+	const char *name;
+
+	if (env->helper) {
+		int rc = env->helper(env->arg, id, &r[1], &ret);
+
+		if (rc == 0 || rc == INTERP_HELPER_EXIT) {
+			r[0] = ret;
+			poison_args(r);
+			return rc == 0 ? 0 : 1;
+		}
+		if (rc != -ENOENT) {
+			name = ebpf_helper_name(id);
+			set_trap(st, INTERP_TRAP_HELPER, ip->pc,
+				 "helper %s (id %d) refused its arguments (%s)", name ? name : "?", id,
+				 strerror(-rc));
+			return -1;
+		}
+	}
+	switch (id) {
+	case BPF_FUNC_map_lookup_elem:
+	case BPF_FUNC_map_update_elem:
+	case BPF_FUNC_map_delete_elem:
+		if (map_helper(st, ip, id, &ret))
+			return -1;
+		break;
+	case BPF_FUNC_get_prandom_u32:
+	case BPF_FUNC_get_smp_processor_id:
+	case BPF_FUNC_get_numa_node_id:
+		ret = draw(st, 4);
+		break;
+	case BPF_FUNC_ktime_get_ns:
+	case BPF_FUNC_get_current_pid_tgid:
+	case BPF_FUNC_get_current_uid_gid:
+	case BPF_FUNC_get_current_cgroup_id:
+	case BPF_FUNC_jiffies64:
+	case BPF_FUNC_ktime_get_boot_ns:
+	case BPF_FUNC_ktime_get_coarse_ns:
+	case BPF_FUNC_ktime_get_tai_ns:
+		ret = draw(st, 8);
+		break;
+	case BPF_FUNC_trace_printk:
+	case BPF_FUNC_tail_call:
+		ret = 0;
+		break;
+	default:
+		name = ebpf_helper_name(id);
+		set_trap(st, INTERP_TRAP_CALL, ip->pc, "helper %s (id %d) is not modeled",
+			 name ? name : "unknown", id);
+		return -1;
+	}
+	r[0] = ret;
+	poison_args(r);
+	return 0;
+}
+
+/* ---- the loop ---- */
+
+/* Handler bodies for interp_loop.inc; L(), NEXT, JUMP and STOP are defined per copy below. */
+#define ALU_HANDLERS(n, e64, e32)                                                           \
+	L(n##64K): { uint64_t d = r[ip->dst], s = ip->imm; r[ip->dst] = (e64); NEXT(); }    \
+	L(n##64X): { uint64_t d = r[ip->dst], s = r[ip->src]; r[ip->dst] = (e64); NEXT(); } \
+	L(n##32K): { uint32_t d = (uint32_t)r[ip->dst], s = (uint32_t)ip->imm;              \
+		     r[ip->dst] = (uint32_t)(e32); NEXT(); }                                \
+	L(n##32X): { uint32_t d = (uint32_t)r[ip->dst], s = (uint32_t)r[ip->src];           \
+		     r[ip->dst] = (uint32_t)(e32); NEXT(); }
+
+#define UNARY(e) do { r[ip->dst] = (e); NEXT(); } while (0)
+
+#define C_JEQ(d, s, S) ((d) == (s))
+#define C_JNE(d, s, S) ((d) != (s))
+#define C_JGT(d, s, S) ((d) > (s))
+#define C_JGE(d, s, S) ((d) >= (s))
+#define C_JLT(d, s, S) ((d) < (s))
+#define C_JLE(d, s, S) ((d) <= (s))
+#define C_JSGT(d, s, S) ((S)(d) > (S)(s))
+#define C_JSGE(d, s, S) ((S)(d) >= (S)(s))
+#define C_JSLT(d, s, S) ((S)(d) < (S)(s))
+#define C_JSLE(d, s, S) ((S)(d) <= (S)(s))
+#define C_JSET(d, s, S) (((d) & (s)) != 0)
+
+#define JMP_HANDLERS(n)                                                                     \
+	L(n##64K): { uint64_t d = r[ip->dst], s = ip->imm;                                  \
+		     JUMP(C_##n(d, s, int64_t) ? base + ip->off : ip + 1); }                \
+	L(n##64X): { uint64_t d = r[ip->dst], s = r[ip->src];                               \
+		     JUMP(C_##n(d, s, int64_t) ? base + ip->off : ip + 1); }                \
+	L(n##32K): { uint32_t d = (uint32_t)r[ip->dst], s = (uint32_t)ip->imm;              \
+		     JUMP(C_##n(d, s, int32_t) ? base + ip->off : ip + 1); }                \
+	L(n##32X): { uint32_t d = (uint32_t)r[ip->dst], s = (uint32_t)r[ip->src];           \
+		     JUMP(C_##n(d, s, int32_t) ? base + ip->off : ip + 1); }
+
+#define LOAD_HANDLER(n, areg, sz, T, EXT)                                                   \
+	L(n): {                                                                             \
+		uint64_t a = r[ip->areg] + (uint64_t)(int64_t)ip->off;                      \
+		const uint8_t *p = xlate(st, a, sz);                                        \
+		T v;                                                                        \
+		if (likely(p)) {                                                            \
+			memcpy(&v, p, sz);                                                  \
+		} else {                                                                    \
+			uint64_t w;                                                         \
+			if (slow_load(st, ip->pc, a, sz, &w))                               \
+				STOP(0);                                                    \
+			v = (T)w;                                                           \
+		}                                                                           \
+		r[ip->dst] = EXT(v);                                                        \
+		NEXT();                                                                     \
+	}
+
+#define STORE_HANDLER(n, sz, T, val)                                                        \
+	L(n): {                                                                             \
+		uint64_t a = r[ip->dst] + (uint64_t)(int64_t)ip->off;                       \
+		T v = (T)(val);                                                             \
+		uint8_t *p = xlate(st, a, sz);                                              \
+		if (unlikely(!p) && !(p = slow_ptr(st, ip->pc, a, sz, ACC_STORE)))          \
+			STOP(0);                                                            \
+		memcpy(p, &v, sz);                                                          \
+		NEXT();                                                                     \
+	}
+
+#define ATOMIC_ONE(n, sz, T, e, fetch)                                                      \
+	L(n): {                                                                             \
+		uint64_t a = r[ip->dst] + (uint64_t)(int64_t)ip->off;                       \
+		uint8_t *p = xlate(st, a, sz);                                              \
+		T old, s = (T)r[ip->src], nv;                                               \
+		if (unlikely(!p) && !(p = slow_ptr(st, ip->pc, a, sz, ACC_ATOMIC)))         \
+			STOP(0);                                                            \
+		memcpy(&old, p, sz);                                                        \
+		nv = (T)(e);                                                                \
+		memcpy(p, &nv, sz);                                                         \
+		if (fetch)                                                                  \
+			r[ip->src] = old;                                                   \
+		NEXT();                                                                     \
+	}
+#define ATOMIC_HANDLERS(n, e, fetch)                                                        \
+	ATOMIC_ONE(n##_W, 4, uint32_t, e, fetch) ATOMIC_ONE(n##_DW, 8, uint64_t, e, fetch)
+
+/* r0 is compared (32-bit: its low half) and receives the old value, zero-extended. */
+#define CMPXCHG_HANDLER(n, sz, T)                                                           \
+	L(n): {                                                                             \
+		uint64_t a = r[ip->dst] + (uint64_t)(int64_t)ip->off;                       \
+		uint8_t *p = xlate(st, a, sz);                                              \
+		T old, s = (T)r[ip->src];                                                   \
+		if (unlikely(!p) && !(p = slow_ptr(st, ip->pc, a, sz, ACC_ATOMIC)))         \
+			STOP(0);                                                            \
+		memcpy(&old, p, sz);                                                        \
+		if (old == (T)r[0])                                                         \
+			memcpy(p, &s, sz);                                                  \
+		r[0] = old;                                                                 \
+		NEXT();                                                                     \
+	}
+
+/* Legacy packet loads: big-endian from the input; out of bounds ends the program, r0 = 0. */
+#define LDABS_HANDLER(n, sz, ind)                                                           \
+	L(n): {                                                                             \
+		uint32_t o32 = (uint32_t)ip->imm + (ind ? (uint32_t)r[ip->src] : 0);        \
+		int64_t o = (int32_t)o32;                                                   \
+		uint64_t v = 0;                                                             \
+		if (o < 0 || (uint64_t)o + sz > st->abs_len) {                              \
+			r[0] = 0;                                                           \
+			STOP(1);                                                            \
+		}                                                                           \
+		for (unsigned k = 0; k < sz; k++)                                           \
+			v = v << 8 | st->abs[o + k];                                        \
+		r[0] = v;                                                                   \
+		poison_args(r);                                                             \
+		NEXT();                                                                     \
+	}
+
+static void exec(struct interp_state *st, uint64_t budget, bool hooked)
+{
+	static const void *const plain_tbl[OP_COUNT] = {
+#define OP_ADDR(n) [OP_##n] = &&plain_##n,
+		OP_LIST(OP_ADDR)
+#undef OP_ADDR
+	};
+	static const void *const hook_tbl[OP_COUNT] = {
+#define OP_ADDR(n) [OP_##n] = &&hook_##n,
+		OP_LIST(OP_ADDR)
+#undef OP_ADDR
+	};
+	const struct iop *const base = st->code->ops;
+	const struct iop *ip = base;
+	uint64_t *const r = st->regs;
+	const struct interp_env *env = st->env;
+	const uint8_t *probes = env->probes;
+	uint64_t left = budget;
+	uint32_t call_tgt;
+
+	if (hooked || left < ip->len)
+		goto hook_pre;
+	left -= ip->len;
+	goto *plain_tbl[ip->op];
+
+	/* The plain copy: a straight-line run's steps are charged when it is entered; when the
+	 * budget cannot cover the whole run, the hooked copy takes over and counts singly. */
+#define HOOKED 0
+#define L(x) plain_##x
+#define NEXT() do { ip++; goto *plain_tbl[ip->op]; } while (0)
+#define JUMP(to)                                                                            \
+	do {                                                                                \
+		ip = (to);                                                                  \
+		if (unlikely(left < ip->len))                                               \
+			goto hook_pre;                                                      \
+		left -= ip->len;                                                            \
+		goto *plain_tbl[ip->op];                                                    \
+	} while (0)
+/* Ends the run at ip; executed says whether ip itself completed.  The run containing ip was
+ * charged in full, so the operations after ip in it are given back. */
+#define STOP(executed)                                                                      \
+	do {                                                                                \
+		st->steps = budget - left - ip->len + (executed);                           \
+		goto done;                                                                  \
+	} while (0)
+#include "oracle/interp_loop.inc"
+#undef HOOKED
+#undef L
+#undef NEXT
+#undef JUMP
+#undef STOP
+
+	/* The hooked copy: every instruction passes hook_pre. */
+#define HOOKED 1
+#define L(x) hook_##x
+#define NEXT() do { ip++; goto hook_pre; } while (0)
+#define JUMP(to) do { ip = (to); goto hook_pre; } while (0)
+#define STOP(executed)                                                                      \
+	do {                                                                                \
+		st->steps = budget - left - 1 + (executed);                                 \
+		goto done;                                                                  \
+	} while (0)
+#include "oracle/interp_loop.inc"
+#undef HOOKED
+#undef L
+#undef NEXT
+#undef JUMP
+#undef STOP
+
+hook_pre:
+	if (unlikely(left == 0)) {
+		set_trap(st, INTERP_TRAP_STEPS, ip->pc, "step budget of %llu instructions exhausted",
+			 (unsigned long long)budget);
+		st->steps = budget;
+		goto done;
+	}
+	left--;
+	if (probes && probes[ip->pc])
+		env->visit(env->arg, st, ip->pc);
+	st->prev_pc = ip->pc;
+	goto *hook_tbl[ip->op];
+
+done:
+	return;
+}
+
+/* ---- preparation ---- */
+
+static bool ends_run(uint8_t op)
+{
+	return (op >= OP_JEQ64K && op <= OP_MAY_GOTO) || op == OP_CALL || op == OP_CALLX ||
+	       op == OP_EXIT || op == OP_KFUNC || op == OP_LDDW_BAD;
+}
+
+/* Operation for one instruction; jump/call targets are left as slots in o->off. */
+static int decode(const struct bpf_insn *in, size_t slot, struct iop *o, struct diag *d)
+{
+	uint8_t cls = ebpf_class(in), op = ebpf_op(in), sz = ebpf_size(in);
+	bool x = ebpf_srcbit(in) == BPF_X;
+	unsigned form;
+	static const uint8_t ldx[4] = { [BPF_W >> 3] = OP_LDX_W, [BPF_H >> 3] = OP_LDX_H,
+					[BPF_B >> 3] = OP_LDX_B, [BPF_DW >> 3] = OP_LDX_DW };
+	static const uint8_t ldxs[4] = { [BPF_W >> 3] = OP_LDXS_W, [BPF_H >> 3] = OP_LDXS_H,
+					 [BPF_B >> 3] = OP_LDXS_B };
+	static const uint8_t stk[4] = { [BPF_W >> 3] = OP_ST_W, [BPF_H >> 3] = OP_ST_H,
+					[BPF_B >> 3] = OP_ST_B, [BPF_DW >> 3] = OP_ST_DW };
+	static const uint8_t stx[4] = { [BPF_W >> 3] = OP_STX_W, [BPF_H >> 3] = OP_STX_H,
+					[BPF_B >> 3] = OP_STX_B, [BPF_DW >> 3] = OP_STX_DW };
+
+	memset(o, 0, sizeof(*o));
+	o->dst = in->dst_reg;
+	o->src = in->src_reg;
+	o->off = in->off;
+	o->pc = (uint32_t)slot;
+	o->imm = (uint64_t)(int64_t)in->imm;
+
+	switch (cls) {
+	case BPF_ALU:
+	case BPF_ALU64:
+		form = (cls == BPF_ALU ? 2 : 0) + x;
+		switch (op) {
+		case BPF_ADD: o->op = OP_ADD64K + form; return 0;
+		case BPF_SUB: o->op = OP_SUB64K + form; return 0;
+		case BPF_MUL: o->op = OP_MUL64K + form; return 0;
+		case BPF_DIV: o->op = (in->off ? OP_SDIV64K : OP_DIV64K) + form; return 0;
+		case BPF_MOD: o->op = (in->off ? OP_SMOD64K : OP_MOD64K) + form; return 0;
+		case BPF_OR: o->op = OP_OR64K + form; return 0;
+		case BPF_AND: o->op = OP_AND64K + form; return 0;
+		case BPF_XOR: o->op = OP_XOR64K + form; return 0;
+		case BPF_LSH: o->op = OP_LSH64K + form; return 0;
+		case BPF_RSH: o->op = OP_RSH64K + form; return 0;
+		case BPF_ARSH: o->op = OP_ARSH64K + form; return 0;
+		case BPF_NEG: o->op = cls == BPF_ALU64 ? OP_NEG64 : OP_NEG32; return 0;
+		case BPF_MOV:
+			if (in->off == 0)
+				o->op = OP_MOV64K + form;
+			else if (cls == BPF_ALU64)
+				o->op = in->off == 8 ? OP_MOVSX64_8 : in->off == 16 ? OP_MOVSX64_16
+										: OP_MOVSX64_32;
+			else
+				o->op = in->off == 8 ? OP_MOVSX32_8 : OP_MOVSX32_16;
+			return 0;
+		case BPF_END:
+			/* to_le is a truncation on a little-endian host; to_be and bswap swap. */
+			if (cls == BPF_ALU && !x)
+				o->op = in->imm == 16 ? OP_ZEXT16 : in->imm == 32 ? OP_ZEXT32 : OP_NOP;
+			else
+				o->op = in->imm == 16 ? OP_BSWAP16 : in->imm == 32 ? OP_BSWAP32
+										    : OP_BSWAP64;
+			return 0;
+		}
+		break;
+	case BPF_JMP:
+	case BPF_JMP32:
+		form = (cls == BPF_JMP32 ? 2 : 0) + x;
+		switch (op) {
+		case BPF_JEQ: o->op = OP_JEQ64K + form; break;
+		case BPF_JNE: o->op = OP_JNE64K + form; break;
+		case BPF_JGT: o->op = OP_JGT64K + form; break;
+		case BPF_JGE: o->op = OP_JGE64K + form; break;
+		case BPF_JLT: o->op = OP_JLT64K + form; break;
+		case BPF_JLE: o->op = OP_JLE64K + form; break;
+		case BPF_JSGT: o->op = OP_JSGT64K + form; break;
+		case BPF_JSGE: o->op = OP_JSGE64K + form; break;
+		case BPF_JSLT: o->op = OP_JSLT64K + form; break;
+		case BPF_JSLE: o->op = OP_JSLE64K + form; break;
+		case BPF_JSET: o->op = OP_JSET64K + form; break;
+		case BPF_JA:
+			o->op = OP_JA;
+			o->off = (int32_t)ebpf_jump_target(in, slot);
+			return 0;
+		case BPF_JCOND:
+			o->op = OP_MAY_GOTO;
+			break;
+		case BPF_EXIT:
+			o->op = OP_EXIT;
+			return 0;
+		case BPF_CALL:
+			if (x) {
+				o->op = OP_CALLX;
+			} else if (in->src_reg == BPF_PSEUDO_CALL) {
+				o->op = OP_CALL;
+				o->off = (int32_t)(slot + 1 + in->imm);
+			} else if (in->src_reg == BPF_PSEUDO_KFUNC_CALL) {
+				o->op = OP_KFUNC;
+			} else {
+				o->op = OP_HELPER;
+			}
+			return 0;
+		default:
+			goto bad;
+		}
+		o->off = (int32_t)ebpf_jump_target(in, slot);
+		return 0;
+	case BPF_LD:
+		if (ebpf_is_ldimm64(in)) {
+			uint64_t v = ebpf_ldimm64_value(in);
+			uint32_t idx = (uint32_t)in->imm;
+
+			o->op = OP_LDDW;
+			switch (in->src_reg) {
+			case 0:
+				o->imm = v;
+				break;
+			case BPF_PSEUDO_MAP_FD:
+			case BPF_PSEUDO_MAP_IDX:
+				o->imm = INTERP_VA_MAPH + idx;
+				break;
+			case BPF_PSEUDO_MAP_VALUE:
+			case BPF_PSEUDO_MAP_IDX_VALUE:
+				if (idx >= INTERP_MAX_MAPS) {
+					o->op = OP_LDDW_BAD;
+					o->imm = idx;
+				} else {
+					o->imm = INTERP_VA_MAP + ((uint64_t)idx << 32) +
+						 (uint32_t)in[1].imm;
+				}
+				break;
+			case BPF_PSEUDO_FUNC:
+				o->imm = INTERP_VA_FUNC + slot + 1 + (int64_t)in->imm;
+				break;
+			default:	/* BPF_PSEUDO_BTF_ID */
+				o->op = OP_LDDW_BAD;
+				break;
+			}
+			return 0;
+		}
+		if (sz == BPF_DW)
+			goto bad;
+		if (ebpf_mode(in) == BPF_ABS)
+			o->op = sz == BPF_B ? OP_LDABS_B : sz == BPF_H ? OP_LDABS_H : OP_LDABS_W;
+		else
+			o->op = sz == BPF_B ? OP_LDIND_B : sz == BPF_H ? OP_LDIND_H : OP_LDIND_W;
+		return 0;
+	case BPF_LDX:
+		if (ebpf_mode(in) == BPF_MEMSX) {
+			if (sz == BPF_DW)
+				goto bad;
+			o->op = ldxs[sz >> 3];
+		} else {
+			o->op = ldx[sz >> 3];
+		}
+		return 0;
+	case BPF_ST:
+		o->op = stk[sz >> 3];
+		return 0;
+	case BPF_STX:
+		if (ebpf_mode(in) == BPF_MEM) {
+			o->op = stx[sz >> 3];
+			return 0;
+		}
+		/* Without concurrency, load-acquire and store-release are plain loads and stores:
+		 * dst = *(src + off) and *(dst + off) = src, as LDX and STX. */
+		if (in->imm == BPF_LOAD_ACQ) {
+			o->op = ldx[sz >> 3];
+			return 0;
+		}
+		if (in->imm == BPF_STORE_REL) {
+			o->op = stx[sz >> 3];
+			return 0;
+		}
+		if (sz != BPF_W && sz != BPF_DW)
+			goto bad;
+		form = sz == BPF_DW;
+		switch (in->imm) {
+		case BPF_ADD: o->op = OP_AADD_W + form; return 0;
+		case BPF_OR: o->op = OP_AOR_W + form; return 0;
+		case BPF_AND: o->op = OP_AAND_W + form; return 0;
+		case BPF_XOR: o->op = OP_AXOR_W + form; return 0;
+		case BPF_ADD | BPF_FETCH: o->op = OP_AFADD_W + form; return 0;
+		case BPF_OR | BPF_FETCH: o->op = OP_AFOR_W + form; return 0;
+		case BPF_AND | BPF_FETCH: o->op = OP_AFAND_W + form; return 0;
+		case BPF_XOR | BPF_FETCH: o->op = OP_AFXOR_W + form; return 0;
+		case BPF_XCHG: o->op = OP_AXCHG_W + form; return 0;
+		case BPF_CMPXCHG: o->op = OP_ACMPXCHG_W + form; return 0;
+		}
+		break;
+	}
+bad:
+	return diag_at_insn(d, EINVAL, (long)slot, "instruction 0x%02x cannot be interpreted",
+			    in->code);
+}
+
+void interp_code__free(struct interp_code *code)
+{
+	if (!code)
+		return;
+	free(code->ops);
+	free(code->slot2op);
+	free(code->func);
+	free(code);
+}
+
+size_t interp_code__slots(const struct interp_code *code)
+{
+	return code ? code->nslots : 0;
+}
+
+int interp_prepare(struct interp_code **out, const struct ebpf_prog *prog, struct diag *d)
+{
+	struct interp_code *c;
+	size_t n = 0;
+	int err;
+
+	if (!out || !prog || !prog->insns)
+		return diag_set(d, EINVAL, "interp_prepare: no program");
+	*out = NULL;
+	/* The loop indexes registers and follows targets without checks: only validated
+	 * programs may enter. */
+	err = ebpf_validate(prog->insns, prog->len, d);
+	if (err)
+		return err;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return diag_set(d, ENOMEM, "out of memory");
+	c->nslots = prog->len;
+	c->ops = calloc(prog->len, sizeof(*c->ops));
+	c->slot2op = malloc(prog->len * sizeof(*c->slot2op));
+	c->func = calloc(prog->len, 1);
+	if (!c->ops || !c->slot2op || !c->func) {
+		interp_code__free(c);
+		return diag_set(d, ENOMEM, "out of memory");
+	}
+	for (size_t pc = 0; pc < prog->len; pc += ebpf_insn_slots(&prog->insns[pc])) {
+		const struct bpf_insn *in = &prog->insns[pc];
+
+		c->slot2op[pc] = (uint32_t)n;
+		if (ebpf_is_ldimm64(in))
+			c->slot2op[pc + 1] = UINT32_MAX;
+		if ((err = decode(in, pc, &c->ops[n], d))) {
+			interp_code__free(c);
+			return err;
+		}
+		if (ebpf_is_pseudo_call(in) ||
+		    (ebpf_is_ldimm64(in) && in->src_reg == BPF_PSEUDO_FUNC))
+			c->func[pc + 1 + in->imm] = 1;
+		n++;
+	}
+	c->func[0] = 1;
+	c->nops = n;
+	for (size_t k = 0; k < n; k++) {
+		struct iop *o = &c->ops[k];
+
+		if ((o->op >= OP_JEQ64K && o->op <= OP_MAY_GOTO) || o->op == OP_CALL)
+			o->off = (int32_t)c->slot2op[o->off];
+	}
+	/* Validation guarantees the last operation ends a run (exit or ja). */
+	for (size_t k = n; k-- > 0;)
+		c->ops[k].len = ends_run(c->ops[k].op) || k + 1 == n ? 1 : c->ops[k + 1].len + 1;
+	*out = c;
+	return 0;
+}
+
+/* ---- running ---- */
+
+static enum map_kind kind_of(uint32_t type)
+{
+	switch (type) {
+	case BPF_MAP_TYPE_ARRAY:
+	case BPF_MAP_TYPE_PERCPU_ARRAY:
+		return MAPK_ARRAY;
+	case BPF_MAP_TYPE_HASH:
+	case BPF_MAP_TYPE_PERCPU_HASH:
+	case BPF_MAP_TYPE_LRU_HASH:
+	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
+		return MAPK_HASH;
+	default:
+		return MAPK_OTHER;
+	}
+}
+
+int interp_run(const struct interp_code *code, const struct interp_env *env,
+	       struct interp_result *res)
+{
+	struct interp_state *st;
+	uint64_t budget;
+	int err = 0;
+
+	if (!code || !env || !res || (env->input_len && !env->input) ||
+	    (env->helper_len && !env->helper_data) || (env->map_cnt && !env->maps) ||
+	    (env->probes && !env->visit))
+		return -EINVAL;
+	if (env->input_len >= (1ull << 32))
+		return -E2BIG;
+	st = malloc(sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	memset(res, 0, sizeof(*res));
+	memset(st->regs, 0, sizeof(st->regs));
+	st->env = env;
+	st->code = code;
+	st->res = res;
+	st->depth = 0;
+	st->prev_pc = UINT32_MAX;
+	st->stack_lim = EBPF_STACK_SIZE;
+	st->hd_pos = 0;
+	st->steps = 0;
+	st->oom = false;
+	st->frames[0].may_goto = INTERP_MAY_GOTO_BUDGET;
+	memset(st->stack, 0, EBPF_STACK_SIZE);
+	st->regs[1] = INTERP_VA_CTX;
+	st->regs[10] = INTERP_VA_STACK + EBPF_STACK_SIZE;
+	switch (env->ctx_kind) {
+	case INTERP_CTX_XDP:
+	case INTERP_CTX_SKB:
+		st->ctx = NULL;
+		st->ctx_len = 0;
+		st->ctx_size = env->ctx_kind == INTERP_CTX_XDP ? sizeof(struct xdp_md)
+							       : sizeof(struct __sk_buff);
+		memset(st->ctxbuf, 0, sizeof(st->ctxbuf));
+		if (env->ctx_init)
+			memcpy(st->ctxbuf, env->ctx_init,
+			       env->ctx_init_len < st->ctx_size ? env->ctx_init_len : st->ctx_size);
+		if (env->ctx_kind == INTERP_CTX_SKB) {
+			uint32_t len = (uint32_t)env->input_len;
+
+			memcpy(st->ctxbuf + offsetof(struct __sk_buff, len), &len, 4);
+		}
+		st->pkt = env->input;
+		st->pkt_len = env->input_len;
+		break;
+	default:
+		st->ctx = env->input;
+		st->ctx_len = env->input_len;
+		st->ctx_size = 0;
+		st->pkt = NULL;
+		st->pkt_len = 0;
+		st->regs[2] = env->input_len;
+		break;
+	}
+	st->abs = env->input;
+	st->abs_len = env->input_len;
+	st->map_cnt = env->map_cnt < INTERP_MAX_MAPS ? env->map_cnt : INTERP_MAX_MAPS;
+	st->maps = NULL;
+	if (st->map_cnt) {
+		st->maps = calloc(st->map_cnt, sizeof(*st->maps));
+		if (!st->maps) {
+			free(st);
+			return -ENOMEM;
+		}
+		for (size_t m = 0; m < st->map_cnt; m++) {
+			const struct interp_map *im = &env->maps[m];
+			uint64_t n = (uint64_t)im->def.max_entries * im->def.value_size;
+
+			st->maps[m].kind = kind_of(im->def.type);
+			if (st->maps[m].kind == MAPK_ARRAY && im->values && n <= 0xffffffffull) {
+				st->maps[m].host = im->values;
+				st->maps[m].len = n;
+			}
+		}
+	}
+	budget = env->step_budget ? env->step_budget : DEFAULT_BUDGET;
+
+	exec(st, budget, env->probes != NULL);
+
+	res->steps = st->steps;
+	res->frame = st->depth;
+	memcpy(res->regs, st->regs, sizeof(res->regs));
+	res->r0 = st->regs[0];
+	if (st->oom)
+		err = -ENOMEM;
+	for (size_t m = 0; m < st->map_cnt; m++) {
+		if (st->maps[m].own) {
+			free(st->maps[m].host);
+			free(st->maps[m].keys);
+			free(st->maps[m].used);
+		}
+	}
+	free(st->maps);
+	free(st);
+	return err;
+}
+
+/* ---- what visit callbacks see ---- */
+
+const uint64_t *interp_state_regs(const struct interp_state *st)
+{
+	return st->regs;
+}
+
+unsigned interp_state_frame(const struct interp_state *st)
+{
+	return st->depth;
+}
+
+uint32_t interp_state_prev_pc(const struct interp_state *st)
+{
+	return st->prev_pc;
+}
+
+int interp_state_read(const struct interp_state *st, uint64_t addr, unsigned size, uint64_t *val)
+{
+	struct interp_state *s = (struct interp_state *)st;	/* xlate does not write */
+	const uint8_t *p;
+
+	if (size != 1 && size != 2 && size != 4 && size != 8)
+		return -EINVAL;
+	p = xlate(s, addr, size);
+	if (!p) {
+		if ((addr >> 44) == (INTERP_VA_CTX >> 44) && !st->ctx && st->ctx_size)
+			return ctx_load(s, 0, addr, size, val, true);
+		/* A map that has no storage yet reads as its initial contents. */
+		if ((addr >> 44) == (INTERP_VA_MAP >> 44)) {
+			uint64_t m = (addr - INTERP_VA_MAP) >> 32, off = addr & 0xffffffffu;
+			const struct ebpf_map_def *def;
+
+			if (m >= st->map_cnt || st->maps[m].host || st->maps[m].kind != MAPK_ARRAY)
+				return -EFAULT;
+			def = &st->env->maps[m].def;
+			if (off + size > (uint64_t)def->max_entries * def->value_size)
+				return -EFAULT;
+			*val = 0;
+			for (unsigned k = 0; k < size; k++)
+				if (def->init && off + k < def->value_size)
+					*val |= (uint64_t)def->init[off + k] << (8 * k);
+			return 0;
+		}
+		return -EFAULT;
+	}
+	switch (size) {
+	case 1: { uint8_t x; memcpy(&x, p, 1); *val = x; break; }
+	case 2: { uint16_t x; memcpy(&x, p, 2); *val = x; break; }
+	case 4: { uint32_t x; memcpy(&x, p, 4); *val = x; break; }
+	default: { uint64_t x; memcpy(&x, p, 8); *val = x; break; }
+	}
+	return 0;
+}
