@@ -31,6 +31,8 @@ char *cli_read_file(const char *path, size_t *len);
 /* One line per subcommand, in the order "bpfscev --help" lists them. */
 #define CLI_COMMANDS(X)                                                                     \
 	X(loops, "find the loops: headers, back edges, latches, exits, irreducible cycles")  \
+	X(asm, "assemble text (kernel, LLVM, objdump or ubpf syntax) to raw instruction bytes") \
+	X(disasm, "print programs in the kernel verifier log's syntax (assembles back unchanged)") \
 
 
 #define CLI_DECLARE(name, summary) int cmd_##name(int argc, char **argv);
