@@ -23,6 +23,8 @@ struct ebpf_object *cli_open(const char *path);
  * when the name is unknown. */
 int cli_select_progs(const struct ebpf_object *obj, const char *name,
 		     const struct ebpf_prog ***out, size_t *cnt);
+/* --type names: xdp, socket, tc, plain → enum bpf_prog_type; UINT32_MAX when unknown. */
+uint32_t cli_prog_type(const char *name);
 /* True when argv[i] is --help or -h. */
 bool cli_is_help(const char *arg);
 /* Reads a whole file (or "-" for stdin); NULL with a message on stderr. */
@@ -31,8 +33,10 @@ char *cli_read_file(const char *path, size_t *len);
 /* One line per subcommand, in the order "bpfscev --help" lists them. */
 #define CLI_COMMANDS(X)                                                                     \
 	X(loops, "find the loops: headers, back edges, latches, exits, irreducible cycles")  \
+	X(analyze, "recurrences, trip counts and value ranges of every loop, as claims")    \
 	X(asm, "assemble text (kernel, LLVM, objdump or ubpf syntax) to raw instruction bytes") \
 	X(disasm, "print programs in the kernel verifier log's syntax (assembles back unchanged)") \
+	X(kernel, "load into the running kernel: verdict, verifier log and stats, test run") \
 
 
 #define CLI_DECLARE(name, summary) int cmd_##name(int argc, char **argv);

@@ -1,0 +1,1078 @@
+/* The forward range analysis: abstract values (aval.h) for every register and stack cell at
+ * every instruction, with each loop header's state computed in one step from the state entering
+ * the loop (see scev.h).
+ *
+ * A worklist visits blocks in reverse postorder; a block is visited again only when the state
+ * reaching it grew along an edge the header step does not cover — inside irreducible cycles, or
+ * around a loop analyzed with the "iterate" strategy — and those revisits widen, so the number of
+ * visits is bounded by the lattice height, never by a trip count.  Branches narrow both arms.
+ * The same engine runs twice: first forgetting everything loops change (to learn which stores
+ * and calls may write the stack, for the symbolic execution), then with the loop summaries,
+ * emitting claims for every instruction inside a loop and at every loop exit.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scev/internal.h"
+
+struct acell {
+	int16_t off;
+	uint8_t size;
+	struct aval v;
+};
+
+struct astate {
+	bool live;
+	struct aval regs[EBPF_NREGS];
+	struct acell *cells;	/* sorted by off, disjoint; absent cells are unknown */
+	uint32_t n, cap;
+};
+
+static void as_free(struct astate *s)
+{
+	if (!s)
+		return;
+	free(s->cells);
+	memset(s, 0, sizeof(*s));
+}
+
+static int as_copy(struct astate *dst, const struct astate *src)
+{
+	struct acell *c = NULL;
+
+	if (src->n) {
+		c = malloc(src->n * sizeof(*c));
+		if (!c)
+			return -ENOMEM;
+		memcpy(c, src->cells, src->n * sizeof(*c));
+	}
+	free(dst->cells);
+	*dst = *src;
+	dst->cells = c;
+	dst->cap = src->n;
+	return 0;
+}
+
+static struct aval unknown_bytes(unsigned size)
+{
+	return size >= 8 ? aval_top() : aval_scalar(range_zext_unknown(size));
+}
+
+static struct aval as_load(const struct astate *s, int64_t off, unsigned size)
+{
+	for (uint32_t i = 0; i < s->n; i++) {
+		const struct acell *c = &s->cells[i];
+		int64_t cend = c->off + c->size, end = off + size;
+
+		if (cend <= off || c->off >= end)
+			continue;
+		if (c->off == off && c->size == size)
+			return c->v;
+		if (c->off <= off && cend >= end && c->v.kind == AV_SCALAR) {
+			struct aval sh = aval_const((uint64_t)(off - c->off) * 8);
+			struct aval v = aval_alu(BPF_RSH, true, false, &c->v, &sh);
+
+			return aval_zext(&v, size);
+		}
+		break;
+	}
+	return unknown_bytes(size);
+}
+
+/* Drops every cell overlapping [lo, hi). */
+static void as_invalidate(struct astate *s, int64_t lo, int64_t hi)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < s->n; i++)
+		if (s->cells[i].off + s->cells[i].size <= lo || s->cells[i].off >= hi)
+			s->cells[k++] = s->cells[i];
+	s->n = k;
+}
+
+static int as_store(struct astate *s, int64_t off, unsigned size, const struct aval *v)
+{
+	uint32_t pos;
+
+	as_invalidate(s, off, off + size);
+	if (off < -512 || off + size > 0 || off % size)
+		return 0;	/* not a cell we track (outside the frame or misaligned) */
+	if (s->n == s->cap) {
+		uint32_t nc = s->cap ? s->cap * 2 : 8;
+		struct acell *nv = realloc(s->cells, nc * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		s->cells = nv;
+		s->cap = nc;
+	}
+	for (pos = 0; pos < s->n && s->cells[pos].off < off; pos++)
+		;
+	memmove(&s->cells[pos + 1], &s->cells[pos], (s->n - pos) * sizeof(*s->cells));
+	s->cells[pos] = (struct acell){ (int16_t)off, (uint8_t)size,
+					size < 8 ? aval_zext(v, size) : *v };
+	s->n++;
+	return 0;
+}
+
+/* dst := dst ⊔ src (or the widening of it); returns 1 when dst changed, 0 if not, <0 on error. */
+static int as_join(struct astate *dst, const struct astate *src, bool widen)
+{
+	uint32_t k = 0, j = 0;
+	int changed = 0;
+
+	if (!src->live)
+		return 0;
+	if (!dst->live) {
+		int err = as_copy(dst, src);
+
+		return err ? err : 1;
+	}
+	for (int r = 0; r < EBPF_NREGS; r++) {
+		struct aval v = widen ? aval_widen(&dst->regs[r], &src->regs[r])
+				      : aval_join(&dst->regs[r], &src->regs[r]);
+
+		if (!aval_equal(&v, &dst->regs[r])) {
+			dst->regs[r] = v;
+			changed = 1;
+		}
+	}
+	/* Cells survive only where both sides have the same cell. */
+	for (uint32_t i = 0; i < dst->n; i++) {
+		const struct acell *a = &dst->cells[i];
+		struct aval v;
+
+		while (j < src->n && src->cells[j].off < a->off)
+			j++;
+		if (j < src->n && src->cells[j].off == a->off && src->cells[j].size == a->size) {
+			v = widen ? aval_widen(&a->v, &src->cells[j].v) : aval_join(&a->v, &src->cells[j].v);
+			if (!aval_equal(&v, &a->v))
+				changed = 1;
+			if (v.kind != AV_TOP) {
+				dst->cells[k] = *a;
+				dst->cells[k++].v = v;
+				continue;
+			}
+		}
+		changed = 1;	/* cell dropped */
+	}
+	dst->n = k;
+	return changed;
+}
+
+/* ---- the engine ---- */
+
+struct loop_result {
+	bool visited;
+	struct claim_trip trip;
+	struct claim_iv *ivs;
+	uint32_t nivs;
+	uint8_t *src;		/* per loc: enum claim_source of the header value */
+};
+
+struct engine {
+	struct scev_ctx *cx;
+	uint32_t func;
+	uint32_t *order;	/* blocks of the function in reverse postorder */
+	uint32_t n;
+	struct astate *in;	/* per block: join of states along incoming edges */
+	struct astate *back;	/* per header: join along back edges (iterate strategy) */
+	struct astate *hdr;	/* per header: the state after the header step */
+	uint32_t *visits;
+	uint8_t *queued;
+	struct loop_result *res;	/* per loop */
+	uint8_t *may_stack;	/* first pass: per pc, OR-ed */
+	struct claim_prog *out;
+};
+
+static bool is_scev_header(const struct scev_ctx *cx, uint32_t b, uint32_t *l)
+{
+	uint32_t x = cx->st.loops->loop_of[b];
+
+	if (x == SCEV_NONE || cx->st.loops->loops[x].header != b || cx->st.loops->loops[x].irreducible)
+		return false;
+	*l = x;
+	return true;
+}
+
+/* May this value point into the stack? */
+static bool may_be_stack(const struct aval *a)
+{
+	return a->kind == AV_TOP || (a->kind == AV_PTR && a->region == REGION_STACK);
+}
+
+static bool ptr_in(const struct aval *a, uint8_t region, int64_t *off)
+{
+	if (a->kind != AV_PTR || a->region != region || a->maybe_null)
+		return false;
+	if (off) {
+		if (!range_is_const(&a->r))
+			return false;
+		*off = (int64_t)a->r.umin;
+	}
+	return true;
+}
+
+/* Context loads per the program's context model (bpf/prog.h). */
+static struct aval ctx_load(const struct scev_ctx *cx, const struct aval *addr, int64_t off,
+			    unsigned size)
+{
+	int64_t base;
+
+	if (!ptr_in(addr, REGION_CTX, &base))
+		return unknown_bytes(size);
+	off += base;
+	if (size == 4 && cx->ctx_model == EBPF_CTX_XDP) {
+		if (off == 0)
+			return aval_ptr(REGION_PKT, 0, range_const(0));
+		if (off == 4)
+			return aval_ptr(REGION_PKT_END, 0, range_const(0));
+		if (off == 8)
+			return aval_ptr(REGION_PKT_META, 0, range_const(0));
+	}
+	if (size == 4 && cx->ctx_model == EBPF_CTX_SKB) {
+		if (off == 76)
+			return aval_ptr(REGION_PKT, 0, range_const(0));
+		if (off == 80)
+			return aval_ptr(REGION_PKT_END, 0, range_const(0));
+		if (off == 140)
+			return aval_ptr(REGION_PKT_META, 0, range_const(0));
+	}
+	return unknown_bytes(size);
+}
+
+static struct aval helper_result(int32_t id, const struct astate *s)
+{
+	switch (id) {
+	case 1:		/* bpf_map_lookup_elem: a pointer into the map, or NULL */
+		if (s->regs[1].kind == AV_PTR && s->regs[1].region == REGION_MAP_HANDLE) {
+			struct aval p = aval_ptr(REGION_MAP_VALUE, s->regs[1].map, range_const(0));
+
+			p.maybe_null = true;
+			return p;
+		}
+		return aval_top();
+	case 7: case 8:	/* prandom_u32, smp_processor_id: 32-bit results */
+		return aval_scalar(range_zext_unknown(4));
+	case 2: case 3: case 5: case 6: case 12: case 14: case 15: case 23: case 51: case 125:
+		return aval_scalar(range_unknown());
+	default:
+		return aval_top();
+	}
+}
+
+static int ai_step(struct engine *en, struct astate *s, uint32_t pc)
+{
+	struct scev_ctx *cx = en->cx;
+	const struct bpf_insn *i = &cx->insns[pc];
+	uint8_t cls = ebpf_class(i), op = ebpf_op(i);
+	struct aval a, b, v;
+	int64_t off;
+
+	switch (cls) {
+	case BPF_ALU: case BPF_ALU64: {
+		bool is64 = cls == BPF_ALU64;
+
+		a = s->regs[i->dst_reg];
+		b = ebpf_srcbit(i) == BPF_X ? s->regs[i->src_reg]
+					     : aval_const(is64 ? (uint64_t)(int64_t)i->imm : (uint32_t)i->imm);
+		switch (op) {
+		case BPF_MOV:
+			if (i->off) {
+				v = aval_sext(&b, (unsigned)i->off / 8);
+				v = is64 ? v : aval_zext(&v, 4);
+			} else {
+				v = aval_alu(BPF_MOV, is64, false, &a, &b);
+			}
+			break;
+		case BPF_NEG:
+			v = aval_neg(&a, is64);
+			break;
+		case BPF_END:
+			if (is64 || ebpf_srcbit(i) == BPF_TO_BE)
+				v = aval_bswap(&a, (unsigned)i->imm);
+			else
+				v = aval_zext(&a, (unsigned)i->imm / 8);
+			break;
+		default:
+			v = aval_alu(op, is64, i->off == 1, &a, &b);
+			break;
+		}
+		if (op != BPF_MOV || i->off)
+			v.src = SRC_FLOW;
+		s->regs[i->dst_reg] = v;
+		return 0;
+	}
+	case BPF_LD:
+		if (ebpf_is_ldimm64(i)) {
+			switch (i->src_reg) {
+			case 0:
+				v = aval_const(ebpf_ldimm64_value(i));
+				break;
+			case BPF_PSEUDO_MAP_FD: case BPF_PSEUDO_MAP_IDX:
+				v = aval_ptr(REGION_MAP_HANDLE, (uint16_t)i->imm, range_const(0));
+				break;
+			case BPF_PSEUDO_MAP_VALUE: case BPF_PSEUDO_MAP_IDX_VALUE:
+				v = aval_ptr(REGION_MAP_VALUE, (uint16_t)i->imm,
+					     range_const((uint64_t)(uint32_t)i[1].imm));
+				break;
+			default:
+				v = aval_top();
+				break;
+			}
+			s->regs[i->dst_reg] = v;
+			return 0;
+		}
+		for (int r = 1; r <= 5; r++)
+			s->regs[r] = aval_top();
+		s->regs[0] = unknown_bytes(ebpf_size_bytes(ebpf_size(i)));
+		return 0;
+	case BPF_LDX: {
+		unsigned size = ebpf_size_bytes(ebpf_size(i));
+
+		a = s->regs[i->src_reg];
+		if (ptr_in(&a, REGION_STACK, &off))
+			v = as_load(s, off + i->off, size);
+		else if (a.kind == AV_PTR && a.region == REGION_CTX)
+			v = ctx_load(cx, &a, i->off, size);
+		else
+			v = unknown_bytes(size);
+		if (ebpf_mode(i) == BPF_MEMSX)
+			v = aval_sext(&v, size);
+		v.src = SRC_FLOW;
+		s->regs[i->dst_reg] = v;
+		return 0;
+	}
+	case BPF_ST: case BPF_STX: {
+		unsigned size = ebpf_size_bytes(ebpf_size(i));
+		bool atomic = cls == BPF_STX && ebpf_mode(i) == BPF_ATOMIC;
+		struct aval old;
+
+		if (atomic && i->imm == BPF_LOAD_ACQ) {
+			a = s->regs[i->src_reg];
+			v = ptr_in(&a, REGION_STACK, &off) ? as_load(s, off + i->off, size)
+							    : unknown_bytes(size);
+			s->regs[i->dst_reg] = v;
+			return 0;
+		}
+		a = s->regs[i->dst_reg];
+		b = cls == BPF_ST ? aval_const((uint64_t)(int64_t)i->imm) : s->regs[i->src_reg];
+		if (!ptr_in(&a, REGION_STACK, &off)) {
+			if (a.kind == AV_PTR && a.region == REGION_STACK && !a.maybe_null &&
+			    a.r.smin >= -1024 && a.r.smax <= 1024)
+				as_invalidate(s, a.r.smin + i->off, a.r.smax + i->off + size);
+			else if (may_be_stack(&a) || a.kind == AV_SCALAR) {
+				/* an address we cannot place may be anywhere, the stack included */
+				s->n = 0;
+				if (en->may_stack)
+					en->may_stack[pc] = 1;
+			}
+			if (atomic && i->imm == BPF_CMPXCHG)
+				s->regs[0] = unknown_bytes(size);
+			else if (atomic && (i->imm & BPF_FETCH))
+				s->regs[i->src_reg] = unknown_bytes(size);
+			return 0;
+		}
+		off += i->off;
+		if (!atomic || i->imm == BPF_STORE_REL)
+			return as_store(s, off, size, &b);
+		old = as_load(s, off, size);
+		switch (i->imm) {
+		case BPF_XCHG:
+			s->regs[i->src_reg] = old;
+			return as_store(s, off, size, &b);
+		case BPF_CMPXCHG:
+			s->regs[0] = old;
+			v = aval_zext(&b, size);
+			v = aval_join(&old, &v);
+			return as_store(s, off, size, &v);
+		default:
+			if (i->imm & BPF_FETCH)
+				s->regs[i->src_reg] = old;
+			v = aval_alu((uint8_t)(i->imm & ~BPF_FETCH), size == 8, false, &old, &b);
+			return as_store(s, off, size, &v);
+		}
+	}
+	default:
+		if (ebpf_is_call(i)) {
+			bool stack_arg = false;
+
+			for (int r = 1; r <= 5; r++)
+				stack_arg = stack_arg || may_be_stack(&s->regs[r]);
+			if (ebpf_is_helper_call(i)) {
+				v = helper_result(i->imm, s);
+				if (helper_is_pure(i->imm))
+					stack_arg = false;
+			} else {
+				v = aval_top();
+			}
+			if (stack_arg) {
+				s->n = 0;
+				if (en->may_stack)
+					en->may_stack[pc] = 1;
+			}
+			s->regs[0] = v;
+			for (int r = 1; r <= 5; r++)
+				s->regs[r] = aval_top();
+		}
+		return 0;
+	}
+}
+
+/* ---- expression evaluation over abstract values ---- */
+
+/* Evaluation with a work budget: expressions are DAGs with sharing, and a walk that does not
+ * memoize could take exponential time; past the budget the answer is "unknown", which is sound. */
+struct eval_run {
+	struct scev_ctx *cx;
+	const struct aval *(*env)(void *, loc_t);
+	void *arg;
+	unsigned budget;
+};
+
+static struct aval eval_rec(struct eval_run *ev, eid e, unsigned depth)
+{
+	const struct expr *x = &ev->cx->ar.v[e];
+	struct aval a, b;
+
+	if (!ev->budget || depth > 200)
+		return aval_top();
+	ev->budget--;
+	switch (x->kind) {
+	case EX_CONST:
+		return aval_const(x->imm);
+	case EX_REG:
+		return *ev->env(ev->arg, x->a);
+	case EX_FP:
+		return aval_ptr(REGION_STACK, 0, range_const(0));
+	case EX_MAP:
+		return aval_ptr(REGION_MAP_HANDLE, (uint16_t)x->a, range_const(0));
+	case EX_ANY:
+		a = eval_rec(ev, x->a, depth + 1);
+		b = eval_rec(ev, x->b, depth + 1);
+		return aval_join(&a, &b);
+	case EX_ALU:
+		a = eval_rec(ev, x->a, depth + 1);
+		b = eval_rec(ev, x->b, depth + 1);
+		return aval_alu(x->op, !x->w32, x->sign, &a, &b);
+	case EX_NEG:
+		a = eval_rec(ev, x->a, depth + 1);
+		return aval_neg(&a, !x->w32);
+	case EX_ZEXT:
+		a = eval_rec(ev, x->a, depth + 1);
+		return aval_zext(&a, x->op);
+	case EX_SEXT:
+		a = eval_rec(ev, x->a, depth + 1);
+		return aval_sext(&a, x->op);
+	case EX_BSWAP:
+		a = eval_rec(ev, x->a, depth + 1);
+		return aval_bswap(&a, x->op);
+	default:
+		return aval_top();
+	}
+}
+
+struct aval aval_eval(struct scev_ctx *cx, eid e, const struct aval *(*env)(void *, loc_t),
+		      void *arg)
+{
+	struct eval_run ev = { cx, env, arg, 4096 };
+
+	return eval_rec(&ev, e, 0);
+}
+
+/* ---- loop headers ---- */
+
+struct env_state {
+	const struct astate *s;
+	struct aval tmp;
+};
+
+static const struct aval *state_env(void *arg, loc_t l)
+{
+	struct env_state *es = arg;
+
+	if (LOC_IS_REG(l))
+		return &es->s->regs[l];
+	es->tmp = as_load(es->s, LOC_SLOT_OFF(l), LOC_SLOT_SIZE(l));
+	return &es->tmp;
+}
+
+/* Header values under construction: changed locations resolved so far, the entry state for the
+ * rest. */
+struct env_hdr {
+	const struct astate *entry;
+	const struct sym_summary *sum;
+	const struct aval *newv;	/* parallel to sum->locs */
+	const bool *done;
+	struct aval tmp;
+};
+
+static const struct aval *hdr_env(void *arg, loc_t l)
+{
+	struct env_hdr *eh = arg;
+
+	for (uint32_t k = 0; k < eh->sum->nlocs; k++)
+		if (eh->sum->locs[k].loc == l)
+			return eh->done[k] ? &eh->newv[k] : (eh->tmp = aval_top(), &eh->tmp);
+	if (LOC_IS_REG(l))
+		return &eh->entry->regs[l];
+	eh->tmp = as_load(eh->entry, LOC_SLOT_OFF(l), LOC_SLOT_SIZE(l));
+	return &eh->tmp;
+}
+
+struct dep_arg {
+	const struct sym_summary *sum;
+	const bool *done;
+	loc_t self;
+};
+
+static bool dep_ready(void *arg, loc_t l)
+{
+	struct dep_arg *da = arg;
+
+	if (l == da->self)
+		return true;	/* an accumulation's own base is handled by its formula */
+	for (uint32_t k = 0; k < da->sum->nlocs; k++)
+		if (da->sum->locs[k].loc == l)
+			return da->done[k];
+	return LOC_IS_REG(l) || !da->sum->havoc_stack;
+}
+
+static void format_trip_expr(struct scev_ctx *cx, const struct sym_summary *sum,
+			     const struct sym_exit *e, struct claim_trip *t)
+{
+	struct sbuf sb = SBUF_INIT;
+	static const char *const names[16] = {
+		[BPF_JEQ >> 4] = "==", [BPF_JNE >> 4] = "!=", [BPF_JGT >> 4] = ">",
+		[BPF_JGE >> 4] = ">=", [BPF_JLT >> 4] = "<", [BPF_JLE >> 4] = "<=",
+		[BPF_JSGT >> 4] = "s>", [BPF_JSGE >> 4] = "s>=", [BPF_JSLT >> 4] = "s<",
+		[BPF_JSLE >> 4] = "s<=",
+	};
+	uint8_t op = e->exit_on_taken ? e->op : trip_negate(e->op);
+
+	(void)sum;
+	sbuf_puts(&sb, "1 + first k with ");
+	expr_format(&cx->ar, e->lhs, &sb);
+	sbuf_printf(&sb, " %s ", op && names[op >> 4] ? names[op >> 4] : "?");
+	expr_format(&cx->ar, e->rhs, &sb);
+	sbuf_puts(&sb, e->is32 ? " (32-bit, iteration k)" : " (iteration k)");
+	snprintf(t->expr, sizeof(t->expr), "%s", sbuf_cstr(&sb));
+	sbuf_free(&sb);
+}
+
+static int header_step(struct engine *en, uint32_t l, const struct astate *E, struct astate *H)
+{
+	struct scev_ctx *cx = en->cx;
+	const struct scev_loop *L = &cx->st.loops->loops[l];
+	const struct sym_summary *sum = &cx->sums[l];
+	struct loop_result *res = &en->res[l];
+	struct env_state es = { .s = E };
+	struct aval *newv = NULL;
+	bool *done = NULL, known = false, progress = true;
+	const struct sym_exit *best = NULL;
+	uint64_t T = 0, Tmin = 1;
+	struct claim_trip trip = { 0 };
+	bool iterate = cx->opts.strategy == SCEV_ITERATE && !cx->first_pass &&
+		       en->visits[L->header] <= (cx->opts.max_iterations ? cx->opts.max_iterations : 8);
+	int err;
+
+	if ((err = as_copy(H, E)))
+		return err;
+	/* Trip count: the smallest bound among exits taken in every iteration. */
+	if (sum->ok) {
+		for (uint32_t k = 0; k < sum->nexits; k++) {
+			uint64_t kmin, kmax;
+			char why[128];
+
+			if (sym_exit_bound(cx, sum, &sum->exits[k], state_env, &es, &kmin, &kmax, why,
+					   sizeof(why))) {
+				if (!trip.reason[0])
+					snprintf(trip.reason, sizeof(trip.reason), "exit at %u: %s",
+						 cx->st.cfg->blocks[sum->exits[k].block].last, why);
+				continue;
+			}
+			if (!known || kmax + 1 < T) {
+				T = kmax + 1;
+				Tmin = kmin + 1;
+				best = &sum->exits[k];
+				known = true;
+			}
+		}
+	} else {
+		snprintf(trip.reason, sizeof(trip.reason), "%s", sum->why);
+	}
+	if (known) {
+		bool exact = sum->single_exit && best->block == L->exits[0].from && Tmin == T;
+
+		trip.kind = exact ? TRIP_EXACT : TRIP_BOUNDED;
+		trip.max = T;
+		trip.min = sum->single_exit && best->block == L->exits[0].from ? Tmin : 1;
+		if (exact)
+			trip.reason[0] = '\0';
+		else if (!sum->single_exit)
+			snprintf(trip.reason, sizeof(trip.reason), "%s",
+				 L->nexits > 1 ? "several exits" : "the loop can end the program");
+		else
+			snprintf(trip.reason, sizeof(trip.reason), "the bound depends on values "
+				 "that are not constant at entry");
+		format_trip_expr(cx, sum, best, &trip);
+	} else if (sum->ok && !sum->nexits && !trip.reason[0]) {
+		snprintf(trip.reason, sizeof(trip.reason), "no exit is tested in every iteration");
+	}
+	res->visited = true;
+	res->trip = trip;
+
+	/* Header values of the changed locations. */
+	newv = calloc(sum->nlocs ? sum->nlocs : 1, sizeof(*newv));
+	done = calloc(sum->nlocs ? sum->nlocs : 1, sizeof(*done));
+	free(res->ivs);
+	res->ivs = calloc(sum->nlocs ? sum->nlocs : 1, sizeof(*res->ivs));
+	res->nivs = 0;
+	if (!newv || !done || !res->ivs) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t k = 0; k < sum->nlocs && sum->ok; k++) {
+		const struct sym_loc *sl = &sum->locs[k];
+		struct aval x0 = *state_env(&es, sl->loc), z, t;
+
+		if (sl->cls != LC_AFFINE)
+			continue;
+		if (sl->width == 64) {
+			newv[k] = known ? aval_add_scaled(&x0, sl->step, 0, T - 1, 64) :
+				  sl->step == 0 ? x0 : aval_top();
+		} else {
+			/* iteration 0 holds the entry value, later ones zero-extended sums */
+			z = aval_zext(&x0, 4);
+			t = known ? (T > 1 ? aval_add_scaled(&z, sl->step, 1, T - 1, 32) : x0)
+				  : aval_scalar(range_zext_unknown(4));
+			newv[k] = aval_join(&x0, &t);
+		}
+		newv[k].src = SRC_RECURRENCE;
+		done[k] = true;
+		{
+			struct claim_iv iv = { .loc = sl->loc, .width = sl->width, .step = sl->step };
+
+			/* start is the value at the first header execution, whatever its width */
+			iv.has_start = aval_is_const(&x0, &iv.start);
+			res->ivs[res->nivs++] = iv;
+		}
+	}
+	/* Accumulations and functions of resolved locations, in dependency order. */
+	while (progress && sum->ok) {
+		progress = false;
+		for (uint32_t k = 0; k < sum->nlocs; k++) {
+			const struct sym_loc *sl = &sum->locs[k];
+			struct dep_arg da = { sum, done, sl->loc };
+			struct env_hdr eh = { E, sum, newv, done };
+			struct aval x0 = *state_env(&es, sl->loc);
+
+			if (done[k] || (sl->cls != LC_ACCUM && sl->cls != LC_DERIVED))
+				continue;
+			if (!expr_only_regs(&cx->ar, sl->back, dep_ready, &da))
+				continue;
+			if (sl->cls == LC_DERIVED) {
+				struct aval f = aval_eval(cx, sl->back, hdr_env, &eh);
+
+				newv[k] = aval_join(&x0, &f);
+				newv[k].src = SRC_DERIVED;
+			} else if (known) {
+				eid alts[8];
+				int n = expr_alternatives(&cx->ar, sl->back, alts, 8);
+				struct aval dsum = { 0 }, z, t;
+
+				for (int a = 0; a < n; a++) {
+					eid d;
+					bool w32;
+					struct aval dv;
+
+					sym_accum_delta(&cx->ar, alts[a], sl->loc, &d, &w32);
+					dv = aval_eval(cx, d, hdr_env, &eh);
+					dsum = a ? aval_join(&dsum, &dv) : dv;
+				}
+				if (sl->width == 64) {
+					newv[k] = aval_add_accum(&x0, &dsum, 0, T - 1, true);
+				} else {
+					z = aval_zext(&x0, 4);
+					t = T > 1 ? aval_add_accum(&z, &dsum, 1, T - 1, false) : x0;
+					newv[k] = aval_join(&x0, &t);
+				}
+				newv[k].src = SRC_ACCUMULATE;
+			} else {
+				continue;	/* no trip count: forget below */
+			}
+			done[k] = true;
+			progress = true;
+		}
+	}
+	/* Everything else: forget (or iterate with the back-edge states). */
+	for (uint32_t k = 0; k < sum->nlocs; k++) {
+		const struct sym_loc *sl = &sum->locs[k];
+		struct aval x0 = *state_env(&es, sl->loc);
+
+		if (done[k])
+			continue;
+		if (LOC_IS_REG(sl->loc)) {
+			struct aval w = aval_scalar(range_zext_unknown(4));
+
+			newv[k] = sum->ok && sl->zext32 ? aval_join(&x0, &w) : aval_top();
+		} else {
+			newv[k] = unknown_bytes(LOC_SLOT_SIZE(sl->loc));
+		}
+		newv[k].src = SRC_FORGET;
+		if (iterate && LOC_IS_REG(sl->loc) && en->back[L->header].live) {
+			struct aval bv = en->back[L->header].regs[sl->loc], j = aval_join(&x0, &bv);
+
+			if (en->hdr[L->header].live && en->visits[L->header] > 2)
+				j = aval_widen(&en->hdr[L->header].regs[sl->loc], &j);
+			newv[k] = j;
+			newv[k].src = SRC_ITERATE;
+		} else if (iterate && LOC_IS_REG(sl->loc)) {
+			newv[k] = x0;	/* first visit: only the entry so far */
+			newv[k].src = SRC_ITERATE;
+		}
+		done[k] = true;
+	}
+	if (sum->havoc_stack)
+		H->n = 0;
+	for (uint32_t k = 0; k < sum->nlocs && !err; k++) {
+		loc_t x = sum->locs[k].loc;
+
+		if (LOC_IS_REG(x))
+			H->regs[x] = newv[k];
+		else if (newv[k].kind == AV_TOP)
+			as_invalidate(H, LOC_SLOT_OFF(x), LOC_SLOT_OFF(x) + LOC_SLOT_SIZE(x));
+		else
+			err = as_store(H, LOC_SLOT_OFF(x), LOC_SLOT_SIZE(x), &newv[k]);
+	}
+out:
+	free(newv);
+	free(done);
+	return err;
+}
+
+/* ---- the worklist ---- */
+
+static void queue(struct engine *en, uint32_t b, uint32_t *lowest)
+{
+	uint32_t pos = en->cx->rpo_index[b];
+
+	en->queued[pos] = 1;
+	if (pos < *lowest)
+		*lowest = pos;
+}
+
+static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct astate *st,
+		     uint32_t *lowest)
+{
+	struct scev_ctx *cx = en->cx;
+	uint32_t l;
+	int ch;
+
+	if (!st->live)
+		return 0;
+	if (is_scev_header(cx, to, &l) && scev_loop__contains(cx->st.loops, l, from)) {
+		/* A back edge: the header step covers every iteration, except for what the
+		 * iterate strategy takes from the back edges. */
+		if (cx->opts.strategy != SCEV_ITERATE || cx->first_pass)
+			return 0;
+		ch = as_join(&en->back[to], st, en->visits[to] > 2);
+	} else {
+		ch = as_join(&en->in[to], st, en->visits[to] >= 2);
+	}
+	if (ch < 0)
+		return ch;
+	if (ch)
+		queue(en, to, lowest);
+	return 0;
+}
+
+static void put_claims(struct engine *en, const struct astate *s, uint32_t pc, bool at_header)
+{
+	struct claim_prog *out = en->out;
+
+	for (loc_t r = 0; r < EBPF_REG_FP; r++) {
+		const struct aval *a = &s->regs[r];
+		struct claim_range c = { .pc = pc, .loc = r };
+
+		if (a->kind == AV_TOP || (a->kind == AV_SCALAR && range_is_unknown(&a->r)))
+			continue;
+		c.is_ptr = a->kind == AV_PTR;
+		c.region = a->region;
+		c.map = a->map;
+		c.maybe_null = a->maybe_null;
+		c.source = at_header ? a->src : (a->src == SRC_FLOW ? SRC_FLOW : a->src);
+		c.r = a->r;
+#ifdef BPFSCEV_PLANTED_BUG
+		/* fuzzing self-test: a claim one too small whenever it has room */
+		if (!c.is_ptr && c.r.umax > c.r.umin && c.r.umax == (uint64_t)c.r.smax) {
+			c.r.umax--;
+			c.r.smax--;
+			range_sync(&c.r);
+		}
+#endif
+		claim_prog__add_range(out, &c);
+	}
+	for (uint32_t k = 0; k < s->n; k++) {
+		const struct aval *a = &s->cells[k].v;
+		struct claim_range c = { .pc = pc, .loc = LOC_SLOT(s->cells[k].off, s->cells[k].size) };
+
+		if (a->kind == AV_TOP || (a->kind == AV_SCALAR && range_is_unknown(&a->r)))
+			continue;
+		c.is_ptr = a->kind == AV_PTR;
+		c.region = a->region;
+		c.map = a->map;
+		c.maybe_null = a->maybe_null;
+		c.source = a->src;
+		c.r = a->r;
+		claim_prog__add_range(out, &c);
+	}
+}
+
+/* Runs block b from its state; with emit, records claims before every instruction. */
+static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
+{
+	struct scev_ctx *cx = en->cx;
+	const struct scev_block *blk = &cx->st.cfg->blocks[b];
+	struct astate s = { 0 }, t = { 0 };
+	const struct bpf_insn *last;
+	uint32_t l;
+	int err;
+
+	if (is_scev_header(cx, b, &l)) {
+		if (!emit) {
+			if ((err = header_step(en, l, &en->in[b], &en->hdr[b])))
+				return err;
+		}
+		err = as_copy(&s, &en->hdr[b]);
+	} else {
+		err = as_copy(&s, &en->in[b]);
+	}
+	if (err)
+		goto out;
+	for (uint32_t pc = blk->first; pc <= blk->last; pc += ebpf_insn_slots(&cx->insns[pc])) {
+		if (emit)
+			put_claims(en, &s, pc, pc == blk->first && is_scev_header(cx, b, &l));
+		if (pc == blk->last && ebpf_is_jmp(&cx->insns[pc]))
+			break;
+		if ((err = ai_step(en, &s, pc)))
+			goto out;
+	}
+	if (emit)
+		goto out;
+	last = &cx->insns[blk->last];
+	if (ebpf_is_cond_jmp(last) && ebpf_op(last) != BPF_JCOND && blk->nsucc == 2) {
+		bool is32 = ebpf_class(last) == BPF_JMP32;
+		struct aval kb = aval_const(is32 ? (uint32_t)last->imm : (uint64_t)(int64_t)last->imm);
+		bool x = ebpf_srcbit(last) == BPF_X;
+		int outcome = aval_branch_outcome(ebpf_op(last), is32, &s.regs[last->dst_reg],
+						  x ? &s.regs[last->src_reg] : &kb);
+
+		for (int taken = 0; taken < 2; taken++) {
+			struct aval a, bb;
+
+			if (outcome == !taken)
+				continue;	/* this arm cannot run */
+			if ((err = as_copy(&t, &s)))
+				goto out;
+			a = t.regs[last->dst_reg];
+			bb = x ? t.regs[last->src_reg] : kb;
+			if (!aval_refine(ebpf_op(last), is32, taken, &a, &bb))
+				continue;
+			if (x)
+				t.regs[last->src_reg] = bb;
+			t.regs[last->dst_reg] = a;
+			if ((err = propagate(en, b, blk->succ[taken], &t, lowest)))
+				goto out;
+		}
+	} else {
+		if (ebpf_is_call(last) || !ebpf_is_jmp(last))
+			if ((err = ai_step(en, &s, blk->last)))
+				goto out;
+		for (unsigned k = 0; k < blk->nsucc; k++)
+			if ((err = propagate(en, b, blk->succ[k], &s, lowest)))
+				goto out;
+	}
+out:
+	as_free(&s);
+	as_free(&t);
+	return err;
+}
+
+static void engine_free(struct engine *en)
+{
+	struct scev_ctx *cx = en->cx;
+	uint32_t nb = cx->st.cfg->nblocks;
+
+	for (uint32_t b = 0; en->in && b < nb; b++) {
+		as_free(&en->in[b]);
+		as_free(&en->back[b]);
+		as_free(&en->hdr[b]);
+	}
+	free(en->in);
+	free(en->back);
+	free(en->hdr);
+	free(en->visits);
+	free(en->queued);
+}
+
+static int run_function(struct engine *en, uint32_t f)
+{
+	struct scev_ctx *cx = en->cx;
+	uint32_t lo = cx->rpo_off[f], hi = cx->rpo_off[f + 1], entry = cx->st.cfg->funcs[f].entry;
+	struct astate *s = &en->in[entry];
+	uint32_t pos;
+	int err = 0;
+
+	/* The entry state: r1 the context in the main function, r10 the frame. */
+	s->live = true;
+	for (int r = 0; r < EBPF_NREGS; r++)
+		s->regs[r] = aval_top();
+	s->regs[EBPF_REG_FP] = aval_ptr(REGION_STACK, 0, range_const(0));
+	if (cx->st.cfg->funcs[f].start == 0)
+		s->regs[1] = aval_ptr(REGION_CTX, 0, range_const(0));
+	en->queued[cx->rpo_index[entry]] = 1;
+	pos = lo;
+	while (pos < hi) {
+		uint32_t b = cx->rpo[pos], lowest = UINT32_MAX;
+
+		if (!en->queued[pos]) {
+			pos++;
+			continue;
+		}
+		en->queued[pos] = 0;
+		en->visits[b]++;
+		if ((err = run_block(en, b, false, &lowest)))
+			return err;
+		pos = lowest < pos + 1 ? lowest : pos + 1;
+	}
+	return 0;
+}
+
+/* pc ranges of a loop's blocks, adjacent blocks merged. */
+static int loop_ranges(const struct scev_ctx *cx, const struct scev_loop *L, struct claim_loop *cl)
+{
+	const struct scev_cfg *cfg = cx->st.cfg;
+
+	cl->blocks = calloc(L->nblocks ? L->nblocks : 1, sizeof(*cl->blocks));
+	if (!cl->blocks)
+		return -ENOMEM;
+	for (uint32_t k = 0; k < L->nblocks; k++) {
+		const struct scev_block *b = &cfg->blocks[L->blocks[k]];
+		uint32_t last = b->last + ebpf_insn_slots(&cx->insns[b->last]) - 1;
+
+		if (cl->nblocks && cl->blocks[cl->nblocks - 1].last + 1 == b->first)
+			cl->blocks[cl->nblocks - 1].last = last;
+		else
+			cl->blocks[cl->nblocks++] = (struct claim_pcrange){ b->first, last };
+	}
+	return 0;
+}
+
+static int fill_loops(struct engine *en, struct claim_prog *out)
+{
+	struct scev_ctx *cx = en->cx;
+	const struct scev_cfg *cfg = cx->st.cfg;
+	const struct scev_loops *lf = cx->st.loops;
+
+	out->loops = calloc(lf->nloops ? lf->nloops : 1, sizeof(*out->loops));
+	if (!out->loops)
+		return -ENOMEM;
+	out->nloops = lf->nloops;
+	for (uint32_t l = 0; l < lf->nloops; l++) {
+		const struct scev_loop *L = &lf->loops[l];
+		struct claim_loop *cl = &out->loops[l];
+		struct loop_result *res = &en->res[l];
+
+		cl->header = cfg->blocks[L->header].first;
+		cl->depth = L->depth;
+		cl->parent = L->parent == SCEV_NONE ? -1 : (int64_t)cfg->blocks[lf->loops[L->parent].header].first;
+		cl->irreducible = L->irreducible;
+		cl->latch = L->latch == SCEV_NONE ? UINT32_MAX : cfg->blocks[L->latch].last;
+		cl->entries = calloc(L->nentries ? L->nentries : 1, sizeof(*cl->entries));
+		cl->back_edges = calloc(L->nback_edges ? L->nback_edges : 1, sizeof(*cl->back_edges));
+		cl->exits = calloc(L->nexits ? L->nexits : 1, sizeof(*cl->exits));
+		if (!cl->entries || !cl->back_edges || !cl->exits || loop_ranges(cx, L, cl))
+			return -ENOMEM;
+		for (uint32_t k = 0; k < L->nentries; k++)
+			cl->entries[cl->nentries++] = cfg->blocks[L->entries[k]].first;
+		for (uint32_t k = 0; k < L->nback_edges; k++) {
+			const struct scev_back_edge *be = &L->back_edges[k];
+
+			cl->back_edges[cl->nback_edges][0] = cfg->blocks[be->from].last;
+			cl->back_edges[cl->nback_edges][1] = cfg->blocks[be->to].first;
+			cl->back_edges[cl->nback_edges++][2] =
+				be->latch == SCEV_NONE ? UINT32_MAX : cfg->blocks[be->latch].last;
+		}
+		for (uint32_t k = 0; k < L->nexits; k++) {
+			cl->exits[cl->nexits][0] = cfg->blocks[L->exits[k].from].last;
+			cl->exits[cl->nexits++][1] = cfg->blocks[L->exits[k].to].first;
+		}
+		if (res->visited) {
+			cl->trip = res->trip;
+			cl->ivs = res->ivs;
+			cl->nivs = res->nivs;
+			res->ivs = NULL;
+		} else {
+			snprintf(cl->trip.reason, sizeof(cl->trip.reason),
+				 "the loop is never entered");
+		}
+	}
+	return 0;
+}
+
+int absint_run(struct scev_ctx *cx, struct claim_prog *out)
+{
+	const struct scev_cfg *cfg = cx->st.cfg;
+	const struct scev_loops *lf = cx->st.loops;
+	uint32_t nb = cfg->nblocks;
+	struct engine en = { .cx = cx, .out = out };
+	uint8_t *emit = NULL;
+	int err = -ENOMEM;
+
+	en.in = calloc(nb ? nb : 1, sizeof(*en.in));
+	en.back = calloc(nb ? nb : 1, sizeof(*en.back));
+	en.hdr = calloc(nb ? nb : 1, sizeof(*en.hdr));
+	en.visits = calloc(nb ? nb : 1, sizeof(*en.visits));
+	en.queued = calloc(nb ? nb : 1, 1);
+	en.res = calloc(lf->nloops ? lf->nloops : 1, sizeof(*en.res));
+	emit = calloc(nb ? nb : 1, 1);
+	if (!en.in || !en.back || !en.hdr || !en.visits || !en.queued || !en.res || !emit)
+		goto out;
+	if (cx->first_pass)
+		en.may_stack = cx->may_stack;
+	for (uint32_t f = 0; f < cfg->nfuncs; f++)
+		if ((err = run_function(&en, f)))
+			goto out;
+	err = 0;
+	if (cx->first_pass)
+		goto out;
+	/* Claims: every instruction inside a loop and at every loop exit. */
+	for (uint32_t l = 0; l < lf->nloops; l++) {
+		const struct scev_loop *L = &lf->loops[l];
+
+		for (uint32_t k = 0; k < L->nblocks; k++)
+			emit[L->blocks[k]] = 1;
+		for (uint32_t k = 0; k < L->nexits; k++)
+			emit[L->exits[k].to] = 1;
+	}
+	if (!cx->opts.no_ranges)
+		for (uint32_t i = 0; i < cx->rpo_off[cfg->nfuncs]; i++) {
+			uint32_t b = cx->rpo[i];
+
+			if (emit[b] && en.in[b].live && (err = run_block(&en, b, true, NULL)))
+				goto out;
+		}
+	err = fill_loops(&en, out);
+out:
+	if (en.res)
+		for (uint32_t l = 0; l < lf->nloops; l++)
+			free(en.res[l].ivs);
+	free(en.res);
+	free(emit);
+	engine_free(&en);
+	return err;
+}

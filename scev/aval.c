@@ -1,0 +1,292 @@
+/* Abstract values: see aval.h. */
+#include "scev/aval.h"
+
+#include <string.h>
+
+#include "bpf/isa.h"
+
+struct aval aval_top(void)
+{
+	struct aval a;
+
+	memset(&a, 0, sizeof(a));
+	a.kind = AV_TOP;
+	a.r = range_unknown();
+	return a;
+}
+
+struct aval aval_scalar(struct range r)
+{
+	struct aval a;
+
+	memset(&a, 0, sizeof(a));
+	a.kind = AV_SCALAR;
+	a.r = r;
+	return a;
+}
+
+struct aval aval_const(uint64_t v)
+{
+	return aval_scalar(range_const(v));
+}
+
+struct aval aval_ptr(uint8_t region, uint16_t map, struct range off)
+{
+	struct aval a;
+
+	memset(&a, 0, sizeof(a));
+	a.kind = AV_PTR;
+	a.region = region;
+	a.map = map;
+	a.r = off;
+	return a;
+}
+
+bool aval_is_const(const struct aval *a, uint64_t *v)
+{
+	if (a->kind != AV_SCALAR || !range_is_const(&a->r))
+		return false;
+	if (v)
+		*v = a->r.umin;
+	return true;
+}
+
+static bool same_region(const struct aval *a, const struct aval *b)
+{
+	return a->kind == AV_PTR && b->kind == AV_PTR && a->region == b->region && a->map == b->map;
+}
+
+bool aval_equal(const struct aval *a, const struct aval *b)
+{
+	if (a->kind != b->kind)
+		return false;
+	if (a->kind == AV_TOP)
+		return true;
+	if (a->kind == AV_PTR && (!same_region(a, b) || a->maybe_null != b->maybe_null))
+		return false;
+	return range_equal(&a->r, &b->r);
+}
+
+bool aval_subset(const struct aval *a, const struct aval *b)
+{
+	if (b->kind == AV_TOP)
+		return true;
+	if (a->kind != b->kind)
+		return false;
+	if (a->kind == AV_PTR && (!same_region(a, b) || (a->maybe_null && !b->maybe_null)))
+		return false;
+	return range_subset(&a->r, &b->r);
+}
+
+struct aval aval_join(const struct aval *a, const struct aval *b)
+{
+	struct aval r;
+
+	if (a->kind == AV_TOP || b->kind == AV_TOP)
+		return aval_top();
+	if (a->kind == AV_SCALAR && b->kind == AV_SCALAR) {
+		r = aval_scalar(range_join(&a->r, &b->r));
+		r.src = a->src == b->src ? a->src : SRC_FLOW;
+		return r;
+	}
+	if (same_region(a, b)) {
+		r = aval_ptr(a->region, a->map, range_join(&a->r, &b->r));
+		r.maybe_null = a->maybe_null || b->maybe_null;
+		r.src = a->src == b->src ? a->src : SRC_FLOW;
+		return r;
+	}
+	/* A maybe-null pointer already includes 0: join with the scalar 0 keeps it. */
+	if (a->kind == AV_PTR && a->maybe_null && aval_is_const(b, NULL) && b->r.umin == 0)
+		return *a;
+	if (b->kind == AV_PTR && b->maybe_null && aval_is_const(a, NULL) && a->r.umin == 0)
+		return *b;
+	return aval_top();
+}
+
+struct aval aval_widen(const struct aval *prev, const struct aval *next)
+{
+	struct aval j = aval_join(prev, next);
+
+	if (j.kind != AV_TOP)
+		j.r = range_widen(&prev->r, &j.r);
+	return j;
+}
+
+struct aval aval_alu(uint8_t op, bool is64, bool sign, const struct aval *a, const struct aval *b)
+{
+	struct aval r;
+
+	if (op == BPF_MOV) {
+		if (is64)
+			return *b;
+		return aval_zext(b, 4);
+	}
+	if (a->kind == AV_SCALAR && b->kind == AV_SCALAR)
+		return aval_scalar(range_alu(op, is64, sign, &a->r, &b->r));
+	/* Pointer ± scalar stays a pointer into the same region (64-bit only). */
+	if (is64 && a->kind == AV_PTR && !a->maybe_null && b->kind == AV_SCALAR &&
+	    (op == BPF_ADD || op == BPF_SUB)) {
+		r = *a;
+		r.src = SRC_FLOW;
+		r.r = range_alu(op, true, false, &a->r, &b->r);
+		return r;
+	}
+	if (is64 && op == BPF_ADD && b->kind == AV_PTR && !b->maybe_null && a->kind == AV_SCALAR) {
+		r = *b;
+		r.src = SRC_FLOW;
+		r.r = range_alu(op, true, false, &b->r, &a->r);
+		return r;
+	}
+	/* Pointer - pointer into the same region is the difference of offsets. */
+	if (is64 && op == BPF_SUB && same_region(a, b) && !a->maybe_null && !b->maybe_null)
+		return aval_scalar(range_alu(BPF_SUB, true, false, &a->r, &b->r));
+	if (!is64 && (op == BPF_AND || op == BPF_RSH) && b->kind == AV_SCALAR &&
+	    a->kind != AV_SCALAR) {
+		/* 32-bit ops on a pointer give some 32-bit number */
+		struct aval t = aval_scalar(range_zext_unknown(4));
+
+		return aval_scalar(range_alu(op, false, sign, &t.r, &b->r));
+	}
+	if (!is64)
+		return aval_scalar(range_zext_unknown(4));
+	if (op == BPF_AND && b->kind == AV_SCALAR) {
+		/* x & c is within [0, c] whatever x is (also a pointer's bits) */
+		struct range u = range_unknown();
+
+		return aval_scalar(range_alu(BPF_AND, true, false, &u, &b->r));
+	}
+	return aval_top();
+}
+
+static struct aval as_scalar(const struct aval *a)
+{
+	return a->kind == AV_SCALAR ? *a : aval_scalar(range_unknown());
+}
+
+struct aval aval_neg(const struct aval *a, bool is64)
+{
+	struct aval s = as_scalar(a);
+
+	return aval_scalar(range_neg(&s.r, is64));
+}
+
+struct aval aval_zext(const struct aval *a, unsigned bytes)
+{
+	struct aval s = as_scalar(a);
+
+	if (bytes >= 8)
+		return *a;
+	return aval_scalar(range_trunc(&s.r, bytes));
+}
+
+struct aval aval_sext(const struct aval *a, unsigned bytes)
+{
+	struct aval s = as_scalar(a);
+
+	if (bytes >= 8)
+		return *a;
+	return aval_scalar(range_sext(&s.r, bytes));
+}
+
+struct aval aval_bswap(const struct aval *a, unsigned bits)
+{
+	struct aval s = as_scalar(a);
+
+	return aval_scalar(range_bswap(&s.r, bits));
+}
+
+struct aval aval_add_scaled(const struct aval *a, uint64_t step, uint64_t kmin, uint64_t kmax,
+			    unsigned width)
+{
+	struct aval r;
+
+	if (a->kind == AV_TOP)
+		return *a;
+	if (a->kind == AV_PTR && (width != 64 || a->maybe_null))
+		return aval_top();
+	r = *a;
+	r.r = range_add_scaled(&a->r, step, kmin, kmax, width);
+	return r;
+}
+
+struct aval aval_add_accum(const struct aval *a, const struct aval *d, uint64_t kmin,
+			   uint64_t kmax, bool is64)
+{
+	struct aval r;
+
+	if (a->kind == AV_TOP || d->kind != AV_SCALAR)
+		return aval_top();
+	if (a->kind == AV_PTR && (!is64 || a->maybe_null))
+		return aval_top();
+	r = *a;
+	r.r = range_add_accum(&a->r, &d->r, kmin, kmax, is64);
+	return r;
+}
+
+/* Two pointers into one region compare like their offsets, as signed numbers, as long as the
+ * offsets are small enough that base + offset cannot wrap (the region bases are far from 0 and
+ * from 2^63).  Returns the signed form of op, or 0 when the comparison cannot be transferred. */
+#define PTR_OFF_LIMIT (1ll << 40)
+
+static uint8_t ptr_cmp_op(uint8_t op, bool is32, const struct aval *a, const struct aval *b)
+{
+	if (is32 || !same_region(a, b) || a->maybe_null || b->maybe_null)
+		return 0;
+	if (a->r.smin < -PTR_OFF_LIMIT || a->r.smax > PTR_OFF_LIMIT ||
+	    b->r.smin < -PTR_OFF_LIMIT || b->r.smax > PTR_OFF_LIMIT)
+		return 0;
+	switch (op) {
+	case BPF_JGT: return BPF_JSGT;
+	case BPF_JGE: return BPF_JSGE;
+	case BPF_JLT: return BPF_JSLT;
+	case BPF_JLE: return BPF_JSLE;
+	case BPF_JSET: return 0;
+	default: return op;
+	}
+}
+
+int aval_branch_outcome(uint8_t op, bool is32, const struct aval *a, const struct aval *b)
+{
+	uint8_t pop;
+
+	if (a->kind == AV_SCALAR && b->kind == AV_SCALAR)
+		return range_branch_outcome(op, is32, &a->r, &b->r);
+	pop = ptr_cmp_op(op, is32, a, b);
+	if (pop)
+		return range_branch_outcome(pop, false, &a->r, &b->r);
+	return -1;
+}
+
+bool aval_refine(uint8_t op, bool is32, bool taken, struct aval *a, struct aval *b)
+{
+	/* A maybe-null pointer compared with 0: one arm is the pointer, the other the null. */
+	if (!is32 && (op == BPF_JEQ || op == BPF_JNE)) {
+		for (int side = 0; side < 2; side++) {
+			struct aval *p = side ? b : a, *z = side ? a : b;
+			uint64_t c;
+
+			if (p->kind == AV_PTR && p->maybe_null && aval_is_const(z, &c) && c == 0) {
+				bool is_null = (op == BPF_JEQ) == taken;
+
+				if (is_null)
+					*p = aval_const(0);
+				else
+					p->maybe_null = false;
+				return true;
+			}
+		}
+	}
+	if (a->kind == AV_SCALAR && b->kind == AV_SCALAR) {
+		range_refine(op, is32, taken, &a->r, &b->r);
+		return !range_is_empty(&a->r) && !range_is_empty(&b->r);
+	}
+	{
+		uint8_t pop = ptr_cmp_op(op, is32, a, b);
+
+		if (pop) {
+			range_refine(pop, false, taken, &a->r, &b->r);
+			return !range_is_empty(&a->r) && !range_is_empty(&b->r);
+		}
+	}
+	return true;
+}

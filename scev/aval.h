@@ -1,0 +1,58 @@
+/* Abstract values of locations for the forward analysis: a scalar with a range, a pointer into
+ * a region with a range of offsets, or TOP (anything, pointer or not).
+ *
+ * Pointer offsets are relative to the region's base: the frame's r10 for the stack (so fp-8 is
+ * offset -8), the start of the context, packet, packet end or packet metadata, the start of a map
+ * value element.  A maybe_null pointer may also be the scalar 0 (a map lookup before its null
+ * check).  Operations follow the ISA's run-time semantics; pointer arithmetic keeps the region
+ * only where the result certainly stays a pointer into it (pointer ± scalar), and everything
+ * else that involves a pointer gives TOP.
+ */
+#ifndef BPFSCEV_SCEV_AVAL_H
+#define BPFSCEV_SCEV_AVAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "scev/claims.h"
+#include "scev/range.h"
+
+enum aval_kind { AV_SCALAR, AV_PTR, AV_TOP };
+
+struct aval {
+	uint8_t kind;
+	uint8_t region;		/* enum claim_region */
+	bool maybe_null;
+	uint8_t src;		/* enum claim_source, for reports */
+	uint16_t map;
+	struct range r;		/* value (scalar) or offset (pointer) */
+};
+
+struct aval aval_top(void);
+struct aval aval_scalar(struct range r);
+struct aval aval_const(uint64_t v);
+struct aval aval_ptr(uint8_t region, uint16_t map, struct range off);
+bool aval_is_const(const struct aval *a, uint64_t *v);
+bool aval_equal(const struct aval *a, const struct aval *b);
+bool aval_subset(const struct aval *a, const struct aval *b);
+struct aval aval_join(const struct aval *a, const struct aval *b);
+struct aval aval_widen(const struct aval *prev, const struct aval *next);
+
+/* ALU at run-time semantics (op BPF_ADD..BPF_ARSH, BPF_MOV); sign for sdiv/smod. */
+struct aval aval_alu(uint8_t op, bool is64, bool sign, const struct aval *a, const struct aval *b);
+struct aval aval_neg(const struct aval *a, bool is64);
+struct aval aval_zext(const struct aval *a, unsigned bytes);
+struct aval aval_sext(const struct aval *a, unsigned bytes);
+struct aval aval_bswap(const struct aval *a, unsigned bits);
+/* a + k*step for k in [kmin, kmax] (recurrence ranges; pointers shift their offset). */
+struct aval aval_add_scaled(const struct aval *a, uint64_t step, uint64_t kmin, uint64_t kmax,
+			    unsigned width);
+struct aval aval_add_accum(const struct aval *a, const struct aval *d, uint64_t kmin,
+			   uint64_t kmax, bool is64);
+/* Narrows a and b for the branch 'a op b' taken or not; returns false when the edge cannot be
+ * taken (some refined range is empty). */
+bool aval_refine(uint8_t op, bool is32, bool taken, struct aval *a, struct aval *b);
+/* 1 always, 0 never, -1 unknown. */
+int aval_branch_outcome(uint8_t op, bool is32, const struct aval *a, const struct aval *b);
+
+#endif

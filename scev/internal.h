@@ -1,0 +1,91 @@
+/* Shared state of one analysis run, between the driver (scev.c), the symbolic execution of loop
+ * bodies (symex.c) and the forward range analysis (absint.c).  Not part of the public API. */
+#ifndef BPFSCEV_SCEV_INTERNAL_H
+#define BPFSCEV_SCEV_INTERNAL_H
+
+#include "scev/aval.h"
+#include "scev/expr.h"
+#include "scev/loop.h"
+#include "scev/scev.h"
+#include "scev/trip.h"
+
+/* How a location evolves around one loop (symex.c). */
+enum loc_class {
+	LC_AFFINE,	/* x' = x + step at every back edge (width 32: zero-extended) */
+	LC_ACCUM,	/* x' = x + d, d different per path or not constant */
+	LC_DERIVED,	/* x' = f(other locations), f not using x */
+	LC_UNKNOWN,
+};
+
+struct sym_loc {
+	loc_t loc;
+	uint8_t cls;
+	uint8_t width;		/* AFFINE, ACCUM: 32 or 64 */
+	uint64_t step;		/* AFFINE */
+	eid back;		/* value at the back edges, in this loop's REG symbols */
+	bool zext32;		/* every back-edge value is zero-extended from 32 bits */
+};
+
+/* An exiting conditional jump executed in every iteration that returns to the header. */
+struct sym_exit {
+	uint32_t block;
+	uint8_t op;
+	bool is32;
+	bool exit_on_taken;
+	eid lhs, rhs;		/* operands at the jump, in this loop's REG symbols */
+};
+
+struct sym_summary {
+	bool ok;		/* false: only the syntactic modified set below is known */
+	char why[96];
+	struct sym_loc *locs;	/* every location the loop may change */
+	uint32_t nlocs;
+	bool havoc_stack;	/* cells not in locs may change too */
+	struct sym_exit *exits;
+	uint32_t nexits;
+	bool single_exit;	/* one exit edge, and nothing ends the program inside */
+	/* the state on the single exit edge, for locations in locs (exit values for parents) */
+	eid *exit_vals;
+};
+
+/* Per-function facts the symbolic execution takes from the first, forgetful range pass. */
+struct scev_ctx {
+	const struct ebpf_prog *prog;
+	const struct bpf_insn *insns;
+	uint32_t len;
+	const struct ebpf_map_def *maps;
+	size_t nmaps;
+	enum ebpf_ctx_model ctx_model;
+	struct scev_opts opts;
+	struct scev_structure st;
+	uint32_t *rpo_index;	/* block → position in its function's reverse postorder */
+	uint32_t *rpo;		/* reachable blocks, each function's in reverse postorder */
+	uint32_t *rpo_off;	/* per function: its slice of rpo is [rpo_off[f], rpo_off[f+1]) */
+	struct expr_arena ar;
+	struct sym_summary *sums;	/* per loop; NULL during the first pass */
+	uint8_t *may_stack;	/* per pc: this store/call may write the stack through a pointer
+				 * other than a constant r10 offset (from the first pass) */
+	bool first_pass;
+};
+
+/* symex.c */
+void sym_summary__free(struct sym_summary *s);
+int symex_loop(struct scev_ctx *cx, uint32_t l);
+/* Syntactic modified set (registers, r10-offset cells, havoc) for loops symex gave up on. */
+int symex_syntactic_mod(struct scev_ctx *cx, uint32_t l, struct sym_summary *s);
+const struct sym_loc *sym_find(const struct sym_summary *s, loc_t loc);
+/* Bounds on the first iteration at which exit e is taken, given the ranges of the header
+ * values at loop entry (env) — 0 with kmin/kmax, or -1 with why. */
+int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_exit *e,
+		   const struct aval *(*env)(void *arg, loc_t l), void *arg, uint64_t *kmin,
+		   uint64_t *kmax, char *why, unsigned whylen);
+bool sym_accum_delta(struct expr_arena *ar, eid alt, loc_t x, eid *d, bool *w32);
+/* The helper writes nothing through its pointer arguments. */
+bool helper_is_pure(int32_t id);
+
+/* absint.c */
+struct aval aval_eval(struct scev_ctx *cx, eid e, const struct aval *(*env)(void *, loc_t),
+		      void *arg);
+int absint_run(struct scev_ctx *cx, struct claim_prog *out);
+
+#endif

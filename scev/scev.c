@@ -1,0 +1,149 @@
+/* The analysis driver: structure, the forgetful first pass, the loop summaries innermost
+ * first, and the range pass that emits claims (see scev.h). */
+#include "scev/scev.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scev/internal.h"
+
+struct dfs_frame {
+	uint32_t b, k;
+};
+
+/* Reverse postorder of each function's reachable blocks. */
+static int compute_rpo(struct scev_ctx *cx)
+{
+	const struct scev_cfg *cfg = cx->st.cfg;
+	uint32_t nb = cfg->nblocks, n = 0;
+	struct dfs_frame *st = malloc((nb ? nb : 1) * sizeof(*st));
+	uint32_t *post = malloc((nb ? nb : 1) * sizeof(*post));
+	uint8_t *seen = calloc(nb ? nb : 1, 1);
+	int err = -ENOMEM;
+
+	cx->rpo = malloc((nb ? nb : 1) * sizeof(*cx->rpo));
+	cx->rpo_index = malloc((nb ? nb : 1) * sizeof(*cx->rpo_index));
+	cx->rpo_off = calloc(cfg->nfuncs + 1, sizeof(*cx->rpo_off));
+	if (!st || !post || !seen || !cx->rpo || !cx->rpo_index || !cx->rpo_off)
+		goto out;
+	for (uint32_t b = 0; b < nb; b++)
+		cx->rpo_index[b] = UINT32_MAX;
+	for (uint32_t f = 0; f < cfg->nfuncs; f++) {
+		uint32_t sp = 0, np = 0, entry = cfg->funcs[f].entry;
+
+		cx->rpo_off[f] = n;
+		seen[entry] = 1;
+		st[sp++] = (struct dfs_frame){ entry, 0 };
+		while (sp) {
+			struct dfs_frame *fr = &st[sp - 1];
+			const struct scev_block *blk = &cfg->blocks[fr->b];
+
+			if (fr->k == blk->nsucc) {
+				post[np++] = fr->b;
+				sp--;
+				continue;
+			}
+			uint32_t s = blk->succ[fr->k++];
+
+			if (!seen[s]) {
+				seen[s] = 1;
+				st[sp++] = (struct dfs_frame){ s, 0 };
+			}
+		}
+		while (np) {
+			cx->rpo_index[post[np - 1]] = n;
+			cx->rpo[n++] = post[--np];
+		}
+	}
+	cx->rpo_off[cfg->nfuncs] = n;
+	err = 0;
+out:
+	free(st);
+	free(post);
+	free(seen);
+	return err;
+}
+
+static void ctx_free(struct scev_ctx *cx)
+{
+	if (cx->sums)
+		for (uint32_t l = 0; l < cx->st.loops->nloops; l++)
+			sym_summary__free(&cx->sums[l]);
+	free(cx->sums);
+	free(cx->may_stack);
+	free(cx->rpo);
+	free(cx->rpo_index);
+	free(cx->rpo_off);
+	expr_arena__free(&cx->ar);
+	scev_structure__free(&cx->st);
+}
+
+int scev_analyze(struct claim_prog *out, const struct ebpf_prog *prog,
+		 const struct ebpf_map_def *maps, size_t nmaps, const struct scev_opts *opts,
+		 struct diag *d)
+{
+	struct scev_ctx cx;
+	uint32_t nloops;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	memset(&cx, 0, sizeof(cx));
+	snprintf(out->name, sizeof(out->name), "%s", prog->name);
+	out->insn_count = (uint32_t)prog->len;
+	if (opts)
+		memcpy(&cx.opts, opts, opts->sz && opts->sz < sizeof(cx.opts) ? opts->sz : sizeof(cx.opts));
+	snprintf(out->strategy, sizeof(out->strategy), "%s",
+		 cx.opts.strategy == SCEV_ITERATE ? "iterate" : "forget");
+	cx.prog = prog;
+	cx.insns = prog->insns;
+	cx.len = (uint32_t)prog->len;
+	cx.maps = maps;
+	cx.nmaps = nmaps;
+	cx.ctx_model = ebpf_prog_ctx_model(cx.opts.prog_type ? cx.opts.prog_type : prog->prog_type);
+	if ((err = scev_structure__build(&cx.st, prog->insns, prog->len, d)))
+		return err;
+	err = -ENOMEM;
+	if (expr_arena__init(&cx.ar) || compute_rpo(&cx))
+		goto fail;
+	nloops = cx.st.loops->nloops;
+	cx.may_stack = malloc(cx.len ? cx.len : 1);
+	cx.sums = calloc(nloops ? nloops : 1, sizeof(*cx.sums));
+	if (!cx.may_stack || !cx.sums)
+		goto fail;
+
+	/* 1. Forget everything loops may change (syntactically, with every store and call through
+	 *    a pointer assumed to reach the stack), learning where the stack may really be written. */
+	memset(cx.may_stack, 1, cx.len);
+	for (uint32_t l = 0; l < nloops; l++) {
+		snprintf(cx.sums[l].why, sizeof(cx.sums[l].why), "first pass");
+		if ((err = symex_syntactic_mod(&cx, l, &cx.sums[l])))
+			goto fail;
+	}
+	memset(cx.may_stack, 0, cx.len);
+	cx.first_pass = true;
+	if ((err = absint_run(&cx, out)))
+		goto fail;
+	cx.first_pass = false;
+
+	/* 2. Loop summaries, innermost first (a loop's summary uses its children's). */
+	for (uint32_t l = 0; l < nloops; l++)
+		sym_summary__free(&cx.sums[l]);
+	for (uint32_t i = 0; i < nloops; i++)
+		if ((err = symex_loop(&cx, cx.st.loops->order[i])))
+			goto fail;
+
+	/* 3. Ranges with the summaries; claims. */
+	if ((err = absint_run(&cx, out)))
+		goto fail;
+	if (cx.ar.oom)
+		snprintf(out->note, sizeof(out->note), "expression table ran out of memory: some "
+			 "locations were treated as unknown");
+	ctx_free(&cx);
+	return 0;
+fail:
+	ctx_free(&cx);
+	claim_prog__free(out);
+	return diag_set(d, -err, "analysis failed: %s", strerror(-err));
+}

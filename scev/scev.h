@@ -1,0 +1,41 @@
+/* The analysis: loops, recurrences, trip counts and value ranges of a program, as claims.
+ *
+ * For each function: the loop forest (loop.h); a first forward pass that forgets everything a
+ * loop changes, to learn which stores and calls may touch the stack; then, innermost loop first,
+ * a symbolic execution of each loop body that classifies every location the body changes
+ * (recurrence x + c, accumulation x + d with d bounded, a function of recurrences, or unknown) and
+ * records the exit conditions; and finally a forward range analysis in which each loop header's
+ * state is computed once from the state entering the loop, the trip count and those classes —
+ * never by walking iterations, so the cost does not depend on trip counts.  Irreducible loops
+ * forget what they change at every entry.  The result is a claim_prog (claims.h).
+ */
+#ifndef BPFSCEV_SCEV_SCEV_H
+#define BPFSCEV_SCEV_SCEV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "bpf/prog.h"
+#include "scev/claims.h"
+
+enum scev_strategy {
+	SCEV_FORGET,	/* non-recurrences: widened to what the type allows, one pass */
+	SCEV_ITERATE,	/* non-recurrences: bounded fixpoint with widening, forget otherwise */
+};
+
+struct scev_opts {
+	size_t sz;
+	enum scev_strategy strategy;
+	unsigned max_iterations;	/* ITERATE: header visits before forgetting; 0 = 8 */
+	bool no_ranges;		/* loops, recurrences and trip counts only */
+	uint32_t prog_type;	/* overrides prog->prog_type when non-zero */
+};
+
+/* Analyzes prog (validated); maps are the object's maps (LD_IMM64 map indexes).  Fills out, which
+ * the caller frees with claim_prog__free.  Returns 0 or -errno (out of memory) with d set; a
+ * program that cannot be analyzed in part still returns 0 with out->note saying what. */
+int scev_analyze(struct claim_prog *out, const struct ebpf_prog *prog,
+		 const struct ebpf_map_def *maps, size_t nmaps, const struct scev_opts *opts,
+		 struct diag *d);
+
+#endif

@@ -1,0 +1,1019 @@
+/* Symbolic execution of loop bodies: how every location evolves around a loop, and which
+ * conditions make it leave.
+ *
+ * A loop body is executed once over symbolic values (expr.h) starting from REG(x) for every
+ * location x at the header.  Blocks are visited in reverse postorder of the body without its back
+ * edges, so every block sees the join (ANY) of the states on all paths to it; a nested loop,
+ * already summarized because loops are processed innermost first, is one step: the state on its
+ * exits is the state at its header with what it changes replaced by exit values when its trip
+ * count is an exact constant there, and by unknowns otherwise.  At the back edges each location's
+ * value is classified (see enum loc_class): REG(x) + c on every path is an add recurrence, the
+ * basis of trip counts and exact ranges.  Exiting jumps that run in every iteration (they
+ * dominate all back-edge sources) are recorded with their operands for the trip counts.
+ *
+ * Stack cells at constant r10 offsets are locations like registers.  A store through any other
+ * pointer that may point to the stack, or a call that may write through a stack pointer, makes
+ * every cell unknown ("havoc"), as does a store that partly overlaps a cell.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scev/internal.h"
+
+struct scell {
+	int16_t off;
+	uint8_t size;
+	eid v;			/* zero-extended from size bytes */
+};
+
+struct sstate {
+	bool live;
+	bool havoc;		/* absent cells are unknown (else: unchanged, REG) */
+	eid regs[EBPF_NREGS];
+	struct scell *cells;	/* sorted by off, disjoint */
+	uint32_t n, cap;
+};
+
+static void ss_free(struct sstate *s)
+{
+	free(s->cells);
+	memset(s, 0, sizeof(*s));
+}
+
+static int ss_copy(struct sstate *dst, const struct sstate *src)
+{
+	struct scell *c = NULL;
+
+	if (src->n) {
+		c = malloc(src->n * sizeof(*c));
+		if (!c)
+			return -ENOMEM;
+		memcpy(c, src->cells, src->n * sizeof(*c));
+	}
+	free(dst->cells);
+	*dst = *src;
+	dst->cells = c;
+	dst->cap = src->n;
+	return 0;
+}
+
+static bool natural(int32_t off, unsigned size)
+{
+	return off < 0 && off >= -512 && off + (int32_t)size <= 0 && (off % (int32_t)size) == 0;
+}
+
+static void ss_havoc(struct sstate *s)
+{
+	s->n = 0;
+	s->havoc = true;
+}
+
+/* Value of the bytes [off, off+size) at the header, when nothing in this iteration wrote them. */
+static eid header_bytes(struct scev_ctx *cx, const struct sstate *s, int32_t off, unsigned size)
+{
+	if (s->havoc || !natural(off, size))
+		return expr_opaque(&cx->ar);
+	return expr_reg(&cx->ar, LOC_SLOT(off, size));
+}
+
+static eid ss_load(struct scev_ctx *cx, const struct sstate *s, int32_t off, unsigned size)
+{
+	for (uint32_t i = 0; i < s->n; i++) {
+		const struct scell *c = &s->cells[i];
+		int32_t cend = c->off + c->size, end = off + (int32_t)size;
+
+		if (cend <= off || c->off >= end)
+			continue;
+		if (c->off == off && c->size == size)
+			return c->v;
+		if (c->off <= off && cend >= end) {	/* inside a larger cell */
+			eid sh = expr_const(&cx->ar, (uint64_t)(off - c->off) * 8);
+
+			return expr_zext(&cx->ar, expr_alu(&cx->ar, BPF_RSH, false, false, c->v, sh),
+					 size);
+		}
+		return expr_opaque(&cx->ar);	/* partly covered */
+	}
+	return header_bytes(cx, s, off, size);
+}
+
+static int ss_store(struct scev_ctx *cx, struct sstate *s, int32_t off, unsigned size, eid v)
+{
+	uint32_t k = 0, pos;
+	int32_t end = off + (int32_t)size;
+
+	if (!natural(off, size)) {
+		ss_havoc(s);
+		return 0;
+	}
+	/* Drop overlapped cells; a partial overlap loses track of the rest of that cell. */
+	for (uint32_t i = 0; i < s->n; i++) {
+		const struct scell *c = &s->cells[i];
+
+		if (c->off + c->size <= off || c->off >= end) {
+			s->cells[k++] = *c;
+			continue;
+		}
+		if (c->off < off || c->off + c->size > end) {
+			ss_havoc(s);
+			k = 0;
+			break;
+		}
+	}
+	s->n = k;
+	if (s->n == s->cap) {
+		uint32_t nc = s->cap ? s->cap * 2 : 8;
+		struct scell *nv = realloc(s->cells, nc * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		s->cells = nv;
+		s->cap = nc;
+	}
+	for (pos = 0; pos < s->n && s->cells[pos].off < off; pos++)
+		;
+	memmove(&s->cells[pos + 1], &s->cells[pos], (s->n - pos) * sizeof(*s->cells));
+	s->cells[pos] = (struct scell){ (int16_t)off, (uint8_t)size, expr_zext(&cx->ar, v, size) };
+	s->n++;
+	return 0;
+}
+
+/* dst := dst ⊔ src. */
+static int ss_join(struct scev_ctx *cx, struct sstate *dst, const struct sstate *src)
+{
+	struct scell *out;
+	uint32_t n = 0, i = 0, j = 0;
+	bool conflict = false;
+
+	if (!src->live)
+		return 0;
+	if (!dst->live)
+		return ss_copy(dst, src);
+	for (int r = 0; r < EBPF_NREGS; r++)
+		dst->regs[r] = expr_any(&cx->ar, dst->regs[r], src->regs[r]);
+	out = malloc((dst->n + src->n + 1) * sizeof(*out));
+	if (!out)
+		return -ENOMEM;
+	/* Merge the two sorted cell lists. */
+	while (i < dst->n || j < src->n) {
+		const struct scell *a = i < dst->n ? &dst->cells[i] : NULL;
+		const struct scell *b = j < src->n ? &src->cells[j] : NULL;
+
+		if (a && b && a->off == b->off && a->size == b->size) {
+			out[n++] = (struct scell){ a->off, a->size, expr_any(&cx->ar, a->v, b->v) };
+			i++;
+			j++;
+		} else if (a && (!b || a->off + a->size <= b->off)) {
+			out[n++] = (struct scell){ a->off, a->size,
+				expr_any(&cx->ar, a->v, header_bytes(cx, src, a->off, a->size)) };
+			i++;
+		} else if (b && (!a || b->off + b->size <= a->off)) {
+			out[n++] = (struct scell){ b->off, b->size,
+				expr_any(&cx->ar, b->v, header_bytes(cx, dst, b->off, b->size)) };
+			j++;
+		} else {
+			conflict = true;	/* overlapping cells of different shapes */
+			if (a->off + a->size <= b->off + b->size)
+				i++;
+			else
+				j++;
+		}
+	}
+	free(dst->cells);
+	dst->cells = out;
+	dst->n = n;
+	dst->cap = dst->n + src->n + 1 > n ? n : n;
+	dst->cap = n;
+	dst->havoc = dst->havoc || src->havoc || conflict;
+	return 0;
+}
+
+/* Helpers that write nothing through pointer arguments (they may read them). */
+bool helper_is_pure(int32_t id)
+{
+	switch (id) {
+	case 1: case 2: case 3:	/* map lookup, update, delete */
+	case 5: case 6: case 7: case 8:	/* ktime, trace_printk, prandom, smp id */
+	case 12: case 14: case 15:	/* tail_call, pid_tgid, uid_gid */
+	case 23: case 51:	/* redirect, redirect_map */
+	case 125:		/* ktime_get_boot_ns */
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* One instruction over the symbolic state. */
+static int sym_step(struct scev_ctx *cx, struct sstate *s, uint32_t pc)
+{
+	const struct bpf_insn *i = &cx->insns[pc];
+	struct expr_arena *ar = &cx->ar;
+	uint8_t cls = ebpf_class(i), op = ebpf_op(i);
+	eid a, b, addr, base;
+	uint64_t c;
+	bool w32;
+
+	switch (cls) {
+	case BPF_ALU: case BPF_ALU64: {
+		bool is64 = cls == BPF_ALU64;
+
+		a = s->regs[i->dst_reg];
+		b = ebpf_srcbit(i) == BPF_X ? s->regs[i->src_reg]
+					     : expr_const(ar, is64 ? (uint64_t)(int64_t)i->imm
+								   : (uint32_t)i->imm);
+		switch (op) {
+		case BPF_MOV:
+			if (i->off)	/* movsx */
+				b = expr_sext(ar, b, (unsigned)i->off / 8);
+			s->regs[i->dst_reg] = is64 ? b : expr_zext(ar, b, 4);
+			break;
+		case BPF_NEG:
+			s->regs[i->dst_reg] = expr_neg(ar, a, !is64);
+			break;
+		case BPF_END:
+			if (is64 || ebpf_srcbit(i) == BPF_TO_BE)
+				s->regs[i->dst_reg] = expr_bswap(ar, a, (unsigned)i->imm);
+			else
+				s->regs[i->dst_reg] = expr_zext(ar, a, (unsigned)i->imm / 8);
+			break;
+		default:
+			s->regs[i->dst_reg] = expr_alu(ar, op, !is64, i->off == 1, a, b);
+			break;
+		}
+		return 0;
+	}
+	case BPF_LD:
+		if (ebpf_is_ldimm64(i)) {
+			if (i->src_reg == 0)
+				s->regs[i->dst_reg] = expr_const(ar, ebpf_ldimm64_value(i));
+			else if (i->src_reg == BPF_PSEUDO_MAP_FD || i->src_reg == BPF_PSEUDO_MAP_IDX)
+				s->regs[i->dst_reg] = expr_map(ar, (uint32_t)i->imm);
+			else
+				s->regs[i->dst_reg] = expr_opaque(ar);
+			return 0;
+		}
+		/* legacy packet loads: r0 gets packet data; r1..r5 are clobbered */
+		for (int r = 0; r <= 5; r++)
+			s->regs[r] = expr_opaque(ar);
+		return 0;
+	case BPF_LDX: {
+		unsigned size = ebpf_size_bytes(ebpf_size(i));
+		eid v;
+
+		addr = s->regs[i->src_reg];
+		expr_match_add(ar, addr, &base, &c, &w32);
+		if (ar->v[base].kind == EX_FP && !w32)
+			v = ss_load(cx, s, (int32_t)((int64_t)c + i->off), size);
+		else
+			v = expr_opaque(ar);
+		if (ebpf_mode(i) == BPF_MEMSX)
+			v = expr_sext(ar, v, size);
+		s->regs[i->dst_reg] = v;
+		return 0;
+	}
+	case BPF_ST: case BPF_STX: {
+		unsigned size = ebpf_size_bytes(ebpf_size(i));
+		bool atomic = cls == BPF_STX && ebpf_mode(i) == BPF_ATOMIC;
+		int32_t off;
+		eid old;
+
+		if (atomic && i->imm == BPF_LOAD_ACQ) {
+			addr = s->regs[i->src_reg];
+			expr_match_add(ar, addr, &base, &c, &w32);
+			s->regs[i->dst_reg] = ar->v[base].kind == EX_FP && !w32 ?
+				ss_load(cx, s, (int32_t)((int64_t)c + i->off), size) : expr_opaque(ar);
+			return 0;
+		}
+		addr = s->regs[i->dst_reg];
+		expr_match_add(ar, addr, &base, &c, &w32);
+		if (ar->v[base].kind != EX_FP || w32) {
+			/* Not a constant r10 offset: unknown memory.  Fetching atomics load. */
+			if (cx->may_stack[pc])
+				ss_havoc(s);
+			if (atomic && i->imm == BPF_CMPXCHG)
+				s->regs[0] = expr_opaque(ar);
+			else if (atomic && (i->imm & BPF_FETCH))
+				s->regs[i->src_reg] = expr_opaque(ar);
+			return 0;
+		}
+		off = (int32_t)((int64_t)c + i->off);
+		b = cls == BPF_ST ? expr_const(ar, (uint64_t)(int64_t)i->imm) : s->regs[i->src_reg];
+		if (!atomic || i->imm == BPF_STORE_REL)
+			return ss_store(cx, s, off, size, b);
+		old = ss_load(cx, s, off, size);
+		switch (i->imm) {
+		case BPF_XCHG:
+			s->regs[i->src_reg] = old;
+			return ss_store(cx, s, off, size, b);
+		case BPF_CMPXCHG:
+			s->regs[0] = old;
+			return ss_store(cx, s, off, size, expr_any(ar, old, expr_zext(ar, b, size)));
+		default: {
+			uint8_t aop = (uint8_t)(i->imm & ~BPF_FETCH);
+
+			if (i->imm & BPF_FETCH)
+				s->regs[i->src_reg] = old;
+			return ss_store(cx, s, off, size, expr_alu(ar, aop, size == 4, false, old, b));
+		}
+		}
+	}
+	default: /* JMP, JMP32 */
+		if (ebpf_is_call(i)) {
+			for (int r = 0; r <= 5; r++)
+				s->regs[r] = expr_opaque(ar);
+			if (cx->may_stack[pc])
+				ss_havoc(s);
+		}
+		return 0;
+	}
+}
+
+const struct sym_loc *sym_find(const struct sym_summary *s, loc_t loc)
+{
+	for (uint32_t i = 0; i < s->nlocs; i++)
+		if (s->locs[i].loc == loc)
+			return &s->locs[i];
+	return NULL;
+}
+
+void sym_summary__free(struct sym_summary *s)
+{
+	if (!s)
+		return;
+	free(s->locs);
+	free(s->exits);
+	free(s->exit_vals);
+	memset(s, 0, sizeof(*s));
+}
+
+static int add_loc(struct sym_summary *s, loc_t loc, uint32_t *cap)
+{
+	if (sym_find(s, loc))
+		return 0;
+	if (s->nlocs == *cap) {
+		uint32_t nc = *cap ? *cap * 2 : 16;
+		struct sym_loc *nv = realloc(s->locs, nc * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		s->locs = nv;
+		*cap = nc;
+	}
+	memset(&s->locs[s->nlocs], 0, sizeof(s->locs[0]));
+	s->locs[s->nlocs].loc = loc;
+	s->locs[s->nlocs].cls = LC_UNKNOWN;
+	s->locs[s->nlocs].back = EID_NONE;
+	s->nlocs++;
+	return 0;
+}
+
+int symex_syntactic_mod(struct scev_ctx *cx, uint32_t l, struct sym_summary *s)
+{
+	const struct scev_loop *L = &cx->st.loops->loops[l];
+	uint32_t cap = s->nlocs;
+	int err;
+
+	for (uint32_t k = 0; k < L->nblocks; k++) {
+		const struct scev_block *blk = &cx->st.cfg->blocks[L->blocks[k]];
+
+		for (uint32_t pc = blk->first; pc <= blk->last; pc += ebpf_insn_slots(&cx->insns[pc])) {
+			const struct bpf_insn *i = &cx->insns[pc];
+			uint32_t w = ebpf_regs_written(i);
+
+			for (loc_t r = 0; r < EBPF_NREGS; r++)
+				if ((w & (1u << r)) && (err = add_loc(s, r, &cap)))
+					return err;
+			if (ebpf_class(i) == BPF_ST || ebpf_class(i) == BPF_STX) {
+				unsigned size = ebpf_size_bytes(ebpf_size(i));
+				int32_t off = i->off;
+
+				if (i->dst_reg == EBPF_REG_FP && natural(off, size) &&
+				    !(ebpf_mode(i) == BPF_ATOMIC && i->imm == BPF_LOAD_ACQ)) {
+					if ((err = add_loc(s, LOC_SLOT(off, size), &cap)))
+						return err;
+				} else if (i->dst_reg == EBPF_REG_FP || cx->may_stack[pc]) {
+					s->havoc_stack = true;
+				}
+			}
+			if (ebpf_is_call(i) && cx->may_stack[pc])
+				s->havoc_stack = true;
+		}
+	}
+	/* A cell of one size written means overlapping cells of other sizes changed as well. */
+	if (!s->havoc_stack)
+		for (uint32_t k = 0; k < s->nlocs; k++)
+			if (!LOC_IS_REG(s->locs[k].loc) && LOC_SLOT_SIZE(s->locs[k].loc) != 8)
+				s->havoc_stack = true;
+	return 0;
+}
+
+/* The child of loop l that contains block b (b inside l but not at l's own level). */
+static uint32_t child_containing(const struct scev_loops *lf, uint32_t l, uint32_t b)
+{
+	uint32_t x = lf->loop_of[b];
+
+	while (x != SCEV_NONE && lf->loops[x].parent != l)
+		x = lf->loops[x].parent;
+	return x;
+}
+
+struct sym_run {
+	struct scev_ctx *cx;
+	uint32_t l;
+	uint32_t *blocks;	/* body blocks in reverse postorder */
+	uint32_t n;
+	struct sstate *in;	/* per position in blocks */
+	struct sstate back;	/* join of the states on back edges */
+	struct sstate exit;	/* join of the states on exit edges */
+	uint32_t nexit_edges;
+	struct sym_summary *s;
+	uint32_t exits_cap;
+};
+
+static int pos_of(const struct sym_run *r, uint32_t b)
+{
+	uint32_t lo = 0, hi = r->n, key = r->cx->rpo_index[b];
+
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+
+		if (r->cx->rpo_index[r->blocks[mid]] < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < r->n && r->blocks[lo] == b ? (int)lo : -1;
+}
+
+static const uint32_t *cmp_rpo_index;	/* qsort has no context argument */
+
+static int cmp_rpo(const void *a, const void *b)
+{
+	uint32_t x = cmp_rpo_index[*(const uint32_t *)a], y = cmp_rpo_index[*(const uint32_t *)b];
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sends state st along edge from → to (from is a block at l's level or a collapsed child). */
+static int send(struct sym_run *r, uint32_t to, const struct sstate *st, bool *fail)
+{
+	const struct scev_loops *lf = r->cx->st.loops;
+	const struct scev_loop *L = &lf->loops[r->l];
+	int p;
+
+	if (to == L->header)
+		return ss_join(r->cx, &r->back, st);
+	if (!scev_loop__contains(lf, r->l, to)) {
+		r->nexit_edges++;
+		return ss_join(r->cx, &r->exit, st);
+	}
+	if (lf->loop_of[to] != r->l) {
+		uint32_t c = child_containing(lf, r->l, to);
+
+		if (c == SCEV_NONE || lf->loops[c].header != to) {
+			*fail = true;	/* entering a nested loop elsewhere than its header */
+			return 0;
+		}
+	}
+	p = pos_of(r, to);
+	if (p < 0) {
+		*fail = true;
+		return 0;
+	}
+	return ss_join(r->cx, &r->in[p], st);
+}
+
+/* Environment for exit bounds inside phase 1: constants only. */
+struct const_env {
+	struct scev_ctx *cx;
+	const struct sstate *s;
+	struct aval tmp;
+};
+
+static const struct aval *const_env_get(void *arg, loc_t l)
+{
+	struct const_env *ce = arg;
+	eid v = LOC_IS_REG(l) ? ce->s->regs[l]
+			       : ss_load(ce->cx, ce->s, LOC_SLOT_OFF(l), LOC_SLOT_SIZE(l));
+	uint64_t c;
+
+	ce->tmp = expr_is_const(&ce->cx->ar, v, &c) ? aval_const(c) : aval_top();
+	return &ce->tmp;
+}
+
+struct map_fill {
+	struct scev_ctx *cx;
+	const struct sstate *s;
+	const struct sym_summary *cs;
+	eid *map;
+	uint64_t k;		/* iteration of the exit */
+};
+
+static bool fill_keep(void *arg, loc_t l)
+{
+	struct map_fill *mf = arg;
+	const struct sym_loc *sl = sym_find(mf->cs, l);
+	eid in;
+
+	if (mf->map[l] != EID_NONE)
+		return true;
+	if (!LOC_IS_REG(l) && mf->cs->havoc_stack && !sl)
+		return false;
+	in = LOC_IS_REG(l) ? mf->s->regs[l] : ss_load(mf->cx, mf->s, LOC_SLOT_OFF(l), LOC_SLOT_SIZE(l));
+	if (!sl) {
+		mf->map[l] = in;	/* unchanged by the inner loop */
+		return true;
+	}
+	if (sl->cls != LC_AFFINE)
+		return false;
+	if (mf->k == 0)
+		mf->map[l] = in;
+	else
+		mf->map[l] = expr_alu(&mf->cx->ar, BPF_ADD, sl->width == 32, false, in,
+				      expr_const(&mf->cx->ar, sl->step * mf->k));
+	return true;
+}
+
+/* The state on the exits of child loop c entered with state in. */
+static int collapse(struct sym_run *r, uint32_t c, const struct sstate *in, struct sstate *out)
+{
+	struct scev_ctx *cx = r->cx;
+	const struct sym_summary *cs = &cx->sums[c];
+	const struct scev_loop *C = &cx->st.loops->loops[c];
+	bool exact = false;
+	uint64_t T = 0;
+	int err;
+
+	if ((err = ss_copy(out, in)))
+		return err;
+	if (cs->ok && cs->single_exit) {
+		struct const_env ce = { .cx = cx, .s = in };
+
+		for (uint32_t k = 0; k < cs->nexits; k++) {
+			uint64_t kmin, kmax;
+			char why[96];
+
+			if (cs->exits[k].block != C->exits[0].from)
+				continue;
+			if (sym_exit_bound(cx, cs, &cs->exits[k], const_env_get, &ce, &kmin, &kmax,
+					   why, sizeof(why)) == 0 && kmin == kmax) {
+				exact = true;
+				T = kmax;	/* the exit is taken in iteration T */
+			}
+		}
+	}
+	if (cs->havoc_stack)
+		ss_havoc(out);
+	if (exact) {
+		eid *map = malloc((LOC_MAX + 1) * sizeof(*map));
+		struct map_fill mf = { .cx = cx, .s = in, .cs = cs, .map = map, .k = T };
+
+		if (!map)
+			return -ENOMEM;
+		for (loc_t l = 0; l <= LOC_MAX; l++)
+			map[l] = EID_NONE;
+		for (uint32_t k = 0; k < cs->nlocs; k++) {
+			loc_t l = cs->locs[k].loc;
+			eid v = cs->exit_vals[k];
+
+			if (expr_only_regs(&cx->ar, v, fill_keep, &mf))
+				v = expr_subst(&cx->ar, v, map);
+			else
+				v = expr_opaque(&cx->ar);
+			if (LOC_IS_REG(l))
+				out->regs[l] = v;
+			else if ((err = ss_store(cx, out, LOC_SLOT_OFF(l), LOC_SLOT_SIZE(l), v)))
+				break;
+		}
+		free(map);
+		return err;
+	}
+	for (uint32_t k = 0; k < cs->nlocs; k++) {
+		loc_t l = cs->locs[k].loc;
+
+		if (LOC_IS_REG(l))
+			out->regs[l] = expr_opaque(&cx->ar);
+		else if ((err = ss_store(cx, out, LOC_SLOT_OFF(l), LOC_SLOT_SIZE(l),
+					 expr_opaque(&cx->ar))))
+			return err;
+	}
+	return 0;
+}
+
+struct not_loc {
+	loc_t l;
+};
+
+static bool keep_other(void *arg, loc_t l)
+{
+	return l != ((struct not_loc *)arg)->l;
+}
+
+/* x + d at one back edge, d not using x; d = 0 for the bare REG(x). */
+bool sym_accum_delta(struct expr_arena *ar, eid alt, loc_t x, eid *d, bool *w32)
+{
+	const struct expr *e = &ar->v[alt];
+	eid rx = expr_reg(ar, x);
+
+	if (alt == rx) {
+		*d = expr_const(ar, 0);
+		*w32 = false;
+		return true;
+	}
+	if (e->kind == EX_ZEXT && e->op == 4 && e->a == rx) {
+		*d = expr_const(ar, 0);
+		*w32 = true;
+		return true;
+	}
+	if (e->kind != EX_ALU || e->op != BPF_ADD)
+		return false;
+	if (e->a == rx && !expr_uses(ar, e->b, x))
+		*d = e->b;
+	else if (e->b == rx && !expr_uses(ar, e->a, x))
+		*d = e->a;
+	else
+		return false;
+	*w32 = e->w32;
+	return true;
+}
+
+/* Classifies a changed location from its value at the back edges (see enum loc_class).  Deltas
+ * and derived values may use other locations (resolved in dependency order later) but not
+ * unknowns. */
+static void classify(struct scev_ctx *cx, struct sym_loc *sl)
+{
+	struct expr_arena *ar = &cx->ar;
+	struct not_loc nl = { sl->loc };
+	eid alts[8], rx = expr_reg(ar, sl->loc);
+	int n = expr_alternatives(ar, sl->back, alts, 8);
+	bool narrow = !LOC_IS_REG(sl->loc) && LOC_SLOT_SIZE(sl->loc) < 4;
+	bool cell32 = !LOC_IS_REG(sl->loc) && LOC_SLOT_SIZE(sl->loc) == 4;
+	bool affine = true, accum = true, aff_w32 = false, acc_w32 = false;
+	uint64_t step = 0;
+
+	sl->cls = LC_UNKNOWN;
+	if (n < 0)
+		return;
+	sl->zext32 = true;
+	for (int k = 0; k < n; k++)
+		sl->zext32 = sl->zext32 && expr_is_zext32(ar, alts[k]);
+	if (narrow)
+		return;
+	for (int k = 0; k < n; k++) {
+		eid base, d;
+		uint64_t c;
+		bool aw32, dw32;
+
+		/* A 4-byte cell keeps the low half: any add is a 32-bit add there. */
+		expr_match_add(ar, alts[k], &base, &c, &aw32);
+		aw32 = aw32 || cell32;
+		if (base != rx || (k && (aw32 != aff_w32 || c != step)))
+			affine = false;
+		if (k == 0) {
+			aff_w32 = aw32;
+			step = c;
+		}
+		if (!accum)
+			continue;
+		if (!sym_accum_delta(ar, alts[k], sl->loc, &d, &dw32) ||
+		    !expr_only_regs(ar, d, keep_other, &nl)) {
+			accum = false;
+			continue;
+		}
+		dw32 = dw32 || cell32;
+		if (k == 0)
+			acc_w32 = dw32;
+		else if (dw32 != acc_w32)
+			accum = false;
+	}
+	if (affine) {
+		sl->cls = LC_AFFINE;
+		sl->width = aff_w32 ? 32 : 64;
+		sl->step = aff_w32 ? step & 0xffffffffull : step;
+		return;
+	}
+	if (accum) {
+		sl->cls = LC_ACCUM;
+		sl->width = acc_w32 ? 32 : 64;
+		return;
+	}
+	if (!expr_uses(ar, sl->back, sl->loc) && expr_only_regs(ar, sl->back, keep_other, &nl))
+		sl->cls = LC_DERIVED;
+}
+
+static bool keep_invariant(void *arg, loc_t l)
+{
+	const struct sym_summary *s = arg;
+
+	return !sym_find(s, l) && (LOC_IS_REG(l) || !s->havoc_stack);
+}
+
+/* Something in the loop can end the program or the function without an exit edge. */
+static bool terminates_inside(struct scev_ctx *cx, const struct scev_loop *L)
+{
+	for (uint32_t k = 0; k < L->nblocks; k++) {
+		const struct scev_block *blk = &cx->st.cfg->blocks[L->blocks[k]];
+
+		for (uint32_t pc = blk->first; pc <= blk->last; pc += ebpf_insn_slots(&cx->insns[pc])) {
+			const struct bpf_insn *i = &cx->insns[pc];
+
+			if (ebpf_is_exit(i) || (ebpf_class(i) == BPF_LD && !ebpf_is_ldimm64(i)) ||
+			    (ebpf_is_helper_call(i) && i->imm == 12))
+				return true;
+		}
+	}
+	return false;
+}
+
+int symex_loop(struct scev_ctx *cx, uint32_t l)
+{
+	const struct scev_loops *lf = cx->st.loops;
+	const struct scev_loop *L = &lf->loops[l];
+	struct sym_summary *s = &cx->sums[l];
+	struct sym_run r = { .cx = cx, .l = l, .s = s };
+	struct sstate st = { 0 }, out = { 0 };
+	uint32_t cap = 0;
+	bool fail = false;
+	int err = 0;
+
+	memset(s, 0, sizeof(*s));
+	if (L->irreducible) {
+		snprintf(s->why, sizeof(s->why), "irreducible loop");
+		return symex_syntactic_mod(cx, l, s);
+	}
+	r.n = L->nblocks;
+	r.blocks = malloc(r.n * sizeof(*r.blocks));
+	r.in = calloc(r.n, sizeof(*r.in));
+	if (!r.blocks || !r.in) {
+		err = -ENOMEM;
+		goto out;
+	}
+	memcpy(r.blocks, L->blocks, r.n * sizeof(*r.blocks));
+	cmp_rpo_index = cx->rpo_index;
+	qsort(r.blocks, r.n, sizeof(*r.blocks), cmp_rpo);
+	if (r.blocks[0] != L->header) {
+		fail = true;
+		goto classify;
+	}
+	r.in[0].live = true;
+	for (loc_t x = 0; x < EBPF_NREGS; x++)
+		r.in[0].regs[x] = x == EBPF_REG_FP ? expr_fp(&cx->ar) : expr_reg(&cx->ar, x);
+
+	for (uint32_t p = 0; p < r.n && !fail; p++) {
+		uint32_t b = r.blocks[p];
+		const struct scev_block *blk = &cx->st.cfg->blocks[b];
+
+		if (!r.in[p].live)
+			continue;
+		if (lf->loop_of[b] != l) {
+			uint32_t c = child_containing(lf, l, b);
+			const struct scev_loop *C = &lf->loops[c];
+
+			if (c == SCEV_NONE || C->header != b) {
+				fail = true;
+				break;
+			}
+			if ((err = collapse(&r, c, &r.in[p], &out)))
+				goto out;
+			for (uint32_t k = 0; k < C->nexits && !err; k++)
+				err = send(&r, C->exits[k].to, &out, &fail);
+			if (err)
+				goto out;
+			continue;
+		}
+		if ((err = ss_copy(&st, &r.in[p])))
+			goto out;
+		for (uint32_t pc = blk->first; pc <= blk->last; pc += ebpf_insn_slots(&cx->insns[pc]))
+			if ((err = sym_step(cx, &st, pc)))
+				goto out;
+		/* An exiting jump that runs in every iteration bounds the trip count. */
+		if (scev_block_cond_jmp(cx->st.cfg, b) && blk->nsucc == 2) {
+			bool out0 = !scev_loop__contains(lf, l, blk->succ[0]);
+			bool out1 = !scev_loop__contains(lf, l, blk->succ[1]);
+			bool every = out0 != out1;
+
+			for (uint32_t k = 0; k < L->nback_edges && every; k++)
+				every = scev_dom__dominates(cx->st.dom, b, L->back_edges[k].from);
+			if (every) {
+				const struct bpf_insn *i = &cx->insns[blk->last];
+				bool is32 = ebpf_class(i) == BPF_JMP32;
+				struct sym_exit e = {
+					.block = b, .op = ebpf_op(i), .is32 = is32,
+					.exit_on_taken = out1, .lhs = st.regs[i->dst_reg],
+				};
+
+				e.rhs = ebpf_srcbit(i) == BPF_X ? st.regs[i->src_reg] :
+					expr_const(&cx->ar, is32 ? (uint32_t)i->imm : (uint64_t)(int64_t)i->imm);
+				if (s->nexits == r.exits_cap) {
+					uint32_t nc = r.exits_cap ? r.exits_cap * 2 : 4;
+					struct sym_exit *nv = realloc(s->exits, nc * sizeof(*nv));
+
+					if (!nv) {
+						err = -ENOMEM;
+						goto out;
+					}
+					s->exits = nv;
+					r.exits_cap = nc;
+				}
+				s->exits[s->nexits++] = e;
+			}
+		}
+		for (unsigned k = 0; k < blk->nsucc && !err; k++)
+			err = send(&r, blk->succ[k], &st, &fail);
+		if (err)
+			goto out;
+	}
+classify:
+	if (fail || !r.back.live || cx->ar.oom) {
+		/* Give up: the syntactic modified set, every location unknown. */
+		free(s->exits);
+		s->exits = NULL;
+		s->nexits = 0;
+		s->ok = false;
+		snprintf(s->why, sizeof(s->why), "%s",
+			 cx->ar.oom ? "out of memory" : fail ? "a nested loop is entered at a second entry"
+							     : "no path returns to the header");
+		err = symex_syntactic_mod(cx, l, s);
+		goto out;
+	}
+	s->ok = true;
+	for (loc_t x = 0; x < EBPF_REG_FP && !err; x++)
+		if (r.back.regs[x] != expr_reg(&cx->ar, x)) {
+			err = add_loc(s, x, &cap);
+			s->locs[s->nlocs - 1].back = r.back.regs[x];
+		}
+	for (uint32_t k = 0; k < r.back.n && !err; k++) {
+		const struct scell *c = &r.back.cells[k];
+		loc_t x = LOC_SLOT(c->off, c->size);
+
+		if (c->v == expr_reg(&cx->ar, x))
+			continue;
+		err = add_loc(s, x, &cap);
+		s->locs[s->nlocs - 1].back = c->v;
+	}
+	if (err)
+		goto out;
+	s->havoc_stack = r.back.havoc;
+	for (uint32_t k = 0; k < s->nlocs; k++)
+		classify(cx, &s->locs[k]);
+	/* Narrow cells alias the 8-byte cells around them: keep those cells consistent by
+	 * treating any change below 8 bytes as a change to every overlapping cell. */
+	for (uint32_t k = 0; k < s->nlocs; k++)
+		if (!LOC_IS_REG(s->locs[k].loc) && LOC_SLOT_SIZE(s->locs[k].loc) != 8)
+			s->havoc_stack = true;
+	s->single_exit = L->nexits == 1 && !terminates_inside(cx, L) && r.exit.live;
+	if (s->single_exit) {
+		s->exit_vals = malloc((s->nlocs ? s->nlocs : 1) * sizeof(*s->exit_vals));
+		if (!s->exit_vals) {
+			err = -ENOMEM;
+			goto out;
+		}
+		for (uint32_t k = 0; k < s->nlocs; k++) {
+			loc_t x = s->locs[k].loc;
+
+			s->exit_vals[k] = LOC_IS_REG(x) ? r.exit.regs[x] :
+				ss_load(cx, &r.exit, LOC_SLOT_OFF(x), LOC_SLOT_SIZE(x));
+		}
+	}
+out:
+	ss_free(&st);
+	ss_free(&out);
+	ss_free(&r.back);
+	ss_free(&r.exit);
+	if (r.in)
+		for (uint32_t p = 0; p < r.n; p++)
+			ss_free(&r.in[p]);
+	free(r.in);
+	free(r.blocks);
+	return err;
+}
+
+/* ---- exit bounds ---- */
+
+#define WHY(...) (snprintf(why, whylen, __VA_ARGS__), -1)
+
+int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_exit *e,
+		   const struct aval *(*env)(void *arg, loc_t l), void *arg, uint64_t *kmin,
+		   uint64_t *kmax, char *why, unsigned whylen)
+{
+	struct expr_arena *ar = &cx->ar;
+	uint8_t op = e->exit_on_taken ? e->op : trip_negate(e->op);
+	eid ivx = e->lhs, inv = e->rhs, base;
+	const struct sym_loc *sl = NULL;
+	struct trip_query q;
+	struct aval x0, a0, n, cst;
+	uint64_t c;
+	bool aw32, seq32, ptr = false;
+
+	if (!op || e->op == BPF_JSET || e->op == BPF_JCOND)
+		return WHY("the exit test is not a comparison");
+	for (int side = 0; side < 2; side++) {
+		expr_match_add(ar, ivx, &base, &c, &aw32);
+		if (ar->v[base].kind == EX_REG && (sl = sym_find(s, ar->v[base].a)) &&
+		    sl->cls == LC_AFFINE && expr_only_regs(ar, inv, keep_invariant, (void *)s))
+			break;
+		sl = NULL;
+		ivx = e->rhs;
+		inv = e->lhs;
+		op = trip_swap(op);
+	}
+	if (!sl)
+		return WHY("the exit test does not compare a recurrence with a loop-invariant value");
+	x0 = *env(arg, sl->loc);
+	n = aval_eval(cx, inv, env, arg);
+	cst = aval_const(c);
+	/* The tested sequence and its width: a 32-bit add wraps at 2^32 whatever the counter. */
+	if (aw32) {
+		seq32 = true;
+		a0 = aval_alu(BPF_ADD, false, false, &x0, &cst);
+	} else if (sl->width == 64) {
+		seq32 = false;
+		a0 = aval_alu(BPF_ADD, true, false, &x0, &cst);
+	} else {
+		/* A 32-bit counter read at 64 bits: its first value may carry high bits. */
+		if (c != 0 || x0.kind != AV_SCALAR || x0.r.umax > 0xffffffffull)
+			return WHY("a 32-bit counter compared at 64 bits from a 64-bit start");
+		seq32 = true;
+		a0 = x0;
+	}
+	if (a0.kind == AV_PTR && n.kind == AV_PTR && a0.region == n.region && a0.map == n.map &&
+	    !a0.maybe_null && !n.maybe_null && !seq32 && !e->is32) {
+		ptr = true;	/* pointers into one region: compare offsets, as signed numbers */
+		switch (op) {
+		case BPF_JGT: op = BPF_JSGT; break;
+		case BPF_JGE: op = BPF_JSGE; break;
+		case BPF_JLT: op = BPF_JSLT; break;
+		case BPF_JLE: op = BPF_JSLE; break;
+		default: break;
+		}
+	} else if (a0.kind != AV_SCALAR || n.kind != AV_SCALAR) {
+		return WHY("the compared values are not numbers");
+	}
+	memset(&q, 0, sizeof(q));
+	q.pred = op;
+	if (e->is32 || seq32) {
+		q.width = 32;
+		q.step = sl->step & 0xffffffffull;
+		q.a_ulo = a0.r.u32_min;
+		q.a_uhi = a0.r.u32_max;
+		q.a_slo = a0.r.s32_min;
+		q.a_shi = a0.r.s32_max;
+	} else {
+		q.width = 64;
+		q.step = sl->step;
+		q.a_ulo = a0.r.umin;
+		q.a_uhi = a0.r.umax;
+		q.a_slo = a0.r.smin;
+		q.a_shi = a0.r.smax;
+	}
+	if (e->is32) {
+		q.n_ulo = n.r.u32_min;
+		q.n_uhi = n.r.u32_max;
+		q.n_slo = n.r.s32_min;
+		q.n_shi = n.r.s32_max;
+	} else if (!seq32) {
+		q.n_ulo = n.r.umin;
+		q.n_uhi = n.r.umax;
+		q.n_slo = n.r.smin;
+		q.n_shi = n.r.smax;
+	} else {
+		/* Zero-extended 32-bit values compared at 64 bits: translate the bound into the
+		 * 32-bit space.  v >= 0 always, so signed tests are unsigned ones against max(N, 0);
+		 * strict tests first become non-strict ones against N + 1. */
+		__int128 lo, hi, m = (__int128)1 << 32;
+		bool sgn = op == BPF_JSGT || op == BPF_JSGE || op == BPF_JSLT || op == BPF_JSLE;
+
+		lo = sgn ? (__int128)n.r.smin : (__int128)n.r.umin;
+		hi = sgn ? (__int128)n.r.smax : (__int128)n.r.umax;
+		switch (op) {
+		case BPF_JGT: case BPF_JSGT: op = BPF_JGE; lo++; hi++; break;
+		case BPF_JLE: case BPF_JSLE: op = BPF_JLT; lo++; hi++; break;
+		case BPF_JSGE: op = BPF_JGE; break;
+		case BPF_JSLT: op = BPF_JLT; break;
+		default:
+			if (hi >= m)
+				return WHY("the bound does not fit the 32-bit counter");
+			break;
+		}
+		lo = lo < 0 ? 0 : lo > m ? m : lo;
+		hi = hi < 0 ? 0 : hi > m ? m : hi;
+		q.pred = op;
+		q.n_ulo = (unsigned __int128)lo;
+		q.n_uhi = (unsigned __int128)hi;
+		q.n_slo = (int64_t)(lo >= m ? -1 : (int32_t)(uint32_t)lo);
+		q.n_shi = (int64_t)(hi >= m ? -1 : (int32_t)(uint32_t)hi);
+	}
+	if (trip_first_exit(&q, kmax, kmin, why, whylen))
+		return -1;
+	if (ptr) {
+		/* The offsets must stay far from wrapping for the comparison to be of offsets. */
+		unsigned __int128 reach = (unsigned __int128)*kmax *
+			(uint64_t)((int64_t)sl->step < 0 ? -(int64_t)sl->step : (int64_t)sl->step);
+
+		if (a0.r.smin < -(1ll << 40) || a0.r.smax > (1ll << 40) || reach > (1ull << 40))
+			return WHY("pointer offsets too large to compare");
+	}
+	return 0;
+}
