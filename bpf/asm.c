@@ -15,7 +15,8 @@
  *   - llvm-objdump lines "  3:\t07 01 00 00 01 00 00 00\tr1 += 1": the hex bytes ARE the
  *     instruction and the text after them is not read (objdump text alone is ambiguous: a linked
  *     local call prints as "call 11", like helper 11); "<LBB0_1>" annotations, "Disassembly of
- *     section" and "0000000000000000 <prog>:" headers, "file format" lines;
+ *     section" and "0000000000000000 <prog>:" headers, "<L1>:" labels of --symbolize-operands,
+ *     relocation lines of -r, "file format" lines;
  *   - bpftool function headers ("int prog(struct xdp_md * ctx):").
  * A "N:" without an opcode column is an LLVM local label (harmless when it was meant as a pc).
  *
@@ -1912,8 +1913,15 @@ static bool noise_line(const char *p)
 			return true;
 	if (!strncmp(p, "from ", 5) && isdigit((unsigned char)p[5]))
 		return true;
-	if (strstr(p, "file format "))
+	if (strstr(p, "file format ") || strstr(p, "R_BPF_"))	/* objdump header, -r line */
 		return true;
+	/* llvm-objdump --symbolize-operands: "<L1>:" */
+	if (*p == '<' && (q = strchr(p, '>')) && q[1] == ':') {
+		for (q += 2; is_blank((unsigned char)*q); q++)
+			;
+		if (!*q)
+			return true;
+	}
 	/* "0000000000000040 <LBB0_2>:" */
 	for (q = p; isxdigit((unsigned char)*q); q++)
 		;
@@ -1951,8 +1959,8 @@ static int do_stmts(struct asm_state *a, char *p, int opcol, int opcol_col, long
 			return 0;
 		if (state_text(c.p))
 			return 0;
-		/* labels: "name:" and "1:" */
-		for (;;) {
+		/* labels: "name:" and "1:" (not on verifier log lines, whose pc may repeat) */
+		for (; opcol < 0;) {
 			const char *s;
 			char *save = c.p;
 			size_t l;
@@ -1962,7 +1970,7 @@ static int do_stmts(struct asm_state *a, char *p, int opcol, int opcol_col, long
 
 				for (q = c.p; isdigit((unsigned char)*q); q++)
 					v = v > UINT64_MAX / 100 ? v : v * 10 + (uint64_t)(*q - '0');
-				if (*q == ':' && opcol < 0) {
+				if (*q == ':') {
 					if ((err = define_local(a, v)))
 						return err;
 					c.p = q + 1;
@@ -2005,7 +2013,8 @@ static int do_stmts(struct asm_state *a, char *p, int opcol, int opcol_col, long
 				if ((size_t)pc < before && (size_t)pc + n <= before &&
 				    !memcmp(&a->insns[pc], &a->insns[before], n * sizeof(a->insns[0]))) {
 					a->len = before;	/* revisited on another path */
-					a->nfix = nfix;
+					while (a->nfix > nfix)
+						free(a->fix[--a->nfix].name);
 				} else if ((size_t)pc < before) {
 					return diag_at_line(a->d, EINVAL, a->line, 1,
 							    "instruction %ld differs from the one assembled "
