@@ -1,0 +1,529 @@
+/* The concrete oracle: see check.h. */
+#include "oracle/check.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kind_names[] = {
+	"range", "trip-max", "trip-min", "induction", "crash", "encoding", "kernel", "verdict",
+};
+
+const char *finding_kind_name(enum finding_kind k)
+{
+	return k < sizeof(kind_names) / sizeof(kind_names[0]) ? kind_names[k] : "?";
+}
+
+enum interp_ctx_kind check_ctx_kind(uint32_t prog_type)
+{
+	switch (ebpf_prog_ctx_model(prog_type)) {
+	case EBPF_CTX_XDP: return INTERP_CTX_XDP;
+	case EBPF_CTX_SKB: return INTERP_CTX_SKB;
+	default: return INTERP_CTX_PLAIN;
+	}
+}
+
+#define MAX_FRAMES EBPF_MAX_CALL_DEPTH
+
+struct loop_track {
+	bool active[MAX_FRAMES];
+	uint64_t count[MAX_FRAMES];
+	uint64_t *prev;		/* [frame * nivs + k]: IV values at the last header visit */
+};
+
+struct run {
+	const struct claim_prog *cp;
+	struct check_result *res;
+	const struct check_opts *opts;
+	size_t input_len;
+	/* per pc: CSR lists of range claims, headers and exit targets */
+	uint32_t *roff, *ridx;
+	uint32_t *hoff, *hidx;
+	uint32_t *xoff, *xidx;
+	struct loop_track *lt;
+	uint8_t *found;		/* per claim (ranges, then loops): already reported */
+	/* the current run's input, for findings */
+	const uint8_t *input;
+	const uint8_t *helper;
+	size_t helper_len;
+	const uint32_t *value_sizes;	/* per map */
+	uint32_t nmaps;
+	bool stop;
+	int err;
+};
+
+static uint64_t rnd(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static void add_finding(struct run *r, uint8_t kind, uint32_t claim_slot, uint32_t claim,
+			uint32_t pc, loc_t loc, uint64_t observed, const char *text)
+{
+	struct check_result *res = r->res;
+	struct check_finding *f, *nv;
+
+	if (r->found[claim_slot])
+		return;
+	r->found[claim_slot] = 1;
+	nv = realloc(res->findings, (res->nfindings + 1) * sizeof(*nv));
+	if (!nv) {
+		r->err = -ENOMEM;
+		return;
+	}
+	res->findings = nv;
+	f = &nv[res->nfindings];
+	memset(f, 0, sizeof(*f));
+	f->kind = kind;
+	f->pc = pc;
+	f->loc = loc;
+	f->observed = observed;
+	f->claim = claim;
+	snprintf(f->text, sizeof(f->text), "%s", text);
+	f->input = malloc(r->input_len ? r->input_len : 1);
+	f->helper_data = malloc(r->helper_len ? r->helper_len : 1);
+	if (!f->input || !f->helper_data) {
+		free(f->input);
+		free(f->helper_data);
+		r->err = -ENOMEM;
+		return;
+	}
+	memcpy(f->input, r->input, r->input_len);
+	f->input_len = r->input_len;
+	memcpy(f->helper_data, r->helper, r->helper_len);
+	f->helper_len = r->helper_len;
+	res->nfindings++;
+	if (r->opts->first_only)
+		r->stop = true;
+}
+
+/* Base address of a pointer claim's region at this visit; false when the value is outside the
+ * region altogether (then the claim fails). */
+static bool region_base(const struct run *r, const struct claim_range *c, const uint64_t *regs,
+			uint64_t value, uint64_t *base)
+{
+	switch (c->region) {
+	case REGION_STACK:
+		*base = regs[EBPF_REG_FP];
+		return true;
+	case REGION_CTX:
+		*base = INTERP_VA_CTX;
+		return true;
+	case REGION_PKT: case REGION_PKT_META:
+		*base = INTERP_VA_PKT;
+		return true;
+	case REGION_PKT_END:
+		*base = INTERP_VA_PKT + r->input_len;
+		return true;
+	case REGION_MAP_HANDLE:
+		*base = INTERP_VA_MAPH;
+		return value == INTERP_VA_MAPH + c->map;
+	case REGION_MAP_VALUE: {
+		uint64_t start = INTERP_VA_MAP + ((uint64_t)c->map << 32);
+		uint64_t vs = c->map < r->nmaps ? r->value_sizes[c->map] : 0;
+
+		if (value < start || value >= start + (1ull << 32))
+			return false;
+		/* offsets are from the start of the element the pointer is in */
+		*base = vs ? start + (value - start) / vs * vs : start;
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
+static void describe_range(char *buf, size_t n, const struct claim_range *c)
+{
+	char loc[32];
+
+	loc_format(c->loc, loc, sizeof(loc));
+	if (c->is_ptr)
+		snprintf(buf, n, "pc %u %s: %s%s pointer, offset [%" PRId64 ", %" PRId64 "] u[%" PRIu64
+			 ", %" PRIu64 "] var_off (%#" PRIx64 "; %#" PRIx64 ")", c->pc, loc,
+			 claim_region_name(c->region), c->maybe_null ? " maybe-null" : "", c->r.smin,
+			 c->r.smax, c->r.umin, c->r.umax, c->r.var_off.value, c->r.var_off.mask);
+	else
+		snprintf(buf, n, "pc %u %s: u[%" PRIu64 ", %" PRIu64 "] s[%" PRId64 ", %" PRId64
+			 "] u32[%u, %u] s32[%d, %d] var_off (%#" PRIx64 "; %#" PRIx64 ")", c->pc, loc,
+			 c->r.umin, c->r.umax, c->r.smin, c->r.smax, c->r.u32_min, c->r.u32_max,
+			 c->r.s32_min, c->r.s32_max, c->r.var_off.value, c->r.var_off.mask);
+}
+
+static void check_ranges(struct run *r, const struct interp_state *st, uint32_t pc,
+			 const uint64_t *regs)
+{
+	for (uint32_t k = r->roff[pc]; k < r->roff[pc + 1]; k++) {
+		const struct claim_range *c = &r->cp->ranges[r->ridx[k]];
+		uint64_t v, base = 0;
+		bool ok;
+		char text[320], desc[240];
+
+		if (LOC_IS_REG(c->loc)) {
+			v = regs[c->loc];
+		} else if (interp_state_read(st, regs[EBPF_REG_FP] + (int64_t)LOC_SLOT_OFF(c->loc),
+					     LOC_SLOT_SIZE(c->loc), &v)) {
+			continue;	/* the cell is not readable here: nothing to check */
+		}
+		r->res->checks++;
+		if (!c->is_ptr) {
+			ok = range_contains(&c->r, v);
+		} else if (c->maybe_null && v == 0) {
+			ok = true;
+		} else if (!region_base(r, c, regs, v, &base)) {
+			ok = false;
+		} else {
+			ok = range_contains(&c->r, v - base);
+		}
+		if (ok)
+			continue;
+		describe_range(desc, sizeof(desc), c);
+		snprintf(text, sizeof(text), "%s; observed %#" PRIx64 "%s", desc,
+			 c->is_ptr ? v - base : v, c->is_ptr ? " (offset)" : "");
+		add_finding(r, FIND_RANGE, r->ridx[k], r->ridx[k], pc, c->loc, v, text);
+	}
+}
+
+static uint64_t iv_value(const struct interp_state *st, const uint64_t *regs, loc_t loc)
+{
+	uint64_t v = 0;
+
+	if (LOC_IS_REG(loc))
+		return regs[loc];
+	interp_state_read(st, regs[EBPF_REG_FP] + (int64_t)LOC_SLOT_OFF(loc), LOC_SLOT_SIZE(loc), &v);
+	return v;
+}
+
+static void finish_entry(struct run *r, uint32_t l, unsigned f, bool complete)
+{
+	const struct claim_loop *cl = &r->cp->loops[l];
+	struct loop_track *t = &r->lt[l];
+	char text[320];
+
+	if (!t->active[f])
+		return;
+	t->active[f] = false;
+	if (t->count[f] > r->res->max_trip[l])
+		r->res->max_trip[l] = t->count[f];
+	if (complete && cl->trip.kind != TRIP_UNKNOWN && t->count[f] < cl->trip.min) {
+		snprintf(text, sizeof(text), "loop %u: claimed %s %" PRIu64 "..%" PRIu64
+			 " header executions; observed %" PRIu64 " on a normal exit", cl->header,
+			 cl->trip.kind == TRIP_EXACT ? "exactly" : "at least", cl->trip.min,
+			 cl->trip.max, t->count[f]);
+		add_finding(r, FIND_TRIP_MIN, r->cp->nranges + l, l, cl->header, 0, t->count[f], text);
+	}
+}
+
+static void visit(void *arg, const struct interp_state *st, uint32_t pc)
+{
+	struct run *r = arg;
+	const uint64_t *regs = interp_state_regs(st);
+	unsigned f = interp_state_frame(st);
+	uint32_t prev = interp_state_prev_pc(st);
+	char text[320];
+
+	if (r->stop || f >= MAX_FRAMES)
+		return;
+	/* Leaving a loop normally: an edge from its body to this exit target. */
+	for (uint32_t k = r->xoff[pc]; k < r->xoff[pc + 1]; k++) {
+		uint32_t l = r->xidx[k];
+
+		if (r->lt[l].active[f] && prev != UINT32_MAX && claim_loop__contains(&r->cp->loops[l], prev))
+			finish_entry(r, l, f, true);
+	}
+	for (uint32_t k = r->hoff[pc]; k < r->hoff[pc + 1]; k++) {
+		uint32_t l = r->hidx[k];
+		const struct claim_loop *cl = &r->cp->loops[l];
+		struct loop_track *t = &r->lt[l];
+		uint64_t *prevv = t->prev + (size_t)f * cl->nivs;
+		bool iter = t->active[f] && prev != UINT32_MAX && claim_loop__contains(cl, prev);
+
+		if (!iter) {
+			finish_entry(r, l, f, false);
+			t->active[f] = true;
+			t->count[f] = 0;
+		}
+		t->count[f]++;
+		if (cl->trip.kind != TRIP_UNKNOWN && t->count[f] > cl->trip.max) {
+			snprintf(text, sizeof(text), "loop %u: claimed at most %" PRIu64
+				 " header executions per entry; observed %" PRIu64, cl->header,
+				 cl->trip.max, t->count[f]);
+			add_finding(r, FIND_TRIP_MAX, r->cp->nranges + l, l, cl->header, 0, t->count[f],
+				    text);
+		}
+		for (uint32_t i = 0; i < cl->nivs; i++) {
+			const struct claim_iv *iv = &cl->ivs[i];
+			uint64_t v = iv_value(st, regs, iv->loc), want;
+			bool bad;
+			char loc[32];
+
+			r->res->checks++;
+			if (!iter) {
+				want = iv->start;
+				bad = iv->has_start && v != want;
+			} else {
+				want = prevv[i] + iv->step;
+				if (iv->width == 32)
+					want = (uint32_t)want;
+				bad = v != want;
+			}
+			prevv[i] = v;
+			if (!bad)
+				continue;
+			loc_format(iv->loc, loc, sizeof(loc));
+			snprintf(text, sizeof(text), "loop %u: induction variable %s {%s, +, %" PRId64
+				 "} (%u-bit): expected %#" PRIx64 " at header execution %" PRIu64
+				 ", observed %#" PRIx64, cl->header, loc, iter ? "prev" : "start",
+				 (int64_t)iv->step, iv->width, want, t->count[f], v);
+			add_finding(r, FIND_IV, r->cp->nranges + r->cp->nloops + l, l, cl->header, iv->loc,
+				    v, text);
+		}
+	}
+	check_ranges(r, st, pc, regs);
+}
+
+/* CSR lists keyed by pc. */
+static int build_index(uint32_t slots, uint32_t n, const uint32_t *keys, uint32_t **off,
+		       uint32_t **idx)
+{
+	uint32_t *o = calloc(slots + 1, sizeof(*o)), *x = malloc((n ? n : 1) * sizeof(*x)),
+		 *fill = calloc(slots + 1, sizeof(*fill));
+
+	if (!o || !x || !fill) {
+		free(o);
+		free(x);
+		free(fill);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		if (keys[i] < slots)
+			o[keys[i] + 1]++;
+	for (uint32_t p = 0; p < slots; p++)
+		o[p + 1] += o[p];
+	for (uint32_t i = 0; i < n; i++)
+		if (keys[i] < slots)
+			x[o[keys[i]] + fill[keys[i]]++] = i;
+	free(fill);
+	*off = o;
+	*idx = x;
+	return 0;
+}
+
+void check_result__free(struct check_result *res)
+{
+	if (!res)
+		return;
+	for (uint32_t i = 0; i < res->nfindings; i++) {
+		free(res->findings[i].input);
+		free(res->findings[i].helper_data);
+	}
+	free(res->findings);
+	free(res->max_trip);
+	memset(res, 0, sizeof(*res));
+}
+
+static void fill_input(uint8_t *buf, size_t n, uint32_t run, uint64_t *seed)
+{
+	static const uint32_t words[] = { 0, 1, 0x7f, 0x80, 0xff, 0x7fffffff, 0x80000000,
+					  0xfffffffe, 0xffffffff };
+	static const uint8_t bytes[] = { 0, 1, 0x7f, 0x80, 0xfe, 0xff };
+
+	switch (run) {
+	case 0: memset(buf, 0, n); return;
+	case 1: memset(buf, 0xff, n); return;
+	case 2: memset(buf, 0x80, n); return;
+	case 3: memset(buf, 0x7f, n); return;
+	default: break;
+	}
+	for (size_t i = 0; i < n; i++)
+		buf[i] = (uint8_t)rnd(seed);
+	if (run % 3 == 1 && n >= 4) {		/* one word at a boundary */
+		size_t w = (rnd(seed) % (n / 4)) * 4;
+		uint32_t v = words[rnd(seed) % 9];
+
+		memcpy(buf + w, &v, 4);
+	} else if (run % 3 == 2 && n) {		/* one byte at a boundary */
+		buf[rnd(seed) % n] = bytes[rnd(seed) % 6];
+	}
+}
+
+int oracle_check(struct check_result *res, const struct ebpf_object *obj,
+		 const struct ebpf_prog *prog, const struct claim_prog *cp,
+		 const struct check_opts *uopts)
+{
+	struct check_opts opts = { 0 };
+	struct interp_code *code = NULL;
+	struct interp_map *maps = NULL;
+	uint8_t *probes = NULL, *input = NULL, *helper = NULL;
+	uint32_t *keys = NULL, nx = 0, *xkeys = NULL, *xloop = NULL;
+	uint32_t slots = (uint32_t)prog->len, nmaps = obj ? (uint32_t)obj->map_cnt : 0;
+	uint32_t *vsizes = NULL;
+	struct run r = { 0 };
+	struct diag d;
+	uint64_t seed;
+	int err = -ENOMEM;
+
+	memset(res, 0, sizeof(*res));
+	if (uopts)
+		memcpy(&opts, uopts, uopts->sz && uopts->sz < sizeof(opts) ? uopts->sz : sizeof(opts));
+	if (!opts.runs)
+		opts.runs = 48;
+	if (!opts.step_budget)
+		opts.step_budget = 2000000;
+	if (!opts.input_len)
+		opts.input_len = 64;
+	if (opts.input)
+		opts.runs = 1;
+	r.cp = cp;
+	r.res = res;
+	r.opts = &opts;
+	r.input_len = opts.input ? opts.fixed_len : opts.input_len;
+	r.helper_len = opts.input ? opts.helper_len : 256;
+	seed = opts.seed;
+	diag_clear(&d);
+	if ((err = interp_prepare(&code, prog, &d)))
+		return err;
+	err = -ENOMEM;
+	res->nloops = cp->nloops;
+	res->max_trip = calloc(cp->nloops ? cp->nloops : 1, sizeof(*res->max_trip));
+	probes = calloc(slots, 1);
+	r.found = calloc(cp->nranges + 2 * cp->nloops + 1, 1);
+	r.lt = calloc(cp->nloops ? cp->nloops : 1, sizeof(*r.lt));
+	keys = malloc((cp->nranges + cp->nloops + 1) * sizeof(*keys));
+	input = calloc(r.input_len ? r.input_len : 1, 1);
+	helper = calloc(r.helper_len ? r.helper_len : 1, 1);
+	maps = calloc(nmaps ? nmaps : 1, sizeof(*maps));
+	vsizes = calloc(nmaps ? nmaps : 1, sizeof(*vsizes));
+	if (!res->max_trip || !probes || !r.found || !r.lt || !keys || !input || !helper || !maps ||
+	    !vsizes)
+		goto out;
+	for (uint32_t m = 0; m < nmaps; m++) {
+		maps[m].def = obj->maps[m];
+		vsizes[m] = obj->maps[m].value_size;
+	}
+	r.value_sizes = vsizes;
+	r.nmaps = nmaps;
+	/* Probes: claimed pcs, loop headers, and the targets of edges leaving each loop. */
+	for (uint32_t i = 0; i < cp->nranges; i++) {
+		keys[i] = cp->ranges[i].pc;
+		if (keys[i] < slots)
+			probes[keys[i]] = 1;
+	}
+	if ((err = build_index(slots, cp->nranges, keys, &r.roff, &r.ridx)))
+		goto out;
+	err = -ENOMEM;
+	for (uint32_t l = 0; l < cp->nloops; l++) {
+		const struct claim_loop *cl = &cp->loops[l];
+
+		keys[l] = cl->header;
+		if (cl->header < slots)
+			probes[cl->header] = 1;
+		r.lt[l].prev = calloc((size_t)MAX_FRAMES * (cl->nivs ? cl->nivs : 1), sizeof(uint64_t));
+		if (!r.lt[l].prev)
+			goto out;
+		for (uint32_t b = 0; b < cl->nblocks; b++)
+			for (uint32_t pc = cl->blocks[b].first; pc <= cl->blocks[b].last && pc < slots;
+			     pc += ebpf_insn_slots(&prog->insns[pc])) {
+				uint32_t succ[2];
+				unsigned ns = ebpf_succs(prog->insns, slots, pc, succ);
+
+				for (unsigned s = 0; s < ns; s++) {
+					uint32_t *a, *bb;
+
+					if (claim_loop__contains(cl, succ[s]))
+						continue;
+					a = realloc(xkeys, (nx + 1) * sizeof(*a));
+					if (!a)
+						goto out;
+					xkeys = a;
+					bb = realloc(xloop, (nx + 1) * sizeof(*bb));
+					if (!bb)
+						goto out;
+					xloop = bb;
+					xkeys[nx] = succ[s];
+					xloop[nx++] = l;
+					probes[succ[s]] = 1;
+				}
+			}
+	}
+	if ((err = build_index(slots, cp->nloops, keys, &r.hoff, &r.hidx)) ||
+	    (err = build_index(slots, nx, xkeys, &r.xoff, &r.xidx)))
+		goto out;
+	/* xidx holds indexes into xkeys; map them to loops. */
+	for (uint32_t i = 0; i < nx; i++)
+		r.xidx[i] = xloop[r.xidx[i]];
+
+	for (uint32_t run = 0; run < opts.runs && !r.stop && !r.err; run++) {
+		struct interp_env env = { 0 };
+		struct interp_result ir;
+
+		if (opts.input) {
+			memcpy(input, opts.input, r.input_len);
+			if (opts.helper_len)
+				memcpy(helper, opts.helper_data, r.helper_len);
+		} else {
+			fill_input(input, r.input_len, run, &seed);
+			for (size_t i = 0; i < r.helper_len; i++)
+				helper[i] = run == 0 ? 0 : run == 1 ? 0xff : (uint8_t)rnd(&seed);
+		}
+		r.input = input;
+		r.helper = helper;
+		for (uint32_t l = 0; l < cp->nloops; l++)
+			memset(r.lt[l].active, 0, sizeof(r.lt[l].active));
+		for (uint32_t m = 0; m < nmaps; m++)
+			maps[m].values = NULL;	/* fresh zeroed storage per run */
+		env.ctx_kind = opts.ctx_kind ? (enum interp_ctx_kind)(opts.ctx_kind - 1)
+					     : check_ctx_kind(prog->prog_type);
+		env.input = input;
+		env.input_len = r.input_len;
+		env.helper_data = helper;
+		env.helper_len = r.helper_len;
+		env.maps = maps;
+		env.map_cnt = nmaps;
+		env.step_budget = opts.step_budget;
+		env.probes = probes;
+		env.visit = visit;
+		env.arg = &r;
+		if ((err = interp_run(code, &env, &ir)))
+			goto out;
+		res->runs++;
+		if (ir.trap != INTERP_OK)
+			res->traps++;
+		/* Entries still open at the end were cut short (exit or trap inside the loop):
+		 * their counts only bound the maximum, already checked. */
+		for (uint32_t l = 0; l < cp->nloops; l++)
+			for (unsigned f = 0; f < MAX_FRAMES; f++)
+				finish_entry(&r, l, f, false);
+	}
+	err = r.err;
+out:
+	if (r.lt)
+		for (uint32_t l = 0; l < cp->nloops; l++)
+			free(r.lt[l].prev);
+	free(r.lt);
+	free(r.found);
+	free(r.roff);
+	free(r.ridx);
+	free(r.hoff);
+	free(r.hidx);
+	free(r.xoff);
+	free(r.xidx);
+	free(xkeys);
+	free(xloop);
+	free(keys);
+	free(probes);
+	free(input);
+	free(helper);
+	free(maps);
+	free(vsizes);
+	interp_code__free(code);
+	if (err)
+		check_result__free(res);
+	return err;
+}
