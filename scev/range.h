@@ -35,6 +35,8 @@ struct range range_urange(uint64_t lo, uint64_t hi);
 struct range range_srange(int64_t lo, int64_t hi);
 /* Values that fit in 'bytes' (1, 2, 4) zero-extended: [0, 2^(8*bytes) - 1]. */
 struct range range_zext_unknown(unsigned bytes);
+/* The canonical empty range (no value; every min above its max): what a dead path holds. */
+struct range range_empty(void);
 
 bool range_is_empty(const struct range *r);
 bool range_is_const(const struct range *r);	/* exactly one value */
