@@ -130,6 +130,7 @@ struct asm_state {
 	int line;		/* absolute line number being assembled */
 	char *lbuf;		/* current line, comments blanked */
 	size_t lcap;
+	size_t nlines_seen;
 	bool in_comment;	/* inside a C comment that started on an earlier line */
 	int comment_line, comment_col;
 };
@@ -1845,6 +1846,8 @@ static int clean_line(struct asm_state *a, const char *s, size_t n)
 	for (size_t i = 0; i < n; i++)
 		b[i] = s[i] == '\0' || s[i] == '\r' || s[i] == '\n' ? ' ' : s[i];
 	b[n] = '\0';
+	if (a->nlines_seen++ == 0 && n >= 3 && !memcmp(b, "\xef\xbb\xbf", 3))
+		memset(b, ' ', 3);	/* UTF-8 byte order mark */
 	for (size_t i = 0; i < n; i++) {
 		if (a->in_comment) {
 			if (b[i] == '*' && i + 1 < n && b[i + 1] == '/') {

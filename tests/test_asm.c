@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "bpf/asm.h"
 #include "bpf/prog.h"
@@ -577,6 +578,8 @@ static void test_llvm_syntax(void)
 		     "llvm program");
 	/* "1: goto 1b" is a jump to itself; "call name" prefers a label over a helper. */
 	expect_bytes("1: goto 1b", "05 00 ff ff 00 00 00 00", "local label on own line");
+	expect_bytes("\xef\xbb\xbfr0 = 0\r\nexit\r\n", "b7 00 00 00 00 00 00 00 95 00 00 00 00 00 00 00",
+		     "byte order mark and CRLF");
 	expect_bytes("call bpf_ktime_get_ns\nexit\nbpf_ktime_get_ns: exit",
 		     "85 10 00 00 01 00 00 00 95 00 00 00 00 00 00 00 95 00 00 00 00 00 00 00",
 		     "label wins over helper");
@@ -980,6 +983,69 @@ static void test_garbage(void)
 	printf("garbage: 40000 inputs, %zu assembled and round-tripped\n", assembled);
 }
 
+static bool write_file(const char *path, const void *data, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	bool ok = f && fwrite(data, 1, n, f) == n;
+
+	if (f && fclose(f))
+		ok = false;
+	return ok;
+}
+
+/* The asm and disasm commands, through the built binary (ctest sets BPFSCEV_BIN). */
+static void test_cli(void)
+{
+	const char *bin = getenv("BPFSCEV_BIN");
+	const char *good = "mov %r0, 1\nlddw %r1, 0x100000000\njne %r1, 0, done\nmov %r0, 2\ndone:\nexit\n";
+	const char *bad = "r0 = 0\nif r0 > 1 goto nowhere\nexit\n";
+	const char *want = "0: (b7) r0 = 1\n1: (18) r1 = 0x100000000 ll\n3: (55) if r1 != 0x0 goto pc+1\n"
+			   "4: (b7) r0 = 2\n5: (95) exit\n";
+	char dir[] = "/tmp/test_asm.XXXXXX", cmd[2048], p_in[256], p_bin[256], p_out[256], p_err[256],
+	     p_bad[256];
+	size_t n = 0;
+	char *got;
+	int st;
+
+	if (!bin) {
+		printf("cli: SKIPPED, BPFSCEV_BIN not set (run through ctest)\n");
+		return;
+	}
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp failed");
+		return;
+	}
+	snprintf(p_in, sizeof(p_in), "%s/prog.s", dir);
+	snprintf(p_bin, sizeof(p_bin), "%s/prog.bin", dir);
+	snprintf(p_out, sizeof(p_out), "%s/out.txt", dir);
+	snprintf(p_err, sizeof(p_err), "%s/err.txt", dir);
+	snprintf(p_bad, sizeof(p_bad), "%s/bad.s", dir);
+	CHECK(write_file(p_in, good, strlen(good)) && write_file(p_bad, bad, strlen(bad)),
+	      "cannot write test inputs");
+	snprintf(cmd, sizeof(cmd), "'%s' asm '%s' -o '%s'", bin, p_in, p_bin);
+	st = system(cmd);
+	CHECK(st == 0, "%s: status %d", cmd, st);
+	got = read_all(p_bin, &n);
+	CHECK(got && n == 48 && (uint8_t)got[8] == 0x18 && (uint8_t)got[8 + 4] == 0 &&
+	      (uint8_t)got[16 + 4] == 1, "asm -o wrote %zu bytes", n);
+	free(got);
+	snprintf(cmd, sizeof(cmd), "'%s' disasm '%s' --pc --opcodes > '%s'", bin, p_bin, p_out);
+	st = system(cmd);
+	got = read_all(p_out, &n);
+	CHECK(st == 0 && got && !strcmp(got, want), "disasm printed '%s'", got ? got : "(nothing)");
+	free(got);
+	snprintf(cmd, sizeof(cmd), "'%s' asm '%s' -o '%s' 2> '%s'", bin, p_bad, p_bin, p_err);
+	st = system(cmd);
+	got = read_all(p_err, &n);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 2, "asm of a bad file: status %d", st);
+	CHECK(got && strstr(got, "bad.s:2:16: undefined label 'nowhere'"), "asm error: '%s'",
+	      got ? got : "(nothing)");
+	free(got);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		fprintf(stderr, "cannot remove %s\n", dir);
+}
+
 int main(void)
 {
 	test_kernel_syntax();
@@ -992,5 +1058,6 @@ int main(void)
 	test_exhaustive();
 	test_random();
 	test_garbage();
+	test_cli();
 	return check_done("test_asm");
 }
