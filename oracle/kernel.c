@@ -1,0 +1,428 @@
+/* The kernel as a reference: load with the verifier log, read its verdict and statistics, test-run.
+ * See kernel.h for the contract.  Every fd this file opens is closed before the function that
+ * opened it returns, except a loaded program's, which struct kernel_prog owns.
+ */
+#include "oracle/kernel.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define LOG_FIRST (16ul << 20)
+#define LOG_MAX (256ul << 20)
+#define LOG_KERNEL_CAP ((size_t)(UINT32_MAX >> 2))	/* larger log_size: EINVAL */
+#define LOG_STATS_SIZE (1ul << 20)
+#ifndef BPF_LOG_LEVEL2
+#define BPF_LOG_LEVEL2 2
+#endif
+#ifndef BPF_LOG_STATS
+#define BPF_LOG_STATS 4
+#endif
+#ifndef ENOTSUPP
+#define ENOTSUPP 524	/* kernel-internal "operation not supported", leaks out of test_run */
+#endif
+
+/* An option field, when the caller's struct is recent enough to have it and it is set. */
+#define OPT(o, field, def)                                                                  \
+	((o) && (o)->sz >= offsetof(typeof(*(o)), field) + sizeof((o)->field) && (o)->field \
+		 ? (o)->field                                                                \
+		 : (def))
+
+static const char *disabled_by_env(void)
+{
+	const char *e = getenv("BPFSCEV_NO_KERNEL");
+
+	return e && *e && strcmp(e, "0") ? e : NULL;
+}
+
+static const char *errstr(int err)
+{
+	return err == ENOTSUPP ? "operation not supported by this program type (ENOTSUPP)"
+			       : strerror(err);
+}
+
+bool kernel_available(char *why, size_t n)
+{
+	static int probed, probe_err;
+	const char *env = disabled_by_env();
+
+	if (env) {
+		if (n)
+			snprintf(why, n, "bpf() refused: BPFSCEV_NO_KERNEL=%s is set", env);
+		return false;
+	}
+	if (!probed) {
+		static const struct bpf_insn ret0[] = {
+			{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 0 },
+			{ .code = BPF_JMP | BPF_EXIT },
+		};
+		int fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, NULL, "GPL", ret0, 2, NULL);
+
+		probe_err = fd < 0 ? -fd : 0;
+		if (fd >= 0)
+			close(fd);
+		probed = 1;
+	}
+	if (probe_err) {
+		if (n)
+			snprintf(why, n, "bpf() refused: %s", strerror(probe_err));
+		return false;
+	}
+	if (n)
+		why[0] = '\0';
+	return true;
+}
+
+/* Kernel object names: at most 15 characters of [A-Za-z0-9_.]. */
+static void obj_name(char dst[16], const char *src)
+{
+	size_t i;
+
+	for (i = 0; i < 15 && src[i]; i++)
+		dst[i] = isalnum((unsigned char)src[i]) || src[i] == '.' ? src[i] : '_';
+	dst[i] = '\0';
+}
+
+static int libbpf_silent(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	return 0;
+}
+
+static bool takes_packet(uint32_t type)
+{
+	switch (type) {
+	case BPF_PROG_TYPE_SOCKET_FILTER:
+	case BPF_PROG_TYPE_SCHED_CLS:
+	case BPF_PROG_TYPE_SCHED_ACT:
+	case BPF_PROG_TYPE_XDP:
+	case BPF_PROG_TYPE_CGROUP_SKB:
+	case BPF_PROG_TYPE_LWT_IN:
+	case BPF_PROG_TYPE_LWT_OUT:
+	case BPF_PROG_TYPE_LWT_XMIT:
+	case BPF_PROG_TYPE_LWT_SEG6LOCAL:
+	case BPF_PROG_TYPE_FLOW_DISSECTOR:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Creates one map as libbpf would, fills global data and freezes .rodata (the verifier reads
+ * constants only from frozen read-only maps). */
+static int create_map(const struct ebpf_map_def *def, int *out, struct diag *d)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, mo, .map_flags = def->flags);
+	uint32_t max = def->max_entries;
+	int inner = -1, fd, err = 0;
+	char name[16];
+
+	*out = -1;
+	if (def->type == BPF_MAP_TYPE_ARRAY_OF_MAPS || def->type == BPF_MAP_TYPE_HASH_OF_MAPS) {
+		/* The inner map's definition is not part of struct ebpf_map_def: an array of
+		 * 4-byte values stands in, which is what the verifier will assume for lookups. */
+		inner = bpf_map_create(BPF_MAP_TYPE_ARRAY, "bpfscev_inner", 4, 4, 1, NULL);
+		if (inner < 0)
+			return diag_set(d, -inner, "map '%s': cannot create a stand-in inner map: %s",
+					def->name, strerror(-inner));
+		mo.inner_map_fd = inner;
+	}
+	if (def->type == BPF_MAP_TYPE_PERF_EVENT_ARRAY && max == 0) {
+		int cpus = libbpf_num_possible_cpus();
+
+		max = cpus > 0 ? (uint32_t)cpus : 1;	/* libbpf's default */
+	}
+	obj_name(name, def->name);
+	fd = bpf_map_create(def->type, name, def->key_size, def->value_size, max, &mo);
+	if (fd < 0) {
+		err = diag_set(d, -fd, "map '%s' (type %u, key %u, value %u, %u entries, flags 0x%x): "
+			       "the kernel refuses to create it: %s", def->name, def->type,
+			       def->key_size, def->value_size, max, def->flags, strerror(-fd));
+		goto out;
+	}
+	if (def->init) {
+		uint32_t key = 0;
+
+		err = bpf_map_update_elem(fd, &key, def->init, 0);
+		if (!err && (def->flags & BPF_F_RDONLY_PROG))
+			err = bpf_map_freeze(fd);
+		if (err) {
+			err = diag_set(d, -err, "map '%s': cannot set its initial contents: %s",
+				       def->name, strerror(-err));
+			close(fd);
+			goto out;
+		}
+	}
+	*out = fd;
+out:
+	if (inner >= 0)
+		close(inner);
+	return err;
+}
+
+static bool has_prefix(const char *s, const char *p)
+{
+	return !strncmp(s, p, strlen(p));
+}
+
+/* Lines that trace the verifier's walk rather than state a conclusion: instruction and state
+ * lines ("12: (07) r1 += 1", "12: R1=..."), branch pops, pruning, SCC and liveness notes,
+ * precision backtracking, the live-registers table and the statistics. */
+static bool is_trace_line(const char *line, size_t len)
+{
+	static const char *const prefixes[] = {
+		"from ", "SCC ", "(", "Live regs", "func#", "mark_precise", "last_idx", "regs=",
+		"parent ", "propagating", "cur state", "stack depth ", "verification time ",
+		"processed ", "checking ", "frame", "Func#", "old state",
+	};
+
+	if (len == 0 || line[0] == ' ' || line[0] == '\t' || (line[0] >= '0' && line[0] <= '9'))
+		return true;
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (has_prefix(line, prefixes[i]))
+			return true;
+	return false;
+}
+
+/* Fills the statistics, and for a rejection the message, from the log. */
+static void parse_log(struct kernel_prog *kp)
+{
+	const char *line = kp->log, *meaningful = NULL;
+	size_t mlen = 0;
+
+	while (line && *line) {
+		const char *eol = strchr(line, '\n');
+		size_t len = eol ? (size_t)(eol - line) : strlen(line);
+		long a, b, c, e, f, g;
+
+		/* sscanf measures its whole input: test the prefix first, or a 100 MB log takes
+		 * quadratic time */
+		if (has_prefix(line, "processed ") &&
+		    sscanf(line, "processed %ld insns (limit %ld) max_states_per_insn %ld total_states "
+			   "%ld peak_states %ld mark_read %ld", &a, &b, &c, &e, &f, &g) >= 5) {
+			kp->processed = a;
+			kp->max_states_per_insn = c;
+			kp->total_states = e;
+			kp->peak_states = f;
+		} else if (has_prefix(line, "verification time ") &&
+			   sscanf(line, "verification time %ld usec", &a) == 1) {
+			kp->verification_usec = a;
+		} else if (!is_trace_line(line, len)) {
+			meaningful = line;
+			mlen = len;
+		}
+		line = eol ? eol + 1 : NULL;
+	}
+	if (kp->accepted)
+		kp->message[0] = '\0';
+	else if (meaningful)
+		snprintf(kp->message, sizeof(kp->message), "%.*s", (int)mlen, meaningful);
+	else
+		snprintf(kp->message, sizeof(kp->message), "%s (nothing in the verifier log)",
+			 strerror(kp->err));
+}
+
+/* One BPF_PROG_LOAD; *fd_or_err is the fd or -errno. */
+static int load_once(struct kernel_prog *kp, const struct bpf_insn *insns, size_t len,
+		     const char *name, uint32_t flags, uint32_t level, char *buf, size_t size)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, lo, .prog_flags = flags,
+		    .expected_attach_type = kp->attach_type, .log_level = level, .log_buf = buf,
+		    .log_size = (uint32_t)size);
+
+	buf[0] = '\0';
+	return bpf_prog_load(kp->prog_type, name, "GPL", insns, len, &lo);
+}
+
+int kernel_prog__load(struct kernel_prog **out, const struct ebpf_object *obj,
+		      const struct ebpf_prog *prog, const struct kernel_prog_opts *opts,
+		      struct diag *d)
+{
+	uint32_t level = OPT(opts, log_level, BPF_LOG_LEVEL2 | BPF_LOG_STATS);
+	uint32_t flags = OPT(opts, prog_flags, 0);
+	size_t size = OPT(opts, log_size, LOG_FIRST), max = OPT(opts, log_max, LOG_MAX);
+	struct kernel_prog *kp = NULL;
+	struct bpf_insn *insns = NULL;
+	int *fds = NULL, fd, err = 0;
+	char name[16], *buf = NULL;
+	const char *env;
+
+	*out = NULL;
+	if (!prog || !prog->len)
+		return diag_set(d, EINVAL, "no program to load");
+	if ((env = disabled_by_env()))
+		return diag_set(d, EPERM, "bpf() refused: BPFSCEV_NO_KERNEL=%s is set", env);
+	if (max > LOG_KERNEL_CAP)
+		max = LOG_KERNEL_CAP;
+	if (size < 4096)
+		size = 4096;
+	if (size > max)
+		size = max;
+	kp = calloc(1, sizeof(*kp));
+	insns = malloc(prog->len * sizeof(*insns));
+	fds = malloc((obj && obj->map_cnt ? obj->map_cnt : 1) * sizeof(*fds));
+	if (!kp || !insns || !fds) {
+		err = diag_set(d, ENOMEM, "out of memory");
+		goto out;
+	}
+	kp->fd = -1;
+	kp->processed = kp->max_states_per_insn = kp->total_states = kp->peak_states = -1;
+	kp->verification_usec = -1;
+	for (size_t i = 0; obj && i < obj->map_cnt; i++)
+		fds[i] = -1;
+
+	/* Maps: only those the program references, so an exotic unused map cannot block it. */
+	memcpy(insns, prog->insns, prog->len * sizeof(*insns));
+	for (size_t pc = 0; pc < prog->len; pc++) {
+		struct bpf_insn *i = &insns[pc];
+		int32_t m = i->imm;
+
+		if (!ebpf_is_ldimm64(i))
+			continue;
+		if (i->src_reg == BPF_PSEUDO_MAP_FD || i->src_reg == BPF_PSEUDO_MAP_VALUE) {
+			if (!obj || m < 0 || (size_t)m >= obj->map_cnt) {
+				err = diag_at_insn(d, EINVAL, (long)pc, "map index %d, but the object "
+						   "has %zu maps", m, obj ? obj->map_cnt : 0);
+				goto out;
+			}
+			if (fds[m] < 0 && (err = create_map(&obj->maps[m], &fds[m], d)))
+				goto out;
+			i->imm = fds[m];
+		}
+		pc++;
+	}
+
+	kp->prog_type = OPT(opts, prog_type, prog->prog_type);
+	if (kp->prog_type == BPF_PROG_TYPE_UNSPEC)
+		kp->prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+	if (!OPT(opts, prog_type, 0) && prog->section[0]) {
+		/* cgroup/connect4 and friends need the attach type the section names */
+		enum bpf_prog_type t;
+		enum bpf_attach_type a;
+		libbpf_print_fn_t old = libbpf_set_print(libbpf_silent);
+
+		if (!libbpf_prog_type_by_name(prog->section, &t, &a) && t == kp->prog_type)
+			kp->attach_type = a;
+		libbpf_set_print(old);
+	}
+	obj_name(name, prog->name);
+
+	for (;;) {
+		char *nb = realloc(buf, size);
+
+		if (!nb) {
+			err = diag_set(d, ENOMEM, "out of memory for a %zu-byte verifier log", size);
+			goto out;
+		}
+		buf = nb;
+		fd = load_once(kp, insns, prog->len, name, flags, level, buf, size);
+		if (fd != -ENOSPC || size >= max)
+			break;
+		/* every attempt verifies the whole program again: grow fast */
+		size = size * 4 > max ? max : size * 4;
+	}
+	buf[size - 1] = '\0';
+	if (fd == -ENOSPC && level != BPF_LOG_STATS) {
+		/* Even log_max was too small: keep the tail we have, and ask again for the verdict
+		 * and the statistics only. */
+		char *stats = malloc(LOG_STATS_SIZE);
+
+		if (!stats) {
+			err = diag_set(d, ENOMEM, "out of memory");
+			goto out;
+		}
+		kp->log_truncated = true;
+		fd = load_once(kp, insns, prog->len, name, flags, BPF_LOG_STATS, stats,
+			       LOG_STATS_SIZE);
+		stats[LOG_STATS_SIZE - 1] = '\0';
+		kp->fd = fd;
+		kp->accepted = fd >= 0;
+		kp->err = fd < 0 ? -fd : 0;
+		kp->log = stats;
+		parse_log(kp);	/* verdict and statistics from the short log */
+		kp->log = NULL;
+		free(stats);
+	} else {
+		kp->fd = fd;
+		kp->accepted = fd >= 0;
+		kp->err = fd < 0 ? -fd : 0;
+	}
+	if (kp->fd < 0)
+		kp->fd = -1;
+	kp->log_len = strlen(buf);
+	{
+		char *shrunk = realloc(buf, kp->log_len + 1);	/* give back the unused buffer */
+
+		kp->log = shrunk ? shrunk : buf;
+	}
+	buf = NULL;
+	if (!kp->log_truncated)
+		parse_log(kp);
+	else if (!kp->message[0])
+		snprintf(kp->message, sizeof(kp->message), "%s", strerror(kp->err));
+out:
+	for (size_t i = 0; obj && fds && i < obj->map_cnt; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	free(fds);
+	free(insns);
+	free(buf);
+	if (err) {
+		kernel_prog__free(kp);
+		return err;
+	}
+	*out = kp;
+	return 0;
+}
+
+void kernel_prog__free(struct kernel_prog *kp)
+{
+	if (!kp)
+		return;
+	if (kp->fd >= 0)
+		close(kp->fd);
+	free(kp->log);
+	free(kp);
+}
+
+int kernel_prog__test_run(const struct kernel_prog *kp, const struct kernel_run_opts *opts,
+			  struct kernel_run_result *res, struct diag *d)
+{
+	static const uint8_t zero_packet[64];
+	LIBBPF_OPTS(bpf_test_run_opts, to);
+	int err;
+
+	if (!kp || !res)
+		return diag_set(d, EINVAL, "no program or no result");
+	memset(res, 0, sizeof(*res));
+	if (!kp->accepted || kp->fd < 0)
+		return diag_set(d, EINVAL, "the program was rejected: nothing to run");
+	to.data_in = OPT(opts, data_in, NULL);
+	to.data_size_in = (uint32_t)OPT(opts, data_size_in, 0);
+	to.ctx_in = OPT(opts, ctx_in, NULL);
+	to.ctx_size_in = (uint32_t)OPT(opts, ctx_size_in, 0);
+	to.data_out = OPT(opts, data_out, NULL);
+	to.data_size_out = (uint32_t)OPT(opts, data_size_out, 0);
+	to.ctx_out = OPT(opts, ctx_out, NULL);
+	to.ctx_size_out = (uint32_t)OPT(opts, ctx_size_out, 0);
+	to.repeat = OPT(opts, repeat, 1);
+	if (!to.data_in && takes_packet(kp->prog_type)) {
+		to.data_in = zero_packet;
+		to.data_size_in = sizeof(zero_packet);
+	}
+	err = bpf_prog_test_run_opts(kp->fd, &to);
+	if (err)
+		return diag_set(d, -err, "BPF_PROG_TEST_RUN (program type %u, %u bytes of data, %u of "
+				"context): %s", kp->prog_type, to.data_size_in, to.ctx_size_in,
+				errstr(-err));
+	res->retval = to.retval;
+	res->duration_ns = to.duration;
+	res->data_size_out = to.data_size_out;
+	res->ctx_size_out = to.ctx_size_out;
+	return 0;
+}

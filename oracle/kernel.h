@@ -1,0 +1,100 @@
+/* The running kernel as a reference: its verifier's verdict, log and statistics for a program,
+ * and its JIT's result for an input (BPF_PROG_TEST_RUN).
+ *
+ * Everything goes through libbpf's low-level API (bpf/bpf.h).  Loading creates the maps the
+ * program references (global data maps filled with their initial contents, .rodata frozen so the
+ * verifier sees constants), patches a copy of the instructions with the map fds, loads with
+ * license "GPL" and the verifier log at BPF_LOG_LEVEL2 | BPF_LOG_STATS, and closes the map fds
+ * again (a loaded program keeps its maps alive).  A struct kernel_prog holds the only fd that
+ * outlives a call, the program's, until kernel_prog__free(); nothing stays loaded after that.
+ *
+ * A rejection is a result, not an error: kernel_prog__load() returns 0 with accepted = false,
+ * err = the kernel's errno and message = its last meaningful log line.  Errors (-errno with d
+ * set) are for what prevents asking the kernel: bpf() unavailable, a map it cannot create, bad
+ * arguments, memory.
+ *
+ * Facts of the 6.18 log this relies on (docs: PRIOR-ART.md section 2): the statistics lines
+ * "processed N insns (limit L) max_states_per_insn M total_states T peak_states P mark_read R" and
+ * "verification time N usec", "stack depth ..."; the log is a rotating buffer that keeps the tail
+ * and fails the load with ENOSPC when it was too small, even for an acceptable program, so the
+ * buffer is grown and the load repeated.
+ */
+#ifndef BPFSCEV_ORACLE_KERNEL_H
+#define BPFSCEV_ORACLE_KERNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bpf/prog.h"
+#include "util/err.h"
+
+struct kernel_prog_opts {
+	size_t sz;			/* sizeof(struct kernel_prog_opts) */
+	uint32_t prog_type;		/* 0: the program's own; UNSPEC loads as a socket filter */
+	uint32_t prog_flags;		/* BPF_F_TEST_REG_INVARIANTS, BPF_F_TEST_STATE_FREQ, ... */
+	uint32_t log_level;		/* 0: BPF_LOG_LEVEL2 | BPF_LOG_STATS (2 | 4) */
+	size_t log_size;		/* first log buffer; 0: 16 MiB.  Grown 4x on ENOSPC ... */
+	size_t log_max;			/* ... up to this; 0: 256 MiB (the kernel's cap is 1 GiB) */
+};
+
+struct kernel_prog {
+	int fd;				/* the loaded program; -1 when rejected */
+	bool accepted;
+	int err;			/* positive errno of a rejection (EACCES, EINVAL, E2BIG...) */
+	uint32_t prog_type;		/* the type it was loaded as */
+	uint32_t attach_type;		/* expected_attach_type, from the section name */
+	char *log;			/* the verifier log, NUL-terminated (never NULL) */
+	size_t log_len;
+	bool log_truncated;		/* log_max was too small: log holds the tail; the verdict and
+					 * statistics come from a second load at BPF_LOG_STATS */
+	char message[512];		/* a rejection's reason: the last log line that is not a
+					 * trace of the walk (instruction, state, pruning, precision,
+					 * statistics lines); "" for an accepted program */
+	long processed;			/* "processed N insns"; -1 when the log has no statistics */
+	long max_states_per_insn, total_states, peak_states;	/* -1 when absent */
+	long verification_usec;		/* "verification time N usec"; -1 when absent */
+};
+
+/* Loads prog (maps from obj, which may be NULL for a program without map references).  Returns 0
+ * with *out set, accepted or not; -errno with d set when the kernel could not be asked.  Free
+ * with kernel_prog__free(). */
+int kernel_prog__load(struct kernel_prog **out, const struct ebpf_object *obj,
+		      const struct ebpf_prog *prog, const struct kernel_prog_opts *opts,
+		      struct diag *d);
+void kernel_prog__free(struct kernel_prog *kp);
+
+struct kernel_run_opts {
+	size_t sz;			/* sizeof(struct kernel_run_opts) */
+	const void *data_in;		/* packet for skb and XDP programs; NULL: 64 zero bytes for
+					 * program types that take a packet */
+	size_t data_size_in;
+	const void *ctx_in;		/* context (struct __sk_buff, xdp_md, raw tracepoint args);
+					 * NULL: the kernel's default */
+	size_t ctx_size_in;
+	void *data_out;			/* optional: receives the packet after the run */
+	size_t data_size_out;
+	void *ctx_out;			/* optional */
+	size_t ctx_size_out;
+	uint32_t repeat;		/* runs, for timing; 0 = 1 */
+};
+
+struct kernel_run_result {
+	uint32_t retval;		/* r0 at exit, truncated to 32 bits by the kernel */
+	uint32_t duration_ns;		/* mean per run */
+	size_t data_size_out;		/* bytes of packet the kernel produced (may exceed the buffer) */
+	size_t ctx_size_out;
+};
+
+/* Runs an accepted program once (or repeat times).  Returns 0, or -errno with d set (the program
+ * was rejected, the program type cannot be test-run, the input is refused). */
+int kernel_prog__test_run(const struct kernel_prog *kp, const struct kernel_run_opts *opts,
+			  struct kernel_run_result *res, struct diag *d);
+
+/* Whether bpf() works here: probed once by loading "r0 = 0; exit" as a socket filter.  When it
+ * does not, why receives one line ("bpf() refused: Operation not permitted").  The environment
+ * variable BPFSCEV_NO_KERNEL=1 simulates a refusal (for testing the skip paths); it also makes
+ * kernel_prog__load() fail with -EPERM. */
+bool kernel_available(char *why, size_t n);
+
+#endif
