@@ -384,8 +384,7 @@ static int try_num(struct cur *c, struct num *n)
 			return errc(c, "expected hex digits after '0x'");
 		}
 		for (; isxdigit((unsigned char)*p); p++) {
-			unsigned dv = isdigit((unsigned char)*p) ? (unsigned)(*p - '0')
-								 : (unsigned)(tolower((unsigned char)*p) - 'a' + 10);
+			unsigned dv = hexv(*p);
 
 			if (v >> 60)
 				return errc(c, "number does not fit in 64 bits");
@@ -449,7 +448,8 @@ static int num_imm32(struct cur *c, const struct num *n, int32_t *out)
 
 	if (!num_in(n, INT32_MIN, UINT32_MAX, &v))
 		return diag_at_line(c->a->d, EINVAL, c->a->line, n->col,
-				    "immediate %s%llu does not fit in 32 bits (-2147483648..0xffffffff)",
+				    "immediate %s%llu does not fit in 32 bits "
+				    "(-2147483648..0xffffffff)",
 				    n->neg ? "-" : "", (unsigned long long)n->mag);
 	*out = s32_of(v);
 	return 0;
@@ -498,8 +498,8 @@ static int emit(struct asm_state *a, struct bpf_insn i)
 		uint32_t *nl;
 
 		if (a->len >= EBPF_MAX_INSNS)
-			return diag_at_line(a->d, E2BIG, a->line, 1,
-					    "program has more than %u instruction slots", EBPF_MAX_INSNS);
+			return diag_at_line(a->d, E2BIG, a->line, 1, "program has more than %u "
+					    "instruction slots", EBPF_MAX_INSNS);
 		ni = realloc(a->insns, nc * sizeof(*ni));
 		if (!ni)
 			return diag_set(a->d, ENOMEM, "out of memory");
@@ -1098,8 +1098,8 @@ static int parse_atomic_rhs(struct cur *c, uint8_t dst, bool dst32, const char *
 			return err;
 		if (r0 != 0 || dst != 0) {
 			c->p = at;
-			return errc(c, "cmpxchg compares with r0 and writes r0 (r0 = ...cmpxchg(addr, r0, "
-				       "REG))");
+			return errc(c, "cmpxchg compares with r0 and writes r0 "
+				       "(r0 = ...cmpxchg(addr, r0, REG))");
 		}
 		if ((err = need(c, ",", "after r0")))
 			return err;
@@ -1191,8 +1191,8 @@ static int parse_reg_rhs(struct cur *c, uint8_t dst, bool dst32, int opcol)
 		if (r > 0) {
 			if (src != dst || w != dst32) {
 				c->p = save + 1;
-				return errc(c, "negation is in place: expected %c%u = -%c%u", dst32 ? 'w' : 'r',
-					    dst, dst32 ? 'w' : 'r', dst);
+				return errc(c, "negation is in place: expected %c%u = -%c%u",
+					    dst32 ? 'w' : 'r', dst, dst32 ? 'w' : 'r', dst);
 			}
 			if ((err = need_end(c)))
 				return err;
@@ -1215,7 +1215,8 @@ static int parse_reg_rhs(struct cur *c, uint8_t dst, bool dst32, int opcol)
 		if ((err = need(c, ")", "after the cast")) ||
 		    (err = need_reg_width(c, &src, dst32, "after the cast")) || (err = need_end(c)))
 			return err;
-		return emit(c->a, mk((dst32 ? BPF_ALU : BPF_ALU64) | BPF_MOV | BPF_X, dst, src, moff, 0));
+		return emit(c->a, mk((dst32 ? BPF_ALU : BPF_ALU64) | BPF_MOV | BPF_X, dst, src, moff,
+				     0));
 	}
 	/* loads */
 	if (lit(c, "*")) {
@@ -1259,7 +1260,8 @@ static int parse_reg_rhs(struct cur *c, uint8_t dst, bool dst32, int opcol)
 		bool ll = word(c, "ll");
 		int64_t v;
 
-		if (!ll && opcol != (BPF_LD | BPF_IMM | BPF_DW) && num_in(&n, INT32_MIN, UINT32_MAX, &v)) {
+		if (!ll && opcol != (BPF_LD | BPF_IMM | BPF_DW) &&
+		    num_in(&n, INT32_MIN, UINT32_MAX, &v)) {
 			if ((err = need_end(c)))
 				return err;
 			return emit(c->a, mk((dst32 ? BPF_ALU : BPF_ALU64) | BPF_MOV | BPF_K, dst, 0, 0,
@@ -1351,8 +1353,8 @@ static int parse_reg_rhs(struct cur *c, uint8_t dst, bool dst32, int opcol)
 
 			if ((err = parse_target(c, &t, "after 'func'")) || (err = need_ll_end(c)))
 				return err;
-			if ((err = emit_jump(c, mk(BPF_LD | BPF_IMM | BPF_DW, dst, BPF_PSEUDO_FUNC, 0, 0),
-					     FIX_IMM, &t)))
+			if ((err = emit_jump(c, mk(BPF_LD | BPF_IMM | BPF_DW, dst, BPF_PSEUDO_FUNC, 0,
+						   0), FIX_IMM, &t)))
 				return err;
 			return emit(c->a, mk(0, 0, 0, 0, 0));
 		}
@@ -1388,8 +1390,9 @@ static int parse_reg_stmt(struct cur *c, uint8_t dst, bool dst32, int opcol)
 		if (r > 0) {
 			c->p = at;
 			if (w != dst32)
-				return errc(c, "expected a %s register (%s) %s", dst32 ? "32-bit" : "64-bit",
-					    dst32 ? "w0-w10" : "r0-r10", where);
+				return errc(c, "expected a %s register (%s) %s",
+					    dst32 ? "32-bit" : "64-bit", dst32 ? "w0-w10" : "r0-r10",
+					    where);
 			c->p = at;
 			try_reg(c, &src, &w);
 			if ((err = need_end(c)))
@@ -1558,7 +1561,8 @@ static bool ubpf_lookup(const char *s, size_t l, struct ub_mnem *m)
 		return false;
 	{
 		static const struct { const char *p; uint8_t code; } ends[] = {
-			{ "be", BPF_ALU | BPF_END | BPF_TO_BE }, { "le", BPF_ALU | BPF_END | BPF_TO_LE },
+			{ "be", BPF_ALU | BPF_END | BPF_TO_BE },
+			{ "le", BPF_ALU | BPF_END | BPF_TO_LE },
 			{ "swap", BPF_ALU64 | BPF_END | BPF_TO_LE },
 			{ "bswap", BPF_ALU64 | BPF_END | BPF_TO_LE },
 		};
@@ -1604,7 +1608,8 @@ static bool ubpf_lookup(const char *s, size_t l, struct ub_mnem *m)
 		static const struct { const char *p; enum ub_kind kind; uint8_t code; } mem[] = {
 			{ "ldxs", UB_LDX, BPF_LDX | BPF_MEMSX }, { "ldx", UB_LDX, BPF_LDX | BPF_MEM },
 			{ "stx", UB_STX, BPF_STX | BPF_MEM }, { "st", UB_ST, BPF_ST | BPF_MEM },
-			{ "ldabs", UB_LDABS, BPF_LD | BPF_ABS }, { "ldind", UB_LDIND, BPF_LD | BPF_IND },
+			{ "ldabs", UB_LDABS, BPF_LD | BPF_ABS },
+			{ "ldind", UB_LDIND, BPF_LD | BPF_IND },
 		};
 
 		for (size_t j = 0; j < sizeof(mem) / sizeof(mem[0]); j++) {
@@ -1948,6 +1953,34 @@ static bool state_text(const char *p)
 	       (!strncmp(p, "fp-", 3));
 }
 
+/* A verifier log line "pc: (op) insn" just assembled at before: the opcode column must match,
+ * and a pc the log already showed (a revisit on another path) must repeat that instruction, which
+ * is then dropped. */
+static int check_log_line(struct asm_state *a, size_t before, size_t nfix, int opcol,
+			  int opcol_col, long pc)
+{
+	size_t n = a->len - before;
+
+	if (n && a->insns[before].code != (uint8_t)opcol)
+		return diag_at_line(a->d, EINVAL, a->line, opcol_col,
+				    "opcode column (%02x) does not match the instruction (%02x)",
+				    (unsigned)opcol, a->insns[before].code);
+	if (pc < 0 || (size_t)pc == before)
+		return 0;
+	if ((size_t)pc > before)
+		return diag_at_line(a->d, EINVAL, a->line, 1,
+				    "pc %ld skips instructions (next is %zu)", pc, before);
+	if ((size_t)pc + n > before ||
+	    memcmp(&a->insns[pc], &a->insns[before], n * sizeof(*a->insns)))
+		return diag_at_line(a->d, EINVAL, a->line, 1,
+				    "instruction %ld differs from the one assembled earlier at that pc",
+				    pc);
+	a->len = before;
+	while (a->nfix > nfix)
+		free(a->fix[--a->nfix].name);
+	return 0;
+}
+
 static int do_stmts(struct asm_state *a, char *p, int opcol, int opcol_col, long pc)
 {
 	struct cur c = { a, p };
@@ -2005,30 +2038,8 @@ static int do_stmts(struct asm_state *a, char *p, int opcol, int opcol_col, long
 		err = parse_stmt(&c, opcol);
 		if (err)
 			return err;
-		if (opcol >= 0) {
-			if (a->len > before && a->insns[before].code != (uint8_t)opcol)
-				return diag_at_line(a->d, EINVAL, a->line, opcol_col,
-						    "opcode column (%02x) does not match the instruction "
-						    "(%02x)", (unsigned)opcol, a->insns[before].code);
-			if (pc >= 0 && (size_t)pc != before) {
-				size_t n = a->len - before;
-
-				if ((size_t)pc < before && (size_t)pc + n <= before &&
-				    !memcmp(&a->insns[pc], &a->insns[before], n * sizeof(a->insns[0]))) {
-					a->len = before;	/* revisited on another path */
-					while (a->nfix > nfix)
-						free(a->fix[--a->nfix].name);
-				} else if ((size_t)pc < before) {
-					return diag_at_line(a->d, EINVAL, a->line, 1,
-							    "instruction %ld differs from the one assembled "
-							    "earlier at that pc", pc);
-				} else {
-					return diag_at_line(a->d, EINVAL, a->line, 1,
-							    "pc %ld skips instructions (next is %zu)", pc,
-							    before);
-				}
-			}
-		}
+		if (opcol >= 0 && (err = check_log_line(a, before, nfix, opcol, opcol_col, pc)))
+			return err;
 		if (!semi || opcol >= 0)
 			return 0;
 		c.p = semi + 1;
@@ -2099,7 +2110,9 @@ static int cmp_label(const void *x, const void *y)
 
 	if (r)
 		return r;
-	return p->line != q->line ? (p->line < q->line ? -1 : 1) : (p->col > q->col) - (p->col < q->col);
+	if (p->line != q->line)
+		return p->line < q->line ? -1 : 1;
+	return (p->col > q->col) - (p->col < q->col);
 }
 
 static const struct label *find_label(const struct asm_state *a, const char *name)
@@ -2154,8 +2167,8 @@ static int resolve(struct asm_state *a)
 	for (size_t k = 1; k < a->nlabels; k++)
 		if (!strcmp(a->labels[k - 1].name, a->labels[k].name))
 			return diag_at_line(a->d, EINVAL, a->labels[k].line, a->labels[k].col,
-					    "label '%s' is already defined at line %d", a->labels[k].name,
-					    a->labels[k - 1].line);
+					    "label '%s' is already defined at line %d",
+					    a->labels[k].name, a->labels[k - 1].line);
 	for (size_t k = 0; k < a->nfix; k++) {
 		struct fixup *f = &a->fix[k];
 		struct bpf_insn *i = &a->insns[f->pc];
@@ -2181,8 +2194,8 @@ static int resolve(struct asm_state *a)
 			int32_t id = ebpf_helper_by_name(f->name);
 
 			if (id < 0)
-				return diag_at_line(a->d, EINVAL, f->line, f->col,
-						    "'%s' is neither a label nor a helper name", f->name);
+				return diag_at_line(a->d, EINVAL, f->line, f->col, "'%s' is neither "
+						    "a label nor a helper name", f->name);
 			i->src_reg = 0;
 			i->imm = id;
 			continue;
@@ -2192,8 +2205,8 @@ static int resolve(struct asm_state *a)
 					    f->name);
 		if (f->kind == FIX_CALL)
 			i->src_reg = BPF_PSEUDO_CALL;
-		err = set_rel(a, i, f->kind == FIX_OFF ? FIX_OFF : FIX_IMM, (int64_t)t - (int64_t)f->pc - 1,
-			      f->line, f->col);
+		err = set_rel(a, i, f->kind == FIX_OFF ? FIX_OFF : FIX_IMM,
+			      (int64_t)t - (int64_t)f->pc - 1, f->line, f->col);
 		if (err)
 			return err;
 	}
