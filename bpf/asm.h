@@ -7,6 +7,9 @@
  * (symbolic labels, "goto l", local labels 1:/1b/1f, ';' separators, comments), and the ubpf
  * dialect of the conformance suite ("mov32 %r0, 0", "ldxb %r0, [%r1+0x2]", "lock add [%r10-8], %r1").
  * The disassembler prints the kernel syntax, and asm(disasm(x)) == x byte for byte.
+ * The exact spellings chosen where the kernel's text is ambiguous or absent (LD_IMM64 pseudo
+ * sources "map[fd:3]+16 ll", "btf_id 5 ll", "func pc+4 ll"; kfuncs "call kernel-function#ID";
+ * ".bytes" for slots that do not validate) are listed in asm.c's file comment.
  */
 #ifndef BPFSCEV_BPF_ASM_H
 #define BPFSCEV_BPF_ASM_H
@@ -20,7 +23,9 @@
 
 /* Assembles text.  first_line is the line number of text[0] in its file (for messages).
  * On success *insns and *lines (source line per slot) are heap arrays the caller frees.  The
- * result is not validated here beyond encoding (ebpf_object__open_* validates). */
+ * result is not validated here beyond encoding (ebpf_object__open_* validates).
+ * lines may be NULL.  An empty text gives *len == 0.  On error nothing is returned and d says
+ * line:col and what was expected. */
 int ebpf_asm(struct bpf_insn **insns, size_t *len, uint32_t **lines, const char *text,
 	     size_t n, int first_line, struct diag *d);
 
