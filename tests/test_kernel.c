@@ -495,7 +495,10 @@ int main(void)
 	struct diag d;
 	bool ok;
 
-	/* The skip path, simulated. */
+	const char *user_env = getenv("BPFSCEV_NO_KERNEL");
+	char *saved = user_env ? strdup(user_env) : NULL;
+
+	/* The skip path, simulated (the caller's own setting is restored afterwards). */
 	setenv("BPFSCEV_NO_KERNEL", "1", 1);
 	CHECK(!kernel_available(why, sizeof(why)) && !strncmp(why, "bpf() refused: ", 15),
 	      "BPFSCEV_NO_KERNEL=1: available, or why = '%s'", why);
@@ -508,7 +511,11 @@ int main(void)
 		      "load with BPFSCEV_NO_KERNEL=1 did not fail with EPERM");
 		ebpf_object__free(o);
 	}
-	unsetenv("BPFSCEV_NO_KERNEL");
+	if (saved)
+		setenv("BPFSCEV_NO_KERNEL", saved, 1);
+	else
+		unsetenv("BPFSCEV_NO_KERNEL");
+	free(saved);
 	kernel_prog__free(NULL);
 
 	ok = kernel_available(why, sizeof(why));
