@@ -290,7 +290,8 @@ static int read_sections(struct elf_ctx *c)
 	size_t shnum, shstrndx;
 	GElf_Ehdr eh;
 
-	if (!gelf_getehdr(c->elf, &eh) || elf_getshdrnum(c->elf, &shnum) || elf_getshdrstrndx(c->elf, &shstrndx))
+	if (!gelf_getehdr(c->elf, &eh) || elf_getshdrnum(c->elf, &shnum) ||
+	    elf_getshdrstrndx(c->elf, &shstrndx))
 		return bad_at(c, offsetof(Elf64_Ehdr, e_shoff), "unreadable section headers: %s",
 			      elf_errmsg(-1));
 	if (shnum == 0)
@@ -465,8 +466,9 @@ static int read_relocations(struct elf_ctx *c)
 				      "table", r->name, r->sh.sh_link);
 		data = elf_getdata(elf_getscn(c->elf, i), NULL);
 		if (!data || data->d_size != r->sh.sh_size)
-			return bad_at(c, (long)r->sh.sh_offset, "relocation section '%s': unreadable: %s",
-				      r->name, elf_errmsg(-1));
+			return bad_at(c, (long)r->sh.sh_offset,
+				      "relocation section '%s': unreadable: %s", r->name,
+				      elf_errmsg(-1));
 		n = r->sh.sh_size / esz;
 		t->rels = calloc(n ? n : 1, sizeof(*t->rels));
 		if (!t->rels)
@@ -478,7 +480,8 @@ static int read_relocations(struct elf_ctx *c)
 			GElf_Rel rel0;
 			size_t sym;
 
-			if (rela ? !gelf_getrela(data, (int)k, &rel) : !gelf_getrel(data, (int)k, &rel0))
+			if (rela ? !gelf_getrela(data, (int)k, &rel)
+				 : !gelf_getrel(data, (int)k, &rel0))
 				return bad_at(c, at, "relocation #%zu in '%s': unreadable: %s", k,
 					      r->name, elf_errmsg(-1));
 			if (!rela) {
@@ -601,8 +604,9 @@ static int split_section(struct elf_ctx *c, size_t si, size_t *cap)
 			j++;
 		if (j < n)
 			next = v[j].off;
-		if (sym->st_value % sizeof(struct bpf_insn) || sym->st_size % sizeof(struct bpf_insn) ||
-		    sym->st_value > s->sh.sh_size || sym->st_size > s->sh.sh_size - sym->st_value) {
+		if (sym->st_value % sizeof(struct bpf_insn) ||
+		    sym->st_size % sizeof(struct bpf_insn) || sym->st_value > s->sh.sh_size ||
+		    sym->st_size > s->sh.sh_size - sym->st_value) {
 			err = bad_at(c, at, "symbol '%s': offset 0x%llx size 0x%llx is not a whole "
 				     "number of instructions inside section '%s' (size 0x%llx)",
 				     name, (unsigned long long)sym->st_value,
@@ -914,7 +918,8 @@ static int read_btf_maps(struct elf_ctx *c, size_t si)
 	}
 	if (!bo) {
 		for (size_t i = 1; i < c->sec_cnt && !btf; i++)
-			if (!strcmp(c->secs[i].name, ".BTF") && c->secs[i].sh.sh_type == SHT_PROGBITS &&
+			if (!strcmp(c->secs[i].name, ".BTF") &&
+			    c->secs[i].sh.sh_type == SHT_PROGBITS &&
 			    c->secs[i].sh.sh_size <= UINT32_MAX) {
 				btf = btf__new(sec_bytes(c, i), (uint32_t)c->secs[i].sh.sh_size);
 				if (libbpf_get_error(btf))
@@ -1210,8 +1215,8 @@ static int link_prog(struct link *l, size_t main_fi)
 		}
 		if (ebpf_is_call(insn) && rel && insn->src_reg != BPF_PSEUDO_CALL) {
 			err = diag_at_insn(&l->why, EINVAL, (long)pc,
-					   "relocation to '%s' on a call that is not a BPF-to-BPF call "
-					   "(src_reg %u)", sym_name(c, rel->sym), insn->src_reg);
+					   "relocation to '%s' on a call that is not a BPF-to-BPF "
+					   "call (src_reg %u)", sym_name(c, rel->sym), insn->src_reg);
 			goto out;
 		}
 		if (!ebpf_is_pseudo_call(insn) && !ebpf_is_ldimm64(insn))

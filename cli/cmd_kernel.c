@@ -119,7 +119,8 @@ int cmd_kernel(int argc, char **argv)
 			}
 			repeat = (uint32_t)r;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "bpfscev kernel: unknown or incomplete option '%s'\n", argv[i]);
+			fprintf(stderr, "bpfscev kernel: unknown or incomplete option '%s'\n",
+				argv[i]);
 			kernel_usage(stderr);
 			return CLI_USAGE;
 		} else if (!file) {

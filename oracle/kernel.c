@@ -203,8 +203,9 @@ static void parse_log(struct kernel_prog *kp)
 		/* sscanf measures its whole input: test the prefix first, or a 100 MB log takes
 		 * quadratic time */
 		if (has_prefix(line, "processed ") &&
-		    sscanf(line, "processed %ld insns (limit %ld) max_states_per_insn %ld total_states "
-			   "%ld peak_states %ld mark_read %ld", &a, &b, &c, &e, &f, &g) >= 5) {
+		    sscanf(line, "processed %ld insns (limit %ld) max_states_per_insn %ld "
+			   "total_states %ld peak_states %ld mark_read %ld", &a, &b, &c, &e, &f,
+			   &g) >= 5) {
 			kp->processed = a;
 			kp->max_states_per_insn = c;
 			kp->total_states = e;

@@ -82,7 +82,7 @@ struct kernel_run_opts {
 struct kernel_run_result {
 	uint32_t retval;		/* r0 at exit, truncated to 32 bits by the kernel */
 	uint32_t duration_ns;		/* mean per run */
-	size_t data_size_out;		/* bytes of packet the kernel produced (may exceed the buffer) */
+	size_t data_size_out;		/* packet bytes produced (may exceed the buffer) */
 	size_t ctx_size_out;
 };
 

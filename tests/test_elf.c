@@ -272,7 +272,8 @@ static void sample_facts(const char *dir)
 		p = ebpf_object__find_prog(o, "func");
 		CHECK(p, "bpf2bpf: no 'func'");
 		if (p && p->len == 58) {
-			static const size_t call_at[] = { 7, 9, 41, 43 }, target[] = { 37, 37, 45, 45 };
+			static const size_t call_at[] = { 7, 9, 41, 43 };
+			static const size_t target[] = { 37, 37, 45, 45 };
 
 			CHECK(!strcmp(p->section, "test"), "bpf2bpf section '%s'", p->section);
 			for (size_t k = 0; k < 4; k++) {
@@ -280,7 +281,8 @@ static void sample_facts(const char *dir)
 
 				CHECK(ebpf_is_pseudo_call(i), "bpf2bpf: insn %zu is not a call",
 				      call_at[k]);
-				CHECK_EQ_U64(call_at[k] + 1 + i->imm, target[k], "bpf2bpf call target");
+				CHECK_EQ_U64(call_at[k] + 1 + i->imm, target[k],
+					     "bpf2bpf call target");
 			}
 			/* add2 stores 13, add1 stores 1: tells the two apart. */
 			CHECK(p->insns[38].code == (BPF_ALU64 | BPF_MOV | BPF_K) &&
@@ -332,7 +334,8 @@ static void sample_facts(const char *dir)
 	}
 	/* One definition per "maps/<name>" section. */
 	if ((o = open_sample(dir, "build/map_in_map_legacy.o"))) {
-		check_map(o, "array_of_maps", BPF_MAP_TYPE_ARRAY_OF_MAPS, 4, 4, 1, "map_in_map_legacy");
+		check_map(o, "array_of_maps", BPF_MAP_TYPE_ARRAY_OF_MAPS, 4, 4, 1,
+			  "map_in_map_legacy");
 		check_map(o, "inner_map", BPF_MAP_TYPE_ARRAY, 4, 8, 1, "map_in_map_legacy");
 		ebpf_object__free(o);
 	}

@@ -440,7 +440,8 @@ static void command(bool kernel_ok)
 {
 	const struct bpf_insn ok[] = { MOV64_IMM(0, 7), ADD64_IMM(0, 35), EXIT };
 	const struct bpf_insn bad[] = { I(BPF_ALU64 | BPF_MOV | BPF_X, 0, 2, 0, 0), EXIT };
-	char ok_path[] = "/tmp/bpfscev_kernel_ok_XXXXXX", bad_path[] = "/tmp/bpfscev_kernel_bad_XXXXXX";
+	char ok_path[] = "/tmp/bpfscev_kernel_ok_XXXXXX";
+	char bad_path[] = "/tmp/bpfscev_kernel_bad_XXXXXX";
 	char args[1200], out[65536];
 	int fd1, fd2, rc;
 

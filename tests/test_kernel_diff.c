@@ -410,8 +410,8 @@ int main(void)
 			rejected++;
 			invariants += inv;
 			if (inv || rejected <= 3) {
-				fprintf(stderr, "test_kernel_diff: program %u rejected%s: %s (%s)\n", t,
-					inv ? " by the verifier's REG INVARIANTS check" : "",
+				fprintf(stderr, "test_kernel_diff: program %u rejected%s: %s (%s)\n",
+					t, inv ? " by the verifier's REG INVARIANTS check" : "",
 					kp->message, strerror(kp->err));
 				if (inv)
 					print_program(insns, n);
