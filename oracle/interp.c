@@ -227,12 +227,16 @@ static void describe(const struct interp_state *st, uint64_t a, char *buf, size_
 	switch (a >> 44) {
 	case INTERP_VA_STACK >> 44:
 		off = a - INTERP_VA_STACK;
-		if (off < (uint64_t)EBPF_MAX_CALL_DEPTH * EBPF_STACK_SIZE) {
+		if (off < st->stack_lim) {
 			unsigned k = (unsigned)(off / EBPF_STACK_SIZE);
 			long rel = (long)(off % EBPF_STACK_SIZE) - EBPF_STACK_SIZE;
 
-			snprintf(buf, n, "fp%ld of frame %u%s", rel, k,
-				 k > st->depth ? ", a frame that is not live" : "");
+			snprintf(buf, n, "fp%ld of frame %u", rel, k);
+		} else if (off < (uint64_t)EBPF_MAX_CALL_DEPTH * EBPF_STACK_SIZE) {
+			/* Above the running frame: say where from its r10, and whose dead frame. */
+			snprintf(buf, n, "fp+%llu of frame %u, in frame %u, which is not live",
+				 (unsigned long long)(off - st->stack_lim), st->depth,
+				 (unsigned)(off / EBPF_STACK_SIZE));
 		} else {
 			snprintf(buf, n, "stack+0x%llx, above the %u frames", (unsigned long long)off,
 				 EBPF_MAX_CALL_DEPTH);
@@ -370,7 +374,8 @@ static const uint16_t skb_writable[][2] = {
 };
 
 /* Loads from the XDP/SKB context: pointer fields as the verifier rewrites them, the rest from
- * ctxbuf.  Returns 0, or -EFAULT (trap set unless quiet). */
+ * ctxbuf.  Returns 0 for a plain field, 1 for a pointer field (*v is the whole 64-bit pointer,
+ * not to be narrowed to the load's width), or -EFAULT (trap set unless quiet). */
 static int ctx_load(struct interp_state *st, uint32_t pc, uint64_t a, uint64_t size,
 		    uint64_t *v, bool quiet)
 {
@@ -398,7 +403,7 @@ static int ctx_load(struct interp_state *st, uint32_t pc, uint64_t a, uint64_t s
 		}
 		*v = f[k].what == 0 ? INTERP_VA_PKT
 		   : f[k].what == 1 ? INTERP_VA_PKT + st->pkt_len : 0;
-		return 0;
+		return 1;
 	}
 	switch (size) {
 	case 1: { uint8_t x; memcpy(&x, st->ctxbuf + off, 1); *v = x; break; }
@@ -446,6 +451,8 @@ static __attribute__((noinline)) uint8_t *slow_ptr(struct interp_state *st, uint
 	return NULL;
 }
 
+/* 0 with *v zero-extended from the access width, 1 with a 64-bit context pointer in *v, or
+ * -EFAULT after a trap. */
 static __attribute__((noinline)) int slow_load(struct interp_state *st, uint32_t pc,
 					       uint64_t a, uint64_t size, uint64_t *v)
 {
@@ -787,8 +794,13 @@ static __attribute__((noinline)) int do_helper(struct interp_state *st, const st
 			memcpy(&v, p, sz);                                                  \
 		} else {                                                                    \
 			uint64_t w;                                                         \
-			if (slow_load(st, ip->pc, a, sz, &w))                               \
+			int rc = slow_load(st, ip->pc, a, sz, &w);                          \
+			if (rc < 0)                                                         \
 				STOP(0);                                                    \
+			if (rc > 0) {	/* a context pointer: the whole of it */            \
+				r[ip->dst] = w;                                             \
+				NEXT();                                                     \
+			}                                                                   \
 			v = (T)w;                                                           \
 		}                                                                           \
 		r[ip->dst] = EXT(v);                                                        \
@@ -1355,7 +1367,7 @@ int interp_state_read(const struct interp_state *st, uint64_t addr, unsigned siz
 	p = xlate(s, addr, size);
 	if (!p) {
 		if ((addr >> 44) == (INTERP_VA_CTX >> 44) && !st->ctx && st->ctx_size)
-			return ctx_load(s, 0, addr, size, val, true);
+			return ctx_load(s, 0, addr, size, val, true) < 0 ? -EFAULT : 0;
 		/* A map that has no storage yet reads as its initial contents. */
 		if ((addr >> 44) == (INTERP_VA_MAP >> 44)) {
 			uint64_t m = (addr - INTERP_VA_MAP) >> 32, off = addr & 0xffffffffu;
