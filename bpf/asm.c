@@ -11,7 +11,11 @@
  *     line after ';' (the register state); a "(07)" column must match the encoding, and a pc
  *     that repeats an earlier instruction with the same encoding is dropped, so a level-2
  *     verifier log that revisits instructions on several paths assembles to the program once;
+ *     the same for the log's liveness listing "  1   4: 01...5.... (07) r0 += 1" (loop depth,
+ *     pc, live registers);
  *     pure log lines ("5: R1=ctx()", "from 4 to 6: ...", "processed 12 insns ...", "; source");
+ *     and once a text has such "N: (07)" lines, every other line is taken as the verifier's
+ *     commentary and skipped (its vocabulary changes with every kernel);
  *   - llvm-objdump lines "  3:\t07 01 00 00 01 00 00 00\tr1 += 1": the hex bytes ARE the
  *     instruction and the text after them is not read (objdump text alone is ambiguous: a linked
  *     local call prints as "call 11", like helper 11); "<LBB0_1>" annotations, "Disassembly of
@@ -131,6 +135,7 @@ struct asm_state {
 	char *lbuf;		/* current line, comments blanked */
 	size_t lcap;
 	size_t nlines_seen;
+	bool log_mode;		/* the text is a verifier log (see detect_log) */
 	bool in_comment;	/* inside a C comment that started on an earlier line */
 	int comment_line, comment_col;
 };
@@ -2049,9 +2054,96 @@ static int do_stmts(struct asm_state *a, char *p, int opcol, int opcol_col, long
 	}
 }
 
+static bool is_opcol(const char *p)
+{
+	return p[0] == '(' && isxdigit((unsigned char)p[1]) && isxdigit((unsigned char)p[2]) &&
+	       p[3] == ')';
+}
+
+/* The liveness column of the verifier log's "Live regs before insn:" listing, "01...5....":
+ * one character per register r0..r9, a digit when live. */
+static char *skip_live_mask(char *r)
+{
+	char *q = r;
+
+	while (*q == '.' || isdigit((unsigned char)*q))
+		q++;
+	if (q - r < 10 || !is_blank((unsigned char)*q))
+		return r;
+	while (is_blank((unsigned char)*q))
+		q++;
+	return is_opcol(q) ? q : r;
+}
+
+enum prefix { PFX_NONE, PFX_LOG, PFX_OBJDUMP, PFX_STATE };
+
+/* Classifies a line (leading blanks skipped) by its columns: verifier log "12: (07) " (also
+ * the liveness listing "  1   4: 01...5.... (07) " whose first number is the loop depth),
+ * llvm-objdump "  3:\t07 01 00 00 01 00 00 00\t", or a log state line "12: R1=ctx()".  For
+ * PFX_LOG *rest is the opcode column; for PFX_OBJDUMP bytes holds *nbytes bytes. */
+static enum prefix line_prefix(char *p, long *pc, char **rest, uint8_t bytes[16], size_t *nbytes)
+{
+	char *q = p, *r;
+	long v = 0;
+
+	if (!isdigit((unsigned char)*p))
+		return PFX_NONE;
+	while (isdigit((unsigned char)*q))
+		q++;
+	if (is_blank((unsigned char)*q)) {	/* loop depth, then the pc? */
+		r = q;
+		while (is_blank((unsigned char)*r))
+			r++;
+		if (isdigit((unsigned char)*r)) {
+			char *t = r;
+
+			while (isdigit((unsigned char)*t))
+				t++;
+			if (*t == ':' && is_opcol(skip_live_mask(t + 1 + strspn(t + 1, " \t")))) {
+				p = r;
+				q = t;
+			}
+		}
+	}
+	if (*q != ':')
+		return PFX_NONE;
+	for (char *t = p; t < q; t++)
+		v = v > 100000000L ? v : v * 10 + (*t - '0');
+	r = q + 1;
+	while (is_blank((unsigned char)*r))
+		r++;
+	if (state_text(r))
+		return PFX_STATE;
+	r = skip_live_mask(r);
+	if (is_opcol(r)) {
+		*pc = v;
+		*rest = r;
+		return PFX_LOG;
+	}
+	if ((*nbytes = objdump_bytes(r, bytes)))
+		return PFX_OBJDUMP;
+	return PFX_NONE;
+}
+
+/* "name:" alone on its line. */
+static bool label_line(const char *p)
+{
+	if (!is_ident_start((unsigned char)*p))
+		return false;
+	while (is_ident_char((unsigned char)*p))
+		p++;
+	if (*p++ != ':')
+		return false;
+	while (is_blank((unsigned char)*p))
+		p++;
+	return !*p;
+}
+
 static int do_line(struct asm_state *a)
 {
-	char *p = a->lbuf, *q;
+	char *p = a->lbuf, *rest = NULL;
+	uint8_t bytes[16];
+	size_t nb = 0;
 	long pc = -1;
 	int opcol = -1, opcol_col = 0;
 
@@ -2059,46 +2151,63 @@ static int do_line(struct asm_state *a)
 		p++;
 	if (!*p || noise_line(p))
 		return 0;
-	/* "12: (07) ...", "  3:\t07 01 ...", "12: R1=..." */
-	q = p;
-	if (isdigit((unsigned char)*q)) {
-		long v = 0;
+	switch (line_prefix(p, &pc, &rest, bytes, &nb)) {
+	case PFX_STATE:
+		return 0;
+	case PFX_OBJDUMP:
+		for (size_t k = 0; k < nb; k += 8) {
+			struct bpf_insn i;
+			int err;
 
-		for (; isdigit((unsigned char)*q); q++)
-			v = v > 100000000L ? v : v * 10 + (*q - '0');
-		if (*q == ':') {
-			char *r = q + 1;
-			uint8_t bytes[16];
-			size_t nb;
-
-			while (is_blank((unsigned char)*r))
-				r++;
-			if (state_text(r))
-				return 0;
-			if (r[0] == '(' && isxdigit((unsigned char)r[1]) &&
-			    isxdigit((unsigned char)r[2]) && r[3] == ')') {
-				pc = v;
-				p = r;
-			} else if ((nb = objdump_bytes(r, bytes))) {
-				for (size_t k = 0; k < nb; k += 8) {
-					struct bpf_insn i;
-					int err;
-
-					memcpy(&i, bytes + k, sizeof(i));
-					if ((err = emit(a, i)))
-						return err;
-				}
-				return 0;
-			}
+			memcpy(&i, bytes + k, sizeof(i));
+			if ((err = emit(a, i)))
+				return err;
 		}
+		return 0;
+	case PFX_LOG:
+		p = rest;
+		break;
+	default:
+		/* A verifier log: only its instruction lines count, and label lines as
+		 * ebpf_disasm() prints them with pc and opcode columns ("L12:"). */
+		if (a->log_mode && !label_line(p))
+			return 0;
+		break;
 	}
-	if (p[0] == '(' && isxdigit((unsigned char)p[1]) && isxdigit((unsigned char)p[2]) &&
-	    p[3] == ')') {
+	if (is_opcol(p)) {
 		opcol = (int)(hexv(p[1]) * 16 + hexv(p[2]));
 		opcol_col = (int)(p - a->lbuf) + 2;
 		p += 4;
 	}
 	return do_stmts(a, p, opcol, opcol_col, pc);
+}
+
+/* A text with verifier log instruction lines is read as a log: other lines are the verifier's
+ * commentary, whose vocabulary grows with every kernel. */
+static int detect_log(struct asm_state *a, const char *text, size_t n)
+{
+	size_t pos = 0;
+
+	while (pos < n && !a->log_mode) {
+		const char *eol = memchr(text + pos, '\n', n - pos);
+		size_t l = eol ? (size_t)(eol - (text + pos)) : n - pos;
+		char *p, *rest;
+		uint8_t bytes[16];
+		size_t nb;
+		long pc;
+		int err;
+
+		if ((err = clean_line(a, text + pos, l)))
+			return err;
+		for (p = a->lbuf; is_blank((unsigned char)*p); p++)
+			;
+		if (line_prefix(p, &pc, &rest, bytes, &nb) == PFX_LOG)
+			a->log_mode = true;
+		pos += l + 1;
+	}
+	a->in_comment = false;
+	a->nlines_seen = 0;
+	return 0;
 }
 
 /* ---- labels ---- */
@@ -2242,6 +2351,8 @@ int ebpf_asm(struct bpf_insn **insns, size_t *len, uint32_t **lines, const char 
 	*len = 0;
 	if (lines)
 		*lines = NULL;
+	if ((err = detect_log(&a, text, n)))
+		goto out;
 	while (pos < n) {
 		const char *eol = memchr(text + pos, '\n', n - pos);
 		size_t l = eol ? (size_t)(eol - (text + pos)) : n - pos;

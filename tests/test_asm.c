@@ -756,6 +756,48 @@ static void test_objdump(void)
 	free(bin);
 }
 
+/* Real verifier logs (Linux 6.18, level 2) assemble to the program they were taken from, the
+ * accepted one although it shows the loop body several times. */
+static void test_kernel_logs(void)
+{
+	static const char *const names[] = { "verifier_log_accepted", "verifier_log_rejected" };
+
+	for (size_t k = 0; k < 2; k++) {
+		struct bpf_insn *a = NULL, *b = NULL;
+		size_t alen = 0, blen = 0, tlen = 0, slen = 0, log_lines = 0;
+		char path[1024];
+		char *log, *src;
+		struct diag d;
+		int ea, eb;
+
+		snprintf(path, sizeof(path), "%s/tests/data/%s.txt", check_source_dir(), names[k]);
+		log = read_all(path, &tlen);
+		snprintf(path, sizeof(path), "%s/tests/data/%s.s", check_source_dir(), names[k]);
+		src = read_all(path, &slen);
+		CHECK(log && src, "cannot read %s", names[k]);
+		if (!log || !src) {
+			free(log);
+			free(src);
+			continue;
+		}
+		for (const char *p = strstr(log, ": ("); p; p = strstr(p + 1, ": ("))
+			log_lines++;
+		ea = assemble(log, &a, &alen, &d);
+		CHECK(!ea, "%s.txt: %d:%d: %s", names[k], d.line, d.col, d.msg);
+		eb = assemble(src, &b, &blen, &d);
+		CHECK(!eb, "%s.s: %d:%d: %s", names[k], d.line, d.col, d.msg);
+		CHECK(!ea && !eb && alen == blen && alen > 20 && !memcmp(a, b, alen * sizeof(*a)),
+		      "%s: the log gives %zu slots, the source %zu", names[k], alen, blen);
+		/* the accepted log repeats the loop body: the dedup path was taken */
+		if (k == 0)
+			CHECK(log_lines > alen + 20, "%s: only %zu path lines", names[k], log_lines);
+		free(a);
+		free(b);
+		free(log);
+		free(src);
+	}
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -1054,6 +1096,7 @@ int main(void)
 	test_errors();
 	test_lines();
 	test_objdump();
+	test_kernel_logs();
 	test_conformance();
 	test_exhaustive();
 	test_random();
