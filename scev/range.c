@@ -747,18 +747,30 @@ static uint64_t alu_eval(uint8_t op, bool is64, bool sign, uint64_t x, uint64_t 
 	return r & umax_of(w);
 }
 
-/* v is the only member of r in width w (the subregister for 32). */
+/* v is the only member of r in width w (the subregister for 32), as any field may tell on a
+ * range that was not synced.
+ */
 static bool const_in(const struct range *r, unsigned w, uint64_t *v)
 {
-	if (w == 64 && (r->umin == r->umax || tnum_is_const(r->var_off))) {
-		*v = r->umin == r->umax ? r->umin : r->var_off.value;
-		return true;
-	}
-	if (w == 32 && (r->u32_min == r->u32_max || tnum_is_const(tnum_subreg(r->var_off)))) {
-		*v = r->u32_min == r->u32_max ? r->u32_min : (uint32_t)r->var_off.value;
-		return true;
-	}
-	return false;
+	uint64_t m = umax_of(w);
+
+	if (r->umin == r->umax)
+		*v = r->umin & m;
+	else if (r->smin == r->smax)
+		*v = (uint64_t)r->smin & m;
+	else if (tnum_is_const(r->var_off))
+		*v = r->var_off.value & m;
+	else if (w == 64)
+		return false;
+	else if (r->u32_min == r->u32_max)
+		*v = r->u32_min;
+	else if (r->s32_min == r->s32_max)
+		*v = (uint32_t)r->s32_min;
+	else if (tnum_is_const(tnum_subreg(r->var_off)))
+		*v = (uint32_t)r->var_off.value;
+	else
+		return false;
+	return true;
 }
 
 /* a + b: every choice of view for each side gives a valid integer interval for the sum. */
@@ -1108,9 +1120,12 @@ struct range range_alu(uint8_t op, bool is64, bool sign, const struct range *a,
 struct range range_neg(const struct range *a, bool is64)
 {
 	struct ivl v32 = ivl_neg(ivl32(a), 32);
+	uint64_t x;
 
 	if (range_is_empty(a))
 		return range_empty();
+	if (const_in(a, is64 ? 64 : 32, &x))
+		return range_const(alu_eval(BPF_NEG, is64, false, x, 0));
 	if (!is64)
 		return range_make32(v32, tnum_neg(tnum_subreg(a->var_off)));
 	return range_make(ivl_neg(ivl64(a), 64), v32, tnum_neg(a->var_off));
@@ -1467,9 +1482,12 @@ struct range range_add_scaled(const struct range *a, uint64_t step, uint64_t kmi
 {
 	struct tnum kt, t;
 	struct ivl v32;
+	uint64_t x;
 
 	if (range_is_empty(a) || kmin > kmax)
 		return range_empty();
+	if (kmin == kmax && const_in(a, width == 32 ? 32 : 64, &x))
+		return range_const(width == 32 ? (uint32_t)(x + kmin * step) : x + kmin * step);
 	kt = tnum_mul(tnum_range(kmin, kmax), tnum_const(step));
 	v32 = ivl_scaled(ivl32(a), (int32_t)step, kmin, kmax, 32);
 	if (width == 32) {

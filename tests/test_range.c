@@ -459,6 +459,86 @@ static int sample_n(const struct range *r, uint64_t *out)
 #define MEMBER(res, v, a, b, ...)                                                           \
 	SOUND(range_contains(res, v) && !range_is_empty(res), a, b, res, __VA_ARGS__)
 
+/* A 32-bit result is zero-extended: every 64-bit view within [0, U32_MAX]. */
+static bool is_zext32(const struct range *r)
+{
+	return range_is_empty(r) || (r->umax <= UINT32_MAX && r->smin >= 0 &&
+				     r->smax <= UINT32_MAX && !(r->var_off.value >> 32) &&
+				     !(r->var_off.mask >> 32));
+}
+
+/* Unsigned bounds of the compared width. */
+static uint64_t umin_w(const struct range *r, bool is64) { return is64 ? r->umin : r->u32_min; }
+static uint64_t umax_w(const struct range *r, bool is64) { return is64 ? r->umax : r->u32_max; }
+
+/* What the analyzer relies on, on random inputs: the result lies within the textbook interval
+ * whenever that interval does not wrap (it may be tighter).
+ */
+static void precise_alu(uint8_t op, bool is64, const struct range *a, const struct range *b,
+			const struct range *r)
+{
+	unsigned __int128 lim = is64 ? UINT64_MAX : UINT32_MAX;
+	unsigned __int128 alo = umin_w(a, is64), ahi = umax_w(a, is64);
+	unsigned __int128 blo = umin_w(b, is64), bhi = umax_w(b, is64), lo, hi;
+	uint64_t c = blo;
+
+	switch (op) {
+	case BPF_ADD:
+		lo = alo + blo;
+		hi = ahi + bhi;
+		break;
+	case BPF_SUB:
+		if (alo < bhi)
+			return;
+		lo = alo - bhi;
+		hi = ahi - blo;
+		break;
+	case BPF_MUL:
+		lo = alo * blo;
+		hi = ahi * bhi;
+		break;
+	case BPF_DIV:
+		if (!blo)
+			return;
+		lo = alo / bhi;
+		hi = ahi / blo;
+		break;
+	case BPF_MOD:
+		if (!blo || blo != bhi)
+			return;
+		lo = 0;
+		hi = c - 1;
+		break;
+	case BPF_AND:
+		if (blo != bhi)
+			return;
+		lo = 0;
+		hi = c;
+		break;
+	case BPF_RSH:
+		if (blo != bhi || c >= (is64 ? 64 : 32))
+			return;
+		lo = alo >> c;
+		hi = ahi >> c;
+		break;
+	default:
+		return;
+	}
+	if (hi > lim || alo > ahi || blo > bhi || range_is_empty(r))
+		return;
+	SOUND(umin_w(r, is64) >= lo && umax_w(r, is64) <= hi, a, b, r,
+	      "imprecise: op %#x is64 %d beyond the non-wrapping [%#" PRIx64 ", %#" PRIx64 "]", op,
+	      is64, (uint64_t)lo, (uint64_t)hi);
+}
+
+/* Constants fold to constants. */
+static void precise_const(const struct range *r, uint64_t v, const struct range *a,
+			  const struct range *b, const char *what)
+{
+	SOUND(range_is_const(r) && r->umin == v, a, b, r, "imprecise: %s of constants is not %#"
+	      PRIx64, what, v);
+}
+
 static void sound_alu(const struct range *a, const struct range *b, const uint64_t *xs, int nx,
 		      const uint64_t *ys, int ny)
 {
@@ -471,6 +551,13 @@ static void sound_alu(const struct range *a, const struct range *b, const uint64
 				if (sign && op != BPF_DIV && op != BPF_MOD)
 					continue;
 				r = range_alu(op, is64, sign, a, b);
+				if (!is64)
+					SOUND(is_zext32(&r), a, b, &r, "w op %#x not zero-extended", op);
+				if (range_is_const(a) && range_is_const(b))
+					precise_const(&r, ref_alu(op, is64, sign, a->umin, b->umin), a,
+						      b, "alu");
+				if (!sign)
+					precise_alu(op, is64, a, b, &r);
 				for (int i = 0; i < nx; i++)
 					for (int j = 0; j < 2; j++) {
 						uint64_t x = xs[i], y = ys[(i + j) % ny];
@@ -490,13 +577,24 @@ static void sound_unary(const struct range *a, const uint64_t *xs, int nx)
 			      swaps[] = { 16, 32, 64 };
 	struct range r;
 
+	bool c = range_is_const(a);
+
 	for (int is64 = 0; is64 < 2; is64++) {
 		r = range_neg(a, is64);
+		if (c)
+			precise_const(&r, ref_alu(BPF_NEG, is64, 0, a->umin, 0), a, NULL, "neg");
+		if (!is64)
+			SOUND(is_zext32(&r), a, NULL, &r, "w neg not zero-extended");
 		for (int i = 0; i < nx; i++)
 			MEMBER(&r, ref_alu(BPF_NEG, is64, 0, xs[i], 0), a, NULL,
 			       "neg is64 %d of %#" PRIx64, is64, xs[i]);
 		for (int k = 0; k < 3; k++) {
 			r = range_movsx(a, sx_bits[k], is64);
+			if (c)
+				precise_const(&r, ref_movsx(a->umin, sx_bits[k], is64), a, NULL,
+					      "movsx");
+			if (!is64)
+				SOUND(is_zext32(&r), a, NULL, &r, "w movsx not zero-extended");
 			for (int i = 0; i < nx; i++)
 				MEMBER(&r, ref_movsx(xs[i], sx_bits[k], is64), a, NULL,
 				       "movsx%u is64 %d of %#" PRIx64, sx_bits[k], is64, xs[i]);
@@ -507,18 +605,24 @@ static void sound_unary(const struct range *a, const uint64_t *xs, int nx)
 		MEMBER(&r, (uint32_t)xs[i], a, NULL, "zext32 of %#" PRIx64, xs[i]);
 	for (int k = 0; k < 4; k++) {
 		r = range_trunc(a, bytes[k]);
+		if (c)
+			precise_const(&r, ref_trunc(a->umin, bytes[k]), a, NULL, "trunc");
 		for (int i = 0; i < nx; i++)
 			MEMBER(&r, ref_trunc(xs[i], bytes[k]), a, NULL, "trunc %u of %#" PRIx64,
 			       bytes[k], xs[i]);
 		if (bytes[k] == 8)
 			continue;
 		r = range_sext(a, bytes[k]);
+		if (c)
+			precise_const(&r, ref_movsx(a->umin, 8 * bytes[k], true), a, NULL, "sext");
 		for (int i = 0; i < nx; i++)
 			MEMBER(&r, ref_movsx(xs[i], 8 * bytes[k], true), a, NULL,
 			       "sext %u of %#" PRIx64, bytes[k], xs[i]);
 	}
 	for (int k = 0; k < 3; k++) {
 		r = range_bswap(a, swaps[k]);
+		if (c)
+			precise_const(&r, ref_bswap(a->umin, swaps[k]), a, NULL, "bswap");
 		for (int i = 0; i < nx; i++)
 			MEMBER(&r, ref_bswap(xs[i], swaps[k]), a, NULL, "bswap%u of %#" PRIx64,
 			       swaps[k], xs[i]);
@@ -553,6 +657,12 @@ static void sound_recurrence(const struct range *a, const struct range *d, const
 	for (unsigned width = 32; width <= 64; width += 32) {
 		struct range r = range_add_scaled(a, step, kmin, kmax, width);
 
+		if (width == 32)
+			SOUND(is_zext32(&r), a, NULL, &r, "w add_scaled not zero-extended");
+		if (range_is_const(a) && kmin == kmax)
+			precise_const(&r, width == 32 ? (uint32_t)(a->umin + kmin * step) :
+				      a->umin + kmin * step, a, NULL, "add_scaled");
+
 		for (int i = 0; i < nx; i++) {
 			uint64_t k = rnd_below(3) ? rnd_in(kmin, kmax) : rnd_below(2) ? kmin : kmax;
 			uint64_t z = xs[i] + k * step;
@@ -567,6 +677,9 @@ static void sound_recurrence(const struct range *a, const struct range *d, const
 		kmax = kmin + rnd_below(20);
 	for (int is64 = 0; is64 < 2; is64++) {
 		struct range r = range_add_accum(a, d, kmin, kmax, is64);
+
+		if (!is64)
+			SOUND(is_zext32(&r), a, d, &r, "w add_accum not zero-extended");
 
 		for (int i = 0; i < nx; i++) {
 			uint64_t k = rnd_below(2) ? rnd_in(kmin, kmax) : rnd_below(2) ? kmin : kmax;
@@ -1284,6 +1397,10 @@ static void precision_recurrences(void)
 	a = range_const(0x500000003);
 	r = range_add_scaled(&a, 2, 0, 10, 32);
 	expect_small("w: {0x5_00000003,+,2} k in [0,10]", &r, 3, 23, 1, 0x1e);
+	/* A 32-bit step is a signed 32-bit value even when given zero-extended: -1 here. */
+	a = range_const(10);
+	r = range_add_scaled(&a, 0xffffffff, 0, 5, 32);
+	expect_small("w: {10,+,0xffffffff} k in [0,5]", &r, 5, 10, 0, 0xf);
 	/* Counting down by 8 from 800 over 100 iterations reaches 0, not below. */
 	a = range_const(800);
 	r = range_add_scaled(&a, -8ull, 0, 100, 64);
