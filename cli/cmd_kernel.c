@@ -194,7 +194,7 @@ int cmd_kernel(int argc, char **argv)
 			diag_format(&d, msg, sizeof(msg));
 			fprintf(stderr, "bpfscev kernel: %s: %s\n", progs[k]->name, msg);
 			rc = CLI_USAGE;
-			break;
+			continue;	/* the others may not need what failed here */
 		}
 		if (kp->accepted) {
 			/* The input is the packet for packet programs, else the context. */

@@ -118,7 +118,7 @@ static bool takes_packet(uint32_t type)
 static int create_map(const struct ebpf_map_def *def, int *out, struct diag *d)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, mo, .map_flags = def->flags);
-	uint32_t max = def->max_entries;
+	uint32_t key = def->key_size, value = def->value_size, max = def->max_entries;
 	int inner = -1, fd, err = 0;
 	char name[16];
 
@@ -131,24 +131,32 @@ static int create_map(const struct ebpf_map_def *def, int *out, struct diag *d)
 			return diag_set(d, -inner, "map '%s': cannot create a stand-in inner map: %s",
 					def->name, strerror(-inner));
 		mo.inner_map_fd = inner;
+		if (!value)
+			value = 4;	/* an id; legacy definitions often leave it 0 */
 	}
-	if (def->type == BPF_MAP_TYPE_PERF_EVENT_ARRAY && max == 0) {
+	/* What loaders fix up: BTF definitions name a record type for ring buffers and perf
+	 * buffers (for code generators), but the kernel wants sizes 0 and 4 there. */
+	if (def->type == BPF_MAP_TYPE_RINGBUF || def->type == BPF_MAP_TYPE_USER_RINGBUF)
+		key = value = 0;
+	if (def->type == BPF_MAP_TYPE_PERF_EVENT_ARRAY) {
 		int cpus = libbpf_num_possible_cpus();
 
-		max = cpus > 0 ? (uint32_t)cpus : 1;	/* libbpf's default */
+		key = value = 4;
+		if (max == 0)
+			max = cpus > 0 ? (uint32_t)cpus : 1;	/* libbpf's default */
 	}
 	obj_name(name, def->name);
-	fd = bpf_map_create(def->type, name, def->key_size, def->value_size, max, &mo);
+	fd = bpf_map_create(def->type, name, key, value, max, &mo);
 	if (fd < 0) {
 		err = diag_set(d, -fd, "map '%s' (type %u, key %u, value %u, %u entries, flags 0x%x): "
-			       "the kernel refuses to create it: %s", def->name, def->type,
-			       def->key_size, def->value_size, max, def->flags, strerror(-fd));
+			       "the kernel refuses to create it: %s", def->name, def->type, key,
+			       value, max, def->flags, strerror(-fd));
 		goto out;
 	}
 	if (def->init) {
-		uint32_t key = 0;
+		uint32_t zero = 0;
 
-		err = bpf_map_update_elem(fd, &key, def->init, 0);
+		err = bpf_map_update_elem(fd, &zero, def->init, 0);
 		if (!err && (def->flags & BPF_F_RDONLY_PROG))
 			err = bpf_map_freeze(fd);
 		if (err) {
