@@ -38,6 +38,7 @@ char *cli_read_file(const char *path, size_t *len);
 	X(asm, "assemble text (kernel, LLVM, objdump or ubpf syntax) to raw instruction bytes") \
 	X(disasm, "print programs in the kernel verifier log's syntax (assembles back unchanged)") \
 	X(kernel, "load into the running kernel: verdict, verifier log and stats, test run") \
+	X(run, "run a program on the interpreter: r0, or every register, steps and trap") \
 
 
 #define CLI_DECLARE(name, summary) int cmd_##name(int argc, char **argv);

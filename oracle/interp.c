@@ -602,8 +602,9 @@ static int map_helper(struct interp_state *st, const struct iop *ip, int32_t id,
 	def = &st->env->maps[m].def;
 	mr = &st->maps[m];
 	if (def->key_size == 0 || (mr->kind == MAPK_ARRAY && def->key_size != 4)) {
-		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: map '%s' has key size %u", name,
-			 def->name, def->key_size);
+		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: map '%s' has key size %u%s", name,
+			 def->name, def->key_size,
+			 mr->kind == MAPK_ARRAY ? " (array maps have 4-byte keys)" : "");
 		return -1;
 	}
 	key = mem_ptr(st, ip->pc, r[2], def->key_size, ACC_LOAD);
