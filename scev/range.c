@@ -15,9 +15,11 @@
  * range_sync() is the kernel's reg_bounds_sync() — bounds from known bits, signed/unsigned and
  * 32/64 deductions (twice), known bits from bounds, bounds again — written as tightenings only
  * (every step takes a max of lower bounds or a min of upper bounds), so a range that is empty
- * in one field stays empty, plus two exact extras the kernel lacks: a 64-bit bound whose low
- * half is outside the 32-bit bounds moves to the next (or previous) admissible value, skipping
- * a whole 32-bit block if needed, and a tnum that contradicts the bounds yields the empty range.
+ * in one field stays empty, plus three exact extras the kernel lacks: a 64-bit bound whose
+ * low half is outside the 32-bit bounds moves to the next (or previous) admissible value,
+ * skipping a whole 32-bit block if needed; every bound moves onto the nearest tnum member; and
+ * a tnum that contradicts the bounds yields the empty range.  Fields can therefore be tighter
+ * than the verifier's for the same facts, never looser for the same inputs.
  */
 #include <linux/bpf.h>
 
