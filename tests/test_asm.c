@@ -760,11 +760,13 @@ static void test_objdump(void)
  * accepted one although it shows the loop body several times. */
 static void test_kernel_logs(void)
 {
-	static const char *const names[] = { "verifier_log_accepted", "verifier_log_rejected" };
+	static const char *const names[] = {
+		"verifier_log_accepted", "verifier_log_rejected", "verifier_log_forms",
+	};
 
-	for (size_t k = 0; k < 2; k++) {
+	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
 		struct bpf_insn *a = NULL, *b = NULL;
-		size_t alen = 0, blen = 0, tlen = 0, slen = 0, log_lines = 0;
+		size_t alen = 0, blen = 0, tlen = 0, slen = 0, log_lines = 0, compared = 0;
 		char path[1024];
 		char *log, *src;
 		struct diag d;
@@ -788,6 +790,38 @@ static void test_kernel_logs(void)
 		CHECK(!eb, "%s.s: %d:%d: %s", names[k], d.line, d.col, d.msg);
 		CHECK(!ea && !eb && alen == blen && alen > 20 && !memcmp(a, b, alen * sizeof(*a)),
 		      "%s: the log gives %zu slots, the source %zu", names[k], alen, blen);
+		/* Our printer says what the kernel's says, line for line (LD_IMM64 but " ll"). */
+		for (const char *p = log; !ea && p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+			const char *e = strchr(p, '\n'), *op = strstr(p, ") "), *colon = strchr(p, ':');
+			size_t l = e ? (size_t)(e - p) : strlen(p), tl;
+			struct sbuf ours = SBUF_INIT;
+			unsigned long pc;
+			const char *q;
+
+			if (!op || !colon || op > p + l || colon > op || op - p < 4 || op[-3] != '(')
+				continue;
+			for (q = colon; q > p && q[-1] >= '0' && q[-1] <= '9'; q--)
+				;
+			if (q == colon)
+				continue;
+			pc = strtoul(q, NULL, 10);
+			op += 2;
+			tl = strcspn(op, ";\n");
+			while (tl && op[tl - 1] == ' ')
+				tl--;
+			if (pc >= alen)
+				continue;
+			ebpf_disasm_insn(&ours, a, alen, pc, 0);
+			if (ebpf_is_ldimm64(&a[pc]) && ours.len > 3)
+				ours.buf[ours.len -= 3] = '\0';
+			compared++;
+			CHECK(strlen(sbuf_cstr(&ours)) == tl && !strncmp(sbuf_cstr(&ours), op, tl),
+			      "%s: pc %lu: kernel prints '%.*s', we print '%s'", names[k], pc, (int)tl, op,
+			      sbuf_cstr(&ours));
+			sbuf_free(&ours);
+		}
+		CHECK(compared >= alen - 1, "%s: only %zu lines compared with the kernel's text",
+		      names[k], compared);
 		/* the accepted log repeats the loop body: the dedup path was taken */
 		if (k == 0)
 			CHECK(log_lines > alen + 20, "%s: only %zu path lines", names[k], log_lines);
