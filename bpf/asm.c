@@ -12,10 +12,11 @@
  *     that repeats an earlier instruction with the same encoding is dropped, so a level-2
  *     verifier log that revisits instructions on several paths assembles to the program once;
  *     the same for the log's liveness listing "  1   4: 01...5.... (07) r0 += 1" (loop depth,
- *     pc, live registers);
- *     pure log lines ("5: R1=ctx()", "from 4 to 6: ...", "processed 12 insns ...", "; source");
- *     and once a text has such "N: (07)" lines, every other line is taken as the verifier's
- *     commentary and skipped (its vocabulary changes with every kernel);
+ *     pc, live registers).  Once a text has such "N: (07)" lines it is read as a log: every
+ *     other line ("5: R1=ctx()", "from 4 to 6: ...", "mark_precise: ...") is the verifier's
+ *     commentary, whose vocabulary changes with every kernel, and is skipped (label lines
+ *     "L12:" excepted, as ebpf_disasm() prints them with pc and opcode columns);
+ *   - "; source" annotations and "processed 12 insns ..." style lines of logs and bpftool;
  *   - llvm-objdump lines "  3:\t07 01 00 00 01 00 00 00\tr1 += 1": the hex bytes ARE the
  *     instruction and the text after them is not read (objdump text alone is ambiguous: a linked
  *     local call prints as "call 11", like helper 11); "<LBB0_1>" annotations, "Disassembly of
@@ -52,6 +53,8 @@
  *   r1 = map[idx:0]+8 ll       BPF_PSEUDO_MAP_IDX_VALUE
  *   r1 = btf_id 5 ll           BPF_PSEUDO_BTF_ID (btf_id 5 btf_fd:7 ll for a module BTF fd)
  *   r1 = func pc+4 ll          BPF_PSEUDO_FUNC (or func LABEL)
+ * Raw slot: ".bytes 07 01 00 00 01 00 00 00", 8 bytes in memory order: how the disassembler
+ * prints a slot that does not validate, so that any byte string round-trips.
  * Jump targets: pc+N, pc-N, +N, -N, N, a label, an LLVM local label reference 1b / 1f, or
  * "exit" (ubpf: the label "exit" when defined, else the first exit instruction).
  * Statements are separated by ';' or newlines; labels are "name:" before a statement.
