@@ -10,11 +10,15 @@
  * behaviour on any input" check.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "bpf/prog.h"
 #include "oracle/interp.h"
 #include "tests/check.h"
+#include "util/json.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -1193,6 +1197,115 @@ static void test_random_programs(void)
 	CHECK(ran == 3000, "random programs run: %d of %d tried", ran, tried);
 }
 
+/* ---- the CLI: bpfscev run ---- */
+
+/* Runs a shell command; returns its exit status with stdout in out (truncated to n). */
+static int sh(const char *cmd, char *out, size_t n)
+{
+	FILE *f = popen(cmd, "r");
+	size_t got = 0;
+	int st;
+
+	out[0] = '\0';
+	if (!f)
+		return -1;
+	while (got + 1 < n) {
+		size_t k = fread(out + got, 1, n - 1 - got, f);
+
+		if (k == 0)
+			break;
+		got += k;
+	}
+	out[got] = '\0';
+	st = pclose(f);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static const char *last_line(char *s)
+{
+	size_t l = strlen(s);
+	char *p;
+
+	while (l && s[l - 1] == '\n')
+		s[--l] = '\0';
+	p = strrchr(s, '\n');
+	return p ? p + 1 : s;
+}
+
+static void test_cli(void)
+{
+	const char *bin = getenv("BPFSCEV_BIN");
+	char dir[] = "/tmp/test_interp_XXXXXX", path[96], data[96], cmd[512], out[4096];
+	FILE *f;
+	int rc;
+
+	if (!bin) {
+		printf("test_interp: BPFSCEV_BIN not set, CLI checks skipped\n");
+		return;
+	}
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/loop.s", dir);
+	snprintf(data, sizeof(data), "%s/xdp.data", dir);
+	f = fopen(path, "w");
+	if (f) {
+		fputs("r0 = 0\nr1 = 0\nl: r0 += 3\nr1 += 1\nif r1 < 100000 goto l\nexit\n", f);
+		fclose(f);
+	}
+	f = fopen(data, "w");
+	if (f) {
+		fputs("-- asm\nr2 = *(u32 *)(r1 +0)\nr3 = *(u32 *)(r1 +4)\nr0 = r3\nr0 -= r2\n"
+		      "exit\n-- input\n00 01 02 03 04\n", f);
+		fclose(f);
+	}
+	snprintf(cmd, sizeof(cmd), "%s run %s 2>&1", bin, path);
+	rc = sh(cmd, out, sizeof(out));
+	CHECK(rc == 0 && !strcmp(last_line(out), "300000"), "bpfscev run loop: rc %d '%s'", rc, out);
+	snprintf(cmd, sizeof(cmd), "%s run %s --steps 1000 2>/dev/null", bin, path);
+	rc = sh(cmd, out, sizeof(out));
+	CHECK(rc == 1 && !strcmp(last_line(out), "999"), "trap exits 1 and still prints r0: %d '%s'",
+	      rc, out);
+	snprintf(cmd, sizeof(cmd), "%s run %s --json --steps 1000", bin, path);
+	rc = sh(cmd, out, sizeof(out));
+	{
+		struct diag d;
+		struct json *j = json_parse(out, strlen(out), &d);
+		const struct json *regs = j ? json_get(j, "regs") : NULL, *trap = j ? json_get(j, "trap") : NULL;
+		uint64_t steps = 0, r1 = 0, pc = 0;
+
+		CHECK(rc == 1 && j && regs && regs->type == JSON_ARRAY && regs->count == 11 &&
+		      !json_u64(json_get(j, "steps"), &steps) && steps == 1000 &&
+		      !json_u64(regs->items[1], &r1) && r1 == 333 && trap && trap->type == JSON_OBJECT &&
+		      !json_u64(json_get(trap, "pc"), &pc) && pc == 4 &&
+		      json_get(trap, "kind") && !strcmp(json_get(trap, "kind")->text, "steps"),
+		      "--json: rc %d '%s'", rc, out);
+		json_free(j);
+	}
+	snprintf(cmd, sizeof(cmd), "%s run %s --ctx xdp 2>&1", bin, data);
+	rc = sh(cmd, out, sizeof(out));
+	CHECK(rc == 0 && !strcmp(last_line(out), "5"), "-- input section as the packet: %d '%s'", rc,
+	      out);
+	snprintf(cmd, sizeof(cmd), "%s run %s --ctx xdp --input 0a0b 2>&1", bin, data);
+	rc = sh(cmd, out, sizeof(out));
+	CHECK(rc == 0 && !strcmp(last_line(out), "2"), "--input wins: %d '%s'", rc, out);
+	snprintf(cmd, sizeof(cmd), "%s run %s 2>&1", bin, data);	/* plain: r1 is the 5 bytes */
+	rc = sh(cmd, out, sizeof(out));
+	CHECK(rc == 1 && strstr(out, "4-byte load at 0x200000000004 (ctx+4; the context is 5 bytes) "
+				 "runs past the end of its region"),
+	      "plain ctx is the input itself: %d '%s'", rc, out);
+	snprintf(cmd, sizeof(cmd), "%s run %s --ctx bogus 2>/dev/null", bin, data);
+	CHECK(sh(cmd, out, sizeof(out)) == 2, "bad --ctx is a usage error");
+	snprintf(cmd, sizeof(cmd), "%s run %s --input zz 2>/dev/null", bin, data);
+	CHECK(sh(cmd, out, sizeof(out)) == 2, "bad --input is a usage error");
+	snprintf(cmd, sizeof(cmd), "%s run %s/missing.s 2>/dev/null", bin, dir);
+	CHECK(sh(cmd, out, sizeof(out)) == 2, "missing file is an input error");
+	unlink(path);
+	unlink(data);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_alu_specials();
@@ -1208,5 +1321,6 @@ int main(void)
 	test_probes();
 	test_determinism();
 	test_random_programs();
+	test_cli();
 	return check_done("test_interp");
 }
