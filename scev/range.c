@@ -573,11 +573,20 @@ void range_sync(struct range *r)
 	/* The narrower tnum may tighten the bounds once more: umax 0x7f..f with var_off
 	 * (0; ~3) becomes var_off (0; 0x7f..fc) and umax 0x7f..fc. */
 	bounds_from_tnum(r);
-	/* Beyond the kernel: bounds onto actual members, then the tnum and bounds once more
-	 * ([1, 16] with var_off (0; 0xf0) is the constant 16). */
-	snap_to_members(r);
-	tnum_from_bounds(r);
-	bounds_from_tnum(r);
+	/* Beyond the kernel: bounds onto actual members ([1, 16] with var_off (0; 0xf0) is the
+	 * constant 16), which can enable the deductions again; repeated until nothing changes
+	 * (bounded: each round only tightens, almost always one or two suffice) so that syncing
+	 * a synced range changes nothing, which keeps fixpoint iterations stable. */
+	for (int round = 0; round < 4; round++) {
+		struct range before = *r;
+
+		snap_to_members(r);
+		deduce_bounds(r);
+		tnum_from_bounds(r);
+		bounds_from_tnum(r);
+		if (range_equal(&before, r))
+			break;
+	}
 }
 
 /* ---- lattice operations ---- */

@@ -726,6 +726,10 @@ static void sound_lattice(const struct range *a, const struct range *b, const ui
 	range_sync(&s);
 	for (int i = 0; i < nx; i++)
 		MEMBER(&s, xs[i], a, NULL, "sync keeps %#" PRIx64, xs[i]);
+	/* A synced range is a fixed point of sync (fixpoint iterations rely on it). */
+	m = s;
+	range_sync(&m);
+	SOUND(range_equal(&m, &s), &s, NULL, &m, "sync is not idempotent");
 }
 
 static const uint8_t jmp_ops[] = { BPF_JEQ, BPF_JNE, BPF_JGT, BPF_JGE, BPF_JLT, BPF_JLE,
@@ -1343,6 +1347,19 @@ static void precision_branches(void)
 	range_refine(BPF_JLT, true, true, &a, &b);
 	expect("w: unknown < 16", &a, 0, 0xffffffff0000000f, INT64_MIN, 0x7fffffff0000000f, 0, 15,
 	       0, 15, 0, 0xffffffff0000000f);
+	/* A stride-4 IV in [0, 400] that is not 400 is at most 396 (the bound moves onto the
+	 * tnum's members). */
+	a = range_const(0);
+	a = range_add_scaled(&a, 4, 0, 100, 64);
+	b = range_const(400);
+	range_refine(BPF_JNE, false, true, &a, &b);
+	expect_small("{0,+,4} != 400", &a, 0, 396, 0, 0x1fc);
+	/* JMP32 on a value inside one 32-bit block bounds the whole value. */
+	a = range_urange(0x100000000, 0x1ffffffff);
+	b = range_const(16);
+	range_refine(BPF_JLT, true, true, &a, &b);
+	expect("w: [2^32, 2^33 - 1] < 16", &a, 0x100000000, 0x10000000f, 0x100000000, 0x10000000f,
+	       0, 15, 0, 15, 0x100000000, 0xf);
 	/* A branch that cannot go this way leaves nothing. */
 	a = range_urange(0, 10);
 	b = range_const(20);
