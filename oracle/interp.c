@@ -1285,6 +1285,9 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 			uint32_t len = (uint32_t)env->input_len;
 
 			memcpy(st->ctxbuf + offsetof(struct __sk_buff, len), &len, 4);
+			if (!env->ctx_init && env->input_len >= 14)
+				memcpy(st->ctxbuf + offsetof(struct __sk_buff, protocol),
+				       env->input + 12, 2);
 		}
 		st->pkt = env->input;
 		st->pkt_len = env->input_len;

@@ -30,9 +30,14 @@
  *          len (off 0) = input_len; data (76), data_end (80) and data_meta (140) are 4-byte
  *          pointer loads as for XDP (data_meta = data); flow_keys (144) and sk (168) read as
  *          NULL; every other field (protocol, mark, cb[], ...) is a plain field holding
- *          env->ctx_init or 0.  Stores are allowed to mark, queue_mapping, priority, tc_index,
+ *          env->ctx_init or 0, except that without ctx_init protocol (16) holds the frame's
+ *          ethertype (input bytes 12-13, network order, as eth_type_trans sets it) when the
+ *          input has 14 bytes.  Stores are allowed to mark, queue_mapping, priority, tc_index,
  *          cb[0..4], tc_classid and tstamp (the union of what socket filters and tc may write);
- *          other stores and every atomic on the context trap.
+ *          other stores and every atomic on the context trap.  This is what the kernel's
+ *          BPF_PROG_TEST_RUN presents to a tc program given the same bytes; for a socket filter
+ *          it first strips the 14-byte Ethernet header (len = input_len - 14, LD_ABS 0 reads
+ *          byte 14), so pass the input from byte 14 on to compare with it.
  * LD_ABS/LD_IND read env->input big-endian in every model (r6 is not consulted); an offset
  * outside it ends the whole program with r0 = 0, as the kernel does.
  *

@@ -672,6 +672,10 @@ static void test_contexts(void)
 	    LDX(BPF_W, 0, 1, offsetof(struct __sk_buff, mark)),
 	    LDX(BPF_W, 2, 1, offsetof(struct __sk_buff, cb) + 16), ALU64R(BPF_ADD, 0, 2), EXIT);
 	CHECK(res.trap == INTERP_OK && res.r0 == 11, "skb mark and cb writable: %s", res.reason);
+	env.ctx_init = NULL;
+	RUN(&env, &res, LDX(BPF_W, 0, 1, offsetof(struct __sk_buff, protocol)), EXIT);
+	CHECK_EQ_U64(res.r0, 0x1d1c, "skb protocol defaults to the ethertype, network order");
+	env.ctx_init = init;
 	RUN(&env, &res, ST(BPF_W, 1, offsetof(struct __sk_buff, len), 5), EXIT);
 	expect_trap(&res, INTERP_TRAP_MEM, 0, "read-only __sk_buff field", "store to skb->len");
 	RUN(&env, &res, ST(BPF_DW, 1, offsetof(struct __sk_buff, cb) + 16, 5), EXIT);
