@@ -38,15 +38,19 @@
  *          BPF_PROG_TEST_RUN presents to a tc program given the same bytes; for a socket filter
  *          it first strips the 14-byte Ethernet header (len = input_len - 14, LD_ABS 0 reads
  *          byte 14), so pass the input from byte 14 on to compare with it.
- * LD_ABS/LD_IND read env->input big-endian in every model (r6 is not consulted); an offset
- * outside it ends the whole program with r0 = 0, as the kernel does.
+ * LD_ABS/LD_IND read env->input big-endian in every model (r6 is not consulted); the offset is
+ * (s32)(imm + src) and one outside the input ends the whole program with r0 = 0, as the kernel
+ * does.  The kernel's special negative offsets (SKF_NET_OFF, SKF_LL_OFF) are not modeled: like
+ * any negative offset they end the program.
  *
  * Calls.  After a helper call, a bpf-to-bpf call or a legacy packet load, r1-r5 hold
  * INTERP_POISON (the kernel leaves them undefined and the verifier forbids reading them; a fixed
  * pattern keeps runs deterministic and makes a program that relies on them visible).  A
  * bpf-to-bpf call gets a fresh zeroed frame, r1-r5 from the caller, r0 and r6-r9 = INTERP_POISON;
  * on exit the caller's r6-r9 and r10 come back and r0 carries the result.  may_goto has a budget
- * of 8M (BPF_MAX_LOOPS) per call frame, then jumps.
+ * of 8M (BPF_MAX_LOOPS) per call frame, then jumps: the kernel's count-based rule.  JITs with
+ * the time-based may_goto (x86-64 since 6.14) stop after a time instead, so a loop that runs
+ * into may_goto's limit has no deterministic kernel result to compare with.
  *
  * Helpers (env->helper first, then these models):
  *   1 bpf_map_lookup_elem  array maps (ARRAY, PERCPU_ARRAY): u32 key < max_entries gives a
