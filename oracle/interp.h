@@ -68,8 +68,10 @@
  *   6 bpf_trace_printk     returns 0
  *   12 bpf_tail_call       no program at any index: returns 0 and the program goes on
  * Array maps whose values pointer is NULL, and the global-data maps of ELF objects, get zeroed
- * per-run storage (entry 0 from ebpf_map_def.init) on first use.  Other helpers, other map
- * types, kfunc calls and LD_IMM64 of kernel symbols trap with INTERP_TRAP_CALL.
+ * per-run storage (entry 0 from ebpf_map_def.init) on first use.  Other helpers, kfunc calls and
+ * LD_IMM64 of kernel symbols trap with INTERP_TRAP_CALL; a map helper given something that is
+ * not a map handle, a map of another type or an unusable key size traps with
+ * INTERP_TRAP_HELPER.
  */
 #ifndef BPFSCEV_ORACLE_INTERP_H
 #define BPFSCEV_ORACLE_INTERP_H
@@ -107,10 +109,12 @@ enum interp_ctx_kind {
 
 enum interp_trap {
 	INTERP_OK = 0,		/* reached exit of the main function */
-	INTERP_TRAP_MEM,	/* load/store outside every region, or misaligned into a handle */
+	INTERP_TRAP_MEM,	/* load/store/atomic outside every region or straddling two; a
+				 * forbidden context access */
 	INTERP_TRAP_STEPS,	/* step budget exhausted */
-	INTERP_TRAP_CALL,	/* unknown helper, kfunc, callx, bad map handle, too deep */
-	INTERP_TRAP_HELPER,	/* a modeled helper refused its arguments */
+	INTERP_TRAP_CALL,	/* unmodeled helper, kfunc, callx of a non-function, too deep,
+				 * LD_IMM64 of a kernel symbol */
+	INTERP_TRAP_HELPER,	/* a modeled helper refused its arguments (bad map handle, ...) */
 };
 
 struct interp_map {
@@ -155,7 +159,8 @@ struct interp_result {
 	uint64_t r0;
 	uint64_t steps;		/* instructions completed (a trapping one is not counted) */
 	uint64_t regs[EBPF_NREGS];	/* at exit: the main frame; at a trap: the frame that trapped */
-	unsigned frame;		/* call depth at exit (0) or at the trap */
+	unsigned frame;		/* call depth at the end: 0 after exit; the trapping frame; a legacy
+				 * packet load out of bounds may end the program inside a callee */
 };
 
 /* A program prepared for repeated runs (pre-decoded).  interp_prepare copies what it needs. */
