@@ -1141,8 +1141,8 @@ static void test_random_programs(void)
 	int tried = 0, ran = 0;
 
 	for (int prog_no = 0; ran < 3000 && tried < 200000; tried++) {
-		struct bpf_insn p[40];
-		size_t n = 4 + rnd() % 30;
+		struct bpf_insn p[64];
+		size_t n = 4 + rnd() % 30, main_len = n;
 		struct ebpf_object *obj = NULL;
 		struct interp_code *code = NULL;
 		struct interp_env env;
@@ -1152,10 +1152,28 @@ static void test_random_programs(void)
 		for (size_t pc = 0; pc + 1 < n; pc++)
 			p[pc] = random_insn(pc, n);
 		p[n - 1] = EXIT;
-		if (rnd() % 4 == 0) {	/* a map reference */
-			size_t at = rnd() % (n - 2);
+		if (rnd() & 1) {	/* a subprogram, called from main and maybe from itself */
+			size_t m = 2 + rnd() % 20;
 
-			if (at + 2 < n) {
+			for (size_t k = 0; k + 1 < m; k++)
+				p[n + k] = random_insn(k, m);	/* offsets are relative: stay inside */
+			p[n + m - 1] = EXIT;
+			for (int c = 0; c < 3; c++) {
+				size_t at = rnd() % (main_len - 1);
+
+				p[at] = CALLL((int32_t)main_len - (int32_t)at - 1);
+			}
+			if (rnd() % 3 == 0) {
+				size_t at = rnd() % (m - 1);
+
+				p[n + at] = CALLL(-(int32_t)at - 1);
+			}
+			n += m;
+		}
+		if (rnd() % 4 == 0) {	/* a map reference */
+			size_t at = rnd() % (main_len - 2);
+
+			if (at + 2 < main_len) {
 				p[at] = INS(BPF_LD | BPF_DW | BPF_IMM, 1,
 					    (rnd() & 1) ? BPF_PSEUDO_MAP_FD : BPF_PSEUDO_MAP_VALUE, 0, 0);
 				p[at + 1] = INS(0, 0, 0, 0, 0);
