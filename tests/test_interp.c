@@ -952,6 +952,60 @@ static void test_probes(void)
 	}
 }
 
+struct read_log {
+	int rc[6];
+	uint64_t v[6];
+};
+
+static void read_special(void *arg, const struct interp_state *st, uint32_t pc)
+{
+	struct read_log *l = arg;
+	const uint64_t addrs[6][2] = {
+		{ INTERP_VA_CTX + offsetof(struct xdp_md, data_end), 4 },	/* pointer field */
+		{ INTERP_VA_CTX + offsetof(struct xdp_md, data), 2 },	/* narrow: refused */
+		{ INTERP_VA_MAP + 1, 1 },		/* global data, no storage yet: init */
+		{ INTERP_VA_MAP + 8, 1 },		/* past its one 8-byte entry */
+		{ INTERP_VA_PKT + 1, 2 },		/* the packet */
+		{ 0, 8 },				/* nothing */
+	};
+
+	(void)pc;
+	for (int k = 0; k < 6; k++)
+		l->rc[k] = interp_state_read(st, addrs[k][0], (unsigned)addrs[k][1], &l->v[k]);
+}
+
+static void test_state_read(void)
+{
+	const struct bpf_insn p[] = { MOV64I(0, 0), EXIT };
+	uint8_t probes[2] = { 1, 0 }, pkt[4] = { 1, 2, 3, 4 }, gdata[8] = { 0x10, 0x20 };
+	struct interp_map map = { .def = { .name = ".data", .type = BPF_MAP_TYPE_ARRAY,
+					   .key_size = 4, .value_size = 8, .max_entries = 1,
+					   .init = gdata } };
+	struct read_log l;
+	struct interp_result res;
+	struct interp_env env;
+
+	memset(&l, 0, sizeof(l));
+	memset(&env, 0, sizeof(env));
+	env.ctx_kind = INTERP_CTX_XDP;
+	env.input = pkt;
+	env.input_len = sizeof(pkt);
+	env.maps = &map;
+	env.map_cnt = 1;
+	env.probes = probes;
+	env.visit = read_special;
+	env.arg = &l;
+	run_prog(p, ARRAY_SIZE(p), &env, &res);
+	CHECK(l.rc[0] == 0 && l.v[0] == INTERP_VA_PKT + 4, "state_read: xdp data_end");
+	CHECK(l.rc[1] == -EFAULT, "state_read: narrow pointer read refused");
+	CHECK(l.rc[2] == 0 && l.v[2] == 0x20, "state_read: map without storage reads its init");
+	CHECK(l.rc[3] == -EFAULT, "state_read: past the map");
+	CHECK(l.rc[4] == 0 && l.v[4] == 0x0302, "state_read: packet");
+	CHECK(l.rc[5] == -EFAULT, "state_read: NULL");
+	CHECK(res.trap == INTERP_OK && res.trap_pc == 0 && !res.reason[0],
+	      "state_read sets no trap: %s", res.reason);
+}
+
 static void test_determinism(void)
 {
 	const struct bpf_insn p[] = {
@@ -1341,6 +1395,7 @@ int main(void)
 	test_maps();
 	test_helpers();
 	test_probes();
+	test_state_read();
 	test_determinism();
 	test_random_programs();
 	test_cli();
