@@ -152,8 +152,8 @@ int main(int argc, char **argv)
 		char kcol[160];
 
 		if (r0 != (uint64_t)3 * (uint64_t)n)
-			fprintf(stderr, "bench_interp: r0 = %" PRIu64 ", expected %" PRIu64 "\n", r0,
-				(uint64_t)3 * (uint64_t)n);
+			fprintf(stderr, "bench_interp: r0 = %" PRIu64 ", expected %" PRIu64 "\n",
+				r0, (uint64_t)3 * (uint64_t)n);
 		if (n <= 333000) {
 			tk = bench_kernel(n, &kr0, why, sizeof(why));
 			if (tk >= 0 && kr0 != (uint32_t)((uint64_t)3 * (uint64_t)n))

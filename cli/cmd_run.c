@@ -14,19 +14,20 @@
 
 static void run_usage(FILE *f)
 {
-	fprintf(f, "usage: bpfscev run FILE [--prog NAME] [--input HEX | --input-file F]\n"
-		   "                        [--helper-data HEX] [--ctx plain|xdp|skb] [--steps N] [--json]\n"
-		   "  Runs the program on the interpreter and prints r0 (unsigned decimal) last.\n"
-		   "  --input HEX      input bytes (\"00 01 ff\" or \"0001ff\"); default: the file's\n"
-		   "                   '-- input' or '-- mem' section, else empty\n"
-		   "  --input-file F   input bytes from a file, as they are\n"
-		   "  --helper-data HEX  values for bpf_get_prandom_u32, bpf_ktime_get_ns, ... in order\n"
-		   "  --ctx KIND       plain: r1 = input, r2 = length; xdp: struct xdp_md over the input\n"
-		   "                   as packet; skb: struct __sk_buff likewise.  Default: plain for\n"
-		   "                   text and raw files, from the program type for ELF objects\n"
-		   "  --steps N        step budget (default 100000000)\n"
-		   "  --json           {\"program\", \"r0\", \"regs\", \"steps\", \"frame\", \"trap\"}\n"
-		   "  Exit: 0 the program exited, 1 it trapped, 2 usage or input error.\n");
+	fputs("usage: bpfscev run FILE [--prog NAME] [--input HEX | --input-file F]\n"
+	      "                 [--helper-data HEX] [--ctx plain|xdp|skb] [--steps N] [--json]\n",
+	      f);
+	fputs("  Runs the program on the interpreter and prints r0 (unsigned decimal) last.\n"
+	      "  --input HEX      input bytes (\"00 01 ff\" or \"0001ff\"); default: the file's\n"
+	      "                   '-- input' or '-- mem' section, else empty\n"
+	      "  --input-file F   input bytes from a file, as they are\n"
+	      "  --helper-data HEX  what bpf_get_prandom_u32, bpf_ktime_get_ns, ... return\n"
+	      "  --ctx KIND       plain: r1 = input, r2 = length; xdp: struct xdp_md over\n"
+	      "                   the input as packet; skb: struct __sk_buff likewise.  Default:\n"
+	      "                   plain for text and raw files, the program type's for ELF\n"
+	      "  --steps N        step budget (default 100000000)\n"
+	      "  --json           {\"program\", \"r0\", \"regs\", \"steps\", \"frame\", \"trap\"}\n"
+	      "  Exit: 0 the program exited, 1 it trapped, 2 usage or input error.\n", f);
 }
 
 static const char *const trap_names[] = {
@@ -154,7 +155,8 @@ int cmd_run(int argc, char **argv)
 			return CLI_USAGE;
 		}
 	}
-	if (ctx_arg && strcmp(ctx_arg, "plain") && strcmp(ctx_arg, "xdp") && strcmp(ctx_arg, "skb")) {
+	if (ctx_arg && strcmp(ctx_arg, "plain") && strcmp(ctx_arg, "xdp") &&
+	    strcmp(ctx_arg, "skb")) {
 		fprintf(stderr, "bpfscev run: --ctx is plain, xdp or skb, not '%s'\n", ctx_arg);
 		return CLI_USAGE;
 	}

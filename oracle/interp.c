@@ -238,8 +238,8 @@ static void describe(const struct interp_state *st, uint64_t a, char *buf, size_
 				 (unsigned long long)(off - st->stack_lim), st->depth,
 				 (unsigned)(off / EBPF_STACK_SIZE));
 		} else {
-			snprintf(buf, n, "stack+0x%llx, above the %u frames", (unsigned long long)off,
-				 EBPF_MAX_CALL_DEPTH);
+			snprintf(buf, n, "stack+0x%llx, above the %u frames",
+				 (unsigned long long)off, EBPF_MAX_CALL_DEPTH);
 		}
 		return;
 	case INTERP_VA_CTX >> 44:
@@ -261,8 +261,9 @@ static void describe(const struct interp_state *st, uint64_t a, char *buf, size_
 
 			if (st->maps[m].kind == MAPK_HASH)
 				sz = st->maps[m].len;
-			snprintf(buf, n, "map %llu '%s' values+%llu; %llu bytes", (unsigned long long)m,
-				 def->name, (unsigned long long)off, (unsigned long long)sz);
+			snprintf(buf, n, "map %llu '%s' values+%llu; %llu bytes",
+				 (unsigned long long)m, def->name, (unsigned long long)off,
+				 (unsigned long long)sz);
 		} else {
 			snprintf(buf, n, "values of map %llu, which does not exist",
 				 (unsigned long long)m);
@@ -288,7 +289,8 @@ static void mem_trap(struct interp_state *st, uint32_t pc, uint64_t a, uint64_t 
 
 	describe(st, a, where, sizeof(where));
 	if (!why)
-		why = xlate(st, a, 1) ? "runs past the end of its region" : "is outside every region";
+		why = xlate(st, a, 1) ? "runs past the end of its region"
+				      : "is outside every region";
 	set_trap(st, INTERP_TRAP_MEM, pc, "%llu-byte %s at 0x%llx (%s) %s",
 		 (unsigned long long)size, acc_name(kind), (unsigned long long)a, where, why);
 }
@@ -304,7 +306,8 @@ static bool map_storage(struct interp_state *st, size_t m)
 	if (mr->host)
 		return true;
 	if (mr->kind == MAPK_HASH) {
-		uint32_t cap = def->max_entries < INTERP_HASH_CAP ? def->max_entries : INTERP_HASH_CAP;
+		uint32_t cap = def->max_entries < INTERP_HASH_CAP ? def->max_entries
+								  : INTERP_HASH_CAP;
 
 		if (!def->value_size || !def->key_size || def->value_size > (1u << 20) ||
 		    def->key_size > (1u << 16) || cap == 0)
@@ -364,13 +367,10 @@ static const struct ctx_field skb_fields[] = {
 
 /* __sk_buff fields a program may write: [begin, end). */
 static const uint16_t skb_writable[][2] = {
-	{ offsetof(struct __sk_buff, mark), offsetof(struct __sk_buff, mark) + 4 },
-	{ offsetof(struct __sk_buff, queue_mapping), offsetof(struct __sk_buff, queue_mapping) + 4 },
-	{ offsetof(struct __sk_buff, priority), offsetof(struct __sk_buff, priority) + 4 },
-	{ offsetof(struct __sk_buff, tc_index), offsetof(struct __sk_buff, tc_index) + 4 },
-	{ offsetof(struct __sk_buff, cb), offsetof(struct __sk_buff, cb) + 20 },
-	{ offsetof(struct __sk_buff, tc_classid), offsetof(struct __sk_buff, tc_classid) + 4 },
-	{ offsetof(struct __sk_buff, tstamp), offsetof(struct __sk_buff, tstamp) + 8 },
+#define SKB_FIELD(f, n) { offsetof(struct __sk_buff, f), offsetof(struct __sk_buff, f) + (n) }
+	SKB_FIELD(mark, 4), SKB_FIELD(queue_mapping, 4), SKB_FIELD(priority, 4),
+	SKB_FIELD(tc_index, 4), SKB_FIELD(cb, 20), SKB_FIELD(tc_classid, 4), SKB_FIELD(tstamp, 8),
+#undef SKB_FIELD
 };
 
 /* Loads from the XDP/SKB context: pointer fields as the verifier rewrites them, the rest from
@@ -396,9 +396,10 @@ static int ctx_load(struct interp_state *st, uint32_t pc, uint64_t a, uint64_t s
 		if (off != f[k].off || size != f[k].size) {
 			if (!quiet)
 				set_trap(st, INTERP_TRAP_MEM, pc,
-					 "%llu-byte load at ctx+%llu: the pointer field at ctx+%u may "
-					 "only be read whole (%u bytes)", (unsigned long long)size,
-					 (unsigned long long)off, f[k].off, f[k].size);
+					 "%llu-byte load at ctx+%llu: the pointer field at ctx+%u "
+					 "may only be read whole (%u bytes)",
+					 (unsigned long long)size, (unsigned long long)off,
+					 f[k].off, f[k].size);
 			return -EFAULT;
 		}
 		*v = f[k].what == 0 ? INTERP_VA_PKT
@@ -442,8 +443,9 @@ static __attribute__((noinline)) uint8_t *slow_ptr(struct interp_state *st, uint
 		}
 		if (kind == ACC_STORE && off < st->ctx_size) {
 			mem_trap(st, pc, a, size, kind,
-				 st->env->ctx_kind == INTERP_CTX_XDP ? "writes the read-only xdp_md"
-								     : "writes a read-only __sk_buff field");
+				 st->env->ctx_kind == INTERP_CTX_XDP
+				     ? "writes the read-only xdp_md"
+				     : "writes a read-only __sk_buff field");
 			return NULL;
 		}
 	}
@@ -560,14 +562,15 @@ static int map_arg(struct interp_state *st, const struct iop *ip, const char *na
 	uint64_t h = st->regs[1] - INTERP_VA_MAPH;
 
 	if (h >= st->map_cnt) {
-		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: r1 = 0x%llx is not a map handle", name,
-			 (unsigned long long)st->regs[1]);
+		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: r1 = 0x%llx is not a map handle",
+			 name, (unsigned long long)st->regs[1]);
 		return -1;
 	}
 	*m = h;
 	if (st->maps[h].kind == MAPK_OTHER) {
-		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: map %zu '%s' has type %u, not modeled",
-			 name, h, st->env->maps[h].def.name, st->env->maps[h].def.type);
+		set_trap(st, INTERP_TRAP_HELPER, ip->pc,
+			 "%s: map %zu '%s' has type %u, not modeled", name, h,
+			 st->env->maps[h].def.name, st->env->maps[h].def.type);
 		return -1;
 	}
 	return 0;
@@ -612,8 +615,8 @@ static int map_helper(struct interp_state *st, const struct iop *ip, int32_t id,
 		return -1;
 	if (id == BPF_FUNC_map_update_elem) {
 		if (def->value_size == 0) {
-			set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: map '%s' has value size 0", name,
-				 def->name);
+			set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: map '%s' has value size 0",
+				 name, def->name);
 			return -1;
 		}
 		val = mem_ptr(st, ip->pc, r[3], def->value_size, ACC_LOAD);
@@ -668,7 +671,8 @@ static int map_helper(struct interp_state *st, const struct iop *ip, int32_t id,
 			if ((flags & ~(uint64_t)BPF_F_LOCK) == BPF_NOEXIST) {
 				*ret = ERR(EEXIST);
 			} else {
-				memmove(mr->host + (size_t)slot * def->value_size, val, def->value_size);
+				memmove(mr->host + (size_t)slot * def->value_size, val,
+					def->value_size);
 				*ret = 0;
 			}
 		} else if ((flags & ~(uint64_t)BPF_F_LOCK) == BPF_EXIST) {
@@ -709,8 +713,8 @@ static __attribute__((noinline)) int do_helper(struct interp_state *st, const st
 		if (rc != -ENOENT) {
 			name = ebpf_helper_name(id);
 			set_trap(st, INTERP_TRAP_HELPER, ip->pc,
-				 "helper %s (id %d) refused its arguments (%s)", name ? name : "?", id,
-				 strerror(-rc));
+				 "helper %s (id %d) refused its arguments (%s)", name ? name : "?",
+				 id, strerror(-rc));
 			return -1;
 		}
 	}
@@ -939,8 +943,8 @@ static void exec(struct interp_state *st, uint64_t budget, bool hooked)
 
 hook_pre:
 	if (unlikely(left == 0)) {
-		set_trap(st, INTERP_TRAP_STEPS, ip->pc, "step budget of %llu instructions exhausted",
-			 (unsigned long long)budget);
+		set_trap(st, INTERP_TRAP_STEPS, ip->pc,
+			 "step budget of %llu instructions exhausted", (unsigned long long)budget);
 		st->steps = budget;
 		goto done;
 	}
@@ -1013,10 +1017,11 @@ static int decode(const struct bpf_insn *in, size_t slot, struct iop *o, struct 
 		case BPF_END:
 			/* to_le is a truncation on a little-endian host; to_be and bswap swap. */
 			if (cls == BPF_ALU && !x)
-				o->op = in->imm == 16 ? OP_ZEXT16 : in->imm == 32 ? OP_ZEXT32 : OP_NOP;
+				o->op = in->imm == 16 ? OP_ZEXT16
+				      : in->imm == 32 ? OP_ZEXT32 : OP_NOP;
 			else
-				o->op = in->imm == 16 ? OP_BSWAP16 : in->imm == 32 ? OP_BSWAP32
-										    : OP_BSWAP64;
+				o->op = in->imm == 16 ? OP_BSWAP16
+				      : in->imm == 32 ? OP_BSWAP32 : OP_BSWAP64;
 			return 0;
 		}
 		break;

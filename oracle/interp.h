@@ -13,7 +13,7 @@
  *   packet         [INTERP_VA_PKT, +pkt_len)     (XDP data .. data_end)
  *   map m values   [INTERP_VA_MAP + m * 2^32, + max_entries * value_size)
  *   map m handle   INTERP_VA_MAPH + m           (what LD_IMM64 of a map fd yields)
- *   function       INTERP_VA_FUNC + slot        (what LD_IMM64 of a function yields; callx takes it)
+ *   function       INTERP_VA_FUNC + slot        (LD_IMM64 of a function; what callx takes)
  * Only the stack frames of the running function and of its callers are live: a pointer into a
  * frame that has returned traps.  An access must lie inside one region (inside one frame for the
  * stack); one that straddles two regions or two frames traps like one that misses.
@@ -158,7 +158,7 @@ struct interp_result {
 	char reason[160];
 	uint64_t r0;
 	uint64_t steps;		/* instructions completed (a trapping one is not counted) */
-	uint64_t regs[EBPF_NREGS];	/* at exit: the main frame; at a trap: the frame that trapped */
+	uint64_t regs[EBPF_NREGS];	/* at exit: main frame's; at a trap: trapping frame's */
 	unsigned frame;		/* call depth at the end: 0 after exit; the trapping frame; a legacy
 				 * packet load out of bounds may end the program inside a callee */
 };
@@ -179,7 +179,8 @@ size_t interp_code__slots(const struct interp_code *code);
 /* What a visit callback may look at. */
 const uint64_t *interp_state_regs(const struct interp_state *st);	/* r0..r10 of this frame */
 unsigned interp_state_frame(const struct interp_state *st);		/* call depth, 0 = main */
-uint32_t interp_state_prev_pc(const struct interp_state *st);		/* pc run just before; -1u at start */
+/* The pc run just before (-1u at the start). */
+uint32_t interp_state_prev_pc(const struct interp_state *st);
 /* Reads size (1,2,4,8) bytes little-endian at a virtual address: 0 or -EFAULT. */
 int interp_state_read(const struct interp_state *st, uint64_t addr, unsigned size, uint64_t *val);
 

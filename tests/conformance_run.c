@@ -135,8 +135,8 @@ static int run_one(const char *file, const char *what, const struct ebpf_prog *p
 		return -1;
 	}
 	if (res.r0 != expect) {
-		fprintf(stderr, "FAIL %s (%s): r0 = 0x%" PRIx64 ", expected 0x%" PRIx64 "%s\n", file,
-			what, res.r0, expect,
+		fprintf(stderr, "FAIL %s (%s): r0 = 0x%" PRIx64 ", expected 0x%" PRIx64 "%s\n",
+			file, what, res.r0, expect,
 			(uint32_t)res.r0 == (uint32_t)expect ? " (low 32 bits agree)" : "");
 		return -1;
 	}
@@ -184,7 +184,8 @@ static int run_file(const char *file)
 		}
 		if (n != obj->progs[0].len ||
 		    memcmp(insns, obj->progs[0].insns, n * sizeof(*insns)))
-			fprintf(stderr, "note %s: the assembler's encoding differs from -- raw\n", file);
+			fprintf(stderr, "note %s: the assembler's encoding differs from -- raw\n",
+				file);
 		if (ebpf_object__from_insns(&raw_obj, insns, n, "raw", &d)) {
 			diag_format(&d, msg, sizeof(msg));
 			fprintf(stderr, "FAIL %s (raw): %s\n", file, msg);

@@ -189,6 +189,32 @@ static const uint64_t edges[] = {
 	0xffffffffffffffff, 0x123456789abcdef0, 0xfedcba9876543210,
 };
 
+/* One ALU operation on (a, b) in the register forms and, when b fits an int32, the
+ * immediate forms, both widths, against ref_alu. */
+static void check_alu(uint8_t op, bool sgn, const char *name, uint64_t a, uint64_t b)
+{
+	int32_t imm = (int32_t)(uint32_t)b;
+	int16_t off = sgn;
+	char what[96];
+
+	for (int is64 = 0; is64 <= 1; is64++) {
+		uint8_t cls = is64 ? BPF_ALU64 : BPF_ALU;
+		uint64_t got;
+
+		snprintf(what, sizeof(what), "%s%s X 0x%llx 0x%llx", name, is64 ? "64" : "32",
+			 (unsigned long long)a, (unsigned long long)b);
+		got = R0(what, LDDW(0, a), LDDW(1, b), INS(cls | op | BPF_X, 0, 1, off, 0), EXIT);
+		CHECK_EQ_U64(got, ref_alu(op, sgn, is64, a, b), what);
+		if ((uint64_t)(int64_t)imm != b)
+			continue;
+		snprintf(what, sizeof(what), "%s%s K 0x%llx %d", name, is64 ? "64" : "32",
+			 (unsigned long long)a, imm);
+		got = R0(what, LDDW(0, a), INS(cls | op | BPF_K, 0, 0, off, imm), EXIT);
+		CHECK_EQ_U64(got, ref_alu(op, sgn, is64, a, is64 ? (uint64_t)(int64_t)imm
+								  : (uint32_t)imm), what);
+	}
+}
+
 static void test_alu_table(void)
 {
 	static const struct { uint8_t op; bool sgn; const char *name; } ops[] = {
@@ -198,39 +224,19 @@ static void test_alu_table(void)
 		{ BPF_XOR, 0, "xor" }, { BPF_LSH, 0, "lsh" }, { BPF_RSH, 0, "rsh" },
 		{ BPF_ARSH, 0, "arsh" }, { BPF_MOV, 0, "mov" },
 	};
-	char what[96];
 
-	for (size_t o = 0; o < ARRAY_SIZE(ops); o++) {
-		int16_t off = ops[o].sgn;
-
+	for (size_t o = 0; o < ARRAY_SIZE(ops); o++)
+		for (size_t i = 0; i < ARRAY_SIZE(edges); i++)
+			for (size_t j = 0; j < ARRAY_SIZE(edges); j++)
+				check_alu(ops[o].op, ops[o].sgn, ops[o].name, edges[i], edges[j]);
+	/* immediates that are not edge values: the int32 range ends */
+	for (size_t o = 0; o < ARRAY_SIZE(ops); o++)
 		for (size_t i = 0; i < ARRAY_SIZE(edges); i++) {
-			for (size_t j = 0; j < ARRAY_SIZE(edges); j++) {
-				uint64_t a = edges[i], b = edges[j];
-				int32_t imm = (int32_t)(uint32_t)b;
-				uint64_t bk64 = (uint64_t)(int64_t)imm;
+			uint64_t a = edges[i];
 
-				for (int is64 = 0; is64 <= 1; is64++) {
-					uint8_t cls = is64 ? BPF_ALU64 : BPF_ALU;
-					uint64_t got;
-
-					snprintf(what, sizeof(what), "%s%s X 0x%llx 0x%llx", ops[o].name,
-						 is64 ? "64" : "32", (unsigned long long)a,
-						 (unsigned long long)b);
-					got = R0(what, LDDW(0, a), LDDW(1, b),
-						 INS(cls | ops[o].op | BPF_X, 0, 1, off, 0), EXIT);
-					CHECK_EQ_U64(got, ref_alu(ops[o].op, ops[o].sgn, is64, a, b), what);
-					if ((uint64_t)(int64_t)imm != b && j)	/* imm forms: int32 b only */
-						continue;
-					snprintf(what, sizeof(what), "%s%s K 0x%llx %d", ops[o].name,
-						 is64 ? "64" : "32", (unsigned long long)a, imm);
-					got = R0(what, LDDW(0, a), INS(cls | ops[o].op | BPF_K, 0, 0, off, imm),
-						 EXIT);
-					CHECK_EQ_U64(got, ref_alu(ops[o].op, ops[o].sgn, is64, a,
-								  is64 ? bk64 : (uint32_t)imm), what);
-				}
-			}
+			check_alu(ops[o].op, ops[o].sgn, ops[o].name, a, (uint64_t)-2147483647);
+			check_alu(ops[o].op, ops[o].sgn, ops[o].name, a, (uint64_t)-5);
 		}
-	}
 }
 
 static void test_jmp_table(void)
@@ -252,15 +258,16 @@ static void test_jmp_table(void)
 					uint8_t cls = is64 ? BPF_JMP : BPF_JMP32;
 					uint64_t got;
 
-					snprintf(what, sizeof(what), "%s%s X 0x%llx 0x%llx", ops[o].name,
-						 is64 ? "" : "32", (unsigned long long)a,
-						 (unsigned long long)b);
+					snprintf(what, sizeof(what), "%s%s X 0x%llx 0x%llx",
+						 ops[o].name, is64 ? "" : "32",
+						 (unsigned long long)a, (unsigned long long)b);
 					got = R0(what, LDDW(2, a), LDDW(3, b), MOV64I(0, 0),
 						 INS(cls | ops[o].op | BPF_X, 2, 3, 1, 0), EXIT,
 						 MOV64I(0, 1), EXIT);
 					CHECK_EQ_U64(got, ref_jmp(ops[o].op, is64, a, b), what);
-					snprintf(what, sizeof(what), "%s%s K 0x%llx %d", ops[o].name,
-						 is64 ? "" : "32", (unsigned long long)a, imm);
+					snprintf(what, sizeof(what), "%s%s K 0x%llx %d",
+						 ops[o].name, is64 ? "" : "32",
+						 (unsigned long long)a, imm);
 					got = R0(what, LDDW(2, a), MOV64I(0, 0),
 						 INS(cls | ops[o].op | BPF_K, 2, 0, 1, imm), EXIT,
 						 MOV64I(0, 1), EXIT);
@@ -280,7 +287,8 @@ static void test_alu_specials(void)
 			INS(BPF_ALU64 | BPF_DIV | BPF_X, 0, 1, 1, 0), EXIT),
 		     0x8000000000000000, "sdiv64 INT_MIN/-1");
 	CHECK_EQ_U64(R0("smod64 INT_MIN/-1", LDDW(0, 0x8000000000000000),
-			INS(BPF_ALU64 | BPF_MOD | BPF_K, 0, 0, 1, -1), EXIT), 0, "smod64 INT_MIN/-1");
+			INS(BPF_ALU64 | BPF_MOD | BPF_K, 0, 0, 1, -1), EXIT),
+		     0, "smod64 INT_MIN/-1");
 	CHECK_EQ_U64(R0("sdiv32 INT_MIN/-1", LDDW(0, 0xffffffff80000000),
 			INS(BPF_ALU | BPF_DIV | BPF_K, 0, 0, 1, -1), EXIT), 0x80000000,
 		     "sdiv32 INT_MIN/-1 (zero-extended)");
@@ -293,7 +301,8 @@ static void test_alu_specials(void)
 	CHECK_EQ_U64(R0("mod32 by 0", LDDW(0, v), MOV64I(1, 0), ALU32R(BPF_MOD, 0, 1), EXIT),
 		     0x55667788, "mod32 by 0 zero-extends dst");
 	CHECK_EQ_U64(R0("lsh 65", MOV64I(0, 1), ALU64I(BPF_LSH, 0, 65), EXIT), 2, "lsh64 masks 63");
-	CHECK_EQ_U64(R0("lsh32 33", MOV64I(0, 1), ALU32I(BPF_LSH, 0, 33), EXIT), 2, "lsh32 masks 31");
+	CHECK_EQ_U64(R0("lsh32 33", MOV64I(0, 1), ALU32I(BPF_LSH, 0, 33), EXIT), 2,
+		     "lsh32 masks 31");
 	CHECK_EQ_U64(R0("arsh32", MOV64I(0, -16), ALU32I(BPF_ARSH, 0, 2), EXIT), 0xfffffffc,
 		     "arsh32 sign-fills 32 bits, zero-extends");
 	CHECK_EQ_U64(R0("add32 zext", LDDW(0, 0xffffffffffffffff), ALU32I(BPF_ADD, 0, 1), EXIT), 0,
@@ -305,7 +314,8 @@ static void test_alu_specials(void)
 		     0x8000000000000000, "neg64 INT_MIN");
 	CHECK_EQ_U64(R0("neg32", LDDW(0, 0x1234567880000000 >> 0), ALU32I(BPF_NEG, 0, 0), EXIT),
 		     0x80000000, "neg32 INT_MIN, zero-extended");
-	CHECK_EQ_U64(R0("neg32 1", MOV64I(0, 1), ALU32I(BPF_NEG, 0, 0), EXIT), 0xffffffff, "neg32 1");
+	CHECK_EQ_U64(R0("neg32 1", MOV64I(0, 1), ALU32I(BPF_NEG, 0, 0), EXIT), 0xffffffff,
+		     "neg32 1");
 	/* movsx */
 	CHECK_EQ_U64(R0("movsx64 8", MOV64I(1, 0x80), INS(BPF_ALU64 | BPF_MOV | BPF_X, 0, 1, 8, 0),
 			EXIT), 0xffffffffffffff80, "movsx64 s8");
@@ -316,15 +326,16 @@ static void test_alu_specials(void)
 		     0xffffffff80000000, "movsx64 s32");
 	CHECK_EQ_U64(R0("movsx32 8", MOV64I(1, 0xfe), INS(BPF_ALU | BPF_MOV | BPF_X, 0, 1, 8, 0),
 			EXIT), 0xfffffffe, "movsx32 s8 zero-extends to 64");
-	CHECK_EQ_U64(R0("movsx32 16", MOV64I(1, 0x8000), INS(BPF_ALU | BPF_MOV | BPF_X, 0, 1, 16, 0),
-			EXIT), 0xffff8000, "movsx32 s16");
+	CHECK_EQ_U64(
+	    R0("movsx32 16", MOV64I(1, 0x8000), INS(BPF_ALU | BPF_MOV | BPF_X, 0, 1, 16, 0), EXIT),
+	    0xffff8000, "movsx32 s16");
 	/* byte order */
 	CHECK_EQ_U64(R0("le16", LDDW(0, v), INS(BPF_ALU | BPF_END | BPF_TO_LE, 0, 0, 0, 16), EXIT),
 		     0x7788, "le16 truncates");
 	CHECK_EQ_U64(R0("le32", LDDW(0, v), INS(BPF_ALU | BPF_END | BPF_TO_LE, 0, 0, 0, 32), EXIT),
 		     0x55667788, "le32 truncates");
-	CHECK_EQ_U64(R0("le64", LDDW(0, v), INS(BPF_ALU | BPF_END | BPF_TO_LE, 0, 0, 0, 64), EXIT), v,
-		     "le64 is a no-op");
+	CHECK_EQ_U64(R0("le64", LDDW(0, v), INS(BPF_ALU | BPF_END | BPF_TO_LE, 0, 0, 0, 64), EXIT),
+		     v, "le64 is a no-op");
 	CHECK_EQ_U64(R0("be16", LDDW(0, v), INS(BPF_ALU | BPF_END | BPF_TO_BE, 0, 0, 0, 16), EXIT),
 		     0x8877, "be16 swaps and zero-extends");
 	CHECK_EQ_U64(R0("be32", LDDW(0, v), INS(BPF_ALU | BPF_END | BPF_TO_BE, 0, 0, 0, 32), EXIT),
@@ -387,8 +398,8 @@ static void test_memory(void)
 	CHECK_EQ_U64(res.r0, 0xfffffffe, "stw writes 4 bytes");
 	RUN(NULL, &res, ST(BPF_B, 10, -1, 0x1ff), LDX(BPF_B, 0, 10, -1), EXIT);
 	CHECK_EQ_U64(res.r0, 0xff, "stb truncates");
-	RUN(NULL, &res, LDDW(1, 0x1122334455667788), STX(BPF_DW, 10, 1, -16), STX(BPF_H, 10, 1, -16),
-	    LDX(BPF_DW, 0, 10, -16), EXIT);
+	RUN(NULL, &res, LDDW(1, 0x1122334455667788), STX(BPF_DW, 10, 1, -16),
+	    STX(BPF_H, 10, 1, -16), LDX(BPF_DW, 0, 10, -16), EXIT);
 	CHECK_EQ_U64(res.r0, 0x1122334455667788, "stx dw then h");
 	RUN(NULL, &res, LDX(BPF_DW, 0, 10, -512), EXIT);
 	CHECK(res.trap == INTERP_OK && res.r0 == 0, "the stack starts zeroed, fp-512 is valid");
@@ -426,15 +437,17 @@ static void test_atomics(void)
 				 ops[k].op == BPF_AND ? (init & 0x0ff00ff0) : (init ^ 0x0ff00ff0);
 			want32 = (init & 0xffffffff00000000ull) | ops[k].low32;
 			/* 64-bit: r0 = memory after, r1 = fetched */
-			RUN(NULL, &res, LDDW(2, init), STX(BPF_DW, 10, 2, -8), MOV64I(1, 0x0ff00ff0),
-			    ATOM(BPF_DW, 10, 1, -8, op), LDX(BPF_DW, 0, 10, -8), EXIT);
+			RUN(NULL, &res, LDDW(2, init), STX(BPF_DW, 10, 2, -8),
+			    MOV64I(1, 0x0ff00ff0), ATOM(BPF_DW, 10, 1, -8, op),
+			    LDX(BPF_DW, 0, 10, -8), EXIT);
 			snprintf(what, sizeof(what), "atomic64 op 0x%x mem", op);
 			CHECK_EQ_U64(res.r0, want64, what);
 			snprintf(what, sizeof(what), "atomic64 op 0x%x r1", op);
 			CHECK_EQ_U64(res.regs[1], fetch ? init : 0x0ff00ff0, what);
 			/* 32-bit on the low half of the word */
-			RUN(NULL, &res, LDDW(2, init), STX(BPF_DW, 10, 2, -8), LDDW(1, 0xab0000000ff00ff0),
-			    ATOM(BPF_W, 10, 1, -8, op), LDX(BPF_DW, 0, 10, -8), EXIT);
+			RUN(NULL, &res, LDDW(2, init), STX(BPF_DW, 10, 2, -8),
+			    LDDW(1, 0xab0000000ff00ff0), ATOM(BPF_W, 10, 1, -8, op),
+			    LDX(BPF_DW, 0, 10, -8), EXIT);
 			snprintf(what, sizeof(what), "atomic32 op 0x%x mem", op);
 			CHECK_EQ_U64(res.r0, want32, what);
 			snprintf(what, sizeof(what), "atomic32 op 0x%x r1", op);
@@ -458,8 +471,9 @@ static void test_atomics(void)
 	RUN(NULL, &res, LDDW(2, init), STX(BPF_DW, 10, 2, -8), MOV64I(0, 1), MOV64I(1, 9),
 	    ATOM(BPF_DW, 10, 1, -8, BPF_CMPXCHG), LDX(BPF_DW, 3, 10, -8), EXIT);
 	CHECK(res.r0 == init && res.regs[3] == init, "cmpxchg64 failure");
-	RUN(NULL, &res, LDDW(2, init), STX(BPF_DW, 10, 2, -8), LDDW(0, 0xffffffff00000000 | 0xf0f0f0f0),
-	    MOV64I(1, 9), ATOM(BPF_W, 10, 1, -8, BPF_CMPXCHG), LDX(BPF_DW, 3, 10, -8), EXIT);
+	RUN(NULL, &res, LDDW(2, init), STX(BPF_DW, 10, 2, -8),
+	    LDDW(0, 0xffffffff00000000 | 0xf0f0f0f0), MOV64I(1, 9),
+	    ATOM(BPF_W, 10, 1, -8, BPF_CMPXCHG), LDX(BPF_DW, 3, 10, -8), EXIT);
 	CHECK(res.r0 == 0xf0f0f0f0 && res.regs[3] == 0x1111000000000009,
 	      "cmpxchg32 success compares the low half of r0, zero-extends: r0 %llx mem %llx",
 	      (unsigned long long)res.r0, (unsigned long long)res.regs[3]);
@@ -543,7 +557,8 @@ static void test_traps(void)
 		CHECK(interp_run(NULL, &e, &res) == -EINVAL, "NULL code");
 	}
 	{
-		const struct bpf_insn bad[] = { INS(BPF_ALU64 | BPF_MOV | BPF_K, 11, 0, 0, 0), EXIT };
+		const struct bpf_insn bad[] = { INS(BPF_ALU64 | BPF_MOV | BPF_K, 11, 0, 0, 0),
+						EXIT };
 		struct ebpf_prog prog = { .insns = (struct bpf_insn *)bad, .len = 2 };
 		struct interp_code *code = NULL;
 		struct diag d;
@@ -623,8 +638,9 @@ static void test_contexts(void)
 	env.input_len = sizeof(pkt);
 	/* data_end - data = packet length; the packet reads as the input */
 	RUN(&env, &res, LDX(BPF_W, 2, 1, offsetof(struct xdp_md, data)),
-	    LDX(BPF_W, 3, 1, offsetof(struct xdp_md, data_end)), MOV64R(0, 3), ALU64R(BPF_SUB, 0, 2),
-	    LDX(BPF_B, 4, 2, 19), LDX(BPF_W, 5, 1, offsetof(struct xdp_md, data_meta)), EXIT);
+	    LDX(BPF_W, 3, 1, offsetof(struct xdp_md, data_end)), MOV64R(0, 3),
+	    ALU64R(BPF_SUB, 0, 2), LDX(BPF_B, 4, 2, 19),
+	    LDX(BPF_W, 5, 1, offsetof(struct xdp_md, data_meta)), EXIT);
 	CHECK(res.trap == INTERP_OK && res.r0 == sizeof(pkt), "xdp len: %s %llu", res.reason,
 	      (unsigned long long)res.r0);
 	CHECK(res.regs[2] == INTERP_VA_PKT && res.regs[4] == 0x23 && res.regs[5] == INTERP_VA_PKT,
@@ -1114,7 +1130,8 @@ static struct bpf_insn random_insn(size_t pc, size_t n)
 		break;
 	}
 	case 4:
-		i.code = BPF_LDX | ((rnd() & 3) ? BPF_MEM : BPF_MEMSX) | sizes[rnd() % 3 + (rnd() & 1)];
+		i.code = BPF_LDX | ((rnd() & 3) ? BPF_MEM : BPF_MEMSX) |
+			 sizes[rnd() % 3 + (rnd() & 1)];
 		if (BPF_MODE(i.code) == BPF_MEMSX && BPF_SIZE(i.code) == BPF_DW)
 			i.code = BPF_LDX | BPF_MEM | BPF_DW;
 		i.src_reg = base;
@@ -1210,7 +1227,8 @@ static void test_random_programs(void)
 			size_t m = 2 + rnd() % 20;
 
 			for (size_t k = 0; k + 1 < m; k++)
-				p[n + k] = random_insn(k, m);	/* offsets are relative: stay inside */
+				/* jump offsets are relative: they stay inside */
+				p[n + k] = random_insn(k, m);
 			p[n + m - 1] = EXIT;
 			for (int c = 0; c < 3; c++) {
 				size_t at = rnd() % (main_len - 1);
@@ -1229,7 +1247,8 @@ static void test_random_programs(void)
 
 			if (at + 2 < main_len) {
 				p[at] = INS(BPF_LD | BPF_DW | BPF_IMM, 1,
-					    (rnd() & 1) ? BPF_PSEUDO_MAP_FD : BPF_PSEUDO_MAP_VALUE, 0, 0);
+					    (rnd() & 1) ? BPF_PSEUDO_MAP_FD : BPF_PSEUDO_MAP_VALUE,
+					    0, 0);
 				p[at + 1] = INS(0, 0, 0, 0, 0);
 			}
 		}
@@ -1338,38 +1357,42 @@ static void test_cli(void)
 	}
 	snprintf(cmd, sizeof(cmd), "%s run %s 2>&1", bin, path);
 	rc = sh(cmd, out, sizeof(out));
-	CHECK(rc == 0 && !strcmp(last_line(out), "300000"), "bpfscev run loop: rc %d '%s'", rc, out);
+	CHECK(rc == 0 && !strcmp(last_line(out), "300000"), "bpfscev run loop: rc %d '%s'", rc,
+	      out);
 	snprintf(cmd, sizeof(cmd), "%s run %s --steps 1000 2>/dev/null", bin, path);
 	rc = sh(cmd, out, sizeof(out));
-	CHECK(rc == 1 && !strcmp(last_line(out), "999"), "trap exits 1 and still prints r0: %d '%s'",
-	      rc, out);
+	CHECK(rc == 1 && !strcmp(last_line(out), "999"),
+	      "trap exits 1 and still prints r0: %d '%s'", rc, out);
 	snprintf(cmd, sizeof(cmd), "%s run %s --json --steps 1000", bin, path);
 	rc = sh(cmd, out, sizeof(out));
 	{
 		struct diag d;
 		struct json *j = json_parse(out, strlen(out), &d);
-		const struct json *regs = j ? json_get(j, "regs") : NULL, *trap = j ? json_get(j, "trap") : NULL;
+		const struct json *regs = j ? json_get(j, "regs") : NULL,
+				  *trap = j ? json_get(j, "trap") : NULL;
 		uint64_t steps = 0, r1 = 0, pc = 0;
 
 		CHECK(rc == 1 && j && regs && regs->type == JSON_ARRAY && regs->count == 11 &&
-		      !json_u64(json_get(j, "steps"), &steps) && steps == 1000 &&
-		      !json_u64(regs->items[1], &r1) && r1 == 333 && trap && trap->type == JSON_OBJECT &&
-		      !json_u64(json_get(trap, "pc"), &pc) && pc == 4 &&
-		      json_get(trap, "kind") && !strcmp(json_get(trap, "kind")->text, "steps"),
+			  !json_u64(json_get(j, "steps"), &steps) && steps == 1000 &&
+			  !json_u64(regs->items[1], &r1) && r1 == 333 && trap &&
+			  trap->type == JSON_OBJECT && !json_u64(json_get(trap, "pc"), &pc) &&
+			  pc == 4 && json_get(trap, "kind") &&
+			  !strcmp(json_get(trap, "kind")->text, "steps"),
 		      "--json: rc %d '%s'", rc, out);
 		json_free(j);
 	}
 	snprintf(cmd, sizeof(cmd), "%s run %s --ctx xdp 2>&1", bin, data);
 	rc = sh(cmd, out, sizeof(out));
-	CHECK(rc == 0 && !strcmp(last_line(out), "5"), "-- input section as the packet: %d '%s'", rc,
-	      out);
+	CHECK(rc == 0 && !strcmp(last_line(out), "5"), "-- input section as the packet: %d '%s'",
+	      rc, out);
 	snprintf(cmd, sizeof(cmd), "%s run %s --ctx xdp --input 0a0b 2>&1", bin, data);
 	rc = sh(cmd, out, sizeof(out));
 	CHECK(rc == 0 && !strcmp(last_line(out), "2"), "--input wins: %d '%s'", rc, out);
-	snprintf(cmd, sizeof(cmd), "%s run %s 2>&1", bin, data);	/* plain: r1 is the 5 bytes */
+	snprintf(cmd, sizeof(cmd), "%s run %s 2>&1", bin, data); /* plain: r1 is the 5 bytes */
 	rc = sh(cmd, out, sizeof(out));
-	CHECK(rc == 1 && strstr(out, "4-byte load at 0x200000000004 (ctx+4; the context is 5 bytes) "
-				 "runs past the end of its region"),
+	CHECK(rc == 1 &&
+		  strstr(out, "4-byte load at 0x200000000004 (ctx+4; the context is 5 bytes) "
+			      "runs past the end of its region"),
 	      "plain ctx is the input itself: %d '%s'", rc, out);
 	snprintf(cmd, sizeof(cmd), "%s run %s --ctx bogus 2>/dev/null", bin, data);
 	CHECK(sh(cmd, out, sizeof(out)) == 2, "bad --ctx is a usage error");
