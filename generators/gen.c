@@ -1,0 +1,437 @@
+/* gen_program(): the program around the loops — knobs, the XDP prologue, the accumulator, the
+ * subprogram — and the description that goes with it: loop pcs, the bound on steps a run can
+ * take, and the text form with metadata that bpfscev gen prints and findings are saved in.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpf/asm.h"
+#include "generators/gen_internal.h"
+
+static const struct {
+	const char *name, *what;
+	uint32_t def, lo, hi;
+	size_t off;
+} knob_table[] = {
+#define GEN_KNOB_ROW(n, d, lo, hi, w) { #n, w, d, lo, hi, offsetof(struct gen_knobs, n) },
+	GEN_KNOBS(GEN_KNOB_ROW)
+#undef GEN_KNOB_ROW
+};
+
+struct gen_knobs gen_knobs_default(void)
+{
+	struct gen_knobs k = {
+#define GEN_KNOB_DEF(n, d, lo, hi, w) .n = d,
+		GEN_KNOBS(GEN_KNOB_DEF)
+#undef GEN_KNOB_DEF
+	};
+
+	return k;
+}
+
+bool gen_knob_info(size_t i, const char **name, uint32_t *def, const char **what)
+{
+	if (i >= sizeof(knob_table) / sizeof(knob_table[0]))
+		return false;
+	*name = knob_table[i].name;
+	*def = knob_table[i].def;
+	*what = knob_table[i].what;
+	return true;
+}
+
+int gen_knobs_set(struct gen_knobs *k, const char *name, uint32_t value)
+{
+	for (size_t i = 0; i < sizeof(knob_table) / sizeof(knob_table[0]); i++) {
+		if (strcmp(knob_table[i].name, name))
+			continue;
+		if (value < knob_table[i].lo || value > knob_table[i].hi)
+			return -ERANGE;
+		*(uint32_t *)((char *)k + knob_table[i].off) = value;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static int knobs_valid(const struct gen_knobs *k)
+{
+	for (size_t i = 0; i < sizeof(knob_table) / sizeof(knob_table[0]); i++) {
+		uint32_t v = *(const uint32_t *)((const char *)k + knob_table[i].off);
+
+		if (v < knob_table[i].lo || v > knob_table[i].hi)
+			return -EINVAL;
+	}
+	if (!k->w_while && !k->w_while_bottom && !k->w_do_while && !k->w_for)
+		return -EINVAL;
+	return 0;
+}
+
+const char *gen_shape_name(unsigned shape)
+{
+	static const char *const names[] = {
+#define GEN_SHAPE_NAME(n, s) s,
+		GEN_SHAPES(GEN_SHAPE_NAME)
+#undef GEN_SHAPE_NAME
+	};
+
+	return shape < GEN_SHAPE__COUNT ? names[shape] : NULL;
+}
+
+const char *gen_form_name(unsigned form)
+{
+	static const char *const names[] = { "while", "while-bottom", "do-while", "for",
+					      "irreducible" };
+
+	return form < 5 ? names[form] : "?";
+}
+
+/* ---- the program ---- */
+
+/* r2 = data, r3 = data_end; if (data + GEN_INPUT_LEN > data_end) return 0; spill both. */
+static void prologue(struct gi *g, int l_short)
+{
+	gi_ldx(g, BPF_W, BPF_REG_2, BPF_REG_1, 0);
+	gi_ldx(g, BPF_W, BPF_REG_3, BPF_REG_1, 4);
+	gi_alux(g, true, BPF_MOV, BPF_REG_4, BPF_REG_2);
+	gi_alu(g, true, BPF_ADD, BPF_REG_4, GEN_INPUT_LEN);
+	gi_jmpx(g, false, BPF_JGT, BPF_REG_4, BPF_REG_3, l_short);
+	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA, BPF_REG_2);
+	if (g->use_pkt)
+		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA_END, BPF_REG_3);
+	/* The array is read at variable offsets: every byte of it must be written first. */
+	if (g->use_array)
+		for (int off = 0; off < 64; off += 8)
+			gi_st(g, BPF_DW, EBPF_REG_FP, (int16_t)(GEN_FP_ARRAY + off), 0);
+}
+
+static int var_fixed(struct gi *g, int reg)
+{
+	int v = gi_var_new(g, 64, true);
+
+	if (v >= 0) {
+		g->vars[v].reg = (int8_t)reg;
+		if (reg >= 1 && reg <= 5)
+			g->fn->caller_homes |= 1u << reg;
+	}
+	return v;
+}
+
+/* The subprogram: f(a = r1, b = r2) with its accumulator in r0 and one or two loops over its
+ * arguments, in its own frame. */
+static void subprogram(struct gi *g)
+{
+	struct gi_fn fn = { .sub = true, .home_pool = 0x38, .scratch_pool = 0x38,
+			    .max_caller_homes = 3, .slot_next = GI_SUB_SLOT_HI,
+			    .slot_lo = GI_SUB_SLOT_LO };
+	unsigned n;
+
+	g->fn = &fn;
+	gi_bind(g, g->sub_label);
+	fn.acc = var_fixed(g, BPF_REG_0);
+	fn.arg_a = var_fixed(g, BPF_REG_1);
+	fn.arg_b = var_fixed(g, BPF_REG_2);
+	gi_alux(g, true, BPF_MOV, BPF_REG_0, BPF_REG_2);
+	if (gen_bool(g->src, 50))
+		gi_alux(g, true, BPF_XOR, BPF_REG_0, BPF_REG_1);
+	n = gen_u32(g->src, 1, 2);
+	for (unsigned i = 0; i < n; i++)
+		gi_gen_loop(g, LOOPK_ANY);
+	gi_alux(g, true, BPF_ADD, BPF_REG_0, BPF_REG_1);
+	gi_exit(g);
+	gi_var_free(g, fn.arg_b);
+	gi_var_free(g, fn.arg_a);
+	gi_var_free(g, fn.acc);
+}
+
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+	if (a && b > UINT64_MAX / a)
+		return UINT64_MAX;
+	return a * b;
+}
+
+/* Header executions bound every instruction of a loop's body per entry, so the product of
+ * trip_max over the loops around an instruction bounds its executions per call of its function;
+ * each call site adds the subprogram's bound times its own. */
+static uint64_t mult_at(const struct gen_program *p, size_t pc)
+{
+	uint64_t m = 1;
+
+	for (size_t i = 0; i < p->nloops; i++)
+		if (p->loops[i].first <= pc && pc <= p->loops[i].last)
+			m = mul_sat(m, p->loops[i].trip_max);
+	return m;
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t steps_bound(const struct gen_program *p)
+{
+	size_t end_main = p->subprog >= 0 ? (size_t)p->subprog : p->len;
+	uint64_t total = 0, sub = 0;
+
+	for (size_t pc = end_main; pc < p->len; pc++)
+		sub = add_sat(sub, mult_at(p, pc));
+	for (size_t pc = 0; pc < end_main; pc++) {
+		uint64_t m = mult_at(p, pc);
+
+		total = add_sat(total, m);
+		if (ebpf_is_pseudo_call(&p->insns[pc]))
+			total = add_sat(total, mul_sat(m, sub));
+	}
+	return total;
+}
+
+static void reset(struct gen_program *p)
+{
+	p->len = 0;
+	p->prog_type = BPF_PROG_TYPE_XDP;
+	p->input_len = GEN_INPUT_LEN;
+	p->helper_len = GEN_HELPER_LEN;
+	p->map_cnt = 0;
+	memset(p->maps, 0, sizeof(p->maps));
+	p->nloops = 0;
+	p->subprog = -1;
+	p->flags = 0;
+	p->shapes = 0;
+	p->cond_kinds = 0;
+	p->max_steps = 0;
+}
+
+int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_knobs *knobs)
+{
+	struct gen_knobs def;
+	struct gi_fn fn_main = { .home_pool = 0x3c0 | 0x3e, .scratch_pool = 0x3f,
+				 .max_caller_homes = 2, .slot_next = GI_MAIN_SLOT_HI,
+				 .slot_lo = GI_MAIN_SLOT_LO };
+	struct gi gs, *g = &gs;
+	unsigned nests;
+	int l_short, err;
+
+	if (!out || !src)
+		return -EINVAL;
+	if (!knobs) {
+		def = gen_knobs_default();
+		knobs = &def;
+	}
+	if (knobs_valid(knobs))
+		return -EINVAL;
+	if (!out->insns) {
+		out->insns = malloc(GEN_MAX_INSNS * sizeof(*out->insns));
+		if (!out->insns)
+			return -ENOMEM;
+		out->cap = GEN_MAX_INSNS;
+	}
+	reset(out);
+	/* The tables at the end are written before they are read. */
+	memset(g, 0, offsetof(struct gi, label_pc));
+	g->src = src;
+	g->k = knobs;
+	g->p = out;
+	g->insns = out->insns;
+	g->cap = (uint32_t)out->cap;
+	g->fn = &fn_main;
+
+	/* Program-wide choices first: the prologue prepares what they need. */
+	g->use_array = gen_bool(src, knobs->p_array);
+	g->use_map = gen_bool(src, knobs->p_map);
+	g->use_pkt = gen_bool(src, knobs->p_pkt);
+	g->use_sub = gen_bool(src, knobs->p_subprog);
+	g->sub_label = gi_label(g);
+	nests = gen_u32(src, 1, knobs->max_nests);
+	/* A run's budget shared by the nests; ~32 instructions per innermost iteration. */
+	g->nest_budget = knobs->step_budget / 32 / nests;
+	if (g->nest_budget < 2)
+		g->nest_budget = 2;
+
+	l_short = gi_label(g);
+	prologue(g, l_short);
+	fn_main.acc = gi_var_new(g, 64, gen_bool(src, knobs->p_spill));
+	gi_var_set(g, fn_main.acc, gen_bool(src, 50) ? 0 : gen_u32(src, 0, 0xffff));
+	gi_scratch_release(g);
+	for (unsigned i = 0; i < nests && gi_room(g, 40); i++) {
+		if (i > 0 && gen_bool(src, 50))
+			gi_stmt_acc(g, NULL);
+		gi_gen_loop(g, LOOPK_ANY);
+	}
+	gi_var_to_reg(g, fn_main.acc, BPF_REG_0);
+	gi_exit(g);
+	gi_bind(g, l_short);
+	gi_mov_const(g, BPF_REG_0, 0, true);
+	gi_exit(g);
+	gi_var_free(g, fn_main.acc);
+	if (g->sub_called)
+		subprogram(g);
+
+	err = g->err;
+	if (!err)
+		err = gi_resolve(g);
+	if (err)
+		goto out;
+	out->len = g->len;
+	if (g->sub_called)
+		out->subprog = g->label_pc[g->sub_label];
+	for (size_t i = 0; i < out->nloops; i++) {
+		struct gen_loop *l = &out->loops[i];
+
+		l->header = g->loop_label_head[i] >= 0 ? g->label_pc[g->loop_label_head[i]] : -1;
+		l->first = (uint32_t)g->label_pc[g->loop_label_top[i]];
+		l->last = (uint32_t)g->label_pc[g->loop_label_last[i]] - 1;
+		if (l->flags & GEN_LOOP_MAY_NOT_TERMINATE)
+			out->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+	}
+	if (nests > 1 && out->nloops > 1)
+		out->shapes |= GEN_SH(SEQ_NESTS);
+	out->max_steps = steps_bound(out);
+	if (out->max_steps > knobs->step_budget)
+		out->flags |= GEN_PROG_HUGE;
+	if (g->use_map) {
+		struct ebpf_map_def *m = &out->maps[0];
+
+		out->map_cnt = 1;
+		strcpy(m->name, "gen_array");
+		m->type = BPF_MAP_TYPE_ARRAY;
+		m->key_size = 4;
+		m->value_size = GEN_MAP_VALUE_SIZE;
+		m->max_entries = GEN_MAP_ENTRIES;
+	}
+	/* A packet and helper results to run it with: any bytes do, the metadata holds for all. */
+	gen_bytes(src, out->input, GEN_INPUT_LEN);
+	gen_bytes(src, out->helper_data, GEN_HELPER_LEN);
+	err = ebpf_validate(out->insns, out->len, NULL);
+out:
+	if (err)
+		out->len = 0;
+	return err;
+}
+
+void gen_program__free(struct gen_program *p)
+{
+	if (!p)
+		return;
+	free(p->insns);
+	p->insns = NULL;
+	p->len = p->cap = 0;
+}
+
+void gen_program__prog(const struct gen_program *p, struct ebpf_prog *view, const char *name)
+{
+	memset(view, 0, sizeof(*view));
+	snprintf(view->name, sizeof(view->name), "%s", name ? name : "gen");
+	strcpy(view->section, "xdp");
+	view->prog_type = p->prog_type;
+	view->insns = p->insns;
+	view->len = p->len;
+}
+
+/* ---- text ---- */
+
+static const char *op_name(uint8_t op)
+{
+	switch (op) {
+	case BPF_JEQ: return "==";
+	case BPF_JNE: return "!=";
+	case BPF_JLT: return "<";
+	case BPF_JLE: return "<=";
+	case BPF_JGT: return ">";
+	case BPF_JGE: return ">=";
+	case BPF_JSLT: return "s<";
+	case BPF_JSLE: return "s<=";
+	case BPF_JSGT: return "s>";
+	case BPF_JSGE: return "s>=";
+	default: return "?";
+	}
+}
+
+static void put_loc(struct sbuf *sb, uint32_t loc)
+{
+	if (GEN_LOC_IS_REG(loc))
+		sbuf_printf(sb, "r%u", loc);
+	else
+		sbuf_printf(sb, "*(u%u *)(r10 %d)", GEN_LOC_SLOT_SIZE(loc) * 8,
+			    GEN_LOC_SLOT_OFF(loc));
+}
+
+static void put_hex(struct sbuf *sb, const uint8_t *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		sbuf_printf(sb, "%02x%c", b[i], i + 1 == n || i % 16 == 15 ? '\n' : ' ');
+}
+
+void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
+{
+	sbuf_printf(sb, "; bpfscev gen: xdp program, %zu instructions, input %zu bytes\n", p->len,
+		    p->input_len);
+	if (p->max_steps == UINT64_MAX)
+		sbuf_puts(sb, "; max_steps unknown");
+	else
+		sbuf_printf(sb, "; max_steps %llu", (unsigned long long)p->max_steps);
+	if (p->flags & GEN_PROG_HUGE)
+		sbuf_puts(sb, " huge");
+	if (p->flags & GEN_PROG_MAY_NOT_TERMINATE)
+		sbuf_puts(sb, " may-not-terminate");
+	sbuf_puts(sb, "\n; shapes:");
+	for (unsigned s = 0; s < GEN_SHAPE__COUNT; s++)
+		if (p->shapes & (1ull << s))
+			sbuf_printf(sb, " %s", gen_shape_name(s));
+	sbuf_putc(sb, '\n');
+	for (size_t i = 0; i < p->map_cnt; i++)
+		sbuf_printf(sb, "; map %zu: %s array key_size %u value_size %u max_entries %u\n", i,
+			    p->maps[i].name, p->maps[i].key_size, p->maps[i].value_size,
+			    p->maps[i].max_entries);
+	if (p->subprog >= 0)
+		sbuf_printf(sb, "; subprogram at pc %d\n", p->subprog);
+	for (size_t i = 0; i < p->nloops; i++) {
+		const struct gen_loop *l = &p->loops[i];
+
+		sbuf_printf(sb, "; loop %zu: header %d body %u..%u depth %u parent %d %s%s\n", i,
+			    l->header, l->first, l->last, l->depth, l->parent,
+			    gen_form_name(l->form),
+			    l->flags & GEN_LOOP_SUBPROG ? " (subprogram)" : "");
+		sbuf_puts(sb, ";   counter ");
+		put_loc(sb, l->counter_loc);
+		sbuf_printf(sb, " u%u step %#llx", l->counter_width, (unsigned long long)l->step);
+		if (l->flags & GEN_LOOP_COND_STEP)
+			sbuf_printf(sb, " or %#llx", (unsigned long long)l->step_alt);
+		sbuf_printf(sb, ", continue while %s%s bound\n", l->cmp_width == 32 ? "(u32) " : "",
+			    op_name(l->cmp_op));
+		sbuf_puts(sb, ";   trip ");
+		if (l->trip >= 0)
+			sbuf_printf(sb, "%lld", (long long)l->trip);
+		else
+			sbuf_puts(sb, "-");
+		if (l->trip_max == UINT64_MAX)
+			sbuf_puts(sb, " max unbounded");
+		else
+			sbuf_printf(sb, " max %llu", (unsigned long long)l->trip_max);
+		if (l->flags & GEN_LOOP_MAY_NOT_TERMINATE)
+			sbuf_puts(sb, " may-not-terminate");
+		if (l->flags & GEN_LOOP_HUGE)
+			sbuf_puts(sb, " huge");
+		if (l->flags & GEN_LOOP_EARLY_EXIT)
+			sbuf_puts(sb, " early-exit");
+		if (l->flags & GEN_LOOP_CTR_CHANGED)
+			sbuf_puts(sb, " counter-changed-inside");
+		sbuf_putc(sb, '\n');
+		for (unsigned j = 0; j < l->nivs; j++) {
+			sbuf_puts(sb, ";   iv ");
+			put_loc(sb, l->ivs[j].loc);
+			sbuf_printf(sb, " u%u step %#llx", l->ivs[j].width,
+				    (unsigned long long)l->ivs[j].step);
+			if (l->ivs[j].has_start)
+				sbuf_printf(sb, " start %#llx",
+					    (unsigned long long)l->ivs[j].start);
+			sbuf_putc(sb, '\n');
+		}
+	}
+	sbuf_puts(sb, "-- asm\n");
+	ebpf_disasm(sb, p->insns, p->len, 0);
+	sbuf_puts(sb, "-- input\n");
+	put_hex(sb, p->input, p->input_len);
+	sbuf_puts(sb, "-- helper\n");
+	put_hex(sb, p->helper_data, p->helper_len);
+}

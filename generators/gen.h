@@ -1,0 +1,283 @@
+/* Random structured loop programs: the inputs of the campaign and of the fuzz targets.
+ *
+ * gen_program() turns a choice source (generators/producer.h: a seeded PRNG, or an arbitrary byte
+ * string for the fuzzers) into a valid XDP program built around loop nests — while, do-while and
+ * for forms, counters of both widths counting either way with any step, conditions of every kind,
+ * bounds from constants, from the input or from outer counters, several exits, conditional
+ * updates, derived and spilled counters, stack/map/packet accesses indexed by induction
+ * variables, helper and bpf-to-bpf calls, irreducible cycles, wrap-around, huge and possibly
+ * endless loops — each shape behind a knob.  Csmith and YARPGen keep loops tame by
+ * construction; these are the loops they avoid, because that is where loop analyses go wrong.
+ *
+ * Programs are well formed for the kernel as a plain XDP program: registers are written before
+ * they are read (also r1-r5 after calls), stack accesses stay in [-512, -1] and are written
+ * before they are read, packet reads follow a bounds check against data_end, map values are
+ * null-checked, the only helpers are bpf_map_lookup_elem on one small array map,
+ * bpf_ktime_get_ns and bpf_get_prandom_u32.  The verifier may still refuse many of them for
+ * their loops (too many states, unbounded loops): that is on purpose.
+ *
+ * The input is the packet: GEN_INPUT_LEN bytes.  The prologue loads data and data_end from
+ * xdp_md (4-byte loads at 0 and 4), returns 0 when data + GEN_INPUT_LEN > data_end, and spills
+ * the packet pointers to fp-8 and fp-16 for later reads.  The program returns its accumulator.
+ *
+ * The generator also writes down what it meant (struct gen_loop): each loop's header, body,
+ * counter, step and trip count — computed exactly from the constants over every input the
+ * masked operands allow, with the wrap-exact arithmetic of gen_first_exit() — so tests and the
+ * campaign can hold the analyzer and the oracles against an independent statement of intent.
+ */
+#ifndef BPFSCEV_GENERATORS_GEN_H
+#define BPFSCEV_GENERATORS_GEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bpf/prog.h"
+#include "generators/producer.h"
+#include "util/sbuf.h"
+
+#define GEN_INPUT_LEN 64	/* packet bytes every generated program reads (and requires) */
+#define GEN_HELPER_LEN 64	/* bytes of helper results supplied with each program */
+#define GEN_MAX_LOOPS 32
+#define GEN_MAX_IVS 4
+#define GEN_MAX_INSNS 2048	/* hard limit; knobs.max_insns is the soft target */
+
+/* Fixed stack layout of the main frame (offsets from r10). */
+#define GEN_FP_DATA (-8)	/* spilled packet data pointer */
+#define GEN_FP_DATA_END (-16)	/* spilled packet end pointer */
+#define GEN_FP_KEY (-24)	/* u32 key of map lookups */
+#define GEN_FP_ARRAY (-320)	/* 64-byte array indexed by IVs, zeroed up front */
+
+/* The one map a program may use: an array map, entry i at INTERP_VA_MAP + 64 i. */
+#define GEN_MAP_VALUE_SIZE 64
+#define GEN_MAP_ENTRIES 4
+
+/* Locations use the numbering of scev's loc_t (scev/expr.h), so metadata and claims compare
+ * directly: registers 0..10, an N-byte stack slot at fp+off (off < 0) is
+ * 16 + 4 * -off + log2(N).  tests/test_gen.c checks that the two stay equal. */
+#define GEN_LOC_REG(r) ((uint32_t)(r))
+#define GEN_LOC_SLOT(off, size)                                                                    \
+	((uint32_t)(16 + (uint32_t)(-(off)) * 4 +                                                  \
+		    ((size) == 8 ? 3 : (size) == 4 ? 2 : (size) == 2 ? 1 : 0)))
+#define GEN_LOC_IS_REG(l) ((l) < 11)
+#define GEN_LOC_SLOT_OFF(l) (-(int32_t)(((l) - 16) / 4))
+#define GEN_LOC_SLOT_SIZE(l) (1u << (((l) - 16) % 4))
+
+/* Knobs: X(name, default, min, max, what).  Probabilities are percentages; "weight" fields are
+ * relative weights among loop forms.  The default mix reaches every shape at least once in a few hundred
+ * programs while keeping programs small (about 30-200 instructions) and runs short (total steps
+ * per input under step_budget unless the program is marked GEN_PROG_HUGE or may not terminate). */
+#define GEN_KNOBS(X)                                                                               \
+	X(max_depth, 4, 1, 4,                                                                      \
+	  "deepest loop nest (1..4 in main, subprogram loops are at most 2 deep)")                 \
+	X(max_nests, 2, 1, 8, "top-level loop nests per program (at least 1)")                     \
+	X(max_stmts, 3, 1, 8, "statements per loop body (at least 1)")                             \
+	X(max_insns, 200, 40, 1536, "soft size limit: no new statement or loop starts beyond it")  \
+	X(max_trip, 40, 1, 1000000,                                                                \
+	  "largest trip count of an ordinary loop (huge loops exceed it)")                         \
+	X(step_budget, 100000, 1, UINT32_MAX,                                                      \
+	  "instructions a run may take; larger bounds mark GEN_PROG_HUGE")                         \
+	X(w_while, 30, 0, 1000, "weight: while loop, test at the top")                             \
+	X(w_while_bottom, 15, 0, 1000,                                                             \
+	  "weight: while loop entered by a jump to its test at the bottom")                        \
+	X(w_do_while, 25, 0, 1000, "weight: do-while loop")                                        \
+	X(w_for, 30, 0, 1000, "weight: for loop as compilers emit it (guard, then a do-while)")    \
+	X(p_nest, 35, 0, 100, "a body statement is an inner loop")                                 \
+	X(p_down, 40, 0, 100, "the counter counts down")                                           \
+	X(p_big_step, 25, 0, 100, "the step is not +-1 (any size, up to 2^62)")                    \
+	X(p_ctr32, 30, 0, 100, "the counter is 32-bit (ALU32)")                                    \
+	X(p_cmp_mix, 20, 0, 100,                                                                   \
+	  "the condition's width differs from the counter's (JMP32 on 64, JMP on 32)")             \
+	X(p_signed, 35, 0, 100, "the condition is signed")                                         \
+	X(p_eqne, 20, 0, 100, "the condition is == or !=")                                         \
+	X(p_bound_input, 25, 0, 100, "the bound is read from the input and masked")                \
+	X(p_bound_outer, 25, 0, 100, "an inner loop's bound is an outer counter, masked")          \
+	X(p_init_input, 10, 0, 100, "the counter starts from a masked input value")                \
+	X(p_bound_reg, 15, 0, 100, "a constant bound sits in a register (LD_IMM64 when it must)")  \
+	X(p_break, 15, 0, 100, "a body statement is a conditional break")                          \
+	X(p_break_outer, 30, 0, 100, "a break leaves an enclosing loop too")                       \
+	X(p_return, 4, 0, 100, "a body statement returns from the function")                       \
+	X(p_continue, 15, 0, 100, "a body statement is a conditional continue")                    \
+	X(p_cond_update, 15, 0, 100, "the counter's update depends on the path")                   \
+	X(p_derived, 30, 0, 100, "the loop has a derived induction variable")                      \
+	X(p_spill, 20, 0, 100,                                                                     \
+	  "a variable lives in a stack slot, spilled and filled at each use")                      \
+	X(p_caller_home, 25, 0, 100,                                                               \
+	  "a variable lives in r1-r5, spilled and filled around calls")                            \
+	X(p_array, 30, 0, 100, "the program uses the stack array (reads indexed by an IV)")        \
+	X(p_indirect_write, 50, 0, 100, "an array access is an indirect write to the stack")       \
+	X(p_map, 15, 0, 100, "the program uses an array map indexed by an IV")                     \
+	X(p_pkt, 15, 0, 100, "the program reads the packet at IV-indexed offsets")                 \
+	X(p_outer_mod, 20, 0, 100, "an inner loop changes an outer loop's variables")              \
+	X(p_wrap, 15, 0, 100, "the counter starts near 0, 2^31, 2^32 or 2^63 and may wrap")        \
+	X(p_nonterminating, 1, 0, 100, "a loop may not terminate for some inputs (marked)")        \
+	X(p_huge, 1, 0, 100, "a loop runs 10^5..2^64 times (marked GEN_LOOP_HUGE)")                \
+	X(p_irreducible, 8, 0, 100, "a loop is an irreducible cycle with two entries")             \
+	X(p_call, 10, 0, 100, "a body statement calls bpf_get_prandom_u32 or bpf_ktime_get_ns")    \
+	X(p_subprog, 12, 0, 100, "the program has a subprogram called from loop bodies")
+
+struct gen_knobs {
+#define GEN_KNOB_FIELD(name, def, lo, hi, what) uint32_t name;
+	GEN_KNOBS(GEN_KNOB_FIELD)
+#undef GEN_KNOB_FIELD
+};
+
+struct gen_knobs gen_knobs_default(void);
+/* Sets a knob by name ("p_wrap").  0, -ENOENT for an unknown name, -ERANGE for a value out of
+ * range (probabilities over 100, max_depth outside 1..4, limits of 0). */
+int gen_knobs_set(struct gen_knobs *k, const char *name, uint32_t value);
+/* The knob table, for help texts: name, default and description of knob i; false past the end. */
+bool gen_knob_info(size_t i, const char **name, uint32_t *def, const char **what);
+
+/* Shapes a program exercises (gen_program.shapes, gen_loop.shapes): X(NAME, "name"). */
+#define GEN_SHAPES(X)                                                                              \
+	X(WHILE, "while")                                                                          \
+	X(WHILE_BOTTOM, "while-bottom")                                                            \
+	X(DO_WHILE, "do-while")                                                                    \
+	X(FOR, "for")                                                                              \
+	X(IRREDUCIBLE, "irreducible")                                                              \
+	X(NEST2, "nest-2")                                                                         \
+	X(NEST3, "nest-3")                                                                         \
+	X(NEST4, "nest-4")                                                                         \
+	X(SEQ_NESTS, "sequential-nests")                                                           \
+	X(UP, "count-up")                                                                          \
+	X(DOWN, "count-down")                                                                      \
+	X(STEP_UNIT, "step-1")                                                                     \
+	X(STEP_BIG, "step-big")                                                                    \
+	X(CTR64, "counter-64")                                                                     \
+	X(CTR32, "counter-32")                                                                     \
+	X(CMP_MIX, "compare-width-mix")                                                            \
+	X(COND_UNSIGNED, "cond-unsigned")                                                          \
+	X(COND_SIGNED, "cond-signed")                                                              \
+	X(COND_EQNE, "cond-eq-ne")                                                                 \
+	X(BOUND_CONST, "bound-const")                                                              \
+	X(BOUND_INPUT, "bound-input")                                                              \
+	X(BOUND_OUTER, "bound-outer")                                                              \
+	X(BOUND_REG, "bound-reg")                                                                  \
+	X(BOUND_LDIMM64, "bound-ldimm64")                                                          \
+	X(INIT_INPUT, "init-input")                                                                \
+	X(BREAK, "break")                                                                          \
+	X(BREAK_OUTER, "break-outer")                                                              \
+	X(RETURN, "return-in-loop")                                                                \
+	X(CONTINUE, "continue")                                                                    \
+	X(COND_UPDATE, "cond-update")                                                              \
+	X(DERIVED_IV, "derived-iv")                                                                \
+	X(SPILL, "spilled-counter")                                                                \
+	X(NARROW_SPILL, "narrow-spill")                                                            \
+	X(SPILL_CALL, "spill-around-call")                                                         \
+	X(ARRAY_READ, "stack-array-read")                                                          \
+	X(INDIRECT_WRITE, "indirect-stack-write")                                                  \
+	X(MAP, "map-access")                                                                       \
+	X(PKT, "packet-access")                                                                    \
+	X(OUTER_MOD, "inner-changes-outer")                                                        \
+	X(OUTER_MOD_CTR, "inner-changes-outer-counter")                                            \
+	X(WRAP, "wrap")                                                                            \
+	X(NONTERM, "may-not-terminate")                                                            \
+	X(HUGE, "huge-trip")                                                                       \
+	X(HELPER, "helper-call")                                                                   \
+	X(SUBPROG, "bpf-to-bpf-call")                                                              \
+	X(SUBPROG_LOOP, "loop-in-subprogram")
+
+enum gen_shape {
+#define GEN_SHAPE_ENUM(n, s) GEN_SHAPE_##n,
+	GEN_SHAPES(GEN_SHAPE_ENUM)
+#undef GEN_SHAPE_ENUM
+	GEN_SHAPE__COUNT
+};
+#define GEN_SH(n) (1ull << GEN_SHAPE_##n)
+const char *gen_shape_name(unsigned shape);	/* NULL past the end */
+
+enum gen_form { GEN_FORM_WHILE, GEN_FORM_WHILE_BOTTOM, GEN_FORM_DO_WHILE, GEN_FORM_FOR,
+		GEN_FORM_IRREDUCIBLE };
+const char *gen_form_name(unsigned form);
+
+/* gen_loop.flags */
+#define GEN_LOOP_MAY_NOT_TERMINATE (1u << 0)	/* some input keeps it (or a loop in it) running */
+#define GEN_LOOP_HUGE (1u << 1)		/* trip_max above knobs.max_trip, on purpose */
+#define GEN_LOOP_IRREDUCIBLE (1u << 2)	/* two entries; header is -1 */
+#define GEN_LOOP_SUBPROG (1u << 3)	/* in the subprogram: counted per call */
+#define GEN_LOOP_COND_STEP (1u << 4)	/* the counter's update depends on the path (step_alt) */
+#define GEN_LOOP_EARLY_EXIT (1u << 5)	/* break, break from an inner loop, or return inside */
+#define GEN_LOOP_CTR_CHANGED (1u << 6)	/* an inner loop also changes the counter */
+
+/* An induction variable as scev's claim defines it: at every header execution after the first
+ * within one entry, loc equals its previous value plus step (mod 2^width, zero-extended for 32);
+ * start, when known, is its value at the first. */
+struct gen_iv {
+	uint32_t loc;		/* GEN_LOC_* */
+	uint8_t width;		/* 32 or 64 */
+	bool has_start;
+	uint64_t step;		/* width-bit two's complement */
+	uint64_t start;
+};
+
+struct gen_loop {
+	int32_t header;		/* pc of the header, -1 when the shape does not fix it */
+	uint32_t first, last;	/* pcs of the body, header included; contiguous */
+	int32_t parent;		/* index of the enclosing loop in gen_program.loops, -1 */
+	uint8_t depth;		/* 1 = outermost (of its function) */
+	uint8_t form;		/* enum gen_form */
+	uint32_t flags;		/* GEN_LOOP_* */
+	uint64_t shapes;	/* GEN_SH() bits of this loop alone */
+	/* the counter and its exit test: continue while (counter cmp_op bound) */
+	uint32_t counter_loc;	/* GEN_LOC_* where it lives at the header */
+	uint8_t counter_width;	/* 32 or 64 (ALU32 or ALU64 updates) */
+	uint8_t cmp_width;	/* 32 (JMP32) or 64 */
+	uint8_t cmp_op;		/* BPF_JLT, BPF_JSGE, BPF_JNE, ... */
+	uint64_t step;		/* own update per iteration; the first path's with COND_STEP */
+	uint64_t step_alt;	/* the other path's (COND_STEP only) */
+	/* header executions per entry into the loop (a run that never enters adds none) */
+	int64_t trip;		/* the same for every input; -1 when it is not (or not known) */
+	uint64_t trip_max;	/* bound for every input on entries that leave the loop;
+				 * UINT64_MAX when unbounded or unknown */
+	struct gen_iv ivs[GEN_MAX_IVS];
+	uint8_t nivs;
+};
+
+/* gen_program.flags */
+#define GEN_PROG_MAY_NOT_TERMINATE (1u << 0)	/* some input may run forever */
+#define GEN_PROG_HUGE (1u << 1)		/* max_steps above knobs.step_budget (or unknown) */
+
+struct gen_program {
+	struct bpf_insn *insns;	/* heap, reused by the next gen_program() on the same struct */
+	size_t len, cap;
+	uint32_t prog_type;	/* BPF_PROG_TYPE_XDP */
+	uint8_t input[GEN_INPUT_LEN];	/* a packet to run it on (any GEN_INPUT_LEN bytes will do) */
+	size_t input_len;
+	uint8_t helper_data[GEN_HELPER_LEN];	/* results for prandom/ktime, in call order */
+	size_t helper_len;
+	struct ebpf_map_def maps[1];	/* the array map when map_cnt = 1 */
+	size_t map_cnt;
+	struct gen_loop loops[GEN_MAX_LOOPS];	/* main's loops in pc order, then the subprogram's */
+	size_t nloops;
+	int32_t subprog;	/* pc of the subprogram, -1 without */
+	uint32_t flags;		/* GEN_PROG_* */
+	uint64_t shapes;	/* union of what the program exercises */
+	uint32_t cond_kinds;	/* bit (op >> 4) + 16 * (cmp_width == 32) of every loop test */
+	uint64_t max_steps;	/* bound on instructions run for any input; UINT64_MAX unknown */
+};
+
+/* Builds one program from src.  out must be zeroed before its first use; it may be reused (its
+ * buffer is kept) and is released with gen_program__free.  Returns 0, or -errno (-EINVAL for
+ * bad knobs, -ENOMEM); every choice sequence, including an empty byte string, yields a program. */
+int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_knobs *knobs);
+void gen_program__free(struct gen_program *p);	/* frees members, not p; NULL ok */
+
+/* A view of the program for the interpreter and the analyzer (no copy; valid while p is). */
+void gen_program__prog(const struct gen_program *p, struct ebpf_prog *view, const char *name);
+
+/* The program as a data file: metadata as "; " comment lines, then "-- asm" (kernel syntax,
+ * reassembles to the same instructions), "-- input" and "-- helper" hex sections. */
+void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p);
+
+/* Wrap-exact trip arithmetic (exposed for tests).  The loop continues while
+ * (c cmp b), compared at cmp_width bits, where c is a counter of counter_width bits that starts
+ * at a and adds s per iteration.  gen_first_exit() sets *k to the smallest k >= 0 for which
+ * a + k*s fails the test, or returns false when no k does (the loop never exits by its test). */
+bool gen_cond_holds(uint8_t op, unsigned cmp_width, unsigned counter_width, uint64_t c, uint64_t b);
+bool gen_first_exit(uint8_t op, unsigned cmp_width, unsigned counter_width, uint64_t a, uint64_t s,
+		    uint64_t b, uint64_t *k);
+/* The core: smallest k >= 0 with lo <= (a + k*s) mod 2^w <= hi (1 <= w <= 64, lo <= hi < 2^w). */
+bool gen_first_hit(unsigned w, uint64_t a, uint64_t s, uint64_t lo, uint64_t hi, uint64_t *k);
+
+#endif

@@ -1,0 +1,197 @@
+/* What the generator files share: the emitter (instructions, labels and fix-ups in fixed arrays,
+ * no allocation per instruction), variables with homes in registers or stack slots, the
+ * scratch-register pool, and the state of the loops being built.
+ *
+ * Register discipline, which is what keeps every program kernel-loadable:
+ *  - a variable (counter, bound, derived value, accumulator) has a home: r6-r9, r1-r5 (then it
+ *    is spilled before every call and filled after it, as compilers do), or a stack slot; it is
+ *    written when created, so it is never read uninitialised;
+ *  - scratch registers (r0-r5 not holding a home) live within one statement and never across a
+ *    call;
+ *  - the subprogram keeps to r0-r5 and its own frame: r0 is its accumulator, r1 and r2 its
+ *    arguments.
+ */
+#ifndef BPFSCEV_GENERATORS_GEN_INTERNAL_H
+#define BPFSCEV_GENERATORS_GEN_INTERNAL_H
+
+#include "generators/gen.h"
+
+#define GI_MAX_LABELS 1024
+#define GI_MAX_FIXUPS 1024
+#define GI_MAX_VARS 64
+#define GI_MAX_OPEN 8		/* open loops (main nest up to 4, then subprogram loops) */
+#define GI_MAX_COMBOS 256	/* operand values enumerated per loop (init x bound) */
+
+/* Stack slots for variable homes: main [-216, -32], subprogram [-8, -96]. */
+#define GI_MAIN_SLOT_HI (-32)
+#define GI_MAIN_SLOT_LO (-216)
+#define GI_SUB_SLOT_HI (-8)
+#define GI_SUB_SLOT_LO (-96)
+
+struct gi_var {
+	int8_t reg;		/* home register, -1 when the home is a stack slot */
+	int16_t slot;		/* home slot, or spill slot of a home in r1-r5 */
+	uint8_t width;		/* 32: kept zero-extended with ALU32, stored 4 bytes in a slot */
+	bool live;
+};
+
+/* A loop operand (init or bound): base + (v & mask) * mul, v from the input, an outer variable
+ * or nothing (constant). */
+enum { OPND_CONST, OPND_INPUT, OPND_VAR };
+struct gi_opnd {
+	uint8_t kind;
+	uint8_t in_size;	/* input: bytes read (1, 2, 4, 8) at in_off */
+	uint8_t in_off;
+	int var;		/* OPND_VAR: variable index */
+	uint32_t mask;		/* 2^j - 1 */
+	uint32_t mul;
+	uint64_t base;
+};
+
+/* What an exit test says over every combination of operand values. */
+struct gi_eval {
+	bool nonterm;		/* some combination never leaves by the test (or unknown) */
+	bool entered;		/* some combination enters the loop */
+	bool all_enter;		/* every combination enters (for the guarded form) */
+	uint64_t tmin, tmax;	/* header executions per entry over the entering combinations */
+};
+
+enum { CAT_NORMAL, CAT_WRAP, CAT_HUGE, CAT_NONTERM };
+
+struct gi_loop {
+	int idx;		/* in gen_program.loops */
+	int parent;		/* open-loop index of the enclosing loop, -1 */
+	int depth;
+	uint8_t form, cat;
+	uint8_t cw, jw, op;	/* counter width, compare width, continue condition */
+	struct gi_opnd init, bound;
+	uint64_t step;		/* own update, cw-bit two's complement */
+	int ctr, bvar, dvar;	/* variables (-1 none) */
+	uint64_t dstart, dstep;	/* derived IV: start and step */
+	uint8_t dwidth;
+	bool d_iv;		/* derived still an induction variable */
+	bool bound_imm;		/* compare against an immediate */
+	bool bound_ld64;	/* constant bound loaded by LD_IMM64 at each test */
+	int l_head, l_cont, l_exit, l_top;	/* labels; l_top = first pc of the body range */
+	/* how the counter changes per iteration, as a signed range */
+	__int128 inc_lo, inc_hi;
+	bool inc_exact;
+	bool cond_step;
+	uint64_t step_alt;
+	bool early_exit;	/* a break/return may leave before the test says so */
+	bool skip;		/* a continue/break was emitted: what follows is conditional */
+	bool inner_nonterm;
+	bool need_break;	/* endless test: the body must contain an input break */
+	bool has_break_stmt;
+	bool ctr_changed;	/* an inner loop changes the counter */
+	bool started_skipped;	/* entered only on some iterations of the parent */
+	__int128 mod_d;		/* added to the parent's counter per body execution */
+	bool mod_cond;		/* ... on some body executions only */
+	uint64_t budget;	/* largest trip count allowed */
+	uint64_t child_remaining;	/* iteration product left for inner loops */
+	uint64_t shapes;
+	struct gi_eval ev;	/* evaluation of the planned parameters */
+};
+
+/* Per-function environment: main or the subprogram. */
+struct gi_fn {
+	bool sub;
+	uint16_t home_pool;	/* registers free for homes */
+	uint16_t caller_homes;	/* homes currently in r1-r5 */
+	unsigned max_caller_homes;
+	uint16_t scratch_pool;	/* registers that may serve as scratch when no home is there */
+	int slot_next, slot_lo;	/* next free slot (grows down) and the lowest allowed */
+	int acc;		/* accumulator variable */
+	int arg_a, arg_b;	/* subprogram arguments (variables in r1, r2) */
+};
+
+struct gi_fix {
+	uint32_t pc;
+	uint16_t label;
+};
+
+struct gi {
+	struct gen_src *src;
+	const struct gen_knobs *k;
+	struct gen_program *p;
+	int err;		/* first error (-E2BIG, -ENOSPC): the program is abandoned */
+	struct bpf_insn *insns;	/* emitter: the program's buffer */
+	uint32_t len, cap;
+	uint32_t nlabels, nfix, nvars;
+	uint16_t scratch_busy;
+	struct gi_fn *fn;
+	int nopen;
+	/* program-wide choices */
+	bool use_array, use_map, use_pkt, use_sub;
+	int sub_label;
+	bool sub_called;
+	uint64_t nest_budget;	/* iterations (product over a nest) a top-level nest may take */
+	/* Tables: everything from here on is written before it is read (not cleared per program). */
+	int32_t label_pc[GI_MAX_LABELS];
+	struct gi_fix fix[GI_MAX_FIXUPS];
+	struct gi_var vars[GI_MAX_VARS];
+	struct gi_loop open[GI_MAX_OPEN];	/* loops being built, outermost first */
+	int loop_label_head[GEN_MAX_LOOPS], loop_label_top[GEN_MAX_LOOPS];
+	int loop_label_last[GEN_MAX_LOOPS];	/* label bound just after the last body pc */
+};
+
+/* emit.c: instructions and labels */
+void gi_emit(struct gi *g, struct bpf_insn insn);
+int gi_label(struct gi *g);
+void gi_bind(struct gi *g, int label);
+void gi_alu(struct gi *g, bool is64, uint8_t op, int dst, int32_t imm);
+void gi_alux(struct gi *g, bool is64, uint8_t op, int dst, int src);
+void gi_mov_const(struct gi *g, int dst, uint64_t v, bool is64);
+void gi_ldx(struct gi *g, uint8_t size, int dst, int base, int16_t off);
+void gi_stx(struct gi *g, uint8_t size, int base, int16_t off, int src);
+void gi_st(struct gi *g, uint8_t size, int base, int16_t off, int32_t imm);
+void gi_jmp(struct gi *g, bool j32, uint8_t op, int dst, int32_t imm, int label);
+void gi_jmpx(struct gi *g, bool j32, uint8_t op, int dst, int src, int label);
+void gi_ja(struct gi *g, int label);
+void gi_call_helper(struct gi *g, int32_t id);
+void gi_call_sub(struct gi *g, int label);
+void gi_ld_map(struct gi *g, int dst, int map);
+void gi_exit(struct gi *g);
+int gi_resolve(struct gi *g);
+static inline bool gi_fits_s32(uint64_t v)
+{
+	return (int64_t)v == (int64_t)(int32_t)v;
+}
+
+/* emit.c: variables and scratch registers */
+int gi_scratch(struct gi *g);
+void gi_scratch_release(struct gi *g);
+unsigned gi_scratch_free(const struct gi *g);
+int gi_var_new(struct gi *g, uint8_t width, bool want_slot);
+void gi_var_free(struct gi *g, int v);
+int gi_var_read(struct gi *g, int v);
+int gi_var_copy(struct gi *g, int v);
+void gi_var_write(struct gi *g, int v, int reg);
+void gi_var_set(struct gi *g, int v, uint64_t val);
+void gi_var_alu(struct gi *g, int v, uint8_t op, int32_t imm);
+void gi_var_alux(struct gi *g, int v, uint8_t op, int reg);
+void gi_var_add_const(struct gi *g, int v, uint64_t val);
+uint32_t gi_var_loc(const struct gi *g, int v);
+void gi_spill_caller_homes(struct gi *g);
+void gi_fill_caller_homes(struct gi *g);
+void gi_var_to_reg(struct gi *g, int v, int dst);
+
+/* gen_loop.c */
+void gi_gen_loop(struct gi *g, int kind);
+void gi_gen_body(struct gi *g, struct gi_loop *lp);
+bool gi_room(const struct gi *g, uint32_t need);
+void gi_loop_eval(const struct gi *g, const struct gi_loop *lp, __int128 lo, __int128 hi,
+		  bool exact, struct gi_eval *ev);
+void gi_emit_opnd(struct gi *g, const struct gi_opnd *o, int v, uint8_t width);
+
+/* gen_stmt.c */
+enum { COND_ANY = -1, COND_INPUT, COND_COUNTER, COND_ACC, COND_HELPER };
+void gi_gen_stmt(struct gi *g, struct gi_loop *lp);
+void gi_stmt_acc(struct gi *g, struct gi_loop *lp);
+/* if (something of the input, the counter, the accumulator or a helper's result) goto label;
+ * returns the COND_* kind used. */
+int gi_emit_cond_jump(struct gi *g, struct gi_loop *lp, int label, bool allow_helper, int kind);
+
+enum { LOOPK_ANY, LOOPK_STRUCTURED, LOOPK_IRREDUCIBLE };
+
+#endif

@@ -1,0 +1,382 @@
+/* Loop-body statements: accumulator updates from induction variables, exits (break, break out
+ * of several loops, return), continue, stack-array and map-value accesses indexed by masked
+ * induction variables, IV-indexed packet reads behind their own data_end check, helper and
+ * bpf-to-bpf calls, and inner loops changing an outer loop's variables.
+ *
+ * Each statement keeps to the register discipline of gen_internal.h and to what the kernel
+ * checks: indexes are masked so every access stays inside its region, map values are used after
+ * a null check, packet pointers moved by a variable are compared against data_end again before
+ * the read, and homes in r1-r5 are spilled and filled around every call.
+ */
+#include "generators/gen_internal.h"
+
+static uint64_t wmask(unsigned w)
+{
+	return w >= 64 ? UINT64_MAX : (1ull << w) - 1;
+}
+
+/* An induction variable in scope: this loop's counter or derived value, or an outer counter. */
+static int pick_iv(struct gi *g, const struct gi_loop *lp)
+{
+	int cand[GI_MAX_OPEN + 3], n = 0;
+
+	cand[n++] = lp->ctr;
+	if (lp->dvar >= 0)
+		cand[n++] = lp->dvar;
+	for (int i = lp->parent; i >= 0; i = g->open[i].parent)
+		cand[n++] = g->open[i].ctr;
+	if (g->fn->sub)
+		cand[n++] = g->fn->arg_a;
+	/* Half the time the innermost counter: the accesses that matter most to an analysis. */
+	return gen_bool(g->src, 50) ? lp->ctr : cand[gen_pick(g->src, (uint32_t)n)];
+}
+
+static void note_call(struct gi *g, struct gi_loop *lp)
+{
+	if (g->fn->caller_homes)
+		lp->shapes |= GEN_SH(SPILL_CALL);
+}
+
+int gi_emit_cond_jump(struct gi *g, struct gi_loop *lp, int label, bool allow_helper, int kind)
+{
+	bool sub = g->fn->sub;
+	int r;
+
+	if (kind == COND_ANY)
+		kind = (int)gen_pick(g->src, allow_helper && !sub ? 4 : 3);
+	switch (kind) {
+	case COND_INPUT:
+		if (sub) {
+			r = gi_var_read(g, g->fn->arg_a);
+		} else {
+			r = gi_scratch(g);
+			gi_ldx(g, BPF_DW, r, EBPF_REG_FP, GEN_FP_DATA);
+			gi_ldx(g, BPF_B, r, r, (int16_t)gen_pick(g->src, GEN_INPUT_LEN));
+		}
+		if (gen_bool(g->src, 50))
+			gi_jmp(g, false, BPF_JSET, r, 1 << gen_pick(g->src, 8), label);
+		else
+			gi_jmp(g, false, BPF_JGT, r, (int32_t)gen_u32(g->src, 0, 255), label);
+		break;
+	case COND_COUNTER: {
+		/* A value the counter takes, so the branch is taken on some iteration. */
+		uint64_t v = lp->init.base + gen_u32(g->src, 0, 5) * lp->step;
+
+		r = gi_var_read(g, lp->ctr);
+		switch (gen_pick(g->src, 3)) {
+		case 0:
+			gi_jmp(g, false, BPF_JSET, r, 1 << gen_pick(g->src, 4), label);
+			break;
+		case 1:
+			gi_jmp(g, true, BPF_JEQ, r, (int32_t)(uint32_t)v, label);
+			break;
+		default:
+			gi_jmp(g, lp->cw == 32, gen_bool(g->src, 50) ? BPF_JSGT : BPF_JGT, r,
+			       (int32_t)(uint32_t)v, label);
+			break;
+		}
+		break;
+	}
+	case COND_ACC:
+		r = gi_var_read(g, g->fn->acc);
+		gi_jmp(g, false, BPF_JSET, r, 1 << gen_pick(g->src, 8), label);
+		break;
+	default:
+		gi_spill_caller_homes(g);
+		gi_call_helper(g, gen_bool(g->src, 70) ? BPF_FUNC_get_prandom_u32
+						       : BPF_FUNC_ktime_get_ns);
+		gi_fill_caller_homes(g);
+		note_call(g, lp);
+		lp->shapes |= GEN_SH(HELPER);
+		gi_jmp(g, false, BPF_JSET, BPF_REG_0, 1 << gen_pick(g->src, 8), label);
+		break;
+	}
+	gi_scratch_release(g);
+	return kind;
+}
+
+void gi_stmt_acc(struct gi *g, struct gi_loop *lp)
+{
+	static const uint8_t ops[] = { BPF_ADD, BPF_XOR, BPF_SUB, BPF_OR };
+	int acc = g->fn->acc, v, r, t;
+
+	gi_scratch_release(g);
+	if (!lp) {
+		gi_var_add_const(g, acc, gen_u32(g->src, 1, 1000));
+		gi_scratch_release(g);
+		return;
+	}
+	v = pick_iv(g, lp);
+	switch (gen_pick(g->src, 5)) {
+	case 0:
+	case 1:
+		r = gi_var_read(g, v);
+		gi_var_alux(g, acc, ops[gen_pick(g->src, 4)], r);
+		break;
+	case 2:	/* a derived value computed from an IV: c * k + e */
+		t = gi_var_copy(g, v);
+		gi_alu(g, true, BPF_MUL, t, (int32_t)gen_u32(g->src, 2, 9));
+		gi_alu(g, true, BPF_ADD, t, (int32_t)gen_u32(g->src, 0, 100) - 50);
+		gi_var_alux(g, acc, BPF_ADD, t);
+		break;
+	case 3: {
+		static const uint8_t sh[] = { BPF_LSH, BPF_RSH, BPF_ARSH };
+
+		t = gi_var_copy(g, v);
+		gi_alu(g, gen_bool(g->src, 70), sh[gen_pick(g->src, 3)], t,
+		       (int32_t)gen_u32(g->src, 1, 7));
+		gi_var_alux(g, acc, ops[gen_pick(g->src, 4)], t);
+		break;
+	}
+	default:
+		if (g->fn->sub) {
+			r = gi_var_read(g, g->fn->arg_b);
+		} else {
+			r = gi_scratch(g);
+			gi_ldx(g, BPF_DW, r, EBPF_REG_FP, GEN_FP_DATA);
+			gi_ldx(g, BPF_H, r, r, (int16_t)(2 * gen_pick(g->src, GEN_INPUT_LEN / 2)));
+		}
+		gi_var_alux(g, acc, BPF_ADD, r);
+		break;
+	}
+	gi_scratch_release(g);
+}
+
+static void stmt_break(struct gi *g, struct gi_loop *lp)
+{
+	struct gi_loop *target = lp;
+	int depth = 0;
+
+	if (lp->parent >= 0 && gen_bool(g->src, g->k->p_break_outer)) {
+		for (int i = lp->parent; i >= 0; i = g->open[i].parent)
+			depth++;
+		depth = (int)gen_u32(g->src, 1, (uint32_t)depth);
+		for (int i = 0; i < depth; i++)
+			target = &g->open[target->parent];
+	}
+	if (gi_emit_cond_jump(g, lp, target->l_exit, true, COND_ANY) == COND_INPUT)
+		lp->has_break_stmt = true;
+	for (struct gi_loop *x = lp;; x = &g->open[x->parent]) {
+		x->early_exit = true;
+		if (x == target)
+			break;
+	}
+	lp->skip = true;
+	lp->shapes |= GEN_SH(BREAK) | (target != lp ? GEN_SH(BREAK_OUTER) : 0);
+}
+
+static void stmt_return(struct gi *g, struct gi_loop *lp)
+{
+	int l_skip = gi_label(g);
+
+	gi_emit_cond_jump(g, lp, l_skip, true, COND_ANY);
+	if (!g->fn->sub)	/* the subprogram's accumulator already is r0 */
+		gi_var_to_reg(g, g->fn->acc, BPF_REG_0);
+	gi_exit(g);
+	gi_bind(g, l_skip);
+	for (int i = 0; i < g->nopen; i++)
+		g->open[i].early_exit = true;
+	lp->skip = true;
+	lp->shapes |= GEN_SH(RETURN);
+}
+
+/* fp-320 + (iv & 7) * 8, or 4-byte or 1-byte elements: an indirect write or a read. */
+static void stmt_array(struct gi *g, struct gi_loop *lp)
+{
+	static const uint8_t size[] = { BPF_DW, BPF_W, BPF_B };
+	static const int32_t mask[] = { 7, 15, 63 }, shift[] = { 3, 2, 0 };
+	unsigned k = gen_pick(g->src, 3);
+	int t, p, v;
+
+	t = gi_var_copy(g, pick_iv(g, lp));
+	gi_alu(g, true, BPF_AND, t, mask[k]);
+	if (shift[k])
+		gi_alu(g, true, BPF_LSH, t, shift[k]);
+	p = gi_scratch(g);
+	gi_alux(g, true, BPF_MOV, p, EBPF_REG_FP);
+	gi_alux(g, true, BPF_ADD, p, t);
+	if (gen_bool(g->src, g->k->p_indirect_write)) {
+		v = gi_var_read(g, gen_bool(g->src, 50) ? lp->ctr : g->fn->acc);
+		gi_stx(g, size[k], p, GEN_FP_ARRAY, v);
+		lp->shapes |= GEN_SH(INDIRECT_WRITE);
+	} else {
+		gi_ldx(g, size[k], t, p, GEN_FP_ARRAY);
+		gi_var_alux(g, g->fn->acc, BPF_ADD, t);
+		lp->shapes |= GEN_SH(ARRAY_READ);
+	}
+	gi_scratch_release(g);
+}
+
+/* value = lookup(map, iv & 3); if (value) acc += value[iv & 7] (and maybe value[..] = c). */
+static void stmt_map(struct gi *g, struct gi_loop *lp)
+{
+	int idx = pick_iv(g, lp), l_skip = gi_label(g), t, u;
+
+	t = gi_var_copy(g, idx);
+	gi_alu(g, true, BPF_AND, t, GEN_MAP_ENTRIES - 1);
+	gi_stx(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, t);
+	gi_scratch_release(g);
+	gi_spill_caller_homes(g);
+	gi_ld_map(g, BPF_REG_1, 0);
+	gi_alux(g, true, BPF_MOV, BPF_REG_2, EBPF_REG_FP);
+	gi_alu(g, true, BPF_ADD, BPF_REG_2, GEN_FP_KEY);
+	gi_call_helper(g, BPF_FUNC_map_lookup_elem);
+	gi_fill_caller_homes(g);
+	note_call(g, lp);
+	g->scratch_busy = 1u << BPF_REG_0;
+	gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_skip);
+	t = gi_var_copy(g, idx);
+	gi_alu(g, true, BPF_AND, t, GEN_MAP_VALUE_SIZE / 8 - 1);
+	gi_alu(g, true, BPF_LSH, t, 3);
+	gi_alux(g, true, BPF_ADD, BPF_REG_0, t);
+	u = gi_scratch(g);
+	gi_ldx(g, BPF_DW, u, BPF_REG_0, 0);
+	gi_var_alux(g, g->fn->acc, BPF_ADD, u);
+	if (gen_bool(g->src, 50)) {
+		gi_var_to_reg(g, lp->ctr, t);
+		gi_stx(g, BPF_DW, BPF_REG_0, 0, t);
+	}
+	gi_bind(g, l_skip);
+	gi_scratch_release(g);
+	lp->shapes |= GEN_SH(MAP);
+}
+
+/* p = data + (iv & m); if (p + size <= data_end) acc += *p. */
+static void stmt_pkt(struct gi *g, struct gi_loop *lp)
+{
+	static const uint8_t size[] = { BPF_B, BPF_H, BPF_W, BPF_DW };
+	static const int32_t mask[] = { 63, 62, 60, 56 };
+	unsigned k = gen_pick(g->src, 4);
+	int l_skip = gi_label(g), p, t, e;
+
+	p = gi_scratch(g);
+	gi_ldx(g, BPF_DW, p, EBPF_REG_FP, GEN_FP_DATA);
+	t = gi_var_copy(g, pick_iv(g, lp));
+	gi_alu(g, true, BPF_AND, t, mask[k]);
+	gi_alux(g, true, BPF_ADD, p, t);
+	e = gi_scratch(g);
+	gi_ldx(g, BPF_DW, e, EBPF_REG_FP, GEN_FP_DATA_END);
+	gi_alux(g, true, BPF_MOV, t, p);
+	gi_alu(g, true, BPF_ADD, t, (int32_t)ebpf_size_bytes(size[k]));
+	gi_jmpx(g, false, BPF_JGT, t, e, l_skip);
+	gi_ldx(g, size[k], t, p, 0);
+	gi_var_alux(g, g->fn->acc, BPF_ADD, t);
+	gi_bind(g, l_skip);
+	gi_scratch_release(g);
+	lp->shapes |= GEN_SH(PKT);
+}
+
+static void stmt_helper(struct gi *g, struct gi_loop *lp)
+{
+	gi_spill_caller_homes(g);
+	gi_call_helper(g, gen_bool(g->src, 50) ? BPF_FUNC_get_prandom_u32 : BPF_FUNC_ktime_get_ns);
+	gi_fill_caller_homes(g);
+	note_call(g, lp);
+	g->scratch_busy = 1u << BPF_REG_0;
+	gi_var_alux(g, g->fn->acc, gen_bool(g->src, 50) ? BPF_ADD : BPF_XOR, BPF_REG_0);
+	gi_scratch_release(g);
+	lp->shapes |= GEN_SH(HELPER);
+}
+
+/* dst = v once homes in r1-r5 have been spilled (their registers may be overwritten already). */
+static void arg_to(struct gi *g, int v, int dst)
+{
+	const struct gi_var *x = &g->vars[v];
+
+	if (x->reg >= 1 && x->reg <= 5)
+		gi_ldx(g, BPF_DW, dst, EBPF_REG_FP, x->slot);
+	else
+		gi_var_to_reg(g, v, dst);
+}
+
+static void stmt_subcall(struct gi *g, struct gi_loop *lp)
+{
+	int a = pick_iv(g, lp);
+
+	gi_spill_caller_homes(g);
+	arg_to(g, a, BPF_REG_1);
+	arg_to(g, g->fn->acc, BPF_REG_2);
+	gi_call_sub(g, g->sub_label);
+	g->sub_called = true;
+	gi_fill_caller_homes(g);
+	note_call(g, lp);
+	g->scratch_busy = 1u << BPF_REG_0;
+	gi_var_alux(g, g->fn->acc, BPF_ADD, BPF_REG_0);
+	gi_scratch_release(g);
+	lp->shapes |= GEN_SH(SUBPROG);
+}
+
+/* An inner loop adds to its parent's counter (only when the parent provably still ends, see
+ * gen_loop.c) or derived value (which then stops being an induction variable). */
+static void stmt_outer_mod(struct gi *g, struct gi_loop *lp)
+{
+	struct gi_loop *pa = &g->open[lp->parent];
+
+	if (gen_bool(g->src, 60) && !lp->ev.nonterm && pa->cat != CAT_NONTERM) {
+		__int128 ps = (__int128)(int64_t)pa->step, d, total, c;
+		struct gi_eval ev;
+
+		if (pa->cw == 32)
+			ps = (int32_t)(uint32_t)pa->step;
+		d = (ps > 0 ? 1 : -1) * (__int128)gen_u32(g->src, 1, 3);
+		total = lp->mod_d + d;
+		c = total * (__int128)(lp->ev.tmax > (1ull << 40) ? 1ull << 40 : lp->ev.tmax);
+		gi_loop_eval(g, pa, pa->inc_lo + (c < 0 ? c : 0), pa->inc_hi + (c > 0 ? c : 0),
+			     false, &ev);
+		if (!ev.nonterm) {
+			gi_var_add_const(g, pa->ctr, (uint64_t)d & wmask(pa->cw));
+			gi_scratch_release(g);
+			lp->mod_d = total;
+			lp->mod_cond |= lp->skip;
+			lp->shapes |= GEN_SH(OUTER_MOD) | GEN_SH(OUTER_MOD_CTR);
+			return;
+		}
+	}
+	if (pa->dvar >= 0) {
+		gi_var_add_const(g, pa->dvar, gen_u32(g->src, 1, 9));
+		gi_scratch_release(g);
+		pa->d_iv = false;
+		lp->shapes |= GEN_SH(OUTER_MOD);
+		return;
+	}
+	gi_stmt_acc(g, lp);
+}
+
+void gi_gen_stmt(struct gi *g, struct gi_loop *lp)
+{
+	const struct gen_knobs *k = g->k;
+	bool sub = g->fn->sub;
+	int max_depth = sub ? (k->max_depth < 2 ? (int)k->max_depth : 2) : (int)k->max_depth;
+
+	gi_scratch_release(g);
+	if (lp->depth < max_depth && lp->child_remaining >= 2 && gi_room(g, 60) &&
+	    gen_bool(g->src, k->p_nest)) {
+		gi_gen_loop(g, LOOPK_ANY);
+		return;
+	}
+	if (gen_bool(g->src, k->p_break))
+		return stmt_break(g, lp);
+	if (gen_bool(g->src, k->p_continue)) {
+		gi_emit_cond_jump(g, lp, lp->l_cont, true, COND_ANY);
+		lp->skip = true;
+		lp->shapes |= GEN_SH(CONTINUE);
+		return;
+	}
+	if (gen_bool(g->src, k->p_return))
+		return stmt_return(g, lp);
+	if (!sub) {
+		if (g->use_array && gen_bool(g->src, 50))
+			return stmt_array(g, lp);
+		if (g->use_map && gen_bool(g->src, 40))
+			return stmt_map(g, lp);
+		if (g->use_pkt && gen_bool(g->src, 40))
+			return stmt_pkt(g, lp);
+		if (gen_bool(g->src, k->p_call))
+			return stmt_helper(g, lp);
+		if (g->use_sub && gen_bool(g->src, 40))
+			return stmt_subcall(g, lp);
+	}
+	if (lp->parent >= 0 && gen_bool(g->src, k->p_outer_mod))
+		return stmt_outer_mod(g, lp);
+	gi_stmt_acc(g, lp);
+}
