@@ -71,6 +71,7 @@ struct interp_code {
 	size_t nslots;
 	uint32_t *slot2op;	/* operation index of each slot (second LD_IMM64 slots: -1u) */
 	uint8_t *func;		/* per slot: 1 when a function starts there */
+	uint8_t *noprobe;	/* per slot: 0, the probes of a hooked run without env->probes */
 };
 
 enum map_kind { MAPK_OTHER, MAPK_ARRAY, MAPK_HASH };
@@ -888,9 +889,9 @@ static void exec(struct interp_state *st, uint64_t budget, bool hooked)
 	const struct iop *ip = base;
 	uint64_t *const r = st->regs;
 	const struct interp_env *env = st->env;
-	const uint8_t *probes = env->probes;
+	const uint8_t *probes = env->probes ? env->probes : st->code->noprobe;
 	uint64_t left = budget;
-	uint32_t call_tgt;
+	uint32_t call_tgt, last = UINT32_MAX;	/* last: pc of the previous step (hooked) */
 
 	if (hooked || left < ip->len)
 		goto hook_pre;
@@ -924,11 +925,22 @@ static void exec(struct interp_state *st, uint64_t budget, bool hooked)
 #undef JUMP
 #undef STOP
 
-	/* The hooked copy: every instruction passes hook_pre. */
+	/* The hooked copy: a step is counted and its probe byte checked before every instruction,
+	 * inline in each handler's dispatch so that each keeps its own indirect jump (one shared
+	 * dispatch point would have to predict every transition of the program). */
 #define HOOKED 1
 #define L(x) hook_##x
-#define NEXT() do { ip++; goto hook_pre; } while (0)
-#define JUMP(to) do { ip = (to); goto hook_pre; } while (0)
+#define HOOK_STEP()                                                                         \
+	do {                                                                                \
+		if (unlikely(left == 0))                                                    \
+			goto hook_budget;                                                   \
+		left--;                                                                     \
+		if (unlikely(probes[ip->pc]))                                               \
+			goto hook_visit;                                                    \
+		last = ip->pc;                                                              \
+	} while (0)
+#define NEXT() do { ip++; HOOK_STEP(); goto *hook_tbl[ip->op]; } while (0)
+#define JUMP(to) do { ip = (to); HOOK_STEP(); goto *hook_tbl[ip->op]; } while (0)
 #define STOP(executed)                                                                      \
 	do {                                                                                \
 		st->steps = budget - left - 1 + (executed);                                 \
@@ -941,18 +953,29 @@ static void exec(struct interp_state *st, uint64_t budget, bool hooked)
 #undef JUMP
 #undef STOP
 
+#undef HOOK_STEP
+
+	/* Entering the hooked copy (at the start, or from the plain one). */
 hook_pre:
-	if (unlikely(left == 0)) {
-		set_trap(st, INTERP_TRAP_STEPS, ip->pc,
-			 "step budget of %llu instructions exhausted", (unsigned long long)budget);
-		st->steps = budget;
-		goto done;
-	}
+	if (unlikely(left == 0))
+		goto hook_budget;
 	left--;
-	if (probes && probes[ip->pc])
-		env->visit(env->arg, st, ip->pc);
-	st->prev_pc = ip->pc;
+	if (probes[ip->pc])
+		goto hook_visit;
+	last = ip->pc;
 	goto *hook_tbl[ip->op];
+
+hook_visit:
+	st->prev_pc = last;
+	env->visit(env->arg, st, ip->pc);
+	last = ip->pc;
+	goto *hook_tbl[ip->op];
+
+hook_budget:
+	set_trap(st, INTERP_TRAP_STEPS, ip->pc, "step budget of %llu instructions exhausted",
+		 (unsigned long long)budget);
+	st->steps = budget;
+	goto done;
 
 done:
 	return;
@@ -1163,6 +1186,7 @@ void interp_code__free(struct interp_code *code)
 	free(code->ops);
 	free(code->slot2op);
 	free(code->func);
+	free(code->noprobe);
 	free(code);
 }
 
@@ -1192,7 +1216,8 @@ int interp_prepare(struct interp_code **out, const struct ebpf_prog *prog, struc
 	c->ops = calloc(prog->len, sizeof(*c->ops));
 	c->slot2op = malloc(prog->len * sizeof(*c->slot2op));
 	c->func = calloc(prog->len, 1);
-	if (!c->ops || !c->slot2op || !c->func) {
+	c->noprobe = calloc(prog->len, 1);
+	if (!c->ops || !c->slot2op || !c->func || !c->noprobe) {
 		interp_code__free(c);
 		return diag_set(d, ENOMEM, "out of memory");
 	}
