@@ -6,9 +6,10 @@
  * from it to the next jump, call or exit.  exec() dispatches with computed goto over two copies
  * of one handler template (interp_loop.inc): the plain copy charges the step budget once per
  * straight-line run, so the common path pays nothing per instruction; the hooked copy counts
- * every step and checks the probe byte, and is used when probes are set or when the remaining
- * budget ends inside the next run.  Everything that is not a register operation — memory
- * outside the fast regions, helpers, calls, traps — lives in small out-of-line functions.
+ * every step and checks the probe byte in each handler's own dispatch, and is used when probes
+ * are set or when the remaining budget ends inside the next run.  Everything that is not a
+ * register operation — memory outside the fast regions, helpers, calls, traps — lives in small
+ * out-of-line functions.
  */
 #include "oracle/interp.h"
 
@@ -900,7 +901,6 @@ static void exec(struct interp_state *st, uint64_t budget, bool hooked)
 
 	/* The plain copy: a straight-line run's steps are charged when it is entered; when the
 	 * budget cannot cover the whole run, the hooked copy takes over and counts singly. */
-#define HOOKED 0
 #define L(x) plain_##x
 #define NEXT() do { ip++; goto *plain_tbl[ip->op]; } while (0)
 #define JUMP(to)                                                                            \
@@ -919,7 +919,6 @@ static void exec(struct interp_state *st, uint64_t budget, bool hooked)
 		goto done;                                                                  \
 	} while (0)
 #include "oracle/interp_loop.inc"
-#undef HOOKED
 #undef L
 #undef NEXT
 #undef JUMP
@@ -928,7 +927,6 @@ static void exec(struct interp_state *st, uint64_t budget, bool hooked)
 	/* The hooked copy: a step is counted and its probe byte checked before every instruction,
 	 * inline in each handler's dispatch so that each keeps its own indirect jump (one shared
 	 * dispatch point would have to predict every transition of the program). */
-#define HOOKED 1
 #define L(x) hook_##x
 #define HOOK_STEP()                                                                         \
 	do {                                                                                \
@@ -947,7 +945,6 @@ static void exec(struct interp_state *st, uint64_t budget, bool hooked)
 		goto done;                                                                  \
 	} while (0)
 #include "oracle/interp_loop.inc"
-#undef HOOKED
 #undef L
 #undef NEXT
 #undef JUMP
