@@ -872,6 +872,135 @@ static int btf_map_def(const struct btf *btf, const char *name, struct ebpf_map_
 	return 0;
 }
 
+/* Type ids a BTF type refers to; *by_value says whether the reference is by value (a struct
+ * member, an array element, a typedef or modifier) rather than through a pointer or a function
+ * signature.  Returns the count (at most 1 + vlen). */
+static size_t btf_refs(const struct btf_type *t, uint32_t *out, bool *by_value)
+{
+	size_t n = 0;
+
+	*by_value = true;
+	switch (btf_kind(t)) {
+	case BTF_KIND_PTR:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_FUNC_PROTO:
+		*by_value = false;
+		out[n++] = t->type;
+		if (btf_kind(t) == BTF_KIND_FUNC_PROTO)
+			for (int i = 0; i < btf_vlen(t); i++)
+				out[n++] = btf_params(t)[i].type;
+		return n;
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPE_TAG:
+	case BTF_KIND_VAR:
+	case BTF_KIND_DECL_TAG:
+		out[n++] = t->type;
+		return n;
+	case BTF_KIND_ARRAY:
+		out[n++] = btf_array(t)->type;
+		out[n++] = btf_array(t)->index_type;
+		return n;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		for (int i = 0; i < btf_vlen(t); i++)
+			out[n++] = btf_members(t)[i].type;
+		return n;
+	case BTF_KIND_DATASEC:
+		for (int i = 0; i < btf_vlen(t); i++)
+			out[n++] = btf_var_secinfos(t)[i].type;
+		return n;
+	default:
+		return 0;
+	}
+}
+
+/* libbpf 1.1 trusts the BTF it parses: a member naming a type that does not exist, or a struct
+ * that contains itself, crashes bpf_object__open_mem() or loops in it (later libbpf versions
+ * validate).  So before handing it an object: every referenced type exists, every name is in
+ * the string section, and by-value references (members, elements, typedefs, modifiers) form no
+ * cycle.  Returns NULL when sane, else what is wrong. */
+static const char *btf_insane(const struct btf *btf, char *why, size_t n)
+{
+	uint32_t cnt = btf__type_cnt(btf), *refs = NULL, *stack = NULL;
+	uint8_t *color = NULL;	/* 0 unvisited, 1 on the DFS path, 2 done */
+	const char *bad = NULL;
+
+	refs = malloc((1 + 65536) * sizeof(*refs));
+	stack = malloc(2 * (size_t)cnt * sizeof(*stack) + 2);
+	color = calloc(cnt ? cnt : 1, 1);
+	if (!refs || !stack || !color) {
+		bad = "out of memory";
+		goto out;
+	}
+	for (uint32_t id = 1; id < cnt && !bad; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		bool by_value;
+		size_t k;
+
+		if (!t || !btf__name_by_offset(btf, t->name_off)) {
+			snprintf(why, n, "type %u: bad name offset", id);
+			bad = why;
+			break;
+		}
+		k = btf_refs(t, refs, &by_value);
+		for (size_t i = 0; i < k; i++)
+			if (refs[i] >= cnt) {
+				snprintf(why, n, "type %u refers to type %u of %u", id, refs[i], cnt);
+				bad = why;
+				break;
+			}
+		if (btf_is_composite(t))
+			for (int i = 0; i < btf_vlen(t) && !bad; i++)
+				if (!btf__name_by_offset(btf, btf_members(t)[i].name_off)) {
+					snprintf(why, n, "type %u member %d: bad name offset", id, i);
+					bad = why;
+				}
+	}
+	/* Cycles along by-value references: iterative DFS, (id, next ref) pairs on the stack. */
+	for (uint32_t root = 1; root < cnt && !bad; root++) {
+		size_t sp = 0;
+
+		if (color[root])
+			continue;
+		stack[sp++] = root;
+		stack[sp++] = 0;
+		color[root] = 1;
+		while (sp && !bad) {
+			uint32_t id = stack[sp - 2], next = stack[sp - 1];
+			const struct btf_type *t = btf__type_by_id(btf, id);
+			bool by_value;
+			size_t k = btf_refs(t, refs, &by_value);
+			uint32_t r;
+
+			if (!by_value || next >= k) {
+				color[id] = 2;
+				sp -= 2;
+				continue;
+			}
+			stack[sp - 1]++;
+			r = refs[next];
+			if (r == 0 || color[r] == 2)
+				continue;
+			if (color[r] == 1) {
+				snprintf(why, n, "type %u contains itself (through type %u)", r, id);
+				bad = why;
+				break;
+			}
+			color[r] = 1;
+			stack[sp++] = r;
+			stack[sp++] = 0;
+		}
+	}
+out:
+	free(refs);
+	free(stack);
+	free(color);
+	return bad;
+}
+
 static bool no_libbpf_maps(void)
 {
 	const char *e = getenv("BPFSCEV_ELF_NO_LIBBPF");
@@ -881,13 +1010,16 @@ static bool no_libbpf_maps(void)
 
 /* BTF-defined maps.  Definitions come from libbpf when it opens the object; when it refuses (or
  * BPFSCEV_ELF_NO_LIBBPF=1 asks, so tests can compare both readers), from the .BTF section
- * directly through libbpf's BTF API. */
+ * directly through libbpf's BTF API.  Either way the .BTF section must exist and pass
+ * btf_insane() first: libbpf 1.1 does not survive malformed BTF. */
 static int read_btf_maps(struct elf_ctx *c, size_t si)
 {
 	const struct esec *s = &c->secs[si];
 	struct bpf_object *bo = NULL;
 	struct btf *btf = NULL;
+	const char *insane;
 	void *copy = NULL;
+	char why[128];
 	libbpf_print_fn_t old;
 	struct fsym *v = NULL;
 	size_t n;
@@ -898,7 +1030,20 @@ static int read_btf_maps(struct elf_ctx *c, size_t si)
 		goto out;
 	old = libbpf_set_print(libbpf_quiet);
 	libbpf_last_warning[0] = '\0';
-	if (!no_libbpf_maps()) {
+	for (size_t i = 1; i < c->sec_cnt && !btf; i++)
+		if (!strcmp(c->secs[i].name, ".BTF") && c->secs[i].sh.sh_type == SHT_PROGBITS &&
+		    c->secs[i].sh.sh_size <= UINT32_MAX) {
+			btf = btf__new(sec_bytes(c, i), (uint32_t)c->secs[i].sh.sh_size);
+			if (libbpf_get_error(btf))
+				btf = NULL;
+		}
+	if (btf && (insane = btf_insane(btf, why, sizeof(why)))) {
+		libbpf_set_print(old);
+		err = bad_at(c, (long)s->sh.sh_offset, "section '%s': BTF-defined maps, but the .BTF "
+			     "section is malformed: %s", s->name, insane);
+		goto out;
+	}
+	if (btf && !no_libbpf_maps()) {
 		LIBBPF_OPTS(bpf_object_open_opts, oo, .object_name = "bpfscev");
 
 		/* libbpf hands the buffer to libelf as writable: give it its own. */
@@ -916,18 +1061,8 @@ static int read_btf_maps(struct elf_ctx *c, size_t si)
 			     libbpf_last_warning[0] ? libbpf_last_warning : "no reason given");
 		}
 	}
-	if (!bo) {
-		for (size_t i = 1; i < c->sec_cnt && !btf; i++)
-			if (!strcmp(c->secs[i].name, ".BTF") &&
-			    c->secs[i].sh.sh_type == SHT_PROGBITS &&
-			    c->secs[i].sh.sh_size <= UINT32_MAX) {
-				btf = btf__new(sec_bytes(c, i), (uint32_t)c->secs[i].sh.sh_size);
-				if (libbpf_get_error(btf))
-					btf = NULL;
-			}
-	}
 	libbpf_set_print(old);
-	if (!bo && !btf) {
+	if (!btf) {
 		err = bad_at(c, (long)s->sh.sh_offset,
 			     "section '%s': BTF-defined maps but no readable .BTF section%s%s",
 			     s->name, libbpf_last_warning[0] ? ": " : "", libbpf_last_warning);

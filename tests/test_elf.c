@@ -16,6 +16,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
 #include "bpf/prog.h"
 #include "check.h"
 
@@ -617,6 +620,52 @@ static void m_bad_insn(uint8_t *b, size_t *n)
 	b[s->sh_offset + 8 * 3] = 0xff;
 }
 
+/* The BTF map definition of map_rodata.o's 'counts', corrupted in its max_entries member: the
+ * member's type becomes what (a type id).  libbpf 1.1 crashes on both forms; the loader must
+ * reject them before libbpf sees them. */
+static void btf_member_type(const uint8_t *obj, size_t len, uint32_t what_rel, bool self,
+			    const char *expect)
+{
+	uint8_t *buf = malloc(len);
+	long si = find_shdr((uint8_t *)obj, ".BTF");
+	struct ebpf_object *o = NULL;
+	struct btf *btf;
+	struct diag d;
+	bool patched = false;
+
+	memcpy(buf, obj, len);
+	btf = si > 0 ? btf__new(obj + shdr(buf, si)->sh_offset, (uint32_t)shdr(buf, si)->sh_size)
+		     : NULL;
+	CHECK(btf && !libbpf_get_error(btf), "map_rodata.o: no readable .BTF");
+	if (!btf || libbpf_get_error(btf)) {
+		free(buf);
+		return;
+	}
+	for (uint32_t id = 1; id < btf__type_cnt(btf) && !patched; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const struct btf_member *m = btf_members(t);
+
+		for (int i = 0; btf_is_struct(t) && i < btf_vlen(t); i++, m++) {
+			const char *mn = btf__name_by_offset(btf, m->name_off);
+			uint32_t size, v = self ? id : what_rel;
+			const uint8_t *raw = btf__raw_data(btf, &size);
+
+			if (!mn || strcmp(mn, "max_entries"))
+				continue;
+			memcpy(buf + shdr(buf, si)->sh_offset + ((const uint8_t *)&m->type - raw), &v,
+			       4);
+			patched = true;
+			break;
+		}
+	}
+	btf__free(btf);
+	CHECK(patched, "map_rodata.o: no max_entries member in .BTF");
+	CHECK(open_buf(&o, buf, len, "bad-btf", &d) < 0 && contains(d.msg, expect),
+	      "corrupted BTF (%s): %s", expect, d.msg);
+	ebpf_object__free(o);
+	free(buf);
+}
+
 static uint64_t rng_state;
 
 static uint64_t rnd(void)
@@ -748,6 +797,13 @@ int main(void)
 		skip_policy(samples);
 	}
 	built_objects();
+	snprintf(path, sizeof(path), "%s/map_rodata.o", dir ? dir : "");
+	obj = dir ? slurp(path, &len) : NULL;
+	if (obj) {
+		btf_member_type(obj, len, 0x8000005, false, "refers to type 134217733");
+		btf_member_type(obj, len, 0, true, "contains itself");
+	}
+	free(obj);
 	snprintf(path, sizeof(path), "%s/call_in_loop.o", dir ? dir : "");
 	obj = dir ? slurp(path, &len) : NULL;
 	if (obj)
