@@ -638,23 +638,25 @@ static int header_step(struct engine *en, uint32_t l, const struct astate *E, st
 	for (uint32_t k = 0; k < sum->nlocs && sum->ok; k++) {
 		const struct sym_loc *sl = &sum->locs[k];
 		struct aval x0 = *state_env(&es, sl->loc), z, t;
+		uint64_t step;
 
-		if (sl->cls != LC_AFFINE)
+		/* add recurrences, including x += r with r a constant held in a register */
+		if (!sym_step_of(cx, sum, sl, state_env, &es, &step))
 			continue;
 		if (sl->width == 64) {
-			newv[k] = known ? aval_add_scaled(&x0, sl->step, 0, T - 1, 64) :
-				  sl->step == 0 ? x0 : aval_top();
+			newv[k] = known ? aval_add_scaled(&x0, step, 0, T - 1, 64) :
+				  step == 0 ? x0 : aval_top();
 		} else {
 			/* iteration 0 holds the entry value, later ones zero-extended sums */
 			z = aval_zext(&x0, 4);
-			t = known ? (T > 1 ? aval_add_scaled(&z, sl->step, 1, T - 1, 32) : x0)
+			t = known ? (T > 1 ? aval_add_scaled(&z, step, 1, T - 1, 32) : x0)
 				  : aval_scalar(range_zext_unknown(4));
 			newv[k] = aval_join(&x0, &t);
 		}
 		newv[k].src = SRC_RECURRENCE;
 		done[k] = true;
 		{
-			struct claim_iv iv = { .loc = sl->loc, .width = sl->width, .step = sl->step };
+			struct claim_iv iv = { .loc = sl->loc, .width = sl->width, .step = step };
 
 			/* start is the value at the first header execution, whatever its width */
 			iv.has_start = aval_is_const(&x0, &iv.start);
@@ -754,6 +756,92 @@ out:
 	return err;
 }
 
+/* ---- exit values ---- */
+
+/* On the single exit edge of a loop with an exact trip count T, every recurrence holds its value
+ * of iteration T - 1 and the symbolic exit state says what the changed locations are in terms of
+ * them: evaluating it gives exact exit values, met with what the forward pass computed. */
+struct env_exit {
+	struct engine *en;
+	uint32_t l;
+	uint64_t k;		/* T - 1 */
+	struct env_state es;	/* entry state */
+	struct aval tmp;
+};
+
+static const struct aval *exit_env(void *arg, loc_t loc)
+{
+	struct env_exit *ee = arg;
+	const struct sym_summary *sum = &ee->en->cx->sums[ee->l];
+	const struct sym_loc *sl = sym_find(sum, loc);
+	struct aval x0 = *state_env(&ee->es, loc), z;
+	uint64_t step;
+
+	if (!sl) {
+		ee->tmp = x0;
+	} else if (!sym_step_of(ee->en->cx, sum, sl, state_env, &ee->es, &step)) {
+		ee->tmp = aval_top();
+	} else if (sl->width == 64) {
+		ee->tmp = aval_add_scaled(&x0, step, ee->k, ee->k, 64);
+	} else if (ee->k == 0) {
+		ee->tmp = x0;
+	} else {
+		z = aval_zext(&x0, 4);
+		ee->tmp = aval_add_scaled(&z, step, ee->k, ee->k, 32);
+	}
+	return &ee->tmp;
+}
+
+static struct aval aval_meet(const struct aval *a, const struct aval *b)
+{
+	struct aval r;
+
+	if (b->kind == AV_TOP)
+		return *a;
+	if (a->kind == AV_TOP)
+		return *b;
+	if (a->kind != b->kind || (a->kind == AV_PTR && (a->region != b->region ||
+							 a->map != b->map ||
+							 a->maybe_null != b->maybe_null)))
+		return *a;
+	r = *a;
+	r.r = range_meet(&a->r, &b->r);
+	return range_is_empty(&r.r) ? *a : r;	/* cannot happen when both are sound */
+}
+
+static int refine_exit(struct engine *en, uint32_t from, uint32_t to, struct astate *st)
+{
+	struct scev_ctx *cx = en->cx;
+	const struct scev_loops *lf = cx->st.loops;
+	int err = 0;
+
+	for (uint32_t l = lf->loop_of[from]; l != SCEV_NONE && !err; l = lf->loops[l].parent) {
+		const struct scev_loop *L = &lf->loops[l];
+		const struct sym_summary *sum = &cx->sums[l];
+		struct env_exit ee = { .en = en, .l = l, .es = { .s = &en->in[L->header] } };
+
+		if (L->nexits != 1 || L->exits[0].from != from || L->exits[0].to != to ||
+		    !en->res[l].visited || en->res[l].trip.kind != TRIP_EXACT || !sum->ok ||
+		    !sum->single_exit || cx->first_pass)
+			continue;
+		ee.k = en->res[l].trip.max - 1;
+		for (uint32_t k = 0; k < sum->nlocs && !err; k++) {
+			loc_t x = sum->locs[k].loc;
+			struct aval v = aval_eval(cx, sum->exit_vals[k], exit_env, &ee), cur, m;
+
+			if (LOC_IS_REG(x)) {
+				st->regs[x] = aval_meet(&st->regs[x], &v);
+			} else {
+				cur = as_load(st, LOC_SLOT_OFF(x), LOC_SLOT_SIZE(x));
+				m = aval_meet(&cur, &v);
+				if (!aval_equal(&m, &cur))
+					err = as_store(st, LOC_SLOT_OFF(x), LOC_SLOT_SIZE(x), &m);
+			}
+		}
+	}
+	return err;
+}
+
 /* ---- the worklist ---- */
 
 static void queue(struct engine *en, uint32_t b, uint32_t *lowest)
@@ -763,6 +851,14 @@ static void queue(struct engine *en, uint32_t b, uint32_t *lowest)
 	en->queued[pos] = 1;
 	if (pos < *lowest)
 		*lowest = pos;
+}
+
+/* The edge from → to leaves the innermost loop of from. */
+static bool scev_loop__contains_block(const struct scev_ctx *cx, uint32_t from, uint32_t to)
+{
+	uint32_t l = cx->st.loops->loop_of[from];
+
+	return l == SCEV_NONE || scev_loop__contains(cx->st.loops, l, to);
 }
 
 static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct astate *st,
@@ -780,6 +876,16 @@ static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct
 		if (cx->opts.strategy != SCEV_ITERATE || cx->first_pass)
 			return 0;
 		ch = as_join(&en->back[to], st, en->visits[to] > 2);
+	} else if (!cx->first_pass && !scev_loop__contains_block(cx, from, to)) {
+		/* leaving loops: exact exit values where the trip counts are exact */
+		struct astate x = { 0 };
+
+		if ((ch = as_copy(&x, st)) || (ch = refine_exit(en, from, to, &x))) {
+			as_free(&x);
+			return ch;
+		}
+		ch = as_join(&en->in[to], &x, en->visits[to] >= 2);
+		as_free(&x);
 	} else {
 		ch = as_join(&en->in[to], st, en->visits[to] >= 2);
 	}
@@ -889,9 +995,9 @@ static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 				goto out;
 		}
 	} else {
-		if (ebpf_is_call(last) || !ebpf_is_jmp(last))
-			if ((err = ai_step(en, &s, blk->last)))
-				goto out;
+		/* the loop above stopped before a final jump or call; only a call changes state */
+		if (ebpf_is_call(last) && (err = ai_step(en, &s, blk->last)))
+			goto out;
 		for (unsigned k = 0; k < blk->nsucc; k++)
 			if ((err = propagate(en, b, blk->succ[k], &s, lowest)))
 				goto out;
@@ -1017,8 +1123,8 @@ static int fill_loops(struct engine *en, struct claim_prog *out)
 			cl->nivs = res->nivs;
 			res->ivs = NULL;
 		} else {
-			snprintf(cl->trip.reason, sizeof(cl->trip.reason),
-				 "the loop is never entered");
+			snprintf(cl->trip.reason, sizeof(cl->trip.reason), "%s",
+				 L->irreducible ? "irreducible loop" : "the loop is never entered");
 		}
 	}
 	return 0;

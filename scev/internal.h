@@ -79,6 +79,8 @@ const struct sym_loc *sym_find(const struct sym_summary *s, loc_t loc);
 int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_exit *e,
 		   const struct aval *(*env)(void *arg, loc_t l), void *arg, uint64_t *kmin,
 		   uint64_t *kmax, char *why, unsigned whylen);
+bool sym_step_of(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_loc *sl,
+		 const struct aval *(*env)(void *arg, loc_t l), void *arg, uint64_t *step);
 bool sym_accum_delta(struct expr_arena *ar, eid alt, loc_t x, eid *d, bool *w32);
 /* The helper writes nothing through its pointer arguments. */
 bool helper_is_pure(int32_t id);

@@ -280,6 +280,8 @@ int scev_loops__build(struct scev_loops **out, const struct scev_cfg *cfg,
 	for (uint32_t l = 0; l < nl; l++) {
 		struct scev_loop *L = &lf->loops[l];
 
+		/* in address order of their sources, whatever order the DFS met them */
+		qsort(L->back_edges, L->nback_edges, sizeof(*L->back_edges), cmp_u32);
 		for (uint32_t k = 0; k < L->nback_edges; k++) {
 			L->back_edges[k].latch = find_latch(lf, cfg, dom, l, L->back_edges[k].from);
 			if (k == 0)

@@ -892,6 +892,32 @@ out:
 
 /* ---- exit bounds ---- */
 
+/* The step of a location that is a recurrence at this loop entry: an add recurrence, or an
+ * accumulation x += d on every path with one loop-invariant d whose entry value is a constant
+ * (a step held in a register). */
+bool sym_step_of(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_loc *sl,
+		 const struct aval *(*env)(void *arg, loc_t l), void *arg, uint64_t *step)
+{
+	eid alts[2], d;
+	bool w32;
+	struct aval v;
+
+	if (sl->cls == LC_AFFINE) {
+		*step = sl->step;
+		return true;
+	}
+	if (sl->cls != LC_ACCUM || expr_alternatives(&cx->ar, sl->back, alts, 1) != 1 ||
+	    !sym_accum_delta(&cx->ar, alts[0], sl->loc, &d, &w32) ||
+	    !expr_only_regs(&cx->ar, d, keep_invariant, (void *)s))
+		return false;
+	v = aval_eval(cx, d, env, arg);
+	if (!aval_is_const(&v, step))
+		return false;
+	if (sl->width == 32)
+		*step &= 0xffffffffull;
+	return true;
+}
+
 #define WHY(...) (snprintf(why, whylen, __VA_ARGS__), -1)
 
 int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_exit *e,
@@ -904,15 +930,31 @@ int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struc
 	const struct sym_loc *sl = NULL;
 	struct trip_query q;
 	struct aval x0, a0, n, cst;
-	uint64_t c;
+	uint64_t c, step = 0;
 	bool aw32, seq32, ptr = false;
 
 	if (!op || e->op == BPF_JSET || e->op == BPF_JCOND)
 		return WHY("the exit test is not a comparison");
 	for (int side = 0; side < 2; side++) {
 		expr_match_add(ar, ivx, &base, &c, &aw32);
+		if (ar->v[base].kind == EX_ALU && ar->v[base].op == BPF_ADD) {
+			/* x + r with r loop-invariant and constant at entry: an offset too */
+			const struct expr *x = &ar->v[base];
+			eid o = ar->v[x->a].kind == EX_REG ? x->b : x->a;
+			eid rx = ar->v[x->a].kind == EX_REG ? x->a : x->b;
+			struct aval ov;
+
+			if (ar->v[rx].kind == EX_REG && expr_only_regs(ar, o, keep_invariant, (void *)s)) {
+				ov = aval_eval(cx, o, env, arg);
+				if (aval_is_const(&ov, &c)) {
+					base = rx;
+					aw32 = x->w32;
+				}
+			}
+		}
 		if (ar->v[base].kind == EX_REG && (sl = sym_find(s, ar->v[base].a)) &&
-		    sl->cls == LC_AFFINE && expr_only_regs(ar, inv, keep_invariant, (void *)s))
+		    sym_step_of(cx, s, sl, env, arg, &step) &&
+		    expr_only_regs(ar, inv, keep_invariant, (void *)s))
 			break;
 		sl = NULL;
 		ivx = e->rhs;
@@ -955,14 +997,14 @@ int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struc
 	q.pred = op;
 	if (e->is32 || seq32) {
 		q.width = 32;
-		q.step = sl->step & 0xffffffffull;
+		q.step = step & 0xffffffffull;
 		q.a_ulo = a0.r.u32_min;
 		q.a_uhi = a0.r.u32_max;
 		q.a_slo = a0.r.s32_min;
 		q.a_shi = a0.r.s32_max;
 	} else {
 		q.width = 64;
-		q.step = sl->step;
+		q.step = step;
 		q.a_ulo = a0.r.umin;
 		q.a_uhi = a0.r.umax;
 		q.a_slo = a0.r.smin;
@@ -1010,7 +1052,7 @@ int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struc
 	if (ptr) {
 		/* The offsets must stay far from wrapping for the comparison to be of offsets. */
 		unsigned __int128 reach = (unsigned __int128)*kmax *
-			(uint64_t)((int64_t)sl->step < 0 ? -(int64_t)sl->step : (int64_t)sl->step);
+			(uint64_t)((int64_t)step < 0 ? -(int64_t)step : (int64_t)step);
 
 		if (a0.r.smin < -(1ll << 40) || a0.r.smax > (1ll << 40) || reach > (1ull << 40))
 			return WHY("pointer offsets too large to compare");

@@ -1,0 +1,338 @@
+/* The regression corpus runner: see corpus.h. */
+#include "fuzz/corpus.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpf/prog.h"
+#include "oracle/check.h"
+#include "scev/scev.h"
+
+struct cctx {
+	const char *path;
+	struct sbuf *log;
+	int fails;
+};
+
+static void fail(struct cctx *c, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void fail(struct cctx *c, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	sbuf_printf(c->log, "%s:%d: ", c->path, line);
+	va_start(ap, fmt);
+	sbuf_vprintf(c->log, fmt, ap);
+	va_end(ap);
+	sbuf_putc(c->log, '\n');
+	c->fails++;
+}
+
+/* Iterates the non-empty, non-comment lines of a section: *line gets the file line. */
+static const char *next_line(const char **p, char *buf, size_t n, int *line)
+{
+	while (**p) {
+		const char *e = strchr(*p, '\n');
+		size_t len = e ? (size_t)(e - *p) : strlen(*p);
+		const char *s = *p;
+
+		*p = e ? e + 1 : *p + len;
+		(*line)++;
+		while (len && (*s == ' ' || *s == '\t')) {
+			s++;
+			len--;
+		}
+		while (len && (s[len - 1] == ' ' || s[len - 1] == '\r'))
+			len--;
+		if (!len || *s == '#')
+			continue;
+		if (len >= n)
+			len = n - 1;
+		memcpy(buf, s, len);
+		buf[len] = '\0';
+		return buf;
+	}
+	return NULL;
+}
+
+static const struct claim_loop *find_loop(const struct claim_prog *cp, uint32_t header)
+{
+	for (uint32_t i = 0; i < cp->nloops; i++)
+		if (cp->loops[i].header == header)
+			return &cp->loops[i];
+	return NULL;
+}
+
+static void fmt_loop(char *buf, size_t n, const struct claim_loop *l)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	sbuf_printf(&sb, "header=%u depth=%u parent=", l->header, l->depth);
+	if (l->parent < 0)
+		sbuf_putc(&sb, '-');
+	else
+		sbuf_printf(&sb, "%" PRId64, l->parent);
+	sbuf_puts(&sb, " back=");
+	for (uint32_t k = 0; k < l->nback_edges; k++)
+		sbuf_printf(&sb, "%s%u", k ? "," : "", l->back_edges[k][0]);
+	sbuf_puts(&sb, " latch=");
+	if (l->latch == UINT32_MAX)
+		sbuf_putc(&sb, '-');
+	else
+		sbuf_printf(&sb, "%u", l->latch);
+	sbuf_puts(&sb, " exits=");
+	for (uint32_t k = 0; k < l->nexits; k++)
+		sbuf_printf(&sb, "%s%u>%u", k ? "," : "", l->exits[k][0], l->exits[k][1]);
+	if (!l->nexits)
+		sbuf_putc(&sb, '-');
+	if (l->irreducible) {
+		sbuf_puts(&sb, " irreducible entries=");
+		for (uint32_t k = 0; k < l->nentries; k++)
+			sbuf_printf(&sb, "%s%u", k ? "," : "", l->entries[k]);
+	}
+	snprintf(buf, n, "%s", sbuf_cstr(&sb));
+	sbuf_free(&sb);
+}
+
+static void check_loops(struct cctx *c, const struct ebpf_section *sec, const struct claim_prog *cp)
+{
+	const char *p = sec->text;
+	char buf[512], got[512];
+	int line = sec->line - 1;
+	uint32_t i = 0;
+
+	while (next_line(&p, buf, sizeof(buf), &line)) {
+		if (i >= cp->nloops) {
+			fail(c, line, "expected loop '%s', the analysis found only %u loops", buf,
+			     cp->nloops);
+			return;
+		}
+		fmt_loop(got, sizeof(got), &cp->loops[i]);
+		if (strcmp(got, buf))
+			fail(c, line, "loop %u: expected '%s', found '%s'", i, buf, got);
+		i++;
+	}
+	if (i < cp->nloops) {
+		fmt_loop(got, sizeof(got), &cp->loops[i]);
+		fail(c, line, "unexpected extra loop '%s'", got);
+	}
+}
+
+static void check_trip(struct cctx *c, const struct ebpf_section *sec, const struct claim_prog *cp)
+{
+	const char *p = sec->text;
+	char buf[256], kind[32];
+	int line = sec->line - 1;
+
+	while (next_line(&p, buf, sizeof(buf), &line)) {
+		unsigned header;
+		unsigned long long v = 0;
+		const struct claim_loop *l;
+
+		if (sscanf(buf, "%u: %31s", &header, kind) != 2) {
+			fail(c, line, "expected '<header>: exact N | bounded <=N | unknown'");
+			continue;
+		}
+		l = find_loop(cp, header);
+		if (!l) {
+			fail(c, line, "no loop with header %u", header);
+			continue;
+		}
+		if (!strcmp(kind, "exact") && sscanf(buf, "%*u: exact %llu", &v) == 1) {
+			if (l->trip.kind != TRIP_EXACT || l->trip.max != v)
+				fail(c, line, "loop %u: expected exactly %llu header executions, claimed "
+				     "%s max %" PRIu64 " (%s)", header, v,
+				     l->trip.kind == TRIP_EXACT ? "exact" : l->trip.kind == TRIP_BOUNDED ?
+				     "bounded" : "unknown", l->trip.max, l->trip.reason);
+		} else if (!strcmp(kind, "bounded") && sscanf(buf, "%*u: bounded <=%llu", &v) == 1) {
+			if (l->trip.kind == TRIP_UNKNOWN || l->trip.max > v)
+				fail(c, line, "loop %u: expected at most %llu header executions, claimed "
+				     "%s %" PRIu64 " (%s)", header, v,
+				     l->trip.kind == TRIP_UNKNOWN ? "unknown" : "max", l->trip.max,
+				     l->trip.reason);
+		} else if (!strcmp(kind, "unknown")) {
+			if (l->trip.kind != TRIP_UNKNOWN)
+				fail(c, line, "loop %u: expected no bound (it may not terminate), claimed "
+				     "max %" PRIu64, header, l->trip.max);
+		} else {
+			fail(c, line, "expected '<header>: exact N | bounded <=N | unknown'");
+		}
+	}
+}
+
+static void check_iv(struct cctx *c, const struct ebpf_section *sec, const struct claim_prog *cp)
+{
+	const char *p = sec->text;
+	char buf[256], locs[32];
+	int line = sec->line - 1;
+
+	while (next_line(&p, buf, sizeof(buf), &line)) {
+		unsigned header, width;
+		long long step;
+		unsigned long long start = 0;
+		bool has_start = strstr(buf, "start=") != NULL, found = false;
+		const struct claim_loop *l;
+		loc_t loc;
+
+		if (sscanf(buf, "%u: %31s %u step=%lld", &header, locs, &width, &step) != 4 ||
+		    loc_parse(locs, &loc) || (has_start && sscanf(strstr(buf, "start="), "start=%llu",
+								&start) != 1)) {
+			fail(c, line, "expected '<header>: <loc> <width> step=S [start=V]'");
+			continue;
+		}
+		l = find_loop(cp, header);
+		if (!l) {
+			fail(c, line, "no loop with header %u", header);
+			continue;
+		}
+		for (uint32_t k = 0; k < l->nivs; k++) {
+			const struct claim_iv *iv = &l->ivs[k];
+			uint64_t want = width == 32 ? (uint32_t)step : (uint64_t)step;
+
+			if (iv->loc != loc)
+				continue;
+			found = true;
+			if (iv->width != width || iv->step != want ||
+			    (has_start && (!iv->has_start || iv->start != start)))
+				fail(c, line, "loop %u: %s claimed as %u-bit step %" PRId64 " start %s%"
+				     PRIu64, header, locs, iv->width, (int64_t)iv->step,
+				     iv->has_start ? "" : "unknown ", iv->start);
+		}
+		if (!found)
+			fail(c, line, "loop %u: %s is not claimed as an induction variable", header, locs);
+	}
+}
+
+static void check_range(struct cctx *c, const struct ebpf_section *sec, const struct claim_prog *cp)
+{
+	const char *p = sec->text;
+	char buf[256], locs[32];
+	int line = sec->line - 1;
+
+	while (next_line(&p, buf, sizeof(buf), &line)) {
+		unsigned pc;
+		const char *u = strstr(buf, "u["), *s = strstr(buf, "s[");
+		unsigned long long ulo = 0, uhi = 0;
+		long long slo = 0, shi = 0;
+		const struct claim_range *r = NULL;
+		loc_t loc;
+
+		if (sscanf(buf, "%u %31[^:]:", &pc, locs) != 2 || loc_parse(locs, &loc) ||
+		    (!u && !s) || (u && sscanf(u, "u[%llu, %llu]", &ulo, &uhi) != 2) ||
+		    (s && sscanf(s, "s[%lld, %lld]", &slo, &shi) != 2)) {
+			fail(c, line, "expected '<pc> <loc>: u[lo, hi]' and/or 's[lo, hi]'");
+			continue;
+		}
+		for (uint32_t k = 0; k < cp->nranges; k++)
+			if (cp->ranges[k].pc == pc && cp->ranges[k].loc == loc)
+				r = &cp->ranges[k];
+		if (!r) {
+			fail(c, line, "no range is claimed for %s at pc %u", locs, pc);
+			continue;
+		}
+		if (u && (r->r.umin < ulo || r->r.umax > uhi))
+			fail(c, line, "%s at %u: claimed u[%" PRIu64 ", %" PRIu64 "], expected within "
+			     "u[%llu, %llu]", locs, pc, r->r.umin, r->r.umax, ulo, uhi);
+		if (s && (r->r.smin < slo || r->r.smax > shi))
+			fail(c, line, "%s at %u: claimed s[%" PRId64 ", %" PRId64 "], expected within "
+			     "s[%lld, %lld]", locs, pc, r->r.smin, r->r.smax, slo, shi);
+	}
+}
+
+static void oracle(struct cctx *c, const struct ebpf_object *obj, const struct ebpf_prog *prog,
+		   const struct claim_prog *cp, const struct corpus_opts *opts, uint32_t prog_type,
+		   const uint8_t *input, size_t ilen, const uint8_t *helper, size_t hlen,
+		   const char *what)
+{
+	struct check_opts co = { .sz = sizeof(co), .runs = opts->oracle_runs ? opts->oracle_runs : 64,
+				 .ctx_kind = (int)check_ctx_kind(prog_type) + 1 };
+	struct check_result res;
+
+	if (input) {
+		co.input = input;
+		co.fixed_len = ilen;
+		co.helper_data = helper;
+		co.helper_len = hlen;
+	}
+	if (oracle_check(&res, obj, prog, cp, &co)) {
+		fail(c, 0, "the concrete oracle could not run (%s)", what);
+		return;
+	}
+	for (uint32_t k = 0; k < res.nfindings; k++)
+		fail(c, 0, "UNSOUND (%s, %s): %s", what, finding_kind_name(res.findings[k].kind),
+		     res.findings[k].text);
+	check_result__free(&res);
+}
+
+int corpus_run_case(const char *path, const struct corpus_opts *uopts, struct sbuf *log)
+{
+	struct corpus_opts opts = { 0 };
+	struct cctx c = { .path = path, .log = log };
+	struct ebpf_object *obj = NULL;
+	const struct ebpf_section *sec;
+	uint8_t *input = NULL, *helper = NULL;
+	size_t ilen = 0, hlen = 0;
+	uint32_t prog_type = BPF_PROG_TYPE_UNSPEC;
+	struct diag d;
+	char msg[1024];
+	int err;
+
+	if (uopts)
+		memcpy(&opts, uopts, uopts->sz && uopts->sz < sizeof(opts) ? uopts->sz : sizeof(opts));
+	diag_clear(&d);
+	err = ebpf_object__open_file(&obj, path, &d);
+	if (err) {
+		diag_format(&d, msg, sizeof(msg));
+		sbuf_printf(log, "%s\n", msg);
+		return err;
+	}
+	if ((sec = ebpf_object__section(obj, "type"))) {
+		char t[32] = "";
+
+		sscanf(sec->text, "%31s", t);
+		prog_type = !strcmp(t, "xdp") ? BPF_PROG_TYPE_XDP :
+			    !strcmp(t, "socket") ? BPF_PROG_TYPE_SOCKET_FILTER :
+			    !strcmp(t, "tc") ? BPF_PROG_TYPE_SCHED_CLS : BPF_PROG_TYPE_UNSPEC;
+		if (prog_type == BPF_PROG_TYPE_UNSPEC && strcmp(t, "plain"))
+			fail(&c, sec->line, "unknown type '%s' (xdp, socket, tc, plain)", t);
+	}
+	if ((sec = ebpf_object__section(obj, "input")) && ebpf_parse_hex(&input, &ilen, sec->text, &d))
+		fail(&c, sec->line + (d.line > 0 ? d.line - 1 : 0), "bad hex input: %s", d.msg);
+	if ((sec = ebpf_object__section(obj, "helper")) && ebpf_parse_hex(&helper, &hlen, sec->text, &d))
+		fail(&c, sec->line + (d.line > 0 ? d.line - 1 : 0), "bad hex helper data: %s", d.msg);
+	for (int strategy = SCEV_FORGET; strategy <= SCEV_ITERATE; strategy++) {
+		struct scev_opts so = { .sz = sizeof(so), .strategy = strategy, .prog_type = prog_type };
+		struct claim_prog cp;
+		const char *what = strategy == SCEV_FORGET ? "forget" : "iterate";
+
+		diag_clear(&d);
+		if ((err = scev_analyze(&cp, &obj->progs[0], obj->maps, obj->map_cnt, &so, &d))) {
+			fail(&c, 0, "analysis failed: %s", d.msg);
+			break;
+		}
+		/* Precision floors apply to the default strategy; soundness to both. */
+		if (strategy == SCEV_FORGET) {
+			if ((sec = ebpf_object__section(obj, "loops")))
+				check_loops(&c, sec, &cp);
+			if ((sec = ebpf_object__section(obj, "trip")))
+				check_trip(&c, sec, &cp);
+			if ((sec = ebpf_object__section(obj, "iv")))
+				check_iv(&c, sec, &cp);
+			if ((sec = ebpf_object__section(obj, "range")))
+				check_range(&c, sec, &cp);
+		}
+		oracle(&c, obj, &obj->progs[0], &cp, &opts, prog_type, NULL, 0, NULL, 0, what);
+		if (input)
+			oracle(&c, obj, &obj->progs[0], &cp, &opts, prog_type, input, ilen, helper, hlen,
+			       what);
+		claim_prog__free(&cp);
+	}
+	free(input);
+	free(helper);
+	ebpf_object__free(obj);
+	return c.fails;
+}

@@ -1,0 +1,34 @@
+/* The soundness regression corpus: one text file per case, replayed by every test run.
+ *
+ * A case is a data file (bpf/prog.h sections) with the program and what must hold of it:
+ *   -- asm      the program (any assembler syntax)
+ *   -- type     optional: xdp, socket, tc or plain (default: plain)
+ *   -- input    optional: hex bytes the oracles must also run (e.g. a counterexample)
+ *   -- helper   optional: hex helper results for that run
+ *   -- loops    optional: the exact loop structure, one line per loop in header order:
+ *               header=N depth=D parent=P|- back=F[,F..] latch=L|- exits=F>T[,F>T..]
+ *               [irreducible entries=E[,E..]]
+ *   -- trip     "<header>: exact N" | "<header>: bounded <=N" | "<header>: unknown"
+ *   -- iv       "<header>: <loc> <width> step=S [start=V]"
+ *   -- range    "<pc> <loc>: u[lo, hi]" and/or "s[lo, hi]": the claim exists and is no looser
+ * Every case is also checked by the oracles: no claim of the analyzer may be refuted.
+ * Expectations are floors of precision; the oracles are the judge of soundness.
+ */
+#ifndef BPFSCEV_FUZZ_CORPUS_H
+#define BPFSCEV_FUZZ_CORPUS_H
+
+#include <stddef.h>
+
+#include "util/sbuf.h"
+
+struct corpus_opts {
+	size_t sz;
+	unsigned oracle_runs;	/* concrete runs per strategy; 0 = 64 */
+	bool use_z3;		/* also prove the claims with the Z3 oracle (when built in) */
+};
+
+/* Runs one case.  Returns the number of failed expectations and refuted claims (0 = pass),
+ * or -errno when the case cannot be read; every failure is a line "file:line: what" in log. */
+int corpus_run_case(const char *path, const struct corpus_opts *opts, struct sbuf *log);
+
+#endif
