@@ -248,7 +248,10 @@ static void oracle(struct cctx *c, const struct ebpf_object *obj, const struct e
 		   const uint8_t *input, size_t ilen, const uint8_t *helper, size_t hlen,
 		   const char *what)
 {
-	struct check_opts co = { .sz = sizeof(co), .runs = opts->oracle_runs ? opts->oracle_runs : 64,
+	/* Loops that run for billions of iterations or forever meet the step budget: keep it
+	 * modest so every case stays fast, the long ones are checked up to it. */
+	struct check_opts co = { .sz = sizeof(co), .runs = opts->oracle_runs ? opts->oracle_runs : 32,
+				 .step_budget = 100000,
 				 .ctx_kind = (int)check_ctx_kind(prog_type) + 1 };
 	struct check_result res;
 

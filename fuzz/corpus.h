@@ -23,7 +23,7 @@
 
 struct corpus_opts {
 	size_t sz;
-	unsigned oracle_runs;	/* concrete runs per strategy; 0 = 64 */
+	unsigned oracle_runs;	/* concrete runs per strategy; 0 = 32 (100,000 steps each) */
 	bool use_z3;		/* also prove the claims with the Z3 oracle (when built in) */
 };
 
