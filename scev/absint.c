@@ -360,6 +360,11 @@ static int ai_step(struct engine *en, struct astate *s, uint32_t pc)
 		}
 		a = s->regs[i->dst_reg];
 		b = cls == BPF_ST ? aval_const((uint64_t)(int64_t)i->imm) : s->regs[i->src_reg];
+		/* The symbolic execution places only stores at constant offsets from r10 itself;
+		 * tell it about every other store that may reach the stack. */
+		if (en->may_stack && i->dst_reg != EBPF_REG_FP &&
+		    (may_be_stack(&a) || a.kind == AV_SCALAR))
+			en->may_stack[pc] = 1;
 		if (!ptr_in(&a, REGION_STACK, &off)) {
 			if (a.kind == AV_PTR && a.region == REGION_STACK && !a.maybe_null &&
 			    a.r.smin >= -1024 && a.r.smax <= 1024)
@@ -563,6 +568,58 @@ static void format_trip_expr(struct scev_ctx *cx, const struct sym_summary *sum,
 	sbuf_free(&sb);
 }
 
+static struct aval aval_meet(const struct aval *a, const struct aval *b)
+{
+	struct aval r;
+
+	if (b->kind == AV_TOP)
+		return *a;
+	if (a->kind == AV_TOP)
+		return *b;
+	if (a->kind != b->kind || (a->kind == AV_PTR && (a->region != b->region ||
+							 a->map != b->map ||
+							 a->maybe_null != b->maybe_null)))
+		return *a;
+	r = *a;
+	r.r = range_meet(&a->r, &b->r);
+	return range_is_empty(&r.r) ? *a : r;	/* cannot happen when both are sound */
+}
+
+/* s += i with i an add recurrence {i0, +, si}: s at iteration k is
+ * s0 + k*i0 + si*k*(k-1)/2, a second-order recurrence.  With everything non-negative the largest
+ * value is at the last iteration; a sound range then comes from the trip count alone. */
+static bool second_order(struct scev_ctx *cx, const struct sym_summary *sum,
+			 const struct sym_loc *sl, eid alt, struct env_state *es,
+			 const struct aval *x0, uint64_t T, struct aval *out)
+{
+	const struct sym_loc *il;
+	struct aval i0;
+	eid d, base;
+	uint64_t c, si;
+	bool w32;
+	__int128 alo, ahi, K = (__int128)T - 1, hi;
+
+	if (!sym_accum_delta(&cx->ar, alt, sl->loc, &d, &w32) || w32)
+		return false;
+	expr_match_add(&cx->ar, d, &base, &c, &w32);
+	if (w32 || cx->ar.v[base].kind != EX_REG || !(il = sym_find(sum, cx->ar.v[base].a)) ||
+	    il->width != 64 || !sym_step_of(cx, sum, il, state_env, es, &si))
+		return false;
+	i0 = *state_env(es, il->loc);
+	if (i0.kind != AV_SCALAR || x0->kind != AV_SCALAR || x0->r.smin < 0 || (int64_t)si < 0 ||
+	    si > (1ull << 40) || T > (1ull << 40))
+		return false;
+	alo = (__int128)i0.r.smin + (int64_t)c;
+	ahi = (__int128)i0.r.smax + (int64_t)c;
+	if (alo < 0 || ahi > ((__int128)1 << 40))
+		return false;
+	hi = (__int128)x0->r.smax + K * ahi + (__int128)si * K * (K - 1) / 2;
+	if (hi > INT64_MAX)
+		return false;
+	*out = aval_scalar(range_urange((uint64_t)x0->r.smin, (uint64_t)hi));
+	return true;
+}
+
 static int header_step(struct engine *en, uint32_t l, const struct astate *E, struct astate *H)
 {
 	struct scev_ctx *cx = en->cx;
@@ -696,7 +753,11 @@ static int header_step(struct engine *en, uint32_t l, const struct astate *E, st
 					dsum = a ? aval_join(&dsum, &dv) : dv;
 				}
 				if (sl->width == 64) {
+					struct aval q;
+
 					newv[k] = aval_add_accum(&x0, &dsum, 0, T - 1, true);
+					if (n == 1 && second_order(cx, sum, sl, alts[0], &es, &x0, T, &q))
+						newv[k] = aval_meet(&newv[k], &q);
 				} else {
 					z = aval_zext(&x0, 4);
 					t = T > 1 ? aval_add_accum(&z, &dsum, 1, T - 1, false) : x0;
@@ -790,23 +851,6 @@ static const struct aval *exit_env(void *arg, loc_t loc)
 		ee->tmp = aval_add_scaled(&z, step, ee->k, ee->k, 32);
 	}
 	return &ee->tmp;
-}
-
-static struct aval aval_meet(const struct aval *a, const struct aval *b)
-{
-	struct aval r;
-
-	if (b->kind == AV_TOP)
-		return *a;
-	if (a->kind == AV_TOP)
-		return *b;
-	if (a->kind != b->kind || (a->kind == AV_PTR && (a->region != b->region ||
-							 a->map != b->map ||
-							 a->maybe_null != b->maybe_null)))
-		return *a;
-	r = *a;
-	r.r = range_meet(&a->r, &b->r);
-	return range_is_empty(&r.r) ? *a : r;	/* cannot happen when both are sound */
 }
 
 static int refine_exit(struct engine *en, uint32_t from, uint32_t to, struct astate *st)

@@ -319,6 +319,10 @@ eid expr_alu(struct expr_arena *ar, uint8_t op, bool w32, bool sign, eid a, eid 
 		return a;
 	if (kb && op == BPF_AND && cb == UINT64_MAX && !w32)
 		return a;
+	/* LLVM's extension idioms: (x << 32) >> 32 zero-extends, (x << 32) s>> 32 sign-extends. */
+	if (kb && !w32 && cb == 32 && (op == BPF_RSH || op == BPF_ARSH) && ar->v[a].kind == EX_ALU &&
+	    ar->v[a].op == BPF_LSH && !ar->v[a].w32 && expr_is_const(ar, ar->v[a].b, &cb) && cb == 32)
+		return op == BPF_RSH ? expr_zext(ar, ar->v[a].a, 4) : expr_sext(ar, ar->v[a].a, 4);
 	if (kb && op == BPF_AND && cb == 0xffffffffull)
 		return expr_zext(ar, a, 4);
 	if (w32)	/* 32-bit ops read only the low halves: drop zero-extensions of operands */
