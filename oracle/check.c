@@ -181,7 +181,7 @@ static void check_ranges(struct run *r, const struct interp_state *st, uint32_t 
 		} else {
 			ok = range_contains(&c->r, v - base);
 		}
-		if (ok)
+		if (ok || r->found[r->ridx[k]])	/* formatting is costly: once per claim */
 			continue;
 		describe_range(desc, sizeof(desc), c);
 		snprintf(text, sizeof(text), "%s; observed %#" PRIx64 "%s", desc,
@@ -211,7 +211,8 @@ static void finish_entry(struct run *r, uint32_t l, unsigned f, bool complete)
 	t->active[f] = false;
 	if (t->count[f] > r->res->max_trip[l])
 		r->res->max_trip[l] = t->count[f];
-	if (complete && cl->trip.kind != TRIP_UNKNOWN && t->count[f] < cl->trip.min) {
+	if (complete && cl->trip.kind != TRIP_UNKNOWN && t->count[f] < cl->trip.min &&
+	    !r->found[r->cp->nranges + l]) {
 		snprintf(text, sizeof(text), "loop %u: claimed %s %" PRIu64 "..%" PRIu64
 			 " header executions; observed %" PRIu64 " on a normal exit", cl->header,
 			 cl->trip.kind == TRIP_EXACT ? "exactly" : "at least", cl->trip.min,
@@ -250,7 +251,8 @@ static void visit(void *arg, const struct interp_state *st, uint32_t pc)
 			t->count[f] = 0;
 		}
 		t->count[f]++;
-		if (cl->trip.kind != TRIP_UNKNOWN && t->count[f] > cl->trip.max) {
+		if (cl->trip.kind != TRIP_UNKNOWN && t->count[f] > cl->trip.max &&
+		    !r->found[r->cp->nranges + l]) {
 			snprintf(text, sizeof(text), "loop %u: claimed at most %" PRIu64
 				 " header executions per entry; observed %" PRIu64, cl->header,
 				 cl->trip.max, t->count[f]);
@@ -274,7 +276,7 @@ static void visit(void *arg, const struct interp_state *st, uint32_t pc)
 				bad = v != want;
 			}
 			prevv[i] = v;
-			if (!bad)
+			if (!bad || r->found[r->cp->nranges + r->cp->nloops + l])
 				continue;
 			loc_format(iv->loc, loc, sizeof(loc));
 			snprintf(text, sizeof(text), "loop %u: induction variable %s {%s, +, %" PRId64
@@ -468,9 +470,11 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 			if (opts.helper_len)
 				memcpy(helper, opts.helper_data, r.helper_len);
 		} else {
-			fill_input(input, r.input_len, run, &seed);
+			uint32_t n = run + opts.first_input;
+
+			fill_input(input, r.input_len, n, &seed);
 			for (size_t i = 0; i < r.helper_len; i++)
-				helper[i] = run == 0 ? 0 : run == 1 ? 0xff : (uint8_t)rnd(&seed);
+				helper[i] = n == 0 ? 0 : n == 1 ? 0xff : (uint8_t)rnd(&seed);
 		}
 		r.input = input;
 		r.helper = helper;

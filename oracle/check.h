@@ -58,6 +58,9 @@ struct check_opts {
 	const uint8_t *helper_data;	/* ...and these helper results */
 	size_t helper_len;
 	bool first_only;	/* stop at the first finding */
+	uint32_t first_input;	/* start the input sequence at this number (0 = the all-zero
+				 * input, 1-3 the patterns, then random): a campaign that runs few
+				 * inputs per program rotates it so its programs see them all */
 };
 
 struct check_result {

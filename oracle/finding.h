@@ -1,0 +1,167 @@
+/* Findings on disk: one directory per unique refuted claim or analyzer crash, self-contained
+ * enough to reproduce it years later (crashes/README.md describes the format for users).
+ *
+ * Every oracle writes through here — the concrete checker, the campaign, later the Z3 oracle and
+ * the kernel differential — so a finding looks the same whoever found it and `bpfscev replay` /
+ * `bpfscev reduce` work on all of them.  A directory is crashes/<kind>-<16 hex digits>/ named by
+ * a signature: a hash of what kind of claim failed and where in the loop structure, never of pcs
+ * or constants, so the thousandth program showing the same bug lands on the same name and is
+ * counted, not saved again.  Directories appear atomically: written under .tmp-*, then renamed.
+ *
+ * Files: prog.s (kernel syntax, assembles back to prog.bin), prog.bin (raw slots), input.hex and
+ * helper.hex (the run that shows it), claims.json (every claim of the analyzed program, so the
+ * original claim can be re-checked after the analyzer changes), finding.txt (key: value lines),
+ * replay.sh, and for crashes stderr.txt (the sanitizer or signal report).
+ */
+#ifndef BPFSCEV_ORACLE_FINDING_H
+#define BPFSCEV_ORACLE_FINDING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bpf/prog.h"
+#include "oracle/check.h"
+#include "scev/claims.h"
+#include "scev/scev.h"
+
+/* The signature: full (directory name, dedup) and core (what reduce keeps while shrinking —
+ * the parts that survive deleting unrelated instructions).  text is the readable form hashed. */
+struct finding_sig {
+	uint64_t full, core;
+	char text[256];
+	char core_text[128];
+};
+
+struct finding {
+	uint8_t kind;			/* enum finding_kind */
+	char source[32];		/* "campaign", "check", ... */
+	struct finding_sig sig;
+	/* the program */
+	char prog_name[128];
+	uint32_t prog_type;
+	struct bpf_insn *insns;		/* owned */
+	size_t len;
+	struct ebpf_map_def *maps;	/* owned (init NULL: zero-filled) */
+	size_t map_cnt;
+	char strategy[16];		/* analyzer strategy that made the claims */
+	/* the claims and the refuted one */
+	char *claims_json;		/* owned; "" or NULL for crashes */
+	struct claim_prog *claims;	/* owned, parsed from claims_json (reader) or NULL */
+	uint32_t claim;			/* index into ranges[] (range) or loops[] (trip, iv) */
+	uint32_t pc;
+	loc_t loc;
+	uint64_t observed;
+	char text[512];			/* the claim and what was observed */
+	uint8_t *input;			/* owned */
+	size_t input_len;
+	uint8_t *helper;		/* owned */
+	size_t helper_len;
+	/* crashes: phase ("analyze", "check", "generate"), class ("SIGSEGV", "timeout",
+	 * "asan:heap-buffer-overflow") and the tail of the process's stderr */
+	char phase[16];
+	char crash[96];
+	char *log;			/* owned, NULL when none */
+	/* provenance */
+	bool has_origin;
+	uint64_t campaign_seed, index, prog_seed;
+	char knobs[1024];		/* non-default generator knobs "name=value ...", "" */
+	char note[256];
+};
+
+/* Computes f->sig from f's kind, program, the claims cp (NULL: f->claims) and the observation
+ * (crashes: phase, class and the first frame of the sanitizer report in f->log). */
+void finding_signature(struct finding *f, const struct claim_prog *cp);
+
+/* Fills f from a check_finding of the claims cp made for prog (copies what it needs; the
+ * claims are written to f->claims_json).  maps are the program's maps.  0 or -ENOMEM. */
+int finding__from_check(struct finding *f, const struct check_finding *cf,
+			const struct ebpf_prog *prog, const struct ebpf_map_def *maps,
+			size_t map_cnt, const struct claim_prog *cp);
+void finding__free(struct finding *f);	/* members, not f; NULL ok */
+
+enum finding_save_result {
+	FINDING_NEW,		/* a new directory */
+	FINDING_DUP,		/* the signature is already saved: counted, not written */
+	FINDING_SAME,		/* the same program of the same campaign was saved before (resume) */
+	FINDING_REPLACED,	/* same campaign, this program comes earlier: it replaces the saved one */
+};
+
+struct finding_save_opts {
+	size_t sz;
+	/* Keep the earliest program of a campaign as the example of each signature, so a campaign
+	 * run with any number of processes saves the same directories. */
+	bool prefer_earlier;
+	const char *replay_cmd;		/* how replay.sh names the binary; NULL = "bpfscev" */
+};
+
+/* Saves f under dir (created when missing) as dir/<kind>-<hash>/.  path (may be NULL) receives
+ * the directory's path.  Returns 0 with *res set, or -errno. */
+int finding__save(const struct finding *f, const char *dir, const struct finding_save_opts *o,
+		  enum finding_save_result *res, char *path, size_t path_len);
+/* Writes another program for finding f (the reduced one) as dir/<base>.s and dir/<base>.bin,
+ * each replaced atomically; comment (may be NULL) goes in the .s header.  0 or -errno. */
+int finding__write_program(const struct finding *f, const char *dir, const char *base,
+			   const struct bpf_insn *insns, size_t len, const char *comment);
+/* Removes the .tmp-* directories under dir whose writing process is gone (a killed campaign:
+ * the programs they came from were not marked done, so they are found again). */
+void finding_dir_cleanup(const char *dir);
+/* Reads a finding directory.  0 or -errno with d set (file:line and the problem). */
+int finding__load(struct finding *f, const char *path, struct diag *d);
+/* Directory name of a finding: "<kind>-<16 hex>". */
+void finding_dir_name(const struct finding *f, char *buf, size_t n);
+
+/* A one-program object for f's program with its maps and type (or for other instructions,
+ * e.g. a reduced program).  Validates.  Caller frees with ebpf_object__free. */
+int finding__object(struct ebpf_object **out, const struct finding *f,
+		    const struct bpf_insn *insns, size_t len, struct diag *d);
+
+/* ---- reproducing ---- */
+
+enum finding_match {
+	FINDING_MATCH_EXACT,	/* same kind at the same pc and location (or loop header) */
+	FINDING_MATCH_CORE,	/* same kind and core signature anywhere (programs being reduced) */
+};
+
+struct finding_check_opts {
+	size_t sz;
+	enum finding_match match;
+	bool saved_claims;	/* check claims.json instead of re-running the analyzer (EXACT only) */
+	bool zero_input;	/* also try the all-zero input */
+	uint32_t runs;		/* also try this many generated inputs (seed 0); 0 = none */
+	double timeout;		/* crash findings: analyzer time limit in seconds; 0 = 5 */
+	uint64_t step_budget;	/* instructions per oracle run; 0 = 200,000 (candidates of a
+				 * reduction loop forever easily) */
+	/* Called on the fresh claims before they are checked: lets tests plant an analyzer bug. */
+	void (*mutate)(void *arg, struct claim_prog *cp);
+	void *mutate_arg;
+};
+
+struct finding_verdict {
+	bool holds;
+	char text[512];		/* what was observed (the matching finding, or why not) */
+	uint32_t findings;	/* findings of any kind the oracle reported */
+	const uint8_t *input;	/* which input showed it: f->input, or NULL for zero/generated */
+	char crash[96];		/* crash findings: the class observed, "" when it ran fine */
+};
+
+/* Checks whether f still holds for the program insns[len] (f's own program when insns is NULL).
+ * Returns 0 with v filled, or -errno (an invalid program gives 0 and holds = false). */
+int finding__check(const struct finding *f, const struct bpf_insn *insns, size_t len,
+		   const struct finding_check_opts *o, struct finding_verdict *v);
+
+/* Runs the analyzer on a program in a child process with a time limit: how crash findings are
+ * reproduced.  crash receives "" when it finished normally, else the class ("SIGSEGV",
+ * "timeout", "asan:heap-buffer-overflow", "exit 1"); log (may be NULL) the child's stderr, which
+ * the caller frees.  0 or -errno (fork or pipe failed). */
+int finding_analyze_isolated(const struct ebpf_prog *prog, const struct ebpf_map_def *maps,
+			     size_t map_cnt, const struct scev_opts *so, double timeout,
+			     char *crash, size_t crash_len, char **log);
+/* The crash class of a process that ended with wait status st and wrote log (NULL ok);
+ * timed_out overrides.  "" when it exited with 0. */
+void finding_crash_class(char *buf, size_t n, int st, bool timed_out, const char *log);
+/* The first frame of a sanitizer report that is not in the sanitizer runtime or libc:
+ * "range_alu" from "#2 0x55d in range_alu scev/range.c:120"; "" when none. */
+void finding_crash_frame(char *buf, size_t n, const char *log);
+
+#endif
