@@ -291,47 +291,84 @@ int scev_loops__build(struct scev_loops **out, const struct scev_cfg *cfg,
 		}
 	}
 
-	/* Entries: the header, then re-entry blocks (deduplicated, ascending). */
-	for (uint32_t l = 0; l < nl; l++) {
-		struct scev_loop *L = &lf->loops[l];
-		uint32_t n = 1;
+	/* Entries: the header, then re-entry blocks (deduplicated, ascending).  Re-entries are
+	 * grouped by header first (counting sort), so this stays linear with many cycles. */
+	{
+		uint32_t *roff = calloc(nb + 1, sizeof(*roff)), *rto = NULL, *rfill = NULL;
 
-		for (uint32_t i = 0; i < w.nre; i++)
-			n += w.reentry[i].from == L->header;
-		L->entries = malloc(n * sizeof(*L->entries));
-		if (!L->entries)
+		if (!roff)
 			goto out;
-		L->entries[0] = L->header;
-		n = 1;
 		for (uint32_t i = 0; i < w.nre; i++)
-			if (w.reentry[i].from == L->header && w.reentry[i].to != L->header)
-				L->entries[n++] = w.reentry[i].to;
-		qsort(L->entries + 1, n - 1, sizeof(uint32_t), cmp_u32);
-		L->nentries = 1;
-		for (uint32_t i = 1; i < n; i++)
-			if (L->nentries == 1 || L->entries[i] != L->entries[L->nentries - 1])
-				L->entries[L->nentries++] = L->entries[i];
+			roff[w.reentry[i].from + 1]++;
+		for (uint32_t b = 0; b < nb; b++)
+			roff[b + 1] += roff[b];
+		rto = malloc((w.nre ? w.nre : 1) * sizeof(*rto));
+		rfill = calloc(nb, sizeof(*rfill));
+		if (!rto || !rfill) {
+			free(roff);
+			free(rto);
+			free(rfill);
+			goto out;
+		}
+		for (uint32_t i = 0; i < w.nre; i++)
+			rto[roff[w.reentry[i].from] + rfill[w.reentry[i].from]++] = w.reentry[i].to;
+		err = 0;
+		for (uint32_t l = 0; l < nl && !err; l++) {
+			struct scev_loop *L = &lf->loops[l];
+			uint32_t h = L->header, n = 1;
+
+			L->entries = malloc((roff[h + 1] - roff[h] + 1) * sizeof(*L->entries));
+			if (!L->entries) {
+				err = -ENOMEM;
+				break;
+			}
+			L->entries[0] = h;
+			for (uint32_t i = roff[h]; i < roff[h + 1]; i++)
+				if (rto[i] != h)
+					L->entries[n++] = rto[i];
+			qsort(L->entries + 1, n - 1, sizeof(uint32_t), cmp_u32);
+			L->nentries = 1;
+			for (uint32_t i = 1; i < n; i++)
+				if (L->nentries == 1 || L->entries[i] != L->entries[L->nentries - 1])
+					L->entries[L->nentries++] = L->entries[i];
+		}
+		free(roff);
+		free(rto);
+		free(rfill);
+		if (err)
+			goto out;
+		err = -ENOMEM;
 	}
 
-	/* Exits: every edge leaving a loop is an exit of each loop it leaves. */
-	for (uint32_t b = 0; b < nb; b++) {
-		const struct scev_block *blk = &cfg->blocks[b];
+	/* Exits: every edge leaving a loop is an exit of each loop it leaves.  Two passes: count,
+	 * then fill, so a loop with many exits costs no repeated reallocation. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t b = 0; b < nb; b++) {
+			const struct scev_block *blk = &cfg->blocks[b];
 
-		for (unsigned k = 0; k < blk->nsucc; k++) {
-			uint32_t s = blk->succ[k];
+			for (unsigned k = 0; k < blk->nsucc; k++) {
+				uint32_t s = blk->succ[k];
 
-			for (uint32_t x = lf->loop_of[b]; x != SCEV_NONE; x = lf->loops[x].parent) {
-				struct scev_loop *L = &lf->loops[x];
-				struct scev_edge *nv;
+				for (uint32_t x = lf->loop_of[b]; x != SCEV_NONE; x = lf->loops[x].parent) {
+					struct scev_loop *L = &lf->loops[x];
 
-				if (scev_loop__contains(lf, x, s))
-					break;	/* s is inside x, hence inside all enclosing loops */
-				nv = realloc(L->exits, (L->nexits + 1) * sizeof(*nv));
-				if (!nv)
-					goto out;
-				L->exits = nv;
-				nv[L->nexits++] = (struct scev_edge){ b, s };
+					if (scev_loop__contains(lf, x, s))
+						break;	/* s is inside x, hence in every enclosing loop */
+					if (pass)
+						L->exits[L->nexits] = (struct scev_edge){ b, s };
+					L->nexits++;
+				}
 			}
+		}
+		if (pass)
+			break;
+		for (uint32_t l = 0; l < nl; l++) {
+			struct scev_loop *L = &lf->loops[l];
+
+			L->exits = malloc((L->nexits ? L->nexits : 1) * sizeof(*L->exits));
+			if (!L->exits)
+				goto out;
+			L->nexits = 0;
 		}
 	}
 
