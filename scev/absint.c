@@ -838,7 +838,9 @@ static const struct aval *exit_env(void *arg, loc_t loc)
 	struct aval x0 = *state_env(&ee->es, loc), z;
 	uint64_t step;
 
-	if (!sl) {
+	if (!sl && !LOC_IS_REG(loc) && sum->havoc_stack) {
+		ee->tmp = aval_top();	/* the loop may have written any cell */
+	} else if (!sl) {
 		ee->tmp = x0;
 	} else if (!sym_step_of(ee->en->cx, sum, sl, state_env, &ee->es, &step)) {
 		ee->tmp = aval_top();
