@@ -242,9 +242,15 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 	g->use_pkt = gen_bool(src, knobs->p_pkt);
 	g->use_sub = gen_bool(src, knobs->p_subprog);
 	g->sub_label = gi_label(g);
+	/* At most one huge and one possibly endless loop per program, among its first three. */
+	g->huge_at = gen_bool(src, knobs->p_huge) ? (int)gen_u32(src, 0, 2) : -1;
+	g->nonterm_at = gen_bool(src, knobs->p_nonterminating) ? (int)gen_u32(src, 0, 2) : -1;
+	if (g->nonterm_at >= 0 && g->nonterm_at == g->huge_at)
+		g->nonterm_at = (g->huge_at + 1) % 3;
 	nests = gen_u32(src, 1, knobs->max_nests);
-	/* A run's budget shared by the nests; ~32 instructions per innermost iteration. */
-	g->nest_budget = knobs->step_budget / 32 / nests;
+	/* A run's budget shared by the nests, at ~48 instructions per innermost iteration (the
+	 * bound multiplies every enclosing trip count, so it is loose). */
+	g->nest_budget = knobs->step_budget / 48 / nests;
 	if (g->nest_budget < 2)
 		g->nest_budget = 2;
 

@@ -110,8 +110,10 @@
 	X(p_pkt, 15, 0, 100, "the program reads the packet at IV-indexed offsets")                 \
 	X(p_outer_mod, 20, 0, 100, "an inner loop changes an outer loop's variables")              \
 	X(p_wrap, 15, 0, 100, "the counter starts near 0, 2^31, 2^32 or 2^63 and may wrap")        \
-	X(p_nonterminating, 1, 0, 100, "a loop may not terminate for some inputs (marked)")        \
-	X(p_huge, 1, 0, 100, "a loop runs 10^5..2^64 times (marked GEN_LOOP_HUGE)")                \
+	X(p_nonterminating, 2, 0, 100,                                                             \
+	  "the program has a loop that may not terminate for some inputs (one of its first 3)")    \
+	X(p_huge, 2, 0, 100,                                                                       \
+	  "the program has a loop of 10^5..2^64 iterations (one of its first 3; GEN_LOOP_HUGE)")   \
 	X(p_irreducible, 8, 0, 100, "a loop is an irreducible cycle with two entries")             \
 	X(p_call, 10, 0, 100, "a body statement calls bpf_get_prandom_u32 or bpf_ktime_get_ns")    \
 	X(p_subprog, 12, 0, 100, "the program has a subprogram called from loop bodies")

@@ -125,6 +125,8 @@ struct gi {
 	bool use_array, use_map, use_pkt, use_sub;
 	int sub_label;
 	bool sub_called;
+	int main_loops;		/* loops begun in main so far */
+	int huge_at, nonterm_at;	/* which of them is huge / possibly endless (-1 none) */
 	uint64_t nest_budget;	/* iterations (product over a nest) a top-level nest may take */
 	/* Tables: everything from here on is written before it is read (not cleared per program). */
 	int32_t label_pc[GI_MAX_LABELS];

@@ -331,6 +331,9 @@ static void params_normal(struct gi *g, struct gi_loop *lp)
 	case 2: a = -(uint64_t)gen_u32(g->src, 1, 100); break;
 	default: a = gen_u64(g->src, 0, UINT64_MAX); break;
 	}
+	/* Room below the start for a down-counter under an unsigned test. */
+	if (down && !is_signed_op(lp->op) && a < n * mag)
+		a += n * mag;
 	a &= wmask(lp->cw);
 	lp->init = (struct gi_opnd){ .kind = OPND_CONST, .base = a };
 	if (!g->fn->sub && gen_bool(g->src, g->k->p_init_input))
@@ -449,7 +452,10 @@ static bool params_fit(const struct gi_loop *lp, const struct gi_eval *ev)
 	case CAT_NONTERM:
 		return ev->nonterm;
 	default:
-		return !ev->nonterm && ev->entered && ev->tmax >= 1 && ev->tmax <= lp->budget;
+		/* and the body runs for some input: a while loop needs two header executions */
+		return !ev->nonterm && ev->entered && ev->tmax <= lp->budget &&
+		       ev->tmax >= (lp->form == GEN_FORM_WHILE || lp->form == GEN_FORM_WHILE_BOTTOM
+					    ? 2 : 1);
 	}
 }
 
@@ -775,12 +781,14 @@ static uint8_t pick_form(struct gi *g, int kind)
 
 static uint8_t pick_cat(struct gi *g)
 {
-	/* Huge and endless loops stay in main, where the campaign can budget a whole run. */
+	/* Huge and endless loops stay in main, where the campaign can budget a whole run; the
+	 * program decided up front which of its loops (if any) they are. */
 	if (g->fn->sub)
 		return gen_bool(g->src, g->k->p_wrap) ? CAT_WRAP : CAT_NORMAL;
-	if (gen_bool(g->src, g->k->p_huge))
+	g->main_loops++;
+	if (g->main_loops - 1 == g->huge_at)
 		return CAT_HUGE;
-	if (gen_bool(g->src, g->k->p_nonterminating))
+	if (g->main_loops - 1 == g->nonterm_at)
 		return CAT_NONTERM;
 	if (gen_bool(g->src, g->k->p_wrap))
 		return CAT_WRAP;

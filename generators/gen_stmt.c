@@ -42,8 +42,9 @@ int gi_emit_cond_jump(struct gi *g, struct gi_loop *lp, int label, bool allow_he
 	bool sub = g->fn->sub;
 	int r;
 
+	/* Helper results decide branches only where helper calls are wanted at all. */
 	if (kind == COND_ANY)
-		kind = (int)gen_pick(g->src, allow_helper && !sub ? 4 : 3);
+		kind = (int)gen_pick(g->src, allow_helper && !sub && g->k->p_call ? 4 : 3);
 	switch (kind) {
 	case COND_INPUT:
 		if (sub) {

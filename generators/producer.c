@@ -1,6 +1,8 @@
 /* The data producer (see producer.h).  A choice in a range of r + 1 values reads the fewest
- * whole bytes that can express r, little-endian, and reduces them modulo r + 1: byte strings map
- * to choices position by position, and the PRNG is only a source of bytes. */
+ * whole bytes that can express r, little-endian, and scales them onto the range (v * (r + 1) /
+ * 256^n): byte strings map to choices position by position and monotonically, every value gets
+ * the same number of byte patterns give or take one (a modulo would favour the low values —
+ * gen_bool(30) said yes 23% of the time that way), and the PRNG is only a source of bytes. */
 #include "generators/producer.h"
 
 static uint64_t splitmix64(uint64_t *x)
@@ -96,9 +98,11 @@ uint64_t gen_u64(struct gen_src *src, uint64_t lo, uint64_t hi)
 		n++;
 	if (!take_bytes(src, n, &v))
 		return lo;
-	if (r < UINT32_MAX)	/* the common case, without a 64-bit division */
-		return lo + (uint32_t)v % ((uint32_t)r + 1);
-	return r == UINT64_MAX ? v : lo + v % (r + 1);
+	if (n <= 4)		/* the common case: the product fits in 64 bits */
+		return lo + ((v * (r + 1)) >> (8 * n));
+	if (r == UINT64_MAX)
+		return v;
+	return lo + (uint64_t)(((unsigned __int128)v * (r + 1)) >> (8 * n));
 }
 
 void gen_bytes(struct gen_src *src, uint8_t *out, size_t n)

@@ -1,0 +1,641 @@
+/* The generator keeps its promises: the data producer is deterministic and decodes every byte
+ * string; the wrap-exact trip arithmetic agrees with brute force; every program validates,
+ * passes a small static check of what the kernel demands (registers and stack slots written
+ * before they are read, stack offsets in bounds and aligned, a valid exit), runs in the
+ * interpreter without a memory or call trap and within its stated step bound; and its metadata is
+ * honest: exact trip counts and induction variables are checked at every header execution
+ * through the interpreter's visit hook (never through the analyzer).  The default mix reaches
+ * every shape and every loop-test kind, and each knob switches its shape off and on.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpf/asm.h"
+#include "generators/gen.h"
+#include "oracle/interp.h"
+#include "scev/expr.h"
+#include "scev/loop.h"
+#include "tests/check.h"
+
+#define NSEEDS 20000
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static uint64_t rnd64(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static uint64_t wmask(unsigned w)
+{
+	return w >= 64 ? UINT64_MAX : (1ull << w) - 1;
+}
+
+/* ---- the producer ---- */
+
+static void test_producer(void)
+{
+	struct gen_src a, b;
+	uint8_t bytes[64], buf[40], buf2[40];
+	unsigned hist[10] = { 0 }, yes = 0;
+
+	/* Same seed, same choices; another seed, other choices. */
+	gen_src_init_seed(&a, 42);
+	gen_src_init_seed(&b, 42);
+	for (int i = 0; i < 1000; i++)
+		CHECK(gen_u64(&a, 0, UINT64_MAX) == gen_u64(&b, 0, UINT64_MAX), "seeded stream %d", i);
+	gen_src_init_seed(&b, 43);
+	CHECK(gen_u64(&a, 0, UINT64_MAX) != gen_u64(&b, 0, UINT64_MAX), "seeds 42 and 43 agree");
+	/* A known first value pins the PRNG across machines and refactorings. */
+	gen_src_init_seed(&a, 0);
+	CHECK_EQ_U64(gen_u64(&a, 0, UINT64_MAX), 0x99ec5f36cb75f2b4ull, "xoshiro256** seed 0");
+
+	/* Ranges, probabilities. */
+	gen_src_init_seed(&a, 7);
+	for (int i = 0; i < 100000; i++) {
+		uint32_t v = gen_u32(&a, 10, 19);
+
+		CHECK(v >= 10 && v <= 19, "gen_u32 out of range: %u", v);
+		hist[v - 10]++;
+		yes += gen_bool(&a, 30);
+		CHECK(!gen_bool(&a, 0) && gen_bool(&a, 100), "gen_bool(0/100)");
+		CHECK(gen_pick(&a, 3) < 3, "gen_pick");
+	}
+	for (int i = 0; i < 10; i++)
+		CHECK(hist[i] > 9000 && hist[i] < 11000, "bucket %d: %u of 100000", i, hist[i]);
+	CHECK(yes > 29000 && yes < 31000, "gen_bool(30) said yes %u times in 100000", yes);
+
+	/* Byte mode: each choice takes the bytes its range needs, little-endian, scaled. */
+	for (int i = 0; i < 64; i++)
+		bytes[i] = (uint8_t)(i * 37 + 11);
+	gen_src_init_bytes(&a, bytes, sizeof(bytes));
+	CHECK_EQ_U64(gen_u32(&a, 5, 5), 5, "an empty range draws nothing");
+	CHECK_EQ_U64(a.pos, 0, "bytes used by an empty range");
+	CHECK_EQ_U64(gen_u32(&a, 0, 255), bytes[0], "one byte");
+	CHECK_EQ_U64(gen_u32(&a, 100, 100 + 65535), 100 + (bytes[1] | bytes[2] << 8), "two bytes");
+	CHECK_EQ_U64(gen_u32(&a, 0, 9), bytes[3] * 10 >> 8, "one byte scaled to 0..9");
+	CHECK_EQ_U64(a.pos, 4, "bytes used");
+	/* Exhausted: the smallest choice, whatever the range. */
+	gen_src_init_bytes(&a, NULL, 0);
+	CHECK(gen_src_exhausted(&a), "empty string exhausted");
+	CHECK(gen_u32(&a, 3, 1000) == 3 && !gen_bool(&a, 99) && gen_pick(&a, 7) == 0 &&
+		      gen_u64(&a, 9, UINT64_MAX) == 9,
+	      "exhausted source gives the smallest choices");
+	gen_src_init_bytes(&a, bytes, 1);
+	CHECK_EQ_U64(gen_u32(&a, 0, 65535), bytes[0], "a choice cut short uses what is left");
+	CHECK_EQ_U64(gen_u32(&a, 0, 65535), 0, "then the smallest");
+
+	/* gen_bytes is n one-byte draws, in both modes. */
+	for (int mode = 0; mode < 2; mode++) {
+		if (mode)
+			gen_src_init_bytes(&a, bytes, 30), gen_src_init_bytes(&b, bytes, 30);
+		else
+			gen_src_init_seed(&a, 5), gen_src_init_seed(&b, 5);
+		gen_u32(&a, 0, 65535);
+		gen_u32(&b, 0, 65535);
+		gen_bytes(&a, buf, sizeof(buf));
+		for (size_t i = 0; i < sizeof(buf); i++)
+			buf2[i] = (uint8_t)gen_u32(&b, 0, 255);
+		CHECK(!memcmp(buf, buf2, sizeof(buf)), "gen_bytes differs from draws (mode %d)", mode);
+		CHECK_EQ_U64(gen_u32(&a, 0, 1 << 20), gen_u32(&b, 0, 1 << 20), "stream after gen_bytes");
+	}
+}
+
+/* ---- the trip arithmetic ---- */
+
+static void test_first_hit(void)
+{
+	/* Against brute force over a whole period at small widths. */
+	for (int it = 0; it < 40000; it++) {
+		unsigned w = 1 + (unsigned)(rnd64() % 11);
+		uint64_t m = 1ull << w, a = rnd64() % m, s = rnd64() % m, lo = rnd64() % m,
+			 hi = rnd64() % m, k = 0, want = 0;
+		bool found = false, got;
+
+		if (lo > hi) {
+			uint64_t t = lo;
+
+			lo = hi, hi = t;
+		}
+		if (it % 3 == 0)
+			hi = lo;	/* single points: the != case */
+		for (uint64_t j = 0, x = a; j < m && !found; j++, x = (x + s) & (m - 1))
+			if (x >= lo && x <= hi)
+				found = true, want = j;
+		got = gen_first_hit(w, a, s, lo, hi, &k);
+		CHECK(got == found && (!got || k == want),
+		      "first_hit(w=%u a=%llu s=%llu [%llu,%llu]) = %d/%llu, brute force %d/%llu", w,
+		      (unsigned long long)a, (unsigned long long)s, (unsigned long long)lo,
+		      (unsigned long long)hi, got, (unsigned long long)k, found,
+		      (unsigned long long)want);
+	}
+}
+
+static void test_first_exit(void)
+{
+	static const uint8_t ops[] = { BPF_JEQ, BPF_JNE, BPF_JLT, BPF_JLE, BPF_JGT,
+				       BPF_JGE, BPF_JSLT, BPF_JSLE, BPF_JSGT, BPF_JSGE };
+	static const uint64_t pts[] = { 0, 1ull << 31, 1ull << 32, 1ull << 63 };
+	uint64_t k;
+
+	/* Short runs near every wrap point, against simulation. */
+	for (int it = 0; it < 60000; it++) {
+		uint8_t op = ops[rnd64() % 10];
+		unsigned cw = rnd64() & 1 ? 32 : 64, jw = rnd64() & 1 ? 32 : 64;
+		uint64_t a = (pts[rnd64() % 4] + rnd64() % 64 - 32) & wmask(cw);
+		uint64_t s = (rnd64() & 1 ? rnd64() % 9 : -(rnd64() % 9)) & wmask(cw);
+		uint64_t b = rnd64() & 1 ? pts[rnd64() % 4] + rnd64() % 64 - 32 : a + (rnd64() % 200) * s;
+		uint64_t c = a, j, limit = 4096;
+		bool got = gen_first_exit(op, jw, cw, a, s, b, &k);
+
+		for (j = 0; j < limit && gen_cond_holds(op, jw, cw, c, b); j++)
+			c = (c + s) & wmask(cw);
+		if (j < limit)
+			CHECK(got && k == j, "first_exit(op %#x jw %u cw %u a %#llx s %#llx b %#llx) = %d/%llu,"
+			      " simulation %llu", op, jw, cw, (unsigned long long)a, (unsigned long long)s,
+			      (unsigned long long)b, got, (unsigned long long)k, (unsigned long long)j);
+		else
+			CHECK(!got || k >= limit, "first_exit says %llu, simulation runs past %llu",
+			      (unsigned long long)k, (unsigned long long)limit);
+	}
+	/* Whole circles. */
+	CHECK(gen_first_exit(BPF_JNE, 32, 32, 1, 1, 0, &k) && k == 0xffffffffull, "32-bit wrap");
+	CHECK(gen_first_exit(BPF_JNE, 32, 64, 1ull << 32, 1, (1ull << 32) - 1, &k) &&
+		      k == 0xffffffffull,
+	      "64-bit counter, JMP32 test");
+	CHECK(gen_first_exit(BPF_JNE, 64, 64, 5, 3, 4, &k) && k == 0x5555555555555555ull,
+	      "odd step around 2^64");
+	CHECK(!gen_first_exit(BPF_JNE, 64, 64, 0, 2, 1, &k), "even step never meets odd bound");
+	CHECK(!gen_first_exit(BPF_JLE, 32, 64, 0, 1, 0xffffffff, &k), "u32 <= max never fails");
+	/* 10, 7, 4, 1, then around 2^64 until it meets 0 exactly: 3k = 10 (mod 2^64). */
+	CHECK(gen_first_exit(BPF_JGT, 64, 64, 10, -3ull, 0, &k) && k * 3 == 10 && k > 4,
+	      "unsigned > 0 counting down by 3 from 10");
+	CHECK(gen_first_exit(BPF_JSGT, 32, 32, 0x7ffffffe, 1, 0, &k) && k == 2, "s32 overflow exit");
+	CHECK(!gen_first_exit(BPF_JLT, 64, 32, 0xfffffffe, 1, 1ull << 32, &k),
+	      "a zero-extended u32 is always below 2^32");
+}
+
+/* ---- a small static check of what the kernel demands ---- */
+
+struct sstate {
+	bool seen;
+	uint16_t regs;		/* registers written on every path */
+	uint64_t stack[8];	/* bytes of the frame written on every path (bit i: fp-512+i) */
+};
+
+static bool stack_range_ok(int off, unsigned size)
+{
+	return off >= -EBPF_STACK_SIZE && off + (int)size <= 0 && off % (int)size == 0;
+}
+
+static bool bytes_set(const uint64_t *m, int off, unsigned size)
+{
+	for (unsigned i = 0; i < size; i++) {
+		unsigned b = (unsigned)(off + EBPF_STACK_SIZE) + i;
+
+		if (!((m[b / 64] >> (b % 64)) & 1))
+			return false;
+	}
+	return true;
+}
+
+static void bytes_mark(uint64_t *m, int off, unsigned size)
+{
+	for (unsigned i = 0; i < size; i++) {
+		unsigned b = (unsigned)(off + EBPF_STACK_SIZE) + i;
+
+		m[b / 64] |= 1ull << (b % 64);
+	}
+}
+
+/* Registers an instruction reads as the kernel checks them: helpers only their arguments
+ * (prandom and ktime none, map lookup two), our subprogram its two. */
+static uint16_t reads_of(const struct bpf_insn *in)
+{
+	if (ebpf_is_helper_call(in))
+		return in->imm == BPF_FUNC_map_lookup_elem ? 0x6 : 0;
+	if (ebpf_is_pseudo_call(in))
+		return 0x6;
+	return (uint16_t)ebpf_regs_read(in);
+}
+
+/* Must-analysis over one function: every read register and stack byte was written on every
+ * path; every r10 access is in the frame and aligned.  Returns the number of violations. */
+static int static_check_fn(const struct gen_program *p, size_t start, size_t end, uint16_t entry_regs,
+			   const char *what, uint64_t seed)
+{
+	struct sstate *st = calloc(end - start, sizeof(*st));
+	uint32_t *work = malloc((end - start) * sizeof(*work)), nwork = 0;
+	int bad = 0;
+
+	st[0] = (struct sstate){ .seen = true, .regs = entry_regs | (1u << 10) };
+	work[nwork++] = 0;
+	while (nwork) {
+		size_t pc = start + work[--nwork];
+		const struct bpf_insn *in = &p->insns[pc];
+		struct sstate s = st[pc - start];
+		uint32_t succ[2];
+		unsigned n;
+
+		if (ebpf_class(in) == BPF_LDX && in->src_reg == EBPF_REG_FP) {
+			unsigned sz = ebpf_size_bytes(ebpf_size(in));
+
+			if (!stack_range_ok(in->off, sz) || !bytes_set(s.stack, in->off, sz))
+				bad++, fprintf(stderr, "%s seed %llu pc %zu: stack read fp%+d (%u) out of "
+					       "range, misaligned or unwritten\n", what,
+					       (unsigned long long)seed, pc, in->off, sz);
+		}
+		if ((ebpf_class(in) == BPF_STX || ebpf_class(in) == BPF_ST) &&
+		    in->dst_reg == EBPF_REG_FP) {
+			unsigned sz = ebpf_size_bytes(ebpf_size(in));
+
+			if (!stack_range_ok(in->off, sz))
+				bad++, fprintf(stderr, "%s seed %llu pc %zu: stack write fp%+d out of "
+					       "range or misaligned\n", what, (unsigned long long)seed,
+					       pc, in->off);
+			else
+				bytes_mark(s.stack, in->off, sz);
+		}
+		if (reads_of(in) & ~s.regs)
+			bad++, fprintf(stderr, "%s seed %llu pc %zu: reads registers %#x before they are "
+				       "written\n", what, (unsigned long long)seed, pc,
+				       reads_of(in) & ~s.regs);
+		if (ebpf_is_ldimm64(in) && in->src_reg == BPF_PSEUDO_MAP_FD &&
+		    (size_t)in->imm >= p->map_cnt)
+			bad++, fprintf(stderr, "%s pc %zu: map %d undefined\n", what, pc, in->imm);
+		if (ebpf_is_call(in))
+			s.regs = (uint16_t)((s.regs & ~0x3eu) | 1u);
+		else
+			s.regs |= (uint16_t)ebpf_regs_written(in);
+		n = ebpf_succs(p->insns, p->len, pc, succ);
+		for (unsigned i = 0; i < n; i++) {
+			struct sstate *t = &st[succ[i] - start];
+			bool changed = !t->seen;
+
+			if (succ[i] < start || succ[i] >= end) {
+				bad++;
+				continue;
+			}
+			if (!t->seen) {
+				*t = s;
+			} else {
+				uint16_t r = t->regs & s.regs;
+
+				changed = r != t->regs;
+				t->regs = r;
+				for (int w = 0; w < 8; w++) {
+					uint64_t m = t->stack[w] & s.stack[w];
+
+					changed |= m != t->stack[w];
+					t->stack[w] = m;
+				}
+			}
+			if (changed)
+				work[nwork++] = succ[i] - (uint32_t)start;
+			if (nwork >= end - start) {	/* compact: duplicates are harmless */
+				nwork = 0;
+				for (size_t k = 0; k < end - start; k++)
+					if (st[k].seen)
+						work[nwork++] = (uint32_t)k;
+			}
+		}
+	}
+	free(work);
+	free(st);
+	return bad;
+}
+
+static int static_check(const struct gen_program *p, uint64_t seed, const char *what)
+{
+	size_t end_main = p->subprog >= 0 ? (size_t)p->subprog : p->len;
+	int bad = static_check_fn(p, 0, end_main, 1u << 1, what, seed);
+
+	if (p->subprog >= 0)
+		bad += static_check_fn(p, end_main, p->len, (1u << 1) | (1u << 2), what, seed);
+	CHECK(ebpf_is_exit(&p->insns[end_main - 1]), "%s seed %llu: main does not end in exit", what,
+	      (unsigned long long)seed);
+	return bad;
+}
+
+/* ---- running it, and checking the metadata at every header ---- */
+
+struct watch {
+	const struct gen_program *p;
+	uint64_t seed;
+	int16_t loop_at[GEN_MAX_INSNS];	/* pc -> loop whose header it is, -1 */
+	bool active[GEN_MAX_LOOPS];
+	uint64_t count[GEN_MAX_LOOPS];
+	uint64_t last[GEN_MAX_LOOPS][GEN_MAX_IVS];
+	int bad;
+	uint64_t exact_entries;	/* entries whose exact trip count was confirmed */
+	uint64_t iv_checks;
+};
+
+static uint64_t read_loc(const struct interp_state *st, uint32_t loc, unsigned width)
+{
+	uint64_t v = 0;
+
+	if (GEN_LOC_IS_REG(loc))
+		return interp_state_regs(st)[loc];
+	interp_state_read(st, interp_state_regs(st)[10] + (uint64_t)(int64_t)GEN_LOC_SLOT_OFF(loc),
+			  GEN_LOC_SLOT_SIZE(loc), &v);
+	(void)width;
+	return v;
+}
+
+static void close_entry(struct watch *w, int i, bool complete)
+{
+	const struct gen_loop *l = &w->p->loops[i];
+
+	if (!w->active[i])
+		return;
+	w->active[i] = false;
+	if (w->count[i] > l->trip_max) {
+		w->bad++;
+		fprintf(stderr, "seed %llu loop %d: %llu header executions, trip_max %llu\n",
+			(unsigned long long)w->seed, i, (unsigned long long)w->count[i],
+			(unsigned long long)l->trip_max);
+	}
+	if (complete && l->trip >= 0) {
+		if (w->count[i] != (uint64_t)l->trip) {
+			w->bad++;
+			fprintf(stderr, "seed %llu loop %d: %llu header executions, exact trip %lld\n",
+				(unsigned long long)w->seed, i, (unsigned long long)w->count[i],
+				(long long)l->trip);
+		} else {
+			w->exact_entries++;
+		}
+	}
+}
+
+static void visit(void *arg, const struct interp_state *st, uint32_t pc)
+{
+	struct watch *w = arg;
+	int i = w->loop_at[pc];
+	const struct gen_loop *l;
+	uint32_t prev = interp_state_prev_pc(st);
+	bool iter;
+
+	if (i < 0)
+		return;
+	l = &w->p->loops[i];
+	iter = w->active[i] && prev >= l->first && prev <= l->last;
+	if (!iter) {
+		close_entry(w, i, true);
+		w->active[i] = true;
+		w->count[i] = 0;
+	}
+	w->count[i]++;
+	for (unsigned j = 0; j < l->nivs; j++) {
+		const struct gen_iv *iv = &l->ivs[j];
+		uint64_t v = read_loc(st, iv->loc, iv->width);
+		uint64_t want = iter ? (w->last[i][j] + iv->step) & wmask(iv->width) : iv->start;
+
+		if ((iter || iv->has_start) && v != want) {
+			w->bad++;
+			fprintf(stderr, "seed %llu loop %d iv %u at header execution %llu: %#llx, "
+				"expected %#llx\n", (unsigned long long)w->seed, i, j,
+				(unsigned long long)w->count[i], (unsigned long long)v,
+				(unsigned long long)want);
+		}
+		w->iv_checks++;
+		w->last[i][j] = v;
+	}
+}
+
+struct run_stats {
+	uint64_t runs, exact_entries, iv_checks, steps;
+};
+
+/* Runs p on input (GEN_INPUT_LEN bytes) with every header watched; returns the trap. */
+static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
+				    const uint8_t *input, uint64_t budget, struct run_stats *rs,
+				    uint64_t *steps)
+{
+	static struct watch w;
+	static uint8_t probes[GEN_MAX_INSNS];
+	uint8_t pkt[GEN_INPUT_LEN], values[GEN_MAP_ENTRIES * GEN_MAP_VALUE_SIZE] = { 0 };
+	struct interp_map map = { .def = p->maps[0], .values = values };
+	struct interp_env env = { .ctx_kind = INTERP_CTX_XDP, .input = pkt, .input_len = GEN_INPUT_LEN,
+				  .helper_data = p->helper_data, .helper_len = p->helper_len,
+				  .maps = p->map_cnt ? &map : NULL, .map_cnt = p->map_cnt,
+				  .step_budget = budget, .probes = probes, .visit = visit,
+				  .arg = &w };
+	struct interp_result res;
+	struct interp_code *code;
+	struct ebpf_prog view;
+	struct diag d;
+
+	memcpy(pkt, input, GEN_INPUT_LEN);
+	memset(&w, 0, sizeof(w));
+	memset(w.loop_at, 0xff, sizeof(w.loop_at));
+	memset(probes, 0, sizeof(probes));
+	w.p = p;
+	w.seed = seed;
+	for (size_t i = 0; i < p->nloops; i++) {
+		if (p->loops[i].header < 0)
+			continue;
+		w.loop_at[p->loops[i].header] = (int16_t)i;
+		probes[p->loops[i].header] = 1;
+	}
+	gen_program__prog(p, &view, "gen");
+	if (interp_prepare(&code, &view, &d)) {
+		CHECK(0, "seed %llu: interp_prepare: %s", (unsigned long long)seed, d.msg);
+		return INTERP_TRAP_CALL;
+	}
+	CHECK(interp_run(code, &env, &res) == 0, "interp_run misuse");
+	interp_code__free(code);
+	for (size_t i = 0; i < p->nloops; i++)
+		close_entry(&w, (int)i, res.trap == INTERP_OK);
+	CHECK(!w.bad, "seed %llu: %d metadata violations (see above)", (unsigned long long)seed, w.bad);
+	rs->runs++;
+	rs->exact_entries += w.exact_entries;
+	rs->iv_checks += w.iv_checks;
+	rs->steps += res.steps;
+	*steps = res.steps;
+	if (res.trap != INTERP_OK && res.trap != INTERP_TRAP_STEPS)
+		fprintf(stderr, "seed %llu: trap %d at pc %u: %s\n", (unsigned long long)seed, res.trap,
+			res.trap_pc, res.reason);
+	return res.trap;
+}
+
+/* Everything a program must satisfy, on its own input and on another. */
+static void check_program(const struct gen_program *p, const struct gen_knobs *k, uint64_t seed,
+			  const char *what, struct run_stats *rs)
+{
+	bool endless = p->flags & GEN_PROG_MAY_NOT_TERMINATE, huge = p->flags & GEN_PROG_HUGE;
+	uint64_t budget = endless || huge ? k->step_budget : p->max_steps + 1, steps;
+	uint8_t other[GEN_INPUT_LEN];
+	enum interp_trap t;
+	struct diag d;
+
+	diag_clear(&d);
+	CHECK(ebpf_validate(p->insns, p->len, &d) == 0, "%s seed %llu: %s", what,
+	      (unsigned long long)seed, d.msg);
+	CHECK(p->prog_type == BPF_PROG_TYPE_XDP && p->input_len == GEN_INPUT_LEN, "program type");
+	CHECK(static_check(p, seed, what) == 0, "%s seed %llu: static check", what,
+	      (unsigned long long)seed);
+	CHECK(huge || endless || p->max_steps <= k->step_budget, "unmarked max_steps %llu",
+	      (unsigned long long)p->max_steps);
+	for (size_t i = 0; i < p->nloops; i++) {
+		const struct gen_loop *l = &p->loops[i];
+
+		CHECK(l->first <= l->last && l->last < p->len &&
+			      (l->header < 0 || ((uint32_t)l->header >= l->first &&
+						 (uint32_t)l->header <= l->last)),
+		      "seed %llu loop %zu: header %d body %u..%u", (unsigned long long)seed, i,
+		      l->header, l->first, l->last);
+		CHECK(l->parent < (int32_t)i &&
+			      (l->parent < 0 || (p->loops[l->parent].first <= l->first &&
+						 l->last <= p->loops[l->parent].last &&
+						 l->depth == p->loops[l->parent].depth + 1)),
+		      "seed %llu loop %zu: not inside its parent", (unsigned long long)seed, i);
+		CHECK(l->trip < 0 || (uint64_t)l->trip == l->trip_max, "seed %llu loop %zu: trip %lld "
+		      "max %llu", (unsigned long long)seed, i, (long long)l->trip,
+		      (unsigned long long)l->trip_max);
+		CHECK(!(l->flags & GEN_LOOP_MAY_NOT_TERMINATE) || (p->flags & GEN_PROG_MAY_NOT_TERMINATE),
+		      "loop flag without program flag");
+	}
+	t = run_watched(p, seed, p->input, budget, rs, &steps);
+	if (endless || huge) {
+		CHECK(t == INTERP_OK || t == INTERP_TRAP_STEPS, "%s seed %llu: trap %d", what,
+		      (unsigned long long)seed, t);
+	} else {
+		CHECK(t == INTERP_OK, "%s seed %llu: trap %d", what, (unsigned long long)seed, t);
+		CHECK(steps <= p->max_steps, "%s seed %llu: %llu steps, max_steps %llu", what,
+		      (unsigned long long)seed, (unsigned long long)steps,
+		      (unsigned long long)p->max_steps);
+	}
+	/* The metadata holds for every input, not just the one that came with the program. */
+	for (size_t i = 0; i < sizeof(other); i++)
+		other[i] = (uint8_t)rnd64();
+	if (seed & 1)
+		memset(other, seed & 2 ? 0xff : 0, sizeof(other));
+	t = run_watched(p, seed, other, budget, rs, &steps);
+	CHECK(t == INTERP_OK || ((endless || huge) && t == INTERP_TRAP_STEPS),
+	      "%s seed %llu, other input: trap %d", what, (unsigned long long)seed, t);
+}
+
+/* The loops the generator meant are the loops scev's loop forest finds. */
+static void check_structure(const struct gen_program *p, uint64_t seed)
+{
+	struct scev_structure st;
+	struct diag d;
+	uint32_t nirr = 0;
+
+	if (scev_structure__build(&st, p->insns, p->len, &d)) {
+		CHECK(0, "seed %llu: scev_structure__build: %s", (unsigned long long)seed, d.msg);
+		return;
+	}
+	CHECK_EQ_U64(st.loops->nloops, p->nloops, "loops found vs generated");
+	for (size_t i = 0; i < p->nloops; i++) {
+		const struct gen_loop *l = &p->loops[i];
+		bool found = false;
+
+		for (uint32_t j = 0; j < st.loops->nloops; j++) {
+			const struct scev_loop *s = &st.loops->loops[j];
+			uint32_t h = st.cfg->blocks[s->header].first;
+
+			if (l->header >= 0 ? h == (uint32_t)l->header && !s->irreducible
+					   : s->irreducible && h >= l->first && h <= l->last)
+				found = true;
+		}
+		nirr += l->header < 0;
+		CHECK(found, "seed %llu loop %zu (header %d, %s) not found by scev",
+		      (unsigned long long)seed, i, l->header, gen_form_name(l->form));
+	}
+	CHECK_EQ_U64(st.loops->nirreducible, nirr, "irreducible loops");
+	scev_structure__free(&st);
+}
+
+static bool same_program(const struct gen_program *a, const struct gen_program *b)
+{
+	if (a->len != b->len || memcmp(a->insns, b->insns, a->len * sizeof(*a->insns)) ||
+	    a->nloops != b->nloops || memcmp(a->input, b->input, sizeof(a->input)) ||
+	    memcmp(a->helper_data, b->helper_data, sizeof(a->helper_data)) ||
+	    a->shapes != b->shapes || a->max_steps != b->max_steps || a->flags != b->flags)
+		return false;
+	for (size_t i = 0; i < a->nloops; i++)
+		if (memcmp(&a->loops[i], &b->loops[i], sizeof(a->loops[i])))
+			return false;
+	return true;
+}
+
+static void test_default_mix(void)
+{
+	struct gen_knobs k = gen_knobs_default();
+	struct gen_program p = { 0 }, q = { 0 };
+	uint64_t shape_count[GEN_SHAPE__COUNT] = { 0 }, cond = 0, len_sum = 0, huge = 0, endless = 0;
+	struct run_stats rs = { 0 };
+	size_t max_len = 0;
+
+	for (uint64_t seed = 0; seed < NSEEDS; seed++) {
+		struct gen_src src;
+
+		gen_src_init_seed(&src, seed);
+		if (gen_program(&p, &src, &k)) {
+			CHECK(0, "seed %llu: gen_program failed", (unsigned long long)seed);
+			continue;
+		}
+		check_program(&p, &k, seed, "default", &rs);
+		if (seed % 8 == 0)
+			check_structure(&p, seed);
+		if (seed % 16 == 0) {
+			gen_src_init_seed(&src, seed);
+			CHECK(gen_program(&q, &src, &k) == 0 && same_program(&p, &q),
+			      "seed %llu: not reproducible", (unsigned long long)seed);
+		}
+		for (unsigned s = 0; s < GEN_SHAPE__COUNT; s++)
+			shape_count[s] += (p.shapes >> s) & 1;
+		cond |= p.cond_kinds;
+		len_sum += p.len;
+		max_len = p.len > max_len ? p.len : max_len;
+		huge += !!(p.flags & GEN_PROG_HUGE);
+		endless += !!(p.flags & GEN_PROG_MAY_NOT_TERMINATE);
+	}
+	for (unsigned s = 0; s < GEN_SHAPE__COUNT; s++)
+		CHECK(shape_count[s] > 0, "shape %s never produced by the default mix", gen_shape_name(s));
+	for (unsigned op = 0; op < 16; op++) {
+		static const uint8_t ops[] = { BPF_JEQ, BPF_JNE, BPF_JLT, BPF_JLE, BPF_JGT,
+					       BPF_JGE, BPF_JSLT, BPF_JSLE, BPF_JSGT, BPF_JSGE };
+
+		for (unsigned j = 0; j < 10; j++)
+			if (ops[j] >> 4 == op)
+				CHECK(((cond >> op) & 1) && ((cond >> (op + 16)) & 1),
+				      "loop test op %#x never produced at both widths", op << 4);
+	}
+	CHECK(len_sum / NSEEDS <= 120 && max_len <= 2 * k.max_insns,
+	      "programs too large: average %llu, largest %zu", (unsigned long long)(len_sum / NSEEDS),
+	      max_len);
+	CHECK(huge < NSEEDS * 7 / 100 && endless < NSEEDS * 3 / 100,
+	      "too many huge (%llu) or endless (%llu)",
+	      (unsigned long long)huge, (unsigned long long)endless);
+	CHECK(rs.exact_entries > NSEEDS, "only %llu exact trip counts confirmed",
+	      (unsigned long long)rs.exact_entries);
+	printf("default mix: %d programs, %llu instructions on average (largest %zu), %llu huge, "
+	       "%llu possibly endless; %llu runs, %llu steps, %llu exact loop entries and %llu IV "
+	       "values confirmed\n", NSEEDS, (unsigned long long)(len_sum / NSEEDS), max_len,
+	       (unsigned long long)huge, (unsigned long long)endless, (unsigned long long)rs.runs,
+	       (unsigned long long)rs.steps, (unsigned long long)rs.exact_entries,
+	       (unsigned long long)rs.iv_checks);
+	printf("shapes:");
+	for (unsigned s = 0; s < GEN_SHAPE__COUNT; s++)
+		printf(" %s=%llu", gen_shape_name(s), (unsigned long long)shape_count[s]);
+	printf("\n");
+	gen_program__free(&p);
+	gen_program__free(&q);
+}
+
+int main(void)
+{
+	CHECK_EQ_U64(GEN_LOC_SLOT(-8, 8), LOC_SLOT(-8, 8), "slot numbering = scev's loc_t");
+	CHECK_EQ_U64(GEN_LOC_SLOT(-96, 4), LOC_SLOT(-96, 4), "narrow slot numbering");
+	test_producer();
+	test_first_hit();
+	test_first_exit();
+	test_default_mix();
+	return check_done("test_gen");
+}
