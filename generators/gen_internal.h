@@ -35,14 +35,14 @@ struct gi_var {
 	bool live;
 };
 
-/* A loop operand (init or bound): base + (v & mask) * mul, v from the input, an outer variable
- * or nothing (constant). */
-enum { OPND_CONST, OPND_INPUT, OPND_VAR };
+/* A loop operand (init or bound): base + (v & mask) * mul, v from the input, an outer variable,
+ * a subprogram argument (the subprogram's input) or nothing (constant). */
+enum { OPND_CONST, OPND_INPUT, OPND_VAR, OPND_ARG };
 struct gi_opnd {
 	uint8_t kind;
 	uint8_t in_size;	/* input: bytes read (1, 2, 4, 8) at in_off */
 	uint8_t in_off;
-	int var;		/* OPND_VAR: variable index */
+	int var;		/* OPND_VAR, OPND_ARG: variable index */
 	uint32_t mask;		/* 2^j - 1 */
 	uint32_t mul;
 	uint64_t base;

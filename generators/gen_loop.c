@@ -227,19 +227,15 @@ static uint8_t pick_any_op(struct gi *g)
 	return ops[gen_pick(g->src, 10)];
 }
 
-/* A variable of an enclosing loop (or a subprogram argument) to draw operands from; -1 none. */
+/* A variable of an enclosing loop to draw operands from; -1 none. */
 static int pick_outer_var(struct gi *g, const struct gi_loop *lp)
 {
-	int cand[GI_MAX_OPEN * 2 + 2], n = 0;
+	int cand[GI_MAX_OPEN * 2], n = 0;
 
 	for (int i = lp->parent; i >= 0; i = g->open[i].parent) {
 		cand[n++] = g->open[i].ctr;
 		if (g->open[i].dvar >= 0)
 			cand[n++] = g->open[i].dvar;
-	}
-	if (g->fn->sub) {
-		cand[n++] = g->fn->arg_a;
-		cand[n++] = g->fn->arg_b;
 	}
 	return n ? cand[gen_pick(g->src, (uint32_t)n)] : -1;
 }
@@ -253,21 +249,22 @@ static uint32_t pick_mask(struct gi *g, uint64_t limit)
 	return (1u << j) - 1;
 }
 
-/* A masked operand in place of a constant: from the input in main, from an outer variable or
- * argument otherwise.  base + (v & mask) * mul. */
+/* A masked operand in place of a constant, base + (v & mask) * mul: v from an outer variable,
+ * or from the input (in main) or an argument (in the subprogram). */
 static bool masked_opnd(struct gi *g, const struct gi_loop *lp, struct gi_opnd *o, bool outer,
 			uint32_t mask, uint32_t mul, uint64_t base)
 {
+	uint8_t kind = outer ? OPND_VAR : g->fn->sub ? OPND_ARG : OPND_INPUT;
 	int v = -1;
 
-	if (outer || g->fn->sub) {
+	if (kind == OPND_VAR)
 		v = pick_outer_var(g, lp);
-		if (v < 0)
-			return false;
-	}
-	*o = (struct gi_opnd){ .kind = v >= 0 ? OPND_VAR : OPND_INPUT, .var = v, .mask = mask,
-			       .mul = mul, .base = base };
-	if (v < 0) {
+	else if (kind == OPND_ARG)
+		v = gen_bool(g->src, 50) ? g->fn->arg_a : g->fn->arg_b;
+	if (kind != OPND_INPUT && v < 0)
+		return false;
+	*o = (struct gi_opnd){ .kind = kind, .var = v, .mask = mask, .mul = mul, .base = base };
+	if (kind == OPND_INPUT) {
 		unsigned sz = gen_pick(g->src, 4);
 
 		o->in_size = (uint8_t)(1u << sz);
@@ -371,10 +368,14 @@ static void params_wrap(struct gi *g, struct gi_loop *lp)
 			.base = planned_bound(lp->op, lp->cw, a, lp->step,
 					      gen_u32(g->src, 1, (uint32_t)lp->budget)) };
 		break;
-	default:
-		if (!masked_opnd(g, lp, &lp->bound, lp->parent >= 0, 7, 1, w - 4))
+	default: {
+		bool outer = lp->parent >= 0 && gen_bool(g->src, g->k->p_bound_outer);
+
+		if ((!outer && !gen_bool(g->src, g->k->p_bound_input)) ||
+		    !masked_opnd(g, lp, &lp->bound, outer, 7, 1, w - 4))
 			lp->bound = (struct gi_opnd){ .kind = OPND_CONST, .base = w };
 		break;
+	}
 	}
 }
 
@@ -626,7 +627,7 @@ static uint64_t param_shapes(const struct gi *g, const struct gi_loop *lp)
 		sh |= GEN_SH(COND_EQNE);
 	else
 		sh |= is_signed_op(lp->op) ? GEN_SH(COND_SIGNED) : GEN_SH(COND_UNSIGNED);
-	if (lp->bound.kind == OPND_INPUT)
+	if (lp->bound.kind == OPND_INPUT || lp->bound.kind == OPND_ARG)
 		sh |= GEN_SH(BOUND_INPUT);
 	else if (lp->bound.kind == OPND_VAR)
 		sh |= GEN_SH(BOUND_OUTER);

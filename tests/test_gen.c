@@ -7,6 +7,7 @@
  * through the interpreter's visit hook (never through the analyzer).  The default mix reaches
  * every shape and every loop-test kind, and each knob switches its shape off and on.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -629,6 +630,309 @@ static void test_default_mix(void)
 	gen_program__free(&q);
 }
 
+/* ---- every knob controls its shape ---- */
+
+struct sample {
+	uint64_t shape_count[GEN_SHAPE__COUNT];
+	unsigned n, failed, huge_prog, endless_prog, max_len;
+	bool all_irr, all_while, all_depth1, all_slot_ctr, trips_within, map_always, map_never;
+};
+
+static void sample(struct sample *sm, const struct gen_knobs *k, unsigned n, uint64_t seed0)
+{
+	struct gen_program p = { 0 };
+	struct run_stats rs = { 0 };
+
+	memset(sm, 0, sizeof(*sm));
+	sm->all_irr = sm->all_while = sm->all_depth1 = sm->all_slot_ctr = sm->trips_within = true;
+	sm->map_always = sm->map_never = true;
+	for (unsigned i = 0; i < n; i++) {
+		struct gen_src src;
+		bool hl = false;
+
+		gen_src_init_seed(&src, seed0 + i);
+		if (gen_program(&p, &src, k)) {
+			sm->failed++;
+			continue;
+		}
+		sm->n++;
+		check_program(&p, k, seed0 + i, "knob sample", &rs);
+		for (unsigned s = 0; s < GEN_SHAPE__COUNT; s++)
+			sm->shape_count[s] += (p.shapes >> s) & 1;
+		for (size_t j = 0; j < p.nloops; j++) {
+			const struct gen_loop *l = &p.loops[j];
+			bool sub = l->flags & GEN_LOOP_SUBPROG;
+
+			sm->all_irr &= l->form == GEN_FORM_IRREDUCIBLE;
+			sm->all_while &= l->form == GEN_FORM_WHILE;
+			sm->all_depth1 &= sub || l->depth == 1;
+			sm->all_slot_ctr &= !GEN_LOC_IS_REG(l->counter_loc);
+			sm->trips_within &= l->trip_max <= k->max_trip;
+			hl |= (l->flags & GEN_LOOP_HUGE) != 0;
+		}
+		sm->huge_prog += hl;
+		sm->endless_prog += !!(p.flags & GEN_PROG_MAY_NOT_TERMINATE);
+		sm->max_len = p.len > sm->max_len ? (unsigned)p.len : sm->max_len;
+		sm->map_always &= p.map_cnt == 1;
+		sm->map_never &= p.map_cnt == 0;
+	}
+	CHECK(!sm->failed, "%u programs failed", sm->failed);
+	gen_program__free(&p);
+}
+
+static struct gen_knobs knobs_with(const char *a, uint32_t va, const char *b, uint32_t vb)
+{
+	struct gen_knobs k = gen_knobs_default();
+
+	/* "Clean": no wrap, huge or endless loops, whose parameters come from their own recipes. */
+	CHECK(!gen_knobs_set(&k, "p_wrap", 0) && !gen_knobs_set(&k, "p_huge", 0) &&
+		      !gen_knobs_set(&k, "p_nonterminating", 0),
+	      "clean knobs");
+	if (a)
+		CHECK(!gen_knobs_set(&k, a, va), "set %s", a);
+	if (b)
+		CHECK(!gen_knobs_set(&k, b, vb), "set %s", b);
+	return k;
+}
+
+static void test_knobs_control(void)
+{
+	static const struct {
+		const char *knob;
+		unsigned shape;
+	} pairs[] = {
+		{ "p_irreducible", GEN_SHAPE_IRREDUCIBLE }, { "p_nest", GEN_SHAPE_NEST2 },
+		{ "p_subprog", GEN_SHAPE_SUBPROG },	  { "p_map", GEN_SHAPE_MAP },
+		{ "p_pkt", GEN_SHAPE_PKT },		  { "p_call", GEN_SHAPE_HELPER },
+		{ "p_break", GEN_SHAPE_BREAK },		  { "p_return", GEN_SHAPE_RETURN },
+		{ "p_continue", GEN_SHAPE_CONTINUE },	  { "p_cond_update", GEN_SHAPE_COND_UPDATE },
+		{ "p_derived", GEN_SHAPE_DERIVED_IV },	  { "p_outer_mod", GEN_SHAPE_OUTER_MOD },
+		{ "p_bound_input", GEN_SHAPE_BOUND_INPUT }, { "p_bound_outer", GEN_SHAPE_BOUND_OUTER },
+		{ "p_init_input", GEN_SHAPE_INIT_INPUT }, { "p_signed", GEN_SHAPE_COND_SIGNED },
+		{ "p_eqne", GEN_SHAPE_COND_EQNE },	  { "p_down", GEN_SHAPE_DOWN },
+		{ "p_big_step", GEN_SHAPE_STEP_BIG },	  { "p_ctr32", GEN_SHAPE_CTR32 },
+		{ "p_cmp_mix", GEN_SHAPE_CMP_MIX },	  { "p_bound_reg", GEN_SHAPE_BOUND_REG },
+		{ "p_wrap", GEN_SHAPE_WRAP },		  { "p_huge", GEN_SHAPE_HUGE },
+		{ "p_nonterminating", GEN_SHAPE_NONTERM },
+	};
+	struct gen_knobs k;
+	struct sample off, on;
+
+	/* Each knob at 0 removes its shape; at 100 it appears, and more often than by default. */
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		const char *kn = pairs[i].knob;
+		unsigned sh = pairs[i].shape;
+
+		k = knobs_with(kn, 0, NULL, 0);
+		sample(&off, &k, 300, 1000000 + i * 1000);
+		k = knobs_with(kn, 100, NULL, 0);
+		if (sh == GEN_SHAPE_ARRAY_READ)
+			gen_knobs_set(&k, "p_indirect_write", 0);
+		sample(&on, &k, 300, 2000000 + i * 1000);
+		CHECK(off.shape_count[sh] == 0, "%s=0 still gives %s in %llu programs", kn,
+		      gen_shape_name(sh), (unsigned long long)off.shape_count[sh]);
+		CHECK(on.shape_count[sh] > 30, "%s=100 gives %s in only %llu of 300 programs", kn,
+		      gen_shape_name(sh), (unsigned long long)on.shape_count[sh]);
+	}
+	/* The stack array: reads and indirect writes. */
+	k = knobs_with("p_array", 0, NULL, 0);
+	sample(&off, &k, 300, 3000000);
+	CHECK(!off.shape_count[GEN_SHAPE_ARRAY_READ] && !off.shape_count[GEN_SHAPE_INDIRECT_WRITE],
+	      "p_array=0 still accesses the array");
+	k = knobs_with("p_array", 100, "p_indirect_write", 0);
+	sample(&on, &k, 300, 3001000);
+	CHECK(on.shape_count[GEN_SHAPE_ARRAY_READ] > 30 && !on.shape_count[GEN_SHAPE_INDIRECT_WRITE],
+	      "p_indirect_write=0: reads only");
+	k = knobs_with("p_array", 100, "p_indirect_write", 100);
+	sample(&on, &k, 300, 3002000);
+	CHECK(on.shape_count[GEN_SHAPE_INDIRECT_WRITE] > 30 && !on.shape_count[GEN_SHAPE_ARRAY_READ],
+	      "p_indirect_write=100: writes only");
+	/* Whole-program effects. */
+	k = knobs_with("p_irreducible", 100, NULL, 0);
+	sample(&on, &k, 200, 3003000);
+	CHECK(on.all_irr, "p_irreducible=100: every loop irreducible");
+	k = knobs_with("w_while_bottom", 0, "w_do_while", 0);
+	gen_knobs_set(&k, "w_for", 0);
+	gen_knobs_set(&k, "p_irreducible", 0);
+	sample(&on, &k, 200, 3004000);
+	CHECK(on.all_while, "only while loops when the other weights are 0");
+	k = knobs_with("max_depth", 1, NULL, 0);
+	sample(&on, &k, 300, 3005000);
+	CHECK(on.all_depth1 && !on.shape_count[GEN_SHAPE_NEST2], "max_depth=1 nests");
+	k = knobs_with("max_depth", 2, "p_nest", 100);
+	sample(&on, &k, 300, 3006000);
+	CHECK(on.shape_count[GEN_SHAPE_NEST2] > 100 && !on.shape_count[GEN_SHAPE_NEST3],
+	      "max_depth=2");
+	k = knobs_with("p_nest", 100, NULL, 0);
+	sample(&on, &k, 300, 3007000);
+	CHECK(on.shape_count[GEN_SHAPE_NEST4] > 10, "p_nest=100 reaches depth 4 in %llu",
+	      (unsigned long long)on.shape_count[GEN_SHAPE_NEST4]);
+	k = knobs_with("p_spill", 100, NULL, 0);
+	sample(&on, &k, 200, 3008000);
+	CHECK(on.all_slot_ctr, "p_spill=100: every counter in a stack slot");
+	k = knobs_with("max_trip", 5, NULL, 0);
+	sample(&on, &k, 300, 3009000);
+	CHECK(on.trips_within, "max_trip=5 exceeded");
+	k = knobs_with("max_insns", 60, NULL, 0);
+	sample(&on, &k, 300, 3010000);
+	CHECK(on.max_len <= 180, "max_insns=60: a program of %u instructions", on.max_len);
+	k = knobs_with("max_nests", 1, NULL, 0);
+	sample(&on, &k, 300, 3011000);
+	CHECK(!on.shape_count[GEN_SHAPE_SEQ_NESTS], "max_nests=1");
+	k = knobs_with("p_map", 100, NULL, 0);
+	sample(&on, &k, 100, 3012000);
+	CHECK(on.map_always, "p_map=100: the map is always defined");
+	k = knobs_with("p_map", 0, NULL, 0);
+	sample(&on, &k, 100, 3013000);
+	CHECK(on.map_never, "p_map=0: no map");
+	k = knobs_with("p_huge", 100, NULL, 0);
+	sample(&on, &k, 300, 3014000);
+	CHECK(on.huge_prog > 150 && on.endless_prog == 0, "p_huge=100: %u huge, %u endless",
+	      on.huge_prog, on.endless_prog);
+	k = knobs_with("p_nonterminating", 100, NULL, 0);
+	sample(&on, &k, 300, 3015000);
+	CHECK(on.endless_prog > 150 && on.huge_prog == 0, "p_nonterminating=100: %u endless",
+	      on.endless_prog);
+	k = knobs_with(NULL, 0, NULL, 0);
+	sample(&on, &k, 300, 3016000);
+	CHECK(!on.huge_prog && !on.endless_prog, "clean knobs: no huge or endless loops");
+}
+
+static void test_knobs_api(void)
+{
+	struct gen_knobs k = gen_knobs_default(), d = k;
+	struct gen_program p = { 0 };
+	struct gen_src src;
+	const char *name, *what;
+	uint32_t def;
+	size_t i;
+
+	CHECK(gen_knobs_set(&k, "no_such_knob", 1) == -ENOENT, "unknown knob");
+	CHECK(gen_knobs_set(&k, "p_wrap", 101) == -ERANGE, "probability over 100");
+	CHECK(gen_knobs_set(&k, "max_depth", 5) == -ERANGE, "max_depth 5");
+	CHECK(gen_knobs_set(&k, "max_depth", 0) == -ERANGE, "max_depth 0");
+	CHECK(!memcmp(&k, &d, sizeof(k)), "a refused value changed the knobs");
+	CHECK(gen_knobs_set(&k, "p_wrap", 77) == 0 && k.p_wrap == 77, "p_wrap set");
+	for (i = 0; gen_knob_info(i, &name, &def, &what); i++) {
+		struct gen_knobs t = gen_knobs_default();
+
+		CHECK(gen_knobs_set(&t, name, def) == 0 && !memcmp(&t, &d, sizeof(t)),
+		      "knob %s: default %u", name, def);
+		CHECK(what && *what, "knob %s undocumented", name);
+	}
+	CHECK_EQ_U64(i, sizeof(struct gen_knobs) / sizeof(uint32_t), "knob table size");
+	gen_src_init_seed(&src, 1);
+	k = gen_knobs_default();
+	k.max_depth = 0;
+	CHECK(gen_program(&p, &src, &k) == -EINVAL, "invalid knobs accepted");
+	k = gen_knobs_default();
+	k.w_while = k.w_while_bottom = k.w_do_while = k.w_for = 0;
+	CHECK(gen_program(&p, &src, &k) == -EINVAL, "all form weights 0 accepted");
+	CHECK(gen_program(&p, &src, NULL) == 0, "NULL knobs are the defaults");
+	gen_program__free(&p);
+	gen_program__free(&p);
+	gen_program__free(NULL);
+}
+
+/* ---- byte strings ---- */
+
+static void test_bytes(void)
+{
+	struct gen_knobs k = gen_knobs_default();
+	struct gen_program p = { 0 }, q = { 0 };
+	struct run_stats rs = { 0 };
+	static uint8_t buf[1024];
+	struct gen_src src;
+
+	/* The empty string: every choice the smallest, a valid program all the same. */
+	gen_src_init_bytes(&src, "", 0);
+	CHECK(gen_program(&p, &src, &k) == 0, "empty string");
+	check_program(&p, &k, 0, "empty", &rs);
+	CHECK(p.nloops >= 1, "the empty string has a loop");
+	/* Random strings of every length, run and checked like seeded ones; same bytes, same
+	 * program. */
+	for (int it = 0; it < 3000; it++) {
+		size_t n = rnd64() % (it < 1500 ? 64 : sizeof(buf));
+
+		for (size_t i = 0; i < n; i++)
+			buf[i] = (uint8_t)rnd64();
+		if (it % 10 == 0)
+			memset(buf, it % 20 ? 0xff : 0, n);
+		gen_src_init_bytes(&src, buf, n);
+		if (gen_program(&p, &src, &k)) {
+			CHECK(0, "byte string %d (%zu bytes) failed", it, n);
+			continue;
+		}
+		check_program(&p, &k, (uint64_t)it, "bytes", &rs);
+		gen_src_init_bytes(&src, buf, n);
+		CHECK(gen_program(&q, &src, &k) == 0 && same_program(&p, &q),
+		      "byte string %d not reproducible", it);
+	}
+	/* Every prefix of one string: truncation never breaks decoding. */
+	for (size_t i = 0; i < 600; i++)
+		buf[i] = (uint8_t)rnd64();
+	for (size_t n = 0; n <= 600; n++) {
+		gen_src_init_bytes(&src, buf, n);
+		if (gen_program(&p, &src, &k)) {
+			CHECK(0, "prefix of %zu bytes failed", n);
+			continue;
+		}
+		check_program(&p, &k, n, "prefix", &rs);
+	}
+	gen_program__free(&p);
+	gen_program__free(&q);
+}
+
+/* ---- the text form ---- */
+
+static void test_text(void)
+{
+	struct gen_knobs k = gen_knobs_default();
+	struct gen_program p = { 0 };
+
+	for (uint64_t seed = 0; seed < 400; seed++) {
+		struct sbuf sb = SBUF_INIT;
+		struct ebpf_object *obj = NULL;
+		const struct ebpf_section *in, *hd;
+		struct gen_src src;
+		struct diag d;
+		uint8_t *bytes;
+		size_t n;
+
+		k.p_map = k.p_subprog = seed & 1 ? 100 : 12;
+		gen_src_init_seed(&src, seed);
+		CHECK(gen_program(&p, &src, &k) == 0, "gen");
+		gen_program__to_asm(&sb, &p);
+		CHECK(!sb.oom, "to_asm");
+		diag_clear(&d);
+		if (ebpf_object__open_mem(&obj, sbuf_cstr(&sb), sb.len, "gen", &d)) {
+			CHECK(0, "seed %llu: text does not reassemble: %s", (unsigned long long)seed,
+			      d.msg);
+			sbuf_free(&sb);
+			continue;
+		}
+		CHECK(obj->prog_cnt == 1 && obj->progs[0].len == p.len &&
+			      !memcmp(obj->progs[0].insns, p.insns, p.len * sizeof(*p.insns)),
+		      "seed %llu: reassembled program differs", (unsigned long long)seed);
+		in = ebpf_object__section(obj, "input");
+		hd = ebpf_object__section(obj, "helper");
+		CHECK(in && !ebpf_parse_hex(&bytes, &n, in->text, &d) && n == GEN_INPUT_LEN &&
+			      !memcmp(bytes, p.input, n),
+		      "seed %llu: -- input", (unsigned long long)seed);
+		if (in)
+			free(bytes);
+		CHECK(hd && !ebpf_parse_hex(&bytes, &n, hd->text, &d) && n == GEN_HELPER_LEN &&
+			      !memcmp(bytes, p.helper_data, n),
+		      "seed %llu: -- helper", (unsigned long long)seed);
+		if (hd)
+			free(bytes);
+		CHECK(strstr(sbuf_cstr(&sb), "; loop 0: header ") != NULL, "loop metadata missing");
+		ebpf_object__free(obj);
+		sbuf_free(&sb);
+	}
+	gen_program__free(&p);
+}
+
 int main(void)
 {
 	CHECK_EQ_U64(GEN_LOC_SLOT(-8, 8), LOC_SLOT(-8, 8), "slot numbering = scev's loc_t");
@@ -636,6 +940,10 @@ int main(void)
 	test_producer();
 	test_first_hit();
 	test_first_exit();
+	test_knobs_api();
+	test_text();
+	test_bytes();
+	test_knobs_control();
 	test_default_mix();
 	return check_done("test_gen");
 }
