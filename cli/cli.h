@@ -38,6 +38,7 @@ char *cli_read_file(const char *path, size_t *len);
 	X(asm, "assemble text (kernel, LLVM, objdump or ubpf syntax) to raw instruction bytes") \
 	X(disasm, "print programs in the kernel verifier log's syntax (assembles back unchanged)") \
 	X(kernel, "load into the running kernel: verdict, verifier log and stats, test run") \
+	X(gen, "print generated loop programs with their intended loops and trip counts") \
 	X(fuzz, "the campaign: generate loop programs, analyze, check every claim, save findings") \
 	X(replay, "reproduce a saved finding (exit 1 while it still holds)") \
 	X(reduce, "shrink a saved finding's program while the finding still holds") \
