@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +30,27 @@ struct astate {
 	struct aval regs[EBPF_NREGS];
 	struct acell *cells;	/* sorted by off, disjoint; absent cells are unknown */
 	uint32_t n, cap;
+	/* For the safety verdict: what is surely written, and how much packet is surely there. */
+	uint16_t init;		/* bit r: register r written on every path */
+	uint64_t sinit[8];	/* bit i: stack byte at r10 - 512 + i written on every path */
+	uint64_t pkt_min;	/* packet bytes from data known to be before data_end */
 };
+
+static void sinit_mark(struct astate *s, int64_t lo, int64_t hi)
+{
+	for (int64_t o = lo < -512 ? -512 : lo; o < hi && o < 0; o++)
+		s->sinit[(o + 512) / 64] |= 1ull << ((o + 512) % 64);
+}
+
+static bool sinit_all(const struct astate *s, int64_t lo, int64_t hi)
+{
+	if (lo < -512 || hi > 0)
+		return false;
+	for (int64_t o = lo; o < hi; o++)
+		if (!(s->sinit[(o + 512) / 64] & (1ull << ((o + 512) % 64))))
+			return false;
+	return true;
+}
 
 static void as_free(struct astate *s)
 {
@@ -130,6 +151,16 @@ static int as_join(struct astate *dst, const struct astate *src, bool widen)
 		int err = as_copy(dst, src);
 
 		return err ? err : 1;
+	}
+	if ((dst->init & src->init) != dst->init || dst->pkt_min > src->pkt_min)
+		changed = 1;
+	dst->init &= src->init;
+	if (dst->pkt_min > src->pkt_min)
+		dst->pkt_min = src->pkt_min;
+	for (int k = 0; k < 8; k++) {
+		if ((dst->sinit[k] & src->sinit[k]) != dst->sinit[k])
+			changed = 1;
+		dst->sinit[k] &= src->sinit[k];
 	}
 	for (int r = 0; r < EBPF_NREGS; r++) {
 		struct aval v = widen ? aval_widen(&dst->regs[r], &src->regs[r])
@@ -264,7 +295,32 @@ static struct aval helper_result(int32_t id, const struct astate *s)
 	}
 }
 
+static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc);
+
+/* One instruction: values, then what it surely writes. */
 static int ai_step(struct engine *en, struct astate *s, uint32_t pc)
+{
+	const struct bpf_insn *i = &en->cx->insns[pc];
+	uint32_t w = ebpf_regs_written(i);
+	int err = ai_step_values(en, s, pc);
+
+	if (ebpf_is_call(i) || (ebpf_class(i) == BPF_LD && !ebpf_is_ldimm64(i))) {
+		s->init &= (uint16_t)~0x3eu;	/* r1-r5 are dead after a call */
+		s->init |= 1;
+	} else {
+		s->init |= (uint16_t)w;
+	}
+	if ((ebpf_class(i) == BPF_ST || ebpf_class(i) == BPF_STX) &&
+	    !(ebpf_mode(i) == BPF_ATOMIC && i->imm == BPF_LOAD_ACQ)) {
+		int64_t off;
+
+		if (ptr_in(&s->regs[i->dst_reg], REGION_STACK, &off))
+			sinit_mark(s, off + i->off, off + i->off + ebpf_size_bytes(ebpf_size(i)));
+	}
+	return err;
+}
+
+static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 {
 	struct scev_ctx *cx = en->cx;
 	const struct bpf_insn *i = &cx->insns[pc];
@@ -638,6 +694,17 @@ static int header_step(struct engine *en, uint32_t l, const struct astate *E, st
 
 	if ((err = as_copy(H, E)))
 		return err;
+	/* A call in the loop leaves r1-r5 unwritten for the iterations after it. */
+	for (uint32_t k = 0; k < L->nblocks; k++) {
+		const struct scev_block *blk = &cx->st.cfg->blocks[L->blocks[k]];
+		const struct bpf_insn *li = &cx->insns[blk->last];
+
+		for (uint32_t pc = blk->first; pc <= blk->last; pc += ebpf_insn_slots(&cx->insns[pc])) {
+			li = &cx->insns[pc];
+			if (ebpf_is_call(li) || (ebpf_class(li) == BPF_LD && !ebpf_is_ldimm64(li)))
+				H->init &= (uint16_t)~0x3eu;
+		}
+	}
 	/* Trip count: the smallest bound among exits taken in every iteration. */
 	if (sum->ok) {
 		for (uint32_t k = 0; k < sum->nexits; k++) {
@@ -984,6 +1051,38 @@ static void put_claims(struct engine *en, const struct astate *s, uint32_t pc, b
 	}
 }
 
+/* 'data + x OP data_end' tells how much packet there is on one arm: when data + x <= data_end,
+ * at least min(x) bytes follow data. */
+static void pkt_refine(uint8_t op, bool is32, bool taken, const struct aval *a,
+		       const struct aval *b, uint64_t *pkt_min)
+{
+	const struct aval *p = a, *e = b;
+	bool le;	/* the arm on which p <= e (le) or p < e (!le) holds */
+	uint64_t need;
+
+	if (is32)
+		return;
+	if (a->kind == AV_PTR && a->region == REGION_PKT_END) {
+		p = b;
+		e = a;
+		op = trip_swap(op);
+	}
+	if (p->kind != AV_PTR || p->region != REGION_PKT || p->maybe_null ||
+	    e->kind != AV_PTR || e->region != REGION_PKT_END || !range_is_const(&e->r) ||
+	    e->r.umin != 0 || p->r.smin < 0)
+		return;
+	switch (op) {
+	case BPF_JGT: case BPF_JSGT: if (taken) return; le = true; break;	/* p <= e */
+	case BPF_JGE: case BPF_JSGE: if (taken) return; le = false; break;	/* p < e */
+	case BPF_JLT: case BPF_JSLT: if (!taken) return; le = false; break;
+	case BPF_JLE: case BPF_JSLE: if (!taken) return; le = true; break;
+	default: return;
+	}
+	need = (uint64_t)p->r.smin + (le ? 0 : 1);
+	if (need > *pkt_min)
+		*pkt_min = need;
+}
+
 /* Runs block b from its state; with emit, records claims before every instruction. */
 static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 {
@@ -1032,6 +1131,7 @@ static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 				goto out;
 			a = t.regs[last->dst_reg];
 			bb = x ? t.regs[last->src_reg] : kb;
+			pkt_refine(ebpf_op(last), is32, taken, &a, &bb, &t.pkt_min);
 			if (!aval_refine(ebpf_op(last), is32, taken, &a, &bb))
 				continue;
 			if (x)
@@ -1051,6 +1151,225 @@ static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 out:
 	as_free(&s);
 	as_free(&t);
+	return err;
+}
+
+/* ---- the safety verdict ---- */
+
+#define VFAIL(kind_, pc_, ...)                                                                   \
+	do {                                                                                      \
+		if (v->kind == VERDICT_SAFE) {                                                    \
+			v->kind = (kind_);                                                        \
+			v->pc = (pc_);                                                            \
+			snprintf(v->reason, sizeof(v->reason), __VA_ARGS__);                      \
+		}                                                                                 \
+		return;                                                                           \
+	} while (0)
+
+/* Arguments each supported helper reads (r1..rN), or -1 for an unsupported helper. */
+static int helper_arity(int32_t id)
+{
+	switch (id) {
+	case 1: case 3: return 2;		/* map_lookup_elem, map_delete_elem */
+	case 2: return 4;			/* map_update_elem */
+	case 5: case 7: case 8: case 14: case 15: case 125: return 0;
+	case 12: return 3;			/* tail_call */
+	default: return -1;
+	}
+}
+
+static bool skb_field_writable(int64_t off, unsigned size)
+{
+	switch (off) {
+	case offsetof(struct __sk_buff, mark): case offsetof(struct __sk_buff, queue_mapping):
+	case offsetof(struct __sk_buff, priority): case offsetof(struct __sk_buff, tc_index):
+	case offsetof(struct __sk_buff, tc_classid):
+		return size == 4;
+	case offsetof(struct __sk_buff, tstamp):
+		return size == 8;
+	default:
+		return off >= (int64_t)offsetof(struct __sk_buff, cb) &&
+		       off + size <= offsetof(struct __sk_buff, cb) + 5 * 4 && size == 4 && !(off % 4);
+	}
+}
+
+/* Checks one memory access of size bytes at regs[reg] + off. */
+static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			  uint32_t pc, unsigned reg, int16_t off, unsigned size, bool write)
+{
+	const struct aval *a = &s->regs[reg];
+	__int128 lo, hi;
+
+	v->checks++;
+	if (a->kind != AV_PTR)
+		VFAIL(VERDICT_UNSAFE, pc, "R%u is not a known pointer (%s access of %u bytes)", reg,
+		      write ? "write" : "read", size);
+	if (a->maybe_null)
+		VFAIL(VERDICT_UNSAFE, pc, "R%u may be NULL (map lookup not checked)", reg);
+	lo = (__int128)a->r.smin + off;
+	hi = (__int128)a->r.smax + off + size;
+	switch (a->region) {
+	case REGION_STACK:
+		if (lo < -EBPF_STACK_SIZE || hi > 0)
+			VFAIL(VERDICT_UNSAFE, pc, "stack access [%lld, %lld) outside [-512, 0)",
+			      (long long)lo, (long long)hi);
+		if (!write && !sinit_all(s, (int64_t)lo, (int64_t)hi))
+			VFAIL(VERDICT_UNSAFE, pc, "read of stack bytes [%lld, %lld) not written on every "
+			      "path", (long long)lo, (long long)hi);
+		return;
+	case REGION_MAP_VALUE: {
+		uint32_t vs = a->map < cx->nmaps ? cx->maps[a->map].value_size : 0;
+
+		if (lo < 0 || hi > vs)
+			VFAIL(VERDICT_UNSAFE, pc, "map value access [%lld, %lld) outside [0, %u)",
+			      (long long)lo, (long long)hi, vs);
+		return;
+	}
+	case REGION_PKT:
+		if (write && cx->ctx_model == EBPF_CTX_SKB)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "packet writes of skb programs are not modeled");
+		if (lo < 0 || hi > (__int128)s->pkt_min)
+			VFAIL(VERDICT_UNSAFE, pc, "packet access [%lld, %lld) not proven below data_end "
+			      "(%llu bytes checked)", (long long)lo, (long long)hi,
+			      (unsigned long long)s->pkt_min);
+		return;
+	case REGION_CTX:
+		if (lo != hi - size)
+			VFAIL(VERDICT_UNSAFE, pc, "context access at a variable offset");
+		if (cx->ctx_model == EBPF_CTX_XDP) {
+			if (write || size != 4 || lo < 0 || hi > (__int128)sizeof(struct xdp_md) || lo % 4)
+				VFAIL(VERDICT_UNSAFE, pc, "invalid xdp_md access (%s %u bytes at %lld)",
+				      write ? "write" : "read", size, (long long)lo);
+			return;
+		}
+		if (cx->ctx_model == EBPF_CTX_SKB) {
+			if (lo < 0 || hi > (__int128)sizeof(struct __sk_buff) || lo % size ||
+			    (write && !skb_field_writable((int64_t)lo, size)))
+				VFAIL(VERDICT_UNSAFE, pc, "invalid __sk_buff access (%s %u bytes at %lld)",
+				      write ? "write" : "read", size, (long long)lo);
+			return;
+		}
+		VFAIL(VERDICT_UNSUPPORTED, pc, "context of this program type (a plain buffer of "
+		      "unknown size)");
+	default:
+		VFAIL(VERDICT_UNSAFE, pc, "R%u points to %s, which cannot be accessed", reg,
+		      claim_region_name(a->region));
+	}
+}
+
+static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			uint32_t pc)
+{
+	const struct bpf_insn *i = &cx->insns[pc];
+	uint32_t need = ebpf_regs_read(i);
+	uint8_t cls = ebpf_class(i);
+
+	if (v->kind != VERDICT_SAFE)
+		return;
+	if (ebpf_is_call(i)) {
+		int n;
+
+		if (!ebpf_is_helper_call(i)) {
+			if (ebpf_is_pseudo_call(i))
+				return;	/* arguments are the callee's to check */
+			VFAIL(VERDICT_UNSUPPORTED, pc, "kfunc and indirect calls are not modeled");
+		}
+		n = helper_arity(i->imm);
+		if (n < 0)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "helper %s#%d is not modeled",
+			      ebpf_helper_name(i->imm) ? ebpf_helper_name(i->imm) : "unknown", i->imm);
+		need = (1u << (n + 1)) - 2;	/* r1..rn */
+	}
+	v->checks++;
+	for (unsigned r = 0; r < EBPF_NREGS; r++)
+		if ((need & (1u << r)) && !(s->init & (1u << r)))
+			VFAIL(VERDICT_UNSAFE, pc, "R%u is read before it is written on every path", r);
+	if (ebpf_is_helper_call(i) && (i->imm >= 1 && i->imm <= 3)) {
+		const struct aval *m = &s->regs[1];
+		uint32_t ks, vsz;
+
+		if (m->kind != AV_PTR || m->region != REGION_MAP_HANDLE || m->map >= cx->nmaps)
+			VFAIL(VERDICT_UNSAFE, pc, "R1 of %s is not a map", ebpf_helper_name(i->imm));
+		ks = cx->maps[m->map].key_size;
+		vsz = cx->maps[m->map].value_size;
+		for (uint32_t k = 0; k < ks; k += (ks - k >= 8 ? 8 : ks - k >= 4 ? 4 : 1))
+			verify_access(cx, v, s, pc, 2, (int16_t)k, ks - k >= 8 ? 8 : ks - k >= 4 ? 4 : 1,
+				      false);
+		if (i->imm == 2)
+			for (uint32_t k = 0; k < vsz; k += (vsz - k >= 8 ? 8 : vsz - k >= 4 ? 4 : 1))
+				verify_access(cx, v, s, pc, 3, (int16_t)k,
+					      vsz - k >= 8 ? 8 : vsz - k >= 4 ? 4 : 1, false);
+		return;
+	}
+	switch (cls) {
+	case BPF_LD:
+		if (!ebpf_is_ldimm64(i) && cx->ctx_model != EBPF_CTX_SKB)
+			VFAIL(VERDICT_UNSAFE, pc, "legacy packet load outside a socket program");
+		if (!ebpf_is_ldimm64(i) && !(s->regs[6].kind == AV_PTR &&
+					     s->regs[6].region == REGION_CTX))
+			VFAIL(VERDICT_UNSAFE, pc, "legacy packet load needs the context in R6");
+		return;
+	case BPF_LDX:
+		verify_access(cx, v, s, pc, i->src_reg, i->off, ebpf_size_bytes(ebpf_size(i)), false);
+		return;
+	case BPF_ST: case BPF_STX:
+		if (ebpf_mode(i) == BPF_ATOMIC && i->imm == BPF_LOAD_ACQ) {
+			verify_access(cx, v, s, pc, i->src_reg, i->off, ebpf_size_bytes(ebpf_size(i)),
+				      false);
+			return;
+		}
+		verify_access(cx, v, s, pc, i->dst_reg, i->off, ebpf_size_bytes(ebpf_size(i)), true);
+		if (ebpf_mode(i) == BPF_ATOMIC && i->imm != BPF_STORE_REL)
+			verify_access(cx, v, s, pc, i->dst_reg, i->off, ebpf_size_bytes(ebpf_size(i)),
+				      false);
+		return;
+	default:
+		return;
+	}
+}
+
+/* Replays every reachable block from its fixpoint state with the checks. */
+static int verify_blocks(struct engine *en)
+{
+	struct scev_ctx *cx = en->cx;
+	struct scev_verdict *v = cx->verdict;
+	int err = 0;
+
+	for (uint32_t k = 0; k < cx->rpo_off[cx->st.cfg->nfuncs] && !err; k++) {
+		uint32_t b = cx->rpo[k], l;
+		const struct scev_block *blk = &cx->st.cfg->blocks[b];
+		struct astate s = { 0 };
+
+		if (!en->in[b].live)
+			continue;
+		err = as_copy(&s, is_scev_header(cx, b, &l) ? &en->hdr[b] : &en->in[b]);
+		for (uint32_t pc = blk->first; pc <= blk->last && !err;
+		     pc += ebpf_insn_slots(&cx->insns[pc])) {
+			verify_insn(cx, v, &s, pc);
+			if (pc == blk->last && ebpf_is_jmp(&cx->insns[pc]) && !ebpf_is_call(&cx->insns[pc]))
+				break;
+			err = ai_step(en, &s, pc);
+		}
+		as_free(&s);
+	}
+	/* Every loop that can run must be bounded. */
+	for (uint32_t l = 0; l < cx->st.loops->nloops && !err; l++) {
+		const struct scev_loop *L = &cx->st.loops->loops[l];
+		uint32_t hpc = cx->st.cfg->blocks[L->header].first;
+
+		if (!en->in[L->header].live && !L->irreducible)
+			continue;
+		if (L->irreducible && v->kind == VERDICT_SAFE) {
+			v->kind = VERDICT_UNSAFE;
+			v->pc = hpc;
+			snprintf(v->reason, sizeof(v->reason), "irreducible loop at %u: no bound", hpc);
+		} else if (en->res[l].trip.kind == TRIP_UNKNOWN && v->kind == VERDICT_SAFE) {
+			v->kind = VERDICT_UNSAFE;
+			v->pc = hpc;
+			snprintf(v->reason, sizeof(v->reason), "loop at %u may not terminate: %s", hpc,
+				 en->res[l].trip.reason[0] ? en->res[l].trip.reason : "no bound");
+		}
+	}
 	return err;
 }
 
@@ -1084,8 +1403,12 @@ static int run_function(struct engine *en, uint32_t f)
 	for (int r = 0; r < EBPF_NREGS; r++)
 		s->regs[r] = aval_top();
 	s->regs[EBPF_REG_FP] = aval_ptr(REGION_STACK, 0, range_const(0));
-	if (cx->st.cfg->funcs[f].start == 0)
+	if (cx->st.cfg->funcs[f].start == 0) {
 		s->regs[1] = aval_ptr(REGION_CTX, 0, range_const(0));
+		s->init = 1u << 1 | 1u << EBPF_REG_FP;
+	} else {
+		s->init = 0x3eu | 1u << EBPF_REG_FP;	/* arguments r1-r5 */
+	}
 	en->queued[cx->rpo_index[entry]] = 1;
 	pos = lo;
 	while (pos < hi) {
@@ -1201,6 +1524,8 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out)
 			goto out;
 	err = 0;
 	if (cx->first_pass)
+		goto out;
+	if (cx->verdict && (err = verify_blocks(&en)))
 		goto out;
 	/* Claims: every instruction inside a loop and at every loop exit. */
 	for (uint32_t l = 0; l < lf->nloops; l++) {

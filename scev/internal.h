@@ -66,6 +66,7 @@ struct scev_ctx {
 	uint8_t *may_stack;	/* per pc: this store/call may write the stack through a pointer
 				 * other than a constant r10 offset (from the first pass) */
 	bool first_pass;
+	struct scev_verdict *verdict;	/* when set, the last pass also checks safety */
 };
 
 /* symex.c */

@@ -80,9 +80,9 @@ static void ctx_free(struct scev_ctx *cx)
 	scev_structure__free(&cx->st);
 }
 
-int scev_analyze(struct claim_prog *out, const struct ebpf_prog *prog,
-		 const struct ebpf_map_def *maps, size_t nmaps, const struct scev_opts *opts,
-		 struct diag *d)
+static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
+		   const struct ebpf_map_def *maps, size_t nmaps, const struct scev_opts *opts,
+		   struct scev_verdict *verdict, struct diag *d)
 {
 	struct scev_ctx cx;
 	uint32_t nloops;
@@ -96,6 +96,7 @@ int scev_analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 		memcpy(&cx.opts, opts, opts->sz && opts->sz < sizeof(cx.opts) ? opts->sz : sizeof(cx.opts));
 	snprintf(out->strategy, sizeof(out->strategy), "%s",
 		 cx.opts.strategy == SCEV_ITERATE ? "iterate" : "forget");
+	cx.verdict = verdict;
 	cx.prog = prog;
 	cx.insns = prog->insns;
 	cx.len = (uint32_t)prog->len;
@@ -146,4 +147,31 @@ fail:
 	ctx_free(&cx);
 	claim_prog__free(out);
 	return diag_set(d, -err, "analysis failed: %s", strerror(-err));
+}
+
+int scev_analyze(struct claim_prog *out, const struct ebpf_prog *prog,
+		 const struct ebpf_map_def *maps, size_t nmaps, const struct scev_opts *opts,
+		 struct diag *d)
+{
+	return analyze(out, prog, maps, nmaps, opts, NULL, d);
+}
+
+int scev_verify(struct scev_verdict *v, struct claim_prog *claims, const struct ebpf_prog *prog,
+		const struct ebpf_map_def *maps, size_t nmaps, const struct scev_opts *opts,
+		struct diag *d)
+{
+	struct claim_prog local;
+	int err;
+
+	memset(v, 0, sizeof(*v));
+	v->kind = VERDICT_SAFE;
+	err = analyze(claims ? claims : &local, prog, maps, nmaps, opts, v, d);
+	if (!err && !claims)
+		claim_prog__free(&local);
+	return err;
+}
+
+const char *scev_verdict_name(enum scev_verdict_kind k)
+{
+	return k == VERDICT_SAFE ? "safe" : k == VERDICT_UNSAFE ? "unsafe" : "unsupported";
 }

@@ -38,4 +38,23 @@ int scev_analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 		 const struct ebpf_map_def *maps, size_t nmaps, const struct scev_opts *opts,
 		 struct diag *d);
 
+/* A one-pass safety verdict from the same analysis: every loop bounded, every stack, context,
+ * packet and map-value access inside its region, no read of a register or stack byte that is
+ * not written on every path, helpers called with what they need.  Loops are never unrolled:
+ * their headers take the recurrence ranges. */
+enum scev_verdict_kind { VERDICT_SAFE, VERDICT_UNSAFE, VERDICT_UNSUPPORTED };
+
+struct scev_verdict {
+	uint8_t kind;
+	uint32_t pc;		/* the first instruction that could not be shown safe */
+	char reason[256];
+	uint64_t checks;	/* accesses, reads and calls checked */
+};
+
+/* Analyzes and verifies prog; claims (optional) receives the claims as scev_analyze would. */
+int scev_verify(struct scev_verdict *v, struct claim_prog *claims, const struct ebpf_prog *prog,
+		const struct ebpf_map_def *maps, size_t nmaps, const struct scev_opts *opts,
+		struct diag *d);
+const char *scev_verdict_name(enum scev_verdict_kind k);
+
 #endif

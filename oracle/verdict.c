@@ -1,0 +1,129 @@
+/* The one-pass verdict against the kernel's and against execution: see verdict.h. */
+#include "oracle/verdict.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracle/kernel.h"
+
+const char *verdict_class_name(enum verdict_class c)
+{
+	static const char *const names[] = { "both-accept", "both-reject", "improvement",
+					     "regression", "no-kernel" };
+
+	return c <= VC_NO_KERNEL ? names[c] : "?";
+}
+
+void verdict_report__free(struct verdict_report *r)
+{
+	if (!r)
+		return;
+	free(r->kernel_log);
+	r->kernel_log = NULL;
+}
+
+static uint64_t mix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* Runs a program the analysis calls safe: a memory trap contradicts the verdict.  Call traps
+ * (an unmodeled helper) and the step budget are not faults. */
+static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
+		    const struct ebpf_prog *prog, const struct verdict_opts *o, uint32_t type)
+{
+	struct interp_code *code = NULL;
+	struct interp_map *maps = calloc(obj->map_cnt ? obj->map_cnt : 1, sizeof(*maps));
+	uint8_t input[256], helper[256];
+	uint64_t seed = o->seed;
+	struct diag d;
+	int err;
+
+	if (!maps)
+		return -ENOMEM;
+	diag_clear(&d);
+	if ((err = interp_prepare(&code, prog, &d))) {
+		free(maps);
+		return err;
+	}
+	for (size_t m = 0; m < obj->map_cnt; m++)
+		maps[m].def = obj->maps[m];
+	for (uint32_t run = 0; run < (o->runs ? o->runs : 32); run++) {
+		struct interp_env env = { 0 };
+		struct interp_result res;
+		size_t len = run == 0 ? 64 : 14 + mix(&seed) % 200;
+
+		for (size_t i = 0; i < sizeof(input); i++)
+			input[i] = run == 1 ? 0xff : run == 0 ? 0 : (uint8_t)mix(&seed);
+		for (size_t i = 0; i < sizeof(helper); i++)
+			helper[i] = (uint8_t)mix(&seed);
+		env.ctx_kind = check_ctx_kind(type);
+		env.input = input;
+		env.input_len = len;
+		env.helper_data = helper;
+		env.helper_len = sizeof(helper);
+		env.maps = maps;
+		env.map_cnt = obj->map_cnt;
+		env.step_budget = 5000000;
+		if ((err = interp_run(code, &env, &res)))
+			break;
+		r->runs++;
+		if (res.trap == INTERP_TRAP_MEM) {
+			if (!r->faults++) {
+				snprintf(r->fault, sizeof(r->fault), "pc %u: %s", res.trap_pc, res.reason);
+				memcpy(r->fault_input, input, len);
+				r->fault_input_len = len;
+			}
+		}
+	}
+	interp_code__free(code);
+	free(maps);
+	return err;
+}
+
+int verdict_compare(struct verdict_report *r, const struct ebpf_object *obj,
+		    const struct ebpf_prog *prog, const struct verdict_opts *uo, struct diag *d)
+{
+	struct verdict_opts o = { 0 };
+	struct scev_opts so = { .sz = sizeof(so) };
+	uint32_t type;
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	if (uo)
+		memcpy(&o, uo, uo->sz && uo->sz < sizeof(o) ? uo->sz : sizeof(o));
+	type = o.prog_type ? o.prog_type : prog->prog_type;
+	so.prog_type = type;
+	so.no_ranges = true;
+	if ((err = scev_verify(&r->ours, NULL, prog, obj->maps, obj->map_cnt, &so, d)))
+		return err;
+	if (r->ours.kind == VERDICT_SAFE && (err = run_safe(r, obj, prog, &o, type)))
+		return diag_set(d, -err, "running the program failed: %s", strerror(-err));
+	r->cls = VC_NO_KERNEL;
+	r->kernel_processed = r->kernel_usec = -1;
+	if (o.kernel && kernel_available(NULL, 0)) {
+		struct kernel_prog_opts ko = { .sz = sizeof(ko), .prog_type = type,
+					       .log_level = o.full_log ? 0 : 4 };
+		struct kernel_prog *kp = NULL;
+		bool ours = r->ours.kind == VERDICT_SAFE;
+
+		if ((err = kernel_prog__load(&kp, obj, prog, &ko, d)))
+			return err;
+		r->kernel_accepted = kp->accepted;
+		r->kernel_err = kp->err;
+		snprintf(r->kernel_message, sizeof(r->kernel_message), "%s", kp->message);
+		r->kernel_processed = kp->processed;
+		r->kernel_usec = kp->verification_usec;
+		r->kernel_log = strdup(kp->log);
+		r->cls = ours && kp->accepted ? VC_BOTH_ACCEPT : !ours && !kp->accepted ? VC_BOTH_REJECT :
+			 ours ? VC_IMPROVEMENT : VC_REGRESSION;
+		kernel_prog__free(kp);
+	}
+	return 0;
+}

@@ -1,0 +1,47 @@
+/* The one-pass verdict held against the kernel's and against execution.
+ *
+ * The kernel's verifier accepts or rejects the same program; the four classes are both accept,
+ * both reject, improvement (bpfscev proves it safe, the kernel rejects — e.g. a loop past the 1M
+ * processed-instruction limit) and regression (the kernel accepts, bpfscev cannot — precision
+ * lost).  A program called safe must also run safely: the interpreter executes it on many
+ * inputs, and any memory trap is a finding (FIND_VERDICT) — an unsound verdict.
+ */
+#ifndef BPFSCEV_ORACLE_VERDICT_H
+#define BPFSCEV_ORACLE_VERDICT_H
+
+#include "oracle/check.h"
+#include "scev/scev.h"
+
+enum verdict_class { VC_BOTH_ACCEPT, VC_BOTH_REJECT, VC_IMPROVEMENT, VC_REGRESSION, VC_NO_KERNEL };
+const char *verdict_class_name(enum verdict_class c);
+
+struct verdict_report {
+	struct scev_verdict ours;
+	enum verdict_class cls;
+	bool kernel_accepted;
+	int kernel_err;
+	char kernel_message[512];
+	long kernel_processed;	/* -1 unknown */
+	long kernel_usec;
+	char *kernel_log;	/* heap, NULL without the kernel */
+	/* execution of a program called safe */
+	uint64_t runs, faults;
+	char fault[256];	/* the first fault, "" when none */
+	uint8_t fault_input[256];
+	size_t fault_input_len;
+};
+
+struct verdict_opts {
+	size_t sz;
+	bool kernel;		/* ask the running kernel too (skipped when bpf() is refused) */
+	uint32_t runs;		/* executions of a safe program; 0 = 32 */
+	uint64_t seed;
+	uint32_t prog_type;	/* 0: the program's own */
+	bool full_log;		/* the kernel's level-2 log (slow on long loops); else stats only */
+};
+
+int verdict_compare(struct verdict_report *r, const struct ebpf_object *obj,
+		    const struct ebpf_prog *prog, const struct verdict_opts *opts, struct diag *d);
+void verdict_report__free(struct verdict_report *r);
+
+#endif
