@@ -287,6 +287,7 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		l->header = g->loop_label_head[i] >= 0 ? g->label_pc[g->loop_label_head[i]] : -1;
 		l->first = (uint32_t)g->label_pc[g->loop_label_top[i]];
 		l->last = (uint32_t)g->label_pc[g->loop_label_last[i]] - 1;
+		l->entry2 = g->loop_label_entry2[i] >= 0 ? g->label_pc[g->loop_label_entry2[i]] : -1;
 		if (l->flags & GEN_LOOP_MAY_NOT_TERMINATE)
 			out->flags |= GEN_PROG_MAY_NOT_TERMINATE;
 	}
@@ -394,10 +395,12 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 	for (size_t i = 0; i < p->nloops; i++) {
 		const struct gen_loop *l = &p->loops[i];
 
-		sbuf_printf(sb, "; loop %zu: header %d body %u..%u depth %u parent %d %s%s\n", i,
+		sbuf_printf(sb, "; loop %zu: header %d body %u..%u depth %u parent %d %s", i,
 			    l->header, l->first, l->last, l->depth, l->parent,
-			    gen_form_name(l->form),
-			    l->flags & GEN_LOOP_SUBPROG ? " (subprogram)" : "");
+			    gen_form_name(l->form));
+		if (l->entry2 >= 0)
+			sbuf_printf(sb, " (entries %u and %d)", l->first, l->entry2);
+		sbuf_puts(sb, l->flags & GEN_LOOP_SUBPROG ? " (subprogram)\n" : "\n");
 		sbuf_puts(sb, ";   counter ");
 		put_loc(sb, l->counter_loc);
 		sbuf_printf(sb, " u%u step %#llx", l->counter_width, (unsigned long long)l->step);

@@ -216,6 +216,8 @@ struct gen_iv {
 struct gen_loop {
 	int32_t header;		/* pc of the header, -1 when the shape does not fix it */
 	uint32_t first, last;	/* pcs of the body, header included; contiguous */
+	int32_t entry2;		/* irreducible: the second entry (first is the other), else -1;
+				 * it runs once per iteration, like a header */
 	int32_t parent;		/* index of the enclosing loop in gen_program.loops, -1 */
 	uint8_t depth;		/* 1 = outermost (of its function) */
 	uint8_t form;		/* enum gen_form */
@@ -228,7 +230,8 @@ struct gen_loop {
 	uint8_t cmp_op;		/* BPF_JLT, BPF_JSGE, BPF_JNE, ... */
 	uint64_t step;		/* own update per iteration; the first path's with COND_STEP */
 	uint64_t step_alt;	/* the other path's (COND_STEP only) */
-	/* header executions per entry into the loop (a run that never enters adds none) */
+	/* header executions per entry into the loop (a run that never enters adds none); for an
+	 * irreducible loop, executions of entry2, whichever entry was taken */
 	int64_t trip;		/* the same for every input; -1 when it is not (or not known) */
 	uint64_t trip_max;	/* bound for every input on entries that leave the loop;
 				 * UINT64_MAX when unbounded or unknown */

@@ -135,6 +135,7 @@ struct gi {
 	struct gi_loop open[GI_MAX_OPEN];	/* loops being built, outermost first */
 	int loop_label_head[GEN_MAX_LOOPS], loop_label_top[GEN_MAX_LOOPS];
 	int loop_label_last[GEN_MAX_LOOPS];	/* label bound just after the last body pc */
+	int loop_label_entry2[GEN_MAX_LOOPS];	/* irreducible: the second entry, else -1 */
 };
 
 /* emit.c: instructions and labels */

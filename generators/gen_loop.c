@@ -937,6 +937,7 @@ void gi_gen_loop(struct gi *g, int kind)
 	g->loop_label_head[lp->idx] = lp->form == GEN_FORM_IRREDUCIBLE ? -1 : lp->l_head;
 	g->loop_label_top[lp->idx] = lp->l_top;
 	g->loop_label_last[lp->idx] = lp->l_exit;
+	g->loop_label_entry2[lp->idx] = lp->form == GEN_FORM_IRREDUCIBLE ? lp->l_cont : -1;
 	finish(g, lp);
 	free_vars(g, lp);
 	g->nopen--;

@@ -326,8 +326,10 @@ static int static_check(const struct gen_program *p, uint64_t seed, const char *
 struct watch {
 	const struct gen_program *p;
 	uint64_t seed;
-	int16_t loop_at[GEN_MAX_INSNS];	/* pc -> loop whose header it is, -1 */
+	int16_t loop_at[GEN_MAX_INSNS];	/* pc -> loop whose header (or second entry) it is, -1 */
+	int16_t entry_at[GEN_MAX_INSNS];	/* pc -> irreducible loop whose first entry it is */
 	bool active[GEN_MAX_LOOPS];
+	bool fresh[GEN_MAX_LOOPS];	/* entered, second entry not reached yet */
 	uint64_t count[GEN_MAX_LOOPS];
 	uint64_t last[GEN_MAX_LOOPS][GEN_MAX_IVS];
 	int bad;
@@ -375,20 +377,32 @@ static void close_entry(struct watch *w, int i, bool complete)
 static void visit(void *arg, const struct interp_state *st, uint32_t pc)
 {
 	struct watch *w = arg;
-	int i = w->loop_at[pc];
+	int i = w->loop_at[pc], e = w->entry_at[pc];
 	const struct gen_loop *l;
 	uint32_t prev = interp_state_prev_pc(st);
 	bool iter;
 
+	/* An irreducible loop entered at its first entry: a new entry, counted at the second. */
+	if (e >= 0 && !(prev >= w->p->loops[e].first && prev <= w->p->loops[e].last)) {
+		close_entry(w, e, true);
+		w->active[e] = true;
+		w->count[e] = 0;
+		w->fresh[e] = true;
+	}
 	if (i < 0)
 		return;
 	l = &w->p->loops[i];
-	iter = w->active[i] && prev >= l->first && prev <= l->last;
+	iter = w->active[i] && !w->fresh[i] && prev >= l->first && prev <= l->last;
+	if (w->fresh[i] && w->active[i]) {
+		w->fresh[i] = false;
+		goto first_visit;
+	}
 	if (!iter) {
 		close_entry(w, i, true);
 		w->active[i] = true;
 		w->count[i] = 0;
 	}
+first_visit:
 	w->count[i]++;
 	for (unsigned j = 0; j < l->nivs; j++) {
 		const struct gen_iv *iv = &l->ivs[j];
@@ -433,14 +447,20 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 	memcpy(pkt, input, GEN_INPUT_LEN);
 	memset(&w, 0, sizeof(w));
 	memset(w.loop_at, 0xff, sizeof(w.loop_at));
+	memset(w.entry_at, 0xff, sizeof(w.entry_at));
 	memset(probes, 0, sizeof(probes));
 	w.p = p;
 	w.seed = seed;
 	for (size_t i = 0; i < p->nloops; i++) {
-		if (p->loops[i].header < 0)
-			continue;
-		w.loop_at[p->loops[i].header] = (int16_t)i;
-		probes[p->loops[i].header] = 1;
+		const struct gen_loop *l = &p->loops[i];
+		int32_t h = l->header >= 0 ? l->header : l->entry2;
+
+		w.loop_at[h] = (int16_t)i;
+		probes[h] = 1;
+		if (l->header < 0) {
+			w.entry_at[l->first] = (int16_t)i;
+			probes[l->first] = 1;
+		}
 	}
 	gen_program__prog(p, &view, "gen");
 	if (interp_prepare(&code, &view, &d)) {
@@ -489,6 +509,11 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 						 (uint32_t)l->header <= l->last)),
 		      "seed %llu loop %zu: header %d body %u..%u", (unsigned long long)seed, i,
 		      l->header, l->first, l->last);
+		CHECK((l->header < 0) == (l->entry2 >= 0) &&
+			      (l->entry2 < 0 || ((uint32_t)l->entry2 > l->first &&
+						 (uint32_t)l->entry2 <= l->last)),
+		      "seed %llu loop %zu: header %d, second entry %d", (unsigned long long)seed, i,
+		      l->header, l->entry2);
 		CHECK(l->parent < (int32_t)i &&
 			      (l->parent < 0 || (p->loops[l->parent].first <= l->first &&
 						 l->last <= p->loops[l->parent].last &&
