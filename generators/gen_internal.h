@@ -16,11 +16,10 @@
 
 #include "generators/gen.h"
 
-#define GI_MAX_LABELS 1024
-#define GI_MAX_FIXUPS 1024
+#define GI_MAX_LABELS GEN_MAX_INSNS
+#define GI_MAX_FIXUPS GEN_MAX_INSNS	/* at most one per instruction */
 #define GI_MAX_VARS 64
 #define GI_MAX_OPEN 8		/* open loops (main nest up to 4, then subprogram loops) */
-#define GI_MAX_COMBOS 256	/* operand values enumerated per loop (init x bound) */
 
 /* Stack slots for variable homes: main [-216, -32], subprogram [-8, -96]. */
 #define GI_MAIN_SLOT_HI (-32)

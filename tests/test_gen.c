@@ -821,6 +821,24 @@ static void test_knobs_control(void)
 	k = knobs_with(NULL, 0, NULL, 0);
 	sample(&on, &k, 300, 3016000);
 	CHECK(!on.huge_prog && !on.endless_prog, "clean knobs: no huge or endless loops");
+
+	/* Extremes: every probability 0, every probability 100, the largest sizes. */
+	for (int v = 0; v <= 2; v++) {
+		const char *name, *what;
+		uint32_t def;
+
+		k = gen_knobs_default();
+		for (size_t i = 0; gen_knob_info(i, &name, &def, &what); i++)
+			if (!strncmp(name, "p_", 2) || (v == 2 && !strncmp(name, "max_", 4)))
+				gen_knobs_set(&k, name, v == 0 ? 0 : v == 1 ? 100 : def);
+		if (v == 2) {
+			k.max_depth = 4, k.max_nests = 8, k.max_stmts = 8, k.max_insns = 1536;
+			k.max_trip = 1000, k.p_nest = 60;
+		}
+		sample(&on, &k, 200, 3020000 + (uint64_t)v * 1000);
+		if (v == 2)
+			CHECK(on.max_len > 1000, "max_insns=1536: largest program %u", on.max_len);
+	}
 }
 
 static void test_knobs_api(void)
