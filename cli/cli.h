@@ -36,6 +36,7 @@ char *cli_read_file(const char *path, size_t *len);
 	X(analyze, "recurrences, trip counts and value ranges of every loop, as claims")    \
 	X(check, "check claims against concrete runs on many inputs")                       \
 	X(verify, "one-pass safety verdict, against the kernel's and against execution")   \
+	X(corpus, "the regression corpus: add a finding as a case, run cases")               \
 	X(asm, "assemble text (kernel, LLVM, objdump or ubpf syntax) to raw instruction bytes") \
 	X(disasm, "print programs in the kernel verifier log's syntax (assembles back unchanged)") \
 	X(kernel, "load into the running kernel: verdict, verifier log and stats, test run") \

@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "bpf/prog.h"
+#include "bpf/asm.h"
 #include "oracle/check.h"
+#include "oracle/finding.h"
 #include "scev/scev.h"
 
 struct cctx {
@@ -271,6 +273,42 @@ static void oracle(struct cctx *c, const struct ebpf_object *obj, const struct e
 	check_result__free(&res);
 }
 
+/* "-- maps": one map per line, in LD_IMM64 index order:
+ * "array key=4 value=64 entries=4" (array or hash). */
+static int parse_maps(struct cctx *c, const struct ebpf_section *sec, struct ebpf_object *obj)
+{
+	const char *p = sec->text;
+	char buf[256], kind[16];
+	int line = sec->line - 1;
+	size_t n = 0;
+
+	while (next_line(&p, buf, sizeof(buf), &line)) {
+		struct ebpf_map_def *nv, *m;
+		unsigned ks, vs, me;
+
+		if (sscanf(buf, "%15s key=%u value=%u entries=%u", kind, &ks, &vs, &me) != 4 ||
+		    (strcmp(kind, "array") && strcmp(kind, "hash")) || !vs || !me || !ks) {
+			fail(c, line, "expected 'array|hash key=K value=V entries=N'");
+			return -1;
+		}
+		nv = realloc(obj->maps, (n + 1) * sizeof(*nv));
+		if (!nv) {
+			fail(c, line, "out of memory");
+			return -1;
+		}
+		obj->maps = nv;
+		m = &nv[n++];
+		memset(m, 0, sizeof(*m));
+		snprintf(m->name, sizeof(m->name), "map%zu", n - 1);
+		m->type = strcmp(kind, "array") ? BPF_MAP_TYPE_HASH : BPF_MAP_TYPE_ARRAY;
+		m->key_size = ks;
+		m->value_size = vs;
+		m->max_entries = me;
+		obj->map_cnt = n;
+	}
+	return 0;
+}
+
 int corpus_run_case(const char *path, const struct corpus_opts *uopts, struct sbuf *log)
 {
 	struct corpus_opts opts = { 0 };
@@ -303,6 +341,8 @@ int corpus_run_case(const char *path, const struct corpus_opts *uopts, struct sb
 		if (prog_type == BPF_PROG_TYPE_UNSPEC && strcmp(t, "plain"))
 			fail(&c, sec->line, "unknown type '%s' (xdp, socket, tc, plain)", t);
 	}
+	if ((sec = ebpf_object__section(obj, "maps")) && parse_maps(&c, sec, obj))
+		goto done;
 	if ((sec = ebpf_object__section(obj, "input")) && ebpf_parse_hex(&input, &ilen, sec->text, &d))
 		fail(&c, sec->line + (d.line > 0 ? d.line - 1 : 0), "bad hex input: %s", d.msg);
 	if ((sec = ebpf_object__section(obj, "helper")) && ebpf_parse_hex(&helper, &hlen, sec->text, &d))
@@ -334,8 +374,97 @@ int corpus_run_case(const char *path, const struct corpus_opts *uopts, struct sb
 			       what);
 		claim_prog__free(&cp);
 	}
+done:
 	free(input);
 	free(helper);
 	ebpf_object__free(obj);
 	return c.fails;
+}
+
+static const char *type_word(uint32_t t)
+{
+	switch (ebpf_prog_ctx_model(t)) {
+	case EBPF_CTX_XDP: return "xdp";
+	case EBPF_CTX_SKB: return t == BPF_PROG_TYPE_SOCKET_FILTER ? "socket" : "tc";
+	default: return "plain";
+	}
+}
+
+static void put_hex(struct sbuf *sb, const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		sbuf_printf(sb, "%02x%s", p[i], (i % 16 == 15 || i + 1 == n) ? "\n" : " ");
+}
+
+int corpus_add_finding(const char *finding_dir, const char *cases_dir, const char *name,
+		       char *path, size_t path_len, struct diag *d)
+{
+	struct finding f;
+	struct sbuf sb = SBUF_INIT;
+	struct bpf_insn *insns = NULL;
+	size_t len = 0;
+	char rpath[1024], dname[128], tmp[1100];
+	FILE *fp;
+	int err;
+
+	memset(&f, 0, sizeof(f));
+	if ((err = finding__load(&f, finding_dir, d)))
+		return err;
+	/* the reduced program when reduce wrote one */
+	snprintf(rpath, sizeof(rpath), "%s/reduced.bin", finding_dir);
+	fp = fopen(rpath, "rb");
+	if (fp) {
+		uint8_t buf[8 * 4096];
+		size_t got = fread(buf, 1, sizeof(buf), fp);
+
+		fclose(fp);
+		if (got && got % 8 == 0 && ebpf_validate((struct bpf_insn *)buf, got / 8, NULL) == 0) {
+			insns = malloc(got);
+			if (insns) {
+				memcpy(insns, buf, got);
+				len = got / 8;
+			}
+		}
+	}
+	finding_dir_name(&f, dname, sizeof(dname));
+	sbuf_printf(&sb, "# %s finding %s (%s), added with bpfscev corpus add\n",
+		    finding_kind_name(f.kind), dname, f.source);
+	sbuf_printf(&sb, "# %s\n", f.sig.text);
+	sbuf_puts(&sb, "# ");
+	for (const char *s = f.text; *s; s++)
+		sbuf_putc(&sb, *s == '\n' ? ' ' : *s);
+	sbuf_printf(&sb, "\n# program: %s (%zu slots)\n-- asm\n", insns ? "reduced" : "as found",
+		    insns ? len : f.len);
+	ebpf_disasm(&sb, insns ? insns : f.insns, insns ? len : f.len, 0);
+	sbuf_printf(&sb, "-- type\n%s\n", type_word(f.prog_type));
+	if (f.map_cnt) {
+		sbuf_puts(&sb, "-- maps\n");
+		for (size_t m = 0; m < f.map_cnt; m++)
+			sbuf_printf(&sb, "%s key=%u value=%u entries=%u\n",
+				    f.maps[m].type == BPF_MAP_TYPE_ARRAY ||
+				    f.maps[m].type == BPF_MAP_TYPE_PERCPU_ARRAY ? "array" : "hash",
+				    f.maps[m].key_size, f.maps[m].value_size, f.maps[m].max_entries);
+	}
+	if (f.input_len) {
+		sbuf_puts(&sb, "-- input\n");
+		put_hex(&sb, f.input, f.input_len);
+	}
+	if (f.helper_len) {
+		sbuf_puts(&sb, "-- helper\n");
+		put_hex(&sb, f.helper, f.helper_len);
+	}
+	snprintf(path, path_len, "%s/%s.case", cases_dir, name && *name ? name : dname);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	fp = fopen(tmp, "w");
+	if (!fp) {
+		err = diag_set(d, errno, "cannot write %s: %s", tmp, strerror(errno));
+	} else {
+		fputs(sbuf_cstr(&sb), fp);
+		if (fclose(fp) || rename(tmp, path))
+			err = diag_set(d, errno, "cannot write %s: %s", path, strerror(errno));
+	}
+	sbuf_free(&sb);
+	free(insns);
+	finding__free(&f);
+	return err;
 }

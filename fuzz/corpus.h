@@ -5,6 +5,7 @@
  *   -- type     optional: xdp, socket, tc or plain (default: plain)
  *   -- input    optional: hex bytes the oracles must also run (e.g. a counterexample)
  *   -- helper   optional: hex helper results for that run
+ *   -- maps     optional: one map per line in index order, "array key=4 value=64 entries=4"
  *   -- loops    optional: the exact loop structure, one line per loop in header order:
  *               header=N depth=D parent=P|- back=F[,F..] latch=L|- exits=F>T[,F>T..]
  *               [irreducible entries=E[,E..]]
@@ -19,6 +20,7 @@
 
 #include <stddef.h>
 
+#include "util/err.h"
 #include "util/sbuf.h"
 
 struct corpus_opts {
@@ -30,5 +32,12 @@ struct corpus_opts {
 /* Runs one case.  Returns the number of failed expectations and refuted claims (0 = pass),
  * or -errno when the case cannot be read; every failure is a line "file:line: what" in log. */
 int corpus_run_case(const char *path, const struct corpus_opts *opts, struct sbuf *log);
+
+/* Writes a case for a finding directory (crashes/<kind>-<hash>/): its reduced program when there
+ * is one, else the original, with the input, helper data, maps and type, and a comment saying
+ * what was found.  The case fails while the finding holds and guards against its return once
+ * fixed.  path receives the file written. */
+int corpus_add_finding(const char *finding_dir, const char *cases_dir, const char *name,
+		       char *path, size_t path_len, struct diag *d);
 
 #endif
