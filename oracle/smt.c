@@ -1,0 +1,827 @@
+/* The Z3 side of the Z3 oracle: the one file of bpfscev that includes z3.h (see smt_term.h for
+ * the interface the rest of oracle/smt*.c uses, and smt.h for the oracle itself).
+ *
+ * As in LLVM's Z3Solver.cpp and z3's test_capi.c: one context per oracle run, made with
+ * Z3_mk_context_rc and given an error handler before anything else, so no Z3 error ever exits
+ * the process; every Z3_ast kept here holds one reference, taken when the term enters the
+ * context's arena and dropped in one place (sx_release / sx_free).  Solvers, models, params
+ * and optimizers are reference-counted objects released by the function that made them.
+ */
+#include "oracle/smt_term.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <z3.h>
+
+struct sx {
+	Z3_context z;
+	Z3_sort bv[65];		/* bv[w]: made on first use, referenced */
+	Z3_sort boolean, mem;
+	Z3_ast *refs;		/* the arena: one reference each */
+	size_t nrefs, caprefs;
+	sxt t, f;
+	bool failed;
+	char err[200];
+	struct sx_stats stats;
+};
+
+struct sx_model {
+	Z3_model m;
+};
+
+#define A(t) ((Z3_ast)(t))
+#define T(a) ((sxt)(a))
+
+/* The handler only has to exist: with it, a failing call returns NULL and sets the context's
+ * error code instead of aborting, and keep() turns that into c->failed. */
+static void on_error(Z3_context z, Z3_error_code e)
+{
+	(void)z;
+	(void)e;
+}
+
+static void note_error(struct sx *c)
+{
+	Z3_error_code e = Z3_get_error_code(c->z);
+
+	if (e == Z3_OK || c->failed)
+		return;
+	c->failed = true;
+	snprintf(c->err, sizeof(c->err), "Z3 error: %s", Z3_get_error_msg(c->z, e));
+}
+
+/* Takes a fresh result into the arena (one reference). */
+static sxt keep(struct sx *c, Z3_ast a)
+{
+	if (!a) {
+		note_error(c);
+		if (!c->failed) {
+			c->failed = true;
+			snprintf(c->err, sizeof(c->err), "Z3 returned no term");
+		}
+		return NULL;
+	}
+	if (c->nrefs == c->caprefs) {
+		size_t nc = c->caprefs ? c->caprefs * 2 : 4096;
+		Z3_ast *nv = realloc(c->refs, nc * sizeof(*nv));
+
+		if (!nv) {
+			c->failed = true;
+			snprintf(c->err, sizeof(c->err), "out of memory");
+			return NULL;
+		}
+		c->refs = nv;
+		c->caprefs = nc;
+	}
+	Z3_inc_ref(c->z, a);
+	c->refs[c->nrefs++] = a;
+	return T(a);
+}
+
+static Z3_sort bv_sort(struct sx *c, unsigned w)
+{
+	if (w == 0 || w > 64)
+		return NULL;
+	if (!c->bv[w]) {
+		Z3_sort s = Z3_mk_bv_sort(c->z, w);
+
+		if (!s)
+			return NULL;
+		Z3_inc_ref(c->z, Z3_sort_to_ast(c->z, s));
+		c->bv[w] = s;
+	}
+	return c->bv[w];
+}
+
+int sx_new(struct sx **out)
+{
+	struct sx *c = calloc(1, sizeof(*c));
+	Z3_config cfg;
+	Z3_sort b8, b64;
+
+	*out = NULL;
+	if (!c)
+		return -ENOMEM;
+	cfg = Z3_mk_config();
+	if (!cfg) {
+		free(c);
+		return -ENOMEM;
+	}
+	Z3_set_param_value(cfg, "model", "true");
+	c->z = Z3_mk_context_rc(cfg);
+	Z3_del_config(cfg);
+	if (!c->z) {
+		free(c);
+		return -ENOMEM;
+	}
+	Z3_set_error_handler(c->z, on_error);
+	c->boolean = Z3_mk_bool_sort(c->z);
+	Z3_inc_ref(c->z, Z3_sort_to_ast(c->z, c->boolean));
+	b8 = bv_sort(c, 8);
+	b64 = bv_sort(c, 64);
+	c->mem = Z3_mk_array_sort(c->z, b64, b8);
+	if (!c->mem) {
+		sx_free(c);
+		return -ENOMEM;
+	}
+	Z3_inc_ref(c->z, Z3_sort_to_ast(c->z, c->mem));
+	c->t = keep(c, Z3_mk_true(c->z));
+	c->f = keep(c, Z3_mk_false(c->z));
+	if (c->failed) {
+		sx_free(c);
+		return -ENOMEM;
+	}
+	*out = c;
+	return 0;
+}
+
+void sx_release(struct sx *c, size_t mark)
+{
+	while (c->nrefs > mark)
+		Z3_dec_ref(c->z, c->refs[--c->nrefs]);
+}
+
+void sx_free(struct sx *c)
+{
+	if (!c)
+		return;
+	sx_release(c, 0);
+	for (unsigned w = 0; w <= 64; w++)
+		if (c->bv[w])
+			Z3_dec_ref(c->z, Z3_sort_to_ast(c->z, c->bv[w]));
+	if (c->boolean)
+		Z3_dec_ref(c->z, Z3_sort_to_ast(c->z, c->boolean));
+	if (c->mem)
+		Z3_dec_ref(c->z, Z3_sort_to_ast(c->z, c->mem));
+	Z3_del_context(c->z);
+	free(c->refs);
+	free(c);
+}
+
+size_t sx_mark(const struct sx *c)
+{
+	return c->nrefs;
+}
+
+const char *sx_failed(const struct sx *c)
+{
+	return c->failed ? c->err : NULL;
+}
+
+/* ---- constants and variables ---- */
+
+sxt sx_true(struct sx *c) { return c->t; }
+sxt sx_false(struct sx *c) { return c->f; }
+sxt sx_bool(struct sx *c, bool v) { return v ? c->t : c->f; }
+
+sxt sx_bv(struct sx *c, uint64_t v, unsigned width)
+{
+	Z3_sort s = bv_sort(c, width);
+
+	if (!s)
+		return keep(c, NULL);
+	if (width < 64)
+		v &= (1ull << width) - 1;
+	return keep(c, Z3_mk_unsigned_int64(c->z, v, s));
+}
+
+sxt sx_var(struct sx *c, const char *name, unsigned width)
+{
+	Z3_sort s = bv_sort(c, width);
+
+	if (!s)
+		return keep(c, NULL);
+	return keep(c, Z3_mk_const(c->z, Z3_mk_string_symbol(c->z, name), s));
+}
+
+sxt sx_fresh(struct sx *c, const char *prefix, unsigned width)
+{
+	Z3_sort s = bv_sort(c, width);
+
+	if (!s)
+		return keep(c, NULL);
+	return keep(c, Z3_mk_fresh_const(c->z, prefix, s));
+}
+
+sxt sx_fresh_bool(struct sx *c, const char *prefix)
+{
+	return keep(c, Z3_mk_fresh_const(c->z, prefix, c->boolean));
+}
+
+sxt sx_fresh_mem(struct sx *c, const char *prefix)
+{
+	return keep(c, Z3_mk_fresh_const(c->z, prefix, c->mem));
+}
+
+sxt sx_mem_const(struct sx *c, uint8_t byte)
+{
+	sxt b = sx_bv(c, byte, 8);
+
+	if (!b)
+		return NULL;
+	return keep(c, Z3_mk_const_array(c->z, bv_sort(c, 64), A(b)));
+}
+
+/* ---- bit-vectors ---- */
+
+unsigned sx_width(struct sx *c, sxt a)
+{
+	Z3_sort s;
+
+	if (!a)
+		return 0;
+	s = Z3_get_sort(c->z, A(a));
+	if (Z3_get_sort_kind(c->z, s) != Z3_BV_SORT)
+		return 0;
+	return Z3_get_bv_sort_size(c->z, s);
+}
+
+/* A term whose operands are all numerals is simplified to a numeral right away: Z3's API does
+ * not fold at construction, and the machine needs constant addresses to stay constant (a spill
+ * and fill of a stack pointer, a load from a constant offset). */
+static sxt fold(struct sx *c, sxt t)
+{
+	return t ? keep(c, Z3_simplify(c->z, A(t))) : NULL;
+}
+
+static bool is_num(struct sx *c, sxt a)
+{
+	return a == c->t || a == c->f || Z3_is_numeral_ast(c->z, A(a));
+}
+
+#define BIN(name, fn)                                                                       \
+	sxt name(struct sx *c, sxt a, sxt b)                                                \
+	{                                                                                   \
+		sxt r;                                                                      \
+		if (!a || !b)                                                               \
+			return NULL;                                                        \
+		r = keep(c, fn(c->z, A(a), A(b)));                                          \
+		return is_num(c, a) && is_num(c, b) ? fold(c, r) : r;                       \
+	}
+BIN(sx_add, Z3_mk_bvadd)
+BIN(sx_sub, Z3_mk_bvsub)
+BIN(sx_mul, Z3_mk_bvmul)
+BIN(sx_udiv, Z3_mk_bvudiv)
+BIN(sx_urem, Z3_mk_bvurem)
+BIN(sx_sdiv, Z3_mk_bvsdiv)
+BIN(sx_srem, Z3_mk_bvsrem)
+BIN(sx_and, Z3_mk_bvand)
+BIN(sx_or, Z3_mk_bvor)
+BIN(sx_xor, Z3_mk_bvxor)
+BIN(sx_shl, Z3_mk_bvshl)
+BIN(sx_lshr, Z3_mk_bvlshr)
+BIN(sx_ashr, Z3_mk_bvashr)
+BIN(sx_concat, Z3_mk_concat)
+BIN(sx_eq, Z3_mk_eq)
+BIN(sx_ult, Z3_mk_bvult)
+BIN(sx_ule, Z3_mk_bvule)
+BIN(sx_slt, Z3_mk_bvslt)
+BIN(sx_sle, Z3_mk_bvsle)
+BIN(sx_implies, Z3_mk_implies)
+#undef BIN
+
+/* A read at a constant index is simplified: Z3's array rewriter looks through the stores with
+ * other constant indexes to the one that wrote it. */
+sxt sx_select(struct sx *c, sxt mem, sxt idx)
+{
+	sxt r;
+
+	if (!mem || !idx)
+		return NULL;
+	r = keep(c, Z3_mk_select(c->z, A(mem), A(idx)));
+	return Z3_is_numeral_ast(c->z, A(idx)) ? fold(c, r) : r;
+}
+
+static sxt unary(struct sx *c, sxt a, Z3_ast r)
+{
+	sxt t = keep(c, r);
+
+	return t && is_num(c, a) ? fold(c, t) : t;
+}
+
+sxt sx_neg(struct sx *c, sxt a)
+{
+	return a ? unary(c, a, Z3_mk_bvneg(c->z, A(a))) : NULL;
+}
+
+sxt sx_bvnot(struct sx *c, sxt a)
+{
+	return a ? unary(c, a, Z3_mk_bvnot(c->z, A(a))) : NULL;
+}
+
+sxt sx_extract(struct sx *c, unsigned hi, unsigned lo, sxt a)
+{
+	if (!a)
+		return NULL;
+	if (lo == 0 && hi + 1 == sx_width(c, a))
+		return a;
+	return unary(c, a, Z3_mk_extract(c->z, hi, lo, A(a)));
+}
+
+sxt sx_zext(struct sx *c, unsigned to_width, sxt a)
+{
+	unsigned w = sx_width(c, a);
+
+	if (!a)
+		return NULL;
+	if (w == to_width)
+		return a;
+	if (w == 0 || w > to_width)
+		return keep(c, NULL);
+	return unary(c, a, Z3_mk_zero_ext(c->z, to_width - w, A(a)));
+}
+
+sxt sx_sext(struct sx *c, unsigned to_width, sxt a)
+{
+	unsigned w = sx_width(c, a);
+
+	if (!a)
+		return NULL;
+	if (w == to_width)
+		return a;
+	if (w == 0 || w > to_width)
+		return keep(c, NULL);
+	return unary(c, a, Z3_mk_sign_ext(c->z, to_width - w, A(a)));
+}
+
+/* ---- booleans ---- */
+
+sxt sx_ne(struct sx *c, sxt a, sxt b)
+{
+	return sx_not(c, sx_eq(c, a, b));
+}
+
+sxt sx_not(struct sx *c, sxt a)
+{
+	if (!a)
+		return NULL;
+	if (a == c->t)
+		return c->f;
+	if (a == c->f)
+		return c->t;
+	return unary(c, a, Z3_mk_not(c->z, A(a)));
+}
+
+sxt sx_land(struct sx *c, sxt a, sxt b)
+{
+	sxt v[2] = { a, b };
+
+	return sx_landn(c, 2, v);
+}
+
+sxt sx_lor(struct sx *c, sxt a, sxt b)
+{
+	sxt v[2] = { a, b };
+
+	return sx_lorn(c, 2, v);
+}
+
+/* n-ary and/or: constants absorbed here so that guards stay small. */
+static sxt junction(struct sx *c, unsigned n, const sxt *args, bool is_and)
+{
+	sxt unit = is_and ? c->t : c->f, zero = is_and ? c->f : c->t, one = NULL;
+	Z3_ast small[16], *v = small;
+	unsigned k = 0;
+	sxt r;
+
+	for (unsigned i = 0; i < n; i++)
+		if (!args[i])
+			return NULL;
+	if (n > 16) {
+		v = malloc(n * sizeof(*v));
+		if (!v)
+			return keep(c, NULL);
+	}
+	for (unsigned i = 0; i < n; i++) {
+		if (args[i] == zero) {
+			if (v != small)
+				free(v);
+			return zero;
+		}
+		if (args[i] == unit)
+			continue;
+		v[k++] = A(args[i]);
+		one = args[i];
+	}
+	if (k == 0)
+		r = unit;
+	else if (k == 1)
+		r = one;
+	else
+		r = keep(c, is_and ? Z3_mk_and(c->z, k, v) : Z3_mk_or(c->z, k, v));
+	if (v != small)
+		free(v);
+	return r;
+}
+
+sxt sx_landn(struct sx *c, unsigned n, const sxt *args)
+{
+	return junction(c, n, args, true);
+}
+
+sxt sx_lorn(struct sx *c, unsigned n, const sxt *args)
+{
+	return junction(c, n, args, false);
+}
+
+sxt sx_ite(struct sx *c, sxt cond, sxt a, sxt b)
+{
+	if (!cond || !a || !b)
+		return NULL;
+	if (a == b || cond == c->t)
+		return a;
+	if (cond == c->f)
+		return b;
+	return keep(c, Z3_mk_ite(c->z, A(cond), A(a), A(b)));
+}
+
+sxt sx_store(struct sx *c, sxt mem, sxt idx, sxt byte)
+{
+	if (!mem || !idx || !byte)
+		return NULL;
+	return keep(c, Z3_mk_store(c->z, A(mem), A(idx), A(byte)));
+}
+
+/* ---- inspection ---- */
+
+sxt sx_simplify(struct sx *c, sxt a)
+{
+	return a ? keep(c, Z3_simplify(c->z, A(a))) : NULL;
+}
+
+static bool numeral(struct sx *c, Z3_ast a, uint64_t *v)
+{
+	Z3_lbool b;
+
+	/* Z3 calls true and false numerals too: ask about booleans first */
+	if (Z3_get_sort_kind(c->z, Z3_get_sort(c->z, a)) != Z3_BOOL_SORT) {
+		uint64_t x;
+
+		if (!Z3_is_numeral_ast(c->z, a) || !Z3_get_numeral_uint64(c->z, a, &x))
+			return false;
+		*v = x;
+		return true;
+	}
+	b = Z3_get_bool_value(c->z, a);
+	if (b == Z3_L_UNDEF)
+		return false;
+	*v = b == Z3_L_TRUE;
+	return true;
+}
+
+bool sx_num(struct sx *c, sxt a, uint64_t *v)
+{
+	return a && numeral(c, A(a), v);
+}
+
+bool sx_is_const(struct sx *c, sxt a, uint64_t *v)
+{
+	sxt s;
+
+	if (!a)
+		return false;
+	if (numeral(c, A(a), v))
+		return true;
+	s = sx_simplify(c, a);
+	return s && numeral(c, A(s), v);
+}
+
+bool sx_is_true(struct sx *c, sxt a)
+{
+	return a == c->t;
+}
+
+bool sx_is_false(struct sx *c, sxt a)
+{
+	return a == c->f;
+}
+
+unsigned sx_id(struct sx *c, sxt a)
+{
+	return a ? Z3_get_ast_id(c->z, A(a)) : 0;
+}
+
+void sx_print(struct sx *c, sxt a, char *buf, size_t n)
+{
+	const char *s;
+
+	if (!n)
+		return;
+	if (!a) {
+		snprintf(buf, n, "(null)");
+		return;
+	}
+	Z3_set_ast_print_mode(c->z, Z3_PRINT_SMTLIB2_COMPLIANT);
+	s = Z3_ast_to_string(c->z, A(a));
+	snprintf(buf, n, "%s", s ? s : "?");
+}
+
+/* ---- queries ---- */
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static Z3_params timeout_params(struct sx *c, unsigned timeout_ms)
+{
+	Z3_params p = Z3_mk_params(c->z);
+
+	Z3_params_inc_ref(c->z, p);
+	if (timeout_ms)
+		Z3_params_set_uint(c->z, p, Z3_mk_string_symbol(c->z, "timeout"), timeout_ms);
+	return p;
+}
+
+enum sx_res sx_check(struct sx *c, sxt f, unsigned timeout_ms, struct sx_model **model,
+		     char *why, size_t why_len)
+{
+	Z3_solver s;
+	Z3_params p;
+	Z3_lbool r;
+	enum sx_res res;
+	double t0 = now_ms();
+
+	if (model)
+		*model = NULL;
+	if (why && why_len)
+		why[0] = 0;
+	if (!f || c->failed) {
+		if (why)
+			snprintf(why, why_len, "%s", c->failed ? c->err : "no formula");
+		return SX_UNKNOWN;
+	}
+	if (f == c->f)
+		return SX_UNSAT;
+	s = Z3_mk_solver(c->z);
+	Z3_solver_inc_ref(c->z, s);
+	p = timeout_params(c, timeout_ms);
+	Z3_solver_set_params(c->z, s, p);
+	Z3_params_dec_ref(c->z, p);
+	Z3_solver_assert(c->z, s, A(f));
+	r = Z3_solver_check(c->z, s);
+	c->stats.queries++;
+	if (r == Z3_L_FALSE) {
+		res = SX_UNSAT;
+		c->stats.unsat++;
+	} else if (r == Z3_L_TRUE) {
+		res = SX_SAT;
+		c->stats.sat++;
+		if (model) {
+			Z3_model m = Z3_solver_get_model(c->z, s);
+
+			if (m) {
+				*model = malloc(sizeof(**model));
+				if (*model) {
+					Z3_model_inc_ref(c->z, m);
+					(*model)->m = m;
+				}
+			}
+			if (!*model) {
+				note_error(c);
+				res = SX_UNKNOWN;
+				if (why)
+					snprintf(why, why_len, "no model for a satisfiable query");
+			}
+		}
+	} else {
+		res = SX_UNKNOWN;
+		c->stats.unknown++;
+		if (why) {
+			const char *rs = Z3_solver_get_reason_unknown(c->z, s);
+
+			snprintf(why, why_len, "%s", rs && *rs ? rs : "unknown");
+		}
+	}
+	Z3_solver_dec_ref(c->z, s);
+	if (Z3_get_error_code(c->z) != Z3_OK) {
+		note_error(c);
+		if (model && *model) {
+			sx_model_free(c, *model);
+			*model = NULL;
+		}
+		if (why)
+			snprintf(why, why_len, "%s", c->err);
+		res = SX_UNKNOWN;
+	}
+	c->stats.ms += now_ms() - t0;
+	return res;
+}
+
+enum sx_res sx_maximize(struct sx *c, sxt f, sxt t, bool is_signed, unsigned timeout_ms,
+			uint64_t *best)
+{
+	Z3_optimize o;
+	Z3_params p;
+	Z3_lbool r;
+	enum sx_res res = SX_UNKNOWN;
+	sxt obj;
+	double t0 = now_ms();
+
+	if (!f || !t || c->failed || sx_width(c, t) != 64)
+		return SX_UNKNOWN;
+	/* Z3 orders bit-vector objectives as unsigned numbers: a signed maximum is the unsigned
+	 * maximum of the value with its sign bit flipped. */
+	obj = is_signed ? sx_xor(c, t, sx_bv(c, 1ull << 63, 64)) : t;
+	if (!obj)
+		return SX_UNKNOWN;
+	o = Z3_mk_optimize(c->z);
+	Z3_optimize_inc_ref(c->z, o);
+	p = timeout_params(c, timeout_ms);
+	Z3_optimize_set_params(c->z, o, p);
+	Z3_params_dec_ref(c->z, p);
+	Z3_optimize_assert(c->z, o, A(f));
+	Z3_optimize_maximize(c->z, o, A(obj));
+	r = Z3_optimize_check(c->z, o, 0, NULL);
+	c->stats.queries++;
+	if (r == Z3_L_FALSE) {
+		res = SX_UNSAT;
+	} else if (r == Z3_L_TRUE) {
+		Z3_model m = Z3_optimize_get_model(c->z, o);
+		Z3_ast v = NULL;
+		uint64_t x;
+
+		if (m) {
+			Z3_model_inc_ref(c->z, m);
+			if (Z3_model_eval(c->z, m, A(obj), true, &v) && v) {
+				Z3_inc_ref(c->z, v);
+				if (numeral(c, v, &x)) {
+					*best = is_signed ? x ^ (1ull << 63) : x;
+					res = SX_SAT;
+				}
+				Z3_dec_ref(c->z, v);
+			}
+			Z3_model_dec_ref(c->z, m);
+		}
+	}
+	Z3_optimize_dec_ref(c->z, o);
+	if (Z3_get_error_code(c->z) != Z3_OK) {
+		note_error(c);
+		res = SX_UNKNOWN;
+	}
+	c->stats.ms += now_ms() - t0;
+	return res;
+}
+
+const struct sx_stats *sx_stats(const struct sx *c)
+{
+	return &c->stats;
+}
+
+/* ---- models ---- */
+
+int sx_model_eval(struct sx *c, struct sx_model *m, sxt t, uint64_t *v)
+{
+	Z3_ast out = NULL;
+	int err = -EINVAL;
+
+	if (!m || !t)
+		return -EINVAL;
+	if (!Z3_model_eval(c->z, m->m, A(t), true, &out) || !out) {
+		note_error(c);
+		return -EINVAL;
+	}
+	Z3_inc_ref(c->z, out);
+	if (numeral(c, out, v))
+		err = 0;
+	Z3_dec_ref(c->z, out);
+	return err;
+}
+
+/* Reads an array value (what model evaluation gives for an array term): stores over a constant
+ * array or over an as-array of a function interpretation, all indexes and values numerals.
+ * Fills bytes [lo, lo + n).  False when the value has another shape. */
+static bool array_value(struct sx *c, struct sx_model *m, Z3_ast a, uint64_t lo, size_t n,
+			uint8_t *out, unsigned depth)
+{
+	Z3_app app;
+	Z3_func_decl d;
+	uint64_t idx, val;
+
+	if (depth > 100000 || Z3_get_ast_kind(c->z, a) != Z3_APP_AST)
+		return false;
+	app = Z3_to_app(c->z, a);
+	d = Z3_get_app_decl(c->z, app);
+	switch (Z3_get_decl_kind(c->z, d)) {
+	case Z3_OP_STORE:
+		if (!array_value(c, m, Z3_get_app_arg(c->z, app, 0), lo, n, out, depth + 1) ||
+		    !numeral(c, Z3_get_app_arg(c->z, app, 1), &idx) ||
+		    !numeral(c, Z3_get_app_arg(c->z, app, 2), &val))
+			return false;
+		if (idx - lo < n)
+			out[idx - lo] = (uint8_t)val;
+		return true;
+	case Z3_OP_CONST_ARRAY:
+		if (!numeral(c, Z3_get_app_arg(c->z, app, 0), &val))
+			return false;
+		memset(out, (uint8_t)val, n);
+		return true;
+	case Z3_OP_AS_ARRAY: {
+		Z3_func_interp fi = Z3_model_get_func_interp(c->z, m->m,
+							     Z3_get_as_array_func_decl(c->z, a));
+		bool ok;
+
+		if (!fi)
+			return false;
+		Z3_func_interp_inc_ref(c->z, fi);
+		ok = numeral(c, Z3_func_interp_get_else(c->z, fi), &val);
+		if (ok)
+			memset(out, (uint8_t)val, n);
+		for (unsigned k = 0; ok && k < Z3_func_interp_get_num_entries(c->z, fi); k++) {
+			Z3_func_entry e = Z3_func_interp_get_entry(c->z, fi, k);
+
+			Z3_func_entry_inc_ref(c->z, e);
+			ok = Z3_func_entry_get_num_args(c->z, e) == 1 &&
+			     numeral(c, Z3_func_entry_get_arg(c->z, e, 0), &idx) &&
+			     numeral(c, Z3_func_entry_get_value(c->z, e), &val);
+			if (ok && idx - lo < n)
+				out[idx - lo] = (uint8_t)val;
+			Z3_func_entry_dec_ref(c->z, e);
+		}
+		Z3_func_interp_dec_ref(c->z, fi);
+		return ok;
+	}
+	default:
+		return false;
+	}
+}
+
+int sx_model_bytes(struct sx *c, struct sx_model *m, sxt arr, uint64_t lo, size_t n,
+		   uint8_t *out)
+{
+	Z3_ast v = NULL;
+	bool ok;
+
+	if (!m || !arr)
+		return -EINVAL;
+	if (!Z3_model_eval(c->z, m->m, A(arr), true, &v) || !v) {
+		note_error(c);
+		return -EINVAL;
+	}
+	Z3_inc_ref(c->z, v);
+	ok = array_value(c, m, v, lo, n, out, 0);
+	Z3_dec_ref(c->z, v);
+	if (ok)
+		return 0;
+	/* another shape: one byte at a time */
+	for (size_t k = 0; k < n; k++) {
+		uint64_t b;
+		sxt sel = sx_select(c, arr, sx_bv(c, lo + k, 64));
+
+		if (sx_model_eval(c, m, sel, &b))
+			return -EINVAL;
+		out[k] = (uint8_t)b;
+	}
+	return 0;
+}
+
+struct sx_model *sx_model_new(struct sx *c)
+{
+	struct sx_model *m = malloc(sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->m = Z3_mk_model(c->z);
+	if (!m->m) {
+		note_error(c);
+		free(m);
+		return NULL;
+	}
+	Z3_model_inc_ref(c->z, m->m);
+	return m;
+}
+
+int sx_model_set(struct sx *c, struct sx_model *m, sxt var, uint64_t v)
+{
+	Z3_func_decl d;
+	unsigned w;
+	sxt val;
+
+	if (!m || !var || !Z3_is_app(c->z, A(var)))
+		return -EINVAL;
+	w = sx_width(c, var);
+	val = w ? sx_bv(c, v, w) : sx_bool(c, v != 0);
+	if (!val)
+		return -EINVAL;
+	d = Z3_get_app_decl(c->z, Z3_to_app(c->z, A(var)));
+	Z3_add_const_interp(c->z, m->m, d, A(val));
+	if (Z3_get_error_code(c->z) != Z3_OK) {
+		note_error(c);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void sx_model_free(struct sx *c, struct sx_model *m)
+{
+	if (!m)
+		return;
+	Z3_model_dec_ref(c->z, m->m);
+	free(m);
+}

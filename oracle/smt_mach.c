@@ -1,0 +1,979 @@
+/* The BPF machine over Z3 terms (see smt_mach.h): one function per kind of instruction, each a
+ * transcription of the interpreter's handler (oracle/interp_loop.inc and the out-of-line paths
+ * in interp.c) — same order of checks, same trap conditions, same results — so that
+ * tests/test_smt.c can hold the two against each other on random states.
+ */
+#include "oracle/smt_mach.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MAP_STORAGE_MAX (256ull << 20)	/* interp.c: per-run storage of one map */
+#define INTERP_MAX_MAPS 4096u		/* interp.c: map windows below INTERP_VA_MAPH */
+
+static sxt bv64(struct mach *m, uint64_t v) { return sx_bv(m->c, v, 64); }
+static sxt lo32(struct mach *m, sxt a) { return sx_extract(m->c, 31, 0, a); }
+static sxt z64(struct mach *m, sxt a) { return sx_zext(m->c, 64, a); }
+
+static enum mach_map_kind map_kind(uint32_t type)
+{
+	switch (type) {
+	case BPF_MAP_TYPE_ARRAY:
+	case BPF_MAP_TYPE_PERCPU_ARRAY:
+		return MACH_MAP_ARRAY;
+	case BPF_MAP_TYPE_HASH:
+	case BPF_MAP_TYPE_PERCPU_HASH:
+	case BPF_MAP_TYPE_LRU_HASH:
+	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
+		return MACH_MAP_HASH;
+	default:
+		return MACH_MAP_OTHER;
+	}
+}
+
+int mach_init(struct mach *m, struct sx *c, const struct ebpf_prog *prog,
+	      const struct ebpf_object *obj, enum interp_ctx_kind kind, uint64_t input_len)
+{
+	memset(m, 0, sizeof(*m));
+	m->c = c;
+	m->insns = prog->insns;
+	m->len = prog->len;
+	m->ctx_kind = kind;
+	m->input_len = input_len;
+	m->nmaps = obj ? obj->map_cnt : 0;
+	if (m->nmaps > INTERP_MAX_MAPS)
+		m->nmaps = INTERP_MAX_MAPS;
+	for (size_t k = 0; k < m->nmaps && k < MACH_MAX_MAPS; k++) {
+		const struct ebpf_map_def *d = &obj->maps[k];
+		struct mach_map *mm = &m->maps[k];
+
+		mm->def = *d;
+		mm->kind = map_kind(d->type);
+		/* The storage interp.c's map_storage() gives on first use. */
+		if (mm->kind == MACH_MAP_ARRAY) {
+			uint64_t n = (uint64_t)d->max_entries * d->value_size;
+
+			mm->len = n && n <= MAP_STORAGE_MAX ? n : 0;
+		} else if (mm->kind == MACH_MAP_HASH) {
+			uint32_t cap = d->max_entries < INTERP_HASH_CAP ? d->max_entries : INTERP_HASH_CAP;
+
+			if (d->value_size && d->key_size && d->value_size <= (1u << 20) &&
+			    d->key_size <= (1u << 16) && cap)
+				mm->len = (uint64_t)cap * d->value_size;
+		}
+	}
+	m->helper = sx_fresh_mem(c, "helper");
+	m->input0 = sx_fresh_mem(c, "input");
+	m->poison = bv64(m, INTERP_POISON);
+	return sx_failed(c) ? -ENOMEM : 0;
+}
+
+/* A map's storage as a run starts: zero, entry 0 from def.init. */
+static sxt map_initial(struct mach *m, size_t k)
+{
+	const struct ebpf_map_def *d = &m->maps[k].def;
+	sxt a = sx_mem_const(m->c, 0);
+
+	if (m->maps[k].kind == MACH_MAP_ARRAY && d->init)
+		for (uint32_t i = 0; i < d->value_size && i < m->maps[k].len; i++)
+			if (d->init[i])
+				a = sx_store(m->c, a, bv64(m, i), sx_bv(m->c, d->init[i], 8));
+	return a;
+}
+
+void mach_entry_state(struct mach *m, struct mstate *st)
+{
+	struct sx *c = m->c;
+
+	memset(st, 0, sizeof(*st));
+	st->guard = sx_true(c);
+	for (int k = 0; k < EBPF_NREGS; k++)
+		st->r[k] = bv64(m, 0);
+	st->r[1] = bv64(m, INTERP_VA_CTX);
+	st->r[10] = bv64(m, INTERP_VA_STACK + EBPF_STACK_SIZE);
+	st->stack[0] = sx_mem_const(c, 0);
+	st->input = m->input0;
+	st->maygoto[0] = bv64(m, INTERP_MAY_GOTO_BUDGET);
+	st->hpos = bv64(m, 0);
+	if (m->ctx_kind == INTERP_CTX_PLAIN)
+		st->r[2] = bv64(m, m->input_len);
+	if (m->ctx_kind == INTERP_CTX_SKB) {
+		/* len, and protocol from the frame's ethertype (interp_run without ctx_init) */
+		sxt a = sx_mem_const(c, 0);
+		uint32_t len = (uint32_t)m->input_len;
+
+		for (unsigned k = 0; k < 4; k++)
+			a = sx_store(c, a, bv64(m, offsetof(struct __sk_buff, len) + k),
+				     sx_bv(c, (len >> (8 * k)) & 0xff, 8));
+		if (m->input_len >= 14)
+			for (unsigned k = 0; k < 2; k++)
+				a = sx_store(c, a, bv64(m, offsetof(struct __sk_buff, protocol) + k),
+					     sx_select(c, m->input0, bv64(m, 12 + k)));
+		st->skbctx = a;
+	}
+	for (size_t k = 0; k < m->nmaps && k < MACH_MAX_MAPS; k++)
+		st->maps[k] = map_initial(m, k);
+}
+
+/* ---- merging ---- */
+
+static sxt pick(struct sx *c, sxt g, sxt a, sxt b)
+{
+	if (!a || !b)
+		return a ? a : b;
+	return sx_ite(c, g, a, b);
+}
+
+bool mstate_merge(struct sx *c, struct mstate *acc, const struct mstate *b)
+{
+	sxt g = acc->guard;
+
+	if (acc->depth != b->depth)
+		return false;
+	if (sx_is_false(c, b->guard))
+		return true;
+	if (sx_is_false(c, g)) {
+		*acc = *b;
+		return true;
+	}
+	for (int k = 0; k < EBPF_NREGS; k++)
+		acc->r[k] = pick(c, g, acc->r[k], b->r[k]);
+	for (unsigned f = 0; f <= acc->depth; f++) {
+		acc->stack[f] = pick(c, g, acc->stack[f], b->stack[f]);
+		acc->maygoto[f] = pick(c, g, acc->maygoto[f], b->maygoto[f]);
+		if (f < acc->depth) {
+			for (int k = 0; k < 5; k++)
+				acc->saved[f][k] = pick(c, g, acc->saved[f][k], b->saved[f][k]);
+			if (acc->ret_pc[f] != b->ret_pc[f])
+				return false;
+		}
+	}
+	acc->input = pick(c, g, acc->input, b->input);
+	acc->skbctx = pick(c, g, acc->skbctx, b->skbctx);
+	for (int k = 0; k < MACH_MAX_MAPS; k++)
+		acc->maps[k] = pick(c, g, acc->maps[k], b->maps[k]);
+	acc->hpos = pick(c, g, acc->hpos, b->hpos);
+	acc->guard = sx_lor(c, g, b->guard);
+	return true;
+}
+
+/* ---- memory ---- */
+
+enum acc { ACC_LOAD, ACC_STORE, ACC_RAW };	/* RAW: atomics and helper arguments */
+
+struct region {
+	uint64_t lo, len;	/* addresses [lo, lo + len) */
+	uint64_t index0;	/* array index of lo */
+	sxt *arr;
+};
+
+/* __sk_buff fields a program may write (interp.c's skb_writable). */
+static const uint16_t skb_writable[][2] = {
+#define SKB_FIELD(f, n) { offsetof(struct __sk_buff, f), offsetof(struct __sk_buff, f) + (n) }
+	SKB_FIELD(mark, 4), SKB_FIELD(queue_mapping, 4), SKB_FIELD(priority, 4),
+	SKB_FIELD(tc_index, 4), SKB_FIELD(cb, 20), SKB_FIELD(tc_classid, 4), SKB_FIELD(tstamp, 8),
+#undef SKB_FIELD
+};
+
+/* The regions an access of this kind may use in this state.  The XDP and SKB context
+ * structures are not among them: loads handle them apart (pointer fields), stores reach only
+ * the writable __sk_buff fields, atomics and helpers none. */
+static unsigned regions(struct mach *m, struct mstate *st, enum acc acc, struct region *out)
+{
+	unsigned n = 0;
+
+	for (unsigned f = 0; f <= st->depth; f++)
+		out[n++] = (struct region){ INTERP_VA_STACK + (uint64_t)f * EBPF_STACK_SIZE,
+					    EBPF_STACK_SIZE, 0, &st->stack[f] };
+	if (m->input_len)
+		out[n++] = (struct region){ m->ctx_kind == INTERP_CTX_PLAIN ? INTERP_VA_CTX
+									  : INTERP_VA_PKT,
+					    m->input_len, 0, &st->input };
+	for (size_t k = 0; k < m->nmaps && k < MACH_MAX_MAPS; k++)
+		if (m->maps[k].len)
+			out[n++] = (struct region){ INTERP_VA_MAP + ((uint64_t)k << 32),
+						    m->maps[k].len, 0, &st->maps[k] };
+	if (acc == ACC_STORE && m->ctx_kind == INTERP_CTX_SKB)
+		for (size_t k = 0; k < sizeof(skb_writable) / sizeof(skb_writable[0]); k++)
+			out[n++] = (struct region){ INTERP_VA_CTX + skb_writable[k][0],
+						    skb_writable[k][1] - skb_writable[k][0],
+						    skb_writable[k][0], &st->skbctx };
+	return n;
+}
+
+#define MAX_REGIONS (MACH_NFRAMES + 1 + MACH_MAX_MAPS + 8)
+
+/* [a, a + n) lies inside the region. */
+static sxt inside(struct mach *m, sxt a, uint64_t n, uint64_t lo, uint64_t len)
+{
+	uint64_t v;
+
+	if (len < n)
+		return sx_false(m->c);
+	if (sx_num(m->c, a, &v))
+		return sx_bool(m->c, v - lo <= len - n);
+	return sx_ule(m->c, sx_sub(m->c, a, bv64(m, lo)), bv64(m, len - n));
+}
+
+/* n bytes little-endian from arr at index idx, zero-extended to 64 bits. */
+static sxt read_le(struct mach *m, sxt arr, sxt idx, unsigned n)
+{
+	sxt v = NULL;
+
+	for (unsigned k = 0; k < n; k++) {
+		sxt b = sx_select(m->c, arr, sx_add(m->c, idx, bv64(m, k)));
+
+		v = v ? sx_concat(m->c, b, v) : b;
+	}
+	return z64(m, v);
+}
+
+static sxt write_le(struct mach *m, sxt arr, sxt idx, unsigned n, sxt val)
+{
+	for (unsigned k = 0; k < n; k++)
+		arr = sx_store(m->c, arr, sx_add(m->c, idx, bv64(m, k)),
+			       sx_extract(m->c, 8 * k + 7, 8 * k, val));
+	return arr;
+}
+
+/* The XDP/SKB context pointer fields (interp.c's xdp_fields, skb_fields). */
+struct ctx_field {
+	uint16_t off, size;
+	uint8_t what;		/* 0 data, 1 data_end, 2 null */
+};
+
+static const struct ctx_field xdp_fields[] = {
+	{ offsetof(struct xdp_md, data), 4, 0 },
+	{ offsetof(struct xdp_md, data_end), 4, 1 },
+	{ offsetof(struct xdp_md, data_meta), 4, 0 },
+};
+
+static const struct ctx_field skb_fields[] = {
+	{ offsetof(struct __sk_buff, data), 4, 0 },
+	{ offsetof(struct __sk_buff, data_end), 4, 1 },
+	{ offsetof(struct __sk_buff, data_meta), 4, 0 },
+	{ offsetof(struct __sk_buff, flow_keys), 8, 2 },
+	{ offsetof(struct __sk_buff, sk), 8, 2 },
+};
+
+struct loaded {
+	sxt val;	/* the bytes, zero-extended */
+	sxt isptr;	/* a context pointer field was read: ptr is the whole result */
+	sxt ptr;
+	sxt trap;
+};
+
+/* A load of n bytes at a (interp.c: xlate, then slow_load/ctx_load). */
+static void load(struct mach *m, struct mstate *st, sxt a, unsigned n, enum acc acc,
+		 struct loaded *out)
+{
+	struct sx *c = m->c;
+	struct region rg[MAX_REGIONS];
+	unsigned nr = regions(m, st, acc, rg);
+	sxt ok = sx_false(c), val = bv64(m, 0);
+
+	out->isptr = sx_false(c);
+	out->ptr = bv64(m, 0);
+	for (unsigned k = nr; k-- > 0;) {
+		sxt in = inside(m, a, n, rg[k].lo, rg[k].len), v;
+
+		if (sx_is_false(c, in))
+			continue;
+		v = read_le(m, *rg[k].arr,
+			    sx_add(c, sx_sub(c, a, bv64(m, rg[k].lo)), bv64(m, rg[k].index0)), n);
+		val = sx_ite(c, in, v, val);
+		ok = sx_lor(c, ok, in);
+	}
+	if (acc == ACC_LOAD && m->ctx_kind != INTERP_CTX_PLAIN) {
+		bool xdp = m->ctx_kind == INTERP_CTX_XDP;
+		const struct ctx_field *f = xdp ? xdp_fields : skb_fields;
+		size_t nf = xdp ? sizeof(xdp_fields) / sizeof(xdp_fields[0])
+				: sizeof(skb_fields) / sizeof(skb_fields[0]);
+		uint64_t size = xdp ? sizeof(struct xdp_md) : sizeof(struct __sk_buff);
+		sxt in = inside(m, a, n, INTERP_VA_CTX, size), off = sx_sub(c, a, bv64(m, INTERP_VA_CTX));
+		sxt bad = sx_false(c), plain;
+
+		if (!sx_is_false(c, in)) {
+			for (size_t k = 0; k < nf; k++) {
+				/* overlaps field k (off + n cannot wrap inside the structure) */
+				sxt ov = sx_land(c, sx_ult(c, off, bv64(m, f[k].off + f[k].size)),
+						 sx_ult(c, bv64(m, f[k].off), sx_add(c, off, bv64(m, n))));
+				sxt exact = n == f[k].size ? sx_eq(c, off, bv64(m, f[k].off))
+							   : sx_false(c);
+				uint64_t pv = f[k].what == 0 ? INTERP_VA_PKT
+					    : f[k].what == 1 ? INTERP_VA_PKT + m->input_len : 0;
+
+				bad = sx_lor(c, bad, sx_land(c, ov, sx_not(c, exact)));
+				out->ptr = sx_ite(c, exact, bv64(m, pv), out->ptr);
+				out->isptr = sx_lor(c, out->isptr, exact);
+			}
+			out->isptr = sx_land(c, in, out->isptr);
+			/* plain fields: ctx_init is not used (zero) except SKB's len and protocol */
+			plain = xdp ? bv64(m, 0) : read_le(m, st->skbctx, off, n);
+			val = sx_ite(c, in, plain, val);
+			ok = sx_lor(c, ok, sx_land(c, in, sx_not(c, bad)));
+		}
+	}
+	out->val = val;
+	out->trap = sx_not(c, ok);
+}
+
+/* A store of n bytes (value's low bytes) at a; returns the trap condition.  The arrays change
+ * only where the address lies (regions are disjoint); what they hold on paths that trap does
+ * not matter, since those paths stop. */
+static sxt store(struct mach *m, struct mstate *st, sxt a, unsigned n, sxt val, enum acc acc)
+{
+	struct sx *c = m->c;
+	struct region rg[MAX_REGIONS];
+	unsigned nr = regions(m, st, acc, rg);
+	sxt ok = sx_false(c);
+
+	for (unsigned k = 0; k < nr; k++) {
+		sxt in = inside(m, a, n, rg[k].lo, rg[k].len), w;
+
+		if (sx_is_false(c, in))
+			continue;
+		w = write_le(m, *rg[k].arr,
+			     sx_add(c, sx_sub(c, a, bv64(m, rg[k].lo)), bv64(m, rg[k].index0)), n, val);
+		*rg[k].arr = sx_ite(c, in, w, *rg[k].arr);
+		ok = sx_lor(c, ok, in);
+	}
+	return sx_not(c, ok);
+}
+
+/* The n bytes at a, for a helper's memory argument: the whole range must lie in one region
+ * (interp.c: mem_ptr).  Returns the trap condition. */
+static sxt bytes_at(struct mach *m, struct mstate *st, sxt a, unsigned n, enum acc acc,
+		    sxt *bytes)
+{
+	struct sx *c = m->c;
+	struct region rg[MAX_REGIONS];
+	unsigned nr = regions(m, st, acc, rg);
+	sxt ok = sx_false(c);
+
+	for (unsigned b = 0; b < n; b++)
+		bytes[b] = sx_bv(c, 0, 8);
+	for (unsigned k = nr; k-- > 0;) {
+		sxt in = inside(m, a, n, rg[k].lo, rg[k].len), idx;
+
+		if (sx_is_false(c, in))
+			continue;
+		idx = sx_add(c, sx_sub(c, a, bv64(m, rg[k].lo)), bv64(m, rg[k].index0));
+		for (unsigned b = 0; b < n; b++)
+			bytes[b] = sx_ite(c, in, sx_select(c, *rg[k].arr,
+							   sx_add(c, idx, bv64(m, b))), bytes[b]);
+		ok = sx_lor(c, ok, in);
+	}
+	return sx_not(c, ok);
+}
+
+static void note_store(struct mstep *out, sxt addr, sxt guard, uint32_t size)
+{
+	if (out->nstores < MACH_MAX_STORES)
+		out->stores[out->nstores++] = (struct mach_store){ addr, guard, size };
+	else
+		snprintf(out->unsupported, sizeof(out->unsupported), "too many stores");
+}
+
+/* ---- ALU ---- */
+
+static sxt alu(struct mach *m, uint8_t op, bool is64, bool sign, sxt d, sxt s)
+{
+	struct sx *c = m->c;
+	unsigned w = is64 ? 64 : 32;
+	sxt zero = sx_bv(c, 0, w), ones = sx_bv(c, UINT64_MAX, w);
+	sxt mask = sx_bv(c, w - 1, w), r;
+
+	if (!is64) {
+		d = lo32(m, d);
+		s = lo32(m, s);
+	}
+	switch (op) {
+	case BPF_ADD: r = sx_add(c, d, s); break;
+	case BPF_SUB: r = sx_sub(c, d, s); break;
+	case BPF_MUL: r = sx_mul(c, d, s); break;
+	case BPF_OR: r = sx_or(c, d, s); break;
+	case BPF_AND: r = sx_and(c, d, s); break;
+	case BPF_XOR: r = sx_xor(c, d, s); break;
+	case BPF_LSH: r = sx_shl(c, d, sx_and(c, s, mask)); break;
+	case BPF_RSH: r = sx_lshr(c, d, sx_and(c, s, mask)); break;
+	case BPF_ARSH: r = sx_ashr(c, d, sx_and(c, s, mask)); break;
+	case BPF_MOV: r = s; break;
+	case BPF_DIV:
+		/* by 0 gives 0; sdiv by -1 negates (INT_MIN stays INT_MIN) */
+		if (sign)
+			r = sx_ite(c, sx_eq(c, s, zero), zero,
+				   sx_ite(c, sx_eq(c, s, ones), sx_neg(c, d), sx_sdiv(c, d, s)));
+		else
+			r = sx_ite(c, sx_eq(c, s, zero), zero, sx_udiv(c, d, s));
+		break;
+	case BPF_MOD:
+		/* by 0 keeps dst; smod by -1 gives 0; the remainder has the dividend's sign */
+		if (sign)
+			r = sx_ite(c, sx_eq(c, s, zero), d,
+				   sx_ite(c, sx_eq(c, s, ones), zero, sx_srem(c, d, s)));
+		else
+			r = sx_ite(c, sx_eq(c, s, zero), d, sx_urem(c, d, s));
+		break;
+	default:
+		return NULL;
+	}
+	return is64 ? r : z64(m, r);
+}
+
+static sxt bswap(struct mach *m, sxt v, unsigned bits)
+{
+	sxt r = NULL;
+
+	for (unsigned k = 0; k < bits / 8; k++) {
+		sxt b = sx_extract(m->c, 8 * k + 7, 8 * k, v);
+
+		r = r ? sx_concat(m->c, r, b) : b;	/* byte 0 ends up most significant */
+	}
+	return z64(m, r);
+}
+
+static void do_alu(struct mach *m, const struct bpf_insn *in, struct mstate *st, struct mstep *o)
+{
+	struct sx *c = m->c;
+	bool is64 = ebpf_class(in) == BPF_ALU64, x = ebpf_srcbit(in) == BPF_X;
+	uint8_t op = ebpf_op(in);
+	sxt *dst = &st->r[in->dst_reg], src = st->r[in->src_reg];
+	sxt imm = is64 ? bv64(m, (uint64_t)(int64_t)in->imm) : bv64(m, (uint32_t)in->imm);
+
+	switch (op) {
+	case BPF_NEG:
+		*dst = is64 ? sx_neg(c, *dst) : z64(m, sx_neg(c, lo32(m, *dst)));
+		return;
+	case BPF_END:
+		if (!is64 && !x)	/* to_le: a truncation on this little-endian machine */
+			*dst = in->imm == 16 ? z64(m, sx_extract(c, 15, 0, *dst))
+			     : in->imm == 32 ? z64(m, lo32(m, *dst)) : *dst;
+		else
+			*dst = bswap(m, *dst, in->imm == 16 ? 16 : in->imm == 32 ? 32 : 64);
+		return;
+	case BPF_MOV:
+		if (in->off) {	/* movsx */
+			unsigned bits = in->off == 8 ? 8 : in->off == 16 ? 16 : 32;
+			sxt low = sx_extract(c, bits - 1, 0, src);
+
+			*dst = is64 ? sx_sext(c, 64, low) : z64(m, sx_sext(c, 32, low));
+			return;
+		}
+		break;
+	default:
+		break;
+	}
+	*dst = alu(m, op, is64, in->off != 0, *dst, x ? src : imm);
+	if (!*dst)
+		snprintf(o->unsupported, sizeof(o->unsupported), "ALU op 0x%02x", in->code);
+}
+
+/* ---- jumps ---- */
+
+static sxt cond(struct mach *m, const struct bpf_insn *in, const struct mstate *st)
+{
+	struct sx *c = m->c;
+	bool is32 = ebpf_class(in) == BPF_JMP32;
+	sxt d = st->r[in->dst_reg];
+	sxt s = ebpf_srcbit(in) == BPF_X ? st->r[in->src_reg] : bv64(m, (uint64_t)(int64_t)in->imm);
+
+	if (is32) {
+		d = lo32(m, d);
+		s = lo32(m, s);
+	}
+	switch (ebpf_op(in)) {
+	case BPF_JEQ: return sx_eq(c, d, s);
+	case BPF_JNE: return sx_ne(c, d, s);
+	case BPF_JGT: return sx_ult(c, s, d);
+	case BPF_JGE: return sx_ule(c, s, d);
+	case BPF_JLT: return sx_ult(c, d, s);
+	case BPF_JLE: return sx_ule(c, d, s);
+	case BPF_JSGT: return sx_slt(c, s, d);
+	case BPF_JSGE: return sx_sle(c, s, d);
+	case BPF_JSLT: return sx_slt(c, d, s);
+	case BPF_JSLE: return sx_sle(c, d, s);
+	case BPF_JSET: return sx_ne(c, sx_and(c, d, s), sx_bv(c, 0, is32 ? 32 : 64));
+	default: return NULL;
+	}
+}
+
+/* ---- calls ---- */
+
+static void poison_args(struct mach *m, struct mstate *st)
+{
+	for (int k = 1; k <= 5; k++)
+		st->r[k] = m->poison;
+}
+
+/* The next n bytes of the helper stream, little-endian. */
+static sxt draw(struct mach *m, struct mstate *st, unsigned n)
+{
+	sxt v = read_le(m, m->helper, st->hpos, n);
+
+	st->hpos = sx_add(m->c, st->hpos, bv64(m, n));
+	return v;
+}
+
+#define ERR(e) ((uint64_t) - (int64_t)(e))
+
+/* One map helper on map h (interp.c: map_helper after map_arg): sets *ret, the map's storage
+ * (st->maps[h], changed only where is_h holds), and returns the trap condition.  Array maps
+ * only: on a hash map the helper is unsupported. */
+static sxt map_helper_on(struct mach *m, struct mstate *st, const struct mstate *pre, int32_t id,
+			 size_t h, sxt is_h, sxt *ret, struct mstep *o)
+{
+	struct sx *c = m->c;
+	const struct mach_map *mm = &m->maps[h];
+	const struct ebpf_map_def *def = &mm->def;
+	struct loaded key;
+	sxt trap, idx, inr, vbytes[512];
+
+	*ret = bv64(m, 0);
+	if (mm->kind == MACH_MAP_OTHER)
+		return sx_true(c);
+	if (def->key_size == 0 || (mm->kind == MACH_MAP_ARRAY && def->key_size != 4))
+		return sx_true(c);
+	if (mm->kind == MACH_MAP_HASH) {
+		snprintf(o->unsupported, sizeof(o->unsupported), "helper %d on hash map '%s'", id,
+			 def->name);
+		return sx_false(c);
+	}
+	load(m, (struct mstate *)pre, pre->r[2], 4, ACC_RAW, &key);
+	trap = key.trap;
+	if (id == BPF_FUNC_map_update_elem) {
+		if (def->value_size == 0)
+			return sx_true(c);
+		if (def->value_size > 512) {
+			snprintf(o->unsupported, sizeof(o->unsupported),
+				 "map update of %u-byte values", def->value_size);
+			return sx_false(c);
+		}
+		trap = sx_lor(c, trap, bytes_at(m, (struct mstate *)pre, pre->r[3],
+						def->value_size, ACC_RAW, vbytes));
+	}
+	if (!mm->len)
+		return sx_true(c);	/* storage too large to model: the interpreter traps too */
+	idx = z64(m, lo32(m, key.val));
+	inr = sx_ult(c, idx, bv64(m, def->max_entries));
+	if (id == BPF_FUNC_map_lookup_elem) {
+		*ret = sx_ite(c, inr, sx_add(c, bv64(m, INTERP_VA_MAP + ((uint64_t)h << 32)),
+					     sx_mul(c, idx, bv64(m, def->value_size))),
+			      bv64(m, 0));
+	} else if (id == BPF_FUNC_map_delete_elem) {
+		*ret = bv64(m, ERR(EINVAL));
+	} else {
+		sxt flags = sx_and(c, pre->r[4], bv64(m, ~(uint64_t)BPF_F_LOCK));
+		sxt dst, ok, arr = pre->maps[h];
+
+		*ret = sx_ite(c, sx_ult(c, bv64(m, BPF_EXIST), flags), bv64(m, ERR(EINVAL)),
+			      sx_ite(c, sx_not(c, inr), bv64(m, ERR(E2BIG)),
+				     sx_ite(c, sx_eq(c, flags, bv64(m, BPF_NOEXIST)),
+					    bv64(m, ERR(EEXIST)), bv64(m, 0))));
+		/* the copy: value_size bytes from r3 to the element (memmove: all read first) */
+		ok = sx_land(c, is_h, sx_eq(c, *ret, bv64(m, 0)));
+		dst = sx_mul(c, idx, bv64(m, def->value_size));
+		for (uint32_t k = 0; k < def->value_size; k++)
+			arr = sx_store(c, arr, sx_add(c, dst, bv64(m, k)), vbytes[k]);
+		st->maps[h] = sx_ite(c, ok, arr, st->maps[h]);
+		note_store(o, sx_add(c, bv64(m, INTERP_VA_MAP + ((uint64_t)h << 32)), dst),
+			   sx_land(c, sx_land(c, pre->guard, sx_not(c, trap)), ok),
+			   def->value_size);
+	}
+	return trap;
+}
+
+/* bpf_map_lookup/update/delete_elem: r1 must be a map handle (a trap otherwise).  Returns the
+ * trap condition and sets r0. */
+static sxt map_helper(struct mach *m, struct mstate *st, int32_t id, struct mstep *o)
+{
+	struct sx *c = m->c;
+	const struct mstate pre = *st;
+	sxt any = sx_false(c), trap = sx_false(c), r0 = bv64(m, 0);
+	uint64_t h;
+	bool known = sx_num(c, st->r[1], &h);
+
+	if (!known && m->nmaps > MACH_MAX_MAPS) {
+		snprintf(o->unsupported, sizeof(o->unsupported),
+			 "a map helper whose map argument r1 is not a constant, with %zu maps",
+			 m->nmaps);
+		return sx_false(c);
+	}
+	if (known && h - INTERP_VA_MAPH < m->nmaps && h - INTERP_VA_MAPH >= MACH_MAX_MAPS) {
+		snprintf(o->unsupported, sizeof(o->unsupported), "map %llu (only %d are modeled)",
+			 (unsigned long long)(h - INTERP_VA_MAPH), MACH_MAX_MAPS);
+		return sx_false(c);
+	}
+	for (size_t k = 0; k < m->nmaps && k < MACH_MAX_MAPS; k++) {
+		sxt is_k = sx_eq(c, st->r[1], bv64(m, INTERP_VA_MAPH + k)), ret, t;
+
+		if (sx_is_false(c, is_k))
+			continue;
+		t = map_helper_on(m, st, &pre, id, k, is_k, &ret, o);
+		if (o->unsupported[0])
+			return sx_false(c);
+		trap = sx_lor(c, trap, sx_land(c, is_k, t));
+		r0 = sx_ite(c, is_k, ret, r0);
+		any = sx_lor(c, any, is_k);
+	}
+	st->r[0] = r0;
+	return sx_lor(c, sx_not(c, any), trap);
+}
+
+/* A helper call: returns the trap condition; r0 and the stream position updated. */
+static sxt helper(struct mach *m, struct mstate *st, int32_t id, struct mstep *o)
+{
+	struct sx *c = m->c;
+	sxt trap = sx_false(c);
+
+	switch (id) {
+	case BPF_FUNC_map_lookup_elem:
+	case BPF_FUNC_map_update_elem:
+	case BPF_FUNC_map_delete_elem:
+		trap = map_helper(m, st, id, o);
+		break;
+	case BPF_FUNC_get_prandom_u32:
+	case BPF_FUNC_get_smp_processor_id:
+	case BPF_FUNC_get_numa_node_id:
+		st->r[0] = draw(m, st, 4);
+		break;
+	case BPF_FUNC_ktime_get_ns:
+	case BPF_FUNC_get_current_pid_tgid:
+	case BPF_FUNC_get_current_uid_gid:
+	case BPF_FUNC_get_current_cgroup_id:
+	case BPF_FUNC_jiffies64:
+	case BPF_FUNC_ktime_get_boot_ns:
+	case BPF_FUNC_ktime_get_coarse_ns:
+	case BPF_FUNC_ktime_get_tai_ns:
+		st->r[0] = draw(m, st, 8);
+		break;
+	case BPF_FUNC_trace_printk:
+	case BPF_FUNC_tail_call:
+		st->r[0] = bv64(m, 0);
+		break;
+	default:
+		return sx_true(c);	/* not modeled by the interpreter: it traps */
+	}
+	poison_args(m, st);
+	return trap;
+}
+
+/* A function starts at slot: a pseudo-call target or an LD_IMM64 function reference. */
+static bool is_function(struct mach *m, uint64_t slot)
+{
+	if (slot == 0)
+		return true;
+	for (size_t pc = 0; pc < m->len; pc += ebpf_insn_slots(&m->insns[pc])) {
+		const struct bpf_insn *in = &m->insns[pc];
+
+		if ((ebpf_is_pseudo_call(in) || (ebpf_is_ldimm64(in) && in->src_reg == BPF_PSEUDO_FUNC)) &&
+		    (uint64_t)((int64_t)pc + 1 + in->imm) == slot)
+			return true;
+	}
+	return false;
+}
+
+/* ---- one instruction ---- */
+
+static void succ(struct mstep *o, const struct mstate *st, sxt g, uint32_t pc)
+{
+	o->succ[o->n] = *st;
+	o->succ[o->n].guard = g;
+	o->pc[o->n++] = pc;
+}
+
+void mach_step(struct mach *m, const struct mstate *in, uint32_t pc, struct mstep *o)
+{
+	struct sx *c = m->c;
+	const struct bpf_insn *i = &m->insns[pc];
+	uint8_t cls = ebpf_class(i);
+	uint32_t next = pc + ebpf_insn_slots(i);
+	struct mstate st = *in;
+	sxt g = in->guard, trap = sx_false(c);
+
+	memset(o, 0, sizeof(*o));
+	o->end = sx_false(c);
+	switch (cls) {
+	case BPF_ALU:
+	case BPF_ALU64:
+		do_alu(m, i, &st, o);
+		succ(o, &st, g, next);
+		break;
+	case BPF_JMP:
+	case BPF_JMP32: {
+		uint8_t op = ebpf_op(i);
+		uint32_t tgt = (uint32_t)ebpf_jump_target(i, pc);
+
+		if (op == BPF_JA) {
+			succ(o, &st, g, tgt);
+		} else if (op == BPF_EXIT) {
+			if (st.depth == 0) {
+				o->end = g;
+				break;
+			}
+			/* return: the caller's r6-r10 come back, r1-r5 are poisoned */
+			st.depth--;
+			for (int k = 0; k < 5; k++)
+				st.r[6 + k] = st.saved[st.depth][k];
+			poison_args(m, &st);
+			st.stack[st.depth + 1] = NULL;
+			st.maygoto[st.depth + 1] = NULL;
+			o->ret = true;
+			succ(o, &st, g, st.ret_pc[st.depth]);
+		} else if (op == BPF_CALL) {
+			uint64_t target;
+
+			if (ebpf_srcbit(i) == BPF_X) {
+				if (!sx_is_const(c, st.r[i->dst_reg], &target)) {
+					snprintf(o->unsupported, sizeof(o->unsupported),
+						 "callx through r%u, which is not a constant",
+						 i->dst_reg);
+					break;
+				}
+				target -= INTERP_VA_FUNC;
+				if (target >= m->len || !is_function(m, target)) {
+					trap = sx_true(c);
+					break;
+				}
+			} else if (i->src_reg == BPF_PSEUDO_CALL) {
+				target = pc + 1 + (int64_t)i->imm;
+			} else if (i->src_reg == BPF_PSEUDO_KFUNC_CALL) {
+				trap = sx_true(c);
+				break;
+			} else {
+				trap = helper(m, &st, i->imm, o);
+				if (!o->unsupported[0])
+					succ(o, &st, sx_land(c, g, sx_not(c, trap)), next);
+				break;
+			}
+			/* bpf-to-bpf: a fresh zeroed frame, r0 and r6-r9 poisoned */
+			if (st.depth + 1 >= MACH_NFRAMES) {
+				trap = sx_true(c);
+				break;
+			}
+			st.ret_pc[st.depth] = next;
+			for (int k = 0; k < 5; k++)
+				st.saved[st.depth][k] = st.r[6 + k];
+			st.depth++;
+			st.stack[st.depth] = sx_mem_const(c, 0);
+			st.maygoto[st.depth] = bv64(m, INTERP_MAY_GOTO_BUDGET);
+			st.r[0] = m->poison;
+			for (int k = 6; k <= 9; k++)
+				st.r[k] = m->poison;
+			st.r[10] = bv64(m, INTERP_VA_STACK + (uint64_t)(st.depth + 1) * EBPF_STACK_SIZE);
+			o->call = true;
+			succ(o, &st, g, (uint32_t)target);
+		} else if (op == BPF_JCOND) {	/* may_goto: jumps once the budget is spent */
+			sxt cnt = st.maygoto[st.depth], zero = sx_eq(c, cnt, bv64(m, 0));
+			struct mstate dec = st;
+
+			dec.maygoto[st.depth] = sx_sub(c, cnt, bv64(m, 1));
+			succ(o, &dec, sx_land(c, g, sx_not(c, zero)), next);
+			succ(o, &st, sx_land(c, g, zero), tgt);
+		} else {
+			sxt k = cond(m, i, &st);
+
+			if (!k) {
+				snprintf(o->unsupported, sizeof(o->unsupported), "jump op 0x%02x",
+					 i->code);
+				break;
+			}
+			succ(o, &st, sx_land(c, g, sx_not(c, k)), next);
+			succ(o, &st, sx_land(c, g, k), tgt);
+		}
+		break;
+	}
+	case BPF_LD:
+		if (ebpf_is_ldimm64(i)) {
+			uint64_t v = ebpf_ldimm64_value(i), idx = (uint32_t)i->imm;
+
+			switch (i->src_reg) {
+			case 0:
+				break;
+			case BPF_PSEUDO_MAP_FD:
+			case BPF_PSEUDO_MAP_IDX:
+				v = INTERP_VA_MAPH + idx;
+				break;
+			case BPF_PSEUDO_MAP_VALUE:
+			case BPF_PSEUDO_MAP_IDX_VALUE:
+				if (idx >= INTERP_MAX_MAPS)
+					trap = sx_true(c);
+				v = INTERP_VA_MAP + (idx << 32) + (uint32_t)i[1].imm;
+				break;
+			case BPF_PSEUDO_FUNC:
+				v = INTERP_VA_FUNC + pc + 1 + (int64_t)i->imm;
+				break;
+			default:	/* BTF ids */
+				trap = sx_true(c);
+				break;
+			}
+			if (sx_is_true(c, trap))
+				break;
+			st.r[i->dst_reg] = bv64(m, v);
+			succ(o, &st, g, next);
+		} else {
+			/* LD_ABS/LD_IND: big-endian from the input; out of bounds ends the program */
+			unsigned n = ebpf_size_bytes(ebpf_size(i));
+			sxt o32 = sx_bv(c, (uint32_t)i->imm, 32), off, oob, v = NULL;
+
+			if (ebpf_mode(i) == BPF_IND)
+				o32 = sx_add(c, o32, lo32(m, st.r[i->src_reg]));
+			off = sx_sext(c, 64, o32);
+			oob = sx_lor(c, sx_slt(c, off, bv64(m, 0)),
+				     sx_ult(c, bv64(m, m->input_len), sx_add(c, off, bv64(m, n))));
+			for (unsigned k = 0; k < n; k++) {
+				sxt b = sx_select(c, st.input, sx_add(c, off, bv64(m, k)));
+
+				v = v ? sx_concat(c, v, b) : b;
+			}
+			o->end = sx_land(c, g, oob);
+			st.r[0] = z64(m, v);
+			poison_args(m, &st);
+			succ(o, &st, sx_land(c, g, sx_not(c, oob)), next);
+		}
+		break;
+	case BPF_LDX:
+	case BPF_STX:
+		if (cls == BPF_LDX || (ebpf_mode(i) == BPF_ATOMIC && i->imm == BPF_LOAD_ACQ)) {
+			unsigned n = ebpf_size_bytes(ebpf_size(i));
+			sxt a = sx_add(c, st.r[i->src_reg], bv64(m, (uint64_t)(int64_t)i->off)), v;
+			struct loaded ld;
+
+			load(m, &st, a, n, ACC_LOAD, &ld);
+			trap = ld.trap;
+			v = ld.val;
+			if (cls == BPF_LDX && ebpf_mode(i) == BPF_MEMSX)
+				v = sx_sext(c, 64, sx_extract(c, 8 * n - 1, 0, v));
+			st.r[i->dst_reg] = sx_ite(c, ld.isptr, ld.ptr, v);
+			succ(o, &st, sx_land(c, g, sx_not(c, trap)), next);
+			break;
+		}
+		if (ebpf_mode(i) == BPF_MEM || i->imm == BPF_STORE_REL) {
+			unsigned n = ebpf_size_bytes(ebpf_size(i));
+			sxt a = sx_add(c, st.r[i->dst_reg], bv64(m, (uint64_t)(int64_t)i->off));
+
+			trap = store(m, &st, a, n, st.r[i->src_reg], ACC_STORE);
+			note_store(o, a, sx_land(c, g, sx_not(c, trap)), n);
+			succ(o, &st, sx_land(c, g, sx_not(c, trap)), next);
+			break;
+		}
+		{
+			/* atomics: read, compute, write back; fetch forms return the old value */
+			unsigned n = ebpf_size_bytes(ebpf_size(i)), w = 8 * n;
+			sxt a = sx_add(c, st.r[i->dst_reg], bv64(m, (uint64_t)(int64_t)i->off));
+			sxt s = sx_extract(c, w - 1, 0, st.r[i->src_reg]), old, nv;
+			struct loaded ld;
+			int32_t aop = i->imm & ~BPF_FETCH;
+
+			load(m, &st, a, n, ACC_RAW, &ld);
+			trap = ld.trap;
+			old = sx_extract(c, w - 1, 0, ld.val);
+			if (i->imm == BPF_CMPXCHG) {
+				nv = sx_ite(c, sx_eq(c, old, sx_extract(c, w - 1, 0, st.r[0])), s, old);
+			} else if (i->imm == BPF_XCHG) {
+				nv = s;
+			} else {
+				nv = aop == BPF_ADD ? sx_add(c, old, s)
+				   : aop == BPF_OR ? sx_or(c, old, s)
+				   : aop == BPF_AND ? sx_and(c, old, s)
+				   : aop == BPF_XOR ? sx_xor(c, old, s) : NULL;
+			}
+			if (!nv) {
+				snprintf(o->unsupported, sizeof(o->unsupported), "atomic op 0x%x",
+					 i->imm);
+				break;
+			}
+			store(m, &st, a, n, nv, ACC_RAW);
+			note_store(o, a, sx_land(c, g, sx_not(c, trap)), n);
+			if (i->imm == BPF_CMPXCHG)
+				st.r[0] = z64(m, old);
+			else if (i->imm & BPF_FETCH)
+				st.r[i->src_reg] = z64(m, old);
+			succ(o, &st, sx_land(c, g, sx_not(c, trap)), next);
+		}
+		break;
+	case BPF_ST: {
+		unsigned n = ebpf_size_bytes(ebpf_size(i));
+		sxt a = sx_add(c, st.r[i->dst_reg], bv64(m, (uint64_t)(int64_t)i->off));
+
+		trap = store(m, &st, a, n, bv64(m, (uint64_t)(int64_t)i->imm), ACC_STORE);
+		note_store(o, a, sx_land(c, g, sx_not(c, trap)), n);
+		succ(o, &st, sx_land(c, g, sx_not(c, trap)), next);
+		break;
+	}
+	default:
+		snprintf(o->unsupported, sizeof(o->unsupported), "instruction class %u", cls);
+		break;
+	}
+	o->trap = sx_land(c, g, trap);
+	if (o->unsupported[0]) {
+		o->n = 0;
+		o->trap = sx_false(c);
+	}
+	if (sx_failed(c) && !o->unsupported[0]) {
+		snprintf(o->unsupported, sizeof(o->unsupported), "%s", sx_failed(c));
+		o->n = 0;
+	}
+}
+
+/* ---- locations and regions for the prover ---- */
+
+sxt mach_loc_value(struct mach *m, const struct mstate *st, uint32_t loc)
+{
+	int32_t off;
+	uint32_t size;
+
+	if (loc < EBPF_NREGS)
+		return st->r[loc];
+	off = -(int32_t)((loc - 16) / 4);
+	size = 1u << ((loc - 16) % 4);
+	if (loc < 16 || off < -EBPF_STACK_SIZE || off + (int32_t)size > 0)
+		return NULL;
+	return read_le(m, st->stack[st->depth], bv64(m, (uint64_t)(EBPF_STACK_SIZE + off)), size);
+}
+
+bool mach_loc_write(struct mach *m, struct mstate *st, uint32_t loc, sxt v)
+{
+	int32_t off;
+	uint32_t size;
+
+	if (loc < EBPF_NREGS) {
+		st->r[loc] = v;
+		return true;
+	}
+	off = -(int32_t)((loc - 16) / 4);
+	size = 1u << ((loc - 16) % 4);
+	if (loc < 16 || off < -EBPF_STACK_SIZE || off + (int32_t)size > 0)
+		return false;
+	st->stack[st->depth] = write_le(m, st->stack[st->depth],
+					bv64(m, (uint64_t)(EBPF_STACK_SIZE + off)), size, v);
+	return true;
+}
+
+unsigned mach_regions(struct mach *m, struct mstate *st, struct mach_region *out, unsigned max)
+{
+	struct region rg[MAX_REGIONS];
+	unsigned nr = regions(m, st, ACC_STORE, rg), n = 0;
+
+	for (unsigned k = 0; k < nr && n < max; k++)
+		out[n++] = (struct mach_region){ rg[k].arr, rg[k].lo, rg[k].len, rg[k].index0 };
+	return n;
+}
+
+sxt *mach_region_of(struct mach *m, struct mstate *st, uint64_t addr, uint64_t len,
+		    uint64_t *index, uint64_t *region_lo, uint64_t *region_len)
+{
+	struct region rg[MAX_REGIONS];
+	unsigned nr = regions(m, st, ACC_STORE, rg);
+
+	for (unsigned k = 0; k < nr; k++)
+		if (addr - rg[k].lo < rg[k].len && len <= rg[k].len - (addr - rg[k].lo)) {
+			*index = addr - rg[k].lo + rg[k].index0;
+			*region_lo = rg[k].lo;
+			*region_len = rg[k].len;
+			return rg[k].arr;
+		}
+	return NULL;
+}

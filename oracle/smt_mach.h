@@ -1,0 +1,119 @@
+/* The BPF machine over Z3 terms: the interpreter's semantics (oracle/interp.h) instruction by
+ * instruction, for the Z3 oracle's symbolic execution and for the interp-vs-Z3 differential test.
+ *
+ * A machine state is what the interpreter keeps, as terms: r0-r10 (bv64), one byte array per
+ * live stack frame, the input (context bytes for PLAIN, packet for XDP and SKB), the __sk_buff
+ * fields a program may write (SKB), the storage of each map, the position in the helper-result
+ * stream, each frame's may_goto budget, and the callers' saved r6-r10.  Arrays are indexed by
+ * the offset from their region's base; addresses are the interpreter's fixed virtual addresses
+ * (INTERP_VA_*), so pointers are the same numbers in both.  A state also carries its guard: the
+ * condition (over the inputs and whatever was assumed) under which execution is in this state.
+ *
+ * mach_step() runs one instruction: the successors with their guards (both sides of a branch),
+ * the condition under which it traps (a trapping run stops: successors exclude it), the
+ * condition under which the program ends there normally, and the stores it made (what a loop
+ * may change).  What the interpreter does but this encoding does not (a helper on a hash map, a
+ * map or callx target that is not a constant) is reported as unsupported, never guessed.
+ */
+#ifndef BPFSCEV_ORACLE_SMT_MACH_H
+#define BPFSCEV_ORACLE_SMT_MACH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bpf/prog.h"
+#include "oracle/interp.h"
+#include "oracle/smt_term.h"
+
+#define MACH_MAX_MAPS 16	/* maps with modeled storage; more maps: accesses unsupported */
+#define MACH_NFRAMES EBPF_MAX_CALL_DEPTH
+#define MACH_MAX_STORES 4	/* store events one instruction can make */
+
+enum mach_map_kind { MACH_MAP_OTHER, MACH_MAP_ARRAY, MACH_MAP_HASH };
+
+struct mach_map {
+	enum mach_map_kind kind;
+	uint64_t len;		/* bytes of storage (0: accesses trap) */
+	struct ebpf_map_def def;
+};
+
+/* What stays the same for every state of one program. */
+struct mach {
+	struct sx *c;
+	const struct bpf_insn *insns;
+	size_t len;
+	enum interp_ctx_kind ctx_kind;
+	uint64_t input_len;
+	struct mach_map maps[MACH_MAX_MAPS];
+	size_t nmaps;		/* of the object; only the first MACH_MAX_MAPS have storage */
+	sxt helper;		/* the helper-result stream: byte array indexed by position */
+	sxt input0;		/* the input as the program starts (offset-indexed byte array) */
+	sxt poison;		/* INTERP_POISON */
+};
+
+struct mstate {
+	sxt guard;
+	sxt r[EBPF_NREGS];
+	unsigned depth;		/* call depth: frames 0..depth are live */
+	sxt stack[MACH_NFRAMES];
+	sxt input;
+	sxt skbctx;		/* SKB: the __sk_buff's plain fields, offset-indexed */
+	sxt maps[MACH_MAX_MAPS];
+	sxt hpos;		/* next position in the helper stream */
+	sxt maygoto[MACH_NFRAMES];
+	sxt saved[MACH_NFRAMES][5];	/* saved[k]: r6-r10 of frame k while frame k+1 runs */
+	uint32_t ret_pc[MACH_NFRAMES];	/* where frame k resumes */
+};
+
+/* A store one instruction made: size bytes at addr, when guard holds (and it did not trap). */
+struct mach_store {
+	sxt addr, guard;
+	uint32_t size;
+};
+
+struct mstep {
+	unsigned n;			/* successors: 0, 1 or 2 */
+	struct mstate succ[2];
+	uint32_t pc[2];
+	sxt trap;			/* it traps (guard included) */
+	sxt end;			/* the program ends here normally (guard included) */
+	bool call;			/* succ[0] is a bpf-to-bpf callee's entry, frame pushed */
+	bool ret;			/* succ[0] is the caller after a return, frame popped */
+	struct mach_store stores[MACH_MAX_STORES];
+	unsigned nstores;
+	char unsupported[128];		/* set: the instruction could not be encoded */
+};
+
+/* obj may be NULL (no maps). */
+int mach_init(struct mach *m, struct sx *c, const struct ebpf_prog *prog,
+	      const struct ebpf_object *obj, enum interp_ctx_kind kind, uint64_t input_len);
+/* The state at program entry: inputs are m->input0 and m->helper, maps hold their initial
+ * contents, the stack is zero. */
+void mach_entry_state(struct mach *m, struct mstate *st);
+void mach_step(struct mach *m, const struct mstate *in, uint32_t pc, struct mstep *out);
+
+/* Merging states that reach one point on exclusive paths: the guard becomes the disjunction,
+ * every component an if-then-else on a's guard.  False when they cannot merge (other depth). */
+bool mstate_merge(struct sx *c, struct mstate *acc, const struct mstate *b);
+
+/* A range claim's location in a state: a register, or the zero-extended cell at r10 + off in
+ * the running frame.  NULL when the cell is outside the frame (nothing to check). */
+sxt mach_loc_value(struct mach *m, const struct mstate *st, uint32_t loc);
+/* The same cell written with v (its low bytes).  False when outside the frame. */
+bool mach_loc_write(struct mach *m, struct mstate *st, uint32_t loc, sxt v);
+
+/* Memory a loop may change, for havocking: the storage backing address range [addr, addr+len)
+ * in this state: which array (a pointer into st) and the array index of addr.  NULL when the
+ * range is not inside one region. */
+sxt *mach_region_of(struct mach *m, struct mstate *st, uint64_t addr, uint64_t len,
+		    uint64_t *index, uint64_t *region_lo, uint64_t *region_len);
+/* Every array of the state that a store can reach, with its address range, for whole-region
+ * havoc: fills up to max entries and returns how many. */
+struct mach_region {
+	sxt *arr;
+	uint64_t lo, len;	/* address range */
+	uint64_t index0;	/* array index of lo */
+};
+unsigned mach_regions(struct mach *m, struct mstate *st, struct mach_region *out, unsigned max);
+
+#endif
