@@ -623,6 +623,8 @@ static int run_program(struct fuzz_program_result *r, const struct fuzz_opts *uo
 	so.strategy = o.strategy;
 	diag_clear(&d);
 	set_phase(w, PH_ANALYZE);
+	if (o.fault)
+		o.fault(o.arg, index);
 	err = scev_analyze(&r->claims, &view, r->gp.maps, r->gp.map_cnt, &so, &d);
 	t2 = cpu_s();
 	r->t_analyze = t2 - t1;
@@ -1495,9 +1497,9 @@ static int handle_msgs(struct pool *p, unsigned k)
 				break;
 			if (wk->confirm && oc.index == wk->a)
 				p->c->st.unconfirmed++;
+			wk->next = oc.index + 1;
 			consume(p->c, &oc);
 			outcome_free(&oc);
-			wk->next = oc.index + 1;
 		} else if (hdr[0] == WMSG_BATCH_DONE) {
 			wk->busy = false;
 		} else {

@@ -94,6 +94,10 @@ struct fuzz_opts {
 	void (*on_finding)(void *arg, const struct finding *f, enum finding_save_result res,
 			   const char *path);
 	void *arg;
+	/* Test hook (NULL normally): called in the process doing the work just before the
+	 * analyzer runs on program index — a test makes it crash or hang to exercise the
+	 * isolation without a real analyzer bug. */
+	void (*fault)(void *arg, uint64_t index);
 	/* Set by the caller (e.g. from a SIGINT handler): 1 = stop handing out work, let the
 	 * workers finish their batch, save the state and return; 2 = stop now. */
 	volatile sig_atomic_t *stop;

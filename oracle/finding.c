@@ -1001,7 +1001,7 @@ static bool runtime_frame(const char *fn)
 	static const char *const skip[] = {
 		"__asan", "__interceptor", "__sanitizer", "__ubsan", "__lsan", "__GI_", "__libc",
 		"malloc", "calloc", "realloc", "free", "mem", "str", "abort", "raise", "_start",
-		"main", "__wrap",
+		"main", "__wrap", "__pthread", "pthread_", "gsignal", "__restore_rt", "_IO_",
 	};
 
 	for (size_t i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)

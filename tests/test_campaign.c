@@ -1,0 +1,606 @@
+/* The campaign and its oracle, tested as the product depends on them:
+ *  1. seeded wrong claims — the analyzer's claims about many generated programs of every shape,
+ *     each made wrong by one (a range bound moved past a value the program really produces, a
+ *     trip maximum lowered below the longest run, an induction step or start off by one): the
+ *     concrete oracle must refute every one on the input that shows it.  The values come from
+ *     an observer written here on the interpreter, not from the oracle; the oracle's own trip
+ *     counts are held against the generator's statement of intent.
+ *  2. a campaign of 10,000 programs in worker processes ends with zero findings (an analyzer
+ *     soundness bug fails this test: that is the point — the findings are kept in /tmp);
+ *  3. same seed, same result: in process and with two workers, and interrupted then resumed;
+ *  4. isolation: an analyzer that crashes or hangs on one program becomes a crash finding of
+ *     that program, and a crash that does not happen again alone is not saved.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fuzz/campaign.h"
+#include "oracle/interp.h"
+#include "tests/check.h"
+
+/* ---- 1. seeded wrong claims ---- */
+
+#define NINPUTS 6
+#define STEPS 300000
+
+struct input {
+	uint8_t bytes[GEN_INPUT_LEN];
+	uint8_t helper[256];
+};
+
+static void make_inputs(struct input *in, uint64_t seed)
+{
+	static const uint8_t fill[4] = { 0x00, 0xff, 0x80, 0x7f };
+
+	for (int k = 0; k < NINPUTS; k++) {
+		for (int i = 0; i < GEN_INPUT_LEN; i++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			in[k].bytes[i] = k < 4 ? fill[k] : (uint8_t)(seed >> 56);
+		}
+		for (int i = 0; i < 256; i++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			in[k].helper[i] = k == 0 ? 0 : k == 1 ? 0xff : (uint8_t)(seed >> 56);
+		}
+	}
+}
+
+/* What the observer saw for one range claim: extremes and the inputs that produced them. */
+struct seen {
+	bool any;
+	uint64_t umin, umax;
+	int64_t smin, smax;
+	int in_umin, in_umax, in_smin, in_smax;
+};
+
+struct observer {
+	const struct claim_prog *cp;
+	uint32_t *off, *idx;	/* claims by pc (CSR) */
+	struct seen *seen;
+	int input;
+};
+
+static void observe(void *arg, const struct interp_state *st, uint32_t pc)
+{
+	struct observer *ob = arg;
+	const uint64_t *regs = interp_state_regs(st);
+
+	for (uint32_t k = ob->off[pc]; k < ob->off[pc + 1]; k++) {
+		const struct claim_range *c = &ob->cp->ranges[ob->idx[k]];
+		struct seen *s = &ob->seen[ob->idx[k]];
+		uint64_t v;
+
+		if (LOC_IS_REG(c->loc))
+			v = regs[c->loc];
+		else if (interp_state_read(st, regs[EBPF_REG_FP] + (int64_t)LOC_SLOT_OFF(c->loc),
+					   LOC_SLOT_SIZE(c->loc), &v))
+			continue;
+		if (!s->any || v < s->umin) {
+			s->umin = v;
+			s->in_umin = ob->input;
+		}
+		if (!s->any || v > s->umax) {
+			s->umax = v;
+			s->in_umax = ob->input;
+		}
+		if (!s->any || (int64_t)v < s->smin) {
+			s->smin = (int64_t)v;
+			s->in_smin = ob->input;
+		}
+		if (!s->any || (int64_t)v > s->smax) {
+			s->smax = (int64_t)v;
+			s->in_smax = ob->input;
+		}
+		s->any = true;
+	}
+}
+
+struct tally {
+	unsigned programs, range_mutants, range_killed, tight, trip_mutants, trip_killed;
+	unsigned iv_mutants, iv_killed, gen_trips_checked;
+};
+
+/* Runs the oracle on one input and says whether it refuted claim (kind, index). */
+static bool refuted(const struct gen_program *gp, const struct ebpf_prog *view,
+		    const struct claim_prog *cp, const struct input *in, uint8_t kind,
+		    uint32_t claim, struct check_result *keep)
+{
+	struct ebpf_object obj = { .maps = (struct ebpf_map_def *)gp->maps, .map_cnt = gp->map_cnt };
+	struct check_opts co = { .sz = sizeof(co), .input = in->bytes, .fixed_len = GEN_INPUT_LEN,
+				 .helper_data = in->helper, .helper_len = sizeof(in->helper),
+				 .step_budget = STEPS };
+	struct check_result res;
+	bool hit = false;
+	int err = oracle_check(&res, &obj, view, cp, &co);
+
+	CHECK(!err, "oracle_check: %d", err);
+	if (err)
+		return false;
+	for (uint32_t i = 0; i < res.nfindings; i++)
+		if (res.findings[i].kind == kind && res.findings[i].claim == claim)
+			hit = true;
+	if (keep)
+		*keep = res;
+	else
+		check_result__free(&res);
+	return hit;
+}
+
+static void range_mutants(struct tally *t, const struct gen_program *gp,
+			  const struct ebpf_prog *view, struct claim_prog *cp,
+			  const struct input *in, const struct seen *seen)
+{
+	/* every claim would take long under ASan: a spread of up to 8 per program */
+	uint32_t stride = cp->nranges > 8 ? cp->nranges / 8 : 1;
+
+	for (uint32_t i = 0; i < cp->nranges; i += stride) {
+		struct claim_range *c = &cp->ranges[i];
+		const struct seen *s = &seen[i];
+		struct range saved = c->r;
+
+		if (c->is_ptr || !s->any)
+			continue;
+		if (c->r.umax == s->umax)
+			t->tight++;
+		for (int m = 0; m < 4; m++) {
+			int which;
+
+			c->r = saved;
+			switch (m) {
+			case 0:
+				if (s->umax == 0)
+					continue;
+				c->r.umax = s->umax - 1;	/* the largest value seen is now out */
+				which = s->in_umax;
+				break;
+			case 1:
+				if (s->umin == UINT64_MAX)
+					continue;
+				c->r.umin = s->umin + 1;
+				which = s->in_umin;
+				break;
+			case 2:
+				if (s->smax == INT64_MIN)
+					continue;
+				c->r.smax = s->smax - 1;
+				which = s->in_smax;
+				break;
+			default:
+				if (s->smin == INT64_MAX)
+					continue;
+				c->r.smin = s->smin + 1;
+				which = s->in_smin;
+				break;
+			}
+			t->range_mutants++;
+			if (refuted(gp, view, cp, &in[which], FIND_RANGE, i, NULL))
+				t->range_killed++;
+			else
+				CHECK(0, "range mutant %d of claim %u (pc %u) not refuted", m, i, c->pc);
+		}
+		c->r = saved;
+	}
+}
+
+static void loop_mutants(struct tally *t, const struct gen_program *gp,
+			 const struct ebpf_prog *view, struct claim_prog *cp, const struct input *in)
+{
+	uint64_t *most = calloc(cp->nloops + 1, sizeof(*most));
+	int *where = calloc(cp->nloops + 1, sizeof(*where));
+	bool trapped = false;
+
+	/* the oracle's own trip counts per input, with the true claims (no findings wanted) */
+	for (int k = 0; k < NINPUTS; k++) {
+		struct check_result res;
+
+		refuted(gp, view, cp, &in[k], 0xff, 0, &res);
+		CHECK(res.nfindings == 0, "the analyzer's own claims refuted (%u findings): %s",
+		      res.nfindings, res.nfindings ? res.findings[0].text : "");
+		trapped |= res.traps > 0;
+		for (uint32_t l = 0; l < cp->nloops && l < res.nloops; l++)
+			if (res.max_trip[l] > most[l]) {
+				most[l] = res.max_trip[l];
+				where[l] = k;
+			}
+		check_result__free(&res);
+	}
+	/* the generator's intent: loops it says run a fixed number of times */
+	for (size_t g = 0; g < gp->nloops && !trapped; g++) {
+		const struct gen_loop *gl = &gp->loops[g];
+
+		if (gl->trip < 0 || gl->header < 0 || (gl->flags & GEN_LOOP_EARLY_EXIT))
+			continue;
+		for (uint32_t l = 0; l < cp->nloops; l++) {
+			if (cp->loops[l].header != (uint32_t)gl->header || !most[l])
+				continue;
+			t->gen_trips_checked++;
+			CHECK(most[l] == (uint64_t)gl->trip, "loop at %d: generator says %lld header "
+			      "executions, the oracle counted %llu", gl->header, (long long)gl->trip,
+			      (unsigned long long)most[l]);
+		}
+	}
+	for (uint32_t l = 0; l < cp->nloops; l++) {
+		struct claim_loop *cl = &cp->loops[l];
+		struct claim_trip saved = cl->trip;
+
+		if (!most[l])
+			continue;
+		/* a maximum one below the longest entry seen */
+		cl->trip.kind = TRIP_BOUNDED;
+		cl->trip.max = most[l] - 1;
+		cl->trip.min = 0;
+		t->trip_mutants++;
+		if (refuted(gp, view, cp, &in[where[l]], FIND_TRIP_MAX, l, NULL))
+			t->trip_killed++;
+		else
+			CHECK(0, "trip mutant of loop %u (header %u, max %llu) not refuted", l,
+			      cl->header, (unsigned long long)cl->trip.max);
+		cl->trip = saved;
+		for (uint32_t i = 0; i < cl->nivs; i++) {
+			struct claim_iv *iv = &cl->ivs[i];
+			struct claim_iv ivs = *iv;
+
+			if (most[l] >= 2) {	/* a step is only checked from the second visit */
+				iv->step = iv->width == 32 ? (uint32_t)(iv->step + 1) : iv->step + 1;
+				t->iv_mutants++;
+				if (refuted(gp, view, cp, &in[where[l]], FIND_IV, l, NULL))
+					t->iv_killed++;
+				else
+					CHECK(0, "IV step mutant of loop %u not refuted", cl->header);
+				*iv = ivs;
+			}
+			if (iv->has_start) {
+				iv->start++;
+				t->iv_mutants++;
+				if (refuted(gp, view, cp, &in[where[l]], FIND_IV, l, NULL))
+					t->iv_killed++;
+				else
+					CHECK(0, "IV start mutant of loop %u not refuted", cl->header);
+				*iv = ivs;
+			}
+		}
+	}
+	free(most);
+	free(where);
+}
+
+static void one_program(struct tally *t, const struct gen_knobs *k, uint64_t seed)
+{
+	struct gen_program gp = { 0 };
+	struct claim_prog cp = { 0 };
+	struct scev_opts so = { .sz = sizeof(so) };
+	struct interp_code *code = NULL;
+	struct interp_map maps[1];
+	struct input in[NINPUTS];
+	struct observer ob = { 0 };
+	struct ebpf_prog view;
+	struct gen_src src;
+	uint8_t *probes;
+	struct diag d;
+
+	gen_src_init_seed(&src, seed);
+	if (gen_program(&gp, &src, k)) {
+		gen_program__free(&gp);
+		return;
+	}
+	t->programs++;
+	gen_program__prog(&gp, &view, "mut");
+	diag_clear(&d);
+	CHECK(!scev_analyze(&cp, &view, gp.maps, gp.map_cnt, &so, &d), "analyze: %s", d.msg);
+	CHECK(!interp_prepare(&code, &view, &d), "prepare: %s", d.msg);
+	probes = calloc(gp.len, 1);
+	ob.cp = &cp;
+	ob.seen = calloc(cp.nranges + 1, sizeof(*ob.seen));
+	ob.off = calloc(gp.len + 1, sizeof(*ob.off));
+	ob.idx = calloc(cp.nranges + 1, sizeof(*ob.idx));
+	{
+		uint32_t *fill = calloc(gp.len + 1, sizeof(*fill));
+
+		for (uint32_t i = 0; i < cp.nranges; i++)
+			ob.off[cp.ranges[i].pc + 1]++;
+		for (size_t p = 0; p < gp.len; p++)
+			ob.off[p + 1] += ob.off[p];
+		for (uint32_t i = 0; i < cp.nranges; i++) {
+			ob.idx[ob.off[cp.ranges[i].pc] + fill[cp.ranges[i].pc]++] = i;
+			probes[cp.ranges[i].pc] = 1;
+		}
+		free(fill);
+	}
+	make_inputs(in, seed);
+	for (int k = 0; k < NINPUTS && code; k++) {
+		struct interp_env env = { .ctx_kind = INTERP_CTX_XDP, .input_len = GEN_INPUT_LEN,
+					  .helper_len = sizeof(in[k].helper), .maps = maps,
+					  .map_cnt = gp.map_cnt, .step_budget = STEPS, .probes = probes,
+					  .visit = observe, .arg = &ob };
+		uint8_t pkt[GEN_INPUT_LEN];
+		struct interp_result ir;
+
+		/* the program may write its packet: the oracle gets a fresh copy too */
+		memcpy(pkt, in[k].bytes, sizeof(pkt));
+		env.input = pkt;
+		env.helper_data = in[k].helper;
+		if (gp.map_cnt) {
+			maps[0].def = gp.maps[0];
+			maps[0].values = NULL;
+		}
+		ob.input = k;
+		CHECK(!interp_run(code, &env, &ir), "interp_run");
+	}
+	range_mutants(t, &gp, &view, &cp, in, ob.seen);
+	loop_mutants(t, &gp, &view, &cp, in);
+	free(probes);
+	free(ob.seen);
+	free(ob.off);
+	free(ob.idx);
+	interp_code__free(code);
+	claim_prog__free(&cp);
+	gen_program__free(&gp);
+}
+
+static void test_seeded_wrong_claims(void)
+{
+	static const char *const presets[] = {
+		"", "p_wrap=70", "p_eqne=70 p_signed=70", "p_big_step=80", "p_ctr32=80 p_cmp_mix=60",
+		"p_bound_input=80 p_init_input=60", "p_nest=80 max_depth=4", "p_irreducible=50",
+		"p_spill=70 p_caller_home=70", "p_derived=90", "p_cond_update=70",
+		"p_break=60 p_continue=60 p_break_outer=60", "p_subprog=80", "p_array=90 p_map=70 "
+		"p_pkt=70", "w_while=0 w_do_while=0 w_for=0 w_while_bottom=100",
+		"w_while=0 w_while_bottom=0 w_for=0 w_do_while=100",
+	};
+	struct tally t = { 0 };
+	unsigned per = 4;
+
+	for (size_t p = 0; p < sizeof(presets) / sizeof(presets[0]); p++) {
+		struct gen_knobs k;
+		struct diag d;
+
+		CHECK(!fuzz_knobs_parse(&k, presets[p], &d), "knobs '%s': %s", presets[p], d.msg);
+		for (unsigned i = 0; i < per; i++)
+			one_program(&t, &k, 0x5eed0000ull + p * 1000 + i);
+	}
+	printf("seeded wrong claims: %u programs; range mutants %u killed of %u (%u claims tight, "
+	       "i.e. shrunk by exactly one); trip-max mutants %u of %u; induction mutants %u of "
+	       "%u; %u generator trip counts matched\n", t.programs, t.range_killed,
+	       t.range_mutants, t.tight, t.trip_killed, t.trip_mutants, t.iv_killed, t.iv_mutants,
+	       t.gen_trips_checked);
+	CHECK(t.programs >= 60, "only %u programs", t.programs);
+	CHECK(t.range_mutants >= 300 && t.range_killed == t.range_mutants, "range mutants");
+	CHECK(t.trip_mutants >= 100 && t.trip_killed == t.trip_mutants, "trip mutants");
+	CHECK(t.iv_mutants >= 50 && t.iv_killed == t.iv_mutants, "iv mutants");
+	CHECK(t.gen_trips_checked >= 30, "generator trip cross-checks: %u", t.gen_trips_checked);
+}
+
+/* ---- 2-4. campaigns ---- */
+
+static char tmp_root[256];
+
+static const char *tmpdir(const char *name)
+{
+	static char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", tmp_root, name);
+	return path;
+}
+
+static void rm_rf(const char *path)
+{
+	char cmd[700];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", path);
+	if (system(cmd)) {
+		/* leftovers in /tmp are harmless */
+	}
+}
+
+static unsigned count_dirs(const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	unsigned n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)))
+		if (!strncmp(e->d_name, prefix, strlen(prefix)))
+			n++;
+	closedir(d);
+	return n;
+}
+
+static void same_stats(const struct fuzz_stats *a, const struct fuzz_stats *b, const char *what)
+{
+	CHECK_EQ_U64(a->programs, b->programs, what);
+	CHECK_EQ_U64(a->gen_failures, b->gen_failures, what);
+	CHECK_EQ_U64(a->loops, b->loops, what);
+	CHECK_EQ_U64(a->loops_bounded, b->loops_bounded, what);
+	CHECK_EQ_U64(a->loops_exact, b->loops_exact, what);
+	CHECK_EQ_U64(a->loops_ran, b->loops_ran, what);
+	CHECK_EQ_U64(a->range_claims, b->range_claims, what);
+	CHECK_EQ_U64(a->claims_checked, b->claims_checked, what);
+	CHECK_EQ_U64(a->runs, b->runs, what);
+	CHECK_EQ_U64(a->traps, b->traps, what);
+	CHECK_EQ_U64(fuzz_stats_findings(a), fuzz_stats_findings(b), what);
+	CHECK(!memcmp(a->ratio, b->ratio, sizeof(a->ratio)), "%s: ratio histograms differ", what);
+}
+
+static void test_big_campaign(void)
+{
+	struct fuzz_opts o = { .sz = sizeof(o), .seed = 20261203, .count = 10000, .jobs = 2,
+			       .oracle_runs = 1, .step_budget = 2000 };
+	struct fuzz_stats st;
+	struct diag d;
+	int err;
+
+	o.crashes = tmpdir("big");
+	err = fuzz_campaign(&st, &o, &d);
+	CHECK(!err, "campaign: %s", d.msg);
+	printf("campaign: %llu programs (%llu refused by the generator), %llu loops (finite bound "
+	       "%.1f%%, exact %.1f%%), median max/observed %.2f, %llu claims checked, %.1f s, "
+	       "%llu findings\n", (unsigned long long)st.programs,
+	       (unsigned long long)st.gen_failures, (unsigned long long)st.loops,
+	       st.loops ? 100.0 * st.loops_bounded / st.loops : 0,
+	       st.loops ? 100.0 * st.loops_exact / st.loops : 0, fuzz_stats_median_ratio(&st),
+	       (unsigned long long)st.claims_checked, st.session_seconds,
+	       (unsigned long long)fuzz_stats_findings(&st));
+	CHECK_EQ_U64(st.programs + st.gen_failures, 10000, "programs");
+	CHECK(st.loops > 10000, "loops: %llu", (unsigned long long)st.loops);
+	CHECK(st.claims_checked > 1000000, "claims checked");
+	CHECK(fuzz_stats_findings(&st) == 0, "the analyzer is unsound: %llu findings, saved in %s",
+	      (unsigned long long)fuzz_stats_findings(&st), o.crashes);
+	CHECK(st.gen_failures == 0, "the generator refused %llu seeds",
+	      (unsigned long long)st.gen_failures);
+	if (!fuzz_stats_findings(&st))
+		rm_rf(o.crashes);
+}
+
+static volatile sig_atomic_t stop_at_flag;
+
+static void stop_after(void *arg, const struct fuzz_stats *st)
+{
+	if (st->session_programs >= *(uint64_t *)arg)
+		stop_at_flag = 1;
+}
+
+static void test_same_seed(void)
+{
+	struct fuzz_opts o = { .sz = sizeof(o), .seed = 7, .count = 300, .oracle_runs = 2 };
+	struct fuzz_stats a, b, c, r;
+	uint64_t limit = 120;
+	struct diag d;
+
+	CHECK(!fuzz_campaign(&a, &o, &d), "in process: %s", d.msg);
+	o.jobs = 2;
+	o.batch = 7;	/* small batches: out-of-order completion */
+	o.crashes = tmpdir("same");
+	CHECK(!fuzz_campaign(&b, &o, &d), "two workers: %s", d.msg);
+	same_stats(&a, &b, "in process vs two workers");
+	CHECK_EQ_U64(b.next, 300, "next after a whole campaign");
+
+	/* interrupted after ~120 programs, then resumed: the same totals */
+	rm_rf(o.crashes);
+	o.jobs = 0;
+	o.batch = 0;
+	o.crashes = tmpdir("resume");
+	o.progress = stop_after;
+	o.arg = &limit;
+	o.stop = &stop_at_flag;
+	stop_at_flag = 0;
+	CHECK(!fuzz_campaign(&c, &o, &d), "interrupted: %s", d.msg);
+	CHECK(c.programs + c.gen_failures < 300, "the stop flag was ignored");
+	stop_at_flag = 0;
+	o.progress = NULL;
+	o.resume = true;
+	o.seed = 999;	/* the state's seed wins */
+	o.count = 0;
+	CHECK(!fuzz_campaign(&r, &o, &d), "resumed: %s", d.msg);
+	same_stats(&a, &r, "uninterrupted vs interrupted and resumed");
+	CHECK_EQ_U64(r.seed, 7, "resumed seed");
+	rm_rf(o.crashes);
+	rm_rf(tmpdir("same"));
+}
+
+/* The fault hook: an analyzer that segfaults on program 17, hangs on 23, and dies on 30 only
+ * the first time (a state-dependent crash the lone re-run does not reproduce). */
+static void fault(void *arg, uint64_t index)
+{
+	const char *flag = arg;
+
+	if (index == 17)
+		raise(SIGSEGV);
+	if (index == 23)
+		for (;;)
+			pause();
+	if (index == 30 && access(flag, F_OK)) {
+		FILE *f = fopen(flag, "w");
+
+		if (f)
+			fclose(f);
+		abort();
+	}
+}
+
+static void test_isolation(void)
+{
+	struct fuzz_opts o = { .sz = sizeof(o), .seed = 3, .count = 40, .jobs = 1, .batch = 8,
+			       .oracle_runs = 1, .timeout = 0.5, .fault = fault };
+	char flag[600];
+	struct fuzz_stats st;
+	struct diag d;
+	struct finding f;
+	DIR *dir;
+	struct dirent *e;
+	unsigned segv = 0, hang = 0;
+
+	o.crashes = tmpdir("iso");
+	snprintf(flag, sizeof(flag), "%s/flaky-done", tmp_root);
+	o.arg = flag;
+	CHECK(!fuzz_campaign(&st, &o, &d), "campaign: %s", d.msg);
+	CHECK_EQ_U64(st.programs + st.gen_failures, 40, "every program accounted for");
+	CHECK_EQ_U64(st.found[FIND_CRASH], 2, "crash findings");
+	CHECK_EQ_U64(st.unconfirmed, 1, "unconfirmed deaths");
+	CHECK_EQ_U64(count_dirs(o.crashes, "crash-"), 2, "crash directories");
+	dir = opendir(o.crashes);
+	while (dir && (e = readdir(dir))) {
+		char path[800];
+
+		if (strncmp(e->d_name, "crash-", 6))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", o.crashes, e->d_name);
+		if (finding__load(&f, path, &d)) {
+			CHECK(0, "%s: %s", path, d.msg);
+			continue;
+		}
+		CHECK(!strcmp(f.phase, "analyze"), "phase %s", f.phase);
+		/* "SIGSEGV" plain, "asan:SEGV" under the sanitizer */
+		if (strstr(f.crash, "SEGV") && f.index == 17)
+			segv++;
+		if (!strcmp(f.crash, "timeout") && f.index == 23)
+			hang++;
+		CHECK(f.len > 0, "the program is saved");
+		finding__free(&f);
+	}
+	if (dir)
+		closedir(dir);
+	CHECK(segv == 1 && hang == 1, "segv %u hang %u", segv, hang);
+	rm_rf(o.crashes);
+	unlink(flag);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+#define TIMED(call)                                                                         \
+	do {                                                                                \
+		double t0_ = now_s();                                                       \
+		call;                                                                       \
+		printf("  (%s: %.1f s)\n", #call, now_s() - t0_);                             \
+		fflush(stdout);                                                             \
+	} while (0)
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	snprintf(tmp_root, sizeof(tmp_root), "/tmp/bpfscev-test-campaign-%ld", (long)getpid());
+	mkdir(tmp_root, 0755);
+	TIMED(test_seeded_wrong_claims());
+	TIMED(test_same_seed());
+	TIMED(test_isolation());
+	TIMED(test_big_campaign());
+	if (!check_failures)
+		rm_rf(tmp_root);
+	else
+		fprintf(stderr, "test_campaign: files kept in %s\n", tmp_root);
+	return check_done("test_campaign");
+}

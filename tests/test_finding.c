@@ -1,0 +1,462 @@
+/* Finding directories and the reducer: a planted finding (claims made wrong the way a buggy
+ * analyzer would make them) is written, read back field for field, its prog.s re-assembles to
+ * prog.bin, `bpfscev replay` says it holds with the saved claims (exit 1) and is gone with the
+ * real analyzer (exit 0), dedup and the earliest-program rule work, and `reduce` — through the
+ * same library calls the command makes, with the bug planted by the mutate hook — shrinks
+ * range, trip and induction findings to a fraction of their program.  Plus the deletion step
+ * (jump re-targeting, LD_IMM64, dangling jumps, the final exit), the constant and register
+ * steps against a synthetic predicate, and the crash classifier on sanitizer reports.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bpf/asm.h"
+#include "oracle/finding.h"
+#include "oracle/reduce.h"
+#include "tests/check.h"
+
+static char root[256];
+
+/* Two loops and bystanders the reducer should drop: r6, r7, r8 and r9 do nothing that
+ * matters to the loops. */
+static const char *const prog_text =
+	"r0 = 0\n"
+	"r6 = 0\n"
+	"r7 = 5\n"
+	"r9 = 0x123456789 ll\n"
+	"r1 = 0\n"
+	"l1: r0 += 3\n"
+	"r6 += r7\n"
+	"r9 ^= r6\n"
+	"r1 += 1\n"
+	"if r1 < 10 goto l1\n"
+	"r2 = 0\n"
+	"l2: r2 += 2\n"
+	"r8 = r2\n"
+	"r8 *= 7\n"
+	"r0 += r2\n"
+	"if r2 < 20 goto l2\n"
+	"r0 += r6\n"
+	"exit\n";
+
+static struct bpf_insn *assemble(const char *text, size_t *len)
+{
+	struct bpf_insn *insns = NULL;
+	uint32_t *lines = NULL;
+	struct diag d;
+
+	diag_clear(&d);
+	CHECK(!ebpf_asm(&insns, len, &lines, text, strlen(text), 1, &d), "asm: %s", d.msg);
+	free(lines);
+	return insns;
+}
+
+/* ---- planted analyzer bugs (the mutate hook) ---- */
+
+enum plant { PLANT_TRIP, PLANT_RANGE, PLANT_IV };
+
+static void plant(void *arg, struct claim_prog *cp)
+{
+	enum plant what = *(enum plant *)arg;
+
+	for (uint32_t l = 0; l < cp->nloops; l++) {
+		struct claim_loop *cl = &cp->loops[l];
+
+		if (what == PLANT_TRIP && cl->trip.kind != TRIP_UNKNOWN && cl->trip.max > 0) {
+			cl->trip.kind = TRIP_BOUNDED;	/* the maximum one too small */
+			cl->trip.max--;
+			cl->trip.min = 0;
+		}
+		if (what == PLANT_IV)
+			for (uint32_t i = 0; i < cl->nivs; i++)
+				cl->ivs[i].step++;	/* a step one too large */
+	}
+	if (what == PLANT_RANGE)
+		for (uint32_t i = 0; i < cp->nranges; i++) {
+			struct range *r = &cp->ranges[i].r;
+
+			if (!cp->ranges[i].is_ptr && r->umax > r->umin && cp->ranges[i].source ==
+			    SRC_RECURRENCE)
+				r->umax--;	/* a recurrence's last value left out */
+		}
+}
+
+/* The finding a buggy analyzer would have produced: analyze, plant, check on the zero input. */
+static int make_finding(struct finding *f, const struct bpf_insn *insns, size_t len,
+			enum plant what, uint8_t kind)
+{
+	struct ebpf_object *obj = NULL;
+	struct claim_prog cp = { 0 };
+	struct scev_opts so = { .sz = sizeof(so) };
+	static const uint8_t zeros[64];
+	struct check_opts co = { .sz = sizeof(co), .input = zeros, .fixed_len = sizeof(zeros) };
+	struct check_result res;
+	struct diag d;
+	int err = -ENOENT;
+
+	diag_clear(&d);
+	CHECK(!ebpf_object__from_insns(&obj, insns, len, "planted", &d), "object: %s", d.msg);
+	if (!obj)
+		return -EINVAL;
+	CHECK(!scev_analyze(&cp, &obj->progs[0], NULL, 0, &so, &d), "analyze: %s", d.msg);
+	plant(&what, &cp);
+	CHECK(!oracle_check(&res, obj, &obj->progs[0], &cp, &co), "check");
+	for (uint32_t i = 0; i < res.nfindings && err; i++)
+		if (res.findings[i].kind == kind)
+			err = finding__from_check(f, &res.findings[i], &obj->progs[0], NULL, 0, &cp);
+	CHECK(!err, "no %s finding planted (%u findings)", finding_kind_name(kind), res.nfindings);
+	check_result__free(&res);
+	claim_prog__free(&cp);
+	ebpf_object__free(obj);
+	return err;
+}
+
+/* ---- round trip ---- */
+
+static int run_cli(const char *args)
+{
+	const char *bin = getenv("BPFSCEV_BIN");
+	char cmd[1024];
+	int st;
+
+	if (!bin)
+		return -1;
+	snprintf(cmd, sizeof(cmd), "%s %s >/dev/null 2>&1", bin, args);
+	st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void test_round_trip(void)
+{
+	struct finding f, g, h;
+	struct ebpf_object *obj = NULL;
+	enum finding_save_result res;
+	struct finding_save_opts so = { .sz = sizeof(so), .prefer_earlier = true };
+	struct finding_check_opts co = { .sz = sizeof(co) };
+	struct finding_verdict v;
+	char path[512], path2[600], args[700], dir[300];
+	size_t len;
+	struct bpf_insn *insns = assemble(prog_text, &len);
+	struct diag d;
+
+	if (make_finding(&f, insns, len, PLANT_TRIP, FIND_TRIP_MAX))
+		goto out;
+	f.has_origin = true;
+	f.campaign_seed = 42;
+	f.index = 100;
+	snprintf(f.source, sizeof(f.source), "test");
+	snprintf(dir, sizeof(dir), "%s/crashes", root);
+	CHECK(!finding__save(&f, dir, &so, &res, path, sizeof(path)), "save");
+	CHECK(res == FINDING_NEW, "first save: %d", res);
+	CHECK(!finding__load(&g, path, &d), "load: %s", d.msg);
+	CHECK_EQ_U64(g.kind, f.kind, "kind");
+	CHECK_EQ_U64(g.len, f.len, "len");
+	CHECK(!memcmp(g.insns, f.insns, f.len * sizeof(*f.insns)), "insns differ");
+	CHECK_EQ_U64(g.input_len, f.input_len, "input_len");
+	CHECK(!memcmp(g.input, f.input, f.input_len), "input differs");
+	CHECK_EQ_U64(g.helper_len, f.helper_len, "helper_len");
+	CHECK_EQ_U64(g.pc, f.pc, "pc");
+	CHECK_EQ_U64(g.claim, f.claim, "claim");
+	CHECK_EQ_U64(g.observed, f.observed, "observed");
+	CHECK_EQ_U64(g.sig.full, f.sig.full, "signature after reading");
+	CHECK_EQ_U64(g.sig.core, f.sig.core, "core signature after reading");
+	CHECK(!strcmp(g.text, f.text), "text '%s' vs '%s'", g.text, f.text);
+	CHECK(g.claims && g.claims->nloops == 2, "claims.json read back");
+	CHECK(g.has_origin && g.campaign_seed == 42 && g.index == 100, "origin");
+	/* prog.s assembles back to prog.bin */
+	snprintf(path2, sizeof(path2), "%s/prog.s", path);
+	CHECK(!ebpf_object__open_file(&obj, path2, &d), "prog.s: %s", d.msg);
+	if (obj) {
+		CHECK(obj->progs[0].len == f.len &&
+		      !memcmp(obj->progs[0].insns, f.insns, f.len * sizeof(*f.insns)),
+		      "prog.s does not assemble to prog.bin");
+		ebpf_object__free(obj);
+	}
+	/* saved claims: still holds; the real analyzer: gone */
+	co.saved_claims = true;
+	CHECK(!finding__check(&g, NULL, 0, &co, &v) && v.holds, "saved claims: %s", v.text);
+	co.saved_claims = false;
+	CHECK(!finding__check(&g, NULL, 0, &co, &v) && !v.holds, "the real analyzer: %s", v.text);
+	snprintf(args, sizeof(args), "replay %s --claims-as-saved", path);
+	CHECK(run_cli(args) == 1, "bpfscev %s: exit 1 wanted", args);
+	snprintf(args, sizeof(args), "replay %s", path);
+	CHECK(run_cli(args) == 0, "bpfscev %s: exit 0 wanted", args);
+	/* dedup: another campaign is a duplicate; the same program is the same; an earlier
+	 * program of the same campaign replaces it */
+	f.campaign_seed = 43;
+	CHECK(!finding__save(&f, dir, &so, &res, NULL, 0) && res == FINDING_DUP, "dup: %d", res);
+	f.campaign_seed = 42;
+	CHECK(!finding__save(&f, dir, &so, &res, NULL, 0) && res == FINDING_SAME, "same: %d", res);
+	f.index = 7;
+	CHECK(!finding__save(&f, dir, &so, &res, NULL, 0) && res == FINDING_REPLACED,
+	      "replaced: %d", res);
+	CHECK(!finding__load(&h, path, &d) && h.index == 7, "the earlier program is kept");
+	finding__free(&h);
+	f.index = 9;
+	CHECK(!finding__save(&f, dir, &so, &res, NULL, 0) && res == FINDING_DUP, "later: %d", res);
+	finding__free(&g);
+	finding__free(&f);
+out:
+	free(insns);
+}
+
+static void test_cleanup(void)
+{
+	char dir[300], tmp[400];
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	waitpid(pid, NULL, 0);	/* a pid that is surely gone */
+	snprintf(dir, sizeof(dir), "%s/clean", root);
+	mkdir(dir, 0755);
+	snprintf(tmp, sizeof(tmp), "%s/.tmp-range-0123-%d-0", dir, pid);
+	mkdir(tmp, 0755);
+	snprintf(tmp, sizeof(tmp), "%s/.tmp-range-0123-%d-0/prog.bin", dir, pid);
+	fclose(fopen(tmp, "w"));
+	snprintf(tmp, sizeof(tmp), "%s/.tmp-range-4567-%d-0", dir, getpid());
+	mkdir(tmp, 0755);
+	finding_dir_cleanup(dir);
+	snprintf(tmp, sizeof(tmp), "%s/.tmp-range-0123-%d-0", dir, pid);
+	CHECK(access(tmp, F_OK), "a dead writer's directory survived");
+	snprintf(tmp, sizeof(tmp), "%s/.tmp-range-4567-%d-0", dir, getpid());
+	CHECK(!access(tmp, F_OK), "a live writer's directory was removed");
+}
+
+/* ---- reducing planted findings ---- */
+
+struct pred {
+	const struct finding *f;
+	struct finding_check_opts co;
+};
+
+static bool holds(void *arg, const struct bpf_insn *insns, size_t len)
+{
+	struct pred *p = arg;
+	struct finding_verdict v;
+
+	return !finding__check(p->f, insns, len, &p->co, &v) && v.holds;
+}
+
+static void reduce_planted(enum plant what, uint8_t kind, size_t max_after)
+{
+	struct finding f;
+	struct pred p = { .f = &f, .co = { .sz = sizeof(p.co), .match = FINDING_MATCH_CORE,
+					   .zero_input = true, .mutate = plant } };
+	struct reduce_stats st;
+	struct bpf_insn *out = NULL;
+	size_t out_len, len;
+	struct bpf_insn *insns = assemble(prog_text, &len);
+	char dir[300];
+
+	p.co.mutate_arg = &what;
+	if (make_finding(&f, insns, len, what, kind)) {
+		free(insns);
+		return;
+	}
+	CHECK(holds(&p, f.insns, f.len), "%s: the planted finding does not hold",
+	      finding_kind_name(kind));
+	CHECK(!oracle_reduce(&out, &out_len, f.insns, f.len, holds, &p, NULL, &st), "reduce");
+	printf("reduced planted %s finding (%s): %zu -> %zu slots, %zu -> %zu instructions, %u "
+	       "tests, %u rounds\n", finding_kind_name(kind), f.sig.core_text, st.slots_before,
+	       st.slots_after, st.insns_before, st.insns_after, st.tests, st.rounds);
+	CHECK(out && out_len == st.slots_after, "result length");
+	CHECK(st.slots_after < st.slots_before && st.slots_after <= max_after,
+	      "%s: only reduced to %zu slots", finding_kind_name(kind), st.slots_after);
+	CHECK(!st.budget_hit, "stopped by the budget, not at a fixpoint");
+	CHECK(out && !ebpf_validate(out, out_len, NULL), "the result is not valid");
+	CHECK(out && holds(&p, out, out_len), "the result does not show the finding");
+	/* and the files the command writes */
+	snprintf(dir, sizeof(dir), "%s/reduced-%s", root, finding_kind_name(kind));
+	mkdir(dir, 0755);
+	CHECK(out && !finding__write_program(&f, dir, "reduced", out, out_len, "test"),
+	      "write reduced");
+	{
+		struct ebpf_object *obj = NULL;
+		struct diag d;
+		char path[400];
+
+		snprintf(path, sizeof(path), "%s/reduced.s", dir);
+		CHECK(!ebpf_object__open_file(&obj, path, &d), "reduced.s: %s", d.msg);
+		CHECK(obj && out && obj->progs[0].len == out_len &&
+		      !memcmp(obj->progs[0].insns, out, out_len * sizeof(*out)),
+		      "reduced.s does not assemble to the result");
+		ebpf_object__free(obj);
+	}
+	free(out);
+	finding__free(&f);
+	free(insns);
+}
+
+/* ---- the reducer's steps ---- */
+
+static void test_delete(void)
+{
+	static const char *src =
+		"r0 = 0\n"			/* 0 */
+		"r1 = 0x1234 ll\n"		/* 1-2 */
+		"l: if r0 > 5 goto out\n"	/* 3 */
+		"r0 += 1\n"			/* 4 */
+		"goto l\n"			/* 5 */
+		"out: exit\n";			/* 6 */
+	size_t len, n;
+	struct bpf_insn *p = assemble(src, &len), out[8];
+	bool keep[7];
+
+	CHECK_EQ_U64(len, 7, "slots");
+	/* drop r0 += 1: the jumps keep their targets */
+	memset(keep, 1, sizeof(keep));
+	keep[4] = false;
+	n = oracle_reduce_delete(out, p, len, keep);
+	CHECK_EQ_U64(n, 6, "without insn 4");
+	CHECK(n == 6 && out[3].off == 1 && ebpf_is_ja(&out[4]) && out[4].off == -2 &&
+	      ebpf_is_exit(&out[5]), "re-targeted jumps");
+	/* drop the LD_IMM64: both slots go */
+	memset(keep, 1, sizeof(keep));
+	keep[1] = false;
+	n = oracle_reduce_delete(out, p, len, keep);
+	CHECK_EQ_U64(n, 5, "without the LD_IMM64");
+	CHECK(n == 5 && out[1].off == 2 && out[3].off == -3, "jumps around the removed pair");
+	/* drop the exit: the forward jump has nowhere to land and goes; the goto ends it */
+	memset(keep, 1, sizeof(keep));
+	keep[6] = false;
+	n = oracle_reduce_delete(out, p, len, keep);
+	CHECK_EQ_U64(n, 5, "without the exit");
+	CHECK(n == 5 && ebpf_is_ja(&out[4]) && out[4].off == -2, "goto re-targeted to r0 += 1");
+	/* drop the goto: the program would fall off the end, so an exit is appended */
+	memset(keep, 1, sizeof(keep));
+	keep[5] = keep[6] = false;
+	n = oracle_reduce_delete(out, p, len, keep);
+	CHECK_EQ_U64(n, 5, "an exit appended");
+	CHECK(n == 5 && ebpf_is_exit(&out[4]), "final exit");
+	/* drop everything: a lone exit */
+	memset(keep, 0, sizeof(keep));
+	n = oracle_reduce_delete(out, p, len, keep);
+	CHECK(n == 1 && ebpf_is_exit(&out[0]), "empty program");
+	free(p);
+}
+
+/* Interesting: some instruction adds at least 100 to r7 (immediate). */
+static bool adds_100(void *arg, const struct bpf_insn *insns, size_t len)
+{
+	(*(unsigned *)arg)++;
+	for (size_t pc = 0; pc < len; pc += ebpf_insn_slots(&insns[pc]))
+		if (insns[pc].code == (BPF_ALU64 | BPF_ADD | BPF_K) && insns[pc].dst_reg == 7 &&
+		    insns[pc].imm >= 100)
+			return true;
+	return false;
+}
+
+/* Interesting: a register-register add into something from r3 or higher. */
+static bool adds_reg(void *arg, const struct bpf_insn *insns, size_t len)
+{
+	(void)arg;
+	for (size_t pc = 0; pc < len; pc += ebpf_insn_slots(&insns[pc]))
+		if (insns[pc].code == (BPF_ALU64 | BPF_ADD | BPF_X) && insns[pc].src_reg >= 3)
+			return true;
+	return false;
+}
+
+static void test_steps(void)
+{
+	static const char *src =
+		"r1 = 1\nr2 = 2\nr7 = 0\nr3 = 0x7fffffff00000000 ll\nl: r7 += 12345\n"
+		"r2 += 1\nif r2 < 9 goto l\nr8 = r3\nr8 += r9\nr0 = r7\nexit\n";
+	size_t len, n;
+	struct bpf_insn *p = assemble(src, &len), *out = NULL;
+	struct reduce_stats st;
+	unsigned calls = 0;
+
+	CHECK(!oracle_reduce(&out, &n, p, len, adds_100, &calls, NULL, &st), "reduce");
+	CHECK(n == 2 && out[0].code == (BPF_ALU64 | BPF_ADD | BPF_K) && out[0].dst_reg == 7 &&
+	      out[0].imm == 100 && ebpf_is_exit(&out[1]), "want 'r7 += 100; exit', got %zu slots "
+	      "imm %d", n, n ? out[0].imm : 0);
+	CHECK_EQ_U64(st.tests, calls, "tests counted");
+	free(out);
+	/* registers go down to the smallest that still works; constants replace registers
+	 * only where the predicate allows */
+	CHECK(!oracle_reduce(&out, &n, p, len, adds_reg, NULL, NULL, &st), "reduce regs");
+	CHECK(n == 2 && out[0].dst_reg == 0 && out[0].src_reg == 3, "want 'r0 += r3; exit', got "
+	      "%zu slots r%u += r%u", n, n ? out[0].dst_reg : 0, n ? out[0].src_reg : 0);
+	free(out);
+	/* a program that does not show it is refused */
+	CHECK(oracle_reduce(&out, &n, p, 1, adds_100, &calls, NULL, &st) == -EINVAL,
+	      "invalid start");
+	free(p);
+}
+
+/* ---- crashes ---- */
+
+static void test_crash_class(void)
+{
+	static const char asan[] =
+		"=================================================================\n"
+		"==1==ERROR: AddressSanitizer: heap-use-after-free on address 0x6230 at pc 0x55\n"
+		"READ of size 1 at 0x6230006a3578 thread T0\n"
+		"    #0 0x7f310bcb78d5 in __interceptor_memcpy asan_interceptors.cpp:85\n"
+		"    #1 0x5569a33864c8 in operands /work/main/scev/expr.c:500\n";
+	static const char ubsan[] =
+		"/work/main/scev/range.c:120:5: runtime error: signed integer overflow: "
+		"9223372036854775807 + 1 cannot be represented in type 'long int'\n";
+	char c[96], fr[96];
+
+	finding_crash_class(c, sizeof(c), 1 << 8, false, asan);
+	CHECK(!strcmp(c, "asan:heap-use-after-free"), "asan class '%s'", c);
+	finding_crash_frame(fr, sizeof(fr), asan);
+	CHECK(!strcmp(fr, "operands"), "asan frame '%s'", fr);
+	finding_crash_class(c, sizeof(c), 1 << 8, false, ubsan);
+	CHECK(!strcmp(c, "ubsan:signed integer overflow"), "ubsan class '%s'", c);
+	finding_crash_frame(fr, sizeof(fr), ubsan);
+	CHECK(!strcmp(fr, "range.c:120"), "ubsan frame '%s'", fr);
+	finding_crash_class(c, sizeof(c), 11, false, NULL);	/* killed by SIGSEGV */
+	CHECK(!strcmp(c, "SIGSEGV"), "signal class '%s'", c);
+	finding_crash_class(c, sizeof(c), 3 << 8, false, NULL);
+	CHECK(!strcmp(c, "exit 3"), "exit class '%s'", c);
+	finding_crash_class(c, sizeof(c), 0, true, NULL);
+	CHECK(!strcmp(c, "timeout"), "timeout class '%s'", c);
+	finding_crash_class(c, sizeof(c), 0, false, NULL);
+	CHECK(!c[0], "clean exit '%s'", c);
+	{
+		size_t len;
+		struct bpf_insn *p = assemble(prog_text, &len);
+		struct ebpf_prog prog = { .insns = p, .len = len };
+		struct scev_opts so = { .sz = sizeof(so) };
+		char *log = NULL;
+
+		CHECK(!finding_analyze_isolated(&prog, NULL, 0, &so, 10, c, sizeof(c), &log),
+		      "isolated");
+		CHECK(!c[0], "the analyzer crashed on a plain program: %s", c);
+		free(log);
+		free(p);
+	}
+}
+
+int main(void)
+{
+	snprintf(root, sizeof(root), "/tmp/bpfscev-test-finding-%ld", (long)getpid());
+	mkdir(root, 0755);
+	test_round_trip();
+	test_cleanup();
+	test_delete();
+	test_steps();
+	test_crash_class();
+	reduce_planted(PLANT_TRIP, FIND_TRIP_MAX, 6);
+	reduce_planted(PLANT_RANGE, FIND_RANGE, 8);
+	reduce_planted(PLANT_IV, FIND_IV, 6);
+	if (!check_failures) {
+		char cmd[300];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+		if (system(cmd)) {
+			/* leftovers in /tmp are harmless */
+		}
+	}
+	return check_done("test_finding");
+}
