@@ -223,6 +223,10 @@ static bool is_scev_header(const struct scev_ctx *cx, uint32_t b, uint32_t *l)
 {
 	uint32_t x = cx->st.loops->loop_of[b];
 
+	/* The first pass has no loop summaries yet: every loop is a plain fixpoint with widening
+	 * there, which keeps what kinds of values (scalars, which pointers) cross iterations. */
+	if (cx->first_pass)
+		return false;
 	if (x == SCEV_NONE || cx->st.loops->loops[x].header != b || cx->st.loops->loops[x].irreducible)
 		return false;
 	*l = x;
@@ -318,6 +322,32 @@ static int ai_step(struct engine *en, struct astate *s, uint32_t pc)
 			sinit_mark(s, off + i->off, off + i->off + ebpf_size_bytes(ebpf_size(i)));
 	}
 	return err;
+}
+
+/* A bpf-to-bpf call: record the arguments for the callee's next analysis and return what its
+ * exits returned in the previous pass.  Stack pointers do not cross frames as such: the
+ * callee's r10 is another frame, so they become unknown values. */
+static struct aval frame_local(const struct aval *a)
+{
+	return a->kind == AV_PTR && a->region == REGION_STACK ? aval_top() : *a;
+}
+
+static struct aval call_summary(struct scev_ctx *cx, const struct astate *s, uint32_t target)
+{
+	uint32_t f = cx->st.cfg->blocks[cx->st.cfg->block_of[target]].func;
+
+	if (cx->fn_args_acc) {
+		for (int r = 1; r <= 5; r++) {
+			struct aval a = frame_local(&s->regs[r]);
+
+			cx->fn_args_acc[f][r] = cx->fn_seen_acc[f] & 1 ?
+				aval_join(&cx->fn_args_acc[f][r], &a) : a;
+		}
+		cx->fn_seen_acc[f] |= 1;
+	}
+	if (cx->fn_seen && (cx->fn_seen[f] & 2))
+		return frame_local(&cx->fn_ret[f]);
+	return aval_top();
 }
 
 static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
@@ -460,13 +490,18 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 	default:
 		if (ebpf_is_call(i)) {
 			bool stack_arg = false;
+			uint16_t args = 0x3e;
 
+			if (ebpf_is_pseudo_call(i))
+				args = cx->args_read[cx->st.cfg->blocks[cx->st.cfg->block_of[pc + 1 + i->imm]].func];
 			for (int r = 1; r <= 5; r++)
-				stack_arg = stack_arg || may_be_stack(&s->regs[r]);
+				stack_arg = stack_arg || ((args >> r & 1) && may_be_stack(&s->regs[r]));
 			if (ebpf_is_helper_call(i)) {
 				v = helper_result(i->imm, s);
 				if (helper_is_pure(i->imm))
 					stack_arg = false;
+			} else if (ebpf_is_pseudo_call(i)) {
+				v = call_summary(cx, s, pc + 1 + i->imm);
 			} else {
 				v = aval_top();
 			}
@@ -1115,6 +1150,13 @@ static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 	if (emit)
 		goto out;
 	last = &cx->insns[blk->last];
+	if (ebpf_is_exit(last) && cx->fn_ret_acc) {
+		uint32_t f = blk->func;
+
+		cx->fn_ret_acc[f] = cx->fn_seen_acc[f] & 2 ? aval_join(&cx->fn_ret_acc[f], &s.regs[0])
+						       : s.regs[0];
+		cx->fn_seen_acc[f] |= 2;
+	}
 	if (ebpf_is_cond_jmp(last) && ebpf_op(last) != BPF_JCOND && blk->nsucc == 2) {
 		bool is32 = ebpf_class(last) == BPF_JMP32;
 		struct aval kb = aval_const(is32 ? (uint32_t)last->imm : (uint64_t)(int64_t)last->imm);
@@ -1408,6 +1450,9 @@ static int run_function(struct engine *en, uint32_t f)
 		s->init = 1u << 1 | 1u << EBPF_REG_FP;
 	} else {
 		s->init = 0x3eu | 1u << EBPF_REG_FP;	/* arguments r1-r5 */
+		if (cx->fn_seen && (cx->fn_seen[f] & 1))
+			for (int r = 1; r <= 5; r++)
+				s->regs[r] = cx->fn_args[f][r];
 	}
 	en->queued[cx->rpo_index[entry]] = 1;
 	pos = lo;

@@ -65,6 +65,13 @@ struct scev_ctx {
 	struct sym_summary *sums;	/* per loop; NULL during the first pass */
 	uint8_t *may_stack;	/* per pc: this store/call may write the stack through a pointer
 				 * other than a constant r10 offset (from the first pass) */
+	uint16_t *args_read;	/* per function: which of r1-r5 it may read before writing them */
+	/* Function summaries between passes (context-insensitive): per function, the join of the
+	 * arguments r1-r5 over its call sites and of r0 at its exits.  fn_seen says which have any;
+	 * *_acc are filled by the running pass for the next one. */
+	struct aval (*fn_args)[6], (*fn_args_acc)[6];
+	struct aval *fn_ret, *fn_ret_acc;
+	uint8_t *fn_seen, *fn_seen_acc;	/* bit 0: args known, bit 1: return known */
 	bool first_pass;
 	struct scev_verdict *verdict;	/* when set, the last pass also checks safety */
 };

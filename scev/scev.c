@@ -66,8 +66,66 @@ out:
 	return err;
 }
 
+/* Registers live at each function's entry (backward liveness over its blocks): a pseudo call
+ * passes only those of r1-r5 its callee may read, the others are dead there. */
+static int compute_args_read(struct scev_ctx *cx)
+{
+	const struct scev_cfg *cfg = cx->st.cfg;
+	uint16_t *in = calloc(cfg->nblocks ? cfg->nblocks : 1, sizeof(*in));
+	bool changed = true;
+
+	cx->args_read = calloc(cfg->nfuncs ? cfg->nfuncs : 1, sizeof(*cx->args_read));
+	if (!in || !cx->args_read) {
+		free(in);
+		return -ENOMEM;
+	}
+	while (changed) {
+		changed = false;
+		for (uint32_t b = cfg->nblocks; b-- > 0;) {
+			const struct scev_block *blk = &cfg->blocks[b];
+			uint16_t live = 0, old = in[b];
+			uint32_t pcs[64], n = 0;
+
+			for (unsigned k = 0; k < blk->nsucc; k++)
+				live |= in[blk->succ[k]];
+			if (blk->nsucc == 0)
+				live |= 1;	/* r0 at exit */
+			/* instructions backwards; blocks longer than 64 are walked in chunks */
+			for (uint32_t pc = blk->first; pc <= blk->last;) {
+				pcs[n++ % 64] = pc;
+				pc += ebpf_insn_slots(&cx->insns[pc]);
+			}
+			if (n > 64) {
+				live = 0x7ff;	/* rare: be conservative for very long blocks */
+			} else {
+				while (n--) {
+					const struct bpf_insn *i = &cx->insns[pcs[n]];
+
+					live &= (uint16_t)~ebpf_regs_written(i);
+					live |= (uint16_t)ebpf_regs_read(i);
+				}
+			}
+			if (live != old) {
+				in[b] = live;
+				changed = true;
+			}
+		}
+	}
+	for (uint32_t f = 0; f < cfg->nfuncs; f++)
+		cx->args_read[f] = in[cfg->funcs[f].entry] & 0x3e;
+	free(in);
+	return 0;
+}
+
 static void ctx_free(struct scev_ctx *cx)
 {
+	free(cx->args_read);
+	free(cx->fn_args);
+	free(cx->fn_args_acc);
+	free(cx->fn_ret);
+	free(cx->fn_ret_acc);
+	free(cx->fn_seen);
+	free(cx->fn_seen_acc);
 	if (cx->sums)
 		for (uint32_t l = 0; l < cx->st.loops->nloops; l++)
 			sym_summary__free(&cx->sums[l]);
@@ -106,7 +164,7 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 	if ((err = scev_structure__build(&cx.st, prog->insns, prog->len, d)))
 		return err;
 	err = -ENOMEM;
-	if (expr_arena__init(&cx.ar) || compute_rpo(&cx))
+	if (expr_arena__init(&cx.ar) || compute_rpo(&cx) || compute_args_read(&cx))
 		goto fail;
 	nloops = cx.st.loops->nloops;
 	cx.may_stack = malloc(cx.len ? cx.len : 1);
@@ -124,6 +182,64 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 	}
 	memset(cx.may_stack, 0, cx.len);
 	cx.first_pass = true;
+	/* With subprograms, function summaries (arguments over call sites, r0 at exits) come from
+	 * a fixpoint over repeated first passes: start from "some number" for every argument and
+	 * return value, run, and widen the summaries with what the run saw until a run sees
+	 * nothing outside them — then every run's assumptions held.  If that takes too long, the
+	 * summaries are dropped (everything unknown), which needs no fixpoint. */
+	if (cx.st.cfg->nfuncs > 1) {
+		uint32_t nf = cx.st.cfg->nfuncs;
+		bool stable = false;
+
+		cx.fn_args = calloc(nf, sizeof(*cx.fn_args));
+		cx.fn_args_acc = calloc(nf, sizeof(*cx.fn_args_acc));
+		cx.fn_ret = calloc(nf, sizeof(*cx.fn_ret));
+		cx.fn_ret_acc = calloc(nf, sizeof(*cx.fn_ret_acc));
+		cx.fn_seen = calloc(nf, 1);
+		cx.fn_seen_acc = calloc(nf, 1);
+		if (!cx.fn_args || !cx.fn_args_acc || !cx.fn_ret || !cx.fn_ret_acc || !cx.fn_seen ||
+		    !cx.fn_seen_acc) {
+			err = -ENOMEM;
+			goto fail;
+		}
+		for (uint32_t f = 0; f < nf; f++) {
+			for (int r = 0; r < 6; r++)
+				cx.fn_args[f][r] = aval_scalar(range_unknown());
+			cx.fn_ret[f] = aval_scalar(range_unknown());
+			cx.fn_seen[f] = 3;
+		}
+		/* Functions whose address is taken are called by helpers with anything. */
+		for (uint32_t pc = 0; pc < cx.len; pc += ebpf_insn_slots(&cx.insns[pc]))
+			if (ebpf_is_ldimm64(&cx.insns[pc]) && cx.insns[pc].src_reg == BPF_PSEUDO_FUNC)
+				cx.fn_seen[cx.st.cfg->blocks[cx.st.cfg->block_of[pc + 1 +
+								    cx.insns[pc].imm]].func] &= 2;
+		for (int round = 0; round < 6 && !stable; round++) {
+			memset(cx.fn_seen_acc, 0, nf);
+			memset(cx.may_stack, 0, cx.len);
+			if ((err = absint_run(&cx, out)))
+				goto fail;
+			stable = true;
+			for (uint32_t f = 0; f < nf; f++) {
+				if (cx.fn_seen_acc[f] & 1)
+					for (int r = 1; r <= 5; r++)
+						if (!aval_subset(&cx.fn_args_acc[f][r], &cx.fn_args[f][r])) {
+							stable = false;
+							cx.fn_args[f][r] = round ?
+								aval_widen(&cx.fn_args[f][r], &cx.fn_args_acc[f][r]) :
+								aval_join(&cx.fn_args[f][r], &cx.fn_args_acc[f][r]);
+						}
+				if ((cx.fn_seen_acc[f] & 2) &&
+				    !aval_subset(&cx.fn_ret_acc[f], &cx.fn_ret[f])) {
+					stable = false;
+					cx.fn_ret[f] = round ? aval_widen(&cx.fn_ret[f], &cx.fn_ret_acc[f]) :
+							       aval_join(&cx.fn_ret[f], &cx.fn_ret_acc[f]);
+				}
+			}
+		}
+		if (!stable)
+			memset(cx.fn_seen, 0, nf);	/* no summaries: arguments and results unknown */
+		memset(cx.may_stack, 0, cx.len);
+	}
 	if ((err = absint_run(&cx, out)))
 		goto fail;
 	cx.first_pass = false;

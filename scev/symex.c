@@ -430,6 +430,7 @@ struct sym_run {
 	uint32_t nexit_edges;
 	struct sym_summary *s;
 	uint32_t exits_cap;
+	uint8_t *collapsed;	/* per loop id: a child already stepped over */
 };
 
 static int pos_of(const struct sym_run *r, uint32_t b)
@@ -457,6 +458,14 @@ static int cmp_rpo(const void *a, const void *b)
 }
 
 /* Sends state st along edge from → to (from is a block at l's level or a collapsed child). */
+static bool is_entry(const struct scev_loop *C, uint32_t b)
+{
+	for (uint32_t k = 0; k < C->nentries; k++)
+		if (C->entries[k] == b)
+			return true;
+	return false;
+}
+
 static int send(struct sym_run *r, uint32_t to, const struct sstate *st, bool *fail)
 {
 	const struct scev_loops *lf = r->cx->st.loops;
@@ -472,8 +481,12 @@ static int send(struct sym_run *r, uint32_t to, const struct sstate *st, bool *f
 	if (lf->loop_of[to] != r->l) {
 		uint32_t c = child_containing(lf, r->l, to);
 
-		if (c == SCEV_NONE || lf->loops[c].header != to) {
-			*fail = true;	/* entering a nested loop elsewhere than its header */
+		/* A nested loop is entered at its header, or an irreducible one at any of its
+		 * entries before it has been stepped over. */
+		if (c == SCEV_NONE || (lf->loops[c].header != to &&
+				       !(lf->loops[c].irreducible && is_entry(&lf->loops[c], to))) ||
+		    r->collapsed[c]) {
+			*fail = true;
 			return 0;
 		}
 	}
@@ -746,7 +759,8 @@ int symex_loop(struct scev_ctx *cx, uint32_t l)
 	r.n = L->nblocks;
 	r.blocks = malloc(r.n * sizeof(*r.blocks));
 	r.in = calloc(r.n, sizeof(*r.in));
-	if (!r.blocks || !r.in) {
+	r.collapsed = calloc(lf->nloops ? lf->nloops : 1, 1);
+	if (!r.blocks || !r.in || !r.collapsed) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -770,12 +784,28 @@ int symex_loop(struct scev_ctx *cx, uint32_t l)
 		if (lf->loop_of[b] != l) {
 			uint32_t c = child_containing(lf, l, b);
 			const struct scev_loop *C = &lf->loops[c];
+			struct sstate *cin = &r.in[p];
 
-			if (c == SCEV_NONE || C->header != b) {
+			if (c != SCEV_NONE && r.collapsed[c] && C->irreducible)
+				continue;	/* a further entry of a cycle already stepped over */
+			if (c == SCEV_NONE || (C->header != b && !C->irreducible) || r.collapsed[c]) {
 				fail = true;
 				break;
 			}
-			if ((err = collapse(&r, c, &r.in[p], &out)))
+			if (C->irreducible) {
+				/* Step over the whole cycle once, from the join of the states at
+				 * all its entries (their predecessors all come earlier). */
+				for (uint32_t e = 0; e < C->nentries && !err; e++) {
+					int q = pos_of(&r, C->entries[e]);
+
+					if (q >= 0 && (uint32_t)q != p)
+						err = ss_join(cx, cin, &r.in[q]);
+				}
+				if (err)
+					goto out;
+			}
+			r.collapsed[c] = 1;
+			if ((err = collapse(&r, c, cin, &out)))
 				goto out;
 			for (uint32_t k = 0; k < C->nexits && !err; k++)
 				err = send(&r, C->exits[k].to, &out, &fail);
@@ -887,6 +917,7 @@ out:
 			ss_free(&r.in[p]);
 	free(r.in);
 	free(r.blocks);
+	free(r.collapsed);
 	return err;
 }
 
