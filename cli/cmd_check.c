@@ -1,26 +1,122 @@
 /* bpfscev check: runs a program on many inputs and checks every claim about it — the
- * analyzer's, or claims from a file in the documented format (docs/claims.md). */
+ * analyzer's, or claims from a file in the documented format (docs/claims.md); with --z3 the Z3
+ * oracle also decides each claim for all inputs (proved, refuted, unknown). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "oracle/check.h"
+#include "oracle/finding.h"
+#include "oracle/smt.h"
 #include "scev/scev.h"
 
 static void check_usage(FILE *f)
 {
 	fprintf(f, "usage: bpfscev check FILE [--prog NAME] [--claims CLAIMS.json] [--runs N]\n"
 		   "                     [--seed N] [--input HEX] [--steps N] [--type xdp|socket|tc|plain]\n"
+		   "                     [--z3 [--precision] [--timeout MS] [--depth N] [--crashes DIR]]\n"
 		   "  Runs each program in the interpreter on many inputs (or the one given) and\n"
 		   "  checks every range, induction-variable and trip-count claim: the analyzer's,\n"
-		   "  or those in CLAIMS.json.  Exit 0 when none is refuted, 1 when one is.\n");
+		   "  or those in CLAIMS.json.  Exit 0 when none is refuted, 1 when one is.\n"
+		   "  --z3         also decide every claim for all inputs with Z3: proved, refuted\n"
+		   "               (a counterexample the interpreter confirmed) or unknown (why)\n"
+		   "  --precision  with --z3: the tightest true trip counts and ranges, and each\n"
+		   "               claim's slack from them (programs whose loops Z3 can unroll)\n"
+		   "  --timeout MS with --z3: time limit per solver query (default 2000)\n"
+		   "  --depth N    with --z3: header executions per loop entry for bounded model\n"
+		   "               checking (default 64)\n"
+		   "  --crashes DIR with --z3: save its findings there as finding directories\n");
+}
+
+static void print_claim(const struct claim_prog *cp, const struct smt_claim_result *r)
+{
+	char loc[32];
+
+	if (r->kind == SMT_CLAIM_RANGE) {
+		const struct claim_range *c = &cp->ranges[r->index];
+
+		loc_format(c->loc, loc, sizeof(loc));
+		printf("    range pc %u %s u[%" PRIu64 ", %" PRIu64 "]: ", c->pc, loc, c->r.umin,
+		       c->r.umax);
+	} else if (r->kind == SMT_CLAIM_TRIP) {
+		const struct claim_loop *l = &cp->loops[r->index];
+
+		printf("    trip loop %u %s %" PRIu64 ": ", l->header,
+		       l->trip.kind == TRIP_EXACT ? "exactly" : "at most", l->trip.max);
+	} else {
+		const struct claim_iv *iv = &cp->loops[r->index].ivs[r->iv];
+
+		loc_format(iv->loc, loc, sizeof(loc));
+		printf("    iv loop %u %s step %" PRId64 ": ", r->pc, loc, (int64_t)iv->step);
+	}
+	printf("%s (%s) %.1f ms", smt_verdict_name(r->verdict),
+	       r->verdict == SMT_PROVED ? smt_method_name(r->method) : r->reason, r->ms);
+	if (r->has_tight && r->kind == SMT_CLAIM_TRIP)
+		printf("; tightest %" PRIu64 ", slack %" PRIu64, r->tight_trip, r->slack);
+	else if (r->has_tight && r->tight_umin > r->tight_umax)
+		printf("; never reached");
+	else if (r->has_tight)
+		printf("; tightest u[%" PRIu64 ", %" PRIu64 "] s[%" PRId64 ", %" PRId64 "], slack %"
+		       PRIu64, r->tight_umin, r->tight_umax, r->tight_smin, r->tight_smax, r->slack);
+	printf("\n");
+}
+
+/* The Z3 oracle on one program: a line per claim, its findings (saved under crashes when
+ * given).  Returns the number of findings; *rc = CLI_USAGE on an error. */
+static size_t z3_check(const struct ebpf_object *obj, const struct ebpf_prog *prog,
+		       const struct claim_prog *cp, const struct smt_opts *zopts,
+		       const char *crashes, int *rc)
+{
+	struct smt_result zr;
+	int err = smt_check(&zr, obj, prog, cp, zopts);
+	size_t n;
+
+	if (err) {
+		fprintf(stderr, "bpfscev check: %s: z3: %s\n", prog->name, strerror(-err));
+		*rc = CLI_USAGE;
+		return 0;
+	}
+	printf("%s: z3: %u claims: %u proved, %u refuted, %u unknown (%.0f ms, %" PRIu64
+	       " queries, %.0f ms in the solver)\n", prog->name, zr.nclaims, zr.proved,
+	       zr.refuted, zr.unknown, zr.ms, zr.queries, zr.solver_ms);
+	if (zr.note[0])
+		printf("  note: %s\n", zr.note);
+	for (uint32_t k = 0; k < zr.nclaims; k++)
+		print_claim(cp, &zr.claims[k]);
+	for (uint32_t k = 0; k < zr.nfindings; k++) {
+		const struct check_finding *f = &zr.findings[k];
+
+		printf("  Z3 FINDING %s: %s\n    input:", finding_kind_name(f->kind), f->text);
+		for (size_t b = 0; b < f->input_len; b++)
+			printf(" %02x", f->input[b]);
+		printf("\n");
+		if (crashes) {
+			struct finding fd = { 0 };
+			enum finding_save_result sr;
+			char path[512];
+
+			if (!finding__from_check(&fd, f, prog, obj->maps, obj->map_cnt, cp)) {
+				snprintf(fd.source, sizeof(fd.source), "z3");
+				if (!finding__save(&fd, crashes, NULL, &sr, path, sizeof(path)))
+					printf("    saved: %s%s\n", path,
+					       sr == FINDING_DUP ? " (already there)" : "");
+			}
+			finding__free(&fd);
+		}
+	}
+	n = zr.nfindings;
+	smt_result__free(&zr);
+	return n;
 }
 
 int cmd_check(int argc, char **argv)
 {
 	const char *file = NULL, *prog = NULL, *claims_path = NULL, *input_hex = NULL;
+	const char *crashes = NULL;
 	struct check_opts copts = { .sz = sizeof(copts) };
+	struct smt_opts zopts = { .sz = sizeof(zopts) };
+	bool z3 = false;
 	struct scev_opts sopts = { .sz = sizeof(sopts) };
 	const struct ebpf_prog **progs = NULL;
 	struct claims *ext = NULL;
@@ -45,6 +141,16 @@ int cmd_check(int argc, char **argv)
 			copts.step_budget = strtoull(argv[++i], NULL, 0);
 		} else if (!strcmp(argv[i], "--input") && i + 1 < argc) {
 			input_hex = argv[++i];
+		} else if (!strcmp(argv[i], "--z3")) {
+			z3 = true;
+		} else if (!strcmp(argv[i], "--precision")) {
+			zopts.precision = true;
+		} else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) {
+			zopts.timeout_ms = (unsigned)strtoul(argv[++i], NULL, 0);
+		} else if (!strcmp(argv[i], "--depth") && i + 1 < argc) {
+			zopts.bmc_depth = (unsigned)strtoul(argv[++i], NULL, 0);
+		} else if (!strcmp(argv[i], "--crashes") && i + 1 < argc) {
+			crashes = argv[++i];
 		} else if (!strcmp(argv[i], "--type") && i + 1 < argc) {
 			sopts.prog_type = cli_prog_type(argv[++i]);
 			if (sopts.prog_type == UINT32_MAX) {
@@ -52,6 +158,7 @@ int cmd_check(int argc, char **argv)
 				return CLI_USAGE;
 			}
 			copts.ctx_kind = (int)check_ctx_kind(sopts.prog_type) + 1;
+			zopts.ctx_kind = copts.ctx_kind;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			fprintf(stderr, "bpfscev check: unknown or incomplete option '%s'\n", argv[i]);
 			check_usage(stderr);
@@ -149,7 +256,11 @@ int cmd_check(int argc, char **argv)
 		}
 		findings += res.nfindings;
 		check_result__free(&res);
+		if (z3)
+			findings += z3_check(obj, progs[i], cp, &zopts, crashes, &rc);
 		claim_prog__free(&own);
+		if (rc == CLI_USAGE)
+			goto out;
 	}
 	if (findings)
 		rc = CLI_FINDING;

@@ -47,7 +47,8 @@
 struct smt_opts {
 	size_t sz;
 	unsigned timeout_ms;	/* per solver query; 0 = 2000 */
-	unsigned bmc_depth;	/* header executions per loop entry BMC unrolls; 0 = 24 */
+	unsigned bmc_depth;	/* header executions per loop entry BMC unrolls (tried at 4,
+				 * 16, 64, ... up to it); 0 = 64 */
 	bool precision;		/* tightest facts and slack, where BMC covers every path */
 	size_t input_len;	/* input bytes; 0 = 64 (the concrete oracle's default) */
 	int ctx_kind;		/* enum interp_ctx_kind + 1; 0 = from the program's type */

@@ -1,0 +1,1875 @@
+/* The Z3 oracle's prover: symbolic execution over the oracle's own loop forest, inductive
+ * proofs of the claims with Houdini-style pruning, bounded model checking for what is not
+ * inductive, replay of every model on the interpreter, and the precision report (smt.h
+ * describes the method; smt_mach.h the machine, smt_cfg.h the regions).
+ *
+ * Execution.  run_region() visits a region's nodes in topological order; states arriving at a
+ * node are merged, the node's range claims become obligations ("guard and the value outside the
+ * claim" must be unsatisfiable), the instruction is stepped, and successors go to later nodes,
+ * back to the region's header, or out of the region.  An inner loop is one node: exec_loop()
+ * takes everything that enters it and hands back what leaves it — summarized (induction) or
+ * unrolled (BMC).  A bpf-to-bpf call runs the callee's region with a new frame and continues
+ * with the merged returns.
+ *
+ * Claim ids: range claims 0..nr-1, then one trip-count claim per claimed loop, then the
+ * induction variables loop by loop.
+ */
+#include "oracle/smt.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "oracle/interp.h"
+#include "oracle/smt_cfg.h"
+#include "oracle/smt_mach.h"
+#include "oracle/smt_term.h"
+
+#define DEFAULT_TIMEOUT_MS 2000
+#define DEFAULT_BMC_DEPTH 64
+#define DEFAULT_INPUT_LEN 64
+#define DEFAULT_REPLAY_STEPS 100000000ull
+#define INDUCTION_REPLAY_STEPS 2000000ull	/* a CTI replay is a guess: keep it cheap */
+#define MAX_STEPS 400000	/* instructions executed symbolically per run */
+#define MAX_ROUNDS 12
+#define MAX_W_ITER 6
+#define WHOLE_REGION_BYTES 4096	/* larger regions are havocked whole */
+
+enum mode { MODE_INDUCT, MODE_BMC };
+enum cstat { CS_OPEN, CS_PROVED, CS_FAILED, CS_UNKNOWN, CS_REFUTED };
+enum obkind { OB_VISIT, OB_BASE, OB_STEP, OB_EXIT };
+
+struct oblig {
+	uint32_t claim;
+	uint8_t kind;		/* enum obkind */
+	bool exact;		/* BMC: a model is a run of the program */
+	sxt f;			/* satisfiable = the claim is violated */
+};
+
+struct pend {
+	uint32_t pc;
+	struct mstate st;
+};
+
+struct pendv {
+	struct pend *v;
+	uint32_t n, cap;
+};
+
+/* What leaves a region. */
+struct routes {
+	struct pendv back;	/* arrivals at the region's header */
+	struct pendv exits;	/* edges out of the region (pc = target) */
+	struct pendv rets;	/* returns from the function (pc = where the caller resumes) */
+};
+
+/* A store made inside a loop being summarized (for its write set). */
+struct store_ev {
+	sxt addr, guard;
+	uint32_t size;
+};
+
+/* Memory a loop may write: per array of the header state (by its place in struct mstate),
+ * the indexes, or all of it. */
+struct wentry {
+	size_t field;		/* offsetof(struct mstate, ...) of the array */
+	uint64_t nbits;
+	uint8_t *bits;
+	bool whole;
+};
+
+struct wset {
+	struct wentry *v;
+	uint32_t n;
+};
+
+struct visit {
+	uint32_t claim;
+	sxt g, x;
+};
+
+struct copyg {
+	uint32_t loop;		/* claim loop */
+	uint32_t j;		/* header execution j + 1 of an entry */
+	sxt g;
+};
+
+struct prover {
+	struct sx *c;
+	struct mach m;
+	struct cfg g;
+	const struct ebpf_object *obj;
+	const struct ebpf_prog *prog;
+	const struct claim_prog *cp;
+	struct smt_opts o;
+	struct smt_result *res;
+	enum mode mode;
+	unsigned bmc_k;
+	/* claims */
+	uint32_t nr, nl, niv, nids;
+	uint32_t *iv_base;	/* per claim loop: first IV id - nr - nl */
+	uint32_t *roff, *ridx;	/* range claims by pc */
+	int32_t *cfg_loop;	/* per claim loop: the matching cfg loop, -1 */
+	uint8_t *assume;	/* per id: a hypothesis this round */
+	uint8_t *stat;		/* per id: enum cstat */
+	uint8_t *method;	/* per id: enum smt_method when decided */
+	double *ms;		/* per id: solver time */
+	char (*why)[200];	/* per id: reason */
+	int32_t *finding;	/* per id */
+	/* one run */
+	struct oblig *ob;
+	uint32_t nob, capob;
+	struct store_ev *ev;
+	uint32_t nev, capev;
+	unsigned collectors;	/* loops being summarized: events are recorded while > 0 */
+	sxt incomplete;		/* BMC: a path was cut at the unrolling depth */
+	uint8_t *visited;	/* per slot: some state reached it */
+	uint64_t steps;
+	uint64_t helper_calls;
+	bool aborted;
+	char abort_why[160];
+	/* unsupported instructions met (pc, why) */
+	uint32_t *unsup_pc;
+	char (*unsup_why)[128];
+	uint32_t nunsup;
+	/* precision (BMC runs) */
+	bool collect;
+	struct visit *visits;
+	uint32_t nvisits, capvisits;
+	struct copyg *copies;
+	uint32_t ncopies, capcopies;
+	double t0;
+	int err;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static sxt bv64(struct prover *P, uint64_t v)
+{
+	return sx_bv(P->c, v, 64);
+}
+
+static uint32_t trip_id(const struct prover *P, uint32_t l) { return P->nr + l; }
+static uint32_t iv_id(const struct prover *P, uint32_t l, uint32_t k)
+{
+	return P->nr + P->nl + P->iv_base[l] + k;
+}
+
+/* ---- vectors ---- */
+
+static bool grow(void **v, uint32_t *cap, uint32_t need, size_t size)
+{
+	uint32_t nc;
+	void *nv;
+
+	if (need <= *cap)
+		return true;
+	nc = *cap ? *cap * 2 : 16;
+	while (nc < need)
+		nc *= 2;
+	nv = realloc(*v, (size_t)nc * size);
+	if (!nv)
+		return false;
+	*v = nv;
+	*cap = nc;
+	return true;
+}
+
+static void fail(struct prover *P, int err)
+{
+	if (!P->err)
+		P->err = err;
+	P->aborted = true;
+}
+
+static void push_pend(struct prover *P, struct pendv *pv, uint32_t pc, const struct mstate *st)
+{
+	if (!grow((void **)&pv->v, &pv->cap, pv->n + 1, sizeof(*pv->v))) {
+		fail(P, -ENOMEM);
+		return;
+	}
+	pv->v[pv->n].pc = pc;
+	pv->v[pv->n++].st = *st;
+}
+
+static void pendv_free(struct pendv *pv)
+{
+	free(pv->v);
+	memset(pv, 0, sizeof(*pv));
+}
+
+static void routes_free(struct routes *r)
+{
+	pendv_free(&r->back);
+	pendv_free(&r->exits);
+	pendv_free(&r->rets);
+}
+
+static void add_ob(struct prover *P, uint32_t claim, uint8_t kind, sxt f)
+{
+	if (!f) {
+		fail(P, -EIO);
+		return;
+	}
+	if (sx_is_false(P->c, f) || P->stat[claim] != CS_OPEN)
+		return;
+	if (!grow((void **)&P->ob, &P->capob, P->nob + 1, sizeof(*P->ob))) {
+		fail(P, -ENOMEM);
+		return;
+	}
+	P->ob[P->nob++] = (struct oblig){ claim, kind, P->mode == MODE_BMC, f };
+}
+
+static void note_unsupported(struct prover *P, uint32_t pc, const char *why)
+{
+	uint32_t *np;
+	char (*nw)[128];
+
+	for (uint32_t k = 0; k < P->nunsup; k++)
+		if (P->unsup_pc[k] == pc)
+			return;
+	np = realloc(P->unsup_pc, (P->nunsup + 1) * sizeof(*np));
+	if (np)
+		P->unsup_pc = np;
+	nw = realloc(P->unsup_why, (P->nunsup + 1) * sizeof(*nw));
+	if (nw)
+		P->unsup_why = nw;
+	if (!np || !nw) {
+		fail(P, -ENOMEM);
+		return;
+	}
+	P->unsup_pc[P->nunsup] = pc;
+	snprintf(P->unsup_why[P->nunsup++], 128, "%s", why);
+}
+
+/* ---- claims as formulas ---- */
+
+/* The claim's range holds for x (all nine fields). */
+static sxt in_range(struct prover *P, sxt x, const struct range *r)
+{
+	struct sx *c = P->c;
+	sxt t[10], x32 = sx_extract(c, 31, 0, x);
+	unsigned n = 0;
+
+	if (r->umin)
+		t[n++] = sx_ule(c, bv64(P, r->umin), x);
+	if (r->umax != UINT64_MAX)
+		t[n++] = sx_ule(c, x, bv64(P, r->umax));
+	if (r->smin != INT64_MIN)
+		t[n++] = sx_sle(c, bv64(P, (uint64_t)r->smin), x);
+	if (r->smax != INT64_MAX)
+		t[n++] = sx_sle(c, x, bv64(P, (uint64_t)r->smax));
+	if (r->u32_min)
+		t[n++] = sx_ule(c, sx_bv(c, r->u32_min, 32), x32);
+	if (r->u32_max != UINT32_MAX)
+		t[n++] = sx_ule(c, x32, sx_bv(c, r->u32_max, 32));
+	if (r->s32_min != INT32_MIN)
+		t[n++] = sx_sle(c, sx_bv(c, (uint32_t)r->s32_min, 32), x32);
+	if (r->s32_max != INT32_MAX)
+		t[n++] = sx_sle(c, x32, sx_bv(c, (uint32_t)r->s32_max, 32));
+	if (r->var_off.mask != UINT64_MAX)
+		t[n++] = sx_eq(c, sx_and(c, x, bv64(P, ~r->var_off.mask)),
+			       bv64(P, r->var_off.value));
+	return sx_landn(c, n, t);
+}
+
+/* The range claim holds in st (check.c's semantics: region bases, maybe_null); *xout gets the
+ * value or offset compared.  NULL *xout: nothing to check (the cell is outside the frame). */
+static sxt claim_holds(struct prover *P, const struct mstate *st, const struct claim_range *cr,
+		       sxt *xout)
+{
+	struct sx *c = P->c;
+	sxt v = mach_loc_value(&P->m, st, cr->loc), x, ok = sx_true(c), base = NULL;
+
+	*xout = NULL;
+	if (!v)
+		return sx_true(c);
+	if (!cr->is_ptr) {
+		x = v;
+	} else {
+		switch (cr->region) {
+		case REGION_STACK:
+			base = st->r[EBPF_REG_FP];
+			break;
+		case REGION_CTX:
+			base = bv64(P, INTERP_VA_CTX);
+			break;
+		case REGION_PKT:
+		case REGION_PKT_META:
+			base = bv64(P, INTERP_VA_PKT);
+			break;
+		case REGION_PKT_END:
+			base = bv64(P, INTERP_VA_PKT + P->m.input_len);
+			break;
+		case REGION_MAP_HANDLE:
+			base = bv64(P, INTERP_VA_MAPH);
+			ok = sx_eq(c, v, bv64(P, INTERP_VA_MAPH + cr->map));
+			break;
+		case REGION_MAP_VALUE: {
+			uint64_t start = INTERP_VA_MAP + ((uint64_t)cr->map << 32);
+			uint64_t vs = P->obj && cr->map < P->obj->map_cnt ?
+				      P->obj->maps[cr->map].value_size : 0;
+			sxt off = sx_sub(c, v, bv64(P, start));
+
+			ok = sx_ult(c, off, bv64(P, 1ull << 32));
+			/* offsets count from the start of the element the pointer is in */
+			x = vs ? sx_urem(c, off, bv64(P, vs)) : off;
+			break;
+		}
+		default:
+			ok = sx_false(c);
+			base = bv64(P, 0);
+			break;
+		}
+		if (cr->region != REGION_MAP_VALUE)
+			x = sx_sub(c, v, base);
+	}
+	*xout = x;
+	ok = sx_land(c, ok, in_range(P, x, &cr->r));
+	if (cr->is_ptr && cr->maybe_null)
+		ok = sx_lor(c, sx_eq(c, v, bv64(P, 0)), ok);
+	return ok;
+}
+
+/* Range claims at pc, visited by st.  In induction, a matched loop's header claims that are
+ * hypotheses are established by base and step instead (skip_assumed). */
+static void visit_claims(struct prover *P, uint32_t pc, const struct mstate *st,
+			 bool skip_assumed)
+{
+	struct sx *c = P->c;
+
+	if (pc < P->g.nslots)
+		P->visited[pc] = 1;
+	for (uint32_t k = P->roff[pc]; k < P->roff[pc + 1]; k++) {
+		uint32_t id = P->ridx[k];
+		sxt x, h;
+
+		if (skip_assumed && P->assume[id])
+			continue;
+		h = claim_holds(P, st, &P->cp->ranges[id], &x);
+		if (!x)
+			continue;
+		if (P->collect && grow((void **)&P->visits, &P->capvisits, P->nvisits + 1,
+				       sizeof(*P->visits)))
+			P->visits[P->nvisits++] = (struct visit){ id, st->guard, x };
+		add_ob(P, id, OB_VISIT, sx_land(c, st->guard, sx_not(c, h)));
+	}
+}
+
+/* ---- induction variables ---- */
+
+static sxt iv_value(struct prover *P, const struct mstate *st, const struct claim_iv *iv)
+{
+	sxt v = mach_loc_value(&P->m, st, iv->loc);
+
+	return v ? v : bv64(P, 0);	/* check.c reads 0 for an unreadable cell */
+}
+
+/* The value one header execution later: prev + step, mod 2^width, zero-extended. */
+static sxt iv_next(struct prover *P, sxt prev, const struct claim_iv *iv)
+{
+	struct sx *c = P->c;
+
+	if (iv->width == 64)
+		return sx_add(c, prev, bv64(P, iv->step));
+	return sx_zext(c, 64, sx_add(c, sx_extract(c, 31, 0, prev), sx_bv(c, iv->step, 32)));
+}
+
+/* The value at header execution i + 1 of an entry whose first had v0. */
+static sxt iv_closed(struct prover *P, sxt v0, sxt i, const struct claim_iv *iv)
+{
+	struct sx *c = P->c;
+
+	if (iv->width == 64)
+		return sx_add(c, v0, sx_mul(c, i, bv64(P, iv->step)));
+	return sx_ite(c, sx_eq(c, i, bv64(P, 0)), v0,
+		      sx_zext(c, 64, sx_add(c, sx_extract(c, 31, 0, v0),
+					    sx_mul(c, sx_extract(c, 31, 0, i),
+						   sx_bv(c, iv->step, 32)))));
+}
+
+/* ---- execution ---- */
+
+static void exec_loop(struct prover *P, int32_t K, struct pendv *in, struct routes *out);
+static void run_region(struct prover *P, int32_t loop, uint32_t func, struct pendv *init,
+		       struct routes *out);
+
+static bool over_budget(struct prover *P)
+{
+	if (P->aborted)
+		return true;
+	if (P->steps > MAX_STEPS) {
+		P->aborted = true;
+		snprintf(P->abort_why, sizeof(P->abort_why),
+			 "the symbolic execution exceeded %d instructions", MAX_STEPS);
+		return true;
+	}
+	if (P->o.budget_s > 0 && (P->steps & 255) == 0 && now_s() - P->t0 > P->o.budget_s) {
+		P->aborted = true;
+		snprintf(P->abort_why, sizeof(P->abort_why), "time budget of %.1f s spent",
+			 P->o.budget_s);
+		return true;
+	}
+	return false;
+}
+
+/* A successor leaving an instruction of the region of loop (or function func's top). */
+static void route(struct prover *P, int32_t loop, uint32_t func, uint32_t pc,
+		  const struct mstate *st, struct pendv *pending, struct routes *out)
+{
+	if (sx_is_false(P->c, st->guard))
+		return;
+	if (loop >= 0 && pc == P->g.loops[loop].header) {
+		push_pend(P, &out->back, pc, st);
+		return;
+	}
+	if (pc >= P->g.nslots || P->g.func_of[pc] != (int32_t)func ||
+	    (loop >= 0 && !cfg_in_loop(&P->g, loop, pc))) {
+		push_pend(P, &out->exits, pc, st);
+		return;
+	}
+	push_pend(P, &pending[cfg_pos(&P->g, loop, pc)], pc, st);
+}
+
+/* Runs function f from its entry with st (frame already pushed); the merged return state (at
+ * the caller's resume pc, frame popped) goes to *ret.  False when it never returns. */
+static bool run_function(struct prover *P, uint32_t entry, const struct mstate *st,
+			 struct mstate *ret, uint32_t *ret_pc)
+{
+	struct pendv init = { 0 };
+	struct routes r = { 0 };
+	bool any = false;
+	int32_t f = entry < P->g.nslots ? P->g.func_of[entry] : -1;
+
+	if (f < 0 || P->g.funcs[f].entry != entry) {
+		note_unsupported(P, entry, "a call to something that is not a function start");
+		return false;
+	}
+	push_pend(P, &init, entry, st);
+	run_region(P, -1, (uint32_t)f, &init, &r);
+	for (uint32_t k = 0; k < r.rets.n; k++) {
+		if (!any) {
+			*ret = r.rets.v[k].st;
+			*ret_pc = r.rets.v[k].pc;
+			any = true;
+		} else if (!mstate_merge(P->c, ret, &r.rets.v[k].st)) {
+			note_unsupported(P, entry, "returns that cannot be merged");
+		}
+	}
+	pendv_free(&init);
+	routes_free(&r);
+	return any;
+}
+
+static void exec_insn(struct prover *P, int32_t loop, uint32_t func, uint32_t pc,
+		      const struct mstate *st, struct pendv *pending, struct routes *out,
+		      bool skip_assumed)
+{
+	struct mstep *o;
+
+	visit_claims(P, pc, st, skip_assumed);
+	if (over_budget(P))
+		return;
+	P->steps++;
+	o = malloc(sizeof(*o));
+	if (!o) {
+		fail(P, -ENOMEM);
+		return;
+	}
+	mach_step(&P->m, st, pc, o);
+	if (ebpf_is_helper_call(&P->m.insns[pc]))
+		P->helper_calls++;
+	if (o->unsupported[0]) {
+		note_unsupported(P, pc, o->unsupported);
+		free(o);
+		return;
+	}
+	if (P->collectors)
+		for (unsigned k = 0; k < o->nstores; k++) {
+			if (!grow((void **)&P->ev, &P->capev, P->nev + 1, sizeof(*P->ev))) {
+				fail(P, -ENOMEM);
+				break;
+			}
+			P->ev[P->nev++] = (struct store_ev){ o->stores[k].addr, o->stores[k].guard,
+							      o->stores[k].size };
+		}
+	for (unsigned k = 0; k < o->n; k++) {
+		struct mstate *s = &o->succ[k];
+
+		if (sx_is_false(P->c, s->guard))
+			continue;
+		if (o->call) {
+			struct mstate ret;
+			uint32_t rpc;
+
+			if (run_function(P, o->pc[k], s, &ret, &rpc))
+				route(P, loop, func, rpc, &ret, pending, out);
+		} else if (o->ret) {
+			push_pend(P, &out->rets, o->pc[k], s);
+		} else {
+			route(P, loop, func, o->pc[k], s, pending, out);
+		}
+	}
+	free(o);
+}
+
+/* Visits the region of loop (or function func's top level) from the states in init. */
+static void run_region(struct prover *P, int32_t loop, uint32_t func, struct pendv *init,
+		       struct routes *out)
+{
+	const uint32_t *order = loop >= 0 ? P->g.loops[loop].order : P->g.funcs[func].order;
+	uint32_t n = loop >= 0 ? P->g.loops[loop].norder : P->g.funcs[func].norder;
+	uint32_t header = loop >= 0 ? P->g.loops[loop].header : UINT32_MAX;
+	bool matched = loop >= 0 && P->g.loops[loop].claim >= 0;
+	struct pendv *pending = calloc(n ? n : 1, sizeof(*pending));
+
+	if (!pending) {
+		fail(P, -ENOMEM);
+		return;
+	}
+	for (uint32_t k = 0; k < init->n; k++) {
+		if (init->v[k].pc == header)	/* where the region starts, not an arrival */
+			push_pend(P, &pending[0], header, &init->v[k].st);
+		else
+			route(P, loop, func, init->v[k].pc, &init->v[k].st, pending, out);
+	}
+	for (uint32_t pos = 0; pos < n && !P->aborted; pos++) {
+		uint32_t node = order[pos];
+		struct pendv *pv = &pending[pos];
+
+		if (!pv->n)
+			continue;
+		if (node != header && P->g.loop_of[node] != loop) {
+			/* an inner loop: everything that enters it, at any of its nodes */
+			struct routes r = { 0 };
+			int32_t K = P->g.loop_of[node];
+
+			while (K >= 0 && P->g.loops[K].parent != loop)
+				K = P->g.loops[K].parent;
+			exec_loop(P, K, pv, &r);
+			for (uint32_t k = 0; k < r.exits.n; k++)
+				route(P, loop, func, r.exits.v[k].pc, &r.exits.v[k].st, pending, out);
+			for (uint32_t k = 0; k < r.rets.n; k++)
+				push_pend(P, &out->rets, r.rets.v[k].pc, &r.rets.v[k].st);
+			routes_free(&r);
+		} else {
+			struct mstate st = pv->v[0].st;
+
+			for (uint32_t k = 1; k < pv->n; k++)
+				if (!mstate_merge(P->c, &st, &pv->v[k].st))
+					note_unsupported(P, node, "states of different call depth meet");
+			exec_insn(P, loop, func, node, &st, pending, out,
+				  P->mode == MODE_INDUCT && matched && node == header);
+		}
+		pendv_free(pv);
+	}
+	for (uint32_t pos = 0; pos < n; pos++)
+		pendv_free(&pending[pos]);
+	free(pending);
+}
+
+/* ---- write sets ---- */
+
+static struct wentry *wentry_of(struct prover *P, struct wset *w, size_t field, uint64_t nbits)
+{
+	struct wentry *e;
+
+	for (uint32_t k = 0; k < w->n; k++)
+		if (w->v[k].field == field)
+			return &w->v[k];
+	e = realloc(w->v, (w->n + 1) * sizeof(*e));
+	if (!e) {
+		fail(P, -ENOMEM);
+		return NULL;
+	}
+	w->v = e;
+	e = &w->v[w->n++];
+	memset(e, 0, sizeof(*e));
+	e->field = field;
+	e->nbits = nbits;
+	e->whole = nbits > WHOLE_REGION_BYTES;
+	if (!e->whole) {
+		e->bits = calloc(nbits ? nbits : 1, 1);
+		if (!e->bits) {
+			fail(P, -ENOMEM);
+			e->whole = true;
+		}
+	}
+	return e;
+}
+
+static void wset_free(struct wset *w)
+{
+	for (uint32_t k = 0; k < w->n; k++)
+		free(w->v[k].bits);
+	free(w->v);
+	memset(w, 0, sizeof(*w));
+}
+
+/* Marks array indexes [lo, hi) of the region; true when something new was marked. */
+static bool wmark(struct prover *P, struct wset *w, size_t field, uint64_t nbits, uint64_t lo,
+		  uint64_t hi, bool whole)
+{
+	struct wentry *e = wentry_of(P, w, field, nbits);
+	bool grew = false;
+
+	if (!e || e->whole)
+		return false;
+	if (whole) {
+		e->whole = true;
+		return true;
+	}
+	for (uint64_t k = lo; k < hi && k < e->nbits; k++)
+		if (!e->bits[k]) {
+			e->bits[k] = 1;
+			grew = true;
+		}
+	return grew;
+}
+
+/* The smallest (or largest) offset of addr - lo in [0, span] under q; false when unknown. */
+static bool bound_offset(struct prover *P, sxt q, sxt off, uint64_t span, bool largest,
+			 uint64_t *out)
+{
+	uint64_t a = 0, b = span;
+	char why[64];
+
+	while (a < b) {
+		uint64_t mid = largest ? a + (b - a + 1) / 2 : a + (b - a) / 2;
+		sxt f = largest ? sx_land(P->c, q, sx_ule(P->c, bv64(P, mid), off))
+				: sx_land(P->c, q, sx_ule(P->c, off, bv64(P, mid)));
+		enum sx_res r = sx_check(P->c, f, P->o.timeout_ms, NULL, why, sizeof(why));
+
+		if (r == SX_UNKNOWN)
+			return false;
+		if (largest) {
+			if (r == SX_SAT)
+				a = mid;
+			else
+				b = mid - 1;
+		} else {
+			if (r == SX_SAT)
+				b = mid;
+			else
+				a = mid + 1;
+		}
+	}
+	*out = a;
+	return true;
+}
+
+/* Adds the stores of events [from, nev) to w, relative to the header state S. */
+static bool wset_grow(struct prover *P, struct wset *w, struct mstate *S, uint32_t from)
+{
+	struct mach_region rg[MACH_NFRAMES + MACH_MAX_MAPS + 16];
+	unsigned nr = mach_regions(&P->m, S, rg, sizeof(rg) / sizeof(rg[0]));
+	bool grew = false;
+	char why[64];
+
+	for (uint32_t e = from; e < P->nev && !P->aborted; e++) {
+		const struct store_ev *ev = &P->ev[e];
+		uint64_t a;
+
+		if (sx_num(P->c, ev->addr, &a)) {
+			for (unsigned k = 0; k < nr; k++) {
+				uint64_t rel = a - rg[k].lo;
+
+				if (rel < rg[k].len && ev->size <= rg[k].len - rel)
+					grew |= wmark(P, w, (char *)rg[k].arr - (char *)S,
+						      rg[k].index0 + rg[k].len, rg[k].index0 + rel,
+						      rg[k].index0 + rel + ev->size, false);
+			}
+			continue;
+		}
+		for (unsigned k = 0; k < nr; k++) {
+			size_t field = (char *)rg[k].arr - (char *)S;
+			uint64_t span, lo, hi;
+			sxt off, q;
+			struct wentry *we;
+			enum sx_res r;
+
+			if (rg[k].len < ev->size)
+				continue;
+			we = wentry_of(P, w, field, rg[k].index0 + rg[k].len);
+			if (!we || we->whole)
+				continue;
+			span = rg[k].len - ev->size;
+			off = sx_sub(P->c, ev->addr, bv64(P, rg[k].lo));
+			q = sx_land(P->c, ev->guard, sx_ule(P->c, off, bv64(P, span)));
+			r = sx_check(P->c, q, P->o.timeout_ms, NULL, why, sizeof(why));
+			if (r == SX_UNSAT)
+				continue;
+			if (r == SX_UNKNOWN || rg[k].len <= 64 ||
+			    !bound_offset(P, q, off, span, false, &lo) ||
+			    !bound_offset(P, q, off, span, true, &hi)) {
+				grew |= wmark(P, w, field, rg[k].index0 + rg[k].len, 0, 0, true);
+				continue;
+			}
+			grew |= wmark(P, w, field, rg[k].index0 + rg[k].len, rg[k].index0 + lo,
+				      rg[k].index0 + hi + ev->size, false);
+		}
+	}
+	return grew;
+}
+
+/* Havoc: the header state's arrays get fresh bytes where the loop may write. */
+static void wset_apply(struct prover *P, const struct wset *w, struct mstate *S)
+{
+	for (uint32_t k = 0; k < w->n; k++) {
+		const struct wentry *e = &w->v[k];
+		sxt *arr = (sxt *)((char *)S + e->field);
+
+		if (!*arr)
+			continue;
+		if (e->whole) {
+			*arr = sx_fresh_mem(P->c, "havoc");
+			continue;
+		}
+		for (uint64_t b = 0; b < e->nbits; b++)
+			if (e->bits[b])
+				*arr = sx_store(P->c, *arr, bv64(P, b), sx_fresh(P->c, "hb", 8));
+	}
+}
+
+/* ---- loops ---- */
+
+/* The header state of an arbitrary header execution i+1 of an entry whose first is E: what
+ * the loop never writes keeps E's value, claimed induction variables that are hypotheses are
+ * their closed forms, everything else it may write is fresh; the hypotheses about the header
+ * are assumed in the guard. */
+static void header_state(struct prover *P, const struct cfg_loop *L, int32_t cl,
+			 const struct mstate *E, const struct wset *w, sxt i, struct mstate *S)
+{
+	struct sx *c = P->c;
+	sxt hyp[64];
+	unsigned nh = 0;
+
+	*S = *E;
+	for (int r = 0; r < EBPF_NREGS - 1; r++)
+		if (L->regs_written & (1u << r))
+			S->r[r] = sx_fresh(c, "hr", 64);
+	wset_apply(P, w, S);
+	if (L->has_call)
+		S->hpos = sx_fresh(c, "hpos", 64);
+	if (L->has_may_goto)
+		S->maygoto[S->depth] = sx_fresh(c, "hmg", 64);
+	if (cl >= 0) {
+		const struct claim_loop *cl_ = &P->cp->loops[cl];
+		uint32_t t = trip_id(P, (uint32_t)cl);
+
+		if (cl_->trip.kind != TRIP_UNKNOWN && P->assume[t])
+			hyp[nh++] = sx_ult(c, i, bv64(P, cl_->trip.max));
+		for (uint32_t k = 0; k < cl_->nivs; k++) {
+			const struct claim_iv *iv = &cl_->ivs[k];
+			sxt v;
+
+			if (!P->assume[iv_id(P, (uint32_t)cl, k)])
+				continue;
+			v = iv_closed(P, iv_value(P, E, iv), i, iv);
+			if (iv->loc < EBPF_NREGS && iv->loc != EBPF_REG_FP &&
+			    (L->regs_written & (1u << iv->loc)) && S->r[iv->loc] != E->r[iv->loc] &&
+			    nh < 60) {
+				/* a fresh register takes the closed form directly */
+				bool fresh = true;
+
+				for (uint32_t j = 0; j < k; j++)
+					fresh &= !(cl_->ivs[j].loc == iv->loc &&
+						   P->assume[iv_id(P, (uint32_t)cl, j)]);
+				if (fresh) {
+					S->r[iv->loc] = v;
+					continue;
+				}
+			}
+			if (nh < 60)
+				hyp[nh++] = sx_eq(c, iv_value(P, S, iv), v);
+		}
+	}
+	/* the header's range claims that are hypotheses */
+	for (uint32_t k = P->roff[L->header]; cl >= 0 && k < P->roff[L->header + 1]; k++) {
+		uint32_t id = P->ridx[k];
+		sxt x, h;
+
+		if (!P->assume[id])
+			continue;
+		h = claim_holds(P, S, &P->cp->ranges[id], &x);
+		if (x && nh < 63)
+			hyp[nh++] = h;
+	}
+	hyp[nh++] = E->guard;
+	S->guard = sx_landn(c, nh, hyp);
+}
+
+/* Summarizes loop K entered with E: its claims' obligations, and its exits. */
+static void induct_loop(struct prover *P, int32_t K, const struct mstate *E, struct routes *out)
+{
+	struct sx *c = P->c;
+	const struct cfg_loop *L = &P->g.loops[K];
+	int32_t cl = L->claim;
+	struct wset w = { 0 };
+	struct mstate S;
+	struct routes r = { 0 };
+	sxt i = sx_fresh(c, "i", 64);
+	size_t mark = sx_mark(c);
+	uint32_t obmark = P->nob, evmark = P->nev, vmark = P->nvisits;
+
+	for (unsigned iter = 0;; iter++) {
+		struct pendv init = { 0 };
+		bool grew;
+
+		header_state(P, L, cl, E, &w, i, &S);
+		push_pend(P, &init, L->header, &S);
+		P->collectors++;
+		run_region(P, K, L->func, &init, &r);
+		P->collectors--;
+		pendv_free(&init);
+		if (P->aborted)
+			break;
+		grew = wset_grow(P, &w, &S, evmark);
+		if (!grew)
+			break;
+		if (iter + 1 >= MAX_W_ITER)	/* give up on precision: havoc what was touched */
+			for (uint32_t k = 0; k < w.n; k++)
+				w.v[k].whole = true;
+		/* again with the larger write set: forget this run */
+		routes_free(&r);
+		P->nob = obmark;
+		P->nev = evmark;
+		P->nvisits = vmark;
+		sx_release(c, mark);
+	}
+	wset_free(&w);
+	if (cl >= 0 && !P->aborted) {
+		const struct claim_loop *cl_ = &P->cp->loops[cl];
+		uint32_t t = trip_id(P, (uint32_t)cl);
+		struct mstate B;
+		bool back = r.back.n > 0;
+
+		/* base: the entry state is header execution 1 */
+		for (uint32_t k = P->roff[L->header]; k < P->roff[L->header + 1]; k++) {
+			uint32_t id = P->ridx[k];
+			sxt x, h = claim_holds(P, E, &P->cp->ranges[id], &x);
+
+			if (x)
+				add_ob(P, id, OB_BASE, sx_land(c, E->guard, sx_not(c, h)));
+		}
+		for (uint32_t k = 0; k < cl_->nivs; k++) {
+			const struct claim_iv *iv = &cl_->ivs[k];
+
+			if (iv->has_start)
+				add_ob(P, iv_id(P, (uint32_t)cl, k), OB_BASE,
+				       sx_land(c, E->guard,
+					       sx_ne(c, iv_value(P, E, iv), bv64(P, iv->start))));
+		}
+		if (cl_->trip.kind != TRIP_UNKNOWN && cl_->trip.max == 0)
+			add_ob(P, t, OB_BASE, E->guard);
+		/* step: one trip around the body from execution i+1 arrives as execution i+2 */
+		if (back) {
+			B = r.back.v[0].st;
+			for (uint32_t k = 1; k < r.back.n; k++)
+				mstate_merge(c, &B, &r.back.v[k].st);
+			for (uint32_t k = 0; k < cl_->nivs; k++) {
+				const struct claim_iv *iv = &cl_->ivs[k];
+
+				add_ob(P, iv_id(P, (uint32_t)cl, k), OB_STEP,
+				       sx_land(c, B.guard, sx_ne(c, iv_value(P, &B, iv),
+								 iv_next(P, iv_value(P, &S, iv), iv))));
+			}
+			for (uint32_t k = P->roff[L->header]; k < P->roff[L->header + 1]; k++) {
+				uint32_t id = P->ridx[k];
+				sxt x, h;
+
+				if (!P->assume[id])
+					continue;	/* checked as a visit of S instead */
+				h = claim_holds(P, &B, &P->cp->ranges[id], &x);
+				if (x)
+					add_ob(P, id, OB_STEP, sx_land(c, B.guard, sx_not(c, h)));
+			}
+			if (cl_->trip.kind != TRIP_UNKNOWN)
+				add_ob(P, t, OB_STEP,
+				       sx_land(c, B.guard,
+					       sx_ule(c, bv64(P, cl_->trip.max),
+						      sx_add(c, i, bv64(P, 1)))));
+		}
+		/* exits: an exact count's minimum */
+		if (cl_->trip.kind != TRIP_UNKNOWN && cl_->trip.min > 0)
+			for (uint32_t k = 0; k < r.exits.n; k++)
+				add_ob(P, t, OB_EXIT,
+				       sx_land(c, r.exits.v[k].st.guard,
+					       sx_ult(c, sx_add(c, i, bv64(P, 1)),
+						      bv64(P, cl_->trip.min))));
+	}
+	for (uint32_t k = 0; k < r.exits.n; k++)
+		push_pend(P, &out->exits, r.exits.v[k].pc, &r.exits.v[k].st);
+	for (uint32_t k = 0; k < r.rets.n; k++)
+		push_pend(P, &out->rets, r.rets.v[k].pc, &r.rets.v[k].st);
+	routes_free(&r);
+}
+
+/* Unrolls loop K entered with E: header executions 1..bmc_k of the entry, the rest cut. */
+static void bmc_loop(struct prover *P, int32_t K, const struct mstate *E, struct routes *out)
+{
+	struct sx *c = P->c;
+	const struct cfg_loop *L = &P->g.loops[K];
+	int32_t cl = L->claim;
+	const struct claim_loop *cl_ = cl >= 0 ? &P->cp->loops[cl] : NULL;
+	struct mstate C = *E, prev;
+	char why[64];
+
+	for (uint32_t j = 0; !P->aborted; j++) {
+		struct pendv init = { 0 };
+		struct routes r = { 0 };
+		uint32_t t = cl_ ? trip_id(P, (uint32_t)cl) : 0;
+
+		if (sx_is_false(c, C.guard))
+			break;
+		/* a copy that no input reaches ends the unrolling (checked now and then) */
+		if (j >= 8 && (j & (j - 1)) == 0 &&
+		    sx_check(c, C.guard, P->o.timeout_ms, NULL, why, sizeof(why)) == SX_UNSAT)
+			break;
+		if (cl_ && cl_->trip.kind != TRIP_UNKNOWN && (uint64_t)j + 1 > cl_->trip.max)
+			add_ob(P, t, OB_VISIT, C.guard);
+		if (j == P->bmc_k) {
+			P->incomplete = sx_lor(c, P->incomplete, C.guard);
+			break;
+		}
+		if (cl_) {
+			for (uint32_t k = 0; k < cl_->nivs; k++) {
+				const struct claim_iv *iv = &cl_->ivs[k];
+				sxt bad;
+
+				if (j == 0)
+					bad = iv->has_start ? sx_ne(c, iv_value(P, &C, iv),
+								    bv64(P, iv->start))
+							    : sx_false(c);
+				else
+					bad = sx_ne(c, iv_value(P, &C, iv),
+						    iv_next(P, iv_value(P, &prev, iv), iv));
+				add_ob(P, iv_id(P, (uint32_t)cl, k), OB_VISIT, sx_land(c, C.guard, bad));
+			}
+			if (P->collect && grow((void **)&P->copies, &P->capcopies, P->ncopies + 1,
+					       sizeof(*P->copies)))
+				P->copies[P->ncopies++] = (struct copyg){ (uint32_t)cl, j, C.guard };
+		}
+		push_pend(P, &init, L->header, &C);
+		run_region(P, K, L->func, &init, &r);
+		pendv_free(&init);
+		for (uint32_t k = 0; k < r.exits.n; k++) {
+			if (cl_ && cl_->trip.kind != TRIP_UNKNOWN && (uint64_t)j + 1 < cl_->trip.min)
+				add_ob(P, t, OB_EXIT, r.exits.v[k].st.guard);
+			push_pend(P, &out->exits, r.exits.v[k].pc, &r.exits.v[k].st);
+		}
+		for (uint32_t k = 0; k < r.rets.n; k++)
+			push_pend(P, &out->rets, r.rets.v[k].pc, &r.rets.v[k].st);
+		prev = C;
+		if (!r.back.n) {
+			routes_free(&r);
+			break;
+		}
+		C = r.back.v[0].st;
+		for (uint32_t k = 1; k < r.back.n; k++)
+			mstate_merge(c, &C, &r.back.v[k].st);
+		routes_free(&r);
+	}
+}
+
+/* Everything that enters loop K (at its header or at side entries). */
+static void exec_loop(struct prover *P, int32_t K, struct pendv *in, struct routes *out)
+{
+	const struct cfg_loop *L = &P->g.loops[K];
+	struct pendv side = { 0 };
+	struct mstate E;
+	bool has = false;
+
+	for (uint32_t k = 0; k < in->n; k++) {
+		if (in->v[k].pc != L->header) {
+			push_pend(P, &side, in->v[k].pc, &in->v[k].st);
+		} else if (!has) {
+			E = in->v[k].st;
+			has = true;
+		} else {
+			mstate_merge(P->c, &E, &in->v[k].st);
+		}
+	}
+	if (side.n) {
+		/* entered from the side: runs to the header (there the entry begins) or out */
+		struct routes r = { 0 };
+
+		run_region(P, K, L->func, &side, &r);
+		for (uint32_t k = 0; k < r.back.n; k++) {
+			if (!has) {
+				E = r.back.v[k].st;
+				has = true;
+			} else {
+				mstate_merge(P->c, &E, &r.back.v[k].st);
+			}
+		}
+		for (uint32_t k = 0; k < r.exits.n; k++)
+			push_pend(P, &out->exits, r.exits.v[k].pc, &r.exits.v[k].st);
+		for (uint32_t k = 0; k < r.rets.n; k++)
+			push_pend(P, &out->rets, r.rets.v[k].pc, &r.rets.v[k].st);
+		routes_free(&r);
+	}
+	pendv_free(&side);
+	if (!has || P->aborted)
+		return;
+	if (P->mode == MODE_BMC)
+		bmc_loop(P, K, &E, out);
+	else
+		induct_loop(P, K, &E, out);
+}
+
+/* One symbolic run of the whole program from its entry. */
+static void run_program(struct prover *P)
+{
+	struct pendv init = { 0 };
+	struct routes r = { 0 };
+	struct mstate st;
+
+	P->nob = 0;
+	P->nev = 0;
+	P->nvisits = 0;
+	P->ncopies = 0;
+	P->steps = 0;
+	P->helper_calls = 0;
+	P->aborted = false;
+	P->abort_why[0] = 0;
+	P->incomplete = sx_false(P->c);
+	memset(P->visited, 0, P->g.nslots);
+	mach_entry_state(&P->m, &st);
+	push_pend(P, &init, 0, &st);
+	run_region(P, -1, 0, &init, &r);
+	pendv_free(&init);
+	routes_free(&r);
+}
+
+/* ---- replay ---- */
+
+static void describe_claim(struct prover *P, uint32_t id, char *buf, size_t n)
+{
+	char loc[32];
+
+	if (id < P->nr) {
+		const struct claim_range *cr = &P->cp->ranges[id];
+
+		loc_format(cr->loc, loc, sizeof(loc));
+		snprintf(buf, n, "range claim pc %u %s: u[%" PRIu64 ", %" PRIu64 "] s[%" PRId64
+			 ", %" PRId64 "]%s", cr->pc, loc, cr->r.umin, cr->r.umax, cr->r.smin,
+			 cr->r.smax, cr->is_ptr ? " (pointer offset)" : "");
+	} else if (id < P->nr + P->nl) {
+		const struct claim_loop *cl = &P->cp->loops[id - P->nr];
+
+		snprintf(buf, n, "loop %u: %s %" PRIu64 "..%" PRIu64 " header executions",
+			 cl->header, cl->trip.kind == TRIP_EXACT ? "exactly" : "at most",
+			 cl->trip.min, cl->trip.max);
+	} else {
+		uint32_t rest = id - P->nr - P->nl, l = 0;
+
+		while (l + 1 < P->nl && P->iv_base[l + 1] <= rest)
+			l++;
+		loc_format(P->cp->loops[l].ivs[rest - P->iv_base[l]].loc, loc, sizeof(loc));
+		snprintf(buf, n, "loop %u: induction variable %s step %" PRId64,
+			 P->cp->loops[l].header, loc,
+			 (int64_t)P->cp->loops[l].ivs[rest - P->iv_base[l]].step);
+	}
+}
+
+static bool finding_matches(struct prover *P, uint32_t id, const struct check_finding *f)
+{
+	if (id < P->nr)
+		return f->kind == FIND_RANGE && f->claim == id;
+	if (id < P->nr + P->nl)
+		return (f->kind == FIND_TRIP_MAX || f->kind == FIND_TRIP_MIN) &&
+		       f->claim == id - P->nr;
+	{
+		uint32_t rest = id - P->nr - P->nl, l = 0;
+
+		while (l + 1 < P->nl && P->iv_base[l + 1] <= rest)
+			l++;
+		return f->kind == FIND_IV && f->claim == l &&
+		       f->loc == P->cp->loops[l].ivs[rest - P->iv_base[l]].loc;
+	}
+}
+
+static int add_finding(struct prover *P, struct check_finding *f)
+{
+	struct smt_result *res = P->res;
+	struct check_finding *nv = realloc(res->findings, (res->nfindings + 1) * sizeof(*nv));
+
+	if (!nv)
+		return -ENOMEM;
+	res->findings = nv;
+	nv[res->nfindings] = *f;
+	return (int)res->nfindings++;
+}
+
+/* The input and helper stream of a model: replayed with oracle_check.  Returns 1 when the
+ * interpreter confirmed the claim's violation (a finding recorded), 0 when not (an encoding
+ * finding recorded if exact), -errno. */
+static int replay(struct prover *P, uint32_t id, struct sx_model *model, bool exact,
+		  uint8_t obkind)
+{
+	struct check_opts co = { .sz = sizeof(co) };
+	struct check_result cr;
+	uint8_t *input = NULL, *helper = NULL;
+	size_t hlen = P->helper_calls * 8;
+	int err, rc = 0;
+
+	if (hlen < 64)
+		hlen = 64;
+	if (hlen > 65536)
+		hlen = 65536;
+	input = calloc(P->m.input_len ? P->m.input_len : 1, 1);
+	helper = calloc(hlen, 1);
+	if (!input || !helper) {
+		free(input);
+		free(helper);
+		return -ENOMEM;
+	}
+	if (sx_model_bytes(P->c, model, P->m.input0, 0, P->m.input_len, input) ||
+	    sx_model_bytes(P->c, model, P->m.helper, 0, hlen, helper)) {
+		free(input);
+		free(helper);
+		return 0;
+	}
+	co.input = input;
+	co.fixed_len = P->m.input_len;
+	co.helper_data = helper;
+	co.helper_len = hlen;
+	co.ctx_kind = (int)P->m.ctx_kind + 1;
+	co.step_budget = exact ? P->o.replay_steps : INDUCTION_REPLAY_STEPS;
+	err = oracle_check(&cr, P->obj, P->prog, P->cp, &co);
+	if (err) {
+		free(input);
+		free(helper);
+		return err;
+	}
+	for (uint32_t k = 0; k < cr.nfindings; k++) {
+		struct check_finding *f = &cr.findings[k];
+		int idx;
+
+		if (!finding_matches(P, id, f))
+			continue;
+		idx = add_finding(P, f);
+		if (idx < 0) {
+			rc = idx;
+			break;
+		}
+		f->input = NULL;	/* moved */
+		f->helper_data = NULL;
+		P->finding[id] = idx;
+		snprintf(P->why[id], sizeof(P->why[id]), "replayed: %.180s",
+			 P->res->findings[idx].text);
+		rc = 1;
+		break;
+	}
+	if (rc == 0 && exact) {
+		/* the model is a run of the program, yet the interpreter disagrees */
+		struct check_finding f = { 0 };
+		char desc[160];
+		int idx;
+		bool steps = cr.traps > 0;
+
+		describe_claim(P, id, desc, sizeof(desc));
+		if (steps) {
+			/* did the replay stop on its step budget?  then it proves nothing */
+			struct interp_code *code = NULL;
+			struct interp_env env = { 0 };
+			struct interp_result ir;
+			struct diag d;
+			uint8_t *in2 = malloc(P->m.input_len ? P->m.input_len : 1);
+
+			diag_clear(&d);
+			steps = false;
+			if (in2 && !interp_prepare(&code, P->prog, &d)) {
+				memcpy(in2, input, P->m.input_len);
+				env.ctx_kind = P->m.ctx_kind;
+				env.input = in2;
+				env.input_len = P->m.input_len;
+				env.helper_data = helper;
+				env.helper_len = hlen;
+				env.step_budget = co.step_budget;
+				if (!interp_run(code, &env, &ir) && ir.trap == INTERP_TRAP_STEPS)
+					steps = true;
+			}
+			free(in2);
+			interp_code__free(code);
+		}
+		if (steps) {
+			snprintf(P->why[id], sizeof(P->why[id]),
+				 "a counterexample needs more than %" PRIu64 " steps to replay",
+				 co.step_budget);
+			rc = 2;
+		} else {
+			f.kind = FIND_ENCODING;
+			f.claim = id < P->nr ? id : id < P->nr + P->nl ? id - P->nr : 0;
+			f.pc = id < P->nr ? P->cp->ranges[id].pc : 0;
+			if (id >= P->nr && id < P->nr + P->nl)
+				f.pc = P->cp->loops[id - P->nr].header;
+			snprintf(f.text, sizeof(f.text),
+				 "Z3 encoding bug: a model violates %s (%s obligation) but the "
+				 "interpreter does not confirm it on that input", desc,
+				 obkind == OB_EXIT ? "exit" : obkind == OB_STEP ? "step" :
+				 obkind == OB_BASE ? "base" : "visit");
+			f.input = input;
+			f.input_len = P->m.input_len;
+			f.helper_data = helper;
+			f.helper_len = hlen;
+			input = helper = NULL;
+			idx = add_finding(P, &f);
+			if (idx < 0) {
+				free(f.input);
+				free(f.helper_data);
+				rc = idx;
+			} else {
+				P->res->encoding_bugs++;
+				snprintf(P->why[id], sizeof(P->why[id]),
+					 "a Z3 model the interpreter does not confirm (encoding "
+					 "finding %d)", idx);
+			}
+		}
+	}
+	check_result__free(&cr);
+	free(input);
+	free(helper);
+	return rc;
+}
+
+/* ---- deciding obligations ---- */
+
+/* Checks this run's obligations.  Claims with one satisfiable obligation fail (their models are
+ * replayed: confirmed ones are refuted for good), unknown answers make them unknown. */
+static int decide(struct prover *P, uint8_t *round)
+{
+	char why[96];
+
+	for (uint32_t k = 0; k < P->nob; k++) {
+		const struct oblig *ob = &P->ob[k];
+		struct sx_model *model = NULL;
+		double t0 = now_s();
+		enum sx_res r;
+
+		if (round[ob->claim] != CS_PROVED || P->stat[ob->claim] != CS_OPEN)
+			continue;
+		if (P->o.budget_s > 0 && now_s() - P->t0 > P->o.budget_s) {
+			round[ob->claim] = CS_UNKNOWN;
+			snprintf(P->why[ob->claim], sizeof(P->why[0]), "time budget of %.1f s spent",
+				 P->o.budget_s);
+			continue;
+		}
+		r = sx_check(P->c, ob->f, P->o.timeout_ms, &model, why, sizeof(why));
+		P->ms[ob->claim] += (now_s() - t0) * 1e3;
+		if (r == SX_UNKNOWN) {
+			round[ob->claim] = CS_UNKNOWN;
+			snprintf(P->why[ob->claim], sizeof(P->why[0]), "solver: %s (%u ms limit)", why,
+				 P->o.timeout_ms);
+		} else if (r == SX_SAT) {
+			int rc = model ? replay(P, ob->claim, model, ob->exact, ob->kind) : 0;
+
+			if (rc < 0) {
+				sx_model_free(P->c, model);
+				return rc;
+			}
+			if (rc == 1) {
+				P->stat[ob->claim] = CS_REFUTED;
+				P->method[ob->claim] = SMT_BY_COUNTEREXAMPLE;
+				round[ob->claim] = CS_REFUTED;
+			} else {
+				round[ob->claim] = rc == 2 || ob->exact ? CS_UNKNOWN : CS_FAILED;
+				if (!ob->exact)
+					snprintf(P->why[ob->claim], sizeof(P->why[0]),
+						 "not inductive (%s obligation)",
+						 ob->kind == OB_EXIT ? "exit" : ob->kind == OB_STEP ?
+						 "step" : ob->kind == OB_BASE ? "base" : "visit");
+			}
+		}
+		sx_model_free(P->c, model);
+	}
+	return 0;
+}
+
+/* Header claims of matched loops: the hypotheses induction starts from. */
+static bool is_header_claim(struct prover *P, uint32_t id)
+{
+	if (id < P->nr) {
+		uint32_t pc = P->cp->ranges[id].pc;
+
+		for (uint32_t l = 0; l < P->nl; l++)
+			if (P->cfg_loop[l] >= 0 && P->cp->loops[l].header == pc)
+				return true;
+		return false;
+	}
+	if (id < P->nr + P->nl)
+		return P->cfg_loop[id - P->nr] >= 0 &&
+		       P->cp->loops[id - P->nr].trip.kind != TRIP_UNKNOWN;
+	{
+		uint32_t rest = id - P->nr - P->nl, l = 0;
+
+		while (l + 1 < P->nl && P->iv_base[l + 1] <= rest)
+			l++;
+		return P->cfg_loop[l] >= 0;
+	}
+}
+
+static bool claim_exists(struct prover *P, uint32_t id)
+{
+	return id < P->nr || id >= P->nr + P->nl ||
+	       P->cp->loops[id - P->nr].trip.kind != TRIP_UNKNOWN;
+}
+
+/* Houdini: assume every header claim, drop those that fail, until what is left is inductive. */
+static int induction(struct prover *P)
+{
+	uint8_t *round = malloc(P->nids ? P->nids : 1);
+	size_t mark = sx_mark(P->c);
+	int err = 0;
+
+	if (!round)
+		return -ENOMEM;
+	for (uint32_t id = 0; id < P->nids; id++)
+		P->assume[id] = is_header_claim(P, id) && P->stat[id] == CS_OPEN;
+	for (unsigned rnd = 0; rnd < MAX_ROUNDS; rnd++) {
+		bool dropped = false;
+
+		P->res->rounds = rnd + 1;
+		for (uint32_t id = 0; id < P->nids; id++)
+			round[id] = P->stat[id] == CS_OPEN ? CS_PROVED : P->stat[id];
+		P->mode = MODE_INDUCT;
+		run_program(P);
+		if (P->err) {
+			err = P->err;
+			break;
+		}
+		if (P->aborted) {
+			for (uint32_t id = 0; id < P->nids; id++)
+				if (P->stat[id] == CS_OPEN)
+					snprintf(P->why[id], sizeof(P->why[0]), "%s", P->abort_why);
+			break;
+		}
+		if ((err = decide(P, round)))
+			break;
+		for (uint32_t id = 0; id < P->nids; id++)
+			if (P->assume[id] && round[id] != CS_PROVED) {
+				P->assume[id] = 0;
+				dropped = true;
+			}
+		if (!dropped) {
+			for (uint32_t id = 0; id < P->nids; id++)
+				if (P->stat[id] == CS_OPEN && round[id] == CS_PROVED) {
+					P->stat[id] = CS_PROVED;
+					P->method[id] = SMT_BY_INDUCTION;
+				}
+			break;
+		}
+		sx_release(P->c, mark);
+	}
+	free(round);
+	return err;
+}
+
+/* Bounded model checking at increasing depths for the claims still open. */
+static int bmc(struct prover *P, bool decide_claims, bool collect, bool *complete_out)
+{
+	uint8_t *round = malloc(P->nids ? P->nids : 1);
+	unsigned k = 4;
+	int err = 0;
+	char why[96];
+
+	*complete_out = false;
+	if (!round)
+		return -ENOMEM;
+	for (;;) {
+		bool open = false, complete = false;
+		size_t mark = sx_mark(P->c);
+
+		if (k > P->o.bmc_depth)
+			k = P->o.bmc_depth;
+		P->bmc_k = k;
+		P->res->bmc_depth = k;
+		P->mode = MODE_BMC;
+		P->collect = collect;
+		for (uint32_t id = 0; id < P->nids; id++)
+			round[id] = P->stat[id] == CS_OPEN ? CS_PROVED : P->stat[id];
+		run_program(P);
+		if (P->err) {
+			err = P->err;
+			break;
+		}
+		if (!P->aborted) {
+			/* does the unrolling cover every path? */
+			enum sx_res r = sx_check(P->c, P->incomplete, P->o.timeout_ms, NULL, why,
+						 sizeof(why));
+
+			complete = r == SX_UNSAT;
+			if (decide_claims && (err = decide(P, round)))
+				break;
+			for (uint32_t id = 0; id < P->nids; id++) {
+				if (P->stat[id] != CS_OPEN)
+					continue;
+				if (complete && round[id] == CS_PROVED && P->nunsup == 0) {
+					P->stat[id] = CS_PROVED;
+					P->method[id] = SMT_BY_BMC;
+				} else {
+					open = true;
+				}
+			}
+		}
+		if (complete && !P->aborted) {
+			*complete_out = true;
+			P->res->bmc_complete = true;
+			break;	/* keep this run's terms: precision reads them */
+		}
+		if (P->aborted || k >= P->o.bmc_depth || (!open && !collect)) {
+			for (uint32_t id = 0; decide_claims && id < P->nids; id++) {
+				if (P->stat[id] != CS_OPEN || (!P->aborted && round[id] != CS_PROVED))
+					continue;	/* decide() said why */
+				if (P->aborted)
+					snprintf(P->why[id], sizeof(P->why[0]), "BMC: %s",
+						 P->abort_why);
+				else
+					snprintf(P->why[id], sizeof(P->why[0]),
+						 "%s; no counterexample within %u header executions "
+						 "per loop entry",
+						 P->o.no_induction ? "not proved" : "not inductive", k);
+			}
+			break;
+		}
+		sx_release(P->c, mark);
+		k *= 4;
+	}
+	free(round);
+	return err;
+}
+
+/* ---- precision ---- */
+
+static void precision(struct prover *P)
+{
+	struct sx *c = P->c;
+
+	for (uint32_t id = 0; id < P->nr; id++) {
+		const struct claim_range *cr = &P->cp->ranges[id];
+		sxt x = sx_fresh(c, "tight", 64), *alts;
+		uint32_t n = 0;
+		uint64_t umax, numin, smax, nsmin;
+		struct smt_claim_result *cres = NULL;
+
+		for (uint32_t k = 0; k < P->res->nclaims; k++)
+			if (P->res->claims[k].kind == SMT_CLAIM_RANGE && P->res->claims[k].index == id)
+				cres = &P->res->claims[k];
+		if (!cres || cres->verdict == SMT_REFUTED)
+			continue;
+		alts = malloc((P->nvisits + 1) * sizeof(*alts));
+		if (!alts)
+			return;
+		for (uint32_t k = 0; k < P->nvisits; k++)
+			if (P->visits[k].claim == id)
+				alts[n++] = sx_land(c, P->visits[k].g, sx_eq(c, x, P->visits[k].x));
+		if (n) {
+			sxt f = sx_lorn(c, n, alts);
+
+			if (sx_maximize(c, f, x, false, P->o.timeout_ms * 4, &umax) == SX_SAT &&
+			    sx_maximize(c, f, sx_bvnot(c, x), false, P->o.timeout_ms * 4, &numin) ==
+				    SX_SAT &&
+			    sx_maximize(c, f, x, true, P->o.timeout_ms * 4, &smax) == SX_SAT &&
+			    sx_maximize(c, f, sx_neg(c, x), true, P->o.timeout_ms * 4, &nsmin) ==
+				    SX_SAT) {
+				cres->has_tight = true;
+				cres->tight_umax = umax;
+				cres->tight_umin = ~numin;
+				cres->tight_smax = (int64_t)smax;
+				/* -x's signed maximum is -(smin) unless smin = INT64_MIN */
+				cres->tight_smin = nsmin == (1ull << 63) ? INT64_MIN : -(int64_t)nsmin;
+				cres->slack = (cr->r.umax - cr->r.umin) - (umax - ~numin);
+			}
+		} else {
+			cres->has_tight = true;	/* never reached: the empty set */
+			cres->tight_umin = 1;
+			cres->tight_umax = 0;
+			cres->slack = cr->r.umax - cr->r.umin;
+		}
+		free(alts);
+	}
+	for (uint32_t l = 0; l < P->nl; l++) {
+		const struct claim_loop *cl = &P->cp->loops[l];
+		struct smt_claim_result *cres = NULL;
+		uint32_t maxj = 0, lo = 0, hi;
+		bool any = false;
+
+		for (uint32_t k = 0; k < P->res->nclaims; k++)
+			if (P->res->claims[k].kind == SMT_CLAIM_TRIP && P->res->claims[k].index == l)
+				cres = &P->res->claims[k];
+		if (!cres || cres->verdict == SMT_REFUTED)
+			continue;
+		for (uint32_t k = 0; k < P->ncopies; k++)
+			if (P->copies[k].loop == l && P->copies[k].j > maxj)
+				maxj = P->copies[k].j;
+		/* the largest j whose copy some input reaches: copies are reached in order */
+		hi = maxj + 1;	/* candidates 0..maxj; answer lo = count of reachable copies */
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2, n = 0;
+			sxt *alts = malloc((P->ncopies + 1) * sizeof(*alts));
+			char why[64];
+			enum sx_res r;
+
+			if (!alts)
+				return;
+			for (uint32_t k = 0; k < P->ncopies; k++)
+				if (P->copies[k].loop == l && P->copies[k].j == mid)
+					alts[n++] = P->copies[k].g;
+			r = sx_check(c, sx_lorn(c, n, alts), P->o.timeout_ms, NULL, why, sizeof(why));
+			free(alts);
+			if (r == SX_UNKNOWN) {
+				any = false;
+				lo = hi = UINT32_MAX;
+				break;
+			}
+			any = true;
+			if (r == SX_SAT)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo == UINT32_MAX)
+			continue;
+		(void)any;
+		cres->has_tight = true;
+		cres->tight_trip = lo;	/* reachable copies j = 0..lo-1: lo header executions */
+		cres->slack = cl->trip.max >= lo ? cl->trip.max - lo : 0;
+	}
+}
+
+/* ---- taint: claims a path cut by an unsupported instruction could reach ---- */
+
+static void taint(struct prover *P)
+{
+	uint8_t *reach;
+	uint32_t *work, nw = 0;
+	bool all = false;
+
+	if (!P->nunsup)
+		return;
+	reach = calloc(P->g.nslots + 1, 1);
+	work = malloc((P->g.nslots + 1) * sizeof(*work));
+	if (!reach || !work) {
+		all = true;
+	} else {
+		for (uint32_t k = 0; k < P->nunsup; k++) {
+			uint32_t pc = P->unsup_pc[k];
+
+			if (pc >= P->g.nslots || P->g.func_of[pc] != 0)
+				all = true;
+			else if (!reach[pc]) {
+				reach[pc] = 1;
+				work[nw++] = pc;
+			}
+		}
+		while (nw && !all) {
+			uint32_t pc = work[--nw], s[2];
+			unsigned ns = ebpf_succs(P->prog->insns, P->prog->len, pc, s);
+
+			if (ebpf_is_call(&P->prog->insns[pc]) && !ebpf_is_helper_call(&P->prog->insns[pc]))
+				all = true;
+			for (unsigned k = 0; k < ns; k++)
+				if (!reach[s[k]]) {
+					reach[s[k]] = 1;
+					work[nw++] = s[k];
+				}
+		}
+	}
+	for (uint32_t id = 0; id < P->nids; id++) {
+		uint32_t pc;
+
+		if (P->stat[id] != CS_PROVED)
+			continue;
+		if (id < P->nr) {
+			pc = P->cp->ranges[id].pc;
+		} else if (id < P->nr + P->nl) {
+			pc = P->cp->loops[id - P->nr].header;
+		} else {
+			uint32_t rest = id - P->nr - P->nl, l = 0;
+
+			while (l + 1 < P->nl && P->iv_base[l + 1] <= rest)
+				l++;
+			pc = P->cp->loops[l].header;
+		}
+		if (all || (pc < P->g.nslots && reach[pc])) {
+			P->stat[id] = CS_UNKNOWN;
+			snprintf(P->why[id], sizeof(P->why[0]), "unsupported at pc %u: %s",
+				 P->unsup_pc[0], P->unsup_why[0]);
+		}
+	}
+	free(reach);
+	free(work);
+}
+
+/* ---- the entry point ---- */
+
+const char *smt_verdict_name(enum smt_verdict v)
+{
+	return v == SMT_PROVED ? "proved" : v == SMT_REFUTED ? "refuted" : "unknown";
+}
+
+const char *smt_method_name(enum smt_method m)
+{
+	switch (m) {
+	case SMT_BY_INDUCTION: return "induction";
+	case SMT_BY_BMC: return "exhaustive unrolling";
+	case SMT_BY_COUNTEREXAMPLE: return "counterexample";
+	default: return "-";
+	}
+}
+
+void smt_result__free(struct smt_result *res)
+{
+	if (!res)
+		return;
+	for (uint32_t k = 0; k < res->nfindings; k++) {
+		free(res->findings[k].input);
+		free(res->findings[k].helper_data);
+	}
+	free(res->findings);
+	free(res->claims);
+	memset(res, 0, sizeof(*res));
+}
+
+static void prover_free(struct prover *P)
+{
+	free(P->iv_base);
+	free(P->roff);
+	free(P->ridx);
+	free(P->cfg_loop);
+	free(P->assume);
+	free(P->stat);
+	free(P->method);
+	free(P->ms);
+	free(P->why);
+	free(P->finding);
+	free(P->ob);
+	free(P->ev);
+	free(P->visited);
+	free(P->unsup_pc);
+	free(P->unsup_why);
+	free(P->visits);
+	free(P->copies);
+	cfg_free(&P->g);
+	sx_free(P->c);
+}
+
+static int setup(struct prover *P)
+{
+	const struct claim_prog *cp = P->cp;
+	uint32_t n = (uint32_t)P->prog->len;
+	enum interp_ctx_kind kind;
+	int err;
+
+	P->nr = cp->nranges;
+	P->nl = cp->nloops;
+	P->iv_base = calloc(P->nl + 1, sizeof(*P->iv_base));
+	P->cfg_loop = malloc((P->nl + 1) * sizeof(*P->cfg_loop));
+	if (!P->iv_base || !P->cfg_loop)
+		return -ENOMEM;
+	for (uint32_t l = 0; l < P->nl; l++) {
+		P->iv_base[l] = P->niv;
+		P->niv += cp->loops[l].nivs;
+	}
+	P->nids = P->nr + P->nl + P->niv;
+	P->assume = calloc(P->nids + 1, 1);
+	P->stat = calloc(P->nids + 1, 1);
+	P->method = calloc(P->nids + 1, 1);
+	P->ms = calloc(P->nids + 1, sizeof(*P->ms));
+	P->why = calloc(P->nids + 1, sizeof(*P->why));
+	P->finding = malloc((P->nids + 1) * sizeof(*P->finding));
+	P->roff = calloc(n + 2, sizeof(*P->roff));
+	P->ridx = malloc((P->nr + 1) * sizeof(*P->ridx));
+	P->visited = calloc(n + 1, 1);
+	if (!P->assume || !P->stat || !P->method || !P->ms || !P->why || !P->finding || !P->roff ||
+	    !P->ridx || !P->visited)
+		return -ENOMEM;
+	for (uint32_t id = 0; id < P->nids; id++)
+		P->finding[id] = -1;
+	/* range claims by pc (claims beyond the program are never visited: vacuous) */
+	for (uint32_t k = 0; k < P->nr; k++)
+		if (cp->ranges[k].pc < n)
+			P->roff[cp->ranges[k].pc + 1]++;
+	for (uint32_t pc = 0; pc <= n; pc++)
+		P->roff[pc + 1] += P->roff[pc];
+	{
+		uint32_t *fill = calloc(n + 1, sizeof(*fill));
+
+		if (!fill)
+			return -ENOMEM;
+		for (uint32_t k = 0; k < P->nr; k++) {
+			uint32_t pc = cp->ranges[k].pc;
+
+			if (pc < n)
+				P->ridx[P->roff[pc] + fill[pc]++] = k;
+		}
+		free(fill);
+	}
+	if ((err = sx_new(&P->c)))
+		return err;
+	if ((err = cfg_build(&P->g, P->prog, cp)))
+		return err;
+	for (uint32_t l = 0; l < P->nl; l++) {
+		P->cfg_loop[l] = -1;
+		for (uint32_t k = 0; k < P->g.nloops; k++)
+			if (P->g.loops[k].claim == (int32_t)l)
+				P->cfg_loop[l] = (int32_t)k;
+	}
+	kind = P->o.ctx_kind ? (enum interp_ctx_kind)(P->o.ctx_kind - 1)
+			     : check_ctx_kind(P->prog->prog_type);
+	return mach_init(&P->m, P->c, P->prog, P->obj, kind, P->o.input_len);
+}
+
+/* The claims of loops that do not match a cycle of the oracle's forest cannot be related to
+ * iterations: unknown, unless the header is never executed (then they hold vacuously). */
+static void unmatched_loops(struct prover *P)
+{
+	for (uint32_t l = 0; l < P->nl; l++) {
+		const struct claim_loop *cl = &P->cp->loops[l];
+		bool never = cl->header >= P->g.nslots || P->g.func_of[cl->header] < 0;
+
+		if (P->cfg_loop[l] >= 0)
+			continue;
+		for (uint32_t k = 0; k <= cl->nivs; k++) {
+			uint32_t id = k < cl->nivs ? iv_id(P, l, k) : trip_id(P, l);
+
+			if (never) {
+				P->stat[id] = CS_PROVED;
+				P->method[id] = SMT_BY_INDUCTION;
+				snprintf(P->why[id], sizeof(P->why[0]), "the header is never executed");
+			} else {
+				P->stat[id] = CS_UNKNOWN;
+				snprintf(P->why[id], sizeof(P->why[0]),
+					 "the claimed loop at %u is not a cycle of the program with "
+					 "exactly that body", cl->header);
+			}
+		}
+	}
+}
+
+int smt_check(struct smt_result *res, const struct ebpf_object *obj, const struct ebpf_prog *prog,
+	      const struct claim_prog *cp, const struct smt_opts *uopts)
+{
+	struct prover P = { 0 };
+	bool complete = false;
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	if (!prog || !cp)
+		return -EINVAL;
+	if (uopts)
+		memcpy(&P.o, uopts, uopts->sz && uopts->sz < sizeof(P.o) ? uopts->sz : sizeof(P.o));
+	if (!P.o.timeout_ms)
+		P.o.timeout_ms = DEFAULT_TIMEOUT_MS;
+	if (!P.o.bmc_depth)
+		P.o.bmc_depth = DEFAULT_BMC_DEPTH;
+	if (!P.o.input_len)
+		P.o.input_len = DEFAULT_INPUT_LEN;
+	if (!P.o.replay_steps)
+		P.o.replay_steps = DEFAULT_REPLAY_STEPS;
+	P.obj = obj;
+	P.prog = prog;
+	P.cp = cp;
+	P.res = res;
+	P.t0 = now_s();
+	if ((err = setup(&P)))
+		goto out;
+	unmatched_loops(&P);
+	if (!P.o.no_induction && (err = induction(&P)))
+		goto out;
+	if (!P.o.no_bmc) {
+		bool open = false;
+
+		for (uint32_t id = 0; id < P.nids; id++)
+			open |= P.stat[id] == CS_OPEN && claim_exists(&P, id);
+		if (open && (err = bmc(&P, true, P.o.precision, &complete)))
+			goto out;
+	}
+	taint(&P);
+	/* results */
+	res->claims = calloc(P.nids + 1, sizeof(*res->claims));
+	if (!res->claims) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t id = 0; id < P.nids; id++) {
+		struct smt_claim_result *r;
+
+		if (!claim_exists(&P, id))
+			continue;
+		r = &res->claims[res->nclaims++];
+		r->finding = P.finding[id];
+		r->ms = P.ms[id];
+		if (id < P.nr) {
+			r->kind = SMT_CLAIM_RANGE;
+			r->index = id;
+			r->pc = cp->ranges[id].pc;
+		} else if (id < P.nr + P.nl) {
+			r->kind = SMT_CLAIM_TRIP;
+			r->index = id - P.nr;
+			r->pc = cp->loops[r->index].header;
+		} else {
+			uint32_t rest = id - P.nr - P.nl, l = 0;
+
+			while (l + 1 < P.nl && P.iv_base[l + 1] <= rest)
+				l++;
+			r->kind = SMT_CLAIM_IV;
+			r->index = l;
+			r->iv = rest - P.iv_base[l];
+			r->pc = cp->loops[l].header;
+		}
+		switch (P.stat[id]) {
+		case CS_PROVED:
+			r->verdict = SMT_PROVED;
+			r->method = P.method[id];
+			if (!P.why[id][0] || P.method[id] != SMT_BY_INDUCTION)
+				snprintf(r->reason, sizeof(r->reason), "%s",
+					 smt_method_name(P.method[id]));
+			else
+				snprintf(r->reason, sizeof(r->reason), "%s", P.why[id]);
+			res->proved++;
+			break;
+		case CS_REFUTED:
+			r->verdict = SMT_REFUTED;
+			r->method = SMT_BY_COUNTEREXAMPLE;
+			snprintf(r->reason, sizeof(r->reason), "%s", P.why[id]);
+			res->refuted++;
+			break;
+		default:
+			r->verdict = SMT_UNKNOWN;
+			snprintf(r->reason, sizeof(r->reason), "%s",
+				 P.why[id][0] ? P.why[id] : "undecided");
+			res->unknown++;
+			break;
+		}
+	}
+	if (P.nunsup)
+		snprintf(res->note, sizeof(res->note), "unsupported at pc %u: %s", P.unsup_pc[0],
+			 P.unsup_why[0]);
+	if (P.o.precision && !P.err) {
+		if (!complete && !P.nunsup)
+			err = bmc(&P, false, true, &complete);
+		if (!err && complete && !P.nunsup)
+			precision(&P);
+	}
+out:
+	if (P.c) {
+		res->queries = sx_stats(P.c)->queries;
+		res->solver_ms = sx_stats(P.c)->ms;
+	}
+	res->ms = (now_s() - P.t0) * 1e3;
+	prover_free(&P);
+	if (err)
+		smt_result__free(res);
+	return err;
+}
