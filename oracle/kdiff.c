@@ -1,0 +1,547 @@
+/* The kernel as a differential oracle: see kdiff.h.  Every program this file loads is unloaded
+ * before the function that loaded it returns.
+ */
+#include "oracle/kdiff.h"
+
+#include <bpf/bpf.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracle/interp.h"
+#include "oracle/kernel.h"
+#include "oracle/reduce.h"
+#include "util/sbuf.h"
+
+#ifndef BPF_F_TEST_REG_INVARIANTS
+#define BPF_F_TEST_REG_INVARIANTS (1U << 7)
+#endif
+#ifndef BPF_PSEUDO_KFUNC_CALL
+#define BPF_PSEUDO_KFUNC_CALL 2
+#endif
+#define COMPARE_SLACK 4096	/* output room beyond the input: XDP may grow the packet */
+#define BPF_LOG_STATS_ONLY 4
+#define KDIFF_LOG_MAX (256ul << 20)
+#define LOG_BYTES_PER_INSN 1024ul	/* level-2 log per processed instruction, generously */
+
+static const char *const kind_names[] = {
+	"agree", "rejected", "unrunnable", "invariant", "claim", "retval", "packet", "trap",
+};
+
+const char *kdiff_kind_name(enum kdiff_kind k)
+{
+	return k < sizeof(kind_names) / sizeof(kind_names[0]) ? kind_names[k] : "?";
+}
+
+/* Words in the log by which the verifier reports a bug in itself: range invariants broken
+ * (BPF_F_TEST_REG_INVARIANTS turns them into load failures) and verifier_bug() (6.16+). */
+static bool log_reports_bug(const char *log, char *line, size_t n)
+{
+	static const char *const marks[] = { "INVARIANTS VIOLATION", "verifier bug" };
+
+	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
+		const char *at = strstr(log, marks[i]), *b, *e;
+
+		if (!at)
+			continue;
+		for (b = at; b > log && b[-1] != '\n'; b--)
+			;
+		e = strchr(at, '\n');
+		snprintf(line, n, "%.*s", (int)(e ? e - b : (long)strlen(b)), b);
+		return true;
+	}
+	return false;
+}
+
+/* Helpers whose results differ from run to run (or from our interpreter's helper stream). */
+static bool nondeterministic(const struct ebpf_prog *prog)
+{
+	for (size_t pc = 0; pc < prog->len; pc++) {
+		const struct bpf_insn *i = &prog->insns[pc];
+
+		if (!ebpf_is_call(i) || ebpf_is_pseudo_call(i))
+			continue;
+		if (i->src_reg == BPF_PSEUDO_KFUNC_CALL || ebpf_srcbit(i) != BPF_K)
+			return true;
+		switch (i->imm) {
+		case 5: case 7: case 8: case 14: case 15: case 42: case 80: case 118: case 125:
+		case 160: case 208:
+			return true;
+		default:
+			break;
+		}
+	}
+	return false;
+}
+
+/* Two loads: the verdict and statistics first, with a small log (a program the verifier walks
+ * to its limit of a million instructions takes minutes at level 2); then, for an accepted
+ * program, the level-2 log sized from the instruction count.  The verifier is deterministic,
+ * so both see the same walk. */
+static int load(struct kernel_prog **kp, const struct ebpf_object *obj,
+		const struct ebpf_prog *prog, const struct kdiff_opts *o, struct diag *d)
+{
+	struct kernel_prog_opts ko = { .sz = sizeof(ko), .prog_type = o->prog_type,
+				       .prog_flags = o->no_invariants ? 0 :
+						     BPF_F_TEST_REG_INVARIANTS,
+				       .log_level = BPF_LOG_STATS_ONLY, .log_size = 1 << 20,
+				       .log_max = 1 << 20 };
+	size_t max = o->log_max ? o->log_max : KDIFF_LOG_MAX;
+	struct kernel_prog *first = NULL;
+	int err;
+
+	if ((err = kernel_prog__load(&first, obj, prog, &ko, d)))
+		return err;
+	if (!first->accepted || first->processed < 0 ||
+	    (size_t)first->processed * LOG_BYTES_PER_INSN > max) {
+		*kp = first;	/* the verdict is all there is to have */
+		return 0;
+	}
+	ko.log_level = 0;	/* level 2 and statistics */
+	ko.log_size = (size_t)first->processed * LOG_BYTES_PER_INSN + (1 << 20);
+	ko.log_max = max;
+	kernel_prog__free(first);
+	return kernel_prog__load(kp, obj, prog, &ko, d);
+}
+
+static int claims_of(struct claim_prog *out, struct klog_claim_stats *st, uint32_t *warnings,
+		     char *warning, size_t wn, const struct kernel_prog *kp,
+		     const struct ebpf_object *obj, const struct ebpf_prog *prog,
+		     const struct kdiff_opts *o, struct diag *d)
+{
+	struct klog_claim_opts co = { .sz = sizeof(co), .precise_scalars = o->precise_scalars };
+	struct klog *k = NULL;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	if (!kp->accepted || kp->log_truncated) {
+		snprintf(out->name, sizeof(out->name), "%s", prog->name);
+		out->insn_count = (uint32_t)prog->len;
+		snprintf(out->strategy, sizeof(out->strategy), "kernel");
+		snprintf(out->note, sizeof(out->note), "%s", !kp->accepted ?
+			 "rejected by the kernel: no claims" :
+			 "the verifier log was truncated: no claims");
+		return 0;
+	}
+	if ((err = klog_parse(&k, kp->log, kp->log_len, prog, obj, d)))
+		return err;
+	if (warnings)
+		*warnings = k->warnings;
+	if (warning)
+		snprintf(warning, wn, "%s", k->warning);
+	err = klog_claims(out, k, prog, &co, st);
+	klog__free(k);
+	if (err)
+		return diag_set(d, -err, "out of memory");
+	return 0;
+}
+
+int kdiff_kernel_claims(struct claim_prog *out, bool *accepted, const struct ebpf_object *obj,
+			const struct ebpf_prog *prog, const struct kdiff_opts *uopts,
+			struct klog_claim_stats *st, struct diag *d)
+{
+	struct kdiff_opts o = { 0 };
+	struct kernel_prog *kp = NULL;
+	int err;
+
+	if (uopts)
+		memcpy(&o, uopts, uopts->sz && uopts->sz < sizeof(o) ? uopts->sz : sizeof(o));
+	memset(out, 0, sizeof(*out));
+	if ((err = load(&kp, obj, prog, &o, d)))
+		return err;
+	*accepted = kp->accepted;
+	err = claims_of(out, st, NULL, NULL, 0, kp, obj, prog, &o, d);
+	kernel_prog__free(kp);
+	return err;
+}
+
+/* One interpreter run on input (copied: the program may write its packet).  out receives the
+ * packet afterwards. */
+static int interp_once(struct interp_result *ir, const struct ebpf_object *obj,
+		       const struct ebpf_prog *prog, uint32_t prog_type, const uint8_t *input,
+		       size_t len, uint64_t budget, uint8_t *out)
+{
+	struct interp_code *code = NULL;
+	struct interp_map *maps = NULL;
+	struct interp_env env = { 0 };
+	size_t nmaps = obj ? obj->map_cnt : 0;
+	struct diag d;
+	int err;
+
+	diag_clear(&d);
+	if ((err = interp_prepare(&code, prog, &d)))
+		return err;
+	maps = calloc(nmaps ? nmaps : 1, sizeof(*maps));
+	if (!maps) {
+		interp_code__free(code);
+		return -ENOMEM;
+	}
+	for (size_t m = 0; m < nmaps; m++)
+		maps[m].def = obj->maps[m];
+	memcpy(out, input, len);
+	env.ctx_kind = check_ctx_kind(prog_type);
+	env.input = out;
+	env.input_len = len;
+	env.maps = maps;
+	env.map_cnt = nmaps;
+	env.step_budget = budget;
+	err = interp_run(code, &env, ir);
+	free(maps);
+	interp_code__free(code);
+	return err;
+}
+
+static bool packet_type(uint32_t t)
+{
+	return t == BPF_PROG_TYPE_XDP || t == BPF_PROG_TYPE_SCHED_CLS || t == BPF_PROG_TYPE_SCHED_ACT;
+}
+
+/* Runs input through the kernel and the interpreter and compares.  Socket filters see the
+ * frame after its Ethernet header in the interpreter's model (interp.h) and are compared on
+ * r0 only; XDP and tc programs also on the packet. */
+static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
+		       const struct ebpf_object *obj, const struct ebpf_prog *prog,
+		       const uint8_t *input, size_t len, const struct kdiff_opts *o, bool *diff)
+{
+	struct kernel_run_opts ro = { .sz = sizeof(ro) };
+	struct kernel_run_result kr;
+	struct interp_result ir;
+	uint8_t *kout = malloc(len + COMPARE_SLACK), *iout = malloc(len + 1);
+	size_t skip = kp->prog_type == BPF_PROG_TYPE_SOCKET_FILTER && len >= 14 ? 14 : 0;
+	struct diag d;
+	int err = 0;
+
+	*diff = false;
+	if (!kout || !iout) {
+		err = -ENOMEM;
+		goto out;
+	}
+	free(res->input);
+	res->input = malloc(len ? len : 1);
+	if (!res->input) {
+		err = -ENOMEM;
+		goto out;
+	}
+	memcpy(res->input, input, len);
+	res->input_len = len;
+	ro.data_in = input;
+	ro.data_size_in = len;
+	ro.data_out = kout;
+	ro.data_size_out = len + COMPARE_SLACK;
+	diag_clear(&d);
+	res->ran = !kernel_prog__test_run(kp, &ro, &kr, &d);
+	if (!res->ran)
+		goto out;	/* a type the kernel cannot run, or an input it refuses */
+	res->kernel_retval = kr.retval;
+	if ((err = interp_once(&ir, obj, prog, kp->prog_type, input + skip, len - skip,
+			       o->step_budget ? o->step_budget : 100000000, iout)))
+		goto out;
+	res->interp_r0 = ir.r0;
+	res->interp_trap = (uint8_t)ir.trap;
+	res->nondeterministic = nondeterministic(prog) || ir.trap == INTERP_TRAP_CALL ||
+				ir.trap == INTERP_TRAP_HELPER;
+	res->same_retval = ir.trap == INTERP_OK && (uint32_t)ir.r0 == kr.retval;
+	res->same_packet = !packet_type(kp->prog_type) ||
+			   (kr.data_size_out == len && !memcmp(kout, iout, len));
+	if (res->nondeterministic)
+		goto out;
+	*diff = true;
+	if (ir.trap != INTERP_OK) {
+		res->kind = KDIFF_TRAP;
+		snprintf(res->text, sizeof(res->text), "the kernel ran it (r0 = %u) but the "
+			 "interpreter trapped at pc %u: %.200s", kr.retval, ir.trap_pc, ir.reason);
+	} else if (!res->same_retval) {
+		res->kind = KDIFF_RETVAL;
+		snprintf(res->text, sizeof(res->text), "r0 differs: kernel %u (%#x), interpreter "
+			 "%" PRIu64 " (%#" PRIx64 ", low 32 bits %u)", kr.retval, kr.retval, ir.r0,
+			 ir.r0, (uint32_t)ir.r0);
+	} else if (!res->same_packet) {
+		size_t at = 0;
+
+		while (at < len && kr.data_size_out > at && kout[at] == iout[at])
+			at++;
+		res->kind = KDIFF_PACKET;
+		snprintf(res->text, sizeof(res->text), "the packet after the run differs: kernel "
+			 "%zu bytes, interpreter %zu; first difference at byte %zu", kr.data_size_out,
+			 len, at);
+	} else {
+		*diff = false;
+	}
+out:
+	free(kout);
+	free(iout);
+	return err;
+}
+
+int kdiff_run(struct kdiff_result *res, const struct ebpf_object *obj,
+	      const struct ebpf_prog *prog, const struct kdiff_opts *uopts, struct diag *d)
+{
+	static const uint8_t zeros[64];
+	struct kdiff_opts o = { 0 };
+	struct kernel_prog *kp = NULL;
+	const uint8_t *input;
+	size_t input_len;
+	char bug[512];
+	bool diff = false;
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	if (uopts)
+		memcpy(&o, uopts, uopts->sz && uopts->sz < sizeof(o) ? uopts->sz : sizeof(o));
+	input = o.input ? o.input : zeros;
+	input_len = o.input ? o.input_len : sizeof(zeros);
+	if ((err = load(&kp, obj, prog, &o, d)))
+		return err;
+	res->accepted = kp->accepted;
+	res->err = kp->err;
+	snprintf(res->message, sizeof(res->message), "%s", kp->message);
+	res->processed = kp->processed;
+	res->verification_usec = kp->verification_usec;
+	if (log_reports_bug(kp->log, bug, sizeof(bug))) {
+		res->kind = KDIFF_INVARIANT;
+		snprintf(res->text, sizeof(res->text), "the verifier reports a bug in itself: %.560s",
+			 bug);
+		goto out;
+	}
+	if (!kp->accepted) {
+		res->kind = KDIFF_REJECTED;
+		snprintf(res->text, sizeof(res->text), "rejected (%s): %.560s", strerror(kp->err),
+			 kp->message);
+		goto out;
+	}
+	if ((err = claims_of(&res->claims, &res->cstats, &res->log_warnings, res->log_warning,
+			     sizeof(res->log_warning), kp, obj, prog, &o, d)))
+		goto out;
+
+	/* The claims: on the compared input first, then on generated ones. */
+	for (int pass = 0; pass < 2; pass++) {
+		struct check_opts co = { .sz = sizeof(co), .seed = o.seed, .runs = o.check_runs,
+					 .input_len = input_len,
+					 .step_budget = o.step_budget ? o.step_budget : 100000000,
+					 .ctx_kind = (int)check_ctx_kind(kp->prog_type) + 1 };
+		size_t skip = kp->prog_type == BPF_PROG_TYPE_SOCKET_FILTER && input_len >= 14 ? 14 : 0;
+
+		if (pass == 0) {
+			co.input = input + skip;
+			co.fixed_len = input_len - skip;
+		}
+		check_result__free(&res->check);
+		if ((err = oracle_check(&res->check, obj, prog, &res->claims, &co))) {
+			err = diag_set(d, -err, "checking the kernel's claims: %s", strerror(-err));
+			goto out;
+		}
+		if (res->check.nfindings)
+			break;
+	}
+	if (res->check.nfindings) {
+		const struct check_finding *cf = &res->check.findings[0];
+		bool rdiff;
+
+		/* the refuting input through the kernel as well: what the kernel runs is what we
+		 * ran (socket filters get the Ethernet header the interpreter's model drops) */
+		if (kp->prog_type == BPF_PROG_TYPE_SOCKET_FILTER) {
+			uint8_t *frame = calloc(cf->input_len + 14, 1);
+
+			if (!frame) {
+				err = diag_set(d, ENOMEM, "out of memory");
+				goto out;
+			}
+			memcpy(frame + 14, cf->input, cf->input_len);
+			err = compare_run(res, kp, obj, prog, frame, cf->input_len + 14, &o, &rdiff);
+			free(frame);
+		} else {
+			err = compare_run(res, kp, obj, prog, cf->input, cf->input_len, &o, &rdiff);
+		}
+		if (err) {
+			err = diag_set(d, -err, "running the refuting input: %s", strerror(-err));
+			goto out;
+		}
+		res->kind = KDIFF_CLAIM;
+		snprintf(res->text, sizeof(res->text), "kernel claim refuted: %.440s; %s",
+			 cf->text, !res->ran ? "the kernel cannot test-run this program type" :
+			 res->nondeterministic ? "runs not comparable (helpers)" :
+			 res->same_retval && res->same_packet ?
+			 "BPF_PROG_TEST_RUN agrees with the interpreter on that input" :
+			 "but BPF_PROG_TEST_RUN and the interpreter disagree on that input");
+		goto out;
+	}
+	if ((err = compare_run(res, kp, obj, prog, input, input_len, &o, &diff))) {
+		err = diag_set(d, -err, "running the input: %s", strerror(-err));
+		goto out;
+	}
+	if (!diff) {
+		res->kind = res->ran ? KDIFF_AGREE : KDIFF_UNRUNNABLE;
+		snprintf(res->text, sizeof(res->text), "%u claims held on %" PRIu64 " runs%s",
+			 res->claims.nranges, res->check.runs, !res->ran ?
+			 "; the kernel cannot test-run this program type" :
+			 res->nondeterministic ? "; r0 not compared (helpers)" :
+			 "; r0 and packet agree");
+	}
+out:
+	kernel_prog__free(kp);
+	if (err)
+		kdiff_result__free(res);
+	return err;
+}
+
+void kdiff_result__free(struct kdiff_result *res)
+{
+	if (!res)
+		return;
+	claim_prog__free(&res->claims);
+	check_result__free(&res->check);
+	free(res->input);
+	memset(res, 0, sizeof(*res));
+}
+
+static void *dup_mem(const void *p, size_t n)
+{
+	void *q = malloc(n ? n : 1);
+
+	if (q && n)
+		memcpy(q, p, n);
+	return q;
+}
+
+int kdiff_finding(struct finding *f, const struct kdiff_result *res, const struct ebpf_object *obj,
+		  const struct ebpf_prog *prog)
+{
+	static const char *const sources[] = {
+		[KDIFF_INVARIANT] = "kernel-invariant", [KDIFF_CLAIM] = "kernel",
+		[KDIFF_RETVAL] = "kernel-retval", [KDIFF_PACKET] = "kernel-packet",
+		[KDIFF_TRAP] = "kernel-trap",
+	};
+	const struct ebpf_map_def *maps = obj ? obj->maps : NULL;
+	size_t nmaps = obj ? obj->map_cnt : 0;
+	struct claims one = { .progs = (struct claim_prog *)&res->claims, .nprogs = 1 };
+	struct sbuf sb = SBUF_INIT;
+	int err;
+
+	memset(f, 0, sizeof(*f));
+	if (res->kind == KDIFF_CLAIM && res->check.nfindings) {
+		if ((err = finding__from_check(f, &res->check.findings[0], prog, maps, nmaps,
+					       &res->claims)))
+			return err;
+		f->kind = FIND_KERNEL;
+		snprintf(f->source, sizeof(f->source), "kernel");
+		snprintf(f->note, sizeof(f->note), "%.250s", !res->ran ? "not test-run" :
+			 res->same_retval && res->same_packet ?
+			 "BPF_PROG_TEST_RUN agrees with the interpreter on this input" :
+			 "BPF_PROG_TEST_RUN and the interpreter disagree on this input");
+		finding_signature(f, &res->claims);
+		return 0;
+	}
+	if (res->kind >= sizeof(sources) / sizeof(sources[0]) || !sources[res->kind])
+		return -EINVAL;
+	f->kind = FIND_KERNEL;
+	snprintf(f->source, sizeof(f->source), "%s", sources[res->kind]);
+	snprintf(f->prog_name, sizeof(f->prog_name), "%s", prog->name);
+	f->prog_type = prog->prog_type;
+	snprintf(f->strategy, sizeof(f->strategy), "kernel");
+	f->insns = dup_mem(prog->insns, prog->len * sizeof(*prog->insns));
+	f->len = prog->len;
+	f->maps = dup_mem(maps, nmaps * sizeof(*maps));
+	f->map_cnt = nmaps;
+	f->input = dup_mem(res->input, res->input_len);
+	f->input_len = res->input_len;
+	f->helper = dup_mem(NULL, 0);
+	claims_write(&sb, &one);
+	f->claims_json = sbuf_detach(&sb);
+	if (!f->insns || !f->maps || !f->input || !f->helper || !f->claims_json) {
+		finding__free(f);
+		return -ENOMEM;
+	}
+	for (size_t m = 0; m < nmaps; m++)
+		f->maps[m].init = NULL;	/* not owned (finding.h) */
+	f->observed = res->kind == KDIFF_RETVAL ? res->interp_r0 : 0;
+	snprintf(f->text, sizeof(f->text), "%.500s", res->text);
+	finding_signature(f, NULL);	/* kind and source: there is no claim */
+	return 0;
+}
+
+/* ---- reduction ---- */
+
+struct red {
+	const struct finding *f;
+	struct kdiff_opts o;
+	uint8_t want;
+	struct diag d;
+	int err;
+};
+
+static uint8_t kind_of(const struct finding *f)
+{
+	if (!strcmp(f->source, "kernel-invariant"))
+		return KDIFF_INVARIANT;
+	if (!strcmp(f->source, "kernel-retval"))
+		return KDIFF_RETVAL;
+	if (!strcmp(f->source, "kernel-packet"))
+		return KDIFF_PACKET;
+	if (!strcmp(f->source, "kernel-trap"))
+		return KDIFF_TRAP;
+	return KDIFF_CLAIM;
+}
+
+static bool still_shows(void *arg, const struct bpf_insn *insns, size_t len)
+{
+	struct red *r = arg;
+	struct ebpf_object *obj = NULL;
+	struct kdiff_result res;
+	bool holds = false;
+
+	diag_clear(&r->d);
+	if (finding__object(&obj, r->f, insns, len, &r->d))
+		return false;
+	if (kdiff_run(&res, obj, &obj->progs[0], &r->o, &r->d)) {
+		ebpf_object__free(obj);
+		return false;
+	}
+	if (res.kind == r->want && r->want != KDIFF_CLAIM) {
+		holds = true;
+	} else if (res.kind == KDIFF_CLAIM) {
+		/* the same core signature: the same kind of claim failing, not any claim */
+		for (uint32_t k = 0; k < res.check.nfindings && !holds; k++) {
+			struct finding cand = { .kind = FIND_KERNEL, .insns = (struct bpf_insn *)insns,
+						.len = len };
+			const struct check_finding *cf = &res.check.findings[k];
+
+			cand.claim = cf->claim;
+			cand.pc = cf->pc;
+			cand.loc = cf->loc;
+			cand.observed = cf->observed;
+			snprintf(cand.source, sizeof(cand.source), "kernel");
+			finding_signature(&cand, &res.claims);
+			holds = cand.sig.core == r->f->sig.core;
+		}
+	}
+	kdiff_result__free(&res);
+	ebpf_object__free(obj);
+	return holds;
+}
+
+int kdiff_reduce(struct bpf_insn **out, size_t *out_len, const struct finding *f,
+		 const struct kdiff_opts *uopts, unsigned max_tests, struct diag *d)
+{
+	struct reduce_opts ro = { .sz = sizeof(ro), .max_tests = max_tests };
+	struct red r = { .f = f };
+	int err;
+
+	if (uopts)
+		memcpy(&r.o, uopts, uopts->sz && uopts->sz < sizeof(r.o) ? uopts->sz : sizeof(r.o));
+	r.o.sz = sizeof(r.o);
+	r.o.input = f->input;
+	r.o.input_len = f->input_len;
+	r.o.prog_type = r.o.prog_type ? r.o.prog_type : f->prog_type;
+	if (!r.o.check_runs)
+		r.o.check_runs = 16;
+	r.want = kind_of(f);
+	err = oracle_reduce(out, out_len, f->insns, f->len, still_shows, &r, &ro, NULL);
+	if (err == -EINVAL)
+		return diag_set(d, EINVAL, "the finding does not show on its own program now%s%s",
+				r.d.msg[0] ? ": " : "", r.d.msg);
+	if (err)
+		return diag_set(d, -err, "reducing: %s", strerror(-err));
+	return 0;
+}

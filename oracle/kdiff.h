@@ -1,0 +1,107 @@
+/* The running kernel as a differential oracle: one call loads a program (with
+ * BPF_F_TEST_REG_INVARIANTS, so the verifier's own range-invariant violations fail the load),
+ * reads its verifier log as claims (oracle/klog.h), checks those claims against runs of our
+ * interpreter (oracle/check.h), and compares execution itself — r0 and the output packet of
+ * BPF_PROG_TEST_RUN against the interpreter for the same input.
+ *
+ * Verdicts, most serious first: the verifier reported a bug in itself (an invariant violation,
+ * "verifier bug"); a kernel claim refuted by a run (a value the verifier said was impossible,
+ * or an instruction it thought dead) — a verifier unsoundness, confirmed by running the same
+ * input through BPF_PROG_TEST_RUN and finding that our interpreter and the kernel agree on it;
+ * a different r0 or packet (our interpreter or the kernel's JIT is wrong); agreement.  A
+ * rejected program and a program type the kernel cannot test-run are results, not errors.
+ * Programs calling helpers whose results differ run to run (bpf_get_prandom_u32, the clocks)
+ * are not compared on r0, only on claims.
+ *
+ * Kernel findings are saved like every other finding (oracle/finding.h, kind "kernel") and
+ * shrunk with kdiff_reduce(), whose predicate asks the kernel again for every candidate.
+ */
+#ifndef BPFSCEV_ORACLE_KDIFF_H
+#define BPFSCEV_ORACLE_KDIFF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bpf/prog.h"
+#include "oracle/check.h"
+#include "oracle/finding.h"
+#include "oracle/klog.h"
+#include "scev/claims.h"
+
+enum kdiff_kind {
+	KDIFF_AGREE,		/* claims held and the runs agreed */
+	KDIFF_REJECTED,		/* the verifier refused it: nothing to compare */
+	KDIFF_UNRUNNABLE,	/* claims held; the kernel cannot test-run this program type */
+	KDIFF_INVARIANT,	/* the verifier reported a bug in itself */
+	KDIFF_CLAIM,		/* a kernel claim refuted by a run: verifier unsoundness */
+	KDIFF_RETVAL,		/* r0 (low 32 bits) differs between the kernel and the interpreter */
+	KDIFF_PACKET,		/* the packet after the run differs */
+	KDIFF_TRAP,		/* the interpreter trapped on a program the kernel ran */
+};
+const char *kdiff_kind_name(enum kdiff_kind k);
+
+struct kdiff_opts {
+	size_t sz;			/* sizeof(struct kdiff_opts) */
+	uint32_t prog_type;		/* 0: the program's own */
+	const uint8_t *input;		/* packet (or context buffer) compared; NULL: 64 zero bytes */
+	size_t input_len;
+	uint32_t check_runs;		/* inputs the kernel's claims are checked on; 0 = 48 */
+	uint64_t seed;			/* for those inputs */
+	uint64_t step_budget;		/* interpreter instructions per run; 0 = 10^8 */
+	bool precise_scalars;		/* klog_claim_opts.precise_scalars */
+	bool no_invariants;		/* load without BPF_F_TEST_REG_INVARIANTS */
+	size_t log_max;			/* level-2 log at most; larger walks get no claims.
+					 * 0 = 256 MiB */
+};
+
+struct kdiff_result {
+	uint8_t kind;			/* enum kdiff_kind */
+	char text[640];			/* one line: what was found */
+	/* the verifier */
+	bool accepted;
+	int err;			/* errno of a rejection */
+	char message[512];		/* its reason */
+	long processed, verification_usec;
+	/* its log as claims */
+	struct claim_prog claims;	/* owned */
+	struct klog_claim_stats cstats;
+	uint32_t log_warnings;
+	char log_warning[256];
+	struct check_result check;	/* owned: the claims against the interpreter */
+	/* the compared run (for KDIFF_CLAIM: the refuting input) */
+	bool ran;			/* BPF_PROG_TEST_RUN succeeded */
+	bool nondeterministic;		/* r0 not compared: helpers with varying results */
+	uint32_t kernel_retval;
+	uint64_t interp_r0;
+	uint8_t interp_trap;		/* enum interp_trap */
+	bool same_retval, same_packet;
+	uint8_t *input;			/* owned: the input of the compared run */
+	size_t input_len;
+};
+
+/* Loads, parses, checks and compares one program (maps from obj).  Returns 0 with res filled
+ * (free with kdiff_result__free), -errno with d set when the kernel could not be asked. */
+int kdiff_run(struct kdiff_result *res, const struct ebpf_object *obj,
+	      const struct ebpf_prog *prog, const struct kdiff_opts *opts, struct diag *d);
+void kdiff_result__free(struct kdiff_result *res);
+
+/* The kernel's claims for prog: load (with the invariant flag unless no_invariants), parse,
+ * klog_claims.  *accepted says whether the kernel took it; claims are empty otherwise.
+ * 0 or -errno with d set. */
+int kdiff_kernel_claims(struct claim_prog *out, bool *accepted, const struct ebpf_object *obj,
+			const struct ebpf_prog *prog, const struct kdiff_opts *opts,
+			struct klog_claim_stats *st, struct diag *d);
+
+/* A finding (kind FIND_KERNEL, source "kernel") for a KDIFF_CLAIM, _RETVAL, _PACKET, _TRAP or
+ * _INVARIANT result, ready for finding__save().  0, -EINVAL for other kinds, -ENOMEM. */
+int kdiff_finding(struct finding *f, const struct kdiff_result *res, const struct ebpf_object *obj,
+		  const struct ebpf_prog *prog);
+
+/* Shrinks f's program while the kernel still shows the same kind of difference on f's input:
+ * the same kdiff kind, and for refuted claims a refuted claim of the same core signature.
+ * Every candidate is loaded into the kernel.  On 0, *out / *out_len (heap) hold the result. */
+int kdiff_reduce(struct bpf_insn **out, size_t *out_len, const struct finding *f,
+		 const struct kdiff_opts *opts, unsigned max_tests, struct diag *d);
+
+#endif
