@@ -46,6 +46,13 @@ struct sym_summary {
 	bool single_exit;	/* one exit edge, and nothing ends the program inside */
 	/* the state on the single exit edge, for locations in locs (exit values for parents) */
 	eid *exit_vals;
+	/* locations unchanged at the header but changed on the way out (x += 1 before an exit
+	 * test, undone before the back edge), with their single-exit values; parents must treat
+	 * them as changed by the loop */
+	loc_t *xlocs;
+	eid *xvals;
+	uint32_t nxlocs;
+	bool exit_havoc;	/* some exit leaves cells changed that the header does not show */
 };
 
 /* Per-function facts the symbolic execution takes from the first, forgetful range pass. */

@@ -345,6 +345,8 @@ void sym_summary__free(struct sym_summary *s)
 	free(s->locs);
 	free(s->exits);
 	free(s->exit_vals);
+	free(s->xlocs);
+	free(s->xvals);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -577,7 +579,7 @@ static int collapse(struct sym_run *r, uint32_t c, const struct sstate *in, stru
 			}
 		}
 	}
-	if (cs->havoc_stack)
+	if (cs->havoc_stack || cs->exit_havoc)
 		ss_havoc(out);
 	if (exact) {
 		eid *map = malloc((LOC_MAX + 1) * sizeof(*map));
@@ -600,11 +602,24 @@ static int collapse(struct sym_run *r, uint32_t c, const struct sstate *in, stru
 			else if ((err = ss_store(cx, out, LOC_SLOT_OFF(l), LOC_SLOT_SIZE(l), v)))
 				break;
 		}
+		for (uint32_t k = 0; k < cs->nxlocs && !err; k++) {
+			loc_t l = cs->xlocs[k];
+			eid v = cs->xvals[k];
+
+			if (expr_only_regs(&cx->ar, v, fill_keep, &mf))
+				v = expr_subst(&cx->ar, v, map);
+			else
+				v = expr_opaque(&cx->ar);
+			if (LOC_IS_REG(l))
+				out->regs[l] = v;
+			else
+				err = ss_store(cx, out, LOC_SLOT_OFF(l), LOC_SLOT_SIZE(l), v);
+		}
 		free(map);
 		return err;
 	}
-	for (uint32_t k = 0; k < cs->nlocs; k++) {
-		loc_t l = cs->locs[k].loc;
+	for (uint32_t k = 0; k < cs->nlocs + cs->nxlocs; k++) {
+		loc_t l = k < cs->nlocs ? cs->locs[k].loc : cs->xlocs[k - cs->nlocs];
 
 		if (LOC_IS_REG(l))
 			out->regs[l] = expr_opaque(&cx->ar);
@@ -893,6 +908,38 @@ classify:
 	for (uint32_t k = 0; k < s->nlocs; k++)
 		if (!LOC_IS_REG(s->locs[k].loc) && LOC_SLOT_SIZE(s->locs[k].loc) != 8)
 			s->havoc_stack = true;
+	/* Changed on the way out though not at the header: parents must see it. */
+	if (r.exit.live) {
+		loc_t cand[EBPF_NREGS + 64];
+		uint32_t nc = 0;
+
+		for (loc_t x = 0; x < EBPF_REG_FP; x++)
+			if (!sym_find(s, x) && r.exit.regs[x] != expr_reg(&cx->ar, x))
+				cand[nc++] = x;
+		for (uint32_t k = 0; k < r.exit.n && nc < EBPF_NREGS + 64; k++) {
+			loc_t x = LOC_SLOT(r.exit.cells[k].off, r.exit.cells[k].size);
+
+			if (!sym_find(s, x) && r.exit.cells[k].v != expr_reg(&cx->ar, x))
+				cand[nc++] = x;
+		}
+		if (r.exit.n > 64)
+			s->exit_havoc = true;	/* too many to list: treat every cell as changed */
+		s->exit_havoc = s->exit_havoc || (r.exit.havoc && !s->havoc_stack);
+		s->xlocs = malloc((nc ? nc : 1) * sizeof(*s->xlocs));
+		s->xvals = malloc((nc ? nc : 1) * sizeof(*s->xvals));
+		if (!s->xlocs || !s->xvals) {
+			err = -ENOMEM;
+			goto out;
+		}
+		for (uint32_t k = 0; k < nc; k++) {
+			loc_t x = cand[k];
+
+			s->xlocs[k] = x;
+			s->xvals[k] = LOC_IS_REG(x) ? r.exit.regs[x] :
+				ss_load(cx, &r.exit, LOC_SLOT_OFF(x), LOC_SLOT_SIZE(x));
+		}
+		s->nxlocs = nc;
+	}
 	s->single_exit = L->nexits == 1 && !terminates_inside(cx, L) && r.exit.live;
 	if (s->single_exit) {
 		s->exit_vals = malloc((s->nlocs ? s->nlocs : 1) * sizeof(*s->exit_vals));
