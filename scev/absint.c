@@ -634,7 +634,7 @@ static bool dep_ready(void *arg, loc_t l)
 	for (uint32_t k = 0; k < da->sum->nlocs; k++)
 		if (da->sum->locs[k].loc == l)
 			return da->done[k];
-	return LOC_IS_REG(l) || !da->sum->havoc_stack;
+	return sym_unchanged(da->sum, l);
 }
 
 static void format_trip_expr(struct scev_ctx *cx, const struct sym_summary *sum,
@@ -940,8 +940,8 @@ static const struct aval *exit_env(void *arg, loc_t loc)
 	struct aval x0 = *state_env(&ee->es, loc), z;
 	uint64_t step;
 
-	if (!sl && !LOC_IS_REG(loc) && sum->havoc_stack) {
-		ee->tmp = aval_top();	/* the loop may have written any cell */
+	if (!sl && !sym_unchanged(sum, loc)) {
+		ee->tmp = aval_top();	/* written through an overlapping cell, or havoc */
 	} else if (!sl) {
 		ee->tmp = x0;
 	} else if (!sym_step_of(ee->en->cx, sum, sl, state_env, &ee->es, &step)) {

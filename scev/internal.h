@@ -89,6 +89,8 @@ int symex_loop(struct scev_ctx *cx, uint32_t l);
 /* Syntactic modified set (registers, r10-offset cells, havoc) for loops symex gave up on. */
 int symex_syntactic_mod(struct scev_ctx *cx, uint32_t l, struct sym_summary *s);
 const struct sym_loc *sym_find(const struct sym_summary *s, loc_t loc);
+/* Unchanged at the header after an iteration (cells: also through overlapping cells). */
+bool sym_unchanged(const struct sym_summary *s, loc_t l);
 /* Bounds on the first iteration at which exit e is taken, given the ranges of the header
  * values at loop entry (env) — 0 with kmin/kmax, or -1 with why. */
 int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_exit *e,

@@ -330,6 +330,32 @@ static int sym_step(struct scev_ctx *cx, struct sstate *s, uint32_t pc)
 	}
 }
 
+/* A location the loop leaves as it was at the header: not listed, and for a cell, no listed
+ * cell overlapping it (fp-8/u32 changes with fp-8) and no havoc. */
+bool sym_unchanged(const struct sym_summary *s, loc_t l)
+{
+	int32_t lo, hi;
+
+	if (LOC_IS_REG(l))
+		return !sym_find(s, l);
+	if (s->havoc_stack)
+		return false;
+	lo = LOC_SLOT_OFF(l);
+	hi = lo + (int32_t)LOC_SLOT_SIZE(l);
+	for (uint32_t k = 0; k < s->nlocs; k++) {
+		loc_t x = s->locs[k].loc;
+		int32_t xl, xh;
+
+		if (LOC_IS_REG(x))
+			continue;
+		xl = LOC_SLOT_OFF(x);
+		xh = xl + (int32_t)LOC_SLOT_SIZE(x);
+		if (xl < hi && lo < xh)
+			return false;
+	}
+	return true;
+}
+
 const struct sym_loc *sym_find(const struct sym_summary *s, loc_t loc)
 {
 	for (uint32_t i = 0; i < s->nlocs; i++)
@@ -534,8 +560,8 @@ static bool fill_keep(void *arg, loc_t l)
 
 	if (mf->map[l] != EID_NONE)
 		return true;
-	if (!LOC_IS_REG(l) && mf->cs->havoc_stack && !sl)
-		return false;
+	if (!sl && !sym_unchanged(mf->cs, l))
+		return false;	/* a cell changed through an overlapping one, or havoc */
 	in = LOC_IS_REG(l) ? mf->s->regs[l] : ss_load(mf->cx, mf->s, LOC_SLOT_OFF(l), LOC_SLOT_SIZE(l));
 	if (!sl) {
 		mf->map[l] = in;	/* unchanged by the inner loop */
@@ -735,7 +761,7 @@ static bool keep_invariant(void *arg, loc_t l)
 {
 	const struct sym_summary *s = arg;
 
-	return !sym_find(s, l) && (LOC_IS_REG(l) || !s->havoc_stack);
+	return sym_unchanged(s, l);
 }
 
 /* Something in the loop can end the program or the function without an exit edge. */
