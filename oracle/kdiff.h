@@ -49,7 +49,6 @@ struct kdiff_opts {
 	uint32_t check_runs;		/* inputs the kernel's claims are checked on; 0 = 48 */
 	uint64_t seed;			/* for those inputs */
 	uint64_t step_budget;		/* interpreter instructions per run; 0 = 10^8 */
-	bool precise_scalars;		/* klog_claim_opts.precise_scalars */
 	bool no_invariants;		/* load without BPF_F_TEST_REG_INVARIANTS */
 	size_t log_max;			/* level-2 log at most; larger walks get no claims.
 					 * 0 = 256 MiB */

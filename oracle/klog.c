@@ -1262,8 +1262,7 @@ int klog_claims(struct claim_prog *out, const struct klog *k, const struct ebpf_
 			bool live = k->has_live && (e->live & (1u << r));
 
 			if (v->kind == KLOG_SCALAR) {
-				if (!exhaustive && !(opts.precise_scalars && live &&
-						     (e->precise & (1u << r))))
+				if (!exhaustive)
 					continue;
 				if (is_unknown(&v->r))
 					continue;
@@ -1303,9 +1302,8 @@ int klog_claims(struct claim_prog *out, const struct klog *k, const struct ebpf_
 		}
 	}
 	snprintf(out->note, sizeof(out->note), "kernel verifier log: %u of %u reached instructions "
-		 "unreachable from pruned paths (all values claimed there), elsewhere live pointers"
-		 "%s only", stats.exhaustive, stats.pcs,
-		 opts.precise_scalars ? " and precise live scalars" : "");
+		 "unreachable from pruned paths (all values claimed there), elsewhere live pointers "
+		 "only", stats.exhaustive, stats.pcs);
 out:
 	free(reach);
 	if (st)
