@@ -7,6 +7,9 @@
  *                                      programs chosen before it show
  *   fuzz_make_seeds asm DIR [N]        data files (gen_program__to_asm: metadata comments,
  *                                      -- asm, -- input, -- helper) of seeds 0..N-1 (default 4)
+ *   fuzz_make_seeds interp_z3 DIR      for each opcode byte, the first of a few hundred random
+ *                                      byte strings starting with it that the harness runs and
+ *                                      agrees on (none for invalid opcodes)
  *   fuzz_make_seeds analyzer DIR FILE...   raw slots for the analyzer target: each FILE's first
  *                                      program (any format: corpus cases, .s, .o), plus a byte
  *                                      for the program type when it is not plain
@@ -25,6 +28,7 @@
 #include <linux/bpf.h>
 
 #include "bpf/prog.h"
+#include "fuzz/targets/fuzz_interp_z3.h"
 #include "fuzz/targets/fuzz_pipeline.h"
 
 #define STREAM_LEN 16384	/* more than any program of the pipeline knobs reads */
@@ -152,6 +156,37 @@ static int make_asm(const char *dir, unsigned n)
 	return 0;
 }
 
+/* One byte string per opcode the harness runs: the opcode byte, then random bytes until the
+ * instruction validates and interpreter and encoding agree on it. */
+static int make_interp_z3(const char *dir)
+{
+	struct gen_src rng;
+	unsigned written = 0;
+
+	gen_src_init_seed(&rng, 7);
+	for (unsigned code = 0; code < 256; code++) {
+		for (unsigned attempt = 0; attempt < 1000; attempt++) {
+			struct smt_diff_case c;
+			uint8_t buf[400];
+			size_t len = gen_u32(&rng, 24, sizeof(buf));
+			char name[64], why[256];
+
+			gen_bytes(&rng, buf, len);
+			buf[0] = (uint8_t)code;
+			fuzz_interp_z3_decode(&c, buf, len);
+			if (smt_diff_one(&c, why, sizeof(why)))
+				continue;
+			snprintf(name, sizeof(name), "op-%02x", code);
+			if (write_file(dir, name, buf, len))
+				return 1;
+			written++;
+			break;
+		}
+	}
+	printf("%u interp_z3 seeds in %s\n", written, dir);
+	return 0;
+}
+
 static int make_analyzer(const char *dir, int argc, char **argv)
 {
 	for (int i = 0; i < argc; i++) {
@@ -201,10 +236,13 @@ int main(int argc, char **argv)
 		return make_pipeline(argv[2], argc > 3 ? (unsigned)strtoul(argv[3], NULL, 0) : 4000);
 	if (argc >= 3 && !strcmp(argv[1], "asm"))
 		return make_asm(argv[2], argc > 3 ? (unsigned)strtoul(argv[3], NULL, 0) : 4);
+	if (argc >= 3 && !strcmp(argv[1], "interp_z3"))
+		return make_interp_z3(argv[2]);
 	if (argc >= 4 && !strcmp(argv[1], "analyzer"))
 		return make_analyzer(argv[2], argc - 3, argv + 3);
 	fprintf(stderr, "usage: fuzz_make_seeds pipeline DIR [N]\n"
 			"       fuzz_make_seeds asm DIR [N]\n"
+			"       fuzz_make_seeds interp_z3 DIR\n"
 			"       fuzz_make_seeds analyzer DIR FILE...\n");
 	return 2;
 }
