@@ -1,14 +1,22 @@
 /* bpfscev kernel: asks the running kernel about each program: the verifier's verdict, message and
  * statistics (and its log), then, for an accepted program, a test run whose r0 is the last line.
+ * Three other modes: --compare (the verifier's cost beside bpfscev's analysis time), --claims
+ * (the verifier's log as claims, JSON for `bpfscev check --claims`) and --diff (the kernel
+ * differential of oracle/kdiff.h: claims against the interpreter, r0 and packet against
+ * BPF_PROG_TEST_RUN; findings saved and reduced).
  */
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli/cli.h"
+#include "oracle/kdiff.h"
 #include "oracle/kernel.h"
+#include "oracle/klog.h"
+#include "scev/scev.h"
 #include "util/json.h"
 #include "util/sbuf.h"
 
@@ -16,6 +24,10 @@ static void kernel_usage(FILE *f)
 {
 	fprintf(f, "usage: bpfscev kernel FILE [--prog NAME] [--type TYPE] [--input HEX] [--log]\n"
 		   "                      [--invariants] [--repeat N] [--json]\n"
+		   "       bpfscev kernel FILE --compare [--prog NAME] [--type TYPE] [--json]\n"
+		   "       bpfscev kernel FILE --claims [--prog NAME] [--type TYPE]\n"
+		   "       bpfscev kernel FILE --diff [--prog NAME] [--type TYPE] [--input HEX]\n"
+		   "                      [--runs N] [--seed N] [--save DIR [--reduce]]\n"
 		   "  Loads each program into the running kernel (maps created as the object\n"
 		   "  defines them) and reports the verifier's verdict, its last message, processed\n"
 		   "  instructions, states and verification time; an accepted program is then run\n"
@@ -28,8 +40,20 @@ static void kernel_usage(FILE *f)
 		   "  --invariants   load with BPF_F_TEST_REG_INVARIANTS\n"
 		   "  --repeat N     run N times (the duration is the mean)\n"
 		   "  --json         one JSON object per program in {\"programs\": [...]}\n"
-		   "  Exit: 0 all accepted, 1 a program was rejected, 2 usage/input error or bpf()\n"
-		   "  unavailable (one SKIP line).\n");
+		   "  --compare      one row per program: the verifier's verdict, processed\n"
+		   "                 instructions and verification time (log at statistics level,\n"
+		   "                 median of 3 loads when quick) beside bpfscev's analysis time\n"
+		   "                 (median of repeated runs) and their ratio\n"
+		   "  --claims       the verifier's level-2 log read as claims (oracle/klog.h), as the\n"
+		   "                 JSON `bpfscev check --claims` reads\n"
+		   "  --diff         load with BPF_F_TEST_REG_INVARIANTS, check the log's claims on\n"
+		   "                 --runs inputs (default 48) in the interpreter, and compare r0\n"
+		   "                 and the packet with BPF_PROG_TEST_RUN on --input; one verdict\n"
+		   "                 line per program.  --save DIR writes kernel findings as finding\n"
+		   "                 directories, --reduce also shrinks each (every candidate is\n"
+		   "                 loaded into the kernel) into reduced.s beside prog.s\n"
+		   "  Exit: 0 all accepted (--diff: nothing found), 1 a program was rejected (--diff:\n"
+		   "  a finding), 2 usage/input error or bpf() unavailable (one SKIP line).\n");
 }
 
 static int type_by_name(const char *s, uint32_t *type)
@@ -79,11 +103,260 @@ static void json_field_long(struct sbuf *sb, const char *key, long v)
 		sbuf_printf(sb, "%ld", v);
 }
 
+
+static double now_us(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* bpfscev's analysis time: the median of runs repeated for about 0.2 s (3 to 101 runs). */
+static int analysis_time(double *us, uint32_t *nranges, const struct ebpf_object *obj,
+			 const struct ebpf_prog *prog, uint32_t type, struct diag *d)
+{
+	struct scev_opts so = { .sz = sizeof(so), .prog_type = type };
+	double t[101], spent = 0;
+	int n = 0;
+
+	while (n < 101 && (n < 3 || spent < 2e5)) {
+		struct claim_prog cp;
+		double t0 = now_us();
+		int err = scev_analyze(&cp, prog, obj->maps, obj->map_cnt, &so, d);
+
+		t[n] = now_us() - t0;
+		if (err)
+			return err;
+		*nranges = cp.nranges;
+		claim_prog__free(&cp);
+		spent += t[n++];
+	}
+	qsort(t, (size_t)n, sizeof(t[0]), cmp_double);
+	*us = t[n / 2];
+	return 0;
+}
+
+/* The verifier's cost: statistics-level log (a level-2 log costs more than the walk), the
+ * median of three loads when one takes under 0.1 s. */
+static int kernel_cost(struct kernel_prog **out, double *usec, const struct ebpf_object *obj,
+		       const struct ebpf_prog *prog, uint32_t type, uint32_t flags, struct diag *d)
+{
+	struct kernel_prog_opts ko = { .sz = sizeof(ko), .prog_type = type, .prog_flags = flags,
+				       .log_level = 4, .log_size = 1 << 20, .log_max = 1 << 20 };
+	double t[3];
+	int n = 0, err;
+
+	*out = NULL;
+	do {
+		struct kernel_prog *kp;
+
+		if ((err = kernel_prog__load(&kp, obj, prog, &ko, d)))
+			break;
+		t[n++] = (double)kp->verification_usec;
+		kernel_prog__free(*out);
+		*out = kp;
+	} while (n < 3 && (*out)->verification_usec >= 0 && (*out)->verification_usec < 100000);
+	if (err) {
+		kernel_prog__free(*out);
+		*out = NULL;
+		return err;
+	}
+	qsort(t, (size_t)n, sizeof(t[0]), cmp_double);
+	*usec = t[n / 2];
+	return 0;
+}
+
+static int run_compare(const struct ebpf_object *obj, const struct ebpf_prog **progs, size_t n,
+		       uint32_t type, uint32_t flags, bool json, const char *file)
+{
+	struct sbuf js = SBUF_INIT;
+	int rc = CLI_OK;
+
+	if (json)
+		sbuf_puts(&js, "{\"programs\": [");
+	else
+		printf("%-28s %-22s %10s %12s %12s %10s\n", "program", "kernel", "processed",
+		       "kernel_us", "bpfscev_us", "ratio");
+	for (size_t k = 0; k < n; k++) {
+		struct kernel_prog *kp = NULL;
+		double kus = -1, sus = -1;
+		uint32_t nranges = 0;
+		char verdict[64], msg[1024];
+		struct diag d;
+
+		diag_clear(&d);
+		if (kernel_cost(&kp, &kus, obj, progs[k], type, flags, &d)) {
+			diag_set_file(&d, file);
+			diag_format(&d, msg, sizeof(msg));
+			fprintf(stderr, "bpfscev kernel: %s: %s\n", progs[k]->name, msg);
+			rc = CLI_USAGE;
+			continue;
+		}
+		diag_clear(&d);
+		if (analysis_time(&sus, &nranges, obj, progs[k], type ? type : kp->prog_type, &d)) {
+			fprintf(stderr, "bpfscev kernel: %s: analysis failed: %s\n", progs[k]->name,
+				d.msg);
+			sus = -1;
+		}
+		if (kp->accepted)
+			snprintf(verdict, sizeof(verdict), "accepted");
+		else
+			snprintf(verdict, sizeof(verdict), "rejected (%s)",
+				 kp->err == E2BIG ? "E2BIG" : kp->err == EACCES ? "EACCES" :
+				 kp->err == EINVAL ? "EINVAL" : strerror(kp->err));
+		if (!kp->accepted && rc == CLI_OK)
+			rc = CLI_FINDING;
+		if (json) {
+			sbuf_puts(&js, k ? ",\n  {" : "\n  {");
+			sbuf_puts(&js, "\"name\": ");
+			json_put_string(&js, progs[k]->name);
+			sbuf_printf(&js, ", \"accepted\": %s, \"errno\": %d, \"message\": ",
+				    kp->accepted ? "true" : "false", kp->err);
+			json_put_string(&js, kp->message);
+			json_field_long(&js, "processed", kp->processed);
+			sbuf_printf(&js, ", \"kernel_usec\": %.1f, \"bpfscev_usec\": %.2f, "
+				    "\"claims\": %u}", kus, sus, nranges);
+		} else {
+			char ratio[32] = "-";
+
+			if (kus >= 0 && sus > 0)
+				snprintf(ratio, sizeof(ratio), "%.1fx", kus / sus);
+			printf("%-28.28s %-22s %10ld %12.0f %12.1f %10s\n", progs[k]->name, verdict,
+			       kp->processed, kus, sus, ratio);
+		}
+		kernel_prog__free(kp);
+	}
+	if (json) {
+		sbuf_puts(&js, "\n]}\n");
+		fputs(sbuf_cstr(&js), stdout);
+	}
+	sbuf_free(&js);
+	return rc;
+}
+
+static int run_claims(const struct ebpf_object *obj, const struct ebpf_prog **progs, size_t n,
+		      uint32_t type, const char *file)
+{
+	struct claims all = { 0 };
+	struct sbuf sb = SBUF_INIT;
+	int rc = CLI_OK;
+
+	all.progs = calloc(n ? n : 1, sizeof(*all.progs));
+	if (!all.progs) {
+		fprintf(stderr, "bpfscev kernel: out of memory\n");
+		return CLI_USAGE;
+	}
+	for (size_t k = 0; k < n; k++) {
+		struct kdiff_opts o = { .sz = sizeof(o), .prog_type = type };
+		struct klog_claim_stats st;
+		bool accepted = false;
+		char msg[1024];
+		struct diag d;
+
+		diag_clear(&d);
+		if (kdiff_kernel_claims(&all.progs[all.nprogs], &accepted, obj, progs[k], &o, &st,
+					&d)) {
+			diag_set_file(&d, file);
+			diag_format(&d, msg, sizeof(msg));
+			fprintf(stderr, "bpfscev kernel: %s: %s\n", progs[k]->name, msg);
+			rc = CLI_USAGE;
+			continue;
+		}
+		fprintf(stderr, "bpfscev kernel: %s: %s; %s\n", progs[k]->name,
+			accepted ? "accepted" : "rejected", all.progs[all.nprogs].note);
+		if (!accepted && rc == CLI_OK)
+			rc = CLI_FINDING;
+		all.nprogs++;
+	}
+	claims_write(&sb, &all);
+	fputs(sbuf_cstr(&sb), stdout);
+	sbuf_free(&sb);
+	for (uint32_t i = 0; i < all.nprogs; i++)
+		claim_prog__free(&all.progs[i]);
+	free(all.progs);
+	return rc;
+}
+
+static int run_diff(const struct ebpf_object *obj, const struct ebpf_prog **progs, size_t n,
+		    uint32_t type, const uint8_t *input, size_t input_len, uint32_t runs,
+		    uint64_t seed, const char *save, bool reduce, const char *file)
+{
+	int rc = CLI_OK;
+
+	for (size_t k = 0; k < n; k++) {
+		struct kdiff_opts o = { .sz = sizeof(o), .prog_type = type, .input = input,
+					.input_len = input_len, .check_runs = runs, .seed = seed };
+		struct kdiff_result res;
+		char msg[1024];
+		struct diag d;
+
+		diag_clear(&d);
+		if (kdiff_run(&res, obj, progs[k], &o, &d)) {
+			diag_set_file(&d, file);
+			diag_format(&d, msg, sizeof(msg));
+			fprintf(stderr, "bpfscev kernel: %s: %s\n", progs[k]->name, msg);
+			rc = CLI_USAGE;
+			continue;
+		}
+		printf("%s: %s: %s\n", progs[k]->name, kdiff_kind_name(res.kind), res.text);
+		if (res.log_warnings)
+			printf("  the log had %u lines it did not understand; the first: %s\n",
+			       res.log_warnings, res.log_warning);
+		if (res.kind >= KDIFF_INVARIANT) {
+			struct finding f;
+			enum finding_save_result sr;
+			char path[4096];
+
+			if (rc == CLI_OK)
+				rc = CLI_FINDING;
+			if (save && !kdiff_finding(&f, &res, obj, progs[k])) {
+				if (finding__save(&f, save, NULL, &sr, path, sizeof(path))) {
+					fprintf(stderr, "bpfscev kernel: cannot save under %s\n", save);
+					rc = CLI_USAGE;
+				} else {
+					printf("  %s %s\n", sr == FINDING_NEW ? "saved" : "already saved",
+					       path);
+				}
+				if (reduce && sr == FINDING_NEW) {
+					struct bpf_insn *small = NULL;
+					size_t len = 0;
+
+					diag_clear(&d);
+					if (kdiff_reduce(&small, &len, &f, &o, 0, &d)) {
+						fprintf(stderr, "bpfscev kernel: reduce: %s\n", d.msg);
+					} else {
+						finding__write_program(&f, path, "reduced", small, len,
+								       "reduced by bpfscev kernel "
+								       "--diff --reduce");
+						printf("  reduced from %zu to %zu slots: %s/reduced.s\n",
+						       f.len, len, path);
+					}
+					free(small);
+				}
+				finding__free(&f);
+			}
+		}
+		kdiff_result__free(&res);
+	}
+	return rc;
+}
+
 int cmd_kernel(int argc, char **argv)
 {
 	const char *file = NULL, *prog = NULL, *type_arg = NULL, *input = NULL;
-	bool json = false, show_log = false;
-	uint32_t type = 0, flags = 0, repeat = 1;
+	bool json = false, show_log = false, compare = false, claims = false, diff = false;
+	bool reduce = false;
+	const char *save = NULL;
+	uint32_t type = 0, flags = 0, repeat = 1, runs = 0;
+	uint64_t seed = 1;
 	const struct ebpf_prog **progs = NULL;
 	struct ebpf_object *obj = NULL;
 	uint8_t *data = NULL, *out_buf = NULL;
@@ -102,6 +375,30 @@ int cmd_kernel(int argc, char **argv)
 			show_log = true;
 		} else if (!strcmp(argv[i], "--invariants")) {
 			flags |= BPF_F_TEST_REG_INVARIANTS;
+		} else if (!strcmp(argv[i], "--compare")) {
+			compare = true;
+		} else if (!strcmp(argv[i], "--claims")) {
+			claims = true;
+		} else if (!strcmp(argv[i], "--diff")) {
+			diff = true;
+		} else if (!strcmp(argv[i], "--reduce")) {
+			reduce = true;
+		} else if (!strcmp(argv[i], "--save") && i + 1 < argc) {
+			save = argv[++i];
+		} else if ((!strcmp(argv[i], "--runs") || !strcmp(argv[i], "--seed")) &&
+			   i + 1 < argc) {
+			char *end;
+			unsigned long long v = strtoull(argv[i + 1], &end, 0);
+
+			if (*end || (argv[i][2] == 'r' && (v == 0 || v > 1000000))) {
+				fprintf(stderr, "bpfscev kernel: %s needs a number\n", argv[i]);
+				return CLI_USAGE;
+			}
+			if (argv[i][2] == 'r')
+				runs = (uint32_t)v;
+			else
+				seed = v;
+			i++;
 		} else if (!strcmp(argv[i], "--prog") && i + 1 < argc) {
 			prog = argv[++i];
 		} else if (!strcmp(argv[i], "--type") && i + 1 < argc) {
@@ -130,7 +427,11 @@ int cmd_kernel(int argc, char **argv)
 			return CLI_USAGE;
 		}
 	}
-	if (!file) {
+	if (!file || compare + claims + diff > 1 || ((save || reduce) && !diff) ||
+	    (reduce && !save)) {
+		if (file)
+			fprintf(stderr, "bpfscev kernel: --compare, --claims and --diff exclude each "
+				"other; --save goes with --diff, --reduce with --save\n");
 		kernel_usage(stderr);
 		return CLI_USAGE;
 	}
@@ -164,6 +465,13 @@ int cmd_kernel(int argc, char **argv)
 		fprintf(stderr, "bpfscev kernel: %s: notes from loading:\n%s", file, obj->notes);
 	if (cli_select_progs(obj, prog, &progs, &n)) {
 		rc = CLI_USAGE;
+		goto out;
+	}
+	if (compare || claims || diff) {
+		rc = compare ? run_compare(obj, progs, n, type, flags, json, file) :
+		     claims ? run_claims(obj, progs, n, type, file) :
+			      run_diff(obj, progs, n, type, data, data_len, runs, seed, save, reduce,
+				       file);
 		goto out;
 	}
 	out_buf = malloc(data_len + 4096);

@@ -368,6 +368,7 @@ int kdiff_run(struct kdiff_result *res, const struct ebpf_object *obj,
 	input_len = o.input ? o.input_len : sizeof(zeros);
 	if ((err = load(&kp, obj, prog, &o, d)))
 		return err;
+	res->prog_type = kp->prog_type;
 	res->accepted = kp->accepted;
 	res->err = kp->err;
 	snprintf(res->message, sizeof(res->message), "%s", kp->message);
@@ -483,6 +484,7 @@ int kdiff_finding(struct finding *f, const struct kdiff_result *res, const struc
 					       &res->claims)))
 			return err;
 		f->kind = FIND_KERNEL;
+		f->prog_type = res->prog_type ? res->prog_type : prog->prog_type;
 		snprintf(f->source, sizeof(f->source), "kernel");
 		snprintf(f->note, sizeof(f->note), "%.250s", !res->ran ? "not test-run" :
 			 res->same_retval && res->same_packet ?
@@ -496,7 +498,7 @@ int kdiff_finding(struct finding *f, const struct kdiff_result *res, const struc
 	f->kind = FIND_KERNEL;
 	snprintf(f->source, sizeof(f->source), "%s", sources[res->kind]);
 	snprintf(f->prog_name, sizeof(f->prog_name), "%s", prog->name);
-	f->prog_type = prog->prog_type;
+	f->prog_type = res->prog_type ? res->prog_type : prog->prog_type;
 	snprintf(f->strategy, sizeof(f->strategy), "kernel");
 	f->insns = dup_mem(prog->insns, prog->len * sizeof(*prog->insns));
 	f->len = prog->len;

@@ -58,6 +58,7 @@ struct kdiff_result {
 	uint8_t kind;			/* enum kdiff_kind */
 	char text[640];			/* one line: what was found */
 	/* the verifier */
+	uint32_t prog_type;		/* the type the program was loaded as */
 	bool accepted;
 	int err;			/* errno of a rejection */
 	char message[512];		/* its reason */

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bpf/asm.h"
@@ -726,6 +727,83 @@ static void kernel_difference(void)
 	}
 }
 
+
+/* The command: --compare rows, --claims JSON that claims_read takes, --diff verdicts. */
+static int run_cli(const char *args, char *out, size_t n)
+{
+	const char *bin = getenv("BPFSCEV_BIN");
+	char cmd[2048];
+	size_t got = 0;
+	FILE *p;
+	int st;
+
+	if (!bin) {
+		printf("test_klog: SKIP command checks: BPFSCEV_BIN is not set\n");
+		return -1;
+	}
+	snprintf(cmd, sizeof(cmd), "%s kernel %s 2>/dev/null", bin, args);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	while (got + 1 < n && fgets(out + got, (int)(n - got), p))
+		got += strlen(out + got);
+	out[got] = '\0';
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void command(void)
+{
+	char dir[] = "/tmp/test_klog_cli.XXXXXX", loop[600], ifidx[600], args[1400];
+	static char out[1 << 16];
+	struct claims *c = NULL;
+	struct diag d;
+	FILE *f;
+	int rc;
+
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	snprintf(loop, sizeof(loop), "%s/loop.s", dir);
+	snprintf(ifidx, sizeof(ifidx), "%s/ifidx.s", dir);
+	f = fopen(loop, "w");
+	if (f) {
+		fputs("r0 = 0\nr1 = 0\nr0 += 3\nr1 += 1\nif r1 < 5 goto pc-3\nexit\n", f);
+		fclose(f);
+	}
+	f = fopen(ifidx, "w");
+	if (f) {
+		fputs("r2 = 5\nr0 = *(u32 *)(r1 +12)\nr0 += r2\nexit\n", f);
+		fclose(f);
+	}
+	snprintf(args, sizeof(args), "%s --compare", loop);
+	rc = run_cli(args, out, sizeof(out));
+	if (rc < 0)
+		goto out;
+	CHECK(rc == 0 && strstr(out, "kernel_us") && strstr(out, "loop") &&
+	      strstr(out, "accepted") && strstr(out, " 18 "), "--compare: rc %d: %s", rc, out);
+	snprintf(args, sizeof(args), "%s --claims", loop);
+	rc = run_cli(args, out, sizeof(out));
+	diag_clear(&d);
+	CHECK(rc == 0 && !claims_read(&c, out, strlen(out), &d) && c->nprogs == 1 &&
+	      c->progs[0].nranges == 11 && c->progs[0].ranges[0].source == SRC_KERNEL,
+	      "--claims: rc %d, %s: %.300s", rc, d.msg, out);
+	claims__free(c);
+	snprintf(args, sizeof(args), "%s --diff --runs 4", loop);
+	rc = run_cli(args, out, sizeof(out));
+	CHECK(rc == 0 && strstr(out, "loop: agree:"), "--diff on a loop: rc %d: %s", rc, out);
+	snprintf(args, sizeof(args), "%s --type xdp --diff --runs 4 --save %s/found", ifidx, dir);
+	rc = run_cli(args, out, sizeof(out));
+	CHECK(rc == 1 && strstr(out, "ifidx: retval: r0 differs: kernel 6") && strstr(out, "saved "),
+	      "--diff finding: rc %d: %s", rc, out);
+	snprintf(args, sizeof(args), "%s --diff --reduce", loop);
+	CHECK(run_cli(args, out, sizeof(out)) == 2, "--reduce without --save is a usage error");
+out:
+	snprintf(args, sizeof(args), "rm -rf '%s'", dir);
+	CHECK(system(args) == 0, "cleanup");
+}
+
 static void kernel(void)
 {
 	char why[256];
@@ -744,6 +822,7 @@ static void kernel(void)
 	       "test-runnable\n", k_logs, k_claims, k_agree, k_rejected, k_unrunnable);
 	CHECK(k_logs >= 50, "only %u kernel logs parsed", k_logs);
 	kernel_difference();
+	command();
 }
 
 int main(void)
