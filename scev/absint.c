@@ -213,6 +213,8 @@ struct engine {
 	struct astate *back;	/* per header: join along back edges (iterate strategy) */
 	struct astate *hdr;	/* per header: the state after the header step */
 	uint32_t *visits;
+	uint32_t *entry_gen, *exits_gen;	/* per header: growths of its entry state, and the
+						 * one its exits were last sent for */
 	uint8_t *queued;
 	struct loop_result *res;	/* per loop */
 	uint8_t *may_stack;	/* first pass: per pc, OR-ed */
@@ -1039,8 +1041,10 @@ static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct
 	}
 	if (ch < 0)
 		return ch;
-	if (ch)
+	if (ch) {
+		en->entry_gen[to]++;
 		queue(en, to, lowest);
+	}
 	return 0;
 }
 
@@ -1130,8 +1134,19 @@ static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 
 	if (is_scev_header(cx, b, &l)) {
 		if (!emit) {
+			const struct scev_loop *L = &cx->st.loops->loops[l];
+
 			if ((err = header_step(en, l, &en->in[b], &en->hdr[b])))
 				return err;
+			/* Exact exit values are computed from the entry state: when it grows, the
+			 * exits must be sent again even if nothing in the body changes.  Only on
+			 * growth, so the worklist still terminates. */
+			if (en->entry_gen[b] != en->exits_gen[b]) {
+				en->exits_gen[b] = en->entry_gen[b];
+				for (uint32_t k = 0; k < L->nexits && lowest; k++)
+					if (en->in[L->exits[k].from].live)
+						queue(en, L->exits[k].from, lowest);
+			}
 		}
 		err = as_copy(&s, &en->hdr[b]);
 	} else {
@@ -1429,6 +1444,8 @@ static void engine_free(struct engine *en)
 	free(en->back);
 	free(en->hdr);
 	free(en->visits);
+	free(en->entry_gen);
+	free(en->exits_gen);
 	free(en->queued);
 }
 
@@ -1557,10 +1574,13 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out)
 	en.back = calloc(nb ? nb : 1, sizeof(*en.back));
 	en.hdr = calloc(nb ? nb : 1, sizeof(*en.hdr));
 	en.visits = calloc(nb ? nb : 1, sizeof(*en.visits));
+	en.entry_gen = calloc(nb ? nb : 1, sizeof(*en.entry_gen));
+	en.exits_gen = calloc(nb ? nb : 1, sizeof(*en.exits_gen));
 	en.queued = calloc(nb ? nb : 1, 1);
 	en.res = calloc(lf->nloops ? lf->nloops : 1, sizeof(*en.res));
 	emit = calloc(nb ? nb : 1, 1);
-	if (!en.in || !en.back || !en.hdr || !en.visits || !en.queued || !en.res || !emit)
+	if (!en.in || !en.back || !en.hdr || !en.visits || !en.queued || !en.res || !emit ||
+	    !en.entry_gen || !en.exits_gen)
 		goto out;
 	if (cx->first_pass)
 		en.may_stack = cx->may_stack;

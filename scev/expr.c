@@ -533,15 +533,16 @@ bool expr_only_regs(const struct expr_arena *ar, eid e, bool (*keep)(void *arg, 
 		return false;
 	walk_push(&w, e);
 	while (w.sp && ok) {
-		const struct expr *x = &ar->v[w.stack[--w.sp]];
+		/* a copy: keep() may add expressions, moving the arena */
+		struct expr x = ar->v[w.stack[--w.sp]];
 		eid o[2];
-		unsigned n = nops(x);
+		unsigned n = nops(&x);
 
-		if (x->kind == EX_OPAQUE)
+		if (x.kind == EX_OPAQUE)
 			ok = false;
-		else if (x->kind == EX_REG)
-			ok = keep(arg, x->a);
-		operands(x, o);
+		else if (x.kind == EX_REG)
+			ok = keep(arg, x.a);
+		operands(&x, o);
 		for (unsigned i = 0; i < n; i++)
 			walk_push(&w, o[i]);
 	}

@@ -668,8 +668,8 @@ static bool keep_other(void *arg, loc_t l)
 /* x + d at one back edge, d not using x; d = 0 for the bare REG(x). */
 bool sym_accum_delta(struct expr_arena *ar, eid alt, loc_t x, eid *d, bool *w32)
 {
+	eid rx = expr_reg(ar, x);	/* first: it may move the arena */
 	const struct expr *e = &ar->v[alt];
-	eid rx = expr_reg(ar, x);
 
 	if (alt == rx) {
 		*d = expr_const(ar, 0);
@@ -1043,7 +1043,7 @@ int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struc
 		expr_match_add(ar, ivx, &base, &c, &aw32);
 		if (ar->v[base].kind == EX_ALU && ar->v[base].op == BPF_ADD) {
 			/* x + r with r loop-invariant and constant at entry: an offset too */
-			const struct expr *x = &ar->v[base];
+			const struct expr x0 = ar->v[base], *x = &x0;
 			eid o = ar->v[x->a].kind == EX_REG ? x->b : x->a;
 			eid rx = ar->v[x->a].kind == EX_REG ? x->a : x->b;
 			struct aval ov;
