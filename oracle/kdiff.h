@@ -11,7 +11,11 @@
  * a different r0 or packet (our interpreter or the kernel's JIT is wrong); agreement.  A
  * rejected program and a program type the kernel cannot test-run are results, not errors.
  * Programs calling helpers whose results differ run to run (bpf_get_prandom_u32, the clocks)
- * are not compared on r0, only on claims.
+ * are not compared on r0, only on claims.  The claims are checked with helper results the real
+ * helpers can return: the kernel bounds bpf_get_smp_processor_id by this machine's CPU count, so
+ * for programs calling it every helper result is drawn below that count.  Socket filters are
+ * run by BPF_PROG_TEST_RUN on the whole frame and by the interpreter on the frame after its
+ * Ethernet header (oracle/interp.h says why).
  *
  * Kernel findings are saved like every other finding (oracle/finding.h, kind "kernel") and
  * shrunk with kdiff_reduce(), whose predicate asks the kernel again for every candidate.
