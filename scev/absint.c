@@ -163,8 +163,13 @@ static int as_join(struct astate *dst, const struct astate *src, bool widen)
 		dst->sinit[k] &= src->sinit[k];
 	}
 	for (int r = 0; r < EBPF_NREGS; r++) {
-		struct aval v = widen ? aval_widen(&dst->regs[r], &src->regs[r])
-				      : aval_join(&dst->regs[r], &src->regs[r]);
+		struct aval v;
+
+		/* most joins meet equal values: skip the join and its bounds sync */
+		if (aval_equal(&dst->regs[r], &src->regs[r]))
+			continue;
+		v = widen ? aval_widen(&dst->regs[r], &src->regs[r])
+			  : aval_join(&dst->regs[r], &src->regs[r]);
 
 		if (!aval_equal(&v, &dst->regs[r])) {
 			dst->regs[r] = v;
@@ -179,6 +184,10 @@ static int as_join(struct astate *dst, const struct astate *src, bool widen)
 		while (j < src->n && src->cells[j].off < a->off)
 			j++;
 		if (j < src->n && src->cells[j].off == a->off && src->cells[j].size == a->size) {
+			if (aval_equal(&a->v, &src->cells[j].v)) {
+				dst->cells[k++] = *a;
+				continue;
+			}
 			v = widen ? aval_widen(&a->v, &src->cells[j].v) : aval_join(&a->v, &src->cells[j].v);
 			if (!aval_equal(&v, &a->v))
 				changed = 1;

@@ -105,7 +105,11 @@ struct aval aval_join(const struct aval *a, const struct aval *b)
 
 struct aval aval_widen(const struct aval *prev, const struct aval *next)
 {
-	struct aval j = aval_join(prev, next);
+	struct aval j;
+
+	if (aval_subset(next, prev))
+		return *prev;	/* nothing grew: no widening step */
+	j = aval_join(prev, next);
 
 	if (j.kind != AV_TOP)
 		j.r = range_widen(&prev->r, &j.r);
