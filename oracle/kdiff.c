@@ -196,7 +196,8 @@ static int interp_once(struct interp_result *ir, const struct ebpf_object *obj,
 
 static bool packet_type(uint32_t t)
 {
-	return t == BPF_PROG_TYPE_XDP || t == BPF_PROG_TYPE_SCHED_CLS || t == BPF_PROG_TYPE_SCHED_ACT;
+	return t == BPF_PROG_TYPE_XDP || t == BPF_PROG_TYPE_SCHED_CLS ||
+	       t == BPF_PROG_TYPE_SCHED_ACT;
 }
 
 /* Runs input through the kernel and the interpreter and compares.  Socket filters see the
@@ -265,8 +266,8 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 			at++;
 		res->kind = KDIFF_PACKET;
 		snprintf(res->text, sizeof(res->text), "the packet after the run differs: kernel "
-			 "%zu bytes, interpreter %zu; first difference at byte %zu", kr.data_size_out,
-			 len, at);
+			 "%zu bytes, interpreter %zu; first difference at byte %zu",
+			 kr.data_size_out, len, at);
 	} else {
 		*diff = false;
 	}
@@ -376,8 +377,8 @@ int kdiff_run(struct kdiff_result *res, const struct ebpf_object *obj,
 	res->verification_usec = kp->verification_usec;
 	if (log_reports_bug(kp->log, bug, sizeof(bug))) {
 		res->kind = KDIFF_INVARIANT;
-		snprintf(res->text, sizeof(res->text), "the verifier reports a bug in itself: %.560s",
-			 bug);
+		snprintf(res->text, sizeof(res->text),
+			 "the verifier reports a bug in itself: %.560s", bug);
 		goto out;
 	}
 	if (!kp->accepted) {
@@ -408,7 +409,8 @@ int kdiff_run(struct kdiff_result *res, const struct ebpf_object *obj,
 				goto out;
 			}
 			memcpy(frame + 14, cf->input, cf->input_len);
-			err = compare_run(res, kp, obj, prog, frame, cf->input_len + 14, &o, &rdiff);
+			err = compare_run(res, kp, obj, prog, frame, cf->input_len + 14, &o,
+					  &rdiff);
 			free(frame);
 		} else {
 			err = compare_run(res, kp, obj, prog, cf->input, cf->input_len, &o, &rdiff);
@@ -563,8 +565,8 @@ static bool still_shows(void *arg, const struct bpf_insn *insns, size_t len)
 	} else if (res.kind == KDIFF_CLAIM) {
 		/* the same core signature: the same kind of claim failing, not any claim */
 		for (uint32_t k = 0; k < res.check.nfindings && !holds; k++) {
-			struct finding cand = { .kind = FIND_KERNEL, .insns = (struct bpf_insn *)insns,
-						.len = len };
+			struct finding cand = { .kind = FIND_KERNEL, .len = len,
+						.insns = (struct bpf_insn *)insns };
 			const struct check_finding *cf = &res.check.findings[k];
 
 			cand.claim = cf->claim;

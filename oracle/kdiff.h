@@ -39,7 +39,7 @@ enum kdiff_kind {
 	KDIFF_UNRUNNABLE,	/* claims held; the kernel cannot test-run this program type */
 	KDIFF_INVARIANT,	/* the verifier reported a bug in itself */
 	KDIFF_CLAIM,		/* a kernel claim refuted by a run: verifier unsoundness */
-	KDIFF_RETVAL,		/* r0 (low 32 bits) differs between the kernel and the interpreter */
+	KDIFF_RETVAL,		/* r0 (low 32 bits) differs: kernel versus interpreter */
 	KDIFF_PACKET,		/* the packet after the run differs */
 	KDIFF_TRAP,		/* the interpreter trapped on a program the kernel ran */
 };
@@ -48,7 +48,7 @@ const char *kdiff_kind_name(enum kdiff_kind k);
 struct kdiff_opts {
 	size_t sz;			/* sizeof(struct kdiff_opts) */
 	uint32_t prog_type;		/* 0: the program's own */
-	const uint8_t *input;		/* packet (or context buffer) compared; NULL: 64 zero bytes */
+	const uint8_t *input;		/* packet (or context) compared; NULL: 64 zeros */
 	size_t input_len;
 	uint32_t check_runs;		/* inputs the kernel's claims are checked on; 0 = 48 */
 	uint64_t seed;			/* for those inputs */

@@ -311,7 +311,7 @@ static void field_set(struct range *r, enum field f, uint64_t v)
 /* What a "name(...)" list says: the fixed offset, a constant variable part, the range fields. */
 struct attrs {
 	int64_t off, imm;
-	bool has_fields;	/* range fields or var_off printed: the variable part is not constant */
+	bool has_fields;	/* range fields or var_off printed: a variable part */
 	int map;		/* -1: none or unknown */
 	bool named_map;
 	struct range var;
@@ -336,7 +336,8 @@ static int parse_attrs(const struct parser *ps, const char *s, size_t n, struct 
 			item_end++;
 		}
 		s = item_end < end ? item_end + 1 : end;
-#define ITEM_IS(lit) ((size_t)(item_end - item) >= sizeof(lit) - 1 && !memcmp(item, lit, sizeof(lit) - 1))
+#define ITEM_IS(lit)                                                                      \
+	((size_t)(item_end - item) >= sizeof(lit) - 1 && !memcmp(item, lit, sizeof(lit) - 1))
 		if (ITEM_IS("id=") || ITEM_IS("ref_obj_id=") || ITEM_IS("ks=") || ITEM_IS("vs=") ||
 		    ITEM_IS("r=") || ITEM_IS("sz=") || ITEM_IS("type=") ||
 		    ITEM_IS("non_own_ref")) {
@@ -782,7 +783,8 @@ static void after_insn(struct parser *ps, uint32_t pc, bool has_delta)
 	if (ebpf_is_call(i)) {
 		if (ebpf_is_pseudo_call(i)) {
 			ps->pending_call = true;
-			if (has_delta)	/* static calls print "caller:" first, never a change */
+			/* static calls print "caller:" first, never a change */
+			if (has_delta)
 				global_call(ps);
 			return;
 		}
@@ -895,12 +897,14 @@ static int number_line(struct parser *ps, char *s, struct diag *d)
 		unsigned opcode = (unsigned)strtoul(rest + 2, NULL, 16);
 
 		if (pc >= ps->k->npcs)
-			return diag_set(d, EINVAL, "verifier log line %u: instruction %lu is beyond the "
-					"program's %u slots", ps->lineno, pc, ps->k->npcs);
+			return diag_set(d, EINVAL, "verifier log line %u: instruction %lu is "
+					"beyond the program's %u slots", ps->lineno, pc,
+					ps->k->npcs);
 		if (opcode != ps->prog->insns[pc].code)
-			return diag_set(d, EINVAL, "verifier log line %u: instruction %lu has opcode "
-					"%#x in the log but %#x in the program: the log is not of "
-					"this program", ps->lineno, pc, opcode, ps->prog->insns[pc].code);
+			return diag_set(d, EINVAL, "verifier log line %u: instruction %lu has "
+					"opcode %#x in the log but %#x in the program: the log "
+					"is not of this program", ps->lineno, pc, opcode,
+					ps->prog->insns[pc].code);
 		if (ps->pending_call)
 			global_call(ps);
 		ps->k->insn_lines++;
@@ -1202,8 +1206,9 @@ static int pruned_reach(const struct klog *k, const struct ebpf_prog *prog, uint
 			for (uint32_t c = 0; c < n; c++) {
 				const struct bpf_insn *ci = &prog->insns[c];
 
-				if (ebpf_is_pseudo_call(ci) && (long)c + 1 + ci->imm == entry_of[pc] &&
-				    c + 1 < n && !reach[c + 1]) {
+				if (ebpf_is_pseudo_call(ci) &&
+				    (long)c + 1 + ci->imm == entry_of[pc] && c + 1 < n &&
+				    !reach[c + 1]) {
 					reach[c + 1] = 1;
 					stack[top++] = c + 1;
 				}
@@ -1224,7 +1229,8 @@ int klog_claims(struct claim_prog *out, const struct klog *k, const struct ebpf_
 	int err = 0;
 
 	if (uopts)
-		memcpy(&opts, uopts, uopts->sz && uopts->sz < sizeof(opts) ? uopts->sz : sizeof(opts));
+		memcpy(&opts, uopts,
+		       uopts->sz && uopts->sz < sizeof(opts) ? uopts->sz : sizeof(opts));
 	memset(out, 0, sizeof(*out));
 	snprintf(out->name, sizeof(out->name), "%s", prog->name);
 	out->insn_count = (uint32_t)prog->len;
@@ -1301,9 +1307,9 @@ int klog_claims(struct claim_prog *out, const struct klog *k, const struct ebpf_
 				goto out;
 		}
 	}
-	snprintf(out->note, sizeof(out->note), "kernel verifier log: %u of %u reached instructions "
-		 "unreachable from pruned paths (all values claimed there), elsewhere live pointers "
-		 "only", stats.exhaustive, stats.pcs);
+	snprintf(out->note, sizeof(out->note), "kernel verifier log: %u of %u reached "
+		 "instructions unreachable from pruned paths (all values claimed there), "
+		 "elsewhere live pointers only", stats.exhaustive, stats.pcs);
 out:
 	free(reach);
 	if (st)

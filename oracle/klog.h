@@ -54,12 +54,13 @@
 #include "util/err.h"
 
 enum klog_kind {
-	KLOG_NONE,	/* uninitialised (or, for a cell, nothing spilled) in every state so far */
+	KLOG_NONE,	/* uninitialised (a cell: nothing spilled) in every state so far */
 	KLOG_SCALAR,
 	KLOG_PTR,	/* a pointer into a region the claims can name */
-	KLOG_TOP,	/* nothing to claim: states disagree on the type, a pointer the claims cannot
-			 * name (another frame's stack, sockets, BTF objects...), or the walk lost
-			 * track (a token it did not understand, a frame it never saw printed) */
+	KLOG_TOP,	/* nothing to claim: states disagree on the type, a pointer the
+			 * claims cannot name (another frame's stack, sockets, BTF objects),
+			 * or the walk lost track (a token it did not understand, a frame it
+			 * never saw printed) */
 };
 
 struct klog_val {
@@ -67,7 +68,7 @@ struct klog_val {
 	uint8_t region;		/* KLOG_PTR: enum claim_region */
 	bool maybe_null;	/* KLOG_PTR: an "_or_null" type */
 	uint16_t map;		/* REGION_MAP_VALUE: index into the object's maps */
-	struct range r;		/* the value, or the pointer's offset from its region's base */
+	struct range r;		/* the value, or the offset from the region's base */
 };
 
 /* An 8-byte stack cell at fp + off of the frame running the instruction. */
