@@ -122,8 +122,8 @@ static bool region_base(const struct run *r, const struct claim_range *c, const 
 		*base = INTERP_VA_PKT + r->input_len;
 		return true;
 	case REGION_MAP_HANDLE:
-		*base = INTERP_VA_MAPH;
-		return value == INTERP_VA_MAPH + c->map;
+		*base = INTERP_VA_MAPH + c->map;	/* the handle itself: offset 0 */
+		return value == *base;
 	case REGION_MAP_VALUE: {
 		uint64_t start = INTERP_VA_MAP + ((uint64_t)c->map << 32);
 		uint64_t vs = c->map < r->nmaps ? r->value_sizes[c->map] : 0;
