@@ -615,6 +615,107 @@ enum sx_res sx_check(struct sx *c, sxt f, unsigned timeout_ms, struct sx_model *
 	return res;
 }
 
+struct sx_solver {
+	Z3_solver s;
+	unsigned n;
+};
+
+struct sx_solver *sx_solver_new(struct sx *c, sxt base, unsigned timeout_ms)
+{
+	struct sx_solver *sv;
+	Z3_params p;
+
+	if (!base || c->failed)
+		return NULL;
+	sv = calloc(1, sizeof(*sv));
+	if (!sv)
+		return NULL;
+	sv->s = Z3_mk_solver_for_logic(c->z, Z3_mk_string_symbol(c->z, "QF_ABV"));
+	Z3_solver_inc_ref(c->z, sv->s);
+	p = timeout_params(c, timeout_ms);
+	Z3_solver_set_params(c->z, sv->s, p);
+	Z3_params_dec_ref(c->z, p);
+	Z3_solver_assert(c->z, sv->s, A(base));
+	if (Z3_get_error_code(c->z) != Z3_OK) {
+		note_error(c);
+		sx_solver_free(c, sv);
+		return NULL;
+	}
+	return sv;
+}
+
+void sx_solver_free(struct sx *c, struct sx_solver *sv)
+{
+	if (!sv)
+		return;
+	Z3_solver_dec_ref(c->z, sv->s);
+	free(sv);
+}
+
+enum sx_res sx_solver_check(struct sx *c, struct sx_solver *sv, sxt extra,
+			    struct sx_model **model, char *why, size_t why_len)
+{
+	Z3_lbool r;
+	Z3_ast lit;
+	sxt p;
+	enum sx_res res = SX_UNKNOWN;
+	double t0 = now_ms();
+
+	if (model)
+		*model = NULL;
+	if (why && why_len)
+		why[0] = 0;
+	if (!sv || !extra || c->failed) {
+		if (why)
+			snprintf(why, why_len, "%s", c->failed ? c->err : "no formula");
+		return SX_UNKNOWN;
+	}
+	if (extra == c->f)
+		return SX_UNSAT;
+	/* extra holds under a fresh literal, assumed for this check only */
+	p = sx_fresh_bool(c, "q");
+	if (!p)
+		return SX_UNKNOWN;
+	Z3_solver_assert(c->z, sv->s, Z3_mk_implies(c->z, A(p), A(extra)));
+	lit = A(p);
+	r = Z3_solver_check_assumptions(c->z, sv->s, 1, &lit);
+	c->stats.queries++;
+	sv->n++;
+	if (r == Z3_L_FALSE) {
+		res = SX_UNSAT;
+		c->stats.unsat++;
+	} else if (r == Z3_L_TRUE) {
+		res = SX_SAT;
+		c->stats.sat++;
+		if (model) {
+			Z3_model m = Z3_solver_get_model(c->z, sv->s);
+
+			if (m && (*model = malloc(sizeof(**model)))) {
+				Z3_model_inc_ref(c->z, m);
+				(*model)->m = m;
+			}
+		}
+	} else {
+		const char *rs = Z3_solver_get_reason_unknown(c->z, sv->s);
+
+		c->stats.unknown++;
+		if (why)
+			snprintf(why, why_len, "%s", rs && *rs ? rs : "unknown");
+	}
+	if (Z3_get_error_code(c->z) != Z3_OK) {
+		note_error(c);
+		if (model && *model) {
+			sx_model_free(c, *model);
+			*model = NULL;
+		}
+		if (why)
+			snprintf(why, why_len, "%s", c->err);
+		res = SX_UNKNOWN;
+	}
+	c->stats.ms += now_ms() - t0;
+	return res;
+}
+
 enum sx_res sx_maximize(struct sx *c, sxt f, sxt t, bool is_signed, unsigned timeout_ms,
 			uint64_t *best)
 {

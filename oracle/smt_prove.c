@@ -46,7 +46,8 @@ struct oblig {
 	uint32_t claim;
 	uint8_t kind;		/* enum obkind */
 	bool exact;		/* BMC: a model is a run of the program */
-	sxt f;			/* satisfiable = the claim is violated */
+	sxt g, v;		/* g and v satisfiable = the claim is violated (g: a guard that
+				 * other obligations share, v: the violation) */
 };
 
 struct pend {
@@ -127,6 +128,7 @@ struct prover {
 	unsigned collectors;	/* loops being summarized: events are recorded while > 0 */
 	sxt incomplete;		/* BMC: a path was cut at the unrolling depth */
 	uint8_t *visited;	/* per slot: some state reached it */
+	struct wset *w;		/* per cfg loop: what it may write, grown over every run */
 	uint64_t steps;
 	uint64_t helper_calls;
 	bool aborted;
@@ -214,19 +216,20 @@ static void routes_free(struct routes *r)
 	pendv_free(&r->rets);
 }
 
-static void add_ob(struct prover *P, uint32_t claim, uint8_t kind, sxt f)
+/* The claim is violated when g and v both hold. */
+static void add_ob(struct prover *P, uint32_t claim, uint8_t kind, sxt g, sxt v)
 {
-	if (!f) {
+	if (!g || !v) {
 		fail(P, -EIO);
 		return;
 	}
-	if (sx_is_false(P->c, f) || P->stat[claim] != CS_OPEN)
+	if (sx_is_false(P->c, g) || sx_is_false(P->c, v) || P->stat[claim] != CS_OPEN)
 		return;
 	if (!grow((void **)&P->ob, &P->capob, P->nob + 1, sizeof(*P->ob))) {
 		fail(P, -ENOMEM);
 		return;
 	}
-	P->ob[P->nob++] = (struct oblig){ claim, kind, P->mode == MODE_BMC, f };
+	P->ob[P->nob++] = (struct oblig){ claim, kind, P->mode == MODE_BMC, g, v };
 }
 
 static void note_unsupported(struct prover *P, uint32_t pc, const char *why)
@@ -288,7 +291,7 @@ static sxt claim_holds(struct prover *P, const struct mstate *st, const struct c
 		       sxt *xout)
 {
 	struct sx *c = P->c;
-	sxt v = mach_loc_value(&P->m, st, cr->loc), x, ok = sx_true(c), base = NULL;
+	sxt v = mach_loc_value(&P->m, st, cr->loc), x = NULL, ok = sx_true(c), base = NULL;
 
 	*xout = NULL;
 	if (!v)
@@ -311,8 +314,8 @@ static sxt claim_holds(struct prover *P, const struct mstate *st, const struct c
 			base = bv64(P, INTERP_VA_PKT + P->m.input_len);
 			break;
 		case REGION_MAP_HANDLE:
-			base = bv64(P, INTERP_VA_MAPH);
-			ok = sx_eq(c, v, bv64(P, INTERP_VA_MAPH + cr->map));
+			/* the handle itself: offset 0 from its own map's handle (check.c) */
+			base = bv64(P, INTERP_VA_MAPH + cr->map);
 			break;
 		case REGION_MAP_VALUE: {
 			uint64_t start = INTERP_VA_MAP + ((uint64_t)cr->map << 32);
@@ -361,7 +364,7 @@ static void visit_claims(struct prover *P, uint32_t pc, const struct mstate *st,
 		if (P->collect && grow((void **)&P->visits, &P->capvisits, P->nvisits + 1,
 				       sizeof(*P->visits)))
 			P->visits[P->nvisits++] = (struct visit){ id, st->guard, x };
-		add_ob(P, id, OB_VISIT, sx_land(c, st->guard, sx_not(c, h)));
+		add_ob(P, id, OB_VISIT, st->guard, sx_not(c, h));
 	}
 }
 
@@ -667,6 +670,31 @@ static bool bound_offset(struct prover *P, sxt q, sxt off, uint64_t span, bool l
 	return true;
 }
 
+/* A store of size bytes at region offset off stays inside indexes the set already has. */
+static sxt covered(struct prover *P, const struct wentry *e, sxt off, uint64_t index0,
+		   uint32_t size)
+{
+	sxt any = sx_false(P->c);
+
+	for (uint64_t a = 0; a < e->nbits;) {
+		uint64_t b;
+
+		if (!e->bits[a]) {
+			a++;
+			continue;
+		}
+		for (b = a; b < e->nbits && e->bits[b]; b++)
+			;
+		/* run [a, b) of indexes: offsets a - index0 .. b - index0 - size */
+		if (b - a >= size && a >= index0)
+			any = sx_lor(P->c, any,
+				     sx_land(P->c, sx_ule(P->c, bv64(P, a - index0), off),
+					     sx_ule(P->c, off, bv64(P, b - index0 - size))));
+		a = b;
+	}
+	return any;
+}
+
 /* Adds the stores of events [from, nev) to w, relative to the header state S. */
 static bool wset_grow(struct prover *P, struct wset *w, struct mstate *S, uint32_t from)
 {
@@ -705,7 +733,10 @@ static bool wset_grow(struct prover *P, struct wset *w, struct mstate *S, uint32
 			span = rg[k].len - ev->size;
 			off = sx_sub(P->c, ev->addr, bv64(P, rg[k].lo));
 			q = sx_land(P->c, ev->guard, sx_ule(P->c, off, bv64(P, span)));
-			r = sx_check(P->c, q, P->o.timeout_ms, NULL, why, sizeof(why));
+			/* only what the set does not cover yet: one query when nothing is new */
+			r = sx_check(P->c, sx_land(P->c, q, sx_not(P->c, covered(P, we, off, rg[k].index0,
+										    ev->size))),
+				     P->o.timeout_ms, NULL, why, sizeof(why));
 			if (r == SX_UNSAT)
 				continue;
 			if (r == SX_UNKNOWN || rg[k].len <= 64 ||
@@ -814,7 +845,7 @@ static void induct_loop(struct prover *P, int32_t K, const struct mstate *E, str
 	struct sx *c = P->c;
 	const struct cfg_loop *L = &P->g.loops[K];
 	int32_t cl = L->claim;
-	struct wset w = { 0 };
+	struct wset *w = &P->w[K];
 	struct mstate S;
 	struct routes r = { 0 };
 	sxt i = sx_fresh(c, "i", 64);
@@ -825,7 +856,7 @@ static void induct_loop(struct prover *P, int32_t K, const struct mstate *E, str
 		struct pendv init = { 0 };
 		bool grew;
 
-		header_state(P, L, cl, E, &w, i, &S);
+		header_state(P, L, cl, E, w, i, &S);
 		push_pend(P, &init, L->header, &S);
 		P->collectors++;
 		run_region(P, K, L->func, &init, &r);
@@ -833,12 +864,12 @@ static void induct_loop(struct prover *P, int32_t K, const struct mstate *E, str
 		pendv_free(&init);
 		if (P->aborted)
 			break;
-		grew = wset_grow(P, &w, &S, evmark);
+		grew = wset_grow(P, w, &S, evmark);
 		if (!grew)
 			break;
 		if (iter + 1 >= MAX_W_ITER)	/* give up on precision: havoc what was touched */
-			for (uint32_t k = 0; k < w.n; k++)
-				w.v[k].whole = true;
+			for (uint32_t k = 0; k < w->n; k++)
+				w->v[k].whole = true;
 		/* again with the larger write set: forget this run */
 		routes_free(&r);
 		P->nob = obmark;
@@ -846,7 +877,6 @@ static void induct_loop(struct prover *P, int32_t K, const struct mstate *E, str
 		P->nvisits = vmark;
 		sx_release(c, mark);
 	}
-	wset_free(&w);
 	if (cl >= 0 && !P->aborted) {
 		const struct claim_loop *cl_ = &P->cp->loops[cl];
 		uint32_t t = trip_id(P, (uint32_t)cl);
@@ -859,18 +889,17 @@ static void induct_loop(struct prover *P, int32_t K, const struct mstate *E, str
 			sxt x, h = claim_holds(P, E, &P->cp->ranges[id], &x);
 
 			if (x)
-				add_ob(P, id, OB_BASE, sx_land(c, E->guard, sx_not(c, h)));
+				add_ob(P, id, OB_BASE, E->guard, sx_not(c, h));
 		}
 		for (uint32_t k = 0; k < cl_->nivs; k++) {
 			const struct claim_iv *iv = &cl_->ivs[k];
 
 			if (iv->has_start)
-				add_ob(P, iv_id(P, (uint32_t)cl, k), OB_BASE,
-				       sx_land(c, E->guard,
-					       sx_ne(c, iv_value(P, E, iv), bv64(P, iv->start))));
+				add_ob(P, iv_id(P, (uint32_t)cl, k), OB_BASE, E->guard,
+				       sx_ne(c, iv_value(P, E, iv), bv64(P, iv->start)));
 		}
 		if (cl_->trip.kind != TRIP_UNKNOWN && cl_->trip.max == 0)
-			add_ob(P, t, OB_BASE, E->guard);
+			add_ob(P, t, OB_BASE, E->guard, sx_true(c));
 		/* step: one trip around the body from execution i+1 arrives as execution i+2 */
 		if (back) {
 			B = r.back.v[0].st;
@@ -879,9 +908,8 @@ static void induct_loop(struct prover *P, int32_t K, const struct mstate *E, str
 			for (uint32_t k = 0; k < cl_->nivs; k++) {
 				const struct claim_iv *iv = &cl_->ivs[k];
 
-				add_ob(P, iv_id(P, (uint32_t)cl, k), OB_STEP,
-				       sx_land(c, B.guard, sx_ne(c, iv_value(P, &B, iv),
-								 iv_next(P, iv_value(P, &S, iv), iv))));
+				add_ob(P, iv_id(P, (uint32_t)cl, k), OB_STEP, B.guard,
+				       sx_ne(c, iv_value(P, &B, iv), iv_next(P, iv_value(P, &S, iv), iv)));
 			}
 			for (uint32_t k = P->roff[L->header]; k < P->roff[L->header + 1]; k++) {
 				uint32_t id = P->ridx[k];
@@ -891,21 +919,17 @@ static void induct_loop(struct prover *P, int32_t K, const struct mstate *E, str
 					continue;	/* checked as a visit of S instead */
 				h = claim_holds(P, &B, &P->cp->ranges[id], &x);
 				if (x)
-					add_ob(P, id, OB_STEP, sx_land(c, B.guard, sx_not(c, h)));
+					add_ob(P, id, OB_STEP, B.guard, sx_not(c, h));
 			}
 			if (cl_->trip.kind != TRIP_UNKNOWN)
-				add_ob(P, t, OB_STEP,
-				       sx_land(c, B.guard,
-					       sx_ule(c, bv64(P, cl_->trip.max),
-						      sx_add(c, i, bv64(P, 1)))));
+				add_ob(P, t, OB_STEP, B.guard,
+				       sx_ule(c, bv64(P, cl_->trip.max), sx_add(c, i, bv64(P, 1))));
 		}
 		/* exits: an exact count's minimum */
 		if (cl_->trip.kind != TRIP_UNKNOWN && cl_->trip.min > 0)
 			for (uint32_t k = 0; k < r.exits.n; k++)
-				add_ob(P, t, OB_EXIT,
-				       sx_land(c, r.exits.v[k].st.guard,
-					       sx_ult(c, sx_add(c, i, bv64(P, 1)),
-						      bv64(P, cl_->trip.min))));
+				add_ob(P, t, OB_EXIT, r.exits.v[k].st.guard,
+				       sx_ult(c, sx_add(c, i, bv64(P, 1)), bv64(P, cl_->trip.min)));
 	}
 	for (uint32_t k = 0; k < r.exits.n; k++)
 		push_pend(P, &out->exits, r.exits.v[k].pc, &r.exits.v[k].st);
@@ -936,7 +960,7 @@ static void bmc_loop(struct prover *P, int32_t K, const struct mstate *E, struct
 		    sx_check(c, C.guard, P->o.timeout_ms, NULL, why, sizeof(why)) == SX_UNSAT)
 			break;
 		if (cl_ && cl_->trip.kind != TRIP_UNKNOWN && (uint64_t)j + 1 > cl_->trip.max)
-			add_ob(P, t, OB_VISIT, C.guard);
+			add_ob(P, t, OB_VISIT, C.guard, sx_true(c));
 		if (j == P->bmc_k) {
 			P->incomplete = sx_lor(c, P->incomplete, C.guard);
 			break;
@@ -953,7 +977,7 @@ static void bmc_loop(struct prover *P, int32_t K, const struct mstate *E, struct
 				else
 					bad = sx_ne(c, iv_value(P, &C, iv),
 						    iv_next(P, iv_value(P, &prev, iv), iv));
-				add_ob(P, iv_id(P, (uint32_t)cl, k), OB_VISIT, sx_land(c, C.guard, bad));
+				add_ob(P, iv_id(P, (uint32_t)cl, k), OB_VISIT, C.guard, bad);
 			}
 			if (P->collect && grow((void **)&P->copies, &P->capcopies, P->ncopies + 1,
 					       sizeof(*P->copies)))
@@ -964,7 +988,7 @@ static void bmc_loop(struct prover *P, int32_t K, const struct mstate *E, struct
 		pendv_free(&init);
 		for (uint32_t k = 0; k < r.exits.n; k++) {
 			if (cl_ && cl_->trip.kind != TRIP_UNKNOWN && (uint64_t)j + 1 < cl_->trip.min)
-				add_ob(P, t, OB_EXIT, r.exits.v[k].st.guard);
+				add_ob(P, t, OB_EXIT, r.exits.v[k].st.guard, sx_true(c));
 			push_pend(P, &out->exits, r.exits.v[k].pc, &r.exits.v[k].st);
 		}
 		for (uint32_t k = 0; k < r.rets.n; k++)
@@ -1249,9 +1273,12 @@ static int replay(struct prover *P, uint32_t id, struct sx_model *model, bool ex
  * replayed: confirmed ones are refuted for good), unknown answers make them unknown. */
 static int decide(struct prover *P, uint8_t *round)
 {
+	struct sx_solver *sv = NULL;
+	sxt sv_guard = NULL;
 	char why[96];
+	int err = 0;
 
-	for (uint32_t k = 0; k < P->nob; k++) {
+	for (uint32_t k = 0; k < P->nob && !err; k++) {
 		const struct oblig *ob = &P->ob[k];
 		struct sx_model *model = NULL;
 		double t0 = now_s();
@@ -1265,7 +1292,19 @@ static int decide(struct prover *P, uint8_t *round)
 				 P->o.budget_s);
 			continue;
 		}
-		r = sx_check(P->c, ob->f, P->o.timeout_ms, &model, why, sizeof(why));
+		/* obligations of one visit share its guard: one solver holds it for all */
+		if (ob->g != sv_guard) {
+			bool shared = k + 1 < P->nob && P->ob[k + 1].g == ob->g;
+
+			sx_solver_free(P->c, sv);
+			sv = shared ? sx_solver_new(P->c, ob->g, P->o.timeout_ms) : NULL;
+			sv_guard = sv ? ob->g : NULL;
+		}
+		if (sv)
+			r = sx_solver_check(P->c, sv, ob->v, &model, why, sizeof(why));
+		else
+			r = sx_check(P->c, sx_land(P->c, ob->g, ob->v), P->o.timeout_ms, &model, why,
+				     sizeof(why));
 		P->ms[ob->claim] += (now_s() - t0) * 1e3;
 		if (r == SX_UNKNOWN) {
 			round[ob->claim] = CS_UNKNOWN;
@@ -1275,10 +1314,8 @@ static int decide(struct prover *P, uint8_t *round)
 			int rc = model ? replay(P, ob->claim, model, ob->exact, ob->kind) : 0;
 
 			if (rc < 0) {
-				sx_model_free(P->c, model);
-				return rc;
-			}
-			if (rc == 1) {
+				err = rc;
+			} else if (rc == 1) {
 				P->stat[ob->claim] = CS_REFUTED;
 				P->method[ob->claim] = SMT_BY_COUNTEREXAMPLE;
 				round[ob->claim] = CS_REFUTED;
@@ -1293,7 +1330,8 @@ static int decide(struct prover *P, uint8_t *round)
 		}
 		sx_model_free(P->c, model);
 	}
-	return 0;
+	sx_solver_free(P->c, sv);
+	return err;
 }
 
 /* Header claims of matched loops: the hypotheses induction starts from. */
@@ -1656,6 +1694,9 @@ static void prover_free(struct prover *P)
 	free(P->ob);
 	free(P->ev);
 	free(P->visited);
+	for (uint32_t k = 0; P->w && k < P->g.nloops; k++)
+		wset_free(&P->w[k]);
+	free(P->w);
 	free(P->unsup_pc);
 	free(P->unsup_why);
 	free(P->visits);
@@ -1719,6 +1760,9 @@ static int setup(struct prover *P)
 		return err;
 	if ((err = cfg_build(&P->g, P->prog, cp)))
 		return err;
+	P->w = calloc(P->g.nloops + 1, sizeof(*P->w));
+	if (!P->w)
+		return -ENOMEM;
 	for (uint32_t l = 0; l < P->nl; l++) {
 		P->cfg_loop[l] = -1;
 		for (uint32_t k = 0; k < P->g.nloops; k++)

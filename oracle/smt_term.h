@@ -102,6 +102,13 @@ struct sx_stats {
  * timeout_ms 0 = no limit.  UNKNOWN fills why (timeout, "canceled", a Z3 error). */
 enum sx_res sx_check(struct sx *c, sxt f, unsigned timeout_ms, struct sx_model **model,
 		     char *why, size_t why_len);
+/* A solver holding base, for several checks of base and one more formula each (obligations
+ * that share a path condition): base is encoded once.  NULL on failure. */
+struct sx_solver;
+struct sx_solver *sx_solver_new(struct sx *c, sxt base, unsigned timeout_ms);
+enum sx_res sx_solver_check(struct sx *c, struct sx_solver *s, sxt extra,
+			    struct sx_model **model, char *why, size_t why_len);
+void sx_solver_free(struct sx *c, struct sx_solver *s);
 /* The largest value of t (unsigned, or signed when is_signed) over the models of f.  SX_SAT
  * with *best when the optimum was found, SX_UNSAT when f has no model, else SX_UNKNOWN. */
 enum sx_res sx_maximize(struct sx *c, sxt f, sxt t, bool is_signed, unsigned timeout_ms,

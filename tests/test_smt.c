@@ -18,6 +18,7 @@
 
 #include "bpf/prog.h"
 #include "oracle/check.h"
+#include "oracle/finding.h"
 #include "oracle/smt.h"
 #include "scev/scev.h"
 #include "tests/check.h"
@@ -316,10 +317,391 @@ static void test_diff(unsigned cases)
 	smt_diff__free(d);
 }
 
+/* ---- 2. wrong claims that concrete execution misses ---- */
+
+struct prepared {
+	struct ebpf_object *obj;
+	struct claims *claims;
+};
+
+static bool prepare(struct prepared *p, const char *asm_text, const char *claims_json)
+{
+	struct diag d;
+
+	memset(p, 0, sizeof(*p));
+	diag_clear(&d);
+	if (ebpf_object__open_mem(&p->obj, asm_text, strlen(asm_text), "wrong", &d)) {
+		CHECK(0, "assemble: %s", d.msg);
+		return false;
+	}
+	if (claims_read(&p->claims, claims_json, strlen(claims_json), &d)) {
+		CHECK(0, "claims: %s", d.msg);
+		ebpf_object__free(p->obj);
+		return false;
+	}
+	return true;
+}
+
+static void unprepare(struct prepared *p)
+{
+	claims__free(p->claims);
+	ebpf_object__free(p->obj);
+}
+
+/* The concrete oracle with its default inputs does not refute claim_kind/claim. */
+static bool concrete_misses(struct prepared *p, uint8_t kind, uint32_t claim)
+{
+	struct check_opts co = { .sz = sizeof(co) };
+	struct check_result cr;
+	bool missed = true;
+	int err = oracle_check(&cr, p->obj, &p->obj->progs[0], &p->claims->progs[0], &co);
+
+	CHECK(err == 0, "oracle_check: %d", err);
+	for (uint32_t k = 0; !err && k < cr.nfindings; k++)
+		if (cr.findings[k].kind == kind && cr.findings[k].claim == claim)
+			missed = false;
+	if (!err)
+		check_result__free(&cr);
+	return missed;
+}
+
+static const struct smt_claim_result *find_claim(const struct smt_result *r, uint8_t kind,
+						 uint32_t index)
+{
+	for (uint32_t k = 0; k < r->nclaims; k++)
+		if (r->claims[k].kind == kind && r->claims[k].index == index)
+			return &r->claims[k];
+	return NULL;
+}
+
+/* The claim is refuted with a finding of the given kind whose input satisfies want(input);
+ * the finding replays on the interpreter by itself, and after a save and load it replays as
+ * bpfscev replay does (finding__check on the saved claims). */
+static void expect_refuted(struct prepared *p, const struct smt_result *r, uint8_t ckind,
+			   uint32_t index, uint8_t fkind, bool (*want)(const uint8_t *in),
+			   const char *what)
+{
+	const struct smt_claim_result *c = find_claim(r, ckind, index);
+	const struct check_finding *f;
+	struct check_opts co = { .sz = sizeof(co) };
+	struct check_result cr;
+	bool again = false;
+
+	CHECK(c != NULL, "%s: no result", what);
+	if (!c)
+		return;
+	CHECK(c->verdict == SMT_REFUTED, "%s: %s (%s)", what, smt_verdict_name(c->verdict),
+	      c->reason);
+	CHECK(c->finding >= 0 && (uint32_t)c->finding < r->nfindings, "%s: no finding", what);
+	if (c->verdict != SMT_REFUTED || c->finding < 0)
+		return;
+	f = &r->findings[c->finding];
+	CHECK(f->kind == fkind, "%s: finding kind %s", what, finding_kind_name(f->kind));
+	CHECK(f->input_len == 64 && want(f->input), "%s: the counterexample input is not the "
+	      "one value that shows it", what);
+	/* replay by hand */
+	co.input = f->input;
+	co.fixed_len = f->input_len;
+	co.helper_data = f->helper_data;
+	co.helper_len = f->helper_len;
+	CHECK(oracle_check(&cr, p->obj, &p->obj->progs[0], &p->claims->progs[0], &co) == 0,
+	      "%s: replay", what);
+	for (uint32_t k = 0; k < cr.nfindings; k++)
+		again |= cr.findings[k].kind == fkind && cr.findings[k].claim == index;
+	check_result__free(&cr);
+	CHECK(again, "%s: the counterexample does not replay", what);
+	/* saved as a finding directory, loaded back and replayed */
+	{
+		char dir[] = "/tmp/test_smt_crashes.XXXXXX", path[512];
+		struct finding fd = { 0 }, back = { 0 };
+		struct finding_check_opts fo = { .sz = sizeof(fo), .saved_claims = true };
+		struct finding_verdict v;
+		enum finding_save_result sr;
+		struct diag d;
+		char cmd[600];
+
+		diag_clear(&d);
+		CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+		CHECK(finding__from_check(&fd, f, &p->obj->progs[0], p->obj->maps,
+					  p->obj->map_cnt, &p->claims->progs[0]) == 0, "%s: from_check",
+		      what);
+		snprintf(fd.source, sizeof(fd.source), "z3");
+		CHECK(finding__save(&fd, dir, NULL, &sr, path, sizeof(path)) == 0, "%s: save", what);
+		CHECK(finding__load(&back, path, &d) == 0, "%s: load: %s", what, d.msg);
+		CHECK(finding__check(&back, NULL, 0, &fo, &v) == 0 && v.holds,
+		      "%s: the saved finding does not replay: %s", what, v.text);
+		finding__free(&fd);
+		finding__free(&back);
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		CHECK(system(cmd) == 0, "cleanup");
+	}
+}
+
+static bool word0_deadbeef(const uint8_t *in)
+{
+	uint32_t w;
+
+	memcpy(&w, in, 4);
+	return w == 0xdeadbeef;
+}
+
+static bool byte3_ff(const uint8_t *in)
+{
+	return in[3] == 0xff && in[7] == 0x5a;
+}
+
+static void test_wrong_claims(void)
+{
+	static const char prog1[] =
+		"r6 = *(u32 *)(r1 +0)\n"
+		"r3 = 10\n"
+		"if w6 != 0xdeadbeef goto +1\n"	/* one input word in 2^32 adds an iteration */
+		"r3 = 11\n"
+		"r2 = 0\n"
+		"l: r2 += 1\n"
+		"if r2 < r3 goto l\n"
+		"r0 = r2\n"
+		"exit\n";
+	static const char claims1[] =
+		"{\"programs\": [{\"name\": \"wrong\", \"loops\": [{\"header\": 5, \"blocks\": "
+		"[[5, 6]], \"induction_variables\": [{\"loc\": \"r2\", \"width\": 64, \"step\": 1}], "
+		"\"trip_count\": {\"kind\": \"exact\", \"max\": 10, \"min\": 10}}], \"ranges\": ["
+		"{\"pc\": 7, \"loc\": \"r2\", \"umin\": 10, \"umax\": 10, \"smin\": 10, \"smax\": 10, "
+		"\"u32_min\": 10, \"u32_max\": 10, \"s32_min\": 10, \"s32_max\": 10},"
+		"{\"pc\": 6, \"loc\": \"r2\", \"umin\": 1, \"umax\": 11, \"smin\": 1, \"smax\": 11, "
+		"\"u32_min\": 1, \"u32_max\": 11, \"s32_min\": 1, \"s32_max\": 11}]}]}";
+	static const char prog2[] =
+		"r6 = *(u8 *)(r1 +3)\n"
+		"r7 = *(u8 *)(r1 +7)\n"
+		"r2 = 0\n"
+		"if r7 != 0x5a goto +1\n"	/* the bound is 256 only when byte 3 is 0xff */
+		"r6 += 1\n"
+		"l: if r2 >= r6 goto +2\n"
+		"r2 += 1\n"
+		"goto l\n"
+		"r0 = r2\n"
+		"exit\n";
+	static const char claims2[] =
+		"{\"programs\": [{\"name\": \"wrong\", \"loops\": [{\"header\": 5, \"blocks\": "
+		"[[5, 7]], \"induction_variables\": [{\"loc\": \"r2\", \"width\": 64, \"start\": 0, "
+		"\"step\": 1}], \"trip_count\": {\"kind\": \"bounded\", \"max\": 256}}], \"ranges\": "
+		"[{\"pc\": 8, \"loc\": \"r2\", \"umin\": 0, \"umax\": 255, \"smin\": 0, \"smax\": 255, "
+		"\"u32_min\": 0, \"u32_max\": 255, \"s32_min\": 0, \"s32_max\": 255}]}]}";
+	/* the same program with its true claims */
+	static const char claims2_true[] =
+		"{\"programs\": [{\"name\": \"right\", \"loops\": [{\"header\": 5, \"blocks\": "
+		"[[5, 7]], \"induction_variables\": [{\"loc\": \"r2\", \"width\": 64, \"start\": 0, "
+		"\"step\": 1}], \"trip_count\": {\"kind\": \"bounded\", \"max\": 257}}], \"ranges\": "
+		"[{\"pc\": 8, \"loc\": \"r2\", \"umin\": 0, \"umax\": 256, \"smin\": 0, \"smax\": 256, "
+		"\"u32_min\": 0, \"u32_max\": 256, \"s32_min\": 0, \"s32_max\": 256},"
+		"{\"pc\": 5, \"loc\": \"r2\", \"umin\": 0, \"umax\": 256, \"smin\": 0, \"smax\": 256, "
+		"\"u32_min\": 0, \"u32_max\": 256, \"s32_min\": 0, \"s32_max\": 256}]}]}";
+	struct smt_opts zo = { .sz = sizeof(zo), .timeout_ms = 5000 };
+	struct prepared p;
+	struct smt_result r;
+	const struct smt_claim_result *c;
+
+	if (prepare(&p, prog1, claims1)) {
+		CHECK(concrete_misses(&p, FIND_TRIP_MAX, 0), "the concrete oracle found the trip "
+		      "count wrong for 0xdeadbeef: the test would prove nothing");
+		CHECK(concrete_misses(&p, FIND_RANGE, 0), "the concrete oracle found the range");
+		CHECK(smt_check(&r, p.obj, &p.obj->progs[0], &p.claims->progs[0], &zo) == 0,
+		      "smt_check");
+		expect_refuted(&p, &r, SMT_CLAIM_TRIP, 0, FIND_TRIP_MAX, word0_deadbeef,
+			       "trip <= 10, wrong for one word of 2^32");
+		expect_refuted(&p, &r, SMT_CLAIM_RANGE, 0, FIND_RANGE, word0_deadbeef,
+			       "r2 = 10 at the exit, wrong for one word of 2^32");
+		c = find_claim(&r, SMT_CLAIM_RANGE, 1);
+		CHECK(c && c->verdict == SMT_PROVED, "the true range at pc 6: %s",
+		      c ? c->reason : "missing");
+		c = find_claim(&r, SMT_CLAIM_IV, 0);
+		CHECK(c && c->verdict == SMT_PROVED, "the true IV: %s", c ? c->reason : "missing");
+		CHECK(r.encoding_bugs == 0, "%u encoding findings", r.encoding_bugs);
+		smt_result__free(&r);
+		unprepare(&p);
+	}
+	if (prepare(&p, prog2, claims2)) {
+		CHECK(concrete_misses(&p, FIND_TRIP_MAX, 0), "the concrete oracle found the bound "
+		      "wrong: the test would prove nothing");
+		CHECK(concrete_misses(&p, FIND_RANGE, 0), "the concrete oracle found the range");
+		/* the exit range is not inductive (nothing bounds r2 at the header): only an
+		 * unrolling past 256 header executions reaches the one bad input */
+		zo.bmc_depth = 300;
+		CHECK(smt_check(&r, p.obj, &p.obj->progs[0], &p.claims->progs[0], &zo) == 0,
+		      "smt_check");
+		zo.bmc_depth = 0;
+		expect_refuted(&p, &r, SMT_CLAIM_TRIP, 0, FIND_TRIP_MAX, byte3_ff,
+			       "trip <= 256, wrong only when byte 3 is 0xff");
+		expect_refuted(&p, &r, SMT_CLAIM_RANGE, 0, FIND_RANGE, byte3_ff,
+			       "r2 <= 255 at the exit, wrong only when byte 3 is 0xff");
+		c = find_claim(&r, SMT_CLAIM_IV, 0);
+		CHECK(c && c->verdict == SMT_PROVED, "the true IV: %s", c ? c->reason : "missing");
+		CHECK(r.encoding_bugs == 0, "%u encoding findings", r.encoding_bugs);
+		smt_result__free(&r);
+		unprepare(&p);
+	}
+	if (prepare(&p, prog2, claims2_true)) {
+		zo.precision = true;
+		CHECK(smt_check(&r, p.obj, &p.obj->progs[0], &p.claims->progs[0], &zo) == 0,
+		      "smt_check");
+		CHECK(r.proved == r.nclaims, "the true claims: %u of %u proved", r.proved, r.nclaims);
+		for (uint32_t k = 0; k < r.nclaims; k++)
+			CHECK(r.claims[k].verdict == SMT_PROVED, "claim %u: %s", k, r.claims[k].reason);
+		smt_result__free(&r);
+		unprepare(&p);
+	}
+}
+
+/* Precision: s += i over 100 iterations; the unrolling covers every path, so the tightest
+ * facts are exact: 100 header executions, s = 4950 at the exit. */
+static void test_precision(void)
+{
+	static const char prog[] =
+		"r1 = 0\n"
+		"r2 = 0\n"
+		"l: r2 += r1\n"
+		"r1 += 1\n"
+		"if r1 < 100 goto l\n"
+		"r0 = r2\n"
+		"exit\n";
+	static const char claims[] =
+		"{\"programs\": [{\"name\": \"sum\", \"loops\": [{\"header\": 2, \"blocks\": [[2, 4]], "
+		"\"trip_count\": {\"kind\": \"bounded\", \"max\": 150}}], \"ranges\": ["
+		"{\"pc\": 5, \"loc\": \"r2\", \"umin\": 0, \"umax\": 10000, \"smin\": 0, \"smax\": "
+		"10000, \"u32_min\": 0, \"u32_max\": 10000, \"s32_min\": 0, \"s32_max\": 10000},"
+		"{\"pc\": 2, \"loc\": \"r1\", \"umin\": 0, \"umax\": 99, \"smin\": 0, \"smax\": 99, "
+		"\"u32_min\": 0, \"u32_max\": 99, \"s32_min\": 0, \"s32_max\": 99}]}]}";
+	struct smt_opts zo = { .sz = sizeof(zo), .timeout_ms = 5000, .bmc_depth = 128,
+			       .precision = true };
+	struct prepared p;
+	struct smt_result r;
+	const struct smt_claim_result *c;
+
+	if (!prepare(&p, prog, claims))
+		return;
+	CHECK(smt_check(&r, p.obj, &p.obj->progs[0], &p.claims->progs[0], &zo) == 0, "smt_check");
+	CHECK(r.bmc_complete, "the unrolling did not cover every path");
+	c = find_claim(&r, SMT_CLAIM_TRIP, 0);
+	CHECK(c && c->verdict == SMT_PROVED && c->has_tight && c->tight_trip == 100 &&
+	      c->slack == 50, "trip: %s, tightest %" PRIu64 ", slack %" PRIu64,
+	      c ? c->reason : "missing", c ? c->tight_trip : 0, c ? c->slack : 0);
+	c = find_claim(&r, SMT_CLAIM_RANGE, 0);
+	CHECK(c && c->verdict == SMT_PROVED && c->has_tight && c->tight_umin == 4950 &&
+	      c->tight_umax == 4950 && c->tight_smin == 4950 && c->slack == 10000,
+	      "exit range: tightest [%" PRIu64 ", %" PRIu64 "], slack %" PRIu64,
+	      c ? c->tight_umin : 0, c ? c->tight_umax : 0, c ? c->slack : 0);
+	c = find_claim(&r, SMT_CLAIM_RANGE, 1);
+	CHECK(c && c->has_tight && c->tight_umin == 0 && c->tight_umax == 99 && c->slack == 0,
+	      "header range: tightest [%" PRIu64 ", %" PRIu64 "]", c ? c->tight_umin : 0,
+	      c ? c->tight_umax : 0);
+	smt_result__free(&r);
+	unprepare(&p);
+}
+
+/* ---- 3. the analyzer's claims over the corpus ---- */
+
+static uint32_t case_type(const struct ebpf_object *obj)
+{
+	const struct ebpf_section *s = ebpf_object__section(obj, "type");
+	char t[32] = "";
+
+	if (!s)
+		return BPF_PROG_TYPE_UNSPEC;
+	sscanf(s->text, "%31s", t);
+	return !strcmp(t, "xdp") ? BPF_PROG_TYPE_XDP :
+	       !strcmp(t, "socket") ? BPF_PROG_TYPE_SOCKET_FILTER :
+	       !strcmp(t, "tc") ? BPF_PROG_TYPE_SCHED_CLS : BPF_PROG_TYPE_UNSPEC;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void test_corpus(void)
+{
+	char dir[1024], **names = NULL;
+	size_t nn = 0;
+	uint64_t claims = 0, proved = 0, unknown = 0;
+	DIR *d;
+	struct dirent *de;
+	struct smt_opts zo = { .sz = sizeof(zo), .timeout_ms = 4000, .budget_s = 60 };
+
+	snprintf(dir, sizeof(dir), "%s/corpus/cases", check_source_dir());
+	d = opendir(dir);
+	CHECK(d != NULL, "no corpus at %s", dir);
+	while (d && (de = readdir(d))) {
+		char **nv;
+
+		if (!strstr(de->d_name, ".case"))
+			continue;
+		nv = realloc(names, (nn + 1) * sizeof(*nv));
+		if (!nv)
+			break;
+		names = nv;
+		names[nn++] = strdup(de->d_name);
+	}
+	if (d)
+		closedir(d);
+	if (nn)
+		qsort(names, nn, sizeof(*names), cmp_str);
+	for (size_t k = 0; k < nn; k++) {
+		struct ebpf_object *obj = NULL;
+		struct diag dg;
+		char path[2048];
+
+		snprintf(path, sizeof(path), "%s/%s", dir, names[k]);
+		diag_clear(&dg);
+		if (ebpf_object__open_file(&obj, path, &dg)) {
+			CHECK(0, "%s: %s", names[k], dg.msg);
+			free(names[k]);
+			continue;
+		}
+		for (size_t p = 0; p < obj->prog_cnt; p++) {
+			struct ebpf_prog *prog = &obj->progs[p];
+			struct scev_opts so = { .sz = sizeof(so) };
+			struct claim_prog cp = { 0 };
+			struct smt_result r;
+			int err;
+
+			prog->prog_type = case_type(obj);
+			so.prog_type = prog->prog_type;
+			if (scev_analyze(&cp, prog, obj->maps, obj->map_cnt, &so, &dg)) {
+				CHECK(0, "%s: analyze: %s", names[k], dg.msg);
+				continue;
+			}
+			err = smt_check(&r, obj, prog, &cp, &zo);
+			CHECK(err == 0, "%s: smt_check: %d", names[k], err);
+			if (!err) {
+				claims += r.nclaims;
+				proved += r.proved;
+				unknown += r.unknown;
+				CHECK(r.refuted == 0, "%s: %u claims of the analyzer refuted (%s)",
+				      names[k], r.refuted, r.nfindings ? r.findings[0].text : "");
+				CHECK(r.encoding_bugs == 0, "%s: %u encoding findings", names[k],
+				      r.encoding_bugs);
+				smt_result__free(&r);
+			}
+			claim_prog__free(&cp);
+		}
+		ebpf_object__free(obj);
+		free(names[k]);
+	}
+	free(names);
+	printf("corpus: %zu cases, %" PRIu64 " claims: %" PRIu64 " proved (%.1f%%), %" PRIu64
+	       " unknown\n", nn, claims, proved, claims ? 100.0 * proved / claims : 0.0, unknown);
+	/* a floor, not a target: a drop this large means the oracle lost its grip */
+	CHECK(claims > 500 && proved * 10 >= claims * 9, "only %" PRIu64 " of %" PRIu64
+	      " claims proved", proved, claims);
+}
+
 int main(int argc, char **argv)
 {
 	unsigned diff_cases = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 0) : 4000;
 
 	test_diff(diff_cases);
+	test_wrong_claims();
+	test_precision();
+	test_corpus();
 	return check_done("test_smt");
 }
