@@ -722,6 +722,91 @@ static bool second_order(struct scev_ctx *cx, const struct sym_summary *sum,
 	return true;
 }
 
+/* x in the sorted v[0..n), or NULL. */
+static const uint32_t *bsearch_u32(const uint32_t *v, uint32_t n, uint32_t x)
+{
+	uint32_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid] == x)
+			return &v[mid];
+		if (v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static bool clobbers_args(const struct bpf_insn *i)
+{
+	return ebpf_is_call(i) || (ebpf_class(i) == BPF_LD && !ebpf_is_ldimm64(i));
+}
+
+/* Which of r1-r5 (bits 1-5) are, on every path from the header of loop l back to it, either
+ * never clobbered by a call (or LD_ABS/LD_IND) or written after the last one: a must-analysis
+ * over the body, inner cycles included, iterated to its fixpoint.  Irreducible loops and
+ * allocation failures get 0 (every argument register is taken as clobbered). */
+static uint16_t loop_args_defined(struct scev_ctx *cx, uint32_t l)
+{
+	const struct scev_loop *L = &cx->st.loops->loops[l];
+	const struct scev_cfg *g = cx->st.cfg;
+	uint16_t *out, res = 0x3e;
+	bool changed = true;
+
+	if (!cx->loop_args_def &&
+	    !(cx->loop_args_def = calloc(cx->st.loops->nloops ? cx->st.loops->nloops : 1,
+					 sizeof(*cx->loop_args_def))))
+		return 0;
+	if (cx->loop_args_def[l] & 0x8000)
+		return cx->loop_args_def[l] & 0x3e;
+	if (L->irreducible || !(out = malloc(L->nblocks * sizeof(*out)))) {
+		cx->loop_args_def[l] = 0x8000;
+		return 0;
+	}
+	for (uint32_t k = 0; k < L->nblocks; k++)
+		out[k] = 0x3e;	/* optimistic start of a must-analysis */
+	while (changed) {
+		changed = false;
+		for (uint32_t k = 0; k < L->nblocks; k++) {
+			const struct scev_block *b = &g->blocks[L->blocks[k]];
+			uint16_t d = 0x3e;
+
+			if (L->blocks[k] != L->header) {
+				for (uint32_t p = 0; p < b->npred; p++) {
+					uint32_t pb = g->preds[b->pred_off + p];
+					const uint32_t *at = bsearch_u32(L->blocks, L->nblocks, pb);
+
+					if (at)
+						d &= out[at - L->blocks];
+				}
+			}
+			for (uint32_t pc = b->first; pc <= b->last; pc += ebpf_insn_slots(&cx->insns[pc])) {
+				const struct bpf_insn *i = &cx->insns[pc];
+
+				if (clobbers_args(i))
+					d &= (uint16_t)~0x3eu;
+				else
+					d |= (uint16_t)(ebpf_regs_written(i) & 0x3e);
+			}
+			if (d != out[k]) {
+				out[k] = d;
+				changed = true;
+			}
+		}
+	}
+	for (uint32_t e = 0; e < L->nback_edges; e++) {
+		const uint32_t *at = bsearch_u32(L->blocks, L->nblocks, L->back_edges[e].from);
+
+		res &= at ? out[at - L->blocks] : 0;
+	}
+	free(out);
+	cx->loop_args_def[l] = 0x8000 | res;
+	return res;
+}
+
 static int header_step(struct engine *en, uint32_t l, const struct astate *E, struct astate *H)
 {
 	struct scev_ctx *cx = en->cx;
@@ -740,17 +825,9 @@ static int header_step(struct engine *en, uint32_t l, const struct astate *E, st
 
 	if ((err = as_copy(H, E)))
 		return err;
-	/* A call in the loop leaves r1-r5 unwritten for the iterations after it. */
-	for (uint32_t k = 0; k < L->nblocks; k++) {
-		const struct scev_block *blk = &cx->st.cfg->blocks[L->blocks[k]];
-		const struct bpf_insn *li = &cx->insns[blk->last];
-
-		for (uint32_t pc = blk->first; pc <= blk->last; pc += ebpf_insn_slots(&cx->insns[pc])) {
-			li = &cx->insns[pc];
-			if (ebpf_is_call(li) || (ebpf_class(li) == BPF_LD && !ebpf_is_ldimm64(li)))
-				H->init &= (uint16_t)~0x3eu;
-		}
-	}
+	/* A call in the loop leaves r1-r5 unwritten for the iterations after it, unless every
+	 * path back to the header writes them again. */
+	H->init &= (uint16_t)(~0x3eu | loop_args_defined(cx, l));
 	/* Trip count: the smallest bound among exits taken in every iteration. */
 	if (sum->ok) {
 		for (uint32_t k = 0; k < sum->nexits; k++) {
@@ -920,7 +997,10 @@ static int header_step(struct engine *en, uint32_t l, const struct astate *E, st
 		if (LOC_IS_REG(x))
 			H->regs[x] = newv[k];
 		else if (newv[k].kind == AV_TOP)
-			as_invalidate(H, LOC_SLOT_OFF(x), LOC_SLOT_OFF(x) + LOC_SLOT_SIZE(x));
+			/* (signed: the offset plus an unsigned size would wrap and forget the
+			 * whole frame) */
+			as_invalidate(H, LOC_SLOT_OFF(x), (int64_t)LOC_SLOT_OFF(x) +
+				      (int64_t)LOC_SLOT_SIZE(x));
 		else
 			err = as_store(H, LOC_SLOT_OFF(x), LOC_SLOT_SIZE(x), &newv[k]);
 	}
@@ -1349,7 +1429,7 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 	v->checks++;
 	for (unsigned r = 0; r < EBPF_NREGS; r++)
 		if ((need & (1u << r)) && !(s->init & (1u << r)))
-			VFAIL(VERDICT_UNSAFE, pc, "R%u is read before it is written on every path", r);
+			VFAIL(VERDICT_UNSAFE, pc, "R%u may be read before it is written (not written on some path)", r);
 	if (ebpf_is_helper_call(i) && (i->imm >= 1 && i->imm <= 3)) {
 		const struct aval *m = &s->regs[1];
 		uint32_t ks, vsz;

@@ -80,6 +80,8 @@ struct scev_ctx {
 	struct aval *fn_ret, *fn_ret_acc;
 	uint8_t *fn_seen, *fn_seen_acc;	/* bit 0: args known, bit 1: return known */
 	bool first_pass;
+	uint16_t *loop_args_def;	/* per loop, lazily (absint.c): which of r1-r5 every path
+					 * around it writes after its last call; bit 15 = known */
 	struct scev_verdict *verdict;	/* when set, the last pass also checks safety */
 };
 

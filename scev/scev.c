@@ -120,6 +120,7 @@ static int compute_args_read(struct scev_ctx *cx)
 static void ctx_free(struct scev_ctx *cx)
 {
 	free(cx->args_read);
+	free(cx->loop_args_def);
 	free(cx->fn_args);
 	free(cx->fn_args_acc);
 	free(cx->fn_ret);

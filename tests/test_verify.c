@@ -35,13 +35,24 @@ static const struct {
 	  "*(u64 *)(r2 -64) = r1\nr1 += 1\nif r1 < 9 goto l\nr0 = 0\nexit\n",
 	  BPF_PROG_TYPE_XDP, VERDICT_UNSAFE, "stack access" },
 	{ "unwritten register", "r0 = r2\nexit\n", BPF_PROG_TYPE_XDP, VERDICT_UNSAFE,
-	  "R2 is read" },
+	  "R2 may be read" },
 	{ "register written on one path only", "r2 = *(u32 *)(r1 +16)\nif r2 == 0 goto l\nr3 = 1\n"
-	  "l: r0 = r3\nexit\n", BPF_PROG_TYPE_XDP, VERDICT_UNSAFE, "R3 is read" },
+	  "l: r0 = r3\nexit\n", BPF_PROG_TYPE_XDP, VERDICT_UNSAFE, "R3 may be read" },
 	{ "unwritten stack read", "r0 = *(u64 *)(r10 -8)\nexit\n", BPF_PROG_TYPE_XDP,
 	  VERDICT_UNSAFE, "stack bytes" },
 	{ "r1-r5 dead after a call", "call bpf_get_prandom_u32\nr0 = r1\nexit\n",
-	  BPF_PROG_TYPE_XDP, VERDICT_UNSAFE, "R1 is read" },
+	  BPF_PROG_TYPE_XDP, VERDICT_UNSAFE, "R1 may be read" },
+	{ "r2 filled again after a call in a loop", "r2 = 0\nl: if w2 == 0x492 goto o\n"
+	  "*(u64 *)(r10 -40) = r2\ncall bpf_get_prandom_u32\nr2 = *(u64 *)(r10 -40)\n"
+	  "r2 += 117\ngoto l\no: r0 = 0\nexit\n", BPF_PROG_TYPE_XDP, VERDICT_SAFE, NULL },
+	{ "r2 filled again on one path only", "r2 = 0\nl: if w2 == 0x492 goto o\n"
+	  "*(u64 *)(r10 -40) = r2\ncall bpf_get_prandom_u32\nif r0 > 5 goto s\n"
+	  "r2 = *(u64 *)(r10 -40)\nr2 += 117\ngoto l\ns: r0 = 0\ngoto l\no: r0 = 0\nexit\n",
+	  BPF_PROG_TYPE_XDP, VERDICT_UNSAFE, "R2 may be read" },
+	{ "packet pointer spilled across a loop that forgets another cell", XDP_PROLOGUE
+	  "*(u64 *)(r10 -8) = r2\nw9 = 20\nl: r0 = *(u64 *)(r10 -8)\nr0 = *(u16 *)(r0 +26)\n"
+	  "*(u64 *)(r10 -48) = r2\nw9 += -1\nif w9 s> 0 goto l\n" XDP_EPILOGUE,
+	  BPF_PROG_TYPE_XDP, VERDICT_SAFE, NULL },
 	{ "xdp_md write", "r2 = 0\n*(u32 *)(r1 +0) = r2\nr0 = 0\nexit\n", BPF_PROG_TYPE_XDP,
 	  VERDICT_UNSAFE, "xdp_md" },
 	{ "skb mark write", "r2 = 7\n*(u32 *)(r1 +8) = r2\nr0 = 0\nexit\n",
