@@ -225,6 +225,75 @@ static void prog_name_from(char *dst, size_t n, const char *name)
 		snprintf(dst, n, "prog");
 }
 
+/* "-- type": xdp, socket, tc or plain (the context model of the program). */
+static int parse_type(struct ebpf_object *o, struct diag *d)
+{
+	const struct ebpf_section *sec = ebpf_object__section(o, "type");
+	char t[32] = "";
+
+	if (!sec)
+		return 0;
+	if (sscanf(sec->text, "%31s", t) != 1 || (strcmp(t, "xdp") && strcmp(t, "socket") &&
+						   strcmp(t, "tc") && strcmp(t, "plain")))
+		return diag_at_line(d, EINVAL, sec->line, 1, "unknown program type '%s' (xdp, socket, "
+				    "tc, plain)", t);
+	o->progs[0].prog_type = !strcmp(t, "xdp") ? BPF_PROG_TYPE_XDP :
+				!strcmp(t, "socket") ? BPF_PROG_TYPE_SOCKET_FILTER :
+				!strcmp(t, "tc") ? BPF_PROG_TYPE_SCHED_CLS : BPF_PROG_TYPE_UNSPEC;
+	return 0;
+}
+
+/* "-- maps": one map per line, in LD_IMM64 index order: "array key=4 value=64 entries=4"
+ * (array or hash), optionally "name=NAME" (the name the kernel prints; default mapN); blank
+ * lines and '#' comments are skipped. */
+static int parse_maps(struct ebpf_object *o, struct diag *d)
+{
+	const struct ebpf_section *sec = ebpf_object__section(o, "maps");
+	const char *p;
+	int line;
+
+	if (!sec)
+		return 0;
+	p = sec->text;
+	for (line = sec->line; *p; line++) {
+		size_t l = strcspn(p, "\n");
+		char buf[256], kind[16], name[64] = "", extra[2];
+		unsigned ks, vs, me;
+		struct ebpf_map_def *nv, *m;
+		int n;
+
+		snprintf(buf, sizeof(buf), "%.*s", (int)(l < sizeof(buf) - 1 ? l : sizeof(buf) - 1), p);
+		p += l + (p[l] == '\n');
+		buf[strcspn(buf, "#")] = '\0';
+		if (buf[strspn(buf, " \t\r")] == '\0')
+			continue;
+		n = sscanf(buf, " %15s key=%u value=%u entries=%u name=%63s %1s", kind, &ks, &vs, &me,
+			   name, extra);
+		if (n == 4 && sscanf(buf, " %*s key=%*u value=%*u entries=%*u %1s", extra) == 1)
+			n = 0;	/* something after the entries that is not a name */
+		if ((n != 4 && n != 5) || (strcmp(kind, "array") && strcmp(kind, "hash")) || !vs ||
+		    !me || !ks)
+			return diag_at_line(d, EINVAL, line, 1, "expected 'array|hash key=K value=V "
+					    "entries=N [name=NAME]' (all nonzero)");
+		nv = realloc(o->maps, (o->map_cnt + 1) * sizeof(*nv));
+		if (!nv)
+			return diag_set(d, ENOMEM, "out of memory");
+		o->maps = nv;
+		m = &nv[o->map_cnt];
+		memset(m, 0, sizeof(*m));
+		if (name[0])
+			snprintf(m->name, sizeof(m->name), "%s", name);
+		else
+			snprintf(m->name, sizeof(m->name), "map%zu", o->map_cnt);
+		m->type = strcmp(kind, "array") ? BPF_MAP_TYPE_HASH : BPF_MAP_TYPE_ARRAY;
+		m->key_size = ks;
+		m->value_size = vs;
+		m->max_entries = me;
+		o->map_cnt++;
+	}
+	return 0;
+}
+
 static int open_text(struct ebpf_object *o, const char *text, size_t len, struct diag *d)
 {
 	const struct ebpf_section *asm_sec;
@@ -244,7 +313,11 @@ static int open_text(struct ebpf_object *o, const char *text, size_t len, struct
 	if (err)
 		return err;
 	prog_name_from(pname, sizeof(pname), o->path);
-	return add_single_prog(o, insns, n, lines, pname, d);
+	if ((err = add_single_prog(o, insns, n, lines, pname, d)))
+		return err;
+	if ((err = parse_type(o, d)))
+		return err;
+	return parse_maps(o, d);
 }
 
 static int open_raw(struct ebpf_object *o, const uint8_t *data, size_t len, struct diag *d)

@@ -273,42 +273,6 @@ static void oracle(struct cctx *c, const struct ebpf_object *obj, const struct e
 	check_result__free(&res);
 }
 
-/* "-- maps": one map per line, in LD_IMM64 index order:
- * "array key=4 value=64 entries=4" (array or hash). */
-static int parse_maps(struct cctx *c, const struct ebpf_section *sec, struct ebpf_object *obj)
-{
-	const char *p = sec->text;
-	char buf[256], kind[16];
-	int line = sec->line - 1;
-	size_t n = 0;
-
-	while (next_line(&p, buf, sizeof(buf), &line)) {
-		struct ebpf_map_def *nv, *m;
-		unsigned ks, vs, me;
-
-		if (sscanf(buf, "%15s key=%u value=%u entries=%u", kind, &ks, &vs, &me) != 4 ||
-		    (strcmp(kind, "array") && strcmp(kind, "hash")) || !vs || !me || !ks) {
-			fail(c, line, "expected 'array|hash key=K value=V entries=N'");
-			return -1;
-		}
-		nv = realloc(obj->maps, (n + 1) * sizeof(*nv));
-		if (!nv) {
-			fail(c, line, "out of memory");
-			return -1;
-		}
-		obj->maps = nv;
-		m = &nv[n++];
-		memset(m, 0, sizeof(*m));
-		snprintf(m->name, sizeof(m->name), "map%zu", n - 1);
-		m->type = strcmp(kind, "array") ? BPF_MAP_TYPE_HASH : BPF_MAP_TYPE_ARRAY;
-		m->key_size = ks;
-		m->value_size = vs;
-		m->max_entries = me;
-		obj->map_cnt = n;
-	}
-	return 0;
-}
-
 int corpus_run_case(const char *path, const struct corpus_opts *uopts, struct sbuf *log)
 {
 	struct corpus_opts opts = { 0 };
@@ -331,18 +295,7 @@ int corpus_run_case(const char *path, const struct corpus_opts *uopts, struct sb
 		sbuf_printf(log, "%s\n", msg);
 		return err;
 	}
-	if ((sec = ebpf_object__section(obj, "type"))) {
-		char t[32] = "";
-
-		sscanf(sec->text, "%31s", t);
-		prog_type = !strcmp(t, "xdp") ? BPF_PROG_TYPE_XDP :
-			    !strcmp(t, "socket") ? BPF_PROG_TYPE_SOCKET_FILTER :
-			    !strcmp(t, "tc") ? BPF_PROG_TYPE_SCHED_CLS : BPF_PROG_TYPE_UNSPEC;
-		if (prog_type == BPF_PROG_TYPE_UNSPEC && strcmp(t, "plain"))
-			fail(&c, sec->line, "unknown type '%s' (xdp, socket, tc, plain)", t);
-	}
-	if ((sec = ebpf_object__section(obj, "maps")) && parse_maps(&c, sec, obj))
-		goto done;
+	prog_type = obj->progs[0].prog_type;	/* "-- type" and "-- maps": bpf/object.c */
 	if ((sec = ebpf_object__section(obj, "input")) && ebpf_parse_hex(&input, &ilen, sec->text, &d))
 		fail(&c, sec->line + (d.line > 0 ? d.line - 1 : 0), "bad hex input: %s", d.msg);
 	if ((sec = ebpf_object__section(obj, "helper")) && ebpf_parse_hex(&helper, &hlen, sec->text, &d))
@@ -374,7 +327,6 @@ int corpus_run_case(const char *path, const struct corpus_opts *uopts, struct sb
 			       what);
 		claim_prog__free(&cp);
 	}
-done:
 	free(input);
 	free(helper);
 	ebpf_object__free(obj);
@@ -394,6 +346,27 @@ static void put_hex(struct sbuf *sb, const uint8_t *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		sbuf_printf(sb, "%02x%s", p[i], (i % 16 == 15 || i + 1 == n) ? "\n" : " ");
+}
+
+void corpus_format_prog(struct sbuf *sb, const struct bpf_insn *insns, size_t len,
+			uint32_t prog_type, const struct ebpf_map_def *maps, size_t map_cnt)
+{
+	sbuf_puts(sb, "-- asm\n");
+	ebpf_disasm(sb, insns, len, 0);
+	sbuf_printf(sb, "-- type\n%s\n", type_word(prog_type));
+	if (map_cnt) {
+		sbuf_puts(sb, "-- maps\n");
+		for (size_t m = 0; m < map_cnt; m++)
+		{
+			bool named = maps[m].name[0] && !strpbrk(maps[m].name, " \t#");
+
+			sbuf_printf(sb, "%s key=%u value=%u entries=%u%s%s\n",
+				    maps[m].type == BPF_MAP_TYPE_ARRAY ||
+				    maps[m].type == BPF_MAP_TYPE_PERCPU_ARRAY ? "array" : "hash",
+				    maps[m].key_size, maps[m].value_size, maps[m].max_entries,
+				    named ? " name=" : "", named ? maps[m].name : "");
+		}
+	}
 }
 
 int corpus_add_finding(const char *finding_dir, const char *cases_dir, const char *name,
@@ -433,18 +406,10 @@ int corpus_add_finding(const char *finding_dir, const char *cases_dir, const cha
 	sbuf_puts(&sb, "# ");
 	for (const char *s = f.text; *s; s++)
 		sbuf_putc(&sb, *s == '\n' ? ' ' : *s);
-	sbuf_printf(&sb, "\n# program: %s (%zu slots)\n-- asm\n", insns ? "reduced" : "as found",
+	sbuf_printf(&sb, "\n# program: %s (%zu slots)\n", insns ? "reduced" : "as found",
 		    insns ? len : f.len);
-	ebpf_disasm(&sb, insns ? insns : f.insns, insns ? len : f.len, 0);
-	sbuf_printf(&sb, "-- type\n%s\n", type_word(f.prog_type));
-	if (f.map_cnt) {
-		sbuf_puts(&sb, "-- maps\n");
-		for (size_t m = 0; m < f.map_cnt; m++)
-			sbuf_printf(&sb, "%s key=%u value=%u entries=%u\n",
-				    f.maps[m].type == BPF_MAP_TYPE_ARRAY ||
-				    f.maps[m].type == BPF_MAP_TYPE_PERCPU_ARRAY ? "array" : "hash",
-				    f.maps[m].key_size, f.maps[m].value_size, f.maps[m].max_entries);
-	}
+	corpus_format_prog(&sb, insns ? insns : f.insns, insns ? len : f.len, f.prog_type, f.maps,
+			   f.map_cnt);
 	if (f.input_len) {
 		sbuf_puts(&sb, "-- input\n");
 		put_hex(&sb, f.input, f.input_len);

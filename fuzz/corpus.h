@@ -2,10 +2,12 @@
  *
  * A case is a data file (bpf/prog.h sections) with the program and what must hold of it:
  *   -- asm      the program (any assembler syntax)
- *   -- type     optional: xdp, socket, tc or plain (default: plain)
+ *   -- type     optional: xdp, socket, tc or plain (default: plain); read by bpf/object.c,
+ *               so every command sees it
  *   -- input    optional: hex bytes the oracles must also run (e.g. a counterexample)
  *   -- helper   optional: hex helper results for that run
  *   -- maps     optional: one map per line in index order, "array key=4 value=64 entries=4"
+ *               [name=NAME] (also read by bpf/object.c)
  *   -- loops    optional: the exact loop structure, one line per loop in header order:
  *               header=N depth=D parent=P|- back=F[,F..] latch=L|- exits=F>T[,F>T..]
  *               [irreducible entries=E[,E..]]
@@ -19,6 +21,9 @@
 #define BPFSCEV_FUZZ_CORPUS_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include "bpf/prog.h"
 
 #include "util/err.h"
 #include "util/sbuf.h"
@@ -39,5 +44,9 @@ int corpus_run_case(const char *path, const struct corpus_opts *opts, struct sbu
  * fixed.  path receives the file written. */
 int corpus_add_finding(const char *finding_dir, const char *cases_dir, const char *name,
 		       char *path, size_t path_len, struct diag *d);
+
+/* The "-- asm", "-- type" and "-- maps" sections of a case for a program. */
+void corpus_format_prog(struct sbuf *sb, const struct bpf_insn *insns, size_t len,
+			uint32_t prog_type, const struct ebpf_map_def *maps, size_t map_cnt);
 
 #endif

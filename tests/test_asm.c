@@ -983,6 +983,48 @@ static void test_errors(void)
 		      "object error: %d '%s'", err, msg);
 		ebpf_object__free(obj);
 	}
+	/* "-- type" and "-- maps" of a data file: read by the object, errors at their line */
+	{
+		static const struct { const char *src, *msg; } bad[] = {
+			{ "-- asm\nexit\n-- type\nkprobe\n",
+			  "c.case:4:1: unknown program type 'kprobe' (xdp, socket, tc, plain)" },
+			{ "-- asm\nexit\n-- maps\narray key=4 value=8 entries=1\nhash key=4 value=0 "
+			  "entries=1\n", "c.case:5:1: expected 'array|hash key=K value=V entries=N "
+			  "[name=NAME]' (all nonzero)" },
+			{ "-- asm\nexit\n-- maps\narray key=4 value=8 entries=1 size=3\n",
+			  "c.case:4:1: expected 'array|hash key=K value=V entries=N [name=NAME]' "
+			  "(all nonzero)" },
+		};
+		const char *good = "-- asm\nexit\n-- type\ntc\n-- maps\n# two maps\n"
+				   "array key=4 value=8 entries=2 name=counts\n\nhash key=8 value=16 "
+				   "entries=64\n";
+		struct ebpf_object *obj = NULL;
+		struct diag d;
+		char msg[600];
+
+		for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+			diag_clear(&d);
+			CHECK(ebpf_object__open_mem(&obj, bad[k].src, strlen(bad[k].src), "c.case",
+						    &d) == -EINVAL, "bad case %zu accepted", k);
+			diag_format(&d, msg, sizeof(msg));
+			CHECK(!strcmp(msg, bad[k].msg), "bad case %zu: '%s'", k, msg);
+			ebpf_object__free(obj);
+			obj = NULL;
+		}
+		diag_clear(&d);
+		CHECK(ebpf_object__open_mem(&obj, good, strlen(good), "c.case", &d) == 0, "good: %s",
+		      d.msg);
+		if (obj) {
+			CHECK(obj->progs[0].prog_type == BPF_PROG_TYPE_SCHED_CLS, "type %u",
+			      obj->progs[0].prog_type);
+			CHECK(obj->map_cnt == 2 && !strcmp(obj->maps[0].name, "counts") &&
+			      obj->maps[0].type == BPF_MAP_TYPE_ARRAY && obj->maps[0].max_entries == 2 &&
+			      !strcmp(obj->maps[1].name, "map1") && obj->maps[1].type == BPF_MAP_TYPE_HASH &&
+			      obj->maps[1].key_size == 8 && obj->maps[1].value_size == 16,
+			      "maps: %zu", obj->map_cnt);
+		}
+		ebpf_object__free(obj);
+	}
 }
 
 /* Line numbers per slot, and an empty text. */

@@ -264,7 +264,7 @@ struct fixture {
 
 static int fixture_open(struct fixture *fx, const char *path)
 {
-	const struct ebpf_section *type, *maps, *log;
+	const struct ebpf_section *type, *log;
 	struct diag d;
 
 	memset(fx, 0, sizeof(*fx));
@@ -274,38 +274,13 @@ static int fixture_open(struct fixture *fx, const char *path)
 		return -1;
 	}
 	type = ebpf_object__section(fx->obj, "type");
-	maps = ebpf_object__section(fx->obj, "maps");
 	log = ebpf_object__section(fx->obj, "log");
 	fx->expect = ebpf_object__section(fx->obj, "expect");
 	if (!type || !log) {
 		CHECK(0, "%s: needs '-- type' and '-- log'", path);
 		return -1;
 	}
-	fx->obj->progs[0].prog_type = !strncmp(type->text, "xdp", 3) ? BPF_PROG_TYPE_XDP
-								      : BPF_PROG_TYPE_SOCKET_FILTER;
-	if (maps) {
-		const char *p = maps->text;
-		char name[64];
-		unsigned t, ks, vs, n;
-		int used;
-
-		while (sscanf(p, "%63s %u %u %u %u%n", name, &t, &ks, &vs, &n, &used) == 5) {
-			struct ebpf_map_def *m = realloc(fx->obj->maps, (fx->obj->map_cnt + 1) *
-							 sizeof(*m));
-
-			if (!m)
-				return -1;
-			fx->obj->maps = m;
-			m = &m[fx->obj->map_cnt++];
-			memset(m, 0, sizeof(*m));
-			snprintf(m->name, sizeof(m->name), "%s", name);
-			m->type = t;
-			m->key_size = ks;
-			m->value_size = vs;
-			m->max_entries = n;
-			p += used;
-		}
-	}
+	/* "-- type" and "-- maps" are read by the object (bpf/object.c) */
 	fx->log = log->text;
 	fx->k = parse(fx->log, fx->obj);
 	if (!fx->k)
