@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "fuzz/campaign.h"
+#include "oracle/kernel.h"
 
 static void fuzz_usage(FILE *f)
 {
@@ -17,6 +18,7 @@ static void fuzz_usage(FILE *f)
 		"usage: bpfscev fuzz [--time S | --runs N] [--seed N] [--jobs N] [--crashes DIR]\n"
 		"                    [--resume] [--first N] [--inputs N] [--steps N] [--timeout S]\n"
 		"                    [--strategy forget|iterate] [--knob NAME=VALUE]... [--quiet]\n"
+		"                    [--z3 [--z3-timeout MS] [--z3-budget S]] [--kernel]\n"
 		"  Generates loop programs, analyzes each one and checks every claim in the\n"
 		"  interpreter; each claim that fails and each analyzer crash or hang is saved as a\n"
 		"  finding directory in DIR (default ./crashes), once per signature.  Without\n"
@@ -34,7 +36,16 @@ static void fuzz_usage(FILE *f)
 		"  --strategy S   the analyzer's strategy for loop-carried values (default forget)\n"
 		"  --knob N=V     a generator knob (bpfscev fuzz --knobs lists them)\n"
 		"  --knobs        list the generator knobs and exit\n"
-		"  --quiet        no progress line\n",
+		"  --quiet        no progress line\n"
+		"  --z3           also decide every claim with the Z3 oracle: proved, refuted (a\n"
+		"                 counterexample the interpreter confirms: a finding) or unknown\n"
+		"  --z3-timeout MS  per solver query (default 500)\n"
+		"  --z3-budget S  Z3 time per program (default 2); what is left is unknown\n"
+		"  --kernel       also ask the running kernel: bpfscev verify's verdict against the\n"
+		"                 verifier's (both accept, both reject, improvement, regression;\n"
+		"                 disagreements saved in DIR/verdicts/ with both logs), the\n"
+		"                 verifier's logged ranges checked as claims, r0 against\n"
+		"                 BPF_PROG_TEST_RUN; skipped with one line where bpf() is refused\n",
 		FUZZ_DEFAULT_RUNS, FUZZ_DEFAULT_STEPS);
 }
 
@@ -150,6 +161,35 @@ static void summary(const struct fuzz_stats *st, const struct fuzz_opts *o, cons
 		}
 	}
 	printf("\n");
+	if (st->x[FX_Z3_PROGRAMS]) {
+		const uint64_t *x = st->x;
+
+		printf("  z3              %" PRIu64 " claims of %" PRIu64 " programs: proved %" PRIu64
+		       " (%.1f%%), refuted %" PRIu64 ", unknown %" PRIu64 "; %" PRIu64 " encoding "
+		       "findings; %.0f claims per z3 cpu-second\n", x[FX_Z3_CLAIMS],
+		       x[FX_Z3_PROGRAMS], x[FX_Z3_PROVED], pct(x[FX_Z3_PROVED], x[FX_Z3_CLAIMS]),
+		       x[FX_Z3_REFUTED], x[FX_Z3_UNKNOWN], x[FX_Z3_ENCODING],
+		       st->t_z3 > 0 ? x[FX_Z3_CLAIMS] / st->t_z3 : 0);
+	}
+	if (st->x[FX_K_PROGRAMS] || st->x[FX_K_ERRORS]) {
+		const uint64_t *x = st->x;
+
+		printf("  kernel verdicts %" PRIu64 " programs: both accept %" PRIu64 ", both reject %"
+		       PRIu64 ", improvement %" PRIu64 ", regression %" PRIu64 " (%" PRIu64
+		       " disagreement signatures saved in %s/verdicts/)\n", x[FX_K_PROGRAMS],
+		       x[FX_K_BOTH_ACCEPT], x[FX_K_BOTH_REJECT], x[FX_K_IMPROVEMENT],
+		       x[FX_K_REGRESSION], st->disagreements_saved, dir ? dir : ".");
+		printf("  kernel claims   %" PRIu64 " range claims from the logs of %" PRIu64
+		       " programs, %" PRIu64 " checks: %" PRIu64 " programs refuted one; %" PRIu64
+		       " test runs compared, %" PRIu64 " differed; %" PRIu64 " invariant violations; "
+		       "%" PRIu64 " safe verdicts faulted", x[FX_K_CLAIMS], x[FX_K_CLAIM_PROGRAMS],
+		       x[FX_K_CLAIM_CHECKS], x[FX_K_CLAIMS_REFUTED], x[FX_K_TEST_RUNS],
+		       x[FX_K_RESULT_DIFF], x[FX_K_INVARIANT], x[FX_K_VERDICT_FAULTS]);
+		if (x[FX_K_ERRORS])
+			printf("; %" PRIu64 " programs the kernel could not be asked about",
+			       x[FX_K_ERRORS]);
+		printf(" (%.1f kernel-phase cpu-seconds)\n", st->t_kernel);
+	}
 	if (st->unconfirmed)
 		printf("  worker deaths   %" PRIu64 " that did not happen again alone (not saved)\n",
 		       st->unconfirmed);
@@ -241,6 +281,16 @@ int cmd_fuzz(int argc, char **argv)
 			}
 		} else if (!strcmp(a, "--quiet")) {
 			ui.quiet = true;
+		} else if (!strcmp(a, "--z3")) {
+			o.z3 = true;
+		} else if (!strcmp(a, "--z3-timeout") && more) {
+			o.z3_timeout_ms = (unsigned)strtoul(argv[++i], &end, 0);
+		} else if (!strcmp(a, "--z3-budget") && more) {
+			o.z3_budget = strtod(argv[++i], &end);
+			if (o.z3_budget <= 0)
+				end = argv[i];
+		} else if (!strcmp(a, "--kernel")) {
+			o.kernel = true;
 		} else {
 			fprintf(stderr, "bpfscev fuzz: unknown or incomplete option '%s'\n", a);
 			fuzz_usage(stderr);
@@ -257,6 +307,14 @@ int cmd_fuzz(int argc, char **argv)
 	}
 	if (!have_time && !have_runs && !o.resume)
 		o.seconds = 20;
+	if (o.kernel) {
+		char why[256];
+
+		if (!kernel_available(why, sizeof(why))) {
+			fprintf(stderr, "bpfscev fuzz: --kernel skipped: %s\n", why);
+			o.kernel = false;
+		}
+	}
 	o.knobs = &knobs;
 	o.progress = progress;
 	o.on_finding = on_finding;

@@ -304,6 +304,13 @@ static int write_state(struct camp *c)
 		    st->loops_ran, st->range_claims, st->claims_checked, st->runs, st->traps,
 		    st->unconfirmed, st->seconds);
 	sbuf_printf(&sb, "cpu: %.6f %.6f %.6f\n", st->t_gen, st->t_analyze, st->t_check);
+	sbuf_printf(&sb, "oracles: z3=%d kernel=%d z3_timeout_ms=%u z3_budget=%.3f\n", c->o.z3,
+		    c->o.kernel, c->o.z3_timeout_ms, c->o.z3_budget);
+	sbuf_printf(&sb, "cpu_oracles: %.6f %.6f\ndisagreements_saved: %" PRIu64 "\n", st->t_z3,
+		    st->t_kernel, st->disagreements_saved);
+	for (unsigned i = 0; i < FX_N; i++)
+		if (st->x[i])
+			sbuf_printf(&sb, "%s: %" PRIu64 "\n", fuzz_xstat_name(i), st->x[i]);
 	put_u64s(&sb, "found", st->found, FUZZ_KINDS);
 	put_u64s(&sb, "saved", st->saved, FUZZ_KINDS);
 	sbuf_puts(&sb, "ratio:");
@@ -342,6 +349,14 @@ static int read_u64_list(const char *v, uint64_t *out, size_t n)
 		v = end;
 	}
 	return 0;
+}
+
+static int xstat_index(const char *name)
+{
+	for (unsigned i = 0; i < FX_N; i++)
+		if (!strcmp(name, fuzz_xstat_name(i)))
+			return (int)i;
+	return -1;
 }
 
 static int read_state(struct camp *c)
@@ -391,6 +406,7 @@ static int read_state(struct camp *c)
 		U64("runs_done", st->runs);
 		U64("traps", st->traps);
 		U64("unconfirmed", st->unconfirmed);
+		U64("disagreements_saved", st->disagreements_saved);
 #undef U64
 		else if (!strcmp(line, "runs"))
 			c->o.oracle_runs = (uint32_t)strtoul(v, NULL, 10);
@@ -398,6 +414,18 @@ static int read_state(struct camp *c)
 			st->seconds = strtod(v, NULL);
 		else if (!strcmp(line, "cpu"))
 			sscanf(v, "%lf %lf %lf", &st->t_gen, &st->t_analyze, &st->t_check);
+		else if (!strcmp(line, "cpu_oracles"))
+			sscanf(v, "%lf %lf", &st->t_z3, &st->t_kernel);
+		else if (!strcmp(line, "oracles")) {
+			int z3 = 0, kernel = 0;
+
+			if (sscanf(v, "z3=%d kernel=%d z3_timeout_ms=%u z3_budget=%lf", &z3, &kernel,
+				   &c->o.z3_timeout_ms, &c->o.z3_budget) != 4)
+				err = -EINVAL;
+			c->o.z3 = z3;
+			c->o.kernel = kernel;
+		} else if (xstat_index(line) >= 0)
+			st->x[xstat_index(line)] = strtoull(v, NULL, 10);
 		else if (!strcmp(line, "strategy"))
 			c->o.strategy = !strcmp(v, "iterate") ? SCEV_ITERATE : SCEV_FORGET;
 		else if (!strcmp(line, "knobs"))
@@ -544,6 +572,9 @@ struct outcome {
 	uint32_t nbuckets;
 	struct occ *occ;
 	uint32_t nocc;
+	uint64_t x[FX_N];		/* the optional oracles' counters */
+	double t_z3, t_kernel;
+	struct fuzz_disagreement *dis;	/* a verdict disagreement to save, or NULL */
 };
 
 static void outcome_free(struct outcome *oc)
@@ -554,6 +585,7 @@ static void outcome_free(struct outcome *oc)
 		free(oc->occ[i].f);
 	}
 	free(oc->occ);
+	fuzz_disagreement__free(oc->dis);
 	memset(oc, 0, sizeof(*oc));
 }
 
@@ -570,7 +602,7 @@ static void fill_defaults(struct fuzz_opts *o)
 }
 
 /* What a worker shows the parent while it works (one page per worker, shared). */
-enum { PH_IDLE, PH_GEN, PH_ANALYZE, PH_CHECK };
+enum { PH_IDLE, PH_GEN, PH_ANALYZE, PH_CHECK, PH_ORACLES };
 struct watch {
 	volatile uint64_t index;
 	volatile uint32_t phase;
@@ -606,6 +638,7 @@ static int run_program(struct fuzz_program_result *r, const struct fuzz_opts *uo
 	claim_prog__free(&r->claims);
 	memset(&r->claims, 0, sizeof(r->claims));
 	check_result__free(&r->check);
+	fuzz_xresult__free(&r->extra);
 	r->t_gen = r->t_analyze = r->t_check = 0;
 	pseed = fuzz_program_seed(o.seed, index);
 	gen_src_init_seed(&src, pseed);
@@ -646,6 +679,14 @@ static int run_program(struct fuzz_program_result *r, const struct fuzz_opts *uo
 	}
 	t3 = cpu_s();
 	r->t_check = t3 - t2;
+	if (!err && (o.z3 || o.kernel)) {
+		struct fuzz_xopts xo = { .z3 = o.z3, .kernel = o.kernel,
+					 .z3_timeout_ms = o.z3_timeout_ms, .z3_budget_s = o.z3_budget,
+					 .seed = pseed };
+
+		set_phase(w, PH_ORACLES);
+		err = fuzz_xrun(&r->extra, &xo, &obj, &view, &r->claims);
+	}
 	return err;
 }
 
@@ -660,6 +701,7 @@ void fuzz_program_result__free(struct fuzz_program_result *r)
 		return;
 	claim_prog__free(&r->claims);
 	check_result__free(&r->check);
+	fuzz_xresult__free(&r->extra);
 	gen_program__free(&r->gp);
 	memset(r, 0, sizeof(*r));
 }
@@ -711,6 +753,44 @@ static int add_occ(struct outcome *oc, uint8_t kind, uint64_t sig, struct findin
 	n[oc->nocc].sig = sig;
 	n[oc->nocc].f = f;
 	oc->nocc++;
+	return 0;
+}
+
+/* The optional oracles' counters, findings (complete already) and disagreement. */
+static int eval_extra(struct eval *ev, uint64_t index, struct outcome *oc)
+{
+	struct fuzz_xresult *x = &ev->pr.extra;
+	int err;
+
+	memcpy(oc->x, x->x, sizeof(oc->x));
+	oc->t_z3 = x->t_z3;
+	oc->t_kernel = x->t_kernel;
+	oc->dis = x->dis;
+	x->dis = NULL;
+	for (uint32_t k = 0; k < x->nfindings; k++) {
+		struct finding *f = x->findings[k];
+		char source[sizeof(f->source)];
+		uint64_t first;
+		bool dup_here = false;
+
+		for (uint32_t j = 0; j < oc->nocc; j++)
+			if (oc->occ[j].sig == f->sig.full)
+				dup_here = true;
+		if (dup_here)
+			continue;
+		if (seen_lookup(&ev->seen, f->sig.full, &first) && first <= index) {
+			if ((err = add_occ(oc, f->kind, f->sig.full, NULL)))
+				return err;
+			continue;
+		}
+		memcpy(source, f->source, sizeof(source));
+		set_origin(f, ev->c, index);
+		memcpy(f->source, source, sizeof(source));	/* z3, kernel, verdict */
+		x->findings[k] = NULL;
+		if ((err = add_occ(oc, f->kind, f->sig.full, f)) ||
+		    (err = seen_put(&ev->seen, f->sig.full, index)))
+			return err;
+	}
 	return 0;
 }
 
@@ -793,7 +873,7 @@ static int eval_program(struct eval *ev, uint64_t index, struct outcome *oc, str
 			return err;
 		}
 	}
-	return 0;
+	return eval_extra(ev, index, oc);
 }
 
 /* ---- the parent's side: counting and saving ---- */
@@ -864,6 +944,26 @@ static void consume(struct camp *c, struct outcome *oc)
 		st->traps += oc->traps;
 		for (uint32_t i = 0; i < oc->nbuckets; i++)
 			st->ratio[oc->buckets[i]]++;
+		for (unsigned i = 0; i < FX_N; i++)
+			st->x[i] += oc->x[i];
+		st->t_z3 += oc->t_z3;
+		st->t_kernel += oc->t_kernel;
+	}
+	if (oc->dis && c->o.crashes) {
+		char path[4096], origin[128];
+		bool is_new;
+		int err;
+
+		snprintf(origin, sizeof(origin), "bpfscev fuzz --seed %" PRIu64 " program %" PRIu64,
+			 c->o.seed, oc->index);
+		err = fuzz_save_disagreement(c->o.crashes, oc->dis, origin, &is_new, path,
+					     sizeof(path));
+		if (err && !c->err) {
+			diag_set_file(c->d, c->o.crashes);
+			c->err = diag_set(c->d, -err, "cannot save a verdict disagreement: %s",
+					  strerror(-err));
+		}
+		st->disagreements_saved += !err && is_new;
 	}
 	for (uint32_t i = 0; i < oc->nocc; i++) {
 		if (oc->occ[i].kind < FUZZ_KINDS)
@@ -945,7 +1045,7 @@ enum { WMSG_OUTCOME = 1, WMSG_BATCH_DONE = 2, WMSG_BATCH = 3 };
 static const char *phase_name(uint32_t ph)
 {
 	return ph == PH_GEN ? "generate" : ph == PH_ANALYZE ? "analyze" : ph == PH_CHECK ? "check" :
-	       "idle";
+	       ph == PH_ORACLES ? "z3/kernel" : "idle";
 }
 
 /* -- serialization (both sides run the same binary: native byte order) -- */
@@ -1104,6 +1204,17 @@ static void pack_outcome(struct sbuf *sb, const struct outcome *oc)
 	put_f64(sb, oc->t_analyze);
 	put_f64(sb, oc->t_check);
 	put_blob(sb, oc->buckets, oc->nbuckets * sizeof(*oc->buckets));
+	put_blob(sb, oc->x, sizeof(oc->x));
+	put_f64(sb, oc->t_z3);
+	put_f64(sb, oc->t_kernel);
+	put_u64(sb, oc->dis != NULL);
+	if (oc->dis) {
+		put_u64(sb, oc->dis->cls);
+		put_u64(sb, oc->dis->sig);
+		put_str(sb, oc->dis->case_text);
+		put_str(sb, oc->dis->ours);
+		put_str(sb, oc->dis->kernel_log);
+	}
 	put_u64(sb, oc->nocc);
 	for (uint32_t i = 0; i < oc->nocc; i++) {
 		put_u64(sb, oc->occ[i].kind);
@@ -1137,6 +1248,31 @@ static int unpack_outcome(struct rd *r, const struct camp *c, struct outcome *oc
 	for (uint32_t i = 0; oc->buckets && i < oc->nbuckets; i++)
 		if (oc->buckets[i] >= FUZZ_RATIO_BUCKETS)
 			r->bad = true;
+	{
+		uint64_t *x = get_blob(r, &n, false);
+
+		if (x && n == sizeof(oc->x))
+			memcpy(oc->x, x, n);
+		else
+			r->bad = true;
+		free(x);
+	}
+	oc->t_z3 = get_f64(r);
+	oc->t_kernel = get_f64(r);
+	if (get_u64(r) && !r->bad) {
+		oc->dis = calloc(1, sizeof(*oc->dis));
+		if (!oc->dis) {
+			r->bad = true;
+		} else {
+			oc->dis->cls = (uint8_t)get_u64(r);
+			oc->dis->sig = get_u64(r);
+			oc->dis->case_text = get_blob(r, NULL, true);
+			oc->dis->ours = get_blob(r, NULL, true);
+			oc->dis->kernel_log = get_blob(r, NULL, true);
+			if (!oc->dis->case_text || !oc->dis->ours || !oc->dis->kernel_log)
+				r->bad = true;
+		}
+	}
 	nocc = get_u64(r);
 	for (uint64_t i = 0; i < nocc && !r->bad; i++) {
 		uint8_t kind = (uint8_t)get_u64(r);
@@ -1558,7 +1694,9 @@ static void watchdog(struct pool *p)
 	for (unsigned k = 0; k < p->n; k++) {
 		struct worker *wk = &p->w[k];
 		uint32_t ph = wk->w->phase;
-		double limit = ph == PH_ANALYZE ? p->c->o.timeout : slow;
+		/* Z3 stops itself at its budget; the kernel's verifier at its 1M instructions */
+		double limit = ph == PH_ANALYZE ? p->c->o.timeout : ph == PH_ORACLES ?
+			       slow + 4 * (p->c->o.z3_budget > 0 ? p->c->o.z3_budget : 2) + 60 : slow;
 
 		if (!wk->pid || !wk->busy || wk->killed_hang || ph == PH_IDLE)
 			continue;

@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fuzz/oracles.h"
 #include "generators/gen.h"
 #include "oracle/check.h"
 #include "oracle/finding.h"
@@ -63,6 +64,10 @@ struct fuzz_stats {
 	double session_seconds;		/* wall time of this call */
 	uint64_t session_programs;	/* programs done by this call */
 	double t_gen, t_analyze, t_check;	/* CPU seconds in each phase (all processes) */
+	/* the optional oracles (fuzz/oracles.h): Z3's verdicts, the kernel's classes */
+	uint64_t x[FX_N];
+	uint64_t disagreements_saved;	/* verdict disagreement directories written */
+	double t_z3, t_kernel;
 	unsigned workers;		/* processes working right now */
 };
 
@@ -88,6 +93,12 @@ struct fuzz_opts {
 	double timeout;			/* seconds one program may spend in the analyzer; 0 = 2 */
 	unsigned batch;			/* programs per batch handed to a worker; 0 = 32 */
 	const char *replay_cmd;		/* bpfscev binary named in replay.sh; NULL = "bpfscev" */
+	/* optional oracles on every program (fuzz/oracles.h) */
+	bool z3;			/* every claim to Z3 */
+	unsigned z3_timeout_ms;		/* per query; 0 = 500 */
+	double z3_budget;		/* seconds per program; 0 = 2 */
+	bool kernel;			/* verdicts and logs against the running kernel (the caller
+					 * checks kernel_available() first) */
 	/* Called about 4 times a second with the running totals (may be NULL). */
 	void (*progress)(void *arg, const struct fuzz_stats *st);
 	/* Called for every finding the parent hears of (may be NULL): where it went and how. */
@@ -122,6 +133,7 @@ struct fuzz_program_result {
 	struct gen_program gp;		/* the program (reused across calls; freed by __free) */
 	struct claim_prog claims;	/* the analyzer's claims */
 	struct check_result check;	/* the oracle's verdict */
+	struct fuzz_xresult extra;	/* the optional oracles (opts z3, kernel) */
 	double t_gen, t_analyze, t_check;	/* CPU seconds */
 };
 

@@ -1,0 +1,386 @@
+/* The campaign's optional oracles: Z3 on every claim, the kernel's verdict and log (oracles.h). */
+#include "fuzz/oracles.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "fuzz/corpus.h"
+#include "generators/gen.h"
+#include "oracle/kdiff.h"
+#include "oracle/verdict.h"
+#include "util/sbuf.h"
+
+static const char *const xnames[FX_N] = {
+	[FX_Z3_PROGRAMS] = "z3_programs",
+	[FX_Z3_CLAIMS] = "z3_claims",
+	[FX_Z3_PROVED] = "z3_proved",
+	[FX_Z3_REFUTED] = "z3_refuted",
+	[FX_Z3_UNKNOWN] = "z3_unknown",
+	[FX_Z3_ENCODING] = "z3_encoding",
+	[FX_K_PROGRAMS] = "kernel_programs",
+	[FX_K_BOTH_ACCEPT] = "kernel_both_accept",
+	[FX_K_BOTH_REJECT] = "kernel_both_reject",
+	[FX_K_IMPROVEMENT] = "kernel_improvement",
+	[FX_K_REGRESSION] = "kernel_regression",
+	[FX_K_VERDICT_FAULTS] = "kernel_verdict_faults",
+	[FX_K_CLAIM_PROGRAMS] = "kernel_claim_programs",
+	[FX_K_CLAIMS] = "kernel_claims",
+	[FX_K_CLAIM_CHECKS] = "kernel_claim_checks",
+	[FX_K_CLAIMS_REFUTED] = "kernel_claims_refuted",
+	[FX_K_TEST_RUNS] = "kernel_test_runs",
+	[FX_K_RESULT_DIFF] = "kernel_result_diff",
+	[FX_K_INVARIANT] = "kernel_invariant",
+	[FX_K_ERRORS] = "kernel_errors",
+};
+
+const char *fuzz_xstat_name(enum fuzz_xstat x)
+{
+	return (unsigned)x < FX_N ? xnames[x] : "?";
+}
+
+static double cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int add_finding(struct fuzz_xresult *r, struct finding *f)
+{
+	struct finding **n = realloc(r->findings, (r->nfindings + 1) * sizeof(*n));
+
+	if (!n) {
+		finding__free(f);
+		free(f);
+		return -ENOMEM;
+	}
+	r->findings = n;
+	n[r->nfindings++] = f;
+	return 0;
+}
+
+static int run_z3(struct fuzz_xresult *r, const struct fuzz_xopts *xo,
+		  const struct ebpf_object *obj, const struct ebpf_prog *prog,
+		  const struct claim_prog *claims)
+{
+	struct smt_opts so = { .sz = sizeof(so), .timeout_ms = xo->z3_timeout_ms ? xo->z3_timeout_ms : 500,
+			       .budget_s = xo->z3_budget_s > 0 ? xo->z3_budget_s : 2,
+			       .input_len = GEN_INPUT_LEN };
+	struct smt_result sr;
+	int err;
+
+	if (!claims->nranges && !claims->nloops)
+		return 0;
+	if ((err = smt_check(&sr, obj, prog, claims, &so)))
+		return err;
+	r->x[FX_Z3_PROGRAMS]++;
+	r->x[FX_Z3_CLAIMS] += sr.nclaims;
+	r->x[FX_Z3_PROVED] += sr.proved;
+	r->x[FX_Z3_REFUTED] += sr.refuted;
+	r->x[FX_Z3_UNKNOWN] += sr.unknown;
+	r->x[FX_Z3_ENCODING] += sr.encoding_bugs;
+	for (uint32_t k = 0; k < sr.nfindings && !err; k++) {
+		struct finding *f = calloc(1, sizeof(*f));
+
+		if (!f) {
+			err = -ENOMEM;
+			break;
+		}
+		if ((err = finding__from_check(f, &sr.findings[k], prog, obj->maps, obj->map_cnt,
+					       claims))) {
+			free(f);
+			break;
+		}
+		snprintf(f->source, sizeof(f->source), "z3");
+		finding_signature(f, claims);
+		err = add_finding(r, f);
+	}
+	smt_result__free(&sr);
+	return err;
+}
+
+/* "pc 12: R3 invalid mem access" -> "pc #: R# invalid mem access": numbers out, for signatures */
+static void skeleton(struct sbuf *sb, const char *s, size_t max)
+{
+	bool in_num = false;
+
+	for (size_t i = 0; s && s[i] && s[i] != '\n' && i < max; i++) {
+		if (isdigit((unsigned char)s[i])) {
+			if (!in_num)
+				sbuf_putc(sb, '#');
+			in_num = true;
+			continue;
+		}
+		in_num = false;
+		sbuf_putc(sb, s[i]);
+	}
+}
+
+static uint64_t fnv(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
+	return h;
+}
+
+static int disagreement(struct fuzz_xresult *r, const struct verdict_report *vr,
+			const struct ebpf_object *obj, const struct ebpf_prog *prog)
+{
+	struct fuzz_disagreement *d = calloc(1, sizeof(*d));
+	struct sbuf sb = SBUF_INIT;
+
+	if (!d)
+		return -ENOMEM;
+	d->cls = (uint8_t)vr->cls;
+	sbuf_printf(&sb, "%s|%s|", verdict_class_name(vr->cls), scev_verdict_name(vr->ours.kind));
+	skeleton(&sb, vr->ours.reason, 120);
+	sbuf_putc(&sb, '|');
+	skeleton(&sb, vr->kernel_message, 120);
+	d->sig = sb.oom ? 0 : fnv(sbuf_cstr(&sb));
+	sbuf_reset(&sb);
+	corpus_format_prog(&sb, prog->insns, prog->len, prog->prog_type, obj->maps, obj->map_cnt);
+	d->case_text = sbuf_detach(&sb);
+	sbuf_printf(&sb, "class: %s\nbpfscev: %s at pc %u: %s\nkernel: %s (%s), %ld instructions "
+		    "processed, %ld us\n", verdict_class_name(vr->cls),
+		    scev_verdict_name(vr->ours.kind), vr->ours.pc, vr->ours.reason,
+		    vr->kernel_accepted ? "accepted" : "rejected", vr->kernel_message,
+		    vr->kernel_processed, vr->kernel_usec);
+	d->ours = sbuf_detach(&sb);
+	d->kernel_log = strdup(vr->kernel_log ? vr->kernel_log : "");
+	if (!d->case_text || !d->ours || !d->kernel_log) {
+		fuzz_disagreement__free(d);
+		return -ENOMEM;
+	}
+	r->dis = d;
+	return 0;
+}
+
+/* A program called safe that faults: the verdict is unsound. */
+static int verdict_finding(struct fuzz_xresult *r, const struct verdict_report *vr,
+			   const struct ebpf_object *obj, const struct ebpf_prog *prog)
+{
+	struct finding *f = calloc(1, sizeof(*f));
+	struct claims none = { 0 };
+	struct sbuf sb = SBUF_INIT;
+
+	if (!f)
+		return -ENOMEM;
+	f->kind = FIND_VERDICT;
+	snprintf(f->source, sizeof(f->source), "verdict");
+	snprintf(f->prog_name, sizeof(f->prog_name), "%s", prog->name);
+	snprintf(f->strategy, sizeof(f->strategy), "verify");
+	f->prog_type = prog->prog_type;
+	f->len = prog->len;
+	f->map_cnt = obj->map_cnt;
+	f->insns = malloc(prog->len * sizeof(*f->insns) + 1);
+	f->maps = malloc(obj->map_cnt * sizeof(*f->maps) + 1);
+	f->input = malloc(vr->fault_input_len + 1);
+	f->helper = malloc(1);
+	f->input_len = vr->fault_input_len;
+	claims_write(&sb, &none);
+	f->claims_json = sbuf_detach(&sb);
+	if (!f->insns || !f->maps || !f->input || !f->helper || !f->claims_json) {
+		finding__free(f);
+		free(f);
+		return -ENOMEM;
+	}
+	memcpy(f->insns, prog->insns, prog->len * sizeof(*f->insns));
+	if (obj->map_cnt)
+		memcpy(f->maps, obj->maps, obj->map_cnt * sizeof(*f->maps));
+	for (size_t m = 0; m < f->map_cnt; m++)
+		f->maps[m].init = NULL;
+	memcpy(f->input, vr->fault_input, vr->fault_input_len);
+	snprintf(f->text, sizeof(f->text), "bpfscev verify calls it safe, but it faults when run: %s",
+		 vr->fault);
+	finding_signature(f, NULL);
+	return add_finding(r, f);
+}
+
+static int run_kernel(struct fuzz_xresult *r, const struct fuzz_xopts *xo,
+		      const struct ebpf_object *obj, const struct ebpf_prog *prog)
+{
+	struct verdict_opts vo = { .sz = sizeof(vo), .kernel = true, .runs = 8, .seed = xo->seed };
+	struct kdiff_opts ko = { .sz = sizeof(ko), .check_runs = 16, .seed = xo->seed,
+				 .step_budget = 1000000, .log_max = 16u << 20 };
+	struct verdict_report vr;
+	struct kdiff_result kr;
+	struct diag d;
+	int err;
+
+	diag_clear(&d);
+	if ((err = verdict_compare(&vr, obj, prog, &vo, &d))) {
+		if (err == -ENOMEM)
+			return err;
+		r->x[FX_K_ERRORS]++;
+		return 0;
+	}
+	if (vr.faults && (err = verdict_finding(r, &vr, obj, prog))) {
+		verdict_report__free(&vr);
+		return err;
+	}
+	r->x[FX_K_VERDICT_FAULTS] += vr.faults != 0;
+	if (vr.cls == VC_NO_KERNEL) {
+		r->x[FX_K_ERRORS]++;
+		verdict_report__free(&vr);
+		return 0;
+	}
+	r->x[FX_K_PROGRAMS]++;
+	r->x[FX_K_BOTH_ACCEPT + (vr.cls - VC_BOTH_ACCEPT)]++;
+	if ((vr.cls == VC_IMPROVEMENT || vr.cls == VC_REGRESSION) &&
+	    (err = disagreement(r, &vr, obj, prog))) {
+		verdict_report__free(&vr);
+		return err;
+	}
+	if (!vr.kernel_accepted) {	/* nothing more to ask: no log to read, nothing runs */
+		verdict_report__free(&vr);
+		return 0;
+	}
+	verdict_report__free(&vr);
+
+	diag_clear(&d);
+	if ((err = kdiff_run(&kr, obj, prog, &ko, &d))) {
+		if (err == -ENOMEM)
+			return err;
+		r->x[FX_K_ERRORS]++;
+		return 0;
+	}
+	if (kr.claims.nranges)
+		r->x[FX_K_CLAIM_PROGRAMS]++;
+	r->x[FX_K_CLAIMS] += kr.claims.nranges;
+	r->x[FX_K_CLAIM_CHECKS] += kr.check.checks;
+	r->x[FX_K_TEST_RUNS] += kr.ran;
+	switch (kr.kind) {
+	case KDIFF_CLAIM: r->x[FX_K_CLAIMS_REFUTED]++; break;
+	case KDIFF_RETVAL:
+	case KDIFF_PACKET:
+	case KDIFF_TRAP: r->x[FX_K_RESULT_DIFF]++; break;
+	case KDIFF_INVARIANT: r->x[FX_K_INVARIANT]++; break;
+	default: break;
+	}
+	if (kr.kind >= KDIFF_INVARIANT) {
+		struct finding *f = calloc(1, sizeof(*f));
+
+		if (!f) {
+			err = -ENOMEM;
+		} else if ((err = kdiff_finding(f, &kr, obj, prog))) {
+			free(f);
+		} else {
+			err = add_finding(r, f);
+		}
+	}
+	kdiff_result__free(&kr);
+	return err;
+}
+
+int fuzz_xrun(struct fuzz_xresult *r, const struct fuzz_xopts *xo, const struct ebpf_object *obj,
+	      const struct ebpf_prog *prog, const struct claim_prog *claims)
+{
+	double t0 = cpu_s(), t1;
+	int err = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (xo->z3)
+		err = run_z3(r, xo, obj, prog, claims);
+	t1 = cpu_s();
+	r->t_z3 = t1 - t0;
+	if (!err && xo->kernel)
+		err = run_kernel(r, xo, obj, prog);
+	r->t_kernel = cpu_s() - t1;
+	if (err)
+		fuzz_xresult__free(r);
+	return err;
+}
+
+void fuzz_disagreement__free(struct fuzz_disagreement *d)
+{
+	if (!d)
+		return;
+	free(d->case_text);
+	free(d->ours);
+	free(d->kernel_log);
+	free(d);
+}
+
+void fuzz_xresult__free(struct fuzz_xresult *r)
+{
+	for (uint32_t k = 0; k < r->nfindings; k++) {
+		finding__free(r->findings[k]);
+		free(r->findings[k]);
+	}
+	free(r->findings);
+	fuzz_disagreement__free(r->dis);
+	memset(r, 0, sizeof(*r));
+}
+
+static int write_text(const char *dir, const char *name, const char *text)
+{
+	char path[4200];
+	FILE *fp;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fp = fopen(path, "w");
+	if (!fp)
+		return -errno;
+	if (fputs(text, fp) < 0)
+		err = -EIO;
+	if (fclose(fp) && !err)
+		err = -EIO;
+	return err;
+}
+
+int fuzz_save_disagreement(const char *dir, const struct fuzz_disagreement *d, const char *origin,
+			   bool *is_new, char *path, size_t path_len)
+{
+	char top[4096], tmp[4200], cpath[4300];
+	unsigned long count = 0;
+	FILE *fp;
+	int err;
+
+	*is_new = false;
+	snprintf(top, sizeof(top), "%s/verdicts", dir);
+	if (mkdir(top, 0755) && errno != EEXIST)
+		return -errno;
+	snprintf(path, path_len, "%s/%s-%016" PRIx64, top, verdict_class_name(d->cls), d->sig);
+	snprintf(cpath, sizeof(cpath), "%s/count", path);
+	fp = fopen(cpath, "r");
+	if (fp) {	/* seen before: one more */
+		if (fscanf(fp, "%lu", &count) != 1)
+			count = 1;
+		fclose(fp);
+		snprintf(tmp, sizeof(tmp), "%lu\n", count + 1);
+		return write_text(path, "count", tmp);
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	if (mkdir(tmp, 0755) && errno != EEXIST)
+		return -errno;
+	{
+		struct sbuf sb = SBUF_INIT;
+
+		sbuf_printf(&sb, "# verdict disagreement (%s), found by %s\n# replay: bpfscev verify "
+			    "--kernel prog.case\n", verdict_class_name(d->cls), origin);
+		sbuf_puts(&sb, d->case_text);
+		err = sb.oom ? -ENOMEM : write_text(tmp, "prog.case", sbuf_cstr(&sb));
+		sbuf_free(&sb);
+	}
+	if (!err)
+		err = write_text(tmp, "bpfscev.txt", d->ours);
+	if (!err)
+		err = write_text(tmp, "kernel.log", d->kernel_log);
+	if (!err)
+		err = write_text(tmp, "count", "1\n");
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (!err)
+		*is_new = true;
+	return err;
+}
