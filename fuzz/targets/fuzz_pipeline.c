@@ -12,7 +12,8 @@
  * endless, which the oracle then checks up to the budget).
  *
  * On a refuted claim the report gives the finding's signature line ("UNSOUND <kind>-<hash>
- * <signature>", what fuzz/run deduplicates by), the claim and the observation, the program in
+ * <signature>") and its core ("UNSOUND-CORE <kind>-<hash> <core>", what fuzz/run deduplicates
+ * and minimizes by), the claim and the observation, the program in
  * kernel syntax and the input.  With BPFSCEV_FUZZ_FINDINGS=DIR in the environment the finding is
  * also saved as DIR/<kind>-<hash>/ (oracle/finding.h), ready for `bpfscev replay` and
  * `bpfscev reduce`; that is how fuzz/run turns a minimized crash input into a reduced program.
@@ -50,6 +51,11 @@ static void report(const struct gen_program *gp, const struct ebpf_prog *view,
 	}
 	fprintf(stderr, "\n==== bpfscev fuzz_pipeline: a claim is refuted ====\n");
 	fprintf(stderr, "UNSOUND %s %s\n", dir, err ? finding_kind_name(cf->kind) : f.sig.text);
+	/* what fuzz/run deduplicates and minimizes by: the kind and the core signature (the
+	 * claim's kind and source, not where in this program it sits) */
+	if (!err)
+		fprintf(stderr, "UNSOUND-CORE %s-%016llx %s\n", finding_kind_name(cf->kind),
+			(unsigned long long)f.sig.core, f.sig.core_text);
 	fprintf(stderr, "strategy: %s\n", cp->strategy);
 	fprintf(stderr, "finding: %s\n", cf->text);
 	fprintf(stderr, "program (%zu slots, %zu loops meant by the generator, flags %#x):\n",
