@@ -347,6 +347,8 @@ int fuzz_save_disagreement(const char *dir, const struct fuzz_disagreement *d, c
 	int err;
 
 	*is_new = false;
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return -errno;
 	snprintf(top, sizeof(top), "%s/verdicts", dir);
 	if (mkdir(top, 0755) && errno != EEXIST)
 		return -errno;

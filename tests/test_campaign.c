@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,8 @@
 #include <unistd.h>
 
 #include "fuzz/campaign.h"
+#include "oracle/kernel.h"
+#include "oracle/verdict.h"
 #include "oracle/interp.h"
 #include "tests/check.h"
 
@@ -520,6 +523,102 @@ static void test_same_seed(void)
 	rm_rf(tmpdir("same"));
 }
 
+/* The optional oracles: Z3 decides the claims of a short campaign (the counts add up, most of
+ * them proved, none refuted), the kernel classifies every program (one line when bpf() is
+ * refused) and its logs give claims; the counts survive a resume through the state file; a
+ * disagreement is saved once per signature with both logs. */
+static void test_oracles(void)
+{
+	struct fuzz_opts o = { .sz = sizeof(o), .seed = 3, .count = 6, .oracle_runs = 2, .z3 = true,
+			       .z3_budget = 0.5 };
+	struct fuzz_stats a, r;
+	char why[256];
+	bool kernel = kernel_available(why, sizeof(why));
+	struct diag d;
+	uint64_t limit = 2;
+	const uint64_t *x = a.x;
+
+	o.kernel = kernel;
+	if (!kernel)
+		printf("test_oracles: kernel part skipped: %s\n", why);
+	o.crashes = tmpdir("oracles");
+	CHECK(!fuzz_campaign(&a, &o, &d), "campaign: %s", d.msg);
+	CHECK(x[FX_Z3_CLAIMS] > 0 && x[FX_Z3_CLAIMS] == x[FX_Z3_PROVED] + x[FX_Z3_REFUTED] +
+	      x[FX_Z3_UNKNOWN], "z3: %" PRIu64 " claims, %" PRIu64 " + %" PRIu64 " + %" PRIu64,
+	      x[FX_Z3_CLAIMS], x[FX_Z3_PROVED], x[FX_Z3_REFUTED], x[FX_Z3_UNKNOWN]);
+	/* (a small budget under the sanitizers: most claims run out of time, not all) */
+	CHECK(x[FX_Z3_PROVED] * 20 >= x[FX_Z3_CLAIMS], "z3 proved only %" PRIu64 " of %" PRIu64,
+	      x[FX_Z3_PROVED], x[FX_Z3_CLAIMS]);
+	CHECK(x[FX_Z3_REFUTED] == 0 && x[FX_Z3_ENCODING] == 0, "z3 refuted %" PRIu64 ", encoding %"
+	      PRIu64, x[FX_Z3_REFUTED], x[FX_Z3_ENCODING]);
+	CHECK(fuzz_stats_findings(&a) == 0, "%" PRIu64 " findings", fuzz_stats_findings(&a));
+	printf("oracles: %" PRIu64 " programs, z3 %" PRIu64 "/%" PRIu64 " proved (%.1f cpu-s), "
+	       "kernel %" PRIu64 " programs (%.1f cpu-s)\n", a.programs, x[FX_Z3_PROVED],
+	       x[FX_Z3_CLAIMS], a.t_z3, x[FX_K_PROGRAMS], a.t_kernel);
+	if (kernel) {
+		uint64_t classes = x[FX_K_BOTH_ACCEPT] + x[FX_K_BOTH_REJECT] + x[FX_K_IMPROVEMENT] +
+				   x[FX_K_REGRESSION];
+
+		CHECK(x[FX_K_PROGRAMS] == a.programs && classes == a.programs,
+		      "kernel: %" PRIu64 " programs, %" PRIu64 " classified, campaign %" PRIu64,
+		      x[FX_K_PROGRAMS], classes, a.programs);
+		CHECK(x[FX_K_BOTH_ACCEPT] + x[FX_K_REGRESSION] > 0 && x[FX_K_CLAIMS] > 0 &&
+		      x[FX_K_CLAIM_CHECKS] > 0, "kernel: accepted %" PRIu64 ", %" PRIu64
+		      " log claims", x[FX_K_BOTH_ACCEPT] + x[FX_K_REGRESSION], x[FX_K_CLAIMS]);
+		CHECK(count_dirs(o.crashes, "verdicts") == (a.disagreements_saved ? 1u : 0u),
+		      "verdicts directory");
+	}
+	/* interrupted and resumed: the same counts, the oracles' settings from the state */
+	rm_rf(o.crashes);
+	o.crashes = tmpdir("oracles-resume");
+	o.fault = stop_at;
+	o.arg = &limit;
+	o.stop = &stop_at_flag;
+	stop_at_flag = 0;
+	CHECK(!fuzz_campaign(&r, &o, &d), "interrupted: %s", d.msg);
+	stop_at_flag = 0;
+	o.fault = NULL;
+	o.resume = true;
+	o.z3 = o.kernel = false;	/* the state's settings win */
+	o.count = 0;
+	CHECK(!fuzz_campaign(&r, &o, &d), "resumed: %s", d.msg);
+	CHECK_EQ_U64(r.x[FX_Z3_CLAIMS], a.x[FX_Z3_CLAIMS], "z3 claims after a resume");
+	CHECK_EQ_U64(r.x[FX_K_PROGRAMS], a.x[FX_K_PROGRAMS], "kernel programs after a resume");
+	rm_rf(o.crashes);
+
+	/* a disagreement: one directory per signature, its count raised by the next one */
+	{
+		char dir[512], path[4096], file[4200];
+		struct fuzz_disagreement dis = { .cls = VC_REGRESSION, .sig = 0x1234,
+						 .case_text = "-- asm\nr0 = 0\nexit\n",
+						 .ours = "class: regression\n", .kernel_log = "processed 2\n" };
+		bool is_new = false;
+		FILE *fp;
+		unsigned long count = 0;
+
+		snprintf(dir, sizeof(dir), "%s", tmpdir("dis"));
+		CHECK(!fuzz_save_disagreement(dir, &dis, "test", &is_new, path, sizeof(path)) &&
+		      is_new, "first save");
+		CHECK(!fuzz_save_disagreement(dir, &dis, "test", &is_new, path, sizeof(path)) &&
+		      !is_new, "second save");
+		snprintf(file, sizeof(file), "%s/count", path);
+		fp = fopen(file, "r");
+		CHECK(fp && fscanf(fp, "%lu", &count) == 1 && count == 2, "count %lu", count);
+		if (fp)
+			fclose(fp);
+		snprintf(file, sizeof(file), "%s/kernel.log", path);
+		CHECK(access(file, R_OK) == 0, "%s missing", file);
+		snprintf(file, sizeof(file), "%s/prog.case", path);
+		{
+			struct ebpf_object *obj = NULL;
+
+			CHECK(ebpf_object__open_file(&obj, file, &d) == 0, "prog.case: %s", d.msg);
+			ebpf_object__free(obj);
+		}
+		rm_rf(dir);
+	}
+}
+
 /* The fault hook: an analyzer that segfaults on program 17, hangs on 23, and dies on 30 only
  * the first time (a state-dependent crash the lone re-run does not reproduce). */
 static void fault(void *arg, uint64_t index)
@@ -611,6 +710,7 @@ int main(void)
 	TIMED(test_seeded_wrong_claims());
 	TIMED(test_same_seed());
 	TIMED(test_isolation());
+	TIMED(test_oracles());
 	TIMED(test_big_campaign());
 	if (!check_failures)
 		rm_rf(tmp_root);

@@ -398,7 +398,7 @@ static void fixture(const char *path)
 	CHECK(fx.cp.nranges > 0, "%s: no claims", path);
 	expectations_seen += check_expectations(&fx, path);
 	fixture_claims += fx.cp.nranges;
-	snprintf(what, sizeof(what), "%s", path);
+	snprintf(what, sizeof(what), "%.590s", path);
 	check_claims(fx.obj, &fx.obj->progs[0], &fx.cp, what);
 out:
 	fixture_close(&fx);
