@@ -1339,6 +1339,17 @@ static int link_prog(struct link *l, size_t main_fi)
 		if (ebpf_is_ldimm64(insn) && insn->src_reg != BPF_PSEUDO_FUNC) {
 			if (rel && (err = relocate_ldimm64(l, pc, rel)))
 				goto out;
+			if (!rel && (insn->src_reg == BPF_PSEUDO_MAP_FD ||
+				     insn->src_reg == BPF_PSEUDO_MAP_VALUE ||
+				     insn->src_reg == BPF_PSEUDO_MAP_IDX ||
+				     insn->src_reg == BPF_PSEUDO_MAP_IDX_VALUE)) {
+				/* a map reference in the bytes themselves names no map of this
+				 * object (found by the AFL++ elf target) */
+				err = diag_at_insn(&l->why, EINVAL, (long)pc, "LD_IMM64 with map source %u "
+						   "and no relocation: it names no map of the object",
+						   insn->src_reg);
+				goto out;
+			}
 			continue;
 		}
 		if (rel && !ebpf_is_ldimm64(insn) && !ebpf_is_call(insn)) {
