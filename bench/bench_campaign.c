@@ -70,9 +70,8 @@ int main(int argc, char **argv)
 	printf("| inputs x steps | process | programs | programs per cpu-s | programs per wall-s | "
 	       "generate us | analyze us | check us | other us | claim checks per program | "
 	       "findings |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-	run(n, 1, 10000, 0);
-	run(n, 2, 10000, 0);
-	run(n, FUZZ_DEFAULT_RUNS, FUZZ_DEFAULT_STEPS, 0);
+	for (unsigned inputs = 1; inputs <= 3; inputs++)
+		run(n, inputs, 10000, 0);
 	run(n, FUZZ_DEFAULT_RUNS, FUZZ_DEFAULT_STEPS, 1);
 	run(n, 6, 20000, 0);
 	return 0;

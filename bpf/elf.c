@@ -1322,7 +1322,7 @@ static int link_prog(struct link *l, size_t main_fi)
 		size_t i = fr->i, pc = fr->base + i;
 		const struct erel *rel;
 		struct bpf_insn *insn;
-		long target;
+		long target = -1;
 
 		if (i >= f->cnt) {
 			depth--;

@@ -36,7 +36,8 @@
 #define FUZZ_KINDS 8			/* enum finding_kind values */
 #define FUZZ_RATIO_STEPS 16		/* ratio histogram buckets per doubling */
 #define FUZZ_RATIO_BUCKETS (2 + 64 * FUZZ_RATIO_STEPS)
-#define FUZZ_DEFAULT_RUNS 3		/* inputs per program */
+#define FUZZ_DEFAULT_RUNS 2		/* inputs per program (consecutive programs rotate over
+					 * the first FUZZ_INPUT_CYCLE: see docs/BENCHMARKS.md) */
 #define FUZZ_DEFAULT_STEPS 10000	/* instructions per run */
 #define FUZZ_INPUT_CYCLE 6		/* programs rotate over the first 6 oracle inputs */
 #define FUZZ_STATE_FILE "campaign.state"

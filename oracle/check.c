@@ -33,6 +33,15 @@ struct loop_track {
 	uint64_t *prev;		/* [frame * nivs + k]: IV values at the last header visit */
 };
 
+/* A range claim as the per-instruction check reads it: contiguous, in pc order. */
+struct rchk {
+	struct range r;
+	loc_t loc;
+	bool is_ptr, maybe_null;
+	uint8_t region;
+	uint32_t map;
+};
+
 struct run {
 	const struct claim_prog *cp;
 	struct check_result *res;
@@ -40,6 +49,7 @@ struct run {
 	size_t input_len;
 	/* per pc: CSR lists of range claims, headers and exit targets */
 	uint32_t *roff, *ridx;
+	struct rchk *rc;	/* the range claims in ridx order, packed for the hot loop */
 	uint32_t *hoff, *hidx;
 	uint32_t *xoff, *xidx;
 	struct loop_track *lt;
@@ -156,11 +166,20 @@ static void describe_range(char *buf, size_t n, const struct claim_range *c)
 			 c->r.s32_min, c->r.s32_max, c->r.var_off.value, c->r.var_off.mask);
 }
 
+/* range_contains, inlined here: this runs for every claim at every executed instruction */
+static inline bool contains(const struct range *r, uint64_t v)
+{
+	return r->umin <= v && v <= r->umax && r->smin <= (int64_t)v && (int64_t)v <= r->smax &&
+	       r->u32_min <= (uint32_t)v && (uint32_t)v <= r->u32_max &&
+	       r->s32_min <= (int32_t)v && (int32_t)v <= r->s32_max &&
+	       (v & ~r->var_off.mask) == r->var_off.value;
+}
+
 static void check_ranges(struct run *r, const struct interp_state *st, uint32_t pc,
 			 const uint64_t *regs)
 {
 	for (uint32_t k = r->roff[pc]; k < r->roff[pc + 1]; k++) {
-		const struct claim_range *c = &r->cp->ranges[r->ridx[k]];
+		const struct rchk *c = &r->rc[k];
 		uint64_t v, base = 0;
 		bool ok;
 		char text[320], desc[240];
@@ -173,17 +192,17 @@ static void check_ranges(struct run *r, const struct interp_state *st, uint32_t 
 		}
 		r->res->checks++;
 		if (!c->is_ptr) {
-			ok = range_contains(&c->r, v);
+			ok = contains(&c->r, v);
 		} else if (c->maybe_null && v == 0) {
 			ok = true;
-		} else if (!region_base(r, c, regs, v, &base)) {
+		} else if (!region_base(r, &r->cp->ranges[r->ridx[k]], regs, v, &base)) {
 			ok = false;
 		} else {
-			ok = range_contains(&c->r, v - base);
+			ok = contains(&c->r, v - base);
 		}
 		if (ok || r->found[r->ridx[k]])	/* formatting is costly: once per claim */
 			continue;
-		describe_range(desc, sizeof(desc), c);
+		describe_range(desc, sizeof(desc), &r->cp->ranges[r->ridx[k]]);
 		snprintf(text, sizeof(text), "%s; observed %#" PRIx64 "%s", desc,
 			 c->is_ptr ? v - base : v, c->is_ptr ? " (offset)" : "");
 		add_finding(r, FIND_RANGE, r->ridx[k], r->ridx[k], pc, c->loc, v, text);
@@ -420,6 +439,14 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 	if ((err = build_index(slots, cp->nranges, keys, &r.roff, &r.ridx)))
 		goto out;
 	err = -ENOMEM;
+	r.rc = malloc((cp->nranges ? cp->nranges : 1) * sizeof(*r.rc));
+	if (!r.rc)
+		goto out;
+	for (uint32_t k = 0; k < r.roff[slots]; k++) {
+		const struct claim_range *c = &cp->ranges[r.ridx[k]];
+
+		r.rc[k] = (struct rchk){ c->r, c->loc, c->is_ptr, c->maybe_null, c->region, c->map };
+	}
 	for (uint32_t l = 0; l < cp->nloops; l++) {
 		const struct claim_loop *cl = &cp->loops[l];
 
@@ -514,6 +541,7 @@ out:
 	free(r.found);
 	free(r.roff);
 	free(r.ridx);
+	free(r.rc);
 	free(r.hoff);
 	free(r.hidx);
 	free(r.xoff);
