@@ -989,7 +989,9 @@ static int header_step(struct engine *en, uint32_t l, const struct astate *E, st
 		}
 		done[k] = true;
 	}
-	if (sum->havoc_stack)
+	/* Every cell forgotten, unless only narrow cells changed: then the stores below forget
+	 * exactly the cells overlapping them. */
+	if (sum->havoc_stack && !sum->havoc_narrow)
 		H->n = 0;
 	for (uint32_t k = 0; k < sum->nlocs && !err; k++) {
 		loc_t x = sum->locs[k].loc;

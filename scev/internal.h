@@ -41,6 +41,10 @@ struct sym_summary {
 	struct sym_loc *locs;	/* every location the loop may change */
 	uint32_t nlocs;
 	bool havoc_stack;	/* cells not in locs may change too */
+	bool havoc_narrow;	/* ...only because a listed cell narrower than 8 bytes changes the
+				 * cells overlapping it: cells overlapping no listed cell keep their
+				 * values (the range analysis keeps them; symbolic consumers still
+				 * treat every cell as changed) */
 	struct sym_exit *exits;
 	uint32_t nexits;
 	bool single_exit;	/* one exit edge, and nothing ends the program inside */

@@ -433,7 +433,7 @@ int symex_syntactic_mod(struct scev_ctx *cx, uint32_t l, struct sym_summary *s)
 	if (!s->havoc_stack)
 		for (uint32_t k = 0; k < s->nlocs; k++)
 			if (!LOC_IS_REG(s->locs[k].loc) && LOC_SLOT_SIZE(s->locs[k].loc) != 8)
-				s->havoc_stack = true;
+				s->havoc_stack = s->havoc_narrow = true;
 	return 0;
 }
 
@@ -932,8 +932,9 @@ classify:
 	/* Narrow cells alias the 8-byte cells around them: keep those cells consistent by
 	 * treating any change below 8 bytes as a change to every overlapping cell. */
 	for (uint32_t k = 0; k < s->nlocs; k++)
-		if (!LOC_IS_REG(s->locs[k].loc) && LOC_SLOT_SIZE(s->locs[k].loc) != 8)
-			s->havoc_stack = true;
+		if (!LOC_IS_REG(s->locs[k].loc) && LOC_SLOT_SIZE(s->locs[k].loc) != 8 &&
+		    !s->havoc_stack)
+			s->havoc_stack = s->havoc_narrow = true;
 	/* Changed on the way out though not at the header: parents must see it. */
 	if (r.exit.live) {
 		loc_t cand[EBPF_NREGS + 64];

@@ -53,6 +53,10 @@ static const struct {
 	  "*(u64 *)(r10 -8) = r2\nw9 = 20\nl: r0 = *(u64 *)(r10 -8)\nr0 = *(u16 *)(r0 +26)\n"
 	  "*(u64 *)(r10 -48) = r2\nw9 += -1\nif w9 s> 0 goto l\n" XDP_EPILOGUE,
 	  BPF_PROG_TYPE_XDP, VERDICT_SAFE, NULL },
+	{ "a narrow cell written in a loop keeps the other spills", XDP_PROLOGUE
+	  "*(u64 *)(r10 -8) = r2\nr9 = -99\nl: r0 = *(u64 *)(r10 -8)\nr0 = *(u32 *)(r0 +0)\n"
+	  "*(u32 *)(r10 -56) = r0\nr9 += 1\nif r9 s< -80 goto l\n" XDP_EPILOGUE,
+	  BPF_PROG_TYPE_XDP, VERDICT_SAFE, NULL },
 	{ "xdp_md write", "r2 = 0\n*(u32 *)(r1 +0) = r2\nr0 = 0\nexit\n", BPF_PROG_TYPE_XDP,
 	  VERDICT_UNSAFE, "xdp_md" },
 	{ "skb mark write", "r2 = 7\n*(u32 *)(r1 +8) = r2\nr0 = 0\nexit\n",
