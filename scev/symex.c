@@ -605,7 +605,9 @@ static int collapse(struct sym_run *r, uint32_t c, const struct sstate *in, stru
 			}
 		}
 	}
-	if (cs->havoc_stack || cs->exit_havoc)
+	/* A child that changes only listed cells (narrow ones included) needs no havoc: storing
+	 * each of its cells below drops the cells overlapping it (a partial overlap havocs). */
+	if ((cs->havoc_stack && !cs->havoc_narrow) || cs->exit_havoc)
 		ss_havoc(out);
 	if (exact) {
 		eid *map = malloc((LOC_MAX + 1) * sizeof(*map));
