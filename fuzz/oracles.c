@@ -72,7 +72,7 @@ static int run_z3(struct fuzz_xresult *r, const struct fuzz_xopts *xo,
 {
 	struct smt_opts so = { .sz = sizeof(so), .timeout_ms = xo->z3_timeout_ms ? xo->z3_timeout_ms : 500,
 			       .budget_s = xo->z3_budget_s > 0 ? xo->z3_budget_s : 2,
-			       .input_len = GEN_INPUT_LEN };
+			       .input_len = GEN_INPUT_LEN, .replay_steps = 2000000 };
 	struct smt_result sr;
 	int err;
 

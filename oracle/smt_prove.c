@@ -730,6 +730,13 @@ static bool wset_grow(struct prover *P, struct wset *w, struct mstate *S, uint32
 			we = wentry_of(P, w, field, rg[k].index0 + rg[k].len);
 			if (!we || we->whole)
 				continue;
+			if (P->o.budget_s > 0 && now_s() - P->t0 > P->o.budget_s) {
+				/* out of time: the caller sees the abort and stops */
+				P->aborted = true;
+				snprintf(P->abort_why, sizeof(P->abort_why),
+					 "time budget of %.1f s spent", P->o.budget_s);
+				return false;
+			}
 			span = rg[k].len - ev->size;
 			off = sx_sub(P->c, ev->addr, bv64(P, rg[k].lo));
 			q = sx_land(P->c, ev->guard, sx_ule(P->c, off, bv64(P, span)));
