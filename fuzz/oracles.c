@@ -149,11 +149,16 @@ static int disagreement(struct fuzz_xresult *r, const struct verdict_report *vr,
 	sbuf_reset(&sb);
 	corpus_format_prog(&sb, prog->insns, prog->len, prog->prog_type, obj->maps, obj->map_cnt);
 	d->case_text = sbuf_detach(&sb);
-	sbuf_printf(&sb, "class: %s\nbpfscev: %s at pc %u: %s\nkernel: %s (%s), %ld instructions "
-		    "processed, %ld us\n", verdict_class_name(vr->cls),
-		    scev_verdict_name(vr->ours.kind), vr->ours.pc, vr->ours.reason,
-		    vr->kernel_accepted ? "accepted" : "rejected", vr->kernel_message,
-		    vr->kernel_processed, vr->kernel_usec);
+	sbuf_printf(&sb, "class: %s\n", verdict_class_name(vr->cls));
+	if (vr->ours.kind == VERDICT_SAFE)
+		sbuf_printf(&sb, "bpfscev: safe (%" PRIu64 " checks)\n", vr->ours.checks);
+	else
+		sbuf_printf(&sb, "bpfscev: %s at pc %u: %s\n", scev_verdict_name(vr->ours.kind),
+			    vr->ours.pc, vr->ours.reason);
+	sbuf_printf(&sb, "kernel: %s%s%s%s, %ld instructions processed, %ld us\n",
+		    vr->kernel_accepted ? "accepted" : "rejected", vr->kernel_message[0] ? " (" : "",
+		    vr->kernel_message, vr->kernel_message[0] ? ")" : "", vr->kernel_processed,
+		    vr->kernel_usec);
 	d->ours = sbuf_detach(&sb);
 	d->kernel_log = strdup(vr->kernel_log ? vr->kernel_log : "");
 	if (!d->case_text || !d->ours || !d->kernel_log) {
