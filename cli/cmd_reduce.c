@@ -8,6 +8,8 @@
 
 #include "cli/cli.h"
 #include "oracle/finding.h"
+#include "oracle/kdiff.h"
+#include "oracle/kernel.h"
 #include "oracle/reduce.h"
 
 static void reduce_usage(FILE *f)
@@ -111,6 +113,35 @@ int cmd_reduce(int argc, char **argv)
 	}
 	printf("reducing %s-%016llx: %s\n", finding_kind_name(f.kind),
 	       (unsigned long long)f.sig.full, f.text);
+	if (f.kind == FIND_KERNEL) {
+		/* every candidate is asked of the kernel (oracle/kdiff.h) */
+		struct kdiff_opts ko = { .sz = sizeof(ko), .prog_type = f.prog_type,
+					 .input = f.input_len ? f.input : NULL,
+					 .input_len = f.input_len };
+		char why[256];
+
+		if (!kernel_available(why, sizeof(why))) {
+			printf("  skipped: a kernel finding needs the kernel: %s\n", why);
+			rc = CLI_USAGE;
+			goto out;
+		}
+		diag_clear(&d);
+		if (kdiff_reduce(&out, &out_len, &f, &ko, ro.max_tests, &d)) {
+			fprintf(stderr, "bpfscev reduce: %s\n", d.msg);
+			rc = CLI_USAGE;
+			goto out;
+		}
+		snprintf(note, sizeof(note), "reduced by the kernel from %zu slots to %zu", f.len,
+			 out_len);
+		if ((err = finding__write_program(&f, dir, "reduced", out, out_len, note))) {
+			fprintf(stderr, "bpfscev reduce: %s: cannot write reduced.s/reduced.bin: %s\n",
+				dir, strerror(-err));
+			rc = CLI_USAGE;
+			goto out;
+		}
+		printf("  %s (%s/reduced.s, reduced.bin)\n", note, dir);
+		goto out;
+	}
 	err = oracle_reduce(&out, &out_len, f.insns, f.len, still_holds, &pc, &ro, &st);
 	if (ro.progress)
 		fputs("\r\033[K", stderr);

@@ -1146,6 +1146,7 @@ static void pack_finding(struct sbuf *sb, const struct finding *f)
 	put_blob(sb, f->input, f->input_len);
 	put_blob(sb, f->helper, f->helper_len);
 	put_u64(sb, f->index);
+	put_str(sb, f->source);		/* "z3", "kernel-invariant", ...: how to replay it */
 }
 
 static struct finding *unpack_finding(struct rd *r, const struct camp *c)
@@ -1180,7 +1181,14 @@ static struct finding *unpack_finding(struct rd *r, const struct camp *c)
 	f->input = get_blob(r, &f->input_len, false);
 	f->helper = get_blob(r, &f->helper_len, false);
 	f->index = get_u64(r);
-	set_origin(f, c, f->index);
+	{
+		char source[sizeof(f->source)];
+
+		get_str(r, source, sizeof(source));
+		set_origin(f, c, f->index);
+		if (source[0])
+			memcpy(f->source, source, sizeof(source));
+	}
 	if (r->bad) {
 		finding__free(f);
 		free(f);
