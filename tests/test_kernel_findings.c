@@ -1,6 +1,6 @@
 /* The kernel verifier bugs bpfscev found (the .s files of docs/kernel-findings) and the commands
- * that handle kernel findings: each reproducer is loaded with BPF_F_TEST_REG_INVARIANTS
- * through kdiff_run; while the running kernel still shows the bug, it is saved as a finding directory and
+ * that handle kernel findings: each reproducer is loaded with BPF_F_TEST_REG_INVARIANTS through
+ * kdiff_run; while the running kernel still shows the bug, it is saved as a finding directory,
  * `bpfscev replay DIR` must report it held (exit 1, asking the kernel, not the interpreter) and
  * `bpfscev reduce DIR` must write a reduced program that still shows it.  A kernel that no
  * longer shows a bug is reported in one line (fixed upstream?), not a failure.  Skips with one
