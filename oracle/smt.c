@@ -539,6 +539,66 @@ static Z3_params timeout_params(struct sx *c, unsigned timeout_ms)
 	return p;
 }
 
+/* Solver s answered r: counted, the model fetched for SAT (when asked for), the reason kept
+ * for unknown. */
+static enum sx_res answer(struct sx *c, Z3_solver s, Z3_lbool r, struct sx_model **model,
+			  char *why, size_t why_len)
+{
+	enum sx_res res = SX_UNKNOWN;
+
+	c->stats.queries++;
+	if (r == Z3_L_FALSE) {
+		res = SX_UNSAT;
+		c->stats.unsat++;
+	} else if (r == Z3_L_TRUE) {
+		res = SX_SAT;
+		c->stats.sat++;
+		if (model) {
+			Z3_model m = Z3_solver_get_model(c->z, s);
+
+			if (m) {
+				*model = malloc(sizeof(**model));
+				if (*model) {
+					Z3_model_inc_ref(c->z, m);
+					(*model)->m = m;
+				}
+			}
+			if (!*model) {
+				note_error(c);
+				res = SX_UNKNOWN;
+				if (why)
+					snprintf(why, why_len, "no model for a satisfiable query");
+			}
+		}
+	} else {
+		c->stats.unknown++;
+		if (why) {
+			const char *rs = Z3_solver_get_reason_unknown(c->z, s);
+
+			snprintf(why, why_len, "%s", rs && *rs ? rs : "unknown");
+		}
+	}
+	return res;
+}
+
+/* After a query: a Z3 error makes any answer unknown (and drops its model); time counted. */
+static enum sx_res settle(struct sx *c, enum sx_res res, struct sx_model **model, char *why,
+			  size_t why_len, double t0)
+{
+	if (Z3_get_error_code(c->z) != Z3_OK) {
+		note_error(c);
+		if (model && *model) {
+			sx_model_free(c, *model);
+			*model = NULL;
+		}
+		if (why)
+			snprintf(why, why_len, "%s", c->err);
+		res = SX_UNKNOWN;
+	}
+	c->stats.ms += now_ms() - t0;
+	return res;
+}
+
 enum sx_res sx_check(struct sx *c, sxt f, unsigned timeout_ms, struct sx_model **model,
 		     char *why, size_t why_len)
 {
@@ -567,52 +627,9 @@ enum sx_res sx_check(struct sx *c, sxt f, unsigned timeout_ms, struct sx_model *
 	Z3_params_dec_ref(c->z, p);
 	Z3_solver_assert(c->z, s, A(f));
 	r = Z3_solver_check(c->z, s);
-	c->stats.queries++;
-	if (r == Z3_L_FALSE) {
-		res = SX_UNSAT;
-		c->stats.unsat++;
-	} else if (r == Z3_L_TRUE) {
-		res = SX_SAT;
-		c->stats.sat++;
-		if (model) {
-			Z3_model m = Z3_solver_get_model(c->z, s);
-
-			if (m) {
-				*model = malloc(sizeof(**model));
-				if (*model) {
-					Z3_model_inc_ref(c->z, m);
-					(*model)->m = m;
-				}
-			}
-			if (!*model) {
-				note_error(c);
-				res = SX_UNKNOWN;
-				if (why)
-					snprintf(why, why_len, "no model for a satisfiable query");
-			}
-		}
-	} else {
-		res = SX_UNKNOWN;
-		c->stats.unknown++;
-		if (why) {
-			const char *rs = Z3_solver_get_reason_unknown(c->z, s);
-
-			snprintf(why, why_len, "%s", rs && *rs ? rs : "unknown");
-		}
-	}
+	res = answer(c, s, r, model, why, why_len);
 	Z3_solver_dec_ref(c->z, s);
-	if (Z3_get_error_code(c->z) != Z3_OK) {
-		note_error(c);
-		if (model && *model) {
-			sx_model_free(c, *model);
-			*model = NULL;
-		}
-		if (why)
-			snprintf(why, why_len, "%s", c->err);
-		res = SX_UNKNOWN;
-	}
-	c->stats.ms += now_ms() - t0;
-	return res;
+	return settle(c, res, model, why, why_len, t0);
 }
 
 struct sx_solver {
@@ -658,7 +675,6 @@ enum sx_res sx_solver_check(struct sx *c, struct sx_solver *sv, sxt extra,
 	Z3_lbool r;
 	Z3_ast lit;
 	sxt p;
-	enum sx_res res = SX_UNKNOWN;
 	double t0 = now_ms();
 
 	if (model)
@@ -679,41 +695,8 @@ enum sx_res sx_solver_check(struct sx *c, struct sx_solver *sv, sxt extra,
 	Z3_solver_assert(c->z, sv->s, Z3_mk_implies(c->z, A(p), A(extra)));
 	lit = A(p);
 	r = Z3_solver_check_assumptions(c->z, sv->s, 1, &lit);
-	c->stats.queries++;
 	sv->n++;
-	if (r == Z3_L_FALSE) {
-		res = SX_UNSAT;
-		c->stats.unsat++;
-	} else if (r == Z3_L_TRUE) {
-		res = SX_SAT;
-		c->stats.sat++;
-		if (model) {
-			Z3_model m = Z3_solver_get_model(c->z, sv->s);
-
-			if (m && (*model = malloc(sizeof(**model)))) {
-				Z3_model_inc_ref(c->z, m);
-				(*model)->m = m;
-			}
-		}
-	} else {
-		const char *rs = Z3_solver_get_reason_unknown(c->z, sv->s);
-
-		c->stats.unknown++;
-		if (why)
-			snprintf(why, why_len, "%s", rs && *rs ? rs : "unknown");
-	}
-	if (Z3_get_error_code(c->z) != Z3_OK) {
-		note_error(c);
-		if (model && *model) {
-			sx_model_free(c, *model);
-			*model = NULL;
-		}
-		if (why)
-			snprintf(why, why_len, "%s", c->err);
-		res = SX_UNKNOWN;
-	}
-	c->stats.ms += now_ms() - t0;
-	return res;
+	return settle(c, answer(c, sv->s, r, model, why, why_len), model, why, why_len, t0);
 }
 
 enum sx_res sx_maximize(struct sx *c, sxt f, sxt t, bool is_signed, unsigned timeout_ms,
