@@ -166,15 +166,6 @@ static void describe_range(char *buf, size_t n, const struct claim_range *c)
 			 c->r.s32_min, c->r.s32_max, c->r.var_off.value, c->r.var_off.mask);
 }
 
-/* range_contains, inlined here: this runs for every claim at every executed instruction */
-static inline bool contains(const struct range *r, uint64_t v)
-{
-	return r->umin <= v && v <= r->umax && r->smin <= (int64_t)v && (int64_t)v <= r->smax &&
-	       r->u32_min <= (uint32_t)v && (uint32_t)v <= r->u32_max &&
-	       r->s32_min <= (int32_t)v && (int32_t)v <= r->s32_max &&
-	       (v & ~r->var_off.mask) == r->var_off.value;
-}
-
 static void check_ranges(struct run *r, const struct interp_state *st, uint32_t pc,
 			 const uint64_t *regs)
 {
@@ -192,13 +183,13 @@ static void check_ranges(struct run *r, const struct interp_state *st, uint32_t 
 		}
 		r->res->checks++;
 		if (!c->is_ptr) {
-			ok = contains(&c->r, v);
+			ok = range_contains(&c->r, v);
 		} else if (c->maybe_null && v == 0) {
 			ok = true;
 		} else if (!region_base(r, &r->cp->ranges[r->ridx[k]], regs, v, &base)) {
 			ok = false;
 		} else {
-			ok = contains(&c->r, v - base);
+			ok = range_contains(&c->r, v - base);
 		}
 		if (ok || r->found[r->ridx[k]])	/* formatting is costly: once per claim */
 			continue;

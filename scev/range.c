@@ -315,14 +315,6 @@ bool range_is_empty(const struct range *r)
 			   (uint32_t)r->s32_max ^ SIGN32);
 }
 
-bool range_contains(const struct range *r, uint64_t v)
-{
-	return r->umin <= v && v <= r->umax && r->smin <= (int64_t)v && (int64_t)v <= r->smax &&
-	       r->u32_min <= (uint32_t)v && (uint32_t)v <= r->u32_max &&
-	       r->s32_min <= (int32_t)v && (int32_t)v <= r->s32_max &&
-	       tnum_contains(r->var_off, v);
-}
-
 bool range_is_const(const struct range *r)
 {
 	return r->umin == r->umax && range_contains(r, r->umin);

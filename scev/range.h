@@ -41,7 +41,15 @@ struct range range_empty(void);
 bool range_is_empty(const struct range *r);
 bool range_is_const(const struct range *r);	/* exactly one value */
 bool range_is_unknown(const struct range *r);	/* every 64-bit value */
-bool range_contains(const struct range *r, uint64_t v);
+/* v is inside every bound and the tnum.  Inline: the concrete oracle calls it for every claim
+ * at every executed instruction. */
+static inline bool range_contains(const struct range *r, uint64_t v)
+{
+	return r->umin <= v && v <= r->umax && r->smin <= (int64_t)v && (int64_t)v <= r->smax &&
+	       r->u32_min <= (uint32_t)v && (uint32_t)v <= r->u32_max &&
+	       r->s32_min <= (int32_t)v && (int32_t)v <= r->s32_max &&
+	       tnum_contains(r->var_off, v);
+}
 /* a is a subset of b (fieldwise: every bound of b is looser or equal). */
 bool range_subset(const struct range *a, const struct range *b);
 bool range_equal(const struct range *a, const struct range *b);
