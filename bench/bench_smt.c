@@ -9,7 +9,6 @@
  *             [--verbose] [--dump DIR]
  * --dump DIR writes each generated program with a refuted claim as DIR/gen-<seed>.s.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -18,6 +17,7 @@
 #include <time.h>
 
 #include "bpf/prog.h"
+#include "fuzz/corpus.h"
 #include "generators/gen.h"
 #include "oracle/smt.h"
 #include "scev/scev.h"
@@ -172,27 +172,13 @@ int main(int argc, char **argv)
 	}
 	if (corpus) {
 		const char *src = getenv("BPFSCEV_SOURCE_DIR");
-		DIR *dir;
-		struct dirent *de;
 		char **names = NULL;
-		size_t nn = 0;
+		long got;
+		size_t nn;
 
 		snprintf(path, sizeof(path), "%s/corpus/cases", src ? src : ".");
-		dir = opendir(path);
-		while (dir && (de = readdir(dir))) {
-			char **nv;
-
-			if (!strstr(de->d_name, ".case"))
-				continue;
-			nv = realloc(names, (nn + 1) * sizeof(*nv));
-			if (!nv)
-				break;
-			names = nv;
-			names[nn++] = strdup(de->d_name);
-		}
-		if (dir)
-			closedir(dir);
-		qsort(names, nn, sizeof(*names), (int (*)(const void *, const void *))strcmp);
+		got = corpus_list_cases(path, &names);
+		nn = got > 0 ? (size_t)got : 0;
 		for (size_t k = 0; k < nn; k++) {
 			struct ebpf_object *obj = NULL;
 			struct diag d;

@@ -1,6 +1,7 @@
 /* The regression corpus runner: see corpus.h. */
 #include "fuzz/corpus.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <inttypes.h>
@@ -346,6 +347,46 @@ static void put_hex(struct sbuf *sb, const uint8_t *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		sbuf_printf(sb, "%02x%s", p[i], (i % 16 == 15 || i + 1 == n) ? "\n" : " ");
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+long corpus_list_cases(const char *dir, char ***names)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **v = NULL;
+	size_t n = 0;
+
+	*names = NULL;
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		char **nv;
+
+		if (l < 6 || strcmp(de->d_name + l - 5, ".case"))
+			continue;
+		nv = realloc(v, (n + 1) * sizeof(*nv));
+		if (!nv || !(nv[n] = strdup(de->d_name))) {
+			v = nv ? nv : v;
+			while (n)
+				free(v[--n]);
+			free(v);
+			closedir(d);
+			return -ENOMEM;
+		}
+		v = nv;
+		n++;
+	}
+	closedir(d);
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_name);
+	*names = v;
+	return (long)n;
 }
 
 void corpus_format_prog(struct sbuf *sb, const struct bpf_insn *insns, size_t len,

@@ -45,6 +45,10 @@ int corpus_run_case(const char *path, const struct corpus_opts *opts, struct sbu
 int corpus_add_finding(const char *finding_dir, const char *cases_dir, const char *name,
 		       char *path, size_t path_len, struct diag *d);
 
+/* The *.case file names in dir, sorted (heap: free each and the array).  The count, or -errno
+ * when dir cannot be read. */
+long corpus_list_cases(const char *dir, char ***names);
+
 /* The "-- asm", "-- type" and "-- maps" sections of a case for a program. */
 void corpus_format_prog(struct sbuf *sb, const struct bpf_insn *insns, size_t len,
 			uint32_t prog_type, const struct ebpf_map_def *maps, size_t map_cnt);

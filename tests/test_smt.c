@@ -9,7 +9,6 @@
  *  3. The analyzer's claims over corpus/cases/ (every .case): none may be refuted; the share proved is
  *     reported.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include <time.h>
 
 #include "bpf/prog.h"
+#include "fuzz/corpus.h"
 #include "oracle/check.h"
 #include "oracle/finding.h"
 #include "oracle/smt.h"
@@ -613,38 +613,18 @@ static uint32_t case_type(const struct ebpf_object *obj)
 	       !strcmp(t, "tc") ? BPF_PROG_TYPE_SCHED_CLS : BPF_PROG_TYPE_UNSPEC;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void test_corpus(void)
 {
 	char dir[1024], **names = NULL;
 	size_t nn = 0;
 	uint64_t claims = 0, proved = 0, unknown = 0;
-	DIR *d;
-	struct dirent *de;
+	long got;
 	struct smt_opts zo = { .sz = sizeof(zo), .timeout_ms = 4000, .budget_s = 60 };
 
 	snprintf(dir, sizeof(dir), "%s/corpus/cases", check_source_dir());
-	d = opendir(dir);
-	CHECK(d != NULL, "no corpus at %s", dir);
-	while (d && (de = readdir(d))) {
-		char **nv;
-
-		if (!strstr(de->d_name, ".case"))
-			continue;
-		nv = realloc(names, (nn + 1) * sizeof(*nv));
-		if (!nv)
-			break;
-		names = nv;
-		names[nn++] = strdup(de->d_name);
-	}
-	if (d)
-		closedir(d);
-	if (nn)
-		qsort(names, nn, sizeof(*names), cmp_str);
+	got = corpus_list_cases(dir, &names);
+	CHECK(got >= 0, "no corpus at %s", dir);
+	nn = got > 0 ? (size_t)got : 0;
 	for (size_t k = 0; k < nn; k++) {
 		struct ebpf_object *obj = NULL;
 		struct diag dg;
