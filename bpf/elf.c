@@ -1240,8 +1240,16 @@ static int call_target(struct link *l, const struct efunc *f, size_t i, size_t p
 	return 0;
 }
 
-/* An LD_IMM64 with a relocation to a map or global data becomes a pseudo map load. */
-static int relocate_ldimm64(struct link *l, size_t pc, const struct erel *rel)
+/* Whether the LD_IMM64's source field says it loads a map or a map value. */
+static bool names_map(const struct bpf_insn *insn)
+{
+	return insn->src_reg == BPF_PSEUDO_MAP_FD || insn->src_reg == BPF_PSEUDO_MAP_VALUE ||
+	       insn->src_reg == BPF_PSEUDO_MAP_IDX || insn->src_reg == BPF_PSEUDO_MAP_IDX_VALUE;
+}
+
+/* An LD_IMM64 with a relocation to a map or global data becomes a pseudo map load (*mapped
+ * says so); other relocations leave it as it is. */
+static int relocate_ldimm64(struct link *l, size_t pc, const struct erel *rel, bool *mapped)
 {
 	struct elf_ctx *c = l->c;
 	const GElf_Sym *sym = &c->syms[rel->sym];
@@ -1274,6 +1282,7 @@ static int relocate_ldimm64(struct link *l, size_t pc, const struct erel *rel)
 		insn[0].src_reg = BPF_PSEUDO_MAP_FD;
 		insn[0].imm = (int32_t)m;
 		insn[1].imm = 0;
+		*mapped = true;
 		return 0;
 	case SEC_DATA:
 		if (s->map < 0)
@@ -1281,6 +1290,7 @@ static int relocate_ldimm64(struct link *l, size_t pc, const struct erel *rel)
 		insn[0].src_reg = BPF_PSEUDO_MAP_VALUE;
 		insn[1].imm = (int32_t)((int64_t)insn[0].imm + (int64_t)sym->st_value + rel->addend);
 		insn[0].imm = (int32_t)s->map;
+		*mapped = true;
 		return 0;
 	case SEC_CODE:
 		return diag_at_insn(&l->why, EINVAL, (long)pc,
@@ -1337,17 +1347,17 @@ static int link_prog(struct link *l, size_t main_fi)
 			goto out;
 		}
 		if (ebpf_is_ldimm64(insn) && insn->src_reg != BPF_PSEUDO_FUNC) {
-			if (rel && (err = relocate_ldimm64(l, pc, rel)))
+			bool mapped = false;
+
+			if (rel && (err = relocate_ldimm64(l, pc, rel, &mapped)))
 				goto out;
-			if (!rel && (insn->src_reg == BPF_PSEUDO_MAP_FD ||
-				     insn->src_reg == BPF_PSEUDO_MAP_VALUE ||
-				     insn->src_reg == BPF_PSEUDO_MAP_IDX ||
-				     insn->src_reg == BPF_PSEUDO_MAP_IDX_VALUE)) {
+			if (!mapped && names_map(insn)) {
 				/* a map reference in the bytes themselves names no map of this
-				 * object (found by the AFL++ elf target) */
+				 * object (found by the AFL++ elf target, and by libFuzzer with a
+				 * relocation that is left unresolved) */
 				err = diag_at_insn(&l->why, EINVAL, (long)pc, "LD_IMM64 with map source %u "
-						   "and no relocation: it names no map of the object",
-						   insn->src_reg);
+						   "that no map relocation sets: it names no map of the "
+						   "object", insn->src_reg);
 				goto out;
 			}
 			continue;
