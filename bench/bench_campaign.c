@@ -17,14 +17,7 @@
 #include <time.h>
 
 #include "fuzz/campaign.h"
-
-static double wall_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+#include "util/clock.h"
 
 /* CPU of this process and its finished children (the worker, for --jobs 1). */
 static double cpu_all_s(void)

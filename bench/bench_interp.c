@@ -21,6 +21,7 @@
 
 #include "bpf/prog.h"
 #include "oracle/interp.h"
+#include "util/clock.h"
 
 #define INSN(c, d, s, o, i) ((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), \
 						.off = (o), .imm = (i) })
@@ -36,14 +37,6 @@ static void loop_prog(struct bpf_insn p[6], int32_t n)
 }
 
 /* Thread CPU time: on a shared machine, time spent descheduled is not the interpreter's. */
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 static void count_visit(void *arg, const struct interp_state *st, uint32_t pc)
 {
 	(void)st;
@@ -82,14 +75,14 @@ static double bench_interp(int32_t n, int reps, bool hooked, uint64_t *steps_out
 		env.arg = &visits;
 	}
 	for (int k = 0; k < reps; k++) {
-		double t0 = now_ns(), t;
+		double t0 = (1e9 * clock_s(CLOCK_THREAD_CPUTIME_ID)), t;
 
 		if (interp_run(code, &env, &res) || res.trap != INTERP_OK) {
 			fprintf(stderr, "bench_interp: run failed: %s\n", res.reason);
 			best = 0;
 			break;
 		}
-		t = (now_ns() - t0) / (double)res.steps;
+		t = ((1e9 * clock_s(CLOCK_THREAD_CPUTIME_ID)) - t0) / (double)res.steps;
 		if (k == 0 || t < best)
 			best = t;
 	}

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "scev/loop.h"
+#include "util/clock.h"
 
 static struct bpf_insn *code;
 static size_t n, cap;
@@ -77,23 +78,23 @@ static void ladder(size_t size)
 static double run(void (*shape)(size_t), size_t size, uint32_t *loops, uint32_t *irr)
 {
 	struct scev_structure st;
-	struct timespec a, b;
+	double a, b;
 	struct diag d;
 	double best = 1e30;
 
 	n = 0;
 	shape(size);
 	for (int rep = 0; rep < 3; rep++) {
-		clock_gettime(CLOCK_MONOTONIC, &a);
+		a = wall_s();
 		if (scev_structure__build(&st, code, n, &d)) {
 			fprintf(stderr, "build failed: %s\n", d.msg);
 			exit(1);
 		}
-		clock_gettime(CLOCK_MONOTONIC, &b);
+		b = wall_s();
 		*loops = st.loops->nloops;
 		*irr = st.loops->nirreducible;
 		scev_structure__free(&st);
-		double ms = (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6;
+		double ms = (b - a) * 1e3;
 
 		if (ms < best)
 			best = ms;

@@ -12,19 +12,12 @@
 #include "oracle/check.h"
 #include "scev/loop.h"
 #include "scev/scev.h"
+#include "util/clock.h"
 
 struct tally {
 	unsigned files, rejected, programs, loops, irreducible, bounded, exact, refuted;
 	double ms;
 };
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -49,7 +42,7 @@ static void one_file(const char *path, struct tally *t, bool oracle, FILE *notes
 		const struct ebpf_prog *p = &obj->progs[i];
 		struct scev_opts so = { .sz = sizeof(so) };
 		struct claim_prog cp;
-		double t0 = now_ms();
+		double t0 = (1e3 * wall_s());
 
 		t->programs++;
 		if (scev_analyze(&cp, p, obj->maps, obj->map_cnt, &so, &d)) {
@@ -57,7 +50,7 @@ static void one_file(const char *path, struct tally *t, bool oracle, FILE *notes
 				d.msg);
 			continue;
 		}
-		t->ms += now_ms() - t0;
+		t->ms += (1e3 * wall_s()) - t0;
 		for (uint32_t l = 0; l < cp.nloops; l++) {
 			t->loops++;
 			t->irreducible += cp.loops[l].irreducible;

@@ -21,6 +21,7 @@
 #include "generators/gen.h"
 #include "oracle/smt.h"
 #include "scev/scev.h"
+#include "util/clock.h"
 
 struct totals {
 	double *ms;			/* per claim */
@@ -30,14 +31,6 @@ struct totals {
 	double wall;
 	uint64_t reasons_timeout, reasons_unsupported, reasons_inductive, reasons_other;
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static int cmp_d(const void *a, const void *b)
 {
@@ -83,7 +76,7 @@ static int one(struct totals *t, const struct ebpf_object *obj, const struct ebp
 	struct claim_prog cp = { 0 };
 	struct smt_result r;
 	struct diag d;
-	double t0 = now_s();
+	double t0 = wall_s();
 	int err, refuted;
 
 	diag_clear(&d);
@@ -92,7 +85,7 @@ static int one(struct totals *t, const struct ebpf_object *obj, const struct ebp
 		return 0;
 	}
 	err = smt_check(&r, obj, prog, &cp, zo);
-	t->wall += now_s() - t0;
+	t->wall += wall_s() - t0;
 	if (err) {
 		fprintf(stderr, "%s: smt_check: %s\n", name, strerror(-err));
 		t->failed_programs++;

@@ -17,6 +17,7 @@
 #include "oracle/kernel.h"
 #include "oracle/klog.h"
 #include "scev/scev.h"
+#include "util/clock.h"
 #include "util/json.h"
 #include "util/sbuf.h"
 
@@ -104,14 +105,6 @@ static void json_field_long(struct sbuf *sb, const char *key, long v)
 }
 
 
-static double now_us(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -129,10 +122,10 @@ static int analysis_time(double *us, uint32_t *nranges, const struct ebpf_object
 
 	while (n < 101 && (n < 3 || spent < 2e5)) {
 		struct claim_prog cp;
-		double t0 = now_us();
+		double t0 = (1e6 * wall_s());
 		int err = scev_analyze(&cp, prog, obj->maps, obj->map_cnt, &so, d);
 
-		t[n] = now_us() - t0;
+		t[n] = (1e6 * wall_s()) - t0;
 		if (err)
 			return err;
 		*nranges = cp.nranges;

@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/clock.h"
 #include "util/sbuf.h"
 
 /* ---- seeds and knobs ---- */
@@ -246,22 +247,6 @@ struct camp {
 	struct diag *d;
 	int err;
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static double cpu_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static const char *strategy_name(enum scev_strategy s)
 {
@@ -606,14 +591,14 @@ enum { PH_IDLE, PH_GEN, PH_ANALYZE, PH_CHECK, PH_ORACLES };
 struct watch {
 	volatile uint64_t index;
 	volatile uint32_t phase;
-	volatile double since;	/* now_s() when the phase began */
+	volatile double since;	/* wall_s() when the phase began */
 };
 
 static void set_phase(struct watch *w, uint32_t ph)
 {
 	if (!w)
 		return;
-	w->since = now_s();
+	w->since = wall_s();
 	w->phase = ph;
 }
 
@@ -880,7 +865,7 @@ static int eval_program(struct eval *ev, uint64_t index, struct outcome *oc, str
 
 static void report_progress(struct camp *c, bool force)
 {
-	double t = now_s();
+	double t = wall_s();
 
 	c->st.session_seconds = t - c->t_start;
 	c->st.seconds = c->seconds_before + c->st.session_seconds;
@@ -983,7 +968,7 @@ static void consume(struct camp *c, struct outcome *oc)
 
 static bool out_of_time(const struct camp *c)
 {
-	return c->o.seconds > 0 && now_s() - c->t_start >= c->o.seconds;
+	return c->o.seconds > 0 && wall_s() - c->t_start >= c->o.seconds;
 }
 
 static bool stopping(const struct camp *c)
@@ -1398,8 +1383,8 @@ static void worker_main(struct camp *c, int fd, struct watch *w)
 			if (sb.oom || frame(&out, WMSG_OUTCOME, sb.buf, sb.len))
 				_exit(4);
 			if (!pending++)
-				first = now_s();
-			if ((pending >= FLUSH_OUTCOMES || now_s() - first >= FLUSH_SECONDS || found) &&
+				first = wall_s();
+			if ((pending >= FLUSH_OUTCOMES || wall_s() - first >= FLUSH_SECONDS || found) &&
 			    flush(fd, &out))
 				_exit(4);
 			if (!out.len)
@@ -1736,7 +1721,7 @@ static int read_worker(struct pool *p, unsigned k, bool *dead)
  * (whose work is bounded by step budgets) ten times as long, at least 30 s. */
 static void watchdog(struct pool *p)
 {
-	double t = now_s(), slow = p->c->o.timeout * 10 > 30 ? p->c->o.timeout * 10 : 30;
+	double t = wall_s(), slow = p->c->o.timeout * 10 > 30 ? p->c->o.timeout * 10 : 30;
 
 	for (unsigned k = 0; k < p->n; k++) {
 		struct worker *wk = &p->w[k];
@@ -1807,7 +1792,7 @@ static int run_pool(struct camp *c)
 
 		if (stopping(c) && !p.draining) {
 			p.draining = true;
-			drain_since = now_s();
+			drain_since = wall_s();
 		}
 		/* the queue (re-runs) is worked off even while draining: they hold findings */
 		for (unsigned k = 0; k < p.n && !err; k++)
@@ -1818,7 +1803,7 @@ static int run_pool(struct camp *c)
 			break;
 		if (!any_busy(&p))
 			break;
-		if (hard_stop || (p.draining && now_s() - drain_since > 5 && !p.nq))
+		if (hard_stop || (p.draining && wall_s() - drain_since > 5 && !p.nq))
 			break;
 		for (unsigned k = 0; k < p.n && np < 256; k++)
 			if (p.w[k].pid) {
@@ -1929,7 +1914,7 @@ int fuzz_campaign(struct fuzz_stats *st, const struct fuzz_opts *uo, struct diag
 		c->end = UINT64_MAX;
 	c->cursor = done_next_gap(&c->done, c->o.first);
 	c->seconds_before = c->st.seconds;
-	c->t_start = now_s();
+	c->t_start = wall_s();
 	c->last_state = c->t_start;
 	if (c->o.crashes && (err = write_state(c))) {
 		diag_set_file(d, c->state_path);

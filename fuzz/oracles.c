@@ -14,6 +14,7 @@
 #include "generators/gen.h"
 #include "oracle/kdiff.h"
 #include "oracle/verdict.h"
+#include "util/clock.h"
 #include "util/sbuf.h"
 
 static const char *const xnames[FX_N] = {
@@ -42,14 +43,6 @@ static const char *const xnames[FX_N] = {
 const char *fuzz_xstat_name(enum fuzz_xstat x)
 {
 	return (unsigned)x < FX_N ? xnames[x] : "?";
-}
-
-static double cpu_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 static int add_finding(struct fuzz_xresult *r, struct finding *f)
@@ -174,36 +167,15 @@ static int verdict_finding(struct fuzz_xresult *r, const struct verdict_report *
 			   const struct ebpf_object *obj, const struct ebpf_prog *prog)
 {
 	struct finding *f = calloc(1, sizeof(*f));
-	struct claims none = { 0 };
-	struct sbuf sb = SBUF_INIT;
+	int err;
 
 	if (!f)
 		return -ENOMEM;
-	f->kind = FIND_VERDICT;
-	snprintf(f->source, sizeof(f->source), "verdict");
-	snprintf(f->prog_name, sizeof(f->prog_name), "%s", prog->name);
-	snprintf(f->strategy, sizeof(f->strategy), "verify");
-	f->prog_type = prog->prog_type;
-	f->len = prog->len;
-	f->map_cnt = obj->map_cnt;
-	f->insns = malloc(prog->len * sizeof(*f->insns) + 1);
-	f->maps = malloc(obj->map_cnt * sizeof(*f->maps) + 1);
-	f->input = malloc(vr->fault_input_len + 1);
-	f->helper = malloc(1);
-	f->input_len = vr->fault_input_len;
-	claims_write(&sb, &none);
-	f->claims_json = sbuf_detach(&sb);
-	if (!f->insns || !f->maps || !f->input || !f->helper || !f->claims_json) {
-		finding__free(f);
+	if ((err = finding__init(f, FIND_VERDICT, "verdict", "verify", prog, obj->maps,
+				 obj->map_cnt, vr->fault_input, vr->fault_input_len, NULL, 0, NULL))) {
 		free(f);
-		return -ENOMEM;
+		return err;
 	}
-	memcpy(f->insns, prog->insns, prog->len * sizeof(*f->insns));
-	if (obj->map_cnt)
-		memcpy(f->maps, obj->maps, obj->map_cnt * sizeof(*f->maps));
-	for (size_t m = 0; m < f->map_cnt; m++)
-		f->maps[m].init = NULL;
-	memcpy(f->input, vr->fault_input, vr->fault_input_len);
 	snprintf(f->text, sizeof(f->text), "bpfscev verify calls it safe, but it faults when run: %s",
 		 vr->fault);
 	finding_signature(f, NULL);

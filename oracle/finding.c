@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "bpf/asm.h"
+#include "util/clock.h"
 #include "util/sbuf.h"
 
 /* ---- signatures ---- */
@@ -247,27 +248,29 @@ static void *dup_mem(const void *p, size_t n)
 	return q;
 }
 
-int finding__from_check(struct finding *f, const struct check_finding *cf,
-			const struct ebpf_prog *prog, const struct ebpf_map_def *maps,
-			size_t map_cnt, const struct claim_prog *cp)
+int finding__init(struct finding *f, uint8_t kind, const char *source, const char *strategy,
+		  const struct ebpf_prog *prog, const struct ebpf_map_def *maps, size_t map_cnt,
+		  const void *input, size_t input_len, const void *helper, size_t helper_len,
+		  const struct claim_prog *cp)
 {
-	struct claims one = { .progs = (struct claim_prog *)cp, .nprogs = 1 };
+	struct claims one = { .progs = (struct claim_prog *)cp, .nprogs = cp ? 1 : 0 };
 	struct sbuf sb = SBUF_INIT;
 
 	memset(f, 0, sizeof(*f));
-	f->kind = cf->kind;
-	snprintf(f->source, sizeof(f->source), "check");
+	f->kind = kind;
+	snprintf(f->source, sizeof(f->source), "%s", source);
 	snprintf(f->prog_name, sizeof(f->prog_name), "%s", prog->name);
 	f->prog_type = prog->prog_type;
-	snprintf(f->strategy, sizeof(f->strategy), "%s", cp->strategy[0] ? cp->strategy : "forget");
+	snprintf(f->strategy, sizeof(f->strategy), "%s", strategy ? strategy :
+		 cp && cp->strategy[0] ? cp->strategy : "forget");
 	f->insns = dup_mem(prog->insns, prog->len * sizeof(*prog->insns));
 	f->len = prog->len;
 	f->maps = dup_mem(maps, map_cnt * sizeof(*maps));
 	f->map_cnt = map_cnt;
-	f->input = dup_mem(cf->input, cf->input_len);
-	f->input_len = cf->input_len;
-	f->helper = dup_mem(cf->helper_data, cf->helper_len);
-	f->helper_len = cf->helper_len;
+	f->input = dup_mem(input, input_len);
+	f->input_len = input_len;
+	f->helper = dup_mem(helper, helper_len);
+	f->helper_len = helper_len;
 	claims_write(&sb, &one);
 	f->claims_json = sbuf_detach(&sb);
 	if (!f->insns || !f->maps || !f->input || !f->helper || !f->claims_json) {
@@ -275,7 +278,19 @@ int finding__from_check(struct finding *f, const struct check_finding *cf,
 		return -ENOMEM;
 	}
 	for (size_t m = 0; m < map_cnt; m++)
-		f->maps[m].init = NULL;	/* not owned; generated programs have none */
+		f->maps[m].init = NULL;	/* not owned (see struct finding) */
+	return 0;
+}
+
+int finding__from_check(struct finding *f, const struct check_finding *cf,
+			const struct ebpf_prog *prog, const struct ebpf_map_def *maps,
+			size_t map_cnt, const struct claim_prog *cp)
+{
+	int err = finding__init(f, cf->kind, "check", NULL, prog, maps, map_cnt, cf->input,
+				cf->input_len, cf->helper_data, cf->helper_len, cp);
+
+	if (err)
+		return err;
 	f->claim = cf->claim;
 	f->pc = cf->pc;
 	f->loc = cf->loc;
@@ -1063,14 +1078,6 @@ void finding_crash_frame(char *buf, size_t n, const char *log)
 	}
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 int finding_analyze_isolated(const struct ebpf_prog *prog, const struct ebpf_map_def *maps,
 			     size_t map_cnt, const struct scev_opts *so, double timeout,
 			     char *crash, size_t crash_len, char **log)
@@ -1108,10 +1115,10 @@ int finding_analyze_isolated(const struct ebpf_prog *prog, const struct ebpf_map
 		_exit(0);	/* no atexit handlers, no leak report for the parent's heap */
 	}
 	close(fds[1]);
-	deadline = now_s() + timeout;
+	deadline = wall_s() + timeout;
 	while (!eof) {
 		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
-		double left = deadline - now_s();
+		double left = deadline - wall_s();
 		char buf[4096];
 		ssize_t r;
 

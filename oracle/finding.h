@@ -73,6 +73,15 @@ struct finding {
  * (crashes: phase, class and the first frame of the sanitizer report in f->log). */
 void finding_signature(struct finding *f, const struct claim_prog *cp);
 
+/* Starts a finding of kind from source on prog: copies the program, its maps, the input and the
+ * helper data, and writes cp (NULL: no claims) to f->claims_json; the strategy is strategy, or
+ * when NULL cp's ("forget" when it has none).  The caller fills what was observed and calls finding_signature().  0 or -ENOMEM (f
+ * freed). */
+int finding__init(struct finding *f, uint8_t kind, const char *source, const char *strategy,
+		  const struct ebpf_prog *prog, const struct ebpf_map_def *maps, size_t map_cnt,
+		  const void *input, size_t input_len, const void *helper, size_t helper_len,
+		  const struct claim_prog *cp);
+
 /* Fills f from a check_finding of the claims cp made for prog (copies what it needs; the
  * claims are written to f->claims_json).  maps are the program's maps.  0 or -ENOMEM. */
 int finding__from_check(struct finding *f, const struct check_finding *cf,

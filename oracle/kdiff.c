@@ -457,15 +457,6 @@ void kdiff_result__free(struct kdiff_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
-static void *dup_mem(const void *p, size_t n)
-{
-	void *q = malloc(n ? n : 1);
-
-	if (q && n)
-		memcpy(q, p, n);
-	return q;
-}
-
 int kdiff_finding(struct finding *f, const struct kdiff_result *res, const struct ebpf_object *obj,
 		  const struct ebpf_prog *prog)
 {
@@ -476,8 +467,6 @@ int kdiff_finding(struct finding *f, const struct kdiff_result *res, const struc
 	};
 	const struct ebpf_map_def *maps = obj ? obj->maps : NULL;
 	size_t nmaps = obj ? obj->map_cnt : 0;
-	struct claims one = { .progs = (struct claim_prog *)&res->claims, .nprogs = 1 };
-	struct sbuf sb = SBUF_INIT;
 	int err;
 
 	memset(f, 0, sizeof(*f));
@@ -497,26 +486,10 @@ int kdiff_finding(struct finding *f, const struct kdiff_result *res, const struc
 	}
 	if (res->kind >= sizeof(sources) / sizeof(sources[0]) || !sources[res->kind])
 		return -EINVAL;
-	f->kind = FIND_KERNEL;
-	snprintf(f->source, sizeof(f->source), "%s", sources[res->kind]);
-	snprintf(f->prog_name, sizeof(f->prog_name), "%s", prog->name);
+	if ((err = finding__init(f, FIND_KERNEL, sources[res->kind], "kernel", prog, maps, nmaps,
+				 res->input, res->input_len, NULL, 0, &res->claims)))
+		return err;
 	f->prog_type = res->prog_type ? res->prog_type : prog->prog_type;
-	snprintf(f->strategy, sizeof(f->strategy), "kernel");
-	f->insns = dup_mem(prog->insns, prog->len * sizeof(*prog->insns));
-	f->len = prog->len;
-	f->maps = dup_mem(maps, nmaps * sizeof(*maps));
-	f->map_cnt = nmaps;
-	f->input = dup_mem(res->input, res->input_len);
-	f->input_len = res->input_len;
-	f->helper = dup_mem(NULL, 0);
-	claims_write(&sb, &one);
-	f->claims_json = sbuf_detach(&sb);
-	if (!f->insns || !f->maps || !f->input || !f->helper || !f->claims_json) {
-		finding__free(f);
-		return -ENOMEM;
-	}
-	for (size_t m = 0; m < nmaps; m++)
-		f->maps[m].init = NULL;	/* not owned (finding.h) */
 	f->observed = res->kind == KDIFF_RETVAL ? res->interp_r0 : 0;
 	snprintf(f->text, sizeof(f->text), "%.500s", res->text);
 	finding_signature(f, NULL);	/* kind and source: there is no claim */

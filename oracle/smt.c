@@ -8,6 +8,7 @@
  * and optimizers are reference-counted objects released by the function that made them.
  */
 #include "oracle/smt_term.h"
+#include "util/clock.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -521,14 +522,6 @@ void sx_print(struct sx *c, sxt a, char *buf, size_t n)
 
 /* ---- queries ---- */
 
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 static Z3_params timeout_params(struct sx *c, unsigned timeout_ms)
 {
 	Z3_params p = Z3_mk_params(c->z);
@@ -595,7 +588,7 @@ static enum sx_res settle(struct sx *c, enum sx_res res, struct sx_model **model
 			snprintf(why, why_len, "%s", c->err);
 		res = SX_UNKNOWN;
 	}
-	c->stats.ms += now_ms() - t0;
+	c->stats.ms += (1e3 * wall_s()) - t0;
 	return res;
 }
 
@@ -606,7 +599,7 @@ enum sx_res sx_check(struct sx *c, sxt f, unsigned timeout_ms, struct sx_model *
 	Z3_params p;
 	Z3_lbool r;
 	enum sx_res res;
-	double t0 = now_ms();
+	double t0 = (1e3 * wall_s());
 
 	if (model)
 		*model = NULL;
@@ -675,7 +668,7 @@ enum sx_res sx_solver_check(struct sx *c, struct sx_solver *sv, sxt extra,
 	Z3_lbool r;
 	Z3_ast lit;
 	sxt p;
-	double t0 = now_ms();
+	double t0 = (1e3 * wall_s());
 
 	if (model)
 		*model = NULL;
@@ -707,7 +700,7 @@ enum sx_res sx_maximize(struct sx *c, sxt f, sxt t, bool is_signed, unsigned tim
 	Z3_lbool r;
 	enum sx_res res = SX_UNKNOWN;
 	sxt obj;
-	double t0 = now_ms();
+	double t0 = (1e3 * wall_s());
 
 	if (!f || !t || c->failed || sx_width(c, t) != 64)
 		return SX_UNKNOWN;
@@ -750,7 +743,7 @@ enum sx_res sx_maximize(struct sx *c, sxt f, sxt t, bool is_signed, unsigned tim
 		note_error(c);
 		res = SX_UNKNOWN;
 	}
-	c->stats.ms += now_ms() - t0;
+	c->stats.ms += (1e3 * wall_s()) - t0;
 	return res;
 }
 

@@ -27,6 +27,7 @@
 #include "oracle/smt_cfg.h"
 #include "oracle/smt_mach.h"
 #include "oracle/smt_term.h"
+#include "util/clock.h"
 
 #define DEFAULT_TIMEOUT_MS 2000
 #define DEFAULT_BMC_DEPTH 64
@@ -146,14 +147,6 @@ struct prover {
 	double t0;
 	int err;
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static sxt bv64(struct prover *P, uint64_t v)
 {
@@ -416,7 +409,7 @@ static bool over_budget(struct prover *P)
 			 "the symbolic execution exceeded %d instructions", MAX_STEPS);
 		return true;
 	}
-	if (P->o.budget_s > 0 && (P->steps & 255) == 0 && now_s() - P->t0 > P->o.budget_s) {
+	if (P->o.budget_s > 0 && (P->steps & 255) == 0 && wall_s() - P->t0 > P->o.budget_s) {
 		P->aborted = true;
 		snprintf(P->abort_why, sizeof(P->abort_why), "time budget of %.1f s spent",
 			 P->o.budget_s);
@@ -730,7 +723,7 @@ static bool wset_grow(struct prover *P, struct wset *w, struct mstate *S, uint32
 			we = wentry_of(P, w, field, rg[k].index0 + rg[k].len);
 			if (!we || we->whole)
 				continue;
-			if (P->o.budget_s > 0 && now_s() - P->t0 > P->o.budget_s) {
+			if (P->o.budget_s > 0 && wall_s() - P->t0 > P->o.budget_s) {
 				/* out of time: the caller sees the abort and stops */
 				P->aborted = true;
 				snprintf(P->abort_why, sizeof(P->abort_why),
@@ -1288,12 +1281,12 @@ static int decide(struct prover *P, uint8_t *round)
 	for (uint32_t k = 0; k < P->nob && !err; k++) {
 		const struct oblig *ob = &P->ob[k];
 		struct sx_model *model = NULL;
-		double t0 = now_s();
+		double t0 = wall_s();
 		enum sx_res r;
 
 		if (round[ob->claim] != CS_PROVED || P->stat[ob->claim] != CS_OPEN)
 			continue;
-		if (P->o.budget_s > 0 && now_s() - P->t0 > P->o.budget_s) {
+		if (P->o.budget_s > 0 && wall_s() - P->t0 > P->o.budget_s) {
 			round[ob->claim] = CS_UNKNOWN;
 			snprintf(P->why[ob->claim], sizeof(P->why[0]), "time budget of %.1f s spent",
 				 P->o.budget_s);
@@ -1312,7 +1305,7 @@ static int decide(struct prover *P, uint8_t *round)
 		else
 			r = sx_check(P->c, sx_land(P->c, ob->g, ob->v), P->o.timeout_ms, &model, why,
 				     sizeof(why));
-		P->ms[ob->claim] += (now_s() - t0) * 1e3;
+		P->ms[ob->claim] += (wall_s() - t0) * 1e3;
 		if (r == SX_UNKNOWN) {
 			round[ob->claim] = CS_UNKNOWN;
 			snprintf(P->why[ob->claim], sizeof(P->why[0]), "solver: %s (%u ms limit)", why,
@@ -1832,7 +1825,7 @@ int smt_check(struct smt_result *res, const struct ebpf_object *obj, const struc
 	P.prog = prog;
 	P.cp = cp;
 	P.res = res;
-	P.t0 = now_s();
+	P.t0 = wall_s();
 	if ((err = setup(&P)))
 		goto out;
 	unmatched_loops(&P);
@@ -1918,7 +1911,7 @@ out:
 		res->queries = sx_stats(P.c)->queries;
 		res->solver_ms = sx_stats(P.c)->ms;
 	}
-	res->ms = (now_s() - P.t0) * 1e3;
+	res->ms = (wall_s() - P.t0) * 1e3;
 	prover_free(&P);
 	if (err)
 		smt_result__free(res);

@@ -129,6 +129,23 @@ bool scev_loop__contains(const struct scev_loops *lf, uint32_t l, uint32_t b)
 	return false;
 }
 
+uint32_t scev_loop__block_index(const struct scev_loop *L, uint32_t b)
+{
+	uint32_t lo = 0, hi = L->nblocks;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (L->blocks[mid] == b)
+			return mid;
+		if (L->blocks[mid] < b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return SCEV_NONE;
+}
+
 static int cmp_u32(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;

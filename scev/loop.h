@@ -62,6 +62,9 @@ void scev_loops__free(struct scev_loops *lf);
 
 /* Block b is inside loop l (at any depth). */
 bool scev_loop__contains(const struct scev_loops *lf, uint32_t l, uint32_t b);
+/* Position of block b in L->blocks (sorted), or SCEV_NONE when b is not in the loop: an index
+ * for per-block arrays of one loop. */
+uint32_t scev_loop__block_index(const struct scev_loop *L, uint32_t b);
 
 /* Everything about a program's structure in one place, built in order. */
 struct scev_structure {

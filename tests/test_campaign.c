@@ -25,10 +25,11 @@
 #include <unistd.h>
 
 #include "fuzz/campaign.h"
+#include "oracle/interp.h"
 #include "oracle/kernel.h"
 #include "oracle/verdict.h"
-#include "oracle/interp.h"
 #include "tests/check.h"
+#include "util/clock.h"
 
 /* ---- 1. seeded wrong claims ---- */
 
@@ -356,8 +357,8 @@ static void test_seeded_wrong_claims(void)
 		"", "p_wrap=70", "p_eqne=70 p_signed=70", "p_big_step=80", "p_ctr32=80 p_cmp_mix=60",
 		"p_bound_input=80 p_init_input=60", "p_nest=80 max_depth=4", "p_irreducible=50",
 		"p_spill=70 p_caller_home=70", "p_derived=90", "p_cond_update=70",
-		"p_break=60 p_continue=60 p_break_outer=60", "p_subprog=80", "p_array=90 p_map=70 "
-		"p_pkt=70", "w_while=0 w_do_while=0 w_for=0 w_while_bottom=100",
+		"p_break=60 p_continue=60 p_break_outer=60", "p_subprog=80",
+		"p_array=90 p_map=70 p_pkt=70", "w_while=0 w_do_while=0 w_for=0 w_while_bottom=100",
 		"w_while=0 w_while_bottom=0 w_for=0 w_do_while=100",
 	};
 	struct tally t = { 0 };
@@ -691,19 +692,11 @@ static void test_isolation(void)
 	unlink(flag);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 #define TIMED(call)                                                                         \
 	do {                                                                                \
-		double t0_ = now_s();                                                       \
+		double t0_ = wall_s();                                                       \
 		call;                                                                       \
-		printf("  (%s: %.1f s)\n", #call, now_s() - t0_);                             \
+		printf("  (%s: %.1f s)\n", #call, wall_s() - t0_);                             \
 		fflush(stdout);                                                             \
 	} while (0)
 

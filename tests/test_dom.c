@@ -212,6 +212,14 @@ static void check_structure(const struct scev_structure *st, int iter)
 		}
 		CHECK(reach == L->nblocks, "prog %d loop at block %u: %u of %u blocks reachable "
 		      "inside", iter, L->header, reach, L->nblocks);
+		/* block_index finds exactly the loop's blocks, at their place */
+		for (uint32_t b = 0; b < nb; b++) {
+			uint32_t at = scev_loop__block_index(L, b);
+
+			CHECK(at == SCEV_NONE ? !scev_loop__contains(lf, l, b) :
+			      at < L->nblocks && L->blocks[at] == b,
+			      "prog %d loop %u: block_index(%u) = %u", iter, l, b, at);
+		}
 		/* Nesting: a child's blocks are a subset of the parent's; depth consistent. */
 		if (L->parent != SCEV_NONE) {
 			const struct scev_loop *P = &lf->loops[L->parent];
