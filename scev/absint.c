@@ -32,25 +32,9 @@ struct astate {
 	uint32_t n, cap;
 	/* For the safety verdict: what is surely written, and how much packet is surely there. */
 	uint16_t init;		/* bit r: register r written on every path */
-	uint64_t sinit[8];	/* bit i: stack byte at r10 - 512 + i written on every path */
+	struct fpmask sinit;	/* stack bytes written on every path */
 	uint64_t pkt_min;	/* packet bytes from data known to be before data_end */
 };
-
-static void sinit_mark(struct astate *s, int64_t lo, int64_t hi)
-{
-	for (int64_t o = lo < -512 ? -512 : lo; o < hi && o < 0; o++)
-		s->sinit[(o + 512) / 64] |= 1ull << ((o + 512) % 64);
-}
-
-static bool sinit_all(const struct astate *s, int64_t lo, int64_t hi)
-{
-	if (lo < -512 || hi > 0)
-		return false;
-	for (int64_t o = lo; o < hi; o++)
-		if (!(s->sinit[(o + 512) / 64] & (1ull << ((o + 512) % 64))))
-			return false;
-	return true;
-}
 
 static void as_free(struct astate *s)
 {
@@ -114,6 +98,17 @@ static void as_invalidate(struct astate *s, int64_t lo, int64_t hi)
 	s->n = k;
 }
 
+/* Drops every cell with a byte in m. */
+static void as_invalidate_mask(struct astate *s, const struct fpmask *m)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < s->n; i++)
+		if (!fpmask_any(m, s->cells[i].off, s->cells[i].off + s->cells[i].size))
+			s->cells[k++] = s->cells[i];
+	s->n = k;
+}
+
 static int as_store(struct astate *s, int64_t off, unsigned size, const struct aval *v)
 {
 	uint32_t pos;
@@ -157,11 +152,8 @@ static int as_join(struct astate *dst, const struct astate *src, bool widen)
 	dst->init &= src->init;
 	if (dst->pkt_min > src->pkt_min)
 		dst->pkt_min = src->pkt_min;
-	for (int k = 0; k < 8; k++) {
-		if ((dst->sinit[k] & src->sinit[k]) != dst->sinit[k])
-			changed = 1;
-		dst->sinit[k] &= src->sinit[k];
-	}
+	if (fpmask_and(&dst->sinit, &src->sinit))
+		changed = 1;
 	for (int r = 0; r < EBPF_NREGS; r++) {
 		struct aval v;
 
@@ -226,7 +218,7 @@ struct engine {
 						 * one its exits were last sent for */
 	uint8_t *queued;
 	struct loop_result *res;	/* per loop */
-	uint8_t *may_stack;	/* first pass: per pc, OR-ed */
+	struct stack_span *may_stack;	/* first pass: per pc, joined over visits */
 	struct claim_prog *out;
 };
 
@@ -242,6 +234,28 @@ static bool is_scev_header(const struct scev_ctx *cx, uint32_t b, uint32_t *l)
 		return false;
 	*l = x;
 	return true;
+}
+
+/* First pass: the store or call at pc may write frame bytes [lo, hi). */
+static void note_stack_write(struct engine *en, uint32_t pc, int64_t lo, int64_t hi)
+{
+	struct stack_span *sp;
+
+	if (!en->may_stack)
+		return;
+	lo = lo < -FP_FRAME ? -FP_FRAME : lo;
+	hi = hi > 0 ? 0 : hi;
+	if (lo >= hi)
+		return;	/* outside the frame: no cell can change */
+	sp = &en->may_stack[pc];
+	if (!stack_span_any(sp)) {
+		*sp = (struct stack_span){ (int16_t)lo, (int16_t)hi };
+		return;
+	}
+	if (lo < sp->lo)
+		sp->lo = (int16_t)lo;
+	if (hi > sp->hi)
+		sp->hi = (int16_t)hi;
 }
 
 /* May this value point into the stack? */
@@ -330,7 +344,7 @@ static int ai_step(struct engine *en, struct astate *s, uint32_t pc)
 		int64_t off;
 
 		if (ptr_in(&s->regs[i->dst_reg], REGION_STACK, &off))
-			sinit_mark(s, off + i->off, off + i->off + ebpf_size_bytes(ebpf_size(i)));
+			fpmask_add(&s->sinit, off + i->off, off + i->off + ebpf_size_bytes(ebpf_size(i)));
 	}
 	return err;
 }
@@ -458,19 +472,19 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 		a = s->regs[i->dst_reg];
 		b = cls == BPF_ST ? aval_const((uint64_t)(int64_t)i->imm) : s->regs[i->src_reg];
 		/* The symbolic execution places only stores at constant offsets from r10 itself;
-		 * tell it about every other store that may reach the stack. */
-		if (en->may_stack && i->dst_reg != EBPF_REG_FP &&
-		    (may_be_stack(&a) || a.kind == AV_SCALAR))
-			en->may_stack[pc] = 1;
+		 * tell it which bytes every other store that may reach the stack may write. */
+		if (i->dst_reg != EBPF_REG_FP && ptr_in(&a, REGION_STACK, &off))
+			note_stack_write(en, pc, off + i->off, off + i->off + size);
 		if (!ptr_in(&a, REGION_STACK, &off)) {
 			if (a.kind == AV_PTR && a.region == REGION_STACK && !a.maybe_null &&
-			    a.r.smin >= -1024 && a.r.smax <= 1024)
+			    a.r.smin >= -1024 && a.r.smax <= 1024) {
 				as_invalidate(s, a.r.smin + i->off, a.r.smax + i->off + size);
-			else if (may_be_stack(&a) || a.kind == AV_SCALAR) {
+				note_stack_write(en, pc, a.r.smin + i->off,
+						 a.r.smax + i->off + size);
+			} else if (may_be_stack(&a) || a.kind == AV_SCALAR) {
 				/* an address we cannot place may be anywhere, the stack included */
 				s->n = 0;
-				if (en->may_stack)
-					en->may_stack[pc] = 1;
+				note_stack_write(en, pc, -FP_FRAME, 0);
 			}
 			if (atomic && i->imm == BPF_CMPXCHG)
 				s->regs[0] = unknown_bytes(size);
@@ -518,8 +532,7 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 			}
 			if (stack_arg) {
 				s->n = 0;
-				if (en->may_stack)
-					en->may_stack[pc] = 1;
+				note_stack_write(en, pc, -FP_FRAME, 0);
 			}
 			s->regs[0] = v;
 			for (int r = 1; r <= 5; r++)
@@ -722,24 +735,6 @@ static bool second_order(struct scev_ctx *cx, const struct sym_summary *sum,
 	return true;
 }
 
-/* x in the sorted v[0..n), or NULL. */
-static const uint32_t *bsearch_u32(const uint32_t *v, uint32_t n, uint32_t x)
-{
-	uint32_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (v[mid] == x)
-			return &v[mid];
-		if (v[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
 static bool clobbers_args(const struct bpf_insn *i)
 {
 	return ebpf_is_call(i) || (ebpf_class(i) == BPF_LD && !ebpf_is_ldimm64(i));
@@ -777,10 +772,10 @@ static uint16_t loop_args_defined(struct scev_ctx *cx, uint32_t l)
 			if (L->blocks[k] != L->header) {
 				for (uint32_t p = 0; p < b->npred; p++) {
 					uint32_t pb = g->preds[b->pred_off + p];
-					const uint32_t *at = bsearch_u32(L->blocks, L->nblocks, pb);
+					uint32_t at = scev_loop__block_index(L, pb);
 
-					if (at)
-						d &= out[at - L->blocks];
+					if (at != SCEV_NONE)
+						d &= out[at];
 				}
 			}
 			for (uint32_t pc = b->first; pc <= b->last; pc += ebpf_insn_slots(&cx->insns[pc])) {
@@ -798,9 +793,9 @@ static uint16_t loop_args_defined(struct scev_ctx *cx, uint32_t l)
 		}
 	}
 	for (uint32_t e = 0; e < L->nback_edges; e++) {
-		const uint32_t *at = bsearch_u32(L->blocks, L->nblocks, L->back_edges[e].from);
+		uint32_t at = scev_loop__block_index(L, L->back_edges[e].from);
 
-		res &= at ? out[at - L->blocks] : 0;
+		res &= at != SCEV_NONE ? out[at] : 0;
 	}
 	free(out);
 	cx->loop_args_def[l] = 0x8000 | res;
@@ -989,10 +984,9 @@ static int header_step(struct engine *en, uint32_t l, const struct astate *E, st
 		}
 		done[k] = true;
 	}
-	/* Every cell forgotten, unless only narrow cells changed: then the stores below forget
-	 * exactly the cells overlapping them. */
-	if (sum->havoc_stack && !sum->havoc_narrow)
-		H->n = 0;
+	/* The cells the loop may write through pointers are forgotten; the stores below forget
+	 * the cells overlapping the listed ones. */
+	as_invalidate_mask(H, &sum->hv);
 	for (uint32_t k = 0; k < sum->nlocs && !err; k++) {
 		loc_t x = sum->locs[k].loc;
 
@@ -1364,7 +1358,7 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 		if (lo < -EBPF_STACK_SIZE || hi > 0)
 			VFAIL(VERDICT_UNSAFE, pc, "stack access [%lld, %lld) outside [-512, 0)",
 			      (long long)lo, (long long)hi);
-		if (!write && !sinit_all(s, (int64_t)lo, (int64_t)hi))
+		if (!write && !fpmask_all(&s->sinit, (int64_t)lo, (int64_t)hi))
 			VFAIL(VERDICT_UNSAFE, pc, "read of stack bytes [%lld, %lld) not written on every "
 			      "path", (long long)lo, (long long)hi);
 		return;

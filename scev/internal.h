@@ -5,6 +5,7 @@
 
 #include "scev/aval.h"
 #include "scev/expr.h"
+#include "scev/fpmask.h"
 #include "scev/loop.h"
 #include "scev/scev.h"
 #include "scev/trip.h"
@@ -40,11 +41,10 @@ struct sym_summary {
 	char why[96];
 	struct sym_loc *locs;	/* every location the loop may change */
 	uint32_t nlocs;
-	bool havoc_stack;	/* cells not in locs may change too */
-	bool havoc_narrow;	/* ...only because a listed cell narrower than 8 bytes changes the
-				 * cells overlapping it: cells overlapping no listed cell keep their
-				 * values (the range analysis keeps them; symbolic consumers still
-				 * treat every cell as changed) */
+	struct fpmask hv;	/* frame bytes the loop may change besides the cells in locs:
+				 * through pointers other than constant r10 offsets, calls, and
+				 * stores that cut a cell (every byte when it cannot place them);
+				 * a cell overlapping a listed cell changes too */
 	struct sym_exit *exits;
 	uint32_t nexits;
 	bool single_exit;	/* one exit edge, and nothing ends the program inside */
@@ -58,6 +58,16 @@ struct sym_summary {
 	uint32_t nxlocs;
 	bool exit_havoc;	/* some exit leaves cells changed that the header does not show */
 };
+
+/* Frame bytes [lo, hi) (offsets from r10, inside [-512, 0)); empty when lo >= hi. */
+struct stack_span {
+	int16_t lo, hi;
+};
+
+static inline bool stack_span_any(const struct stack_span *s)
+{
+	return s->lo < s->hi;
+}
 
 /* Per-function facts the symbolic execution takes from the first, forgetful range pass. */
 struct scev_ctx {
@@ -74,8 +84,9 @@ struct scev_ctx {
 	uint32_t *rpo_off;	/* per function: its slice of rpo is [rpo_off[f], rpo_off[f+1]) */
 	struct expr_arena ar;
 	struct sym_summary *sums;	/* per loop; NULL during the first pass */
-	uint8_t *may_stack;	/* per pc: this store/call may write the stack through a pointer
-				 * other than a constant r10 offset (from the first pass) */
+	struct stack_span *may_stack;	/* per pc: the frame bytes this store or call may write
+					 * through a pointer other than a constant r10 offset
+					 * (from the first pass) */
 	uint16_t *args_read;	/* per function: which of r1-r5 it may read before writing them */
 	/* Function summaries between passes (context-insensitive): per function, the join of the
 	 * arguments r1-r5 over its call sites and of r0 at its exits.  fn_seen says which have any;

@@ -117,6 +117,14 @@ static int compute_args_read(struct scev_ctx *cx)
 	return 0;
 }
 
+/* Every store and call may write the whole frame (all), or none has been seen yet. */
+static void stack_spans_reset(struct scev_ctx *cx, bool all)
+{
+	for (uint32_t pc = 0; pc < cx->len; pc++)
+		cx->may_stack[pc] = all ? (struct stack_span){ -FP_FRAME, 0 }
+					: (struct stack_span){ 0, 0 };
+}
+
 static void ctx_free(struct scev_ctx *cx)
 {
 	free(cx->args_read);
@@ -168,20 +176,20 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 	if (expr_arena__init(&cx.ar) || compute_rpo(&cx) || compute_args_read(&cx))
 		goto fail;
 	nloops = cx.st.loops->nloops;
-	cx.may_stack = malloc(cx.len ? cx.len : 1);
+	cx.may_stack = malloc((cx.len ? cx.len : 1) * sizeof(*cx.may_stack));
 	cx.sums = calloc(nloops ? nloops : 1, sizeof(*cx.sums));
 	if (!cx.may_stack || !cx.sums)
 		goto fail;
 
 	/* 1. Forget everything loops may change (syntactically, with every store and call through
 	 *    a pointer assumed to reach the stack), learning where the stack may really be written. */
-	memset(cx.may_stack, 1, cx.len);
+	stack_spans_reset(&cx, true);
 	for (uint32_t l = 0; l < nloops; l++) {
 		snprintf(cx.sums[l].why, sizeof(cx.sums[l].why), "first pass");
 		if ((err = symex_syntactic_mod(&cx, l, &cx.sums[l])))
 			goto fail;
 	}
-	memset(cx.may_stack, 0, cx.len);
+	stack_spans_reset(&cx, false);
 	cx.first_pass = true;
 	/* With subprograms, function summaries (arguments over call sites, r0 at exits) come from
 	 * a fixpoint over repeated first passes: start from "some number" for every argument and
@@ -216,7 +224,7 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 								    cx.insns[pc].imm]].func] &= 2;
 		for (int round = 0; round < 6 && !stable; round++) {
 			memset(cx.fn_seen_acc, 0, nf);
-			memset(cx.may_stack, 0, cx.len);
+			stack_spans_reset(&cx, false);
 			if ((err = absint_run(&cx, out)))
 				goto fail;
 			stable = true;
@@ -239,7 +247,7 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 		}
 		if (!stable)
 			memset(cx.fn_seen, 0, nf);	/* no summaries: arguments and results unknown */
-		memset(cx.may_stack, 0, cx.len);
+		stack_spans_reset(&cx, false);
 	}
 	if ((err = absint_run(&cx, out)))
 		goto fail;

@@ -13,7 +13,8 @@
  *
  * Stack cells at constant r10 offsets are locations like registers.  A store through any other
  * pointer that may point to the stack, or a call that may write through a stack pointer, makes
- * every cell unknown ("havoc"), as does a store that partly overlaps a cell.
+ * the cells it may write unknown ("havoc": the bytes the first pass says it may reach, the whole
+ * frame when it cannot place them), as does a store that partly overlaps a cell (every cell).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -30,7 +31,8 @@ struct scell {
 
 struct sstate {
 	bool live;
-	bool havoc;		/* absent cells are unknown (else: unchanged, REG) */
+	struct fpmask hv;	/* absent cells with a byte here are unknown (else: unchanged,
+				 * REG) */
 	eid regs[EBPF_NREGS];
 	struct scell *cells;	/* sorted by off, disjoint */
 	uint32_t n, cap;
@@ -67,13 +69,25 @@ static bool natural(int32_t off, unsigned size)
 static void ss_havoc(struct sstate *s)
 {
 	s->n = 0;
-	s->havoc = true;
+	fpmask_fill(&s->hv);
+}
+
+/* An unknown store to frame bytes [lo, hi). */
+static void ss_havoc_span(struct sstate *s, const struct stack_span *sp)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < s->n; i++)
+		if (s->cells[i].off + s->cells[i].size <= sp->lo || s->cells[i].off >= sp->hi)
+			s->cells[k++] = s->cells[i];
+	s->n = k;
+	fpmask_add(&s->hv, sp->lo, sp->hi);
 }
 
 /* Value of the bytes [off, off+size) at the header, when nothing in this iteration wrote them. */
 static eid header_bytes(struct scev_ctx *cx, const struct sstate *s, int32_t off, unsigned size)
 {
-	if (s->havoc || !natural(off, size))
+	if (!natural(off, size) || fpmask_any(&s->hv, off, off + (int32_t)size))
 		return expr_opaque(&cx->ar);
 	return expr_reg(&cx->ar, LOC_SLOT(off, size));
 }
@@ -186,7 +200,9 @@ static int ss_join(struct scev_ctx *cx, struct sstate *dst, const struct sstate 
 	dst->n = n;
 	dst->cap = dst->n + src->n + 1 > n ? n : n;
 	dst->cap = n;
-	dst->havoc = dst->havoc || src->havoc || conflict;
+	fpmask_or(&dst->hv, &src->hv);
+	if (conflict)
+		fpmask_fill(&dst->hv);
 	return 0;
 }
 
@@ -290,8 +306,7 @@ static int sym_step(struct scev_ctx *cx, struct sstate *s, uint32_t pc)
 		expr_match_add(ar, addr, &base, &c, &w32);
 		if (ar->v[base].kind != EX_FP || w32) {
 			/* Not a constant r10 offset: unknown memory.  Fetching atomics load. */
-			if (cx->may_stack[pc])
-				ss_havoc(s);
+			ss_havoc_span(s, &cx->may_stack[pc]);
 			if (atomic && i->imm == BPF_CMPXCHG)
 				s->regs[0] = expr_opaque(ar);
 			else if (atomic && (i->imm & BPF_FETCH))
@@ -323,25 +338,25 @@ static int sym_step(struct scev_ctx *cx, struct sstate *s, uint32_t pc)
 		if (ebpf_is_call(i)) {
 			for (int r = 0; r <= 5; r++)
 				s->regs[r] = expr_opaque(ar);
-			if (cx->may_stack[pc])
-				ss_havoc(s);
+			ss_havoc_span(s, &cx->may_stack[pc]);
 		}
 		return 0;
 	}
 }
 
 /* A location the loop leaves as it was at the header: not listed, and for a cell, no listed
- * cell overlapping it (fp-8/u32 changes with fp-8) and no havoc. */
+ * cell overlapping it (fp-8/u32 changes with fp-8) and none of its bytes written through a
+ * pointer. */
 bool sym_unchanged(const struct sym_summary *s, loc_t l)
 {
 	int32_t lo, hi;
 
 	if (LOC_IS_REG(l))
 		return !sym_find(s, l);
-	if (s->havoc_stack)
-		return false;
 	lo = LOC_SLOT_OFF(l);
 	hi = lo + (int32_t)LOC_SLOT_SIZE(l);
+	if (fpmask_any(&s->hv, lo, hi))
+		return false;
 	for (uint32_t k = 0; k < s->nlocs; k++) {
 		loc_t x = s->locs[k].loc;
 		int32_t xl, xh;
@@ -421,19 +436,19 @@ int symex_syntactic_mod(struct scev_ctx *cx, uint32_t l, struct sym_summary *s)
 				    !(ebpf_mode(i) == BPF_ATOMIC && i->imm == BPF_LOAD_ACQ)) {
 					if ((err = add_loc(s, LOC_SLOT(off, size), &cap)))
 						return err;
-				} else if (i->dst_reg == EBPF_REG_FP || cx->may_stack[pc]) {
-					s->havoc_stack = true;
+				} else if (i->dst_reg == EBPF_REG_FP) {
+					fpmask_fill(&s->hv);	/* cuts cells */
+				} else {
+					fpmask_add(&s->hv, cx->may_stack[pc].lo,
+						   cx->may_stack[pc].hi);
 				}
 			}
-			if (ebpf_is_call(i) && cx->may_stack[pc])
-				s->havoc_stack = true;
+			if (ebpf_is_call(i))
+				fpmask_add(&s->hv, cx->may_stack[pc].lo, cx->may_stack[pc].hi);
 		}
 	}
-	/* A cell of one size written means overlapping cells of other sizes changed as well. */
-	if (!s->havoc_stack)
-		for (uint32_t k = 0; k < s->nlocs; k++)
-			if (!LOC_IS_REG(s->locs[k].loc) && LOC_SLOT_SIZE(s->locs[k].loc) != 8)
-				s->havoc_stack = s->havoc_narrow = true;
+	/* (A cell of one size written changes the overlapping cells of other sizes as well:
+	 * sym_unchanged() and the range analysis see the overlap.) */
 	return 0;
 }
 
@@ -605,10 +620,20 @@ static int collapse(struct sym_run *r, uint32_t c, const struct sstate *in, stru
 			}
 		}
 	}
-	/* A child that changes only listed cells (narrow ones included) needs no havoc: storing
-	 * each of its cells below drops the cells overlapping it (a partial overlap havocs). */
-	if ((cs->havoc_stack && !cs->havoc_narrow) || cs->exit_havoc)
+	/* What the child writes through pointers is unknown; its listed cells are stored below,
+	 * which drops the cells overlapping them (a partial overlap havocs). */
+	if (cs->exit_havoc)
 		ss_havoc(out);
+	else
+		for (int32_t o = -FP_FRAME; o < 0; o++)
+			if (fpmask_has(&cs->hv, o)) {
+				int32_t e = o;
+
+				while (e < 0 && fpmask_has(&cs->hv, e))
+					e++;
+				ss_havoc_span(out, &(struct stack_span){ (int16_t)o, (int16_t)e });
+				o = e;
+			}
 	if (exact) {
 		eid *map = malloc((LOC_MAX + 1) * sizeof(*map));
 		struct map_fill mf = { .cx = cx, .s = in, .cs = cs, .map = map, .k = T };
@@ -928,15 +953,12 @@ classify:
 	}
 	if (err)
 		goto out;
-	s->havoc_stack = r.back.havoc;
+	/* bytes written through pointers on the way back or out */
+	s->hv = r.back.hv;
+	if (r.exit.live)
+		fpmask_or(&s->hv, &r.exit.hv);
 	for (uint32_t k = 0; k < s->nlocs; k++)
 		classify(cx, &s->locs[k]);
-	/* Narrow cells alias the 8-byte cells around them: keep those cells consistent by
-	 * treating any change below 8 bytes as a change to every overlapping cell. */
-	for (uint32_t k = 0; k < s->nlocs; k++)
-		if (!LOC_IS_REG(s->locs[k].loc) && LOC_SLOT_SIZE(s->locs[k].loc) != 8 &&
-		    !s->havoc_stack)
-			s->havoc_stack = s->havoc_narrow = true;
 	/* Changed on the way out though not at the header: parents must see it. */
 	if (r.exit.live) {
 		loc_t cand[EBPF_NREGS + 64];
@@ -953,7 +975,6 @@ classify:
 		}
 		if (r.exit.n > 64)
 			s->exit_havoc = true;	/* too many to list: treat every cell as changed */
-		s->exit_havoc = s->exit_havoc || (r.exit.havoc && !s->havoc_stack);
 		s->xlocs = malloc((nc ? nc : 1) * sizeof(*s->xlocs));
 		s->xvals = malloc((nc ? nc : 1) * sizeof(*s->xvals));
 		if (!s->xlocs || !s->xvals) {

@@ -57,6 +57,14 @@ static const struct {
 	  "*(u64 *)(r10 -8) = r2\nr9 = -99\nl: r0 = *(u64 *)(r10 -8)\nr0 = *(u32 *)(r0 +0)\n"
 	  "*(u32 *)(r10 -56) = r0\nr9 += 1\nif r9 s< -80 goto l\n" XDP_EPILOGUE,
 	  BPF_PROG_TYPE_XDP, VERDICT_SAFE, NULL },
+	{ "an IV-indexed stack write keeps the spills it cannot reach", XDP_PROLOGUE
+	  "*(u64 *)(r10 -8) = r2\nr9 = 0\nl: r3 = r9\nr3 &= 7\nr3 <<= 3\nr4 = r10\nr4 += r3\n"
+	  "*(u64 *)(r4 -320) = r9\nr0 = *(u64 *)(r10 -8)\nr0 = *(u16 *)(r0 +26)\nr9 += 1\n"
+	  "if r9 < 20 goto l\n" XDP_EPILOGUE, BPF_PROG_TYPE_XDP, VERDICT_SAFE, NULL },
+	{ "an IV-indexed stack write that may reach the spill", XDP_PROLOGUE
+	  "*(u64 *)(r10 -8) = r2\nr9 = 0\nl: r3 = r9\nr3 &= 63\nr3 <<= 3\nr4 = r10\nr4 += r3\n"
+	  "*(u64 *)(r4 -512) = r9\nr0 = *(u64 *)(r10 -8)\nr0 = *(u16 *)(r0 +26)\nr9 += 1\n"
+	  "if r9 < 20 goto l\n" XDP_EPILOGUE, BPF_PROG_TYPE_XDP, VERDICT_UNSAFE, "pointer" },
 	{ "xdp_md write", "r2 = 0\n*(u32 *)(r1 +0) = r2\nr0 = 0\nexit\n", BPF_PROG_TYPE_XDP,
 	  VERDICT_UNSAFE, "xdp_md" },
 	{ "skb mark write", "r2 = 7\n*(u32 *)(r1 +8) = r2\nr0 = 0\nexit\n",
