@@ -808,6 +808,7 @@ static int header_step(struct engine *en, uint32_t l, const struct astate *E, st
 	const struct scev_loop *L = &cx->st.loops->loops[l];
 	const struct sym_summary *sum = &cx->sums[l];
 	struct loop_result *res = &en->res[l];
+	const struct astate *fh = cx->first_hdr && !cx->first_pass ? &cx->first_hdr[l] : NULL;
 	struct env_state es = { .s = E };
 	struct aval *newv = NULL;
 	bool *done = NULL, known = false, progress = true;
@@ -984,6 +985,14 @@ static int header_step(struct engine *en, uint32_t l, const struct astate *E, st
 		}
 		done[k] = true;
 	}
+	/* What is forgotten is still within the header state of the first pass, which covers
+	 * every visit: a register the loop changes in ways the summary cannot say keeps the
+	 * kind and range that pass found (a scalar stays a scalar). */
+	for (uint32_t k = 0; k < sum->nlocs && fh && fh->live; k++)
+		if (newv[k].src == SRC_FORGET && LOC_IS_REG(sum->locs[k].loc)) {
+			newv[k] = aval_meet(&newv[k], &fh->regs[sum->locs[k].loc]);
+			newv[k].src = SRC_FORGET;
+		}
 	/* The cells the loop may write through pointers are forgotten; the stores below forget
 	 * the cells overlapping the listed ones. */
 	as_invalidate_mask(H, &sum->hv);
@@ -999,6 +1008,21 @@ static int header_step(struct engine *en, uint32_t l, const struct astate *E, st
 				      (int64_t)LOC_SLOT_SIZE(x));
 		else
 			err = as_store(H, LOC_SLOT_OFF(x), LOC_SLOT_SIZE(x), &newv[k]);
+	}
+	/* Cells forgotten here that the first pass knows at the header. */
+	for (uint32_t i = 0; fh && fh->live && i < fh->n && !err; i++) {
+		const struct acell *c = &fh->cells[i];
+		bool held = false;
+
+		for (uint32_t j = 0; j < H->n && !held; j++)
+			held = H->cells[j].off < c->off + c->size &&
+			       c->off < H->cells[j].off + H->cells[j].size;
+		if (!held) {
+			struct aval v = c->v;
+
+			v.src = SRC_FORGET;
+			err = as_store(H, c->off, c->size, &v);
+		}
 	}
 out:
 	free(newv);
@@ -1676,8 +1700,15 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out)
 		if ((err = run_function(&en, f)))
 			goto out;
 	err = 0;
-	if (cx->first_pass)
+	if (cx->first_pass) {
+		/* The header states, for the header steps of the next pass. */
+		if (!cx->first_hdr && lf->nloops &&
+		    !(cx->first_hdr = calloc(lf->nloops, sizeof(*cx->first_hdr))))
+			err = -ENOMEM;
+		for (uint32_t l = 0; l < lf->nloops && !err; l++)
+			err = as_copy(&cx->first_hdr[l], &en.in[lf->loops[l].header]);
 		goto out;
+	}
 	if (cx->verdict && (err = verify_blocks(&en)))
 		goto out;
 	/* Claims: every instruction inside a loop and at every loop exit. */
@@ -1705,4 +1736,13 @@ out:
 	free(emit);
 	engine_free(&en);
 	return err;
+}
+
+void absint_free(struct scev_ctx *cx)
+{
+	if (cx->first_hdr)
+		for (uint32_t l = 0; l < cx->st.loops->nloops; l++)
+			as_free(&cx->first_hdr[l]);
+	free(cx->first_hdr);
+	cx->first_hdr = NULL;
 }

@@ -59,6 +59,8 @@ struct sym_summary {
 	bool exit_havoc;	/* some exit leaves cells changed that the header does not show */
 };
 
+struct astate;
+
 /* Frame bytes [lo, hi) (offsets from r10, inside [-512, 0)); empty when lo >= hi. */
 struct stack_span {
 	int16_t lo, hi;
@@ -98,6 +100,9 @@ struct scev_ctx {
 	uint16_t *loop_args_def;	/* per loop, lazily (absint.c): which of r1-r5 every path
 					 * around it writes after its last call; bit 15 = known */
 	struct scev_verdict *verdict;	/* when set, the last pass also checks safety */
+	/* per loop: the state at its header in the last first pass, which covers every visit
+	 * (absint.c: what the header step forgets is met with it) */
+	struct astate *first_hdr;
 };
 
 /* symex.c */
@@ -123,5 +128,6 @@ bool helper_is_pure(int32_t id);
 struct aval aval_eval(struct scev_ctx *cx, eid e, const struct aval *(*env)(void *, loc_t),
 		      void *arg);
 int absint_run(struct scev_ctx *cx, struct claim_prog *out);
+void absint_free(struct scev_ctx *cx);	/* what absint_run keeps in cx between passes */
 
 #endif

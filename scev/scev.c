@@ -127,6 +127,7 @@ static void stack_spans_reset(struct scev_ctx *cx, bool all)
 
 static void ctx_free(struct scev_ctx *cx)
 {
+	absint_free(cx);
 	free(cx->args_read);
 	free(cx->loop_args_def);
 	free(cx->fn_args);

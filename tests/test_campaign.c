@@ -531,7 +531,7 @@ static void test_same_seed(void)
 static void test_oracles(void)
 {
 	struct fuzz_opts o = { .sz = sizeof(o), .seed = 3, .count = 6, .oracle_runs = 2, .z3 = true,
-			       .z3_budget = 0.5, .z3_timeout_ms = 200 };
+			       .z3_budget = 1.5, .z3_timeout_ms = 500 };
 	struct gen_knobs small = gen_knobs_default();
 	struct fuzz_stats a, r;
 	char why[256];
@@ -552,7 +552,8 @@ static void test_oracles(void)
 	CHECK(x[FX_Z3_CLAIMS] > 0 && x[FX_Z3_CLAIMS] == x[FX_Z3_PROVED] + x[FX_Z3_REFUTED] +
 	      x[FX_Z3_UNKNOWN], "z3: %" PRIu64 " claims, %" PRIu64 " + %" PRIu64 " + %" PRIu64,
 	      x[FX_Z3_CLAIMS], x[FX_Z3_PROVED], x[FX_Z3_REFUTED], x[FX_Z3_UNKNOWN]);
-	/* (a small budget under the sanitizers: most claims run out of time, not all) */
+	/* (a small budget under the sanitizers: most claims run out of time, not all; the
+	 * budget and the query limit are wall time, so they leave room for a loaded machine) */
 	CHECK(x[FX_Z3_PROVED] > 0, "z3 proved only %" PRIu64 " of %" PRIu64,
 	      x[FX_Z3_PROVED], x[FX_Z3_CLAIMS]);
 	CHECK(x[FX_Z3_REFUTED] == 0 && x[FX_Z3_ENCODING] == 0, "z3 refuted %" PRIu64 ", encoding %"

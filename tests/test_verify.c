@@ -65,6 +65,11 @@ static const struct {
 	  "*(u64 *)(r10 -8) = r2\nr9 = 0\nl: r3 = r9\nr3 &= 63\nr3 <<= 3\nr4 = r10\nr4 += r3\n"
 	  "*(u64 *)(r4 -512) = r9\nr0 = *(u64 *)(r10 -8)\nr0 = *(u16 *)(r0 +26)\nr9 += 1\n"
 	  "if r9 < 20 goto l\n" XDP_EPILOGUE, BPF_PROG_TYPE_XDP, VERDICT_UNSAFE, "pointer" },
+	{ "a register the loop forgets stays a scalar for a call's argument", XDP_PROLOGUE
+	  "*(u64 *)(r10 -8) = r2\nr9 = 1\nr6 = 0\nl: r1 = r9\ncall f\nr0 = *(u64 *)(r10 -8)\n"
+	  "r0 = *(u16 *)(r0 +14)\nr9 *= 3\nr9 += r0\nr6 += 1\nif r6 < 20 goto l\nr0 = 0\n"
+	  "exit\nout: r0 = 0\nexit\nf: r0 = r1\nr0 &= 7\nexit\n", BPF_PROG_TYPE_XDP,
+	  VERDICT_SAFE, NULL },
 	{ "xdp_md write", "r2 = 0\n*(u32 *)(r1 +0) = r2\nr0 = 0\nexit\n", BPF_PROG_TYPE_XDP,
 	  VERDICT_UNSAFE, "xdp_md" },
 	{ "skb mark write", "r2 = 7\n*(u32 *)(r1 +8) = r2\nr0 = 0\nexit\n",
