@@ -859,8 +859,8 @@ static int header_step(struct engine *en, uint32_t l, const struct astate *E, st
 			snprintf(trip.reason, sizeof(trip.reason), "%s",
 				 L->nexits > 1 ? "several exits" : "the loop can end the program");
 		else
-			snprintf(trip.reason, sizeof(trip.reason), "the bound depends on values "
-				 "that are not constant at entry");
+			snprintf(trip.reason, sizeof(trip.reason), "the count depends on values "
+				 "that are not constant at entry or on the path taken");
 		format_trip_expr(cx, sum, best, &trip);
 	} else if (sum->ok && !sum->nexits && !trip.reason[0]) {
 		snprintf(trip.reason, sizeof(trip.reason), "no exit is tested in every iteration");

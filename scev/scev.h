@@ -1,13 +1,17 @@
 /* The analysis: loops, recurrences, trip counts and value ranges of a program, as claims.
  *
  * For each function: the loop forest (loop.h); a first forward pass that forgets everything a
- * loop changes, to learn which stores and calls may touch the stack; then, innermost loop first,
- * a symbolic execution of each loop body that classifies every location the body changes
- * (recurrence x + c, accumulation x + d with d bounded, a function of recurrences, or unknown) and
- * records the exit conditions; and finally a forward range analysis in which each loop header's
- * state is computed once from the state entering the loop, the trip count and those classes —
- * never by walking iterations, so the cost does not depend on trip counts.  Irreducible loops
- * forget what they change at every entry.  The result is a claim_prog (claims.h).
+ * loop changes (a plain fixpoint with widening), to learn which frame bytes each store and call
+ * through a pointer may write, and the state at every header over all its visits; then, innermost
+ * loop first, a symbolic execution of each loop body that classifies every location the body
+ * changes (recurrence x + c, accumulation x + d with d bounded, a function of recurrences, or
+ * unknown) and records the exit conditions; and finally a forward range analysis in which each
+ * loop header's state is computed once from the state entering the loop, the trip count and
+ * those classes — never by walking iterations, so the cost does not depend on trip counts.  Trip
+ * counts come from exits testing a recurrence, or an accumulation whose constant steps differ
+ * between paths but share a sign, against a loop-invariant value (trip.h).  What a header step
+ * forgets is met with the first pass's header state.  Irreducible loops forget what they change
+ * at every entry.  The result is a claim_prog (claims.h).
  */
 #ifndef BPFSCEV_SCEV_SCEV_H
 #define BPFSCEV_SCEV_SCEV_H

@@ -1046,6 +1046,44 @@ bool sym_step_of(struct scev_ctx *cx, const struct sym_summary *s, const struct 
 	return true;
 }
 
+/* A location updated by a different constant on different paths (x += 1 here, x += 3 there):
+ * the smallest and largest step, both non-zero and of one sign as width-bit numbers. */
+static bool sym_step_range(struct scev_ctx *cx, const struct sym_summary *s,
+			   const struct sym_loc *sl, const struct aval *(*env)(void *arg, loc_t l),
+			   void *arg, uint64_t *slo, uint64_t *shi)
+{
+	uint64_t mask = sl->width == 32 ? 0xffffffffull : UINT64_MAX, sign = mask / 2 + 1;
+	eid alts[8];
+	int n;
+
+	if (sl->cls != LC_ACCUM || (n = expr_alternatives(&cx->ar, sl->back, alts, 8)) < 2)
+		return false;
+	for (int k = 0; k < n; k++) {
+		struct aval v;
+		uint64_t st;
+		eid d;
+		bool w32;
+
+		if (!sym_accum_delta(&cx->ar, alts[k], sl->loc, &d, &w32) ||
+		    !expr_only_regs(&cx->ar, d, keep_invariant, (void *)s))
+			return false;
+		v = aval_eval(cx, d, env, arg);
+		if (!aval_is_const(&v, &st) || !(st &= mask))
+			return false;
+		if (k == 0) {
+			*slo = *shi = st;
+			continue;
+		}
+		if ((st >= sign) != (*slo >= sign))
+			return false;
+		if (st < *slo)
+			*slo = st;
+		if (st > *shi)
+			*shi = st;
+	}
+	return true;
+}
+
 #define WHY(...) (snprintf(why, whylen, __VA_ARGS__), -1)
 
 int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_exit *e,
@@ -1058,8 +1096,8 @@ int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struc
 	const struct sym_loc *sl = NULL;
 	struct trip_query q;
 	struct aval x0, a0, n, cst;
-	uint64_t c, step = 0;
-	bool aw32, seq32, ptr = false;
+	uint64_t c, step = 0, step_hi = 0;
+	bool aw32, seq32, ptr = false, varies = false;
 
 	if (!op || e->op == BPF_JSET || e->op == BPF_JCOND)
 		return WHY("the exit test is not a comparison");
@@ -1081,7 +1119,8 @@ int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struc
 			}
 		}
 		if (ar->v[base].kind == EX_REG && (sl = sym_find(s, ar->v[base].a)) &&
-		    sym_step_of(cx, s, sl, env, arg, &step) &&
+		    (sym_step_of(cx, s, sl, env, arg, &step) ||
+		     (varies = sym_step_range(cx, s, sl, env, arg, &step, &step_hi))) &&
 		    expr_only_regs(ar, inv, keep_invariant, (void *)s))
 			break;
 		sl = NULL;
@@ -1126,6 +1165,8 @@ int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struc
 	if (e->is32 || seq32) {
 		q.width = 32;
 		q.step = step & 0xffffffffull;
+		q.step_hi = step_hi & 0xffffffffull;
+		q.varies = varies;
 		q.a_ulo = a0.r.u32_min;
 		q.a_uhi = a0.r.u32_max;
 		q.a_slo = a0.r.s32_min;
@@ -1133,6 +1174,8 @@ int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struc
 	} else {
 		q.width = 64;
 		q.step = step;
+		q.step_hi = step_hi;
+		q.varies = varies;
 		q.a_ulo = a0.r.umin;
 		q.a_uhi = a0.r.umax;
 		q.a_slo = a0.r.smin;
@@ -1179,8 +1222,9 @@ int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struc
 		return -1;
 	if (ptr) {
 		/* The offsets must stay far from wrapping for the comparison to be of offsets. */
+		uint64_t far = varies && (step_hi > step) == ((int64_t)step > 0) ? step_hi : step;
 		unsigned __int128 reach = (unsigned __int128)*kmax *
-			(uint64_t)((int64_t)step < 0 ? -(int64_t)step : (int64_t)step);
+			(uint64_t)((int64_t)far < 0 ? -(int64_t)far : (int64_t)far);
 
 		if (a0.r.smin < -(1ll << 40) || a0.r.smax > (1ll << 40) || reach > (1ull << 40))
 			return WHY("pointer offsets too large to compare");

@@ -67,22 +67,27 @@ static uint64_t inverse_odd(uint64_t x, unsigned w)
 
 #define WHY(...) (snprintf(why, whylen, __VA_ARGS__), -1)
 
-/* The increasing case, 0 < s < 2^W, on [alo, ahi] and N in [nlo, nhi] (N up to 2^W). */
-static int solve_up(unsigned w, u128 alo, u128 ahi, u128 s, int p, u128 nlo, u128 nhi,
+/* The increasing case, 0 < s <= s2 < 2^W (s2 > s: each step is somewhere between them), on
+ * [alo, ahi] and N in [nlo, nhi] (N up to 2^W). */
+static int solve_up(unsigned w, u128 alo, u128 ahi, u128 s, u128 s2, int p, u128 nlo, u128 nhi,
 		    uint64_t *kmax, uint64_t *kmin, char *why, unsigned whylen)
 {
 	u128 m = (u128)1 << w, hi, lo;
 
+	if (s2 != s && p != P_GE && p != P_NE && !(p == P_LT && ahi < nlo))
+		return WHY("the counter's step differs between paths: only a bound it must "
+			   "reach without wrapping is solved");
 	switch (p) {
 	case P_GE:
 		/* Counts up to N.  Safe when the step cannot carry it past 2^W before it gets
-		 * there: the last value below N is at most N - 1, the next at most N - 1 + s. */
+		 * there: the last value below N is at most N - 1, the next at most N - 1 + s2.
+		 * The slowest steps take longest, the fastest shortest. */
 		if (nhi >= m)
 			return WHY("the exit test v >= %s can never hold", "2^W");
-		if (nhi + s > m)
+		if (nhi + s2 > m)
 			return WHY("the counter may wrap past the bound before reaching it");
 		hi = nhi > alo ? ceil_div(nhi - alo, s) : 0;
-		lo = nlo > ahi ? ceil_div(nlo - ahi, s) : 0;
+		lo = nlo > ahi ? ceil_div(nlo - ahi, s2) : 0;
 		break;
 	case P_LT:
 		/* Exits at once when A < N; otherwise counts up past 2^W and wraps to a value below
@@ -125,7 +130,8 @@ static int solve_up(unsigned w, u128 alo, u128 ahi, u128 s, int p, u128 nlo, u12
 			return WHY("an even step may never meet a bound that is not a constant");
 		}
 		break;
-	default: /* P_NE: v(1) = v(0) + s differs from v(0), so it exits by iteration 1 */
+	default: /* P_NE: v(1) = v(0) + s differs from v(0) (0 < s < 2^W), so it exits by
+		  * iteration 1 */
 		if (alo == ahi && nlo == nhi && alo == nlo)
 			hi = lo = 1;
 		else if (ahi < nlo || nhi < alo)
@@ -149,6 +155,7 @@ int trip_first_exit(const struct trip_query *q, uint64_t *kmax, uint64_t *kmin, 
 	unsigned w = q->width;
 	u128 m = (u128)1 << w, sign = (u128)1 << (w - 1), mask = m - 1;
 	u128 alo, ahi, nlo, nhi, s = q->step & (uint64_t)mask;
+	u128 s2 = q->varies ? q->step_hi & (uint64_t)mask : s;
 	bool is_signed = false;
 	int p;
 
@@ -183,6 +190,8 @@ int trip_first_exit(const struct trip_query *q, uint64_t *kmax, uint64_t *kmin, 
 	case BPF_JEQ: p = P_EQ; break;
 	default: p = P_NE; break;
 	}
+	if (q->varies && (s == 0 || s2 == 0 || (s >= sign) != (s2 >= sign)))
+		return WHY("the counter's step may be zero or change sign between paths");
 	if (s == 0) {
 		/* The tested value never changes: the exit is taken at once or never. */
 		bool always = (p == P_GE && alo >= nhi) || (p == P_LT && ahi < nlo) ||
@@ -194,7 +203,7 @@ int trip_first_exit(const struct trip_query *q, uint64_t *kmax, uint64_t *kmin, 
 		*kmax = *kmin = 0;
 		return 0;
 	}
-	if (s >= sign && !(s == sign && (p == P_EQ || p == P_NE))) {
+	if (s >= sign && !(s == sign && s2 == sign && (p == P_EQ || p == P_NE))) {
 		/* Decreasing: complement both sides.  ~v = (m-1) - v counts up by m - s. */
 		u128 t;
 
@@ -202,6 +211,7 @@ int trip_first_exit(const struct trip_query *q, uint64_t *kmax, uint64_t *kmin, 
 		ahi = mask - alo;
 		alo = t;
 		s = m - s;
+		s2 = m - s2;
 		switch (p) {
 		case P_GE:	/* v >= N  <=>  ~v < m - N */
 			p = P_LT;
@@ -224,5 +234,11 @@ int trip_first_exit(const struct trip_query *q, uint64_t *kmax, uint64_t *kmin, 
 			break;
 		}
 	}
-	return solve_up(w, alo, ahi, s, p, nlo, nhi, kmax, kmin, why, whylen);
+	if (s2 < s) {
+		u128 t = s;
+
+		s = s2;
+		s2 = t;
+	}
+	return solve_up(w, alo, ahi, s, s2, p, nlo, nhi, kmax, kmin, why, whylen);
 }

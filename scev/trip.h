@@ -7,7 +7,9 @@
  * trip_first_exit returns the largest and smallest first k over all of them, or says why it
  * cannot: the counter may step over the bound when it wraps, "!=" with a step that does not divide
  * the distance never meets it, an empty exit range.  Wrap-around is exact: a counter that counts
- * up until it wraps below N exits, and the count says how many steps that takes.
+ * up until it wraps below N exits, and the count says how many steps that takes.  With steps that
+ * vary between two values of one sign, v(k) is A plus k of them: the slowest gives the maximum,
+ * the fastest the minimum and the wrap check.
  */
 #ifndef BPFSCEV_SCEV_TRIP_H
 #define BPFSCEV_SCEV_TRIP_H
@@ -20,6 +22,11 @@ struct trip_query {
 	uint64_t a_ulo, a_uhi;	/* A, unsigned view (within width) */
 	int64_t a_slo, a_shi;	/* A, signed view (within width) */
 	uint64_t step;		/* s, width-bit two's complement */
+	bool varies;		/* the step varies per iteration between s and step_hi (a counter
+				 * updated differently on different paths); both must be non-zero
+				 * and of one sign, and only tests the counter must reach (>=, >,
+				 * <=, < without wrapping, !=) are solved */
+	uint64_t step_hi;	/* width-bit two's complement; with varies only */
 	uint8_t pred;		/* BPF_JEQ, JNE, JGT, JGE, JLT, JLE, JSGT, JSGE, JSLT, JSLE: exit when
 				 * v pred N */
 	unsigned __int128 n_ulo, n_uhi;	/* N, unsigned view; may be 2^width ("no value reaches") */

@@ -129,6 +129,98 @@ static void test_random_boxes(void)
 	CHECK(solved > 20000 && unknown > 100, "solved %d unknown %d", solved, unknown);
 }
 
+/* First k < limit where the predicate holds when each step is s or s2, chosen by the bits of
+ * pick (the pattern repeats every 64 steps), or limit. */
+static uint64_t simulate_mixed(uint8_t op, unsigned w, uint64_t a, uint64_t s, uint64_t s2,
+			       uint64_t pick, uint64_t n, uint64_t limit)
+{
+	uint64_t mask = w == 32 ? 0xffffffffull : UINT64_MAX, v = a & mask;
+
+	for (uint64_t k = 0; k < limit; k++) {
+		if (pred_holds(op, w, v, n))
+			return k;
+		v = (v + (pick >> (k % 64) & 1 ? s2 : s)) & mask;
+	}
+	return limit;
+}
+
+/* Counters whose step differs between paths (x += 1 on one, x += 3 on another): the claimed
+ * range of first-exit iterations must hold for every mix of the two steps — all slow, all fast
+ * and random mixes — whenever the solver answers, and it must answer the common shapes. */
+static void test_step_ranges(void)
+{
+	int solved = 0, unknown = 0;
+
+	for (int iter = 0; iter < 40000; iter++) {
+		unsigned w = rnd64() & 1 ? 32 : 64;
+		uint64_t mask = w == 32 ? 0xffffffffull : UINT64_MAX;
+		uint64_t alo = near(w), ahi = (alo + rnd64() % 4) & mask;
+		uint64_t nlo = near(w), nhi = (nlo + rnd64() % 4) & mask;
+		static const uint64_t up[][2] = { { 1, 2 }, { 1, 3 }, { 2, 5 }, { 1, 16 }, { 4, 7 } };
+		unsigned which = (unsigned)(rnd64() % 5);
+		uint64_t s = up[which][0], s2 = up[which][1], kmax, kmin;
+		uint8_t op = preds[rnd64() % 10];
+		struct trip_query q;
+		char why[128];
+
+		if (ahi < alo || nhi < nlo || crosses(w, alo, ahi) || crosses(w, nlo, nhi))
+			continue;
+		if (rnd64() & 1) {	/* counting down */
+			s = (0 - s) & mask;
+			s2 = (0 - s2) & mask;
+		}
+		if (rnd64() & 1) {
+			uint64_t t = s;
+
+			s = s2;
+			s2 = t;
+		}
+		box_query(&q, w, alo, ahi, nlo, nhi, s, op);
+		q.varies = true;
+		q.step_hi = s2;
+		if (trip_first_exit(&q, &kmax, &kmin, why, sizeof(why))) {
+			unknown++;
+			continue;
+		}
+		solved++;
+		CHECK(kmin <= kmax, "kmin > kmax");
+		if (kmax > (1u << 20))
+			continue;
+		for (uint64_t a = alo; a <= ahi && a >= alo; a++)
+			for (uint64_t n = nlo; n <= nhi && n >= nlo; n++)
+				for (int mix = 0; mix < 4; mix++) {
+					uint64_t pick = mix == 0 ? 0 : mix == 1 ? UINT64_MAX : rnd64();
+					uint64_t k = simulate_mixed(op, w, a, s, s2, pick, n, kmax + 2);
+
+					CHECK(k <= kmax && k >= kmin,
+					      "w%u op 0x%x a=%#llx s=%#llx/%#llx n=%#llx: simulated "
+					      "%llu, claimed [%llu, %llu]", w, op,
+					      (unsigned long long)a, (unsigned long long)s,
+					      (unsigned long long)s2, (unsigned long long)n,
+					      (unsigned long long)k, (unsigned long long)kmin,
+					      (unsigned long long)kmax);
+				}
+	}
+	CHECK(solved > 8000 && unknown > 1000, "step ranges: solved %d unknown %d", solved, unknown);
+	/* 0 + {1, 2} per iteration until >= 10: 5 to 10 iterations */
+	{
+		struct trip_query q;
+		uint64_t kmax, kmin;
+		char why[128];
+
+		box_query(&q, 64, 0, 0, 10, 10, 1, BPF_JGE);
+		q.varies = true;
+		q.step_hi = 2;
+		CHECK(!trip_first_exit(&q, &kmax, &kmin, why, sizeof(why)) && kmax == 10 &&
+		      kmin == 5, "{1,2} up to 10: [%llu, %llu] %s", (unsigned long long)kmin,
+		      (unsigned long long)kmax, why);
+		q.step_hi = (uint64_t)-1;	/* a step of each sign */
+		CHECK(trip_first_exit(&q, &kmax, &kmin, why, sizeof(why)), "steps +1/-1 solved");
+		q.step_hi = 0;			/* steps 1 and 0: may never move */
+		CHECK(trip_first_exit(&q, &kmax, &kmin, why, sizeof(why)), "steps 1/0 solved");
+	}
+}
+
 static void expect_u(unsigned w, uint64_t a, uint64_t s, uint8_t op, uint64_t n, uint64_t want)
 {
 	struct trip_query q;
@@ -196,5 +288,6 @@ int main(void)
 {
 	test_exact();
 	test_random_boxes();
+	test_step_ranges();
 	return check_done("test_trip");
 }

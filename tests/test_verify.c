@@ -70,6 +70,14 @@ static const struct {
 	  "r0 = *(u16 *)(r0 +14)\nr9 *= 3\nr9 += r0\nr6 += 1\nif r6 < 20 goto l\nr0 = 0\n"
 	  "exit\nout: r0 = 0\nexit\nf: r0 = r1\nr0 &= 7\nexit\n", BPF_PROG_TYPE_XDP,
 	  VERDICT_SAFE, NULL },
+	{ "a counter stepped by 1 or 3 on different paths", XDP_PROLOGUE
+	  "r6 = 0\nl: if r6 > 25 goto o\nr0 = r6\nr0 &= 63\nr5 = r2\nr5 += r0\n"
+	  "r0 = *(u8 *)(r5 +0)\nif r0 == 0 goto t\nr6 += 1\ngoto l\nt: r6 += 3\ngoto l\n"
+	  "o: r0 = 0\n" XDP_EPILOGUE, BPF_PROG_TYPE_XDP, VERDICT_SAFE, NULL },
+	{ "a counter stepped by 1 or -1 on different paths", XDP_PROLOGUE
+	  "r6 = 0\nl: if r6 > 25 goto o\nr0 = r6\nr0 &= 63\nr5 = r2\nr5 += r0\n"
+	  "r0 = *(u8 *)(r5 +0)\nif r0 == 0 goto t\nr6 += 1\ngoto l\nt: r6 += -1\ngoto l\n"
+	  "o: r0 = 0\n" XDP_EPILOGUE, BPF_PROG_TYPE_XDP, VERDICT_UNSAFE, "terminate" },
 	{ "xdp_md write", "r2 = 0\n*(u32 *)(r1 +0) = r2\nr0 = 0\nexit\n", BPF_PROG_TYPE_XDP,
 	  VERDICT_UNSAFE, "xdp_md" },
 	{ "skb mark write", "r2 = 7\n*(u32 *)(r1 +8) = r2\nr0 = 0\nexit\n",
