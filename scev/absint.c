@@ -219,6 +219,8 @@ struct engine {
 	uint8_t *queued;
 	struct loop_result *res;	/* per loop */
 	struct stack_span *may_stack;	/* first pass: per pc, joined over visits */
+	struct astate *side;	/* per block of an irreducible loop reached from a side entry:
+				 * the join along edges from outside that loop (see side_entry) */
 	struct claim_prog *out;
 };
 
@@ -230,7 +232,7 @@ static bool is_scev_header(const struct scev_ctx *cx, uint32_t b, uint32_t *l)
 	 * there, which keeps what kinds of values (scalars, which pointers) cross iterations. */
 	if (cx->first_pass)
 		return false;
-	if (x == SCEV_NONE || cx->st.loops->loops[x].header != b || cx->st.loops->loops[x].irreducible)
+	if (x == SCEV_NONE || cx->st.loops->loops[x].header != b)
 		return false;
 	*l = x;
 	return true;
@@ -742,8 +744,9 @@ static bool clobbers_args(const struct bpf_insn *i)
 
 /* Which of r1-r5 (bits 1-5) are, on every path from the header of loop l back to it, either
  * never clobbered by a call (or LD_ABS/LD_IND) or written after the last one: a must-analysis
- * over the body, inner cycles included, iterated to its fixpoint.  Irreducible loops and
- * allocation failures get 0 (every argument register is taken as clobbered). */
+ * over the body, inner cycles included, iterated to its fixpoint (in an irreducible loop, the
+ * paths from its header: what comes in at a side entry is in the entry state already).
+ * Allocation failures get 0 (every argument register is taken as clobbered). */
 static uint16_t loop_args_defined(struct scev_ctx *cx, uint32_t l)
 {
 	const struct scev_loop *L = &cx->st.loops->loops[l];
@@ -757,7 +760,7 @@ static uint16_t loop_args_defined(struct scev_ctx *cx, uint32_t l)
 		return 0;
 	if (cx->loop_args_def[l] & 0x8000)
 		return cx->loop_args_def[l] & 0x3e;
-	if (L->irreducible || !(out = malloc(L->nblocks * sizeof(*out)))) {
+	if (!(out = malloc(L->nblocks * sizeof(*out)))) {
 		cx->loop_args_def[l] = 0x8000;
 		return 0;
 	}
@@ -1081,8 +1084,8 @@ static int refine_exit(struct engine *en, uint32_t from, uint32_t to, struct ast
 
 		if (L->nexits != 1 || L->exits[0].from != from || L->exits[0].to != to ||
 		    !en->res[l].visited || en->res[l].trip.kind != TRIP_EXACT || !sum->ok ||
-		    !sum->single_exit || cx->first_pass)
-			continue;
+		    !sum->single_exit || cx->first_pass || L->irreducible)
+			continue;	/* (an irreducible loop also exits before reaching its header) */
 		ee.k = en->res[l].trip.max - 1;
 		for (uint32_t k = 0; k < sum->nlocs && !err; k++) {
 			loc_t x = sum->locs[k].loc;
@@ -1120,6 +1123,75 @@ static bool scev_loop__contains_block(const struct scev_ctx *cx, uint32_t from, 
 	return l == SCEV_NONE || scev_loop__contains(cx->st.loops, l, to);
 }
 
+/* The side-entry region of irreducible loop l: per block of it (L->blocks order), whether it
+ * can be reached from an entry other than the header without passing the header; element
+ * L->nblocks is 2 when no block of the region is in a nested loop ("flat"), else 1.  Every cycle
+ * of the loop at its own level passes the header, so iterations start there; the region is what
+ * a side entry runs before its first visit of the header.  NULL when l is reducible or memory
+ * ran out. */
+static const uint8_t *reentry_region(struct scev_ctx *cx, uint32_t l)
+{
+	const struct scev_loops *lf = cx->st.loops;
+	const struct scev_loop *L = &lf->loops[l];
+	uint32_t *stack, sp = 0, at;
+	uint8_t *r;
+
+	if (!L->irreducible)
+		return NULL;
+	if (!cx->reentry && !(cx->reentry = calloc(lf->nloops, sizeof(*cx->reentry))))
+		return NULL;
+	if (cx->reentry[l])
+		return cx->reentry[l];
+	if (!(r = calloc(L->nblocks + 1, 1)) || !(stack = malloc(L->nblocks * sizeof(*stack)))) {
+		free(r);
+		return NULL;
+	}
+	for (uint32_t e = 0; e < L->nentries; e++)
+		if (L->entries[e] != L->header && !r[at = scev_loop__block_index(L, L->entries[e])]) {
+			r[at] = 1;
+			stack[sp++] = L->entries[e];
+		}
+	while (sp) {
+		const struct scev_block *blk = &cx->st.cfg->blocks[stack[--sp]];
+
+		for (unsigned k = 0; k < blk->nsucc; k++) {
+			uint32_t x = blk->succ[k], xi = scev_loop__block_index(L, x);
+
+			if (x != L->header && xi != SCEV_NONE && !r[xi]) {
+				r[xi] = 1;
+				stack[sp++] = x;
+			}
+		}
+	}
+	free(stack);
+	r[L->nblocks] = 2;
+	for (uint32_t k = 0; k < L->nblocks; k++)
+		if (r[k] && lf->loop_of[L->blocks[k]] != l)
+			r[L->nblocks] = 1;
+	return cx->reentry[l] = r;
+}
+
+/* Block b is in the side-entry region of loop l (true when that cannot be known). */
+static bool reentry_block(struct scev_ctx *cx, uint32_t l, uint32_t b)
+{
+	const struct scev_loop *L = &cx->st.loops->loops[l];
+	const uint8_t *r = reentry_region(cx, l);
+	uint32_t at;
+
+	if (!r)
+		return L->irreducible;
+	at = scev_loop__block_index(L, b);
+	return at != SCEV_NONE && r[at];
+}
+
+/* The header's first visits through the side-entry region of l are computed apart. */
+static bool reentry_flat(struct scev_ctx *cx, uint32_t l)
+{
+	const uint8_t *r = reentry_region(cx, l);
+
+	return r && r[cx->st.loops->loops[l].nblocks] == 2;
+}
+
 static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct astate *st,
 		     uint32_t *lowest)
 {
@@ -1129,7 +1201,19 @@ static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct
 
 	if (!st->live)
 		return 0;
-	if (is_scev_header(cx, to, &l) && scev_loop__contains(cx->st.loops, l, from)) {
+	/* Into the side-entry region of an irreducible loop from outside it: kept apart too, for
+	 * the header's first visits (side_arrivals). */
+	l = cx->st.loops->loop_of[to];
+	if (!cx->first_pass && l != SCEV_NONE && cx->st.loops->loops[l].irreducible &&
+	    !scev_loop__contains(cx->st.loops, l, from) && reentry_flat(cx, l) &&
+	    reentry_block(cx, l, to)) {
+		if ((ch = as_join(&en->side[to], st, en->visits[to] >= 2)) < 0)
+			return ch;
+		if (ch)
+			queue(en, cx->st.loops->loops[l].header, lowest);
+	}
+	if (is_scev_header(cx, to, &l) && scev_loop__contains(cx->st.loops, l, from) &&
+	    (!reentry_block(cx, l, from) || reentry_flat(cx, l))) {
 		/* A back edge: the header step covers every iteration, except for what the
 		 * iterate strategy takes from the back edges. */
 		if (cx->opts.strategy != SCEV_ITERATE || cx->first_pass)
@@ -1235,11 +1319,148 @@ static void pkt_refine(uint8_t op, bool is32, bool taken, const struct aval *a,
 }
 
 /* Runs block b from its state; with emit, records claims before every instruction. */
+typedef int (*send_fn)(struct engine *en, uint32_t from, uint32_t to, const struct astate *st,
+		       void *arg);
+
+/* Sends the state s at the end of block b (before its final jump or call) to b's successors,
+ * each arm of a conditional jump narrowed by its condition. */
+static int send_succs(struct engine *en, uint32_t b, struct astate *s, send_fn send, void *arg)
+{
+	struct scev_ctx *cx = en->cx;
+	const struct scev_block *blk = &cx->st.cfg->blocks[b];
+	const struct bpf_insn *last = &cx->insns[blk->last];
+	struct astate t = { 0 };
+	int err = 0;
+
+	if (ebpf_is_cond_jmp(last) && ebpf_op(last) != BPF_JCOND && blk->nsucc == 2) {
+		bool is32 = ebpf_class(last) == BPF_JMP32;
+		struct aval kb = aval_const(is32 ? (uint32_t)last->imm : (uint64_t)(int64_t)last->imm);
+		bool x = ebpf_srcbit(last) == BPF_X;
+		int outcome = aval_branch_outcome(ebpf_op(last), is32, &s->regs[last->dst_reg],
+						  x ? &s->regs[last->src_reg] : &kb);
+
+		for (int taken = 0; taken < 2 && !err; taken++) {
+			struct aval a, bb;
+
+			if (outcome == !taken)
+				continue;	/* this arm cannot run */
+			if ((err = as_copy(&t, s)))
+				break;
+			a = t.regs[last->dst_reg];
+			bb = x ? t.regs[last->src_reg] : kb;
+			pkt_refine(ebpf_op(last), is32, taken, &a, &bb, &t.pkt_min);
+			if (!aval_refine(ebpf_op(last), is32, taken, &a, &bb))
+				continue;
+			if (x)
+				t.regs[last->src_reg] = bb;
+			t.regs[last->dst_reg] = a;
+			err = send(en, b, blk->succ[taken], &t, arg);
+		}
+	} else {
+		/* the caller stopped before a final jump or call; only a call changes state */
+		if (ebpf_is_call(last))
+			err = ai_step(en, s, blk->last);
+		for (unsigned k = 0; k < blk->nsucc && !err; k++)
+			err = send(en, b, blk->succ[k], s, arg);
+	}
+	as_free(&t);
+	return err;
+}
+
+static int send_propagate(struct engine *en, uint32_t from, uint32_t to, const struct astate *st,
+			  void *arg)
+{
+	return propagate(en, from, to, st, arg);
+}
+
+/* Runs the instructions of block b on s, up to its final jump (or call). */
+static int run_insns(struct engine *en, uint32_t b, struct astate *s, bool emit)
+{
+	struct scev_ctx *cx = en->cx;
+	const struct scev_block *blk = &cx->st.cfg->blocks[b];
+	uint32_t l;
+	int err;
+
+	for (uint32_t pc = blk->first; pc <= blk->last; pc += ebpf_insn_slots(&cx->insns[pc])) {
+		if (emit)
+			put_claims(en, s, pc, pc == blk->first && is_scev_header(cx, b, &l));
+		if (pc == blk->last && ebpf_is_jmp(&cx->insns[pc]))
+			break;
+		if ((err = ai_step(en, s, pc)))
+			return err;
+	}
+	return 0;
+}
+
+struct side_run {
+	const struct scev_loop *L;
+	const uint8_t *region;
+	struct astate *loc;	/* per block of L */
+	struct astate *E;
+};
+
+static int send_side(struct engine *en, uint32_t from, uint32_t to, const struct astate *st,
+		     void *arg)
+{
+	struct side_run *sr = arg;
+	uint32_t at;
+
+	(void)from;
+	if (to == sr->L->header)
+		return as_join(sr->E, st, false) < 0 ? -ENOMEM : 0;
+	at = scev_loop__block_index(sr->L, to);
+	if (at == SCEV_NONE || !sr->region[at])
+		return 0;	/* leaves the loop: the forward pass sends that */
+	return as_join(&sr->loc[at], st, false) < 0 ? -ENOMEM : 0;
+}
+
+/* The states in which side entries of irreducible loop l first reach its header, joined into
+ * E: the region they run through first (reentry_region, flat) is run on its own from the
+ * states entering it from outside the loop, apart from the iterations that also pass it. */
+static int side_arrivals(struct engine *en, uint32_t l, struct astate *E)
+{
+	struct scev_ctx *cx = en->cx;
+	const struct scev_loop *L = &cx->st.loops->loops[l];
+	struct side_run sr = { L, reentry_region(cx, l), NULL, E };
+	uint32_t *order, n = 0;
+	int err = 0;
+
+	sr.loc = calloc(L->nblocks, sizeof(*sr.loc));
+	order = malloc(L->nblocks * sizeof(*order));
+	if (!sr.loc || !order || !sr.region) {
+		free(sr.loc);
+		free(order);
+		return -ENOMEM;
+	}
+	for (uint32_t k = 0; k < L->nblocks; k++)
+		if (sr.region[k])
+			order[n++] = L->blocks[k];
+	err = scev_sort_by_rpo(cx, order, n);
+	for (uint32_t i = 0; i < n && !err; i++) {
+		uint32_t b = order[i], at = scev_loop__block_index(L, b);
+		struct astate st = { 0 };
+
+		if ((err = as_copy(&st, &sr.loc[at])) ||
+		    (err = as_join(&st, &en->side[b], false) < 0 ? -ENOMEM : 0)) {
+			as_free(&st);
+			break;
+		}
+		if (st.live && !(err = run_insns(en, b, &st, false)))
+			err = send_succs(en, b, &st, send_side, &sr);
+		as_free(&st);
+	}
+	for (uint32_t k = 0; k < L->nblocks; k++)
+		as_free(&sr.loc[k]);
+	free(sr.loc);
+	free(order);
+	return err;
+}
+
 static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 {
 	struct scev_ctx *cx = en->cx;
 	const struct scev_block *blk = &cx->st.cfg->blocks[b];
-	struct astate s = { 0 }, t = { 0 };
+	struct astate s = { 0 }, E = { 0 };
 	const struct bpf_insn *last;
 	uint32_t l;
 	int err;
@@ -1247,9 +1468,12 @@ static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 	if (is_scev_header(cx, b, &l)) {
 		if (!emit) {
 			const struct scev_loop *L = &cx->st.loops->loops[l];
+			bool side = L->irreducible && reentry_flat(cx, l);
 
-			if ((err = header_step(en, l, &en->in[b], &en->hdr[b])))
-				return err;
+			if (side && ((err = as_copy(&E, &en->in[b])) || (err = side_arrivals(en, l, &E))))
+				goto out;
+			if ((err = header_step(en, l, side ? &E : &en->in[b], &en->hdr[b])))
+				goto out;
 			/* Exact exit values are computed from the entry state: when it grows, the
 			 * exits must be sent again even if nothing in the body changes.  Only on
 			 * growth, so the worklist still terminates. */
@@ -1264,17 +1488,7 @@ static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 	} else {
 		err = as_copy(&s, &en->in[b]);
 	}
-	if (err)
-		goto out;
-	for (uint32_t pc = blk->first; pc <= blk->last; pc += ebpf_insn_slots(&cx->insns[pc])) {
-		if (emit)
-			put_claims(en, &s, pc, pc == blk->first && is_scev_header(cx, b, &l));
-		if (pc == blk->last && ebpf_is_jmp(&cx->insns[pc]))
-			break;
-		if ((err = ai_step(en, &s, pc)))
-			goto out;
-	}
-	if (emit)
+	if (err || (err = run_insns(en, b, &s, emit)) || emit)
 		goto out;
 	last = &cx->insns[blk->last];
 	if (ebpf_is_exit(last) && cx->fn_ret_acc) {
@@ -1284,42 +1498,10 @@ static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 						       : s.regs[0];
 		cx->fn_seen_acc[f] |= 2;
 	}
-	if (ebpf_is_cond_jmp(last) && ebpf_op(last) != BPF_JCOND && blk->nsucc == 2) {
-		bool is32 = ebpf_class(last) == BPF_JMP32;
-		struct aval kb = aval_const(is32 ? (uint32_t)last->imm : (uint64_t)(int64_t)last->imm);
-		bool x = ebpf_srcbit(last) == BPF_X;
-		int outcome = aval_branch_outcome(ebpf_op(last), is32, &s.regs[last->dst_reg],
-						  x ? &s.regs[last->src_reg] : &kb);
-
-		for (int taken = 0; taken < 2; taken++) {
-			struct aval a, bb;
-
-			if (outcome == !taken)
-				continue;	/* this arm cannot run */
-			if ((err = as_copy(&t, &s)))
-				goto out;
-			a = t.regs[last->dst_reg];
-			bb = x ? t.regs[last->src_reg] : kb;
-			pkt_refine(ebpf_op(last), is32, taken, &a, &bb, &t.pkt_min);
-			if (!aval_refine(ebpf_op(last), is32, taken, &a, &bb))
-				continue;
-			if (x)
-				t.regs[last->src_reg] = bb;
-			t.regs[last->dst_reg] = a;
-			if ((err = propagate(en, b, blk->succ[taken], &t, lowest)))
-				goto out;
-		}
-	} else {
-		/* the loop above stopped before a final jump or call; only a call changes state */
-		if (ebpf_is_call(last) && (err = ai_step(en, &s, blk->last)))
-			goto out;
-		for (unsigned k = 0; k < blk->nsucc; k++)
-			if ((err = propagate(en, b, blk->succ[k], &s, lowest)))
-				goto out;
-	}
+	err = send_succs(en, b, &s, send_propagate, lowest);
 out:
 	as_free(&s);
-	as_free(&t);
+	as_free(&E);
 	return err;
 }
 
@@ -1526,13 +1708,11 @@ static int verify_blocks(struct engine *en)
 		const struct scev_loop *L = &cx->st.loops->loops[l];
 		uint32_t hpc = cx->st.cfg->blocks[L->header].first;
 
-		if (!en->in[L->header].live && !L->irreducible)
+		/* (every cycle of a loop at its own level passes its header: an irreducible loop
+		 * that never reaches it cannot go round) */
+		if (!en->in[L->header].live)
 			continue;
-		if (L->irreducible && v->kind == VERDICT_SAFE) {
-			v->kind = VERDICT_UNSAFE;
-			v->pc = hpc;
-			snprintf(v->reason, sizeof(v->reason), "irreducible loop at %u: no bound", hpc);
-		} else if (en->res[l].trip.kind == TRIP_UNKNOWN && v->kind == VERDICT_SAFE) {
+		if (en->res[l].trip.kind == TRIP_UNKNOWN && v->kind == VERDICT_SAFE) {
 			v->kind = VERDICT_UNSAFE;
 			v->pc = hpc;
 			snprintf(v->reason, sizeof(v->reason), "loop at %u may not terminate: %s", hpc,
@@ -1551,10 +1731,12 @@ static void engine_free(struct engine *en)
 		as_free(&en->in[b]);
 		as_free(&en->back[b]);
 		as_free(&en->hdr[b]);
+		as_free(&en->side[b]);
 	}
 	free(en->in);
 	free(en->back);
 	free(en->hdr);
+	free(en->side);
 	free(en->visits);
 	free(en->entry_gen);
 	free(en->exits_gen);
@@ -1685,13 +1867,14 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out)
 	en.in = calloc(nb ? nb : 1, sizeof(*en.in));
 	en.back = calloc(nb ? nb : 1, sizeof(*en.back));
 	en.hdr = calloc(nb ? nb : 1, sizeof(*en.hdr));
+	en.side = calloc(nb ? nb : 1, sizeof(*en.side));
 	en.visits = calloc(nb ? nb : 1, sizeof(*en.visits));
 	en.entry_gen = calloc(nb ? nb : 1, sizeof(*en.entry_gen));
 	en.exits_gen = calloc(nb ? nb : 1, sizeof(*en.exits_gen));
 	en.queued = calloc(nb ? nb : 1, 1);
 	en.res = calloc(lf->nloops ? lf->nloops : 1, sizeof(*en.res));
 	emit = calloc(nb ? nb : 1, 1);
-	if (!en.in || !en.back || !en.hdr || !en.visits || !en.queued || !en.res || !emit ||
+	if (!en.in || !en.back || !en.hdr || !en.side || !en.visits || !en.queued || !en.res || !emit ||
 	    !en.entry_gen || !en.exits_gen)
 		goto out;
 	if (cx->first_pass)
@@ -1740,6 +1923,11 @@ out:
 
 void absint_free(struct scev_ctx *cx)
 {
+	if (cx->reentry)
+		for (uint32_t l = 0; l < cx->st.loops->nloops; l++)
+			free(cx->reentry[l]);
+	free(cx->reentry);
+	cx->reentry = NULL;
 	if (cx->first_hdr)
 		for (uint32_t l = 0; l < cx->st.loops->nloops; l++)
 			as_free(&cx->first_hdr[l]);

@@ -103,7 +103,12 @@ struct scev_ctx {
 	/* per loop: the state at its header in the last first pass, which covers every visit
 	 * (absint.c: what the header step forgets is met with it) */
 	struct astate *first_hdr;
+	uint8_t **reentry;	/* per irreducible loop, lazily (absint.c): per block of it, reached
+				 * from a side entry without passing the header */
 };
+
+/* scev.c: sorts blocks v[0..n) by their position in reverse postorder.  0 or -ENOMEM. */
+int scev_sort_by_rpo(const struct scev_ctx *cx, uint32_t *v, uint32_t n);
 
 /* symex.c */
 void sym_summary__free(struct sym_summary *s);

@@ -117,6 +117,28 @@ static int compute_args_read(struct scev_ctx *cx)
 	return 0;
 }
 
+int scev_sort_by_rpo(const struct scev_ctx *cx, uint32_t *v, uint32_t n)
+{
+	uint32_t *tmp = malloc((n ? n : 1) * sizeof(*tmp));
+
+	if (!tmp)
+		return -ENOMEM;
+	/* bottom-up merge sort: stable, n log n, no context-free comparator needed */
+	for (uint32_t w = 1; w < n; w *= 2) {
+		for (uint32_t lo = 0; lo < n; lo += 2 * w) {
+			uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+			uint32_t i = lo, j = mid, k = lo;
+
+			while (i < mid || j < hi)
+				tmp[k++] = j >= hi || (i < mid && cx->rpo_index[v[i]] <= cx->rpo_index[v[j]])
+					   ? v[i++] : v[j++];
+		}
+		memcpy(v, tmp, n * sizeof(*v));
+	}
+	free(tmp);
+	return 0;
+}
+
 /* Every store and call may write the whole frame (all), or none has been seen yet. */
 static void stack_spans_reset(struct scev_ctx *cx, bool all)
 {

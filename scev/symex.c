@@ -84,6 +84,20 @@ static void ss_havoc_span(struct sstate *s, const struct stack_span *sp)
 	fpmask_add(&s->hv, sp->lo, sp->hi);
 }
 
+/* Unknown stores to the frame bytes in m. */
+static void havoc_mask(struct sstate *s, const struct fpmask *m)
+{
+	for (int32_t o = -FP_FRAME; o < 0; o++)
+		if (fpmask_has(m, o)) {
+			int32_t e = o;
+
+			while (e < 0 && fpmask_has(m, e))
+				e++;
+			ss_havoc_span(s, &(struct stack_span){ (int16_t)o, (int16_t)e });
+			o = e;
+		}
+}
+
 /* Value of the bytes [off, off+size) at the header, when nothing in this iteration wrote them. */
 static eid header_bytes(struct scev_ctx *cx, const struct sstate *s, int32_t off, unsigned size)
 {
@@ -474,6 +488,7 @@ struct sym_run {
 	struct sym_summary *s;
 	uint32_t exits_cap;
 	uint8_t *collapsed;	/* per loop id: a child already stepped over */
+	uint32_t cur;		/* position of the block being executed */
 };
 
 static int pos_of(const struct sym_run *r, uint32_t b)
@@ -491,14 +506,6 @@ static int pos_of(const struct sym_run *r, uint32_t b)
 	return lo < r->n && r->blocks[lo] == b ? (int)lo : -1;
 }
 
-static const uint32_t *cmp_rpo_index;	/* qsort has no context argument */
-
-static int cmp_rpo(const void *a, const void *b)
-{
-	uint32_t x = cmp_rpo_index[*(const uint32_t *)a], y = cmp_rpo_index[*(const uint32_t *)b];
-
-	return x < y ? -1 : x > y;
-}
 
 /* Sends state st along edge from → to (from is a block at l's level or a collapsed child). */
 static bool is_entry(const struct scev_loop *C, uint32_t b)
@@ -534,7 +541,9 @@ static int send(struct sym_run *r, uint32_t to, const struct sstate *st, bool *f
 		}
 	}
 	p = pos_of(r, to);
-	if (p < 0) {
+	if (p <= (int)r->cur) {
+		/* not in the body, or an edge back to a block already executed (no such edge at
+		 * the loop's own level except to its header) */
 		*fail = true;
 		return 0;
 	}
@@ -604,6 +613,26 @@ static int collapse(struct sym_run *r, uint32_t c, const struct sstate *in, stru
 
 	if ((err = ss_copy(out, in)))
 		return err;
+	if (C->irreducible) {
+		/* Entered at any of its entries: its summary describes the iterations from its
+		 * header only, so everything it may write is unknown after it. */
+		struct sym_summary syn = { 0 };
+
+		if ((err = symex_syntactic_mod(cx, c, &syn)))
+			return err;
+		havoc_mask(out, &syn.hv);
+		for (uint32_t k = 0; k < syn.nlocs && !err; k++) {
+			loc_t l = syn.locs[k].loc;
+
+			if (LOC_IS_REG(l))
+				out->regs[l] = expr_opaque(&cx->ar);
+			else
+				err = ss_store(cx, out, LOC_SLOT_OFF(l), LOC_SLOT_SIZE(l),
+					       expr_opaque(&cx->ar));
+		}
+		sym_summary__free(&syn);
+		return err;
+	}
 	if (cs->ok && cs->single_exit) {
 		struct const_env ce = { .cx = cx, .s = in };
 
@@ -625,15 +654,7 @@ static int collapse(struct sym_run *r, uint32_t c, const struct sstate *in, stru
 	if (cs->exit_havoc)
 		ss_havoc(out);
 	else
-		for (int32_t o = -FP_FRAME; o < 0; o++)
-			if (fpmask_has(&cs->hv, o)) {
-				int32_t e = o;
-
-				while (e < 0 && fpmask_has(&cs->hv, e))
-					e++;
-				ss_havoc_span(out, &(struct stack_span){ (int16_t)o, (int16_t)e });
-				o = e;
-			}
+		havoc_mask(out, &cs->hv);
 	if (exact) {
 		eid *map = malloc((LOC_MAX + 1) * sizeof(*map));
 		struct map_fill mf = { .cx = cx, .s = in, .cs = cs, .map = map, .k = T };
@@ -820,10 +841,10 @@ int symex_loop(struct scev_ctx *cx, uint32_t l)
 	int err = 0;
 
 	memset(s, 0, sizeof(*s));
-	if (L->irreducible) {
-		snprintf(s->why, sizeof(s->why), "irreducible loop");
-		return symex_syntactic_mod(cx, l, s);
-	}
+	/* An irreducible loop is executed from its header like the others: every cycle at its
+	 * own level passes the header, so this describes every iteration after the first visit
+	 * of the header (what comes before, from a side entry, the range analysis joins into the
+	 * state entering the loop). */
 	r.n = L->nblocks;
 	r.blocks = malloc(r.n * sizeof(*r.blocks));
 	r.in = calloc(r.n, sizeof(*r.in));
@@ -833,8 +854,8 @@ int symex_loop(struct scev_ctx *cx, uint32_t l)
 		goto out;
 	}
 	memcpy(r.blocks, L->blocks, r.n * sizeof(*r.blocks));
-	cmp_rpo_index = cx->rpo_index;
-	qsort(r.blocks, r.n, sizeof(*r.blocks), cmp_rpo);
+	if ((err = scev_sort_by_rpo(cx, r.blocks, r.n)))
+		goto out;
 	if (r.blocks[0] != L->header) {
 		fail = true;
 		goto classify;
@@ -849,6 +870,7 @@ int symex_loop(struct scev_ctx *cx, uint32_t l)
 
 		if (!r.in[p].live)
 			continue;
+		r.cur = p;
 		if (lf->loop_of[b] != l) {
 			uint32_t c = child_containing(lf, l, b);
 			const struct scev_loop *C = &lf->loops[c];
@@ -892,7 +914,10 @@ int symex_loop(struct scev_ctx *cx, uint32_t l)
 			bool out1 = !scev_loop__contains(lf, l, blk->succ[1]);
 			bool every = out0 != out1;
 
-			for (uint32_t k = 0; k < L->nback_edges && every; k++)
+			/* Every iteration starts at the header; a block that dominates the back
+			 * edges' sources lies on every path from the header to them (the paths from
+			 * the program's entry through the header included), side entries or not. */
+			for (uint32_t k = 0; k < L->nback_edges && every && b != L->header; k++)
 				every = scev_dom__dominates(cx->st.dom, b, L->back_edges[k].from);
 			if (every) {
 				const struct bpf_insn *i = &cx->insns[blk->last];

@@ -78,6 +78,18 @@ static const struct {
 	  "r6 = 0\nl: if r6 > 25 goto o\nr0 = r6\nr0 &= 63\nr5 = r2\nr5 += r0\n"
 	  "r0 = *(u8 *)(r5 +0)\nif r0 == 0 goto t\nr6 += 1\ngoto l\nt: r6 += -1\ngoto l\n"
 	  "o: r0 = 0\n" XDP_EPILOGUE, BPF_PROG_TYPE_XDP, VERDICT_UNSAFE, "terminate" },
+	{ "a two-entry cycle with a counter", XDP_PROLOGUE
+	  "r6 = 9\nr0 = *(u8 *)(r2 +0)\nif r0 > 0x38 goto m\nt: r7 = r6\nr7 &= 63\nr5 = r2\n"
+	  "r5 += r7\nr0 = *(u8 *)(r5 +0)\nm: r6 += -1\nif r6 >= 1 goto t\nr0 = 0\n"
+	  XDP_EPILOGUE, BPF_PROG_TYPE_XDP, VERDICT_SAFE, NULL },
+	{ "a two-entry cycle whose side entry reads past the packet", XDP_PROLOGUE
+	  "r6 = 9\nr0 = *(u8 *)(r2 +0)\nif r0 > 0x38 goto m\nt: r6 += -1\nif r6 < 1 goto o\n"
+	  "m: r5 = r2\nr5 += r6\nr0 = *(u8 *)(r5 +56)\ngoto t\no: r0 = 0\n" XDP_EPILOGUE,
+	  BPF_PROG_TYPE_XDP, VERDICT_UNSAFE, "packet" },
+	{ "a two-entry cycle without a bound", XDP_PROLOGUE
+	  "r6 = 9\nr0 = *(u8 *)(r2 +0)\nif r0 > 0x38 goto m\nt: r6 += 1\n"
+	  "m: r6 &= 7\nif r6 != 8 goto t\nr0 = 0\n" XDP_EPILOGUE, BPF_PROG_TYPE_XDP,
+	  VERDICT_UNSAFE, "terminate" },
 	{ "xdp_md write", "r2 = 0\n*(u32 *)(r1 +0) = r2\nr0 = 0\nexit\n", BPF_PROG_TYPE_XDP,
 	  VERDICT_UNSAFE, "xdp_md" },
 	{ "skb mark write", "r2 = 7\n*(u32 *)(r1 +8) = r2\nr0 = 0\nexit\n",
