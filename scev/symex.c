@@ -1109,6 +1109,40 @@ static bool sym_step_range(struct scev_ctx *cx, const struct sym_summary *s,
 	return true;
 }
 
+/* e is one of base + c_i on different paths (base a location, one add width): the smallest and
+ * largest offset, as signed numbers of that width (a test after an update that differs between
+ * paths sees x + 1 on one and x + 3 on another). */
+static bool any_offsets(const struct expr_arena *ar, eid e, eid *base, int64_t *clo, int64_t *chi,
+			bool *w32)
+{
+	eid alts[8];
+	int n = ar->v[e].kind == EX_ANY ? expr_alternatives(ar, e, alts, 8) : -1;
+
+	if (n < 2)
+		return false;
+	for (int k = 0; k < n; k++) {
+		eid b;
+		uint64_t c;
+		bool w;
+		int64_t sc;
+
+		expr_match_add(ar, alts[k], &b, &c, &w);
+		if (ar->v[b].kind != EX_REG || (k && (b != *base || w != *w32)))
+			return false;
+		sc = w ? (int64_t)(int32_t)(uint32_t)c : (int64_t)c;
+		if (sc < -(1ll << 30) || sc > (1ll << 30))
+			return false;
+		if (k == 0) {
+			*base = b;
+			*w32 = w;
+			*clo = *chi = sc;
+		}
+		*clo = sc < *clo ? sc : *clo;
+		*chi = sc > *chi ? sc : *chi;
+	}
+	return true;
+}
+
 #define WHY(...) (snprintf(why, whylen, __VA_ARGS__), -1)
 
 int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_exit *e,
@@ -1122,13 +1156,18 @@ int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struc
 	struct trip_query q;
 	struct aval x0, a0, n, cst;
 	uint64_t c, step = 0, step_hi = 0;
-	bool aw32, seq32, ptr = false, varies = false;
+	bool aw32, seq32, ptr = false, varies = false, spread = false;
+	int64_t clo = 0, chi = 0;
 
 	if (!op || e->op == BPF_JSET || e->op == BPF_JCOND)
 		return WHY("the exit test is not a comparison");
 	for (int side = 0; side < 2; side++) {
-		expr_match_add(ar, ivx, &base, &c, &aw32);
-		if (ar->v[base].kind == EX_ALU && ar->v[base].op == BPF_ADD) {
+		spread = any_offsets(ar, ivx, &base, &clo, &chi, &aw32);
+		if (spread)
+			c = (uint64_t)clo;
+		else
+			expr_match_add(ar, ivx, &base, &c, &aw32);
+		if (!spread && ar->v[base].kind == EX_ALU && ar->v[base].op == BPF_ADD) {
 			/* x + r with r loop-invariant and constant at entry: an offset too */
 			const struct expr x0 = ar->v[base], *x = &x0;
 			eid o = ar->v[x->a].kind == EX_REG ? x->b : x->a;
@@ -1157,7 +1196,7 @@ int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struc
 		return WHY("the exit test does not compare a recurrence with a loop-invariant value");
 	x0 = *env(arg, sl->loc);
 	n = aval_eval(cx, inv, env, arg);
-	cst = aval_const(c);
+	cst = spread ? aval_scalar(range_srange(clo, chi)) : aval_const(c);
 	/* The tested sequence and its width: a 32-bit add wraps at 2^32 whatever the counter. */
 	if (aw32) {
 		seq32 = true;
@@ -1167,7 +1206,7 @@ int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struc
 		a0 = aval_alu(BPF_ADD, true, false, &x0, &cst);
 	} else {
 		/* A 32-bit counter read at 64 bits: its first value may carry high bits. */
-		if (c != 0 || x0.kind != AV_SCALAR || x0.r.umax > 0xffffffffull)
+		if (c != 0 || spread || x0.kind != AV_SCALAR || x0.r.umax > 0xffffffffull)
 			return WHY("a 32-bit counter compared at 64 bits from a 64-bit start");
 		seq32 = true;
 		a0 = x0;
@@ -1242,6 +1281,32 @@ int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struc
 		q.n_uhi = (unsigned __int128)hi;
 		q.n_slo = (int64_t)(lo >= m ? -1 : (int32_t)(uint32_t)lo);
 		q.n_shi = (int64_t)(hi >= m ? -1 : (int32_t)(uint32_t)hi);
+	}
+	if (spread) {
+		/* v(k) = x(k) + c(k), c(k) one of the offsets: with the offsets on the side the
+		 * counter moves (>= 0 counting up, <= 0 down), v(k) stays at or beyond x(k), so
+		 * while no exit the next x is within a step of the bound and the next v within a
+		 * step plus the largest offset: a sequence with steps up to that sum starting in
+		 * x0 + [clo, chi], which only tests it must reach can bound. */
+		uint64_t qm = q.width == 32 ? 0xffffffffull : UINT64_MAX, qsign = qm / 2 + 1;
+		uint64_t s1 = q.step, s2 = q.varies ? q.step_hi : q.step;
+		uint64_t lo = s1 < s2 ? s1 : s2, hi = s1 < s2 ? s2 : s1;
+		bool up = lo && lo < qsign;
+
+		if (op == BPF_JEQ || op == BPF_JNE || ptr)
+			return WHY("the tested offset differs between paths: only a number the "
+				   "counter must reach is solved");
+		if (!lo || (up ? clo < 0 : chi > 0))
+			return WHY("the tested offsets do not follow the counter's direction");
+		if (up)
+			hi = hi + (uint64_t)chi;
+		else
+			lo = (lo + (uint64_t)clo) & qm;
+		if (up ? hi >= qsign : lo < qsign)
+			return WHY("the counter's step and offsets are too large");
+		q.step = lo;
+		q.step_hi = hi;
+		q.varies = true;
 	}
 	if (trip_first_exit(&q, kmax, kmin, why, whylen))
 		return -1;
