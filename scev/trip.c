@@ -84,8 +84,18 @@ static int solve_up(unsigned w, u128 alo, u128 ahi, u128 s, u128 s2, int p, u128
 		 * The slowest steps take longest, the fastest shortest. */
 		if (nhi >= m)
 			return WHY("the exit test v >= %s can never hold", "2^W");
-		if (nhi + s2 > m)
-			return WHY("the counter may wrap past the bound before reaching it");
+		if (alo >= nhi) {
+			hi = lo = 0;	/* every start is past every bound */
+			break;
+		}
+		if (nhi + s2 > m) {
+			/* One start, one bound, one step: where it lands is known exactly. */
+			if (s != s2 || alo != ahi || nlo != nhi ||
+			    alo + ceil_div(nlo - alo, s) * s >= m)
+				return WHY("the counter may wrap past the bound before reaching it");
+			hi = lo = ceil_div(nlo - alo, s);
+			break;
+		}
 		hi = nhi > alo ? ceil_div(nhi - alo, s) : 0;
 		lo = nlo > ahi ? ceil_div(nlo - ahi, s2) : 0;
 		break;

@@ -260,6 +260,11 @@ static void test_exact(void)
 	expect(64, 0, 1, BPF_JGE, 100, 100);
 	expect(64, 0, 3, BPF_JGE, 100, 34);
 	expect(64, 100, -1ull, BPF_JLE, 0, 100);		/* count down to 0 */
+	/* counting down by 2 onto 0 exactly: the step could jump the bound, but from this start
+	 * it lands on it (the kernel campaign's "may wrap past the bound" regressions) */
+	expect(32, 24, 0xfffffffeull, BPF_JLE, 0, 12);
+	expect(64, 24, -2ull, BPF_JLE, 0, 12);
+	expect(64, 25, -2ull, BPF_JLE, 0, -1);			/* 25, 23, ..., 1, then wraps */
 	expect(64, 0, 1, BPF_JEQ, 100, 100);
 	/* odd step: '!=' wraps around and meets 100 after 100 * 3^-1 mod 2^64 steps */
 	expect_u(64, 0, 3, BPF_JEQ, 100, 12297829382473034444ull);
