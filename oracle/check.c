@@ -169,6 +169,9 @@ static void describe_range(char *buf, size_t n, const struct claim_range *c)
 static void check_ranges(struct run *r, const struct interp_state *st, uint32_t pc,
 			 const uint64_t *regs)
 {
+	const uint8_t *frame = NULL;	/* r10 - 512 in host memory, at the first cell */
+	bool have_frame = false;
+
 	for (uint32_t k = r->roff[pc]; k < r->roff[pc + 1]; k++) {
 		const struct rchk *c = &r->rc[k];
 		uint64_t v, base = 0;
@@ -177,9 +180,25 @@ static void check_ranges(struct run *r, const struct interp_state *st, uint32_t 
 
 		if (LOC_IS_REG(c->loc)) {
 			v = regs[c->loc];
-		} else if (interp_state_read(st, regs[EBPF_REG_FP] + (int64_t)LOC_SLOT_OFF(c->loc),
-					     LOC_SLOT_SIZE(c->loc), &v)) {
-			continue;	/* the cell is not readable here: nothing to check */
+		} else {
+			int32_t off = LOC_SLOT_OFF(c->loc);
+			unsigned size = LOC_SLOT_SIZE(c->loc);
+
+			if (!have_frame) {
+				frame = interp_state_frame_bytes(st);
+				have_frame = true;
+			}
+			if (frame && off >= -512 && off + (int32_t)size <= 0) {
+				/* little-endian, as the interpreter stores */
+				uint8_t b[8] = { 0 };
+
+				memcpy(b, frame + 512 + off, size);
+				v = (uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16 |
+				    (uint64_t)b[3] << 24 | (uint64_t)b[4] << 32 |
+				    (uint64_t)b[5] << 40 | (uint64_t)b[6] << 48 | (uint64_t)b[7] << 56;
+			} else if (interp_state_read(st, regs[EBPF_REG_FP] + (int64_t)off, size, &v)) {
+				continue;	/* the cell is not readable here: nothing to check */
+			}
 		}
 		r->res->checks++;
 		if (!c->is_ptr) {

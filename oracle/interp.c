@@ -1383,6 +1383,16 @@ unsigned interp_state_frame(const struct interp_state *st)
 	return st->depth;
 }
 
+const uint8_t *interp_state_frame_bytes(const struct interp_state *st)
+{
+	uint64_t fp = st->regs[EBPF_REG_FP], off = fp - INTERP_VA_STACK;
+
+	if ((fp >> 44) != (INTERP_VA_STACK >> 44) || off < 512 || off > st->stack_lim ||
+	    off % 512)
+		return NULL;
+	return st->stack + off - 512;
+}
+
 uint32_t interp_state_prev_pc(const struct interp_state *st)
 {
 	return st->prev_pc;

@@ -183,5 +183,8 @@ unsigned interp_state_frame(const struct interp_state *st);		/* call depth, 0 = 
 uint32_t interp_state_prev_pc(const struct interp_state *st);
 /* Reads size (1,2,4,8) bytes little-endian at a virtual address: 0 or -EFAULT. */
 int interp_state_read(const struct interp_state *st, uint64_t addr, unsigned size, uint64_t *val);
+/* The current frame's 512 bytes (r10 - 512 .. r10 - 1) in host memory, for callbacks that read
+ * many stack cells per visit; NULL when r10 does not point at the end of a frame. */
+const uint8_t *interp_state_frame_bytes(const struct interp_state *st);
 
 #endif
