@@ -39,8 +39,34 @@ struct rchk {
 	loc_t loc;
 	bool is_ptr, maybe_null;
 	uint8_t region;
+	uint8_t test;		/* enum rtest */
 	uint32_t map;
 };
+
+/* How a claimed range is tested in the hot loop: the whole range_contains(), or only the
+ * unsigned bounds when the claim's other fields say nothing more about [umin, umax] (checked
+ * field by field when the claims are packed, so both tests accept exactly the same values). */
+enum rtest { RT_FULL, RT_UBOUNDS };
+
+static enum rtest rtest_of(const struct range *r)
+{
+	uint64_t span;
+
+	/* Values in [umin, umax] <= INT32_MAX: every other view is the same interval when the
+	 * claim says so, and the known bits say nothing when var_off is all unknown below the
+	 * highest bit umax can have. */
+	if (r->umax > INT32_MAX || r->smin != (int64_t)r->umin || r->smax != (int64_t)r->umax ||
+	    r->u32_min != r->umin || r->u32_max != r->umax || r->s32_min != (int32_t)r->umin ||
+	    r->s32_max != (int32_t)r->umax)
+		return RT_FULL;
+	span = r->umax ? UINT64_MAX >> __builtin_clzll(r->umax) : 0;
+	return r->var_off.value == 0 && r->var_off.mask == span ? RT_UBOUNDS : RT_FULL;
+}
+
+static inline bool rchk_contains(const struct rchk *c, uint64_t v)
+{
+	return c->test == RT_UBOUNDS ? c->r.umin <= v && v <= c->r.umax : range_contains(&c->r, v);
+}
 
 struct run {
 	const struct claim_prog *cp;
@@ -189,26 +215,28 @@ static void check_ranges(struct run *r, const struct interp_state *st, uint32_t 
 				have_frame = true;
 			}
 			if (frame && off >= -512 && off + (int32_t)size <= 0) {
-				/* little-endian, as the interpreter stores */
-				uint8_t b[8] = { 0 };
+				/* as interp_state_read() reads: fixed-size copies, host order */
+				const uint8_t *p = frame + 512 + off;
 
-				memcpy(b, frame + 512 + off, size);
-				v = (uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16 |
-				    (uint64_t)b[3] << 24 | (uint64_t)b[4] << 32 |
-				    (uint64_t)b[5] << 40 | (uint64_t)b[6] << 48 | (uint64_t)b[7] << 56;
+				switch (size) {
+				case 1: v = *p; break;
+				case 2: { uint16_t x; memcpy(&x, p, 2); v = x; break; }
+				case 4: { uint32_t x; memcpy(&x, p, 4); v = x; break; }
+				default: memcpy(&v, p, 8); break;
+				}
 			} else if (interp_state_read(st, regs[EBPF_REG_FP] + (int64_t)off, size, &v)) {
 				continue;	/* the cell is not readable here: nothing to check */
 			}
 		}
 		r->res->checks++;
 		if (!c->is_ptr) {
-			ok = range_contains(&c->r, v);
+			ok = rchk_contains(c, v);
 		} else if (c->maybe_null && v == 0) {
 			ok = true;
 		} else if (!region_base(r, &r->cp->ranges[r->ridx[k]], regs, v, &base)) {
 			ok = false;
 		} else {
-			ok = range_contains(&c->r, v - base);
+			ok = rchk_contains(c, v - base);
 		}
 		if (ok || r->found[r->ridx[k]])	/* formatting is costly: once per claim */
 			continue;
@@ -455,7 +483,8 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 	for (uint32_t k = 0; k < r.roff[slots]; k++) {
 		const struct claim_range *c = &cp->ranges[r.ridx[k]];
 
-		r.rc[k] = (struct rchk){ c->r, c->loc, c->is_ptr, c->maybe_null, c->region, c->map };
+		r.rc[k] = (struct rchk){ c->r, c->loc, c->is_ptr, c->maybe_null, c->region,
+					 (uint8_t)rtest_of(&c->r), c->map };
 	}
 	for (uint32_t l = 0; l < cp->nloops; l++) {
 		const struct claim_loop *cl = &cp->loops[l];

@@ -211,8 +211,8 @@ struct engine {
 	uint32_t *order;	/* blocks of the function in reverse postorder */
 	uint32_t n;
 	struct astate *in;	/* per block: join of states along incoming edges */
-	struct astate *back;	/* per header: join along back edges (iterate strategy) */
-	struct astate *hdr;	/* per header: the state after the header step */
+	struct astate *back;	/* per loop: join along back edges (iterate strategy) */
+	struct astate *hdr;	/* per loop: the state after the header step */
 	uint32_t *visits;
 	uint32_t *entry_gen, *exits_gen;	/* per header: growths of its entry state, and the
 						 * one its exits were last sent for */
@@ -975,11 +975,11 @@ static int header_step(struct engine *en, uint32_t l, const struct astate *E, st
 			newv[k] = unknown_bytes(LOC_SLOT_SIZE(sl->loc));
 		}
 		newv[k].src = SRC_FORGET;
-		if (iterate && LOC_IS_REG(sl->loc) && en->back[L->header].live) {
-			struct aval bv = en->back[L->header].regs[sl->loc], j = aval_join(&x0, &bv);
+		if (iterate && LOC_IS_REG(sl->loc) && en->back[l].live) {
+			struct aval bv = en->back[l].regs[sl->loc], j = aval_join(&x0, &bv);
 
-			if (en->hdr[L->header].live && en->visits[L->header] > 2)
-				j = aval_widen(&en->hdr[L->header].regs[sl->loc], &j);
+			if (en->hdr[l].live && en->visits[L->header] > 2)
+				j = aval_widen(&en->hdr[l].regs[sl->loc], &j);
 			newv[k] = j;
 			newv[k].src = SRC_ITERATE;
 		} else if (iterate && LOC_IS_REG(sl->loc)) {
@@ -1218,7 +1218,7 @@ static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct
 		 * iterate strategy takes from the back edges. */
 		if (cx->opts.strategy != SCEV_ITERATE || cx->first_pass)
 			return 0;
-		ch = as_join(&en->back[to], st, en->visits[to] > 2);
+		ch = as_join(&en->back[l], st, en->visits[to] > 2);
 	} else if (!cx->first_pass && !scev_loop__contains_block(cx, from, to)) {
 		/* leaving loops: exact exit values where the trip counts are exact */
 		struct astate x = { 0 };
@@ -1472,7 +1472,7 @@ static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 
 			if (side && ((err = as_copy(&E, &en->in[b])) || (err = side_arrivals(en, l, &E))))
 				goto out;
-			if ((err = header_step(en, l, side ? &E : &en->in[b], &en->hdr[b])))
+			if ((err = header_step(en, l, side ? &E : &en->in[b], &en->hdr[l])))
 				goto out;
 			/* Exact exit values are computed from the entry state: when it grows, the
 			 * exits must be sent again even if nothing in the body changes.  Only on
@@ -1484,7 +1484,7 @@ static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 						queue(en, L->exits[k].from, lowest);
 			}
 		}
-		err = as_copy(&s, &en->hdr[b]);
+		err = as_copy(&s, &en->hdr[l]);
 	} else {
 		err = as_copy(&s, &en->in[b]);
 	}
@@ -1693,7 +1693,7 @@ static int verify_blocks(struct engine *en)
 
 		if (!en->in[b].live)
 			continue;
-		err = as_copy(&s, is_scev_header(cx, b, &l) ? &en->hdr[b] : &en->in[b]);
+		err = as_copy(&s, is_scev_header(cx, b, &l) ? &en->hdr[l] : &en->in[b]);
 		for (uint32_t pc = blk->first; pc <= blk->last && !err;
 		     pc += ebpf_insn_slots(&cx->insns[pc])) {
 			verify_insn(cx, v, &s, pc);
@@ -1727,11 +1727,15 @@ static void engine_free(struct engine *en)
 	struct scev_ctx *cx = en->cx;
 	uint32_t nb = cx->st.cfg->nblocks;
 
-	for (uint32_t b = 0; en->in && b < nb; b++) {
+	for (uint32_t b = 0; en->in && b < nb; b++)
 		as_free(&en->in[b]);
-		as_free(&en->back[b]);
-		as_free(&en->hdr[b]);
+	for (uint32_t b = 0; en->side && b < nb; b++)
 		as_free(&en->side[b]);
+	for (uint32_t l = 0; l < cx->st.loops->nloops; l++) {
+		if (en->back)
+			as_free(&en->back[l]);
+		if (en->hdr)
+			as_free(&en->hdr[l]);
 	}
 	free(en->in);
 	free(en->back);
@@ -1865,16 +1869,17 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out)
 	int err = -ENOMEM;
 
 	en.in = calloc(nb ? nb : 1, sizeof(*en.in));
-	en.back = calloc(nb ? nb : 1, sizeof(*en.back));
-	en.hdr = calloc(nb ? nb : 1, sizeof(*en.hdr));
-	en.side = calloc(nb ? nb : 1, sizeof(*en.side));
+	en.back = calloc(lf->nloops ? lf->nloops : 1, sizeof(*en.back));
+	en.hdr = calloc(lf->nloops ? lf->nloops : 1, sizeof(*en.hdr));
+	if (lf->nirreducible)	/* (only side entries of irreducible loops use it) */
+		en.side = calloc(nb ? nb : 1, sizeof(*en.side));
 	en.visits = calloc(nb ? nb : 1, sizeof(*en.visits));
 	en.entry_gen = calloc(nb ? nb : 1, sizeof(*en.entry_gen));
 	en.exits_gen = calloc(nb ? nb : 1, sizeof(*en.exits_gen));
 	en.queued = calloc(nb ? nb : 1, 1);
 	en.res = calloc(lf->nloops ? lf->nloops : 1, sizeof(*en.res));
 	emit = calloc(nb ? nb : 1, 1);
-	if (!en.in || !en.back || !en.hdr || !en.side || !en.visits || !en.queued || !en.res || !emit ||
+	if (!en.in || !en.back || !en.hdr || (lf->nirreducible && !en.side) || !en.visits || !en.queued || !en.res || !emit ||
 	    !en.entry_gen || !en.exits_gen)
 		goto out;
 	if (cx->first_pass)
