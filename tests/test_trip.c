@@ -88,24 +88,48 @@ static bool crosses(unsigned w, uint64_t lo, uint64_t hi)
 	return (lo & sign) != (hi & sign);
 }
 
+/* A random query box near the interesting points of a random width, with a random predicate
+ * and the given step; false when it crosses the sign boundary (box_query needs it not to). */
+static bool random_box(struct trip_query *q, uint64_t step, uint64_t *mask)
+{
+	unsigned w = rnd64() & 1 ? 32 : 64;
+	uint64_t alo, ahi, nlo, nhi;
+
+	*mask = w == 32 ? 0xffffffffull : UINT64_MAX;
+	alo = near(w);
+	ahi = (alo + rnd64() % 4) & *mask;
+	nlo = near(w);
+	nhi = (nlo + rnd64() % 4) & *mask;
+	if (ahi < alo || nhi < nlo || crosses(w, alo, ahi) || crosses(w, nlo, nhi))
+		return false;
+	box_query(q, w, alo, ahi, nlo, nhi, step, preds[rnd64() % 10]);
+	return true;
+}
+
 static void test_random_boxes(void)
 {
 	int solved = 0, unknown = 0;
 
 	for (int iter = 0; iter < 60000; iter++) {
-		unsigned w = rnd64() & 1 ? 32 : 64;
-		uint64_t mask = w == 32 ? 0xffffffffull : UINT64_MAX;
-		uint64_t alo = near(w), ahi = (alo + rnd64() % 4) & mask;
-		uint64_t nlo = near(w), nhi = (nlo + rnd64() % 4) & mask;
-		uint64_t steps[] = { 1, mask, 2, mask - 1, 3, 4, mask - 2, 7, 0, 0x10000 };
-		uint64_t s = steps[rnd64() % 10], kmax, kmin;
-		uint8_t op = preds[rnd64() % 10];
+		uint64_t mask, kmax, kmin, alo, ahi, nlo, nhi, s;
 		struct trip_query q;
+		unsigned w;
+		uint8_t op;
 		char why[128];
 
-		if (ahi < alo || nhi < nlo || crosses(w, alo, ahi) || crosses(w, nlo, nhi))
+		if (!random_box(&q, 0, &mask))
 			continue;
-		box_query(&q, w, alo, ahi, nlo, nhi, s, op);
+		{
+			uint64_t steps[] = { 1, mask, 2, mask - 1, 3, 4, mask - 2, 7, 0, 0x10000 };
+
+			q.step = s = steps[rnd64() % 10];
+		}
+		w = q.width;
+		op = q.pred;
+		alo = q.a_ulo;
+		ahi = q.a_uhi;
+		nlo = (uint64_t)q.n_ulo;
+		nhi = (uint64_t)q.n_uhi;
 		if (trip_first_exit(&q, &kmax, &kmin, why, sizeof(why))) {
 			unknown++;
 			continue;
@@ -152,19 +176,21 @@ static void test_step_ranges(void)
 	int solved = 0, unknown = 0;
 
 	for (int iter = 0; iter < 40000; iter++) {
-		unsigned w = rnd64() & 1 ? 32 : 64;
-		uint64_t mask = w == 32 ? 0xffffffffull : UINT64_MAX;
-		uint64_t alo = near(w), ahi = (alo + rnd64() % 4) & mask;
-		uint64_t nlo = near(w), nhi = (nlo + rnd64() % 4) & mask;
 		static const uint64_t up[][2] = { { 1, 2 }, { 1, 3 }, { 2, 5 }, { 1, 16 }, { 4, 7 } };
-		unsigned which = (unsigned)(rnd64() % 5);
-		uint64_t s = up[which][0], s2 = up[which][1], kmax, kmin;
-		uint8_t op = preds[rnd64() % 10];
+		unsigned which = (unsigned)(rnd64() % 5), w;
+		uint64_t s = up[which][0], s2 = up[which][1], kmax, kmin, mask, alo, ahi, nlo, nhi;
 		struct trip_query q;
+		uint8_t op;
 		char why[128];
 
-		if (ahi < alo || nhi < nlo || crosses(w, alo, ahi) || crosses(w, nlo, nhi))
+		if (!random_box(&q, 0, &mask))
 			continue;
+		w = q.width;
+		op = q.pred;
+		alo = q.a_ulo;
+		ahi = q.a_uhi;
+		nlo = (uint64_t)q.n_ulo;
+		nhi = (uint64_t)q.n_uhi;
 		if (rnd64() & 1) {	/* counting down */
 			s = (0 - s) & mask;
 			s2 = (0 - s2) & mask;
@@ -175,7 +201,7 @@ static void test_step_ranges(void)
 			s = s2;
 			s2 = t;
 		}
-		box_query(&q, w, alo, ahi, nlo, nhi, s, op);
+		q.step = s;
 		q.varies = true;
 		q.step_hi = s2;
 		if (trip_first_exit(&q, &kmax, &kmin, why, sizeof(why))) {
