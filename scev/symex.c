@@ -1159,7 +1159,9 @@ int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struc
 	bool aw32, seq32, ptr = false, varies = false, spread = false;
 	int64_t clo = 0, chi = 0;
 
-	if (!op || e->op == BPF_JSET || e->op == BPF_JCOND)
+	if (e->op == BPF_JSET)
+		op = BPF_JSET;	/* exit when some bit is set (taken) or when all are clear */
+	if (!op || e->op == BPF_JCOND)
 		return WHY("the exit test is not a comparison");
 	for (int side = 0; side < 2; side++) {
 		spread = any_offsets(ar, ivx, &base, &clo, &chi, &aw32);
@@ -1210,6 +1212,21 @@ int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struc
 			return WHY("a 32-bit counter compared at 64 bits from a 64-bit start");
 		seq32 = true;
 		a0 = x0;
+	}
+	if (e->op == BPF_JSET) {
+		/* v & C against a constant C: the bits of a counter come up in turn. */
+		unsigned w = e->is32 || seq32 ? 32 : 64;
+		struct range ar = a0.r;
+		uint64_t cv;
+
+		if (varies || spread || a0.kind != AV_SCALAR || !aval_is_const(&n, &cv))
+			return WHY("a jset exit tests no recurrence against a constant");
+		if (w == 32)
+			ar = range_zext32(&a0.r);
+		if (trip_first_jset(w, step, cv, e->exit_on_taken, ~ar.var_off.mask,
+				    ar.var_off.value, kmax, kmin, why, whylen))
+			return -1;
+		return 0;
 	}
 	if (a0.kind == AV_PTR && n.kind == AV_PTR && a0.region == n.region && a0.map == n.map &&
 	    !a0.maybe_null && !n.maybe_null && !seq32 && !e->is32) {

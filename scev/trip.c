@@ -252,3 +252,52 @@ int trip_first_exit(const struct trip_query *q, uint64_t *kmax, uint64_t *kmin, 
 	}
 	return solve_up(w, alo, ahi, s, s2, p, nlo, nhi, kmax, kmin, why, whylen);
 }
+
+int trip_first_jset(unsigned width, uint64_t step, uint64_t c, bool when_set, uint64_t a_known,
+		    uint64_t a_bits, uint64_t *kmax, uint64_t *kmin, char *why, unsigned whylen)
+{
+	uint64_t mask = width == 32 ? 0xffffffffull : UINT64_MAX, low, high;
+	unsigned t;
+
+	step &= mask;
+	c &= mask;
+	if (!step)
+		return WHY("the tested value does not change in the loop");
+	if (!c)
+		return when_set ? WHY("the exit test v & 0 can never hold") :
+				  (*kmax = *kmin = 0, 0);
+	t = (unsigned)__builtin_ctzll(step);
+	low = c & ((1ull << t) - 1);	/* bits of C that never change */
+	high = c & ~((1ull << t) - 1);
+	*kmin = 0;
+	if (when_set) {
+		/* A bit of C below t set in every start: exits at once.  Otherwise the lowest bit
+		 * b >= t of C comes up within 2^(b-t+1) - 1 more iterations. */
+		if (low & a_known & a_bits) {
+			*kmax = 0;
+			return 0;
+		}
+		if (!high)
+			return WHY("the bits tested never change and may be clear");
+		if ((unsigned)__builtin_ctzll(high) - t >= 63)
+			return WHY("the count does not fit in 64 bits");
+		*kmax = (2ull << ((unsigned)__builtin_ctzll(high) - t)) - 1;
+		return 0;
+	}
+	/* Every bit of C clear: the unchanging ones must be known clear in every start; the others
+	 * are all clear together at some iteration within 2^(h-t+1) - 1, h the highest of them. */
+	if (low & ~(a_known & ~a_bits))
+		return WHY("bits tested never change and may be set");
+	if (!high) {
+		*kmax = 0;
+		return 0;
+	}
+	{
+		unsigned h = 63u - (unsigned)__builtin_clzll(high);
+
+		if (h - t >= 63)
+			return WHY("the count does not fit in 64 bits");
+		*kmax = (2ull << (h - t)) - 1;
+	}
+	return 0;
+}

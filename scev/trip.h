@@ -37,6 +37,15 @@ struct trip_query {
 int trip_first_exit(const struct trip_query *q, uint64_t *kmax, uint64_t *kmin, char *why,
 		    unsigned whylen);
 
+/* Exit tests 'v & C': v(k) = A + k*s (mod 2^W) with s != 0 (mod 2^W), exit when some bit of C
+ * is set (when_set) or when every bit of C is clear.  Above the lowest set bit t of s, v moves
+ * by an odd multiple of 2^t, so its bits from t up to a bit b run through every pattern within
+ * 2^(b-t+1) iterations whatever A is; the bits of v below t never change (A's), which decides
+ * the rest: a_known/a_bits are the bits known in every start A (tnum value and ~mask).
+ * 0 with kmax/kmin set, or -1 with why. */
+int trip_first_jset(unsigned width, uint64_t step, uint64_t c, bool when_set, uint64_t a_known,
+		    uint64_t a_bits, uint64_t *kmax, uint64_t *kmin, char *why, unsigned whylen);
+
 /* The predicate that holds when a branch 'v op N' is not taken (JGT → JLE, JSET → none: 0). */
 uint8_t trip_negate(uint8_t op);
 /* 'N op v' rewritten as 'v op' N' (JGT → JLT, JEQ → JEQ, ...). */

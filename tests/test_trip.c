@@ -247,6 +247,48 @@ static void test_step_ranges(void)
 	}
 }
 
+/* jset exits against brute force: v = a + k*s with random steps of every trailing-zero count,
+ * random masks in the low 14 bits (so every answer is short enough to walk), starts fully or
+ * partly known: whenever the solver answers, every start that fits what is known exits by kmax. */
+static void test_jset(void)
+{
+	int solved = 0, unknown = 0;
+
+	for (int iter = 0; iter < 30000; iter++) {
+		unsigned w = rnd64() & 1 ? 32 : 64, t = (unsigned)(rnd64() % 6);
+		uint64_t mask = w == 32 ? 0xffffffffull : UINT64_MAX;
+		uint64_t step = ((rnd64() | 1) << t) & mask, c = rnd64() & 0x3fff & mask;
+		uint64_t a = rnd64() & mask, known = rnd64() & 1 ? mask : rnd64() & mask;
+		bool when_set = rnd64() & 1;
+		uint64_t kmax, kmin;
+		char why[128];
+
+		if (rnd64() & 1)
+			step = (0 - step) & mask;	/* counting down */
+		if (trip_first_jset(w, step, c, when_set, known, a & known, &kmax, &kmin, why,
+				    sizeof(why))) {
+			unknown++;
+			continue;
+		}
+		solved++;
+		CHECK(kmin <= kmax && kmax < (1u << 16), "jset: kmax %llu", (unsigned long long)kmax);
+		for (int trial = 0; trial < 4; trial++) {
+			/* a start that agrees with a on the known bits */
+			uint64_t v = ((a & known) | (rnd64() & ~known)) & mask, k;
+
+			for (k = 0; k <= kmax; k++) {
+				if (when_set ? (v & c) != 0 : (v & c) == 0)
+					break;
+				v = (v + step) & mask;
+			}
+			CHECK(k <= kmax, "jset w%u s=%#llx c=%#llx %s: no exit by %llu", w,
+			      (unsigned long long)step, (unsigned long long)c,
+			      when_set ? "set" : "clear", (unsigned long long)kmax);
+		}
+	}
+	CHECK(solved > 15000 && unknown > 1000, "jset: solved %d unknown %d", solved, unknown);
+}
+
 static void expect_u(unsigned w, uint64_t a, uint64_t s, uint8_t op, uint64_t n, uint64_t want)
 {
 	struct trip_query q;
@@ -320,5 +362,6 @@ int main(void)
 	test_exact();
 	test_random_boxes();
 	test_step_ranges();
+	test_jset();
 	return check_done("test_trip");
 }
