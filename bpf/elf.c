@@ -1355,9 +1355,10 @@ static int link_prog(struct link *l, size_t main_fi)
 				/* a map reference in the bytes themselves names no map of this
 				 * object (found by the AFL++ elf target, and by libFuzzer with a
 				 * relocation that is left unresolved) */
-				err = diag_at_insn(&l->why, EINVAL, (long)pc, "LD_IMM64 with map source %u "
-						   "that no map relocation sets: it names no map of the "
-						   "object", insn->src_reg);
+				err = diag_at_insn(&l->why, EINVAL, (long)pc,
+						   "LD_IMM64 with map source %u that no map "
+						   "relocation sets: it names no map of the object",
+						   insn->src_reg);
 				goto out;
 			}
 			continue;

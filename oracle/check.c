@@ -224,8 +224,9 @@ static void check_ranges(struct run *r, const struct interp_state *st, uint32_t 
 				case 4: { uint32_t x; memcpy(&x, p, 4); v = x; break; }
 				default: memcpy(&v, p, 8); break;
 				}
-			} else if (interp_state_read(st, regs[EBPF_REG_FP] + (int64_t)off, size, &v)) {
-				continue;	/* the cell is not readable here: nothing to check */
+			} else if (interp_state_read(st, regs[EBPF_REG_FP] + (int64_t)off, size,
+						     &v)) {
+				continue;	/* not readable here: nothing to check */
 			}
 		}
 		r->res->checks++;

@@ -75,8 +75,8 @@ void finding_signature(struct finding *f, const struct claim_prog *cp);
 
 /* Starts a finding of kind from source on prog: copies the program, its maps, the input and the
  * helper data, and writes cp (NULL: no claims) to f->claims_json; the strategy is strategy, or
- * when NULL cp's ("forget" when it has none).  The caller fills what was observed and calls finding_signature().  0 or -ENOMEM (f
- * freed). */
+ * when NULL cp's ("forget" when it has none).  The caller fills what was observed and calls
+ * finding_signature().  0 or -ENOMEM (f freed). */
 int finding__init(struct finding *f, uint8_t kind, const char *source, const char *strategy,
 		  const struct ebpf_prog *prog, const struct ebpf_map_def *maps, size_t map_cnt,
 		  const void *input, size_t input_len, const void *helper, size_t helper_len,

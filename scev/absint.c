@@ -346,7 +346,8 @@ static int ai_step(struct engine *en, struct astate *s, uint32_t pc)
 		int64_t off;
 
 		if (ptr_in(&s->regs[i->dst_reg], REGION_STACK, &off))
-			fpmask_add(&s->sinit, off + i->off, off + i->off + ebpf_size_bytes(ebpf_size(i)));
+			fpmask_add(&s->sinit, off + i->off,
+				   off + i->off + ebpf_size_bytes(ebpf_size(i)));
 	}
 	return err;
 }
@@ -1085,7 +1086,7 @@ static int refine_exit(struct engine *en, uint32_t from, uint32_t to, struct ast
 		if (L->nexits != 1 || L->exits[0].from != from || L->exits[0].to != to ||
 		    !en->res[l].visited || en->res[l].trip.kind != TRIP_EXACT || !sum->ok ||
 		    !sum->single_exit || cx->first_pass || L->irreducible)
-			continue;	/* (an irreducible loop also exits before reaching its header) */
+			continue;	/* (irreducible: it also exits before its header) */
 		ee.k = en->res[l].trip.max - 1;
 		for (uint32_t k = 0; k < sum->nlocs && !err; k++) {
 			loc_t x = sum->locs[k].loc;
@@ -1147,7 +1148,8 @@ static const uint8_t *reentry_region(struct scev_ctx *cx, uint32_t l)
 		return NULL;
 	}
 	for (uint32_t e = 0; e < L->nentries; e++)
-		if (L->entries[e] != L->header && !r[at = scev_loop__block_index(L, L->entries[e])]) {
+		if (L->entries[e] != L->header &&
+		    !r[at = scev_loop__block_index(L, L->entries[e])]) {
 			r[at] = 1;
 			stack[sp++] = L->entries[e];
 		}
@@ -1470,7 +1472,8 @@ static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 			const struct scev_loop *L = &cx->st.loops->loops[l];
 			bool side = L->irreducible && reentry_flat(cx, l);
 
-			if (side && ((err = as_copy(&E, &en->in[b])) || (err = side_arrivals(en, l, &E))))
+			if (side && ((err = as_copy(&E, &en->in[b])) ||
+				     (err = side_arrivals(en, l, &E))))
 				goto out;
 			if ((err = header_step(en, l, side ? &E : &en->in[b], &en->hdr[l])))
 				goto out;
@@ -1879,7 +1882,8 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out)
 	en.queued = calloc(nb ? nb : 1, 1);
 	en.res = calloc(lf->nloops ? lf->nloops : 1, sizeof(*en.res));
 	emit = calloc(nb ? nb : 1, 1);
-	if (!en.in || !en.back || !en.hdr || (lf->nirreducible && !en.side) || !en.visits || !en.queued || !en.res || !emit ||
+	if (!en.in || !en.back || !en.hdr || (lf->nirreducible && !en.side) || !en.visits ||
+	    !en.queued || !en.res || !emit ||
 	    !en.entry_gen || !en.exits_gen)
 		goto out;
 	if (cx->first_pass)

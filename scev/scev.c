@@ -126,12 +126,16 @@ int scev_sort_by_rpo(const struct scev_ctx *cx, uint32_t *v, uint32_t n)
 	/* bottom-up merge sort: stable, n log n, no context-free comparator needed */
 	for (uint32_t w = 1; w < n; w *= 2) {
 		for (uint32_t lo = 0; lo < n; lo += 2 * w) {
-			uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+			uint32_t mid = lo + w < n ? lo + w : n;
+			uint32_t hi = lo + 2 * w < n ? lo + 2 * w : n;
 			uint32_t i = lo, j = mid, k = lo;
 
-			while (i < mid || j < hi)
-				tmp[k++] = j >= hi || (i < mid && cx->rpo_index[v[i]] <= cx->rpo_index[v[j]])
-					   ? v[i++] : v[j++];
+			while (i < mid || j < hi) {
+				bool left = j >= hi ||
+					    (i < mid && cx->rpo_index[v[i]] <= cx->rpo_index[v[j]]);
+
+				tmp[k++] = left ? v[i++] : v[j++];
+			}
 		}
 		memcpy(v, tmp, n * sizeof(*v));
 	}
