@@ -89,11 +89,12 @@ static int solve_up(unsigned w, u128 alo, u128 ahi, u128 s, u128 s2, int p, u128
 			break;
 		}
 		if (nhi + s2 > m) {
-			/* One start, one bound, one step: where it lands is known exactly. */
-			if (s != s2 || alo != ahi || nlo != nhi ||
-			    alo + ceil_div(nlo - alo, s) * s >= m)
+			/* One start, one step: where it passes each bound is known exactly, and
+			 * it passes the largest without wrapping, so it passes all of them. */
+			if (s != s2 || alo != ahi || alo + ceil_div(nhi - alo, s) * s >= m)
 				return WHY("the counter may wrap past the bound before reaching it");
-			hi = lo = ceil_div(nlo - alo, s);
+			hi = ceil_div(nhi - alo, s);
+			lo = nlo > alo ? ceil_div(nlo - alo, s) : 0;
 			break;
 		}
 		hi = nhi > alo ? ceil_div(nhi - alo, s) : 0;

@@ -333,6 +333,18 @@ static void test_exact(void)
 	expect(32, 24, 0xfffffffeull, BPF_JLE, 0, 12);
 	expect(64, 24, -2ull, BPF_JLE, 0, 12);
 	expect(64, 25, -2ull, BPF_JLE, 0, -1);			/* 25, 23, ..., 1, then wraps */
+	{
+		/* 7284 down by 607 until <= N, N anywhere in [0, 100]: it lands on 0 at the
+		 * latest (12 steps), so no N lets it wrap */
+		struct trip_query q;
+		uint64_t kmax, kmin;
+		char why[128];
+
+		box_query(&q, 64, 7284, 7284, 0, 100, -607ull, BPF_JLE);
+		CHECK(!trip_first_exit(&q, &kmax, &kmin, why, sizeof(why)) && kmax == 12 &&
+		      kmin == 12, "7284 - 607k <= [0, 100]: [%llu, %llu] %s",
+		      (unsigned long long)kmin, (unsigned long long)kmax, why);
+	}
 	expect(64, 0, 1, BPF_JEQ, 100, 100);
 	/* odd step: '!=' wraps around and meets 100 after 100 * 3^-1 mod 2^64 steps */
 	expect_u(64, 0, 3, BPF_JEQ, 100, 12297829382473034444ull);
