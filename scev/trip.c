@@ -160,8 +160,11 @@ static int solve_up(unsigned w, u128 alo, u128 ahi, u128 s, u128 s2, int p, u128
 	return 0;
 }
 
-int trip_first_exit(const struct trip_query *q, uint64_t *kmax, uint64_t *kmin, char *why,
-		    unsigned whylen)
+/* The solver on one view of the query: the predicate's own, or for == and != (flip) the signed
+ * view with the sign bit flipped — equality and adding the step are the same there, and a range
+ * that crosses zero ([-15, 0]) is one interval in it rather than the whole unsigned space. */
+static int first_exit(const struct trip_query *q, bool flip, uint64_t *kmax, uint64_t *kmin,
+		      char *why, unsigned whylen)
 {
 	unsigned w = q->width;
 	u128 m = (u128)1 << w, sign = (u128)1 << (w - 1), mask = m - 1;
@@ -179,7 +182,7 @@ int trip_first_exit(const struct trip_query *q, uint64_t *kmax, uint64_t *kmin, 
 	default:
 		return WHY("this exit condition (jset) is not solved");
 	}
-	if (is_signed) {
+	if (is_signed || flip) {
 		/* Flip the sign bit: signed order becomes unsigned order. */
 		alo = ((u128)(uint64_t)q->a_slo & mask) ^ sign;
 		ahi = ((u128)(uint64_t)q->a_shi & mask) ^ sign;
@@ -252,6 +255,29 @@ int trip_first_exit(const struct trip_query *q, uint64_t *kmax, uint64_t *kmin, 
 		s2 = t;
 	}
 	return solve_up(w, alo, ahi, s, s2, p, nlo, nhi, kmax, kmin, why, whylen);
+}
+
+int trip_first_exit(const struct trip_query *q, uint64_t *kmax, uint64_t *kmin, char *why,
+		    unsigned whylen)
+{
+	int r = first_exit(q, false, kmax, kmin, why, whylen);
+	uint64_t k2max, k2min;
+	char why2[96];
+
+	/* == and !=: both views bound the same first exit, so both answers hold at once. */
+	if ((q->pred == BPF_JEQ || q->pred == BPF_JNE) &&
+	    !first_exit(q, true, &k2max, &k2min, why2, sizeof(why2))) {
+		if (r) {
+			*kmax = k2max;
+			*kmin = k2min;
+			return 0;
+		}
+		if (k2max < *kmax && k2max >= *kmin)
+			*kmax = k2max;
+		if (k2min > *kmin && k2min <= *kmax)
+			*kmin = k2min;
+	}
+	return r;
 }
 
 int trip_first_jset(unsigned width, uint64_t step, uint64_t c, bool when_set, uint64_t a_known,

@@ -247,6 +247,71 @@ static void test_step_ranges(void)
 	}
 }
 
+/* == and != against bounds whose signed range crosses zero ([-15, 0] is the whole unsigned
+ * space): brute force over every start and bound. */
+static void test_eq_across_zero(void)
+{
+	int solved = 0, eq_solved = 0;
+
+	for (int iter = 0; iter < 3000; iter++) {
+		unsigned w = rnd64() & 1 ? 32 : 64;
+		uint64_t mask = w == 32 ? 0xffffffffull : UINT64_MAX;
+		int64_t nlo = -(int64_t)(rnd64() % 20), nhi = (int64_t)(rnd64() % 20);
+		int64_t alo = (int64_t)(rnd64() % 40) - 20, ahi = alo + (int64_t)(rnd64() % 5);
+		static const uint64_t steps[] = { 1, (uint64_t)-1, 3, (uint64_t)-3, 2 };
+		uint64_t s = steps[rnd64() % 5] & mask, kmax, kmin;
+		uint8_t op = rnd64() & 1 ? BPF_JEQ : BPF_JNE;
+		struct trip_query q;
+		char why[128];
+
+		if (alo < 0 && ahi >= 0)
+			continue;	/* the start's own views: keep them one interval too */
+		memset(&q, 0, sizeof(q));
+		q.width = w;
+		q.pred = op;
+		q.step = s;
+		q.a_ulo = (uint64_t)alo & mask;
+		q.a_uhi = (uint64_t)ahi & mask;
+		q.a_slo = alo;
+		q.a_shi = ahi;
+		q.n_ulo = 0;	/* [nlo, nhi] crosses zero: unsigned, everything */
+		q.n_uhi = mask;
+		q.n_slo = nlo;
+		q.n_shi = nhi;
+		if (trip_first_exit(&q, &kmax, &kmin, why, sizeof(why)))
+			continue;
+		solved++;
+		eq_solved += op == BPF_JEQ;
+		if (kmax > (1u << 20))
+			continue;
+		for (int64_t a = alo; a <= ahi; a++)
+			for (int64_t n = nlo; n <= nhi; n++) {
+				uint64_t k = simulate(op, w, (uint64_t)a & mask, s, (uint64_t)n & mask,
+						      kmax + 2);
+
+				CHECK(k <= kmax && k >= kmin, "w%u op 0x%x a=%lld s=%#llx n=%lld: "
+				      "simulated %llu, claimed [%llu, %llu]", w, op, (long long)a,
+				      (unsigned long long)s, (long long)n, (unsigned long long)k,
+				      (unsigned long long)kmin, (unsigned long long)kmax);
+			}
+	}
+	CHECK(solved > 1000 && eq_solved > 300, "== across zero: solved %d (== %d)", solved,
+	      eq_solved);
+	{
+		/* the kernel campaign's case: a counter from [1, 8] down by 1 until it equals a
+		 * bound in [-15, 0]: 1 to 23 steps (the unsigned view of the bound is everything) */
+		struct trip_query q = { .width = 64, .pred = BPF_JEQ, .step = (uint64_t)-1,
+					.a_ulo = 1, .a_uhi = 8, .a_slo = 1, .a_shi = 8,
+					.n_ulo = 0, .n_uhi = UINT64_MAX, .n_slo = -15, .n_shi = 0 };
+		uint64_t kmax, kmin;
+		char why[128];
+
+		CHECK(!trip_first_exit(&q, &kmax, &kmin, why, sizeof(why)) && kmax == 23 &&
+		      kmin == 1, "[1, 8] - k == [-15, 0]: [%llu, %llu] %s",
+		      (unsigned long long)kmin, (unsigned long long)kmax, why);
+	}
+}
+
 /* jset exits against brute force: v = a + k*s with random steps of every trailing-zero count,
  * random masks in the low 14 bits (so every answer is short enough to walk), starts fully or
  * partly known: whenever the solver answers, every start that fits what is known exits by kmax. */
@@ -375,5 +440,6 @@ int main(void)
 	test_random_boxes();
 	test_step_ranges();
 	test_jset();
+	test_eq_across_zero();
 	return check_done("test_trip");
 }
