@@ -37,15 +37,17 @@ static bool pred_holds(uint8_t op, unsigned w, uint64_t v, uint64_t n)
 	}
 }
 
-/* First k < limit where the predicate holds, or limit. */
-static uint64_t simulate(uint8_t op, unsigned w, uint64_t a, uint64_t s, uint64_t n, uint64_t limit)
+/* First k < limit where the predicate holds when each step is s or s2, chosen by the bits of
+ * pick (the pattern repeats every 64 steps; s2 = s for a fixed step), or limit. */
+static uint64_t simulate(uint8_t op, unsigned w, uint64_t a, uint64_t s, uint64_t s2,
+			 uint64_t pick, uint64_t n, uint64_t limit)
 {
 	uint64_t mask = w == 32 ? 0xffffffffull : UINT64_MAX, v = a & mask;
 
 	for (uint64_t k = 0; k < limit; k++) {
 		if (pred_holds(op, w, v, n))
 			return k;
-		v = (v + s) & mask;
+		v = (v + (pick >> (k % 64) & 1 ? s2 : s)) & mask;
 	}
 	return limit;
 }
@@ -106,66 +108,59 @@ static bool random_box(struct trip_query *q, uint64_t step, uint64_t *mask)
 	return true;
 }
 
+/* Solves q and walks every start and bound of its (unsigned) box — with a varying step, all
+ * slow, all fast and two random mixes of the steps: the simulated first exit must lie in the
+ * claimed range.  Answers whose maximum exceeds limit are not walked (the exact cases cover
+ * them).  Returns whether the solver answered. */
+static bool check_query(const struct trip_query *q, uint64_t limit)
+{
+	uint64_t s2 = q->varies ? q->step_hi : q->step, kmax, kmin;
+	char why[128];
+
+	if (trip_first_exit(q, &kmax, &kmin, why, sizeof(why)))
+		return false;
+	CHECK(kmin <= kmax, "kmin > kmax");
+	if (kmax > limit)
+		return true;
+	for (uint64_t a = q->a_ulo; a <= q->a_uhi && a >= q->a_ulo; a++)
+		for (uint64_t n = (uint64_t)q->n_ulo; n <= q->n_uhi && n >= q->n_ulo; n++)
+			for (int mix = 0; mix < (q->varies ? 4 : 1); mix++) {
+				uint64_t pick = mix == 0 ? 0 : mix == 1 ? UINT64_MAX : rnd64();
+				uint64_t k = simulate(q->pred, q->width, a, q->step, s2, pick, n,
+						      kmax + 2);
+
+				CHECK(k <= kmax && k >= kmin,
+				      "w%u op 0x%x a=%#llx s=%#llx/%#llx n=%#llx: simulated %llu, "
+				      "claimed [%llu, %llu]", q->width, q->pred,
+				      (unsigned long long)a, (unsigned long long)q->step,
+				      (unsigned long long)s2, (unsigned long long)n,
+				      (unsigned long long)k, (unsigned long long)kmin,
+				      (unsigned long long)kmax);
+			}
+	return true;
+}
+
 static void test_random_boxes(void)
 {
 	int solved = 0, unknown = 0;
 
 	for (int iter = 0; iter < 60000; iter++) {
-		uint64_t mask, kmax, kmin, alo, ahi, nlo, nhi, s;
 		struct trip_query q;
-		unsigned w;
-		uint8_t op;
-		char why[128];
+		uint64_t mask;
 
 		if (!random_box(&q, 0, &mask))
 			continue;
 		{
 			uint64_t steps[] = { 1, mask, 2, mask - 1, 3, 4, mask - 2, 7, 0, 0x10000 };
 
-			q.step = s = steps[rnd64() % 10];
+			q.step = steps[rnd64() % 10];
 		}
-		w = q.width;
-		op = q.pred;
-		alo = q.a_ulo;
-		ahi = q.a_uhi;
-		nlo = (uint64_t)q.n_ulo;
-		nhi = (uint64_t)q.n_uhi;
-		if (trip_first_exit(&q, &kmax, &kmin, why, sizeof(why))) {
+		if (check_query(&q, 1u << 22))
+			solved++;
+		else
 			unknown++;
-			continue;
-		}
-		solved++;
-		CHECK(kmin <= kmax, "kmin > kmax");
-		if (kmax > (1u << 22))
-			continue;	/* too long to simulate; covered by the exact cases */
-		for (uint64_t a = alo; a <= ahi && a >= alo; a++)
-			for (uint64_t n = nlo; n <= nhi && n >= nlo; n++) {
-				uint64_t k = simulate(op, w, a, s, n, kmax + 2);
-
-				CHECK(k <= kmax && k >= kmin,
-				      "w%u op 0x%x a=%#llx s=%#llx n=%#llx: simulated %llu, claimed "
-				      "[%llu, %llu]", w, op, (unsigned long long)a,
-				      (unsigned long long)s, (unsigned long long)n,
-				      (unsigned long long)k, (unsigned long long)kmin,
-				      (unsigned long long)kmax);
-			}
 	}
 	CHECK(solved > 20000 && unknown > 100, "solved %d unknown %d", solved, unknown);
-}
-
-/* First k < limit where the predicate holds when each step is s or s2, chosen by the bits of
- * pick (the pattern repeats every 64 steps), or limit. */
-static uint64_t simulate_mixed(uint8_t op, unsigned w, uint64_t a, uint64_t s, uint64_t s2,
-			       uint64_t pick, uint64_t n, uint64_t limit)
-{
-	uint64_t mask = w == 32 ? 0xffffffffull : UINT64_MAX, v = a & mask;
-
-	for (uint64_t k = 0; k < limit; k++) {
-		if (pred_holds(op, w, v, n))
-			return k;
-		v = (v + (pick >> (k % 64) & 1 ? s2 : s)) & mask;
-	}
-	return limit;
 }
 
 /* Counters whose step differs between paths (x += 1 on one, x += 3 on another): the claimed
@@ -177,55 +172,23 @@ static void test_step_ranges(void)
 
 	for (int iter = 0; iter < 40000; iter++) {
 		static const uint64_t up[][2] = { { 1, 2 }, { 1, 3 }, { 2, 5 }, { 1, 16 }, { 4, 7 } };
-		unsigned which = (unsigned)(rnd64() % 5), w;
-		uint64_t s = up[which][0], s2 = up[which][1], kmax, kmin, mask, alo, ahi, nlo, nhi;
+		unsigned which = (unsigned)(rnd64() % 5);
+		uint64_t s = up[which][0], s2 = up[which][1], mask;
 		struct trip_query q;
-		uint8_t op;
-		char why[128];
 
 		if (!random_box(&q, 0, &mask))
 			continue;
-		w = q.width;
-		op = q.pred;
-		alo = q.a_ulo;
-		ahi = q.a_uhi;
-		nlo = (uint64_t)q.n_ulo;
-		nhi = (uint64_t)q.n_uhi;
 		if (rnd64() & 1) {	/* counting down */
 			s = (0 - s) & mask;
 			s2 = (0 - s2) & mask;
 		}
-		if (rnd64() & 1) {
-			uint64_t t = s;
-
-			s = s2;
-			s2 = t;
-		}
-		q.step = s;
+		q.step = rnd64() & 1 ? s : s2;
+		q.step_hi = q.step == s ? s2 : s;
 		q.varies = true;
-		q.step_hi = s2;
-		if (trip_first_exit(&q, &kmax, &kmin, why, sizeof(why))) {
+		if (check_query(&q, 1u << 20))
+			solved++;
+		else
 			unknown++;
-			continue;
-		}
-		solved++;
-		CHECK(kmin <= kmax, "kmin > kmax");
-		if (kmax > (1u << 20))
-			continue;
-		for (uint64_t a = alo; a <= ahi && a >= alo; a++)
-			for (uint64_t n = nlo; n <= nhi && n >= nlo; n++)
-				for (int mix = 0; mix < 4; mix++) {
-					uint64_t pick = mix == 0 ? 0 : mix == 1 ? UINT64_MAX : rnd64();
-					uint64_t k = simulate_mixed(op, w, a, s, s2, pick, n, kmax + 2);
-
-					CHECK(k <= kmax && k >= kmin,
-					      "w%u op 0x%x a=%#llx s=%#llx/%#llx n=%#llx: simulated "
-					      "%llu, claimed [%llu, %llu]", w, op,
-					      (unsigned long long)a, (unsigned long long)s,
-					      (unsigned long long)s2, (unsigned long long)n,
-					      (unsigned long long)k, (unsigned long long)kmin,
-					      (unsigned long long)kmax);
-				}
 	}
 	CHECK(solved > 8000 && unknown > 1000, "step ranges: solved %d unknown %d", solved, unknown);
 	/* 0 + {1, 2} per iteration until >= 10: 5 to 10 iterations */
@@ -286,8 +249,8 @@ static void test_eq_across_zero(void)
 			continue;
 		for (int64_t a = alo; a <= ahi; a++)
 			for (int64_t n = nlo; n <= nhi; n++) {
-				uint64_t k = simulate(op, w, (uint64_t)a & mask, s, (uint64_t)n & mask,
-						      kmax + 2);
+				uint64_t k = simulate(op, w, (uint64_t)a & mask, s, s, 0,
+						      (uint64_t)n & mask, kmax + 2);
 
 				CHECK(k <= kmax && k >= kmin, "w%u op 0x%x a=%lld s=%#llx n=%lld: "
 				      "simulated %llu, claimed [%llu, %llu]", w, op, (long long)a,
