@@ -195,9 +195,11 @@ static void describe_range(char *buf, size_t n, const struct claim_range *c)
 static void check_ranges(struct run *r, const struct interp_state *st, uint32_t pc,
 			 const uint64_t *regs)
 {
-	const uint8_t *frame = NULL;	/* r10 - 512 in host memory, at the first cell */
-	bool have_frame = false;
+	const uint8_t *frame;	/* r10 - 512 in host memory */
 
+	if (r->roff[pc] == r->roff[pc + 1])
+		return;
+	frame = interp_state_frame_bytes(st);
 	for (uint32_t k = r->roff[pc]; k < r->roff[pc + 1]; k++) {
 		const struct rchk *c = &r->rc[k];
 		uint64_t v, base = 0;
@@ -210,21 +212,9 @@ static void check_ranges(struct run *r, const struct interp_state *st, uint32_t 
 			int32_t off = LOC_SLOT_OFF(c->loc);
 			unsigned size = LOC_SLOT_SIZE(c->loc);
 
-			if (!have_frame) {
-				frame = interp_state_frame_bytes(st);
-				have_frame = true;
-			}
-			if (frame && off >= -512 && off + (int32_t)size <= 0) {
-				/* as interp_state_read() reads: fixed-size copies, host order */
-				const uint8_t *p = frame + 512 + off;
-
-				switch (size) {
-				case 1: v = *p; break;
-				case 2: { uint16_t x; memcpy(&x, p, 2); v = x; break; }
-				case 4: { uint32_t x; memcpy(&x, p, 4); v = x; break; }
-				default: memcpy(&v, p, 8); break;
-				}
-			} else if (interp_state_read(st, regs[EBPF_REG_FP] + (int64_t)off, size,
+			if (frame && off >= -512 && off + (int32_t)size <= 0)
+				v = interp_load(frame + 512 + off, size);
+			else if (interp_state_read(st, regs[EBPF_REG_FP] + (int64_t)off, size,
 						     &v)) {
 				continue;	/* not readable here: nothing to check */
 			}

@@ -1427,11 +1427,6 @@ int interp_state_read(const struct interp_state *st, uint64_t addr, unsigned siz
 		}
 		return -EFAULT;
 	}
-	switch (size) {
-	case 1: { uint8_t x; memcpy(&x, p, 1); *val = x; break; }
-	case 2: { uint16_t x; memcpy(&x, p, 2); *val = x; break; }
-	case 4: { uint32_t x; memcpy(&x, p, 4); *val = x; break; }
-	default: { uint64_t x; memcpy(&x, p, 8); *val = x; break; }
-	}
+	*val = interp_load(p, size);
 	return 0;
 }

@@ -79,6 +79,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "bpf/prog.h"
 
@@ -186,5 +187,16 @@ int interp_state_read(const struct interp_state *st, uint64_t addr, unsigned siz
 /* The current frame's 512 bytes (r10 - 512 .. r10 - 1) in host memory, for callbacks that read
  * many stack cells per visit; NULL when r10 does not point at the end of a frame. */
 const uint8_t *interp_state_frame_bytes(const struct interp_state *st);
+
+/* size (1, 2, 4, 8) bytes at p as the interpreter stores them (host order, zero-extended). */
+static inline uint64_t interp_load(const void *p, unsigned size)
+{
+	switch (size) {
+	case 1: return *(const uint8_t *)p;
+	case 2: { uint16_t x; memcpy(&x, p, 2); return x; }
+	case 4: { uint32_t x; memcpy(&x, p, 4); return x; }
+	default: { uint64_t x; memcpy(&x, p, 8); return x; }
+	}
+}
 
 #endif
