@@ -220,7 +220,7 @@ struct engine {
 	struct loop_result *res;	/* per loop */
 	struct stack_span *may_stack;	/* first pass: per pc, joined over visits */
 	struct astate *side;	/* per block of an irreducible loop reached from a side entry:
-				 * the join along edges from outside that loop (see side_entry) */
+				 * the join along edges from outside that loop (see side_arrivals) */
 	struct claim_prog *out;
 };
 
@@ -1320,7 +1320,7 @@ static void pkt_refine(uint8_t op, bool is32, bool taken, const struct aval *a,
 		*pkt_min = need;
 }
 
-/* Runs block b from its state; with emit, records claims before every instruction. */
+/* Where send_succs() sends each successor's state: the forward pass or a side run. */
 typedef int (*send_fn)(struct engine *en, uint32_t from, uint32_t to, const struct astate *st,
 		       void *arg);
 
@@ -1458,6 +1458,7 @@ static int side_arrivals(struct engine *en, uint32_t l, struct astate *E)
 	return err;
 }
 
+/* Runs block b from its state; with emit, records claims before every instruction. */
 static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 {
 	struct scev_ctx *cx = en->cx;

@@ -506,8 +506,7 @@ static int pos_of(const struct sym_run *r, uint32_t b)
 	return lo < r->n && r->blocks[lo] == b ? (int)lo : -1;
 }
 
-
-/* Sends state st along edge from → to (from is a block at l's level or a collapsed child). */
+/* b is one of C's entries. */
 static bool is_entry(const struct scev_loop *C, uint32_t b)
 {
 	for (uint32_t k = 0; k < C->nentries; k++)
@@ -516,6 +515,7 @@ static bool is_entry(const struct scev_loop *C, uint32_t b)
 	return false;
 }
 
+/* Sends state st along edge from → to (from is a block at l's level or a collapsed child). */
 static int send(struct sym_run *r, uint32_t to, const struct sstate *st, bool *fail)
 {
 	const struct scev_loops *lf = r->cx->st.loops;
@@ -1329,9 +1329,9 @@ int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struc
 		return -1;
 	if (ptr) {
 		/* The offsets must stay far from wrapping for the comparison to be of offsets. */
-		uint64_t far = varies && (step_hi > step) == ((int64_t)step > 0) ? step_hi : step;
-		unsigned __int128 reach = (unsigned __int128)*kmax *
-			(uint64_t)((int64_t)far < 0 ? -(int64_t)far : (int64_t)far);
+		uint64_t m1 = (int64_t)step < 0 ? -step : step;
+		uint64_t m2 = !varies ? 0 : (int64_t)step_hi < 0 ? -step_hi : step_hi;
+		unsigned __int128 reach = (unsigned __int128)*kmax * (m1 > m2 ? m1 : m2);
 
 		if (a0.r.smin < -(1ll << 40) || a0.r.smax > (1ll << 40) || reach > (1ull << 40))
 			return WHY("pointer offsets too large to compare");
