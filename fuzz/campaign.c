@@ -1303,12 +1303,33 @@ static int send_all(int fd, const void *p, size_t n)
 	return 0;
 }
 
-static int send_msg(int fd, uint32_t type, const void *payload, size_t len)
+/* Messages are a header (type, payload length) and the payload; several may go in one write. */
+static int frame(struct sbuf *out, uint32_t type, const void *payload, size_t len)
 {
 	uint32_t hdr[2] = { type, (uint32_t)len };
-	int err = send_all(fd, hdr, sizeof(hdr));
 
-	return err ? err : send_all(fd, payload, len);
+	sbuf_put(out, hdr, sizeof(hdr));
+	sbuf_put(out, payload, len);
+	return out->oom ? -ENOMEM : 0;
+}
+
+static int flush(int fd, struct sbuf *out)
+{
+	int err = out->len ? send_all(fd, out->buf, out->len) : 0;
+
+	sbuf_reset(out);
+	return err;
+}
+
+static int send_msg(int fd, uint32_t type, const void *payload, size_t len)
+{
+	struct sbuf sb = SBUF_INIT;
+	int err = frame(&sb, type, payload, len);
+
+	if (!err)
+		err = flush(fd, &sb);
+	sbuf_free(&sb);
+	return err;
 }
 
 static int recv_all(int fd, void *p, size_t n)
@@ -1331,30 +1352,13 @@ static int recv_all(int fd, void *p, size_t n)
 	return 0;
 }
 
-/* The worker: batches in, one outcome per program out, until the socket closes. */
 /* Outcomes wait in out and go to the parent together: one write per FLUSH_OUTCOMES programs
  * or FLUSH_SECONDS (two system calls and a parent wake-up per program cost about 40 µs).  A
  * worker that dies loses what it had not sent: those programs are run again. */
 #define FLUSH_OUTCOMES 16
 #define FLUSH_SECONDS 0.05
 
-static int frame(struct sbuf *out, uint32_t type, const void *payload, size_t len)
-{
-	uint32_t hdr[2] = { type, (uint32_t)len };
-
-	sbuf_put(out, hdr, sizeof(hdr));
-	sbuf_put(out, payload, len);
-	return out->oom ? -ENOMEM : 0;
-}
-
-static int flush(int fd, struct sbuf *out)
-{
-	int err = out->len ? send_all(fd, out->buf, out->len) : 0;
-
-	sbuf_reset(out);
-	return err;
-}
-
+/* The worker: batches in, one outcome per program out, until the socket closes. */
 static void worker_main(struct camp *c, int fd, struct watch *w)
 {
 	struct eval ev = { .c = c };
