@@ -54,14 +54,14 @@ static int time_analysis(struct row *r, const struct ebpf_object *obj)
 
 	while (n < 201 && (n < 5 || spent < 3e5)) {
 		struct claim_prog cp;
-		double t0 = (1e6 * wall_s());
+		double t0 = wall_s();
 
 		diag_clear(&d);
 		if (scev_analyze(&cp, &obj->progs[0], obj->maps, obj->map_cnt, &so, &d)) {
 			fprintf(stderr, "bench_cost: %s: %s\n", r->shape, d.msg);
 			return -1;
 		}
-		t[n] = (1e6 * wall_s()) - t0;
+		t[n] = 1e6 * (wall_s() - t0);
 		spent += t[n++];
 		/* the innermost loop: the last in pc order */
 		if (cp.nloops) {
@@ -91,14 +91,14 @@ static void time_kernel(struct row *r, const struct ebpf_object *obj)
 
 	do {
 		struct kernel_prog *kp = NULL;
-		double t0 = (1e6 * wall_s());
+		double t0 = wall_s();
 
 		diag_clear(&d);
 		if (kernel_prog__load(&kp, obj, &obj->progs[0], &ko, &d)) {
 			snprintf(r->verdict, sizeof(r->verdict), "%.90s", d.msg);
 			return;
 		}
-		w[n] = ((1e6 * wall_s()) - t0) / 1e3;
+		w[n] = 1e3 * (wall_s() - t0);	/* ms */
 		t[n] = (double)kp->verification_usec;
 		r->kernel_ran = true;
 		r->accepted = kp->accepted;

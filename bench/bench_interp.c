@@ -75,14 +75,14 @@ static double bench_interp(int32_t n, int reps, bool hooked, uint64_t *steps_out
 		env.arg = &visits;
 	}
 	for (int k = 0; k < reps; k++) {
-		double t0 = (1e9 * clock_s(CLOCK_THREAD_CPUTIME_ID)), t;
+		double t0 = clock_s(CLOCK_THREAD_CPUTIME_ID), t;
 
 		if (interp_run(code, &env, &res) || res.trap != INTERP_OK) {
 			fprintf(stderr, "bench_interp: run failed: %s\n", res.reason);
 			best = 0;
 			break;
 		}
-		t = ((1e9 * clock_s(CLOCK_THREAD_CPUTIME_ID)) - t0) / (double)res.steps;
+		t = (1e9 * (clock_s(CLOCK_THREAD_CPUTIME_ID) - t0)) / (double)res.steps;
 		if (k == 0 || t < best)
 			best = t;
 	}

@@ -42,7 +42,7 @@ static void one_file(const char *path, struct tally *t, bool oracle, FILE *notes
 		const struct ebpf_prog *p = &obj->progs[i];
 		struct scev_opts so = { .sz = sizeof(so) };
 		struct claim_prog cp;
-		double t0 = (1e3 * wall_s());
+		double t0 = wall_s();
 
 		t->programs++;
 		if (scev_analyze(&cp, p, obj->maps, obj->map_cnt, &so, &d)) {
@@ -50,7 +50,7 @@ static void one_file(const char *path, struct tally *t, bool oracle, FILE *notes
 				d.msg);
 			continue;
 		}
-		t->ms += (1e3 * wall_s()) - t0;
+		t->ms += 1e3 * (wall_s() - t0);
 		for (uint32_t l = 0; l < cp.nloops; l++) {
 			t->loops++;
 			t->irreducible += cp.loops[l].irreducible;

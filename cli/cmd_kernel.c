@@ -122,10 +122,10 @@ static int analysis_time(double *us, uint32_t *nranges, const struct ebpf_object
 
 	while (n < 101 && (n < 3 || spent < 2e5)) {
 		struct claim_prog cp;
-		double t0 = (1e6 * wall_s());
+		double t0 = wall_s();
 		int err = scev_analyze(&cp, prog, obj->maps, obj->map_cnt, &so, d);
 
-		t[n] = (1e6 * wall_s()) - t0;
+		t[n] = 1e6 * (wall_s() - t0);
 		if (err)
 			return err;
 		*nranges = cp.nranges;

@@ -588,7 +588,7 @@ static enum sx_res settle(struct sx *c, enum sx_res res, struct sx_model **model
 			snprintf(why, why_len, "%s", c->err);
 		res = SX_UNKNOWN;
 	}
-	c->stats.ms += (1e3 * wall_s()) - t0;
+	c->stats.ms += 1e3 * (wall_s() - t0);
 	return res;
 }
 
@@ -599,7 +599,7 @@ enum sx_res sx_check(struct sx *c, sxt f, unsigned timeout_ms, struct sx_model *
 	Z3_params p;
 	Z3_lbool r;
 	enum sx_res res;
-	double t0 = (1e3 * wall_s());
+	double t0 = wall_s();
 
 	if (model)
 		*model = NULL;
@@ -668,7 +668,7 @@ enum sx_res sx_solver_check(struct sx *c, struct sx_solver *sv, sxt extra,
 	Z3_lbool r;
 	Z3_ast lit;
 	sxt p;
-	double t0 = (1e3 * wall_s());
+	double t0 = wall_s();
 
 	if (model)
 		*model = NULL;
@@ -700,7 +700,7 @@ enum sx_res sx_maximize(struct sx *c, sxt f, sxt t, bool is_signed, unsigned tim
 	Z3_lbool r;
 	enum sx_res res = SX_UNKNOWN;
 	sxt obj;
-	double t0 = (1e3 * wall_s());
+	double t0 = wall_s();
 
 	if (!f || !t || c->failed || sx_width(c, t) != 64)
 		return SX_UNKNOWN;
@@ -743,7 +743,7 @@ enum sx_res sx_maximize(struct sx *c, sxt f, sxt t, bool is_signed, unsigned tim
 		note_error(c);
 		res = SX_UNKNOWN;
 	}
-	c->stats.ms += (1e3 * wall_s()) - t0;
+	c->stats.ms += 1e3 * (wall_s() - t0);
 	return res;
 }
 
