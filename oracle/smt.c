@@ -27,6 +27,9 @@ struct sx {
 	bool failed;
 	char err[200];
 	struct sx_stats stats;
+	/* Z3's resource limit: a count of elementary solver steps, the same on every machine */
+	unsigned rlimit;	/* per query, 0 = none */
+	uint64_t rlimit_total;	/* for the whole context, 0 = none */
 };
 
 struct sx_model {
@@ -522,14 +525,77 @@ void sx_print(struct sx *c, sxt a, char *buf, size_t n)
 
 /* ---- queries ---- */
 
-static Z3_params timeout_params(struct sx *c, unsigned timeout_ms)
+void sx_set_rlimit(struct sx *c, unsigned per_query, uint64_t total)
+{
+	c->rlimit = per_query;
+	c->rlimit_total = total;
+}
+
+bool sx_rlimit_spent(const struct sx *c)
+{
+	return c->rlimit_total && c->stats.rlimit >= c->rlimit_total;
+}
+
+/* The resource limit of the next query, scale times the per-query one, cut to what is left of
+ * the context's total; 0 = none. */
+static unsigned query_rlimit(const struct sx *c, unsigned scale)
+{
+	uint64_t lim = (uint64_t)c->rlimit * scale;
+
+	if (c->rlimit_total) {
+		uint64_t left = c->rlimit_total - c->stats.rlimit;
+
+		if (!lim || left < lim)
+			lim = left;
+	}
+	return lim > UINT32_MAX ? UINT32_MAX : (unsigned)lim;
+}
+
+static Z3_params query_params(struct sx *c, unsigned timeout_ms, unsigned rlimit)
 {
 	Z3_params p = Z3_mk_params(c->z);
 
 	Z3_params_inc_ref(c->z, p);
 	if (timeout_ms)
 		Z3_params_set_uint(c->z, p, Z3_mk_string_symbol(c->z, "timeout"), timeout_ms);
+	if (rlimit)
+		Z3_params_set_uint(c->z, p, Z3_mk_string_symbol(c->z, "rlimit"), rlimit);
 	return p;
+}
+
+/* The context's resource count so far, from the statistics of any solver of it (Z3 keeps one
+ * counter per context; the statistics are the only place the C API shows it). */
+static void count_rlimit(struct sx *c, Z3_stats st)
+{
+	unsigned n;
+
+	if (!st)
+		return;
+	Z3_stats_inc_ref(c->z, st);
+	n = Z3_stats_size(c->z, st);
+	for (unsigned k = 0; k < n; k++) {
+		if (strcmp(Z3_stats_get_key(c->z, st, k), "rlimit count"))
+			continue;
+		if (Z3_stats_is_uint(c->z, st, k))
+			c->stats.rlimit = Z3_stats_get_uint_value(c->z, st, k);
+		else
+			c->stats.rlimit = (uint64_t)Z3_stats_get_double_value(c->z, st, k);
+		break;
+	}
+	Z3_stats_dec_ref(c->z, st);
+}
+
+/* Before a query: false (and why) when the context's total budget is spent. */
+static bool budget_left(struct sx *c, char *why, size_t why_len)
+{
+	if (!sx_rlimit_spent(c))
+		return true;
+	c->stats.queries++;
+	c->stats.unknown++;
+	if (why)
+		snprintf(why, why_len, "resource budget of %llu spent",
+			 (unsigned long long)c->rlimit_total);
+	return false;
 }
 
 /* Solver s answered r: counted, the model fetched for SAT (when asked for), the reason kept
@@ -612,15 +678,18 @@ enum sx_res sx_check(struct sx *c, sxt f, unsigned timeout_ms, struct sx_model *
 	}
 	if (f == c->f)
 		return SX_UNSAT;
+	if (!budget_left(c, why, why_len))
+		return SX_UNKNOWN;
 	/* the logic-specific solver: 3-4 times faster here than the default portfolio */
 	s = Z3_mk_solver_for_logic(c->z, Z3_mk_string_symbol(c->z, "QF_ABV"));
 	Z3_solver_inc_ref(c->z, s);
-	p = timeout_params(c, timeout_ms);
+	p = query_params(c, timeout_ms, query_rlimit(c, 1));
 	Z3_solver_set_params(c->z, s, p);
 	Z3_params_dec_ref(c->z, p);
 	Z3_solver_assert(c->z, s, A(f));
 	r = Z3_solver_check(c->z, s);
 	res = answer(c, s, r, model, why, why_len);
+	count_rlimit(c, Z3_solver_get_statistics(c->z, s));
 	Z3_solver_dec_ref(c->z, s);
 	return settle(c, res, model, why, why_len, t0);
 }
@@ -628,6 +697,8 @@ enum sx_res sx_check(struct sx *c, sxt f, unsigned timeout_ms, struct sx_model *
 struct sx_solver {
 	Z3_solver s;
 	unsigned n;
+	unsigned timeout_ms;
+	unsigned rlimit;	/* the limit its params hold */
 };
 
 struct sx_solver *sx_solver_new(struct sx *c, sxt base, unsigned timeout_ms)
@@ -642,7 +713,9 @@ struct sx_solver *sx_solver_new(struct sx *c, sxt base, unsigned timeout_ms)
 		return NULL;
 	sv->s = Z3_mk_solver_for_logic(c->z, Z3_mk_string_symbol(c->z, "QF_ABV"));
 	Z3_solver_inc_ref(c->z, sv->s);
-	p = timeout_params(c, timeout_ms);
+	sv->timeout_ms = timeout_ms;
+	sv->rlimit = query_rlimit(c, 1);
+	p = query_params(c, timeout_ms, sv->rlimit);
 	Z3_solver_set_params(c->z, sv->s, p);
 	Z3_params_dec_ref(c->z, p);
 	Z3_solver_assert(c->z, sv->s, A(base));
@@ -668,6 +741,8 @@ enum sx_res sx_solver_check(struct sx *c, struct sx_solver *sv, sxt extra,
 	Z3_lbool r;
 	Z3_ast lit;
 	sxt p;
+	unsigned rl;
+	enum sx_res res;
 	double t0 = wall_s();
 
 	if (model)
@@ -681,6 +756,17 @@ enum sx_res sx_solver_check(struct sx *c, struct sx_solver *sv, sxt extra,
 	}
 	if (extra == c->f)
 		return SX_UNSAT;
+	if (!budget_left(c, why, why_len))
+		return SX_UNKNOWN;
+	/* the total budget may have shrunk the limit since the last check */
+	rl = query_rlimit(c, 1);
+	if (rl != sv->rlimit) {
+		Z3_params q = query_params(c, sv->timeout_ms, rl);
+
+		Z3_solver_set_params(c->z, sv->s, q);
+		Z3_params_dec_ref(c->z, q);
+		sv->rlimit = rl;
+	}
 	/* extra holds under a fresh literal, assumed for this check only */
 	p = sx_fresh_bool(c, "q");
 	if (!p)
@@ -689,7 +775,9 @@ enum sx_res sx_solver_check(struct sx *c, struct sx_solver *sv, sxt extra,
 	lit = A(p);
 	r = Z3_solver_check_assumptions(c->z, sv->s, 1, &lit);
 	sv->n++;
-	return settle(c, answer(c, sv->s, r, model, why, why_len), model, why, why_len, t0);
+	res = answer(c, sv->s, r, model, why, why_len);
+	count_rlimit(c, Z3_solver_get_statistics(c->z, sv->s));
+	return settle(c, res, model, why, why_len, t0);
 }
 
 enum sx_res sx_maximize(struct sx *c, sxt f, sxt t, bool is_signed, unsigned timeout_ms,
@@ -702,7 +790,7 @@ enum sx_res sx_maximize(struct sx *c, sxt f, sxt t, bool is_signed, unsigned tim
 	sxt obj;
 	double t0 = wall_s();
 
-	if (!f || !t || c->failed || sx_width(c, t) != 64)
+	if (!f || !t || c->failed || sx_width(c, t) != 64 || sx_rlimit_spent(c))
 		return SX_UNKNOWN;
 	/* Z3 orders bit-vector objectives as unsigned numbers: a signed maximum is the unsigned
 	 * maximum of the value with its sign bit flipped. */
@@ -711,7 +799,8 @@ enum sx_res sx_maximize(struct sx *c, sxt f, sxt t, bool is_signed, unsigned tim
 		return SX_UNKNOWN;
 	o = Z3_mk_optimize(c->z);
 	Z3_optimize_inc_ref(c->z, o);
-	p = timeout_params(c, timeout_ms);
+	/* optimization takes several solver calls: four queries' worth */
+	p = query_params(c, timeout_ms, query_rlimit(c, 4));
 	Z3_optimize_set_params(c->z, o, p);
 	Z3_params_dec_ref(c->z, p);
 	Z3_optimize_assert(c->z, o, A(f));
@@ -738,6 +827,7 @@ enum sx_res sx_maximize(struct sx *c, sxt f, sxt t, bool is_signed, unsigned tim
 			Z3_model_dec_ref(c->z, m);
 		}
 	}
+	count_rlimit(c, Z3_optimize_get_statistics(c->z, o));
 	Z3_optimize_dec_ref(c->z, o);
 	if (Z3_get_error_code(c->z) != Z3_OK) {
 		note_error(c);

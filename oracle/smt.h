@@ -44,9 +44,16 @@
 #include "oracle/check.h"
 #include "scev/claims.h"
 
+/* Budgets.  Z3's resource limit (rlimit) counts elementary solver steps: with the same program,
+ * claims and options, a run under rlimit and program_rlimit gives the same verdicts on every
+ * machine, however fast or loaded.  Wall-clock limits (timeout_ms, budget_s) do not: set the
+ * resource limits for results that must be reproducible (tests, the corpus, the campaign) and
+ * leave the clock limits as a safety net.  On a 2020s x86 core one million units are very
+ * roughly 0.3 to 1 s of solving. */
 struct smt_opts {
 	size_t sz;
-	unsigned timeout_ms;	/* per solver query; 0 = 2000 */
+	unsigned timeout_ms;	/* per solver query; 0 = 2000, or 60000 (a safety net only) when
+				 * rlimit or program_rlimit is set */
 	unsigned bmc_depth;	/* header executions per loop entry BMC unrolls (tried at 4,
 				 * 16, 64, ... up to it); 0 = 64 */
 	bool precision;		/* tightest facts and slack, where BMC covers every path */
@@ -57,6 +64,11 @@ struct smt_opts {
 	uint64_t replay_steps;	/* interpreter budget when replaying a model; 0 = 10^8 */
 	double budget_s;	/* wall time for the whole program, 0 = none: past it, what is
 				 * left is unknown ("time budget") */
+	unsigned rlimit;	/* Z3 resource units per query (optimization: 4x), 0 = none; past
+				 * it the query is unknown ("max. resource limit exceeded") */
+	uint64_t program_rlimit;	/* resource units for the whole program, 0 = none: each
+					 * query's limit is cut to what is left, and once it is
+					 * spent what is left is unknown ("resource budget") */
 };
 
 enum smt_verdict { SMT_UNKNOWN, SMT_PROVED, SMT_REFUTED };
@@ -99,6 +111,7 @@ struct smt_result {
 	uint64_t queries;	/* solver calls */
 	double ms;		/* wall time of smt_check */
 	double solver_ms;	/* of which in the solver */
+	uint64_t rlimit_used;	/* Z3 resource units spent (the same on every machine) */
 	unsigned rounds;	/* induction rounds (Houdini) */
 	unsigned bmc_depth;	/* deepest unrolling tried */
 	bool bmc_complete;	/* it covered every path */
@@ -114,7 +127,7 @@ void smt_result__free(struct smt_result *res);
 const char *smt_verdict_name(enum smt_verdict v);
 const char *smt_method_name(enum smt_method m);
 
-/* ---- the differential test of the encoding (tests/test_smt.c, a future fuzz target) ----
+/* ---- the differential test of the encoding (tests/test_smt.c, fuzz/targets) ----
  *
  * One instruction on one concrete machine state, run by the interpreter and evaluated in the
  * Z3 encoding: the state's registers, stack, input, map values and helper stream are Z3

@@ -30,6 +30,8 @@
 #include "util/clock.h"
 
 #define DEFAULT_TIMEOUT_MS 2000
+/* with a resource limit, the timeout is only a safety net against a runaway query */
+#define SAFETY_TIMEOUT_MS 60000
 #define DEFAULT_BMC_DEPTH 64
 #define DEFAULT_INPUT_LEN 64
 #define DEFAULT_REPLAY_STEPS 100000000ull
@@ -399,6 +401,22 @@ static void exec_loop(struct prover *P, int32_t K, struct pendv *in, struct rout
 static void run_region(struct prover *P, int32_t loop, uint32_t func, struct pendv *init,
 		       struct routes *out);
 
+/* The program's budget: Z3 resource units (the same on every machine), then wall time (a safety
+ * net; check_wall limits how often the clock is read). */
+static bool budget_spent(struct prover *P, bool check_wall, char *why, size_t why_len)
+{
+	if (sx_rlimit_spent(P->c)) {
+		snprintf(why, why_len, "resource budget of %llu spent",
+			 (unsigned long long)P->o.program_rlimit);
+		return true;
+	}
+	if (check_wall && P->o.budget_s > 0 && wall_s() - P->t0 > P->o.budget_s) {
+		snprintf(why, why_len, "time budget of %.1f s spent", P->o.budget_s);
+		return true;
+	}
+	return false;
+}
+
 static bool over_budget(struct prover *P)
 {
 	if (P->aborted)
@@ -409,10 +427,8 @@ static bool over_budget(struct prover *P)
 			 "the symbolic execution exceeded %d instructions", MAX_STEPS);
 		return true;
 	}
-	if (P->o.budget_s > 0 && (P->steps & 255) == 0 && wall_s() - P->t0 > P->o.budget_s) {
+	if (budget_spent(P, (P->steps & 255) == 0, P->abort_why, sizeof(P->abort_why))) {
 		P->aborted = true;
-		snprintf(P->abort_why, sizeof(P->abort_why), "time budget of %.1f s spent",
-			 P->o.budget_s);
 		return true;
 	}
 	return false;
@@ -723,11 +739,9 @@ static bool wset_grow(struct prover *P, struct wset *w, struct mstate *S, uint32
 			we = wentry_of(P, w, field, rg[k].index0 + rg[k].len);
 			if (!we || we->whole)
 				continue;
-			if (P->o.budget_s > 0 && wall_s() - P->t0 > P->o.budget_s) {
-				/* out of time: the caller sees the abort and stops */
+			if (budget_spent(P, true, P->abort_why, sizeof(P->abort_why))) {
+				/* out of budget: the caller sees the abort and stops */
 				P->aborted = true;
-				snprintf(P->abort_why, sizeof(P->abort_why),
-					 "time budget of %.1f s spent", P->o.budget_s);
 				return false;
 			}
 			span = rg[k].len - ev->size;
@@ -1286,10 +1300,8 @@ static int decide(struct prover *P, uint8_t *round)
 
 		if (round[ob->claim] != CS_PROVED || P->stat[ob->claim] != CS_OPEN)
 			continue;
-		if (P->o.budget_s > 0 && wall_s() - P->t0 > P->o.budget_s) {
+		if (budget_spent(P, true, P->why[ob->claim], sizeof(P->why[0]))) {
 			round[ob->claim] = CS_UNKNOWN;
-			snprintf(P->why[ob->claim], sizeof(P->why[0]), "time budget of %.1f s spent",
-				 P->o.budget_s);
 			continue;
 		}
 		/* obligations of one visit share its guard: one solver holds it for all */
@@ -1308,8 +1320,13 @@ static int decide(struct prover *P, uint8_t *round)
 		P->ms[ob->claim] += (wall_s() - t0) * 1e3;
 		if (r == SX_UNKNOWN) {
 			round[ob->claim] = CS_UNKNOWN;
-			snprintf(P->why[ob->claim], sizeof(P->why[0]), "solver: %s (%u ms limit)", why,
-				 P->o.timeout_ms);
+			if (P->o.rlimit)
+				snprintf(P->why[ob->claim], sizeof(P->why[0]),
+					 "solver: %s (rlimit %u, %u ms limit)", why, P->o.rlimit,
+					 P->o.timeout_ms);
+			else
+				snprintf(P->why[ob->claim], sizeof(P->why[0]),
+					 "solver: %s (%u ms limit)", why, P->o.timeout_ms);
 		} else if (r == SX_SAT) {
 			int rc = model ? replay(P, ob->claim, model, ob->exact, ob->kind) : 0;
 
@@ -1758,6 +1775,7 @@ static int setup(struct prover *P)
 	}
 	if ((err = sx_new(&P->c)))
 		return err;
+	sx_set_rlimit(P->c, P->o.rlimit, P->o.program_rlimit);
 	if ((err = cfg_build(&P->g, P->prog, cp)))
 		return err;
 	P->w = calloc(P->g.nloops + 1, sizeof(*P->w));
@@ -1814,7 +1832,7 @@ int smt_check(struct smt_result *res, const struct ebpf_object *obj, const struc
 	if (uopts)
 		memcpy(&P.o, uopts, uopts->sz && uopts->sz < sizeof(P.o) ? uopts->sz : sizeof(P.o));
 	if (!P.o.timeout_ms)
-		P.o.timeout_ms = DEFAULT_TIMEOUT_MS;
+		P.o.timeout_ms = P.o.rlimit || P.o.program_rlimit ? SAFETY_TIMEOUT_MS : DEFAULT_TIMEOUT_MS;
 	if (!P.o.bmc_depth)
 		P.o.bmc_depth = DEFAULT_BMC_DEPTH;
 	if (!P.o.input_len)
@@ -1910,6 +1928,7 @@ out:
 	if (P.c) {
 		res->queries = sx_stats(P.c)->queries;
 		res->solver_ms = sx_stats(P.c)->ms;
+		res->rlimit_used = sx_stats(P.c)->rlimit;
 	}
 	res->ms = (wall_s() - P.t0) * 1e3;
 	prover_free(&P);

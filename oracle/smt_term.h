@@ -97,9 +97,17 @@ enum sx_res { SX_UNSAT, SX_SAT, SX_UNKNOWN };
 struct sx_stats {
 	uint64_t queries, sat, unsat, unknown;
 	double ms;
+	uint64_t rlimit;	/* Z3 resource units the context has spent */
 };
+/* Z3's resource limit for every later query of the context: per_query (0 = none; optimization
+ * gets four times it) and a total for the context (0 = none) that each query's limit is cut
+ * to; once the total is spent, queries answer UNKNOWN without running.  Unlike the timeouts, a
+ * resource limit gives the same answers on every machine. */
+void sx_set_rlimit(struct sx *c, unsigned per_query, uint64_t total);
+bool sx_rlimit_spent(const struct sx *c);
 /* Is f satisfiable?  With model != NULL, a SAT answer hands over a model (sx_model_free).
- * timeout_ms 0 = no limit.  UNKNOWN fills why (timeout, "canceled", a Z3 error). */
+ * timeout_ms 0 = no limit.  UNKNOWN fills why ("max. resource limit exceeded", timeout,
+ * "canceled", "resource budget of N spent", a Z3 error). */
 enum sx_res sx_check(struct sx *c, sxt f, unsigned timeout_ms, struct sx_model **model,
 		     char *why, size_t why_len);
 /* A solver holding base, for several checks of base and one more formula each (obligations
