@@ -363,10 +363,8 @@ int main(void)
 	static uint8_t packet[64];
 	char why[256];
 
-	if (!kernel_available(why, sizeof(why))) {
-		printf("SKIP: %s\n", why);
-		return 0;
-	}
+	if (!kernel_available(why, sizeof(why)))
+		return check_skip("test_kernel_diff", "%s", why);
 	if (count < 500 && !count_env)
 		count = 500;
 	rng = seed ? seed : 1;

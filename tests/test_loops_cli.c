@@ -40,10 +40,9 @@ int main(void)
 	char *out;
 	int st;
 
-	if (!bin || !dir) {
-		printf("SKIP: needs BPFSCEV_BIN and the clang-built objects (BPFSCEV_TEST_BPF_DIR)\n");
-		return 0;
-	}
+	if (!bin || !dir)
+		return check_skip("test_loops_cli", "needs BPFSCEV_BIN and the clang-built objects "
+				  "(BPFSCEV_TEST_BPF_DIR)");
 	snprintf(obj, sizeof(obj), "%s/nested_loops.o", dir);
 
 	snprintf(cmd, sizeof(cmd), "%s loops %s", bin, obj);

@@ -3,8 +3,8 @@
 # the infrastructure calls it, in directories of its own; checks that every target binary, seed
 # corpus zip and dictionary is there, and that each target runs its unzipped seed corpus and
 # then a fixed number of mutations from a fixed seed without a finding (a fixed -seed and -runs,
-# not a time limit, so the test is the same on every run: open-ended fuzzing is fuzz/run's job).  Skips (exit 0, one line) without clang
-# and libFuzzer.
+# not a time limit, so the test is the same on every run: open-ended fuzzing is fuzz/run's job).
+# Skips (exit 77, one line; ctest reports it as skipped) without clang and libFuzzer or zip.
 set -euo pipefail
 src=${BPFSCEV_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 
@@ -14,10 +14,10 @@ echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }' 
 if ! command -v clang >/dev/null || ! command -v clang++ >/dev/null ||
    ! clang -fsanitize=fuzzer "$probe/t.c" -o "$probe/t" 2>/dev/null; then
 	echo "SKIP: clang with libFuzzer (-fsanitize=fuzzer) not found"
-	exit 0
+	exit 77
 fi
 command -v zip >/dev/null && command -v unzip >/dev/null ||
-	{ echo "SKIP: zip/unzip not found"; exit 0; }
+	{ echo "SKIP: zip/unzip not found"; exit 77; }
 
 out=$(mktemp -d) work=$(mktemp -d)
 trap 'rm -rf "$probe" "$out" "$work"' EXIT
