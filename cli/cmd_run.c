@@ -36,6 +36,7 @@ static const char *const trap_names[] = {
 	[INTERP_TRAP_STEPS] = "steps",
 	[INTERP_TRAP_CALL] = "call",
 	[INTERP_TRAP_HELPER] = "helper",
+	[INTERP_TRAP_LIMIT] = "limit",
 };
 
 static enum interp_ctx_kind ctx_for_type(uint32_t type)

@@ -14,9 +14,11 @@ static void verify_usage(FILE *f)
 		   "                      [--log] [--json]\n"
 		   "  Decides in one pass whether each program is safe: every loop bounded (by its\n"
 		   "  trip count, never unrolled), every stack, context, packet and map-value access in\n"
-		   "  bounds, no read of an unwritten register or stack byte.  A program called safe is\n"
-		   "  also run on many inputs; a memory fault there is a finding.  --kernel loads it into\n"
-		   "  the running kernel too and classifies: both-accept, both-reject, improvement,\n"
+		   "  bounds, no read of an unwritten register or stack byte, no recursion, call chains\n"
+		   "  within the kernel's 8 frames and 512 bytes of combined stack.  A program called\n"
+		   "  safe is also run on many inputs; a memory fault, a kernel limit or more\n"
+		   "  instructions than its loops' trip counts allow is a finding.  --kernel loads it\n"
+		   "  into the running kernel too and classifies: both-accept, both-reject, improvement,\n"
 		   "  regression.  Exit 0 safe, 1 unsafe (or a finding), 2 unsupported or usage error.\n");
 }
 
@@ -95,6 +97,19 @@ int cmd_verify(int argc, char **argv)
 			json_put_string(&sb, r.ours.reason);
 			sbuf_printf(&sb, ", \"checks\": %" PRIu64 ", \"runs\": %" PRIu64 ", \"faults\": %"
 				    PRIu64, r.ours.checks, r.runs, r.faults);
+			sbuf_printf(&sb, ", \"calls\": {\"recursive\": %s",
+				    r.ours.acyclic ? "false" : "true");
+			if (r.ours.acyclic)
+				sbuf_printf(&sb, ", \"max_frames\": %u, \"frame_limit\": %u, "
+					    "\"max_stack\": %u, \"stack_limit\": %u", r.ours.max_frames,
+					    EBPF_MAX_CALL_DEPTH, r.ours.max_stack, EBPF_STACK_SIZE);
+			sbuf_putc(&sb, '}');
+			if (r.ours.kind == VERDICT_SAFE && r.ours.max_insns != UINT64_MAX)
+				sbuf_printf(&sb, ", \"max_insns\": %" PRIu64, r.ours.max_insns);
+			if (r.faults) {
+				sbuf_puts(&sb, ", \"fault\": ");
+				json_put_string(&sb, r.fault);
+			}
 			if (r.cls != VC_NO_KERNEL) {
 				sbuf_printf(&sb, ", \"kernel\": {\"accepted\": %s, \"processed\": %ld, "
 					    "\"usec\": %ld, \"message\": ", r.kernel_accepted ? "true" : "false",
@@ -110,6 +125,12 @@ int cmd_verify(int argc, char **argv)
 			if (r.ours.kind != VERDICT_SAFE)
 				printf(" at insn %u: %s", r.ours.pc, r.ours.reason);
 			printf(" (%" PRIu64 " checks)\n", r.ours.checks);
+			if (r.ours.acyclic && r.ours.max_frames > 1)
+				printf("  calls: %u frames deep (kernel: %u), %u bytes of stack combined "
+				       "(kernel: %u)\n", r.ours.max_frames, EBPF_MAX_CALL_DEPTH,
+				       r.ours.max_stack, EBPF_STACK_SIZE);
+			if (r.ours.kind == VERDICT_SAFE && r.ours.max_insns != UINT64_MAX)
+				printf("  runs: at most %" PRIu64 " instructions\n", r.ours.max_insns);
 			if (r.faults)
 				printf("  FINDING verdict: called safe but faults when run: %s\n", r.fault);
 			if (r.cls != VC_NO_KERNEL) {

@@ -103,6 +103,7 @@ struct interp_state {
 	unsigned depth;
 	uint32_t prev_pc;
 	uint64_t stack_lim;	/* live stack bytes: 512 * (depth + 1) */
+	uint16_t low[EBPF_MAX_CALL_DEPTH];	/* per live frame: lowest offset in it accessed */
 	uint8_t *ctx;		/* directly addressable context (PLAIN), else NULL */
 	uint64_t ctx_len;
 	uint64_t ctx_size;	/* XDP/SKB: size of the modeled structure */
@@ -195,7 +196,9 @@ static inline uint8_t *xlate(struct interp_state *st, uint64_t a, uint64_t size)
 	switch (a >> 44) {
 	case INTERP_VA_STACK >> 44:
 		off = a - INTERP_VA_STACK;
-		if (off + size <= st->stack_lim && ((off ^ (off + size - 1)) >> 9) == 0)
+		/* below the deepest byte its frame used so far: slow_ptr() accounts for it */
+		if (off + size <= st->stack_lim && ((off ^ (off + size - 1)) >> 9) == 0 &&
+		    likely((off & (EBPF_STACK_SIZE - 1)) >= st->low[off >> 9]))
 			return st->stack + off;
 		return NULL;
 	case INTERP_VA_CTX >> 44:
@@ -291,8 +294,9 @@ static void mem_trap(struct interp_state *st, uint32_t pc, uint64_t a, uint64_t 
 
 	describe(st, a, where, sizeof(where));
 	if (!why)
-		why = xlate(st, a, 1) ? "runs past the end of its region"
-				      : "is outside every region";
+		why = xlate(st, a, 1) || ((a >> 44) == (INTERP_VA_STACK >> 44) &&
+					  a - INTERP_VA_STACK < st->stack_lim)
+			      ? "runs past the end of its region" : "is outside every region";
 	set_trap(st, INTERP_TRAP_MEM, pc, "%llu-byte %s at 0x%llx (%s) %s",
 		 (unsigned long long)size, acc_name(kind), (unsigned long long)a, where, why);
 }
@@ -417,6 +421,26 @@ static int ctx_load(struct interp_state *st, uint32_t pc, uint64_t a, uint64_t s
 	return 0;
 }
 
+/* An access reaches offset off of the stack, below what its frame used so far: the frames'
+ * combined use must stay within the kernel's 512 bytes, each frame's depth rounded up to 16 as
+ * the kernel rounds it for JIT-compiled programs.  What a run uses is at most what the kernel
+ * counts for the same chain (it takes every path's deepest access), so going past it here
+ * means the kernel would refuse the program.  False after the trap. */
+static bool stack_deeper(struct interp_state *st, uint32_t pc, uint64_t off)
+{
+	unsigned total = 0;
+
+	st->low[off >> 9] = (uint16_t)(off & (EBPF_STACK_SIZE - 1));
+	for (unsigned k = 0; k <= st->depth; k++)
+		total += (EBPF_STACK_SIZE - st->low[k] + 15u) & ~15u;
+	if (total <= EBPF_STACK_SIZE)
+		return true;
+	set_trap(st, INTERP_TRAP_LIMIT, pc, "the %u live frames use %u bytes of stack together "
+		 "(each rounded up to 16), more than the kernel's %u", st->depth + 1, total,
+		 EBPF_STACK_SIZE);
+	return false;
+}
+
 /* Slow path for a host pointer: maps that get storage on first use, writable __sk_buff fields;
  * anything else traps.  Returns NULL after setting the trap. */
 static __attribute__((noinline)) uint8_t *slow_ptr(struct interp_state *st, uint32_t pc,
@@ -424,7 +448,12 @@ static __attribute__((noinline)) uint8_t *slow_ptr(struct interp_state *st, uint
 {
 	uint8_t *p;
 
-	if ((a >> 44) == (INTERP_VA_MAP >> 44)) {
+	if ((a >> 44) == (INTERP_VA_STACK >> 44)) {
+		uint64_t off = a - INTERP_VA_STACK;
+
+		if (off + size <= st->stack_lim && ((off ^ (off + size - 1)) >> 9) == 0)
+			return stack_deeper(st, pc, off) ? st->stack + off : NULL;
+	} else if ((a >> 44) == (INTERP_VA_MAP >> 44)) {
 		uint64_t m = (a - INTERP_VA_MAP) >> 32;
 
 		if (m < st->map_cnt && !st->maps[m].host && map_storage(st, m) &&
@@ -500,7 +529,7 @@ static __attribute__((noinline)) int push_frame(struct interp_state *st, const s
 	uint64_t *r = st->regs;
 
 	if (st->depth + 1 >= EBPF_MAX_CALL_DEPTH) {
-		set_trap(st, INTERP_TRAP_CALL, ip->pc, "call would nest deeper than %d frames",
+		set_trap(st, INTERP_TRAP_LIMIT, ip->pc, "call would nest deeper than %d frames",
 			 EBPF_MAX_CALL_DEPTH);
 		return -1;
 	}
@@ -510,6 +539,7 @@ static __attribute__((noinline)) int push_frame(struct interp_state *st, const s
 	st->depth++;
 	st->frames[st->depth].may_goto = INTERP_MAY_GOTO_BUDGET;
 	memset(st->stack + (size_t)st->depth * EBPF_STACK_SIZE, 0, EBPF_STACK_SIZE);
+	st->low[st->depth] = EBPF_STACK_SIZE;
 	st->stack_lim = (uint64_t)(st->depth + 1) * EBPF_STACK_SIZE;
 	r[0] = INTERP_POISON;
 	for (int k = 6; k <= 9; k++)
@@ -1295,6 +1325,7 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 	st->oom = false;
 	st->frames[0].may_goto = INTERP_MAY_GOTO_BUDGET;
 	memset(st->stack, 0, EBPF_STACK_SIZE);
+	st->low[0] = EBPF_STACK_SIZE;
 	st->regs[1] = INTERP_VA_CTX;
 	st->regs[10] = INTERP_VA_STACK + EBPF_STACK_SIZE;
 	switch (env->ctx_kind) {
@@ -1407,6 +1438,14 @@ int interp_state_read(const struct interp_state *st, uint64_t addr, unsigned siz
 		return -EINVAL;
 	p = xlate(s, addr, size);
 	if (!p) {
+		uint64_t off = addr - INTERP_VA_STACK;
+
+		/* below what its frame used so far: still the frame's (zeroed) bytes */
+		if ((addr >> 44) == (INTERP_VA_STACK >> 44) && off + size <= st->stack_lim &&
+		    ((off ^ (off + size - 1)) >> 9) == 0) {
+			*val = interp_load(st->stack + off, size);
+			return 0;
+		}
 		if ((addr >> 44) == (INTERP_VA_CTX >> 44) && !st->ctx && st->ctx_size)
 			return ctx_load(s, 0, addr, size, val, true) < 0 ? -EFAULT : 0;
 		/* A map that has no storage yet reads as its initial contents. */

@@ -113,9 +113,12 @@ enum interp_trap {
 	INTERP_TRAP_MEM,	/* load/store/atomic outside every region or straddling two; a
 				 * forbidden context access */
 	INTERP_TRAP_STEPS,	/* step budget exhausted */
-	INTERP_TRAP_CALL,	/* unmodeled helper, kfunc, callx of a non-function, too deep,
-				 * LD_IMM64 of a kernel symbol */
+	INTERP_TRAP_CALL,	/* unmodeled helper, kfunc, callx of a non-function, LD_IMM64 of
+				 * a kernel symbol */
 	INTERP_TRAP_HELPER,	/* a modeled helper refused its arguments (bad map handle, ...) */
+	INTERP_TRAP_LIMIT,	/* past a limit the kernel enforces on every program: a call
+				 * chain of more than 8 frames, or live frames whose stack bytes
+				 * in use (each rounded up to 16) add up to more than 512 */
 };
 
 struct interp_map {

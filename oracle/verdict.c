@@ -2,11 +2,15 @@
 #include "oracle/verdict.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "oracle/kernel.h"
+
+/* Instructions a run of a safe program may take when the verdict gives no bound. */
+#define VERDICT_RUN_BUDGET 5000000ull
 
 const char *verdict_class_name(enum verdict_class c)
 {
@@ -33,8 +37,10 @@ static uint64_t mix(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
-/* Runs a program the analysis calls safe: a memory trap contradicts the verdict.  Call traps
- * (an unmodeled helper) and the step budget are not faults. */
+/* Runs a program the analysis calls safe.  A fault contradicts the verdict: a memory trap, a
+ * kernel limit (call depth, combined stack), or more instructions than the verdict's own bound
+ * (its trip claims over the call graph) when it has one.  Call traps (an unmodeled helper) and
+ * the interpreter's budget when the verdict gives no bound are not faults. */
 static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 		    const struct ebpf_prog *prog, const struct verdict_opts *o, uint32_t type)
 {
@@ -42,6 +48,7 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 	struct interp_map *maps = calloc(obj->map_cnt ? obj->map_cnt : 1, sizeof(*maps));
 	uint8_t input[256], helper[256];
 	uint64_t seed = o->seed;
+	bool bounded = r->ours.max_insns < VERDICT_RUN_BUDGET;
 	struct diag d;
 	int err;
 
@@ -70,13 +77,19 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 		env.helper_len = sizeof(helper);
 		env.maps = maps;
 		env.map_cnt = obj->map_cnt;
-		env.step_budget = 5000000;
+		env.step_budget = bounded ? r->ours.max_insns : VERDICT_RUN_BUDGET;
 		if ((err = interp_run(code, &env, &res)))
 			break;
 		r->runs++;
-		if (res.trap == INTERP_TRAP_MEM) {
+		if (res.trap == INTERP_TRAP_MEM || res.trap == INTERP_TRAP_LIMIT ||
+		    (res.trap == INTERP_TRAP_STEPS && bounded)) {
 			if (!r->faults++) {
-				snprintf(r->fault, sizeof(r->fault), "pc %u: %s", res.trap_pc, res.reason);
+				if (res.trap == INTERP_TRAP_STEPS)
+					snprintf(r->fault, sizeof(r->fault), "pc %u: ran past %" PRIu64
+						 " instructions, the most the loops' trip counts allow",
+						 res.trap_pc, r->ours.max_insns);
+				else
+					snprintf(r->fault, sizeof(r->fault), "%s", res.reason);
 				memcpy(r->fault_input, input, len);
 				r->fault_input_len = len;
 			}

@@ -1568,6 +1568,13 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 		if (lo < -EBPF_STACK_SIZE || hi > 0)
 			VFAIL(VERDICT_UNSAFE, pc, "stack access [%lld, %lld) outside [-512, 0)",
 			      (long long)lo, (long long)hi);
+		/* the frame's depth, for the combined stack of call chains (calls.c) */
+		if (cx->fn_stack) {
+			uint32_t f = cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func;
+
+			if ((uint32_t)-lo > cx->fn_stack[f])
+				cx->fn_stack[f] = (uint32_t)-lo;
+		}
 		if (!write && !fpmask_all(&s->sinit, (int64_t)lo, (int64_t)hi))
 			VFAIL(VERDICT_UNSAFE, pc, "read of stack bytes [%lld, %lld) not written on every "
 			      "path", (long long)lo, (long long)hi);
@@ -1697,6 +1704,8 @@ static int verify_blocks(struct engine *en)
 
 		if (!en->in[b].live)
 			continue;
+		if (cx->live)
+			cx->live[b] = 1;
 		err = as_copy(&s, is_scev_header(cx, b, &l) ? &en->hdr[l] : &en->in[b]);
 		for (uint32_t pc = blk->first; pc <= blk->last && !err;
 		     pc += ebpf_insn_slots(&cx->insns[pc])) {

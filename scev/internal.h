@@ -4,6 +4,7 @@
 #define BPFSCEV_SCEV_INTERNAL_H
 
 #include "scev/aval.h"
+#include "scev/calls.h"
 #include "scev/expr.h"
 #include "scev/fpmask.h"
 #include "scev/loop.h"
@@ -100,6 +101,9 @@ struct scev_ctx {
 	uint16_t *loop_args_def;	/* per loop, lazily (absint.c): which of r1-r5 every path
 					 * around it writes after its last call; bit 15 = known */
 	struct scev_verdict *verdict;	/* when set, the last pass also checks safety */
+	struct scev_calls calls;	/* the call graph (calls.c) */
+	uint32_t *fn_stack;	/* verdict: per function, the deepest stack byte it accesses */
+	uint8_t *live;		/* verdict: per block, reached in the last pass */
 	/* per loop: the state at its header in the last first pass, which covers every visit
 	 * (absint.c: what the header step forgets is met with it) */
 	struct astate *first_hdr;
@@ -133,6 +137,12 @@ bool helper_is_pure(int32_t id);
 struct aval aval_eval(struct scev_ctx *cx, eid e, const struct aval *(*env)(void *, loc_t),
 		      void *arg);
 int absint_run(struct scev_ctx *cx, struct claim_prog *out);
+/* calls.c: recursion, chain depth and (with fn_stack) combined stack against the kernel's
+ * limits, into v; and the most instructions a run executes given the trip claims and the
+ * blocks the last pass reached (UINT64_MAX when unknown). */
+int scev_calls_check(struct scev_ctx *cx, struct scev_verdict *v, const uint32_t *fn_stack);
+uint64_t scev_calls_insn_bound(const struct scev_ctx *cx, const struct claim_prog *claims,
+			       const uint8_t *live);
 void absint_free(struct scev_ctx *cx);	/* what absint_run keeps in cx between passes */
 
 #endif

@@ -167,6 +167,9 @@ static void ctx_free(struct scev_ctx *cx)
 			sym_summary__free(&cx->sums[l]);
 	free(cx->sums);
 	free(cx->may_stack);
+	free(cx->fn_stack);
+	free(cx->live);
+	scev_calls__free(&cx->calls);
 	free(cx->rpo);
 	free(cx->rpo_index);
 	free(cx->rpo_off);
@@ -202,6 +205,15 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 	err = -ENOMEM;
 	if (expr_arena__init(&cx.ar) || compute_rpo(&cx) || compute_args_read(&cx))
 		goto fail;
+	if (scev_calls__build(&cx.calls, cx.st.cfg))
+		goto fail;
+	/* Recursion and call depth first: they are the kernel's first word on a program. */
+	if (verdict) {
+		cx.fn_stack = calloc(cx.st.cfg->nfuncs, sizeof(*cx.fn_stack));
+		cx.live = calloc(cx.st.cfg->nblocks ? cx.st.cfg->nblocks : 1, 1);
+		if (!cx.fn_stack || !cx.live || scev_calls_check(&cx, verdict, NULL))
+			goto fail;
+	}
 	nloops = cx.st.loops->nloops;
 	cx.may_stack = malloc((cx.len ? cx.len : 1) * sizeof(*cx.may_stack));
 	cx.sums = calloc(nloops ? nloops : 1, sizeof(*cx.sums));
@@ -290,6 +302,13 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 	/* 3. Ranges with the summaries; claims. */
 	if ((err = absint_run(&cx, out)))
 		goto fail;
+	if (verdict) {
+		err = -ENOMEM;
+		if (scev_calls_check(&cx, verdict, cx.fn_stack))
+			goto fail;
+		verdict->max_insns = verdict->kind == VERDICT_SAFE
+					     ? scev_calls_insn_bound(&cx, out, cx.live) : UINT64_MAX;
+	}
 	if (cx.ar.oom)
 		snprintf(out->note, sizeof(out->note), "expression table ran out of memory: some "
 			 "locations were treated as unknown");

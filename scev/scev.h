@@ -44,8 +44,9 @@ int scev_analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 
 /* A one-pass safety verdict from the same analysis: every loop bounded, every stack, context,
  * packet and map-value access inside its region, no read of a register or stack byte that is
- * not written on every path, helpers called with what they need.  Loops are never unrolled:
- * their headers take the recurrence ranges. */
+ * not written on every path, helpers called with what they need, no recursion and call chains
+ * within the kernel's depth and combined-stack limits.  Loops are never unrolled: their headers
+ * take the recurrence ranges. */
 enum scev_verdict_kind { VERDICT_SAFE, VERDICT_UNSAFE, VERDICT_UNSUPPORTED };
 
 struct scev_verdict {
@@ -53,6 +54,14 @@ struct scev_verdict {
 	uint32_t pc;		/* the first instruction that could not be shown safe */
 	char reason[256];
 	uint64_t checks;	/* accesses, reads and calls checked */
+	/* The call graph against the kernel's limits (scev/calls.h). */
+	bool acyclic;		/* no recursion; the two below are meaningful only then */
+	uint32_t max_frames;	/* deepest call chain, main included (the kernel allows 8) */
+	uint32_t max_stack;	/* largest combined stack of a chain, each frame rounded up to
+				 * 16 bytes (the kernel allows 512) */
+	/* Instructions any run executes at most, from the trip claims and the call graph;
+	 * UINT64_MAX when unknown (a loop without a bound, callbacks, tail calls). */
+	uint64_t max_insns;
 };
 
 /* Analyzes and verifies prog; claims (optional) receives the claims as scev_analyze would. */

@@ -535,7 +535,7 @@ static void test_traps(void)
 	      (unsigned long long)res.steps, (unsigned long long)res.r0);
 	/* call depth: unbounded recursion */
 	RUN(NULL, &res, CALLL(-1), EXIT);
-	expect_trap(&res, INTERP_TRAP_CALL, 0, "deeper than 8 frames", "recursion");
+	expect_trap(&res, INTERP_TRAP_LIMIT, 0, "deeper than 8 frames", "recursion");
 	CHECK(res.frame == 7, "trap in frame 7, got %u", res.frame);
 	RUN(NULL, &res, CALL(9999), EXIT);
 	expect_trap(&res, INTERP_TRAP_CALL, 0, "(id 9999) is not modeled", "unknown helper");
@@ -608,7 +608,28 @@ static void test_calls(void)
 	      (unsigned long long)res.r0);
 	RUN(NULL, &res, MOV64I(1, 7), CALLL(1), EXIT, JI(BPF_JEQ, 1, 0, 4), ALU64I(BPF_ADD, 1, -1),
 	    CALLL(-3), ALU64I(BPF_ADD, 0, 1), EXIT, MOV64I(0, 100), EXIT);
-	expect_trap(&res, INTERP_TRAP_CALL, 5, "deeper than 8", "9 frames");
+	expect_trap(&res, INTERP_TRAP_LIMIT, 5, "deeper than 8", "9 frames");
+	/* combined stack: frames' deepest bytes, each rounded up to 16, at most 512 in all
+	 * (the kernel's check_max_stack_depth for JIT-compiled programs: 256 + 256 passes,
+	 * 256 + 257 is 528) */
+	RUN(NULL, &res, ST(BPF_B, 10, -256, 1), CALLL(2), LDX(BPF_B, 0, 10, -256), EXIT,
+	    ST(BPF_B, 10, -256, 2), LDX(BPF_B, 0, 10, -256), EXIT);
+	CHECK(res.trap == INTERP_OK && res.r0 == 1, "256 + 256 bytes: %s", res.reason);
+	RUN(NULL, &res, ST(BPF_B, 10, -256, 1), CALLL(2), LDX(BPF_B, 0, 10, -256), EXIT,
+	    ST(BPF_B, 10, -257, 2), LDX(BPF_B, 0, 10, -257), EXIT);
+	expect_trap(&res, INTERP_TRAP_LIMIT, 4, "more than the kernel's 512", "256 + 257 bytes");
+	/* the caller's frame grows after the callee returned: only live frames count */
+	RUN(NULL, &res, CALLL(3), ST(BPF_B, 10, -512, 1), LDX(BPF_B, 0, 10, -512), EXIT,
+	    ST(BPF_B, 10, -512, 2), EXIT);
+	CHECK(res.trap == INTERP_OK && res.r0 == 1, "512 after a 512-byte callee: %s", res.reason);
+	/* a callee writing its caller's frame deepens the caller's, not its own */
+	RUN(NULL, &res, MOV64R(1, 10), ALU64I(BPF_ADD, 1, -512), CALLL(2), LDX(BPF_B, 0, 10, -512),
+	    EXIT, ST(BPF_B, 1, 0, 7), EXIT);
+	CHECK(res.trap == INTERP_OK && res.r0 == 7, "callee writes fp-512 of its caller: %s",
+	      res.reason);
+	RUN(NULL, &res, MOV64R(1, 10), ALU64I(BPF_ADD, 1, -512), CALLL(2), LDX(BPF_B, 0, 10, -512),
+	    EXIT, ST(BPF_B, 1, 0, 7), ST(BPF_B, 10, -1, 7), EXIT);
+	expect_trap(&res, INTERP_TRAP_LIMIT, 6, "more than the kernel's 512", "512 + 1 bytes");
 	/* callx through LD_IMM64 of a function */
 	RUN(NULL, &res, LDDW_SRC(2, BPF_PSEUDO_FUNC, 5, 0), MOV64I(1, 5), CALLX(2),
 	    ALU64I(BPF_ADD, 0, 1), EXIT, MOV64R(0, 1), ALU64I(BPF_MUL, 0, 3), EXIT);
