@@ -5,8 +5,11 @@
  * random raw slots (which the disassembler prints as .bytes when they do not validate).  Each
  * input dialect is checked against expected encodings: LLVM's were taken from llvm-mc 14
  * (-show-encoding) and llvm-objdump 14; the cpu v4 forms, which LLVM 14 predates, were worked
- * out by hand from the uapi constants.  Every conformance file's program must assemble, and a
- * captured llvm-objdump listing must give the object's bytes.  Error messages carry line:col.
+ * out by hand from the uapi constants.  Which encodings are valid at all is checked against a
+ * model of the ISA written here.  A captured llvm-objdump listing must give the object's bytes.
+ * Error messages carry line:col.  With --conformance (the test_asm/conformance ctest): every
+ * conformance file's program must assemble, and match the file's "-- raw" slots where it has
+ * them.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -193,11 +196,126 @@ static const int32_t imms[] = {
 };
 static const int32_t his[] = { 0, 1, -1, INT32_MIN };
 
-/* Every opcode byte with representative fields: keeps what ebpf_validate_insn accepts. */
+/* Which encodings are valid, written here from the ISA (the kernel's instruction-set.rst and its
+ * reserved-field checks) as one case per opcode byte, not from bpf/isa.c: the exhaustive sweep
+ * counts what this model accepts and asserts that ebpf_validate_insn agrees on every encoding,
+ * so the number of valid opcode bytes and slots is checked, not only printed.  Registers: r0-r10
+ * are read, r0-r9 written (r10 is the read-only frame pointer). */
+static bool rd(unsigned r)
+{
+	return r <= 10;
+}
+
+static bool wr(unsigned r)
+{
+	return r <= 9;
+}
+
+static bool ref_valid(uint8_t code, unsigned dst, unsigned src, int16_t off, int32_t imm,
+		      int32_t hi)
+{
+	switch (code) {
+	/* ALU/ALU64 add sub mul or and lsh rsh xor arsh, immediate / register source */
+	case 0x04: case 0x14: case 0x24: case 0x44: case 0x54: case 0x64: case 0x74: case 0xa4:
+	case 0xc4: case 0x07: case 0x17: case 0x27: case 0x47: case 0x57: case 0x67: case 0x77:
+	case 0xa7: case 0xc7:
+		return wr(dst) && src == 0 && off == 0;
+	case 0x0c: case 0x1c: case 0x2c: case 0x4c: case 0x5c: case 0x6c: case 0x7c: case 0xac:
+	case 0xcc: case 0x0f: case 0x1f: case 0x2f: case 0x4f: case 0x5f: case 0x6f: case 0x7f:
+	case 0xaf: case 0xcf:
+		return wr(dst) && rd(src) && off == 0 && imm == 0;
+	/* div, mod: off 1 is the signed form */
+	case 0x34: case 0x94: case 0x37: case 0x97:
+		return wr(dst) && src == 0 && (off == 0 || off == 1);
+	case 0x3c: case 0x9c: case 0x3f: case 0x9f:
+		return wr(dst) && rd(src) && (off == 0 || off == 1) && imm == 0;
+	/* mov; movsx takes the source width in off (32 only for 64-bit mov) */
+	case 0xb4: case 0xb7:
+		return wr(dst) && src == 0 && off == 0;
+	case 0xbc:
+		return wr(dst) && rd(src) && (off == 0 || off == 8 || off == 16) && imm == 0;
+	case 0xbf:
+		return wr(dst) && rd(src) && (off == 0 || off == 8 || off == 16 || off == 32) &&
+		       imm == 0;
+	/* neg */
+	case 0x84: case 0x87:
+		return wr(dst) && src == 0 && off == 0 && imm == 0;
+	/* le, be, bswap: the width in imm */
+	case 0xd4: case 0xdc: case 0xd7:
+		return wr(dst) && src == 0 && off == 0 && (imm == 16 || imm == 32 || imm == 64);
+	/* ja (target in off), gotol (target in imm) */
+	case 0x05:
+		return dst == 0 && src == 0 && imm == 0;
+	case 0x06:
+		return dst == 0 && src == 0 && off == 0;
+	/* conditional jumps of JMP and JMP32 */
+	case 0x15: case 0x25: case 0x35: case 0x45: case 0x55: case 0x65: case 0x75: case 0xa5:
+	case 0xb5: case 0xc5: case 0xd5: case 0x16: case 0x26: case 0x36: case 0x46: case 0x56:
+	case 0x66: case 0x76: case 0xa6: case 0xb6: case 0xc6: case 0xd6:
+		return rd(dst) && src == 0;
+	case 0x1d: case 0x2d: case 0x3d: case 0x4d: case 0x5d: case 0x6d: case 0x7d: case 0xad:
+	case 0xbd: case 0xcd: case 0xdd: case 0x1e: case 0x2e: case 0x3e: case 0x4e: case 0x5e:
+	case 0x6e: case 0x7e: case 0xae: case 0xbe: case 0xce: case 0xde:
+		return rd(dst) && rd(src) && imm == 0;
+	/* call: helper (non-negative id), bpf-to-bpf (src 1), kfunc (src 2, off is the BTF fd
+	 * index); callx takes its target in dst */
+	case 0x85:
+		return dst == 0 && ((src == 0 && off == 0 && imm >= 0) || (src == 1 && off == 0) ||
+				    src == 2);
+	case 0x8d:
+		return rd(dst) && src == 0 && off == 0 && imm == 0;
+	case 0x95:
+		return dst == 0 && src == 0 && off == 0 && imm == 0;
+	/* may_goto */
+	case 0xe5:
+		return dst == 0 && src == 0 && imm == 0;
+	/* lddw: src is the pseudo kind (0..6); map fd/idx and func have no upper half */
+	case 0x18:
+		return wr(dst) && off == 0 && src <= 6 &&
+		       !((src == 1 || src == 4 || src == 5) && hi != 0);
+	/* legacy packet loads: abs (no register), ind (index in src) */
+	case 0x20: case 0x28: case 0x30:
+		return dst == 0 && src == 0 && off == 0;
+	case 0x40: case 0x48: case 0x50:
+		return dst == 0 && rd(src) && off == 0;
+	/* ldx and ldxs (sign-extending, no 8-byte form) */
+	case 0x61: case 0x69: case 0x71: case 0x79: case 0x81: case 0x89: case 0x91:
+		return wr(dst) && rd(src) && imm == 0;
+	/* st, stx */
+	case 0x62: case 0x6a: case 0x72: case 0x7a:
+		return rd(dst) && src == 0;
+	case 0x63: case 0x6b: case 0x73: case 0x7b:
+		return rd(dst) && rd(src) && imm == 0;
+	/* atomics: read-modify-write (4 and 8 bytes; the fetching ones write src), load-acquire
+	 * (writes dst) and store-release at every size */
+	case 0xc3: case 0xcb: case 0xd3: case 0xdb: {
+		bool wide = code == 0xc3 || code == 0xdb;
+
+		switch (imm) {
+		case 0x00: case 0x40: case 0x50: case 0xa0:
+		case 0xf1:	/* cmpxchg: the old value goes to r0, not src */
+			return wide && rd(dst) && rd(src);
+		case 0x01: case 0x41: case 0x51: case 0xa1: case 0xe1:
+			return wide && rd(dst) && wr(src);
+		case 0x100:
+			return wr(dst) && rd(src);
+		case 0x110:
+			return rd(dst) && rd(src);
+		default:
+			return false;
+		}
+	}
+	default:
+		return false;
+	}
+}
+
+/* Every opcode byte with representative fields: keeps what ebpf_validate_insn accepts, which
+ * must be what ref_valid() accepts. */
 static void test_exhaustive(void)
 {
 	struct bpf_insn *v = malloc(sizeof(*v) * 400000);
-	size_t total = 0, codes = 0;
+	size_t total = 0, codes = 0, want_total = 0, want_codes = 0;
 	bool seen[256] = { false };
 	struct diag d;
 
@@ -206,8 +324,9 @@ static void test_exhaustive(void)
 		return;
 	}
 	for (unsigned code = 0; code < 256; code++) {
-		size_t n = 0;
+		size_t n = 0, want = 0, differ = 0;
 		bool ld64 = code == (BPF_LD | BPF_IMM | BPF_DW);
+		struct bpf_insn first_diff[2] = { { 0 } };
 
 		for (unsigned dst = 0; dst < 13; dst++)
 			for (unsigned src = 0; src < 13; src++)
@@ -223,7 +342,18 @@ static void test_exhaustive(void)
 							i[0].off = offs[o];
 							i[0].imm = imms[m];
 							i[1].imm = his[h];
-							if (ebpf_validate_insn(i, 2, &d))
+							bool ok = !ebpf_validate_insn(i, 2, &d);
+							bool ref = ref_valid(i[0].code,
+									     i[0].dst_reg,
+									     i[0].src_reg,
+									     i[0].off, i[0].imm,
+									     i[1].imm);
+
+							want += ref ? (ld64 ? 2 : 1) : 0;
+							if (ok != ref && !differ++)
+								memcpy(first_diff, i,
+								       sizeof(i));
+							if (!ok)
 								continue;
 							if (n + 2 > 400000)
 								continue;
@@ -231,6 +361,15 @@ static void test_exhaustive(void)
 							if (ld64)
 								v[n++] = i[1];
 						}
+		CHECK(!differ, "opcode 0x%02x: the validator and the model differ on %zu encodings, "
+		      "first dst %u src %u off %d imm %d hi %d (model: %s)", code, differ,
+		      first_diff[0].dst_reg, first_diff[0].src_reg, first_diff[0].off,
+		      first_diff[0].imm, first_diff[1].imm,
+		      differ && ref_valid(first_diff[0].code, first_diff[0].dst_reg,
+					  first_diff[0].src_reg, first_diff[0].off, first_diff[0].imm,
+					  first_diff[1].imm) ? "valid" : "invalid");
+		want_total += want;
+		want_codes += want > 0;
 		if (!n)
 			continue;
 		seen[code] = true;
@@ -245,6 +384,8 @@ static void test_exhaustive(void)
 	}
 	free(v);
 	printf("exhaustive: %zu opcode bytes valid, %zu slots round-tripped\n", codes, total);
+	CHECK_EQ_U64(codes, want_codes, "valid opcode bytes (the model's count)");
+	CHECK_EQ_U64(total, want_total, "valid slots (the model's count)");
 	/* Every instruction family must be among them (the validator's view of the ISA). */
 	{
 		static const uint8_t must[] = {
@@ -837,22 +978,70 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Every conformance program assembles, validates and round-trips. */
-static void test_conformance(void)
+/* A "-- raw" section: one instruction slot a line, as the 64-bit little-endian number the slot's
+ * eight bytes make (0x5566778800000018 is lddw's first slot: code 0x18, imm 0x55667788).  Read
+ * here with strtoull, not with the assembler's hex parser.  Returns the count, or -1. */
+static long parse_raw(const char *text, uint64_t *out, size_t max)
+{
+	const char *s = text;
+	long n = 0;
+
+	for (;;) {
+		char *end;
+		uint64_t v;
+
+		while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+			s++;
+		if (!*s)
+			return n;
+		errno = 0;
+		v = strtoull(s, &end, 16);
+		if (end == s || errno || (size_t)n == max)
+			return -1;
+		out[n++] = v;
+		s = end;
+	}
+}
+
+/* The assembled slots against the raw ones, byte order spelled out. */
+static void check_raw(const char *name, const struct bpf_insn *insns, size_t len, const char *raw)
+{
+	uint64_t want[256];
+	long n = parse_raw(raw, want, sizeof(want) / sizeof(want[0]));
+
+	CHECK(n > 0, "%s: unreadable -- raw section", name);
+	if (n <= 0)
+		return;
+	CHECK_EQ_U64(len, (size_t)n, name);
+	for (size_t k = 0; k < len && k < (size_t)n; k++) {
+		const uint8_t *b = (const uint8_t *)&insns[k];
+		uint64_t got = 0;
+		char ctx[300];
+
+		for (int j = 7; j >= 0; j--)
+			got = got << 8 | b[j];
+		snprintf(ctx, sizeof(ctx), "%s: raw slot %zu", name, k);
+		CHECK_EQ_U64(got, want[k], ctx);
+	}
+}
+
+/* Every conformance program assembles, validates and round-trips, and where the file has a
+ * "-- raw" section the assembler's bytes are exactly those.  The directory comes from
+ * BPFSCEV_CONFORMANCE_DIR (set by CMake for the test_asm/conformance test). */
+static int test_conformance(void)
 {
 	const char *dir = getenv("BPFSCEV_CONFORMANCE_DIR");
 	char **names = NULL;
-	size_t n = 0, cap = 0, ok = 0, valid = 0;
+	size_t n = 0, cap = 0, ok = 0, valid = 0, raws = 0;
 	struct dirent *e;
 	DIR *dp;
 
 	if (!dir)
-		dir = "/work/shared/conformance";
+		return check_skip("test_asm/conformance", "BPFSCEV_CONFORMANCE_DIR is not set");
 	dp = opendir(dir);
-	if (!dp) {
-		printf("conformance: SKIPPED, %s not found (set BPFSCEV_CONFORMANCE_DIR)\n", dir);
-		return;
-	}
+	if (!dp)
+		return check_skip("test_asm/conformance", "%s not found (set BPFSCEV_SHARED_DIR or "
+				  "BPFSCEV_CONFORMANCE_DIR)", dir);
 	while ((e = readdir(dp))) {
 		size_t l = strlen(e->d_name);
 
@@ -868,7 +1057,7 @@ static void test_conformance(void)
 	}
 	closedir(dp);
 	if (!names)
-		return;
+		return check_skip("test_asm/conformance", "no *.data files in %s", dir);
 	qsort(names, n, sizeof(*names), cmp_str);
 	for (size_t k = 0; k < n; k++) {
 		char path[2048];
@@ -903,6 +1092,11 @@ static void test_conformance(void)
 				if (!ebpf_validate(insns, len, &d))
 					valid++;
 				CHECK(roundtrip(insns, len, EBPF_DISASM_LABELS, names[k]), "%s", names[k]);
+				for (size_t r = 0; r < nsec; r++)
+					if (!strcmp(secs[r].name, "raw")) {
+						check_raw(names[k], insns, len, secs[r].text);
+						raws++;
+					}
 			}
 			free(insns);
 			free(lines);
@@ -910,11 +1104,13 @@ static void test_conformance(void)
 		ebpf_sections__free(secs, nsec);
 		free(txt);
 	}
-	printf("conformance: %zu of %zu files assemble, %zu validate (%s)\n", ok, n, valid, dir);
+	printf("conformance: %zu of %zu files assemble, %zu validate, %zu raw sections compared "
+	       "(%s)\n", ok, n, valid, raws, dir);
 	CHECK(ok == n && n > 0, "%zu of %zu conformance files assemble", ok, n);
 	for (size_t k = 0; k < n; k++)
 		free(names[k]);
 	free(names);
+	return check_done("test_asm/conformance");
 }
 
 static void test_errors(void)
@@ -1164,8 +1360,12 @@ static void test_cli(void)
 		fprintf(stderr, "cannot remove %s\n", dir);
 }
 
-int main(void)
+/* "test_asm --conformance" is its own ctest (test_asm/conformance), so that test_asm itself
+ * never depends on the outside data. */
+int main(int argc, char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "--conformance"))
+		return test_conformance();
 	test_kernel_syntax();
 	test_llvm_syntax();
 	test_ubpf_syntax();
@@ -1173,7 +1373,6 @@ int main(void)
 	test_lines();
 	test_objdump();
 	test_kernel_logs();
-	test_conformance();
 	test_exhaustive();
 	test_random();
 	test_garbage();
