@@ -37,10 +37,23 @@ static uint64_t mix(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
+static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
+		    const struct ebpf_prog *prog, const struct verdict_opts *o, uint32_t type);
+
 /* Runs a program the analysis calls safe.  A fault contradicts the verdict: a memory trap, a
  * kernel limit (call depth, combined stack), or more instructions than the verdict's own bound
  * (its trip claims over the call graph) when it has one.  Call traps (an unmodeled helper) and
  * the interpreter's budget when the verdict gives no bound are not faults. */
+int verdict_execute(struct verdict_report *r, const struct ebpf_object *obj,
+		    const struct ebpf_prog *prog, const struct verdict_opts *uo)
+{
+	struct verdict_opts o = { 0 };
+
+	if (uo)
+		memcpy(&o, uo, uo->sz && uo->sz < sizeof(o) ? uo->sz : sizeof(o));
+	return run_safe(r, obj, prog, &o, o.prog_type ? o.prog_type : prog->prog_type);
+}
+
 static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 		    const struct ebpf_prog *prog, const struct verdict_opts *o, uint32_t type)
 {

@@ -4,7 +4,8 @@
  * both reject, improvement (bpfscev proves it safe, the kernel rejects — e.g. a loop past the 1M
  * processed-instruction limit) and regression (the kernel accepts, bpfscev cannot — precision
  * lost).  A program called safe must also run safely: the interpreter executes it on many
- * inputs, and any memory trap is a finding (FIND_VERDICT) — an unsound verdict.
+ * inputs, and a memory trap, a kernel limit (call depth, combined stack) or a run longer than
+ * the verdict's instruction bound is a finding (FIND_VERDICT) — an unsound verdict.
  */
 #ifndef BPFSCEV_ORACLE_VERDICT_H
 #define BPFSCEV_ORACLE_VERDICT_H
@@ -43,5 +44,10 @@ struct verdict_opts {
 int verdict_compare(struct verdict_report *r, const struct ebpf_object *obj,
 		    const struct ebpf_prog *prog, const struct verdict_opts *opts, struct diag *d);
 void verdict_report__free(struct verdict_report *r);
+/* The execution half alone: runs prog as verdict_compare runs a program called safe, holding
+ * the runs against r->ours as given (its max_insns bound), and counts r->runs and r->faults.
+ * Lets a test hand the oracle a verdict the analyzer would not give. */
+int verdict_execute(struct verdict_report *r, const struct ebpf_object *obj,
+		    const struct ebpf_prog *prog, const struct verdict_opts *opts);
 
 #endif

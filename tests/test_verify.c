@@ -1,7 +1,9 @@
 /* The one-pass verdict: hand-written programs with their expected verdicts (loops bounded and
  * not, accesses in and out of bounds for every region, unwritten registers and stack bytes,
- * unmodeled helpers); generated programs called safe must run without a memory fault; and with
- * the kernel, a loop past the 1M-instruction limit is an improvement. */
+ * unmodeled helpers, recursion, call depth and combined stack), which the kernel confirms for
+ * the call graph; forged safe verdicts the execution oracle must catch; generated programs
+ * called safe must run without a fault; and with the kernel, a loop past the 1M-instruction
+ * limit is an improvement. */
 #include <string.h>
 
 #include "bpf/asm.h"
@@ -115,6 +117,41 @@ static const struct {
 	  VERDICT_UNSUPPORTED, "not modeled" },
 	{ "plain context", "r0 = *(u32 *)(r1 +0)\nexit\n", BPF_PROG_TYPE_UNSPEC,
 	  VERDICT_UNSUPPORTED, "context" },
+	/* The call graph: the kernel's limits, whatever happens at run time. */
+	{ "a subprogram that calls itself", "r1 = 0\ncall f\nexit\nf: r1 += 1\ncall f\nr0 = 0\n"
+	  "exit\n", BPF_PROG_TYPE_XDP, VERDICT_UNSAFE, "recursive call at insn 4: func@3 -> func@3" },
+	{ "two subprograms that call each other", "call f\nexit\nf: call g\nr0 = 0\nexit\n"
+	  "g: call f\nr0 = 0\nexit\n", BPF_PROG_TYPE_XDP, VERDICT_UNSAFE,
+	  "func@2 -> func@5 -> func@2" },
+	{ "main calls a subprogram whose callee recurses",
+	  "call a\nr0 = 0\nexit\na: call b\nexit\nb: r0 = 1\ncall b\nexit\n",
+	  BPF_PROG_TYPE_XDP, VERDICT_UNSAFE, "recursive call at insn 6: func@5 -> func@5" },
+	{ "recursion that stops after 5 frames", "r1 = 0\ncall f\nr0 = 0\nexit\n"
+	  "f: if r1 > 4 goto d\nr1 += 1\ncall f\nd: r0 = 0\nexit\n", BPF_PROG_TYPE_XDP,
+	  VERDICT_UNSAFE, "recursive" },
+	{ "a chain of 8 frames", "call f1\nexit\nf1: call f2\nexit\nf2: call f3\nexit\n"
+	  "f3: call f4\nexit\nf4: call f5\nexit\nf5: call f6\nexit\nf6: call f7\nexit\n"
+	  "f7: r0 = 0\nexit\n", BPF_PROG_TYPE_XDP, VERDICT_SAFE, NULL },
+	{ "a chain of 9 frames", "call f1\nexit\nf1: call f2\nexit\nf2: call f3\nexit\n"
+	  "f3: call f4\nexit\nf4: call f5\nexit\nf5: call f6\nexit\nf6: call f7\nexit\n"
+	  "f7: call f8\nexit\nf8: r0 = 0\nexit\n", BPF_PROG_TYPE_XDP, VERDICT_UNSAFE,
+	  "call stack of 9 frames is too deep" },
+	{ "two frames of 256 bytes", "*(u8 *)(r10 -256) = 0\ncall f\nr0 = 0\nexit\n"
+	  "f: *(u8 *)(r10 -256) = 0\nr0 = 0\nexit\n", BPF_PROG_TYPE_XDP, VERDICT_SAFE, NULL },
+	{ "256 and 257 bytes of stack", "*(u8 *)(r10 -256) = 0\ncall f\nr0 = 0\nexit\n"
+	  "f: *(u8 *)(r10 -257) = 0\nr0 = 0\nexit\n", BPF_PROG_TYPE_XDP, VERDICT_UNSAFE,
+	  "combined stack size of 2 calls is 528" },
+	{ "three frames of 200, 200 and 100 bytes (rounded to 16: 528)",
+	  "*(u8 *)(r10 -200) = 0\ncall f\nr0 = 0\nexit\nf: *(u8 *)(r10 -200) = 0\ncall g\n"
+	  "r0 = 0\nexit\ng: *(u8 *)(r10 -100) = 0\nr0 = 0\nexit\n", BPF_PROG_TYPE_XDP,
+	  VERDICT_UNSAFE, "combined stack size of 3 calls is 528" },
+	{ "the deepest frame is in the callee's loop",
+	  "*(u8 *)(r10 -300) = 0\ncall f\nr0 = 0\nexit\nf: r1 = 0\nl: r2 = r10\nr3 = r1\n"
+	  "r3 <<= 3\nr2 += r3\n*(u64 *)(r2 -256) = r1\nr1 += 1\nif r1 < 8 goto l\nr0 = 0\n"
+	  "exit\n", BPF_PROG_TYPE_XDP, VERDICT_UNSAFE, "combined stack size of 2 calls is 560" },
+	{ "a loop calling a subprogram with a loop", "r6 = 0\nl: r1 = r6\ncall f\nr6 += 1\n"
+	  "if r6 < 100 goto l\nr0 = 0\nexit\nf: r0 = 0\nr2 = 0\nm: r0 += r1\nr2 += 1\n"
+	  "if r2 < 7 goto m\nexit\n", BPF_PROG_TYPE_XDP, VERDICT_SAFE, NULL },
 };
 
 static struct ebpf_map_def array_map = { .name = "arr", .type = BPF_MAP_TYPE_ARRAY,
@@ -147,6 +184,96 @@ static void test_cases(void)
 		verdict_report__free(&r);
 		obj->maps = NULL;
 		obj->map_cnt = 0;
+		ebpf_object__free(obj);
+	}
+}
+
+/* The kernel, an independent judge, agrees with every call-graph verdict above: it accepts
+ * the safe ones and refuses the others (for the same kind of reason). */
+static void test_call_cases_against_kernel(void)
+{
+	char why[256];
+
+	if (!kernel_available(why, sizeof(why))) {
+		printf("SKIP: call-graph cases against the kernel: %s\n", why);
+		return;
+	}
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct ebpf_object *obj = NULL;
+		struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = cases[k].type,
+					   .kernel = true };
+		struct verdict_report r;
+		struct diag d;
+
+		if (!strstr(cases[k].text, "call f") && !strstr(cases[k].text, "call a"))
+			continue;
+		diag_clear(&d);
+		if (ebpf_object__open_mem(&obj, cases[k].text, strlen(cases[k].text), cases[k].name,
+					  &d)) {
+			CHECK(0, "%s: %s", cases[k].name, d.msg);
+			continue;
+		}
+		CHECK(verdict_compare(&r, obj, &obj->progs[0], &vo, &d) == 0, "%s: %s",
+		      cases[k].name, d.msg);
+		CHECK(r.cls == VC_BOTH_ACCEPT || r.cls == VC_BOTH_REJECT,
+		      "%s: %s (ours: %s; kernel: %s)", cases[k].name, verdict_class_name(r.cls),
+		      r.ours.reason, r.kernel_message);
+		if (strstr(r.ours.reason, "frames") || strstr(r.ours.reason, "recursive"))
+			CHECK(strstr(r.kernel_message, "call stack of"), "%s: kernel says '%s'",
+			      cases[k].name, r.kernel_message);
+		if (strstr(r.ours.reason, "combined stack"))
+			CHECK(strstr(r.kernel_message, "combined stack size"), "%s: kernel says '%s'",
+			      cases[k].name, r.kernel_message);
+		verdict_report__free(&r);
+		ebpf_object__free(obj);
+	}
+}
+
+/* The execution oracle catches a safe verdict the analyzer would never give: recursion (the
+ * interpreter's 8-frame limit), a combined stack over 512 bytes, a run longer than the bound. */
+static void test_forged_verdicts(void)
+{
+	static const struct {
+		const char *name, *text, *fault;
+		uint64_t max_insns;
+	} forged[] = {
+		{ "recursion", "call f\nexit\nf: call f\nr0 = 0\nexit\n", "deeper than 8 frames",
+		  UINT64_MAX },
+		{ "528 bytes of stack", "*(u8 *)(r10 -256) = 0\ncall f\nr0 = 0\nexit\n"
+		  "f: *(u8 *)(r10 -257) = 0\nr0 = 0\nexit\n", "more than the kernel's 512",
+		  UINT64_MAX },
+		{ "a loop longer than its bound", "r1 = 0\nl: r1 += 1\nif r1 < 100 goto l\nr0 = 0\n"
+		  "exit\n", "ran past 150 instructions", 150 },
+		{ "a loop within its bound", "r1 = 0\nl: r1 += 1\nif r1 < 100 goto l\nr0 = 0\n"
+		  "exit\n", NULL, 203 },
+	};
+
+	for (size_t k = 0; k < sizeof(forged) / sizeof(forged[0]); k++) {
+		struct ebpf_object *obj = NULL;
+		struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = BPF_PROG_TYPE_XDP,
+					   .runs = 4 };
+		struct verdict_report r;
+		struct diag d;
+
+		diag_clear(&d);
+		if (ebpf_object__open_mem(&obj, forged[k].text, strlen(forged[k].text),
+					  forged[k].name, &d)) {
+			CHECK(0, "%s: %s", forged[k].name, d.msg);
+			continue;
+		}
+		memset(&r, 0, sizeof(r));
+		r.ours.kind = VERDICT_SAFE;
+		r.ours.max_insns = forged[k].max_insns;
+		CHECK(verdict_execute(&r, obj, &obj->progs[0], &vo) == 0, "%s: run failed",
+		      forged[k].name);
+		CHECK(r.runs == 4, "%s: %llu runs", forged[k].name, (unsigned long long)r.runs);
+		if (forged[k].fault)
+			CHECK(r.faults == 4 && strstr(r.fault, forged[k].fault),
+			      "%s: %llu faults, first '%s'", forged[k].name,
+			      (unsigned long long)r.faults, r.fault);
+		else
+			CHECK(r.faults == 0, "%s: fault '%s'", forged[k].name, r.fault);
+		verdict_report__free(&r);
 		ebpf_object__free(obj);
 	}
 }
@@ -216,6 +343,8 @@ static void test_kernel_improvement(void)
 int main(void)
 {
 	test_cases();
+	test_call_cases_against_kernel();
+	test_forged_verdicts();
 	test_generated();
 	test_kernel_improvement();
 	return check_done("test_verify");
