@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -244,6 +245,7 @@ struct camp {
 	double t_start, seconds_before;
 	double last_state, last_progress;
 	char state_path[4096];
+	int lock_fd;			/* holds the findings directory's lock; -1 = none */
 	struct diag *d;
 	int err;
 };
@@ -312,28 +314,72 @@ static int write_state(struct camp *c)
 	if (!fp) {
 		err = -errno;
 	} else {
+		errno = 0;	/* ENOSPC from a write or the fsync, EIO when none is said */
 		if (fwrite(sb.buf, 1, sb.len, fp) != sb.len || fflush(fp) || fsync(fileno(fp)))
-			err = -EIO;
+			err = errno ? -errno : -EIO;
 		if (fclose(fp) && !err)
-			err = -EIO;
+			err = errno ? -errno : -EIO;
 		if (!err && rename(tmp, c->state_path))
 			err = -errno;
+		if (err)
+			unlink(tmp);
+	}
+	/* the rename must reach the disk before anything that follows it: the state it replaces
+	 * lists fewer programs, never more */
+	if (!err) {
+		int dfd = open(c->o.crashes, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		if (dfd < 0 || fsync(dfd))
+			err = -errno;
+		if (dfd >= 0)
+			close(dfd);
 	}
 	sbuf_free(&sb);
 	return err;
 }
 
-static int read_u64_list(const char *v, uint64_t *out, size_t n)
+/* Strict numbers for the state file: decimal digits only, the whole text, no overflow. */
+static bool parse_u64(const char *v, uint64_t *out)
 {
 	char *end;
 
-	for (size_t i = 0; i < n; i++) {
-		out[i] = strtoull(v, &end, 10);
-		if (end == v)
-			return -EINVAL;
-		v = end;
-	}
-	return 0;
+	if (*v < '0' || *v > '9')
+		return false;
+	errno = 0;
+	*out = strtoull(v, &end, 10);
+	return !errno && !*end;
+}
+
+static bool parse_f64(const char *v, double *out)
+{
+	char *end;
+
+	if (!*v || *v == ' ')
+		return false;
+	errno = 0;
+	*out = strtod(v, &end);
+	return !errno && !*end && isfinite(*out) && *out >= 0;
+}
+
+/* n numbers separated by spaces, nothing more. */
+static bool parse_u64_list(char *v, uint64_t *out, size_t n)
+{
+	char *save = NULL, *t = strtok_r(v, " ", &save);
+
+	for (size_t i = 0; i < n; i++, t = strtok_r(NULL, " ", &save))
+		if (!t || !parse_u64(t, &out[i]))
+			return false;
+	return !t;
+}
+
+static bool parse_f64_list(char *v, double *const *out, size_t n)
+{
+	char *save = NULL, *t = strtok_r(v, " ", &save);
+
+	for (size_t i = 0; i < n; i++, t = strtok_r(NULL, " ", &save))
+		if (!t || !parse_f64(t, out[i]))
+			return false;
+	return !t;
 }
 
 static int xstat_index(const char *name)
@@ -344,119 +390,274 @@ static int xstat_index(const char *name)
 	return -1;
 }
 
+/* "z3=0 kernel=0 z3_timeout_ms=500 z3_budget=2.000": every key once, in any order. */
+static bool parse_oracles(struct camp *c, char *v)
+{
+	char *save = NULL;
+	unsigned seen = 0;
+
+	for (char *t = strtok_r(v, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(t, '=');
+		uint64_t u = 0;
+		unsigned bit;
+
+		if (!eq)
+			return false;
+		*eq++ = '\0';
+		if (!strcmp(t, "z3_budget")) {
+			if (!parse_f64(eq, &c->o.z3_budget))
+				return false;
+			bit = 1;
+		} else if (!parse_u64(eq, &u)) {
+			return false;
+		} else if (!strcmp(t, "z3") && u <= 1) {
+			c->o.z3 = u;
+			bit = 2;
+		} else if (!strcmp(t, "kernel") && u <= 1) {
+			c->o.kernel = u;
+			bit = 4;
+		} else if (!strcmp(t, "z3_timeout_ms") && u <= UINT32_MAX) {
+			c->o.z3_timeout_ms = (unsigned)u;
+			bit = 8;
+		} else {
+			return false;
+		}
+		if (seen & bit)
+			return false;
+		seen |= bit;
+	}
+	return seen == 15;
+}
+
+/* The keys every state file has; a file without one of them was not written whole. */
+static const char *const state_required[] = {
+	"seed", "first", "count", "next", "done", "knobs", "strategy", "runs", "steps",
+	"programs", "oracles", "found", "saved", "ratio",
+};
+#define STATE_REQUIRED (sizeof(state_required) / sizeof(state_required[0]))
+
+static bool state_known(const char *key)
+{
+	static const char *const keys[] = {
+		"seed", "first", "count", "next", "steps", "programs", "gen_failures", "loops",
+		"loops_bounded", "loops_exact", "loops_ran", "range_claims", "claims_checked",
+		"runs_done", "traps", "unconfirmed", "disagreements_saved", "runs", "seconds", "cpu",
+		"cpu_oracles", "oracles", "strategy", "knobs", "found", "saved", "done", "ratio",
+	};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(key, keys[i]))
+			return true;
+	return false;
+}
+
+/* One "key: value" line of the state file into c; false when the value (or key) is bad. */
+static bool state_line(struct camp *c, const char *key, char *v, char *knobs, size_t knobs_n)
+{
+	struct fuzz_stats *st = &c->st;
+	uint64_t u;
+	int x;
+
+	struct { const char *key; uint64_t *dst; } u64s[] = {
+		{ "seed", &c->o.seed }, { "first", &c->o.first }, { "count", &c->o.count },
+		{ "next", &st->next }, { "steps", &c->o.step_budget },
+		{ "programs", &st->programs }, { "gen_failures", &st->gen_failures },
+		{ "loops", &st->loops }, { "loops_bounded", &st->loops_bounded },
+		{ "loops_exact", &st->loops_exact }, { "loops_ran", &st->loops_ran },
+		{ "range_claims", &st->range_claims }, { "claims_checked", &st->claims_checked },
+		{ "runs_done", &st->runs }, { "traps", &st->traps },
+		{ "unconfirmed", &st->unconfirmed },
+		{ "disagreements_saved", &st->disagreements_saved },
+	};
+
+	for (size_t i = 0; i < sizeof(u64s) / sizeof(u64s[0]); i++)
+		if (!strcmp(key, u64s[i].key))
+			return parse_u64(v, u64s[i].dst);
+	if (!strcmp(key, "runs")) {
+		if (!parse_u64(v, &u) || u > UINT32_MAX)
+			return false;
+		c->o.oracle_runs = (uint32_t)u;
+		return true;
+	}
+	if (!strcmp(key, "seconds"))
+		return parse_f64(v, &st->seconds);
+	if (!strcmp(key, "cpu"))
+		return parse_f64_list(v, (double *const[]){ &st->t_gen, &st->t_analyze,
+							    &st->t_check }, 3);
+	if (!strcmp(key, "cpu_oracles"))
+		return parse_f64_list(v, (double *const[]){ &st->t_z3, &st->t_kernel }, 2);
+	if (!strcmp(key, "oracles"))
+		return parse_oracles(c, v);
+	if ((x = xstat_index(key)) >= 0)
+		return parse_u64(v, &st->x[x]);
+	if (!strcmp(key, "strategy")) {
+		if (!strcmp(v, "iterate"))
+			c->o.strategy = SCEV_ITERATE;
+		else if (!strcmp(v, "forget"))
+			c->o.strategy = SCEV_FORGET;
+		else
+			return false;
+		return true;
+	}
+	if (!strcmp(key, "knobs")) {
+		snprintf(knobs, knobs_n, "%s", v);
+		return true;
+	}
+	if (!strcmp(key, "found"))
+		return parse_u64_list(v, st->found, FUZZ_KINDS);
+	if (!strcmp(key, "saved"))
+		return parse_u64_list(v, st->saved, FUZZ_KINDS);
+	if (!strcmp(key, "done")) {
+		char *save = NULL;
+
+		for (char *t = strtok_r(v, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+			char *dash = strchr(t, '-');
+			uint64_t a, b;
+
+			if (!dash)
+				return false;
+			*dash = '\0';
+			if (!parse_u64(t, &a) || !parse_u64(dash + 1, &b) || a >= b ||
+			    done_add(&c->done, a, b))
+				return false;
+		}
+		return true;
+	}
+	if (!strcmp(key, "ratio")) {
+		char *save = NULL;
+
+		for (char *t = strtok_r(v, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+			char *colon = strchr(t, ':');
+			uint64_t b;
+
+			if (!colon)
+				return false;
+			*colon = '\0';
+			if (!parse_u64(t, &b) || b >= FUZZ_RATIO_BUCKETS ||
+			    !parse_u64(colon + 1, &st->ratio[b]))
+				return false;
+		}
+		return true;
+	}
+	return false;
+}
+
+/* Reads the state file into c.  Anything it cannot read whole — a bad number, an unknown key
+ * or strategy, a line cut short, a key missing — is an error naming the file and line: a
+ * campaign resumed with defaults in place of its settings would silently be another one. */
 static int read_state(struct camp *c)
 {
 	struct fuzz_stats *st = &c->st;
 	char line[8192], knobs[1024] = "";
-	int lineno = 0, err = 0;
-	bool have_seed = false;
+	int lineno = 0, knobs_line = 0, err = 0;
+	bool have[STATE_REQUIRED] = { false };
 	FILE *fp = fopen(c->state_path, "r");
 
-	if (!fp) {
-		diag_set_file(c->d, c->state_path);
+	diag_set_file(c->d, c->state_path);
+	if (!fp)
 		return diag_set(c->d, errno, "cannot resume: %s", strerror(errno));
-	}
-	while (!err && fgets(line, sizeof(line), fp)) {
-		char *colon = strchr(line, ':'), *v;
+	while (fgets(line, sizeof(line), fp)) {
+		size_t len = strlen(line);
+		char *colon, *v;
 
 		lineno++;
-		if (line[0] == '#' || line[0] == '\n')
+		if (!len || line[len - 1] != '\n') {
+			err = diag_at_line(c->d, EINVAL, lineno, 1, "%s", feof(fp) ?
+					   "truncated line (no end of line): the file is damaged" :
+					   "line too long");
+			break;
+		}
+		line[len - 1] = '\0';
+		if (line[0] == '#' || line[0] == '\0')
 			continue;
+		colon = strchr(line, ':');
 		if (!colon) {
-			err = -EINVAL;
+			err = diag_at_line(c->d, EINVAL, lineno, 1, "'%s': not a 'key: value' line",
+					   line);
 			break;
 		}
 		*colon = '\0';
 		v = colon + 1;
-		v[strcspn(v, "\n")] = '\0';
-		while (*v == ' ')
+		if (*v == ' ')
 			v++;
-#define U64(key, dst) else if (!strcmp(line, key)) dst = strtoull(v, NULL, 10)
-		if (!strcmp(line, "seed")) {
-			c->o.seed = strtoull(v, NULL, 10);
-			have_seed = true;
-		}
-		U64("first", c->o.first);
-		U64("count", c->o.count);
-		U64("next", st->next);
-		U64("steps", c->o.step_budget);
-		U64("programs", st->programs);
-		U64("gen_failures", st->gen_failures);
-		U64("loops", st->loops);
-		U64("loops_bounded", st->loops_bounded);
-		U64("loops_exact", st->loops_exact);
-		U64("loops_ran", st->loops_ran);
-		U64("range_claims", st->range_claims);
-		U64("claims_checked", st->claims_checked);
-		U64("runs_done", st->runs);
-		U64("traps", st->traps);
-		U64("unconfirmed", st->unconfirmed);
-		U64("disagreements_saved", st->disagreements_saved);
-#undef U64
-		else if (!strcmp(line, "runs"))
-			c->o.oracle_runs = (uint32_t)strtoul(v, NULL, 10);
-		else if (!strcmp(line, "seconds"))
-			st->seconds = strtod(v, NULL);
-		else if (!strcmp(line, "cpu"))
-			sscanf(v, "%lf %lf %lf", &st->t_gen, &st->t_analyze, &st->t_check);
-		else if (!strcmp(line, "cpu_oracles"))
-			sscanf(v, "%lf %lf", &st->t_z3, &st->t_kernel);
-		else if (!strcmp(line, "oracles")) {
-			int z3 = 0, kernel = 0;
+		for (size_t i = 0; i < STATE_REQUIRED; i++)
+			if (!strcmp(line, state_required[i]))
+				have[i] = true;
+		if (!strcmp(line, "knobs"))
+			knobs_line = lineno;
+		{
+			char copy[sizeof(line)];
 
-			if (sscanf(v, "z3=%d kernel=%d z3_timeout_ms=%u z3_budget=%lf", &z3, &kernel,
-				   &c->o.z3_timeout_ms, &c->o.z3_budget) != 4)
-				err = -EINVAL;
-			c->o.z3 = z3;
-			c->o.kernel = kernel;
-		} else if (xstat_index(line) >= 0)
-			st->x[xstat_index(line)] = strtoull(v, NULL, 10);
-		else if (!strcmp(line, "strategy"))
-			c->o.strategy = !strcmp(v, "iterate") ? SCEV_ITERATE : SCEV_FORGET;
-		else if (!strcmp(line, "knobs"))
-			snprintf(knobs, sizeof(knobs), "%s", v);
-		else if (!strcmp(line, "found"))
-			err = read_u64_list(v, st->found, FUZZ_KINDS);
-		else if (!strcmp(line, "saved"))
-			err = read_u64_list(v, st->saved, FUZZ_KINDS);
-		else if (!strcmp(line, "done")) {
-			char *save = NULL;
-
-			for (char *t = strtok_r(v, " ", &save); t && !err; t = strtok_r(NULL, " ", &save)) {
-				uint64_t a, b;
-
-				if (sscanf(t, "%" SCNu64 "-%" SCNu64, &a, &b) != 2 || a >= b)
-					err = -EINVAL;
-				else
-					err = done_add(&c->done, a, b);
-			}
-		} else if (!strcmp(line, "ratio")) {
-			char *save = NULL;
-
-			for (char *t = strtok_r(v, " ", &save); t && !err; t = strtok_r(NULL, " ", &save)) {
-				unsigned b;
-				uint64_t n;
-
-				if (sscanf(t, "%u:%" SCNu64, &b, &n) != 2 || b >= FUZZ_RATIO_BUCKETS)
-					err = -EINVAL;
-				else
-					st->ratio[b] = n;
+			snprintf(copy, sizeof(copy), "%s", v);
+			if (!state_line(c, line, v, knobs, sizeof(knobs))) {
+				err = diag_at_line(c->d, EINVAL, lineno, 1, xstat_index(line) >= 0 ||
+						   state_known(line) ? "bad value for %s: '%s'" :
+						   "unknown key '%s' (value '%s')", line, copy);
+				break;
 			}
 		}
 	}
+	if (!err && ferror(fp))
+		err = diag_set(c->d, EIO, "cannot read: %s", strerror(errno));
 	fclose(fp);
-	diag_set_file(c->d, c->state_path);
 	if (err)
-		return diag_at_line(c->d, EINVAL, lineno, 1, "malformed campaign state");
-	if (!have_seed)
-		return diag_set(c->d, EINVAL, "campaign state without a seed");
-	if ((err = fuzz_knobs_parse(&c->knobs, knobs, c->d)))
 		return err;
+	for (size_t i = 0; i < STATE_REQUIRED; i++)
+		if (!have[i])
+			return diag_set(c->d, EINVAL, "no '%s:' line: the file is damaged or not a "
+					"campaign state", state_required[i]);
+	if ((err = fuzz_knobs_parse(&c->knobs, knobs, c->d))) {
+		char msg[sizeof(c->d->msg)];
+
+		snprintf(msg, sizeof(msg), "%s", c->d->msg);
+		return diag_at_line(c->d, -err, knobs_line, 1, "%s", msg);
+	}
 	if (st->next < c->o.first)
 		st->next = c->o.first;
-	err = done_add(&c->done, c->o.first, st->next);
+	if ((err = done_add(&c->done, c->o.first, st->next)))
+		return diag_set(c->d, -err, "out of memory");
 	diag_clear(c->d);
-	return err;
+	return 0;
+}
+
+/* One campaign per findings directory: two would each write the state file over the other's
+ * and each skip what the other recorded.  The lock is an flock on DIR/campaign.lock, which
+ * the kernel releases when the holder dies (a kill -9 leaves no stale lock); the file holds
+ * the holder's pid for the message. */
+static int lock_dir(struct camp *c)
+{
+	char path[4200], pid[32] = "";
+	int fd, n;
+
+	snprintf(path, sizeof(path), "%s/%s", c->o.crashes, FUZZ_LOCK_FILE);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		diag_set_file(c->d, path);
+		return diag_set(c->d, errno, "cannot open the lock file: %s", strerror(errno));
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		int err = errno;
+
+		if (err == EWOULDBLOCK) {
+			n = (int)pread(fd, pid, sizeof(pid) - 1, 0);
+			pid[n > 0 ? n : 0] = '\0';
+			pid[strcspn(pid, "\n")] = '\0';
+			err = EBUSY;
+		}
+		close(fd);
+		diag_set_file(c->d, c->o.crashes);
+		if (err == EBUSY)
+			return diag_set(c->d, EBUSY, "another campaign (pid %s) is using this findings "
+					"directory; wait for it or choose another --crashes DIR",
+					pid[0] ? pid : "unknown");
+		return diag_set(c->d, err, "cannot lock %s: %s", path, strerror(err));
+	}
+	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) || pwrite(fd, pid, (size_t)n, 0) != n) {
+		/* the pid is only for the message of a second campaign */
+	}
+	c->lock_fd = fd;
+	return 0;
 }
 
 /* ---- one program ---- */
@@ -648,6 +849,8 @@ static int run_program(struct fuzz_program_result *r, const struct fuzz_opts *uo
 	r->t_analyze = t2 - t1;
 	if (err)
 		return err;
+	if (o.plant)
+		o.plant(o.arg, index, &r->claims);
 	obj.maps = r->gp.maps;
 	obj.map_cnt = r->gp.map_cnt;
 	set_phase(w, PH_CHECK);
@@ -885,32 +1088,63 @@ static void report_progress(struct camp *c, bool force)
 	}
 }
 
-static void save_finding(struct camp *c, struct finding *f)
+/* Saves one finding; 0 or -errno (c->err set).  *saved: the directory holds this program. */
+static int save_finding(struct camp *c, struct finding *f, bool *saved)
 {
 	struct finding_save_opts so = { .sz = sizeof(so), .prefer_earlier = true,
 					.replay_cmd = c->o.replay_cmd };
 	enum finding_save_result res = FINDING_DUP;
 	char path[4096] = "";
-	int err;
+	int err = 0;
 
+	*saved = false;
 	if (c->o.crashes) {
 		err = finding__save(f, c->o.crashes, &so, &res, path, sizeof(path));
 		if (err && !c->err) {
 			diag_set_file(c->d, c->o.crashes);
 			c->err = diag_set(c->d, -err, "cannot save a finding: %s", strerror(-err));
 		}
-		if (!err && (res == FINDING_NEW || res == FINDING_SAME) && f->kind < FUZZ_KINDS)
-			c->st.saved[f->kind]++;
+		*saved = !err && (res == FINDING_NEW || res == FINDING_SAME);
 	}
-	if (c->o.on_finding)
+	if (!err && c->o.on_finding)
 		c->o.on_finding(c->o.arg, f, res, path);
+	return err;
 }
 
-/* Counts a program's outcome and saves its findings; the program is then done. */
+/* Saves a program's findings, then counts its outcome: the program is done.  A finding that
+ * cannot be saved leaves the program not done, and not counted, so that the state file never
+ * lists a program whose findings are not on disk: a resume runs it again and saves them. */
 static void consume(struct camp *c, struct outcome *oc)
 {
 	struct fuzz_stats *st = &c->st;
+	uint64_t saved[FUZZ_KINDS] = { 0 };
+	bool dis_new = false;
 
+	for (uint32_t i = 0; i < oc->nocc; i++) {
+		bool here;
+
+		if (oc->occ[i].f && save_finding(c, oc->occ[i].f, &here))
+			return;
+		if (oc->occ[i].f && here && oc->occ[i].f->kind < FUZZ_KINDS)
+			saved[oc->occ[i].f->kind]++;
+	}
+	if (oc->dis && c->o.crashes) {
+		char path[4096], origin[128];
+		int err;
+
+		snprintf(origin, sizeof(origin), "bpfscev fuzz --seed %" PRIu64 " program %" PRIu64,
+			 c->o.seed, oc->index);
+		err = fuzz_save_disagreement(c->o.crashes, oc->dis, origin, &dis_new, path,
+					     sizeof(path));
+		if (err) {
+			if (!c->err) {
+				diag_set_file(c->d, c->o.crashes);
+				c->err = diag_set(c->d, -err, "cannot save a verdict disagreement: %s",
+						  strerror(-err));
+			}
+			return;
+		}
+	}
 	st->t_gen += oc->t_gen;
 	st->t_analyze += oc->t_analyze;
 	st->t_check += oc->t_check;
@@ -934,28 +1168,12 @@ static void consume(struct camp *c, struct outcome *oc)
 		st->t_z3 += oc->t_z3;
 		st->t_kernel += oc->t_kernel;
 	}
-	if (oc->dis && c->o.crashes) {
-		char path[4096], origin[128];
-		bool is_new;
-		int err;
-
-		snprintf(origin, sizeof(origin), "bpfscev fuzz --seed %" PRIu64 " program %" PRIu64,
-			 c->o.seed, oc->index);
-		err = fuzz_save_disagreement(c->o.crashes, oc->dis, origin, &is_new, path,
-					     sizeof(path));
-		if (err && !c->err) {
-			diag_set_file(c->d, c->o.crashes);
-			c->err = diag_set(c->d, -err, "cannot save a verdict disagreement: %s",
-					  strerror(-err));
-		}
-		st->disagreements_saved += !err && is_new;
-	}
-	for (uint32_t i = 0; i < oc->nocc; i++) {
+	st->disagreements_saved += dis_new;
+	for (uint32_t i = 0; i < oc->nocc; i++)
 		if (oc->occ[i].kind < FUZZ_KINDS)
 			st->found[oc->occ[i].kind]++;
-		if (oc->occ[i].f)
-			save_finding(c, oc->occ[i].f);
-	}
+	for (int k = 0; k < FUZZ_KINDS; k++)
+		st->saved[k] += saved[k];
 	if (done_add(&c->done, oc->index, oc->index + 1) && !c->err)
 		c->err = diag_set(c->d, ENOMEM, "out of memory");
 	st->next = done_run_end(&c->done, c->o.first);
@@ -1482,6 +1700,9 @@ static int spawn(struct pool *p, unsigned k)
 			if (p->w[j].fd >= 0)
 				close(p->w[j].fd);
 		close(sv[0]);
+		/* the lock is the parent's: a worker outliving it must not hold the directory */
+		if (p->c->lock_fd >= 0)
+			close(p->c->lock_fd);
 		if (wk->log_fd >= 0)
 			dup2(wk->log_fd, 2);
 		signal(SIGINT, SIG_IGN);	/* the terminal's Ctrl-C is for the parent */
@@ -1879,6 +2100,7 @@ int fuzz_campaign(struct fuzz_stats *st, const struct fuzz_opts *uo, struct diag
 	if (uo)
 		memcpy(&c->o, uo, uo->sz && uo->sz < sizeof(c->o) ? uo->sz : sizeof(c->o));
 	c->d = d;
+	c->lock_fd = -1;
 	c->knobs = c->o.knobs ? *c->o.knobs : gen_knobs_default();
 	if (c->o.crashes) {
 		struct stat sb;
@@ -1894,6 +2116,8 @@ int fuzz_campaign(struct fuzz_stats *st, const struct fuzz_opts *uo, struct diag
 			err = diag_set(d, ENOTDIR, "not a directory");
 			goto out;
 		}
+		if ((err = lock_dir(c)))
+			goto out;
 		finding_dir_cleanup(c->o.crashes);
 	}
 	if (c->o.resume) {
@@ -1932,6 +2156,8 @@ int fuzz_campaign(struct fuzz_stats *st, const struct fuzz_opts *uo, struct diag
 out:
 	*st = c->st;
 	st->workers = 0;
+	if (c->lock_fd >= 0)
+		close(c->lock_fd);
 	free(c->done.r);
 	free(c);
 	return err;

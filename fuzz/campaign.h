@@ -41,6 +41,7 @@
 #define FUZZ_DEFAULT_STEPS 10000	/* instructions per run */
 #define FUZZ_INPUT_CYCLE 6		/* programs rotate over the first 6 oracle inputs */
 #define FUZZ_STATE_FILE "campaign.state"
+#define FUZZ_LOCK_FILE "campaign.lock"	/* one campaign per findings directory */
 
 struct fuzz_stats {
 	uint64_t seed;
@@ -110,13 +111,20 @@ struct fuzz_opts {
 	 * analyzer runs on program index — a test makes it crash or hang to exercise the
 	 * isolation without a real analyzer bug. */
 	void (*fault)(void *arg, uint64_t index);
+	/* Test hook (NULL normally): called in the process doing the work just after the
+	 * analyzer, may change the claims of program index — a test plants wrong claims to have
+	 * many findings (and signatures) to save without an analyzer bug. */
+	void (*plant)(void *arg, uint64_t index, struct claim_prog *cp);
 	/* Set by the caller (e.g. from a SIGINT handler): 1 = stop handing out work, let the
 	 * workers finish their batch, save the state and return; 2 = stop now. */
 	volatile sig_atomic_t *stop;
 };
 
 /* Runs a campaign.  st receives the totals (also when it stopped early).  Returns 0, or -errno
- * with d set (a bad state file, a directory that cannot be written, fork failure). */
+ * with d set (a bad state file: -EINVAL with its line; a directory another campaign holds:
+ * -EBUSY with its pid; a directory that cannot be written, -ENOSPC among them; fork failure).
+ * A program counts as done — in st and in the state file — only once its findings are on disk,
+ * so a campaign stopped by a full disk, or killed, and then resumed saves every finding. */
 int fuzz_campaign(struct fuzz_stats *st, const struct fuzz_opts *opts, struct diag *d);
 
 /* The generator seed of program index of campaign seed (splitmix64 of both). */
