@@ -1,6 +1,7 @@
 /* Property tests of the CFG, dominator trees and loop forest on random graphs and random
  * programs: semi-NCA against a naive iterative data-flow computation, back-edge targets dominate
- * their sources in reducible loops, loop bodies are connected from their header, loops nest. */
+ * their sources in reducible loops, loop bodies are connected from their header, loops nest, and
+ * a loop's recorded entries and irreducible flag match the edges that enter it from outside. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -230,10 +231,46 @@ static void check_structure(const struct scev_structure *st, int iter)
 				      "prog %d: child block outside parent", iter);
 			CHECK(L->nblocks < P->nblocks, "prog %d: child not smaller", iter);
 		}
-		/* Irreducible loops have extra entries; reducible ones only the header, and no
-		 * edge from outside enters a reducible loop except at its header. */
-		CHECK(L->irreducible == (L->nentries > 1) || L->irreducible,
-		      "prog %d: reducible loop with entries", iter);
+		/* Entries, found independently from the edges: a block of the loop other than the
+		 * header with a reachable predecessor outside the loop is entered from outside, and
+		 * the loop is irreducible exactly when there is one.  The recorded entries are the
+		 * header (first) and exactly those blocks. */
+		{
+			uint32_t outside_entered = 0;
+
+			CHECK(L->nentries >= 1 && L->entries[0] == L->header,
+			      "prog %d loop %u: the header is not the first entry", iter, L->header);
+			for (uint32_t i = 0; i < L->nblocks; i++) {
+				uint32_t b = L->blocks[i], rec = 0;
+				bool entered = false;
+
+				for (uint32_t k = 0; k < cfg->blocks[b].npred; k++) {
+					uint32_t pb = scev_block_preds(cfg, b)[k];
+
+					if (cfg->blocks[pb].reachable &&
+					    !scev_loop__contains(lf, l, pb))
+						entered = true;
+				}
+				for (uint32_t e = 0; e < L->nentries; e++)
+					rec += L->entries[e] == b;
+				if (b == L->header) {
+					CHECK(rec == 1, "prog %d loop %u: header recorded %u times",
+					      iter, L->header, rec);
+					continue;
+				}
+				outside_entered += entered;
+				CHECK(rec == (entered ? 1u : 0u), "prog %d loop %u: block %u %s from "
+				      "outside but recorded %u times as an entry", iter, L->header, b,
+				      entered ? "entered" : "not entered", rec);
+			}
+			CHECK(L->nentries == 1 + outside_entered, "prog %d loop %u: %u entries "
+			      "recorded, %u blocks entered from outside besides the header", iter,
+			      L->header, L->nentries, outside_entered);
+			CHECK(L->irreducible == (outside_entered > 0), "prog %d loop %u: irreducible "
+			      "%d, but %u blocks besides the header are entered from outside", iter,
+			      L->header, L->irreducible, outside_entered);
+		}
+		/* No edge from outside enters a reducible loop except at its header. */
 		if (!L->irreducible)
 			for (uint32_t i = 0; i < L->nblocks; i++) {
 				uint32_t b = L->blocks[i];
