@@ -1,5 +1,6 @@
 /* Every stage survives every real-world object: open (malformed files rejected with a reason),
- * loop structure, analysis, and the concrete oracle on the claims (a few short runs).  The
+ * loop structure, analysis, and the concrete oracle on the claims (a few short runs; a program
+ * the oracle cannot run is a failure naming the interpreter's reason, not a silent pass).  The
  * directory comes from BPFSCEV_SAMPLES_DIR (set by CMake from BPFSCEV_SHARED_DIR; README "Test
  * data"); without it the test is reported as skipped (exit 77, one line). */
 #include <dirent.h>
@@ -9,11 +10,28 @@
 #include <sys/stat.h>
 
 #include "oracle/check.h"
+#include "oracle/interp.h"
 #include "scev/report.h"
 #include "scev/scev.h"
 #include "tests/check.h"
 
-static unsigned files, rejected, programs, loops, refuted;
+static unsigned files, rejected, programs, loops, refuted, oracle_errors;
+
+/* Why the oracle could not run a program: the interpreter's own reason when it refuses it. */
+static void oracle_failed(const char *path, const struct ebpf_prog *p, int err)
+{
+	struct interp_code *code = NULL;
+	struct diag d;
+
+	oracle_errors++;
+	diag_clear(&d);
+	if (interp_prepare(&code, p, &d))
+		CHECK(0, "%s %s: the oracle cannot run it (%s): %s", path, p->name, strerror(-err),
+		      d.msg);
+	else
+		CHECK(0, "%s %s: the oracle failed: %s", path, p->name, strerror(-err));
+	interp_code__free(code);
+}
 
 static void one(const char *path)
 {
@@ -35,6 +53,7 @@ static void one(const char *path)
 		struct check_result res;
 		struct claim_prog cp;
 		struct sbuf sb = SBUF_INIT;
+		int err;
 
 		programs++;
 		CHECK(scev_structure__build(&st, p->insns, p->len, &d) == 0, "%s %s: %s", path, p->name,
@@ -48,11 +67,14 @@ static void one(const char *path)
 			continue;
 		}
 		loops += cp.nloops;
-		if (oracle_check(&res, obj, p, &cp, &co) == 0) {
+		err = oracle_check(&res, obj, p, &cp, &co);
+		if (err == 0) {
 			for (uint32_t k = 0; k < res.nfindings; k++)
 				CHECK(0, "%s %s: refuted: %s", path, p->name, res.findings[k].text);
 			refuted += res.nfindings;
 			check_result__free(&res);
+		} else {
+			oracle_failed(path, p, err);
 		}
 		claim_prog__free(&cp);
 	}
@@ -93,8 +115,8 @@ int main(void)
 		return check_skip("test_samples", "no samples directory at %s (set "
 				  "BPFSCEV_SHARED_DIR or BPFSCEV_SAMPLES_DIR)", dir);
 	walk(dir);
-	printf("%u files (%u rejected), %u programs, %u loops, %u refuted claims\n", files, rejected,
-	       programs, loops, refuted);
+	printf("%u files (%u rejected), %u programs, %u loops, %u refuted claims, %u programs the "
+	       "oracle could not run\n", files, rejected, programs, loops, refuted, oracle_errors);
 	CHECK(files > 100 && programs > 300, "too few samples found under %s", dir);
 	return check_done("test_samples");
 }
