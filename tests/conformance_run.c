@@ -2,8 +2,8 @@
  * against its "-- result" (one ctest per file, registered in tests/CMakeLists.txt).
  *
  * The file's "-- asm" goes through ebpf_object__open_file (our ubpf-dialect assembler); when the
- * file also has "-- raw" instruction words, those run too and must agree — the suite's own
- * runner prefers them, so both paths are checked.  "-- mem" is the input (r1 = its address,
+ * file also has "-- raw" instruction words, the assembler's encoding must be exactly those and
+ * they run too and must agree — the suite's own runner prefers them, so both paths are checked.  "-- mem" is the input (r1 = its address,
  * r2 = its length).  The suite's runtime is ubpf's test plugin, whose conventions the env
  * reproduces: helper 5 is "unwind" (returns its argument and, when that is 0, ends the program
  * with r0 = 0), and callx takes a helper id in its register.  The expected value is compared in
@@ -183,9 +183,12 @@ static int run_file(const char *file)
 			goto out;
 		}
 		if (n != obj->progs[0].len ||
-		    memcmp(insns, obj->progs[0].insns, n * sizeof(*insns)))
-			fprintf(stderr, "note %s: the assembler's encoding differs from -- raw\n",
+		    memcmp(insns, obj->progs[0].insns, n * sizeof(*insns))) {
+			fprintf(stderr, "FAIL %s: the assembler's encoding differs from -- raw\n",
 				file);
+			free(insns);
+			goto out;
+		}
 		if (ebpf_object__from_insns(&raw_obj, insns, n, "raw", &d)) {
 			diag_format(&d, msg, sizeof(msg));
 			fprintf(stderr, "FAIL %s (raw): %s\n", file, msg);
