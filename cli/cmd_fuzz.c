@@ -1,8 +1,10 @@
 /* bpfscev fuzz: the campaign — generate loop programs, analyze them, check every claim, save
  * what fails.  A thin shell over fuzz_campaign(): options, Ctrl-C, the progress line and the
  * summary. */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +20,8 @@ static void fuzz_usage(FILE *f)
 		"usage: bpfscev fuzz [--time S | --runs N] [--seed N] [--jobs N] [--crashes DIR]\n"
 		"                    [--resume] [--first N] [--inputs N] [--steps N] [--timeout S]\n"
 		"                    [--strategy forget|iterate] [--knob NAME=VALUE]... [--quiet]\n"
-		"                    [--z3 [--z3-timeout MS] [--z3-budget S]] [--kernel]\n"
+		"                    [--z3 [--z3-timeout MS] [--z3-budget S] [--z3-rlimit N]\n"
+		"                    [--z3-program-rlimit N]] [--kernel]\n"
 		"  Generates loop programs, analyzes each one and checks every claim in the\n"
 		"  interpreter; each claim that fails and each analyzer crash or hang is saved as a\n"
 		"  finding directory in DIR (default ./crashes), once per signature.  Without\n"
@@ -41,12 +44,54 @@ static void fuzz_usage(FILE *f)
 		"                 counterexample the interpreter confirms: a finding) or unknown\n"
 		"  --z3-timeout MS  per solver query (default 500)\n"
 		"  --z3-budget S  Z3 time per program (default 2); what is left is unknown\n"
+		"  --z3-rlimit N  Z3 resource units per query, --z3-program-rlimit N per program:\n"
+		"                 verdicts that are the same on every machine, however loaded\n"
+		"                 (the time limits are then only a safety net, unless given)\n"
 		"  --kernel       also ask the running kernel: bpfscev verify's verdict against the\n"
 		"                 verifier's (both accept, both reject, improvement, regression;\n"
 		"                 disagreements saved in DIR/verdicts/ with both logs), the\n"
 		"                 verifier's logged ranges checked as claims, r0 against\n"
 		"                 BPF_PROG_TEST_RUN; skipped with one line where bpf() is refused\n",
 		FUZZ_DEFAULT_RUNS, FUZZ_DEFAULT_STEPS);
+}
+
+/* A whole number in [lo, hi], decimal or 0x hex, and nothing else: strtoull alone takes ""
+ * as 0 and "-1" as 2^64 - 1. */
+static bool arg_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!isdigit((unsigned char)s[0]))
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end || v < lo || v > hi)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* A number of seconds above 0 (finite). */
+static bool arg_f64(const char *s, double *out)
+{
+	double v;
+	char *end;
+
+	if (!isdigit((unsigned char)s[0]) && s[0] != '.')
+		return false;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !isfinite(v) || v <= 0)
+		return false;
+	*out = v;
+	return true;
+}
+
+static int bad_value(const char *opt, const char *val, const char *want)
+{
+	fprintf(stderr, "bpfscev fuzz: %s '%s': expected %s\n", opt, val, want);
+	return CLI_USAGE;
 }
 
 static volatile sig_atomic_t stop_flag;
@@ -208,6 +253,7 @@ int cmd_fuzz(int argc, char **argv)
 	struct sigaction sa = { 0 }, old_int, old_term;
 	struct fuzz_stats st;
 	bool have_time = false, have_runs = false;
+	uint64_t v;
 	struct diag d;
 	char msg[1024];
 	int err;
@@ -215,7 +261,6 @@ int cmd_fuzz(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		bool more = i + 1 < argc;
-		char *end = NULL;
 
 		if (cli_is_help(a)) {
 			fuzz_usage(stdout);
@@ -224,33 +269,38 @@ int cmd_fuzz(int argc, char **argv)
 			print_knobs();
 			return CLI_OK;
 		} else if (!strcmp(a, "--time") && more) {
-			o.seconds = strtod(argv[++i], &end);
+			if (!arg_f64(argv[++i], &o.seconds))
+				return bad_value(a, argv[i], "a number of seconds above 0");
 			have_time = true;
-			if (o.seconds <= 0)
-				end = argv[i];
 		} else if (!strcmp(a, "--runs") && more) {
-			o.count = strtoull(argv[++i], &end, 0);
+			/* 0 would be a campaign without end: that is what leaving --runs out is */
+			if (!arg_u64(argv[++i], 1, UINT64_MAX, &o.count))
+				return bad_value(a, argv[i], "a whole number of programs from 1");
 			have_runs = true;
 		} else if (!strcmp(a, "--seed") && more) {
-			o.seed = strtoull(argv[++i], &end, 0);
+			if (!arg_u64(argv[++i], 0, UINT64_MAX, &o.seed))
+				return bad_value(a, argv[i], "a whole number");
 		} else if (!strcmp(a, "--first") && more) {
-			o.first = strtoull(argv[++i], &end, 0);
+			if (!arg_u64(argv[++i], 0, UINT64_MAX, &o.first))
+				return bad_value(a, argv[i], "a whole number");
 		} else if (!strcmp(a, "--jobs") && more) {
-			unsigned long j = strtoul(argv[++i], &end, 0);
-
-			if (j > 256)
-				end = argv[i];
-			o.jobs = (unsigned)j;
+			if (!arg_u64(argv[++i], 0, 256, &v))
+				return bad_value(a, argv[i], "a whole number from 0 to 256");
+			o.jobs = (unsigned)v;
 		} else if (!strcmp(a, "--crashes") && more) {
 			o.crashes = argv[++i];
 		} else if (!strcmp(a, "--resume")) {
 			o.resume = true;
 		} else if (!strcmp(a, "--inputs") && more) {
-			o.oracle_runs = (uint32_t)strtoul(argv[++i], &end, 0);
+			if (!arg_u64(argv[++i], 1, UINT32_MAX, &v))
+				return bad_value(a, argv[i], "a whole number of inputs from 1");
+			o.oracle_runs = (uint32_t)v;
 		} else if (!strcmp(a, "--steps") && more) {
-			o.step_budget = strtoull(argv[++i], &end, 0);
+			if (!arg_u64(argv[++i], 1, UINT64_MAX, &o.step_budget))
+				return bad_value(a, argv[i], "a whole number of instructions from 1");
 		} else if (!strcmp(a, "--timeout") && more) {
-			o.timeout = strtod(argv[++i], &end);
+			if (!arg_f64(argv[++i], &o.timeout))
+				return bad_value(a, argv[i], "a number of seconds above 0");
 		} else if (!strcmp(a, "--strategy") && more) {
 			i++;
 			if (!strcmp(argv[i], "forget"))
@@ -258,46 +308,42 @@ int cmd_fuzz(int argc, char **argv)
 			else if (!strcmp(argv[i], "iterate"))
 				o.strategy = SCEV_ITERATE;
 			else
-				end = argv[i];
+				return bad_value(a, argv[i], "forget or iterate");
 		} else if (!strcmp(a, "--knob") && more) {
-			char *eq = strchr(argv[++i], '=');
+			char *eq = strchr(argv[++i], '='), name[64];
 
-			if (!eq) {
-				end = argv[i];
-			} else {
-				char name[64];
-				unsigned long v = strtoul(eq + 1, &end, 0);
-
-				snprintf(name, sizeof(name), "%.*s", (int)(eq - argv[i]), argv[i]);
-				if (*end || end == eq + 1) {
-					end = argv[i];
-				} else if ((err = gen_knobs_set(&knobs, name, (uint32_t)v))) {
-					fprintf(stderr, "bpfscev fuzz: --knob %s: %s\n", argv[i],
-						err == -ENOENT ? "unknown knob (see --knobs)" :
-								 "value out of range");
-					return CLI_USAGE;
-				}
-				end = "";
+			if (!eq || !arg_u64(eq + 1, 0, UINT32_MAX, &v))
+				return bad_value(a, argv[i], "NAME=VALUE, a whole number");
+			snprintf(name, sizeof(name), "%.*s", (int)(eq - argv[i]), argv[i]);
+			if ((err = gen_knobs_set(&knobs, name, (uint32_t)v))) {
+				fprintf(stderr, "bpfscev fuzz: --knob %s: %s\n", argv[i],
+					err == -ENOENT ? "unknown knob (see --knobs)" :
+							 "value out of range");
+				return CLI_USAGE;
 			}
 		} else if (!strcmp(a, "--quiet")) {
 			ui.quiet = true;
 		} else if (!strcmp(a, "--z3")) {
 			o.z3 = true;
 		} else if (!strcmp(a, "--z3-timeout") && more) {
-			o.z3_timeout_ms = (unsigned)strtoul(argv[++i], &end, 0);
+			if (!arg_u64(argv[++i], 1, UINT32_MAX, &v))
+				return bad_value(a, argv[i], "a whole number of milliseconds from 1");
+			o.z3_timeout_ms = (unsigned)v;
 		} else if (!strcmp(a, "--z3-budget") && more) {
-			o.z3_budget = strtod(argv[++i], &end);
-			if (o.z3_budget <= 0)
-				end = argv[i];
+			if (!arg_f64(argv[++i], &o.z3_budget))
+				return bad_value(a, argv[i], "a number of seconds above 0");
+		} else if (!strcmp(a, "--z3-rlimit") && more) {
+			if (!arg_u64(argv[++i], 1, UINT32_MAX, &v))
+				return bad_value(a, argv[i], "a whole number of resource units from 1");
+			o.z3_rlimit = (unsigned)v;
+		} else if (!strcmp(a, "--z3-program-rlimit") && more) {
+			if (!arg_u64(argv[++i], 1, UINT64_MAX, &o.z3_program_rlimit))
+				return bad_value(a, argv[i], "a whole number of resource units from 1");
 		} else if (!strcmp(a, "--kernel")) {
 			o.kernel = true;
 		} else {
 			fprintf(stderr, "bpfscev fuzz: unknown or incomplete option '%s'\n", a);
 			fuzz_usage(stderr);
-			return CLI_USAGE;
-		}
-		if (end && *end) {
-			fprintf(stderr, "bpfscev fuzz: %s: bad value '%s'\n", a, argv[i]);
 			return CLI_USAGE;
 		}
 	}

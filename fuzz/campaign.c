@@ -291,8 +291,9 @@ static int write_state(struct camp *c)
 		    st->loops_ran, st->range_claims, st->claims_checked, st->runs, st->traps,
 		    st->unconfirmed, st->seconds);
 	sbuf_printf(&sb, "cpu: %.6f %.6f %.6f\n", st->t_gen, st->t_analyze, st->t_check);
-	sbuf_printf(&sb, "oracles: z3=%d kernel=%d z3_timeout_ms=%u z3_budget=%.3f\n", c->o.z3,
-		    c->o.kernel, c->o.z3_timeout_ms, c->o.z3_budget);
+	sbuf_printf(&sb, "oracles: z3=%d kernel=%d z3_timeout_ms=%u z3_budget=%.3f z3_rlimit=%u "
+		    "z3_program_rlimit=%" PRIu64 "\n", c->o.z3, c->o.kernel, c->o.z3_timeout_ms,
+		    c->o.z3_budget, c->o.z3_rlimit, c->o.z3_program_rlimit);
 	sbuf_printf(&sb, "cpu_oracles: %.6f %.6f\ndisagreements_saved: %" PRIu64 "\n", st->t_z3,
 		    st->t_kernel, st->disagreements_saved);
 	for (unsigned i = 0; i < FX_N; i++)
@@ -390,7 +391,8 @@ static int xstat_index(const char *name)
 	return -1;
 }
 
-/* "z3=0 kernel=0 z3_timeout_ms=500 z3_budget=2.000": every key once, in any order. */
+/* "z3=0 kernel=0 z3_timeout_ms=500 z3_budget=2.000 z3_rlimit=0 z3_program_rlimit=0": each key
+ * at most once, in any order; the first four always (the resource limits came later). */
 static bool parse_oracles(struct camp *c, char *v)
 {
 	char *save = NULL;
@@ -419,6 +421,12 @@ static bool parse_oracles(struct camp *c, char *v)
 		} else if (!strcmp(t, "z3_timeout_ms") && u <= UINT32_MAX) {
 			c->o.z3_timeout_ms = (unsigned)u;
 			bit = 8;
+		} else if (!strcmp(t, "z3_rlimit") && u <= UINT32_MAX) {
+			c->o.z3_rlimit = (unsigned)u;
+			bit = 16;
+		} else if (!strcmp(t, "z3_program_rlimit")) {
+			c->o.z3_program_rlimit = u;
+			bit = 32;
 		} else {
 			return false;
 		}
@@ -426,7 +434,7 @@ static bool parse_oracles(struct camp *c, char *v)
 			return false;
 		seen |= bit;
 	}
-	return seen == 15;
+	return (seen & 15) == 15;
 }
 
 /* The keys every state file has; a file without one of them was not written whole. */
@@ -610,7 +618,7 @@ static int read_state(struct camp *c)
 		char msg[sizeof(c->d->msg)];
 
 		snprintf(msg, sizeof(msg), "%s", c->d->msg);
-		return diag_at_line(c->d, -err, knobs_line, 1, "%s", msg);
+		return diag_at_line(c->d, EINVAL, knobs_line, 1, "%s", msg);
 	}
 	if (st->next < c->o.first)
 		st->next = c->o.first;
@@ -870,7 +878,8 @@ static int run_program(struct fuzz_program_result *r, const struct fuzz_opts *uo
 	if (!err && (o.z3 || o.kernel)) {
 		struct fuzz_xopts xo = { .z3 = o.z3, .kernel = o.kernel,
 					 .z3_timeout_ms = o.z3_timeout_ms, .z3_budget_s = o.z3_budget,
-					 .seed = pseed };
+					 .z3_rlimit = o.z3_rlimit,
+					 .z3_program_rlimit = o.z3_program_rlimit, .seed = pseed };
 
 		set_phase(w, PH_ORACLES);
 		err = fuzz_xrun(&r->extra, &xo, &obj, &view, &r->claims);

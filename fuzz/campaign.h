@@ -97,8 +97,12 @@ struct fuzz_opts {
 	const char *replay_cmd;		/* bpfscev binary named in replay.sh; NULL = "bpfscev" */
 	/* optional oracles on every program (fuzz/oracles.h) */
 	bool z3;			/* every claim to Z3 */
-	unsigned z3_timeout_ms;		/* per query; 0 = 500 */
-	double z3_budget;		/* seconds per program; 0 = 2 */
+	unsigned z3_timeout_ms;		/* per query; 0 = 500 (with an rlimit: a safety net) */
+	double z3_budget;		/* seconds per program; 0 = 2 (with an rlimit: none) */
+	/* Z3 resource limits (oracle/smt.h): with either set, the verdicts are the same on every
+	 * machine however loaded, which the clock limits above are not */
+	unsigned z3_rlimit;		/* resource units per query; 0 = none */
+	uint64_t z3_program_rlimit;	/* resource units per program; 0 = none */
 	bool kernel;			/* verdicts and logs against the running kernel (the caller
 					 * checks kernel_available() first) */
 	/* Called about 4 times a second with the running totals (may be NULL). */

@@ -63,8 +63,13 @@ static int run_z3(struct fuzz_xresult *r, const struct fuzz_xopts *xo,
 		  const struct ebpf_object *obj, const struct ebpf_prog *prog,
 		  const struct claim_prog *claims)
 {
-	struct smt_opts so = { .sz = sizeof(so), .timeout_ms = xo->z3_timeout_ms ? xo->z3_timeout_ms : 500,
-			       .budget_s = xo->z3_budget_s > 0 ? xo->z3_budget_s : 2,
+	/* a resource limit makes the verdicts the same on every machine: the clock limits are
+	 * then only what the caller set (smt's own safety net otherwise) */
+	bool rl = xo->z3_rlimit || xo->z3_program_rlimit;
+	struct smt_opts so = { .sz = sizeof(so),
+			       .timeout_ms = xo->z3_timeout_ms ? xo->z3_timeout_ms : rl ? 0 : 500,
+			       .budget_s = xo->z3_budget_s > 0 ? xo->z3_budget_s : rl ? 0 : 2,
+			       .rlimit = xo->z3_rlimit, .program_rlimit = xo->z3_program_rlimit,
 			       .input_len = GEN_INPUT_LEN, .replay_steps = 2000000 };
 	struct smt_result sr;
 	int err;

@@ -54,8 +54,10 @@ const char *fuzz_xstat_name(enum fuzz_xstat x);	/* "z3_proved", ... (the state f
 
 struct fuzz_xopts {
 	bool z3, kernel;
-	unsigned z3_timeout_ms;		/* per query; 0 = 500 */
-	double z3_budget_s;		/* per program; 0 = 2 */
+	unsigned z3_timeout_ms;		/* per query; 0 = 500 (with an rlimit: smt's safety net) */
+	double z3_budget_s;		/* per program; 0 = 2 (with an rlimit: none) */
+	unsigned z3_rlimit;		/* Z3 resource units per query, 0 = none (oracle/smt.h) */
+	uint64_t z3_program_rlimit;	/* ... per program, 0 = none */
 	uint64_t seed;			/* inputs of the kernel's claims and of a safe program */
 };
 
