@@ -1,5 +1,5 @@
 /* gen_program(): the program around the loops — knobs, the XDP prologue, the accumulator, the
- * subprogram — and the description that goes with it: loop pcs, the bound on steps a run can
+ * calls (gen_calls.c) — and the description that goes with it: loop pcs, the bound on steps a run can
  * take, and the text form with metadata that bpfscev gen prints and findings are saved in.
  */
 #include <errno.h>
@@ -105,87 +105,6 @@ static void prologue(struct gi *g, int l_short)
 			gi_st(g, BPF_DW, EBPF_REG_FP, (int16_t)(GEN_FP_ARRAY + off), 0);
 }
 
-static int var_fixed(struct gi *g, int reg)
-{
-	int v = gi_var_new(g, 64, true);
-
-	if (v >= 0) {
-		g->vars[v].reg = (int8_t)reg;
-		if (reg >= 1 && reg <= 5)
-			g->fn->caller_homes |= 1u << reg;
-	}
-	return v;
-}
-
-/* The subprogram: f(a = r1, b = r2) with its accumulator in r0 and one or two loops over its
- * arguments, in its own frame. */
-static void subprogram(struct gi *g)
-{
-	struct gi_fn fn = { .sub = true, .home_pool = 0x38, .scratch_pool = 0x38,
-			    .max_caller_homes = 3, .slot_next = GI_SUB_SLOT_HI,
-			    .slot_lo = GI_SUB_SLOT_LO };
-	unsigned n;
-
-	g->fn = &fn;
-	gi_bind(g, g->sub_label);
-	fn.acc = var_fixed(g, BPF_REG_0);
-	fn.arg_a = var_fixed(g, BPF_REG_1);
-	fn.arg_b = var_fixed(g, BPF_REG_2);
-	gi_alux(g, true, BPF_MOV, BPF_REG_0, BPF_REG_2);
-	if (gen_bool(g->src, 50))
-		gi_alux(g, true, BPF_XOR, BPF_REG_0, BPF_REG_1);
-	n = gen_u32(g->src, 1, 2);
-	for (unsigned i = 0; i < n; i++)
-		gi_gen_loop(g, LOOPK_ANY);
-	gi_alux(g, true, BPF_ADD, BPF_REG_0, BPF_REG_1);
-	gi_exit(g);
-	gi_var_free(g, fn.arg_b);
-	gi_var_free(g, fn.arg_a);
-	gi_var_free(g, fn.acc);
-}
-
-static uint64_t mul_sat(uint64_t a, uint64_t b)
-{
-	if (a && b > UINT64_MAX / a)
-		return UINT64_MAX;
-	return a * b;
-}
-
-/* Header executions bound every instruction of a loop's body per entry, so the product of
- * trip_max over the loops around an instruction bounds its executions per call of its function;
- * each call site adds the subprogram's bound times its own. */
-static uint64_t mult_at(const struct gen_program *p, size_t pc)
-{
-	uint64_t m = 1;
-
-	for (size_t i = 0; i < p->nloops; i++)
-		if (p->loops[i].first <= pc && pc <= p->loops[i].last)
-			m = mul_sat(m, p->loops[i].trip_max);
-	return m;
-}
-
-static uint64_t add_sat(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
-static uint64_t steps_bound(const struct gen_program *p)
-{
-	size_t end_main = p->subprog >= 0 ? (size_t)p->subprog : p->len;
-	uint64_t total = 0, sub = 0;
-
-	for (size_t pc = end_main; pc < p->len; pc++)
-		sub = add_sat(sub, mult_at(p, pc));
-	for (size_t pc = 0; pc < end_main; pc++) {
-		uint64_t m = mult_at(p, pc);
-
-		total = add_sat(total, m);
-		if (ebpf_is_pseudo_call(&p->insns[pc]))
-			total = add_sat(total, mul_sat(m, sub));
-	}
-	return total;
-}
-
 static void reset(struct gen_program *p)
 {
 	p->len = 0;
@@ -196,6 +115,11 @@ static void reset(struct gen_program *p)
 	memset(p->maps, 0, sizeof(p->maps));
 	p->nloops = 0;
 	p->subprog = -1;
+	p->nfuncs = 0;
+	p->call_shape = GEN_CALLS_NONE;
+	p->rec_cycle = 0;
+	p->max_frames = 1;
+	p->max_stack = 0;
 	p->flags = 0;
 	p->shapes = 0;
 	p->cond_kinds = 0;
@@ -241,7 +165,7 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 	g->use_map = gen_bool(src, knobs->p_map);
 	g->use_pkt = gen_bool(src, knobs->p_pkt);
 	g->use_sub = gen_bool(src, knobs->p_subprog);
-	g->sub_label = gi_label(g);
+	gi_calls_plan(g);
 	/* At most one huge and one possibly endless loop per program, among its first three. */
 	g->huge_at = gen_bool(src, knobs->p_huge) ? (int)gen_u32(src, 0, 2) : -1;
 	g->nonterm_at = gen_bool(src, knobs->p_nonterminating) ? (int)gen_u32(src, 0, 2) : -1;
@@ -264,14 +188,14 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 			gi_stmt_acc(g, NULL);
 		gi_gen_loop(g, LOOPK_ANY);
 	}
+	gi_calls_main_tail(g);
 	gi_var_to_reg(g, fn_main.acc, BPF_REG_0);
 	gi_exit(g);
 	gi_bind(g, l_short);
 	gi_mov_const(g, BPF_REG_0, 0, true);
 	gi_exit(g);
 	gi_var_free(g, fn_main.acc);
-	if (g->sub_called)
-		subprogram(g);
+	gi_calls_emit_subs(g);
 
 	err = g->err;
 	if (!err)
@@ -279,8 +203,6 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 	if (err)
 		goto out;
 	out->len = g->len;
-	if (g->sub_called)
-		out->subprog = g->label_pc[g->sub_label];
 	for (size_t i = 0; i < out->nloops; i++) {
 		struct gen_loop *l = &out->loops[i];
 
@@ -293,7 +215,7 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 	}
 	if (nests > 1 && out->nloops > 1)
 		out->shapes |= GEN_SH(SEQ_NESTS);
-	out->max_steps = steps_bound(out);
+	gi_calls_finish(g);
 	if (out->max_steps > knobs->step_budget)
 		out->flags |= GEN_PROG_HUGE;
 	if (g->use_map) {
@@ -392,6 +314,30 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 			    p->maps[i].max_entries);
 	if (p->subprog >= 0)
 		sbuf_printf(sb, "; subprogram at pc %d\n", p->subprog);
+	if (p->nfuncs > 1) {
+		sbuf_printf(sb, "; calls: %s", gen_call_shape_name(p->call_shape));
+		if (p->rec_cycle)
+			sbuf_printf(sb, ", cycle of %u", p->rec_cycle);
+		if (p->max_frames == GEN_UNBOUNDED)
+			sbuf_puts(sb, ", frames unbounded");
+		else
+			sbuf_printf(sb, ", %u frames, combined stack %u", p->max_frames,
+				    p->max_stack);
+		if (p->flags & GEN_PROG_CALLS_UNSAFE)
+			sbuf_puts(sb, " (the kernel refuses it)");
+		if (p->flags & GEN_PROG_CALL_TRAP)
+			sbuf_puts(sb, " (runs may trap at 8 frames)");
+		sbuf_putc(sb, '\n');
+	}
+	for (size_t i = 0; i < p->nfuncs; i++) {
+		const struct gen_func *f = &p->funcs[i];
+
+		sbuf_printf(sb, "; function %zu: pc %u..%u frame %u (counts %u), %u args", i, f->pc,
+			    f->end - 1, f->frame, gen_frame_round(f->frame), f->nargs);
+		if (f->ptr_arg > 0)
+			sbuf_printf(sb, ", r%d points into the caller's frame", f->ptr_arg);
+		sbuf_putc(sb, '\n');
+	}
 	for (size_t i = 0; i < p->nloops; i++) {
 		const struct gen_loop *l = &p->loops[i];
 

@@ -16,6 +16,25 @@
  * bpf_ktime_get_ns and bpf_get_prandom_u32.  The verifier may still refuse many of them for
  * their loops (too many states, unbounded loops): that is on purpose.
  *
+ * bpf-to-bpf calls (generators/gen_calls.c) come in shapes the kernel accepts and in unsafe
+ * twins it refuses, each behind a knob:
+ *  - p_subprog: one subprogram f(r1, r2) with loops over its arguments, called from loop bodies;
+ *  - p_call_args: two or three such subprograms taking 2-5 arguments, one of which may be a
+ *    pointer into the caller's frame (read, then written back), calling each other from loops;
+ *  - p_call_chain: main -> f1 -> ... -> fn in straight-line code, 2..9 frames in all; 8 is the
+ *    kernel's limit (the safe edge), 9 its unsafe twin, which traps in the interpreter;
+ *  - p_big_frame: such a chain whose frames store deep into their stack (up to fp-512) so that
+ *    the combined stack, each frame rounded as the kernel rounds it (gen_frame_round()), lands
+ *    on 512 bytes, just over it (also when the unrounded sum is under it), or below;
+ *  - p_recursion: direct (f -> f), mutual (f -> g -> f) or one level down (main -> s -> f -> f),
+ *    unbounded (an unconditional call: the run traps at the interpreter's 8-frame limit) or
+ *    bounded (a counter argument stops it within 8 frames: the run ends normally).  The kernel
+ *    refuses all of them.
+ * Programs without GEN_PROG_CALLS_UNSAFE keep every promise above; those with it keep them all
+ * except the kernel's rules on calls (recursion, at most 8 frames, at most 512 bytes of combined
+ * stack), and run in the interpreter like any other (GEN_PROG_CALL_TRAP when a run may stop at
+ * the interpreter's copy of those limits).  gen_program.funcs and the call-graph fields say which shape was emitted.
+ *
  * The input is the packet: GEN_INPUT_LEN bytes.  The prologue loads data and data_end from
  * xdp_md (4-byte loads at 0 and 4), returns 0 when data + GEN_INPUT_LEN > data_end, and spills
  * the packet pointers to fp-8 and fp-16 for later reads.  The program returns its accumulator.
@@ -47,6 +66,13 @@
 #define GEN_FP_DATA_END (-16)	/* spilled packet end pointer */
 #define GEN_FP_KEY (-24)	/* u32 key of map lookups */
 #define GEN_FP_ARRAY (-320)	/* 64-byte array indexed by IVs, zeroed up front */
+#define GEN_FP_CELL (-232)	/* u64 written before a call that passes a pointer to it */
+
+/* The kernel's limits on bpf-to-bpf calls, which the interpreter shares for frames. */
+#define GEN_MAX_FUNCS 16	/* main and its subprograms */
+#define GEN_MAX_FRAMES 8	/* frames of a call chain, main included */
+#define GEN_MAX_STACK 512	/* combined stack of a call chain, frames rounded */
+#define GEN_UNBOUNDED UINT32_MAX	/* max_frames, max_stack of unbounded recursion */
 
 /* The one map a program may use: an array map, entry i at INTERP_VA_MAP + 64 i. */
 #define GEN_MAP_VALUE_SIZE 64
@@ -116,7 +142,13 @@
 	  "the program has a loop of 10^5..2^64 iterations (one of its first 3; GEN_LOOP_HUGE)")   \
 	X(p_irreducible, 8, 0, 100, "a loop is an irreducible cycle with two entries")             \
 	X(p_call, 10, 0, 100, "a body statement calls bpf_get_prandom_u32 or bpf_ktime_get_ns")    \
-	X(p_subprog, 12, 0, 100, "the program has a subprogram called from loop bodies")
+	X(p_subprog, 12, 0, 100, "the program has a subprogram called from loop bodies")          \
+	X(p_call_args, 3, 0, 100,                                                                  \
+	  "2-3 subprograms with 2-5 arguments (maybe a stack pointer) calling each other")         \
+	X(p_call_chain, 2, 0, 100, "main calls a chain of subprograms, 2..9 frames deep")          \
+	X(p_big_frame, 2, 0, 100,                                                                  \
+	  "a call chain whose frames total just under, at or over 512 bytes of stack")             \
+	X(p_recursion, 2, 0, 100, "a subprogram recurses (direct or mutual, bounded or not)")
 
 struct gen_knobs {
 #define GEN_KNOB_FIELD(name, def, lo, hi, what) uint32_t name;
@@ -178,7 +210,16 @@ bool gen_knob_info(size_t i, const char **name, uint32_t *def, const char **what
 	X(HUGE, "huge-trip")                                                                       \
 	X(HELPER, "helper-call")                                                                   \
 	X(SUBPROG, "bpf-to-bpf-call")                                                              \
-	X(SUBPROG_LOOP, "loop-in-subprogram")
+	X(SUBPROG_LOOP, "loop-in-subprogram")                                                      \
+	X(CALL_ARGS, "call-args")                                                                  \
+	X(CALL_PTR, "call-stack-pointer")                                                          \
+	X(CALL_CHAIN, "call-chain")                                                                \
+	X(CALL_TOO_DEEP, "call-chain-9-frames")                                                    \
+	X(BIG_FRAME, "big-frame")                                                                  \
+	X(STACK_OVER, "combined-stack-over-512")                                                   \
+	X(RECURSION, "recursion")                                                                  \
+	X(REC_MUTUAL, "recursion-mutual")                                                          \
+	X(REC_BOUNDED, "recursion-bounded")
 
 enum gen_shape {
 #define GEN_SHAPE_ENUM(n, s) GEN_SHAPE_##n,
@@ -242,6 +283,33 @@ struct gen_loop {
 /* gen_program.flags */
 #define GEN_PROG_MAY_NOT_TERMINATE (1u << 0)	/* some input may run forever */
 #define GEN_PROG_HUGE (1u << 1)		/* max_steps above knobs.step_budget (or unknown) */
+#define GEN_PROG_CALL_TRAP (1u << 2)	/* a run may stop at the interpreter's call limits
+					 * (INTERP_TRAP_LIMIT: 8 frames, 512 bytes) */
+#define GEN_PROG_CALLS_UNSAFE (1u << 3)	/* the kernel refuses its calls: recursion, more than
+					 * GEN_MAX_FRAMES or GEN_MAX_STACK */
+
+/* The call graph's shape: no calls, calls without a cycle, or recursion that nothing stops
+ * (through one function or two), or that a counter argument stops. */
+enum gen_call_shape { GEN_CALLS_NONE, GEN_CALLS_CHAIN, GEN_CALLS_REC_DIRECT, GEN_CALLS_REC_MUTUAL,
+		      GEN_CALLS_REC_BOUNDED };
+const char *gen_call_shape_name(unsigned shape);
+
+/* A frame's share of a chain's combined stack as a JITing kernel counts it (check_max_stack_depth:
+ * round_up(depth, 16); 0 stays 0).  Checked against the running kernel: a main touching fp-8
+ * and a callee touching fp-500 are refused as 528 bytes, fp-484 accepted.  (Without a JIT the
+ * kernel rounds to 32 and counts at least 32 per frame.) */
+static inline uint32_t gen_frame_round(uint32_t depth)
+{
+	return (depth + 15) & ~15u;
+}
+
+/* A function of the program, as the kernel delimits them: from its entry to the next one. */
+struct gen_func {
+	uint32_t pc, end;	/* first instruction, one past the last */
+	uint16_t frame;		/* stack depth: the largest -off of its r10-based accesses */
+	uint8_t nargs;		/* registers r1..r<nargs> it reads as arguments (main: 1) */
+	int8_t ptr_arg;		/* the argument that points into the caller's frame, -1 */
+};
 
 struct gen_program {
 	struct bpf_insn *insns;	/* heap, reused by the next gen_program() on the same struct */
@@ -255,7 +323,17 @@ struct gen_program {
 	size_t map_cnt;
 	struct gen_loop loops[GEN_MAX_LOOPS];	/* main's loops in pc order, then the subprogram's */
 	size_t nloops;
-	int32_t subprog;	/* pc of the subprogram, -1 without */
+	int32_t subprog;	/* pc of the first subprogram, -1 without */
+	struct gen_func funcs[GEN_MAX_FUNCS];	/* main, then the subprograms in pc order */
+	size_t nfuncs;
+	uint8_t call_shape;	/* enum gen_call_shape */
+	uint8_t rec_cycle;	/* functions on the recursive cycle (1 direct, 2 mutual), 0 */
+	/* Frames (main included) of the deepest chain of calls and the largest combined stack
+	 * (sum of gen_frame_round()) of a chain: over every path of the call graph when it has
+	 * no cycle (what the kernel checks), over the frames a run reaches with bounded
+	 * recursion, GEN_UNBOUNDED with unbounded recursion. */
+	uint32_t max_frames;
+	uint32_t max_stack;
 	uint32_t flags;		/* GEN_PROG_* */
 	uint64_t shapes;	/* union of what the program exercises */
 	uint32_t cond_kinds;	/* bit (op >> 4) + 16 * (cmp_width == 32) of every loop test */

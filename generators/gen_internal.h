@@ -8,8 +8,9 @@
  *    written when created, so it is never read uninitialised;
  *  - scratch registers (r0-r5 not holding a home) live within one statement and never across a
  *    call;
- *  - the subprogram keeps to r0-r5 and its own frame: r0 is its accumulator, r1 and r2 its
- *    arguments.
+ *  - the subprogram of p_subprog keeps to r0-r5 and its own frame: r0 is its accumulator, r1
+ *    and r2 its arguments; the subprograms of gen_calls.c also home variables in r6-r9 (the
+ *    kernel keeps a caller's r6-r9 across a call) and keep r1, r2 as argument homes.
  */
 #ifndef BPFSCEV_GENERATORS_GEN_INTERNAL_H
 #define BPFSCEV_GENERATORS_GEN_INTERNAL_H
@@ -26,6 +27,9 @@
 #define GI_MAIN_SLOT_LO (-216)
 #define GI_SUB_SLOT_HI (-8)
 #define GI_SUB_SLOT_LO (-96)
+#define GI_SUB_CELL (-104)	/* a subprogram's cell passed by pointer to its callees */
+#define GI_LINK_SLOT_LO (-32)	/* chain and recursive subprograms: small frames */
+#define GI_MAX_SUBS (GEN_MAX_FUNCS - 1)
 
 struct gi_var {
 	int8_t reg;		/* home register, -1 when the home is a stack slot */
@@ -102,6 +106,22 @@ struct gi_fn {
 	int slot_next, slot_lo;	/* next free slot (grows down) and the lowest allowed */
 	int acc;		/* accumulator variable */
 	int arg_a, arg_b;	/* subprogram arguments (variables in r1, r2) */
+	int callee_lo, callee_hi;	/* subprograms its loop bodies may call: [lo, hi) */
+};
+
+/* A planned subprogram (gen_calls.c). */
+enum { SUBK_LEGACY, SUBK_WORKER, SUBK_LINK, SUBK_REC };
+struct gi_sub {
+	int label;
+	uint8_t kind;
+	uint8_t nargs;		/* 2..5: r1 and r2 are kept, r3.. folded into the accumulator */
+	int8_t ptr_arg;		/* register passed a pointer to the caller's cell, -1 */
+	int8_t next;		/* subprogram called once in straight-line code, -1 */
+	bool bounded;		/* calls next only while r1 != 0, passing r1 - 1 */
+	bool pad;		/* has a big-frame store, patched once all frames are known */
+	bool called;
+	int callee_lo, callee_hi;	/* workers its loop bodies may call */
+	uint32_t pad_pc;
 };
 
 struct gi_fix {
@@ -122,8 +142,15 @@ struct gi {
 	int nopen;
 	/* program-wide choices */
 	bool use_array, use_map, use_pkt, use_sub;
-	int sub_label;
 	bool sub_called;
+	struct gi_sub subs[GI_MAX_SUBS];
+	int nsubs;
+	int main_tail;		/* subprogram main calls once after its loops, -1 */
+	uint32_t tail_arg;	/* its r1: the recursion counter */
+	bool big_frame;
+	uint32_t stack_target;	/* big frame: the chain's combined stack to aim at */
+	uint8_t call_shape, rec_cycle;
+	uint32_t rec_frames;	/* bounded recursion: frames a run reaches */
 	int main_loops;		/* loops begun in main so far */
 	int huge_at, nonterm_at;	/* which of them is huge / possibly endless (-1 none) */
 	uint64_t nest_budget;	/* iterations (product over a nest) a top-level nest may take */
@@ -185,6 +212,15 @@ bool gi_room(const struct gi *g, uint32_t need);
 void gi_loop_eval(const struct gi *g, const struct gi_loop *lp, __int128 lo, __int128 hi,
 		  bool exact, struct gi_eval *ev);
 void gi_emit_opnd(struct gi *g, const struct gi_opnd *o, int v, uint8_t width);
+
+/* gen_calls.c */
+void gi_calls_plan(struct gi *g);
+void gi_calls_main_tail(struct gi *g);
+void gi_calls_emit_subs(struct gi *g);
+void gi_calls_finish(struct gi *g);	/* after gi_resolve: funcs, frames, call graph, steps */
+/* A call of subprogram s from a statement (lp may be NULL): arguments from a (r1) and the
+ * accumulator (r2), the result added to the accumulator. */
+void gi_emit_call(struct gi *g, int s, int a, struct gi_loop *lp);
 
 /* gen_stmt.c */
 enum { COND_ANY = -1, COND_INPUT, COND_COUNTER, COND_ACC, COND_HELPER };

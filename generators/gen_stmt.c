@@ -171,8 +171,7 @@ static void stmt_return(struct gi *g, struct gi_loop *lp)
 	int l_skip = gi_label(g);
 
 	gi_emit_cond_jump(g, lp, l_skip, true, COND_ANY);
-	if (!g->fn->sub)	/* the subprogram's accumulator already is r0 */
-		gi_var_to_reg(g, g->fn->acc, BPF_REG_0);
+	gi_var_to_reg(g, g->fn->acc, BPF_REG_0);	/* nothing when it lives in r0 */
 	gi_exit(g);
 	gi_bind(g, l_skip);
 	for (int i = 0; i < g->nopen; i++)
@@ -279,32 +278,16 @@ static void stmt_helper(struct gi *g, struct gi_loop *lp)
 	lp->shapes |= GEN_SH(HELPER);
 }
 
-/* dst = v once homes in r1-r5 have been spilled (their registers may be overwritten already). */
-static void arg_to(struct gi *g, int v, int dst)
-{
-	const struct gi_var *x = &g->vars[v];
-
-	if (x->reg >= 1 && x->reg <= 5)
-		gi_ldx(g, BPF_DW, dst, EBPF_REG_FP, x->slot);
-	else
-		gi_var_to_reg(g, v, dst);
-}
-
+/* A call of one of the subprograms this function may call from loop bodies. */
 static void stmt_subcall(struct gi *g, struct gi_loop *lp)
 {
-	int a = pick_iv(g, lp);
+	int a = pick_iv(g, lp), lo = g->fn->callee_lo;
+	int s = lo + (int)gen_pick(g->src, (uint32_t)(g->fn->callee_hi - lo));
 
-	gi_spill_caller_homes(g);
-	arg_to(g, a, BPF_REG_1);
-	arg_to(g, g->fn->acc, BPF_REG_2);
-	gi_call_sub(g, g->sub_label);
-	g->sub_called = true;
-	gi_fill_caller_homes(g);
+	gi_emit_call(g, s, a, lp);
 	note_call(g, lp);
-	g->scratch_busy = 1u << BPF_REG_0;
-	gi_var_alux(g, g->fn->acc, BPF_ADD, BPF_REG_0);
-	gi_scratch_release(g);
-	lp->shapes |= GEN_SH(SUBPROG);
+	if (g->subs[s].kind == SUBK_LEGACY)
+		lp->shapes |= GEN_SH(SUBPROG);
 }
 
 /* An inner loop adds to its parent's counter (only when the parent provably still ends, see
@@ -374,9 +357,9 @@ void gi_gen_stmt(struct gi *g, struct gi_loop *lp)
 			return stmt_pkt(g, lp);
 		if (gen_bool(g->src, k->p_call))
 			return stmt_helper(g, lp);
-		if (g->use_sub && gen_bool(g->src, 40))
-			return stmt_subcall(g, lp);
 	}
+	if (g->fn->callee_hi > g->fn->callee_lo && gen_bool(g->src, 40))
+		return stmt_subcall(g, lp);
 	if (lp->parent >= 0 && gen_bool(g->src, k->p_outer_mod))
 		return stmt_outer_mod(g, lp);
 	gi_stmt_acc(g, lp);

@@ -212,14 +212,25 @@ static void bytes_mark(uint64_t *m, int off, unsigned size)
 	}
 }
 
-/* Registers an instruction reads as the kernel checks them: helpers only their arguments
- * (prandom and ktime none, map lookup two), our subprogram its two. */
-static uint16_t reads_of(const struct bpf_insn *in)
+/* r1..r<nargs> of the function the metadata says starts at pc; none when it says nothing. */
+static uint16_t args_mask(const struct gen_program *p, uint32_t pc)
 {
+	for (size_t i = 0; i < p->nfuncs; i++)
+		if (p->funcs[i].pc == pc)
+			return (uint16_t)((1u << (p->funcs[i].nargs + 1)) - 2);
+	return 0;
+}
+
+/* Registers an instruction reads as the kernel checks them: helpers only their arguments
+ * (prandom and ktime none, map lookup two), a subprogram the ones it takes. */
+static uint16_t reads_of(const struct gen_program *p, size_t pc)
+{
+	const struct bpf_insn *in = &p->insns[pc];
+
 	if (ebpf_is_helper_call(in))
 		return in->imm == BPF_FUNC_map_lookup_elem ? 0x6 : 0;
 	if (ebpf_is_pseudo_call(in))
-		return 0x6;
+		return args_mask(p, (uint32_t)((int64_t)pc + 1 + in->imm));
 	return (uint16_t)ebpf_regs_read(in);
 }
 
@@ -260,10 +271,10 @@ static int static_check_fn(const struct gen_program *p, size_t start, size_t end
 			else
 				bytes_mark(s.stack, in->off, sz);
 		}
-		if (reads_of(in) & ~s.regs)
+		if (reads_of(p, pc) & ~s.regs)
 			bad++, fprintf(stderr, "%s seed %llu pc %zu: reads registers %#x before they are "
 				       "written\n", what, (unsigned long long)seed, pc,
-				       reads_of(in) & ~s.regs);
+				       reads_of(p, pc) & ~s.regs);
 		if (ebpf_is_ldimm64(in) && in->src_reg == BPF_PSEUDO_MAP_FD &&
 		    (size_t)in->imm >= p->map_cnt)
 			bad++, fprintf(stderr, "%s pc %zu: map %d undefined\n", what, pc, in->imm);
@@ -309,15 +320,129 @@ static int static_check_fn(const struct gen_program *p, size_t start, size_t end
 	return bad;
 }
 
+/* ---- the call graph, recomputed from the instructions ---- */
+
+/* A frame's share of the combined stack as the running (JITing) kernel counts it. */
+static uint32_t round16(uint32_t depth)
+{
+	return (depth + 15) / 16 * 16;
+}
+
+/* Functions as the kernel delimits them: entry 0 and every pseudo-call target, each up to the
+ * next entry; frames from their r10-relative accesses; edges from their calls. */
+struct cgraph {
+	uint32_t n, pc[GEN_MAX_FUNCS + 1];
+	uint32_t frame[GEN_MAX_FUNCS];
+	uint32_t edges[GEN_MAX_FUNCS];
+	bool overflow;
+};
+
+static int cg_func(const struct cgraph *cg, uint32_t pc)
+{
+	for (uint32_t i = 0; i < cg->n; i++)
+		if (pc >= cg->pc[i] && pc < cg->pc[i + 1])
+			return (int)i;
+	return -1;
+}
+
+static void cg_build(struct cgraph *cg, const struct gen_program *p)
+{
+	memset(cg, 0, sizeof(*cg));
+	cg->pc[cg->n++] = 0;
+	for (size_t pc = 0; pc < p->len; pc++) {
+		const struct bpf_insn *in = &p->insns[pc];
+		uint32_t t = (uint32_t)((int64_t)pc + 1 + in->imm), i;
+
+		if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg != BPF_PSEUDO_CALL)
+			continue;
+		for (i = 0; i < cg->n && cg->pc[i] < t; i++)
+			;
+		if (i < cg->n && cg->pc[i] == t)
+			continue;
+		if (cg->n >= GEN_MAX_FUNCS) {
+			cg->overflow = true;
+			continue;
+		}
+		memmove(&cg->pc[i + 1], &cg->pc[i], (cg->n - i) * sizeof(cg->pc[0]));
+		cg->pc[i] = t;
+		cg->n++;
+	}
+	cg->pc[cg->n] = (uint32_t)p->len;
+	for (uint32_t pc = 0; pc < p->len; pc++) {
+		const struct bpf_insn *in = &p->insns[pc];
+		uint8_t c = in->code & 7;
+		int f = cg_func(cg, pc);
+
+		if (((c == BPF_LDX && in->src_reg == 10) ||
+		     ((c == BPF_STX || c == BPF_ST) && in->dst_reg == 10)) &&
+		    in->off < 0 && (uint32_t)-in->off > cg->frame[f])
+			cg->frame[f] = (uint32_t)-in->off;
+		if (in->code == (BPF_JMP | BPF_CALL) && in->src_reg == BPF_PSEUDO_CALL)
+			cg->edges[f] |= 1u << cg_func(cg, (uint32_t)((int64_t)pc + 1 + in->imm));
+	}
+}
+
+/* The deepest chain from f and its largest combined stack; a call back into the path is a
+ * cycle. */
+static void cg_longest(const struct cgraph *cg, uint32_t f, uint32_t depth, uint32_t stack,
+		       uint32_t on_path, uint32_t *frames, uint32_t *mstack, bool *cycle)
+{
+	depth++;
+	stack += round16(cg->frame[f]);
+	*frames = depth > *frames ? depth : *frames;
+	*mstack = stack > *mstack ? stack : *mstack;
+	on_path |= 1u << f;
+	for (uint32_t t = 0; t < cg->n; t++) {
+		if (!((cg->edges[f] >> t) & 1))
+			continue;
+		if ((on_path >> t) & 1)
+			*cycle = true;
+		else
+			cg_longest(cg, t, depth, stack, on_path, frames, mstack, cycle);
+	}
+}
+
+/* Length of the shortest cycle through the call graph, 0 without one. */
+static uint32_t cg_shortest_cycle(const struct cgraph *cg)
+{
+	uint32_t best = 0;
+
+	for (uint32_t f = 0; f < cg->n; f++) {
+		uint32_t seen = cg->edges[f], frontier = seen;
+
+		for (uint32_t len = 1; frontier && len <= cg->n; len++) {
+			uint32_t next = 0;
+
+			if ((frontier >> f) & 1) {
+				if (!best || len < best)
+					best = len;
+				break;
+			}
+			for (uint32_t t = 0; t < cg->n; t++)
+				if ((frontier >> t) & 1)
+					next |= cg->edges[t];
+			frontier = next & ~seen;
+			seen |= next;
+			if ((next >> f) & 1)
+				frontier |= 1u << f;
+		}
+	}
+	return best;
+}
+
 static int static_check(const struct gen_program *p, uint64_t seed, const char *what)
 {
-	size_t end_main = p->subprog >= 0 ? (size_t)p->subprog : p->len;
-	int bad = static_check_fn(p, 0, end_main, 1u << 1, what, seed);
+	struct cgraph cg;
+	int bad = 0;
 
-	if (p->subprog >= 0)
-		bad += static_check_fn(p, end_main, p->len, (1u << 1) | (1u << 2), what, seed);
-	CHECK(ebpf_is_exit(&p->insns[end_main - 1]), "%s seed %llu: main does not end in exit", what,
-	      (unsigned long long)seed);
+	cg_build(&cg, p);
+	for (uint32_t i = 0; i < cg.n; i++) {
+		bad += static_check_fn(p, cg.pc[i], cg.pc[i + 1],
+				       i ? args_mask(p, cg.pc[i]) : 1u << 1, what, seed);
+		CHECK(cg.pc[i + 1] > cg.pc[i] && ebpf_is_exit(&p->insns[cg.pc[i + 1] - 1]),
+		      "%s seed %llu: function %u does not end in exit", what,
+		      (unsigned long long)seed, i);
+	}
 	return bad;
 }
 
@@ -477,7 +602,8 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 	rs->iv_checks += w.iv_checks;
 	rs->steps += res.steps;
 	*steps = res.steps;
-	if (res.trap != INTERP_OK && res.trap != INTERP_TRAP_STEPS)
+	if (res.trap != INTERP_OK && res.trap != INTERP_TRAP_STEPS &&
+	    !(res.trap == INTERP_TRAP_LIMIT && (p->flags & GEN_PROG_CALL_TRAP)))
 		fprintf(stderr, "seed %llu: trap %d at pc %u: %s\n", (unsigned long long)seed, res.trap,
 			res.trap_pc, res.reason);
 	return res.trap;
@@ -488,6 +614,7 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 			  const char *what, struct run_stats *rs)
 {
 	bool endless = p->flags & GEN_PROG_MAY_NOT_TERMINATE, huge = p->flags & GEN_PROG_HUGE;
+	bool deep = p->flags & GEN_PROG_CALL_TRAP;
 	uint64_t budget = endless || huge ? k->step_budget : p->max_steps + 1, steps;
 	uint8_t other[GEN_INPUT_LEN];
 	enum interp_trap t;
@@ -526,6 +653,8 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 		      "loop flag without program flag");
 	}
 	t = run_watched(p, seed, p->input, budget, rs, &steps);
+	if (deep && t == INTERP_TRAP_LIMIT)
+		t = INTERP_OK;	/* the calls reached the kernel's limits, as the metadata says */
 	if (endless || huge) {
 		CHECK(t == INTERP_OK || t == INTERP_TRAP_STEPS, "%s seed %llu: trap %d", what,
 		      (unsigned long long)seed, t);
@@ -541,7 +670,7 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 	if (seed & 1)
 		memset(other, seed & 2 ? 0xff : 0, sizeof(other));
 	t = run_watched(p, seed, other, budget, rs, &steps);
-	CHECK(t == INTERP_OK || ((endless || huge) && t == INTERP_TRAP_STEPS),
+	CHECK(t == INTERP_OK || (deep && t == INTERP_TRAP_LIMIT) || ((endless || huge) && t == INTERP_TRAP_STEPS),
 	      "%s seed %llu, other input: trap %d", what, (unsigned long long)seed, t);
 }
 
@@ -575,6 +704,198 @@ static void check_structure(const struct gen_program *p, uint64_t seed)
 	}
 	CHECK_EQ_U64(st.loops->nirreducible, nirr, "irreducible loops");
 	scev_structure__free(&st);
+}
+
+/* ---- the call metadata against the recomputed graph and against runs ---- */
+
+struct frame_watch {
+	const struct cgraph *cg;
+	int fn_at[EBPF_MAX_CALL_DEPTH];
+	uint32_t frames, stack;
+};
+
+static void frame_visit(void *arg, const struct interp_state *st, uint32_t pc)
+{
+	struct frame_watch *w = arg;
+	unsigned d = interp_state_frame(st);
+	uint32_t stack = 0;
+
+	if (d >= EBPF_MAX_CALL_DEPTH)
+		return;
+	w->fn_at[d] = cg_func(w->cg, pc);
+	for (unsigned i = 0; i <= d; i++)
+		stack += w->fn_at[i] >= 0 ? round16(w->cg->frame[w->fn_at[i]]) : 0;
+	w->frames = d + 1 > w->frames ? d + 1 : w->frames;
+	w->stack = stack > w->stack ? stack : w->stack;
+}
+
+/* Runs p with every pc probed: the deepest frame and the largest combined stack reached. */
+static enum interp_trap run_frames(const struct gen_program *p, const struct cgraph *cg,
+				   const uint8_t *input, uint64_t budget, struct frame_watch *w)
+{
+	static uint8_t probes[GEN_MAX_INSNS];
+	uint8_t pkt[GEN_INPUT_LEN], values[GEN_MAP_ENTRIES * GEN_MAP_VALUE_SIZE] = { 0 };
+	struct interp_map map = { .def = p->maps[0], .values = values };
+	struct interp_env env = { .ctx_kind = INTERP_CTX_XDP, .input = pkt, .input_len = GEN_INPUT_LEN,
+				  .helper_data = p->helper_data, .helper_len = p->helper_len,
+				  .maps = p->map_cnt ? &map : NULL, .map_cnt = p->map_cnt,
+				  .step_budget = budget, .probes = probes, .visit = frame_visit,
+				  .arg = w };
+	struct interp_result res = { 0 };
+	struct interp_code *code;
+	struct ebpf_prog view;
+	struct diag d;
+
+	memcpy(pkt, input, GEN_INPUT_LEN);
+	memset(probes, 1, sizeof(probes));
+	memset(w, 0, sizeof(*w));
+	w->cg = cg;
+	gen_program__prog(p, &view, "gen");
+	if (interp_prepare(&code, &view, &d))
+		return INTERP_TRAP_CALL;
+	CHECK(interp_run(code, &env, &res) == 0, "interp_run misuse");
+	interp_code__free(code);
+	return res.trap;
+}
+
+struct call_stats {
+	unsigned programs, bounded, bounded_reached, unbounded, unbounded_trapped;
+	unsigned frames8, frames9, stack512, stack_over, stack_over_raw_under, ptr_calls;
+};
+
+/* The graph fields and flags against cg_build(), then a run against both. */
+static void check_calls(const struct gen_program *p, uint64_t seed, struct call_stats *cs)
+{
+	struct cgraph cg;
+	struct frame_watch w;
+	uint32_t frames = 0, stack = 0, cyc, raw = 0;
+	bool cycle = false, bounded = p->call_shape == GEN_CALLS_REC_BOUNDED;
+	enum interp_trap t;
+
+	cg_build(&cg, p);
+	CHECK(!cg.overflow, "seed %llu: more than %d functions", (unsigned long long)seed,
+	      GEN_MAX_FUNCS);
+	CHECK_EQ_U64(p->nfuncs, cg.n, "functions");
+	for (uint32_t i = 0; i < cg.n && i < p->nfuncs; i++)
+		CHECK(p->funcs[i].pc == cg.pc[i] && p->funcs[i].end == cg.pc[i + 1] &&
+			      p->funcs[i].frame == cg.frame[i],
+		      "seed %llu function %u: pc %u..%u frame %u, recomputed %u..%u frame %u",
+		      (unsigned long long)seed, i, p->funcs[i].pc, p->funcs[i].end,
+		      p->funcs[i].frame, cg.pc[i], cg.pc[i + 1], cg.frame[i]);
+	CHECK(p->subprog == (cg.n > 1 ? (int32_t)cg.pc[1] : -1), "seed %llu: subprog %d",
+	      (unsigned long long)seed, p->subprog);
+	cg_longest(&cg, 0, 0, 0, 0, &frames, &stack, &cycle);
+	cyc = cg_shortest_cycle(&cg);
+	CHECK(cycle == (cyc > 0), "seed %llu: cycle searches disagree", (unsigned long long)seed);
+	if (cycle) {
+		CHECK(p->call_shape >= GEN_CALLS_REC_DIRECT && p->rec_cycle == cyc &&
+			      (p->call_shape != GEN_CALLS_REC_DIRECT || cyc == 1) &&
+			      (p->call_shape != GEN_CALLS_REC_MUTUAL || cyc == 2) &&
+			      (p->flags & GEN_PROG_CALLS_UNSAFE),
+		      "seed %llu: a cycle of %u, metadata says %s cycle %u flags %#x",
+		      (unsigned long long)seed, cyc, gen_call_shape_name(p->call_shape),
+		      p->rec_cycle, p->flags);
+		CHECK(bounded ? p->max_frames <= GEN_MAX_FRAMES : p->max_frames == GEN_UNBOUNDED &&
+			      p->max_stack == GEN_UNBOUNDED && (p->flags & GEN_PROG_CALL_TRAP),
+		      "seed %llu: recursion with max_frames %u", (unsigned long long)seed,
+		      p->max_frames);
+	} else {
+		bool unsafe = frames > GEN_MAX_FRAMES || stack > GEN_MAX_STACK;
+
+		CHECK(p->call_shape == (cg.n > 1 ? GEN_CALLS_CHAIN : GEN_CALLS_NONE) && !p->rec_cycle,
+		      "seed %llu: no cycle, metadata says %s", (unsigned long long)seed,
+		      gen_call_shape_name(p->call_shape));
+		CHECK(p->max_frames == frames && p->max_stack == stack,
+		      "seed %llu: %u frames, stack %u; recomputed %u, %u", (unsigned long long)seed,
+		      p->max_frames, p->max_stack, frames, stack);
+		CHECK(!!(p->flags & GEN_PROG_CALLS_UNSAFE) == unsafe &&
+			      !!(p->flags & GEN_PROG_CALL_TRAP) == unsafe,
+		      "seed %llu: flags %#x for %u frames, stack %u", (unsigned long long)seed,
+		      p->flags, frames, stack);
+		cs->frames8 += frames == GEN_MAX_FRAMES;
+		cs->frames9 += frames == GEN_MAX_FRAMES + 1;
+		cs->stack512 += stack == GEN_MAX_STACK;
+		cs->stack_over += stack > GEN_MAX_STACK;
+		for (uint32_t i = 0; i < cg.n; i++)
+			raw += cg.frame[i];
+		cs->stack_over_raw_under += stack > GEN_MAX_STACK && raw <= GEN_MAX_STACK;
+	}
+	/* Only the unsafe twins break the kernel's rules on calls. */
+	CHECK(!(p->flags & GEN_PROG_CALLS_UNSAFE) ||
+		      (p->shapes & (GEN_SH(BIG_FRAME) | GEN_SH(CALL_TOO_DEEP) | GEN_SH(RECURSION))),
+	      "seed %llu: unsafe calls from a safe shape", (unsigned long long)seed);
+	for (uint32_t i = 0; i < cg.n && i < p->nfuncs; i++)
+		cs->ptr_calls += p->funcs[i].ptr_arg > 0;
+	cs->programs++;
+	if (cg.n < 2)
+		return;
+	/* A run never goes deeper or uses more stack than stated; it traps only at the frame
+	 * limit, and only when the metadata says it may. */
+	t = run_frames(p, &cg, p->input, p->flags & (GEN_PROG_HUGE | GEN_PROG_MAY_NOT_TERMINATE) ?
+				 100000 : p->max_steps + 1, &w);
+	CHECK(t == INTERP_OK || t == INTERP_TRAP_STEPS ||
+		      (t == INTERP_TRAP_LIMIT && (p->flags & GEN_PROG_CALL_TRAP)),
+	      "seed %llu: trap %d at %u frames", (unsigned long long)seed, t, w.frames);
+	if (p->max_frames != GEN_UNBOUNDED)
+		CHECK(w.frames <= p->max_frames && w.stack <= p->max_stack,
+		      "seed %llu: a run reached %u frames and %u bytes, metadata %u and %u",
+		      (unsigned long long)seed, w.frames, w.stack, p->max_frames, p->max_stack);
+	if (bounded) {
+		cs->bounded++;
+		cs->bounded_reached += w.frames == p->max_frames && w.stack == p->max_stack;
+	} else if (cycle) {
+		cs->unbounded++;
+		cs->unbounded_trapped += t == INTERP_TRAP_LIMIT;
+	}
+}
+
+static void test_calls(void)
+{
+	static const char *const knobs[] = { "p_call_args", "p_call_chain", "p_big_frame",
+					     "p_recursion", NULL };
+	struct gen_program p = { 0 };
+	struct run_stats rs = { 0 };
+	struct call_stats cs[5] = { { 0 } };
+
+	/* Each call knob at 100 alone, then all together. */
+	for (int v = 0; v < 5; v++) {
+		struct gen_knobs k = gen_knobs_default();
+
+		for (int j = 0; knobs[j]; j++)
+			if (v == 4 || j == v)
+				CHECK(!gen_knobs_set(&k, knobs[j], 100), "set %s", knobs[j]);
+		for (uint64_t seed = 0; seed < 600; seed++) {
+			struct gen_src src;
+
+			gen_src_init_seed(&src, 5000000 + 1000 * (uint64_t)v + seed);
+			if (gen_program(&p, &src, &k)) {
+				CHECK(0, "calls %d seed %llu: gen_program failed", v,
+				      (unsigned long long)seed);
+				continue;
+			}
+			check_program(&p, &k, seed, "calls", &rs);
+			check_calls(&p, seed, &cs[v]);
+		}
+		printf("calls %s: %u programs; frames 8: %u, 9: %u; stack 512: %u, over: %u (raw sum "
+		       "under: %u); pointer args %u; bounded recursion %u (deepest reached %u), "
+		       "unbounded %u (trapped %u)\n", v < 4 ? knobs[v] : "all", cs[v].programs,
+		       cs[v].frames8, cs[v].frames9, cs[v].stack512, cs[v].stack_over,
+		       cs[v].stack_over_raw_under, cs[v].ptr_calls, cs[v].bounded,
+		       cs[v].bounded_reached, cs[v].unbounded, cs[v].unbounded_trapped);
+	}
+	/* The edges are met: safe and unsafe depths, stacks at and over the limit (also over
+	 * only by rounding), recursion that ends and recursion that reaches the frame limit. */
+	CHECK(cs[0].ptr_calls > 50, "p_call_args=100: %u pointer arguments", cs[0].ptr_calls);
+	CHECK(cs[1].frames8 > 50 && cs[1].frames9 > 50, "p_call_chain=100: %u of 8 frames, %u of 9",
+	      cs[1].frames8, cs[1].frames9);
+	CHECK(cs[2].stack512 > 100 && cs[2].stack_over > 50 && cs[2].stack_over_raw_under > 5,
+	      "p_big_frame=100: %u at 512, %u over (%u by rounding)", cs[2].stack512,
+	      cs[2].stack_over, cs[2].stack_over_raw_under);
+	CHECK(cs[3].bounded > 100 && cs[3].bounded_reached > cs[3].bounded / 2 &&
+		      cs[3].unbounded > 100 && cs[3].unbounded_trapped > cs[3].unbounded / 2,
+	      "p_recursion=100: %u bounded (%u reached their depth), %u unbounded (%u trapped)",
+	      cs[3].bounded, cs[3].bounded_reached, cs[3].unbounded, cs[3].unbounded_trapped);
+	gen_program__free(&p);
 }
 
 static bool same_program(const struct gen_program *a, const struct gen_program *b)
@@ -738,7 +1059,9 @@ static void test_knobs_control(void)
 		{ "p_big_step", GEN_SHAPE_STEP_BIG },	  { "p_ctr32", GEN_SHAPE_CTR32 },
 		{ "p_cmp_mix", GEN_SHAPE_CMP_MIX },	  { "p_bound_reg", GEN_SHAPE_BOUND_REG },
 		{ "p_wrap", GEN_SHAPE_WRAP },		  { "p_huge", GEN_SHAPE_HUGE },
-		{ "p_nonterminating", GEN_SHAPE_NONTERM },
+		{ "p_nonterminating", GEN_SHAPE_NONTERM }, { "p_call_args", GEN_SHAPE_CALL_ARGS },
+		{ "p_call_chain", GEN_SHAPE_CALL_CHAIN },  { "p_big_frame", GEN_SHAPE_BIG_FRAME },
+		{ "p_recursion", GEN_SHAPE_RECURSION },
 	};
 	struct gen_knobs k;
 	struct sample off, on;
@@ -986,6 +1309,7 @@ int main(void)
 	test_knobs_api();
 	test_text();
 	test_bytes();
+	test_calls();
 	test_knobs_control();
 	test_default_mix();
 	return check_done("test_gen");

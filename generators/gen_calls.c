@@ -1,0 +1,576 @@
+/* bpf-to-bpf calls: which subprograms a program has and how they call each other (the plan,
+ * drawn up front), their bodies, the calls themselves, and what the emitted code then is as a
+ * call graph: the functions and their frames, the deepest chain of frames and the largest
+ * combined stack, and the bound on the steps a run can take.
+ *
+ * The shapes are those gen.h lists under its knobs.  The kernel's limits they are built around
+ * (8 frames, 512 bytes of combined stack with each frame rounded up to 16 bytes, no recursion)
+ * are the ones a program must respect to be loaded; the unsafe twins break exactly one of them,
+ * so a checker that misses that rule calls a program safe that the kernel refuses.  The graph
+ * metadata is computed from the emitted instructions (the calls found in them, the stack
+ * offsets they use), not from the plan; the plan only says which calls pass a counter down.
+ */
+#include <string.h>
+
+#include "generators/gen_internal.h"
+
+/* ---- the plan ---- */
+
+static int sub_new(struct gi *g, uint8_t kind, uint8_t nargs)
+{
+	struct gi_sub *s;
+
+	if (g->nsubs >= GI_MAX_SUBS)
+		return -1;
+	s = &g->subs[g->nsubs];
+	*s = (struct gi_sub){ .label = gi_label(g), .kind = kind, .nargs = nargs, .ptr_arg = -1,
+			      .next = -1 };
+	return g->nsubs++;
+}
+
+/* Frames of a plain chain: the kernel's limit and one more half the time together, else any
+ * depth below. */
+static uint32_t chain_frames(struct gi *g)
+{
+	switch (gen_pick(g->src, 10)) {
+	case 0: case 1: case 2: return GEN_MAX_FRAMES;
+	case 3: case 4: case 5: return GEN_MAX_FRAMES + 1;
+	default: return gen_u32(g->src, 2, GEN_MAX_FRAMES - 1);
+	}
+}
+
+/* The combined stack a big-frame chain aims at: the limit itself, one granule over it, or a few
+ * granules under. */
+static uint32_t stack_target(struct gi *g)
+{
+	switch (gen_pick(g->src, 20)) {
+	case 0: case 1: case 2: case 3: case 4: case 5: case 6: case 7: case 8:
+		return GEN_MAX_STACK;
+	case 9: case 10: case 11: case 12: case 13: case 14: case 15:
+		return GEN_MAX_STACK + 16;
+	default:
+		return GEN_MAX_STACK - 16 * gen_u32(g->src, 1, 8);
+	}
+}
+
+void gi_calls_plan(struct gi *g)
+{
+	const struct gen_knobs *k = g->k;
+	bool args = gen_bool(g->src, k->p_call_args), chain = gen_bool(g->src, k->p_call_chain);
+	bool big = gen_bool(g->src, k->p_big_frame), rec = gen_bool(g->src, k->p_recursion);
+	int s;
+
+	g->nsubs = 0;
+	g->main_tail = -1;
+	g->call_shape = GEN_CALLS_NONE;
+	if (args) {
+		/* Workers: loop subprograms with more arguments; a worker's loops may call the
+		 * later ones unless main's frame is big already (its array), which would take
+		 * main -> worker -> worker over 512 bytes. */
+		unsigned nw = gen_u32(g->src, 2, 3);
+
+		g->use_sub = true;
+		for (unsigned i = 0; i < nw; i++) {
+			s = sub_new(g, SUBK_WORKER, (uint8_t)gen_u32(g->src, 2, 5));
+			if (g->subs[s].nargs > 2 && gen_bool(g->src, 50))
+				g->subs[s].ptr_arg = (int8_t)gen_u32(g->src, 3, g->subs[s].nargs);
+			g->subs[s].callee_lo = s + 1;
+			g->subs[s].callee_hi = g->use_array ? s + 1 : (int)nw;
+		}
+		g->fn->callee_lo = 0;
+		g->fn->callee_hi = (int)nw;
+	} else if (g->use_sub) {
+		sub_new(g, SUBK_LEGACY, 2);
+		g->fn->callee_lo = 0;
+		g->fn->callee_hi = 1;
+	}
+	if (rec) {
+		unsigned variant = gen_pick(g->src, 3), prefix = 1;
+		bool bounded = gen_bool(g->src, 50);
+		int f, h = -1;
+
+		if (variant == 2) {	/* main -> s -> f -> f */
+			h = sub_new(g, SUBK_LINK, 2);
+			prefix = 2;
+		}
+		f = sub_new(g, SUBK_REC, 2);
+		g->subs[f].next = (int8_t)f;
+		if (variant == 1) {	/* f -> g -> f */
+			int m = sub_new(g, SUBK_REC, 2);
+
+			g->subs[f].next = (int8_t)m;
+			g->subs[m].next = (int8_t)f;
+			g->subs[m].bounded = bounded;
+		}
+		g->subs[f].bounded = bounded;
+		if (h >= 0)
+			g->subs[h].next = (int8_t)f;
+		g->main_tail = h >= 0 ? h : f;
+		g->rec_cycle = variant == 1 ? 2 : 1;
+		if (bounded) {
+			/* frames of the recursive part, the caller's included in the 8 */
+			uint32_t kf = gen_u32(g->src, 2, GEN_MAX_FRAMES - prefix);
+
+			g->tail_arg = kf - 1;
+			g->call_shape = GEN_CALLS_REC_BOUNDED;
+			g->p->shapes |= GEN_SH(REC_BOUNDED);
+		} else {
+			g->tail_arg = gen_u32(g->src, 0, 100);
+			g->call_shape = variant == 1 ? GEN_CALLS_REC_MUTUAL : GEN_CALLS_REC_DIRECT;
+		}
+		g->p->shapes |= GEN_SH(RECURSION) | (variant == 1 ? GEN_SH(REC_MUTUAL) : 0);
+	} else if (chain || big) {
+		uint32_t frames = big ? gen_u32(g->src, 2, GEN_MAX_FRAMES) : chain_frames(g);
+		int prev = -1;
+
+		/* Main keeps a small frame, so the depth (or the pads) alone decide. */
+		g->use_array = false;
+		for (uint32_t i = 1; i < frames; i++) {
+			s = sub_new(g, SUBK_LINK, (uint8_t)gen_u32(g->src, 2, 5));
+			if (s < 0)
+				break;
+			g->subs[s].pad = big;
+			if (prev >= 0)
+				g->subs[prev].next = (int8_t)s;
+			else
+				g->main_tail = s;
+			prev = s;
+		}
+		g->big_frame = big;
+		if (big)
+			g->stack_target = stack_target(g);
+		g->p->shapes |= (chain ? GEN_SH(CALL_CHAIN) : 0) | (big ? GEN_SH(BIG_FRAME) : 0);
+	}
+	/* Workers run at least once, whatever the loops' statements turn out to be. */
+	if (args && g->main_tail < 0)
+		g->main_tail = 0;
+}
+
+/* ---- calls ---- */
+
+/* dst = v once homes in r1-r5 have been spilled (their registers may be overwritten already). */
+static void arg_to(struct gi *g, int v, int dst)
+{
+	const struct gi_var *x = &g->vars[v];
+
+	if (x->reg >= 1 && x->reg <= 5)
+		gi_ldx(g, BPF_DW, dst, EBPF_REG_FP, x->slot);
+	else
+		gi_var_to_reg(g, v, dst);
+}
+
+/* r1 = a + r1_add (a < 0: the tail argument), r2 = the accumulator, r3.. constants or values,
+ * one of them maybe a pointer to the caller's cell holding the accumulator; then the call, and
+ * the result (and the cell, which the callee rewrote) into the accumulator. */
+static void emit_call(struct gi *g, int si, int a, int32_t r1_add)
+{
+	const struct gi_sub *s = &g->subs[si];
+	int cell = g->fn->sub ? GI_SUB_CELL : GEN_FP_CELL, acc = g->fn->acc, t;
+
+	gi_spill_caller_homes(g);
+	if (a >= 0)
+		arg_to(g, a, BPF_REG_1);
+	else
+		gi_mov_const(g, BPF_REG_1, g->tail_arg, true);
+	if (r1_add)
+		gi_alu(g, true, BPF_ADD, BPF_REG_1, r1_add);
+	arg_to(g, acc, BPF_REG_2);
+	for (int r = 3; r <= s->nargs; r++) {
+		if (r == s->ptr_arg) {
+			arg_to(g, acc, r);
+			gi_stx(g, BPF_DW, EBPF_REG_FP, (int16_t)cell, r);
+			gi_alux(g, true, BPF_MOV, r, EBPF_REG_FP);
+			gi_alu(g, true, BPF_ADD, r, cell);
+			g->p->shapes |= GEN_SH(CALL_PTR);
+		} else if (gen_bool(g->src, 50)) {
+			gi_mov_const(g, r, gen_u32(g->src, 0, 1000), true);
+		} else {
+			arg_to(g, gen_bool(g->src, 50) || a < 0 ? acc : a, r);
+		}
+	}
+	gi_call_sub(g, s->label);
+	g->subs[si].called = true;
+	g->sub_called = true;
+	gi_fill_caller_homes(g);
+	g->scratch_busy = 1u << BPF_REG_0;
+	gi_var_alux(g, acc, BPF_ADD, BPF_REG_0);
+	if (s->ptr_arg > 0) {
+		gi_scratch_release(g);	/* r0 is free again */
+		t = gi_scratch(g);
+		gi_ldx(g, BPF_DW, t, EBPF_REG_FP, (int16_t)cell);
+		gi_var_alux(g, acc, BPF_XOR, t);
+	}
+	gi_scratch_release(g);
+	if (s->kind == SUBK_WORKER)
+		g->p->shapes |= GEN_SH(CALL_ARGS);
+}
+
+void gi_emit_call(struct gi *g, int s, int a, struct gi_loop *lp)
+{
+	(void)lp;
+	emit_call(g, s, a, 0);
+}
+
+void gi_calls_main_tail(struct gi *g)
+{
+	int t = g->main_tail;
+
+	if (t < 0)
+		return;
+	gi_scratch_release(g);
+	/* Bounded recursion gets its counter; everything else the accumulator. */
+	emit_call(g, t, g->call_shape == GEN_CALLS_REC_BOUNDED ? -1 : g->fn->acc, 0);
+}
+
+/* ---- the subprograms ---- */
+
+static int var_fixed(struct gi *g, int reg)
+{
+	int v = gi_var_new(g, 64, true);
+
+	if (v >= 0) {
+		g->vars[v].reg = (int8_t)reg;
+		if (reg >= 1 && reg <= 5)
+			g->fn->caller_homes |= 1u << reg;
+	}
+	return v;
+}
+
+/* p_subprog's subprogram: f(a = r1, b = r2) with its accumulator in r0 and one or two loops
+ * over its arguments, in its own frame. */
+static void sub_legacy(struct gi *g, const struct gi_sub *s)
+{
+	struct gi_fn fn = { .sub = true, .home_pool = 0x38, .scratch_pool = 0x38,
+			    .max_caller_homes = 3, .slot_next = GI_SUB_SLOT_HI,
+			    .slot_lo = GI_SUB_SLOT_LO };
+	unsigned n;
+
+	g->fn = &fn;
+	gi_bind(g, s->label);
+	fn.acc = var_fixed(g, BPF_REG_0);
+	fn.arg_a = var_fixed(g, BPF_REG_1);
+	fn.arg_b = var_fixed(g, BPF_REG_2);
+	gi_alux(g, true, BPF_MOV, BPF_REG_0, BPF_REG_2);
+	if (gen_bool(g->src, 50))
+		gi_alux(g, true, BPF_XOR, BPF_REG_0, BPF_REG_1);
+	n = gen_u32(g->src, 1, 2);
+	for (unsigned i = 0; i < n; i++)
+		gi_gen_loop(g, LOOPK_ANY);
+	gi_alux(g, true, BPF_ADD, BPF_REG_0, BPF_REG_1);
+	gi_exit(g);
+	gi_var_free(g, fn.arg_b);
+	gi_var_free(g, fn.arg_a);
+	gi_var_free(g, fn.acc);
+}
+
+/* Workers, chain links and recursive subprograms: f(a = r1, b = r2, r3..r5) with an
+ * accumulator anywhere (r6-r9 survive its calls), loops over its arguments, calls to the
+ * workers after it from loop bodies, and one straight-line call to the next subprogram of its
+ * chain or recursion, guarded by the counter in r1 when the recursion is bounded. */
+static void sub_general(struct gi *g, int si)
+{
+	struct gi_sub *s = &g->subs[si];
+	bool small = s->kind != SUBK_WORKER;
+	struct gi_fn fn = { .sub = true, .home_pool = 0x3c0 | 0x38, .scratch_pool = 0x3f,
+			    .max_caller_homes = 3, .slot_next = GI_SUB_SLOT_HI,
+			    .slot_lo = small ? GI_LINK_SLOT_LO : GI_SUB_SLOT_LO,
+			    .callee_lo = s->callee_lo, .callee_hi = s->callee_hi };
+	int pslot = -1, l_skip = -1, r;
+	unsigned n;
+
+	g->fn = &fn;
+	gi_bind(g, s->label);
+	if (s->pad) {	/* deepened once every frame is known (gi_calls_finish) */
+		s->pad_pc = g->len;
+		gi_st(g, BPF_DW, EBPF_REG_FP, -8, 0);
+	}
+	fn.arg_a = var_fixed(g, BPF_REG_1);
+	fn.arg_b = var_fixed(g, BPF_REG_2);
+	if (s->ptr_arg > 0) {
+		/* Keep the pointer (spilled, as the kernel tracks it) for the write-back; fold
+		 * the value it points at like any other argument. */
+		pslot = gi_var_new(g, 64, true);
+		gi_stx(g, BPF_DW, EBPF_REG_FP, g->vars[pslot].slot, s->ptr_arg);
+		gi_ldx(g, BPF_DW, s->ptr_arg, s->ptr_arg, 0);
+	}
+	gi_alux(g, true, BPF_MOV, BPF_REG_0, BPF_REG_2);
+	if (gen_bool(g->src, 50))
+		gi_alux(g, true, BPF_XOR, BPF_REG_0, BPF_REG_1);
+	for (r = 3; r <= s->nargs; r++)
+		gi_alux(g, true, gen_bool(g->src, 50) ? BPF_ADD : BPF_XOR, BPF_REG_0, r);
+	fn.acc = gi_var_new(g, 64, gen_bool(g->src, g->k->p_spill));
+	if (fn.acc < 0)
+		fn.acc = var_fixed(g, BPF_REG_6);	/* cannot happen: the pool is fresh */
+	gi_var_write(g, fn.acc, BPF_REG_0);
+	n = s->kind == SUBK_WORKER ? gen_u32(g->src, 1, 2) : gen_bool(g->src, 40);
+	for (unsigned i = 0; i < n; i++)
+		gi_gen_loop(g, LOOPK_ANY);
+	if (s->next >= 0) {
+		const struct gi_sub *nx = &g->subs[s->next];
+		bool pass_counter = nx->kind == SUBK_REC && nx->bounded;
+
+		if (s->bounded) {
+			l_skip = gi_label(g);
+			r = gi_var_read(g, fn.arg_a);
+			gi_jmp(g, false, BPF_JEQ, r, 0, l_skip);
+			gi_scratch_release(g);
+		}
+		/* A recursive call passes its counter down (or, unbounded, anything). */
+		emit_call(g, s->next, pass_counter || s->kind == SUBK_REC ? fn.arg_a : fn.acc,
+			  s->kind != SUBK_REC ? 0 : s->bounded ? -1 : 1);
+		if (l_skip >= 0)
+			gi_bind(g, l_skip);
+	}
+	gi_var_to_reg(g, fn.acc, BPF_REG_0);
+	gi_alux(g, true, BPF_ADD, BPF_REG_0, BPF_REG_1);
+	if (pslot >= 0) {
+		gi_ldx(g, BPF_DW, BPF_REG_3, EBPF_REG_FP, g->vars[pslot].slot);
+		gi_stx(g, BPF_DW, BPF_REG_3, 0, BPF_REG_0);
+	}
+	gi_exit(g);
+	gi_var_free(g, fn.acc);
+	gi_var_free(g, pslot);
+	gi_var_free(g, fn.arg_b);
+	gi_var_free(g, fn.arg_a);
+}
+
+void gi_calls_emit_subs(struct gi *g)
+{
+	/* Calls go to later subprograms, or back to ones already called (recursion), so one
+	 * pass in plan order emits everything that is called. */
+	for (int i = 0; i < g->nsubs; i++) {
+		if (!g->subs[i].called)
+			continue;
+		if (g->subs[i].kind == SUBK_LEGACY)
+			sub_legacy(g, &g->subs[i]);
+		else
+			sub_general(g, i);
+	}
+}
+
+/* ---- what was emitted ---- */
+
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+	if (a && b > UINT64_MAX / a)
+		return UINT64_MAX;
+	return a * b;
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* Header executions bound every instruction of a loop's body per entry, so the product of
+ * trip_max over the loops around an instruction bounds its executions per call of its
+ * function. */
+static uint64_t mult_at(const struct gen_program *p, size_t pc)
+{
+	uint64_t m = 1;
+
+	for (size_t i = 0; i < p->nloops; i++)
+		if (p->loops[i].first <= pc && pc <= p->loops[i].last)
+			m = mul_sat(m, p->loops[i].trip_max);
+	return m;
+}
+
+static int func_at(const struct gen_program *p, uint32_t pc)
+{
+	for (size_t i = 0; i < p->nfuncs; i++)
+		if (p->funcs[i].pc <= pc && pc < p->funcs[i].end)
+			return (int)i;
+	return -1;
+}
+
+static int call_target(const struct gen_program *p, uint32_t pc)
+{
+	return func_at(p, (uint32_t)((int64_t)pc + 1 + p->insns[pc].imm));
+}
+
+static bool is_fp_access(const struct bpf_insn *in)
+{
+	uint8_t c = ebpf_class(in);
+
+	return (c == BPF_LDX && in->src_reg == EBPF_REG_FP) ||
+	       ((c == BPF_STX || c == BPF_ST) && in->dst_reg == EBPF_REG_FP);
+}
+
+/* The kernel's stack depth of each function: the deepest r10-relative offset it touches
+ * (every region the generator reaches through a moved pointer is also touched directly). */
+static void frames(struct gen_program *p, const struct gi *g, bool skip_pads)
+{
+	for (size_t f = 0; f < p->nfuncs; f++) {
+		uint32_t d = 0;
+
+		for (uint32_t pc = p->funcs[f].pc; pc < p->funcs[f].end; pc++) {
+			const struct bpf_insn *in = &p->insns[pc];
+			bool pad = false;
+
+			for (int s = 0; skip_pads && s < g->nsubs; s++)
+				pad |= g->subs[s].pad && g->subs[s].called && g->subs[s].pad_pc == pc;
+			if (is_fp_access(in) && !pad && in->off < 0 && (uint32_t)-in->off > d)
+				d = (uint32_t)-in->off;
+		}
+		p->funcs[f].frame = (uint16_t)d;
+	}
+}
+
+/* The big-frame chain: deepen each link's pad so that the rounded frames of main and the links
+ * add up to the target, a granule or more at a time, sometimes 8 bytes short of a granule (the
+ * same rounded total from a smaller raw one). */
+static void place_pads(struct gi *g, struct gen_program *p)
+{
+	uint32_t base, slack, want[GI_MAX_SUBS] = { 0 };
+	int chain[GI_MAX_SUBS], n = 0;
+
+	for (int s = g->main_tail; s >= 0 && n < GI_MAX_SUBS; s = g->subs[s].next) {
+		if (!g->subs[s].pad || !g->subs[s].called)
+			return;
+		chain[n++] = s;
+	}
+	if (!n)
+		return;
+	frames(p, g, true);
+	base = gen_frame_round(p->funcs[0].frame);
+	for (int i = 0; i < n; i++) {
+		int f = func_at(p, (uint32_t)g->label_pc[g->subs[chain[i]].label]);
+		uint32_t own = f >= 0 ? gen_frame_round(p->funcs[f].frame) : 0;
+
+		want[i] = own < 16 ? 16 : own;
+		base += want[i];
+	}
+	slack = g->stack_target > base ? g->stack_target - base : 0;
+	for (uint32_t gr = 0; gr < slack / 16; gr++)
+		want[gen_pick(g->src, (uint32_t)n)] += 16;
+	for (int i = 0; i < n; i++) {
+		uint32_t raw = want[i] - (gen_bool(g->src, 40) ? 8 : 0);
+
+		if (raw > GEN_MAX_STACK)
+			raw = GEN_MAX_STACK;
+		p->insns[g->subs[chain[i]].pad_pc].off = (int16_t)-(int32_t)raw;
+	}
+}
+
+struct walk {
+	const struct gen_program *p;
+	const struct gi *g;
+	uint16_t edges[GEN_MAX_FUNCS];	/* bit t: function f calls t */
+	int sub_of[GEN_MAX_FUNCS];	/* plan entry of function f, -1 for main */
+	uint32_t frames, stack;
+	bool unbounded;
+};
+
+/* Every chain of frames from function f on, the counter passed down by bounded recursion cut
+ * where the guard would; deeper than GEN_MAX_FRAMES + 1 means unbounded. */
+static void walk(struct walk *w, int f, uint32_t frames, uint32_t stack, uint32_t cnt)
+{
+	const struct gi_sub *s = w->sub_of[f] >= 0 ? &w->g->subs[w->sub_of[f]] : NULL;
+
+	frames++;
+	stack += gen_frame_round(w->p->funcs[f].frame);
+	if (frames > GEN_MAX_FRAMES + 1) {
+		w->unbounded = true;
+		return;
+	}
+	if (frames > w->frames)
+		w->frames = frames;
+	if (stack > w->stack)
+		w->stack = stack;
+	for (int t = 0; t < (int)w->p->nfuncs; t++) {
+		bool next;
+
+		if (!((w->edges[f] >> t) & 1))
+			continue;
+		next = s && s->next >= 0 && w->sub_of[t] == s->next;
+		if (next && s->bounded) {
+			if (cnt)
+				walk(w, t, frames, stack, cnt - 1);
+		} else {
+			walk(w, t, frames, stack, cnt);
+		}
+		if (w->unbounded)
+			return;
+	}
+}
+
+/* Steps of one call of function f running at call depth d (0 = main); a call from depth
+ * GEN_MAX_FRAMES - 1 traps instead of running its callee. */
+static uint64_t fn_steps(const struct gen_program *p, int f, int d,
+			 uint64_t memo[GEN_MAX_FUNCS][GEN_MAX_FRAMES])
+{
+	uint64_t total = 0;
+
+	if (memo[f][d])
+		return memo[f][d];
+	for (uint32_t pc = p->funcs[f].pc; pc < p->funcs[f].end; pc++) {
+		uint64_t m = mult_at(p, pc);
+		int t;
+
+		total = add_sat(total, m);
+		if (ebpf_is_pseudo_call(&p->insns[pc]) && d + 1 < GEN_MAX_FRAMES &&
+		    (t = call_target(p, pc)) >= 0)
+			total = add_sat(total, mul_sat(m, fn_steps(p, t, d + 1, memo)));
+	}
+	memo[f][d] = total;
+	return total;
+}
+
+void gi_calls_finish(struct gi *g)
+{
+	struct gen_program *p = g->p;
+	uint64_t memo[GEN_MAX_FUNCS][GEN_MAX_FRAMES] = { { 0 } };
+	struct walk w = { .p = p, .g = g };
+
+	/* Functions: main, then the called subprograms in the order they were emitted. */
+	p->nfuncs = 1;
+	p->funcs[0] = (struct gen_func){ .pc = 0, .nargs = 1, .ptr_arg = -1 };
+	w.sub_of[0] = -1;
+	for (int s = 0; s < g->nsubs; s++) {
+		if (!g->subs[s].called)
+			continue;
+		w.sub_of[p->nfuncs] = s;
+		p->funcs[p->nfuncs++] = (struct gen_func){
+			.pc = (uint32_t)g->label_pc[g->subs[s].label], .nargs = g->subs[s].nargs,
+			.ptr_arg = g->subs[s].ptr_arg };
+	}
+	for (size_t f = 0; f < p->nfuncs; f++)
+		p->funcs[f].end = f + 1 < p->nfuncs ? p->funcs[f + 1].pc : (uint32_t)p->len;
+	p->subprog = p->nfuncs > 1 ? (int32_t)p->funcs[1].pc : -1;
+	if (g->big_frame)
+		place_pads(g, p);
+	frames(p, g, false);
+
+	/* The call graph as emitted, walked from main. */
+	for (uint32_t pc = 0; pc < p->len; pc++) {
+		int t;
+
+		if (ebpf_is_pseudo_call(&p->insns[pc]) && (t = call_target(p, pc)) >= 0)
+			w.edges[func_at(p, pc)] |= (uint16_t)(1u << t);
+	}
+	walk(&w, 0, 0, 0, g->tail_arg);
+	p->call_shape = p->nfuncs > 1 ? GEN_CALLS_CHAIN : GEN_CALLS_NONE;
+	if (g->call_shape != GEN_CALLS_NONE)
+		p->call_shape = g->call_shape;
+	p->rec_cycle = g->call_shape >= GEN_CALLS_REC_DIRECT ? g->rec_cycle : 0;
+	p->max_frames = w.unbounded ? GEN_UNBOUNDED : w.frames;
+	p->max_stack = w.unbounded ? GEN_UNBOUNDED : w.stack;
+	if (p->max_frames > GEN_MAX_FRAMES || p->max_stack > GEN_MAX_STACK)
+		p->flags |= GEN_PROG_CALL_TRAP;
+	if (p->rec_cycle || p->max_frames > GEN_MAX_FRAMES || p->max_stack > GEN_MAX_STACK)
+		p->flags |= GEN_PROG_CALLS_UNSAFE;
+	if (!w.unbounded && p->max_frames > GEN_MAX_FRAMES)
+		p->shapes |= GEN_SH(CALL_TOO_DEEP);
+	if (!w.unbounded && p->max_stack > GEN_MAX_STACK)
+		p->shapes |= GEN_SH(STACK_OVER);
+
+	p->max_steps = fn_steps(p, 0, 0, memo);
+}
+
+const char *gen_call_shape_name(unsigned shape)
+{
+	static const char *const names[] = { "none", "chain", "recursive-direct",
+					      "recursive-mutual", "recursive-bounded" };
+
+	return shape < sizeof(names) / sizeof(names[0]) ? names[shape] : "?";
+}
