@@ -35,7 +35,7 @@ static void fuzz_usage(FILE *f)
 		"                 Ctrl-C or a kill); its seed, knobs and oracle settings apply\n"
 		"  --inputs N     inputs the oracle runs per program (default %d)\n"
 		"  --steps N      instruction budget per run (default %d)\n"
-		"  --timeout S    analyzer time limit per program (default 2): a hang finding\n"
+		"  --timeout S    analyzer CPU-time limit per program (default 2): a hang finding\n"
 		"  --strategy S   the analyzer's strategy for loop-carried values (default forget)\n"
 		"  --knob N=V     a generator knob (bpfscev fuzz --knobs lists them)\n"
 		"  --knobs        list the generator knobs and exit\n"

@@ -800,7 +800,8 @@ enum { PH_IDLE, PH_GEN, PH_ANALYZE, PH_CHECK, PH_ORACLES };
 struct watch {
 	volatile uint64_t index;
 	volatile uint32_t phase;
-	volatile double since;	/* wall_s() when the phase began */
+	volatile double since;		/* wall_s() when the phase began */
+	volatile double cpu_since;	/* the worker's cpu_s() then */
 };
 
 static void set_phase(struct watch *w, uint32_t ph)
@@ -808,6 +809,7 @@ static void set_phase(struct watch *w, uint32_t ph)
 	if (!w)
 		return;
 	w->since = wall_s();
+	w->cpu_since = cpu_s();
 	w->phase = ph;
 }
 
@@ -1630,6 +1632,8 @@ static void worker_main(struct camp *c, int fd, struct watch *w)
 
 struct worker {
 	pid_t pid;
+	clockid_t cpu;		/* its CPU-time clock, read by the watchdog */
+	bool has_cpu;
 	int fd;
 	int log_fd;		/* the worker's stderr, a file the parent reads after a death */
 	struct watch *w;
@@ -1725,6 +1729,7 @@ static int spawn(struct pool *p, unsigned k)
 	}
 	close(sv[1]);
 	wk->pid = pid;
+	wk->has_cpu = !clock_getcpuclockid(pid, &wk->cpu);
 	wk->fd = sv[0];
 	wk->busy = false;
 	wk->len = 0;
@@ -1951,8 +1956,11 @@ static int read_worker(struct pool *p, unsigned k, bool *dead)
 	return handle_msgs(p, k);
 }
 
-/* Kills workers stuck in one phase: the analyzer has o.timeout, the generator and the oracle
- * (whose work is bounded by step budgets) ten times as long, at least 30 s. */
+/* Kills workers stuck in one phase.  The analyzer has o.timeout of CPU time: a loaded machine
+ * slows a worker down but does not make it use more CPU, so whether a program is a hang does
+ * not depend on what else runs (a worker stuck without using the CPU is caught by the wall
+ * clock, at ten times as long, at least 30 s).  The generator and the oracle, whose work is
+ * bounded by step budgets, have that wall-clock limit. */
 static void watchdog(struct pool *p)
 {
 	double t = wall_s(), slow = p->c->o.timeout * 10 > 30 ? p->c->o.timeout * 10 : 30;
@@ -1961,12 +1969,18 @@ static void watchdog(struct pool *p)
 		struct worker *wk = &p->w[k];
 		uint32_t ph = wk->w->phase;
 		/* Z3 stops itself at its budget; the kernel's verifier at its 1M instructions */
-		double limit = ph == PH_ANALYZE ? p->c->o.timeout : ph == PH_ORACLES ?
+		double limit = ph == PH_ORACLES ?
 			       slow + 4 * (p->c->o.z3_budget > 0 ? p->c->o.z3_budget : 2) + 60 : slow;
+		bool hung;
 
 		if (!wk->pid || !wk->busy || wk->killed_hang || ph == PH_IDLE)
 			continue;
-		if (t - wk->w->since > limit) {
+		hung = t - wk->w->since > limit;
+		if (ph == PH_ANALYZE && wk->has_cpu)
+			hung |= clock_s(wk->cpu) - wk->w->cpu_since > p->c->o.timeout;
+		else if (ph == PH_ANALYZE)
+			hung |= t - wk->w->since > p->c->o.timeout;
+		if (hung) {
 			wk->killed_hang = true;
 			wk->hang_phase = ph;
 			kill(wk->pid, SIGKILL);

@@ -8,9 +8,10 @@
  * The analyzer must survive every program.  With jobs > 0 the work runs in worker processes
  * that take batches of program numbers and report each program as they finish it; the parent
  * watches them through a shared page (which program, which phase, since when).  A worker that
- * dies — a signal, a sanitizer report — or stays too long in one phase is killed, its
- * program is run again alone in a fresh worker, and if that fails too the program is saved
- * as a crash finding with the worker's stderr; the rest of the batch goes back in the queue.
+ * dies — a signal, a sanitizer report — or stays too long in one phase (in the analyzer: CPU
+ * time, so that a busy machine does not make hangs) is killed, its program is run again alone
+ * in a fresh worker, and if that fails too the program is saved as a crash finding with the
+ * worker's stderr; the rest of the batch goes back in the queue.
  * With jobs = 0 everything runs in the calling process (tests, benchmarks): faster to set up,
  * but a crash takes the caller with it.
  *
@@ -92,7 +93,9 @@ struct fuzz_opts {
 	enum scev_strategy strategy;
 	uint32_t oracle_runs;		/* inputs per program; 0 = FUZZ_DEFAULT_RUNS */
 	uint64_t step_budget;		/* instructions per run; 0 = FUZZ_DEFAULT_STEPS */
-	double timeout;			/* seconds one program may spend in the analyzer; 0 = 2 */
+	double timeout;			/* CPU seconds one program may spend in the analyzer (a
+					 * hang finding past it, whatever the machine's load);
+					 * 0 = 2 */
 	unsigned batch;			/* programs per batch handed to a worker; 0 = 32 */
 	const char *replay_cmd;		/* bpfscev binary named in replay.sh; NULL = "bpfscev" */
 	/* optional oracles on every program (fuzz/oracles.h) */
