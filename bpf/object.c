@@ -36,13 +36,30 @@ void ebpf_sections__free(struct ebpf_section *s, size_t cnt)
 	free(s);
 }
 
+/* Copies text[start, end) as a section's text, ending with a newline when not empty. */
+static int section_text(struct ebpf_section *sec, const char *text, size_t start, size_t end)
+{
+	size_t n = end - start;
+	bool nl = n && text[end - 1] != '\n';
+
+	sec->text = malloc(n + nl + 1);
+	if (!sec->text)
+		return -ENOMEM;
+	memcpy(sec->text, text + start, n);
+	if (nl)
+		sec->text[n++] = '\n';
+	sec->text[n] = '\0';
+	return 0;
+}
+
+/* A section's lines are contiguous in the file, so its text is copied once, when the next header
+ * (or the end) closes it: appending line by line costs quadratic time on a large '-- asm'. */
 int ebpf_sections__parse(struct ebpf_section **out, size_t *cnt, const char *text, size_t len,
 			 struct diag *d)
 {
 	struct ebpf_section *v = NULL;
-	size_t n = 0, cap = 0, pos = 0;
+	size_t n = 0, cap = 0, pos = 0, start = 0;
 	int line = 1;
-	long cur = -1;		/* index of the section being filled */
 	bool any_header = false;
 
 	/* First pass: is there any header at all? */
@@ -67,10 +84,9 @@ int ebpf_sections__parse(struct ebpf_section **out, size_t *cnt, const char *tex
 		return 0;
 	}
 	while (pos < len) {
-		size_t eol = pos;
+		const char *nlp = memchr(text + pos, '\n', len - pos);
+		size_t eol = nlp ? (size_t)(nlp - text) : len;
 
-		while (eol < len && text[eol] != '\n')
-			eol++;
 		if (eol - pos >= 3 && !strncmp(text + pos, "-- ", 3)) {
 			size_t nlen = eol - pos - 3;
 
@@ -81,14 +97,14 @@ int ebpf_sections__parse(struct ebpf_section **out, size_t *cnt, const char *tex
 				return diag_at_line(d, EINVAL, line, 4, "section name %s",
 						    nlen ? "too long" : "missing after '-- '");
 			}
+			if (n && section_text(&v[n - 1], text, start, pos))
+				goto nomem;
 			if (n == cap) {
 				size_t nc = cap ? cap * 2 : 8;
 				struct ebpf_section *nv = realloc(v, nc * sizeof(*nv));
 
-				if (!nv) {
-					ebpf_sections__free(v, n);
-					return diag_set(d, ENOMEM, "out of memory");
-				}
+				if (!nv)
+					goto nomem;
 				v = nv;
 				cap = nc;
 			}
@@ -96,31 +112,20 @@ int ebpf_sections__parse(struct ebpf_section **out, size_t *cnt, const char *tex
 			memcpy(v[n].name, text + pos + 3, nlen);
 			v[n].name[nlen] = '\0';
 			v[n].line = line + 1;
-			v[n].text = calloc(1, 1);
-			if (!v[n].text) {
-				ebpf_sections__free(v, n);
-				return diag_set(d, ENOMEM, "out of memory");
-			}
-			cur = (long)n++;
-		} else if (cur >= 0) {
-			size_t old = strlen(v[cur].text), add = eol - pos;
-			char *nt = realloc(v[cur].text, old + add + 2);
-
-			if (!nt) {
-				ebpf_sections__free(v, n);
-				return diag_set(d, ENOMEM, "out of memory");
-			}
-			memcpy(nt + old, text + pos, add);
-			nt[old + add] = '\n';
-			nt[old + add + 1] = '\0';
-			v[cur].text = nt;
+			n++;
+			start = eol < len ? eol + 1 : len;
 		}
 		pos = eol + 1;
 		line++;
 	}
+	if (n && section_text(&v[n - 1], text, start, len))
+		goto nomem;
 	*out = v;
 	*cnt = n;
 	return 0;
+nomem:
+	ebpf_sections__free(v, n);
+	return diag_set(d, ENOMEM, "out of memory");
 }
 
 int ebpf_parse_hex(uint8_t **out, size_t *len, const char *text, struct diag *d)
@@ -188,7 +193,7 @@ static int object_alloc(struct ebpf_object **out, const char *name, enum ebpf_fo
 }
 
 static int add_single_prog(struct ebpf_object *o, struct bpf_insn *insns, size_t len,
-			   uint32_t *lines, const char *name, struct diag *d)
+			   uint32_t *lines, const char *name, bool keep_defect, struct diag *d)
 {
 	struct ebpf_prog *p = calloc(1, sizeof(*p));
 	int err;
@@ -204,7 +209,18 @@ static int add_single_prog(struct ebpf_object *o, struct bpf_insn *insns, size_t
 	snprintf(p->name, sizeof(p->name), "%s", name);
 	o->progs = p;
 	o->prog_cnt = 1;
-	err = ebpf_validate(insns, len, d);
+	err = keep_defect ? ebpf_validate_encoding(insns, len, d) : ebpf_validate(insns, len, d);
+	if (!err && keep_defect) {
+		struct diag why;
+
+		/* kept, for verify to call unsafe; the other stages refuse it (prog.h) */
+		diag_clear(&why);
+		if (ebpf_validate(insns, len, &why)) {
+			p->defect_insn = why.insn;
+			snprintf(p->defect, sizeof(p->defect), "%.*s", (int)sizeof(p->defect) - 1,
+				 why.msg);
+		}
+	}
 	if (err && d && lines && d->insn >= 0 && (size_t)d->insn < len && lines[d->insn])
 		d->line = (int)lines[d->insn];
 	return err;
@@ -313,7 +329,7 @@ static int open_text(struct ebpf_object *o, const char *text, size_t len, struct
 	if (err)
 		return err;
 	prog_name_from(pname, sizeof(pname), o->path);
-	if ((err = add_single_prog(o, insns, n, lines, pname, d)))
+	if ((err = add_single_prog(o, insns, n, lines, pname, true, d)))
 		return err;
 	if ((err = parse_type(o, d)))
 		return err;
@@ -339,7 +355,7 @@ static int open_raw(struct ebpf_object *o, const uint8_t *data, size_t len, stru
 		return diag_set(d, ENOMEM, "out of memory");
 	memcpy(insns, data, len);
 	prog_name_from(pname, sizeof(pname), o->path);
-	return add_single_prog(o, insns, len / sizeof(struct bpf_insn), NULL, pname, d);
+	return add_single_prog(o, insns, len / sizeof(struct bpf_insn), NULL, pname, true, d);
 }
 
 int ebpf_object__open_mem(struct ebpf_object **out, const void *data, size_t len,
@@ -450,7 +466,7 @@ int ebpf_object__from_insns(struct ebpf_object **out, const struct bpf_insn *ins
 		return diag_set(d, ENOMEM, "out of memory");
 	}
 	memcpy(copy, insns, len * sizeof(*copy));
-	err = add_single_prog(o, copy, len, NULL, name ? name : "prog", d);
+	err = add_single_prog(o, copy, len, NULL, name ? name : "prog", false, d);
 	if (err) {
 		ebpf_object__free(o);
 		return err;
