@@ -239,7 +239,19 @@ static int check_target(const uint8_t *kind, size_t len, size_t pc, long t, cons
 	return 0;
 }
 
+static int validate(const struct bpf_insn *insns, size_t len, bool structure, struct diag *d);
+
 int ebpf_validate(const struct bpf_insn *insns, size_t len, struct diag *d)
+{
+	return validate(insns, len, true, d);
+}
+
+int ebpf_validate_encoding(const struct bpf_insn *insns, size_t len, struct diag *d)
+{
+	return validate(insns, len, false, d);
+}
+
+static int validate(const struct bpf_insn *insns, size_t len, bool structure, struct diag *d)
 {
 	uint8_t *kind;		/* per slot: 1 first slot of an insn, 2 second slot, 3 function start */
 	size_t pc;
@@ -288,6 +300,8 @@ int ebpf_validate(const struct bpf_insn *insns, size_t len, struct diag *d)
 
 			if ((err = check_target(kind, len, pc, t, "jump", d)))
 				goto out;
+			if (!structure)
+				continue;
 			/* No function start strictly between pc and t (or at t > pc). */
 			if ((size_t)t > pc) {
 				lo = pc + 1;
@@ -304,7 +318,7 @@ int ebpf_validate(const struct bpf_insn *insns, size_t len, struct diag *d)
 					goto out;
 				}
 		}
-		if (next == len || (next < len && kind[next] == 3)) {
+		if (structure && (next == len || (next < len && kind[next] == 3))) {
 			if (!ebpf_is_exit(i) && !ebpf_is_ja(i)) {
 				err = diag_at_insn(d, EINVAL, (long)pc,
 						   next == len ? "last instruction falls off the end of the program"

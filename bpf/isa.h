@@ -122,6 +122,11 @@ static inline uint64_t ebpf_ldimm64_value(const struct bpf_insn *i)
 /* Checks a whole program; see the file comment for what holds afterwards.  Returns 0, or
  * -EINVAL with d naming the instruction index and the reason. */
 int ebpf_validate(const struct bpf_insn *insns, size_t len, struct diag *d);
+/* The encoding part alone: every instruction well formed, every jump and call target an
+ * instruction.  What it leaves out is the function structure (a jump into another function,
+ * falling through into the next one): programs that break only that are programs the kernel
+ * refuses, which a loader may keep for `verify` to call unsafe (ebpf_prog.defect). */
+int ebpf_validate_encoding(const struct bpf_insn *insns, size_t len, struct diag *d);
 
 /* Checks one instruction in isolation (fields and opcode, not jump targets).  n is the number of
  * slots available from i (an LD_IMM64 needs 2). */

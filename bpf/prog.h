@@ -32,6 +32,12 @@ struct ebpf_prog {
 	struct bpf_insn *insns;
 	size_t len;		/* slots */
 	uint32_t *lines;	/* for text input: source line of each slot (0 = none); else NULL */
+	/* Where the program breaks the function structure the kernel demands (a jump into
+	 * another function, falling into the next one, falling off the end): insns are well
+	 * encoded (ebpf_validate_encoding) but not valid (ebpf_validate), so every stage but
+	 * `verify`, which calls such a program unsafe, refuses it.  "" when none. */
+	char defect[160];
+	long defect_insn;
 };
 
 /* A "-- name" section of a data file (corpus cases, conformance programs). */
@@ -55,12 +61,13 @@ struct ebpf_object {
 };
 
 /* Opens a file of any supported format.  Returns 0 or -errno with d set (file, line:col for
- * text, instruction index or byte offset for binary input). */
+ * text, instruction index or byte offset for binary input).  A text or raw program that is well
+ * encoded but breaks the function structure is kept with ebpf_prog.defect set. */
 int ebpf_object__open_file(struct ebpf_object **out, const char *path, struct diag *d);
 /* The same from memory; name is used in messages and as the program name for text and raw. */
 int ebpf_object__open_mem(struct ebpf_object **out, const void *data, size_t len,
 			  const char *name, struct diag *d);
-/* Builds a one-program object from instructions (validated; copied). */
+/* Builds a one-program object from instructions (validated, no defect kept; copied). */
 int ebpf_object__from_insns(struct ebpf_object **out, const struct bpf_insn *insns, size_t len,
 			    const char *name, struct diag *d);
 void ebpf_object__free(struct ebpf_object *obj);

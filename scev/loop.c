@@ -436,6 +436,9 @@ int scev_structure__build(struct scev_structure *st, const struct bpf_insn *insn
 	int err;
 
 	memset(st, 0, sizeof(*st));
+	/* a program loaded with a structure defect (prog.h) stops here, with the defect */
+	if ((err = ebpf_validate(insns, len, d)))
+		return err;
 	if ((err = scev_cfg__build(&st->cfg, insns, len, d)) ||
 	    (err = scev_dom__build(&st->dom, st->cfg, false, d)) ||
 	    (err = scev_dom__build(&st->postdom, st->cfg, true, d)) ||

@@ -336,6 +336,21 @@ int scev_verify(struct scev_verdict *v, struct claim_prog *claims, const struct 
 
 	memset(v, 0, sizeof(*v));
 	v->kind = VERDICT_SAFE;
+	v->max_insns = UINT64_MAX;
+	if (prog->defect[0]) {
+		/* the kernel refuses it before anything else (check_cfg): nothing to analyze */
+		v->kind = VERDICT_UNSAFE;
+		v->pc = prog->defect_insn >= 0 ? (uint32_t)prog->defect_insn : 0;
+		snprintf(v->reason, sizeof(v->reason), "%s (the kernel refuses control flow that "
+			 "leaves its function other than by call and exit)", prog->defect);
+		if (claims) {
+			memset(claims, 0, sizeof(*claims));
+			snprintf(claims->name, sizeof(claims->name), "%s", prog->name);
+			claims->insn_count = (uint32_t)prog->len;
+			snprintf(claims->note, sizeof(claims->note), "not analyzed: %s", prog->defect);
+		}
+		return 0;
+	}
 	err = analyze(claims ? claims : &local, prog, maps, nmaps, opts, v, d);
 	if (!err && !claims)
 		claim_prog__free(&local);

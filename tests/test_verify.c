@@ -149,6 +149,11 @@ static const struct {
 	  "*(u8 *)(r10 -300) = 0\ncall f\nr0 = 0\nexit\nf: r1 = 0\nl: r2 = r10\nr3 = r1\n"
 	  "r3 <<= 3\nr2 += r3\n*(u64 *)(r2 -256) = r1\nr1 += 1\nif r1 < 8 goto l\nr0 = 0\n"
 	  "exit\n", BPF_PROG_TYPE_XDP, VERDICT_UNSAFE, "combined stack size of 2 calls is 560" },
+	{ "a jump from main into a subprogram", "r1 = 0\ncall f\nif r0 == 0 goto g\nr0 = 0\n"
+	  "exit\nf: r0 = 1\ng: r0 = 2\nexit\n", BPF_PROG_TYPE_XDP, VERDICT_UNSAFE,
+	  "jump to 6 crosses into the function at 5" },
+	{ "main falls through into a subprogram", "call f\nr0 = 0\nf: r0 = 1\nexit\n",
+	  BPF_PROG_TYPE_XDP, VERDICT_UNSAFE, "falls through into the function at 2" },
 	{ "a loop calling a subprogram with a loop", "r6 = 0\nl: r1 = r6\ncall f\nr6 += 1\n"
 	  "if r6 < 100 goto l\nr0 = 0\nexit\nf: r0 = 0\nr2 = 0\nm: r0 += r1\nr2 += 1\n"
 	  "if r2 < 7 goto m\nexit\n", BPF_PROG_TYPE_XDP, VERDICT_SAFE, NULL },

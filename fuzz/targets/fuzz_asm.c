@@ -70,9 +70,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	diag_clear(&d);
 	if (!ebpf_object__open_mem(&obj, data, size, "fuzz.s", &d)) {
 		CHECK(obj->prog_cnt >= 1, "an object without programs opened");
-		for (size_t i = 0; i < obj->prog_cnt; i++)
-			CHECK(!ebpf_validate(obj->progs[i].insns, obj->progs[i].len, NULL),
-			      "program %zu of an opened object does not validate", i);
+		/* well encoded always; valid unless the loader recorded a structure defect */
+		for (size_t i = 0; i < obj->prog_cnt; i++) {
+			const struct ebpf_prog *p = &obj->progs[i];
+
+			CHECK(!ebpf_validate_encoding(p->insns, p->len, NULL),
+			      "program %zu of an opened object is not well encoded", i);
+			CHECK(!ebpf_validate(p->insns, p->len, NULL) == !p->defect[0],
+			      "program %zu: defect '%s' disagrees with ebpf_validate", i, p->defect);
+		}
 		ebpf_object__free(obj);
 	}
 
