@@ -1,17 +1,40 @@
 /* bpfscev corpus: the soundness regression corpus — add a finding as a case, or run cases. */
+#include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "fuzz/corpus.h"
 
+/* A positive count for option opt; false (with a message) when arg is not one. */
+static bool parse_count(const char *opt, const char *arg, uint64_t max, uint64_t *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(arg, &end, 0);
+	if (errno || end == arg || *end || arg[0] == '-' || !*out || *out > max) {
+		fprintf(stderr, "bpfscev corpus run: %s wants a count from 1 to %" PRIu64 ", not "
+			"'%s'\n", opt, max, arg);
+		return false;
+	}
+	return true;
+}
+
 static void corpus_usage(FILE *f)
 {
 	fprintf(f, "usage: bpfscev corpus add DIR [--name NAME] [--cases corpus/cases]\n"
-		   "       bpfscev corpus run CASE...\n"
+		   "       bpfscev corpus run [--no-z3] [--rlimit N] [--program-rlimit N] CASE...\n"
 		   "  add: turns a finding directory (crashes/<kind>-<hash>/) into a regression case,\n"
 		   "       with its reduced program when bpfscev reduce made one.\n"
-		   "  run: replays cases: expectations, then every claim through the oracles.\n");
+		   "  run: replays cases: expectations, then every claim through the oracles, the\n"
+		   "       concrete one and Z3 (claims Z3 cannot decide are counted, not failed).\n"
+		   "  --no-z3             the concrete oracle only\n"
+		   "  --rlimit N          Z3 resource units per query (default %u)\n"
+		   "  --program-rlimit N  Z3 resource units per program and strategy (default %llu);\n"
+		   "                      resource limits make the verdicts the same on any machine\n",
+		CORPUS_Z3_RLIMIT, (unsigned long long)CORPUS_Z3_PROGRAM_RLIMIT);
 }
 
 int cmd_corpus(int argc, char **argv)
@@ -51,18 +74,48 @@ int cmd_corpus(int argc, char **argv)
 		return CLI_OK;
 	}
 	if (!strcmp(argv[1], "run")) {
-		struct corpus_opts o = { .sz = sizeof(o) };
+		struct corpus_opts o = { .sz = sizeof(o), .use_z3 = true };
+		struct corpus_stats st = { 0 };
 		struct sbuf log = SBUF_INIT;
-		int fails = 0;
+		int fails = 0, ncases = 0, first = argc;
+		uint64_t v;
 
-		for (int i = 2; i < argc; i++) {
-			int r = corpus_run_case(argv[i], &o, &log);
+		for (int i = 2; i < argc && first == argc; i++) {
+			if (!strcmp(argv[i], "--no-z3")) {
+				o.use_z3 = false;
+			} else if (!strcmp(argv[i], "--rlimit") && i + 1 < argc) {
+				if (!parse_count(argv[i], argv[i + 1], UINT32_MAX, &v))
+					return CLI_USAGE;
+				o.z3_rlimit = (unsigned)v;
+				i++;
+			} else if (!strcmp(argv[i], "--program-rlimit") && i + 1 < argc) {
+				if (!parse_count(argv[i], argv[i + 1], UINT64_MAX, &v))
+					return CLI_USAGE;
+				o.z3_program_rlimit = v;
+				i++;
+			} else if (argv[i][0] == '-') {
+				corpus_usage(stderr);
+				return CLI_USAGE;
+			} else {
+				first = i;
+			}
+		}
+		if (first == argc) {
+			corpus_usage(stderr);
+			return CLI_USAGE;
+		}
+		for (int i = first; i < argc; i++, ncases++) {
+			int r = corpus_replay(argv[i], &o, &log, &st);
 
 			fails += r < 0 ? 1 : r;
 		}
 		fputs(sbuf_cstr(&log), stderr);
 		sbuf_free(&log);
-		printf("%d case(s), %d failure(s)\n", argc - 2, fails);
+		if (o.use_z3)
+			printf("z3: %" PRIu64 " claims: %" PRIu64 " proved, %" PRIu64 " refuted, %" PRIu64
+			       " unknown (%" PRIu64 " resource units)\n", st.z3_claims, st.z3_proved,
+			       st.z3_refuted, st.z3_unknown, st.z3_rlimit);
+		printf("%d case(s), %d failure(s)\n", ncases, fails);
 		return fails ? CLI_FINDING : CLI_OK;
 	}
 	corpus_usage(stderr);

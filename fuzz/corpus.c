@@ -13,6 +13,7 @@
 #include "bpf/asm.h"
 #include "oracle/check.h"
 #include "oracle/finding.h"
+#include "oracle/smt.h"
 #include "scev/scev.h"
 
 struct cctx {
@@ -274,8 +275,59 @@ static void oracle(struct cctx *c, const struct ebpf_object *obj, const struct e
 	check_result__free(&res);
 }
 
-int corpus_run_case(const char *path, const struct corpus_opts *uopts, struct sbuf *log)
+/* The Z3 oracle over one claim set: a refuted claim (its counterexample confirmed by the
+ * interpreter) and an encoding disagreement fail the case; unknown claims are only counted.
+ * The budget is Z3's resource limit, so the verdicts do not depend on the machine; the clock
+ * limits smt_check keeps as a safety net are never what decides. */
+static void z3_oracle(struct cctx *c, const struct ebpf_object *obj, const struct ebpf_prog *prog,
+		      const struct claim_prog *cp, const struct corpus_opts *opts, const char *what,
+		      struct corpus_stats *st)
 {
+	struct smt_opts zo = { .sz = sizeof(zo),
+			       .rlimit = opts->z3_rlimit ? opts->z3_rlimit : CORPUS_Z3_RLIMIT,
+			       .program_rlimit = opts->z3_program_rlimit ? opts->z3_program_rlimit
+									 : CORPUS_Z3_PROGRAM_RLIMIT };
+	struct smt_result r;
+	int err = smt_check(&r, obj, prog, cp, &zo);
+
+	if (err) {
+		fail(c, 0, "the Z3 oracle could not run (%s): %s", what, strerror(-err));
+		return;
+	}
+	for (uint32_t k = 0; k < r.nfindings; k++)
+		fail(c, 0, "UNSOUND (%s, z3, %s): %s", what, finding_kind_name(r.findings[k].kind),
+		     r.findings[k].text);
+	if (r.refuted + r.encoding_bugs > r.nfindings)
+		fail(c, 0, "Z3 refuted %u claim(s) (%s) without a finding", r.refuted, what);
+	st->z3_programs++;
+	st->z3_claims += r.nclaims;
+	st->z3_proved += r.proved;
+	st->z3_refuted += r.refuted;
+	st->z3_unknown += r.unknown;
+	st->z3_rlimit += r.rlimit_used;
+	smt_result__free(&r);
+}
+
+/* The claims as JSON without the strategy's name: equal text, equal claims. */
+static void claims_text(struct sbuf *sb, const struct claim_prog *cp)
+{
+	struct claim_prog anon = *cp;
+
+	anon.strategy[0] = 0;
+	sbuf_reset(sb);
+	claims_write_prog(sb, &anon);
+}
+
+int corpus_run_case(const char *path, const struct corpus_opts *opts, struct sbuf *log)
+{
+	return corpus_replay(path, opts, log, NULL);
+}
+
+int corpus_replay(const char *path, const struct corpus_opts *uopts, struct sbuf *log,
+		  struct corpus_stats *ustats)
+{
+	struct corpus_stats stats = { 0 };
+	struct sbuf prev = SBUF_INIT, cur = SBUF_INIT;
 	struct corpus_opts opts = { 0 };
 	struct cctx c = { .path = path, .log = log };
 	struct ebpf_object *obj = NULL;
@@ -326,11 +378,30 @@ int corpus_run_case(const char *path, const struct corpus_opts *uopts, struct sb
 		if (input)
 			oracle(&c, obj, &obj->progs[0], &cp, &opts, prog_type, input, ilen, helper, hlen,
 			       what);
+		if (opts.use_z3) {
+			/* Z3 covers every input at once: a claim set equal to the other
+			 * strategy's has been decided already */
+			claims_text(&cur, &cp);
+			if (strategy == SCEV_FORGET || strcmp(sbuf_cstr(&cur), sbuf_cstr(&prev)))
+				z3_oracle(&c, obj, &obj->progs[0], &cp, &opts, what, &stats);
+			sbuf_reset(&prev);
+			sbuf_puts(&prev, sbuf_cstr(&cur));
+		}
 		claim_prog__free(&cp);
 	}
 	free(input);
 	free(helper);
+	sbuf_free(&prev);
+	sbuf_free(&cur);
 	ebpf_object__free(obj);
+	if (ustats) {
+		ustats->z3_programs += stats.z3_programs;
+		ustats->z3_claims += stats.z3_claims;
+		ustats->z3_proved += stats.z3_proved;
+		ustats->z3_refuted += stats.z3_refuted;
+		ustats->z3_unknown += stats.z3_unknown;
+		ustats->z3_rlimit += stats.z3_rlimit;
+	}
 	return c.fails;
 }
 

@@ -15,11 +15,16 @@
  *   -- iv       "<header>: <loc> <width> step=S [start=V]"
  *   -- range    "<pc> <loc>: u[lo, hi]" and/or "s[lo, hi]": the claim exists and is no looser
  * Every case is also checked by the oracles: no claim of the analyzer may be refuted.
- * Expectations are floors of precision; the oracles are the judge of soundness.
+ * Expectations are floors of precision; the oracles are the judge of soundness: the concrete
+ * oracle runs the program (and "-- input"), and with use_z3 the Z3 oracle decides every claim
+ * for all inputs under a resource limit, so its verdicts are the same on every machine.  A claim
+ * Z3 refutes (with a counterexample the interpreter confirms) or an encoding disagreement fails
+ * the case; a claim Z3 cannot decide within the budget is counted, not failed.
  */
 #ifndef BPFSCEV_FUZZ_CORPUS_H
 #define BPFSCEV_FUZZ_CORPUS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,14 +33,35 @@
 #include "util/err.h"
 #include "util/sbuf.h"
 
+/* The default Z3 budget, in resource units: enough for all but a handful of the corpus's claims
+ * at about +0.5 s of CPU per case on average in the ASan build. */
+#define CORPUS_Z3_RLIMIT 1000000u
+#define CORPUS_Z3_PROGRAM_RLIMIT 8000000ull
+
 struct corpus_opts {
 	size_t sz;
 	unsigned oracle_runs;	/* concrete runs per strategy; 0 = 32 (100,000 steps each) */
-	bool use_z3;		/* also prove the claims with the Z3 oracle (when built in) */
+	bool use_z3;		/* also decide the claims with the Z3 oracle */
+	unsigned z3_rlimit;	/* Z3 resource units per query (smt_opts.rlimit); 0 =
+				 * CORPUS_Z3_RLIMIT */
+	uint64_t z3_program_rlimit;	/* per program and strategy; 0 =
+					 * CORPUS_Z3_PROGRAM_RLIMIT */
+};
+
+/* What the Z3 oracle decided over the cases replayed (added to, never reset). */
+struct corpus_stats {
+	uint64_t z3_programs;	/* claim sets decided (a strategy whose claims equal the other's
+				 * is decided once) */
+	uint64_t z3_claims, z3_proved, z3_refuted, z3_unknown;
+	uint64_t z3_rlimit;	/* resource units spent */
 };
 
 /* Runs one case.  Returns the number of failed expectations and refuted claims (0 = pass),
- * or -errno when the case cannot be read; every failure is a line "file:line: what" in log. */
+ * or -errno when the case cannot be read; every failure is a line "file:line: what" in log.
+ * stats (NULL = none) receives the Z3 oracle's counts. */
+int corpus_replay(const char *path, const struct corpus_opts *opts, struct sbuf *log,
+		  struct corpus_stats *stats);
+/* corpus_replay without the counts. */
 int corpus_run_case(const char *path, const struct corpus_opts *opts, struct sbuf *log);
 
 /* Writes a case for a finding directory (crashes/<kind>-<hash>/): its reduced program when there
