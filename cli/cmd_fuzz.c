@@ -297,7 +297,7 @@ int cmd_fuzz(int argc, char **argv)
 			o.oracle_runs = (uint32_t)v;
 		} else if (!strcmp(a, "--steps") && more) {
 			if (!arg_u64(argv[++i], 1, UINT64_MAX, &o.step_budget))
-				return bad_value(a, argv[i], "a whole number of instructions from 1");
+				return bad_value(a, argv[i], "a count of instructions from 1");
 		} else if (!strcmp(a, "--timeout") && more) {
 			if (!arg_f64(argv[++i], &o.timeout))
 				return bad_value(a, argv[i], "a number of seconds above 0");
@@ -327,18 +327,18 @@ int cmd_fuzz(int argc, char **argv)
 			o.z3 = true;
 		} else if (!strcmp(a, "--z3-timeout") && more) {
 			if (!arg_u64(argv[++i], 1, UINT32_MAX, &v))
-				return bad_value(a, argv[i], "a whole number of milliseconds from 1");
+				return bad_value(a, argv[i], "milliseconds, a whole number from 1");
 			o.z3_timeout_ms = (unsigned)v;
 		} else if (!strcmp(a, "--z3-budget") && more) {
 			if (!arg_f64(argv[++i], &o.z3_budget))
 				return bad_value(a, argv[i], "a number of seconds above 0");
 		} else if (!strcmp(a, "--z3-rlimit") && more) {
 			if (!arg_u64(argv[++i], 1, UINT32_MAX, &v))
-				return bad_value(a, argv[i], "a whole number of resource units from 1");
+				return bad_value(a, argv[i], "resource units, from 1");
 			o.z3_rlimit = (unsigned)v;
 		} else if (!strcmp(a, "--z3-program-rlimit") && more) {
 			if (!arg_u64(argv[++i], 1, UINT64_MAX, &o.z3_program_rlimit))
-				return bad_value(a, argv[i], "a whole number of resource units from 1");
+				return bad_value(a, argv[i], "resource units, from 1");
 		} else if (!strcmp(a, "--kernel")) {
 			o.kernel = true;
 		} else {

@@ -449,8 +449,9 @@ static bool state_known(const char *key)
 	static const char *const keys[] = {
 		"seed", "first", "count", "next", "steps", "programs", "gen_failures", "loops",
 		"loops_bounded", "loops_exact", "loops_ran", "range_claims", "claims_checked",
-		"runs_done", "traps", "unconfirmed", "disagreements_saved", "runs", "seconds", "cpu",
-		"cpu_oracles", "oracles", "strategy", "knobs", "found", "saved", "done", "ratio",
+		"runs_done", "traps", "unconfirmed", "disagreements_saved", "runs", "seconds",
+		"cpu", "cpu_oracles", "oracles", "strategy", "knobs", "found", "saved", "done",
+		"ratio",
 	};
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -598,8 +599,10 @@ static int read_state(struct camp *c)
 
 			snprintf(copy, sizeof(copy), "%s", v);
 			if (!state_line(c, line, v, knobs, sizeof(knobs))) {
-				err = diag_at_line(c->d, EINVAL, lineno, 1, xstat_index(line) >= 0 ||
-						   state_known(line) ? "bad value for %s: '%s'" :
+				bool known = xstat_index(line) >= 0 || state_known(line);
+
+				err = diag_at_line(c->d, EINVAL, lineno, 1, known ?
+						   "bad value for %s: '%s'" :
 						   "unknown key '%s' (value '%s')", line, copy);
 				break;
 			}
@@ -655,9 +658,9 @@ static int lock_dir(struct camp *c)
 		close(fd);
 		diag_set_file(c->d, c->o.crashes);
 		if (err == EBUSY)
-			return diag_set(c->d, EBUSY, "another campaign (pid %s) is using this findings "
-					"directory; wait for it or choose another --crashes DIR",
-					pid[0] ? pid : "unknown");
+			return diag_set(c->d, EBUSY, "another campaign (pid %s) is using this "
+					"findings directory; wait for it or choose another "
+					"--crashes DIR", pid[0] ? pid : "unknown");
 		return diag_set(c->d, err, "cannot lock %s: %s", path, strerror(err));
 	}
 	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
@@ -1150,8 +1153,8 @@ static void consume(struct camp *c, struct outcome *oc)
 		if (err) {
 			if (!c->err) {
 				diag_set_file(c->d, c->o.crashes);
-				c->err = diag_set(c->d, -err, "cannot save a verdict disagreement: %s",
-						  strerror(-err));
+				c->err = diag_set(c->d, -err, "cannot save a verdict disagreement: "
+						  "%s", strerror(-err));
 			}
 			return;
 		}
@@ -1902,10 +1905,13 @@ static int handle_msgs(struct pool *p, unsigned k)
 
 			if ((err = unpack_outcome(&r, p->c, &oc)))
 				break;
-			if (wk->confirm && oc.index == wk->a)
-				p->c->st.unconfirmed++;
 			wk->next = oc.index + 1;
 			consume(p->c, &oc);
+			/* counted once the program is done (not when its findings could not be
+			 * saved: a resume runs it again) */
+			if (wk->confirm && oc.index == wk->a &&
+			    done_next_gap(&p->c->done, oc.index) > oc.index)
+				p->c->st.unconfirmed++;
 			outcome_free(&oc);
 		} else if (hdr[0] == WMSG_BATCH_DONE) {
 			wk->busy = false;

@@ -129,8 +129,8 @@ static unsigned lost_sigs(const struct sigset *ref, const struct sigset *got, co
 				printf("  %s: lost %s\n", what, ref->name[i]);
 		}
 	for (unsigned i = 0; i < got->n; i++)
-		CHECK(has_sig(ref, got->name[i]), "%s: %s is not a finding of the uninterrupted run",
-		      what, got->name[i]);
+		CHECK(has_sig(ref, got->name[i]), "%s: %s is not a finding of the uninterrupted "
+		      "run", what, got->name[i]);
 	return lost;
 }
 

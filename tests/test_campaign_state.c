@@ -307,8 +307,8 @@ static void test_damaged_state(void)
 			else
 				snprintf(where, sizeof(where), "%s:", state);
 			code = run_cli(args, &msg);
-			CHECK(code == 2 && strstr(msg, where), "bpfscev fuzz --resume with %s: exit "
-			      "%d, '%s' (wanted '%s')", dmg[i].what, code, msg, where);
+			CHECK(code == 2 && strstr(msg, where), "bpfscev fuzz --resume with %s: "
+			      "exit %d, '%s' (wanted '%s')", dmg[i].what, code, msg, where);
 			free(msg);
 		}
 		free(bad);
