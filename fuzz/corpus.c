@@ -14,6 +14,7 @@
 #include "oracle/check.h"
 #include "oracle/finding.h"
 #include "oracle/smt.h"
+#include "oracle/verdict.h"
 #include "scev/scev.h"
 
 struct cctx {
@@ -211,6 +212,42 @@ static void check_iv(struct cctx *c, const struct ebpf_section *sec, const struc
 	}
 }
 
+/* "-- verdict": bpfscev verify's verdict, "safe" or "unsafe|unsupported [reason substring]"; a
+ * program called safe is also run by the verdict oracle, and a fault fails the case. */
+static void check_verdict(struct cctx *c, const struct ebpf_section *sec,
+			  const struct ebpf_object *obj, uint32_t prog_type)
+{
+	struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = prog_type };
+	const char *p = sec->text;
+	struct verdict_report r;
+	char buf[256], *want;
+	int line = sec->line;
+	struct diag d;
+	size_t n;
+
+	if (!next_line(&p, buf, sizeof(buf), &line)) {
+		fail(c, sec->line, "empty verdict section");
+		return;
+	}
+	want = buf + strspn(buf, " \t");
+	n = strcspn(want, " \t");
+	diag_clear(&d);
+	if (verdict_compare(&r, obj, &obj->progs[0], &vo, &d)) {
+		fail(c, line, "verify failed: %s", d.msg);
+		return;
+	}
+	if (strlen(scev_verdict_name(r.ours.kind)) != n ||
+	    strncmp(want, scev_verdict_name(r.ours.kind), n))
+		fail(c, line, "verdict %s at insn %u (%s), expected %.*s",
+		     scev_verdict_name(r.ours.kind), r.ours.pc, r.ours.reason, (int)n, want);
+	else if (want[n] && !strstr(r.ours.reason, want + n + strspn(want + n, " \t")))
+		fail(c, line, "verdict reason '%s' lacks '%s'", r.ours.reason,
+		     want + n + strspn(want + n, " \t"));
+	if (r.faults)
+		fail(c, line, "called safe, but faults when run: %s", r.fault);
+	verdict_report__free(&r);
+}
+
 static void check_range(struct cctx *c, const struct ebpf_section *sec, const struct claim_prog *cp)
 {
 	const char *p = sec->text;
@@ -353,7 +390,14 @@ int corpus_replay(const char *path, const struct corpus_opts *uopts, struct sbuf
 		fail(&c, sec->line + (d.line > 0 ? d.line - 1 : 0), "bad hex input: %s", d.msg);
 	if ((sec = ebpf_object__section(obj, "helper")) && ebpf_parse_hex(&helper, &hlen, sec->text, &d))
 		fail(&c, sec->line + (d.line > 0 ? d.line - 1 : 0), "bad hex helper data: %s", d.msg);
-	for (int strategy = SCEV_FORGET; strategy <= SCEV_ITERATE; strategy++) {
+	if ((sec = ebpf_object__section(obj, "verdict")))
+		check_verdict(&c, sec, obj, prog_type);
+	/* a structure defect: the verdict is all there is to check (nothing can be analyzed) */
+	if (obj->progs[0].defect[0] && !sec)
+		fail(&c, 0, "the program cannot be analyzed (insn %ld: %s) and the case states no "
+		     "verdict", obj->progs[0].defect_insn, obj->progs[0].defect);
+	for (int strategy = SCEV_FORGET; strategy <= SCEV_ITERATE && !obj->progs[0].defect[0];
+	     strategy++) {
 		struct scev_opts so = { .sz = sizeof(so), .strategy = strategy, .prog_type = prog_type };
 		struct claim_prog cp;
 		const char *what = strategy == SCEV_FORGET ? "forget" : "iterate";

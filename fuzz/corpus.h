@@ -14,6 +14,9 @@
  *   -- trip     "<header>: exact N" | "<header>: bounded <=N" | "<header>: unknown"
  *   -- iv       "<header>: <loc> <width> step=S [start=V]"
  *   -- range    "<pc> <loc>: u[lo, hi]" and/or "s[lo, hi]": the claim exists and is no looser
+ *   -- verdict  "safe" | "unsafe [reason substring]" | "unsupported [reason substring]":
+ *               bpfscev verify's verdict; a program called safe must also run without a fault
+ *               (a program with a structure defect, prog.h, has only its verdict checked)
  * Every case is also checked by the oracles: no claim of the analyzer may be refuted.
  * Expectations are floors of precision; the oracles are the judge of soundness: the concrete
  * oracle runs the program (and "-- input"), and with use_z3 the Z3 oracle decides every claim
