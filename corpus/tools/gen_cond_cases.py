@@ -135,9 +135,11 @@ def main():
     # starts near the wrap points
     cases.append(('post_lt_near_u32max', 'post', True, True, 0xfffffff0, 1, 0xfffffffe, '<'))
     cases.append(('post_slt_near_s32max', 'post', True, True, 0x7ffffff0, 1, 0x7ffffffe, 's<'))
-    cases.append(('post_slt_through_s64max', 'post', False, False, 0x7ffffffffffffff0, 1, 0, 's>'))
+    # s> 0 counting up: leaves when the counter steps over INT64_MAX and turns negative
+    cases.append(('post_sgt_up_through_s64max', 'post', False, False, 0x7ffffffffffffff0, 1, 0, 's>'))
     cases.append(('post_ne32_wrap_through_zero', 'post', True, True, 0xfffffff0, 1, 8, '!='))
-    cases.append(('post_ge_down_through_zero', 'post', False, False, 5, -1, 0xfffffffffffffff0, '<'))
+    # < a bound near 2^64 counting down: leaves when the counter wraps below zero
+    cases.append(('post_lt_down_through_zero', 'post', False, False, 5, -1, 0xfffffffffffffff0, '<'))
     cases.append(('pre_slt_negative_start', 'pre', False, False, -10, 1, 5, 's<'))
     cases.append(('post_lt_mixed_jmp32_on_64', 'post', False, True, 0x100000000, 1, 10, '<'))
     cases.append(('post_lt_jmp_on_32ctr', 'post', True, False, 0, 2, 50, '<'))
