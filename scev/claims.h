@@ -11,8 +11,11 @@
  *    execution plus step (mod 2^width, zero-extended for width 32); start, when given, is its
  *    value at the first.
  *  - A trip-count claim: the number of header executions between entering the loop and leaving
- *    it is at most max (kind bounded or exact), and for exact also at least min (= max).  Runs
- *    that trap or end the program inside the loop only bound it from above.
+ *    it is at most max (kind bounded or exact).  An entry that leaves the loop normally (an edge
+ *    from the body to an exit target) also executed the header at least min times, for both
+ *    kinds: exact has min = max; bounded has the smallest count of the deciding exit when that
+ *    exit is the loop's only one, else 1 (0 when a claims document leaves min out).  Entries cut
+ *    short (a trap, the program ending inside the loop, the step budget) are held to max only.
  * Loops carry their header and body (pc ranges) so an oracle can tell entries from iterations.
  */
 #ifndef BPFSCEV_SCEV_CLAIMS_H
@@ -69,8 +72,11 @@ enum trip_kind { TRIP_UNKNOWN, TRIP_BOUNDED, TRIP_EXACT };
 
 struct claim_trip {
 	uint8_t kind;		/* enum trip_kind */
-	uint64_t max, min;	/* header executions per entry */
-	char expr[160];		/* symbolic maximum in entry values, "" when none */
+	uint64_t max, min;	/* header executions per entry; min on normal exits only (above) */
+	/* The exit test that decides max, for people (reported, not checked): "1 + first k with
+	 * (r1 + 1) >= 10 (iteration k)", a location naming its value at the header in iteration k
+	 * (k = 0 is the first).  The analyzer fills it whenever kind is bounded or exact. */
+	char expr[160];
 	char reason[160];	/* why unknown or only bounded, "" when exact */
 };
 
