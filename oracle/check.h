@@ -24,7 +24,7 @@
 enum finding_kind {
 	FIND_RANGE,		/* a value outside a range claim */
 	FIND_TRIP_MAX,		/* more header executions than the claimed maximum */
-	FIND_TRIP_MIN,		/* fewer than an exact count, on a normal exit */
+	FIND_TRIP_MIN,		/* fewer than the claimed minimum, on a normal exit */
 	FIND_IV,		/* an induction variable that did not step as claimed */
 	FIND_CRASH,		/* the analyzer crashed, hung or tripped a sanitizer (campaign) */
 	FIND_ENCODING,		/* a Z3 counterexample the interpreter does not confirm */

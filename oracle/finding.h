@@ -1,9 +1,9 @@
 /* Findings on disk: one directory per unique refuted claim or analyzer crash, self-contained
  * enough to reproduce it years later (crashes/README.md describes the format for users).
  *
- * Every oracle writes through here — the concrete checker, the campaign, later the Z3 oracle and
- * the kernel differential — so a finding looks the same whoever found it and `bpfscev replay` /
- * `bpfscev reduce` work on all of them.  A directory is crashes/<kind>-<16 hex digits>/ named by
+ * Every oracle writes through here — the concrete checker, the campaign, the Z3 oracle, the
+ * kernel differential and the verdict oracle — so a finding looks the same whoever found it and
+ * `bpfscev replay` / `bpfscev reduce` work on all of them.  A directory is crashes/<kind>-<16 hex digits>/ named by
  * a signature: a hash of what kind of claim failed and where in the loop structure, never of pcs
  * or constants, so the thousandth program showing the same bug lands on the same name and is
  * counted, not saved again.  Directories appear atomically: written under .tmp-*, then renamed.
