@@ -8,6 +8,10 @@
  *     replay on the interpreter.
  *  3. The analyzer's claims over corpus/cases/ (every .case): none may be refuted; the share proved is
  *     reported.
+ *
+ * Every Z3 run here is bounded by Z3's resource limit (smt_opts.rlimit, program_rlimit), never by
+ * the clock: the verdicts, and the counts printed, are the same on any machine however loaded.
+ * The timeouts are only a safety net against a runaway query, far above what any run needs.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,6 +26,13 @@
 #include "oracle/smt.h"
 #include "scev/scev.h"
 #include "tests/check.h"
+
+/* per query: the wrong-claims programs need under 400,000 units in all */
+#define TEST_RLIMIT 5000000u
+/* the corpus: what corpus_run uses per query, a little more per program */
+#define CORPUS_RLIMIT 1000000u
+#define CORPUS_PROGRAM_RLIMIT 10000000ull
+#define SAFETY_MS 600000u
 
 static uint64_t rng_state = 0x5eed5eedull;
 
@@ -496,7 +507,7 @@ static void test_wrong_claims(void)
 		"\"u32_min\": 0, \"u32_max\": 256, \"s32_min\": 0, \"s32_max\": 256},"
 		"{\"pc\": 5, \"loc\": \"r2\", \"umin\": 0, \"umax\": 256, \"smin\": 0, \"smax\": 256, "
 		"\"u32_min\": 0, \"u32_max\": 256, \"s32_min\": 0, \"s32_max\": 256}]}]}";
-	struct smt_opts zo = { .sz = sizeof(zo), .timeout_ms = 5000 };
+	struct smt_opts zo = { .sz = sizeof(zo), .rlimit = TEST_RLIMIT, .timeout_ms = SAFETY_MS };
 	struct prepared p;
 	struct smt_result r;
 	const struct smt_claim_result *c;
@@ -571,8 +582,8 @@ static void test_precision(void)
 		"10000, \"u32_min\": 0, \"u32_max\": 10000, \"s32_min\": 0, \"s32_max\": 10000},"
 		"{\"pc\": 2, \"loc\": \"r1\", \"umin\": 0, \"umax\": 99, \"smin\": 0, \"smax\": 99, "
 		"\"u32_min\": 0, \"u32_max\": 99, \"s32_min\": 0, \"s32_max\": 99}]}]}";
-	struct smt_opts zo = { .sz = sizeof(zo), .timeout_ms = 5000, .bmc_depth = 128,
-			       .precision = true };
+	struct smt_opts zo = { .sz = sizeof(zo), .rlimit = TEST_RLIMIT, .timeout_ms = SAFETY_MS,
+			       .bmc_depth = 128, .precision = true };
 	struct prepared p;
 	struct smt_result r;
 	const struct smt_claim_result *c;
@@ -617,9 +628,10 @@ static void test_corpus(void)
 {
 	char dir[1024], **names = NULL;
 	size_t nn = 0;
-	uint64_t claims = 0, proved = 0, unknown = 0;
+	uint64_t claims = 0, proved = 0, unknown = 0, units = 0;
 	long got;
-	struct smt_opts zo = { .sz = sizeof(zo), .timeout_ms = 4000, .budget_s = 60 };
+	struct smt_opts zo = { .sz = sizeof(zo), .rlimit = CORPUS_RLIMIT,
+			       .program_rlimit = CORPUS_PROGRAM_RLIMIT, .timeout_ms = SAFETY_MS };
 
 	snprintf(dir, sizeof(dir), "%s/corpus/cases", check_source_dir());
 	got = corpus_list_cases(dir, &names);
@@ -656,6 +668,7 @@ static void test_corpus(void)
 				claims += r.nclaims;
 				proved += r.proved;
 				unknown += r.unknown;
+				units += r.rlimit_used;
 				CHECK(r.refuted == 0, "%s: %u claims of the analyzer refuted (%s)",
 				      names[k], r.refuted, r.nfindings ? r.findings[0].text : "");
 				CHECK(r.encoding_bugs == 0, "%s: %u encoding findings", names[k],
@@ -669,7 +682,8 @@ static void test_corpus(void)
 	}
 	free(names);
 	printf("corpus: %zu cases, %" PRIu64 " claims: %" PRIu64 " proved (%.1f%%), %" PRIu64
-	       " unknown\n", nn, claims, proved, claims ? 100.0 * proved / claims : 0.0, unknown);
+	       " unknown, %" PRIu64 " resource units\n", nn, claims, proved,
+	       claims ? 100.0 * proved / claims : 0.0, unknown, units);
 	/* a floor, not a target: a drop this large means the oracle lost its grip */
 	CHECK(claims > 500 && proved * 10 >= claims * 9, "only %" PRIu64 " of %" PRIu64
 	      " claims proved", proved, claims);
