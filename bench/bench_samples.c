@@ -1,7 +1,10 @@
-/* Runs the loop structure and the analysis over every object of a samples tree (default
- * /work/shared/ebpf-samples) and prints a markdown table per directory: files opened and
- * rejected, programs, loops, irreducible loops, loops with a finite bound, exact ones, and the
- * analysis time.  docs/SAMPLES.md is its output. */
+/* Runs the loop structure and the analysis over every object of a samples tree and prints a
+ * markdown table per directory: files opened and rejected, programs, loops, irreducible loops,
+ * loops with a finite bound, exact ones, and the analysis time.  docs/SAMPLES.md is its output.
+ *
+ * Usage: bench_samples [DIR] [--oracle].  Without DIR: $BPFSCEV_SAMPLES_DIR, else the build's
+ * BPFSCEV_SHARED_DIR/ebpf-samples (by default ../shared beside the source tree), the directory
+ * the tests read. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +16,10 @@
 #include "scev/loop.h"
 #include "scev/scev.h"
 #include "util/clock.h"
+
+#ifndef BPFSCEV_SAMPLES_DEFAULT
+#define BPFSCEV_SAMPLES_DEFAULT "../shared/ebpf-samples"
+#endif
 
 struct tally {
 	unsigned files, rejected, programs, loops, irreducible, bounded, exact, refuted;
@@ -76,16 +83,25 @@ static void one_file(const char *path, struct tally *t, bool oracle, FILE *notes
 
 int main(int argc, char **argv)
 {
-	const char *root = argc > 1 ? argv[1] : "/work/shared/ebpf-samples";
-	bool oracle = argc > 2 && !strcmp(argv[2], "--oracle");
+	const char *root = getenv("BPFSCEV_SAMPLES_DIR");
+	bool oracle = false;
 	struct tally total = { 0 };
 	char *dirs[64];
 	size_t nd = 0;
-	DIR *dr = opendir(root);
+	DIR *dr;
 	struct dirent *de;
 	FILE *notes = tmpfile();
 	char line[1024];
 
+	if (!root || !*root)
+		root = BPFSCEV_SAMPLES_DEFAULT;
+	for (int a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "--oracle"))
+			oracle = true;
+		else
+			root = argv[a];
+	}
+	dr = opendir(root);
 	if (!dr || !notes) {
 		fprintf(stderr, "bench_samples: cannot open %s\n", root);
 		return 2;
