@@ -33,7 +33,8 @@
  * Programs without GEN_PROG_CALLS_UNSAFE keep every promise above; those with it keep them all
  * except the kernel's rules on calls (recursion, at most 8 frames, at most 512 bytes of combined
  * stack), and run in the interpreter like any other (GEN_PROG_CALL_TRAP when a run may stop at
- * the interpreter's copy of those limits).  gen_program.funcs and the call-graph fields say which shape was emitted.
+ * the interpreter's copy of those limits).  gen_program.funcs and the call-graph fields say
+ * which shape was emitted.
  *
  * The input is the packet: GEN_INPUT_LEN bytes.  The prologue loads data and data_end from
  * xdp_md (4-byte loads at 0 and 4), returns 0 when data + GEN_INPUT_LEN > data_end, and spills

@@ -407,8 +407,11 @@ static void frames(struct gen_program *p, const struct gi *g, bool skip_pads)
 			const struct bpf_insn *in = &p->insns[pc];
 			bool pad = false;
 
-			for (int s = 0; skip_pads && s < g->nsubs; s++)
-				pad |= g->subs[s].pad && g->subs[s].called && g->subs[s].pad_pc == pc;
+			for (int s = 0; skip_pads && s < g->nsubs; s++) {
+				const struct gi_sub *x = &g->subs[s];
+
+				pad |= x->pad && x->called && x->pad_pc == pc;
+			}
 			if (is_fp_access(in) && !pad && in->off < 0 && (uint32_t)-in->off > d)
 				d = (uint32_t)-in->off;
 		}
