@@ -13,7 +13,9 @@
  * set) are for what prevents asking the kernel: bpf() unavailable, a map it cannot create, bad
  * arguments, memory.
  *
- * Facts of the 6.18 log this relies on (docs: PRIOR-ART.md section 2): the statistics lines
+ * Facts of the 6.18 log this relies on (print_verification_stats() in kernel/bpf/verifier.c and
+ * the log buffer of kernel/bpf/log.c; summed up in the shared prior-art notes, section 2,
+ * ../shared/PRIOR-ART.md outside this repository): the statistics lines
  * "processed N insns (limit L) max_states_per_insn M total_states T peak_states P mark_read R" and
  * "verification time N usec", "stack depth ..."; the log is a rotating buffer that keeps the tail
  * and fails the load with ENOSPC when it was too small, even for an acceptable program, so the

@@ -1,7 +1,8 @@
 /* The kernel verifier's log as claims (oracle/klog.c) and the kernel differential (kdiff.c).
  *
- *  - forms: hand-written log lines in every form PRIOR-ART.md section 2 lists (and those of
- *    6.10-6.17), against the values they must parse to;
+ *  - forms: hand-written log lines in every form the shared prior-art notes list (section 2 of
+ *    ../shared/PRIOR-ART.md, outside this repository; and those of 6.10-6.17), against the
+ *    values they must parse to;
  *  - fixtures: logs captured from Linux 6.18 (tests/data/klog/NAME.klog: the program, its type and
  *    maps, expected joins and claims at a few instructions, the log) parse without a warning,
  *    give the expected values, and every claim holds on 48 interpreter runs; the earlier
