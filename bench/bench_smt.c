@@ -5,8 +5,10 @@
  * A refuted claim is an analyzer soundness bug (its program and input are printed); an encoding
  * finding is a bug of the oracle.
  *
- *   bench_smt [--gen N] [--seed S] [--timeout MS] [--depth N] [--budget S] [--no-corpus]
- *             [--verbose] [--dump DIR]
+ *   bench_smt [--gen N] [--seed S] [--timeout MS] [--depth N] [--budget S] [--rlimit N]
+ *             [--program-rlimit N] [--no-corpus] [--verbose] [--dump DIR]
+ * --rlimit and --program-rlimit bound Z3 by resource units (smt_opts): the verdicts are then
+ * the same on any machine and only the times vary.
  * --dump DIR writes each generated program with a refuted claim as DIR/gen-<seed>.s.
  */
 #include <errno.h>
@@ -28,6 +30,7 @@ struct totals {
 	size_t n, cap;
 	uint64_t proved, refuted, unknown, encoding, programs, failed_programs;
 	uint64_t by_method[4];
+	uint64_t rlimit;		/* Z3 resource units spent */
 	double wall;
 	uint64_t reasons_timeout, reasons_unsupported, reasons_inductive, reasons_other;
 };
@@ -104,7 +107,8 @@ static int one(struct totals *t, const struct ebpf_object *obj, const struct ebp
 			t->refuted++;
 		} else {
 			t->unknown++;
-			if (strstr(c->reason, "solver") || strstr(c->reason, "budget"))
+			if (strstr(c->reason, "solver") || strstr(c->reason, "budget") ||
+			    strstr(c->reason, "resource"))
 				t->reasons_timeout++;
 			else if (strstr(c->reason, "unsupported"))
 				t->reasons_unsupported++;
@@ -117,6 +121,7 @@ static int one(struct totals *t, const struct ebpf_object *obj, const struct ebp
 		}
 	}
 	t->encoding += r.encoding_bugs;
+	t->rlimit += r.rlimit_used;
 	refuted = (int)r.refuted;
 	if (verbose || r.refuted || r.encoding_bugs)
 		printf("%s: %u claims, %u proved, %u refuted, %u unknown, %.0f ms%s%s\n", name,
@@ -151,6 +156,10 @@ int main(int argc, char **argv)
 			zo.bmc_depth = (unsigned)strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--budget") && i + 1 < argc)
 			zo.budget_s = strtod(argv[++i], NULL);
+		else if (!strcmp(argv[i], "--rlimit") && i + 1 < argc)
+			zo.rlimit = (unsigned)strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--program-rlimit") && i + 1 < argc)
+			zo.program_rlimit = strtoull(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--no-corpus"))
 			corpus = false;
 		else if (!strcmp(argv[i], "--verbose"))
@@ -159,7 +168,8 @@ int main(int argc, char **argv)
 			dump = argv[++i];
 		else {
 			fprintf(stderr, "usage: bench_smt [--gen N] [--seed S] [--timeout MS] "
-					"[--depth N] [--budget S] [--no-corpus] [--verbose] [--dump DIR]\n");
+					"[--depth N] [--budget S] [--rlimit N] [--program-rlimit N] "
+					"[--no-corpus] [--verbose] [--dump DIR]\n");
 			return 2;
 		}
 	}
@@ -228,10 +238,11 @@ int main(int argc, char **argv)
 	printf("programs %" PRIu64 " (%" PRIu64 " not analyzed), claims %zu: proved %" PRIu64
 	       " (%.1f%%: induction %" PRIu64 ", exhaustive unrolling %" PRIu64 "), refuted %"
 	       PRIu64 ", unknown %" PRIu64 " (solver limit %" PRIu64 ", unsupported %" PRIu64
-	       ", not inductive %" PRIu64 ", other %" PRIu64 "), encoding findings %" PRIu64 "\n",
+	       ", not inductive %" PRIu64 ", other %" PRIu64 "), encoding findings %" PRIu64
+	       ", %" PRIu64 " Z3 resource units\n",
 	       t.programs, t.failed_programs, t.n, t.proved, t.n ? 100.0 * t.proved / t.n : 0.0,
 	       t.by_method[1], t.by_method[2], t.refuted, t.unknown, t.reasons_timeout,
-	       t.reasons_unsupported, t.reasons_inductive, t.reasons_other, t.encoding);
+	       t.reasons_unsupported, t.reasons_inductive, t.reasons_other, t.encoding, t.rlimit);
 	if (t.n)
 		printf("solver ms per claim: median %.2f, p95 %.2f, max %.1f; wall %.1f s, %.1f "
 		       "claims/s\n", t.ms[t.n / 2], t.ms[(size_t)(t.n * 0.95)], t.ms[t.n - 1], t.wall,

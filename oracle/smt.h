@@ -27,7 +27,8 @@
  * input) and reported as a finding when the interpreter confirms it, as an encoding bug
  * (FIND_ENCODING) when it does not.  When the unrolling covers every path (no loop can run
  * longer), BMC's "no violation" is a proof too.  Anything else is unknown, with the reason:
- * timeout, unsupported instruction, not inductive within the depth.
+ * the solver's resource limit or timeout, the program's budget, unsupported instruction, not
+ * inductive within the depth.
  *
  * Precision (opts.precision).  Where BMC covers every path, the tightest true facts are
  * computed — the largest trip count of each loop, the smallest intervals of each claimed value
@@ -68,7 +69,9 @@ struct smt_opts {
 				 * it the query is unknown ("max. resource limit exceeded") */
 	uint64_t program_rlimit;	/* resource units for the whole program, 0 = none: each
 					 * query's limit is cut to what is left, and once it is
-					 * spent what is left is unknown ("resource budget") */
+					 * spent what is left is unknown ("resource budget").  Term
+					 * simplification while encoding counts too but is not
+					 * cut, so rlimit_used can run past it */
 };
 
 enum smt_verdict { SMT_UNKNOWN, SMT_PROVED, SMT_REFUTED };
