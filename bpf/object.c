@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bpf/asm.h"
 
@@ -402,6 +403,7 @@ int ebpf_object__open_file(struct ebpf_object **out, const char *path, struct di
 	FILE *f;
 	uint8_t *buf = NULL;
 	size_t n = 0, cap = 0;
+	struct stat st;
 	int err;
 
 	*out = NULL;
@@ -410,6 +412,11 @@ int ebpf_object__open_file(struct ebpf_object **out, const char *path, struct di
 	f = fopen(path, "rb");
 	if (!f)
 		return diag_set(d, errno, "cannot open: %s", strerror(errno));
+	/* fopen() opens a directory for reading; only the first read fails, with a bare EISDIR */
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		return diag_set(d, EISDIR, "is a directory");
+	}
 	for (;;) {
 		size_t got;
 
@@ -431,15 +438,17 @@ int ebpf_object__open_file(struct ebpf_object **out, const char *path, struct di
 			buf = nb;
 			cap = nc;
 		}
+		errno = 0;
 		got = fread(buf + n, 1, cap - n, f);
 		n += got;
 		if (got == 0)
 			break;
 	}
 	if (ferror(f)) {
+		err = errno ? errno : EIO;
 		free(buf);
 		fclose(f);
-		return diag_set(d, EIO, "read error");
+		return diag_set(d, err, "read error: %s", strerror(err));
 	}
 	fclose(f);
 	err = ebpf_object__open_mem(out, buf, n, path, d);

@@ -5,6 +5,7 @@
 #define BPFSCEV_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "bpf/prog.h"
@@ -27,8 +28,21 @@ int cli_select_progs(const struct ebpf_object *obj, const char *name,
 uint32_t cli_prog_type(const char *name);
 /* True when argv[i] is --help or -h. */
 bool cli_is_help(const char *arg);
-/* Reads a whole file (or "-" for stdin); NULL with a message on stderr. */
+/* Reads a whole file (or "-" for stdin); NULL with a message on stderr that names the path and
+ * says why ("is a directory", the errno's text). */
 char *cli_read_file(const char *path, size_t *len);
+
+/* The one parser of numeric option values: decimal or 0x-hexadecimal digits only (no sign, no
+ * blanks, no suffix, no octal), within [lo, hi].  Returns 0, or -1 after printing
+ * "bpfscev CMD: option OPT: 'S' is not a number in [lo, hi]" on stderr (the caller exits 2). */
+int cli_parse_u64(const char *cmd, const char *opt, const char *s, uint64_t lo, uint64_t hi,
+		  uint64_t *out);
+/* The same into a uint32_t or unsigned (hi must fit). */
+int cli_parse_u32(const char *cmd, const char *opt, const char *s, uint32_t lo, uint32_t hi,
+		  uint32_t *out);
+/* A finite decimal number (e.g. seconds: "0.5", "2") within [lo, hi]; messages as above. */
+int cli_parse_double(const char *cmd, const char *opt, const char *s, double lo, double hi,
+		     double *out);
 
 /* One line per subcommand, in the order "bpfscev --help" lists them. */
 #define CLI_COMMANDS(X)                                                                     \

@@ -134,11 +134,15 @@ int cmd_check(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--claims") && i + 1 < argc) {
 			claims_path = argv[++i];
 		} else if (!strcmp(argv[i], "--runs") && i + 1 < argc) {
-			copts.runs = (uint32_t)strtoul(argv[++i], NULL, 0);
+			if (cli_parse_u32("check", "--runs", argv[++i], 1, 100000000, &copts.runs))
+				return CLI_USAGE;
 		} else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
-			copts.seed = strtoull(argv[++i], NULL, 0);
+			if (cli_parse_u64("check", "--seed", argv[++i], 0, UINT64_MAX, &copts.seed))
+				return CLI_USAGE;
 		} else if (!strcmp(argv[i], "--steps") && i + 1 < argc) {
-			copts.step_budget = strtoull(argv[++i], NULL, 0);
+			if (cli_parse_u64("check", "--steps", argv[++i], 1, UINT64_MAX,
+					  &copts.step_budget))
+				return CLI_USAGE;
 		} else if (!strcmp(argv[i], "--input") && i + 1 < argc) {
 			input_hex = argv[++i];
 		} else if (!strcmp(argv[i], "--z3")) {
@@ -146,9 +150,12 @@ int cmd_check(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--precision")) {
 			zopts.precision = true;
 		} else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) {
-			zopts.timeout_ms = (unsigned)strtoul(argv[++i], NULL, 0);
+			if (cli_parse_u32("check", "--timeout", argv[++i], 1, 86400000,
+					  &zopts.timeout_ms))
+				return CLI_USAGE;
 		} else if (!strcmp(argv[i], "--depth") && i + 1 < argc) {
-			zopts.bmc_depth = (unsigned)strtoul(argv[++i], NULL, 0);
+			if (cli_parse_u32("check", "--depth", argv[++i], 1, 1000000, &zopts.bmc_depth))
+				return CLI_USAGE;
 		} else if (!strcmp(argv[i], "--crashes") && i + 1 < argc) {
 			crashes = argv[++i];
 		} else if (!strcmp(argv[i], "--type") && i + 1 < argc) {
@@ -187,8 +194,9 @@ int cmd_check(int argc, char **argv)
 
 		diag_clear(&d);
 		if (ebpf_parse_hex(&input, &copts.fixed_len, input_hex, &d)) {
+			diag_set_file(&d, "--input");
 			diag_format(&d, msg, sizeof(msg));
-			fprintf(stderr, "bpfscev check: --input: %s\n", msg);
+			fprintf(stderr, "bpfscev check: %s\n", msg);
 			rc = CLI_USAGE;
 			goto out;
 		}

@@ -3,33 +3,58 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "fuzz/corpus.h"
 
-/* A positive count for option opt; false (with a message) when arg is not one. */
-static bool parse_count(const char *opt, const char *arg, uint64_t max, uint64_t *out)
+/* Runs one case, or every *.case of a directory.  Returns the failures, or -1 when a case cannot
+ * be read or is malformed, or when a directory holds no case (after a message). */
+static int run_path(const char *path, const struct corpus_opts *o, struct sbuf *log,
+		    struct corpus_stats *st, int *ncases)
 {
-	char *end;
+	char **names = NULL, file[4096];
+	struct stat sb;
+	long n;
+	int fails = 0, bad = 0;
 
-	errno = 0;
-	*out = strtoull(arg, &end, 0);
-	if (errno || end == arg || *end || arg[0] == '-' || !*out || *out > max) {
-		fprintf(stderr, "bpfscev corpus run: %s wants a count from 1 to %" PRIu64 ", not "
-			"'%s'\n", opt, max, arg);
-		return false;
+	if (stat(path, &sb) || !S_ISDIR(sb.st_mode)) {
+		int r = corpus_replay(path, o, log, st);
+
+		++*ncases;
+		return r < 0 ? -1 : r;
 	}
-	return true;
+	if ((n = corpus_list_cases(path, &names)) <= 0) {
+		sbuf_printf(log, "%s: %s\n", path, n ? strerror((int)-n) : "no *.case files");
+		return -1;
+	}
+	for (long i = 0; i < n; i++) {
+		int r;
+
+		snprintf(file, sizeof(file), "%s/%s", path, names[i]);
+		r = corpus_replay(file, o, log, st);
+		++*ncases;
+		if (r < 0)
+			bad = 1;
+		else
+			fails += r;
+		free(names[i]);
+	}
+	free(names);
+	return bad ? -1 : fails;
 }
 
 static void corpus_usage(FILE *f)
 {
 	fprintf(f, "usage: bpfscev corpus add DIR [--name NAME] [--cases corpus/cases]\n"
-		   "       bpfscev corpus run [--no-z3] [--rlimit N] [--program-rlimit N] CASE...\n"
+		   "       bpfscev corpus run [--no-z3] [--rlimit N] [--program-rlimit N]\n"
+		   "                          CASE|DIR...\n"
 		   "  add: turns a finding directory (crashes/<kind>-<hash>/) into a regression case,\n"
 		   "       with its reduced program when bpfscev reduce made one.\n"
 		   "  run: replays cases: expectations, then every claim through the oracles, the\n"
-		   "       concrete one and Z3 (claims Z3 cannot decide are counted, not failed).\n"
+		   "       concrete one and Z3 (claims Z3 cannot decide are counted, not failed);\n"
+		   "       a DIR stands for its *.case files.  Exit 1 when a case fails, 2 when one\n"
+		   "       cannot be read or is malformed, or a DIR holds no case.\n"
 		   "  --no-z3             the concrete oracle only\n"
 		   "  --rlimit N          Z3 resource units per query (default %u)\n"
 		   "  --program-rlimit N  Z3 resource units per program and strategy (default %llu);\n"
@@ -77,19 +102,21 @@ int cmd_corpus(int argc, char **argv)
 		struct corpus_opts o = { .sz = sizeof(o), .use_z3 = true };
 		struct corpus_stats st = { 0 };
 		struct sbuf log = SBUF_INIT;
-		int fails = 0, ncases = 0, first = argc;
+		int fails = 0, ncases = 0, first = argc, bad = 0;
 		uint64_t v;
 
 		for (int i = 2; i < argc && first == argc; i++) {
 			if (!strcmp(argv[i], "--no-z3")) {
 				o.use_z3 = false;
 			} else if (!strcmp(argv[i], "--rlimit") && i + 1 < argc) {
-				if (!parse_count(argv[i], argv[i + 1], UINT32_MAX, &v))
+				if (cli_parse_u64("corpus run", argv[i], argv[i + 1], 1, UINT32_MAX,
+						  &v))
 					return CLI_USAGE;
 				o.z3_rlimit = (unsigned)v;
 				i++;
 			} else if (!strcmp(argv[i], "--program-rlimit") && i + 1 < argc) {
-				if (!parse_count(argv[i], argv[i + 1], UINT64_MAX, &v))
+				if (cli_parse_u64("corpus run", argv[i], argv[i + 1], 1, UINT64_MAX,
+						  &v))
 					return CLI_USAGE;
 				o.z3_program_rlimit = v;
 				i++;
@@ -104,10 +131,13 @@ int cmd_corpus(int argc, char **argv)
 			corpus_usage(stderr);
 			return CLI_USAGE;
 		}
-		for (int i = first; i < argc; i++, ncases++) {
-			int r = corpus_replay(argv[i], &o, &log, &st);
+		for (int i = first; i < argc; i++) {
+			int r = run_path(argv[i], &o, &log, &st, &ncases);
 
-			fails += r < 0 ? 1 : r;
+			if (r < 0)
+				bad++;
+			else
+				fails += r;
 		}
 		fputs(sbuf_cstr(&log), stderr);
 		sbuf_free(&log);
@@ -116,6 +146,12 @@ int cmd_corpus(int argc, char **argv)
 			       " unknown (%" PRIu64 " resource units)\n", st.z3_claims, st.z3_proved,
 			       st.z3_refuted, st.z3_unknown, st.z3_rlimit);
 		printf("%d case(s), %d failure(s)\n", ncases, fails);
+		if (bad) {
+			/* what cannot be judged is an input error, whatever the other cases did */
+			fprintf(stderr, "bpfscev corpus run: %d input(s) missing, unreadable, "
+				"malformed or without cases (above)\n", bad);
+			return CLI_USAGE;
+		}
 		return fails ? CLI_FINDING : CLI_OK;
 	}
 	corpus_usage(stderr);

@@ -39,8 +39,8 @@ static void list_knobs(void)
 static int set_knob(struct gen_knobs *k, const char *arg)
 {
 	const char *eq = strchr(arg, '=');
-	char name[64], *end;
-	unsigned long v;
+	char name[64], opt[80];
+	uint32_t v;
 	int err;
 
 	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(name)) {
@@ -49,18 +49,15 @@ static int set_knob(struct gen_knobs *k, const char *arg)
 	}
 	memcpy(name, arg, (size_t)(eq - arg));
 	name[eq - arg] = 0;
-	errno = 0;
-	v = strtoul(eq + 1, &end, 0);
-	if (errno || end == eq + 1 || *end || v > UINT32_MAX) {
-		fprintf(stderr, "bpfscev gen: knob %s: '%s' is not a number\n", name, eq + 1);
+	snprintf(opt, sizeof(opt), "--knob %s", name);
+	if (cli_parse_u32("gen", opt, eq + 1, 0, UINT32_MAX, &v))
 		return -EINVAL;
-	}
-	err = gen_knobs_set(k, name, (uint32_t)v);
+	err = gen_knobs_set(k, name, v);
 	if (err == -ENOENT)
 		fprintf(stderr, "bpfscev gen: unknown knob '%s' (bpfscev gen --knobs lists them)\n",
 			name);
 	else if (err)
-		fprintf(stderr, "bpfscev gen: knob %s: %lu is out of range\n", name, v);
+		fprintf(stderr, "bpfscev gen: knob %s: %" PRIu32 " is out of range\n", name, v);
 	return err;
 }
 
@@ -110,24 +107,19 @@ int cmd_gen(int argc, char **argv)
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		uint64_t v;
-		char *end;
-
 		if (cli_is_help(a)) {
 			gen_usage(stdout);
 			return CLI_OK;
 		} else if (!strcmp(a, "--knobs")) {
 			list_knobs();
 			return CLI_OK;
-		} else if ((!strcmp(a, "--seed") || !strcmp(a, "--count")) && i + 1 < argc) {
-			errno = 0;
-			v = strtoull(argv[++i], &end, 0);
-
-			if (errno || *end || end == argv[i]) {
-				fprintf(stderr, "bpfscev gen: %s: '%s' is not a number\n", a, argv[i]);
+		} else if (!strcmp(a, "--seed") && i + 1 < argc) {
+			if (cli_parse_u64("gen", a, argv[++i], 0, UINT64_MAX, &seed))
 				return CLI_USAGE;
-			}
-			*(a[2] == 's' ? &seed : &count) = v;
+		} else if (!strcmp(a, "--count") && i + 1 < argc) {
+			/* each program is printed: a count beyond this is a typo, not a plan */
+			if (cli_parse_u64("gen", a, argv[++i], 1, 100000000, &count))
+				return CLI_USAGE;
 		} else if (!strcmp(a, "--knob") && i + 1 < argc) {
 			if (set_knob(&k, argv[++i]))
 				return CLI_USAGE;

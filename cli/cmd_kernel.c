@@ -378,19 +378,13 @@ int cmd_kernel(int argc, char **argv)
 			reduce = true;
 		} else if (!strcmp(argv[i], "--save") && i + 1 < argc) {
 			save = argv[++i];
-		} else if ((!strcmp(argv[i], "--runs") || !strcmp(argv[i], "--seed")) &&
-			   i + 1 < argc) {
-			char *end;
-			unsigned long long v = strtoull(argv[i + 1], &end, 0);
-
-			if (*end || (argv[i][2] == 'r' && (v == 0 || v > 1000000))) {
-				fprintf(stderr, "bpfscev kernel: %s needs a number\n", argv[i]);
+		} else if (!strcmp(argv[i], "--runs") && i + 1 < argc) {
+			if (cli_parse_u32("kernel", argv[i], argv[i + 1], 1, 1000000, &runs))
 				return CLI_USAGE;
-			}
-			if (argv[i][2] == 'r')
-				runs = (uint32_t)v;
-			else
-				seed = v;
+			i++;
+		} else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
+			if (cli_parse_u64("kernel", argv[i], argv[i + 1], 0, UINT64_MAX, &seed))
+				return CLI_USAGE;
 			i++;
 		} else if (!strcmp(argv[i], "--prog") && i + 1 < argc) {
 			prog = argv[++i];
@@ -399,15 +393,8 @@ int cmd_kernel(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--input") && i + 1 < argc) {
 			input = argv[++i];
 		} else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
-			char *end;
-			unsigned long r = strtoul(argv[++i], &end, 0);
-
-			if (*end || r == 0 || r > UINT32_MAX) {
-				fprintf(stderr, "bpfscev kernel: --repeat needs a count 1..%u\n",
-					UINT32_MAX);
+			if (cli_parse_u32("kernel", "--repeat", argv[++i], 1, UINT32_MAX, &repeat))
 				return CLI_USAGE;
-			}
-			repeat = (uint32_t)r;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			fprintf(stderr, "bpfscev kernel: unknown or incomplete option '%s'\n",
 				argv[i]);

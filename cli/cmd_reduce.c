@@ -81,9 +81,13 @@ int cmd_reduce(int argc, char **argv)
 			reduce_usage(stdout);
 			return CLI_OK;
 		} else if (!strcmp(argv[i], "--max-tests") && i + 1 < argc) {
-			ro.max_tests = (unsigned)strtoul(argv[++i], NULL, 0);
+			if (cli_parse_u32("reduce", "--max-tests", argv[++i], 1, UINT32_MAX,
+					  &ro.max_tests))
+				return CLI_USAGE;
 		} else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) {
-			pc.co.timeout = strtod(argv[++i], NULL);
+			if (cli_parse_double("reduce", "--timeout", argv[++i], 0.001, 86400,
+					     &pc.co.timeout))
+				return CLI_USAGE;
 		} else if (!strcmp(argv[i], "--quiet")) {
 			quiet = true;
 		} else if (argv[i][0] == '-' && argv[i][1]) {

@@ -101,10 +101,13 @@ int cmd_replay(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--reduced")) {
 			use_reduced = true;
 		} else if (!strcmp(argv[i], "--inputs") && i + 1 < argc) {
-			co.runs = (uint32_t)strtoul(argv[++i], NULL, 0);
+			if (cli_parse_u32("replay", "--inputs", argv[++i], 1, 100000000, &co.runs))
+				return CLI_USAGE;
 			co.zero_input = true;
 		} else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) {
-			co.timeout = strtod(argv[++i], NULL);
+			if (cli_parse_double("replay", "--timeout", argv[++i], 0.001, 86400,
+					     &co.timeout))
+				return CLI_USAGE;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			fprintf(stderr, "bpfscev replay: unknown or incomplete option '%s'\n", argv[i]);
 			replay_usage(stderr);

@@ -54,15 +54,21 @@ static enum interp_ctx_kind ctx_for_type(uint32_t type)
 	}
 }
 
-static int parse_hex_arg(const char *what, const char *text, uint8_t **out, size_t *len)
+/* Hex bytes from an option (file = "--input") or from a data file's section (file = its path,
+ * line0 = the file line of the section's first line), so the error points where to edit. */
+static int parse_hex_arg(const char *file, int line0, const char *text, uint8_t **out,
+			 size_t *len)
 {
 	struct diag d;
-	char msg[600];
+	char msg[800];
 
 	diag_clear(&d);
 	if (ebpf_parse_hex(out, len, text, &d)) {
+		diag_set_file(&d, file);
+		if (d.line > 0)
+			d.line += line0 - 1;
 		diag_format(&d, msg, sizeof(msg));
-		fprintf(stderr, "bpfscev run: %s: %s\n", what, msg);
+		fprintf(stderr, "bpfscev run: %s\n", msg);
 		return -1;
 	}
 	return 0;
@@ -145,17 +151,9 @@ int cmd_run(int argc, char **argv)
 		return CLI_USAGE;
 	}
 	memset(&env, 0, sizeof(env));
-	if (steps_arg) {
-		char *end;
-
-		errno = 0;
-		env.step_budget = strtoull(steps_arg, &end, 0);
-		if (errno || *end || !*steps_arg || steps_arg[0] == '-' || env.step_budget == 0) {
-			fprintf(stderr, "bpfscev run: --steps needs a positive number, not '%s'\n",
-				steps_arg);
-			return CLI_USAGE;
-		}
-	}
+	if (steps_arg &&
+	    cli_parse_u64("run", "--steps", steps_arg, 1, UINT64_MAX, &env.step_budget))
+		return CLI_USAGE;
 	if (ctx_arg && strcmp(ctx_arg, "plain") && strcmp(ctx_arg, "xdp") &&
 	    strcmp(ctx_arg, "skb")) {
 		fprintf(stderr, "bpfscev run: --ctx is plain, xdp or skb, not '%s'\n", ctx_arg);
@@ -186,7 +184,7 @@ int cmd_run(int argc, char **argv)
 
 	/* input */
 	if (input_hex) {
-		if (parse_hex_arg("--input", input_hex, &input, &input_len))
+		if (parse_hex_arg("--input", 1, input_hex, &input, &input_len))
 			goto out;
 	} else if (input_file) {
 		char *buf = cli_read_file(input_file, &input_len);
@@ -199,10 +197,11 @@ int cmd_run(int argc, char **argv)
 
 		if (!sec)
 			sec = ebpf_object__section(obj, "mem");
-		if (sec && parse_hex_arg(sec->name, sec->text, &input, &input_len))
+		if (sec && parse_hex_arg(file, sec->line, sec->text, &input, &input_len))
 			goto out;
 	}
-	if (helper_hex && parse_hex_arg("--helper-data", helper_hex, &helper_data, &helper_len))
+	if (helper_hex &&
+	    parse_hex_arg("--helper-data", 1, helper_hex, &helper_data, &helper_len))
 		goto out;
 
 	/* ELF maps: the interpreter gives each its own zeroed storage on first use */

@@ -2,8 +2,11 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const struct cli_cmd commands[] = {
 #define CLI_ENTRY(name, summary) { #name, summary, cmd_##name },
@@ -31,10 +34,16 @@ char *cli_read_file(const char *path, size_t *len)
 	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	char *buf = NULL;
 	size_t cap = 0, n = 0;
+	struct stat st;
 
 	if (!f) {
 		fprintf(stderr, "bpfscev: %s: %s\n", path, strerror(errno));
 		return NULL;
+	}
+	/* fopen() opens a directory for reading; only the first read fails, with a bare EISDIR */
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "bpfscev: %s: is a directory\n", path);
+		goto out;
 	}
 	for (;;) {
 		size_t got;
@@ -52,13 +61,15 @@ char *cli_read_file(const char *path, size_t *len)
 			buf = nb;
 			cap = nc;
 		}
+		errno = 0;
 		got = fread(buf + n, 1, cap - n - 1, f);
 		n += got;
 		if (got == 0)
 			break;
 	}
 	if (ferror(f)) {
-		fprintf(stderr, "bpfscev: %s: read error\n", path);
+		fprintf(stderr, "bpfscev: %s: read error: %s\n", path,
+			strerror(errno ? errno : EIO));
 		free(buf);
 		buf = NULL;
 		goto out;
@@ -69,6 +80,74 @@ out:
 	if (f != stdin)
 		fclose(f);
 	return buf;
+}
+
+static int bad_number(const char *cmd, const char *opt, const char *s, const char *range)
+{
+	fprintf(stderr, "bpfscev %s: option %s: '%s' is not a number in %s\n", cmd, opt, s, range);
+	return -1;
+}
+
+int cli_parse_u64(const char *cmd, const char *opt, const char *s, uint64_t lo, uint64_t hi,
+		  uint64_t *out)
+{
+	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	const char *digits = hex ? s + 2 : s;
+	char range[64];
+	uint64_t v = 0;
+
+	snprintf(range, sizeof(range), "[%" PRIu64 ", %" PRIu64 "]", lo, hi);
+	/* by hand: strtoull() takes "-1" as 2^64 - 1, skips blanks and reads "010" as octal */
+	if (!*digits)
+		return bad_number(cmd, opt, s, range);
+	for (const char *p = digits; *p; p++) {
+		unsigned dv;
+
+		if (*p >= '0' && *p <= '9')
+			dv = (unsigned)(*p - '0');
+		else if (hex && *p >= 'a' && *p <= 'f')
+			dv = (unsigned)(*p - 'a' + 10);
+		else if (hex && *p >= 'A' && *p <= 'F')
+			dv = (unsigned)(*p - 'A' + 10);
+		else
+			return bad_number(cmd, opt, s, range);
+		if (v > (UINT64_MAX - dv) / (hex ? 16 : 10))
+			return bad_number(cmd, opt, s, range);
+		v = v * (hex ? 16 : 10) + dv;
+	}
+	if (v < lo || v > hi)
+		return bad_number(cmd, opt, s, range);
+	*out = v;
+	return 0;
+}
+
+int cli_parse_u32(const char *cmd, const char *opt, const char *s, uint32_t lo, uint32_t hi,
+		  uint32_t *out)
+{
+	uint64_t v;
+
+	if (cli_parse_u64(cmd, opt, s, lo, hi, &v))
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+int cli_parse_double(const char *cmd, const char *opt, const char *s, double lo, double hi,
+		     double *out)
+{
+	char range[64], *end;
+	double v;
+
+	snprintf(range, sizeof(range), "[%g, %g]", lo, hi);
+	/* strtod() alone accepts blanks, "inf", "nan" and hexadecimal floats */
+	if (!((*s >= '0' && *s <= '9') || *s == '.') || strpbrk(s, "xXnN"))
+		return bad_number(cmd, opt, s, range);
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !isfinite(v) || v < lo || v > hi)
+		return bad_number(cmd, opt, s, range);
+	*out = v;
+	return 0;
 }
 
 struct ebpf_object *cli_open(const char *path)
