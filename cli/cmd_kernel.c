@@ -195,8 +195,8 @@ static int run_compare(const struct ebpf_object *obj, const struct ebpf_prog **p
 		}
 		diag_clear(&d);
 		if (analysis_time(&sus, &nranges, obj, progs[k], type ? type : kp->prog_type, &d)) {
-			fprintf(stderr, "bpfscev kernel: %s: analysis failed: %s\n", progs[k]->name,
-				d.msg);
+			fprintf(stderr, "bpfscev kernel: %s: program '%s': analysis failed: %s\n",
+				file, progs[k]->name, d.msg);
 			sus = -1;
 		}
 		if (kp->accepted)
@@ -463,8 +463,13 @@ int cmd_kernel(int argc, char **argv)
 	if (json)
 		sbuf_puts(&js, "{\"programs\": [");
 	for (size_t k = 0; k < n; k++) {
+		/* The verdict, message and statistics need only the statistics level; the
+		 * level-2 walk costs seconds and hundreds of MB on a program that reaches the
+		 * verifier's limit, so it is asked for only when it is printed. */
 		struct kernel_prog_opts ko = { .sz = sizeof(ko), .prog_type = type,
-					       .prog_flags = flags };
+					       .prog_flags = flags,
+					       .log_level = show_log ? 0 : 4,
+					       .log_size = show_log ? 0 : 1 << 20 };
 		struct kernel_run_opts ro = { .sz = sizeof(ro), .repeat = repeat,
 					      .data_out = out_buf,
 					      .data_size_out = data_len + 4096 };
@@ -569,7 +574,8 @@ int cmd_kernel(int argc, char **argv)
 			}
 		}
 		if (run_err[0]) {
-			fprintf(stderr, "bpfscev kernel: %s: test run: %s\n", progs[k]->name, run_err);
+			fprintf(stderr, "bpfscev kernel: %s: program '%s': test run: %s\n", file,
+				progs[k]->name, run_err);
 			/* a type the kernel cannot run is a fact, not an input error */
 			if (!strstr(run_err, "ENOTSUPP") && rc == CLI_OK)
 				rc = CLI_USAGE;

@@ -12,12 +12,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define LOG_FIRST (16ul << 20)
 #define LOG_MAX (256ul << 20)
 #define LOG_KERNEL_CAP ((size_t)(UINT32_MAX >> 2))	/* larger log_size: EINVAL */
 #define LOG_STATS_SIZE (1ul << 20)
+#define LOG_SLACK 4096	/* a reload's log may be longer: "verification time N usec" varies */
 #ifndef BPF_LOG_LEVEL2
 #define BPF_LOG_LEVEL2 2
 #endif
@@ -236,16 +238,46 @@ static void parse_log(struct kernel_prog *kp)
 			 strerror(kp->err));
 }
 
-/* One BPF_PROG_LOAD; *fd_or_err is the fd or -errno. */
-static int load_once(struct kernel_prog *kp, const struct bpf_insn *insns, size_t len,
-		     const char *name, uint32_t flags, uint32_t level, char *buf, size_t size)
-{
-	LIBBPF_OPTS(bpf_prog_load_opts, lo, .prog_flags = flags,
-		    .expected_attach_type = kp->attach_type, .log_level = level, .log_buf = buf,
-		    .log_size = (uint32_t)size);
+/* BPF_PROG_LOAD's attributes up to log_true_size (Linux 6.4: the log size the whole log needs,
+ * written back by the kernel), which the installed uapi header and libbpf may predate: the u32
+ * follows core_relo_rec_size.  A kernel that does not know it ignores the zero it reads. */
+#define ATTR_LOG_TRUE_SIZE (offsetof(union bpf_attr, core_relo_rec_size) + sizeof(uint32_t))
+union load_attr {
+	union bpf_attr attr;
+	uint8_t raw[ATTR_LOG_TRUE_SIZE + sizeof(uint32_t)];
+};
 
+/* One BPF_PROG_LOAD: the fd or -errno; *need receives log_true_size (0 when the kernel does not
+ * report it).  The syscall directly, since libbpf before 1.2 does not pass log_true_size back. */
+static int load_once(struct kernel_prog *kp, const struct bpf_insn *insns, size_t len,
+		     const char *name, uint32_t flags, uint32_t level, char *buf, size_t size,
+		     size_t *need)
+{
+	static const char license[] = "GPL";
+	union load_attr a;
+	uint32_t ts;
+	int fd, tries = 5;
+
+	memset(&a, 0, sizeof(a));
+	a.attr.prog_type = kp->prog_type;
+	a.attr.insn_cnt = (uint32_t)len;
+	a.attr.insns = (uint64_t)(uintptr_t)insns;
+	a.attr.license = (uint64_t)(uintptr_t)license;
+	a.attr.log_level = level;
+	a.attr.log_size = (uint32_t)size;
+	a.attr.log_buf = (uint64_t)(uintptr_t)buf;
+	a.attr.prog_flags = flags;
+	a.attr.expected_attach_type = kp->attach_type;
+	snprintf(a.attr.prog_name, sizeof(a.attr.prog_name), "%s", name);
 	buf[0] = '\0';
-	return bpf_prog_load(kp->prog_type, name, "GPL", insns, len, &lo);
+	do {	/* as libbpf does: EAGAIN is a transient failure to allocate */
+		fd = (int)syscall(__NR_bpf, BPF_PROG_LOAD, &a, sizeof(a));
+	} while (fd < 0 && errno == EAGAIN && --tries);
+	if (fd < 0)
+		fd = -errno;
+	memcpy(&ts, a.raw + ATTR_LOG_TRUE_SIZE, sizeof(ts));
+	*need = ts;
+	return fd;
 }
 
 int kernel_prog__load(struct kernel_prog **out, const struct ebpf_object *obj,
@@ -322,24 +354,35 @@ int kernel_prog__load(struct kernel_prog **out, const struct ebpf_object *obj,
 	obj_name(name, prog->name);
 
 	for (;;) {
-		char *nb = realloc(buf, size);
+		size_t need;
 
-		if (!nb) {
+		/* not realloc: the old log is not wanted, and copying it costs its size again */
+		free(buf);
+		if (!(buf = malloc(size))) {
 			err = diag_set(d, ENOMEM, "out of memory for a %zu-byte verifier log", size);
 			goto out;
 		}
-		buf = nb;
-		fd = load_once(kp, insns, prog->len, name, flags, level, buf, size);
+		fd = load_once(kp, insns, prog->len, name, flags, level, buf, size, &need);
 		if (fd != -ENOSPC || size >= max)
 			break;
-		/* every attempt verifies the whole program again: grow fast */
-		size = size * 4 > max ? max : size * 4;
+		/* Every attempt verifies and logs the whole program again (a walk to the
+		 * million-instruction limit formats hundreds of MB at level 2): size the one
+		 * reload from the kernel's count, or keep the tail when even that is too large.
+		 * Kernels before 6.4 do not count: grow fast. */
+		if (need > size && need <= max)
+			size = need + LOG_SLACK > max ? max : need + LOG_SLACK;
+		else if (need)
+			break;
+		else
+			size = size * 4 > max ? max : size * 4;
 	}
 	buf[size - 1] = '\0';
 	if (fd == -ENOSPC && level != BPF_LOG_STATS) {
-		/* Even log_max was too small: keep the tail we have, and ask again for the verdict
+		/* Even log_max was too small: keep the tail we have (the kernel's log rotates,
+		 * so the tail holds the message), and ask again for the verdict (ENOSPC hides it)
 		 * and the statistics only. */
 		char *stats = malloc(LOG_STATS_SIZE);
+		size_t need;
 
 		if (!stats) {
 			err = diag_set(d, ENOMEM, "out of memory");
@@ -347,7 +390,7 @@ int kernel_prog__load(struct kernel_prog **out, const struct ebpf_object *obj,
 		}
 		kp->log_truncated = true;
 		fd = load_once(kp, insns, prog->len, name, flags, BPF_LOG_STATS, stats,
-			       LOG_STATS_SIZE);
+			       LOG_STATS_SIZE, &need);
 		stats[LOG_STATS_SIZE - 1] = '\0';
 		kp->fd = fd;
 		kp->accepted = fd >= 0;

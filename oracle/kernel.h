@@ -18,8 +18,9 @@
  * ../shared/PRIOR-ART.md outside this repository): the statistics lines
  * "processed N insns (limit L) max_states_per_insn M total_states T peak_states P mark_read R" and
  * "verification time N usec", "stack depth ..."; the log is a rotating buffer that keeps the tail
- * and fails the load with ENOSPC when it was too small, even for an acceptable program, so the
- * buffer is grown and the load repeated.
+ * and fails the load with ENOSPC when it was too small, even for an acceptable program (hiding the
+ * verdict); since 6.4 the kernel also says how large the whole log is (log_true_size), so the
+ * load is repeated at most once, with the buffer the kernel asked for.
  */
 #ifndef BPFSCEV_ORACLE_KERNEL_H
 #define BPFSCEV_ORACLE_KERNEL_H
@@ -36,8 +37,11 @@ struct kernel_prog_opts {
 	uint32_t prog_type;		/* 0: the program's own; UNSPEC loads as a socket filter */
 	uint32_t prog_flags;		/* BPF_F_TEST_REG_INVARIANTS, BPF_F_TEST_STATE_FREQ, ... */
 	uint32_t log_level;		/* 0: BPF_LOG_LEVEL2 | BPF_LOG_STATS (2 | 4) */
-	size_t log_size;		/* first log buffer; 0: 16 MiB.  Grown 4x on ENOSPC ... */
-	size_t log_max;			/* ... up to this; 0: 256 MiB (the kernel's cap is 1 GiB) */
+	size_t log_size;		/* first log buffer; 0: 16 MiB.  On ENOSPC, loaded once
+					 * more with the size the kernel reports ... */
+	size_t log_max;			/* ... if at most this; 0: 256 MiB (the kernel's cap is
+					 * 1 GiB).  Larger: the tail of the first buffer is kept.
+					 * (Kernels before 6.4 report nothing: grown 4x.) */
 };
 
 struct kernel_prog {
@@ -49,7 +53,7 @@ struct kernel_prog {
 	char *log;			/* the verifier log, NUL-terminated (never NULL) */
 	size_t log_len;
 	bool log_truncated;		/* log_max was too small: log holds the tail; the verdict and
-					 * statistics come from a second load at BPF_LOG_STATS */
+					 * statistics come from one more load at BPF_LOG_STATS */
 	char message[512];		/* a rejection's reason: the last log line that is not a
 					 * trace of the walk (instruction, state, pruning, precision,
 					 * statistics lines); "" for an accepted program */
