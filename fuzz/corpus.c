@@ -21,6 +21,7 @@ struct cctx {
 	const char *path;
 	struct sbuf *log;
 	int fails;
+	int malformed;		/* lines that cannot be read: the case is broken, not failing */
 };
 
 static void fail(struct cctx *c, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -36,6 +37,13 @@ static void fail(struct cctx *c, int line, const char *fmt, ...)
 	sbuf_putc(c->log, '\n');
 	c->fails++;
 }
+
+/* A line the runner cannot read: reported as a failure is, and the case is malformed. */
+#define malformed(c, line, ...)                                                            \
+	do {                                                                               \
+		fail(c, line, __VA_ARGS__);                                                \
+		(c)->malformed++;                                                          \
+	} while (0)
 
 /* Iterates the non-empty, non-comment lines of a section: *line gets the file line. */
 static const char *next_line(const char **p, char *buf, size_t n, int *line)
@@ -139,7 +147,7 @@ static void check_trip(struct cctx *c, const struct ebpf_section *sec, const str
 		const struct claim_loop *l;
 
 		if (sscanf(buf, "%u: %31s", &header, kind) != 2) {
-			fail(c, line, "expected '<header>: exact N | bounded <=N | unknown'");
+			malformed(c, line, "expected '<header>: exact N | bounded <=N | unknown'");
 			continue;
 		}
 		l = find_loop(cp, header);
@@ -164,7 +172,7 @@ static void check_trip(struct cctx *c, const struct ebpf_section *sec, const str
 				fail(c, line, "loop %u: expected no bound (it may not terminate), claimed "
 				     "max %" PRIu64, header, l->trip.max);
 		} else {
-			fail(c, line, "expected '<header>: exact N | bounded <=N | unknown'");
+			malformed(c, line, "expected '<header>: exact N | bounded <=N | unknown'");
 		}
 	}
 }
@@ -186,7 +194,7 @@ static void check_iv(struct cctx *c, const struct ebpf_section *sec, const struc
 		if (sscanf(buf, "%u: %31s %u step=%lld", &header, locs, &width, &step) != 4 ||
 		    loc_parse(locs, &loc) || (has_start && sscanf(strstr(buf, "start="), "start=%llu",
 								&start) != 1)) {
-			fail(c, line, "expected '<header>: <loc> <width> step=S [start=V]'");
+			malformed(c, line, "expected '<header>: <loc> <width> step=S [start=V]'");
 			continue;
 		}
 		l = find_loop(cp, header);
@@ -226,7 +234,7 @@ static void check_verdict(struct cctx *c, const struct ebpf_section *sec,
 	size_t n;
 
 	if (!next_line(&p, buf, sizeof(buf), &line)) {
-		fail(c, sec->line, "empty verdict section");
+		malformed(c, sec->line, "empty verdict section");
 		return;
 	}
 	want = buf + strspn(buf, " \t");
@@ -265,7 +273,7 @@ static void check_range(struct cctx *c, const struct ebpf_section *sec, const st
 		if (sscanf(buf, "%u %31[^:]:", &pc, locs) != 2 || loc_parse(locs, &loc) ||
 		    (!u && !s) || (u && sscanf(u, "u[%llu, %llu]", &ulo, &uhi) != 2) ||
 		    (s && sscanf(s, "s[%lld, %lld]", &slo, &shi) != 2)) {
-			fail(c, line, "expected '<pc> <loc>: u[lo, hi]' and/or 's[lo, hi]'");
+			malformed(c, line, "expected '<pc> <loc>: u[lo, hi]' and/or 's[lo, hi]'");
 			continue;
 		}
 		for (uint32_t k = 0; k < cp->nranges; k++)
@@ -387,9 +395,11 @@ int corpus_replay(const char *path, const struct corpus_opts *uopts, struct sbuf
 	}
 	prog_type = obj->progs[0].prog_type;	/* "-- type" and "-- maps": bpf/object.c */
 	if ((sec = ebpf_object__section(obj, "input")) && ebpf_parse_hex(&input, &ilen, sec->text, &d))
-		fail(&c, sec->line + (d.line > 0 ? d.line - 1 : 0), "bad hex input: %s", d.msg);
+		malformed(&c, sec->line + (d.line > 0 ? d.line - 1 : 0), "bad hex input: %s",
+			  d.msg);
 	if ((sec = ebpf_object__section(obj, "helper")) && ebpf_parse_hex(&helper, &hlen, sec->text, &d))
-		fail(&c, sec->line + (d.line > 0 ? d.line - 1 : 0), "bad hex helper data: %s", d.msg);
+		malformed(&c, sec->line + (d.line > 0 ? d.line - 1 : 0), "bad hex helper data: %s",
+			  d.msg);
 	if ((sec = ebpf_object__section(obj, "verdict")))
 		check_verdict(&c, sec, obj, prog_type);
 	/* a structure defect: the verdict is all there is to check (nothing can be analyzed) */
@@ -446,7 +456,7 @@ int corpus_replay(const char *path, const struct corpus_opts *uopts, struct sbuf
 		ustats->z3_unknown += stats.z3_unknown;
 		ustats->z3_rlimit += stats.z3_rlimit;
 	}
-	return c.fails;
+	return c.malformed ? -EINVAL : c.fails;
 }
 
 static const char *type_word(uint32_t t)

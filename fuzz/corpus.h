@@ -60,7 +60,8 @@ struct corpus_stats {
 };
 
 /* Runs one case.  Returns the number of failed expectations and refuted claims (0 = pass),
- * or -errno when the case cannot be read; every failure is a line "file:line: what" in log.
+ * or -errno when the case cannot be read or a line of it is malformed (-EINVAL); every failure
+ * and malformed line is a line "file:line: what" in log.
  * stats (NULL = none) receives the Z3 oracle's counts. */
 int corpus_replay(const char *path, const struct corpus_opts *opts, struct sbuf *log,
 		  struct corpus_stats *stats);

@@ -223,6 +223,16 @@ static void corpus(void)
 	snprintf(want, sizeof(want), "%s:4:", broken);
 	EXPECT(2, want, "corpus", "run", "--no-z3", broken);
 	EXPECT(2, want, "corpus", "run", "--no-z3", bad);
+	/* sections the runner cannot read: bad hex at line 7, a trip line without a count */
+	broken = write_file("badhex.case", "-- asm\nr1 = 0\nl: r1 += 1\nif r1 < 10 goto l\n"
+					   "exit\n-- input\n0q\n");
+	snprintf(want, sizeof(want), "%s:7: bad hex input", broken);
+	EXPECT(2, want, "corpus", "run", "--no-z3", broken);
+	broken = write_file("badtrip.case", "-- asm\nr1 = 0\nl: r1 += 1\nif r1 < 10 goto l\n"
+					    "exit\n-- trip\n\n1: exactly\n");
+	snprintf(want, sizeof(want), "%s:8: expected '<header>: exact N", broken);
+	EXPECT(2, want, "corpus", "run", "--no-z3", broken);
+	broken = write_file("bad/broken.case", "# c\n-- asm\nr0 = 1\nr0 +== 2\nexit\n");
 
 	/* a good case passes, a case whose expectation does not hold fails with 1 (its line) */
 	write_file("good/loop.case", "-- asm\nr1 = 0\nl: r1 += 1\nif r1 < 10 goto l\nr0 = r1\n"
