@@ -6,8 +6,8 @@
  *  2. Wrong claims the concrete oracle misses — a range wrong for one input value out of 2^32,
  *     a trip bound wrong only when an input byte is 0xff — refuted by Z3 and confirmed by
  *     replay on the interpreter.
- *  3. The analyzer's claims over corpus/cases/ (every .case): none may be refuted; the share proved is
- *     reported.
+ *  3. The analyzer's claims over every fourth case of corpus/cases/ (the corpus/ ctests replay
+ *     each case through Z3): none may be refuted, and at least 90 % must be proved.
  *
  * Every Z3 run here is bounded by Z3's resource limit (smt_opts.rlimit, program_rlimit), never by
  * the clock: the verdicts, and the counts printed, are the same on any machine however loaded.
@@ -642,6 +642,12 @@ static void test_corpus(void)
 		struct diag dg;
 		char path[2048];
 
+		/* Every case is replayed through Z3 by its own corpus/ ctest, which fails on a
+		 * refuted claim; here a fixed quarter of them measures the share proved. */
+		if (k % 4) {
+			free(names[k]);
+			continue;
+		}
 		snprintf(path, sizeof(path), "%s/%s", dir, names[k]);
 		diag_clear(&dg);
 		if (ebpf_object__open_file(&obj, path, &dg)) {
@@ -681,11 +687,11 @@ static void test_corpus(void)
 		free(names[k]);
 	}
 	free(names);
-	printf("corpus: %zu cases, %" PRIu64 " claims: %" PRIu64 " proved (%.1f%%), %" PRIu64
-	       " unknown, %" PRIu64 " resource units\n", nn, claims, proved,
+	printf("corpus: %zu of %zu cases, %" PRIu64 " claims: %" PRIu64 " proved (%.1f%%), %" PRIu64
+	       " unknown, %" PRIu64 " resource units\n", (nn + 3) / 4, nn, claims, proved,
 	       claims ? 100.0 * proved / claims : 0.0, unknown, units);
 	/* a floor, not a target: a drop this large means the oracle lost its grip */
-	CHECK(claims > 500 && proved * 10 >= claims * 9, "only %" PRIu64 " of %" PRIu64
+	CHECK(claims > 100 && proved * 10 >= claims * 9, "only %" PRIu64 " of %" PRIu64
 	      " claims proved", proved, claims);
 }
 
