@@ -7,7 +7,7 @@
 
 #include "cli/cli.h"
 #include "oracle/check.h"
-#include "oracle/finding.h"
+#include "triage/finding.h"
 #include "oracle/smt.h"
 #include "scev/scev.h"
 

@@ -14,6 +14,7 @@
 
 #include "cli/cli.h"
 #include "oracle/kdiff.h"
+#include "triage/kfinding.h"
 #include "oracle/kernel.h"
 #include "oracle/klog.h"
 #include "scev/scev.h"

@@ -7,10 +7,11 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "oracle/finding.h"
+#include "triage/finding.h"
 #include "oracle/kdiff.h"
+#include "triage/kfinding.h"
 #include "oracle/kernel.h"
-#include "oracle/reduce.h"
+#include "triage/reduce.h"
 
 static void reduce_usage(FILE *f)
 {

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "oracle/finding.h"
+#include "triage/finding.h"
 #include "oracle/kdiff.h"
 #include "oracle/kernel.h"
 

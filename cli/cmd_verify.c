@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "oracle/verdict.h"
+#include "triage/verdict.h"
 #include "util/json.h"
 
 static void verify_usage(FILE *f)

@@ -15,7 +15,7 @@
  * With jobs = 0 everything runs in the calling process (tests, benchmarks): faster to set up,
  * but a crash takes the caller with it.
  *
- * Findings are saved (oracle/finding.h) the moment the parent hears of them, one directory per
+ * Findings are saved (triage/finding.h) the moment the parent hears of them, one directory per
  * signature; the earliest program of the campaign is kept as the example, so the directories do
  * not depend on the number of workers either.
  */
@@ -30,7 +30,7 @@
 #include "fuzz/oracles.h"
 #include "generators/gen.h"
 #include "oracle/check.h"
-#include "oracle/finding.h"
+#include "triage/finding.h"
 #include "scev/scev.h"
 #include "util/err.h"
 

@@ -12,9 +12,9 @@
 #include "bpf/prog.h"
 #include "bpf/asm.h"
 #include "oracle/check.h"
-#include "oracle/finding.h"
+#include "triage/finding.h"
 #include "oracle/smt.h"
-#include "oracle/verdict.h"
+#include "triage/verdict.h"
 #include "scev/scev.h"
 
 struct cctx {

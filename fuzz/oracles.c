@@ -13,7 +13,8 @@
 #include "fuzz/corpus.h"
 #include "generators/gen.h"
 #include "oracle/kdiff.h"
-#include "oracle/verdict.h"
+#include "triage/kfinding.h"
+#include "triage/verdict.h"
 #include "util/clock.h"
 #include "util/sbuf.h"
 

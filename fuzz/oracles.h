@@ -4,7 +4,7 @@
  *             budget: proved, refuted (a counterexample the interpreter confirmed: a finding)
  *             or unknown; a model the interpreter does not confirm is an encoding finding;
  *   --kernel  the one-pass verdict (bpfscev verify) against the running kernel's accept or
- *             reject (oracle/verdict.h: both accept, both reject, improvement, regression;
+ *             reject (triage/verdict.h: both accept, both reject, improvement, regression;
  *             a program called safe that faults when run is a finding), and the kernel
  *             differential (oracle/kdiff.h): the verifier's logged ranges checked as claims on
  *             the interpreter, r0 and the packet against BPF_PROG_TEST_RUN; a refuted kernel
@@ -22,9 +22,9 @@
 #include <stdint.h>
 
 #include "bpf/prog.h"
-#include "oracle/finding.h"
+#include "triage/finding.h"
 #include "oracle/smt.h"
-#include "scev/claims.h"
+#include "claims/claims.h"
 
 /* Counters of the optional oracles (struct fuzz_stats.x). */
 enum fuzz_xstat {

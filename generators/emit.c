@@ -276,8 +276,8 @@ uint32_t gi_var_loc(const struct gi *g, int v)
 	const struct gi_var *x = &g->vars[v];
 
 	if (x->reg >= 0)
-		return GEN_LOC_REG(x->reg);
-	return GEN_LOC_SLOT(x->slot, x->width / 8);
+		return (loc_t)(x->reg);
+	return LOC_SLOT(x->slot, x->width / 8);
 }
 
 int gi_var_read(struct gi *g, int v)

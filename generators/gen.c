@@ -278,11 +278,11 @@ static const char *op_name(uint8_t op)
 
 static void put_loc(struct sbuf *sb, uint32_t loc)
 {
-	if (GEN_LOC_IS_REG(loc))
+	if (LOC_IS_REG(loc))
 		sbuf_printf(sb, "r%u", loc);
 	else
-		sbuf_printf(sb, "*(u%u *)(r10 %d)", GEN_LOC_SLOT_SIZE(loc) * 8,
-			    GEN_LOC_SLOT_OFF(loc));
+		sbuf_printf(sb, "*(u%u *)(r10 %d)", LOC_SLOT_SIZE(loc) * 8,
+			    LOC_SLOT_OFF(loc));
 }
 
 static void put_hex(struct sbuf *sb, const uint8_t *b, size_t n)

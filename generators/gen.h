@@ -53,6 +53,7 @@
 #include <stdint.h>
 
 #include "bpf/prog.h"
+#include "claims/loc.h"
 #include "generators/producer.h"
 #include "util/sbuf.h"
 
@@ -79,16 +80,8 @@
 #define GEN_MAP_VALUE_SIZE 64
 #define GEN_MAP_ENTRIES 4
 
-/* Locations use the numbering of scev's loc_t (scev/expr.h), so metadata and claims compare
- * directly: registers 0..10, an N-byte stack slot at fp+off (off < 0) is
- * 16 + 4 * -off + log2(N).  tests/test_gen.c checks that the two stay equal. */
-#define GEN_LOC_REG(r) ((uint32_t)(r))
-#define GEN_LOC_SLOT(off, size)                                                                    \
-	((uint32_t)(16 + (uint32_t)(-(off)) * 4 +                                                  \
-		    ((size) == 8 ? 3 : (size) == 4 ? 2 : (size) == 2 ? 1 : 0)))
-#define GEN_LOC_IS_REG(l) ((l) < 11)
-#define GEN_LOC_SLOT_OFF(l) (-(int32_t)(((l) - 16) / 4))
-#define GEN_LOC_SLOT_SIZE(l) (1u << (((l) - 16) % 4))
+/* Locations (metadata such as gen_iv.loc) are claims/loc.h's loc_t, so metadata and claims
+ * compare directly. */
 
 /* Knobs: X(name, default, min, max, what).  Probabilities are percentages; "weight" fields are
  * relative weights among loop forms.  The default mix reaches every shape at least once in a few hundred
@@ -248,7 +241,7 @@ const char *gen_form_name(unsigned form);
  * within one entry, loc equals its previous value plus step (mod 2^width, zero-extended for 32);
  * start, when known, is its value at the first. */
 struct gen_iv {
-	uint32_t loc;		/* GEN_LOC_* */
+	uint32_t loc;		/* loc_t (claims/loc.h) */
 	uint8_t width;		/* 32 or 64 */
 	bool has_start;
 	uint64_t step;		/* width-bit two's complement */
@@ -266,7 +259,7 @@ struct gen_loop {
 	uint32_t flags;		/* GEN_LOOP_* */
 	uint64_t shapes;	/* GEN_SH() bits of this loop alone */
 	/* the counter and its exit test: continue while (counter cmp_op bound) */
-	uint32_t counter_loc;	/* GEN_LOC_* where it lives at the header */
+	uint32_t counter_loc;	/* loc_t where it lives at the header */
 	uint8_t counter_width;	/* 32 or 64 (ALU32 or ALU64 updates) */
 	uint8_t cmp_width;	/* 32 (JMP32) or 64 */
 	uint8_t cmp_op;		/* BPF_JLT, BPF_JSGE, BPF_JNE, ... */

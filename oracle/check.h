@@ -19,7 +19,7 @@
 
 #include "bpf/prog.h"
 #include "oracle/interp.h"
-#include "scev/claims.h"
+#include "claims/claims.h"
 
 enum finding_kind {
 	FIND_RANGE,		/* a value outside a range claim */

@@ -17,7 +17,7 @@
  * run by BPF_PROG_TEST_RUN on the whole frame and by the interpreter on the frame after its
  * Ethernet header (oracle/interp.h says why).
  *
- * Kernel findings are saved like every other finding (oracle/finding.h, kind "kernel") and
+ * Kernel findings are saved like every other finding (triage/kfinding.h, kind "kernel") and
  * shrunk with kdiff_reduce(), whose predicate asks the kernel again for every candidate.
  */
 #ifndef BPFSCEV_ORACLE_KDIFF_H
@@ -29,9 +29,8 @@
 
 #include "bpf/prog.h"
 #include "oracle/check.h"
-#include "oracle/finding.h"
 #include "oracle/klog.h"
-#include "scev/claims.h"
+#include "claims/claims.h"
 
 enum kdiff_kind {
 	KDIFF_AGREE,		/* claims held and the runs agreed */
@@ -96,16 +95,5 @@ void kdiff_result__free(struct kdiff_result *res);
 int kdiff_kernel_claims(struct claim_prog *out, bool *accepted, const struct ebpf_object *obj,
 			const struct ebpf_prog *prog, const struct kdiff_opts *opts,
 			struct klog_claim_stats *st, struct diag *d);
-
-/* A finding (kind FIND_KERNEL, source "kernel") for a KDIFF_CLAIM, _RETVAL, _PACKET, _TRAP or
- * _INVARIANT result, ready for finding__save().  0, -EINVAL for other kinds, -ENOMEM. */
-int kdiff_finding(struct finding *f, const struct kdiff_result *res, const struct ebpf_object *obj,
-		  const struct ebpf_prog *prog);
-
-/* Shrinks f's program while the kernel still shows the same kind of difference on f's input:
- * the same kdiff kind, and for refuted claims a refuted claim of the same core signature.
- * Every candidate is loaded into the kernel.  On 0, *out / *out_len (heap) hold the result. */
-int kdiff_reduce(struct bpf_insn **out, size_t *out_len, const struct finding *f,
-		 const struct kdiff_opts *opts, unsigned max_tests, struct diag *d);
 
 #endif

@@ -1,5 +1,5 @@
 /* The kernel verifier's level-2 log read back as claims: what the kernel believed about every
- * register before every instruction, in the claim format the oracles check (scev/claims.h).
+ * register before every instruction, in the claim format the oracles check (claims/claims.h).
  *
  * At log level 2 the verifier prints its walk: "N: (op) insn" before it processes instruction N,
  * followed by "; R1=... fp-8=..." with the registers and stack slots the instruction changed
@@ -50,7 +50,7 @@
 #include <stdint.h>
 
 #include "bpf/prog.h"
-#include "scev/claims.h"
+#include "claims/claims.h"
 #include "util/err.h"
 
 enum klog_kind {

@@ -43,7 +43,7 @@
 
 #include "bpf/prog.h"
 #include "oracle/check.h"
-#include "scev/claims.h"
+#include "claims/claims.h"
 
 /* Budgets.  Z3's resource limit (rlimit) counts elementary solver steps: with the same program,
  * claims and options, a run under rlimit and program_rlimit gives the same verdicts on every

@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #include "bpf/prog.h"
-#include "scev/claims.h"
+#include "claims/claims.h"
 
 struct cfg_loop {
 	uint32_t header;

@@ -14,8 +14,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "scev/claims.h"
-#include "scev/range.h"
+#include "claims/claims.h"
+#include "claims/range.h"
 
 enum aval_kind { AV_SCALAR, AV_PTR, AV_TOP };
 

@@ -15,24 +15,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "claims/loc.h"
 #include "util/sbuf.h"
 
 typedef uint32_t eid;
 #define EID_NONE UINT32_MAX
-
-/* Locations: registers r0..r10 and stack cells at constant r10 offsets, each of 1, 2, 4 or 8
- * bytes (a cell holds the low bytes of what was stored, zero-extended). */
-typedef uint32_t loc_t;
-#define LOC_NREGS 11
-#define LOC_IS_REG(l) ((l) < LOC_NREGS)
-#define LOC_SLOT(off, size) ((loc_t)(16 + (uint32_t)(-(off)) * 4 + ((size) == 8 ? 3 : (size) == 4 ? 2 : (size) == 2 ? 1 : 0)))
-#define LOC_SLOT_OFF(l) (-(int32_t)(((l) - 16) / 4))
-#define LOC_SLOT_SIZE(l) (1u << (((l) - 16) % 4))
-#define LOC_MAX LOC_SLOT(-512, 8)
-/* "r3", "fp-8", "fp-4/u32" (cells narrower than 8 bytes carry their size). */
-void loc_format(loc_t l, char *buf, unsigned n);
-/* Parses the same forms; -1 when malformed. */
-int loc_parse(const char *s, loc_t *out);
 
 enum ex_kind {
 	EX_CONST,	/* imm */

@@ -20,7 +20,7 @@
 #include <stddef.h>
 
 #include "bpf/prog.h"
-#include "scev/claims.h"
+#include "claims/claims.h"
 
 enum scev_strategy {
 	SCEV_FORGET,	/* non-recurrences: widened to what the type allows, one pass */

@@ -27,7 +27,7 @@
 #include "fuzz/campaign.h"
 #include "oracle/interp.h"
 #include "oracle/kernel.h"
-#include "oracle/verdict.h"
+#include "triage/verdict.h"
 #include "tests/check.h"
 #include "util/clock.h"
 

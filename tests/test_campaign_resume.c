@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "fuzz/campaign.h"
-#include "scev/range.h"
+#include "claims/range.h"
 #include "tests/check.h"
 
 #define PROGRAMS 300

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "fuzz/corpus.h"
-#include "oracle/finding.h"
+#include "triage/finding.h"
 #include "scev/scev.h"
 #include "tests/check.h"
 

@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include "bpf/asm.h"
-#include "oracle/finding.h"
-#include "oracle/reduce.h"
+#include "triage/finding.h"
+#include "triage/reduce.h"
 #include "tests/check.h"
 
 static char root[256];
@@ -403,7 +403,7 @@ static void test_crash_class(void)
 		"    #0 0x7f310bcb78d5 in __interceptor_memcpy asan_interceptors.cpp:85\n"
 		"    #1 0x5569a33864c8 in operands /work/main/scev/expr.c:500\n";
 	static const char ubsan[] =
-		"/work/main/scev/range.c:120:5: runtime error: signed integer overflow: "
+		"/work/main/claims/range.c:120:5: runtime error: signed integer overflow: "
 		"9223372036854775807 + 1 cannot be represented in type 'long int'\n";
 	char c[96], fr[96];
 

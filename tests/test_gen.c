@@ -14,7 +14,6 @@
 #include "bpf/asm.h"
 #include "generators/gen.h"
 #include "oracle/interp.h"
-#include "scev/expr.h"
 #include "scev/loop.h"
 #include "tests/check.h"
 
@@ -466,10 +465,10 @@ static uint64_t read_loc(const struct interp_state *st, uint32_t loc, unsigned w
 {
 	uint64_t v = 0;
 
-	if (GEN_LOC_IS_REG(loc))
+	if (LOC_IS_REG(loc))
 		return interp_state_regs(st)[loc];
-	interp_state_read(st, interp_state_regs(st)[10] + (uint64_t)(int64_t)GEN_LOC_SLOT_OFF(loc),
-			  GEN_LOC_SLOT_SIZE(loc), &v);
+	interp_state_read(st, interp_state_regs(st)[10] + (uint64_t)(int64_t)LOC_SLOT_OFF(loc),
+			  LOC_SLOT_SIZE(loc), &v);
 	(void)width;
 	return v;
 }
@@ -1012,7 +1011,7 @@ static void sample(struct sample *sm, const struct gen_knobs *k, unsigned n, uin
 			sm->all_irr &= l->form == GEN_FORM_IRREDUCIBLE;
 			sm->all_while &= l->form == GEN_FORM_WHILE;
 			sm->all_depth1 &= sub || l->depth == 1;
-			sm->all_slot_ctr &= !GEN_LOC_IS_REG(l->counter_loc);
+			sm->all_slot_ctr &= !LOC_IS_REG(l->counter_loc);
 			sm->trips_within &= l->trip_max <= k->max_trip;
 			hl |= (l->flags & GEN_LOOP_HUGE) != 0;
 		}
@@ -1301,8 +1300,6 @@ static void test_text(void)
 
 int main(void)
 {
-	CHECK_EQ_U64(GEN_LOC_SLOT(-8, 8), LOC_SLOT(-8, 8), "slot numbering = scev's loc_t");
-	CHECK_EQ_U64(GEN_LOC_SLOT(-96, 4), LOC_SLOT(-96, 4), "narrow slot numbering");
 	test_producer();
 	test_first_hit();
 	test_first_exit();

@@ -13,8 +13,9 @@
 #include <sys/wait.h>
 
 #include "bpf/prog.h"
-#include "oracle/finding.h"
+#include "triage/finding.h"
 #include "oracle/kdiff.h"
+#include "triage/kfinding.h"
 #include "oracle/kernel.h"
 #include "tests/check.h"
 

@@ -31,6 +31,7 @@
 #include "generators/gen.h"
 #include "oracle/check.h"
 #include "oracle/kdiff.h"
+#include "triage/kfinding.h"
 #include "oracle/kernel.h"
 #include "oracle/klog.h"
 #include "tests/check.h"

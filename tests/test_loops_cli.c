@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "bpf/prog.h"
-#include "scev/claims.h"
+#include "claims/claims.h"
 #include "tests/check.h"
 #include "util/json.h"
 

@@ -1,4 +1,4 @@
-/* Soundness and precision of scev/range.c and scev/tnum.c.
+/* Soundness and precision of claims/range.c and claims/tnum.c.
  *
  * Soundness: random ranges of many shapes (constants, short intervals around 0, 2^31, 2^32,
  * 2^63 and UINT64_MAX, negative signed intervals, tnum-shaped sets such as multiples of 8
@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "scev/range.h"
+#include "claims/range.h"
 #include "tests/check.h"
 
 /* ---- reference membership ---- */

@@ -22,7 +22,7 @@
 #include "bpf/prog.h"
 #include "fuzz/corpus.h"
 #include "oracle/check.h"
-#include "oracle/finding.h"
+#include "triage/finding.h"
 #include "oracle/smt.h"
 #include "scev/scev.h"
 #include "tests/check.h"

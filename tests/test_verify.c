@@ -9,7 +9,7 @@
 #include "bpf/asm.h"
 #include "generators/gen.h"
 #include "oracle/kernel.h"
-#include "oracle/verdict.h"
+#include "triage/verdict.h"
 #include "tests/check.h"
 
 #define XDP_PROLOGUE                                                                              \

@@ -15,7 +15,7 @@
  * <signature>") and its core ("UNSOUND-CORE <kind>-<hash> <core>", what fuzz/run deduplicates
  * and minimizes by), the claim and the observation, the program in
  * kernel syntax and the input.  With BPFSCEV_FUZZ_FINDINGS=DIR in the environment the finding is
- * also saved as DIR/<kind>-<hash>/ (oracle/finding.h), ready for `bpfscev replay` and
+ * also saved as DIR/<kind>-<hash>/ (triage/finding.h), ready for `bpfscev replay` and
  * `bpfscev reduce`; that is how fuzz/run turns a minimized crash input into a reduced program.
  */
 #include <errno.h>
@@ -27,7 +27,7 @@
 #include "fuzz/targets/fuzz_pipeline.h"
 #include "generators/gen.h"
 #include "oracle/check.h"
-#include "oracle/finding.h"
+#include "triage/finding.h"
 #include "scev/scev.h"
 
 #define FUZZ_STEPS FUZZ_PIPELINE_STEPS

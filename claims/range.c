@@ -23,7 +23,7 @@
  */
 #include <linux/bpf.h>
 
-#include "scev/range.h"
+#include "claims/range.h"
 
 typedef __int128 i128;
 typedef unsigned __int128 u128;

@@ -7,7 +7,7 @@
  * admits 3 although 1 + 1 = 2 is the largest sum.  Semantics match the kernel's
  * kernel/bpf/tnum.c so that var_off compares directly with the verifier log.
  */
-#include "scev/tnum.h"
+#include "claims/tnum.h"
 
 /* The smallest tnum holding [min, max]: the bits above the highest bit where min and max differ
  * are shared by every value in between; every bit from there down may take either value.

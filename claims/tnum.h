@@ -6,8 +6,8 @@
  * and may be imprecise: tnum_mul(x, y) of two fully known values is exact, but multiplying by an
  * operand with unknown low bits loses every bit above the lowest unknown one.
  */
-#ifndef BPFSCEV_SCEV_TNUM_H
-#define BPFSCEV_SCEV_TNUM_H
+#ifndef BPFSCEV_CLAIMS_TNUM_H
+#define BPFSCEV_CLAIMS_TNUM_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* Findings on disk: signatures, the directory writer and reader, and reproduction (replay,
  * reduce).  See finding.h for the format and crashes/README.md for what users read. */
 #define _GNU_SOURCE
-#include "oracle/finding.h"
+#include "triage/finding.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -1033,7 +1033,7 @@ void finding_crash_frame(char *buf, size_t n, const char *log)
 		buf[0] = '\0';
 	if (!log)
 		return;
-	/* UBSan: "scev/range.c:120:5: runtime error: ..." — the source position is the key */
+	/* UBSan: "claims/range.c:120:5: runtime error: ..." — the source position is the key */
 	if ((s = strstr(log, ": runtime error: "))) {
 		const char *b = s;
 
@@ -1058,7 +1058,7 @@ void finding_crash_frame(char *buf, size_t n, const char *log)
 		}
 		return;
 	}
-	/* ASan: "    #2 0x55d... in range_alu /path/scev/range.c:120:5" */
+	/* ASan: "    #2 0x55d... in range_alu /path/claims/range.c:120:5" */
 	for (s = log; (s = strstr(s, " in ")); s += 4) {
 		const char *line = s, *fn = s + 4;
 		size_t l = strcspn(fn, " \n");

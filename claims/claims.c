@@ -1,6 +1,6 @@
 /* Claims: structures, checks of concrete values, and the JSON format (see claims.h and
  * docs/claims.md). */
-#include "scev/claims.h"
+#include "claims/claims.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -1,5 +1,5 @@
 /* The one-pass verdict against the kernel's and against execution: see verdict.h. */
-#include "oracle/verdict.h"
+#include "triage/verdict.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -7,8 +7,8 @@
  * inputs, and a memory trap, a kernel limit (call depth, combined stack) or a run longer than
  * the verdict's instruction bound is a finding (FIND_VERDICT) — an unsound verdict.
  */
-#ifndef BPFSCEV_ORACLE_VERDICT_H
-#define BPFSCEV_ORACLE_VERDICT_H
+#ifndef BPFSCEV_TRIAGE_VERDICT_H
+#define BPFSCEV_TRIAGE_VERDICT_H
 
 #include "oracle/check.h"
 #include "scev/scev.h"

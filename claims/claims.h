@@ -18,14 +18,14 @@
  *    short (a trap, the program ending inside the loop, the step budget) are held to max only.
  * Loops carry their header and body (pc ranges) so an oracle can tell entries from iterations.
  */
-#ifndef BPFSCEV_SCEV_CLAIMS_H
-#define BPFSCEV_SCEV_CLAIMS_H
+#ifndef BPFSCEV_CLAIMS_CLAIMS_H
+#define BPFSCEV_CLAIMS_CLAIMS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "scev/expr.h"
-#include "scev/range.h"
+#include "claims/loc.h"
+#include "claims/range.h"
 #include "util/err.h"
 #include "util/json.h"
 #include "util/sbuf.h"

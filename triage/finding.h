@@ -13,8 +13,8 @@
  * original claim can be re-checked after the analyzer changes), finding.txt (key: value lines),
  * replay.sh, and for crashes stderr.txt (the sanitizer or signal report).
  */
-#ifndef BPFSCEV_ORACLE_FINDING_H
-#define BPFSCEV_ORACLE_FINDING_H
+#ifndef BPFSCEV_TRIAGE_FINDING_H
+#define BPFSCEV_TRIAGE_FINDING_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -22,7 +22,7 @@
 
 #include "bpf/prog.h"
 #include "oracle/check.h"
-#include "scev/claims.h"
+#include "claims/claims.h"
 #include "scev/scev.h"
 
 /* The signature: full (directory name, dedup) and core (what reduce keeps while shrinking —
@@ -170,7 +170,7 @@ int finding_analyze_isolated(const struct ebpf_prog *prog, const struct ebpf_map
  * timed_out overrides.  "" when it exited with 0. */
 void finding_crash_class(char *buf, size_t n, int st, bool timed_out, const char *log);
 /* The first frame of a sanitizer report that is not in the sanitizer runtime or libc:
- * "range_alu" from "#2 0x55d in range_alu scev/range.c:120"; "" when none. */
+ * "range_alu" from "#2 0x55d in range_alu claims/range.c:120"; "" when none. */
 void finding_crash_frame(char *buf, size_t n, const char *log);
 
 #endif

@@ -12,13 +12,13 @@
  * An empty range (no value satisfies all fields) can arise from branch refinement on a path
  * that cannot execute; range_is_empty() tells, and callers treat that path as dead.
  */
-#ifndef BPFSCEV_SCEV_RANGE_H
-#define BPFSCEV_SCEV_RANGE_H
+#ifndef BPFSCEV_CLAIMS_RANGE_H
+#define BPFSCEV_CLAIMS_RANGE_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "scev/tnum.h"
+#include "claims/tnum.h"
 
 struct range {
 	uint64_t umin, umax;

@@ -14,8 +14,8 @@
  * A program is smaller when it has fewer slots, then smaller constants, then lower registers,
  * so every accepted step makes progress and the loop ends.
  */
-#ifndef BPFSCEV_ORACLE_REDUCE_H
-#define BPFSCEV_ORACLE_REDUCE_H
+#ifndef BPFSCEV_TRIAGE_REDUCE_H
+#define BPFSCEV_TRIAGE_REDUCE_H
 
 #include <stdbool.h>
 #include <stddef.h>

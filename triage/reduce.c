@@ -3,7 +3,7 @@
  * built from it, validated, and offered to the predicate; an accepted candidate becomes the
  * working program.  Every accepted step lowers (slots, register operands, constant sizes,
  * register numbers) in that order, which is why the loop ends. */
-#include "oracle/reduce.h"
+#include "triage/reduce.h"
 
 #include <errno.h>
 #include <stdlib.h>
