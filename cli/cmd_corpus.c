@@ -102,43 +102,56 @@ int cmd_corpus(int argc, char **argv)
 		struct corpus_opts o = { .sz = sizeof(o), .use_z3 = true };
 		struct corpus_stats st = { 0 };
 		struct sbuf log = SBUF_INIT;
-		int fails = 0, ncases = 0, first = argc, bad = 0;
+		int fails = 0, ncases = 0, bad = 0, npaths = 0;
+		const char **paths = calloc((size_t)argc, sizeof(*paths));
 		uint64_t v;
 
-		for (int i = 2; i < argc && first == argc; i++) {
+		if (!paths)
+			return CLI_USAGE;
+		/* options may stand anywhere among the paths */
+		for (int i = 2; i < argc; i++) {
 			if (!strcmp(argv[i], "--no-z3")) {
 				o.use_z3 = false;
 			} else if (!strcmp(argv[i], "--rlimit") && i + 1 < argc) {
 				if (cli_parse_u64("corpus run", argv[i], argv[i + 1], 1, UINT32_MAX,
-						  &v))
+						  &v)) {
+					free(paths);
 					return CLI_USAGE;
+				}
 				o.z3_rlimit = (unsigned)v;
 				i++;
 			} else if (!strcmp(argv[i], "--program-rlimit") && i + 1 < argc) {
 				if (cli_parse_u64("corpus run", argv[i], argv[i + 1], 1, UINT64_MAX,
-						  &v))
+						  &v)) {
+					free(paths);
 					return CLI_USAGE;
+				}
 				o.z3_program_rlimit = v;
 				i++;
 			} else if (argv[i][0] == '-') {
+				fprintf(stderr, "bpfscev corpus run: unknown or incomplete option '%s'\n",
+					argv[i]);
 				corpus_usage(stderr);
+				free(paths);
 				return CLI_USAGE;
 			} else {
-				first = i;
+				paths[npaths++] = argv[i];
 			}
 		}
-		if (first == argc) {
+		if (!npaths) {
 			corpus_usage(stderr);
+			free(paths);
 			return CLI_USAGE;
 		}
-		for (int i = first; i < argc; i++) {
-			int r = run_path(argv[i], &o, &log, &st, &ncases);
+		for (int i = 0; i < npaths; i++) {
+			int r = run_path(paths[i], &o, &log, &st, &ncases);
 
 			if (r < 0)
 				bad++;
 			else
 				fails += r;
 		}
+		free(paths);
 		fputs(sbuf_cstr(&log), stderr);
 		sbuf_free(&log);
 		if (o.use_z3)

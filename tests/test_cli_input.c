@@ -238,6 +238,9 @@ static void corpus(void)
 	write_file("good/loop.case", "-- asm\nr1 = 0\nl: r1 += 1\nif r1 < 10 goto l\nr0 = r1\n"
 				     "exit\n-- trip\n1: exact 10\n");
 	EXPECT(0, "1 case(s), 0 failure(s)", "corpus", "run", "--no-z3", good);
+	/* options stand anywhere among the paths; an unknown one is named */
+	EXPECT(0, "1 case(s), 0 failure(s)", "corpus", "run", good, "--no-z3");
+	EXPECT(2, "unknown or incomplete option '--bogus'", "corpus", "run", good, "--bogus");
 	failing = write_file("fails.case", "-- asm\nr1 = 0\nl: r1 += 1\nif r1 < 10 goto l\n"
 					   "r0 = r1\nexit\n-- trip\n1: exact 11\n");
 	snprintf(want, sizeof(want), "%s:8:", failing);
