@@ -206,33 +206,38 @@ static void summary(const struct fuzz_stats *st, const struct fuzz_opts *o, cons
 		}
 	}
 	printf("\n");
-	if (st->x[FX_Z3_PROGRAMS]) {
-		const uint64_t *x = st->x;
+	if (st->oracle_stats[ORACLE_STAT_Z3_PROGRAMS]) {
+		const uint64_t *n = st->oracle_stats;
 
 		printf("  z3              %" PRIu64 " claims of %" PRIu64 " programs: proved %" PRIu64
 		       " (%.1f%%), refuted %" PRIu64 ", unknown %" PRIu64 "; %" PRIu64 " encoding "
-		       "findings; %.0f claims per z3 cpu-second\n", x[FX_Z3_CLAIMS],
-		       x[FX_Z3_PROGRAMS], x[FX_Z3_PROVED], pct(x[FX_Z3_PROVED], x[FX_Z3_CLAIMS]),
-		       x[FX_Z3_REFUTED], x[FX_Z3_UNKNOWN], x[FX_Z3_ENCODING],
-		       st->t_z3 > 0 ? x[FX_Z3_CLAIMS] / st->t_z3 : 0);
+		       "findings; %.0f claims per z3 cpu-second\n", n[ORACLE_STAT_Z3_CLAIMS],
+		       n[ORACLE_STAT_Z3_PROGRAMS], n[ORACLE_STAT_Z3_PROVED],
+		       pct(n[ORACLE_STAT_Z3_PROVED], n[ORACLE_STAT_Z3_CLAIMS]),
+		       n[ORACLE_STAT_Z3_REFUTED], n[ORACLE_STAT_Z3_UNKNOWN],
+		       n[ORACLE_STAT_Z3_ENCODING], st->t_z3 > 0 ? n[ORACLE_STAT_Z3_CLAIMS] / st->t_z3 : 0);
 	}
-	if (st->x[FX_K_PROGRAMS] || st->x[FX_K_ERRORS]) {
-		const uint64_t *x = st->x;
+	if (st->oracle_stats[ORACLE_STAT_KERNEL_PROGRAMS] ||
+	    st->oracle_stats[ORACLE_STAT_KERNEL_ERRORS]) {
+		const uint64_t *n = st->oracle_stats;
 
 		printf("  kernel verdicts %" PRIu64 " programs: both accept %" PRIu64 ", both reject %"
 		       PRIu64 ", improvement %" PRIu64 ", regression %" PRIu64 " (%" PRIu64
-		       " disagreement signatures saved in %s/verdicts/)\n", x[FX_K_PROGRAMS],
-		       x[FX_K_BOTH_ACCEPT], x[FX_K_BOTH_REJECT], x[FX_K_IMPROVEMENT],
-		       x[FX_K_REGRESSION], st->disagreements_saved, dir ? dir : ".");
+		       " disagreement signatures saved in %s/verdicts/)\n",
+		       n[ORACLE_STAT_KERNEL_PROGRAMS], n[ORACLE_STAT_KERNEL_BOTH_ACCEPT],
+		       n[ORACLE_STAT_KERNEL_BOTH_REJECT], n[ORACLE_STAT_KERNEL_IMPROVEMENT],
+		       n[ORACLE_STAT_KERNEL_REGRESSION], st->disagreements_saved, dir ? dir : ".");
 		printf("  kernel claims   %" PRIu64 " range claims from the logs of %" PRIu64
 		       " programs, %" PRIu64 " checks: %" PRIu64 " programs refuted one; %" PRIu64
 		       " test runs compared, %" PRIu64 " differed; %" PRIu64 " invariant violations; "
-		       "%" PRIu64 " safe verdicts faulted", x[FX_K_CLAIMS], x[FX_K_CLAIM_PROGRAMS],
-		       x[FX_K_CLAIM_CHECKS], x[FX_K_CLAIMS_REFUTED], x[FX_K_TEST_RUNS],
-		       x[FX_K_RESULT_DIFF], x[FX_K_INVARIANT], x[FX_K_VERDICT_FAULTS]);
-		if (x[FX_K_ERRORS])
+		       "%" PRIu64 " safe verdicts faulted", n[ORACLE_STAT_KERNEL_CLAIMS],
+		       n[ORACLE_STAT_KERNEL_CLAIM_PROGRAMS], n[ORACLE_STAT_KERNEL_CLAIM_CHECKS],
+		       n[ORACLE_STAT_KERNEL_CLAIMS_REFUTED], n[ORACLE_STAT_KERNEL_TEST_RUNS],
+		       n[ORACLE_STAT_KERNEL_RESULT_DIFF], n[ORACLE_STAT_KERNEL_INVARIANT],
+		       n[ORACLE_STAT_KERNEL_VERDICT_FAULTS]);
+		if (n[ORACLE_STAT_KERNEL_ERRORS])
 			printf("; %" PRIu64 " programs the kernel could not be asked about",
-			       x[FX_K_ERRORS]);
+			       n[ORACLE_STAT_KERNEL_ERRORS]);
 		printf(" (%.1f kernel-phase cpu-seconds)\n", st->t_kernel);
 	}
 	if (st->unconfirmed)

@@ -68,7 +68,7 @@ struct fuzz_stats {
 	uint64_t session_programs;	/* programs done by this call */
 	double t_gen, t_analyze, t_check;	/* CPU seconds in each phase (all processes) */
 	/* the optional oracles (fuzz/oracles.h): Z3's verdicts, the kernel's classes */
-	uint64_t x[FX_N];
+	uint64_t oracle_stats[ORACLE_STAT_COUNT];
 	uint64_t disagreements_saved;	/* verdict disagreement directories written */
 	double t_z3, t_kernel;
 	unsigned workers;		/* processes working right now */
@@ -149,7 +149,7 @@ struct fuzz_program_result {
 	struct gen_program gp;		/* the program (reused across calls; freed by __free) */
 	struct claim_prog claims;	/* the analyzer's claims */
 	struct check_result check;	/* the oracle's verdict */
-	struct fuzz_xresult extra;	/* the optional oracles (opts z3, kernel) */
+	struct fuzz_oracle_result oracles;	/* the optional oracles (opts z3, kernel) */
 	double t_gen, t_analyze, t_check;	/* CPU seconds */
 };
 

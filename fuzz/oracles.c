@@ -18,35 +18,35 @@
 #include "util/clock.h"
 #include "util/sbuf.h"
 
-static const char *const xnames[FX_N] = {
-	[FX_Z3_PROGRAMS] = "z3_programs",
-	[FX_Z3_CLAIMS] = "z3_claims",
-	[FX_Z3_PROVED] = "z3_proved",
-	[FX_Z3_REFUTED] = "z3_refuted",
-	[FX_Z3_UNKNOWN] = "z3_unknown",
-	[FX_Z3_ENCODING] = "z3_encoding",
-	[FX_K_PROGRAMS] = "kernel_programs",
-	[FX_K_BOTH_ACCEPT] = "kernel_both_accept",
-	[FX_K_BOTH_REJECT] = "kernel_both_reject",
-	[FX_K_IMPROVEMENT] = "kernel_improvement",
-	[FX_K_REGRESSION] = "kernel_regression",
-	[FX_K_VERDICT_FAULTS] = "kernel_verdict_faults",
-	[FX_K_CLAIM_PROGRAMS] = "kernel_claim_programs",
-	[FX_K_CLAIMS] = "kernel_claims",
-	[FX_K_CLAIM_CHECKS] = "kernel_claim_checks",
-	[FX_K_CLAIMS_REFUTED] = "kernel_claims_refuted",
-	[FX_K_TEST_RUNS] = "kernel_test_runs",
-	[FX_K_RESULT_DIFF] = "kernel_result_diff",
-	[FX_K_INVARIANT] = "kernel_invariant",
-	[FX_K_ERRORS] = "kernel_errors",
+static const char *const stat_names[ORACLE_STAT_COUNT] = {
+	[ORACLE_STAT_Z3_PROGRAMS] = "z3_programs",
+	[ORACLE_STAT_Z3_CLAIMS] = "z3_claims",
+	[ORACLE_STAT_Z3_PROVED] = "z3_proved",
+	[ORACLE_STAT_Z3_REFUTED] = "z3_refuted",
+	[ORACLE_STAT_Z3_UNKNOWN] = "z3_unknown",
+	[ORACLE_STAT_Z3_ENCODING] = "z3_encoding",
+	[ORACLE_STAT_KERNEL_PROGRAMS] = "kernel_programs",
+	[ORACLE_STAT_KERNEL_BOTH_ACCEPT] = "kernel_both_accept",
+	[ORACLE_STAT_KERNEL_BOTH_REJECT] = "kernel_both_reject",
+	[ORACLE_STAT_KERNEL_IMPROVEMENT] = "kernel_improvement",
+	[ORACLE_STAT_KERNEL_REGRESSION] = "kernel_regression",
+	[ORACLE_STAT_KERNEL_VERDICT_FAULTS] = "kernel_verdict_faults",
+	[ORACLE_STAT_KERNEL_CLAIM_PROGRAMS] = "kernel_claim_programs",
+	[ORACLE_STAT_KERNEL_CLAIMS] = "kernel_claims",
+	[ORACLE_STAT_KERNEL_CLAIM_CHECKS] = "kernel_claim_checks",
+	[ORACLE_STAT_KERNEL_CLAIMS_REFUTED] = "kernel_claims_refuted",
+	[ORACLE_STAT_KERNEL_TEST_RUNS] = "kernel_test_runs",
+	[ORACLE_STAT_KERNEL_RESULT_DIFF] = "kernel_result_diff",
+	[ORACLE_STAT_KERNEL_INVARIANT] = "kernel_invariant",
+	[ORACLE_STAT_KERNEL_ERRORS] = "kernel_errors",
 };
 
-const char *fuzz_xstat_name(enum fuzz_xstat x)
+const char *fuzz_oracle_stat_name(enum fuzz_oracle_stat stat)
 {
-	return (unsigned)x < FX_N ? xnames[x] : "?";
+	return (unsigned)stat < ORACLE_STAT_COUNT ? stat_names[stat] : "?";
 }
 
-static int add_finding(struct fuzz_xresult *r, struct finding *f)
+static int add_finding(struct fuzz_oracle_result *r, struct finding *f)
 {
 	struct finding **n = realloc(r->findings, (r->nfindings + 1) * sizeof(*n));
 
@@ -60,17 +60,18 @@ static int add_finding(struct fuzz_xresult *r, struct finding *f)
 	return 0;
 }
 
-static int run_z3(struct fuzz_xresult *r, const struct fuzz_xopts *xo,
+static int run_z3(struct fuzz_oracle_result *r, const struct fuzz_oracle_opts *opts,
 		  const struct ebpf_object *obj, const struct ebpf_prog *prog,
 		  const struct claim_prog *claims)
 {
 	/* a resource limit makes the verdicts the same on every machine: the clock limits are
 	 * then only what the caller set (smt's own safety net otherwise) */
-	bool rl = xo->z3_rlimit || xo->z3_program_rlimit;
+	bool rl = opts->z3_rlimit || opts->z3_program_rlimit;
 	struct smt_opts so = { .sz = sizeof(so),
-			       .timeout_ms = xo->z3_timeout_ms ? xo->z3_timeout_ms : rl ? 0 : 500,
-			       .budget_s = xo->z3_budget_s > 0 ? xo->z3_budget_s : rl ? 0 : 2,
-			       .rlimit = xo->z3_rlimit, .program_rlimit = xo->z3_program_rlimit,
+			       .timeout_ms = opts->z3_timeout_ms ? opts->z3_timeout_ms :
+					     rl ? 0 : 500,
+			       .budget_s = opts->z3_budget_s > 0 ? opts->z3_budget_s : rl ? 0 : 2,
+			       .rlimit = opts->z3_rlimit, .program_rlimit = opts->z3_program_rlimit,
 			       .input_len = GEN_INPUT_LEN, .replay_steps = 2000000 };
 	struct smt_result sr;
 	int err;
@@ -79,12 +80,12 @@ static int run_z3(struct fuzz_xresult *r, const struct fuzz_xopts *xo,
 		return 0;
 	if ((err = smt_check(&sr, obj, prog, claims, &so)))
 		return err;
-	r->x[FX_Z3_PROGRAMS]++;
-	r->x[FX_Z3_CLAIMS] += sr.nclaims;
-	r->x[FX_Z3_PROVED] += sr.proved;
-	r->x[FX_Z3_REFUTED] += sr.refuted;
-	r->x[FX_Z3_UNKNOWN] += sr.unknown;
-	r->x[FX_Z3_ENCODING] += sr.encoding_bugs;
+	r->stats[ORACLE_STAT_Z3_PROGRAMS]++;
+	r->stats[ORACLE_STAT_Z3_CLAIMS] += sr.nclaims;
+	r->stats[ORACLE_STAT_Z3_PROVED] += sr.proved;
+	r->stats[ORACLE_STAT_Z3_REFUTED] += sr.refuted;
+	r->stats[ORACLE_STAT_Z3_UNKNOWN] += sr.unknown;
+	r->stats[ORACLE_STAT_Z3_ENCODING] += sr.encoding_bugs;
 	for (uint32_t k = 0; k < sr.nfindings && !err; k++) {
 		struct finding *f = calloc(1, sizeof(*f));
 
@@ -131,7 +132,7 @@ static uint64_t fnv(const char *s)
 	return h;
 }
 
-static int disagreement(struct fuzz_xresult *r, const struct verdict_report *vr,
+static int disagreement(struct fuzz_oracle_result *r, const struct verdict_report *vr,
 			const struct ebpf_object *obj, const struct ebpf_prog *prog)
 {
 	struct fuzz_disagreement *d = calloc(1, sizeof(*d));
@@ -169,7 +170,7 @@ static int disagreement(struct fuzz_xresult *r, const struct verdict_report *vr,
 }
 
 /* A program called safe that faults: the verdict is unsound. */
-static int verdict_finding(struct fuzz_xresult *r, const struct verdict_report *vr,
+static int verdict_finding(struct fuzz_oracle_result *r, const struct verdict_report *vr,
 			   const struct ebpf_object *obj, const struct ebpf_prog *prog)
 {
 	struct finding *f = calloc(1, sizeof(*f));
@@ -188,11 +189,12 @@ static int verdict_finding(struct fuzz_xresult *r, const struct verdict_report *
 	return add_finding(r, f);
 }
 
-static int run_kernel(struct fuzz_xresult *r, const struct fuzz_xopts *xo,
+static int run_kernel(struct fuzz_oracle_result *r, const struct fuzz_oracle_opts *opts,
 		      const struct ebpf_object *obj, const struct ebpf_prog *prog)
 {
-	struct verdict_opts vo = { .sz = sizeof(vo), .kernel = true, .runs = 8, .seed = xo->seed };
-	struct kdiff_opts ko = { .sz = sizeof(ko), .check_runs = 16, .seed = xo->seed,
+	struct verdict_opts vo = { .sz = sizeof(vo), .kernel = true, .runs = 8,
+				   .seed = opts->seed };
+	struct kdiff_opts ko = { .sz = sizeof(ko), .check_runs = 16, .seed = opts->seed,
 				 .step_budget = 1000000, .log_max = 16u << 20 };
 	struct verdict_report vr;
 	struct kdiff_result kr;
@@ -203,21 +205,21 @@ static int run_kernel(struct fuzz_xresult *r, const struct fuzz_xopts *xo,
 	if ((err = verdict_compare(&vr, obj, prog, &vo, &d))) {
 		if (err == -ENOMEM)
 			return err;
-		r->x[FX_K_ERRORS]++;
+		r->stats[ORACLE_STAT_KERNEL_ERRORS]++;
 		return 0;
 	}
 	if (vr.faults && (err = verdict_finding(r, &vr, obj, prog))) {
 		verdict_report__free(&vr);
 		return err;
 	}
-	r->x[FX_K_VERDICT_FAULTS] += vr.faults != 0;
+	r->stats[ORACLE_STAT_KERNEL_VERDICT_FAULTS] += vr.faults != 0;
 	if (vr.cls == VC_NO_KERNEL) {
-		r->x[FX_K_ERRORS]++;
+		r->stats[ORACLE_STAT_KERNEL_ERRORS]++;
 		verdict_report__free(&vr);
 		return 0;
 	}
-	r->x[FX_K_PROGRAMS]++;
-	r->x[FX_K_BOTH_ACCEPT + (vr.cls - VC_BOTH_ACCEPT)]++;
+	r->stats[ORACLE_STAT_KERNEL_PROGRAMS]++;
+	r->stats[ORACLE_STAT_KERNEL_BOTH_ACCEPT + (vr.cls - VC_BOTH_ACCEPT)]++;
 	if ((vr.cls == VC_IMPROVEMENT || vr.cls == VC_REGRESSION) &&
 	    (err = disagreement(r, &vr, obj, prog))) {
 		verdict_report__free(&vr);
@@ -233,20 +235,20 @@ static int run_kernel(struct fuzz_xresult *r, const struct fuzz_xopts *xo,
 	if ((err = kdiff_run(&kr, obj, prog, &ko, &d))) {
 		if (err == -ENOMEM)
 			return err;
-		r->x[FX_K_ERRORS]++;
+		r->stats[ORACLE_STAT_KERNEL_ERRORS]++;
 		return 0;
 	}
 	if (kr.claims.nranges)
-		r->x[FX_K_CLAIM_PROGRAMS]++;
-	r->x[FX_K_CLAIMS] += kr.claims.nranges;
-	r->x[FX_K_CLAIM_CHECKS] += kr.check.checks;
-	r->x[FX_K_TEST_RUNS] += kr.ran;
+		r->stats[ORACLE_STAT_KERNEL_CLAIM_PROGRAMS]++;
+	r->stats[ORACLE_STAT_KERNEL_CLAIMS] += kr.claims.nranges;
+	r->stats[ORACLE_STAT_KERNEL_CLAIM_CHECKS] += kr.check.checks;
+	r->stats[ORACLE_STAT_KERNEL_TEST_RUNS] += kr.ran;
 	switch (kr.kind) {
-	case KDIFF_CLAIM: r->x[FX_K_CLAIMS_REFUTED]++; break;
+	case KDIFF_CLAIM: r->stats[ORACLE_STAT_KERNEL_CLAIMS_REFUTED]++; break;
 	case KDIFF_RETVAL:
 	case KDIFF_PACKET:
-	case KDIFF_TRAP: r->x[FX_K_RESULT_DIFF]++; break;
-	case KDIFF_INVARIANT: r->x[FX_K_INVARIANT]++; break;
+	case KDIFF_TRAP: r->stats[ORACLE_STAT_KERNEL_RESULT_DIFF]++; break;
+	case KDIFF_INVARIANT: r->stats[ORACLE_STAT_KERNEL_INVARIANT]++; break;
 	default: break;
 	}
 	if (kr.kind >= KDIFF_INVARIANT) {
@@ -264,22 +266,23 @@ static int run_kernel(struct fuzz_xresult *r, const struct fuzz_xopts *xo,
 	return err;
 }
 
-int fuzz_xrun(struct fuzz_xresult *r, const struct fuzz_xopts *xo, const struct ebpf_object *obj,
-	      const struct ebpf_prog *prog, const struct claim_prog *claims)
+int fuzz_oracles_run(struct fuzz_oracle_result *r, const struct fuzz_oracle_opts *opts,
+		     const struct ebpf_object *obj, const struct ebpf_prog *prog,
+		     const struct claim_prog *claims)
 {
 	double t0 = cpu_s(), t1;
 	int err = 0;
 
 	memset(r, 0, sizeof(*r));
-	if (xo->z3)
-		err = run_z3(r, xo, obj, prog, claims);
+	if (opts->z3)
+		err = run_z3(r, opts, obj, prog, claims);
 	t1 = cpu_s();
 	r->t_z3 = t1 - t0;
-	if (!err && xo->kernel)
-		err = run_kernel(r, xo, obj, prog);
+	if (!err && opts->kernel)
+		err = run_kernel(r, opts, obj, prog);
 	r->t_kernel = cpu_s() - t1;
 	if (err)
-		fuzz_xresult__free(r);
+		fuzz_oracle_result__free(r);
 	return err;
 }
 
@@ -293,7 +296,7 @@ void fuzz_disagreement__free(struct fuzz_disagreement *d)
 	free(d);
 }
 
-void fuzz_xresult__free(struct fuzz_xresult *r)
+void fuzz_oracle_result__free(struct fuzz_oracle_result *r)
 {
 	for (uint32_t k = 0; k < r->nfindings; k++) {
 		finding__free(r->findings[k]);

@@ -26,33 +26,37 @@
 #include "oracle/smt.h"
 #include "claims/claims.h"
 
-/* Counters of the optional oracles (struct fuzz_stats.x). */
-enum fuzz_xstat {
-	FX_Z3_PROGRAMS,		/* programs whose claims went to Z3 */
-	FX_Z3_CLAIMS,
-	FX_Z3_PROVED,
-	FX_Z3_REFUTED,		/* counterexamples the interpreter confirmed */
-	FX_Z3_UNKNOWN,		/* timeout, budget, not inductive, unsupported */
-	FX_Z3_ENCODING,		/* models the interpreter did not confirm: oracle bugs */
-	FX_K_PROGRAMS,		/* programs the kernel verified */
-	FX_K_BOTH_ACCEPT,
-	FX_K_BOTH_REJECT,
-	FX_K_IMPROVEMENT,	/* bpfscev: safe, kernel: rejected */
-	FX_K_REGRESSION,	/* kernel: accepted, bpfscev: not shown safe */
-	FX_K_VERDICT_FAULTS,	/* called safe by bpfscev, faulted when run */
-	FX_K_CLAIM_PROGRAMS,	/* accepted programs whose verifier log gave claims */
-	FX_K_CLAIMS,		/* kernel range claims */
-	FX_K_CLAIM_CHECKS,	/* their evaluations on the interpreter */
-	FX_K_CLAIMS_REFUTED,	/* programs with a refuted kernel claim */
-	FX_K_TEST_RUNS,		/* programs whose BPF_PROG_TEST_RUN result was compared */
-	FX_K_RESULT_DIFF,	/* ... and differed from the interpreter (r0, packet, trap) */
-	FX_K_INVARIANT,		/* the verifier reported a bug in itself */
-	FX_K_ERRORS,		/* programs the kernel could not be asked about */
-	FX_N
+/* Counters of the optional oracles (struct fuzz_stats.oracle_stats): what each oracle was
+ * asked and what it answered. */
+enum fuzz_oracle_stat {
+	ORACLE_STAT_Z3_PROGRAMS,	/* programs whose claims went to Z3 */
+	ORACLE_STAT_Z3_CLAIMS,
+	ORACLE_STAT_Z3_PROVED,
+	ORACLE_STAT_Z3_REFUTED,		/* counterexamples the interpreter confirmed */
+	ORACLE_STAT_Z3_UNKNOWN,		/* timeout, budget, not inductive, unsupported */
+	ORACLE_STAT_Z3_ENCODING,	/* models the interpreter did not confirm: oracle bugs */
+	ORACLE_STAT_KERNEL_PROGRAMS,	/* programs the kernel verified */
+	ORACLE_STAT_KERNEL_BOTH_ACCEPT,
+	ORACLE_STAT_KERNEL_BOTH_REJECT,
+	ORACLE_STAT_KERNEL_IMPROVEMENT,	/* bpfscev: safe, kernel: rejected */
+	ORACLE_STAT_KERNEL_REGRESSION,	/* kernel: accepted, bpfscev: not shown safe */
+	ORACLE_STAT_KERNEL_VERDICT_FAULTS,	/* called safe by bpfscev, faulted when run */
+	ORACLE_STAT_KERNEL_CLAIM_PROGRAMS,	/* accepted programs whose verifier log gave
+						 * claims */
+	ORACLE_STAT_KERNEL_CLAIMS,	/* kernel range claims */
+	ORACLE_STAT_KERNEL_CLAIM_CHECKS,	/* their evaluations on the interpreter */
+	ORACLE_STAT_KERNEL_CLAIMS_REFUTED,	/* programs with a refuted kernel claim */
+	ORACLE_STAT_KERNEL_TEST_RUNS,	/* programs whose BPF_PROG_TEST_RUN result was compared */
+	ORACLE_STAT_KERNEL_RESULT_DIFF,	/* ... and differed from the interpreter (r0, packet,
+					 * trap) */
+	ORACLE_STAT_KERNEL_INVARIANT,	/* the verifier reported a bug in itself */
+	ORACLE_STAT_KERNEL_ERRORS,	/* programs the kernel could not be asked about */
+	ORACLE_STAT_COUNT
 };
-const char *fuzz_xstat_name(enum fuzz_xstat x);	/* "z3_proved", ... (the state file) */
+/* "z3_proved", ...: the counter's key in the state file */
+const char *fuzz_oracle_stat_name(enum fuzz_oracle_stat stat);
 
-struct fuzz_xopts {
+struct fuzz_oracle_opts {
 	bool z3, kernel;
 	unsigned z3_timeout_ms;		/* per query; 0 = 500 (with an rlimit: smt's safety net) */
 	double z3_budget_s;		/* per program; 0 = 2 (with an rlimit: none) */
@@ -70,8 +74,8 @@ struct fuzz_disagreement {
 	char *kernel_log;		/* the kernel's message and log (statistics level) */
 };
 
-struct fuzz_xresult {
-	uint64_t x[FX_N];
+struct fuzz_oracle_result {
+	uint64_t stats[ORACLE_STAT_COUNT];
 	double t_z3, t_kernel;		/* CPU seconds (verification is kernel time of this
 					 * process, so it counts) */
 	/* findings, complete (source "z3", "kernel...", "verdict"), with their signatures */
@@ -80,10 +84,11 @@ struct fuzz_xresult {
 	struct fuzz_disagreement *dis;	/* NULL when none */
 };
 
-/* Runs the oracles xo asks for on prog (its maps in obj) with the analyzer's claims. */
-int fuzz_xrun(struct fuzz_xresult *r, const struct fuzz_xopts *xo, const struct ebpf_object *obj,
-	      const struct ebpf_prog *prog, const struct claim_prog *claims);
-void fuzz_xresult__free(struct fuzz_xresult *r);
+/* Runs the oracles opts asks for on prog (its maps in obj) with the analyzer's claims. */
+int fuzz_oracles_run(struct fuzz_oracle_result *r, const struct fuzz_oracle_opts *opts,
+		     const struct ebpf_object *obj, const struct ebpf_prog *prog,
+		     const struct claim_prog *claims);
+void fuzz_oracle_result__free(struct fuzz_oracle_result *r);
 void fuzz_disagreement__free(struct fuzz_disagreement *d);
 
 /* Saves d under dir/verdicts/ (a new directory, or the count of the one with its signature

@@ -543,7 +543,7 @@ static void test_oracles(void)
 	bool kernel = kernel_available(why, sizeof(why));
 	struct diag d;
 	uint64_t limit = 2;
-	const uint64_t *x = a.x;
+	const uint64_t *n = a.oracle_stats;
 
 	/* small programs: Z3 runs slowly inside the sanitizers' allocator */
 	CHECK(!gen_knobs_set(&small, "max_insns", 90) && !gen_knobs_set(&small, "max_depth", 2),
@@ -554,29 +554,34 @@ static void test_oracles(void)
 		printf("test_oracles: kernel part skipped: %s\n", why);
 	o.crashes = tmpdir("oracles");
 	CHECK(!fuzz_campaign(&a, &o, &d), "campaign: %s", d.msg);
-	CHECK(x[FX_Z3_CLAIMS] > 0 && x[FX_Z3_CLAIMS] == x[FX_Z3_PROVED] + x[FX_Z3_REFUTED] +
-	      x[FX_Z3_UNKNOWN], "z3: %" PRIu64 " claims, %" PRIu64 " + %" PRIu64 " + %" PRIu64,
-	      x[FX_Z3_CLAIMS], x[FX_Z3_PROVED], x[FX_Z3_REFUTED], x[FX_Z3_UNKNOWN]);
+	CHECK(n[ORACLE_STAT_Z3_CLAIMS] > 0 &&
+	      n[ORACLE_STAT_Z3_CLAIMS] == n[ORACLE_STAT_Z3_PROVED] + n[ORACLE_STAT_Z3_REFUTED] +
+	      n[ORACLE_STAT_Z3_UNKNOWN], "z3: %" PRIu64 " claims, %" PRIu64 " + %" PRIu64 " + %"
+	      PRIu64, n[ORACLE_STAT_Z3_CLAIMS], n[ORACLE_STAT_Z3_PROVED], n[ORACLE_STAT_Z3_REFUTED],
+	      n[ORACLE_STAT_Z3_UNKNOWN]);
 	/* (small limits, for the sanitizers' sake: about half the claims are left unknown, the
 	 * same half on every machine) */
-	CHECK(x[FX_Z3_PROVED] > 0, "z3 proved only %" PRIu64 " of %" PRIu64,
-	      x[FX_Z3_PROVED], x[FX_Z3_CLAIMS]);
-	CHECK(x[FX_Z3_REFUTED] == 0 && x[FX_Z3_ENCODING] == 0, "z3 refuted %" PRIu64 ", encoding %"
-	      PRIu64, x[FX_Z3_REFUTED], x[FX_Z3_ENCODING]);
+	CHECK(n[ORACLE_STAT_Z3_PROVED] > 0, "z3 proved only %" PRIu64 " of %" PRIu64,
+	      n[ORACLE_STAT_Z3_PROVED], n[ORACLE_STAT_Z3_CLAIMS]);
+	CHECK(n[ORACLE_STAT_Z3_REFUTED] == 0 && n[ORACLE_STAT_Z3_ENCODING] == 0,
+	      "z3 refuted %" PRIu64 ", encoding %" PRIu64, n[ORACLE_STAT_Z3_REFUTED],
+	      n[ORACLE_STAT_Z3_ENCODING]);
 	CHECK(fuzz_stats_findings(&a) == 0, "%" PRIu64 " findings", fuzz_stats_findings(&a));
 	printf("oracles: %" PRIu64 " programs, z3 %" PRIu64 "/%" PRIu64 " proved (%.1f cpu-s), "
-	       "kernel %" PRIu64 " programs (%.1f cpu-s)\n", a.programs, x[FX_Z3_PROVED],
-	       x[FX_Z3_CLAIMS], a.t_z3, x[FX_K_PROGRAMS], a.t_kernel);
+	       "kernel %" PRIu64 " programs (%.1f cpu-s)\n", a.programs, n[ORACLE_STAT_Z3_PROVED],
+	       n[ORACLE_STAT_Z3_CLAIMS], a.t_z3, n[ORACLE_STAT_KERNEL_PROGRAMS], a.t_kernel);
 	if (kernel) {
-		uint64_t classes = x[FX_K_BOTH_ACCEPT] + x[FX_K_BOTH_REJECT] + x[FX_K_IMPROVEMENT] +
-				   x[FX_K_REGRESSION];
+		uint64_t accepted = n[ORACLE_STAT_KERNEL_BOTH_ACCEPT] +
+				    n[ORACLE_STAT_KERNEL_REGRESSION];
+		uint64_t classes = accepted + n[ORACLE_STAT_KERNEL_BOTH_REJECT] +
+				   n[ORACLE_STAT_KERNEL_IMPROVEMENT];
 
-		CHECK(x[FX_K_PROGRAMS] == a.programs && classes == a.programs,
+		CHECK(n[ORACLE_STAT_KERNEL_PROGRAMS] == a.programs && classes == a.programs,
 		      "kernel: %" PRIu64 " programs, %" PRIu64 " classified, campaign %" PRIu64,
-		      x[FX_K_PROGRAMS], classes, a.programs);
-		CHECK(x[FX_K_BOTH_ACCEPT] + x[FX_K_REGRESSION] > 0 && x[FX_K_CLAIMS] > 0 &&
-		      x[FX_K_CLAIM_CHECKS] > 0, "kernel: accepted %" PRIu64 ", %" PRIu64
-		      " log claims", x[FX_K_BOTH_ACCEPT] + x[FX_K_REGRESSION], x[FX_K_CLAIMS]);
+		      n[ORACLE_STAT_KERNEL_PROGRAMS], classes, a.programs);
+		CHECK(accepted > 0 && n[ORACLE_STAT_KERNEL_CLAIMS] > 0 &&
+		      n[ORACLE_STAT_KERNEL_CLAIM_CHECKS] > 0, "kernel: accepted %" PRIu64 ", %"
+		      PRIu64 " log claims", accepted, n[ORACLE_STAT_KERNEL_CLAIMS]);
 		CHECK(count_dirs(o.crashes, "verdicts") == (a.disagreements_saved ? 1u : 0u),
 		      "verdicts directory");
 	}
@@ -596,11 +601,15 @@ static void test_oracles(void)
 	o.z3_program_rlimit = 0;
 	o.count = 0;
 	CHECK(!fuzz_campaign(&r, &o, &d), "resumed: %s", d.msg);
-	CHECK_EQ_U64(r.x[FX_Z3_CLAIMS], a.x[FX_Z3_CLAIMS], "z3 claims after a resume");
+	CHECK_EQ_U64(r.oracle_stats[ORACLE_STAT_Z3_CLAIMS], n[ORACLE_STAT_Z3_CLAIMS],
+		     "z3 claims after a resume");
 	/* the resource limits came back from the state file: the same verdicts */
-	CHECK_EQ_U64(r.x[FX_Z3_PROVED], a.x[FX_Z3_PROVED], "z3 proved after a resume");
-	CHECK_EQ_U64(r.x[FX_Z3_UNKNOWN], a.x[FX_Z3_UNKNOWN], "z3 unknown after a resume");
-	CHECK_EQ_U64(r.x[FX_K_PROGRAMS], a.x[FX_K_PROGRAMS], "kernel programs after a resume");
+	CHECK_EQ_U64(r.oracle_stats[ORACLE_STAT_Z3_PROVED], n[ORACLE_STAT_Z3_PROVED],
+		     "z3 proved after a resume");
+	CHECK_EQ_U64(r.oracle_stats[ORACLE_STAT_Z3_UNKNOWN], n[ORACLE_STAT_Z3_UNKNOWN],
+		     "z3 unknown after a resume");
+	CHECK_EQ_U64(r.oracle_stats[ORACLE_STAT_KERNEL_PROGRAMS], n[ORACLE_STAT_KERNEL_PROGRAMS],
+		     "kernel programs after a resume");
 	rm_rf(o.crashes);
 
 	/* a disagreement: one directory per signature, its count raised by the next one */
