@@ -5,11 +5,13 @@
  * "call bpf_map_lookup_elem#1", "r1 = 0x1234 ll"), llvm-objdump -d output (address and hex columns
  * and <LBB0_1> annotations are skipped), LLVM's BPF assembler as in selftests' inline asm
  * (symbolic labels, "goto l", local labels 1:/1b/1f, ';' separators, comments), and the ubpf
- * dialect of the conformance suite ("mov32 %r0, 0", "ldxb %r0, [%r1+0x2]", "lock add [%r10-8], %r1").
- * The disassembler prints the kernel syntax, and asm(disasm(x)) == x byte for byte.
+ * dialect of the conformance suite ("mov32 %r0, 0", "ldxb %r0, [%r1+0x2]",
+ * "lock add [%r10-8], %r1").
+ * The disassembler (disasm.c) prints the kernel syntax, and asm(disasm(x)) == x byte for byte.
  * The exact spellings chosen where the kernel's text is ambiguous or absent (LD_IMM64 pseudo
- * sources "map[fd:3]+16 ll", "btf_id 5 ll", "func pc+4 ll"; kfuncs "call kernel-function#ID";
- * ".bytes" for slots that do not validate) are listed in asm.c's file comment.
+ * sources "map[fd:3]+16 ll", "btf_id 5 ll", "func pc+4 ll"; kfuncs "call kernel-function#ID")
+ * are listed in the file comment of asm_c.c, the kernel/LLVM grammar; ".bytes" for slots that
+ * do not validate in asm.c's, which also says which file of the assembler does what.
  */
 #ifndef BPFSCEV_BPF_ASM_H
 #define BPFSCEV_BPF_ASM_H
