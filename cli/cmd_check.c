@@ -15,7 +15,8 @@ static void check_usage(FILE *f)
 {
 	fprintf(f, "usage: bpfscev check FILE [--prog NAME] [--claims CLAIMS.json] [--runs N]\n"
 		   "                     [--seed N] [--input HEX] [--steps N] [--type xdp|socket|tc|plain]\n"
-		   "                     [--z3 [--precision] [--timeout MS] [--depth N] [--crashes DIR]]\n"
+		   "                     [--z3 [--precision] [--timeout MS] [--rlimit N]\n"
+		   "                     [--program-rlimit N] [--depth N] [--crashes DIR]]\n"
 		   "  Runs each program in the interpreter on many inputs (or the one given) and\n"
 		   "  checks every range, induction-variable and trip-count claim: the analyzer's,\n"
 		   "  or those in CLAIMS.json.  Exit 0 when none is refuted, 1 when one is.\n"
@@ -23,7 +24,12 @@ static void check_usage(FILE *f)
 		   "               (a counterexample the interpreter confirmed) or unknown (why)\n"
 		   "  --precision  with --z3: the tightest true trip counts and ranges, and each\n"
 		   "               claim's slack from them (programs whose loops Z3 can unroll)\n"
-		   "  --timeout MS with --z3: time limit per solver query (default 2000)\n"
+		   "  --timeout MS with --z3: time limit per solver query (default 2000; 60000\n"
+		   "               with a resource limit, which then decides)\n"
+		   "  --rlimit N   with --z3: Z3 resource units per query: the same verdicts on\n"
+		   "               every machine, however loaded\n"
+		   "  --program-rlimit N  with --z3: Z3 resource units for the whole program;\n"
+		   "               once spent, the claims left are unknown\n"
 		   "  --depth N    with --z3: header executions per loop entry for bounded model\n"
 		   "               checking (default 64)\n"
 		   "  --crashes DIR with --z3: save its findings there as finding directories\n");
@@ -152,6 +158,14 @@ int cmd_check(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) {
 			if (cli_parse_u32("check", "--timeout", argv[++i], 1, 86400000,
 					  &zopts.timeout_ms))
+				return CLI_USAGE;
+		} else if (!strcmp(argv[i], "--rlimit") && i + 1 < argc) {
+			if (cli_parse_u32("check", "--rlimit", argv[++i], 1, UINT32_MAX,
+					  &zopts.rlimit))
+				return CLI_USAGE;
+		} else if (!strcmp(argv[i], "--program-rlimit") && i + 1 < argc) {
+			if (cli_parse_u64("check", "--program-rlimit", argv[++i], 1, UINT64_MAX,
+					  &zopts.program_rlimit))
 				return CLI_USAGE;
 		} else if (!strcmp(argv[i], "--depth") && i + 1 < argc) {
 			if (cli_parse_u32("check", "--depth", argv[++i], 1, 1000000, &zopts.bmc_depth))
