@@ -1,7 +1,7 @@
 /* What the files of the campaign share: the running campaign, one program's outcome as the
  * process that ran it reports it and the parent counts it, the page a worker shows the
  * watchdog, and what each file offers the others.  Internal to fuzz/; the interface is
- * campaign.h.  The files, in the order a program goes through them:
+ * campaign.h.  The files:
  *
  *   knobs.c      program seeds, and the generator's knobs as text
  *   program.c    one program: generate, analyze, check, the optional oracles, its findings
@@ -76,6 +76,7 @@ struct occurrence {
 	struct finding *f;	/* NULL for a repeat */
 };
 
+/* One program's outcome: what the parent counts, saves and marks done of it. */
 struct outcome {
 	uint64_t index;
 	int gen_err;

@@ -1,4 +1,4 @@
-/* The campaign's optional oracles, run on a program after the concrete one (fuzz/campaign.c):
+/* The campaign's optional oracles, run on a program after the concrete one (fuzz/program.c):
  *
  *   --z3      every claim decided by the Z3 oracle (oracle/smt.h) within a per-program time
  *             budget: proved, refuted (a counterexample the interpreter confirmed: a finding)
