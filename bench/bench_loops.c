@@ -1,13 +1,18 @@
 /* Loop-structure benchmark: CFG, dominators, post-dominators and the loop forest on programs of
  * 1k, 10k, 100k and 1M instructions in the shapes that make naive algorithms quadratic — long
  * chains of diamonds, deep nests, many sibling loops, ladders of irreducible cycles — printing
- * the time per size and the ratio per 10x (linear time shows as ~10). */
+ * the time per size and the ratio per 10x (linear time shows as ~10).
+ *
+ * With --analyze, the whole analysis (scev_analyze, claims included) on the same shapes and on
+ * counted sibling loops (r1 = 0; r1 += 1; if r1 < 10), once per size; with --analyze SHAPE SIZE,
+ * one program only, so that /usr/bin/time -v reports that shape's peak memory. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "scev/loop.h"
+#include "scev/scev.h"
 #include "util/clock.h"
 
 static struct bpf_insn *code;
@@ -25,6 +30,7 @@ static void emit(uint8_t op, uint8_t dst, uint8_t src, int16_t off, int32_t imm)
 #define ADD1() emit(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, 1)
 #define JLT(off) emit(BPF_JMP | BPF_JLT | BPF_K, 1, 0, (int16_t)(off), 10)
 #define JA(off) emit(BPF_JMP | BPF_JA, 0, 0, (int16_t)(off), 0)
+#define MOV0() emit(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, 0)
 #define EXIT() emit(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
 
 /* if/else diamonds in a row: 4 insns each */
@@ -57,6 +63,17 @@ static void nests(size_t size)
 static void siblings(size_t size)
 {
 	while (n + 3 < size) {
+		ADD1();
+		JLT(-2);
+	}
+	EXIT();
+}
+
+/* many sibling loops that count: 3 insns each, every one with an exact trip count */
+static void counted(size_t size)
+{
+	while (n + 4 < size) {
+		MOV0();
 		ADD1();
 		JLT(-2);
 	}
@@ -102,16 +119,82 @@ static double run(void (*shape)(size_t), size_t size, uint32_t *loops, uint32_t 
 	return best;
 }
 
-int main(void)
+static const struct {
+	const char *name, *key;
+	void (*fn)(size_t);
+} shapes[] = {
+	{ "chain of diamonds", "diamonds", diamonds }, { "deep nests (depth 30)", "nests", nests },
+	{ "sibling loops", "siblings", siblings }, { "irreducible ladder", "ladder", ladder },
+	{ "counted sibling loops", "counted", counted },
+};
+static const size_t sizes[] = { 1000, 10000, 100000, 1000000 };
+
+/* One analysis of shape s at size (r1 starts as the context pointer: the first MOV0 or the
+ * loops' ADD1 makes it a scalar or unknown). */
+static double analyze_once(size_t s, size_t size, uint32_t *loops)
 {
-	static const struct {
-		const char *name;
-		void (*fn)(size_t);
-	} shapes[] = {
-		{ "chain of diamonds", diamonds }, { "deep nests (depth 30)", nests },
-		{ "sibling loops", siblings }, { "irreducible ladder", ladder },
-	};
-	static const size_t sizes[] = { 1000, 10000, 100000, 1000000 };
+	struct ebpf_prog prog = { .name = "shape" };
+	struct scev_opts so = { .sz = sizeof(so) };
+	struct claim_prog cp;
+	struct diag d;
+	double t0;
+
+	n = 0;
+	shapes[s].fn(size);
+	prog.insns = code;
+	prog.len = n;
+	diag_clear(&d);
+	t0 = wall_s();
+	if (scev_analyze(&cp, &prog, NULL, 0, &so, &d)) {
+		fprintf(stderr, "analysis failed: %s\n", d.msg);
+		exit(1);
+	}
+	t0 = wall_s() - t0;
+	*loops = cp.nloops;
+	claim_prog__free(&cp);
+	return t0 * 1e3;
+}
+
+static int analyze_main(int argc, char **argv)
+{
+	uint32_t loops;
+
+	if (argc == 4) {
+		for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++)
+			if (!strcmp(argv[2], shapes[s].key)) {
+				double ms = analyze_once(s, strtoul(argv[3], NULL, 0), &loops);
+
+				printf("%s: %zu insns, %u loops, %.1f ms\n", shapes[s].name, n, loops, ms);
+				free(code);
+				return 0;
+			}
+		fprintf(stderr, "unknown shape %s\n", argv[2]);
+		return 2;
+	}
+	printf("| shape | insns | loops | analysis (ms) | x per 10x size |\n");
+	printf("|---|---|---|---|---|\n");
+	for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
+		double prev = 0;
+
+		for (size_t z = 0; z < 4; z++) {
+			double ms = analyze_once(s, sizes[z], &loops);
+
+			printf("| %s | %zu | %u | %.1f | ", shapes[s].name, n, loops, ms);
+			if (prev > 0)
+				printf("%.1f |\n", ms / prev);
+			else
+				printf("- |\n");
+			prev = ms;
+		}
+	}
+	free(code);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "--analyze"))
+		return analyze_main(argc, argv);
 
 	printf("| shape | insns | loops | irreducible | time (ms) | x per 10x size |\n");
 	printf("|---|---|---|---|---|---|\n");

@@ -205,24 +205,58 @@ struct loop_result {
 	uint8_t *src;		/* per loc: enum claim_source of the header value */
 };
 
+/* The states below are held through per-block (per-loop) pointers, allocated when first
+ * written and freed as soon as the worklist can no longer come back to them (see cut and
+ * flush_segment): a program of a million instructions in one straight line must not hold a
+ * state for every block at once.  A missing state reads as the unreached one. */
 struct engine {
 	struct scev_ctx *cx;
 	uint32_t func;
 	uint32_t *order;	/* blocks of the function in reverse postorder */
 	uint32_t n;
-	struct astate *in;	/* per block: join of states along incoming edges */
-	struct astate *back;	/* per loop: join along back edges (iterate strategy) */
-	struct astate *hdr;	/* per loop: the state after the header step */
+	struct astate **in;	/* per block: join of states along incoming edges */
+	struct astate **back;	/* per loop: join along back edges (iterate strategy) */
+	struct astate **hdr;	/* per loop: the state after the header step */
 	uint32_t *visits;
 	uint32_t *entry_gen, *exits_gen;	/* per header: growths of its entry state, and the
 						 * one its exits were last sent for */
 	uint8_t *queued;
 	struct loop_result *res;	/* per loop */
 	struct stack_span *may_stack;	/* first pass: per pc, joined over visits */
-	struct astate *side;	/* per block of an irreducible loop reached from a side entry:
+	struct astate **side;	/* per block of an irreducible loop reached from a side entry:
 				 * the join along edges from outside that loop (see side_arrivals) */
 	struct claim_prog *out;
+	/* per position in reverse postorder: 1 when no retreating edge (nor a side entry's queueing
+	 * of its header) crosses from there or later to before it, so once the worklist reaches
+	 * it, the blocks before it are final */
+	uint8_t *cut;
+	uint8_t *emit;		/* last pass: per block, whether it carries claims */
+	uint8_t *reached;	/* last pass: per block, reached (kept after its state is freed) */
 };
+
+static const struct astate unreached;
+
+static const struct astate *st_peek(struct astate *const *v, uint32_t i)
+{
+	return v[i] ? v[i] : &unreached;
+}
+
+/* The state at v[i] for writing, allocated unreached; NULL when memory ran out. */
+static struct astate *st_get(struct astate **v, uint32_t i)
+{
+	if (!v[i])
+		v[i] = calloc(1, sizeof(*v[i]));
+	return v[i];
+}
+
+static void st_drop(struct astate **v, uint32_t i)
+{
+	if (v[i]) {
+		free(v[i]->cells);
+		free(v[i]);
+		v[i] = NULL;
+	}
+}
 
 static bool is_scev_header(const struct scev_ctx *cx, uint32_t b, uint32_t *l)
 {
@@ -976,11 +1010,11 @@ static int header_step(struct engine *en, uint32_t l, const struct astate *E, st
 			newv[k] = unknown_bytes(LOC_SLOT_SIZE(sl->loc));
 		}
 		newv[k].src = SRC_FORGET;
-		if (iterate && LOC_IS_REG(sl->loc) && en->back[l].live) {
-			struct aval bv = en->back[l].regs[sl->loc], j = aval_join(&x0, &bv);
+		if (iterate && LOC_IS_REG(sl->loc) && st_peek(en->back, l)->live) {
+			struct aval bv = st_peek(en->back, l)->regs[sl->loc], j = aval_join(&x0, &bv);
 
-			if (en->hdr[l].live && en->visits[L->header] > 2)
-				j = aval_widen(&en->hdr[l].regs[sl->loc], &j);
+			if (st_peek(en->hdr, l)->live && en->visits[L->header] > 2)
+				j = aval_widen(&st_peek(en->hdr, l)->regs[sl->loc], &j);
 			newv[k] = j;
 			newv[k].src = SRC_ITERATE;
 		} else if (iterate && LOC_IS_REG(sl->loc)) {
@@ -1081,7 +1115,7 @@ static int refine_exit(struct engine *en, uint32_t from, uint32_t to, struct ast
 	for (uint32_t l = lf->loop_of[from]; l != SCEV_NONE && !err; l = lf->loops[l].parent) {
 		const struct scev_loop *L = &lf->loops[l];
 		const struct sym_summary *sum = &cx->sums[l];
-		struct env_exit ee = { .en = en, .l = l, .es = { .s = &en->in[L->header] } };
+		struct env_exit ee = { .en = en, .l = l, .es = { .s = st_peek(en->in, L->header) } };
 
 		if (L->nexits != 1 || L->exits[0].from != from || L->exits[0].to != to ||
 		    !en->res[l].visited || en->res[l].trip.kind != TRIP_EXACT || !sum->ok ||
@@ -1209,7 +1243,9 @@ static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct
 	if (!cx->first_pass && l != SCEV_NONE && cx->st.loops->loops[l].irreducible &&
 	    !scev_loop__contains(cx->st.loops, l, from) && reentry_flat(cx, l) &&
 	    reentry_block(cx, l, to)) {
-		if ((ch = as_join(&en->side[to], st, en->visits[to] >= 2)) < 0)
+		if (!st_get(en->side, to))
+			return -ENOMEM;
+		if ((ch = as_join(en->side[to], st, en->visits[to] >= 2)) < 0)
 			return ch;
 		if (ch)
 			queue(en, cx->st.loops->loops[l].header, lowest);
@@ -1220,7 +1256,7 @@ static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct
 		 * iterate strategy takes from the back edges. */
 		if (cx->opts.strategy != SCEV_ITERATE || cx->first_pass)
 			return 0;
-		ch = as_join(&en->back[l], st, en->visits[to] > 2);
+		ch = st_get(en->back, l) ? as_join(en->back[l], st, en->visits[to] > 2) : -ENOMEM;
 	} else if (!cx->first_pass && !scev_loop__contains_block(cx, from, to)) {
 		/* leaving loops: exact exit values where the trip counts are exact */
 		struct astate x = { 0 };
@@ -1229,10 +1265,10 @@ static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct
 			as_free(&x);
 			return ch;
 		}
-		ch = as_join(&en->in[to], &x, en->visits[to] >= 2);
+		ch = st_get(en->in, to) ? as_join(en->in[to], &x, en->visits[to] >= 2) : -ENOMEM;
 		as_free(&x);
 	} else {
-		ch = as_join(&en->in[to], st, en->visits[to] >= 2);
+		ch = st_get(en->in, to) ? as_join(en->in[to], st, en->visits[to] >= 2) : -ENOMEM;
 	}
 	if (ch < 0)
 		return ch;
@@ -1443,7 +1479,7 @@ static int side_arrivals(struct engine *en, uint32_t l, struct astate *E)
 		struct astate st = { 0 };
 
 		if ((err = as_copy(&st, &sr.loc[at])) ||
-		    (err = as_join(&st, &en->side[b], false) < 0 ? -ENOMEM : 0)) {
+		    (err = as_join(&st, st_peek(en->side, b), false) < 0 ? -ENOMEM : 0)) {
 			as_free(&st);
 			break;
 		}
@@ -1473,10 +1509,12 @@ static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 			const struct scev_loop *L = &cx->st.loops->loops[l];
 			bool side = L->irreducible && reentry_flat(cx, l);
 
-			if (side && ((err = as_copy(&E, &en->in[b])) ||
+			if (side && ((err = as_copy(&E, st_peek(en->in, b))) ||
 				     (err = side_arrivals(en, l, &E))))
 				goto out;
-			if ((err = header_step(en, l, side ? &E : &en->in[b], &en->hdr[l])))
+			err = -ENOMEM;
+			if (!st_get(en->hdr, l) ||
+			    (err = header_step(en, l, side ? &E : st_peek(en->in, b), en->hdr[l])))
 				goto out;
 			/* Exact exit values are computed from the entry state: when it grows, the
 			 * exits must be sent again even if nothing in the body changes.  Only on
@@ -1484,13 +1522,13 @@ static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 			if (en->entry_gen[b] != en->exits_gen[b]) {
 				en->exits_gen[b] = en->entry_gen[b];
 				for (uint32_t k = 0; k < L->nexits && lowest; k++)
-					if (en->in[L->exits[k].from].live)
+					if (st_peek(en->in, L->exits[k].from)->live)
 						queue(en, L->exits[k].from, lowest);
 			}
 		}
-		err = as_copy(&s, &en->hdr[l]);
+		err = as_copy(&s, st_peek(en->hdr, l));
 	} else {
-		err = as_copy(&s, &en->in[b]);
+		err = as_copy(&s, st_peek(en->in, b));
 	}
 	if (err || (err = run_insns(en, b, &s, emit)) || emit)
 		goto out;
@@ -1690,40 +1728,46 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 	}
 }
 
-/* Replays every reachable block from its fixpoint state with the checks. */
-static int verify_blocks(struct engine *en)
+/* Replays reachable block b from its fixpoint state with the checks. */
+static int verify_block(struct engine *en, uint32_t b)
+{
+	struct scev_ctx *cx = en->cx;
+	struct scev_verdict *v = cx->verdict;
+	const struct scev_block *blk = &cx->st.cfg->blocks[b];
+	struct astate s = { 0 };
+	uint32_t l;
+	int err;
+
+	if (!st_peek(en->in, b)->live)
+		return 0;
+	if (cx->live)
+		cx->live[b] = 1;
+	err = as_copy(&s, is_scev_header(cx, b, &l) ? st_peek(en->hdr, l) : st_peek(en->in, b));
+	for (uint32_t pc = blk->first; pc <= blk->last && !err;
+	     pc += ebpf_insn_slots(&cx->insns[pc])) {
+		verify_insn(cx, v, &s, pc);
+		if (pc == blk->last && ebpf_is_jmp(&cx->insns[pc]) && !ebpf_is_call(&cx->insns[pc]))
+			break;
+		err = ai_step(en, &s, pc);
+	}
+	as_free(&s);
+	return err;
+}
+
+/* After every block's checks: every loop that can run must be bounded. */
+static int verify_loops(struct engine *en)
 {
 	struct scev_ctx *cx = en->cx;
 	struct scev_verdict *v = cx->verdict;
 	int err = 0;
 
-	for (uint32_t k = 0; k < cx->rpo_off[cx->st.cfg->nfuncs] && !err; k++) {
-		uint32_t b = cx->rpo[k], l;
-		const struct scev_block *blk = &cx->st.cfg->blocks[b];
-		struct astate s = { 0 };
-
-		if (!en->in[b].live)
-			continue;
-		if (cx->live)
-			cx->live[b] = 1;
-		err = as_copy(&s, is_scev_header(cx, b, &l) ? &en->hdr[l] : &en->in[b]);
-		for (uint32_t pc = blk->first; pc <= blk->last && !err;
-		     pc += ebpf_insn_slots(&cx->insns[pc])) {
-			verify_insn(cx, v, &s, pc);
-			if (pc == blk->last && ebpf_is_jmp(&cx->insns[pc]) && !ebpf_is_call(&cx->insns[pc]))
-				break;
-			err = ai_step(en, &s, pc);
-		}
-		as_free(&s);
-	}
-	/* Every loop that can run must be bounded. */
 	for (uint32_t l = 0; l < cx->st.loops->nloops && !err; l++) {
 		const struct scev_loop *L = &cx->st.loops->loops[l];
 		uint32_t hpc = cx->st.cfg->blocks[L->header].first;
 
 		/* (every cycle of a loop at its own level passes its header: an irreducible loop
 		 * that never reaches it cannot go round) */
-		if (!en->in[L->header].live)
+		if (!en->reached[L->header])
 			continue;
 		if (en->res[l].trip.kind == TRIP_UNKNOWN && v->kind == VERDICT_SAFE) {
 			v->kind = VERDICT_UNSAFE;
@@ -1741,15 +1785,18 @@ static void engine_free(struct engine *en)
 	uint32_t nb = cx->st.cfg->nblocks;
 
 	for (uint32_t b = 0; en->in && b < nb; b++)
-		as_free(&en->in[b]);
+		st_drop(en->in, b);
 	for (uint32_t b = 0; en->side && b < nb; b++)
-		as_free(&en->side[b]);
+		st_drop(en->side, b);
 	for (uint32_t l = 0; l < cx->st.loops->nloops; l++) {
 		if (en->back)
-			as_free(&en->back[l]);
+			st_drop(en->back, l);
 		if (en->hdr)
-			as_free(&en->hdr[l]);
+			st_drop(en->hdr, l);
 	}
+	free(en->cut);
+	free(en->emit);
+	free(en->reached);
 	free(en->in);
 	free(en->back);
 	free(en->hdr);
@@ -1760,14 +1807,105 @@ static void engine_free(struct engine *en)
 	free(en->queued);
 }
 
+/* Marks en->cut: a position is a cut unless some retreating edge u -> v, or a side entry
+ * from u into an irreducible loop (which queues the loop's header v), spans it, i.e. v is
+ * before it and u at or after it.  Every loop's blocks lie on cycles, so no cut falls inside a
+ * loop's span of positions. */
+static int compute_cuts(struct engine *en)
+{
+	struct scev_ctx *cx = en->cx;
+	const struct scev_cfg *cfg = cx->st.cfg;
+	const struct scev_loops *lf = cx->st.loops;
+	uint32_t n = cx->rpo_off[cfg->nfuncs];
+	int32_t *diff = calloc(n + 1, sizeof(*diff));
+	int32_t depth = 0;
+
+	en->cut = malloc(n + 1);
+	if (!diff || !en->cut) {
+		free(diff);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t u = cx->rpo[i];
+		const struct scev_block *blk = &cfg->blocks[u];
+
+		for (unsigned k = 0; k < blk->nsucc; k++) {
+			uint32_t v = blk->succ[k], lv = lf->loop_of[v], j = cx->rpo_index[v];
+
+			if (j <= i) {
+				diff[j + 1]++;
+				diff[i + 1]--;
+			}
+			if (lv != SCEV_NONE && lf->loops[lv].irreducible &&
+			    !scev_loop__contains(lf, lv, u)) {
+				j = cx->rpo_index[lf->loops[lv].header];
+				if (j != UINT32_MAX && j <= i) {
+					diff[j + 1]++;
+					diff[i + 1]--;
+				}
+			}
+		}
+	}
+	for (uint32_t i = 0; i <= n; i++) {
+		depth += diff[i];
+		en->cut[i] = depth == 0;
+	}
+	free(diff);
+	return 0;
+}
+
+/* The blocks at positions [lo, hi) of the reverse postorder are final: what later needs of
+ * them is taken now — the first pass's header states, the last pass's checks and claims (in
+ * the order of the reverse postorder, as a pass over all blocks would) — and their states are
+ * freed. */
+static int flush_segment(struct engine *en, uint32_t lo, uint32_t hi)
+{
+	struct scev_ctx *cx = en->cx;
+	const struct scev_loops *lf = cx->st.loops;
+	int err = 0;
+
+	for (uint32_t i = lo; i < hi && !err; i++) {
+		uint32_t b = cx->rpo[i], l = lf->loop_of[b];
+		bool header = l != SCEV_NONE && lf->loops[l].header == b;
+
+		if (cx->first_pass) {
+			if (header) {
+				/* the header state, for the header steps of the next pass */
+				as_free(&cx->first_hdr[l]);
+				if (en->in[b]) {
+					cx->first_hdr[l] = *en->in[b];
+					free(en->in[b]);
+					en->in[b] = NULL;
+				}
+			}
+		} else {
+			en->reached[b] = st_peek(en->in, b)->live;
+			if (cx->verdict)
+				err = verify_block(en, b);
+			if (!err && !cx->opts.no_ranges && en->emit[b] && en->reached[b])
+				err = run_block(en, b, true, NULL);
+		}
+		st_drop(en->in, b);
+		if (en->side)
+			st_drop(en->side, b);
+		if (header) {
+			st_drop(en->hdr, l);
+			st_drop(en->back, l);
+		}
+	}
+	return err;
+}
+
 static int run_function(struct engine *en, uint32_t f)
 {
 	struct scev_ctx *cx = en->cx;
 	uint32_t lo = cx->rpo_off[f], hi = cx->rpo_off[f + 1], entry = cx->st.cfg->funcs[f].entry;
-	struct astate *s = &en->in[entry];
-	uint32_t pos;
+	struct astate *s = st_get(en->in, entry);
+	uint32_t pos, seg = lo;
 	int err = 0;
 
+	if (!s)
+		return -ENOMEM;
 	/* The entry state: r1 the context in the main function, r10 the frame. */
 	s->live = true;
 	for (int r = 0; r < EBPF_NREGS; r++)
@@ -1787,6 +1925,12 @@ static int run_function(struct engine *en, uint32_t f)
 	while (pos < hi) {
 		uint32_t b = cx->rpo[pos], lowest = UINT32_MAX;
 
+		/* (nothing before pos is queued, and nothing at or after it can queue it again) */
+		if (pos > seg && en->cut[pos]) {
+			if ((err = flush_segment(en, seg, pos)))
+				return err;
+			seg = pos;
+		}
 		if (!en->queued[pos]) {
 			pos++;
 			continue;
@@ -1797,7 +1941,7 @@ static int run_function(struct engine *en, uint32_t f)
 			return err;
 		pos = lowest < pos + 1 ? lowest : pos + 1;
 	}
-	return 0;
+	return flush_segment(en, seg, hi);
 }
 
 /* pc ranges of a loop's blocks, adjacent blocks merged. */
@@ -1878,7 +2022,6 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out)
 	const struct scev_loops *lf = cx->st.loops;
 	uint32_t nb = cfg->nblocks;
 	struct engine en = { .cx = cx, .out = out };
-	uint8_t *emit = NULL;
 	int err = -ENOMEM;
 
 	en.in = calloc(nb ? nb : 1, sizeof(*en.in));
@@ -1891,51 +2034,44 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out)
 	en.exits_gen = calloc(nb ? nb : 1, sizeof(*en.exits_gen));
 	en.queued = calloc(nb ? nb : 1, 1);
 	en.res = calloc(lf->nloops ? lf->nloops : 1, sizeof(*en.res));
-	emit = calloc(nb ? nb : 1, 1);
 	if (!en.in || !en.back || !en.hdr || (lf->nirreducible && !en.side) || !en.visits ||
-	    !en.queued || !en.res || !emit ||
-	    !en.entry_gen || !en.exits_gen)
+	    !en.queued || !en.res || !en.entry_gen || !en.exits_gen || compute_cuts(&en))
 		goto out;
-	if (cx->first_pass)
+	if (cx->first_pass) {
 		en.may_stack = cx->may_stack;
+		/* The header states, for the header steps of the next pass. */
+		if (!cx->first_hdr && lf->nloops &&
+		    !(cx->first_hdr = calloc(lf->nloops, sizeof(*cx->first_hdr))))
+			goto out;
+	} else {
+		/* Claims: every instruction inside a loop and at every loop exit. */
+		en.emit = calloc(nb ? nb : 1, 1);
+		en.reached = calloc(nb ? nb : 1, 1);
+		if (!en.emit || !en.reached)
+			goto out;
+		for (uint32_t l = 0; l < lf->nloops; l++) {
+			const struct scev_loop *L = &lf->loops[l];
+
+			for (uint32_t k = 0; k < L->nblocks; k++)
+				en.emit[L->blocks[k]] = 1;
+			for (uint32_t k = 0; k < L->nexits; k++)
+				en.emit[L->exits[k].to] = 1;
+		}
+	}
 	for (uint32_t f = 0; f < cfg->nfuncs; f++)
 		if ((err = run_function(&en, f)))
 			goto out;
 	err = 0;
-	if (cx->first_pass) {
-		/* The header states, for the header steps of the next pass. */
-		if (!cx->first_hdr && lf->nloops &&
-		    !(cx->first_hdr = calloc(lf->nloops, sizeof(*cx->first_hdr))))
-			err = -ENOMEM;
-		for (uint32_t l = 0; l < lf->nloops && !err; l++)
-			err = as_copy(&cx->first_hdr[l], &en.in[lf->loops[l].header]);
+	if (cx->first_pass)
 		goto out;
-	}
-	if (cx->verdict && (err = verify_blocks(&en)))
+	if (cx->verdict && (err = verify_loops(&en)))
 		goto out;
-	/* Claims: every instruction inside a loop and at every loop exit. */
-	for (uint32_t l = 0; l < lf->nloops; l++) {
-		const struct scev_loop *L = &lf->loops[l];
-
-		for (uint32_t k = 0; k < L->nblocks; k++)
-			emit[L->blocks[k]] = 1;
-		for (uint32_t k = 0; k < L->nexits; k++)
-			emit[L->exits[k].to] = 1;
-	}
-	if (!cx->opts.no_ranges)
-		for (uint32_t i = 0; i < cx->rpo_off[cfg->nfuncs]; i++) {
-			uint32_t b = cx->rpo[i];
-
-			if (emit[b] && en.in[b].live && (err = run_block(&en, b, true, NULL)))
-				goto out;
-		}
 	err = fill_loops(&en, out);
 out:
 	if (en.res)
 		for (uint32_t l = 0; l < lf->nloops; l++)
 			free(en.res[l].ivs);
 	free(en.res);
-	free(emit);
 	engine_free(&en);
 	return err;
 }
