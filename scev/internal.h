@@ -122,16 +122,17 @@ int symex_syntactic_mod(struct scev_ctx *cx, uint32_t l, struct sym_summary *s);
 const struct sym_loc *sym_find(const struct sym_summary *s, loc_t loc);
 /* Unchanged at the header after an iteration (cells: also through overlapping cells). */
 bool sym_unchanged(const struct sym_summary *s, loc_t l);
-/* Bounds on the first iteration at which exit e is taken, given the ranges of the header
- * values at loop entry (env) — 0 with kmin/kmax, or -1 with why. */
-int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_exit *e,
-		   const struct aval *(*env)(void *arg, loc_t l), void *arg, uint64_t *kmin,
-		   uint64_t *kmax, char *why, unsigned whylen);
 bool sym_step_of(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_loc *sl,
 		 const struct aval *(*env)(void *arg, loc_t l), void *arg, uint64_t *step);
 bool sym_accum_delta(struct expr_arena *ar, eid alt, loc_t x, eid *d, bool *w32);
 /* The helper writes nothing through its pointer arguments. */
 bool helper_is_pure(int32_t id);
+
+/* exits.c: bounds on the first iteration at which exit e is taken, given the ranges of the
+ * header values at loop entry (env) — 0 with kmin/kmax, or -1 with why. */
+int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_exit *e,
+		   const struct aval *(*env)(void *arg, loc_t l), void *arg, uint64_t *kmin,
+		   uint64_t *kmax, char *why, unsigned whylen);
 
 /* absint.c */
 struct aval aval_eval(struct scev_ctx *cx, eid e, const struct aval *(*env)(void *, loc_t),

@@ -9,7 +9,8 @@
  * count is an exact constant there, and by unknowns otherwise.  At the back edges each location's
  * value is classified (see enum loc_class): REG(x) + c on every path is an add recurrence, the
  * basis of trip counts and exact ranges.  Exiting jumps that run in every iteration (they
- * dominate all back-edge sources) are recorded with their operands for the trip counts.
+ * dominate all back-edge sources) are recorded with their operands for the trip counts
+ * (exits.c).
  *
  * Stack cells at constant r10 offsets are locations like registers.  A store through any other
  * pointer that may point to the stack, or a call that may write through a stack pointer, makes
@@ -515,8 +516,10 @@ static bool is_entry(const struct scev_loop *C, uint32_t b)
 	return false;
 }
 
-/* Sends state st along edge from → to (from is a block at l's level or a collapsed child). */
-static int send(struct sym_run *r, uint32_t to, const struct sstate *st, bool *fail)
+/* Joins state st into the state at the end of an edge → to: the back-edge state, the exit state,
+ * or the state entering a later block of the body (the edge leaves a block at l's level or a
+ * collapsed child; *fail for an edge the body walk cannot follow). */
+static int join_along_edge(struct sym_run *r, uint32_t to, const struct sstate *st, bool *fail)
 {
 	const struct scev_loops *lf = r->cx->st.loops;
 	const struct scev_loop *L = &lf->loops[r->l];
@@ -898,7 +901,7 @@ int symex_loop(struct scev_ctx *cx, uint32_t l)
 			if ((err = collapse(&r, c, cin, &out)))
 				goto out;
 			for (uint32_t k = 0; k < C->nexits && !err; k++)
-				err = send(&r, C->exits[k].to, &out, &fail);
+				err = join_along_edge(&r, C->exits[k].to, &out, &fail);
 			if (err)
 				goto out;
 			continue;
@@ -944,7 +947,7 @@ int symex_loop(struct scev_ctx *cx, uint32_t l)
 			}
 		}
 		for (unsigned k = 0; k < blk->nsucc && !err; k++)
-			err = send(&r, blk->succ[k], &st, &fail);
+			err = join_along_edge(&r, blk->succ[k], &st, &fail);
 		if (err)
 			goto out;
 	}
@@ -1043,7 +1046,7 @@ out:
 	return err;
 }
 
-/* ---- exit bounds ---- */
+/* ---- steps of recurrences (for ranges, and for the exit analysis of exits.c) ---- */
 
 /* The step of a location that is a recurrence at this loop entry: an add recurrence, or an
  * accumulation x += d on every path with one loop-invariant d whose entry value is a constant
@@ -1069,272 +1072,4 @@ bool sym_step_of(struct scev_ctx *cx, const struct sym_summary *s, const struct 
 	if (sl->width == 32)
 		*step &= 0xffffffffull;
 	return true;
-}
-
-/* A location updated by a different constant on different paths (x += 1 here, x += 3 there):
- * the smallest and largest step, both non-zero and of one sign as width-bit numbers. */
-static bool sym_step_range(struct scev_ctx *cx, const struct sym_summary *s,
-			   const struct sym_loc *sl, const struct aval *(*env)(void *arg, loc_t l),
-			   void *arg, uint64_t *slo, uint64_t *shi)
-{
-	uint64_t mask = sl->width == 32 ? 0xffffffffull : UINT64_MAX, sign = mask / 2 + 1;
-	eid alts[8];
-	int n;
-
-	if (sl->cls != LC_ACCUM || (n = expr_alternatives(&cx->ar, sl->back, alts, 8)) < 2)
-		return false;
-	for (int k = 0; k < n; k++) {
-		struct aval v;
-		uint64_t st;
-		eid d;
-		bool w32;
-
-		if (!sym_accum_delta(&cx->ar, alts[k], sl->loc, &d, &w32) ||
-		    !expr_only_regs(&cx->ar, d, keep_invariant, (void *)s))
-			return false;
-		v = aval_eval(cx, d, env, arg);
-		if (!aval_is_const(&v, &st) || !(st &= mask))
-			return false;
-		if (k == 0) {
-			*slo = *shi = st;
-			continue;
-		}
-		if ((st >= sign) != (*slo >= sign))
-			return false;
-		if (st < *slo)
-			*slo = st;
-		if (st > *shi)
-			*shi = st;
-	}
-	return true;
-}
-
-/* e is one of base + c_i on different paths (base a location, one add width): the smallest and
- * largest offset, as signed numbers of that width (a test after an update that differs between
- * paths sees x + 1 on one and x + 3 on another). */
-static bool any_offsets(const struct expr_arena *ar, eid e, eid *base, int64_t *clo, int64_t *chi,
-			bool *w32)
-{
-	eid alts[8];
-	int n = ar->v[e].kind == EX_ANY ? expr_alternatives(ar, e, alts, 8) : -1;
-
-	if (n < 2)
-		return false;
-	for (int k = 0; k < n; k++) {
-		eid b;
-		uint64_t c;
-		bool w;
-		int64_t sc;
-
-		expr_match_add(ar, alts[k], &b, &c, &w);
-		if (ar->v[b].kind != EX_REG || (k && (b != *base || w != *w32)))
-			return false;
-		sc = w ? (int64_t)(int32_t)(uint32_t)c : (int64_t)c;
-		if (sc < -(1ll << 30) || sc > (1ll << 30))
-			return false;
-		if (k == 0) {
-			*base = b;
-			*w32 = w;
-			*clo = *chi = sc;
-		}
-		*clo = sc < *clo ? sc : *clo;
-		*chi = sc > *chi ? sc : *chi;
-	}
-	return true;
-}
-
-#define WHY(...) (snprintf(why, whylen, __VA_ARGS__), -1)
-
-int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_exit *e,
-		   const struct aval *(*env)(void *arg, loc_t l), void *arg, uint64_t *kmin,
-		   uint64_t *kmax, char *why, unsigned whylen)
-{
-	struct expr_arena *ar = &cx->ar;
-	uint8_t op = e->exit_on_taken ? e->op : trip_negate(e->op);
-	eid ivx = e->lhs, inv = e->rhs, base;
-	const struct sym_loc *sl = NULL;
-	struct trip_query q;
-	struct aval x0, a0, n, cst;
-	uint64_t c, step = 0, step_hi = 0;
-	bool aw32, seq32, ptr = false, varies = false, spread = false;
-	int64_t clo = 0, chi = 0;
-
-	if (e->op == BPF_JSET)
-		op = BPF_JSET;	/* exit when some bit is set (taken) or when all are clear */
-	if (!op || e->op == BPF_JCOND)
-		return WHY("the exit test is not a comparison");
-	for (int side = 0; side < 2; side++) {
-		spread = any_offsets(ar, ivx, &base, &clo, &chi, &aw32);
-		if (spread)
-			c = (uint64_t)clo;
-		else
-			expr_match_add(ar, ivx, &base, &c, &aw32);
-		if (!spread && ar->v[base].kind == EX_ALU && ar->v[base].op == BPF_ADD) {
-			/* x + r with r loop-invariant and constant at entry: an offset too */
-			const struct expr x0 = ar->v[base], *x = &x0;
-			eid o = ar->v[x->a].kind == EX_REG ? x->b : x->a;
-			eid rx = ar->v[x->a].kind == EX_REG ? x->a : x->b;
-			struct aval ov;
-
-			if (ar->v[rx].kind == EX_REG && expr_only_regs(ar, o, keep_invariant, (void *)s)) {
-				ov = aval_eval(cx, o, env, arg);
-				if (aval_is_const(&ov, &c)) {
-					base = rx;
-					aw32 = x->w32;
-				}
-			}
-		}
-		if (ar->v[base].kind == EX_REG && (sl = sym_find(s, ar->v[base].a)) &&
-		    (sym_step_of(cx, s, sl, env, arg, &step) ||
-		     (varies = sym_step_range(cx, s, sl, env, arg, &step, &step_hi))) &&
-		    expr_only_regs(ar, inv, keep_invariant, (void *)s))
-			break;
-		sl = NULL;
-		ivx = e->rhs;
-		inv = e->lhs;
-		op = trip_swap(op);
-	}
-	if (!sl)
-		return WHY("the exit test does not compare a recurrence with a loop-invariant value");
-	x0 = *env(arg, sl->loc);
-	n = aval_eval(cx, inv, env, arg);
-	cst = spread ? aval_scalar(range_srange(clo, chi)) : aval_const(c);
-	/* The tested sequence and its width: a 32-bit add wraps at 2^32 whatever the counter. */
-	if (aw32) {
-		seq32 = true;
-		a0 = aval_alu(BPF_ADD, false, false, &x0, &cst);
-	} else if (sl->width == 64) {
-		seq32 = false;
-		a0 = aval_alu(BPF_ADD, true, false, &x0, &cst);
-	} else {
-		/* A 32-bit counter read at 64 bits: its first value may carry high bits. */
-		if (c != 0 || spread || x0.kind != AV_SCALAR || x0.r.umax > 0xffffffffull)
-			return WHY("a 32-bit counter compared at 64 bits from a 64-bit start");
-		seq32 = true;
-		a0 = x0;
-	}
-	if (e->op == BPF_JSET) {
-		/* v & C against a constant C: the bits of a counter come up in turn. */
-		unsigned w = e->is32 || seq32 ? 32 : 64;
-		struct range ar = a0.r;
-		uint64_t cv;
-
-		if (varies || spread || a0.kind != AV_SCALAR || !aval_is_const(&n, &cv))
-			return WHY("a jset exit tests no recurrence against a constant");
-		if (w == 32)
-			ar = range_zext32(&a0.r);
-		if (trip_first_jset(w, step, cv, e->exit_on_taken, ~ar.var_off.mask,
-				    ar.var_off.value, kmax, kmin, why, whylen))
-			return -1;
-		return 0;
-	}
-	if (a0.kind == AV_PTR && n.kind == AV_PTR && a0.region == n.region && a0.map == n.map &&
-	    !a0.maybe_null && !n.maybe_null && !seq32 && !e->is32) {
-		ptr = true;	/* pointers into one region: compare offsets, as signed numbers */
-		switch (op) {
-		case BPF_JGT: op = BPF_JSGT; break;
-		case BPF_JGE: op = BPF_JSGE; break;
-		case BPF_JLT: op = BPF_JSLT; break;
-		case BPF_JLE: op = BPF_JSLE; break;
-		default: break;
-		}
-	} else if (a0.kind != AV_SCALAR || n.kind != AV_SCALAR) {
-		return WHY("the compared values are not numbers");
-	}
-	memset(&q, 0, sizeof(q));
-	q.pred = op;
-	if (e->is32 || seq32) {
-		q.width = 32;
-		q.step = step & 0xffffffffull;
-		q.step_hi = step_hi & 0xffffffffull;
-		q.varies = varies;
-		q.a_ulo = a0.r.u32_min;
-		q.a_uhi = a0.r.u32_max;
-		q.a_slo = a0.r.s32_min;
-		q.a_shi = a0.r.s32_max;
-	} else {
-		q.width = 64;
-		q.step = step;
-		q.step_hi = step_hi;
-		q.varies = varies;
-		q.a_ulo = a0.r.umin;
-		q.a_uhi = a0.r.umax;
-		q.a_slo = a0.r.smin;
-		q.a_shi = a0.r.smax;
-	}
-	if (e->is32) {
-		q.n_ulo = n.r.u32_min;
-		q.n_uhi = n.r.u32_max;
-		q.n_slo = n.r.s32_min;
-		q.n_shi = n.r.s32_max;
-	} else if (!seq32) {
-		q.n_ulo = n.r.umin;
-		q.n_uhi = n.r.umax;
-		q.n_slo = n.r.smin;
-		q.n_shi = n.r.smax;
-	} else {
-		/* Zero-extended 32-bit values compared at 64 bits: translate the bound into the
-		 * 32-bit space.  v >= 0 always, so signed tests are unsigned ones against max(N, 0);
-		 * strict tests first become non-strict ones against N + 1. */
-		__int128 lo, hi, m = (__int128)1 << 32;
-		bool sgn = op == BPF_JSGT || op == BPF_JSGE || op == BPF_JSLT || op == BPF_JSLE;
-
-		lo = sgn ? (__int128)n.r.smin : (__int128)n.r.umin;
-		hi = sgn ? (__int128)n.r.smax : (__int128)n.r.umax;
-		switch (op) {
-		case BPF_JGT: case BPF_JSGT: op = BPF_JGE; lo++; hi++; break;
-		case BPF_JLE: case BPF_JSLE: op = BPF_JLT; lo++; hi++; break;
-		case BPF_JSGE: op = BPF_JGE; break;
-		case BPF_JSLT: op = BPF_JLT; break;
-		default:
-			if (hi >= m)
-				return WHY("the bound does not fit the 32-bit counter");
-			break;
-		}
-		lo = lo < 0 ? 0 : lo > m ? m : lo;
-		hi = hi < 0 ? 0 : hi > m ? m : hi;
-		q.pred = op;
-		q.n_ulo = (unsigned __int128)lo;
-		q.n_uhi = (unsigned __int128)hi;
-		q.n_slo = (int64_t)(lo >= m ? -1 : (int32_t)(uint32_t)lo);
-		q.n_shi = (int64_t)(hi >= m ? -1 : (int32_t)(uint32_t)hi);
-	}
-	if (spread) {
-		/* v(k) = x(k) + c(k), c(k) one of the offsets: with the offsets on the side the
-		 * counter moves (>= 0 counting up, <= 0 down), v(k) stays at or beyond x(k), so
-		 * while no exit the next x is within a step of the bound and the next v within a
-		 * step plus the largest offset: a sequence with steps up to that sum starting in
-		 * x0 + [clo, chi], which only tests it must reach can bound. */
-		uint64_t qm = q.width == 32 ? 0xffffffffull : UINT64_MAX, qsign = qm / 2 + 1;
-		uint64_t s1 = q.step, s2 = q.varies ? q.step_hi : q.step;
-		uint64_t lo = s1 < s2 ? s1 : s2, hi = s1 < s2 ? s2 : s1;
-		bool up = lo && lo < qsign;
-
-		if (op == BPF_JEQ || op == BPF_JNE || ptr)
-			return WHY("the tested offset differs between paths: only a number the "
-				   "counter must reach is solved");
-		if (!lo || (up ? clo < 0 : chi > 0))
-			return WHY("the tested offsets do not follow the counter's direction");
-		if (up)
-			hi = hi + (uint64_t)chi;
-		else
-			lo = (lo + (uint64_t)clo) & qm;
-		if (up ? hi >= qsign : lo < qsign)
-			return WHY("the counter's step and offsets are too large");
-		q.step = lo;
-		q.step_hi = hi;
-		q.varies = true;
-	}
-	if (trip_first_exit(&q, kmax, kmin, why, whylen))
-		return -1;
-	if (ptr) {
-		/* The offsets must stay far from wrapping for the comparison to be of offsets. */
-		uint64_t m1 = (int64_t)step < 0 ? -step : step;
-		uint64_t m2 = !varies ? 0 : (int64_t)step_hi < 0 ? -step_hi : step_hi;
-		unsigned __int128 reach = (unsigned __int128)*kmax * (m1 > m2 ? m1 : m2);
-
-		if (a0.r.smin < -(1ll << 40) || a0.r.smax > (1ll << 40) || reach > (1ull << 40))
-			return WHY("pointer offsets too large to compare");
-	}
-	return 0;
 }

@@ -1,0 +1,442 @@
+/* Trip counts of one exit: which shape of test an exiting jump makes, and the one question each
+ * shape asks the trip solver (trip.h).
+ *
+ * An exit test compares two values at the exiting jump, in the loop's REG symbols (symex.c).
+ * exit_match() first finds the tested sequence: one side a recurrence of the loop plus an offset,
+ * the other loop-invariant, with the ranges both take at loop entry.  Then each recognizer of
+ * exit_shapes[] in turn declines the sequence or answers for it: a bound on the first iteration
+ * that exits, or "cannot compute" with the reason the trip claim reports.  This is the split of
+ * LLVM's ScalarEvolution into howFarToZero, howManyLessThans and howManyGreaterThans.  A new shape
+ * is one recognizer and one line of exit_shapes[], placed before every shape that would also
+ * take its sequences.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "scev/internal.h"
+
+/* The tested sequence of one exit: the loop leaves in iteration k when v(k) op n holds, where
+ * v(k) is v(0) plus k steps of the counter (mod 2^32 with seq32, else mod 2^64). */
+struct exit_seq {
+	const struct sym_exit *e;
+	uint8_t op;		/* exit when v op n; BPF_JSET: when v & n is non-zero (taken) or
+				 * zero (not taken) */
+	struct aval a0;		/* v(0): the counter's entry value plus the offset */
+	struct aval n;		/* the loop-invariant side, at entry */
+	bool seq32;		/* v wraps at 2^32: a 32-bit add, or a 32-bit counter */
+	uint64_t step;		/* the counter's step (the smallest with varies) */
+	bool varies;		/* the step differs between paths, from step to step_hi */
+	uint64_t step_hi;
+	bool spread;		/* the offset differs between paths, from clo to chi */
+	int64_t clo, chi;
+};
+
+/* What a recognizer returns for a sequence that is not of its shape. */
+#define EXIT_DECLINE 1
+
+#define WHY(...) (snprintf(why, whylen, __VA_ARGS__), -1)
+
+static bool exit_invariant(void *arg, loc_t l)
+{
+	return sym_unchanged(arg, l);
+}
+
+/* A location updated by a different constant on different paths (x += 1 here, x += 3 there):
+ * the smallest and largest step, both non-zero and of one sign as width-bit numbers. */
+static bool sym_step_range(struct scev_ctx *cx, const struct sym_summary *s,
+			   const struct sym_loc *sl, const struct aval *(*env)(void *arg, loc_t l),
+			   void *arg, uint64_t *slo, uint64_t *shi)
+{
+	uint64_t mask = sl->width == 32 ? 0xffffffffull : UINT64_MAX, sign = mask / 2 + 1;
+	eid alts[8];
+	int n;
+
+	if (sl->cls != LC_ACCUM || (n = expr_alternatives(&cx->ar, sl->back, alts, 8)) < 2)
+		return false;
+	for (int k = 0; k < n; k++) {
+		struct aval v;
+		uint64_t st;
+		eid d;
+		bool w32;
+
+		if (!sym_accum_delta(&cx->ar, alts[k], sl->loc, &d, &w32) ||
+		    !expr_only_regs(&cx->ar, d, exit_invariant, (void *)s))
+			return false;
+		v = aval_eval(cx, d, env, arg);
+		if (!aval_is_const(&v, &st) || !(st &= mask))
+			return false;
+		if (k == 0) {
+			*slo = *shi = st;
+			continue;
+		}
+		if ((st >= sign) != (*slo >= sign))
+			return false;
+		if (st < *slo)
+			*slo = st;
+		if (st > *shi)
+			*shi = st;
+	}
+	return true;
+}
+
+/* e is one of base + c_i on different paths (base a location, one add width): the smallest and
+ * largest offset, as signed numbers of that width (a test after an update that differs between
+ * paths sees x + 1 on one and x + 3 on another). */
+static bool any_offsets(const struct expr_arena *ar, eid e, eid *base, int64_t *clo, int64_t *chi,
+			bool *w32)
+{
+	eid alts[8];
+	int n = ar->v[e].kind == EX_ANY ? expr_alternatives(ar, e, alts, 8) : -1;
+
+	if (n < 2)
+		return false;
+	for (int k = 0; k < n; k++) {
+		eid b;
+		uint64_t c;
+		bool w;
+		int64_t sc;
+
+		expr_match_add(ar, alts[k], &b, &c, &w);
+		if (ar->v[b].kind != EX_REG || (k && (b != *base || w != *w32)))
+			return false;
+		sc = w ? (int64_t)(int32_t)(uint32_t)c : (int64_t)c;
+		if (sc < -(1ll << 30) || sc > (1ll << 30))
+			return false;
+		if (k == 0) {
+			*base = b;
+			*w32 = w;
+			*clo = *chi = sc;
+		}
+		*clo = sc < *clo ? sc : *clo;
+		*chi = sc > *chi ? sc : *chi;
+	}
+	return true;
+}
+
+/* ivx as a counter of the loop plus an offset: REG(x) + c, REG(x) + r with r loop-invariant and
+ * constant at entry, or REG(x) + c_i with c_i differing between paths (m->spread), x stepping by
+ * a constant (sym_step_of) or by constants of one sign differing between paths (m->varies).
+ * The counter, or NULL; *c is the offset, *aw32 whether the add is a 32-bit one. */
+static const struct sym_loc *exit_counter(struct scev_ctx *cx, const struct sym_summary *s,
+					  const struct aval *(*env)(void *arg, loc_t l), void *arg,
+					  eid ivx, struct exit_seq *m, uint64_t *c, bool *aw32)
+{
+	struct expr_arena *ar = &cx->ar;
+	const struct sym_loc *sl;
+	eid base;
+
+	m->spread = any_offsets(ar, ivx, &base, &m->clo, &m->chi, aw32);
+	if (m->spread)
+		*c = (uint64_t)m->clo;
+	else
+		expr_match_add(ar, ivx, &base, c, aw32);
+	if (!m->spread && ar->v[base].kind == EX_ALU && ar->v[base].op == BPF_ADD) {
+		/* x + r with r loop-invariant and constant at entry: an offset too */
+		const struct expr x0 = ar->v[base], *x = &x0;
+		eid o = ar->v[x->a].kind == EX_REG ? x->b : x->a;
+		eid rx = ar->v[x->a].kind == EX_REG ? x->a : x->b;
+		struct aval ov;
+
+		if (ar->v[rx].kind == EX_REG && expr_only_regs(ar, o, exit_invariant, (void *)s)) {
+			ov = aval_eval(cx, o, env, arg);
+			if (aval_is_const(&ov, c)) {
+				base = rx;
+				*aw32 = x->w32;
+			}
+		}
+	}
+	m->varies = false;
+	if (ar->v[base].kind != EX_REG || !(sl = sym_find(s, ar->v[base].a)))
+		return NULL;
+	if (sym_step_of(cx, s, sl, env, arg, &m->step) ||
+	    (m->varies = sym_step_range(cx, s, sl, env, arg, &m->step, &m->step_hi)))
+		return sl;
+	return NULL;
+}
+
+/* The tested sequence of exit e: a counter on one side (the left after swapping), a
+ * loop-invariant value on the other.  0, or -1 with why. */
+static int exit_match(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_exit *e,
+		      const struct aval *(*env)(void *arg, loc_t l), void *arg, struct exit_seq *m,
+		      char *why, unsigned whylen)
+{
+	uint8_t op = e->exit_on_taken ? e->op : trip_negate(e->op);
+	eid ivx = e->lhs, inv = e->rhs;
+	const struct sym_loc *sl = NULL;
+	struct aval x0, cst;
+	uint64_t c = 0;
+	bool aw32 = false;
+
+	memset(m, 0, sizeof(*m));
+	m->e = e;
+	if (e->op == BPF_JSET)
+		op = BPF_JSET;	/* exit when some bit is set (taken) or when all are clear */
+	if (!op || e->op == BPF_JCOND)
+		return WHY("the exit test is not a comparison");
+	for (int side = 0; side < 2; side++) {
+		sl = exit_counter(cx, s, env, arg, ivx, m, &c, &aw32);
+		if (sl && expr_only_regs(&cx->ar, inv, exit_invariant, (void *)s))
+			break;
+		sl = NULL;
+		ivx = e->rhs;
+		inv = e->lhs;
+		op = trip_swap(op);
+	}
+	if (!sl)
+		return WHY("the exit test does not compare a recurrence with a loop-invariant value");
+	m->op = op;
+	x0 = *env(arg, sl->loc);
+	m->n = aval_eval(cx, inv, env, arg);
+	cst = m->spread ? aval_scalar(range_srange(m->clo, m->chi)) : aval_const(c);
+	/* The tested sequence and its width: a 32-bit add wraps at 2^32 whatever the counter. */
+	if (aw32) {
+		m->seq32 = true;
+		m->a0 = aval_alu(BPF_ADD, false, false, &x0, &cst);
+	} else if (sl->width == 64) {
+		m->seq32 = false;
+		m->a0 = aval_alu(BPF_ADD, true, false, &x0, &cst);
+	} else {
+		/* A 32-bit counter read at 64 bits: its first value may carry high bits. */
+		if (c != 0 || m->spread || x0.kind != AV_SCALAR || x0.r.umax > 0xffffffffull)
+			return WHY("a 32-bit counter compared at 64 bits from a 64-bit start");
+		m->seq32 = true;
+		m->a0 = x0;
+	}
+	return 0;
+}
+
+/* The trip query for v op n: the ranges of v(0) and n in the space v lives and is compared in,
+ * and the counter's steps.  0, or -1 with why when n does not fit that space. */
+static int exit_query(const struct exit_seq *m, uint8_t op, struct trip_query *q, char *why,
+		      unsigned whylen)
+{
+	const struct aval *a0 = &m->a0, *n = &m->n;
+
+	memset(q, 0, sizeof(*q));
+	q->pred = op;
+	if (m->e->is32 || m->seq32) {
+		q->width = 32;
+		q->step = m->step & 0xffffffffull;
+		q->step_hi = m->step_hi & 0xffffffffull;
+		q->varies = m->varies;
+		q->a_ulo = a0->r.u32_min;
+		q->a_uhi = a0->r.u32_max;
+		q->a_slo = a0->r.s32_min;
+		q->a_shi = a0->r.s32_max;
+	} else {
+		q->width = 64;
+		q->step = m->step;
+		q->step_hi = m->step_hi;
+		q->varies = m->varies;
+		q->a_ulo = a0->r.umin;
+		q->a_uhi = a0->r.umax;
+		q->a_slo = a0->r.smin;
+		q->a_shi = a0->r.smax;
+	}
+	if (m->e->is32) {
+		q->n_ulo = n->r.u32_min;
+		q->n_uhi = n->r.u32_max;
+		q->n_slo = n->r.s32_min;
+		q->n_shi = n->r.s32_max;
+	} else if (!m->seq32) {
+		q->n_ulo = n->r.umin;
+		q->n_uhi = n->r.umax;
+		q->n_slo = n->r.smin;
+		q->n_shi = n->r.smax;
+	} else {
+		/* Zero-extended 32-bit values compared at 64 bits: translate the bound into the
+		 * 32-bit space.  v >= 0 always, so signed tests are unsigned ones against max(N, 0);
+		 * strict tests first become non-strict ones against N + 1. */
+		__int128 lo, hi, w = (__int128)1 << 32;
+		bool sgn = op == BPF_JSGT || op == BPF_JSGE || op == BPF_JSLT || op == BPF_JSLE;
+
+		lo = sgn ? (__int128)n->r.smin : (__int128)n->r.umin;
+		hi = sgn ? (__int128)n->r.smax : (__int128)n->r.umax;
+		switch (op) {
+		case BPF_JGT: case BPF_JSGT: op = BPF_JGE; lo++; hi++; break;
+		case BPF_JLE: case BPF_JSLE: op = BPF_JLT; lo++; hi++; break;
+		case BPF_JSGE: op = BPF_JGE; break;
+		case BPF_JSLT: op = BPF_JLT; break;
+		default:
+			if (hi >= w)
+				return WHY("the bound does not fit the 32-bit counter");
+			break;
+		}
+		lo = lo < 0 ? 0 : lo > w ? w : lo;
+		hi = hi < 0 ? 0 : hi > w ? w : hi;
+		q->pred = op;
+		q->n_ulo = (unsigned __int128)lo;
+		q->n_uhi = (unsigned __int128)hi;
+		q->n_slo = (int64_t)(lo >= w ? -1 : (int32_t)(uint32_t)lo);
+		q->n_shi = (int64_t)(hi >= w ? -1 : (int32_t)(uint32_t)hi);
+	}
+	return 0;
+}
+
+/* ---- the shapes, in the order they are tried ---- */
+
+/* v & C against a constant C: the bits of a counter come up in turn (trip_first_jset). */
+static int exit_jset(const struct exit_seq *m, uint64_t *kmin, uint64_t *kmax, char *why,
+		     unsigned whylen)
+{
+	unsigned w = m->e->is32 || m->seq32 ? 32 : 64;
+	struct range ar = m->a0.r;
+	uint64_t cv;
+
+	if (m->op != BPF_JSET)
+		return EXIT_DECLINE;
+	if (m->varies || m->spread || m->a0.kind != AV_SCALAR || !aval_is_const(&m->n, &cv))
+		return WHY("a jset exit tests no recurrence against a constant");
+	if (w == 32)
+		ar = range_zext32(&m->a0.r);
+	if (trip_first_jset(w, m->step, cv, m->e->exit_on_taken, ~ar.var_off.mask,
+			    ar.var_off.value, kmax, kmin, why, whylen))
+		return -1;
+	return 0;
+}
+
+/* A pointer stepping towards another pointer into the same region (a packet cursor against
+ * data_end): the test compares offsets, as signed numbers, which holds only while the offsets
+ * stay far from wrapping. */
+static int exit_pointer_end(const struct exit_seq *m, uint64_t *kmin, uint64_t *kmax, char *why,
+			    unsigned whylen)
+{
+	const struct aval *a0 = &m->a0, *n = &m->n;
+	uint8_t op = m->op;
+	struct trip_query q;
+	uint64_t m1, m2;
+	unsigned __int128 reach;
+
+	if (a0->kind != AV_PTR || n->kind != AV_PTR || a0->region != n->region ||
+	    a0->map != n->map || a0->maybe_null || n->maybe_null || m->seq32 || m->e->is32)
+		return EXIT_DECLINE;
+	switch (op) {
+	case BPF_JGT: op = BPF_JSGT; break;
+	case BPF_JGE: op = BPF_JSGE; break;
+	case BPF_JLT: op = BPF_JSLT; break;
+	case BPF_JLE: op = BPF_JSLE; break;
+	default: break;
+	}
+	if (exit_query(m, op, &q, why, whylen))
+		return -1;
+	if (m->spread)
+		return WHY("the tested offset differs between paths: only a number the counter "
+			   "must reach is solved");
+	if (trip_first_exit(&q, kmax, kmin, why, whylen))
+		return -1;
+	m1 = (int64_t)m->step < 0 ? -m->step : m->step;
+	m2 = !m->varies ? 0 : (int64_t)m->step_hi < 0 ? -m->step_hi : m->step_hi;
+	reach = (unsigned __int128)*kmax * (m1 > m2 ? m1 : m2);
+	if (a0->r.smin < -(1ll << 40) || a0->r.smax > (1ll << 40) || reach > (1ull << 40))
+		return WHY("pointer offsets too large to compare");
+	return 0;
+}
+
+/* Every shape below compares numbers: a pointer against a number, or pointers into different
+ * regions, have no count. */
+static int exit_not_numbers(const struct exit_seq *m, uint64_t *kmin, uint64_t *kmax, char *why,
+			    unsigned whylen)
+{
+	(void)kmin;
+	(void)kmax;
+	if (m->a0.kind == AV_SCALAR && m->n.kind == AV_SCALAR)
+		return EXIT_DECLINE;
+	return WHY("the compared values are not numbers");
+}
+
+/* v(k) = x(k) + c(k), c(k) one of the offsets [clo, chi] that differ between paths.  With the
+ * offsets on the side the counter moves (>= 0 counting up, <= 0 down), v(k) stays at or beyond
+ * x(k), so while no exit the next x is within a step of the bound and the next v within a step
+ * plus the largest offset: a sequence with steps up to that sum starting in x0 + [clo, chi],
+ * which only tests it must reach can bound. */
+static int exit_path_offsets(const struct exit_seq *m, uint64_t *kmin, uint64_t *kmax, char *why,
+			     unsigned whylen)
+{
+	struct trip_query q;
+	uint64_t qm, qsign, s1, s2, lo, hi;
+	bool up;
+
+	if (!m->spread)
+		return EXIT_DECLINE;
+	if (exit_query(m, m->op, &q, why, whylen))
+		return -1;
+	qm = q.width == 32 ? 0xffffffffull : UINT64_MAX;
+	qsign = qm / 2 + 1;
+	s1 = q.step;
+	s2 = q.varies ? q.step_hi : q.step;
+	lo = s1 < s2 ? s1 : s2;
+	hi = s1 < s2 ? s2 : s1;
+	up = lo && lo < qsign;
+	if (q.pred == BPF_JEQ || q.pred == BPF_JNE)
+		return WHY("the tested offset differs between paths: only a number the counter "
+			   "must reach is solved");
+	if (!lo || (up ? m->clo < 0 : m->chi > 0))
+		return WHY("the tested offsets do not follow the counter's direction");
+	if (up)
+		hi = hi + (uint64_t)m->chi;
+	else
+		lo = (lo + (uint64_t)m->clo) & qm;
+	if (up ? hi >= qsign : lo < qsign)
+		return WHY("the counter's step and offsets are too large");
+	q.step = lo;
+	q.step_hi = hi;
+	q.varies = true;
+	return trip_first_exit(&q, kmax, kmin, why, whylen) ? -1 : 0;
+}
+
+/* A counter whose constant step differs between paths, all steps of one sign, against a
+ * loop-invariant number: the slowest step gives the most iterations, the fastest the fewest and
+ * the wrap check; only tests the counter must reach are solved (trip_query.varies). */
+static int exit_step_range(const struct exit_seq *m, uint64_t *kmin, uint64_t *kmax, char *why,
+			   unsigned whylen)
+{
+	struct trip_query q;
+
+	if (!m->varies)
+		return EXIT_DECLINE;
+	if (exit_query(m, m->op, &q, why, whylen))
+		return -1;
+	return trip_first_exit(&q, kmax, kmin, why, whylen) ? -1 : 0;
+}
+
+/* An add recurrence against a loop-invariant number: the first k with {a0,+,step} op n, exact
+ * under wrap-around (howFarToZero for == and !=, howManyLessThans and howManyGreaterThans for
+ * the orders). */
+static int exit_affine(const struct exit_seq *m, uint64_t *kmin, uint64_t *kmax, char *why,
+		       unsigned whylen)
+{
+	struct trip_query q;
+
+	if (exit_query(m, m->op, &q, why, whylen))
+		return -1;
+	return trip_first_exit(&q, kmax, kmin, why, whylen) ? -1 : 0;
+}
+
+typedef int exit_shape_fn(const struct exit_seq *m, uint64_t *kmin, uint64_t *kmax, char *why,
+			  unsigned whylen);
+
+static exit_shape_fn *const exit_shapes[] = {
+	exit_jset,
+	exit_pointer_end,
+	exit_not_numbers,
+	exit_path_offsets,
+	exit_step_range,
+	exit_affine,
+};
+
+int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_exit *e,
+		   const struct aval *(*env)(void *arg, loc_t l), void *arg, uint64_t *kmin,
+		   uint64_t *kmax, char *why, unsigned whylen)
+{
+	struct exit_seq m;
+
+	if (exit_match(cx, s, e, env, arg, &m, why, whylen))
+		return -1;
+	for (size_t k = 0; k < sizeof(exit_shapes) / sizeof(exit_shapes[0]); k++) {
+		int r = exit_shapes[k](&m, kmin, kmax, why, whylen);
+
+		if (r != EXIT_DECLINE)
+			return r;
+	}
+	return WHY("the exit test has no known shape");
+}
