@@ -33,8 +33,10 @@ CC=$CC CFLAGS=$libflags cmake -S "$src" -B "$work" -DCMAKE_BUILD_TYPE=None \
 	-DBPFSCEV_FUZZ=OFF -DBPFSCEV_SANITIZE=OFF >/dev/null
 cmake --build "$work" -j"$jobs" --target bpfscev_fuzz
 
-libs=("$work/libbpfscev_fuzz.a" "$work/libbpfscev_oracle.a" "$work/libbpfscev_gen.a"
-      "$work/libbpfscev_scev.a" "$work/libbpfscev_bpf.a" "$work/libbpfscev_util.a")
+# the layers, top first (CMakeLists.txt): a static link resolves each against those after it
+libs=("$work/libbpfscev_fuzz.a" "$work/libbpfscev_triage.a" "$work/libbpfscev_oracle.a"
+      "$work/libbpfscev_gen.a" "$work/libbpfscev_scev.a" "$work/libbpfscev_claims.a"
+      "$work/libbpfscev_bpf.a" "$work/libbpfscev_util.a")
 syslibs=(-Wl,-Bstatic -lbpf -lelf -Wl,-Bdynamic -lz3 -lz -lm -Wl,-rpath,'$ORIGIN/lib')
 
 targets=()
