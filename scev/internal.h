@@ -98,14 +98,15 @@ struct scev_ctx {
 	struct aval *fn_ret, *fn_ret_acc;
 	uint8_t *fn_seen, *fn_seen_acc;	/* bit 0: args known, bit 1: return known */
 	bool first_pass;
-	uint16_t *loop_args_def;	/* per loop, lazily (absint.c): which of r1-r5 every path
-					 * around it writes after its last call; bit 15 = known */
+	uint16_t *loop_args_def;	/* per loop, lazily (absint_header.c): which of r1-r5
+					 * every path around it writes after its last call;
+					 * bit 15 = known */
 	struct scev_verdict *verdict;	/* when set, the last pass also checks safety */
 	struct scev_calls calls;	/* the call graph (calls.c) */
 	uint32_t *fn_stack;	/* verdict: per function, the deepest stack byte it accesses */
 	uint8_t *live;		/* verdict: per block, reached in the last pass */
 	/* per loop: the state at its header in the last first pass, which covers every visit
-	 * (absint.c: what the header step forgets is met with it) */
+	 * (absint_header.c: what the header step forgets is met with it) */
 	struct astate *first_hdr;
 	uint8_t **reentry;	/* per irreducible loop, lazily (absint.c): per block of it, reached
 				 * from a side entry without passing the header */
@@ -134,9 +135,10 @@ int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struc
 		   const struct aval *(*env)(void *arg, loc_t l), void *arg, uint64_t *kmin,
 		   uint64_t *kmax, char *why, unsigned whylen);
 
-/* absint.c */
+/* absint_eval.c: the value of e given the values of the locations it reads (env). */
 struct aval aval_eval(struct scev_ctx *cx, eid e, const struct aval *(*env)(void *, loc_t),
 		      void *arg);
+/* absint.c (the other parts of the range analysis declare themselves in absint.h) */
 int absint_run(struct scev_ctx *cx, struct claim_prog *out);
 /* calls.c: recursion, chain depth and (with fn_stack) combined stack against the kernel's
  * limits, into v; and the most instructions a run executes given the trip claims and the

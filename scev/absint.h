@@ -1,0 +1,123 @@
+/* Shared declarations of the forward range analysis, between its parts: the abstract state
+ * (absint_state.c), the transfer function of one instruction (absint_transfer.c), expression
+ * evaluation over abstract values (absint_eval.c), the loop header step and exit values
+ * (absint_header.c), the claims (absint_claims.c), the safety verdict (absint_verdict.c) and the
+ * worklist that drives them (absint.c).  Not part of the public API; what the rest of scev/ calls
+ * is in internal.h.
+ */
+#ifndef BPFSCEV_SCEV_ABSINT_H
+#define BPFSCEV_SCEV_ABSINT_H
+
+#include <stdlib.h>
+
+#include "scev/internal.h"
+
+struct acell {
+	int16_t off;
+	uint8_t size;
+	struct aval v;
+};
+
+struct astate {
+	bool live;
+	struct aval regs[EBPF_NREGS];
+	struct acell *cells;	/* sorted by off, disjoint; absent cells are unknown */
+	uint32_t n, cap;
+	/* For the safety verdict: what is surely written, and how much packet is surely there. */
+	uint16_t init;		/* bit r: register r written on every path */
+	struct fpmask sinit;	/* stack bytes written on every path */
+	uint64_t pkt_min;	/* packet bytes from data known to be before data_end */
+};
+
+struct loop_result {
+	bool visited;
+	struct claim_trip trip;
+	struct claim_iv *ivs;
+	uint32_t nivs;
+	uint8_t *src;		/* per loc: enum claim_source of the header value */
+};
+
+/* The states below are held through per-block (per-loop) pointers, allocated when first
+ * written and freed as soon as the worklist can no longer come back to them (see cut and
+ * flush_segment): a program of a million instructions in one straight line must not hold a
+ * state for every block at once.  A missing state reads as the unreached one. */
+struct engine {
+	struct scev_ctx *cx;
+	uint32_t func;
+	uint32_t *order;	/* blocks of the function in reverse postorder */
+	uint32_t n;
+	struct astate **in;	/* per block: join of states along incoming edges */
+	struct astate **back;	/* per loop: join along back edges (iterate strategy) */
+	struct astate **hdr;	/* per loop: the state after the header step */
+	uint32_t *visits;
+	uint32_t *entry_gen, *exits_gen;	/* per header: growths of its entry state, and the
+						 * one its exits were last sent for */
+	uint8_t *queued;
+	struct loop_result *res;	/* per loop */
+	struct stack_span *may_stack;	/* first pass: per pc, joined over visits */
+	struct astate **side;	/* per block of an irreducible loop reached from a side entry:
+				 * the join along edges from outside that loop (see side_arrivals) */
+	struct claim_prog *out;
+	/* per position in reverse postorder: 1 when no retreating edge (nor a side entry's queueing
+	 * of its header) crosses from there or later to before it, so once the worklist reaches
+	 * it, the blocks before it are final */
+	uint8_t *cut;
+	uint8_t *emit;		/* last pass: per block, whether it carries claims */
+	uint8_t *reached;	/* last pass: per block, reached (kept after its state is freed) */
+};
+
+/* absint_state.c */
+void astate__free(struct astate *s);
+int astate__copy(struct astate *dst, const struct astate *src);
+/* What size bytes nobody knows read as (zero-extended below 8 bytes). */
+struct aval absint_unknown_bytes(unsigned size);
+struct aval astate__load(const struct astate *s, int64_t off, unsigned size);
+void astate__invalidate(struct astate *s, int64_t lo, int64_t hi);
+void astate__invalidate_mask(struct astate *s, const struct fpmask *m);
+int astate__store(struct astate *s, int64_t off, unsigned size, const struct aval *v);
+int astate__join(struct astate *dst, const struct astate *src, bool widen);
+
+/* The per-block (per-loop) state pointers of struct engine; absent reads as unreached. */
+extern const struct astate absint_unreached;
+
+static inline const struct astate *st_peek(struct astate *const *v, uint32_t i)
+{
+	return v[i] ? v[i] : &absint_unreached;
+}
+
+/* The state at v[i] for writing, allocated unreached; NULL when memory ran out. */
+static inline struct astate *st_get(struct astate **v, uint32_t i)
+{
+	if (!v[i])
+		v[i] = calloc(1, sizeof(*v[i]));
+	return v[i];
+}
+
+static inline void st_drop(struct astate **v, uint32_t i)
+{
+	if (v[i]) {
+		free(v[i]->cells);
+		free(v[i]);
+		v[i] = NULL;
+	}
+}
+
+/* absint_transfer.c: one instruction on s. */
+int absint_step(struct engine *en, struct astate *s, uint32_t pc);
+
+/* absint_header.c */
+int absint_header_step(struct engine *en, uint32_t l, const struct astate *E, struct astate *H);
+int absint_refine_exit(struct engine *en, uint32_t from, uint32_t to, struct astate *st);
+
+/* absint.c: b is the header of a loop whose state the header step computes (loop in *l). */
+bool absint_is_header(const struct scev_ctx *cx, uint32_t b, uint32_t *l);
+
+/* absint_claims.c */
+void absint_put_claims(struct engine *en, const struct astate *s, uint32_t pc, bool at_header);
+int absint_fill_loops(struct engine *en, struct claim_prog *out);
+
+/* absint_verdict.c */
+int absint_verify_block(struct engine *en, uint32_t b);
+int absint_verify_loops(struct engine *en);
+
+#endif

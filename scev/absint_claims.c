@@ -1,0 +1,127 @@
+/* The claims the range analysis emits (claims.h): the range of every known register and stack
+ * cell before each instruction it is asked about, and per loop its shape (blocks, entries, back
+ * edges, exits), trip count and induction variables.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "scev/absint.h"
+
+/* Range claims before pc: every register and stack cell of s of which something is known. */
+void absint_put_claims(struct engine *en, const struct astate *s, uint32_t pc, bool at_header)
+{
+	struct claim_prog *out = en->out;
+
+	for (loc_t r = 0; r < EBPF_REG_FP; r++) {
+		const struct aval *a = &s->regs[r];
+		struct claim_range c = { .pc = pc, .loc = r };
+
+		if (a->kind == AV_TOP || (a->kind == AV_SCALAR && range_is_unknown(&a->r)))
+			continue;
+		c.is_ptr = a->kind == AV_PTR;
+		c.region = a->region;
+		c.map = a->map;
+		c.maybe_null = a->maybe_null;
+		c.source = at_header ? a->src : (a->src == SRC_FLOW ? SRC_FLOW : a->src);
+		c.r = a->r;
+#ifdef BPFSCEV_PLANTED_BUG
+		/* fuzzing self-test: derived induction variables claimed one too small where
+		 * there is room (a bug in one shape: most programs stay clean, so a fuzzer
+		 * must find the shape) */
+		if (!c.is_ptr && c.source == SRC_DERIVED && c.r.umax > c.r.umin &&
+		    c.r.umax == (uint64_t)c.r.smax) {
+			c.r.umax--;
+			c.r.smax--;
+			range_sync(&c.r);
+		}
+#endif
+		claim_prog__add_range(out, &c);
+	}
+	for (uint32_t k = 0; k < s->n; k++) {
+		const struct aval *a = &s->cells[k].v;
+		struct claim_range c = { .pc = pc, .loc = LOC_SLOT(s->cells[k].off, s->cells[k].size) };
+
+		if (a->kind == AV_TOP || (a->kind == AV_SCALAR && range_is_unknown(&a->r)))
+			continue;
+		c.is_ptr = a->kind == AV_PTR;
+		c.region = a->region;
+		c.map = a->map;
+		c.maybe_null = a->maybe_null;
+		c.source = a->src;
+		c.r = a->r;
+		claim_prog__add_range(out, &c);
+	}
+}
+
+/* pc ranges of a loop's blocks, adjacent blocks merged. */
+static int loop_ranges(const struct scev_ctx *cx, const struct scev_loop *L, struct claim_loop *cl)
+{
+	const struct scev_cfg *cfg = cx->st.cfg;
+
+	cl->blocks = calloc(L->nblocks ? L->nblocks : 1, sizeof(*cl->blocks));
+	if (!cl->blocks)
+		return -ENOMEM;
+	for (uint32_t k = 0; k < L->nblocks; k++) {
+		const struct scev_block *b = &cfg->blocks[L->blocks[k]];
+		uint32_t last = b->last + ebpf_insn_slots(&cx->insns[b->last]) - 1;
+
+		if (cl->nblocks && cl->blocks[cl->nblocks - 1].last + 1 == b->first)
+			cl->blocks[cl->nblocks - 1].last = last;
+		else
+			cl->blocks[cl->nblocks++] = (struct claim_pcrange){ b->first, last };
+	}
+	return 0;
+}
+
+int absint_fill_loops(struct engine *en, struct claim_prog *out)
+{
+	struct scev_ctx *cx = en->cx;
+	const struct scev_cfg *cfg = cx->st.cfg;
+	const struct scev_loops *lf = cx->st.loops;
+
+	out->loops = calloc(lf->nloops ? lf->nloops : 1, sizeof(*out->loops));
+	if (!out->loops)
+		return -ENOMEM;
+	out->nloops = lf->nloops;
+	for (uint32_t l = 0; l < lf->nloops; l++) {
+		const struct scev_loop *L = &lf->loops[l];
+		struct claim_loop *cl = &out->loops[l];
+		struct loop_result *res = &en->res[l];
+
+		cl->header = cfg->blocks[L->header].first;
+		cl->depth = L->depth;
+		cl->parent = L->parent == SCEV_NONE ? -1 : (int64_t)cfg->blocks[lf->loops[L->parent].header].first;
+		cl->irreducible = L->irreducible;
+		cl->latch = L->latch == SCEV_NONE ? UINT32_MAX : cfg->blocks[L->latch].last;
+		cl->entries = calloc(L->nentries ? L->nentries : 1, sizeof(*cl->entries));
+		cl->back_edges = calloc(L->nback_edges ? L->nback_edges : 1, sizeof(*cl->back_edges));
+		cl->exits = calloc(L->nexits ? L->nexits : 1, sizeof(*cl->exits));
+		if (!cl->entries || !cl->back_edges || !cl->exits || loop_ranges(cx, L, cl))
+			return -ENOMEM;
+		for (uint32_t k = 0; k < L->nentries; k++)
+			cl->entries[cl->nentries++] = cfg->blocks[L->entries[k]].first;
+		for (uint32_t k = 0; k < L->nback_edges; k++) {
+			const struct scev_back_edge *be = &L->back_edges[k];
+
+			cl->back_edges[cl->nback_edges][0] = cfg->blocks[be->from].last;
+			cl->back_edges[cl->nback_edges][1] = cfg->blocks[be->to].first;
+			cl->back_edges[cl->nback_edges++][2] =
+				be->latch == SCEV_NONE ? UINT32_MAX : cfg->blocks[be->latch].last;
+		}
+		for (uint32_t k = 0; k < L->nexits; k++) {
+			cl->exits[cl->nexits][0] = cfg->blocks[L->exits[k].from].last;
+			cl->exits[cl->nexits++][1] = cfg->blocks[L->exits[k].to].first;
+		}
+		if (res->visited) {
+			cl->trip = res->trip;
+			cl->ivs = res->ivs;
+			cl->nivs = res->nivs;
+			res->ivs = NULL;
+		} else {
+			snprintf(cl->trip.reason, sizeof(cl->trip.reason), "%s",
+				 L->irreducible ? "irreducible loop" : "the loop is never entered");
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,511 @@
+/* The loop header step of the range analysis: the state at a loop header computed in one step
+ * from the state entering the loop, the loop's summary (symex.c: how each location evolves, which
+ * exits are tested every iteration) and its trip count (exits.c) — add recurrences scaled by the
+ * count, accumulations and derived values in dependency order, and everything else forgotten
+ * (or, with the iterate strategy, joined from the back edges).  Also the exit values: on the
+ * single exit edge of a loop with an exact trip count, the changed locations evaluated at the
+ * last iteration.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "scev/absint.h"
+
+struct env_state {
+	const struct astate *s;
+	struct aval tmp;
+};
+
+static const struct aval *state_env(void *arg, loc_t l)
+{
+	struct env_state *es = arg;
+
+	if (LOC_IS_REG(l))
+		return &es->s->regs[l];
+	es->tmp = astate__load(es->s, LOC_SLOT_OFF(l), LOC_SLOT_SIZE(l));
+	return &es->tmp;
+}
+
+/* Header values under construction: changed locations resolved so far, the entry state for the
+ * rest. */
+struct env_hdr {
+	const struct astate *entry;
+	const struct sym_summary *sum;
+	const struct aval *newv;	/* parallel to sum->locs */
+	const bool *done;
+	struct aval tmp;
+};
+
+static const struct aval *hdr_env(void *arg, loc_t l)
+{
+	struct env_hdr *eh = arg;
+
+	for (uint32_t k = 0; k < eh->sum->nlocs; k++)
+		if (eh->sum->locs[k].loc == l)
+			return eh->done[k] ? &eh->newv[k] : (eh->tmp = aval_top(), &eh->tmp);
+	if (LOC_IS_REG(l))
+		return &eh->entry->regs[l];
+	eh->tmp = astate__load(eh->entry, LOC_SLOT_OFF(l), LOC_SLOT_SIZE(l));
+	return &eh->tmp;
+}
+
+struct dep_arg {
+	const struct sym_summary *sum;
+	const bool *done;
+	loc_t self;
+};
+
+static bool dep_ready(void *arg, loc_t l)
+{
+	struct dep_arg *da = arg;
+
+	if (l == da->self)
+		return true;	/* an accumulation's own base is handled by its formula */
+	for (uint32_t k = 0; k < da->sum->nlocs; k++)
+		if (da->sum->locs[k].loc == l)
+			return da->done[k];
+	return sym_unchanged(da->sum, l);
+}
+
+static void format_trip_expr(struct scev_ctx *cx, const struct sym_summary *sum,
+			     const struct sym_exit *e, struct claim_trip *t)
+{
+	struct sbuf sb = SBUF_INIT;
+	static const char *const names[16] = {
+		[BPF_JEQ >> 4] = "==", [BPF_JNE >> 4] = "!=", [BPF_JGT >> 4] = ">",
+		[BPF_JGE >> 4] = ">=", [BPF_JLT >> 4] = "<", [BPF_JLE >> 4] = "<=",
+		[BPF_JSGT >> 4] = "s>", [BPF_JSGE >> 4] = "s>=", [BPF_JSLT >> 4] = "s<",
+		[BPF_JSLE >> 4] = "s<=",
+	};
+	uint8_t op = e->exit_on_taken ? e->op : trip_negate(e->op);
+
+	(void)sum;
+	sbuf_puts(&sb, "1 + first k with ");
+	expr_format(&cx->ar, e->lhs, &sb);
+	sbuf_printf(&sb, " %s ", op && names[op >> 4] ? names[op >> 4] : "?");
+	expr_format(&cx->ar, e->rhs, &sb);
+	sbuf_puts(&sb, e->is32 ? " (32-bit, iteration k)" : " (iteration k)");
+	snprintf(t->expr, sizeof(t->expr), "%s", sbuf_cstr(&sb));
+	sbuf_free(&sb);
+}
+
+static struct aval aval_meet(const struct aval *a, const struct aval *b)
+{
+	struct aval r;
+
+	if (b->kind == AV_TOP)
+		return *a;
+	if (a->kind == AV_TOP)
+		return *b;
+	if (a->kind != b->kind || (a->kind == AV_PTR && (a->region != b->region ||
+							 a->map != b->map ||
+							 a->maybe_null != b->maybe_null)))
+		return *a;
+	r = *a;
+	r.r = range_meet(&a->r, &b->r);
+	return range_is_empty(&r.r) ? *a : r;	/* cannot happen when both are sound */
+}
+
+/* s += i with i an add recurrence {i0, +, si}: s at iteration k is
+ * s0 + k*i0 + si*k*(k-1)/2, a second-order recurrence.  With everything non-negative the largest
+ * value is at the last iteration; a sound range then comes from the trip count alone. */
+static bool second_order(struct scev_ctx *cx, const struct sym_summary *sum,
+			 const struct sym_loc *sl, eid alt, struct env_state *es,
+			 const struct aval *x0, uint64_t T, struct aval *out)
+{
+	const struct sym_loc *il;
+	struct aval i0;
+	eid d, base;
+	uint64_t c, si;
+	bool w32;
+	__int128 alo, ahi, K = (__int128)T - 1, hi;
+
+	if (!sym_accum_delta(&cx->ar, alt, sl->loc, &d, &w32) || w32)
+		return false;
+	expr_match_add(&cx->ar, d, &base, &c, &w32);
+	if (w32 || cx->ar.v[base].kind != EX_REG || !(il = sym_find(sum, cx->ar.v[base].a)) ||
+	    il->width != 64 || !sym_step_of(cx, sum, il, state_env, es, &si))
+		return false;
+	i0 = *state_env(es, il->loc);
+	if (i0.kind != AV_SCALAR || x0->kind != AV_SCALAR || x0->r.smin < 0 || (int64_t)si < 0 ||
+	    si > (1ull << 40) || T > (1ull << 40))
+		return false;
+	alo = (__int128)i0.r.smin + (int64_t)c;
+	ahi = (__int128)i0.r.smax + (int64_t)c;
+	if (alo < 0 || ahi > ((__int128)1 << 40))
+		return false;
+	hi = (__int128)x0->r.smax + K * ahi + (__int128)si * K * (K - 1) / 2;
+	if (hi > INT64_MAX)
+		return false;
+	*out = aval_scalar(range_urange((uint64_t)x0->r.smin, (uint64_t)hi));
+	return true;
+}
+
+static bool clobbers_args(const struct bpf_insn *i)
+{
+	return ebpf_is_call(i) || (ebpf_class(i) == BPF_LD && !ebpf_is_ldimm64(i));
+}
+
+/* Which of r1-r5 (bits 1-5) are, on every path from the header of loop l back to it, either
+ * never clobbered by a call (or LD_ABS/LD_IND) or written after the last one: a must-analysis
+ * over the body, inner cycles included, iterated to its fixpoint (in an irreducible loop, the
+ * paths from its header: what comes in at a side entry is in the entry state already).
+ * Allocation failures get 0 (every argument register is taken as clobbered). */
+static uint16_t loop_args_defined(struct scev_ctx *cx, uint32_t l)
+{
+	const struct scev_loop *L = &cx->st.loops->loops[l];
+	const struct scev_cfg *g = cx->st.cfg;
+	uint16_t *out, res = 0x3e;
+	bool changed = true;
+
+	if (!cx->loop_args_def &&
+	    !(cx->loop_args_def = calloc(cx->st.loops->nloops ? cx->st.loops->nloops : 1,
+					 sizeof(*cx->loop_args_def))))
+		return 0;
+	if (cx->loop_args_def[l] & 0x8000)
+		return cx->loop_args_def[l] & 0x3e;
+	if (!(out = malloc(L->nblocks * sizeof(*out)))) {
+		cx->loop_args_def[l] = 0x8000;
+		return 0;
+	}
+	for (uint32_t k = 0; k < L->nblocks; k++)
+		out[k] = 0x3e;	/* optimistic start of a must-analysis */
+	while (changed) {
+		changed = false;
+		for (uint32_t k = 0; k < L->nblocks; k++) {
+			const struct scev_block *b = &g->blocks[L->blocks[k]];
+			uint16_t d = 0x3e;
+
+			if (L->blocks[k] != L->header) {
+				for (uint32_t p = 0; p < b->npred; p++) {
+					uint32_t pb = g->preds[b->pred_off + p];
+					uint32_t at = scev_loop__block_index(L, pb);
+
+					if (at != SCEV_NONE)
+						d &= out[at];
+				}
+			}
+			for (uint32_t pc = b->first; pc <= b->last; pc += ebpf_insn_slots(&cx->insns[pc])) {
+				const struct bpf_insn *i = &cx->insns[pc];
+
+				if (clobbers_args(i))
+					d &= (uint16_t)~0x3eu;
+				else
+					d |= (uint16_t)(ebpf_regs_written(i) & 0x3e);
+			}
+			if (d != out[k]) {
+				out[k] = d;
+				changed = true;
+			}
+		}
+	}
+	for (uint32_t e = 0; e < L->nback_edges; e++) {
+		uint32_t at = scev_loop__block_index(L, L->back_edges[e].from);
+
+		res &= at != SCEV_NONE ? out[at] : 0;
+	}
+	free(out);
+	cx->loop_args_def[l] = 0x8000 | res;
+	return res;
+}
+
+int absint_header_step(struct engine *en, uint32_t l, const struct astate *E, struct astate *H)
+{
+	struct scev_ctx *cx = en->cx;
+	const struct scev_loop *L = &cx->st.loops->loops[l];
+	const struct sym_summary *sum = &cx->sums[l];
+	struct loop_result *res = &en->res[l];
+	const struct astate *fh = cx->first_hdr && !cx->first_pass ? &cx->first_hdr[l] : NULL;
+	struct env_state es = { .s = E };
+	struct aval *newv = NULL;
+	bool *done = NULL, known = false, progress = true;
+	const struct sym_exit *best = NULL;
+	uint64_t T = 0, Tmin = 1;
+	struct claim_trip trip = { 0 };
+	bool iterate = cx->opts.strategy == SCEV_ITERATE && !cx->first_pass &&
+		       en->visits[L->header] <= (cx->opts.max_iterations ? cx->opts.max_iterations : 8);
+	int err;
+
+	if ((err = astate__copy(H, E)))
+		return err;
+	/* A call in the loop leaves r1-r5 unwritten for the iterations after it, unless every
+	 * path back to the header writes them again. */
+	H->init &= (uint16_t)(~0x3eu | loop_args_defined(cx, l));
+	/* Trip count: the smallest bound among exits taken in every iteration. */
+	if (sum->ok) {
+		for (uint32_t k = 0; k < sum->nexits; k++) {
+			uint64_t kmin, kmax;
+			char why[128];
+
+			if (sym_exit_bound(cx, sum, &sum->exits[k], state_env, &es, &kmin, &kmax, why,
+					   sizeof(why))) {
+				if (!trip.reason[0])
+					snprintf(trip.reason, sizeof(trip.reason), "exit at %u: %s",
+						 cx->st.cfg->blocks[sum->exits[k].block].last, why);
+				continue;
+			}
+			if (!known || kmax + 1 < T) {
+				T = kmax + 1;
+				Tmin = kmin + 1;
+				best = &sum->exits[k];
+				known = true;
+			}
+		}
+	} else {
+		snprintf(trip.reason, sizeof(trip.reason), "%s", sum->why);
+	}
+	if (known) {
+		bool exact = sum->single_exit && best->block == L->exits[0].from && Tmin == T;
+
+		trip.kind = exact ? TRIP_EXACT : TRIP_BOUNDED;
+		trip.max = T;
+		trip.min = sum->single_exit && best->block == L->exits[0].from ? Tmin : 1;
+		if (exact)
+			trip.reason[0] = '\0';
+		else if (!sum->single_exit)
+			snprintf(trip.reason, sizeof(trip.reason), "%s",
+				 L->nexits > 1 ? "several exits" : "the loop can end the program");
+		else
+			snprintf(trip.reason, sizeof(trip.reason), "the count depends on values "
+				 "that are not constant at entry or on the path taken");
+		format_trip_expr(cx, sum, best, &trip);
+	} else if (sum->ok && !sum->nexits && !trip.reason[0]) {
+		snprintf(trip.reason, sizeof(trip.reason), "no exit is tested in every iteration");
+	}
+	res->visited = true;
+	res->trip = trip;
+
+	/* Header values of the changed locations. */
+	newv = calloc(sum->nlocs ? sum->nlocs : 1, sizeof(*newv));
+	done = calloc(sum->nlocs ? sum->nlocs : 1, sizeof(*done));
+	free(res->ivs);
+	res->ivs = calloc(sum->nlocs ? sum->nlocs : 1, sizeof(*res->ivs));
+	res->nivs = 0;
+	if (!newv || !done || !res->ivs) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t k = 0; k < sum->nlocs && sum->ok; k++) {
+		const struct sym_loc *sl = &sum->locs[k];
+		struct aval x0 = *state_env(&es, sl->loc), z, t;
+		uint64_t step;
+
+		/* add recurrences, including x += r with r a constant held in a register */
+		if (!sym_step_of(cx, sum, sl, state_env, &es, &step))
+			continue;
+		if (sl->width == 64) {
+			newv[k] = known ? aval_add_scaled(&x0, step, 0, T - 1, 64) :
+				  step == 0 ? x0 : aval_top();
+		} else {
+			/* iteration 0 holds the entry value, later ones zero-extended sums */
+			z = aval_zext(&x0, 4);
+			t = known ? (T > 1 ? aval_add_scaled(&z, step, 1, T - 1, 32) : x0)
+				  : aval_scalar(range_zext_unknown(4));
+			newv[k] = aval_join(&x0, &t);
+		}
+		newv[k].src = SRC_RECURRENCE;
+		done[k] = true;
+		{
+			struct claim_iv iv = { .loc = sl->loc, .width = sl->width, .step = step };
+
+			/* start is the value at the first header execution, whatever its width */
+			iv.has_start = aval_is_const(&x0, &iv.start);
+			res->ivs[res->nivs++] = iv;
+		}
+	}
+	/* Accumulations and functions of resolved locations, in dependency order. */
+	while (progress && sum->ok) {
+		progress = false;
+		for (uint32_t k = 0; k < sum->nlocs; k++) {
+			const struct sym_loc *sl = &sum->locs[k];
+			struct dep_arg da = { sum, done, sl->loc };
+			struct env_hdr eh = { E, sum, newv, done };
+			struct aval x0 = *state_env(&es, sl->loc);
+
+			if (done[k] || (sl->cls != LC_ACCUM && sl->cls != LC_DERIVED))
+				continue;
+			if (!expr_only_regs(&cx->ar, sl->back, dep_ready, &da))
+				continue;
+			if (sl->cls == LC_DERIVED) {
+				struct aval f = aval_eval(cx, sl->back, hdr_env, &eh);
+
+				newv[k] = aval_join(&x0, &f);
+				newv[k].src = SRC_DERIVED;
+			} else if (known) {
+				eid alts[8];
+				int n = expr_alternatives(&cx->ar, sl->back, alts, 8);
+				struct aval dsum = { 0 }, z, t;
+
+				for (int a = 0; a < n; a++) {
+					eid d;
+					bool w32;
+					struct aval dv;
+
+					sym_accum_delta(&cx->ar, alts[a], sl->loc, &d, &w32);
+					dv = aval_eval(cx, d, hdr_env, &eh);
+					dsum = a ? aval_join(&dsum, &dv) : dv;
+				}
+				if (sl->width == 64) {
+					struct aval q;
+
+					newv[k] = aval_add_accum(&x0, &dsum, 0, T - 1, true);
+					if (n == 1 && second_order(cx, sum, sl, alts[0], &es, &x0, T, &q))
+						newv[k] = aval_meet(&newv[k], &q);
+				} else {
+					z = aval_zext(&x0, 4);
+					t = T > 1 ? aval_add_accum(&z, &dsum, 1, T - 1, false) : x0;
+					newv[k] = aval_join(&x0, &t);
+				}
+				newv[k].src = SRC_ACCUMULATE;
+			} else {
+				continue;	/* no trip count: forget below */
+			}
+			done[k] = true;
+			progress = true;
+		}
+	}
+	/* Everything else: forget (or iterate with the back-edge states). */
+	for (uint32_t k = 0; k < sum->nlocs; k++) {
+		const struct sym_loc *sl = &sum->locs[k];
+		struct aval x0 = *state_env(&es, sl->loc);
+
+		if (done[k])
+			continue;
+		if (LOC_IS_REG(sl->loc)) {
+			struct aval w = aval_scalar(range_zext_unknown(4));
+
+			newv[k] = sum->ok && sl->zext32 ? aval_join(&x0, &w) : aval_top();
+		} else {
+			newv[k] = absint_unknown_bytes(LOC_SLOT_SIZE(sl->loc));
+		}
+		newv[k].src = SRC_FORGET;
+		if (iterate && LOC_IS_REG(sl->loc) && st_peek(en->back, l)->live) {
+			struct aval bv = st_peek(en->back, l)->regs[sl->loc], j = aval_join(&x0, &bv);
+
+			if (st_peek(en->hdr, l)->live && en->visits[L->header] > 2)
+				j = aval_widen(&st_peek(en->hdr, l)->regs[sl->loc], &j);
+			newv[k] = j;
+			newv[k].src = SRC_ITERATE;
+		} else if (iterate && LOC_IS_REG(sl->loc)) {
+			newv[k] = x0;	/* first visit: only the entry so far */
+			newv[k].src = SRC_ITERATE;
+		}
+		done[k] = true;
+	}
+	/* What is forgotten is still within the header state of the first pass, which covers
+	 * every visit: a register the loop changes in ways the summary cannot say keeps the
+	 * kind and range that pass found (a scalar stays a scalar). */
+	for (uint32_t k = 0; k < sum->nlocs && fh && fh->live; k++)
+		if (newv[k].src == SRC_FORGET && LOC_IS_REG(sum->locs[k].loc)) {
+			newv[k] = aval_meet(&newv[k], &fh->regs[sum->locs[k].loc]);
+			newv[k].src = SRC_FORGET;
+		}
+	/* The cells the loop may write through pointers are forgotten; the stores below forget
+	 * the cells overlapping the listed ones. */
+	astate__invalidate_mask(H, &sum->hv);
+	for (uint32_t k = 0; k < sum->nlocs && !err; k++) {
+		loc_t x = sum->locs[k].loc;
+
+		if (LOC_IS_REG(x))
+			H->regs[x] = newv[k];
+		else if (newv[k].kind == AV_TOP)
+			/* (signed: the offset plus an unsigned size would wrap and forget the
+			 * whole frame) */
+			astate__invalidate(H, LOC_SLOT_OFF(x), (int64_t)LOC_SLOT_OFF(x) +
+				      (int64_t)LOC_SLOT_SIZE(x));
+		else
+			err = astate__store(H, LOC_SLOT_OFF(x), LOC_SLOT_SIZE(x), &newv[k]);
+	}
+	/* Cells forgotten here that the first pass knows at the header. */
+	for (uint32_t i = 0; fh && fh->live && i < fh->n && !err; i++) {
+		const struct acell *c = &fh->cells[i];
+		bool held = false;
+
+		for (uint32_t j = 0; j < H->n && !held; j++)
+			held = H->cells[j].off < c->off + c->size &&
+			       c->off < H->cells[j].off + H->cells[j].size;
+		if (!held) {
+			struct aval v = c->v;
+
+			v.src = SRC_FORGET;
+			err = astate__store(H, c->off, c->size, &v);
+		}
+	}
+out:
+	free(newv);
+	free(done);
+	return err;
+}
+
+/* ---- exit values ---- */
+
+/* On the single exit edge of a loop with an exact trip count T, every recurrence holds its value
+ * of iteration T - 1 and the symbolic exit state says what the changed locations are in terms of
+ * them: evaluating it gives exact exit values, met with what the forward pass computed. */
+struct env_exit {
+	struct engine *en;
+	uint32_t l;
+	uint64_t k;		/* T - 1 */
+	struct env_state es;	/* entry state */
+	struct aval tmp;
+};
+
+static const struct aval *exit_env(void *arg, loc_t loc)
+{
+	struct env_exit *ee = arg;
+	const struct sym_summary *sum = &ee->en->cx->sums[ee->l];
+	const struct sym_loc *sl = sym_find(sum, loc);
+	struct aval x0 = *state_env(&ee->es, loc), z;
+	uint64_t step;
+
+	if (!sl && !sym_unchanged(sum, loc)) {
+		ee->tmp = aval_top();	/* written through an overlapping cell, or havoc */
+	} else if (!sl) {
+		ee->tmp = x0;
+	} else if (!sym_step_of(ee->en->cx, sum, sl, state_env, &ee->es, &step)) {
+		ee->tmp = aval_top();
+	} else if (sl->width == 64) {
+		ee->tmp = aval_add_scaled(&x0, step, ee->k, ee->k, 64);
+	} else if (ee->k == 0) {
+		ee->tmp = x0;
+	} else {
+		z = aval_zext(&x0, 4);
+		ee->tmp = aval_add_scaled(&z, step, ee->k, ee->k, 32);
+	}
+	return &ee->tmp;
+}
+
+int absint_refine_exit(struct engine *en, uint32_t from, uint32_t to, struct astate *st)
+{
+	struct scev_ctx *cx = en->cx;
+	const struct scev_loops *lf = cx->st.loops;
+	int err = 0;
+
+	for (uint32_t l = lf->loop_of[from]; l != SCEV_NONE && !err; l = lf->loops[l].parent) {
+		const struct scev_loop *L = &lf->loops[l];
+		const struct sym_summary *sum = &cx->sums[l];
+		struct env_exit ee = { .en = en, .l = l, .es = { .s = st_peek(en->in, L->header) } };
+
+		if (L->nexits != 1 || L->exits[0].from != from || L->exits[0].to != to ||
+		    !en->res[l].visited || en->res[l].trip.kind != TRIP_EXACT || !sum->ok ||
+		    !sum->single_exit || cx->first_pass || L->irreducible)
+			continue;	/* (irreducible: it also exits before its header) */
+		ee.k = en->res[l].trip.max - 1;
+		for (uint32_t k = 0; k < sum->nlocs && !err; k++) {
+			loc_t x = sum->locs[k].loc;
+			struct aval v = aval_eval(cx, sum->exit_vals[k], exit_env, &ee), cur, m;
+
+			if (LOC_IS_REG(x)) {
+				st->regs[x] = aval_meet(&st->regs[x], &v);
+			} else {
+				cur = astate__load(st, LOC_SLOT_OFF(x), LOC_SLOT_SIZE(x));
+				m = aval_meet(&cur, &v);
+				if (!aval_equal(&m, &cur))
+					err = astate__store(st, LOC_SLOT_OFF(x), LOC_SLOT_SIZE(x),
+							    &m);
+			}
+		}
+	}
+	return err;
+}

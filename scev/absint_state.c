@@ -1,0 +1,173 @@
+/* The abstract state of the range analysis: an abstract value (aval.h) per register and per
+ * tracked stack cell, with what is surely written and how much packet is surely there.  Cells
+ * are disjoint and sorted; an absent cell reads as unknown, and a store that cuts a cell drops
+ * it.  The join keeps a cell only where both sides hold the same cell, so it loses cells but
+ * never invents them.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scev/absint.h"
+
+void astate__free(struct astate *s)
+{
+	if (!s)
+		return;
+	free(s->cells);
+	memset(s, 0, sizeof(*s));
+}
+
+int astate__copy(struct astate *dst, const struct astate *src)
+{
+	struct acell *c = NULL;
+
+	if (src->n) {
+		c = malloc(src->n * sizeof(*c));
+		if (!c)
+			return -ENOMEM;
+		memcpy(c, src->cells, src->n * sizeof(*c));
+	}
+	free(dst->cells);
+	*dst = *src;
+	dst->cells = c;
+	dst->cap = src->n;
+	return 0;
+}
+
+struct aval absint_unknown_bytes(unsigned size)
+{
+	return size >= 8 ? aval_top() : aval_scalar(range_zext_unknown(size));
+}
+
+struct aval astate__load(const struct astate *s, int64_t off, unsigned size)
+{
+	for (uint32_t i = 0; i < s->n; i++) {
+		const struct acell *c = &s->cells[i];
+		int64_t cend = c->off + c->size, end = off + size;
+
+		if (cend <= off || c->off >= end)
+			continue;
+		if (c->off == off && c->size == size)
+			return c->v;
+		if (c->off <= off && cend >= end && c->v.kind == AV_SCALAR) {
+			struct aval sh = aval_const((uint64_t)(off - c->off) * 8);
+			struct aval v = aval_alu(BPF_RSH, true, false, &c->v, &sh);
+
+			return aval_zext(&v, size);
+		}
+		break;
+	}
+	return absint_unknown_bytes(size);
+}
+
+/* Drops every cell overlapping [lo, hi). */
+void astate__invalidate(struct astate *s, int64_t lo, int64_t hi)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < s->n; i++)
+		if (s->cells[i].off + s->cells[i].size <= lo || s->cells[i].off >= hi)
+			s->cells[k++] = s->cells[i];
+	s->n = k;
+}
+
+/* Drops every cell with a byte in m. */
+void astate__invalidate_mask(struct astate *s, const struct fpmask *m)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < s->n; i++)
+		if (!fpmask_any(m, s->cells[i].off, s->cells[i].off + s->cells[i].size))
+			s->cells[k++] = s->cells[i];
+	s->n = k;
+}
+
+int astate__store(struct astate *s, int64_t off, unsigned size, const struct aval *v)
+{
+	uint32_t pos;
+
+	astate__invalidate(s, off, off + size);
+	if (off < -512 || off + size > 0 || off % size)
+		return 0;	/* not a cell we track (outside the frame or misaligned) */
+	if (s->n == s->cap) {
+		uint32_t nc = s->cap ? s->cap * 2 : 8;
+		struct acell *nv = realloc(s->cells, nc * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		s->cells = nv;
+		s->cap = nc;
+	}
+	for (pos = 0; pos < s->n && s->cells[pos].off < off; pos++)
+		;
+	memmove(&s->cells[pos + 1], &s->cells[pos], (s->n - pos) * sizeof(*s->cells));
+	s->cells[pos] = (struct acell){ (int16_t)off, (uint8_t)size,
+					size < 8 ? aval_zext(v, size) : *v };
+	s->n++;
+	return 0;
+}
+
+/* dst := dst ⊔ src (or the widening of it); returns 1 when dst changed, 0 if not, <0 on error. */
+int astate__join(struct astate *dst, const struct astate *src, bool widen)
+{
+	uint32_t k = 0, j = 0;
+	int changed = 0;
+
+	if (!src->live)
+		return 0;
+	if (!dst->live) {
+		int err = astate__copy(dst, src);
+
+		return err ? err : 1;
+	}
+	if ((dst->init & src->init) != dst->init || dst->pkt_min > src->pkt_min)
+		changed = 1;
+	dst->init &= src->init;
+	if (dst->pkt_min > src->pkt_min)
+		dst->pkt_min = src->pkt_min;
+	if (fpmask_and(&dst->sinit, &src->sinit))
+		changed = 1;
+	for (int r = 0; r < EBPF_NREGS; r++) {
+		struct aval v;
+
+		/* most joins meet equal values: skip the join and its bounds sync */
+		if (aval_equal(&dst->regs[r], &src->regs[r]))
+			continue;
+		v = widen ? aval_widen(&dst->regs[r], &src->regs[r])
+			  : aval_join(&dst->regs[r], &src->regs[r]);
+
+		if (!aval_equal(&v, &dst->regs[r])) {
+			dst->regs[r] = v;
+			changed = 1;
+		}
+	}
+	/* Cells survive only where both sides have the same cell. */
+	for (uint32_t i = 0; i < dst->n; i++) {
+		const struct acell *a = &dst->cells[i];
+		struct aval v;
+
+		while (j < src->n && src->cells[j].off < a->off)
+			j++;
+		if (j < src->n && src->cells[j].off == a->off && src->cells[j].size == a->size) {
+			if (aval_equal(&a->v, &src->cells[j].v)) {
+				dst->cells[k++] = *a;
+				continue;
+			}
+			v = widen ? aval_widen(&a->v, &src->cells[j].v) : aval_join(&a->v, &src->cells[j].v);
+			if (!aval_equal(&v, &a->v))
+				changed = 1;
+			if (v.kind != AV_TOP) {
+				dst->cells[k] = *a;
+				dst->cells[k++].v = v;
+				continue;
+			}
+		}
+		changed = 1;	/* cell dropped */
+	}
+	dst->n = k;
+	return changed;
+}
+
+/* What a missing per-block state reads as (absint.h: st_peek). */
+const struct astate absint_unreached;

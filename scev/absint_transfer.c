@@ -1,0 +1,314 @@
+/* The transfer function of the range analysis: one instruction applied to an abstract state —
+ * ALU operations, loads from the stack and the context, stores, atomics and calls (helpers by
+ * what each returns, bpf-to-bpf calls by the summaries of the previous pass).  In the first pass
+ * it also records which frame bytes each store or call may write through pointers other than
+ * constant r10 offsets, for the symbolic execution.
+ */
+#include "scev/absint.h"
+
+/* First pass: the store or call at pc may write frame bytes [lo, hi). */
+static void note_stack_write(struct engine *en, uint32_t pc, int64_t lo, int64_t hi)
+{
+	struct stack_span *sp;
+
+	if (!en->may_stack)
+		return;
+	lo = lo < -FP_FRAME ? -FP_FRAME : lo;
+	hi = hi > 0 ? 0 : hi;
+	if (lo >= hi)
+		return;	/* outside the frame: no cell can change */
+	sp = &en->may_stack[pc];
+	if (!stack_span_any(sp)) {
+		*sp = (struct stack_span){ (int16_t)lo, (int16_t)hi };
+		return;
+	}
+	if (lo < sp->lo)
+		sp->lo = (int16_t)lo;
+	if (hi > sp->hi)
+		sp->hi = (int16_t)hi;
+}
+
+/* May this value point into the stack? */
+static bool may_be_stack(const struct aval *a)
+{
+	return a->kind == AV_TOP || (a->kind == AV_PTR && a->region == REGION_STACK);
+}
+
+static bool ptr_in(const struct aval *a, uint8_t region, int64_t *off)
+{
+	if (a->kind != AV_PTR || a->region != region || a->maybe_null)
+		return false;
+	if (off) {
+		if (!range_is_const(&a->r))
+			return false;
+		*off = (int64_t)a->r.umin;
+	}
+	return true;
+}
+
+/* Context loads per the program's context model (bpf/prog.h). */
+static struct aval ctx_load(const struct scev_ctx *cx, const struct aval *addr, int64_t off,
+			    unsigned size)
+{
+	int64_t base;
+
+	if (!ptr_in(addr, REGION_CTX, &base))
+		return absint_unknown_bytes(size);
+	off += base;
+	if (size == 4 && cx->ctx_model == EBPF_CTX_XDP) {
+		if (off == 0)
+			return aval_ptr(REGION_PKT, 0, range_const(0));
+		if (off == 4)
+			return aval_ptr(REGION_PKT_END, 0, range_const(0));
+		if (off == 8)
+			return aval_ptr(REGION_PKT_META, 0, range_const(0));
+	}
+	if (size == 4 && cx->ctx_model == EBPF_CTX_SKB) {
+		if (off == 76)
+			return aval_ptr(REGION_PKT, 0, range_const(0));
+		if (off == 80)
+			return aval_ptr(REGION_PKT_END, 0, range_const(0));
+		if (off == 140)
+			return aval_ptr(REGION_PKT_META, 0, range_const(0));
+	}
+	return absint_unknown_bytes(size);
+}
+
+static struct aval helper_result(int32_t id, const struct astate *s)
+{
+	switch (id) {
+	case 1:		/* bpf_map_lookup_elem: a pointer into the map, or NULL */
+		if (s->regs[1].kind == AV_PTR && s->regs[1].region == REGION_MAP_HANDLE) {
+			struct aval p = aval_ptr(REGION_MAP_VALUE, s->regs[1].map, range_const(0));
+
+			p.maybe_null = true;
+			return p;
+		}
+		return aval_top();
+	case 7: case 8:	/* prandom_u32, smp_processor_id: 32-bit results */
+		return aval_scalar(range_zext_unknown(4));
+	case 2: case 3: case 5: case 6: case 12: case 14: case 15: case 23: case 51: case 125:
+		return aval_scalar(range_unknown());
+	default:
+		return aval_top();
+	}
+}
+
+static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc);
+
+/* One instruction: values, then what it surely writes. */
+int absint_step(struct engine *en, struct astate *s, uint32_t pc)
+{
+	const struct bpf_insn *i = &en->cx->insns[pc];
+	uint32_t w = ebpf_regs_written(i);
+	int err = ai_step_values(en, s, pc);
+
+	if (ebpf_is_call(i) || (ebpf_class(i) == BPF_LD && !ebpf_is_ldimm64(i))) {
+		s->init &= (uint16_t)~0x3eu;	/* r1-r5 are dead after a call */
+		s->init |= 1;
+	} else {
+		s->init |= (uint16_t)w;
+	}
+	if ((ebpf_class(i) == BPF_ST || ebpf_class(i) == BPF_STX) &&
+	    !(ebpf_mode(i) == BPF_ATOMIC && i->imm == BPF_LOAD_ACQ)) {
+		int64_t off;
+
+		if (ptr_in(&s->regs[i->dst_reg], REGION_STACK, &off))
+			fpmask_add(&s->sinit, off + i->off,
+				   off + i->off + ebpf_size_bytes(ebpf_size(i)));
+	}
+	return err;
+}
+
+/* A bpf-to-bpf call: record the arguments for the callee's next analysis and return what its
+ * exits returned in the previous pass.  Stack pointers do not cross frames as such: the
+ * callee's r10 is another frame, so they become unknown values. */
+static struct aval frame_local(const struct aval *a)
+{
+	return a->kind == AV_PTR && a->region == REGION_STACK ? aval_top() : *a;
+}
+
+static struct aval call_summary(struct scev_ctx *cx, const struct astate *s, uint32_t target)
+{
+	uint32_t f = cx->st.cfg->blocks[cx->st.cfg->block_of[target]].func;
+
+	if (cx->fn_args_acc) {
+		for (int r = 1; r <= 5; r++) {
+			struct aval a = frame_local(&s->regs[r]);
+
+			cx->fn_args_acc[f][r] = cx->fn_seen_acc[f] & 1 ?
+				aval_join(&cx->fn_args_acc[f][r], &a) : a;
+		}
+		cx->fn_seen_acc[f] |= 1;
+	}
+	if (cx->fn_seen && (cx->fn_seen[f] & 2))
+		return frame_local(&cx->fn_ret[f]);
+	return aval_top();
+}
+
+static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
+{
+	struct scev_ctx *cx = en->cx;
+	const struct bpf_insn *i = &cx->insns[pc];
+	uint8_t cls = ebpf_class(i), op = ebpf_op(i);
+	struct aval a, b, v;
+	int64_t off;
+
+	switch (cls) {
+	case BPF_ALU: case BPF_ALU64: {
+		bool is64 = cls == BPF_ALU64;
+
+		a = s->regs[i->dst_reg];
+		b = ebpf_srcbit(i) == BPF_X ? s->regs[i->src_reg]
+					     : aval_const(is64 ? (uint64_t)(int64_t)i->imm : (uint32_t)i->imm);
+		switch (op) {
+		case BPF_MOV:
+			if (i->off) {
+				v = aval_sext(&b, (unsigned)i->off / 8);
+				v = is64 ? v : aval_zext(&v, 4);
+			} else {
+				v = aval_alu(BPF_MOV, is64, false, &a, &b);
+			}
+			break;
+		case BPF_NEG:
+			v = aval_neg(&a, is64);
+			break;
+		case BPF_END:
+			if (is64 || ebpf_srcbit(i) == BPF_TO_BE)
+				v = aval_bswap(&a, (unsigned)i->imm);
+			else
+				v = aval_zext(&a, (unsigned)i->imm / 8);
+			break;
+		default:
+			v = aval_alu(op, is64, i->off == 1, &a, &b);
+			break;
+		}
+		if (op != BPF_MOV || i->off)
+			v.src = SRC_FLOW;
+		s->regs[i->dst_reg] = v;
+		return 0;
+	}
+	case BPF_LD:
+		if (ebpf_is_ldimm64(i)) {
+			switch (i->src_reg) {
+			case 0:
+				v = aval_const(ebpf_ldimm64_value(i));
+				break;
+			case BPF_PSEUDO_MAP_FD: case BPF_PSEUDO_MAP_IDX:
+				v = aval_ptr(REGION_MAP_HANDLE, (uint16_t)i->imm, range_const(0));
+				break;
+			case BPF_PSEUDO_MAP_VALUE: case BPF_PSEUDO_MAP_IDX_VALUE:
+				v = aval_ptr(REGION_MAP_VALUE, (uint16_t)i->imm,
+					     range_const((uint64_t)(uint32_t)i[1].imm));
+				break;
+			default:
+				v = aval_top();
+				break;
+			}
+			s->regs[i->dst_reg] = v;
+			return 0;
+		}
+		for (int r = 1; r <= 5; r++)
+			s->regs[r] = aval_top();
+		s->regs[0] = absint_unknown_bytes(ebpf_size_bytes(ebpf_size(i)));
+		return 0;
+	case BPF_LDX: {
+		unsigned size = ebpf_size_bytes(ebpf_size(i));
+
+		a = s->regs[i->src_reg];
+		if (ptr_in(&a, REGION_STACK, &off))
+			v = astate__load(s, off + i->off, size);
+		else if (a.kind == AV_PTR && a.region == REGION_CTX)
+			v = ctx_load(cx, &a, i->off, size);
+		else
+			v = absint_unknown_bytes(size);
+		if (ebpf_mode(i) == BPF_MEMSX)
+			v = aval_sext(&v, size);
+		v.src = SRC_FLOW;
+		s->regs[i->dst_reg] = v;
+		return 0;
+	}
+	case BPF_ST: case BPF_STX: {
+		unsigned size = ebpf_size_bytes(ebpf_size(i));
+		bool atomic = cls == BPF_STX && ebpf_mode(i) == BPF_ATOMIC;
+		struct aval old;
+
+		if (atomic && i->imm == BPF_LOAD_ACQ) {
+			a = s->regs[i->src_reg];
+			v = ptr_in(&a, REGION_STACK, &off) ? astate__load(s, off + i->off, size)
+							    : absint_unknown_bytes(size);
+			s->regs[i->dst_reg] = v;
+			return 0;
+		}
+		a = s->regs[i->dst_reg];
+		b = cls == BPF_ST ? aval_const((uint64_t)(int64_t)i->imm) : s->regs[i->src_reg];
+		/* The symbolic execution places only stores at constant offsets from r10 itself;
+		 * tell it which bytes every other store that may reach the stack may write. */
+		if (i->dst_reg != EBPF_REG_FP && ptr_in(&a, REGION_STACK, &off))
+			note_stack_write(en, pc, off + i->off, off + i->off + size);
+		if (!ptr_in(&a, REGION_STACK, &off)) {
+			if (a.kind == AV_PTR && a.region == REGION_STACK && !a.maybe_null &&
+			    a.r.smin >= -1024 && a.r.smax <= 1024) {
+				astate__invalidate(s, a.r.smin + i->off, a.r.smax + i->off + size);
+				note_stack_write(en, pc, a.r.smin + i->off,
+						 a.r.smax + i->off + size);
+			} else if (may_be_stack(&a) || a.kind == AV_SCALAR) {
+				/* an address we cannot place may be anywhere, the stack included */
+				s->n = 0;
+				note_stack_write(en, pc, -FP_FRAME, 0);
+			}
+			if (atomic && i->imm == BPF_CMPXCHG)
+				s->regs[0] = absint_unknown_bytes(size);
+			else if (atomic && (i->imm & BPF_FETCH))
+				s->regs[i->src_reg] = absint_unknown_bytes(size);
+			return 0;
+		}
+		off += i->off;
+		if (!atomic || i->imm == BPF_STORE_REL)
+			return astate__store(s, off, size, &b);
+		old = astate__load(s, off, size);
+		switch (i->imm) {
+		case BPF_XCHG:
+			s->regs[i->src_reg] = old;
+			return astate__store(s, off, size, &b);
+		case BPF_CMPXCHG:
+			s->regs[0] = old;
+			v = aval_zext(&b, size);
+			v = aval_join(&old, &v);
+			return astate__store(s, off, size, &v);
+		default:
+			if (i->imm & BPF_FETCH)
+				s->regs[i->src_reg] = old;
+			v = aval_alu((uint8_t)(i->imm & ~BPF_FETCH), size == 8, false, &old, &b);
+			return astate__store(s, off, size, &v);
+		}
+	}
+	default:
+		if (ebpf_is_call(i)) {
+			bool stack_arg = false;
+			uint16_t args = 0x3e;
+
+			if (ebpf_is_pseudo_call(i))
+				args = cx->args_read[cx->st.cfg->blocks[cx->st.cfg->block_of[pc + 1 + i->imm]].func];
+			for (int r = 1; r <= 5; r++)
+				stack_arg = stack_arg || ((args >> r & 1) && may_be_stack(&s->regs[r]));
+			if (ebpf_is_helper_call(i)) {
+				v = helper_result(i->imm, s);
+				if (helper_is_pure(i->imm))
+					stack_arg = false;
+			} else if (ebpf_is_pseudo_call(i)) {
+				v = call_summary(cx, s, pc + 1 + i->imm);
+			} else {
+				v = aval_top();
+			}
+			if (stack_arg) {
+				s->n = 0;
+				note_stack_write(en, pc, -FP_FRAME, 0);
+			}
+			s->regs[0] = v;
+			for (int r = 1; r <= 5; r++)
+				s->regs[r] = aval_top();
+		}
+		return 0;
+	}
+}
