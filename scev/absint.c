@@ -268,13 +268,11 @@ static int run_insns(struct engine *en, uint32_t b, struct astate *s, bool emit)
 {
 	struct scev_ctx *cx = en->cx;
 	const struct scev_block *blk = &cx->st.cfg->blocks[b];
-	uint32_t l;
 	int err;
 
 	for (uint32_t pc = blk->first; pc <= blk->last; pc += ebpf_insn_slots(&cx->insns[pc])) {
 		if (emit)
-			absint_put_claims(en, s, pc,
-					  pc == blk->first && absint_is_header(cx, b, &l));
+			absint_put_claims(en, s, pc);
 		if (pc == blk->last && ebpf_is_jmp(&cx->insns[pc]))
 			break;
 		if ((err = absint_step(en, s, pc)))

@@ -113,7 +113,7 @@ int absint_refine_exit(struct engine *en, uint32_t from, uint32_t to, struct ast
 bool absint_is_header(const struct scev_ctx *cx, uint32_t b, uint32_t *l);
 
 /* absint_claims.c */
-void absint_put_claims(struct engine *en, const struct astate *s, uint32_t pc, bool at_header);
+void absint_put_claims(struct engine *en, const struct astate *s, uint32_t pc);
 int absint_fill_loops(struct engine *en, struct claim_prog *out);
 
 /* absint_verdict.c */

@@ -9,7 +9,7 @@
 #include "scev/absint.h"
 
 /* Range claims before pc: every register and stack cell of s of which something is known. */
-void absint_put_claims(struct engine *en, const struct astate *s, uint32_t pc, bool at_header)
+void absint_put_claims(struct engine *en, const struct astate *s, uint32_t pc)
 {
 	struct claim_prog *out = en->out;
 
@@ -23,7 +23,7 @@ void absint_put_claims(struct engine *en, const struct astate *s, uint32_t pc, b
 		c.region = a->region;
 		c.map = a->map;
 		c.maybe_null = a->maybe_null;
-		c.source = at_header ? a->src : (a->src == SRC_FLOW ? SRC_FLOW : a->src);
+		c.source = a->src;
 		c.r = a->r;
 #ifdef BPFSCEV_PLANTED_BUG
 		/* fuzzing self-test: derived induction variables claimed one too small where
