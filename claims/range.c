@@ -277,6 +277,9 @@ static bool snap(struct tnum t, uint64_t *lo, uint64_t *hi)
 {
 	uint64_t a, b;
 
+	/* Bounds that are members already stay (both searches below would return them). */
+	if (*lo <= *hi && tnum_contains(t, *lo) && tnum_contains(t, *hi))
+		return true;
 	if (*lo > *hi || !tnum_next(t, *lo, &a) || !tnum_prev(t, *hi, &b) || a > b)
 		return false;
 	*lo = a;
@@ -560,16 +563,59 @@ static bool range_holds(const struct range *r, uint64_t v)
 	       r->s32_min <= (int32_t)v && (int32_t)v <= r->s32_max && tnum_contains(r->var_off, v);
 }
 
+/* Versions of a range's bounds and of its tnum during range_sync: each bumps when a step
+ * changes those fields, so a step whose inputs are as it last left them can be skipped.
+ */
+struct sync_ver {
+	unsigned b, t;
+};
+
+#define SYNC_READS_B 1u /* the step reads the bounds */
+#define SYNC_READS_T 2u /* the step reads the tnum */
+
+/* Runs step on r unless it cannot change anything: every step is a function of the fields it
+ * reads, so once it has left r unchanged it does so again until those fields change.  An
+ * idempotent step is in that state right after it runs.  bounds_from_tnum is treated as reading
+ * the tnum only: it takes a max of lower bounds and a min of upper bounds, every other step only
+ * tightens bounds (or empties the range, which sets the tnum too), so once run it stays a no-op
+ * until the tnum changes.
+ */
+static inline __attribute__((always_inline)) void sync_step(struct range *r, struct sync_ver *v,
+							    void (*step)(struct range *),
+							    unsigned reads, bool idempotent,
+							    struct sync_ver *quiet)
+{
+	struct range before = *r;
+	bool same_b, same_t;
+
+	if ((!(reads & SYNC_READS_B) || quiet->b == v->b) &&
+	    (!(reads & SYNC_READS_T) || quiet->t == v->t))
+		return;
+	step(r);
+	same_b = r->umin == before.umin && r->umax == before.umax && r->smin == before.smin &&
+		 r->smax == before.smax && r->u32_min == before.u32_min &&
+		 r->u32_max == before.u32_max && r->s32_min == before.s32_min &&
+		 r->s32_max == before.s32_max;
+	same_t = r->var_off.value == before.var_off.value && r->var_off.mask == before.var_off.mask;
+	v->b += !same_b;
+	v->t += !same_t;
+	if (idempotent || (same_b && same_t))
+		*quiet = *v;
+}
+
 void range_sync(struct range *r)
 {
+	/* Version 0 is never current, so every step runs at least once when first reached. */
+	struct sync_ver v = { 1, 1 }, bft = { 0, 0 }, ded = { 0, 0 }, tfb = { 0, 0 }, snp = { 0, 0 };
+
 	/* Fast paths for what most syncs meet: a single value (by its bounds or its known bits)
 	 * that every field admits is that constant, exactly; nothing known stays nothing known.
 	 * Both give what the full sequence below would, at a fraction of the cost. */
 	if (r->var_off.mask == 0 || r->umin == r->umax) {
-		uint64_t v = r->var_off.mask == 0 ? r->var_off.value : r->umin;
+		uint64_t c = r->var_off.mask == 0 ? r->var_off.value : r->umin;
 
-		if (range_holds(r, v)) {
-			*r = range_const(v);
+		if (range_holds(r, c)) {
+			*r = range_const(c);
 			return;
 		}
 	}
@@ -578,28 +624,29 @@ void range_sync(struct range *r)
 	    r->s32_max == INT32_MAX && r->var_off.mask == UINT64_MAX)
 		return;
 	/* The known bits bound the value. */
-	bounds_from_tnum(r);
+	sync_step(r, &v, bounds_from_tnum, SYNC_READS_T, true, &bft);
 	/* Signed and unsigned, 32- and 64-bit bounds inform each other; a second pass picks up
 	 * what the first pass's later steps taught its earlier ones. */
-	deduce_bounds(r);
-	deduce_bounds(r);
+	sync_step(r, &v, deduce_bounds, SYNC_READS_B, false, &ded);
+	sync_step(r, &v, deduce_bounds, SYNC_READS_B, false, &ded);
 	/* The bounds may fix high bits (everything in [4, 7] has bit 2 set). */
-	tnum_from_bounds(r);
+	sync_step(r, &v, tnum_from_bounds, SYNC_READS_B | SYNC_READS_T, false, &tfb);
 	/* The narrower tnum may tighten the bounds once more: umax 0x7f..f with var_off
 	 * (0; ~3) becomes var_off (0; 0x7f..fc) and umax 0x7f..fc. */
-	bounds_from_tnum(r);
+	sync_step(r, &v, bounds_from_tnum, SYNC_READS_T, true, &bft);
 	/* Beyond the kernel: bounds onto actual members ([1, 16] with var_off (0; 0xf0) is the
 	 * constant 16), which can enable the deductions again; repeated until nothing changes
 	 * (bounded: each round only tightens, almost always one or two suffice) so that syncing
-	 * a synced range changes nothing, which keeps fixpoint iterations stable. */
+	 * a synced range changes nothing, which keeps fixpoint iterations stable.  Snapping
+	 * bounds that are members already leaves them alone, so that step is idempotent. */
 	for (int round = 0; round < 4; round++) {
-		struct range before = *r;
+		struct sync_ver start = v;
 
-		snap_to_members(r);
-		deduce_bounds(r);
-		tnum_from_bounds(r);
-		bounds_from_tnum(r);
-		if (range_equal(&before, r))
+		sync_step(r, &v, snap_to_members, SYNC_READS_B | SYNC_READS_T, true, &snp);
+		sync_step(r, &v, deduce_bounds, SYNC_READS_B, false, &ded);
+		sync_step(r, &v, tnum_from_bounds, SYNC_READS_B | SYNC_READS_T, false, &tfb);
+		sync_step(r, &v, bounds_from_tnum, SYNC_READS_T, true, &bft);
+		if (v.b == start.b && v.t == start.t)
 			break;
 	}
 }

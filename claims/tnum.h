@@ -51,6 +51,10 @@ struct tnum tnum_sext(struct tnum a, uint8_t bits);
 struct tnum tnum_bswap(struct tnum a, uint8_t bits);	/* 16, 32, 64: zero-extended result */
 /* a is a subset of b. */
 bool tnum_in(struct tnum b, struct tnum a);
-static inline struct tnum tnum_subreg(struct tnum a) { return tnum_cast(a, 4); }
+/* tnum_cast(a, 4), inline: range code takes the low half of a tnum at every step. */
+static inline struct tnum tnum_subreg(struct tnum a)
+{
+	return TNUM((uint32_t)a.value, (uint32_t)a.mask);
+}
 
 #endif

@@ -14,6 +14,9 @@
  * of ranges without members check nothing: at most 1 in 50 may have none.
  *
  * Precision: unit tests with every field spelled out, for the facts the analyzer relies on.
+ *
+ * Sameness: range_sync and range_is_empty against a copy of their previous code (kept below),
+ * all fields equal on millions of random, boundary and synced inputs.
  */
 #include <linux/bpf.h>
 #include <string.h>
@@ -1488,6 +1491,548 @@ static void precision_recurrences(void)
 	expect_s("0 + up to 5 terms in [-2,1]", &r, -10, 5);
 }
 
+/* ---- range_sync and range_is_empty of commit 98d72d1, references for their successors ---- */
+
+/* range_sync() was made cheaper by skipping steps that cannot change anything, and both it and
+ * range_is_empty() now take the low half of a tnum inline; they must give exactly what this
+ * copy of the previous code gives, field by field.  Names carry "old_"; the code is otherwise
+ * as it was (tnum_subreg was then tnum_cast(a, 4)).
+ */
+#define LO32 0xffffffffULL
+#define SIGN64 (1ULL << 63)
+#define SIGN32 0x80000000ULL
+
+struct old_ivl {
+	uint64_t umin, umax;
+	int64_t smin, smax;
+};
+
+static uint64_t old_umin64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+static uint64_t old_umax64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+static int64_t old_smin64(int64_t a, int64_t b) { return a < b ? a : b; }
+static int64_t old_smax64(int64_t a, int64_t b) { return a > b ? a : b; }
+static struct tnum old_tnum_subreg(struct tnum a) { return tnum_cast(a, 4); }
+
+/* The low 'bits' bits of x, sign-extended (no signed shifts, no overflow). */
+static uint64_t old_sext_bits(uint64_t x, unsigned bits)
+{
+	uint64_t sign = 1ULL << (bits - 1);
+
+	if (bits >= 64)
+		return x;
+	x &= (sign << 1) - 1;
+	return (x ^ sign) - sign;
+}
+
+/* Bounds of the members of t, a tnum of w-bit values: the smallest unsigned member has every
+ * unknown bit 0; the smallest signed one has an unknown sign bit 1 and the others 0.
+ */
+static struct old_ivl old_ivl_from_tnum(struct tnum t, unsigned w)
+{
+	uint64_t sign = 1ULL << (w - 1);
+
+	return (struct old_ivl){ t.value, t.value | t.mask,
+			     (int64_t)old_sext_bits(t.value | (t.mask & sign), w),
+			     (int64_t)old_sext_bits(t.value | (t.mask & ~sign), w) };
+}
+
+static void old_tighten_u64(struct range *r, uint64_t lo, uint64_t hi)
+{
+	r->umin = old_umax64(r->umin, lo);
+	r->umax = old_umin64(r->umax, hi);
+}
+
+static void old_tighten_s64(struct range *r, int64_t lo, int64_t hi)
+{
+	r->smin = old_smax64(r->smin, lo);
+	r->smax = old_smin64(r->smax, hi);
+}
+
+static void old_tighten_u32(struct range *r, uint32_t lo, uint32_t hi)
+{
+	if (lo > r->u32_min)
+		r->u32_min = lo;
+	if (hi < r->u32_max)
+		r->u32_max = hi;
+}
+
+static void old_tighten_s32(struct range *r, int32_t lo, int32_t hi)
+{
+	if (lo > r->s32_min)
+		r->s32_min = lo;
+	if (hi < r->s32_max)
+		r->s32_max = hi;
+}
+
+/* Kernel __update_reg_bounds: every member lies between the tnum's smallest and largest. */
+static void old_bounds_from_tnum(struct range *r)
+{
+	struct old_ivl v = old_ivl_from_tnum(r->var_off, 64),
+		       s = old_ivl_from_tnum(old_tnum_subreg(r->var_off), 32);
+
+	old_tighten_u64(r, v.umin, v.umax);
+	old_tighten_s64(r, v.smin, v.smax);
+	old_tighten_u32(r, s.umin, s.umax);
+	old_tighten_s32(r, s.smin, s.smax);
+}
+
+/* Kernel __reg32_deduce_bounds: subregister bounds from the 64-bit ones, then u32 <-> s32. */
+static void old_deduce_sub_from_64(struct range *r)
+{
+	uint32_t uhi0 = r->umin >> 32, uhi1 = r->umax >> 32;
+	uint32_t shi0 = (uint64_t)r->smin >> 32, shi1 = (uint64_t)r->smax >> 32;
+
+	/* Inside one 32-bit block the low halves of the bounds bound the low halves: u64
+	 * [0x1_0000000a, 0x1_0000000f] has u32 [0xa, 0xf]. */
+	if (uhi0 == uhi1) {
+		old_tighten_u32(r, r->umin, r->umax);
+		if ((int32_t)r->umin <= (int32_t)r->umax)
+			old_tighten_s32(r, r->umin, r->umax);
+	}
+	if (shi0 == shi1) {
+		if ((uint32_t)r->smin <= (uint32_t)r->smax)
+			old_tighten_u32(r, r->smin, r->smax);
+		if ((int32_t)r->smin <= (int32_t)r->smax)
+			old_tighten_s32(r, r->smin, r->smax);
+	}
+	/* Across two adjacent blocks, low halves running from a negative s32 up through -1, 0 to
+	 * a non-negative one form one s32 interval: s64 [-1, 1] has s32 [-1, 1]. */
+	if (uhi0 + 1 == uhi1 && (int32_t)r->umin < 0 && (int32_t)r->umax >= 0)
+		old_tighten_s32(r, r->umin, r->umax);
+	if (shi0 + 1 == shi1 && (int32_t)r->smin < 0 && (int32_t)r->smax >= 0)
+		old_tighten_s32(r, r->smin, r->smax);
+	/* An s32 interval through 0 is two u32 pieces, [0, s32_max] and [s32_min, U32_MAX]; u32
+	 * bounds that exclude one piece select the other. */
+	if (r->s32_min < 0 && r->s32_max >= 0) {
+		if (r->u32_max < (uint32_t)r->s32_min)
+			old_tighten_u32(r, 0, r->s32_max);
+		else if (r->u32_min > (uint32_t)r->s32_max)
+			old_tighten_u32(r, r->s32_min, UINT32_MAX);
+	}
+	/* An interval that does not cross the other view's wrap point reads the same in both. */
+	if ((int32_t)r->u32_min <= (int32_t)r->u32_max)
+		old_tighten_s32(r, r->u32_min, r->u32_max);
+	if ((uint32_t)r->s32_min <= (uint32_t)r->s32_max)
+		old_tighten_u32(r, r->s32_min, r->s32_max);
+}
+
+/* Kernel __reg64_deduce_bounds: u64 <-> s64, the same three rules as for 32 bits. */
+static void old_deduce_64_sign(struct range *r)
+{
+	if (r->smin < 0 && r->smax >= 0) {
+		if (r->umax < (uint64_t)r->smin)
+			old_tighten_u64(r, 0, r->smax);
+		else if (r->umin > (uint64_t)r->smax)
+			old_tighten_u64(r, r->smin, UINT64_MAX);
+	}
+	if ((int64_t)r->umin <= (int64_t)r->umax)
+		old_tighten_s64(r, r->umin, r->umax);
+	if ((uint64_t)r->smin <= (uint64_t)r->smax)
+		old_tighten_u64(r, r->smin, r->smax);
+}
+
+/* Moves the bounds [*lo, *hi] of a 64-bit value inward to the nearest values whose low half is
+ * in [lmin, lmax] (an lo with a low half above lmax jumps to the next block).  No such value:
+ * *lo > *hi afterwards.
+ */
+static void old_tighten_by_low(uint64_t *lo, uint64_t *hi, uint32_t lmin, uint32_t lmax)
+{
+	uint64_t a = *lo, b = *hi;
+
+	if (lmin > lmax)
+		return;
+	if ((uint32_t)a < lmin)
+		a = (a & ~LO32) | lmin;
+	if ((uint32_t)b > lmax)
+		b = (b & ~LO32) | lmax;
+	if ((uint32_t)a > lmax) {
+		if ((a >> 32) == LO32)
+			goto none;
+		a = ((a >> 32) + 1) << 32 | lmin;
+	}
+	if ((uint32_t)b < lmin) {
+		if ((b >> 32) == 0)
+			goto none;
+		b = ((b >> 32) - 1) << 32 | lmax;
+	}
+	*lo = a;
+	*hi = b;
+	return;
+none:
+	*lo = UINT64_MAX;
+	*hi = 0;
+}
+
+/* Kernel __reg_deduce_mixed_bounds: 64-bit bounds from the subregister's.  Signed bounds use
+ * the same code on values with the sign bit flipped (which keeps signed order as unsigned
+ * order and leaves the low half alone).
+ */
+static void old_deduce_64_from_sub(struct range *r)
+{
+	uint64_t slo = (uint64_t)r->smin ^ SIGN64, shi = (uint64_t)r->smax ^ SIGN64;
+
+	old_tighten_by_low(&r->umin, &r->umax, r->u32_min, r->u32_max);
+	old_tighten_by_low(&slo, &shi, r->u32_min, r->u32_max);
+	if ((uint32_t)r->s32_min <= (uint32_t)r->s32_max) {
+		old_tighten_by_low(&r->umin, &r->umax, r->s32_min, r->s32_max);
+		old_tighten_by_low(&slo, &shi, r->s32_min, r->s32_max);
+	}
+	if (slo > shi) {
+		r->smin = INT64_MAX;
+		r->smax = INT64_MIN;
+	} else {
+		old_tighten_s64(r, (int64_t)(slo ^ SIGN64), (int64_t)(shi ^ SIGN64));
+	}
+	/* After a sign-extending move the upper half is all 0s or all 1s; with a non-negative low
+	 * half an all-1s upper half would be below S32_MIN, so the value is its low half. */
+	if (r->s32_min >= 0 && r->smin >= INT32_MIN && r->smax <= INT32_MAX) {
+		old_tighten_s64(r, r->s32_min, r->s32_max);
+		old_tighten_u64(r, r->s32_min, r->s32_max);
+	}
+}
+
+static void old_deduce_bounds(struct range *r)
+{
+	old_deduce_sub_from_64(r);
+	old_deduce_64_sign(r);
+	old_deduce_64_from_sub(r);
+}
+
+/* Smallest member of t that is >= x, if any.  Above the highest bit p where x breaks a known
+ * bit, x already agrees with t.  If t needs a 1 at p, x's prefix, that 1 and t's minimum below
+ * do.  If t needs a 0 there, the prefix must grow: set the lowest unknown bit above p that x
+ * has clear, and take t's minimum below it.
+ */
+static bool old_tnum_next(struct tnum t, uint64_t x, uint64_t *out)
+{
+	uint64_t bad = (x ^ t.value) & ~t.mask, below, grow;
+	unsigned p, q;
+
+	if (!bad) {
+		*out = x;
+		return true;
+	}
+	p = 63 - __builtin_clzll(bad);
+	below = UINT64_MAX >> (63 - p);	/* bits 0..p */
+	if (t.value & (1ULL << p)) {
+		*out = (x & ~below) | (t.value & below);
+		return true;
+	}
+	grow = t.mask & ~x & ~below;
+	if (!grow)
+		return false;
+	q = __builtin_ctzll(grow);
+	below = UINT64_MAX >> (63 - q);
+	*out = (x & ~below) | (1ULL << q) | (t.value & below);
+	return true;
+}
+
+/* Largest member of t that is <= x: the smallest member >= ~x of the complemented tnum. */
+static bool old_tnum_prev(struct tnum t, uint64_t x, uint64_t *out)
+{
+	uint64_t v;
+
+	if (!old_tnum_next(TNUM(~t.value & ~t.mask, t.mask), ~x, &v))
+		return false;
+	*out = ~v;
+	return true;
+}
+
+/* Moves [*lo, *hi] inward onto members of t; false when no member lies inside. */
+static bool old_snap(struct tnum t, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t a, b;
+
+	if (*lo > *hi || !old_tnum_next(t, *lo, &a) || !old_tnum_prev(t, *hi, &b) || a > b)
+		return false;
+	*lo = a;
+	*hi = b;
+	return true;
+}
+
+/* t with bit 'bit' complemented: maps signed order onto unsigned order for that sign bit. */
+static struct tnum old_tnum_flip(struct tnum t, uint64_t bit)
+{
+	return TNUM(t.value ^ (bit & ~t.mask), t.mask);
+}
+
+static bool old_tnum_conflict(struct tnum a, struct tnum b)
+{
+	return (a.value ^ b.value) & ~(a.mask | b.mask);
+}
+
+/* Kernel __reg_bound_offset: known bits shared by everything in [umin, umax] (and in the u32
+ * bounds for the low half).  A tnum that contradicts them leaves no member: empty.
+ */
+static void old_tnum_from_bounds(struct range *r)
+{
+	struct tnum b64 = tnum_range(r->umin, r->umax), b32 = tnum_range(r->u32_min, r->u32_max);
+	struct tnum t64, t32;
+
+	if (r->umin > r->umax || r->u32_min > r->u32_max)
+		return;
+	if (old_tnum_conflict(r->var_off, b64) || old_tnum_conflict(old_tnum_subreg(r->var_off), b32)) {
+		*r = range_empty();
+		return;
+	}
+	t64 = tnum_intersect(r->var_off, b64);
+	t32 = tnum_intersect(old_tnum_subreg(t64), b32);
+	r->var_off = TNUM((t64.value & ~LO32) | t32.value, (t64.mask & ~LO32) | t32.mask);
+}
+
+/* Bounds move onto the nearest tnum members: multiples of 8 in [1, 100] are [8, 96].  Signed
+ * bounds use the sign-flipped tnum, for which signed order is unsigned order.  No member
+ * inside some interval: empty.
+ */
+static void old_snap_to_members(struct range *r)
+{
+	struct tnum t = r->var_off, t32 = old_tnum_subreg(t);
+	uint64_t slo = (uint64_t)r->smin ^ SIGN64, shi = (uint64_t)r->smax ^ SIGN64;
+	uint64_t ulo32 = r->u32_min, uhi32 = r->u32_max;
+	uint64_t slo32 = (uint32_t)r->s32_min ^ SIGN32, shi32 = (uint32_t)r->s32_max ^ SIGN32;
+
+	if (!old_snap(t, &r->umin, &r->umax) || !old_snap(old_tnum_flip(t, SIGN64), &slo, &shi) ||
+	    !old_snap(t32, &ulo32, &uhi32) || !old_snap(old_tnum_flip(t32, SIGN32), &slo32, &shi32)) {
+		*r = range_empty();
+		return;
+	}
+	r->smin = (int64_t)(slo ^ SIGN64);
+	r->smax = (int64_t)(shi ^ SIGN64);
+	r->u32_min = ulo32;
+	r->u32_max = uhi32;
+	r->s32_min = (int32_t)(uint32_t)(slo32 ^ SIGN32);
+	r->s32_max = (int32_t)(uint32_t)(shi32 ^ SIGN32);
+}
+
+/* v satisfies every field of r. */
+static bool old_range_holds(const struct range *r, uint64_t v)
+{
+	return r->umin <= v && v <= r->umax && r->smin <= (int64_t)v && (int64_t)v <= r->smax &&
+	       r->u32_min <= (uint32_t)v && (uint32_t)v <= r->u32_max &&
+	       r->s32_min <= (int32_t)v && (int32_t)v <= r->s32_max && tnum_contains(r->var_off, v);
+}
+
+static void old_range_sync(struct range *r)
+{
+	/* Fast paths for what most syncs meet: a single value (by its bounds or its known bits)
+	 * that every field admits is that constant, exactly; nothing known stays nothing known.
+	 * Both give what the full sequence below would, at a fraction of the cost. */
+	if (r->var_off.mask == 0 || r->umin == r->umax) {
+		uint64_t v = r->var_off.mask == 0 ? r->var_off.value : r->umin;
+
+		if (old_range_holds(r, v)) {
+			*r = range_const(v);
+			return;
+		}
+	}
+	if (r->umin == 0 && r->umax == UINT64_MAX && r->smin == INT64_MIN && r->smax == INT64_MAX &&
+	    r->u32_min == 0 && r->u32_max == UINT32_MAX && r->s32_min == INT32_MIN &&
+	    r->s32_max == INT32_MAX && r->var_off.mask == UINT64_MAX)
+		return;
+	/* The known bits bound the value. */
+	old_bounds_from_tnum(r);
+	/* Signed and unsigned, 32- and 64-bit bounds inform each other; a second pass picks up
+	 * what the first pass's later steps taught its earlier ones. */
+	old_deduce_bounds(r);
+	old_deduce_bounds(r);
+	/* The bounds may fix high bits (everything in [4, 7] has bit 2 set). */
+	old_tnum_from_bounds(r);
+	/* The narrower tnum may tighten the bounds once more: umax 0x7f..f with var_off
+	 * (0; ~3) becomes var_off (0; 0x7f..fc) and umax 0x7f..fc. */
+	old_bounds_from_tnum(r);
+	/* Beyond the kernel: bounds onto actual members ([1, 16] with var_off (0; 0xf0) is the
+	 * constant 16), which can enable the deductions again; repeated until nothing changes
+	 * (bounded: each round only tightens, almost always one or two suffice) so that syncing
+	 * a synced range changes nothing, which keeps fixpoint iterations stable. */
+	for (int round = 0; round < 4; round++) {
+		struct range before = *r;
+
+		old_snap_to_members(r);
+		old_deduce_bounds(r);
+		old_tnum_from_bounds(r);
+		old_bounds_from_tnum(r);
+		if (range_equal(&before, r))
+			break;
+	}
+}
+
+/* Whether t has a member in [lo, hi] (unsigned order). */
+static bool old_tnum_meets(struct tnum t, uint64_t lo, uint64_t hi)
+{
+	uint64_t v;
+
+	return lo <= hi && old_tnum_next(t, lo, &v) && v <= hi;
+}
+
+/* Empty when some field is contradictory on its own, or when the tnum has no member inside
+ * one of the four intervals.  Never claims empty for a range with a member; may miss an empty
+ * range whose fields are only jointly contradictory.
+ */
+static bool old_range_is_empty(const struct range *r)
+{
+	struct tnum t = r->var_off, t32 = old_tnum_subreg(t);
+
+	if (r->umin > r->umax || r->smin > r->smax || r->u32_min > r->u32_max ||
+	    r->s32_min > r->s32_max)
+		return true;
+	if (!old_tnum_meets(t, r->umin, r->umax) ||
+	    !old_tnum_meets(old_tnum_flip(t, SIGN64), (uint64_t)r->smin ^ SIGN64,
+			(uint64_t)r->smax ^ SIGN64))
+		return true;
+	return !old_tnum_meets(t32, r->u32_min, r->u32_max) ||
+	       !old_tnum_meets(old_tnum_flip(t32, SIGN32), (uint32_t)r->s32_min ^ SIGN32,
+			   (uint32_t)r->s32_max ^ SIGN32);
+}
+
+/* Boundary values per field: the ends of every view and the points where views wrap. */
+static const uint64_t edges64[] = {
+	0, 1, 2, 0x7fffffff, 0x80000000, 0xffffffff, 0x100000000, 0x100000001,
+	0x7fffffffffffffff, 0x8000000000000000, 0x8000000000000001, 0xffffffff00000000,
+	0xffffffff7fffffff, 0xffffffff80000000, 0xfffffffffffffffe, UINT64_MAX,
+};
+static const uint32_t edges32[] = { 0, 1, 2, 0x7ffffffe, 0x7fffffff, 0x80000000, 0x80000001,
+				    0xfffffffe, 0xffffffff };
+
+static uint64_t edge64(void)
+{
+	return edges64[rnd_below(sizeof(edges64) / sizeof(edges64[0]))];
+}
+
+static uint32_t edge32(void)
+{
+	return edges32[rnd_below(sizeof(edges32) / sizeof(edges32[0]))];
+}
+
+static struct tnum edge_tnum(void)
+{
+	switch (rnd_below(6)) {
+	case 0: return tnum_unknown();
+	case 1: return tnum_const(edge64());
+	case 2: return TNUM(0, LO32);
+	case 3: return TNUM(edge64() & ~LO32, LO32);
+	case 4: return tnum_range(0, edge64());
+	default: return rnd_tnum();
+	}
+}
+
+/* Every field drawn on its own, so most ranges are unsynced and many have no members. */
+static struct range wild_range(bool edges)
+{
+	struct range r;
+
+	r.umin = edges ? edge64() : interesting();
+	r.umax = edges ? edge64() : rnd_below(4) ? r.umin + rnd_width() : interesting();
+	r.smin = (int64_t)(edges ? edge64() : interesting());
+	r.smax = (int64_t)(edges ? edge64() : rnd_below(4) ? (uint64_t)r.smin + rnd_width() :
+							     interesting());
+	r.u32_min = edges ? edge32() : (uint32_t)interesting();
+	r.u32_max = edges ? edge32() : (uint32_t)(r.u32_min + rnd_width());
+	r.s32_min = (int32_t)(edges ? edge32() : (uint32_t)interesting());
+	r.s32_max = (int32_t)(edges ? edge32() : (uint32_t)r.s32_min + (uint32_t)rnd_width());
+	r.var_off = edges ? edge_tnum() : rnd_tnum();
+	return r;
+}
+
+/* An input to range_sync: what the operations hand it (one view known, the others full; field
+ * hulls never synced; synced ranges, loosened or not) or fields drawn at random.
+ */
+static struct range sync_input(void)
+{
+	struct range r = range_unknown();
+	uint64_t v[4];
+	int n;
+
+	switch (rnd_below(8)) {
+	case 0:
+		return wild_range(false);
+	case 1:
+		return wild_range(true);
+	case 2: {
+		struct range e = wild_range(true), w = wild_range(false);
+
+		/* Some fields full, some boundary, some random. */
+		if (rnd_below(2)) { r.umin = e.umin; r.umax = w.umax; }
+		if (rnd_below(2)) { r.smin = w.smin; r.smax = e.smax; }
+		if (rnd_below(2)) { r.u32_min = e.u32_min; r.u32_max = w.u32_max; }
+		if (rnd_below(2)) { r.s32_min = w.s32_min; r.s32_max = e.s32_max; }
+		if (rnd_below(2))
+			r.var_off = rnd_below(2) ? e.var_off : w.var_off;
+		return r;
+	}
+	case 3:
+		r.umin = interesting();
+		r.umax = r.umin + rnd_width();
+		if (rnd_below(2))
+			r.var_off = rnd_tnum();
+		return r;
+	case 4:
+		r.smin = (int64_t)interesting();
+		r.smax = (int64_t)((uint64_t)r.smin + rnd_width());
+		return r;
+	case 5:
+		n = 1 + rnd_below(4);
+		for (int i = 0; i < n; i++)
+			v[i] = i && rnd_below(2) ? v[0] + rnd_below(1000) - 500 : interesting();
+		r = hull(v, n);
+		loosen(&r);
+		return r;
+	case 6:
+		r = gen_range(0);
+		if (rnd_below(2))
+			loosen(&r);
+		return r;
+	default:
+		r = wild_range(rnd_below(2));
+		old_range_sync(&r);
+		if (rnd_below(2))
+			loosen(&r);
+		return r;
+	}
+}
+
+static bool same_fields(const struct range *a, const struct range *b)
+{
+	return range_equal(a, b) && !memcmp(a, b, sizeof(*a));
+}
+
+/* range_sync and range_is_empty against the previous code on millions of inputs: every field
+ * must be equal, and syncing the result again must give equal fields too.
+ */
+static void same_as_old_sync(void)
+{
+	const int n = 2000000;
+	int failed = 0;
+	clock_t t0 = clock();
+
+	for (int i = 0; i < n && failed < 5; i++) {
+		struct range in = sync_input(), a = in, b = in;
+
+		CHECK(old_range_is_empty(&in) == range_is_empty(&in),
+		      "range_is_empty differs from the previous code");
+		old_range_sync(&a);
+		range_sync(&b);
+		CHECK(same_fields(&a, &b), "range_sync differs from the previous code");
+		if (!same_fields(&a, &b)) {
+			failed++;
+			dump("input", &in);
+			dump("old", &a);
+			dump("new", &b);
+			continue;
+		}
+		CHECK(old_range_is_empty(&a) == range_is_empty(&a),
+		      "range_is_empty of a synced range differs from the previous code");
+		old_range_sync(&a);
+		range_sync(&b);
+		if (!same_fields(&a, &b)) {
+			CHECK(false, "range_sync of a synced range differs from the previous code");
+			failed++;
+			dump("input", &in);
+		}
+	}
+	printf("range_sync against the previous code: %d inputs in %.2f s\n", n,
+	       (double)(clock() - t0) / CLOCKS_PER_SEC);
+}
+
 int main(void)
 {
 	precision_alu();
@@ -1499,5 +2044,6 @@ int main(void)
 	precision_recurrences();
 	printf("precision: %d checks\n", check_count);
 	soundness();
+	same_as_old_sync();
 	return check_done("test_range");
 }
