@@ -44,10 +44,13 @@ for f in "$src"/fuzz/targets/fuzz_*.c; do
 	t=$(basename "$f" .c)
 	extra=()
 	if [ "$t" = fuzz_interp_z3 ]; then
-		[ -f "$src/oracle/smt.h" ] || continue
+		[ -f "$src/oracle/z3/smt.h" ] || continue
 		# its subject is the oracle: compiled again here, with full coverage
-		for o in "$src"/oracle/*.c; do
-			obj=$work/$t-$(basename "$o" .c).o
+		# (every oracle's folder: oracle/*/*.c, and oracle/*.c)
+		for o in "$src"/oracle/*.c "$src"/oracle/*/*.c; do
+			[ -f "$o" ] || continue
+			rel=${o#"$src"/oracle/}
+			obj=$work/$t-${rel//\//-}.o
 			$CC $CFLAGS -std=gnu11 -I"$src" -c "$o" -o "$obj"
 			extra+=("$obj")
 		done

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "bpf/prog.h"
-#include "oracle/interp.h"
+#include "oracle/exec/interp.h"
 #include "util/clock.h"
 
 #define INSN(c, d, s, o, i) ((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), \

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "oracle/check.h"
+#include "oracle/exec/check.h"
 #include "scev/loop.h"
 #include "scev/scev.h"
 #include "util/clock.h"

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "oracle/kernel.h"
+#include "oracle/kernel/kernel.h"
 #include "scev/scev.h"
 #include "util/clock.h"
 

@@ -21,7 +21,7 @@
 #include "bpf/prog.h"
 #include "fuzz/corpus.h"
 #include "generators/gen.h"
-#include "oracle/smt.h"
+#include "oracle/z3/smt.h"
 #include "scev/scev.h"
 #include "util/clock.h"
 

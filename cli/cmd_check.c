@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "oracle/check.h"
+#include "oracle/exec/check.h"
 #include "triage/finding.h"
-#include "oracle/smt.h"
+#include "oracle/z3/smt.h"
 #include "scev/scev.h"
 
 static void check_usage(FILE *f)

@@ -12,7 +12,7 @@
 
 #include "cli/cli.h"
 #include "fuzz/campaign.h"
-#include "oracle/kernel.h"
+#include "oracle/kernel/kernel.h"
 
 static void fuzz_usage(FILE *f)
 {

@@ -2,7 +2,7 @@
  * statistics (and its log), then, for an accepted program, a test run whose r0 is the last line.
  * Three other modes: --compare (the verifier's cost beside bpfscev's analysis time), --claims
  * (the verifier's log as claims, JSON for `bpfscev check --claims`) and --diff (the kernel
- * differential of oracle/kdiff.h: claims against the interpreter, r0 and packet against
+ * differential of oracle/kernel/kdiff.h: claims against the interpreter, r0 and packet against
  * BPF_PROG_TEST_RUN; findings saved and reduced).
  */
 #include <bpf/libbpf.h>
@@ -13,10 +13,10 @@
 #include <time.h>
 
 #include "cli/cli.h"
-#include "oracle/kdiff.h"
+#include "oracle/kernel/kdiff.h"
 #include "triage/kfinding.h"
-#include "oracle/kernel.h"
-#include "oracle/klog.h"
+#include "oracle/kernel/kernel.h"
+#include "oracle/kernel/klog.h"
 #include "scev/scev.h"
 #include "util/clock.h"
 #include "util/json.h"
@@ -46,7 +46,7 @@ static void kernel_usage(FILE *f)
 		   "                 instructions and verification time (log at statistics level,\n"
 		   "                 median of 3 loads when quick) beside bpfscev's analysis time\n"
 		   "                 (median of repeated runs) and their ratio\n"
-		   "  --claims       the verifier's level-2 log read as claims (oracle/klog.h), as the\n"
+		   "  --claims       the verifier's level-2 log read as claims (oracle/kernel/klog.h), as the\n"
 		   "                 JSON `bpfscev check --claims` reads\n"
 		   "  --diff         load with BPF_F_TEST_REG_INVARIANTS, check the log's claims on\n"
 		   "                 --runs inputs (default 48) in the interpreter, and compare r0\n"

@@ -8,9 +8,9 @@
 
 #include "cli/cli.h"
 #include "triage/finding.h"
-#include "oracle/kdiff.h"
+#include "oracle/kernel/kdiff.h"
 #include "triage/kfinding.h"
-#include "oracle/kernel.h"
+#include "oracle/kernel/kernel.h"
 #include "triage/reduce.h"
 
 static void reduce_usage(FILE *f)
@@ -119,7 +119,7 @@ int cmd_reduce(int argc, char **argv)
 	printf("reducing %s-%016llx: %s\n", finding_kind_name(f.kind),
 	       (unsigned long long)f.sig.full, f.text);
 	if (f.kind == FIND_KERNEL) {
-		/* every candidate is asked of the kernel (oracle/kdiff.h) */
+		/* every candidate is asked of the kernel (oracle/kernel/kdiff.h) */
 		struct kdiff_opts ko = { .sz = sizeof(ko), .prog_type = f.prog_type,
 					 .input = f.input_len ? f.input : NULL,
 					 .input_len = f.input_len };

@@ -6,8 +6,8 @@
 
 #include "cli/cli.h"
 #include "triage/finding.h"
-#include "oracle/kdiff.h"
-#include "oracle/kernel.h"
+#include "oracle/kernel/kdiff.h"
+#include "oracle/kernel/kernel.h"
 
 static void replay_usage(FILE *f)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "oracle/interp.h"
+#include "oracle/exec/interp.h"
 #include "util/json.h"
 #include "util/sbuf.h"
 

@@ -29,7 +29,7 @@
 
 #include "fuzz/oracles.h"
 #include "generators/gen.h"
-#include "oracle/check.h"
+#include "oracle/exec/check.h"
 #include "triage/finding.h"
 #include "scev/scev.h"
 #include "util/err.h"
@@ -102,7 +102,7 @@ struct fuzz_opts {
 	bool z3;			/* every claim to Z3 */
 	unsigned z3_timeout_ms;		/* per query; 0 = 500 (with an rlimit: a safety net) */
 	double z3_budget;		/* seconds per program; 0 = 2 (with an rlimit: none) */
-	/* Z3 resource limits (oracle/smt.h): with either set, the verdicts are the same on every
+	/* Z3 resource limits (oracle/z3/smt.h): with either set, the verdicts are the same on every
 	 * machine however loaded, which the clock limits above are not */
 	unsigned z3_rlimit;		/* resource units per query; 0 = none */
 	uint64_t z3_program_rlimit;	/* resource units per program; 0 = none */

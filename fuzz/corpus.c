@@ -11,9 +11,9 @@
 
 #include "bpf/prog.h"
 #include "bpf/asm.h"
-#include "oracle/check.h"
+#include "oracle/exec/check.h"
 #include "triage/finding.h"
-#include "oracle/smt.h"
+#include "oracle/z3/smt.h"
 #include "triage/verdict.h"
 #include "scev/scev.h"
 

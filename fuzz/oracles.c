@@ -12,7 +12,7 @@
 
 #include "fuzz/corpus.h"
 #include "generators/gen.h"
-#include "oracle/kdiff.h"
+#include "oracle/kernel/kdiff.h"
 #include "triage/kfinding.h"
 #include "triage/verdict.h"
 #include "util/clock.h"

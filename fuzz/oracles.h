@@ -1,12 +1,12 @@
 /* The campaign's optional oracles, run on a program after the concrete one (fuzz/program.c):
  *
- *   --z3      every claim decided by the Z3 oracle (oracle/smt.h) within a per-program time
+ *   --z3      every claim decided by the Z3 oracle (oracle/z3/smt.h) within a per-program time
  *             budget: proved, refuted (a counterexample the interpreter confirmed: a finding)
  *             or unknown; a model the interpreter does not confirm is an encoding finding;
  *   --kernel  the one-pass verdict (bpfscev verify) against the running kernel's accept or
  *             reject (triage/verdict.h: both accept, both reject, improvement, regression;
  *             a program called safe that faults when run is a finding), and the kernel
- *             differential (oracle/kdiff.h): the verifier's logged ranges checked as claims on
+ *             differential (oracle/kernel/kdiff.h): the verifier's logged ranges checked as claims on
  *             the interpreter, r0 and the packet against BPF_PROG_TEST_RUN; a refuted kernel
  *             claim, a different result or an invariant violation is a kernel finding.
  *
@@ -23,7 +23,7 @@
 
 #include "bpf/prog.h"
 #include "triage/finding.h"
-#include "oracle/smt.h"
+#include "oracle/z3/smt.h"
 #include "claims/claims.h"
 
 /* Counters of the optional oracles (struct fuzz_stats.oracle_stats): what each oracle was
@@ -60,7 +60,7 @@ struct fuzz_oracle_opts {
 	bool z3, kernel;
 	unsigned z3_timeout_ms;		/* per query; 0 = 500 (with an rlimit: smt's safety net) */
 	double z3_budget_s;		/* per program; 0 = 2 (with an rlimit: none) */
-	unsigned z3_rlimit;		/* Z3 resource units per query, 0 = none (oracle/smt.h) */
+	unsigned z3_rlimit;		/* Z3 resource units per query, 0 = none (oracle/z3/smt.h) */
 	uint64_t z3_program_rlimit;	/* ... per program, 0 = none */
 	uint64_t seed;			/* inputs of the kernel's claims and of a safe program */
 };

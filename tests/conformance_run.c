@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "bpf/prog.h"
-#include "oracle/interp.h"
+#include "oracle/exec/interp.h"
 
 /* ubpf's test helper 5 ("unwind"): returns r1; a 0 result stops the program. */
 static int conformance_helper(void *arg, int32_t id, const uint64_t args[5], uint64_t *ret)

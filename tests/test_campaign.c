@@ -25,8 +25,8 @@
 #include <unistd.h>
 
 #include "fuzz/campaign.h"
-#include "oracle/interp.h"
-#include "oracle/kernel.h"
+#include "oracle/exec/interp.h"
+#include "oracle/kernel/kernel.h"
 #include "triage/verdict.h"
 #include "tests/check.h"
 #include "util/clock.h"

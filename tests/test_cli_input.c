@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "oracle/kernel.h"
+#include "oracle/kernel/kernel.h"
 #include "tests/check.h"
 
 static const char *bin;

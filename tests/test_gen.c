@@ -13,7 +13,7 @@
 
 #include "bpf/asm.h"
 #include "generators/gen.h"
-#include "oracle/interp.h"
+#include "oracle/exec/interp.h"
 #include "scev/loop.h"
 #include "tests/check.h"
 

@@ -1,4 +1,4 @@
-/* Tests of the interpreter (oracle/interp.c) with hand-encoded programs.
+/* Tests of the interpreter (oracle/exec/interp.c) with hand-encoded programs.
  *
  * ALU and jump results are checked against a reference model written here in a different way
  * from the interpreter (sign and magnitude, as the kernel's interpreter computes signed division,
@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "bpf/prog.h"
-#include "oracle/interp.h"
+#include "oracle/exec/interp.h"
 #include "tests/check.h"
 #include "util/json.h"
 

@@ -1,4 +1,4 @@
-/* The kernel oracle (oracle/kernel.c) and `bpfscev kernel` against the running kernel: verdicts and
+/* The kernel oracle (oracle/kernel/kernel.c) and `bpfscev kernel` against the running kernel: verdicts and
  * their messages (infinite loop, too large, uninitialised register), the statistics parsed from the
  * log, log growth on ENOSPC and the truncated-log path, map creation with initial contents, test
  * runs with packets, programs compiled from tests/bpf against C models, and no fd left behind.
@@ -16,7 +16,7 @@
 
 #include "bpf/prog.h"
 #include "check.h"
-#include "oracle/kernel.h"
+#include "oracle/kernel/kernel.h"
 
 #define I(c, d, s, o, i) { .code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) }
 #define MOV64_IMM(d, i) I(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, i)

@@ -1,4 +1,4 @@
-/* Differential test: the interpreter (oracle/interp.c) against the kernel's JIT on random
+/* Differential test: the interpreter (oracle/exec/interp.c) against the kernel's JIT on random
  * straight-line and forward-branching programs.
  *
  * Programs are verifier-clean by construction: every register and the 64 bytes of stack used are
@@ -26,8 +26,8 @@
 #include "bpf/asm.h"
 #include "bpf/prog.h"
 #include "check.h"
-#include "oracle/interp.h"
-#include "oracle/kernel.h"
+#include "oracle/exec/interp.h"
+#include "oracle/kernel/kernel.h"
 
 #define MAX_ITEMS 256
 

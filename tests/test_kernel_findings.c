@@ -14,9 +14,9 @@
 
 #include "bpf/prog.h"
 #include "triage/finding.h"
-#include "oracle/kdiff.h"
+#include "oracle/kernel/kdiff.h"
 #include "triage/kfinding.h"
-#include "oracle/kernel.h"
+#include "oracle/kernel/kernel.h"
 #include "tests/check.h"
 
 static int run(const char *cmd)

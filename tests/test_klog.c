@@ -1,4 +1,4 @@
-/* The kernel verifier's log as claims (oracle/klog.c) and the kernel differential (kdiff.c).
+/* The kernel verifier's log as claims (oracle/kernel/klog.c) and the kernel differential (kdiff.c).
  *
  *  - forms: hand-written log lines in every form the shared prior-art notes list (section 2 of
  *    ../shared/PRIOR-ART.md, outside this repository; and those of 6.10-6.17), against the
@@ -29,11 +29,11 @@
 #include "bpf/asm.h"
 #include "bpf/prog.h"
 #include "generators/gen.h"
-#include "oracle/check.h"
-#include "oracle/kdiff.h"
+#include "oracle/exec/check.h"
+#include "oracle/kernel/kdiff.h"
 #include "triage/kfinding.h"
-#include "oracle/kernel.h"
-#include "oracle/klog.h"
+#include "oracle/kernel/kernel.h"
+#include "oracle/kernel/klog.h"
 #include "tests/check.h"
 
 /* ---- helpers ---- */
@@ -99,7 +99,7 @@ static void expect_val(const struct klog *k, uint32_t pc, int reg, const char *w
 
 static enum interp_ctx_kind ctx_of(uint32_t prog_type)
 {
-	/* asm programs without a type load as socket filters (oracle/kernel.c) */
+	/* asm programs without a type load as socket filters (oracle/kernel/kernel.c) */
 	return check_ctx_kind(prog_type ? prog_type : BPF_PROG_TYPE_SOCKET_FILTER);
 }
 

@@ -2,9 +2,14 @@
 # The layers hold at link level: no library refers to a symbol that only a library above it, or
 # beside it, defines.  In particular the judges (oracle/) never link the analyzer they judge
 # (scev/), and neither of them links triage/ or the campaign.  Run by ctest with the build
-# directory as $1; nm reads the static archives.
+# directory as $1 and the source directory as $2; nm reads the static archives.
+#
+# The sources are checked too: no file includes a header of a layer above it or beside it (the
+# judges never see the analyzer's headers, nor the analyzer theirs), and the include graph of the
+# source files (.c, .h, .inc; "dir/file.h" includes) has no cycle.
 set -u
 dir=$1
+src=${2:-}
 command -v nm >/dev/null 2>&1 || { echo "SKIP: nm not found"; exit 77; }
 fail=0
 tmp=$(mktemp -d) || exit 1
@@ -35,5 +40,65 @@ check scev oracle gen triage fuzz
 check oracle scev gen triage fuzz
 check gen scev oracle triage fuzz
 check triage gen fuzz
-[ $fail -eq 0 ] && echo "layers: util < bpf < claims < {scev, oracle, generators} < triage < fuzz hold"
+
+# Includes: folder -> the folders whose headers it must not include.
+includes() {
+	lib=$1
+	shift
+	for other in "$@"; do
+		bad=$(grep -rln "^[[:space:]]*#[[:space:]]*include[[:space:]]*\"$other/" "$src/$lib" \
+			--include='*.c' --include='*.h' --include='*.inc' 2>/dev/null | sed "s#^$src/##" |
+			tr '\n' ' ')
+		if [ -n "$bad" ]; then
+			echo "FAIL: $lib includes headers of $other: $bad"
+			fail=1
+		fi
+	done
+}
+# The include graph: an edge from each file to each header it includes; a cycle is a failure.
+include_cycles() {
+	(cd "$src" && find util bpf claims scev oracle generators triage fuzz cli \
+		\( -name '*.[ch]' -o -name '*.inc' \) | sort | while read -r f; do
+		sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" |
+			while read -r inc; do echo "$f $inc"; done
+	done) | awk '
+	$1 != $2 && !(($1, $2) in seen) { seen[$1, $2] = 1; adj[$1] = adj[$1] " " $2 }
+	{ nodes[$1] = 1; nodes[$2] = 1 }
+	function dfs(u,   i, n, k, vs, v, cyc) {
+		state[u] = 1
+		stack[++sp] = u
+		n = split(adj[u], vs, " ")
+		for (i = 1; i <= n; i++) {
+			v = vs[i]
+			if (state[v] == 1) {
+				cyc = v
+				for (k = sp; k >= 1 && stack[k] != v; k--)
+					cyc = stack[k] " -> " cyc
+				print "FAIL: include cycle: " v " -> " cyc
+				bad = 1
+			} else if (!state[v]) {
+				dfs(v)
+			}
+		}
+		state[u] = 2
+		sp--
+	}
+	END { for (u in nodes) if (!state[u]) dfs(u); exit bad }' || fail=1
+}
+if [ -n "$src" ] && [ -d "$src/oracle" ]; then
+	includes util bpf claims scev oracle generators triage fuzz cli
+	includes bpf claims scev oracle generators triage fuzz cli
+	includes claims scev oracle generators triage fuzz cli
+	includes scev oracle generators triage fuzz cli
+	includes oracle scev generators triage fuzz cli
+	includes generators scev oracle triage fuzz cli
+	includes triage generators fuzz cli
+	includes fuzz cli
+	include_cycles
+else
+	echo "FAIL: no source directory given (\$2): the includes are not checked"
+	fail=1
+fi
+[ $fail -eq 0 ] && echo "layers: util < bpf < claims < {scev, oracle, generators} < triage < fuzz hold" \
+	"(archives and includes), no include cycle"
 exit $fail

@@ -31,7 +31,7 @@ echo "build.sh: $(( $(date +%s) - start )) s"
 fails=0
 for f in "$src"/fuzz/targets/fuzz_*.c; do
 	t=$(basename "$f" .c) name=${t#fuzz_}
-	if [ "$name" = interp_z3 ] && [ ! -f "$src/oracle/smt.h" ]; then
+	if [ "$name" = interp_z3 ] && [ ! -f "$src/oracle/z3/smt.h" ]; then
 		continue
 	fi
 	[ -x "$out/$t" ] || { echo "FAIL: $out/$t missing"; fails=$((fails + 1)); continue; }

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "oracle/check.h"
-#include "oracle/interp.h"
+#include "oracle/exec/check.h"
+#include "oracle/exec/interp.h"
 #include "scev/report.h"
 #include "scev/scev.h"
 #include "tests/check.h"

@@ -1,4 +1,4 @@
-/* The Z3 oracle (oracle/smt.h).
+/* The Z3 oracle (oracle/z3/smt.h).
  *
  *  1. The encoding against the interpreter: thousands of random instructions of every opcode
  *     on random states (registers, stack, input, map values, helper stream), every register
@@ -21,9 +21,9 @@
 
 #include "bpf/prog.h"
 #include "fuzz/corpus.h"
-#include "oracle/check.h"
+#include "oracle/exec/check.h"
 #include "triage/finding.h"
-#include "oracle/smt.h"
+#include "oracle/z3/smt.h"
 #include "scev/scev.h"
 #include "tests/check.h"
 

@@ -8,7 +8,7 @@
 
 #include "bpf/asm.h"
 #include "generators/gen.h"
-#include "oracle/kernel.h"
+#include "oracle/kernel/kernel.h"
 #include "triage/verdict.h"
 #include "tests/check.h"
 

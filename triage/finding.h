@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "bpf/prog.h"
-#include "oracle/check.h"
+#include "oracle/exec/check.h"
 #include "claims/claims.h"
 #include "scev/scev.h"
 

@@ -1,4 +1,4 @@
-/* Kernel differences as findings: a kdiff result (oracle/kdiff.h) becomes a finding record, and
+/* Kernel differences as findings: a kdiff result (oracle/kernel/kdiff.h) becomes a finding record, and
  * a finding's program is shrunk while the kernel still shows the same kind of difference.
  * Triage of the kernel oracle's results: the oracle judges, this files and reduces.
  */

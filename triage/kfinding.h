@@ -1,8 +1,8 @@
-/* Kernel differences (oracle/kdiff.h) as findings, and their reduction. */
+/* Kernel differences (oracle/kernel/kdiff.h) as findings, and their reduction. */
 #ifndef BPFSCEV_TRIAGE_KFINDING_H
 #define BPFSCEV_TRIAGE_KFINDING_H
 
-#include "oracle/kdiff.h"
+#include "oracle/kernel/kdiff.h"
 #include "triage/finding.h"
 
 /* A finding (kind FIND_KERNEL, source "kernel") for a KDIFF_CLAIM, _RETVAL, _PACKET, _TRAP or

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "oracle/kernel.h"
+#include "oracle/kernel/kernel.h"
 
 /* Instructions a run of a safe program may take when the verdict gives no bound. */
 #define VERDICT_RUN_BUDGET 5000000ull

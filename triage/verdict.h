@@ -10,7 +10,7 @@
 #ifndef BPFSCEV_TRIAGE_VERDICT_H
 #define BPFSCEV_TRIAGE_VERDICT_H
 
-#include "oracle/check.h"
+#include "oracle/exec/check.h"
 #include "scev/scev.h"
 
 enum verdict_class { VC_BOTH_ACCEPT, VC_BOTH_REJECT, VC_IMPROVEMENT, VC_REGRESSION, VC_NO_KERNEL };

@@ -19,7 +19,7 @@
 #include "bpf/asm.h"
 #include "bpf/prog.h"
 #include "fuzz/targets/fuzz_check.h"
-#include "oracle/check.h"
+#include "oracle/exec/check.h"
 #include "scev/scev.h"
 
 #define FUZZ_MAX_SLOTS 4096	/* longer inputs are cut: the analyzer's cost grows with size */

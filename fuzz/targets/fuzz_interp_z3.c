@@ -1,5 +1,5 @@
 /* Fuzz target "interp_z3": one instruction on one machine state, run by the interpreter and
- * evaluated in the Z3 encoding (oracle/smt.h smt_diff_run); they must agree on every register,
+ * evaluated in the Z3 encoding (oracle/z3/smt.h smt_diff_run); they must agree on every register,
  * every byte of stack, input and map, the next pc, and whether it traps or ends the program.
  *
  * The bytes are read through the generators' data producer (generators/producer.h), as zstd's

@@ -10,8 +10,8 @@
 
 #include "bpf/isa.h"
 #include "generators/producer.h"
-#include "oracle/interp.h"
-#include "oracle/smt.h"
+#include "oracle/exec/interp.h"
+#include "oracle/z3/smt.h"
 
 static const uint64_t boundary[] = {
 	0, 1, 2, 7, 8, 31, 32, 33, 63, 64, 0x7f, 0x80, 0xff, 0x100, 0x7fff, 0x8000, 0xffff,

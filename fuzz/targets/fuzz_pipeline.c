@@ -26,7 +26,7 @@
 #include "fuzz/targets/fuzz_check.h"
 #include "fuzz/targets/fuzz_pipeline.h"
 #include "generators/gen.h"
-#include "oracle/check.h"
+#include "oracle/exec/check.h"
 #include "triage/finding.h"
 #include "scev/scev.h"
 

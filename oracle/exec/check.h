@@ -18,20 +18,9 @@
 #include <stdint.h>
 
 #include "bpf/prog.h"
-#include "oracle/interp.h"
+#include "oracle/exec/interp.h"
 #include "claims/claims.h"
-
-enum finding_kind {
-	FIND_RANGE,		/* a value outside a range claim */
-	FIND_TRIP_MAX,		/* more header executions than the claimed maximum */
-	FIND_TRIP_MIN,		/* fewer than the claimed minimum, on a normal exit */
-	FIND_IV,		/* an induction variable that did not step as claimed */
-	FIND_CRASH,		/* the analyzer crashed, hung or tripped a sanitizer (campaign) */
-	FIND_ENCODING,		/* a Z3 counterexample the interpreter does not confirm */
-	FIND_KERNEL,		/* a kernel verifier claim refuted (kernel log ranges) */
-	FIND_VERDICT,		/* a program called safe that faults in execution */
-};
-const char *finding_kind_name(enum finding_kind k);
+#include "claims/finding_kind.h"
 
 struct check_finding {
 	uint8_t kind;

@@ -14,7 +14,7 @@
  * Claim ids: range claims 0..nr-1, then one trip-count claim per claimed loop, then the
  * induction variables loop by loop.
  */
-#include "oracle/smt.h"
+#include "oracle/z3/smt.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -23,10 +23,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "oracle/interp.h"
-#include "oracle/smt_cfg.h"
-#include "oracle/smt_mach.h"
-#include "oracle/smt_term.h"
+#include "oracle/exec/interp.h"
+#include "oracle/z3/smt_cfg.h"
+#include "oracle/z3/smt_mach.h"
+#include "oracle/z3/smt_term.h"
 #include "util/clock.h"
 
 #define DEFAULT_TIMEOUT_MS 2000

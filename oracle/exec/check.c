@@ -1,20 +1,11 @@
 /* The concrete oracle: see check.h. */
-#include "oracle/check.h"
+#include "oracle/exec/check.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *const kind_names[] = {
-	"range", "trip-max", "trip-min", "induction", "crash", "encoding", "kernel", "verdict",
-};
-
-const char *finding_kind_name(enum finding_kind k)
-{
-	return k < sizeof(kind_names) / sizeof(kind_names[0]) ? kind_names[k] : "?";
-}
 
 enum interp_ctx_kind check_ctx_kind(uint32_t prog_type)
 {

@@ -1,9 +1,9 @@
 /* The BPF machine over Z3 terms (see smt_mach.h): one function per kind of instruction, each a
- * transcription of the interpreter's handler (oracle/interp_loop.inc and the out-of-line paths
+ * transcription of the interpreter's handler (oracle/exec/interp_loop.inc and the out-of-line paths
  * in interp.c) — same order of checks, same trap conditions, same results — so that
  * tests/test_smt.c can hold the two against each other on random states.
  */
-#include "oracle/smt_mach.h"
+#include "oracle/z3/smt_mach.h"
 
 #include <errno.h>
 #include <stddef.h>

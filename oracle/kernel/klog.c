@@ -4,7 +4,7 @@
  * uninitialised, a store through a pointer) makes what it may touch unknown rather than stale,
  * so the joins only ever lose precision, never gain it.
  */
-#include "oracle/klog.h"
+#include "oracle/kernel/klog.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -216,7 +216,7 @@ static void frame_set(struct frame *f, const struct klog_val *v)
 }
 
 /* Kernel object names: at most 15 characters of [A-Za-z0-9_.], others become '_' — how
- * oracle/kernel.c names the maps it creates, so the names the log prints. */
+ * oracle/kernel/kernel.c names the maps it creates, so the names the log prints. */
 static void obj_name(char dst[MAP_NAME_LEN], const char *src)
 {
 	size_t i;

@@ -7,7 +7,7 @@
  * context's arena and dropped in one place (sx_release / sx_free).  Solvers, models, params
  * and optimizers are reference-counted objects released by the function that made them.
  */
-#include "oracle/smt_term.h"
+#include "oracle/z3/smt_term.h"
 #include "util/clock.h"
 
 #include <errno.h>

@@ -2,7 +2,7 @@
  * See kernel.h for the contract.  Every fd this file opens is closed before the function that
  * opened it returns, except a loaded program's, which struct kernel_prog owns.
  */
-#include "oracle/kernel.h"
+#include "oracle/kernel/kernel.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>

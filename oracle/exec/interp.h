@@ -7,7 +7,7 @@
  * region, an unknown helper, too deep a call chain) stops the run with a trap and a reason.
  *
  * Memory is a virtual address space of disjoint regions with fixed bases, so a program's pointer
- * values are the same in every run and in the Z3 encoding (oracle/smt.c uses these constants):
+ * values are the same in every run and in the Z3 encoding (oracle/z3/smt.c uses these constants):
  *   stack frame k  [INTERP_VA_STACK + 512k, INTERP_VA_STACK + 512(k+1)),  r10 = the end
  *   context        [INTERP_VA_CTX, +ctx_len)
  *   packet         [INTERP_VA_PKT, +pkt_len)     (XDP data .. data_end)

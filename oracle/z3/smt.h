@@ -1,10 +1,10 @@
 /* The Z3 oracle: decides each claim about a program for all inputs — proved, refuted with a
  * counterexample the interpreter confirms, or unknown with the reason.  Like the concrete oracle
  * (check.h) it sees only the program, the claims and the machine model (interp.h), never how
- * the claims were derived.  oracle/smt.c is the only file of bpfscev that includes z3.h.
+ * the claims were derived.  oracle/z3/smt.c is the only file of bpfscev that includes z3.h.
  *
  * Encoding.  Every instruction is encoded over bit-vectors exactly as the interpreter runs it
- * (oracle/smt_mach.h): the input bytes and the helper-result stream are the free variables;
+ * (oracle/z3/smt_mach.h): the input bytes and the helper-result stream are the free variables;
  * the stack, the XDP/SKB context, the packet and map storage are byte arrays at the
  * interpreter's fixed addresses; traps stop a path.  The input has a fixed length (opts).
  *
@@ -42,7 +42,7 @@
 #include <stdint.h>
 
 #include "bpf/prog.h"
-#include "oracle/check.h"
+#include "oracle/exec/check.h"
 #include "claims/claims.h"
 
 /* Budgets.  Z3's resource limit (rlimit) counts elementary solver steps: with the same program,

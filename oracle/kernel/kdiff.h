@@ -1,7 +1,7 @@
 /* The running kernel as a differential oracle: one call loads a program (with
  * BPF_F_TEST_REG_INVARIANTS, so the verifier's own range-invariant violations fail the load),
- * reads its verifier log as claims (oracle/klog.h), checks those claims against runs of our
- * interpreter (oracle/check.h), and compares execution itself — r0 and the output packet of
+ * reads its verifier log as claims (oracle/kernel/klog.h), checks those claims against runs of our
+ * interpreter (oracle/exec/check.h), and compares execution itself — r0 and the output packet of
  * BPF_PROG_TEST_RUN against the interpreter for the same input.
  *
  * Verdicts, most serious first: the verifier reported a bug in itself (an invariant violation,
@@ -15,7 +15,7 @@
  * helpers can return: the kernel bounds bpf_get_smp_processor_id by this machine's CPU count, so
  * for programs calling it every helper result is drawn below that count.  Socket filters are
  * run by BPF_PROG_TEST_RUN on the whole frame and by the interpreter on the frame after its
- * Ethernet header (oracle/interp.h says why).
+ * Ethernet header (oracle/exec/interp.h says why).
  *
  * Kernel findings are saved like every other finding (triage/kfinding.h, kind "kernel") and
  * shrunk with kdiff_reduce(), whose predicate asks the kernel again for every candidate.
@@ -28,8 +28,8 @@
 #include <stdint.h>
 
 #include "bpf/prog.h"
-#include "oracle/check.h"
-#include "oracle/klog.h"
+#include "oracle/exec/check.h"
+#include "oracle/kernel/klog.h"
 #include "claims/claims.h"
 
 enum kdiff_kind {

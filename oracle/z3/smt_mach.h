@@ -1,4 +1,4 @@
-/* The BPF machine over Z3 terms: the interpreter's semantics (oracle/interp.h) instruction by
+/* The BPF machine over Z3 terms: the interpreter's semantics (oracle/exec/interp.h) instruction by
  * instruction, for the Z3 oracle's symbolic execution and for the interp-vs-Z3 differential test.
  *
  * A machine state is what the interpreter keeps, as terms: r0-r10 (bv64), one byte array per
@@ -22,8 +22,8 @@
 #include <stdint.h>
 
 #include "bpf/prog.h"
-#include "oracle/interp.h"
-#include "oracle/smt_term.h"
+#include "oracle/exec/interp.h"
+#include "oracle/z3/smt_term.h"
 
 #define MACH_MAX_MAPS 16	/* maps with modeled storage; more maps: accesses unsupported */
 #define MACH_NFRAMES EBPF_MAX_CALL_DEPTH

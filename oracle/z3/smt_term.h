@@ -1,5 +1,5 @@
 /* The Z3 oracle's term layer: bit-vector, boolean and byte-array terms, solver queries, models
- * and optimization, behind an opaque handle so that oracle/smt.c stays the only file that
+ * and optimization, behind an opaque handle so that oracle/z3/smt.c stays the only file that
  * includes z3.h (the machine encoding, the prover and the differential test build on this).
  *
  * A struct sx is one Z3 context created with Z3_mk_context_rc and its error handler set before

@@ -11,7 +11,7 @@
  * register operation — memory outside the fast regions, helpers, calls, traps — lives in small
  * out-of-line functions.
  */
-#include "oracle/interp.h"
+#include "oracle/exec/interp.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -948,7 +948,7 @@ static void exec(struct interp_state *st, uint64_t budget, bool hooked)
 		st->steps = budget - left - ip->len + (executed);                           \
 		goto done;                                                                  \
 	} while (0)
-#include "oracle/interp_loop.inc"
+#include "oracle/exec/interp_loop.inc"
 #undef L
 #undef NEXT
 #undef JUMP
@@ -974,7 +974,7 @@ static void exec(struct interp_state *st, uint64_t budget, bool hooked)
 		st->steps = budget - left - 1 + (executed);                                 \
 		goto done;                                                                  \
 	} while (0)
-#include "oracle/interp_loop.inc"
+#include "oracle/exec/interp_loop.inc"
 #undef L
 #undef NEXT
 #undef JUMP

@@ -1,7 +1,7 @@
 /* The kernel as a differential oracle: see kdiff.h.  Every program this file loads is unloaded
  * before the function that loaded it returns.
  */
-#include "oracle/kdiff.h"
+#include "oracle/kernel/kdiff.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "oracle/interp.h"
-#include "oracle/kernel.h"
+#include "oracle/exec/interp.h"
+#include "oracle/kernel/kernel.h"
 #include "util/sbuf.h"
 
 #ifndef BPF_F_TEST_REG_INVARIANTS

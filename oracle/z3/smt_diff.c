@@ -9,7 +9,7 @@
  * built by storing one byte variable per position — so the encoding is built over symbols and
  * evaluated in a model that assigns the concrete values, never folded from constants.
  */
-#include "oracle/smt.h"
+#include "oracle/z3/smt.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "oracle/interp.h"
-#include "oracle/smt_mach.h"
-#include "oracle/smt_term.h"
+#include "oracle/exec/interp.h"
+#include "oracle/z3/smt_mach.h"
+#include "oracle/z3/smt_term.h"
 
 #define STACK_SLOTS (EBPF_STACK_SIZE / 8)
 #define PROLOGUE (STACK_SLOTS * 3 + 10 * 2)	/* slots before the instruction under test */

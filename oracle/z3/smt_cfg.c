@@ -1,5 +1,5 @@
 /* Functions, loop forest and region orders for the Z3 oracle (see smt_cfg.h). */
-#include "oracle/smt_cfg.h"
+#include "oracle/z3/smt_cfg.h"
 
 #include <errno.h>
 #include <stdlib.h>
