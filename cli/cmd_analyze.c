@@ -1,4 +1,5 @@
 /* bpfscev analyze: loops, induction variables, trip counts and ranges, as text or claims JSON. */
+#include <bpf/libbpf.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,13 @@ uint32_t cli_prog_type(const char *name)
 		return BPF_PROG_TYPE_SCHED_CLS;
 	if (!strcmp(name, "plain"))
 		return BPF_PROG_TYPE_UNSPEC;
+	/* any name libbpf gives a program type: kprobe, tracepoint, cgroup_skb, sock_ops, ... */
+	for (uint32_t t = 1; t < 64; t++) {
+		const char *n = libbpf_bpf_prog_type_str((enum bpf_prog_type)t);
+
+		if (n && !strcmp(n, name))
+			return t;
+	}
 	return UINT32_MAX;
 }
 

@@ -1,17 +1,22 @@
 /* bpfscev verify: a one-pass safety verdict from the analysis, optionally held against the
  * kernel's own verdict and against execution. */
+#include <dirent.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "triage/verdict.h"
+#include "triage/vtable.h"
 #include "util/json.h"
 
 static void verify_usage(FILE *f)
 {
-	fprintf(f, "usage: bpfscev verify FILE [--prog NAME] [--type xdp|socket|tc|plain] [--kernel]\n"
-		   "                      [--log] [--json]\n"
+	fprintf(f, "usage: bpfscev verify FILE [--prog NAME] [--type TYPE] [--kernel] [--log] [--json]\n"
+		   "       bpfscev verify FILE|DIR... --table|--csv|--json [--kernel] [--type TYPE]\n"
+		   "                      [--default-type TYPE] [--prog NAME]\n"
+		   "       bpfscev verify --compare BEFORE.csv AFTER.csv [--csv|--json]\n"
 		   "  Decides in one pass whether each program is safe: every loop bounded (by its\n"
 		   "  trip count, never unrolled), every stack, context, packet and map-value access in\n"
 		   "  bounds, no read of an unwritten register or stack byte, no recursion, call chains\n"
@@ -19,13 +24,239 @@ static void verify_usage(FILE *f)
 		   "  safe is also run on many inputs; a memory fault, a kernel limit or more\n"
 		   "  instructions than its loops' trip counts allow is a finding.  --kernel loads it\n"
 		   "  into the running kernel too and classifies: both-accept, both-reject, improvement,\n"
-		   "  regression.  Exit 0 safe, 1 unsafe (or a finding), 2 unsupported or usage error.\n");
+		   "  regression, or no-load (the kernel could not be asked: a map it refuses, a load\n"
+		   "  refused before verification).  Exit 0 safe, 1 unsafe (or a finding), 2\n"
+		   "  unsupported or usage error.\n"
+		   "  Several FILEs, a directory (every ELF file below it) or --table/--csv give the\n"
+		   "  report: one row per program (object, program, kernel verdict, processed insns,\n"
+		   "  verification time, bpfscev verdict, analysis time, class, reason), totals, and\n"
+		   "  the kernel-accepted programs bpfscev does not call safe grouped by reason; --csv\n"
+		   "  and --json give the same as CSV (rows only) and JSON.  Exit 0, or 1 when a\n"
+		   "  program called safe faulted when run.  --compare reads two saved --csv reports\n"
+		   "  and lists the programs whose verdict or class changed, with both totals.\n"
+		   "  --type TYPE         analyze and load every program as TYPE (xdp, socket, tc,\n"
+		   "                      plain, or a libbpf type name: kprobe, tracepoint, ...)\n"
+		   "  --default-type TYPE the same, only for programs whose section names no type\n");
+}
+
+static int read_table(const char *path, struct vtable *t)
+{
+	size_t len;
+	char *text = cli_read_file(path, &len);
+	struct diag d;
+	char msg[512];
+
+	if (!text)
+		return -1;
+	diag_clear(&d);
+	if (strlen(text) != len || vtable_read_csv(t, text, path, &d)) {
+		if (!d.msg[0])
+			snprintf(d.msg, sizeof(d.msg), "%s: contains a NUL byte", path);
+		diag_format(&d, msg, sizeof(msg));
+		fprintf(stderr, "bpfscev verify: %s\n", msg);
+		free(text);
+		return -1;
+	}
+	free(text);
+	return 0;
+}
+
+static int compare_tables(const char *a, const char *b, enum vtable_format f)
+{
+	struct vtable before, after;
+	struct sbuf sb = SBUF_INIT;
+
+	if (read_table(a, &before))
+		return CLI_USAGE;
+	if (read_table(b, &after)) {
+		vtable_free(&before);
+		return CLI_USAGE;
+	}
+	vtable_compare(&sb, &before, &after, f);
+	fputs(sbuf_cstr(&sb), stdout);
+	sbuf_free(&sb);
+	vtable_free(&before);
+	vtable_free(&after);
+	return CLI_OK;
+}
+
+struct paths {
+	char **v;
+	size_t n, cap;
+};
+
+static int paths_add(struct paths *p, const char *s)
+{
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 64;
+		char **v = realloc(p->v, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		p->v = v;
+		p->cap = cap;
+	}
+	if (!(p->v[p->n] = strdup(s)))
+		return -1;
+	p->n++;
+	return 0;
+}
+
+static int path_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool is_elf_file(const char *path)
+{
+	unsigned char m[4];
+	FILE *f = fopen(path, "rb");
+	bool elf = f && fread(m, 1, 4, f) == 4 && !memcmp(m, "\x7f" "ELF", 4);
+
+	if (f)
+		fclose(f);
+	return elf;
+}
+
+/* Every ELF file below dir, depth first; the caller sorts. */
+static int walk(struct paths *out, const char *dir, int depth)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d) {
+		fprintf(stderr, "bpfscev verify: %s: cannot open the directory\n", dir);
+		return -1;
+	}
+	while ((e = readdir(d))) {
+		char path[4096 + 256];
+		struct stat st;
+
+		if (e->d_name[0] == '.')
+			continue;
+		size_t dl = strlen(dir), nl = strlen(e->d_name);
+
+		if (dl + nl + 2 > sizeof(path))
+			continue;
+		memcpy(path, dir, dl);
+		path[dl] = '/';
+		memcpy(path + dl + 1, e->d_name, nl + 1);
+		if (stat(path, &st))
+			continue;
+		if (S_ISDIR(st.st_mode) && depth < 16) {
+			if (walk(out, path, depth + 1)) {
+				closedir(d);
+				return -1;
+			}
+		} else if (S_ISREG(st.st_mode) && is_elf_file(path) && paths_add(out, path)) {
+			closedir(d);
+			return -1;
+		}
+	}
+	closedir(d);
+	return 0;
+}
+
+/* The report over every program of every object. */
+static int report(struct paths *args, const char *prog, const struct verdict_opts *base,
+		  uint32_t default_type, enum vtable_format f)
+{
+	struct paths files = { 0 };
+	struct vtable t = { 0 };
+	struct sbuf sb = SBUF_INIT;
+	int rc = CLI_OK;
+
+	for (size_t i = 0; i < args->n; i++) {
+		struct stat st;
+
+		if (!stat(args->v[i], &st) && S_ISDIR(st.st_mode)) {
+			size_t first = files.n;
+			char dir[4096];
+			size_t l;
+
+			snprintf(dir, sizeof(dir), "%s", args->v[i]);
+			l = strlen(dir);
+			while (l > 1 && dir[l - 1] == '/')
+				dir[--l] = '\0';
+			if (walk(&files, dir, 0)) {
+				rc = CLI_USAGE;
+				goto out;
+			}
+			qsort(files.v + first, files.n - first, sizeof(*files.v), path_cmp);
+		} else if (paths_add(&files, args->v[i])) {
+			rc = CLI_USAGE;
+			goto out;
+		}
+	}
+	for (size_t i = 0; i < files.n; i++) {
+		struct ebpf_object *obj = NULL;
+		const struct ebpf_prog **progs = NULL;
+		struct diag d;
+		size_t n = 0;
+		char msg[1024];
+
+		diag_clear(&d);
+		if (ebpf_object__open_file(&obj, files.v[i], &d)) {
+			diag_format(&d, msg, sizeof(msg));
+			vtable_add_bad(&t, files.v[i], msg);
+			continue;
+		}
+		if (prog) {
+			const struct ebpf_prog *p = ebpf_object__find_prog(obj, prog);
+
+			if (p) {
+				progs = malloc(sizeof(*progs));
+				if (progs) {
+					progs[0] = p;
+					n = 1;
+				}
+			}
+		} else if ((progs = malloc((obj->prog_cnt ? obj->prog_cnt : 1) * sizeof(*progs)))) {
+			for (n = 0; n < obj->prog_cnt; n++)
+				progs[n] = &obj->progs[n];
+		}
+		for (size_t k = 0; k < n; k++) {
+			struct verdict_opts vo = *base;
+			struct verdict_report r;
+
+			if (!vo.prog_type && progs[k]->prog_type == 0)
+				vo.prog_type = default_type;
+			diag_clear(&d);
+			if (verdict_compare(&r, obj, progs[k], &vo, &d)) {
+				diag_format(&d, msg, sizeof(msg));
+				vtable_add_bad(&t, files.v[i], msg);
+				snprintf(t.rows[t.n - 1].prog, sizeof(t.rows[0].prog), "%s",
+					 progs[k]->name);
+				verdict_report__free(&r);
+				continue;
+			}
+			vtable_add(&t, files.v[i], progs[k],
+				   vo.prog_type ? vo.prog_type : progs[k]->prog_type, &r, vo.kernel);
+			if (r.faults)
+				rc = CLI_FINDING;
+			verdict_report__free(&r);
+		}
+		free(progs);
+		ebpf_object__free(obj);
+	}
+	vtable_format(&sb, &t, f);
+	fputs(sbuf_cstr(&sb), stdout);
+out:
+	sbuf_free(&sb);
+	vtable_free(&t);
+	for (size_t i = 0; i < files.n; i++)
+		free(files.v[i]);
+	free(files.v);
+	return rc;
 }
 
 int cmd_verify(int argc, char **argv)
 {
-	const char *file = NULL, *prog = NULL;
+	const char *file = NULL, *prog = NULL, *cmp[2] = { NULL, NULL };
 	struct verdict_opts vo = { .sz = sizeof(vo) };
+	struct paths args = { 0 };
+	bool table = false, csv = false, any_dir = false;
+	uint32_t default_type = 0;
 	const struct ebpf_prog **progs = NULL;
 	struct ebpf_object *obj;
 	bool json = false, log = false;
@@ -45,27 +276,65 @@ int cmd_verify(int argc, char **argv)
 			vo.full_log = true;
 		} else if (!strcmp(argv[i], "--json")) {
 			json = true;
-		} else if (!strcmp(argv[i], "--type") && i + 1 < argc) {
-			vo.prog_type = cli_prog_type(argv[++i]);
-			if (vo.prog_type == UINT32_MAX) {
-				fprintf(stderr, "bpfscev verify: unknown --type '%s'\n", argv[i]);
+		} else if (!strcmp(argv[i], "--table")) {
+			table = true;
+		} else if (!strcmp(argv[i], "--csv")) {
+			csv = true;
+		} else if (!strcmp(argv[i], "--compare") && i + 2 < argc) {
+			cmp[0] = argv[++i];
+			cmp[1] = argv[++i];
+		} else if ((!strcmp(argv[i], "--type") || !strcmp(argv[i], "--default-type")) &&
+			   i + 1 < argc) {
+			bool dflt = !strcmp(argv[i], "--default-type");
+			uint32_t t = cli_prog_type(argv[++i]);
+
+			if (t == UINT32_MAX) {
+				fprintf(stderr, "bpfscev verify: unknown %s '%s'\n",
+					dflt ? "--default-type" : "--type", argv[i]);
 				return CLI_USAGE;
 			}
+			if (dflt)
+				default_type = t;
+			else
+				vo.prog_type = t;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			fprintf(stderr, "bpfscev verify: unknown or incomplete option '%s'\n", argv[i]);
 			verify_usage(stderr);
 			return CLI_USAGE;
-		} else if (!file) {
-			file = argv[i];
 		} else {
-			fprintf(stderr, "bpfscev verify: more than one FILE\n");
-			return CLI_USAGE;
+			struct stat st;
+
+			if (!file)
+				file = argv[i];
+			any_dir = any_dir || (!stat(argv[i], &st) && S_ISDIR(st.st_mode));
+			if (paths_add(&args, argv[i])) {
+				fprintf(stderr, "bpfscev verify: out of memory\n");
+				rc = CLI_USAGE;
+				goto out_args;
+			}
 		}
+	}
+	if (cmp[0]) {
+		rc = file ? CLI_USAGE : compare_tables(cmp[0], cmp[1], csv ? VT_CSV : json ? VT_JSON
+										       : VT_TEXT);
+		if (file)
+			fprintf(stderr, "bpfscev verify: --compare takes two saved tables, no FILE\n");
+		goto out_args;
 	}
 	if (!file) {
 		verify_usage(stderr);
-		return CLI_USAGE;
+		rc = CLI_USAGE;
+		goto out_args;
 	}
+	if (table || csv || any_dir || args.n > 1) {
+		vo.keep_load_errors = true;
+		rc = report(&args, prog, &vo, default_type, csv ? VT_CSV : json ? VT_JSON : VT_TEXT);
+		goto out_args;
+	}
+	for (size_t i = 0; i < args.n; i++)
+		free(args.v[i]);
+	free(args.v);
+	args.v = NULL;
 	obj = cli_open(file);
 	if (!obj)
 		return CLI_USAGE;
@@ -80,8 +349,12 @@ int cmd_verify(int argc, char **argv)
 		struct diag d;
 		char msg[1024];
 
+		struct verdict_opts po = vo;
+
+		if (!po.prog_type && progs[i]->prog_type == 0)
+			po.prog_type = default_type;
 		diag_clear(&d);
-		if (verdict_compare(&r, obj, progs[i], &vo, &d)) {
+		if (verdict_compare(&r, obj, progs[i], &po, &d)) {
 			diag_format(&d, msg, sizeof(msg));
 			fprintf(stderr, "bpfscev verify: %s: %s\n", progs[i]->name, msg);
 			rc = CLI_USAGE;
@@ -162,5 +435,10 @@ int cmd_verify(int argc, char **argv)
 		printf("\n]}\n");
 	free(progs);
 	ebpf_object__free(obj);
+	return rc;
+out_args:
+	for (size_t i = 0; i < args.n; i++)
+		free(args.v[i]);
+	free(args.v);
 	return rc;
 }

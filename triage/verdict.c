@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "oracle/kernel/kernel.h"
+#include "util/clock.h"
 
 /* Instructions a run of a safe program may take when the verdict gives no bound. */
 #define VERDICT_RUN_BUDGET 5000000ull
@@ -15,9 +16,9 @@
 const char *verdict_class_name(enum verdict_class c)
 {
 	static const char *const names[] = { "both-accept", "both-reject", "improvement",
-					     "regression", "no-kernel" };
+					     "regression", "no-kernel", "no-load" };
 
-	return c <= VC_NO_KERNEL ? names[c] : "?";
+	return c <= VC_NO_LOAD ? names[c] : "?";
 }
 
 void verdict_report__free(struct verdict_report *r)
@@ -127,7 +128,10 @@ int verdict_compare(struct verdict_report *r, const struct ebpf_object *obj,
 	type = o.prog_type ? o.prog_type : prog->prog_type;
 	so.prog_type = type;
 	so.no_ranges = true;
-	if ((err = scev_verify(&r->ours, NULL, prog, obj->maps, obj->map_cnt, &so, d)))
+	r->ours_usec = wall_s();
+	err = scev_verify(&r->ours, NULL, prog, obj->maps, obj->map_cnt, &so, d);
+	r->ours_usec = (wall_s() - r->ours_usec) * 1e6;
+	if (err)
 		return err;
 	if (r->ours.kind == VERDICT_SAFE && (err = run_safe(r, obj, prog, &o, type)))
 		return diag_set(d, -err, "running the program failed: %s", strerror(-err));
@@ -139,15 +143,24 @@ int verdict_compare(struct verdict_report *r, const struct ebpf_object *obj,
 		struct kernel_prog *kp = NULL;
 		bool ours = r->ours.kind == VERDICT_SAFE;
 
-		if ((err = kernel_prog__load(&kp, obj, prog, &ko, d)))
-			return err;
+		if ((err = kernel_prog__load(&kp, obj, prog, &ko, d))) {
+			if (!o.keep_load_errors)
+				return err;
+			r->cls = VC_NO_LOAD;
+			diag_format(d, r->kernel_message, sizeof(r->kernel_message));
+			diag_clear(d);
+			return 0;
+		}
 		r->kernel_accepted = kp->accepted;
 		r->kernel_err = kp->err;
 		snprintf(r->kernel_message, sizeof(r->kernel_message), "%s", kp->message);
 		r->kernel_processed = kp->processed;
 		r->kernel_usec = kp->verification_usec;
 		r->kernel_log = strdup(kp->log);
-		r->cls = ours && kp->accepted ? VC_BOTH_ACCEPT : !ours && !kp->accepted ? VC_BOTH_REJECT :
+		if (o.keep_load_errors && !kp->accepted && kp->processed < 0)
+			r->cls = VC_NO_LOAD;
+		else
+			r->cls = ours && kp->accepted ? VC_BOTH_ACCEPT : !ours && !kp->accepted ? VC_BOTH_REJECT :
 			 ours ? VC_IMPROVEMENT : VC_REGRESSION;
 		kernel_prog__free(kp);
 	}

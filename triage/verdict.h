@@ -13,11 +13,17 @@
 #include "oracle/exec/check.h"
 #include "scev/scev.h"
 
-enum verdict_class { VC_BOTH_ACCEPT, VC_BOTH_REJECT, VC_IMPROVEMENT, VC_REGRESSION, VC_NO_KERNEL };
+/* VC_NO_LOAD: the kernel could not be asked about this program as it stands — a map it refuses
+ * to create, or a refusal before the verifier walked a single instruction (no statistics in the
+ * log: a missing attach target, a program type it cannot load this way).  Only with
+ * verdict_opts.keep_load_errors; otherwise such a load is an error. */
+enum verdict_class { VC_BOTH_ACCEPT, VC_BOTH_REJECT, VC_IMPROVEMENT, VC_REGRESSION, VC_NO_KERNEL,
+		     VC_NO_LOAD };
 const char *verdict_class_name(enum verdict_class c);
 
 struct verdict_report {
 	struct scev_verdict ours;
+	double ours_usec;	/* wall time of the analysis and verdict (scev_verify) */
 	enum verdict_class cls;
 	bool kernel_accepted;
 	int kernel_err;
@@ -39,6 +45,8 @@ struct verdict_opts {
 	uint64_t seed;
 	uint32_t prog_type;	/* 0: the program's own */
 	bool full_log;		/* the kernel's level-2 log (slow on long loops); else stats only */
+	bool keep_load_errors;	/* a program the kernel cannot be asked about is VC_NO_LOAD with
+				 * the reason in kernel_message, not an error */
 };
 
 int verdict_compare(struct verdict_report *r, const struct ebpf_object *obj,
