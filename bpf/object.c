@@ -531,7 +531,53 @@ enum ebpf_ctx_model ebpf_prog_ctx_model(uint32_t prog_type)
 	case BPF_PROG_TYPE_LWT_XMIT:
 	case BPF_PROG_TYPE_SK_SKB:
 		return EBPF_CTX_SKB;
+	case BPF_PROG_TYPE_KPROBE:
+	case BPF_PROG_TYPE_TRACEPOINT:
+	case BPF_PROG_TYPE_RAW_TRACEPOINT:
+	case BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE:
+	case BPF_PROG_TYPE_PERF_EVENT:
+		return EBPF_CTX_RO;
 	default:
 		return EBPF_CTX_PLAIN;
 	}
+}
+
+/* x86-64 layouts of the uapi structures (struct pt_regs is 21 u64s there; the kernel's
+ * bpf_perf_event_data is pt_regs, then sample_period and addr). */
+#define PT_REGS_SIZE (21 * 8)
+#define PERF_TRACE_MAX 2048	/* PERF_MAX_TRACE_SIZE */
+#define RAW_TP_ARGS (12 * 8)	/* MAX_BPF_FUNC_ARGS u64s */
+
+uint32_t ebpf_ctx_size(uint32_t prog_type)
+{
+	switch (prog_type) {
+	case BPF_PROG_TYPE_KPROBE: return PT_REGS_SIZE;
+	case BPF_PROG_TYPE_TRACEPOINT: return PERF_TRACE_MAX;
+	case BPF_PROG_TYPE_RAW_TRACEPOINT:
+	case BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE: return RAW_TP_ARGS;
+	case BPF_PROG_TYPE_PERF_EVENT: return PT_REGS_SIZE + 16;
+	default: return 0;
+	}
+}
+
+/* As kprobe_prog_is_valid_access, tp_prog_is_valid_access, raw_tp_prog_is_valid_access and
+ * pe_prog_is_valid_access (kernel/trace/bpf_trace.c) decide for loads. */
+const char *ebpf_ctx_ro_access(uint32_t prog_type, int64_t off, unsigned size)
+{
+	int64_t lo = prog_type == BPF_PROG_TYPE_TRACEPOINT ? 8 : 0;
+	int64_t hi = ebpf_ctx_size(prog_type);
+
+	if (!hi)
+		return "not a read-only context";
+	if (size != 1 && size != 2 && size != 4 && size != 8)
+		return "bad access size";
+	if (off < lo || off + size > hi)
+		return prog_type == BPF_PROG_TYPE_TRACEPOINT
+			       ? "outside [8, 2048) (the tracepoint's common fields are not readable)"
+			       : "outside the context";
+	if (off % size)
+		return "misaligned";
+	if (prog_type == BPF_PROG_TYPE_PERF_EVENT && off < PT_REGS_SIZE && size != 8)
+		return "the registers of bpf_perf_event_data are read as whole u64s";
+	return NULL;
 }

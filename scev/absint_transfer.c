@@ -6,6 +6,8 @@
  */
 #include "scev/absint.h"
 
+#include "bpf/helper_proto.h"
+
 /* First pass: the store or call at pc may write frame bytes [lo, hi). */
 static void note_stack_write(struct engine *en, uint32_t pc, int64_t lo, int64_t hi)
 {
@@ -55,6 +57,8 @@ static struct aval ctx_load(const struct scev_ctx *cx, const struct aval *addr, 
 	if (!ptr_in(addr, REGION_CTX, &base))
 		return absint_unknown_bytes(size);
 	off += base;
+	if (cx->ctx_model == EBPF_CTX_RO)	/* plain fields: scalars */
+		return aval_scalar(size == 8 ? range_unknown() : range_zext_unknown(size));
 	if (size == 4 && cx->ctx_model == EBPF_CTX_XDP) {
 		if (off == 0)
 			return aval_ptr(REGION_PKT, 0, range_const(0));
@@ -74,24 +78,91 @@ static struct aval ctx_load(const struct scev_ctx *cx, const struct aval *addr, 
 	return absint_unknown_bytes(size);
 }
 
+/* r0 after a helper call, from its prototype (bpf/helper_proto.h). */
 static struct aval helper_result(int32_t id, const struct astate *s)
 {
-	switch (id) {
-	case 1:		/* bpf_map_lookup_elem: a pointer into the map, or NULL */
-		if (s->regs[1].kind == AV_PTR && s->regs[1].region == REGION_MAP_HANDLE) {
-			struct aval p = aval_ptr(REGION_MAP_VALUE, s->regs[1].map, range_const(0));
+	const struct ebpf_helper_proto *p = ebpf_helper_proto(id);
 
-			p.maybe_null = true;
-			return p;
+	if (!p)
+		return aval_top();
+	switch (p->ret) {
+	case HRET_MAP_VALUE_OR_NULL:
+		if (s->regs[1].kind == AV_PTR && s->regs[1].region == REGION_MAP_HANDLE) {
+			struct aval v = aval_ptr(REGION_MAP_VALUE, s->regs[1].map, range_const(0));
+
+			v.maybe_null = true;
+			return v;
 		}
 		return aval_top();
-	case 7: case 8:	/* prandom_u32, smp_processor_id: 32-bit results */
-		return aval_scalar(range_zext_unknown(4));
-	case 2: case 3: case 5: case 6: case 12: case 14: case 15: case 23: case 51: case 125:
+	case HRET_INTEGER:
+		if (p->ret_min == 0 && p->ret_max == UINT32_MAX)
+			return aval_scalar(range_zext_unknown(4));
 		return aval_scalar(range_unknown());
 	default:
 		return aval_top();
 	}
+}
+
+/* What a helper call does to memory and packet pointers beyond r0: the bytes a constant-sized
+ * output argument writes at a known stack offset are written on every path from here; a helper
+ * that may move the packet kills every packet pointer (the kernel's clear_all_pkt_pointers) and
+ * what was known of the packet's length. */
+static void helper_effects(struct astate *s, int32_t id)
+{
+	const struct ebpf_helper_proto *p = ebpf_helper_proto(id);
+
+	if (!p)
+		return;
+	for (int k = 0; k < 4; k++) {
+		const struct aval *a = &s->regs[k + 1], *n = &s->regs[k + 2];
+		int64_t off;
+		uint64_t len;
+
+		if (p->args[k] != HARG_MEM_UNINIT && p->args[k] != HARG_MEM_RW)
+			continue;
+		/* as the kernel marks them: every byte up to the size's maximum, even when the
+		 * helper may write fewer (a string read) */
+		len = n->kind == AV_SCALAR ? n->r.umax : 0;
+		if (ptr_in(a, REGION_STACK, &off) && len && len <= EBPF_STACK_SIZE) {
+			astate__invalidate(s, off, off + (int64_t)len);
+			fpmask_add(&s->sinit, off, off + (int64_t)len);
+		}
+	}
+	if (p->flags & HF_CHANGES_PKT) {
+		for (int r = 0; r < EBPF_NREGS; r++)
+			if (s->regs[r].kind == AV_PTR && (s->regs[r].region == REGION_PKT ||
+							  s->regs[r].region == REGION_PKT_END ||
+							  s->regs[r].region == REGION_PKT_META))
+				s->regs[r] = aval_top();
+		s->n = 0;	/* stack cells may hold packet pointers too */
+		s->pkt_min = 0;
+	}
+}
+
+/* A helper with a prototype writes the stack only through its output arguments, and only
+ * [ptr, ptr + size): those bytes are forgotten (and noted for the symbolic execution) when the
+ * pointer's range and the size's maximum are known.  Returns true when an output argument may
+ * point anywhere in the stack (the caller then forgets every cell). */
+static bool helper_stack_writes(struct engine *en, struct astate *s, uint32_t pc, int32_t id)
+{
+	const struct ebpf_helper_proto *p = ebpf_helper_proto(id);
+
+	for (int k = 0; k < 4; k++) {
+		const struct aval *a = &s->regs[k + 1], *n = &s->regs[k + 2];
+
+		if ((p->args[k] != HARG_MEM_UNINIT && p->args[k] != HARG_MEM_RW) || !may_be_stack(a))
+			continue;
+		if (a->kind == AV_PTR && !a->maybe_null && n->kind == AV_SCALAR &&
+		    n->r.umax <= EBPF_STACK_SIZE && a->r.smin >= -1024 && a->r.smax <= 1024) {
+			int64_t lo = a->r.smin, hi = a->r.smax + (int64_t)n->r.umax;
+
+			astate__invalidate(s, lo, hi);
+			note_stack_write(en, pc, lo, hi);
+			continue;
+		}
+		return true;
+	}
+	return false;
 }
 
 static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc);
@@ -104,8 +175,13 @@ int absint_step(struct engine *en, struct astate *s, uint32_t pc)
 	int err = ai_step_values(en, s, pc);
 
 	if (ebpf_is_call(i) || (ebpf_class(i) == BPF_LD && !ebpf_is_ldimm64(i))) {
+		const struct ebpf_helper_proto *p =
+			ebpf_is_helper_call(i) ? ebpf_helper_proto(i->imm) : NULL;
+
 		s->init &= (uint16_t)~0x3eu;	/* r1-r5 are dead after a call */
 		s->init |= 1;
+		if (p && (p->flags & HF_NO_RETURN_VALUE))
+			s->init &= (uint16_t)~1u;	/* tail_call: r0 is not a result */
 	} else {
 		s->init |= (uint16_t)w;
 	}
@@ -296,6 +372,8 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 				v = helper_result(i->imm, s);
 				if (helper_is_pure(i->imm))
 					stack_arg = false;
+				else if (ebpf_helper_proto(i->imm))
+					stack_arg = helper_stack_writes(en, s, pc, i->imm);
 			} else if (ebpf_is_pseudo_call(i)) {
 				v = call_summary(cx, s, pc + 1 + i->imm);
 			} else {
@@ -305,6 +383,8 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 				s->n = 0;
 				note_stack_write(en, pc, -FP_FRAME, 0);
 			}
+			if (ebpf_is_helper_call(i))
+				helper_effects(s, i->imm);
 			s->regs[0] = v;
 			for (int r = 1; r <= 5; r++)
 				s->regs[r] = aval_top();

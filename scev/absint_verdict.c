@@ -9,6 +9,8 @@
 
 #include "scev/absint.h"
 
+#include "bpf/helper_proto.h"
+
 #define VFAIL(kind_, pc_, ...)                                                                   \
 	do {                                                                                      \
 		if (v->kind == VERDICT_SAFE) {                                                    \
@@ -18,18 +20,6 @@
 		}                                                                                 \
 		return;                                                                           \
 	} while (0)
-
-/* Arguments each supported helper reads (r1..rN), or -1 for an unsupported helper. */
-static int helper_arity(int32_t id)
-{
-	switch (id) {
-	case 1: case 3: return 2;		/* map_lookup_elem, map_delete_elem */
-	case 2: return 4;			/* map_update_elem */
-	case 5: case 7: case 8: case 14: case 15: case 125: return 0;
-	case 12: return 3;			/* tail_call */
-	default: return -1;
-	}
-}
 
 static bool skb_field_writable(int64_t off, unsigned size)
 {
@@ -109,11 +99,134 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 				      write ? "write" : "read", size, (long long)lo);
 			return;
 		}
+		if (cx->ctx_model == EBPF_CTX_RO) {
+			const char *why = write ? "the context is read-only"
+						: ebpf_ctx_ro_access(cx->prog_type, (int64_t)lo, size);
+
+			if (why)
+				VFAIL(VERDICT_UNSAFE, pc, "invalid context access (%s %u bytes at %lld): %s",
+				      write ? "write" : "read", size, (long long)lo, why);
+			return;
+		}
 		VFAIL(VERDICT_UNSUPPORTED, pc, "context of this program type (a plain buffer of "
 		      "unknown size)");
 	default:
 		VFAIL(VERDICT_UNSAFE, pc, "R%u points to %s, which cannot be accessed", reg,
 		      claim_region_name(a->region));
+	}
+}
+
+/* A memory argument (r[reg]) of size r[reg + 1], as check_helper_mem_access and
+ * check_mem_size_reg decide: a pointer into the stack, a map value or the packet, the size a
+ * bounded scalar (not zero unless allowed), every byte inside the region, and readable bytes
+ * initialized. */
+static void verify_mem_arg(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			   uint32_t pc, const char *name, unsigned reg, enum ebpf_harg kind,
+			   enum ebpf_harg size_kind)
+{
+	const struct aval *a = &s->regs[reg], *n = &s->regs[reg + 1];
+	uint64_t zero;
+
+	if (n->kind != AV_SCALAR)
+		VFAIL(VERDICT_UNSAFE, pc, "R%u (size of %s's R%u) is not a known scalar", reg + 1,
+		      name, reg);
+	if (kind == HARG_MEM_OR_NULL && aval_is_const(a, &zero) && zero == 0) {
+		if (n->r.umax != 0)
+			VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is NULL with a size that may not be 0",
+			      reg, name);
+		return;
+	}
+	if (n->r.umin == 0 && size_kind != HARG_SIZE_OR_ZERO)
+		VFAIL(VERDICT_UNSAFE, pc, "R%u of %s: invalid zero-sized access (size in [%llu, %llu])",
+		      reg + 1, name, (unsigned long long)n->r.umin, (unsigned long long)n->r.umax);
+	if (n->r.umax >= (1ull << 29))
+		VFAIL(VERDICT_UNSAFE, pc, "R%u of %s: unbounded memory access (size up to %llu)",
+		      reg + 1, name, (unsigned long long)n->r.umax);
+	if (a->kind == AV_PTR && a->region == REGION_CTX)
+		VFAIL(VERDICT_UNSAFE, pc, "R%u of %s points to the context, not to memory", reg, name);
+	if (n->r.umax == 0) {	/* nothing accessed, but it must still point to memory */
+		if (a->kind != AV_PTR || a->maybe_null ||
+		    (a->region != REGION_STACK && a->region != REGION_MAP_VALUE &&
+		     a->region != REGION_PKT))
+			VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is not a pointer to memory", reg, name);
+		return;
+	}
+	verify_access(cx, v, s, pc, reg, 0, (unsigned)n->r.umax, kind == HARG_MEM_UNINIT);
+}
+
+/* A helper call against its prototype (bpf/helper_proto.h). */
+static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			  uint32_t pc, int32_t id)
+{
+	const struct ebpf_helper_proto *p = ebpf_helper_proto(id);
+	const char *name = ebpf_helper_name(id);
+	int nargs, map_reg = 0;
+
+	if (!name)
+		VFAIL(VERDICT_UNSAFE, pc, "call to unknown helper #%d", id);
+	if (!p)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "helper %s#%d is not modeled", name, id);
+	if (ebpf_helper_proto_unmodeled_arg(p))
+		VFAIL(VERDICT_UNSUPPORTED, pc, "helper %s#%d: argument R%d is of a kind not modeled",
+		      name, id, ebpf_helper_proto_unmodeled_arg(p));
+	if (cx->prog_type < 64 && cx->prog_type && !(p->types & (1ull << cx->prog_type)))
+		VFAIL(VERDICT_UNSAFE, pc, "program of this type cannot use helper %s#%d", name, id);
+	nargs = ebpf_helper_proto_nargs(p);
+	v->checks++;
+	for (int r = 1; r <= nargs; r++)
+		if (!(s->init & (1u << r)))
+			VFAIL(VERDICT_UNSAFE, pc, "R%d may be read before it is written (not written "
+			      "on some path)", r);
+	for (int k = 0; k < nargs; k++) {
+		unsigned reg = (unsigned)k + 1;
+		const struct aval *a = &s->regs[reg];
+		uint32_t sz;
+
+		switch (p->args[k]) {
+		case HARG_MAP:
+			if (a->kind != AV_PTR || a->region != REGION_MAP_HANDLE || a->map >= cx->nmaps ||
+			    !range_is_const(&a->r) || a->r.umin != 0)
+				VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is not a map", reg, name);
+			if (ebpf_helper_map_compat(id, cx->maps[a->map].type))
+				VFAIL(VERDICT_UNSAFE, pc, "%s#%d with map '%s' (type %u): %s", name, id,
+				      cx->maps[a->map].name, cx->maps[a->map].type,
+				      ebpf_helper_map_compat(id, cx->maps[a->map].type));
+			if (id == BPF_FUNC_map_lookup_elem &&
+			    (cx->maps[a->map].type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
+			     cx->maps[a->map].type == BPF_MAP_TYPE_HASH_OF_MAPS))
+				VFAIL(VERDICT_UNSUPPORTED, pc, "lookups in maps of maps are not modeled "
+				      "(map '%s')", cx->maps[a->map].name);
+			map_reg = (int)reg;
+			break;
+		case HARG_MAP_KEY:
+		case HARG_MAP_VALUE:
+			if (!map_reg)
+				VFAIL(VERDICT_UNSUPPORTED, pc, "%s: a key or value without a map", name);
+			sz = p->args[k] == HARG_MAP_KEY ? cx->maps[s->regs[map_reg].map].key_size
+							: cx->maps[s->regs[map_reg].map].value_size;
+			if (a->kind == AV_PTR && a->region == REGION_CTX)
+				VFAIL(VERDICT_UNSAFE, pc, "R%u of %s points to the context", reg, name);
+			if (sz)
+				verify_access(cx, v, s, pc, reg, 0, sz, false);
+			break;
+		case HARG_MEM:
+		case HARG_MEM_OR_NULL:
+		case HARG_MEM_RW:
+		case HARG_MEM_UNINIT:
+			verify_mem_arg(cx, v, s, pc, name, reg, (enum ebpf_harg)p->args[k],
+				       (enum ebpf_harg)p->args[k + 1]);
+			break;
+		case HARG_CTX:
+			if (a->kind != AV_PTR || a->region != REGION_CTX || a->maybe_null ||
+			    !range_is_const(&a->r) || a->r.umin != 0)
+				VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is not the context at offset 0", reg,
+				      name);
+			break;
+		default:
+			break;
+		}
+		if (v->kind != VERDICT_SAFE)
+			return;
 	}
 }
 
@@ -127,40 +240,18 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 	if (v->kind != VERDICT_SAFE)
 		return;
 	if (ebpf_is_call(i)) {
-		int n;
-
 		if (!ebpf_is_helper_call(i)) {
 			if (ebpf_is_pseudo_call(i))
 				return;	/* arguments are the callee's to check */
 			VFAIL(VERDICT_UNSUPPORTED, pc, "kfunc and indirect calls are not modeled");
 		}
-		n = helper_arity(i->imm);
-		if (n < 0)
-			VFAIL(VERDICT_UNSUPPORTED, pc, "helper %s#%d is not modeled",
-			      ebpf_helper_name(i->imm) ? ebpf_helper_name(i->imm) : "unknown", i->imm);
-		need = (1u << (n + 1)) - 2;	/* r1..rn */
+		verify_helper(cx, v, s, pc, i->imm);
+		return;
 	}
 	v->checks++;
 	for (unsigned r = 0; r < EBPF_NREGS; r++)
 		if ((need & (1u << r)) && !(s->init & (1u << r)))
 			VFAIL(VERDICT_UNSAFE, pc, "R%u may be read before it is written (not written on some path)", r);
-	if (ebpf_is_helper_call(i) && (i->imm >= 1 && i->imm <= 3)) {
-		const struct aval *m = &s->regs[1];
-		uint32_t ks, vsz;
-
-		if (m->kind != AV_PTR || m->region != REGION_MAP_HANDLE || m->map >= cx->nmaps)
-			VFAIL(VERDICT_UNSAFE, pc, "R1 of %s is not a map", ebpf_helper_name(i->imm));
-		ks = cx->maps[m->map].key_size;
-		vsz = cx->maps[m->map].value_size;
-		for (uint32_t k = 0; k < ks; k += (ks - k >= 8 ? 8 : ks - k >= 4 ? 4 : 1))
-			verify_access(cx, v, s, pc, 2, (int16_t)k, ks - k >= 8 ? 8 : ks - k >= 4 ? 4 : 1,
-				      false);
-		if (i->imm == 2)
-			for (uint32_t k = 0; k < vsz; k += (vsz - k >= 8 ? 8 : vsz - k >= 4 ? 4 : 1))
-				verify_access(cx, v, s, pc, 3, (int16_t)k,
-					      vsz - k >= 8 ? 8 : vsz - k >= 4 ? 4 : 1, false);
-		return;
-	}
 	switch (cls) {
 	case BPF_LD:
 		if (!ebpf_is_ldimm64(i) && cx->ctx_model != EBPF_CTX_SKB)

@@ -80,6 +80,7 @@ struct scev_ctx {
 	const struct ebpf_map_def *maps;
 	size_t nmaps;
 	enum ebpf_ctx_model ctx_model;
+	uint32_t prog_type;		/* the type the program is analyzed as */
 	struct scev_opts opts;
 	struct scev_structure st;
 	uint32_t *rpo_index;	/* block → position in its function's reverse postorder */

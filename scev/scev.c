@@ -199,7 +199,8 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 	cx.len = (uint32_t)prog->len;
 	cx.maps = maps;
 	cx.nmaps = nmaps;
-	cx.ctx_model = ebpf_prog_ctx_model(cx.opts.prog_type ? cx.opts.prog_type : prog->prog_type);
+	cx.prog_type = cx.opts.prog_type ? cx.opts.prog_type : prog->prog_type;
+	cx.ctx_model = ebpf_prog_ctx_model(cx.prog_type);
 	if ((err = scev_structure__build(&cx.st, prog->insns, prog->len, d)))
 		return err;
 	err = -ENOMEM;

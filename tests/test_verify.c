@@ -113,7 +113,7 @@ static const struct {
 	{ "map key not written",
 	  "r1 = map[fd:0] ll\nr2 = r10\nr2 += -4\ncall bpf_map_lookup_elem\nr0 = 0\nexit\n",
 	  BPF_PROG_TYPE_XDP, VERDICT_UNSAFE, "stack bytes" },
-	{ "unmodeled helper", "call bpf_skb_load_bytes\nr0 = 0\nexit\n", BPF_PROG_TYPE_SCHED_CLS,
+	{ "unmodeled helper", "call bpf_sk_lookup_tcp\nr0 = 0\nexit\n", BPF_PROG_TYPE_SCHED_CLS,
 	  VERDICT_UNSUPPORTED, "not modeled" },
 	{ "plain context", "r0 = *(u32 *)(r1 +0)\nexit\n", BPF_PROG_TYPE_UNSPEC,
 	  VERDICT_UNSUPPORTED, "context" },

@@ -60,7 +60,8 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 {
 	struct interp_code *code = NULL;
 	struct interp_map *maps = calloc(obj->map_cnt ? obj->map_cnt : 1, sizeof(*maps));
-	uint8_t input[256], helper[256];
+	uint8_t input[2048], helper[4096];
+	uint32_t ro = ebpf_prog_ctx_model(type) == EBPF_CTX_RO ? ebpf_ctx_size(type) : 0;
 	uint64_t seed = o->seed;
 	bool bounded = r->ours.max_insns < VERDICT_RUN_BUDGET;
 	struct diag d;
@@ -78,7 +79,8 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 	for (uint32_t run = 0; run < (o->runs ? o->runs : 32); run++) {
 		struct interp_env env = { 0 };
 		struct interp_result res;
-		size_t len = run == 0 ? 64 : 14 + mix(&seed) % 200;
+		/* a read-only context is the whole structure; packets of 14..213 bytes */
+		size_t len = ro ? ro : run == 0 ? 64 : 14 + mix(&seed) % 200;
 
 		for (size_t i = 0; i < sizeof(input); i++)
 			input[i] = run == 1 ? 0xff : run == 0 ? 0 : (uint8_t)mix(&seed);

@@ -34,7 +34,7 @@ struct verdict_report {
 	/* execution of a program called safe */
 	uint64_t runs, faults;
 	char fault[256];	/* the first fault, "" when none */
-	uint8_t fault_input[256];
+	uint8_t fault_input[2048];
 	size_t fault_input_len;
 };
 

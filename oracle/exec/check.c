@@ -12,6 +12,7 @@ enum interp_ctx_kind check_ctx_kind(uint32_t prog_type)
 	switch (ebpf_prog_ctx_model(prog_type)) {
 	case EBPF_CTX_XDP: return INTERP_CTX_XDP;
 	case EBPF_CTX_SKB: return INTERP_CTX_SKB;
+	case EBPF_CTX_RO: return INTERP_CTX_RO;
 	default: return INTERP_CTX_PLAIN;
 	}
 }

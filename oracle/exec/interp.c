@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bpf/helper_proto.h"
+
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
@@ -106,7 +108,8 @@ struct interp_state {
 	uint16_t low[EBPF_MAX_CALL_DEPTH];	/* per live frame: lowest offset in it accessed */
 	uint8_t *ctx;		/* directly addressable context (PLAIN), else NULL */
 	uint64_t ctx_len;
-	uint64_t ctx_size;	/* XDP/SKB: size of the modeled structure */
+	uint64_t ctx_size;	/* XDP/SKB: size of the modeled structure; RO: of the input */
+	const uint8_t *ctxro;	/* RO: the context's bytes (env->input), read through ctx_load */
 	uint8_t *pkt;
 	uint64_t pkt_len;
 	const uint8_t *abs;	/* what LD_ABS/LD_IND read: the input */
@@ -396,6 +399,10 @@ static int ctx_load(struct interp_state *st, uint32_t pc, uint64_t a, uint64_t s
 			mem_trap(st, pc, a, size, ACC_LOAD, NULL);
 		return -EFAULT;
 	}
+	if (st->env->ctx_kind == INTERP_CTX_RO) {
+		*v = interp_load(st->ctxro + off, (unsigned)size);
+		return 0;
+	}
 	for (size_t k = 0; k < nf; k++) {
 		if (off + size <= f[k].off || off >= (uint64_t)f[k].off + f[k].size)
 			continue;
@@ -474,9 +481,9 @@ static __attribute__((noinline)) uint8_t *slow_ptr(struct interp_state *st, uint
 		}
 		if (kind == ACC_STORE && off < st->ctx_size) {
 			mem_trap(st, pc, a, size, kind,
-				 st->env->ctx_kind == INTERP_CTX_XDP
-				     ? "writes the read-only xdp_md"
-				     : "writes a read-only __sk_buff field");
+				 st->env->ctx_kind == INTERP_CTX_XDP ? "writes the read-only xdp_md"
+				 : st->env->ctx_kind == INTERP_CTX_RO ? "writes the read-only context"
+								      : "writes a read-only __sk_buff field");
 			return NULL;
 		}
 	}
@@ -726,6 +733,79 @@ static int map_helper(struct interp_state *st, const struct iop *ip, int32_t id,
 	return 0;
 }
 
+/* A helper of the prototype table (bpf/helper_proto.h) without a model of its own: its
+ * arguments are checked as the kernel's prototype demands (a map handle, the context, memory
+ * that must lie inside one region for its whole size), what it writes through a memory
+ * argument and what it returns are drawn from the helper data: probe reads, comm, stacks,
+ * perf counters, times and random numbers are the kernel's to choose.  Helpers that may move
+ * the packet leave it as it is (a run in which the change was empty).  0 with *ret, or -1
+ * after a trap. */
+static int proto_helper(struct interp_state *st, const struct iop *ip, int32_t id,
+			const struct ebpf_helper_proto *p, uint64_t *ret)
+{
+	const char *name = ebpf_helper_name(id);
+	uint64_t *r = st->regs;
+	int nargs = ebpf_helper_proto_nargs(p);
+	size_t m = SIZE_MAX;
+
+	for (int k = 0; k < nargs; k++) {
+		uint64_t a = r[k + 1], size;
+		uint8_t *host;
+
+		switch (p->args[k]) {
+		case HARG_MAP:
+			if (a - INTERP_VA_MAPH >= st->map_cnt) {
+				set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: r%d = 0x%llx is not a map "
+					 "handle", name, k + 1, (unsigned long long)a);
+				return -1;
+			}
+			m = a - INTERP_VA_MAPH;
+			break;
+		case HARG_MAP_KEY:
+		case HARG_MAP_VALUE:
+			size = m == SIZE_MAX ? 0 : p->args[k] == HARG_MAP_KEY
+					? st->env->maps[m].def.key_size : st->env->maps[m].def.value_size;
+			if (size && !mem_ptr(st, ip->pc, a, size, ACC_LOAD))
+				return -1;
+			break;
+		case HARG_MEM:
+		case HARG_MEM_OR_NULL:
+		case HARG_MEM_RW:
+		case HARG_MEM_UNINIT:
+			size = k + 1 < 5 ? r[k + 2] : 0;
+			if (p->args[k] == HARG_MEM_OR_NULL && a == 0 && size == 0)
+				break;
+			if (size >= (1ull << 29)) {
+				set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: size r%d = %llu is too large",
+					 name, k + 2, (unsigned long long)size);
+				return -1;
+			}
+			if (!size)
+				break;
+			host = mem_ptr(st, ip->pc, a, size,
+				       p->args[k] == HARG_MEM || p->args[k] == HARG_MEM_OR_NULL
+					       ? ACC_LOAD : ACC_STORE);
+			if (!host)
+				return -1;
+			if (p->args[k] == HARG_MEM_UNINIT)
+				for (uint64_t b = 0; b < size; b++)
+					host[b] = (uint8_t)draw(st, 1);
+			break;
+		case HARG_CTX:
+			if (a != INTERP_VA_CTX) {
+				set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: r%d = 0x%llx is not the "
+					 "context", name, k + 1, (unsigned long long)a);
+				return -1;
+			}
+			break;
+		default:
+			break;
+		}
+	}
+	*ret = p->ret_min == 0 && p->ret_max == UINT32_MAX ? draw(st, 4) : draw(st, 8);
+	return 0;
+}
+
 /* A helper call: 0 go on, 1 the program ends (r0 set), -1 trap. */
 static __attribute__((noinline)) int do_helper(struct interp_state *st, const struct iop *ip,
 					       int32_t id)
@@ -776,11 +856,19 @@ static __attribute__((noinline)) int do_helper(struct interp_state *st, const st
 	case BPF_FUNC_tail_call:
 		ret = 0;
 		break;
-	default:
+	default: {
+		const struct ebpf_helper_proto *p = ebpf_helper_proto(id);
+
+		if (p && !ebpf_helper_proto_unmodeled_arg(p) && p->ret == HRET_INTEGER) {
+			if (proto_helper(st, ip, id, p, &ret))
+				return -1;
+			break;
+		}
 		name = ebpf_helper_name(id);
 		set_trap(st, INTERP_TRAP_CALL, ip->pc, "helper %s (id %d) is not modeled",
 			 name ? name : "unknown", id);
 		return -1;
+	}
 	}
 	r[0] = ret;
 	poison_args(r);
@@ -1349,6 +1437,14 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 		}
 		st->pkt = env->input;
 		st->pkt_len = env->input_len;
+		break;
+	case INTERP_CTX_RO:
+		st->ctx = NULL;
+		st->ctx_len = 0;
+		st->ctx_size = env->input_len;
+		st->ctxro = env->input;
+		st->pkt = NULL;
+		st->pkt_len = 0;
 		break;
 	default:
 		st->ctx = env->input;

@@ -26,6 +26,9 @@
  *          rewrite makes them; any other access to those three fields traps.  The other fields
  *          (ingress_ifindex, rx_queue_index, egress_ifindex) read env->ctx_init or 0.  The
  *          context is read-only.
+ *   RO     r1 = INTERP_VA_CTX pointing at env->input (read-only: a store or atomic traps); the
+ *          context of kprobe, tracepoint, raw tracepoint and perf_event programs, whose
+ *          fields are plain values.
  *   SKB    r1 = INTERP_VA_CTX, a 192-byte struct __sk_buff; the packet region is env->input.
  *          len (off 0) = input_len; data (76), data_end (80) and data_meta (140) are 4-byte
  *          pointer loads as for XDP (data_meta = data); flow_keys (144) and sk (168) read as
@@ -67,6 +70,11 @@
  *                          once it runs out
  *   6 bpf_trace_printk     returns 0
  *   12 bpf_tail_call       no program at any index: returns 0 and the program goes on
+ *   every other helper of the prototype table (bpf/helper_proto.h) whose argument kinds are
+ *   all modeled: arguments checked as its prototype demands (map handle, the context at r1's
+ *   address, each memory argument inside one region for its whole size, written ones
+ *   writable), bytes it writes and its result drawn from env->helper_data (4 bytes for u32
+ *   results, else 8); helpers that move or resize the packet leave it unchanged
  * Array maps whose values pointer is NULL, and the global-data maps of ELF objects, get zeroed
  * per-run storage (entry 0 from ebpf_map_def.init) on first use.  Other helpers, kfunc calls and
  * LD_IMM64 of kernel symbols trap with INTERP_TRAP_CALL; a map helper given something that is
@@ -106,6 +114,8 @@ enum interp_ctx_kind {
 	INTERP_CTX_XDP,		/* r1 = struct xdp_md; data/data_end point at the input as packet */
 	INTERP_CTX_SKB,		/* r1 = struct __sk_buff; input is the packet (len, data, data_end,
 				 * LD_ABS/LD_IND read it big-endian as the kernel does) */
+	INTERP_CTX_RO,		/* r1 = the input as a read-only context (kprobe pt_regs,
+				 * tracepoint record, raw tracepoint arguments, perf event data) */
 };
 
 enum interp_trap {

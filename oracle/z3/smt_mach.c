@@ -37,6 +37,8 @@ int mach_init(struct mach *m, struct sx *c, const struct ebpf_prog *prog,
 	      const struct ebpf_object *obj, enum interp_ctx_kind kind, uint64_t input_len)
 {
 	memset(m, 0, sizeof(*m));
+	if (kind > INTERP_CTX_SKB)
+		return -EOPNOTSUPP;	/* the read-only contexts are not encoded */
 	m->c = c;
 	m->insns = prog->insns;
 	m->len = prog->len;

@@ -1,0 +1,279 @@
+/* Helper prototypes and read-only contexts (bpf/helper_proto.h, ebpf_ctx_ro_access): programs of
+ * the tracing and networking types calling helpers with good and bad arguments, each with the
+ * verdict bpfscev must give — and, where bpf() is allowed, the kernel's verifier as the
+ * independent judge: every program called safe must be accepted and every program called
+ * unsafe rejected.  Programs called safe are also run (verdict_compare runs them 32 times with
+ * the helpers' outputs drawn from the run's data) and must not fault; forged safe verdicts on
+ * unsafe programs must fault in the interpreter (a helper writing past the stack, a store to a
+ * read-only context). */
+#include <string.h>
+
+#include "oracle/exec/interp.h"
+#include "oracle/kernel/kernel.h"
+#include "tests/check.h"
+#include "triage/verdict.h"
+
+/* map[fd:0] array (4 -> 64), fd:1 perf event array, fd:2 prog array, fd:3 stack trace map,
+ * fd:4 devmap */
+static struct ebpf_map_def maps[] = {
+	{ .name = "arr", .type = BPF_MAP_TYPE_ARRAY, .key_size = 4, .value_size = 64,
+	  .max_entries = 4 },
+	{ .name = "events", .type = BPF_MAP_TYPE_PERF_EVENT_ARRAY, .key_size = 4, .value_size = 4 },
+	{ .name = "progs", .type = BPF_MAP_TYPE_PROG_ARRAY, .key_size = 4, .value_size = 4,
+	  .max_entries = 4 },
+	{ .name = "stacks", .type = BPF_MAP_TYPE_STACK_TRACE, .key_size = 4, .value_size = 127 * 8,
+	  .max_entries = 16 },
+	{ .name = "devs", .type = BPF_MAP_TYPE_DEVMAP, .key_size = 4, .value_size = 4,
+	  .max_entries = 4 },
+};
+
+#define KP BPF_PROG_TYPE_KPROBE
+#define TP BPF_PROG_TYPE_TRACEPOINT
+#define SAFE VERDICT_SAFE
+#define UNSAFE VERDICT_UNSAFE
+#define XDP_PKT "r2 = *(u32 *)(r1 +0)\nr3 = *(u32 *)(r1 +4)\nr4 = r2\nr4 += 14\n" \
+		"if r4 > r3 goto out\n"
+
+static const struct {
+	const char *name, *text;
+	uint32_t type;
+	enum scev_verdict_kind want;
+	const char *reason;
+	/* the kernel, asked by root, allows reading stack bytes never written
+	 * (allow_uninit_stack for CAP_PERFMON); bpfscev keeps the unprivileged rule */
+	bool privileged_kernel_accepts;
+} cases[] = {
+	{ "probe_read into the stack, then read back",
+	  "r3 = *(u64 *)(r1 +104)\nr1 = r10\nr1 += -16\nr2 = 16\ncall bpf_probe_read\n"
+	  "r0 = *(u64 *)(r10 -8)\nexit\n", KP, SAFE, NULL },
+	{ "probe_read_kernel past the frame",
+	  "r3 = *(u64 *)(r1 +104)\nr1 = r10\nr1 += -16\nr2 = 24\ncall bpf_probe_read_kernel\n"
+	  "r0 = 0\nexit\n", KP, UNSAFE, "stack access" },
+	{ "probe_read with a size from the context",
+	  "r2 = *(u64 *)(r1 +96)\nr3 = *(u64 *)(r1 +104)\nr1 = r10\nr1 += -16\n"
+	  "call bpf_probe_read\nr0 = 0\nexit\n", KP, UNSAFE, "unbounded" },
+	{ "probe_read with a masked size",
+	  "r2 = *(u64 *)(r1 +96)\nr2 &= 15\nr3 = *(u64 *)(r1 +104)\nr1 = r10\nr1 += -16\n"
+	  "call bpf_probe_read\nr0 = 0\nexit\n", KP, SAFE, NULL },
+	/* the kernel counts every byte up to the size's maximum as written */
+	{ "probe_read_str of a variable size, then its first byte",
+	  "r2 = *(u64 *)(r1 +96)\nr2 &= 7\nr2 += 1\nr3 = *(u64 *)(r1 +104)\nr1 = r10\n"
+	  "r1 += -16\ncall bpf_probe_read_str\nr0 = *(u8 *)(r10 -16)\nexit\n", KP, SAFE, NULL },
+	{ "probe_read_str of a variable size, then a byte past its maximum",
+	  "r2 = *(u64 *)(r1 +96)\nr2 &= 7\nr2 += 1\nr3 = *(u64 *)(r1 +104)\nr1 = r10\n"
+	  "r1 += -16\ncall bpf_probe_read_str\nr0 = *(u8 *)(r10 -8)\nexit\n", KP, UNSAFE,
+	  "stack bytes", true },
+	{ "kprobe context write", "r2 = 0\n*(u64 *)(r1 +0) = r2\nr0 = 0\nexit\n", KP, UNSAFE,
+	  "read-only" },
+	{ "kprobe context past pt_regs", "r0 = *(u64 *)(r1 +168)\nexit\n", KP, UNSAFE,
+	  "outside the context" },
+	{ "kprobe context misaligned", "r0 = *(u32 *)(r1 +2)\nexit\n", KP, UNSAFE, "misaligned" },
+	{ "kprobe context narrow read", "r0 = *(u8 *)(r1 +9)\nexit\n", KP, SAFE, NULL },
+	{ "tracepoint common fields", "r0 = *(u32 *)(r1 +0)\nexit\n", TP, UNSAFE,
+	  "common fields" },
+	{ "tracepoint first field", "r0 = *(u64 *)(r1 +8)\nexit\n", TP, SAFE, NULL },
+	{ "perf_event register as u32", "r0 = *(u32 *)(r1 +0)\nexit\n",
+	  BPF_PROG_TYPE_PERF_EVENT, UNSAFE, "whole u64" },
+	{ "perf_event sample_period as u32", "r0 = *(u32 *)(r1 +168)\nexit\n",
+	  BPF_PROG_TYPE_PERF_EVENT, SAFE, NULL },
+	{ "raw_tp last argument", "r0 = *(u64 *)(r1 +88)\nexit\n",
+	  BPF_PROG_TYPE_RAW_TRACEPOINT, SAFE, NULL },
+	{ "raw_tp past the arguments", "r0 = *(u64 *)(r1 +96)\nexit\n",
+	  BPF_PROG_TYPE_RAW_TRACEPOINT, UNSAFE, "outside" },
+	{ "probe_read of size 0 into a scalar",
+	  "r3 = 0\nr1 = 0\nr2 = 0\ncall bpf_probe_read\nr0 = 0\nexit\n", KP, UNSAFE,
+	  "not a pointer to memory" },
+	{ "get_current_comm, then read back",
+	  "r1 = r10\nr1 += -16\nr2 = 16\ncall bpf_get_current_comm\nr0 = *(u64 *)(r10 -16)\n"
+	  "exit\n", KP, SAFE, NULL },
+	{ "get_current_comm of size 0",
+	  "r1 = r10\nr1 += -16\nr2 = 0\ncall bpf_get_current_comm\nr0 = 0\nexit\n", KP, UNSAFE,
+	  "zero-sized" },
+	{ "perf_event_output of stack bytes",
+	  "*(u64 *)(r10 -8) = 1\nr4 = r10\nr4 += -8\nr2 = map[fd:1] ll\nr3 = 0xffffffff ll\n"
+	  "r5 = 8\ncall bpf_perf_event_output\nr0 = 0\nexit\n", KP, SAFE, NULL },
+	{ "perf_event_output of unwritten stack bytes",
+	  "r4 = r10\nr4 += -8\nr2 = map[fd:1] ll\nr3 = 0xffffffff ll\n"
+	  "r5 = 8\ncall bpf_perf_event_output\nr0 = 0\nexit\n", KP, UNSAFE, "stack bytes", true },
+	{ "perf_event_output to an array map",
+	  "*(u64 *)(r10 -8) = 1\nr4 = r10\nr4 += -8\nr2 = map[fd:0] ll\nr3 = 0\n"
+	  "r5 = 8\ncall bpf_perf_event_output\nr0 = 0\nexit\n", KP, UNSAFE, "map" },
+	{ "perf_event_output without the context",
+	  "*(u64 *)(r10 -8) = 1\nr4 = r10\nr4 += -8\nr1 = 0\nr2 = map[fd:1] ll\nr3 = 0\n"
+	  "r5 = 8\ncall bpf_perf_event_output\nr0 = 0\nexit\n", KP, UNSAFE, "context" },
+	{ "get_stackid", "r2 = map[fd:3] ll\nr3 = 0\ncall bpf_get_stackid\nr0 = 0\nexit\n", KP,
+	  SAFE, NULL },
+	{ "a lookup in a prog array",
+	  "r1 = map[fd:2] ll\nr2 = r10\nr2 += -4\n*(u32 *)(r10 -4) = 0\n"
+	  "call bpf_map_lookup_elem\nr0 = 0\nexit\n", KP, UNSAFE, "map" },
+	{ "trace_printk of a stack string",
+	  "*(u64 *)(r10 -8) = 0x0a6968\nr1 = r10\nr1 += -8\nr2 = 8\ncall bpf_trace_printk\n"
+	  "r0 = 0\nexit\n", KP, SAFE, NULL },
+	{ "xdp calling a tracing helper",
+	  "r3 = 0\nr1 = r10\nr1 += -16\nr2 = 16\ncall bpf_probe_read\nr0 = 0\nexit\n",
+	  BPF_PROG_TYPE_XDP, UNSAFE, "cannot use helper" },
+	{ "xdp_adjust_head, then the old packet pointer", "r6 = r1\n" XDP_PKT
+	  "r7 = r2\nr1 = r6\nr2 = 4\ncall bpf_xdp_adjust_head\nr0 = *(u8 *)(r7 +0)\n"
+	  "r0 = 2\nexit\nout: r0 = 2\nexit\n", BPF_PROG_TYPE_XDP, UNSAFE, "pointer" },
+	{ "xdp_adjust_head, then the packet checked again", "r6 = r1\nr2 = 4\n"
+	  "call bpf_xdp_adjust_head\nr1 = r6\n" XDP_PKT "r0 = *(u8 *)(r2 +13)\nr0 = 2\nexit\n"
+	  "out: r0 = 2\nexit\n", BPF_PROG_TYPE_XDP, SAFE, NULL },
+	{ "redirect_map to a devmap", "r1 = map[fd:4] ll\nr2 = 0\nr3 = 0\ncall bpf_redirect_map\n"
+	  "exit\n", BPF_PROG_TYPE_XDP, SAFE, NULL },
+	{ "tail_call, then r0", "r2 = map[fd:2] ll\nr3 = 0\ncall bpf_tail_call\nexit\n",
+	  BPF_PROG_TYPE_XDP, UNSAFE, "R0 may be read" },
+	{ "tail_call into an array map", "r2 = map[fd:0] ll\nr3 = 0\ncall bpf_tail_call\nr0 = 0\n"
+	  "exit\n", BPF_PROG_TYPE_XDP, UNSAFE, "map" },
+	{ "skb_load_bytes, then read back",
+	  "r2 = 0\nr3 = r10\nr3 += -8\nr4 = 8\ncall bpf_skb_load_bytes\nr0 = *(u64 *)(r10 -8)\n"
+	  "r0 = 0\nexit\n", BPF_PROG_TYPE_SCHED_CLS, SAFE, NULL },
+	{ "csum_diff of NULL and stack bytes",
+	  "*(u64 *)(r10 -8) = 7\nr1 = 0\nr2 = 0\nr3 = r10\nr3 += -8\nr4 = 8\nr5 = 0\n"
+	  "call bpf_csum_diff\nr0 = 0\nexit\n", BPF_PROG_TYPE_SCHED_CLS, SAFE, NULL },
+	{ "csum_diff of NULL with a size",
+	  "*(u64 *)(r10 -8) = 7\nr1 = 0\nr2 = 4\nr3 = r10\nr3 += -8\nr4 = 8\nr5 = 0\n"
+	  "call bpf_csum_diff\nr0 = 0\nexit\n", BPF_PROG_TYPE_SCHED_CLS, UNSAFE, "NULL" },
+	{ "a helper that is not modeled", "call bpf_sk_lookup_tcp\nr0 = 0\nexit\n",
+	  BPF_PROG_TYPE_SCHED_CLS, VERDICT_UNSUPPORTED, "not modeled" },
+};
+
+static int open_case(struct ebpf_object **obj, size_t k)
+{
+	struct diag d;
+
+	diag_clear(&d);
+	if (ebpf_object__open_mem(obj, cases[k].text, strlen(cases[k].text), cases[k].name, &d)) {
+		CHECK(0, "%s: %s (line %d)", cases[k].name, d.msg, d.line);
+		return -1;
+	}
+	(*obj)->maps = maps;
+	(*obj)->map_cnt = sizeof(maps) / sizeof(maps[0]);
+	return 0;
+}
+
+static void close_case(struct ebpf_object *obj)
+{
+	obj->maps = NULL;
+	obj->map_cnt = 0;
+	ebpf_object__free(obj);
+}
+
+static void test_cases(bool kernel)
+{
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct ebpf_object *obj = NULL;
+		struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = cases[k].type,
+					   .kernel = kernel };
+		struct verdict_report r;
+		struct diag d;
+
+		if (open_case(&obj, k))
+			continue;
+		diag_clear(&d);
+		CHECK(verdict_compare(&r, obj, &obj->progs[0], &vo, &d) == 0, "%s: %s",
+		      cases[k].name, d.msg);
+		CHECK(r.ours.kind == cases[k].want, "%s: verdict %s (%s), expected %s",
+		      cases[k].name, scev_verdict_name(r.ours.kind), r.ours.reason,
+		      scev_verdict_name(cases[k].want));
+		if (cases[k].reason)
+			CHECK(strstr(r.ours.reason, cases[k].reason), "%s: reason '%s' lacks '%s'",
+			      cases[k].name, r.ours.reason, cases[k].reason);
+		CHECK(r.faults == 0, "%s: called safe but faults: %s", cases[k].name, r.fault);
+		if (r.ours.kind == VERDICT_SAFE)
+			CHECK(r.runs > 0, "%s: called safe but never run", cases[k].name);
+		/* the kernel's verifier judges the model: accept what we call safe, reject what
+		 * we call unsafe */
+		if (kernel && cases[k].privileged_kernel_accepts)
+			CHECK(r.cls == VC_REGRESSION, "%s: %s", cases[k].name,
+			      verdict_class_name(r.cls));
+		else if (kernel && cases[k].want != VERDICT_UNSUPPORTED)
+			CHECK(r.cls == VC_BOTH_ACCEPT || r.cls == VC_BOTH_REJECT,
+			      "%s: %s (ours: %s %s; kernel: %s)", cases[k].name,
+			      verdict_class_name(r.cls), scev_verdict_name(r.ours.kind),
+			      r.ours.reason, r.kernel_accepted ? "accepted" : r.kernel_message);
+		verdict_report__free(&r);
+		close_case(obj);
+	}
+}
+
+/* A safe verdict forged for an unsafe program must fault when run: the interpreter checks a
+ * helper's memory arguments and the read-only context itself. */
+static void test_forged(void)
+{
+	static const char *const unsafe[] = { "probe_read_kernel past the frame",
+					      "kprobe context write", "kprobe context past pt_regs",
+					      "perf_event_output of unwritten stack bytes" };
+
+	for (size_t u = 0; u < sizeof(unsafe) / sizeof(unsafe[0]); u++) {
+		for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+			struct ebpf_object *obj = NULL;
+			struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = cases[k].type,
+						   .runs = 4 };
+			struct verdict_report r;
+
+			if (strcmp(cases[k].name, unsafe[u]) || open_case(&obj, k))
+				continue;
+			memset(&r, 0, sizeof(r));
+			r.ours.kind = VERDICT_SAFE;
+			r.ours.max_insns = UINT64_MAX;
+			CHECK(verdict_execute(&r, obj, &obj->progs[0], &vo) == 0, "%s: runs",
+			      cases[k].name);
+			/* the unwritten bytes are zero in the interpreter's fresh frame: that one
+			 * runs cleanly, which is why the analyzer, not execution, must catch it */
+			if (strstr(unsafe[u], "unwritten"))
+				CHECK(r.faults == 0, "%s: %s", cases[k].name, r.fault);
+			else
+				CHECK(r.faults == r.runs && r.runs == 4, "%s: %llu of %llu runs faulted",
+				      cases[k].name, (unsigned long long)r.faults,
+				      (unsigned long long)r.runs);
+			close_case(obj);
+		}
+	}
+}
+
+/* The interpreter draws what a helper writes and returns from the run's helper data, in order:
+ * the 8 bytes probe_read writes, its 8-byte result, then get_prandom_u32's 4. */
+static void test_interp_draws(void)
+{
+	static const char text[] = "r3 = *(u64 *)(r1 +104)\nr1 = r10\nr1 += -8\nr2 = 8\n"
+				   "call bpf_probe_read\nr6 = *(u64 *)(r10 -8)\n"
+				   "call bpf_get_prandom_u32\nr0 += r6\nexit\n";
+	uint8_t ctx[168] = { 0 }, hd[20];
+	struct ebpf_object *obj = NULL;
+	struct interp_code *code = NULL;
+	struct interp_env env = { 0 };
+	struct interp_result res;
+	struct diag d;
+
+	for (size_t i = 0; i < sizeof(hd); i++)
+		hd[i] = (uint8_t)(i + 1);
+	diag_clear(&d);
+	if (ebpf_object__open_mem(&obj, text, strlen(text), "draws", &d) ||
+	    interp_prepare(&code, &obj->progs[0], &d)) {
+		CHECK(0, "draws: %s", d.msg);
+		ebpf_object__free(obj);
+		return;
+	}
+	env.ctx_kind = INTERP_CTX_RO;
+	env.input = ctx;
+	env.input_len = sizeof(ctx);
+	env.helper_data = hd;
+	env.helper_len = sizeof(hd);
+	CHECK(interp_run(code, &env, &res) == 0 && res.trap == INTERP_OK, "draws: %s", res.reason);
+	CHECK_EQ_U64(res.r0, 0x0807060504030201ull + 0x14131211ull, "probe_read bytes + prandom");
+	interp_code__free(code);
+	ebpf_object__free(obj);
+}
+
+int main(void)
+{
+	char why[256];
+	bool kernel = kernel_available(why, sizeof(why));
+
+	if (!kernel)
+		check_skip_part("the kernel's verdicts on the cases: %s", why);
+	test_cases(kernel);
+	test_forged();
+	test_interp_draws();
+	return check_done("test_helpers");
+}
