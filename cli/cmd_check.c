@@ -6,10 +6,18 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "fuzz/pipeline.h"
 #include "oracle/exec/check.h"
 #include "triage/finding.h"
 #include "oracle/z3/smt.h"
 #include "scev/scev.h"
+
+/* This command's budgets in the pipeline (fuzz/pipeline.h), kept from before the pipeline was
+ * written once: one program checked thoroughly, not many quickly. */
+#define CHECK_RUNS 48			/* drawn inputs */
+#define CHECK_STEPS 2000000		/* instructions per run */
+#define CHECK_Z3_TIMEOUT_MS 2000	/* per query, without a resource limit */
+#define CHECK_Z3_REPLAY_STEPS 100000000ull	/* a Z3 model replayed on the interpreter */
 
 static void check_usage(FILE *f)
 {
@@ -68,30 +76,21 @@ static void print_claim(const struct claim_prog *cp, const struct smt_claim_resu
 	printf("\n");
 }
 
-/* The Z3 oracle on one program: a line per claim, its findings (saved under crashes when
- * given).  Returns the number of findings; *rc = CLI_USAGE on an error. */
-static size_t z3_check(const struct ebpf_object *obj, const struct ebpf_prog *prog,
-		       const struct claim_prog *cp, const struct smt_opts *zopts,
-		       const char *crashes, int *rc)
+/* The Z3 oracle's answer on one program: a line per claim, its findings (saved under crashes
+ * when given).  Returns the number of findings. */
+static size_t z3_report(const struct ebpf_object *obj, const struct ebpf_prog *prog,
+			const struct claim_prog *cp, const struct smt_result *zr,
+			const char *crashes)
 {
-	struct smt_result zr;
-	int err = smt_check(&zr, obj, prog, cp, zopts);
-	size_t n;
-
-	if (err) {
-		fprintf(stderr, "bpfscev check: %s: z3: %s\n", prog->name, strerror(-err));
-		*rc = CLI_USAGE;
-		return 0;
-	}
 	printf("%s: z3: %u claims: %u proved, %u refuted, %u unknown (%.0f ms, %" PRIu64
-	       " queries, %.0f ms in the solver)\n", prog->name, zr.nclaims, zr.proved,
-	       zr.refuted, zr.unknown, zr.ms, zr.queries, zr.solver_ms);
-	if (zr.note[0])
-		printf("  note: %s\n", zr.note);
-	for (uint32_t k = 0; k < zr.nclaims; k++)
-		print_claim(cp, &zr.claims[k]);
-	for (uint32_t k = 0; k < zr.nfindings; k++) {
-		const struct check_finding *f = &zr.findings[k];
+	       " queries, %.0f ms in the solver)\n", prog->name, zr->nclaims, zr->proved,
+	       zr->refuted, zr->unknown, zr->ms, zr->queries, zr->solver_ms);
+	if (zr->note[0])
+		printf("  note: %s\n", zr->note);
+	for (uint32_t k = 0; k < zr->nclaims; k++)
+		print_claim(cp, &zr->claims[k]);
+	for (uint32_t k = 0; k < zr->nfindings; k++) {
+		const struct check_finding *f = &zr->findings[k];
 
 		printf("  Z3 FINDING %s: %s\n    input:", finding_kind_name(f->kind), f->text);
 		for (size_t b = 0; b < f->input_len; b++)
@@ -111,19 +110,16 @@ static size_t z3_check(const struct ebpf_object *obj, const struct ebpf_prog *pr
 			finding__free(&fd);
 		}
 	}
-	n = zr.nfindings;
-	smt_result__free(&zr);
-	return n;
+	return zr->nfindings;
 }
 
 int cmd_check(int argc, char **argv)
 {
 	const char *file = NULL, *prog = NULL, *claims_path = NULL, *input_hex = NULL;
 	const char *crashes = NULL;
-	struct check_opts copts = { .sz = sizeof(copts) };
-	struct smt_opts zopts = { .sz = sizeof(zopts) };
-	bool z3 = false;
-	struct scev_opts sopts = { .sz = sizeof(sopts) };
+	/* the pipeline with this command's own defaults (fuzz/pipeline.h): CHECK_* below */
+	struct pipeline_opts po = { .sz = sizeof(po) };
+	struct pipeline_result pr = { 0 };
 	const struct ebpf_prog **progs = NULL;
 	struct claims *ext = NULL;
 	struct ebpf_object *obj = NULL;
@@ -140,46 +136,45 @@ int cmd_check(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--claims") && i + 1 < argc) {
 			claims_path = argv[++i];
 		} else if (!strcmp(argv[i], "--runs") && i + 1 < argc) {
-			if (cli_parse_u32("check", "--runs", argv[++i], 1, 100000000, &copts.runs))
+			if (cli_parse_u32("check", "--runs", argv[++i], 1, 100000000, &po.runs))
 				return CLI_USAGE;
 		} else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
-			if (cli_parse_u64("check", "--seed", argv[++i], 0, UINT64_MAX, &copts.seed))
+			if (cli_parse_u64("check", "--seed", argv[++i], 0, UINT64_MAX, &po.seed))
 				return CLI_USAGE;
 		} else if (!strcmp(argv[i], "--steps") && i + 1 < argc) {
 			if (cli_parse_u64("check", "--steps", argv[++i], 1, UINT64_MAX,
-					  &copts.step_budget))
+					  &po.step_budget))
 				return CLI_USAGE;
 		} else if (!strcmp(argv[i], "--input") && i + 1 < argc) {
 			input_hex = argv[++i];
 		} else if (!strcmp(argv[i], "--z3")) {
-			z3 = true;
+			po.z3 = true;
 		} else if (!strcmp(argv[i], "--precision")) {
-			zopts.precision = true;
+			po.z3_precision = true;
 		} else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) {
 			if (cli_parse_u32("check", "--timeout", argv[++i], 1, 86400000,
-					  &zopts.timeout_ms))
+					  &po.z3_timeout_ms))
 				return CLI_USAGE;
 		} else if (!strcmp(argv[i], "--rlimit") && i + 1 < argc) {
 			if (cli_parse_u32("check", "--rlimit", argv[++i], 1, UINT32_MAX,
-					  &zopts.rlimit))
+					  &po.z3_rlimit))
 				return CLI_USAGE;
 		} else if (!strcmp(argv[i], "--program-rlimit") && i + 1 < argc) {
 			if (cli_parse_u64("check", "--program-rlimit", argv[++i], 1, UINT64_MAX,
-					  &zopts.program_rlimit))
+					  &po.z3_program_rlimit))
 				return CLI_USAGE;
 		} else if (!strcmp(argv[i], "--depth") && i + 1 < argc) {
-			if (cli_parse_u32("check", "--depth", argv[++i], 1, 1000000, &zopts.bmc_depth))
+			if (cli_parse_u32("check", "--depth", argv[++i], 1, 1000000, &po.z3_bmc_depth))
 				return CLI_USAGE;
 		} else if (!strcmp(argv[i], "--crashes") && i + 1 < argc) {
 			crashes = argv[++i];
 		} else if (!strcmp(argv[i], "--type") && i + 1 < argc) {
-			sopts.prog_type = cli_prog_type(argv[++i]);
-			if (sopts.prog_type == UINT32_MAX) {
+			po.prog_type = cli_prog_type(argv[++i]);
+			if (po.prog_type == UINT32_MAX) {
 				fprintf(stderr, "bpfscev check: unknown --type '%s'\n", argv[i]);
 				return CLI_USAGE;
 			}
-			copts.ctx_kind = (int)check_ctx_kind(sopts.prog_type) + 1;
-			zopts.ctx_kind = copts.ctx_kind;
+			po.ctx_kind = (int)check_ctx_kind(po.prog_type) + 1;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			fprintf(stderr, "bpfscev check: unknown or incomplete option '%s'\n", argv[i]);
 			check_usage(stderr);
@@ -207,14 +202,15 @@ int cmd_check(int argc, char **argv)
 		char msg[512];
 
 		diag_clear(&d);
-		if (ebpf_parse_hex(&input, &copts.fixed_len, input_hex, &d)) {
+		if (ebpf_parse_hex(&input, &po.fixed_len, input_hex, &d)) {
 			diag_set_file(&d, "--input");
 			diag_format(&d, msg, sizeof(msg));
 			fprintf(stderr, "bpfscev check: %s\n", msg);
 			rc = CLI_USAGE;
 			goto out;
 		}
-		copts.input = input;
+		po.input = input;
+		po.no_drawn = true;	/* exactly one run, on this input */
 	}
 	if (claims_path) {
 		size_t len;
@@ -236,57 +232,70 @@ int cmd_check(int argc, char **argv)
 		}
 		free(text);
 	}
+	/* this command's defaults where they differ from the pipeline's */
+	if (!po.runs)
+		po.runs = CHECK_RUNS;
+	if (!po.step_budget)
+		po.step_budget = CHECK_STEPS;
+	if (!po.z3_timeout_ms && !po.z3_rlimit && !po.z3_program_rlimit)
+		po.z3_timeout_ms = CHECK_Z3_TIMEOUT_MS;
+	po.z3_budget_s = -1;	/* none: the whole program is decided */
+	po.z3_replay_steps = CHECK_Z3_REPLAY_STEPS;
+	po.z3_empty = true;
 	for (size_t i = 0; i < n; i++) {
-		struct claim_prog own = { 0 };
-		const struct claim_prog *cp = &own;
-		struct check_result res;
+		struct pipeline_subject ps = { .obj = obj, .prog = progs[i] };
+		const struct check_result *res;
 		struct diag d;
 		char msg[1024];
 		int err;
 
 		diag_clear(&d);
 		if (ext) {
-			cp = claims_find_prog(ext, ext->nprogs == 1 ? NULL : progs[i]->name);
-			if (!cp) {
+			ps.claims = claims_find_prog(ext, ext->nprogs == 1 ? NULL : progs[i]->name);
+			if (!ps.claims) {
 				fprintf(stderr, "bpfscev check: %s: no claims for this program\n",
 					progs[i]->name);
 				continue;
 			}
-		} else if (scev_analyze(&own, progs[i], obj->maps, obj->map_cnt, &sopts, &d)) {
+		}
+		err = pipeline_run(&pr, &ps, &po, &d);
+		if (err && pr.failed && !strcmp(pr.failed, "analyze")) {
 			diag_format(&d, msg, sizeof(msg));
 			fprintf(stderr, "bpfscev check: %s: %s\n", progs[i]->name, msg);
 			rc = CLI_USAGE;
 			goto out;
 		}
-		err = oracle_check(&res, obj, progs[i], cp, &copts);
-		if (err) {
+		if (err && !pr.has_exec && !pr.has_exec_fixed) {
 			fprintf(stderr, "bpfscev check: %s: %s\n", progs[i]->name, strerror(-err));
-			claim_prog__free(&own);
 			rc = CLI_USAGE;
 			goto out;
 		}
+		res = pr.has_exec_fixed ? &pr.exec_fixed : &pr.exec;
 		printf("%s: %u loops, %u range claims, %" PRIu64 " runs (%" PRIu64 " trapped), %"
-		       PRIu64 " checks, %u refuted\n", progs[i]->name, cp->nloops, cp->nranges,
-		       res.runs, res.traps, res.checks, res.nfindings);
-		for (uint32_t k = 0; k < res.nfindings; k++) {
-			const struct check_finding *f = &res.findings[k];
+		       PRIu64 " checks, %u refuted\n", progs[i]->name, pr.cp->nloops,
+		       pr.cp->nranges, res->runs, res->traps, res->checks, res->nfindings);
+		for (uint32_t k = 0; k < res->nfindings; k++) {
+			const struct check_finding *f = &res->findings[k];
 
 			printf("  FINDING %s: %s\n    input:", finding_kind_name(f->kind), f->text);
 			for (size_t b = 0; b < f->input_len; b++)
 				printf(" %02x", f->input[b]);
 			printf("\n");
 		}
-		findings += res.nfindings;
-		check_result__free(&res);
-		if (z3)
-			findings += z3_check(obj, progs[i], cp, &zopts, crashes, &rc);
-		claim_prog__free(&own);
-		if (rc == CLI_USAGE)
+		findings += res->nfindings;
+		if (err) {	/* the Z3 oracle could not run */
+			fprintf(stderr, "bpfscev check: %s: z3: %s\n", progs[i]->name,
+				strerror(-err));
+			rc = CLI_USAGE;
 			goto out;
+		}
+		if (pr.has_z3)
+			findings += z3_report(obj, progs[i], pr.cp, &pr.z3, crashes);
 	}
 	if (findings)
 		rc = CLI_FINDING;
 out:
+	pipeline_result__free(&pr);
 	claims__free(ext);
 	free(input);
 	free(progs);

@@ -206,39 +206,16 @@ static void summary(const struct fuzz_stats *st, const struct fuzz_opts *o, cons
 		}
 	}
 	printf("\n");
-	if (st->oracle_stats[ORACLE_STAT_Z3_PROGRAMS]) {
-		const uint64_t *n = st->oracle_stats;
+	for (unsigned i = 0; i < pipeline_oracle_count(); i++) {	/* each oracle's lines */
+		const struct oracle_ops *op = pipeline_oracle(i);
+		struct sbuf sb = SBUF_INIT;
 
-		printf("  z3              %" PRIu64 " claims of %" PRIu64 " programs: proved %" PRIu64
-		       " (%.1f%%), refuted %" PRIu64 ", unknown %" PRIu64 "; %" PRIu64 " encoding "
-		       "findings; %.0f claims per z3 cpu-second\n", n[ORACLE_STAT_Z3_CLAIMS],
-		       n[ORACLE_STAT_Z3_PROGRAMS], n[ORACLE_STAT_Z3_PROVED],
-		       pct(n[ORACLE_STAT_Z3_PROVED], n[ORACLE_STAT_Z3_CLAIMS]),
-		       n[ORACLE_STAT_Z3_REFUTED], n[ORACLE_STAT_Z3_UNKNOWN],
-		       n[ORACLE_STAT_Z3_ENCODING], st->t_z3 > 0 ? n[ORACLE_STAT_Z3_CLAIMS] / st->t_z3 : 0);
-	}
-	if (st->oracle_stats[ORACLE_STAT_KERNEL_PROGRAMS] ||
-	    st->oracle_stats[ORACLE_STAT_KERNEL_ERRORS]) {
-		const uint64_t *n = st->oracle_stats;
-
-		printf("  kernel verdicts %" PRIu64 " programs: both accept %" PRIu64 ", both reject %"
-		       PRIu64 ", improvement %" PRIu64 ", regression %" PRIu64 " (%" PRIu64
-		       " disagreement signatures saved in %s/verdicts/)\n",
-		       n[ORACLE_STAT_KERNEL_PROGRAMS], n[ORACLE_STAT_KERNEL_BOTH_ACCEPT],
-		       n[ORACLE_STAT_KERNEL_BOTH_REJECT], n[ORACLE_STAT_KERNEL_IMPROVEMENT],
-		       n[ORACLE_STAT_KERNEL_REGRESSION], st->disagreements_saved, dir ? dir : ".");
-		printf("  kernel claims   %" PRIu64 " range claims from the logs of %" PRIu64
-		       " programs, %" PRIu64 " checks: %" PRIu64 " programs refuted one; %" PRIu64
-		       " test runs compared, %" PRIu64 " differed; %" PRIu64 " invariant violations; "
-		       "%" PRIu64 " safe verdicts faulted", n[ORACLE_STAT_KERNEL_CLAIMS],
-		       n[ORACLE_STAT_KERNEL_CLAIM_PROGRAMS], n[ORACLE_STAT_KERNEL_CLAIM_CHECKS],
-		       n[ORACLE_STAT_KERNEL_CLAIMS_REFUTED], n[ORACLE_STAT_KERNEL_TEST_RUNS],
-		       n[ORACLE_STAT_KERNEL_RESULT_DIFF], n[ORACLE_STAT_KERNEL_INVARIANT],
-		       n[ORACLE_STAT_KERNEL_VERDICT_FAULTS]);
-		if (n[ORACLE_STAT_KERNEL_ERRORS])
-			printf("; %" PRIu64 " programs the kernel could not be asked about",
-			       n[ORACLE_STAT_KERNEL_ERRORS]);
-		printf(" (%.1f kernel-phase cpu-seconds)\n", st->t_kernel);
+		if (!op->summary)
+			continue;
+		op->summary(&sb, st->oracle_stats + pipeline_stat_offset(i), st->t_oracles[i], dir,
+			    st->disagreements_saved);
+		fputs(sbuf_cstr(&sb), stdout);
+		sbuf_free(&sb);
 	}
 	if (st->unconfirmed)
 		printf("  worker deaths   %" PRIu64 " that did not happen again alone (not saved)\n",

@@ -115,10 +115,10 @@ void campaign_consume(struct campaign *c, struct outcome *oc)
 		st->traps += oc->traps;
 		for (uint32_t i = 0; i < oc->nbuckets; i++)
 			st->ratio[oc->buckets[i]]++;
-		for (unsigned i = 0; i < ORACLE_STAT_COUNT; i++)
+		for (unsigned i = 0; i < PIPELINE_MAX_STATS; i++)
 			st->oracle_stats[i] += oc->oracle_stats[i];
-		st->t_z3 += oc->t_z3;
-		st->t_kernel += oc->t_kernel;
+		for (unsigned i = 0; i < PIPELINE_MAX_ORACLES; i++)
+			st->t_oracles[i] += oc->t_oracles[i];
 	}
 	st->disagreements_saved += dis_new;
 	for (uint32_t i = 0; i < oc->nocc; i++)

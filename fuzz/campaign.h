@@ -27,7 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fuzz/oracles.h"
+#include "fuzz/pipeline.h"
 #include "generators/gen.h"
 #include "oracle/exec/check.h"
 #include "triage/finding.h"
@@ -67,10 +67,12 @@ struct fuzz_stats {
 	double session_seconds;		/* wall time of this call */
 	uint64_t session_programs;	/* programs done by this call */
 	double t_gen, t_analyze, t_check;	/* CPU seconds in each phase (all processes) */
-	/* the optional oracles (fuzz/oracles.h): Z3's verdicts, the kernel's classes */
-	uint64_t oracle_stats[ORACLE_STAT_COUNT];
+	/* every oracle's counters (fuzz/pipeline.h: pipeline_stat_name() names them; Z3's
+	 * verdicts, the kernel's classes) and CPU seconds (per oracle of the registry; the
+	 * execution oracle's are t_check) */
+	uint64_t oracle_stats[PIPELINE_MAX_STATS];
 	uint64_t disagreements_saved;	/* verdict disagreement directories written */
-	double t_z3, t_kernel;
+	double t_oracles[PIPELINE_MAX_ORACLES];
 	unsigned workers;		/* processes working right now */
 };
 
@@ -98,7 +100,7 @@ struct fuzz_opts {
 					 * 0 = 2 */
 	unsigned batch;			/* programs per batch handed to a worker; 0 = 32 */
 	const char *replay_cmd;		/* bpfscev binary named in replay.sh; NULL = "bpfscev" */
-	/* optional oracles on every program (fuzz/oracles.h) */
+	/* optional oracles on every program (fuzz/pipeline.h) */
 	bool z3;			/* every claim to Z3 */
 	unsigned z3_timeout_ms;		/* per query; 0 = 500 (with an rlimit: a safety net) */
 	double z3_budget;		/* seconds per program; 0 = 2 (with an rlimit: none) */
@@ -144,18 +146,9 @@ int fuzz_knobs_parse(struct gen_knobs *k, const char *text, struct diag *d);
 
 /* ---- one program, in this process: for tests and benchmarks ---- */
 
-struct fuzz_program_result {
-	int gen_err;			/* the generator's return value (nonzero: nothing else set) */
-	struct gen_program gp;		/* the program (reused across calls; freed by __free) */
-	struct claim_prog claims;	/* the analyzer's claims */
-	struct check_result check;	/* the oracle's verdict */
-	struct fuzz_oracle_result oracles;	/* the optional oracles (opts z3, kernel) */
-	double t_gen, t_analyze, t_check;	/* CPU seconds */
-};
-
 /* Generates program index of the campaign described by o (seed, knobs, strategy, oracle
- * settings), analyzes and checks it.  Returns 0 (gen_err may still be set) or -errno. */
-int fuzz_run_program(struct fuzz_program_result *r, const struct fuzz_opts *o, uint64_t index);
-void fuzz_program_result__free(struct fuzz_program_result *r);	/* also frees gp */
+ * settings), analyzes and judges it: the pipeline (fuzz/pipeline.h) with the campaign's options.
+ * Returns 0 (r->gen_err may still be set) or -errno.  r is reused; pipeline_result__free. */
+int fuzz_run_program(struct pipeline_result *r, const struct fuzz_opts *o, uint64_t index);
 
 #endif

@@ -4,7 +4,8 @@
  * campaign.h.  The files:
  *
  *   knobs.c      program seeds, and the generator's knobs as text
- *   program.c    one program: generate, analyze, check, the optional oracles, its findings
+ *   program.c    one program: the pipeline (pipeline.h) with the campaign's options, its
+ *                findings signed and deduplicated
  *   wire.c       an outcome sent from a worker to the parent (wire.h)
  *   campaign.c   the driver: counting and saving an outcome, handing out program numbers,
  *                the campaign in the calling process
@@ -87,8 +88,8 @@ struct outcome {
 	uint32_t nbuckets;
 	struct occurrence *occ;
 	uint32_t nocc;
-	uint64_t oracle_stats[ORACLE_STAT_COUNT];	/* the optional oracles' counters */
-	double t_z3, t_kernel;
+	uint64_t oracle_stats[PIPELINE_MAX_STATS];	/* the oracles' counters */
+	double t_oracles[PIPELINE_MAX_ORACLES];
 	struct fuzz_disagreement *dis;	/* a verdict disagreement to save, or NULL */
 };
 void campaign_outcome_free(struct outcome *oc);
@@ -105,7 +106,7 @@ struct sig_seen {
 /* What one process keeps between programs. */
 struct evaluator {
 	const struct campaign *c;
-	struct fuzz_program_result pr;
+	struct pipeline_result pr;
 	struct sig_seen seen;
 };
 void campaign_evaluator_free(struct evaluator *ev);

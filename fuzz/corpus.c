@@ -11,6 +11,7 @@
 
 #include "bpf/prog.h"
 #include "bpf/asm.h"
+#include "fuzz/pipeline.h"
 #include "oracle/exec/check.h"
 #include "triage/finding.h"
 #include "oracle/z3/smt.h"
@@ -292,65 +293,32 @@ static void check_range(struct cctx *c, const struct ebpf_section *sec, const st
 	}
 }
 
-static void oracle(struct cctx *c, const struct ebpf_object *obj, const struct ebpf_prog *prog,
-		   const struct claim_prog *cp, const struct corpus_opts *opts, uint32_t prog_type,
-		   const uint8_t *input, size_t ilen, const uint8_t *helper, size_t hlen,
-		   const char *what)
+/* The execution oracle's findings on one set of runs: each fails the case. */
+static void exec_findings(struct cctx *c, const struct check_result *res, const char *what)
 {
-	/* Loops that run for billions of iterations or forever meet the step budget: keep it
-	 * modest so every case stays fast, the long ones are checked up to it. */
-	struct check_opts co = { .sz = sizeof(co), .runs = opts->oracle_runs ? opts->oracle_runs : 32,
-				 .step_budget = 100000,
-				 .ctx_kind = (int)check_ctx_kind(prog_type) + 1 };
-	struct check_result res;
-
-	if (input) {
-		co.input = input;
-		co.fixed_len = ilen;
-		co.helper_data = helper;
-		co.helper_len = hlen;
-	}
-	if (oracle_check(&res, obj, prog, cp, &co)) {
-		fail(c, 0, "the concrete oracle could not run (%s)", what);
-		return;
-	}
-	for (uint32_t k = 0; k < res.nfindings; k++)
-		fail(c, 0, "UNSOUND (%s, %s): %s", what, finding_kind_name(res.findings[k].kind),
-		     res.findings[k].text);
-	check_result__free(&res);
+	for (uint32_t k = 0; k < res->nfindings; k++)
+		fail(c, 0, "UNSOUND (%s, %s): %s", what, finding_kind_name(res->findings[k].kind),
+		     res->findings[k].text);
 }
 
-/* The Z3 oracle over one claim set: a refuted claim (its counterexample confirmed by the
+/* The Z3 oracle's answer on one claim set: a refuted claim (its counterexample confirmed by the
  * interpreter) and an encoding disagreement fail the case; unknown claims are only counted.
  * The budget is Z3's resource limit, so the verdicts do not depend on the machine; the clock
  * limits smt_check keeps as a safety net are never what decides. */
-static void z3_oracle(struct cctx *c, const struct ebpf_object *obj, const struct ebpf_prog *prog,
-		      const struct claim_prog *cp, const struct corpus_opts *opts, const char *what,
-		      struct corpus_stats *st)
+static void z3_findings(struct cctx *c, const struct smt_result *r, const char *what,
+			struct corpus_stats *st)
 {
-	struct smt_opts zo = { .sz = sizeof(zo),
-			       .rlimit = opts->z3_rlimit ? opts->z3_rlimit : CORPUS_Z3_RLIMIT,
-			       .program_rlimit = opts->z3_program_rlimit ? opts->z3_program_rlimit
-									 : CORPUS_Z3_PROGRAM_RLIMIT };
-	struct smt_result r;
-	int err = smt_check(&r, obj, prog, cp, &zo);
-
-	if (err) {
-		fail(c, 0, "the Z3 oracle could not run (%s): %s", what, strerror(-err));
-		return;
-	}
-	for (uint32_t k = 0; k < r.nfindings; k++)
-		fail(c, 0, "UNSOUND (%s, z3, %s): %s", what, finding_kind_name(r.findings[k].kind),
-		     r.findings[k].text);
-	if (r.refuted + r.encoding_bugs > r.nfindings)
-		fail(c, 0, "Z3 refuted %u claim(s) (%s) without a finding", r.refuted, what);
+	for (uint32_t k = 0; k < r->nfindings; k++)
+		fail(c, 0, "UNSOUND (%s, z3, %s): %s", what, finding_kind_name(r->findings[k].kind),
+		     r->findings[k].text);
+	if (r->refuted + r->encoding_bugs > r->nfindings)
+		fail(c, 0, "Z3 refuted %u claim(s) (%s) without a finding", r->refuted, what);
 	st->z3_programs++;
-	st->z3_claims += r.nclaims;
-	st->z3_proved += r.proved;
-	st->z3_refuted += r.refuted;
-	st->z3_unknown += r.unknown;
-	st->z3_rlimit += r.rlimit_used;
-	smt_result__free(&r);
+	st->z3_claims += r->nclaims;
+	st->z3_proved += r->proved;
+	st->z3_refuted += r->refuted;
+	st->z3_unknown += r->unknown;
+	st->z3_rlimit += r->rlimit_used;
 }
 
 /* The claims as JSON without the strategy's name: equal text, equal claims. */
@@ -363,6 +331,27 @@ static void claims_text(struct sbuf *sb, const struct claim_prog *cp)
 	claims_write_prog(sb, &anon);
 }
 
+/* Z3 covers every input at once: a claim set equal to the other strategy's has been decided
+ * already (the pipeline's judge hook; the other oracles judge every claim set). */
+struct z3_dedup {
+	int strategy;
+	struct sbuf prev, cur;
+};
+
+static bool z3_new_claims(void *arg, const struct oracle_ops *op, const struct claim_prog *cp)
+{
+	struct z3_dedup *zd = arg;
+	bool fresh;
+
+	if (strcmp(op->name, "z3"))
+		return true;
+	claims_text(&zd->cur, cp);
+	fresh = zd->strategy == SCEV_FORGET || strcmp(sbuf_cstr(&zd->cur), sbuf_cstr(&zd->prev));
+	sbuf_reset(&zd->prev);
+	sbuf_puts(&zd->prev, sbuf_cstr(&zd->cur));
+	return fresh;
+}
+
 int corpus_run_case(const char *path, const struct corpus_opts *opts, struct sbuf *log)
 {
 	return corpus_replay(path, opts, log, NULL);
@@ -372,7 +361,8 @@ int corpus_replay(const char *path, const struct corpus_opts *uopts, struct sbuf
 		  struct corpus_stats *ustats)
 {
 	struct corpus_stats stats = { 0 };
-	struct sbuf prev = SBUF_INIT, cur = SBUF_INIT;
+	struct z3_dedup zd = { .prev = SBUF_INIT, .cur = SBUF_INIT };
+	struct pipeline_result pr = { 0 };
 	struct corpus_opts opts = { 0 };
 	struct cctx c = { .path = path, .log = log };
 	struct ebpf_object *obj = NULL;
@@ -408,45 +398,61 @@ int corpus_replay(const char *path, const struct corpus_opts *uopts, struct sbuf
 		     "verdict", obj->progs[0].defect_insn, obj->progs[0].defect);
 	for (int strategy = SCEV_FORGET; strategy <= SCEV_ITERATE && !obj->progs[0].defect[0];
 	     strategy++) {
-		struct scev_opts so = { .sz = sizeof(so), .strategy = strategy, .prog_type = prog_type };
-		struct claim_prog cp;
 		const char *what = strategy == SCEV_FORGET ? "forget" : "iterate";
+		struct pipeline_subject ps = { .obj = obj, .prog = &obj->progs[0] };
+		/* Loops that run for billions of iterations or forever meet the step budget: keep
+		 * it modest so every case stays fast, the long ones are checked up to it. */
+		struct pipeline_opts po = {
+			.sz = sizeof(po), .strategy = strategy, .prog_type = prog_type,
+			.runs = opts.oracle_runs ? opts.oracle_runs : CORPUS_RUNS,
+			.step_budget = CORPUS_STEPS,
+			.ctx_kind = (int)check_ctx_kind(prog_type) + 1,
+			.input = input, .fixed_len = ilen, .helper_data = helper, .helper_len = hlen,
+			.z3 = opts.use_z3, .z3_empty = true,
+			.z3_rlimit = opts.z3_rlimit ? opts.z3_rlimit : CORPUS_Z3_RLIMIT,
+			.z3_program_rlimit = opts.z3_program_rlimit ? opts.z3_program_rlimit :
+					     CORPUS_Z3_PROGRAM_RLIMIT,
+			.z3_replay_steps = CORPUS_Z3_REPLAY_STEPS,
+			.arg = &zd, .judge = z3_new_claims,
+		};
 
+		zd.strategy = strategy;
 		diag_clear(&d);
-		if ((err = scev_analyze(&cp, &obj->progs[0], obj->maps, obj->map_cnt, &so, &d))) {
+		err = pipeline_run(&pr, &ps, &po, &d);
+		if (err && pr.failed && !strcmp(pr.failed, "analyze")) {
 			fail(&c, 0, "analysis failed: %s", d.msg);
 			break;
 		}
 		/* Precision floors apply to the default strategy; soundness to both. */
 		if (strategy == SCEV_FORGET) {
 			if ((sec = ebpf_object__section(obj, "loops")))
-				check_loops(&c, sec, &cp);
+				check_loops(&c, sec, pr.cp);
 			if ((sec = ebpf_object__section(obj, "trip")))
-				check_trip(&c, sec, &cp);
+				check_trip(&c, sec, pr.cp);
 			if ((sec = ebpf_object__section(obj, "iv")))
-				check_iv(&c, sec, &cp);
+				check_iv(&c, sec, pr.cp);
 			if ((sec = ebpf_object__section(obj, "range")))
-				check_range(&c, sec, &cp);
+				check_range(&c, sec, pr.cp);
 		}
-		oracle(&c, obj, &obj->progs[0], &cp, &opts, prog_type, NULL, 0, NULL, 0, what);
-		if (input)
-			oracle(&c, obj, &obj->progs[0], &cp, &opts, prog_type, input, ilen, helper, hlen,
-			       what);
-		if (opts.use_z3) {
-			/* Z3 covers every input at once: a claim set equal to the other
-			 * strategy's has been decided already */
-			claims_text(&cur, &cp);
-			if (strategy == SCEV_FORGET || strcmp(sbuf_cstr(&cur), sbuf_cstr(&prev)))
-				z3_oracle(&c, obj, &obj->progs[0], &cp, &opts, what, &stats);
-			sbuf_reset(&prev);
-			sbuf_puts(&prev, sbuf_cstr(&cur));
-		}
-		claim_prog__free(&cp);
+		if (pr.has_exec)
+			exec_findings(&c, &pr.exec, what);
+		if (pr.has_exec_fixed)
+			exec_findings(&c, &pr.exec_fixed, what);
+		if (pr.has_z3)
+			z3_findings(&c, &pr.z3, what, &stats);
+		if (err && !strcmp(pr.failed, "exec"))
+			fail(&c, 0, "the concrete oracle could not run (%s)", what);
+		else if (err && !strcmp(pr.failed, "z3"))
+			fail(&c, 0, "the Z3 oracle could not run (%s): %s", what, strerror(-err));
+		else if (err)
+			fail(&c, 0, "the %s oracle could not run (%s): %s", pr.failed, what,
+			     strerror(-err));
 	}
+	pipeline_result__free(&pr);
 	free(input);
 	free(helper);
-	sbuf_free(&prev);
-	sbuf_free(&cur);
+	sbuf_free(&zd.prev);
+	sbuf_free(&zd.cur);
 	ebpf_object__free(obj);
 	if (ustats) {
 		ustats->z3_programs += stats.z3_programs;

@@ -40,10 +40,17 @@
  * at about +0.5 s of CPU per case on average in the ASan build. */
 #define CORPUS_Z3_RLIMIT 1000000u
 #define CORPUS_Z3_PROGRAM_RLIMIT 8000000ull
+/* The corpus keeps its own budgets in the pipeline (fuzz/pipeline.h): more runs and longer ones
+ * than a campaign's, since a case is replayed on its own, and Z3 models replayed up to smt's own
+ * budget. */
+#define CORPUS_RUNS 32				/* drawn inputs per strategy */
+#define CORPUS_STEPS 100000			/* instructions per run */
+#define CORPUS_Z3_REPLAY_STEPS 100000000ull	/* a Z3 model replayed on the interpreter */
 
 struct corpus_opts {
 	size_t sz;
-	unsigned oracle_runs;	/* concrete runs per strategy; 0 = 32 (100,000 steps each) */
+	unsigned oracle_runs;	/* concrete runs per strategy; 0 = CORPUS_RUNS (CORPUS_STEPS
+				 * steps each) */
 	bool use_z3;		/* also decide the claims with the Z3 oracle */
 	unsigned z3_rlimit;	/* Z3 resource units per query (smt_opts.rlimit); 0 =
 				 * CORPUS_Z3_RLIMIT */

@@ -119,103 +119,85 @@ void campaign_set_phase(struct watch *w, uint32_t ph)
 	w->phase = ph;
 }
 
-static int run_program(struct fuzz_program_result *r, const struct fuzz_opts *uo, uint64_t index,
+/* The pipeline's hooks in the campaign: the watchdog's phases, the test hooks. */
+struct hooks {
+	const struct fuzz_opts *o;
+	uint64_t index;
+	struct watch *w;
+};
+
+static void hook_stage(void *arg, enum pipeline_stage st)
+{
+	struct hooks *h = arg;
+
+	campaign_set_phase(h->w, st == PIPELINE_GENERATE ? PH_GEN : st == PIPELINE_ANALYZE ?
+				 PH_ANALYZE : st == PIPELINE_JUDGE ? PH_CHECK : PH_ORACLES);
+}
+
+static void hook_before_analyze(void *arg)
+{
+	struct hooks *h = arg;
+
+	if (h->o->fault)
+		h->o->fault(h->o->arg, h->index);
+}
+
+static void hook_after_analyze(void *arg, struct claim_prog *cp)
+{
+	struct hooks *h = arg;
+
+	if (h->o->plant)
+		h->o->plant(h->o->arg, h->index, cp);
+}
+
+static int run_program(struct pipeline_result *r, const struct fuzz_opts *uo, uint64_t index,
 		       struct watch *w)
 {
 	struct fuzz_opts o = { 0 };
-	struct gen_knobs def = gen_knobs_default();
-	struct scev_opts so = { .sz = sizeof(so) };
-	struct ebpf_object obj = { 0 };
-	struct ebpf_prog view;
+	struct hooks h = { .o = &o, .index = index, .w = w };
 	struct gen_src src;
 	uint64_t pseed;
 	struct diag d;
 	char name[64];
-	double t0, t1, t2, t3;
-	int err;
 
 	if (uo)
 		memcpy(&o, uo, uo->sz && uo->sz < sizeof(o) ? uo->sz : sizeof(o));
 	campaign_fill_defaults(&o);
-	claim_prog__free(&r->claims);
-	memset(&r->claims, 0, sizeof(r->claims));
-	check_result__free(&r->check);
-	fuzz_oracle_result__free(&r->oracles);
-	r->t_gen = r->t_analyze = r->t_check = 0;
 	pseed = fuzz_program_seed(o.seed, index);
 	gen_src_init_seed(&src, pseed);
 	if (w)
 		w->index = index;
-	campaign_set_phase(w, PH_GEN);
-	t0 = cpu_s();
-	r->gen_err = gen_program(&r->gp, &src, o.knobs ? o.knobs : &def);
-	t1 = cpu_s();
-	r->t_gen = t1 - t0;
-	if (r->gen_err)
-		return 0;
 	snprintf(name, sizeof(name), "fuzz-%" PRIu64 "-%" PRIu64, o.seed, index);
-	gen_program__prog(&r->gp, &view, name);
-	so.strategy = o.strategy;
-	diag_clear(&d);
-	campaign_set_phase(w, PH_ANALYZE);
-	if (o.fault)
-		o.fault(o.arg, index);
-	err = scev_analyze(&r->claims, &view, r->gp.maps, r->gp.map_cnt, &so, &d);
-	t2 = cpu_s();
-	r->t_analyze = t2 - t1;
-	if (err)
-		return err;
-	if (o.plant)
-		o.plant(o.arg, index, &r->claims);
-	obj.maps = r->gp.maps;
-	obj.map_cnt = r->gp.map_cnt;
-	campaign_set_phase(w, PH_CHECK);
 	{
+		struct pipeline_subject s = { .src = &src, .knobs = o.knobs, .name = name };
 		/* few inputs per program: consecutive programs start at different points of the
 		 * oracle's input sequence, so the campaign as a whole sees the all-zero, all-ones
 		 * and sign-bit patterns and the random ones */
-		struct check_opts co = { .sz = sizeof(co), .seed = pseed, .runs = o.oracle_runs,
-					 .step_budget = o.step_budget, .input_len = GEN_INPUT_LEN,
-					 .first_input = o.oracle_runs >= FUZZ_INPUT_CYCLE ? 0 :
-							(uint32_t)(index * o.oracle_runs % FUZZ_INPUT_CYCLE) };
+		struct pipeline_opts po = {
+			.sz = sizeof(po), .strategy = o.strategy, .seed = pseed,
+			.runs = o.oracle_runs, .step_budget = o.step_budget,
+			.first_input = o.oracle_runs >= FUZZ_INPUT_CYCLE ? 0 :
+				       (uint32_t)(index * o.oracle_runs % FUZZ_INPUT_CYCLE),
+			.z3 = o.z3, .z3_timeout_ms = o.z3_timeout_ms, .z3_budget_s = o.z3_budget,
+			.z3_rlimit = o.z3_rlimit, .z3_program_rlimit = o.z3_program_rlimit,
+			.kernel = o.kernel, .triage = true,
+			.arg = &h, .stage = hook_stage, .before_analyze = hook_before_analyze,
+			.after_analyze = hook_after_analyze,
+		};
 
-		err = oracle_check(&r->check, &obj, &view, &r->claims, &co);
+		diag_clear(&d);
+		return pipeline_run(r, &s, &po, &d);
 	}
-	t3 = cpu_s();
-	r->t_check = t3 - t2;
-	if (!err && (o.z3 || o.kernel)) {
-		struct fuzz_oracle_opts oo = { .z3 = o.z3, .kernel = o.kernel,
-					       .z3_timeout_ms = o.z3_timeout_ms,
-					       .z3_budget_s = o.z3_budget, .z3_rlimit = o.z3_rlimit,
-					       .z3_program_rlimit = o.z3_program_rlimit,
-					       .seed = pseed };
-
-		campaign_set_phase(w, PH_ORACLES);
-		err = fuzz_oracles_run(&r->oracles, &oo, &obj, &view, &r->claims);
-	}
-	return err;
 }
 
-int fuzz_run_program(struct fuzz_program_result *r, const struct fuzz_opts *o, uint64_t index)
+int fuzz_run_program(struct pipeline_result *r, const struct fuzz_opts *o, uint64_t index)
 {
 	return run_program(r, o, index, NULL);
 }
 
-void fuzz_program_result__free(struct fuzz_program_result *r)
-{
-	if (!r)
-		return;
-	claim_prog__free(&r->claims);
-	check_result__free(&r->check);
-	fuzz_oracle_result__free(&r->oracles);
-	gen_program__free(&r->gp);
-	memset(r, 0, sizeof(*r));
-}
-
-
 void campaign_evaluator_free(struct evaluator *ev)
 {
-	fuzz_program_result__free(&ev->pr);
+	pipeline_result__free(&ev->pr);
 	seen_free(&ev->seen);
 }
 
@@ -265,12 +247,12 @@ int campaign_outcome_add(struct outcome *oc, uint8_t kind, uint64_t sig, struct 
 /* The optional oracles' counters, findings (complete already) and disagreement. */
 static int eval_oracles(struct evaluator *ev, uint64_t index, struct outcome *oc)
 {
-	struct fuzz_oracle_result *res = &ev->pr.oracles;
+	struct pipeline_result *res = &ev->pr;
 	int err;
 
 	memcpy(oc->oracle_stats, res->stats, sizeof(oc->oracle_stats));
-	oc->t_z3 = res->t_z3;
-	oc->t_kernel = res->t_kernel;
+	for (unsigned i = 1; i < pipeline_oracle_count(); i++)
+		oc->t_oracles[i] = res->t_oracle[i];
 	oc->dis = res->dis;
 	res->dis = NULL;
 	for (uint32_t k = 0; k < res->nfindings; k++) {
@@ -303,7 +285,7 @@ static int eval_oracles(struct evaluator *ev, uint64_t index, struct outcome *oc
 int campaign_eval_program(struct evaluator *ev, uint64_t index, struct outcome *oc, struct watch *w)
 {
 	const struct campaign *c = ev->c;
-	struct fuzz_program_result *r = &ev->pr;
+	struct pipeline_result *r = &ev->pr;
 	const struct claim_prog *cp = &r->claims;
 	int err;
 
@@ -313,7 +295,7 @@ int campaign_eval_program(struct evaluator *ev, uint64_t index, struct outcome *
 	campaign_set_phase(w, PH_IDLE);
 	oc->t_gen = r->t_gen;
 	oc->t_analyze = r->t_analyze;
-	oc->t_check = r->t_check;
+	oc->t_check = r->t_oracle[0];	/* the execution oracle */
 	if (err)
 		return err;
 	if (r->gen_err) {
@@ -322,9 +304,9 @@ int campaign_eval_program(struct evaluator *ev, uint64_t index, struct outcome *
 	}
 	oc->loops = cp->nloops;
 	oc->ranges = cp->nranges;
-	oc->checks = r->check.checks;
-	oc->runs = r->check.runs;
-	oc->traps = r->check.traps;
+	oc->checks = r->exec.checks;
+	oc->runs = r->exec.runs;
+	oc->traps = r->exec.traps;
 	oc->buckets = malloc((cp->nloops ? cp->nloops : 1) * sizeof(*oc->buckets));
 	if (!oc->buckets)
 		return -ENOMEM;
@@ -336,12 +318,12 @@ int campaign_eval_program(struct evaluator *ev, uint64_t index, struct outcome *
 		oc->bounded++;
 		if (t->kind == TRIP_EXACT)
 			oc->exact++;
-		if (l < r->check.nloops && r->check.max_trip[l])
+		if (l < r->exec.nloops && r->exec.max_trip[l])
 			oc->buckets[oc->nbuckets++] = (uint16_t)campaign_ratio_bucket(t->max,
-									     r->check.max_trip[l]);
+									     r->exec.max_trip[l]);
 	}
-	for (uint32_t k = 0; k < r->check.nfindings; k++) {
-		const struct check_finding *cf = &r->check.findings[k];
+	for (uint32_t k = 0; k < r->exec.nfindings; k++) {
+		const struct check_finding *cf = &r->exec.findings[k];
 		struct finding tmp, *f;
 		uint64_t first;
 		bool dup_here = false;

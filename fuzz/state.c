@@ -65,11 +65,14 @@ int campaign_state_write(struct campaign *c)
 	sbuf_printf(&sb, "oracles: z3=%d kernel=%d z3_timeout_ms=%u z3_budget=%.3f z3_rlimit=%u "
 		    "z3_program_rlimit=%" PRIu64 "\n", c->o.z3, c->o.kernel, c->o.z3_timeout_ms,
 		    c->o.z3_budget, c->o.z3_rlimit, c->o.z3_program_rlimit);
-	sbuf_printf(&sb, "cpu_oracles: %.6f %.6f\ndisagreements_saved: %" PRIu64 "\n", st->t_z3,
-		    st->t_kernel, st->disagreements_saved);
-	for (unsigned i = 0; i < ORACLE_STAT_COUNT; i++)
+	/* the CPU seconds of each oracle after the execution oracle (whose are "cpu"'s third) */
+	sbuf_puts(&sb, "cpu_oracles:");
+	for (unsigned i = 1; i < pipeline_oracle_count(); i++)
+		sbuf_printf(&sb, " %.6f", st->t_oracles[i]);
+	sbuf_printf(&sb, "\ndisagreements_saved: %" PRIu64 "\n", st->disagreements_saved);
+	for (unsigned i = 0; i < pipeline_stat_count(); i++)
 		if (st->oracle_stats[i])
-			sbuf_printf(&sb, "%s: %" PRIu64 "\n", fuzz_oracle_stat_name(i),
+			sbuf_printf(&sb, "%s: %" PRIu64 "\n", pipeline_stat_name(i),
 				    st->oracle_stats[i]);
 	put_u64s(&sb, "found", st->found, FUZZ_KINDS);
 	put_u64s(&sb, "saved", st->saved, FUZZ_KINDS);
@@ -157,10 +160,7 @@ static bool parse_f64_list(char *v, double *const *out, size_t n)
 
 static int oracle_stat_index(const char *name)
 {
-	for (unsigned i = 0; i < ORACLE_STAT_COUNT; i++)
-		if (!strcmp(name, fuzz_oracle_stat_name(i)))
-			return (int)i;
-	return -1;
+	return pipeline_stat_index(name);
 }
 
 /* "z3=0 kernel=0 z3_timeout_ms=500 z3_budget=2.000 z3_rlimit=0 z3_program_rlimit=0": each key
@@ -265,8 +265,14 @@ static bool state_line(struct campaign *c, const char *key, char *v, char *knobs
 	if (!strcmp(key, "cpu"))
 		return parse_f64_list(v, (double *const[]){ &st->t_gen, &st->t_analyze,
 							    &st->t_check }, 3);
-	if (!strcmp(key, "cpu_oracles"))
-		return parse_f64_list(v, (double *const[]){ &st->t_z3, &st->t_kernel }, 2);
+	if (!strcmp(key, "cpu_oracles")) {
+		double *t[PIPELINE_MAX_ORACLES];
+		unsigned n = 0;
+
+		for (unsigned i = 1; i < pipeline_oracle_count(); i++)
+			t[n++] = &st->t_oracles[i];
+		return parse_f64_list(v, t, n);
+	}
 	if (!strcmp(key, "oracles"))
 		return parse_oracles(c, v);
 	if ((x = oracle_stat_index(key)) >= 0)

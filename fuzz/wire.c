@@ -165,9 +165,9 @@ void wire_pack_outcome(struct sbuf *sb, const struct outcome *oc)
 	put_f64(sb, oc->t_analyze);
 	put_f64(sb, oc->t_check);
 	put_blob(sb, oc->buckets, oc->nbuckets * sizeof(*oc->buckets));
-	put_blob(sb, oc->oracle_stats, sizeof(oc->oracle_stats));
-	put_f64(sb, oc->t_z3);
-	put_f64(sb, oc->t_kernel);
+	put_blob(sb, oc->oracle_stats, pipeline_stat_count() * sizeof(*oc->oracle_stats));
+	for (unsigned i = 0; i < pipeline_oracle_count(); i++)
+		put_f64(sb, oc->t_oracles[i]);
 	put_u64(sb, oc->dis != NULL);
 	if (oc->dis) {
 		put_u64(sb, oc->dis->cls);
@@ -212,14 +212,14 @@ int wire_unpack_outcome(struct wire_reader *r, const struct campaign *c, struct 
 	{
 		uint64_t *x = get_blob(r, &n, false);
 
-		if (x && n == sizeof(oc->oracle_stats))
+		if (x && n == pipeline_stat_count() * sizeof(*oc->oracle_stats))
 			memcpy(oc->oracle_stats, x, n);
 		else
 			r->bad = true;
 		free(x);
 	}
-	oc->t_z3 = get_f64(r);
-	oc->t_kernel = get_f64(r);
+	for (unsigned i = 0; i < pipeline_oracle_count(); i++)
+		oc->t_oracles[i] = get_f64(r);
 	if (get_u64(r) && !r->bad) {
 		oc->dis = calloc(1, sizeof(*oc->dis));
 		if (!oc->dis) {

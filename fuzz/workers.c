@@ -251,7 +251,7 @@ static char *read_log(int fd)
 static void crash_finding(struct campaign *c, uint64_t index, uint32_t phase, int status,
 			  bool hang, char *log)
 {
-	struct fuzz_program_result pr = { 0 };
+	struct pipeline_result pr = { 0 };
 	struct gen_src src;
 	struct gen_knobs def = gen_knobs_default();
 	struct finding f = { 0 };
@@ -294,7 +294,7 @@ static void crash_finding(struct campaign *c, uint64_t index, uint32_t phase, in
 		c->st.found[FIND_CRASH]++;
 	campaign_consume(c, &oc);
 	finding__free(&f);
-	fuzz_program_result__free(&pr);
+	pipeline_result__free(&pr);
 }
 
 /* A worker is gone: find out why, and what happens to its batch. */

@@ -36,6 +36,16 @@
 #define NINPUTS 6
 #define STEPS 300000
 
+/* The registry index of the oracle called name (fuzz/pipeline.h). */
+static unsigned oracle_index(const char *name)
+{
+	for (unsigned i = 0; i < pipeline_oracle_count(); i++)
+		if (!strcmp(pipeline_oracle(i)->name, name))
+			return i;
+	CHECK(0, "no oracle %s", name);
+	return 0;
+}
+
 struct input {
 	uint8_t bytes[GEN_INPUT_LEN];
 	uint8_t helper[256];
@@ -554,34 +564,33 @@ static void test_oracles(void)
 		printf("test_oracles: kernel part skipped: %s\n", why);
 	o.crashes = tmpdir("oracles");
 	CHECK(!fuzz_campaign(&a, &o, &d), "campaign: %s", d.msg);
-	CHECK(n[ORACLE_STAT_Z3_CLAIMS] > 0 &&
-	      n[ORACLE_STAT_Z3_CLAIMS] == n[ORACLE_STAT_Z3_PROVED] + n[ORACLE_STAT_Z3_REFUTED] +
-	      n[ORACLE_STAT_Z3_UNKNOWN], "z3: %" PRIu64 " claims, %" PRIu64 " + %" PRIu64 " + %"
-	      PRIu64, n[ORACLE_STAT_Z3_CLAIMS], n[ORACLE_STAT_Z3_PROVED], n[ORACLE_STAT_Z3_REFUTED],
-	      n[ORACLE_STAT_Z3_UNKNOWN]);
+	/* the counters by the names the oracles give them (fuzz/pipeline.h) */
+#define N(key) pipeline_stat(n, key)
+	CHECK(N("z3_claims") > 0 &&
+	      N("z3_claims") == N("z3_proved") + N("z3_refuted") + N("z3_unknown"),
+	      "z3: %" PRIu64 " claims, %" PRIu64 " + %" PRIu64 " + %" PRIu64, N("z3_claims"),
+	      N("z3_proved"), N("z3_refuted"), N("z3_unknown"));
 	/* (small limits, for the sanitizers' sake: about half the claims are left unknown, the
 	 * same half on every machine) */
-	CHECK(n[ORACLE_STAT_Z3_PROVED] > 0, "z3 proved only %" PRIu64 " of %" PRIu64,
-	      n[ORACLE_STAT_Z3_PROVED], n[ORACLE_STAT_Z3_CLAIMS]);
-	CHECK(n[ORACLE_STAT_Z3_REFUTED] == 0 && n[ORACLE_STAT_Z3_ENCODING] == 0,
-	      "z3 refuted %" PRIu64 ", encoding %" PRIu64, n[ORACLE_STAT_Z3_REFUTED],
-	      n[ORACLE_STAT_Z3_ENCODING]);
+	CHECK(N("z3_proved") > 0, "z3 proved only %" PRIu64 " of %" PRIu64, N("z3_proved"),
+	      N("z3_claims"));
+	CHECK(N("z3_refuted") == 0 && N("z3_encoding") == 0,
+	      "z3 refuted %" PRIu64 ", encoding %" PRIu64, N("z3_refuted"), N("z3_encoding"));
 	CHECK(fuzz_stats_findings(&a) == 0, "%" PRIu64 " findings", fuzz_stats_findings(&a));
 	printf("oracles: %" PRIu64 " programs, z3 %" PRIu64 "/%" PRIu64 " proved (%.1f cpu-s), "
-	       "kernel %" PRIu64 " programs (%.1f cpu-s)\n", a.programs, n[ORACLE_STAT_Z3_PROVED],
-	       n[ORACLE_STAT_Z3_CLAIMS], a.t_z3, n[ORACLE_STAT_KERNEL_PROGRAMS], a.t_kernel);
+	       "kernel %" PRIu64 " programs (%.1f cpu-s)\n", a.programs, N("z3_proved"),
+	       N("z3_claims"), a.t_oracles[oracle_index("z3")], N("kernel_programs"),
+	       a.t_oracles[oracle_index("kernel")]);
 	if (kernel) {
-		uint64_t accepted = n[ORACLE_STAT_KERNEL_BOTH_ACCEPT] +
-				    n[ORACLE_STAT_KERNEL_REGRESSION];
-		uint64_t classes = accepted + n[ORACLE_STAT_KERNEL_BOTH_REJECT] +
-				   n[ORACLE_STAT_KERNEL_IMPROVEMENT];
+		uint64_t accepted = N("kernel_both_accept") + N("kernel_regression");
+		uint64_t classes = accepted + N("kernel_both_reject") + N("kernel_improvement");
 
-		CHECK(n[ORACLE_STAT_KERNEL_PROGRAMS] == a.programs && classes == a.programs,
+		CHECK(N("kernel_programs") == a.programs && classes == a.programs,
 		      "kernel: %" PRIu64 " programs, %" PRIu64 " classified, campaign %" PRIu64,
-		      n[ORACLE_STAT_KERNEL_PROGRAMS], classes, a.programs);
-		CHECK(accepted > 0 && n[ORACLE_STAT_KERNEL_CLAIMS] > 0 &&
-		      n[ORACLE_STAT_KERNEL_CLAIM_CHECKS] > 0, "kernel: accepted %" PRIu64 ", %"
-		      PRIu64 " log claims", accepted, n[ORACLE_STAT_KERNEL_CLAIMS]);
+		      N("kernel_programs"), classes, a.programs);
+		CHECK(accepted > 0 && N("kernel_claims") > 0 && N("kernel_claim_checks") > 0,
+		      "kernel: accepted %" PRIu64 ", %" PRIu64 " log claims", accepted,
+		      N("kernel_claims"));
 		CHECK(count_dirs(o.crashes, "verdicts") == (a.disagreements_saved ? 1u : 0u),
 		      "verdicts directory");
 	}
@@ -601,15 +610,14 @@ static void test_oracles(void)
 	o.z3_program_rlimit = 0;
 	o.count = 0;
 	CHECK(!fuzz_campaign(&r, &o, &d), "resumed: %s", d.msg);
-	CHECK_EQ_U64(r.oracle_stats[ORACLE_STAT_Z3_CLAIMS], n[ORACLE_STAT_Z3_CLAIMS],
-		     "z3 claims after a resume");
+#define R(key) pipeline_stat(r.oracle_stats, key)
+	CHECK_EQ_U64(R("z3_claims"), N("z3_claims"), "z3 claims after a resume");
 	/* the resource limits came back from the state file: the same verdicts */
-	CHECK_EQ_U64(r.oracle_stats[ORACLE_STAT_Z3_PROVED], n[ORACLE_STAT_Z3_PROVED],
-		     "z3 proved after a resume");
-	CHECK_EQ_U64(r.oracle_stats[ORACLE_STAT_Z3_UNKNOWN], n[ORACLE_STAT_Z3_UNKNOWN],
-		     "z3 unknown after a resume");
-	CHECK_EQ_U64(r.oracle_stats[ORACLE_STAT_KERNEL_PROGRAMS], n[ORACLE_STAT_KERNEL_PROGRAMS],
-		     "kernel programs after a resume");
+	CHECK_EQ_U64(R("z3_proved"), N("z3_proved"), "z3 proved after a resume");
+	CHECK_EQ_U64(R("z3_unknown"), N("z3_unknown"), "z3 unknown after a resume");
+	CHECK_EQ_U64(R("kernel_programs"), N("kernel_programs"), "kernel programs after a resume");
+#undef R
+#undef N
 	rm_rf(o.crashes);
 
 	/* a disagreement: one directory per signature, its count raised by the next one */

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "bpf/asm.h"
+#include "fuzz/pipeline.h"
 #include "fuzz/targets/fuzz_check.h"
 #include "fuzz/targets/fuzz_pipeline.h"
 #include "generators/gen.h"
@@ -82,64 +83,54 @@ static void report(const struct gen_program *gp, const struct ebpf_prog *view,
 		finding__free(&f);
 }
 
-/* Checks cp against the runs co describes; aborts with a report on the first refuted claim. */
+/* Aborts with a report on the first refuted claim of res. */
 static void check(const struct gen_program *gp, const struct ebpf_prog *view,
-		  const struct claim_prog *cp, const struct check_opts *co)
+		  const struct claim_prog *cp, const struct check_result *res)
 {
-	struct ebpf_object obj = { .maps = (struct ebpf_map_def *)gp->maps,
-				   .map_cnt = gp->map_cnt };
-	struct check_result res = { 0 };
-	int err = oracle_check(&res, &obj, view, cp, co);
-
-	CHECK(!err, "oracle_check failed: %s", strerror(-err));
-	if (res.nfindings) {
-		report(gp, view, cp, &res.findings[0]);
+	if (res->nfindings) {
+		report(gp, view, cp, &res->findings[0]);
 		abort();
 	}
-	check_result__free(&res);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const enum scev_strategy strategies[] = { SCEV_FORGET, SCEV_ITERATE };
 	struct gen_knobs knobs = fuzz_pipeline_knobs();
-	struct gen_program gp = { 0 };
-	struct ebpf_prog view;
+	struct pipeline_result first = { 0 }, again = { 0 };
 	struct gen_src src;
-	uint64_t h = fuzz_hash(data, size), steps;
+	uint64_t h = fuzz_hash(data, size);
 	int err;
 
 	gen_src_init_bytes(&src, data, size);
-	err = gen_program(&gp, &src, &knobs);
-	CHECK(!err, "the generator must turn every byte string into a program: %s",
-	      strerror(-err));
-	gen_program__prog(&gp, &view, "fuzz_pipeline");
-	steps = gp.flags & (GEN_PROG_HUGE | GEN_PROG_MAY_NOT_TERMINATE) ? FUZZ_STEPS_HUGE :
-									   FUZZ_STEPS;
-
 	for (size_t s = 0; s < sizeof(strategies) / sizeof(strategies[0]); s++) {
-		struct scev_opts so = { .sz = sizeof(so), .strategy = strategies[s] };
-		struct claim_prog cp = { 0 };
+		/* generated once, judged under each strategy */
+		struct pipeline_subject ps = { .src = s ? NULL : &src, .knobs = &knobs,
+					       .generated = s ? &first.gp : NULL,
+					       .name = "fuzz_pipeline" };
+		/* the fuzzer's own packet and helper results, and two of the oracle's inputs,
+		 * where input-read bounds meet their extremes */
+		struct pipeline_opts po = { .sz = sizeof(po), .strategy = strategies[s],
+					    .seed = h, .runs = FUZZ_RUNS, .step_budget = FUZZ_STEPS,
+					    .step_budget_huge = FUZZ_STEPS_HUGE,
+					    .input_len = GEN_INPUT_LEN, .first_only = true,
+					    .first_input = (uint32_t)(h % FUZZ_INPUT_CYCLE),
+					    .generated_input = true };
+		struct pipeline_result *r = s ? &again : &first;
 		struct diag d;
 
 		diag_clear(&d);
-		err = scev_analyze(&cp, &view, gp.maps, gp.map_cnt, &so, &d);
-		CHECK(!err, "scev_analyze failed on a generated program: %s", d.msg);
-
-		/* the fuzzer's own packet and helper results... */
-		struct check_opts fixed = { .sz = sizeof(fixed), .step_budget = steps,
-					    .input = gp.input, .fixed_len = gp.input_len,
-					    .helper_data = gp.helper_data,
-					    .helper_len = gp.helper_len, .first_only = true };
-		check(&gp, &view, &cp, &fixed);
-		/* ...and two of the oracle's, where input-read bounds meet their extremes */
-		struct check_opts drawn = { .sz = sizeof(drawn), .seed = h, .runs = FUZZ_RUNS,
-					    .step_budget = steps, .input_len = GEN_INPUT_LEN,
-					    .first_only = true,
-					    .first_input = (uint32_t)(h % FUZZ_INPUT_CYCLE) };
-		check(&gp, &view, &cp, &drawn);
-		claim_prog__free(&cp);
+		err = pipeline_run(r, &ps, &po, &d);
+		CHECK(!r->gen_err, "the generator must turn every byte string into a program: %s",
+		      strerror(-r->gen_err));
+		CHECK(!err || !r->failed || strcmp(r->failed, "analyze"),
+		      "scev_analyze failed on a generated program: %s", d.msg);
+		CHECK(!err, "oracle_check failed: %s", strerror(-err));
+		/* the fuzzer's input first: its finding is the one reported */
+		check(&first.gp, &r->view, r->cp, &r->exec_fixed);
+		check(&first.gp, &r->view, r->cp, &r->exec);
 	}
-	gen_program__free(&gp);
+	pipeline_result__free(&again);
+	pipeline_result__free(&first);
 	return 0;
 }

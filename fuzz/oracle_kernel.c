@@ -1,5 +1,10 @@
-/* The campaign's optional oracles: Z3 on every claim, the kernel's verdict and log (oracles.h). */
-#include "fuzz/oracles.h"
+/* The pipeline's kernel oracle (pipeline.h): bpfscev verify's verdict against the running
+ * kernel's accept or reject (triage/verdict.h), and for a program the kernel accepts, the kernel
+ * differential (oracle/kernel/kdiff.h): the verifier's logged ranges as claims checked on the
+ * interpreter, r0 and the packet against BPF_PROG_TEST_RUN.  A verdict disagreement goes to
+ * r->dis (saved by the campaign's parent with fuzz_save_disagreement, below); a program called
+ * safe that faults and a kernel difference are findings. */
+#include "fuzz/pipeline.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -18,93 +23,40 @@
 #include "util/clock.h"
 #include "util/sbuf.h"
 
-static const char *const stat_names[ORACLE_STAT_COUNT] = {
-	[ORACLE_STAT_Z3_PROGRAMS] = "z3_programs",
-	[ORACLE_STAT_Z3_CLAIMS] = "z3_claims",
-	[ORACLE_STAT_Z3_PROVED] = "z3_proved",
-	[ORACLE_STAT_Z3_REFUTED] = "z3_refuted",
-	[ORACLE_STAT_Z3_UNKNOWN] = "z3_unknown",
-	[ORACLE_STAT_Z3_ENCODING] = "z3_encoding",
-	[ORACLE_STAT_KERNEL_PROGRAMS] = "kernel_programs",
-	[ORACLE_STAT_KERNEL_BOTH_ACCEPT] = "kernel_both_accept",
-	[ORACLE_STAT_KERNEL_BOTH_REJECT] = "kernel_both_reject",
-	[ORACLE_STAT_KERNEL_IMPROVEMENT] = "kernel_improvement",
-	[ORACLE_STAT_KERNEL_REGRESSION] = "kernel_regression",
-	[ORACLE_STAT_KERNEL_VERDICT_FAULTS] = "kernel_verdict_faults",
-	[ORACLE_STAT_KERNEL_CLAIM_PROGRAMS] = "kernel_claim_programs",
-	[ORACLE_STAT_KERNEL_CLAIMS] = "kernel_claims",
-	[ORACLE_STAT_KERNEL_CLAIM_CHECKS] = "kernel_claim_checks",
-	[ORACLE_STAT_KERNEL_CLAIMS_REFUTED] = "kernel_claims_refuted",
-	[ORACLE_STAT_KERNEL_TEST_RUNS] = "kernel_test_runs",
-	[ORACLE_STAT_KERNEL_RESULT_DIFF] = "kernel_result_diff",
-	[ORACLE_STAT_KERNEL_INVARIANT] = "kernel_invariant",
-	[ORACLE_STAT_KERNEL_ERRORS] = "kernel_errors",
+enum {
+	K_PROGRAMS,		/* programs the kernel verified */
+	K_BOTH_ACCEPT,
+	K_BOTH_REJECT,
+	K_IMPROVEMENT,		/* bpfscev: safe, kernel: rejected */
+	K_REGRESSION,		/* kernel: accepted, bpfscev: not shown safe */
+	K_VERDICT_FAULTS,	/* called safe by bpfscev, faulted when run */
+	K_CLAIM_PROGRAMS,	/* accepted programs whose verifier log gave claims */
+	K_CLAIMS,		/* kernel range claims */
+	K_CLAIM_CHECKS,		/* their evaluations on the interpreter */
+	K_CLAIMS_REFUTED,	/* programs with a refuted kernel claim */
+	K_TEST_RUNS,		/* programs whose BPF_PROG_TEST_RUN result was compared */
+	K_RESULT_DIFF,		/* ... and differed from the interpreter (r0, packet, trap) */
+	K_INVARIANT,		/* the verifier reported a bug in itself */
+	K_ERRORS,		/* programs the kernel could not be asked about */
+	K_NSTATS
 };
 
-const char *fuzz_oracle_stat_name(enum fuzz_oracle_stat stat)
-{
-	return (unsigned)stat < ORACLE_STAT_COUNT ? stat_names[stat] : "?";
-}
-
-static int add_finding(struct fuzz_oracle_result *r, struct finding *f)
-{
-	struct finding **n = realloc(r->findings, (r->nfindings + 1) * sizeof(*n));
-
-	if (!n) {
-		finding__free(f);
-		free(f);
-		return -ENOMEM;
-	}
-	r->findings = n;
-	n[r->nfindings++] = f;
-	return 0;
-}
-
-static int run_z3(struct fuzz_oracle_result *r, const struct fuzz_oracle_opts *opts,
-		  const struct ebpf_object *obj, const struct ebpf_prog *prog,
-		  const struct claim_prog *claims)
-{
-	/* a resource limit makes the verdicts the same on every machine: the clock limits are
-	 * then only what the caller set (smt's own safety net otherwise) */
-	bool rl = opts->z3_rlimit || opts->z3_program_rlimit;
-	struct smt_opts so = { .sz = sizeof(so),
-			       .timeout_ms = opts->z3_timeout_ms ? opts->z3_timeout_ms :
-					     rl ? 0 : 500,
-			       .budget_s = opts->z3_budget_s > 0 ? opts->z3_budget_s : rl ? 0 : 2,
-			       .rlimit = opts->z3_rlimit, .program_rlimit = opts->z3_program_rlimit,
-			       .input_len = GEN_INPUT_LEN, .replay_steps = 2000000 };
-	struct smt_result sr;
-	int err;
-
-	if (!claims->nranges && !claims->nloops)
-		return 0;
-	if ((err = smt_check(&sr, obj, prog, claims, &so)))
-		return err;
-	r->stats[ORACLE_STAT_Z3_PROGRAMS]++;
-	r->stats[ORACLE_STAT_Z3_CLAIMS] += sr.nclaims;
-	r->stats[ORACLE_STAT_Z3_PROVED] += sr.proved;
-	r->stats[ORACLE_STAT_Z3_REFUTED] += sr.refuted;
-	r->stats[ORACLE_STAT_Z3_UNKNOWN] += sr.unknown;
-	r->stats[ORACLE_STAT_Z3_ENCODING] += sr.encoding_bugs;
-	for (uint32_t k = 0; k < sr.nfindings && !err; k++) {
-		struct finding *f = calloc(1, sizeof(*f));
-
-		if (!f) {
-			err = -ENOMEM;
-			break;
-		}
-		if ((err = finding__from_check(f, &sr.findings[k], prog, obj->maps, obj->map_cnt,
-					       claims))) {
-			free(f);
-			break;
-		}
-		snprintf(f->source, sizeof(f->source), "z3");
-		finding_signature(f, claims);
-		err = add_finding(r, f);
-	}
-	smt_result__free(&sr);
-	return err;
-}
+static const char *const kernel_stats[K_NSTATS] = {
+	[K_PROGRAMS] = "kernel_programs",
+	[K_BOTH_ACCEPT] = "kernel_both_accept",
+	[K_BOTH_REJECT] = "kernel_both_reject",
+	[K_IMPROVEMENT] = "kernel_improvement",
+	[K_REGRESSION] = "kernel_regression",
+	[K_VERDICT_FAULTS] = "kernel_verdict_faults",
+	[K_CLAIM_PROGRAMS] = "kernel_claim_programs",
+	[K_CLAIMS] = "kernel_claims",
+	[K_CLAIM_CHECKS] = "kernel_claim_checks",
+	[K_CLAIMS_REFUTED] = "kernel_claims_refuted",
+	[K_TEST_RUNS] = "kernel_test_runs",
+	[K_RESULT_DIFF] = "kernel_result_diff",
+	[K_INVARIANT] = "kernel_invariant",
+	[K_ERRORS] = "kernel_errors",
+};
 
 /* "pc 12: R3 invalid mem access" -> "pc #: R# invalid mem access": numbers out, for signatures */
 static void skeleton(struct sbuf *sb, const char *s, size_t max)
@@ -132,7 +84,7 @@ static uint64_t fnv(const char *s)
 	return h;
 }
 
-static int disagreement(struct fuzz_oracle_result *r, const struct verdict_report *vr,
+static int disagreement(struct pipeline_result *r, const struct verdict_report *vr,
 			const struct ebpf_object *obj, const struct ebpf_prog *prog)
 {
 	struct fuzz_disagreement *d = calloc(1, sizeof(*d));
@@ -170,7 +122,7 @@ static int disagreement(struct fuzz_oracle_result *r, const struct verdict_repor
 }
 
 /* A program called safe that faults: the verdict is unsound. */
-static int verdict_finding(struct fuzz_oracle_result *r, const struct verdict_report *vr,
+static int verdict_finding(struct pipeline_result *r, const struct verdict_report *vr,
 			   const struct ebpf_object *obj, const struct ebpf_prog *prog)
 {
 	struct finding *f = calloc(1, sizeof(*f));
@@ -186,16 +138,30 @@ static int verdict_finding(struct fuzz_oracle_result *r, const struct verdict_re
 	snprintf(f->text, sizeof(f->text), "bpfscev verify calls it safe, but it faults when run: %s",
 		 vr->fault);
 	finding_signature(f, NULL);
-	return add_finding(r, f);
+	return pipeline_add_finding(r, f);
 }
 
-static int run_kernel(struct fuzz_oracle_result *r, const struct fuzz_oracle_opts *opts,
-		      const struct ebpf_object *obj, const struct ebpf_prog *prog)
+static bool kernel_wanted(const struct pipeline_opts *o)
 {
-	struct verdict_opts vo = { .sz = sizeof(vo), .kernel = true, .runs = 8,
-				   .seed = opts->seed };
-	struct kdiff_opts ko = { .sz = sizeof(ko), .check_runs = 16, .seed = opts->seed,
-				 .step_budget = 1000000, .log_max = 16u << 20 };
+	return o->kernel;
+}
+
+static int kernel_run(struct pipeline_result *r, uint64_t *stats, const struct pipeline_opts *o)
+{
+	struct verdict_opts vo = { .sz = sizeof(vo), .kernel = true,
+				   .runs = o->kernel_verdict_runs ? o->kernel_verdict_runs :
+					   PIPELINE_KERNEL_VERDICT_RUNS,
+				   .seed = o->seed };
+	struct kdiff_opts ko = { .sz = sizeof(ko),
+				 .check_runs = o->kernel_check_runs ? o->kernel_check_runs :
+					       PIPELINE_KERNEL_CHECK_RUNS,
+				 .seed = o->seed,
+				 .step_budget = o->kernel_steps ? o->kernel_steps :
+						PIPELINE_KERNEL_STEPS,
+				 .log_max = o->kernel_log_max ? o->kernel_log_max :
+					    PIPELINE_KERNEL_LOG_MAX };
+	const struct ebpf_object *obj = &r->obj;
+	const struct ebpf_prog *prog = &r->view;
 	struct verdict_report vr;
 	struct kdiff_result kr;
 	struct diag d;
@@ -205,21 +171,21 @@ static int run_kernel(struct fuzz_oracle_result *r, const struct fuzz_oracle_opt
 	if ((err = verdict_compare(&vr, obj, prog, &vo, &d))) {
 		if (err == -ENOMEM)
 			return err;
-		r->stats[ORACLE_STAT_KERNEL_ERRORS]++;
+		stats[K_ERRORS]++;
 		return 0;
 	}
 	if (vr.faults && (err = verdict_finding(r, &vr, obj, prog))) {
 		verdict_report__free(&vr);
 		return err;
 	}
-	r->stats[ORACLE_STAT_KERNEL_VERDICT_FAULTS] += vr.faults != 0;
+	stats[K_VERDICT_FAULTS] += vr.faults != 0;
 	if (vr.cls == VC_NO_KERNEL) {
-		r->stats[ORACLE_STAT_KERNEL_ERRORS]++;
+		stats[K_ERRORS]++;
 		verdict_report__free(&vr);
 		return 0;
 	}
-	r->stats[ORACLE_STAT_KERNEL_PROGRAMS]++;
-	r->stats[ORACLE_STAT_KERNEL_BOTH_ACCEPT + (vr.cls - VC_BOTH_ACCEPT)]++;
+	stats[K_PROGRAMS]++;
+	stats[K_BOTH_ACCEPT + (vr.cls - VC_BOTH_ACCEPT)]++;
 	if ((vr.cls == VC_IMPROVEMENT || vr.cls == VC_REGRESSION) &&
 	    (err = disagreement(r, &vr, obj, prog))) {
 		verdict_report__free(&vr);
@@ -235,20 +201,20 @@ static int run_kernel(struct fuzz_oracle_result *r, const struct fuzz_oracle_opt
 	if ((err = kdiff_run(&kr, obj, prog, &ko, &d))) {
 		if (err == -ENOMEM)
 			return err;
-		r->stats[ORACLE_STAT_KERNEL_ERRORS]++;
+		stats[K_ERRORS]++;
 		return 0;
 	}
 	if (kr.claims.nranges)
-		r->stats[ORACLE_STAT_KERNEL_CLAIM_PROGRAMS]++;
-	r->stats[ORACLE_STAT_KERNEL_CLAIMS] += kr.claims.nranges;
-	r->stats[ORACLE_STAT_KERNEL_CLAIM_CHECKS] += kr.check.checks;
-	r->stats[ORACLE_STAT_KERNEL_TEST_RUNS] += kr.ran;
+		stats[K_CLAIM_PROGRAMS]++;
+	stats[K_CLAIMS] += kr.claims.nranges;
+	stats[K_CLAIM_CHECKS] += kr.check.checks;
+	stats[K_TEST_RUNS] += kr.ran;
 	switch (kr.kind) {
-	case KDIFF_CLAIM: r->stats[ORACLE_STAT_KERNEL_CLAIMS_REFUTED]++; break;
+	case KDIFF_CLAIM: stats[K_CLAIMS_REFUTED]++; break;
 	case KDIFF_RETVAL:
 	case KDIFF_PACKET:
-	case KDIFF_TRAP: r->stats[ORACLE_STAT_KERNEL_RESULT_DIFF]++; break;
-	case KDIFF_INVARIANT: r->stats[ORACLE_STAT_KERNEL_INVARIANT]++; break;
+	case KDIFF_TRAP: stats[K_RESULT_DIFF]++; break;
+	case KDIFF_INVARIANT: stats[K_INVARIANT]++; break;
 	default: break;
 	}
 	if (kr.kind >= KDIFF_INVARIANT) {
@@ -259,32 +225,43 @@ static int run_kernel(struct fuzz_oracle_result *r, const struct fuzz_oracle_opt
 		} else if ((err = kdiff_finding(f, &kr, obj, prog))) {
 			free(f);
 		} else {
-			err = add_finding(r, f);
+			err = pipeline_add_finding(r, f);
 		}
 	}
 	kdiff_result__free(&kr);
 	return err;
 }
 
-int fuzz_oracles_run(struct fuzz_oracle_result *r, const struct fuzz_oracle_opts *opts,
-		     const struct ebpf_object *obj, const struct ebpf_prog *prog,
-		     const struct claim_prog *claims)
+static void kernel_summary(struct sbuf *sb, const uint64_t *n, double cpu, const char *dir,
+			   uint64_t saved)
 {
-	double t0 = cpu_s(), t1;
-	int err = 0;
-
-	memset(r, 0, sizeof(*r));
-	if (opts->z3)
-		err = run_z3(r, opts, obj, prog, claims);
-	t1 = cpu_s();
-	r->t_z3 = t1 - t0;
-	if (!err && opts->kernel)
-		err = run_kernel(r, opts, obj, prog);
-	r->t_kernel = cpu_s() - t1;
-	if (err)
-		fuzz_oracle_result__free(r);
-	return err;
+	if (!n[K_PROGRAMS] && !n[K_ERRORS])
+		return;
+	sbuf_printf(sb, "  kernel verdicts %" PRIu64 " programs: both accept %" PRIu64 ", both reject %"
+		    PRIu64 ", improvement %" PRIu64 ", regression %" PRIu64 " (%" PRIu64
+		    " disagreement signatures saved in %s/verdicts/)\n", n[K_PROGRAMS],
+		    n[K_BOTH_ACCEPT], n[K_BOTH_REJECT], n[K_IMPROVEMENT], n[K_REGRESSION], saved,
+		    dir ? dir : ".");
+	sbuf_printf(sb, "  kernel claims   %" PRIu64 " range claims from the logs of %" PRIu64
+		    " programs, %" PRIu64 " checks: %" PRIu64 " programs refuted one; %" PRIu64
+		    " test runs compared, %" PRIu64 " differed; %" PRIu64 " invariant violations; "
+		    "%" PRIu64 " safe verdicts faulted", n[K_CLAIMS], n[K_CLAIM_PROGRAMS],
+		    n[K_CLAIM_CHECKS], n[K_CLAIMS_REFUTED], n[K_TEST_RUNS], n[K_RESULT_DIFF],
+		    n[K_INVARIANT], n[K_VERDICT_FAULTS]);
+	if (n[K_ERRORS])
+		sbuf_printf(sb, "; %" PRIu64 " programs the kernel could not be asked about",
+			    n[K_ERRORS]);
+	sbuf_printf(sb, " (%.1f kernel-phase cpu-seconds)\n", cpu);
 }
+
+const struct oracle_ops oracle_kernel = {
+	.name = "kernel",
+	.stats = kernel_stats,
+	.nstats = K_NSTATS,
+	.wanted = kernel_wanted,
+	.run = kernel_run,
+	.summary = kernel_summary,
+};
 
 void fuzz_disagreement__free(struct fuzz_disagreement *d)
 {
@@ -294,17 +271,6 @@ void fuzz_disagreement__free(struct fuzz_disagreement *d)
 	free(d->ours);
 	free(d->kernel_log);
 	free(d);
-}
-
-void fuzz_oracle_result__free(struct fuzz_oracle_result *r)
-{
-	for (uint32_t k = 0; k < r->nfindings; k++) {
-		finding__free(r->findings[k]);
-		free(r->findings[k]);
-	}
-	free(r->findings);
-	fuzz_disagreement__free(r->dis);
-	memset(r, 0, sizeof(*r));
 }
 
 static int write_text(const char *dir, const char *name, const char *text)

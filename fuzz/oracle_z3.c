@@ -1,0 +1,99 @@
+/* The pipeline's Z3 oracle (pipeline.h): every claim decided for all inputs by oracle/z3/smt.h —
+ * proved, refuted (a counterexample the interpreter confirmed: a finding) or unknown (timeout,
+ * budget, not inductive, unsupported); a model the interpreter does not confirm is an encoding
+ * finding.  The whole answer stays in r->z3 (per-claim verdicts, findings, resource use). */
+#include "fuzz/pipeline.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+enum { Z3_PROGRAMS, Z3_CLAIMS, Z3_PROVED, Z3_REFUTED, Z3_UNKNOWN, Z3_ENCODING, Z3_NSTATS };
+
+static const char *const z3_stats[Z3_NSTATS] = {
+	[Z3_PROGRAMS] = "z3_programs",	/* programs whose claims went to Z3 */
+	[Z3_CLAIMS] = "z3_claims",
+	[Z3_PROVED] = "z3_proved",
+	[Z3_REFUTED] = "z3_refuted",	/* counterexamples the interpreter confirmed */
+	[Z3_UNKNOWN] = "z3_unknown",	/* timeout, budget, not inductive, unsupported */
+	[Z3_ENCODING] = "z3_encoding",	/* models the interpreter did not confirm: oracle bugs */
+};
+
+static bool z3_wanted(const struct pipeline_opts *o)
+{
+	return o->z3;
+}
+
+static int z3_run(struct pipeline_result *r, uint64_t *stats, const struct pipeline_opts *o)
+{
+	/* a resource limit makes the verdicts the same on every machine: the clock limits are
+	 * then only what the caller set (smt's own safety net otherwise) */
+	bool rl = o->z3_rlimit || o->z3_program_rlimit;
+	struct smt_opts so = { .sz = sizeof(so),
+			       .timeout_ms = o->z3_timeout_ms ? o->z3_timeout_ms :
+					     rl ? 0 : PIPELINE_Z3_TIMEOUT_MS,
+			       .budget_s = o->z3_budget_s > 0 ? o->z3_budget_s :
+					   o->z3_budget_s < 0 || rl ? 0 : PIPELINE_Z3_BUDGET_S,
+			       .rlimit = o->z3_rlimit, .program_rlimit = o->z3_program_rlimit,
+			       .input_len = o->input_len ? o->input_len : PIPELINE_INPUT_LEN,
+			       .ctx_kind = o->ctx_kind,
+			       .replay_steps = o->z3_replay_steps ? o->z3_replay_steps :
+					       PIPELINE_Z3_REPLAY_STEPS,
+			       .precision = o->z3_precision, .bmc_depth = o->z3_bmc_depth };
+	const struct claim_prog *cp = r->cp;
+	int err;
+
+	if (!cp->nranges && !cp->nloops && !o->z3_empty)
+		return 0;
+	if ((err = smt_check(&r->z3, &r->obj, &r->view, cp, &so)))
+		return err;
+	r->has_z3 = true;
+	stats[Z3_PROGRAMS]++;
+	stats[Z3_CLAIMS] += r->z3.nclaims;
+	stats[Z3_PROVED] += r->z3.proved;
+	stats[Z3_REFUTED] += r->z3.refuted;
+	stats[Z3_UNKNOWN] += r->z3.unknown;
+	stats[Z3_ENCODING] += r->z3.encoding_bugs;
+	for (uint32_t k = 0; o->triage && k < r->z3.nfindings && !err; k++) {
+		struct finding *f = calloc(1, sizeof(*f));
+
+		if (!f)
+			return -ENOMEM;
+		if ((err = finding__from_check(f, &r->z3.findings[k], &r->view, r->obj.maps,
+					       r->obj.map_cnt, cp))) {
+			free(f);
+			break;
+		}
+		snprintf(f->source, sizeof(f->source), "z3");
+		finding_signature(f, cp);
+		err = pipeline_add_finding(r, f);
+	}
+	return err;
+}
+
+static double pct(uint64_t a, uint64_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0;
+}
+
+static void z3_summary(struct sbuf *sb, const uint64_t *n, double cpu, const char *dir,
+		       uint64_t saved)
+{
+	if (!n[Z3_PROGRAMS])
+		return;
+	sbuf_printf(sb, "  z3              %" PRIu64 " claims of %" PRIu64 " programs: proved %"
+		    PRIu64 " (%.1f%%), refuted %" PRIu64 ", unknown %" PRIu64 "; %" PRIu64
+		    " encoding findings; %.0f claims per z3 cpu-second\n", n[Z3_CLAIMS],
+		    n[Z3_PROGRAMS], n[Z3_PROVED], pct(n[Z3_PROVED], n[Z3_CLAIMS]), n[Z3_REFUTED],
+		    n[Z3_UNKNOWN], n[Z3_ENCODING], cpu > 0 ? n[Z3_CLAIMS] / cpu : 0);
+}
+
+const struct oracle_ops oracle_z3 = {
+	.name = "z3",
+	.stats = z3_stats,
+	.nstats = Z3_NSTATS,
+	.wanted = z3_wanted,
+	.run = z3_run,
+	.summary = z3_summary,
+};

@@ -1,0 +1,199 @@
+/* The pipeline, written once: see pipeline.h. */
+#include "fuzz/pipeline.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/clock.h"
+
+/* The oracles, in the order they judge a program: one line per oracle. */
+static const struct oracle_ops *const pipeline_oracles[] = {
+	&oracle_exec,
+	&oracle_z3,
+	&oracle_kernel,
+};
+#define NORACLES (sizeof(pipeline_oracles) / sizeof(pipeline_oracles[0]))
+_Static_assert(NORACLES <= PIPELINE_MAX_ORACLES, "raise PIPELINE_MAX_ORACLES");
+
+unsigned pipeline_oracle_count(void)
+{
+	return NORACLES;
+}
+
+const struct oracle_ops *pipeline_oracle(unsigned i)
+{
+	return i < NORACLES ? pipeline_oracles[i] : NULL;
+}
+
+unsigned pipeline_stat_offset(unsigned oracle)
+{
+	unsigned off = 0;
+
+	for (unsigned i = 0; i < oracle && i < NORACLES; i++)
+		off += pipeline_oracles[i]->nstats;
+	return off;
+}
+
+unsigned pipeline_stat_count(void)
+{
+	return pipeline_stat_offset(NORACLES);
+}
+
+const char *pipeline_stat_name(unsigned i)
+{
+	for (unsigned k = 0; k < NORACLES; k++) {
+		if (i < pipeline_oracles[k]->nstats)
+			return pipeline_oracles[k]->stats[i];
+		i -= pipeline_oracles[k]->nstats;
+	}
+	return NULL;
+}
+
+int pipeline_stat_index(const char *name)
+{
+	for (unsigned i = 0, n = pipeline_stat_count(); i < n; i++)
+		if (!strcmp(name, pipeline_stat_name(i)))
+			return (int)i;
+	return -1;
+}
+
+uint64_t pipeline_stat(const uint64_t *stats, const char *name)
+{
+	int i = pipeline_stat_index(name);
+
+	return i < 0 ? 0 : stats[i];
+}
+
+int pipeline_add_finding(struct pipeline_result *r, struct finding *f)
+{
+	struct finding **n = realloc(r->findings, (r->nfindings + 1) * sizeof(*n));
+
+	if (!n) {
+		finding__free(f);
+		free(f);
+		return -ENOMEM;
+	}
+	r->findings = n;
+	n[r->nfindings++] = f;
+	return 0;
+}
+
+/* Frees what one run left, keeping the generator's buffers for the next. */
+static void result_reset(struct pipeline_result *r)
+{
+	struct gen_program gp = r->gp;
+
+	claim_prog__free(&r->claims);
+	check_result__free(&r->exec);
+	check_result__free(&r->exec_fixed);
+	if (r->has_z3)
+		smt_result__free(&r->z3);
+	for (uint32_t k = 0; k < r->nfindings; k++) {
+		finding__free(r->findings[k]);
+		free(r->findings[k]);
+	}
+	free(r->findings);
+	fuzz_disagreement__free(r->dis);
+	memset(r, 0, sizeof(*r));
+	r->gp = gp;
+}
+
+void pipeline_result__free(struct pipeline_result *r)
+{
+	if (!r)
+		return;
+	result_reset(r);
+	gen_program__free(&r->gp);
+	memset(r, 0, sizeof(*r));
+}
+
+static void stage(const struct pipeline_opts *o, enum pipeline_stage st)
+{
+	if (o->stage)
+		o->stage(o->arg, st);
+}
+
+int pipeline_run(struct pipeline_result *r, const struct pipeline_subject *s,
+		 const struct pipeline_opts *uo, struct diag *d)
+{
+	struct pipeline_opts o = { 0 };
+	const struct gen_program *gp = NULL;	/* the program, when generated */
+	double t0, t1;
+	int err = 0;
+
+	if (uo)
+		memcpy(&o, uo, uo->sz && uo->sz < sizeof(o) ? uo->sz : sizeof(o));
+	result_reset(r);
+	/* generate */
+	if (s->src) {
+		struct gen_knobs def = gen_knobs_default();
+
+		stage(&o, PIPELINE_GENERATE);
+		t0 = cpu_s();
+		r->gen_err = gen_program(&r->gp, s->src, s->knobs ? s->knobs : &def);
+		r->t_gen = cpu_s() - t0;
+		if (r->gen_err)
+			return 0;
+		gp = &r->gp;
+	} else if (s->generated) {
+		gp = s->generated;
+	}
+	if (gp) {
+		gen_program__prog(gp, &r->view, s->name ? s->name : "generated");
+		r->obj.maps = (struct ebpf_map_def *)gp->maps;	/* a view: never written */
+		r->obj.map_cnt = gp->map_cnt;
+	} else {
+		if (!s->prog)
+			return -EINVAL;
+		r->view = *s->prog;
+		if (s->obj) {
+			r->obj.maps = s->obj->maps;
+			r->obj.map_cnt = s->obj->map_cnt;
+		}
+	}
+	/* analyze */
+	if (s->claims) {
+		r->cp = s->claims;
+	} else {
+		struct scev_opts so = { .sz = sizeof(so), .strategy = o.strategy,
+					.prog_type = o.prog_type };
+
+		stage(&o, PIPELINE_ANALYZE);
+		if (o.before_analyze)
+			o.before_analyze(o.arg);
+		t0 = cpu_s();
+		err = scev_analyze(&r->claims, &r->view, r->obj.maps, r->obj.map_cnt, &so, d);
+		r->t_analyze = cpu_s() - t0;
+		if (err) {
+			r->failed = "analyze";
+			return err;
+		}
+		if (o.after_analyze)
+			o.after_analyze(o.arg, &r->claims);
+		r->cp = &r->claims;
+	}
+	/* a generated program: its own input, its own step budget */
+	if (gp && o.generated_input) {
+		o.input = gp->input;
+		o.fixed_len = gp->input_len;
+		o.helper_data = gp->helper_data;
+		o.helper_len = gp->helper_len;
+	}
+	if (gp && o.step_budget_huge && (gp->flags & (GEN_PROG_HUGE | GEN_PROG_MAY_NOT_TERMINATE)))
+		o.step_budget = o.step_budget_huge;
+	/* judge (and triage, in each oracle's run when o.triage) */
+	for (unsigned i = 0; i < NORACLES && !err; i++) {
+		const struct oracle_ops *op = pipeline_oracles[i];
+
+		if (!op->wanted(&o) || (o.judge && !o.judge(o.arg, op, r->cp)))
+			continue;
+		stage(&o, i ? PIPELINE_ORACLES : PIPELINE_JUDGE);
+		t1 = cpu_s();
+		err = op->run(r, r->stats + pipeline_stat_offset(i), &o);
+		r->t_oracle[i] = cpu_s() - t1;
+		if (err)
+			r->failed = op->name;
+	}
+	return err;
+}
