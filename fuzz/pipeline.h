@@ -140,7 +140,7 @@ struct pipeline_subject {
 	const char *name;		/* the generated program's name */
 	const struct ebpf_object *obj;	/* or this program, with obj's maps */
 	const struct ebpf_prog *prog;
-	const struct claim_prog *claims;
+	const struct claim_prog *claims;	/* not the result's own: a run frees those */
 };
 
 /* A verdict disagreement, ready for fuzz_save_disagreement in the campaign's parent. */

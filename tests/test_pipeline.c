@@ -1,0 +1,138 @@
+/* The pipeline (fuzz/pipeline.h) and its oracle registry:
+ *  1. the registry: the execution oracle first (the campaign's check time is its time), names
+ *     and counter keys unique, keys found by name, and exactly the keys, in the order, that
+ *     campaign state files written before the registry carry — so they still resume;
+ *  2. pipeline_run on a given program: the analyzer's claims judged on the drawn inputs and on
+ *     a given one, runs as asked; claims the caller brings are judged instead, and a wrong one
+ *     is refuted; no_drawn runs the given input alone; a judge hook can skip an oracle.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fuzz/pipeline.h"
+#include "tests/check.h"
+
+/* The counter keys of campaign.state before the registry (fuzz/oracles.c's table). */
+static const char *const state_keys[] = {
+	"z3_programs", "z3_claims", "z3_proved", "z3_refuted", "z3_unknown", "z3_encoding",
+	"kernel_programs", "kernel_both_accept", "kernel_both_reject", "kernel_improvement",
+	"kernel_regression", "kernel_verdict_faults", "kernel_claim_programs", "kernel_claims",
+	"kernel_claim_checks", "kernel_claims_refuted", "kernel_test_runs", "kernel_result_diff",
+	"kernel_invariant", "kernel_errors",
+};
+
+static void test_registry(void)
+{
+	unsigned n = pipeline_stat_count(), no = pipeline_oracle_count();
+
+	CHECK(no >= 1 && !strcmp(pipeline_oracle(0)->name, "exec"), "oracle 0 is %s",
+	      no ? pipeline_oracle(0)->name : "none");
+	CHECK(no <= PIPELINE_MAX_ORACLES && n <= PIPELINE_MAX_STATS, "%u oracles, %u counters",
+	      no, n);
+	CHECK(pipeline_oracle(no) == NULL, "past the registry");
+	for (unsigned i = 0; i < no; i++) {
+		const struct oracle_ops *op = pipeline_oracle(i);
+
+		CHECK(op->name && op->name[0] && op->wanted && op->run, "oracle %u incomplete", i);
+		for (unsigned j = 0; j < i; j++)
+			CHECK(strcmp(op->name, pipeline_oracle(j)->name), "two oracles called %s",
+			      op->name);
+		CHECK_EQ_U64(pipeline_stat_offset(i + 1) - pipeline_stat_offset(i), op->nstats,
+			     op->name);
+	}
+	for (unsigned i = 0; i < n; i++) {
+		const char *k = pipeline_stat_name(i);
+
+		CHECK(k && k[0], "counter %u has no key", i);
+		if (k)
+			CHECK(pipeline_stat_index(k) == (int)i, "%s found at %d, is %u", k,
+			      pipeline_stat_index(k), i);
+	}
+	CHECK(pipeline_stat_name(n) == NULL, "a key past the counters");
+	CHECK(pipeline_stat_index("no_such_counter") == -1, "an unknown key found");
+	CHECK_EQ_U64(n, sizeof(state_keys) / sizeof(state_keys[0]), "counters");
+	for (unsigned i = 0; i < n && i < sizeof(state_keys) / sizeof(state_keys[0]); i++)
+		CHECK(pipeline_stat_name(i) && !strcmp(pipeline_stat_name(i), state_keys[i]),
+		      "counter %u is %s, state files say %s", i, pipeline_stat_name(i),
+		      state_keys[i]);
+}
+
+static bool skip_z3(void *arg, const struct oracle_ops *op, const struct claim_prog *cp)
+{
+	(*(unsigned *)arg)++;
+	return strcmp(op->name, "z3") != 0;
+}
+
+static void test_run(void)
+{
+	/* r1 counts 0..9: the header runs 10 times per entry */
+	static const char text[] = "r1 = 0\nl: r1 += 1\nif r1 < 10 goto l\nr0 = 0\nexit\n";
+	static const uint8_t input[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	struct ebpf_object *obj = NULL;
+	struct pipeline_result r = { 0 };
+	struct pipeline_subject s = { 0 };
+	struct pipeline_opts o = { .sz = sizeof(o), .runs = 3, .step_budget = 1000,
+				   .input = input, .fixed_len = sizeof(input) };
+	struct claim_prog wrong;
+	unsigned asked = 0;
+	struct diag d;
+	int err;
+
+	diag_clear(&d);
+	err = ebpf_object__open_mem(&obj, text, sizeof(text) - 1, "count", &d);
+	CHECK(!err, "assemble: %s", d.msg);
+	if (err)
+		return;
+	s.obj = obj;
+	s.prog = &obj->progs[0];
+
+	err = pipeline_run(&r, &s, &o, &d);
+	CHECK(!err, "pipeline_run: %d %s", err, d.msg);
+	CHECK(r.cp == &r.claims && r.claims.nloops == 1, "%u loops claimed", r.claims.nloops);
+	CHECK(r.has_exec && r.has_exec_fixed && !r.has_z3, "oracles run: %d %d %d", r.has_exec,
+	      r.has_exec_fixed, r.has_z3);
+	CHECK_EQ_U64(r.exec.runs, 3, "drawn runs");
+	CHECK_EQ_U64(r.exec_fixed.runs, 1, "runs on the given input");
+	CHECK(r.exec.checks > 0 && r.exec.nfindings == 0 && r.exec_fixed.nfindings == 0,
+	      "%" PRIu64 " checks, %u + %u findings", r.exec.checks, r.exec.nfindings,
+	      r.exec_fixed.nfindings);
+	CHECK(r.claims.nloops == 1 && r.claims.loops[0].trip.max == 10, "trip claimed %" PRIu64,
+	      r.claims.nloops ? r.claims.loops[0].trip.max : 0);
+
+	/* the caller's claims: one too few header executions is refuted, nothing analyzed */
+	if (r.claims.nloops == 1) {
+		wrong = r.claims;	/* taken out of r: the next run frees what r holds */
+		memset(&r.claims, 0, sizeof(r.claims));
+		wrong.loops[0].trip.max = 9;
+		s.claims = &wrong;
+		o.no_drawn = true;
+		err = pipeline_run(&r, &s, &o, &d);
+		CHECK(!err, "pipeline_run with claims: %d", err);
+		CHECK(r.cp == &wrong && r.claims.nloops == 0, "the caller's claims judged");
+		CHECK(!r.has_exec && r.has_exec_fixed, "no_drawn: only the given input");
+		CHECK(r.exec_fixed.nfindings == 1 &&
+		      r.exec_fixed.findings[0].kind == FIND_TRIP_MAX,
+		      "%u findings on a maximum of 9", r.exec_fixed.nfindings);
+		claim_prog__free(&wrong);
+		s.claims = NULL;
+		o.no_drawn = false;
+	}
+
+	/* a judge hook skips Z3 and is asked about each oracle wanted */
+	o.z3 = true;
+	o.arg = &asked;
+	o.judge = skip_z3;
+	err = pipeline_run(&r, &s, &o, &d);
+	CHECK(!err && !r.has_z3 && r.has_exec, "z3 skipped by the hook: %d %d", err, r.has_z3);
+	CHECK_EQ_U64(asked, 2, "oracles the hook was asked about");
+	pipeline_result__free(&r);
+	ebpf_object__free(obj);
+}
+
+int main(void)
+{
+	test_registry();
+	test_run();
+	return check_done("test_pipeline");
+}
