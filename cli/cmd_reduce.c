@@ -381,13 +381,13 @@ static int reduce_file(struct file_opts *fo)
 	if (pred_set__eval(&fo->ps, &vobj, &vprog, &ev) != 1)
 		printf("  warning: the result no longer shows it when tested again (%s): "
 		       "a flaky predicate?\n", ev.why);
-	sbuf_printf(&note, "reduced by 'bpfscev reduce' from %zu instructions (%zu slots, %zu "
-		    "maps) to %zu (%zu slots, %zu maps)\nin %u tests (%u cached), %u rounds, "
-		    "%.1f s, keeping: %s\n", st.insns_before, st.slots_before, st.maps_before,
+	sbuf_printf(&note, "%s,\nreduced by 'bpfscev reduce' from %zu instructions (%zu slots, "
+		    "%zu maps)\nto %zu (%zu slots, %zu maps) in %u tests (%u cached), %u rounds,\n"
+		    "keeping: %s\n", fo->file, st.insns_before, st.slots_before, st.maps_before,
 		    st.insns_after, st.slots_after, st.maps_after, st.tests, st.cached, st.rounds,
-		    st.seconds, sbuf_cstr(&desc));
+		    sbuf_cstr(&desc));
 	if (st.one_minimal)
-		sbuf_printf(&note, "1-minimal: proved (no single instruction of the %zu can be removed: "
+		sbuf_printf(&note, "1-minimal: proved (no single instruction of the %zu can be removed:\n"
 			    "%u removals tested, none keeps it; the others leave no smaller valid "
 			    "program)", st.insns_after, st.proof_tests);
 	else
@@ -448,7 +448,10 @@ static int reduce_file(struct file_opts *fo)
 	       st.slots_before, st.maps_before, st.insns_after, st.slots_after, st.maps_after,
 	       st.tests, st.cached, st.errors, st.rounds, st.seconds,
 	       st.budget_hit ? " (stopped by the budget)" : ", a fixpoint");
-	printf("  %s\n", strstr(sbuf_cstr(&note), "1-minimal"));
+	printf("  ");
+	for (const char *c = strstr(sbuf_cstr(&note), "1-minimal"); c && *c; c++)
+		putchar(*c == '\n' ? ' ' : *c);
+	printf("\n");
 	printf("  steps kept by pass:");
 	for (int p = 0; p < RP_NR; p++)
 		if (st.by_pass[p])

@@ -120,6 +120,34 @@ static const char *unsupported(const struct bpf_insn *i)
 	return NULL;
 }
 
+/* Whether LLVM 14's BPF assembler reads the disassembler's text of i (clang 14 is the oldest
+ * compiler the project builds with): not JSET, BPF_ST stores, modulo (also "%=" is an operand
+ * in an asm template), atomics other than a plain add, LD_IND.  The others are written as raw
+ * ".8byte" slots: every instruction keeps its slot, so their jump offsets stay right. */
+static bool llvm_reads(const struct bpf_insn *i)
+{
+	uint8_t cls = ebpf_class(i), op = ebpf_op(i);
+
+	switch (cls) {
+	case BPF_ALU:
+	case BPF_ALU64:
+		return op != BPF_MOD;
+	case BPF_JMP:
+	case BPF_JMP32:
+		return op != BPF_JSET;
+	case BPF_ST:
+		return false;
+	case BPF_STX:
+		return ebpf_mode(i) == BPF_MEM ||
+		       (ebpf_mode(i) == BPF_ATOMIC && i->imm == BPF_ADD &&
+			(ebpf_size(i) == BPF_W || ebpf_size(i) == BPF_DW));
+	case BPF_LD:
+		return ebpf_is_ldimm64(i) || ebpf_mode(i) == BPF_ABS;
+	default:
+		return true;
+	}
+}
+
 /* "\tTEXT;" padded with tabs to the continuation backslash, as the kernel's tests align it. */
 static void asm_line(struct sbuf *sb, const char *text, bool label)
 {
@@ -189,17 +217,34 @@ int selftest_emit(struct sbuf *sb, const struct reduce_prog *p, const struct sel
 	}
 	/* the file */
 	sbuf_puts(sb, "// SPDX-License-Identifier: GPL-2.0\n");
-	if (o.comment) {
-		const char *c = o.comment;
+	{
+		struct sbuf c = SBUF_INIT;
+		const char *t;
 
-		sbuf_puts(sb, "/*");
-		while (*c) {
-			size_t l = strcspn(c, "\n");
+		if (o.comment)
+			sbuf_printf(&c, "%s\n", o.comment);
+		for (size_t pc = 0; pc < p->len; pc += ebpf_insn_slots(&p->insns[pc]))
+			if (!llvm_reads(&p->insns[pc]) && !ebpf_is_helper_call(&p->insns[pc])) {
+				sbuf_printf(&c, "Slot %zu is written as .8byte (clang 14 cannot "
+					    "assemble it): ", pc);
+				ebpf_disasm_insn(&c, p->insns, p->len, pc, 0);
+				sbuf_putc(&c, '\n');
+			}
+		for (t = sbuf_cstr(&c); *t;) {
+			size_t l = strcspn(t, "\n");
 
-			sbuf_printf(sb, "%s%.*s\n", c == o.comment ? " " : " * ", (int)l, c);
-			c += l + (c[l] == '\n');
+			sbuf_puts(sb, t == sbuf_cstr(&c) ? "/* " : " * ");
+			for (size_t k = 0; k < l; k++) {
+				sbuf_putc(sb, t[k]);
+				if (t[k] == '*' && k + 1 < l && t[k + 1] == '/')
+					sbuf_putc(sb, ' ');	/* no comment end inside */
+			}
+			sbuf_putc(sb, '\n');
+			t += l + (t[l] == '\n');
 		}
-		sbuf_puts(sb, " */\n");
+		if (c.len)
+			sbuf_puts(sb, " */\n");
+		sbuf_free(&c);
 	}
 	sbuf_puts(sb, "\n#include <linux/bpf.h>\n#include <bpf/bpf_helpers.h>\n"
 		      "#include \"bpf_misc.h\"\n\n");
@@ -254,7 +299,13 @@ int selftest_emit(struct sbuf *sb, const struct reduce_prog *p, const struct sel
 			asm_line(sb, lab, true);
 		}
 		sbuf_reset(&line);
-		if (ebpf_is_ja(i) || ebpf_is_cond_jmp(i)) {
+		if (!llvm_reads(i)) {
+			uint64_t raw = (uint64_t)i->code | (uint64_t)i->dst_reg << 8 |
+				       (uint64_t)i->src_reg << 12 | (uint64_t)(uint16_t)i->off << 16 |
+				       (uint64_t)(uint32_t)i->imm << 32;
+
+			sbuf_printf(&line, ".8byte 0x%016llx", (unsigned long long)raw);
+		} else if (ebpf_is_ja(i) || ebpf_is_cond_jmp(i)) {
 			const char *g;
 
 			ebpf_disasm_insn(&line, p->insns, p->len, pc, 0);

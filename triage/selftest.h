@@ -8,11 +8,13 @@
  * The file includes <linux/bpf.h>, <bpf/bpf_helpers.h> and "bpf_misc.h": in the kernel tree
  * the selftests' own bpf_misc.h; here triage/selftest/bpf_misc.h, which defines the same test
  * annotations, so the file compiles with
- *     clang -O2 -target bpf -mcpu=v3 -I triage/selftest -I /usr/include/$(multiarch) -c F.c
+ *     clang -g -O2 -target bpf -mcpu=v3 -I triage/selftest -I /usr/include/$(multiarch) -c F.c
  * and the object holds the program instruction for instruction (tests/test_selftest.c checks
- * both).  Programs with bpf-to-bpf calls, kfuncs, map-value or BTF references and
- * instructions LLVM 14 cannot write (v4 sign extension, may_goto) are refused with a message
- * naming the instruction.
+ * both; -g gives the BTF that libbpf reads the map definitions from).  Instructions clang 14's
+ * assembler cannot read (JSET, BPF_ST stores, modulo, fetching atomics) are written as raw
+ * ".8byte" slots, listed in the comment above the test in the verifier-log syntax.  Programs
+ * with bpf-to-bpf calls, kfuncs, map-value or BTF references and cpu v4 instructions
+ * (sign extension, gotol, may_goto) are refused with a message naming the instruction.
  */
 #ifndef BPFSCEV_TRIAGE_SELFTEST_H
 #define BPFSCEV_TRIAGE_SELFTEST_H

@@ -15,7 +15,7 @@
  *   __retval(N)                 r0 of a BPF_PROG_TEST_RUN of the accepted program
  *   __naked, __clobber_all      a function that is only its inline assembly
  *   __imm(helper), __imm_addr(map)   asm operands: a helper's number, a map's address
- * Compile with: clang -O2 -target bpf -mcpu=v3 -I<this directory> -I/usr/include/<multiarch>
+ * Compile with: clang -g -O2 -target bpf -mcpu=v3 -I<this directory> -I/usr/include/<multiarch>
  */
 #ifndef BPFSCEV_SELFTEST_BPF_MISC_H
 #define BPFSCEV_SELFTEST_BPF_MISC_H
