@@ -14,9 +14,10 @@
  * relocation that makes no sense for its instruction) skips that program with a line in
  * obj->notes: a user asking for one good program must not be blocked by a broken neighbour.  When
  * no program is left, the open fails with the first program's reason.  References to things
- * outside the object (extern functions and variables, kfuncs) are left in place and noted; an
- * extern call becomes a kfunc call (src_reg BPF_PSEUDO_KFUNC_CALL), which is what libbpf turns it
- * into and what keeps the program structurally valid.
+ * outside the object (extern variables, functions whose address is taken) are left in place and
+ * noted; an extern call becomes a kfunc call (src_reg BPF_PSEUDO_KFUNC_CALL) with the running
+ * kernel's BTF id for its name (0 and a note when there is none), which is what libbpf turns it
+ * into and what keeps the program structurally valid; the name stays in ebpf_prog.kfuncs.
  *
  * Not thread-safe: libbpf's print hook is process-wide and is swapped while libbpf runs.
  */
@@ -1161,6 +1162,8 @@ struct link {
 	struct bpf_insn *out;
 	size_t len, cap;
 	size_t *placed;		/* per function: where it was appended; 0 = not yet (as libbpf) */
+	struct ebpf_kfunc_call *kfuncs;
+	size_t kfunc_cnt, kfunc_cap;
 	struct diag why;	/* reason when the program is skipped */
 };
 
@@ -1304,6 +1307,38 @@ static int relocate_ldimm64(struct link *l, size_t pc, const struct erel *rel, b
 	return 0;
 }
 
+/* A call to an extern function at pc: a kfunc call with the running kernel's BTF id for the
+ * name (libbpf's bpf_object__resolve_ksym_func_btf_id, vmlinux only), 0 when it has none. */
+static int add_kfunc(struct link *l, size_t pc, const char *name)
+{
+	struct bpf_insn *insn = &l->out[pc];
+	struct ebpf_kfunc_call *k;
+	int32_t id = ebpf_kfunc_by_name(name);
+
+	if (l->kfunc_cnt == l->kfunc_cap) {
+		size_t nc = l->kfunc_cap ? l->kfunc_cap * 2 : 4;
+		struct ebpf_kfunc_call *nk = realloc(l->kfuncs, nc * sizeof(*nk));
+
+		if (!nk)
+			return diag_set(&l->why, ENOMEM, "out of memory");
+		l->kfuncs = nk;
+		l->kfunc_cap = nc;
+	}
+	k = &l->kfuncs[l->kfunc_cnt++];
+	memset(k, 0, sizeof(*k));
+	k->insn = (uint32_t)pc;
+	k->btf_id = id > 0 ? id : 0;
+	snprintf(k->name, sizeof(k->name), "%s", name);
+	insn->src_reg = BPF_PSEUDO_KFUNC_CALL;
+	insn->off = 0;
+	insn->imm = k->btf_id;
+	if (id <= 0)
+		note(l->c, "prog '%s': insn %zu: call to extern '%s' left as an unresolved kfunc "
+		     "call (%s)", l->main->name, pc, name,
+		     id == -ENODATA ? "no vmlinux BTF" : "the running kernel has no such function");
+	return 0;
+}
+
 /* Walks function f appended at base: relocates data references and appends callees depth
  * first, exactly in libbpf's order (bpf_object__reloc_code), with an explicit stack so deep call
  * chains in hostile files cannot exhaust ours. */
@@ -1346,6 +1381,22 @@ static int link_prog(struct link *l, size_t main_fi)
 					   "LD_IMM64 is cut off by the end of function '%s'", f->name);
 			goto out;
 		}
+		/* clang before 15 writes a callback's address (bpf_loop(n, cb, ...)) as a plain
+		 * LD_IMM64 with a relocation into a code section; libbpf marks it BPF_PSEUDO_FUNC,
+		 * and so do we (static functions: the section symbol + imm bytes; global ones: the
+		 * function symbol + imm). */
+		if (ebpf_is_ldimm64(insn) && rel && insn->src_reg == 0 &&
+		    c->syms[rel->sym].st_shndx != SHN_UNDEF &&
+		    c->syms[rel->sym].st_shndx < c->sec_cnt &&
+		    c->secs[c->syms[rel->sym].st_shndx].kind == SEC_CODE) {
+			if (insn[1].imm) {
+				err = diag_at_insn(&l->why, EINVAL, (long)pc,
+						   "function address '%s' has a non-zero upper "
+						   "half (%d)", sym_name(c, rel->sym), insn[1].imm);
+				goto out;
+			}
+			insn->src_reg = BPF_PSEUDO_FUNC;
+		}
 		if (ebpf_is_ldimm64(insn) && insn->src_reg != BPF_PSEUDO_FUNC) {
 			bool mapped = false;
 
@@ -1385,10 +1436,9 @@ static int link_prog(struct link *l, size_t main_fi)
 				continue;
 			}
 			/* libbpf makes a call to an extern a kfunc call; the id is the kernel's. */
-			insn->src_reg = BPF_PSEUDO_KFUNC_CALL;
-			insn->imm = 0;
-			note(c, "prog '%s': insn %zu: call to extern '%s' left as an unresolved kfunc "
-			     "call", l->main->name, pc, sym_name(c, rel->sym));
+			err = add_kfunc(l, pc, sym_name(c, rel->sym));
+			if (err)
+				goto out;
 			continue;
 		}
 		err = call_target(l, f, i, pc, rel, &target);
@@ -1425,6 +1475,8 @@ static int add_prog(struct elf_ctx *c, size_t fi, size_t *cap)
 	if (!err)
 		err = ebpf_validate(l.out, l.len, &l.why);
 	free(l.placed);
+	if (err)
+		free(l.kfuncs);
 	if (err == -ENOMEM) {
 		free(l.out);
 		return diag_set(c->d, ENOMEM, "out of memory");
@@ -1449,6 +1501,7 @@ static int add_prog(struct elf_ctx *c, size_t fi, size_t *cap)
 
 		if (!np) {
 			free(l.out);
+			free(l.kfuncs);
 			return diag_set(c->d, ENOMEM, "out of memory");
 		}
 		o->progs = np;
@@ -1461,6 +1514,8 @@ static int add_prog(struct elf_ctx *c, size_t fi, size_t *cap)
 	p->prog_type = f->sec == c->text ? BPF_PROG_TYPE_UNSPEC : prog_type_of(sec);
 	p->insns = l.out;
 	p->len = l.len;
+	p->kfuncs = l.kfuncs;
+	p->kfunc_cnt = l.kfunc_cnt;
 	return 0;
 }
 

@@ -146,6 +146,14 @@ uint32_t ebpf_regs_written(const struct bpf_insn *i);
 const char *ebpf_helper_name(int32_t id);
 int32_t ebpf_helper_by_name(const char *name);	/* -1 when unknown */
 
+/* kfuncs of the running kernel (kfunc.c): vmlinux BTF is read once per process.
+ * ebpf_kfunc_by_name returns the BTF id (> 0), -ENOENT when the kernel has no such function,
+ * -ENODATA when there is no vmlinux BTF (or BPFSCEV_NO_VMLINUX_BTF is set).  ebpf_kfunc_name
+ * is the reverse; NULL when unknown.  Thread-safe. */
+bool ebpf_kfunc_btf_available(void);
+int32_t ebpf_kfunc_by_name(const char *name);
+const char *ebpf_kfunc_name(int32_t id);
+
 /* Access width in bytes of a load/store size field (BPF_B → 1 … BPF_DW → 8). */
 static inline unsigned ebpf_size_bytes(uint8_t size)
 {

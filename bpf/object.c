@@ -491,6 +491,7 @@ void ebpf_object__free(struct ebpf_object *obj)
 	for (size_t i = 0; i < obj->prog_cnt; i++) {
 		free(obj->progs[i].insns);
 		free(obj->progs[i].lines);
+		free(obj->progs[i].kfuncs);
 	}
 	free(obj->progs);
 	for (size_t i = 0; i < obj->map_cnt; i++)
@@ -580,4 +581,15 @@ const char *ebpf_ctx_ro_access(uint32_t prog_type, int64_t off, unsigned size)
 	if (prog_type == BPF_PROG_TYPE_PERF_EVENT && off < PT_REGS_SIZE && size != 8)
 		return "the registers of bpf_perf_event_data are read as whole u64s";
 	return NULL;
+}
+
+const char *ebpf_prog_kfunc_name(const struct ebpf_prog *prog, size_t pc)
+{
+	if (pc >= prog->len || prog->insns[pc].code != (BPF_JMP | BPF_CALL | BPF_K) ||
+	    prog->insns[pc].src_reg != BPF_PSEUDO_KFUNC_CALL)
+		return NULL;
+	for (size_t i = 0; i < prog->kfunc_cnt; i++)
+		if (prog->kfuncs[i].insn == pc)
+			return prog->kfuncs[i].name;
+	return prog->insns[pc].off ? NULL : ebpf_kfunc_name(prog->insns[pc].imm);
 }

@@ -25,6 +25,15 @@ struct ebpf_map_def {
 				 * NULL = all zero.  Owned by the object. */
 };
 
+/* A kfunc call of an ELF object (a call to an extern function): its name, kept for reports,
+ * and the running kernel's BTF id it resolved to, which is also the call's imm (0 when it did
+ * not resolve: no vmlinux BTF, or the kernel has no such function). */
+struct ebpf_kfunc_call {
+	uint32_t insn;
+	int32_t btf_id;
+	char name[64];
+};
+
 struct ebpf_prog {
 	char name[128];
 	char section[128];	/* ELF section ("xdp", "socket"); "" for text and raw input */
@@ -38,7 +47,13 @@ struct ebpf_prog {
 	 * `verify`, which calls such a program unsafe, refuses it.  "" when none. */
 	char defect[160];
 	long defect_insn;
+	struct ebpf_kfunc_call *kfuncs;	/* ELF input: by insn; NULL when none */
+	size_t kfunc_cnt;
 };
+
+/* The name of the kfunc called at insn pc: the ELF extern's name, else the running kernel's
+ * name for its BTF id; NULL when neither is known. */
+const char *ebpf_prog_kfunc_name(const struct ebpf_prog *prog, size_t pc);
 
 /* A "-- name" section of a data file (corpus cases, conformance programs). */
 struct ebpf_section {

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -364,8 +366,12 @@ static void sample_facts(const char *dir)
 		p = &o->progs[0];
 		CHECK(p->len == 12 && p->insns[6].src_reg == BPF_PSEUDO_KFUNC_CALL,
 		      "externalfunction: insn 6 is not a kfunc call");
-		CHECK(contains(o->notes, "extern 'bpf_map_lookup_elem'"), "externalfunction notes: %s",
-		      o->notes ? o->notes : "(none)");
+		/* the name is kept; the id is the running kernel's, a note says when there is none */
+		CHECK(p->kfunc_cnt == 1 && p->kfuncs[0].insn == 6 &&
+		      !strcmp(p->kfuncs[0].name, "bpf_map_lookup_elem") &&
+		      p->insns[6].imm == p->kfuncs[0].btf_id &&
+		      (p->kfuncs[0].btf_id > 0 || contains(o->notes, "extern 'bpf_map_lookup_elem'")),
+		      "externalfunction kfunc: notes %s", o->notes ? o->notes : "(none)");
 		check_map(o, "test_map", BPF_MAP_TYPE_ARRAY, 4, 4, 1, "externalfunction");
 		ebpf_object__free(o);
 	}
@@ -526,6 +532,152 @@ static void built_objects(void)
 		      saw_pad);
 		ebpf_object__free(o);
 	}
+}
+
+/* Target slot of the PSEUDO_FUNC LD_IMM64 at pc. */
+static size_t func_target(const struct ebpf_prog *p, size_t pc)
+{
+	return pc + 1 + (size_t)(long)p->insns[pc].imm;
+}
+
+/* Callback addresses (clang 14: LD_IMM64 src_reg 0 + a relocation into code) become
+ * BPF_PSEUDO_FUNC loads of the appended callbacks; calls sharing a callback share its copy. */
+static void callback_objects(const char *dir)
+{
+	char path[1024];
+	struct ebpf_object *o;
+	const struct ebpf_prog *p;
+	struct diag d;
+
+	snprintf(path, sizeof(path), "%s/callbacks.o", dir);
+	diag_clear(&d);
+	CHECK(ebpf_object__open_file(&o, path, &d) == 0, "%s: %s", path, d.msg);
+	if (!o)
+		return;
+	p = ebpf_object__find_prog(o, "shared_cb");
+	CHECK(p, "callbacks.o: no program shared_cb");
+	if (p) {
+		size_t tg[8], n = 0;
+
+		for (size_t pc = 0; pc < p->len; pc += ebpf_insn_slots(&p->insns[pc])) {
+			const struct bpf_insn *i = &p->insns[pc];
+
+			CHECK(!ebpf_is_ldimm64(i) || i->src_reg == BPF_PSEUDO_FUNC,
+			      "shared_cb: insn %zu: LD_IMM64 src_reg %u", pc, i->src_reg);
+			if (ebpf_is_ldimm64(i) && i->src_reg == BPF_PSEUDO_FUNC && n < 8) {
+				tg[n++] = func_target(p, pc);
+				CHECK(i[1].imm == 0, "shared_cb: insn %zu: upper half", pc);
+			}
+		}
+		CHECK_EQ_U64(n, 4, "shared_cb: callback addresses");
+		if (n == 4) {
+			/* add_index twice (one copy), count_hit, global_cb: three distinct
+			 * functions appended after main, each starting with its first insn. */
+			CHECK_EQ_U64(tg[0], tg[1], "shared_cb: shared callback");
+			CHECK(tg[0] != tg[2] && tg[2] != tg[3] && tg[0] != tg[3],
+			      "shared_cb: callbacks %zu %zu %zu", tg[0], tg[2], tg[3]);
+			for (size_t k = 0; k < n; k++) {
+				size_t t = tg[k];
+
+				CHECK(t > 0 && t < p->len && ebpf_is_exit(&p->insns[t - 1]),
+				      "shared_cb: callback %zu at %zu does not follow an exit", k, t);
+			}
+		}
+	}
+	p = ebpf_object__find_prog(o, "section_cb");
+	CHECK(p, "callbacks.o: no program section_cb");
+	if (p) {
+		size_t n = 0;
+
+		for (size_t pc = 0; pc < p->len; pc += ebpf_insn_slots(&p->insns[pc]))
+			if (ebpf_is_ldimm64(&p->insns[pc])) {
+				size_t t = func_target(p, pc);
+
+				n++;
+				CHECK(p->insns[pc].src_reg == BPF_PSEUDO_FUNC && t < p->len &&
+				      ebpf_is_exit(&p->insns[t - 1]),
+				      "section_cb: callback in the program's section at %zu", t);
+			}
+		CHECK_EQ_U64(n, 1, "section_cb: callback addresses");
+	}
+	ebpf_object__free(o);
+}
+
+/* Extern calls resolve by name to the running kernel's kfunc BTF ids; the names stay.  Without
+ * vmlinux BTF (forced in a child: the BTF is read once per process, so this runs before
+ * anything else here touches it) they are kfunc calls with id 0 and a note. */
+static void kfunc_objects(const char *dir)
+{
+	static const char *const want[] = { "bpf_iter_num_new", "bpf_iter_num_next",
+					     "bpf_iter_num_next", "bpf_iter_num_destroy" };
+	char path[1024];
+	struct ebpf_object *o;
+	const struct ebpf_prog *p;
+	struct diag d;
+	pid_t pid;
+	int status = 0;
+
+	snprintf(path, sizeof(path), "%s/kfuncs.o", dir);
+	pid = fork();
+	CHECK(pid >= 0, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		setenv("BPFSCEV_NO_VMLINUX_BTF", "1", 1);
+		diag_clear(&d);
+		CHECK(ebpf_object__open_file(&o, path, &d) == 0, "%s: %s", path, d.msg);
+		p = o ? ebpf_object__find_prog(o, "iter_sum") : NULL;
+		CHECK(p && p->kfunc_cnt == 4, "kfuncs.o without BTF: iter_sum kfunc calls");
+		for (size_t k = 0; p && k < p->kfunc_cnt && k < 4; k++) {
+			const struct ebpf_kfunc_call *kf = &p->kfuncs[k];
+
+			CHECK(!strcmp(kf->name, want[k]) && kf->btf_id == 0 &&
+			      p->insns[kf->insn].src_reg == BPF_PSEUDO_KFUNC_CALL &&
+			      p->insns[kf->insn].imm == 0 &&
+			      !strcmp(ebpf_prog_kfunc_name(p, kf->insn), want[k]),
+			      "kfuncs.o without BTF: call %zu '%s' id %d", k, kf->name, kf->btf_id);
+		}
+		CHECK(o && o->notes && strstr(o->notes, "'bpf_iter_num_new' left as an unresolved "
+					      "kfunc call (no vmlinux BTF)"),
+		      "kfuncs.o without BTF: notes %s", o && o->notes ? o->notes : "(none)");
+		ebpf_object__free(o);
+		_exit(check_failures ? 1 : 0);
+	}
+	if (pid > 0) {
+		CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+		      WEXITSTATUS(status) == 0, "kfuncs.o without vmlinux BTF: see above");
+	}
+
+	diag_clear(&d);
+	CHECK(ebpf_object__open_file(&o, path, &d) == 0, "%s: %s", path, d.msg);
+	if (!o)
+		return;
+	if (!ebpf_kfunc_btf_available()) {
+		check_skip_part("kfunc ids: the running kernel has no vmlinux BTF");
+		ebpf_object__free(o);
+		return;
+	}
+	p = ebpf_object__find_prog(o, "iter_sum");
+	CHECK(p && p->kfunc_cnt == 4, "kfuncs.o: iter_sum kfunc calls");
+	for (size_t k = 0; p && k < p->kfunc_cnt && k < 4; k++) {
+		const struct ebpf_kfunc_call *kf = &p->kfuncs[k];
+		const struct bpf_insn *i = &p->insns[kf->insn];
+
+		CHECK(!strcmp(kf->name, want[k]) && kf->btf_id > 0 &&
+		      kf->btf_id == ebpf_kfunc_by_name(want[k]) && i->imm == kf->btf_id &&
+		      i->src_reg == BPF_PSEUDO_KFUNC_CALL && i->off == 0 &&
+		      !strcmp(ebpf_kfunc_name(i->imm), want[k]),
+		      "kfuncs.o: call %zu '%s' id %d (imm %d)", k, kf->name, kf->btf_id, i->imm);
+	}
+	p = ebpf_object__find_prog(o, "missing_kfunc");
+	CHECK(p && p->kfunc_cnt == 1 && p->kfuncs[0].btf_id == 0 &&
+	      p->insns[p->kfuncs[0].insn].imm == 0 &&
+	      !strcmp(p->kfuncs[0].name, "bpfscev_no_such_kfunc"),
+	      "kfuncs.o: missing_kfunc is kept with id 0");
+	CHECK(o->notes && strstr(o->notes, "'bpfscev_no_such_kfunc' left as an unresolved kfunc "
+				 "call (the running kernel has no such function)"),
+	      "kfuncs.o: notes %s", o->notes ? o->notes : "(none)");
+	CHECK(!o->notes || !strstr(o->notes, "bpf_iter_num_new"), "kfuncs.o: notes %s",
+	      o->notes);
+	ebpf_object__free(o);
 }
 
 /* ---- malformed input ---- */
@@ -783,6 +935,8 @@ int main(void)
 	have_samples = samples && !stat(samples, &st) && S_ISDIR(st.st_mode);
 	snprintf(path, sizeof(path), "%s/nested_loops.o", dir ? dir : "");
 	have_objects = dir && !stat(path, &st);
+	if (have_objects)
+		kfunc_objects(dir);	/* first: see its comment */
 	if (!have_samples && !have_objects)
 		return check_skip("test_elf", "neither the sample objects (%s) nor the tests/bpf "
 				  "objects (no clang at configure time) are there",
@@ -806,6 +960,8 @@ int main(void)
 		check_skip_part("tests/bpf objects not built (no clang at configure time): built "
 				"objects, BTF and malformed-object checks");
 	built_objects();
+	if (have_objects)
+		callback_objects(dir);
 	snprintf(path, sizeof(path), "%s/map_rodata.o", dir ? dir : "");
 	obj = have_objects ? slurp(path, &len) : NULL;
 	CHECK(obj || !have_objects, "%s: cannot read it", path);

@@ -490,7 +490,8 @@ static int parse_value(const struct parser *ps, const char *s, int frame, struct
 
 /* A stack slot's text after "fp-8=": slot characters for each byte ('?' invalid, 'm' misc,
  * '0' zero, 'd' dynptr, 'i' iterator, 'f' irq flag), the leading ones of a narrow spill
- * followed by the spilled value, or just the value of an 8-byte spill. */
+ * followed by the spilled value, just the value of an 8-byte spill, or an iterator's or dynptr's
+ * state (an unknown value). */
 static int parse_slot(const struct parser *ps, const char *s, int frame, struct klog_val *v)
 {
 	size_t n = strspn(s, "?m0difr"), len = strlen(s);
@@ -498,6 +499,12 @@ static int parse_slot(const struct parser *ps, const char *s, int frame, struct 
 	if (len == 8 && n == 8) {
 		*v = strcmp(s, "00000000") ? val_top : (struct klog_val){ .kind = KLOG_SCALAR,
 									  .r = const_range(0) };
+		return 0;
+	}
+	/* an iterator or dynptr slot ("iter_num(ref_id=1,state=active,depth=0)", "dynptr_ringbuf(
+	 * ...)"): kernel state the program cannot read as a number */
+	if (!strncmp(s, "iter_", 5) || !strncmp(s, "dynptr", 6)) {
+		*v = val_top;
 		return 0;
 	}
 	if (len > 4 && strspn(s, "?m0") >= 4 && strncmp(s, "0x", 2)) {
