@@ -644,6 +644,54 @@ static void test_calls(void)
 	      (unsigned long long)res.r0);
 }
 
+/* bpf_loop(nr, cb, &fp[-8], flags): the callback adds its index (plus its own fp-8 and r5, both
+ * 0 in a fresh frame) into the caller's fp-8 and stops after index stop; main returns
+ * ret * 10^6 + sum * 1000 + r6 (77: the caller's r6 survives the callback's). */
+static void bpf_loop_case(uint64_t nr, int32_t flags, int32_t stop, uint64_t want_ret,
+			  uint64_t want_sum, const char *what)
+{
+	struct interp_result res;
+
+	RUN(NULL, &res, MOV64I(6, 77), ST(BPF_DW, 10, -8, 0), LDDW(1, nr),
+	    LDDW_SRC(2, BPF_PSEUDO_FUNC, 16 - 5, 0), MOV64R(3, 10), ALU64I(BPF_ADD, 3, -8),
+	    MOV64I(4, flags), CALL(BPF_FUNC_loop), LDX(BPF_DW, 7, 10, -8),
+	    ALU64I(BPF_MUL, 7, 1000), ALU64I(BPF_MUL, 0, 1000000), ALU64R(BPF_ADD, 0, 7),
+	    ALU64R(BPF_ADD, 0, 6), EXIT,
+	    /* 16: the callback */
+	    LDX(BPF_DW, 3, 2, 0), LDX(BPF_DW, 4, 10, -8), ALU64R(BPF_ADD, 4, 5),
+	    ALU64R(BPF_ADD, 3, 4), ALU64R(BPF_ADD, 3, 1), STX(BPF_DW, 2, 3, 0),
+	    ST(BPF_DW, 10, -8, 99), MOV64I(6, 5), MOV64I(0, 0), JI(BPF_JNE, 1, stop, 1),
+	    MOV64I(0, 1), EXIT);
+	CHECK(res.trap == INTERP_OK && res.r0 == want_ret * 1000000 + want_sum * 1000 + 77,
+	      "bpf_loop %s: trap %d (%s), r0 %llu, expected ret %lld sum %llu", what, res.trap,
+	      res.reason, (unsigned long long)res.r0, (long long)want_ret,
+	      (unsigned long long)want_sum);
+}
+
+static void test_bpf_loop(void)
+{
+	struct interp_result res;
+
+	bpf_loop_case(5, 0, -1, 5, 10, "5 calls");
+	bpf_loop_case(5, 0, 2, 3, 3, "stops after index 2");
+	bpf_loop_case(5, 0, 0, 1, 0, "stops at once");
+	bpf_loop_case(0, 0, -1, 0, 0, "nr 0");
+	bpf_loop_case(0x100000003ull, 0, -1, 3, 3, "nr is a u32");
+	bpf_loop_case(5, 1, -1, (uint64_t)-EINVAL, 0, "flags 1");
+	bpf_loop_case(INTERP_MAX_LOOPS + 1, 0, 0, (uint64_t)-E2BIG, 0, "nr 2^23 + 1");
+	bpf_loop_case(INTERP_MAX_LOOPS, 0, 0, 1, 0, "nr 2^23");
+	/* the callback's address must be a function */
+	RUN(NULL, &res, MOV64I(1, 3), MOV64I(2, 0), MOV64I(3, 0), MOV64I(4, 0),
+	    CALL(BPF_FUNC_loop), EXIT);
+	expect_trap(&res, INTERP_TRAP_HELPER, 4, "not a function address", "bpf_loop r2 = 0");
+	/* a callback is a frame: bpf_loop from depth 7 would make a 9th */
+	RUN(NULL, &res, MOV64I(1, 6), CALLL(1), EXIT,
+	    JI(BPF_JEQ, 1, 0, 4), ALU64I(BPF_ADD, 1, -1), CALLL(-3), ALU64I(BPF_ADD, 0, 1), EXIT,
+	    MOV64I(1, 1), LDDW_SRC(2, BPF_PSEUDO_FUNC, 5, 0), MOV64I(3, 0), MOV64I(4, 0),
+	    CALL(BPF_FUNC_loop), EXIT, MOV64I(0, 0), EXIT);
+	expect_trap(&res, INTERP_TRAP_LIMIT, 13, "deeper than 8", "bpf_loop at depth 8");
+}
+
 static void test_contexts(void)
 {
 	struct interp_result res;
@@ -1435,6 +1483,7 @@ int main(void)
 	test_atomics();
 	test_traps();
 	test_calls();
+	test_bpf_loop();
 	test_contexts();
 	test_maps();
 	test_helpers();

@@ -376,6 +376,39 @@ static void compiled(void)
 		CHECK(0, "%s: %s", path, d.msg);
 	}
 
+	/* bpf_loop callbacks: loadable only with BTF func_info, which kernel_prog__load makes;
+	 * r0 as the C code computes it (xdp_md's ingress_ifindex is 0 in a test run) */
+	snprintf(path, sizeof(path), "%s/callbacks.o", dir);
+	diag_clear(&d);
+	if (ebpf_object__open_file(&o, path, &d) == 0) {
+		static const struct {
+			const char *name;
+			uint64_t r0;
+		} cb[] = {
+			{ "shared_cb", (45 + 3) & 3 },	/* sum 0..9, 3 hits, sum ^= 0^1^2^3 */
+			{ "section_cb", 10 & 3 },
+		};
+
+		for (size_t k = 0; k < sizeof(cb) / sizeof(cb[0]); k++) {
+			const struct ebpf_prog *p = ebpf_object__find_prog(o, cb[k].name);
+
+			kp = NULL;
+			diag_clear(&d);
+			CHECK(p && kernel_prog__load(&kp, o, p, NULL, &d) == 0, "%s: %s", cb[k].name,
+			      d.msg);
+			if (kp) {
+				CHECK(kp->accepted, "%s: %s", cb[k].name, kp->message);
+				if (kp->accepted)
+					CHECK_EQ_U64(run(kp, NULL, 0, 1, cb[k].name), cb[k].r0,
+						     cb[k].name);
+			}
+			kernel_prog__free(kp);
+		}
+		ebpf_object__free(o);
+	} else {
+		CHECK(0, "%s: %s", path, d.msg);
+	}
+
 	snprintf(path, sizeof(path), "%s/map_rodata.o", dir);
 	diag_clear(&d);
 	if (ebpf_object__open_file(&o, path, &d) == 0) {

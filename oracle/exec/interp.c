@@ -93,6 +93,12 @@ struct frame {
 	uint64_t saved[5];	/* caller's r6-r10 (valid while a callee runs) */
 	uint64_t may_goto;	/* this frame's may_goto budget */
 	uint32_t ret;		/* operation to resume at in the caller */
+	/* The callee is a bpf_loop callback: at its exit, run it again or return to the caller
+	 * with r0 = the number of calls made. */
+	bool cb;
+	uint32_t cb_op;		/* the callback's first operation */
+	uint32_t cb_i, cb_n;	/* calls made, nr */
+	uint64_t cb_ctx;	/* its r2 */
 };
 
 enum acc { ACC_LOAD, ACC_STORE, ACC_ATOMIC };
@@ -542,6 +548,7 @@ static __attribute__((noinline)) int push_frame(struct interp_state *st, const s
 	}
 	f = &st->frames[st->depth];
 	f->ret = (uint32_t)(ip - code->ops) + 1;
+	f->cb = false;
 	memcpy(f->saved, &r[6], sizeof(f->saved));
 	st->depth++;
 	st->frames[st->depth].may_goto = INTERP_MAY_GOTO_BUDGET;
@@ -565,6 +572,73 @@ static __attribute__((noinline)) uint32_t pop_frame(struct interp_state *st)
 	poison_args(r);
 	st->stack_lim = (uint64_t)(st->depth + 1) * EBPF_STACK_SIZE;
 	return f->ret;
+}
+
+#define ERR(e) ((uint64_t)-(int64_t)(e))
+
+/* bpf_loop(nr, cb, ctx, flags), as kernel/bpf/bpf_iter.c runs it: flags other than 0 give
+ * -EINVAL and nr (a u32) above BPF_MAX_LOOPS -E2BIG before any call; then cb(i, ctx, 0, 0, 0) for
+ * i = 0, 1, ... in a frame of its own until it returns non-zero (r0 = i + 1) or nr calls are
+ * made (r0 = nr).  Returns 1 with *tgt = the callback's first operation when a call starts, 0
+ * when the helper is done (r0 set), -1 after a trap. */
+static __attribute__((noinline)) int loop_start(struct interp_state *st, const struct iop *ip,
+						uint32_t *tgt)
+{
+	const struct interp_code *code = st->code;
+	uint64_t *r = st->regs, slot = r[2] - INTERP_VA_FUNC, ctx = r[3];
+	uint32_t nr = (uint32_t)r[1];
+	struct frame *f;
+
+	if (slot >= code->nslots || !code->func[slot]) {
+		set_trap(st, INTERP_TRAP_HELPER, ip->pc,
+			 "bpf_loop: r2 = 0x%llx is not a function address",
+			 (unsigned long long)r[2]);
+		return -1;
+	}
+	if (r[4] || nr > INTERP_MAX_LOOPS || nr == 0) {
+		r[0] = r[4] ? ERR(EINVAL) : nr ? ERR(E2BIG) : 0;
+		poison_args(r);
+		return 0;
+	}
+	if (push_frame(st, ip))
+		return -1;
+	f = &st->frames[st->depth - 1];
+	f->cb = true;
+	f->cb_op = code->slot2op[slot];
+	f->cb_i = 0;
+	f->cb_n = nr;
+	f->cb_ctx = ctx;
+	r[1] = 0;
+	r[2] = ctx;
+	r[3] = r[4] = r[5] = 0;
+	*tgt = f->cb_op;
+	return 1;
+}
+
+/* A bpf_loop callback returned: *tgt = where to go on, the callback again (in a fresh frame) or
+ * the caller after the helper call. */
+static __attribute__((noinline)) void loop_next(struct interp_state *st, uint32_t *tgt)
+{
+	struct frame *f = &st->frames[st->depth - 1];
+	uint64_t *r = st->regs;
+
+	f->cb_i++;
+	if (r[0] == 0 && f->cb_i < f->cb_n) {
+		memset(st->stack + (size_t)st->depth * EBPF_STACK_SIZE, 0, EBPF_STACK_SIZE);
+		st->frames[st->depth].may_goto = INTERP_MAY_GOTO_BUDGET;
+		r[0] = INTERP_POISON;
+		for (int k = 6; k <= 9; k++)
+			r[k] = INTERP_POISON;
+		r[10] = INTERP_VA_STACK + st->stack_lim;
+		r[1] = f->cb_i;
+		r[2] = f->cb_ctx;
+		r[3] = r[4] = r[5] = 0;
+		*tgt = f->cb_op;
+		return;
+	}
+	f->cb = false;
+	*tgt = pop_frame(st);
+	r[0] = f->cb_i;
 }
 
 /* callx: 0 with *tgt = a function's first operation, 1 = call helper v, -1 = trap. */
@@ -623,8 +697,6 @@ static long hash_find(const struct map_rt *mr, const uint8_t *key, uint32_t ks)
 			return k;
 	return -1;
 }
-
-#define ERR(e) ((uint64_t)-(int64_t)(e))
 
 /* bpf_map_lookup_elem, update, delete.  0 with *ret, or -1 after a trap. */
 static int map_helper(struct interp_state *st, const struct iop *ip, int32_t id, uint64_t *ret)

@@ -70,6 +70,15 @@
  *                          once it runs out
  *   6 bpf_trace_printk     returns 0
  *   12 bpf_tail_call       no program at any index: returns 0 and the program goes on
+ *   181 bpf_loop           always this model (env->helper is not asked): flags != 0 gives
+ *                          -EINVAL, nr (u32) > INTERP_MAX_LOOPS -E2BIG; else the callback
+ *                          (r2 must be a function address, else INTERP_TRAP_HELPER) runs as
+ *                          cb(i, r3, 0, 0, 0) for i = 0, 1, ... in a fresh frame one deeper
+ *                          until it returns non-zero (r0 = i + 1) or nr calls are made (r0 =
+ *                          nr).  A visit callback sees the callback's first instruction with
+ *                          prev_pc = the helper call on the first call and the callback's exit
+ *                          on later ones, so a loop whose header is the callback's entry and
+ *                          whose body is its code counts calls per bpf_loop call.
  *   every other helper of the prototype table (bpf/helper_proto.h) whose argument kinds are
  *   all modeled: arguments checked as its prototype demands (map handle, the context at r1's
  *   address, each memory argument inside one region for its whole size, written ones
@@ -100,8 +109,9 @@
 
 /* What r1-r5 hold after a call (and r0, r6-r9 on entry to a bpf-to-bpf callee). */
 #define INTERP_POISON 0x0badc0de0badc0deull
-/* may_goto budget per call frame (the kernel's BPF_MAX_LOOPS). */
-#define INTERP_MAY_GOTO_BUDGET (8ull * 1024 * 1024)
+/* may_goto budget per call frame, and bpf_loop's largest nr (the kernel's BPF_MAX_LOOPS). */
+#define INTERP_MAX_LOOPS (8u * 1024 * 1024)
+#define INTERP_MAY_GOTO_BUDGET ((uint64_t)INTERP_MAX_LOOPS)
 /* Per-run hash map capacity bound (entries). */
 #define INTERP_HASH_CAP 1024
 /* A helper callback returns this (a positive value) to end the whole program with r0 = *ret,

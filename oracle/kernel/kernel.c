@@ -5,6 +5,7 @@
 #include "oracle/kernel/kernel.h"
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <ctype.h>
 #include <errno.h>
@@ -238,6 +239,88 @@ static void parse_log(struct kernel_prog *kp)
 			 strerror(kp->err));
 }
 
+/* The BTF the kernel demands of a program that takes a function's address (a bpf_loop callback
+ * without it: "missing btf func_info"): one FUNC "int fPC(void)" per function, all static —
+ * the linked program treats every subprogram as static, as the kernel does without BTF, and a
+ * static function's prototype only marks its arguments unreliable when it does not match. */
+struct func_btf {
+	struct btf *btf;
+	struct bpf_func_info *info;
+	uint32_t cnt;
+};
+
+static void func_btf__free(struct func_btf *fb)
+{
+	btf__free(fb->btf);
+	free(fb->info);
+	memset(fb, 0, sizeof(*fb));
+}
+
+static bool is_func_addr(const struct bpf_insn *i)
+{
+	return ebpf_is_ldimm64(i) && i->src_reg == BPF_PSEUDO_FUNC;
+}
+
+static int func_btf__build(struct func_btf *fb, const struct bpf_insn *insns, size_t len,
+			   struct diag *d)
+{
+	libbpf_print_fn_t old;
+	uint8_t *start;
+	bool need = false;
+	int ret, proto, err = 0;
+
+	memset(fb, 0, sizeof(*fb));
+	for (size_t pc = 0; pc < len; pc += ebpf_insn_slots(&insns[pc]))
+		need = need || is_func_addr(&insns[pc]);
+	if (!need)
+		return 0;
+	start = calloc(len, 1);
+	fb->info = calloc(len, sizeof(*fb->info));
+	fb->btf = btf__new_empty();
+	if (!start || !fb->info || libbpf_get_error(fb->btf)) {
+		fb->btf = NULL;
+		err = diag_set(d, ENOMEM, "out of memory");
+		goto out;
+	}
+	start[0] = 1;
+	for (size_t pc = 0; pc < len; pc += ebpf_insn_slots(&insns[pc]))
+		if (ebpf_is_pseudo_call(&insns[pc]) || is_func_addr(&insns[pc]))
+			start[pc + 1 + (size_t)(long)insns[pc].imm] = 1;	/* validated */
+	ret = btf__add_int(fb->btf, "int", 4, BTF_INT_SIGNED);
+	proto = ret < 0 ? ret : btf__add_func_proto(fb->btf, ret);
+	for (size_t pc = 0; proto > 0 && pc < len; pc++) {
+		char fname[32];
+		int id;
+
+		if (!start[pc])
+			continue;
+		snprintf(fname, sizeof(fname), "f%zu", pc);
+		id = btf__add_func(fb->btf, fname, BTF_FUNC_STATIC, proto);
+		if (id < 0) {
+			proto = id;
+			break;
+		}
+		fb->info[fb->cnt++] = (struct bpf_func_info){ .insn_off = (uint32_t)pc,
+							      .type_id = (uint32_t)id };
+	}
+	if (proto < 0) {
+		err = diag_set(d, -proto, "cannot build the BTF of the program's functions: %s",
+			       strerror(-proto));
+		goto out;
+	}
+	old = libbpf_set_print(libbpf_silent);
+	ret = btf__load_into_kernel(fb->btf);
+	libbpf_set_print(old);
+	if (ret)
+		err = diag_set(d, -ret, "the kernel refuses the BTF of the program's functions "
+			       "(needed for callbacks): %s", strerror(-ret));
+out:
+	free(start);
+	if (err)
+		func_btf__free(fb);
+	return err;
+}
+
 /* BPF_PROG_LOAD's attributes up to log_true_size (Linux 6.4: the log size the whole log needs,
  * written back by the kernel), which the installed uapi header and libbpf may predate: the u32
  * follows core_relo_rec_size.  A kernel that does not know it ignores the zero it reads. */
@@ -251,7 +334,7 @@ union load_attr {
  * report it).  The syscall directly, since libbpf before 1.2 does not pass log_true_size back. */
 static int load_once(struct kernel_prog *kp, const struct bpf_insn *insns, size_t len,
 		     const char *name, uint32_t flags, uint32_t level, char *buf, size_t size,
-		     size_t *need)
+		     size_t *need, const struct func_btf *fb)
 {
 	static const char license[] = "GPL";
 	union load_attr a;
@@ -269,6 +352,12 @@ static int load_once(struct kernel_prog *kp, const struct bpf_insn *insns, size_
 	a.attr.prog_flags = flags;
 	a.attr.expected_attach_type = kp->attach_type;
 	snprintf(a.attr.prog_name, sizeof(a.attr.prog_name), "%s", name);
+	if (fb->btf) {
+		a.attr.prog_btf_fd = (uint32_t)btf__fd(fb->btf);
+		a.attr.func_info_rec_size = sizeof(*fb->info);
+		a.attr.func_info = (uint64_t)(uintptr_t)fb->info;
+		a.attr.func_info_cnt = fb->cnt;
+	}
 	buf[0] = '\0';
 	do {	/* as libbpf does: EAGAIN is a transient failure to allocate */
 		fd = (int)syscall(__NR_bpf, BPF_PROG_LOAD, &a, sizeof(a));
@@ -289,6 +378,7 @@ int kernel_prog__load(struct kernel_prog **out, const struct ebpf_object *obj,
 	size_t size = OPT(opts, log_size, LOG_FIRST), max = OPT(opts, log_max, LOG_MAX);
 	struct kernel_prog *kp = NULL;
 	struct bpf_insn *insns = NULL;
+	struct func_btf fb = { 0 };
 	int *fds = NULL, fd, err = 0;
 	char name[16], *buf = NULL;
 	const char *env;
@@ -352,6 +442,8 @@ int kernel_prog__load(struct kernel_prog **out, const struct ebpf_object *obj,
 		libbpf_set_print(old);
 	}
 	obj_name(name, prog->name);
+	if ((err = func_btf__build(&fb, insns, prog->len, d)))
+		goto out;
 
 	for (;;) {
 		size_t need;
@@ -362,7 +454,7 @@ int kernel_prog__load(struct kernel_prog **out, const struct ebpf_object *obj,
 			err = diag_set(d, ENOMEM, "out of memory for a %zu-byte verifier log", size);
 			goto out;
 		}
-		fd = load_once(kp, insns, prog->len, name, flags, level, buf, size, &need);
+		fd = load_once(kp, insns, prog->len, name, flags, level, buf, size, &need, &fb);
 		if (fd != -ENOSPC || size >= max)
 			break;
 		/* Every attempt verifies and logs the whole program again (a walk to the
@@ -390,7 +482,7 @@ int kernel_prog__load(struct kernel_prog **out, const struct ebpf_object *obj,
 		}
 		kp->log_truncated = true;
 		fd = load_once(kp, insns, prog->len, name, flags, BPF_LOG_STATS, stats,
-			       LOG_STATS_SIZE, &need);
+			       LOG_STATS_SIZE, &need, &fb);
 		stats[LOG_STATS_SIZE - 1] = '\0';
 		kp->fd = fd;
 		kp->accepted = fd >= 0;
@@ -418,6 +510,7 @@ int kernel_prog__load(struct kernel_prog **out, const struct ebpf_object *obj,
 	else if (!kp->message[0])
 		snprintf(kp->message, sizeof(kp->message), "%s", strerror(kp->err));
 out:
+	func_btf__free(&fb);
 	for (size_t i = 0; obj && fds && i < obj->map_cnt; i++)
 		if (fds[i] >= 0)
 			close(fds[i]);
