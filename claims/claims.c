@@ -137,8 +137,11 @@ void claims_write_prog(struct sbuf *sb, const struct claim_prog *p)
 	for (uint32_t i = 0; i < p->nloops; i++) {
 		const struct claim_loop *l = &p->loops[i];
 
-		sbuf_printf(sb, "%s\n    {\"header\": %u, \"depth\": %u, \"parent\": ", i ? "," : "",
-			    l->header, l->depth);
+		sbuf_printf(sb, "%s\n    {\"header\": %u, ", i ? "," : "", l->header);
+		if (l->kind != LOOP_PLAIN)
+			sbuf_printf(sb, "\"kind\": \"%s\", ",
+				    claim_loop_kind_name((enum loop_kind)l->kind));
+		sbuf_printf(sb, "\"depth\": %u, \"parent\": ", l->depth);
 		if (l->parent < 0)
 			sbuf_puts(sb, "null");
 		else
@@ -401,6 +404,11 @@ static int read_u32_list(const struct json *a, uint32_t **out, uint32_t *n, stru
 	return 0;
 }
 
+const char *claim_loop_kind_name(enum loop_kind k)
+{
+	return k == LOOP_BPF_LOOP ? "bpf_loop" : "plain";
+}
+
 static int read_loop(const struct json *o, struct claim_loop *l, struct diag *d)
 {
 	const struct json *a, *t;
@@ -413,6 +421,15 @@ static int read_loop(const struct json *o, struct claim_loop *l, struct diag *d)
 	l->parent = -1;
 	if ((err = get_u32(o, "header", &l->header, true, d)))
 		return err;
+	t = json_get(o, "kind");
+	if (t) {
+		if (t->type == JSON_STRING && !strcmp(t->text, "plain"))
+			l->kind = LOOP_PLAIN;
+		else if (t->type == JSON_STRING && !strcmp(t->text, "bpf_loop"))
+			l->kind = LOOP_BPF_LOOP;
+		else
+			return FAIL_AT(t, "a loop's kind must be \"plain\" or \"bpf_loop\"");
+	}
 	if ((err = get_u32(o, "depth", &l->depth, false, d)) < 0)
 		return err;
 	if (get_u64(o, "parent", &v, false, d) == 0)

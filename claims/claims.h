@@ -84,7 +84,16 @@ struct claim_pcrange {
 	uint32_t first, last;
 };
 
+/* What makes a loop.  A plain loop is a cycle of the control-flow graph.  A bpf_loop loop is a
+ * helper callback that bpf_loop(nr, cb, ctx, flags) calls up to nr times: its header is the
+ * callback's first instruction, its body the callback's code, its entries the bpf_loop calls;
+ * a header execution is one call of the callback (in a frame one deeper than the helper call),
+ * and consecutive calls by one bpf_loop are iterations of one entry. */
+enum loop_kind { LOOP_PLAIN, LOOP_BPF_LOOP };
+const char *claim_loop_kind_name(enum loop_kind k);
+
 struct claim_loop {
+	uint8_t kind;		/* enum loop_kind */
 	uint32_t header;	/* pc */
 	uint32_t depth;
 	int64_t parent;		/* header pc of the parent loop, -1 for none */

@@ -47,8 +47,9 @@ static void print_text(const struct claim_prog *p)
 	for (uint32_t i = 0; i < p->nloops; i++) {
 		const struct claim_loop *l = &p->loops[i];
 
-		printf("  loop %u depth %u%s: trip ", l->header, l->depth,
-		       l->irreducible ? " irreducible" : "");
+		printf("  loop %u depth %u%s%s: trip ", l->header, l->depth,
+		       l->irreducible ? " irreducible" : "",
+		       l->kind == LOOP_BPF_LOOP ? " bpf_loop callback" : "");
 		if (l->trip.kind == TRIP_EXACT)
 			printf("exact %" PRIu64, l->trip.max);
 		else if (l->trip.kind == TRIP_BOUNDED)

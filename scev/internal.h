@@ -9,6 +9,7 @@
 #include "scev/fpmask.h"
 #include "scev/loop.h"
 #include "scev/scev.h"
+#include "scev/callbacks.h"
 #include "scev/trip.h"
 
 /* How a location evolves around one loop (symex.c). */
@@ -111,6 +112,9 @@ struct scev_ctx {
 	struct astate *first_hdr;
 	uint8_t **reentry;	/* per irreducible loop, lazily (absint.c): per block of it, reached
 				 * from a side entry without passing the header */
+	/* bpf_loop calls in the last pass (callbacks.h): per pc, r1 (nr) and r4 (flags) joined
+	 * over every state the call was reached with; NULL in the other passes */
+	struct scev_cb_facts *cb;
 };
 
 /* scev.c: sorts blocks v[0..n) by their position in reverse postorder.  0 or -ENOMEM. */

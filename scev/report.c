@@ -1,6 +1,8 @@
 /* Loop-structure reports (text, JSON, DOT): see report.h. */
 #include "scev/report.h"
 
+#include "scev/callbacks.h"
+
 #include <stdlib.h>
 
 #include "bpf/asm.h"
@@ -62,6 +64,51 @@ static void put_unreachable_json(struct sbuf *sb, const struct scev_cfg *cfg)
 	sbuf_putc(sb, ']');
 }
 
+/* Helper callbacks that are loops (callbacks.h): JSON ", \"callback_loops\": [...]" or text
+ * lines; nothing when the program takes no function's address. */
+static void put_callbacks(struct sbuf *sb, const struct scev_structure *st, bool json)
+{
+	struct scev_cb_loops cb;
+
+	if (scev_cb_loops__find(&cb, st->cfg)) {
+		sbuf_puts(sb, json ? "" : "  callbacks: out of memory\n");
+		return;
+	}
+	if (json && cb.n)
+		sbuf_puts(sb, ", \"callback_loops\": [");
+	for (uint32_t k = 0; k < cb.n; k++) {
+		const struct scev_cb_loop *c = &cb.v[k];
+
+		if (json) {
+			sbuf_printf(sb, "%s\n    {\"header\": %u, \"kind\": \"bpf_loop\", "
+				    "\"blocks\": [[%u, %u]], \"calls\": [", k ? "," : "", c->header,
+				    c->header, c->end - 1);
+			for (uint32_t i = 0; i < c->ncalls; i++)
+				sbuf_printf(sb, "%s%u", i ? ", " : "", c->calls[i]);
+			sbuf_printf(sb, "], \"only_bpf_loop\": %s",
+				    c->only_bpf_loop ? "true" : "false");
+			if (!c->only_bpf_loop) {
+				sbuf_puts(sb, ", \"reason\": ");
+				json_put_string(sb, c->why);
+			}
+			sbuf_putc(sb, '}');
+			continue;
+		}
+		sbuf_printf(sb, "  callback header %u kind bpf_loop body %u-%u calls", c->header,
+			    c->header, c->end - 1);
+		if (!c->ncalls)
+			sbuf_puts(sb, " none");
+		for (uint32_t i = 0; i < c->ncalls; i++)
+			sbuf_printf(sb, "%s%u", i ? "," : " ", c->calls[i]);
+		if (!c->only_bpf_loop)
+			sbuf_printf(sb, " (not only bpf_loop's: %s)", c->why);
+		sbuf_putc(sb, '\n');
+	}
+	if (json && cb.n)
+		sbuf_puts(sb, "\n  ]");
+	scev_cb_loops__free(&cb);
+}
+
 void scev_report_loops_json(struct sbuf *sb, const char *name, const struct scev_structure *st)
 {
 	const struct scev_cfg *cfg = st->cfg;
@@ -80,7 +127,9 @@ void scev_report_loops_json(struct sbuf *sb, const char *name, const struct scev
 		scev_report_loop_fields(sb, st, l);
 		sbuf_putc(sb, '}');
 	}
-	sbuf_puts(sb, st->loops->nloops ? "\n  ]}" : "]}");
+	sbuf_puts(sb, st->loops->nloops ? "\n  ]" : "]");
+	put_callbacks(sb, st, true);
+	sbuf_putc(sb, '}');
 }
 
 void scev_report_loops_text(struct sbuf *sb, const char *name, const struct scev_structure *st)
@@ -124,6 +173,7 @@ void scev_report_loops_text(struct sbuf *sb, const char *name, const struct scev
 		}
 		sbuf_putc(sb, '\n');
 	}
+	put_callbacks(sb, st, false);
 }
 
 /* DOT string escaping for record-free labels. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "scev/internal.h"
+#include "scev/callbacks.h"
 
 struct dfs_frame {
 	uint32_t b, k;
@@ -177,11 +178,61 @@ static void ctx_free(struct scev_ctx *cx)
 	scev_structure__free(&cx->st);
 }
 
+static void cb_facts_free(struct scev_cb_facts *f)
+{
+	free(f->nr);
+	free(f->flags);
+	free(f->seen);
+	free((void *)f->ret);
+	memset(f, 0, sizeof(*f));
+}
+
+/* Callbacks as loops (callbacks.h), with what the last pass saw at their calls and exits. */
+static int claim_callback_loops(struct scev_ctx *cx, struct claim_prog *out,
+				struct scev_cb_facts *facts)
+{
+	const struct scev_loops *lf = cx->st.loops;
+	uint32_t nf = cx->st.cfg->nfuncs;
+	struct scev_cb_loops cb;
+	uint32_t *headers;
+	struct range *ret;
+	int err;
+
+	if ((err = scev_cb_loops__find(&cb, cx->st.cfg)))
+		return err;
+	if (!cb.n)
+		return 0;
+	headers = calloc(lf->nloops ? lf->nloops : 1, sizeof(*headers));
+	ret = calloc(nf, sizeof(*ret));
+	if (!headers || !ret) {
+		free(headers);
+		free(ret);
+		scev_cb_loops__free(&cb);
+		return -ENOMEM;
+	}
+	for (uint32_t l = 0; l < lf->nloops; l++)
+		headers[l] = cx->st.cfg->blocks[lf->loops[l].header].first;
+	/* r0 at the exits: known only when every exit's r0 was a scalar */
+	for (uint32_t f = 0; cx->fn_ret_acc && f < nf; f++) {
+		if ((cx->fn_seen_acc[f] & 2) && cx->fn_ret_acc[f].kind == AV_SCALAR)
+			ret[f] = cx->fn_ret_acc[f].r;
+		else
+			cx->fn_seen_acc[f] &= (uint8_t)~2u;
+	}
+	facts->ret = ret;
+	facts->ret_seen = cx->fn_ret_acc ? cx->fn_seen_acc : NULL;
+	err = scev_cb_loops__claim(out, cx->st.cfg, &cb, facts, headers, lf->nloops);
+	free(headers);
+	scev_cb_loops__free(&cb);
+	return err;
+}
+
 static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 		   const struct ebpf_map_def *maps, size_t nmaps, const struct scev_opts *opts,
 		   struct scev_verdict *verdict, struct diag *d)
 {
 	struct scev_ctx cx;
+	struct scev_cb_facts cb_facts = { 0 };
 	uint32_t nloops;
 	int err;
 
@@ -301,8 +352,17 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 			goto fail;
 
 	/* 3. Ranges with the summaries; claims. */
+	cb_facts.nr = calloc(cx.len ? cx.len : 1, sizeof(*cb_facts.nr));
+	cb_facts.flags = calloc(cx.len ? cx.len : 1, sizeof(*cb_facts.flags));
+	cb_facts.seen = calloc(cx.len ? cx.len : 1, 1);
+	if (!cb_facts.nr || !cb_facts.flags || !cb_facts.seen) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	cx.cb = &cb_facts;
 	if ((err = absint_run(&cx, out)))
 		goto fail;
+	cx.cb = NULL;
 	if (verdict) {
 		err = -ENOMEM;
 		if (scev_calls_check(&cx, verdict, cx.fn_stack))
@@ -313,9 +373,15 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 	if (cx.ar.oom)
 		snprintf(out->note, sizeof(out->note), "expression table ran out of memory: some "
 			 "locations were treated as unknown");
+	/* 4. Helper callbacks as loops, from the claims at their calls (after the verdict's
+	 *    instruction bound, which counts plain loops only). */
+	if ((err = claim_callback_loops(&cx, out, &cb_facts)))
+		goto fail;
+	cb_facts_free(&cb_facts);
 	ctx_free(&cx);
 	return 0;
 fail:
+	cb_facts_free(&cb_facts);
 	ctx_free(&cx);
 	claim_prog__free(out);
 	return diag_set(d, -err, "analysis failed: %s", strerror(-err));

@@ -1809,6 +1809,11 @@ static void unmatched_loops(struct prover *P)
 				P->stat[id] = CS_PROVED;
 				P->method[id] = SMT_BY_INDUCTION;
 				snprintf(P->why[id], sizeof(P->why[0]), "the header is never executed");
+			} else if (cl->kind == LOOP_BPF_LOOP) {
+				P->stat[id] = CS_UNKNOWN;
+				snprintf(P->why[id], sizeof(P->why[0]),
+					 "the loop at %u is a bpf_loop callback: the encoding does not "
+					 "model helper callbacks", cl->header);
 			} else {
 				P->stat[id] = CS_UNKNOWN;
 				snprintf(P->why[id], sizeof(P->why[0]),

@@ -1,0 +1,243 @@
+/* Helper callbacks as loops (callbacks.h): which functions are bpf_loop bodies, and their trip
+ * claims from the range claims at the calls.
+ */
+#include "scev/callbacks.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void scev_cb_loops__free(struct scev_cb_loops *c)
+{
+	if (!c)
+		return;
+	for (uint32_t k = 0; k < c->n; k++)
+		free(c->v[k].calls);
+	free(c->v);
+	memset(c, 0, sizeof(*c));
+}
+
+static bool is_func_addr(const struct bpf_insn *i)
+{
+	return ebpf_is_ldimm64(i) && i->src_reg == BPF_PSEUDO_FUNC;
+}
+
+static struct scev_cb_loop *cb_of(struct scev_cb_loops *c, uint32_t f)
+{
+	for (uint32_t k = 0; k < c->n; k++)
+		if (c->v[k].func == f)
+			return &c->v[k];
+	return NULL;
+}
+
+static void not_only(struct scev_cb_loop *cb, const char *fmt, uint32_t pc)
+{
+	if (!cb->only_bpf_loop)
+		return;
+	cb->only_bpf_loop = false;
+	snprintf(cb->why, sizeof(cb->why), fmt, pc);
+}
+
+/* The bpf_loop call that the address loaded at pc goes to, or SCEV_NONE (*why says why). */
+static uint32_t feeds_bpf_loop(const struct scev_cfg *cfg, uint32_t pc, const char **why)
+{
+	const struct bpf_insn *insns = cfg->insns;
+	uint32_t b = cfg->block_of[pc];
+
+	if (insns[pc].dst_reg != 2) {
+		*why = "its address is loaded at %u into a register other than r2";
+		return SCEV_NONE;
+	}
+	for (uint32_t q = pc + 2; q <= cfg->blocks[b].last; q += ebpf_insn_slots(&insns[q])) {
+		const struct bpf_insn *i = &insns[q];
+
+		if (ebpf_is_call(i)) {
+			if (ebpf_is_helper_call(i) && i->imm == BPF_FUNC_loop)
+				return q;
+			*why = "its address (loaded at %u) goes to a call other than bpf_loop";
+			return SCEV_NONE;
+		}
+		if ((ebpf_regs_read(i) | ebpf_regs_written(i)) & (1u << 2)) {
+			*why = "its address (loaded at %u) is used before a bpf_loop call";
+			return SCEV_NONE;
+		}
+	}
+	*why = "its address (loaded at %u) reaches no bpf_loop call in the same block";
+	return SCEV_NONE;
+}
+
+int scev_cb_loops__find(struct scev_cb_loops *out, const struct scev_cfg *cfg)
+{
+	const struct bpf_insn *insns = cfg->insns;
+
+	memset(out, 0, sizeof(*out));
+	for (uint32_t pc = 0; pc < cfg->len; pc += ebpf_insn_slots(&insns[pc])) {
+		const struct bpf_insn *i = &insns[pc];
+		struct scev_cb_loop *cb;
+		uint32_t f, call;
+		const char *why = NULL;
+
+		if (!is_func_addr(i))
+			continue;
+		f = cfg->blocks[cfg->block_of[pc + 1 + (uint32_t)i->imm]].func;
+		cb = cb_of(out, f);
+		if (!cb) {
+			struct scev_cb_loop *nv = realloc(out->v, (out->n + 1) * sizeof(*nv));
+
+			if (!nv)
+				goto oom;
+			out->v = nv;
+			cb = &out->v[out->n++];
+			memset(cb, 0, sizeof(*cb));
+			cb->func = f;
+			cb->header = cfg->funcs[f].start;
+			cb->end = cfg->funcs[f].end;
+			cb->only_bpf_loop = true;
+		}
+		call = feeds_bpf_loop(cfg, pc, &why);
+		if (call == SCEV_NONE) {
+			not_only(cb, why, pc);
+			continue;
+		}
+		if (cb->ncalls % 8 == 0) {
+			uint32_t *nc = realloc(cb->calls, (cb->ncalls + 8) * sizeof(*nc));
+
+			if (!nc)
+				goto oom;
+			cb->calls = nc;
+		}
+		cb->calls[cb->ncalls++] = call;
+	}
+	/* a direct call runs the callback outside any bpf_loop */
+	for (uint32_t pc = 0; out->n && pc < cfg->len; pc += ebpf_insn_slots(&insns[pc])) {
+		struct scev_cb_loop *cb;
+
+		if (!ebpf_is_pseudo_call(&insns[pc]))
+			continue;
+		cb = cb_of(out, cfg->blocks[cfg->block_of[pc + 1 + (uint32_t)insns[pc].imm]].func);
+		if (cb)
+			not_only(cb, "it is also called directly (at %u)", pc);
+	}
+	return 0;
+oom:
+	scev_cb_loops__free(out);
+	return -ENOMEM;
+}
+
+void scev_cb_facts__note(struct scev_cb_facts *f, uint32_t pc, bool nr_scalar,
+			 const struct range *nr, bool flags_scalar, const struct range *flags)
+{
+	bool first = !f->seen[pc];
+
+	f->seen[pc] |= CB_REACHED | (nr_scalar ? 0 : CB_NR_UNKNOWN) |
+		       (flags_scalar ? 0 : CB_FLAGS_UNKNOWN);
+	if (nr_scalar)
+		f->nr[pc] = first ? *nr : range_join(&f->nr[pc], nr);
+	if (flags_scalar)
+		f->flags[pc] = first ? *flags : range_join(&f->flags[pc], flags);
+}
+
+static void trip_of(struct claim_trip *t, const struct scev_cb_facts *facts,
+		    const struct scev_cb_loop *cb)
+{
+	uint64_t max = 0, nr0 = 0;
+	bool exact = cb->ncalls > 0, capped = false;
+	const struct range *ret = facts->ret_seen && (facts->ret_seen[cb->func] & 2)
+				  ? &facts->ret[cb->func] : NULL;
+
+	if (!cb->only_bpf_loop) {
+		t->kind = TRIP_UNKNOWN;
+		snprintf(t->reason, sizeof(t->reason), "callback at %u: %s", cb->header, cb->why);
+		return;
+	}
+	for (uint32_t k = 0; k < cb->ncalls; k++) {
+		uint32_t pc = cb->calls[k];
+		const struct range *nr = facts->seen[pc] & CB_NR_UNKNOWN ? NULL : &facts->nr[pc];
+		const struct range *fl = facts->seen[pc] & CB_FLAGS_UNKNOWN ? NULL
+									  : &facts->flags[pc];
+		uint64_t m;
+
+		if (!facts->seen[pc]) {	/* never reached: no entry from it */
+			exact = false;
+			continue;
+		}
+		/* nr is the low 32 bits; above 2^23 the helper returns -E2BIG without a call */
+		m = nr ? nr->u32_max : UINT32_MAX;
+		if (m > SCEV_MAX_LOOPS) {
+			m = SCEV_MAX_LOOPS;
+			capped = true;
+		}
+		if (m > max)
+			max = m;
+		if (!nr || nr->u32_min != nr->u32_max || nr->u32_max > SCEV_MAX_LOOPS ||
+		    (k && nr->u32_min != nr0) || !fl || fl->umin != 0 || fl->umax != 0)
+			exact = false;
+		else
+			nr0 = nr->u32_min;
+	}
+	/* every call returns 0: the helper makes all nr calls */
+	exact = exact && ret && ret->umin == 0 && ret->umax == 0;
+	t->kind = exact ? TRIP_EXACT : TRIP_BOUNDED;
+	t->max = max;
+	t->min = exact ? max : max ? 1 : 0;
+	snprintf(t->expr, sizeof(t->expr), "nr (r1 as u32) of the bpf_loop call%s at %u%s, at "
+		 "most %u (BPF_MAX_LOOPS)", cb->ncalls > 1 ? "s" : "", cb->calls[0],
+		 cb->ncalls > 1 ? ", ..." : "", SCEV_MAX_LOOPS);
+	if (!exact)
+		snprintf(t->reason, sizeof(t->reason), "%s",
+			 capped ? "nr is not known to be below 2^23 at a bpf_loop call: bounded "
+				  "by BPF_MAX_LOOPS"
+				: "the callback may stop early, or nr or flags are not constants");
+}
+
+int scev_cb_loops__claim(struct claim_prog *out, const struct scev_cfg *cfg,
+			 const struct scev_cb_loops *c, const struct scev_cb_facts *facts,
+			 const uint32_t *plain_headers, uint32_t nplain)
+{
+	struct claim_loop *nl;
+	uint32_t n = 0;
+
+	if (!c->n)
+		return 0;
+	nl = realloc(out->loops, (out->nloops + c->n) * sizeof(*nl));
+	if (!nl)
+		return -ENOMEM;
+	out->loops = nl;
+	for (uint32_t k = 0; k < c->n; k++) {
+		const struct scev_cb_loop *cb = &c->v[k];
+		struct claim_loop *cl = &out->loops[out->nloops + n];
+		bool shared = false;
+
+		for (uint32_t h = 0; h < nplain; h++)
+			shared = shared || plain_headers[h] == cb->header;
+		if (shared)
+			continue;
+		memset(cl, 0, sizeof(*cl));
+		cl->kind = LOOP_BPF_LOOP;
+		cl->header = cb->header;
+		cl->depth = 1;
+		cl->parent = -1;
+		cl->latch = UINT32_MAX;
+		cl->entries = calloc(cb->ncalls ? cb->ncalls : 1, sizeof(*cl->entries));
+		cl->blocks = calloc(1, sizeof(*cl->blocks));
+		cl->back_edges = calloc(1, sizeof(*cl->back_edges));
+		cl->exits = calloc(1, sizeof(*cl->exits));
+		if (!cl->entries || !cl->blocks || !cl->back_edges || !cl->exits) {
+			free(cl->entries);
+			free(cl->blocks);
+			free(cl->back_edges);
+			free(cl->exits);
+			return -ENOMEM;
+		}
+		if (cb->ncalls)
+			memcpy(cl->entries, cb->calls, cb->ncalls * sizeof(*cl->entries));
+		cl->nentries = cb->ncalls;
+		cl->blocks[0] = (struct claim_pcrange){ cb->header, cb->end - 1 };
+		cl->nblocks = 1;
+		trip_of(&cl->trip, facts, cb);
+		n++;
+	}
+	out->nloops += n;
+	return 0;
+}

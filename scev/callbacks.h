@@ -1,0 +1,65 @@
+/* Helper callbacks as loops: bpf_loop(nr, cb, ctx, flags) calls cb(i, ctx) for i = 0, 1, ...
+ * until it returns non-zero or nr calls are made (none when flags != 0 or nr, a u32, exceeds
+ * BPF_MAX_LOOPS = 2^23).  So the callback is a loop body whose header is its first instruction,
+ * entered at each bpf_loop call and iterated once per call of the callback.
+ *
+ * A callback is such a loop only when every load of its address goes straight into bpf_loop
+ * (LD_IMM64 into r2, then, in the same block and with r2 neither read nor written in between,
+ * the helper call) and nothing calls it directly: then every execution of it is one of those
+ * calls.  Otherwise it is reported with the reason and no bound.
+ */
+#ifndef BPFSCEV_SCEV_CALLBACKS_H
+#define BPFSCEV_SCEV_CALLBACKS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "claims/claims.h"
+#include "scev/cfg.h"
+
+#define SCEV_MAX_LOOPS (1u << 23)	/* the kernel's BPF_MAX_LOOPS */
+
+struct scev_cb_loop {
+	uint32_t func;		/* function id in the cfg */
+	uint32_t header;	/* its first pc */
+	uint32_t end;		/* one past its last slot */
+	uint32_t *calls, ncalls;	/* pcs of the bpf_loop calls that take it */
+	bool only_bpf_loop;	/* every use is one of those calls */
+	char why[120];		/* when not only_bpf_loop */
+};
+
+struct scev_cb_loops {
+	struct scev_cb_loop *v;
+	uint32_t n;
+};
+
+/* What the range analysis saw at bpf_loop calls and callback exits, for the trip claims. */
+struct scev_cb_facts {
+	struct range *nr, *flags;	/* per pc: r1 and r4 at a bpf_loop call, joined */
+	uint8_t *seen;		/* per pc: CB_* bits */
+	const struct range *ret;	/* per function: r0 at its exits (NULL: unknown) */
+	const uint8_t *ret_seen;	/* per function: bit 1 set when ret is known */
+};
+
+#define CB_REACHED 1
+#define CB_NR_UNKNOWN 2		/* r1 was not a scalar in some state */
+#define CB_FLAGS_UNKNOWN 4	/* r4 likewise */
+
+/* Joins the r1/r4 of one state reaching the bpf_loop call at pc. */
+void scev_cb_facts__note(struct scev_cb_facts *f, uint32_t pc, bool nr_scalar,
+			 const struct range *nr, bool flags_scalar, const struct range *flags);
+
+/* Finds every function whose address the program loads.  0 or -ENOMEM. */
+int scev_cb_loops__find(struct scev_cb_loops *out, const struct scev_cfg *cfg);
+void scev_cb_loops__free(struct scev_cb_loops *c);
+
+/* Appends one LOOP_BPF_LOOP claim per callback to out->loops, with a trip claim from the facts
+ * (nr = r1 and flags = r4 at each call, r0 at the callback's exits): at most min(nr, 2^23)
+ * calls per entry, exactly nr when nr and flags = 0 are constants and the callback always
+ * returns 0.  A callback whose entry is also a plain loop's header is left out (a header
+ * execution would not tell the two loops apart).  0 or -ENOMEM. */
+int scev_cb_loops__claim(struct claim_prog *out, const struct scev_cfg *cfg,
+			 const struct scev_cb_loops *c, const struct scev_cb_facts *facts,
+			 const uint32_t *plain_headers, uint32_t nplain);
+
+#endif
