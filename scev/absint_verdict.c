@@ -36,6 +36,30 @@ static bool skb_field_writable(int64_t off, unsigned size)
 	}
 }
 
+/* Whether a load of size bytes at off of __sk_buff has the size the kernel's
+ * bpf_skb_is_valid_access demands of that field: u32 fields read whole or narrower (the cb[]
+ * words at any aligned size within cb), the packet pointers and addresses as whole u32s,
+ * tstamp, hwtstamp and sk as whole u64s, flow_keys and tstamp_type not at all. */
+static bool skb_field_readable(int64_t off, unsigned size)
+{
+#define SKB_IN(f, n) (off >= (int64_t)offsetof(struct __sk_buff, f) &&                          \
+		      off < (int64_t)offsetof(struct __sk_buff, f) + (n))
+	if (SKB_IN(cb, 20))
+		return off + size <= offsetof(struct __sk_buff, cb) + 20;
+	if (SKB_IN(tstamp, 8) || SKB_IN(hwtstamp, 8) || SKB_IN(sk, 8))
+		return size == 8 && (off == (int64_t)offsetof(struct __sk_buff, tstamp) ||
+				     off == (int64_t)offsetof(struct __sk_buff, hwtstamp) ||
+				     off == (int64_t)offsetof(struct __sk_buff, sk));
+	if (SKB_IN(flow_keys, 8) || SKB_IN(tstamp_type, 4))
+		return false;
+	if (SKB_IN(data, 4) || SKB_IN(data_end, 4) || SKB_IN(data_meta, 4) ||
+	    SKB_IN(remote_ip4, 4) || SKB_IN(local_ip4, 4) || SKB_IN(remote_ip6, 16) ||
+	    SKB_IN(local_ip6, 16))
+		return size == 4;
+	return size <= 4;
+#undef SKB_IN
+}
+
 /* Checks one memory access of size bytes at regs[reg] + off. */
 static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			  uint32_t pc, unsigned reg, int16_t off, unsigned size, bool write)
@@ -94,7 +118,8 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 		}
 		if (cx->ctx_model == EBPF_CTX_SKB) {
 			if (lo < 0 || hi > (__int128)sizeof(struct __sk_buff) || lo % size ||
-			    (write && !skb_field_writable((int64_t)lo, size)))
+			    (write && !skb_field_writable((int64_t)lo, size)) ||
+			    (!write && !skb_field_readable((int64_t)lo, size)))
 				VFAIL(VERDICT_UNSAFE, pc, "invalid __sk_buff access (%s %u bytes at %lld)",
 				      write ? "write" : "read", size, (long long)lo);
 			return;

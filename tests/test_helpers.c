@@ -133,6 +133,19 @@ static const struct {
 	{ "csum_diff of NULL with a size",
 	  "*(u64 *)(r10 -8) = 7\nr1 = 0\nr2 = 4\nr3 = r10\nr3 += -8\nr4 = 8\nr5 = 0\n"
 	  "call bpf_csum_diff\nr0 = 0\nexit\n", BPF_PROG_TYPE_SCHED_CLS, UNSAFE, "NULL" },
+	/* __sk_buff field sizes (bpf_skb_is_valid_access) */
+	{ "__sk_buff mark read as a u64", "r0 = *(u64 *)(r1 +8)\nr0 = 0\nexit\n",
+	  BPF_PROG_TYPE_SCHED_CLS, UNSAFE, "__sk_buff" },
+	{ "__sk_buff mark read as a u16", "r0 = *(u16 *)(r1 +10)\nexit\n",
+	  BPF_PROG_TYPE_SCHED_CLS, SAFE, NULL },
+	{ "__sk_buff tstamp read as a u64", "r0 = *(u64 *)(r1 +152)\nexit\n",
+	  BPF_PROG_TYPE_SCHED_CLS, SAFE, NULL },
+	{ "__sk_buff tstamp read as a u32", "r0 = *(u32 *)(r1 +152)\nexit\n",
+	  BPF_PROG_TYPE_SCHED_CLS, UNSAFE, "__sk_buff" },
+	{ "__sk_buff data read as a u16", "r0 = *(u16 *)(r1 +76)\nexit\n",
+	  BPF_PROG_TYPE_SCHED_CLS, UNSAFE, "__sk_buff" },
+	{ "__sk_buff cb read as a u64", "r0 = *(u64 *)(r1 +48)\nexit\n",
+	  BPF_PROG_TYPE_SCHED_CLS, SAFE, NULL },
 	{ "a helper that is not modeled", "call bpf_sk_lookup_tcp\nr0 = 0\nexit\n",
 	  BPF_PROG_TYPE_SCHED_CLS, VERDICT_UNSUPPORTED, "not modeled" },
 };
