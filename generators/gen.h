@@ -129,6 +129,8 @@
 	X(p_map, 15, 0, 100, "the program uses an array map indexed by an IV")                     \
 	X(p_pkt, 15, 0, 100, "the program reads the packet at IV-indexed offsets")                 \
 	X(p_outer_mod, 20, 0, 100, "an inner loop changes an outer loop's variables")              \
+	X(p_outer_back, 0, 0, 100,                                                                 \
+	  "an inner loop moves an outer counter against its direction (may not end; main only)")   \
 	X(p_wrap, 15, 0, 100, "the counter starts near 0, 2^31, 2^32 or 2^63 and may wrap")        \
 	X(p_nonterminating, 2, 0, 100,                                                             \
 	  "the program has a loop that may not terminate for some inputs (one of its first 3)")    \

@@ -291,23 +291,30 @@ static void stmt_subcall(struct gi *g, struct gi_loop *lp)
 }
 
 /* An inner loop adds to its parent's counter (only when the parent provably still ends, see
- * gen_loop.c) or derived value (which then stops being an induction variable). */
+ * gen_loop.c) or derived value (which then stops being an induction variable).  The unsafe twin
+ * (p_outer_back, main only: endless loops stay where the campaign budgets whole runs) moves the
+ * counter against the parent's direction, by 1-3 per inner iteration, where the parent's
+ * progress per iteration then becomes a range that reaches zero or the wrong sign: finish() marks
+ * the parent as a loop that may not end. */
 static void stmt_outer_mod(struct gi *g, struct gi_loop *lp)
 {
 	struct gi_loop *pa = &g->open[lp->parent];
+	bool back = !g->fn->sub && gen_bool(g->src, g->k->p_outer_back);
 
-	if (gen_bool(g->src, 60) && !lp->ev.nonterm && pa->cat != CAT_NONTERM) {
+	if (back || (gen_bool(g->src, 60) && !lp->ev.nonterm && pa->cat != CAT_NONTERM)) {
 		__int128 ps = (__int128)(int64_t)pa->step, d, total, c;
 		struct gi_eval ev;
 
 		if (pa->cw == 32)
 			ps = (int32_t)(uint32_t)pa->step;
-		d = (ps > 0 ? 1 : -1) * (__int128)gen_u32(g->src, 1, 3);
+		d = ((ps > 0) != back ? 1 : -1) * (__int128)gen_u32(g->src, 1, 3);
 		total = lp->mod_d + d;
 		c = total * (__int128)(lp->ev.tmax > (1ull << 40) ? 1ull << 40 : lp->ev.tmax);
 		gi_loop_eval(g, pa, pa->inc_lo + (c < 0 ? c : 0), pa->inc_hi + (c > 0 ? c : 0),
 			     false, &ev);
-		if (!ev.nonterm) {
+		/* (the twin only where the parent then may not end: a range of the wrong sign
+		 * alone may wrap after 2^63 iterations, which no budget marks) */
+		if (back == ev.nonterm) {
 			gi_var_add_const(g, pa->ctr, (uint64_t)d & wmask(pa->cw));
 			gi_scratch_release(g);
 			lp->mod_d = total;

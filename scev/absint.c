@@ -122,6 +122,23 @@ static bool reentry_flat(struct scev_ctx *cx, uint32_t l)
 	return r && r[cx->st.loops->loops[l].nblocks] == 2;
 }
 
+/* Whether some edge into b is retreating in reverse postorder (from b itself or a later block):
+ * every cycle has such an edge, so widening at these blocks alone ends every fixpoint.  The
+ * first pass widens only there: widening a join that merely meets two paths (a loop's exit, on
+ * which the exit test gave a variable two different ranges in two rounds) loses bounds that no
+ * cycle grows. */
+static bool widen_point(const struct scev_ctx *cx, uint32_t b)
+{
+	const struct scev_cfg *g = cx->st.cfg;
+	const uint32_t *pr = scev_block_preds(g, b);
+
+	for (uint32_t k = 0; k < g->blocks[b].npred; k++)
+		if (cx->rpo_index[pr[k]] >= cx->rpo_index[b] ||
+		    g->blocks[pr[k]].func != g->blocks[b].func)
+			return true;
+	return false;
+}
+
 static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct astate *st,
 		     uint32_t *lowest)
 {
@@ -164,8 +181,9 @@ static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct
 					 : -ENOMEM;
 		astate__free(&x);
 	} else {
-		ch = st_get(en->in, to) ? astate__join(en->in[to], st, en->visits[to] >= 2)
-					 : -ENOMEM;
+		bool widen = en->visits[to] >= 2 && (!cx->first_pass || widen_point(cx, to));
+
+		ch = st_get(en->in, to) ? astate__join(en->in[to], st, widen) : -ENOMEM;
 	}
 	if (ch < 0)
 		return ch;

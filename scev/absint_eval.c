@@ -52,6 +52,9 @@ static struct aval eval_rec(struct eval_run *ev, eid e, unsigned depth)
 	case EX_BSWAP:
 		a = eval_rec(ev, x->a, depth + 1);
 		return aval_bswap(&a, x->op);
+	case EX_RANGE:
+		return aval_scalar(range_srange((int64_t)x->imm,
+						(int64_t)ev->cx->ar.v[x->b].imm));
 	default:
 		return aval_top();
 	}

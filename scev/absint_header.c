@@ -325,7 +325,9 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E, st
 
 			if (done[k] || (sl->cls != LC_ACCUM && sl->cls != LC_DERIVED))
 				continue;
-			if (!expr_only_regs(&cx->ar, sl->back, dep_ready, &da))
+			/* (an accumulation's delta may hold RANGE leaves: evaluated as ranges) */
+			if (!(sl->cls == LC_ACCUM ? expr_only_regs_r : expr_only_regs)(
+				    &cx->ar, sl->back, dep_ready, &da))
 				continue;
 			if (sl->cls == LC_DERIVED) {
 				struct aval f = aval_eval(cx, sl->back, hdr_env, &eh);

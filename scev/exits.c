@@ -51,30 +51,37 @@ static bool sym_step_range(struct scev_ctx *cx, const struct sym_summary *s,
 	eid alts[8];
 	int n;
 
-	if (sl->cls != LC_ACCUM || (n = expr_alternatives(&cx->ar, sl->back, alts, 8)) < 2)
+	if (sl->cls != LC_ACCUM || (n = expr_alternatives(&cx->ar, sl->back, alts, 8)) < 1)
 		return false;
 	for (int k = 0; k < n; k++) {
 		struct aval v;
-		uint64_t st;
+		uint64_t lo, hi;
 		eid d;
 		bool w32;
 
+		/* a delta may hold what an inner loop adds: a RANGE, different every iteration */
 		if (!sym_accum_delta(&cx->ar, alts[k], sl->loc, &d, &w32) ||
-		    !expr_only_regs(&cx->ar, d, exit_invariant, (void *)s))
+		    !expr_only_regs_r(&cx->ar, d, exit_invariant, (void *)s))
 			return false;
 		v = aval_eval(cx, d, env, arg);
-		if (!aval_is_const(&v, &st) || !(st &= mask))
+		if (v.kind != AV_SCALAR)
+			return false;
+		lo = sl->width == 32 ? v.r.u32_min : v.r.umin;
+		hi = sl->width == 32 ? v.r.u32_max : v.r.umax;
+		/* non-zero, and of one sign as width-bit numbers */
+		if (!lo || (lo < sign) != (hi < sign))
 			return false;
 		if (k == 0) {
-			*slo = *shi = st;
+			*slo = lo;
+			*shi = hi;
 			continue;
 		}
-		if ((st >= sign) != (*slo >= sign))
+		if ((lo >= sign) != (*slo >= sign))
 			return false;
-		if (st < *slo)
-			*slo = st;
-		if (st > *shi)
-			*shi = st;
+		if (lo < *slo)
+			*slo = lo;
+		if (hi > *shi)
+			*shi = hi;
 	}
 	return true;
 }
@@ -113,6 +120,46 @@ static bool any_offsets(const struct expr_arena *ar, eid e, eid *base, int64_t *
 	return true;
 }
 
+/* e is one of base + o_i on different paths, each o_i a constant or a sum of constants and RANGE
+ * leaves (what an inner loop added), at least one RANGE: the smallest and largest offset, as
+ * for any_offsets(). */
+static bool range_offsets(struct expr_arena *ar, eid e, eid *base, int64_t *clo, int64_t *chi,
+			  bool *w32)
+{
+	eid alts[8];
+	int n = expr_alternatives(ar, e, alts, 8);
+	bool range = false;
+
+	if (n < 1)
+		return false;
+	for (int k = 0; k < n; k++) {
+		eid b;
+		int64_t lo, hi;
+		uint64_t c;
+		bool w;
+
+		if (sym_range_offset(ar, alts[k], &b, &lo, &hi, &w)) {
+			range = true;
+		} else {
+			expr_match_add(ar, alts[k], &b, &c, &w);
+			lo = hi = w ? (int64_t)(int32_t)(uint32_t)c : (int64_t)c;
+			if (ar->v[b].kind != EX_REG || lo < -(1ll << 30) || lo > (1ll << 30))
+				return false;
+		}
+		if (k && (b != *base || w != *w32))
+			return false;
+		if (k == 0) {
+			*base = b;
+			*w32 = w;
+			*clo = lo;
+			*chi = hi;
+		}
+		*clo = lo < *clo ? lo : *clo;
+		*chi = hi > *chi ? hi : *chi;
+	}
+	return range;
+}
+
 /* ivx as a counter of the loop plus an offset: REG(x) + c, REG(x) + r with r loop-invariant and
  * constant at entry, or REG(x) + c_i with c_i differing between paths (m->spread), x stepping by
  * a constant (sym_step_of) or by constants of one sign differing between paths (m->varies).
@@ -125,7 +172,8 @@ static const struct sym_loc *exit_counter(struct scev_ctx *cx, const struct sym_
 	const struct sym_loc *sl;
 	eid base;
 
-	m->spread = any_offsets(ar, ivx, &base, &m->clo, &m->chi, aw32);
+	m->spread = any_offsets(ar, ivx, &base, &m->clo, &m->chi, aw32) ||
+		    range_offsets(ar, ivx, &base, &m->clo, &m->chi, aw32);
 	if (m->spread)
 		*c = (uint64_t)m->clo;
 	else

@@ -127,6 +127,25 @@ eid expr_opaque(struct expr_arena *ar)
 	return intern(ar, (struct expr){ .kind = EX_OPAQUE, .a = ar->next_site++ });
 }
 
+eid expr_range(struct expr_arena *ar, int64_t lo, int64_t hi)
+{
+	if (lo > hi)
+		return expr_opaque(ar);
+	if (lo == hi)
+		return expr_const(ar, (uint64_t)lo);
+	return intern(ar, (struct expr){ .kind = EX_RANGE, .a = ar->next_site++,
+					 .b = expr_const(ar, (uint64_t)hi), .imm = (uint64_t)lo });
+}
+
+bool expr_is_range(const struct expr_arena *ar, eid e, int64_t *lo, int64_t *hi)
+{
+	if (ar->v[e].kind != EX_RANGE)
+		return false;
+	*lo = (int64_t)ar->v[e].imm;
+	*hi = (int64_t)ar->v[ar->v[e].b].imm;
+	return true;
+}
+
 bool expr_is_const(const struct expr_arena *ar, eid e, uint64_t *v)
 {
 	if (ar->v[e].kind != EX_CONST)
@@ -398,6 +417,69 @@ eid expr_any(struct expr_arena *ar, eid a, eid b)
 	return r;
 }
 
+/* The alternatives of e with ANY lifted out of adds and 32-bit zero-extensions, at most max;
+ * -1 past max. */
+static int dist_alts(struct expr_arena *ar, eid e, eid *out, int max, int depth)
+{
+	const struct expr x = ar->v[e];
+	eid A[ANY_MAX], B[ANY_MAX];
+	int na, nb, k = 0;
+
+	if (max < 1)
+		return -1;
+	if (depth > 16) {
+		out[0] = e;
+		return 1;
+	}
+	switch (x.kind) {
+	case EX_ANY:
+		na = dist_alts(ar, x.a, out, max, depth + 1);
+		nb = na < 0 ? -1 : dist_alts(ar, x.b, out + na, max - na, depth + 1);
+		return nb < 0 ? -1 : na + nb;
+	case EX_ALU:
+		if (x.op != BPF_ADD)
+			break;
+		na = dist_alts(ar, x.a, A, ANY_MAX, depth + 1);
+		nb = na < 0 ? -1 : dist_alts(ar, x.b, B, ANY_MAX, depth + 1);
+		if (nb < 0 || na * nb > max)
+			return -1;
+		if (na == 1 && nb == 1)
+			break;
+		for (int i = 0; i < na; i++)
+			for (int j = 0; j < nb; j++)
+				out[k++] = expr_alu(ar, BPF_ADD, x.w32, false, A[i], B[j]);
+		return k;
+	case EX_ZEXT:
+		if (x.op != 4)
+			break;
+		na = dist_alts(ar, x.a, A, ANY_MAX, depth + 1);
+		if (na < 0 || na > max)
+			return -1;
+		if (na == 1)
+			break;
+		for (int i = 0; i < na; i++)
+			out[k++] = expr_zext(ar, A[i], 4);
+		return k;
+	default:
+		break;
+	}
+	out[0] = e;
+	return 1;
+}
+
+eid expr_distribute(struct expr_arena *ar, eid e)
+{
+	eid v[ANY_MAX], r;
+	int n = dist_alts(ar, e, v, ANY_MAX, 0);
+
+	if (n < 2)
+		return e;
+	r = v[0];
+	for (int k = 1; k < n; k++)
+		r = expr_any(ar, r, v[k]);
+	return r;
+}
+
 bool expr_match_add(const struct expr_arena *ar, eid e, eid *base, uint64_t *c, bool *w32)
 {
 	const struct expr *x = &ar->v[e];
@@ -476,9 +558,10 @@ static unsigned nops(const struct expr *x)
 	}
 }
 
-/* True when every leaf is a constant, FP, a map handle, or REG(l) with keep(l).  OPAQUE fails. */
-bool expr_only_regs(const struct expr_arena *ar, eid e, bool (*keep)(void *arg, loc_t l),
-		    void *arg)
+/* True when every leaf is a constant, FP, a map handle, or REG(l) with keep(l).  OPAQUE fails,
+ * RANGE unless ranges. */
+static bool only_regs(const struct expr_arena *ar, eid e, bool (*keep)(void *arg, loc_t l),
+		      void *arg, bool ranges)
 {
 	struct walk w;
 	bool ok = true;
@@ -492,7 +575,7 @@ bool expr_only_regs(const struct expr_arena *ar, eid e, bool (*keep)(void *arg, 
 		eid o[2];
 		unsigned n = nops(&x);
 
-		if (x.kind == EX_OPAQUE)
+		if (x.kind == EX_OPAQUE || (x.kind == EX_RANGE && !ranges))
 			ok = false;
 		else if (x.kind == EX_REG)
 			ok = keep(arg, x.a);
@@ -503,6 +586,18 @@ bool expr_only_regs(const struct expr_arena *ar, eid e, bool (*keep)(void *arg, 
 	free(w.seen);
 	free(w.stack);
 	return ok;
+}
+
+bool expr_only_regs(const struct expr_arena *ar, eid e, bool (*keep)(void *arg, loc_t l),
+		    void *arg)
+{
+	return only_regs(ar, e, keep, arg, false);
+}
+
+bool expr_only_regs_r(const struct expr_arena *ar, eid e, bool (*keep)(void *arg, loc_t l),
+		      void *arg)
+{
+	return only_regs(ar, e, keep, arg, true);
 }
 
 bool expr_uses(const struct expr_arena *ar, eid e, loc_t l)
@@ -640,6 +735,10 @@ static void fmt(const struct expr_arena *ar, eid e, struct sbuf *sb, int depth)
 		break;
 	case EX_OPAQUE:
 		sbuf_printf(sb, "unknown#%u", x->a);
+		break;
+	case EX_RANGE:
+		sbuf_printf(sb, "[%lld, %lld]#%u", (long long)x->imm,
+			    (long long)ar->v[x->b].imm, x->a);
 		break;
 	case EX_ANY:
 		sbuf_puts(sb, "any(");

@@ -2,8 +2,10 @@
  * equal expressions are one id and "every path brings x back as x + 4" is an id comparison.
  *
  * Leaves: constants, REG(loc) — the value a location holds at the loop header in the current
- * iteration — the frame pointer, map handles, and OPAQUE(site), a value nothing is known about
- * (a helper result, a load from memory, a join that gave up).  Inner nodes are the ISA's
+ * iteration — the frame pointer, map handles, OPAQUE(site), a value nothing is known about
+ * (a helper result, a load from memory, a join that gave up), and RANGE(site, lo, hi), a value
+ * known only to lie in a signed interval (what an inner loop whose trip count is a range adds
+ * to a counter it steps); like OPAQUE, two RANGE leaves are never the same value.  Inner nodes are the ISA's
  * operations at their width (a 32-bit add is one node whose result is zero-extended) and ANY(a,
  * b), "one of these, depending on the path".  Construction simplifies: constants fold, additions
  * of constants merge (x + 1 + 2 → x + 3, also through a 32-bit add), and redundant extensions
@@ -33,6 +35,7 @@ enum ex_kind {
 	EX_ZEXT,	/* op = bytes 1, 2, 4: truncate and zero-extend */
 	EX_SEXT,	/* op = bytes 1, 2, 4: sign-extend the low bytes to 64 bits */
 	EX_BSWAP,	/* op = bits 16, 32, 64: swap bytes of the low bits, zero-extended */
+	EX_RANGE,	/* a = site, imm = lo, b = CONST(hi): some value in [lo, hi] (signed) */
 };
 
 struct expr {
@@ -63,7 +66,14 @@ eid expr_reg(struct expr_arena *ar, loc_t l);
 eid expr_fp(struct expr_arena *ar);
 eid expr_map(struct expr_arena *ar, uint32_t idx);
 eid expr_opaque(struct expr_arena *ar);	/* a fresh unknown */
+/* A fresh value in [lo, hi] (signed 64-bit); lo > hi gives a fresh OPAQUE. */
+eid expr_range(struct expr_arena *ar, int64_t lo, int64_t hi);
+/* The interval of a RANGE leaf. */
+bool expr_is_range(const struct expr_arena *ar, eid e, int64_t *lo, int64_t *hi);
 eid expr_any(struct expr_arena *ar, eid a, eid b);
+/* e with its ANYs lifted out of adds and 32-bit zero-extensions: any(x, x + 99) + 1 becomes
+ * any(x + 1, x + 100), the form recurrences are recognized in; e itself past 8 alternatives. */
+eid expr_distribute(struct expr_arena *ar, eid e);
 eid expr_alu(struct expr_arena *ar, uint8_t op, bool w32, bool sign, eid a, eid b);
 eid expr_neg(struct expr_arena *ar, eid a, bool w32);
 eid expr_zext(struct expr_arena *ar, eid a, unsigned bytes);
@@ -85,6 +95,10 @@ int expr_alternatives(const struct expr_arena *ar, eid e, eid *out, int max);
 bool expr_uses(const struct expr_arena *ar, eid e, loc_t l);
 bool expr_only_regs(const struct expr_arena *ar, eid e, bool (*keep)(void *arg, loc_t l),
 		    void *arg);
+/* The same, but RANGE leaves pass too: for values that may differ in every iteration anyway
+ * (the delta of an accumulation, an exit value), never for loop-invariant operands. */
+bool expr_only_regs_r(const struct expr_arena *ar, eid e, bool (*keep)(void *arg, loc_t l),
+		      void *arg);
 /* Replaces every REG(l) by map[l] (EID_NONE: keep).  map is indexed by loc, LOC_MAX + 1 long. */
 eid expr_subst(struct expr_arena *ar, eid e, const eid *map);
 /* Readable form: "r1 + 4", "(u32)(fp-8 + 1)", "any(r1 + 1, r1 + 2)". */

@@ -50,7 +50,8 @@ struct sym_summary {
 	struct sym_exit *exits;
 	uint32_t nexits;
 	bool single_exit;	/* one exit edge, and nothing ends the program inside */
-	/* the state on the single exit edge, for locations in locs (exit values for parents) */
+	/* the state on the exit edges (the single one when single_exit), for locations in locs,
+	 * in the REG symbols of the iteration that leaves; NULL when no exit edge is reached */
 	eid *exit_vals;
 	/* locations unchanged at the header but changed on the way out (x += 1 before an exit
 	 * test, undone before the back edge), with their single-exit values; parents must treat
@@ -131,6 +132,11 @@ bool sym_unchanged(const struct sym_summary *s, loc_t l);
 bool sym_step_of(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_loc *sl,
 		 const struct aval *(*env)(void *arg, loc_t l), void *arg, uint64_t *step);
 bool sym_accum_delta(struct expr_arena *ar, eid alt, loc_t x, eid *d, bool *w32);
+/* e = REG(x) + terms that are constants and RANGE leaves, at least one RANGE (a counter plus
+ * what an inner loop added, read after that loop): base = REG(x), the terms' sum in [clo, chi]
+ * (signed, within 2^30; w32: of a 32-bit add). */
+bool sym_range_offset(struct expr_arena *ar, eid e, eid *base, int64_t *clo, int64_t *chi,
+		      bool *w32);
 /* The helper writes nothing through its pointer arguments. */
 bool helper_is_pure(int32_t id);
 

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scev/absint.h"
 #include "scev/internal.h"
 
 struct scell {
@@ -553,22 +554,37 @@ static int join_along_edge(struct sym_run *r, uint32_t to, const struct sstate *
 	return ss_join(r->cx, &r->in[p], st);
 }
 
-/* Environment for exit bounds inside phase 1: constants only. */
-struct const_env {
+/* Environment for the exit bounds of a nested loop: the value a location holds where the nested
+ * loop is entered, in this loop's REG symbols, over the header state of this loop in the first
+ * range pass, which covers every visit of the header (constants only without it). */
+struct entry_env {
 	struct scev_ctx *cx;
 	const struct sstate *s;
-	struct aval tmp;
+	const struct astate *fh;
+	struct aval tmp, tmp2;
 };
 
-static const struct aval *const_env_get(void *arg, loc_t l)
+static const struct aval *first_hdr_get(void *arg, loc_t l)
 {
-	struct const_env *ce = arg;
-	eid v = LOC_IS_REG(l) ? ce->s->regs[l]
-			       : ss_load(ce->cx, ce->s, LOC_SLOT_OFF(l), LOC_SLOT_SIZE(l));
-	uint64_t c;
+	struct entry_env *ee = arg;
 
-	ce->tmp = expr_is_const(&ce->cx->ar, v, &c) ? aval_const(c) : aval_top();
-	return &ce->tmp;
+	if (!ee->fh)
+		ee->tmp2 = aval_top();
+	else if (LOC_IS_REG(l))
+		ee->tmp2 = ee->fh->regs[l];
+	else
+		ee->tmp2 = astate__load(ee->fh, LOC_SLOT_OFF(l), LOC_SLOT_SIZE(l));
+	return &ee->tmp2;
+}
+
+static const struct aval *entry_env_get(void *arg, loc_t l)
+{
+	struct entry_env *ee = arg;
+	eid v = LOC_IS_REG(l) ? ee->s->regs[l]
+			       : ss_load(ee->cx, ee->s, LOC_SLOT_OFF(l), LOC_SLOT_SIZE(l));
+
+	ee->tmp = aval_eval(ee->cx, v, first_hdr_get, ee);
+	return &ee->tmp;
 }
 
 struct map_fill {
@@ -577,7 +593,33 @@ struct map_fill {
 	const struct sym_summary *cs;
 	eid *map;
 	uint64_t k;		/* iteration of the exit */
+	bool ranged;		/* ... or some iteration in [k, khi] */
+	uint64_t khi;
 };
+
+/* An add recurrence's value in some iteration k of [klo, khi]: in + step * k, the product as a
+ * RANGE; EID_NONE when it may not fit. */
+static eid stepped_range(struct expr_arena *ar, eid in, const struct sym_loc *sl, uint64_t klo,
+			 uint64_t khi)
+{
+	int64_t st = sl->width == 32 ? (int64_t)(int32_t)(uint32_t)sl->step : (int64_t)sl->step;
+	__int128 a = (__int128)st * klo, b = (__int128)st * khi, lim = (__int128)1 << 62, t;
+	eid v;
+
+	if (a > b) {
+		t = a;
+		a = b;
+		b = t;
+	}
+	if (a < -lim || b > lim || khi > (1ull << 62))
+		return EID_NONE;
+	v = expr_alu(ar, BPF_ADD, sl->width == 32, false, in, expr_range(ar, (int64_t)a,
+									 (int64_t)b));
+	/* Iteration 0 holds the entry value itself, which a 32-bit add would truncate. */
+	if (sl->width == 32 && klo == 0 && !expr_is_zext32(ar, in))
+		v = expr_any(ar, in, v);
+	return v;
+}
 
 static bool fill_keep(void *arg, loc_t l)
 {
@@ -596,12 +638,107 @@ static bool fill_keep(void *arg, loc_t l)
 	}
 	if (sl->cls != LC_AFFINE)
 		return false;
-	if (mf->k == 0)
+	if (mf->ranged) {
+		eid v = stepped_range(&mf->cx->ar, in, sl, mf->k, mf->khi);
+
+		if (v == EID_NONE)
+			return false;
+		mf->map[l] = v;
+	} else if (mf->k == 0)
 		mf->map[l] = in;
 	else
 		mf->map[l] = expr_alu(&mf->cx->ar, BPF_ADD, sl->width == 32, false, in,
 				      expr_const(&mf->cx->ar, sl->step * mf->k));
 	return true;
+}
+
+/* What the blocks of irreducible loop c that a side entry reaches without passing the header may
+ * write, syntactically: registers (mask), cells at constant r10 offsets and frame bytes written
+ * through pointers or calls (mask; all of it for a store that cuts a cell). */
+struct side_writes {
+	uint32_t regs;
+	struct fpmask bytes;
+};
+
+static int side_region_writes(struct scev_ctx *cx, uint32_t c, struct side_writes *w)
+{
+	const struct scev_loop *C = &cx->st.loops->loops[c];
+	const struct scev_cfg *g = cx->st.cfg;
+	uint8_t *seen = calloc(C->nblocks ? C->nblocks : 1, 1);
+	uint32_t *stack = malloc((C->nblocks ? C->nblocks : 1) * sizeof(*stack)), sp = 0;
+
+	memset(w, 0, sizeof(*w));
+	if (!seen || !stack) {
+		free(seen);
+		free(stack);
+		return -ENOMEM;
+	}
+	for (uint32_t e = 0; e < C->nentries; e++) {
+		uint32_t at = scev_loop__block_index(C, C->entries[e]);
+
+		if (C->entries[e] != C->header && at != SCEV_NONE && !seen[at]) {
+			seen[at] = 1;
+			stack[sp++] = C->entries[e];
+		}
+	}
+	while (sp) {
+		const struct scev_block *blk = &g->blocks[stack[--sp]];
+
+		for (uint32_t pc = blk->first; pc <= blk->last; pc += ebpf_insn_slots(&cx->insns[pc])) {
+			const struct bpf_insn *i = &cx->insns[pc];
+
+			w->regs |= ebpf_regs_written(i);
+			if (ebpf_class(i) == BPF_ST || ebpf_class(i) == BPF_STX) {
+				unsigned size = ebpf_size_bytes(ebpf_size(i));
+
+				if (i->dst_reg == EBPF_REG_FP && natural(i->off, size))
+					fpmask_add(&w->bytes, i->off, i->off + (int32_t)size);
+				else if (i->dst_reg == EBPF_REG_FP)
+					fpmask_fill(&w->bytes);
+				else
+					fpmask_add(&w->bytes, cx->may_stack[pc].lo, cx->may_stack[pc].hi);
+			}
+			if (ebpf_is_call(i))
+				fpmask_add(&w->bytes, cx->may_stack[pc].lo, cx->may_stack[pc].hi);
+		}
+		for (uint32_t k = 0; k < blk->nsucc; k++) {
+			uint32_t to = blk->succ[k], at = scev_loop__block_index(C, to);
+
+			if (to != C->header && at != SCEV_NONE && !seen[at]) {
+				seen[at] = 1;
+				stack[sp++] = to;
+			}
+		}
+	}
+	free(seen);
+	free(stack);
+	return 0;
+}
+
+/* Location l leaves irreducible loop c as it came in: no iteration from the header changes it
+ * (its summary), nor the way out of one, nor the way from a side entry to the header. */
+static bool irreducible_keeps(const struct sym_summary *cs, const struct side_writes *w, loc_t l)
+{
+	int32_t lo, hi;
+
+	if (!cs->ok || cs->exit_havoc || !sym_unchanged(cs, l))
+		return false;
+	if (LOC_IS_REG(l)) {
+		for (uint32_t k = 0; k < cs->nxlocs; k++)
+			if (cs->xlocs[k] == l)
+				return false;
+		return !(w->regs & (1u << l));
+	}
+	lo = LOC_SLOT_OFF(l);
+	hi = lo + (int32_t)LOC_SLOT_SIZE(l);
+	for (uint32_t k = 0; k < cs->nxlocs; k++) {
+		loc_t x = cs->xlocs[k];
+
+		if (!LOC_IS_REG(x) && LOC_SLOT_OFF(x) < hi &&
+		    lo < LOC_SLOT_OFF(x) + (int32_t)LOC_SLOT_SIZE(x))
+			return false;
+	}
+	return !fpmask_any(&w->bytes, lo, hi);
 }
 
 /* The state on the exits of child loop c entered with state in. */
@@ -610,23 +747,30 @@ static int collapse(struct sym_run *r, uint32_t c, const struct sstate *in, stru
 	struct scev_ctx *cx = r->cx;
 	const struct sym_summary *cs = &cx->sums[c];
 	const struct scev_loop *C = &cx->st.loops->loops[c];
-	bool exact = false;
-	uint64_t T = 0;
+	bool exact = false, ranged = false;
+	uint64_t T = 0, Thi = 0;
 	int err;
 
 	if ((err = ss_copy(out, in)))
 		return err;
 	if (C->irreducible) {
 		/* Entered at any of its entries: its summary describes the iterations from its
-		 * header only, so everything it may write is unknown after it. */
+		 * header only, so everything it may write is unknown after it, except what neither
+		 * those iterations nor the blocks from a side entry to the header change. */
 		struct sym_summary syn = { 0 };
+		struct side_writes w;
 
-		if ((err = symex_syntactic_mod(cx, c, &syn)))
+		if ((err = symex_syntactic_mod(cx, c, &syn)) || (err = side_region_writes(cx, c, &w))) {
+			sym_summary__free(&syn);
 			return err;
+		}
 		havoc_mask(out, &syn.hv);
 		for (uint32_t k = 0; k < syn.nlocs && !err; k++) {
 			loc_t l = syn.locs[k].loc;
 
+			/* (a register spilled and filled again, or written only with what it held) */
+			if (irreducible_keeps(cs, &w, l))
+				continue;
 			if (LOC_IS_REG(l))
 				out->regs[l] = expr_opaque(&cx->ar);
 			else
@@ -636,20 +780,33 @@ static int collapse(struct sym_run *r, uint32_t c, const struct sstate *in, stru
 		sym_summary__free(&syn);
 		return err;
 	}
-	if (cs->ok && cs->single_exit) {
-		struct const_env ce = { .cx = cx, .s = in };
+	if (cs->ok && cs->exit_vals) {
+		const struct astate *fh = cx->first_hdr ? &cx->first_hdr[r->l] : NULL;
+		struct entry_env ee = { .cx = cx, .s = in, .fh = fh && fh->live ? fh : NULL };
+		uint64_t last = UINT64_MAX;
 
-		for (uint32_t k = 0; k < cs->nexits; k++) {
+		for (uint32_t k = 0; k < cs->nexits && !exact && !ranged; k++) {
 			uint64_t kmin, kmax;
 			char why[96];
 
-			if (cs->exits[k].block != C->exits[0].from)
+			if (sym_exit_bound(cx, cs, &cs->exits[k], entry_env_get, &ee, &kmin, &kmax,
+					   why, sizeof(why)))
 				continue;
-			if (sym_exit_bound(cx, cs, &cs->exits[k], const_env_get, &ce, &kmin, &kmax,
-					   why, sizeof(why)) == 0 && kmin == kmax) {
-				exact = true;
-				T = kmax;	/* the exit is taken in iteration T */
+			if (cs->single_exit && cs->exits[k].block == C->exits[0].from) {
+				/* the exit is taken in iteration T, or in one of [T, Thi] */
+				exact = kmin == kmax;
+				ranged = !exact;
+				T = kmin;
+				Thi = kmax;
+			} else if (kmax < last) {
+				last = kmax;	/* no iteration runs after this test first holds */
 			}
+		}
+		if (!exact && !ranged && last != UINT64_MAX) {
+			/* several exits: whichever is taken, it is in an iteration up to last */
+			ranged = true;
+			T = 0;
+			Thi = last;
 		}
 	}
 	/* What the child writes through pointers is unknown; its listed cells are stored below,
@@ -658,9 +815,10 @@ static int collapse(struct sym_run *r, uint32_t c, const struct sstate *in, stru
 		ss_havoc(out);
 	else
 		havoc_mask(out, &cs->hv);
-	if (exact) {
+	if (exact || ranged) {
 		eid *map = malloc((LOC_MAX + 1) * sizeof(*map));
-		struct map_fill mf = { .cx = cx, .s = in, .cs = cs, .map = map, .k = T };
+		struct map_fill mf = { .cx = cx, .s = in, .cs = cs, .map = map, .k = T,
+				       .ranged = ranged, .khi = Thi };
 
 		if (!map)
 			return -ENOMEM;
@@ -670,7 +828,7 @@ static int collapse(struct sym_run *r, uint32_t c, const struct sstate *in, stru
 			loc_t l = cs->locs[k].loc;
 			eid v = cs->exit_vals[k];
 
-			if (expr_only_regs(&cx->ar, v, fill_keep, &mf))
+			if (expr_only_regs_r(&cx->ar, v, fill_keep, &mf))
 				v = expr_subst(&cx->ar, v, map);
 			else
 				v = expr_opaque(&cx->ar);
@@ -683,7 +841,7 @@ static int collapse(struct sym_run *r, uint32_t c, const struct sstate *in, stru
 			loc_t l = cs->xlocs[k];
 			eid v = cs->xvals[k];
 
-			if (expr_only_regs(&cx->ar, v, fill_keep, &mf))
+			if (expr_only_regs_r(&cx->ar, v, fill_keep, &mf))
 				v = expr_subst(&cx->ar, v, map);
 			else
 				v = expr_opaque(&cx->ar);
@@ -716,6 +874,92 @@ static bool keep_other(void *arg, loc_t l)
 	return l != ((struct not_loc *)arg)->l;
 }
 
+/* The leaves of a tree of adds from e down, at most max of them after the n in t; -1 past max.
+ * Below a 32-bit add, adds of either width are walked (the low half of a sum depends only on
+ * the low halves); below a 64-bit one only 64-bit adds, as a 32-bit add truncates. */
+static int add_terms(const struct expr_arena *ar, eid e, bool w32, eid *t, int n, int max)
+{
+	const struct expr *x = &ar->v[e];
+
+	if (x->kind == EX_ALU && x->op == BPF_ADD && (w32 || !x->w32)) {
+		eid a = x->a, b = x->b;
+
+		n = add_terms(ar, a, w32, t, n, max);
+		return n < 0 ? -1 : add_terms(ar, b, w32, t, n, max);
+	}
+	if (n == max)
+		return -1;
+	t[n++] = e;
+	return n;
+}
+
+/* alt as a sum of adds with REG(x) as exactly one of its terms, the rest not using x: x plus
+ * the sum of the others, ((x + r) + 1 after an inner loop that adds r to x, then x += 1). */
+static bool add_delta(struct expr_arena *ar, eid alt, eid rx, loc_t x, eid *d, bool *w32)
+{
+	eid t[8], sum = EID_NONE;
+	bool top32 = ar->v[alt].w32;
+	int n = add_terms(ar, alt, top32, t, 0, 8), seen = 0;
+
+	if (n < 2)
+		return false;
+	for (int k = 0; k < n; k++) {
+		if (t[k] == rx) {
+			seen++;
+			continue;
+		}
+		if (expr_uses(ar, t[k], x))
+			return false;
+		sum = sum == EID_NONE ? t[k] : expr_alu(ar, BPF_ADD, false, false, sum, t[k]);
+	}
+	if (seen != 1 || sum == EID_NONE)
+		return false;
+	*d = sum;
+	*w32 = top32;
+	return true;
+}
+
+bool sym_range_offset(struct expr_arena *ar, eid e, eid *base, int64_t *clo, int64_t *chi,
+		      bool *w32)
+{
+	eid t[8];
+	bool top32 = ar->v[e].kind == EX_ALU && ar->v[e].w32;
+	int n = ar->v[e].kind == EX_ALU ? add_terms(ar, e, top32, t, 0, 8) : -1, nreg = 0;
+	__int128 lo = 0, hi = 0, lim = (__int128)1 << 30;
+	bool range = false;
+
+	if (n < 2)
+		return false;
+	for (int k = 0; k < n; k++) {
+		int64_t a, b;
+		uint64_t c;
+
+		if (ar->v[t[k]].kind == EX_REG) {
+			*base = t[k];
+			nreg++;
+		} else if (expr_is_range(ar, t[k], &a, &b)) {
+			lo += a;
+			hi += b;
+			range = true;
+		} else if (expr_is_const(ar, t[k], &c)) {
+			int64_t sc = top32 ? (int64_t)(int32_t)(uint32_t)c : (int64_t)c;
+
+			lo += sc;
+			hi += sc;
+		} else {
+			return false;
+		}
+		if (lo < -lim || hi > lim)
+			return false;
+	}
+	if (nreg != 1 || !range)
+		return false;
+	*clo = (int64_t)lo;
+	*chi = (int64_t)hi;
+	*w32 = top32;
+	return true;
+}
+
 /* x + d at one back edge, d not using x; d = 0 for the bare REG(x). */
 bool sym_accum_delta(struct expr_arena *ar, eid alt, loc_t x, eid *d, bool *w32)
 {
@@ -739,7 +983,7 @@ bool sym_accum_delta(struct expr_arena *ar, eid alt, loc_t x, eid *d, bool *w32)
 	else if (e->b == rx && !expr_uses(ar, e->a, x))
 		*d = e->a;
 	else
-		return false;
+		return add_delta(ar, alt, rx, x, d, w32);
 	*w32 = e->w32;
 	return true;
 }
@@ -783,7 +1027,7 @@ static void classify(struct scev_ctx *cx, struct sym_loc *sl)
 		if (!accum)
 			continue;
 		if (!sym_accum_delta(ar, alts[k], sl->loc, &d, &dw32) ||
-		    !expr_only_regs(ar, d, keep_other, &nl)) {
+		    !expr_only_regs_r(ar, d, keep_other, &nl)) {
 			accum = false;
 			continue;
 		}
@@ -927,10 +1171,12 @@ int symex_loop(struct scev_ctx *cx, uint32_t l)
 				bool is32 = ebpf_class(i) == BPF_JMP32;
 				struct sym_exit e = {
 					.block = b, .op = ebpf_op(i), .is32 = is32,
-					.exit_on_taken = out1, .lhs = st.regs[i->dst_reg],
+					.exit_on_taken = out1,
+					.lhs = expr_distribute(&cx->ar, st.regs[i->dst_reg]),
 				};
 
-				e.rhs = ebpf_srcbit(i) == BPF_X ? st.regs[i->src_reg] :
+				e.rhs = ebpf_srcbit(i) == BPF_X ?
+					expr_distribute(&cx->ar, st.regs[i->src_reg]) :
 					expr_const(&cx->ar, is32 ? (uint32_t)i->imm : (uint64_t)(int64_t)i->imm);
 				if (s->nexits == r.exits_cap) {
 					uint32_t nc = r.exits_cap ? r.exits_cap * 2 : 4;
@@ -965,10 +1211,12 @@ classify:
 		goto out;
 	}
 	s->ok = true;
+	/* (back-edge values with their ANYs lifted out of adds: any(x, x + 99) + 1 steps x by 1
+	 * or 100) */
 	for (loc_t x = 0; x < EBPF_REG_FP && !err; x++)
 		if (r.back.regs[x] != expr_reg(&cx->ar, x)) {
 			err = add_loc(s, x, &cap);
-			s->locs[s->nlocs - 1].back = r.back.regs[x];
+			s->locs[s->nlocs - 1].back = expr_distribute(&cx->ar, r.back.regs[x]);
 		}
 	for (uint32_t k = 0; k < r.back.n && !err; k++) {
 		const struct scell *c = &r.back.cells[k];
@@ -977,7 +1225,7 @@ classify:
 		if (c->v == expr_reg(&cx->ar, x))
 			continue;
 		err = add_loc(s, x, &cap);
-		s->locs[s->nlocs - 1].back = c->v;
+		s->locs[s->nlocs - 1].back = expr_distribute(&cx->ar, c->v);
 	}
 	if (err)
 		goto out;
@@ -1019,7 +1267,7 @@ classify:
 		s->nxlocs = nc;
 	}
 	s->single_exit = L->nexits == 1 && !terminates_inside(cx, L) && r.exit.live;
-	if (s->single_exit) {
+	if (r.exit.live) {
 		s->exit_vals = malloc((s->nlocs ? s->nlocs : 1) * sizeof(*s->exit_vals));
 		if (!s->exit_vals) {
 			err = -ENOMEM;
