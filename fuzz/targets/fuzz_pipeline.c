@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "bpf/asm.h"
+#include "fuzz/campaign.h"
 #include "fuzz/pipeline.h"
 #include "fuzz/targets/fuzz_check.h"
 #include "fuzz/targets/fuzz_pipeline.h"
@@ -34,7 +35,6 @@
 #define FUZZ_STEPS FUZZ_PIPELINE_STEPS
 #define FUZZ_STEPS_HUGE 4000	/* per run of a huge or possibly endless program */
 #define FUZZ_RUNS 2		/* oracle-chosen inputs per claim set, besides the fuzzer's */
-#define FUZZ_INPUT_CYCLE 6	/* first_input rotates over the zero input and the patterns */
 
 static void report(const struct gen_program *gp, const struct ebpf_prog *view,
 		   const struct claim_prog *cp, const struct check_finding *cf)
