@@ -198,6 +198,10 @@ void claims_write_prog(struct sbuf *sb, const struct claim_prog *p)
 			sbuf_puts(sb, ", \"reason\": ");
 			json_put_string(sb, l->trip.reason);
 		}
+		if (l->trip.ends_by) {
+			sbuf_puts(sb, ", \"ends_by\": ");
+			json_put_string(sb, claim_trip_ender_name((enum trip_ender)l->trip.ends_by));
+		}
 		sbuf_puts(sb, "}}");
 	}
 	sbuf_puts(sb, p->nloops ? "\n   ],\n   \"ranges\": [" : "],\n   \"ranges\": [");
@@ -404,6 +408,11 @@ static int read_u32_list(const struct json *a, uint32_t **out, uint32_t *n, stru
 	return 0;
 }
 
+const char *claim_trip_ender_name(enum trip_ender e)
+{
+	return e == TRIP_ENDS_MAY_GOTO ? "may_goto budget" : "unproven";
+}
+
 const char *claim_loop_kind_name(enum loop_kind k)
 {
 	return k == LOOP_BPF_LOOP ? "bpf_loop" : "plain";
@@ -498,7 +507,13 @@ static int read_loop(const struct json *o, struct claim_loop *l, struct diag *d)
 		if (!k || k->type != JSON_STRING)
 			return FAIL_AT(t, "trip_count needs a \"kind\" string");
 		if (!strcmp(k->text, "unknown")) {
+			const struct json *e = json_get(t, "ends_by");
+
 			l->trip.kind = TRIP_UNKNOWN;
+			if (e && (e->type != JSON_STRING ||
+				  strcmp(e->text, claim_trip_ender_name(TRIP_ENDS_MAY_GOTO))))
+				return FAIL_AT(e, "trip_count ends_by must be \"may_goto budget\"");
+			l->trip.ends_by = e ? TRIP_ENDS_MAY_GOTO : TRIP_ENDS_UNPROVEN;
 		} else if (!strcmp(k->text, "bounded") || !strcmp(k->text, "exact")) {
 			l->trip.kind = !strcmp(k->text, "exact") ? TRIP_EXACT : TRIP_BOUNDED;
 			if ((err = get_u64(t, "max", &l->trip.max, true, d)))

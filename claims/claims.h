@@ -16,6 +16,7 @@
  *    kinds: exact has min = max; bounded has the smallest count of the deciding exit when that
  *    exit is the loop's only one, else 1 (0 when a claims document leaves min out).  Entries cut
  *    short (a trap, the program ending inside the loop, the step budget) are held to max only.
+ *    A loop of unknown count may still be claimed to end (ends_by): by the may_goto budget.
  * Loops carry their header and body (pc ranges) so an oracle can tell entries from iterations.
  */
 #ifndef BPFSCEV_CLAIMS_CLAIMS_H
@@ -70,6 +71,12 @@ struct claim_iv {
 
 enum trip_kind { TRIP_UNKNOWN, TRIP_BOUNDED, TRIP_EXACT };
 
+/* What ends a loop whose count has no bound (kind unknown): the kernel's per-frame may_goto
+ * budget stops it, but the budget is no count — the timed may_goto of x86-64 JITs lets a loop
+ * run for a quarter second (hundreds of millions of iterations) — so it gives no maximum. */
+enum trip_ender { TRIP_ENDS_UNPROVEN, TRIP_ENDS_MAY_GOTO };
+const char *claim_trip_ender_name(enum trip_ender e);
+
 struct claim_trip {
 	uint8_t kind;		/* enum trip_kind */
 	uint64_t max, min;	/* header executions per entry; min on normal exits only (above) */
@@ -78,6 +85,7 @@ struct claim_trip {
 	 * (k = 0 is the first).  The analyzer fills it whenever kind is bounded or exact. */
 	char expr[160];
 	char reason[160];	/* why unknown or only bounded, "" when exact */
+	uint8_t ends_by;	/* enum trip_ender: a loop that ends with no bound on its count */
 };
 
 struct claim_pcrange {

@@ -38,6 +38,8 @@ enum {
 	K_RESULT_DIFF,		/* ... and differed from the interpreter (r0, packet, trap) */
 	K_INVARIANT,		/* the verifier reported a bug in itself */
 	K_ERRORS,		/* programs the kernel could not be asked about */
+	K_EXIT_JUDGED,		/* test runs that judged bpfscev's r0 claims at the exits */
+	K_EXIT_REFUTED,		/* ... and refuted them: the claim is false on this kernel */
 	K_NSTATS
 };
 
@@ -56,6 +58,8 @@ static const char *const kernel_stats[K_NSTATS] = {
 	[K_RESULT_DIFF] = "kernel_result_diff",
 	[K_INVARIANT] = "kernel_invariant",
 	[K_ERRORS] = "kernel_errors",
+	[K_EXIT_JUDGED] = "kernel_exit_judged",
+	[K_EXIT_REFUTED] = "kernel_exit_refuted",
 };
 
 /* "pc 12: R3 invalid mem access" -> "pc #: R# invalid mem access": numbers out, for signatures */
@@ -141,6 +145,39 @@ static int verdict_finding(struct pipeline_result *r, const struct verdict_repor
 	return pipeline_add_finding(r, f);
 }
 
+/* bpfscev's r0 claims at the exits against the kernel's own run (kdiff_judge_exit_r0): the
+ * judge of what the interpreter cannot reproduce, the timed may_goto first. */
+static int judge_exits(struct pipeline_result *r, uint64_t *stats, const struct kdiff_result *kr,
+		       const struct ebpf_object *obj, const struct ebpf_prog *prog)
+{
+	struct finding *f;
+	uint32_t pc = 0;
+	int j, err;
+
+	if (!kr->ran || !r->cp)
+		return 0;
+	j = kdiff_judge_exit_r0(r->cp, prog, kr->kernel_retval, &pc);
+	stats[K_EXIT_JUDGED] += j >= 0;
+	if (j <= 0)
+		return 0;
+	stats[K_EXIT_REFUTED]++;
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	if ((err = finding__init(f, FIND_RANGE, "kernel-run", r->cp->strategy, prog, obj->maps,
+				 obj->map_cnt, kr->input, kr->input_len, NULL, 0, r->cp))) {
+		free(f);
+		return err;
+	}
+	f->prog_type = kr->prog_type ? kr->prog_type : prog->prog_type;
+	f->pc = pc;
+	f->observed = kr->kernel_retval;
+	snprintf(f->text, sizeof(f->text), "BPF_PROG_TEST_RUN returned %u, which no r0 claim at "
+		 "the exits admits (exit at %u)", kr->kernel_retval, pc);
+	finding_signature(f, r->cp);
+	return pipeline_add_finding(r, f);
+}
+
 static bool kernel_wanted(const struct pipeline_opts *o)
 {
 	return o->kernel;
@@ -217,6 +254,10 @@ static int kernel_run(struct pipeline_result *r, uint64_t *stats, const struct p
 	case KDIFF_INVARIANT: stats[K_INVARIANT]++; break;
 	default: break;
 	}
+	if ((err = judge_exits(r, stats, &kr, obj, prog))) {
+		kdiff_result__free(&kr);
+		return err;
+	}
 	if (kr.kind >= KDIFF_INVARIANT) {
 		struct finding *f = calloc(1, sizeof(*f));
 
@@ -248,6 +289,8 @@ static void kernel_summary(struct sbuf *sb, const uint64_t *n, double cpu, const
 		    "%" PRIu64 " safe verdicts faulted", n[K_CLAIMS], n[K_CLAIM_PROGRAMS],
 		    n[K_CLAIM_CHECKS], n[K_CLAIMS_REFUTED], n[K_TEST_RUNS], n[K_RESULT_DIFF],
 		    n[K_INVARIANT], n[K_VERDICT_FAULTS]);
+	sbuf_printf(sb, "; %" PRIu64 " runs judged bpfscev's exit claims, %" PRIu64 " refuted",
+		    n[K_EXIT_JUDGED], n[K_EXIT_REFUTED]);
 	if (n[K_ERRORS])
 		sbuf_printf(sb, "; %" PRIu64 " programs the kernel could not be asked about",
 			    n[K_ERRORS]);

@@ -273,6 +273,17 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E, st
 	} else if (sum->ok && !sum->nexits && !trip.reason[0]) {
 		snprintf(trip.reason, sizeof(trip.reason), "no exit is tested in every iteration");
 	}
+	/* A may_goto jump out of the loop in every iteration ends it, with no count (exits.c). */
+	for (uint32_t k = 0; k < sum->nexits && sum->ok && !known; k++) {
+		const struct sym_exit *x = &sum->exits[k];
+
+		if (x->op == BPF_JCOND && x->exit_on_taken) {
+			trip.ends_by = TRIP_ENDS_MAY_GOTO;
+			snprintf(trip.reason, sizeof(trip.reason), "ended by the may_goto at %u: the "
+				 "kernel's budget, no count (timed on x86-64)",
+				 cx->st.cfg->blocks[x->block].last);
+		}
+	}
 	res->visited = true;
 	res->trip = trip;
 

@@ -346,7 +346,9 @@ int absint_verify_loops(struct engine *en)
 		 * that never reaches it cannot go round) */
 		if (!en->reached[L->header])
 			continue;
-		if (en->res[l].trip.kind == TRIP_UNKNOWN && v->kind == VERDICT_SAFE) {
+		/* (a loop the may_goto budget ends terminates as the kernel runs it) */
+		if (en->res[l].trip.kind == TRIP_UNKNOWN && !en->res[l].trip.ends_by &&
+		    v->kind == VERDICT_SAFE) {
 			v->kind = VERDICT_UNSAFE;
 			v->pc = hpc;
 			snprintf(v->reason, sizeof(v->reason), "loop at %u may not terminate: %s", hpc,

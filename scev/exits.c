@@ -478,6 +478,16 @@ int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struc
 {
 	struct exit_seq m;
 
+	/* may_goto ends a loop that takes its jump out in every iteration (the budget runs out),
+	 * but how many iterations that takes is the kernel's: count-based JITs fall through
+	 * 2^23 times per frame, the timed may_goto of x86-64 (6.14 and later) for a quarter
+	 * second, hundreds of millions of times.  So it bounds no count, and no range may lean on
+	 * one (absint_header_step records that it ends the loop). */
+	if (e->op == BPF_JCOND)
+		return WHY(e->exit_on_taken ? "may_goto: the kernel's budget ends the loop but "
+					      "gives no count (timed on x86-64)"
+					    : "may_goto leaves the loop by falling through: once the "
+					      "budget is spent it never does");
 	if (exit_match(cx, s, e, env, arg, &m, why, whylen))
 		return -1;
 	for (size_t k = 0; k < sizeof(exit_shapes) / sizeof(exit_shapes[0]); k++) {

@@ -19,7 +19,7 @@ static const char *const state_keys[] = {
 	"kernel_programs", "kernel_both_accept", "kernel_both_reject", "kernel_improvement",
 	"kernel_regression", "kernel_verdict_faults", "kernel_claim_programs", "kernel_claims",
 	"kernel_claim_checks", "kernel_claims_refuted", "kernel_test_runs", "kernel_result_diff",
-	"kernel_invariant", "kernel_errors",
+	"kernel_invariant", "kernel_errors", "kernel_exit_judged", "kernel_exit_refuted",
 };
 
 static void test_registry(void)

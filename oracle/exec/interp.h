@@ -185,6 +185,8 @@ struct interp_result {
 	uint64_t regs[EBPF_NREGS];	/* at exit: main frame's; at a trap: trapping frame's */
 	unsigned frame;		/* call depth at the end: 0 after exit; the trapping frame; a legacy
 				 * packet load out of bounds may end the program inside a callee */
+	bool may_goto_spent;	/* a may_goto jumped because its frame's budget ran out: the result
+				 * follows the count-based rule, a timed kernel may differ */
 };
 
 /* A program prepared for repeated runs (pre-decoded).  interp_prepare copies what it needs. */

@@ -241,8 +241,10 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 		goto out;
 	res->interp_r0 = ir.r0;
 	res->interp_trap = (uint8_t)ir.trap;
+	/* (a run that spent a may_goto budget followed the count-based rule; this kernel's JIT may
+	 * time may_goto instead, and then runs the loop far longer) */
 	res->nondeterministic = nondeterministic(prog) || ir.trap == INTERP_TRAP_CALL ||
-				ir.trap == INTERP_TRAP_HELPER;
+				ir.trap == INTERP_TRAP_HELPER || ir.may_goto_spent;
 	res->same_retval = ir.trap == INTERP_OK && (uint32_t)ir.r0 == kr.retval;
 	res->same_packet = !packet_type(kp->prog_type) ||
 			   (kr.data_size_out == len && !memcmp(kout, iout, len));
@@ -454,4 +456,52 @@ void kdiff_result__free(struct kdiff_result *res)
 	check_result__free(&res->check);
 	free(res->input);
 	memset(res, 0, sizeof(*res));
+}
+
+/* An exit's claim admits retval when some value of each r0 claim there has those low 32 bits
+ * (range_trunc over-approximates, so a refutation is certain). */
+static bool exit_admits(const struct claim_prog *cp, uint32_t pc, uint32_t retval)
+{
+	for (uint32_t k = 0; k < cp->nranges; k++) {
+		const struct claim_range *c = &cp->ranges[k];
+		struct range low;
+
+		if (c->pc != pc || c->loc != 0 || c->is_ptr)
+			continue;
+		low = range_trunc(&c->r, 4);
+		if (!range_contains(&low, retval))
+			return false;
+	}
+	return true;
+}
+
+int kdiff_judge_exit_r0(const struct claim_prog *cp, const struct ebpf_prog *prog,
+			uint32_t retval, uint32_t *pc)
+{
+	bool any = false;
+
+	for (size_t k = 0; k < prog->len; k++) {
+		const struct bpf_insn *i = &prog->insns[k];
+
+		if (ebpf_is_call(i) && (ebpf_is_pseudo_call(i) || ebpf_srcbit(i) != BPF_K))
+			return -1;	/* an exit may be a callee's */
+		if (ebpf_is_ldimm64(i) && i->src_reg == BPF_PSEUDO_FUNC)
+			return -1;	/* a callback's */
+		if (ebpf_is_helper_call(i) && i->imm == 12)
+			return -1;	/* a tail call ends in another program */
+		if ((ebpf_class(i) == BPF_LD && (ebpf_mode(i) == BPF_ABS || ebpf_mode(i) == BPF_IND)) &&
+		    retval == 0)
+			return 0;	/* a legacy packet load past the end returns 0 */
+	}
+	for (size_t k = 0; k < prog->len; k += ebpf_insn_slots(&prog->insns[k])) {
+		const struct bpf_insn *i = &prog->insns[k];
+
+		if (!ebpf_is_jmp(i) || ebpf_op(i) != BPF_EXIT)
+			continue;
+		any = true;
+		if (exit_admits(cp, (uint32_t)k, retval))
+			return 0;
+		*pc = (uint32_t)k;
+	}
+	return any ? 1 : -1;
 }

@@ -89,6 +89,15 @@ int kdiff_run(struct kdiff_result *res, const struct ebpf_object *obj,
 	      const struct ebpf_prog *prog, const struct kdiff_opts *opts, struct diag *d);
 void kdiff_result__free(struct kdiff_result *res);
 
+/* The kernel as a judge of another analyzer's claims: retval is what BPF_PROG_TEST_RUN returned
+ * (r0's low 32 bits) for prog, cp the analyzer's claims for it.  1 when no exit's range claims
+ * on r0 admit it (*pc: an exit whose claim excludes it) — the claim is false on this kernel,
+ * whatever the interpreter says (the timed may_goto of x86-64 runs a loop longer than the
+ * count-based rule); 0 when one admits it; -1 when it cannot judge (bpf-to-bpf calls or
+ * callbacks, whose exits are not the program's). */
+int kdiff_judge_exit_r0(const struct claim_prog *cp, const struct ebpf_prog *prog,
+			uint32_t retval, uint32_t *pc);
+
 /* The kernel's claims for prog: load (with the invariant flag unless no_invariants), parse,
  * klog_claims.  *accepted says whether the kernel took it; claims are empty otherwise.
  * 0 or -errno with d set. */

@@ -1,0 +1,201 @@
+/* may_goto loops (issue 15): the budget ends a loop but bounds no count.  The analyzer's trip
+ * claim says what ends the loop (ends_by, in JSON too) and claims no maximum, so no range leans
+ * on the count-based 2^23; verify accepts the loop and rejects a twin whose access is safe only
+ * when the loop ran at most 2^23 times.  The real kernel judges: BPF_PROG_TEST_RUN's r0 after a
+ * loop counting its iterations must be admitted by the analyzer's exit claim, and is held
+ * against a claim leaning on 2^23 (refuted where the JIT times may_goto, as x86-64 does).
+ */
+#include <string.h>
+
+#include "bpf/prog.h"
+#include "claims/claims.h"
+#include "oracle/exec/interp.h"
+#include "oracle/kernel/kdiff.h"
+#include "oracle/kernel/kernel.h"
+#include "scev/scev.h"
+#include "tests/check.h"
+
+/* r0 counts the iterations of a loop whose only exit is may_goto, and is returned */
+#define COUNT_LOOP "r0 = 0\nl: may_goto out\nr0 += 1\ngoto l\nout: exit\n"
+#define COUNT_EXIT_PC 4
+
+/* The count indexes fp[-16] or fp[-8] while it is at most 2^23 (count >> 23 is 0 or 1), past
+ * the frame once it is larger: safe only if the loop ran at most 2^23 times. */
+#define INDEX_TAIL "r1 = r0\nr1 >>= 23\nr1 <<= 3\nr2 = r10\nr2 += -16\nr2 += r1\n" \
+		   "r0 = *(u64 *)(r2 +0)\nexit\n-- type\nxdp\n"
+#define ZERO_SLOTS "-- asm\nr0 = 0\n*(u64 *)(r10 -8) = r0\n*(u64 *)(r10 -16) = r0\n"
+#define INDEX_TWIN ZERO_SLOTS "l: may_goto out\nr0 += 1\ngoto l\nout: " INDEX_TAIL
+/* the same access after a loop whose compare stops it at 2^23: safe */
+#define INDEX_BOUNDED ZERO_SLOTS "l: if r0 >= 0x800000 goto out\nr0 += 1\ngoto l\nout: " INDEX_TAIL
+
+static struct ebpf_object *open_asm(const char *src)
+{
+	struct ebpf_object *o = NULL;
+	struct diag d;
+
+	diag_clear(&d);
+	CHECK(!ebpf_object__open_mem(&o, src, strlen(src), "mg", &d), "assemble: %s", d.msg);
+	return o;
+}
+
+static void trip_claim(void)
+{
+	struct ebpf_object *o = open_asm(COUNT_LOOP);
+	struct claim_prog p, *back = NULL;
+	struct claims *c = NULL;
+	struct sbuf sb = SBUF_INIT;
+	struct diag d;
+
+	if (!o)
+		return;
+	diag_clear(&d);
+	CHECK(!scev_analyze(&p, &o->progs[0], NULL, 0, NULL, &d), "analyze: %s", d.msg);
+	CHECK(p.nloops == 1, "%u loops", p.nloops);
+	if (p.nloops == 1) {
+		const struct claim_trip *t = &p.loops[0].trip;
+
+		CHECK(t->kind == TRIP_UNKNOWN && t->ends_by == TRIP_ENDS_MAY_GOTO,
+		      "trip kind %u ends_by %u (%s)", t->kind, t->ends_by, t->reason);
+		CHECK(strstr(t->reason, "may_goto"), "reason '%s'", t->reason);
+	}
+	/* no range at the exit leans on a count: r0 may be any value the loop reaches */
+	for (uint32_t k = 0; k < p.nranges; k++)
+		if (p.ranges[k].pc == COUNT_EXIT_PC && p.ranges[k].loc == 0)
+			CHECK(p.ranges[k].r.umax == UINT64_MAX, "r0 at the exit bounded by %llu",
+			      (unsigned long long)p.ranges[k].r.umax);
+	/* JSON names the ender and reads back */
+	{
+		struct claims one = { .progs = &p, .nprogs = 1 };
+
+		claims_write(&sb, &one);
+	}
+	CHECK(strstr(sbuf_cstr(&sb), "\"ends_by\": \"may_goto budget\""), "JSON: %s",
+	      sbuf_cstr(&sb));
+	diag_clear(&d);
+	CHECK(!claims_read(&c, sbuf_cstr(&sb), strlen(sbuf_cstr(&sb)), &d), "read: %s", d.msg);
+	if (c && c->nprogs == 1 && c->progs[0].nloops == 1) {
+		back = &c->progs[0];
+		CHECK(back->loops[0].trip.ends_by == TRIP_ENDS_MAY_GOTO, "ends_by lost");
+	}
+	claims__free(c);
+	sbuf_free(&sb);
+	claim_prog__free(&p);
+	ebpf_object__free(o);
+}
+
+static void expect_verdict(const char *what, const char *src, enum scev_verdict_kind want)
+{
+	struct ebpf_object *o = open_asm(src);
+	struct scev_verdict v;
+	struct diag d;
+
+	if (!o)
+		return;
+	diag_clear(&d);
+	CHECK(!scev_verify(&v, NULL, &o->progs[0], o->maps, o->map_cnt, NULL, &d), "%s: %s", what,
+	      d.msg);
+	CHECK(v.kind == want, "%s: %s at %u: %s (want %s)", what, scev_verdict_name(v.kind), v.pc,
+	      v.reason, scev_verdict_name(want));
+	ebpf_object__free(o);
+}
+
+static void verdicts(void)
+{
+	expect_verdict("counting loop", COUNT_LOOP, VERDICT_SAFE);
+	expect_verdict("index after a may_goto loop", INDEX_TWIN, VERDICT_UNSAFE);
+	expect_verdict("index after a loop stopped at 2^23", INDEX_BOUNDED, VERDICT_SAFE);
+}
+
+/* The interpreter follows the count-based rule and says when a run leaned on it. */
+static void interpreter(void)
+{
+	struct ebpf_object *o = open_asm(COUNT_LOOP);
+	struct interp_code *code = NULL;
+	struct interp_env env = { .ctx_kind = INTERP_CTX_PLAIN, .step_budget = 100000000 };
+	struct interp_result r;
+	uint8_t ctx[8] = { 0 };
+	struct diag d;
+
+	if (!o)
+		return;
+	env.input = ctx;
+	env.input_len = sizeof(ctx);
+	diag_clear(&d);
+	CHECK(!interp_prepare(&code, &o->progs[0], &d), "prepare: %s", d.msg);
+	if (code && !interp_run(code, &env, &r)) {
+		CHECK(r.trap == INTERP_OK && r.r0 == INTERP_MAY_GOTO_BUDGET && r.may_goto_spent,
+		      "trap %d r0 %llu spent %d", r.trap, (unsigned long long)r.r0, r.may_goto_spent);
+	}
+	interp_code__free(code);
+	ebpf_object__free(o);
+}
+
+/* A claim that r0 is at most bound at the counting loop's exit. */
+static void leaning_claim(struct claim_prog *p, uint64_t bound)
+{
+	struct claim_range c = { .pc = COUNT_EXIT_PC, .loc = 0, .r = range_urange(0, bound) };
+
+	memset(p, 0, sizeof(*p));
+	CHECK(!claim_prog__add_range(p, &c), "add_range");
+}
+
+static void kernel_judge(void)
+{
+	struct ebpf_object *o = open_asm(COUNT_LOOP);
+	struct kernel_prog_opts ko = { .sz = sizeof(ko), .log_level = 4, .log_size = 1 << 16,
+				       .prog_type = BPF_PROG_TYPE_SOCKET_FILTER };
+	struct kernel_prog *kp = NULL;
+	struct kernel_run_result kr;
+	struct claim_prog ours, lean;
+	uint32_t pc = 0;
+	struct diag d;
+
+	if (!o)
+		return;
+	diag_clear(&d);
+	CHECK(!scev_analyze(&ours, &o->progs[0], NULL, 0, NULL, &d), "analyze: %s", d.msg);
+	diag_clear(&d);
+	if (kernel_prog__load(&kp, o, &o->progs[0], &ko, &d)) {
+		CHECK(0, "load: %s", d.msg);
+		goto out;
+	}
+	CHECK(kp->accepted, "the kernel rejects the counting loop: %s", kp->message);
+	diag_clear(&d);
+	if (kp->accepted && !kernel_prog__test_run(kp, NULL, &kr, &d)) {
+		int j;
+
+		/* ours admits whatever the kernel ran */
+		CHECK(kdiff_judge_exit_r0(&ours, &o->progs[0], kr.retval, &pc) == 0,
+		      "the kernel's r0 %u refutes bpfscev's exit claim", kr.retval);
+		/* a claim leaning on the count-based 2^23 is judged by the kernel's own rule */
+		leaning_claim(&lean, INTERP_MAY_GOTO_BUDGET);
+		j = kdiff_judge_exit_r0(&lean, &o->progs[0], kr.retval, &pc);
+		CHECK(j == (kr.retval > INTERP_MAY_GOTO_BUDGET) && (j == 0 || pc == COUNT_EXIT_PC),
+		      "judge says %d for r0 %u", j, kr.retval);
+		printf("the kernel's may_goto ran %u iterations: %s rule; r0 <= 2^23 %s\n",
+		       kr.retval, kr.retval == INTERP_MAY_GOTO_BUDGET ? "count-based" : "timed",
+		       j ? "refuted" : "holds");
+		claim_prog__free(&lean);
+	} else if (kp->accepted) {
+		CHECK(0, "test run: %s", d.msg);
+	}
+	kernel_prog__free(kp);
+out:
+	claim_prog__free(&ours);
+	ebpf_object__free(o);
+}
+
+int main(void)
+{
+	char why[256];
+
+	trip_claim();
+	verdicts();
+	interpreter();
+	if (!kernel_available(why, sizeof(why))) {
+		check_skip_part("the kernel judge: %s", why);
+		return check_done("test_may_goto");
+	}
+	kernel_judge();
+	return check_done("test_may_goto");
+}
