@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "casefile/casefile.h"
 #include "oracle/exec/check.h"
 #include "scev/loop.h"
 #include "scev/scev.h"
@@ -39,7 +40,7 @@ static void one_file(const char *path, struct tally *t, bool oracle, FILE *notes
 
 	diag_clear(&d);
 	t->files++;
-	if (ebpf_object__open_file(&obj, path, &d)) {
+	if (casefile__open_object(&obj, path, &d)) {
 		diag_format(&d, msg, sizeof(msg));
 		t->rejected++;
 		fprintf(notes, "| `%s` | rejected: %s |\n", strrchr(path, '/') + 1, strchr(msg, ':') ? strchr(msg, ':') + 2 : msg);

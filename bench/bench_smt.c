@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "bpf/prog.h"
+#include "casefile/casefile.h"
 #include "fuzz/corpus.h"
 #include "generators/gen.h"
 #include "oracle/z3/smt.h"
@@ -54,21 +55,6 @@ static void add_ms(struct totals *t, double ms)
 		t->cap = nc;
 	}
 	t->ms[t->n++] = ms;
-}
-
-static uint32_t type_of(const struct ebpf_object *obj)
-{
-	const struct ebpf_section *s = ebpf_object__section(obj, "type");
-
-	if (!s)
-		return BPF_PROG_TYPE_UNSPEC;
-	if (strstr(s->text, "xdp"))
-		return BPF_PROG_TYPE_XDP;
-	if (strstr(s->text, "socket"))
-		return BPF_PROG_TYPE_SOCKET_FILTER;
-	if (strstr(s->text, "tc"))
-		return BPF_PROG_TYPE_SCHED_CLS;
-	return BPF_PROG_TYPE_UNSPEC;
 }
 
 /* Analyzes and decides one program; returns the number of refuted claims. */
@@ -189,14 +175,10 @@ int main(int argc, char **argv)
 
 			snprintf(file, sizeof(file), "%s/%s", path, names[k]);
 			diag_clear(&d);
-			if (!ebpf_object__open_file(&obj, file, &d)) {
-				uint32_t type = type_of(obj);
-
-				for (size_t p = 0; p < obj->prog_cnt; p++) {
-					obj->progs[p].prog_type = type;
+			/* a case's "-- type" is its program's type (casefile/) */
+			if (!casefile__open_object(&obj, file, &d))
+				for (size_t p = 0; p < obj->prog_cnt; p++)
 					one(&t, obj, &obj->progs[p], &zo, names[k], verbose);
-				}
-			}
 			ebpf_object__free(obj);
 			free(names[k]);
 		}

@@ -1,9 +1,11 @@
 /* Programs and the files they come from.
  *
- * Every input the tools take — an assembly text (any supported dialect, optionally inside a
- * sectioned data file with "-- asm"), raw instruction bytes, or a clang-built ELF object — becomes
- * an ebpf_object holding one or more validated programs.  The format is told apart by content:
- * ELF magic, then text (printable bytes only), else raw 8-byte slots.
+ * Every input the tools take — an assembly text (any supported dialect), raw instruction bytes,
+ * or a clang-built ELF object — becomes an ebpf_object holding one or more validated programs.
+ * The format is told apart by content: ELF magic, then text (printable bytes only), else raw
+ * 8-byte slots.  Test-data files (corpus cases, conformance programs: the program in a "-- asm"
+ * section beside the data) are read by casefile/, which builds their program with
+ * ebpf_object__open_asm.
  */
 #ifndef BPFSCEV_BPF_PROG_H
 #define BPFSCEV_BPF_PROG_H
@@ -55,13 +57,6 @@ struct ebpf_prog {
  * name for its BTF id; NULL when neither is known. */
 const char *ebpf_prog_kfunc_name(const struct ebpf_prog *prog, size_t pc);
 
-/* A "-- name" section of a data file (corpus cases, conformance programs). */
-struct ebpf_section {
-	char name[64];
-	char *text;
-	int line;		/* line of the first text line after the header */
-};
-
 struct ebpf_object {
 	char path[256];
 	enum ebpf_format format;
@@ -69,12 +64,12 @@ struct ebpf_object {
 	size_t prog_cnt;
 	struct ebpf_map_def *maps;
 	size_t map_cnt;
-	struct ebpf_section *sections;	/* text input with "-- " headers only */
-	size_t section_cnt;
 	char *notes;		/* ELF: one line per program skipped or reference left unresolved,
 				 * "prog 'x': ..."; NULL when there is nothing to say */
 };
 
+/* The format of an input, told apart by content. */
+enum ebpf_format ebpf_format_of(const void *data, size_t len);
 /* Opens a file of any supported format.  Returns 0 or -errno with d set (file, line:col for
  * text, instruction index or byte offset for binary input).  A text or raw program that is well
  * encoded but breaks the function structure is kept with ebpf_prog.defect set. */
@@ -82,22 +77,16 @@ int ebpf_object__open_file(struct ebpf_object **out, const char *path, struct di
 /* The same from memory; name is used in messages and as the program name for text and raw. */
 int ebpf_object__open_mem(struct ebpf_object **out, const void *data, size_t len,
 			  const char *name, struct diag *d);
+/* Opens assembly text as a one-program object named after name (its base name without
+ * extension); first_line is the line number of text[0] in its file, for messages. */
+int ebpf_object__open_asm(struct ebpf_object **out, const char *text, size_t len, int first_line,
+			  const char *name, struct diag *d);
 /* Builds a one-program object from instructions (validated, no defect kept; copied). */
 int ebpf_object__from_insns(struct ebpf_object **out, const struct bpf_insn *insns, size_t len,
 			    const char *name, struct diag *d);
 void ebpf_object__free(struct ebpf_object *obj);
 
 const struct ebpf_prog *ebpf_object__find_prog(const struct ebpf_object *obj, const char *name);
-/* Text of section "name" of a data file, NULL when absent. */
-const struct ebpf_section *ebpf_object__section(const struct ebpf_object *obj, const char *name);
-
-/* Splits a data file into "-- name" sections.  Text before the first header (comments) is
- * ignored; a file without headers is one section named "asm".  Caller frees with
- * ebpf_sections__free. */
-int ebpf_sections__parse(struct ebpf_section **out, size_t *cnt, const char *text, size_t len,
-			 struct diag *d);
-void ebpf_sections__free(struct ebpf_section *s, size_t cnt);
-
 /* Parses a hex byte string ("00 01 ff", "0x00,0x01", "0001ff"); used for -- mem / -- input. */
 int ebpf_parse_hex(uint8_t **out, size_t *len, const char *text, struct diag *d);
 

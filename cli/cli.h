@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "bpf/prog.h"
+#include "casefile/casefile.h"
 
 enum { CLI_OK = 0, CLI_FINDING = 1, CLI_USAGE = 2 };
 
@@ -20,6 +21,8 @@ struct cli_cmd {
 
 /* Opens FILE (any format) and reports errors on stderr with their location; NULL on error. */
 struct ebpf_object *cli_open(const char *path);
+/* The same with a data file's sections (casefile.h); NULL on error. */
+struct casefile *cli_open_case(const char *path);
 /* The programs to work on: the one named by --prog, or all.  Prints an error and returns -1
  * when the name is unknown. */
 int cli_select_progs(const struct ebpf_object *obj, const char *name,

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "bpf/asm.h"
+#include "casefile/casefile.h"
 #include "cli/cli.h"
 
 static void asm_usage(FILE *f)
@@ -46,9 +47,9 @@ static void hex_listing(struct sbuf *sb, const struct bpf_insn *insns, size_t le
 /* --no-validate: the '-- asm' section (or the whole text) through the assembler only. */
 static int assemble_only(const char *file, struct bpf_insn **insns, size_t *len)
 {
-	struct ebpf_section *secs = NULL;
+	struct casefile_section *secs = NULL;
 	size_t nsec = 0, tlen = 0;
-	const struct ebpf_section *s = NULL;
+	const struct casefile_section *s = NULL;
 	char *text = cli_read_file(file, &tlen);
 	struct diag d;
 	char msg[1024];
@@ -58,7 +59,7 @@ static int assemble_only(const char *file, struct bpf_insn **insns, size_t *len)
 		return -1;
 	diag_clear(&d);
 	diag_set_file(&d, file);
-	err = ebpf_sections__parse(&secs, &nsec, text, tlen, &d);
+	err = casefile_sections__parse(&secs, &nsec, text, tlen, &d);
 	for (size_t k = 0; !err && k < nsec; k++)
 		if (!strcmp(secs[k].name, "asm"))
 			s = &secs[k];
@@ -70,7 +71,7 @@ static int assemble_only(const char *file, struct bpf_insn **insns, size_t *len)
 		diag_format(&d, msg, sizeof(msg));
 		fprintf(stderr, "bpfscev: %s\n", msg);
 	}
-	ebpf_sections__free(secs, nsec);
+	casefile_sections__free(secs, nsec);
 	free(text);
 	return err ? -1 : 0;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "casefile/casefile.h"
 #include "cli/cli.h"
 #include "oracle/exec/interp.h"
 #include "util/json.h"
@@ -103,6 +104,7 @@ int cmd_run(int argc, char **argv)
 	const char *file = NULL, *prog_name = NULL, *input_hex = NULL, *input_file = NULL;
 	const char *helper_hex = NULL, *ctx_arg = NULL, *steps_arg = NULL;
 	bool json = false;
+	struct casefile *cf = NULL;
 	struct ebpf_object *obj = NULL;
 	const struct ebpf_prog *prog;
 	struct interp_code *code = NULL;
@@ -159,7 +161,9 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "bpfscev run: --ctx is plain, xdp or skb, not '%s'\n", ctx_arg);
 		return CLI_USAGE;
 	}
-	obj = cli_open(file);
+	cf = cli_open_case(file);
+	if (cf)
+		obj = cf->obj;
 	if (!obj)
 		return CLI_USAGE;
 	if (prog_name) {
@@ -193,10 +197,10 @@ int cmd_run(int argc, char **argv)
 			goto out;
 		input = (uint8_t *)buf;
 	} else {
-		const struct ebpf_section *sec = ebpf_object__section(obj, "input");
+		const struct casefile_section *sec = casefile__section(cf, "input");
 
 		if (!sec)
-			sec = ebpf_object__section(obj, "mem");
+			sec = casefile__section(cf, "mem");
 		if (sec && parse_hex_arg(file, sec->line, sec->text, &input, &input_len))
 			goto out;
 	}
@@ -250,6 +254,6 @@ out:
 	free(maps);
 	free(input);
 	free(helper_data);
-	ebpf_object__free(obj);
+	casefile__free(cf);
 	return rc;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "casefile/casefile.h"
 #include "cli/cli.h"
 #include "triage/verdict.h"
 #include "triage/vtable.h"
@@ -196,7 +197,7 @@ static int report(struct paths *args, const char *prog, const struct verdict_opt
 		char msg[1024];
 
 		diag_clear(&d);
-		if (ebpf_object__open_file(&obj, files.v[i], &d)) {
+		if (casefile__open_object(&obj, files.v[i], &d)) {
 			diag_format(&d, msg, sizeof(msg));
 			vtable_add_bad(&t, files.v[i], msg);
 			continue;

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "casefile/casefile.h"
+
 static const struct cli_cmd commands[] = {
 #define CLI_ENTRY(name, summary) { #name, summary, cmd_##name },
 	CLI_COMMANDS(CLI_ENTRY)
@@ -150,18 +152,31 @@ int cli_parse_double(const char *cmd, const char *opt, const char *s, double lo,
 	return 0;
 }
 
-struct ebpf_object *cli_open(const char *path)
+struct casefile *cli_open_case(const char *path)
 {
-	struct ebpf_object *obj = NULL;
+	struct casefile *cf = NULL;
 	struct diag d;
 	char msg[1024];
 
 	diag_clear(&d);
-	if (ebpf_object__open_file(&obj, path, &d)) {
+	if (casefile__open_file(&cf, path, &d)) {
 		diag_format(&d, msg, sizeof(msg));
 		fprintf(stderr, "bpfscev: %s\n", msg);
 		return NULL;
 	}
+	return cf;
+}
+
+struct ebpf_object *cli_open(const char *path)
+{
+	struct casefile *cf = cli_open_case(path);
+	struct ebpf_object *obj;
+
+	if (!cf)
+		return NULL;
+	obj = cf->obj;
+	cf->obj = NULL;
+	casefile__free(cf);
 	return obj;
 }
 

@@ -11,6 +11,7 @@
 
 #include "bpf/prog.h"
 #include "bpf/asm.h"
+#include "casefile/casefile.h"
 #include "fuzz/pipeline.h"
 #include "oracle/exec/check.h"
 #include "triage/finding.h"
@@ -112,7 +113,7 @@ static void fmt_loop(char *buf, size_t n, const struct claim_loop *l)
 	sbuf_free(&sb);
 }
 
-static void check_loops(struct cctx *c, const struct ebpf_section *sec, const struct claim_prog *cp)
+static void check_loops(struct cctx *c, const struct casefile_section *sec, const struct claim_prog *cp)
 {
 	const char *p = sec->text;
 	char buf[512], got[512];
@@ -136,7 +137,7 @@ static void check_loops(struct cctx *c, const struct ebpf_section *sec, const st
 	}
 }
 
-static void check_trip(struct cctx *c, const struct ebpf_section *sec, const struct claim_prog *cp)
+static void check_trip(struct cctx *c, const struct casefile_section *sec, const struct claim_prog *cp)
 {
 	const char *p = sec->text;
 	char buf[256], kind[32];
@@ -178,7 +179,7 @@ static void check_trip(struct cctx *c, const struct ebpf_section *sec, const str
 	}
 }
 
-static void check_iv(struct cctx *c, const struct ebpf_section *sec, const struct claim_prog *cp)
+static void check_iv(struct cctx *c, const struct casefile_section *sec, const struct claim_prog *cp)
 {
 	const char *p = sec->text;
 	char buf[256], locs[32];
@@ -223,7 +224,7 @@ static void check_iv(struct cctx *c, const struct ebpf_section *sec, const struc
 
 /* "-- verdict": bpfscev verify's verdict, "safe" or "unsafe|unsupported [reason substring]"; a
  * program called safe is also run by the verdict oracle, and a fault fails the case. */
-static void check_verdict(struct cctx *c, const struct ebpf_section *sec,
+static void check_verdict(struct cctx *c, const struct casefile_section *sec,
 			  const struct ebpf_object *obj, uint32_t prog_type)
 {
 	struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = prog_type };
@@ -257,7 +258,7 @@ static void check_verdict(struct cctx *c, const struct ebpf_section *sec,
 	verdict_report__free(&r);
 }
 
-static void check_range(struct cctx *c, const struct ebpf_section *sec, const struct claim_prog *cp)
+static void check_range(struct cctx *c, const struct casefile_section *sec, const struct claim_prog *cp)
 {
 	const char *p = sec->text;
 	char buf[256], locs[32];
@@ -365,8 +366,9 @@ int corpus_replay(const char *path, const struct corpus_opts *uopts, struct sbuf
 	struct pipeline_result pr = { 0 };
 	struct corpus_opts opts = { 0 };
 	struct cctx c = { .path = path, .log = log };
-	struct ebpf_object *obj = NULL;
-	const struct ebpf_section *sec;
+	struct casefile *cf = NULL;
+	struct ebpf_object *obj;
+	const struct casefile_section *sec;
 	uint8_t *input = NULL, *helper = NULL;
 	size_t ilen = 0, hlen = 0;
 	uint32_t prog_type = BPF_PROG_TYPE_UNSPEC;
@@ -377,20 +379,21 @@ int corpus_replay(const char *path, const struct corpus_opts *uopts, struct sbuf
 	if (uopts)
 		memcpy(&opts, uopts, uopts->sz && uopts->sz < sizeof(opts) ? uopts->sz : sizeof(opts));
 	diag_clear(&d);
-	err = ebpf_object__open_file(&obj, path, &d);
+	err = casefile__open_file(&cf, path, &d);
 	if (err) {
 		diag_format(&d, msg, sizeof(msg));
 		sbuf_printf(log, "%s\n", msg);
 		return err;
 	}
-	prog_type = obj->progs[0].prog_type;	/* "-- type" and "-- maps": bpf/object.c */
-	if ((sec = ebpf_object__section(obj, "input")) && ebpf_parse_hex(&input, &ilen, sec->text, &d))
+	obj = cf->obj;
+	prog_type = obj->progs[0].prog_type;	/* "-- type" and "-- maps": casefile/ */
+	if ((sec = casefile__section(cf, "input")) && ebpf_parse_hex(&input, &ilen, sec->text, &d))
 		malformed(&c, sec->line + (d.line > 0 ? d.line - 1 : 0), "bad hex input: %s",
 			  d.msg);
-	if ((sec = ebpf_object__section(obj, "helper")) && ebpf_parse_hex(&helper, &hlen, sec->text, &d))
+	if ((sec = casefile__section(cf, "helper")) && ebpf_parse_hex(&helper, &hlen, sec->text, &d))
 		malformed(&c, sec->line + (d.line > 0 ? d.line - 1 : 0), "bad hex helper data: %s",
 			  d.msg);
-	if ((sec = ebpf_object__section(obj, "verdict")))
+	if ((sec = casefile__section(cf, "verdict")))
 		check_verdict(&c, sec, obj, prog_type);
 	/* a structure defect: the verdict is all there is to check (nothing can be analyzed) */
 	if (obj->progs[0].defect[0] && !sec)
@@ -425,13 +428,13 @@ int corpus_replay(const char *path, const struct corpus_opts *uopts, struct sbuf
 		}
 		/* Precision floors apply to the default strategy; soundness to both. */
 		if (strategy == SCEV_FORGET) {
-			if ((sec = ebpf_object__section(obj, "loops")))
+			if ((sec = casefile__section(cf, "loops")))
 				check_loops(&c, sec, pr.cp);
-			if ((sec = ebpf_object__section(obj, "trip")))
+			if ((sec = casefile__section(cf, "trip")))
 				check_trip(&c, sec, pr.cp);
-			if ((sec = ebpf_object__section(obj, "iv")))
+			if ((sec = casefile__section(cf, "iv")))
 				check_iv(&c, sec, pr.cp);
-			if ((sec = ebpf_object__section(obj, "range")))
+			if ((sec = casefile__section(cf, "range")))
 				check_range(&c, sec, pr.cp);
 		}
 		if (pr.has_exec)
@@ -453,7 +456,7 @@ int corpus_replay(const char *path, const struct corpus_opts *uopts, struct sbuf
 	free(helper);
 	sbuf_free(&zd.prev);
 	sbuf_free(&zd.cur);
-	ebpf_object__free(obj);
+	casefile__free(cf);
 	if (ustats) {
 		ustats->z3_programs += stats.z3_programs;
 		ustats->z3_claims += stats.z3_claims;

@@ -1,13 +1,14 @@
 /* The soundness regression corpus: one text file per case, replayed by every test run.
  *
- * A case is a data file (bpf/prog.h sections) with the program and what must hold of it:
+ * A case is a data file (casefile/casefile.h sections) with the program and what must hold of
+ * it:
  *   -- asm      the program (any assembler syntax)
- *   -- type     optional: xdp, socket, tc or plain (default: plain); read by bpf/object.c,
- *               so every command sees it
+ *   -- type     optional: xdp, socket, tc or plain (default: plain); read with the program by
+ *               casefile/, so every command sees it
  *   -- input    optional: hex bytes the oracles must also run (e.g. a counterexample)
  *   -- helper   optional: hex helper results for that run
  *   -- maps     optional: one map per line in index order, "array key=4 value=64 entries=4"
- *               [name=NAME] (also read by bpf/object.c)
+ *               [name=NAME] (also read by casefile/)
  *   -- loops    optional: the exact loop structure, one line per loop in header order:
  *               header=N depth=D parent=P|- back=F[,F..] latch=L|- exits=F>T[,F>T..]
  *               [irreducible entries=E[,E..]]

@@ -1,7 +1,7 @@
 /* Runs one bpf_conformance data file through the assembler and the interpreter and checks r0
  * against its "-- result" (one ctest per file, registered in tests/CMakeLists.txt).
  *
- * The file's "-- asm" goes through ebpf_object__open_file (our ubpf-dialect assembler); when the
+ * The file's "-- asm" goes through casefile__open_file (our ubpf-dialect assembler); when the
  * file also has "-- raw" instruction words, the assembler's encoding must be exactly those and
  * they run too and must agree — the suite's own runner prefers them, so both paths are checked.  "-- mem" is the input (r1 = its address,
  * r2 = its length).  The suite's runtime is ubpf's test plugin, whose conventions the env
@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "bpf/prog.h"
+#include "casefile/casefile.h"
 #include "oracle/exec/interp.h"
 
 /* ubpf's test helper 5 ("unwind"): returns r1; a 0 result stops the program. */
@@ -145,8 +146,9 @@ static int run_one(const char *file, const char *what, const struct ebpf_prog *p
 
 static int run_file(const char *file)
 {
-	const struct ebpf_section *sec;
-	struct ebpf_object *obj = NULL, *raw_obj = NULL;
+	const struct casefile_section *sec;
+	struct casefile *cf = NULL;
+	struct ebpf_object *obj, *raw_obj = NULL;
 	uint8_t *mem = NULL;
 	size_t mem_len = 0;
 	uint64_t expect;
@@ -155,17 +157,18 @@ static int run_file(const char *file)
 	int rc = -1;
 
 	diag_clear(&d);
-	if (ebpf_object__open_file(&obj, file, &d)) {
+	if (casefile__open_file(&cf, file, &d)) {
 		diag_format(&d, msg, sizeof(msg));
 		fprintf(stderr, "FAIL %s: %s\n", file, msg);
 		return -1;
 	}
-	sec = ebpf_object__section(obj, "result");
+	obj = cf->obj;
+	sec = casefile__section(cf, "result");
 	if (!sec || parse_result(sec->text, &expect)) {
 		fprintf(stderr, "FAIL %s: no readable '-- result' section\n", file);
 		goto out;
 	}
-	sec = ebpf_object__section(obj, "mem");
+	sec = casefile__section(cf, "mem");
 	if (sec && ebpf_parse_hex(&mem, &mem_len, sec->text, &d)) {
 		diag_format(&d, msg, sizeof(msg));
 		fprintf(stderr, "FAIL %s: -- mem: %s\n", file, msg);
@@ -173,7 +176,7 @@ static int run_file(const char *file)
 	}
 	if (run_one(file, "asm", &obj->progs[0], mem, mem_len, expect))
 		goto out;
-	sec = ebpf_object__section(obj, "raw");
+	sec = casefile__section(cf, "raw");
 	if (sec) {
 		struct bpf_insn *insns = NULL;
 		size_t n = 0;
@@ -204,7 +207,7 @@ static int run_file(const char *file)
 out:
 	free(mem);
 	ebpf_object__free(raw_obj);
-	ebpf_object__free(obj);
+	casefile__free(cf);
 	return rc;
 }
 

@@ -22,6 +22,7 @@
 
 #include "bpf/asm.h"
 #include "bpf/prog.h"
+#include "casefile/casefile.h"
 #include "tests/check.h"
 
 /* ---- helpers ---- */
@@ -1061,7 +1062,7 @@ static int test_conformance(void)
 	qsort(names, n, sizeof(*names), cmp_str);
 	for (size_t k = 0; k < n; k++) {
 		char path[2048];
-		struct ebpf_section *secs = NULL;
+		struct casefile_section *secs = NULL;
 		size_t nsec = 0, tlen = 0;
 		char *txt;
 		struct diag d;
@@ -1069,7 +1070,7 @@ static int test_conformance(void)
 		snprintf(path, sizeof(path), "%s/%s", dir, names[k]);
 		txt = read_all(path, &tlen);
 		diag_clear(&d);
-		if (!txt || ebpf_sections__parse(&secs, &nsec, txt, tlen, &d)) {
+		if (!txt || casefile_sections__parse(&secs, &nsec, txt, tlen, &d)) {
 			CHECK(0, "%s: cannot read or split", names[k]);
 			free(txt);
 			continue;
@@ -1101,7 +1102,7 @@ static int test_conformance(void)
 			free(insns);
 			free(lines);
 		}
-		ebpf_sections__free(secs, nsec);
+		casefile_sections__free(secs, nsec);
 		free(txt);
 	}
 	printf("conformance: %zu of %zu files assemble, %zu validate, %zu raw sections compared "
@@ -1164,22 +1165,22 @@ static void test_errors(void)
 	expect_error("r0 = *(s8 *)skb[1]", 1, 1, 8, "legacy packet loads are unsigned");
 	expect_error("r1 = *(u8 *)skb[1]", 1, 1, 1, "always write r0");
 
-	/* Through the object API: the file name and line:col reach the message. */
+	/* Through the data-file reader (casefile/): the file name and line:col reach the message. */
 	{
-		struct ebpf_object *obj = NULL;
+		struct casefile *cf = NULL;
 		const char *src = "-- asm\nr0 = 0\nif r0 > 1 goto nowhere\nexit\n-- result\n0x0\n";
 		struct diag d;
 		char msg[600];
 		int err;
 
 		diag_clear(&d);
-		err = ebpf_object__open_mem(&obj, src, strlen(src), "case.data", &d);
+		err = casefile__open_mem(&cf, src, strlen(src), "case.data", &d);
 		diag_format(&d, msg, sizeof(msg));
 		CHECK(err == -EINVAL && !strcmp(msg, "case.data:3:16: undefined label 'nowhere'"),
 		      "object error: %d '%s'", err, msg);
-		ebpf_object__free(obj);
+		casefile__free(cf);
 	}
-	/* "-- type" and "-- maps" of a data file: read by the object, errors at their line */
+	/* "-- type" and "-- maps" of a data file: read with the program, errors at their line */
 	{
 		static const struct { const char *src, *msg; } bad[] = {
 			{ "-- asm\nexit\n-- type\nkprobe\n",
@@ -1194,23 +1195,25 @@ static void test_errors(void)
 		const char *good = "-- asm\nexit\n-- type\ntc\n-- maps\n# two maps\n"
 				   "array key=4 value=8 entries=2 name=counts\n\nhash key=8 value=16 "
 				   "entries=64\n";
-		struct ebpf_object *obj = NULL;
+		struct casefile *cf = NULL;
 		struct diag d;
 		char msg[600];
 
 		for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
 			diag_clear(&d);
-			CHECK(ebpf_object__open_mem(&obj, bad[k].src, strlen(bad[k].src), "c.case",
+			CHECK(casefile__open_mem(&cf, bad[k].src, strlen(bad[k].src), "c.case",
 						    &d) == -EINVAL, "bad case %zu accepted", k);
 			diag_format(&d, msg, sizeof(msg));
 			CHECK(!strcmp(msg, bad[k].msg), "bad case %zu: '%s'", k, msg);
-			ebpf_object__free(obj);
-			obj = NULL;
+			casefile__free(cf);
+			cf = NULL;
 		}
 		diag_clear(&d);
-		CHECK(ebpf_object__open_mem(&obj, good, strlen(good), "c.case", &d) == 0, "good: %s",
+		CHECK(casefile__open_mem(&cf, good, strlen(good), "c.case", &d) == 0, "good: %s",
 		      d.msg);
-		if (obj) {
+		if (cf) {
+			const struct ebpf_object *obj = cf->obj;
+
 			CHECK(obj->progs[0].prog_type == BPF_PROG_TYPE_SCHED_CLS, "type %u",
 			      obj->progs[0].prog_type);
 			CHECK(obj->map_cnt == 2 && !strcmp(obj->maps[0].name, "counts") &&
@@ -1219,7 +1222,7 @@ static void test_errors(void)
 			      obj->maps[1].key_size == 8 && obj->maps[1].value_size == 16,
 			      "maps: %zu", obj->map_cnt);
 		}
-		ebpf_object__free(obj);
+		casefile__free(cf);
 	}
 }
 

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "casefile/casefile.h"
 #include "fuzz/campaign.h"
 #include "oracle/exec/interp.h"
 #include "oracle/kernel/kernel.h"
@@ -646,7 +647,7 @@ static void test_oracles(void)
 		{
 			struct ebpf_object *obj = NULL;
 
-			CHECK(ebpf_object__open_file(&obj, file, &d) == 0, "prog.case: %s", d.msg);
+			CHECK(casefile__open_object(&obj, file, &d) == 0, "prog.case: %s", d.msg);
 			ebpf_object__free(obj);
 		}
 		rm_rf(dir);

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "casefile/casefile.h"
 #include "fuzz/corpus.h"
 #include "triage/finding.h"
 #include "scev/scev.h"
@@ -21,7 +22,8 @@ int main(void)
 {
 	struct ebpf_map_def map = { .name = "m", .type = BPF_MAP_TYPE_ARRAY, .key_size = 4,
 				    .value_size = 64, .max_entries = 4 };
-	struct ebpf_object *obj = NULL, *back = NULL;
+	struct ebpf_object *obj = NULL;
+	struct casefile *back = NULL;
 	struct scev_opts so = { .sz = sizeof(so), .prog_type = BPF_PROG_TYPE_XDP };
 	struct check_opts co = { .sz = sizeof(co), .runs = 4 };
 	struct finding f;
@@ -56,14 +58,14 @@ int main(void)
 	CHECK(finding__save(&f, tmpl, NULL, &sr, dir, sizeof(dir)) == 0 && sr == FINDING_NEW, "save");
 	CHECK(corpus_add_finding(dir, cases, "planted", path, sizeof(path), &d) == 0, "add: %s",
 	      d.msg);
-	CHECK(ebpf_object__open_file(&back, path, &d) == 0, "the case opens: %s", d.msg);
+	CHECK(casefile__open_file(&back, path, &d) == 0, "the case opens: %s", d.msg);
 	if (back) {
-		CHECK(back->progs[0].len == obj->progs[0].len &&
-		      !memcmp(back->progs[0].insns, obj->progs[0].insns,
+		CHECK(back->obj->progs[0].len == obj->progs[0].len &&
+		      !memcmp(back->obj->progs[0].insns, obj->progs[0].insns,
 			      obj->progs[0].len * sizeof(struct bpf_insn)), "same program");
-		CHECK(ebpf_object__section(back, "input") && ebpf_object__section(back, "maps") &&
-		      ebpf_object__section(back, "type"), "sections");
-		ebpf_object__free(back);
+		CHECK(casefile__section(back, "input") && casefile__section(back, "maps") &&
+		      casefile__section(back, "type"), "sections");
+		casefile__free(back);
 	}
 	CHECK(corpus_run_case(path, &opts, &log) == 0, "the case replays clean: %s", sbuf_cstr(&log));
 	sbuf_free(&log);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "bpf/asm.h"
+#include "casefile/casefile.h"
 #include "triage/finding.h"
 #include "triage/reduce.h"
 #include "tests/check.h"
@@ -172,7 +173,7 @@ static void test_round_trip(void)
 	CHECK(g.has_origin && g.campaign_seed == 42 && g.index == 100, "origin");
 	/* prog.s assembles back to prog.bin */
 	snprintf(path2, sizeof(path2), "%s/prog.s", path);
-	CHECK(!ebpf_object__open_file(&obj, path2, &d), "prog.s: %s", d.msg);
+	CHECK(!casefile__open_object(&obj, path2, &d), "prog.s: %s", d.msg);
 	if (obj) {
 		CHECK(obj->progs[0].len == f.len &&
 		      !memcmp(obj->progs[0].insns, f.insns, f.len * sizeof(*f.insns)),
@@ -284,7 +285,7 @@ static void reduce_planted(enum plant what, uint8_t kind, size_t max_after)
 		char path[400];
 
 		snprintf(path, sizeof(path), "%s/reduced.s", dir);
-		CHECK(!ebpf_object__open_file(&obj, path, &d), "reduced.s: %s", d.msg);
+		CHECK(!casefile__open_object(&obj, path, &d), "reduced.s: %s", d.msg);
 		CHECK(obj && out && obj->progs[0].len == out_len &&
 		      !memcmp(obj->progs[0].insns, out, out_len * sizeof(*out)),
 		      "reduced.s does not assemble to the result");

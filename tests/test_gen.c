@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bpf/asm.h"
+#include "casefile/casefile.h"
 #include "generators/gen.h"
 #include "oracle/exec/interp.h"
 #include "scev/loop.h"
@@ -1257,8 +1258,9 @@ static void test_text(void)
 
 	for (uint64_t seed = 0; seed < 400; seed++) {
 		struct sbuf sb = SBUF_INIT;
-		struct ebpf_object *obj = NULL;
-		const struct ebpf_section *in, *hd;
+		struct casefile *cf = NULL;
+		struct ebpf_object *obj;
+		const struct casefile_section *in, *hd;
 		struct gen_src src;
 		struct diag d;
 		uint8_t *bytes;
@@ -1270,17 +1272,18 @@ static void test_text(void)
 		gen_program__to_asm(&sb, &p);
 		CHECK(!sb.oom, "to_asm");
 		diag_clear(&d);
-		if (ebpf_object__open_mem(&obj, sbuf_cstr(&sb), sb.len, "gen", &d)) {
+		if (casefile__open_mem(&cf, sbuf_cstr(&sb), sb.len, "gen", &d)) {
 			CHECK(0, "seed %llu: text does not reassemble: %s", (unsigned long long)seed,
 			      d.msg);
 			sbuf_free(&sb);
 			continue;
 		}
+		obj = cf->obj;
 		CHECK(obj->prog_cnt == 1 && obj->progs[0].len == p.len &&
 			      !memcmp(obj->progs[0].insns, p.insns, p.len * sizeof(*p.insns)),
 		      "seed %llu: reassembled program differs", (unsigned long long)seed);
-		in = ebpf_object__section(obj, "input");
-		hd = ebpf_object__section(obj, "helper");
+		in = casefile__section(cf, "input");
+		hd = casefile__section(cf, "helper");
 		CHECK(in && !ebpf_parse_hex(&bytes, &n, in->text, &d) && n == GEN_INPUT_LEN &&
 			      !memcmp(bytes, p.input, n),
 		      "seed %llu: -- input", (unsigned long long)seed);
@@ -1292,7 +1295,7 @@ static void test_text(void)
 		if (hd)
 			free(bytes);
 		CHECK(strstr(sbuf_cstr(&sb), "; loop 0: header ") != NULL, "loop metadata missing");
-		ebpf_object__free(obj);
+		casefile__free(cf);
 		sbuf_free(&sb);
 	}
 	gen_program__free(&p);

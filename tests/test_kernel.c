@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "bpf/prog.h"
+#include "casefile/casefile.h"
 #include "check.h"
 #include "oracle/kernel/kernel.h"
 
@@ -333,7 +334,7 @@ static void compiled(void)
 		return;
 	}
 	diag_clear(&d);
-	if (ebpf_object__open_file(&o, path, &d) == 0) {
+	if (casefile__open_object(&o, path, &d) == 0) {
 		if ((kp = load(o, NULL, "nested_loops"))) {
 			CHECK(kp->accepted, "nested_loops: %s", kp->message);
 			for (size_t k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
@@ -356,7 +357,7 @@ static void compiled(void)
 
 	snprintf(path, sizeof(path), "%s/call_in_loop.o", dir);
 	diag_clear(&d);
-	if (ebpf_object__open_file(&o, path, &d) == 0) {
+	if (casefile__open_object(&o, path, &d) == 0) {
 		if ((kp = load(o, NULL, "call_in_loop"))) {
 			CHECK(kp->accepted, "call_in_loop: %s", kp->message);
 			for (size_t k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
@@ -380,7 +381,7 @@ static void compiled(void)
 	 * r0 as the C code computes it (xdp_md's ingress_ifindex is 0 in a test run) */
 	snprintf(path, sizeof(path), "%s/callbacks.o", dir);
 	diag_clear(&d);
-	if (ebpf_object__open_file(&o, path, &d) == 0) {
+	if (casefile__open_object(&o, path, &d) == 0) {
 		static const struct {
 			const char *name;
 			uint64_t r0;
@@ -411,7 +412,7 @@ static void compiled(void)
 
 	snprintf(path, sizeof(path), "%s/map_rodata.o", dir);
 	diag_clear(&d);
-	if (ebpf_object__open_file(&o, path, &d) == 0) {
+	if (casefile__open_object(&o, path, &d) == 0) {
 		if ((kp = load(o, NULL, "map_rodata"))) {
 			CHECK(kp->accepted && kp->prog_type == BPF_PROG_TYPE_XDP, "map_rodata: %s",
 			      kp->message);

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 
 #include "bpf/prog.h"
+#include "casefile/casefile.h"
 #include "triage/finding.h"
 #include "oracle/kernel/kdiff.h"
 #include "triage/kfinding.h"
@@ -41,7 +42,7 @@ static void one(const char *path, const char *bin)
 	FILE *fp;
 
 	diag_clear(&d);
-	if (ebpf_object__open_file(&obj, path, &d)) {
+	if (casefile__open_object(&obj, path, &d)) {
 		CHECK(0, "%s: %s", path, d.msg);
 		return;
 	}

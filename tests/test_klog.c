@@ -28,6 +28,7 @@
 
 #include "bpf/asm.h"
 #include "bpf/prog.h"
+#include "casefile/casefile.h"
 #include "generators/gen.h"
 #include "oracle/exec/check.h"
 #include "oracle/kernel/kdiff.h"
@@ -257,32 +258,34 @@ out:
 /* ---- fixtures ---- */
 
 struct fixture {
-	struct ebpf_object *obj;
+	struct casefile *cf;
+	struct ebpf_object *obj;	/* cf->obj */
 	const char *log;
-	const struct ebpf_section *expect;
+	const struct casefile_section *expect;
 	struct klog *k;
 	struct claim_prog cp;
 };
 
 static int fixture_open(struct fixture *fx, const char *path)
 {
-	const struct ebpf_section *type, *log;
+	const struct casefile_section *type, *log;
 	struct diag d;
 
 	memset(fx, 0, sizeof(*fx));
 	diag_clear(&d);
-	if (ebpf_object__open_file(&fx->obj, path, &d)) {
+	if (casefile__open_file(&fx->cf, path, &d)) {
 		CHECK(0, "%s: %s", path, d.msg);
 		return -1;
 	}
-	type = ebpf_object__section(fx->obj, "type");
-	log = ebpf_object__section(fx->obj, "log");
-	fx->expect = ebpf_object__section(fx->obj, "expect");
+	fx->obj = fx->cf->obj;
+	type = casefile__section(fx->cf, "type");
+	log = casefile__section(fx->cf, "log");
+	fx->expect = casefile__section(fx->cf, "expect");
 	if (!type || !log) {
 		CHECK(0, "%s: needs '-- type' and '-- log'", path);
 		return -1;
 	}
-	/* "-- type" and "-- maps" are read by the object (bpf/object.c) */
+	/* "-- type" and "-- maps" are read with the program (casefile/) */
 	fx->log = log->text;
 	fx->k = parse(fx->log, fx->obj);
 	if (!fx->k)
@@ -298,7 +301,7 @@ static void fixture_close(struct fixture *fx)
 {
 	claim_prog__free(&fx->cp);
 	klog__free(fx->k);
-	ebpf_object__free(fx->obj);
+	casefile__free(fx->cf);
 }
 
 static void dump(const char *path)
@@ -449,7 +452,7 @@ static void earlier_logs(void)
 		snprintf(sp, sizeof(sp), "%s/tests/data/%s.s", check_source_dir(), names[i]);
 		snprintf(lp, sizeof(lp), "%s/tests/data/%s.txt", check_source_dir(), names[i]);
 		diag_clear(&d);
-		if (ebpf_object__open_file(&obj, sp, &d)) {
+		if (casefile__open_object(&obj, sp, &d)) {
 			CHECK(0, "%s: %s", sp, d.msg);
 			continue;
 		}
@@ -634,7 +637,7 @@ static void kernel_objects(const char *dir, unsigned max_files)
 		if (n < 3 || strcmp(de->d_name + n - 2, ".o"))
 			continue;
 		diag_clear(&d);
-		if (ebpf_object__open_file(&obj, p, &d))
+		if (casefile__open_object(&obj, p, &d))
 			continue;	/* test_elf covers files we cannot open */
 		files++;
 		for (size_t i = 0; i < obj->prog_cnt; i++) {

@@ -14,7 +14,7 @@ command -v nm >/dev/null 2>&1 || { echo "SKIP: nm not found"; exit 77; }
 fail=0
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-for lib in util bpf claims scev oracle gen triage fuzz; do
+for lib in util bpf claims casefile scev oracle gen triage fuzz; do
 	nm --defined-only "$dir/libbpfscev_$lib.a" 2>/dev/null |
 		awk 'NF == 3 && $2 ~ /[TDBRC]/ { print $3 }' | sort -u > "$tmp/$lib.d"
 	nm -u "$dir/libbpfscev_$lib.a" 2>/dev/null | awk '$1 == "U" { print $2 }' | sort -u \
@@ -33,13 +33,14 @@ check() {
 		fi
 	done
 }
-check util bpf claims scev oracle gen triage fuzz
-check bpf claims scev oracle gen triage fuzz
-check claims scev oracle gen triage fuzz
-check scev oracle gen triage fuzz
-check oracle scev gen triage fuzz
-check gen scev oracle triage fuzz
-check triage gen fuzz
+check util bpf claims casefile scev oracle gen triage fuzz
+check bpf claims casefile scev oracle gen triage fuzz
+check claims casefile scev oracle gen triage fuzz
+check casefile claims scev oracle gen triage fuzz
+check scev casefile oracle gen triage fuzz
+check oracle casefile scev gen triage fuzz
+check gen casefile scev oracle triage fuzz
+check triage casefile gen fuzz
 
 # Includes: folder -> the folders whose headers it must not include.
 includes() {
@@ -57,7 +58,7 @@ includes() {
 }
 # The include graph: an edge from each file to each header it includes; a cycle is a failure.
 include_cycles() {
-	(cd "$src" && find util bpf claims scev oracle generators triage fuzz cli \
+	(cd "$src" && find util bpf claims casefile scev oracle generators triage fuzz cli \
 		\( -name '*.[ch]' -o -name '*.inc' \) | sort | while read -r f; do
 		sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" |
 			while read -r inc; do echo "$f $inc"; done
@@ -86,19 +87,21 @@ include_cycles() {
 	END { for (u in nodes) if (!state[u]) dfs(u); exit bad }' || fail=1
 }
 if [ -n "$src" ] && [ -d "$src/oracle" ]; then
-	includes util bpf claims scev oracle generators triage fuzz cli
-	includes bpf claims scev oracle generators triage fuzz cli
-	includes claims scev oracle generators triage fuzz cli
-	includes scev oracle generators triage fuzz cli
-	includes oracle scev generators triage fuzz cli
-	includes generators scev oracle triage fuzz cli
-	includes triage generators fuzz cli
+	includes util bpf claims casefile scev oracle generators triage fuzz cli
+	includes bpf claims casefile scev oracle generators triage fuzz cli
+	includes claims casefile scev oracle generators triage fuzz cli
+	includes casefile claims scev oracle generators triage fuzz cli
+	includes scev casefile oracle generators triage fuzz cli
+	includes oracle casefile scev generators triage fuzz cli
+	includes generators casefile scev oracle triage fuzz cli
+	includes triage casefile generators fuzz cli
 	includes fuzz cli
 	include_cycles
 else
 	echo "FAIL: no source directory given (\$2): the includes are not checked"
 	fail=1
 fi
-[ $fail -eq 0 ] && echo "layers: util < bpf < claims < {scev, oracle, generators} < triage < fuzz hold" \
+[ $fail -eq 0 ] && echo "layers: util < bpf < claims < {scev, oracle, generators} < triage < fuzz," \
+	"bpf < casefile < fuzz hold" \
 	"(archives and includes), no include cycle"
 exit $fail

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "bpf/prog.h"
+#include "casefile/casefile.h"
 #include "claims/claims.h"
 #include "tests/check.h"
 #include "util/json.h"
@@ -304,7 +305,7 @@ int main(void)
 
 	/* The reference: the instructions as the ELF loader gives them. */
 	diag_clear(&d);
-	CHECK(ebpf_object__open_file(&o, obj, &d) == 0 && o->prog_cnt == 1, "%s: %s", obj, d.msg);
+	CHECK(casefile__open_object(&o, obj, &d) == 0 && o->prog_cnt == 1, "%s: %s", obj, d.msg);
 	if (!o || o->prog_cnt != 1 || !flow_graph(o->progs[0].insns, (uint32_t)o->progs[0].len)) {
 		CHECK(0, "%s: cannot build the reference flow graph", obj);
 		ebpf_object__free(o);

@@ -14,6 +14,7 @@
 
 #include "bpf/asm.h"
 #include "bpf/prog.h"
+#include "casefile/casefile.h"
 #include "oracle/kernel/kernel.h"
 #include "triage/predicate.h"
 #include "triage/reduce.h"
@@ -206,7 +207,7 @@ static void test_invariant(void)
 	snprintf(path, sizeof(path), "%s/docs/kernel-findings/reg-invariants-true-reg1.s",
 		 check_source_dir());
 	diag_clear(&d);
-	if (ebpf_object__open_file(&obj, path, &d)) {
+	if (casefile__open_object(&obj, path, &d)) {
 		CHECK(0, "%s: %s", path, d.msg);
 		return;
 	}
@@ -266,7 +267,7 @@ static void test_cli(const char *bin)
 	CHECK(run(cmd) == 0, "raw input: %s", cmd);
 	snprintf(out, sizeof(out), "%s/out.bin", dir);
 	diag_clear(&d);
-	CHECK(!ebpf_object__open_file(&obj, out, &d) && obj->progs[0].len <= 2,
+	CHECK(!casefile__open_object(&obj, out, &d) && obj->progs[0].len <= 2,
 	      "raw output: %s", d.msg);
 	ebpf_object__free(obj);
 	obj = NULL;
@@ -289,7 +290,7 @@ static void test_cli(const char *bin)
 		CHECK(run(cmd) == 0, "ELF input: %s", cmd);
 		snprintf(out, sizeof(out), "%s/elf.s", dir);
 		diag_clear(&d);
-		CHECK(!ebpf_object__open_file(&obj, out, &d), "ELF result: %s", d.msg);
+		CHECK(!casefile__open_object(&obj, out, &d), "ELF result: %s", d.msg);
 		CHECK(obj && obj->map_cnt == 1 && obj->maps[0].max_entries == 1 &&
 		      obj->progs[0].len <= 8, "ELF result: %zu maps, %u entries, %zu slots",
 		      obj ? obj->map_cnt : 0, obj && obj->map_cnt ? obj->maps[0].max_entries : 0,

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "casefile/casefile.h"
 #include "oracle/exec/check.h"
 #include "oracle/exec/interp.h"
 #include "scev/report.h"
@@ -40,7 +41,7 @@ static void one(const char *path)
 
 	diag_clear(&d);
 	files++;
-	if (ebpf_object__open_file(&obj, path, &d)) {
+	if (casefile__open_object(&obj, path, &d)) {
 		rejected++;
 		CHECK(d.msg[0] != '\0', "%s: rejected without a reason", path);
 		return;

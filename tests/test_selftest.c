@@ -19,6 +19,7 @@
 
 #include "bpf/asm.h"
 #include "bpf/prog.h"
+#include "casefile/casefile.h"
 #include "oracle/kernel/kernel.h"
 #include "triage/selftest.h"
 #include "tests/check.h"
@@ -177,7 +178,7 @@ static void round_trip(const struct reduce_prog *p, const struct selftest_opts *
 		return;
 	}
 	diag_clear(&d);
-	CHECK(!ebpf_object__open_file(&obj, objp, &d), "%s: the object: %s", what, d.msg);
+	CHECK(!casefile__open_object(&obj, objp, &d), "%s: the object: %s", what, d.msg);
 	prog = obj ? ebpf_object__find_prog(obj, so->name) : NULL;
 	CHECK(prog != NULL, "%s: no program '%s' in the object", what, so->name);
 	if (prog) {
@@ -276,7 +277,7 @@ static void test_kernel_finding(void)
 	src = slurp(c_path);
 	CHECK(src != NULL, "%s is missing", c_path);
 	diag_clear(&d);
-	CHECK(!ebpf_object__open_file(&s_obj, s_path, &d), "%s: %s", s_path, d.msg);
+	CHECK(!casefile__open_object(&s_obj, s_path, &d), "%s: %s", s_path, d.msg);
 	if (!src || !s_obj)
 		goto out;
 	CHECK(strstr(src, "__failure") && strstr(src, "__flag(BPF_F_TEST_REG_INVARIANTS)") &&
@@ -284,7 +285,7 @@ static void test_kernel_finding(void)
 	      "what it shows");
 	CHECK(compile(c_path, o_path) == 0, "clang fails on %s", c_path);
 	diag_clear(&d);
-	CHECK(!ebpf_object__open_file(&o_obj, o_path, &d), "finding.o: %s", d.msg);
+	CHECK(!casefile__open_object(&o_obj, o_path, &d), "finding.o: %s", d.msg);
 	prog = o_obj && o_obj->prog_cnt ? &o_obj->progs[0] : NULL;
 	if (!prog)
 		goto out;
@@ -341,7 +342,7 @@ static void test_command(void)
 	CHECK(compile(out, objp) == 0, "clang fails on the command's selftest");
 	src = slurp(out);
 	diag_clear(&d);
-	if (src && !ebpf_object__open_file(&obj, objp, &d) && obj->prog_cnt) {
+	if (src && !casefile__open_object(&obj, objp, &d) && obj->prog_cnt) {
 		printf("the command's selftest: %zu slots, %zu maps\n", obj->progs[0].len,
 		       obj->map_cnt);
 		CHECK(obj->progs[0].len <= 8 && obj->map_cnt == 1 &&

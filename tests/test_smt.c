@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "bpf/prog.h"
+#include "casefile/casefile.h"
 #include "fuzz/corpus.h"
 #include "oracle/exec/check.h"
 #include "triage/finding.h"
@@ -611,19 +612,6 @@ static void test_precision(void)
 
 /* ---- 3. the analyzer's claims over the corpus ---- */
 
-static uint32_t case_type(const struct ebpf_object *obj)
-{
-	const struct ebpf_section *s = ebpf_object__section(obj, "type");
-	char t[32] = "";
-
-	if (!s)
-		return BPF_PROG_TYPE_UNSPEC;
-	sscanf(s->text, "%31s", t);
-	return !strcmp(t, "xdp") ? BPF_PROG_TYPE_XDP :
-	       !strcmp(t, "socket") ? BPF_PROG_TYPE_SOCKET_FILTER :
-	       !strcmp(t, "tc") ? BPF_PROG_TYPE_SCHED_CLS : BPF_PROG_TYPE_UNSPEC;
-}
-
 static void test_corpus(void)
 {
 	char dir[1024], **names = NULL;
@@ -650,7 +638,7 @@ static void test_corpus(void)
 		}
 		snprintf(path, sizeof(path), "%s/%s", dir, names[k]);
 		diag_clear(&dg);
-		if (ebpf_object__open_file(&obj, path, &dg)) {
+		if (casefile__open_object(&obj, path, &dg)) {
 			CHECK(0, "%s: %s", names[k], dg.msg);
 			free(names[k]);
 			continue;
@@ -662,7 +650,7 @@ static void test_corpus(void)
 			struct smt_result r;
 			int err;
 
-			prog->prog_type = case_type(obj);
+			/* the case's "-- type" (casefile/) */
 			so.prog_type = prog->prog_type;
 			if (scev_analyze(&cp, prog, obj->maps, obj->map_cnt, &so, &dg)) {
 				CHECK(0, "%s: analyze: %s", names[k], dg.msg);

@@ -2,7 +2,7 @@
  *
  * The bytes are handed over as they are — not NUL-terminated, so a read past the end is an ASan
  * report.  Three readers see them: ebpf_asm() on the whole text (every dialect of bpf/asm.h,
- * detected per line), ebpf_object__open_mem() (format detection, "-- name" sections, assembly of
+ * detected per line), casefile__open_mem() (format detection, "-- name" sections, assembly of
  * the asm section and validation), and ebpf_parse_hex() on every section (how -- input and
  * -- helper are read).  When the text assembles, the disassembly of the result must assemble to
  * the same slots: the round trip bpf/asm.h promises for any instructions.
@@ -12,6 +12,7 @@
 
 #include "bpf/asm.h"
 #include "bpf/prog.h"
+#include "casefile/casefile.h"
 #include "fuzz/targets/fuzz_check.h"
 
 #define FUZZ_MAX_TEXT (64 * 1024)	/* longer texts add time, not coverage */
@@ -40,8 +41,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *text = (const char *)data;
 	struct bpf_insn *insns = NULL;
-	struct ebpf_object *obj = NULL;
-	struct ebpf_section *secs = NULL;
+	struct casefile *cf = NULL;
+	struct casefile_section *secs = NULL;
 	uint32_t *lines = NULL;
 	size_t len = 0, nsecs = 0;
 	struct diag d;
@@ -68,7 +69,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	diag_clear(&d);
-	if (!ebpf_object__open_mem(&obj, data, size, "fuzz.s", &d)) {
+	if (!casefile__open_mem(&cf, data, size, "fuzz.s", &d)) {
+		const struct ebpf_object *obj = cf->obj;
+
 		CHECK(obj->prog_cnt >= 1, "an object without programs opened");
 		/* well encoded always; valid unless the loader recorded a structure defect */
 		for (size_t i = 0; i < obj->prog_cnt; i++) {
@@ -79,11 +82,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			CHECK(!ebpf_validate(p->insns, p->len, NULL) == !p->defect[0],
 			      "program %zu: defect '%s' disagrees with ebpf_validate", i, p->defect);
 		}
-		ebpf_object__free(obj);
+		casefile__free(cf);
 	}
 
 	diag_clear(&d);
-	if (!ebpf_sections__parse(&secs, &nsecs, text, size, &d)) {
+	if (!casefile_sections__parse(&secs, &nsecs, text, size, &d)) {
 		for (size_t i = 0; i < nsecs; i++) {
 			uint8_t *bytes = NULL;
 			size_t n = 0;
@@ -92,7 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (!ebpf_parse_hex(&bytes, &n, secs[i].text, &d))
 				free(bytes);
 		}
-		ebpf_sections__free(secs, nsecs);
+		casefile_sections__free(secs, nsecs);
 	}
 	return 0;
 }

@@ -28,6 +28,7 @@
 #include <linux/bpf.h>
 
 #include "bpf/prog.h"
+#include "casefile/casefile.h"
 #include "fuzz/targets/fuzz_interp_z3.h"
 #include "fuzz/targets/fuzz_pipeline.h"
 
@@ -190,8 +191,9 @@ static int make_interp_z3(const char *dir)
 static int make_analyzer(const char *dir, int argc, char **argv)
 {
 	for (int i = 0; i < argc; i++) {
+		struct casefile *cf;
 		struct ebpf_object *obj;
-		const struct ebpf_section *ty;
+		const struct casefile_section *ty;
 		struct diag d;
 		char name[256], msg[1024];
 		const char *base = strrchr(argv[i], '/');
@@ -199,18 +201,19 @@ static int make_analyzer(const char *dir, int argc, char **argv)
 		size_t n;
 
 		diag_clear(&d);
-		if (ebpf_object__open_file(&obj, argv[i], &d)) {
+		if (casefile__open_file(&cf, argv[i], &d)) {
 			diag_format(&d, msg, sizeof(msg));
 			fprintf(stderr, "skipped: %s\n", msg);
 			continue;
 		}
+		obj = cf->obj;
 		n = obj->progs[0].len * sizeof(struct bpf_insn);
 		buf = malloc(n + 1);
 		if (!buf)
 			return 1;
 		memcpy(buf, obj->progs[0].insns, n);
 		/* the type byte: see fuzz_analyzer.c (1 XDP, 2 tc, 3 socket filter) */
-		ty = ebpf_object__section(obj, "type");
+		ty = casefile__section(cf, "type");
 		if (ty && strstr(ty->text, "xdp"))
 			buf[n++] = 1;
 		else if (ty && strstr(ty->text, "tc"))
@@ -225,7 +228,7 @@ static int make_analyzer(const char *dir, int argc, char **argv)
 		if (write_file(dir, name, buf, n))
 			return 1;
 		free(buf);
-		ebpf_object__free(obj);
+		casefile__free(cf);
 	}
 	return 0;
 }

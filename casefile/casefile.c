@@ -1,0 +1,272 @@
+/* Data files: "-- name" sections around an assembly program.  See casefile.h. */
+#include "casefile/casefile.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/file.h"
+
+void casefile_sections__free(struct casefile_section *s, size_t cnt)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < cnt; i++)
+		free(s[i].text);
+	free(s);
+}
+
+/* Copies text[start, end) as a section's text, ending with a newline when not empty. */
+static int section_text(struct casefile_section *sec, const char *text, size_t start, size_t end)
+{
+	size_t n = end - start;
+	bool nl = n && text[end - 1] != '\n';
+
+	sec->text = malloc(n + nl + 1);
+	if (!sec->text)
+		return -ENOMEM;
+	memcpy(sec->text, text + start, n);
+	if (nl)
+		sec->text[n++] = '\n';
+	sec->text[n] = '\0';
+	return 0;
+}
+
+/* A section's lines are contiguous in the file, so its text is copied once, when the next header
+ * (or the end) closes it: appending line by line costs quadratic time on a large '-- asm'. */
+int casefile_sections__parse(struct casefile_section **out, size_t *cnt, const char *text,
+			     size_t len, struct diag *d)
+{
+	struct casefile_section *v = NULL;
+	size_t n = 0, cap = 0, pos = 0, start = 0;
+	int line = 1;
+	bool any_header = false;
+
+	/* First pass: is there any header at all? */
+	for (size_t i = 0; i + 2 < len; i++)
+		if ((i == 0 || text[i - 1] == '\n') && text[i] == '-' && text[i + 1] == '-' &&
+		    text[i + 2] == ' ') {
+			any_header = true;
+			break;
+		}
+	if (!any_header) {
+		v = calloc(1, sizeof(*v));
+		if (!v || !(v[0].text = malloc(len + 1))) {
+			free(v);
+			return diag_set(d, ENOMEM, "out of memory");
+		}
+		strcpy(v[0].name, "asm");
+		memcpy(v[0].text, text, len);
+		v[0].text[len] = '\0';
+		v[0].line = 1;
+		*out = v;
+		*cnt = 1;
+		return 0;
+	}
+	while (pos < len) {
+		const char *nlp = memchr(text + pos, '\n', len - pos);
+		size_t eol = nlp ? (size_t)(nlp - text) : len;
+
+		if (eol - pos >= 3 && !strncmp(text + pos, "-- ", 3)) {
+			size_t nlen = eol - pos - 3;
+
+			while (nlen && (text[pos + 3 + nlen - 1] == ' ' || text[pos + 3 + nlen - 1] == '\r'))
+				nlen--;
+			if (nlen == 0 || nlen >= sizeof(v->name)) {
+				casefile_sections__free(v, n);
+				return diag_at_line(d, EINVAL, line, 4, "section name %s",
+						    nlen ? "too long" : "missing after '-- '");
+			}
+			if (n && section_text(&v[n - 1], text, start, pos))
+				goto nomem;
+			if (n == cap) {
+				size_t nc = cap ? cap * 2 : 8;
+				struct casefile_section *nv = realloc(v, nc * sizeof(*nv));
+
+				if (!nv)
+					goto nomem;
+				v = nv;
+				cap = nc;
+			}
+			memset(&v[n], 0, sizeof(v[n]));
+			memcpy(v[n].name, text + pos + 3, nlen);
+			v[n].name[nlen] = '\0';
+			v[n].line = line + 1;
+			n++;
+			start = eol < len ? eol + 1 : len;
+		}
+		pos = eol + 1;
+		line++;
+	}
+	if (n && section_text(&v[n - 1], text, start, len))
+		goto nomem;
+	*out = v;
+	*cnt = n;
+	return 0;
+nomem:
+	casefile_sections__free(v, n);
+	return diag_set(d, ENOMEM, "out of memory");
+}
+
+const struct casefile_section *casefile__section(const struct casefile *cf, const char *name)
+{
+	for (size_t i = 0; i < cf->section_cnt; i++)
+		if (!strcmp(cf->sections[i].name, name))
+			return &cf->sections[i];
+	return NULL;
+}
+
+/* "-- type": xdp, socket, tc or plain (the context model of the program). */
+static int parse_type(struct casefile *cf, struct diag *d)
+{
+	const struct casefile_section *sec = casefile__section(cf, "type");
+	char t[32] = "";
+
+	if (!sec)
+		return 0;
+	if (sscanf(sec->text, "%31s", t) != 1 || (strcmp(t, "xdp") && strcmp(t, "socket") &&
+						   strcmp(t, "tc") && strcmp(t, "plain")))
+		return diag_at_line(d, EINVAL, sec->line, 1, "unknown program type '%s' (xdp, socket, "
+				    "tc, plain)", t);
+	cf->obj->progs[0].prog_type = !strcmp(t, "xdp") ? BPF_PROG_TYPE_XDP :
+				!strcmp(t, "socket") ? BPF_PROG_TYPE_SOCKET_FILTER :
+				!strcmp(t, "tc") ? BPF_PROG_TYPE_SCHED_CLS : BPF_PROG_TYPE_UNSPEC;
+	return 0;
+}
+
+/* "-- maps": one map per line, in LD_IMM64 index order: "array key=4 value=64 entries=4"
+ * (array or hash), optionally "name=NAME" (the name the kernel prints; default mapN); blank
+ * lines and '#' comments are skipped. */
+static int parse_maps(struct casefile *cf, struct diag *d)
+{
+	const struct casefile_section *sec = casefile__section(cf, "maps");
+	struct ebpf_object *o = cf->obj;
+	const char *p;
+	int line;
+
+	if (!sec)
+		return 0;
+	p = sec->text;
+	for (line = sec->line; *p; line++) {
+		size_t l = strcspn(p, "\n");
+		char buf[256], kind[16], name[64] = "", extra[2];
+		unsigned ks, vs, me;
+		struct ebpf_map_def *nv, *m;
+		int n;
+
+		snprintf(buf, sizeof(buf), "%.*s", (int)(l < sizeof(buf) - 1 ? l : sizeof(buf) - 1), p);
+		p += l + (p[l] == '\n');
+		buf[strcspn(buf, "#")] = '\0';
+		if (buf[strspn(buf, " \t\r")] == '\0')
+			continue;
+		n = sscanf(buf, " %15s key=%u value=%u entries=%u name=%63s %1s", kind, &ks, &vs, &me,
+			   name, extra);
+		if (n == 4 && sscanf(buf, " %*s key=%*u value=%*u entries=%*u %1s", extra) == 1)
+			n = 0;	/* something after the entries that is not a name */
+		if ((n != 4 && n != 5) || (strcmp(kind, "array") && strcmp(kind, "hash")) || !vs ||
+		    !me || !ks)
+			return diag_at_line(d, EINVAL, line, 1, "expected 'array|hash key=K value=V "
+					    "entries=N [name=NAME]' (all nonzero)");
+		nv = realloc(o->maps, (o->map_cnt + 1) * sizeof(*nv));
+		if (!nv)
+			return diag_set(d, ENOMEM, "out of memory");
+		o->maps = nv;
+		m = &nv[o->map_cnt];
+		memset(m, 0, sizeof(*m));
+		if (name[0])
+			snprintf(m->name, sizeof(m->name), "%s", name);
+		else
+			snprintf(m->name, sizeof(m->name), "map%zu", o->map_cnt);
+		m->type = strcmp(kind, "array") ? BPF_MAP_TYPE_HASH : BPF_MAP_TYPE_ARRAY;
+		m->key_size = ks;
+		m->value_size = vs;
+		m->max_entries = me;
+		o->map_cnt++;
+	}
+	return 0;
+}
+
+static int open_text(struct casefile *cf, const char *text, size_t len, const char *name,
+		     struct diag *d)
+{
+	const struct casefile_section *asm_sec;
+	int err;
+
+	err = casefile_sections__parse(&cf->sections, &cf->section_cnt, text, len, d);
+	if (err)
+		return err;
+	asm_sec = casefile__section(cf, "asm");
+	if (!asm_sec)
+		return diag_set(d, EINVAL, "data file has no '-- asm' section");
+	err = ebpf_object__open_asm(&cf->obj, asm_sec->text, strlen(asm_sec->text), asm_sec->line,
+				    name, d);
+	if (err)
+		return err;
+	if ((err = parse_type(cf, d)))
+		return err;
+	return parse_maps(cf, d);
+}
+
+int casefile__open_mem(struct casefile **out, const void *data, size_t len, const char *name,
+		       struct diag *d)
+{
+	struct casefile *cf;
+	int err;
+
+	*out = NULL;
+	if (d)
+		diag_set_file(d, name);
+	cf = calloc(1, sizeof(*cf));
+	if (!cf)
+		return diag_set(d, ENOMEM, "out of memory");
+	if (ebpf_format_of(data, len) == EBPF_FMT_ASM)
+		err = open_text(cf, data, len, name, d);
+	else
+		err = ebpf_object__open_mem(&cf->obj, data, len, name, d);
+	if (err) {
+		casefile__free(cf);
+		return err;
+	}
+	*out = cf;
+	return 0;
+}
+
+int casefile__open_file(struct casefile **out, const char *path, struct diag *d)
+{
+	uint8_t *buf;
+	size_t n;
+	int err;
+
+	*out = NULL;
+	err = read_file(&buf, &n, path, d);
+	if (err)
+		return err;
+	err = casefile__open_mem(out, buf, n, path, d);
+	free(buf);
+	return err;
+}
+
+int casefile__open_object(struct ebpf_object **out, const char *path, struct diag *d)
+{
+	struct casefile *cf;
+	int err;
+
+	*out = NULL;
+	err = casefile__open_file(&cf, path, d);
+	if (err)
+		return err;
+	*out = cf->obj;
+	cf->obj = NULL;
+	casefile__free(cf);
+	return 0;
+}
+
+void casefile__free(struct casefile *cf)
+{
+	if (!cf)
+		return;
+	ebpf_object__free(cf->obj);
+	casefile_sections__free(cf->sections, cf->section_cnt);
+	free(cf);
+}
