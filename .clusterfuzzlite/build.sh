@@ -36,7 +36,7 @@ cmake --build "$work" -j"$jobs" --target bpfscev_fuzz
 # the layers, top first (CMakeLists.txt): a static link resolves each against those after it
 libs=("$work/libbpfscev_fuzz.a" "$work/libbpfscev_triage.a" "$work/libbpfscev_oracle.a"
       "$work/libbpfscev_gen.a" "$work/libbpfscev_scev.a" "$work/libbpfscev_claims.a"
-      "$work/libbpfscev_bpf.a" "$work/libbpfscev_util.a")
+      "$work/libbpfscev_casefile.a" "$work/libbpfscev_bpf.a" "$work/libbpfscev_util.a")
 syslibs=(-Wl,-Bstatic -lbpf -lelf -Wl,-Bdynamic -lz3 -lz -lm -Wl,-rpath,'$ORIGIN/lib')
 
 targets=()
