@@ -247,6 +247,14 @@ int casefile__open_file(struct casefile **out, const char *path, struct diag *d)
 	return err;
 }
 
+/* The program of cf, taken out of it; cf freed. */
+static void take_object(struct ebpf_object **out, struct casefile *cf)
+{
+	*out = cf->obj;
+	cf->obj = NULL;
+	casefile__free(cf);
+}
+
 int casefile__open_object(struct ebpf_object **out, const char *path, struct diag *d)
 {
 	struct casefile *cf;
@@ -254,12 +262,22 @@ int casefile__open_object(struct ebpf_object **out, const char *path, struct dia
 
 	*out = NULL;
 	err = casefile__open_file(&cf, path, d);
-	if (err)
-		return err;
-	*out = cf->obj;
-	cf->obj = NULL;
-	casefile__free(cf);
-	return 0;
+	if (!err)
+		take_object(out, cf);
+	return err;
+}
+
+int casefile__open_object_mem(struct ebpf_object **out, const void *data, size_t len,
+			      const char *name, struct diag *d)
+{
+	struct casefile *cf;
+	int err;
+
+	*out = NULL;
+	err = casefile__open_mem(&cf, data, len, name, d);
+	if (!err)
+		take_object(out, cf);
+	return err;
 }
 
 void casefile__free(struct casefile *cf)

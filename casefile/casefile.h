@@ -39,6 +39,8 @@ void casefile__free(struct casefile *cf);
 /* The program of a file of any format, data files included, without the sections: what a tool
  * that takes "a program" opens.  Same errors as casefile__open_file. */
 int casefile__open_object(struct ebpf_object **out, const char *path, struct diag *d);
+int casefile__open_object_mem(struct ebpf_object **out, const void *data, size_t len,
+			      const char *name, struct diag *d);
 /* Text of section "name", NULL when absent. */
 const struct casefile_section *casefile__section(const struct casefile *cf, const char *name);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bpf/prog.h"
+#include "casefile/casefile.h"
 #include "claims/claims.h"
 #include "oracle/exec/interp.h"
 #include "oracle/kernel/kdiff.h"
@@ -34,7 +35,7 @@ static struct ebpf_object *open_asm(const char *src)
 	struct diag d;
 
 	diag_clear(&d);
-	CHECK(!ebpf_object__open_mem(&o, src, strlen(src), "mg", &d), "assemble: %s", d.msg);
+	CHECK(!casefile__open_object_mem(&o, src, strlen(src), "mg", &d), "assemble: %s", d.msg);
 	return o;
 }
 
