@@ -303,6 +303,8 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 		sbuf_puts(sb, " huge");
 	if (p->flags & GEN_PROG_MAY_NOT_TERMINATE)
 		sbuf_puts(sb, " may-not-terminate");
+	if (p->flags & GEN_PROG_NULL_UNSAFE)
+		sbuf_puts(sb, " null-unsafe");
 	sbuf_puts(sb, "\n; shapes:");
 	for (unsigned s = 0; s < GEN_SHAPE__COUNT; s++)
 		if (p->shapes & (1ull << s))

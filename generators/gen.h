@@ -33,7 +33,8 @@
  * Programs without GEN_PROG_CALLS_UNSAFE keep every promise above; those with it keep them all
  * except the kernel's rules on calls (recursion, at most 8 frames, at most 512 bytes of combined
  * stack), and run in the interpreter like any other (GEN_PROG_CALL_TRAP when a run may stop at
- * the interpreter's copy of those limits).  gen_program.funcs and the call-graph fields say
+ * the interpreter's copy of those limits).  Likewise GEN_PROG_NULL_UNSAFE (p_null_stale, the
+ * unsafe twin of p_null_copy) breaks only the promise on null checks.  gen_program.funcs and the call-graph fields say
  * which shape was emitted.
  *
  * The input is the packet: GEN_INPUT_LEN bytes.  The prologue loads data and data_end from
@@ -69,6 +70,7 @@
 #define GEN_FP_KEY (-24)	/* u32 key of map lookups */
 #define GEN_FP_ARRAY (-320)	/* 64-byte array indexed by IVs, zeroed up front */
 #define GEN_FP_CELL (-232)	/* u64 written before a call that passes a pointer to it */
+#define GEN_FP_VALUE (-240)	/* a map lookup's result spilled (p_null_copy, p_null_stale) */
 
 /* The kernel's limits on bpf-to-bpf calls, which the interpreter shares for frames. */
 #define GEN_MAX_FUNCS 16	/* main and its subprograms */
@@ -128,6 +130,11 @@
 	X(p_indirect_write, 50, 0, 100, "an array access is an indirect write to the stack")       \
 	X(p_map, 15, 0, 100, "the program uses an array map indexed by an IV")                     \
 	X(p_pkt, 15, 0, 100, "the program reads the packet at IV-indexed offsets")                 \
+	X(p_null_copy, 0, 0, 100,                                                                  \
+	  "a map lookup's result is copied or spilled and null-checked through another copy")     \
+	X(p_null_stale, 0, 0, 100,                                                                 \
+	  "unsafe twin of p_null_copy: an earlier lookup's spilled result is read after a check "  \
+	  "of a later one's")                                                                       \
 	X(p_outer_mod, 20, 0, 100, "an inner loop changes an outer loop's variables")              \
 	X(p_outer_back, 0, 0, 100,                                                                 \
 	  "an inner loop moves an outer counter against its direction (may not end; main only)")   \
@@ -198,6 +205,8 @@ bool gen_knob_info(size_t i, const char **name, uint32_t *def, const char **what
 	X(ARRAY_READ, "stack-array-read")                                                          \
 	X(INDIRECT_WRITE, "indirect-stack-write")                                                  \
 	X(MAP, "map-access")                                                                       \
+	X(NULL_COPY, "null-check-through-copy")                                                    \
+	X(NULL_STALE, "null-check-of-another-lookup")                                              \
 	X(PKT, "packet-access")                                                                    \
 	X(OUTER_MOD, "inner-changes-outer")                                                        \
 	X(OUTER_MOD_CTR, "inner-changes-outer-counter")                                            \
@@ -283,6 +292,8 @@ struct gen_loop {
 					 * (INTERP_TRAP_LIMIT: 8 frames, 512 bytes) */
 #define GEN_PROG_CALLS_UNSAFE (1u << 3)	/* the kernel refuses its calls: recursion, more than
 					 * GEN_MAX_FRAMES or GEN_MAX_STACK */
+#define GEN_PROG_NULL_UNSAFE (1u << 4)	/* p_null_stale: a run may read through a NULL map value
+					 * (INTERP_TRAP_MEM); the kernel refuses it */
 
 /* The call graph's shape: no calls, calls without a cycle, or recursion that nothing stops
  * (through one function or two), or that a counter argument stops. */

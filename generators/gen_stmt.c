@@ -207,13 +207,12 @@ static void stmt_array(struct gi *g, struct gi_loop *lp)
 	gi_scratch_release(g);
 }
 
-/* value = lookup(map, iv & 3); if (value) acc += value[iv & 7] (and maybe value[..] = c). */
-static void stmt_map(struct gi *g, struct gi_loop *lp)
+/* r0 = lookup(map, key), the key being iv & mask, homes in r1-r5 spilled around the call. */
+static void map_lookup(struct gi *g, struct gi_loop *lp, int idx, int32_t mask)
 {
-	int idx = pick_iv(g, lp), l_skip = gi_label(g), t, u;
+	int t = gi_var_copy(g, idx);
 
-	t = gi_var_copy(g, idx);
-	gi_alu(g, true, BPF_AND, t, GEN_MAP_ENTRIES - 1);
+	gi_alu(g, true, BPF_AND, t, mask);
 	gi_stx(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, t);
 	gi_scratch_release(g);
 	gi_spill_caller_homes(g);
@@ -224,17 +223,59 @@ static void stmt_map(struct gi *g, struct gi_loop *lp)
 	gi_fill_caller_homes(g);
 	note_call(g, lp);
 	g->scratch_busy = 1u << BPF_REG_0;
-	gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_skip);
+}
+
+/* value = lookup(map, iv & 3); if (value) acc += value[iv & 7] (and maybe value[..] = c).
+ * p_null_copy: the key is iv & 7 (NULL for 4-7) and the result is copied to another register,
+ * or spilled to fp-240 and filled, and the null check and the accesses go through different
+ * copies (the kernel's register ids settle them all).  p_null_stale, its unsafe twin: the
+ * result of a first lookup with key iv & 7 is spilled, and after a second lookup only the
+ * second result is checked before the first is filled and read. */
+static void stmt_map(struct gi *g, struct gi_loop *lp)
+{
+	int idx = pick_iv(g, lp), l_skip = gi_label(g), t, u, v = BPF_REG_0, c = BPF_REG_0;
+	/* r0, the index, the loaded value, the accumulator's fill and a copy */
+	bool room = gi_scratch_free(g) >= 5;
+	bool copy = room && gen_bool(g->src, g->k->p_null_copy);
+	bool stale = room && !copy && gen_bool(g->src, g->k->p_null_stale);
+	unsigned form = copy ? gen_pick(g->src, 3) : 0;
+
+	if (stale) {
+		map_lookup(g, lp, idx, 7);
+		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_VALUE, BPF_REG_0);
+		gi_scratch_release(g);
+		lp->shapes |= GEN_SH(NULL_STALE);
+		g->p->flags |= GEN_PROG_NULL_UNSAFE;
+	}
+	map_lookup(g, lp, idx, copy ? 7 : GEN_MAP_ENTRIES - 1);
+	if (copy) {
+		lp->shapes |= GEN_SH(NULL_COPY);
+		if (form == 0) {	/* check r0, access through a register copy */
+			v = gi_scratch(g);
+			gi_alux(g, true, BPF_MOV, v, BPF_REG_0);
+		} else {	/* spilled; check the fill (1) or r0, then access a new fill (2) */
+			gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_VALUE, BPF_REG_0);
+			if (form == 1) {
+				c = gi_scratch(g);
+				gi_ldx(g, BPF_DW, c, EBPF_REG_FP, GEN_FP_VALUE);
+			}
+		}
+	}
+	gi_jmp(g, false, BPF_JEQ, c, 0, l_skip);
+	if (form == 2 || stale) {
+		v = gi_scratch(g);
+		gi_ldx(g, BPF_DW, v, EBPF_REG_FP, GEN_FP_VALUE);
+	}
 	t = gi_var_copy(g, idx);
 	gi_alu(g, true, BPF_AND, t, GEN_MAP_VALUE_SIZE / 8 - 1);
 	gi_alu(g, true, BPF_LSH, t, 3);
-	gi_alux(g, true, BPF_ADD, BPF_REG_0, t);
+	gi_alux(g, true, BPF_ADD, v, t);
 	u = gi_scratch(g);
-	gi_ldx(g, BPF_DW, u, BPF_REG_0, 0);
+	gi_ldx(g, BPF_DW, u, v, 0);
 	gi_var_alux(g, g->fn->acc, BPF_ADD, u);
 	if (gen_bool(g->src, 50)) {
 		gi_var_to_reg(g, lp->ctr, t);
-		gi_stx(g, BPF_DW, BPF_REG_0, 0, t);
+		gi_stx(g, BPF_DW, v, 0, t);
 	}
 	gi_bind(g, l_skip);
 	gi_scratch_release(g);

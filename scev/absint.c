@@ -226,6 +226,14 @@ static void pkt_refine(uint8_t op, bool is32, bool taken, const struct aval *a,
 		*pkt_min = need;
 }
 
+/* A null check that decided the maybe-null pointer before (now after) decides its copies. */
+static void settle_copies(struct astate *t, const struct aval *before, const struct aval *after)
+{
+	if (before->kind == AV_PTR && before->maybe_null && before->id &&
+	    !(after->kind == AV_PTR && after->maybe_null))
+		astate__settle_null(t, before->id, after->kind != AV_PTR);
+}
+
 /* Where send_succs() sends each successor's state: the forward pass or a side run. */
 typedef int (*send_fn)(struct engine *en, uint32_t from, uint32_t to, const struct astate *st,
 		       void *arg);
@@ -248,7 +256,7 @@ static int send_succs(struct engine *en, uint32_t b, struct astate *s, send_fn s
 						  x ? &s->regs[last->src_reg] : &kb);
 
 		for (int taken = 0; taken < 2 && !err; taken++) {
-			struct aval a, bb;
+			struct aval a, bb, a0, b0;
 
 			if (outcome == !taken)
 				continue;	/* this arm cannot run */
@@ -256,9 +264,13 @@ static int send_succs(struct engine *en, uint32_t b, struct astate *s, send_fn s
 				break;
 			a = t.regs[last->dst_reg];
 			bb = x ? t.regs[last->src_reg] : kb;
+			a0 = a;
+			b0 = bb;
 			pkt_refine(ebpf_op(last), is32, taken, &a, &bb, &t.pkt_min);
 			if (!aval_refine(ebpf_op(last), is32, taken, &a, &bb))
 				continue;
+			settle_copies(&t, &a0, &a);
+			settle_copies(&t, &b0, &bb);
 			if (x)
 				t.regs[last->src_reg] = bb;
 			t.regs[last->dst_reg] = a;
@@ -514,6 +526,8 @@ static int flush_segment(struct engine *en, uint32_t lo, uint32_t hi)
 					cx->first_hdr[l] = *en->in[b];
 					free(en->in[b]);
 					en->in[b] = NULL;
+					/* (read into another pass's states) */
+					astate__drop_ids(&cx->first_hdr[l]);
 				}
 			}
 		} else {

@@ -76,6 +76,12 @@ void astate__invalidate(struct astate *s, int64_t lo, int64_t hi);
 void astate__invalidate_mask(struct astate *s, const struct fpmask *m);
 int astate__store(struct astate *s, int64_t off, unsigned size, const struct aval *v);
 int astate__join(struct astate *dst, const struct astate *src, bool widen);
+/* Maybe-null identities (aval.h): a null check of one holder of id decides them all; a new
+ * lookup result takes its id from older holders; a state not made by running instructions
+ * (a loop header's, an exit's from the entry) holds none. */
+void astate__settle_null(struct astate *s, uint16_t id, bool is_null);
+void astate__drop_id(struct astate *s, uint16_t id);
+void astate__drop_ids(struct astate *s);
 
 /* The per-block (per-loop) state pointers of struct engine; absent reads as unreached. */
 extern const struct astate absint_unreached;

@@ -445,6 +445,9 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E, st
 			err = astate__store(H, c->off, c->size, &v);
 		}
 	}
+	/* H mixes the entry state with values of later iterations: a lookup in the body may
+	 * have run again since a copy in E took its identity. */
+	astate__drop_ids(H);
 out:
 	free(newv);
 	free(done);
@@ -508,6 +511,8 @@ int absint_refine_exit(struct engine *en, uint32_t from, uint32_t to, struct ast
 		for (uint32_t k = 0; k < sum->nlocs && !err; k++) {
 			loc_t x = sum->locs[k].loc;
 			struct aval v = aval_eval(cx, sum->exit_vals[k], exit_env, &ee), cur, m;
+
+			v.id = 0;	/* from the entry state: see absint_header_step */
 
 			if (LOC_IS_REG(x)) {
 				st->regs[x] = aval_meet(&st->regs[x], &v);

@@ -169,5 +169,53 @@ int astate__join(struct astate *dst, const struct astate *src, bool widen)
 	return changed;
 }
 
+/* Every holder of a maybe-null identity (aval.h), registers and cells. */
+static void each_id_holder(struct astate *s, uint16_t id, void (*fn)(struct aval *v, bool arg),
+			   bool arg)
+{
+	if (!id)
+		return;
+	for (int r = 0; r < EBPF_NREGS; r++)
+		if (s->regs[r].kind == AV_PTR && s->regs[r].id == id)
+			fn(&s->regs[r], arg);
+	for (uint32_t i = 0; i < s->n; i++)
+		if (s->cells[i].v.kind == AV_PTR && s->cells[i].v.id == id)
+			fn(&s->cells[i].v, arg);
+}
+
+static void settle(struct aval *v, bool is_null)
+{
+	if (is_null) {
+		*v = aval_const(0);
+	} else {
+		v->maybe_null = false;
+		v->id = 0;
+	}
+}
+
+static void forget_id(struct aval *v, bool unused)
+{
+	(void)unused;
+	v->id = 0;
+}
+
+void astate__settle_null(struct astate *s, uint16_t id, bool is_null)
+{
+	each_id_holder(s, id, settle, is_null);
+}
+
+void astate__drop_id(struct astate *s, uint16_t id)
+{
+	each_id_holder(s, id, forget_id, false);
+}
+
+void astate__drop_ids(struct astate *s)
+{
+	for (int r = 0; r < EBPF_NREGS; r++)
+		s->regs[r].id = 0;
+	for (uint32_t i = 0; i < s->n; i++)
+		s->cells[i].v.id = 0;
+}
+
 /* What a missing per-block state reads as (absint.h: st_peek). */
 const struct astate absint_unreached;

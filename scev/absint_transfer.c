@@ -78,8 +78,23 @@ static struct aval ctx_load(const struct scev_ctx *cx, const struct aval *addr, 
 	return absint_unknown_bytes(size);
 }
 
+/* Whether a lookup in map m with the key at r2 surely finds an element: an array's keys below
+ * max_entries always do (the kernel elides the null check the same way for a constant key). */
+static bool lookup_finds(const struct scev_ctx *cx, const struct astate *s, uint16_t m)
+{
+	const struct ebpf_map_def *def = m < cx->nmaps ? &cx->maps[m] : NULL;
+	struct aval key;
+	int64_t off;
+
+	if (!def || (def->type != BPF_MAP_TYPE_ARRAY && def->type != BPF_MAP_TYPE_PERCPU_ARRAY) ||
+	    def->key_size != 4 || !ptr_in(&s->regs[2], REGION_STACK, &off))
+		return false;
+	key = astate__load(s, off, 4);
+	return key.kind == AV_SCALAR && key.r.umax < def->max_entries;
+}
+
 /* r0 after a helper call, from its prototype (bpf/helper_proto.h). */
-static struct aval helper_result(int32_t id, const struct astate *s)
+static struct aval helper_result(const struct scev_ctx *cx, int32_t id, const struct astate *s)
 {
 	const struct ebpf_helper_proto *p = ebpf_helper_proto(id);
 
@@ -90,7 +105,8 @@ static struct aval helper_result(int32_t id, const struct astate *s)
 		if (s->regs[1].kind == AV_PTR && s->regs[1].region == REGION_MAP_HANDLE) {
 			struct aval v = aval_ptr(REGION_MAP_VALUE, s->regs[1].map, range_const(0));
 
-			v.maybe_null = true;
+			v.maybe_null = id != BPF_FUNC_map_lookup_elem ||
+				       !lookup_finds(cx, s, s->regs[1].map);
 			return v;
 		}
 		return aval_top();
@@ -101,6 +117,12 @@ static struct aval helper_result(int32_t id, const struct astate *s)
 	default:
 		return aval_top();
 	}
+}
+
+static bool is_pkt_ptr(const struct aval *a)
+{
+	return a->kind == AV_PTR && (a->region == REGION_PKT || a->region == REGION_PKT_END ||
+				     a->region == REGION_PKT_META);
 }
 
 /* What a helper call does to memory and packet pointers beyond r0: the bytes a constant-sized
@@ -129,12 +151,16 @@ static void helper_effects(struct astate *s, int32_t id)
 		}
 	}
 	if (p->flags & HF_CHANGES_PKT) {
+		uint32_t k = 0;
+
 		for (int r = 0; r < EBPF_NREGS; r++)
-			if (s->regs[r].kind == AV_PTR && (s->regs[r].region == REGION_PKT ||
-							  s->regs[r].region == REGION_PKT_END ||
-							  s->regs[r].region == REGION_PKT_META))
+			if (is_pkt_ptr(&s->regs[r]))
 				s->regs[r] = aval_top();
-		s->n = 0;	/* stack cells may hold packet pointers too */
+		/* spilled packet pointers too; other spills (the context) keep their type */
+		for (uint32_t c = 0; c < s->n; c++)
+			if (!is_pkt_ptr(&s->cells[c].v))
+				s->cells[k++] = s->cells[c];
+		s->n = k;
 		s->pkt_min = 0;
 	}
 }
@@ -201,7 +227,10 @@ int absint_step(struct engine *en, struct astate *s, uint32_t pc)
  * callee's r10 is another frame, so they become unknown values. */
 static struct aval frame_local(const struct aval *a)
 {
-	return a->kind == AV_PTR && a->region == REGION_STACK ? aval_top() : *a;
+	struct aval v = a->kind == AV_PTR && a->region == REGION_STACK ? aval_top() : *a;
+
+	v.id = 0;	/* two calls of one function may return different lookups' results */
+	return v;
 }
 
 static struct aval call_summary(struct scev_ctx *cx, const struct astate *s, uint32_t target)
@@ -373,7 +402,11 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 			for (int r = 1; r <= 5; r++)
 				stack_arg = stack_arg || ((args >> r & 1) && may_be_stack(&s->regs[r]));
 			if (ebpf_is_helper_call(i)) {
-				v = helper_result(i->imm, s);
+				v = helper_result(cx, i->imm, s);
+				if (v.kind == AV_PTR && v.maybe_null) {
+					v.id = aval_null_id(pc);
+					astate__drop_id(s, v.id);
+				}
 				if (helper_is_pure(i->imm))
 					stack_arg = false;
 				else if (ebpf_helper_proto(i->imm))

@@ -51,6 +51,11 @@ bool aval_is_const(const struct aval *a, uint64_t *v)
 	return true;
 }
 
+uint16_t aval_null_id(uint32_t pc)
+{
+	return (uint16_t)(pc % UINT16_MAX + 1);
+}
+
 static bool same_region(const struct aval *a, const struct aval *b)
 {
 	return a->kind == AV_PTR && b->kind == AV_PTR && a->region == b->region && a->map == b->map;
@@ -62,7 +67,8 @@ bool aval_equal(const struct aval *a, const struct aval *b)
 		return false;
 	if (a->kind == AV_TOP)
 		return true;
-	if (a->kind == AV_PTR && (!same_region(a, b) || a->maybe_null != b->maybe_null))
+	if (a->kind == AV_PTR && (!same_region(a, b) || a->maybe_null != b->maybe_null ||
+				  a->id != b->id))
 		return false;
 	return range_equal(&a->r, &b->r);
 }
@@ -73,7 +79,8 @@ bool aval_subset(const struct aval *a, const struct aval *b)
 		return true;
 	if (a->kind != b->kind)
 		return false;
-	if (a->kind == AV_PTR && (!same_region(a, b) || (a->maybe_null && !b->maybe_null)))
+	if (a->kind == AV_PTR && (!same_region(a, b) || (a->maybe_null && !b->maybe_null) ||
+				  (b->id && a->id != b->id)))
 		return false;
 	return range_subset(&a->r, &b->r);
 }
@@ -92,14 +99,24 @@ struct aval aval_join(const struct aval *a, const struct aval *b)
 	if (same_region(a, b)) {
 		r = aval_ptr(a->region, a->map, range_join(&a->r, &b->r));
 		r.maybe_null = a->maybe_null || b->maybe_null;
+		r.id = a->id == b->id && r.maybe_null ? a->id : 0;
 		r.src = a->src == b->src ? a->src : SRC_FLOW;
 		return r;
 	}
-	/* A maybe-null pointer already includes 0: join with the scalar 0 keeps it. */
-	if (a->kind == AV_PTR && a->maybe_null && aval_is_const(b, NULL) && b->r.umin == 0)
-		return *a;
-	if (b->kind == AV_PTR && b->maybe_null && aval_is_const(a, NULL) && a->r.umin == 0)
-		return *b;
+	/* A maybe-null pointer already includes 0: join with the scalar 0 keeps it (but not
+	 * its identity: on the other side the 0 is no copy of the lookup's result).  So does a
+	 * map value pointer, which becomes maybe-null: the two arms of a lookup's null check. */
+	for (int side = 0; side < 2; side++) {
+		const struct aval *p = side ? b : a, *z = side ? a : b;
+
+		if (p->kind == AV_PTR && (p->maybe_null || p->region == REGION_MAP_VALUE) &&
+		    aval_is_const(z, NULL) && z->r.umin == 0) {
+			r = *p;
+			r.maybe_null = true;
+			r.id = 0;
+			return r;
+		}
+	}
 	return aval_top();
 }
 
@@ -272,10 +289,12 @@ bool aval_refine(uint8_t op, bool is32, bool taken, struct aval *a, struct aval 
 			if (p->kind == AV_PTR && p->maybe_null && aval_is_const(z, &c) && c == 0) {
 				bool is_null = (op == BPF_JEQ) == taken;
 
-				if (is_null)
+				if (is_null) {
 					*p = aval_const(0);
-				else
+				} else {
 					p->maybe_null = false;
+					p->id = 0;
+				}
 				return true;
 			}
 		}

@@ -25,6 +25,10 @@ struct aval {
 	bool maybe_null;
 	uint8_t src;		/* enum claim_source, for reports */
 	uint16_t map;
+	/* A maybe_null pointer's identity, as the kernel's register ids: every value holding
+	 * id X equals the result of the latest run of the lookup that issued X (the call's pc,
+	 * aval_null_id), so a null check of one copy settles them all.  0 for no identity. */
+	uint16_t id;
 	struct range r;		/* value (scalar) or offset (pointer) */
 };
 
@@ -33,6 +37,9 @@ struct aval aval_scalar(struct range r);
 struct aval aval_const(uint64_t v);
 struct aval aval_ptr(uint8_t region, uint16_t map, struct range off);
 bool aval_is_const(const struct aval *a, uint64_t *v);
+/* The identity a lookup at pc gives its result (never 0; ids of two sites may coincide, which
+ * only loses precision: a new result takes the id from every older holder). */
+uint16_t aval_null_id(uint32_t pc);
 bool aval_equal(const struct aval *a, const struct aval *b);
 bool aval_subset(const struct aval *a, const struct aval *b);
 struct aval aval_join(const struct aval *a, const struct aval *b);

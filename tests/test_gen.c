@@ -603,7 +603,8 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 	rs->steps += res.steps;
 	*steps = res.steps;
 	if (res.trap != INTERP_OK && res.trap != INTERP_TRAP_STEPS &&
-	    !(res.trap == INTERP_TRAP_LIMIT && (p->flags & GEN_PROG_CALL_TRAP)))
+	    !(res.trap == INTERP_TRAP_LIMIT && (p->flags & GEN_PROG_CALL_TRAP)) &&
+	    !(res.trap == INTERP_TRAP_MEM && (p->flags & GEN_PROG_NULL_UNSAFE)))
 		fprintf(stderr, "seed %llu: trap %d at pc %u: %s\n", (unsigned long long)seed, res.trap,
 			res.trap_pc, res.reason);
 	return res.trap;
@@ -614,7 +615,7 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 			  const char *what, struct run_stats *rs)
 {
 	bool endless = p->flags & GEN_PROG_MAY_NOT_TERMINATE, huge = p->flags & GEN_PROG_HUGE;
-	bool deep = p->flags & GEN_PROG_CALL_TRAP;
+	bool deep = p->flags & GEN_PROG_CALL_TRAP, null = p->flags & GEN_PROG_NULL_UNSAFE;
 	uint64_t budget = endless || huge ? k->step_budget : p->max_steps + 1, steps;
 	uint8_t other[GEN_INPUT_LEN];
 	enum interp_trap t;
@@ -653,7 +654,7 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 		      "loop flag without program flag");
 	}
 	t = run_watched(p, seed, p->input, budget, rs, &steps);
-	if (deep && t == INTERP_TRAP_LIMIT)
+	if ((deep && t == INTERP_TRAP_LIMIT) || (null && t == INTERP_TRAP_MEM))
 		t = INTERP_OK;	/* the calls reached the kernel's limits, as the metadata says */
 	if (endless || huge) {
 		CHECK(t == INTERP_OK || t == INTERP_TRAP_STEPS, "%s seed %llu: trap %d", what,
@@ -670,7 +671,8 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 	if (seed & 1)
 		memset(other, seed & 2 ? 0xff : 0, sizeof(other));
 	t = run_watched(p, seed, other, budget, rs, &steps);
-	CHECK(t == INTERP_OK || (deep && t == INTERP_TRAP_LIMIT) || ((endless || huge) && t == INTERP_TRAP_STEPS),
+	CHECK(t == INTERP_OK || (deep && t == INTERP_TRAP_LIMIT) || (null && t == INTERP_TRAP_MEM) ||
+		      ((endless || huge) && t == INTERP_TRAP_STEPS),
 	      "%s seed %llu, other input: trap %d", what, (unsigned long long)seed, t);
 }
 
@@ -944,7 +946,9 @@ static void test_default_mix(void)
 		endless += !!(p.flags & GEN_PROG_MAY_NOT_TERMINATE);
 	}
 	for (unsigned s = 0; s < GEN_SHAPE__COUNT; s++)
-		CHECK(shape_count[s] > 0, "shape %s never produced by the default mix", gen_shape_name(s));
+		/* (the null-check forms are off by default: test_null_knobs) */
+		CHECK(shape_count[s] > 0 || s == GEN_SHAPE_NULL_COPY || s == GEN_SHAPE_NULL_STALE,
+		      "shape %s never produced by the default mix", gen_shape_name(s));
 	for (unsigned op = 0; op < 16; op++) {
 		static const uint8_t ops[] = { BPF_JEQ, BPF_JNE, BPF_JLT, BPF_JLE, BPF_JGT,
 					       BPF_JGE, BPF_JSLT, BPF_JSLE, BPF_JSGT, BPF_JSGE };
@@ -1164,6 +1168,50 @@ static void test_knobs_control(void)
 	}
 }
 
+/* p_null_copy and its unsafe twin p_null_stale: the safe form never reads through NULL
+ * (check_program runs each program on two inputs and allows no memory trap), its lookups do
+ * return NULL (keys 4-7 of the four-entry map), and the twin, flagged, does read through NULL
+ * on some runs. */
+static void test_null_knobs(void)
+{
+	struct gen_program p = { 0 };
+	struct run_stats rs = { 0 };
+	unsigned copies = 0, stale = 0, flagged = 0, traps = 0;
+
+	for (int twin = 0; twin < 2; twin++) {
+		struct gen_knobs k = knobs_with(twin ? "p_null_stale" : "p_null_copy", 100, "p_map",
+						100);
+
+		copies = stale = 0;
+
+		for (uint64_t seed = 3100000; seed < 3100300; seed++) {
+			struct gen_src src;
+			uint64_t steps;
+
+			gen_src_init_seed(&src, seed);
+			if (gen_program(&p, &src, &k)) {
+				CHECK(0, "seed %llu: gen_program failed", (unsigned long long)seed);
+				continue;
+			}
+			check_program(&p, &k, seed, twin ? "p_null_stale" : "p_null_copy", &rs);
+			copies += !!(p.shapes & GEN_SH(NULL_COPY));
+			stale += !!(p.shapes & GEN_SH(NULL_STALE));
+			CHECK(!(p.flags & GEN_PROG_NULL_UNSAFE) == !(p.shapes & GEN_SH(NULL_STALE)),
+			      "seed %llu: the flag and the shape disagree", (unsigned long long)seed);
+			flagged += !!(p.flags & GEN_PROG_NULL_UNSAFE);
+			if (p.flags & GEN_PROG_NULL_UNSAFE)
+				traps += run_watched(&p, seed, p.input, p.max_steps + 1, &rs,
+						     &steps) == INTERP_TRAP_MEM;
+		}
+		CHECK(twin ? stale > 100 && !copies : copies > 100 && !stale,
+		      "p_null_%s=100: %u copies, %u stale of 300", twin ? "stale" : "copy", copies,
+		      stale);
+	}
+	CHECK(flagged == stale && traps > 10, "p_null_stale: %u of %u flagged programs read "
+	      "through NULL", traps, flagged);
+	gen_program__free(&p);
+}
+
 static void test_knobs_api(void)
 {
 	struct gen_knobs k = gen_knobs_default(), d = k;
@@ -1311,6 +1359,7 @@ int main(void)
 	test_bytes();
 	test_calls();
 	test_knobs_control();
+	test_null_knobs();
 	test_default_mix();
 	return check_done("test_gen");
 }
