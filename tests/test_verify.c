@@ -103,9 +103,14 @@ static const struct {
 	  "if r0 == 0 goto out\nr1 = 0\nl: r3 = r1\nr3 &= 7\nr3 <<= 3\nr4 = r0\nr4 += r3\n"
 	  "r5 = *(u64 *)(r4 +0)\nr1 += 1\nif r1 < 100 goto l\nout: r0 = 0\nexit\n",
 	  BPF_PROG_TYPE_XDP, VERDICT_SAFE, NULL },
+	/* (a key from the context: an array lookup with a key known in range needs no check) */
 	{ "map value without the null check",
+	  "r3 = *(u32 *)(r1 +12)\nr1 = map[fd:0] ll\nr2 = r10\nr2 += -4\n*(u32 *)(r10 -4) = r3\n"
+	  "call bpf_map_lookup_elem\nr5 = *(u64 *)(r0 +0)\nr0 = 0\nexit\n", BPF_PROG_TYPE_XDP,
+	  VERDICT_UNSAFE, "NULL" },
+	{ "map value of an array key known in range, without the null check",
 	  "r1 = map[fd:0] ll\nr2 = r10\nr2 += -4\n*(u32 *)(r10 -4) = 0\ncall bpf_map_lookup_elem\n"
-	  "r5 = *(u64 *)(r0 +0)\nr0 = 0\nexit\n", BPF_PROG_TYPE_XDP, VERDICT_UNSAFE, "NULL" },
+	  "r5 = *(u64 *)(r0 +0)\nr0 = 0\nexit\n", BPF_PROG_TYPE_XDP, VERDICT_SAFE, NULL },
 	{ "map value past its size",
 	  "r1 = map[fd:0] ll\nr2 = r10\nr2 += -4\n*(u32 *)(r10 -4) = 0\ncall bpf_map_lookup_elem\n"
 	  "if r0 == 0 goto out\nr5 = *(u64 *)(r0 +64)\nout: r0 = 0\nexit\n", BPF_PROG_TYPE_XDP,
