@@ -151,7 +151,7 @@ struct aval aval_eval(struct scev_ctx *cx, eid e, const struct aval *(*env)(void
 		      void *arg);
 /* absint.c (the other parts of the range analysis declare themselves in absint.h) */
 int absint_run(struct scev_ctx *cx, struct claim_prog *out);
-/* calls.c: recursion, chain depth and (with fn_stack) combined stack against the kernel's
+/* call_limits.c: recursion, chain depth and (with fn_stack) combined stack against the kernel's
  * limits, into v; and the most instructions a run executes given the trip claims and the
  * blocks the last pass reached (UINT64_MAX when unknown). */
 int scev_calls_check(struct scev_ctx *cx, struct scev_verdict *v, const uint32_t *fn_stack);

@@ -6,7 +6,8 @@
 #
 # The sources are checked too: no file includes a header of a layer above it or beside it (the
 # judges never see the analyzer's headers, nor the analyzer theirs), and the include graph of the
-# source files (.c, .h, .inc; "dir/file.h" includes) has no cycle.
+# source files (.c, .h, .inc; "dir/file.h" includes) has no cycle, neither between files nor
+# between modules (a .c with its .h and private header; include_cycles below).
 set -u
 dir=$1
 src=${2:-}
@@ -57,12 +58,27 @@ includes() {
 	done
 }
 # The include graph: an edge from each file to each header it includes; a cycle is a failure.
+# With "modules", the same for modules: a module is a file's path without its extension (x.c
+# and x.h are module x), a private header x_internal.h belongs to x and a folder's internal.h
+# to the module named after the folder (scev/internal.h is scev/scev's): two modules that
+# include each other's headers, directly or around a longer cycle, are a failure.
 include_cycles() {
 	(cd "$src" && find util bpf claims casefile scev oracle generators triage fuzz cli \
 		\( -name '*.[ch]' -o -name '*.inc' \) | sort | while read -r f; do
 		sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" |
 			while read -r inc; do echo "$f $inc"; done
-	done) | awk '
+	done) | awk -v modules="${1:-}" '
+	function module(f,   d) {
+		sub(/\.(c|h|inc)$/, "", f)
+		sub(/_internal$/, "", f)
+		if (f ~ /\/internal$/) {
+			d = f
+			sub(/\/internal$/, "", d)
+			f = d "/" (d ~ /\// ? substr(d, match(d, /[^\/]*$/)) : d)
+		}
+		return f
+	}
+	modules { $1 = module($1); $2 = module($2) }
 	$1 != $2 && !(($1, $2) in seen) { seen[$1, $2] = 1; adj[$1] = adj[$1] " " $2 }
 	{ nodes[$1] = 1; nodes[$2] = 1 }
 	function dfs(u,   i, n, k, vs, v, cyc) {
@@ -75,7 +91,7 @@ include_cycles() {
 				cyc = v
 				for (k = sp; k >= 1 && stack[k] != v; k--)
 					cyc = stack[k] " -> " cyc
-				print "FAIL: include cycle: " v " -> " cyc
+				print "FAIL: " (modules ? "module" : "include") " cycle: " v " -> " cyc
 				bad = 1
 			} else if (!state[v]) {
 				dfs(v)
@@ -97,11 +113,12 @@ if [ -n "$src" ] && [ -d "$src/oracle" ]; then
 	includes triage casefile generators fuzz cli
 	includes fuzz cli
 	include_cycles
+	include_cycles modules
 else
 	echo "FAIL: no source directory given (\$2): the includes are not checked"
 	fail=1
 fi
 [ $fail -eq 0 ] && echo "layers: util < bpf < claims < {scev, oracle, generators} < triage < fuzz," \
 	"bpf < casefile < fuzz hold" \
-	"(archives and includes), no include cycle"
+	"(archives and includes), no include cycle between files or modules"
 exit $fail

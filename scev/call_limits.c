@@ -1,0 +1,323 @@
+/* The kernel's limits on the call graph (calls.h), and the most instructions a run executes: the
+ * checks that need the analysis (each function's stack depth, the loops' trip claims, the
+ * blocks the last pass reached), so they sit with the analyzer's internals (internal.h) while
+ * the graph itself (calls.c) needs only the control-flow graph.
+ *
+ * A cycle is refused whatever stops it at run time: the kernel never allows recursion.  Depth
+ * counts frames, main included (at most EBPF_MAX_CALL_DEPTH = 8); a chain's stack is the sum of
+ * its frames' depths, each rounded up to 16 bytes as the kernel does for programs it
+ * JIT-compiles (at most 512).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scev/calls.h"
+#include "scev/internal.h"
+
+#define SCEV_FRAME_ROUND 16
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+	if (a == 0 || b == 0)
+		return 0;
+	return a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+static void fn_name(char *buf, size_t n, const struct scev_cfg *cfg, uint32_t f)
+{
+	if (f == 0)
+		snprintf(buf, n, "main");
+	else
+		snprintf(buf, n, "func@%u", cfg->funcs[f].start);
+}
+
+/* Appends " → name" for each function of chain[0..n) to buf. */
+static void put_chain(char *buf, size_t cap, const struct scev_cfg *cfg, const uint32_t *chain,
+		      uint32_t n)
+{
+	size_t len = strlen(buf);
+
+	for (uint32_t k = 0; k < n && len + 1 < cap; k++) {
+		char name[32];
+
+		fn_name(name, sizeof(name), cfg, chain[k]);
+		snprintf(buf + len, cap - len, "%s%s", k ? " -> " : "", name);
+		len = strlen(buf);
+	}
+}
+
+struct dfs_frame {
+	uint32_t f, k;		/* function, next site to follow */
+};
+
+/* A cycle reachable from root: fills chain with the cycle (its first function repeated at the
+ * end) and *site with the pc of the call that closes it.  Returns its length, 0 for none. */
+static uint32_t find_cycle(const struct scev_calls *g, uint8_t *color, struct dfs_frame *st,
+			   uint32_t root, uint32_t *chain, uint32_t *site)
+{
+	uint32_t sp = 0;
+
+	if (color[root])
+		return 0;
+	color[root] = 1;	/* on the path */
+	st[sp++] = (struct dfs_frame){ root, g->off[root] };
+	while (sp) {
+		struct dfs_frame *fr = &st[sp - 1];
+
+		if (fr->k == g->off[fr->f + 1]) {
+			color[fr->f] = 2;	/* done */
+			sp--;
+			continue;
+		}
+		const struct scev_call_site *cs = &g->sites[fr->k++];
+
+		if (color[cs->callee] == 1) {
+			uint32_t from = 0, n = 0;
+
+			while (st[from].f != cs->callee)
+				from++;
+			for (uint32_t k = from; k < sp; k++)
+				chain[n++] = st[k].f;
+			chain[n++] = cs->callee;
+			*site = cs->pc;
+			return n;
+		}
+		if (!color[cs->callee]) {
+			color[cs->callee] = 1;
+			st[sp++] = (struct dfs_frame){ cs->callee, g->off[cs->callee] };
+		}
+	}
+	return 0;
+}
+
+/* Post-order of the functions over call edges (callees before callers); the graph is acyclic. */
+static void post_order(const struct scev_calls *g, uint8_t *seen, struct dfs_frame *st,
+		       uint32_t *order)
+{
+	uint32_t n = 0;
+
+	for (uint32_t root = 0; root < g->nfuncs; root++) {
+		uint32_t sp = 0;
+
+		if (seen[root])
+			continue;
+		seen[root] = 1;
+		st[sp++] = (struct dfs_frame){ root, g->off[root] };
+		while (sp) {
+			struct dfs_frame *fr = &st[sp - 1];
+
+			if (fr->k == g->off[fr->f + 1]) {
+				order[n++] = fr->f;
+				sp--;
+				continue;
+			}
+			uint32_t c = g->sites[fr->k++].callee;
+
+			if (!seen[c]) {
+				seen[c] = 1;
+				st[sp++] = (struct dfs_frame){ c, g->off[c] };
+			}
+		}
+	}
+}
+
+/* Over every chain starting at each function: the largest sum of weight(f) (frames: 1 each;
+ * stack: each frame's rounded depth), with the callee that attains it, in order (post-order). */
+static void longest(const struct scev_calls *g, const uint32_t *order, const uint32_t *weight,
+		    uint64_t *best, uint32_t *next)
+{
+	for (uint32_t k = 0; k < g->nfuncs; k++) {
+		uint32_t f = order[k];
+
+		best[f] = 0;
+		next[f] = SCEV_NONE;
+		for (uint32_t s = g->off[f]; s < g->off[f + 1]; s++) {
+			uint32_t c = g->sites[s].callee;
+
+			if (next[f] == SCEV_NONE || best[c] > best[f]) {
+				best[f] = best[c];
+				next[f] = c;
+			}
+		}
+		best[f] += weight ? weight[f] : 1;
+	}
+}
+
+/* The function where the longest chain starts, and the chain itself. */
+static uint32_t worst_chain(const struct scev_calls *g, const uint64_t *best, const uint32_t *next,
+			    uint32_t *chain)
+{
+	uint32_t root = 0, n = 0;
+
+	for (uint32_t f = 1; f < g->nfuncs; f++)
+		if (best[f] > best[root])
+			root = f;
+	for (uint32_t f = root; f != SCEV_NONE && n < g->nfuncs; f = next[f])
+		chain[n++] = f;
+	return n;
+}
+
+int scev_calls_check(struct scev_ctx *cx, struct scev_verdict *v, const uint32_t *fn_stack)
+{
+	const struct scev_calls *g = &cx->calls;
+	const struct scev_cfg *cfg = cx->st.cfg;
+	uint32_t nf = g->nfuncs;
+	uint8_t *mark = calloc(nf, 1);
+	struct dfs_frame *st = malloc((nf + 1) * sizeof(*st));
+	uint32_t *chain = malloc((nf + 1) * sizeof(*chain));
+	uint32_t *order = malloc(nf * sizeof(*order));
+	uint32_t *next = malloc(nf * sizeof(*next));
+	uint32_t *weight = malloc(nf * sizeof(*weight));
+	uint64_t *best = malloc(nf * sizeof(*best));
+	int err = -ENOMEM;
+
+	if (!mark || !st || !chain || !order || !next || !weight || !best)
+		goto out;
+	err = 0;
+	/* 1. No recursion: a cycle from main first, then from any function. */
+	for (uint32_t root = 0; root < nf; root++) {
+		uint32_t site, n = find_cycle(g, mark, st, root, chain, &site);
+
+		if (n) {
+			v->acyclic = false;
+			if (v->kind == VERDICT_SAFE) {
+				v->kind = VERDICT_UNSAFE;
+				v->pc = site;
+				snprintf(v->reason, sizeof(v->reason), "recursive call at insn %u: ",
+					 site);
+				put_chain(v->reason, sizeof(v->reason), cfg, chain, n);
+				snprintf(v->reason + strlen(v->reason),
+					 sizeof(v->reason) - strlen(v->reason),
+					 " (the kernel refuses recursion through bpf-to-bpf calls)");
+			}
+			goto out;
+		}
+	}
+	v->acyclic = true;
+	memset(mark, 0, nf);
+	post_order(g, mark, st, order);
+
+	/* 2. The deepest chain in frames. */
+	longest(g, order, NULL, best, next);
+	{
+		uint32_t n = worst_chain(g, best, next, chain);
+
+		v->max_frames = (uint32_t)best[chain[0]];
+		if (v->max_frames > EBPF_MAX_CALL_DEPTH && v->kind == VERDICT_SAFE) {
+			v->kind = VERDICT_UNSAFE;
+			v->pc = cfg->funcs[chain[0]].start;
+			for (uint32_t s = g->off[chain[EBPF_MAX_CALL_DEPTH - 1]];
+			     s < g->off[chain[EBPF_MAX_CALL_DEPTH - 1] + 1]; s++)
+				if (g->sites[s].callee == chain[EBPF_MAX_CALL_DEPTH])
+					v->pc = g->sites[s].pc;
+			snprintf(v->reason, sizeof(v->reason),
+				 "the call stack of %u frames is too deep (the kernel allows %u): ",
+				 v->max_frames, EBPF_MAX_CALL_DEPTH);
+			put_chain(v->reason, sizeof(v->reason), cfg, chain, n);
+		}
+	}
+
+	/* 3. The largest combined stack of a chain, when each frame's depth is known. */
+	v->max_stack = 0;
+	if (fn_stack) {
+		for (uint32_t f = 0; f < nf; f++)
+			weight[f] = (fn_stack[f] + SCEV_FRAME_ROUND - 1) / SCEV_FRAME_ROUND *
+				    SCEV_FRAME_ROUND;
+		longest(g, order, weight, best, next);
+		uint32_t n = worst_chain(g, best, next, chain);
+
+		v->max_stack = (uint32_t)best[chain[0]];
+		if (v->max_stack > EBPF_STACK_SIZE && v->kind == VERDICT_SAFE) {
+			v->kind = VERDICT_UNSAFE;
+			v->pc = cfg->funcs[chain[n - 1]].start;
+			snprintf(v->reason, sizeof(v->reason),
+				 "combined stack size of %u calls is %u. Too large (the kernel allows "
+				 "%u bytes): ", n, v->max_stack, EBPF_STACK_SIZE);
+			put_chain(v->reason, sizeof(v->reason), cfg, chain, n);
+		}
+	}
+out:
+	free(mark);
+	free(st);
+	free(chain);
+	free(order);
+	free(next);
+	free(weight);
+	free(best);
+	return err;
+}
+
+uint64_t scev_calls_insn_bound(const struct scev_ctx *cx, const struct claim_prog *claims,
+			       const uint8_t *live)
+{
+	const struct scev_calls *g = &cx->calls;
+	const struct scev_cfg *cfg = cx->st.cfg;
+	const struct scev_loops *lf = cx->st.loops;
+	uint32_t nf = g->nfuncs;
+	uint64_t *cost = NULL, bound = UINT64_MAX;
+	uint32_t *order = NULL;
+	uint8_t *seen = NULL;
+	struct dfs_frame *st = NULL;
+
+	/* Helpers that run code of the program (callbacks, tail calls) are not counted. */
+	for (uint32_t s = 0; s < g->nsites; s++)
+		if (g->sites[s].callback)
+			return UINT64_MAX;
+	for (uint32_t pc = 0; pc < cx->len; pc += ebpf_insn_slots(&cx->insns[pc]))
+		if (ebpf_is_helper_call(&cx->insns[pc]) && cx->insns[pc].imm == 12)
+			return UINT64_MAX;
+	cost = calloc(nf, sizeof(*cost));
+	order = malloc(nf * sizeof(*order));
+	seen = calloc(nf, 1);
+	st = malloc((nf + 1) * sizeof(*st));
+	if (!cost || !order || !seen || !st)
+		goto out;
+	post_order(g, seen, st, order);
+	for (uint32_t k = 0; k < nf; k++) {
+		uint32_t f = order[k];
+		const struct scev_func *fn = &cfg->funcs[f];
+		uint64_t c = 0;
+
+		for (uint32_t b = fn->first_block; b < fn->first_block + fn->nblocks; b++) {
+			const struct scev_block *blk = &cfg->blocks[b];
+			uint64_t mult = 1, here = 0;
+
+			if (!blk->reachable || !live[b])
+				continue;
+			/* A block runs at most once per iteration of each loop around it (loops are
+			 * entered at most once per iteration of their parent when reducible). */
+			for (uint32_t l = lf->loop_of[b]; l != SCEV_NONE; l = lf->loops[l].parent) {
+				const struct claim_trip *t = &claims->loops[l].trip;
+
+				if (lf->loops[l].irreducible || t->kind == TRIP_UNKNOWN)
+					goto out;
+				mult = sat_mul(mult, t->max);
+			}
+			for (uint32_t pc = blk->first; pc <= blk->last;
+			     pc += ebpf_insn_slots(&cx->insns[pc])) {
+				const struct bpf_insn *i = &cx->insns[pc];
+
+				here = sat_add(here, 1);
+				if (ebpf_is_pseudo_call(i))
+					here = sat_add(here, cost[cfg->blocks[cfg->block_of[pc + 1 +
+							     (uint32_t)i->imm]].func]);
+			}
+			c = sat_add(c, sat_mul(mult, here));
+		}
+		cost[f] = c;
+	}
+	bound = cost[0];
+out:
+	free(cost);
+	free(order);
+	free(seen);
+	free(st);
+	return bound;
+}
