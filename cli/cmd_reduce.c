@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "fuzz/replay.h"
 #include "triage/finding.h"
 #include "oracle/kernel/kdiff.h"
 #include "triage/kfinding.h"
@@ -73,16 +74,16 @@ static void reduce_usage(FILE *f)
 
 struct pred_ctx {
 	const struct finding *f;
-	struct finding_check_opts co;
+	struct replay_opts co;
 	unsigned errors;
 };
 
 static bool still_holds(void *arg, const struct bpf_insn *insns, size_t len)
 {
 	struct pred_ctx *p = arg;
-	struct finding_verdict v;
+	struct replay_verdict v;
 
-	if (finding__check(p->f, insns, len, &p->co, &v)) {
+	if (replay_check(p->f, insns, len, &p->co, &v)) {
 		p->errors++;
 		return false;
 	}
@@ -108,7 +109,7 @@ static size_t count_insns(const struct bpf_insn *insns, size_t len)
 static int reduce_dir(int argc, char **argv)
 {
 	struct reduce_opts ro = { .sz = sizeof(ro) };
-	struct pred_ctx pc = { .co = { .sz = sizeof(pc.co), .match = FINDING_MATCH_CORE,
+	struct pred_ctx pc = { .co = { .sz = sizeof(pc.co), .match = REPLAY_MATCH_CORE,
 				       .zero_input = true } };
 	struct reduce_stats st;
 	struct bpf_insn *out = NULL;

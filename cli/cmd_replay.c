@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "fuzz/replay.h"
 #include "triage/finding.h"
 #include "oracle/kernel/kdiff.h"
 #include "oracle/kernel/kernel.h"
@@ -81,8 +82,8 @@ static int replay_kernel(const struct finding *f, const struct bpf_insn *insns, 
 
 int cmd_replay(int argc, char **argv)
 {
-	struct finding_check_opts co = { .sz = sizeof(co), .match = FINDING_MATCH_EXACT };
-	struct finding_verdict v;
+	struct replay_opts co = { .sz = sizeof(co), .match = REPLAY_MATCH_EXACT };
+	struct replay_verdict v;
 	struct bpf_insn *reduced = NULL;
 	const char *dir = NULL;
 	struct finding f;
@@ -139,7 +140,7 @@ int cmd_replay(int argc, char **argv)
 			return CLI_USAGE;
 		}
 		/* pcs moved: the same kind of failure of the same kind of claim is the finding */
-		co.match = FINDING_MATCH_CORE;
+		co.match = REPLAY_MATCH_CORE;
 		co.zero_input = true;
 	}
 	printf("finding %s-%016llx (%s, from %s)\n  saved:    %s\n", finding_kind_name(f.kind),
@@ -151,7 +152,7 @@ int cmd_replay(int argc, char **argv)
 		finding__free(&f);
 		return rc;
 	}
-	err = finding__check(&f, reduced, rlen, &co, &v);
+	err = replay_check(&f, reduced, rlen, &co, &v);
 	if (err) {
 		fprintf(stderr, "bpfscev replay: %s\n", strerror(-err));
 		rc = CLI_USAGE;

@@ -19,6 +19,7 @@
 
 #include "bpf/asm.h"
 #include "casefile/casefile.h"
+#include "fuzz/replay.h"
 #include "triage/finding.h"
 #include "triage/reduce.h"
 #include "tests/check.h"
@@ -140,8 +141,8 @@ static void test_round_trip(void)
 	struct ebpf_object *obj = NULL;
 	enum finding_save_result res;
 	struct finding_save_opts so = { .sz = sizeof(so), .prefer_earlier = true };
-	struct finding_check_opts co = { .sz = sizeof(co) };
-	struct finding_verdict v;
+	struct replay_opts co = { .sz = sizeof(co) };
+	struct replay_verdict v;
 	char path[512], path2[600], args[700], dir[300];
 	size_t len;
 	struct bpf_insn *insns = assemble(prog_text, &len);
@@ -182,9 +183,9 @@ static void test_round_trip(void)
 	}
 	/* saved claims: still holds; the real analyzer: gone */
 	co.saved_claims = true;
-	CHECK(!finding__check(&g, NULL, 0, &co, &v) && v.holds, "saved claims: %s", v.text);
+	CHECK(!replay_check(&g, NULL, 0, &co, &v) && v.holds, "saved claims: %s", v.text);
 	co.saved_claims = false;
-	CHECK(!finding__check(&g, NULL, 0, &co, &v) && !v.holds, "the real analyzer: %s", v.text);
+	CHECK(!replay_check(&g, NULL, 0, &co, &v) && !v.holds, "the real analyzer: %s", v.text);
 	snprintf(args, sizeof(args), "replay %s --claims-as-saved", path);
 	CHECK(run_cli(args) == 1, "bpfscev %s: exit 1 wanted", args);
 	snprintf(args, sizeof(args), "replay %s", path);
@@ -235,21 +236,21 @@ static void test_cleanup(void)
 
 struct pred {
 	const struct finding *f;
-	struct finding_check_opts co;
+	struct replay_opts co;
 };
 
 static bool holds(void *arg, const struct bpf_insn *insns, size_t len)
 {
 	struct pred *p = arg;
-	struct finding_verdict v;
+	struct replay_verdict v;
 
-	return !finding__check(p->f, insns, len, &p->co, &v) && v.holds;
+	return !replay_check(p->f, insns, len, &p->co, &v) && v.holds;
 }
 
 static void reduce_planted(enum plant what, uint8_t kind, size_t max_after)
 {
 	struct finding f;
-	struct pred p = { .f = &f, .co = { .sz = sizeof(p.co), .match = FINDING_MATCH_CORE,
+	struct pred p = { .f = &f, .co = { .sz = sizeof(p.co), .match = REPLAY_MATCH_CORE,
 					   .zero_input = true, .mutate = plant } };
 	struct reduce_stats st;
 	struct bpf_insn *out = NULL;

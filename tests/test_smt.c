@@ -22,6 +22,7 @@
 #include "bpf/prog.h"
 #include "casefile/casefile.h"
 #include "fuzz/corpus.h"
+#include "fuzz/replay.h"
 #include "oracle/exec/check.h"
 #include "triage/finding.h"
 #include "oracle/z3/smt.h"
@@ -388,7 +389,7 @@ static const struct smt_claim_result *find_claim(const struct smt_result *r, uin
 
 /* The claim is refuted with a finding of the given kind whose input satisfies want(input);
  * the finding replays on the interpreter by itself, and after a save and load it replays as
- * bpfscev replay does (finding__check on the saved claims). */
+ * bpfscev replay does (replay_check on the saved claims). */
 static void expect_refuted(struct prepared *p, const struct smt_result *r, uint8_t ckind,
 			   uint32_t index, uint8_t fkind, bool (*want)(const uint8_t *in),
 			   const char *what)
@@ -426,8 +427,8 @@ static void expect_refuted(struct prepared *p, const struct smt_result *r, uint8
 	{
 		char dir[] = "/tmp/test_smt_crashes.XXXXXX", path[512];
 		struct finding fd = { 0 }, back = { 0 };
-		struct finding_check_opts fo = { .sz = sizeof(fo), .saved_claims = true };
-		struct finding_verdict v;
+		struct replay_opts fo = { .sz = sizeof(fo), .saved_claims = true };
+		struct replay_verdict v;
 		enum finding_save_result sr;
 		struct diag d;
 		char cmd[600];
@@ -440,7 +441,7 @@ static void expect_refuted(struct prepared *p, const struct smt_result *r, uint8
 		snprintf(fd.source, sizeof(fd.source), "z3");
 		CHECK(finding__save(&fd, dir, NULL, &sr, path, sizeof(path)) == 0, "%s: save", what);
 		CHECK(finding__load(&back, path, &d) == 0, "%s: load: %s", what, d.msg);
-		CHECK(finding__check(&back, NULL, 0, &fo, &v) == 0 && v.holds,
+		CHECK(replay_check(&back, NULL, 0, &fo, &v) == 0 && v.holds,
 		      "%s: the saved finding does not replay: %s", what, v.text);
 		finding__free(&fd);
 		finding__free(&back);

@@ -125,39 +125,7 @@ void finding_dir_name(const struct finding *f, char *buf, size_t n);
 int finding__object(struct ebpf_object **out, const struct finding *f,
 		    const struct bpf_insn *insns, size_t len, struct diag *d);
 
-/* ---- reproducing ---- */
-
-enum finding_match {
-	FINDING_MATCH_EXACT,	/* same kind at the same pc and location (or loop header) */
-	FINDING_MATCH_CORE,	/* same kind and core signature anywhere (programs being reduced) */
-};
-
-struct finding_check_opts {
-	size_t sz;
-	enum finding_match match;
-	bool saved_claims;	/* check claims.json instead of re-running the analyzer (EXACT only) */
-	bool zero_input;	/* also try the all-zero input */
-	uint32_t runs;		/* also try this many generated inputs (seed 0); 0 = none */
-	double timeout;		/* crash findings: analyzer time limit in seconds; 0 = 5 */
-	uint64_t step_budget;	/* instructions per oracle run; 0 = 200,000 (candidates of a
-				 * reduction loop forever easily) */
-	/* Called on the fresh claims before they are checked: lets tests plant an analyzer bug. */
-	void (*mutate)(void *arg, struct claim_prog *cp);
-	void *mutate_arg;
-};
-
-struct finding_verdict {
-	bool holds;
-	char text[512];		/* what was observed (the matching finding, or why not) */
-	uint32_t findings;	/* findings of any kind the oracle reported */
-	const uint8_t *input;	/* which input showed it: f->input, or NULL for zero/generated */
-	char crash[96];		/* crash findings: the class observed, "" when it ran fine */
-};
-
-/* Checks whether f still holds for the program insns[len] (f's own program when insns is NULL).
- * Returns 0 with v filled, or -errno (an invalid program gives 0 and holds = false). */
-int finding__check(const struct finding *f, const struct bpf_insn *insns, size_t len,
-		   const struct finding_check_opts *o, struct finding_verdict *v);
+/* ---- crashes ---- */
 
 /* Runs the analyzer on a program in a child process with a time limit: how crash findings are
  * reproduced.  crash receives "" when it finished normally, else the class ("SIGSEGV",

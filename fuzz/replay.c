@@ -1,0 +1,160 @@
+/* Reproducing a saved finding through the pipeline: see replay.h. */
+#include "fuzz/replay.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz/pipeline.h"
+
+static bool matches(const struct finding *f, const struct check_finding *cf,
+		    const struct ebpf_prog *prog, const struct claim_prog *cp,
+		    enum replay_match how)
+{
+	struct finding cand;
+
+	if (cf->kind != f->kind)
+		return false;
+	if (how == REPLAY_MATCH_EXACT)
+		return cf->pc == f->pc && (f->kind != FIND_RANGE && f->kind != FIND_IV ?
+					   true : cf->loc == f->loc);
+	memset(&cand, 0, sizeof(cand));
+	cand.kind = cf->kind;
+	cand.insns = prog->insns;
+	cand.len = prog->len;
+	cand.claim = cf->claim;
+	cand.pc = cf->pc;
+	cand.loc = cf->loc;
+	cand.observed = cf->observed;
+	snprintf(cand.text, sizeof(cand.text), "%s", cf->text);
+	snprintf(cand.source, sizeof(cand.source), "%s", f->source);
+	finding_signature(&cand, cp);
+	return cand.sig.core == f->sig.core;
+}
+
+static void replay_crash(const struct finding *f, const struct ebpf_object *obj,
+			 const struct replay_opts *o, struct replay_verdict *v, int *err)
+{
+	struct scev_opts so = { .sz = sizeof(so), .prog_type = f->prog_type,
+				.strategy = !strcmp(f->strategy, "iterate") ? SCEV_ITERATE :
+					    SCEV_FORGET };
+	char *log = NULL, frame[96], want[96];
+
+	*err = finding_analyze_isolated(&obj->progs[0], obj->maps, obj->map_cnt, &so, o->timeout,
+					v->crash, sizeof(v->crash), &log);
+	if (!*err) {
+		finding_crash_frame(frame, sizeof(frame), log);
+		finding_crash_frame(want, sizeof(want), f->log);
+		v->holds = v->crash[0] && !strcmp(v->crash, f->crash) &&
+			   (!want[0] || !strcmp(frame, want));
+		if (!v->crash[0])
+			snprintf(v->text, sizeof(v->text), "the analyzer finished normally");
+		else
+			snprintf(v->text, sizeof(v->text), "the analyzer crashed: %s%s%s",
+				 v->crash, frame[0] ? " in " : "", frame);
+	}
+	free(log);
+}
+
+static void mutate_claims(void *arg, struct claim_prog *cp)
+{
+	const struct replay_opts *o = arg;
+
+	o->mutate(o->mutate_arg, cp);
+}
+
+/* The inputs of pass 0 (the saved input, or drawn ones when none was saved), 1 (all zero) and 2
+ * (drawn); false when the options skip the pass. */
+static bool pass_inputs(struct pipeline_opts *po, int pass, const struct finding *f,
+			const struct replay_opts *o)
+{
+	static const uint8_t zeros[256];
+
+	if (pass == 0) {
+		po->input = f->input;
+		po->fixed_len = f->input_len;
+		po->helper_data = f->helper;
+		po->helper_len = f->helper_len;
+		po->no_drawn = f->input != NULL;
+		po->runs = REPLAY_RUNS_NO_INPUT;
+		return true;
+	}
+	if (pass == 1) {
+		po->input = zeros;
+		po->fixed_len = f->input_len < sizeof(zeros) ? f->input_len : sizeof(zeros);
+		return o->zero_input;
+	}
+	po->no_drawn = false;
+	po->runs = o->runs;
+	return o->runs;
+}
+
+int replay_check(const struct finding *f, const struct bpf_insn *insns, size_t len,
+		 const struct replay_opts *uo, struct replay_verdict *v)
+{
+	struct replay_opts o = { 0 };
+	struct ebpf_object *obj = NULL;
+	/* pass 0 analyzes (its result keeps the claims); the later passes judge those claims */
+	struct pipeline_result first = { 0 }, later = { 0 };
+	struct pipeline_subject ps = { 0 };
+	struct diag d;
+	int err = 0;
+
+	memset(v, 0, sizeof(*v));
+	if (uo)
+		memcpy(&o, uo, uo->sz && uo->sz < sizeof(o) ? uo->sz : sizeof(o));
+	diag_clear(&d);
+	if (finding__object(&obj, f, insns, len, &d)) {
+		snprintf(v->text, sizeof(v->text), "invalid program: %.400s", d.msg);
+		return 0;
+	}
+	if (f->kind == FIND_CRASH) {
+		replay_crash(f, obj, &o, v, &err);
+		goto out;
+	}
+	if (o.saved_claims && !f->claims) {
+		snprintf(v->text, sizeof(v->text), "no saved claims (claims.json)");
+		goto out;
+	}
+	ps.obj = obj;
+	ps.prog = &obj->progs[0];
+	ps.claims = o.saved_claims ? f->claims : NULL;
+	for (int pass = 0; pass < 3 && !v->holds; pass++) {
+		struct pipeline_result *r = pass ? &later : &first;
+		struct pipeline_opts po = {
+			.sz = sizeof(po), .prog_type = f->prog_type, .no_drawn = true,
+			.strategy = !strcmp(f->strategy, "iterate") ? SCEV_ITERATE : SCEV_FORGET,
+			.input_len = f->input_len ? f->input_len : REPLAY_INPUT_LEN,
+			.step_budget = o.step_budget ? o.step_budget : REPLAY_STEPS,
+			.arg = &o, .after_analyze = o.mutate ? mutate_claims : NULL,
+		};
+		const struct check_result *res;
+
+		if (!pass_inputs(&po, pass, f, &o))
+			continue;
+		if ((err = pipeline_run(r, &ps, &po, &d)))
+			goto out;
+		ps.claims = first.cp;
+		res = po.input ? &r->exec_fixed : &r->exec;
+		v->findings += res->nfindings;
+		for (uint32_t k = 0; k < res->nfindings; k++) {
+			const struct check_finding *cf = &res->findings[k];
+
+			if (!matches(f, cf, &r->view, r->cp, o.match))
+				continue;
+			v->holds = true;
+			v->input = pass == 0 ? f->input : NULL;
+			snprintf(v->text, sizeof(v->text), "%s", cf->text);
+			break;
+		}
+	}
+	if (!v->holds)
+		snprintf(v->text, sizeof(v->text), "%s", v->findings ?
+			 "the oracle refuted other claims, not this one" :
+			 "every claim held on the saved input");
+out:
+	pipeline_result__free(&later);
+	pipeline_result__free(&first);
+	ebpf_object__free(obj);
+	return err;
+}
