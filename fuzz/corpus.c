@@ -306,8 +306,8 @@ static void exec_findings(struct cctx *c, const struct check_result *res, const 
  * interpreter) and an encoding disagreement fail the case; unknown claims are only counted.
  * The budget is Z3's resource limit, so the verdicts do not depend on the machine; the clock
  * limits smt_check keeps as a safety net are never what decides. */
-static void z3_findings(struct cctx *c, const struct smt_result *r, const char *what,
-			struct corpus_stats *st)
+static void z3_findings(struct cctx *c, const struct smt_result *r,
+			const struct claim_verdicts *v, const char *what, struct corpus_stats *st)
 {
 	for (uint32_t k = 0; k < r->nfindings; k++)
 		fail(c, 0, "UNSOUND (%s, z3, %s): %s", what, finding_kind_name(r->findings[k].kind),
@@ -316,9 +316,9 @@ static void z3_findings(struct cctx *c, const struct smt_result *r, const char *
 		fail(c, 0, "Z3 refuted %u claim(s) (%s) without a finding", r->refuted, what);
 	st->z3_programs++;
 	st->z3_claims += r->nclaims;
-	st->z3_proved += r->proved;
-	st->z3_refuted += r->refuted;
-	st->z3_unknown += r->unknown;
+	st->z3_proved += claim_verdicts__count(v, CLAIM_PROVED);
+	st->z3_refuted += claim_verdicts__count(v, CLAIM_REFUTED);
+	st->z3_unknown += claim_verdicts__count(v, CLAIM_UNKNOWN);
 	st->z3_rlimit += r->rlimit_used;
 }
 
@@ -442,7 +442,8 @@ int corpus_replay(const char *path, const struct corpus_opts *uopts, struct sbuf
 		if (pr.has_exec_fixed)
 			exec_findings(&c, &pr.exec_fixed, what);
 		if (pr.has_z3)
-			z3_findings(&c, &pr.z3, what, &stats);
+			z3_findings(&c, &pr.z3, &pr.verdicts[pipeline_oracle_index("z3")], what,
+				    &stats);
 		if (err && !strcmp(pr.failed, "exec"))
 			fail(&c, 0, "the concrete oracle could not run (%s)", what);
 		else if (err && !strcmp(pr.failed, "z3"))

@@ -183,7 +183,10 @@ static bool kernel_wanted(const struct pipeline_opts *o)
 	return o->kernel;
 }
 
-static int kernel_run(struct pipeline_result *r, uint64_t *stats, const struct pipeline_opts *o)
+/* The analyzer's claims stay not judged in v: this oracle judges the program's verdict and the
+ * kernel's own claims, not the analyzer's. */
+static int kernel_run(struct pipeline_result *r, uint64_t *stats, struct claim_verdicts *v,
+		      const struct pipeline_opts *o)
 {
 	struct verdict_opts vo = { .sz = sizeof(vo), .kernel = true,
 				   .runs = o->kernel_verdict_runs ? o->kernel_verdict_runs :

@@ -25,7 +25,37 @@ static bool z3_wanted(const struct pipeline_opts *o)
 	return o->z3;
 }
 
-static int z3_run(struct pipeline_result *r, uint64_t *stats, const struct pipeline_opts *o)
+/* smt's answer per claim in the common shape; a refuted claim's counterexample is the finding
+ * the interpreter confirmed. */
+static void z3_verdicts(struct claim_verdicts *v, const struct claim_prog *cp,
+			const struct smt_result *z)
+{
+	for (uint32_t k = 0; k < z->nclaims; k++) {
+		const struct smt_claim_result *c = &z->claims[k];
+		struct claim_verdict *e = claim_verdicts__at(v, cp, c->kind == SMT_CLAIM_RANGE ?
+							     CLAIM_RANGE : c->kind == SMT_CLAIM_IV ?
+							     CLAIM_IV : CLAIM_TRIP, c->index, c->iv);
+
+		if (!e)
+			continue;
+		e->judgement = c->verdict == SMT_PROVED ? CLAIM_PROVED :
+			       c->verdict == SMT_REFUTED ? CLAIM_REFUTED : CLAIM_UNKNOWN;
+		e->reason = c->reason;
+		if (c->finding >= 0 && (uint32_t)c->finding < z->nfindings) {
+			const struct check_finding *f = &z->findings[c->finding];
+
+			e->finding_kind = f->kind;
+			e->input = f->input;
+			e->input_len = f->input_len;
+			e->helper = f->helper_data;
+			e->helper_len = f->helper_len;
+			e->observed = f->observed;
+		}
+	}
+}
+
+static int z3_run(struct pipeline_result *r, uint64_t *stats, struct claim_verdicts *v,
+		  const struct pipeline_opts *o)
 {
 	/* a resource limit makes the verdicts the same on every machine: the clock limits are
 	 * then only what the caller set (smt's own safety net otherwise) */
@@ -49,11 +79,12 @@ static int z3_run(struct pipeline_result *r, uint64_t *stats, const struct pipel
 	if ((err = smt_check(&r->z3, &r->obj, &r->view, cp, &so)))
 		return err;
 	r->has_z3 = true;
+	z3_verdicts(v, cp, &r->z3);
 	stats[Z3_PROGRAMS]++;
 	stats[Z3_CLAIMS] += r->z3.nclaims;
-	stats[Z3_PROVED] += r->z3.proved;
-	stats[Z3_REFUTED] += r->z3.refuted;
-	stats[Z3_UNKNOWN] += r->z3.unknown;
+	stats[Z3_PROVED] += claim_verdicts__count(v, CLAIM_PROVED);
+	stats[Z3_REFUTED] += claim_verdicts__count(v, CLAIM_REFUTED);
+	stats[Z3_UNKNOWN] += claim_verdicts__count(v, CLAIM_UNKNOWN);
 	stats[Z3_ENCODING] += r->z3.encoding_bugs;
 	for (uint32_t k = 0; o->triage && k < r->z3.nfindings && !err; k++) {
 		struct finding *f = calloc(1, sizeof(*f));

@@ -26,6 +26,14 @@ const struct oracle_ops *pipeline_oracle(unsigned i)
 	return i < NORACLES ? pipeline_oracles[i] : NULL;
 }
 
+int pipeline_oracle_index(const char *name)
+{
+	for (unsigned i = 0; i < NORACLES; i++)
+		if (!strcmp(pipeline_oracles[i]->name, name))
+			return (int)i;
+	return -1;
+}
+
 unsigned pipeline_stat_offset(unsigned oracle)
 {
 	unsigned off = 0;
@@ -89,6 +97,8 @@ static void result_reset(struct pipeline_result *r)
 	check_result__free(&r->exec_fixed);
 	if (r->has_z3)
 		smt_result__free(&r->z3);
+	for (unsigned i = 0; i < NORACLES; i++)
+		claim_verdicts__free(&r->verdicts[i]);
 	for (uint32_t k = 0; k < r->nfindings; k++) {
 		finding__free(r->findings[k]);
 		free(r->findings[k]);
@@ -190,7 +200,9 @@ int pipeline_run(struct pipeline_result *r, const struct pipeline_subject *s,
 			continue;
 		stage(&o, i ? PIPELINE_ORACLES : PIPELINE_JUDGE);
 		t1 = cpu_s();
-		err = op->run(r, r->stats + pipeline_stat_offset(i), &o);
+		err = claim_verdicts__init(&r->verdicts[i], r->cp);
+		if (!err)
+			err = op->run(r, r->stats + pipeline_stat_offset(i), &r->verdicts[i], &o);
 		r->t_oracle[i] = cpu_s() - t1;
 		if (err)
 			r->failed = op->name;

@@ -1,7 +1,8 @@
 /* The pipeline: generate → analyze → judge → triage, written once.  The campaign
  * (fuzz/program.c), the corpus replay (fuzz/corpus.c), the libFuzzer/AFL++ pipeline target
- * (fuzz/targets/fuzz_pipeline.c) and `bpfscev check` (cli/cmd_check.c) all call pipeline_run;
- * what differs between them is options, never code.
+ * (fuzz/targets/fuzz_pipeline.c), `bpfscev check` (cli/cmd_check.c) and the replay of a saved
+ * finding (fuzz/replay.c: `bpfscev replay`, the predicates of `bpfscev reduce DIR`) all call
+ * pipeline_run; what differs between them is options, never code.
  *
  * Stages:
  *   generate  only when the subject names a generator source: gen_program (generators/gen.h);
@@ -9,7 +10,8 @@
  *   judge     every oracle of the registry the options ask for, in registry order (pipeline.c,
  *             pipeline_oracles[]): each is a struct oracle_ops with its name, its statistics
  *             (keys and counters: the campaign's state file and summary come from these) and
- *             run();
+ *             run(), which answers for each claim in one shape (r->verdicts: proved, refuted
+ *             with the counterexample, unknown with the reason, or not judged);
  *   triage    with opts.triage, each optional oracle's finding becomes a complete finding record
  *             (triage/finding.h) with its signature, in r->findings; the execution oracle's
  *             findings stay in r->exec (the campaign signs them lazily, once per signature).
@@ -37,6 +39,7 @@
  *   corpus replay     32    100,000    64     rlimit 1,000,000 / 8,000,000      10^8
  *   fuzz target       2+1   20,000 (4,000 huge)  64   -
  *   bpfscev check     48    2,000,000  64     2,000 ms / none                   10^8
+ *   finding replay    1+1+N  200,000    saved  -    (the saved input or 48 drawn; zeros; N drawn)
  *
  * A verdict disagreement (improvement or regression) is not a bug by itself; the campaign saves
  * it with both logs under <crashes>/verdicts/<class>-<16 hex>/ (prog.case, bpfscev.txt,
@@ -50,6 +53,7 @@
 #include <stdint.h>
 
 #include "bpf/prog.h"
+#include "claims/claim_verdict.h"
 #include "claims/claims.h"
 #include "generators/gen.h"
 #include "oracle/exec/check.h"
@@ -167,6 +171,9 @@ struct pipeline_result {
 	/* z3 */
 	bool has_z3;
 	struct smt_result z3;
+	/* per registry entry: its verdict on each claim of *cp (claims/claim_verdict.h), the one
+	 * shape every oracle answers in; empty (n = 0) when the oracle did not run */
+	struct claim_verdicts verdicts[PIPELINE_MAX_ORACLES];
 	/* every oracle's counters, at the offsets pipeline_stat_offset() gives */
 	uint64_t stats[PIPELINE_MAX_STATS];
 	double t_gen, t_analyze;	/* CPU seconds */
@@ -191,9 +198,12 @@ struct oracle_ops {
 	const char *const *stats;		/* its counters' keys ("z3_proved", ...) */
 	unsigned nstats;
 	bool (*wanted)(const struct pipeline_opts *o);
-	/* judges r->view and *r->cp, counting into stats (its own nstats counters) and adding
-	 * what it finds to r; 0 or -errno */
-	int (*run)(struct pipeline_result *r, uint64_t *stats, const struct pipeline_opts *o);
+	/* judges r->view and *r->cp: its verdict on each claim into v (one entry per claim,
+	 * each not judged when called; a judge that does not look at the analyzer's claims leaves
+	 * them so), counting into stats (its own nstats counters) and adding what it finds to r;
+	 * 0 or -errno */
+	int (*run)(struct pipeline_result *r, uint64_t *stats, struct claim_verdicts *v,
+		   const struct pipeline_opts *o);
 	/* the campaign summary's lines for its totals (NULL: none; nothing when it did not run):
 	 * cpu its CPU seconds, dir the findings directory, saved the disagreements saved */
 	void (*summary)(struct sbuf *sb, const uint64_t *stats, double cpu, const char *dir,
@@ -204,6 +214,7 @@ extern const struct oracle_ops oracle_exec, oracle_z3, oracle_kernel;
 
 unsigned pipeline_oracle_count(void);
 const struct oracle_ops *pipeline_oracle(unsigned i);
+int pipeline_oracle_index(const char *name);	/* -1 when no oracle has that name */
 unsigned pipeline_stat_offset(unsigned oracle);	/* its first counter in stats[] */
 unsigned pipeline_stat_count(void);		/* all oracles' counters */
 const char *pipeline_stat_name(unsigned i);	/* "z3_proved", ...; NULL out of range */

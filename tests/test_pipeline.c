@@ -4,7 +4,11 @@
  *     campaign state files written before the registry carry — so they still resume;
  *  2. pipeline_run on a given program: the analyzer's claims judged on the drawn inputs and on
  *     a given one, runs as asked; claims the caller brings are judged instead, and a wrong one
- *     is refuted; no_drawn runs the given input alone; a judge hook can skip an oracle.
+ *     is refuted; no_drawn runs the given input alone; a judge hook can skip an oracle;
+ *  3. the per-claim verdicts every oracle answers in (claims/claim_verdict.h): one entry per
+ *     claim in the fixed order; execution: the refuted claim with its input, the rest unknown;
+ *     Z3: proved, refuted and unknown agreeing with its own counts; an oracle that did not run
+ *     answers nothing.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -58,6 +62,26 @@ static void test_registry(void)
 		      state_keys[i]);
 }
 
+/* Every entry of vs is where claim_verdicts__at finds its claim, in the documented order. */
+static void check_order(struct claim_verdicts *vs, const struct claim_prog *cp, const char *who)
+{
+	uint32_t n = cp->nranges;
+
+	for (uint32_t l = 0; l < cp->nloops; l++)
+		n += 1 + cp->loops[l].nivs;
+	CHECK_EQ_U64(vs->n, n, who);
+	for (uint32_t k = 0; k < vs->n; k++) {
+		struct claim_verdict *e = &vs->v[k];
+
+		CHECK(claim_verdicts__at(vs, cp, e->what, e->index, e->iv) == e,
+		      "%s: entry %u not found again", who, k);
+		CHECK(k >= cp->nranges || (e->what == CLAIM_RANGE && e->index == k),
+		      "%s: entry %u is not range %u", who, k, k);
+	}
+	CHECK(!claim_verdicts__at(vs, cp, CLAIM_RANGE, cp->nranges, 0) &&
+	      !claim_verdicts__at(vs, cp, CLAIM_TRIP, cp->nloops, 0), "%s: past the claims", who);
+}
+
 static bool skip_z3(void *arg, const struct oracle_ops *op, const struct claim_prog *cp)
 {
 	(*(unsigned *)arg)++;
@@ -76,6 +100,7 @@ static void test_run(void)
 				   .input = input, .fixed_len = sizeof(input) };
 	struct claim_prog wrong;
 	unsigned asked = 0;
+	int ix = pipeline_oracle_index("exec"), iz = pipeline_oracle_index("z3");
 	struct diag d;
 	int err;
 
@@ -99,6 +124,17 @@ static void test_run(void)
 	      r.exec_fixed.nfindings);
 	CHECK(r.claims.nloops == 1 && r.claims.loops[0].trip.max == 10, "trip claimed %" PRIu64,
 	      r.claims.nloops ? r.claims.loops[0].trip.max : 0);
+	/* the verdicts: execution judged every claim (unknown: runs prove nothing), Z3 none */
+	if (ix >= 0 && iz >= 0) {
+		struct claim_verdicts *ve = &r.verdicts[ix];
+
+		check_order(ve, r.cp, "exec");
+		CHECK(ve->n > 0 && claim_verdicts__count(ve, CLAIM_UNKNOWN) == ve->n,
+		      "exec: %u of %u unknown", claim_verdicts__count(ve, CLAIM_UNKNOWN), ve->n);
+		CHECK(ve->n && ve->v[0].reason && !strcmp(ve->v[0].reason, "held on every run"),
+		      "exec: reason '%s'", ve->n && ve->v[0].reason ? ve->v[0].reason : "");
+		CHECK(r.verdicts[iz].n == 0, "z3 did not run but answered %u", r.verdicts[iz].n);
+	}
 
 	/* the caller's claims: one too few header executions is refuted, nothing analyzed */
 	if (r.claims.nloops == 1) {
@@ -114,6 +150,46 @@ static void test_run(void)
 		CHECK(r.exec_fixed.nfindings == 1 &&
 		      r.exec_fixed.findings[0].kind == FIND_TRIP_MAX,
 		      "%u findings on a maximum of 9", r.exec_fixed.nfindings);
+		if (ix >= 0) {
+			struct claim_verdicts *ve = &r.verdicts[ix];
+			struct claim_verdict *t = claim_verdicts__at(ve, &wrong, CLAIM_TRIP, 0, 0);
+
+			check_order(ve, &wrong, "exec, wrong claims");
+			CHECK(t && t->judgement == CLAIM_REFUTED && t->finding_kind == FIND_TRIP_MAX &&
+			      t->observed == 10 && t->input_len == sizeof(input) &&
+			      !memcmp(t->input, input, sizeof(input)),
+			      "exec: the trip claim refuted on the given input (%s)",
+			      t ? claim_judgement_name(t->judgement) : "no entry");
+			CHECK_EQ_U64(claim_verdicts__count(ve, CLAIM_REFUTED), 1, "exec: refuted");
+		}
+		/* Z3 on the same claims: the maximum refuted, its counts from the same verdicts */
+		o.z3 = true;	/* a resource limit: the same verdicts however loaded the machine */
+		o.z3_rlimit = 1000000;
+		o.z3_program_rlimit = 8000000;
+		err = pipeline_run(&r, &s, &o, &d);
+		CHECK(!err && r.has_z3, "pipeline_run with z3: %d", err);
+		if (!err && r.has_z3 && iz >= 0) {
+			struct claim_verdicts *vz = &r.verdicts[iz];
+			struct claim_verdict *t = claim_verdicts__at(vz, &wrong, CLAIM_TRIP, 0, 0);
+
+			check_order(vz, &wrong, "z3");
+			CHECK(t && t->judgement == CLAIM_REFUTED && t->input &&
+			      t->finding_kind == FIND_TRIP_MAX,
+			      "z3: the trip claim refuted with a counterexample (%s)",
+			      t ? claim_judgement_name(t->judgement) : "no entry");
+			CHECK(claim_verdicts__count(vz, CLAIM_PROVED) == r.z3.proved &&
+			      claim_verdicts__count(vz, CLAIM_REFUTED) == r.z3.refuted &&
+			      claim_verdicts__count(vz, CLAIM_UNKNOWN) == r.z3.unknown,
+			      "z3: verdicts %u/%u/%u, smt %u/%u/%u",
+			      claim_verdicts__count(vz, CLAIM_PROVED),
+			      claim_verdicts__count(vz, CLAIM_REFUTED),
+			      claim_verdicts__count(vz, CLAIM_UNKNOWN), r.z3.proved, r.z3.refuted,
+			      r.z3.unknown);
+			CHECK(r.z3.proved > 0, "z3 proved nothing of the loop's other claims");
+		}
+		o.z3 = false;
+		o.z3_rlimit = 0;
+		o.z3_program_rlimit = 0;
 		claim_prog__free(&wrong);
 		s.claims = NULL;
 		o.no_drawn = false;
@@ -125,6 +201,7 @@ static void test_run(void)
 	o.judge = skip_z3;
 	err = pipeline_run(&r, &s, &o, &d);
 	CHECK(!err && !r.has_z3 && r.has_exec, "z3 skipped by the hook: %d %d", err, r.has_z3);
+	CHECK(iz >= 0 && r.verdicts[iz].n == 0, "z3 skipped, yet it answered");
 	CHECK_EQ_U64(asked, 2, "oracles the hook was asked about");
 	pipeline_result__free(&r);
 	ebpf_object__free(obj);
@@ -133,6 +210,8 @@ static void test_run(void)
 int main(void)
 {
 	test_registry();
+	CHECK(pipeline_oracle_index("exec") == 0 && pipeline_oracle_index("z3") > 0 &&
+	      pipeline_oracle_index("none") == -1, "oracles by name");
 	test_run();
 	return check_done("test_pipeline");
 }
