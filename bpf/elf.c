@@ -197,7 +197,7 @@ static const struct {
 	{ "flow_dissector", BPF_PROG_TYPE_FLOW_DISSECTOR },
 };
 
-static uint32_t prog_type_of(const char *sec)
+static uint32_t prog_type_of(const char *sec, const char **from)
 {
 	enum bpf_prog_type type;
 	enum bpf_attach_type attach;
@@ -207,8 +207,10 @@ static uint32_t prog_type_of(const char *sec)
 	old = libbpf_set_print(libbpf_quiet);
 	err = libbpf_prog_type_by_name(sec, &type, &attach);
 	libbpf_set_print(old);
+	*from = "section";
 	if (!err)
 		return type;
+	*from = "legacy section name";
 	for (size_t i = 0; i < sizeof(legacy_types) / sizeof(legacy_types[0]); i++) {
 		size_t n = strlen(legacy_types[i].pfx);
 		char next = sec[n];
@@ -219,6 +221,7 @@ static uint32_t prog_type_of(const char *sec)
 		    (next >= '0' && next <= '9'))
 			return legacy_types[i].type;
 	}
+	*from = "";
 	return BPF_PROG_TYPE_UNSPEC;
 }
 
@@ -1511,7 +1514,12 @@ static int add_prog(struct elf_ctx *c, size_t fi, size_t *cap)
 	memset(p, 0, sizeof(*p));
 	snprintf(p->name, sizeof(p->name), "%s", f->name);
 	snprintf(p->section, sizeof(p->section), "%s", sec);
-	p->prog_type = f->sec == c->text ? BPF_PROG_TYPE_UNSPEC : prog_type_of(sec);
+	if (f->sec != c->text) {
+		const char *from;
+
+		p->prog_type = prog_type_of(sec, &from);
+		snprintf(p->type_from, sizeof(p->type_from), "%s", from);
+	}
 	p->insns = l.out;
 	p->len = l.len;
 	p->kfuncs = l.kfuncs;
@@ -1586,6 +1594,7 @@ int ebpf_elf_open(struct ebpf_object *obj, const void *data, size_t len, struct 
 	}
 	if ((err = read_data_maps(&c)) || (err = add_progs(&c)))
 		goto out;
+	ebpf_object__decide_types(obj);
 out:
 	if (!err && c.notes.len && !c.notes.oom)
 		obj->notes = sbuf_detach(&c.notes);

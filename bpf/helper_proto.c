@@ -64,6 +64,7 @@ static const struct ebpf_helper_proto protos[] = {
 	{ BPF_FUNC_skb_change_type, A(CTX, ANY), I64, HPT_TC },
 	{ BPF_FUNC_get_hash_recalc, A(CTX), U32, HPT_TC | HPT(BPF_PROG_TYPE_LWT_XMIT) },
 	{ BPF_FUNC_get_current_task, A(0), I64, HPT_TRACE },
+	{ BPF_FUNC_skb_under_cgroup, A(CTX, MAP, ANY), I64, HPT_TC },
 	{ BPF_FUNC_current_task_under_cgroup, A(MAP, ANY), I64, HPT_TRACE },
 	{ BPF_FUNC_skb_change_tail, A(CTX, ANY, ANY), I64F(HF_CHANGES_PKT),
 	  HPT_TC | HPT(BPF_PROG_TYPE_SK_SKB) },

@@ -40,6 +40,9 @@ struct ebpf_prog {
 	char name[128];
 	char section[128];	/* ELF section ("xdp", "socket"); "" for text and raw input */
 	uint32_t prog_type;	/* enum bpf_prog_type; BPF_PROG_TYPE_UNSPEC when unknown */
+	char type_from[128];	/* ELF input: how prog_type was decided ("section", "legacy section
+				 * name", "helpers: ...", "object: ...", "loader: ...", "slot: ...")
+				 * or why not ("none: ..."); "" for other input (progtype.c) */
 	struct bpf_insn *insns;
 	size_t len;		/* slots */
 	uint32_t *lines;	/* for text input: source line of each slot (0 = none); else NULL */
@@ -116,5 +119,11 @@ const char *ebpf_ctx_ro_access(uint32_t prog_type, int64_t off, unsigned size);
  * LD_IMM64 with imm = map index.  A program that cannot be linked or validated is skipped with
  * a line in obj->notes; the open fails only for a malformed file or when no program is left. */
 int ebpf_elf_open(struct ebpf_object *obj, const void *data, size_t len, struct diag *d);
+
+/* Types for the ELF programs whose section names none, as their loaders decide them
+ * (progtype.c): from the helpers they call, the object's other programs, known loaders' section
+ * names and iproute2's tail-call slots.  Sets prog_type and type_from of every program still
+ * BPF_PROG_TYPE_UNSPEC; those left undecided keep UNSPEC with type_from "none: why". */
+void ebpf_object__decide_types(struct ebpf_object *obj);
 
 #endif

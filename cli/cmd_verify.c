@@ -232,7 +232,8 @@ static int report(struct paths *args, const char *prog, const struct verdict_opt
 				continue;
 			}
 			vtable_add(&t, files.v[i], progs[k],
-				   vo.prog_type ? vo.prog_type : progs[k]->prog_type, &r, vo.kernel);
+				   vo.prog_type ? vo.prog_type : progs[k]->prog_type,
+				   base->prog_type ? "--type" : "--default-type", &r, vo.kernel);
 			if (r.faults)
 				rc = CLI_FINDING;
 			verdict_report__free(&r);

@@ -34,7 +34,8 @@ static void add(struct vtable *t, const char *obj, const char *name, int ours, b
 	r.ours_usec = 12.5;
 	if (!kacc)
 		snprintf(r.kernel_message, sizeof(r.kernel_message), "R1 invalid mem access, \"x\"");
-	CHECK(vtable_add(t, obj, &p, 6 /* BPF_PROG_TYPE_XDP */, &r, true) == 0, "add %s", name);
+	CHECK(vtable_add(t, obj, &p, 6 /* BPF_PROG_TYPE_XDP */, "--type", &r, true) == 0, "add %s",
+	      name);
 }
 
 static size_t count_of(const char *text, const char *needle)
@@ -94,6 +95,28 @@ int main(void)
 		CHECK(!strcmp(back.rows[i].cls, t.rows[i].cls), "class %zu", i);
 		CHECK(back.rows[i].kprocessed == t.rows[i].kprocessed, "processed %zu", i);
 		CHECK(back.rows[i].pc == t.rows[i].pc, "pc %zu", i);
+		CHECK(!strcmp(back.rows[i].type_from, t.rows[i].type_from), "type_from %zu", i);
+	}
+	CHECK(strstr(sbuf_cstr(&txt), "type from --type") != NULL, "types by rule: %s",
+	      sbuf_cstr(&txt));
+	/* a run saved before type_from was recorded reads back without it */
+	{
+		struct vtable old;
+		char text[8192], *nl, *end;
+
+		snprintf(text, sizeof(text), "%s", sbuf_cstr(&csv));
+		nl = strchr(text, '\n');
+		memmove(nl - strlen(",type_from"), nl, strlen(nl) + 1);
+		for (char *l = strchr(text, '\n'); l && l[1]; l = strchr(l + 1, '\n')) {
+			end = strchr(l + 1, '\n');
+			while (end[-1] != ',')
+				end--;
+			memmove(end - 1, strchr(end, '\n'), strlen(strchr(end, '\n')) + 1);
+		}
+		diag_clear(&d);
+		CHECK(vtable_read_csv(&old, text, "old.csv", &d) == 0 && old.n == t.n &&
+		      !old.rows[0].type_from[0], "old CSV: %s", d.msg);
+		vtable_free(&old);
 	}
 	vtable_format(&csv2, &back, VT_CSV);
 	CHECK(!strcmp(sbuf_cstr(&csv), sbuf_cstr(&csv2)), "CSV round trip is exact");

@@ -39,7 +39,8 @@ static void copy(char *dst, size_t n, const char *src)
 }
 
 int vtable_add(struct vtable *t, const char *object, const struct ebpf_prog *prog,
-	       uint32_t prog_type, const struct verdict_report *r, bool kernel_asked)
+	       uint32_t prog_type, const char *type_from, const struct verdict_report *r,
+	       bool kernel_asked)
 {
 	struct vrow *w = new_row(t);
 	const char *tn = prog_type ? libbpf_bpf_prog_type_str(prog_type) : NULL;
@@ -50,6 +51,8 @@ int vtable_add(struct vtable *t, const char *object, const struct ebpf_prog *pro
 	copy(w->prog, sizeof(w->prog), prog->name);
 	copy(w->section, sizeof(w->section), prog->section[0] ? prog->section : "-");
 	copy(w->type, sizeof(w->type), tn ? tn : "unspec");
+	copy(w->type_from, sizeof(w->type_from), prog_type != prog->prog_type ? type_from :
+			 prog->type_from);
 	copy(w->ours, sizeof(w->ours), scev_verdict_name(r->ours.kind));
 	w->pc = r->ours.kind == VERDICT_SAFE ? -1 : (long)r->ours.pc;
 	w->ours_usec = r->ours_usec;
@@ -127,6 +130,14 @@ enum { C_BA, C_BR, C_IMP, C_REG, C_NOK, C_NOL, C_BAD, NCLS };
 static const char *const cls_names[NCLS] = { "both-accept", "both-reject", "improvement",
 					     "regression", "no-kernel", "no-load", "bad-object" };
 
+/* How a row's type was decided: the first word of vrow.type_from (progtype.c's rules and the
+ * command line's); the last entry counts rows with none recorded. */
+static const char *const from_names[] = {
+	"section", "legacy", "helpers", "object", "loader", "slot", "--type", "--default-type",
+	"none", "not recorded",
+};
+#define NFROM ((int)(sizeof(from_names) / sizeof(from_names[0])))
+
 struct totals {
 	size_t objects, bad, progs;
 	size_t cls[NCLS];
@@ -135,9 +146,18 @@ struct totals {
 	size_t kacc_unsafe, kacc_unsupported;	/* false alarms */
 	size_t faults;				/* safe programs that faulted when run */
 	size_t unspec;				/* programs whose section names no type */
+	size_t from[NFROM];			/* programs by how their type was decided */
 	double ours_usec, kusec;
 	long kprocessed;
 };
+
+static int from_index(const char *type_from)
+{
+	for (int i = 0; i < NFROM - 1; i++)
+		if (!strncmp(type_from, from_names[i], strlen(from_names[i])))
+			return i;
+	return NFROM - 1;
+}
 
 static int cls_index(const char *c)
 {
@@ -166,6 +186,7 @@ static void totals_of(struct totals *s, const struct vtable *t)
 		s->unsupported += !strcmp(w->ours, "unsupported");
 		s->faults += w->faults != 0;
 		s->unspec += !strcmp(w->type, "unspec");
+		s->from[from_index(w->type_from)]++;
 		s->ours_usec += w->ours_usec;
 		if (!strcmp(w->kernel, "accepted")) {
 			s->kaccepted++;
@@ -262,10 +283,11 @@ static void csv_field(struct sbuf *sb, const char *s)
 
 #define CSV_HEADER "object,program,section,type,kernel,processed_insns,kernel_usec,bpfscev," \
 		   "pc,bpfscev_usec,class,faults,reason,kernel_message"
+#define CSV_HEADER_FROM CSV_HEADER ",type_from"
 
 static void put_csv(struct sbuf *sb, const struct vtable *t)
 {
-	sbuf_puts(sb, CSV_HEADER "\n");
+	sbuf_puts(sb, CSV_HEADER_FROM "\n");
 	for (size_t i = 0; i < t->n; i++) {
 		const struct vrow *w = &t->rows[i];
 
@@ -279,6 +301,8 @@ static void put_csv(struct sbuf *sb, const struct vtable *t)
 		csv_field(sb, w->reason);
 		sbuf_putc(sb, ',');
 		csv_field(sb, w->kmessage);
+		sbuf_putc(sb, ',');
+		csv_field(sb, w->type_from);
 		sbuf_putc(sb, '\n');
 	}
 }
@@ -339,6 +363,9 @@ static void put_text_totals(struct sbuf *sb, const struct totals *s)
 	for (int c = 0; c < NCLS; c++)
 		if (s->cls[c])
 			sbuf_printf(sb, "  class %-32s %zu\n", cls_names[c], s->cls[c]);
+	for (int k = 0; k < NFROM; k++)
+		if (s->from[k])
+			sbuf_printf(sb, "  type from %-28s %zu\n", from_names[k], s->from[k]);
 	sbuf_printf(sb, "  %-38s %.1f %%\n", "share unsupported", pct(s->unsupported, s->progs));
 	sbuf_printf(sb, "  %-38s %.1f %%\n", "share kernel accepts, bpfscev unsafe",
 		    pct(s->kacc_unsafe, s->progs));
@@ -388,6 +415,8 @@ static void put_json_row(struct sbuf *sb, const struct vrow *w)
 	json_put_string(sb, w->reason);
 	sbuf_puts(sb, ", \"kernel_message\": ");
 	json_put_string(sb, w->kmessage);
+	sbuf_puts(sb, ", \"type_from\": ");
+	json_put_string(sb, w->type_from);
 	sbuf_putc(sb, '}');
 }
 
@@ -397,6 +426,8 @@ static void put_json_totals(struct sbuf *sb, const struct totals *s)
 	TOTAL_ITEMS(JSON_TOTAL)
 	for (int c = 0; c < NCLS; c++)
 		sbuf_printf(sb, ", \"class %s\": %zu", cls_names[c], s->cls[c]);
+	for (int k = 0; k < NFROM; k++)
+		sbuf_printf(sb, ", \"type from %s\": %zu", from_names[k], s->from[k]);
 	sbuf_printf(sb, ", \"share unsupported\": %.2f, \"share kernel accepts, bpfscev unsafe\": "
 		    "%.2f, \"bpfscev_usec\": %.0f, \"kernel_usec\": %.0f}",
 		    pct(s->unsupported, s->progs), pct(s->kacc_unsafe, s->progs), s->ours_usec,
@@ -489,16 +520,21 @@ static int parse_long(const char *s, long *v)
 int vtable_read_csv(struct vtable *t, const char *text, const char *name, struct diag *d)
 {
 	char *buf = strdup(text), *p = buf, *f[16];
-	int line = 1, n;
+	int line = 1, n, want;
+	size_t hl = strlen(CSV_HEADER);	/* + strlen(",type_from") for CSV_HEADER_FROM */
 
 	memset(t, 0, sizeof(*t));
 	if (!buf)
 		return diag_set(d, ENOMEM, "out of memory");
-	if (strncmp(p, CSV_HEADER, strlen(CSV_HEADER)) ||
-	    (p[strlen(CSV_HEADER)] != '\n' && p[strlen(CSV_HEADER)] != '\r')) {
+	/* runs before type_from was recorded have one column less */
+	if (!strncmp(p, CSV_HEADER_FROM, hl + 10) && (p[hl + 10] == '\n' || p[hl + 10] == '\r'))
+		want = 15;
+	else if (!strncmp(p, CSV_HEADER, hl) && (p[hl] == '\n' || p[hl] == '\r'))
+		want = 14;
+	else {
 		free(buf);
 		return diag_set(d, EINVAL, "%s:1: not a `bpfscev verify --csv` table (header "
-				"should be '%s')", name, CSV_HEADER);
+				"should be '%s')", name, CSV_HEADER_FROM);
 	}
 	p = strchr(p, '\n') + 1;
 	while (*p) {
@@ -508,11 +544,12 @@ int vtable_read_csv(struct vtable *t, const char *text, const char *name, struct
 
 		line++;
 		n = csv_split(&p, f, 16);
-		if (n != 14) {
+		if (n != want) {
 			vtable_free(t);
 			free(buf);
-			return diag_set(d, EINVAL, "%s:%d: expected 14 comma-separated fields, found "
-					"%s", name, line, n < 0 ? "a malformed record" : "another count");
+			return diag_set(d, EINVAL, "%s:%d: expected %d comma-separated fields, found "
+					"%s", name, line, want, n < 0 ? "a malformed record" :
+					"another count");
 		}
 		if (!(w = new_row(t))) {
 			vtable_free(t);
@@ -528,6 +565,8 @@ int vtable_read_csv(struct vtable *t, const char *text, const char *name, struct
 		copy(w->cls, sizeof(w->cls), f[10]);
 		copy(w->reason, sizeof(w->reason), f[12]);
 		copy(w->kmessage, sizeof(w->kmessage), f[13]);
+		if (want == 15)
+			copy(w->type_from, sizeof(w->type_from), f[14]);
 		w->ours_usec = strtod(f[9], &end);
 		if (parse_long(f[5], &w->kprocessed) || parse_long(f[6], &w->kusec) ||
 		    parse_long(f[8], &w->pc) || parse_long(f[11], &faults) || faults < 0 ||

@@ -24,6 +24,8 @@ struct vrow {
 	char section[128];
 	char type[40];		/* program type as libbpf names it, "unspec" when the section names
 				 * none */
+	char type_from[128];	/* how the type was decided (ebpf_prog.type_from, "--type",
+				 * "--default-type"); "" when not recorded (CSV of earlier runs) */
 	char kernel[16];	/* accepted, rejected, no-load, - (not asked) */
 	long kprocessed;	/* -1 unknown */
 	long kusec;		/* verification time; -1 unknown */
@@ -41,9 +43,11 @@ struct vtable {
 	size_t n, cap;
 };
 
-/* Appends a row for prog of object (name as given) from a finished verdict_compare. */
+/* Appends a row for prog of object (name as given) from a finished verdict_compare, run as
+ * prog_type; type_from says where that type came from when it is not prog's own. */
 int vtable_add(struct vtable *t, const char *object, const struct ebpf_prog *prog,
-	       uint32_t prog_type, const struct verdict_report *r, bool kernel_asked);
+	       uint32_t prog_type, const char *type_from, const struct verdict_report *r,
+	       bool kernel_asked);
 /* Appends a row for an object that did not open (why: the loader's message). */
 int vtable_add_bad(struct vtable *t, const char *object, const char *why);
 void vtable_free(struct vtable *t);
