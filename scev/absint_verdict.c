@@ -97,6 +97,10 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 		if (lo < 0 || hi > vs)
 			VFAIL(VERDICT_UNSAFE, pc, "map value access [%lld, %lld) outside [0, %u)",
 			      (long long)lo, (long long)hi, vs);
+		/* .rodata, .kconfig: the kernel's check_map_access_type */
+		if (write && a->map < cx->nmaps && (cx->maps[a->map].flags & BPF_F_RDONLY_PROG))
+			VFAIL(VERDICT_UNSAFE, pc, "write into the read-only map '%s'",
+			      cx->maps[a->map].name);
 		return;
 	}
 	case REGION_PKT:
@@ -176,6 +180,13 @@ static void verify_mem_arg(struct scev_ctx *cx, struct scev_verdict *v, const st
 			VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is not a pointer to memory", reg, name);
 		return;
 	}
+	/* memory the helper writes may not be a read-only map value (check_map_access_type);
+	 * the initialization rules stay those of a read for HARG_MEM_RW */
+	if (kind != HARG_MEM && kind != HARG_MEM_OR_NULL && a->kind == AV_PTR &&
+	    a->region == REGION_MAP_VALUE && a->map < cx->nmaps &&
+	    (cx->maps[a->map].flags & BPF_F_RDONLY_PROG))
+		VFAIL(VERDICT_UNSAFE, pc, "R%u of %s: the helper writes the read-only map '%s'",
+		      reg, name, cx->maps[a->map].name);
 	verify_access(cx, v, s, pc, reg, 0, (unsigned)n->r.umax, kind == HARG_MEM_UNINIT);
 }
 

@@ -85,6 +85,7 @@ struct map_rt {
 	uint64_t len;		/* bytes addressable in its window (0 until host is set) */
 	enum map_kind kind;
 	bool own;
+	bool ro;		/* BPF_F_RDONLY_PROG (.rodata, .kconfig): the program only reads */
 	uint32_t cap, cnt;	/* hash: slots and slots in use */
 	uint8_t *keys, *used;	/* hash: cap keys, cap flags */
 };
@@ -198,7 +199,7 @@ static void set_trap(struct interp_state *st, enum interp_trap t, uint32_t pc, c
 
 /* Host address of [a, a+size) when it lies in one directly addressable region; NULL when the
  * slow path must decide (a miss, a straddle, the XDP/SKB context, a map without storage yet). */
-static inline uint8_t *xlate(struct interp_state *st, uint64_t a, uint64_t size)
+static inline uint8_t *xlate_acc(struct interp_state *st, uint64_t a, uint64_t size, bool write)
 {
 	uint64_t off, m;
 
@@ -220,12 +221,23 @@ static inline uint8_t *xlate(struct interp_state *st, uint64_t a, uint64_t size)
 		off = a - INTERP_VA_MAP;
 		m = off >> 32;
 		off &= 0xffffffffu;
-		if (m < st->map_cnt && off + size <= st->maps[m].len)
+		if (m < st->map_cnt && off + size <= st->maps[m].len && !(write && st->maps[m].ro))
 			return st->maps[m].host + off;
 		return NULL;
 	default:
 		return NULL;
 	}
+}
+
+static inline uint8_t *xlate(struct interp_state *st, uint64_t a, uint64_t size)
+{
+	return xlate_acc(st, a, size, false);
+}
+
+/* For a store or an atomic: read-only maps are left to slow_ptr, which traps. */
+static inline uint8_t *xlate_w(struct interp_state *st, uint64_t a, uint64_t size)
+{
+	return xlate_acc(st, a, size, true);
 }
 
 static const char *acc_name(enum acc k)
@@ -469,6 +481,10 @@ static __attribute__((noinline)) uint8_t *slow_ptr(struct interp_state *st, uint
 	} else if ((a >> 44) == (INTERP_VA_MAP >> 44)) {
 		uint64_t m = (a - INTERP_VA_MAP) >> 32;
 
+		if (m < st->map_cnt && st->maps[m].ro && kind != ACC_LOAD) {
+			mem_trap(st, pc, a, size, kind, "writes a read-only map (BPF_F_RDONLY_PROG)");
+			return NULL;
+		}
 		if (m < st->map_cnt && !st->maps[m].host && map_storage(st, m) &&
 		    (p = xlate(st, a, size)))
 			return p;
@@ -522,7 +538,7 @@ static __attribute__((noinline)) int slow_load(struct interp_state *st, uint32_t
 static uint8_t *mem_ptr(struct interp_state *st, uint32_t pc, uint64_t a, uint64_t size,
 			enum acc kind)
 {
-	uint8_t *p = xlate(st, a, size);
+	uint8_t *p = xlate_acc(st, a, size, kind != ACC_LOAD);
 
 	return p ? p : slow_ptr(st, pc, a, size, kind);
 }
@@ -1008,7 +1024,7 @@ static __attribute__((noinline)) int do_helper(struct interp_state *st, const st
 	L(n): {                                                                             \
 		uint64_t a = r[ip->dst] + (uint64_t)(int64_t)ip->off;                       \
 		T v = (T)(val);                                                             \
-		uint8_t *p = xlate(st, a, sz);                                              \
+		uint8_t *p = xlate_w(st, a, sz);                                            \
 		if (unlikely(!p) && !(p = slow_ptr(st, ip->pc, a, sz, ACC_STORE)))          \
 			STOP(0);                                                            \
 		memcpy(p, &v, sz);                                                          \
@@ -1018,7 +1034,7 @@ static __attribute__((noinline)) int do_helper(struct interp_state *st, const st
 #define ATOMIC_ONE(n, sz, T, e, fetch)                                                      \
 	L(n): {                                                                             \
 		uint64_t a = r[ip->dst] + (uint64_t)(int64_t)ip->off;                       \
-		uint8_t *p = xlate(st, a, sz);                                              \
+		uint8_t *p = xlate_w(st, a, sz);                                            \
 		T old, s = (T)r[ip->src], nv;                                               \
 		if (unlikely(!p) && !(p = slow_ptr(st, ip->pc, a, sz, ACC_ATOMIC)))         \
 			STOP(0);                                                            \
@@ -1036,7 +1052,7 @@ static __attribute__((noinline)) int do_helper(struct interp_state *st, const st
 #define CMPXCHG_HANDLER(n, sz, T)                                                           \
 	L(n): {                                                                             \
 		uint64_t a = r[ip->dst] + (uint64_t)(int64_t)ip->off;                       \
-		uint8_t *p = xlate(st, a, sz);                                              \
+		uint8_t *p = xlate_w(st, a, sz);                                            \
 		T old, s = (T)r[ip->src];                                                   \
 		if (unlikely(!p) && !(p = slow_ptr(st, ip->pc, a, sz, ACC_ATOMIC)))         \
 			STOP(0);                                                            \
@@ -1542,6 +1558,7 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 			uint64_t n = (uint64_t)im->def.max_entries * im->def.value_size;
 
 			st->maps[m].kind = kind_of(im->def.type);
+			st->maps[m].ro = (im->def.flags & BPF_F_RDONLY_PROG) != 0;
 			if (st->maps[m].kind == MAPK_ARRAY && im->values && n <= 0xffffffffull) {
 				st->maps[m].host = im->values;
 				st->maps[m].len = n;
