@@ -52,6 +52,12 @@ static const struct ebpf_helper_proto protos[] = {
 	{ BPF_FUNC_skb_vlan_push, A(CTX, ANY, ANY), I64F(HF_CHANGES_PKT), HPT_TC },
 	{ BPF_FUNC_skb_vlan_pop, A(CTX), I64F(HF_CHANGES_PKT), HPT_TC },
 	{ BPF_FUNC_perf_event_read, A(MAP, ANY), I64, HPT_TRACE },
+	/* the tunnel metadata helpers (net/core/filter.c): a key or option struct of a constant
+	 * size, read from or written to memory; no packet data moves */
+	{ BPF_FUNC_skb_get_tunnel_key, A(CTX, OUT, SZ, ANY), I64,
+	  HPT_TC | HPT(BPF_PROG_TYPE_LWT_XMIT) },
+	{ BPF_FUNC_skb_set_tunnel_key, A(CTX, MEM, SZ, ANY), I64,
+	  HPT_TC | HPT(BPF_PROG_TYPE_LWT_XMIT) },
 	{ BPF_FUNC_redirect, A(ANY, ANY), I64, HPT_TC | HPT(BPF_PROG_TYPE_XDP) |
 	  HPT(BPF_PROG_TYPE_LWT_XMIT) },
 	{ BPF_FUNC_perf_event_output, A(CTX, MAP, ANY, MEM, SZ0), I64, HPT_ALL },
@@ -63,6 +69,8 @@ static const struct ebpf_helper_proto protos[] = {
 	{ BPF_FUNC_skb_change_proto, A(CTX, ANY, ANY), I64F(HF_CHANGES_PKT), HPT_TC },
 	{ BPF_FUNC_skb_change_type, A(CTX, ANY), I64, HPT_TC },
 	{ BPF_FUNC_get_hash_recalc, A(CTX), U32, HPT_TC | HPT(BPF_PROG_TYPE_LWT_XMIT) },
+	{ BPF_FUNC_skb_get_tunnel_opt, A(CTX, OUT, SZ), I64, HPT_TC | HPT(BPF_PROG_TYPE_LWT_XMIT) },
+	{ BPF_FUNC_skb_set_tunnel_opt, A(CTX, MEM, SZ), I64, HPT_TC | HPT(BPF_PROG_TYPE_LWT_XMIT) },
 	{ BPF_FUNC_get_current_task, A(0), I64, HPT_TRACE },
 	{ BPF_FUNC_skb_under_cgroup, A(CTX, MAP, ANY), I64, HPT_TC },
 	{ BPF_FUNC_current_task_under_cgroup, A(MAP, ANY), I64, HPT_TRACE },

@@ -146,6 +146,16 @@ static const struct {
 	  BPF_PROG_TYPE_SCHED_CLS, UNSAFE, "__sk_buff" },
 	{ "__sk_buff cb read as a u64", "r0 = *(u64 *)(r1 +48)\nexit\n",
 	  BPF_PROG_TYPE_SCHED_CLS, SAFE, NULL },
+	{ "skb_get_tunnel_key into the stack, then read back",
+	  "r2 = r10\nr2 += -44\nr3 = 44\nr4 = 0\ncall bpf_skb_get_tunnel_key\n"
+	  "r0 = *(u32 *)(r10 -44)\nr0 = 0\nexit\n", BPF_PROG_TYPE_SCHED_CLS, SAFE, NULL },
+	{ "skb_set_tunnel_key past the frame",
+	  "*(u64 *)(r10 -8) = 0\nr2 = r10\nr2 += -8\nr3 = 16\nr4 = 0\n"
+	  "call bpf_skb_set_tunnel_key\nr0 = 0\nexit\n", BPF_PROG_TYPE_SCHED_CLS, UNSAFE,
+	  "stack access" },
+	{ "skb_get_tunnel_opt in a socket filter",
+	  "r2 = r10\nr2 += -8\nr3 = 8\ncall bpf_skb_get_tunnel_opt\nr0 = 0\nexit\n",
+	  BPF_PROG_TYPE_SOCKET_FILTER, UNSAFE, "cannot use" },
 	{ "a helper that is not modeled", "call bpf_sk_lookup_tcp\nr0 = 0\nexit\n",
 	  BPF_PROG_TYPE_SCHED_CLS, VERDICT_UNSUPPORTED, "not modeled" },
 };
