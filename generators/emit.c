@@ -114,6 +114,19 @@ void gi_call_sub(struct gi *g, int label)
 	gi_emit(g, mk(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_CALL, 0, 0));
 }
 
+void gi_ld_func(struct gi *g, int dst, int label)
+{
+	add_fix(g, label);
+	gi_emit(g, mk(BPF_LD | BPF_IMM | BPF_DW, dst, BPF_PSEUDO_FUNC, 0, 0));
+	gi_emit(g, mk(0, 0, 0, 0, 0));
+}
+
+void gi_may_goto(struct gi *g, int label)
+{
+	add_fix(g, label);
+	gi_emit(g, mk(BPF_JMP | BPF_JCOND, 0, BPF_MAY_GOTO, 0, 0));
+}
+
 void gi_ld_map(struct gi *g, int dst, int map)
 {
 	gi_emit(g, mk(BPF_LD | BPF_IMM | BPF_DW, dst, BPF_PSEUDO_MAP_FD, 0, map));
@@ -134,7 +147,8 @@ int gi_resolve(struct gi *g)
 
 		if (t < 0)
 			return -EINVAL;	/* a label never bound: a generator bug */
-		if (ebpf_is_pseudo_call(in)) {
+		if (ebpf_is_pseudo_call(in) ||
+		    (ebpf_is_ldimm64(in) && in->src_reg == BPF_PSEUDO_FUNC)) {
 			in->imm = (int32_t)d;
 		} else {
 			if (d < INT16_MIN || d > INT16_MAX)

@@ -186,9 +186,13 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 	for (unsigned i = 0; i < nests && gi_room(g, 40); i++) {
 		if (i > 0 && gen_bool(src, 50))
 			gi_stmt_acc(g, NULL);
+		if (gen_bool(src, knobs->p_bpf_loop) && gi_room(g, 40))
+			gi_stmt_bpf_loop(g, NULL);
 		gi_gen_loop(g, LOOPK_ANY);
 	}
 	gi_calls_main_tail(g);
+	if (gen_bool(src, knobs->p_may_goto_loop))
+		gi_may_goto_loop(g);
 	gi_var_to_reg(g, fn_main.acc, BPF_REG_0);
 	gi_exit(g);
 	gi_bind(g, l_short);

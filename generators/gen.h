@@ -74,6 +74,7 @@
 
 /* The kernel's limits on bpf-to-bpf calls, which the interpreter shares for frames. */
 #define GEN_MAX_FUNCS 16	/* main and its subprograms */
+#define GEN_MAX_BPF_LOOPS (1u << 23)	/* bpf_loop's largest nr, the may_goto budget (count-based) */
 #define GEN_MAX_FRAMES 8	/* frames of a call chain, main included */
 #define GEN_MAX_STACK 512	/* combined stack of a call chain, frames rounded */
 #define GEN_UNBOUNDED UINT32_MAX	/* max_frames, max_stack of unbounded recursion */
@@ -151,7 +152,14 @@
 	X(p_call_chain, 2, 0, 100, "main calls a chain of subprograms, 2..9 frames deep")          \
 	X(p_big_frame, 2, 0, 100,                                                                  \
 	  "a call chain whose frames total just under, at or over 512 bytes of stack")             \
-	X(p_recursion, 2, 0, 100, "a subprogram recurses (direct or mutual, bounded or not)")
+	X(p_recursion, 2, 0, 100, "a subprogram recurses (direct or mutual, bounded or not)")     \
+	X(p_bpf_loop, 0, 0, 100,                                                                   \
+	  "a statement of main calls bpf_loop with a callback (nr constant, input or huge; "       \
+	  "ctx NULL or a stack cell; it may stop early and hold a loop)")                          \
+	X(p_may_goto, 0, 0, 100, "a body statement is may_goto to the loop's exit (cond_break)")  \
+	X(p_may_goto_loop, 0, 0, 100,                                                              \
+	  "main ends with a loop whose only exit is may_goto; half of them the unsafe twin "       \
+	  "(an access safe only if it ran at most 2^23 times)")
 
 struct gen_knobs {
 #define GEN_KNOB_FIELD(name, def, lo, hi, what) uint32_t name;
@@ -224,7 +232,14 @@ bool gen_knob_info(size_t i, const char **name, uint32_t *def, const char **what
 	X(STACK_OVER, "combined-stack-over-512")                                                   \
 	X(RECURSION, "recursion")                                                                  \
 	X(REC_MUTUAL, "recursion-mutual")                                                          \
-	X(REC_BOUNDED, "recursion-bounded")
+	X(REC_BOUNDED, "recursion-bounded")                                                        \
+	X(BPF_LOOP, "bpf-loop")                                                                    \
+	X(BPF_LOOP_IN_LOOP, "bpf-loop-in-loop")                                                    \
+	X(LOOP_IN_BPF_LOOP, "loop-in-bpf-loop")                                                    \
+	X(BPF_LOOP_STOP, "bpf-loop-stops-early")                                                   \
+	X(BPF_LOOP_HUGE, "bpf-loop-huge-nr")                                                       \
+	X(MAY_GOTO, "may-goto-break")                                                              \
+	X(MAY_GOTO_LOOP, "may-goto-loop")
 
 enum gen_shape {
 #define GEN_SHAPE_ENUM(n, s) GEN_SHAPE_##n,
@@ -290,6 +305,8 @@ struct gen_loop {
 #define GEN_PROG_HUGE (1u << 1)		/* max_steps above knobs.step_budget (or unknown) */
 #define GEN_PROG_CALL_TRAP (1u << 2)	/* a run may stop at the interpreter's call limits
 					 * (INTERP_TRAP_LIMIT: 8 frames, 512 bytes) */
+#define GEN_PROG_TWIN_UNSAFE (1u << 5)	/* the may_goto twin: safe only if a may_goto loop ran at
+					 * most 2^23 times, which a timed kernel exceeds */
 #define GEN_PROG_CALLS_UNSAFE (1u << 3)	/* the kernel refuses its calls: recursion, more than
 					 * GEN_MAX_FRAMES or GEN_MAX_STACK */
 #define GEN_PROG_NULL_UNSAFE (1u << 4)	/* p_null_stale: a run may read through a NULL map value

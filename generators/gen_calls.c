@@ -16,7 +16,7 @@
 
 /* ---- the plan ---- */
 
-static int sub_new(struct gi *g, uint8_t kind, uint8_t nargs)
+int gi_sub_new(struct gi *g, uint8_t kind, uint8_t nargs)
 {
 	struct gi_sub *s;
 
@@ -71,7 +71,7 @@ void gi_calls_plan(struct gi *g)
 
 		g->use_sub = true;
 		for (unsigned i = 0; i < nw; i++) {
-			s = sub_new(g, SUBK_WORKER, (uint8_t)gen_u32(g->src, 2, 5));
+			s = gi_sub_new(g, SUBK_WORKER, (uint8_t)gen_u32(g->src, 2, 5));
 			if (g->subs[s].nargs > 2 && gen_bool(g->src, 50))
 				g->subs[s].ptr_arg = (int8_t)gen_u32(g->src, 3, g->subs[s].nargs);
 			g->subs[s].callee_lo = s + 1;
@@ -80,7 +80,7 @@ void gi_calls_plan(struct gi *g)
 		g->fn->callee_lo = 0;
 		g->fn->callee_hi = (int)nw;
 	} else if (g->use_sub) {
-		sub_new(g, SUBK_LEGACY, 2);
+		gi_sub_new(g, SUBK_LEGACY, 2);
 		g->fn->callee_lo = 0;
 		g->fn->callee_hi = 1;
 	}
@@ -90,13 +90,13 @@ void gi_calls_plan(struct gi *g)
 		int f, h = -1;
 
 		if (variant == 2) {	/* main -> s -> f -> f */
-			h = sub_new(g, SUBK_LINK, 2);
+			h = gi_sub_new(g, SUBK_LINK, 2);
 			prefix = 2;
 		}
-		f = sub_new(g, SUBK_REC, 2);
+		f = gi_sub_new(g, SUBK_REC, 2);
 		g->subs[f].next = (int8_t)f;
 		if (variant == 1) {	/* f -> g -> f */
-			int m = sub_new(g, SUBK_REC, 2);
+			int m = gi_sub_new(g, SUBK_REC, 2);
 
 			g->subs[f].next = (int8_t)m;
 			g->subs[m].next = (int8_t)f;
@@ -126,7 +126,7 @@ void gi_calls_plan(struct gi *g)
 		/* Main keeps a small frame, so the depth (or the pads) alone decide. */
 		g->use_array = false;
 		for (uint32_t i = 1; i < frames; i++) {
-			s = sub_new(g, SUBK_LINK, (uint8_t)gen_u32(g->src, 2, 5));
+			s = gi_sub_new(g, SUBK_LINK, (uint8_t)gen_u32(g->src, 2, 5));
 			if (s < 0)
 				break;
 			g->subs[s].pad = big;
@@ -341,7 +341,9 @@ void gi_calls_emit_subs(struct gi *g)
 	for (int i = 0; i < g->nsubs; i++) {
 		if (!g->subs[i].called)
 			continue;
-		if (g->subs[i].kind == SUBK_LEGACY)
+		if (g->subs[i].kind == SUBK_CALLBACK)
+			gi_emit_callback(g, &g->subs[i]);
+		else if (g->subs[i].kind == SUBK_LEGACY)
 			sub_legacy(g, &g->subs[i]);
 		else
 			sub_general(g, i);
@@ -548,7 +550,10 @@ void gi_calls_finish(struct gi *g)
 	for (uint32_t pc = 0; pc < p->len; pc++) {
 		int t;
 
-		if (ebpf_is_pseudo_call(&p->insns[pc]) && (t = call_target(p, pc)) >= 0)
+		/* (a callback runs in a frame below the one taking its address) */
+		if ((ebpf_is_pseudo_call(&p->insns[pc]) ||
+		     (ebpf_is_ldimm64(&p->insns[pc]) && p->insns[pc].src_reg == BPF_PSEUDO_FUNC)) &&
+		    (t = call_target(p, pc)) >= 0)
 			w.edges[func_at(p, pc)] |= (uint16_t)(1u << t);
 	}
 	walk(&w, 0, 0, 0, g->tail_arg);
@@ -567,7 +572,19 @@ void gi_calls_finish(struct gi *g)
 	if (!w.unbounded && p->max_stack > GEN_MAX_STACK)
 		p->shapes |= GEN_SH(STACK_OVER);
 
-	p->max_steps = fn_steps(p, 0, 0, memo);
+	p->max_steps = add_sat(fn_steps(p, 0, 0, memo), g->may_goto_steps);
+	/* bpf_loop callbacks (main's only): nr calls per bpf_loop, each at most cb_steps */
+	for (uint32_t pc = 0; pc < p->funcs[0].end; pc++) {
+		int t;
+
+		if (!ebpf_is_ldimm64(&p->insns[pc]) || p->insns[pc].src_reg != BPF_PSEUDO_FUNC ||
+		    (t = call_target(p, pc)) < 1 || w.sub_of[t] < 0)
+			continue;
+		p->max_steps = add_sat(p->max_steps,
+				       mul_sat(mult_at(p, pc),
+					       mul_sat(g->subs[w.sub_of[t]].cb_nr,
+						       g->subs[w.sub_of[t]].cb_steps)));
+	}
 }
 
 const char *gen_call_shape_name(unsigned shape)

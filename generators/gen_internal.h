@@ -110,7 +110,7 @@ struct gi_fn {
 };
 
 /* A planned subprogram (gen_calls.c). */
-enum { SUBK_LEGACY, SUBK_WORKER, SUBK_LINK, SUBK_REC };
+enum { SUBK_LEGACY, SUBK_WORKER, SUBK_LINK, SUBK_REC, SUBK_CALLBACK };
 struct gi_sub {
 	int label;
 	uint8_t kind;
@@ -122,6 +122,12 @@ struct gi_sub {
 	bool called;
 	int callee_lo, callee_hi;	/* workers its loop bodies may call */
 	uint32_t pad_pc;
+	/* SUBK_CALLBACK (gen_forms.c) */
+	bool cb_ctx;		/* r2 points to main's cell */
+	int32_t cb_stop;	/* returns 1 when r1 equals it; -1 never */
+	uint32_t cb_inner;	/* trip count of its inner loop, 0 none */
+	uint64_t cb_nr;		/* calls per bpf_loop at most */
+	uint64_t cb_steps;	/* instructions per call at most */
 };
 
 struct gi_fix {
@@ -154,6 +160,7 @@ struct gi {
 	int main_loops;		/* loops begun in main so far */
 	int huge_at, nonterm_at;	/* which of them is huge / possibly endless (-1 none) */
 	uint64_t nest_budget;	/* iterations (product over a nest) a top-level nest may take */
+	uint64_t may_goto_steps;	/* the may_goto loop's instructions (count-based rule) */
 	/* Tables: everything from here on is written before it is read (not cleared per program). */
 	int32_t label_pc[GI_MAX_LABELS];
 	struct gi_fix fix[GI_MAX_FIXUPS];
@@ -179,6 +186,8 @@ void gi_jmpx(struct gi *g, bool j32, uint8_t op, int dst, int src, int label);
 void gi_ja(struct gi *g, int label);
 void gi_call_helper(struct gi *g, int32_t id);
 void gi_call_sub(struct gi *g, int label);
+void gi_ld_func(struct gi *g, int dst, int label);	/* dst = the function at label */
+void gi_may_goto(struct gi *g, int label);
 void gi_ld_map(struct gi *g, int dst, int map);
 void gi_exit(struct gi *g);
 int gi_resolve(struct gi *g);
@@ -221,6 +230,13 @@ void gi_calls_finish(struct gi *g);	/* after gi_resolve: funcs, frames, call gra
 /* A call of subprogram s from a statement (lp may be NULL): arguments from a (r1) and the
  * accumulator (r2), the result added to the accumulator. */
 void gi_emit_call(struct gi *g, int s, int a, struct gi_loop *lp);
+int gi_sub_new(struct gi *g, uint8_t kind, uint8_t nargs);	/* plan index, -1 when full */
+
+/* gen_forms.c: bpf_loop callbacks and may_goto */
+void gi_stmt_bpf_loop(struct gi *g, struct gi_loop *lp);	/* lp NULL: main's top level */
+void gi_emit_callback(struct gi *g, struct gi_sub *s);
+void gi_stmt_may_goto(struct gi *g, struct gi_loop *lp);
+void gi_may_goto_loop(struct gi *g);
 
 /* gen_stmt.c */
 enum { COND_ANY = -1, COND_INPUT, COND_COUNTER, COND_ACC, COND_HELPER };

@@ -396,6 +396,10 @@ void gi_gen_stmt(struct gi *g, struct gi_loop *lp)
 	}
 	if (gen_bool(g->src, k->p_return))
 		return stmt_return(g, lp);
+	if (gen_bool(g->src, k->p_may_goto))
+		return gi_stmt_may_goto(g, lp);
+	if (!sub && gen_bool(g->src, k->p_bpf_loop))
+		return gi_stmt_bpf_loop(g, lp);
 	if (!sub) {
 		if (g->use_array && gen_bool(g->src, 50))
 			return stmt_array(g, lp);

@@ -945,8 +945,9 @@ static void test_default_mix(void)
 		huge += !!(p.flags & GEN_PROG_HUGE);
 		endless += !!(p.flags & GEN_PROG_MAY_NOT_TERMINATE);
 	}
-	for (unsigned s = 0; s < GEN_SHAPE__COUNT; s++)
-		/* (the null-check forms are off by default: test_null_knobs) */
+	/* (the null-check forms are off by default: test_null_knobs; bpf_loop and may_goto
+	 * likewise: test_knobs_control and test_other_forms) */
+	for (unsigned s = 0; s < GEN_SHAPE_BPF_LOOP; s++)
 		CHECK(shape_count[s] > 0 || s == GEN_SHAPE_NULL_COPY || s == GEN_SHAPE_NULL_STALE,
 		      "shape %s never produced by the default mix", gen_shape_name(s));
 	for (unsigned op = 0; op < 16; op++) {
@@ -1065,7 +1066,8 @@ static void test_knobs_control(void)
 		{ "p_wrap", GEN_SHAPE_WRAP },		  { "p_huge", GEN_SHAPE_HUGE },
 		{ "p_nonterminating", GEN_SHAPE_NONTERM }, { "p_call_args", GEN_SHAPE_CALL_ARGS },
 		{ "p_call_chain", GEN_SHAPE_CALL_CHAIN },  { "p_big_frame", GEN_SHAPE_BIG_FRAME },
-		{ "p_recursion", GEN_SHAPE_RECURSION },
+		{ "p_recursion", GEN_SHAPE_RECURSION },	   { "p_bpf_loop", GEN_SHAPE_BPF_LOOP },
+		{ "p_may_goto", GEN_SHAPE_MAY_GOTO },	   { "p_may_goto_loop", GEN_SHAPE_MAY_GOTO_LOOP },
 	};
 	struct gen_knobs k;
 	struct sample off, on;
@@ -1349,6 +1351,20 @@ static void test_text(void)
 	gen_program__free(&p);
 }
 
+/* bpf_loop callbacks and may_goto (issue 15): every shape of theirs appears with their knobs on,
+ * and check_program holds their metadata (steps, frames) against the interpreter. */
+static void test_other_forms(void)
+{
+	struct gen_knobs k = knobs_with("p_bpf_loop", 60, "p_may_goto", 30);
+	struct sample sm;
+
+	gen_knobs_set(&k, "p_may_goto_loop", 30);
+	sample(&sm, &k, 400, 4000000);
+	for (unsigned s = GEN_SHAPE_BPF_LOOP; s < GEN_SHAPE__COUNT; s++)
+		CHECK(sm.shape_count[s] > 0, "shape %s never produced with the bpf_loop and may_goto "
+		      "knobs on", gen_shape_name(s));
+}
+
 int main(void)
 {
 	test_producer();
@@ -1361,5 +1377,6 @@ int main(void)
 	test_knobs_control();
 	test_null_knobs();
 	test_default_mix();
+	test_other_forms();
 	return check_done("test_gen");
 }

@@ -605,6 +605,9 @@ static __attribute__((noinline)) int loop_start(struct interp_state *st, const s
 	uint32_t nr = (uint32_t)r[1];
 	struct frame *f;
 
+	/* (the verifier inlines a bpf_loop whose flags are 0 and callback fixed, and the inlined
+	 * code compares all 64 bits of nr: -E2BIG where the helper would take the low 32) */
+	st->res->bpf_loop_nr64 |= r[1] > UINT32_MAX;
 	if (slot >= code->nslots || !code->func[slot]) {
 		set_trap(st, INTERP_TRAP_HELPER, ip->pc,
 			 "bpf_loop: r2 = 0x%llx is not a function address",

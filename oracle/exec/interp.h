@@ -187,6 +187,8 @@ struct interp_result {
 				 * packet load out of bounds may end the program inside a callee */
 	bool may_goto_spent;	/* a may_goto jumped because its frame's budget ran out: the result
 				 * follows the count-based rule, a timed kernel may differ */
+	bool bpf_loop_nr64;	/* a bpf_loop's nr had bits above 32: taken as a u32 here (the
+				 * helper), refused by the kernel's inlined bpf_loop */
 };
 
 /* A program prepared for repeated runs (pre-decoded).  interp_prepare copies what it needs. */

@@ -242,9 +242,12 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 	res->interp_r0 = ir.r0;
 	res->interp_trap = (uint8_t)ir.trap;
 	/* (a run that spent a may_goto budget followed the count-based rule; this kernel's JIT may
-	 * time may_goto instead, and then runs the loop far longer) */
+	 * time may_goto instead, and then runs the loop far longer.  A bpf_loop nr above 2^32 is
+	 * a u32 to the helper and -E2BIG to the inlined loop the verifier may emit instead.  A
+	 * run cut by the step budget has no result: the kernel runs bpf_loop's 2^23 calls) */
 	res->nondeterministic = nondeterministic(prog) || ir.trap == INTERP_TRAP_CALL ||
-				ir.trap == INTERP_TRAP_HELPER || ir.may_goto_spent;
+				ir.trap == INTERP_TRAP_HELPER || ir.trap == INTERP_TRAP_STEPS ||
+				ir.may_goto_spent || ir.bpf_loop_nr64;
 	res->same_retval = ir.trap == INTERP_OK && (uint32_t)ir.r0 == kr.retval;
 	res->same_packet = !packet_type(kp->prog_type) ||
 			   (kr.data_size_out == len && !memcmp(kout, iout, len));

@@ -1,0 +1,189 @@
+/* BPF's other loops (issue 15): bpf_loop callbacks and may_goto.
+ *
+ *  - p_bpf_loop: a statement of main (top level or in a loop body) calls bpf_loop(nr, cb, ctx,
+ *    0) with a callback of its own.  nr is a constant, a masked input byte or huge (2^23, which
+ *    runs, or 2^23 + 1, which the helper refuses with -E2BIG); ctx is NULL or a pointer to main's
+ *    cell (GEN_FP_CELL) holding the accumulator, which the callback adds its index to.  The
+ *    callback may stop early (returns 1 at one index) and may hold a plain counted loop.  It keeps
+ *    to r0-r5 and its own frame, which it does not touch.
+ *  - p_may_goto: a loop-body statement is may_goto to the loop's exit (cond_break): the loop's
+ *    own test still bounds it, the budget only may cut it short.
+ *  - p_may_goto_loop: main ends with a loop whose only exit is may_goto, counting its
+ *    iterations, then either returns count >> 20 (the kernel accepts it, and BPF_PROG_TEST_RUN
+ *    judges the exit claims: the timed may_goto of x86-64 runs it far past 2^23) or, as the
+ *    unsafe twin, indexes two stack cells with (count >> 23) << 3, which is inside them only
+ *    while the count is at most 2^23 (verify must reject it).
+ */
+#include "generators/gen_internal.h"
+
+#define CB_FRAME_PAD (-256)	/* the twin's two cells: [-256, -240), below GEN_FP_VALUE */
+
+static uint32_t mask_below(uint32_t n)
+{
+	uint32_t m = 1;
+
+	while (m < n)
+		m = m << 1 | 1;
+	return m >> 1;
+}
+
+/* nr's largest value as a u32 the helper accepts (0 when it refuses every value). */
+static uint64_t nr_calls(uint64_t nr)
+{
+	nr &= 0xffffffffu;
+	return nr > GEN_MAX_BPF_LOOPS ? 0 : nr;
+}
+
+void gi_stmt_bpf_loop(struct gi *g, struct gi_loop *lp)
+{
+	int s, acc = g->fn->acc, r;
+	struct gi_sub *cb;
+	uint64_t nr;
+	unsigned kind = gen_pick(g->src, 8);
+
+	if (g->fn->sub || (s = gi_sub_new(g, SUBK_CALLBACK, 2)) < 0) {
+		gi_stmt_acc(g, lp);
+		return;
+	}
+	cb = &g->subs[s];
+	cb->called = true;
+	cb->cb_ctx = gen_bool(g->src, 60);
+	cb->cb_inner = gen_bool(g->src, 40) ? gen_u32(g->src, 1, 6) : 0;
+	gi_spill_caller_homes(g);
+	if (kind == 0) {	/* huge: 2^23 runs, 2^23 + 1 is refused */
+		nr = GEN_MAX_BPF_LOOPS + gen_pick(g->src, 2);
+		gi_mov_const(g, BPF_REG_1, nr, true);
+		cb->cb_nr = nr_calls(nr);
+		g->p->shapes |= GEN_SH(BPF_LOOP_HUGE);
+	} else if (kind <= 3) {	/* a masked input byte */
+		uint32_t m = mask_below(g->k->max_trip + 1);
+
+		gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_DATA);
+		gi_ldx(g, BPF_B, BPF_REG_1, BPF_REG_1, (int16_t)gen_pick(g->src, GEN_INPUT_LEN));
+		gi_alu(g, true, BPF_AND, BPF_REG_1, (int32_t)(m ? m : 1));
+		cb->cb_nr = m ? m : 1;
+	} else {	/* a constant, sometimes with high bits the u32 drops */
+		nr = gen_u32(g->src, 0, g->k->max_trip);
+		if (gen_bool(g->src, 15))
+			nr |= 1ull << 32;
+		gi_mov_const(g, BPF_REG_1, nr, true);
+		cb->cb_nr = nr_calls(nr);
+	}
+	cb->cb_stop = gen_bool(g->src, 30) ? (int32_t)gen_u32(g->src, 0, 8) : -1;
+	gi_ld_func(g, BPF_REG_2, cb->label);
+	if (cb->cb_ctx) {
+		r = BPF_REG_3;
+		/* (a home in r1-r5 was spilled, and r1, r2 hold the arguments already) */
+		if (g->vars[acc].reg >= 1 && g->vars[acc].reg <= 5)
+			gi_ldx(g, BPF_DW, r, EBPF_REG_FP, g->vars[acc].slot);
+		else
+			gi_var_to_reg(g, acc, r);
+		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_CELL, r);
+		gi_alux(g, true, BPF_MOV, r, EBPF_REG_FP);
+		gi_alu(g, true, BPF_ADD, r, GEN_FP_CELL);
+	} else {
+		gi_mov_const(g, BPF_REG_3, 0, true);
+	}
+	gi_mov_const(g, BPF_REG_4, 0, true);
+	gi_call_helper(g, BPF_FUNC_loop);
+	gi_fill_caller_homes(g);
+	g->scratch_busy = 1u << BPF_REG_0;
+	gi_var_alux(g, acc, BPF_ADD, BPF_REG_0);
+	if (cb->cb_ctx) {
+		gi_scratch_release(g);
+		r = gi_scratch(g);
+		gi_ldx(g, BPF_DW, r, EBPF_REG_FP, GEN_FP_CELL);
+		gi_var_alux(g, acc, BPF_XOR, r);
+	}
+	gi_scratch_release(g);
+	g->p->shapes |= GEN_SH(BPF_LOOP) | (lp ? GEN_SH(BPF_LOOP_IN_LOOP) : 0) |
+			(cb->cb_stop >= 0 ? GEN_SH(BPF_LOOP_STOP) : 0) |
+			(cb->cb_inner ? GEN_SH(LOOP_IN_BPF_LOOP) : 0);
+	if (lp)
+		lp->shapes |= GEN_SH(HELPER);
+}
+
+/* The callback: cb(i, ctx) with r1 = i, r2 = ctx.  Its instructions per call are at most its
+ * length plus the inner loop's extra iterations (cb_steps). */
+void gi_emit_callback(struct gi *g, struct gi_sub *s)
+{
+	int l_stop = gi_label(g), l_in = gi_label(g);
+	uint32_t start = g->len;
+
+	gi_bind(g, s->label);
+	if (s->cb_stop >= 0)
+		gi_jmp(g, false, BPF_JEQ, BPF_REG_1, s->cb_stop, l_stop);
+	if (s->cb_ctx) {
+		gi_ldx(g, BPF_DW, BPF_REG_3, BPF_REG_2, 0);
+		gi_alux(g, true, BPF_ADD, BPF_REG_3, BPF_REG_1);
+		gi_stx(g, BPF_DW, BPF_REG_2, 0, BPF_REG_3);
+	}
+	if (s->cb_inner) {
+		gi_mov_const(g, BPF_REG_4, 0, true);
+		gi_bind(g, l_in);
+		gi_alu(g, true, BPF_ADD, BPF_REG_4, 1);
+		gi_jmp(g, false, BPF_JLT, BPF_REG_4, (int32_t)s->cb_inner, l_in);
+	}
+	gi_mov_const(g, BPF_REG_0, 0, true);
+	gi_exit(g);
+	if (s->cb_stop >= 0) {	/* (the kernel refuses unreachable code) */
+		gi_bind(g, l_stop);
+		gi_mov_const(g, BPF_REG_0, 1, true);
+		gi_exit(g);
+	}
+	s->cb_steps = (g->len - start) + 2ull * s->cb_inner;
+}
+
+void gi_stmt_may_goto(struct gi *g, struct gi_loop *lp)
+{
+	gi_may_goto(g, lp->l_exit);
+	lp->early_exit = true;
+	lp->skip = true;
+	lp->shapes |= GEN_SH(MAY_GOTO);
+}
+
+void gi_may_goto_loop(struct gi *g)
+{
+	int acc = g->fn->acc, cnt = gi_var_new(g, 64, false), l_head = gi_label(g),
+	    l_out = gi_label(g), r;
+	bool twin = gen_bool(g->src, 50);
+
+	if (cnt < 0 || !gi_room(g, 30)) {
+		if (cnt >= 0)
+			gi_var_free(g, cnt);
+		return;
+	}
+	if (twin) {
+		gi_st(g, BPF_DW, EBPF_REG_FP, CB_FRAME_PAD, 0);
+		gi_st(g, BPF_DW, EBPF_REG_FP, CB_FRAME_PAD + 8, 0);
+	}
+	gi_var_set(g, cnt, 0);
+	gi_scratch_release(g);
+	gi_bind(g, l_head);
+	gi_may_goto(g, l_out);
+	gi_var_add_const(g, cnt, 1);
+	gi_scratch_release(g);
+	gi_ja(g, l_head);
+	gi_bind(g, l_out);
+	r = gi_var_copy(g, cnt);
+	if (twin) {
+		int p = gi_scratch(g);
+
+		gi_alu(g, true, BPF_RSH, r, 23);
+		gi_alu(g, true, BPF_LSH, r, 3);
+		gi_alux(g, true, BPF_MOV, p, EBPF_REG_FP);
+		gi_alu(g, true, BPF_ADD, p, CB_FRAME_PAD);
+		gi_alux(g, true, BPF_ADD, p, r);
+		gi_ldx(g, BPF_DW, r, p, 0);
+		gi_var_alux(g, acc, BPF_XOR, r);
+		g->p->flags |= GEN_PROG_TWIN_UNSAFE;
+	} else {
+		gi_alu(g, true, BPF_RSH, r, 20);
+		gi_var_write(g, acc, r);
+	}
+	gi_scratch_release(g);
+	gi_var_free(g, cnt);
+	/* count-based: 2^23 iterations of three instructions; a timed kernel runs more */
+	g->may_goto_steps = 3ull * GEN_MAX_BPF_LOOPS + 16;
+	g->p->shapes |= GEN_SH(MAY_GOTO_LOOP);
+}
