@@ -88,6 +88,51 @@ const char *gen_form_name(unsigned form)
 
 /* ---- the program ---- */
 
+/* for (r1 = 0; r1 < n; r1++) a[r1] = r1, a do-while over the 8-element stack array: all of it
+ * written when n is 8 (p_array_fill), all but a[7] when it is 7 (p_array_fill_short, which
+ * flags the program).  The first loop of the program, described like the others. */
+static void fill_loop(struct gi *g, uint32_t n)
+{
+	int idx = (int)g->p->nloops++, top = gi_label(g), end = gi_label(g);
+	struct gen_loop *l = &g->p->loops[idx];
+
+	/* (a[0] also directly: the frame's depth is what its r10-based accesses reach) */
+	gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_ARRAY, 0);
+	gi_mov_const(g, BPF_REG_1, 0, true);
+	gi_bind(g, top);
+	gi_alux(g, true, BPF_MOV, BPF_REG_2, BPF_REG_1);
+	gi_alu(g, true, BPF_LSH, BPF_REG_2, 3);
+	gi_alux(g, true, BPF_MOV, BPF_REG_3, EBPF_REG_FP);
+	gi_alu(g, true, BPF_ADD, BPF_REG_3, GEN_FP_ARRAY);
+	gi_alux(g, true, BPF_ADD, BPF_REG_3, BPF_REG_2);
+	gi_stx(g, BPF_DW, BPF_REG_3, 0, BPF_REG_1);
+	gi_alu(g, true, BPF_ADD, BPF_REG_1, 1);
+	gi_jmp(g, false, BPF_JLT, BPF_REG_1, (int32_t)n, top);
+	gi_bind(g, end);
+	memset(l, 0, sizeof(*l));
+	g->loop_label_head[idx] = top;
+	g->loop_label_top[idx] = top;
+	g->loop_label_last[idx] = end;
+	g->loop_label_entry2[idx] = -1;
+	l->parent = -1;
+	l->depth = 1;
+	l->form = GEN_FORM_DO_WHILE;
+	l->shapes = GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
+		    GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_CONST) |
+		    (n == 8 ? GEN_SH(ARRAY_FILL) : GEN_SH(ARRAY_FILL_SHORT));
+	l->counter_loc = BPF_REG_1;
+	l->counter_width = l->cmp_width = 64;
+	l->cmp_op = BPF_JLT;
+	l->step = 1;
+	l->trip = n;
+	l->trip_max = n;
+	l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_1, .width = 64, .has_start = true, .step = 1 };
+	l->nivs = 1;
+	g->p->shapes |= l->shapes;
+	if (n < 8)
+		g->p->flags |= GEN_PROG_STACK_UNWRITTEN;
+}
+
 /* r2 = data, r3 = data_end; if (data + GEN_INPUT_LEN > data_end) return 0; spill both. */
 static void prologue(struct gi *g, int l_short)
 {
@@ -100,7 +145,11 @@ static void prologue(struct gi *g, int l_short)
 	if (g->use_pkt)
 		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA_END, BPF_REG_3);
 	/* The array is read at variable offsets: every byte of it must be written first. */
-	if (g->use_array)
+	if (g->use_array && gen_bool(g->src, g->k->p_array_fill))
+		fill_loop(g, 8);
+	else if (g->use_array && gen_bool(g->src, g->k->p_array_fill_short))
+		fill_loop(g, 7);
+	else if (g->use_array)
 		for (int off = 0; off < 64; off += 8)
 			gi_st(g, BPF_DW, EBPF_REG_FP, (int16_t)(GEN_FP_ARRAY + off), 0);
 }
@@ -309,6 +358,8 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 		sbuf_puts(sb, " may-not-terminate");
 	if (p->flags & GEN_PROG_NULL_UNSAFE)
 		sbuf_puts(sb, " null-unsafe");
+	if (p->flags & GEN_PROG_STACK_UNWRITTEN)
+		sbuf_puts(sb, " stack-unwritten");
 	sbuf_puts(sb, "\n; shapes:");
 	for (unsigned s = 0; s < GEN_SHAPE__COUNT; s++)
 		if (p->shapes & (1ull << s))

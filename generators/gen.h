@@ -34,8 +34,9 @@
  * except the kernel's rules on calls (recursion, at most 8 frames, at most 512 bytes of combined
  * stack), and run in the interpreter like any other (GEN_PROG_CALL_TRAP when a run may stop at
  * the interpreter's copy of those limits).  Likewise GEN_PROG_NULL_UNSAFE (p_null_stale, the
- * unsafe twin of p_null_copy) breaks only the promise on null checks.  gen_program.funcs and the call-graph fields say
- * which shape was emitted.
+ * unsafe twin of p_null_copy) breaks only the promise on null checks, and
+ * GEN_PROG_STACK_UNWRITTEN (p_array_fill_short) only the one on stack bytes written first.
+ * gen_program.funcs and the call-graph fields say which shape was emitted.
  *
  * The input is the packet: GEN_INPUT_LEN bytes.  The prologue loads data and data_end from
  * xdp_md (4-byte loads at 0 and 4), returns 0 when data + GEN_INPUT_LEN > data_end, and spills
@@ -131,6 +132,10 @@
 	X(p_indirect_write, 50, 0, 100, "an array access is an indirect write to the stack")       \
 	X(p_map, 15, 0, 100, "the program uses an array map indexed by an IV")                     \
 	X(p_pkt, 15, 0, 100, "the program reads the packet at IV-indexed offsets")                 \
+	X(p_array_fill, 0, 0, 100,                                                                 \
+	  "the stack array is written by a loop (a[i] = i, i < 8) instead of eight stores")       \
+	X(p_array_fill_short, 0, 0, 100,                                                           \
+	  "unsafe twin of p_array_fill: the loop stops one element short (a[7] never written)")   \
 	X(p_null_copy, 0, 0, 100,                                                                  \
 	  "a map lookup's result is copied or spilled and null-checked through another copy")     \
 	X(p_null_stale, 0, 0, 100,                                                                 \
@@ -212,6 +217,8 @@ bool gen_knob_info(size_t i, const char **name, uint32_t *def, const char **what
 	X(SPILL_CALL, "spill-around-call")                                                         \
 	X(ARRAY_READ, "stack-array-read")                                                          \
 	X(INDIRECT_WRITE, "indirect-stack-write")                                                  \
+	X(ARRAY_FILL, "array-filled-by-loop")                                                      \
+	X(ARRAY_FILL_SHORT, "array-fill-one-short")                                                \
 	X(MAP, "map-access")                                                                       \
 	X(NULL_COPY, "null-check-through-copy")                                                    \
 	X(NULL_STALE, "null-check-of-another-lookup")                                              \
@@ -311,6 +318,9 @@ struct gen_loop {
 					 * GEN_MAX_FRAMES or GEN_MAX_STACK */
 #define GEN_PROG_NULL_UNSAFE (1u << 4)	/* p_null_stale: a run may read through a NULL map value
 					 * (INTERP_TRAP_MEM); the kernel refuses it */
+#define GEN_PROG_STACK_UNWRITTEN (1u << 5)	/* p_array_fill_short: a run may read stack bytes
+						 * never written (the kernel, asked by root,
+						 * allows it; the unprivileged rule does not) */
 
 /* The call graph's shape: no calls, calls without a cycle, or recursion that nothing stops
  * (through one function or two), or that a counter argument stops. */

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "scev/absint.h"
 
@@ -139,6 +140,51 @@ static bool widen_point(const struct scev_ctx *cx, uint32_t b)
 	return false;
 }
 
+/* Widening with thresholds in the first pass: a register whose upper bound the widening at
+ * the header `to` of a loop raised past the join stops instead at the smallest constant that an
+ * exit test of that loop compares with, when that still covers the join (pre is the header's state
+ * before it; each threshold is passed at most once, so the fixpoint still ends).  Loops counting
+ * to a constant keep their counters bounded, and stores indexed by them stay placed in the
+ * frame: the may-write spans of the symbolic execution no longer cover the whole frame. */
+static void widen_to_bounds(struct engine *en, uint32_t to, const struct aval *pre,
+			    const struct astate *st)
+{
+	struct scev_ctx *cx = en->cx;
+	uint32_t l = cx->st.loops->loop_of[to];
+	const struct scev_loop *L;
+	struct astate *h = en->in[to];
+
+	if (l == SCEV_NONE || cx->st.loops->loops[l].header != to)
+		return;
+	L = &cx->st.loops->loops[l];
+	for (int r = 0; r < EBPF_REG_FP; r++) {
+		struct aval j;
+		uint64_t t;
+
+		if (h->regs[r].kind != AV_SCALAR)
+			continue;
+		j = aval_join(&pre[r], &st->regs[r]);
+		if (j.kind != AV_SCALAR || h->regs[r].r.umax <= j.r.umax)
+			continue;	/* (not widened past the join) */
+		t = h->regs[r].r.umax;
+		for (uint32_t k = 0; k < L->nexits; k++) {
+			const struct bpf_insn *i = &cx->insns[cx->st.cfg->blocks[L->exits[k].from].last];
+			uint64_t c;
+
+			if (!ebpf_is_cond_jmp(i) || ebpf_srcbit(i) != BPF_K)
+				continue;
+			c = ebpf_class(i) == BPF_JMP32 ? (uint32_t)i->imm : (uint64_t)(int64_t)i->imm;
+			if (c >= j.r.umax && c < t)
+				t = c;
+		}
+		if (t < h->regs[r].r.umax) {
+			struct range b = range_urange(0, t);
+
+			h->regs[r].r = range_meet(&h->regs[r].r, &b);
+		}
+	}
+}
+
 static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct astate *st,
 		     uint32_t *lowest)
 {
@@ -182,8 +228,14 @@ static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct
 		astate__free(&x);
 	} else {
 		bool widen = en->visits[to] >= 2 && (!cx->first_pass || widen_point(cx, to));
+		bool thresholds = widen && cx->first_pass && en->in[to];
+		struct aval pre[EBPF_NREGS];
 
+		if (thresholds)
+			memcpy(pre, en->in[to]->regs, sizeof(pre));
 		ch = st_get(en->in, to) ? astate__join(en->in[to], st, widen) : -ENOMEM;
+		if (ch > 0 && thresholds)
+			widen_to_bounds(en, to, pre, st);
 	}
 	if (ch < 0)
 		return ch;

@@ -492,6 +492,107 @@ static const struct aval *exit_env(void *arg, loc_t loc)
 	return &ee->tmp;
 }
 
+/* ---- arrays filled by loops ---- */
+
+/* e as fp * coefficient + c at iteration k of loop l, when e is a linear form (sums,
+ * differences, negations, products and left shifts by constants, at 64 bits) of constants, r10
+ * and locations that are 64-bit add recurrences or unchanged with a constant value or constant
+ * stack offset at entry: such a form of add recurrences is itself one, exactly (mod 2^64). */
+static bool lin_eval(struct engine *en, uint32_t l, eid e, uint64_t k, uint64_t *fp, uint64_t *c)
+{
+	struct scev_ctx *cx = en->cx;
+	const struct expr *x = expr_get(&cx->ar, e);
+	const struct sym_summary *sum = &cx->sums[l];
+	uint64_t fa, ca, fb, cb, v;
+
+	switch (x->kind) {
+	case EX_CONST:
+		*fp = 0, *c = x->imm;
+		return true;
+	case EX_FP:
+		*fp = 1, *c = 0;
+		return true;
+	case EX_REG: {
+		const struct astate *E = st_peek(en->in, cx->st.loops->loops[l].header);
+		const struct sym_loc *sl = sym_find(sum, (loc_t)x->a);
+		struct aval x0 = LOC_IS_REG(x->a) ? E->regs[x->a]
+				 : astate__load(E, LOC_SLOT_OFF(x->a), LOC_SLOT_SIZE(x->a));
+		uint64_t step = 0;
+
+		if (sl && (sl->cls != LC_AFFINE || sl->width != 64))
+			return false;
+		if (sl)
+			step = sl->step;
+		else if (!sym_unchanged(sum, (loc_t)x->a))
+			return false;
+		if (aval_is_const(&x0, &v))
+			*fp = 0;
+		else if (x0.kind == AV_PTR && x0.region == REGION_STACK && !x0.maybe_null &&
+			 range_is_const(&x0.r))
+			*fp = 1, v = x0.r.umin;
+		else
+			return false;
+		*c = v + k * step;
+		return true;
+	}
+	case EX_NEG:
+		if (x->w32 || !lin_eval(en, l, x->a, k, &fa, &ca))
+			return false;
+		*fp = -fa, *c = -ca;
+		return true;
+	case EX_ALU:
+		if (x->w32 || !lin_eval(en, l, x->a, k, &fa, &ca))
+			return false;
+		if ((x->op == BPF_LSH || x->op == BPF_MUL) && expr_is_const(&cx->ar, x->b, &v)) {
+			if (x->op == BPF_LSH && v >= 64)
+				return false;
+			v = x->op == BPF_LSH ? 1ull << v : v;
+			*fp = fa * v, *c = ca * v;
+			return true;
+		}
+		if ((x->op != BPF_ADD && x->op != BPF_SUB) || !lin_eval(en, l, x->b, k, &fb, &cb))
+			return false;
+		*fp = x->op == BPF_ADD ? fa + fb : fa - fb;
+		*c = x->op == BPF_ADD ? ca + cb : ca - cb;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* On the single exit edge of loop l, left after at least trip.min header executions, a store
+ * of every iteration whose address steps by its own width has written a contiguous range:
+ * once per completed iteration (its block dominates the back edges' sources), and once more in
+ * the leaving one when its block also dominates the exiting block. */
+static void exit_fills(struct engine *en, uint32_t l, struct astate *st)
+{
+	struct scev_ctx *cx = en->cx;
+	const struct scev_loop *L = &cx->st.loops->loops[l];
+	const struct sym_summary *sum = &cx->sums[l];
+	uint64_t tmin = en->res[l].trip.min;
+
+	if (en->res[l].trip.kind == TRIP_UNKNOWN || tmin < 1)
+		return;
+	for (uint32_t k = 0; k < sum->nstores; k++) {
+		const struct sym_store *w = &sum->stores[k];
+		uint64_t f0, c0, f1, c1, n = tmin - 1;
+		int64_t stride, lo, hi;
+
+		if (scev_dom__dominates(cx->st.dom, w->block, L->exits[0].from))
+			n++;
+		if (!n || n > EBPF_STACK_SIZE / w->size || !lin_eval(en, l, w->addr, 0, &f0, &c0) ||
+		    !lin_eval(en, l, w->addr, 1, &f1, &c1) || f0 != 1 || f1 != 1)
+			continue;
+		stride = (int64_t)(c1 - c0);
+		if (stride != w->size && stride != -(int64_t)w->size)
+			continue;
+		lo = stride > 0 ? (int64_t)c0 : (int64_t)c0 - (int64_t)(n - 1) * w->size;
+		hi = lo + (int64_t)(n * w->size);
+		if (lo >= -EBPF_STACK_SIZE && hi <= 0)
+			fpmask_add(&st->sinit, lo, hi);
+	}
+}
+
 int absint_refine_exit(struct engine *en, uint32_t from, uint32_t to, struct astate *st)
 {
 	struct scev_ctx *cx = en->cx;
@@ -503,6 +604,10 @@ int absint_refine_exit(struct engine *en, uint32_t from, uint32_t to, struct ast
 		const struct sym_summary *sum = &cx->sums[l];
 		struct env_exit ee = { .en = en, .l = l, .es = { .s = st_peek(en->in, L->header) } };
 
+		if (L->nexits == 1 && L->exits[0].from == from && L->exits[0].to == to &&
+		    en->res[l].visited && sum->ok && sum->single_exit && !cx->first_pass &&
+		    !L->irreducible)
+			exit_fills(en, l, st);
 		if (L->nexits != 1 || L->exits[0].from != from || L->exits[0].to != to ||
 		    !en->res[l].visited || en->res[l].trip.kind != TRIP_EXACT || !sum->ok ||
 		    !sum->single_exit || cx->first_pass || L->irreducible)

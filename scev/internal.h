@@ -38,6 +38,14 @@ struct sym_exit {
 	eid lhs, rhs;		/* operands at the jump, in this loop's REG symbols */
 };
 
+/* A store in every iteration (its block, of this loop's own level, dominates the back edges'
+ * sources) whose address is not a constant r10 offset: what an array filled by the loop is. */
+struct sym_store {
+	uint32_t block;
+	uint8_t size;
+	eid addr;		/* the address written, in this loop's REG symbols */
+};
+
 struct sym_summary {
 	bool ok;		/* false: only the syntactic modified set below is known */
 	char why[96];
@@ -60,6 +68,8 @@ struct sym_summary {
 	eid *xvals;
 	uint32_t nxlocs;
 	bool exit_havoc;	/* some exit leaves cells changed that the header does not show */
+	struct sym_store *stores;
+	uint32_t nstores;
 };
 
 struct astate;

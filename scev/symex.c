@@ -404,6 +404,7 @@ void sym_summary__free(struct sym_summary *s)
 	free(s->exit_vals);
 	free(s->xlocs);
 	free(s->xvals);
+	free(s->stores);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -488,7 +489,7 @@ struct sym_run {
 	struct sstate exit;	/* join of the states on exit edges */
 	uint32_t nexit_edges;
 	struct sym_summary *s;
-	uint32_t exits_cap;
+	uint32_t exits_cap, stores_cap;
 	uint8_t *collapsed;	/* per loop id: a child already stepped over */
 	uint32_t cur;		/* position of the block being executed */
 };
@@ -1076,6 +1077,42 @@ static bool terminates_inside(struct scev_ctx *cx, const struct scev_loop *L)
 	return false;
 }
 
+/* Records the store at pc when it runs in every iteration and its address is not a constant
+ * r10 offset (those are cells already). */
+static int note_store(struct sym_run *r, const struct sstate *st, uint32_t b, uint32_t pc)
+{
+	struct scev_ctx *cx = r->cx;
+	const struct scev_loop *L = &cx->st.loops->loops[r->l];
+	const struct bpf_insn *i = &cx->insns[pc];
+	struct sym_summary *s = r->s;
+	eid base, addr;
+	uint64_t c;
+	bool w32;
+
+	if (ebpf_class(i) != BPF_ST && (ebpf_class(i) != BPF_STX || ebpf_mode(i) != BPF_MEM))
+		return 0;
+	addr = expr_alu(&cx->ar, BPF_ADD, false, false, st->regs[i->dst_reg],
+			expr_const(&cx->ar, (uint64_t)(int64_t)i->off));
+	expr_match_add(&cx->ar, addr, &base, &c, &w32);
+	if (cx->ar.v[base].kind == EX_FP && !w32)
+		return 0;
+	for (uint32_t k = 0; k < L->nback_edges; k++)
+		if (b != L->header && !scev_dom__dominates(cx->st.dom, b, L->back_edges[k].from))
+			return 0;
+	if (s->nstores == r->stores_cap) {
+		uint32_t nc = r->stores_cap ? r->stores_cap * 2 : 4;
+		struct sym_store *nv = realloc(s->stores, nc * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		s->stores = nv;
+		r->stores_cap = nc;
+	}
+	s->stores[s->nstores++] = (struct sym_store){
+		.block = b, .size = (uint8_t)ebpf_size_bytes(ebpf_size(i)), .addr = addr };
+	return 0;
+}
+
 int symex_loop(struct scev_ctx *cx, uint32_t l)
 {
 	const struct scev_loops *lf = cx->st.loops;
@@ -1153,7 +1190,7 @@ int symex_loop(struct scev_ctx *cx, uint32_t l)
 		if ((err = ss_copy(&st, &r.in[p])))
 			goto out;
 		for (uint32_t pc = blk->first; pc <= blk->last; pc += ebpf_insn_slots(&cx->insns[pc]))
-			if ((err = sym_step(cx, &st, pc)))
+			if ((err = note_store(&r, &st, b, pc)) || (err = sym_step(cx, &st, pc)))
 				goto out;
 		/* An exiting jump that runs in every iteration bounds the trip count. */
 		if (scev_block_cond_jmp(cx->st.cfg, b) && blk->nsucc == 2) {

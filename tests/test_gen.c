@@ -17,6 +17,7 @@
 #include "oracle/exec/interp.h"
 #include "scev/loop.h"
 #include "tests/check.h"
+#include "triage/verdict.h"
 
 #define NSEEDS 20000
 
@@ -945,10 +946,12 @@ static void test_default_mix(void)
 		huge += !!(p.flags & GEN_PROG_HUGE);
 		endless += !!(p.flags & GEN_PROG_MAY_NOT_TERMINATE);
 	}
-	/* (the null-check forms are off by default: test_null_knobs; bpf_loop and may_goto
-	 * likewise: test_knobs_control and test_other_forms) */
+	/* (the null-check and array-fill forms are off by default: test_null_knobs,
+	 * test_fill_knobs; bpf_loop and may_goto likewise: test_knobs_control and
+	 * test_other_forms) */
 	for (unsigned s = 0; s < GEN_SHAPE_BPF_LOOP; s++)
-		CHECK(shape_count[s] > 0 || s == GEN_SHAPE_NULL_COPY || s == GEN_SHAPE_NULL_STALE,
+		CHECK(shape_count[s] > 0 || s == GEN_SHAPE_NULL_COPY || s == GEN_SHAPE_NULL_STALE ||
+			      s == GEN_SHAPE_ARRAY_FILL || s == GEN_SHAPE_ARRAY_FILL_SHORT,
 		      "shape %s never produced by the default mix", gen_shape_name(s));
 	for (unsigned op = 0; op < 16; op++) {
 		static const uint8_t ops[] = { BPF_JEQ, BPF_JNE, BPF_JLT, BPF_JLE, BPF_JGT,
@@ -1214,6 +1217,62 @@ static void test_null_knobs(void)
 	gen_program__free(&p);
 }
 
+/* p_array_fill and its unsafe twin p_array_fill_short, judged by the stack watch of verdict
+ * runs (oracle/exec/stackinit.h, a safe verdict forged so that the runs happen): the fill loop
+ * writes the whole array, so no run reads a stack byte never written; the twin's loop leaves
+ * a[7] unwritten, and some runs read it. */
+static void test_fill_knobs(void)
+{
+	struct gen_program p = { 0 };
+	struct run_stats rs = { 0 };
+
+	for (int twin = 0; twin < 2; twin++) {
+		struct gen_knobs k = knobs_with(twin ? "p_array_fill_short" : "p_array_fill", 100,
+						"p_array", 100);
+		unsigned fills = 0, flagged = 0, dirty = 0;
+
+		gen_knobs_set(&k, "p_call_chain", 0);
+		gen_knobs_set(&k, "p_big_frame", 0);
+		gen_knobs_set(&k, "p_recursion", 0);
+		for (uint64_t seed = 3200000; seed < 3200200; seed++) {
+			struct ebpf_object obj = { 0 };
+			struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = BPF_PROG_TYPE_XDP,
+						   .runs = 4 };
+			struct verdict_report r;
+			struct ebpf_prog view;
+			struct gen_src src;
+
+			gen_src_init_seed(&src, seed);
+			if (gen_program(&p, &src, &k)) {
+				CHECK(0, "seed %llu: gen_program failed", (unsigned long long)seed);
+				continue;
+			}
+			check_program(&p, &k, seed, twin ? "p_array_fill_short" : "p_array_fill", &rs);
+			fills += !!(p.shapes & (twin ? GEN_SH(ARRAY_FILL_SHORT) : GEN_SH(ARRAY_FILL)));
+			flagged += !!(p.flags & GEN_PROG_STACK_UNWRITTEN);
+			obj.maps = p.maps;
+			obj.map_cnt = p.map_cnt;
+			gen_program__prog(&p, &view, "gen");
+			memset(&r, 0, sizeof(r));
+			r.ours.kind = VERDICT_SAFE;
+			r.ours.max_insns = UINT64_MAX;
+			CHECK(verdict_execute(&r, &obj, &view, &vo) == 0, "seed %llu: runs",
+			      (unsigned long long)seed);
+			if (!twin)
+				CHECK(r.faults == 0, "p_array_fill seed %llu: %s",
+				      (unsigned long long)seed, r.fault);
+			dirty += r.faults && strstr(r.fault, "never written");
+		}
+		CHECK(fills == 200 && flagged == (twin ? 200u : 0u),
+		      "p_array_fill%s=100: %u fills, %u flagged of 200", twin ? "_short" : "", fills,
+		      flagged);
+		if (twin)
+			CHECK(dirty > 20, "p_array_fill_short: only %u of 200 programs read a[7] "
+			      "unwritten", dirty);
+	}
+	gen_program__free(&p);
+}
+
 static void test_knobs_api(void)
 {
 	struct gen_knobs k = gen_knobs_default(), d = k;
@@ -1376,6 +1435,7 @@ int main(void)
 	test_calls();
 	test_knobs_control();
 	test_null_knobs();
+	test_fill_knobs();
 	test_default_mix();
 	test_other_forms();
 	return check_done("test_gen");

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "oracle/exec/stackinit.h"
 #include "oracle/kernel/kernel.h"
 #include "util/clock.h"
 
@@ -42,7 +43,8 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 		    const struct ebpf_prog *prog, const struct verdict_opts *o, uint32_t type);
 
 /* Runs a program the analysis calls safe.  A fault contradicts the verdict: a memory trap, a
- * kernel limit (call depth, combined stack), or more instructions than the verdict's own bound
+ * kernel limit (call depth, combined stack), a read of stack bytes no instruction wrote
+ * (oracle/exec/stackinit.h), or more instructions than the verdict's own bound
  * (its trip claims over the call graph) when it has one.  Call traps (an unmodeled helper) and
  * the interpreter's budget when the verdict gives no bound are not faults. */
 int verdict_execute(struct verdict_report *r, const struct ebpf_object *obj,
@@ -60,20 +62,24 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 {
 	struct interp_code *code = NULL;
 	struct interp_map *maps = calloc(obj->map_cnt ? obj->map_cnt : 1, sizeof(*maps));
+	struct stackinit_watch *w = malloc(sizeof(*w));
+	uint8_t *probes = NULL;
 	uint8_t input[2048], helper[4096];
 	uint32_t ro = ebpf_prog_ctx_model(type) == EBPF_CTX_RO ? ebpf_ctx_size(type) : 0;
 	uint64_t seed = o->seed;
 	bool bounded = r->ours.max_insns < VERDICT_RUN_BUDGET;
 	struct diag d;
-	int err;
+	int err = 0;
 
-	if (!maps)
-		return -ENOMEM;
 	diag_clear(&d);
-	if ((err = interp_prepare(&code, prog, &d))) {
+	if (!maps || !w || (err = interp_prepare(&code, prog, &d)) ||
+	    !(probes = malloc(interp_code__slots(code)))) {
+		interp_code__free(code);
 		free(maps);
-		return err;
+		free(w);
+		return maps && w && err ? err : -ENOMEM;
 	}
+	memset(probes, 1, interp_code__slots(code));
 	for (size_t m = 0; m < obj->map_cnt; m++)
 		maps[m].def = obj->maps[m];
 	for (uint32_t run = 0; run < (o->runs ? o->runs : 32); run++) {
@@ -94,13 +100,19 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 		env.maps = maps;
 		env.map_cnt = obj->map_cnt;
 		env.step_budget = bounded ? r->ours.max_insns : VERDICT_RUN_BUDGET;
+		stackinit_watch_init(w, prog->insns, (uint32_t)prog->len);
+		env.probes = probes;
+		env.visit = stackinit_visit;
+		env.arg = w;
 		if ((err = interp_run(code, &env, &res)))
 			break;
 		r->runs++;
 		if (res.trap == INTERP_TRAP_MEM || res.trap == INTERP_TRAP_LIMIT ||
-		    (res.trap == INTERP_TRAP_STEPS && bounded)) {
+		    (res.trap == INTERP_TRAP_STEPS && bounded) || w->bad) {
 			if (!r->faults++) {
-				if (res.trap == INTERP_TRAP_STEPS)
+				if (w->bad)
+					snprintf(r->fault, sizeof(r->fault), "%s", w->reason);
+				else if (res.trap == INTERP_TRAP_STEPS)
 					snprintf(r->fault, sizeof(r->fault), "pc %u: ran past %" PRIu64
 						 " instructions, the most the loops' trip counts allow",
 						 res.trap_pc, r->ours.max_insns);
@@ -113,6 +125,8 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 	}
 	interp_code__free(code);
 	free(maps);
+	free(w);
+	free(probes);
 	return err;
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "oracle/exec/interp.h"
+#include "oracle/exec/stackinit.h"
 #include "oracle/kernel/kernel.h"
 #include "util/sbuf.h"
 
@@ -159,25 +160,43 @@ int kdiff_kernel_claims(struct claim_prog *out, bool *accepted, const struct ebp
 
 /* One interpreter run on input (copied: the program may write its packet).  out receives the
  * packet afterwards. */
+/* (*unwritten: the run read stack bytes no instruction wrote, oracle/exec/stackinit.h — the
+ * interpreter's frames start zeroed, the kernel's hold what was there before, so such runs are
+ * not comparable) */
 static int interp_once(struct interp_result *ir, const struct ebpf_object *obj,
 		       const struct ebpf_prog *prog, uint32_t prog_type, const uint8_t *input,
-		       size_t len, uint64_t budget, uint8_t *out)
+		       size_t len, uint64_t budget, uint8_t *out, bool *unwritten)
 {
 	struct interp_code *code = NULL;
 	struct interp_map *maps = NULL;
 	struct interp_env env = { 0 };
+	struct stackinit_watch *w = malloc(sizeof(*w));
+	uint8_t *probes = NULL;
 	size_t nmaps = obj ? obj->map_cnt : 0;
 	struct diag d;
 	int err;
 
 	diag_clear(&d);
-	if ((err = interp_prepare(&code, prog, &d)))
+	if (!w)
+		return -ENOMEM;
+	if ((err = interp_prepare(&code, prog, &d))) {
+		free(w);
 		return err;
+	}
 	maps = calloc(nmaps ? nmaps : 1, sizeof(*maps));
-	if (!maps) {
+	probes = malloc(interp_code__slots(code));
+	if (!maps || !probes) {
 		interp_code__free(code);
+		free(maps);
+		free(probes);
+		free(w);
 		return -ENOMEM;
 	}
+	memset(probes, 1, interp_code__slots(code));
+	stackinit_watch_init(w, prog->insns, (uint32_t)prog->len);
+	env.probes = probes;
+	env.visit = stackinit_visit;
+	env.arg = w;
 	for (size_t m = 0; m < nmaps; m++)
 		maps[m].def = obj->maps[m];
 	memcpy(out, input, len);
@@ -188,7 +207,10 @@ static int interp_once(struct interp_result *ir, const struct ebpf_object *obj,
 	env.map_cnt = nmaps;
 	env.step_budget = budget;
 	err = interp_run(code, &env, ir);
+	*unwritten = w->bad;
 	free(maps);
+	free(probes);
+	free(w);
 	interp_code__free(code);
 	return err;
 }
@@ -211,6 +233,7 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 	struct interp_result ir;
 	uint8_t *kout = malloc(len + COMPARE_SLACK), *iout = malloc(len + 1);
 	size_t skip = kp->prog_type == BPF_PROG_TYPE_SOCKET_FILTER && len >= 14 ? 14 : 0;
+	bool unwritten = false;
 	struct diag d;
 	int err = 0;
 
@@ -237,7 +260,7 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 		goto out;	/* a type the kernel cannot run, or an input it refuses */
 	res->kernel_retval = kr.retval;
 	if ((err = interp_once(&ir, obj, prog, kp->prog_type, input + skip, len - skip,
-			       o->step_budget ? o->step_budget : 100000000, iout)))
+			       o->step_budget ? o->step_budget : 100000000, iout, &unwritten)))
 		goto out;
 	res->interp_r0 = ir.r0;
 	res->interp_trap = (uint8_t)ir.trap;
@@ -247,7 +270,7 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 	 * run cut by the step budget has no result: the kernel runs bpf_loop's 2^23 calls) */
 	res->nondeterministic = nondeterministic(prog) || ir.trap == INTERP_TRAP_CALL ||
 				ir.trap == INTERP_TRAP_HELPER || ir.trap == INTERP_TRAP_STEPS ||
-				ir.may_goto_spent || ir.bpf_loop_nr64;
+				ir.may_goto_spent || ir.bpf_loop_nr64 || unwritten;
 	res->same_retval = ir.trap == INTERP_OK && (uint32_t)ir.r0 == kr.retval;
 	res->same_packet = !packet_type(kp->prog_type) ||
 			   (kr.data_size_out == len && !memcmp(kout, iout, len));

@@ -1,0 +1,128 @@
+/* Reads of unwritten stack bytes during a run: see stackinit.h. */
+#include "oracle/exec/stackinit.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "bpf/helper_proto.h"
+
+void stackinit_watch_init(struct stackinit_watch *w, const struct bpf_insn *insns, uint32_t len)
+{
+	memset(w, 0, sizeof(*w));
+	w->insns = insns;
+	w->len = len;
+}
+
+/* The stack offset of [a, a + size) when it lies in the live frames (and their deeper,
+ * dead ones): its byte index in written[], or -1. */
+static int64_t stack_index(uint64_t a, uint64_t size)
+{
+	uint64_t off = a - INTERP_VA_STACK;
+
+	if (a < INTERP_VA_STACK || off >= sizeof(((struct stackinit_watch *)0)->written) ||
+	    size > sizeof(((struct stackinit_watch *)0)->written) - off)
+		return -1;
+	return (int64_t)off;
+}
+
+static void mark(struct stackinit_watch *w, uint64_t a, uint64_t size)
+{
+	int64_t i = stack_index(a, size);
+
+	if (i >= 0)
+		memset(w->written + i, 1, size);
+}
+
+static void check(struct stackinit_watch *w, uint32_t pc, uint64_t a, uint64_t size,
+		  unsigned frame, const char *what)
+{
+	int64_t i = stack_index(a, size);
+
+	if (i < 0 || w->bad)
+		return;
+	for (uint64_t k = 0; k < size; k++)
+		if (!w->written[i + k]) {
+			int64_t fp = ((int64_t)frame + 1) * EBPF_STACK_SIZE;
+
+			w->bad = true;
+			w->bad_pc = pc;
+			snprintf(w->reason, sizeof(w->reason), "pc %u: %s stack bytes [%lld, %lld) of "
+				 "frame %u, byte %lld never written", pc, what, (long long)(i - fp),
+				 (long long)(i - fp + (int64_t)size), frame,
+				 (long long)(i - fp + (int64_t)k));
+			return;
+		}
+}
+
+/* A helper call: the memory its prototype reads is checked, what it may write marked. */
+static void helper(struct stackinit_watch *w, const struct interp_state *st, uint32_t pc,
+		   int32_t id, unsigned frame)
+{
+	const struct ebpf_helper_proto *p = ebpf_helper_proto(id);
+	const uint64_t *r = interp_state_regs(st);
+
+	if (!p)
+		return;
+	for (int k = 0; k < 4; k++) {
+		uint64_t a = r[k + 1], n = r[k + 2];
+		int64_t i;
+
+		switch (p->args[k]) {
+		case HARG_MEM: case HARG_MEM_OR_NULL:
+			if (n && n <= EBPF_STACK_SIZE)
+				check(w, pc, a, n, frame, "a helper reads");
+			break;
+		case HARG_MEM_UNINIT: case HARG_MEM_RW:
+			/* everything up to the end of the pointer's frame (stackinit.h) */
+			if ((i = stack_index(a, 1)) >= 0)
+				mark(w, a, EBPF_STACK_SIZE - ((uint64_t)i & (EBPF_STACK_SIZE - 1)));
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+void stackinit_visit(void *arg, const struct interp_state *st, uint32_t pc)
+{
+	struct stackinit_watch *w = arg;
+	const struct bpf_insn *i;
+	const uint64_t *r = interp_state_regs(st);
+	unsigned frame = interp_state_frame(st);
+	uint8_t cls;
+	unsigned size;
+
+	if (pc >= w->len || frame >= EBPF_MAX_CALL_DEPTH)
+		return;
+	/* frames entered since the last visit start unwritten (stackinit_watch_init: main's) */
+	if (frame > w->depth)
+		for (unsigned f = w->depth + 1; f <= frame; f++)
+			memset(w->written + (size_t)f * EBPF_STACK_SIZE, 0, EBPF_STACK_SIZE);
+	w->depth = frame;
+	i = &w->insns[pc];
+	cls = ebpf_class(i);
+	size = ebpf_size_bytes(ebpf_size(i));
+	switch (cls) {
+	case BPF_LDX:
+		check(w, pc, r[i->src_reg] + (uint64_t)(int64_t)i->off, size, frame, "a load reads");
+		break;
+	case BPF_ST:
+		mark(w, r[i->dst_reg] + (uint64_t)(int64_t)i->off, size);
+		break;
+	case BPF_STX:
+		if (ebpf_mode(i) == BPF_ATOMIC && i->imm == BPF_LOAD_ACQ) {
+			check(w, pc, r[i->src_reg] + (uint64_t)(int64_t)i->off, size, frame,
+			      "a load-acquire reads");
+			break;
+		}
+		if (ebpf_mode(i) == BPF_ATOMIC && i->imm != BPF_STORE_REL)
+			check(w, pc, r[i->dst_reg] + (uint64_t)(int64_t)i->off, size, frame,
+			      "an atomic reads");
+		mark(w, r[i->dst_reg] + (uint64_t)(int64_t)i->off, size);
+		break;
+	default:
+		if (ebpf_is_helper_call(i))
+			helper(w, st, pc, i->imm, frame);
+		break;
+	}
+}

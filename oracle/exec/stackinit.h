@@ -1,0 +1,38 @@
+/* Reads of stack bytes no instruction wrote, watched during an interpreter run (a visit callback
+ * on every instruction): the judge of the verdict's promise that every stack byte read was
+ * written before on every path — which neither the interpreter's memory model (frames start
+ * zeroed) nor the kernel asked by root (it allows uninitialized stack reads) checks.
+ *
+ * A frame's bytes start unwritten when the frame is entered (main, a bpf-to-bpf callee, a
+ * bpf_loop callback).  Stores and atomics write; loads, atomics and the memory a helper reads
+ * (its prototype's readable memory arguments, with the size the run passes) read.  A helper
+ * writing through a stack pointer (an output argument) counts as writing everything from that
+ * pointer to the frame's end: the kernel counts every byte up to the size's largest possible
+ * value as written, which a run cannot know, and the watch must never call a read unwritten
+ * that the kernel's rule calls written.
+ */
+#ifndef BPFSCEV_ORACLE_EXEC_STACKINIT_H
+#define BPFSCEV_ORACLE_EXEC_STACKINIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bpf/isa.h"
+#include "oracle/exec/interp.h"
+
+struct stackinit_watch {
+	const struct bpf_insn *insns;
+	uint32_t len;
+	unsigned depth;		/* frame of the last visit */
+	bool bad;		/* a read of unwritten bytes was seen (the first is described) */
+	uint32_t bad_pc;
+	char reason[160];
+	uint8_t written[EBPF_MAX_CALL_DEPTH * EBPF_STACK_SIZE];
+};
+
+/* Prepares w for one run of the program insns[0..len): set env->visit = stackinit_visit,
+ * env->arg = w and env->probes to an array of interp_code__slots() ones. */
+void stackinit_watch_init(struct stackinit_watch *w, const struct bpf_insn *insns, uint32_t len);
+void stackinit_visit(void *arg, const struct interp_state *st, uint32_t pc);
+
+#endif
