@@ -118,8 +118,7 @@ static void fill_loop(struct gi *g, uint32_t n)
 	l->depth = 1;
 	l->form = GEN_FORM_DO_WHILE;
 	l->shapes = GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
-		    GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_CONST) |
-		    (n == 8 ? GEN_SH(ARRAY_FILL) : GEN_SH(ARRAY_FILL_SHORT));
+		    GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_CONST);
 	l->counter_loc = BPF_REG_1;
 	l->counter_width = l->cmp_width = 64;
 	l->cmp_op = BPF_JLT;
@@ -129,8 +128,7 @@ static void fill_loop(struct gi *g, uint32_t n)
 	l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_1, .width = 64, .has_start = true, .step = 1 };
 	l->nivs = 1;
 	g->p->shapes |= l->shapes;
-	if (n < 8)
-		g->p->flags |= GEN_PROG_STACK_UNWRITTEN;
+	g->p->flags |= n < 8 ? GEN_PROG_STACK_UNWRITTEN : GEN_PROG_ARRAY_FILL;
 }
 
 /* r2 = data, r3 = data_end; if (data + GEN_INPUT_LEN > data_end) return 0; spill both. */
@@ -359,7 +357,9 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 	if (p->flags & GEN_PROG_NULL_UNSAFE)
 		sbuf_puts(sb, " null-unsafe");
 	if (p->flags & GEN_PROG_STACK_UNWRITTEN)
-		sbuf_puts(sb, " stack-unwritten");
+		sbuf_puts(sb, " stack-unwritten (array fill one short)");
+	if (p->flags & GEN_PROG_ARRAY_FILL)
+		sbuf_puts(sb, " array-filled-by-loop");
 	sbuf_puts(sb, "\n; shapes:");
 	for (unsigned s = 0; s < GEN_SHAPE__COUNT; s++)
 		if (p->shapes & (1ull << s))

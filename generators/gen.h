@@ -217,8 +217,6 @@ bool gen_knob_info(size_t i, const char **name, uint32_t *def, const char **what
 	X(SPILL_CALL, "spill-around-call")                                                         \
 	X(ARRAY_READ, "stack-array-read")                                                          \
 	X(INDIRECT_WRITE, "indirect-stack-write")                                                  \
-	X(ARRAY_FILL, "array-filled-by-loop")                                                      \
-	X(ARRAY_FILL_SHORT, "array-fill-one-short")                                                \
 	X(MAP, "map-access")                                                                       \
 	X(NULL_COPY, "null-check-through-copy")                                                    \
 	X(NULL_STALE, "null-check-of-another-lookup")                                              \
@@ -255,6 +253,7 @@ enum gen_shape {
 	GEN_SHAPE__COUNT
 };
 #define GEN_SH(n) (1ull << GEN_SHAPE_##n)
+_Static_assert(GEN_SHAPE__COUNT <= 64, "gen_program.shapes is a 64-bit mask");
 const char *gen_shape_name(unsigned shape);	/* NULL past the end */
 
 enum gen_form { GEN_FORM_WHILE, GEN_FORM_WHILE_BOTTOM, GEN_FORM_DO_WHILE, GEN_FORM_FOR,
@@ -321,6 +320,8 @@ struct gen_loop {
 #define GEN_PROG_STACK_UNWRITTEN (1u << 5)	/* p_array_fill_short: a run may read stack bytes
 						 * never written (the kernel, asked by root,
 						 * allows it; the unprivileged rule does not) */
+#define GEN_PROG_ARRAY_FILL (1u << 6)	/* p_array_fill: the stack array is written by a loop
+					 * (shapes are 64 bits, all taken: a flag) */
 
 /* The call graph's shape: no calls, calls without a cycle, or recursion that nothing stops
  * (through one function or two), or that a counter argument stops. */

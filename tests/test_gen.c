@@ -950,8 +950,7 @@ static void test_default_mix(void)
 	 * test_fill_knobs; bpf_loop and may_goto likewise: test_knobs_control and
 	 * test_other_forms) */
 	for (unsigned s = 0; s < GEN_SHAPE_BPF_LOOP; s++)
-		CHECK(shape_count[s] > 0 || s == GEN_SHAPE_NULL_COPY || s == GEN_SHAPE_NULL_STALE ||
-			      s == GEN_SHAPE_ARRAY_FILL || s == GEN_SHAPE_ARRAY_FILL_SHORT,
+		CHECK(shape_count[s] > 0 || s == GEN_SHAPE_NULL_COPY || s == GEN_SHAPE_NULL_STALE,
 		      "shape %s never produced by the default mix", gen_shape_name(s));
 	for (unsigned op = 0; op < 16; op++) {
 		static const uint8_t ops[] = { BPF_JEQ, BPF_JNE, BPF_JLT, BPF_JLE, BPF_JGT,
@@ -1248,7 +1247,7 @@ static void test_fill_knobs(void)
 				continue;
 			}
 			check_program(&p, &k, seed, twin ? "p_array_fill_short" : "p_array_fill", &rs);
-			fills += !!(p.shapes & (twin ? GEN_SH(ARRAY_FILL_SHORT) : GEN_SH(ARRAY_FILL)));
+			fills += !!(p.flags & (twin ? GEN_PROG_STACK_UNWRITTEN : GEN_PROG_ARRAY_FILL));
 			flagged += !!(p.flags & GEN_PROG_STACK_UNWRITTEN);
 			obj.maps = p.maps;
 			obj.map_cnt = p.map_cnt;
