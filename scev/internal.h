@@ -126,6 +126,10 @@ struct scev_ctx {
 	/* bpf_loop calls in the last pass (callbacks.h): per pc, r1 (nr) and r4 (flags) joined
 	 * over every state the call was reached with; NULL in the other passes */
 	struct scev_cb_facts *cb;
+	/* symex.c: per loop, the number of the body walk (sym_runs) that stepped over it as a
+	 * collapsed child, so no walk clears an array of every loop */
+	uint32_t *sym_collapsed;
+	uint32_t sym_runs;
 };
 
 /* scev.c: sorts blocks v[0..n) by their position in reverse postorder.  0 or -ENOMEM. */

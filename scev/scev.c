@@ -167,6 +167,7 @@ static void ctx_free(struct scev_ctx *cx)
 		for (uint32_t l = 0; l < cx->st.loops->nloops; l++)
 			sym_summary__free(&cx->sums[l]);
 	free(cx->sums);
+	free(cx->sym_collapsed);
 	free(cx->may_stack);
 	free(cx->fn_stack);
 	free(cx->live);

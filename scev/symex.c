@@ -490,7 +490,7 @@ struct sym_run {
 	uint32_t nexit_edges;
 	struct sym_summary *s;
 	uint32_t exits_cap, stores_cap;
-	uint8_t *collapsed;	/* per loop id: a child already stepped over */
+	uint32_t stamp;		/* this run's mark in cx->sym_collapsed */
 	uint32_t cur;		/* position of the block being executed */
 };
 
@@ -540,7 +540,7 @@ static int join_along_edge(struct sym_run *r, uint32_t to, const struct sstate *
 		 * entries before it has been stepped over. */
 		if (c == SCEV_NONE || (lf->loops[c].header != to &&
 				       !(lf->loops[c].irreducible && is_entry(&lf->loops[c], to))) ||
-		    r->collapsed[c]) {
+		    r->cx->sym_collapsed[c] == r->stamp) {
 			*fail = true;
 			return 0;
 		}
@@ -1132,8 +1132,12 @@ int symex_loop(struct scev_ctx *cx, uint32_t l)
 	r.n = L->nblocks;
 	r.blocks = malloc(r.n * sizeof(*r.blocks));
 	r.in = calloc(r.n, sizeof(*r.in));
-	r.collapsed = calloc(lf->nloops ? lf->nloops : 1, 1);
-	if (!r.blocks || !r.in || !r.collapsed) {
+	/* (one array per analysis: an array per loop run would make nested and sibling loops
+	 * cost the square of their number) */
+	if (!cx->sym_collapsed)
+		cx->sym_collapsed = calloc(lf->nloops ? lf->nloops : 1, sizeof(*cx->sym_collapsed));
+	r.stamp = ++cx->sym_runs;
+	if (!r.blocks || !r.in || !cx->sym_collapsed) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -1160,9 +1164,10 @@ int symex_loop(struct scev_ctx *cx, uint32_t l)
 			const struct scev_loop *C = &lf->loops[c];
 			struct sstate *cin = &r.in[p];
 
-			if (c != SCEV_NONE && r.collapsed[c] && C->irreducible)
+			if (c != SCEV_NONE && cx->sym_collapsed[c] == r.stamp && C->irreducible)
 				continue;	/* a further entry of a cycle already stepped over */
-			if (c == SCEV_NONE || (C->header != b && !C->irreducible) || r.collapsed[c]) {
+			if (c == SCEV_NONE || (C->header != b && !C->irreducible) ||
+			    cx->sym_collapsed[c] == r.stamp) {
 				fail = true;
 				break;
 			}
@@ -1178,7 +1183,7 @@ int symex_loop(struct scev_ctx *cx, uint32_t l)
 				if (err)
 					goto out;
 			}
-			r.collapsed[c] = 1;
+			cx->sym_collapsed[c] = r.stamp;
 			if ((err = collapse(&r, c, cin, &out)))
 				goto out;
 			for (uint32_t k = 0; k < C->nexits && !err; k++)
@@ -1327,7 +1332,6 @@ out:
 			ss_free(&r.in[p]);
 	free(r.in);
 	free(r.blocks);
-	free(r.collapsed);
 	return err;
 }
 
