@@ -573,13 +573,11 @@ static int flush_segment(struct engine *en, uint32_t lo, uint32_t hi)
 		if (cx->first_pass) {
 			if (header) {
 				/* the header state, for the header steps of the next pass */
-				astate__free(&cx->first_hdr[l]);
+				hdr_pack__free(&cx->first_hdr[l]);
 				if (en->in[b]) {
-					cx->first_hdr[l] = *en->in[b];
-					free(en->in[b]);
-					en->in[b] = NULL;
 					/* (read into another pass's states) */
-					astate__drop_ids(&cx->first_hdr[l]);
+					astate__drop_ids(en->in[b]);
+					err = hdr_pack__set(&cx->first_hdr[l], en->in[b]);
 				}
 			}
 		} else {
@@ -717,7 +715,7 @@ void absint_free(struct scev_ctx *cx)
 	cx->reentry = NULL;
 	if (cx->first_hdr)
 		for (uint32_t l = 0; l < cx->st.loops->nloops; l++)
-			astate__free(&cx->first_hdr[l]);
+			hdr_pack__free(&cx->first_hdr[l]);
 	free(cx->first_hdr);
 	cx->first_hdr = NULL;
 }

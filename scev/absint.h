@@ -83,6 +83,24 @@ void astate__settle_null(struct astate *s, uint16_t id, bool is_null);
 void astate__drop_id(struct astate *s, uint16_t id);
 void astate__drop_ids(struct astate *s);
 
+/* What later passes read of a loop's header state in the first pass (live, registers and
+ * cells), kept for every loop between passes: registers that are unknown (aval_top()) are not
+ * stored, so a loop costs a few dozen bytes instead of a whole state. */
+struct hdr_pack {
+	bool live;
+	uint16_t stored;	/* bit r: regs[r] is in v (in register order); others are top */
+	uint32_t n;		/* cells */
+	struct aval *v;		/* the stored registers */
+	struct acell *cells;	/* as in the state: sorted by off, disjoint */
+};
+
+/* p := the live state s's registers and cells (p empty before); 0 or -ENOMEM. */
+int hdr_pack__set(struct hdr_pack *p, const struct astate *s);
+void hdr_pack__free(struct hdr_pack *p);
+/* A read-only state with p's registers and cells (live unset when p is empty); the cells
+ * stay p's: view is never freed, and lives no longer than p. */
+void hdr_pack__view(const struct hdr_pack *p, struct astate *view);
+
 /* The per-block (per-loop) state pointers of struct engine; absent reads as unreached. */
 extern const struct astate absint_unreached;
 

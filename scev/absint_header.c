@@ -216,7 +216,8 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E, st
 	const struct scev_loop *L = &cx->st.loops->loops[l];
 	const struct sym_summary *sum = &cx->sums[l];
 	struct loop_result *res = &en->res[l];
-	const struct astate *fh = cx->first_hdr && !cx->first_pass ? &cx->first_hdr[l] : NULL;
+	struct astate fhv;
+	const struct astate *fh = NULL;
 	struct env_state es = { .s = E };
 	struct aval *newv = NULL;
 	bool *done = NULL, known = false, progress = true;
@@ -227,6 +228,10 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E, st
 		       en->visits[L->header] <= (cx->opts.max_iterations ? cx->opts.max_iterations : 8);
 	int err;
 
+	if (cx->first_hdr && !cx->first_pass) {
+		hdr_pack__view(&cx->first_hdr[l], &fhv);
+		fh = &fhv;
+	}
 	if ((err = astate__copy(H, E)))
 		return err;
 	/* A call in the loop leaves r1-r5 unwritten for the iterations after it, unless every

@@ -217,5 +217,59 @@ void astate__drop_ids(struct astate *s)
 		s->cells[i].v.id = 0;
 }
 
+/* Bytewise: a register stays unstored only when dropping it changes nothing at all. */
+static bool is_top(const struct aval *a)
+{
+	struct aval t = aval_top();
+
+	return memcmp(a, &t, sizeof(t)) == 0;
+}
+
+int hdr_pack__set(struct hdr_pack *p, const struct astate *s)
+{
+	unsigned k = 0;
+
+	memset(p, 0, sizeof(*p));
+	if (!s->live)
+		return 0;
+	for (int r = 0; r < EBPF_NREGS; r++)
+		if (!is_top(&s->regs[r]))
+			p->stored |= (uint16_t)(1u << r);
+	if ((p->stored && !(p->v = malloc(__builtin_popcount(p->stored) * sizeof(*p->v)))) ||
+	    (s->n && !(p->cells = malloc(s->n * sizeof(*p->cells))))) {
+		hdr_pack__free(p);
+		return -ENOMEM;
+	}
+	for (int r = 0; r < EBPF_NREGS; r++)
+		if (p->stored & (1u << r))
+			p->v[k++] = s->regs[r];
+	if (s->n)
+		memcpy(p->cells, s->cells, s->n * sizeof(*p->cells));
+	p->n = s->n;
+	p->live = true;
+	return 0;
+}
+
+void hdr_pack__free(struct hdr_pack *p)
+{
+	free(p->v);
+	free(p->cells);
+	memset(p, 0, sizeof(*p));
+}
+
+void hdr_pack__view(const struct hdr_pack *p, struct astate *view)
+{
+	unsigned k = 0;
+
+	memset(view, 0, sizeof(*view));
+	if (!p->live)
+		return;
+	view->live = true;
+	for (int r = 0; r < EBPF_NREGS; r++)
+		view->regs[r] = p->stored & (1u << r) ? p->v[k++] : aval_top();
+	view->cells = p->cells;
+	view->n = view->cap = p->n;
+}
+
 /* What a missing per-block state reads as (absint.h: st_peek). */
 const struct astate absint_unreached;

@@ -73,6 +73,7 @@ struct sym_summary {
 };
 
 struct astate;
+struct hdr_pack;
 
 /* Frame bytes [lo, hi) (offsets from r10, inside [-512, 0)); empty when lo >= hi. */
 struct stack_span {
@@ -119,8 +120,8 @@ struct scev_ctx {
 	uint32_t *fn_stack;	/* verdict: per function, the deepest stack byte it accesses */
 	uint8_t *live;		/* verdict: per block, reached in the last pass */
 	/* per loop: the state at its header in the last first pass, which covers every visit
-	 * (absint_header.c: what the header step forgets is met with it) */
-	struct astate *first_hdr;
+	 * (absint_header.c: what the header step forgets is met with it), packed (absint.h) */
+	struct hdr_pack *first_hdr;
 	uint8_t **reentry;	/* per irreducible loop, lazily (absint.c): per block of it, reached
 				 * from a side entry without passing the header */
 	/* bpf_loop calls in the last pass (callbacks.h): per pc, r1 (nr) and r4 (flags) joined

@@ -782,8 +782,13 @@ static int collapse(struct sym_run *r, uint32_t c, const struct sstate *in, stru
 		return err;
 	}
 	if (cs->ok && cs->exit_vals) {
-		const struct astate *fh = cx->first_hdr ? &cx->first_hdr[r->l] : NULL;
-		struct entry_env ee = { .cx = cx, .s = in, .fh = fh && fh->live ? fh : NULL };
+		struct astate fh;
+		struct entry_env ee = { .cx = cx, .s = in };
+
+		if (cx->first_hdr) {
+			hdr_pack__view(&cx->first_hdr[r->l], &fh);
+			ee.fh = fh.live ? &fh : NULL;
+		}
 		uint64_t last = UINT64_MAX;
 
 		for (uint32_t k = 0; k < cs->nexits && !exact && !ranged; k++) {
