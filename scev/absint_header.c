@@ -83,7 +83,9 @@ static void format_trip_expr(struct scev_ctx *cx, const struct sym_summary *sum,
 	(void)sum;
 	sbuf_puts(&sb, "1 + first k with ");
 	expr_format(&cx->ar, e->lhs, &sb);
-	sbuf_printf(&sb, " %s ", op && names[op >> 4] ? names[op >> 4] : "?");
+	sbuf_putc(&sb, ' ');
+	sbuf_puts(&sb, op && names[op >> 4] ? names[op >> 4] : "?");
+	sbuf_putc(&sb, ' ');
 	expr_format(&cx->ar, e->rhs, &sb);
 	sbuf_puts(&sb, e->is32 ? " (32-bit, iteration k)" : " (iteration k)");
 	snprintf(t->expr, sizeof(t->expr), "%s", sbuf_cstr(&sb));

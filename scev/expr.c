@@ -719,11 +719,16 @@ static void fmt(const struct expr_arena *ar, eid e, struct sbuf *sb, int depth)
 	switch (x->kind) {
 	case EX_CONST:
 		if (x->imm >= 0xffffffffffff0000ull)
-			sbuf_printf(sb, "%lld", (long long)x->imm);
+			sbuf_put_i64(sb, (long long)x->imm);
 		else
-			sbuf_printf(sb, "%llu", (unsigned long long)x->imm);
+			sbuf_put_u64(sb, (unsigned long long)x->imm);
 		break;
 	case EX_REG:
+		if (LOC_IS_REG(x->a)) {
+			sbuf_putc(sb, 'r');	/* (loc_format's "r%u", without a printf) */
+			sbuf_put_u64(sb, x->a);
+			break;
+		}
 		loc_format(x->a, buf, sizeof(buf));
 		sbuf_puts(sb, buf);
 		break;
@@ -731,14 +736,21 @@ static void fmt(const struct expr_arena *ar, eid e, struct sbuf *sb, int depth)
 		sbuf_puts(sb, "r10");
 		break;
 	case EX_MAP:
-		sbuf_printf(sb, "map[%u]", x->a);
+		sbuf_puts(sb, "map[");
+		sbuf_put_u64(sb, x->a);
+		sbuf_putc(sb, ']');
 		break;
 	case EX_OPAQUE:
-		sbuf_printf(sb, "unknown#%u", x->a);
+		sbuf_puts(sb, "unknown#");
+		sbuf_put_u64(sb, x->a);
 		break;
 	case EX_RANGE:
-		sbuf_printf(sb, "[%lld, %lld]#%u", (long long)x->imm,
-			    (long long)ar->v[x->b].imm, x->a);
+		sbuf_putc(sb, '[');
+		sbuf_put_i64(sb, (long long)x->imm);
+		sbuf_puts(sb, ", ");
+		sbuf_put_i64(sb, (long long)ar->v[x->b].imm);
+		sbuf_puts(sb, "]#");
+		sbuf_put_u64(sb, x->a);
 		break;
 	case EX_ANY:
 		sbuf_puts(sb, "any(");
@@ -750,7 +762,9 @@ static void fmt(const struct expr_arena *ar, eid e, struct sbuf *sb, int depth)
 	case EX_ALU:
 		sbuf_puts(sb, x->w32 ? "(u32)(" : "(");
 		fmt(ar, x->a, sb, depth + 1);
-		sbuf_printf(sb, " %s ", op_sym(x->op, x->sign));
+		sbuf_putc(sb, ' ');
+		sbuf_puts(sb, op_sym(x->op, x->sign));
+		sbuf_putc(sb, ' ');
 		fmt(ar, x->b, sb, depth + 1);
 		sbuf_putc(sb, ')');
 		break;
@@ -759,15 +773,21 @@ static void fmt(const struct expr_arena *ar, eid e, struct sbuf *sb, int depth)
 		fmt(ar, x->a, sb, depth + 1);
 		break;
 	case EX_ZEXT:
-		sbuf_printf(sb, "(u%u)", x->op * 8);
+		sbuf_puts(sb, "(u");
+		sbuf_put_u64(sb, x->op * 8u);
+		sbuf_putc(sb, ')');
 		fmt(ar, x->a, sb, depth + 1);
 		break;
 	case EX_SEXT:
-		sbuf_printf(sb, "(s%u)", x->op * 8);
+		sbuf_puts(sb, "(s");
+		sbuf_put_u64(sb, x->op * 8u);
+		sbuf_putc(sb, ')');
 		fmt(ar, x->a, sb, depth + 1);
 		break;
 	case EX_BSWAP:
-		sbuf_printf(sb, "bswap%u(", x->op);
+		sbuf_puts(sb, "bswap");
+		sbuf_put_u64(sb, x->op);
+		sbuf_putc(sb, '(');
 		fmt(ar, x->a, sb, depth + 1);
 		sbuf_putc(sb, ')');
 		break;

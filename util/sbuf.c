@@ -47,6 +47,29 @@ void sbuf_puts(struct sbuf *sb, const char *s)
 	sbuf_put(sb, s, strlen(s));
 }
 
+void sbuf_put_u64(struct sbuf *sb, unsigned long long v)
+{
+	char d[20];
+	unsigned n = 0;
+
+	do {
+		d[sizeof(d) - ++n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	sbuf_put(sb, d + sizeof(d) - n, n);
+}
+
+void sbuf_put_i64(struct sbuf *sb, long long v)
+{
+	if (v < 0) {
+		sbuf_putc(sb, '-');
+		/* (the magnitude in unsigned arithmetic: -LLONG_MIN does not fit) */
+		sbuf_put_u64(sb, 0ull - (unsigned long long)v);
+		return;
+	}
+	sbuf_put_u64(sb, (unsigned long long)v);
+}
+
 void sbuf_vprintf(struct sbuf *sb, const char *fmt, va_list ap)
 {
 	va_list aq;

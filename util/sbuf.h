@@ -21,6 +21,10 @@ struct sbuf {
 void sbuf_putc(struct sbuf *sb, char c);
 void sbuf_puts(struct sbuf *sb, const char *s);
 void sbuf_put(struct sbuf *sb, const void *data, size_t n);
+/* Decimal, as "%llu" and "%lld" print it, without the cost of a printf (the analyzer writes
+ * numbers into every trip expression). */
+void sbuf_put_u64(struct sbuf *sb, unsigned long long v);
+void sbuf_put_i64(struct sbuf *sb, long long v);
 void sbuf_printf(struct sbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sbuf_vprintf(struct sbuf *sb, const char *fmt, va_list ap);
 /* Returns the contents as a C string ("" for an empty buffer); never NULL. */
