@@ -497,16 +497,47 @@ static void engine_free(struct engine *en)
 			st_drop(en->hdr, l);
 	}
 	free(en->cut);
-	free(en->emit);
-	free(en->reached);
-	free(en->in);
-	free(en->back);
-	free(en->hdr);
-	free(en->side);
-	free(en->visits);
-	free(en->entry_gen);
-	free(en->exits_gen);
-	free(en->queued);
+	free(en->in);	/* (the block engine_alloc carved every array from) */
+}
+
+/* Places an array of n elements of size bytes at *at (16-byte aligned) and moves *at past it;
+ * with base NULL only counts. */
+static void *carve(char *base, size_t *at, size_t n, size_t size)
+{
+	void *p = base ? base + *at : NULL;
+
+	*at += (n * size + 15) & ~(size_t)15;
+	return p;
+}
+
+/* The per-block and per-loop arrays of a pass, zeroed, in one allocation (a pass over a small
+ * program would otherwise spend more in malloc than in some of its blocks); en->in holds it. */
+static int engine_alloc(struct engine *en)
+{
+	const struct scev_ctx *cx = en->cx;
+	size_t nb = cx->st.cfg->nblocks ? cx->st.cfg->nblocks : 1;
+	size_t nl = cx->st.loops->nloops ? cx->st.loops->nloops : 1;
+	bool side = cx->st.loops->nirreducible;	/* (only side entries of irreducible loops) */
+	char *base = NULL;
+
+	for (int pass = 0; pass < 2; pass++) {
+		size_t at = 0;
+
+		en->in = carve(base, &at, nb, sizeof(*en->in));
+		en->back = carve(base, &at, nl, sizeof(*en->back));
+		en->hdr = carve(base, &at, nl, sizeof(*en->hdr));
+		en->side = side ? carve(base, &at, nb, sizeof(*en->side)) : NULL;
+		en->visits = carve(base, &at, nb, sizeof(*en->visits));
+		en->entry_gen = carve(base, &at, nb, sizeof(*en->entry_gen));
+		en->exits_gen = carve(base, &at, nb, sizeof(*en->exits_gen));
+		en->res = carve(base, &at, nl, sizeof(*en->res));
+		en->queued = carve(base, &at, nb, 1);
+		en->emit = carve(base, &at, nb, 1);
+		en->reached = carve(base, &at, nb, 1);
+		if (!pass && !(base = calloc(1, at)))
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 /* Marks en->cut: a position is a cut unless some retreating edge u -> v, or a side entry
@@ -654,18 +685,7 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out)
 	struct engine en = { .cx = cx, .out = out };
 	int err = -ENOMEM;
 
-	en.in = calloc(nb ? nb : 1, sizeof(*en.in));
-	en.back = calloc(lf->nloops ? lf->nloops : 1, sizeof(*en.back));
-	en.hdr = calloc(lf->nloops ? lf->nloops : 1, sizeof(*en.hdr));
-	if (lf->nirreducible)	/* (only side entries of irreducible loops use it) */
-		en.side = calloc(nb ? nb : 1, sizeof(*en.side));
-	en.visits = calloc(nb ? nb : 1, sizeof(*en.visits));
-	en.entry_gen = calloc(nb ? nb : 1, sizeof(*en.entry_gen));
-	en.exits_gen = calloc(nb ? nb : 1, sizeof(*en.exits_gen));
-	en.queued = calloc(nb ? nb : 1, 1);
-	en.res = calloc(lf->nloops ? lf->nloops : 1, sizeof(*en.res));
-	if (!en.in || !en.back || !en.hdr || (lf->nirreducible && !en.side) || !en.visits ||
-	    !en.queued || !en.res || !en.entry_gen || !en.exits_gen || compute_cuts(&en))
+	if (engine_alloc(&en) || compute_cuts(&en))
 		goto out;
 	if (cx->first_pass) {
 		en.may_stack = cx->may_stack;
@@ -675,10 +695,6 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out)
 			goto out;
 	} else {
 		/* Claims: every instruction inside a loop and at every loop exit. */
-		en.emit = calloc(nb ? nb : 1, 1);
-		en.reached = calloc(nb ? nb : 1, 1);
-		if (!en.emit || !en.reached)
-			goto out;
 		for (uint32_t l = 0; l < lf->nloops; l++) {
 			const struct scev_loop *L = &lf->loops[l];
 
@@ -701,7 +717,6 @@ out:
 	if (en.res)
 		for (uint32_t l = 0; l < lf->nloops; l++)
 			free(en.res[l].ivs);
-	free(en.res);
 	engine_free(&en);
 	return err;
 }
