@@ -17,6 +17,26 @@ static int cmp_d(const void *a, const void *b)
 
 	return x < y ? -1 : x > y;
 }
+/* The row's kernel columns: processed instructions, verification time, verdict. */
+static void kernel_columns(int kernel, struct ebpf_object *obj, struct diag *d)
+{
+	struct kernel_prog_opts ko = { .sz = sizeof(ko), .log_level = 4,
+				       .prog_type = BPF_PROG_TYPE_SOCKET_FILTER };
+	struct kernel_prog *kp = NULL;
+
+	if (!kernel) {
+		printf(" - | - | bpf() refused |\n");
+		return;
+	}
+	if (kernel_prog__load(&kp, obj, &obj->progs[0], &ko, d) == 0) {
+		printf(" %ld | %ld | %s |\n", kp->processed, kp->verification_usec,
+		       kp->accepted ? "accepted" : kp->message);
+		kernel_prog__free(kp);
+	} else {
+		printf(" - | - | %s |\n", d->msg);
+	}
+}
+
 
 /* The other loop forms (issue 15): one row per form and size, the claimed trip of the loop of
  * that kind beside the kernel's cost. */
@@ -54,21 +74,7 @@ static int form_row(const char *form, uint64_t n, const char *text, bool kernel)
 				 (unsigned long long)cp.loops[l].trip.max);
 	claim_prog__free(&cp);
 	printf("| %s | %llu | %.1f | %s |", form, (unsigned long long)n, times[100], claimed);
-	if (kernel) {
-		struct kernel_prog_opts ko = { .sz = sizeof(ko), .log_level = 4,
-					       .prog_type = BPF_PROG_TYPE_SOCKET_FILTER };
-		struct kernel_prog *kp = NULL;
-
-		if (kernel_prog__load(&kp, obj, &obj->progs[0], &ko, &d) == 0) {
-			printf(" %ld | %ld | %s |\n", kp->processed, kp->verification_usec,
-			       kp->accepted ? "accepted" : kp->message);
-			kernel_prog__free(kp);
-		} else {
-			printf(" - | - | %s |\n", d.msg);
-		}
-	} else {
-		printf(" - | - | bpf() refused |\n");
-	}
+	kernel_columns(kernel, obj, &d);
 	ebpf_object__free(obj);
 	return 0;
 }
@@ -135,21 +141,7 @@ int main(void)
 			 (unsigned long long)cp.loops[0].trip.max);
 		claim_prog__free(&cp);
 		printf("| %llu | %.1f | %s |", (unsigned long long)trips[t], times[100], claimed);
-		if (kernel) {
-			struct kernel_prog_opts ko = { .sz = sizeof(ko), .log_level = 4,
-						       .prog_type = BPF_PROG_TYPE_SOCKET_FILTER };
-			struct kernel_prog *kp = NULL;
-
-			if (kernel_prog__load(&kp, obj, &obj->progs[0], &ko, &d) == 0) {
-				printf(" %ld | %ld | %s |\n", kp->processed, kp->verification_usec,
-				       kp->accepted ? "accepted" : kp->message);
-				kernel_prog__free(kp);
-			} else {
-				printf(" - | - | %s |\n", d.msg);
-			}
-		} else {
-			printf(" - | - | bpf() refused |\n");
-		}
+		kernel_columns(kernel, obj, &d);
 		ebpf_object__free(obj);
 	}
 	return forms(kernel);

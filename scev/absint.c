@@ -681,7 +681,6 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out)
 {
 	const struct scev_cfg *cfg = cx->st.cfg;
 	const struct scev_loops *lf = cx->st.loops;
-	uint32_t nb = cfg->nblocks;
 	struct engine en = { .cx = cx, .out = out };
 	int err = -ENOMEM;
 
