@@ -7,7 +7,6 @@
 #include "cli/cli.h"
 #include "fuzz/replay.h"
 #include "triage/finding.h"
-#include "oracle/kernel/kdiff.h"
 #include "oracle/kernel/kernel.h"
 
 static void replay_usage(FILE *f)
@@ -42,42 +41,6 @@ static struct bpf_insn *read_prog(const char *dir, const char *name, size_t *len
 	}
 	*len = n / sizeof(struct bpf_insn);
 	return (struct bpf_insn *)buf;
-}
-
-/* A kernel finding is replayed by the kernel: load (with the invariant flag), read the log as
- * claims, run, compare, as the campaign did.  Exit 1 while a kernel difference remains. */
-static int replay_kernel(const struct finding *f, const struct bpf_insn *insns, size_t len)
-{
-	struct ebpf_prog prog = { .prog_type = f->prog_type, .insns = (struct bpf_insn *)insns,
-				  .len = len };
-	struct ebpf_object obj = { .maps = f->maps, .map_cnt = f->map_cnt };
-	struct kdiff_opts ko = { .sz = sizeof(ko), .input = f->input_len ? f->input : NULL,
-				 .input_len = f->input_len };
-	struct kdiff_result res;
-	char why[256];
-	struct diag d;
-	int rc;
-
-	if (!kernel_available(why, sizeof(why))) {
-		printf("  skipped: a kernel finding needs the kernel: %s\n", why);
-		return CLI_USAGE;
-	}
-	snprintf(prog.name, sizeof(prog.name), "%s", f->prog_name[0] ? f->prog_name : "finding");
-	diag_clear(&d);
-	if (kdiff_run(&res, &obj, &prog, &ko, &d)) {
-		fprintf(stderr, "bpfscev replay: %s\n", d.msg);
-		return CLI_USAGE;
-	}
-	if (res.kind >= KDIFF_INVARIANT) {
-		printf("  observed: %s: %s\n  still holds\n", kdiff_kind_name(res.kind), res.text);
-		rc = CLI_FINDING;
-	} else {
-		printf("  observed: %s\n  gone: the kernel shows no difference any more\n",
-		       kdiff_kind_name(res.kind));
-		rc = CLI_OK;
-	}
-	kdiff_result__free(&res);
-	return rc;
 }
 
 int cmd_replay(int argc, char **argv)
@@ -146,15 +109,12 @@ int cmd_replay(int argc, char **argv)
 	printf("finding %s-%016llx (%s, from %s)\n  saved:    %s\n", finding_kind_name(f.kind),
 	       (unsigned long long)f.sig.full, use_reduced ? "reduced program" : "program",
 	       f.source[0] ? f.source : "?", f.text);
-	if (f.kind == FIND_KERNEL) {
-		rc = replay_kernel(&f, reduced ? reduced : f.insns, reduced ? rlen : f.len);
-		free(reduced);
-		finding__free(&f);
-		return rc;
-	}
 	err = replay_check(&f, reduced, rlen, &co, &v);
 	if (err) {
 		fprintf(stderr, "bpfscev replay: %s\n", strerror(-err));
+		rc = CLI_USAGE;
+	} else if (v.skipped) {
+		printf("  skipped: %s\n", v.text);
 		rc = CLI_USAGE;
 	} else if (v.holds) {
 		printf("  observed: %s\n  still holds%s\n", v.text,

@@ -191,8 +191,10 @@ static int kernel_run(struct pipeline_result *r, uint64_t *stats, struct claim_v
 	struct verdict_opts vo = { .sz = sizeof(vo), .kernel = true,
 				   .runs = o->kernel_verdict_runs ? o->kernel_verdict_runs :
 					   PIPELINE_KERNEL_VERDICT_RUNS,
-				   .seed = o->seed };
-	struct kdiff_opts ko = { .sz = sizeof(ko),
+				   .seed = o->seed, .input = o->kernel_input,
+				   .input_len = o->kernel_input_len };
+	struct kdiff_opts ko = { .sz = sizeof(ko), .input = o->kernel_input,
+				 .input_len = o->kernel_input_len,
 				 .check_runs = o->kernel_check_runs ? o->kernel_check_runs :
 					       PIPELINE_KERNEL_CHECK_RUNS,
 				 .seed = o->seed,
@@ -231,7 +233,8 @@ static int kernel_run(struct pipeline_result *r, uint64_t *stats, struct claim_v
 		verdict_report__free(&vr);
 		return err;
 	}
-	if (!vr.kernel_accepted) {	/* nothing more to ask: no log to read, nothing runs */
+	if (!vr.kernel_accepted && !o->kernel_diff_rejected) {
+		/* nothing more to ask: no log to read, nothing runs */
 		verdict_report__free(&vr);
 		return 0;
 	}

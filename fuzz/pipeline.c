@@ -93,6 +93,7 @@ static void result_reset(struct pipeline_result *r)
 	struct gen_program gp = r->gp;
 
 	claim_prog__free(&r->claims);
+	free(r->crash_log);
 	check_result__free(&r->exec);
 	check_result__free(&r->exec_fixed);
 	if (r->has_z3)
@@ -172,6 +173,15 @@ int pipeline_run(struct pipeline_result *r, const struct pipeline_subject *s,
 		stage(&o, PIPELINE_ANALYZE);
 		if (o.before_analyze)
 			o.before_analyze(o.arg);
+		if (o.isolate_s > 0) {
+			err = finding_analyze_isolated(&r->view, r->obj.maps, r->obj.map_cnt, &so,
+						       o.isolate_s, r->crash, sizeof(r->crash),
+						       &r->crash_log);
+			if (err)
+				r->failed = "analyze";
+			if (err || r->crash[0])
+				return err;	/* a crash is the result: nothing to judge */
+		}
 		t0 = cpu_s();
 		err = scev_analyze(&r->claims, &r->view, r->obj.maps, r->obj.map_cnt, &so, d);
 		r->t_analyze = cpu_s() - t0;

@@ -6,7 +6,8 @@
  *
  * Stages:
  *   generate  only when the subject names a generator source: gen_program (generators/gen.h);
- *   analyze   scev_analyze with the options' strategy, unless the subject brings its claims;
+ *   analyze   scev_analyze with the options' strategy, unless the subject brings its claims
+ *             (with isolate_s, first in a child process: a crash there is the result);
  *   judge     every oracle of the registry the options ask for, in registry order (pipeline.c,
  *             pipeline_oracles[]): each is a struct oracle_ops with its name, its statistics
  *             (keys and counters: the campaign's state file and summary come from these) and
@@ -40,6 +41,8 @@
  *   fuzz target       2+1   20,000 (4,000 huge)  64   -
  *   bpfscev check     48    2,000,000  64     2,000 ms / none                   10^8
  *   finding replay    1+1+N  200,000    saved  -    (the saved input or 48 drawn; zeros; N drawn)
+ *                     (a crash: analyzed isolated; a kernel, verdict or kernel-run finding: the
+ *                     kernel oracle on the saved input, fuzz/replay.c)
  *
  * A verdict disagreement (improvement or regression) is not a bug by itself; the campaign saves
  * it with both logs under <crashes>/verdicts/<class>-<16 hex>/ (prog.case, bpfscev.txt,
@@ -86,6 +89,9 @@ struct pipeline_opts {
 	/* analyze */
 	enum scev_strategy strategy;
 	uint32_t prog_type;		/* scev_opts.prog_type: 0 = the program's own */
+	double isolate_s;		/* > 0: analyze first in a child process with this time
+					 * limit (seconds); a crash or a timeout there ends the run
+					 * with r->crash set (finding_analyze_isolated) */
 	/* judge: exec, on drawn inputs (unless no_drawn) and on input when given */
 	bool no_drawn;
 	uint64_t seed;			/* the drawn inputs' sequence */
@@ -123,6 +129,13 @@ struct pipeline_opts {
 	uint32_t kernel_check_runs;	/* 0 = PIPELINE_KERNEL_CHECK_RUNS */
 	uint64_t kernel_steps;		/* 0 = PIPELINE_KERNEL_STEPS */
 	size_t kernel_log_max;		/* 0 = PIPELINE_KERNEL_LOG_MAX */
+	const uint8_t *kernel_input;	/* the kernel differential's input and the first run of a
+					 * program called safe (NULL: kdiff's 64 zeros and drawn
+					 * runs) */
+	size_t kernel_input_len;
+	bool kernel_diff_rejected;	/* run the differential also when the verdict's load was
+					 * rejected (its invariant flag can show a verifier bug the
+					 * rejection hides; the campaign does not pay for it) */
 	/* triage */
 	bool triage;			/* optional oracles' findings as finding records */
 	/* hooks (NULL = none), all given arg: */
@@ -162,6 +175,9 @@ struct pipeline_result {
 	struct gen_program gp;		/* the generated program (reused; freed by __free) */
 	struct ebpf_prog view;		/* the program judged */
 	struct ebpf_object obj;		/* its maps (a view: gp's or the subject's) */
+	char crash[96];			/* with isolate_s: the analyzer's crash class ("" when it
+					 * finished), and its stderr (owned, may be NULL) */
+	char *crash_log;
 	struct claim_prog claims;	/* the analyzer's claims (empty with the subject's own) */
 	const struct claim_prog *cp;	/* the claims judged */
 	/* exec */

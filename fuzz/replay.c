@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fuzz/pipeline.h"
+#include "oracle/kernel/kernel.h"
 
 static bool matches(const struct finding *f, const struct check_finding *cf,
 		    const struct ebpf_prog *prog, const struct claim_prog *cp,
@@ -32,18 +33,33 @@ static bool matches(const struct finding *f, const struct check_finding *cf,
 	return cand.sig.core == f->sig.core;
 }
 
-static void replay_crash(const struct finding *f, const struct ebpf_object *obj,
-			 const struct replay_opts *o, struct replay_verdict *v, int *err)
+static void mutate_claims(void *arg, struct claim_prog *cp)
 {
-	struct scev_opts so = { .sz = sizeof(so), .prog_type = f->prog_type,
-				.strategy = !strcmp(f->strategy, "iterate") ? SCEV_ITERATE :
-					    SCEV_FORGET };
-	char *log = NULL, frame[96], want[96];
+	const struct replay_opts *o = arg;
 
-	*err = finding_analyze_isolated(&obj->progs[0], obj->maps, obj->map_cnt, &so, o->timeout,
-					v->crash, sizeof(v->crash), &log);
-	if (!*err) {
-		finding_crash_frame(frame, sizeof(frame), log);
+	o->mutate(o->mutate_arg, cp);
+}
+
+/* A crash: the pipeline analyzes in a child process with the time limit. */
+static int replay_crash(const struct finding *f, const struct ebpf_object *obj,
+			const struct replay_opts *o, struct replay_verdict *v)
+{
+	struct pipeline_subject ps = { .obj = obj, .prog = &obj->progs[0] };
+	struct pipeline_opts po = {
+		.sz = sizeof(po), .prog_type = f->prog_type, .no_drawn = true,
+		.strategy = !strcmp(f->strategy, "iterate") ? SCEV_ITERATE : SCEV_FORGET,
+		.isolate_s = o->timeout > 0 ? o->timeout : REPLAY_CRASH_TIMEOUT_S,
+	};
+	struct pipeline_result r = { 0 };
+	char frame[96], want[96];
+	struct diag d;
+	int err;
+
+	diag_clear(&d);
+	err = pipeline_run(&r, &ps, &po, &d);
+	if (!err) {
+		snprintf(v->crash, sizeof(v->crash), "%s", r.crash);
+		finding_crash_frame(frame, sizeof(frame), r.crash_log);
 		finding_crash_frame(want, sizeof(want), f->log);
 		v->holds = v->crash[0] && !strcmp(v->crash, f->crash) &&
 			   (!want[0] || !strcmp(frame, want));
@@ -53,14 +69,77 @@ static void replay_crash(const struct finding *f, const struct ebpf_object *obj,
 			snprintf(v->text, sizeof(v->text), "the analyzer crashed: %s%s%s",
 				 v->crash, frame[0] ? " in " : "", frame);
 	}
-	free(log);
+	pipeline_result__free(&r);
+	return err;
 }
 
-static void mutate_claims(void *arg, struct claim_prog *cp)
+/* Findings only the kernel oracle makes: the kernel differential's, a safe verdict that
+ * faults, bpfscev's exit claims refuted by the kernel's own run. */
+static bool kernel_side(const struct finding *f)
 {
-	const struct replay_opts *o = arg;
+	return f->kind == FIND_KERNEL || f->kind == FIND_VERDICT ||
+	       (f->kind == FIND_RANGE && !strcmp(f->source, "kernel-run"));
+}
 
-	o->mutate(o->mutate_arg, cp);
+static bool no_exec(void *arg, const struct oracle_ops *op, const struct claim_prog *cp)
+{
+	(void)arg;
+	(void)cp;
+	return strcmp(op->name, "exec") != 0;
+}
+
+/* The same kind from the same source; a refuted claim (the kernel's own, or bpfscev's judged by
+ * the kernel's run) also the same core signature: the same kind of claim failing. */
+static bool kernel_matches(const struct finding *f, const struct finding *c)
+{
+	if (c->kind != f->kind || strcmp(c->source, f->source))
+		return false;
+	if (f->kind == FIND_RANGE || (f->kind == FIND_KERNEL && !strcmp(f->source, "kernel")))
+		return c->sig.core == f->sig.core;
+	return true;
+}
+
+/* A kernel-side finding: the pipeline's kernel oracle on the saved input. */
+static int replay_kernel(const struct finding *f, const struct ebpf_object *obj,
+			 const struct replay_opts *o, struct replay_verdict *v)
+{
+	struct pipeline_subject ps = { .obj = obj, .prog = &obj->progs[0] };
+	struct pipeline_opts po = {
+		.sz = sizeof(po), .prog_type = f->prog_type, .no_drawn = true,
+		.strategy = !strcmp(f->strategy, "iterate") ? SCEV_ITERATE : SCEV_FORGET,
+		.kernel = true, .triage = true, .judge = no_exec, .kernel_diff_rejected = true,
+		.kernel_input = f->input_len ? f->input : NULL, .kernel_input_len = f->input_len,
+		.kernel_steps = o->step_budget,
+		.arg = (void *)o, .after_analyze = o->mutate ? mutate_claims : NULL,
+	};
+	struct pipeline_result r = { 0 };
+	char why[256];
+	struct diag d;
+	int err;
+
+	if (f->kind != FIND_VERDICT && !kernel_available(why, sizeof(why))) {
+		v->skipped = true;
+		snprintf(v->text, sizeof(v->text), "a kernel finding needs the kernel: %s", why);
+		return 0;
+	}
+	diag_clear(&d);
+	if ((err = pipeline_run(&r, &ps, &po, &d)))
+		goto out;
+	v->findings = r.nfindings;
+	for (uint32_t k = 0; k < r.nfindings && !v->holds; k++) {
+		if (!kernel_matches(f, r.findings[k]))
+			continue;
+		v->holds = true;
+		v->input = f->input;
+		snprintf(v->text, sizeof(v->text), "%s", r.findings[k]->text);
+	}
+	if (!v->holds)
+		snprintf(v->text, sizeof(v->text), "%s", r.nfindings ?
+			 "the kernel oracle found other things, not this one" :
+			 "the kernel shows no difference any more");
+out:
+	pipeline_result__free(&r);
+	return err;
 }
 
 /* The inputs of pass 0 (the saved input, or drawn ones when none was saved), 1 (all zero) and 2
@@ -109,7 +188,11 @@ int replay_check(const struct finding *f, const struct bpf_insn *insns, size_t l
 		return 0;
 	}
 	if (f->kind == FIND_CRASH) {
-		replay_crash(f, obj, &o, v, &err);
+		err = replay_crash(f, obj, &o, v);
+		goto out;
+	}
+	if (kernel_side(f)) {
+		err = replay_kernel(f, obj, &o, v);
 		goto out;
 	}
 	if (o.saved_claims && !f->claims) {

@@ -4,9 +4,10 @@
  * The finding's program goes through the one pipeline (pipeline.h): analyzed with the finding's
  * strategy and type (or its claims.json taken as the claims), judged by the execution oracle on
  * the saved input, then, when asked, on the all-zero input and on drawn inputs, until a finding
- * of the same kind at the same place shows.  A crash finding is reproduced by analyzing in a
- * child process with a time limit instead (triage/finding.h, finding_analyze_isolated); a kernel
- * finding by the kernel differential (cli/cmd_replay.c).
+ * of the same kind at the same place shows.  A crash finding goes through the same pipeline
+ * analyzing in a child process with a time limit (pipeline_opts.isolate_s); a finding only the
+ * kernel oracle makes (a kernel difference, a safe verdict that faults, an exit claim the
+ * kernel's run refutes) through the pipeline's kernel oracle on the saved input.
  */
 #ifndef BPFSCEV_FUZZ_REPLAY_H
 #define BPFSCEV_FUZZ_REPLAY_H
@@ -30,9 +31,11 @@ struct replay_opts {
 	bool saved_claims;	/* check claims.json instead of re-running the analyzer (EXACT only) */
 	bool zero_input;	/* also try the all-zero input */
 	uint32_t runs;		/* also try this many generated inputs (seed 0); 0 = none */
-	double timeout;		/* crash findings: analyzer time limit in seconds; 0 = 5 */
+	double timeout;		/* crash findings: analyzer time limit in seconds; 0 =
+				 * REPLAY_CRASH_TIMEOUT_S */
 	uint64_t step_budget;	/* instructions per oracle run; 0 = REPLAY_STEPS (candidates of a
-				 * reduction loop forever easily) */
+				 * reduction loop forever easily; kernel-side findings: the
+				 * pipeline's kernel budget) */
 	/* Called on the fresh claims before they are checked: lets tests plant an analyzer bug. */
 	void (*mutate)(void *arg, struct claim_prog *cp);
 	void *mutate_arg;
@@ -41,9 +44,12 @@ struct replay_opts {
 #define REPLAY_STEPS 200000	/* interpreter instructions per run */
 #define REPLAY_INPUT_LEN 64	/* drawn input bytes when the finding saved no input */
 #define REPLAY_RUNS_NO_INPUT 48	/* drawn inputs of the first pass when it saved none */
+#define REPLAY_CRASH_TIMEOUT_S 5.0	/* a crash finding's analyzer time limit */
 
 struct replay_verdict {
 	bool holds;
+	bool skipped;		/* not asked: the finding needs the kernel and bpf() is refused
+				 * (text says why) */
 	char text[512];		/* what was observed (the matching finding, or why not) */
 	uint32_t findings;	/* findings of any kind the oracle reported */
 	const uint8_t *input;	/* which input showed it: f->input, or NULL for zero/generated */

@@ -90,6 +90,10 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 
 		for (size_t i = 0; i < sizeof(input); i++)
 			input[i] = run == 1 ? 0xff : run == 0 ? 0 : (uint8_t)mix(&seed);
+		if (run == 0 && o->input) {
+			len = o->input_len < sizeof(input) ? o->input_len : sizeof(input);
+			memcpy(input, o->input, len);
+		}
 		for (size_t i = 0; i < sizeof(helper); i++)
 			helper[i] = (uint8_t)mix(&seed);
 		env.ctx_kind = check_ctx_kind(type);

@@ -42,6 +42,9 @@ struct verdict_opts {
 	size_t sz;
 	bool kernel;		/* ask the running kernel too (skipped when bpf() is refused) */
 	uint32_t runs;		/* executions of a safe program; 0 = 32 */
+	const uint8_t *input;	/* the first execution's input (NULL: 64 zero bytes), e.g. a
+				 * saved fault's */
+	size_t input_len;
 	uint64_t seed;
 	uint32_t prog_type;	/* 0: the program's own */
 	bool full_log;		/* the kernel's level-2 log (slow on long loops); else stats only */
