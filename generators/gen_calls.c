@@ -53,6 +53,11 @@ static uint32_t stack_target(struct gi *g)
 	}
 }
 
+/* The plan's fixed parts take at most 3 workers (or 1 legacy subprogram) and 3 recursive ones
+ * before a chain (which checks each gi_sub_new) or a callback (gen_forms.c, which checks too): the
+ * unchecked indices below are always in the table. */
+_Static_assert(GI_MAX_SUBS >= 3 + 3, "gi_calls_plan indexes subs[] without checking");
+
 void gi_calls_plan(struct gi *g)
 {
 	const struct gen_knobs *k = g->k;
