@@ -14,8 +14,6 @@
 #include "cli/cli.h"
 #include "fuzz/replay.h"
 #include "triage/finding.h"
-#include "oracle/kernel/kdiff.h"
-#include "triage/kfinding.h"
 #include "oracle/kernel/kernel.h"
 #include "triage/predicate.h"
 #include "triage/reduce.h"
@@ -118,7 +116,7 @@ static int reduce_dir(int argc, char **argv)
 	struct finding f;
 	size_t out_len = 0;
 	struct diag d;
-	char msg[1024], note[256];
+	char msg[1024], note[256], why[256];
 	int err, rc = CLI_OK;
 
 	for (int i = 1; i < argc; i++) {
@@ -162,33 +160,10 @@ static int reduce_dir(int argc, char **argv)
 	}
 	printf("reducing %s-%016llx: %s\n", finding_kind_name(f.kind),
 	       (unsigned long long)f.sig.full, f.text);
-	if (f.kind == FIND_KERNEL) {
-		/* every candidate is asked of the kernel (oracle/kernel/kdiff.h) */
-		struct kdiff_opts ko = { .sz = sizeof(ko), .prog_type = f.prog_type,
-					 .input = f.input_len ? f.input : NULL,
-					 .input_len = f.input_len };
-		char why[256];
-
-		if (!kernel_available(why, sizeof(why))) {
-			printf("  skipped: a kernel finding needs the kernel: %s\n", why);
-			rc = CLI_USAGE;
-			goto out;
-		}
-		diag_clear(&d);
-		if (kdiff_reduce(&out, &out_len, &f, &ko, ro.max_tests, &d)) {
-			fprintf(stderr, "bpfscev reduce: %s\n", d.msg);
-			rc = CLI_USAGE;
-			goto out;
-		}
-		snprintf(note, sizeof(note), "reduced by the kernel from %zu slots to %zu", f.len,
-			 out_len);
-		if ((err = finding__write_program(&f, dir, "reduced", out, out_len, note))) {
-			fprintf(stderr, "bpfscev reduce: %s: cannot write reduced.s/reduced.bin: %s\n",
-				dir, strerror(-err));
-			rc = CLI_USAGE;
-			goto out;
-		}
-		printf("  %s (%s/reduced.s, reduced.bin)\n", note, dir);
+	if (replay_needs_kernel(&f) && !kernel_available(why, sizeof(why))) {
+		/* every candidate is asked of the kernel (the pipeline's kernel oracle) */
+		printf("  skipped: a kernel finding needs the kernel: %s\n", why);
+		rc = CLI_USAGE;
 		goto out;
 	}
 	err = oracle_reduce(&out, &out_len, f.insns, f.len, still_holds, &pc, &ro, &st);

@@ -178,6 +178,47 @@ static int judge_exits(struct pipeline_result *r, uint64_t *stats, const struct 
 	return pipeline_add_finding(r, f);
 }
 
+/* bpfscev verify's verdict against the kernel's: *accepted says whether the differential has
+ * anything to ask (a log to read, a program that runs). */
+static int judge_verdict(struct pipeline_result *r, uint64_t *stats, const struct verdict_opts *vo,
+			 bool *accepted)
+{
+	const struct ebpf_object *obj = &r->obj;
+	const struct ebpf_prog *prog = &r->view;
+	struct verdict_report vr;
+	struct diag d;
+	int err;
+
+	*accepted = false;
+	diag_clear(&d);
+	if ((err = verdict_compare(&vr, obj, prog, vo, &d))) {
+		if (err == -ENOMEM)
+			return err;
+		stats[K_ERRORS]++;
+		return 0;
+	}
+	if (vr.faults && (err = verdict_finding(r, &vr, obj, prog))) {
+		verdict_report__free(&vr);
+		return err;
+	}
+	stats[K_VERDICT_FAULTS] += vr.faults != 0;
+	if (vr.cls == VC_NO_KERNEL) {
+		stats[K_ERRORS]++;
+		verdict_report__free(&vr);
+		return 0;
+	}
+	stats[K_PROGRAMS]++;
+	stats[K_BOTH_ACCEPT + (vr.cls - VC_BOTH_ACCEPT)]++;
+	if ((vr.cls == VC_IMPROVEMENT || vr.cls == VC_REGRESSION) &&
+	    (err = disagreement(r, &vr, obj, prog))) {
+		verdict_report__free(&vr);
+		return err;
+	}
+	*accepted = vr.kernel_accepted;
+	verdict_report__free(&vr);
+	return 0;
+}
+
 static bool kernel_wanted(const struct pipeline_opts *o)
 {
 	return o->kernel;
@@ -204,42 +245,18 @@ static int kernel_run(struct pipeline_result *r, uint64_t *stats, struct claim_v
 					    PIPELINE_KERNEL_LOG_MAX };
 	const struct ebpf_object *obj = &r->obj;
 	const struct ebpf_prog *prog = &r->view;
-	struct verdict_report vr;
 	struct kdiff_result kr;
 	struct diag d;
 	int err;
 
-	diag_clear(&d);
-	if ((err = verdict_compare(&vr, obj, prog, &vo, &d))) {
-		if (err == -ENOMEM)
-			return err;
-		stats[K_ERRORS]++;
-		return 0;
-	}
-	if (vr.faults && (err = verdict_finding(r, &vr, obj, prog))) {
-		verdict_report__free(&vr);
-		return err;
-	}
-	stats[K_VERDICT_FAULTS] += vr.faults != 0;
-	if (vr.cls == VC_NO_KERNEL) {
-		stats[K_ERRORS]++;
-		verdict_report__free(&vr);
-		return 0;
-	}
-	stats[K_PROGRAMS]++;
-	stats[K_BOTH_ACCEPT + (vr.cls - VC_BOTH_ACCEPT)]++;
-	if ((vr.cls == VC_IMPROVEMENT || vr.cls == VC_REGRESSION) &&
-	    (err = disagreement(r, &vr, obj, prog))) {
-		verdict_report__free(&vr);
-		return err;
-	}
-	if (!vr.kernel_accepted && !o->kernel_diff_rejected) {
-		/* nothing more to ask: no log to read, nothing runs */
-		verdict_report__free(&vr);
-		return 0;
-	}
-	verdict_report__free(&vr);
+	if (!o->kernel_diff_only) {
+		bool accepted;
 
+		if ((err = judge_verdict(r, stats, &vo, &accepted)))
+			return err;
+		if (!accepted)	/* nothing more to ask: no log to read, nothing runs */
+			return 0;
+	}
 	diag_clear(&d);
 	if ((err = kdiff_run(&kr, obj, prog, &ko, &d))) {
 		if (err == -ENOMEM)

@@ -133,9 +133,9 @@ struct pipeline_opts {
 					 * program called safe (NULL: kdiff's 64 zeros and drawn
 					 * runs) */
 	size_t kernel_input_len;
-	bool kernel_diff_rejected;	/* run the differential also when the verdict's load was
-					 * rejected (its invariant flag can show a verifier bug the
-					 * rejection hides; the campaign does not pay for it) */
+	bool kernel_diff_only;		/* the differential alone, whatever the kernel says of the
+					 * program without its invariant flag (which can show a
+					 * verifier bug that rejection hides): no verdict comparison */
 	/* triage */
 	bool triage;			/* optional oracles' findings as finding records */
 	/* hooks (NULL = none), all given arg: */

@@ -81,6 +81,11 @@ static bool kernel_side(const struct finding *f)
 	       (f->kind == FIND_RANGE && !strcmp(f->source, "kernel-run"));
 }
 
+bool replay_needs_kernel(const struct finding *f)
+{
+	return kernel_side(f) && f->kind != FIND_VERDICT;
+}
+
 static bool no_exec(void *arg, const struct oracle_ops *op, const struct claim_prog *cp)
 {
 	(void)arg;
@@ -107,7 +112,8 @@ static int replay_kernel(const struct finding *f, const struct ebpf_object *obj,
 	struct pipeline_opts po = {
 		.sz = sizeof(po), .prog_type = f->prog_type, .no_drawn = true,
 		.strategy = !strcmp(f->strategy, "iterate") ? SCEV_ITERATE : SCEV_FORGET,
-		.kernel = true, .triage = true, .judge = no_exec, .kernel_diff_rejected = true,
+		.kernel = true, .triage = true, .judge = no_exec,
+		.kernel_diff_only = f->kind != FIND_VERDICT,
 		.kernel_input = f->input_len ? f->input : NULL, .kernel_input_len = f->input_len,
 		.kernel_steps = o->step_budget,
 		.arg = (void *)o, .after_analyze = o->mutate ? mutate_claims : NULL,
@@ -117,7 +123,7 @@ static int replay_kernel(const struct finding *f, const struct ebpf_object *obj,
 	struct diag d;
 	int err;
 
-	if (f->kind != FIND_VERDICT && !kernel_available(why, sizeof(why))) {
+	if (replay_needs_kernel(f) && !kernel_available(why, sizeof(why))) {
 		v->skipped = true;
 		snprintf(v->text, sizeof(v->text), "a kernel finding needs the kernel: %s", why);
 		return 0;

@@ -56,6 +56,10 @@ struct replay_verdict {
 	char crash[96];		/* crash findings: the class observed, "" when it ran fine */
 };
 
+/* Whether replaying f asks the running kernel (a kernel difference, an exit claim the kernel's run
+ * refuted): without bpf(), replay_check answers skipped. */
+bool replay_needs_kernel(const struct finding *f);
+
 /* Checks whether f still holds for the program insns[len] (f's own program when insns is NULL).
  * Returns 0 with v filled, or -errno (an invalid program gives 0 and holds = false). */
 int replay_check(const struct finding *f, const struct bpf_insn *insns, size_t len,
