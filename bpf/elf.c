@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bpf/core.h"
 #include "util/sbuf.h"
 
 #ifndef EM_BPF
@@ -61,6 +62,7 @@ struct esec {
 	size_t rel_cnt;
 	const char *rel_name;	/* the .rel section, for messages */
 	long map;		/* SEC_DATA: its map in obj->maps, -1 when none */
+	const struct core_relo_sec *core;	/* SEC_CODE: its CO-RE records; NULL when none */
 };
 
 /* A function: a program or a subprogram, [off, off + cnt) slots of a code section. */
@@ -97,6 +99,8 @@ struct elf_ctx {
 	struct sbuf notes;
 	struct diag first_skip;	/* reason of the first skipped program */
 	size_t skipped;
+	struct core_relos core;	/* CO-RE records of .BTF.ext */
+	struct btf *btf;	/* the object's .BTF when it has CO-RE records (their strings) */
 };
 
 /* Structural error at a byte offset of the file. */
@@ -1157,6 +1161,55 @@ static long map_at(const struct elf_ctx *c, size_t sec, uint64_t off)
 	return -1;
 }
 
+/* CO-RE records (.BTF.ext), each code section given its own.  The .BTF names the sections;
+ * a malformed record, or one for a section that holds no code, is an error of the object. */
+static int read_core(struct elf_ctx *c)
+{
+	size_t ext = 0, at = 0;
+	char why[160];
+	int err;
+
+	for (size_t i = 1; i < c->sec_cnt; i++) {
+		if (!strcmp(c->secs[i].name, ".BTF.ext") && c->secs[i].sh.sh_type == SHT_PROGBITS)
+			ext = i;
+		if (!c->btf && !strcmp(c->secs[i].name, ".BTF") &&
+		    c->secs[i].sh.sh_type == SHT_PROGBITS && c->secs[i].sh.sh_size <= UINT32_MAX) {
+			libbpf_print_fn_t old = libbpf_set_print(libbpf_quiet);
+
+			c->btf = btf__new(sec_bytes(c, i), (uint32_t)c->secs[i].sh.sh_size);
+			libbpf_set_print(old);
+			if (libbpf_get_error(c->btf) || btf_insane(c->btf, why, sizeof(why)))
+				btf__free(c->btf), c->btf = NULL;
+		}
+	}
+	if (!ext)
+		return 0;
+	err = core_relos_read(&c->core, sec_bytes(c, ext), c->secs[ext].sh.sh_size, c->btf, why,
+			      sizeof(why), &at);
+	if (err == -ENOMEM)
+		return diag_set(c->d, ENOMEM, "out of memory");
+	if (err)
+		return bad_at(c, (long)(c->secs[ext].sh.sh_offset + at), "section '.BTF.ext': %s",
+			      why);
+	for (size_t k = 0; k < c->core.cnt; k++) {
+		const struct core_relo_sec *cs = &c->core.secs[k];
+		size_t i;
+
+		for (i = 1; i < c->sec_cnt; i++)
+			if (c->secs[i].kind == SEC_CODE && !strcmp(c->secs[i].name, cs->name))
+				break;
+		if (i == c->sec_cnt)
+			return bad_at(c, (long)c->secs[ext].sh.sh_offset, "section '.BTF.ext': CO-RE "
+				      "records for '%s', which is not a code section", cs->name);
+		if (cs->relos[cs->cnt - 1].insn >= c->secs[i].insn_cnt)
+			return bad_at(c, (long)c->secs[ext].sh.sh_offset, "section '.BTF.ext': CO-RE "
+				      "record for insn %u of '%s' (%zu instructions)",
+				      cs->relos[cs->cnt - 1].insn, cs->name, c->secs[i].insn_cnt);
+		c->secs[i].core = cs;
+	}
+	return 0;
+}
+
 /* ---- linking one program ---- */
 
 struct link {
@@ -1168,6 +1221,8 @@ struct link {
 	struct ebpf_kfunc_call *kfuncs;
 	size_t kfunc_cnt, kfunc_cap;
 	struct diag why;	/* reason when the program is skipped */
+	char unsupported[160];	/* first CO-RE relocation not applied ("" when none) */
+	long unsupported_insn;
 };
 
 static int append_func(struct link *l, size_t fi)
@@ -1345,6 +1400,21 @@ static int add_kfunc(struct link *l, size_t pc, const char *name)
 /* Walks function f appended at base: relocates data references and appends callees depth
  * first, exactly in libbpf's order (bpf_object__reloc_code), with an explicit stack so deep call
  * chains in hostile files cannot exhaust ours. */
+/* The CO-RE records of slot si of section s, at pc of the program being linked: not applied
+ * yet, so the program is marked unsupported at the first one. */
+static void core_relocate(struct link *l, const struct esec *s, size_t si, size_t pc)
+{
+	const struct core_relo *r;
+	size_t n;
+
+	r = core_relos_at(s->core, (uint32_t)si, &n);
+	if (!n || l->unsupported[0])
+		return;
+	snprintf(l->unsupported, sizeof(l->unsupported), "CO-RE relocations not applied (%zu "
+		 "record%s at insn %zu: %s)", n, n == 1 ? "" : "s", pc, core_kind_name(r->kind));
+	l->unsupported_insn = (long)pc;
+}
+
 static int link_prog(struct link *l, size_t main_fi)
 {
 	struct elf_ctx *c = l->c;
@@ -1379,6 +1449,7 @@ static int link_prog(struct link *l, size_t main_fi)
 		insn = &l->out[pc];
 		fr->i += ebpf_is_ldimm64(insn) ? 2 : 1;
 		rel = find_rel(s, f->off + i);
+		core_relocate(l, s, f->off + i, pc);
 		if (ebpf_is_ldimm64(insn) && i + 1 >= f->cnt) {
 			err = diag_at_insn(&l->why, EINVAL, (long)pc,
 					   "LD_IMM64 is cut off by the end of function '%s'", f->name);
@@ -1524,6 +1595,8 @@ static int add_prog(struct elf_ctx *c, size_t fi, size_t *cap)
 	p->len = l.len;
 	p->kfuncs = l.kfuncs;
 	p->kfunc_cnt = l.kfunc_cnt;
+	snprintf(p->unsupported, sizeof(p->unsupported), "%s", l.unsupported);
+	p->unsupported_insn = l.unsupported[0] ? l.unsupported_insn : -1;
 	return 0;
 }
 
@@ -1582,7 +1655,8 @@ int ebpf_elf_open(struct ebpf_object *obj, const void *data, size_t len, struct 
 		return diag_set(d, ENOMEM, "out of memory");
 	memcpy(c.buf, data, len);
 	if ((err = read_header(&c)) || (err = read_sections(&c)) || (err = read_symbols(&c)) ||
-	    (err = read_code(&c)) || (err = read_relocations(&c)) || (err = read_functions(&c)))
+	    (err = read_code(&c)) || (err = read_relocations(&c)) || (err = read_functions(&c)) ||
+	    (err = read_core(&c)))
 		goto out;
 	for (size_t i = 1; i < c.sec_cnt; i++) {
 		if (c.secs[i].kind == SEC_LEGACY_MAPS)
@@ -1604,6 +1678,8 @@ out:
 		free(c.secs[i].rels);
 	}
 	free(c.secs);
+	core_relos_free(&c.core);
+	btf__free(c.btf);
 	free(c.syms);
 	free(c.sym_names);
 	free(c.funcs);

@@ -52,6 +52,11 @@ struct ebpf_prog {
 	 * `verify`, which calls such a program unsafe, refuses it.  "" when none. */
 	char defect[160];
 	long defect_insn;
+	/* Why the instructions are not the ones the kernel would be given (ELF input: a CO-RE
+	 * relocation not applied), at which slot: `verify` answers unsupported with it and
+	 * `analyze` emits no claims.  "" when the instructions are the loaded ones. */
+	char unsupported[160];
+	long unsupported_insn;
 	struct ebpf_kfunc_call *kfuncs;	/* ELF input: by insn; NULL when none */
 	size_t kfunc_cnt;
 };

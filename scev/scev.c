@@ -388,10 +388,24 @@ fail:
 	return diag_set(d, -err, "analysis failed: %s", strerror(-err));
 }
 
+/* A program whose instructions are not the loaded ones (prog.h: a CO-RE relocation not
+ * applied) is not analyzed: claims about other instructions would be wrong ones. */
+static void not_analyzed(struct claim_prog *claims, const struct ebpf_prog *prog, const char *why)
+{
+	memset(claims, 0, sizeof(*claims));
+	snprintf(claims->name, sizeof(claims->name), "%s", prog->name);
+	claims->insn_count = (uint32_t)prog->len;
+	snprintf(claims->note, sizeof(claims->note), "not analyzed: %s", why);
+}
+
 int scev_analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 		 const struct ebpf_map_def *maps, size_t nmaps, const struct scev_opts *opts,
 		 struct diag *d)
 {
+	if (prog->unsupported[0]) {
+		not_analyzed(out, prog, prog->unsupported);
+		return 0;
+	}
 	return analyze(out, prog, maps, nmaps, opts, NULL, d);
 }
 
@@ -411,12 +425,16 @@ int scev_verify(struct scev_verdict *v, struct claim_prog *claims, const struct 
 		v->pc = prog->defect_insn >= 0 ? (uint32_t)prog->defect_insn : 0;
 		snprintf(v->reason, sizeof(v->reason), "%s (the kernel refuses control flow that "
 			 "leaves its function other than by call and exit)", prog->defect);
-		if (claims) {
-			memset(claims, 0, sizeof(*claims));
-			snprintf(claims->name, sizeof(claims->name), "%s", prog->name);
-			claims->insn_count = (uint32_t)prog->len;
-			snprintf(claims->note, sizeof(claims->note), "not analyzed: %s", prog->defect);
-		}
+		if (claims)
+			not_analyzed(claims, prog, prog->defect);
+		return 0;
+	}
+	if (prog->unsupported[0]) {
+		v->kind = VERDICT_UNSUPPORTED;
+		v->pc = prog->unsupported_insn >= 0 ? (uint32_t)prog->unsupported_insn : 0;
+		snprintf(v->reason, sizeof(v->reason), "%s", prog->unsupported);
+		if (claims)
+			not_analyzed(claims, prog, prog->unsupported);
 		return 0;
 	}
 	err = analyze(claims ? claims : &local, prog, maps, nmaps, opts, v, d);
