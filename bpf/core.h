@@ -7,6 +7,7 @@
 #ifndef BPFSCEV_BPF_CORE_H
 #define BPFSCEV_BPF_CORE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -64,5 +65,24 @@ void core_relos_free(struct core_relos *r);
 const struct core_relo *core_relos_at(const struct core_relo_sec *s, uint32_t insn, size_t *cnt);
 
 const char *core_kind_name(uint32_t kind);
+
+/* What relocations are applied against: the running kernel's BTF (NULL when it cannot be read)
+ * and whether modules have BTF of their own (not searched: a type found in no vmlinux type is
+ * then not known to be missing). */
+struct core_target {
+	struct btf *btf;
+	bool modules;
+};
+
+void core_target_load(struct core_target *t);
+void core_target_free(struct core_target *t);
+
+/* Applies record r to insn (slots instructions from it to the end of the program) as libbpf
+ * would for the target: 0 when the instruction now holds the kernel's value, 1 with why when
+ * the record is one this does not apply (a kind or case not handled, a field the kernel lacks,
+ * an ambiguous or malformed record) — the program is then not the loaded one. */
+int core_relo_apply(const struct core_relo *r, struct bpf_insn *insn, size_t slots,
+		    const struct btf *local, const struct core_target *target, char *why,
+		    size_t n);
 
 #endif

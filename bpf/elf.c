@@ -101,6 +101,8 @@ struct elf_ctx {
 	size_t skipped;
 	struct core_relos core;	/* CO-RE records of .BTF.ext */
 	struct btf *btf;	/* the object's .BTF when it has CO-RE records (their strings) */
+	struct core_target target;	/* the kernel's BTF, loaded at the first CO-RE record */
+	bool target_loaded;
 };
 
 /* Structural error at a byte offset of the file. */
@@ -1400,19 +1402,31 @@ static int add_kfunc(struct link *l, size_t pc, const char *name)
 /* Walks function f appended at base: relocates data references and appends callees depth
  * first, exactly in libbpf's order (bpf_object__reloc_code), with an explicit stack so deep call
  * chains in hostile files cannot exhaust ours. */
-/* The CO-RE records of slot si of section s, at pc of the program being linked: not applied
- * yet, so the program is marked unsupported at the first one. */
+/* The CO-RE records of slot si of section s, applied at pc of the program being linked against
+ * the running kernel's BTF (loaded at the first record).  A record not applied marks the program
+ * unsupported: its instructions are not the ones libbpf would load. */
 static void core_relocate(struct link *l, const struct esec *s, size_t si, size_t pc)
 {
+	struct elf_ctx *c = l->c;
 	const struct core_relo *r;
+	char why[160];
 	size_t n;
 
 	r = core_relos_at(s->core, (uint32_t)si, &n);
-	if (!n || l->unsupported[0])
+	if (!n)
 		return;
-	snprintf(l->unsupported, sizeof(l->unsupported), "CO-RE relocations not applied (%zu "
-		 "record%s at insn %zu: %s)", n, n == 1 ? "" : "s", pc, core_kind_name(r->kind));
-	l->unsupported_insn = (long)pc;
+	if (!c->target_loaded) {
+		core_target_load(&c->target);
+		c->target_loaded = true;
+	}
+	for (size_t k = 0; k < n; k++) {
+		if (!core_relo_apply(&r[k], &l->out[pc], l->len - pc, c->btf, &c->target, why,
+				     sizeof(why)) || l->unsupported[0])
+			continue;
+		snprintf(l->unsupported, sizeof(l->unsupported), "CO-RE relocation not applied "
+			 "(insn %zu, %s): %.100s", pc, core_kind_name(r[k].kind), why);
+		l->unsupported_insn = (long)pc;
+	}
 }
 
 static int link_prog(struct link *l, size_t main_fi)
@@ -1680,6 +1694,7 @@ out:
 	free(c.secs);
 	core_relos_free(&c.core);
 	btf__free(c.btf);
+	core_target_free(&c.target);
 	free(c.syms);
 	free(c.sym_names);
 	free(c.funcs);

@@ -1,46 +1,140 @@
 /* CO-RE relocations (tests/bpf/core.c, clang-built with __builtin_preserve_access_index and the
- * field, type and enum value builtins):
- *   - every program of the object carries CO-RE records, and until they are applied against
- *     the running kernel's BTF its instructions are not the loaded ones: `verify` answers
- *     unsupported ("CO-RE relocations not applied") and `analyze` emits no claims;
+ * field, type and enum value builtins), applied against the running kernel's BTF:
+ *   - the instructions: what libbpf loads (bpf_object__load, then bpf_program__insns) equals
+ *     ours instruction by instruction — a kprobe reading task_struct fields through a local
+ *     view in another order, field size and existence, type size and existence, enum value and
+ *     existence, a tc program reading and writing __sk_buff through a local view;
+ *   - the verdicts: the relocated programs are judged (safe, and the store to __sk_buff.len
+ *     unsafe), the kernel agreeing; a field the kernel lacks (libbpf poisons the instruction)
+ *     answers unsupported and `analyze` emits no claims for it;
  *   - a malformed .BTF.ext is a located error of the object, not a crash.
  * Environment: BPFSCEV_TEST_BPF_DIR (the clang-built objects; skips without them).
  */
 #include <elf.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <bpf/libbpf.h>
+
 #include "bpf/prog.h"
 #include "claims/claims.h"
+#include "oracle/kernel/kernel.h"
 #include "scev/scev.h"
 #include "tests/check.h"
+#include "triage/verdict.h"
 #include "util/file.h"
 
-static const char *const progs[] = { "core_task", "core_info", "core_skb" };
+/* The programs whose records all apply, the one whose field the kernel lacks (libbpf poisons
+ * its instruction; bpfscev answers unsupported) and the store the kernel refuses. */
+static const char *const applied[] = { "core_task", "core_info", "core_skb", "core_skb_write" };
 
-static void test_unsupported(const struct ebpf_object *o)
+/* The program libbpf loads against ours, instruction by instruction. */
+static void test_insns(const struct ebpf_object *o, struct bpf_object *lo, const char *name)
 {
-	for (size_t k = 0; k < sizeof(progs) / sizeof(progs[0]); k++) {
-		const struct ebpf_prog *p = ebpf_object__find_prog(o, progs[k]);
+	struct bpf_program *lp = bpf_object__find_program_by_name(lo, name);
+	const struct ebpf_prog *p = ebpf_object__find_prog(o, name);
+	const struct bpf_insn *li;
+	size_t n;
+
+	CHECK(lp && p, "%s: missing (libbpf %p, ours %p)", name, (void *)lp, (const void *)p);
+	if (!lp || !p)
+		return;
+	li = bpf_program__insns(lp);
+	n = bpf_program__insn_cnt(lp);
+	CHECK_EQ_U64(p->len, n, name);
+	for (size_t k = 0; k < n && k < p->len; k++) {
+		const struct bpf_insn *a = &p->insns[k], *b = &li[k];
+
+		CHECK(!memcmp(a, b, sizeof(*a)), "%s insn %zu: %02x %u %u %d %d, libbpf %02x %u %u "
+		      "%d %d", name, k, a->code, a->dst_reg, a->src_reg, a->off, a->imm, b->code,
+		      b->dst_reg, b->src_reg, b->off, b->imm);
+	}
+}
+
+/* libbpf applies the records at bpf_object__load; the programs it loads are compared with
+ * ours, then closed (every program unloaded).  core_skb_write is refused by the kernel, so it
+ * is relocated by libbpf in a load of its own that fails after relocation (the instructions are
+ * kept).  core_missing's poisoned instruction is libbpf's: not compared. */
+static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+static void test_libbpf(const struct ebpf_object *o, const char *path)
+{
+	libbpf_set_print(quiet);
+	for (int round = 0; round < 2; round++) {
+		struct bpf_object *lo = bpf_object__open_file(path, NULL);
+		struct bpf_program *lp;
+		int err;
+
+		CHECK(lo && !libbpf_get_error(lo), "libbpf cannot open %s", path);
+		if (!lo || libbpf_get_error(lo))
+			return;
+		bpf_object__for_each_program(lp, lo) {
+			const char *n = bpf_program__name(lp);
+
+			bpf_program__set_autoload(lp, round == 0 ? strcmp(n, "core_missing") &&
+								   strcmp(n, "core_skb_write")
+								 : !strcmp(n, "core_skb_write"));
+		}
+		err = bpf_object__load(lo);
+		CHECK(round == 0 ? err == 0 : err != 0, "round %d: libbpf load of %s: %d", round,
+		      path, err);
+		for (size_t k = 0; k < sizeof(applied) / sizeof(applied[0]); k++)
+			if ((round == 1) == !strcmp(applied[k], "core_skb_write"))
+				test_insns(o, lo, applied[k]);
+		bpf_object__close(lo);
+	}
+}
+
+static void test_verdicts(struct ebpf_object *o, bool kernel)
+{
+	static const struct {
+		const char *prog;
+		enum scev_verdict_kind want;
+		const char *reason;
+	} cases[] = {
+		{ "core_task", VERDICT_SAFE, NULL },
+		{ "core_info", VERDICT_SAFE, NULL },
+		{ "core_skb", VERDICT_SAFE, NULL },
+		{ "core_skb_write", VERDICT_UNSAFE, "__sk_buff" },
+		{ "core_missing", VERDICT_UNSUPPORTED, "not in the kernel's BTF" },
+	};
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		const struct ebpf_prog *p = ebpf_object__find_prog(o, cases[k].prog);
+		struct verdict_opts vo = { .sz = sizeof(vo), .kernel = kernel };
 		struct scev_opts so = { .sz = sizeof(so) };
 		struct claim_prog cp = { 0 };
-		struct scev_verdict v;
+		struct verdict_report r;
 		struct diag d;
 
-		CHECK(p != NULL, "%s: missing", progs[k]);
+		CHECK(p != NULL, "%s: missing", cases[k].prog);
 		if (!p)
 			continue;
 		diag_clear(&d);
-		CHECK(scev_verify(&v, NULL, p, o->maps, o->map_cnt, &so, &d) == 0, "%s: %s",
-		      progs[k], d.msg);
-		CHECK(v.kind == VERDICT_UNSUPPORTED && strstr(v.reason, "CO-RE relocations not "
-							       "applied"),
-		      "%s: %s (%s)", progs[k], scev_verdict_name(v.kind), v.reason);
+		CHECK(verdict_compare(&r, o, p, &vo, &d) == 0, "%s: %s", cases[k].prog, d.msg);
+		CHECK(r.ours.kind == cases[k].want, "%s: %s (%s)", cases[k].prog,
+		      scev_verdict_name(r.ours.kind), r.ours.reason);
+		if (cases[k].reason)
+			CHECK(strstr(r.ours.reason, cases[k].reason), "%s: reason '%s'",
+			      cases[k].prog, r.ours.reason);
+		CHECK(r.faults == 0, "%s: faults: %s", cases[k].prog, r.fault);
+		if (kernel && cases[k].want != VERDICT_UNSUPPORTED)
+			CHECK(r.cls == VC_BOTH_ACCEPT || r.cls == VC_BOTH_REJECT, "%s: %s (kernel: %s)",
+			      cases[k].prog, verdict_class_name(r.cls),
+			      r.kernel_accepted ? "accepted" : r.kernel_message);
+		verdict_report__free(&r);
+		/* analyze: claims for the relocated programs, none for the unsupported one */
 		CHECK(scev_analyze(&cp, p, o->maps, o->map_cnt, &so, &d) == 0, "%s: analyze: %s",
-		      progs[k], d.msg);
-		CHECK(cp.nloops == 0 && cp.nranges == 0 && strstr(cp.note, "CO-RE"),
-		      "%s: %u loops, %u ranges, note '%s'",
-		      progs[k], cp.nloops, cp.nranges, cp.note);
+		      cases[k].prog, d.msg);
+		CHECK((cases[k].want == VERDICT_UNSUPPORTED) == (strstr(cp.note, "CO-RE") != NULL),
+		      "%s: note '%s'", cases[k].prog, cp.note);
 		claim_prog__free(&cp);
 	}
 }
@@ -92,8 +186,9 @@ int main(void)
 {
 	const char *dir = getenv("BPFSCEV_TEST_BPF_DIR");
 	struct ebpf_object *o = NULL;
-	char path[4096];
+	char path[4096], why[256];
 	struct diag d;
+	bool kernel;
 
 	if (!dir)
 		return check_skip("test_core", "BPFSCEV_TEST_BPF_DIR is not set (no clang)");
@@ -101,7 +196,12 @@ int main(void)
 	diag_clear(&d);
 	if (ebpf_object__open_file(&o, path, &d))
 		return check_skip("test_core", "%s: %s", path, d.msg);
-	test_unsupported(o);
+	kernel = kernel_available(why, sizeof(why));
+	if (!kernel)
+		check_skip_part("libbpf's loaded instructions and the kernel's verdicts: %s", why);
+	else
+		test_libbpf(o, path);
+	test_verdicts(o, kernel);
 	test_malformed(path);
 	ebpf_object__free(o);
 	return check_done("test_core");

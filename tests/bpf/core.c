@@ -56,4 +56,29 @@ int core_skb(struct __sk_buff___local *skb)
 	return skb->mark + skb->len;
 }
 
+
+
+struct task_struct___missing {
+	int bpfscev_no_such_field;
+} __attribute__((preserve_access_index));
+
+/* A field the kernel does not have: libbpf poisons the instruction, bpfscev does not guess. */
+SEC("kprobe/do_nanosleep")
+int core_missing(void *ctx)
+{
+	struct task_struct___missing *t = (void *)bpf_get_current_task();
+	int v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), &t->bpfscev_no_such_field);
+	return v;
+}
+
+/* The unsafe twin of core_skb: a store to a field the kernel does not let tc programs write,
+ * at the relocated offset. */
+SEC("tc")
+int core_skb_write(struct __sk_buff___local *skb)
+{
+	skb->len = 1;
+	return 0;
+}
 char _license[] SEC("license") = "GPL";
