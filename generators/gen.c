@@ -131,6 +131,51 @@ static void fill_loop(struct gi *g, uint32_t n)
 	g->p->flags |= n < 8 ? GEN_PROG_STACK_UNWRITTEN : GEN_PROG_ARRAY_FILL;
 }
 
+/* n = (data[0] & 7) + 1 (p_loop_def) or data[0] & 7 (p_loop_def_early, which flags the
+ * program); for (r2 = 0; r2 < n; r2++) { r3 = r2; key slot = r2; } then both are read:
+ * written when the loop ran at least once, which the twin's n = 0 breaks.  A while loop, its
+ * exit test before the writes; the first loop of the program, described like the others. */
+static void def_loop(struct gi *g, bool early)
+{
+	int idx = (int)g->p->nloops++, top = gi_label(g), end = gi_label(g);
+	struct gen_loop *l = &g->p->loops[idx];
+
+	gi_ldx(g, BPF_B, BPF_REG_1, BPF_REG_2, 0);
+	gi_alu(g, true, BPF_AND, BPF_REG_1, 7);
+	if (!early)
+		gi_alu(g, true, BPF_ADD, BPF_REG_1, 1);
+	gi_mov_const(g, BPF_REG_2, 0, true);
+	gi_bind(g, top);
+	gi_jmpx(g, false, BPF_JGE, BPF_REG_2, BPF_REG_1, end);
+	gi_alux(g, true, BPF_MOV, BPF_REG_3, BPF_REG_2);
+	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_KEY, BPF_REG_2);
+	gi_alu(g, true, BPF_ADD, BPF_REG_2, 1);
+	gi_ja(g, top);
+	gi_bind(g, end);
+	gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_KEY);
+	gi_alux(g, true, BPF_ADD, BPF_REG_1, BPF_REG_3);
+	memset(l, 0, sizeof(*l));
+	g->loop_label_head[idx] = top;
+	g->loop_label_top[idx] = top;
+	g->loop_label_last[idx] = end;
+	g->loop_label_entry2[idx] = -1;
+	l->parent = -1;
+	l->depth = 1;
+	l->form = GEN_FORM_WHILE;
+	l->shapes = GEN_SH(WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
+		    GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_INPUT);
+	l->counter_loc = BPF_REG_2;
+	l->counter_width = l->cmp_width = 64;
+	l->cmp_op = BPF_JLT;
+	l->step = 1;
+	l->trip = -1;
+	l->trip_max = early ? 8 : 9;
+	l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_2, .width = 64, .has_start = true, .step = 1 };
+	l->nivs = 1;
+	g->p->shapes |= l->shapes;
+	g->p->flags |= early ? GEN_PROG_REG_UNWRITTEN : GEN_PROG_LOOP_DEF;
+}
+
 /* r2 = data, r3 = data_end; if (data + GEN_INPUT_LEN > data_end) return 0; spill both. */
 static void prologue(struct gi *g, int l_short)
 {
@@ -142,6 +187,10 @@ static void prologue(struct gi *g, int l_short)
 	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA, BPF_REG_2);
 	if (g->use_pkt)
 		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA_END, BPF_REG_3);
+	if (gen_bool(g->src, g->k->p_loop_def))
+		def_loop(g, false);
+	else if (gen_bool(g->src, g->k->p_loop_def_early))
+		def_loop(g, true);
 	/* The array is read at variable offsets: every byte of it must be written first. */
 	if (g->use_array && gen_bool(g->src, g->k->p_array_fill))
 		fill_loop(g, 8);
@@ -360,6 +409,10 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 		sbuf_puts(sb, " stack-unwritten (array fill one short)");
 	if (p->flags & GEN_PROG_ARRAY_FILL)
 		sbuf_puts(sb, " array-filled-by-loop");
+	if (p->flags & GEN_PROG_LOOP_DEF)
+		sbuf_puts(sb, " written-by-every-iteration");
+	if (p->flags & GEN_PROG_REG_UNWRITTEN)
+		sbuf_puts(sb, " register-unwritten (loop may run no iteration)");
 	sbuf_puts(sb, "\n; shapes:");
 	for (unsigned s = 0; s < GEN_SHAPE__COUNT; s++)
 		if (p->shapes & (1ull << s))

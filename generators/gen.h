@@ -136,6 +136,11 @@
 	  "the stack array is written by a loop (a[i] = i, i < 8) instead of eight stores")       \
 	X(p_array_fill_short, 0, 0, 100,                                                           \
 	  "unsafe twin of p_array_fill: the loop stops one element short (a[7] never written)")   \
+	X(p_loop_def, 0, 0, 100,                                                                   \
+	  "a loop run at least once writes a register and a stack slot in every iteration, read "  \
+	  "after it")                                                                               \
+	X(p_loop_def_early, 0, 0, 100,                                                             \
+	  "unsafe twin of p_loop_def: the loop may run no iteration (both read unwritten)")        \
 	X(p_null_copy, 0, 0, 100,                                                                  \
 	  "a map lookup's result is copied or spilled and null-checked through another copy")     \
 	X(p_null_stale, 0, 0, 100,                                                                 \
@@ -322,6 +327,11 @@ struct gen_loop {
 						 * allows it; the unprivileged rule does not) */
 #define GEN_PROG_ARRAY_FILL (1u << 6)	/* p_array_fill: the stack array is written by a loop
 					 * (shapes are 64 bits, all taken: a flag) */
+#define GEN_PROG_LOOP_DEF (1u << 7)	/* p_loop_def: a register and a slot written by every
+					 * iteration of a loop run at least once, read after it */
+#define GEN_PROG_REG_UNWRITTEN (1u << 8)	/* p_loop_def_early: a run may read a register and
+						 * stack bytes never written (the kernel refuses
+						 * the register) */
 
 /* The call graph's shape: no calls, calls without a cycle, or recursion that nothing stops
  * (through one function or two), or that a counter argument stops. */

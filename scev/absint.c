@@ -714,8 +714,10 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out)
 	err = absint_fill_loops(&en, out);
 out:
 	if (en.res)
-		for (uint32_t l = 0; l < lf->nloops; l++)
+		for (uint32_t l = 0; l < lf->nloops; l++) {
 			free(en.res[l].ivs);
+			free(en.res[l].exit_done);
+		}
 	engine_free(&en);
 	return err;
 }

@@ -35,6 +35,10 @@ struct loop_result {
 	struct claim_iv *ivs;
 	uint32_t nivs;
 	uint8_t *src;		/* per loc: enum claim_source of the header value */
+	/* per exit of the loop's summary (sym_summary.exits): the fewest iterations completed
+	 * before that exit can be taken, from the last header step (0 when not known) */
+	uint64_t *exit_done;
+	uint32_t nexit_done;
 };
 
 /* The states below are held through per-block (per-loop) pointers, allocated when first

@@ -12,6 +12,8 @@
 
 #include "scev/absint.h"
 
+#include "bpf/helper_proto.h"
+
 struct env_state {
 	const struct astate *s;
 	struct aval tmp;
@@ -240,11 +242,20 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E, st
 	 * path back to the header writes them again. */
 	H->init &= (uint16_t)(~0x3eu | loop_args_defined(cx, l));
 	/* Trip count: the smallest bound among exits taken in every iteration. */
+	if (sum->ok && sum->nexits > res->nexit_done) {
+		uint64_t *nd = realloc(res->exit_done, sum->nexits * sizeof(*nd));
+
+		if (!nd)
+			return -ENOMEM;
+		res->exit_done = nd;
+	}
+	res->nexit_done = sum->ok ? sum->nexits : 0;
 	if (sum->ok) {
 		for (uint32_t k = 0; k < sum->nexits; k++) {
 			uint64_t kmin, kmax;
 			char why[128];
 
+			res->exit_done[k] = 0;
 			if (sym_exit_bound(cx, sum, &sum->exits[k], state_env, &es, &kmin, &kmax, why,
 					   sizeof(why))) {
 				if (!trip.reason[0])
@@ -252,6 +263,10 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E, st
 						 cx->st.cfg->blocks[sum->exits[k].block].last, why);
 				continue;
 			}
+			/* the exit's test holds first at iteration kmin or later, whatever the
+			 * other exits do: that many iterations are complete when it is taken */
+			if (sum->exits[k].op != BPF_JCOND)
+				res->exit_done[k] = kmin;
 			if (!known || kmax + 1 < T) {
 				T = kmax + 1;
 				Tmin = kmin + 1;
@@ -567,37 +582,129 @@ static bool lin_eval(struct engine *en, uint32_t l, eid e, uint64_t k, uint64_t 
 	}
 }
 
-/* On the single exit edge of loop l, left after at least trip.min header executions, a store
- * of every iteration whose address steps by its own width has written a contiguous range:
- * once per completed iteration (its block dominates the back edges' sources), and once more in
- * the leaving one when its block also dominates the exiting block. */
-static void exit_fills(struct engine *en, uint32_t l, struct astate *st)
+/* On an exit edge of loop l from block `from`, left after at least `done` complete iterations,
+ * a store of every iteration whose address steps by its own width has written a contiguous
+ * range: once per completed iteration (its block dominates the back edges' sources), and once
+ * more in the leaving one when its block also dominates the exiting block.  A store to one
+ * slot (stride 0) has written that slot. */
+static void exit_fills(struct engine *en, uint32_t l, uint32_t from, uint64_t done,
+		       struct astate *st)
 {
 	struct scev_ctx *cx = en->cx;
-	const struct scev_loop *L = &cx->st.loops->loops[l];
 	const struct sym_summary *sum = &cx->sums[l];
-	uint64_t tmin = en->res[l].trip.min;
 
-	if (en->res[l].trip.kind == TRIP_UNKNOWN || tmin < 1)
-		return;
 	for (uint32_t k = 0; k < sum->nstores; k++) {
 		const struct sym_store *w = &sum->stores[k];
-		uint64_t f0, c0, f1, c1, n = tmin - 1;
+		uint64_t f0, c0, f1, c1, n = done;
 		int64_t stride, lo, hi;
 
-		if (scev_dom__dominates(cx->st.dom, w->block, L->exits[0].from))
+		if (scev_dom__dominates(cx->st.dom, w->block, from))
 			n++;
-		if (!n || n > EBPF_STACK_SIZE / w->size || !lin_eval(en, l, w->addr, 0, &f0, &c0) ||
+		if (!n || !lin_eval(en, l, w->addr, 0, &f0, &c0) ||
 		    !lin_eval(en, l, w->addr, 1, &f1, &c1) || f0 != 1 || f1 != 1)
 			continue;
 		stride = (int64_t)(c1 - c0);
-		if (stride != w->size && stride != -(int64_t)w->size)
+		if (stride == 0) {
+			lo = (int64_t)c0;
+			hi = lo + w->size;
+		} else if ((stride == w->size || stride == -(int64_t)w->size) &&
+			   n <= EBPF_STACK_SIZE / w->size) {
+			lo = stride > 0 ? (int64_t)c0 : (int64_t)c0 - (int64_t)(n - 1) * w->size;
+			hi = lo + (int64_t)(n * w->size);
+		} else {
 			continue;
-		lo = stride > 0 ? (int64_t)c0 : (int64_t)c0 - (int64_t)(n - 1) * w->size;
-		hi = lo + (int64_t)(n * w->size);
+		}
 		if (lo >= -EBPF_STACK_SIZE && hi <= 0)
 			fpmask_add(&st->sinit, lo, hi);
 	}
+}
+
+/* Registers written on every path of loop l from its header, which holds hdr_in, to the end of
+ * each block (out, per block of L): a must-analysis over the body, inner cycles included, from
+ * the optimistic start to its greatest fixpoint.  A call (or LD_ABS/LD_IND) leaves r1-r5
+ * unwritten and writes r0 unless it returns nothing, as absint_step counts them. */
+static void loop_must_regs(struct scev_ctx *cx, const struct scev_loop *L, uint16_t hdr_in,
+			   uint16_t *out)
+{
+	const struct scev_cfg *g = cx->st.cfg;
+	bool changed = true;
+
+	for (uint32_t k = 0; k < L->nblocks; k++)
+		out[k] = 0xffff;
+	while (changed) {
+		changed = false;
+		for (uint32_t k = 0; k < L->nblocks; k++) {
+			const struct scev_block *b = &g->blocks[L->blocks[k]];
+			uint16_t d = hdr_in;
+
+			if (L->blocks[k] != L->header) {
+				d = 0xffff;
+				for (uint32_t p = 0; p < b->npred; p++) {
+					uint32_t at = scev_loop__block_index(L, g->preds[b->pred_off + p]);
+
+					if (at != SCEV_NONE)
+						d &= out[at];
+				}
+			}
+			for (uint32_t pc = b->first; pc <= b->last; pc += ebpf_insn_slots(&cx->insns[pc])) {
+				const struct bpf_insn *i = &cx->insns[pc];
+				const struct ebpf_helper_proto *p;
+
+				if (!clobbers_args(i)) {
+					d |= (uint16_t)ebpf_regs_written(i);
+					continue;
+				}
+				p = ebpf_is_helper_call(i) ? ebpf_helper_proto(i->imm) : NULL;
+				d = (uint16_t)((d & ~0x3fu) | 1u);
+				if (p && (p->flags & HF_NO_RETURN_VALUE))
+					d &= (uint16_t)~1u;
+			}
+			if (d != out[k]) {
+				out[k] = d;
+				changed = true;
+			}
+		}
+	}
+}
+
+/* Registers written when leaving loop l from block `from` after at least one complete
+ * iteration: those every path around the loop writes (from a header that holds none) are
+ * written at the header of every later iteration, and from there those that survive the path
+ * to `from`.  0 when memory runs out. */
+static uint16_t loop_exit_regs(struct scev_ctx *cx, uint32_t l, uint32_t from)
+{
+	const struct scev_loop *L = &cx->st.loops->loops[l];
+	uint32_t at = scev_loop__block_index(L, from);
+	uint16_t *out, w = 0xffff, res;
+
+	if (at == SCEV_NONE || !(out = malloc(L->nblocks * sizeof(*out))))
+		return 0;
+	loop_must_regs(cx, L, 0, out);
+	for (uint32_t e = 0; e < L->nback_edges; e++) {
+		uint32_t src = scev_loop__block_index(L, L->back_edges[e].from);
+
+		w &= src != SCEV_NONE ? out[src] : 0;
+	}
+	loop_must_regs(cx, L, w, out);
+	res = out[at];
+	free(out);
+	return res;
+}
+
+/* Iterations surely complete when loop l is left from block `from` (its exit tested in every
+ * iteration there): the trip count's minimum on the single exit, or that exit test's own. */
+static uint64_t exit_iterations_done(struct engine *en, uint32_t l, uint32_t from)
+{
+	const struct sym_summary *sum = &en->cx->sums[l];
+	const struct loop_result *res = &en->res[l];
+	uint64_t n = 0;
+
+	if (!res->visited || !sum->ok)
+		return 0;
+	for (uint32_t k = 0; k < res->nexit_done && k < sum->nexits; k++)
+		if (sum->exits[k].block == from && res->exit_done[k] > n)
+			n = res->exit_done[k];
+	return n;
 }
 
 int absint_refine_exit(struct engine *en, uint32_t from, uint32_t to, struct astate *st)
@@ -610,11 +717,21 @@ int absint_refine_exit(struct engine *en, uint32_t from, uint32_t to, struct ast
 		const struct scev_loop *L = &lf->loops[l];
 		const struct sym_summary *sum = &cx->sums[l];
 		struct env_exit ee = { .en = en, .l = l, .es = { .s = st_peek(en->in, L->header) } };
+		uint64_t done;
+
+		/* Definedness through the loop: left after a complete iteration, what every
+		 * iteration writes is written (registers; the stack in exit_fills). */
+		if (!L->irreducible && scev_loop__block_index(L, to) == SCEV_NONE &&
+		    (done = exit_iterations_done(en, l, from)) >= 1) {
+			st->init |= loop_exit_regs(cx, l, from);
+			exit_fills(en, l, from, done, st);
+		}
 
 		if (L->nexits == 1 && L->exits[0].from == from && L->exits[0].to == to &&
 		    en->res[l].visited && sum->ok && sum->single_exit && !cx->first_pass &&
-		    !L->irreducible)
-			exit_fills(en, l, st);
+		    !L->irreducible && en->res[l].trip.kind != TRIP_UNKNOWN &&
+		    en->res[l].trip.min >= 1)
+			exit_fills(en, l, from, en->res[l].trip.min - 1, st);
 		if (L->nexits != 1 || L->exits[0].from != from || L->exits[0].to != to ||
 		    !en->res[l].visited || en->res[l].trip.kind != TRIP_EXACT || !sum->ok ||
 		    !sum->single_exit || cx->first_pass || L->irreducible)

@@ -39,7 +39,7 @@ struct sym_exit {
 };
 
 /* A store in every iteration (its block, of this loop's own level, dominates the back edges'
- * sources) whose address is not a constant r10 offset: what an array filled by the loop is. */
+ * sources): what an array filled by the loop is, or a slot every iteration writes. */
 struct sym_store {
 	uint32_t block;
 	uint8_t size;

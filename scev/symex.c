@@ -1082,25 +1082,20 @@ static bool terminates_inside(struct scev_ctx *cx, const struct scev_loop *L)
 	return false;
 }
 
-/* Records the store at pc when it runs in every iteration and its address is not a constant
- * r10 offset (those are cells already). */
+/* Records the store at pc when it runs in every iteration: an array filled by the loop, or a
+ * fixed slot written by every iteration (written at the exits taken after the first). */
 static int note_store(struct sym_run *r, const struct sstate *st, uint32_t b, uint32_t pc)
 {
 	struct scev_ctx *cx = r->cx;
 	const struct scev_loop *L = &cx->st.loops->loops[r->l];
 	const struct bpf_insn *i = &cx->insns[pc];
 	struct sym_summary *s = r->s;
-	eid base, addr;
-	uint64_t c;
-	bool w32;
+	eid addr;
 
 	if (ebpf_class(i) != BPF_ST && (ebpf_class(i) != BPF_STX || ebpf_mode(i) != BPF_MEM))
 		return 0;
 	addr = expr_alu(&cx->ar, BPF_ADD, false, false, st->regs[i->dst_reg],
 			expr_const(&cx->ar, (uint64_t)(int64_t)i->off));
-	expr_match_add(&cx->ar, addr, &base, &c, &w32);
-	if (cx->ar.v[base].kind == EX_FP && !w32)
-		return 0;
 	for (uint32_t k = 0; k < L->nback_edges; k++)
 		if (b != L->header && !scev_dom__dominates(cx->st.dom, b, L->back_edges[k].from))
 			return 0;

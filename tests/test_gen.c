@@ -235,6 +235,16 @@ static uint16_t reads_of(const struct gen_program *p, size_t pc)
 	return (uint16_t)ebpf_regs_read(in);
 }
 
+/* The two reads after p_loop_def's loop (pcs tolerated_lo and tolerated_lo + 1): written on
+ * every path only because the loop runs at least once, which this path-insensitive check does
+ * not know (the twin's: not written; the run watch of test_loop_def_knobs judges both). */
+static size_t tolerated_lo = SIZE_MAX;
+
+static bool tolerated(size_t pc)
+{
+	return pc >= tolerated_lo && pc <= tolerated_lo + 1;
+}
+
 /* Must-analysis over one function: every read register and stack byte was written on every
  * path; every r10 access is in the frame and aligned.  Returns the number of violations. */
 static int static_check_fn(const struct gen_program *p, size_t start, size_t end, uint16_t entry_regs,
@@ -256,7 +266,8 @@ static int static_check_fn(const struct gen_program *p, size_t start, size_t end
 		if (ebpf_class(in) == BPF_LDX && in->src_reg == EBPF_REG_FP) {
 			unsigned sz = ebpf_size_bytes(ebpf_size(in));
 
-			if (!stack_range_ok(in->off, sz) || !bytes_set(s.stack, in->off, sz))
+			if (!stack_range_ok(in->off, sz) ||
+			    (!bytes_set(s.stack, in->off, sz) && !tolerated(pc)))
 				bad++, fprintf(stderr, "%s seed %llu pc %zu: stack read fp%+d (%u) out of "
 					       "range, misaligned or unwritten\n", what,
 					       (unsigned long long)seed, pc, in->off, sz);
@@ -272,7 +283,7 @@ static int static_check_fn(const struct gen_program *p, size_t start, size_t end
 			else
 				bytes_mark(s.stack, in->off, sz);
 		}
-		if (reads_of(p, pc) & ~s.regs)
+		if ((reads_of(p, pc) & ~s.regs) && !tolerated(pc))
 			bad++, fprintf(stderr, "%s seed %llu pc %zu: reads registers %#x before they are "
 				       "written\n", what, (unsigned long long)seed, pc,
 				       reads_of(p, pc) & ~s.regs);
@@ -626,8 +637,11 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 	CHECK(ebpf_validate(p->insns, p->len, &d) == 0, "%s seed %llu: %s", what,
 	      (unsigned long long)seed, d.msg);
 	CHECK(p->prog_type == BPF_PROG_TYPE_XDP && p->input_len == GEN_INPUT_LEN, "program type");
+	tolerated_lo = p->flags & (GEN_PROG_LOOP_DEF | GEN_PROG_REG_UNWRITTEN) && p->nloops ?
+		       p->loops[0].last + 1 : SIZE_MAX;
 	CHECK(static_check(p, seed, what) == 0, "%s seed %llu: static check", what,
 	      (unsigned long long)seed);
+	tolerated_lo = SIZE_MAX;
 	CHECK(huge || endless || p->max_steps <= k->step_budget, "unmarked max_steps %llu",
 	      (unsigned long long)p->max_steps);
 	for (size_t i = 0; i < p->nloops; i++) {
@@ -1272,6 +1286,57 @@ static void test_fill_knobs(void)
 	gen_program__free(&p);
 }
 
+/* p_loop_def and its unsafe twin p_loop_def_early, judged by the register and stack watch of
+ * verdict_execute: no run of the first reads anything unwritten; with data[0] & 7 = 0 the
+ * twin's loop runs no iteration and its reads of r3 and the key slot are of nothing written,
+ * which the watch must see (in a quarter of the programs at least: one run in four of each is
+ * random, the first all-zero). */
+static void test_loop_def_knobs(void)
+{
+	struct gen_program p = { 0 };
+	struct run_stats rs = { 0 };
+
+	for (int twin = 0; twin < 2; twin++) {
+		const char *name = twin ? "p_loop_def_early" : "p_loop_def";
+		struct gen_knobs k = knobs_with(name, 100, "p_array", 0);
+		unsigned shaped = 0, dirty = 0;
+
+		for (uint64_t seed = 3300000; seed < 3300200; seed++) {
+			struct ebpf_object obj = { 0 };
+			struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = BPF_PROG_TYPE_XDP,
+						   .runs = 4 };
+			struct verdict_report r;
+			struct ebpf_prog view;
+			struct gen_src src;
+
+			gen_src_init_seed(&src, seed);
+			if (gen_program(&p, &src, &k)) {
+				CHECK(0, "seed %llu: gen_program failed", (unsigned long long)seed);
+				continue;
+			}
+			check_program(&p, &k, seed, name, &rs);
+			shaped += !!(p.flags & (twin ? GEN_PROG_REG_UNWRITTEN : GEN_PROG_LOOP_DEF));
+			obj.maps = p.maps;
+			obj.map_cnt = p.map_cnt;
+			gen_program__prog(&p, &view, "gen");
+			memset(&r, 0, sizeof(r));
+			r.ours.kind = VERDICT_SAFE;
+			r.ours.max_insns = UINT64_MAX;
+			CHECK(verdict_execute(&r, &obj, &view, &vo) == 0, "seed %llu: runs",
+			      (unsigned long long)seed);
+			if (!twin)
+				CHECK(r.faults == 0 || !strstr(r.fault, "never written"),
+				      "p_loop_def seed %llu: %s", (unsigned long long)seed, r.fault);
+			dirty += r.faults && strstr(r.fault, "never written");
+		}
+		CHECK(shaped == 200, "%s=100: %u of 200 programs have the shape", name, shaped);
+		if (twin)
+			CHECK(dirty > 50, "p_loop_def_early: only %u of 200 programs read unwritten "
+			      "bytes or registers", dirty);
+	}
+	gen_program__free(&p);
+}
+
 static void test_knobs_api(void)
 {
 	struct gen_knobs k = gen_knobs_default(), d = k;
@@ -1435,6 +1500,7 @@ int main(void)
 	test_knobs_control();
 	test_null_knobs();
 	test_fill_knobs();
+	test_loop_def_knobs();
 	test_default_mix();
 	test_other_forms();
 	return check_done("test_gen");

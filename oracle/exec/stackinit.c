@@ -11,6 +11,32 @@ void stackinit_watch_init(struct stackinit_watch *w, const struct bpf_insn *insn
 	memset(w, 0, sizeof(*w));
 	w->insns = insns;
 	w->len = len;
+	w->regs = 1u << 1 | 1u << EBPF_REG_FP;
+}
+
+/* Main's registers: reads checked, then what the instruction writes (stackinit.h). */
+static void regs_visit(struct stackinit_watch *w, const struct bpf_insn *i, uint32_t pc)
+{
+	uint32_t need = ebpf_is_call(i) ? 0 : ebpf_regs_read(i) & ~(uint32_t)w->regs;
+
+	if (need && !w->bad) {
+		w->bad = true;
+		w->bad_pc = pc;
+		snprintf(w->reason, sizeof(w->reason), "pc %u: R%d read, never written", pc,
+			 __builtin_ctz(need));
+	}
+	if (ebpf_is_call(i) || (ebpf_class(i) == BPF_LD && !ebpf_is_ldimm64(i))) {
+		const struct ebpf_helper_proto *p =
+			ebpf_is_helper_call(i) ? ebpf_helper_proto(i->imm) : NULL;
+
+		if (ebpf_is_pseudo_call(i))
+			return;	/* clobbers on the return (stackinit_visit) */
+		w->regs = (uint16_t)((w->regs & ~0x3fu) | 1u);
+		if (p && (p->flags & HF_NO_RETURN_VALUE))
+			w->regs &= (uint16_t)~1u;
+		return;
+	}
+	w->regs |= (uint16_t)ebpf_regs_written(i);
 }
 
 /* The stack offset of [a, a + size) when it lies in the live frames (and their deeper,
@@ -98,8 +124,12 @@ void stackinit_visit(void *arg, const struct interp_state *st, uint32_t pc)
 	if (frame > w->depth)
 		for (unsigned f = w->depth + 1; f <= frame; f++)
 			memset(w->written + (size_t)f * EBPF_STACK_SIZE, 0, EBPF_STACK_SIZE);
+	if (frame == 0 && w->depth > 0)	/* back from a bpf-to-bpf call */
+		w->regs = (uint16_t)((w->regs & ~0x3fu) | 1u);
 	w->depth = frame;
 	i = &w->insns[pc];
+	if (frame == 0)
+		regs_visit(w, i, pc);
 	cls = ebpf_class(i);
 	size = ebpf_size_bytes(ebpf_size(i));
 	switch (cls) {

@@ -10,6 +10,13 @@
  * pointer to the frame's end: the kernel counts every byte up to the size's largest possible
  * value as written, which a run cannot know, and the watch must never call a read unwritten
  * that the kernel's rule calls written.
+ *
+ * Registers are watched the same way in main's frame: r1 and r10 start written, an instruction
+ * writes its destination, a helper or kfunc call (and LD_ABS/LD_IND) leaves r1-r5 unwritten and
+ * writes r0 (not tail_call's), and so does a return from a bpf-to-bpf call; reading an
+ * unwritten register by an ALU, jump, store, load or exit instruction is flagged.  Calls'
+ * arguments are not checked (the kernel checks only those a prototype names), and callee
+ * frames count every register as written: again weaker, never stricter, than the kernel.
  */
 #ifndef BPFSCEV_ORACLE_EXEC_STACKINIT_H
 #define BPFSCEV_ORACLE_EXEC_STACKINIT_H
@@ -24,6 +31,7 @@ struct stackinit_watch {
 	const struct bpf_insn *insns;
 	uint32_t len;
 	unsigned depth;		/* frame of the last visit */
+	uint16_t regs;		/* registers of main's frame written so far (bit r) */
 	bool bad;		/* a read of unwritten bytes was seen (the first is described) */
 	uint32_t bad_pc;
 	char reason[160];
