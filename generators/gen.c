@@ -131,6 +131,50 @@ static void fill_loop(struct gi *g, uint32_t n)
 	g->p->flags |= n < 8 ? GEN_PROG_STACK_UNWRITTEN : GEN_PROG_ARRAY_FILL;
 }
 
+/* x = data[1]; do { r3 = x & 7; x += 1; if (r3 < 8) break; } while (1): the exit is taken on
+ * the first pass, the back edge never (p_loop_once, one header execution); the twin
+ * (p_loop_once_back) masks with 15 and leaves x unchanged, so it never ends when
+ * data[1] & 15 >= 8, which flags the program. */
+static void once_loop(struct gi *g, bool back)
+{
+	int idx = (int)g->p->nloops++, top = gi_label(g), end = gi_label(g);
+	struct gen_loop *l = &g->p->loops[idx];
+
+	gi_ldx(g, BPF_B, BPF_REG_1, BPF_REG_2, 1);
+	gi_bind(g, top);
+	gi_alux(g, true, BPF_MOV, BPF_REG_3, BPF_REG_1);
+	gi_alu(g, true, BPF_AND, BPF_REG_3, back ? 15 : 7);
+	if (!back)
+		gi_alu(g, true, BPF_ADD, BPF_REG_1, 1);
+	gi_jmp(g, false, BPF_JLT, BPF_REG_3, 8, end);
+	gi_ja(g, top);
+	gi_bind(g, end);
+	memset(l, 0, sizeof(*l));
+	g->loop_label_head[idx] = top;
+	g->loop_label_top[idx] = top;
+	g->loop_label_last[idx] = end;
+	g->loop_label_entry2[idx] = -1;
+	l->parent = -1;
+	l->depth = 1;
+	l->form = GEN_FORM_WHILE;
+	l->shapes = GEN_SH(WHILE) | GEN_SH(CTR64) | GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_CONST) |
+		    GEN_SH(INIT_INPUT) | (back ? GEN_SH(NONTERM) : GEN_SH(UP) | GEN_SH(STEP_UNIT));
+	l->counter_loc = BPF_REG_1;
+	l->counter_width = l->cmp_width = 64;
+	l->cmp_op = BPF_JGE;
+	l->step = back ? 0 : 1;
+	l->trip = back ? -1 : 1;
+	l->trip_max = back ? UINT64_MAX : 1;
+	if (back) {
+		l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
+		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+	} else {
+		l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_1, .width = 64, .step = 1 };
+		l->nivs = 1;
+	}
+	g->p->shapes |= l->shapes;
+}
+
 /* n = (data[0] & 7) + 1 (p_loop_def) or data[0] & 7 (p_loop_def_early, which flags the
  * program); for (r2 = 0; r2 < n; r2++) { r3 = r2; key slot = r2; } then both are read:
  * written when the loop ran at least once, which the twin's n = 0 breaks.  A while loop, its
@@ -187,6 +231,10 @@ static void prologue(struct gi *g, int l_short)
 	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA, BPF_REG_2);
 	if (g->use_pkt)
 		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA_END, BPF_REG_3);
+	if (gen_bool(g->src, g->k->p_loop_once))
+		once_loop(g, false);
+	else if (gen_bool(g->src, g->k->p_loop_once_back))
+		once_loop(g, true);
 	if (gen_bool(g->src, g->k->p_loop_def))
 		def_loop(g, false);
 	else if (gen_bool(g->src, g->k->p_loop_def_early))

@@ -141,6 +141,11 @@
 	  "after it")                                                                               \
 	X(p_loop_def_early, 0, 0, 100,                                                             \
 	  "unsafe twin of p_loop_def: the loop may run no iteration (both read unwritten)")        \
+	X(p_loop_once, 0, 0, 100,                                                                  \
+	  "a loop whose exit test always holds on its first pass (r3 = x & 7; if r3 < 8 break): "  \
+	  "its back edge is never taken")                                                           \
+	X(p_loop_once_back, 0, 0, 100,                                                             \
+	  "unsafe twin of p_loop_once: x & 15, and x unchanged: endless when x & 15 >= 8")         \
 	X(p_null_copy, 0, 0, 100,                                                                  \
 	  "a map lookup's result is copied or spilled and null-checked through another copy")     \
 	X(p_null_stale, 0, 0, 100,                                                                 \

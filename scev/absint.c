@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -185,6 +186,26 @@ static void widen_to_bounds(struct engine *en, uint32_t to, const struct aval *p
 	}
 }
 
+/* Loops whose back edges the last pass never reached with a live state: the states cover
+ * every execution, so no run takes one, and the header runs once per entry — a loop the
+ * compiler left with a back edge that its own exit test always cuts (`do { ... } while (x <
+ * 8)` with x known below 8 only after the body).  Reducible loops only: a cycle of an
+ * irreducible one may go round through its other entry without a back edge to its header. */
+static void once_loops(struct engine *en)
+{
+	const struct scev_loops *lf = en->cx->st.loops;
+
+	for (uint32_t l = 0; l < lf->nloops; l++) {
+		struct claim_trip *t = &en->res[l].trip;
+
+		if (lf->loops[l].irreducible || en->back_live[l] || !en->res[l].visited ||
+		    (t->kind == TRIP_EXACT && t->max == 1))
+			continue;
+		*t = (struct claim_trip){ .kind = TRIP_EXACT, .max = 1, .min = 1 };
+		snprintf(t->expr, sizeof(t->expr), "1 (no back edge is ever taken)");
+	}
+}
+
 static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct astate *st,
 		     uint32_t *lowest)
 {
@@ -211,6 +232,7 @@ static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct
 	    (!reentry_block(cx, l, from) || reentry_flat(cx, l))) {
 		/* A back edge: the header step covers every iteration, except for what the
 		 * iterate strategy takes from the back edges. */
+		en->back_live[l] = 1;
 		if (cx->opts.strategy != SCEV_ITERATE || cx->first_pass)
 			return 0;
 		ch = st_get(en->back, l) ? astate__join(en->back[l], st, en->visits[to] > 2)
@@ -534,6 +556,7 @@ static int engine_alloc(struct engine *en)
 		en->queued = carve(base, &at, nb, 1);
 		en->emit = carve(base, &at, nb, 1);
 		en->reached = carve(base, &at, nb, 1);
+		en->back_live = carve(base, &at, nl, 1);
 		if (!pass && !(base = calloc(1, at)))
 			return -ENOMEM;
 	}
@@ -709,6 +732,7 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out)
 	err = 0;
 	if (cx->first_pass)
 		goto out;
+	once_loops(&en);
 	if (cx->verdict && (err = absint_verify_loops(&en)))
 		goto out;
 	err = absint_fill_loops(&en, out);

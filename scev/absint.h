@@ -68,6 +68,7 @@ struct engine {
 	uint8_t *cut;
 	uint8_t *emit;		/* last pass: per block, whether it carries claims */
 	uint8_t *reached;	/* last pass: per block, reached (kept after its state is freed) */
+	uint8_t *back_live;	/* per loop: some back edge was reached with a live state */
 };
 
 /* absint_state.c */
