@@ -146,6 +146,9 @@
 	  "its back edge is never taken")                                                           \
 	X(p_loop_once_back, 0, 0, 100,                                                             \
 	  "unsafe twin of p_loop_once: x & 15, and x unchanged: endless when x & 15 >= 8")         \
+	X(p_identity, 0, 0, 100,                                                                   \
+	  "the counter passes an identity chain before its step (negated twice at 64 bits, "      \
+	  "be32 twice at 32)")                                                                      \
 	X(p_null_copy, 0, 0, 100,                                                                  \
 	  "a map lookup's result is copied or spilled and null-checked through another copy")     \
 	X(p_null_stale, 0, 0, 100,                                                                 \

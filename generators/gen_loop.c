@@ -550,6 +550,23 @@ static void emit_step(struct gi *g, struct gi_loop *lp, uint64_t s)
 {
 	__int128 v = sext(s, lp->cw);
 
+	/* An identity chain on the counter first, as compilers leave them (p_identity): a 64-bit
+	 * counter negated twice, a 32-bit one byte-swapped twice (be32 pairs of a u32). */
+	if (gen_bool(g->src, g->k->p_identity)) {
+		int r = gi_var_read(g, lp->ctr);
+
+		if (lp->cw == 64) {
+			gi_alu(g, true, BPF_NEG, r, 0);
+			gi_alu(g, true, BPF_NEG, r, 0);
+		} else {
+			for (int k = 0; k < 2; k++)
+				gi_emit(g, (struct bpf_insn){ .code = BPF_ALU | BPF_END | BPF_TO_BE,
+							      .dst_reg = (uint8_t)r, .imm = 32 });
+		}
+		gi_var_write(g, lp->ctr, r);
+		gi_scratch_release(g);
+	}
+
 	/* Down-counters sometimes subtract, as compilers write them. */
 	if (v < 0 && v > INT32_MIN && gen_bool(g->src, 50))
 		gi_var_alu(g, lp->ctr, BPF_SUB, (int32_t)-v);

@@ -311,6 +311,12 @@ eid expr_neg(struct expr_arena *ar, eid a, bool w32)
 
 	if (expr_is_const(ar, a, &c))
 		return expr_const(ar, w32 ? (0 - c) & 0xffffffffull : 0 - c);
+	/* identities: -(-x) = x; at 32 bits the low half of x, zero-extended (whatever the
+	 * inner negation's width: the low half of -x depends only on the low half of x) */
+	if (ar->v[a].kind == EX_NEG && !w32 && !ar->v[a].w32)
+		return ar->v[a].a;
+	if (ar->v[a].kind == EX_NEG && w32)
+		return expr_zext(ar, ar->v[a].a, 4);
 	return intern(ar, (struct expr){ .kind = EX_NEG, .w32 = w32, .a = a });
 }
 
@@ -364,6 +370,9 @@ eid expr_bswap(struct expr_arena *ar, eid a, unsigned bits)
 			r |= ((c >> (8 * i)) & 0xff) << (bits - 8 - 8 * i);
 		return expr_const(ar, r);
 	}
+	/* swapping the same low bits twice gives them back, zero-extended (be32 pairs) */
+	if (ar->v[a].kind == EX_BSWAP && ar->v[a].op == bits)
+		return expr_zext(ar, ar->v[a].a, bits / 8);
 	return intern(ar, (struct expr){ .kind = EX_BSWAP, .op = (uint8_t)bits, .a = a });
 }
 
