@@ -176,8 +176,9 @@ static void once_loop(struct gi *g, bool back)
 }
 
 /* n = (data[0] & 7) + 1 (p_loop_def) or data[0] & 7 (p_loop_def_early, which flags the
- * program); for (r2 = 0; r2 < n; r2++) { r3 = r2; key slot = r2; } then both are read:
- * written when the loop ran at least once, which the twin's n = 0 breaks.  A while loop, its
+ * program); for (r2 = 0; r2 < n; r2++) { r5 = r2; key slot = r2; } then both are read:
+ * written when the loop ran at least once, which the twin's n = 0 breaks (r5: the prologue
+ * writes r1-r4, so the twin's read is of a register no path wrote).  A while loop, its
  * exit test before the writes; the first loop of the program, described like the others. */
 static void def_loop(struct gi *g, bool early)
 {
@@ -191,13 +192,13 @@ static void def_loop(struct gi *g, bool early)
 	gi_mov_const(g, BPF_REG_2, 0, true);
 	gi_bind(g, top);
 	gi_jmpx(g, false, BPF_JGE, BPF_REG_2, BPF_REG_1, end);
-	gi_alux(g, true, BPF_MOV, BPF_REG_3, BPF_REG_2);
+	gi_alux(g, true, BPF_MOV, BPF_REG_5, BPF_REG_2);
 	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_KEY, BPF_REG_2);
 	gi_alu(g, true, BPF_ADD, BPF_REG_2, 1);
 	gi_ja(g, top);
 	gi_bind(g, end);
 	gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_KEY);
-	gi_alux(g, true, BPF_ADD, BPF_REG_1, BPF_REG_3);
+	gi_alux(g, true, BPF_ADD, BPF_REG_1, BPF_REG_5);
 	memset(l, 0, sizeof(*l));
 	g->loop_label_head[idx] = top;
 	g->loop_label_top[idx] = top;

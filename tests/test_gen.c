@@ -638,13 +638,13 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 	      (unsigned long long)seed, d.msg);
 	CHECK(p->prog_type == BPF_PROG_TYPE_XDP && p->input_len == GEN_INPUT_LEN, "program type");
 	tolerated_lo = SIZE_MAX;
-	/* (p_loop_def's reads, in the prologue: r1 = *(u64 *)(r10 + key slot); r1 += r3) */
+	/* (p_loop_def's reads, in the prologue: r1 = *(u64 *)(r10 + key slot); r1 += r5) */
 	for (size_t pc = 0; pc + 1 < p->len && pc < 40; pc++)
 		if (p->flags & (GEN_PROG_LOOP_DEF | GEN_PROG_REG_UNWRITTEN) &&
 		    p->insns[pc].code == (BPF_LDX | BPF_MEM | BPF_DW) && p->insns[pc].dst_reg == 1 &&
 		    p->insns[pc].src_reg == EBPF_REG_FP && p->insns[pc].off == GEN_FP_KEY &&
 		    p->insns[pc + 1].code == (BPF_ALU64 | BPF_ADD | BPF_X) &&
-		    p->insns[pc + 1].src_reg == 3) {
+		    p->insns[pc + 1].src_reg == 5) {
 			tolerated_lo = pc;
 			break;
 		}
@@ -1297,7 +1297,7 @@ static void test_fill_knobs(void)
 
 /* p_loop_def and its unsafe twin p_loop_def_early, judged by the register and stack watch of
  * verdict_execute: no run of the first reads anything unwritten; with data[0] & 7 = 0 the
- * twin's loop runs no iteration and its reads of r3 and the key slot are of nothing written,
+ * twin's loop runs no iteration and its reads of r5 and the key slot are of nothing written,
  * which the watch must see (in a quarter of the programs at least: one run in four of each is
  * random, the first all-zero). */
 static void test_loop_def_knobs(void)
