@@ -1,6 +1,8 @@
 /* The helper prototypes (see helper_proto.h).  Each line restates the kernel's func_proto for
  * that helper (kernel/bpf/helpers.c, kernel/trace/bpf_trace.c, net/core/filter.c): argument
- * kinds in order, result, who may call it.  Helpers are added here when the analyzer and the
+ * kinds in order, result, who may call it (tests/test_helper_types.c holds the last against the
+ * running kernel for every type it loads without an attach target: root's view, so the helpers
+ * bpf_base_func_proto gives a CAP_PERFMON loader are every type's).  Helpers are added here when the analyzer and the
  * interpreter both handle every kind they use; anything else stays "not modeled".
  */
 #include "bpf/helper_proto.h"
@@ -26,12 +28,16 @@
 #define HPT_SKB (HPT(BPF_PROG_TYPE_SOCKET_FILTER) | HPT_TC | HPT(BPF_PROG_TYPE_CGROUP_SKB) |   \
 		 HPT(BPF_PROG_TYPE_LWT_IN) | HPT(BPF_PROG_TYPE_LWT_OUT) |                     \
 		 HPT(BPF_PROG_TYPE_LWT_XMIT) | HPT(BPF_PROG_TYPE_SK_SKB))
+#define T(x) HPT(BPF_PROG_TYPE_##x)
+#define HPT_LWT (T(LWT_IN) | T(LWT_OUT) | T(LWT_XMIT))
+/* bpf_base_func_proto's part for a loader with CAP_PERFMON (root): every program type */
+#define HPT_PERFMON HPT_ALL
 
 static const struct ebpf_helper_proto protos[] = {
 	{ BPF_FUNC_map_lookup_elem, A(MAP, KEY), HRET_MAP_VALUE_OR_NULL, 0, 0, 0, HPT_ALL },
 	{ BPF_FUNC_map_update_elem, A(MAP, KEY, VAL, ANY), I64, HPT_ALL },
 	{ BPF_FUNC_map_delete_elem, A(MAP, KEY), I64, HPT_ALL },
-	{ BPF_FUNC_probe_read, A(OUT, SZ0, ANY), I64, HPT_TRACE },
+	{ BPF_FUNC_probe_read, A(OUT, SZ0, ANY), I64, HPT_TRACE | T(SYSCALL) },
 	{ BPF_FUNC_ktime_get_ns, A(0), I64, HPT_ALL },
 	{ BPF_FUNC_trace_printk, A(MEM, SZ), I64, HPT_ALL },	/* r3-r5 are not checked */
 	{ BPF_FUNC_get_prandom_u32, A(0), U32, HPT_ALL },
@@ -48,10 +54,10 @@ static const struct ebpf_helper_proto protos[] = {
 	{ BPF_FUNC_get_current_pid_tgid, A(0), I64, HPT_ALL },
 	{ BPF_FUNC_get_current_uid_gid, A(0), I64, HPT_ALL },
 	{ BPF_FUNC_get_current_comm, A(OUT, SZ), I64, HPT_ALL },
-	{ BPF_FUNC_get_cgroup_classid, A(CTX), U32, HPT_TC | HPT(BPF_PROG_TYPE_LWT_XMIT) },
+	{ BPF_FUNC_get_cgroup_classid, A(CTX), U32, HPT_ALL },	/* the current task's elsewhere */
 	{ BPF_FUNC_skb_vlan_push, A(CTX, ANY, ANY), I64F(HF_CHANGES_PKT), HPT_TC },
 	{ BPF_FUNC_skb_vlan_pop, A(CTX), I64F(HF_CHANGES_PKT), HPT_TC },
-	{ BPF_FUNC_perf_event_read, A(MAP, ANY), I64, HPT_TRACE },
+	{ BPF_FUNC_perf_event_read, A(MAP, ANY), I64, HPT_PERFMON },
 	/* the tunnel metadata helpers (net/core/filter.c): a key or option struct of a constant
 	 * size, read from or written to memory; no packet data moves */
 	{ BPF_FUNC_skb_get_tunnel_key, A(CTX, OUT, SZ, ANY), I64,
@@ -60,50 +66,52 @@ static const struct ebpf_helper_proto protos[] = {
 	  HPT_TC | HPT(BPF_PROG_TYPE_LWT_XMIT) },
 	{ BPF_FUNC_redirect, A(ANY, ANY), I64, HPT_TC | HPT(BPF_PROG_TYPE_XDP) |
 	  HPT(BPF_PROG_TYPE_LWT_XMIT) },
-	{ BPF_FUNC_perf_event_output, A(CTX, MAP, ANY, MEM, SZ0), I64, HPT_ALL },
-	{ BPF_FUNC_skb_load_bytes, A(CTX, ANY, OUT, SZ), I64, HPT_SKB },
-	{ BPF_FUNC_get_stackid, A(CTX, MAP, ANY), I64, HPT_TRACE },
+	{ BPF_FUNC_perf_event_output, A(CTX, MAP, ANY, MEM, SZ0), I64,
+	  HPT_ALL & ~T(SK_REUSEPORT) & ~T(FLOW_DISSECTOR) },
+	{ BPF_FUNC_skb_load_bytes, A(CTX, ANY, OUT, SZ), I64,
+	  HPT_SKB | T(LWT_SEG6LOCAL) | T(SK_REUSEPORT) | T(FLOW_DISSECTOR) },
+	{ BPF_FUNC_get_stackid, A(CTX, MAP, ANY), I64, HPT_TRACE | T(SYSCALL) },
 	{ BPF_FUNC_csum_diff, A(MEMN, SZ0, MEMN, SZ0, ANY), I64,
-	  (HPT_SKB & ~HPT(BPF_PROG_TYPE_SOCKET_FILTER) & ~HPT(BPF_PROG_TYPE_CGROUP_SKB)) |
-	  HPT(BPF_PROG_TYPE_XDP) },
+	  HPT_TC | HPT_LWT | T(LWT_SEG6LOCAL) | T(XDP) },
 	{ BPF_FUNC_skb_change_proto, A(CTX, ANY, ANY), I64F(HF_CHANGES_PKT), HPT_TC },
 	{ BPF_FUNC_skb_change_type, A(CTX, ANY), I64, HPT_TC },
-	{ BPF_FUNC_get_hash_recalc, A(CTX), U32, HPT_TC | HPT(BPF_PROG_TYPE_LWT_XMIT) },
+	{ BPF_FUNC_get_hash_recalc, A(CTX), U32, HPT_TC | HPT_LWT | T(LWT_SEG6LOCAL) },
 	{ BPF_FUNC_skb_get_tunnel_opt, A(CTX, OUT, SZ), I64, HPT_TC | HPT(BPF_PROG_TYPE_LWT_XMIT) },
 	{ BPF_FUNC_skb_set_tunnel_opt, A(CTX, MEM, SZ), I64, HPT_TC | HPT(BPF_PROG_TYPE_LWT_XMIT) },
-	{ BPF_FUNC_get_current_task, A(0), I64, HPT_TRACE },
-	{ BPF_FUNC_skb_under_cgroup, A(CTX, MAP, ANY), I64, HPT_TC },
-	{ BPF_FUNC_current_task_under_cgroup, A(MAP, ANY), I64, HPT_TRACE },
+	{ BPF_FUNC_get_current_task, A(0), I64, HPT_PERFMON },
+	{ BPF_FUNC_skb_under_cgroup, A(CTX, MAP, ANY), I64, HPT_TC | HPT_LWT | T(LWT_SEG6LOCAL) },
+	{ BPF_FUNC_current_task_under_cgroup, A(MAP, ANY), I64, HPT_PERFMON },
 	{ BPF_FUNC_skb_change_tail, A(CTX, ANY, ANY), I64F(HF_CHANGES_PKT),
-	  HPT_TC | HPT(BPF_PROG_TYPE_SK_SKB) },
+	  HPT_TC | T(SK_SKB) | T(LWT_XMIT) },
 	{ BPF_FUNC_skb_pull_data, A(CTX, ANY), I64F(HF_CHANGES_PKT),
-	  HPT_TC | HPT(BPF_PROG_TYPE_LWT_XMIT) | HPT(BPF_PROG_TYPE_SK_SKB) },
-	{ BPF_FUNC_csum_update, A(CTX, ANY), I64, HPT_TC },
-	{ BPF_FUNC_set_hash_invalid, A(CTX), I64, HPT_TC },
+	  HPT_TC | HPT_LWT | T(LWT_SEG6LOCAL) | T(SK_SKB) },
+	{ BPF_FUNC_csum_update, A(CTX, ANY), I64, HPT_TC | T(LWT_XMIT) },
+	{ BPF_FUNC_set_hash_invalid, A(CTX), I64, HPT_TC | T(LWT_XMIT) },
 	{ BPF_FUNC_get_numa_node_id, A(0), U32, HPT_ALL },
 	{ BPF_FUNC_skb_change_head, A(CTX, ANY, ANY), I64F(HF_CHANGES_PKT),
-	  HPT_TC | HPT(BPF_PROG_TYPE_SK_SKB) },
+	  HPT_TC | T(SK_SKB) | T(LWT_XMIT) },
 	{ BPF_FUNC_xdp_adjust_head, A(CTX, ANY), I64F(HF_CHANGES_PKT), HPT(BPF_PROG_TYPE_XDP) },
-	{ BPF_FUNC_probe_read_str, A(OUT, SZ0, ANY), I64, HPT_TRACE },
+	{ BPF_FUNC_probe_read_str, A(OUT, SZ0, ANY), I64, HPT_TRACE | T(SYSCALL) },
 	{ BPF_FUNC_set_hash, A(CTX, ANY), I64, HPT_TC },
 	{ BPF_FUNC_redirect_map, A(MAP, ANY, ANY), I64, HPT(BPF_PROG_TYPE_XDP) },
 	{ BPF_FUNC_xdp_adjust_meta, A(CTX, ANY), I64F(HF_CHANGES_PKT), HPT(BPF_PROG_TYPE_XDP) },
-	{ BPF_FUNC_perf_event_read_value, A(MAP, ANY, OUT, SZ), I64, HPT_TRACE },
+	{ BPF_FUNC_perf_event_read_value, A(MAP, ANY, OUT, SZ), I64, HPT_PERFMON },
 	{ BPF_FUNC_perf_prog_read_value, A(CTX, OUT, SZ), I64, HPT(BPF_PROG_TYPE_PERF_EVENT) },
 	{ BPF_FUNC_xdp_adjust_tail, A(CTX, ANY), I64F(HF_CHANGES_PKT), HPT(BPF_PROG_TYPE_XDP) },
-	{ BPF_FUNC_get_stack, A(CTX, OUT, SZ0, ANY), I64, HPT_TRACE },
+	{ BPF_FUNC_get_stack, A(CTX, OUT, SZ0, ANY), I64, HPT_TRACE | T(SYSCALL) },
 	{ BPF_FUNC_skb_load_bytes_relative, A(CTX, ANY, OUT, SZ, ANY), I64,
-	  HPT_SKB },
+	  T(SOCKET_FILTER) | HPT_TC | T(CGROUP_SKB) | T(SK_REUSEPORT) },
 	{ BPF_FUNC_fib_lookup, A(CTX, MEMRW, SZ, ANY), I64, HPT_TC | HPT(BPF_PROG_TYPE_XDP) },
 	{ BPF_FUNC_get_current_cgroup_id, A(0), I64, HPT_ALL },
-	{ BPF_FUNC_probe_read_user, A(OUT, SZ0, ANY), I64, HPT_TRACE },
-	{ BPF_FUNC_probe_read_kernel, A(OUT, SZ0, ANY), I64, HPT_TRACE },
-	{ BPF_FUNC_probe_read_user_str, A(OUT, SZ0, ANY), I64, HPT_TRACE },
-	{ BPF_FUNC_probe_read_kernel_str, A(OUT, SZ0, ANY), I64, HPT_TRACE },
+	{ BPF_FUNC_probe_read_user, A(OUT, SZ0, ANY), I64, HPT_PERFMON },
+	{ BPF_FUNC_probe_read_kernel, A(OUT, SZ0, ANY), I64, HPT_PERFMON },
+	{ BPF_FUNC_probe_read_user_str, A(OUT, SZ0, ANY), I64, HPT_PERFMON },
+	{ BPF_FUNC_probe_read_kernel_str, A(OUT, SZ0, ANY), I64, HPT_PERFMON },
 	{ BPF_FUNC_jiffies64, A(0), I64, HPT_ALL },
 	{ BPF_FUNC_ktime_get_boot_ns, A(0), I64, HPT_ALL },
 	{ BPF_FUNC_ringbuf_output, A(MAP, MEM, SZ0, ANY), I64, HPT_ALL },
-	{ BPF_FUNC_ktime_get_coarse_ns, A(0), I64, HPT_ALL },
+	{ BPF_FUNC_ktime_get_coarse_ns, A(0), I64,	/* not where tracing protos refuse it */
+	  HPT_ALL & ~HPT_TRACE & ~T(CGROUP_DEVICE) & ~T(SYSCALL) },
 	{ BPF_FUNC_ktime_get_tai_ns, A(0), I64, HPT_ALL },
 };
 
