@@ -62,6 +62,10 @@ static const struct {
 	 * filters): util-ebpf.c sets socket filter for every program not loaded as XDP. */
 	{ "filter", BPF_PROG_TYPE_SOCKET_FILTER, "Suricata (socket filter)" },
 	{ "loadbalancer", BPF_PROG_TYPE_SOCKET_FILTER, "Suricata (socket filter)" },
+	/* samples/bpf test_cgrp2_tc.sh: tc filter ... bpf obj test_cgrp2_tc_kern.o sec filter
+	 * (its bpf_skb_under_cgroup rules out a socket filter, not lwt: the next entry of a
+	 * section is tried when the helpers forbid the type of one) */
+	{ "filter", BPF_PROG_TYPE_SCHED_CLS, "samples/bpf test_cgrp2_tc.sh (tc)" },
 	/* Linux samples/bpf, loaded by their scripts: tc_l2_redirect.sh and test_cls_bpf.sh
 	 * (tc filter ... bpf obj), lwt_len_hist.sh (ip route ... encap bpf out). */
 	{ "l2_to_iptun_ingress_forward", BPF_PROG_TYPE_SCHED_CLS, "samples/bpf tc_l2_redirect.sh (tc)" },
@@ -212,8 +216,8 @@ void ebpf_object__decide_types(struct ebpf_object *obj)
 
 				decide(p, t, "loader: %s", t == loaders[k].type ? loaders[k].loader :
 				       "iproute2 (one type per object)");
+				break;
 			}
-			break;
 		}
 	}
 	/* slot: tail-call slots take the type of the object's decided programs */

@@ -73,12 +73,13 @@ static void test_rules(void)
 	expect(&g[0], 0, "none: its helpers allow socket_filter, sched_cls");
 	decide(g, (struct p[]){ P("x", nothing) }, 1);
 	expect(&g[0], 0, "none: nothing");
-	/* Suricata's "filter": socket filter, unless its helpers say tc (samples/bpf's
-	 * test_cgrp2_tc uses the same section name) */
+	/* Suricata's "filter": socket filter, unless its helpers forbid one: then samples/bpf's
+	 * test_cgrp2_tc, which uses the same section name for tc (bpf_skb_under_cgroup alone
+	 * allows tc and the lwt types, so the helpers cannot decide) */
 	decide(g, (struct p[]){ P("filter", ldabs) }, 1);
 	expect(&g[0], BPF_PROG_TYPE_SOCKET_FILTER, "loader: Suricata");
 	decide(g, (struct p[]){ P("filter", under_cgroup) }, 1);
-	expect(&g[0], BPF_PROG_TYPE_SCHED_CLS, "helpers");
+	expect(&g[0], BPF_PROG_TYPE_SCHED_CLS, "loader: samples/bpf test_cgrp2_tc");
 	/* a loader's type the helpers forbid is not taken */
 	decide(g, (struct p[]){ P("loadbalancer", xdp_only), P("tail-1", xdp_only) }, 2);
 	expect(&g[0], BPF_PROG_TYPE_XDP, "helpers");
