@@ -53,10 +53,9 @@ static uint32_t stack_target(struct gi *g)
 	}
 }
 
-/* The plan's fixed parts take at most 3 workers (or 1 legacy subprogram) and 3 recursive ones
- * before a chain (which checks each gi_sub_new) or a callback (gen_forms.c, which checks too): the
- * unchecked indices below are always in the table. */
-_Static_assert(GI_MAX_SUBS >= 3 + 3, "gi_calls_plan indexes subs[] without checking");
+/* The plan's fixed parts take at most 3 workers (or 1 legacy subprogram) and 3 recursive ones,
+ * so the table never fills before a chain or a callback; each gi_sub_new is checked anyway. */
+_Static_assert(GI_MAX_SUBS >= 3 + 3, "gi_calls_plan's fixed parts must fit in subs[]");
 
 void gi_calls_plan(struct gi *g)
 {
@@ -77,6 +76,8 @@ void gi_calls_plan(struct gi *g)
 		g->use_sub = true;
 		for (unsigned i = 0; i < nw; i++) {
 			s = gi_sub_new(g, SUBK_WORKER, (uint8_t)gen_u32(g->src, 2, 5));
+			if (s < 0)
+				break;
 			if (g->subs[s].nargs > 2 && gen_bool(g->src, 50))
 				g->subs[s].ptr_arg = (int8_t)gen_u32(g->src, 3, g->subs[s].nargs);
 			g->subs[s].callee_lo = s + 1;
@@ -99,10 +100,14 @@ void gi_calls_plan(struct gi *g)
 			prefix = 2;
 		}
 		f = gi_sub_new(g, SUBK_REC, 2);
+		if (f < 0)
+			return;
 		g->subs[f].next = (int8_t)f;
 		if (variant == 1) {	/* f -> g -> f */
 			int m = gi_sub_new(g, SUBK_REC, 2);
 
+			if (m < 0)
+				return;
 			g->subs[f].next = (int8_t)m;
 			g->subs[m].next = (int8_t)f;
 			g->subs[m].bounded = bounded;
