@@ -440,6 +440,15 @@ static void put_hex(struct sbuf *sb, const uint8_t *b, size_t n)
 		sbuf_printf(sb, "%02x%c", b[i], i + 1 == n || i % 16 == 15 ? '\n' : ' ');
 }
 
+/* Every gen_program flag its own bit (two once shared one). */
+#define F(x) GEN_PROG_##x
+_Static_assert((F(MAY_NOT_TERMINATE) | F(HUGE) | F(CALL_TRAP) | F(CALLS_UNSAFE) | F(NULL_UNSAFE) |
+		F(STACK_UNWRITTEN) | F(ARRAY_FILL) | F(LOOP_DEF) | F(REG_UNWRITTEN) | F(TWIN_UNSAFE)) ==
+	       (F(MAY_NOT_TERMINATE) + F(HUGE) + F(CALL_TRAP) + F(CALLS_UNSAFE) + F(NULL_UNSAFE) +
+		F(STACK_UNWRITTEN) + F(ARRAY_FILL) + F(LOOP_DEF) + F(REG_UNWRITTEN) + F(TWIN_UNSAFE)),
+	       "two gen_program flags share a bit");
+#undef F
+
 void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 {
 	sbuf_printf(sb, "; bpfscev gen: xdp program, %zu instructions, input %zu bytes\n", p->len,
@@ -462,6 +471,8 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 		sbuf_puts(sb, " written-by-every-iteration");
 	if (p->flags & GEN_PROG_REG_UNWRITTEN)
 		sbuf_puts(sb, " register-unwritten (loop may run no iteration)");
+	if (p->flags & GEN_PROG_TWIN_UNSAFE)
+		sbuf_puts(sb, " may-goto-twin (safe only within 2^23 iterations)");
 	sbuf_puts(sb, "\n; shapes:");
 	for (unsigned s = 0; s < GEN_SHAPE__COUNT; s++)
 		if (p->shapes & (1ull << s))

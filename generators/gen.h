@@ -324,7 +324,7 @@ struct gen_loop {
 #define GEN_PROG_HUGE (1u << 1)		/* max_steps above knobs.step_budget (or unknown) */
 #define GEN_PROG_CALL_TRAP (1u << 2)	/* a run may stop at the interpreter's call limits
 					 * (INTERP_TRAP_LIMIT: 8 frames, 512 bytes) */
-#define GEN_PROG_TWIN_UNSAFE (1u << 5)	/* the may_goto twin: safe only if a may_goto loop ran at
+#define GEN_PROG_TWIN_UNSAFE (1u << 9)	/* the may_goto twin: safe only if a may_goto loop ran at
 					 * most 2^23 times, which a timed kernel exceeds */
 #define GEN_PROG_CALLS_UNSAFE (1u << 3)	/* the kernel refuses its calls: recursion, more than
 					 * GEN_MAX_FRAMES or GEN_MAX_STACK */
