@@ -675,6 +675,7 @@ static int run_function(struct engine *en, uint32_t f)
 		if (cx->fn_seen && (cx->fn_seen[f] & 1))
 			for (int r = 1; r <= 5; r++)
 				s->regs[r] = cx->fn_args[f][r];
+		absint_cb_entry(cx, f, s);
 	}
 	en->queued[cx->rpo_index[entry]] = 1;
 	pos = lo;

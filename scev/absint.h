@@ -145,6 +145,17 @@ bool absint_is_header(const struct scev_ctx *cx, uint32_t b, uint32_t *l);
 void absint_put_claims(struct engine *en, const struct astate *s, uint32_t pc);
 int absint_fill_loops(struct engine *en, struct claim_prog *out);
 
+/* absint_callbacks.c: a bpf_loop call's r0, noting the callback's arguments and the bytes of
+ * the caller's frame it may read; the entry state of a callback; the kernel's rules at the call
+ * and at a callback's exit (true when pc is one of those, checked), and for an access [lo, hi)
+ * through a REGION_CALLER_STACK pointer (true when it failed). */
+struct aval absint_cb_call(struct engine *en, struct astate *s, uint32_t pc);
+void absint_cb_entry(const struct scev_ctx *cx, uint32_t f, struct astate *s);
+bool absint_cb_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			   uint32_t pc);
+bool absint_cb_verify_access(struct scev_ctx *cx, struct scev_verdict *v, const struct aval *a,
+			     uint32_t pc, __int128 lo, __int128 hi, bool write);
+
 /* absint_verdict.c */
 int absint_verify_block(struct engine *en, uint32_t b);
 int absint_verify_loops(struct engine *en);

@@ -17,7 +17,8 @@ void absint_put_claims(struct engine *en, const struct astate *s, uint32_t pc)
 		const struct aval *a = &s->regs[r];
 		struct claim_range c = { .pc = pc, .loc = r };
 
-		if (a->kind == AV_TOP || (a->kind == AV_SCALAR && range_is_unknown(&a->r)))
+		if (a->kind == AV_TOP || (a->kind == AV_SCALAR && range_is_unknown(&a->r)) ||
+		    (a->kind == AV_PTR && a->region == REGION_CALLER_STACK))
 			continue;
 		c.is_ptr = a->kind == AV_PTR;
 		c.region = a->region;
@@ -42,7 +43,8 @@ void absint_put_claims(struct engine *en, const struct astate *s, uint32_t pc)
 		const struct aval *a = &s->cells[k].v;
 		struct claim_range c = { .pc = pc, .loc = LOC_SLOT(s->cells[k].off, s->cells[k].size) };
 
-		if (a->kind == AV_TOP || (a->kind == AV_SCALAR && range_is_unknown(&a->r)))
+		if (a->kind == AV_TOP || (a->kind == AV_SCALAR && range_is_unknown(&a->r)) ||
+		    (a->kind == AV_PTR && a->region == REGION_CALLER_STACK))
 			continue;
 		c.is_ptr = a->kind == AV_PTR;
 		c.region = a->region;

@@ -393,15 +393,13 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 			bool stack_arg = false;
 			uint16_t args = 0x3e;
 
-			if (ebpf_is_helper_call(i) && i->imm == BPF_FUNC_loop && cx->cb)
-				scev_cb_facts__note(cx->cb, pc, s->regs[1].kind == AV_SCALAR,
-						    &s->regs[1].r, s->regs[4].kind == AV_SCALAR,
-						    &s->regs[4].r);
 			if (ebpf_is_pseudo_call(i))
 				args = cx->args_read[cx->st.cfg->blocks[cx->st.cfg->block_of[pc + 1 + i->imm]].func];
 			for (int r = 1; r <= 5; r++)
 				stack_arg = stack_arg || ((args >> r & 1) && may_be_stack(&s->regs[r]));
-			if (ebpf_is_helper_call(i)) {
+			if (ebpf_is_helper_call(i) && i->imm == BPF_FUNC_loop) {
+				v = absint_cb_call(en, s, pc);	/* (no prototype: r3 is havocked) */
+			} else if (ebpf_is_helper_call(i)) {
 				v = helper_result(cx, i->imm, s);
 				if (v.kind == AV_PTR && v.maybe_null) {
 					v.id = aval_null_id(pc);

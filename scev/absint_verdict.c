@@ -139,6 +139,9 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 		}
 		VFAIL(VERDICT_UNSUPPORTED, pc, "context of this program type (a plain buffer of "
 		      "unknown size)");
+	case REGION_CALLER_STACK:
+		absint_cb_verify_access(cx, v, a, pc, lo, hi, write);
+		return;
 	default:
 		VFAIL(VERDICT_UNSAFE, pc, "R%u points to %s, which cannot be accessed", reg,
 		      claim_region_name(a->region));
@@ -275,6 +278,10 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 
 	if (v->kind != VERDICT_SAFE)
 		return;
+	if (absint_cb_verify_insn(cx, v, s, pc) && v->kind != VERDICT_SAFE)
+		return;
+	if (ebpf_is_helper_call(i) && i->imm == BPF_FUNC_loop)
+		return;	/* (checked above) */
 	if (ebpf_is_call(i)) {
 		if (!ebpf_is_helper_call(i)) {
 			if (ebpf_is_pseudo_call(i))

@@ -19,6 +19,11 @@
 
 enum aval_kind { AV_SCALAR, AV_PTR, AV_TOP };
 
+/* A pointer into the frame of another function on the call chain: a bpf_loop callback's ctx
+ * (absint_callbacks.c), map = that function's id.  The analyzer's own region, never in claims:
+ * no oracle can tell which frame of a run it means. */
+#define REGION_CALLER_STACK 32
+
 struct aval {
 	uint8_t kind;
 	uint8_t region;		/* enum claim_region */

@@ -127,6 +127,14 @@ struct scev_ctx {
 	/* bpf_loop calls in the last pass (callbacks.h): per pc, r1 (nr) and r4 (flags) joined
 	 * over every state the call was reached with; NULL in the other passes */
 	struct scev_cb_facts *cb;
+	/* bpf_loop callbacks (callbacks.h); per function, 1 when it is one only bpf_loop calls */
+	struct scev_cb_loops cbl;
+	uint8_t *fn_cb;
+	/* per function: the bytes of its frame written on every path to each of its bpf_loop calls
+	 * that pass a pointer into it, as the previous pass saw them (outer_init, read by the
+	 * verdict) and the running pass sees them (*_acc, seen when some call was reached) */
+	struct fpmask *outer_init, *outer_init_acc;
+	uint8_t *outer_seen_acc;
 	/* symex.c: per loop, the number of the body walk (sym_runs) that stepped over it as a
 	 * collapsed child, so no walk clears an array of every loop */
 	uint32_t *sym_collapsed;

@@ -163,6 +163,11 @@ static void ctx_free(struct scev_ctx *cx)
 	free(cx->fn_ret_acc);
 	free(cx->fn_seen);
 	free(cx->fn_seen_acc);
+	free(cx->fn_cb);
+	free(cx->outer_init);
+	free(cx->outer_init_acc);
+	free(cx->outer_seen_acc);
+	scev_cb_loops__free(&cx->cbl);
 	if (cx->sums)
 		for (uint32_t l = 0; l < cx->st.loops->nloops; l++)
 			sym_summary__free(&cx->sums[l]);
@@ -194,21 +199,18 @@ static int claim_callback_loops(struct scev_ctx *cx, struct claim_prog *out,
 {
 	const struct scev_loops *lf = cx->st.loops;
 	uint32_t nf = cx->st.cfg->nfuncs;
-	struct scev_cb_loops cb;
+	const struct scev_cb_loops *cb = &cx->cbl;
 	uint32_t *headers;
 	struct range *ret;
 	int err;
 
-	if ((err = scev_cb_loops__find(&cb, cx->st.cfg)))
-		return err;
-	if (!cb.n)
+	if (!cb->n)
 		return 0;
 	headers = calloc(lf->nloops ? lf->nloops : 1, sizeof(*headers));
 	ret = calloc(nf, sizeof(*ret));
 	if (!headers || !ret) {
 		free(headers);
 		free(ret);
-		scev_cb_loops__free(&cb);
 		return -ENOMEM;
 	}
 	for (uint32_t l = 0; l < lf->nloops; l++)
@@ -222,10 +224,29 @@ static int claim_callback_loops(struct scev_ctx *cx, struct claim_prog *out,
 	}
 	facts->ret = ret;
 	facts->ret_seen = cx->fn_ret_acc ? cx->fn_seen_acc : NULL;
-	err = scev_cb_loops__claim(out, cx->st.cfg, &cb, facts, headers, lf->nloops);
+	err = scev_cb_loops__claim(out, cx->st.cfg, cb, facts, headers, lf->nloops);
 	free(headers);
-	scev_cb_loops__free(&cb);
 	return err;
+}
+
+/* The verdict read the callers' frames through bpf_loop ctx pointers with what the first pass
+ * knew written before the calls (outer_init): the last pass must know at least that much. */
+static void check_outer_init(struct scev_ctx *cx, struct scev_verdict *v)
+{
+	for (uint32_t f = 0; f < cx->st.cfg->nfuncs; f++) {
+		if (!cx->outer_seen_acc[f])
+			continue;
+		for (int k = 0; k < FP_FRAME / 64; k++) {
+			if (cx->outer_init[f].w[k] & ~cx->outer_init_acc[f].w[k] &&
+			    v->kind == VERDICT_SAFE) {
+				v->kind = VERDICT_UNSUPPORTED;
+				v->pc = cx->st.cfg->funcs[f].start;
+				snprintf(v->reason, sizeof(v->reason), "the stack bytes written before "
+					 "the bpf_loop calls of the function at %u differ between "
+					 "passes", cx->st.cfg->funcs[f].start);
+			}
+		}
+	}
 }
 
 static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
@@ -260,6 +281,15 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 		goto fail;
 	if (scev_calls__build(&cx.calls, cx.st.cfg))
 		goto fail;
+	/* bpf_loop callbacks: analyzed from the arguments at their bpf_loop calls */
+	if (scev_cb_loops__find(&cx.cbl, cx.st.cfg) ||
+	    !(cx.fn_cb = calloc(cx.st.cfg->nfuncs, 1)) ||
+	    !(cx.outer_init = calloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_init))) ||
+	    !(cx.outer_init_acc = calloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_init_acc))) ||
+	    !(cx.outer_seen_acc = calloc(cx.st.cfg->nfuncs, 1)))
+		goto fail;
+	for (uint32_t k = 0; k < cx.cbl.n; k++)
+		cx.fn_cb[cx.cbl.v[k].func] = cx.cbl.v[k].only_bpf_loop;
 	/* Recursion and call depth first: they are the kernel's first word on a program. */
 	if (verdict) {
 		cx.fn_stack = calloc(cx.st.cfg->nfuncs, sizeof(*cx.fn_stack));
@@ -316,12 +346,19 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 								    cx.insns[pc].imm]].func] &= 2;
 		for (int round = 0; round < 6 && !stable; round++) {
 			memset(cx.fn_seen_acc, 0, nf);
+			memset(cx.outer_seen_acc, 0, nf);
 			stack_spans_reset(&cx, false);
 			if ((err = absint_run(&cx, out)))
 				goto fail;
 			stable = true;
 			for (uint32_t f = 0; f < nf; f++) {
-				if (cx.fn_seen_acc[f] & 1)
+				/* a bpf_loop callback starts from its first calls' arguments (not
+				 * from "some number", which would make a ctx pointer unknown) */
+				if (cx.fn_cb[f] && (cx.fn_seen_acc[f] & 1) && !(cx.fn_seen[f] & 1)) {
+					memcpy(cx.fn_args[f], cx.fn_args_acc[f], sizeof(cx.fn_args[f]));
+					cx.fn_seen[f] |= 1;
+					stable = false;
+				} else if (cx.fn_seen_acc[f] & 1)
 					for (int r = 1; r <= 5; r++)
 						if (!aval_subset(&cx.fn_args_acc[f][r], &cx.fn_args[f][r])) {
 							stable = false;
@@ -339,6 +376,11 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 		}
 		if (!stable)
 			memset(cx.fn_seen, 0, nf);	/* no summaries: arguments and results unknown */
+		/* the caller bytes callbacks may read: what the last round saw (checked below) */
+		for (uint32_t f = 0; f < nf; f++)
+			if (cx.outer_seen_acc[f])
+				cx.outer_init[f] = cx.outer_init_acc[f];
+		memset(cx.outer_seen_acc, 0, nf);
 		stack_spans_reset(&cx, false);
 	}
 	if ((err = absint_run(&cx, out)))
@@ -364,6 +406,8 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 	if ((err = absint_run(&cx, out)))
 		goto fail;
 	cx.cb = NULL;
+	if (verdict)
+		check_outer_init(&cx, verdict);
 	if (verdict) {
 		err = -ENOMEM;
 		if (scev_calls_check(&cx, verdict, cx.fn_stack))

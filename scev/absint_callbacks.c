@@ -1,0 +1,197 @@
+/* bpf_loop in the range analysis and the safety verdict (callbacks.h says which functions are
+ * bpf_loop bodies): the call's effect on the caller, the callback's entry state, and the
+ * kernel's rules at the call and at the callback's exits.
+ *
+ * The callback is analyzed once, as a function of its own, from the join over every bpf_loop
+ * call that takes it (the function summaries of scev.c): r1 the index, in [0, min(nr, 2^23))
+ * with nr's range at the call; r2 the ctx argument, NULL or a pointer into the caller's frame
+ * (REGION_CALLER_STACK, tagged with the function whose frame it is); r3-r5 not readable.  The
+ * kernel (6.18, set_loop_callback_state) takes r1 as any scalar and r0 after the call as any
+ * scalar: the ranges here are narrower than its, never wider than a run's.
+ *
+ * Accesses through a caller-frame pointer are checked against that frame: inside [-512, 0),
+ * and reads only of bytes the caller wrote on every path to each of its bpf_loop calls
+ * (outer_init, from the previous pass; scev.c checks afterwards that the last pass saw at
+ * least as much).  What they read is unknown; what they write reaches the caller because
+ * bpf_loop, like any call that may take a stack pointer, forgets every cell of the caller's
+ * frame.
+ */
+#include <stdio.h>
+
+#include "scev/absint.h"
+
+#define EINVAL_ 22
+#define E2BIG_ 7
+
+/* The callback a bpf_loop call at pc takes (callbacks.h), or NULL. */
+static const struct scev_cb_loop *cb_at(const struct scev_ctx *cx, uint32_t pc)
+{
+	for (uint32_t k = 0; k < cx->cbl.n; k++)
+		for (uint32_t c = 0; c < cx->cbl.v[k].ncalls; c++)
+			if (cx->cbl.v[k].calls[c] == pc)
+				return &cx->cbl.v[k];
+	return NULL;
+}
+
+static uint32_t func_of(const struct scev_ctx *cx, uint32_t pc)
+{
+	return cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func;
+}
+
+/* Most calls of the callback a bpf_loop with nr = r1 makes: nr is taken as a u32 by the helper,
+ * and above BPF_MAX_LOOPS it makes none (-E2BIG). */
+static uint64_t max_calls(const struct aval *nr)
+{
+	uint64_t m = nr->kind == AV_SCALAR ? nr->r.u32_max : UINT32_MAX;
+
+	return m > SCEV_MAX_LOOPS ? SCEV_MAX_LOOPS : m;
+}
+
+/* r3 of a bpf_loop call as the callback's r2: a pointer into this frame becomes one into the
+ * caller's frame f. */
+static struct aval ctx_arg(const struct aval *r3, uint32_t f)
+{
+	struct aval v = *r3;
+
+	if (v.kind == AV_PTR && v.region == REGION_STACK && !v.maybe_null)
+		v = aval_ptr(REGION_CALLER_STACK, (uint16_t)f, r3->r);
+	v.id = 0;
+	return v;
+}
+
+struct aval absint_cb_call(struct engine *en, struct astate *s, uint32_t pc)
+{
+	struct scev_ctx *cx = en->cx;
+	const struct aval *nr = &s->regs[1], *fl = &s->regs[4];
+	const struct scev_cb_loop *cb = cb_at(cx, pc);
+	uint32_t f = func_of(cx, pc);
+	uint64_t m = max_calls(nr), zero;
+
+	if (cx->cb)
+		scev_cb_facts__note(cx->cb, pc, nr->kind == AV_SCALAR, &nr->r,
+				    fl->kind == AV_SCALAR, &fl->r);
+	/* the callback's arguments, for its next analysis (scev.c) */
+	if (cb && cb->only_bpf_loop && cx->fn_args_acc) {
+		struct aval a[6];
+
+		for (int r = 0; r < 6; r++)
+			a[r] = aval_top();
+		a[1] = aval_scalar(range_urange(0, m ? m - 1 : 0));
+		a[2] = ctx_arg(&s->regs[3], f);
+		for (int r = 1; r <= 5; r++)
+			cx->fn_args_acc[cb->func][r] = cx->fn_seen_acc[cb->func] & 1
+				? aval_join(&cx->fn_args_acc[cb->func][r], &a[r]) : a[r];
+		cx->fn_seen_acc[cb->func] |= 1;
+	}
+	/* the caller's bytes written before the call, which the callback may read */
+	if (cx->outer_init_acc && s->regs[3].kind == AV_PTR && s->regs[3].region == REGION_STACK) {
+		struct fpmask *acc = &cx->outer_init_acc[f];
+
+		if (cx->outer_seen_acc[f])
+			for (int k = 0; k < FP_FRAME / 64; k++)
+				acc->w[k] &= s->sinit.w[k];
+		else
+			*acc = s->sinit;
+		cx->outer_seen_acc[f] = 1;
+	}
+	/* r0: the calls made (i + 1 when the i-th returns 1, else nr), or -EINVAL for flags other
+	 * than 0, or -E2BIG for nr above 2^23 (compared in 64 bits when the kernel inlines it) */
+	if (aval_is_const(fl, &zero) && zero == 0 && nr->kind == AV_SCALAR &&
+	    nr->r.umax <= SCEV_MAX_LOOPS)
+		return aval_scalar(range_urange(0, nr->r.umax));
+	return aval_scalar(range_srange(-EINVAL_, (int64_t)m));
+}
+
+void absint_cb_entry(const struct scev_ctx *cx, uint32_t f, struct astate *s)
+{
+	if (cx->fn_cb && cx->fn_cb[f])
+		s->init = 1u << 1 | 1u << 2 | 1u << EBPF_REG_FP;	/* r3-r5: not readable */
+}
+
+#define CBFAIL(kind_, pc_, ...)                                                                  \
+	do {                                                                                      \
+		if (v->kind == VERDICT_SAFE) {                                                    \
+			v->kind = (kind_);                                                        \
+			v->pc = (pc_);                                                            \
+			snprintf(v->reason, sizeof(v->reason), __VA_ARGS__);                      \
+		}                                                                                 \
+		return true;                                                                      \
+	} while (0)
+
+bool absint_cb_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			   uint32_t pc)
+{
+	const struct bpf_insn *i = &cx->insns[pc];
+	const struct scev_cb_loop *cb;
+	const struct aval *ctx;
+	uint64_t zero;
+
+	if (ebpf_is_exit(i)) {
+		const struct aval *r0 = &s->regs[0];
+
+		if (!cx->fn_cb || !cx->fn_cb[func_of(cx, pc)])
+			return false;
+		v->checks++;
+		if (!(s->init & 1))
+			CBFAIL(VERDICT_UNSAFE, pc, "R0 may be read before it is written (not written "
+			       "on some path)");
+		/* the kernel's callback_ret_range of bpf_loop, on the 64-bit signed bounds */
+		if (r0->kind != AV_SCALAR)
+			CBFAIL(VERDICT_UNSAFE, pc, "At callback return R0 is not known to be a scalar "
+			       "(bpf_loop's callback must return 0 or 1)");
+		if (r0->r.smin < 0 || r0->r.smax > 1)
+			CBFAIL(VERDICT_UNSAFE, pc, "At callback return R0 in s[%lld, %lld], should have "
+			       "been in [0, 1] (bpf_loop)", (long long)r0->r.smin,
+			       (long long)r0->r.smax);
+		return true;
+	}
+	if (!ebpf_is_helper_call(i) || i->imm != BPF_FUNC_loop)
+		return false;
+	v->checks++;
+	for (int r = 1; r <= 4; r++)
+		if (!(s->init & (1u << r)))
+			CBFAIL(VERDICT_UNSAFE, pc, "R%d may be read before it is written (not written "
+			       "on some path)", r);
+	cb = cb_at(cx, pc);
+	if (!cb)
+		CBFAIL(VERDICT_UNSUPPORTED, pc, "bpf_loop: the callback is not a function address "
+		       "loaded into R2 in the same block");
+	if (!cb->only_bpf_loop)
+		CBFAIL(VERDICT_UNSUPPORTED, pc, "bpf_loop: callback at %u: %s", cb->header, cb->why);
+	if (!cx->fn_seen || !(cx->fn_seen[cb->func] & 1))
+		CBFAIL(VERDICT_UNSUPPORTED, pc, "bpf_loop: the arguments of the callback at %u are "
+		       "not known (the function summaries did not settle)", cb->header);
+	/* ARG_PTR_TO_STACK_OR_NULL: a stack pointer of any frame, or NULL */
+	ctx = &s->regs[3];
+	if (ctx->kind == AV_PTR && !ctx->maybe_null &&
+	    (ctx->region == REGION_STACK || ctx->region == REGION_CALLER_STACK))
+		return true;
+	if (aval_is_const(ctx, &zero) && zero == 0)
+		return true;
+	if (ctx->kind == AV_TOP)
+		CBFAIL(VERDICT_UNSUPPORTED, pc, "bpf_loop: R3 (the callback's ctx) is not known to "
+		       "be a stack pointer or NULL");
+	CBFAIL(VERDICT_UNSAFE, pc, "bpf_loop: R3 type=%s expected=fp or NULL",
+	       ctx->kind == AV_SCALAR ? "scalar" : ctx->maybe_null ? "pointer or NULL"
+				       : claim_region_name(ctx->region));
+}
+
+bool absint_cb_verify_access(struct scev_ctx *cx, struct scev_verdict *v,
+			     const struct aval *a, uint32_t pc, __int128 lo, __int128 hi,
+			     bool write)
+{
+	uint32_t owner = a->map;
+
+	if (lo < -EBPF_STACK_SIZE || hi > 0) {
+		CBFAIL(VERDICT_UNSAFE, pc, "access [%lld, %lld) of the caller's stack outside "
+		       "[-512, 0)", (long long)lo, (long long)hi);
+	}
+	/* the kernel grows the frame the pointer points into */
+	if (cx->fn_stack && owner < cx->st.cfg->nfuncs && (uint32_t)-lo > cx->fn_stack[owner])
+		cx->fn_stack[owner] = (uint32_t)-lo;
+	if (!write && (!cx->outer_init || owner >= cx->st.cfg->nfuncs ||
+		       !fpmask_all(&cx->outer_init[owner], (int64_t)lo, (int64_t)hi)))
+		CBFAIL(VERDICT_UNSAFE, pc, "read of the caller's stack bytes [%lld, %lld) not "
+		       "written before every bpf_loop call", (long long)lo, (long long)hi);
+	return false;
+}
