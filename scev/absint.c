@@ -677,7 +677,7 @@ static int run_function(struct engine *en, uint32_t f)
 				s->regs[r] = cx->fn_args[f][r];
 		absint_cb_entry(cx, f, s);
 	}
-	en->queued[cx->rpo_index[entry]] = 1;
+	en->queued[cx->rpo_index[entry]] = s->live;	/* (a callback nothing calls: not) */
 	pos = lo;
 	while (pos < hi) {
 		uint32_t b = cx->rpo[pos], lowest = UINT32_MAX;

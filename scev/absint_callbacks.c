@@ -104,8 +104,11 @@ struct aval absint_cb_call(struct engine *en, struct astate *s, uint32_t pc)
 
 void absint_cb_entry(const struct scev_ctx *cx, uint32_t f, struct astate *s)
 {
-	if (cx->fn_cb && cx->fn_cb[f])
-		s->init = 1u << 1 | 1u << 2 | 1u << EBPF_REG_FP;	/* r3-r5: not readable */
+	if (!cx->fn_cb || !cx->fn_cb[f])
+		return;
+	s->init = 1u << 1 | 1u << 2 | 1u << EBPF_REG_FP;	/* r3-r5: not readable */
+	if (cx->cb_unseen_dead && !(cx->fn_seen && (cx->fn_seen[f] & 1)))
+		s->live = false;
 }
 
 #define CBFAIL(kind_, pc_, ...)                                                                  \

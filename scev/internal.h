@@ -130,6 +130,9 @@ struct scev_ctx {
 	/* bpf_loop callbacks (callbacks.h); per function, 1 when it is one only bpf_loop calls */
 	struct scev_cb_loops cbl;
 	uint8_t *fn_cb;
+	bool cb_unseen_dead;	/* a callback no bpf_loop call was seen to take is not run: in
+				 * the summary rounds (until one takes it), and after them when
+				 * they settled (none does) */
 	/* per function: the bytes of its frame written on every path to each of its bpf_loop calls
 	 * that pass a pointer into it, as the previous pass saw them (outer_init, read by the
 	 * verdict) and the running pass sees them (*_acc, seen when some call was reached) */

@@ -344,6 +344,7 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 			if (ebpf_is_ldimm64(&cx.insns[pc]) && cx.insns[pc].src_reg == BPF_PSEUDO_FUNC)
 				cx.fn_seen[cx.st.cfg->blocks[cx.st.cfg->block_of[pc + 1 +
 								    cx.insns[pc].imm]].func] &= 2;
+		cx.cb_unseen_dead = true;
 		for (int round = 0; round < 6 && !stable; round++) {
 			memset(cx.fn_seen_acc, 0, nf);
 			memset(cx.outer_seen_acc, 0, nf);
@@ -374,8 +375,10 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 				}
 			}
 		}
-		if (!stable)
+		if (!stable) {
 			memset(cx.fn_seen, 0, nf);	/* no summaries: arguments and results unknown */
+			cx.cb_unseen_dead = false;
+		}
 		/* the caller bytes callbacks may read: what the last round saw (checked below) */
 		for (uint32_t f = 0; f < nf; f++)
 			if (cx.outer_seen_acc[f])
