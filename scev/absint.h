@@ -149,7 +149,14 @@ int absint_fill_loops(struct engine *en, struct claim_prog *out);
  * the caller's frame it may read; the entry state of a callback; the kernel's rules at the call
  * and at a callback's exit (true when pc is one of those, checked), and for an access [lo, hi)
  * through a REGION_CALLER_STACK pointer (true when it failed). */
-struct aval absint_cb_call(struct engine *en, struct astate *s, uint32_t pc);
+struct aval absint_cb_call(struct engine *en, struct astate *s, uint32_t pc,
+			   struct stack_span *writes);
+/* A store or helper write of size bytes at a + off: noted when it may land in another
+ * function's frame (REGION_CALLER_STACK, or an unknown pointer outside the main function); and
+ * a write nothing places at all. */
+void absint_cb_note_write(struct scev_ctx *cx, uint32_t pc, const struct aval *a, int64_t off,
+			  uint64_t size);
+void absint_cb_note_unknown(struct scev_ctx *cx, uint32_t pc);
 void absint_cb_entry(const struct scev_ctx *cx, uint32_t f, struct astate *s);
 bool absint_cb_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			   uint32_t pc);

@@ -11,10 +11,11 @@
  *
  * Accesses through a caller-frame pointer are checked against that frame: inside [-512, 0),
  * and reads only of bytes the caller wrote on every path to each of its bpf_loop calls
- * (outer_init, from the previous pass; scev.c checks afterwards that the last pass saw at
- * least as much).  What they read is unknown; what they write reaches the caller because
- * bpf_loop, like any call that may take a stack pointer, forgets every cell of the caller's
- * frame.
+ * (outer_init, from the previous pass).  What they read is unknown.  What they write reaches
+ * the caller: its bpf_loop calls forget the span of its frame that stores and helpers anywhere
+ * wrote through pointers into it (outer_write, from the previous pass; all of it when some
+ * write outside the main function went through a pointer nothing places).  scev.c iterates
+ * both with the function summaries and checks that the last pass saw no more than assumed.
  */
 #include <stdio.h>
 
@@ -59,13 +60,55 @@ static struct aval ctx_arg(const struct aval *r3, uint32_t f)
 	return v;
 }
 
-struct aval absint_cb_call(struct engine *en, struct astate *s, uint32_t pc)
+static void span_add(struct stack_span *sp, int64_t lo, int64_t hi)
+{
+	lo = lo < -FP_FRAME ? -FP_FRAME : lo;
+	hi = hi > 0 ? 0 : hi;
+	if (lo >= hi)
+		return;
+	if (!stack_span_any(sp)) {
+		*sp = (struct stack_span){ (int16_t)lo, (int16_t)hi };
+		return;
+	}
+	if (lo < sp->lo)
+		sp->lo = (int16_t)lo;
+	if (hi > sp->hi)
+		sp->hi = (int16_t)hi;
+}
+
+void absint_cb_note_unknown(struct scev_ctx *cx, uint32_t pc)
+{
+	/* (the main function's frame is the outermost: its writes reach no caller) */
+	if (func_of(cx, pc) != 0)
+		cx->outer_write_any_acc = true;
+}
+
+void absint_cb_note_write(struct scev_ctx *cx, uint32_t pc, const struct aval *a, int64_t off,
+			  uint64_t size)
+{
+	if (!cx->outer_write_acc)
+		return;
+	if (a->kind == AV_PTR && a->region == REGION_CALLER_STACK && a->map < cx->st.cfg->nfuncs &&
+	    size <= FP_FRAME && a->r.smin >= -2 * FP_FRAME && a->r.smax <= 2 * FP_FRAME) {
+		span_add(&cx->outer_write_acc[a->map], a->r.smin + off,
+			 a->r.smax + off + (int64_t)size);
+		return;
+	}
+	if (a->kind == AV_TOP || a->kind == AV_SCALAR || a->region == REGION_CALLER_STACK)
+		absint_cb_note_unknown(cx, pc);
+}
+
+struct aval absint_cb_call(struct engine *en, struct astate *s, uint32_t pc,
+			   struct stack_span *writes)
 {
 	struct scev_ctx *cx = en->cx;
 	const struct aval *nr = &s->regs[1], *fl = &s->regs[4];
 	const struct scev_cb_loop *cb = cb_at(cx, pc);
 	uint32_t f = func_of(cx, pc);
 	uint64_t m = max_calls(nr), zero;
+
+	/* the callbacks' writes into this frame, as the previous pass saw them (scev.c) */
+	*writes = cx->outer_write ? cx->outer_write[f] : (struct stack_span){ -FP_FRAME, 0 };
 
 	if (cx->cb)
 		scev_cb_facts__note(cx->cb, pc, nr->kind == AV_SCALAR, &nr->r,

@@ -176,6 +176,9 @@ static bool helper_stack_writes(struct engine *en, struct astate *s, uint32_t pc
 	for (int k = 0; k < 4; k++) {
 		const struct aval *a = &s->regs[k + 1], *n = &s->regs[k + 2];
 
+		if (p->args[k] == HARG_MEM_UNINIT || p->args[k] == HARG_MEM_RW)
+			absint_cb_note_write(en->cx, pc, a, 0,
+					     n->kind == AV_SCALAR ? n->r.umax : UINT64_MAX);
 		if ((p->args[k] != HARG_MEM_UNINIT && p->args[k] != HARG_MEM_RW) || !may_be_stack(a))
 			continue;
 		if (a->kind == AV_PTR && !a->maybe_null && n->kind == AV_SCALAR &&
@@ -352,6 +355,7 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 		if (i->dst_reg != EBPF_REG_FP && ptr_in(&a, REGION_STACK, &off))
 			note_stack_write(en, pc, off + i->off, off + i->off + size);
 		if (!ptr_in(&a, REGION_STACK, &off)) {
+			absint_cb_note_write(cx, pc, &a, i->off, size);	/* (other frames) */
 			if (a.kind == AV_PTR && a.region == REGION_STACK && !a.maybe_null &&
 			    a.r.smin >= -1024 && a.r.smax <= 1024) {
 				astate__invalidate(s, a.r.smin + i->off, a.r.smax + i->off + size);
@@ -398,7 +402,15 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 			for (int r = 1; r <= 5; r++)
 				stack_arg = stack_arg || ((args >> r & 1) && may_be_stack(&s->regs[r]));
 			if (ebpf_is_helper_call(i) && i->imm == BPF_FUNC_loop) {
-				v = absint_cb_call(en, s, pc);	/* (no prototype: r3 is havocked) */
+				struct stack_span w;
+
+				/* what the callbacks may write in this frame */
+				v = absint_cb_call(en, s, pc, &w);
+				stack_arg = false;
+				if (stack_span_any(&w)) {
+					astate__invalidate(s, w.lo, w.hi);
+					note_stack_write(en, pc, w.lo, w.hi);
+				}
 			} else if (ebpf_is_helper_call(i)) {
 				v = helper_result(cx, i->imm, s);
 				if (v.kind == AV_PTR && v.maybe_null) {
@@ -417,6 +429,9 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 			if (stack_arg) {
 				s->n = 0;
 				note_stack_write(en, pc, -FP_FRAME, 0);
+				/* an unmodeled helper may write any frame it is given */
+				if (ebpf_is_helper_call(i))
+					absint_cb_note_unknown(cx, pc);
 			}
 			if (ebpf_is_helper_call(i))
 				helper_effects(s, i->imm);

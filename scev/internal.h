@@ -138,6 +138,11 @@ struct scev_ctx {
 	 * verdict) and the running pass sees them (*_acc, seen when some call was reached) */
 	struct fpmask *outer_init, *outer_init_acc;
 	uint8_t *outer_seen_acc;
+	/* per function: the span of its frame that writes through pointers into it from other
+	 * frames may change (outer_write, assumed at its bpf_loop calls; outer_write_acc, seen by
+	 * the running pass), and whether the running pass saw a write it could not place */
+	struct stack_span *outer_write, *outer_write_acc;
+	bool outer_write_any_acc;
 	/* symex.c: per loop, the number of the body walk (sym_runs) that stepped over it as a
 	 * collapsed child, so no walk clears an array of every loop */
 	uint32_t *sym_collapsed;

@@ -167,6 +167,8 @@ static void ctx_free(struct scev_ctx *cx)
 	free(cx->outer_init);
 	free(cx->outer_init_acc);
 	free(cx->outer_seen_acc);
+	free(cx->outer_write);
+	free(cx->outer_write_acc);
 	scev_cb_loops__free(&cx->cbl);
 	if (cx->sums)
 		for (uint32_t l = 0; l < cx->st.loops->nloops; l++)
@@ -229,6 +231,43 @@ static int claim_callback_loops(struct scev_ctx *cx, struct claim_prog *out,
 	return err;
 }
 
+/* What callbacks may write of each caller's frame (internal.h): everything, or nothing seen
+ * yet by the running pass. */
+static void outer_write_all(struct scev_ctx *cx)
+{
+	for (uint32_t f = 0; f < cx->st.cfg->nfuncs; f++)
+		cx->outer_write[f] = (struct stack_span){ -FP_FRAME, 0 };
+}
+
+static void outer_write_reset(struct scev_ctx *cx)
+{
+	memset(cx->outer_write_acc, 0, cx->st.cfg->nfuncs * sizeof(*cx->outer_write_acc));
+	cx->outer_write_any_acc = false;
+}
+
+/* Grows outer_write by what the pass saw; true when it already covered it. */
+static bool outer_write_grow(struct scev_ctx *cx)
+{
+	bool covered = true;
+
+	for (uint32_t f = 0; f < cx->st.cfg->nfuncs; f++) {
+		struct stack_span *u = &cx->outer_write[f];
+		struct stack_span a = cx->outer_write_any_acc ? (struct stack_span){ -FP_FRAME, 0 }
+							      : cx->outer_write_acc[f];
+
+		if (!stack_span_any(&a) || (stack_span_any(u) && u->lo <= a.lo && a.hi <= u->hi))
+			continue;
+		covered = false;
+		if (stack_span_any(u)) {
+			u->lo = a.lo < u->lo ? a.lo : u->lo;
+			u->hi = a.hi > u->hi ? a.hi : u->hi;
+		} else {
+			*u = a;
+		}
+	}
+	return covered;
+}
+
 /* The verdict read the callers' frames through bpf_loop ctx pointers with what the first pass
  * knew written before the calls (outer_init): the last pass must know at least that much. */
 static void check_outer_init(struct scev_ctx *cx, struct scev_verdict *v)
@@ -286,8 +325,11 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 	    !(cx.fn_cb = calloc(cx.st.cfg->nfuncs, 1)) ||
 	    !(cx.outer_init = calloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_init))) ||
 	    !(cx.outer_init_acc = calloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_init_acc))) ||
-	    !(cx.outer_seen_acc = calloc(cx.st.cfg->nfuncs, 1)))
+	    !(cx.outer_seen_acc = calloc(cx.st.cfg->nfuncs, 1)) ||
+	    !(cx.outer_write = calloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_write))) ||
+	    !(cx.outer_write_acc = calloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_write_acc))))
 		goto fail;
+	outer_write_all(&cx);	/* (until the summary rounds know better) */
 	for (uint32_t k = 0; k < cx.cbl.n; k++)
 		cx.fn_cb[cx.cbl.v[k].func] = cx.cbl.v[k].only_bpf_loop;
 	/* Recursion and call depth first: they are the kernel's first word on a program. */
@@ -345,13 +387,15 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 				cx.fn_seen[cx.st.cfg->blocks[cx.st.cfg->block_of[pc + 1 +
 								    cx.insns[pc].imm]].func] &= 2;
 		cx.cb_unseen_dead = true;
+		memset(cx.outer_write, 0, nf * sizeof(*cx.outer_write));
 		for (int round = 0; round < 6 && !stable; round++) {
 			memset(cx.fn_seen_acc, 0, nf);
 			memset(cx.outer_seen_acc, 0, nf);
+			outer_write_reset(&cx);
 			stack_spans_reset(&cx, false);
 			if ((err = absint_run(&cx, out)))
 				goto fail;
-			stable = true;
+			stable = outer_write_grow(&cx);
 			for (uint32_t f = 0; f < nf; f++) {
 				/* a bpf_loop callback starts from its first calls' arguments (not
 				 * from "some number", which would make a ctx pointer unknown) */
@@ -378,7 +422,9 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 		if (!stable) {
 			memset(cx.fn_seen, 0, nf);	/* no summaries: arguments and results unknown */
 			cx.cb_unseen_dead = false;
+			outer_write_all(&cx);
 		}
+		outer_write_reset(&cx);	/* (the passes below check against outer_write) */
 		/* the caller bytes callbacks may read: what the last round saw (checked below) */
 		for (uint32_t f = 0; f < nf; f++)
 			if (cx.outer_seen_acc[f])
@@ -411,6 +457,17 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 	cx.cb = NULL;
 	if (verdict)
 		check_outer_init(&cx, verdict);
+	if (!outer_write_grow(&cx)) {
+		/* a callback wrote more of a caller's frame than the bpf_loop calls forgot */
+		if (verdict && verdict->kind == VERDICT_SAFE) {
+			verdict->kind = VERDICT_UNSUPPORTED;
+			snprintf(verdict->reason, sizeof(verdict->reason), "callbacks write more of "
+				 "their callers' frames in the last pass than in the first");
+		}
+		snprintf(out->note, sizeof(out->note), "callbacks write more of their callers' "
+			 "frames in the last pass than in the first: the claims after bpf_loop "
+			 "calls may not hold");
+	}
 	if (verdict) {
 		err = -ENOMEM;
 		if (scev_calls_check(&cx, verdict, cx.fn_stack))

@@ -87,6 +87,12 @@ static const struct {
 	  "expected=fp", AGREE },
 	{ "flags unwritten", "r1 = 3\nr2 = func cb ll\nr3 = 0\ncall bpf_loop\n" END "cb: " END,
 	  UNSAFE, "R4", AGREE },
+	/* fp-8 holds 0 before the call and what the callback wrote after it: used as an offset,
+	 * it is unbounded (a caller that kept 0 would call it safe) */
+	{ "the callback's write reaches the caller", INIT8 CALL("1", FP8, "0")
+	  "r0 = *(u64 *)(r10 -8)\nr1 = r10\nr1 += -16\nr1 += r0\nr0 = *(u8 *)(r1 +0)\n" END
+	  "cb: r3 = *(u64 *)(r2 +0)\nr3 += r1\nr3 += 1000\n*(u64 *)(r2 +0) = r3\n" END, UNSAFE,
+	  NULL, AGREE },
 	{ "unbounded loop in the callback", CALL("3", "r3 = 0\n", "0") END
 	  "cb: r4 = 0\nm: r4 += 1\nif r4 != 0 goto m\n" END, UNSAFE, "may not terminate", AGREE },
 	/* known differences */
