@@ -388,7 +388,11 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 								    cx.insns[pc].imm]].func] &= 2;
 		cx.cb_unseen_dead = true;
 		memset(cx.outer_write, 0, nf * sizeof(*cx.outer_write));
-		for (int round = 0; round < 6 && !stable; round++) {
+		/* (a callback is first run in the round after its first bpf_loop call is reached:
+		 * up to one round more per frame of a call chain, at most 8) */
+		uint32_t rounds = 6 + (cx.cbl.n ? (nf < 8 ? nf : 8) : 0);
+
+		for (uint32_t round = 0; round < rounds && !stable; round++) {
 			memset(cx.fn_seen_acc, 0, nf);
 			memset(cx.outer_seen_acc, 0, nf);
 			outer_write_reset(&cx);
