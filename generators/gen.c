@@ -443,9 +443,11 @@ static void put_hex(struct sbuf *sb, const uint8_t *b, size_t n)
 /* Every gen_program flag its own bit (two once shared one). */
 #define F(x) GEN_PROG_##x
 _Static_assert((F(MAY_NOT_TERMINATE) | F(HUGE) | F(CALL_TRAP) | F(CALLS_UNSAFE) | F(NULL_UNSAFE) |
-		F(STACK_UNWRITTEN) | F(ARRAY_FILL) | F(LOOP_DEF) | F(REG_UNWRITTEN) | F(TWIN_UNSAFE)) ==
+		F(STACK_UNWRITTEN) | F(ARRAY_FILL) | F(LOOP_DEF) | F(REG_UNWRITTEN) | F(TWIN_UNSAFE) |
+		F(HELPER_MEM_UNSAFE)) ==
 	       (F(MAY_NOT_TERMINATE) + F(HUGE) + F(CALL_TRAP) + F(CALLS_UNSAFE) + F(NULL_UNSAFE) +
-		F(STACK_UNWRITTEN) + F(ARRAY_FILL) + F(LOOP_DEF) + F(REG_UNWRITTEN) + F(TWIN_UNSAFE)),
+		F(STACK_UNWRITTEN) + F(ARRAY_FILL) + F(LOOP_DEF) + F(REG_UNWRITTEN) + F(TWIN_UNSAFE) +
+		F(HELPER_MEM_UNSAFE)),
 	       "two gen_program flags share a bit");
 #undef F
 
@@ -471,6 +473,8 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 		sbuf_puts(sb, " written-by-every-iteration");
 	if (p->flags & GEN_PROG_REG_UNWRITTEN)
 		sbuf_puts(sb, " register-unwritten (loop may run no iteration)");
+	if (p->flags & GEN_PROG_HELPER_MEM_UNSAFE)
+		sbuf_puts(sb, " helper-write-out-of-frame");
 	if (p->flags & GEN_PROG_TWIN_UNSAFE)
 		sbuf_puts(sb, " may-goto-twin (safe only within 2^23 iterations)");
 	sbuf_puts(sb, "\n; shapes:");

@@ -149,6 +149,11 @@
 	X(p_identity, 0, 0, 100,                                                                   \
 	  "the counter passes an identity chain before its step (negated twice at 64 bits, "      \
 	  "be32 twice at 32)")                                                                      \
+	X(p_helper_mem, 0, 0, 100,                                                                 \
+	  "a loop body has bpf_probe_read_kernel write 8 bytes to a[iv & 7] of the stack array")  \
+	X(p_helper_mem_over, 0, 0, 100,                                                            \
+	  "unsafe twin of p_helper_mem: index 1-7 put the destination at or past the frame's "    \
+	  "top")                                                                                    \
 	X(p_null_copy, 0, 0, 100,                                                                  \
 	  "a map lookup's result is copied or spilled and null-checked through another copy")     \
 	X(p_null_stale, 0, 0, 100,                                                                 \
@@ -335,6 +340,9 @@ struct gen_loop {
 						 * allows it; the unprivileged rule does not) */
 #define GEN_PROG_ARRAY_FILL (1u << 6)	/* p_array_fill: the stack array is written by a loop
 					 * (shapes are 64 bits, all taken: a flag) */
+#define GEN_PROG_HELPER_MEM_UNSAFE (1u << 10)	/* p_helper_mem_over: a helper's write may
+						 * leave the frame (INTERP_TRAP_MEM); the kernel
+						 * refuses it */
 #define GEN_PROG_LOOP_DEF (1u << 7)	/* p_loop_def: a register and a slot written by every
 					 * iteration of a loop run at least once, read after it */
 #define GEN_PROG_REG_UNWRITTEN (1u << 8)	/* p_loop_def_early: a run may read a register and

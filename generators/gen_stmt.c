@@ -307,6 +307,37 @@ static void stmt_pkt(struct gi *g, struct gi_loop *lp)
 	lp->shapes |= GEN_SH(PKT);
 }
 
+/* bpf_probe_read_kernel(fp + GEN_FP_ARRAY + ((iv & 7) << 3), 8, data): a helper writes 8 bytes
+ * of the stack array at an index the loop's variable chooses (p_helper_mem; the array is read
+ * elsewhere, so what it wrote flows into the accumulator).  p_helper_mem_over, its unsafe twin:
+ * the index steps by the array's depth, so index 0 writes a[0] and every other index at or past
+ * the frame's top (nothing else of the frame is ever overwritten). */
+static void stmt_helper_mem(struct gi *g, struct gi_loop *lp, bool over)
+{
+	int t = gi_var_copy(g, pick_iv(g, lp));
+
+	gi_alu(g, true, BPF_AND, t, 7);
+	if (over)
+		gi_alu(g, true, BPF_MUL, t, -GEN_FP_ARRAY);
+	else
+		gi_alu(g, true, BPF_LSH, t, 3);
+	gi_alu(g, true, BPF_ADD, t, GEN_FP_ARRAY);
+	gi_alux(g, true, BPF_ADD, t, EBPF_REG_FP);
+	gi_spill_caller_homes(g);
+	gi_alux(g, true, BPF_MOV, BPF_REG_1, t);
+	gi_mov_const(g, BPF_REG_2, 8, true);
+	gi_ldx(g, BPF_DW, BPF_REG_3, EBPF_REG_FP, GEN_FP_DATA);
+	gi_call_helper(g, BPF_FUNC_probe_read_kernel);
+	gi_fill_caller_homes(g);
+	note_call(g, lp);
+	g->scratch_busy = 1u << BPF_REG_0;
+	gi_var_alux(g, g->fn->acc, BPF_XOR, BPF_REG_0);
+	gi_scratch_release(g);
+	lp->shapes |= GEN_SH(HELPER);
+	if (over)
+		g->p->flags |= GEN_PROG_HELPER_MEM_UNSAFE;
+}
+
 static void stmt_helper(struct gi *g, struct gi_loop *lp)
 {
 	gi_spill_caller_homes(g);
@@ -401,6 +432,10 @@ void gi_gen_stmt(struct gi *g, struct gi_loop *lp)
 	if (!sub && gen_bool(g->src, k->p_bpf_loop))
 		return gi_stmt_bpf_loop(g, lp);
 	if (!sub) {
+		if (g->use_array && gen_bool(g->src, k->p_helper_mem))
+			return stmt_helper_mem(g, lp, false);
+		if (g->use_array && gen_bool(g->src, k->p_helper_mem_over))
+			return stmt_helper_mem(g, lp, true);
 		if (g->use_array && gen_bool(g->src, 50))
 			return stmt_array(g, lp);
 		if (g->use_map && gen_bool(g->src, 40))

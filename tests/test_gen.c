@@ -616,7 +616,8 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 	*steps = res.steps;
 	if (res.trap != INTERP_OK && res.trap != INTERP_TRAP_STEPS &&
 	    !(res.trap == INTERP_TRAP_LIMIT && (p->flags & GEN_PROG_CALL_TRAP)) &&
-	    !(res.trap == INTERP_TRAP_MEM && (p->flags & GEN_PROG_NULL_UNSAFE)))
+	    !(res.trap == INTERP_TRAP_MEM &&
+	      (p->flags & (GEN_PROG_NULL_UNSAFE | GEN_PROG_HELPER_MEM_UNSAFE))))
 		fprintf(stderr, "seed %llu: trap %d at pc %u: %s\n", (unsigned long long)seed, res.trap,
 			res.trap_pc, res.reason);
 	return res.trap;
@@ -627,7 +628,8 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 			  const char *what, struct run_stats *rs)
 {
 	bool endless = p->flags & GEN_PROG_MAY_NOT_TERMINATE, huge = p->flags & GEN_PROG_HUGE;
-	bool deep = p->flags & GEN_PROG_CALL_TRAP, null = p->flags & GEN_PROG_NULL_UNSAFE;
+	bool deep = p->flags & GEN_PROG_CALL_TRAP;
+	bool null = p->flags & (GEN_PROG_NULL_UNSAFE | GEN_PROG_HELPER_MEM_UNSAFE);
 	uint64_t budget = endless || huge ? k->step_budget : p->max_steps + 1, steps;
 	uint8_t other[GEN_INPUT_LEN];
 	enum interp_trap t;
@@ -1195,6 +1197,50 @@ static void test_knobs_control(void)
 	}
 }
 
+/* p_helper_mem and its unsafe twin p_helper_mem_over: the safe form's helper writes stay in
+ * the stack array (check_program allows no memory trap on two inputs), the twin, flagged, writes
+ * past the frame on some runs; both emit the call. */
+static void test_helper_mem_knobs(void)
+{
+	struct gen_program p = { 0 };
+	struct run_stats rs = { 0 };
+	unsigned calls[2] = { 0, 0 }, flagged = 0, traps = 0;
+
+	for (int twin = 0; twin < 2; twin++) {
+		struct gen_knobs k = knobs_with(twin ? "p_helper_mem_over" : "p_helper_mem", 100,
+						"p_array", 100);
+
+		for (uint64_t seed = 3300000; seed < 3300200; seed++) {
+			struct gen_src src;
+			uint64_t steps;
+			bool call = false;
+
+			gen_src_init_seed(&src, seed);
+			if (gen_program(&p, &src, &k)) {
+				CHECK(0, "seed %llu: gen_program failed", (unsigned long long)seed);
+				continue;
+			}
+			check_program(&p, &k, seed, twin ? "p_helper_mem_over" : "p_helper_mem", &rs);
+			for (size_t pc = 0; pc < p.len && !call; pc++)
+				call = ebpf_is_helper_call(&p.insns[pc]) &&
+				       p.insns[pc].imm == BPF_FUNC_probe_read_kernel;
+			calls[twin] += call;
+			CHECK(!!(p.flags & GEN_PROG_HELPER_MEM_UNSAFE) == (twin && call),
+			      "seed %llu: the twin's flag without its call, or the reverse",
+			      (unsigned long long)seed);
+			flagged += !!(p.flags & GEN_PROG_HELPER_MEM_UNSAFE);
+			if (p.flags & GEN_PROG_HELPER_MEM_UNSAFE)
+				traps += run_watched(&p, seed, p.input, p.max_steps + 1, &rs,
+						     &steps) == INTERP_TRAP_MEM;
+		}
+	}
+	CHECK(calls[0] > 50 && calls[1] > 50, "p_helper_mem: %u and %u of 200 programs call the "
+	      "helper", calls[0], calls[1]);
+	CHECK(traps > 10, "p_helper_mem_over: %u of %u flagged programs write out of the frame",
+	      traps, flagged);
+	gen_program__free(&p);
+}
+
 /* p_null_copy and its unsafe twin p_null_stale: the safe form never reads through NULL
  * (check_program runs each program on two inputs and allows no memory trap), its lookups do
  * return NULL (keys 4-7 of the four-entry map), and the twin, flagged, does read through NULL
@@ -1550,6 +1596,7 @@ int main(void)
 	test_calls();
 	test_knobs_control();
 	test_null_knobs();
+	test_helper_mem_knobs();
 	test_fill_knobs();
 	test_loop_def_knobs();
 	test_loop_once_knobs();

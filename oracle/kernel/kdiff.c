@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bpf/helper_proto.h"
 #include "oracle/exec/interp.h"
 #include "oracle/exec/stackinit.h"
 #include "oracle/kernel/kernel.h"
@@ -56,6 +57,16 @@ static bool log_reports_bug(const char *log, char *line, size_t n)
 	return false;
 }
 
+static bool helper_writes_memory(int32_t id)
+{
+	const struct ebpf_helper_proto *p = ebpf_helper_proto(id);
+
+	for (int k = 0; p && k < 5; k++)
+		if (p->args[k] == HARG_MEM_UNINIT || p->args[k] == HARG_MEM_RW)
+			return true;
+	return false;
+}
+
 /* Helpers whose results differ from run to run (or from our interpreter's helper stream). */
 static bool nondeterministic(const struct ebpf_prog *prog)
 {
@@ -73,6 +84,9 @@ static bool nondeterministic(const struct ebpf_prog *prog)
 		default:
 			break;
 		}
+		if (helper_writes_memory(i->imm))
+			return true;	/* the interpreter draws what it writes (a probe read, a
+					 * comm, a stack trace): not the kernel's bytes */
 	}
 	return false;
 }
