@@ -269,16 +269,39 @@ static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct
 }
 
 /* 'data + x OP data_end' tells how much packet there is on one arm: when data + x <= data_end,
- * at least min(x) bytes follow data. */
+ * at least min(x) bytes follow data; and when x is base_X + c (aval.h), at least c bytes follow
+ * base_X, whatever its variable part (the kernel's find_good_pkt_pointers). */
 static void pkt_refine(uint8_t op, bool is32, bool taken, const struct aval *a,
-		       const struct aval *b, uint64_t *pkt_min)
+		       const struct aval *b, struct astate *t)
 {
+	uint64_t *pkt_min = &t->pkt_min;
 	const struct aval *p = a, *e = b;
 	bool le;	/* the arm on which p <= e (le) or p < e (!le) holds */
 	uint64_t need;
 
 	if (is32)
 		return;
+	/* data_meta + x OP data (the kernel's PTR_TO_PACKET_META against the packet's start) */
+	if (a->kind == AV_PTR && b->kind == AV_PTR && !a->maybe_null && !b->maybe_null &&
+	    ((a->region == REGION_PKT_META && b->region == REGION_PKT) ||
+	     (a->region == REGION_PKT && b->region == REGION_PKT_META))) {
+		const struct aval *m = a->region == REGION_PKT_META ? a : b;
+		const struct aval *d = m == a ? b : a;
+
+		if (m != a)
+			op = trip_swap(op);
+		if (!range_is_const(&d->r) || d->r.umin != 0 || m->r.smin < 0)
+			return;
+		switch (op) {
+		case BPF_JGT: case BPF_JSGT: if (taken) return; le = true; break;
+		case BPF_JGE: case BPF_JSGE: if (taken) return; le = false; break;
+		case BPF_JLT: case BPF_JSLT: if (!taken) return; le = false; break;
+		case BPF_JLE: case BPF_JSLE: if (!taken) return; le = true; break;
+		default: return;
+		}
+		astate__pkt_prove(t, PKT_META_ID, (uint64_t)m->r.smin + (le ? 0 : 1));
+		return;
+	}
 	if (a->kind == AV_PTR && a->region == REGION_PKT_END) {
 		p = b;
 		e = a;
@@ -295,7 +318,10 @@ static void pkt_refine(uint8_t op, bool is32, bool taken, const struct aval *a,
 	case BPF_JLE: case BPF_JSLE: if (!taken) return; le = true; break;
 	default: return;
 	}
+	if (p->id && aval_pkt_c(p) + (le ? 0 : 1) > 0)
+		astate__pkt_prove(t, p->id, (uint64_t)(aval_pkt_c(p) + (le ? 0 : 1)));
 	need = (uint64_t)p->r.smin + (le ? 0 : 1);
+	astate__pkt_prove(t, 0, need);	/* data + need <= data_end, on this path */
 	if (need > *pkt_min)
 		*pkt_min = need;
 }
@@ -340,7 +366,7 @@ static int send_succs(struct engine *en, uint32_t b, struct astate *s, send_fn s
 			bb = x ? t.regs[last->src_reg] : kb;
 			a0 = a;
 			b0 = bb;
-			pkt_refine(ebpf_op(last), is32, taken, &a, &bb, &t.pkt_min);
+			pkt_refine(ebpf_op(last), is32, taken, &a, &bb, &t);
 			if (!aval_refine(ebpf_op(last), is32, taken, &a, &bb))
 				continue;
 			settle_copies(&t, &a0, &a);

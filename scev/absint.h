@@ -18,6 +18,10 @@ struct acell {
 	struct aval v;
 };
 
+#define PKT_VARS 4
+#define PKT_NO_GUARD 0xff
+#define PKT_META_ID UINT16_MAX	/* pkt_var of data_meta: data_meta + range <= data */
+
 struct astate {
 	bool live;
 	struct aval regs[EBPF_NREGS];
@@ -27,6 +31,18 @@ struct astate {
 	uint16_t init;		/* bit r: register r written on every path */
 	struct fpmask sinit;	/* stack bytes written on every path */
 	uint64_t pkt_min;	/* packet bytes from data known to be before data_end */
+	/* For packet pointers with a variable base (aval.h; id 0: data itself, the base of packet
+	 * pointers without one): base_X + range <= data_end — on every
+	 * path, or (greg != PKT_NO_GUARD) on the paths where register greg holds gval: a join of a
+	 * path that proved it with one that did not, told apart by a constant (clang's
+	 * "err = data + n > data_end ? -EINVAL : 0; if (!err) ..."; the kernel walks both paths
+	 * apart).  A write to greg drops the entry.  At most PKT_VARS bases; absent (range 0)
+	 * proves nothing. */
+	struct pkt_var {
+		uint16_t id, range;
+		uint8_t greg;
+		int32_t gval;
+	} pkt_var[PKT_VARS];
 };
 
 struct loop_result {
@@ -87,6 +103,22 @@ int astate__join(struct astate *dst, const struct astate *src, bool widen);
 void astate__settle_null(struct astate *s, uint16_t id, bool is_null);
 void astate__drop_id(struct astate *s, uint16_t id);
 void astate__drop_ids(struct astate *s);
+/* Packet bytes proven beyond base id (0 when nothing is); at least range proven; id forgotten
+ * (the holders of id keep it: callers drop them); every base forgotten. */
+uint16_t astate__pkt_range(const struct astate *s, uint16_t id);
+/* The same, only what holds in s as it is (guards checked against s's registers). */
+uint16_t astate__pkt_range_here(const struct astate *s, uint16_t id);
+/* Drops the entries guarded by the registers in mask (written). */
+void astate__pkt_regs_written(struct astate *s, uint32_t mask);
+void astate__pkt_prove(struct astate *s, uint16_t id, uint64_t range);
+void astate__pkt_forget(struct astate *s, uint16_t id);
+void astate__pkt_forget_all(struct astate *s);
+
+/* The map whose handle stands for map m (absint_transfer.c: maps the verifier cannot tell
+ * apart share one), and whether m stands for others too (then a claim naming m may be about
+ * another map: none is made). */
+uint16_t absint_map_class(const struct scev_ctx *cx, uint32_t m);
+bool absint_map_shared(const struct scev_ctx *cx, uint16_t m);
 
 /* What later passes read of a loop's header state in the first pass (live, registers and
  * cells), kept for every loop between passes: registers that are unknown (aval_top()) are not

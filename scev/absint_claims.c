@@ -9,6 +9,14 @@
 #include "scev/absint.h"
 
 /* Range claims before pc: every register and stack cell of s of which something is known. */
+/* A pointer into a map that stands for several (absint_map_class) names no one map. */
+static bool claimable(const struct scev_ctx *cx, const struct aval *a)
+{
+	return !(a->kind == AV_PTR &&
+		 (a->region == REGION_MAP_HANDLE || a->region == REGION_MAP_VALUE) &&
+		 absint_map_shared(cx, a->map));
+}
+
 void absint_put_claims(struct engine *en, const struct astate *s, uint32_t pc)
 {
 	struct claim_prog *out = en->out;
@@ -20,9 +28,11 @@ void absint_put_claims(struct engine *en, const struct astate *s, uint32_t pc)
 		if (a->kind == AV_TOP || (a->kind == AV_SCALAR && range_is_unknown(&a->r)) ||
 		    (a->kind == AV_PTR && a->region == REGION_CALLER_STACK))
 			continue;
+		if (!claimable(en->cx, a))
+			continue;
 		c.is_ptr = a->kind == AV_PTR;
 		c.region = a->region;
-		c.map = a->map;
+		c.map = a->region == REGION_PKT ? 0 : a->map;	/* packet: map is no map (aval.h) */
 		c.maybe_null = a->maybe_null;
 		c.source = a->src;
 		c.r = a->r;
@@ -46,9 +56,11 @@ void absint_put_claims(struct engine *en, const struct astate *s, uint32_t pc)
 		if (a->kind == AV_TOP || (a->kind == AV_SCALAR && range_is_unknown(&a->r)) ||
 		    (a->kind == AV_PTR && a->region == REGION_CALLER_STACK))
 			continue;
+		if (!claimable(en->cx, a))
+			continue;
 		c.is_ptr = a->kind == AV_PTR;
 		c.region = a->region;
-		c.map = a->map;
+		c.map = a->region == REGION_PKT ? 0 : a->map;
 		c.maybe_null = a->maybe_null;
 		c.source = a->src;
 		c.r = a->r;

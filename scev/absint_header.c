@@ -238,6 +238,9 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E, st
 	}
 	if ((err = astate__copy(H, E)))
 		return err;
+	/* what comparisons proved of packet bases (absint.h: pkt_var) stays outside the loop: a
+	 * base issued in it, or a guard register it writes, changes from one iteration to the next */
+	astate__pkt_forget_all(H);
 	/* A call in the loop leaves r1-r5 unwritten for the iterations after it, unless every
 	 * path back to the header writes them again. */
 	H->init &= (uint16_t)(~0x3eu | loop_args_defined(cx, l));

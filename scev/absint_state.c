@@ -108,6 +108,169 @@ int astate__store(struct astate *s, int64_t off, unsigned size, const struct ava
 	return 0;
 }
 
+/* Whether register g holds exactly the (sign-extended 32-bit) constant v in s: a constant, or
+ * a signed range narrower than 2^32 around v whose low 32 bits are v's (then no other value of
+ * the range has them: "w3 == 0" after a join of 0 and -22). */
+static bool reg_is(const struct astate *s, uint8_t g, int64_t v)
+{
+	const struct aval *a = g < EBPF_NREGS ? &s->regs[g] : NULL;
+	uint64_t c;
+
+	if (!a || a->kind != AV_SCALAR)
+		return false;
+	if (aval_is_const(a, &c))
+		return (int64_t)c == v;
+	return a->r.u32_min == (uint32_t)v && a->r.u32_max == (uint32_t)v &&
+	       a->r.smin <= v && v <= a->r.smax &&
+	       (uint64_t)a->r.smax - (uint64_t)a->r.smin < (1ull << 32);
+}
+
+/* A register that tells the side of a join that has the entry (a) from the one that has not
+ * (b): a 32-bit constant in a, another constant in b.  PKT_NO_GUARD when none. */
+static uint8_t pkt_guard_of(const struct astate *a, const struct astate *b, int32_t *val)
+{
+	for (uint8_t g = 0; g < EBPF_REG_FP; g++) {
+		uint64_t x, y;
+
+		if (aval_is_const(&a->regs[g], &x) && aval_is_const(&b->regs[g], &y) && x != y &&
+		    (int64_t)x == (int32_t)x) {
+			*val = (int32_t)x;
+			return g;
+		}
+	}
+	return PKT_NO_GUARD;
+}
+
+static bool pkt_var_eq(const struct pkt_var *a, const struct pkt_var *b)
+{
+	return a->id == b->id && a->range == b->range && a->greg == b->greg &&
+	       (a->greg == PKT_NO_GUARD || a->gval == b->gval);
+}
+
+/* Adds fact f to out (n entries) unless one as strong is there; when full, an unguarded fact
+ * replaces the weakest guarded one, else f is dropped (sound: fewer facts). */
+static void pkt_var_add(struct pkt_var *out, int *n, struct pkt_var f)
+{
+	int weakest = -1;
+
+	if (!f.range)
+		return;
+	if (f.greg == PKT_NO_GUARD)
+		f.gval = 0;
+	/* facts f implies go */
+	for (int k = 0; k < *n; k++) {
+		const struct pkt_var *e = &out[k];
+
+		if (e->id == f.id && e->range <= f.range && (f.greg == PKT_NO_GUARD ||
+		    (e->greg == f.greg && e->gval == f.gval)))
+			out[k--] = out[--*n];
+	}
+	for (int k = 0; k < *n; k++) {
+		const struct pkt_var *e = &out[k];
+
+		if (e->id == f.id && e->range >= f.range && (e->greg == PKT_NO_GUARD ||
+		    (e->greg == f.greg && e->gval == f.gval)))
+			return;	/* implied */
+		if (e->greg != PKT_NO_GUARD && (weakest < 0 || e->range < out[weakest].range))
+			weakest = k;
+	}
+	if (*n < PKT_VARS)
+		out[(*n)++] = f;
+	else if (f.greg == PKT_NO_GUARD && weakest >= 0)
+		out[weakest] = f;
+}
+
+/* Whether a packet pointer of s (register or cell) has base id: facts about other bases are
+ * of no use (id 0, data itself, and data_meta's PKT_META_ID always are). */
+static bool pkt_id_held(const struct astate *s, uint16_t id)
+{
+	if (!id || id == PKT_META_ID)
+		return true;
+	for (int r = 0; r < EBPF_NREGS; r++)
+		if (s->regs[r].kind == AV_PTR && s->regs[r].region == REGION_PKT &&
+		    s->regs[r].id == id)
+			return true;
+	for (uint32_t i = 0; i < s->n; i++)
+		if (s->cells[i].v.kind == AV_PTR && s->cells[i].v.region == REGION_PKT &&
+		    s->cells[i].v.id == id)
+			return true;
+	return false;
+}
+
+/* The packet bases' facts of dst ⊔ src (before the registers are joined: guards are read from
+ * both sides' registers).  A fact of one side survives as the weaker of it and a fact of the
+ * other side on the same base (their guards combined), or guarded by a register that holds a
+ * constant on its side and another constant on the other.  A widening keeps only what both
+ * sides prove on every path, so facts cannot come and go forever.  Returns whether dst's facts
+ * changed. */
+static bool pkt_var_join(struct astate *dst, const struct astate *src, bool widen)
+{
+	struct pkt_var out[PKT_VARS];
+	int n = 0;
+	bool same = true;
+
+	memset(out, 0, sizeof(out));
+	for (int side = 0; side < 2; side++) {
+		const struct astate *a = side ? src : dst, *b = side ? dst : src;
+
+		for (int k = 0; k < PKT_VARS; k++) {
+			const struct pkt_var *e = &a->pkt_var[k];
+			struct pkt_var r = *e;
+			uint64_t w;
+
+			if (!e->range || (widen && e->greg != PKT_NO_GUARD) ||
+			    !pkt_id_held(a, e->id) || !pkt_id_held(b, e->id))
+				continue;
+			for (int j = 0; j < PKT_VARS && !side; j++) {
+				const struct pkt_var *o = &b->pkt_var[j];
+
+				if (!o->range || o->id != e->id ||
+				    (widen && o->greg != PKT_NO_GUARD))
+					continue;
+				if (e->greg != PKT_NO_GUARD && o->greg != PKT_NO_GUARD &&
+				    (e->greg != o->greg || e->gval != o->gval))
+					continue;
+				r = *e;
+				if (o->range < r.range)
+					r.range = o->range;
+				if (r.greg == PKT_NO_GUARD) {
+					r.greg = o->greg;
+					r.gval = o->gval;
+				}
+				pkt_var_add(out, &n, r);
+			}
+			if (widen)
+				continue;
+			/* this side's fact alone, on the paths a guard tells from the other side's */
+			r = *e;
+			if (e->greg != PKT_NO_GUARD) {
+				if (aval_is_const(&b->regs[e->greg], &w) && (int64_t)w != e->gval)
+					pkt_var_add(out, &n, r);
+			} else if ((r.greg = pkt_guard_of(a, b, &r.gval)) != PKT_NO_GUARD) {
+				pkt_var_add(out, &n, r);
+			}
+		}
+	}
+	for (int k = 0; k < PKT_VARS && same; k++) {
+		const struct pkt_var *e = &dst->pkt_var[k];
+		bool found = !e->range;
+
+		for (int j = 0; j < n && !found; j++)
+			found = pkt_var_eq(&out[j], e);
+		same = found;
+	}
+	for (int j = 0; j < n && same; j++) {
+		bool found = false;
+
+		for (int k = 0; k < PKT_VARS && !found; k++)
+			found = dst->pkt_var[k].range && pkt_var_eq(&out[j], &dst->pkt_var[k]);
+		same = found;
+	}
+	for (int k = 0; k < PKT_VARS; k++)
+		dst->pkt_var[k] = k < n ? out[k] : (struct pkt_var){ 0, 0, PKT_NO_GUARD, 0 };
+	return !same;
+}
+
 /* dst := dst ⊔ src (or the widening of it); returns 1 when dst changed, 0 if not, <0 on error. */
 int astate__join(struct astate *dst, const struct astate *src, bool widen)
 {
@@ -127,6 +290,8 @@ int astate__join(struct astate *dst, const struct astate *src, bool widen)
 	if (dst->pkt_min > src->pkt_min)
 		dst->pkt_min = src->pkt_min;
 	if (fpmask_and(&dst->sinit, &src->sinit))
+		changed = 1;
+	if (pkt_var_join(dst, src, widen))
 		changed = 1;
 	for (int r = 0; r < EBPF_NREGS; r++) {
 		struct aval v;
@@ -185,6 +350,8 @@ static void each_id_holder(struct astate *s, uint16_t id, void (*fn)(struct aval
 
 static void settle(struct aval *v, bool is_null)
 {
+	if (v->region == REGION_PKT)
+		return;	/* a packet pointer's id is its base, never null */
 	if (is_null) {
 		*v = aval_const(0);
 	} else {
@@ -273,3 +440,67 @@ void hdr_pack__view(const struct hdr_pack *p, struct astate *view)
 
 /* What a missing per-block state reads as (absint.h: st_peek). */
 const struct astate absint_unreached;
+
+uint16_t astate__pkt_range(const struct astate *s, uint16_t id)
+{
+	uint16_t best = 0;
+
+	for (int k = 0; k < PKT_VARS; k++)
+		if (s->pkt_var[k].range > best && s->pkt_var[k].id == id &&
+		    s->pkt_var[k].greg == PKT_NO_GUARD)
+			best = s->pkt_var[k].range;
+	return best;
+}
+
+uint16_t astate__pkt_range_here(const struct astate *s, uint16_t id)
+{
+	uint16_t best = 0;
+
+	for (int k = 0; k < PKT_VARS; k++) {
+		const struct pkt_var *e = &s->pkt_var[k];
+
+		if (e->range > best && e->id == id &&
+		    (e->greg == PKT_NO_GUARD || reg_is(s, e->greg, e->gval)))
+			best = e->range;
+	}
+	return best;
+}
+
+void astate__pkt_regs_written(struct astate *s, uint32_t mask)
+{
+	for (int k = 0; k < PKT_VARS; k++)
+		if (s->pkt_var[k].range && s->pkt_var[k].greg != PKT_NO_GUARD &&
+		    (mask & (1u << s->pkt_var[k].greg)))
+			s->pkt_var[k] = (struct pkt_var){ 0, 0, PKT_NO_GUARD, 0 };
+}
+
+void astate__pkt_prove(struct astate *s, uint16_t id, uint64_t range)
+{
+	struct pkt_var out[PKT_VARS];
+	int n = 0;
+
+	if (!range)
+		return;
+	if (range > UINT16_MAX)
+		range = UINT16_MAX;
+	/* the new fact first, then the old ones it does not imply */
+	memset(out, 0, sizeof(out));
+	pkt_var_add(out, &n, (struct pkt_var){ id, (uint16_t)range, PKT_NO_GUARD, 0 });
+	for (int k = 0; k < PKT_VARS; k++)
+		pkt_var_add(out, &n, s->pkt_var[k]);
+	for (int k = 0; k < PKT_VARS; k++)
+		s->pkt_var[k] = k < n ? out[k] : (struct pkt_var){ 0, 0, PKT_NO_GUARD, 0 };
+}
+
+void astate__pkt_forget(struct astate *s, uint16_t id)
+{
+	for (int k = 0; k < PKT_VARS; k++)
+		if (s->pkt_var[k].id == id)
+			s->pkt_var[k] = (struct pkt_var){ 0, 0, PKT_NO_GUARD, 0 };
+}
+
+void astate__pkt_forget_all(struct astate *s)
+{
+	for (int k = 0; k < PKT_VARS; k++)
+		s->pkt_var[k] = (struct pkt_var){ 0, 0, PKT_NO_GUARD, 0 };
+}

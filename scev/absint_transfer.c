@@ -162,7 +162,37 @@ static void helper_effects(struct astate *s, int32_t id)
 				s->cells[k++] = s->cells[c];
 		s->n = k;
 		s->pkt_min = 0;
+		astate__pkt_forget_all(s);
 	}
+}
+
+/* v = a op b (64-bit add or sub) as a packet pointer's base (aval.h): a constant moves c, a
+ * variable issues a new base with id of pc — older holders of that id lose it, and what was
+ * proven of the older base is forgotten (the kernel's fresh id on pkt += var). */
+static void pkt_var_step(struct astate *s, uint32_t pc, uint8_t op, const struct aval *a,
+			 const struct aval *b, struct aval *v)
+{
+	const struct aval *p = a->kind == AV_PTR ? a : b, *k = p == a ? b : a;
+	uint64_t c;
+
+	if (v->kind != AV_PTR || v->region != REGION_PKT || p->region != REGION_PKT)
+		return;
+	if (aval_is_const(k, &c)) {
+		int64_t d = (int64_t)c, nc;
+
+		if (!p->id || d < -65536 || d > 65536)
+			return;
+		nc = aval_pkt_c(p) + (op == BPF_SUB ? -d : d);
+		if (nc >= INT16_MIN && nc <= INT16_MAX) {
+			v->id = p->id;
+			v->map = (uint16_t)(int16_t)nc;
+		}
+		return;
+	}
+	v->id = aval_null_id(pc);
+	v->map = 0;
+	astate__drop_id(s, v->id);
+	astate__pkt_forget(s, v->id);
 }
 
 /* A helper with a prototype writes the stack only through its output arguments, and only
@@ -202,6 +232,8 @@ int absint_step(struct engine *en, struct astate *s, uint32_t pc)
 	const struct bpf_insn *i = &en->cx->insns[pc];
 	uint32_t w = ebpf_regs_written(i);
 	int err = ai_step_values(en, s, pc);
+
+	astate__pkt_regs_written(s, w);
 
 	if (ebpf_is_call(i) || (ebpf_class(i) == BPF_LD && !ebpf_is_ldimm64(i))) {
 		const struct ebpf_helper_proto *p =
@@ -254,6 +286,38 @@ static struct aval call_summary(struct scev_ctx *cx, const struct astate *s, uin
 	return aval_top();
 }
 
+/* The first map the verifier cannot tell from map m: the same type, key and value sizes and
+ * flags, the same number of entries unless it is a hash (arrays: a key below it is found), and
+ * neither is global data (initial contents, read-only).  Handles of such maps are one value, so a join of two paths that load one
+ * or the other keeps a map (the kernel walks the paths apart: Cilium's ct4 and ct_any4 maps). */
+uint16_t absint_map_class(const struct scev_ctx *cx, uint32_t m)
+{
+	const struct ebpf_map_def *a = m < cx->nmaps ? &cx->maps[m] : NULL;
+
+	if (!a || a->init || a->name[0] == '.' || (a->flags & BPF_F_RDONLY_PROG))
+		return (uint16_t)m;	/* global data: contents and read-only rule are its own */
+	for (uint32_t j = 0; j < m; j++) {
+		const struct ebpf_map_def *b = &cx->maps[j];
+		bool hash = a->type == BPF_MAP_TYPE_HASH || a->type == BPF_MAP_TYPE_LRU_HASH ||
+			    a->type == BPF_MAP_TYPE_PERCPU_HASH ||
+			    a->type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+
+		if (!b->init && b->name[0] != '.' && b->type == a->type && b->key_size == a->key_size &&
+		    b->value_size == a->value_size && b->flags == a->flags &&
+		    (hash || b->max_entries == a->max_entries))
+			return (uint16_t)j;
+	}
+	return (uint16_t)m;
+}
+
+bool absint_map_shared(const struct scev_ctx *cx, uint16_t m)
+{
+	for (uint32_t j = m + 1u; j < cx->nmaps; j++)
+		if (absint_map_class(cx, j) == m)
+			return true;
+	return false;
+}
+
 static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 {
 	struct scev_ctx *cx = en->cx;
@@ -289,6 +353,8 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 			break;
 		default:
 			v = aval_alu(op, is64, i->off == 1, &a, &b);
+			if (is64 && (op == BPF_ADD || op == BPF_SUB))
+				pkt_var_step(s, pc, op, &a, &b, &v);
 			break;
 		}
 		if (op != BPF_MOV || i->off)
@@ -303,7 +369,8 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 				v = aval_const(ebpf_ldimm64_value(i));
 				break;
 			case BPF_PSEUDO_MAP_FD: case BPF_PSEUDO_MAP_IDX:
-				v = aval_ptr(REGION_MAP_HANDLE, (uint16_t)i->imm, range_const(0));
+				v = aval_ptr(REGION_MAP_HANDLE, absint_map_class(cx, (uint32_t)i->imm),
+					     range_const(0));
 				break;
 			case BPF_PSEUDO_MAP_VALUE: case BPF_PSEUDO_MAP_IDX_VALUE:
 				v = aval_ptr(REGION_MAP_VALUE, (uint16_t)i->imm,

@@ -106,10 +106,24 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 	case REGION_PKT:
 		if (write && cx->ctx_model == EBPF_CTX_SKB)
 			VFAIL(VERDICT_UNSUPPORTED, pc, "packet writes of skb programs are not modeled");
-		if (lo < 0 || hi > (__int128)s->pkt_min)
+		/* below data_end: every byte before pkt_min, or within what a comparison proved of
+		 * the pointer's variable base (aval.h) */
+		if (lo < 0 || (hi > (__int128)s->pkt_min &&
+			       hi > (__int128)astate__pkt_range_here(s, 0) &&
+			       (!a->id || (__int128)aval_pkt_c(a) + off + size >
+						  astate__pkt_range_here(s, a->id))))
 			VFAIL(VERDICT_UNSAFE, pc, "packet access [%lld, %lld) not proven below data_end "
 			      "(%llu bytes checked)", (long long)lo, (long long)hi,
 			      (unsigned long long)s->pkt_min);
+		return;
+	case REGION_PKT_META:
+		/* below data: what a comparison of data_meta + x with data proved */
+		if (write && cx->ctx_model == EBPF_CTX_SKB)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "packet writes of skb programs are not modeled");
+		if (lo < 0 || hi > (__int128)astate__pkt_range_here(s, PKT_META_ID))
+			VFAIL(VERDICT_UNSAFE, pc, "packet metadata access [%lld, %lld) not proven below "
+			      "data (%u bytes checked)", (long long)lo, (long long)hi,
+			      astate__pkt_range_here(s, PKT_META_ID));
 		return;
 	case REGION_CTX:
 		if (lo != hi - size)

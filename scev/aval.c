@@ -53,12 +53,28 @@ bool aval_is_const(const struct aval *a, uint64_t *v)
 
 uint16_t aval_null_id(uint32_t pc)
 {
-	return (uint16_t)(pc % UINT16_MAX + 1);
+	return (uint16_t)(pc % (UINT16_MAX - 1) + 1);	/* UINT16_MAX: absint.h PKT_META_ID */
 }
 
 static bool same_region(const struct aval *a, const struct aval *b)
 {
-	return a->kind == AV_PTR && b->kind == AV_PTR && a->region == b->region && a->map == b->map;
+	return a->kind == AV_PTR && b->kind == AV_PTR && a->region == b->region &&
+	       (a->map == b->map || a->region == REGION_PKT);
+}
+
+/* Whether two packet pointers share a variable base and its offset (aval.h). */
+static bool same_pkt_base(const struct aval *a, const struct aval *b)
+{
+	return a->id == b->id && aval_pkt_c(a) == aval_pkt_c(b);
+}
+
+/* A pointer whose offset changed other than by pkt_var_step: no relation to a base. */
+static void pkt_unbase(struct aval *a)
+{
+	if (a->kind == AV_PTR && a->region == REGION_PKT) {
+		a->id = 0;
+		a->map = 0;
+	}
 }
 
 bool aval_equal(const struct aval *a, const struct aval *b)
@@ -68,7 +84,7 @@ bool aval_equal(const struct aval *a, const struct aval *b)
 	if (a->kind == AV_TOP)
 		return true;
 	if (a->kind == AV_PTR && (!same_region(a, b) || a->maybe_null != b->maybe_null ||
-				  a->id != b->id))
+				  !same_pkt_base(a, b)))
 		return false;
 	return range_equal(&a->r, &b->r);
 }
@@ -80,7 +96,7 @@ bool aval_subset(const struct aval *a, const struct aval *b)
 	if (a->kind != b->kind)
 		return false;
 	if (a->kind == AV_PTR && (!same_region(a, b) || (a->maybe_null && !b->maybe_null) ||
-				  (b->id && a->id != b->id)))
+				  (b->id && !same_pkt_base(a, b))))
 		return false;
 	return range_subset(&a->r, &b->r);
 }
@@ -100,6 +116,10 @@ struct aval aval_join(const struct aval *a, const struct aval *b)
 		r = aval_ptr(a->region, a->map, range_join(&a->r, &b->r));
 		r.maybe_null = a->maybe_null || b->maybe_null;
 		r.id = a->id == b->id && r.maybe_null ? a->id : 0;
+		if (a->region == REGION_PKT) {
+			r.id = same_pkt_base(a, b) ? a->id : 0;
+			r.map = r.id ? a->map : 0;
+		}
 		r.src = a->src == b->src ? a->src : SRC_FLOW;
 		return r;
 	}
@@ -150,12 +170,14 @@ struct aval aval_alu(uint8_t op, bool is64, bool sign, const struct aval *a, con
 		r = *a;
 		r.src = SRC_FLOW;
 		r.r = range_alu(op, true, false, &a->r, &b->r);
+		pkt_unbase(&r);	/* the transfer gives it its base again (pkt_var_step) */
 		return r;
 	}
 	if (is64 && op == BPF_ADD && b->kind == AV_PTR && !b->maybe_null && a->kind == AV_SCALAR) {
 		r = *b;
 		r.src = SRC_FLOW;
 		r.r = range_alu(op, true, false, &b->r, &a->r);
+		pkt_unbase(&r);
 		return r;
 	}
 	/* Pointer - pointer into the same region is the difference of offsets. */
@@ -227,6 +249,7 @@ struct aval aval_add_scaled(const struct aval *a, uint64_t step, uint64_t kmin, 
 		return aval_top();
 	r = *a;
 	r.r = range_add_scaled(&a->r, step, kmin, kmax, width);
+	pkt_unbase(&r);
 	return r;
 }
 
@@ -241,6 +264,7 @@ struct aval aval_add_accum(const struct aval *a, const struct aval *d, uint64_t 
 		return aval_top();
 	r = *a;
 	r.r = range_add_accum(&a->r, &d->r, kmin, kmax, is64);
+	pkt_unbase(&r);
 	return r;
 }
 

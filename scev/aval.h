@@ -37,6 +37,17 @@ struct aval {
 	struct range r;		/* value (scalar) or offset (pointer) */
 };
 
+/* Packet pointers (REGION_PKT) use id and map otherwise, as the kernel's packet pointer ids: id
+ * X != 0 says the value is base_X + c exactly, where base_X is the packet pointer that the
+ * latest run of the instruction issuing X (pkt + a variable, aval_null_id of its pc) produced
+ * and c = (int16_t)map; every copy of it shares X, each with its own c.  What a comparison with
+ * data_end proves of base_X is the state's (absint.h: pkt_var).  id 0: no such relation (map
+ * then means nothing). */
+static inline int16_t aval_pkt_c(const struct aval *a)
+{
+	return a->id ? (int16_t)a->map : 0;
+}
+
 struct aval aval_top(void);
 struct aval aval_scalar(struct range r);
 struct aval aval_const(uint64_t v);
