@@ -288,8 +288,9 @@ static struct aval call_summary(struct scev_ctx *cx, const struct astate *s, uin
 
 /* The first map the verifier cannot tell from map m: the same type, key and value sizes and
  * flags, the same number of entries unless it is a hash (arrays: a key below it is found), and
- * neither is global data (initial contents, read-only).  Handles of such maps are one value, so a join of two paths that load one
- * or the other keeps a map (the kernel walks the paths apart: Cilium's ct4 and ct_any4 maps). */
+ * neither is global data (initial contents, read-only).  Handles of such maps are one value, so
+ * a join of two paths that load one or the other keeps a map (the kernel walks the paths apart:
+ * Cilium's ct4 and ct_any4 maps). */
 uint16_t absint_map_class(const struct scev_ctx *cx, uint32_t m)
 {
 	const struct ebpf_map_def *a = m < cx->nmaps ? &cx->maps[m] : NULL;
@@ -302,8 +303,9 @@ uint16_t absint_map_class(const struct scev_ctx *cx, uint32_t m)
 			    a->type == BPF_MAP_TYPE_PERCPU_HASH ||
 			    a->type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
 
-		if (!b->init && b->name[0] != '.' && b->type == a->type && b->key_size == a->key_size &&
-		    b->value_size == a->value_size && b->flags == a->flags &&
+		if (!b->init && b->name[0] != '.' && b->type == a->type &&
+		    b->key_size == a->key_size && b->value_size == a->value_size &&
+		    b->flags == a->flags &&
 		    (hash || b->max_entries == a->max_entries))
 			return (uint16_t)j;
 	}

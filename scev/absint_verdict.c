@@ -117,7 +117,11 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 			      (unsigned long long)s->pkt_min);
 		return;
 	case REGION_PKT_META:
-		/* below data: what a comparison of data_meta + x with data proved */
+		/* below data: what a comparison of data_meta + x with data proved; of the skb
+		 * programs only tc's may use data_meta (the others' is_valid_access refuse it) */
+		if (cx->ctx_model == EBPF_CTX_SKB && cx->prog_type != BPF_PROG_TYPE_SCHED_CLS &&
+		    cx->prog_type != BPF_PROG_TYPE_SCHED_ACT)
+			VFAIL(VERDICT_UNSAFE, pc, "packet metadata of a program type that has none");
 		if (write && cx->ctx_model == EBPF_CTX_SKB)
 			VFAIL(VERDICT_UNSUPPORTED, pc, "packet writes of skb programs are not modeled");
 		if (lo < 0 || hi > (__int128)astate__pkt_range_here(s, PKT_META_ID))
