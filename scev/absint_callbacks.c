@@ -60,22 +60,6 @@ static struct aval ctx_arg(const struct aval *r3, uint32_t f)
 	return v;
 }
 
-static void span_add(struct stack_span *sp, int64_t lo, int64_t hi)
-{
-	lo = lo < -FP_FRAME ? -FP_FRAME : lo;
-	hi = hi > 0 ? 0 : hi;
-	if (lo >= hi)
-		return;
-	if (!stack_span_any(sp)) {
-		*sp = (struct stack_span){ (int16_t)lo, (int16_t)hi };
-		return;
-	}
-	if (lo < sp->lo)
-		sp->lo = (int16_t)lo;
-	if (hi > sp->hi)
-		sp->hi = (int16_t)hi;
-}
-
 void absint_cb_note_unknown(struct scev_ctx *cx, uint32_t pc)
 {
 	/* (the main function's frame is the outermost: its writes reach no caller) */
@@ -90,8 +74,8 @@ void absint_cb_note_write(struct scev_ctx *cx, uint32_t pc, const struct aval *a
 		return;
 	if (a->kind == AV_PTR && a->region == REGION_CALLER_STACK && a->map < cx->st.cfg->nfuncs &&
 	    size <= FP_FRAME && a->r.smin >= -2 * FP_FRAME && a->r.smax <= 2 * FP_FRAME) {
-		span_add(&cx->outer_write_acc[a->map], a->r.smin + off,
-			 a->r.smax + off + (int64_t)size);
+		stack_span_add(&cx->outer_write_acc[a->map], a->r.smin + off,
+			       a->r.smax + off + (int64_t)size);
 		return;
 	}
 	if (a->kind == AV_TOP || a->kind == AV_SCALAR || a->region == REGION_CALLER_STACK)

@@ -11,23 +11,8 @@
 /* First pass: the store or call at pc may write frame bytes [lo, hi). */
 static void note_stack_write(struct engine *en, uint32_t pc, int64_t lo, int64_t hi)
 {
-	struct stack_span *sp;
-
-	if (!en->may_stack)
-		return;
-	lo = lo < -FP_FRAME ? -FP_FRAME : lo;
-	hi = hi > 0 ? 0 : hi;
-	if (lo >= hi)
-		return;	/* outside the frame: no cell can change */
-	sp = &en->may_stack[pc];
-	if (!stack_span_any(sp)) {
-		*sp = (struct stack_span){ (int16_t)lo, (int16_t)hi };
-		return;
-	}
-	if (lo < sp->lo)
-		sp->lo = (int16_t)lo;
-	if (hi > sp->hi)
-		sp->hi = (int16_t)hi;
+	if (en->may_stack)	/* outside the frame, no cell can change: nothing added */
+		stack_span_add(&en->may_stack[pc], lo, hi);
 }
 
 /* May this value point into the stack? */

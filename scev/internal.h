@@ -85,6 +85,23 @@ static inline bool stack_span_any(const struct stack_span *s)
 	return s->lo < s->hi;
 }
 
+/* Grows s to cover frame bytes [lo, hi) clipped to [-512, 0); nothing when the clip is empty. */
+static inline void stack_span_add(struct stack_span *s, int64_t lo, int64_t hi)
+{
+	lo = lo < -FP_FRAME ? -FP_FRAME : lo;
+	hi = hi > 0 ? 0 : hi;
+	if (lo >= hi)
+		return;
+	if (!stack_span_any(s)) {
+		*s = (struct stack_span){ (int16_t)lo, (int16_t)hi };
+		return;
+	}
+	if (lo < s->lo)
+		s->lo = (int16_t)lo;
+	if (hi > s->hi)
+		s->hi = (int16_t)hi;
+}
+
 /* Per-function facts the symbolic execution takes from the first, forgetful range pass. */
 struct scev_ctx {
 	const struct ebpf_prog *prog;
