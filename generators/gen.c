@@ -88,13 +88,37 @@ const char *gen_form_name(unsigned form)
 
 /* ---- the program ---- */
 
+/* The description of a loop of the prologue (fill_loop, once_loop, def_loop): its labels, the
+ * first level, a 64-bit counter in ctr compared with cmp_op; the caller adds its step, trip
+ * counts and induction variables. */
+static struct gen_loop *prologue_loop(struct gi *g, int idx, int top, int end, uint8_t form,
+				      uint64_t shapes, int ctr, uint8_t cmp_op)
+{
+	struct gen_loop *l = &g->p->loops[idx];
+
+	memset(l, 0, sizeof(*l));
+	g->loop_label_head[idx] = top;
+	g->loop_label_top[idx] = top;
+	g->loop_label_last[idx] = end;
+	g->loop_label_entry2[idx] = -1;
+	l->parent = -1;
+	l->depth = 1;
+	l->form = form;
+	l->shapes = shapes;
+	l->counter_loc = ctr;
+	l->counter_width = l->cmp_width = 64;
+	l->cmp_op = cmp_op;
+	g->p->shapes |= shapes;
+	return l;
+}
+
 /* for (r1 = 0; r1 < n; r1++) a[r1] = r1, a do-while over the 8-element stack array: all of it
  * written when n is 8 (p_array_fill), all but a[7] when it is 7 (p_array_fill_short, which
  * flags the program).  The first loop of the program, described like the others. */
 static void fill_loop(struct gi *g, uint32_t n)
 {
 	int idx = (int)g->p->nloops++, top = gi_label(g), end = gi_label(g);
-	struct gen_loop *l = &g->p->loops[idx];
+	struct gen_loop *l;
 
 	/* (a[0] also directly: the frame's depth is what its r10-based accesses reach) */
 	gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_ARRAY, 0);
@@ -109,25 +133,15 @@ static void fill_loop(struct gi *g, uint32_t n)
 	gi_alu(g, true, BPF_ADD, BPF_REG_1, 1);
 	gi_jmp(g, false, BPF_JLT, BPF_REG_1, (int32_t)n, top);
 	gi_bind(g, end);
-	memset(l, 0, sizeof(*l));
-	g->loop_label_head[idx] = top;
-	g->loop_label_top[idx] = top;
-	g->loop_label_last[idx] = end;
-	g->loop_label_entry2[idx] = -1;
-	l->parent = -1;
-	l->depth = 1;
-	l->form = GEN_FORM_DO_WHILE;
-	l->shapes = GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
-		    GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_CONST);
-	l->counter_loc = BPF_REG_1;
-	l->counter_width = l->cmp_width = 64;
-	l->cmp_op = BPF_JLT;
+	l = prologue_loop(g, idx, top, end, GEN_FORM_DO_WHILE,
+			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
+				  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_CONST),
+			  BPF_REG_1, BPF_JLT);
 	l->step = 1;
 	l->trip = n;
 	l->trip_max = n;
 	l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_1, .width = 64, .has_start = true, .step = 1 };
 	l->nivs = 1;
-	g->p->shapes |= l->shapes;
 	g->p->flags |= n < 8 ? GEN_PROG_STACK_UNWRITTEN : GEN_PROG_ARRAY_FILL;
 }
 
@@ -138,7 +152,7 @@ static void fill_loop(struct gi *g, uint32_t n)
 static void once_loop(struct gi *g, bool back)
 {
 	int idx = (int)g->p->nloops++, top = gi_label(g), end = gi_label(g);
-	struct gen_loop *l = &g->p->loops[idx];
+	struct gen_loop *l;
 
 	gi_ldx(g, BPF_B, BPF_REG_1, BPF_REG_2, 1);
 	gi_bind(g, top);
@@ -149,19 +163,11 @@ static void once_loop(struct gi *g, bool back)
 	gi_jmp(g, false, BPF_JLT, BPF_REG_3, 8, end);
 	gi_ja(g, top);
 	gi_bind(g, end);
-	memset(l, 0, sizeof(*l));
-	g->loop_label_head[idx] = top;
-	g->loop_label_top[idx] = top;
-	g->loop_label_last[idx] = end;
-	g->loop_label_entry2[idx] = -1;
-	l->parent = -1;
-	l->depth = 1;
-	l->form = GEN_FORM_WHILE;
-	l->shapes = GEN_SH(WHILE) | GEN_SH(CTR64) | GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_CONST) |
-		    GEN_SH(INIT_INPUT) | (back ? GEN_SH(NONTERM) : GEN_SH(UP) | GEN_SH(STEP_UNIT));
-	l->counter_loc = BPF_REG_1;
-	l->counter_width = l->cmp_width = 64;
-	l->cmp_op = BPF_JGE;
+	l = prologue_loop(g, idx, top, end, GEN_FORM_WHILE,
+			  GEN_SH(WHILE) | GEN_SH(CTR64) | GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_CONST) |
+				  GEN_SH(INIT_INPUT) |
+				  (back ? GEN_SH(NONTERM) : GEN_SH(UP) | GEN_SH(STEP_UNIT)),
+			  BPF_REG_1, BPF_JGE);
 	l->step = back ? 0 : 1;
 	l->trip = back ? -1 : 1;
 	l->trip_max = back ? UINT64_MAX : 1;
@@ -172,7 +178,6 @@ static void once_loop(struct gi *g, bool back)
 		l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_1, .width = 64, .step = 1 };
 		l->nivs = 1;
 	}
-	g->p->shapes |= l->shapes;
 }
 
 /* n = (data[0] & 7) + 1 (p_loop_def) or data[0] & 7 (p_loop_def_early, which flags the
@@ -183,7 +188,7 @@ static void once_loop(struct gi *g, bool back)
 static void def_loop(struct gi *g, bool early)
 {
 	int idx = (int)g->p->nloops++, top = gi_label(g), end = gi_label(g);
-	struct gen_loop *l = &g->p->loops[idx];
+	struct gen_loop *l;
 
 	gi_ldx(g, BPF_B, BPF_REG_1, BPF_REG_2, 0);
 	gi_alu(g, true, BPF_AND, BPF_REG_1, 7);
@@ -199,25 +204,15 @@ static void def_loop(struct gi *g, bool early)
 	gi_bind(g, end);
 	gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_KEY);
 	gi_alux(g, true, BPF_ADD, BPF_REG_1, BPF_REG_5);
-	memset(l, 0, sizeof(*l));
-	g->loop_label_head[idx] = top;
-	g->loop_label_top[idx] = top;
-	g->loop_label_last[idx] = end;
-	g->loop_label_entry2[idx] = -1;
-	l->parent = -1;
-	l->depth = 1;
-	l->form = GEN_FORM_WHILE;
-	l->shapes = GEN_SH(WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
-		    GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_INPUT);
-	l->counter_loc = BPF_REG_2;
-	l->counter_width = l->cmp_width = 64;
-	l->cmp_op = BPF_JLT;
+	l = prologue_loop(g, idx, top, end, GEN_FORM_WHILE,
+			  GEN_SH(WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
+				  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_INPUT),
+			  BPF_REG_2, BPF_JLT);
 	l->step = 1;
 	l->trip = -1;
 	l->trip_max = early ? 8 : 9;
 	l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_2, .width = 64, .has_start = true, .step = 1 };
 	l->nivs = 1;
-	g->p->shapes |= l->shapes;
 	g->p->flags |= early ? GEN_PROG_REG_UNWRITTEN : GEN_PROG_LOOP_DEF;
 }
 
