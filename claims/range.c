@@ -330,6 +330,40 @@ bool range_is_unknown(const struct range *r)
 	return range_equal(r, &u);
 }
 
+/* Each view of v in [umin, umax] is monotonic while the interval stays on one side of that
+ * view's wrap point, so there the view's bounds hold for the whole interval when they hold at
+ * its ends; across a wrap point the view takes every value near it, and only the type's full
+ * bounds are implied.  The tnum: the values of [umin, umax] agree on every bit above the
+ * highest one in which umin and umax differ, so the tnum holds for all of them when it leaves
+ * all the bits up to that one unknown and umin's known bits match it. */
+unsigned range_contains_needs(const struct range *r)
+{
+	uint64_t lo = r->umin, hi = r->umax, diff = lo ^ hi;
+	uint64_t span = diff ? UINT64_MAX >> __builtin_clzll(diff) : 0;
+	unsigned need = 0;
+
+	if (lo > hi)
+		return RANGE_NEED_ALL;	/* empty: nothing passes the unsigned test anyway */
+	if ((int64_t)lo <= (int64_t)hi ? r->smin > (int64_t)lo || (int64_t)hi > r->smax
+				       : r->smin != INT64_MIN || r->smax != INT64_MAX)
+		need |= RANGE_NEED_S64;
+	if ((lo >> 32) == (hi >> 32)) {
+		if (r->u32_min > (uint32_t)lo || (uint32_t)hi > r->u32_max)
+			need |= RANGE_NEED_U32;
+		if ((int32_t)lo <= (int32_t)hi ? r->s32_min > (int32_t)lo || (int32_t)hi > r->s32_max
+					       : r->s32_min != INT32_MIN || r->s32_max != INT32_MAX)
+			need |= RANGE_NEED_S32;
+	} else {
+		if (r->u32_min != 0 || r->u32_max != UINT32_MAX)
+			need |= RANGE_NEED_U32;
+		if (r->s32_min != INT32_MIN || r->s32_max != INT32_MAX)
+			need |= RANGE_NEED_S32;
+	}
+	if ((span & ~r->var_off.mask) || (lo & ~r->var_off.mask) != r->var_off.value)
+		need |= RANGE_NEED_TNUM;
+	return need;
+}
+
 /* Fieldwise, plus the empty set is a subset of everything. */
 bool range_subset(const struct range *a, const struct range *b)
 {

@@ -50,6 +50,29 @@ static inline bool range_contains(const struct range *r, uint64_t v)
 	       r->s32_min <= (int32_t)v && (int32_t)v <= r->s32_max &&
 	       tnum_contains(r->var_off, v);
 }
+/* Which fields of r range_contains() must still test for a value already known to lie in
+ * [umin, umax]: a mask of RANGE_NEED_* bits, 0 when [umin, umax] alone decides membership
+ * (every other field holds for every value of that interval, so for v in [umin, umax]
+ * range_contains(r, v) is true exactly when range_contains_needed(r, v, need) is).  The
+ * concrete oracle tests most claims with two comparisons this way. */
+enum {
+	RANGE_NEED_S64 = 1,
+	RANGE_NEED_U32 = 2,
+	RANGE_NEED_S32 = 4,
+	RANGE_NEED_TNUM = 8,
+	RANGE_NEED_ALL = 15,
+};
+unsigned range_contains_needs(const struct range *r);
+static inline bool range_contains_needed(const struct range *r, uint64_t v, unsigned need)
+{
+	return r->umin <= v && v <= r->umax &&
+	       (!(need & RANGE_NEED_S64) || (r->smin <= (int64_t)v && (int64_t)v <= r->smax)) &&
+	       (!(need & RANGE_NEED_U32) ||
+		(r->u32_min <= (uint32_t)v && (uint32_t)v <= r->u32_max)) &&
+	       (!(need & RANGE_NEED_S32) ||
+		(r->s32_min <= (int32_t)v && (int32_t)v <= r->s32_max)) &&
+	       (!(need & RANGE_NEED_TNUM) || tnum_contains(r->var_off, v));
+}
 /* a is a subset of b (fieldwise: every bound of b is looser or equal). */
 bool range_subset(const struct range *a, const struct range *b);
 bool range_equal(const struct range *a, const struct range *b);

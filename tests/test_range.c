@@ -2033,6 +2033,63 @@ static void same_as_old_sync(void)
 	       (double)(clock() - t0) / CLOCKS_PER_SEC);
 }
 
+/* range_contains_needs: the fields it leaves out must never decide membership.  For random
+ * ranges (synced or not, loosened, hulls) and candidate values at and around every field's
+ * bounds, inside [umin, umax] and out, range_contains_needed() with the mask must agree with the
+ * field-by-field reference; and it must leave fields out often (the oracle's fast test). */
+static void contains_needs(void)
+{
+	const int n = 300000;
+	int failed = 0, fast = 0;
+
+	for (int i = 0; i < n && failed < 5; i++) {
+		struct range r = gen_range(0);
+		unsigned need;
+
+		if (rnd_below(3) == 0)
+			loosen(&r);
+		need = range_contains_needs(&r);
+		fast += need == 0;
+		for (int j = 0; j < 24; j++) {
+			uint64_t e[10] = { r.umin, r.umax, (uint64_t)r.smin, (uint64_t)r.smax,
+					   r.var_off.value, r.var_off.value | r.var_off.mask,
+					   (r.umin & ~0xffffffffull) | r.u32_min,
+					   (r.umax & ~0xffffffffull) | r.u32_max,
+					   (r.umin & ~0xffffffffull) | (uint32_t)r.s32_min,
+					   (r.umax & ~0xffffffffull) | (uint32_t)r.s32_max };
+			uint64_t v;
+
+			switch (rnd_below(4)) {
+			case 0:
+				v = r.umin <= r.umax ? rnd_in(r.umin, r.umax) : rng();
+				break;
+			case 1:
+				v = e[rnd_below(10)] + rnd_below(5) - 2;
+				break;
+			case 2:
+				if (!sample(&r, &v))
+					v = rng();
+				break;
+			default:
+				v = r.var_off.value | (rng() & r.var_off.mask);
+				break;
+			}
+			if (range_contains_needed(&r, v, need) != ref_contains(&r, v) ||
+			    range_contains_needed(&r, v, RANGE_NEED_ALL) != ref_contains(&r, v)) {
+				CHECK(false, "range_contains_needed(%#" PRIx64 ", need %#x) = %d, "
+				      "reference %d", v, need, range_contains_needed(&r, v, need),
+				      ref_contains(&r, v));
+				dump("range", &r);
+				failed++;
+				break;
+			}
+		}
+	}
+	CHECK(fast > n / 10, "range_contains_needs left every field in on all but %d of %d ranges",
+	      fast, n);
+	printf("range_contains_needs: %d ranges, %d decided by [umin, umax] alone\n", n, fast);
+}
+
 int main(void)
 {
 	precision_alu();
@@ -2045,5 +2102,6 @@ int main(void)
 	printf("precision: %d checks\n", check_count);
 	soundness();
 	same_as_old_sync();
+	contains_needs();
 	return check_done("test_range");
 }

@@ -25,39 +25,72 @@ struct loop_track {
 	uint64_t *prev;		/* [frame * nivs + k]: IV values at the last header visit */
 };
 
-/* A range claim as the per-instruction check reads it: contiguous, in pc order. */
+/* A range claim as the per-instruction check reads it: contiguous, in pc order.  Most claims
+ * are tested in the hot loop from their fast form (struct rfast); the rest, and the fast ones
+ * whose value the fast form cannot read, from this one. */
 struct rchk {
 	struct range r;
 	loc_t loc;
 	bool is_ptr, maybe_null;
 	uint8_t region;
-	uint8_t test;		/* enum rtest */
+	uint8_t need;		/* range_contains_needs(&r) */
 	uint32_t map;
 };
 
-/* How a claimed range is tested in the hot loop: the whole range_contains(), or only the
- * unsigned bounds when the claim's other fields say nothing more about [umin, umax] (checked
- * field by field when the claims are packed, so both tests accept exactly the same values). */
-enum rtest { RT_FULL, RT_UBOUNDS };
+/* How the hot loop reads and tests a claim: a register (less r10 for a stack pointer; less a
+ * constant base, folded into lo, for other regions whose base is fixed during a check) or a
+ * stack slot inside the current frame, tested by v - lo <= span alone when the claim's other
+ * fields say nothing more about [umin, umax] (range_contains_needs() is 0: both tests accept
+ * exactly the same values).  Every other claim (maybe-null and map value pointers, spilled
+ * pointers, slots outside the frame, ranges that need more fields) goes through check_slow().
+ * The fast claims of a pc are tested first with no finding made; only when one fails (or the
+ * frame cannot be read) are all the pc's claims checked again in order by check_slow(), so
+ * findings come in the order of the claims as before. */
+enum rkind { RK_REG, RK_REG_FP, RK_SLOT1, RK_SLOT2, RK_SLOT4, RK_SLOT8, RK_SLOT8_FP, RK_SLOW };
 
-static enum rtest rtest_of(const struct range *r)
+struct rfast {
+	uint64_t lo, span;
+	uint64_t tmask, tval;	/* (v & tmask) == tval: the tnum when it is needed, else 0, 0 */
+	int16_t at;		/* RK_REG*: the register; RK_SLOT*: offset from r10 - 512 */
+	uint8_t kind;		/* enum rkind */
+};
+
+static struct rfast rfast_of(const struct rchk *c, size_t input_len)
 {
-	uint64_t span;
+	struct rfast q = { .lo = c->r.umin, .span = c->r.umax - c->r.umin, .kind = RK_SLOW };
+	int32_t off = LOC_SLOT_OFF(c->loc);
+	unsigned size = LOC_SLOT_SIZE(c->loc);
 
-	/* Values in [umin, umax] <= INT32_MAX: every other view is the same interval when the
-	 * claim says so, and the known bits say nothing when var_off is all unknown below the
-	 * highest bit umax can have. */
-	if (r->umax > INT32_MAX || r->smin != (int64_t)r->umin || r->smax != (int64_t)r->umax ||
-	    r->u32_min != r->umin || r->u32_max != r->umax || r->s32_min != (int32_t)r->umin ||
-	    r->s32_max != (int32_t)r->umax)
-		return RT_FULL;
-	span = r->umax ? UINT64_MAX >> __builtin_clzll(r->umax) : 0;
-	return r->var_off.value == 0 && r->var_off.mask == span ? RT_UBOUNDS : RT_FULL;
-}
-
-static inline bool rchk_contains(const struct rchk *c, uint64_t v)
-{
-	return c->test == RT_UBOUNDS ? c->r.umin <= v && v <= c->r.umax : range_contains(&c->r, v);
+	if ((c->need & ~RANGE_NEED_TNUM) || (c->is_ptr && c->maybe_null))
+		return q;
+	if (c->need & RANGE_NEED_TNUM) {
+		q.tmask = ~c->r.var_off.mask;
+		q.tval = c->r.var_off.value;
+	}
+	if (LOC_IS_REG(c->loc)) {
+		q.kind = RK_REG;
+		q.at = (int16_t)c->loc;
+	} else {
+		if (off < -512 || off + (int32_t)size > 0)
+			return q;
+		q.at = (int16_t)(512 + off);
+		q.kind = size == 1 ? RK_SLOT1 : size == 2 ? RK_SLOT2 : size == 4 ? RK_SLOT4 : RK_SLOT8;
+	}
+	if (!c->is_ptr)
+		return q;
+	if (q.tmask || (q.kind != RK_REG && q.kind != RK_SLOT8)) {
+		q.kind = RK_SLOW;
+		return q;
+	}
+	/* region_base()'s bases that do not depend on the value */
+	switch (c->region) {
+	case REGION_STACK: q.kind = q.kind == RK_REG ? RK_REG_FP : RK_SLOT8_FP; break;
+	case REGION_CTX: q.lo += INTERP_VA_CTX; break;
+	case REGION_PKT: case REGION_PKT_META: q.lo += INTERP_VA_PKT; break;
+	case REGION_PKT_END: q.lo += INTERP_VA_PKT + input_len; break;
+	default: q.kind = RK_SLOW; break;
+	}
+	return q;
 }
 
 struct run {
@@ -68,6 +101,9 @@ struct run {
 	/* per pc: CSR lists of range claims, headers and exit targets */
 	uint32_t *roff, *ridx;
 	struct rchk *rc;	/* the range claims in ridx order, packed for the hot loop */
+	uint32_t *foff;		/* per pc: CSR list of the fast forms of its claims ... */
+	struct rfast *rf;	/* ... in claim order */
+	uint32_t *soff, *sidx;	/* per pc: CSR list of its other claims (positions in rc) */
 	uint32_t *hoff, *hidx;
 	uint32_t *xoff, *xidx;
 	struct loop_track *lt;
@@ -184,50 +220,96 @@ static void describe_range(char *buf, size_t n, const struct claim_range *c)
 			 c->r.s32_min, c->r.s32_max, c->r.var_off.value, c->r.var_off.mask);
 }
 
+/* A failed range check: the finding, once per claim (formatting is costly). */
+static void range_failed(struct run *r, uint32_t pc, uint32_t k, uint64_t v, uint64_t base)
+{
+	const struct rchk *c = &r->rc[k];
+	char text[320], desc[240];
+
+	if (r->found[r->ridx[k]])
+		return;
+	describe_range(desc, sizeof(desc), &r->cp->ranges[r->ridx[k]]);
+	snprintf(text, sizeof(text), "%s; observed %#" PRIx64 "%s", desc,
+		 c->is_ptr ? v - base : v, c->is_ptr ? " (offset)" : "");
+	add_finding(r, FIND_RANGE, r->ridx[k], r->ridx[k], pc, c->loc, v, text);
+}
+
+/* Claim k at pc in full: 1 when it was checked, 0 when its slot is not readable here. */
+static unsigned check_slow(struct run *r, const struct interp_state *st, uint32_t pc,
+			   const uint64_t *regs, const uint8_t *frame, uint32_t k)
+{
+	const struct rchk *c = &r->rc[k];
+	uint64_t v, base = 0;
+	bool ok;
+
+	if (LOC_IS_REG(c->loc)) {
+		v = regs[c->loc];
+	} else {
+		int32_t off = LOC_SLOT_OFF(c->loc);
+		unsigned size = LOC_SLOT_SIZE(c->loc);
+
+		if (frame && off >= -512 && off + (int32_t)size <= 0)
+			v = interp_load(frame + 512 + off, size);
+		else if (interp_state_read(st, regs[EBPF_REG_FP] + (int64_t)off, size, &v))
+			return 0;	/* not readable here: nothing to check */
+	}
+	if (!c->is_ptr)
+		ok = range_contains_needed(&c->r, v, c->need);
+	else if (c->maybe_null && v == 0)
+		ok = true;
+	else if (!region_base(r, &r->cp->ranges[r->ridx[k]], regs, v, &base))
+		ok = false;
+	else
+		ok = range_contains_needed(&c->r, v - base, c->need);
+	if (!ok)
+		range_failed(r, pc, k, v, base);
+	return 1;
+}
+
 static void check_ranges(struct run *r, const struct interp_state *st, uint32_t pc,
 			 const uint64_t *regs)
 {
-	const uint8_t *frame;	/* r10 - 512 in host memory */
+	const uint8_t *frame = NULL;	/* r10 - 512 in host memory */
+	uint32_t k = r->foff[pc], end = r->foff[pc + 1];
+	uint64_t checks = end - k;
+	bool bad = false;
 
-	if (r->roff[pc] == r->roff[pc + 1])
-		return;
-	frame = interp_state_frame_bytes(st);
-	for (uint32_t k = r->roff[pc]; k < r->roff[pc + 1]; k++) {
-		const struct rchk *c = &r->rc[k];
-		uint64_t v, base = 0;
-		bool ok;
-		char text[320], desc[240];
+	for (; k < end; k++) {
+		const struct rfast *q = &r->rf[k];
+		uint64_t v;
 
-		if (LOC_IS_REG(c->loc)) {
-			v = regs[c->loc];
-		} else {
-			int32_t off = LOC_SLOT_OFF(c->loc);
-			unsigned size = LOC_SLOT_SIZE(c->loc);
-
-			if (frame && off >= -512 && off + (int32_t)size <= 0)
-				v = interp_load(frame + 512 + off, size);
-			else if (interp_state_read(st, regs[EBPF_REG_FP] + (int64_t)off, size,
-						     &v)) {
-				continue;	/* not readable here: nothing to check */
+		switch (q->kind) {
+		case RK_REG: v = regs[q->at]; break;
+		case RK_REG_FP: v = regs[q->at] - regs[EBPF_REG_FP]; break;
+		default:
+			if (!frame && !(frame = interp_state_frame_bytes(st))) {
+				bad = true;	/* read by interp_state_read(), below */
+				continue;
 			}
+			switch (q->kind) {
+			case RK_SLOT1: v = frame[q->at]; break;
+			case RK_SLOT2: v = interp_load(frame + q->at, 2); break;
+			case RK_SLOT4: v = interp_load(frame + q->at, 4); break;
+			case RK_SLOT8: v = interp_load(frame + q->at, 8); break;
+			default: v = interp_load(frame + q->at, 8) - regs[EBPF_REG_FP]; break;
+			}
+			break;
 		}
-		r->res->checks++;
-		if (!c->is_ptr) {
-			ok = rchk_contains(c, v);
-		} else if (c->maybe_null && v == 0) {
-			ok = true;
-		} else if (!region_base(r, &r->cp->ranges[r->ridx[k]], regs, v, &base)) {
-			ok = false;
-		} else {
-			ok = rchk_contains(c, v - base);
-		}
-		if (ok || r->found[r->ridx[k]])	/* formatting is costly: once per claim */
-			continue;
-		describe_range(desc, sizeof(desc), &r->cp->ranges[r->ridx[k]]);
-		snprintf(text, sizeof(text), "%s; observed %#" PRIx64 "%s", desc,
-			 c->is_ptr ? v - base : v, c->is_ptr ? " (offset)" : "");
-		add_finding(r, FIND_RANGE, r->ridx[k], r->ridx[k], pc, c->loc, v, text);
+		bad |= (v - q->lo > q->span) | ((v & q->tmask) != q->tval);
 	}
+	if (bad) {
+		/* every claim of the pc again, in order, with its finding */
+		frame = interp_state_frame_bytes(st);
+		checks = 0;
+		for (k = r->roff[pc]; k < r->roff[pc + 1]; k++)
+			checks += check_slow(r, st, pc, regs, frame, k);
+	} else {
+		if (r->soff[pc] != r->soff[pc + 1] && !frame)
+			frame = interp_state_frame_bytes(st);
+		for (k = r->soff[pc]; k < r->soff[pc + 1]; k++)
+			checks += check_slow(r, st, pc, regs, frame, r->sidx[k]);
+	}
+	r->res->checks += checks;
 }
 
 static uint64_t iv_value(const struct interp_state *st, const uint64_t *regs, loc_t loc)
@@ -461,13 +543,27 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 		goto out;
 	err = -ENOMEM;
 	r.rc = malloc((cp->nranges ? cp->nranges : 1) * sizeof(*r.rc));
-	if (!r.rc)
+	r.rf = malloc((cp->nranges ? cp->nranges : 1) * sizeof(*r.rf));
+	r.sidx = malloc((cp->nranges ? cp->nranges : 1) * sizeof(*r.sidx));
+	r.foff = calloc(slots + 1, sizeof(*r.foff));
+	r.soff = calloc(slots + 1, sizeof(*r.soff));
+	if (!r.rc || !r.rf || !r.sidx || !r.foff || !r.soff)
 		goto out;
-	for (uint32_t k = 0; k < r.roff[slots]; k++) {
-		const struct claim_range *c = &cp->ranges[r.ridx[k]];
+	for (uint32_t pc = 0, nf = 0, ns = 0; pc < slots; pc++) {
+		for (uint32_t k = r.roff[pc]; k < r.roff[pc + 1]; k++) {
+			const struct claim_range *c = &cp->ranges[r.ridx[k]];
+			struct rfast q;
 
-		r.rc[k] = (struct rchk){ c->r, c->loc, c->is_ptr, c->maybe_null, c->region,
-					 (uint8_t)rtest_of(&c->r), c->map };
+			r.rc[k] = (struct rchk){ c->r, c->loc, c->is_ptr, c->maybe_null, c->region,
+						 (uint8_t)range_contains_needs(&c->r), c->map };
+			q = rfast_of(&r.rc[k], r.input_len);
+			if (q.kind == RK_SLOW)
+				r.sidx[ns++] = k;
+			else
+				r.rf[nf++] = q;
+		}
+		r.foff[pc + 1] = nf;
+		r.soff[pc + 1] = ns;
 	}
 	for (uint32_t l = 0; l < cp->nloops; l++) {
 		const struct claim_loop *cl = &cp->loops[l];
@@ -564,6 +660,10 @@ out:
 	free(r.roff);
 	free(r.ridx);
 	free(r.rc);
+	free(r.rf);
+	free(r.foff);
+	free(r.soff);
+	free(r.sidx);
 	free(r.hoff);
 	free(r.hidx);
 	free(r.xoff);
