@@ -101,8 +101,10 @@ struct run {
 	/* per pc: CSR lists of range claims, headers and exit targets */
 	uint32_t *roff, *ridx;
 	struct rchk *rc;	/* the range claims in ridx order, packed for the hot loop */
-	uint32_t *foff;		/* per pc: CSR list of the fast forms of its claims ... */
-	struct rfast *rf;	/* ... in claim order */
+	uint32_t *foff;		/* per pc: CSR list of the fast forms of its claims, registers
+				 * (RK_REG) first ... */
+	uint32_t *fmid;		/* ... up to here, the other kinds after */
+	struct rfast *rf;
 	uint32_t *soff, *sidx;	/* per pc: CSR list of its other claims (positions in rc) */
 	uint32_t *hoff, *hidx;
 	uint32_t *xoff, *xidx;
@@ -270,18 +272,22 @@ static void check_ranges(struct run *r, const struct interp_state *st, uint32_t 
 			 const uint64_t *regs)
 {
 	const uint8_t *frame = NULL;	/* r10 - 512 in host memory */
-	uint32_t k = r->foff[pc], end = r->foff[pc + 1];
-	uint64_t checks = end - k;
+	const struct rfast *q = r->rf + r->foff[pc], *mid = r->rf + r->fmid[pc],
+			   *end = r->rf + r->foff[pc + 1];
+	uint64_t checks = (uint64_t)(end - q);
 	bool bad = false;
 
-	for (; k < end; k++) {
-		const struct rfast *q = &r->rf[k];
+	for (; q < mid; q++) {
+		uint64_t v = regs[q->at];
+
+		bad |= (v - q->lo > q->span) | ((v & q->tmask) != q->tval);
+	}
+	for (; q < end; q++) {
 		uint64_t v;
 
-		switch (q->kind) {
-		case RK_REG: v = regs[q->at]; break;
-		case RK_REG_FP: v = regs[q->at] - regs[EBPF_REG_FP]; break;
-		default:
+		if (q->kind == RK_REG_FP) {
+			v = regs[q->at] - regs[EBPF_REG_FP];
+		} else {
 			if (!frame && !(frame = interp_state_frame_bytes(st))) {
 				bad = true;	/* read by interp_state_read(), below */
 				continue;
@@ -293,7 +299,6 @@ static void check_ranges(struct run *r, const struct interp_state *st, uint32_t 
 			case RK_SLOT8: v = interp_load(frame + q->at, 8); break;
 			default: v = interp_load(frame + q->at, 8) - regs[EBPF_REG_FP]; break;
 			}
-			break;
 		}
 		bad |= (v - q->lo > q->span) | ((v & q->tmask) != q->tval);
 	}
@@ -301,12 +306,12 @@ static void check_ranges(struct run *r, const struct interp_state *st, uint32_t 
 		/* every claim of the pc again, in order, with its finding */
 		frame = interp_state_frame_bytes(st);
 		checks = 0;
-		for (k = r->roff[pc]; k < r->roff[pc + 1]; k++)
+		for (uint32_t k = r->roff[pc]; k < r->roff[pc + 1]; k++)
 			checks += check_slow(r, st, pc, regs, frame, k);
 	} else {
 		if (r->soff[pc] != r->soff[pc + 1] && !frame)
 			frame = interp_state_frame_bytes(st);
-		for (k = r->soff[pc]; k < r->soff[pc + 1]; k++)
+		for (uint32_t k = r->soff[pc]; k < r->soff[pc + 1]; k++)
 			checks += check_slow(r, st, pc, regs, frame, r->sidx[k]);
 	}
 	r->res->checks += checks;
@@ -546,21 +551,30 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 	r.rf = malloc((cp->nranges ? cp->nranges : 1) * sizeof(*r.rf));
 	r.sidx = malloc((cp->nranges ? cp->nranges : 1) * sizeof(*r.sidx));
 	r.foff = calloc(slots + 1, sizeof(*r.foff));
+	r.fmid = calloc(slots + 1, sizeof(*r.fmid));
 	r.soff = calloc(slots + 1, sizeof(*r.soff));
-	if (!r.rc || !r.rf || !r.sidx || !r.foff || !r.soff)
+	if (!r.rc || !r.rf || !r.sidx || !r.foff || !r.fmid || !r.soff)
 		goto out;
 	for (uint32_t pc = 0, nf = 0, ns = 0; pc < slots; pc++) {
-		for (uint32_t k = r.roff[pc]; k < r.roff[pc + 1]; k++) {
-			const struct claim_range *c = &cp->ranges[r.ridx[k]];
-			struct rfast q;
+		/* two rounds over the pc's claims: the registers' fast forms, then the rest */
+		for (int round = 0; round < 2; round++) {
+			for (uint32_t k = r.roff[pc]; k < r.roff[pc + 1]; k++) {
+				const struct claim_range *c = &cp->ranges[r.ridx[k]];
+				struct rfast q;
 
-			r.rc[k] = (struct rchk){ c->r, c->loc, c->is_ptr, c->maybe_null, c->region,
-						 (uint8_t)range_contains_needs(&c->r), c->map };
-			q = rfast_of(&r.rc[k], r.input_len);
-			if (q.kind == RK_SLOW)
-				r.sidx[ns++] = k;
-			else
-				r.rf[nf++] = q;
+				r.rc[k] = (struct rchk){ c->r, c->loc, c->is_ptr, c->maybe_null,
+							 c->region,
+							 (uint8_t)range_contains_needs(&c->r), c->map };
+				q = rfast_of(&r.rc[k], r.input_len);
+				if ((q.kind == RK_REG) != !round)
+					continue;
+				if (q.kind == RK_SLOW)
+					r.sidx[ns++] = k;
+				else
+					r.rf[nf++] = q;
+			}
+			if (!round)
+				r.fmid[pc] = nf;
 		}
 		r.foff[pc + 1] = nf;
 		r.soff[pc + 1] = ns;
@@ -662,6 +676,7 @@ out:
 	free(r.rc);
 	free(r.rf);
 	free(r.foff);
+	free(r.fmid);
 	free(r.soff);
 	free(r.sidx);
 	free(r.hoff);
