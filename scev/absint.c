@@ -196,7 +196,7 @@ static void once_loops(struct engine *en)
 	const struct scev_loops *lf = en->cx->st.loops;
 
 	for (uint32_t l = 0; l < lf->nloops; l++) {
-		struct claim_trip *t = &en->res[l].trip;
+		struct claim_trip *t = loop_trip(en, l);
 
 		if (lf->loops[l].irreducible || en->back_live[l] || !en->res[l].visited ||
 		    (t->kind == TRIP_EXACT && t->max == 1))
@@ -675,6 +675,18 @@ static int flush_segment(struct engine *en, uint32_t lo, uint32_t hi)
 			st_drop(en->back, l);
 		}
 	}
+	/* The last pass has left the loops headed here for good (a loop lies within one
+	 * segment, its exits' refinements and its claims included): nothing reads their
+	 * summaries or first-pass header states again. */
+	for (uint32_t i = lo; i < hi && !err && !cx->first_pass; i++) {
+		uint32_t b = cx->rpo[i], l = lf->loop_of[b];
+
+		if (l != SCEV_NONE && lf->loops[l].header == b) {
+			sym_summary__free(&cx->sums[l]);
+			if (cx->first_hdr)
+				hdr_pack__free(&cx->first_hdr[l]);
+		}
+	}
 	return err;
 }
 
@@ -743,6 +755,11 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out)
 		    !(cx->first_hdr = calloc(lf->nloops, sizeof(*cx->first_hdr))))
 			goto out;
 	} else {
+		/* The loops' claims, whose trip counts the header steps write (loop_trip) and
+		 * absint_fill_loops completes. */
+		if (!(out->loops = calloc(lf->nloops ? lf->nloops : 1, sizeof(*out->loops))))
+			goto out;
+		out->nloops = lf->nloops;
 		/* Claims: every instruction inside a loop and at every loop exit. */
 		for (uint32_t l = 0; l < lf->nloops; l++) {
 			const struct scev_loop *L = &lf->loops[l];

@@ -45,12 +45,13 @@ struct astate {
 	} pkt_var[PKT_VARS];
 };
 
+/* Per loop, what its header steps found; the trip count (last pass only) is written straight
+ * into the loop's claim, en->out->loops[l].trip (loop_trip): a pass over a million loops would
+ * otherwise hold every trip's two strings twice. */
 struct loop_result {
 	bool visited;
-	struct claim_trip trip;
 	struct claim_iv *ivs;
 	uint32_t nivs;
-	uint8_t *src;		/* per loc: enum claim_source of the header value */
 	/* per exit of the loop's summary (sym_summary.exits): the fewest iterations completed
 	 * before that exit can be taken, from the last header step (0 when not known) */
 	uint64_t *exit_done;
@@ -86,6 +87,13 @@ struct engine {
 	uint8_t *reached;	/* last pass: per block, reached (kept after its state is freed) */
 	uint8_t *back_live;	/* per loop: some back edge was reached with a live state */
 };
+
+/* The trip count of loop l as the last pass's header steps found it (zero when never visited);
+ * the first pass keeps none. */
+static inline struct claim_trip *loop_trip(struct engine *en, uint32_t l)
+{
+	return &en->out->loops[l].trip;
+}
 
 /* absint_state.c */
 void astate__free(struct astate *s);

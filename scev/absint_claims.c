@@ -94,10 +94,6 @@ int absint_fill_loops(struct engine *en, struct claim_prog *out)
 	const struct scev_cfg *cfg = cx->st.cfg;
 	const struct scev_loops *lf = cx->st.loops;
 
-	out->loops = calloc(lf->nloops ? lf->nloops : 1, sizeof(*out->loops));
-	if (!out->loops)
-		return -ENOMEM;
-	out->nloops = lf->nloops;
 	for (uint32_t l = 0; l < lf->nloops; l++) {
 		const struct scev_loop *L = &lf->loops[l];
 		struct claim_loop *cl = &out->loops[l];
@@ -128,7 +124,6 @@ int absint_fill_loops(struct engine *en, struct claim_prog *out)
 			cl->exits[cl->nexits++][1] = cfg->blocks[L->exits[k].to].first;
 		}
 		if (res->visited) {
-			cl->trip = res->trip;
 			cl->ivs = res->ivs;
 			cl->nivs = res->nivs;
 			res->ivs = NULL;

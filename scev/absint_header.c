@@ -294,7 +294,8 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E, st
 		else
 			snprintf(trip.reason, sizeof(trip.reason), "the count depends on values "
 				 "that are not constant at entry or on the path taken");
-		format_trip_expr(cx, sum, best, &trip);
+		if (!cx->first_pass)	/* (read from the last pass's claims only) */
+			format_trip_expr(cx, sum, best, &trip);
 	} else if (sum->ok && !sum->nexits && !trip.reason[0]) {
 		snprintf(trip.reason, sizeof(trip.reason), "no exit is tested in every iteration");
 	}
@@ -310,7 +311,8 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E, st
 		}
 	}
 	res->visited = true;
-	res->trip = trip;
+	if (!cx->first_pass)
+		*loop_trip(en, l) = trip;
 
 	/* Header values of the changed locations. */
 	newv = calloc(sum->nlocs ? sum->nlocs : 1, sizeof(*newv));
@@ -720,6 +722,7 @@ int absint_refine_exit(struct engine *en, uint32_t from, uint32_t to, struct ast
 		const struct scev_loop *L = &lf->loops[l];
 		const struct sym_summary *sum = &cx->sums[l];
 		struct env_exit ee = { .en = en, .l = l, .es = { .s = st_peek(en->in, L->header) } };
+		const struct claim_trip *trip;
 		uint64_t done;
 
 		/* Definedness through the loop: left after a complete iteration, what every
@@ -730,16 +733,18 @@ int absint_refine_exit(struct engine *en, uint32_t from, uint32_t to, struct ast
 			exit_fills(en, l, from, done, st);
 		}
 
+		if (cx->first_pass)
+			continue;	/* (trip counts: the last pass's only) */
+		trip = loop_trip(en, l);
 		if (L->nexits == 1 && L->exits[0].from == from && L->exits[0].to == to &&
-		    en->res[l].visited && sum->ok && sum->single_exit && !cx->first_pass &&
-		    !L->irreducible && en->res[l].trip.kind != TRIP_UNKNOWN &&
-		    en->res[l].trip.min >= 1)
-			exit_fills(en, l, from, en->res[l].trip.min - 1, st);
+		    en->res[l].visited && sum->ok && sum->single_exit &&
+		    !L->irreducible && trip->kind != TRIP_UNKNOWN && trip->min >= 1)
+			exit_fills(en, l, from, trip->min - 1, st);
 		if (L->nexits != 1 || L->exits[0].from != from || L->exits[0].to != to ||
-		    !en->res[l].visited || en->res[l].trip.kind != TRIP_EXACT || !sum->ok ||
-		    !sum->single_exit || cx->first_pass || L->irreducible)
+		    !en->res[l].visited || trip->kind != TRIP_EXACT || !sum->ok ||
+		    !sum->single_exit || L->irreducible)
 			continue;	/* (irreducible: it also exits before its header) */
-		ee.k = en->res[l].trip.max - 1;
+		ee.k = trip->max - 1;
 		for (uint32_t k = 0; k < sum->nlocs && !err; k++) {
 			loc_t x = sum->locs[k].loc;
 			struct aval v = aval_eval(cx, sum->exit_vals[k], exit_env, &ee), cur, m;

@@ -377,18 +377,18 @@ int absint_verify_loops(struct engine *en)
 	for (uint32_t l = 0; l < cx->st.loops->nloops && !err; l++) {
 		const struct scev_loop *L = &cx->st.loops->loops[l];
 		uint32_t hpc = cx->st.cfg->blocks[L->header].first;
+		const struct claim_trip *t = loop_trip(en, l);
 
 		/* (every cycle of a loop at its own level passes its header: an irreducible loop
 		 * that never reaches it cannot go round) */
 		if (!en->reached[L->header])
 			continue;
 		/* (a loop the may_goto budget ends terminates as the kernel runs it) */
-		if (en->res[l].trip.kind == TRIP_UNKNOWN && !en->res[l].trip.ends_by &&
-		    v->kind == VERDICT_SAFE) {
+		if (t->kind == TRIP_UNKNOWN && !t->ends_by && v->kind == VERDICT_SAFE) {
 			v->kind = VERDICT_UNSAFE;
 			v->pc = hpc;
 			snprintf(v->reason, sizeof(v->reason), "loop at %u may not terminate: %s", hpc,
-				 en->res[l].trip.reason[0] ? en->res[l].trip.reason : "no bound");
+				 t->reason[0] ? t->reason : "no bound");
 		}
 	}
 	return err;

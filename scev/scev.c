@@ -447,15 +447,18 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 		if ((err = symex_loop(&cx, cx.st.loops->order[i])))
 			goto fail;
 
-	/* 3. Ranges with the summaries; claims. */
-	cb_facts.nr = calloc(cx.len ? cx.len : 1, sizeof(*cb_facts.nr));
-	cb_facts.flags = calloc(cx.len ? cx.len : 1, sizeof(*cb_facts.flags));
-	cb_facts.seen = calloc(cx.len ? cx.len : 1, 1);
-	if (!cb_facts.nr || !cb_facts.flags || !cb_facts.seen) {
-		err = -ENOMEM;
-		goto fail;
+	/* 3. Ranges with the summaries; claims.  What the bpf_loop calls see is kept per pc only
+	 *    when there are callbacks to claim (step 4): 129 bytes per instruction. */
+	if (cx.cbl.n) {
+		cb_facts.nr = calloc(cx.len ? cx.len : 1, sizeof(*cb_facts.nr));
+		cb_facts.flags = calloc(cx.len ? cx.len : 1, sizeof(*cb_facts.flags));
+		cb_facts.seen = calloc(cx.len ? cx.len : 1, 1);
+		if (!cb_facts.nr || !cb_facts.flags || !cb_facts.seen) {
+			err = -ENOMEM;
+			goto fail;
+		}
+		cx.cb = &cb_facts;
 	}
-	cx.cb = &cb_facts;
 	if ((err = absint_run(&cx, out)))
 		goto fail;
 	cx.cb = NULL;

@@ -408,6 +408,23 @@ void sym_summary__free(struct sym_summary *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* The summary's arrays grew by doubling; a summary is kept until the last pass has left its
+ * loop, so it keeps only what it holds (a loop that changes one register would keep room for
+ * 16 locations, 4 exits and 4 stores). */
+static void summary_trim(struct sym_summary *s)
+{
+	struct sym_loc *nl;
+	struct sym_exit *ne;
+	struct sym_store *nw;
+
+	if (s->nlocs && (nl = realloc(s->locs, s->nlocs * sizeof(*nl))))
+		s->locs = nl;
+	if (s->nexits && (ne = realloc(s->exits, s->nexits * sizeof(*ne))))
+		s->exits = ne;
+	if (s->nstores && (nw = realloc(s->stores, s->nstores * sizeof(*nw))))
+		s->stores = nw;
+}
+
 static int add_loc(struct sym_summary *s, loc_t loc, uint32_t *cap)
 {
 	if (sym_find(s, loc))
@@ -1323,6 +1340,8 @@ classify:
 		}
 	}
 out:
+	if (!err)
+		summary_trim(s);
 	ss_free(&st);
 	ss_free(&out);
 	ss_free(&r.back);
