@@ -129,11 +129,13 @@ uint16_t absint_map_class(const struct scev_ctx *cx, uint32_t m);
 bool absint_map_shared(const struct scev_ctx *cx, uint16_t m);
 
 /* What later passes read of a loop's header state in the first pass (live, registers and
- * cells), kept for every loop between passes: registers that are unknown (aval_top()) are not
- * stored, so a loop costs a few dozen bytes instead of a whole state. */
+ * cells), kept for every loop between passes: registers that are unknown (aval_top()) or the
+ * frame pointer as functions start with it are not stored, so a loop costs a few dozen bytes
+ * instead of a whole state. */
 struct hdr_pack {
 	bool live;
-	uint16_t stored;	/* bit r: regs[r] is in v (in register order); others are top */
+	uint16_t stored;	/* bit r: regs[r] is in v (in register order) */
+	uint16_t frame;		/* bit r: regs[r] is the frame pointer at offset 0; others top */
 	uint32_t n;		/* cells */
 	struct aval *v;		/* the stored registers */
 	struct acell *cells;	/* as in the state: sorted by off, disjoint */

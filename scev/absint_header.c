@@ -278,7 +278,7 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E, st
 			}
 		}
 	} else {
-		snprintf(trip.reason, sizeof(trip.reason), "%s", sum->why);
+		snprintf(trip.reason, sizeof(trip.reason), "%s", sum->why ? sum->why : "");
 	}
 	if (known) {
 		bool exact = sum->single_exit && best->block == L->exits[0].from && Tmin == T;

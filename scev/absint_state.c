@@ -392,6 +392,20 @@ static bool is_top(const struct aval *a)
 	return memcmp(a, &t, sizeof(t)) == 0;
 }
 
+/* The frame pointer as every function starts with it (run_function), byte for byte: most
+ * headers hold it in r10 unchanged, so it is not stored either. */
+static struct aval frame_ptr(void)
+{
+	return aval_ptr(REGION_STACK, 0, range_const(0));
+}
+
+static bool is_frame_ptr(const struct aval *a)
+{
+	struct aval t = frame_ptr();
+
+	return memcmp(a, &t, sizeof(t)) == 0;
+}
+
 int hdr_pack__set(struct hdr_pack *p, const struct astate *s)
 {
 	unsigned k = 0;
@@ -400,7 +414,9 @@ int hdr_pack__set(struct hdr_pack *p, const struct astate *s)
 	if (!s->live)
 		return 0;
 	for (int r = 0; r < EBPF_NREGS; r++)
-		if (!is_top(&s->regs[r]))
+		if (is_frame_ptr(&s->regs[r]))
+			p->frame |= (uint16_t)(1u << r);
+		else if (!is_top(&s->regs[r]))
 			p->stored |= (uint16_t)(1u << r);
 	if ((p->stored && !(p->v = malloc(__builtin_popcount(p->stored) * sizeof(*p->v)))) ||
 	    (s->n && !(p->cells = malloc(s->n * sizeof(*p->cells))))) {
@@ -433,7 +449,8 @@ void hdr_pack__view(const struct hdr_pack *p, struct astate *view)
 		return;
 	view->live = true;
 	for (int r = 0; r < EBPF_NREGS; r++)
-		view->regs[r] = p->stored & (1u << r) ? p->v[k++] : aval_top();
+		view->regs[r] = p->stored & (1u << r) ? p->v[k++] :
+				p->frame & (1u << r) ? frame_ptr() : aval_top();
 	view->cells = p->cells;
 	view->n = view->cap = p->n;
 }

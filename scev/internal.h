@@ -48,7 +48,7 @@ struct sym_store {
 
 struct sym_summary {
 	bool ok;		/* false: only the syntactic modified set below is known */
-	char why[96];
+	const char *why;	/* when !ok: why (a string constant; NULL reads as "") */
 	struct sym_loc *locs;	/* every location the loop may change */
 	uint32_t nlocs;
 	struct fpmask hv;	/* frame bytes the loop may change besides the cells in locs:

@@ -349,7 +349,7 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 	 *    a pointer assumed to reach the stack), learning where the stack may really be written. */
 	stack_spans_reset(&cx, true);
 	for (uint32_t l = 0; l < nloops; l++) {
-		snprintf(cx.sums[l].why, sizeof(cx.sums[l].why), "first pass");
+		cx.sums[l].why = "first pass";
 		if ((err = symex_syntactic_mod(&cx, l, &cx.sums[l])))
 			goto fail;
 	}

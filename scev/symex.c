@@ -1263,9 +1263,8 @@ classify:
 		s->exits = NULL;
 		s->nexits = 0;
 		s->ok = false;
-		snprintf(s->why, sizeof(s->why), "%s",
-			 cx->ar.oom ? "out of memory" : fail ? "a nested loop is entered at a second entry"
-							     : "no path returns to the header");
+		s->why = cx->ar.oom ? "out of memory" : fail ? "a nested loop is entered at a second "
+			 "entry" : "no path returns to the header";
 		err = symex_syntactic_mod(cx, l, s);
 		goto out;
 	}
@@ -1310,9 +1309,10 @@ classify:
 		}
 		if (r.exit.n > 64)
 			s->exit_havoc = true;	/* too many to list: treat every cell as changed */
-		s->xlocs = malloc((nc ? nc : 1) * sizeof(*s->xlocs));
-		s->xvals = malloc((nc ? nc : 1) * sizeof(*s->xvals));
-		if (!s->xlocs || !s->xvals) {
+		/* (none, in most loops: no arrays, 64 bytes a loop less) */
+		s->xlocs = nc ? malloc(nc * sizeof(*s->xlocs)) : NULL;
+		s->xvals = nc ? malloc(nc * sizeof(*s->xvals)) : NULL;
+		if (nc && (!s->xlocs || !s->xvals)) {
 			err = -ENOMEM;
 			goto out;
 		}
