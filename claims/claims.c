@@ -37,6 +37,7 @@ void claim_prog__free(struct claim_prog *p)
 		free(l->back_edges);
 		free(l->exits);
 		free(l->ivs);
+		claim_trip__free_text(&l->trip);
 	}
 	free(p->loops);
 	free(p->ranges);
@@ -51,6 +52,28 @@ void claims__free(struct claims *c)
 		claim_prog__free(&c->progs[i]);
 	free(c->progs);
 	free(c);
+}
+
+int claim_trip__set_text(char **text, const char *s)
+{
+	size_t n = strnlen(s, CLAIM_TRIP_TEXT - 1);
+
+	free(*text);
+	*text = NULL;
+	if (!n)
+		return 0;
+	if (!(*text = malloc(n + 1)))
+		return -ENOMEM;
+	memcpy(*text, s, n);
+	(*text)[n] = '\0';
+	return 0;
+}
+
+void claim_trip__free_text(struct claim_trip *t)
+{
+	free(t->expr);
+	free(t->reason);
+	t->expr = t->reason = NULL;
 }
 
 int claim_prog__add_range(struct claim_prog *p, const struct claim_range *r)
@@ -190,11 +213,11 @@ void claims_write_prog(struct sbuf *sb, const struct claim_prog *p)
 		if (l->trip.kind != TRIP_UNKNOWN)
 			sbuf_printf(sb, ", \"max\": %" PRIu64 ", \"min\": %" PRIu64, l->trip.max,
 				    l->trip.min);
-		if (l->trip.expr[0]) {
+		if (claim_trip_expr(&l->trip)[0]) {
 			sbuf_puts(sb, ", \"expr\": ");
 			json_put_string(sb, l->trip.expr);
 		}
-		if (l->trip.reason[0]) {
+		if (claim_trip_reason(&l->trip)[0]) {
 			sbuf_puts(sb, ", \"reason\": ");
 			json_put_string(sb, l->trip.reason);
 		}

@@ -82,11 +82,33 @@ struct claim_trip {
 	uint64_t max, min;	/* header executions per entry; min on normal exits only (above) */
 	/* The exit test that decides max, for people (reported, not checked): "1 + first k with
 	 * (r1 + 1) >= 10 (iteration k)", a location naming its value at the header in iteration k
-	 * (k = 0 is the first).  The analyzer fills it whenever kind is bounded or exact. */
-	char expr[160];
-	char reason[160];	/* why unknown or only bounded, "" when exact */
+	 * (k = 0 is the first).  The analyzer fills it whenever kind is bounded or exact.
+	 * Both texts are owned by the trip (claim_trip__set_text), NULL when empty: a program of
+	 * a million loops holds only the bytes they say (read them with claim_trip_expr and
+	 * claim_trip_reason). */
+	char *expr;
+	char *reason;		/* why unknown or only bounded, none when exact */
 	uint8_t ends_by;	/* enum trip_ender: a loop that ends with no bound on its count */
 };
+
+/* A trip text is at most CLAIM_TRIP_TEXT - 1 bytes (longer ones are cut there). */
+#define CLAIM_TRIP_TEXT 160
+
+static inline const char *claim_trip_expr(const struct claim_trip *t)
+{
+	return t->expr ? t->expr : "";
+}
+
+static inline const char *claim_trip_reason(const struct claim_trip *t)
+{
+	return t->reason ? t->reason : "";
+}
+
+/* *text := a copy of s cut to CLAIM_TRIP_TEXT - 1 bytes, NULL when s is empty (the old text
+ * freed); 0 or -ENOMEM (then *text is NULL). */
+int claim_trip__set_text(char **text, const char *s);
+/* Frees both texts (the counts stay). */
+void claim_trip__free_text(struct claim_trip *t);
 
 struct claim_pcrange {
 	uint32_t first, last;

@@ -56,7 +56,7 @@ static void print_text(const struct claim_prog *p)
 			printf("bounded [%" PRIu64 ", %" PRIu64 "]", l->trip.min, l->trip.max);
 		else
 			printf("unknown");
-		if (l->trip.reason[0])
+		if (claim_trip_reason(&l->trip)[0])
 			printf(" (%s)", l->trip.reason);
 		printf("\n");
 		for (uint32_t k = 0; k < l->nivs; k++) {

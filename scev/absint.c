@@ -191,7 +191,7 @@ static void widen_to_bounds(struct engine *en, uint32_t to, const struct aval *p
  * compiler left with a back edge that its own exit test always cuts (`do { ... } while (x <
  * 8)` with x known below 8 only after the body).  Reducible loops only: a cycle of an
  * irreducible one may go round through its other entry without a back edge to its header. */
-static void once_loops(struct engine *en)
+static int once_loops(struct engine *en)
 {
 	const struct scev_loops *lf = en->cx->st.loops;
 
@@ -201,9 +201,12 @@ static void once_loops(struct engine *en)
 		if (lf->loops[l].irreducible || en->back_live[l] || !en->res[l].visited ||
 		    (t->kind == TRIP_EXACT && t->max == 1))
 			continue;
+		claim_trip__free_text(t);
 		*t = (struct claim_trip){ .kind = TRIP_EXACT, .max = 1, .min = 1 };
-		snprintf(t->expr, sizeof(t->expr), "1 (no back edge is ever taken)");
+		if (claim_trip__set_text(&t->expr, "1 (no back edge is ever taken)"))
+			return -ENOMEM;
 	}
+	return 0;
 }
 
 static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct astate *st,
@@ -776,8 +779,7 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out)
 	err = 0;
 	if (cx->first_pass)
 		goto out;
-	once_loops(&en);
-	if (cx->verdict && (err = absint_verify_loops(&en)))
+	if ((err = once_loops(&en)) || (cx->verdict && (err = absint_verify_loops(&en))))
 		goto out;
 	err = absint_fill_loops(&en, out);
 out:

@@ -127,9 +127,9 @@ int absint_fill_loops(struct engine *en, struct claim_prog *out)
 			cl->ivs = res->ivs;
 			cl->nivs = res->nivs;
 			res->ivs = NULL;
-		} else {
-			snprintf(cl->trip.reason, sizeof(cl->trip.reason), "%s",
-				 L->irreducible ? "irreducible loop" : "the loop is never entered");
+		} else if (claim_trip__set_text(&cl->trip.reason, L->irreducible ?
+						"irreducible loop" : "the loop is never entered")) {
+			return -ENOMEM;
 		}
 	}
 	return 0;

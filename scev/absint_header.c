@@ -70,9 +70,10 @@ static bool dep_ready(void *arg, loc_t l)
 	return sym_unchanged(da->sum, l);
 }
 
-static void format_trip_expr(struct scev_ctx *cx, const struct sym_summary *sum,
-			     const struct sym_exit *e, struct claim_trip *t)
+static int format_trip_expr(struct scev_ctx *cx, const struct sym_summary *sum,
+			    const struct sym_exit *e, struct claim_trip *t)
 {
+	int err;
 	struct sbuf sb = SBUF_INIT;
 	static const char *const names[16] = {
 		[BPF_JEQ >> 4] = "==", [BPF_JNE >> 4] = "!=", [BPF_JGT >> 4] = ">",
@@ -90,8 +91,9 @@ static void format_trip_expr(struct scev_ctx *cx, const struct sym_summary *sum,
 	sbuf_putc(&sb, ' ');
 	expr_format(&cx->ar, e->rhs, &sb);
 	sbuf_puts(&sb, e->is32 ? " (32-bit, iteration k)" : " (iteration k)");
-	snprintf(t->expr, sizeof(t->expr), "%s", sbuf_cstr(&sb));
+	err = claim_trip__set_text(&t->expr, sbuf_cstr(&sb));
 	sbuf_free(&sb);
+	return err;
 }
 
 static struct aval aval_meet(const struct aval *a, const struct aval *b)
@@ -228,6 +230,7 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E, st
 	const struct sym_exit *best = NULL;
 	uint64_t T = 0, Tmin = 1;
 	struct claim_trip trip = { 0 };
+	char reason[CLAIM_TRIP_TEXT] = "";
 	bool iterate = cx->opts.strategy == SCEV_ITERATE && !cx->first_pass &&
 		       en->visits[L->header] <= (cx->opts.max_iterations ? cx->opts.max_iterations : 8);
 	int err;
@@ -261,8 +264,8 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E, st
 			res->exit_done[k] = 0;
 			if (sym_exit_bound(cx, sum, &sum->exits[k], state_env, &es, &kmin, &kmax, why,
 					   sizeof(why))) {
-				if (!trip.reason[0])
-					snprintf(trip.reason, sizeof(trip.reason), "exit at %u: %s",
+				if (!reason[0])
+					snprintf(reason, sizeof(reason), "exit at %u: %s",
 						 cx->st.cfg->blocks[sum->exits[k].block].last, why);
 				continue;
 			}
@@ -278,7 +281,7 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E, st
 			}
 		}
 	} else {
-		snprintf(trip.reason, sizeof(trip.reason), "%s", sum->why ? sum->why : "");
+		snprintf(reason, sizeof(reason), "%s", sum->why ? sum->why : "");
 	}
 	if (known) {
 		bool exact = sum->single_exit && best->block == L->exits[0].from && Tmin == T;
@@ -287,17 +290,18 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E, st
 		trip.max = T;
 		trip.min = sum->single_exit && best->block == L->exits[0].from ? Tmin : 1;
 		if (exact)
-			trip.reason[0] = '\0';
+			reason[0] = '\0';
 		else if (!sum->single_exit)
-			snprintf(trip.reason, sizeof(trip.reason), "%s",
+			snprintf(reason, sizeof(reason), "%s",
 				 L->nexits > 1 ? "several exits" : "the loop can end the program");
 		else
-			snprintf(trip.reason, sizeof(trip.reason), "the count depends on values "
+			snprintf(reason, sizeof(reason), "the count depends on values "
 				 "that are not constant at entry or on the path taken");
-		if (!cx->first_pass)	/* (read from the last pass's claims only) */
-			format_trip_expr(cx, sum, best, &trip);
-	} else if (sum->ok && !sum->nexits && !trip.reason[0]) {
-		snprintf(trip.reason, sizeof(trip.reason), "no exit is tested in every iteration");
+		/* (the texts are read from the last pass's claims only) */
+		if (!cx->first_pass && (err = format_trip_expr(cx, sum, best, &trip)))
+			return err;
+	} else if (sum->ok && !sum->nexits && !reason[0]) {
+		snprintf(reason, sizeof(reason), "no exit is tested in every iteration");
 	}
 	/* A may_goto jump out of the loop in every iteration ends it, with no count (exits.c). */
 	for (uint32_t k = 0; k < sum->nexits && sum->ok && !known; k++) {
@@ -305,14 +309,20 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E, st
 
 		if (x->op == BPF_JCOND && x->exit_on_taken) {
 			trip.ends_by = TRIP_ENDS_MAY_GOTO;
-			snprintf(trip.reason, sizeof(trip.reason), "ended by the may_goto at %u: the "
+			snprintf(reason, sizeof(reason), "ended by the may_goto at %u: the "
 				 "kernel's budget, no count (timed on x86-64)",
 				 cx->st.cfg->blocks[x->block].last);
 		}
 	}
 	res->visited = true;
-	if (!cx->first_pass)
-		*loop_trip(en, l) = trip;
+	if (!cx->first_pass) {
+		struct claim_trip *t = loop_trip(en, l);
+
+		claim_trip__free_text(t);
+		*t = trip;	/* (the expression's text moves there) */
+		if ((err = claim_trip__set_text(&t->reason, reason)))
+			return err;
+	}
 
 	/* Header values of the changed locations. */
 	newv = calloc(sum->nlocs ? sum->nlocs : 1, sizeof(*newv));

@@ -388,7 +388,7 @@ int absint_verify_loops(struct engine *en)
 			v->kind = VERDICT_UNSAFE;
 			v->pc = hpc;
 			snprintf(v->reason, sizeof(v->reason), "loop at %u may not terminate: %s", hpc,
-				 t->reason[0] ? t->reason : "no bound");
+				 claim_trip_reason(t)[0] ? t->reason : "no bound");
 		}
 	}
 	return err;

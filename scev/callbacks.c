@@ -138,9 +138,11 @@ void scev_cb_facts__note(struct scev_cb_facts *f, uint32_t pc, bool nr_scalar,
 		f->flags[pc] = first ? *flags : range_join(&f->flags[pc], flags);
 }
 
-static void trip_of(struct claim_trip *t, const struct scev_cb_facts *facts,
-		    const struct scev_cb_loop *cb)
+/* 0 or -ENOMEM (the texts). */
+static int trip_of(struct claim_trip *t, const struct scev_cb_facts *facts,
+		   const struct scev_cb_loop *cb)
 {
+	char text[CLAIM_TRIP_TEXT];
 	uint64_t max = 0, nr0 = 0;
 	bool exact = cb->ncalls > 0, capped = false;
 	const struct range *ret = facts->ret_seen && (facts->ret_seen[cb->func] & 2)
@@ -148,8 +150,8 @@ static void trip_of(struct claim_trip *t, const struct scev_cb_facts *facts,
 
 	if (!cb->only_bpf_loop) {
 		t->kind = TRIP_UNKNOWN;
-		snprintf(t->reason, sizeof(t->reason), "callback at %u: %s", cb->header, cb->why);
-		return;
+		snprintf(text, sizeof(text), "callback at %u: %s", cb->header, cb->why);
+		return claim_trip__set_text(&t->reason, text);
 	}
 	for (uint32_t k = 0; k < cb->ncalls; k++) {
 		uint32_t pc = cb->calls[k];
@@ -181,14 +183,16 @@ static void trip_of(struct claim_trip *t, const struct scev_cb_facts *facts,
 	t->kind = exact ? TRIP_EXACT : TRIP_BOUNDED;
 	t->max = max;
 	t->min = exact ? max : max ? 1 : 0;
-	snprintf(t->expr, sizeof(t->expr), "nr (r1 as u32) of the bpf_loop call%s at %u%s, at "
+	snprintf(text, sizeof(text), "nr (r1 as u32) of the bpf_loop call%s at %u%s, at "
 		 "most %u (BPF_MAX_LOOPS)", cb->ncalls > 1 ? "s" : "", cb->calls[0],
 		 cb->ncalls > 1 ? ", ..." : "", SCEV_MAX_LOOPS);
-	if (!exact)
-		snprintf(t->reason, sizeof(t->reason), "%s",
-			 capped ? "nr is not known to be below 2^23 at a bpf_loop call: bounded "
-				  "by BPF_MAX_LOOPS"
-				: "the callback may stop early, or nr or flags are not constants");
+	if (claim_trip__set_text(&t->expr, text))
+		return -ENOMEM;
+	if (exact)
+		return 0;
+	return claim_trip__set_text(&t->reason, capped ? "nr is not known to be below 2^23 at a "
+				    "bpf_loop call: bounded by BPF_MAX_LOOPS"
+				    : "the callback may stop early, or nr or flags are not constants");
 }
 
 int scev_cb_loops__claim(struct claim_prog *out, const struct scev_cfg *cfg,
@@ -223,11 +227,13 @@ int scev_cb_loops__claim(struct claim_prog *out, const struct scev_cfg *cfg,
 		cl->blocks = calloc(1, sizeof(*cl->blocks));
 		cl->back_edges = calloc(1, sizeof(*cl->back_edges));
 		cl->exits = calloc(1, sizeof(*cl->exits));
-		if (!cl->entries || !cl->blocks || !cl->back_edges || !cl->exits) {
+		if (!cl->entries || !cl->blocks || !cl->back_edges || !cl->exits ||
+		    trip_of(&cl->trip, facts, cb)) {
 			free(cl->entries);
 			free(cl->blocks);
 			free(cl->back_edges);
 			free(cl->exits);
+			claim_trip__free_text(&cl->trip);
 			return -ENOMEM;
 		}
 		if (cb->ncalls)
@@ -235,7 +241,6 @@ int scev_cb_loops__claim(struct claim_prog *out, const struct scev_cfg *cfg,
 		cl->nentries = cb->ncalls;
 		cl->blocks[0] = (struct claim_pcrange){ cb->header, cb->end - 1 };
 		cl->nblocks = 1;
-		trip_of(&cl->trip, facts, cb);
 		n++;
 	}
 	out->nloops += n;

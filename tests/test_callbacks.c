@@ -49,9 +49,9 @@ static void expect_trip(const char *what, const char *src, uint32_t header, enum
 	CHECK(l && l->kind == LOOP_BPF_LOOP, "%s: no bpf_loop loop at %u", what, header);
 	if (l) {
 		CHECK(l->trip.kind == kind && (kind == TRIP_UNKNOWN || l->trip.max == max) &&
-		      (!reason || strstr(l->trip.reason, reason)),
+		      (!reason || strstr(claim_trip_reason(&l->trip), reason)),
 		      "%s: trip kind %u max %llu reason '%s'", what, l->trip.kind,
-		      (unsigned long long)l->trip.max, l->trip.reason);
+		      (unsigned long long)l->trip.max, claim_trip_reason(&l->trip));
 		CHECK(l->nblocks == 1 && l->blocks[0].first == header &&
 		      (kind == TRIP_UNKNOWN || l->nentries >= 1),
 		      "%s: body and entries", what);
