@@ -68,12 +68,24 @@ void absint_put_claims(struct engine *en, const struct astate *s, uint32_t pc)
 	}
 }
 
-/* pc ranges of a loop's blocks, adjacent blocks merged. */
+/* The pc after block b's last instruction. */
+static uint32_t block_end(const struct scev_ctx *cx, uint32_t b)
+{
+	uint32_t last = cx->st.cfg->blocks[b].last;
+
+	return last + ebpf_insn_slots(&cx->insns[last]);
+}
+
+/* pc ranges of a loop's blocks, adjacent blocks merged (counted first: a nest's outer loops
+ * have many blocks and few ranges). */
 static int loop_ranges(const struct scev_ctx *cx, const struct scev_loop *L, struct claim_loop *cl)
 {
 	const struct scev_cfg *cfg = cx->st.cfg;
+	uint32_t n = 0;
 
-	cl->blocks = calloc(L->nblocks ? L->nblocks : 1, sizeof(*cl->blocks));
+	for (uint32_t k = 0; k < L->nblocks; k++)
+		n += !k || block_end(cx, L->blocks[k - 1]) != cfg->blocks[L->blocks[k]].first;
+	cl->blocks = calloc(n ? n : 1, sizeof(*cl->blocks));
 	if (!cl->blocks)
 		return -ENOMEM;
 	for (uint32_t k = 0; k < L->nblocks; k++) {

@@ -179,15 +179,9 @@ void scev_loops__free(struct scev_loops *lf)
 {
 	if (!lf)
 		return;
-	for (uint32_t i = 0; i < lf->nloops; i++) {
-		struct scev_loop *L = &lf->loops[i];
-
-		free(L->entries);
-		free(L->back_edges);
-		free(L->exits);
-		free(L->blocks);
-		free(L->children);
-	}
+	free(lf->pool);
+	free(lf->back_pool);
+	free(lf->exit_pool);
 	free(lf->loops);
 	free(lf->order);
 	free(lf->loop_of);
@@ -201,6 +195,7 @@ int scev_loops__build(struct scev_loops **out, const struct scev_cfg *cfg,
 	struct wei w = { 0 };
 	struct scev_loops *lf = calloc(1, sizeof(*lf));
 	uint32_t *loop_id = NULL, *cnt = NULL;
+	size_t at = 0, npool = 0;
 	struct frame *st = NULL;
 	int err = -ENOMEM;
 
@@ -263,13 +258,20 @@ int scev_loops__build(struct scev_loops **out, const struct scev_cfg *cfg,
 	for (uint32_t b = 0; b < nb; b++)
 		for (uint32_t x = lf->loop_of[b]; x != SCEV_NONE; x = lf->loops[x].parent)
 			cnt[x]++;
+	/* (the pool: every loop's blocks and children, and its entries below — the header and
+	 * at most its re-entries) */
+	for (uint32_t l = 0; l < nl; l++)
+		npool += (size_t)cnt[l] + lf->loops[l].nchildren + 1;
+	npool += w.nre;
+	if (!(lf->pool = malloc((npool ? npool : 1) * sizeof(*lf->pool))))
+		goto out;
 	for (uint32_t l = 0; l < nl; l++) {
 		struct scev_loop *L = &lf->loops[l];
 
-		L->blocks = malloc((cnt[l] ? cnt[l] : 1) * sizeof(*L->blocks));
-		L->children = malloc((L->nchildren ? L->nchildren : 1) * sizeof(*L->children));
-		if (!L->blocks || !L->children)
-			goto out;
+		L->blocks = lf->pool + at;
+		at += cnt[l];
+		L->children = lf->pool + at;
+		at += L->nchildren;
 		L->nchildren = 0;
 	}
 	for (uint32_t b = 0; b < nb; b++)
@@ -283,16 +285,20 @@ int scev_loops__build(struct scev_loops **out, const struct scev_cfg *cfg,
 		}
 
 	/* Back edges and their latches. */
+	if (!(lf->back_pool = malloc((w.nback ? w.nback : 1) * sizeof(*lf->back_pool))))
+		goto out;
+	for (uint32_t i = 0; i < w.nback; i++)
+		lf->loops[loop_id[w.back[i].to]].nback_edges++;
+	for (uint32_t l = 0, k = 0; l < nl; l++) {
+		lf->loops[l].back_edges = lf->back_pool + k;
+		k += lf->loops[l].nback_edges;
+		lf->loops[l].nback_edges = 0;
+	}
 	for (uint32_t i = 0; i < w.nback; i++) {
 		struct scev_loop *L = &lf->loops[loop_id[w.back[i].to]];
-		struct scev_back_edge *nv = realloc(L->back_edges,
-						    (L->nback_edges + 1) * sizeof(*nv));
 
-		if (!nv)
-			goto out;
-		L->back_edges = nv;
-		nv[L->nback_edges++] = (struct scev_back_edge){ w.back[i].from, w.back[i].to,
-								SCEV_NONE };
+		L->back_edges[L->nback_edges++] = (struct scev_back_edge){ w.back[i].from,
+									    w.back[i].to, SCEV_NONE };
 	}
 	for (uint32_t l = 0; l < nl; l++) {
 		struct scev_loop *L = &lf->loops[l];
@@ -334,11 +340,8 @@ int scev_loops__build(struct scev_loops **out, const struct scev_cfg *cfg,
 			struct scev_loop *L = &lf->loops[l];
 			uint32_t h = L->header, n = 1;
 
-			L->entries = malloc((roff[h + 1] - roff[h] + 1) * sizeof(*L->entries));
-			if (!L->entries) {
-				err = -ENOMEM;
-				break;
-			}
+			L->entries = lf->pool + at;
+			at += roff[h + 1] - roff[h] + 1;
 			L->entries[0] = h;
 			for (uint32_t i = roff[h]; i < roff[h + 1]; i++)
 				if (rto[i] != h)
@@ -379,12 +382,17 @@ int scev_loops__build(struct scev_loops **out, const struct scev_cfg *cfg,
 		}
 		if (pass)
 			break;
+		npool = 0;
+		for (uint32_t l = 0; l < nl; l++)
+			npool += lf->loops[l].nexits;
+		if (!(lf->exit_pool = malloc((npool ? npool : 1) * sizeof(*lf->exit_pool))))
+			goto out;
+		npool = 0;
 		for (uint32_t l = 0; l < nl; l++) {
 			struct scev_loop *L = &lf->loops[l];
 
-			L->exits = malloc((L->nexits ? L->nexits : 1) * sizeof(*L->exits));
-			if (!L->exits)
-				goto out;
+			L->exits = lf->exit_pool + npool;
+			npool += L->nexits;
 			L->nexits = 0;
 		}
 	}

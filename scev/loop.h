@@ -54,6 +54,12 @@ struct scev_loops {
 	uint32_t *loop_of;	/* block → innermost loop id, SCEV_NONE when in none */
 	uint32_t nirreducible;
 	uint32_t nblocks;
+	/* Where the loops' arrays live, carved from one allocation per kind (a program of half a
+	 * million loops would otherwise make five small allocations per loop): blocks, children
+	 * and entries; back edges; exits. */
+	uint32_t *pool;
+	struct scev_back_edge *back_pool;
+	struct scev_edge *exit_pool;
 };
 
 int scev_loops__build(struct scev_loops **out, const struct scev_cfg *cfg,
