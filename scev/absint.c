@@ -779,6 +779,18 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out)
 	err = 0;
 	if (cx->first_pass)
 		goto out;
+	/* Nothing reads the loop summaries or the first pass's header states after the last pass
+	 * (flush_segment freed those of every loop it reached): their arrays go before the loop
+	 * claims are completed, which is when a program of many loops takes the most memory. */
+	for (uint32_t l = 0; l < lf->nloops; l++) {
+		sym_summary__free(&cx->sums[l]);
+		if (cx->first_hdr)
+			hdr_pack__free(&cx->first_hdr[l]);
+	}
+	free(cx->sums);
+	free(cx->first_hdr);
+	cx->sums = NULL;
+	cx->first_hdr = NULL;
 	if ((err = once_loops(&en)) || (cx->verdict && (err = absint_verify_loops(&en))))
 		goto out;
 	err = absint_fill_loops(&en, out);

@@ -117,7 +117,7 @@ struct scev_ctx {
 	uint32_t *rpo;		/* reachable blocks, each function's in reverse postorder */
 	uint32_t *rpo_off;	/* per function: its slice of rpo is [rpo_off[f], rpo_off[f+1]) */
 	struct expr_arena ar;
-	struct sym_summary *sums;	/* per loop; NULL during the first pass */
+	struct sym_summary *sums;	/* per loop; freed (NULL) once the last pass is done */
 	struct stack_span *may_stack;	/* per pc: the frame bytes this store or call may write
 					 * through a pointer other than a constant r10 offset
 					 * (from the first pass) */
