@@ -329,6 +329,45 @@ static void pkt_refine(uint8_t op, bool is32, bool taken, const struct aval *a,
 		*pkt_min = need;
 }
 
+/* 'x < len' where len + c <= L (aval.h: a scalar's relation to the packet's length L) gives
+ * x + c + 1 <= L on that arm, 'x <= len' and 'x == len' x + c <= L: comparisons of 64 bits
+ * unsigned; signed ones when the smaller side is not negative (then neither is); 32-bit ones
+ * unsigned when both sides fit in 32 bits (a and b as refined for the arm). */
+static void pkt_len_refine(uint8_t op, bool is32, bool taken, struct aval *a, struct aval *b)
+{
+	struct aval *lo, *hi;
+	bool strict, sign = false;
+	uint16_t c;
+
+	switch (op) {
+	case BPF_JSLT: sign = true; /* fallthrough */
+	case BPF_JLT: lo = taken ? a : b; hi = taken ? b : a; strict = taken; break;
+	case BPF_JSLE: sign = true; /* fallthrough */
+	case BPF_JLE: lo = taken ? a : b; hi = taken ? b : a; strict = !taken; break;
+	case BPF_JSGT: sign = true; /* fallthrough */
+	case BPF_JGT: lo = taken ? b : a; hi = taken ? a : b; strict = taken; break;
+	case BPF_JSGE: sign = true; /* fallthrough */
+	case BPF_JGE: lo = taken ? b : a; hi = taken ? a : b; strict = !taken; break;
+	case BPF_JEQ: case BPF_JNE:
+		if (taken != (op == BPF_JEQ) || is32)
+			return;
+		if (aval_pkt_len(a, &c))
+			aval_set_pkt_len(b, c);
+		if (aval_pkt_len(b, &c))
+			aval_set_pkt_len(a, c);
+		return;
+	default:
+		return;
+	}
+	if (lo->kind != AV_SCALAR || !aval_pkt_len(hi, &c))
+		return;
+	if (sign && (is32 || lo->r.smin < 0))
+		return;
+	if (is32 && (lo->r.umax > UINT32_MAX || hi->r.umax > UINT32_MAX))
+		return;
+	aval_set_pkt_len(lo, (uint64_t)c + strict);
+}
+
 /* A null check that decided the maybe-null pointer before (now after) decides its copies. */
 static void settle_copies(struct astate *t, const struct aval *before, const struct aval *after)
 {
@@ -372,6 +411,8 @@ static int send_succs(struct engine *en, uint32_t b, struct astate *s, send_fn s
 			pkt_refine(ebpf_op(last), is32, taken, &a, &bb, &t);
 			if (!aval_refine(ebpf_op(last), is32, taken, &a, &bb))
 				continue;
+			if (x && last->src_reg != last->dst_reg)
+				pkt_len_refine(ebpf_op(last), is32, taken, &a, &bb);
 			settle_copies(&t, &a0, &a);
 			settle_copies(&t, &b0, &bb);
 			if (x)

@@ -175,6 +175,10 @@ static inline void st_drop(struct astate **v, uint32_t i)
 
 /* absint_transfer.c: one instruction on s. */
 int absint_step(struct engine *en, struct astate *s, uint32_t pc);
+/* The packet may have moved: packet pointers and what was known of its length die. */
+void absint_pkt_moved(struct astate *s);
+/* Whether an iteration of loop l may move the packet (a call that may). */
+bool absint_loop_moves_pkt(const struct scev_ctx *cx, uint32_t l);
 
 /* absint_header.c */
 int absint_header_step(struct engine *en, uint32_t l, const struct astate *E, struct astate *H);

@@ -31,8 +31,10 @@ void absint_put_claims(struct engine *en, const struct astate *s, uint32_t pc)
 		if (!claimable(en->cx, a))
 			continue;
 		c.is_ptr = a->kind == AV_PTR;
-		c.region = a->region;
-		c.map = a->region == REGION_PKT ? 0 : a->map;	/* packet: map is no map (aval.h) */
+		/* (packet: map is no map; a scalar's region is its relation to the packet's
+		 * length, aval.h, which no claim states) */
+		c.region = c.is_ptr ? a->region : 0;
+		c.map = !c.is_ptr || a->region == REGION_PKT ? 0 : a->map;
 		c.maybe_null = a->maybe_null;
 		c.source = a->src;
 		c.r = a->r;
@@ -59,8 +61,8 @@ void absint_put_claims(struct engine *en, const struct astate *s, uint32_t pc)
 		if (!claimable(en->cx, a))
 			continue;
 		c.is_ptr = a->kind == AV_PTR;
-		c.region = a->region;
-		c.map = a->region == REGION_PKT ? 0 : a->map;
+		c.region = c.is_ptr ? a->region : 0;
+		c.map = !c.is_ptr || a->region == REGION_PKT ? 0 : a->map;
 		c.maybe_null = a->maybe_null;
 		c.source = a->src;
 		c.r = a->r;

@@ -102,8 +102,11 @@ static struct aval aval_meet(const struct aval *a, const struct aval *b)
 
 	if (b->kind == AV_TOP)
 		return *a;
-	if (a->kind == AV_TOP)
-		return *b;
+	if (a->kind == AV_TOP) {
+		r = *b;
+		aval_drop_pkt_len(&r);	/* (a's holds where a is; b's may be another point's) */
+		return r;
+	}
 	if (a->kind != b->kind || (a->kind == AV_PTR && (a->region != b->region ||
 							 a->map != b->map ||
 							 a->maybe_null != b->maybe_null)))
@@ -214,6 +217,19 @@ static uint16_t loop_args_defined(struct scev_ctx *cx, uint32_t l)
 	free(out);
 	cx->loop_args_def[l] = 0x8000 | res;
 	return res;
+}
+
+/* absint_loop_moves_pkt, once per loop (cx->loop_moves_pkt: 0 not known yet, 1 no, 2 yes; when
+ * memory runs out, asked every time). */
+static bool loop_moves_pkt(struct scev_ctx *cx, uint32_t l)
+{
+	if (!cx->loop_moves_pkt)
+		cx->loop_moves_pkt = calloc(cx->st.loops->nloops ? cx->st.loops->nloops : 1, 1);
+	if (!cx->loop_moves_pkt)
+		return absint_loop_moves_pkt(cx, l);
+	if (!cx->loop_moves_pkt[l])
+		cx->loop_moves_pkt[l] = absint_loop_moves_pkt(cx, l) ? 2 : 1;
+	return cx->loop_moves_pkt[l] == 2;
 }
 
 int absint_header_step(struct engine *en, uint32_t l, const struct astate *E, struct astate *H)
@@ -482,6 +498,10 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E, st
 			err = astate__store(H, c->off, c->size, &v);
 		}
 	}
+	/* The entry's packet pointers and relations to the packet's length hold in later
+	 * iterations only when no iteration may move the packet. */
+	if (loop_moves_pkt(cx, l))
+		absint_pkt_moved(H);
 	/* H mixes the entry state with values of later iterations: a lookup in the body may
 	 * have run again since a copy in E took its identity. */
 	astate__drop_ids(H);

@@ -4,6 +4,8 @@
  * it also records which frame bytes each store or call may write through pointers other than
  * constant r10 offsets, for the symbolic execution.
  */
+#include <errno.h>
+
 #include "scev/absint.h"
 
 #include "bpf/helper_proto.h"
@@ -135,20 +137,114 @@ static void helper_effects(struct astate *s, int32_t id)
 			fpmask_add(&s->sinit, off, off + (int64_t)len);
 		}
 	}
-	if (p->flags & HF_CHANGES_PKT) {
-		uint32_t k = 0;
+	if (p->flags & HF_CHANGES_PKT)
+		absint_pkt_moved(s);
+}
 
-		for (int r = 0; r < EBPF_NREGS; r++)
-			if (is_pkt_ptr(&s->regs[r]))
-				s->regs[r] = aval_top();
-		/* spilled packet pointers too; other spills (the context) keep their type */
-		for (uint32_t c = 0; c < s->n; c++)
-			if (!is_pkt_ptr(&s->cells[c].v))
-				s->cells[k++] = s->cells[c];
-		s->n = k;
-		s->pkt_min = 0;
-		astate__pkt_forget_all(s);
+void absint_pkt_moved(struct astate *s)
+{
+	uint32_t k = 0;
+
+	for (int r = 0; r < EBPF_NREGS; r++) {
+		if (is_pkt_ptr(&s->regs[r]))
+			s->regs[r] = aval_top();
+		aval_drop_pkt_len(&s->regs[r]);
 	}
+	/* spilled packet pointers too; other spills (the context) keep their type */
+	for (uint32_t c = 0; c < s->n; c++) {
+		aval_drop_pkt_len(&s->cells[c].v);
+		if (!is_pkt_ptr(&s->cells[c].v))
+			s->cells[k++] = s->cells[c];
+	}
+	s->n = k;
+	s->pkt_min = 0;
+	astate__pkt_forget_all(s);
+}
+
+/* Whether the call at pc may move the packet: a helper that does, a function that may (any
+ * function it calls, transitively), bpf_loop when any function of the program may (its
+ * callback is not traced here). */
+static bool call_moves_pkt(const struct scev_ctx *cx, uint32_t pc)
+{
+	const struct bpf_insn *i = &cx->insns[pc];
+	const struct ebpf_helper_proto *p;
+
+	if (ebpf_is_pseudo_call(i))
+		return !cx->fn_moves_pkt ||
+		       cx->fn_moves_pkt[cx->st.cfg->blocks[cx->st.cfg->block_of[pc + 1 + i->imm]].func];
+	if (!ebpf_is_helper_call(i))
+		return ebpf_is_call(i);		/* (a call the ISA allows, none we know) */
+	if (i->imm == BPF_FUNC_loop) {
+		for (uint32_t f = 0; f < cx->st.cfg->nfuncs; f++)
+			if (!cx->fn_moves_pkt || cx->fn_moves_pkt[f])
+				return true;
+		return false;
+	}
+	p = ebpf_helper_proto(i->imm);
+	return !p || (p->flags & HF_CHANGES_PKT);
+}
+
+int absint_fn_moves_pkt(struct scev_ctx *cx)
+{
+	const struct scev_cfg *cfg = cx->st.cfg;
+	bool changed = true;
+
+	if (!(cx->fn_moves_pkt = calloc(cfg->nfuncs ? cfg->nfuncs : 1, 1)))
+		return -ENOMEM;
+	while (changed) {
+		changed = false;
+		for (uint32_t f = 0; f < cfg->nfuncs; f++) {
+			for (uint32_t pc = cfg->funcs[f].start; pc < cfg->funcs[f].end &&
+			     !cx->fn_moves_pkt[f]; pc += ebpf_insn_slots(&cx->insns[pc])) {
+				const struct bpf_insn *i = &cx->insns[pc];
+				const struct ebpf_helper_proto *p;
+
+				if (ebpf_is_pseudo_call(i)) {
+					uint32_t t = cfg->blocks[cfg->block_of[pc + 1 + i->imm]].func;
+
+					cx->fn_moves_pkt[f] = cx->fn_moves_pkt[t];
+				} else if (ebpf_is_helper_call(i) && i->imm != BPF_FUNC_loop) {
+					p = ebpf_helper_proto(i->imm);
+					cx->fn_moves_pkt[f] = !p || (p->flags & HF_CHANGES_PKT);
+				}
+				changed = changed || cx->fn_moves_pkt[f];
+			}
+		}
+	}
+	return 0;
+}
+
+bool absint_loop_moves_pkt(const struct scev_ctx *cx, uint32_t l)
+{
+	const struct scev_loop *L = &cx->st.loops->loops[l];
+
+	for (uint32_t k = 0; k < L->nblocks; k++) {
+		const struct scev_block *b = &cx->st.cfg->blocks[L->blocks[k]];
+
+		for (uint32_t pc = b->first; pc <= b->last; pc += ebpf_insn_slots(&cx->insns[pc]))
+			if (ebpf_is_call(&cx->insns[pc]) && call_moves_pkt(cx, pc))
+				return true;
+	}
+	return false;
+}
+
+/* v = a - b: data_end - (data + x) with every x at most the bytes proven is L - x >= 0, so v
+ * + min(x) <= L (aval.h: a scalar's relation to the packet's length). */
+static void pkt_len_of_sub(const struct astate *s, const struct aval *a, const struct aval *b,
+			   struct aval *v)
+{
+	uint64_t have = s->pkt_min;
+
+	if (a->kind != AV_PTR || a->region != REGION_PKT_END || !range_is_const(&a->r) ||
+	    a->r.umin != 0 || b->kind != AV_PTR || b->region != REGION_PKT || b->maybe_null ||
+	    b->r.smin < 0)
+		return;
+	if (astate__pkt_range_here(s, 0) > have)
+		have = astate__pkt_range_here(s, 0);
+	if ((uint64_t)b->r.smax > have)
+		return;
+	*v = aval_scalar(range_unknown());
+	aval_set_pkt_len(v, (uint64_t)b->r.smin);
 }
 
 /* v = a op b (64-bit add or sub) as a packet pointer's base (aval.h): a constant moves c, a
@@ -178,6 +274,13 @@ static void pkt_var_step(struct astate *s, uint32_t pc, uint8_t op, const struct
 	v->map = 0;
 	astate__drop_id(s, v->id);
 	astate__pkt_forget(s, v->id);
+	/* data + o + x with x + c <= L (aval.h): L - o - x >= c - o bytes follow the new base */
+	{
+		uint16_t c;
+
+		if (op == BPF_ADD && aval_pkt_len(k, &c) && p->r.smin >= 0 && p->r.smax < c)
+			astate__pkt_prove(s, v->id, (uint64_t)(c - p->r.smax));
+	}
 }
 
 /* A helper with a prototype writes the stack only through its output arguments, and only
@@ -342,6 +445,8 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 			v = aval_alu(op, is64, i->off == 1, &a, &b);
 			if (is64 && (op == BPF_ADD || op == BPF_SUB))
 				pkt_var_step(s, pc, op, &a, &b, &v);
+			if (is64 && op == BPF_SUB)
+				pkt_len_of_sub(s, &a, &b, &v);
 			break;
 		}
 		if (op != BPF_MOV || i->off)
@@ -489,6 +594,12 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 			}
 			if (ebpf_is_helper_call(i))
 				helper_effects(s, i->imm);
+			/* a function or a bpf_loop callback that may move the packet moves it for
+			 * this frame too (the kernel clears packet pointers in every frame) */
+			if ((ebpf_is_pseudo_call(i) || (ebpf_is_helper_call(i) &&
+							i->imm == BPF_FUNC_loop)) &&
+			    call_moves_pkt(cx, pc))
+				absint_pkt_moved(s);
 			s->regs[0] = v;
 			for (int r = 1; r <= 5; r++)
 				s->regs[r] = aval_top();

@@ -42,6 +42,36 @@ struct aval aval_ptr(uint8_t region, uint16_t map, struct range off)
 	return a;
 }
 
+void aval_set_pkt_len(struct aval *a, uint64_t c)
+{
+	uint16_t old;
+
+	if (a->kind != AV_SCALAR || c > AVAL_PKT_LEN_MAX)
+		return;
+	if (aval_pkt_len(a, &old) && old >= c)
+		return;
+	a->region = REGION_PKT_END;
+	a->map = (uint16_t)c;
+}
+
+void aval_drop_pkt_len(struct aval *a)
+{
+	if (a->kind == AV_SCALAR) {
+		a->region = 0;
+		a->map = 0;
+	}
+}
+
+/* Whether a's relation to the packet's length implies b's (none implies none). */
+static bool pkt_len_implies(const struct aval *a, const struct aval *b)
+{
+	uint16_t ca, cb;
+
+	if (!aval_pkt_len(b, &cb))
+		return true;
+	return aval_pkt_len(a, &ca) && ca >= cb;
+}
+
 bool aval_is_const(const struct aval *a, uint64_t *v)
 {
 	if (a->kind != AV_SCALAR || !range_is_const(&a->r))
@@ -86,6 +116,8 @@ bool aval_equal(const struct aval *a, const struct aval *b)
 	if (a->kind == AV_PTR && (!same_region(a, b) || a->maybe_null != b->maybe_null ||
 				  !same_pkt_base(a, b)))
 		return false;
+	if (a->kind == AV_SCALAR && (!pkt_len_implies(a, b) || !pkt_len_implies(b, a)))
+		return false;
 	return range_equal(&a->r, &b->r);
 }
 
@@ -98,6 +130,8 @@ bool aval_subset(const struct aval *a, const struct aval *b)
 	if (a->kind == AV_PTR && (!same_region(a, b) || (a->maybe_null && !b->maybe_null) ||
 				  (b->id && !same_pkt_base(a, b))))
 		return false;
+	if (a->kind == AV_SCALAR && !pkt_len_implies(a, b))
+		return false;
 	return range_subset(&a->r, &b->r);
 }
 
@@ -108,8 +142,12 @@ struct aval aval_join(const struct aval *a, const struct aval *b)
 	if (a->kind == AV_TOP || b->kind == AV_TOP)
 		return aval_top();
 	if (a->kind == AV_SCALAR && b->kind == AV_SCALAR) {
+		uint16_t ca, cb;
+
 		r = aval_scalar(range_join(&a->r, &b->r));
 		r.src = a->src == b->src ? a->src : SRC_FLOW;
+		if (aval_pkt_len(a, &ca) && aval_pkt_len(b, &cb))
+			aval_set_pkt_len(&r, ca < cb ? ca : cb);
 		return r;
 	}
 	if (same_region(a, b)) {
@@ -250,6 +288,7 @@ struct aval aval_add_scaled(const struct aval *a, uint64_t step, uint64_t kmin, 
 	r = *a;
 	r.r = range_add_scaled(&a->r, step, kmin, kmax, width);
 	pkt_unbase(&r);
+	aval_drop_pkt_len(&r);
 	return r;
 }
 
@@ -265,6 +304,7 @@ struct aval aval_add_accum(const struct aval *a, const struct aval *d, uint64_t 
 	r = *a;
 	r.r = range_add_accum(&a->r, &d->r, kmin, kmax, is64);
 	pkt_unbase(&r);
+	aval_drop_pkt_len(&r);
 	return r;
 }
 

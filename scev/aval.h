@@ -48,6 +48,28 @@ static inline int16_t aval_pkt_c(const struct aval *a)
 	return a->id ? (int16_t)a->map : 0;
 }
 
+/* A scalar may carry a relation to the packet's length L = data_end - data, as PREVAIL's
+ * relational packet bounds (the kernel has none): region REGION_PKT_END on a scalar says
+ * value + c <= L as integers, with c = map.  data_end - (data + c) makes it when c bytes are
+ * proven (so the difference does not wrap), unsigned comparisons pass it on (i < len: i + c +
+ * 1 <= L), copies, spills of 8 bytes and joins of two holders keep it; every other operation
+ * makes a value without it, and the states drop it wherever the packet may move. */
+#define AVAL_PKT_LEN_MAX 0xffff
+
+static inline bool aval_pkt_len(const struct aval *a, uint16_t *c)
+{
+	if (a->kind != AV_SCALAR || a->region != REGION_PKT_END)
+		return false;
+	if (c)
+		*c = a->map;
+	return true;
+}
+
+/* Gives scalar a the relation value + c <= L (the stronger of c and the one it has). */
+void aval_set_pkt_len(struct aval *a, uint64_t c);
+/* The scalar a without a relation to the packet's length (other values as they are). */
+void aval_drop_pkt_len(struct aval *a);
+
 struct aval aval_top(void);
 struct aval aval_scalar(struct range r);
 struct aval aval_const(uint64_t v);

@@ -164,6 +164,10 @@ struct scev_ctx {
 	 * collapsed child, so no walk clears an array of every loop */
 	uint32_t *sym_collapsed;
 	uint32_t sym_runs;
+	/* per function: 1 when a call in it may move the packet, transitively (absint_transfer.c);
+	 * NULL: every call may */
+	uint8_t *fn_moves_pkt;
+	uint8_t *loop_moves_pkt;	/* per loop, lazily (absint_header.c) */
 };
 
 /* scev.c: sorts blocks v[0..n) by their position in reverse postorder.  0 or -ENOMEM. */
@@ -206,5 +210,7 @@ int scev_calls_check(struct scev_ctx *cx, struct scev_verdict *v, const uint32_t
 uint64_t scev_calls_insn_bound(const struct scev_ctx *cx, const struct claim_prog *claims,
 			       const uint8_t *live);
 void absint_free(struct scev_ctx *cx);	/* what absint_run keeps in cx between passes */
+/* absint_transfer.c: cx->fn_moves_pkt.  0 or -ENOMEM. */
+int absint_fn_moves_pkt(struct scev_ctx *cx);
 
 #endif

@@ -164,6 +164,8 @@ static void ctx_free(struct scev_ctx *cx)
 	free(cx->fn_seen);
 	free(cx->fn_seen_acc);
 	free(cx->fn_cb);
+	free(cx->fn_moves_pkt);
+	free(cx->loop_moves_pkt);
 	free(cx->outer_init);
 	free(cx->outer_init_acc);
 	free(cx->outer_seen_acc);
@@ -328,6 +330,8 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 	    !(cx.outer_seen_acc = calloc(cx.st.cfg->nfuncs, 1)) ||
 	    !(cx.outer_write = calloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_write))) ||
 	    !(cx.outer_write_acc = calloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_write_acc))))
+		goto fail;
+	if (absint_fn_moves_pkt(&cx))
 		goto fail;
 	outer_write_all(&cx);	/* (until the summary rounds know better) */
 	for (uint32_t k = 0; k < cx.cbl.n; k++)
