@@ -216,6 +216,47 @@ static void def_loop(struct gi *g, bool early)
 	g->p->flags |= early ? GEN_PROG_REG_UNWRITTEN : GEN_PROG_LOOP_DEF;
 }
 
+/* A relational packet bound (p_pkt_len): p = data + o (o 0 or 16, within the GEN_INPUT_LEN bytes
+ * the prologue proved), len = data_end - p, then for (r1 = 0; r1 < len && r1 < 96; r1++) read
+ * p[r1] — past the proven bytes, safe only through r1 < len (the kernel refuses it, PREVAIL
+ * and bpfscev do not).  The twin (p_pkt_len_over) tests r1 <= len and reads the byte at
+ * data_end, which flags the program.  The first test signed or unsigned; r2 (data) kept. */
+static void pkt_len_loop(struct gi *g, bool over)
+{
+	int idx = (int)g->p->nloops++, top = gi_label(g), end = gi_label(g);
+	int16_t o = gen_bool(g->src, 50) ? 16 : 0;
+	bool sign = gen_bool(g->src, 30);
+	struct gen_loop *l;
+
+	gi_alux(g, true, BPF_MOV, BPF_REG_4, BPF_REG_2);
+	if (o)
+		gi_alu(g, true, BPF_ADD, BPF_REG_4, o);
+	gi_alux(g, true, BPF_SUB, BPF_REG_3, BPF_REG_4);
+	gi_mov_const(g, BPF_REG_1, 0, true);
+	gi_bind(g, top);
+	gi_jmpx(g, false, over ? (sign ? BPF_JSGT : BPF_JGT) : (sign ? BPF_JSGE : BPF_JGE),
+		BPF_REG_1, BPF_REG_3, end);
+	gi_jmp(g, false, BPF_JGE, BPF_REG_1, 96, end);
+	gi_alux(g, true, BPF_MOV, BPF_REG_5, BPF_REG_4);
+	gi_alux(g, true, BPF_ADD, BPF_REG_5, BPF_REG_1);
+	gi_ldx(g, BPF_B, BPF_REG_5, BPF_REG_5, 0);
+	gi_alu(g, true, BPF_ADD, BPF_REG_1, 1);
+	gi_ja(g, top);
+	gi_bind(g, end);
+	l = prologue_loop(g, idx, top, end, GEN_FORM_WHILE,
+			  GEN_SH(WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
+				  (sign ? GEN_SH(COND_SIGNED) : GEN_SH(COND_UNSIGNED)) |
+				  GEN_SH(BOUND_INPUT) | GEN_SH(PKT),
+			  BPF_REG_1, sign ? BPF_JSLT : BPF_JLT);
+	l->step = 1;
+	l->trip = -1;
+	l->trip_max = 97;
+	l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_1, .width = 64, .has_start = true, .step = 1 };
+	l->nivs = 1;
+	if (over)
+		g->p->flags |= GEN_PROG_PKT_UNSAFE;
+}
+
 /* r2 = data, r3 = data_end; if (data + GEN_INPUT_LEN > data_end) return 0; spill both. */
 static void prologue(struct gi *g, int l_short)
 {
@@ -227,6 +268,10 @@ static void prologue(struct gi *g, int l_short)
 	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA, BPF_REG_2);
 	if (g->use_pkt)
 		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA_END, BPF_REG_3);
+	if (gen_bool(g->src, g->k->p_pkt_len))
+		pkt_len_loop(g, false);
+	else if (gen_bool(g->src, g->k->p_pkt_len_over))
+		pkt_len_loop(g, true);
 	if (gen_bool(g->src, g->k->p_loop_once))
 		once_loop(g, false);
 	else if (gen_bool(g->src, g->k->p_loop_once_back))
@@ -439,10 +484,10 @@ static void put_hex(struct sbuf *sb, const uint8_t *b, size_t n)
 #define F(x) GEN_PROG_##x
 _Static_assert((F(MAY_NOT_TERMINATE) | F(HUGE) | F(CALL_TRAP) | F(CALLS_UNSAFE) | F(NULL_UNSAFE) |
 		F(STACK_UNWRITTEN) | F(ARRAY_FILL) | F(LOOP_DEF) | F(REG_UNWRITTEN) | F(TWIN_UNSAFE) |
-		F(HELPER_MEM_UNSAFE)) ==
+		F(HELPER_MEM_UNSAFE) | F(PKT_UNSAFE)) ==
 	       (F(MAY_NOT_TERMINATE) + F(HUGE) + F(CALL_TRAP) + F(CALLS_UNSAFE) + F(NULL_UNSAFE) +
 		F(STACK_UNWRITTEN) + F(ARRAY_FILL) + F(LOOP_DEF) + F(REG_UNWRITTEN) + F(TWIN_UNSAFE) +
-		F(HELPER_MEM_UNSAFE)),
+		F(HELPER_MEM_UNSAFE) + F(PKT_UNSAFE)),
 	       "two gen_program flags share a bit");
 #undef F
 
@@ -470,6 +515,8 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 		sbuf_puts(sb, " register-unwritten (loop may run no iteration)");
 	if (p->flags & GEN_PROG_HELPER_MEM_UNSAFE)
 		sbuf_puts(sb, " helper-write-out-of-frame");
+	if (p->flags & GEN_PROG_PKT_UNSAFE)
+		sbuf_puts(sb, " packet-read-at-data-end");
 	if (p->flags & GEN_PROG_TWIN_UNSAFE)
 		sbuf_puts(sb, " may-goto-twin (safe only within 2^23 iterations)");
 	sbuf_puts(sb, "\n; shapes:");

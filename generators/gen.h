@@ -146,6 +146,11 @@
 	  "its back edge is never taken")                                                           \
 	X(p_loop_once_back, 0, 0, 100,                                                             \
 	  "unsafe twin of p_loop_once: x & 15, and x unchanged: endless when x & 15 >= 8")         \
+	X(p_pkt_len, 0, 0, 100,                                                                    \
+	  "len = data_end - (data + 0 or 16) before a loop reading the packet at i < len && "     \
+	  "i < 96 (a relational bound)")                                                            \
+	X(p_pkt_len_over, 0, 0, 100,                                                               \
+	  "unsafe twin of p_pkt_len: i <= len, the last read at data_end")                         \
 	X(p_identity, 0, 0, 100,                                                                   \
 	  "the counter passes an identity chain before its step (negated twice at 64 bits, "      \
 	  "be32 twice at 32)")                                                                      \
@@ -343,6 +348,8 @@ struct gen_loop {
 #define GEN_PROG_HELPER_MEM_UNSAFE (1u << 10)	/* p_helper_mem_over: a helper's write may
 						 * leave the frame (INTERP_TRAP_MEM); the kernel
 						 * refuses it */
+#define GEN_PROG_PKT_UNSAFE (1u << 11)	/* p_pkt_len_over: a run reads the packet byte at
+					 * data_end (INTERP_TRAP_MEM); the kernel refuses it */
 #define GEN_PROG_LOOP_DEF (1u << 7)	/* p_loop_def: a register and a slot written by every
 					 * iteration of a loop run at least once, read after it */
 #define GEN_PROG_REG_UNWRITTEN (1u << 8)	/* p_loop_def_early: a run may read a register and

@@ -617,7 +617,8 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 	if (res.trap != INTERP_OK && res.trap != INTERP_TRAP_STEPS &&
 	    !(res.trap == INTERP_TRAP_LIMIT && (p->flags & GEN_PROG_CALL_TRAP)) &&
 	    !(res.trap == INTERP_TRAP_MEM &&
-	      (p->flags & (GEN_PROG_NULL_UNSAFE | GEN_PROG_HELPER_MEM_UNSAFE))))
+	      (p->flags & (GEN_PROG_NULL_UNSAFE | GEN_PROG_HELPER_MEM_UNSAFE |
+			   GEN_PROG_PKT_UNSAFE))))
 		fprintf(stderr, "seed %llu: trap %d at pc %u: %s\n", (unsigned long long)seed, res.trap,
 			res.trap_pc, res.reason);
 	return res.trap;
@@ -629,7 +630,8 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 {
 	bool endless = p->flags & GEN_PROG_MAY_NOT_TERMINATE, huge = p->flags & GEN_PROG_HUGE;
 	bool deep = p->flags & GEN_PROG_CALL_TRAP;
-	bool null = p->flags & (GEN_PROG_NULL_UNSAFE | GEN_PROG_HELPER_MEM_UNSAFE);
+	bool null = p->flags & (GEN_PROG_NULL_UNSAFE | GEN_PROG_HELPER_MEM_UNSAFE |
+				GEN_PROG_PKT_UNSAFE);
 	uint64_t budget = endless || huge ? k->step_budget : p->max_steps + 1, steps;
 	uint8_t other[GEN_INPUT_LEN];
 	enum interp_trap t;
@@ -1241,6 +1243,43 @@ static void test_helper_mem_knobs(void)
 	gen_program__free(&p);
 }
 
+/* p_pkt_len and its unsafe twin p_pkt_len_over: the safe form reads the packet up to its end
+ * and never past it (check_program allows no memory trap on two inputs; every run takes the
+ * exit i >= len, GEN_INPUT_LEN bytes after data + 0 or 16, before i >= 96), the twin, flagged,
+ * reads the byte at data_end on every run. */
+static void test_pkt_len_knobs(void)
+{
+	struct gen_program p = { 0 };
+	struct run_stats rs = { 0 };
+	unsigned flagged = 0, traps = 0;
+
+	for (int twin = 0; twin < 2; twin++) {
+		const char *name = twin ? "p_pkt_len_over" : "p_pkt_len";
+		struct gen_knobs k = knobs_with(name, 100, NULL, 0);
+
+		for (uint64_t seed = 3400000; seed < 3400100; seed++) {
+			struct gen_src src;
+			uint64_t steps;
+
+			gen_src_init_seed(&src, seed);
+			if (gen_program(&p, &src, &k)) {
+				CHECK(0, "seed %llu: gen_program failed", (unsigned long long)seed);
+				continue;
+			}
+			check_program(&p, &k, seed, name, &rs);
+			CHECK(!!(p.flags & GEN_PROG_PKT_UNSAFE) == twin,
+			      "seed %llu: the twin's flag is not the twin's", (unsigned long long)seed);
+			flagged += twin;
+			if (twin)
+				traps += run_watched(&p, seed, p.input, p.max_steps + 1, &rs,
+						     &steps) == INTERP_TRAP_MEM;
+		}
+	}
+	CHECK(traps == flagged, "p_pkt_len_over: %u of %u flagged programs read at data_end", traps,
+	      flagged);
+	gen_program__free(&p);
+}
+
 /* p_null_copy and its unsafe twin p_null_stale: the safe form never reads through NULL
  * (check_program runs each program on two inputs and allows no memory trap), its lookups do
  * return NULL (keys 4-7 of the four-entry map), and the twin, flagged, does read through NULL
@@ -1597,6 +1636,7 @@ int main(void)
 	test_knobs_control();
 	test_null_knobs();
 	test_helper_mem_knobs();
+	test_pkt_len_knobs();
 	test_fill_knobs();
 	test_loop_def_knobs();
 	test_loop_once_knobs();
