@@ -161,53 +161,90 @@ void absint_pkt_moved(struct astate *s)
 	astate__pkt_forget_all(s);
 }
 
-/* Whether the call at pc may move the packet: a helper that does, a function that may (any
- * function it calls, transitively), bpf_loop when any function of the program may (its
- * callback is not traced here). */
-static bool call_moves_pkt(const struct scev_ctx *cx, uint32_t pc)
+/* What a helper call may do besides its result (FN_*, internal.h): moving the packet (its
+ * flag), writing memory through a pointer (an output argument), running a callback (bpf_loop,
+ * or an argument this table does not model) that may do either; no prototype: anything. */
+static uint8_t helper_effects_of(int32_t id, uint8_t any_fn)
 {
-	const struct bpf_insn *i = &cx->insns[pc];
-	const struct ebpf_helper_proto *p;
+	const struct ebpf_helper_proto *p = ebpf_helper_proto(id);
+	uint8_t e = 0;
 
-	if (ebpf_is_pseudo_call(i))
-		return !cx->fn_moves_pkt ||
-		       cx->fn_moves_pkt[cx->st.cfg->blocks[cx->st.cfg->block_of[pc + 1 + i->imm]].func];
-	if (!ebpf_is_helper_call(i))
-		return ebpf_is_call(i);		/* (a call the ISA allows, none we know) */
-	if (i->imm == BPF_FUNC_loop) {
-		for (uint32_t f = 0; f < cx->st.cfg->nfuncs; f++)
-			if (!cx->fn_moves_pkt || cx->fn_moves_pkt[f])
-				return true;
-		return false;
+	if (!p)
+		return FN_MOVES_PKT | FN_WRITES_OUT;
+	if (p->flags & HF_CHANGES_PKT)
+		e |= FN_MOVES_PKT;
+	for (int k = 0; k < 5; k++) {
+		if (p->args[k] == HARG_MEM_RW || p->args[k] == HARG_MEM_UNINIT)
+			e |= FN_WRITES_OUT;
+		if (p->args[k] == HARG_UNMODELED)
+			e |= FN_WRITES_OUT | any_fn;
 	}
-	p = ebpf_helper_proto(i->imm);
-	return !p || (p->flags & HF_CHANGES_PKT);
+	if (id == BPF_FUNC_loop)
+		e |= any_fn;
+	return e;
 }
 
-int absint_fn_moves_pkt(struct scev_ctx *cx)
+static uint8_t any_fn_effects(const struct scev_ctx *cx)
+{
+	uint8_t e = 0;
+
+	if (!cx->fn_effects)
+		return FN_MOVES_PKT | FN_WRITES_OUT;
+	for (uint32_t f = 0; f < cx->st.cfg->nfuncs; f++)
+		e |= cx->fn_effects[f];
+	return e;
+}
+
+/* What the call at pc may do (FN_*): a helper's own, a function's with everything it calls. */
+static uint8_t call_effects(const struct scev_ctx *cx, uint32_t pc)
+{
+	const struct bpf_insn *i = &cx->insns[pc];
+
+	if (ebpf_is_pseudo_call(i))
+		return cx->fn_effects ?
+		       cx->fn_effects[cx->st.cfg->blocks[cx->st.cfg->block_of[pc + 1 + i->imm]].func] :
+		       FN_MOVES_PKT | FN_WRITES_OUT;
+	if (ebpf_is_helper_call(i))
+		return helper_effects_of(i->imm, any_fn_effects(cx));
+	return ebpf_is_call(i) ? FN_MOVES_PKT | FN_WRITES_OUT : 0;	/* (kfuncs: anything) */
+}
+
+static bool call_moves_pkt(const struct scev_ctx *cx, uint32_t pc)
+{
+	return call_effects(cx, pc) & FN_MOVES_PKT;
+}
+
+int absint_fn_effects(struct scev_ctx *cx)
 {
 	const struct scev_cfg *cfg = cx->st.cfg;
 	bool changed = true;
 
-	if (!(cx->fn_moves_pkt = calloc(cfg->nfuncs ? cfg->nfuncs : 1, 1)))
+	if (!(cx->fn_effects = calloc(cfg->nfuncs ? cfg->nfuncs : 1, 1)))
 		return -ENOMEM;
+	/* to a fixpoint: a function does what the functions it calls do, and one that takes a
+	 * function's address (a callback) what any function does */
 	while (changed) {
+		uint8_t any = any_fn_effects(cx);
+
 		changed = false;
 		for (uint32_t f = 0; f < cfg->nfuncs; f++) {
-			for (uint32_t pc = cfg->funcs[f].start; pc < cfg->funcs[f].end &&
-			     !cx->fn_moves_pkt[f]; pc += ebpf_insn_slots(&cx->insns[pc])) {
+			uint8_t e = cx->fn_effects[f];
+
+			for (uint32_t pc = cfg->funcs[f].start; pc < cfg->funcs[f].end;
+			     pc += ebpf_insn_slots(&cx->insns[pc])) {
 				const struct bpf_insn *i = &cx->insns[pc];
-				const struct ebpf_helper_proto *p;
+				uint8_t cls = ebpf_class(i);
 
-				if (ebpf_is_pseudo_call(i)) {
-					uint32_t t = cfg->blocks[cfg->block_of[pc + 1 + i->imm]].func;
-
-					cx->fn_moves_pkt[f] = cx->fn_moves_pkt[t];
-				} else if (ebpf_is_helper_call(i) && i->imm != BPF_FUNC_loop) {
-					p = ebpf_helper_proto(i->imm);
-					cx->fn_moves_pkt[f] = !p || (p->flags & HF_CHANGES_PKT);
-				}
-				changed = changed || cx->fn_moves_pkt[f];
+				if ((cls == BPF_ST || cls == BPF_STX) && i->dst_reg != EBPF_REG_FP)
+					e |= FN_WRITES_OUT;
+				else if (ebpf_is_ldimm64(i) && i->src_reg == BPF_PSEUDO_FUNC)
+					e |= any;
+				else if (ebpf_is_call(i))
+					e |= call_effects(cx, pc);
+			}
+			if (e != cx->fn_effects[f]) {
+				cx->fn_effects[f] = e;
+				changed = true;
 			}
 		}
 	}
@@ -582,6 +619,10 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 					stack_arg = helper_stack_writes(en, s, pc, i->imm);
 			} else if (ebpf_is_pseudo_call(i)) {
 				v = call_summary(cx, s, pc + 1 + i->imm);
+				/* a function that writes no memory but its own frame, nor anything
+				 * it calls, leaves this frame as it is whatever it is given */
+				if (!(call_effects(cx, pc) & FN_WRITES_OUT))
+					stack_arg = false;
 			} else {
 				v = aval_top();
 			}

@@ -472,6 +472,82 @@ static exit_shape_fn *const exit_shapes[] = {
 	exit_affine,
 };
 
+/* Locations an exit test reads whose value from the second iteration on is known: unchanged by
+ * the loop (the entry value), or set in every iteration to a function of unchanged ones only
+ * (LC_DERIVED: x = 1, x = n & 7; the entry value in the first iteration only). */
+struct settled_env {
+	struct scev_ctx *cx;
+	const struct sym_summary *s;
+	const struct aval *(*env)(void *arg, loc_t l);
+	void *arg;
+	bool later;		/* the values of iterations 1, 2, ... (else of iteration 0) */
+	bool derived;		/* some value read was a derived location's */
+	bool full;		/* more reads than tmp holds: the answer is refused */
+	struct aval tmp[32], top;
+	unsigned ntmp;
+};
+
+static bool settled_loc(void *arg, loc_t l)
+{
+	const struct settled_env *se = arg;
+	const struct sym_loc *sl;
+
+	if (sym_unchanged(se->s, l))
+		return true;
+	sl = sym_find(se->s, l);
+	return sl && sl->cls == LC_DERIVED &&
+	       expr_only_regs(&se->cx->ar, sl->back, exit_invariant, (void *)se->s);
+}
+
+static const struct aval *settled_value(void *arg, loc_t l)
+{
+	struct settled_env *se = arg;
+	const struct sym_loc *sl;
+
+	if (!se->later || sym_unchanged(se->s, l) || !(sl = sym_find(se->s, l)))
+		return se->env(se->arg, l);
+	se->derived = true;
+	if (se->ntmp == sizeof(se->tmp) / sizeof(se->tmp[0])) {
+		se->full = true;
+		return &se->top;
+	}
+	se->tmp[se->ntmp] = aval_eval(se->cx, sl->back, se->env, se->arg);
+	return &se->tmp[se->ntmp++];
+}
+
+/* An exit whose test reads only settled locations (above) has one outcome in every iteration
+ * after the first: when that outcome certainly leaves, the loop leaves by iteration 1 (0 when
+ * the first iteration's outcome certainly leaves too, or nothing it reads changes); kmin 1 when
+ * the first iteration's outcome certainly stays.  EXIT_DECLINE otherwise, for the recognizers
+ * of recurrences. */
+static int exit_settled(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_exit *e,
+			const struct aval *(*env)(void *arg, loc_t l), void *arg, uint64_t *kmin,
+			uint64_t *kmax)
+{
+	struct settled_env se = { .cx = cx, .s = s, .env = env, .arg = arg };
+	int leave = e->exit_on_taken ? 1 : 0, out[2];
+
+	se.top = aval_top();
+	if (e->op == BPF_JCOND || e->op == BPF_JSET ||
+	    !expr_only_regs_r(&cx->ar, e->lhs, settled_loc, &se) ||
+	    !expr_only_regs_r(&cx->ar, e->rhs, settled_loc, &se))
+		return EXIT_DECLINE;
+	for (int later = 0; later < 2; later++) {
+		struct aval a, b;
+
+		se.later = later;
+		se.ntmp = 0;
+		a = aval_eval(cx, e->lhs, settled_value, &se);
+		b = aval_eval(cx, e->rhs, settled_value, &se);
+		out[later] = aval_branch_outcome(e->op, e->is32, &a, &b);
+	}
+	if (se.full || out[1] != leave)
+		return EXIT_DECLINE;
+	*kmax = se.derived && out[0] != leave ? 1 : 0;
+	*kmin = *kmax && out[0] == !leave ? 1 : 0;
+	return 0;
+}
+
 int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_exit *e,
 		   const struct aval *(*env)(void *arg, loc_t l), void *arg, uint64_t *kmin,
 		   uint64_t *kmax, char *why, unsigned whylen)
@@ -488,6 +564,8 @@ int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struc
 					      "gives no count (timed on x86-64)"
 					    : "may_goto leaves the loop by falling through: once the "
 					      "budget is spent it never does");
+	if (exit_settled(cx, s, e, env, arg, kmin, kmax) == 0)
+		return 0;
 	if (exit_match(cx, s, e, env, arg, &m, why, whylen))
 		return -1;
 	for (size_t k = 0; k < sizeof(exit_shapes) / sizeof(exit_shapes[0]); k++) {

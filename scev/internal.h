@@ -164,9 +164,9 @@ struct scev_ctx {
 	 * collapsed child, so no walk clears an array of every loop */
 	uint32_t *sym_collapsed;
 	uint32_t sym_runs;
-	/* per function: 1 when a call in it may move the packet, transitively (absint_transfer.c);
-	 * NULL: every call may */
-	uint8_t *fn_moves_pkt;
+	/* per function: what running it may do besides its result, with the functions it calls
+	 * (FN_*, absint_transfer.c); NULL: anything */
+	uint8_t *fn_effects;
 	uint8_t *loop_moves_pkt;	/* per loop, lazily (absint_header.c) */
 };
 
@@ -210,7 +210,10 @@ int scev_calls_check(struct scev_ctx *cx, struct scev_verdict *v, const uint32_t
 uint64_t scev_calls_insn_bound(const struct scev_ctx *cx, const struct claim_prog *claims,
 			       const uint8_t *live);
 void absint_free(struct scev_ctx *cx);	/* what absint_run keeps in cx between passes */
-/* absint_transfer.c: cx->fn_moves_pkt.  0 or -ENOMEM. */
-int absint_fn_moves_pkt(struct scev_ctx *cx);
+/* absint_transfer.c: cx->fn_effects.  0 or -ENOMEM. */
+#define FN_MOVES_PKT 1u		/* may move the packet (a helper that does) */
+#define FN_WRITES_OUT 2u	/* may write memory through a pointer other than its own r10
+				 * (a store, a helper's output argument): a caller's frame */
+int absint_fn_effects(struct scev_ctx *cx);
 
 #endif

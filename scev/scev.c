@@ -164,7 +164,7 @@ static void ctx_free(struct scev_ctx *cx)
 	free(cx->fn_seen);
 	free(cx->fn_seen_acc);
 	free(cx->fn_cb);
-	free(cx->fn_moves_pkt);
+	free(cx->fn_effects);
 	free(cx->loop_moves_pkt);
 	free(cx->outer_init);
 	free(cx->outer_init_acc);
@@ -331,7 +331,7 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 	    !(cx.outer_write = calloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_write))) ||
 	    !(cx.outer_write_acc = calloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_write_acc))))
 		goto fail;
-	if (absint_fn_moves_pkt(&cx))
+	if (absint_fn_effects(&cx))
 		goto fail;
 	outer_write_all(&cx);	/* (until the summary rounds know better) */
 	for (uint32_t k = 0; k < cx.cbl.n; k++)
