@@ -109,8 +109,18 @@ static int solve_up(unsigned w, u128 alo, u128 ahi, u128 s, u128 s2, int p, u128
 		}
 		if (nlo == 0)
 			return WHY("the exit test v < 0 can never hold");
-		if (s > nlo)
-			return WHY("the counter may wrap over the exit range");
+		if (s > nlo) {
+			/* One start, one step: every value before the first wrap is at least A,
+			 * below no bound; the first after it, v1 = A + k1*s - 2^W, exits when it
+			 * is below the smallest (a counter that lands on 0 past 2^31 - 6 by 3). */
+			u128 k1 = ceil_div(m - alo, s);
+
+			if (s != s2 || alo != ahi || alo + k1 * s - m >= nlo)
+				return WHY("the counter may wrap over the exit range");
+			hi = k1;
+			lo = alo < nhi ? 0 : k1;
+			break;
+		}
 		hi = ceil_div(m - (alo > nlo ? alo : nlo), s);
 		lo = alo < nhi ? 0 : ceil_div(m - ahi, s);
 		break;
