@@ -138,7 +138,8 @@ static int ss_store(struct scev_ctx *cx, struct sstate *s, int32_t off, unsigned
 		ss_havoc(s);
 		return 0;
 	}
-	/* Drop overlapped cells; a partial overlap loses track of the rest of that cell. */
+	/* Drop overlapped cells; a partial overlap loses track of the rest of that cell: its
+	 * bytes become unknown (only its: the other cells keep their values). */
 	for (uint32_t i = 0; i < s->n; i++) {
 		const struct scell *c = &s->cells[i];
 
@@ -146,11 +147,8 @@ static int ss_store(struct scev_ctx *cx, struct sstate *s, int32_t off, unsigned
 			s->cells[k++] = *c;
 			continue;
 		}
-		if (c->off < off || c->off + c->size > end) {
-			ss_havoc(s);
-			k = 0;
-			break;
-		}
+		if (c->off < off || c->off + c->size > end)
+			fpmask_add(&s->hv, c->off, c->off + c->size);
 	}
 	s->n = k;
 	if (s->n == s->cap) {
