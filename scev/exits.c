@@ -528,6 +528,11 @@ static int exit_settled(struct scev_ctx *cx, const struct sym_summary *s, const 
 	int leave = e->exit_on_taken ? 1 : 0, out[2];
 
 	se.top = aval_top();
+	/* (an irreducible loop's first header execution may come from a side entry, after blocks
+	 * that set the variable: its entry value is not known to be the first one tested) */
+	if (!cx->sums || s < cx->sums || s >= cx->sums + cx->st.loops->nloops ||
+	    cx->st.loops->loops[s - cx->sums].irreducible)
+		return EXIT_DECLINE;
 	if (e->op == BPF_JCOND || e->op == BPF_JSET ||
 	    !expr_only_regs_r(&cx->ar, e->lhs, settled_loc, &se) ||
 	    !expr_only_regs_r(&cx->ar, e->rhs, settled_loc, &se))
