@@ -75,8 +75,10 @@ struct efunc {
 
 /* Where a legacy or BTF map is defined, parallel to obj->maps (data maps: sec 0). */
 struct mloc {
-	size_t sec;
+	size_t sec;		/* SIZE_MAX: no symbol (an inner map's template) */
 	uint64_t off;
+	/* legacy records of maps of maps: how they name their inner map (read_legacy_maps) */
+	uint32_t rec, f5, f7;
 };
 
 struct elf_ctx {
@@ -96,6 +98,8 @@ struct elf_ctx {
 	size_t func_cnt;
 	struct mloc *mlocs;
 	size_t map_cap;
+	size_t legacy_base;	/* index of the first map of a legacy "maps" section */
+	bool legacy_seen;
 	struct sbuf notes;
 	struct diag first_skip;	/* reason of the first skipped program */
 	size_t skipped;
@@ -699,7 +703,7 @@ static int add_map(struct elf_ctx *c, const struct ebpf_map_def *def, size_t sec
 		c->map_cap = nc;
 	}
 	o->maps[o->map_cnt] = *def;
-	c->mlocs[o->map_cnt] = (struct mloc){ sec, off };
+	c->mlocs[o->map_cnt] = (struct mloc){ .sec = sec, .off = off };
 	o->map_cnt++;
 	return 0;
 }
@@ -755,7 +759,7 @@ static int read_legacy_maps(struct elf_ctx *c, size_t si)
 	}
 	for (size_t k = 0; k < n; k++) {
 		struct ebpf_map_def def = { 0 };
-		uint32_t f[5] = { 0 };
+		uint32_t f[8] = { 0 };
 		const char *name = sym_name(c, v[k].sym);
 
 		if (v[k].off > s->sh.sh_size || rec > s->sh.sh_size - v[k].off) {
@@ -767,7 +771,7 @@ static int read_legacy_maps(struct elf_ctx *c, size_t si)
 				     (unsigned long long)s->sh.sh_size);
 			goto out;
 		}
-		for (size_t j = 0; j < 5 && (j + 1) * 4 <= rec; j++)
+		for (size_t j = 0; j < 8 && (j + 1) * 4 <= rec; j++)
 			f[j] = get_u32(p + v[k].off + j * 4);
 		snprintf(def.name, sizeof(def.name), "%s", name);
 		def.type = f[0];
@@ -778,10 +782,47 @@ static int read_legacy_maps(struct elf_ctx *c, size_t si)
 		err = add_map(c, &def, si, v[k].off);
 		if (err)
 			goto out;
+		c->mlocs[c->obj->map_cnt - 1].rec = (uint32_t)rec;
+		c->mlocs[c->obj->map_cnt - 1].f5 = f[5];
+		c->mlocs[c->obj->map_cnt - 1].f7 = f[7];
+		if (!c->legacy_seen)
+			c->legacy_base = c->obj->map_cnt - 1;
+		c->legacy_seen = true;
 	}
 out:
 	free(v);
 	return err;
+}
+
+static bool is_map_of_maps(uint32_t type)
+{
+	return type == BPF_MAP_TYPE_ARRAY_OF_MAPS || type == BPF_MAP_TYPE_HASH_OF_MAPS;
+}
+
+/* The inner maps of legacy maps of maps, as their loaders find them: samples/bpf's bpf_load
+ * and PREVAIL records of 28 bytes hold inner_map_idx (the index among the object's legacy
+ * maps) after the flags; iproute2's struct bpf_elf_map (36 bytes: ..., flags, id, pinning,
+ * inner_id, inner_idx) names the template by the id of another map (Cilium's maglev maps).
+ * An index or id that names nothing, or names another map of maps, leaves it unknown. */
+static void resolve_legacy_inner(struct elf_ctx *c)
+{
+	struct ebpf_object *o = c->obj;
+
+	for (size_t i = 0; c->legacy_seen && i < o->map_cnt; i++) {
+		const struct mloc *l = &c->mlocs[i];
+		size_t t = SIZE_MAX;
+
+		if (!l->rec || !is_map_of_maps(o->maps[i].type))
+			continue;
+		if (l->rec >= 24 && l->rec < 36 && c->legacy_base + l->f5 < o->map_cnt &&
+		    c->mlocs[c->legacy_base + l->f5].rec)
+			t = c->legacy_base + l->f5;
+		for (size_t j = 0; l->rec >= 36 && l->f7 && j < o->map_cnt && t == SIZE_MAX; j++)
+			if (j != i && c->mlocs[j].rec >= 36 && c->mlocs[j].f5 == l->f7)
+				t = j;
+		if (t != SIZE_MAX && t != i && !is_map_of_maps(o->maps[t].type))
+			o->maps[i].inner = (uint32_t)t + 1;
+	}
 }
 
 static const struct btf_type *skip_mods(const struct btf *btf, uint32_t id, uint32_t *res_id)
@@ -816,27 +857,18 @@ static int btf_uint_field(const struct btf *btf, uint32_t type, uint32_t *val)
 	return 0;
 }
 
-/* Reads one BTF-defined map the way libbpf's parse_btf_map_def does, for objects libbpf itself
- * refuses to open (extern functions without kernel BTF, .maps initialisers naming .text
- * functions).  Unknown members are ignored, as libbpf does for the ones it does not need here. */
-static int btf_map_def(const struct btf *btf, const char *name, struct ebpf_map_def *def,
-		       const char **why)
+/* The members of a map definition struct st; *inner_st, when not NULL, is set to the struct
+ * of the inner map's definition a map of maps names in its "values" member (an array of
+ * pointers to it), or NULL. */
+static int btf_map_struct(const struct btf *btf, const struct btf_type *st,
+			  struct ebpf_map_def *def, const char **why,
+			  const struct btf_type **inner_st)
 {
-	const struct btf_type *st;
 	const struct btf_member *m;
 	bool has_values = false;
-	int id;
 
-	id = btf__find_by_name_kind(btf, name, BTF_KIND_VAR);
-	if (id <= 0) {
-		*why = "no BTF variable of that name";
-		return -ENOENT;
-	}
-	st = skip_mods(btf, btf__type_by_id(btf, id)->type, NULL);
-	if (!st || !btf_is_struct(st)) {
-		*why = "its BTF type is not a struct";
-		return -EINVAL;
-	}
+	if (inner_st)
+		*inner_st = NULL;
 	m = btf_members(st);
 	for (int i = 0; i < btf_vlen(st); i++, m++) {
 		const char *mn = btf__name_by_offset(btf, m->name_off);
@@ -873,12 +905,51 @@ static int btf_map_def(const struct btf *btf, const char *name, struct ebpf_map_
 			else
 				def->value_size = (uint32_t)sz;
 		} else if (!strcmp(mn, "values")) {
+			const struct btf_type *t = skip_mods(btf, m->type, NULL);
+
 			has_values = true;
+			/* __array(values, struct inner): struct inner *values[] */
+			if (inner_st && t && btf_is_array(t) &&
+			    (t = skip_mods(btf, btf_array(t)->type, NULL)) && btf_is_ptr(t) &&
+			    (t = skip_mods(btf, t->type, NULL)) && btf_is_struct(t))
+				*inner_st = t;
 		}
 	}
 	/* Maps of maps and program arrays hold ids: 4-byte values unless declared. */
 	if (has_values && !def->value_size)
 		def->value_size = 4;
+	return 0;
+}
+
+/* Reads one BTF-defined map the way libbpf's parse_btf_map_def does, for objects libbpf itself
+ * refuses to open (extern functions without kernel BTF, .maps initialisers naming .text
+ * functions).  Unknown members are ignored, as libbpf does for the ones it does not need here.
+ * A map of maps' inner definition goes to *idef (type 0 when there is none). */
+static int btf_map_def(const struct btf *btf, const char *name, struct ebpf_map_def *def,
+		       struct ebpf_map_def *idef, const char **why)
+{
+	const struct btf_type *st, *ist = NULL;
+	int id, err;
+
+	id = btf__find_by_name_kind(btf, name, BTF_KIND_VAR);
+	if (id <= 0) {
+		*why = "no BTF variable of that name";
+		return -ENOENT;
+	}
+	st = skip_mods(btf, btf__type_by_id(btf, id)->type, NULL);
+	if (!st || !btf_is_struct(st)) {
+		*why = "its BTF type is not a struct";
+		return -EINVAL;
+	}
+	if ((err = btf_map_struct(btf, st, def, why, &ist)))
+		return err;
+	memset(idef, 0, sizeof(*idef));
+	if (ist && (def->type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
+		    def->type == BPF_MAP_TYPE_HASH_OF_MAPS)) {
+		if ((err = btf_map_struct(btf, ist, idef, why, NULL)))
+			return err;
+		snprintf(idef->name, sizeof(idef->name), "%.57s.inner", name);
+	}
 	return 0;
 }
 
@@ -1097,18 +1168,44 @@ static int read_btf_maps(struct elf_ctx *c, size_t si)
 			def.value_size = bpf_map__value_size(m);
 			def.max_entries = bpf_map__max_entries(m);
 			def.flags = bpf_map__map_flags(m);
+			err = add_map(c, &def, si, v[k].off);
+			if (err)
+				goto out;
+			/* a map of maps: its template, as libbpf reads it from the "values"
+			 * member, right after it */
+			if (is_map_of_maps(def.type) && bpf_map__inner_map((struct bpf_map *)m)) {
+				const struct bpf_map *im = bpf_map__inner_map((struct bpf_map *)m);
+				struct ebpf_map_def idef = { 0 };
+
+				snprintf(idef.name, sizeof(idef.name), "%.57s.inner", name);
+				idef.type = bpf_map__type(im);
+				idef.key_size = bpf_map__key_size(im);
+				idef.value_size = bpf_map__value_size(im);
+				idef.max_entries = bpf_map__max_entries(im);
+				idef.flags = bpf_map__map_flags(im);
+				c->obj->maps[c->obj->map_cnt - 1].inner = (uint32_t)c->obj->map_cnt + 1;
+				err = add_map(c, &idef, SIZE_MAX, 0);
+				if (err)
+					goto out;
+			}
+			continue;
 		} else {
+			struct ebpf_map_def idef;
 			const char *why = "";
 
-			if (btf_map_def(btf, name, &def, &why)) {
+			if (btf_map_def(btf, name, &def, &idef, &why)) {
 				err = bad_at(c, (long)(s->sh.sh_offset + v[k].off),
 					     "map '%s' in section '%s': %s", name, s->name, why);
 				goto out;
 			}
+			if (idef.type)
+				def.inner = (uint32_t)c->obj->map_cnt + 2;
+			err = add_map(c, &def, si, v[k].off);
+			if (!err && idef.type)
+				err = add_map(c, &idef, SIZE_MAX, 0);
+			if (err)
+				goto out;
 		}
-		err = add_map(c, &def, si, v[k].off);
-		if (err)
-			goto out;
 	}
 out:
 	bpf_object__close(bo);
@@ -1680,6 +1777,7 @@ int ebpf_elf_open(struct ebpf_object *obj, const void *data, size_t len, struct 
 		if (err)
 			goto out;
 	}
+	resolve_legacy_inner(&c);
 	if ((err = read_data_maps(&c)) || (err = add_progs(&c)))
 		goto out;
 	ebpf_object__decide_types(obj);

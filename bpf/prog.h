@@ -25,6 +25,9 @@ struct ebpf_map_def {
 	uint32_t key_size, value_size, max_entries, flags;
 	uint8_t *init;		/* ELF .data/.rodata maps: initial value (value_size bytes, entry 0);
 				 * NULL = all zero.  Owned by the object. */
+	uint32_t inner;		/* maps of maps: 1 + the index in the same maps array of the
+				 * inner map's definition (the template the kernel holds every
+				 * inner map to, libbpf's "OUTER.inner"); 0 when not known */
 };
 
 /* A kfunc call of an ELF object (a call to an extern function): its name, kept for reports,

@@ -136,8 +136,14 @@ static int parse_type(struct casefile *cf, struct diag *d)
 }
 
 /* "-- maps": one map per line, in LD_IMM64 index order: "array key=4 value=64 entries=4"
- * (array or hash), optionally "name=NAME" (the name the kernel prints; default mapN); blank
- * lines and '#' comments are skipped. */
+ * (array, hash, array_of_maps or hash_of_maps), optionally "name=NAME" (the name the kernel
+ * prints; default mapN) and, for maps of maps, "inner=N": the line (from 0) of the inner
+ * map's definition, the template every inner map matches; blank lines and '#' comments are
+ * skipped. */
+static const char *const map_kinds[] = { "array", "hash", "array_of_maps", "hash_of_maps" };
+static const uint32_t map_kind_types[] = { BPF_MAP_TYPE_ARRAY, BPF_MAP_TYPE_HASH,
+					   BPF_MAP_TYPE_ARRAY_OF_MAPS, BPF_MAP_TYPE_HASH_OF_MAPS };
+
 static int parse_maps(struct casefile *cf, struct diag *d)
 {
 	const struct casefile_section *sec = casefile__section(cf, "maps");
@@ -150,24 +156,39 @@ static int parse_maps(struct casefile *cf, struct diag *d)
 	p = sec->text;
 	for (line = sec->line; *p; line++) {
 		size_t l = strcspn(p, "\n");
-		char buf[256], kind[16], name[64] = "", extra[2];
-		unsigned ks, vs, me;
+		char buf[256], kind[16], name[64] = "", *save = NULL, *tok;
+		unsigned ks = 0, vs = 0, me = 0, inner = 0, k, seen = 0;
 		struct ebpf_map_def *nv, *m;
-		int n;
 
 		snprintf(buf, sizeof(buf), "%.*s", (int)(l < sizeof(buf) - 1 ? l : sizeof(buf) - 1), p);
 		p += l + (p[l] == '\n');
 		buf[strcspn(buf, "#")] = '\0';
 		if (buf[strspn(buf, " \t\r")] == '\0')
 			continue;
-		n = sscanf(buf, " %15s key=%u value=%u entries=%u name=%63s %1s", kind, &ks, &vs, &me,
-			   name, extra);
-		if (n == 4 && sscanf(buf, " %*s key=%*u value=%*u entries=%*u %1s", extra) == 1)
-			n = 0;	/* something after the entries that is not a name */
-		if ((n != 4 && n != 5) || (strcmp(kind, "array") && strcmp(kind, "hash")) || !vs ||
-		    !me || !ks)
-			return diag_at_line(d, EINVAL, line, 1, "expected 'array|hash key=K value=V "
-					    "entries=N [name=NAME]' (all nonzero)");
+		tok = strtok_r(buf, " \t\r", &save);
+		snprintf(kind, sizeof(kind), "%s", tok);
+		for (k = 0; k < 4 && strcmp(kind, map_kinds[k]); k++)
+			;
+		while ((tok = strtok_r(NULL, " \t\r", &save))) {
+			char extra;
+
+			if (sscanf(tok, "key=%u%c", &ks, &extra) == 1)
+				seen |= 1;
+			else if (sscanf(tok, "value=%u%c", &vs, &extra) == 1)
+				seen |= 2;
+			else if (sscanf(tok, "entries=%u%c", &me, &extra) == 1)
+				seen |= 4;
+			else if (k >= 2 && sscanf(tok, "inner=%u%c", &inner, &extra) == 1)
+				seen |= 8;
+			else if (!strncmp(tok, "name=", 5) && tok[5] && strlen(tok + 5) < sizeof(name))
+				snprintf(name, sizeof(name), "%s", tok + 5);
+			else
+				seen |= 16;
+		}
+		if (k == 4 || (seen & 7) != 7 || (seen & 16) || !vs || !me || !ks)
+			return diag_at_line(d, EINVAL, line, 1, "expected 'array|hash|array_of_maps|"
+					    "hash_of_maps key=K value=V entries=N [name=NAME] "
+					    "[inner=LINE]' (all nonzero; inner= only for maps of maps)");
 		nv = realloc(o->maps, (o->map_cnt + 1) * sizeof(*nv));
 		if (!nv)
 			return diag_set(d, ENOMEM, "out of memory");
@@ -178,11 +199,22 @@ static int parse_maps(struct casefile *cf, struct diag *d)
 			snprintf(m->name, sizeof(m->name), "%s", name);
 		else
 			snprintf(m->name, sizeof(m->name), "map%zu", o->map_cnt);
-		m->type = strcmp(kind, "array") ? BPF_MAP_TYPE_HASH : BPF_MAP_TYPE_ARRAY;
+		m->type = map_kind_types[k];
 		m->key_size = ks;
 		m->value_size = vs;
 		m->max_entries = me;
+		m->inner = seen & 8 ? inner + 1 : 0;
 		o->map_cnt++;
+	}
+	/* an inner map is a map of the section that is no map of maps */
+	line = sec->line;
+	for (size_t i = 0; i < o->map_cnt; i++) {
+		uint32_t t = o->maps[i].inner;
+
+		if (t && (t > o->map_cnt || o->maps[t - 1].type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
+			  o->maps[t - 1].type == BPF_MAP_TYPE_HASH_OF_MAPS))
+			return diag_at_line(d, EINVAL, line, 1, "map %zu '%s': inner=%u names no map "
+					    "that can be an inner map", i, o->maps[i].name, t - 1);
 	}
 	return 0;
 }

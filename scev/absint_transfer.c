@@ -73,8 +73,11 @@ static bool lookup_finds(const struct scev_ctx *cx, const struct astate *s, uint
 	struct aval key;
 	int64_t off;
 
+	/* (an inner map template with BPF_F_INNER_MAP: the maps put in its place may have fewer
+	 * entries) */
 	if (!def || (def->type != BPF_MAP_TYPE_ARRAY && def->type != BPF_MAP_TYPE_PERCPU_ARRAY) ||
-	    def->key_size != 4 || !ptr_in(&s->regs[2], REGION_STACK, &off))
+	    def->key_size != 4 || (def->flags & BPF_F_INNER_MAP) ||
+	    !ptr_in(&s->regs[2], REGION_STACK, &off))
 		return false;
 	key = astate__load(s, off, 4);
 	return key.kind == AV_SCALAR && key.r.umax < def->max_entries;
@@ -90,7 +93,20 @@ static struct aval helper_result(const struct scev_ctx *cx, int32_t id, const st
 	switch (p->ret) {
 	case HRET_MAP_VALUE_OR_NULL:
 		if (s->regs[1].kind == AV_PTR && s->regs[1].region == REGION_MAP_HANDLE) {
-			struct aval v = aval_ptr(REGION_MAP_VALUE, s->regs[1].map, range_const(0));
+			uint16_t m = s->regs[1].map;
+			struct aval v = aval_ptr(REGION_MAP_VALUE, m, range_const(0));
+
+			/* a map of maps: the inner map (its template: every inner map has its
+			 * type and sizes) or NULL, as the kernel's CONST_PTR_TO_MAP_OR_NULL */
+			if (m < cx->nmaps && cx->maps[m].inner && cx->maps[m].inner <= cx->nmaps &&
+			    (cx->maps[m].type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
+			     cx->maps[m].type == BPF_MAP_TYPE_HASH_OF_MAPS)) {
+				v = aval_ptr(REGION_MAP_HANDLE,
+					     absint_map_class(cx, cx->maps[m].inner - 1),
+					     range_const(0));
+				v.maybe_null = true;
+				return v;
+			}
 
 			v.maybe_null = id != BPF_FUNC_map_lookup_elem ||
 				       !lookup_finds(cx, s, s->regs[1].map);
@@ -413,7 +429,8 @@ static struct aval call_summary(struct scev_ctx *cx, const struct astate *s, uin
 
 /* The first map the verifier cannot tell from map m: the same type, key and value sizes and
  * flags, the same number of entries unless it is a hash (arrays: a key below it is found), and
- * neither is global data (initial contents, read-only).  Handles of such maps are one value, so
+ * neither is global data (initial contents, read-only); maps of maps name the same inner map.
+ * Handles of such maps are one value, so
  * a join of two paths that load one or the other keeps a map (the kernel walks the paths apart:
  * Cilium's ct4 and ct_any4 maps). */
 uint16_t absint_map_class(const struct scev_ctx *cx, uint32_t m)
@@ -430,7 +447,7 @@ uint16_t absint_map_class(const struct scev_ctx *cx, uint32_t m)
 
 		if (!b->init && b->name[0] != '.' && b->type == a->type &&
 		    b->key_size == a->key_size && b->value_size == a->value_size &&
-		    b->flags == a->flags &&
+		    b->flags == a->flags && b->inner == a->inner &&
 		    (hash || b->max_entries == a->max_entries))
 			return (uint16_t)j;
 	}

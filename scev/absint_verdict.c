@@ -244,15 +244,20 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 			if (a->kind != AV_PTR || a->region != REGION_MAP_HANDLE || a->map >= cx->nmaps ||
 			    !range_is_const(&a->r) || a->r.umin != 0)
 				VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is not a map", reg, name);
+			/* the result of a lookup in a map of maps before its null check */
+			if (a->maybe_null)
+				VFAIL(VERDICT_UNSAFE, pc, "R%u of %s may be NULL (lookup in a map of "
+				      "maps not checked)", reg, name);
 			if (ebpf_helper_map_compat(id, cx->maps[a->map].type))
 				VFAIL(VERDICT_UNSAFE, pc, "%s#%d with map '%s' (type %u): %s", name, id,
 				      cx->maps[a->map].name, cx->maps[a->map].type,
 				      ebpf_helper_map_compat(id, cx->maps[a->map].type));
 			if (id == BPF_FUNC_map_lookup_elem &&
 			    (cx->maps[a->map].type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
-			     cx->maps[a->map].type == BPF_MAP_TYPE_HASH_OF_MAPS))
-				VFAIL(VERDICT_UNSUPPORTED, pc, "lookups in maps of maps are not modeled "
-				      "(map '%s')", cx->maps[a->map].name);
+			     cx->maps[a->map].type == BPF_MAP_TYPE_HASH_OF_MAPS) &&
+			    (!cx->maps[a->map].inner || cx->maps[a->map].inner > cx->nmaps))
+				VFAIL(VERDICT_UNSUPPORTED, pc, "lookup in the map of maps '%s', whose "
+				      "inner map the object does not define", cx->maps[a->map].name);
 			map_reg = (int)reg;
 			break;
 		case HARG_MAP_KEY:

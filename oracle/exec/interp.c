@@ -77,7 +77,8 @@ struct interp_code {
 	uint8_t *noprobe;	/* per slot: 0, the probes of a hooked run without env->probes */
 };
 
-enum map_kind { MAPK_OTHER, MAPK_ARRAY, MAPK_HASH };
+/* MAPK_OUTER: a map of maps whose inner map's definition is known (ebpf_map_def.inner) */
+enum map_kind { MAPK_OTHER, MAPK_ARRAY, MAPK_HASH, MAPK_OUTER };
 
 /* A map during one run. */
 struct map_rt {
@@ -743,6 +744,24 @@ static int map_helper(struct interp_state *st, const struct iop *ip, int32_t id,
 	key = mem_ptr(st, ip->pc, r[2], def->key_size, ACC_LOAD);
 	if (!key)
 		return -1;
+	if (mr->kind == MAPK_OUTER) {
+		uint32_t idx;
+
+		/* Only lookups (the kernel refuses the others from programs): the slot holds the
+		 * inner map's template itself or nothing, as the helper data says; an array's key
+		 * past its entries finds nothing. */
+		if (id != BPF_FUNC_map_lookup_elem) {
+			set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: map '%s' is a map of maps",
+				 name, def->name);
+			return -1;
+		}
+		idx = 0;
+		if (def->key_size == 4)
+			memcpy(&idx, key, 4);
+		*ret = (def->type == BPF_MAP_TYPE_ARRAY_OF_MAPS && idx >= def->max_entries) ||
+		       !(draw(st, 1) & 1) ? 0 : INTERP_VA_MAPH + (def->inner - 1);
+		return 0;
+	}
 	if (id == BPF_FUNC_map_update_elem) {
 		if (def->value_size == 0) {
 			set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: map '%s' has value size 0",
@@ -1561,6 +1580,10 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 			uint64_t n = (uint64_t)im->def.max_entries * im->def.value_size;
 
 			st->maps[m].kind = kind_of(im->def.type);
+			if ((im->def.type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
+			     im->def.type == BPF_MAP_TYPE_HASH_OF_MAPS) &&
+			    im->def.inner && im->def.inner <= st->map_cnt)
+				st->maps[m].kind = MAPK_OUTER;
 			st->maps[m].ro = (im->def.flags & BPF_F_RDONLY_PROG) != 0;
 			if (st->maps[m].kind == MAPK_ARRAY && im->values && n <= 0xffffffffull) {
 				st->maps[m].host = im->values;

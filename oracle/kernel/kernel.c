@@ -118,7 +118,8 @@ static bool takes_packet(uint32_t type)
 
 /* Creates one map as libbpf would, fills global data and freezes .rodata (the verifier reads
  * constants only from frozen read-only maps). */
-static int create_map(const struct ebpf_map_def *def, int *out, struct diag *d)
+static int create_map(const struct ebpf_map_def *def, const struct ebpf_map_def *inner_def,
+		      int *out, struct diag *d)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, mo, .map_flags = def->flags);
 	uint32_t key = def->key_size, value = def->value_size, max = def->max_entries;
@@ -127,12 +128,18 @@ static int create_map(const struct ebpf_map_def *def, int *out, struct diag *d)
 
 	*out = -1;
 	if (def->type == BPF_MAP_TYPE_ARRAY_OF_MAPS || def->type == BPF_MAP_TYPE_HASH_OF_MAPS) {
-		/* The inner map's definition is not part of struct ebpf_map_def: an array of
-		 * 4-byte values stands in, which is what the verifier will assume for lookups. */
-		inner = bpf_map_create(BPF_MAP_TYPE_ARRAY, "bpfscev_inner", 4, 4, 1, NULL);
+		/* The inner map's definition (the template every inner map must match, which is
+		 * what the verifier assumes for lookups in it), or when the object does not say,
+		 * an array of 4-byte values standing in. */
+		LIBBPF_OPTS(bpf_map_create_opts, io, .map_flags = inner_def ? inner_def->flags : 0);
+
+		inner = inner_def ? bpf_map_create(inner_def->type, "bpfscev_inner",
+						   inner_def->key_size, inner_def->value_size,
+						   inner_def->max_entries, &io)
+				  : bpf_map_create(BPF_MAP_TYPE_ARRAY, "bpfscev_inner", 4, 4, 1, NULL);
 		if (inner < 0)
-			return diag_set(d, -inner, "map '%s': cannot create a stand-in inner map: %s",
-					def->name, strerror(-inner));
+			return diag_set(d, -inner, "map '%s': cannot create %s inner map: %s",
+					def->name, inner_def ? "its" : "a stand-in", strerror(-inner));
 		mo.inner_map_fd = inner;
 		if (!value)
 			value = 4;	/* an id; legacy definitions often leave it 0 */
@@ -421,7 +428,11 @@ int kernel_prog__load(struct kernel_prog **out, const struct ebpf_object *obj,
 						   "has %zu maps", m, obj ? obj->map_cnt : 0);
 				goto out;
 			}
-			if (fds[m] < 0 && (err = create_map(&obj->maps[m], &fds[m], d)))
+			if (fds[m] < 0 &&
+			    (err = create_map(&obj->maps[m], obj->maps[m].inner &&
+					      obj->maps[m].inner <= obj->map_cnt
+					      ? &obj->maps[obj->maps[m].inner - 1] : NULL,
+					      &fds[m], d)))
 				goto out;
 			i->imm = fds[m];
 		}

@@ -534,6 +534,13 @@ static sxt map_helper_on(struct mach *m, struct mstate *st, const struct mstate 
 	sxt trap, idx, inr, vbytes[512];
 
 	*ret = bv64(m, 0);
+	/* (the interpreter draws whether a slot of a map of maps holds its inner map) */
+	if ((def->type == BPF_MAP_TYPE_ARRAY_OF_MAPS || def->type == BPF_MAP_TYPE_HASH_OF_MAPS) &&
+	    def->inner) {
+		snprintf(o->unsupported, sizeof(o->unsupported), "helper %d on the map of maps '%s'",
+			 id, def->name);
+		return sx_false(c);
+	}
 	if (mm->kind == MACH_MAP_OTHER)
 		return sx_true(c);
 	if (def->key_size == 0 || (mm->kind == MACH_MAP_ARRAY && def->key_size != 4))
