@@ -321,6 +321,8 @@ enum ebpf_ctx_model ebpf_prog_ctx_model(uint32_t prog_type)
 	case BPF_PROG_TYPE_RAW_TRACEPOINT:
 	case BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE:
 	case BPF_PROG_TYPE_PERF_EVENT:
+	case BPF_PROG_TYPE_SOCK_OPS:
+	case BPF_PROG_TYPE_CGROUP_SOCK:
 		return EBPF_CTX_RO;
 	default:
 		return EBPF_CTX_PLAIN;
@@ -341,12 +343,78 @@ uint32_t ebpf_ctx_size(uint32_t prog_type)
 	case BPF_PROG_TYPE_RAW_TRACEPOINT:
 	case BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE: return RAW_TP_ARGS;
 	case BPF_PROG_TYPE_PERF_EVENT: return PT_REGS_SIZE + 16;
+	case BPF_PROG_TYPE_SOCK_OPS: return sizeof(struct bpf_sock_ops);
+	case BPF_PROG_TYPE_CGROUP_SOCK: return sizeof(struct bpf_sock);
 	default: return 0;
 	}
 }
 
+#define CTX_IN(type, f, n) (off >= (int64_t)offsetof(type, f) &&				\
+			    off < (int64_t)offsetof(type, f) + (n))
+
+/* sock_ops_is_valid_access (net/core/filter.c) for loads: u32 fields read whole (only
+ * skb_tcp_flags narrower), bytes_received, bytes_acked, skb_hwtstamp and the pointers sk,
+ * skb_data and skb_data_end as whole u64s. */
+static const char *sock_ops_load(int64_t off, unsigned size)
+{
+#define SO(f) ((int64_t)offsetof(struct bpf_sock_ops, f))
+	if (CTX_IN(struct bpf_sock_ops, bytes_received, 16) ||
+	    CTX_IN(struct bpf_sock_ops, sk, 8) || CTX_IN(struct bpf_sock_ops, skb_data, 8) ||
+	    CTX_IN(struct bpf_sock_ops, skb_data_end, 8) ||
+	    CTX_IN(struct bpf_sock_ops, skb_hwtstamp, 8))
+		return size == 8 ? NULL : "a u64 field of bpf_sock_ops read narrower";
+	if (CTX_IN(struct bpf_sock_ops, skb_tcp_flags, 4))
+		return NULL;	/* (narrow loads allowed: bpf_ctx_narrow_access_ok) */
+	return size == 4 ? NULL : "bpf_sock_ops fields are read as whole u32s";
+#undef SO
+}
+
+/* bpf_sock_is_valid_access and __sock_filter_check_attach_type for the attach type the kernel
+ * gives a cgroup_sock program loaded without one (BPF_CGROUP_INET_SOCK_CREATE): the source
+ * address and port are refused, the addresses, family, type, protocol, state and queue mapping
+ * read as u32s or narrower, dst_port as u32 or its u16, the rest as whole u32s. */
+static const char *bpf_sock_access(int64_t off, unsigned size, bool write)
+{
+#define BS(f) ((int64_t)offsetof(struct bpf_sock, f))
+	if (CTX_IN(struct bpf_sock, src_ip4, 4) || CTX_IN(struct bpf_sock, src_ip6, 16) ||
+	    CTX_IN(struct bpf_sock, src_port, 4))
+		return "the source address and port are not readable at socket creation";
+	if (write)
+		return (off == BS(bound_dev_if) || off == BS(mark) || off == BS(priority)) &&
+		       size == 4 ? NULL : "only bound_dev_if, mark and priority are writable";
+	if (CTX_IN(struct bpf_sock, dst_port, 2))
+		return (off == BS(dst_port) && size == 4) || off + size <= BS(dst_port) + 2 ? NULL
+			: "dst_port is read as a u16 or narrower, or with the padding as a u32";
+	if (off >= BS(dst_port) + 2 && off < BS(dst_ip4))
+		return "the padding after dst_port";
+	if (off == BS(state) || off == BS(family) || off == BS(type) || off == BS(protocol) ||
+	    off == BS(rx_queue_mapping) || CTX_IN(struct bpf_sock, dst_ip4, 4) ||
+	    CTX_IN(struct bpf_sock, dst_ip6, 16))
+		return (off & 3) + size <= 4 ? NULL : "a narrow load past its field";
+	return size == 4 ? NULL : "bpf_sock fields are read as whole u32s";
+#undef BS
+}
+
+const char *ebpf_ctx_ro_write(uint32_t prog_type, int64_t off, unsigned size)
+{
+	int64_t hi = ebpf_ctx_size(prog_type);
+
+	if (prog_type != BPF_PROG_TYPE_SOCK_OPS && prog_type != BPF_PROG_TYPE_CGROUP_SOCK)
+		return "the context is read-only";
+	if (off < 0 || off + size > hi)
+		return "outside the context";
+	if (off % size)
+		return "misaligned";
+	if (prog_type == BPF_PROG_TYPE_CGROUP_SOCK)
+		return bpf_sock_access(off, size, true);
+	return (off == (int64_t)offsetof(struct bpf_sock_ops, reply) ||
+		off == (int64_t)offsetof(struct bpf_sock_ops, sk_txhash)) && size == 4
+		       ? NULL : "only reply and sk_txhash of bpf_sock_ops are writable, as u32s";
+}
+
 /* As kprobe_prog_is_valid_access, tp_prog_is_valid_access, raw_tp_prog_is_valid_access and
- * pe_prog_is_valid_access (kernel/trace/bpf_trace.c) decide for loads. */
+ * pe_prog_is_valid_access (kernel/trace/bpf_trace.c), sock_ops_is_valid_access and
+ * sock_filter_is_valid_access (net/core/filter.c) decide for loads. */
 const char *ebpf_ctx_ro_access(uint32_t prog_type, int64_t off, unsigned size)
 {
 	int64_t lo = prog_type == BPF_PROG_TYPE_TRACEPOINT ? 8 : 0;
@@ -356,6 +424,14 @@ const char *ebpf_ctx_ro_access(uint32_t prog_type, int64_t off, unsigned size)
 		return "not a read-only context";
 	if (size != 1 && size != 2 && size != 4 && size != 8)
 		return "bad access size";
+	if (prog_type == BPF_PROG_TYPE_SOCK_OPS || prog_type == BPF_PROG_TYPE_CGROUP_SOCK) {
+		if (off < 0 || off + size > hi)
+			return "outside the context";
+		if (off % size)
+			return "misaligned";
+		return prog_type == BPF_PROG_TYPE_SOCK_OPS ? sock_ops_load(off, size)
+							   : bpf_sock_access(off, size, false);
+	}
 	if (off < lo || off + size > hi)
 		return prog_type == BPF_PROG_TYPE_TRACEPOINT
 			       ? "outside [8, 2048) (the tracepoint's common fields are not readable)"

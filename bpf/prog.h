@@ -113,14 +113,19 @@ int ebpf_parse_hex(uint8_t **out, size_t *len, const char *text, struct diag *d)
  *          (kprobe: struct pt_regs; tracepoint: the event record, at most 2048 bytes; raw
  *          tracepoints: up to 12 u64 arguments; perf_event: struct bpf_perf_event_data); which
  *          loads the kernel allows is ebpf_ctx_ro_access(); the input is the context's bytes
+ *          (sock_ops: struct bpf_sock_ops, cgroup_sock: struct bpf_sock, where the few fields
+ *          ebpf_ctx_ro_write() allows are also written; their pointer fields load as values)
  */
 enum ebpf_ctx_model { EBPF_CTX_PLAIN, EBPF_CTX_XDP, EBPF_CTX_SKB, EBPF_CTX_RO };
 enum ebpf_ctx_model ebpf_prog_ctx_model(uint32_t prog_type);
 /* Size of a RO context in bytes (0 for other models). */
 uint32_t ebpf_ctx_size(uint32_t prog_type);
 /* Whether the kernel's is_valid_access for this RO program type allows a load of size bytes
- * at offset off of the context (every store is refused): NULL when it does, else why. */
+ * at offset off of the context: NULL when it does, else why. */
 const char *ebpf_ctx_ro_access(uint32_t prog_type, int64_t off, unsigned size);
+/* The same for a store (BPF_ST/STX, not atomics): refused everywhere but in the few u32 fields
+ * sock_ops (reply, sk_txhash) and cgroup_sock programs (bound_dev_if, mark, priority) write. */
+const char *ebpf_ctx_ro_write(uint32_t prog_type, int64_t off, unsigned size);
 
 /* ELF objects (elf.c).  Fills obj->progs and obj->maps; programs are linked with the
  * subprograms they call (as libbpf does at load time) and map references become pseudo

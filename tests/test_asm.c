@@ -1186,11 +1186,13 @@ static void test_errors(void)
 			{ "-- asm\nexit\n-- type\nkprobe\n",
 			  "c.case:4:1: unknown program type 'kprobe' (xdp, socket, tc, plain)" },
 			{ "-- asm\nexit\n-- maps\narray key=4 value=8 entries=1\nhash key=4 value=0 "
-			  "entries=1\n", "c.case:5:1: expected 'array|hash key=K value=V entries=N "
-			  "[name=NAME]' (all nonzero)" },
+			  "entries=1\n", "c.case:5:1: expected 'array|hash|array_of_maps|hash_of_maps "
+			  "key=K value=V entries=N [name=NAME] [inner=LINE]' (all nonzero; inner= only "
+			  "for maps of maps)" },
 			{ "-- asm\nexit\n-- maps\narray key=4 value=8 entries=1 size=3\n",
-			  "c.case:4:1: expected 'array|hash key=K value=V entries=N [name=NAME]' "
-			  "(all nonzero)" },
+			  "c.case:4:1: expected 'array|hash|array_of_maps|hash_of_maps key=K value=V "
+			  "entries=N [name=NAME] [inner=LINE]' (all nonzero; inner= only for maps of "
+			  "maps)" },
 		};
 		const char *good = "-- asm\nexit\n-- type\ntc\n-- maps\n# two maps\n"
 				   "array key=4 value=8 entries=2 name=counts\n\nhash key=8 value=16 "
