@@ -334,6 +334,10 @@ enum ebpf_ctx_model ebpf_prog_ctx_model(uint32_t prog_type)
 #define PT_REGS_SIZE (21 * 8)
 #define PERF_TRACE_MAX 2048	/* PERF_MAX_TRACE_SIZE */
 #define RAW_TP_ARGS (12 * 8)	/* MAX_BPF_FUNC_ARGS u64s */
+/* struct bpf_sock_ops ends with skb_hwtstamp (a u64 after skb_tcp_flags) since Linux 6.2;
+ * older UAPI headers stop before it */
+#define SOCK_OPS_HWTSTAMP ((int64_t)offsetof(struct bpf_sock_ops, skb_tcp_flags) + 4)
+#define SOCK_OPS_SIZE (SOCK_OPS_HWTSTAMP + 8)
 
 uint32_t ebpf_ctx_size(uint32_t prog_type)
 {
@@ -343,7 +347,7 @@ uint32_t ebpf_ctx_size(uint32_t prog_type)
 	case BPF_PROG_TYPE_RAW_TRACEPOINT:
 	case BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE: return RAW_TP_ARGS;
 	case BPF_PROG_TYPE_PERF_EVENT: return PT_REGS_SIZE + 16;
-	case BPF_PROG_TYPE_SOCK_OPS: return sizeof(struct bpf_sock_ops);
+	case BPF_PROG_TYPE_SOCK_OPS: return SOCK_OPS_SIZE;
 	case BPF_PROG_TYPE_CGROUP_SOCK: return sizeof(struct bpf_sock);
 	default: return 0;
 	}
@@ -353,7 +357,7 @@ uint32_t ebpf_ctx_size(uint32_t prog_type)
 			    off < (int64_t)offsetof(type, f) + (n))
 
 /* sock_ops_is_valid_access (net/core/filter.c) for loads: u32 fields read whole (only
- * skb_tcp_flags narrower), bytes_received, bytes_acked, skb_hwtstamp and the pointers sk,
+ * skb_tcp_flags narrower, from its start), bytes_received, bytes_acked, skb_hwtstamp and the pointers sk,
  * skb_data and skb_data_end as whole u64s. */
 static const char *sock_ops_load(int64_t off, unsigned size)
 {
@@ -361,10 +365,11 @@ static const char *sock_ops_load(int64_t off, unsigned size)
 	if (CTX_IN(struct bpf_sock_ops, bytes_received, 16) ||
 	    CTX_IN(struct bpf_sock_ops, sk, 8) || CTX_IN(struct bpf_sock_ops, skb_data, 8) ||
 	    CTX_IN(struct bpf_sock_ops, skb_data_end, 8) ||
-	    CTX_IN(struct bpf_sock_ops, skb_hwtstamp, 8))
+	    (off >= SOCK_OPS_HWTSTAMP && off < SOCK_OPS_HWTSTAMP + 8))
 		return size == 8 ? NULL : "a u64 field of bpf_sock_ops read narrower";
-	if (CTX_IN(struct bpf_sock_ops, skb_tcp_flags, 4))
-		return NULL;	/* (narrow loads allowed: bpf_ctx_narrow_access_ok) */
+	/* (narrow loads only from the field's first byte: the kernel's case is its offset) */
+	if (off == SO(skb_tcp_flags) && size <= 4)
+		return NULL;
 	return size == 4 ? NULL : "bpf_sock_ops fields are read as whole u32s";
 #undef SO
 }

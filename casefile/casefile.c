@@ -117,22 +117,31 @@ const struct casefile_section *casefile__section(const struct casefile *cf, cons
 	return NULL;
 }
 
-/* "-- type": xdp, socket, tc or plain (the context model of the program). */
+/* "-- type": xdp, socket, tc, sock_ops, cgroup_sock or plain (the context model of the
+ * program). */
 static int parse_type(struct casefile *cf, struct diag *d)
 {
+	static const struct {
+		const char *name;
+		uint32_t type;
+	} types[] = {
+		{ "xdp", BPF_PROG_TYPE_XDP }, { "socket", BPF_PROG_TYPE_SOCKET_FILTER },
+		{ "tc", BPF_PROG_TYPE_SCHED_CLS }, { "sock_ops", BPF_PROG_TYPE_SOCK_OPS },
+		{ "cgroup_sock", BPF_PROG_TYPE_CGROUP_SOCK }, { "plain", BPF_PROG_TYPE_UNSPEC },
+	};
 	const struct casefile_section *sec = casefile__section(cf, "type");
 	char t[32] = "";
 
 	if (!sec)
 		return 0;
-	if (sscanf(sec->text, "%31s", t) != 1 || (strcmp(t, "xdp") && strcmp(t, "socket") &&
-						   strcmp(t, "tc") && strcmp(t, "plain")))
-		return diag_at_line(d, EINVAL, sec->line, 1, "unknown program type '%s' (xdp, socket, "
-				    "tc, plain)", t);
-	cf->obj->progs[0].prog_type = !strcmp(t, "xdp") ? BPF_PROG_TYPE_XDP :
-				!strcmp(t, "socket") ? BPF_PROG_TYPE_SOCKET_FILTER :
-				!strcmp(t, "tc") ? BPF_PROG_TYPE_SCHED_CLS : BPF_PROG_TYPE_UNSPEC;
-	return 0;
+	if (sscanf(sec->text, "%31s", t) == 1)
+		for (size_t k = 0; k < sizeof(types) / sizeof(types[0]); k++)
+			if (!strcmp(t, types[k].name)) {
+				cf->obj->progs[0].prog_type = types[k].type;
+				return 0;
+			}
+	return diag_at_line(d, EINVAL, sec->line, 1, "unknown program type '%s' (xdp, socket, "
+			    "tc, sock_ops, cgroup_sock, plain)", t);
 }
 
 /* "-- maps": one map per line, in LD_IMM64 index order: "array key=4 value=64 entries=4"

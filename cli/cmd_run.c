@@ -222,6 +222,7 @@ int cmd_run(int argc, char **argv)
 								: INTERP_CTX_PLAIN)
 		     : !strcmp(ctx_arg, "xdp") ? INTERP_CTX_XDP
 		     : !strcmp(ctx_arg, "skb") ? INTERP_CTX_SKB : INTERP_CTX_PLAIN;
+	env.prog_type = prog->prog_type;
 	env.input = input;
 	env.input_len = input_len;
 	env.helper_data = helper_data;

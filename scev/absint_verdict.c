@@ -147,7 +147,7 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 			return;
 		}
 		if (cx->ctx_model == EBPF_CTX_RO) {
-			const char *why = write ? "the context is read-only"
+			const char *why = write ? ebpf_ctx_ro_write(cx->prog_type, (int64_t)lo, size)
 						: ebpf_ctx_ro_access(cx->prog_type, (int64_t)lo, size);
 
 			if (why)
@@ -335,6 +335,10 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 				      false);
 			return;
 		}
+		/* the kernel's check_atomic: no atomics on the context, whatever it allows stores */
+		if (ebpf_mode(i) == BPF_ATOMIC && s->regs[i->dst_reg].kind == AV_PTR &&
+		    s->regs[i->dst_reg].region == REGION_CTX)
+			VFAIL(VERDICT_UNSAFE, pc, "atomic operation on the context (R%u)", i->dst_reg);
 		verify_access(cx, v, s, pc, i->dst_reg, i->off, ebpf_size_bytes(ebpf_size(i)), true);
 		if (ebpf_mode(i) == BPF_ATOMIC && i->imm != BPF_STORE_REL)
 			verify_access(cx, v, s, pc, i->dst_reg, i->off, ebpf_size_bytes(ebpf_size(i)),

@@ -1184,7 +1184,8 @@ static void test_errors(void)
 	{
 		static const struct { const char *src, *msg; } bad[] = {
 			{ "-- asm\nexit\n-- type\nkprobe\n",
-			  "c.case:4:1: unknown program type 'kprobe' (xdp, socket, tc, plain)" },
+			  "c.case:4:1: unknown program type 'kprobe' (xdp, socket, tc, sock_ops, "
+			  "cgroup_sock, plain)" },
 			{ "-- asm\nexit\n-- maps\narray key=4 value=8 entries=1\nhash key=4 value=0 "
 			  "entries=1\n", "c.case:5:1: expected 'array|hash|array_of_maps|hash_of_maps "
 			  "key=K value=V entries=N [name=NAME] [inner=LINE]' (all nonzero; inner= only "

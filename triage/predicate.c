@@ -96,6 +96,7 @@ static int need_interp(struct pred_eval *ev)
 			maps[k].def = ev->obj->maps[k];
 	}
 	env.ctx_kind = check_ctx_kind(ev->prog->prog_type);
+	env.prog_type = ev->prog->prog_type;
 	env.input = input;
 	env.input_len = input_len;
 	env.maps = maps;

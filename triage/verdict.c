@@ -97,6 +97,7 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 		for (size_t i = 0; i < sizeof(helper); i++)
 			helper[i] = (uint8_t)mix(&seed);
 		env.ctx_kind = check_ctx_kind(type);
+		env.prog_type = type;
 		env.input = input;
 		env.input_len = len;
 		env.helper_data = helper;

@@ -643,6 +643,7 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 			maps[m].values = NULL;	/* fresh zeroed storage per run */
 		env.ctx_kind = opts.ctx_kind ? (enum interp_ctx_kind)(opts.ctx_kind - 1)
 					     : check_ctx_kind(prog->prog_type);
+		env.prog_type = prog->prog_type;
 		env.input = input;
 		env.input_len = r.input_len;
 		env.helper_data = helper;

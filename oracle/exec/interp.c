@@ -496,6 +496,11 @@ static __attribute__((noinline)) uint8_t *slow_ptr(struct interp_state *st, uint
 			mem_trap(st, pc, a, size, kind, "is an atomic on the context");
 			return NULL;
 		}
+		/* the few fields of a sock_ops or cgroup_sock context a store may write */
+		if (kind == ACC_STORE && st->env->ctx_kind == INTERP_CTX_RO && st->env->prog_type &&
+		    off + size <= st->ctx_size &&
+		    !ebpf_ctx_ro_write(st->env->prog_type, (int64_t)off, (unsigned)size))
+			return st->env->input + off;
 		if (kind == ACC_STORE && st->env->ctx_kind == INTERP_CTX_SKB &&
 		    off + size <= st->ctx_size) {
 			for (size_t k = 0; k < sizeof(skb_writable) / sizeof(skb_writable[0]); k++)

@@ -174,6 +174,9 @@ struct interp_env {
 	 * NULL = zeros.  Longer than the structure: the rest is ignored. */
 	const uint8_t *ctx_init;
 	size_t ctx_init_len;
+	/* RO contexts: the program's type, whose fields ebpf_ctx_ro_write() allows stores to
+	 * write (into input); 0: every store to the context traps */
+	uint32_t prog_type;
 };
 
 struct interp_result {

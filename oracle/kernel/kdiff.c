@@ -215,6 +215,7 @@ static int interp_once(struct interp_result *ir, const struct ebpf_object *obj,
 		maps[m].def = obj->maps[m];
 	memcpy(out, input, len);
 	env.ctx_kind = check_ctx_kind(prog_type);
+	env.prog_type = prog_type;
 	env.input = out;
 	env.input_len = len;
 	env.maps = maps;

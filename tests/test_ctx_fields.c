@@ -1,0 +1,112 @@
+/* The sock_ops (struct bpf_sock_ops) and cgroup_sock (struct bpf_sock) contexts against the
+ * kernel's is_valid_access: for every offset from 8 bytes before the structure to 8 past it and
+ * every access size, a load, a register store (BPF_STX) and an immediate store (BPF_ST) of the
+ * context are verified by bpfscev and loaded into the kernel; the two must agree (both accept
+ * or both reject), and every program called safe runs without a fault (verdict_compare runs it
+ * 32 times: the loads read the input, the allowed stores write it).  Then the same for an
+ * atomic add on each field (the kernel refuses atomics on any context).  Skips where bpf() is
+ * refused. */
+#include <stdio.h>
+#include <string.h>
+
+#include <linux/bpf.h>
+
+#include "bpf/prog.h"
+#include "oracle/kernel/kernel.h"
+#include "tests/check.h"
+#include "triage/verdict.h"
+
+static const uint8_t sizes[] = { BPF_B, BPF_H, BPF_W, BPF_DW };
+
+enum form { LOAD, STORE_REG, STORE_IMM, ATOMIC_ADD };
+static const char *const form_names[] = { "load", "store", "store imm", "atomic add" };
+
+static unsigned disagree, agreed, faulted;
+
+static void one(uint32_t type, const char *tname, enum form f, int16_t off, uint8_t sz)
+{
+	struct bpf_insn insns[4];
+	unsigned n = 0, bytes = sz == BPF_B ? 1 : sz == BPF_H ? 2 : sz == BPF_W ? 4 : 8;
+	struct verdict_opts vo = { .sz = sizeof(vo), .kernel = true, .prog_type = type };
+	struct ebpf_object *obj = NULL;
+	struct verdict_report r;
+	struct diag d;
+
+	if (f == ATOMIC_ADD && bytes < 4)
+		return;
+	memset(insns, 0, sizeof(insns));
+	insns[n++] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 2 };
+	if (f == LOAD)
+		insns[n++] = (struct bpf_insn){ .code = BPF_LDX | BPF_MEM | sz, .dst_reg = 3,
+						.src_reg = 1, .off = off };
+	else if (f == STORE_REG)
+		insns[n++] = (struct bpf_insn){ .code = BPF_STX | BPF_MEM | sz, .dst_reg = 1,
+						.src_reg = 2, .off = off };
+	else if (f == STORE_IMM)
+		insns[n++] = (struct bpf_insn){ .code = BPF_ST | BPF_MEM | sz, .dst_reg = 1,
+						.off = off, .imm = 1 };
+	else
+		insns[n++] = (struct bpf_insn){ .code = BPF_STX | BPF_ATOMIC | sz, .dst_reg = 1,
+						.src_reg = 2, .off = off, .imm = BPF_ADD };
+	insns[n++] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0,
+					.imm = 1 };
+	insns[n++] = (struct bpf_insn){ .code = BPF_JMP | BPF_EXIT };
+	diag_clear(&d);
+	if (ebpf_object__from_insns(&obj, insns, n, "ctx_field", &d)) {
+		CHECK(0, "%s: %s", tname, d.msg);
+		return;
+	}
+	obj->progs[0].prog_type = type;
+	diag_clear(&d);
+	if (verdict_compare(&r, obj, &obj->progs[0], &vo, &d)) {
+		CHECK(0, "%s %s %u bytes at %d: %s", tname, form_names[f], bytes, off, d.msg);
+		ebpf_object__free(obj);
+		return;
+	}
+	if (r.cls == VC_BOTH_ACCEPT || r.cls == VC_BOTH_REJECT) {
+		agreed++;
+	} else if (r.cls != VC_NO_LOAD) {
+		disagree++;
+		printf("%s %s of %u bytes at %d: ours %s (%s), kernel %s (%s)\n", tname,
+		       form_names[f], bytes, off, scev_verdict_name(r.ours.kind), r.ours.reason,
+		       r.kernel_accepted ? "accepts" : "rejects", r.kernel_message);
+	}
+	if (r.faults) {
+		faulted++;
+		printf("%s %s of %u bytes at %d: called safe, faults: %s\n", tname, form_names[f],
+		       bytes, off, r.fault);
+	}
+	verdict_report__free(&r);
+	ebpf_object__free(obj);
+}
+
+int main(void)
+{
+	static const struct {
+		uint32_t type;
+		const char *name;
+	} types[] = {
+		{ BPF_PROG_TYPE_SOCK_OPS, "sock_ops" },
+		{ BPF_PROG_TYPE_CGROUP_SOCK, "cgroup_sock" },
+	};
+	char why[256];
+
+	if (!kernel_available(why, sizeof(why)))
+		return check_skip("test_ctx_fields", "%s", why);
+	for (size_t t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
+		int size = (int)ebpf_ctx_size(types[t].type);
+
+		CHECK(size > 0, "%s: no context size", types[t].name);
+		for (int off = -8; off < size + 8; off++)
+			for (size_t k = 0; k < sizeof(sizes); k++)
+				for (int f = LOAD; f <= ATOMIC_ADD; f++)
+					one(types[t].type, types[t].name, (enum form)f, (int16_t)off,
+					    sizes[k]);
+	}
+	printf("%u accesses agree with the kernel, %u disagree, %u safe ones faulted\n", agreed,
+	       disagree, faulted);
+	CHECK(agreed > 0, "no access could be compared");
+	CHECK(disagree == 0, "%u accesses disagree with the kernel (listed above)", disagree);
+	CHECK(faulted == 0, "%u programs called safe faulted when run", faulted);
+	return check_done("test_ctx_fields");
+}
