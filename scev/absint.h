@@ -200,6 +200,9 @@ struct aval absint_cb_call(struct engine *en, struct astate *s, uint32_t pc,
 /* A store or helper write of size bytes at a + off: noted when it may land in another
  * function's frame (REGION_CALLER_STACK, or an unknown pointer outside the main function); and
  * a write nothing places at all. */
+/* A call in function f passes a pointer into f's frame (bpf_loop's ctx, a bpf-to-bpf
+ * argument): the bytes f wrote before it (s->sinit) join what its callees may read. */
+void absint_cb_note_frame(struct scev_ctx *cx, uint32_t f, const struct astate *s);
 void absint_cb_note_write(struct scev_ctx *cx, uint32_t pc, const struct aval *a, int64_t off,
 			  uint64_t size);
 void absint_cb_note_unknown(struct scev_ctx *cx, uint32_t pc);

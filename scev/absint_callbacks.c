@@ -82,6 +82,21 @@ void absint_cb_note_write(struct scev_ctx *cx, uint32_t pc, const struct aval *a
 		absint_cb_note_unknown(cx, pc);
 }
 
+void absint_cb_note_frame(struct scev_ctx *cx, uint32_t f, const struct astate *s)
+{
+	struct fpmask *acc;
+
+	if (!cx->outer_init_acc || f >= cx->st.cfg->nfuncs)
+		return;
+	acc = &cx->outer_init_acc[f];
+	if (cx->outer_seen_acc[f])
+		for (int k = 0; k < FP_FRAME / 64; k++)
+			acc->w[k] &= s->sinit.w[k];
+	else
+		*acc = s->sinit;
+	cx->outer_seen_acc[f] = 1;
+}
+
 struct aval absint_cb_call(struct engine *en, struct astate *s, uint32_t pc,
 			   struct stack_span *writes)
 {
@@ -111,16 +126,8 @@ struct aval absint_cb_call(struct engine *en, struct astate *s, uint32_t pc,
 		cx->fn_seen_acc[cb->func] |= 1;
 	}
 	/* the caller's bytes written before the call, which the callback may read */
-	if (cx->outer_init_acc && s->regs[3].kind == AV_PTR && s->regs[3].region == REGION_STACK) {
-		struct fpmask *acc = &cx->outer_init_acc[f];
-
-		if (cx->outer_seen_acc[f])
-			for (int k = 0; k < FP_FRAME / 64; k++)
-				acc->w[k] &= s->sinit.w[k];
-		else
-			*acc = s->sinit;
-		cx->outer_seen_acc[f] = 1;
-	}
+	if (s->regs[3].kind == AV_PTR && s->regs[3].region == REGION_STACK)
+		absint_cb_note_frame(cx, f, s);
 	/* r0: the calls made (i + 1 when the i-th returns 1, else nr), or -EINVAL for flags other
 	 * than 0, or -E2BIG for nr above 2^23 (compared in 64 bits when the kernel inlines it) */
 	if (aval_is_const(fl, &zero) && zero == 0 && nr->kind == AV_SCALAR &&
@@ -222,6 +229,7 @@ bool absint_cb_verify_access(struct scev_ctx *cx, struct scev_verdict *v,
 	if (!write && (!cx->outer_init || owner >= cx->st.cfg->nfuncs ||
 		       !fpmask_all(&cx->outer_init[owner], (int64_t)lo, (int64_t)hi)))
 		CBFAIL(VERDICT_UNSAFE, pc, "read of the caller's stack bytes [%lld, %lld) not "
-		       "written before every bpf_loop call", (long long)lo, (long long)hi);
+		       "written before every call that passes a pointer to them (bpf_loop or "
+		       "bpf-to-bpf)", (long long)lo, (long long)hi);
 	return false;
 }

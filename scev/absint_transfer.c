@@ -400,22 +400,37 @@ int absint_step(struct engine *en, struct astate *s, uint32_t pc)
 
 /* A bpf-to-bpf call: record the arguments for the callee's next analysis and return what its
  * exits returned in the previous pass.  Stack pointers do not cross frames as such: the
- * callee's r10 is another frame, so they become unknown values. */
-static struct aval frame_local(const struct aval *a)
+ * callee's r10 is another frame, so a pointer into the caller's frame (owner) becomes one of
+ * REGION_CALLER_STACK, checked against what the caller wrote before its calls
+ * (absint_callbacks.c), and a result pointing into any frame becomes an unknown value (the
+ * callee's frame is gone; the caller's own bytes are tracked as cells, not through it). */
+static struct aval frame_local(const struct aval *a, uint32_t owner, bool result)
 {
-	struct aval v = a->kind == AV_PTR && a->region == REGION_STACK ? aval_top() : *a;
+	struct aval v = *a;
 
+	if (a->kind == AV_PTR && (a->region == REGION_STACK || a->region == REGION_CALLER_STACK))
+		v = result || a->maybe_null ? aval_top()
+		    : a->region == REGION_STACK ? aval_ptr(REGION_CALLER_STACK, (uint16_t)owner, a->r)
+						: *a;
 	v.id = 0;	/* two calls of one function may return different lookups' results */
 	return v;
 }
 
-static struct aval call_summary(struct scev_ctx *cx, const struct astate *s, uint32_t target)
+static struct aval call_summary(struct scev_ctx *cx, const struct astate *s, uint32_t pc,
+				uint32_t target)
 {
 	uint32_t f = cx->st.cfg->blocks[cx->st.cfg->block_of[target]].func;
+	uint32_t caller = cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func;
 
+	/* the bytes written before the call, which the callee may read through an argument */
+	for (int r = 1; r <= 5; r++)
+		if (s->regs[r].kind == AV_PTR && s->regs[r].region == REGION_STACK) {
+			absint_cb_note_frame(cx, caller, s);
+			break;
+		}
 	if (cx->fn_args_acc) {
 		for (int r = 1; r <= 5; r++) {
-			struct aval a = frame_local(&s->regs[r]);
+			struct aval a = frame_local(&s->regs[r], caller, false);
 
 			cx->fn_args_acc[f][r] = cx->fn_seen_acc[f] & 1 ?
 				aval_join(&cx->fn_args_acc[f][r], &a) : a;
@@ -423,7 +438,7 @@ static struct aval call_summary(struct scev_ctx *cx, const struct astate *s, uin
 		cx->fn_seen_acc[f] |= 1;
 	}
 	if (cx->fn_seen && (cx->fn_seen[f] & 2))
-		return frame_local(&cx->fn_ret[f]);
+		return frame_local(&cx->fn_ret[f], caller, true);
 	return aval_top();
 }
 
@@ -635,7 +650,7 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 				else if (ebpf_helper_proto(i->imm))
 					stack_arg = helper_stack_writes(en, s, pc, i->imm);
 			} else if (ebpf_is_pseudo_call(i)) {
-				v = call_summary(cx, s, pc + 1 + i->imm);
+				v = call_summary(cx, s, pc, pc + 1 + i->imm);
 				/* a function that writes no memory but its own frame, nor anything
 				 * it calls, leaves this frame as it is whatever it is given */
 				if (!(call_effects(cx, pc) & FN_WRITES_OUT))

@@ -270,8 +270,9 @@ static bool outer_write_grow(struct scev_ctx *cx)
 	return covered;
 }
 
-/* The verdict read the callers' frames through bpf_loop ctx pointers with what the first pass
- * knew written before the calls (outer_init): the last pass must know at least that much. */
+/* The verdict read the callers' frames through pointers into them (bpf_loop's ctx, bpf-to-bpf
+ * arguments) with what the first pass knew written before the calls (outer_init): the last
+ * pass must know at least that much. */
 static void check_outer_init(struct scev_ctx *cx, struct scev_verdict *v)
 {
 	for (uint32_t f = 0; f < cx->st.cfg->nfuncs; f++) {
@@ -283,11 +284,20 @@ static void check_outer_init(struct scev_ctx *cx, struct scev_verdict *v)
 				v->kind = VERDICT_UNSUPPORTED;
 				v->pc = cx->st.cfg->funcs[f].start;
 				snprintf(v->reason, sizeof(v->reason), "the stack bytes written before "
-					 "the bpf_loop calls of the function at %u differ between "
-					 "passes", cx->st.cfg->funcs[f].start);
+					 "the calls of the function at %u that pass pointers to them "
+					 "differ between passes", cx->st.cfg->funcs[f].start);
 			}
 		}
 	}
+}
+
+/* Whether the arguments the last round saw for function f are the ones it was run with. */
+static bool args_equal(const struct scev_ctx *cx, uint32_t f)
+{
+	for (int r = 1; r <= 5; r++)
+		if (!aval_equal(&cx->fn_args[f][r], &cx->fn_args_acc[f][r]))
+			return false;
+	return true;
 }
 
 static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
@@ -394,7 +404,8 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 		memset(cx.outer_write, 0, nf * sizeof(*cx.outer_write));
 		/* (a callback is first run in the round after its first bpf_loop call is reached:
 		 * up to one round more per frame of a call chain, at most 8) */
-		uint32_t rounds = 6 + (cx.cbl.n ? (nf < 8 ? nf : 8) : 0);
+		uint32_t seed_rounds = nf < 8 ? nf : 8;
+		uint32_t rounds = 6 + seed_rounds + (cx.cbl.n ? seed_rounds : 0);
 
 		for (uint32_t round = 0; round < rounds && !stable; round++) {
 			memset(cx.fn_seen_acc, 0, nf);
@@ -410,6 +421,14 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 				if (cx.fn_cb[f] && (cx.fn_seen_acc[f] & 1) && !(cx.fn_seen[f] & 1)) {
 					memcpy(cx.fn_args[f], cx.fn_args_acc[f], sizeof(cx.fn_args[f]));
 					cx.fn_seen[f] |= 1;
+					stable = false;
+				} else if (round < seed_rounds && (cx.fn_seen_acc[f] & 1) &&
+					   (cx.fn_seen[f] & 1) && !args_equal(&cx, f)) {
+					/* so does a bpf-to-bpf callee, for as many rounds as a call
+					 * chain has frames: a context, map value or stack pointer joined
+					 * with an earlier round's "some number" would be unknown for
+					 * good (the rounds after these join, then widen) */
+					memcpy(cx.fn_args[f], cx.fn_args_acc[f], sizeof(cx.fn_args[f]));
 					stable = false;
 				} else if (cx.fn_seen_acc[f] & 1)
 					for (int r = 1; r <= 5; r++)
