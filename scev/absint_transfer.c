@@ -650,11 +650,24 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 				else if (ebpf_helper_proto(i->imm))
 					stack_arg = helper_stack_writes(en, s, pc, i->imm);
 			} else if (ebpf_is_pseudo_call(i)) {
+				uint32_t f = cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func;
+
 				v = call_summary(cx, s, pc, pc + 1 + i->imm);
 				/* a function that writes no memory but its own frame, nor anything
 				 * it calls, leaves this frame as it is whatever it is given */
 				if (!(call_effects(cx, pc) & FN_WRITES_OUT))
 					stack_arg = false;
+				/* else what the callees may write in this frame through pointers into
+				 * it, as for bpf_loop (scev.c checks the last pass against it) */
+				if (stack_arg && cx->outer_write) {
+					struct stack_span w = cx->outer_write[f];
+
+					stack_arg = false;
+					if (stack_span_any(&w)) {
+						astate__invalidate(s, w.lo, w.hi);
+						note_stack_write(en, pc, w.lo, w.hi);
+					}
+				}
 			} else {
 				v = aval_top();
 			}
