@@ -658,6 +658,12 @@ static void test_corpus(void)
 				continue;
 			}
 			err = smt_check(&r, obj, prog, &cp, &zo);
+			/* (the read-only contexts, sock_ops and cgroup_sock among them, are not
+			 * encoded: those claims are the other judges') */
+			if (err == -EOPNOTSUPP && ebpf_prog_ctx_model(prog->prog_type) == EBPF_CTX_RO) {
+				claim_prog__free(&cp);
+				continue;
+			}
 			CHECK(err == 0, "%s: smt_check: %d", names[k], err);
 			if (!err) {
 				claims += r.nclaims;
