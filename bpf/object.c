@@ -357,8 +357,8 @@ uint32_t ebpf_ctx_size(uint32_t prog_type)
 			    off < (int64_t)offsetof(type, f) + (n))
 
 /* sock_ops_is_valid_access (net/core/filter.c) for loads: u32 fields read whole (only
- * skb_tcp_flags narrower, from its start), bytes_received, bytes_acked, skb_hwtstamp and the pointers sk,
- * skb_data and skb_data_end as whole u64s. */
+ * skb_tcp_flags narrower, from its start), bytes_received, bytes_acked, skb_hwtstamp and the
+ * pointers sk, skb_data and skb_data_end as whole u64s. */
 static const char *sock_ops_load(int64_t off, unsigned size)
 {
 #define SO(f) ((int64_t)offsetof(struct bpf_sock_ops, f))
