@@ -394,10 +394,19 @@ static int resolve(struct asm_state *a)
 		if (t < 0 && f->kind == FIX_CALL) {
 			int32_t id = ebpf_helper_by_name(f->name);
 
-			if (id < 0)
-				return diag_at_line(a->d, EINVAL, f->line, f->col,
-						    "'%s' is neither a label nor a helper name",
-						    f->name);
+			if (id < 0) {
+				/* a kfunc of the running kernel, by its BTF id */
+				id = ebpf_kfunc_by_name(f->name);
+				if (id < 0)
+					return diag_at_line(a->d, EINVAL, f->line, f->col,
+							    "'%s' is neither a label, a helper name "
+							    "nor a kfunc of the running kernel%s",
+							    f->name, id == -ENODATA ?
+							    " (no vmlinux BTF here)" : "");
+				i->src_reg = BPF_PSEUDO_KFUNC_CALL;
+				i->imm = id;
+				continue;
+			}
 			i->src_reg = 0;
 			i->imm = id;
 			continue;

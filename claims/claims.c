@@ -438,7 +438,7 @@ const char *claim_trip_ender_name(enum trip_ender e)
 
 const char *claim_loop_kind_name(enum loop_kind k)
 {
-	return k == LOOP_BPF_LOOP ? "bpf_loop" : "plain";
+	return k == LOOP_BPF_LOOP ? "bpf_loop" : k == LOOP_ITER_NUM ? "iter_num" : "plain";
 }
 
 static int read_loop(const struct json *o, struct claim_loop *l, struct diag *d)
@@ -459,8 +459,11 @@ static int read_loop(const struct json *o, struct claim_loop *l, struct diag *d)
 			l->kind = LOOP_PLAIN;
 		else if (t->type == JSON_STRING && !strcmp(t->text, "bpf_loop"))
 			l->kind = LOOP_BPF_LOOP;
+		else if (t->type == JSON_STRING && !strcmp(t->text, "iter_num"))
+			l->kind = LOOP_ITER_NUM;
 		else
-			return FAIL_AT(t, "a loop's kind must be \"plain\" or \"bpf_loop\"");
+			return FAIL_AT(t, "a loop's kind must be \"plain\", \"bpf_loop\" or "
+				       "\"iter_num\"");
 	}
 	if ((err = get_u32(o, "depth", &l->depth, false, d)) < 0)
 		return err;

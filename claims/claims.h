@@ -118,8 +118,9 @@ struct claim_pcrange {
  * helper callback that bpf_loop(nr, cb, ctx, flags) calls up to nr times: its header is the
  * callback's first instruction, its body the callback's code, its entries the bpf_loop calls;
  * a header execution is one call of the callback (in a frame one deeper than the helper call),
- * and consecutive calls by one bpf_loop are iterations of one entry. */
-enum loop_kind { LOOP_PLAIN, LOOP_BPF_LOOP };
+ * and consecutive calls by one bpf_loop are iterations of one entry.  An iter_num loop is a
+ * plain loop ended by an open-coded iterator: bpf_iter_num_next returning NULL. */
+enum loop_kind { LOOP_PLAIN, LOOP_BPF_LOOP, LOOP_ITER_NUM };
 const char *claim_loop_kind_name(enum loop_kind k);
 
 struct claim_loop {

@@ -790,6 +790,8 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out)
 	struct engine en = { .cx = cx, .out = out };
 	int err = -ENOMEM;
 
+	absint_iter_pass_start(cx);
+
 	if (engine_alloc(&en) || compute_cuts(&en))
 		goto out;
 	if (cx->first_pass) {
@@ -832,7 +834,8 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out)
 	free(cx->first_hdr);
 	cx->sums = NULL;
 	cx->first_hdr = NULL;
-	if ((err = once_loops(&en)) || (cx->verdict && (err = absint_verify_loops(&en))))
+	if ((err = once_loops(&en)) || (err = absint_iter_trips(&en)) ||
+	    (cx->verdict && (err = absint_verify_loops(&en))))
 		goto out;
 	err = absint_fill_loops(&en, out);
 out:

@@ -212,6 +212,15 @@ bool absint_cb_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const st
 bool absint_cb_verify_access(struct scev_ctx *cx, struct scev_verdict *v, const struct aval *a,
 			     uint32_t pc, __int128 lo, __int128 hi, bool write);
 
+/* absint_iter.c: a call of an iterator kfunc on a constant r10 slot: r0 and the slot's bytes
+ * (*w) it writes (false: not one, or its slot is not placed); a load through next's result; the
+ * trip claims of iterator loops at the end of the last pass. */
+bool absint_iter_call(struct engine *en, struct astate *s, uint32_t pc, struct aval *r0,
+		      struct stack_span *w);
+struct aval absint_iter_load(const struct scev_ctx *cx, const struct aval *a, uint32_t pc,
+			     int64_t off, unsigned size);
+int absint_iter_trips(struct engine *en);
+
 /* absint_verdict.c */
 int absint_verify_block(struct engine *en, uint32_t b);
 int absint_verify_loops(struct engine *en);

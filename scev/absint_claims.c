@@ -26,7 +26,7 @@ void absint_put_claims(struct engine *en, const struct astate *s, uint32_t pc)
 		struct claim_range c = { .pc = pc, .loc = r };
 
 		if (a->kind == AV_TOP || (a->kind == AV_SCALAR && range_is_unknown(&a->r)) ||
-		    (a->kind == AV_PTR && a->region == REGION_CALLER_STACK))
+		    (a->kind == AV_PTR && a->region >= REGION_CALLER_STACK))
 			continue;
 		if (!claimable(en->cx, a))
 			continue;
@@ -56,7 +56,7 @@ void absint_put_claims(struct engine *en, const struct astate *s, uint32_t pc)
 		struct claim_range c = { .pc = pc, .loc = LOC_SLOT(s->cells[k].off, s->cells[k].size) };
 
 		if (a->kind == AV_TOP || (a->kind == AV_SCALAR && range_is_unknown(&a->r)) ||
-		    (a->kind == AV_PTR && a->region == REGION_CALLER_STACK))
+		    (a->kind == AV_PTR && a->region >= REGION_CALLER_STACK))
 			continue;
 		if (!claimable(en->cx, a))
 			continue;

@@ -556,6 +556,8 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 			v = astate__load(s, off + i->off, size);
 		else if (a.kind == AV_PTR && a.region == REGION_CTX)
 			v = ctx_load(cx, &a, i->off, size);
+		else if (a.kind == AV_PTR && a.region == REGION_ITER_VAL)
+			v = absint_iter_load(cx, &a, pc, i->off, size);
 		else
 			v = absint_unknown_bytes(size);
 		if (ebpf_mode(i) == BPF_MEMSX)
@@ -667,6 +669,15 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 						astate__invalidate(s, w.lo, w.hi);
 						note_stack_write(en, pc, w.lo, w.hi);
 					}
+				}
+			} else if (i->src_reg == BPF_PSEUDO_KFUNC_CALL && !ebpf_srcbit(i)) {
+				struct stack_span w;
+
+				v = aval_top();
+				if (absint_iter_call(en, s, pc, &v, &w)) {
+					stack_arg = false;
+					astate__invalidate(s, w.lo, w.hi);
+					note_stack_write(en, pc, w.lo, w.hi);
 				}
 			} else {
 				v = aval_top();

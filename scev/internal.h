@@ -102,6 +102,16 @@ static inline void stack_span_add(struct stack_span *s, int64_t lo, int64_t hi)
 		s->hi = (int16_t)hi;
 }
 
+/* An open-coded iterator slot of a function (absint_iter.c): the least start and the largest
+ * end of the bpf_iter_num_new calls into it (as ints). */
+struct iter_slot {
+	uint32_t func;
+	int16_t off;
+	int64_t lo, hi;
+};
+
+#define SCEV_ITER_SLOTS 64
+
 /* Per-function facts the symbolic execution takes from the first, forgetful range pass. */
 struct scev_ctx {
 	const struct ebpf_prog *prog;
@@ -160,6 +170,15 @@ struct scev_ctx {
 	 * the running pass), and whether the running pass saw a write it could not place */
 	struct stack_span *outer_write, *outer_write_acc;
 	bool outer_write_any_acc;
+	/* open-coded iterators (absint_iter.c): per pc of an iterator call, its slot (INT16_MAX not
+	 * seen, INT16_MIN not constant); the slots of the running pass (*_acc) and of the previous
+	 * one (*_used, for the values next points to); whether some call's slot was not placed;
+	 * per loop, whether its trip claim is an iterator's */
+	int16_t *iter_slot;
+	struct iter_slot iter_acc[SCEV_ITER_SLOTS], iter_used[SCEV_ITER_SLOTS];
+	uint32_t niter_acc, niter_used;
+	bool iter_unplaced_acc, iter_unplaced;
+	uint8_t *iter_loop;
 	/* symex.c: per loop, the number of the body walk (sym_runs) that stepped over it as a
 	 * collapsed child, so no walk clears an array of every loop */
 	uint32_t *sym_collapsed;
@@ -203,6 +222,10 @@ struct aval aval_eval(struct scev_ctx *cx, eid e, const struct aval *(*env)(void
 		      void *arg);
 /* absint.c (the other parts of the range analysis declare themselves in absint.h) */
 int absint_run(struct scev_ctx *cx, struct claim_prog *out);
+/* absint_iter.c: the iterator facts of the pass that ended become the ones the next pass reads;
+ * whether the pass that ended saw no more than the one before it. */
+void absint_iter_pass_start(struct scev_ctx *cx);
+bool absint_iter_settled(const struct scev_ctx *cx);
 /* call_limits.c: recursion, chain depth and (with fn_stack) combined stack against the kernel's
  * limits, into v; and the most instructions a run executes given the trip claims and the
  * blocks the last pass reached (UINT64_MAX when unknown). */

@@ -171,6 +171,8 @@ static void ctx_free(struct scev_ctx *cx)
 	free(cx->outer_seen_acc);
 	free(cx->outer_write);
 	free(cx->outer_write_acc);
+	free(cx->iter_slot);
+	free(cx->iter_loop);
 	scev_cb_loops__free(&cx->cbl);
 	if (cx->sums)
 		for (uint32_t l = 0; l < cx->st.loops->nloops; l++)
@@ -344,6 +346,9 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 	if (absint_fn_effects(&cx))
 		goto fail;
 	outer_write_all(&cx);	/* (until the summary rounds know better) */
+	if (!(cx.iter_slot = malloc((cx.len ? cx.len : 1) * sizeof(*cx.iter_slot))) ||
+	    !(cx.iter_loop = calloc(cx.st.loops->nloops ? cx.st.loops->nloops : 1, 1)))
+		goto fail;
 	for (uint32_t k = 0; k < cx.cbl.n; k++)
 		cx.fn_cb[cx.cbl.v[k].func] = cx.cbl.v[k].only_bpf_loop;
 	/* Recursion and call depth first: they are the kernel's first word on a program. */
@@ -485,6 +490,19 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 	if ((err = absint_run(&cx, out)))
 		goto fail;
 	cx.cb = NULL;
+	if (!absint_iter_settled(&cx)) {
+		/* the values next points to were read with the previous pass's iterator facts */
+		if (verdict && verdict->kind == VERDICT_SAFE) {
+			verdict->kind = VERDICT_UNSUPPORTED;
+			snprintf(verdict->reason, sizeof(verdict->reason), "the iterators' ranges "
+				 "differ between passes");
+		}
+		snprintf(out->note, sizeof(out->note), "the iterators' ranges differ between "
+			 "passes: values read through bpf_iter_num_next's result may be wrong");
+	}
+	for (uint32_t l = 0; l < out->nloops && l < cx.st.loops->nloops; l++)
+		if (cx.iter_loop[l])
+			out->loops[l].kind = LOOP_ITER_NUM;
 	if (verdict)
 		check_outer_init(&cx, verdict);
 	if (!outer_write_grow(&cx)) {

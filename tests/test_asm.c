@@ -1139,7 +1139,7 @@ static void test_errors(void)
 	expect_error("goto 1b", 1, 1, 6, "no local label '1:' before");
 	expect_error("exit\n/* unterminated", 1, 2, 1, "unterminated comment");
 	expect_error("w1 += r2", 1, 1, 7, "expected a 32-bit register (w0-w10)");
-	expect_error("call nosuch", 1, 1, 6, "'nosuch' is neither a label nor a helper name");
+	expect_error("call nosuch", 1, 1, 6, "'nosuch' is neither a label, a helper name nor a kfunc");
 	expect_error("r1 = 0x", 1, 1, 8, "expected hex digits after '0x'");
 	expect_error("lock foo [%r1], %r2", 1, 1, 6, "expected an atomic operation");
 	expect_error("(07) r1 += r2", 1, 1, 2, "opcode column (07) does not match the instruction (0f)");

@@ -666,6 +666,73 @@ static __attribute__((noinline)) void loop_next(struct interp_state *st, uint32_
 	r[0] = f->cb_i;
 }
 
+/* The open-coded iterator kfuncs of kernel/bpf/bpf_iter.c, told apart by name (interp_prepare
+ * keeps the kind in the operation's pad byte): struct bpf_iter_num is 8 bytes of the program's
+ * memory, int cur then int end.  new(it, start, end): start > end gives cur = end = 0 and
+ * -EINVAL, end - start (in 64 bits) above BPF_MAX_LOOPS the same with -E2BIG, else cur =
+ * start - 1, end = end and 0; next(it): cur + 1 >= end gives cur = end = 0 and NULL, else cur + 1
+ * and &cur (the iterator's own address); destroy(it): cur = end = 0. */
+enum { KF_OTHER, KF_ITER_NUM_NEW, KF_ITER_NUM_NEXT, KF_ITER_NUM_DESTROY };
+
+static uint8_t kfunc_kind(const char *name)
+{
+	if (!name)
+		return KF_OTHER;
+	return !strcmp(name, "bpf_iter_num_new") ? KF_ITER_NUM_NEW
+	       : !strcmp(name, "bpf_iter_num_next") ? KF_ITER_NUM_NEXT
+	       : !strcmp(name, "bpf_iter_num_destroy") ? KF_ITER_NUM_DESTROY : KF_OTHER;
+}
+
+/* 0, or -1 after a trap. */
+static __attribute__((noinline)) int do_kfunc(struct interp_state *st, const struct iop *ip)
+{
+	uint64_t *r = st->regs;
+	uint8_t *p;
+	int32_t cur, end, start;
+	int64_t ret = 0;
+
+	if (ip->pad == KF_OTHER) {
+		set_trap(st, INTERP_TRAP_CALL, ip->pc, "kfunc call (BTF id %d) is not supported",
+			 (int32_t)ip->imm);
+		return -1;
+	}
+	p = mem_ptr(st, ip->pc, r[1], 8, ACC_STORE);
+	if (!p)
+		return -1;
+	memcpy(&cur, p, 4);
+	memcpy(&end, p + 4, 4);
+	switch (ip->pad) {
+	case KF_ITER_NUM_NEW:
+		start = (int32_t)r[2];
+		end = (int32_t)r[3];
+		if (start > end || (int64_t)end - (int64_t)start > INTERP_MAX_LOOPS) {
+			ret = start > end ? -EINVAL : -E2BIG;
+			cur = end = 0;
+		} else {
+			cur = (int32_t)((uint32_t)start - 1);
+		}
+		r[0] = (uint64_t)ret;
+		break;
+	case KF_ITER_NUM_NEXT:
+		if ((int64_t)(int32_t)((uint32_t)cur + 1) >= end) {
+			cur = end = 0;
+			r[0] = 0;
+		} else {
+			cur = (int32_t)((uint32_t)cur + 1);
+			r[0] = r[1];
+		}
+		break;
+	default:	/* destroy */
+		cur = end = 0;
+		r[0] = INTERP_POISON;
+		break;
+	}
+	memcpy(p, &cur, 4);
+	memcpy(p + 4, &end, 4);
+	poison_args(r);
+	return 0;
+}
+
 /* callx: 0 with *tgt = a function's first operation, 1 = call helper v, -1 = trap. */
 static __attribute__((noinline)) int callx_resolve(struct interp_state *st,
 						   const struct iop *ip, uint64_t v, uint32_t *tgt)
@@ -1464,6 +1531,8 @@ int interp_prepare(struct interp_code **out, const struct ebpf_prog *prog, struc
 		if (ebpf_is_pseudo_call(in) ||
 		    (ebpf_is_ldimm64(in) && in->src_reg == BPF_PSEUDO_FUNC))
 			c->func[pc + 1 + in->imm] = 1;
+		if (c->ops[n].op == OP_KFUNC)
+			c->ops[n].pad = kfunc_kind(ebpf_prog_kfunc_name(prog, pc));
 		n++;
 	}
 	c->func[0] = 1;

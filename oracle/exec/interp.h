@@ -85,7 +85,11 @@
  *   writable), bytes it writes and its result drawn from env->helper_data (4 bytes for u32
  *   results, else 8); helpers that move or resize the packet leave it unchanged
  * Array maps whose values pointer is NULL, and the global-data maps of ELF objects, get zeroed
- * per-run storage (entry 0 from ebpf_map_def.init) on first use.  Other helpers, kfunc calls and
+ * per-run storage (entry 0 from ebpf_map_def.init) on first use.  The open-coded iterator kfuncs
+ * bpf_iter_num_new/next/destroy (known by name: the ELF extern's, else the running kernel's BTF
+ * name for the id) run as kernel/bpf/bpf_iter.c does, on 8 writable bytes at r1 (int cur, int
+ * end): new -EINVAL for start > end and -E2BIG for end - start > 2^23, next r1 or NULL, destroy
+ * zeroes them; r1-r5 poisoned after.  Other helpers, kfunc calls and
  * LD_IMM64 of kernel symbols trap with INTERP_TRAP_CALL; a map helper given something that is
  * not a map handle, a map of another type or an unusable key size traps with
  * INTERP_TRAP_HELPER.

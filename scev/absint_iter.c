@@ -1,0 +1,252 @@
+/* Open-coded iterators in the range analysis: bpf_iter_num_new(&it, start, end),
+ * bpf_iter_num_next(&it) and bpf_iter_num_destroy(&it) (kernel/bpf/bpf_iter.c), and the trip
+ * claims of the loops that test next's result.
+ *
+ * The iterator is 8 bytes of the frame, int cur then int end.  new sets cur = start - 1 and end
+ * (or both 0, failing, when start > end or end - start > 2^23 = BPF_MAX_LOOPS); next returns
+ * &cur after cur + 1 while cur + 1 < end, else sets both to 0 and returns NULL; destroy sets both
+ * to 0.  So an iterator in slot K of function f returns at most max(end - start) values in all,
+ * the maximum over the news into K, never more than 2^23 — provided nothing else writes K: the
+ * claims need every write of f's frame that may reach K to be one of these three calls on K
+ * (stores at constant r10 offsets, and the may-write spans of every other store and call from
+ * the first pass), and every iterator call of the program to name its slot as a constant r10
+ * offset.  Then a loop in which a block that every iteration passes (it dominates every back
+ * edge's source) calls next on K and leaves the loop when the result is NULL runs at most
+ * max(end - start) + 1 header executions per entry, when no new on K is inside it.
+ *
+ * The value next points to is cur: any of start - 1 (after new), [start, end) (after next) or
+ * 0 (after a NULL, destroy, or a failed new) — a pointer kept from an earlier next reads what
+ * the slot holds now.  The kernel takes it as any int; the verdict does not check the slot's
+ * lifecycle (new before next, destroy before exit) and answers unsupported.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "scev/absint.h"
+
+enum { IT_OTHER, IT_NEW, IT_NEXT, IT_DESTROY };
+
+static int iter_kind(const struct scev_ctx *cx, uint32_t pc)
+{
+	const char *n = ebpf_prog_kfunc_name(cx->prog, pc);
+
+	if (!n)
+		return IT_OTHER;
+	return !strcmp(n, "bpf_iter_num_new") ? IT_NEW : !strcmp(n, "bpf_iter_num_next") ? IT_NEXT
+	       : !strcmp(n, "bpf_iter_num_destroy") ? IT_DESTROY : IT_OTHER;
+}
+
+static uint32_t func_of(const struct scev_ctx *cx, uint32_t pc)
+{
+	return cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func;
+}
+
+/* The slot facts of (f, off) in v, or NULL. */
+static struct iter_slot *slot_find(struct iter_slot *v, uint32_t n, uint32_t f, int64_t off)
+{
+	for (uint32_t k = 0; k < n; k++)
+		if (v[k].func == f && v[k].off == off)
+			return &v[k];
+	return NULL;
+}
+
+static void slot_note(struct scev_ctx *cx, uint32_t f, int64_t off, int64_t lo, int64_t hi)
+{
+	struct iter_slot *s = slot_find(cx->iter_acc, cx->niter_acc, f, off);
+
+	if (!s) {
+		if (cx->niter_acc == SCEV_ITER_SLOTS) {
+			cx->iter_unplaced_acc = true;	/* (too many: give up) */
+			return;
+		}
+		s = &cx->iter_acc[cx->niter_acc++];
+		*s = (struct iter_slot){ f, (int16_t)off, lo, hi };
+		return;
+	}
+	s->lo = lo < s->lo ? lo : s->lo;
+	s->hi = hi > s->hi ? hi : s->hi;
+}
+
+bool absint_iter_call(struct engine *en, struct astate *s, uint32_t pc, struct aval *r0,
+		      struct stack_span *w)
+{
+	struct scev_ctx *cx = en->cx;
+	const struct aval *it = &s->regs[1];
+	int kind = iter_kind(cx, pc);
+	int64_t off;
+
+	if (kind == IT_OTHER)
+		return false;
+	if (it->kind != AV_PTR || it->region != REGION_STACK || it->maybe_null ||
+	    !range_is_const(&it->r) || (int64_t)it->r.umin < -FP_FRAME ||
+	    (int64_t)it->r.umin > -8) {
+		cx->iter_unplaced_acc = true;
+		return false;	/* (the caller treats it as any call with pointer arguments) */
+	}
+	off = (int64_t)it->r.umin;
+	if (cx->iter_slot)
+		cx->iter_slot[pc] = cx->iter_slot[pc] == INT16_MAX || cx->iter_slot[pc] == off
+				    ? (int16_t)off : INT16_MIN;
+	if (kind == IT_NEW) {
+		const struct aval *a = &s->regs[2], *b = &s->regs[3];
+
+		/* start and end are ints: the registers' low 32 bits */
+		slot_note(cx, func_of(cx, pc), off, a->kind == AV_SCALAR ? a->r.s32_min : INT32_MIN,
+			  b->kind == AV_SCALAR ? b->r.s32_max : INT32_MAX);
+	}
+	/* the call writes the 8 bytes of the slot and nothing else of the frame */
+	*w = (struct stack_span){ (int16_t)off, (int16_t)(off + 8) };
+	if (kind == IT_NEXT) {
+		*r0 = aval_ptr(REGION_ITER_VAL, (uint16_t)-off, range_const(0));
+		r0->maybe_null = true;
+		r0->id = aval_null_id(pc);
+		astate__drop_id(s, r0->id);
+	} else {
+		*r0 = aval_top();	/* (new's int result: only its low 32 bits are defined) */
+	}
+	return true;
+}
+
+/* Nothing but the iterator calls on off writes the slot off of function f (see above). */
+static bool slot_private(const struct scev_ctx *cx, uint32_t f, int64_t off)
+{
+	const struct scev_func *fn = &cx->st.cfg->funcs[f];
+
+	for (uint32_t pc = fn->start; pc < fn->end; pc += ebpf_insn_slots(&cx->insns[pc])) {
+		const struct bpf_insn *i = &cx->insns[pc];
+		const struct stack_span *w = &cx->may_stack[pc];
+		uint8_t cls = ebpf_class(i);
+
+		if ((cls == BPF_ST || cls == BPF_STX) && i->dst_reg == EBPF_REG_FP &&
+		    i->off + (int64_t)ebpf_size_bytes(ebpf_size(i)) > off && i->off < off + 8)
+			return false;
+		if (!stack_span_any(w) || w->hi <= off || w->lo >= off + 8)
+			continue;
+		if (!(ebpf_is_call(i) && i->src_reg == BPF_PSEUDO_KFUNC_CALL &&
+		      iter_kind(cx, pc) != IT_OTHER && cx->iter_slot[pc] == off))
+			return false;
+	}
+	return true;
+}
+
+struct aval absint_iter_load(const struct scev_ctx *cx, const struct aval *a, uint32_t pc,
+			     int64_t off, unsigned size)
+{
+	const struct iter_slot *s;
+	int64_t slot = -(int64_t)a->map, lo, hi;
+	uint32_t f = func_of(cx, pc);
+	struct aval v;
+
+	if (cx->first_pass || cx->iter_unplaced || a->maybe_null || !range_is_const(&a->r) ||
+	    (int64_t)a->r.umin + off != 0 || size != 4 || !cx->may_stack || !cx->iter_slot ||
+	    !(s = slot_find(cx->iter_used, cx->niter_used, f, slot)) ||
+	    !slot_private(cx, f, slot))
+		return absint_unknown_bytes(size);
+	lo = s->lo - 1 < 0 ? s->lo - 1 : 0;
+	hi = s->hi - 1 > 0 ? s->hi - 1 : 0;
+	v = aval_scalar(range_srange(lo, hi));
+	return aval_zext(&v, 4);
+}
+
+int absint_iter_trips(struct engine *en)
+{
+	struct scev_ctx *cx = en->cx;
+	const struct scev_cfg *cfg = cx->st.cfg;
+	const struct scev_loops *lf = cx->st.loops;
+
+	if (cx->iter_unplaced_acc || !cx->iter_slot || !cx->niter_acc)
+		return 0;
+	for (uint32_t l = 0; l < lf->nloops; l++) {
+		const struct scev_loop *L = &lf->loops[l];
+		struct claim_trip *t = &en->res[l].trip;
+		uint32_t f = cfg->blocks[L->header].func;
+
+		if (!en->res[l].visited || t->kind != TRIP_UNKNOWN || L->irreducible)
+			continue;
+		for (uint32_t k = 0; k < L->nblocks; k++) {
+			const struct scev_block *B = &cfg->blocks[L->blocks[k]];
+			const struct bpf_insn *j = &cx->insns[B->last];
+			const struct iter_slot *s;
+			uint32_t call = SCEV_NONE, nullsucc, bad = 0;
+			int64_t off;
+			uint64_t n;
+
+			/* B: "call next; ... if r0 ==/!= 0 goto", r0 untouched in between, the NULL
+			 * side leaving the loop, B dominating every back edge's source */
+			if (!ebpf_is_cond_jmp(j) || ebpf_srcbit(j) != BPF_K || j->dst_reg != 0 ||
+			    j->imm != 0 || (ebpf_op(j) != BPF_JEQ && ebpf_op(j) != BPF_JNE) ||
+			    B->nsucc != 2)
+				continue;
+			for (uint32_t pc = B->first; pc < B->last; pc += ebpf_insn_slots(&cx->insns[pc]))
+				if (ebpf_is_call(&cx->insns[pc]))
+					call = pc;
+				else if (call != SCEV_NONE && (ebpf_regs_written(&cx->insns[pc]) & 1))
+					call = SCEV_NONE;
+			if (call == SCEV_NONE || cx->insns[call].src_reg != BPF_PSEUDO_KFUNC_CALL ||
+			    iter_kind(cx, call) != IT_NEXT)
+				continue;
+			off = cx->iter_slot[call];
+			if (off == INT16_MIN || off == INT16_MAX)
+				continue;
+			/* succ[0] is the fall-through, succ[1] the taken edge (cfg.h) */
+			nullsucc = ebpf_op(j) == BPF_JEQ ? B->succ[1] : B->succ[0];
+			if (scev_loop__contains(lf, l, nullsucc))
+				continue;
+			for (uint32_t e = 0; e < L->nback_edges; e++)
+				if (!scev_dom__dominates(cx->st.dom, L->blocks[k], L->back_edges[e].from))
+					bad = 1;
+			/* no new on the slot inside the loop, nothing else writing it in f */
+			for (uint32_t b = 0; b < L->nblocks && !bad; b++)
+				for (uint32_t pc = cfg->blocks[L->blocks[b]].first;
+				     pc <= cfg->blocks[L->blocks[b]].last;
+				     pc += ebpf_insn_slots(&cx->insns[pc]))
+					if (cx->insns[pc].src_reg == BPF_PSEUDO_KFUNC_CALL &&
+					    ebpf_is_call(&cx->insns[pc]) && iter_kind(cx, pc) == IT_NEW &&
+					    cx->iter_slot[pc] == off)
+						bad = 1;
+			s = slot_find(cx->iter_acc, cx->niter_acc, f, off);
+			if (bad || !s || !slot_private(cx, f, off))
+				continue;
+			n = s->hi - s->lo > (int64_t)SCEV_MAX_LOOPS ? SCEV_MAX_LOOPS
+				: s->hi > s->lo ? (uint64_t)(s->hi - s->lo) : 0;
+			t->kind = TRIP_BOUNDED;
+			t->max = n + 1;
+			t->min = 1;
+			snprintf(t->expr, sizeof(t->expr), "1 + values of bpf_iter_num_next(fp%lld) at "
+				 "%u: end - start of its bpf_iter_num_new, at most 2^23",
+				 (long long)off, call);
+			snprintf(t->reason, sizeof(t->reason), "open-coded iterator: ends when "
+				 "bpf_iter_num_next returns NULL");
+			if (cx->iter_loop)
+				cx->iter_loop[l] = 1;
+			break;
+		}
+	}
+	return 0;
+}
+
+void absint_iter_pass_start(struct scev_ctx *cx)
+{
+	memcpy(cx->iter_used, cx->iter_acc, cx->niter_acc * sizeof(*cx->iter_acc));
+	cx->niter_used = cx->niter_acc;
+	cx->iter_unplaced = cx->iter_unplaced_acc;
+	cx->niter_acc = 0;
+	cx->iter_unplaced_acc = false;
+	for (uint32_t pc = 0; cx->iter_slot && pc < cx->len; pc++)
+		cx->iter_slot[pc] = INT16_MAX;
+}
+
+bool absint_iter_settled(const struct scev_ctx *cx)
+{
+	if (cx->iter_unplaced_acc && !cx->iter_unplaced)
+		return false;
+	for (uint32_t k = 0; k < cx->niter_acc; k++) {
+		const struct iter_slot *a = &cx->iter_acc[k];
+		const struct iter_slot *u = slot_find((struct iter_slot *)cx->iter_used,
+						      cx->niter_used, a->func, a->off);
+
+		if (!u || a->lo < u->lo || a->hi > u->hi)
+			return false;
+	}
+	return true;
+}
