@@ -127,6 +127,9 @@ struct interp_state {
 	size_t hd_pos;		/* next byte of env->helper_data */
 	uint64_t steps;
 	bool oom;
+	/* open-coded iterators created and not yet destroyed: their addresses (do_kfunc) */
+	uint64_t iters[INTERP_MAX_ITERS];
+	unsigned niters;
 	struct frame frames[EBPF_MAX_CALL_DEPTH];
 	uint8_t ctxbuf[sizeof(struct __sk_buff)] __attribute__((aligned(8)));
 	uint8_t stack[EBPF_MAX_CALL_DEPTH * EBPF_STACK_SIZE] __attribute__((aligned(16)));
@@ -670,8 +673,14 @@ static __attribute__((noinline)) void loop_next(struct interp_state *st, uint32_
  * keeps the kind in the operation's pad byte): struct bpf_iter_num is 8 bytes of the program's
  * memory, int cur then int end.  new(it, start, end): start > end gives cur = end = 0 and
  * -EINVAL, end - start (in 64 bits) above BPF_MAX_LOOPS the same with -E2BIG, else cur =
- * start - 1, end = end and 0; next(it): cur + 1 >= end gives cur = end = 0 and NULL, else cur + 1
- * and &cur (the iterator's own address); destroy(it): cur = end = 0. */
+ * start - 1, end = end and 0; next(it): cur + 1 >= end (cur + 1 wrapping as an int) gives
+ * cur = end = 0 and NULL, else cur + 1 and &cur (the iterator's own address); destroy(it):
+ * cur = end = 0, r0 not defined.
+ *
+ * The lifecycle the verifier demands is checked as the run goes (a program that breaks it never
+ * loads, so such a run is a fault): the iterator is 8 aligned bytes of the current frame; new
+ * on one already live, next or destroy on one that is not (never created, or destroyed), and a
+ * frame that exits while one of its iterators is live (a leak) trap with INTERP_TRAP_HELPER. */
 enum { KF_OTHER, KF_ITER_NUM_NEW, KF_ITER_NUM_NEXT, KF_ITER_NUM_DESTROY };
 
 static uint8_t kfunc_kind(const char *name)
@@ -681,6 +690,64 @@ static uint8_t kfunc_kind(const char *name)
 	return !strcmp(name, "bpf_iter_num_new") ? KF_ITER_NUM_NEW
 	       : !strcmp(name, "bpf_iter_num_next") ? KF_ITER_NUM_NEXT
 	       : !strcmp(name, "bpf_iter_num_destroy") ? KF_ITER_NUM_DESTROY : KF_OTHER;
+}
+
+static int iter_find(const struct interp_state *st, uint64_t a)
+{
+	for (unsigned k = 0; k < st->niters; k++)
+		if (st->iters[k] == a)
+			return (int)k;
+	return -1;
+}
+
+/* 0, or -1 after a trap: the lifecycle step of a call on the iterator at a. */
+static int iter_lifecycle(struct interp_state *st, uint32_t pc, uint8_t kind, uint64_t a)
+{
+	uint64_t lo = INTERP_VA_STACK + (uint64_t)st->depth * EBPF_STACK_SIZE;
+	int k = iter_find(st, a);
+
+	if (a < lo || a >= lo + EBPF_STACK_SIZE || (a - lo) % 8) {
+		set_trap(st, INTERP_TRAP_HELPER, pc, "iterator kfunc: r1 is not 8 aligned bytes of "
+			 "the current frame");
+		return -1;
+	}
+	if (kind == KF_ITER_NUM_NEW) {
+		if (k >= 0) {
+			set_trap(st, INTERP_TRAP_HELPER, pc, "bpf_iter_num_new on a live iterator "
+				 "(fp%d)", (int)(a - lo) - EBPF_STACK_SIZE);
+			return -1;
+		}
+		if (st->niters == INTERP_MAX_ITERS) {
+			set_trap(st, INTERP_TRAP_LIMIT, pc, "more than %d live iterators",
+				 INTERP_MAX_ITERS);
+			return -1;
+		}
+		st->iters[st->niters++] = a;
+		return 0;
+	}
+	if (k < 0) {
+		set_trap(st, INTERP_TRAP_HELPER, pc, "%s on an iterator that is not live (fp%d: never "
+			 "created, or destroyed)", kind == KF_ITER_NUM_NEXT ? "bpf_iter_num_next"
+			 : "bpf_iter_num_destroy", (int)(a - lo) - EBPF_STACK_SIZE);
+		return -1;
+	}
+	if (kind == KF_ITER_NUM_DESTROY)
+		st->iters[k] = st->iters[--st->niters];
+	return 0;
+}
+
+/* At the exit of the current frame: -1 after a trap when one of its iterators is live. */
+static __attribute__((noinline)) int iter_leak(struct interp_state *st, uint32_t pc)
+{
+	uint64_t lo = INTERP_VA_STACK + (uint64_t)st->depth * EBPF_STACK_SIZE;
+
+	for (unsigned k = 0; k < st->niters; k++)
+		if (st->iters[k] >= lo && st->iters[k] < lo + EBPF_STACK_SIZE) {
+			set_trap(st, INTERP_TRAP_HELPER, pc, "exit with a live iterator (fp%d "
+				 "never destroyed)", (int)(st->iters[k] - lo) - EBPF_STACK_SIZE);
+			return -1;
+		}
+	return 0;
 }
 
 /* 0, or -1 after a trap. */
@@ -696,6 +763,8 @@ static __attribute__((noinline)) int do_kfunc(struct interp_state *st, const str
 			 (int32_t)ip->imm);
 		return -1;
 	}
+	if (iter_lifecycle(st, ip->pc, ip->pad, r[1]))
+		return -1;
 	p = mem_ptr(st, ip->pc, r[1], 8, ACC_STORE);
 	if (!p)
 		return -1;
@@ -1595,6 +1664,7 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 	st->hd_pos = 0;
 	st->steps = 0;
 	st->oom = false;
+	st->niters = 0;
 	st->frames[0].may_goto = INTERP_MAY_GOTO_BUDGET;
 	memset(st->stack, 0, EBPF_STACK_SIZE);
 	st->low[0] = EBPF_STACK_SIZE;

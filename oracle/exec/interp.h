@@ -89,7 +89,9 @@
  * bpf_iter_num_new/next/destroy (known by name: the ELF extern's, else the running kernel's BTF
  * name for the id) run as kernel/bpf/bpf_iter.c does, on 8 writable bytes at r1 (int cur, int
  * end): new -EINVAL for start > end and -E2BIG for end - start > 2^23, next r1 or NULL, destroy
- * zeroes them; r1-r5 poisoned after.  Other helpers, kfunc calls and
+ * zeroes them; r1-r5 poisoned after.  Their lifecycle as the verifier demands it traps with
+ * INTERP_TRAP_HELPER: r1 not 8 aligned bytes of the current frame, new on a live iterator, next or
+ * destroy on one not live, a frame exiting with one live (a leak).  Other helpers, kfunc calls and
  * LD_IMM64 of kernel symbols trap with INTERP_TRAP_CALL; a map helper given something that is
  * not a map handle, a map of another type or an unusable key size traps with
  * INTERP_TRAP_HELPER.
@@ -115,6 +117,9 @@
 #define INTERP_POISON 0x0badc0de0badc0deull
 /* may_goto budget per call frame, and bpf_loop's largest nr (the kernel's BPF_MAX_LOOPS). */
 #define INTERP_MAX_LOOPS (8u * 1024 * 1024)
+/* live open-coded iterators of one run: 8 bytes each, within the 512 bytes of stack a chain
+ * may use */
+#define INTERP_MAX_ITERS 64
 #define INTERP_MAY_GOTO_BUDGET ((uint64_t)INTERP_MAX_LOOPS)
 /* Per-run hash map capacity bound (entries). */
 #define INTERP_HASH_CAP 1024
