@@ -758,6 +758,10 @@ static int run_function(struct engine *en, uint32_t f)
 			for (int r = 1; r <= 5; r++)
 				s->regs[r] = cx->fn_args[f][r];
 		absint_cb_entry(cx, f, s);
+		/* (what next returned points into the caller's frame, not this one's) */
+		for (int r = 1; r <= 5; r++)
+			if (s->regs[r].kind == AV_PTR && s->regs[r].region == REGION_ITER_VAL)
+				s->regs[r] = aval_top();
 	}
 	en->queued[cx->rpo_index[entry]] = s->live;	/* (a callback nothing calls: not) */
 	pos = lo;

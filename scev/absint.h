@@ -30,6 +30,9 @@ struct astate {
 	/* For the safety verdict: what is surely written, and how much packet is surely there. */
 	uint16_t init;		/* bit r: register r written on every path */
 	struct fpmask sinit;	/* stack bytes written on every path */
+	/* Open-coded iterators (absint_iter.c), bit k for the 8 bytes at fp - 8(k + 1): live on
+	 * some path (created by bpf_iter_num_new, not yet destroyed), live on every path. */
+	uint64_t it_may, it_must;
 	uint64_t pkt_min;	/* packet bytes from data known to be before data_end */
 	/* For packet pointers with a variable base (aval.h; id 0: data itself, the base of packet
 	 * pointers without one): base_X + range <= data_end — on every
@@ -217,6 +220,15 @@ bool absint_cb_verify_access(struct scev_ctx *cx, struct scev_verdict *v, const 
  * trip claims of iterator loops at the end of the last pass. */
 bool absint_iter_call(struct engine *en, struct astate *s, uint32_t pc, struct aval *r0,
 		      struct stack_span *w);
+/* Whether the call at pc returns nothing (bpf_iter_num_destroy: r0 is not written). */
+bool absint_iter_void(const struct scev_ctx *cx, uint32_t pc);
+/* The verdict's checks of an iterator kfunc call, an exit, or a stack access or call that may
+ * reach a live iterator; true when the instruction is the iterators' alone to check (a kfunc
+ * call: no other check applies). */
+bool absint_iter_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			     uint32_t pc);
+bool absint_iter_verify_stack(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			      uint32_t pc, __int128 lo, __int128 hi);
 struct aval absint_iter_load(const struct scev_ctx *cx, const struct aval *a, uint32_t pc,
 			     int64_t off, unsigned size);
 int absint_iter_trips(struct engine *en);

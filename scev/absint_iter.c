@@ -1,6 +1,6 @@
 /* Open-coded iterators in the range analysis: bpf_iter_num_new(&it, start, end),
- * bpf_iter_num_next(&it) and bpf_iter_num_destroy(&it) (kernel/bpf/bpf_iter.c), and the trip
- * claims of the loops that test next's result.
+ * bpf_iter_num_next(&it) and bpf_iter_num_destroy(&it) (kernel/bpf/bpf_iter.c), the trip
+ * claims of the loops that test next's result, and the iterator's lifecycle in the verdict.
  *
  * The iterator is 8 bytes of the frame, int cur then int end.  new sets cur = start - 1 and end
  * (or both 0, failing, when start > end or end - start > 2^23 = BPF_MAX_LOOPS); next returns
@@ -14,10 +14,18 @@
  * edge's source) calls next on K and leaves the loop when the result is NULL runs at most
  * max(end - start) + 1 header executions per entry, when no new on K is inside it.
  *
- * The value next points to is cur: any of start - 1 (after new), [start, end) (after next) or
- * 0 (after a NULL, destroy, or a failed new) — a pointer kept from an earlier next reads what
- * the slot holds now.  The kernel takes it as any int; the verdict does not check the slot's
- * lifecycle (new before next, destroy before exit) and answers unsupported.
+ * The value next points to is cur: in [start, end) right after a next that returned it; any
+ * later call on the iterator changes it (start - 1 after new, 0 after a NULL or destroy), so
+ * every pointer from an earlier next is marked stale (any int) at each call on its iterator, and
+ * the others read [least start, largest end - 1].  The kernel takes it as any int, 4 read-only
+ * bytes.
+ *
+ * The verdict follows the kernel's rules for the slot (is_iter_reg_valid_uninit/_init,
+ * check_reference_leak): 8 aligned bytes of the frame at a constant offset; new only on a slot
+ * that is not live on any path, next and destroy only on one live on every path, no frame exit
+ * with one live on some path (a leak).  The kernel rejects reads of a live slot and forgets the
+ * iterator on a store into it: both, and calls that are given a pointer into the frame while an
+ * iterator is live, are answered unsupported.
  */
 #include <stdio.h>
 #include <string.h>
@@ -67,12 +75,43 @@ static void slot_note(struct scev_ctx *cx, uint32_t f, int64_t off, int64_t lo, 
 	s->hi = hi > s->hi ? hi : s->hi;
 }
 
+/* The bit of the live masks (absint.h) for the slot at off, or -1 when off is none. */
+static int slot_bit(int64_t off)
+{
+	if (off < -FP_FRAME || off > -8 || off % 8)
+		return -1;
+	return (int)(-off / 8 - 1);
+}
+
+/* Every pointer from an earlier next on the slot at off now reads what the call leaves: it
+ * stays a pointer to the 4 bytes (the kernel reads through it), marked stale (ITER_STALE in
+ * map), whose value is not known. */
+#define ITER_STALE 0x8000
+
+static void forget_values(struct astate *s, int64_t off)
+{
+	for (int r = 0; r < EBPF_NREGS; r++)
+		if (s->regs[r].kind == AV_PTR && s->regs[r].region == REGION_ITER_VAL &&
+		    s->regs[r].map == (uint16_t)-off)
+			s->regs[r].map |= ITER_STALE;
+	for (uint32_t k = 0; k < s->n; k++)
+		if (s->cells[k].v.kind == AV_PTR && s->cells[k].v.region == REGION_ITER_VAL &&
+		    s->cells[k].v.map == (uint16_t)-off)
+			s->cells[k].v.map |= ITER_STALE;
+}
+
+bool absint_iter_void(const struct scev_ctx *cx, uint32_t pc)
+{
+	return cx->insns[pc].src_reg == BPF_PSEUDO_KFUNC_CALL && ebpf_is_call(&cx->insns[pc]) &&
+	       iter_kind(cx, pc) == IT_DESTROY;
+}
+
 bool absint_iter_call(struct engine *en, struct astate *s, uint32_t pc, struct aval *r0,
 		      struct stack_span *w)
 {
 	struct scev_ctx *cx = en->cx;
 	const struct aval *it = &s->regs[1];
-	int kind = iter_kind(cx, pc);
+	int kind = iter_kind(cx, pc), bit;
 	int64_t off;
 
 	if (kind == IT_OTHER)
@@ -94,6 +133,15 @@ bool absint_iter_call(struct engine *en, struct astate *s, uint32_t pc, struct a
 		slot_note(cx, func_of(cx, pc), off, a->kind == AV_SCALAR ? a->r.s32_min : INT32_MIN,
 			  b->kind == AV_SCALAR ? b->r.s32_max : INT32_MAX);
 	}
+	bit = slot_bit(off);
+	if (bit >= 0 && kind == IT_NEW) {
+		s->it_may |= 1ull << bit;
+		s->it_must |= 1ull << bit;
+	} else if (bit >= 0 && kind == IT_DESTROY) {
+		s->it_may &= ~(1ull << bit);
+		s->it_must &= ~(1ull << bit);
+	}
+	forget_values(s, off);
 	/* the call writes the 8 bytes of the slot and nothing else of the frame */
 	*w = (struct stack_span){ (int16_t)off, (int16_t)(off + 8) };
 	if (kind == IT_NEXT) {
@@ -105,6 +153,105 @@ bool absint_iter_call(struct engine *en, struct astate *s, uint32_t pc, struct a
 		*r0 = aval_top();	/* (new's int result: only its low 32 bits are defined) */
 	}
 	return true;
+}
+
+#define VFAIL(kind_, pc_, ...)                                                                   \
+	do {                                                                                      \
+		if (v->kind == VERDICT_SAFE) {                                                    \
+			v->kind = (kind_);                                                        \
+			v->pc = (pc_);                                                            \
+			snprintf(v->reason, sizeof(v->reason), __VA_ARGS__);                      \
+		}                                                                                 \
+		return true;                                                                      \
+	} while (0)
+
+static const char *const kind_name[] = { "", "bpf_iter_num_new", "bpf_iter_num_next",
+					 "bpf_iter_num_destroy" };
+
+bool absint_iter_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			     uint32_t pc)
+{
+	const struct bpf_insn *i = &cx->insns[pc];
+	const struct aval *it = &s->regs[1];
+	int kind, bit;
+	int64_t off;
+
+	if (ebpf_is_exit(i)) {
+		if (s->it_may)
+			VFAIL(VERDICT_UNSAFE, pc, "exit with the iterator at fp%d live on some path "
+			      "(not destroyed: a reference leak)", -8 * (__builtin_ctzll(s->it_may) + 1));
+		return false;
+	}
+	if (!ebpf_is_call(i))
+		return false;
+	if (i->src_reg != BPF_PSEUDO_KFUNC_CALL || (kind = iter_kind(cx, pc)) == IT_OTHER) {
+		/* a callee or helper given a pointer into this frame may write a live iterator */
+		if (!s->it_may)
+			return false;
+		for (int r = 1; r <= 5; r++) {
+			const struct aval *a = &s->regs[r];
+
+			if (!(s->init & (1u << r)))
+				continue;
+			if (a->kind == AV_PTR && (a->region == REGION_STACK ||
+						  a->region == REGION_CALLER_STACK))
+				VFAIL(VERDICT_UNSUPPORTED, pc, "a call given a pointer into the frame "
+				      "(R%d) while an open-coded iterator is live", r);
+			if (a->kind == AV_TOP && ebpf_is_pseudo_call(i))
+				VFAIL(VERDICT_UNSUPPORTED, pc, "a call given R%d, which may point into "
+				      "the frame, while an open-coded iterator is live", r);
+		}
+		return false;
+	}
+	v->checks++;
+	for (int r = 1; r <= (kind == IT_NEW ? 3 : 1); r++)
+		if (!(s->init & (1u << r)))
+			VFAIL(VERDICT_UNSAFE, pc, "R%d may be read before it is written (not written "
+			      "on some path)", r);
+	if (it->kind == AV_SCALAR || (it->kind == AV_PTR && it->region != REGION_STACK &&
+				      it->region != REGION_CALLER_STACK))
+		VFAIL(VERDICT_UNSAFE, pc, "%s: R1 is not a pointer to an iterator on the stack",
+		      kind_name[kind]);
+	if (it->kind != AV_PTR || it->region != REGION_STACK || it->maybe_null ||
+	    !range_is_const(&it->r))
+		VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the iterator is not at a constant offset of "
+		      "this frame", kind_name[kind]);
+	off = (int64_t)it->r.umin;
+	if ((bit = slot_bit(off)) < 0)
+		VFAIL(VERDICT_UNSAFE, pc, "%s: the iterator at fp%lld is not 8 aligned bytes of the "
+		      "frame", kind_name[kind], (long long)off);
+	if (kind == IT_NEW) {
+		for (int r = 2; r <= 3; r++) {
+			if (s->regs[r].kind == AV_PTR)
+				VFAIL(VERDICT_UNSAFE, pc, "bpf_iter_num_new: R%d is a pointer, not an "
+				      "int", r);
+			if (s->regs[r].kind != AV_SCALAR)
+				VFAIL(VERDICT_UNSUPPORTED, pc, "bpf_iter_num_new: R%d may be a "
+				      "pointer", r);
+		}
+		if (s->it_may & (1ull << bit))
+			VFAIL(VERDICT_UNSAFE, pc, "bpf_iter_num_new on the iterator at fp%lld, live on "
+			      "some path (expected an uninitialized iterator)", (long long)off);
+		return true;
+	}
+	if (!(s->it_must & (1ull << bit)))
+		VFAIL(VERDICT_UNSAFE, pc, "%s on the iterator at fp%lld, not live on some path "
+		      "(never created, or destroyed)", kind_name[kind], (long long)off);
+	return true;
+}
+
+bool absint_iter_verify_stack(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			      uint32_t pc, __int128 lo, __int128 hi)
+{
+	(void)cx;
+	for (uint64_t m = s->it_may; m; m &= m - 1) {
+		int64_t off = -8 * (int64_t)(__builtin_ctzll(m) + 1);
+
+		if (lo < off + 8 && hi > off)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "access to the bytes of the open-coded iterator "
+			      "at fp%lld while it is live", (long long)off);
+	}
+	return false;
 }
 
 /* Nothing but the iterator calls on off writes the slot off of function f (see above). */
@@ -137,13 +284,15 @@ struct aval absint_iter_load(const struct scev_ctx *cx, const struct aval *a, ui
 	uint32_t f = func_of(cx, pc);
 	struct aval v;
 
-	if (cx->first_pass || cx->iter_unplaced || a->maybe_null || !range_is_const(&a->r) ||
+	if (cx->first_pass || cx->iter_unplaced || a->maybe_null || (a->map & ITER_STALE) ||
+	    !range_is_const(&a->r) ||
 	    (int64_t)a->r.umin + off != 0 || size != 4 || !cx->may_stack || !cx->iter_slot ||
-	    !(s = slot_find(cx->iter_used, cx->niter_used, f, slot)) ||
+	    !(s = slot_find((struct iter_slot *)cx->iter_used, cx->niter_used, f, slot)) ||
 	    !slot_private(cx, f, slot))
 		return absint_unknown_bytes(size);
-	lo = s->lo - 1 < 0 ? s->lo - 1 : 0;
-	hi = s->hi - 1 > 0 ? s->hi - 1 : 0;
+	/* (no value when every range is empty: the read is unreachable) */
+	lo = s->lo;
+	hi = s->hi - 1 >= s->lo ? s->hi - 1 : s->lo;
 	v = aval_scalar(range_srange(lo, hi));
 	return aval_zext(&v, 4);
 }

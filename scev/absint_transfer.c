@@ -382,8 +382,8 @@ int absint_step(struct engine *en, struct astate *s, uint32_t pc)
 
 		s->init &= (uint16_t)~0x3eu;	/* r1-r5 are dead after a call */
 		s->init |= 1;
-		if (p && (p->flags & HF_NO_RETURN_VALUE))
-			s->init &= (uint16_t)~1u;	/* tail_call: r0 is not a result */
+		if ((p && (p->flags & HF_NO_RETURN_VALUE)) || absint_iter_void(en->cx, pc))
+			s->init &= (uint16_t)~1u;	/* tail_call, a void kfunc: r0 is not a result */
 	} else {
 		s->init |= (uint16_t)w;
 	}

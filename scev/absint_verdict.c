@@ -87,6 +87,8 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 			if ((uint32_t)-lo > cx->fn_stack[f])
 				cx->fn_stack[f] = (uint32_t)-lo;
 		}
+		if (absint_iter_verify_stack(cx, v, s, pc, lo, hi))
+			return;
 		if (!write && !fpmask_all(&s->sinit, (int64_t)lo, (int64_t)hi))
 			VFAIL(VERDICT_UNSAFE, pc, "read of stack bytes [%lld, %lld) not written on every "
 			      "path", (long long)lo, (long long)hi);
@@ -159,6 +161,15 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 		      "unknown size)");
 	case REGION_CALLER_STACK:
 		absint_cb_verify_access(cx, v, a, pc, lo, hi, write);
+		return;
+	case REGION_ITER_VAL:
+		/* bpf_iter_num_next's int *: PTR_TO_MEM | MEM_RDONLY of 4 bytes */
+		if (write)
+			VFAIL(VERDICT_UNSAFE, pc, "R%u cannot write into rdonly_mem (the int "
+			      "bpf_iter_num_next points to)", reg);
+		if (lo < 0 || hi > 4)
+			VFAIL(VERDICT_UNSAFE, pc, "access [%lld, %lld) outside the 4 bytes "
+			      "bpf_iter_num_next points to", (long long)lo, (long long)hi);
 		return;
 	default:
 		VFAIL(VERDICT_UNSAFE, pc, "R%u points to %s, which cannot be accessed", reg,
@@ -302,6 +313,8 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 	if (v->kind != VERDICT_SAFE)
 		return;
 	if (absint_cb_verify_insn(cx, v, s, pc) && v->kind != VERDICT_SAFE)
+		return;
+	if (absint_iter_verify_insn(cx, v, s, pc) || v->kind != VERDICT_SAFE)
 		return;
 	if (ebpf_is_helper_call(i) && i->imm == BPF_FUNC_loop)
 		return;	/* (checked above) */

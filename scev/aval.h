@@ -23,7 +23,8 @@ enum aval_kind { AV_SCALAR, AV_PTR, AV_TOP };
  * (absint_callbacks.c), map = that function's id.  The analyzer's own region, never in claims:
  * no oracle can tell which frame of a run it means. */
 #define REGION_CALLER_STACK 32
-/* What bpf_iter_num_next returns: the int cur of the iterator at r10 - map (absint_iter.c). */
+/* What bpf_iter_num_next returns: the int cur of the iterator at r10 - (map & 0x7fff), its value
+ * known while bit 0x8000 (stale: a later call on the iterator) is clear (absint_iter.c). */
 #define REGION_ITER_VAL 33
 
 struct aval {

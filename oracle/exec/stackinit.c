@@ -153,6 +153,10 @@ void stackinit_visit(void *arg, const struct interp_state *st, uint32_t pc)
 	default:
 		if (ebpf_is_helper_call(i))
 			helper(w, st, pc, i->imm, frame);
+		/* the kfuncs the interpreter runs (the open-coded iterators) write the 8 bytes at
+		 * r1, which next's result points to; any other traps */
+		else if (ebpf_is_call(i) && i->src_reg == BPF_PSEUDO_KFUNC_CALL)
+			mark(w, r[1], 8);
 		break;
 	}
 }
