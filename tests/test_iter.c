@@ -1,0 +1,253 @@
+/* Open-coded iterators (bpf_iter_num_new/next/destroy, scev/absint_iter.c) judged by the running
+ * kernel and by execution: each program — assembly twins, safe and unsafe, and the clang-built
+ * object tests/bpf/iter_verify.c — is loaded into the kernel at test time, and `bpfscev verify`
+ * must agree with the verifier (both accept or both reject) except where a case names the known
+ * difference; programs called safe are run (verdict_compare) and must not fault, and every
+ * unsafe twin must trap in the interpreter, which checks the lifecycle as the program runs.  The
+ * trip claims of the iterator loops are checked by running them (claims_check) and must be of
+ * kind iter_num.  Without bpf(), or without vmlinux BTF to resolve the kfunc names, the kernel
+ * part is skipped; without vmlinux BTF the assembler cannot name the kfuncs at all (skip).
+ */
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bpf/isa.h"
+#include "oracle/exec/check.h"
+#include "oracle/exec/interp.h"
+#include "oracle/kernel/kernel.h"
+#include "scev/scev.h"
+#include "tests/check.h"
+#include "triage/verdict.h"
+
+#define SAFE VERDICT_SAFE
+#define UNSAFE VERDICT_UNSAFE
+#define UNSUPPORTED VERDICT_UNSUPPORTED
+#define AGREE VC_BOTH_ACCEPT	/* (or both reject: the kernel agrees) */
+
+#define NEW(fp, a, b) "r1 = r10\nr1 += " fp "\nr2 = " a "\nr3 = " b "\ncall bpf_iter_num_new\n"
+#define NEXT(fp) "r1 = r10\nr1 += " fp "\ncall bpf_iter_num_next\n"
+#define DESTROY(fp) "r1 = r10\nr1 += " fp "\ncall bpf_iter_num_destroy\n"
+#define END "r0 = 0\nexit\n"
+/* sum of the values of the iterator at fp-8 into r7 */
+#define SUM_LOOP "l: " NEXT("-8") "if r0 == 0 goto d\nr1 = *(u32 *)(r0 +0)\nr7 += r1\ngoto l\nd: "
+
+static const struct {
+	const char *name, *text;
+	enum scev_verdict_kind want;
+	const char *reason;	/* in bpfscev's reason */
+	enum verdict_class kclass;	/* AGREE, VC_IMPROVEMENT or VC_REGRESSION */
+	uint64_t trip_max;	/* the first loop's claimed trip bound (0: no loop) */
+	bool traps;		/* some of the interpreter's runs trap (an unsafe twin) */
+} cases[] = {
+	/* safe: the kernel accepts */
+	{ "sum of [0, 10)", "r7 = 0\n" NEW("-8", "0", "10") SUM_LOOP DESTROY("-8") "r0 = r7\nexit\n",
+	  SAFE, NULL, AGREE, 11, false },
+	{ "empty range", "r7 = 0\n" NEW("-8", "5", "5") SUM_LOOP DESTROY("-8") "r0 = r7\nexit\n",
+	  SAFE, NULL, AGREE, 1, false },
+	{ "start above end (-EINVAL)", "r7 = 0\n" NEW("-8", "5", "2") SUM_LOOP DESTROY("-8")
+	  "r0 = r7\nexit\n", SAFE, NULL, AGREE, 1, false },
+	{ "2^23 + 1 values (-E2BIG)", "r7 = 0\n" NEW("-8", "0", "8388609") SUM_LOOP DESTROY("-8")
+	  "r0 = r7\nexit\n", SAFE, NULL, AGREE, 8388609, false },
+	{ "negative start", "r7 = 0\n" NEW("-8", "-3", "2") SUM_LOOP DESTROY("-8")
+	  "r0 = r7\nexit\n", SAFE, NULL, AGREE, 6, false },
+	/* the value, in [0, 8), indexes a stack array: the kernel knows only the int */
+	{ "value as an index", "r1 = 0\n*(u64 *)(r10 -16) = r1\n" NEW("-8", "0", "8")
+	  "l: " NEXT("-8") "if r0 == 0 goto d\nr1 = *(u32 *)(r0 +0)\nr2 = r10\nr2 += -16\n"
+	  "r2 += r1\nr1 = *(u8 *)(r2 +0)\ngoto l\nd: " DESTROY("-8") END, SAFE, NULL,
+	  VC_IMPROVEMENT, 9, false },
+	{ "iterator in a plain loop", "r6 = 0\nr7 = 0\no: " NEW("-8", "0", "r6") SUM_LOOP
+	  DESTROY("-8") "r6 += 1\nif r6 < 4 goto o\nr0 = r7\nexit\n", SAFE, NULL, AGREE, 0,
+	  false },
+	{ "plain loop in an iterator loop", "r7 = 0\n" NEW("-8", "0", "5") "l: " NEXT("-8")
+	  "if r0 == 0 goto d\nr6 = 0\nm: r7 += r6\nr6 += 1\nif r6 < 3 goto m\ngoto l\nd: "
+	  DESTROY("-8") "r0 = r7\nexit\n", SAFE, NULL, AGREE, 6, false },
+	{ "two iterators, nested", "r7 = 0\n" NEW("-8", "0", "3") "l: " NEXT("-8")
+	  "if r0 == 0 goto d\n" NEW("-16", "0", "4") "m: " NEXT("-16") "if r0 == 0 goto e\n"
+	  "r7 += 1\ngoto m\ne: " DESTROY("-16") "goto l\nd: " DESTROY("-8") "r0 = r7\nexit\n",
+	  SAFE, NULL, AGREE, 4, false },
+	{ "created again after destroy", NEW("-8", "0", "2") DESTROY("-8") NEW("-8", "0", "2")
+	  DESTROY("-8") END, SAFE, NULL, AGREE, 0, false },
+	{ "destroyed before drained", NEW("-8", "0", "9") NEXT("-8") DESTROY("-8") END, SAFE, NULL,
+	  AGREE, 0, false },
+	{ "stale pointer read", NEW("-8", "0", "9") NEXT("-8") "if r0 == 0 goto d\nr6 = r0\n"
+	  NEXT("-8") "r0 = *(u32 *)(r6 +0)\nd: " DESTROY("-8") END, SAFE, NULL, AGREE, 0, false },
+	/* unsafe: the kernel rejects */
+	{ "leak", "r7 = 0\n" NEW("-8", "0", "10") SUM_LOOP "r0 = r7\nexit\n", UNSAFE,
+	  "reference leak", AGREE, 11, true },
+	{ "leak on one path", NEW("-8", "0", "10") "call bpf_get_prandom_u32\n"
+	  "if r0 != 0 goto +3\n" DESTROY("-8") END,
+	  UNSAFE, "reference leak", AGREE, 0, true },
+	{ "double destroy", NEW("-8", "0", "10") DESTROY("-8") DESTROY("-8") END, UNSAFE,
+	  "not live", AGREE, 0, true },
+	{ "next after destroy", NEW("-8", "0", "10") DESTROY("-8") NEXT("-8") END, UNSAFE,
+	  "not live", AGREE, 0, true },
+	{ "next never created", NEXT("-8") END, UNSAFE, "not live", AGREE, 0, true },
+	{ "new twice", NEW("-8", "0", "10") NEW("-8", "0", "10") DESTROY("-8") END, UNSAFE,
+	  "live on some path", AGREE, 0, true },
+	{ "misaligned", NEW("-12", "0", "10") DESTROY("-12") END, UNSAFE, "8 aligned", AGREE, 0,
+	  true },
+	{ "write through next's result", NEW("-8", "0", "10") NEXT("-8")
+	  "if r0 == 0 goto +1\n*(u32 *)(r0 +0) = r0\n" DESTROY("-8") END, UNSAFE, "rdonly",
+	  AGREE, 0, false },
+	{ "8-byte read through next's result", NEW("-8", "0", "10") NEXT("-8")
+	  "if r0 == 0 goto +1\nr1 = *(u64 *)(r0 +0)\n" DESTROY("-8") END, UNSAFE, "4 bytes",
+	  AGREE, 0, false },
+	{ "next's result not checked", NEW("-8", "0", "10") NEXT("-8") "r1 = *(u32 *)(r0 +0)\n"
+	  DESTROY("-8") END, UNSAFE, "NULL", AGREE, 0, false },
+	{ "r0 after destroy", NEW("-8", "0", "10") DESTROY("-8") "exit\n", UNSAFE, "R0", AGREE, 0,
+	  false },
+	/* unsupported (the kernel rejects a read of a live iterator's bytes, and forgets the
+	 * iterator a store overwrites) */
+	{ "read of the iterator's bytes", NEW("-8", "0", "10") "r1 = *(u64 *)(r10 -8)\n"
+	  DESTROY("-8") END, UNSUPPORTED, "iterator", AGREE, 0, false },
+	{ "store into the iterator's bytes", NEW("-8", "0", "10") "r1 = 0\n"
+	  "*(u64 *)(r10 -8) = r1\n" DESTROY("-8") END, UNSUPPORTED, "iterator", AGREE, 0, false },
+};
+
+/* The first loop's trip claim: kind iter_num with the bound expected; every claim holds on runs
+ * of the interpreter (oracle_check), some of which trap exactly when the case says. */
+static void claims_and_runs(const char *name, const struct ebpf_object *obj,
+			    const struct ebpf_prog *p, uint64_t want, bool traps)
+{
+	struct check_opts co = { .sz = sizeof(co), .seed = 15, .runs = 4 };
+	struct claim_prog cp;
+	struct check_result res;
+	struct diag d;
+
+	diag_clear(&d);
+	if (scev_analyze(&cp, p, obj->maps, obj->map_cnt, NULL, &d)) {
+		CHECK(0, "%s: analyze: %s", name, d.msg);
+		return;
+	}
+	if (want) {
+		CHECK(cp.nloops >= 1, "%s: no loop found", name);
+		if (cp.nloops >= 1) {
+			CHECK(cp.loops[0].kind == LOOP_ITER_NUM, "%s: loop kind %s", name,
+			      claim_loop_kind_name(cp.loops[0].kind));
+			CHECK(cp.loops[0].trip.kind == TRIP_BOUNDED && cp.loops[0].trip.max == want,
+			      "%s: trip max %llu, expected %llu (%s)", name,
+			      (unsigned long long)cp.loops[0].trip.max, (unsigned long long)want,
+			      cp.loops[0].trip.reason);
+		}
+	}
+	if (oracle_check(&res, obj, p, &cp, &co)) {
+		CHECK(0, "%s: oracle_check failed", name);
+	} else {
+		CHECK(res.nfindings == 0, "%s: %u claims refuted: %s", name, res.nfindings,
+		      res.nfindings ? res.findings[0].text : "");
+		CHECK(traps ? res.traps > 0 : res.traps == 0,
+		      "%s: %llu of %llu runs trapped", name, (unsigned long long)res.traps,
+		      (unsigned long long)res.runs);
+		check_result__free(&res);
+	}
+	claim_prog__free(&cp);
+}
+
+static void asm_cases(bool kernel)
+{
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct ebpf_object *obj = NULL;
+		struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = BPF_PROG_TYPE_SOCKET_FILTER,
+					   .kernel = kernel };
+		struct verdict_report r;
+		struct diag d;
+
+		diag_clear(&d);
+		if (ebpf_object__open_mem(&obj, cases[k].text, strlen(cases[k].text), cases[k].name,
+					  &d)) {
+			CHECK(0, "%s: %s (line %d)", cases[k].name, d.msg, d.line);
+			continue;
+		}
+		CHECK(verdict_compare(&r, obj, &obj->progs[0], &vo, &d) == 0, "%s: %s",
+		      cases[k].name, d.msg);
+		CHECK(r.ours.kind == cases[k].want, "%s: verdict %s (%s), expected %s",
+		      cases[k].name, scev_verdict_name(r.ours.kind), r.ours.reason,
+		      scev_verdict_name(cases[k].want));
+		if (cases[k].reason)
+			CHECK(strstr(r.ours.reason, cases[k].reason), "%s: reason '%s' lacks '%s'",
+			      cases[k].name, r.ours.reason, cases[k].reason);
+		CHECK(r.faults == 0, "%s: called safe but faults: %s", cases[k].name, r.fault);
+		if (r.ours.kind == VERDICT_SAFE)
+			CHECK(r.runs > 0, "%s: called safe but never run", cases[k].name);
+		if (kernel && cases[k].kclass == AGREE)
+			CHECK(r.cls == VC_BOTH_ACCEPT || r.cls == VC_BOTH_REJECT,
+			      "%s: %s (ours: %s %s; kernel: %s)", cases[k].name,
+			      verdict_class_name(r.cls), scev_verdict_name(r.ours.kind),
+			      r.ours.reason, r.kernel_accepted ? "accepted" : r.kernel_message);
+		else if (kernel)
+			CHECK(r.cls == cases[k].kclass, "%s: %s, expected %s (kernel: %s)",
+			      cases[k].name, verdict_class_name(r.cls),
+			      verdict_class_name(cases[k].kclass),
+			      r.kernel_accepted ? "accepted" : r.kernel_message);
+		verdict_report__free(&r);
+		claims_and_runs(cases[k].name, obj, &obj->progs[0], cases[k].trip_max,
+				cases[k].traps);
+		ebpf_object__free(obj);
+	}
+}
+
+/* Every program of the clang-built object: the kernel's verdict, and what bpfscev must say. */
+static void object(const char *dir, bool kernel)
+{
+	static const char *const progs[] = { "for_index_safe", "repeat_safe", "nested_safe",
+					     "empty_and_huge_safe", "leak_unsafe",
+					     "double_destroy_unsafe", "use_after_destroy_unsafe" };
+	static const enum scev_verdict_kind want[] = { SAFE, SAFE, SAFE, SAFE, UNSAFE, UNSAFE,
+						       UNSAFE };
+	struct ebpf_object *obj = NULL;
+	char path[1024];
+	struct diag d;
+
+	snprintf(path, sizeof(path), "%s/iter_verify.o", dir);
+	diag_clear(&d);
+	if (ebpf_object__open_file(&obj, path, &d)) {
+		CHECK(0, "%s: %s", path, d.msg);
+		return;
+	}
+	for (size_t k = 0; k < sizeof(progs) / sizeof(progs[0]); k++) {
+		struct verdict_opts vo = { .sz = sizeof(vo), .kernel = kernel };
+		const struct ebpf_prog *p = NULL;
+		struct verdict_report r;
+
+		for (size_t q = 0; q < obj->prog_cnt; q++)
+			if (!strcmp(obj->progs[q].name, progs[k]))
+				p = &obj->progs[q];
+		CHECK(p, "iter_verify.o: no program %s", progs[k]);
+		if (!p)
+			continue;
+		CHECK(verdict_compare(&r, obj, p, &vo, &d) == 0, "%s: %s", progs[k], d.msg);
+		CHECK(r.ours.kind == want[k], "iter_verify.o/%s: %s (%s)", progs[k],
+		      scev_verdict_name(r.ours.kind), r.ours.reason);
+		CHECK(r.faults == 0, "%s: called safe but faults: %s", progs[k], r.fault);
+		if (kernel)
+			CHECK(r.cls == VC_BOTH_ACCEPT || r.cls == VC_BOTH_REJECT,
+			      "iter_verify.o/%s: %s (ours: %s %s; kernel: %s)", progs[k],
+			      verdict_class_name(r.cls), scev_verdict_name(r.ours.kind),
+			      r.ours.reason, r.kernel_accepted ? "accepted" : r.kernel_message);
+		verdict_report__free(&r);
+	}
+	ebpf_object__free(obj);
+}
+
+int main(void)
+{
+	const char *dir = getenv("BPFSCEV_TEST_BPF_DIR");
+	char why[256], path[1024];
+	bool kernel;
+	struct stat st;
+
+	if (!ebpf_kfunc_btf_available()) {
+		printf("SKIP: no vmlinux BTF: the iterator kfuncs cannot be named\n");
+		return 77;
+	}
+	kernel = kernel_available(why, sizeof(why));
+	if (!kernel)
+		check_skip_part("the kernel's verdicts: %s", why);
+	asm_cases(kernel);
+	snprintf(path, sizeof(path), "%s/iter_verify.o", dir ? dir : "");
+	if (dir && !stat(path, &st))
+		object(dir, kernel);
+	else
+		check_skip_part("the clang-built object (no clang at configure time)");
+	return check_done("test_iter");
+}
