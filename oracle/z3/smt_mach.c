@@ -40,6 +40,7 @@ int mach_init(struct mach *m, struct sx *c, const struct ebpf_prog *prog,
 	if (kind > INTERP_CTX_SKB)
 		return -EOPNOTSUPP;	/* the read-only contexts are not encoded */
 	m->c = c;
+	m->prog = prog;
 	m->insns = prog->insns;
 	m->len = prog->len;
 	m->ctx_kind = kind;
@@ -749,6 +750,17 @@ void mach_step(struct mach *m, const struct mstate *in, uint32_t pc, struct mste
 			} else if (i->src_reg == BPF_PSEUDO_CALL) {
 				target = pc + 1 + (int64_t)i->imm;
 			} else if (i->src_reg == BPF_PSEUDO_KFUNC_CALL) {
+				const char *kn = ebpf_prog_kfunc_name(m->prog, pc);
+
+				/* the interpreter runs the open-coded iterator kfuncs (their state in
+				 * the frame, next's result a pointer into it): not encoded here; any
+				 * other kfunc traps there */
+				if (kn && !strncmp(kn, "bpf_iter_num_", 13)) {
+					snprintf(o->unsupported, sizeof(o->unsupported),
+						 "%s at %u: open-coded iterators are not encoded", kn,
+						 pc);
+					break;
+				}
 				trap = sx_true(c);
 				break;
 			} else {

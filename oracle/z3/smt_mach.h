@@ -40,6 +40,7 @@ struct mach_map {
 /* What stays the same for every state of one program. */
 struct mach {
 	struct sx *c;
+	const struct ebpf_prog *prog;	/* (kfunc names) */
 	const struct bpf_insn *insns;
 	size_t len;
 	enum interp_ctx_kind ctx_kind;
