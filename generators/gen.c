@@ -373,6 +373,9 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 			gi_stmt_acc(g, NULL);
 		if (gen_bool(src, knobs->p_bpf_loop) && gi_room(g, 40))
 			gi_stmt_bpf_loop(g, NULL);
+		if ((gen_bool(src, knobs->p_iter_num) || gen_bool(src, knobs->p_iter_num_unsafe)) &&
+		    gi_room(g, 60))
+			gi_stmt_iter(g, NULL);
 		gi_gen_loop(g, LOOPK_ANY);
 	}
 	gi_calls_main_tail(g);
@@ -484,10 +487,10 @@ static void put_hex(struct sbuf *sb, const uint8_t *b, size_t n)
 #define F(x) GEN_PROG_##x
 _Static_assert((F(MAY_NOT_TERMINATE) | F(HUGE) | F(CALL_TRAP) | F(CALLS_UNSAFE) | F(NULL_UNSAFE) |
 		F(STACK_UNWRITTEN) | F(ARRAY_FILL) | F(LOOP_DEF) | F(REG_UNWRITTEN) | F(TWIN_UNSAFE) |
-		F(HELPER_MEM_UNSAFE) | F(PKT_UNSAFE)) ==
+		F(HELPER_MEM_UNSAFE) | F(PKT_UNSAFE) | F(ITER) | F(ITER_UNSAFE)) ==
 	       (F(MAY_NOT_TERMINATE) + F(HUGE) + F(CALL_TRAP) + F(CALLS_UNSAFE) + F(NULL_UNSAFE) +
 		F(STACK_UNWRITTEN) + F(ARRAY_FILL) + F(LOOP_DEF) + F(REG_UNWRITTEN) + F(TWIN_UNSAFE) +
-		F(HELPER_MEM_UNSAFE) + F(PKT_UNSAFE)),
+		F(HELPER_MEM_UNSAFE) + F(PKT_UNSAFE) + F(ITER) + F(ITER_UNSAFE)),
 	       "two gen_program flags share a bit");
 #undef F
 
@@ -519,6 +522,10 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 		sbuf_puts(sb, " packet-read-at-data-end");
 	if (p->flags & GEN_PROG_TWIN_UNSAFE)
 		sbuf_puts(sb, " may-goto-twin (safe only within 2^23 iterations)");
+	if (p->flags & GEN_PROG_ITER)
+		sbuf_puts(sb, " iter-num");
+	if (p->flags & GEN_PROG_ITER_UNSAFE)
+		sbuf_puts(sb, " iter-num-unsafe (leaked, destroyed twice or used after destroy)");
 	sbuf_puts(sb, "\n; shapes:");
 	for (unsigned s = 0; s < GEN_SHAPE__COUNT; s++)
 		if (p->shapes & (1ull << s))

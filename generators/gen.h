@@ -72,6 +72,8 @@
 #define GEN_FP_ARRAY (-320)	/* 64-byte array indexed by IVs, zeroed up front */
 #define GEN_FP_CELL (-232)	/* u64 written before a call that passes a pointer to it */
 #define GEN_FP_VALUE (-240)	/* a map lookup's result spilled (p_null_copy, p_null_stale) */
+#define GEN_FP_ITER (-328)	/* p_iter_num: the iterator (8 aligned bytes) */
+#define GEN_FP_ITER_SUM (-336)	/* p_iter_num: the sum of its values */
 
 /* The kernel's limits on bpf-to-bpf calls, which the interpreter shares for frames. */
 #define GEN_MAX_FUNCS 16	/* main and its subprograms */
@@ -187,7 +189,13 @@
 	X(p_may_goto, 0, 0, 100, "a body statement is may_goto to the loop's exit (cond_break)")  \
 	X(p_may_goto_loop, 0, 0, 100,                                                              \
 	  "main ends with a loop whose only exit is may_goto; half of them the unsafe twin "       \
-	  "(an access safe only if it ran at most 2^23 times)")
+	  "(an access safe only if it ran at most 2^23 times)")                                   \
+	X(p_iter_num, 0, 0, 100,                                                                   \
+	  "a statement of main is an open-coded iterator loop (bpf_iter_num_new/next/destroy; "   \
+	  "range empty, reversed, small, from the input or huge; maybe a plain loop inside)")      \
+	X(p_iter_num_unsafe, 0, 0, 100,                                                            \
+	  "unsafe twin of p_iter_num: the iterator leaked, destroyed twice or advanced after its " \
+	  "destroy")
 
 struct gen_knobs {
 #define GEN_KNOB_FIELD(name, def, lo, hi, what) uint32_t name;
@@ -345,6 +353,11 @@ struct gen_loop {
 						 * allows it; the unprivileged rule does not) */
 #define GEN_PROG_ARRAY_FILL (1u << 6)	/* p_array_fill: the stack array is written by a loop
 					 * (shapes are 64 bits, all taken: a flag) */
+#define GEN_PROG_ITER (1u << 12)	/* p_iter_num: an open-coded iterator loop (the kfuncs
+					 * named through vmlinux BTF) */
+#define GEN_PROG_ITER_UNSAFE (1u << 13)	/* p_iter_num_unsafe: an iterator leaked, destroyed twice
+					 * or advanced after its destroy (the interpreter traps,
+					 * INTERP_TRAP_HELPER; the kernel refuses it) */
 #define GEN_PROG_HELPER_MEM_UNSAFE (1u << 10)	/* p_helper_mem_over: a helper's write may
 						 * leave the frame (INTERP_TRAP_MEM); the kernel
 						 * refuses it */

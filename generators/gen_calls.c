@@ -583,6 +583,12 @@ void gi_calls_finish(struct gi *g)
 		p->shapes |= GEN_SH(STACK_OVER);
 
 	p->max_steps = add_sat(fn_steps(p, 0, 0, memo), g->may_goto_steps);
+	/* open-coded iterator loops (main's only): their instructions per run, times the loops
+	 * around them */
+	for (int k = 0; k < g->niters; k++)
+		p->max_steps = add_sat(p->max_steps,
+				       mul_sat(mult_at(p, (size_t)g->label_pc[g->iter_label[k]]),
+					       g->iter_steps[k]));
 	/* bpf_loop callbacks (main's only): nr calls per bpf_loop, each at most cb_steps */
 	for (uint32_t pc = 0; pc < p->funcs[0].end; pc++) {
 		int t;

@@ -30,6 +30,7 @@
 #define GI_SUB_CELL (-104)	/* a subprogram's cell passed by pointer to its callees */
 #define GI_LINK_SLOT_LO (-32)	/* chain and recursive subprograms: small frames */
 #define GI_MAX_SUBS (GEN_MAX_FUNCS - 1)
+#define GI_MAX_ITERS 16	/* p_iter_num statements of one program */
 
 struct gi_var {
 	int8_t reg;		/* home register, -1 when the home is a stack slot */
@@ -161,6 +162,11 @@ struct gi {
 	int huge_at, nonterm_at;	/* which of them is huge / possibly endless (-1 none) */
 	uint64_t nest_budget;	/* iterations (product over a nest) a top-level nest may take */
 	uint64_t may_goto_steps;	/* the may_goto loop's instructions (count-based rule) */
+	/* p_iter_num statements: the label at each one's first instruction, and its instructions
+	 * per run of it (times the loops around it, gi_calls_finish) */
+	int niters;
+	int iter_label[GI_MAX_ITERS];
+	uint64_t iter_steps[GI_MAX_ITERS];
 	/* Tables: everything from here on is written before it is read (not cleared per program). */
 	int32_t label_pc[GI_MAX_LABELS];
 	struct gi_fix fix[GI_MAX_FIXUPS];
@@ -237,6 +243,8 @@ void gi_stmt_bpf_loop(struct gi *g, struct gi_loop *lp);	/* lp NULL: main's top 
 void gi_emit_callback(struct gi *g, struct gi_sub *s);
 void gi_stmt_may_goto(struct gi *g, struct gi_loop *lp);
 void gi_may_goto_loop(struct gi *g);
+/* gen_iter.c: an open-coded iterator loop (lp NULL: main's top level) */
+void gi_stmt_iter(struct gi *g, struct gi_loop *lp);
 
 /* gen_stmt.c */
 enum { COND_ANY = -1, COND_INPUT, COND_COUNTER, COND_ACC, COND_HELPER };

@@ -1,0 +1,110 @@
+/* Open-coded iterators (issue 15): p_iter_num and its unsafe twin p_iter_num_unsafe.
+ *
+ * A statement of main (top level or in a loop body) creates the iterator at GEN_FP_ITER with
+ * bpf_iter_num_new(&it, start, end), adds every value bpf_iter_num_next gives to a cell
+ * (GEN_FP_ITER_SUM) until next returns NULL, destroys the iterator and folds the cell into the
+ * accumulator.  The range is empty (start = end), reversed (start > end: new fails with -EINVAL,
+ * no value), small and constant, from an input byte, or huge: 2^23 values (BPF_MAX_LOOPS, which
+ * runs) or 2^23 + 1 (-E2BIG, none).  The loop body may hold a plain counted loop.  The twin
+ * leaks the iterator (no destroy), destroys it twice, or calls next after the destroy: the
+ * kernel refuses each, the interpreter traps when the statement runs.  The kfuncs are named
+ * through the running kernel's BTF; without it the statement is a plain accumulator update.
+ */
+#include "generators/gen_internal.h"
+
+#include "bpf/isa.h"
+
+static void call_kfunc(struct gi *g, int32_t id)
+{
+	gi_emit(g, (struct bpf_insn){ .code = BPF_JMP | BPF_CALL, .src_reg = BPF_PSEUDO_KFUNC_CALL,
+				      .imm = id });
+}
+
+static void iter_arg(struct gi *g)
+{
+	gi_alux(g, true, BPF_MOV, BPF_REG_1, EBPF_REG_FP);
+	gi_alu(g, true, BPF_ADD, BPF_REG_1, GEN_FP_ITER);
+}
+
+void gi_stmt_iter(struct gi *g, struct gi_loop *lp)
+{
+	int32_t kf_new = ebpf_kfunc_by_name("bpf_iter_num_new"),
+		kf_next = ebpf_kfunc_by_name("bpf_iter_num_next"),
+		kf_destroy = ebpf_kfunc_by_name("bpf_iter_num_destroy");
+	const struct gen_knobs *k = g->k;
+	bool twin = k->p_iter_num_unsafe && (!k->p_iter_num || gen_bool(g->src, 50));
+	unsigned kind = gen_pick(g->src, 10), twin_kind = gen_pick(g->src, 3);
+	int acc = g->fn->acc, l_first, l_head = gi_label(g), l_done = gi_label(g), l_in, r;
+	int64_t start = (int64_t)gen_u32(g->src, 0, 20) - 5, end;
+	uint64_t n, inner = gen_bool(g->src, 30) ? gen_u32(g->src, 1, 4) : 0;
+	uint32_t first, head, body;
+
+	if (kf_new < 0 || kf_next < 0 || kf_destroy < 0 || g->niters == GI_MAX_ITERS) {
+		gi_stmt_acc(g, lp);
+		return;
+	}
+	l_first = gi_label(g);
+	gi_bind(g, l_first);
+	first = g->len;
+	gi_spill_caller_homes(g);
+	gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_ITER_SUM, 0);
+	iter_arg(g);
+	if (kind == 0) {	/* huge: 2^23 values run, 2^23 + 1 are refused */
+		end = start + GEN_MAX_BPF_LOOPS + gen_pick(g->src, 2);
+		n = end - start > GEN_MAX_BPF_LOOPS ? 0 : GEN_MAX_BPF_LOOPS;
+		gi_mov_const(g, BPF_REG_2, (uint64_t)start, true);
+		gi_mov_const(g, BPF_REG_3, (uint64_t)end, true);
+	} else if (kind <= 3) {	/* [start, input byte & 15) */
+		gi_mov_const(g, BPF_REG_2, (uint64_t)start, true);
+		gi_ldx(g, BPF_DW, BPF_REG_3, EBPF_REG_FP, GEN_FP_DATA);
+		gi_ldx(g, BPF_B, BPF_REG_3, BPF_REG_3, (int16_t)gen_pick(g->src, GEN_INPUT_LEN));
+		gi_alu(g, true, BPF_AND, BPF_REG_3, 15);
+		n = start < 15 ? (uint64_t)(15 - start) : 0;
+	} else {	/* constant: empty, reversed or up to max_trip values */
+		end = kind == 4 ? start : kind == 5 ? start - 1 - gen_pick(g->src, 4)
+				: start + gen_u32(g->src, 1, g->k->max_trip);
+		n = end > start ? (uint64_t)(end - start) : 0;
+		gi_mov_const(g, BPF_REG_2, (uint64_t)start, true);
+		gi_mov_const(g, BPF_REG_3, (uint64_t)end, true);
+	}
+	call_kfunc(g, kf_new);
+	gi_bind(g, l_head);
+	head = g->len;
+	iter_arg(g);
+	call_kfunc(g, kf_next);
+	gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_done);
+	gi_ldx(g, BPF_W, BPF_REG_1, BPF_REG_0, 0);
+	gi_ldx(g, BPF_DW, BPF_REG_2, EBPF_REG_FP, GEN_FP_ITER_SUM);
+	gi_alux(g, true, BPF_ADD, BPF_REG_2, BPF_REG_1);
+	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_ITER_SUM, BPF_REG_2);
+	if (inner) {	/* a plain loop in the iterator's body */
+		l_in = gi_label(g);
+		gi_mov_const(g, BPF_REG_4, 0, true);
+		gi_bind(g, l_in);
+		gi_alu(g, true, BPF_ADD, BPF_REG_4, 1);
+		gi_jmp(g, false, BPF_JLT, BPF_REG_4, (int32_t)inner, l_in);
+	}
+	gi_ja(g, l_head);
+	body = g->len - head + 2 * (uint32_t)inner;
+	gi_bind(g, l_done);
+	if (twin && twin_kind == 0) {	/* leaked */
+	} else {
+		iter_arg(g);
+		call_kfunc(g, kf_destroy);
+		if (twin) {	/* destroyed twice, or advanced after the destroy */
+			iter_arg(g);
+			call_kfunc(g, twin_kind == 1 ? kf_destroy : kf_next);
+		}
+	}
+	gi_fill_caller_homes(g);
+	r = gi_scratch(g);
+	gi_ldx(g, BPF_DW, r, EBPF_REG_FP, GEN_FP_ITER_SUM);
+	gi_var_alux(g, acc, BPF_XOR, r);
+	gi_scratch_release(g);
+	g->iter_label[g->niters] = l_first;
+	/* (the exit's next and the code around the loop run once) */
+	g->iter_steps[g->niters++] = (g->len - first) + n * body + 8;
+	g->p->flags |= GEN_PROG_ITER | (twin ? GEN_PROG_ITER_UNSAFE : 0);
+	if (lp)
+		lp->shapes |= GEN_SH(HELPER);
+}
