@@ -14,7 +14,9 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static pthread_once_t vmlinux_once = PTHREAD_ONCE_INIT;
 static struct btf *vmlinux;
@@ -47,14 +49,40 @@ bool ebpf_kfunc_btf_available(void)
 	return vmlinux != NULL;
 }
 
+/* The last names looked up: btf__find_by_name_kind walks every type, and the generators ask
+ * for the same few kfuncs in every program. */
+#define KFUNC_MEMO 8
+static pthread_mutex_t memo_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+	char name[64];
+	int32_t id;
+} memo[KFUNC_MEMO];
+static unsigned memo_next;
+
 int32_t ebpf_kfunc_by_name(const char *name)
 {
 	int id;
 
 	if (!ebpf_kfunc_btf_available())
 		return -ENODATA;
+	pthread_mutex_lock(&memo_lock);
+	for (unsigned k = 0; k < KFUNC_MEMO; k++)
+		if (memo[k].name[0] && !strcmp(memo[k].name, name)) {
+			id = memo[k].id;
+			pthread_mutex_unlock(&memo_lock);
+			return id;
+		}
+	pthread_mutex_unlock(&memo_lock);
 	id = btf__find_by_name_kind(vmlinux, name, BTF_KIND_FUNC);
-	return id > 0 ? id : -ENOENT;
+	id = id > 0 ? id : -ENOENT;
+	if (strlen(name) < sizeof(memo[0].name)) {
+		pthread_mutex_lock(&memo_lock);
+		snprintf(memo[memo_next].name, sizeof(memo[0].name), "%s", name);
+		memo[memo_next].id = id;
+		memo_next = (memo_next + 1) % KFUNC_MEMO;
+		pthread_mutex_unlock(&memo_lock);
+	}
+	return id;
 }
 
 const char *ebpf_kfunc_name(int32_t id)

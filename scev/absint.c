@@ -234,7 +234,19 @@ static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct
 	if (absint_is_header(cx, to, &l) && scev_loop__contains(cx->st.loops, l, from) &&
 	    (!reentry_block(cx, l, from) || reentry_flat(cx, l))) {
 		/* A back edge: the header step covers every iteration, except for what the
-		 * iterate strategy takes from the back edges. */
+		 * iterate strategy takes from the back edges, and the iterators' lifecycle. */
+		const struct astate *h = st_peek(en->hdr, l);
+
+		if (!en->it_back_seen[l] || (st->it_may & ~en->it_back_may[l]) ||
+		    (en->it_back_must[l] & ~st->it_must)) {
+			en->it_back_may[l] = en->it_back_seen[l] ? en->it_back_may[l] | st->it_may
+								 : st->it_may;
+			en->it_back_must[l] = en->it_back_seen[l] ? en->it_back_must[l] & st->it_must
+								  : st->it_must;
+			en->it_back_seen[l] = 1;
+			if ((st->it_may & ~h->it_may) || (h->it_must & ~st->it_must))
+				queue(en, to, lowest);
+		}
 		en->back_live[l] = 1;
 		if (cx->opts.strategy != SCEV_ITERATE || cx->first_pass)
 			return 0;
@@ -627,6 +639,9 @@ static int engine_alloc(struct engine *en)
 		en->emit = carve(base, &at, nb, 1);
 		en->reached = carve(base, &at, nb, 1);
 		en->back_live = carve(base, &at, nl, 1);
+		en->it_back_may = carve(base, &at, nl, sizeof(*en->it_back_may));
+		en->it_back_must = carve(base, &at, nl, sizeof(*en->it_back_must));
+		en->it_back_seen = carve(base, &at, nl, 1);
 		if (!pass && !(base = calloc(1, at)))
 			return -ENOMEM;
 	}

@@ -89,6 +89,11 @@ struct engine {
 	uint8_t *emit;		/* last pass: per block, whether it carries claims */
 	uint8_t *reached;	/* last pass: per block, reached (kept after its state is freed) */
 	uint8_t *back_live;	/* per loop: some back edge was reached with a live state */
+	/* per loop: the open-coded iterators (astate.it_may, it_must) joined over its back edges,
+	 * once one was reached (it_back_seen); the header step takes them, which carries the
+	 * iterators' lifecycle around the loop where values go by the summaries */
+	uint64_t *it_back_may, *it_back_must;
+	uint8_t *it_back_seen;
 };
 
 /* The trip count of loop l as the last pass's header steps found it (zero when never visited);

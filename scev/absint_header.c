@@ -257,6 +257,11 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E, st
 	}
 	if ((err = astate__copy(H, E)))
 		return err;
+	/* the iterators live at the back edges are live (on some path) at the header too */
+	if (en->it_back_seen[l]) {
+		H->it_may |= en->it_back_may[l];
+		H->it_must &= en->it_back_must[l];
+	}
 	/* what comparisons proved of packet bases (absint.h: pkt_var) stays outside the loop: a
 	 * base issued in it, or a guard register it writes, changes from one iteration to the next */
 	astate__pkt_forget_all(H);

@@ -618,7 +618,8 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 	    !(res.trap == INTERP_TRAP_LIMIT && (p->flags & GEN_PROG_CALL_TRAP)) &&
 	    !(res.trap == INTERP_TRAP_MEM &&
 	      (p->flags & (GEN_PROG_NULL_UNSAFE | GEN_PROG_HELPER_MEM_UNSAFE |
-			   GEN_PROG_PKT_UNSAFE))))
+			   GEN_PROG_PKT_UNSAFE))) &&
+	    !(res.trap == INTERP_TRAP_HELPER && (p->flags & GEN_PROG_ITER_UNSAFE)))
 		fprintf(stderr, "seed %llu: trap %d at pc %u: %s\n", (unsigned long long)seed, res.trap,
 			res.trap_pc, res.reason);
 	return res.trap;
@@ -632,6 +633,7 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 	bool deep = p->flags & GEN_PROG_CALL_TRAP;
 	bool null = p->flags & (GEN_PROG_NULL_UNSAFE | GEN_PROG_HELPER_MEM_UNSAFE |
 				GEN_PROG_PKT_UNSAFE);
+	bool iter_bad = p->flags & GEN_PROG_ITER_UNSAFE;
 	uint64_t budget = endless || huge ? k->step_budget : p->max_steps + 1, steps;
 	uint8_t other[GEN_INPUT_LEN];
 	enum interp_trap t;
@@ -682,7 +684,8 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 		      "loop flag without program flag");
 	}
 	t = run_watched(p, seed, p->input, budget, rs, &steps);
-	if ((deep && t == INTERP_TRAP_LIMIT) || (null && t == INTERP_TRAP_MEM))
+	if ((deep && t == INTERP_TRAP_LIMIT) || (null && t == INTERP_TRAP_MEM) ||
+	    (iter_bad && t == INTERP_TRAP_HELPER))
 		t = INTERP_OK;	/* the calls reached the kernel's limits, as the metadata says */
 	if (endless || huge) {
 		CHECK(t == INTERP_OK || t == INTERP_TRAP_STEPS, "%s seed %llu: trap %d", what,
@@ -700,6 +703,7 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 		memset(other, seed & 2 ? 0xff : 0, sizeof(other));
 	t = run_watched(p, seed, other, budget, rs, &steps);
 	CHECK(t == INTERP_OK || (deep && t == INTERP_TRAP_LIMIT) || (null && t == INTERP_TRAP_MEM) ||
+		      (iter_bad && t == INTERP_TRAP_HELPER) ||
 		      ((endless || huge) && t == INTERP_TRAP_STEPS),
 	      "%s seed %llu, other input: trap %d", what, (unsigned long long)seed, t);
 }
@@ -1199,6 +1203,54 @@ static void test_knobs_control(void)
 	}
 }
 
+/* p_iter_num and its unsafe twin p_iter_num_unsafe: the safe form never traps and stays within
+ * max_steps (check_program, two inputs), the twin, flagged, breaks the iterator's lifecycle on
+ * some runs (the interpreter traps with INTERP_TRAP_HELPER); both call bpf_iter_num_new. */
+static void test_iter_knobs(void)
+{
+	struct gen_program p = { 0 };
+	struct run_stats rs = { 0 };
+	unsigned calls[2] = { 0, 0 }, flagged = 0, traps = 0;
+
+	if (!ebpf_kfunc_btf_available()) {
+		check_skip_part("p_iter_num: no vmlinux BTF to name the kfuncs");
+		return;
+	}
+	for (int twin = 0; twin < 2; twin++) {
+		struct gen_knobs k = knobs_with(twin ? "p_iter_num_unsafe" : "p_iter_num", 60,
+						"p_array", 50);
+
+		for (uint64_t seed = 3400000; seed < 3400120; seed++) {
+			struct gen_src src;
+			uint64_t steps;
+			bool call = false;
+
+			gen_src_init_seed(&src, seed);
+			if (gen_program(&p, &src, &k)) {
+				CHECK(0, "seed %llu: gen_program failed", (unsigned long long)seed);
+				continue;
+			}
+			check_program(&p, &k, seed, twin ? "p_iter_num_unsafe" : "p_iter_num", &rs);
+			for (size_t pc = 0; pc < p.len && !call; pc++)
+				call = p.insns[pc].code == (BPF_JMP | BPF_CALL) &&
+				       p.insns[pc].src_reg == BPF_PSEUDO_KFUNC_CALL;
+			calls[twin] += call;
+			CHECK(!!(p.flags & GEN_PROG_ITER) == call, "seed %llu: iter flag %d, kfunc "
+			      "call %d", (unsigned long long)seed, !!(p.flags & GEN_PROG_ITER), call);
+			CHECK(!(p.flags & GEN_PROG_ITER_UNSAFE) || twin, "seed %llu: twin flag without "
+			      "its knob", (unsigned long long)seed);
+			flagged += !!(p.flags & GEN_PROG_ITER_UNSAFE);
+			if (p.flags & GEN_PROG_ITER_UNSAFE)
+				traps += run_watched(&p, seed, p.input, p.max_steps + 1, &rs,
+						     &steps) == INTERP_TRAP_HELPER;
+		}
+	}
+	CHECK(calls[0] > 40 && calls[1] > 40, "p_iter_num: %u and %u of 120 programs call the "
+	      "kfuncs", calls[0], calls[1]);
+	CHECK(traps > 10, "p_iter_num_unsafe: %u of %u flagged programs trap", traps, flagged);
+	gen_program__free(&p);
+}
+
 /* p_helper_mem and its unsafe twin p_helper_mem_over: the safe form's helper writes stay in
  * the stack array (check_program allows no memory trap on two inputs), the twin, flagged, writes
  * past the frame on some runs; both emit the call. */
@@ -1637,6 +1689,7 @@ int main(void)
 	test_null_knobs();
 	test_helper_mem_knobs();
 	test_pkt_len_knobs();
+	test_iter_knobs();
 	test_fill_knobs();
 	test_loop_def_knobs();
 	test_loop_once_knobs();

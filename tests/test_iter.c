@@ -84,6 +84,9 @@ static const struct {
 	{ "next never created", NEXT("-8") END, UNSAFE, "not live", AGREE, 0, true },
 	{ "new twice", NEW("-8", "0", "10") NEW("-8", "0", "10") DESTROY("-8") END, UNSAFE,
 	  "live on some path", AGREE, 0, true },
+	{ "new in a loop, never destroyed in it", "r6 = 0\no: " NEW("-8", "0", "3")
+	  "r6 += 1\nif r6 < 3 goto o\n" DESTROY("-8") END, UNSAFE, "live on some path", AGREE, 0,
+	  true },
 	{ "misaligned", NEW("-12", "0", "10") DESTROY("-12") END, UNSAFE, "8 aligned", AGREE, 0,
 	  true },
 	{ "write through next's result", NEW("-8", "0", "10") NEXT("-8")
