@@ -49,7 +49,8 @@ static void print_text(const struct claim_prog *p)
 
 		printf("  loop %u depth %u%s%s: trip ", l->header, l->depth,
 		       l->irreducible ? " irreducible" : "",
-		       l->kind == LOOP_BPF_LOOP ? " bpf_loop callback" : l->kind == LOOP_ITER_NUM ? " iter_num" : "");
+		       l->kind == LOOP_BPF_LOOP ? " bpf_loop callback"
+		       : l->kind == LOOP_ITER_NUM ? " iter_num" : "");
 		if (l->trip.kind == TRIP_EXACT)
 			printf("exact %" PRIu64, l->trip.max);
 		else if (l->trip.kind == TRIP_BOUNDED)
