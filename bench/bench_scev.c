@@ -96,6 +96,18 @@ static int forms(bool kernel)
 		if (form_row("bpf_loop", nrs[t], text, kernel))
 			return 1;
 	}
+	/* bpf_for(i, 0, n) summing the values: the open-coded iterator's loop (kind iter_num) */
+	for (size_t t = 0; t < sizeof(nrs) / sizeof(nrs[0]) && ebpf_kfunc_btf_available(); t++) {
+		char text[512];
+
+		snprintf(text, sizeof(text), "r7 = 0\nr1 = r10\nr1 += -8\nr2 = 0\nr3 = %llu\n"
+			 "call bpf_iter_num_new\nl: r1 = r10\nr1 += -8\ncall bpf_iter_num_next\n"
+			 "if r0 == 0 goto d\nr1 = *(u32 *)(r0 +0)\nr7 += r1\ngoto l\n"
+			 "d: r1 = r10\nr1 += -8\ncall bpf_iter_num_destroy\nr0 = r7\nexit\n",
+			 (unsigned long long)nrs[t]);
+		if (form_row("bpf_for (iter_num)", nrs[t], text, kernel))
+			return 1;
+	}
 	/* a loop whose only exit is may_goto (cond_break), counting its iterations; n is the
 	 * count-based budget, which the timed x86-64 JIT does not keep to */
 	if (form_row("may_goto", 1u << 23, "r0 = 0\nl: may_goto out\nr0 += 1\ngoto l\nout: exit\n",
