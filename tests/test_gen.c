@@ -232,6 +232,11 @@ static uint16_t reads_of(const struct gen_program *p, size_t pc)
 		return in->imm == BPF_FUNC_map_lookup_elem ? 0x6 : 0;
 	if (ebpf_is_pseudo_call(in))
 		return args_mask(p, (uint32_t)((int64_t)pc + 1 + in->imm));
+	if (ebpf_is_call(in) && in->src_reg == BPF_PSEUDO_KFUNC_CALL) {	/* p_iter_num */
+		const char *n = ebpf_kfunc_name(in->imm);
+
+		return n && !strcmp(n, "bpf_iter_num_new") ? 0xe : 0x2;
+	}
 	return (uint16_t)ebpf_regs_read(in);
 }
 
