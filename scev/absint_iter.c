@@ -302,12 +302,14 @@ int absint_iter_trips(struct engine *en)
 	struct scev_ctx *cx = en->cx;
 	const struct scev_cfg *cfg = cx->st.cfg;
 	const struct scev_loops *lf = cx->st.loops;
+	char text[CLAIM_TRIP_TEXT];
+	int err;
 
 	if (cx->iter_unplaced_acc || !cx->iter_slot || !cx->niter_acc)
 		return 0;
 	for (uint32_t l = 0; l < lf->nloops; l++) {
 		const struct scev_loop *L = &lf->loops[l];
-		struct claim_trip *t = &en->res[l].trip;
+		struct claim_trip *t = loop_trip(en, l);
 		uint32_t f = cfg->blocks[L->header].func;
 
 		if (!en->res[l].visited || t->kind != TRIP_UNKNOWN || L->irreducible)
@@ -361,11 +363,13 @@ int absint_iter_trips(struct engine *en)
 			t->kind = TRIP_BOUNDED;
 			t->max = n + 1;
 			t->min = 1;
-			snprintf(t->expr, sizeof(t->expr), "1 + values of bpf_iter_num_next(fp%lld) at "
-				 "%u: end - start of its bpf_iter_num_new, at most 2^23",
-				 (long long)off, call);
-			snprintf(t->reason, sizeof(t->reason), "open-coded iterator: ends when "
-				 "bpf_iter_num_next returns NULL");
+			snprintf(text, sizeof(text), "1 + values of bpf_iter_num_next(fp%lld) at %u: "
+				 "end - start of its bpf_iter_num_new, at most 2^23", (long long)off,
+				 call);
+			if ((err = claim_trip__set_text(&t->expr, text)) ||
+			    (err = claim_trip__set_text(&t->reason, "open-coded iterator: ends when "
+							"bpf_iter_num_next returns NULL")))
+				return err;
 			if (cx->iter_loop)
 				cx->iter_loop[l] = 1;
 			break;

@@ -130,7 +130,7 @@ static void claims_and_runs(const char *name, const struct ebpf_object *obj,
 			CHECK(cp.loops[0].trip.kind == TRIP_BOUNDED && cp.loops[0].trip.max == want,
 			      "%s: trip max %llu, expected %llu (%s)", name,
 			      (unsigned long long)cp.loops[0].trip.max, (unsigned long long)want,
-			      cp.loops[0].trip.reason);
+			      claim_trip_reason(&cp.loops[0].trip));
 		}
 	}
 	if (oracle_check(&res, obj, p, &cp, &co)) {
