@@ -239,6 +239,10 @@ struct aval absint_iter_load(const struct scev_ctx *cx, const struct aval *a, ui
 int absint_iter_trips(struct engine *en);
 
 /* absint_verdict.c */
+/* Records the first failure only: a verdict that is already not safe keeps its kind, pc and
+ * reason.  Each checker wraps it in a macro that also returns from the check. */
+void verdict_fail(struct scev_verdict *v, uint8_t kind, uint32_t pc, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 int absint_verify_block(struct engine *en, uint32_t b);
 int absint_verify_loops(struct engine *en);
 

@@ -145,13 +145,9 @@ void absint_cb_entry(const struct scev_ctx *cx, uint32_t f, struct astate *s)
 		s->live = false;
 }
 
-#define CBFAIL(kind_, pc_, ...)                                                                  \
+#define CBFAIL(kind_, pc_, ...)                                                                   \
 	do {                                                                                      \
-		if (v->kind == VERDICT_SAFE) {                                                    \
-			v->kind = (kind_);                                                        \
-			v->pc = (pc_);                                                            \
-			snprintf(v->reason, sizeof(v->reason), __VA_ARGS__);                      \
-		}                                                                                 \
+		verdict_fail(v, (kind_), (pc_), __VA_ARGS__);                                    \
 		return true;                                                                      \
 	} while (0)
 

@@ -157,11 +157,7 @@ bool absint_iter_call(struct engine *en, struct astate *s, uint32_t pc, struct a
 
 #define VFAIL(kind_, pc_, ...)                                                                   \
 	do {                                                                                      \
-		if (v->kind == VERDICT_SAFE) {                                                    \
-			v->kind = (kind_);                                                        \
-			v->pc = (pc_);                                                            \
-			snprintf(v->reason, sizeof(v->reason), __VA_ARGS__);                      \
-		}                                                                                 \
+		verdict_fail(v, (kind_), (pc_), __VA_ARGS__);                                    \
 		return true;                                                                      \
 	} while (0)
 

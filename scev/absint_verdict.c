@@ -4,6 +4,7 @@
  * written before they are read, supported helpers and their arguments — and every loop that can
  * run bounded.  The first failure is the verdict.
  */
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -13,13 +14,21 @@
 
 #define VFAIL(kind_, pc_, ...)                                                                   \
 	do {                                                                                      \
-		if (v->kind == VERDICT_SAFE) {                                                    \
-			v->kind = (kind_);                                                        \
-			v->pc = (pc_);                                                            \
-			snprintf(v->reason, sizeof(v->reason), __VA_ARGS__);                      \
-		}                                                                                 \
+		verdict_fail(v, (kind_), (pc_), __VA_ARGS__);                                    \
 		return;                                                                           \
 	} while (0)
+
+void verdict_fail(struct scev_verdict *v, uint8_t kind, uint32_t pc, const char *fmt, ...)
+{
+	if (v->kind != VERDICT_SAFE)
+		return;
+	v->kind = kind;
+	v->pc = pc;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(v->reason, sizeof(v->reason), fmt, ap);
+	va_end(ap);
+}
 
 static bool skb_field_writable(int64_t off, unsigned size)
 {
