@@ -13,12 +13,13 @@
 
 #include "oracle/kernel/kernel.h"
 #include "tests/check.h"
+#include "tests/verdict_case.h"
 #include "triage/verdict.h"
 
 #define SAFE VERDICT_SAFE
 #define UNSAFE VERDICT_UNSAFE
 #define UNSUPPORTED VERDICT_UNSUPPORTED
-#define AGREE VC_BOTH_ACCEPT	/* (or both reject: the kernel agrees) */
+#define AGREE VERDICT_CASE_AGREE
 
 /* map[fd:0]: array 4 -> 8 */
 static struct ebpf_map_def maps[] = {
@@ -134,25 +135,8 @@ static void asm_cases(bool kernel)
 		obj->map_cnt = 1;
 		CHECK(verdict_compare(&r, obj, &obj->progs[0], &vo, &d) == 0, "%s: %s",
 		      cases[k].name, d.msg);
-		CHECK(r.ours.kind == cases[k].want, "%s: verdict %s (%s), expected %s",
-		      cases[k].name, scev_verdict_name(r.ours.kind), r.ours.reason,
-		      scev_verdict_name(cases[k].want));
-		if (cases[k].reason)
-			CHECK(strstr(r.ours.reason, cases[k].reason), "%s: reason '%s' lacks '%s'",
-			      cases[k].name, r.ours.reason, cases[k].reason);
-		CHECK(r.faults == 0, "%s: called safe but faults: %s", cases[k].name, r.fault);
-		if (r.ours.kind == VERDICT_SAFE)
-			CHECK(r.runs > 0, "%s: called safe but never run", cases[k].name);
-		if (kernel && cases[k].kclass == AGREE)
-			CHECK(r.cls == VC_BOTH_ACCEPT || r.cls == VC_BOTH_REJECT,
-			      "%s: %s (ours: %s %s; kernel: %s)", cases[k].name,
-			      verdict_class_name(r.cls), scev_verdict_name(r.ours.kind),
-			      r.ours.reason, r.kernel_accepted ? "accepted" : r.kernel_message);
-		else if (kernel)
-			CHECK(r.cls == cases[k].kclass, "%s: %s, expected %s (kernel: %s)",
-			      cases[k].name, verdict_class_name(r.cls),
-			      verdict_class_name(cases[k].kclass),
-			      r.kernel_accepted ? "accepted" : r.kernel_message);
+		verdict_case_check(cases[k].name, &r, cases[k].want, cases[k].reason, kernel,
+				   cases[k].kclass);
 		verdict_report__free(&r);
 		obj->maps = NULL;
 		obj->map_cnt = 0;

@@ -11,6 +11,7 @@
 #include "oracle/exec/interp.h"
 #include "oracle/kernel/kernel.h"
 #include "tests/check.h"
+#include "tests/verdict_case.h"
 #include "triage/verdict.h"
 
 /* map[fd:0] array (4 -> 64), fd:1 perf event array, fd:2 prog array, fd:3 stack trace map,
@@ -195,15 +196,7 @@ static void test_cases(bool kernel)
 		diag_clear(&d);
 		CHECK(verdict_compare(&r, obj, &obj->progs[0], &vo, &d) == 0, "%s: %s",
 		      cases[k].name, d.msg);
-		CHECK(r.ours.kind == cases[k].want, "%s: verdict %s (%s), expected %s",
-		      cases[k].name, scev_verdict_name(r.ours.kind), r.ours.reason,
-		      scev_verdict_name(cases[k].want));
-		if (cases[k].reason)
-			CHECK(strstr(r.ours.reason, cases[k].reason), "%s: reason '%s' lacks '%s'",
-			      cases[k].name, r.ours.reason, cases[k].reason);
-		CHECK(r.faults == 0, "%s: called safe but faults: %s", cases[k].name, r.fault);
-		if (r.ours.kind == VERDICT_SAFE)
-			CHECK(r.runs > 0, "%s: called safe but never run", cases[k].name);
+		verdict_case_check_ours(cases[k].name, &r, cases[k].want, cases[k].reason);
 		/* the kernel's verifier judges the model: accept what we call safe, reject what
 		 * we call unsafe */
 		if (kernel && cases[k].privileged_kernel_accepts)
