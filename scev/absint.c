@@ -224,7 +224,7 @@ static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct
 	if (!cx->first_pass && l != SCEV_NONE && cx->st.loops->loops[l].irreducible &&
 	    !scev_loop__contains(cx->st.loops, l, from) && reentry_flat(cx, l) &&
 	    reentry_block(cx, l, to)) {
-		if (!st_get(en->side, to))
+		if (!st_get(en->cx, en->side, to))
 			return -ENOMEM;
 		if ((ch = astate__join(en->side[to], st, en->visits[to] >= 2)) < 0)
 			return ch;
@@ -250,7 +250,7 @@ static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct
 		en->back_live[l] = 1;
 		if (cx->opts.strategy != SCEV_ITERATE || cx->first_pass)
 			return 0;
-		ch = st_get(en->back, l) ? astate__join(en->back[l], st, en->visits[to] > 2)
+		ch = st_get(en->cx, en->back, l) ? astate__join(en->back[l], st, en->visits[to] > 2)
 					  : -ENOMEM;
 	} else if (!cx->first_pass && !scev_loop__contains_block(cx, from, to)) {
 		/* leaving loops: exact exit values where the trip counts are exact */
@@ -260,7 +260,7 @@ static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct
 			astate__free(&x);
 			return ch;
 		}
-		ch = st_get(en->in, to) ? astate__join(en->in[to], &x, en->visits[to] >= 2)
+		ch = st_get(en->cx, en->in, to) ? astate__join(en->in[to], &x, en->visits[to] >= 2)
 					 : -ENOMEM;
 		astate__free(&x);
 	} else {
@@ -270,7 +270,7 @@ static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct
 
 		if (thresholds)
 			memcpy(pre, en->in[to]->regs, sizeof(pre));
-		ch = st_get(en->in, to) ? astate__join(en->in[to], st, widen) : -ENOMEM;
+		ch = st_get(en->cx, en->in, to) ? astate__join(en->in[to], st, widen) : -ENOMEM;
 		if (ch > 0 && thresholds)
 			widen_to_bounds(en, to, pre, st);
 	}
@@ -393,7 +393,8 @@ typedef int (*send_fn)(struct engine *en, uint32_t from, uint32_t to, const stru
 		       void *arg);
 
 /* Sends the state s at the end of block b (before its final jump or call) to b's successors,
- * each arm of a conditional jump narrowed by its condition. */
+ * each arm of a conditional jump narrowed by its condition; s is the callers' no more (the last
+ * arm is narrowed in it). */
 static int send_succs(struct engine *en, uint32_t b, struct astate *s, send_fn send, void *arg)
 {
 	struct scev_ctx *cx = en->cx;
@@ -411,26 +412,31 @@ static int send_succs(struct engine *en, uint32_t b, struct astate *s, send_fn s
 
 		for (int taken = 0; taken < 2 && !err; taken++) {
 			struct aval a, bb, a0, b0;
+			struct astate *u = s;
 
 			if (outcome == !taken)
 				continue;	/* this arm cannot run */
-			if ((err = astate__copy(&t, s)))
-				break;
-			a = t.regs[last->dst_reg];
-			bb = x ? t.regs[last->src_reg] : kb;
+			/* the last arm to run narrows s itself (the callers are done with it) */
+			if (!taken && outcome != 0) {
+				if ((err = astate__copy(&t, s)))
+					break;
+				u = &t;
+			}
+			a = u->regs[last->dst_reg];
+			bb = x ? u->regs[last->src_reg] : kb;
 			a0 = a;
 			b0 = bb;
-			pkt_refine(ebpf_op(last), is32, taken, &a, &bb, &t);
+			pkt_refine(ebpf_op(last), is32, taken, &a, &bb, u);
 			if (!aval_refine(ebpf_op(last), is32, taken, &a, &bb))
 				continue;
 			if (x && last->src_reg != last->dst_reg)
 				pkt_len_refine(ebpf_op(last), is32, taken, &a, &bb);
-			settle_copies(&t, &a0, &a);
-			settle_copies(&t, &b0, &bb);
+			settle_copies(u, &a0, &a);
+			settle_copies(u, &b0, &bb);
 			if (x)
-				t.regs[last->src_reg] = bb;
-			t.regs[last->dst_reg] = a;
-			err = send(en, b, blk->succ[taken], &t, arg);
+				u->regs[last->src_reg] = bb;
+			u->regs[last->dst_reg] = a;
+			err = send(en, b, blk->succ[taken], u, arg);
 		}
 	} else {
 		/* the caller stopped before a final jump or call; only a call changes state */
@@ -550,7 +556,7 @@ static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 				     (err = side_arrivals(en, l, &E))))
 				goto out;
 			err = -ENOMEM;
-			if (!st_get(en->hdr, l) ||
+			if (!st_get(en->cx, en->hdr, l) ||
 			    (err = absint_header_step(en, l, side ? &E : st_peek(en->in, b),
 						       en->hdr[l])))
 				goto out;
@@ -591,14 +597,14 @@ static void engine_free(struct engine *en)
 	uint32_t nb = cx->st.cfg->nblocks;
 
 	for (uint32_t b = 0; en->in && b < nb; b++)
-		st_drop(en->in, b);
+		st_drop(en->cx, en->in, b);
 	for (uint32_t b = 0; en->side && b < nb; b++)
-		st_drop(en->side, b);
+		st_drop(en->cx, en->side, b);
 	for (uint32_t l = 0; l < cx->st.loops->nloops; l++) {
 		if (en->back)
-			st_drop(en->back, l);
+			st_drop(en->cx, en->back, l);
 		if (en->hdr)
-			st_drop(en->hdr, l);
+			st_drop(en->cx, en->hdr, l);
 	}
 	free(en->cut);
 	free(en->in);	/* (the block engine_alloc carved every array from) */
@@ -726,12 +732,12 @@ static int flush_segment(struct engine *en, uint32_t lo, uint32_t hi)
 			if (!err && !cx->opts.no_ranges && en->emit[b] && en->reached[b])
 				err = run_block(en, b, true, NULL);
 		}
-		st_drop(en->in, b);
+		st_drop(en->cx, en->in, b);
 		if (en->side)
-			st_drop(en->side, b);
+			st_drop(en->cx, en->side, b);
 		if (header) {
-			st_drop(en->hdr, l);
-			st_drop(en->back, l);
+			st_drop(en->cx, en->hdr, l);
+			st_drop(en->cx, en->back, l);
 		}
 	}
 	/* The last pass has left the loops headed here for good (a loop lies within one
@@ -753,7 +759,7 @@ static int run_function(struct engine *en, uint32_t f)
 {
 	struct scev_ctx *cx = en->cx;
 	uint32_t lo = cx->rpo_off[f], hi = cx->rpo_off[f + 1], entry = cx->st.cfg->funcs[f].entry;
-	struct astate *s = st_get(en->in, entry);
+	struct astate *s = st_get(en->cx, en->in, entry);
 	uint32_t pos, seg = lo;
 	int err = 0;
 
@@ -879,4 +885,5 @@ void absint_free(struct scev_ctx *cx)
 			hdr_pack__free(&cx->first_hdr[l]);
 	free(cx->first_hdr);
 	cx->first_hdr = NULL;
+	st_spare_free(cx);
 }

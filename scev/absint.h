@@ -164,19 +164,23 @@ static inline const struct astate *st_peek(struct astate *const *v, uint32_t i)
 	return v[i] ? v[i] : &absint_unreached;
 }
 
-/* The state at v[i] for writing, allocated unreached; NULL when memory ran out. */
-static inline struct astate *st_get(struct astate **v, uint32_t i)
+/* The state at v[i] for writing, unreached when new (a spare one of cx's if there is one);
+ * NULL when memory ran out. */
+struct astate *st_new(struct scev_ctx *cx);
+static inline struct astate *st_get(struct scev_ctx *cx, struct astate **v, uint32_t i)
 {
 	if (!v[i])
-		v[i] = calloc(1, sizeof(*v[i]));
+		v[i] = st_new(cx);
 	return v[i];
 }
 
-static inline void st_drop(struct astate **v, uint32_t i)
+/* Lets the state at v[i] go: kept among cx's spare states (its cells array too). */
+void st_release(struct scev_ctx *cx, struct astate *s);
+void st_spare_free(struct scev_ctx *cx);
+static inline void st_drop(struct scev_ctx *cx, struct astate **v, uint32_t i)
 {
 	if (v[i]) {
-		free(v[i]->cells);
-		free(v[i]);
+		st_release(cx, v[i]);
 		v[i] = NULL;
 	}
 }

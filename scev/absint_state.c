@@ -10,29 +10,89 @@
 
 #include "scev/absint.h"
 
+/* Leaves s unreached and without cells; nothing reads the rest of a state that is not live. */
 void astate__free(struct astate *s)
 {
 	if (!s)
 		return;
 	free(s->cells);
-	memset(s, 0, sizeof(*s));
+	s->cells = NULL;
+	s->n = s->cap = 0;
+	s->live = false;
 }
 
+/* dst := src; dst's cell array is reused when it has room (the copies of a pass are mostly
+ * into states that held a similar one). */
 int astate__copy(struct astate *dst, const struct astate *src)
 {
-	struct acell *c = NULL;
+	struct acell *c = dst->cells;
+	uint32_t cap = dst->cap;
 
-	if (src->n) {
-		c = malloc(src->n * sizeof(*c));
-		if (!c)
+	if (src->n > cap) {
+		if (!(c = malloc(src->n * sizeof(*c))))
 			return -ENOMEM;
-		memcpy(c, src->cells, src->n * sizeof(*c));
+		free(dst->cells);
+		cap = src->n;
 	}
-	free(dst->cells);
+	if (src->n)
+		memcpy(c, src->cells, src->n * sizeof(*c));
 	*dst = *src;
 	dst->cells = c;
-	dst->cap = src->n;
+	dst->cap = cap;
 	return 0;
+}
+
+/* At most this many states are kept spare: what a small program's passes hold at once (a long
+ * program's blocks come and go through its segments, and its spare states would otherwise
+ * stay allocated until the end of the analysis). */
+#define SPARE_MAX 64
+
+struct astate *st_new(struct scev_ctx *cx)
+{
+	struct astate *s;
+	struct acell *c;
+	uint32_t cap;
+
+	if (!cx->nspare)
+		return calloc(1, sizeof(struct astate));
+	s = cx->spare[--cx->nspare];
+	c = s->cells;
+	cap = s->cap;
+	memset(s, 0, sizeof(*s));
+	s->cells = c;
+	s->cap = cap;
+	return s;
+}
+
+void st_release(struct scev_ctx *cx, struct astate *s)
+{
+	if (cx->nspare == cx->capspare && cx->capspare < SPARE_MAX) {
+		uint32_t nc = cx->capspare ? 2 * cx->capspare : 8;
+		struct astate **nv = realloc(cx->spare, nc * sizeof(*nv));
+
+		if (nv) {
+			cx->spare = nv;
+			cx->capspare = nc;
+		}
+	}
+	if (cx->nspare < cx->capspare) {
+		cx->spare[cx->nspare++] = s;
+		return;
+	}
+	free(s->cells);
+	free(s);
+}
+
+/* The spare states (scev_ctx.spare), at the end of the analysis. */
+void st_spare_free(struct scev_ctx *cx)
+{
+	for (uint32_t i = 0; i < cx->nspare; i++) {
+		free(cx->spare[i]->cells);
+		free(cx->spare[i]);
+	}
+	free(cx->spare);
+	cx->spare = NULL;
+	cx->nspare = cx->capspare = 0;
 }
 
 struct aval absint_unknown_bytes(unsigned size)

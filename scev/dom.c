@@ -38,22 +38,24 @@ static uint32_t eval(uint32_t v, uint32_t *anc, uint32_t *label, const uint32_t 
 int scev_dom__compute(uint32_t n, uint32_t root, const uint32_t *succ_off, const uint32_t *succ,
 		      const uint32_t *pred_off, const uint32_t *pred, uint32_t *idom)
 {
-	uint32_t *num = NULL, *vert = NULL, *parent = NULL, *semi = NULL, *anc = NULL,
-		 *label = NULL, *path = NULL;
-	struct dfs_frame *st = NULL;
+	/* One allocation for the scratch arrays (this runs twice per analysis, and a small
+	 * program's analysis would otherwise spend more in malloc than in the algorithm). */
+	uint32_t *num, *vert, *parent, *semi, *anc, *label, *path;
+	struct dfs_frame *st;
 	uint32_t cnt = 0, sp = 0;
-	int err = -ENOMEM;
+	void *mem = malloc((n ? n : 1) * (7 * sizeof(uint32_t) + sizeof(*st)));
 
-	num = calloc(n, sizeof(*num));		/* DFS preorder number + 1; 0 = unreached */
-	vert = malloc(n * sizeof(*vert));
-	parent = malloc(n * sizeof(*parent));
-	semi = malloc(n * sizeof(*semi));
-	anc = malloc(n * sizeof(*anc));
-	label = malloc(n * sizeof(*label));
-	path = malloc(n * sizeof(*path));
-	st = malloc(n * sizeof(*st));
-	if (!num || !vert || !parent || !semi || !anc || !label || !path || !st)
-		goto out;
+	if (!mem)
+		return -ENOMEM;
+	st = mem;
+	num = (uint32_t *)(st + n);		/* DFS preorder number + 1; 0 = unreached */
+	memset(num, 0, n * sizeof(*num));
+	vert = num + n;
+	parent = vert + n;
+	semi = parent + n;
+	anc = semi + n;
+	label = anc + n;
+	path = label + n;
 	for (uint32_t v = 0; v < n; v++)
 		idom[v] = SCEV_NONE;
 
@@ -113,40 +115,29 @@ int scev_dom__compute(uint32_t n, uint32_t root, const uint32_t *succ_off, const
 		for (uint32_t i = 1; i < cnt; i++)
 			idom[vert[i]] = vert[dom[i]];
 	}
-	err = 0;
-out:
-	free(num);
-	free(vert);
-	free(parent);
-	free(semi);
-	free(anc);
-	free(label);
-	free(path);
-	free(st);
-	return err;
+	free(mem);
+	return 0;
 }
 
 /* Tree intervals for O(1) dominance queries: iterative DFS from each root over children. */
 static int number_tree(struct scev_domtree *dt, const bool *is_root)
 {
 	uint32_t nodes = dt->n;
-	uint32_t *coff = calloc(nodes + 1, sizeof(*coff)), *child = NULL, *fill = NULL;
-	struct dfs_frame *st = NULL;
+	/* coff (nodes + 1), child (at most nodes), fill, and the stack, in one allocation */
+	struct dfs_frame *st = calloc(1, nodes * sizeof(*st) + (3 * (size_t)nodes + 1) * 4);
+	uint32_t *coff, *child, *fill;
 	uint32_t t = 0;
-	int err = -ENOMEM;
 
-	if (!coff)
-		return err;
+	if (!st)
+		return -ENOMEM;
+	coff = (uint32_t *)(st + nodes);
+	child = coff + nodes + 1;
+	fill = child + nodes;
 	for (uint32_t v = 0; v < nodes; v++)
 		if (dt->idom[v] != SCEV_NONE)
 			coff[dt->idom[v] + 1]++;
 	for (uint32_t v = 0; v < nodes; v++)
 		coff[v + 1] += coff[v];
-	child = malloc((coff[nodes] ? coff[nodes] : 1) * sizeof(*child));
-	fill = calloc(nodes, sizeof(*fill));
-	st = malloc(nodes * sizeof(*st));
-	if (!child || !fill || !st)
-		goto out;
 	for (uint32_t v = 0; v < nodes; v++)
 		if (dt->idom[v] != SCEV_NONE)
 			child[coff[dt->idom[v]] + fill[dt->idom[v]]++] = v;
@@ -171,13 +162,8 @@ static int number_tree(struct scev_domtree *dt, const bool *is_root)
 			st[sp++] = (struct dfs_frame){ c, coff[c] };
 		}
 	}
-	err = 0;
-out:
-	free(coff);
-	free(child);
-	free(fill);
 	free(st);
-	return err;
+	return 0;
 }
 
 int scev_dom__build(struct scev_domtree **out, const struct scev_cfg *cfg, bool post,
@@ -187,15 +173,19 @@ int scev_dom__build(struct scev_domtree **out, const struct scev_cfg *cfg, bool 
 	 * or for post-dominators to every block that ends in exit, in the reversed CFG.  Functions
 	 * share no edges, so one computation gives every function's tree at once. */
 	uint32_t nb = cfg->nblocks, n = nb + 1, root = nb;
-	uint32_t *soff = calloc(n + 1, sizeof(*soff)), *poff = calloc(n + 1, sizeof(*poff));
-	uint32_t *s = NULL, *p = NULL, *sf = NULL, *pf = NULL, *idom = NULL;
-	struct scev_domtree *dt = calloc(1, sizeof(*dt));
-	bool *is_root = calloc(n, sizeof(*is_root));
+	uint32_t *soff = NULL, *poff, *s, *p, *sf, *pf, *idom;
+	struct scev_domtree *dt;
+	bool *is_root;
 	uint32_t ne = 0;
 	int err = -ENOMEM;
 
-	if (!soff || !poff || !dt || !is_root)
+	/* The tree and its three arrays in one allocation, freed by scev_dom__free. */
+	dt = calloc(1, sizeof(*dt) + 3 * (size_t)n * sizeof(uint32_t));
+	if (!dt)
 		goto out;
+	dt->idom = (uint32_t *)(dt + 1);
+	dt->tin = dt->idom + n;
+	dt->tout = dt->tin + n;
 #define FOR_EACH_EDGE(BODY)                                                                   \
 	for (uint32_t b = 0; b < nb; b++) {                                                   \
 		const struct scev_block *blk = &cfg->blocks[b];                               \
@@ -208,21 +198,25 @@ int scev_dom__build(struct scev_domtree **out, const struct scev_cfg *cfg, bool 
 			BODY;                                                                 \
 		}                                                                             \
 	}
-	FOR_EACH_EDGE({ soff[from + 1]++; poff[to + 1]++; ne++; });
+	FOR_EACH_EDGE({ (void)from; (void)to; ne++; });
+	/* The scratch arrays in one zeroed allocation: soff and poff (n + 1 each), s and p (ne
+	 * each), sf, pf and idom (n each), is_root (n bools). */
+	soff = calloc(1, (2 * ((size_t)n + 1) + 2 * (size_t)ne + 3 * (size_t)n) * sizeof(uint32_t) +
+			      n * sizeof(bool));
+	if (!soff)
+		goto out;
+	poff = soff + n + 1;
+	s = poff + n + 1;
+	p = s + ne;
+	sf = p + ne;
+	pf = sf + n;
+	idom = pf + n;
+	is_root = (bool *)(idom + n);
+	FOR_EACH_EDGE({ soff[from + 1]++; poff[to + 1]++; });
 	for (uint32_t v = 0; v < n; v++) {
 		soff[v + 1] += soff[v];
 		poff[v + 1] += poff[v];
 	}
-	s = malloc((ne ? ne : 1) * sizeof(*s));
-	p = malloc((ne ? ne : 1) * sizeof(*p));
-	sf = calloc(n, sizeof(*sf));
-	pf = calloc(n, sizeof(*pf));
-	idom = malloc(n * sizeof(*idom));
-	dt->idom = malloc(n * sizeof(*dt->idom));
-	dt->tin = calloc(n, sizeof(*dt->tin));
-	dt->tout = calloc(n, sizeof(*dt->tout));
-	if (!s || !p || !sf || !pf || !idom || !dt->idom || !dt->tin || !dt->tout)
-		goto out;
 	FOR_EACH_EDGE({ s[soff[from] + sf[from]++] = to; p[poff[to] + pf[to]++] = from; });
 #undef FOR_EACH_EDGE
 	err = scev_dom__compute(n, root, soff, s, poff, p, idom);
@@ -242,13 +236,6 @@ int scev_dom__build(struct scev_domtree **out, const struct scev_cfg *cfg, bool 
 	dt = NULL;
 out:
 	free(soff);
-	free(poff);
-	free(s);
-	free(p);
-	free(sf);
-	free(pf);
-	free(idom);
-	free(is_root);
 	scev_dom__free(dt);
 	return err ? diag_set(d, -err, "out of memory computing dominators") : 0;
 }
@@ -257,8 +244,5 @@ void scev_dom__free(struct scev_domtree *dt)
 {
 	if (!dt)
 		return;
-	free(dt->idom);
-	free(dt->tin);
-	free(dt->tout);
-	free(dt);
+	free(dt);	/* (its arrays are in the same allocation) */
 }

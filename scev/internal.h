@@ -74,6 +74,7 @@ struct sym_summary {
 
 struct astate;
 struct hdr_pack;
+struct astate;
 
 /* Frame bytes [lo, hi) (offsets from r10, inside [-512, 0)); empty when lo >= hi. */
 struct stack_span {
@@ -149,6 +150,11 @@ struct scev_ctx {
 	/* per loop: the state at its header in the last first pass, which covers every visit
 	 * (absint_header.c: what the header step forgets is met with it), packed (absint.h) */
 	struct hdr_pack *first_hdr;
+	/* the per-block states the range passes have let go, kept for the next ones to take
+	 * (absint.h: st_get), with their cell arrays: a small program's pass would otherwise
+	 * spend more in malloc and free than in some of its blocks */
+	struct astate **spare;
+	uint32_t nspare, capspare;
 	uint8_t **reentry;	/* per irreducible loop, lazily (absint.c): per block of it, reached
 				 * from a side entry without passing the header */
 	/* bpf_loop calls in the last pass (callbacks.h): per pc, r1 (nr) and r4 (flags) joined
