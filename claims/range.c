@@ -885,11 +885,17 @@ static struct ivl ivl_add(struct ivl a, struct ivl b, unsigned w, bool sub)
 {
 	struct span sa[2], sb[2];
 	struct ivl r = ivl_full(w);
+	int na, nb;
 
 	ivl_spans(a, sa);
 	ivl_spans(b, sb);
-	for (int i = 0; i < 2; i++)
-		for (int j = 0; j < 2; j++)
+	/* (a side whose two views are one integer interval, as every value below 2^(w-1) has,
+	 * gives the same sums twice: the meet of a term with itself is that term) */
+	na = sa[0].lo == sa[1].lo && sa[0].hi == sa[1].hi ? 1 : 2;
+	nb = sb[0].lo == sb[1].lo && sb[0].hi == sb[1].hi ? 1 : 2;
+
+	for (int i = 0; i < na; i++)
+		for (int j = 0; j < nb; j++)
 			r = ivl_meet(r, sub ? ivl_from_math(sa[i].lo - sb[j].hi, sa[i].hi - sb[j].lo, w)
 					    : ivl_from_math(sa[i].lo + sb[j].lo, sa[i].hi + sb[j].hi, w));
 	return r;

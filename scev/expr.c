@@ -11,9 +11,10 @@
 int expr_arena__init(struct expr_arena *ar)
 {
 	memset(ar, 0, sizeof(*ar));
-	ar->cap = 256;
+	/* (small: a small program's analysis interns a few dozen; both grow by doubling) */
+	ar->cap = 32;
 	ar->v = malloc(ar->cap * sizeof(*ar->v));
-	ar->htcap = 512;
+	ar->htcap = 64;
 	ar->ht = calloc(ar->htcap, sizeof(*ar->ht));
 	if (!ar->v || !ar->ht) {
 		expr_arena__free(ar);
