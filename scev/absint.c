@@ -544,6 +544,7 @@ static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 	const struct scev_block *blk = &cx->st.cfg->blocks[b];
 	struct astate s = { 0 }, E = { 0 };
 	const struct bpf_insn *last;
+	bool self_exit = false;
 	uint32_t l;
 	int err;
 
@@ -566,7 +567,10 @@ static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 			if (en->entry_gen[b] != en->exits_gen[b]) {
 				en->exits_gen[b] = en->entry_gen[b];
 				for (uint32_t k = 0; k < L->nexits && lowest; k++)
-					if (st_peek(en->in, L->exits[k].from)->live)
+					if (L->exits[k].from == b &&
+					    cx->opts.strategy != SCEV_ITERATE)
+						self_exit = true;	/* (below) */
+					else if (st_peek(en->in, L->exits[k].from)->live)
 						queue(en, L->exits[k].from, lowest);
 			}
 		}
@@ -585,6 +589,20 @@ static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 		cx->fn_seen_acc[f] |= 2;
 	}
 	err = send_succs(en, b, &s, send_propagate, lowest);
+	/* The header is an exit of its loop itself: this run has just sent its exits from the
+	 * grown entry state.  Queued again for that, it would run once more at once, from the same
+	 * states, and send the same states again; only its visit count would change, which later
+	 * widening reads.  When its sends queued it or an earlier block (or went wrong), it is
+	 * queued as before.  Not under the iterate strategy, whose header step also joins the
+	 * back edges' states (the run again is not the same there). */
+	if (self_exit) {
+		uint32_t pos = cx->rpo_index[b];
+
+		if (!err && !en->queued[pos] && *lowest > pos)
+			en->visits[b]++;
+		else
+			queue(en, b, lowest);
+	}
 out:
 	astate__free(&s);
 	astate__free(&E);
