@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "scev/absint.h"
+#include "util/zalloc.h"
 
 bool absint_is_header(const struct scev_ctx *cx, uint32_t b, uint32_t *l)
 {
@@ -69,11 +70,11 @@ static const uint8_t *reentry_region(struct scev_ctx *cx, uint32_t l)
 
 	if (!L->irreducible)
 		return NULL;
-	if (!cx->reentry && !(cx->reentry = calloc(lf->nloops, sizeof(*cx->reentry))))
+	if (!cx->reentry && !(cx->reentry = zalloc(lf->nloops, sizeof(*cx->reentry))))
 		return NULL;
 	if (cx->reentry[l])
 		return cx->reentry[l];
-	if (!(r = calloc(L->nblocks + 1, 1)) || !(stack = malloc(L->nblocks * sizeof(*stack)))) {
+	if (!(r = zalloc(L->nblocks + 1, 1)) || !(stack = malloc(L->nblocks * sizeof(*stack)))) {
 		free(r);
 		return NULL;
 	}
@@ -506,7 +507,7 @@ static int side_arrivals(struct engine *en, uint32_t l, struct astate *E)
 	uint32_t *order, n = 0;
 	int err = 0;
 
-	sr.loc = calloc(L->nblocks, sizeof(*sr.loc));
+	sr.loc = zalloc(L->nblocks, sizeof(*sr.loc));
 	order = malloc(L->nblocks * sizeof(*order));
 	if (!sr.loc || !order || !sr.region) {
 		free(sr.loc);
@@ -666,7 +667,7 @@ static int engine_alloc(struct engine *en)
 		en->it_back_may = carve(base, &at, nl, sizeof(*en->it_back_may));
 		en->it_back_must = carve(base, &at, nl, sizeof(*en->it_back_must));
 		en->it_back_seen = carve(base, &at, nl, 1);
-		if (!pass && !(base = calloc(1, at)))
+		if (!pass && !(base = zalloc(1, at)))
 			return -ENOMEM;
 	}
 	return 0;
@@ -682,7 +683,7 @@ static int compute_cuts(struct engine *en)
 	const struct scev_cfg *cfg = cx->st.cfg;
 	const struct scev_loops *lf = cx->st.loops;
 	uint32_t n = cx->rpo_off[cfg->nfuncs];
-	int32_t *diff = calloc(n + 1, sizeof(*diff));
+	int32_t *diff = zalloc(n + 1, sizeof(*diff));
 	int32_t depth = 0;
 
 	en->cut = malloc(n + 1);
@@ -841,12 +842,12 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out)
 		en.may_stack = cx->may_stack;
 		/* The header states, for the header steps of the next pass. */
 		if (!cx->first_hdr && lf->nloops &&
-		    !(cx->first_hdr = calloc(lf->nloops, sizeof(*cx->first_hdr))))
+		    !(cx->first_hdr = zalloc(lf->nloops, sizeof(*cx->first_hdr))))
 			goto out;
 	} else {
 		/* The loops' claims, whose trip counts the header steps write (loop_trip) and
 		 * absint_fill_loops completes. */
-		if (!(out->loops = calloc(lf->nloops ? lf->nloops : 1, sizeof(*out->loops))))
+		if (!(out->loops = zalloc(lf->nloops ? lf->nloops : 1, sizeof(*out->loops))))
 			goto out;
 		out->nloops = lf->nloops;
 		/* Claims: every instruction inside a loop and at every loop exit. */

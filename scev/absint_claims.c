@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "scev/absint.h"
+#include "util/zalloc.h"
 
 /* Range claims before pc: every register and stack cell of s of which something is known. */
 /* A pointer into a map that stands for several (absint_map_class) names no one map. */
@@ -87,7 +88,7 @@ static int loop_ranges(const struct scev_ctx *cx, const struct scev_loop *L, str
 
 	for (uint32_t k = 0; k < L->nblocks; k++)
 		n += !k || block_end(cx, L->blocks[k - 1]) != cfg->blocks[L->blocks[k]].first;
-	cl->blocks = calloc(n ? n : 1, sizeof(*cl->blocks));
+	cl->blocks = zalloc(n ? n : 1, sizeof(*cl->blocks));
 	if (!cl->blocks)
 		return -ENOMEM;
 	for (uint32_t k = 0; k < L->nblocks; k++) {
@@ -118,9 +119,9 @@ int absint_fill_loops(struct engine *en, struct claim_prog *out)
 		cl->parent = L->parent == SCEV_NONE ? -1 : (int64_t)cfg->blocks[lf->loops[L->parent].header].first;
 		cl->irreducible = L->irreducible;
 		cl->latch = L->latch == SCEV_NONE ? UINT32_MAX : cfg->blocks[L->latch].last;
-		cl->entries = calloc(L->nentries ? L->nentries : 1, sizeof(*cl->entries));
-		cl->back_edges = calloc(L->nback_edges ? L->nback_edges : 1, sizeof(*cl->back_edges));
-		cl->exits = calloc(L->nexits ? L->nexits : 1, sizeof(*cl->exits));
+		cl->entries = zalloc(L->nentries ? L->nentries : 1, sizeof(*cl->entries));
+		cl->back_edges = zalloc(L->nback_edges ? L->nback_edges : 1, sizeof(*cl->back_edges));
+		cl->exits = zalloc(L->nexits ? L->nexits : 1, sizeof(*cl->exits));
 		if (!cl->entries || !cl->back_edges || !cl->exits || loop_ranges(cx, L, cl))
 			return -ENOMEM;
 		for (uint32_t k = 0; k < L->nentries; k++)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "scev/absint.h"
+#include "util/zalloc.h"
 
 /* Leaves s unreached and without cells; nothing reads the rest of a state that is not live. */
 void astate__free(struct astate *s)
@@ -54,7 +55,7 @@ struct astate *st_new(struct scev_ctx *cx)
 	uint32_t cap;
 
 	if (!cx->nspare)
-		return calloc(1, sizeof(struct astate));
+		return zalloc(1, sizeof(struct astate));
 	s = cx->spare[--cx->nspare];
 	c = s->cells;
 	cap = s->cap;

@@ -1,6 +1,7 @@
 /* Control-flow graph construction: see cfg.h.  Two linear passes over the slots (leaders, then
  * blocks and edges) and one counting pass for the predecessor lists. */
 #include "scev/cfg.h"
+#include "util/zalloc.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -11,8 +12,8 @@ enum { LEAD = 1, FUNC = 2 };
 int scev_cfg__build(struct scev_cfg **out, const struct bpf_insn *insns, size_t len,
 		    struct diag *d)
 {
-	struct scev_cfg *cfg = calloc(1, sizeof(*cfg));
-	uint8_t *mark = calloc(len ? len : 1, 1);
+	struct scev_cfg *cfg = zalloc(1, sizeof(*cfg));
+	uint8_t *mark = zalloc(len ? len : 1, 1);
 	uint32_t *stack = NULL, *fill = NULL;
 	uint32_t pc, nb = 0, nf = 0, npred = 0;
 	int err = -ENOMEM;
@@ -42,8 +43,8 @@ int scev_cfg__build(struct scev_cfg **out, const struct bpf_insn *insns, size_t 
 		nb += (mark[pc] & LEAD) != 0;
 		nf += (mark[pc] & FUNC) != 0;
 	}
-	cfg->blocks = calloc(nb, sizeof(*cfg->blocks));
-	cfg->funcs = calloc(nf, sizeof(*cfg->funcs));
+	cfg->blocks = zalloc(nb, sizeof(*cfg->blocks));
+	cfg->funcs = zalloc(nf, sizeof(*cfg->funcs));
 	cfg->block_of = malloc(len * sizeof(*cfg->block_of));
 	if (!cfg->blocks || !cfg->funcs || !cfg->block_of)
 		goto fail;
@@ -89,7 +90,7 @@ int scev_cfg__build(struct scev_cfg **out, const struct bpf_insn *insns, size_t 
 		npred += n;
 	}
 	cfg->preds = malloc((npred ? npred : 1) * sizeof(*cfg->preds));
-	fill = calloc(nb, sizeof(*fill));
+	fill = zalloc(nb, sizeof(*fill));
 	if (!cfg->preds || !fill)
 		goto fail;
 	for (uint32_t b = 0; b < nb; b++)

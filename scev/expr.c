@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bpf/isa.h"
+#include "util/zalloc.h"
 
 int expr_arena__init(struct expr_arena *ar)
 {
@@ -15,7 +16,7 @@ int expr_arena__init(struct expr_arena *ar)
 	ar->cap = 32;
 	ar->v = malloc(ar->cap * sizeof(*ar->v));
 	ar->htcap = 64;
-	ar->ht = calloc(ar->htcap, sizeof(*ar->ht));
+	ar->ht = zalloc(ar->htcap, sizeof(*ar->ht));
 	if (!ar->v || !ar->ht) {
 		expr_arena__free(ar);
 		return -ENOMEM;
@@ -55,7 +56,7 @@ static bool expr_same(const struct expr *x, const struct expr *y)
 
 static int rehash(struct expr_arena *ar)
 {
-	uint32_t nc = ar->htcap * 2, *nt = calloc(nc, sizeof(*nt));
+	uint32_t nc = ar->htcap * 2, *nt = zalloc(nc, sizeof(*nt));
 
 	if (!nt)
 		return -ENOMEM;
@@ -522,7 +523,7 @@ struct walk {
 
 static int walk_init(struct walk *w, const struct expr_arena *ar)
 {
-	w->seen = calloc(ar->n, 1);
+	w->seen = zalloc(ar->n, 1);
 	w->stack = malloc(ar->n * sizeof(eid));
 	w->sp = 0;
 	if (!w->seen || !w->stack) {

@@ -1,5 +1,6 @@
 /* Loop forest by Wei et al.'s one-pass DFS, then bodies, exits and latches: see loop.h. */
 #include "scev/loop.h"
+#include "util/zalloc.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -193,17 +194,17 @@ int scev_loops__build(struct scev_loops **out, const struct scev_cfg *cfg,
 {
 	uint32_t nb = cfg->nblocks, nl = 0;
 	struct wei w = { 0 };
-	struct scev_loops *lf = calloc(1, sizeof(*lf));
+	struct scev_loops *lf = zalloc(1, sizeof(*lf));
 	uint32_t *loop_id = NULL, *cnt = NULL;
 	size_t at = 0, npool = 0;
 	struct frame *st = NULL;
 	int err = -ENOMEM;
 
-	w.pos = calloc(nb, sizeof(*w.pos));
+	w.pos = zalloc(nb, sizeof(*w.pos));
 	w.ihdr = malloc(nb * sizeof(*w.ihdr));
-	w.traversed = calloc(nb, sizeof(bool));
-	w.is_header = calloc(nb, sizeof(bool));
-	w.irreducible = calloc(nb, sizeof(bool));
+	w.traversed = zalloc(nb, sizeof(bool));
+	w.is_header = zalloc(nb, sizeof(bool));
+	w.irreducible = zalloc(nb, sizeof(bool));
 	st = malloc(nb * sizeof(*st));
 	loop_id = malloc(nb * sizeof(*loop_id));
 	if (!lf || !w.pos || !w.ihdr || !w.traversed || !w.is_header || !w.irreducible || !st ||
@@ -221,10 +222,10 @@ int scev_loops__build(struct scev_loops **out, const struct scev_cfg *cfg,
 	for (uint32_t b = 0; b < nb; b++)
 		loop_id[b] = w.is_header[b] ? nl++ : SCEV_NONE;
 	lf->nloops = nl;
-	lf->loops = calloc(nl ? nl : 1, sizeof(*lf->loops));
+	lf->loops = zalloc(nl ? nl : 1, sizeof(*lf->loops));
 	lf->loop_of = malloc(nb * sizeof(*lf->loop_of));
 	lf->order = malloc((nl ? nl : 1) * sizeof(*lf->order));
-	cnt = calloc(nl ? nl : 1, sizeof(*cnt));
+	cnt = zalloc(nl ? nl : 1, sizeof(*cnt));
 	if (!lf->loops || !lf->loop_of || !lf->order || !cnt)
 		goto out;
 	for (uint32_t b = 0; b < nb; b++) {
@@ -317,7 +318,7 @@ int scev_loops__build(struct scev_loops **out, const struct scev_cfg *cfg,
 	/* Entries: the header, then re-entry blocks (deduplicated, ascending).  Re-entries are
 	 * grouped by header first (counting sort), so this stays linear with many cycles. */
 	{
-		uint32_t *roff = calloc(nb + 1, sizeof(*roff)), *rto = NULL, *rfill = NULL;
+		uint32_t *roff = zalloc(nb + 1, sizeof(*roff)), *rto = NULL, *rfill = NULL;
 
 		if (!roff)
 			goto out;
@@ -326,7 +327,7 @@ int scev_loops__build(struct scev_loops **out, const struct scev_cfg *cfg,
 		for (uint32_t b = 0; b < nb; b++)
 			roff[b + 1] += roff[b];
 		rto = malloc((w.nre ? w.nre : 1) * sizeof(*rto));
-		rfill = calloc(nb, sizeof(*rfill));
+		rfill = zalloc(nb, sizeof(*rfill));
 		if (!rto || !rfill) {
 			free(roff);
 			free(rto);

@@ -9,6 +9,7 @@
 
 #include "scev/internal.h"
 #include "scev/callbacks.h"
+#include "util/zalloc.h"
 
 struct dfs_frame {
 	uint32_t b, k;
@@ -21,12 +22,12 @@ static int compute_rpo(struct scev_ctx *cx)
 	uint32_t nb = cfg->nblocks, n = 0;
 	struct dfs_frame *st = malloc((nb ? nb : 1) * sizeof(*st));
 	uint32_t *post = malloc((nb ? nb : 1) * sizeof(*post));
-	uint8_t *seen = calloc(nb ? nb : 1, 1);
+	uint8_t *seen = zalloc(nb ? nb : 1, 1);
 	int err = -ENOMEM;
 
 	cx->rpo = malloc((nb ? nb : 1) * sizeof(*cx->rpo));
 	cx->rpo_index = malloc((nb ? nb : 1) * sizeof(*cx->rpo_index));
-	cx->rpo_off = calloc(cfg->nfuncs + 1, sizeof(*cx->rpo_off));
+	cx->rpo_off = zalloc(cfg->nfuncs + 1, sizeof(*cx->rpo_off));
 	if (!st || !post || !seen || !cx->rpo || !cx->rpo_index || !cx->rpo_off)
 		goto out;
 	for (uint32_t b = 0; b < nb; b++)
@@ -72,10 +73,10 @@ out:
 static int compute_args_read(struct scev_ctx *cx)
 {
 	const struct scev_cfg *cfg = cx->st.cfg;
-	uint16_t *in = calloc(cfg->nblocks ? cfg->nblocks : 1, sizeof(*in));
+	uint16_t *in = zalloc(cfg->nblocks ? cfg->nblocks : 1, sizeof(*in));
 	bool changed = true;
 
-	cx->args_read = calloc(cfg->nfuncs ? cfg->nfuncs : 1, sizeof(*cx->args_read));
+	cx->args_read = zalloc(cfg->nfuncs ? cfg->nfuncs : 1, sizeof(*cx->args_read));
 	if (!in || !cx->args_read) {
 		free(in);
 		return -ENOMEM;
@@ -212,8 +213,8 @@ static int claim_callback_loops(struct scev_ctx *cx, struct claim_prog *out,
 
 	if (!cb->n)
 		return 0;
-	headers = calloc(lf->nloops ? lf->nloops : 1, sizeof(*headers));
-	ret = calloc(nf, sizeof(*ret));
+	headers = zalloc(lf->nloops ? lf->nloops : 1, sizeof(*headers));
+	ret = zalloc(nf, sizeof(*ret));
 	if (!headers || !ret) {
 		free(headers);
 		free(ret);
@@ -336,31 +337,31 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 		goto fail;
 	/* bpf_loop callbacks: analyzed from the arguments at their bpf_loop calls */
 	if (scev_cb_loops__find(&cx.cbl, cx.st.cfg) ||
-	    !(cx.fn_cb = calloc(cx.st.cfg->nfuncs, 1)) ||
-	    !(cx.outer_init = calloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_init))) ||
-	    !(cx.outer_init_acc = calloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_init_acc))) ||
-	    !(cx.outer_seen_acc = calloc(cx.st.cfg->nfuncs, 1)) ||
-	    !(cx.outer_write = calloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_write))) ||
-	    !(cx.outer_write_acc = calloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_write_acc))))
+	    !(cx.fn_cb = zalloc(cx.st.cfg->nfuncs, 1)) ||
+	    !(cx.outer_init = zalloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_init))) ||
+	    !(cx.outer_init_acc = zalloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_init_acc))) ||
+	    !(cx.outer_seen_acc = zalloc(cx.st.cfg->nfuncs, 1)) ||
+	    !(cx.outer_write = zalloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_write))) ||
+	    !(cx.outer_write_acc = zalloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_write_acc))))
 		goto fail;
 	if (absint_fn_effects(&cx))
 		goto fail;
 	outer_write_all(&cx);	/* (until the summary rounds know better) */
 	if (!(cx.iter_slot = malloc((cx.len ? cx.len : 1) * sizeof(*cx.iter_slot))) ||
-	    !(cx.iter_loop = calloc(cx.st.loops->nloops ? cx.st.loops->nloops : 1, 1)))
+	    !(cx.iter_loop = zalloc(cx.st.loops->nloops ? cx.st.loops->nloops : 1, 1)))
 		goto fail;
 	for (uint32_t k = 0; k < cx.cbl.n; k++)
 		cx.fn_cb[cx.cbl.v[k].func] = cx.cbl.v[k].only_bpf_loop;
 	/* Recursion and call depth first: they are the kernel's first word on a program. */
 	if (verdict) {
-		cx.fn_stack = calloc(cx.st.cfg->nfuncs, sizeof(*cx.fn_stack));
-		cx.live = calloc(cx.st.cfg->nblocks ? cx.st.cfg->nblocks : 1, 1);
+		cx.fn_stack = zalloc(cx.st.cfg->nfuncs, sizeof(*cx.fn_stack));
+		cx.live = zalloc(cx.st.cfg->nblocks ? cx.st.cfg->nblocks : 1, 1);
 		if (!cx.fn_stack || !cx.live || scev_calls_check(&cx, verdict, NULL))
 			goto fail;
 	}
 	nloops = cx.st.loops->nloops;
 	cx.may_stack = malloc((cx.len ? cx.len : 1) * sizeof(*cx.may_stack));
-	cx.sums = calloc(nloops ? nloops : 1, sizeof(*cx.sums));
+	cx.sums = zalloc(nloops ? nloops : 1, sizeof(*cx.sums));
 	if (!cx.may_stack || !cx.sums)
 		goto fail;
 
@@ -383,12 +384,12 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 		uint32_t nf = cx.st.cfg->nfuncs;
 		bool stable = false;
 
-		cx.fn_args = calloc(nf, sizeof(*cx.fn_args));
-		cx.fn_args_acc = calloc(nf, sizeof(*cx.fn_args_acc));
-		cx.fn_ret = calloc(nf, sizeof(*cx.fn_ret));
-		cx.fn_ret_acc = calloc(nf, sizeof(*cx.fn_ret_acc));
-		cx.fn_seen = calloc(nf, 1);
-		cx.fn_seen_acc = calloc(nf, 1);
+		cx.fn_args = zalloc(nf, sizeof(*cx.fn_args));
+		cx.fn_args_acc = zalloc(nf, sizeof(*cx.fn_args_acc));
+		cx.fn_ret = zalloc(nf, sizeof(*cx.fn_ret));
+		cx.fn_ret_acc = zalloc(nf, sizeof(*cx.fn_ret_acc));
+		cx.fn_seen = zalloc(nf, 1);
+		cx.fn_seen_acc = zalloc(nf, 1);
 		if (!cx.fn_args || !cx.fn_args_acc || !cx.fn_ret || !cx.fn_ret_acc || !cx.fn_seen ||
 		    !cx.fn_seen_acc) {
 			err = -ENOMEM;
@@ -478,9 +479,9 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 	/* 3. Ranges with the summaries; claims.  What the bpf_loop calls see is kept per pc only
 	 *    when there are callbacks to claim (step 4): 129 bytes per instruction. */
 	if (cx.cbl.n) {
-		cb_facts.nr = calloc(cx.len ? cx.len : 1, sizeof(*cb_facts.nr));
-		cb_facts.flags = calloc(cx.len ? cx.len : 1, sizeof(*cb_facts.flags));
-		cb_facts.seen = calloc(cx.len ? cx.len : 1, 1);
+		cb_facts.nr = zalloc(cx.len ? cx.len : 1, sizeof(*cb_facts.nr));
+		cb_facts.flags = zalloc(cx.len ? cx.len : 1, sizeof(*cb_facts.flags));
+		cb_facts.seen = zalloc(cx.len ? cx.len : 1, 1);
 		if (!cb_facts.nr || !cb_facts.flags || !cb_facts.seen) {
 			err = -ENOMEM;
 			goto fail;
