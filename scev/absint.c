@@ -610,6 +610,245 @@ out:
 	return err;
 }
 
+/* ---- the verdict's path states ----
+ *
+ * A block's joined state loses what holds only on some of the paths into it: a register that is
+ * a map value on one path and a stack pointer on another is unknown after the join, although
+ * each path dereferences it safely (the kernel walks the paths apart; Cilium's NAT programs
+ * do this).  So the verdict also carries, along every edge into a block where nothing about
+ * loops needs the joined state (not a loop header, not in an irreducible loop, not a loop
+ * exit: "plain"), up to PATHS_MAX states kept apart by the kinds of their pointers — registers
+ * and spilled cells, the map for map handles and values —, each computed by the same transfer
+ * and edge refinement as the forward pass, from its predecessor's path states (or its joined
+ * state when the predecessor is not plain).  By induction over the reverse postorder they cover
+ * every run that reaches the block, so a block whose joined state fails a check is safe when
+ * every path state passes it.  States of the same kinds join (only ranges are lost); past
+ * PATHS_MAX the newcomer joins the last. */
+
+static bool paths_plain(const struct engine *en, uint32_t b)
+{
+	const struct scev_ctx *cx = en->cx;
+	const struct scev_loops *lf = cx->st.loops;
+	const struct scev_cfg *cfg = cx->st.cfg;
+	const uint32_t *preds = scev_block_preds(cfg, b);
+	uint32_t l;
+
+	if (absint_is_header(cx, b, &l) || !cfg->blocks[b].npred)
+		return false;
+	for (l = lf->loop_of[b]; l != SCEV_NONE; l = lf->loops[l].parent)
+		if (lf->loops[l].irreducible)
+			return false;
+	for (uint32_t k = 0; k < cfg->blocks[b].npred; k++)
+		if (!scev_loop__contains_block(cx, preds[k], b))
+			return false;
+	return true;
+}
+
+/* Registers live at each block's start (read before written on some path from it), for
+ * path_shape: a dead register's kind does not keep paths apart. */
+static int paths_liveness(struct engine *en)
+{
+	const struct scev_ctx *cx = en->cx;
+	const struct scev_cfg *cfg = cx->st.cfg;
+	uint32_t n = cx->rpo_off[cfg->nfuncs];
+	uint16_t *gen, *kill;
+	bool changed = true;
+
+	en->live_in = calloc(cfg->nblocks ? cfg->nblocks : 1, sizeof(*en->live_in));
+	en->fills = calloc(cfg->nfuncs ? cfg->nfuncs : 1, sizeof(*en->fills));
+	gen = calloc(cfg->nblocks ? cfg->nblocks : 1, 2 * sizeof(*gen));
+	if (!en->live_in || !en->fills || !gen) {
+		free(gen);
+		return -ENOMEM;
+	}
+	kill = gen + cfg->nblocks;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t b = cx->rpo[i];
+		const struct scev_block *blk = &cfg->blocks[b];
+
+		for (uint32_t pc = blk->first; pc <= blk->last;
+		     pc += ebpf_insn_slots(&cx->insns[pc])) {
+			const struct bpf_insn *ii = &cx->insns[pc];
+
+			if (ebpf_class(ii) == BPF_LDX && ebpf_mode(ii) == BPF_MEM &&
+			    ebpf_size(ii) == BPF_DW && ii->src_reg == EBPF_REG_FP && ii->off < 0 &&
+			    ii->off >= -EBPF_STACK_SIZE && !(ii->off % 8))
+				en->fills[blk->func] |= 1ull << (-ii->off / 8 - 1);
+			gen[b] |= (uint16_t)(ebpf_regs_read(&cx->insns[pc]) & ~kill[b]);
+			kill[b] |= (uint16_t)ebpf_regs_written(&cx->insns[pc]);
+		}
+	}
+	while (changed) {
+		changed = false;
+		for (uint32_t i = n; i-- > 0;) {
+			uint32_t b = cx->rpo[i];
+			const struct scev_block *blk = &cfg->blocks[b];
+			uint16_t out = 0, in;
+
+			for (unsigned k = 0; k < blk->nsucc; k++)
+				out |= en->live_in[blk->succ[k]];
+			in = gen[b] | (out & (uint16_t)~kill[b]);
+			if (in != en->live_in[b]) {
+				en->live_in[b] = in;
+				changed = true;
+			}
+		}
+	}
+	free(gen);
+	return 0;
+}
+
+/* The kinds of a state's pointers, hashed: which path states may join.  Only live registers,
+ * and cells the function fills a register from (8-byte loads at r10 - 8(k + 1): bit k of fills),
+ * count. */
+static uint64_t path_shape(const struct astate *s, uint16_t live, uint64_t fills, bool cells)
+{
+	uint64_t h = 1469598103934665603ull;
+
+#define MIX(x) (h = (h ^ (uint64_t)(x)) * 1099511628211ull)
+#define MIX_AVAL(a)                                                                               \
+	do {                                                                                      \
+		MIX((a)->kind);                                                                   \
+		if ((a)->kind == AV_PTR) {                                                        \
+			MIX((a)->region);                                                         \
+			MIX((a)->maybe_null);                                                     \
+			if ((a)->region == REGION_MAP_VALUE || (a)->region == REGION_MAP_HANDLE)  \
+				MIX((a)->map);                                                    \
+		}                                                                                 \
+	} while (0)
+	for (int r = 0; r < EBPF_NREGS; r++)
+		if (live & (1u << r))
+			MIX_AVAL(&s->regs[r]);
+	for (uint32_t k = 0; k < s->n && cells; k++)
+		if (s->cells[k].v.kind == AV_PTR && s->cells[k].size == 8 &&
+		    s->cells[k].off < 0 && !(s->cells[k].off % 8) &&
+		    (fills >> (-s->cells[k].off / 8 - 1) & 1)) {
+			MIX(s->cells[k].off);
+			MIX_AVAL(&s->cells[k].v);
+		}
+#undef MIX_AVAL
+#undef MIX
+	return h;
+}
+
+/* Adds st to the path states of block to: joined into one of the same kinds of pointers
+ * (registers and cells); when PATHS_MAX are kept, into one whose registers have the same kinds,
+ * else into the last. */
+static int send_path(struct engine *en, uint32_t from, uint32_t to, const struct astate *st,
+		     void *arg)
+{
+	struct astate *v = en->paths[to];
+	uint8_t n = en->npaths[to], into = n ? n - 1 : 0;
+	uint16_t live = en->live_in[to];
+	uint64_t fills, h, hr;
+	int err;
+
+	(void)from;
+	(void)arg;
+	if (!st->live || !paths_plain(en, to))
+		return 0;
+	if (!v && !(v = en->paths[to] = calloc(PATHS_MAX, sizeof(*v))))
+		return -ENOMEM;
+	fills = en->fills[en->cx->st.cfg->blocks[to].func];
+	h = path_shape(st, live, fills, true);
+	hr = path_shape(st, live, fills, false);
+	for (uint8_t k = 0; k < n; k++) {
+		if (path_shape(&v[k], live, fills, true) == h)
+			return astate__join(&v[k], st, false) < 0 ? -ENOMEM : 0;
+		if (path_shape(&v[k], live, fills, false) == hr)
+			into = k;
+	}
+	if (n == PATHS_MAX)
+		return astate__join(&v[into], st, false) < 0 ? -ENOMEM : 0;
+	if ((err = astate__copy(&v[n], st)))
+		return err;
+	en->npaths[to]++;
+	return 0;
+}
+
+static void paths_drop(struct engine *en, uint32_t b)
+{
+	for (uint8_t k = 0; k < en->npaths[b]; k++)
+		astate__free(&en->paths[b][k]);
+	free(en->paths[b]);
+	en->paths[b] = NULL;
+	en->npaths[b] = 0;
+}
+
+/* The verdict's checks of reachable block b: from its joined (or header) state, and when that
+ * fails, from its path states; then its path states go on to its successors.  Until the first
+ * failure only: after it, nothing can change the verdict. */
+static int verify_paths(struct engine *en, uint32_t b)
+{
+	struct scev_ctx *cx = en->cx;
+	const struct scev_block *blk = &cx->st.cfg->blocks[b];
+	struct scev_verdict *v = cx->verdict, base = *v, first = { .kind = VERDICT_SAFE };
+	struct astate s = { 0 };
+	bool want = v->kind == VERDICT_SAFE, paths_ok = true;
+	uint8_t *kinds = NULL;
+	uint32_t l;
+	int err;
+
+	if (!en->live_in && (err = paths_liveness(en)))
+		return err;
+	if (!st_peek(en->in, b)->live) {
+		paths_drop(en, b);
+		return 0;
+	}
+	if (cx->live)
+		cx->live[b] = 1;
+	err = astate__copy(&s, absint_is_header(cx, b, &l) ? st_peek(en->hdr, l)
+							    : st_peek(en->in, b));
+	if (!err)
+		err = absint_verify_run(en, b, &s, &base, NULL);
+	if (!err && want && !en->npaths[b])
+		err = send_succs(en, b, &s, send_path, NULL);
+	if (!err && want && en->npaths[b] &&
+	    !(kinds = calloc(blk->last - blk->first + 1, 1)))
+		err = -ENOMEM;
+	for (uint8_t k = 0; !err && want && k < en->npaths[b]; k++) {
+		struct scev_verdict pv = *v;
+
+		err = absint_verify_run(en, b, &en->paths[b][k], &pv, kinds);
+		if (pv.kind != VERDICT_SAFE && paths_ok) {
+			paths_ok = false;
+			first = pv;	/* (the reason of a path says more than the join's) */
+		}
+		if (!err)
+			err = send_succs(en, b, &en->paths[b][k], send_path, NULL);
+	}
+	if (!err && want && base.kind != VERDICT_SAFE && en->npaths[b] && paths_ok) {
+		/* every path state passed, unless one instruction takes the context on one path
+		 * and other memory on another */
+		uint32_t at = blk->last - blk->first + 1;
+
+		for (uint32_t k = 0; k <= blk->last - blk->first; k++)
+			if (kinds[k] == 3) {
+				at = k;
+				break;
+			}
+		if (at > blk->last - blk->first) {
+			base.kind = VERDICT_SAFE;
+			base.pc = v->pc;
+			memcpy(base.reason, v->reason, sizeof(base.reason));
+		} else {
+			base.kind = VERDICT_SAFE;
+			verdict_fail(&base, VERDICT_UNSAFE, blk->first + at,
+				     "the same instruction accesses the context and other memory on "
+				     "different paths");
+		}
+	}
+	if (want && base.kind != VERDICT_SAFE && !paths_ok) {
+		first.checks = base.checks;
+		base = first;
+	}
+	*v = base;
+	free(kinds);
+	astate__free(&s);
+	paths_drop(en, b);
+	return err;
+}
+
 static void engine_free(struct engine *en)
 {
 	struct scev_ctx *cx = en->cx;
@@ -625,6 +864,10 @@ static void engine_free(struct engine *en)
 		if (en->hdr)
 			st_drop(en->cx, en->hdr, l);
 	}
+	for (uint32_t b = 0; en->paths && b < nb; b++)
+		paths_drop(en, b);
+	free(en->live_in);
+	free(en->fills);
 	free(en->cut);
 	free(en->in);	/* (the block engine_alloc carved every array from) */
 }
@@ -667,6 +910,8 @@ static int engine_alloc(struct engine *en)
 		en->it_back_may = carve(base, &at, nl, sizeof(*en->it_back_may));
 		en->it_back_must = carve(base, &at, nl, sizeof(*en->it_back_must));
 		en->it_back_seen = carve(base, &at, nl, 1);
+		en->paths = carve(base, &at, nb, sizeof(*en->paths));
+		en->npaths = carve(base, &at, nb, 1);
 		if (!pass && !(base = zalloc(1, at)))
 			return -ENOMEM;
 	}
@@ -747,7 +992,7 @@ static int flush_segment(struct engine *en, uint32_t lo, uint32_t hi)
 		} else {
 			en->reached[b] = st_peek(en->in, b)->live;
 			if (cx->verdict)
-				err = absint_verify_block(en, b);
+				err = verify_paths(en, b);
 			if (!err && !cx->opts.no_ranges && en->emit[b] && en->reached[b])
 				err = run_block(en, b, true, NULL);
 		}

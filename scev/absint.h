@@ -94,7 +94,17 @@ struct engine {
 	 * iterators' lifecycle around the loop where values go by the summaries */
 	uint64_t *it_back_may, *it_back_must;
 	uint8_t *it_back_seen;
+	/* Verdict, last pass: per block, the states arriving along its incoming edges kept apart
+	 * by their pointers' kinds (absint.c, verify_paths), at most PATHS_MAX; NULL when no path
+	 * state arrived (the block is then checked from its joined state alone). */
+	struct astate **paths;
+	uint8_t *npaths;
+	uint16_t *live_in;	/* per block: registers live at its start (computed with the first) */
+	uint64_t *fills;	/* per function: bit k, a register is filled from r10 - 8(k + 1) */
 };
+
+/* Path states per block of the verdict (see struct engine). */
+#define PATHS_MAX 8
 
 /* The trip count of loop l as the last pass's header steps found it (zero when never visited);
  * the first pass keeps none. */
@@ -247,7 +257,11 @@ int absint_iter_trips(struct engine *en);
  * reason.  Each checker wraps it in a macro that also returns from the check. */
 void verdict_fail(struct scev_verdict *v, uint8_t kind, uint32_t pc, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-int absint_verify_block(struct engine *en, uint32_t b);
+/* Replays block b on s with the checks into v, up to its final jump or call (checked, not
+ * run); ctx_kinds (optional, a byte per slot of b): bit 0 a load or store there went through
+ * the context, bit 1 through another pointer. */
+int absint_verify_run(struct engine *en, uint32_t b, struct astate *s, struct scev_verdict *v,
+		      uint8_t *ctx_kinds);
 int absint_verify_loops(struct engine *en);
 
 #endif

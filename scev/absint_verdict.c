@@ -371,30 +371,34 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 	}
 }
 
-/* Replays reachable block b from its fixpoint state with the checks. */
-int absint_verify_block(struct engine *en, uint32_t b)
+/* Replays block b on s with the checks into v, up to its final jump or call, which it checks
+ * but does not run (the caller sends s to the successors).  With ctx_kinds (one byte per slot
+ * of the block), notes for each load or store whether its base was the context (bit 0) or
+ * another pointer (bit 1): the kernel refuses an instruction that does both on different paths
+ * (its save_aux_ptr_type, "same insn cannot be used with different pointers"). */
+int absint_verify_run(struct engine *en, uint32_t b, struct astate *s, struct scev_verdict *v,
+		      uint8_t *ctx_kinds)
 {
 	struct scev_ctx *cx = en->cx;
-	struct scev_verdict *v = cx->verdict;
 	const struct scev_block *blk = &cx->st.cfg->blocks[b];
-	struct astate s = { 0 };
-	uint32_t l;
-	int err;
+	int err = 0;
 
-	if (!st_peek(en->in, b)->live)
-		return 0;
-	if (cx->live)
-		cx->live[b] = 1;
-	err = astate__copy(&s, absint_is_header(cx, b, &l) ? st_peek(en->hdr, l)
-							    : st_peek(en->in, b));
 	for (uint32_t pc = blk->first; pc <= blk->last && !err;
 	     pc += ebpf_insn_slots(&cx->insns[pc])) {
-		verify_insn(cx, v, &s, pc);
-		if (pc == blk->last && ebpf_is_jmp(&cx->insns[pc]) && !ebpf_is_call(&cx->insns[pc]))
+		const struct bpf_insn *i = &cx->insns[pc];
+		uint8_t cls = ebpf_class(i);
+
+		verify_insn(cx, v, s, pc);
+		if (ctx_kinds && (cls == BPF_LDX || cls == BPF_ST || cls == BPF_STX)) {
+			const struct aval *a = &s->regs[cls == BPF_LDX ? i->src_reg : i->dst_reg];
+
+			if (a->kind == AV_PTR)
+				ctx_kinds[pc - blk->first] |= a->region == REGION_CTX ? 1 : 2;
+		}
+		if (pc == blk->last && ebpf_is_jmp(i))
 			break;
-		err = absint_step(en, &s, pc);
+		err = absint_step(en, s, pc);
 	}
-	astate__free(&s);
 	return err;
 }
 

@@ -1,0 +1,94 @@
+/* The verdict's path states (scev/absint.c, verify_paths), judged by the running kernel: a
+ * register or spilled cell that holds pointers of different kinds on the paths into a block (a
+ * map value on one, the stack on another; two maps of different definitions) is unknown in the
+ * joined state, and the kernel, which walks the paths apart, accepts the program when every
+ * path's access is in bounds.  Each safe case has unsafe twins where one path's access is out of
+ * bounds or through a scalar, which both must reject.  Programs called safe are also run and
+ * must not fault.  Without bpf() bpfscev's verdicts are checked against the ones written here.
+ */
+#include <string.h>
+
+#include "oracle/kernel/kernel.h"
+#include "tests/check.h"
+#include "tests/verdict_case.h"
+#include "triage/verdict.h"
+
+#define SAFE VERDICT_SAFE
+#define UNSAFE VERDICT_UNSAFE
+#define AGREE VERDICT_CASE_AGREE
+
+/* map[fd:0]: hash 4 -> 16; map[fd:1]: hash 4 -> 8 */
+static struct ebpf_map_def maps[] = {
+	{ .name = "big", .type = BPF_MAP_TYPE_HASH, .key_size = 4, .value_size = 16,
+	  .max_entries = 8 },
+	{ .name = "small", .type = BPF_MAP_TYPE_HASH, .key_size = 4, .value_size = 8,
+	  .max_entries = 8 },
+};
+
+/* r6: a value from the context that picks the path; fp-8 the key, fp-16 written; r0 the
+ * lookup's value in map 0, not NULL */
+#define LOOKUP                                                                                   \
+	"r7 = r1\nr6 = *(u32 *)(r1 +0)\nr1 = 0\n*(u64 *)(r10 -8) = r1\n*(u64 *)(r10 -16) = r1\n"          \
+	"r2 = r10\nr2 += -8\nr1 = map[fd:0] ll\ncall bpf_map_lookup_elem\n"                      \
+	"if r0 == 0 goto out\n"
+#define OUT "exit\nout: r0 = 0\nexit\n"
+/* r1 = map 0 or map 1 by r6, then the lookup of key fp-8 */
+#define TWO_MAPS                                                                                 \
+	"r6 = *(u32 *)(r1 +0)\nr1 = 0\n*(u32 *)(r10 -8) = r1\nr1 = map[fd:0] ll\n"               \
+	"if r6 > 100 goto j\nr1 = map[fd:1] ll\nj: r2 = r10\nr2 += -8\n"                          \
+	"call bpf_map_lookup_elem\nif r0 == 0 goto out\n"
+
+static const struct {
+	const char *name, *text;
+	enum scev_verdict_kind want;
+	const char *reason;
+} cases[] = {
+	{ "map value or stack", LOOKUP "if r6 > 100 goto use\nr0 = r10\nr0 += -16\n"
+	  "use: r0 = *(u64 *)(r0 +8)\n" OUT, SAFE, NULL },
+	{ "map value or stack, spilled", LOOKUP "if r6 > 100 goto sp\nr0 = r10\nr0 += -16\n"
+	  "sp: *(u64 *)(r10 -24) = r0\nr0 = 0\nr0 = *(u64 *)(r10 -24)\n"
+	  "r0 = *(u64 *)(r0 +0)\n" OUT, SAFE, NULL },
+	{ "map value or context", LOOKUP "if r6 > 100 goto use\nr0 = r7\n"
+	  "use: r0 = *(u32 *)(r0 +0)\n" OUT, UNSAFE, "the same instruction" },
+	{ "two maps, bytes both have", TWO_MAPS "r0 = *(u64 *)(r0 +0)\n" OUT, SAFE, NULL },
+	/* twins */
+	{ "map value or stack past the frame", LOOKUP "if r6 > 100 goto use\nr0 = r10\n"
+	  "r0 += -8\nuse: r0 = *(u64 *)(r0 +8)\n" OUT, UNSAFE, "stack access" },
+	{ "map value or scalar", LOOKUP "if r6 > 100 goto use\nr0 = 16\n"
+	  "use: r0 = *(u64 *)(r0 +0)\n" OUT, UNSAFE, "not a known pointer" },
+	{ "two maps, past the small one", TWO_MAPS "r0 = *(u64 *)(r0 +8)\n" OUT, UNSAFE,
+	  "map value access" },
+};
+
+int main(void)
+{
+	char why[256];
+	bool kernel = kernel_available(why, sizeof(why));
+
+	if (!kernel)
+		check_skip_part("the kernel's verdicts: %s", why);
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct ebpf_object *obj = NULL;
+		struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = BPF_PROG_TYPE_SOCKET_FILTER,
+					   .kernel = kernel };
+		struct verdict_report r;
+		struct diag d;
+
+		diag_clear(&d);
+		if (ebpf_object__open_mem(&obj, cases[k].text, strlen(cases[k].text), cases[k].name,
+					  &d)) {
+			CHECK(0, "%s: %s (line %d)", cases[k].name, d.msg, d.line);
+			continue;
+		}
+		obj->maps = maps;
+		obj->map_cnt = 2;
+		CHECK(verdict_compare(&r, obj, &obj->progs[0], &vo, &d) == 0, "%s: %s",
+		      cases[k].name, d.msg);
+		verdict_case_check(cases[k].name, &r, cases[k].want, cases[k].reason, kernel, AGREE);
+		verdict_report__free(&r);
+		obj->maps = NULL;
+		obj->map_cnt = 0;
+		ebpf_object__free(obj);
+	}
+	return check_done("test_paths");
+}
