@@ -51,7 +51,11 @@ static void fuzz_usage(FILE *f)
 		"                 verifier's (both accept, both reject, improvement, regression;\n"
 		"                 disagreements saved in DIR/verdicts/ with both logs), the\n"
 		"                 verifier's logged ranges checked as claims, r0 against\n"
-		"                 BPF_PROG_TEST_RUN; skipped with one line where bpf() is refused\n",
+		"                 BPF_PROG_TEST_RUN; skipped with one line where bpf() is refused\n"
+		"  --unprivileged with --kernel: verdicts by the unprivileged loader's rule (a read\n"
+		"                 of stack bytes not written on every path is unsafe); by default\n"
+		"                 the privileged kernel's, as root loads (such a read is allowed\n"
+		"                 and the runs draw the bytes), as bpfscev verify\n",
 		FUZZ_DEFAULT_RUNS, FUZZ_DEFAULT_STEPS);
 }
 
@@ -323,6 +327,8 @@ int cmd_fuzz(int argc, char **argv)
 				return bad_value(a, argv[i], "resource units, from 1");
 		} else if (!strcmp(a, "--kernel")) {
 			o.kernel = true;
+		} else if (!strcmp(a, "--unprivileged")) {
+			o.unprivileged = true;
 		} else {
 			fprintf(stderr, "bpfscev fuzz: unknown or incomplete option '%s'\n", a);
 			fuzz_usage(stderr);

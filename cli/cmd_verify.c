@@ -15,13 +15,15 @@
 static void verify_usage(FILE *f)
 {
 	fprintf(f, "usage: bpfscev verify FILE [--prog NAME] [--type TYPE] [--kernel] [--log] [--json]\n"
+		   "                      [--unprivileged]\n"
 		   "       bpfscev verify FILE|DIR... --table|--csv|--json [--kernel] [--type TYPE]\n"
-		   "                      [--default-type TYPE] [--prog NAME]\n"
+		   "                      [--default-type TYPE] [--prog NAME] [--unprivileged]\n"
 		   "       bpfscev verify --compare BEFORE.csv AFTER.csv [--csv|--json]\n"
 		   "  Decides in one pass whether each program is safe: every loop bounded (by its\n"
 		   "  trip count, never unrolled), every stack, context, packet and map-value access in\n"
-		   "  bounds, no read of an unwritten register or stack byte, no recursion, call chains\n"
-		   "  within the kernel's 8 frames and 512 bytes of combined stack.  A program called\n"
+		   "  bounds, no read of an unwritten register (nor stack byte, --unprivileged), no\n"
+		   "  recursion, call chains within the kernel's 8 frames and 512 bytes of combined\n"
+		   "  stack.  A program called\n"
 		   "  safe is also run on many inputs; a memory fault, a kernel limit or more\n"
 		   "  instructions than its loops' trip counts allow is a finding.  --kernel loads it\n"
 		   "  into the running kernel too and classifies: both-accept, both-reject, improvement,\n"
@@ -37,7 +39,12 @@ static void verify_usage(FILE *f)
 		   "  and lists the programs whose verdict or class changed, with both totals.\n"
 		   "  --type TYPE         analyze and load every program as TYPE (xdp, socket, tc,\n"
 		   "                      plain, or a libbpf type name: kprobe, tracepoint, ...)\n"
-		   "  --default-type TYPE the same, only for programs whose section names no type\n");
+		   "  --default-type TYPE the same, only for programs whose section names no type\n"
+		   "  --unprivileged      the rule of a loader without CAP_PERFMON: a read of stack\n"
+		   "                      bytes not written on every path is unsafe.  By default the\n"
+		   "                      privileged kernel's (root, as --kernel loads): such a read\n"
+		   "                      is allowed and gives an unknown value (the runs of a safe\n"
+		   "                      program start every frame with drawn bytes, not zeros)\n");
 }
 
 static int read_table(const char *path, struct vtable *t)
@@ -273,6 +280,8 @@ int cmd_verify(int argc, char **argv)
 			prog = argv[++i];
 		} else if (!strcmp(argv[i], "--kernel")) {
 			vo.kernel = true;
+		} else if (!strcmp(argv[i], "--unprivileged")) {
+			vo.unprivileged = true;
 		} else if (!strcmp(argv[i], "--log")) {
 			log = true;
 			vo.full_log = true;

@@ -110,6 +110,7 @@ struct fuzz_opts {
 	uint64_t z3_program_rlimit;	/* resource units per program; 0 = none */
 	bool kernel;			/* verdicts and logs against the running kernel (the caller
 					 * checks kernel_available() first) */
+	bool unprivileged;		/* verdicts by the unprivileged rule (verdict_opts) */
 	/* Called about 4 times a second with the running totals (may be NULL). */
 	void (*progress)(void *arg, const struct fuzz_stats *st);
 	/* Called for every finding the parent hears of (may be NULL): where it went and how. */

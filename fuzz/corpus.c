@@ -222,40 +222,57 @@ static void check_iv(struct cctx *c, const struct casefile_section *sec, const s
 	}
 }
 
-/* "-- verdict": bpfscev verify's verdict, "safe" or "unsafe|unsupported [reason substring]"; a
- * program called safe is also run by the verdict oracle, and a fault fails the case. */
+/* "-- verdict": bpfscev verify's verdict, "safe" or "unsafe|unsupported [reason substring]", by
+ * the privileged rule, then optionally "unprivileged: VERDICT" by the unprivileged one
+ * (verdict_opts.unprivileged); a program called safe is also run by the verdict oracle, and a
+ * fault fails the case. */
 static void check_verdict(struct cctx *c, const struct casefile_section *sec,
 			  const struct ebpf_object *obj, uint32_t prog_type)
 {
-	struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = prog_type };
+	static const char strict[] = "unprivileged:";
 	const char *p = sec->text;
-	struct verdict_report r;
-	char buf[256], *want;
-	int line = sec->line;
-	struct diag d;
-	size_t n;
+	char buf[256];
+	int line = sec->line, lines = 0;
 
-	if (!next_line(&p, buf, sizeof(buf), &line)) {
+	while (next_line(&p, buf, sizeof(buf), &line)) {
+		struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = prog_type };
+		struct verdict_report r;
+		char *want = buf + strspn(buf, " \t");
+		struct diag d;
+		size_t n;
+
+		if (!*want)
+			continue;
+		if (!strncmp(want, strict, sizeof(strict) - 1)) {
+			vo.unprivileged = true;
+			want += sizeof(strict) - 1;
+			want += strspn(want, " \t");
+		} else if (lines) {
+			malformed(c, line, "a verdict section has one verdict and one "
+				  "'unprivileged:' verdict at most");
+			return;
+		}
+		lines++;
+		n = strcspn(want, " \t");
+		diag_clear(&d);
+		if (verdict_compare(&r, obj, &obj->progs[0], &vo, &d)) {
+			fail(c, line, "verify failed: %s", d.msg);
+			return;
+		}
+		if (strlen(scev_verdict_name(r.ours.kind)) != n ||
+		    strncmp(want, scev_verdict_name(r.ours.kind), n))
+			fail(c, line, "%sverdict %s at insn %u (%s), expected %.*s",
+			     vo.unprivileged ? "unprivileged " : "", scev_verdict_name(r.ours.kind),
+			     r.ours.pc, r.ours.reason, (int)n, want);
+		else if (want[n] && !strstr(r.ours.reason, want + n + strspn(want + n, " \t")))
+			fail(c, line, "verdict reason '%s' lacks '%s'", r.ours.reason,
+			     want + n + strspn(want + n, " \t"));
+		if (r.faults)
+			fail(c, line, "called safe, but faults when run: %s", r.fault);
+		verdict_report__free(&r);
+	}
+	if (!lines)
 		malformed(c, sec->line, "empty verdict section");
-		return;
-	}
-	want = buf + strspn(buf, " \t");
-	n = strcspn(want, " \t");
-	diag_clear(&d);
-	if (verdict_compare(&r, obj, &obj->progs[0], &vo, &d)) {
-		fail(c, line, "verify failed: %s", d.msg);
-		return;
-	}
-	if (strlen(scev_verdict_name(r.ours.kind)) != n ||
-	    strncmp(want, scev_verdict_name(r.ours.kind), n))
-		fail(c, line, "verdict %s at insn %u (%s), expected %.*s",
-		     scev_verdict_name(r.ours.kind), r.ours.pc, r.ours.reason, (int)n, want);
-	else if (want[n] && !strstr(r.ours.reason, want + n + strspn(want + n, " \t")))
-		fail(c, line, "verdict reason '%s' lacks '%s'", r.ours.reason,
-		     want + n + strspn(want + n, " \t"));
-	if (r.faults)
-		fail(c, line, "called safe, but faults when run: %s", r.fault);
-	verdict_report__free(&r);
 }
 
 static void check_range(struct cctx *c, const struct casefile_section *sec, const struct claim_prog *cp)

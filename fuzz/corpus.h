@@ -16,7 +16,9 @@
  *   -- iv       "<header>: <loc> <width> step=S [start=V]"
  *   -- range    "<pc> <loc>: u[lo, hi]" and/or "s[lo, hi]": the claim exists and is no looser
  *   -- verdict  "safe" | "unsafe [reason substring]" | "unsupported [reason substring]":
- *               bpfscev verify's verdict; a program called safe must also run without a fault
+ *               bpfscev verify's verdict by the privileged rule (the default), and on a line
+ *               of its own "unprivileged: VERDICT" (optional) the one by the unprivileged
+ *               rule; a program called safe must also run without a fault
  *               (a program with a structure defect, prog.h, has only its verdict checked)
  * Every case is also checked by the oracles: no claim of the analyzer may be refuted.
  * Expectations are floors of precision; the oracles are the judge of soundness: the concrete

@@ -233,7 +233,7 @@ static int kernel_run(struct pipeline_result *r, uint64_t *stats, struct claim_v
 				   .runs = o->kernel_verdict_runs ? o->kernel_verdict_runs :
 					   PIPELINE_KERNEL_VERDICT_RUNS,
 				   .seed = o->seed, .input = o->kernel_input,
-				   .input_len = o->kernel_input_len };
+				   .input_len = o->kernel_input_len, .unprivileged = o->unprivileged };
 	struct kdiff_opts ko = { .sz = sizeof(ko), .input = o->kernel_input,
 				 .input_len = o->kernel_input_len,
 				 .check_runs = o->kernel_check_runs ? o->kernel_check_runs :

@@ -133,6 +133,7 @@ struct pipeline_opts {
 					 * program called safe (NULL: kdiff's 64 zeros and drawn
 					 * runs) */
 	size_t kernel_input_len;
+	bool unprivileged;		/* verdicts by the unprivileged rule (verdict_opts) */
 	bool kernel_diff_only;		/* the differential alone, whatever the kernel says of the
 					 * program without its invariant flag (which can show a
 					 * verifier bug that rejection hides): no verdict comparison */

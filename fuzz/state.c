@@ -63,8 +63,9 @@ int campaign_state_write(struct campaign *c)
 		    st->unconfirmed, st->seconds);
 	sbuf_printf(&sb, "cpu: %.6f %.6f %.6f\n", st->t_gen, st->t_analyze, st->t_check);
 	sbuf_printf(&sb, "oracles: z3=%d kernel=%d z3_timeout_ms=%u z3_budget=%.3f z3_rlimit=%u "
-		    "z3_program_rlimit=%" PRIu64 "\n", c->o.z3, c->o.kernel, c->o.z3_timeout_ms,
-		    c->o.z3_budget, c->o.z3_rlimit, c->o.z3_program_rlimit);
+		    "z3_program_rlimit=%" PRIu64 " unprivileged=%d\n", c->o.z3, c->o.kernel,
+		    c->o.z3_timeout_ms, c->o.z3_budget, c->o.z3_rlimit, c->o.z3_program_rlimit,
+		    c->o.unprivileged);
 	/* the CPU seconds of each oracle after the execution oracle (whose are "cpu"'s third) */
 	sbuf_puts(&sb, "cpu_oracles:");
 	for (unsigned i = 1; i < pipeline_oracle_count(); i++)
@@ -199,6 +200,10 @@ static bool parse_oracles(struct campaign *c, char *v)
 		} else if (!strcmp(t, "z3_program_rlimit")) {
 			c->o.z3_program_rlimit = u;
 			bit = 32;
+		} else if (!strcmp(t, "unprivileged") && u <= 1) {
+			/* (absent from state files older than the option: the privileged rule) */
+			c->o.unprivileged = u;
+			bit = 64;
 		} else {
 			return false;
 		}

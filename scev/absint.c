@@ -717,8 +717,16 @@ static uint64_t path_shape(const struct astate *s, uint16_t live, uint64_t fills
 		}                                                                                 \
 	} while (0)
 	for (int r = 0; r < EBPF_NREGS; r++)
-		if (live & (1u << r))
-			MIX_AVAL(&s->regs[r]);
+		if (live & (1u << r)) {
+			const struct aval *a = &s->regs[r];
+
+			MIX_AVAL(a);
+			/* (a constant: clang's "off = 14; if (vlan) off = 18" joined, then
+			 * "data + off + 4 > data_end" checked — kept apart, each path proves its
+			 * bytes) */
+			if (cells && a->kind == AV_SCALAR && a->r.umin == a->r.umax)
+				MIX(a->r.umin);
+		}
 	for (uint32_t k = 0; k < s->n && cells; k++)
 		if (s->cells[k].v.kind == AV_PTR && s->cells[k].size == 8 &&
 		    s->cells[k].off < 0 && !(s->cells[k].off % 8) &&

@@ -222,8 +222,9 @@ bool absint_cb_verify_access(struct scev_ctx *cx, struct scev_verdict *v,
 	/* the kernel grows the frame the pointer points into */
 	if (cx->fn_stack && owner < cx->st.cfg->nfuncs && (uint32_t)-lo > cx->fn_stack[owner])
 		cx->fn_stack[owner] = (uint32_t)-lo;
-	if (!write && (!cx->outer_init || owner >= cx->st.cfg->nfuncs ||
-		       !fpmask_all(&cx->outer_init[owner], (int64_t)lo, (int64_t)hi)))
+	if (!write && cx->opts.unprivileged &&
+	    (!cx->outer_init || owner >= cx->st.cfg->nfuncs ||
+	     !fpmask_all(&cx->outer_init[owner], (int64_t)lo, (int64_t)hi)))
 		CBFAIL(VERDICT_UNSAFE, pc, "read of the caller's stack bytes [%lld, %lld) not "
 		       "written before every call that passes a pointer to them (bpf_loop or "
 		       "bpf-to-bpf)", (long long)lo, (long long)hi);

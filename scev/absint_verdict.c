@@ -98,7 +98,8 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 		}
 		if (absint_iter_verify_stack(cx, v, s, pc, lo, hi))
 			return;
-		if (!write && !fpmask_all(&s->sinit, (int64_t)lo, (int64_t)hi))
+		if (!write && cx->opts.unprivileged &&
+		    !fpmask_all(&s->sinit, (int64_t)lo, (int64_t)hi))
 			VFAIL(VERDICT_UNSAFE, pc, "read of stack bytes [%lld, %lld) not written on every "
 			      "path", (long long)lo, (long long)hi);
 		return;

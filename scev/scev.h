@@ -33,6 +33,10 @@ struct scev_opts {
 	unsigned max_iterations;	/* ITERATE: header visits before forgetting; 0 = 8 */
 	bool no_ranges;		/* loops, recurrences and trip counts only */
 	uint32_t prog_type;	/* overrides prog->prog_type when non-zero */
+	/* The verdict refuses reads of stack bytes not written on every path, as the kernel does
+	 * for a loader without CAP_PERFMON; by default it follows the privileged kernel (root's:
+	 * env->allow_uninit_stack), where such a read gives an unknown value. */
+	bool unprivileged;
 };
 
 /* Analyzes prog (validated); maps are the object's maps (LD_IMM64 map indexes).  Fills out, which

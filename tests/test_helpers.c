@@ -40,8 +40,9 @@ static const struct {
 	uint32_t type;
 	enum scev_verdict_kind want;
 	const char *reason;
-	/* the kernel, asked by root, allows reading stack bytes never written
-	 * (allow_uninit_stack for CAP_PERFMON); bpfscev keeps the unprivileged rule */
+	/* want and reason are the unprivileged rule's (verdict_opts.unprivileged): the kernel,
+	 * asked by root, allows reading stack bytes never written (allow_uninit_stack for
+	 * CAP_PERFMON), and so does bpfscev by default — safe, both accept */
 	bool privileged_kernel_accepts;
 } cases[] = {
 	{ "probe_read into the stack, then read back",
@@ -187,13 +188,25 @@ static void test_cases(bool kernel)
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		struct ebpf_object *obj = NULL;
 		struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = cases[k].type,
-					   .kernel = kernel };
+					   .kernel = kernel,
+					   .unprivileged = cases[k].privileged_kernel_accepts };
 		struct verdict_report r;
 		struct diag d;
 
 		if (open_case(&obj, k))
 			continue;
 		diag_clear(&d);
+		if (cases[k].privileged_kernel_accepts) {
+			/* the default, privileged rule: safe, and the runs draw the bytes */
+			struct verdict_opts po = vo;
+
+			po.unprivileged = false;
+			CHECK(verdict_compare(&r, obj, &obj->progs[0], &po, &d) == 0, "%s: %s",
+			      cases[k].name, d.msg);
+			verdict_case_check(cases[k].name, &r, VERDICT_SAFE, NULL, kernel,
+					   VC_BOTH_ACCEPT);
+			verdict_report__free(&r);
+		}
 		CHECK(verdict_compare(&r, obj, &obj->progs[0], &vo, &d) == 0, "%s: %s",
 		      cases[k].name, d.msg);
 		verdict_case_check_ours(cases[k].name, &r, cases[k].want, cases[k].reason);
@@ -225,7 +238,7 @@ static void test_forged(void)
 		for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 			struct ebpf_object *obj = NULL;
 			struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = cases[k].type,
-						   .runs = 4 };
+						   .runs = 4, .unprivileged = true };
 			struct verdict_report r;
 
 			if (strcmp(cases[k].name, unsafe[u]) || open_case(&obj, k))

@@ -106,6 +106,11 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 		env.map_cnt = obj->map_cnt;
 		env.step_budget = bounded ? r->ours.max_insns : VERDICT_RUN_BUDGET;
 		stackinit_watch_init(w, prog->insns, (uint32_t)prog->len);
+		w->allow_uninit_stack = !o->unprivileged;
+		if (!o->unprivileged) {
+			env.stack_fill = helper;
+			env.stack_fill_len = sizeof(helper);
+		}
 		env.probes = probes;
 		env.visit = stackinit_visit;
 		env.arg = w;
@@ -149,6 +154,7 @@ int verdict_compare(struct verdict_report *r, const struct ebpf_object *obj,
 	type = o.prog_type ? o.prog_type : prog->prog_type;
 	so.prog_type = type;
 	so.no_ranges = true;
+	so.unprivileged = o.unprivileged;
 	r->ours_usec = wall_s();
 	err = scev_verify(&r->ours, NULL, prog, obj->maps, obj->map_cnt, &so, d);
 	r->ours_usec = (wall_s() - r->ours_usec) * 1e6;

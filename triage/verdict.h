@@ -50,6 +50,11 @@ struct verdict_opts {
 	bool full_log;		/* the kernel's level-2 log (slow on long loops); else stats only */
 	bool keep_load_errors;	/* a program the kernel cannot be asked about is VC_NO_LOAD with
 				 * the reason in kernel_message, not an error */
+	/* The unprivileged rule (scev_opts.unprivileged): reads of stack bytes not written on
+	 * every path are unsafe, and a run that reads one is a fault.  By default the privileged
+	 * kernel's: such a read is allowed, and the runs' frames start with bytes drawn from the
+	 * run's input instead of zeros, so the value read is arbitrary. */
+	bool unprivileged;
 };
 
 int verdict_compare(struct verdict_report *r, const struct ebpf_object *obj,

@@ -180,6 +180,20 @@ static inline uint32_t smod32(uint32_t d, uint32_t s)
 
 /* ---- traps ---- */
 
+/* Frame k's stack bytes as a frame is entered: zeros, or the environment's stack_fill. */
+static void frame_fill(struct interp_state *st, unsigned k)
+{
+	uint8_t *p = st->stack + (size_t)k * EBPF_STACK_SIZE;
+	const struct interp_env *env = st->env;
+
+	if (!env->stack_fill || !env->stack_fill_len) {
+		memset(p, 0, EBPF_STACK_SIZE);
+		return;
+	}
+	for (size_t i = 0; i < EBPF_STACK_SIZE; i++)
+		p[i] = env->stack_fill[(i + (size_t)k * 131) % env->stack_fill_len];
+}
+
 static void set_trap(struct interp_state *st, enum interp_trap t, uint32_t pc, const char *fmt,
 		     ...) __attribute__((format(printf, 4, 5), cold, noinline));
 static void set_trap(struct interp_state *st, enum interp_trap t, uint32_t pc, const char *fmt,
@@ -577,7 +591,7 @@ static __attribute__((noinline)) int push_frame(struct interp_state *st, const s
 	memcpy(f->saved, &r[6], sizeof(f->saved));
 	st->depth++;
 	st->frames[st->depth].may_goto = INTERP_MAY_GOTO_BUDGET;
-	memset(st->stack + (size_t)st->depth * EBPF_STACK_SIZE, 0, EBPF_STACK_SIZE);
+	frame_fill(st, st->depth);
 	st->low[st->depth] = EBPF_STACK_SIZE;
 	st->stack_lim = (uint64_t)(st->depth + 1) * EBPF_STACK_SIZE;
 	r[0] = INTERP_POISON;
@@ -652,7 +666,7 @@ static __attribute__((noinline)) void loop_next(struct interp_state *st, uint32_
 
 	f->cb_i++;
 	if (r[0] == 0 && f->cb_i < f->cb_n) {
-		memset(st->stack + (size_t)st->depth * EBPF_STACK_SIZE, 0, EBPF_STACK_SIZE);
+		frame_fill(st, st->depth);
 		st->frames[st->depth].may_goto = INTERP_MAY_GOTO_BUDGET;
 		r[0] = INTERP_POISON;
 		for (int k = 6; k <= 9; k++)
@@ -1666,7 +1680,7 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 	st->oom = false;
 	st->niters = 0;
 	st->frames[0].may_goto = INTERP_MAY_GOTO_BUDGET;
-	memset(st->stack, 0, EBPF_STACK_SIZE);
+	frame_fill(st, 0);
 	st->low[0] = EBPF_STACK_SIZE;
 	st->regs[1] = INTERP_VA_CTX;
 	st->regs[10] = INTERP_VA_STACK + EBPF_STACK_SIZE;

@@ -168,6 +168,10 @@ struct interp_env {
 	uint8_t *input;		/* context buffer (PLAIN) or packet (XDP, SKB); may be written */
 	size_t input_len;
 	const uint8_t *helper_data;	/* results of prandom/ktime/etc. drawn in order; then 0 */
+	/* What a frame's stack bytes hold when the frame is entered, repeated (NULL: zeros): the
+	 * privileged kernel lets a program read bytes it never wrote, whose values are arbitrary. */
+	const uint8_t *stack_fill;
+	size_t stack_fill_len;
 	size_t helper_len;
 	struct interp_map *maps;	/* indexed like ebpf_object.maps */
 	size_t map_cnt;

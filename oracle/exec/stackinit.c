@@ -64,7 +64,7 @@ static void check(struct stackinit_watch *w, uint32_t pc, uint64_t a, uint64_t s
 {
 	int64_t i = stack_index(a, size);
 
-	if (i < 0 || w->bad)
+	if (i < 0 || w->bad || w->allow_uninit_stack)
 		return;
 	for (uint64_t k = 0; k < size; k++)
 		if (!w->written[i + k]) {

@@ -33,6 +33,9 @@ struct stackinit_watch {
 	unsigned depth;		/* frame of the last visit */
 	uint16_t regs;		/* registers of main's frame written so far (bit r) */
 	bool bad;		/* a read of unwritten bytes was seen (the first is described) */
+	/* the privileged kernel's rule (allow_uninit_stack): reads of unwritten stack bytes are
+	 * not flagged (registers still are); stackinit_watch_init clears it */
+	bool allow_uninit_stack;
 	uint32_t bad_pc;
 	char reason[160];
 	uint8_t written[EBPF_MAX_CALL_DEPTH * EBPF_STACK_SIZE];
