@@ -257,6 +257,28 @@ static void pkt_len_loop(struct gi *g, bool over)
 		g->p->flags |= GEN_PROG_PKT_UNSAFE;
 }
 
+/* Pointers of two kinds joined (p_ptr_join): r4 = data, or fp + GEN_FP_KEY (8 bytes written
+ * here; the lookups write their key there themselves) when the packet's first byte is odd;
+ * then an 8-byte read through r4.  The kernel walks the two paths apart; a joined state knows
+ * nothing of r4 (the verdict's path states keep them apart).  The twin (p_ptr_join_over) sets
+ * r4 = fp - 8 and reads at r4 + 8, past the frame's top, on the odd path.  r4, r5 clobbered. */
+static void ptr_join(struct gi *g, bool over)
+{
+	int j = gi_label(g);
+
+	gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_KEY, 0);
+	gi_ldx(g, BPF_B, BPF_REG_5, BPF_REG_2, 0);
+	gi_alux(g, true, BPF_MOV, BPF_REG_4, BPF_REG_2);
+	gi_alu(g, true, BPF_AND, BPF_REG_5, 1);
+	gi_jmp(g, false, BPF_JEQ, BPF_REG_5, 0, j);
+	gi_alux(g, true, BPF_MOV, BPF_REG_4, EBPF_REG_FP);
+	gi_alu(g, true, BPF_ADD, BPF_REG_4, over ? -8 : GEN_FP_KEY);
+	gi_bind(g, j);
+	gi_ldx(g, BPF_DW, BPF_REG_5, BPF_REG_4, over ? 8 : 0);
+	if (over)
+		g->p->flags |= GEN_PROG_PTR_JOIN_UNSAFE;
+}
+
 /* r2 = data, r3 = data_end; if (data + GEN_INPUT_LEN > data_end) return 0; spill both. */
 static void prologue(struct gi *g, int l_short)
 {
@@ -268,6 +290,10 @@ static void prologue(struct gi *g, int l_short)
 	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA, BPF_REG_2);
 	if (g->use_pkt)
 		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA_END, BPF_REG_3);
+	if (gen_bool(g->src, g->k->p_ptr_join))
+		ptr_join(g, false);
+	else if (gen_bool(g->src, g->k->p_ptr_join_over))
+		ptr_join(g, true);
 	if (gen_bool(g->src, g->k->p_pkt_len))
 		pkt_len_loop(g, false);
 	else if (gen_bool(g->src, g->k->p_pkt_len_over))
@@ -520,6 +546,8 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 		sbuf_puts(sb, " helper-write-out-of-frame");
 	if (p->flags & GEN_PROG_PKT_UNSAFE)
 		sbuf_puts(sb, " packet-read-at-data-end");
+	if (p->flags & GEN_PROG_PTR_JOIN_UNSAFE)
+		sbuf_puts(sb, " joined-pointer-read-past-frame");
 	if (p->flags & GEN_PROG_TWIN_UNSAFE)
 		sbuf_puts(sb, " may-goto-twin (safe only within 2^23 iterations)");
 	if (p->flags & GEN_PROG_ITER)

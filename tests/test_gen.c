@@ -623,7 +623,7 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 	    !(res.trap == INTERP_TRAP_LIMIT && (p->flags & GEN_PROG_CALL_TRAP)) &&
 	    !(res.trap == INTERP_TRAP_MEM &&
 	      (p->flags & (GEN_PROG_NULL_UNSAFE | GEN_PROG_HELPER_MEM_UNSAFE |
-			   GEN_PROG_PKT_UNSAFE))) &&
+			   GEN_PROG_PKT_UNSAFE | GEN_PROG_PTR_JOIN_UNSAFE))) &&
 	    !(res.trap == INTERP_TRAP_HELPER && (p->flags & GEN_PROG_ITER_UNSAFE)))
 		fprintf(stderr, "seed %llu: trap %d at pc %u: %s\n", (unsigned long long)seed, res.trap,
 			res.trap_pc, res.reason);
@@ -637,7 +637,7 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 	bool endless = p->flags & GEN_PROG_MAY_NOT_TERMINATE, huge = p->flags & GEN_PROG_HUGE;
 	bool deep = p->flags & GEN_PROG_CALL_TRAP;
 	bool null = p->flags & (GEN_PROG_NULL_UNSAFE | GEN_PROG_HELPER_MEM_UNSAFE |
-				GEN_PROG_PKT_UNSAFE);
+				GEN_PROG_PKT_UNSAFE | GEN_PROG_PTR_JOIN_UNSAFE);
 	bool iter_bad = p->flags & GEN_PROG_ITER_UNSAFE;
 	uint64_t budget = endless || huge ? k->step_budget : p->max_steps + 1, steps;
 	uint8_t other[GEN_INPUT_LEN];
@@ -1337,6 +1337,46 @@ static void test_pkt_len_knobs(void)
 	gen_program__free(&p);
 }
 
+/* p_ptr_join and its unsafe twin p_ptr_join_over: the safe form never traps (check_program, two
+ * inputs), the twin, flagged, traps past the frame exactly when the packet's first byte is odd
+ * (its own input and one with that bit flipped). */
+static void test_ptr_join_knobs(void)
+{
+	struct gen_program p = { 0 };
+	struct run_stats rs = { 0 };
+
+	for (int twin = 0; twin < 2; twin++) {
+		const char *name = twin ? "p_ptr_join_over" : "p_ptr_join";
+		struct gen_knobs k = knobs_with(name, 100, NULL, 0);
+
+		for (uint64_t seed = 3450000; seed < 3450100; seed++) {
+			struct gen_src src;
+			uint64_t steps;
+			uint8_t in[GEN_INPUT_LEN];
+
+			gen_src_init_seed(&src, seed);
+			if (gen_program(&p, &src, &k)) {
+				CHECK(0, "seed %llu: gen_program failed", (unsigned long long)seed);
+				continue;
+			}
+			check_program(&p, &k, seed, name, &rs);
+			CHECK(!!(p.flags & GEN_PROG_PTR_JOIN_UNSAFE) == twin,
+			      "seed %llu: the twin's flag is not the twin's", (unsigned long long)seed);
+			if (!twin)
+				continue;
+			memcpy(in, p.input, sizeof(in));
+			for (int odd = 0; odd < 2; odd++) {
+				in[0] = (uint8_t)((in[0] & ~1u) | (unsigned)odd);
+				CHECK((run_watched(&p, seed, in, p.max_steps + 1, &rs, &steps) ==
+				       INTERP_TRAP_MEM) == odd,
+				      "p_ptr_join_over seed %llu: first byte %s", (unsigned long long)seed,
+				      odd ? "odd, no trap" : "even, a trap");
+			}
+		}
+	}
+	gen_program__free(&p);
+}
+
 /* p_null_copy and its unsafe twin p_null_stale: the safe form never reads through NULL
  * (check_program runs each program on two inputs and allows no memory trap), its lookups do
  * return NULL (keys 4-7 of the four-entry map), and the twin, flagged, does read through NULL
@@ -1702,6 +1742,7 @@ int main(void)
 	test_null_knobs();
 	test_helper_mem_knobs();
 	test_pkt_len_knobs();
+	test_ptr_join_knobs();
 	test_iter_knobs();
 	test_fill_knobs();
 	test_loop_def_knobs();
