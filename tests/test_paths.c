@@ -3,7 +3,8 @@
  * map value on one, the stack on another; two maps of different definitions) is unknown in the
  * joined state, and the kernel, which walks the paths apart, accepts the program when every
  * path's access is in bounds.  Each safe case has unsafe twins where one path's access is out of
- * bounds or through a scalar, which both must reject.  Programs called safe are also run and
+ * bounds or through a scalar, which both must reject; and a header offset that is one of two
+ * constants on the paths into one packet check (clang's VLAN walk).  Programs called safe are also run and
  * must not fault.  Without bpf() bpfscev's verdicts are checked against the ones written here.
  *
  * Also the privilege rule (verdict_opts.unprivileged) on reads of stack bytes not written on
@@ -48,6 +49,7 @@ static const struct {
 	enum scev_verdict_kind want;
 	const char *reason;
 	bool unprivileged;	/* the strict rule: the root kernel accepts what we refuse */
+	uint32_t type;		/* 0: socket filter */
 } cases[] = {
 	{ "map value or stack", LOOKUP "if r6 > 100 goto use\nr0 = r10\nr0 += -16\n"
 	  "use: r0 = *(u64 *)(r0 +8)\n" OUT, SAFE, NULL },
@@ -74,6 +76,15 @@ static const struct {
 	  "r0 += -40\nuse: r0 = *(u64 *)(r0 +8)\n" OUT, SAFE, NULL },
 	{ "map value or unwritten stack, unprivileged", LOOKUP "if r6 > 100 goto use\nr0 = r10\n"
 	  "r0 += -40\nuse: r0 = *(u64 *)(r0 +8)\n" OUT, UNSAFE, "not written", true },
+	/* XDP: a header offset of 14 or 18 (a VLAN tag), data + off + 4 checked, then 2 bytes
+	 * at data + off + 2 read (4 bytes: past the check on both paths) */
+#define VLAN_OFF(sz) "r2 = *(u32 *)(r1 +4)\nr1 = *(u32 *)(r1 +0)\nr3 = r1\nr3 += 14\n"          \
+		     "if r3 > r2 goto out\nr4 = *(u8 *)(r1 +12)\nr3 = 14\nif r4 != 0x81 goto j\n"     \
+		     "r3 = 18\nj: r5 = r3\nr5 += 4\nr4 = r1\nr4 += r5\nif r4 > r2 goto out\n"       \
+		     "r4 = r1\nr4 += r3\nr0 = *(" sz " *)(r4 +2)\n" OUT
+	{ "header offset 14 or 18", VLAN_OFF("u16"), SAFE, NULL, false, BPF_PROG_TYPE_XDP },
+	{ "header offset 14 or 18, read past", VLAN_OFF("u32"), UNSAFE, "packet access", false,
+	  BPF_PROG_TYPE_XDP },
 	/* the value read is unknown: as an offset it must be bounded first */
 	{ "unwritten stack as an offset", "r0 = *(u64 *)(r10 -8)\nr1 = r10\nr1 += -16\n"
 	  "r1 += r0\nr0 = *(u8 *)(r1 +0)\nexit\n", UNSAFE, NULL },
@@ -88,7 +99,9 @@ int main(void)
 		check_skip_part("the kernel's verdicts: %s", why);
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		struct ebpf_object *obj = NULL;
-		struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = BPF_PROG_TYPE_SOCKET_FILTER,
+		struct verdict_opts vo = { .sz = sizeof(vo),
+					   .prog_type = cases[k].type ? cases[k].type
+								      : BPF_PROG_TYPE_SOCKET_FILTER,
 					   .kernel = kernel, .unprivileged = cases[k].unprivileged };
 		struct verdict_report r;
 		struct diag d;
