@@ -21,6 +21,7 @@ static const struct {
 	uint32_t type;
 	enum scev_verdict_kind want;
 	const char *reason;	/* substring of the reason */
+	bool unprivileged;	/* verdict_opts.unprivileged (the default: the privileged rule) */
 } cases[] = {
 	{ "bounded packet loop", XDP_PROLOGUE "r0 = 0\nr1 = 0\nl: r5 = r2\nr6 = r1\nr6 &= 63\n"
 	  "r5 += r6\nr7 = *(u8 *)(r5 +0)\nr0 += r7\nr1 += 1\nif r1 < 1000000 goto l\n" XDP_EPILOGUE,
@@ -41,7 +42,9 @@ static const struct {
 	{ "register written on one path only", "r2 = *(u32 *)(r1 +16)\nif r2 == 0 goto l\nr3 = 1\n"
 	  "l: r0 = r3\nexit\n", BPF_PROG_TYPE_XDP, VERDICT_UNSAFE, "R3 may be read" },
 	{ "unwritten stack read", "r0 = *(u64 *)(r10 -8)\nexit\n", BPF_PROG_TYPE_XDP,
-	  VERDICT_UNSAFE, "stack bytes" },
+	  VERDICT_UNSAFE, "stack bytes", true },
+	{ "unwritten stack read, privileged", "r0 = *(u64 *)(r10 -8)\nexit\n", BPF_PROG_TYPE_XDP,
+	  VERDICT_SAFE, NULL },
 	{ "r1-r5 dead after a call", "call bpf_get_prandom_u32\nr0 = r1\nexit\n",
 	  BPF_PROG_TYPE_XDP, VERDICT_UNSAFE, "R1 may be read" },
 	{ "r2 filled again after a call in a loop", "r2 = 0\nl: if w2 == 0x492 goto o\n"
@@ -123,7 +126,10 @@ static const struct {
 	  VERDICT_UNSAFE, "map value" },
 	{ "map key not written",
 	  "r1 = map[fd:0] ll\nr2 = r10\nr2 += -4\ncall bpf_map_lookup_elem\nr0 = 0\nexit\n",
-	  BPF_PROG_TYPE_XDP, VERDICT_UNSAFE, "stack bytes" },
+	  BPF_PROG_TYPE_XDP, VERDICT_UNSAFE, "stack bytes", true },
+	{ "map key not written, privileged",
+	  "r1 = map[fd:0] ll\nr2 = r10\nr2 += -4\ncall bpf_map_lookup_elem\nr0 = 0\nexit\n",
+	  BPF_PROG_TYPE_XDP, VERDICT_SAFE, NULL },
 	{ "unmodeled helper", "call bpf_sk_lookup_tcp\nr0 = 0\nexit\n", BPF_PROG_TYPE_SCHED_CLS,
 	  VERDICT_UNSUPPORTED, "not modeled" },
 	{ "plain context", "r0 = *(u32 *)(r1 +0)\nexit\n", BPF_PROG_TYPE_UNSPEC,
@@ -177,7 +183,8 @@ static void test_cases(void)
 {
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		struct ebpf_object *obj = NULL;
-		struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = cases[k].type };
+		struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = cases[k].type,
+					   .unprivileged = cases[k].unprivileged };
 		struct verdict_report r;
 		struct diag d;
 
