@@ -617,13 +617,16 @@ out:
  * each path dereferences it safely (the kernel walks the paths apart; Cilium's NAT programs
  * do this).  So the verdict also carries, along every edge into a block where nothing about
  * loops needs the joined state (not a loop header, not in an irreducible loop, not a loop
- * exit: "plain"), up to PATHS_MAX states kept apart by the kinds of their pointers — registers
- * and spilled cells, the map for map handles and values —, each computed by the same transfer
- * and edge refinement as the forward pass, from its predecessor's path states (or its joined
- * state when the predecessor is not plain).  By induction over the reverse postorder they cover
- * every run that reaches the block, so a block whose joined state fails a check is safe when
- * every path state passes it.  States of the same kinds join (only ranges are lost); past
- * PATHS_MAX the newcomer joins the last. */
+ * exit: "plain"), up to PATHS_MAX states kept apart by what a join would lose: the kinds of
+ * the pointers in live registers (the map for map handles and values) and in the cells the
+ * function fills registers from, and the values of live registers that are constants (clang's
+ * "off = 14 or 18" before one packet check, or "err = 0 or -EINVAL" before "if (!err)").  Each
+ * is computed by the same transfer and edge refinement as the forward pass, from its
+ * predecessor's path states (or its joined state when the predecessor is not plain).  By
+ * induction over the reverse postorder they cover every run that reaches the block, so a block
+ * whose joined state fails a check is safe when every path state passes it.  States alike in
+ * all of that join (only ranges are lost); past PATHS_MAX the newcomer joins one whose
+ * registers' pointer kinds match, else the last. */
 
 static bool paths_plain(const struct engine *en, uint32_t b)
 {
@@ -729,7 +732,8 @@ static uint64_t path_shape(const struct astate *s, uint16_t live, uint64_t fills
 		}
 	for (uint32_t k = 0; k < s->n && cells; k++)
 		if (s->cells[k].v.kind == AV_PTR && s->cells[k].size == 8 &&
-		    s->cells[k].off < 0 && !(s->cells[k].off % 8) &&
+		    s->cells[k].off < 0 && s->cells[k].off >= -EBPF_STACK_SIZE &&
+		    !(s->cells[k].off % 8) &&
 		    (fills >> (-s->cells[k].off / 8 - 1) & 1)) {
 			MIX(s->cells[k].off);
 			MIX_AVAL(&s->cells[k].v);
