@@ -2,7 +2,9 @@
  * that read stack bytes never written must fault when run, with the byte named; programs that
  * write before they read (also through loops, helpers and the frames of callees) must not.
  * Each fault is also what bpfscev verify itself says of the program (unsafe, "not written"), so
- * the watch and the analyzer agree where both are asked. */
+ * the watch and the analyzer agree where both are asked.  That is the unprivileged rule
+ * (verdict_opts.unprivileged); by the default, privileged one (the kernel's allow_uninit_stack)
+ * the same runs read drawn bytes without a fault, and bpfscev verify calls the programs safe. */
 #include <string.h>
 
 #include "tests/check.h"
@@ -49,7 +51,8 @@ int main(void)
 {
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		struct ebpf_object *obj = NULL;
-		struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = cases[k].type, .runs = 3 };
+		struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = cases[k].type, .runs = 3,
+					   .unprivileged = true };
 		struct verdict_report r;
 		struct diag d;
 
@@ -80,6 +83,20 @@ int main(void)
 				      v.ours.kind != VERDICT_SAFE,
 			      "%s: bpfscev verify calls it %s", cases[k].name,
 			      scev_verdict_name(v.ours.kind));
+			verdict_report__free(&v);
+			/* the privileged rule: no fault, and safe */
+			vo.unprivileged = false;
+			vo.runs = 3;
+			memset(&r, 0, sizeof(r));
+			r.ours.kind = VERDICT_SAFE;
+			r.ours.max_insns = UINT64_MAX;
+			CHECK(verdict_execute(&r, obj, &obj->progs[0], &vo) == 0 && r.faults == 0 &&
+				      r.runs == 3,
+			      "%s, privileged: %s", cases[k].name, r.fault);
+			CHECK(verdict_compare(&v, obj, &obj->progs[0], &vo, &d) == 0 &&
+				      v.ours.kind == VERDICT_SAFE,
+			      "%s, privileged: bpfscev verify calls it %s (%s)", cases[k].name,
+			      scev_verdict_name(v.ours.kind), v.ours.reason);
 			verdict_report__free(&v);
 		}
 		ebpf_object__free(obj);
