@@ -244,7 +244,8 @@ static void test_damaged_state(void)
 	};
 	struct fuzz_opts o = { .sz = sizeof(o), .seed = 77, .count = 6, .oracle_runs = 1,
 			       .strategy = SCEV_ITERATE, .z3_rlimit = 1234,
-			       .z3_program_rlimit = 56789, .z3_timeout_ms = 321 };
+			       .z3_program_rlimit = 56789, .z3_timeout_ms = 321,
+			       .unprivileged = true };
 	char dir[400], state[500], *good, *after;
 	struct fuzz_stats st;
 	struct diag d;
@@ -267,11 +268,13 @@ static void test_damaged_state(void)
 	o.z3_rlimit = 0;
 	o.z3_program_rlimit = 0;
 	o.z3_timeout_ms = 0;
+	o.unprivileged = false;
 	CHECK(!fuzz_campaign(&st, &o, &d), "resume of a good state: %s", d.msg);
 	after = slurp(state);
 	CHECK(after && line_of(after, "seed: 77") && line_of(after, "strategy: iterate") &&
 	      line_of(after, "count: 6") && strstr(after, " z3_timeout_ms=321 ") &&
-	      strstr(after, " z3_rlimit=1234 ") && strstr(after, " z3_program_rlimit=56789\n"),
+	      strstr(after, " z3_rlimit=1234 ") && strstr(after, " z3_program_rlimit=56789 ") &&
+	      strstr(after, " unprivileged=1\n"),
 	      "the resumed campaign's state lost a setting:\n%s", after ? after : "");
 	free(after);
 
