@@ -180,6 +180,100 @@ static void once_loop(struct gi *g, bool back)
 	}
 }
 
+/* Exit tests on different paths (p_cut_exits): r1 starts at data[2] & 7 (up) or 64 + that
+ * (down); r5 = data[3] picks the path with the counter's low bit (r1 ^ r5) & 1, maybe a third
+ * path with bit 1; each path steps r1 by 1-3 towards its own exit test (>=, > or their signed or
+ * 32-bit forms up; <, <= down), which no other path runs: no exit is tested in every
+ * iteration, but every cycle passes one.  The header runs at most max(N) times up (the slowest
+ * step reaches every bound by then), 72 - min(N) down.  The twin (p_cut_exits_open) adds a path
+ * that data[3] & 0x80 takes in every iteration: either it steps the counter and tests nothing,
+ * or it is the only path and its exit tests == against an odd number that a counter stepping
+ * by 2 from an even start never meets — endless either way, which flags the loop. */
+static void cut_loop(struct gi *g, bool open)
+{
+	int idx = (int)g->p->nloops++, top = gi_label(g), end = gi_label(g), b = gi_label(g);
+	int c = gi_label(g), skip = gi_label(g);
+	bool down = gen_bool(g->src, 40), third = gen_bool(g->src, 30);
+	bool eq = open && gen_bool(g->src, 50);
+	uint64_t step[3], trip_max = 0;
+	uint32_t nmin = 64;
+	struct gen_loop *l;
+
+	/* (the twin's path that tests nothing is the third one) */
+	if (open && !eq)
+		third = false;
+	for (int k = 0; k < 3; k++)
+		step[k] = gen_u32(g->src, 1, 3);
+	gi_ldx(g, BPF_B, BPF_REG_5, BPF_REG_2, 3);
+	gi_ldx(g, BPF_B, BPF_REG_1, BPF_REG_2, 2);
+	gi_alu(g, true, BPF_AND, BPF_REG_1, eq ? 6 : 7);
+	if (down)
+		gi_alu(g, true, BPF_ADD, BPF_REG_1, 64);
+	gi_bind(g, top);
+	if (open) {
+		/* data[3] & 0x80: the twin's own path, in every iteration */
+		gi_jmp(g, false, BPF_JSET, BPF_REG_5, 0x80, eq ? b : c);
+	}
+	gi_alux(g, true, BPF_MOV, BPF_REG_4, BPF_REG_1);
+	gi_alux(g, true, BPF_XOR, BPF_REG_4, BPF_REG_5);
+	gi_jmp(g, false, BPF_JSET, BPF_REG_4, 1, b);
+	if (third)
+		gi_jmp(g, false, BPF_JSET, BPF_REG_4, 2, c);
+	for (int k = 0; k < 3; k++) {
+		uint32_t n = down ? gen_u32(g->src, 3, 40) : gen_u32(g->src, 1, 40);
+		bool j32 = gen_bool(g->src, 25), sgn = gen_bool(g->src, 35), le = gen_bool(g->src, 50);
+		uint8_t op;
+
+		if (k == 1)
+			gi_bind(g, b);
+		if (k == 2) {
+			gi_bind(g, c);
+			if (!third && !open) {
+				gi_bind(g, skip);
+				break;
+			}
+		}
+		if (k == 1 && eq)
+			step[1] = 2;
+		gi_alu(g, true, down ? BPF_SUB : BPF_ADD, BPF_REG_1, (int32_t)step[k]);
+		if (k == 2 && open && !third) {
+			gi_ja(g, top);	/* the twin's path that tests nothing */
+			gi_bind(g, skip);
+			break;
+		}
+		if (k == 1 && eq) {
+			gi_jmp(g, false, BPF_JEQ, BPF_REG_1, 2 * (int32_t)gen_u32(g->src, 0, 20) + 1,
+			       end);
+			gi_ja(g, top);
+			continue;
+		}
+		/* exit when r1 >= n (up) or r1 < n (down), in one of its forms */
+		if (down)
+			op = le ? (sgn ? BPF_JSLE : BPF_JLE) : (sgn ? BPF_JSLT : BPF_JLT);
+		else
+			op = le ? (sgn ? BPF_JSGT : BPF_JGT) : (sgn ? BPF_JSGE : BPF_JGE);
+		gi_jmp(g, j32, op, BPF_REG_1, (int32_t)(le ? n - 1 : n), end);
+		gi_ja(g, top);
+		trip_max = n > trip_max ? n : trip_max;
+		nmin = n < nmin ? n : nmin;
+	}
+	gi_bind(g, end);
+	l = prologue_loop(g, idx, top, end, GEN_FORM_WHILE,
+			  GEN_SH(WHILE) | GEN_SH(CTR64) | GEN_SH(COND_UPDATE) | GEN_SH(INIT_INPUT) |
+				  GEN_SH(BREAK) | (down ? GEN_SH(DOWN) : GEN_SH(UP)) |
+				  (open ? GEN_SH(NONTERM) : 0),
+			  BPF_REG_1, down ? BPF_JGE : BPF_JLT);
+	l->flags |= GEN_LOOP_COND_STEP | GEN_LOOP_EARLY_EXIT;
+	l->step = down ? (uint64_t)-(int64_t)step[0] : step[0];
+	l->step_alt = down ? (uint64_t)-(int64_t)step[1] : step[1];
+	l->trip = -1;
+	l->trip_max = open ? UINT64_MAX : down ? 72 - nmin : trip_max;
+	if (open) {
+		l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
+		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+	}
+}
+
 /* n = (data[0] & 7) + 1 (p_loop_def) or data[0] & 7 (p_loop_def_early, which flags the
  * program); for (r2 = 0; r2 < n; r2++) { r5 = r2; key slot = r2; } then both are read:
  * written when the loop ran at least once, which the twin's n = 0 breaks (r5: the prologue
@@ -302,6 +396,10 @@ static void prologue(struct gi *g, int l_short)
 		once_loop(g, false);
 	else if (gen_bool(g->src, g->k->p_loop_once_back))
 		once_loop(g, true);
+	if (gen_bool(g->src, g->k->p_cut_exits))
+		cut_loop(g, false);
+	else if (gen_bool(g->src, g->k->p_cut_exits_open))
+		cut_loop(g, true);
 	if (gen_bool(g->src, g->k->p_loop_def))
 		def_loop(g, false);
 	else if (gen_bool(g->src, g->k->p_loop_def_early))

@@ -148,6 +148,10 @@
 	  "its back edge is never taken")                                                           \
 	X(p_loop_once_back, 0, 0, 100,                                                             \
 	  "unsafe twin of p_loop_once: x & 15, and x unchanged: endless when x & 15 >= 8")         \
+	X(p_cut_exits, 0, 0, 100,                                                                  \
+	  "a loop of the prologue whose exit tests sit on different paths, one on every cycle")    \
+	X(p_cut_exits_open, 0, 0, 100,                                                             \
+	  "unsafe twin of p_cut_exits: a path the input takes forever tests nothing or ==")       \
 	X(p_pkt_len, 0, 0, 100,                                                                    \
 	  "len = data_end - (data + 0 or 16) before a loop reading the packet at i < len && "     \
 	  "i < 96 (a relational bound)")                                                            \

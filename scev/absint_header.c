@@ -96,6 +96,23 @@ static int format_trip_expr(struct scev_ctx *cx, const struct sym_summary *sum,
 	return err;
 }
 
+/* The text of a bound from exits on different paths (sym_cut_bound). */
+static int format_cut_expr(struct scev_ctx *cx, const uint32_t *used, unsigned nused,
+			   struct claim_trip *t)
+{
+	struct sbuf sb = SBUF_INIT;
+	int err;
+
+	sbuf_puts(&sb, "1 + first k from which the exit tests at");
+	for (unsigned k = 0; k < nused; k++)
+		sbuf_printf(&sb, "%s %u", k ? "," : "", cx->st.cfg->blocks[used[k]].last);
+	sbuf_puts(&sb, " hold, one of which every cycle passes (iteration k)");
+	claim_trip__free_text(t);
+	err = claim_trip__set_text(&t->expr, sbuf_cstr(&sb));
+	sbuf_free(&sb);
+	return err;
+}
+
 static struct aval aval_meet(const struct aval *a, const struct aval *b)
 {
 	struct aval r;
@@ -304,12 +321,35 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E, st
 	} else {
 		snprintf(reason, sizeof(reason), "%s", sum->why ? sum->why : "");
 	}
+	/* Exits on different paths that every cycle passes (exits.c): the header runs at most
+	 * K + 1 times. */
+	if (sum->ok && sum->npexits) {
+		uint32_t used[SYM_MAX_PEXITS];
+		unsigned nused;
+		uint64_t K;
+		char why[CLAIM_TRIP_TEXT];
+
+		if (!sym_cut_bound(cx, l, sum, state_env, &es, &K, used, &nused, why, sizeof(why))) {
+			if (!known || K + 1 < T) {
+				T = K + 1;
+				Tmin = 1;
+				best = NULL;
+				known = true;
+			}
+		} else if (!known && !sum->nexits) {
+			snprintf(reason, sizeof(reason), "%s", why);
+		}
+		if (known && !best && !cx->first_pass &&
+		    (err = format_cut_expr(cx, used, nused, &trip)))
+			return err;
+	}
 	if (known) {
-		bool exact = sum->single_exit && best->block == L->exits[0].from && Tmin == T;
+		bool one = best && sum->single_exit && best->block == L->exits[0].from;
+		bool exact = one && Tmin == T;
 
 		trip.kind = exact ? TRIP_EXACT : TRIP_BOUNDED;
 		trip.max = T;
-		trip.min = sum->single_exit && best->block == L->exits[0].from ? Tmin : 1;
+		trip.min = one ? Tmin : 1;
 		if (exact)
 			reason[0] = '\0';
 		else if (!sum->single_exit)
@@ -319,7 +359,7 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E, st
 			snprintf(reason, sizeof(reason), "the count depends on values "
 				 "that are not constant at entry or on the path taken");
 		/* (the texts are read from the last pass's claims only) */
-		if (!cx->first_pass && (err = format_trip_expr(cx, sum, best, &trip)))
+		if (!cx->first_pass && best && (err = format_trip_expr(cx, sum, best, &trip)))
 			return err;
 	} else if (sum->ok && !sum->nexits && !reason[0]) {
 		snprintf(reason, sizeof(reason), "no exit is tested in every iteration");

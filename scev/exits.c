@@ -10,7 +10,9 @@
  * is one recognizer and one line of exit_shapes[], placed before every shape that would also
  * take its sequences.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "scev/internal.h"
@@ -19,6 +21,7 @@
  * v(k) is v(0) plus k steps of the counter (mod 2^32 with seq32, else mod 2^64). */
 struct exit_seq {
 	const struct sym_exit *e;
+	loc_t loc;		/* the counter */
 	uint8_t op;		/* exit when v op n; BPF_JSET: when v & n is non-zero (taken) or
 				 * zero (not taken) */
 	struct aval a0;		/* v(0): the counter's entry value plus the offset */
@@ -233,6 +236,7 @@ static int exit_match(struct scev_ctx *cx, const struct sym_summary *s, const st
 	if (!sl)
 		return WHY("the exit test does not compare a recurrence with a loop-invariant value");
 	m->op = op;
+	m->loc = sl->loc;
 	x0 = *env(arg, sl->loc);
 	m->n = aval_eval(cx, inv, env, arg);
 	cst = m->spread ? aval_scalar(range_srange(m->clo, m->chi)) : aval_const(c);
@@ -580,4 +584,261 @@ int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struc
 			return r;
 	}
 	return WHY("the exit test has no known shape");
+}
+
+/* ---- exits on different paths ---- */
+
+/* What one exit that some iterations may not pass contributes (exit_monotone). */
+struct mono_exit {
+	bool ok;
+	bool settled;		/* from iteration k on the same outcome, leaving (exit_settled) */
+	uint64_t k;		/* the test holds in iteration k, if it has not before */
+	uint64_t w;		/* ... and in every iteration after it up to w */
+	/* a counter's order test: the tested value is v(0) plus S, the distance the counter
+	 * moved since entry (steps of mlo to mhi, towards the bound: up or down); the test holds
+	 * once S >= need and until S > room, whatever v(0) and the bound are in their ranges */
+	loc_t loc;
+	bool up;
+	uint64_t mlo, mhi;
+	unsigned __int128 need, room;
+};
+
+/* For an exit some iterations may not pass: the iterations (and distances) over which its test
+ * holds (struct mono_exit).  Only the order tests the counter moves into (up: >, >=; down: <,
+ * <=), and tests that settle after the first iteration (exit_settled: the same outcome in every
+ * later one); a test of ==, != or bits may hold once and fail the next time.  0, or -1 with
+ * why. */
+static int exit_monotone(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_exit *e,
+			 const struct aval *(*env)(void *arg, loc_t l), void *arg,
+			 struct mono_exit *x, char *why, unsigned whylen)
+{
+	struct exit_seq m;
+	struct trip_query q;
+	uint64_t kmin, qm, qsign, s1, s2, smax;
+	__int128 need;
+	bool towards, sgn, strict;
+
+	memset(x, 0, sizeof(*x));
+	if (e->op == BPF_JCOND)
+		return WHY("may_goto gives no count");
+	if (exit_settled(cx, s, e, env, arg, &kmin, &x->k) == 0) {
+		x->settled = true;
+		x->w = UINT64_MAX;
+		return 0;
+	}
+	if (exit_match(cx, s, e, env, arg, &m, why, whylen))
+		return -1;
+	if (m.a0.kind != AV_SCALAR || m.n.kind != AV_SCALAR)
+		return WHY("the compared values are not numbers");
+	if (m.spread)
+		return WHY("the tested offset differs between paths");
+	if (exit_query(&m, m.op, &q, why, whylen))
+		return -1;
+	qm = q.width == 32 ? 0xffffffffull : UINT64_MAX;
+	qsign = qm / 2 + 1;
+	smax = qm >> 1;
+	s1 = q.step & qm;
+	s2 = (q.varies ? q.step_hi : q.step) & qm;
+	if (!s1 || !s2 || (s1 < qsign) != (s2 < qsign))
+		return WHY("the counter's steps are not of one sign");
+	x->up = s1 < qsign;
+	switch (q.pred) {
+	case BPF_JGT: case BPF_JGE: sgn = false; towards = x->up; break;
+	case BPF_JSGT: case BPF_JSGE: sgn = true; towards = x->up; break;
+	case BPF_JLT: case BPF_JLE: sgn = false; towards = !x->up; break;
+	case BPF_JSLT: case BPF_JSLE: sgn = true; towards = !x->up; break;
+	default:
+		return WHY("a test of ==, != or bits may hold in one iteration and not the next");
+	}
+	if (!towards)
+		return WHY("the counter moves away from the exit's bound");
+	strict = q.pred == BPF_JGT || q.pred == BPF_JSGT || q.pred == BPF_JLT ||
+		 q.pred == BPF_JSLT;
+	if (trip_first_exit(&q, &x->k, &kmin, why, whylen))
+		return -1;
+	if (x->up) {
+		x->mlo = s1 < s2 ? s1 : s2;
+		x->mhi = s1 < s2 ? s2 : s1;
+	} else {
+		/* (negative steps: the smaller number is the larger move) */
+		x->mlo = (qm - (s1 > s2 ? s1 : s2) + 1) & qm;
+		x->mhi = (qm - (s1 < s2 ? s1 : s2) + 1) & qm;
+	}
+	/* the room before the tested value wraps in the test's view, from its worst start */
+	if (x->up)
+		x->room = sgn ? (unsigned __int128)((int64_t)smax - q.a_shi) : qm - q.a_uhi;
+	else
+		x->room = sgn ? (unsigned __int128)((__int128)q.a_slo + (__int128)smax + 1) :
+				q.a_ulo;
+	/* the distance after which it holds, from the worst start and bound */
+	if (x->up)
+		need = sgn ? (__int128)q.n_shi - q.a_slo : (__int128)q.n_uhi - (__int128)q.a_ulo;
+	else
+		need = sgn ? (__int128)q.a_shi - q.n_slo : (__int128)q.a_uhi - (__int128)q.n_ulo;
+	need += strict;
+	x->need = need < 0 ? 0 : (unsigned __int128)need;
+	x->loc = m.loc;
+	x->w = (uint64_t)(x->room / x->mhi > UINT64_MAX ? UINT64_MAX : x->room / x->mhi);
+	return 0;
+}
+/* Every path from loop l's header to the source of a back edge passes one of the blocks in
+ * cut (tested at its end): a path that avoids them all is one cycle none of them ends. */
+static int every_cycle_passes(struct scev_ctx *cx, uint32_t l, const bool *in_cut, bool *passes)
+{
+	const struct scev_loops *lf = cx->st.loops;
+	const struct scev_loop *L = &lf->loops[l];
+	const struct scev_cfg *cfg = cx->st.cfg;
+	uint32_t *work = malloc(L->nblocks * sizeof(*work)), nw = 0;
+	bool *seen = calloc(L->nblocks, sizeof(*seen));
+
+	if (!work || !seen) {
+		free(work);
+		free(seen);
+		return -ENOMEM;
+	}
+	*passes = true;
+	work[nw++] = L->header;
+	seen[scev_loop__block_index(L, L->header)] = true;
+	while (nw && *passes) {
+		uint32_t b = work[--nw], bi = scev_loop__block_index(L, b);
+
+		if (in_cut[bi])
+			continue;
+		for (unsigned k = 0; k < cfg->blocks[b].nsucc; k++) {
+			uint32_t t = cfg->blocks[b].succ[k], ti = scev_loop__block_index(L, t);
+
+			if (ti == SCEV_NONE)
+				continue;
+			if (t == L->header) {
+				*passes = false;	/* a back edge no exit of the set guards */
+				break;
+			}
+			if (!seen[ti]) {
+				seen[ti] = true;
+				work[nw++] = t;
+			}
+		}
+	}
+	free(work);
+	free(seen);
+	return 0;
+}
+
+/* The exits of set (at most t) hold in iteration t whatever path reaches them, by distance: all
+ * are settled ones or tests of one counter with the same steps in every view.  In the first
+ * iteration k* whose distance S reaches every need (k* <= t: each test's first hold is within
+ * its k, and S only grows), S is below the largest need plus a step; from k* on a settled exit
+ * holds too once past its own k (at most 1, where S is at most mhi per iteration).  So every
+ * test of the set holds there when no counter's test wraps before that distance. */
+static bool cut_by_distance(const struct mono_exit *x, const bool *set, unsigned n)
+{
+	const struct mono_exit *c = NULL;
+	unsigned __int128 need = 0, reach;
+	uint64_t ks = 0;
+
+	for (unsigned j = 0; j < n; j++) {
+		if (!set[j])
+			continue;
+		if (x[j].settled) {
+			ks = x[j].k > ks ? x[j].k : ks;
+			continue;
+		}
+		if (c && (x[j].loc != c->loc || x[j].up != c->up || x[j].mlo != c->mlo ||
+			  x[j].mhi != c->mhi))
+			return false;
+		c = &x[j];
+		need = x[j].need > need ? x[j].need : need;
+	}
+	if (!c)
+		return true;
+	/* (steps below 2^31: the same moves in a 32-bit view as in the 64-bit one) */
+	if (c->mhi >= 1ull << 31 || ks > 1)
+		return false;
+	reach = need + c->mhi - 1;
+	if (reach < (unsigned __int128)c->mhi * ks)
+		reach = (unsigned __int128)c->mhi * ks;
+	for (unsigned j = 0; j < n; j++)
+		if (set[j] && !x[j].settled && x[j].room < reach)
+			return false;
+	return true;
+}
+
+int sym_cut_bound(struct scev_ctx *cx, uint32_t l, const struct sym_summary *s,
+		  const struct aval *(*env)(void *arg, loc_t l), void *arg, uint64_t *kmax,
+		  uint32_t *used, unsigned *nused, char *why, unsigned whylen)
+{
+	const struct scev_loop *L = &cx->st.loops->loops[l];
+	struct mono_exit x[SYM_MAX_PEXITS];
+	bool tried[SYM_MAX_PEXITS] = { false }, set[SYM_MAX_PEXITS], *in_cut;
+	unsigned n = s->npexits;
+	int err = 0, found = 0;
+
+	*nused = 0;
+	if (!s->ok || !n)
+		return WHY("no exit is tested in every iteration");
+	/* (an irreducible loop's first iteration may start at a side entry, past the exits) */
+	if (L->irreducible)
+		return WHY("no exit is tested in every iteration of the irreducible loop");
+	why[0] = '\0';
+	for (unsigned j = 0; j < n; j++) {
+		char w1[128];
+
+		x[j].ok = !exit_monotone(cx, s, &s->pexits[j], env, arg, &x[j], w1, sizeof(w1));
+		if (!x[j].ok && !why[0])
+			snprintf(why, whylen, "no exit is tested in every iteration; the exit at %u "
+				 "on some paths: %s",
+				 cx->st.cfg->blocks[s->pexits[j].block].last, w1);
+	}
+	in_cut = calloc(L->nblocks, sizeof(*in_cut));
+	if (!in_cut)
+		return WHY("out of memory");
+	/* The smallest t such that the exits whose tests hold in iteration t on every path that
+	 * reaches them are passed by every cycle: no iteration after t starts.  The candidates
+	 * are the exits' own k, from the smallest up; the set holds at t by distance
+	 * (cut_by_distance), or each of its tests by its own window (k <= t <= w). */
+	for (int by_window = 0; !found && !err && by_window < 2; by_window++) {
+		memset(tried, 0, sizeof(tried));
+		for (;;) {
+			uint64_t t = UINT64_MAX;
+			bool passes = false, any = false;
+
+			for (unsigned j = 0; j < n; j++)
+				if (x[j].ok && !tried[j] && (!any || x[j].k < t)) {
+					t = x[j].k;
+					any = true;
+				}
+			if (!any)
+				break;
+			for (unsigned j = 0; j < n; j++) {
+				set[j] = x[j].ok && x[j].k <= t && (!by_window || x[j].w >= t);
+				tried[j] |= x[j].ok && x[j].k == t;
+			}
+			if (!by_window && !cut_by_distance(x, set, n))
+				continue;
+			memset(in_cut, 0, L->nblocks * sizeof(*in_cut));
+			for (unsigned j = 0; j < n; j++)
+				if (set[j])
+					in_cut[scev_loop__block_index(L, s->pexits[j].block)] = true;
+			if ((err = every_cycle_passes(cx, l, in_cut, &passes)))
+				break;
+			if (passes) {
+				*kmax = t;
+				found = 1;
+				for (unsigned j = 0; j < n; j++)
+					if (set[j])
+						used[(*nused)++] = s->pexits[j].block;
+				break;
+			}
+		}
+	}
+	free(in_cut);
+	if (err)
+		return WHY("out of memory");
+	if (!found) {
+		if (!why[0])
+			snprintf(why, whylen, "no exit is tested in every iteration, and the exits "
+				 "on different paths leave a cycle that passes none");
+		return -1;
+	}
+	return 0;
 }

@@ -57,6 +57,11 @@ struct sym_summary {
 				 * a cell overlapping a listed cell changes too */
 	struct sym_exit *exits;
 	uint32_t nexits;
+	/* exiting jumps of this loop's own level that some iteration may not pass (they
+	 * dominate no back edge's source): a bound only as a set every cycle passes
+	 * (sym_cut_bound); at most SYM_MAX_PEXITS, none when there are more */
+	struct sym_exit *pexits;
+	uint32_t npexits;
 	bool single_exit;	/* one exit edge, and nothing ends the program inside */
 	/* the state on the exit edges (the single one when single_exit), for locations in locs,
 	 * in the REG symbols of the iteration that leaves; NULL when no exit edge is reached */
@@ -222,6 +227,16 @@ bool helper_is_pure(int32_t id);
 int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_exit *e,
 		   const struct aval *(*env)(void *arg, loc_t l), void *arg, uint64_t *kmin,
 		   uint64_t *kmax, char *why, unsigned whylen);
+
+/* exits.c: a bound from exits on different paths (s->pexits): the smallest K such that the
+ * exits whose test holds in every iteration from K on (it holds once and stays so: an order
+ * test on a counter moving towards it that does not wrap before K) are passed by every cycle
+ * of loop l, as its header's iterations 0, 1, ...  No iteration after K starts.  0 with *kmax
+ * = K and *used the blocks of the exits in that set (as many as fit, nused), or -1 with why. */
+#define SYM_MAX_PEXITS 16
+int sym_cut_bound(struct scev_ctx *cx, uint32_t l, const struct sym_summary *s,
+		  const struct aval *(*env)(void *arg, loc_t l), void *arg, uint64_t *kmax,
+		  uint32_t *used, unsigned *nused, char *why, unsigned whylen);
 
 /* absint_eval.c: the value of e given the values of the locations it reads (env). */
 struct aval aval_eval(struct scev_ctx *cx, eid e, const struct aval *(*env)(void *, loc_t),

@@ -399,6 +399,7 @@ void sym_summary__free(struct sym_summary *s)
 		return;
 	free(s->locs);
 	free(s->exits);
+	free(s->pexits);
 	free(s->exit_vals);
 	free(s->xlocs);
 	free(s->xvals);
@@ -419,6 +420,8 @@ static void summary_trim(struct sym_summary *s)
 		s->locs = nl;
 	if (s->nexits && (ne = realloc(s->exits, s->nexits * sizeof(*ne))))
 		s->exits = ne;
+	if (s->npexits && (ne = realloc(s->pexits, s->npexits * sizeof(*ne))))
+		s->pexits = ne;
 	if (s->nstores && (nw = realloc(s->stores, s->nstores * sizeof(*nw))))
 		s->stores = nw;
 }
@@ -505,6 +508,7 @@ struct sym_run {
 	uint32_t nexit_edges;
 	struct sym_summary *s;
 	uint32_t exits_cap, stores_cap;
+	bool pexits_over;	/* more exits on some paths than SYM_MAX_PEXITS */
 	uint32_t stamp;		/* this run's mark in cx->sym_collapsed */
 	uint32_t cur;		/* position of the block being executed */
 };
@@ -823,6 +827,16 @@ static int collapse(struct sym_run *r, uint32_t c, const struct sstate *in, stru
 				last = kmax;	/* no iteration runs after this test first holds */
 			}
 		}
+		if (!exact && !ranged && cs->npexits) {
+			uint32_t used[SYM_MAX_PEXITS];
+			unsigned nused;
+			uint64_t K;
+			char why[96];
+
+			if (!sym_cut_bound(cx, c, cs, entry_env_get, &ee, &K, used, &nused, why,
+					   sizeof(why)) && K < last)
+				last = K;	/* no iteration runs after K */
+		}
 		if (!exact && !ranged && last != UINT64_MAX) {
 			/* several exits: whichever is taken, it is in an iteration up to last */
 			ranged = true;
@@ -1128,6 +1142,49 @@ static int note_store(struct sym_run *r, const struct sstate *st, uint32_t b, ui
 	return 0;
 }
 
+/* Records the exiting jump ending block b (its jump leaves when taken: out1), with its operands
+ * in st: in s->exits when every iteration runs it, else in s->pexits. */
+static int record_exit(struct sym_run *r, const struct sstate *st, uint32_t b, bool out1,
+		       bool every)
+{
+	struct scev_ctx *cx = r->cx;
+	struct sym_summary *s = r->s;
+	const struct bpf_insn *i = &cx->insns[cx->st.cfg->blocks[b].last];
+	bool is32 = ebpf_class(i) == BPF_JMP32;
+	struct sym_exit e = {
+		.block = b, .op = ebpf_op(i), .is32 = is32, .exit_on_taken = out1,
+	};
+	struct sym_exit **arr = every ? &s->exits : &s->pexits;
+	uint32_t *n = every ? &s->nexits : &s->npexits;
+
+	if (!every && (r->pexits_over || s->npexits == SYM_MAX_PEXITS)) {
+		r->pexits_over = true;
+		free(s->pexits);
+		s->pexits = NULL;
+		s->npexits = 0;
+		return 0;
+	}
+	e.lhs = expr_distribute(&cx->ar, st->regs[i->dst_reg]);
+	e.rhs = ebpf_srcbit(i) == BPF_X ?
+		expr_distribute(&cx->ar, st->regs[i->src_reg]) :
+		expr_const(&cx->ar, is32 ? (uint32_t)i->imm : (uint64_t)(int64_t)i->imm);
+	if (every && s->nexits == r->exits_cap) {
+		uint32_t nc = r->exits_cap ? r->exits_cap * 2 : 4;
+		struct sym_exit *nv = realloc(s->exits, nc * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		s->exits = nv;
+		r->exits_cap = nc;
+	} else if (!every && !s->pexits) {
+		s->pexits = malloc(SYM_MAX_PEXITS * sizeof(*s->pexits));
+		if (!s->pexits)
+			return -ENOMEM;
+	}
+	(*arr)[(*n)++] = e;
+	return 0;
+}
+
 int symex_loop(struct scev_ctx *cx, uint32_t l)
 {
 	const struct scev_loops *lf = cx->st.loops;
@@ -1212,7 +1269,8 @@ int symex_loop(struct scev_ctx *cx, uint32_t l)
 		for (uint32_t pc = blk->first; pc <= blk->last; pc += ebpf_insn_slots(&cx->insns[pc]))
 			if ((err = note_store(&r, &st, b, pc)) || (err = sym_step(cx, &st, pc)))
 				goto out;
-		/* An exiting jump that runs in every iteration bounds the trip count. */
+		/* An exiting jump that runs in every iteration bounds the trip count; one that
+		 * some iterations pass may, with others that every cycle passes (exits.c). */
 		if (scev_block_cond_jmp(cx->st.cfg, b) && blk->nsucc == 2) {
 			bool out0 = !scev_loop__contains(lf, l, blk->succ[0]);
 			bool out1 = !scev_loop__contains(lf, l, blk->succ[1]);
@@ -1223,31 +1281,8 @@ int symex_loop(struct scev_ctx *cx, uint32_t l)
 			 * the program's entry through the header included), side entries or not. */
 			for (uint32_t k = 0; k < L->nback_edges && every && b != L->header; k++)
 				every = scev_dom__dominates(cx->st.dom, b, L->back_edges[k].from);
-			if (every) {
-				const struct bpf_insn *i = &cx->insns[blk->last];
-				bool is32 = ebpf_class(i) == BPF_JMP32;
-				struct sym_exit e = {
-					.block = b, .op = ebpf_op(i), .is32 = is32,
-					.exit_on_taken = out1,
-					.lhs = expr_distribute(&cx->ar, st.regs[i->dst_reg]),
-				};
-
-				e.rhs = ebpf_srcbit(i) == BPF_X ?
-					expr_distribute(&cx->ar, st.regs[i->src_reg]) :
-					expr_const(&cx->ar, is32 ? (uint32_t)i->imm : (uint64_t)(int64_t)i->imm);
-				if (s->nexits == r.exits_cap) {
-					uint32_t nc = r.exits_cap ? r.exits_cap * 2 : 4;
-					struct sym_exit *nv = realloc(s->exits, nc * sizeof(*nv));
-
-					if (!nv) {
-						err = -ENOMEM;
-						goto out;
-					}
-					s->exits = nv;
-					r.exits_cap = nc;
-				}
-				s->exits[s->nexits++] = e;
-			}
+			if (out0 != out1 && (err = record_exit(&r, &st, b, out1, every)))
+				goto out;
 		}
 		for (unsigned k = 0; k < blk->nsucc && !err; k++)
 			err = join_along_edge(&r, blk->succ[k], &st, &fail);
@@ -1260,6 +1295,9 @@ classify:
 		free(s->exits);
 		s->exits = NULL;
 		s->nexits = 0;
+		free(s->pexits);
+		s->pexits = NULL;
+		s->npexits = 0;
 		s->ok = false;
 		s->why = cx->ar.oom ? "out of memory" : fail ? "a nested loop is entered at a second "
 			 "entry" : "no path returns to the header";

@@ -650,7 +650,7 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 	CHECK(p->prog_type == BPF_PROG_TYPE_XDP && p->input_len == GEN_INPUT_LEN, "program type");
 	tolerated_lo = SIZE_MAX;
 	/* (p_loop_def's reads, in the prologue: r1 = *(u64 *)(r10 + key slot); r1 += r5) */
-	for (size_t pc = 0; pc + 1 < p->len && pc < 40; pc++)
+	for (size_t pc = 0; pc + 1 < p->len && pc < 96; pc++)
 		if (p->flags & (GEN_PROG_LOOP_DEF | GEN_PROG_REG_UNWRITTEN) &&
 		    p->insns[pc].code == (BPF_LDX | BPF_MEM | BPF_DW) && p->insns[pc].dst_reg == 1 &&
 		    p->insns[pc].src_reg == EBPF_REG_FP && p->insns[pc].off == GEN_FP_KEY &&
@@ -1578,6 +1578,50 @@ static void test_loop_once_knobs(void)
 	gen_program__free(&p);
 }
 
+/* p_cut_exits and its twin p_cut_exits_open: check_program runs each program against the intent
+ * (the bound of the exits on different paths; the twin flagged as possibly endless), and in
+ * the twin every program must really run on to the step budget when data[3] & 0x80 picks its
+ * own path (one that tests nothing, or == against a number the counter never meets). */
+static void test_cut_exits_knobs(void)
+{
+	struct gen_program p = { 0 };
+	struct run_stats rs = { 0 };
+
+	for (int twin = 0; twin < 2; twin++) {
+		const char *name = twin ? "p_cut_exits_open" : "p_cut_exits";
+		struct gen_knobs k = knobs_with(name, 100, "p_nonterminating", 0);
+		unsigned flagged = 0, endless = 0;
+
+		gen_knobs_set(&k, "p_huge", 0);
+		for (uint64_t seed = 3500000; seed < 3500100; seed++) {
+			struct gen_src src;
+			uint8_t in[GEN_INPUT_LEN] = { 0 };
+			uint64_t steps;
+
+			gen_src_init_seed(&src, seed);
+			if (gen_program(&p, &src, &k)) {
+				CHECK(0, "seed %llu: gen_program failed", (unsigned long long)seed);
+				continue;
+			}
+			check_program(&p, &k, seed, name, &rs);
+			CHECK(p.nloops && p.loops[0].trip == -1 &&
+				      (p.loops[0].flags & GEN_LOOP_COND_STEP),
+			      "%s seed %llu: first loop", name, (unsigned long long)seed);
+			flagged += !!(p.flags & GEN_PROG_MAY_NOT_TERMINATE);
+			in[3] = 0x80;
+			if (twin && run_watched(&p, seed, in, k.step_budget, &rs, &steps) ==
+					    INTERP_TRAP_STEPS)
+				endless++;
+		}
+		if (twin)
+			CHECK(flagged == 100u, "%s=100: %u of 100 flagged endless", name, flagged);
+		if (twin)
+			CHECK(endless == 100, "p_cut_exits_open: %u of 100 run out of steps on "
+			      "data[3] = 0x80", endless);
+	}
+	gen_program__free(&p);
+}
+
 static void test_knobs_api(void)
 {
 	struct gen_knobs k = gen_knobs_default(), d = k;
@@ -1747,6 +1791,7 @@ int main(void)
 	test_fill_knobs();
 	test_loop_def_knobs();
 	test_loop_once_knobs();
+	test_cut_exits_knobs();
 	test_default_mix();
 	test_other_forms();
 	return check_done("test_gen");
