@@ -601,6 +601,14 @@ struct mono_exit {
 	bool up;
 	uint64_t mlo, mhi;
 	unsigned __int128 need, room;
+	/* need and room when the counter starts at the low end of its range in the test's view
+	 * (32 or 64 bits, signed or not), when v(0) is the counter's start plus a constant there
+	 * (exact) and that range is xw wide: exits of one counter whose views all see it xw wide
+	 * (narrow: no view's range crosses its wrap) see it xw above its low end in each view,
+	 * so their needs and rooms move by the same amount in every run */
+	bool exact;
+	__int128 xw;
+	__int128 need_lo, room_lo;
 };
 
 /* For an exit some iterations may not pass: the iterations (and distances) over which its test
@@ -678,6 +686,30 @@ static int exit_monotone(struct scev_ctx *cx, const struct sym_summary *s, const
 	need += strict;
 	x->need = need < 0 ? 0 : (unsigned __int128)need;
 	x->loc = m.loc;
+	/* The counter's start in the same view: when v(0)'s range is as wide as the start's (and
+	 * narrow), v(0) is the start plus a constant in every run. */
+	{
+		const struct aval *x0 = env(arg, m.loc);
+		__int128 xlo, xhi, alo = sgn ? q.a_slo : (__int128)q.a_ulo;
+		__int128 ahi = sgn ? q.a_shi : (__int128)q.a_uhi;
+
+		if (q.width == 32) {
+			xlo = sgn ? x0->r.s32_min : (__int128)x0->r.u32_min;
+			xhi = sgn ? x0->r.s32_max : (__int128)x0->r.u32_max;
+		} else {
+			xlo = sgn ? x0->r.smin : (__int128)x0->r.umin;
+			xhi = sgn ? x0->r.smax : (__int128)x0->r.umax;
+		}
+		x->xw = xhi - xlo;
+		x->exact = x0->kind == AV_SCALAR && x->xw == ahi - alo && x->xw < (1ll << 30);
+		if (x->up) {
+			x->need_lo = (sgn ? (__int128)q.n_shi : (__int128)q.n_uhi) - alo + strict;
+			x->room_lo = (sgn ? (__int128)smax : (__int128)qm) - alo;
+		} else {
+			x->need_lo = alo - (sgn ? (__int128)q.n_slo : (__int128)q.n_ulo) + strict;
+			x->room_lo = alo - (sgn ? -(__int128)smax - 1 : 0);
+		}
+	}
 	x->w = (uint64_t)(x->room / x->mhi > UINT64_MAX ? UINT64_MAX : x->room / x->mhi);
 	return 0;
 }
@@ -735,6 +767,7 @@ static bool cut_by_distance(const struct mono_exit *x, const bool *set, unsigned
 	const struct mono_exit *c = NULL;
 	unsigned __int128 need = 0, reach;
 	uint64_t ks = 0;
+	bool same = true;
 
 	for (unsigned j = 0; j < n; j++) {
 		if (!set[j])
@@ -754,9 +787,25 @@ static bool cut_by_distance(const struct mono_exit *x, const bool *set, unsigned
 	/* (steps below 2^31: the same moves in a 32-bit view as in the 64-bit one) */
 	if (c->mhi >= 1ull << 31 || ks > 1)
 		return false;
+	reach = (unsigned __int128)c->mhi * ks;
+	if (reach < c->mhi - 1)
+		reach = c->mhi - 1;
+	for (unsigned j = 0; j < n; j++)
+		if (set[j] && !x[j].settled && x[j].room < reach)
+			return false;
+	/* Exact starts of one width: in every run room_j - need_i is room_lo_j - need_lo_i (both
+	 * move with the start), which must leave a step. */
+	for (unsigned j = 0; j < n; j++)
+		same &= !set[j] || x[j].settled || (x[j].exact && x[j].xw == c->xw);
+	for (unsigned j = 0; j < n && same; j++)
+		for (unsigned i = 0; i < n; i++)
+			if (set[j] && set[i] && !x[j].settled && !x[i].settled &&
+			    x[j].room_lo - x[i].need_lo < (__int128)c->mhi - 1)
+				return false;
+	if (same)
+		return true;
+	/* Otherwise the largest need and the smallest room over every start and bound. */
 	reach = need + c->mhi - 1;
-	if (reach < (unsigned __int128)c->mhi * ks)
-		reach = (unsigned __int128)c->mhi * ks;
 	for (unsigned j = 0; j < n; j++)
 		if (set[j] && !x[j].settled && x[j].room < reach)
 			return false;
