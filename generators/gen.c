@@ -221,7 +221,8 @@ static void cut_loop(struct gi *g, bool open)
 		gi_jmp(g, false, BPF_JSET, BPF_REG_4, 2, c);
 	for (int k = 0; k < 3; k++) {
 		uint32_t n = down ? gen_u32(g->src, 3, 40) : gen_u32(g->src, 1, 40);
-		bool j32 = gen_bool(g->src, 25), sgn = gen_bool(g->src, 35), le = gen_bool(g->src, 50);
+		bool j32 = gen_bool(g->src, 25), sgn = gen_bool(g->src, 35);
+		bool le = gen_bool(g->src, 50);
 		uint8_t op;
 
 		if (k == 1)
@@ -242,8 +243,9 @@ static void cut_loop(struct gi *g, bool open)
 			break;
 		}
 		if (k == 1 && eq) {
-			gi_jmp(g, false, BPF_JEQ, BPF_REG_1, 2 * (int32_t)gen_u32(g->src, 0, 20) + 1,
-			       end);
+			int32_t odd = 2 * (int32_t)gen_u32(g->src, 0, 20) + 1;
+
+			gi_jmp(g, false, BPF_JEQ, BPF_REG_1, odd, end);
 			gi_ja(g, top);
 			continue;
 		}

@@ -329,7 +329,8 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E, st
 		uint64_t K;
 		char why[CLAIM_TRIP_TEXT];
 
-		if (!sym_cut_bound(cx, l, sum, state_env, &es, &K, used, &nused, why, sizeof(why))) {
+		if (!sym_cut_bound(cx, l, sum, state_env, &es, &K, used, &nused, why,
+				   sizeof(why))) {
 			if (!known || K + 1 < T) {
 				T = K + 1;
 				Tmin = 1;

@@ -591,7 +591,7 @@ int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struc
 /* What one exit that some iterations may not pass contributes (exit_monotone). */
 struct mono_exit {
 	bool ok;
-	bool settled;		/* from iteration k on the same outcome, leaving (exit_settled) */
+	bool settled;		/* it leaves in every iteration from k on (exit_settled) */
 	uint64_t k;		/* the test holds in iteration k, if it has not before */
 	uint64_t w;		/* ... and in every iteration after it up to w */
 	/* a counter's order test: the tested value is v(0) plus S, the distance the counter
@@ -834,8 +834,8 @@ int sym_cut_bound(struct scev_ctx *cx, uint32_t l, const struct sym_summary *s,
 
 		x[j].ok = !exit_monotone(cx, s, &s->pexits[j], env, arg, &x[j], w1, sizeof(w1));
 		if (!x[j].ok && !why[0])
-			snprintf(why, whylen, "no exit is tested in every iteration; the exit at %u "
-				 "on some paths: %s",
+			snprintf(why, whylen, "no exit is tested in every iteration; the exit "
+				 "at %u on some paths: %s",
 				 cx->st.cfg->blocks[s->pexits[j].block].last, w1);
 	}
 	in_cut = calloc(L->nblocks, sizeof(*in_cut));
@@ -865,9 +865,11 @@ int sym_cut_bound(struct scev_ctx *cx, uint32_t l, const struct sym_summary *s,
 			if (!by_window && !cut_by_distance(x, set, n))
 				continue;
 			memset(in_cut, 0, L->nblocks * sizeof(*in_cut));
-			for (unsigned j = 0; j < n; j++)
-				if (set[j])
-					in_cut[scev_loop__block_index(L, s->pexits[j].block)] = true;
+			for (unsigned j = 0; j < n; j++) {
+				uint32_t bi = scev_loop__block_index(L, s->pexits[j].block);
+
+				in_cut[bi] |= set[j];
+			}
 			if ((err = every_cycle_passes(cx, l, in_cut, &passes)))
 				break;
 			if (passes) {
