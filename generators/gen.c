@@ -276,6 +276,54 @@ static void cut_loop(struct gi *g, bool open)
 	}
 }
 
+/* A counter compiled into a toggle (p_toggle), as LLVM emits `for (i = 0; i < 2; i++)`: r1 starts
+ * at a constant c0 in [1, 1000], each iteration adds data[5] to r3 and moves r1 by x ^= c,
+ * x = -x or x = c - x (64-bit or 32-bit forms; c chosen so that c0 is no fixed point), and the
+ * loop leaves when r1 is back at c0 (a 64-bit or 32-bit test): twice, whatever the input.  The
+ * twin (p_toggle_open) starts r1 at data[4] instead: it leaves only when data[4] is c0 or
+ * f(c0), and runs forever otherwise, which flags the loop. */
+static void toggle_loop(struct gi *g, bool open)
+{
+	int idx = (int)g->p->nloops++, top = gi_label(g), end = gi_label(g);
+	uint32_t c0 = gen_u32(g->src, 1, 1000), form = gen_u32(g->src, 0, 2), c;
+	bool w = gen_bool(g->src, 40), j32 = gen_bool(g->src, 30);
+	struct gen_loop *l;
+
+	c = gen_u32(g->src, 1, 2000);
+	if (form == 2 && c == 2 * c0)
+		c++;	/* (c - x has the fixed point c / 2) */
+	if (open)
+		gi_ldx(g, BPF_B, BPF_REG_1, BPF_REG_2, 4);
+	else
+		gi_mov_const(g, BPF_REG_1, c0, !w);
+	gi_ldx(g, BPF_B, BPF_REG_5, BPF_REG_2, 5);
+	gi_mov_const(g, BPF_REG_3, 0, true);
+	gi_bind(g, top);
+	gi_alux(g, true, BPF_ADD, BPF_REG_3, BPF_REG_5);
+	if (form == 0) {
+		gi_alu(g, !w, BPF_XOR, BPF_REG_1, (int32_t)c);
+	} else {
+		gi_alu(g, !w, BPF_NEG, BPF_REG_1, 0);
+		if (form == 2)
+			gi_alu(g, !w, BPF_ADD, BPF_REG_1, (int32_t)c);
+	}
+	gi_jmp(g, j32, BPF_JNE, BPF_REG_1, (int32_t)c0, top);
+	gi_bind(g, end);
+	l = prologue_loop(g, idx, top, end, GEN_FORM_DO_WHILE,
+			  GEN_SH(DO_WHILE) | (w ? GEN_SH(CTR32) : GEN_SH(CTR64)) |
+				  GEN_SH(COND_EQNE) | GEN_SH(BOUND_CONST) |
+				  (open ? GEN_SH(INIT_INPUT) | GEN_SH(NONTERM) : 0),
+			  BPF_REG_1, BPF_JNE);
+	l->counter_width = w ? 32 : 64;
+	l->cmp_width = j32 ? 32 : 64;
+	l->trip = open ? -1 : 2;
+	l->trip_max = open ? UINT64_MAX : 2;
+	if (open) {
+		l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
+		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+	}
+}
+
 /* n = (data[0] & 7) + 1 (p_loop_def) or data[0] & 7 (p_loop_def_early, which flags the
  * program); for (r2 = 0; r2 < n; r2++) { r5 = r2; key slot = r2; } then both are read:
  * written when the loop ran at least once, which the twin's n = 0 breaks (r5: the prologue
@@ -402,6 +450,10 @@ static void prologue(struct gi *g, int l_short)
 		cut_loop(g, false);
 	else if (gen_bool(g->src, g->k->p_cut_exits_open))
 		cut_loop(g, true);
+	if (gen_bool(g->src, g->k->p_toggle))
+		toggle_loop(g, false);
+	else if (gen_bool(g->src, g->k->p_toggle_open))
+		toggle_loop(g, true);
 	if (gen_bool(g->src, g->k->p_loop_def))
 		def_loop(g, false);
 	else if (gen_bool(g->src, g->k->p_loop_def_early))

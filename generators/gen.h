@@ -152,6 +152,10 @@
 	  "a loop of the prologue whose exit tests sit on different paths, one on every cycle")    \
 	X(p_cut_exits_open, 0, 0, 100,                                                             \
 	  "unsafe twin of p_cut_exits: a path the input takes forever tests nothing or ==")       \
+	X(p_toggle, 0, 0, 100,                                                                     \
+	  "a loop of the prologue whose counter is a toggle (x ^= c, x = -x, x = c - x): twice")    \
+	X(p_toggle_open, 0, 0, 100,                                                                \
+	  "unsafe twin of p_toggle: the toggle starts from the input, endless unless at c0")       \
 	X(p_pkt_len, 0, 0, 100,                                                                    \
 	  "len = data_end - (data + 0 or 16) before a loop reading the packet at i < len && "     \
 	  "i < 96 (a relational bound)")                                                            \

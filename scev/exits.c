@@ -557,6 +557,115 @@ static int exit_settled(struct scev_ctx *cx, const struct sym_summary *s, const 
 	return 0;
 }
 
+/* Locations an exit test reads that the loop changes only through themselves and unchanged
+ * locations (x ^= 1, x = 1 - x, x = -x: LLVM's toggles for `for (i = 0; i < 2; i++)`), with
+ * their values in one iteration. */
+#define CYCLE_LOCS 8
+struct cycle_env {
+	struct scev_ctx *cx;
+	const struct sym_summary *s;
+	const struct aval *(*env)(void *arg, loc_t l);
+	void *arg;
+	loc_t loc[CYCLE_LOCS];
+	const struct sym_loc *sl[CYCLE_LOCS];
+	unsigned n;
+	bool over;		/* more than CYCLE_LOCS, or one whose change is not known */
+	struct aval *cur;	/* the values of loc[] in the iteration evaluated; NULL: entry */
+};
+
+static bool cycle_collect(void *arg, loc_t l)
+{
+	struct cycle_env *ce = arg;
+	const struct sym_loc *sl;
+
+	if (sym_unchanged(ce->s, l))
+		return true;
+	for (unsigned k = 0; k < ce->n; k++)
+		if (ce->loc[k] == l)
+			return true;
+	sl = sym_find(ce->s, l);
+	if (!sl || sl->back == EID_NONE || ce->n == CYCLE_LOCS) {
+		ce->over = true;
+		return false;
+	}
+	ce->loc[ce->n] = l;
+	ce->sl[ce->n++] = sl;
+	return true;
+}
+
+static const struct aval *cycle_value(void *arg, loc_t l)
+{
+	struct cycle_env *ce = arg;
+
+	for (unsigned k = 0; ce->cur && k < ce->n; k++)
+		if (ce->loc[k] == l)
+			return &ce->cur[k];
+	return ce->env(ce->arg, l);
+}
+
+/* An exit whose test reads only unchanged locations and ones the loop changes only through
+ * themselves and unchanged ones.  From the entry values S0, each iteration's are the back-edge
+ * values of the one before, evaluated over ranges: S1, S2, S3.  When S3 lies within S1, every
+ * odd iteration's values lie within S1 and every even one's from 2 on within S2 (by induction:
+ * the evaluation over-approximates), so the test's outcome on S0, S1 and S2 is its outcome in
+ * iteration 0, every odd one and every even one after it.  When it certainly leaves on S0, the
+ * loop leaves in iteration 0; else on S1, by 1; else on S2 (and S1 may stay), by 2.
+ * EXIT_DECLINE otherwise. */
+static int exit_period2(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_exit *e,
+			const struct aval *(*env)(void *arg, loc_t l), void *arg, uint64_t *kmin,
+			uint64_t *kmax)
+{
+	struct cycle_env ce = { .cx = cx, .s = s, .env = env, .arg = arg };
+	struct aval v[4][CYCLE_LOCS];
+	int leave = e->exit_on_taken ? 1 : 0, out[3];
+
+	/* (an irreducible loop's first header execution may come after blocks of a side entry) */
+	if (!cx->sums || s < cx->sums || s >= cx->sums + cx->st.loops->nloops ||
+	    cx->st.loops->loops[s - cx->sums].irreducible)
+		return EXIT_DECLINE;
+	if (e->op == BPF_JCOND || e->op == BPF_JSET ||
+	    !expr_only_regs_r(&cx->ar, e->lhs, cycle_collect, &ce) ||
+	    !expr_only_regs_r(&cx->ar, e->rhs, cycle_collect, &ce))
+		return EXIT_DECLINE;
+	/* (the changed locations' back-edge values may read further ones: close the set) */
+	for (unsigned k = 0; k < ce.n && !ce.over; k++)
+		if (!expr_only_regs_r(&cx->ar, ce.sl[k]->back, cycle_collect, &ce))
+			ce.over = true;
+	if (ce.over || !ce.n)
+		return EXIT_DECLINE;
+	for (unsigned k = 0; k < ce.n; k++)
+		v[0][k] = *env(arg, ce.loc[k]);
+	for (int it = 1; it < 4; it++) {
+		ce.cur = v[it - 1];
+		for (unsigned k = 0; k < ce.n; k++)
+			v[it][k] = aval_eval(cx, ce.sl[k]->back, cycle_value, &ce);
+	}
+	for (unsigned k = 0; k < ce.n; k++)
+		if (!aval_subset(&v[3][k], &v[1][k]))
+			return EXIT_DECLINE;
+	for (int it = 0; it < 3; it++) {
+		struct aval a, b;
+
+		ce.cur = v[it];
+		a = aval_eval(cx, e->lhs, cycle_value, &ce);
+		b = aval_eval(cx, e->rhs, cycle_value, &ce);
+		out[it] = aval_branch_outcome(e->op, e->is32, &a, &b);
+	}
+	if (out[0] == leave)
+		*kmax = 0;
+	else if (out[1] == leave)
+		*kmax = 1;
+	else if (out[2] == leave)
+		*kmax = 2;
+	else
+		return EXIT_DECLINE;
+	/* the first iteration that may leave */
+	*kmin = out[0] != !leave ? 0 : out[1] != !leave ? 1 : 2;
+	if (*kmin > *kmax)
+		*kmin = *kmax;
+	return 0;
+}
+
 int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_exit *e,
 		   const struct aval *(*env)(void *arg, loc_t l), void *arg, uint64_t *kmin,
 		   uint64_t *kmax, char *why, unsigned whylen)
@@ -576,7 +685,7 @@ int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struc
 	if (exit_settled(cx, s, e, env, arg, kmin, kmax) == 0)
 		return 0;
 	if (exit_match(cx, s, e, env, arg, &m, why, whylen))
-		return -1;
+		return exit_period2(cx, s, e, env, arg, kmin, kmax) == 0 ? 0 : -1;
 	for (size_t k = 0; k < sizeof(exit_shapes) / sizeof(exit_shapes[0]); k++) {
 		int r = exit_shapes[k](&m, kmin, kmax, why, whylen);
 
