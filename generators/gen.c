@@ -324,6 +324,59 @@ static void toggle_loop(struct gi *g, bool open)
 	}
 }
 
+/* A 64-bit counter updated in a 32-bit form too (p_zext_mix): r1 starts at c0 in [0, 20], steps by
+ * c in [1, 3] as w1 += c on the path data[6] & 1 picks and r1 += c on the other, or as
+ * zext32(r1) + c (shifts left and right by 32, then r1 += c); the loop leaves when r1 >= n
+ * (n in [21, 60]), ceil((n - c0) / c) header executions on every input: the 32-bit forms are
+ * the 64-bit add while r1 stays below 2^32 - c.  The twin (p_zext_mix_wrap) starts at
+ * 2^32 - 16 + c0 and leaves at 2^32 + n: the 32-bit form wraps to small values first, so a run
+ * that always takes it never ends, which flags the loop. */
+static void zext_mix_loop(struct gi *g, bool wrap)
+{
+	int idx = (int)g->p->nloops++, top = gi_label(g), end = gi_label(g), a = gi_label(g);
+	int j = gi_label(g);
+	uint32_t c0 = gen_u32(g->src, 0, 20), c = gen_u32(g->src, 1, 3), n = gen_u32(g->src, 21, 60);
+	bool shifts = gen_bool(g->src, 35);
+	uint64_t base = wrap ? (1ull << 32) - 16 : 0;
+	struct gen_loop *l;
+
+	gi_ldx(g, BPF_B, BPF_REG_5, BPF_REG_2, 6);
+	gi_mov_const(g, BPF_REG_1, base + c0, true);
+	gi_mov_const(g, BPF_REG_4, base + (wrap ? 16 : 0) + n, true);
+	gi_mov_const(g, BPF_REG_3, 0, true);
+	gi_bind(g, top);
+	gi_alu(g, true, BPF_ADD, BPF_REG_3, 1);
+	if (shifts) {
+		gi_alu(g, true, BPF_LSH, BPF_REG_1, 32);
+		gi_alu(g, true, BPF_RSH, BPF_REG_1, 32);
+		gi_alu(g, true, BPF_ADD, BPF_REG_1, (int32_t)c);
+	} else {
+		gi_jmp(g, false, BPF_JSET, BPF_REG_5, 1, a);
+		gi_alu(g, false, BPF_ADD, BPF_REG_1, (int32_t)c);
+		gi_ja(g, j);
+		gi_bind(g, a);
+		gi_alu(g, true, BPF_ADD, BPF_REG_1, (int32_t)c);
+		gi_bind(g, j);
+	}
+	gi_jmpx(g, false, BPF_JLT, BPF_REG_1, BPF_REG_4, top);
+	gi_bind(g, end);
+	l = prologue_loop(g, idx, top, end, GEN_FORM_DO_WHILE,
+			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(CTR64) | GEN_SH(COND_UNSIGNED) |
+				  GEN_SH(BOUND_REG) | (wrap ? GEN_SH(WRAP) | GEN_SH(NONTERM) : 0),
+			  BPF_REG_1, BPF_JLT);
+	l->step = c;
+	l->trip = wrap ? -1 : (int64_t)((n - c0 + c - 1) / c);
+	l->trip_max = wrap ? UINT64_MAX : (n - c0 + c - 1) / c;
+	if (wrap) {
+		l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
+		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+	} else {
+		l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_1, .width = 64, .has_start = true,
+					     .step = c, .start = c0 };
+		l->nivs = 1;
+	}
+}
+
 /* n = (data[0] & 7) + 1 (p_loop_def) or data[0] & 7 (p_loop_def_early, which flags the
  * program); for (r2 = 0; r2 < n; r2++) { r5 = r2; key slot = r2; } then both are read:
  * written when the loop ran at least once, which the twin's n = 0 breaks (r5: the prologue
@@ -454,6 +507,10 @@ static void prologue(struct gi *g, int l_short)
 		toggle_loop(g, false);
 	else if (gen_bool(g->src, g->k->p_toggle_open))
 		toggle_loop(g, true);
+	if (gen_bool(g->src, g->k->p_zext_mix))
+		zext_mix_loop(g, false);
+	else if (gen_bool(g->src, g->k->p_zext_mix_wrap))
+		zext_mix_loop(g, true);
 	if (gen_bool(g->src, g->k->p_loop_def))
 		def_loop(g, false);
 	else if (gen_bool(g->src, g->k->p_loop_def_early))

@@ -156,6 +156,10 @@
 	  "a loop of the prologue whose counter is a toggle (x ^= c, x = -x, x = c - x): twice")    \
 	X(p_toggle_open, 0, 0, 100,                                                                \
 	  "unsafe twin of p_toggle: the toggle starts from the input, endless unless at c0")       \
+	X(p_zext_mix, 0, 0, 100,                                                                   \
+	  "a loop of the prologue: a 64-bit counter also stepped by w1 += c or zext32(x) + c")     \
+	X(p_zext_mix_wrap, 0, 0, 100,                                                              \
+	  "unsafe twin of p_zext_mix: it starts near 2^32, where the 32-bit form wraps")          \
 	X(p_pkt_len, 0, 0, 100,                                                                    \
 	  "len = data_end - (data + 0 or 16) before a loop reading the packet at i < len && "     \
 	  "i < 96 (a relational bound)")                                                            \

@@ -167,7 +167,7 @@ static bool range_offsets(struct expr_arena *ar, eid e, eid *base, int64_t *clo,
  * constant at entry, or REG(x) + c_i with c_i differing between paths (m->spread), x stepping by
  * a constant (sym_step_of) or by constants of one sign differing between paths (m->varies).
  * The counter, or NULL; *c is the offset, *aw32 whether the add is a 32-bit one. */
-static const struct sym_loc *exit_counter(struct scev_ctx *cx, const struct sym_summary *s,
+static const struct sym_loc *exit_counter1(struct scev_ctx *cx, const struct sym_summary *s,
 					  const struct aval *(*env)(void *arg, loc_t l), void *arg,
 					  eid ivx, struct exit_seq *m, uint64_t *c, bool *aw32)
 {
@@ -203,6 +203,19 @@ static const struct sym_loc *exit_counter(struct scev_ctx *cx, const struct sym_
 	    (m->varies = sym_step_range(cx, s, sl, env, arg, &m->step, &m->step_hi)))
 		return sl;
 	return NULL;
+}
+
+static const struct sym_loc *exit_counter(struct scev_ctx *cx, const struct sym_summary *s,
+					  const struct aval *(*env)(void *arg, loc_t l), void *arg,
+					  eid ivx, struct exit_seq *m, uint64_t *c, bool *aw32)
+{
+	const struct sym_loc *sl = exit_counter1(cx, s, env, arg, ivx, m, c, aw32);
+	eid small;
+
+	/* (else the 32-bit forms of x + c, which are x + c on the values the header sees) */
+	if (!sl && (small = sym_small_zext(cx, s, ivx)) != ivx)
+		sl = exit_counter1(cx, s, env, arg, small, m, c, aw32);
+	return sl;
 }
 
 /* The tested sequence of exit e: a counter on one side (the left after swapping), a

@@ -27,6 +27,10 @@ struct sym_loc {
 	uint64_t step;		/* AFFINE */
 	eid back;		/* value at the back edges, in this loop's REG symbols */
 	bool zext32;		/* every back-edge value is zero-extended from 32 bits */
+	/* LC_UNKNOWN register: every back-edge value is x + step at 64 bits or in a 32-bit
+	 * form that is the same while x stays below 2^32 - step (zext32(x + step), zext32(x) +
+	 * step; width 64): affine when the header never sees more (sym_step_of) */
+	bool small;
 };
 
 /* An exiting conditional jump executed in every iteration that returns to the header. */
@@ -219,6 +223,10 @@ bool sym_accum_delta(struct expr_arena *ar, eid alt, loc_t x, eid *d, bool *w32)
  * (signed, within 2^30; w32: of a 32-bit add). */
 bool sym_range_offset(struct expr_arena *ar, eid e, eid *base, int64_t *clo, int64_t *chi,
 		      bool *w32);
+/* e with the 32-bit forms of x + c, x a register that loop s's header never sees at 2^32 - c
+ * or above (by the first pass), written as the 64-bit add they equal there: zext32(x + c),
+ * zext32(x) + c, zext32(x) (c = 0). */
+eid sym_small_zext(struct scev_ctx *cx, const struct sym_summary *s, eid e);
 /* The helper writes nothing through its pointer arguments. */
 bool helper_is_pure(int32_t id);
 

@@ -1083,8 +1083,30 @@ static void classify(struct scev_ctx *cx, struct sym_loc *sl)
 		sl->width = acc_w32 ? 32 : 64;
 		return;
 	}
-	if (!expr_uses(ar, sl->back, sl->loc) && expr_only_regs(ar, sl->back, keep_other, &nl))
+	if (!expr_uses(ar, sl->back, sl->loc) && expr_only_regs(ar, sl->back, keep_other, &nl)) {
 		sl->cls = LC_DERIVED;
+		return;
+	}
+	/* x + c in 64-bit and 32-bit forms mixed (w1 += 1 on one path, r1 += 1 on another), or
+	 * zext32(x) + c: the same add while x stays small (sym_step_of) */
+	if (!LOC_IS_REG(sl->loc))
+		return;
+	for (int k = 0; k < n; k++) {
+		eid base;
+		uint64_t c;
+		bool aw32;
+
+		expr_match_add(ar, alts[k], &base, &c, &aw32);
+		c &= 0xffffffffull;
+		if (!(base == rx || (!aw32 && ar->v[base].kind == EX_ZEXT && ar->v[base].op == 4 &&
+				     ar->v[base].a == rx)) ||
+		    !c || c >= 1ull << 31 || (k && c != step))
+			return;
+		step = c;
+	}
+	sl->small = true;
+	sl->width = 64;
+	sl->step = step;
 }
 
 static bool keep_invariant(void *arg, loc_t l)
@@ -1395,6 +1417,55 @@ out:
 /* The step of a location that is a recurrence at this loop entry: an add recurrence, or an
  * accumulation x += d on every path with one loop-invariant d whose entry value is a constant
  * (a step held in a register). */
+/* The largest value loop s's header sees in register x, by the first pass (which covers every
+ * visit); UINT64_MAX when that is not known (the first pass itself, a stack cell). */
+static uint64_t first_hdr_umax(struct scev_ctx *cx, const struct sym_summary *s, loc_t x)
+{
+	struct astate fh;
+
+	if (!cx->first_hdr || cx->first_pass || !LOC_IS_REG(x) || !cx->sums || s < cx->sums ||
+	    s >= cx->sums + cx->st.loops->nloops)
+		return UINT64_MAX;
+	hdr_pack__view(&cx->first_hdr[s - cx->sums], &fh);
+	if (!fh.live || fh.regs[x].kind != AV_SCALAR)
+		return UINT64_MAX;
+	return fh.regs[x].r.umax;
+}
+
+eid sym_small_zext(struct scev_ctx *cx, const struct sym_summary *s, eid e)
+{
+	struct expr_arena *ar = &cx->ar;
+	const struct expr x = ar->v[e];
+	eid base, r;
+	uint64_t c;
+	bool aw32;
+
+	if (x.kind == EX_ANY) {
+		eid a = sym_small_zext(cx, s, x.a), b = sym_small_zext(cx, s, x.b);
+
+		return a == x.a && b == x.b ? e : expr_any(ar, a, b);
+	}
+	if (x.kind == EX_ZEXT && x.op == 4 && ar->v[x.a].kind == EX_REG &&
+	    first_hdr_umax(cx, s, ar->v[x.a].a) <= 0xffffffffull)
+		return x.a;
+	if (x.kind != EX_ALU || x.op != BPF_ADD)
+		return e;
+	expr_match_add(ar, e, &base, &c, &aw32);
+	c &= 0xffffffffull;
+	if (!c || c >= 1ull << 31)
+		return e;
+	if (aw32 && ar->v[base].kind == EX_REG)
+		r = base;
+	else if (!aw32 && ar->v[base].kind == EX_ZEXT && ar->v[base].op == 4 &&
+		 ar->v[ar->v[base].a].kind == EX_REG)
+		r = ar->v[base].a;
+	else
+		return e;
+	if (first_hdr_umax(cx, s, ar->v[r].a) > 0xffffffffull - c)
+		return e;
+	return expr_alu(ar, BPF_ADD, false, false, r, expr_const(ar, c));
+}
+
 bool sym_step_of(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_loc *sl,
 		 const struct aval *(*env)(void *arg, loc_t l), void *arg, uint64_t *step)
 {
@@ -1403,6 +1474,12 @@ bool sym_step_of(struct scev_ctx *cx, const struct sym_summary *s, const struct 
 	struct aval v;
 
 	if (sl->cls == LC_AFFINE) {
+		*step = sl->step;
+		return true;
+	}
+	/* (x + c in 32-bit forms too, while the header never sees x at 2^32 - c or above) */
+	if (sl->cls == LC_UNKNOWN && sl->small &&
+	    first_hdr_umax(cx, s, sl->loc) <= 0xffffffffull - sl->step) {
 		*step = sl->step;
 		return true;
 	}

@@ -1662,6 +1662,46 @@ static void test_toggle_knobs(void)
 	gen_program__free(&p);
 }
 
+/* p_zext_mix and its twin p_zext_mix_wrap: check_program runs each program against the intent
+ * (the exact count and the counter as a 64-bit recurrence; the twin flagged as possibly
+ * endless), and the twin must really run on to the step budget when data[6] = 0 picks the
+ * 32-bit form (the shift form takes it on every input). */
+static void test_zext_mix_knobs(void)
+{
+	struct gen_program p = { 0 };
+	struct run_stats rs = { 0 };
+
+	for (int twin = 0; twin < 2; twin++) {
+		const char *name = twin ? "p_zext_mix_wrap" : "p_zext_mix";
+		struct gen_knobs k = knobs_with(name, 100, "p_nonterminating", 0);
+		unsigned flagged = 0, endless = 0;
+
+		gen_knobs_set(&k, "p_huge", 0);
+		for (uint64_t seed = 3700000; seed < 3700100; seed++) {
+			struct gen_src src;
+			uint8_t in[GEN_INPUT_LEN] = { 0 };
+			uint64_t steps;
+
+			gen_src_init_seed(&src, seed);
+			if (gen_program(&p, &src, &k)) {
+				CHECK(0, "seed %llu: gen_program failed", (unsigned long long)seed);
+				continue;
+			}
+			check_program(&p, &k, seed, name, &rs);
+			CHECK(p.nloops && (twin ? p.loops[0].trip == -1 : p.loops[0].trip >= 1),
+			      "%s seed %llu: first loop's trip", name, (unsigned long long)seed);
+			flagged += !!(p.flags & GEN_PROG_MAY_NOT_TERMINATE);
+			if (twin && run_watched(&p, seed, in, k.step_budget, &rs, &steps) ==
+					    INTERP_TRAP_STEPS)
+				endless++;
+		}
+		if (twin)
+			CHECK(flagged == 100u && endless == 100u, "p_zext_mix_wrap=100: %u of 100 "
+			      "flagged endless, %u run out of steps on data[6] = 0", flagged, endless);
+	}
+	gen_program__free(&p);
+}
+
 static void test_knobs_api(void)
 {
 	struct gen_knobs k = gen_knobs_default(), d = k;
@@ -1833,6 +1873,7 @@ int main(void)
 	test_loop_once_knobs();
 	test_cut_exits_knobs();
 	test_toggle_knobs();
+	test_zext_mix_knobs();
 	test_default_mix();
 	test_other_forms();
 	return check_done("test_gen");
