@@ -796,7 +796,7 @@ static int exit_monotone(struct scev_ctx *cx, const struct sym_summary *s, const
 	}
 	/* the room before the tested value wraps in the test's view, from its worst start */
 	if (x->up)
-		x->room = sgn ? (unsigned __int128)((int64_t)smax - q.a_shi) : qm - q.a_uhi;
+		x->room = sgn ? (unsigned __int128)((__int128)smax - q.a_shi) : qm - q.a_uhi;
 	else
 		x->room = sgn ? (unsigned __int128)((__int128)q.a_slo + (__int128)smax + 1) :
 				q.a_ulo;
