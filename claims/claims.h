@@ -119,8 +119,11 @@ struct claim_pcrange {
  * callback's first instruction, its body the callback's code, its entries the bpf_loop calls;
  * a header execution is one call of the callback (in a frame one deeper than the helper call),
  * and consecutive calls by one bpf_loop are iterations of one entry.  An iter_num loop is a
- * plain loop ended by an open-coded iterator: bpf_iter_num_next returning NULL. */
-enum loop_kind { LOOP_PLAIN, LOOP_BPF_LOOP, LOOP_ITER_NUM };
+ * plain loop ended by an open-coded iterator: bpf_iter_num_next returning NULL.  A
+ * for_each_map_elem loop is a callback of bpf_for_each_map_elem(map, cb, ctx, flags), as a
+ * bpf_loop one: one header execution per element the helper visits, at most the map's
+ * max_entries per call. */
+enum loop_kind { LOOP_PLAIN, LOOP_BPF_LOOP, LOOP_ITER_NUM, LOOP_FOR_EACH_MAP_ELEM };
 const char *claim_loop_kind_name(enum loop_kind k);
 
 struct claim_loop {

@@ -1,6 +1,6 @@
-/* bpf_loop in the range analysis and the safety verdict (callbacks.h says which functions are
- * bpf_loop bodies): the call's effect on the caller, the callback's entry state, and the
- * kernel's rules at the call and at the callback's exits.
+/* bpf_loop and bpf_for_each_map_elem in the range analysis and the safety verdict (callbacks.h
+ * says which functions are their callbacks): the call's effect on the caller, the callback's
+ * entry state, and the kernel's rules at the call and at the callback's exits.
  *
  * The callback is analyzed once, as a function of its own, from the join over every bpf_loop
  * call that takes it (the function summaries of scev.c): r1 the index, in [0, min(nr, 2^23))
@@ -8,6 +8,13 @@
  * (REGION_CALLER_STACK, tagged with the function whose frame it is); r3-r5 not readable.  The
  * kernel (6.18, set_loop_callback_state) takes r1 as any scalar and r0 after the call as any
  * scalar: the ranges here are narrower than its, never wider than a run's.
+ *
+ * A bpf_for_each_map_elem callback is entered as set_map_elem_callback_state enters it: r1 the
+ * map (CONST_PTR_TO_MAP), r2 its key (REGION_MAP_KEY: key_size read-only bytes), r3 its value
+ * (REGION_MAP_VALUE: value_size bytes, writable unless the map is read-only to programs), r4
+ * the ctx as bpf_loop's r2, r5 not readable; it must return 0 or 1.  The helper returns the
+ * number of calls made (at most max_entries), or -EINVAL for flags other than 0.  The maps it
+ * walks: arrays (every index) and hashes (their elements), percpu and LRU ones included.
  *
  * Accesses through a caller-frame pointer are checked against that frame: inside [-512, 0),
  * and reads only of bytes the caller wrote on every path to each of its bpf_loop calls
@@ -23,6 +30,51 @@
 
 #define EINVAL_ 22
 #define E2BIG_ 7
+
+static const char *cb_helper_name(const struct bpf_insn *i)
+{
+	return i->imm == BPF_FUNC_for_each_map_elem ? "bpf_for_each_map_elem" : "bpf_loop";
+}
+
+static bool each_map_type(uint32_t t)
+{
+	return t == BPF_MAP_TYPE_ARRAY || t == BPF_MAP_TYPE_PERCPU_ARRAY ||
+	       t == BPF_MAP_TYPE_HASH || t == BPF_MAP_TYPE_PERCPU_HASH ||
+	       t == BPF_MAP_TYPE_LRU_HASH || t == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+}
+
+/* The map class r1 of a bpf_for_each_map_elem call names (absint_map_class), or UINT32_MAX. */
+static uint32_t each_map(const struct scev_ctx *cx, const struct aval *a)
+{
+	if (a->kind != AV_PTR || a->region != REGION_MAP_HANDLE || a->maybe_null ||
+	    a->map >= cx->nmaps || !range_is_const(&a->r) || a->r.umin != 0)
+		return UINT32_MAX;
+	return a->map;
+}
+
+/* Facts of the walk of map class m: its largest max_entries (the class's maps differ in it
+ * only when they are hashes) and CB_MAP_* bits.  An inner map's template does not bound the
+ * maps put in its place (hash inner maps may have any max_entries, arrays with
+ * BPF_F_INNER_MAP too). */
+static uint32_t each_entries(const struct scev_ctx *cx, uint32_t m, uint8_t *bits)
+{
+	uint32_t e = 0, t = cx->maps[m].type;
+
+	*bits = t == BPF_MAP_TYPE_ARRAY || t == BPF_MAP_TYPE_PERCPU_ARRAY ? 0 : CB_MAP_HASH;
+	if (!each_map_type(t))
+		*bits |= CB_MAP_UNKNOWN;
+	for (uint32_t j = 0; j < cx->nmaps; j++) {
+		if (cx->maps[j].inner && absint_map_class(cx, cx->maps[j].inner - 1) == m)
+			*bits |= CB_MAP_UNKNOWN;
+		if (absint_map_class(cx, j) != m)
+			continue;
+		if (cx->maps[j].flags & BPF_F_INNER_MAP)
+			*bits |= CB_MAP_UNKNOWN;
+		if (cx->maps[j].max_entries > e)
+			e = cx->maps[j].max_entries;
+	}
+	return e;
+}
 
 /* The callback a bpf_loop call at pc takes (callbacks.h), or NULL. */
 static const struct scev_cb_loop *cb_at(const struct scev_ctx *cx, uint32_t pc)
@@ -97,6 +149,47 @@ void absint_cb_note_frame(struct scev_ctx *cx, uint32_t f, const struct astate *
 	cx->outer_seen_acc[f] = 1;
 }
 
+/* bpf_for_each_map_elem at pc: the callback's arguments, the facts, r0. */
+static struct aval each_call(struct scev_ctx *cx, const struct astate *s, uint32_t pc,
+			     const struct scev_cb_loop *cb, uint32_t f)
+{
+	const struct aval *fl = &s->regs[4];
+	uint32_t m = each_map(cx, &s->regs[1]), e = UINT32_MAX;
+	uint8_t bits = CB_MAP_UNKNOWN;
+	uint64_t zero;
+
+	if (m != UINT32_MAX)
+		e = each_entries(cx, m, &bits);
+	if (bits & CB_MAP_UNKNOWN)
+		e = UINT32_MAX;
+	if (cx->cb) {
+		scev_cb_facts__note(cx->cb, pc, false, &fl->r, fl->kind == AV_SCALAR, &fl->r);
+		scev_cb_facts__note_map(cx->cb, pc, e, bits);
+	}
+	if (cb && cb->only_bpf_loop && cx->fn_args_acc) {
+		struct aval a[6];
+
+		for (int r = 0; r < 6; r++)
+			a[r] = aval_top();
+		if (m != UINT32_MAX) {
+			a[1] = aval_ptr(REGION_MAP_HANDLE, (uint16_t)m, range_const(0));
+			a[2] = aval_ptr(REGION_MAP_KEY, (uint16_t)m, range_const(0));
+			a[3] = aval_ptr(REGION_MAP_VALUE, (uint16_t)m, range_const(0));
+		}
+		a[4] = ctx_arg(&s->regs[3], f);
+		for (int r = 1; r <= 5; r++)
+			cx->fn_args_acc[cb->func][r] = cx->fn_seen_acc[cb->func] & 1
+				? aval_join(&cx->fn_args_acc[cb->func][r], &a[r]) : a[r];
+		cx->fn_seen_acc[cb->func] |= 1;
+	}
+	if (s->regs[3].kind == AV_PTR && s->regs[3].region == REGION_STACK)
+		absint_cb_note_frame(cx, f, s);
+	/* r0: the calls made, or -EINVAL for flags other than 0 */
+	if (aval_is_const(fl, &zero) && zero == 0)
+		return aval_scalar(range_urange(0, e));
+	return aval_scalar(range_srange(-EINVAL_, (int64_t)e));
+}
+
 struct aval absint_cb_call(struct engine *en, struct astate *s, uint32_t pc,
 			   struct stack_span *writes)
 {
@@ -108,6 +201,9 @@ struct aval absint_cb_call(struct engine *en, struct astate *s, uint32_t pc,
 
 	/* the callbacks' writes into this frame, as the previous pass saw them (scev.c) */
 	*writes = cx->outer_write ? cx->outer_write[f] : (struct stack_span){ -FP_FRAME, 0 };
+
+	if (cx->insns[pc].imm == BPF_FUNC_for_each_map_elem)
+		return each_call(cx, s, pc, cb, f);
 
 	if (cx->cb)
 		scev_cb_facts__note(cx->cb, pc, nr->kind == AV_SCALAR, &nr->r,
@@ -140,7 +236,9 @@ void absint_cb_entry(const struct scev_ctx *cx, uint32_t f, struct astate *s)
 {
 	if (!cx->fn_cb || !cx->fn_cb[f])
 		return;
-	s->init = 1u << 1 | 1u << 2 | 1u << EBPF_REG_FP;	/* r3-r5: not readable */
+	/* bpf_loop: r3-r5 not readable; for_each_map_elem: r5 */
+	s->init = cx->fn_cb[f] == SCEV_CB_EACH ? 0x1eu | 1u << EBPF_REG_FP
+					       : 1u << 1 | 1u << 2 | 1u << EBPF_REG_FP;
 	if (cx->cb_unseen_dead && !(cx->fn_seen && (cx->fn_seen[f] & 1)))
 		s->live = false;
 }
@@ -157,43 +255,81 @@ bool absint_cb_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const st
 	const struct bpf_insn *i = &cx->insns[pc];
 	const struct scev_cb_loop *cb;
 	const struct aval *ctx;
+	const char *name;
+	uint32_t m = UINT32_MAX;
+	bool each;
 	uint64_t zero;
 
 	if (ebpf_is_exit(i)) {
 		const struct aval *r0 = &s->regs[0];
+		uint8_t k;
 
-		if (!cx->fn_cb || !cx->fn_cb[func_of(cx, pc)])
+		if (!cx->fn_cb || !(k = cx->fn_cb[func_of(cx, pc)]))
 			return false;
+		name = k == SCEV_CB_EACH ? "bpf_for_each_map_elem" : "bpf_loop";
 		v->checks++;
 		if (!(s->init & 1))
 			CBFAIL(VERDICT_UNSAFE, pc, "R0 may be read before it is written (not written "
 			       "on some path)");
-		/* the kernel's callback_ret_range of bpf_loop, on the 64-bit signed bounds */
+		/* the kernel's callback_ret_range of bpf_loop and bpf_for_each_map_elem, on the
+		 * 64-bit signed bounds */
 		if (r0->kind != AV_SCALAR)
 			CBFAIL(VERDICT_UNSAFE, pc, "At callback return R0 is not known to be a scalar "
-			       "(bpf_loop's callback must return 0 or 1)");
+			       "(%s's callback must return 0 or 1)", name);
 		if (r0->r.smin < 0 || r0->r.smax > 1)
 			CBFAIL(VERDICT_UNSAFE, pc, "At callback return R0 in s[%lld, %lld], should have "
-			       "been in [0, 1] (bpf_loop)", (long long)r0->r.smin,
-			       (long long)r0->r.smax);
+			       "been in [0, 1] (%s)", (long long)r0->r.smin,
+			       (long long)r0->r.smax, name);
 		return true;
 	}
-	if (!ebpf_is_helper_call(i) || i->imm != BPF_FUNC_loop)
+	if (!ebpf_is_helper_call(i) ||
+	    (i->imm != BPF_FUNC_loop && i->imm != BPF_FUNC_for_each_map_elem))
 		return false;
+	name = cb_helper_name(i);
+	each = i->imm == BPF_FUNC_for_each_map_elem;
 	v->checks++;
 	for (int r = 1; r <= 4; r++)
 		if (!(s->init & (1u << r)))
 			CBFAIL(VERDICT_UNSAFE, pc, "R%d may be read before it is written (not written "
 			       "on some path)", r);
+	if (each) {
+		/* ARG_CONST_MAP_PTR of a map with map_for_each_callback */
+		const struct aval *map = &s->regs[1];
+
+		m = each_map(cx, map);
+		if (m == UINT32_MAX && map->kind == AV_PTR && map->region == REGION_MAP_HANDLE &&
+		    map->maybe_null)
+			CBFAIL(VERDICT_UNSAFE, pc, "%s: R1 may be NULL (lookup in a map of maps not "
+			       "checked)", name);
+		if (m == UINT32_MAX && map->kind == AV_TOP)
+			CBFAIL(VERDICT_UNSUPPORTED, pc, "%s: R1 is not known to be a map", name);
+		if (m == UINT32_MAX)
+			CBFAIL(VERDICT_UNSAFE, pc, "%s: R1 is not a map", name);
+		if (!each_map_type(cx->maps[m].type))
+			CBFAIL(VERDICT_UNSAFE, pc, "cannot pass map_type %u into func %s#%d (map "
+			       "'%s')", cx->maps[m].type, name, BPF_FUNC_for_each_map_elem,
+			       cx->maps[m].name);
+	}
 	cb = cb_at(cx, pc);
 	if (!cb)
-		CBFAIL(VERDICT_UNSUPPORTED, pc, "bpf_loop: the callback is not a function address "
-		       "loaded into R2 in the same block");
+		CBFAIL(VERDICT_UNSUPPORTED, pc, "%s: the callback is not a function address "
+		       "loaded into R2 in the same block", name);
 	if (!cb->only_bpf_loop)
-		CBFAIL(VERDICT_UNSUPPORTED, pc, "bpf_loop: callback at %u: %s", cb->header, cb->why);
+		CBFAIL(VERDICT_UNSUPPORTED, pc, "%s: callback at %u: %s", name, cb->header, cb->why);
 	if (!cx->fn_seen || !(cx->fn_seen[cb->func] & 1))
-		CBFAIL(VERDICT_UNSUPPORTED, pc, "bpf_loop: the arguments of the callback at %u are "
-		       "not known (the function summaries did not settle)", cb->header);
+		CBFAIL(VERDICT_UNSUPPORTED, pc, "%s: the arguments of the callback at %u are "
+		       "not known (the function summaries did not settle)", name, cb->header);
+	if (each) {
+		/* the callback was analyzed with the join of its calls' maps: one class (the
+		 * kernel verifies it again for each call) */
+		const struct aval *k = &cx->fn_args[cb->func][2], *val = &cx->fn_args[cb->func][3];
+
+		if (k->kind != AV_PTR || k->region != REGION_MAP_KEY || k->map != m ||
+		    val->kind != AV_PTR || val->region != REGION_MAP_VALUE || val->map != m)
+			CBFAIL(VERDICT_UNSUPPORTED, pc, "%s: the callback at %u is given maps of "
+			       "different kinds by its calls (analyzed once, for one)", name,
+			       cb->header);
+	}
 	/* ARG_PTR_TO_STACK_OR_NULL: a stack pointer of any frame, or NULL */
 	ctx = &s->regs[3];
 	if (ctx->kind == AV_PTR && !ctx->maybe_null &&
@@ -202,9 +338,9 @@ bool absint_cb_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const st
 	if (aval_is_const(ctx, &zero) && zero == 0)
 		return true;
 	if (ctx->kind == AV_TOP)
-		CBFAIL(VERDICT_UNSUPPORTED, pc, "bpf_loop: R3 (the callback's ctx) is not known to "
-		       "be a stack pointer or NULL");
-	CBFAIL(VERDICT_UNSAFE, pc, "bpf_loop: R3 type=%s expected=fp or NULL",
+		CBFAIL(VERDICT_UNSUPPORTED, pc, "%s: R3 (the callback's ctx) is not known to "
+		       "be a stack pointer or NULL", name);
+	CBFAIL(VERDICT_UNSAFE, pc, "%s: R3 type=%s expected=fp or NULL", name,
 	       ctx->kind == AV_SCALAR ? "scalar" : ctx->maybe_null ? "pointer or NULL"
 				       : claim_region_name(ctx->region));
 }

@@ -195,7 +195,7 @@ static uint8_t helper_effects_of(int32_t id, uint8_t any_fn)
 		if (p->args[k] == HARG_UNMODELED)
 			e |= FN_WRITES_OUT | any_fn;
 	}
-	if (id == BPF_FUNC_loop)
+	if (id == BPF_FUNC_loop || id == BPF_FUNC_for_each_map_elem)
 		e |= any_fn;
 	return e;
 }
@@ -631,7 +631,8 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 				args = cx->args_read[cx->st.cfg->blocks[cx->st.cfg->block_of[pc + 1 + i->imm]].func];
 			for (int r = 1; r <= 5; r++)
 				stack_arg = stack_arg || ((args >> r & 1) && may_be_stack(&s->regs[r]));
-			if (ebpf_is_helper_call(i) && i->imm == BPF_FUNC_loop) {
+			if (ebpf_is_helper_call(i) && (i->imm == BPF_FUNC_loop ||
+						       i->imm == BPF_FUNC_for_each_map_elem)) {
 				struct stack_span w;
 
 				/* what the callbacks may write in this frame */
@@ -693,8 +694,9 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 				helper_effects(s, i->imm);
 			/* a function or a bpf_loop callback that may move the packet moves it for
 			 * this frame too (the kernel clears packet pointers in every frame) */
-			if ((ebpf_is_pseudo_call(i) || (ebpf_is_helper_call(i) &&
-							i->imm == BPF_FUNC_loop)) &&
+			if ((ebpf_is_pseudo_call(i) ||
+			     (ebpf_is_helper_call(i) && (i->imm == BPF_FUNC_loop ||
+							 i->imm == BPF_FUNC_for_each_map_elem))) &&
 			    call_moves_pkt(cx, pc))
 				absint_pkt_moved(s);
 			s->regs[0] = v;

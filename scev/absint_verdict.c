@@ -172,6 +172,18 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 	case REGION_CALLER_STACK:
 		absint_cb_verify_access(cx, v, a, pc, lo, hi, write);
 		return;
+	case REGION_MAP_KEY: {
+		/* PTR_TO_MAP_KEY: read-only, key_size bytes (check_mem_access) */
+		uint32_t ks = a->map < cx->nmaps ? cx->maps[a->map].key_size : 0;
+
+		if (write)
+			VFAIL(VERDICT_UNSAFE, pc, "write to change key R%u not allowed (the key a "
+			      "bpf_for_each_map_elem callback is given)", reg);
+		if (lo < 0 || hi > ks)
+			VFAIL(VERDICT_UNSAFE, pc, "map key access [%lld, %lld) outside [0, %u)",
+			      (long long)lo, (long long)hi, ks);
+		return;
+	}
 	case REGION_ITER_VAL:
 		/* bpf_iter_num_next's int *: PTR_TO_MEM | MEM_RDONLY of 4 bytes */
 		if (write)
@@ -326,7 +338,8 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 		return;
 	if (absint_iter_verify_insn(cx, v, s, pc) || v->kind != VERDICT_SAFE)
 		return;
-	if (ebpf_is_helper_call(i) && i->imm == BPF_FUNC_loop)
+	if (ebpf_is_helper_call(i) &&
+	    (i->imm == BPF_FUNC_loop || i->imm == BPF_FUNC_for_each_map_elem))
 		return;	/* (checked above) */
 	if (ebpf_is_call(i)) {
 		if (!ebpf_is_helper_call(i)) {

@@ -26,6 +26,9 @@ enum aval_kind { AV_SCALAR, AV_PTR, AV_TOP };
 /* What bpf_iter_num_next returns: the int cur of the iterator at r10 - (map & 0x7fff), its value
  * known while bit 0x8000 (stale: a later call on the iterator) is clear (absint_iter.c). */
 #define REGION_ITER_VAL 33
+/* The key a bpf_for_each_map_elem callback is given (its r2): key_size read-only bytes of the
+ * map class map (absint_callbacks.c). */
+#define REGION_MAP_KEY 34
 
 struct aval {
 	uint8_t kind;

@@ -39,7 +39,14 @@ static void not_only(struct scev_cb_loop *cb, const char *fmt, uint32_t pc)
 	snprintf(cb->why, sizeof(cb->why), fmt, pc);
 }
 
-/* The bpf_loop call that the address loaded at pc goes to, or SCEV_NONE (*why says why). */
+static bool is_cb_helper(const struct bpf_insn *i)
+{
+	return ebpf_is_helper_call(i) &&
+	       (i->imm == BPF_FUNC_loop || i->imm == BPF_FUNC_for_each_map_elem);
+}
+
+/* The bpf_loop or bpf_for_each_map_elem call that the address loaded at pc goes to, or
+ * SCEV_NONE (*why says why). */
 static uint32_t feeds_bpf_loop(const struct scev_cfg *cfg, uint32_t pc, const char **why)
 {
 	const struct bpf_insn *insns = cfg->insns;
@@ -53,17 +60,19 @@ static uint32_t feeds_bpf_loop(const struct scev_cfg *cfg, uint32_t pc, const ch
 		const struct bpf_insn *i = &insns[q];
 
 		if (ebpf_is_call(i)) {
-			if (ebpf_is_helper_call(i) && i->imm == BPF_FUNC_loop)
+			if (is_cb_helper(i))
 				return q;
-			*why = "its address (loaded at %u) goes to a call other than bpf_loop";
+			*why = "its address (loaded at %u) goes to a call other than bpf_loop or "
+			       "bpf_for_each_map_elem";
 			return SCEV_NONE;
 		}
 		if ((ebpf_regs_read(i) | ebpf_regs_written(i)) & (1u << 2)) {
-			*why = "its address (loaded at %u) is used before a bpf_loop call";
+			*why = "its address (loaded at %u) is used before the helper call";
 			return SCEV_NONE;
 		}
 	}
-	*why = "its address (loaded at %u) reaches no bpf_loop call in the same block";
+	*why = "its address (loaded at %u) reaches no bpf_loop or bpf_for_each_map_elem call in "
+	       "the same block";
 	return SCEV_NONE;
 }
 
@@ -94,12 +103,17 @@ int scev_cb_loops__find(struct scev_cb_loops *out, const struct scev_cfg *cfg)
 			cb->header = cfg->funcs[f].start;
 			cb->end = cfg->funcs[f].end;
 			cb->only_bpf_loop = true;
+			cb->helper = -1;
 		}
 		call = feeds_bpf_loop(cfg, pc, &why);
 		if (call == SCEV_NONE) {
 			not_only(cb, why, pc);
 			continue;
 		}
+		if (cb->helper >= 0 && cb->helper != insns[call].imm)
+			not_only(cb, "it is given to both bpf_loop and bpf_for_each_map_elem (at %u)",
+				 call);
+		cb->helper = insns[call].imm;
 		if (cb->ncalls % 8 == 0) {
 			uint32_t *nc = realloc(cb->calls, (cb->ncalls + 8) * sizeof(*nc));
 
@@ -138,9 +152,88 @@ void scev_cb_facts__note(struct scev_cb_facts *f, uint32_t pc, bool nr_scalar,
 		f->flags[pc] = first ? *flags : range_join(&f->flags[pc], flags);
 }
 
+void scev_cb_facts__note_map(struct scev_cb_facts *f, uint32_t pc, uint32_t entries,
+			     uint8_t bits)
+{
+	if (!(f->seen[pc] & CB_REACHED) || entries > f->entries[pc])
+		f->entries[pc] = entries;
+	f->seen[pc] |= CB_REACHED | bits;
+}
+
+/* Whether the callback's code may insert into a map: a bpf_map_update_elem call, or a call it
+ * cannot see into (a hash walk may then meet elements inserted in buckets ahead of it). */
+static bool may_insert(const struct scev_cfg *cfg, const struct scev_cb_loop *cb)
+{
+	for (uint32_t pc = cb->header; pc < cb->end; pc += ebpf_insn_slots(&cfg->insns[pc])) {
+		const struct bpf_insn *i = &cfg->insns[pc];
+
+		if (ebpf_is_call(i) && (!ebpf_is_helper_call(i) || i->imm == BPF_FUNC_map_update_elem ||
+					is_cb_helper(i)))
+			return true;
+	}
+	return false;
+}
+
+/* The trip claim of a bpf_for_each_map_elem callback.  0 or -ENOMEM (the texts). */
+static int trip_of_each(struct claim_trip *t, const struct scev_cb_facts *facts,
+			const struct scev_cfg *cfg, const struct scev_cb_loop *cb,
+			const struct range *ret)
+{
+	char text[CLAIM_TRIP_TEXT];
+	uint64_t max = 0, e0 = 0;
+	bool exact = cb->ncalls > 0, hash = false;
+
+	for (uint32_t k = 0; k < cb->ncalls; k++) {
+		uint32_t pc = cb->calls[k];
+		const struct range *fl = facts->seen[pc] & CB_FLAGS_UNKNOWN ? NULL
+									  : &facts->flags[pc];
+
+		if (!facts->seen[pc]) {	/* never reached: no entry from it */
+			exact = false;
+			continue;
+		}
+		if (facts->seen[pc] & CB_MAP_UNKNOWN) {
+			t->kind = TRIP_UNKNOWN;
+			snprintf(text, sizeof(text), "callback at %u: the map of the "
+				 "bpf_for_each_map_elem call at %u is not one whose max_entries is "
+				 "known (an inner map's are those of the map put in its place)",
+				 cb->header, pc);
+			return claim_trip__set_text(&t->reason, text);
+		}
+		hash = hash || (facts->seen[pc] & CB_MAP_HASH);
+		if (facts->entries[pc] > max)
+			max = facts->entries[pc];
+		if ((k && facts->entries[pc] != e0) || !fl || fl->umin != 0 || fl->umax != 0)
+			exact = false;
+		e0 = facts->entries[pc];
+	}
+	if (hash && may_insert(cfg, cb)) {
+		t->kind = TRIP_UNKNOWN;
+		snprintf(text, sizeof(text), "callback at %u walks a hash map and may insert into a "
+			 "map: the kernel's walk of the buckets may then visit more than max_entries "
+			 "elements", cb->header);
+		return claim_trip__set_text(&t->reason, text);
+	}
+	/* an array's walk visits every index; every call returning 0 lets it finish */
+	exact = exact && !hash && ret && ret->umin == 0 && ret->umax == 0;
+	t->kind = exact ? TRIP_EXACT : TRIP_BOUNDED;
+	t->max = max;
+	t->min = exact ? max : max ? 1 : 0;
+	snprintf(text, sizeof(text), "max_entries of the map%s of the bpf_for_each_map_elem "
+		 "call%s at %u%s", cb->ncalls > 1 ? "s" : "", cb->ncalls > 1 ? "s" : "",
+		 cb->calls[0], cb->ncalls > 1 ? ", ..." : "");
+	if (claim_trip__set_text(&t->expr, text))
+		return -ENOMEM;
+	if (exact)
+		return 0;
+	return claim_trip__set_text(&t->reason, hash ? "a hash map holds from 0 to max_entries "
+				    "elements, and the callback may stop the walk early"
+				    : "the callback may stop early, or flags are not 0");
+}
+
 /* 0 or -ENOMEM (the texts). */
 static int trip_of(struct claim_trip *t, const struct scev_cb_facts *facts,
-		   const struct scev_cb_loop *cb)
+		   const struct scev_cfg *cfg, const struct scev_cb_loop *cb)
 {
 	char text[CLAIM_TRIP_TEXT];
 	uint64_t max = 0, nr0 = 0;
@@ -153,6 +246,8 @@ static int trip_of(struct claim_trip *t, const struct scev_cb_facts *facts,
 		snprintf(text, sizeof(text), "callback at %u: %s", cb->header, cb->why);
 		return claim_trip__set_text(&t->reason, text);
 	}
+	if (cb->helper == BPF_FUNC_for_each_map_elem)
+		return trip_of_each(t, facts, cfg, cb, ret);
 	for (uint32_t k = 0; k < cb->ncalls; k++) {
 		uint32_t pc = cb->calls[k];
 		const struct range *nr = facts->seen[pc] & CB_NR_UNKNOWN ? NULL : &facts->nr[pc];
@@ -218,7 +313,8 @@ int scev_cb_loops__claim(struct claim_prog *out, const struct scev_cfg *cfg,
 		if (shared)
 			continue;
 		memset(cl, 0, sizeof(*cl));
-		cl->kind = LOOP_BPF_LOOP;
+		cl->kind = cb->only_bpf_loop && cb->helper == BPF_FUNC_for_each_map_elem
+			   ? LOOP_FOR_EACH_MAP_ELEM : LOOP_BPF_LOOP;
 		cl->header = cb->header;
 		cl->depth = 1;
 		cl->parent = -1;
@@ -228,7 +324,7 @@ int scev_cb_loops__claim(struct claim_prog *out, const struct scev_cfg *cfg,
 		cl->back_edges = calloc(1, sizeof(*cl->back_edges));
 		cl->exits = calloc(1, sizeof(*cl->exits));
 		if (!cl->entries || !cl->blocks || !cl->back_edges || !cl->exits ||
-		    trip_of(&cl->trip, facts, cb)) {
+		    trip_of(&cl->trip, facts, cfg, cb)) {
 			free(cl->entries);
 			free(cl->blocks);
 			free(cl->back_edges);

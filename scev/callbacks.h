@@ -2,11 +2,15 @@
  * until it returns non-zero or nr calls are made (none when flags != 0 or nr, a u32, exceeds
  * BPF_MAX_LOOPS = 2^23).  So the callback is a loop body whose header is its first instruction,
  * entered at each bpf_loop call and iterated once per call of the callback.
+ * bpf_for_each_map_elem(map, cb, ctx, flags) likewise calls cb(map, &key, &value, ctx) once per
+ * element of the map (an array's max_entries, a hash's elements: at most max_entries) until it
+ * returns non-zero (none when flags != 0).
  *
- * A callback is such a loop only when every load of its address goes straight into bpf_loop
- * (LD_IMM64 into r2, then, in the same block and with r2 neither read nor written in between,
- * the helper call) and nothing calls it directly: then every execution of it is one of those
- * calls.  Otherwise it is reported with the reason and no bound.
+ * A callback is such a loop only when every load of its address goes straight into one helper
+ * of those (LD_IMM64 into r2, then, in the same block and with r2 neither read nor written in
+ * between, the helper call), the same one for every load, and nothing calls it directly: then
+ * every execution of it is one of those calls.  Otherwise it is reported with the reason and no
+ * bound.
  */
 #ifndef BPFSCEV_SCEV_CALLBACKS_H
 #define BPFSCEV_SCEV_CALLBACKS_H
@@ -23,8 +27,9 @@ struct scev_cb_loop {
 	uint32_t func;		/* function id in the cfg */
 	uint32_t header;	/* its first pc */
 	uint32_t end;		/* one past its last slot */
-	uint32_t *calls, ncalls;	/* pcs of the bpf_loop calls that take it */
-	bool only_bpf_loop;	/* every use is one of those calls */
+	uint32_t *calls, ncalls;	/* pcs of the helper calls that take it */
+	int32_t helper;		/* BPF_FUNC_loop or BPF_FUNC_for_each_map_elem */
+	bool only_bpf_loop;	/* every use is one of those calls (of that one helper) */
 	char why[120];		/* when not only_bpf_loop */
 };
 
@@ -36,6 +41,8 @@ struct scev_cb_loops {
 /* What the range analysis saw at bpf_loop calls and callback exits, for the trip claims. */
 struct scev_cb_facts {
 	struct range *nr, *flags;	/* per pc: r1 and r4 at a bpf_loop call, joined */
+	uint32_t *entries;	/* per pc: the largest max_entries of the maps a
+				 * bpf_for_each_map_elem call walks (CB_MAP_* in seen) */
 	uint8_t *seen;		/* per pc: CB_* bits */
 	const struct range *ret;	/* per function: r0 at its exits (NULL: unknown) */
 	const uint8_t *ret_seen;	/* per function: bit 1 set when ret is known */
@@ -44,10 +51,16 @@ struct scev_cb_facts {
 #define CB_REACHED 1
 #define CB_NR_UNKNOWN 2		/* r1 was not a scalar in some state */
 #define CB_FLAGS_UNKNOWN 4	/* r4 likewise */
+#define CB_MAP_UNKNOWN 8	/* for_each: r1 is not a map whose max_entries is known */
+#define CB_MAP_HASH 16		/* for_each: a hash map (elements: up to max_entries) */
 
 /* Joins the r1/r4 of one state reaching the bpf_loop call at pc. */
 void scev_cb_facts__note(struct scev_cb_facts *f, uint32_t pc, bool nr_scalar,
 			 const struct range *nr, bool flags_scalar, const struct range *flags);
+/* Joins the map of one state reaching the bpf_for_each_map_elem call at pc: its largest
+ * max_entries and CB_MAP_* bits. */
+void scev_cb_facts__note_map(struct scev_cb_facts *f, uint32_t pc, uint32_t entries,
+			     uint8_t bits);
 
 /* Finds every function whose address the program loads.  0 or -ENOMEM. */
 int scev_cb_loops__find(struct scev_cb_loops *out, const struct scev_cfg *cfg);
@@ -56,7 +69,9 @@ void scev_cb_loops__free(struct scev_cb_loops *c);
 /* Appends one LOOP_BPF_LOOP claim per callback to out->loops, with a trip claim from the facts
  * (nr = r1 and flags = r4 at each call, r0 at the callback's exits): at most min(nr, 2^23)
  * calls per entry, exactly nr when nr and flags = 0 are constants and the callback always
- * returns 0.  A callback whose entry is also a plain loop's header is left out (a header
+ * returns 0; and one LOOP_FOR_EACH_MAP_ELEM claim per bpf_for_each_map_elem callback: at most
+ * max_entries calls, exactly that many for an array walked with flags 0 by a callback that
+ * always returns 0.  A callback whose entry is also a plain loop's header is left out (a header
  * execution would not tell the two loops apart).  0 or -ENOMEM. */
 int scev_cb_loops__claim(struct claim_prog *out, const struct scev_cfg *cfg,
 			 const struct scev_cb_loops *c, const struct scev_cb_facts *facts,

@@ -122,6 +122,9 @@ struct iter_slot {
 
 #define SCEV_ITER_SLOTS 64
 
+#define SCEV_CB_LOOP 1
+#define SCEV_CB_EACH 2
+
 /* Per-function facts the symbolic execution takes from the first, forgetful range pass. */
 struct scev_ctx {
 	const struct ebpf_prog *prog;
@@ -169,7 +172,8 @@ struct scev_ctx {
 	/* bpf_loop calls in the last pass (callbacks.h): per pc, r1 (nr) and r4 (flags) joined
 	 * over every state the call was reached with; NULL in the other passes */
 	struct scev_cb_facts *cb;
-	/* bpf_loop callbacks (callbacks.h); per function, 1 when it is one only bpf_loop calls */
+	/* helper callbacks (callbacks.h); per function, SCEV_CB_LOOP when it is one only bpf_loop
+	 * calls, SCEV_CB_EACH one only bpf_for_each_map_elem calls, else 0 */
 	struct scev_cb_loops cbl;
 	uint8_t *fn_cb;
 	bool cb_unseen_dead;	/* a callback no bpf_loop call was seen to take is not run: in

@@ -78,11 +78,13 @@ static void put_callbacks(struct sbuf *sb, const struct scev_structure *st, bool
 		sbuf_puts(sb, ", \"callback_loops\": [");
 	for (uint32_t k = 0; k < cb.n; k++) {
 		const struct scev_cb_loop *c = &cb.v[k];
+		const char *kind = c->helper == BPF_FUNC_for_each_map_elem ? "for_each_map_elem"
+									    : "bpf_loop";
 
 		if (json) {
-			sbuf_printf(sb, "%s\n    {\"header\": %u, \"kind\": \"bpf_loop\", "
+			sbuf_printf(sb, "%s\n    {\"header\": %u, \"kind\": \"%s\", "
 				    "\"blocks\": [[%u, %u]], \"calls\": [", k ? "," : "", c->header,
-				    c->header, c->end - 1);
+				    kind, c->header, c->end - 1);
 			for (uint32_t i = 0; i < c->ncalls; i++)
 				sbuf_printf(sb, "%s%u", i ? ", " : "", c->calls[i]);
 			sbuf_printf(sb, "], \"only_bpf_loop\": %s",
@@ -94,7 +96,7 @@ static void put_callbacks(struct sbuf *sb, const struct scev_structure *st, bool
 			sbuf_putc(sb, '}');
 			continue;
 		}
-		sbuf_printf(sb, "  callback header %u kind bpf_loop body %u-%u calls", c->header,
+		sbuf_printf(sb, "  callback header %u kind %s body %u-%u calls", c->header, kind,
 			    c->header, c->end - 1);
 		if (!c->ncalls)
 			sbuf_puts(sb, " none");

@@ -195,6 +195,7 @@ static void cb_facts_free(struct scev_cb_facts *f)
 {
 	free(f->nr);
 	free(f->flags);
+	free(f->entries);
 	free(f->seen);
 	free((void *)f->ret);
 	memset(f, 0, sizeof(*f));
@@ -351,7 +352,9 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 	    !(cx.iter_loop = zalloc(cx.st.loops->nloops ? cx.st.loops->nloops : 1, 1)))
 		goto fail;
 	for (uint32_t k = 0; k < cx.cbl.n; k++)
-		cx.fn_cb[cx.cbl.v[k].func] = cx.cbl.v[k].only_bpf_loop;
+		if (cx.cbl.v[k].only_bpf_loop)
+			cx.fn_cb[cx.cbl.v[k].func] = cx.cbl.v[k].helper == BPF_FUNC_for_each_map_elem
+						     ? SCEV_CB_EACH : SCEV_CB_LOOP;
 	/* Recursion and call depth first: they are the kernel's first word on a program. */
 	if (verdict) {
 		cx.fn_stack = zalloc(cx.st.cfg->nfuncs, sizeof(*cx.fn_stack));
@@ -482,7 +485,8 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 		cb_facts.nr = zalloc(cx.len ? cx.len : 1, sizeof(*cb_facts.nr));
 		cb_facts.flags = zalloc(cx.len ? cx.len : 1, sizeof(*cb_facts.flags));
 		cb_facts.seen = zalloc(cx.len ? cx.len : 1, 1);
-		if (!cb_facts.nr || !cb_facts.flags || !cb_facts.seen) {
+		cb_facts.entries = zalloc(cx.len ? cx.len : 1, sizeof(*cb_facts.entries));
+		if (!cb_facts.nr || !cb_facts.flags || !cb_facts.seen || !cb_facts.entries) {
 			err = -ENOMEM;
 			goto fail;
 		}

@@ -98,9 +98,12 @@ struct frame {
 	/* The callee is a bpf_loop callback: at its exit, run it again or return to the caller
 	 * with r0 = the number of calls made. */
 	bool cb;
+	bool each;		/* ... a bpf_for_each_map_elem callback */
 	uint32_t cb_op;		/* the callback's first operation */
-	uint32_t cb_i, cb_n;	/* calls made, nr */
-	uint64_t cb_ctx;	/* its r2 */
+	uint32_t cb_i, cb_n;	/* calls made, nr; each: the next element's index or slot,
+				 * calls made */
+	uint32_t cb_map;	/* each: the map */
+	uint64_t cb_ctx;	/* its r2 (each: r4) */
 };
 
 enum acc { ACC_LOAD, ACC_STORE, ACC_ATOMIC };
@@ -131,6 +134,9 @@ struct interp_state {
 	uint64_t iters[INTERP_MAX_ITERS];
 	unsigned niters;
 	struct frame frames[EBPF_MAX_CALL_DEPTH];
+	/* per frame: the key its bpf_for_each_map_elem callback was given, and its size */
+	uint16_t key_len[EBPF_MAX_CALL_DEPTH];
+	uint8_t keys[EBPF_MAX_CALL_DEPTH][EBPF_STACK_SIZE];
 	uint8_t ctxbuf[sizeof(struct __sk_buff)] __attribute__((aligned(8)));
 	uint8_t stack[EBPF_MAX_CALL_DEPTH * EBPF_STACK_SIZE] __attribute__((aligned(16)));
 };
@@ -242,6 +248,14 @@ static inline uint8_t *xlate_acc(struct interp_state *st, uint64_t a, uint64_t s
 		if (m < st->map_cnt && off + size <= st->maps[m].len && !(write && st->maps[m].ro))
 			return st->maps[m].host + off;
 		return NULL;
+	case INTERP_VA_KEY >> 44:
+		off = a - INTERP_VA_KEY;
+		m = off / EBPF_STACK_SIZE;
+		off %= EBPF_STACK_SIZE;
+		if (!write && m <= st->depth && m < EBPF_MAX_CALL_DEPTH &&
+		    off + size <= st->key_len[m] && size <= EBPF_STACK_SIZE)
+			return st->keys[m] + off;
+		return NULL;
 	default:
 		return NULL;
 	}
@@ -319,6 +333,12 @@ static void describe(const struct interp_state *st, uint64_t a, char *buf, size_
 		return;
 	case INTERP_VA_FUNC >> 44:
 		snprintf(buf, n, "a function address, not memory");
+		return;
+	case INTERP_VA_KEY >> 44:
+		off = a - INTERP_VA_KEY;
+		snprintf(buf, n, "key+%llu of the bpf_for_each_map_elem callback of frame %llu "
+			 "(read-only)", (unsigned long long)(off % EBPF_STACK_SIZE),
+			 (unsigned long long)(off / EBPF_STACK_SIZE));
 		return;
 	default:
 		snprintf(buf, n, "no region");
@@ -506,6 +526,9 @@ static __attribute__((noinline)) uint8_t *slow_ptr(struct interp_state *st, uint
 		if (m < st->map_cnt && !st->maps[m].host && map_storage(st, m) &&
 		    (p = xlate(st, a, size)))
 			return p;
+	} else if ((a >> 44) == (INTERP_VA_KEY >> 44) && kind != ACC_LOAD) {
+		mem_trap(st, pc, a, size, kind, "writes a map key (read-only)");
+		return NULL;
 	} else if ((a >> 44) == (INTERP_VA_CTX >> 44) && !st->ctx) {
 		uint64_t off = a - INTERP_VA_CTX;
 
@@ -615,6 +638,10 @@ static __attribute__((noinline)) uint32_t pop_frame(struct interp_state *st)
 
 #define ERR(e) ((uint64_t)-(int64_t)(e))
 
+struct frame;
+static bool each_element(struct interp_state *st, struct frame *f, unsigned k);
+static int map_arg(struct interp_state *st, const struct iop *ip, const char *name, size_t *m);
+
 /* bpf_loop(nr, cb, ctx, flags), as kernel/bpf/bpf_iter.c runs it: flags other than 0 give
  * -EINVAL and nr (a u32) above BPF_MAX_LOOPS -E2BIG before any call; then cb(i, ctx, 0, 0, 0) for
  * i = 0, 1, ... in a frame of its own until it returns non-zero (r0 = i + 1) or nr calls are
@@ -646,6 +673,7 @@ static __attribute__((noinline)) int loop_start(struct interp_state *st, const s
 		return -1;
 	f = &st->frames[st->depth - 1];
 	f->cb = true;
+	f->each = false;
 	f->cb_op = code->slot2op[slot];
 	f->cb_i = 0;
 	f->cb_n = nr;
@@ -664,6 +692,23 @@ static __attribute__((noinline)) void loop_next(struct interp_state *st, uint32_
 	struct frame *f = &st->frames[st->depth - 1];
 	uint64_t *r = st->regs;
 
+	if (f->each) {
+		if (r[0] == 0 && each_element(st, f, st->depth)) {
+			f->cb_n++;
+			memset(st->stack + (size_t)st->depth * EBPF_STACK_SIZE, 0, EBPF_STACK_SIZE);
+			st->frames[st->depth].may_goto = INTERP_MAY_GOTO_BUDGET;
+			r[0] = INTERP_POISON;
+			for (int k = 6; k <= 9; k++)
+				r[k] = INTERP_POISON;
+			r[10] = INTERP_VA_STACK + st->stack_lim;
+			*tgt = f->cb_op;
+			return;
+		}
+		f->cb = f->each = false;
+		*tgt = pop_frame(st);
+		r[0] = f->cb_n;
+		return;
+	}
 	f->cb_i++;
 	if (r[0] == 0 && f->cb_i < f->cb_n) {
 		frame_fill(st, st->depth);
@@ -681,6 +726,109 @@ static __attribute__((noinline)) void loop_next(struct interp_state *st, uint32_
 	f->cb = false;
 	*tgt = pop_frame(st);
 	r[0] = f->cb_i;
+}
+
+/* The next element of the map a bpf_for_each_map_elem frame walks, from position f->cb_i on:
+ * sets r1-r5 for the callback frame k (the key copied into keys[k]) and returns true, or false
+ * when none is left. */
+static bool each_element(struct interp_state *st, struct frame *f, unsigned k)
+{
+	const struct ebpf_map_def *def = &st->env->maps[f->cb_map].def;
+	struct map_rt *mr = &st->maps[f->cb_map];
+	uint64_t *r = st->regs;
+	uint32_t pos = f->cb_i;
+
+	if (mr->kind == MAPK_ARRAY) {
+		if (pos >= def->max_entries)
+			return false;
+		memcpy(st->keys[k], &pos, 4);
+		st->key_len[k] = 4;
+	} else {
+		while (mr->host && pos < mr->cap && !mr->used[pos])
+			pos++;
+		if (!mr->host || pos >= mr->cap)
+			return false;
+		memcpy(st->keys[k], mr->keys + (size_t)pos * def->key_size, def->key_size);
+		st->key_len[k] = (uint16_t)def->key_size;
+	}
+	f->cb_i = pos + 1;
+	r[1] = INTERP_VA_MAPH + f->cb_map;
+	r[2] = INTERP_VA_KEY + (uint64_t)k * EBPF_STACK_SIZE;
+	r[3] = INTERP_VA_MAP + ((uint64_t)f->cb_map << 32) + (uint64_t)pos * def->value_size;
+	r[4] = f->cb_ctx;
+	r[5] = 0;
+	return true;
+}
+
+/* bpf_for_each_map_elem(map, cb, ctx, flags), as kernel/bpf/arraymap.c and hashtab.c run it:
+ * flags other than 0 give -EINVAL; then cb(map, &key, &value, ctx, 0) for each element in a
+ * frame of its own until it returns non-zero or none is left (r0 = the calls made).  Returns as
+ * loop_start. */
+static __attribute__((noinline)) int each_start(struct interp_state *st, const struct iop *ip,
+						uint32_t *tgt)
+{
+	const struct interp_code *code = st->code;
+	const struct ebpf_map_def *def;
+	uint64_t *r = st->regs, slot = r[2] - INTERP_VA_FUNC, ctx = r[3];
+	struct frame *f, probe;
+	size_t m;
+
+	if (map_arg(st, ip, "bpf_for_each_map_elem", &m))
+		return -1;
+	def = &st->env->maps[m].def;
+	if (st->maps[m].kind == MAPK_OUTER) {
+		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "bpf_for_each_map_elem: map '%s' is a map "
+			 "of maps", def->name);
+		return -1;
+	}
+	if (slot >= code->nslots || !code->func[slot]) {
+		set_trap(st, INTERP_TRAP_HELPER, ip->pc,
+			 "bpf_for_each_map_elem: r2 = 0x%llx is not a function address",
+			 (unsigned long long)r[2]);
+		return -1;
+	}
+	if (r[4]) {
+		r[0] = ERR(EINVAL);
+		poison_args(r);
+		return 0;
+	}
+	if ((st->maps[m].kind == MAPK_ARRAY && def->key_size != 4) ||
+	    def->key_size > EBPF_STACK_SIZE || !def->key_size || !def->value_size) {
+		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "bpf_for_each_map_elem: map '%s' has key "
+			 "size %u and value size %u", def->name, def->key_size, def->value_size);
+		return -1;
+	}
+	/* (a hash table without storage is empty) */
+	if (st->maps[m].kind == MAPK_ARRAY && !map_storage(st, m)) {
+		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "bpf_for_each_map_elem: map '%s' (%u x %u "
+			 "bytes) %s", def->name, def->max_entries, def->value_size,
+			 st->oom ? "could not be allocated" : "is too large to model");
+		return -1;
+	}
+	probe = (struct frame){ .cb_map = (uint32_t)m, .cb_ctx = ctx };
+	if (!each_element(st, &probe, st->depth + 1 < EBPF_MAX_CALL_DEPTH ? st->depth + 1 : 0)) {
+		r[0] = 0;
+		poison_args(r);
+		return 0;
+	}
+	{
+		uint64_t args[5];
+
+		memcpy(args, &r[1], sizeof(args));
+		if (push_frame(st, ip))
+			return -1;
+		memcpy(&r[1], args, sizeof(args));
+	}
+	f = &st->frames[st->depth - 1];
+	f->cb = true;
+	f->each = true;
+	f->cb_op = code->slot2op[slot];
+	f->cb_i = probe.cb_i;
+	f->cb_n = 1;
+	f->cb_map = (uint32_t)m;
+	f->cb_ctx = ctx;
+	*tgt = f->cb_op;
+	return 1;
 }
 
 /* The open-coded iterator kfuncs of kernel/bpf/bpf_iter.c, told apart by name (interp_prepare

@@ -14,6 +14,8 @@
  *   map m values   [INTERP_VA_MAP + m * 2^32, + max_entries * value_size)
  *   map m handle   INTERP_VA_MAPH + m           (what LD_IMM64 of a map fd yields)
  *   function       INTERP_VA_FUNC + slot        (LD_IMM64 of a function; what callx takes)
+ *   map key        [INTERP_VA_KEY + 512k, + key_size)  (read-only: the key the
+ *                  bpf_for_each_map_elem callback running in frame k is given)
  * Only the stack frames of the running function and of its callers are live: a pointer into a
  * frame that has returned traps.  An access must lie inside one region (inside one frame for the
  * stack); one that straddles two regions or two frames traps like one that misses.
@@ -79,6 +81,14 @@
  *                          prev_pc = the helper call on the first call and the callback's exit
  *                          on later ones, so a loop whose header is the callback's entry and
  *                          whose body is its code counts calls per bpf_loop call.
+ *   164 bpf_for_each_map_elem  always this model: r1 must be a handle of an array or hash map
+ *                          (else INTERP_TRAP_HELPER), flags != 0 gives -EINVAL; else the
+ *                          callback runs as cb(map, &key, &value, r3, 0) in a fresh frame one
+ *                          deeper for each element in turn (an array's indexes 0 ..
+ *                          max_entries - 1, a hash table's elements in slot order, the run's
+ *                          contents at that moment) until it returns non-zero or none is left;
+ *                          r0 = the calls made.  The key is a read-only copy (INTERP_VA_KEY),
+ *                          the value the element itself.
  *   every other helper of the prototype table (bpf/helper_proto.h) whose argument kinds are
  *   all modeled: arguments checked as its prototype demands (map handle, the context at r1's
  *   address, each memory argument inside one region for its whole size, written ones
@@ -112,6 +122,7 @@
 #define INTERP_VA_MAP 0x0000400000000000ull
 #define INTERP_VA_MAPH 0x0000500000000000ull
 #define INTERP_VA_FUNC 0x0000600000000000ull
+#define INTERP_VA_KEY 0x0000700000000000ull
 
 /* What r1-r5 hold after a call (and r0, r6-r9 on entry to a bpf-to-bpf callee). */
 #define INTERP_POISON 0x0badc0de0badc0deull

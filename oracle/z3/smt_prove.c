@@ -1815,11 +1815,12 @@ static void unmatched_loops(struct prover *P)
 				P->stat[id] = CS_PROVED;
 				P->method[id] = SMT_BY_INDUCTION;
 				snprintf(P->why[id], sizeof(P->why[0]), "the header is never executed");
-			} else if (cl->kind == LOOP_BPF_LOOP) {
+			} else if (cl->kind == LOOP_BPF_LOOP || cl->kind == LOOP_FOR_EACH_MAP_ELEM) {
 				P->stat[id] = CS_UNKNOWN;
 				snprintf(P->why[id], sizeof(P->why[0]),
-					 "the loop at %u is a bpf_loop callback: the encoding does not "
-					 "model helper callbacks", cl->header);
+					 "the loop at %u is a %s callback: the encoding does not "
+					 "model helper callbacks", cl->header,
+					 claim_loop_kind_name((enum loop_kind)cl->kind));
 			} else {
 				P->stat[id] = CS_UNKNOWN;
 				snprintf(P->why[id], sizeof(P->why[0]),
