@@ -1,0 +1,292 @@
+/* bpf_for_each_map_elem (scev/absint_callbacks.c, the interpreter's each_start), judged by the
+ * running kernel:
+ *  - verdicts: assembly twins, safe and unsafe (a write past the value, a write to the key, a
+ *    callback returning 2, a map type the helper does not walk, ...), are loaded into the kernel
+ *    and bpfscev's verdict must agree with the verifier's (or be the improvement a case names);
+ *    programs called safe are also run and must not fault;
+ *  - runs: programs that walk arrays and hash tables (filled by the program, an element deleted
+ *    by the callback, a walk stopped early) must return what the walk's definition gives,
+ *    computed here by hand, in the interpreter — and, with bpf(), the kernel's BPF_PROG_TEST_RUN
+ *    must return the same;
+ *  - trip claims: the callback is a loop of kind for_each_map_elem, exact max_entries for a
+ *    full array walk, at most max_entries for a hash walk.
+ * Without bpf(), the kernel parts are skipped and the rest still runs.
+ */
+#include <string.h>
+
+#include "casefile/casefile.h"
+#include "oracle/exec/check.h"
+#include "oracle/kernel/kdiff.h"
+#include "oracle/kernel/kernel.h"
+#include "scev/scev.h"
+#include "tests/check.h"
+#include "tests/verdict_case.h"
+#include "triage/verdict.h"
+
+#define SAFE VERDICT_SAFE
+#define UNSAFE VERDICT_UNSAFE
+#define UNSUPPORTED VERDICT_UNSUPPORTED
+#define AGREE VERDICT_CASE_AGREE
+
+static struct ebpf_map_def maps[] = {
+	{ .name = "arr", .type = BPF_MAP_TYPE_ARRAY, .key_size = 4, .value_size = 8,
+	  .max_entries = 4 },
+	{ .name = "h", .type = BPF_MAP_TYPE_HASH, .key_size = 8, .value_size = 16,
+	  .max_entries = 8 },
+	{ .name = "pa", .type = BPF_MAP_TYPE_PERCPU_ARRAY, .key_size = 4, .value_size = 8,
+	  .max_entries = 2 },
+	{ .name = "lru", .type = BPF_MAP_TYPE_LRU_HASH, .key_size = 4, .value_size = 8,
+	  .max_entries = 16 },
+	{ .name = "progs", .type = BPF_MAP_TYPE_PROG_ARRAY, .key_size = 4, .value_size = 4,
+	  .max_entries = 4 },
+};
+
+#define WALK(map, ctx, flags)                                                                   \
+	"r1 = map[fd:" map "] ll\nr2 = func cb ll\n" ctx "r4 = " flags "\n"                    \
+	"call bpf_for_each_map_elem\n"
+#define FP8 "r3 = r10\nr3 += -8\n"
+#define INIT8 "r0 = 0\n*(u64 *)(r10 -8) = r0\n"
+#define END "r0 = 0\nexit\n"
+/* h[1] = {10, 1}: key at fp-8, value at fp-24 */
+#define PUT1 "r6 = 1\n*(u64 *)(r10 -8) = r6\n*(u64 *)(r10 -16) = r6\nr6 = 10\n"             \
+	     "*(u64 *)(r10 -24) = r6\nr1 = map[fd:1] ll\nr2 = r10\nr2 += -8\nr3 = r10\n"       \
+	     "r3 += -24\nr4 = 0\ncall bpf_map_update_elem\n"
+
+static const struct {
+	const char *name, *text;
+	enum scev_verdict_kind want;
+	const char *reason;	/* in bpfscev's reason */
+	enum verdict_class kclass;	/* AGREE, VC_IMPROVEMENT or VC_REGRESSION */
+} cases[] = {
+	/* safe: the kernel accepts */
+	{ "array: sum of keys and values through ctx", INIT8 WALK("0", FP8, "0")
+	  "r0 = *(u64 *)(r10 -8)\nexit\n"
+	  "cb: r0 = *(u32 *)(r2 +0)\nr5 = *(u64 *)(r3 +0)\nr0 += r5\nr5 = *(u64 *)(r4 +0)\n"
+	  "r5 += r0\n*(u64 *)(r4 +0) = r5\n" END, SAFE, NULL, AGREE },
+	{ "array: the callback writes the value", WALK("0", "r3 = 0\n", "0") END
+	  "cb: r0 = *(u32 *)(r2 +0)\n*(u64 *)(r3 +0) = r0\n" END, SAFE, NULL, AGREE },
+	{ "array: NULL ctx, stops early", WALK("0", "r3 = 0\n", "0") END
+	  "cb: r0 = 0\nr5 = *(u32 *)(r2 +0)\nif r5 < 2 goto +1\nr0 = 1\nexit\n", SAFE, NULL,
+	  AGREE },
+	{ "array: flags 1", WALK("0", "r3 = 0\n", "1") END "cb: " END, SAFE, NULL, AGREE },
+	{ "hash: 8-byte key, 16-byte value", PUT1 WALK("1", "r3 = 0\n", "0") END
+	  "cb: r0 = *(u64 *)(r2 +0)\nr5 = *(u64 *)(r3 +8)\nr0 += r5\n*(u64 *)(r3 +8) = r0\n"
+	  END, SAFE, NULL, AGREE },
+	{ "hash: the callback deletes the element", PUT1 WALK("1", "r3 = 0\n", "0") END
+	  "cb: call bpf_map_delete_elem\n" END, SAFE, NULL, AGREE },
+	{ "percpu array", WALK("2", "r3 = 0\n", "0") END
+	  "cb: r0 = *(u64 *)(r3 +0)\nr0 += 1\n*(u64 *)(r3 +0) = r0\n" END, SAFE, NULL, AGREE },
+	{ "LRU hash", WALK("3", "r3 = 0\n", "0") END "cb: r0 = *(u32 *)(r2 +0)\n"
+	  "*(u64 *)(r3 +0) = r0\n" END, SAFE, NULL, AGREE },
+	{ "walk inside a plain loop", INIT8 "r6 = 0\nl: " WALK("0", FP8, "0") "r6 += 1\n"
+	  "if r6 < 3 goto l\nr0 = *(u64 *)(r10 -8)\nexit\n"
+	  "cb: r0 = *(u64 *)(r4 +0)\nr0 += 1\n*(u64 *)(r4 +0) = r0\n" END, SAFE, NULL, AGREE },
+	{ "callback returns a u32 of 0 or 1", WALK("0", "r3 = 0\n", "0") END
+	  "cb: r0 = *(u32 *)(r2 +0)\nw0 &= 1\nexit\n", SAFE, NULL, AGREE },
+	/* unsafe: the kernel rejects */
+	{ "write past the value", WALK("0", "r3 = 0\n", "0") END "cb: *(u64 *)(r3 +8) = r1\n" END,
+	  UNSAFE, "map value access", AGREE },
+	{ "read past the key", WALK("0", "r3 = 0\n", "0") END "cb: r0 = *(u64 *)(r2 +0)\n" END,
+	  UNSAFE, "map key access", AGREE },
+	{ "write to the key", WALK("0", "r3 = 0\n", "0") END "cb: r0 = 0\n*(u32 *)(r2 +0) = r0\n"
+	  "exit\n", UNSAFE, "write to change key", AGREE },
+	{ "callback returns 2", WALK("0", "r3 = 0\n", "0") END "cb: r0 = 2\nexit\n", UNSAFE,
+	  "callback return", AGREE },
+	{ "callback returns the value", WALK("0", "r3 = 0\n", "0") END
+	  "cb: r0 = *(u64 *)(r3 +0)\nexit\n", UNSAFE, "callback return", AGREE },
+	{ "callback reads R5", WALK("0", "r3 = 0\n", "0") END "cb: r0 = r5\n" END, UNSAFE, "R5",
+	  AGREE },
+	{ "a program array", WALK("4", "r3 = 0\n", "0") END "cb: " END, UNSAFE, "map_type",
+	  AGREE },
+	{ "R1 is not a map", "r1 = 0\nr2 = func cb ll\nr3 = 0\nr4 = 0\n"
+	  "call bpf_for_each_map_elem\n" END "cb: " END, UNSAFE, "not a map", AGREE },
+	{ "ctx is the context", "r3 = r1\n" WALK("0", "", "0") END "cb: " END, UNSAFE,
+	  "expected=fp", AGREE },
+	{ "write above the caller's frame", WALK("0", FP8, "0") END
+	  "cb: *(u64 *)(r4 +8) = r1\n" END, UNSAFE, "caller's stack outside", AGREE },
+	{ "flags unwritten", "r1 = map[fd:0] ll\nr2 = func cb ll\nr3 = 0\n"
+	  "call bpf_for_each_map_elem\n" END "cb: " END, UNSAFE, "R4", AGREE },
+	/* known differences: the helper returns at most max_entries calls, which the kernel
+	 * does not know (RET_INTEGER) */
+	{ "the result as an index", "r0 = 0\n*(u64 *)(r10 -8) = r0\n*(u64 *)(r10 -16) = r0\n"
+	  "*(u64 *)(r10 -24) = r0\n*(u64 *)(r10 -32) = r0\n*(u64 *)(r10 -40) = r0\n"
+	  WALK("0", "r3 = 0\n", "0") "r0 <<= 3\nr1 = r10\nr1 += -40\nr1 += r0\n"
+	  "r0 = *(u64 *)(r1 +0)\nexit\n" "cb: " END, SAFE, NULL, VC_IMPROVEMENT },
+};
+
+static struct ebpf_object *open_asm(const char *name, const char *text)
+{
+	struct ebpf_object *obj = NULL;
+	struct diag d;
+
+	diag_clear(&d);
+	if (ebpf_object__open_mem(&obj, text, strlen(text), name, &d)) {
+		CHECK(0, "%s: %s (line %d)", name, d.msg, d.line);
+		return NULL;
+	}
+	obj->maps = maps;
+	obj->map_cnt = sizeof(maps) / sizeof(maps[0]);
+	return obj;
+}
+
+static void close_asm(struct ebpf_object *obj)
+{
+	if (!obj)
+		return;
+	obj->maps = NULL;
+	obj->map_cnt = 0;
+	ebpf_object__free(obj);
+}
+
+static void verdict_cases(bool kernel)
+{
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct ebpf_object *obj = open_asm(cases[k].name, cases[k].text);
+		struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = BPF_PROG_TYPE_SOCKET_FILTER,
+					   .kernel = kernel };
+		struct verdict_report r;
+		struct diag d;
+
+		if (!obj)
+			continue;
+		diag_clear(&d);
+		CHECK(verdict_compare(&r, obj, &obj->progs[0], &vo, &d) == 0, "%s: %s",
+		      cases[k].name, d.msg);
+		verdict_case_check(cases[k].name, &r, cases[k].want, cases[k].reason, kernel,
+				   cases[k].kclass);
+		verdict_report__free(&r);
+		close_asm(obj);
+	}
+}
+
+/* Walks whose result the definition gives: main returns ctx * 100 + the helper's r0. */
+#define FILL_H                                                                                  \
+	"r6 = 1\nl: *(u64 *)(r10 -8) = r6\n*(u64 *)(r10 -16) = r6\nr7 = r6\nr7 *= 10\n"         \
+	"*(u64 *)(r10 -24) = r7\nr1 = map[fd:1] ll\nr2 = r10\nr2 += -8\nr3 = r10\nr3 += -24\n"  \
+	"r4 = 0\ncall bpf_map_update_elem\nr6 += 1\nif r6 < 4 goto l\n"
+#define CTX32 "r6 = 0\n*(u64 *)(r10 -32) = r6\n"
+#define RET32 "r1 = *(u64 *)(r10 -32)\nr1 *= 100\nr0 += r1\nexit\n"
+static const struct {
+	const char *name, *text;
+	uint64_t want;
+} runs[] = {
+	/* keys 0..3: ctx = 1 + 2 + 3 + 4, 4 calls */
+	{ "array, every index", CTX32 "r1 = map[fd:0] ll\nr2 = func cb ll\nr3 = r10\nr3 += -32\n"
+	  "r4 = 0\ncall bpf_for_each_map_elem\n" RET32
+	  "cb: r0 = *(u32 *)(r2 +0)\n*(u64 *)(r3 +0) = r0\nr0 += 1\nr5 = *(u64 *)(r4 +0)\n"
+	  "r5 += r0\n*(u64 *)(r4 +0) = r5\n" END, 1004 },
+	/* stops after key 1: ctx = 1 + 2, 2 calls */
+	{ "array, stopped at key 1", CTX32 "r1 = map[fd:0] ll\nr2 = func cb ll\nr3 = r10\n"
+	  "r3 += -32\nr4 = 0\ncall bpf_for_each_map_elem\n" RET32
+	  "cb: r0 = *(u32 *)(r2 +0)\nr0 += 1\nr5 = *(u64 *)(r4 +0)\nr5 += r0\n"
+	  "*(u64 *)(r4 +0) = r5\nr0 = 0\nif r5 < 3 goto +1\nr0 = 1\nexit\n", 302 },
+	/* flags 1: -EINVAL, no call */
+	{ "array, flags 1", CTX32 "r1 = map[fd:0] ll\nr2 = func cb ll\nr3 = r10\nr3 += -32\n"
+	  "r4 = 1\ncall bpf_for_each_map_elem\n" RET32 "cb: " END, (uint32_t)-22 },
+	/* h = {1: 10, 2: 20, 3: 30}: ctx = 11 + 22 + 33, 3 calls */
+	{ "hash, three elements", FILL_H CTX32 "r1 = map[fd:1] ll\nr2 = func cb ll\nr3 = r10\n"
+	  "r3 += -32\nr4 = 0\ncall bpf_for_each_map_elem\n" RET32
+	  "cb: r0 = *(u64 *)(r2 +0)\nr5 = *(u64 *)(r3 +0)\nr0 += r5\nr5 = *(u64 *)(r4 +0)\n"
+	  "r5 += r0\n*(u64 *)(r4 +0) = r5\n" END, 6603 },
+	/* the first walk deletes every element (3 calls), the second finds none */
+	{ "hash, deleted by the callback", FILL_H "r1 = map[fd:1] ll\nr2 = func cb ll\nr3 = 0\n"
+	  "r4 = 0\ncall bpf_for_each_map_elem\nr6 = r0\nr6 *= 10\nr1 = map[fd:1] ll\n"
+	  "r2 = func cb ll\nr3 = 0\nr4 = 0\ncall bpf_for_each_map_elem\nr0 += r6\nexit\n"
+	  "cb: call bpf_map_delete_elem\n" END, 30 },
+	/* an empty hash: no call */
+	{ "hash, empty", "r1 = map[fd:3] ll\nr2 = func cb ll\nr3 = 0\nr4 = 0\n"
+	  "call bpf_for_each_map_elem\nexit\ncb: " END, 0 },
+};
+
+static void run_cases(bool kernel)
+{
+	for (size_t k = 0; k < sizeof(runs) / sizeof(runs[0]); k++) {
+		struct ebpf_object *obj = open_asm(runs[k].name, runs[k].text);
+		struct kdiff_opts ko = { .sz = sizeof(ko), .prog_type = BPF_PROG_TYPE_SOCKET_FILTER };
+		struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = BPF_PROG_TYPE_SOCKET_FILTER };
+		struct verdict_report r;
+		struct kdiff_result res;
+		struct diag d;
+
+		if (!obj)
+			continue;
+		diag_clear(&d);
+		/* the interpreter (through verdict_compare's runs) and our verdict */
+		CHECK(verdict_compare(&r, obj, &obj->progs[0], &vo, &d) == 0, "%s: %s", runs[k].name,
+		      d.msg);
+		verdict_case_check_ours(runs[k].name, &r, SAFE, NULL);
+		verdict_report__free(&r);
+		if (kernel) {
+			CHECK(kdiff_run(&res, obj, &obj->progs[0], &ko, &d) == 0, "%s: kdiff: %s",
+			      runs[k].name, d.msg);
+			CHECK(res.accepted && res.ran, "%s: kernel %s (%s)", runs[k].name,
+			      res.accepted ? "did not run it" : "rejected it", res.message);
+			CHECK(res.interp_trap == 0, "%s: the interpreter trapped (%s)", runs[k].name,
+			      res.text);
+			CHECK((uint32_t)res.interp_r0 == (uint32_t)runs[k].want,
+			      "%s: interpreter r0 %llu, expected %llu", runs[k].name,
+			      (unsigned long long)res.interp_r0, (unsigned long long)runs[k].want);
+			CHECK(res.kernel_retval == (uint32_t)runs[k].want,
+			      "%s: kernel r0 %u, expected %llu", runs[k].name, res.kernel_retval,
+			      (unsigned long long)runs[k].want);
+			kdiff_result__free(&res);
+		}
+		close_asm(obj);
+	}
+}
+
+/* The trip claims: kind for_each_map_elem, exact max_entries for the full array walk, at most
+ * max_entries (8) for the hash walk, unknown when the callback may insert into the hash. */
+static void trip_cases(void)
+{
+	static const struct {
+		const char *name, *text;
+		uint8_t kind;
+		uint64_t max;
+	} t[] = {
+		{ "array walk", WALK("0", "r3 = 0\n", "0") END "cb: " END, TRIP_EXACT, 4 },
+		{ "array walk, stops early", WALK("0", "r3 = 0\n", "0") END
+		  "cb: r0 = *(u32 *)(r2 +0)\nw0 &= 1\nexit\n", TRIP_BOUNDED, 4 },
+		{ "hash walk", WALK("1", "r3 = 0\n", "0") END "cb: " END, TRIP_BOUNDED, 8 },
+		{ "hash walk that inserts", WALK("1", "r3 = 0\n", "0") END
+		  "cb: r3 = r2\nr4 = 0\ncall bpf_map_update_elem\n" END, TRIP_UNKNOWN, 0 },
+	};
+
+	for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
+		struct ebpf_object *obj = open_asm(t[k].name, t[k].text);
+		struct scev_opts so = { .sz = sizeof(so), .prog_type = BPF_PROG_TYPE_SOCKET_FILTER };
+		struct claim_prog cp;
+		struct diag d;
+
+		if (!obj)
+			continue;
+		diag_clear(&d);
+		CHECK(scev_analyze(&cp, &obj->progs[0], obj->maps, obj->map_cnt, &so, &d) == 0,
+		      "%s: %s", t[k].name, d.msg);
+		CHECK(cp.nloops == 1 && cp.loops[0].kind == LOOP_FOR_EACH_MAP_ELEM,
+		      "%s: %u loops, kind %s", t[k].name, cp.nloops,
+		      cp.nloops ? claim_loop_kind_name(cp.loops[0].kind) : "-");
+		if (cp.nloops == 1) {
+			CHECK(cp.loops[0].trip.kind == t[k].kind &&
+			      (t[k].kind == TRIP_UNKNOWN || cp.loops[0].trip.max == t[k].max),
+			      "%s: trip kind %d max %llu (%s)", t[k].name, cp.loops[0].trip.kind,
+			      (unsigned long long)cp.loops[0].trip.max,
+			      claim_trip_reason(&cp.loops[0].trip));
+		}
+		claim_prog__free(&cp);
+		close_asm(obj);
+	}
+}
+
+int main(void)
+{
+	char why[256];
+	bool kernel = kernel_available(why, sizeof(why));
+
+	if (!kernel)
+		check_skip_part("the kernel's verdicts and runs: %s", why);
+	verdict_cases(kernel);
+	run_cases(kernel);
+	trip_cases();
+	return check_done("test_for_each");
+}
