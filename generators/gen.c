@@ -583,6 +583,9 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 	/* Program-wide choices first: the prologue prepares what they need. */
 	g->use_array = gen_bool(src, knobs->p_array);
 	g->use_map = gen_bool(src, knobs->p_map);
+	/* (the walks of p_for_each need the map; no draw when both knobs are 0) */
+	if (!g->use_map && (knobs->p_for_each || knobs->p_for_each_unsafe))
+		g->use_map = gen_bool(src, 80);
 	g->use_pkt = gen_bool(src, knobs->p_pkt);
 	g->use_sub = gen_bool(src, knobs->p_subprog);
 	gi_calls_plan(g);
@@ -611,6 +614,9 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		if ((gen_bool(src, knobs->p_iter_num) || gen_bool(src, knobs->p_iter_num_unsafe)) &&
 		    gi_room(g, 60))
 			gi_stmt_iter(g, NULL);
+		if ((gen_bool(src, knobs->p_for_each) || gen_bool(src, knobs->p_for_each_unsafe)) &&
+		    gi_room(g, 40))
+			gi_stmt_for_each(g, NULL);
 		gi_gen_loop(g, LOOPK_ANY);
 	}
 	gi_calls_main_tail(g);
@@ -763,6 +769,8 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 		sbuf_puts(sb, " iter-num");
 	if (p->flags & GEN_PROG_ITER_UNSAFE)
 		sbuf_puts(sb, " iter-num-unsafe (leaked, destroyed twice or used after destroy)");
+	if (p->flags & GEN_PROG_EACH_UNSAFE)
+		sbuf_puts(sb, " for-each-unsafe (writes past the value or to the key, returns 2)");
 	sbuf_puts(sb, "\n; shapes:");
 	for (unsigned s = 0; s < GEN_SHAPE__COUNT; s++)
 		if (p->shapes & (1ull << s))

@@ -212,7 +212,13 @@
 	  "range empty, reversed, small, from the input or huge; maybe a plain loop inside)")      \
 	X(p_iter_num_unsafe, 0, 0, 100,                                                            \
 	  "unsafe twin of p_iter_num: the iterator leaked, destroyed twice or advanced after its " \
-	  "destroy")
+	  "destroy")                                                                               \
+	X(p_for_each, 0, 0, 100,                                                                   \
+	  "a statement of main walks the array map with bpf_for_each_map_elem (ctx NULL or a "    \
+	  "stack cell; the callback reads key and value, writes the value, may stop early)")      \
+	X(p_for_each_unsafe, 0, 0, 100,                                                            \
+	  "unsafe twin of p_for_each: the callback writes past its value or to its key, or "       \
+	  "returns 2")
 
 struct gen_knobs {
 #define GEN_KNOB_FIELD(name, def, lo, hi, what) uint32_t name;
@@ -375,6 +381,9 @@ struct gen_loop {
 #define GEN_PROG_ITER_UNSAFE (1u << 13)	/* p_iter_num_unsafe: an iterator leaked, destroyed twice
 					 * or advanced after its destroy (the interpreter traps,
 					 * INTERP_TRAP_HELPER; the kernel refuses it) */
+#define GEN_PROG_EACH_UNSAFE (1u << 15)	/* p_for_each_unsafe: a for_each callback writes past
+					 * its value or to its key (INTERP_TRAP_MEM) or returns 2;
+					 * the kernel refuses it */
 #define GEN_PROG_HELPER_MEM_UNSAFE (1u << 10)	/* p_helper_mem_over: a helper's write may
 						 * leave the frame (INTERP_TRAP_MEM); the kernel
 						 * refuses it */

@@ -6,6 +6,11 @@
  *    cell (GEN_FP_CELL) holding the accumulator, which the callback adds its index to.  The
  *    callback may stop early (returns 1 at one index) and may hold a plain counted loop.  It keeps
  *    to r0-r5 and its own frame, which it does not touch.
+ *  - p_for_each (p_for_each_unsafe): a statement of main calls bpf_for_each_map_elem(map, cb,
+ *    ctx, 0) on the program's array map (GEN_MAP_ENTRIES entries of GEN_MAP_VALUE_SIZE
+ *    bytes); the callback adds key + value[0] into the value and, with ctx main's cell, into
+ *    the accumulator, and may stop the walk at one key.  The twin's callback writes past the
+ *    value or to the key (the interpreter traps) or returns 2.
  *  - p_may_goto: a loop-body statement is may_goto to the loop's exit (cond_break): the loop's
  *    own test still bounds it, the budget only may cut it short.
  *  - p_may_goto_loop: main ends with a loop whose only exit is may_goto, counting its
@@ -103,13 +108,99 @@ void gi_stmt_bpf_loop(struct gi *g, struct gi_loop *lp)
 		lp->shapes |= GEN_SH(HELPER);
 }
 
+void gi_stmt_for_each(struct gi *g, struct gi_loop *lp)
+{
+	int s, acc = g->fn->acc, r;
+	struct gi_sub *cb;
+	bool twin = g->k->p_for_each_unsafe &&
+		    (!g->k->p_for_each || gen_bool(g->src, 50));
+
+	if (g->fn->sub || !g->use_map || (s = gi_sub_new(g, SUBK_CALLBACK, 4)) < 0) {
+		gi_stmt_acc(g, lp);
+		return;
+	}
+	cb = &g->subs[s];
+	cb->called = true;
+	cb->cb_each = twin ? (uint8_t)(2 + gen_pick(g->src, 3)) : 1;
+	cb->cb_ctx = gen_bool(g->src, 60);
+	cb->cb_stop = gen_bool(g->src, 30) ? (int32_t)gen_u32(g->src, 0, GEN_MAP_ENTRIES) : -1;
+	cb->cb_nr = GEN_MAP_ENTRIES;
+	gi_spill_caller_homes(g);
+	gi_ld_map(g, BPF_REG_1, 0);
+	gi_ld_func(g, BPF_REG_2, cb->label);
+	if (cb->cb_ctx) {
+		r = BPF_REG_3;
+		if (g->vars[acc].reg >= 1 && g->vars[acc].reg <= 5)
+			gi_ldx(g, BPF_DW, r, EBPF_REG_FP, g->vars[acc].slot);
+		else
+			gi_var_to_reg(g, acc, r);
+		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_CELL, r);
+		gi_alux(g, true, BPF_MOV, r, EBPF_REG_FP);
+		gi_alu(g, true, BPF_ADD, r, GEN_FP_CELL);
+	} else {
+		gi_mov_const(g, BPF_REG_3, 0, true);
+	}
+	gi_mov_const(g, BPF_REG_4, 0, true);
+	gi_call_helper(g, BPF_FUNC_for_each_map_elem);
+	gi_fill_caller_homes(g);
+	g->scratch_busy = 1u << BPF_REG_0;
+	gi_var_alux(g, acc, BPF_ADD, BPF_REG_0);
+	if (cb->cb_ctx) {
+		gi_scratch_release(g);
+		r = gi_scratch(g);
+		gi_ldx(g, BPF_DW, r, EBPF_REG_FP, GEN_FP_CELL);
+		gi_var_alux(g, acc, BPF_XOR, r);
+	}
+	gi_scratch_release(g);
+	if (twin)
+		g->p->flags |= GEN_PROG_EACH_UNSAFE;
+	if (lp)
+		lp->shapes |= GEN_SH(HELPER);
+}
+
+/* A bpf_for_each_map_elem callback: cb(map, key, value, ctx). */
+static void emit_each_callback(struct gi *g, struct gi_sub *s)
+{
+	int l_stop = gi_label(g);
+	uint32_t start = g->len;
+
+	gi_bind(g, s->label);
+	gi_ldx(g, BPF_W, BPF_REG_0, BPF_REG_2, 0);
+	gi_ldx(g, BPF_DW, BPF_REG_5, BPF_REG_3, 0);
+	gi_alux(g, true, BPF_ADD, BPF_REG_5, BPF_REG_0);
+	gi_stx(g, BPF_DW, BPF_REG_3, s->cb_each == 2 ? GEN_MAP_VALUE_SIZE - 4 : 0, BPF_REG_5);
+	if (s->cb_each == 3)
+		gi_stx(g, BPF_W, BPF_REG_2, 0, BPF_REG_5);
+	if (s->cb_ctx) {
+		gi_ldx(g, BPF_DW, BPF_REG_1, BPF_REG_4, 0);
+		gi_alux(g, true, BPF_ADD, BPF_REG_1, BPF_REG_5);
+		gi_stx(g, BPF_DW, BPF_REG_4, 0, BPF_REG_1);
+	}
+	if (s->cb_stop >= 0)
+		gi_jmp(g, false, BPF_JEQ, BPF_REG_0, s->cb_stop, l_stop);
+	gi_mov_const(g, BPF_REG_0, s->cb_each == 4 ? 2 : 0, true);
+	gi_exit(g);
+	if (s->cb_stop >= 0) {
+		gi_bind(g, l_stop);
+		gi_mov_const(g, BPF_REG_0, 1, true);
+		gi_exit(g);
+	}
+	s->cb_steps = g->len - start;
+}
+
 /* The callback: cb(i, ctx) with r1 = i, r2 = ctx.  Its instructions per call are at most its
  * length plus the inner loop's extra iterations (cb_steps). */
 void gi_emit_callback(struct gi *g, struct gi_sub *s)
 {
-	int l_stop = gi_label(g), l_in = gi_label(g);
+	int l_stop, l_in;
 	uint32_t start = g->len;
 
+	if (s->cb_each) {
+		emit_each_callback(g, s);
+		return;
+	}
+	l_stop = gi_label(g);
+	l_in = gi_label(g);
 	gi_bind(g, s->label);
 	if (s->cb_stop >= 0)
 		gi_jmp(g, false, BPF_JEQ, BPF_REG_1, s->cb_stop, l_stop);

@@ -433,6 +433,8 @@ void gi_gen_stmt(struct gi *g, struct gi_loop *lp)
 		return gi_stmt_bpf_loop(g, lp);
 	if (!sub && (gen_bool(g->src, k->p_iter_num) || gen_bool(g->src, k->p_iter_num_unsafe)))
 		return gi_stmt_iter(g, lp);
+	if (!sub && (gen_bool(g->src, k->p_for_each) || gen_bool(g->src, k->p_for_each_unsafe)))
+		return gi_stmt_for_each(g, lp);
 	if (!sub) {
 		if (g->use_array && gen_bool(g->src, k->p_helper_mem))
 			return stmt_helper_mem(g, lp, false);

@@ -185,6 +185,9 @@ static uint8_t helper_effects_of(int32_t id, uint8_t any_fn)
 	const struct ebpf_helper_proto *p = ebpf_helper_proto(id);
 	uint8_t e = 0;
 
+	/* (no prototype in the table: their callbacks do what they do) */
+	if (id == BPF_FUNC_loop || id == BPF_FUNC_for_each_map_elem)
+		return any_fn;
 	if (!p)
 		return FN_MOVES_PKT | FN_WRITES_OUT;
 	if (p->flags & HF_CHANGES_PKT)
@@ -195,8 +198,6 @@ static uint8_t helper_effects_of(int32_t id, uint8_t any_fn)
 		if (p->args[k] == HARG_UNMODELED)
 			e |= FN_WRITES_OUT | any_fn;
 	}
-	if (id == BPF_FUNC_loop || id == BPF_FUNC_for_each_map_elem)
-		e |= any_fn;
 	return e;
 }
 

@@ -623,7 +623,8 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 	    !(res.trap == INTERP_TRAP_LIMIT && (p->flags & GEN_PROG_CALL_TRAP)) &&
 	    !(res.trap == INTERP_TRAP_MEM &&
 	      (p->flags & (GEN_PROG_NULL_UNSAFE | GEN_PROG_HELPER_MEM_UNSAFE |
-			   GEN_PROG_PKT_UNSAFE | GEN_PROG_PTR_JOIN_UNSAFE))) &&
+			   GEN_PROG_PKT_UNSAFE | GEN_PROG_PTR_JOIN_UNSAFE |
+			   GEN_PROG_EACH_UNSAFE))) &&
 	    !(res.trap == INTERP_TRAP_HELPER && (p->flags & GEN_PROG_ITER_UNSAFE)))
 		fprintf(stderr, "seed %llu: trap %d at pc %u: %s\n", (unsigned long long)seed, res.trap,
 			res.trap_pc, res.reason);
@@ -637,7 +638,8 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 	bool endless = p->flags & GEN_PROG_MAY_NOT_TERMINATE, huge = p->flags & GEN_PROG_HUGE;
 	bool deep = p->flags & GEN_PROG_CALL_TRAP;
 	bool null = p->flags & (GEN_PROG_NULL_UNSAFE | GEN_PROG_HELPER_MEM_UNSAFE |
-				GEN_PROG_PKT_UNSAFE | GEN_PROG_PTR_JOIN_UNSAFE);
+				GEN_PROG_PKT_UNSAFE | GEN_PROG_PTR_JOIN_UNSAFE |
+				GEN_PROG_EACH_UNSAFE);
 	bool iter_bad = p->flags & GEN_PROG_ITER_UNSAFE;
 	uint64_t budget = endless || huge ? k->step_budget : p->max_steps + 1, steps;
 	uint8_t other[GEN_INPUT_LEN];
@@ -1256,6 +1258,52 @@ static void test_iter_knobs(void)
 	gen_program__free(&p);
 }
 
+/* p_for_each and its unsafe twin p_for_each_unsafe: the safe form never traps and stays within
+ * max_steps (check_program, two inputs), the twin, flagged, writes past its value or to its key
+ * on some runs (the interpreter traps with INTERP_TRAP_MEM) or returns 2; both call
+ * bpf_for_each_map_elem on the program's map. */
+static void test_for_each_knobs(void)
+{
+	struct gen_program p = { 0 };
+	struct run_stats rs = { 0 };
+	unsigned calls[2] = { 0, 0 }, flagged = 0, traps = 0;
+
+	for (int twin = 0; twin < 2; twin++) {
+		struct gen_knobs k = knobs_with(twin ? "p_for_each_unsafe" : "p_for_each", 60,
+						"p_array", 50);
+
+		for (uint64_t seed = 3500000; seed < 3500120; seed++) {
+			struct gen_src src;
+			uint64_t steps;
+			bool call = false;
+
+			gen_src_init_seed(&src, seed);
+			if (gen_program(&p, &src, &k)) {
+				CHECK(0, "seed %llu: gen_program failed", (unsigned long long)seed);
+				continue;
+			}
+			check_program(&p, &k, seed, twin ? "p_for_each_unsafe" : "p_for_each", &rs);
+			for (size_t pc = 0; pc < p.len && !call; pc++)
+				call = p.insns[pc].code == (BPF_JMP | BPF_CALL) &&
+				       p.insns[pc].src_reg == 0 &&
+				       p.insns[pc].imm == BPF_FUNC_for_each_map_elem;
+			calls[twin] += call;
+			CHECK(!call || p.map_cnt == 1, "seed %llu: a walk without the map",
+			      (unsigned long long)seed);
+			CHECK(!(p.flags & GEN_PROG_EACH_UNSAFE) || (twin && call), "seed %llu: twin "
+			      "flag without its knob or its call", (unsigned long long)seed);
+			flagged += !!(p.flags & GEN_PROG_EACH_UNSAFE);
+			if (p.flags & GEN_PROG_EACH_UNSAFE)
+				traps += run_watched(&p, seed, p.input, p.max_steps + 1, &rs,
+						     &steps) == INTERP_TRAP_MEM;
+		}
+	}
+	CHECK(calls[0] > 40 && calls[1] > 40, "p_for_each: %u and %u of 120 programs walk the "
+	      "map", calls[0], calls[1]);
+	CHECK(traps > 10, "p_for_each_unsafe: %u of %u flagged programs trap", traps, flagged);
+	gen_program__free(&p);
+}
+
 /* p_helper_mem and its unsafe twin p_helper_mem_over: the safe form's helper writes stay in
  * the stack array (check_program allows no memory trap on two inputs), the twin, flagged, writes
  * past the frame on some runs; both emit the call. */
@@ -1868,6 +1916,7 @@ int main(void)
 	test_pkt_len_knobs();
 	test_ptr_join_knobs();
 	test_iter_knobs();
+	test_for_each_knobs();
 	test_fill_knobs();
 	test_loop_def_knobs();
 	test_loop_once_knobs();
