@@ -376,6 +376,29 @@ int absint_iter_trips(struct engine *en)
 
 void absint_iter_pass_start(struct scev_ctx *cx)
 {
+	if (cx->iter_join) {
+		/* a re-run (scev.c): what every pass so far saw, so the ranges only grow */
+		for (uint32_t k = 0; k < cx->niter_acc; k++) {
+			const struct iter_slot *a = &cx->iter_acc[k];
+			struct iter_slot *u = slot_find(cx->iter_used, cx->niter_used, a->func,
+							a->off);
+
+			if (u) {
+				u->lo = a->lo < u->lo ? a->lo : u->lo;
+				u->hi = a->hi > u->hi ? a->hi : u->hi;
+			} else if (cx->niter_used < SCEV_ITER_SLOTS) {
+				cx->iter_used[cx->niter_used++] = *a;
+			} else {
+				cx->iter_unplaced = true;
+			}
+		}
+		cx->iter_unplaced = cx->iter_unplaced || cx->iter_unplaced_acc;
+		cx->niter_acc = 0;
+		cx->iter_unplaced_acc = false;
+		for (uint32_t pc = 0; cx->iter_slot && pc < cx->len; pc++)
+			cx->iter_slot[pc] = INT16_MAX;
+		return;
+	}
 	memcpy(cx->iter_used, cx->iter_acc, cx->niter_acc * sizeof(*cx->iter_acc));
 	cx->niter_used = cx->niter_acc;
 	cx->iter_unplaced = cx->iter_unplaced_acc;

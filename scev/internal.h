@@ -197,6 +197,7 @@ struct scev_ctx {
 	struct iter_slot iter_acc[SCEV_ITER_SLOTS], iter_used[SCEV_ITER_SLOTS];
 	uint32_t niter_acc, niter_used;
 	bool iter_unplaced_acc, iter_unplaced;
+	bool iter_join;		/* a re-run of the last passes: *_used joins every pass's facts */
 	uint8_t *iter_loop;
 	/* symex.c: per loop, the number of the body walk (sym_runs) that stepped over it as a
 	 * collapsed child, so no walk clears an array of every loop */

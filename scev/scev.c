@@ -146,6 +146,9 @@ int scev_sort_by_rpo(const struct scev_ctx *cx, uint32_t *v, uint32_t n)
 }
 
 /* Every store and call may write the whole frame (all), or none has been seen yet. */
+/* Re-runs of the last passes while the iterators' ranges grow between passes. */
+#define SCEV_ITER_RERUNS 3
+
 static void stack_spans_reset(struct scev_ctx *cx, bool all)
 {
 	for (uint32_t pc = 0; pc < cx->len; pc++)
@@ -304,13 +307,54 @@ static bool args_equal(const struct scev_ctx *cx, uint32_t f)
 	return true;
 }
 
+/* Before a re-run of the last passes (the first, forgetful one and the one with the loop
+ * summaries): the claims of the run that ended go, the syntactic summaries the first pass
+ * reads come back, the iterator facts join from now on.  What the passes accumulate for the
+ * verdict (frame depths, reached blocks, the callers' bytes written before calls) and for the
+ * callbacks (their writes into callers' frames) only grows or shrinks the safe way; the caller
+ * restores the verdict.  0 or -ENOMEM. */
+static int rerun_reset(struct scev_ctx *cx, struct claim_prog *out, struct scev_cb_facts *f)
+{
+	uint32_t nloops = cx->st.loops->nloops;
+	struct claim_prog keep = *out;
+
+	claim_prog__free(out);
+	memset(out, 0, sizeof(*out));
+	memcpy(out->name, keep.name, sizeof(out->name));
+	memcpy(out->strategy, keep.strategy, sizeof(out->strategy));
+	out->insn_count = keep.insn_count;
+	if (f->seen) {
+		memset(f->nr, 0, cx->len * sizeof(*f->nr));
+		memset(f->flags, 0, cx->len * sizeof(*f->flags));
+		memset(f->entries, 0, cx->len * sizeof(*f->entries));
+		memset(f->seen, 0, cx->len);
+	}
+	memset(cx->iter_loop, 0, nloops ? nloops : 1);
+	free(cx->sums);
+	if (!(cx->sums = zalloc(nloops ? nloops : 1, sizeof(*cx->sums))))
+		return -ENOMEM;
+	stack_spans_reset(cx, true);
+	for (uint32_t l = 0; l < nloops; l++) {
+		int err;
+
+		cx->sums[l].why = "first pass";
+		if ((err = symex_syntactic_mod(cx, l, &cx->sums[l])))
+			return err;
+	}
+	stack_spans_reset(cx, false);
+	cx->first_pass = true;
+	cx->iter_join = true;
+	return 0;
+}
+
 static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 		   const struct ebpf_map_def *maps, size_t nmaps, const struct scev_opts *opts,
 		   struct scev_verdict *verdict, struct diag *d)
 {
 	struct scev_ctx cx;
 	struct scev_cb_facts cb_facts = { 0 };
-	uint32_t nloops;
+	struct scev_verdict saved;
+	uint32_t nloops, reruns = 0;
 	int err;
 
 	memset(out, 0, sizeof(*out));
@@ -468,6 +512,21 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 		memset(cx.outer_seen_acc, 0, nf);
 		stack_spans_reset(&cx, false);
 	}
+	if (verdict)
+		saved = *verdict;
+	if (cx.cbl.n) {
+		/* what the bpf_loop calls see is kept per pc only when there are callbacks to
+		 * claim (step 4): 133 bytes per instruction */
+		cb_facts.nr = zalloc(cx.len ? cx.len : 1, sizeof(*cb_facts.nr));
+		cb_facts.flags = zalloc(cx.len ? cx.len : 1, sizeof(*cb_facts.flags));
+		cb_facts.seen = zalloc(cx.len ? cx.len : 1, 1);
+		cb_facts.entries = zalloc(cx.len ? cx.len : 1, sizeof(*cb_facts.entries));
+		if (!cb_facts.nr || !cb_facts.flags || !cb_facts.seen || !cb_facts.entries) {
+			err = -ENOMEM;
+			goto fail;
+		}
+	}
+again:
 	if ((err = absint_run(&cx, out)))
 		goto fail;
 	cx.first_pass = false;
@@ -479,22 +538,22 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 		if ((err = symex_loop(&cx, cx.st.loops->order[i])))
 			goto fail;
 
-	/* 3. Ranges with the summaries; claims.  What the bpf_loop calls see is kept per pc only
-	 *    when there are callbacks to claim (step 4): 129 bytes per instruction. */
-	if (cx.cbl.n) {
-		cb_facts.nr = zalloc(cx.len ? cx.len : 1, sizeof(*cb_facts.nr));
-		cb_facts.flags = zalloc(cx.len ? cx.len : 1, sizeof(*cb_facts.flags));
-		cb_facts.seen = zalloc(cx.len ? cx.len : 1, 1);
-		cb_facts.entries = zalloc(cx.len ? cx.len : 1, sizeof(*cb_facts.entries));
-		if (!cb_facts.nr || !cb_facts.flags || !cb_facts.seen || !cb_facts.entries) {
-			err = -ENOMEM;
-			goto fail;
-		}
+	/* 3. Ranges with the summaries; claims. */
+	if (cx.cbl.n)
 		cx.cb = &cb_facts;
-	}
 	if ((err = absint_run(&cx, out)))
 		goto fail;
 	cx.cb = NULL;
+	/* The values next points to were read with the iterator ranges the first pass saw; when
+	 * the last pass saw wider ones, run both again with the ranges every pass saw so far. */
+	if (!absint_iter_settled(&cx) && reruns < SCEV_ITER_RERUNS) {
+		reruns++;
+		if ((err = rerun_reset(&cx, out, &cb_facts)))
+			goto fail;
+		if (verdict)
+			*verdict = saved;
+		goto again;
+	}
 	if (!absint_iter_settled(&cx)) {
 		/* the values next points to were read with the previous pass's iterator facts */
 		if (verdict && verdict->kind == VERDICT_SAFE) {
