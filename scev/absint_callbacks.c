@@ -282,6 +282,19 @@ bool absint_cb_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const st
 			       (long long)r0->r.smax, name);
 		return true;
 	}
+	if (ebpf_is_helper_call(i) && i->imm == BPF_FUNC_user_ringbuf_drain)
+		CBFAIL(VERDICT_UNSUPPORTED, pc, "bpf_user_ringbuf_drain#%d: its callback is called "
+		       "once per sample (at most 2^18) with a dynptr to it, and dynptrs are not "
+		       "modeled", BPF_FUNC_user_ringbuf_drain);
+	if (ebpf_is_helper_call(i) && i->imm == BPF_FUNC_find_vma)
+		CBFAIL(VERDICT_UNSUPPORTED, pc, "bpf_find_vma#%d: its task argument and its "
+		       "callback's (task, vma) arguments are BTF pointers, which are not modeled",
+		       BPF_FUNC_find_vma);
+	if (ebpf_is_helper_call(i) && i->imm == BPF_FUNC_timer_set_callback)
+		CBFAIL(VERDICT_UNSUPPORTED, pc, "bpf_timer_set_callback#%d: the callback runs later "
+		       "on its own (the kernel verifies it as an async entry with the timer's map, "
+		       "key and value), and struct bpf_timer values are not modeled",
+		       BPF_FUNC_timer_set_callback);
 	if (!ebpf_is_helper_call(i) ||
 	    (i->imm != BPF_FUNC_loop && i->imm != BPF_FUNC_for_each_map_elem))
 		return false;

@@ -62,6 +62,15 @@ static uint32_t feeds_bpf_loop(const struct scev_cfg *cfg, uint32_t pc, const ch
 		if (ebpf_is_call(i)) {
 			if (is_cb_helper(i))
 				return q;
+			if (ebpf_is_helper_call(i) && (i->imm == BPF_FUNC_user_ringbuf_drain ||
+						       i->imm == BPF_FUNC_timer_set_callback)) {
+				*why = i->imm == BPF_FUNC_timer_set_callback
+				       ? "its address (loaded at %u) goes to bpf_timer_set_callback: "
+					 "an async callback, not a loop"
+				       : "its address (loaded at %u) goes to bpf_user_ringbuf_drain, "
+					 "whose callbacks are not modeled as loops";
+				return SCEV_NONE;
+			}
 			*why = "its address (loaded at %u) goes to a call other than bpf_loop or "
 			       "bpf_for_each_map_elem";
 			return SCEV_NONE;
