@@ -13,7 +13,7 @@
  * map (CONST_PTR_TO_MAP), r2 its key (REGION_MAP_KEY: key_size read-only bytes), r3 its value
  * (REGION_MAP_VALUE: value_size bytes, writable unless the map is read-only to programs), r4
  * the ctx as bpf_loop's r2, r5 not readable; it must return 0 or 1.  The helper returns the
- * number of calls made (at most max_entries), or -EINVAL for flags other than 0.  The maps it
+ * number of calls made (at most max_entries for an array), or -EINVAL for flags other than 0.  The maps it
  * walks: arrays (every index) and hashes (their elements), percpu and LRU ones included.
  *
  * Accesses through a caller-frame pointer are checked against that frame: inside [-512, 0),
@@ -184,7 +184,10 @@ static struct aval each_call(struct scev_ctx *cx, const struct astate *s, uint32
 	}
 	if (s->regs[3].kind == AV_PTR && s->regs[3].region == REGION_STACK)
 		absint_cb_note_frame(cx, f, s);
-	/* r0: the calls made, or -EINVAL for flags other than 0 */
+	/* r0: the calls made (a u32), or -EINVAL for flags other than 0; a hash walk's are
+	 * bounded only by the elements it meets, which a callback inserting ahead of it adds to */
+	if (bits & CB_MAP_HASH)
+		e = UINT32_MAX;
 	if (aval_is_const(fl, &zero) && zero == 0)
 		return aval_scalar(range_urange(0, e));
 	return aval_scalar(range_srange(-EINVAL_, (int64_t)e));

@@ -87,8 +87,11 @@ static void trips(void)
 	expect_trip("address in r5", "r1 = 5\nr5 = func cb ll\nr2 = r5\nr3 = 0\nr4 = 0\n"
 		    "call bpf_loop\n" CALLBACK_TAIL, 8, TRIP_UNKNOWN, 0, "other than r2");
 	expect_trip("address to another helper", "r1 = 5\nr2 = func cb ll\nr3 = 0\nr4 = 0\n"
-		    "call bpf_for_each_map_elem\n" CALLBACK_TAIL, 7, TRIP_UNKNOWN, 0,
+		    "call bpf_map_update_elem\n" CALLBACK_TAIL, 7, TRIP_UNKNOWN, 0,
 		    "other than bpf_loop");
+	expect_trip("address to bpf_timer_set_callback", "r1 = r10\nr1 += -16\n"
+		    "r2 = func cb ll\ncall bpf_timer_set_callback\n" CALLBACK_TAIL, 6, TRIP_UNKNOWN,
+		    0, "async callback");
 }
 
 /* A callback whose entry is a plain loop's header is left out: a header execution could not

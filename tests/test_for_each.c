@@ -10,9 +10,14 @@
  *    must return the same;
  *  - trip claims: the callback is a loop of kind for_each_map_elem, exact max_entries for a
  *    full array walk, at most max_entries for a hash walk.
+ *  - the clang-built tests/bpf/for_each_verify.c (array and hash walks, one stopping early, one
+ *    deleting; a write past the value, a write to the key, a callback returning 2): our verdict
+ *    against the kernel's.
  * Without bpf(), the kernel parts are skipped and the rest still runs.
  */
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "casefile/casefile.h"
 #include "oracle/exec/check.h"
@@ -319,6 +324,38 @@ static void other_callbacks(void)
 	}
 }
 
+/* The programs of the clang-built object: what bpfscev must say, and the kernel's verdict. */
+static void object(const char *path, bool kernel)
+{
+	static const char *const progs[] = { "walk_safe", "past_value_unsafe", "key_write_unsafe",
+					     "ret2_unsafe" };
+	static const enum scev_verdict_kind want[] = { SAFE, UNSAFE, UNSAFE, UNSAFE };
+	struct ebpf_object *obj = NULL;
+	struct diag d;
+
+	diag_clear(&d);
+	if (ebpf_object__open_file(&obj, path, &d)) {
+		CHECK(0, "%s: %s", path, d.msg);
+		return;
+	}
+	for (size_t k = 0; k < sizeof(progs) / sizeof(progs[0]); k++) {
+		struct verdict_opts vo = { .sz = sizeof(vo), .kernel = kernel };
+		const struct ebpf_prog *p = NULL;
+		struct verdict_report r;
+
+		for (size_t q = 0; q < obj->prog_cnt; q++)
+			if (!strcmp(obj->progs[q].name, progs[k]))
+				p = &obj->progs[q];
+		CHECK(p, "%s: no program %s", path, progs[k]);
+		if (!p)
+			continue;
+		CHECK(verdict_compare(&r, obj, p, &vo, &d) == 0, "%s: %s", progs[k], d.msg);
+		verdict_case_check(progs[k], &r, want[k], NULL, kernel, AGREE);
+		verdict_report__free(&r);
+	}
+	ebpf_object__free(obj);
+}
+
 int main(void)
 {
 	char why[256];
@@ -330,5 +367,16 @@ int main(void)
 	run_cases(kernel);
 	trip_cases();
 	other_callbacks();
+	{
+		const char *dir = getenv("BPFSCEV_TEST_BPF_DIR");
+		char path[1024];
+		struct stat st;
+
+		snprintf(path, sizeof(path), "%s/for_each_verify.o", dir ? dir : "");
+		if (dir && !stat(path, &st))
+			object(path, kernel);
+		else
+			check_skip_part("the clang-built object (no clang at configure time)");
+	}
 	return check_done("test_for_each");
 }

@@ -705,6 +705,7 @@ static __attribute__((noinline)) void loop_next(struct interp_state *st, uint32_
 			return;
 		}
 		f->cb = f->each = false;
+		st->key_len[st->depth] = 0;	/* (the key dies with the walk) */
 		*tgt = pop_frame(st);
 		r[0] = f->cb_n;
 		return;
@@ -1817,6 +1818,7 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 		return -ENOMEM;
 	memset(res, 0, sizeof(*res));
 	memset(st->regs, 0, sizeof(st->regs));
+	memset(st->key_len, 0, sizeof(st->key_len));	/* (no key is readable) */
 	st->env = env;
 	st->code = code;
 	st->res = res;
