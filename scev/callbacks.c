@@ -203,11 +203,8 @@ static int trip_of_each(struct claim_trip *t, const struct scev_cb_facts *facts,
 		}
 		if (facts->seen[pc] & CB_MAP_UNKNOWN) {
 			t->kind = TRIP_UNKNOWN;
-			snprintf(text, sizeof(text), "callback at %u: the map of the "
-				 "bpf_for_each_map_elem call at %u is not known to be one whose "
-				 "max_entries is known (an inner map's are those of the map put in its "
-				 "place)",
-				 cb->header, pc);
+			snprintf(text, sizeof(text), "callback at %u: the map walked at %u has no known "
+				 "max_entries (not known, or an inner map's)", cb->header, pc);
 			return claim_trip__set_text(&t->reason, text);
 		}
 		hash = hash || (facts->seen[pc] & CB_MAP_HASH);
