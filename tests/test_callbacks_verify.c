@@ -118,28 +118,11 @@ static const struct {
 static void asm_cases(bool kernel)
 {
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
-		struct ebpf_object *obj = NULL;
 		struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = BPF_PROG_TYPE_SOCKET_FILTER,
 					   .kernel = kernel };
-		struct verdict_report r;
-		struct diag d;
 
-		diag_clear(&d);
-		if (ebpf_object__open_mem(&obj, cases[k].text, strlen(cases[k].text), cases[k].name,
-					  &d)) {
-			CHECK(0, "%s: %s (line %d)", cases[k].name, d.msg, d.line);
-			continue;
-		}
-		obj->maps = maps;
-		obj->map_cnt = 1;
-		CHECK(verdict_compare(&r, obj, &obj->progs[0], &vo, &d) == 0, "%s: %s",
-		      cases[k].name, d.msg);
-		verdict_case_check(cases[k].name, &r, cases[k].want, cases[k].reason, kernel,
-				   cases[k].kclass);
-		verdict_report__free(&r);
-		obj->maps = NULL;
-		obj->map_cnt = 0;
-		ebpf_object__free(obj);
+		verdict_case_run(cases[k].name, cases[k].text, maps, 1, &vo, cases[k].want,
+				 cases[k].reason, cases[k].kclass);
 	}
 }
 

@@ -121,46 +121,17 @@ static const struct {
 
 static struct ebpf_object *open_asm(const char *name, const char *text)
 {
-	struct ebpf_object *obj = NULL;
-	struct diag d;
-
-	diag_clear(&d);
-	if (ebpf_object__open_mem(&obj, text, strlen(text), name, &d)) {
-		CHECK(0, "%s: %s (line %d)", name, d.msg, d.line);
-		return NULL;
-	}
-	obj->maps = maps;
-	obj->map_cnt = sizeof(maps) / sizeof(maps[0]);
-	return obj;
-}
-
-static void close_asm(struct ebpf_object *obj)
-{
-	if (!obj)
-		return;
-	obj->maps = NULL;
-	obj->map_cnt = 0;
-	ebpf_object__free(obj);
+	return verdict_case_open(name, text, maps, sizeof(maps) / sizeof(maps[0]));
 }
 
 static void verdict_cases(bool kernel)
 {
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
-		struct ebpf_object *obj = open_asm(cases[k].name, cases[k].text);
 		struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = BPF_PROG_TYPE_SOCKET_FILTER,
 					   .kernel = kernel };
-		struct verdict_report r;
-		struct diag d;
 
-		if (!obj)
-			continue;
-		diag_clear(&d);
-		CHECK(verdict_compare(&r, obj, &obj->progs[0], &vo, &d) == 0, "%s: %s",
-		      cases[k].name, d.msg);
-		verdict_case_check(cases[k].name, &r, cases[k].want, cases[k].reason, kernel,
-				   cases[k].kclass);
-		verdict_report__free(&r);
-		close_asm(obj);
+		verdict_case_run(cases[k].name, cases[k].text, maps, sizeof(maps) / sizeof(maps[0]),
+				 &vo, cases[k].want, cases[k].reason, cases[k].kclass);
 	}
 }
 
@@ -236,7 +207,7 @@ static void run_cases(bool kernel)
 			      (unsigned long long)runs[k].want);
 			kdiff_result__free(&res);
 		}
-		close_asm(obj);
+		verdict_case_close(obj);
 	}
 }
 
@@ -279,7 +250,7 @@ static void trip_cases(void)
 			      claim_trip_reason(&cp.loops[0].trip));
 		}
 		claim_prog__free(&cp);
-		close_asm(obj);
+		verdict_case_close(obj);
 	}
 }
 
@@ -320,7 +291,7 @@ static void other_callbacks(void)
 			CHECK(cp.loops[l].trip.kind == TRIP_UNKNOWN, "%s: loop %u has a trip claim",
 			      t[k].name, cp.loops[l].header);
 		claim_prog__free(&cp);
-		close_asm(obj);
+		verdict_case_close(obj);
 	}
 }
 

@@ -150,23 +150,14 @@ static void claims_and_runs(const char *name, const struct ebpf_object *obj,
 static void asm_cases(bool kernel)
 {
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
-		struct ebpf_object *obj = NULL;
+		struct ebpf_object *obj = verdict_case_open(cases[k].name, cases[k].text, NULL, 0);
 		struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = BPF_PROG_TYPE_SOCKET_FILTER,
 					   .kernel = kernel };
-		struct verdict_report r;
-		struct diag d;
 
-		diag_clear(&d);
-		if (ebpf_object__open_mem(&obj, cases[k].text, strlen(cases[k].text), cases[k].name,
-					  &d)) {
-			CHECK(0, "%s: %s (line %d)", cases[k].name, d.msg, d.line);
+		if (!obj)
 			continue;
-		}
-		CHECK(verdict_compare(&r, obj, &obj->progs[0], &vo, &d) == 0, "%s: %s",
-		      cases[k].name, d.msg);
-		verdict_case_check(cases[k].name, &r, cases[k].want, cases[k].reason, kernel,
+		verdict_case_judge(cases[k].name, obj, &vo, cases[k].want, cases[k].reason,
 				   cases[k].kclass);
-		verdict_report__free(&r);
 		claims_and_runs(cases[k].name, obj, &obj->progs[0], cases[k].trip_max,
 				cases[k].traps);
 		ebpf_object__free(obj);

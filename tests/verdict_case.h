@@ -46,4 +46,64 @@ static inline void verdict_case_check(const char *name, const struct verdict_rep
 		      r->kernel_accepted ? "accepted" : r->kernel_message);
 }
 
+/* One assembly case opened with the test's maps when maps is not NULL (borrowed:
+ * verdict_case_close hands them back before freeing the object); NULL, and a failed check with
+ * the line, when it does not open. */
+static inline struct ebpf_object *verdict_case_open(const char *name, const char *text,
+						    struct ebpf_map_def *maps, size_t map_cnt)
+{
+	struct ebpf_object *obj = NULL;
+	struct diag d;
+
+	diag_clear(&d);
+	if (ebpf_object__open_mem(&obj, text, strlen(text), name, &d)) {
+		CHECK(0, "%s: %s (line %d)", name, d.msg, d.line);
+		return NULL;
+	}
+	if (maps) {
+		obj->maps = maps;
+		obj->map_cnt = map_cnt;
+	}
+	return obj;
+}
+
+static inline void verdict_case_close(struct ebpf_object *obj)
+{
+	if (!obj)
+		return;
+	obj->maps = NULL;
+	obj->map_cnt = 0;
+	ebpf_object__free(obj);
+}
+
+/* Compares the first program of an opened case with the kernel (as vo says) and checks it. */
+static inline void verdict_case_judge(const char *name, struct ebpf_object *obj,
+				      const struct verdict_opts *vo, uint8_t want,
+				      const char *reason, enum verdict_class kclass)
+{
+	struct verdict_report r;
+	struct diag d;
+
+	diag_clear(&d);
+	if (verdict_compare(&r, obj, &obj->progs[0], vo, &d)) {
+		CHECK(0, "%s: %s", name, d.msg);
+		return;
+	}
+	verdict_case_check(name, &r, want, reason, vo->kernel, kclass);
+	verdict_report__free(&r);
+}
+
+/* The whole case: open, judge, close. */
+static inline void verdict_case_run(const char *name, const char *text, struct ebpf_map_def *maps,
+				    size_t map_cnt, const struct verdict_opts *vo, uint8_t want,
+				    const char *reason, enum verdict_class kclass)
+{
+	struct ebpf_object *obj = verdict_case_open(name, text, maps, map_cnt);
+
+	if (!obj)
+		return;
+	verdict_case_judge(name, obj, vo, want, reason, kclass);
+	verdict_case_close(obj);
+}
+
 #endif
