@@ -1584,24 +1584,38 @@ static void test_loop_def_knobs(void)
 	gen_program__free(&p);
 }
 
-/* p_loop_once and its twin p_loop_once_back: check_program runs each program against the
- * intent (one header execution for the first; the twin flagged as possibly endless), and in
- * the twin some runs must really go on to the step budget (data[1] & 15 >= 8). */
-static void test_loop_once_knobs(void)
+/* A knob whose loops have a known trip count and its twin whose loops may not end: check_program
+ * runs each of 100 programs against the intent, the first loop must have the trip (and flags)
+ * the knob promises, the twin must flag every program as possibly endless, and the twin's
+ * programs must really run on to the step budget on the input that picks their endless path. */
+struct twin_knobs {
+	const char *safe, *twin;
+	uint64_t seed;		/* the first of 100 seeds */
+	int trip;		/* the safe form's first loop: this trip, or at least 1 when 0 */
+	uint32_t loop_flags;	/* flags both forms' first loop carries */
+	bool safe_unflagged;	/* the safe form is never flagged endless */
+	unsigned in_byte;	/* data[in_byte] = in_val sends the twin on */
+	uint8_t in_val;
+	unsigned min_endless;	/* of the twin's 100 programs */
+	const char *why;	/* what the input picks, for the message */
+};
+
+static void test_twin_knobs(const struct twin_knobs *t)
 {
 	struct gen_program p = { 0 };
 	struct run_stats rs = { 0 };
 
 	for (int twin = 0; twin < 2; twin++) {
-		const char *name = twin ? "p_loop_once_back" : "p_loop_once";
+		const char *name = twin ? t->twin : t->safe;
 		struct gen_knobs k = knobs_with(name, 100, "p_nonterminating", 0);
 		unsigned flagged = 0, endless = 0;
 
 		gen_knobs_set(&k, "p_huge", 0);
-		for (uint64_t seed = 3400000; seed < 3400100; seed++) {
+		for (uint64_t seed = t->seed; seed < t->seed + 100; seed++) {
 			struct gen_src src;
 			uint8_t in[GEN_INPUT_LEN] = { 0 };
 			uint64_t steps;
+			int trip;
 
 			gen_src_init_seed(&src, seed);
 			if (gen_program(&p, &src, &k)) {
@@ -1609,145 +1623,47 @@ static void test_loop_once_knobs(void)
 				continue;
 			}
 			check_program(&p, &k, seed, name, &rs);
-			CHECK(p.nloops && p.loops[0].trip == (twin ? -1 : 1),
-			      "%s seed %llu: first loop's trip", name, (unsigned long long)seed);
+			trip = p.nloops ? p.loops[0].trip : 0;
+			CHECK(p.nloops && (twin ? trip == -1 : t->trip ? trip == t->trip : trip >= 1) &&
+				      (p.loops[0].flags & t->loop_flags) == t->loop_flags,
+			      "%s seed %llu: first loop (trip %d)", name, (unsigned long long)seed,
+			      trip);
 			flagged += !!(p.flags & GEN_PROG_MAY_NOT_TERMINATE);
-			in[1] = 8;
+			in[t->in_byte] = t->in_val;
 			if (twin && run_watched(&p, seed, in, k.step_budget, &rs, &steps) ==
 					    INTERP_TRAP_STEPS)
 				endless++;
 		}
-		CHECK(flagged == (twin ? 100u : 0u), "%s=100: %u of 100 flagged endless", name,
-		      flagged);
 		if (twin)
-			CHECK(endless == 100, "p_loop_once_back: %u of 100 run out of steps on "
-			      "data[1] = 8", endless);
+			CHECK(flagged == 100u && endless >= t->min_endless, "%s=100: %u of 100 "
+			      "flagged endless, %u run out of steps on data[%u] = %#x (%s)", name,
+			      flagged, endless, t->in_byte, t->in_val, t->why);
+		else if (t->safe_unflagged)
+			CHECK(flagged == 0, "%s=100: %u of 100 flagged endless", name, flagged);
 	}
 	gen_program__free(&p);
 }
 
-/* p_cut_exits and its twin p_cut_exits_open: check_program runs each program against the intent
- * (the bound of the exits on different paths; the twin flagged as possibly endless), and in
- * the twin every program must really run on to the step budget when data[3] & 0x80 picks its
- * own path (one that tests nothing, or == against a number the counter never meets). */
-static void test_cut_exits_knobs(void)
+/* The loop-shape knobs and their endless twins: trip-1 loops (p_loop_once), exits on different
+ * paths (p_cut_exits; the twin's own path tests nothing, or == against a number the counter
+ * never meets), toggles (p_toggle; data[4] = 0 is neither c0 nor the other value, except in the
+ * programs where x ^= c or x = c - x has c = c0), w and r forms mixed (p_zext_mix; the shift
+ * form wraps on every input). */
+static void test_loop_shape_knobs(void)
 {
-	struct gen_program p = { 0 };
-	struct run_stats rs = { 0 };
+	static const struct twin_knobs t[] = {
+		{ "p_loop_once", "p_loop_once_back", 3400000, 1, 0, true, 1, 8, 100,
+		  "the back edge taken" },
+		{ "p_cut_exits", "p_cut_exits_open", 3500000, -1, GEN_LOOP_COND_STEP, false, 3, 0x80,
+		  100, "the path that tests nothing" },
+		{ "p_toggle", "p_toggle_open", 3600000, 2, 0, false, 4, 0, 90,
+		  "neither toggle value" },
+		{ "p_zext_mix", "p_zext_mix_wrap", 3700000, 0, 0, false, 6, 0, 100,
+		  "the 32-bit form" },
+	};
 
-	for (int twin = 0; twin < 2; twin++) {
-		const char *name = twin ? "p_cut_exits_open" : "p_cut_exits";
-		struct gen_knobs k = knobs_with(name, 100, "p_nonterminating", 0);
-		unsigned flagged = 0, endless = 0;
-
-		gen_knobs_set(&k, "p_huge", 0);
-		for (uint64_t seed = 3500000; seed < 3500100; seed++) {
-			struct gen_src src;
-			uint8_t in[GEN_INPUT_LEN] = { 0 };
-			uint64_t steps;
-
-			gen_src_init_seed(&src, seed);
-			if (gen_program(&p, &src, &k)) {
-				CHECK(0, "seed %llu: gen_program failed", (unsigned long long)seed);
-				continue;
-			}
-			check_program(&p, &k, seed, name, &rs);
-			CHECK(p.nloops && p.loops[0].trip == -1 &&
-				      (p.loops[0].flags & GEN_LOOP_COND_STEP),
-			      "%s seed %llu: first loop", name, (unsigned long long)seed);
-			flagged += !!(p.flags & GEN_PROG_MAY_NOT_TERMINATE);
-			in[3] = 0x80;
-			if (twin && run_watched(&p, seed, in, k.step_budget, &rs, &steps) ==
-					    INTERP_TRAP_STEPS)
-				endless++;
-		}
-		if (twin)
-			CHECK(flagged == 100u, "%s=100: %u of 100 flagged endless", name, flagged);
-		if (twin)
-			CHECK(endless == 100, "p_cut_exits_open: %u of 100 run out of steps on "
-			      "data[3] = 0x80", endless);
-	}
-	gen_program__free(&p);
-}
-
-/* p_toggle and its twin p_toggle_open: check_program runs each program against the intent (the
- * safe form twice per entry; the twin flagged as possibly endless), and the twin must really
- * run on to the step budget when data[4] = 0 is neither c0 nor the toggle's other value (all
- * but the programs where x ^= c or x = c - x has c = c0). */
-static void test_toggle_knobs(void)
-{
-	struct gen_program p = { 0 };
-	struct run_stats rs = { 0 };
-
-	for (int twin = 0; twin < 2; twin++) {
-		const char *name = twin ? "p_toggle_open" : "p_toggle";
-		struct gen_knobs k = knobs_with(name, 100, "p_nonterminating", 0);
-		unsigned flagged = 0, endless = 0;
-
-		gen_knobs_set(&k, "p_huge", 0);
-		for (uint64_t seed = 3600000; seed < 3600100; seed++) {
-			struct gen_src src;
-			uint8_t in[GEN_INPUT_LEN] = { 0 };
-			uint64_t steps;
-
-			gen_src_init_seed(&src, seed);
-			if (gen_program(&p, &src, &k)) {
-				CHECK(0, "seed %llu: gen_program failed", (unsigned long long)seed);
-				continue;
-			}
-			check_program(&p, &k, seed, name, &rs);
-			CHECK(p.nloops && p.loops[0].trip == (twin ? -1 : 2),
-			      "%s seed %llu: first loop's trip", name, (unsigned long long)seed);
-			flagged += !!(p.flags & GEN_PROG_MAY_NOT_TERMINATE);
-			if (twin && run_watched(&p, seed, in, k.step_budget, &rs, &steps) ==
-					    INTERP_TRAP_STEPS)
-				endless++;
-		}
-		if (twin)
-			CHECK(flagged == 100u && endless >= 90, "p_toggle_open=100: %u of 100 "
-			      "flagged endless, %u run out of steps on data[4] = 0", flagged, endless);
-	}
-	gen_program__free(&p);
-}
-
-/* p_zext_mix and its twin p_zext_mix_wrap: check_program runs each program against the intent
- * (the exact count and the counter as a 64-bit recurrence; the twin flagged as possibly
- * endless), and the twin must really run on to the step budget when data[6] = 0 picks the
- * 32-bit form (the shift form takes it on every input). */
-static void test_zext_mix_knobs(void)
-{
-	struct gen_program p = { 0 };
-	struct run_stats rs = { 0 };
-
-	for (int twin = 0; twin < 2; twin++) {
-		const char *name = twin ? "p_zext_mix_wrap" : "p_zext_mix";
-		struct gen_knobs k = knobs_with(name, 100, "p_nonterminating", 0);
-		unsigned flagged = 0, endless = 0;
-
-		gen_knobs_set(&k, "p_huge", 0);
-		for (uint64_t seed = 3700000; seed < 3700100; seed++) {
-			struct gen_src src;
-			uint8_t in[GEN_INPUT_LEN] = { 0 };
-			uint64_t steps;
-
-			gen_src_init_seed(&src, seed);
-			if (gen_program(&p, &src, &k)) {
-				CHECK(0, "seed %llu: gen_program failed", (unsigned long long)seed);
-				continue;
-			}
-			check_program(&p, &k, seed, name, &rs);
-			CHECK(p.nloops && (twin ? p.loops[0].trip == -1 : p.loops[0].trip >= 1),
-			      "%s seed %llu: first loop's trip", name, (unsigned long long)seed);
-			flagged += !!(p.flags & GEN_PROG_MAY_NOT_TERMINATE);
-			if (twin && run_watched(&p, seed, in, k.step_budget, &rs, &steps) ==
-					    INTERP_TRAP_STEPS)
-				endless++;
-		}
-		if (twin)
-			CHECK(flagged == 100u && endless == 100u, "p_zext_mix_wrap=100: %u of 100 "
-			      "flagged endless, %u run out of steps on data[6] = 0", flagged, endless);
-	}
-	gen_program__free(&p);
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		test_twin_knobs(&t[i]);
 }
 
 static void test_knobs_api(void)
@@ -1919,10 +1835,7 @@ int main(void)
 	test_for_each_knobs();
 	test_fill_knobs();
 	test_loop_def_knobs();
-	test_loop_once_knobs();
-	test_cut_exits_knobs();
-	test_toggle_knobs();
-	test_zext_mix_knobs();
+	test_loop_shape_knobs();
 	test_default_mix();
 	test_other_forms();
 	return check_done("test_gen");
