@@ -39,9 +39,43 @@ static uint64_t nr_calls(uint64_t nr)
 	return nr > GEN_MAX_BPF_LOOPS ? 0 : nr;
 }
 
+/* The rest of a callback helper's call once r1 and r2 hold its first arguments: r3 the ctx (a
+ * pointer to a stack cell holding the accumulator, or 0), r4 the flags 0, the call, and the
+ * accumulator taking r0 and, with a ctx, the cell the callback may have changed. */
+static void gi_cb_call_rest(struct gi *g, const struct gi_sub *cb, int helper)
+{
+	int acc = g->fn->acc, r;
+
+	if (cb->cb_ctx) {
+		r = BPF_REG_3;
+		/* (a home in r1-r5 was spilled, and r1, r2 hold the arguments already) */
+		if (g->vars[acc].reg >= 1 && g->vars[acc].reg <= 5)
+			gi_ldx(g, BPF_DW, r, EBPF_REG_FP, g->vars[acc].slot);
+		else
+			gi_var_to_reg(g, acc, r);
+		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_CELL, r);
+		gi_alux(g, true, BPF_MOV, r, EBPF_REG_FP);
+		gi_alu(g, true, BPF_ADD, r, GEN_FP_CELL);
+	} else {
+		gi_mov_const(g, BPF_REG_3, 0, true);
+	}
+	gi_mov_const(g, BPF_REG_4, 0, true);
+	gi_call_helper(g, helper);
+	gi_fill_caller_homes(g);
+	g->scratch_busy = 1u << BPF_REG_0;
+	gi_var_alux(g, acc, BPF_ADD, BPF_REG_0);
+	if (cb->cb_ctx) {
+		gi_scratch_release(g);
+		r = gi_scratch(g);
+		gi_ldx(g, BPF_DW, r, EBPF_REG_FP, GEN_FP_CELL);
+		gi_var_alux(g, acc, BPF_XOR, r);
+	}
+	gi_scratch_release(g);
+}
+
 void gi_stmt_bpf_loop(struct gi *g, struct gi_loop *lp)
 {
-	int s, acc = g->fn->acc, r;
+	int s;
 	struct gi_sub *cb;
 	uint64_t nr;
 	unsigned kind = gen_pick(g->src, 8);
@@ -76,31 +110,7 @@ void gi_stmt_bpf_loop(struct gi *g, struct gi_loop *lp)
 	}
 	cb->cb_stop = gen_bool(g->src, 30) ? (int32_t)gen_u32(g->src, 0, 8) : -1;
 	gi_ld_func(g, BPF_REG_2, cb->label);
-	if (cb->cb_ctx) {
-		r = BPF_REG_3;
-		/* (a home in r1-r5 was spilled, and r1, r2 hold the arguments already) */
-		if (g->vars[acc].reg >= 1 && g->vars[acc].reg <= 5)
-			gi_ldx(g, BPF_DW, r, EBPF_REG_FP, g->vars[acc].slot);
-		else
-			gi_var_to_reg(g, acc, r);
-		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_CELL, r);
-		gi_alux(g, true, BPF_MOV, r, EBPF_REG_FP);
-		gi_alu(g, true, BPF_ADD, r, GEN_FP_CELL);
-	} else {
-		gi_mov_const(g, BPF_REG_3, 0, true);
-	}
-	gi_mov_const(g, BPF_REG_4, 0, true);
-	gi_call_helper(g, BPF_FUNC_loop);
-	gi_fill_caller_homes(g);
-	g->scratch_busy = 1u << BPF_REG_0;
-	gi_var_alux(g, acc, BPF_ADD, BPF_REG_0);
-	if (cb->cb_ctx) {
-		gi_scratch_release(g);
-		r = gi_scratch(g);
-		gi_ldx(g, BPF_DW, r, EBPF_REG_FP, GEN_FP_CELL);
-		gi_var_alux(g, acc, BPF_XOR, r);
-	}
-	gi_scratch_release(g);
+	gi_cb_call_rest(g, cb, BPF_FUNC_loop);
 	g->p->shapes |= GEN_SH(BPF_LOOP) | (lp ? GEN_SH(BPF_LOOP_IN_LOOP) : 0) |
 			(cb->cb_stop >= 0 ? GEN_SH(BPF_LOOP_STOP) : 0) |
 			(cb->cb_inner ? GEN_SH(LOOP_IN_BPF_LOOP) : 0);
@@ -110,7 +120,7 @@ void gi_stmt_bpf_loop(struct gi *g, struct gi_loop *lp)
 
 void gi_stmt_for_each(struct gi *g, struct gi_loop *lp)
 {
-	int s, acc = g->fn->acc, r;
+	int s;
 	struct gi_sub *cb;
 	bool twin = g->k->p_for_each_unsafe &&
 		    (!g->k->p_for_each || gen_bool(g->src, 50));
@@ -128,30 +138,7 @@ void gi_stmt_for_each(struct gi *g, struct gi_loop *lp)
 	gi_spill_caller_homes(g);
 	gi_ld_map(g, BPF_REG_1, 0);
 	gi_ld_func(g, BPF_REG_2, cb->label);
-	if (cb->cb_ctx) {
-		r = BPF_REG_3;
-		if (g->vars[acc].reg >= 1 && g->vars[acc].reg <= 5)
-			gi_ldx(g, BPF_DW, r, EBPF_REG_FP, g->vars[acc].slot);
-		else
-			gi_var_to_reg(g, acc, r);
-		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_CELL, r);
-		gi_alux(g, true, BPF_MOV, r, EBPF_REG_FP);
-		gi_alu(g, true, BPF_ADD, r, GEN_FP_CELL);
-	} else {
-		gi_mov_const(g, BPF_REG_3, 0, true);
-	}
-	gi_mov_const(g, BPF_REG_4, 0, true);
-	gi_call_helper(g, BPF_FUNC_for_each_map_elem);
-	gi_fill_caller_homes(g);
-	g->scratch_busy = 1u << BPF_REG_0;
-	gi_var_alux(g, acc, BPF_ADD, BPF_REG_0);
-	if (cb->cb_ctx) {
-		gi_scratch_release(g);
-		r = gi_scratch(g);
-		gi_ldx(g, BPF_DW, r, EBPF_REG_FP, GEN_FP_CELL);
-		gi_var_alux(g, acc, BPF_XOR, r);
-	}
-	gi_scratch_release(g);
+	gi_cb_call_rest(g, cb, BPF_FUNC_for_each_map_elem);
 	if (twin)
 		g->p->flags |= GEN_PROG_EACH_UNSAFE;
 	if (lp)

@@ -150,6 +150,15 @@ void absint_cb_note_frame(struct scev_ctx *cx, uint32_t f, const struct astate *
 }
 
 /* bpf_for_each_map_elem at pc: the callback's arguments, the facts, r0. */
+/* A callback's arguments r1-r5 at one call, joined into what its next analysis starts from. */
+static void cb_args_join(struct scev_ctx *cx, uint32_t func, const struct aval a[6])
+{
+	for (int r = 1; r <= 5; r++)
+		cx->fn_args_acc[func][r] = cx->fn_seen_acc[func] & 1
+			? aval_join(&cx->fn_args_acc[func][r], &a[r]) : a[r];
+	cx->fn_seen_acc[func] |= 1;
+}
+
 static struct aval each_call(struct scev_ctx *cx, const struct astate *s, uint32_t pc,
 			     const struct scev_cb_loop *cb, uint32_t f)
 {
@@ -177,10 +186,7 @@ static struct aval each_call(struct scev_ctx *cx, const struct astate *s, uint32
 			a[3] = aval_ptr(REGION_MAP_VALUE, (uint16_t)m, range_const(0));
 		}
 		a[4] = ctx_arg(&s->regs[3], f);
-		for (int r = 1; r <= 5; r++)
-			cx->fn_args_acc[cb->func][r] = cx->fn_seen_acc[cb->func] & 1
-				? aval_join(&cx->fn_args_acc[cb->func][r], &a[r]) : a[r];
-		cx->fn_seen_acc[cb->func] |= 1;
+		cb_args_join(cx, cb->func, a);
 	}
 	if (s->regs[3].kind == AV_PTR && s->regs[3].region == REGION_STACK)
 		absint_cb_note_frame(cx, f, s);
@@ -219,10 +225,7 @@ struct aval absint_cb_call(struct engine *en, struct astate *s, uint32_t pc,
 			a[r] = aval_top();
 		a[1] = aval_scalar(range_urange(0, m ? m - 1 : 0));
 		a[2] = ctx_arg(&s->regs[3], f);
-		for (int r = 1; r <= 5; r++)
-			cx->fn_args_acc[cb->func][r] = cx->fn_seen_acc[cb->func] & 1
-				? aval_join(&cx->fn_args_acc[cb->func][r], &a[r]) : a[r];
-		cx->fn_seen_acc[cb->func] |= 1;
+		cb_args_join(cx, cb->func, a);
 	}
 	/* the caller's bytes written before the call, which the callback may read */
 	if (s->regs[3].kind == AV_PTR && s->regs[3].region == REGION_STACK)
