@@ -130,39 +130,10 @@ static void asm_cases(bool kernel)
 static void object(const char *dir, const char *file, const char *const *progs,
 		   const enum scev_verdict_kind *want, size_t n, bool kernel)
 {
-	struct ebpf_object *obj = NULL;
 	char path[1024];
-	struct diag d;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	diag_clear(&d);
-	if (ebpf_object__open_file(&obj, path, &d)) {
-		CHECK(0, "%s: %s", path, d.msg);
-		return;
-	}
-	for (size_t k = 0; k < n; k++) {
-		struct verdict_opts vo = { .sz = sizeof(vo), .kernel = kernel };
-		const struct ebpf_prog *p = NULL;
-		struct verdict_report r;
-
-		for (size_t q = 0; q < obj->prog_cnt; q++)
-			if (!strcmp(obj->progs[q].name, progs[k]))
-				p = &obj->progs[q];
-		CHECK(p, "%s: no program %s", file, progs[k]);
-		if (!p)
-			continue;
-		CHECK(verdict_compare(&r, obj, p, &vo, &d) == 0, "%s: %s", progs[k], d.msg);
-		CHECK(r.ours.kind == want[k], "%s/%s: %s (%s)", file, progs[k],
-		      scev_verdict_name(r.ours.kind), r.ours.reason);
-		CHECK(r.faults == 0, "%s: called safe but faults: %s", progs[k], r.fault);
-		if (kernel)
-			CHECK(r.cls == VC_BOTH_ACCEPT || r.cls == VC_BOTH_REJECT,
-			      "%s/%s: %s (ours: %s %s; kernel: %s)", file, progs[k],
-			      verdict_class_name(r.cls), scev_verdict_name(r.ours.kind),
-			      r.ours.reason, r.kernel_accepted ? "accepted" : r.kernel_message);
-		verdict_report__free(&r);
-	}
-	ebpf_object__free(obj);
+	verdict_case_object(path, progs, want, n, kernel);
 }
 
 int main(void)

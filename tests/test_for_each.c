@@ -301,30 +301,8 @@ static void object(const char *path, bool kernel)
 	static const char *const progs[] = { "walk_safe", "past_value_unsafe", "key_write_unsafe",
 					     "ret2_unsafe" };
 	static const enum scev_verdict_kind want[] = { SAFE, UNSAFE, UNSAFE, UNSAFE };
-	struct ebpf_object *obj = NULL;
-	struct diag d;
 
-	diag_clear(&d);
-	if (ebpf_object__open_file(&obj, path, &d)) {
-		CHECK(0, "%s: %s", path, d.msg);
-		return;
-	}
-	for (size_t k = 0; k < sizeof(progs) / sizeof(progs[0]); k++) {
-		struct verdict_opts vo = { .sz = sizeof(vo), .kernel = kernel };
-		const struct ebpf_prog *p = NULL;
-		struct verdict_report r;
-
-		for (size_t q = 0; q < obj->prog_cnt; q++)
-			if (!strcmp(obj->progs[q].name, progs[k]))
-				p = &obj->progs[q];
-		CHECK(p, "%s: no program %s", path, progs[k]);
-		if (!p)
-			continue;
-		CHECK(verdict_compare(&r, obj, p, &vo, &d) == 0, "%s: %s", progs[k], d.msg);
-		verdict_case_check(progs[k], &r, want[k], NULL, kernel, AGREE);
-		verdict_report__free(&r);
-	}
-	ebpf_object__free(obj);
+	verdict_case_object(path, progs, want, sizeof(progs) / sizeof(progs[0]), kernel);
 }
 
 int main(void)

@@ -106,4 +106,38 @@ static inline void verdict_case_run(const char *name, const char *text, struct e
 	verdict_case_close(obj);
 }
 
+/* The named programs of a clang-built object file, each with the verdict bpfscev must give and,
+ * when kernel, the kernel's agreement (both accept or both reject). */
+static inline void verdict_case_object(const char *path, const char *const *progs,
+				       const enum scev_verdict_kind *want, size_t n, bool kernel)
+{
+	struct ebpf_object *obj = NULL;
+	struct diag d;
+
+	diag_clear(&d);
+	if (ebpf_object__open_file(&obj, path, &d)) {
+		CHECK(0, "%s: %s", path, d.msg);
+		return;
+	}
+	for (size_t k = 0; k < n; k++) {
+		struct verdict_opts vo = { .sz = sizeof(vo), .kernel = kernel };
+		const struct ebpf_prog *p = NULL;
+		struct verdict_report r;
+
+		for (size_t q = 0; q < obj->prog_cnt; q++)
+			if (!strcmp(obj->progs[q].name, progs[k]))
+				p = &obj->progs[q];
+		CHECK(p, "%s: no program %s", path, progs[k]);
+		if (!p)
+			continue;
+		if (verdict_compare(&r, obj, p, &vo, &d)) {
+			CHECK(0, "%s/%s: %s", path, progs[k], d.msg);
+			continue;
+		}
+		verdict_case_check(progs[k], &r, (uint8_t)want[k], NULL, kernel, VERDICT_CASE_AGREE);
+		verdict_report__free(&r);
+	}
+	ebpf_object__free(obj);
+}
+
 #endif
