@@ -26,8 +26,8 @@ struct loop_track {
 };
 
 /* A range claim as the per-instruction check reads it: contiguous, in pc order.  Most claims
- * are tested in the hot loop from their fast form (struct rfast); the rest, and the fast ones
- * whose value the fast form cannot read, from this one. */
+ * are tested in the hot loops from their fast forms (struct rplain, struct rgen); the rest, and
+ * every claim of a pc where a fast one failed, from this one. */
 struct rchk {
 	struct range r;
 	loc_t loc;
@@ -37,61 +37,154 @@ struct rchk {
 	uint32_t map;
 };
 
-/* How the hot loop reads and tests a claim: a register (less r10 for a stack pointer; less a
- * constant base, folded into lo, for other regions whose base is fixed during a check) or a
- * stack slot inside the current frame, tested by v - lo <= span alone when the claim's other
- * fields say nothing more about [umin, umax] (range_contains_needs() is 0: both tests accept
- * exactly the same values).  Every other claim (maybe-null and map value pointers, spilled
- * pointers, slots outside the frame, ranges that need more fields) goes through check_slow().
- * The fast claims of a pc are tested first with no finding made; only when one fails (or the
- * frame cannot be read) are all the pc's claims checked again in order by check_slow(), so
- * findings come in the order of the claims as before. */
-enum rkind { RK_REG, RK_REG_FP, RK_SLOT1, RK_SLOT2, RK_SLOT4, RK_SLOT8, RK_SLOT8_FP, RK_SLOW };
-
-struct rfast {
+/* How the hot loop reads and tests a claim.  A pc's claims are sorted at preparation into
+ * three groups, each tested in a loop of its own with no branch per claim:
+ * - plain registers: v - lo <= span alone, when the claim's other fields say nothing more
+ *   about [umin, umax] (range_contains_needs() is 0: both tests accept exactly the same
+ *   values); a pointer into the context or the packet has its region's base, fixed for the
+ *   whole check, folded into lo;
+ * - plain 8-byte stack slots inside the current frame, the same test;
+ * - registers and slots inside the frame of any size whose claim needs at most the tnum
+ *   beyond [umin, umax] (struct rtn);
+ * - the rest that can be read without looking at the value first: registers and slots inside
+ *   the frame of any size (the cell's bytes shifted out of an 8-byte load), with every field
+ *   the claim needs (struct rgen), and pointers into the stack (less r10), the context or the
+ *   packet.
+ * Every other claim (maybe-null and map pointers, slots outside the frame, claims with an
+ * empty field) goes through check_slow().  The fast groups make no finding: when one of their
+ * claims fails (or the frame cannot be read) every claim of the pc is checked again in claim
+ * order by check_slow(), so findings come in the order of the claims as before. */
+struct rplain {
 	uint64_t lo, span;
-	uint64_t tmask, tval;	/* (v & tmask) == tval: the tnum when it is needed, else 0, 0 */
-	int16_t at;		/* RK_REG*: the register; RK_SLOT*: offset from r10 - 512 */
-	uint8_t kind;		/* enum rkind */
+	uint32_t at;		/* the register, or the slot's offset from r10 - 512 */
 };
 
-static struct rfast rfast_of(const struct rchk *c, size_t input_len)
-{
-	struct rfast q = { .lo = c->r.umin, .span = c->r.umax - c->r.umin, .kind = RK_SLOW };
-	int32_t off = LOC_SLOT_OFF(c->loc);
-	unsigned size = LOC_SLOT_SIZE(c->loc);
+/* A cell of any size read as in struct rgen, tested on [umin, umax] and the tnum. */
+struct rtn {
+	uint64_t lo, span, tmask, tval, mask;
+	uint16_t at;
+	uint8_t sh, frame;
+};
 
-	if ((c->need & ~RANGE_NEED_TNUM) || (c->is_ptr && c->maybe_null))
-		return q;
-	if (c->need & RANGE_NEED_TNUM) {
-		q.tmask = ~c->r.var_off.mask;
-		q.tval = c->r.var_off.value;
+/* range_contains_needed() as offsets: for each view, x - lo <= span in that view's width
+ * (a signed interval [smin, smax] is the unsigned [smin, smax] of the same bits shifted by
+ * 2^63, and an offset from its start does not see the shift).  A view the claim does not need
+ * has lo 0 and span all ones; the tnum test is (v & tmask) == tval, 0 == 0 when not needed. */
+struct rgen {
+	uint64_t lo, span, slo, sspan;
+	uint64_t tmask, tval;
+	uint64_t mask;		/* the cell's bytes, after the shift */
+	uint64_t base;		/* a pointer's region base (context, packet) */
+	uint64_t fp;		/* all ones: a stack pointer, less r10 */
+	uint32_t lo32, span32, slo32, sspan32;
+	uint16_t at;		/* byte offset into the registers or the frame of an 8-byte load */
+	uint8_t sh;		/* the cell's bit offset in that load */
+	uint8_t frame;		/* read from the frame, not the registers */
+};
+
+/* Where a claim goes (enum rgroup) and its fast forms. */
+enum rgroup { RG_REG, RG_SLOT8, RG_TN, RG_GEN, RG_SLOW };
+
+static enum rgroup rfast_of(const struct rchk *c, size_t input_len, struct rplain *p,
+			    struct rtn *t, struct rgen *g)
+{
+	const struct range *R = &c->r;
+	int32_t off = LOC_SLOT_OFF(c->loc);
+	unsigned size = LOC_SLOT_SIZE(c->loc), need = c->need;
+	uint64_t base = 0;
+	bool fp = false;
+
+	if (R->umin > R->umax)
+		return RG_SLOW;		/* empty */
+	if (c->is_ptr) {
+		if (c->maybe_null)
+			return RG_SLOW;
+		/* region_base()'s bases that do not depend on the value */
+		switch (c->region) {
+		case REGION_STACK: fp = true; break;
+		case REGION_CTX: base = INTERP_VA_CTX; break;
+		case REGION_PKT: case REGION_PKT_META: base = INTERP_VA_PKT; break;
+		case REGION_PKT_END: base = INTERP_VA_PKT + input_len; break;
+		default: return RG_SLOW;
+		}
+	}
+	if (!LOC_IS_REG(c->loc) && (off < -512 || off + (int32_t)size > 0))
+		return RG_SLOW;
+	if (((need & RANGE_NEED_S64) && R->smin > R->smax) ||
+	    ((need & RANGE_NEED_U32) && R->u32_min > R->u32_max) ||
+	    ((need & RANGE_NEED_S32) && R->s32_min > R->s32_max))
+		return RG_SLOW;
+	if (!need && !fp && (LOC_IS_REG(c->loc) || size == 8)) {
+		*p = (struct rplain){ .lo = R->umin + base, .span = R->umax - R->umin,
+				      .at = LOC_IS_REG(c->loc) ? c->loc : (uint32_t)(512 + off) };
+		return LOC_IS_REG(c->loc) ? RG_REG : RG_SLOT8;
+	}
+	*g = (struct rgen){ .lo = R->umin, .span = R->umax - R->umin, .sspan = UINT64_MAX,
+			    .mask = UINT64_MAX, .base = base, .fp = fp ? UINT64_MAX : 0,
+			    .span32 = UINT32_MAX, .sspan32 = UINT32_MAX };
+	if (need & RANGE_NEED_S64) {
+		g->slo = (uint64_t)R->smin;
+		g->sspan = (uint64_t)R->smax - (uint64_t)R->smin;
+	}
+	if (need & RANGE_NEED_U32) {
+		g->lo32 = R->u32_min;
+		g->span32 = R->u32_max - R->u32_min;
+	}
+	if (need & RANGE_NEED_S32) {
+		g->slo32 = (uint32_t)R->s32_min;
+		g->sspan32 = (uint32_t)R->s32_max - (uint32_t)R->s32_min;
+	}
+	if (need & RANGE_NEED_TNUM) {
+		g->tmask = ~R->var_off.mask;
+		g->tval = R->var_off.value;
 	}
 	if (LOC_IS_REG(c->loc)) {
-		q.kind = RK_REG;
-		q.at = (int16_t)c->loc;
+		g->at = (uint16_t)(c->loc * sizeof(uint64_t));
 	} else {
-		if (off < -512 || off + (int32_t)size > 0)
-			return q;
-		q.at = (int16_t)(512 + off);
-		q.kind = size == 1 ? RK_SLOT1 : size == 2 ? RK_SLOT2 : size == 4 ? RK_SLOT4 : RK_SLOT8;
+		uint32_t at = (uint32_t)(512 + off), from = at < 504 ? at : 504;
+
+		g->frame = 1;
+		g->at = (uint16_t)from;
+		g->sh = (uint8_t)((at - from) * 8);
+		g->mask = size == 8 ? UINT64_MAX : (1ull << (size * 8)) - 1;
 	}
-	if (!c->is_ptr)
-		return q;
-	if (q.tmask || (q.kind != RK_REG && q.kind != RK_SLOT8)) {
-		q.kind = RK_SLOW;
-		return q;
-	}
-	/* region_base()'s bases that do not depend on the value */
-	switch (c->region) {
-	case REGION_STACK: q.kind = q.kind == RK_REG ? RK_REG_FP : RK_SLOT8_FP; break;
-	case REGION_CTX: q.lo += INTERP_VA_CTX; break;
-	case REGION_PKT: case REGION_PKT_META: q.lo += INTERP_VA_PKT; break;
-	case REGION_PKT_END: q.lo += INTERP_VA_PKT + input_len; break;
-	default: q.kind = RK_SLOW; break;
-	}
-	return q;
+	if ((need & ~RANGE_NEED_TNUM) || fp)
+		return RG_GEN;
+	*t = (struct rtn){ .lo = R->umin + base, .span = g->span, .tmask = g->tmask,
+			   .tval = g->tval, .mask = g->mask, .at = g->at, .sh = g->sh,
+			   .frame = g->frame };
+	if (base && t->tmask)
+		return RG_GEN;	/* the tnum is of the offset, not of the address */
+	return RG_TN;
 }
+
+/* The value of a cell: bytes [at, at + 8) of the registers or the frame (a frame is 512
+ * bytes, so a cell near its top is read from an earlier start and shifted), as the
+ * interpreter stores them (host order). */
+static inline uint64_t cell_load(const uint8_t *from, uint16_t at, uint8_t sh, uint64_t mask)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return interp_load(from + at + sh / 8, mask == UINT64_MAX ? 8 : mask == UINT32_MAX ? 4
+					       : mask == UINT16_MAX ? 2 : 1);
+#else
+	uint64_t x;
+
+	memcpy(&x, from + at, 8);
+	return (x >> sh) & mask;
+#endif
+}
+
+/* Per pc: where its claims of each group start (they end where the next pc's start: RG_REG's
+ * at mid), its loop headers and exit targets, how many fast claims it has and whether they
+ * read the frame. */
+struct pcidx {
+	const struct rplain *p, *mid;
+	const struct rtn *t;
+	const struct rgen *q;
+	uint32_t s, h, x;	/* sidx, hidx, xidx */
+	uint32_t nfast;
+	bool frame;
+};
 
 struct run {
 	const struct claim_prog *cp;
@@ -101,11 +194,11 @@ struct run {
 	/* per pc: CSR lists of range claims, headers and exit targets */
 	uint32_t *roff, *ridx;
 	struct rchk *rc;	/* the range claims in ridx order, packed for the hot loop */
-	uint32_t *foff;		/* per pc: CSR list of the fast forms of its claims, registers
-				 * (RK_REG) first ... */
-	uint32_t *fmid;		/* ... up to here, the other kinds after */
-	struct rfast *rf;
-	uint32_t *soff, *sidx;	/* per pc: CSR list of its other claims (positions in rc) */
+	struct pcidx *pi;	/* per pc (and one past the last): its groups' starts */
+	struct rplain *rp;	/* RG_REG and RG_SLOT8 claims, by pc and group */
+	struct rtn *rt;		/* RG_TN claims, by pc */
+	struct rgen *rg;	/* RG_GEN claims, by pc */
+	uint32_t *sidx;		/* RG_SLOW claims (positions in rc), by pc */
 	uint32_t *hoff, *hidx;
 	uint32_t *xoff, *xidx;
 	struct loop_track *lt;
@@ -114,6 +207,11 @@ struct run {
 	const uint8_t *input;
 	const uint8_t *helper;
 	size_t helper_len;
+	/* the frame's bytes at the last visit that read them, and at which r10 and depth: r10
+	 * changes only with the depth, so most visits of a run find them here */
+	const uint8_t *frame;
+	uint64_t frame_fp;
+	unsigned frame_depth;
 	const uint32_t *value_sizes;	/* per map */
 	uint32_t nmaps;
 	bool stop;
@@ -268,39 +366,55 @@ static unsigned check_slow(struct run *r, const struct interp_state *st, uint32_
 	return 1;
 }
 
+/* interp_state_frame_bytes(st), from the run's last answer when r10 and the depth are the
+ * same (its answer depends on nothing else). */
+static const uint8_t *frame_bytes(struct run *r, const struct interp_state *st, uint64_t fp,
+				  unsigned depth)
+{
+	if (!r->frame || fp != r->frame_fp || depth != r->frame_depth) {
+		r->frame = interp_state_frame_bytes(st);
+		r->frame_fp = fp;
+		r->frame_depth = depth;
+	}
+	return r->frame;
+}
+
 static void check_ranges(struct run *r, const struct interp_state *st, uint32_t pc,
-			 const uint64_t *regs)
+			 const uint64_t *regs, unsigned depth, const struct pcidx *at)
 {
 	const uint8_t *frame = NULL;	/* r10 - 512 in host memory */
-	const struct rfast *q = r->rf + r->foff[pc], *mid = r->rf + r->fmid[pc],
-			   *end = r->rf + r->foff[pc + 1];
-	uint64_t checks = (uint64_t)(end - q);
+	const struct rplain *p = at[0].p, *mid = at[0].mid, *pend = at[1].p;
+	const struct rtn *t = at[0].t, *tend = at[1].t;
+	const struct rgen *q = at[0].q, *qend = at[1].q;
+	uint64_t checks = at[0].nfast, fp = regs[EBPF_REG_FP];
 	bool bad = false;
 
-	for (; q < mid; q++) {
-		uint64_t v = regs[q->at];
+	for (; p < mid; p++)
+		bad |= regs[p->at] - p->lo > p->span;
+	if (at[0].frame && !(frame = frame_bytes(r, st, fp, depth)))
+		bad = true;	/* read by interp_state_read(), below */
+	if (!bad) {
+		for (; p < pend; p++) {
+			uint64_t v;
 
-		bad |= (v - q->lo > q->span) | ((v & q->tmask) != q->tval);
-	}
-	for (; q < end; q++) {
-		uint64_t v;
-
-		if (q->kind == RK_REG_FP) {
-			v = regs[q->at] - regs[EBPF_REG_FP];
-		} else {
-			if (!frame && !(frame = interp_state_frame_bytes(st))) {
-				bad = true;	/* read by interp_state_read(), below */
-				continue;
-			}
-			switch (q->kind) {
-			case RK_SLOT1: v = frame[q->at]; break;
-			case RK_SLOT2: v = interp_load(frame + q->at, 2); break;
-			case RK_SLOT4: v = interp_load(frame + q->at, 4); break;
-			case RK_SLOT8: v = interp_load(frame + q->at, 8); break;
-			default: v = interp_load(frame + q->at, 8) - regs[EBPF_REG_FP]; break;
-			}
+			memcpy(&v, frame + p->at, 8);
+			bad |= v - p->lo > p->span;
 		}
-		bad |= (v - q->lo > q->span) | ((v & q->tmask) != q->tval);
+		const uint8_t *from[2] = { (const uint8_t *)regs, frame };
+
+		for (; t < tend; t++) {
+			uint64_t v = cell_load(from[t->frame], t->at, t->sh, t->mask);
+
+			bad |= (v - t->lo > t->span) | ((v & t->tmask) != t->tval);
+		}
+		for (; q < qend; q++) {
+			uint64_t v = cell_load(from[q->frame], q->at, q->sh, q->mask) -
+				     (q->base + (fp & q->fp));
+
+			bad |= (v - q->lo > q->span) | (v - q->slo > q->sspan) |
+			       ((uint32_t)v - q->lo32 > q->span32) |
+			       ((uint32_t)v - q->slo32 > q->sspan32) | ((v & q->tmask) != q->tval);
+		}
 	}
 	if (bad) {
 		/* every claim of the pc again, in order, with its finding */
@@ -309,9 +423,9 @@ static void check_ranges(struct run *r, const struct interp_state *st, uint32_t 
 		for (uint32_t k = r->roff[pc]; k < r->roff[pc + 1]; k++)
 			checks += check_slow(r, st, pc, regs, frame, k);
 	} else {
-		if (r->soff[pc] != r->soff[pc + 1] && !frame)
-			frame = interp_state_frame_bytes(st);
-		for (uint32_t k = r->soff[pc]; k < r->soff[pc + 1]; k++)
+		if (at[0].s != at[1].s && !frame)
+			frame = frame_bytes(r, st, fp, depth);
+		for (uint32_t k = at[0].s; k < at[1].s; k++)
 			checks += check_slow(r, st, pc, regs, frame, r->sidx[k]);
 	}
 	r->res->checks += checks;
@@ -348,24 +462,22 @@ static void finish_entry(struct run *r, uint32_t l, unsigned f, bool complete)
 	}
 }
 
-static void visit(void *arg, const struct interp_state *st, uint32_t pc)
+/* The loop claims of a visit of pc in frame f: exits taken, header executions counted, the
+ * induction variables checked. */
+static void visit_loops(struct run *r, const struct interp_state *st, uint32_t pc,
+			const uint64_t *regs, unsigned f, const struct pcidx *at)
 {
-	struct run *r = arg;
-	const uint64_t *regs = interp_state_regs(st);
-	unsigned f = interp_state_frame(st);
 	uint32_t prev = interp_state_prev_pc(st);
 	char text[320];
 
-	if (r->stop || f >= MAX_FRAMES)
-		return;
 	/* Leaving a loop normally: an edge from its body to this exit target. */
-	for (uint32_t k = r->xoff[pc]; k < r->xoff[pc + 1]; k++) {
+	for (uint32_t k = at[0].x; k < at[1].x; k++) {
 		uint32_t l = r->xidx[k];
 
 		if (r->lt[l].active[f] && prev != UINT32_MAX && claim_loop__contains(&r->cp->loops[l], prev))
 			finish_entry(r, l, f, true);
 	}
-	for (uint32_t k = r->hoff[pc]; k < r->hoff[pc + 1]; k++) {
+	for (uint32_t k = at[0].h; k < at[1].h; k++) {
 		uint32_t l = r->hidx[k];
 		const struct claim_loop *cl = &r->cp->loops[l];
 		struct loop_track *t = &r->lt[l];
@@ -414,7 +526,20 @@ static void visit(void *arg, const struct interp_state *st, uint32_t pc)
 				    v, text);
 		}
 	}
-	check_ranges(r, st, pc, regs);
+}
+
+static void visit(void *arg, const struct interp_state *st, uint32_t pc)
+{
+	struct run *r = arg;
+	const struct pcidx *at = r->pi + pc;
+	const uint64_t *regs = interp_state_regs(st);
+	unsigned f = interp_state_frame(st);
+
+	if (r->stop || f >= MAX_FRAMES)
+		return;
+	if (at[0].x != at[1].x || at[0].h != at[1].h)
+		visit_loops(r, st, pc, regs, f, at);
+	check_ranges(r, st, pc, regs, f, at);
 }
 
 /* CSR lists keyed by pc. */
@@ -548,36 +673,55 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 		goto out;
 	err = -ENOMEM;
 	r.rc = malloc((cp->nranges ? cp->nranges : 1) * sizeof(*r.rc));
-	r.rf = malloc((cp->nranges ? cp->nranges : 1) * sizeof(*r.rf));
+	r.rp = malloc((cp->nranges ? cp->nranges : 1) * sizeof(*r.rp));
+	r.rt = malloc((cp->nranges ? cp->nranges : 1) * sizeof(*r.rt));
+	r.rg = malloc((cp->nranges ? cp->nranges : 1) * sizeof(*r.rg));
 	r.sidx = malloc((cp->nranges ? cp->nranges : 1) * sizeof(*r.sidx));
-	r.foff = calloc(slots + 1, sizeof(*r.foff));
-	r.fmid = calloc(slots + 1, sizeof(*r.fmid));
-	r.soff = calloc(slots + 1, sizeof(*r.soff));
-	if (!r.rc || !r.rf || !r.sidx || !r.foff || !r.fmid || !r.soff)
+	r.pi = calloc(slots + 1, sizeof(*r.pi));
+	if (!r.rc || !r.rp || !r.rt || !r.rg || !r.sidx || !r.pi)
 		goto out;
-	for (uint32_t pc = 0, nf = 0, ns = 0; pc < slots; pc++) {
-		/* two rounds over the pc's claims: the registers' fast forms, then the rest */
+	for (uint32_t pc = 0, np = 0, nt = 0, ng = 0, ns = 0; pc <= slots; pc++) {
+		struct pcidx *pi = &r.pi[pc];
+
+		pi->p = r.rp + np;
+		pi->t = r.rt + nt;
+		pi->q = r.rg + ng;
+		pi->s = ns;
+		if (pc == slots)
+			break;
+		/* two rounds over the pc's claims: RG_REG, then the rest */
 		for (int round = 0; round < 2; round++) {
 			for (uint32_t k = r.roff[pc]; k < r.roff[pc + 1]; k++) {
 				const struct claim_range *c = &cp->ranges[r.ridx[k]];
-				struct rfast q;
+				struct rplain p;
+				struct rtn t;
+				struct rgen g;
+				enum rgroup grp;
 
-				r.rc[k] = (struct rchk){ c->r, c->loc, c->is_ptr, c->maybe_null,
-							 c->region,
-							 (uint8_t)range_contains_needs(&c->r), c->map };
-				q = rfast_of(&r.rc[k], r.input_len);
-				if ((q.kind == RK_REG) != !round)
+				if (!round)
+					r.rc[k] = (struct rchk){ c->r, c->loc, c->is_ptr, c->maybe_null,
+								 c->region,
+								 (uint8_t)range_contains_needs(&c->r),
+								 c->map };
+				grp = rfast_of(&r.rc[k], r.input_len, &p, &t, &g);
+				if ((grp == RG_REG) != !round)
 					continue;
-				if (q.kind == RK_SLOW)
-					r.sidx[ns++] = k;
+				if (grp != RG_SLOW)
+					pi->nfast++;
+				if (grp == RG_SLOT8 || ((grp == RG_TN || grp == RG_GEN) && g.frame))
+					pi->frame = true;
+				if (grp == RG_REG || grp == RG_SLOT8)
+					r.rp[np++] = p;
+				else if (grp == RG_TN)
+					r.rt[nt++] = t;
+				else if (grp == RG_GEN)
+					r.rg[ng++] = g;
 				else
-					r.rf[nf++] = q;
+					r.sidx[ns++] = k;
 			}
 			if (!round)
-				r.fmid[pc] = nf;
+				pi->mid = r.rp + np;
 		}
-		r.foff[pc + 1] = nf;
-		r.soff[pc + 1] = ns;
 	}
 	for (uint32_t l = 0; l < cp->nloops; l++) {
 		const struct claim_loop *cl = &cp->loops[l];
@@ -619,6 +763,10 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 	/* xidx holds indexes into xkeys; map them to loops. */
 	for (uint32_t i = 0; i < nx; i++)
 		r.xidx[i] = xloop[r.xidx[i]];
+	for (uint32_t pc = 0; pc <= slots; pc++) {
+		r.pi[pc].h = r.hoff[pc];
+		r.pi[pc].x = r.xoff[pc];
+	}
 
 	for (uint32_t run = 0; run < opts.runs && !r.stop && !r.err; run++) {
 		struct interp_env env = { 0 };
@@ -637,6 +785,7 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 		}
 		r.input = input;
 		r.helper = helper;
+		r.frame = NULL;
 		for (uint32_t l = 0; l < cp->nloops; l++)
 			memset(r.lt[l].active, 0, sizeof(r.lt[l].active));
 		for (uint32_t m = 0; m < nmaps; m++)
@@ -675,10 +824,10 @@ out:
 	free(r.roff);
 	free(r.ridx);
 	free(r.rc);
-	free(r.rf);
-	free(r.foff);
-	free(r.fmid);
-	free(r.soff);
+	free(r.rp);
+	free(r.rt);
+	free(r.rg);
+	free(r.pi);
 	free(r.sidx);
 	free(r.hoff);
 	free(r.hidx);
