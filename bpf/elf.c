@@ -1701,6 +1701,8 @@ static int add_prog(struct elf_ctx *c, size_t fi, size_t *cap)
 
 		p->prog_type = prog_type_of(sec, &from);
 		snprintf(p->type_from, sizeof(p->type_from), "%s", from);
+		if (p->prog_type == BPF_PROG_TYPE_TRACING)
+			ebpf_btf_ctx_resolve(&p->btf_ctx, sec);
 	}
 	p->insns = l.out;
 	p->len = l.len;

@@ -8,6 +8,7 @@
  * nothing resolves and callers keep the name alone.
  */
 #include "bpf/isa.h"
+#include "bpf/prog.h"
 
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -95,4 +96,143 @@ const char *ebpf_kfunc_name(int32_t id)
 	if (!t || !btf_is_func(t))
 		return NULL;
 	return btf__name_by_offset(vmlinux, t->name_off);
+}
+
+/* ---- BTF-typed contexts (struct ebpf_btf_ctx, prog.h) ---- */
+
+static const struct btf_type *skip_mods(uint32_t *id)
+{
+	const struct btf_type *t = btf__type_by_id(vmlinux, *id);
+
+	while (t && (btf_is_mod(t) || btf_is_typedef(t))) {
+		*id = t->type;
+		t = btf__type_by_id(vmlinux, *id);
+	}
+	return t;
+}
+
+/* What btf_ctx_access (kernel/bpf/btf.c) makes of a load of a slot of type id: integers up to
+ * 8 bytes and enums are scalars, so are void and integer pointers; a pointer to a struct or
+ * union is PTR_TO_BTF_ID; anything else is refused ("Only pointer access is allowed", "is not a
+ * struct").  -1 for a struct or union by value (it takes more than one slot: not modeled). */
+static int slot_kind(uint32_t id)
+{
+	const struct btf_type *t;
+
+	if (id == 0)
+		return EBPF_SLOT_BAD;
+	if (!(t = skip_mods(&id)))
+		return EBPF_SLOT_BAD;
+	if (btf_is_composite(t))
+		return -1;
+	if ((btf_is_int(t) && t->size <= 8) || btf_is_any_enum(t))
+		return EBPF_SLOT_SCALAR;
+	if (!btf_is_ptr(t))
+		return EBPF_SLOT_BAD;
+	id = t->type;
+	if (id == 0)
+		return EBPF_SLOT_SCALAR;
+	/* is_int_ptr skips modifiers (not typedefs) before asking for an int */
+	t = btf__type_by_id(vmlinux, id);
+	while (t && btf_is_mod(t))
+		t = btf__type_by_id(vmlinux, t->type);
+	if (t && btf_is_int(t))
+		return EBPF_SLOT_SCALAR;
+	if (!(t = skip_mods(&id)))
+		return EBPF_SLOT_BAD;
+	return btf_is_composite(t) ? EBPF_SLOT_PTR : EBPF_SLOT_BAD;
+}
+
+bool ebpf_btf_ctx_resolve(struct ebpf_btf_ctx *c, const char *sec)
+{
+	static const struct {
+		const char *pfx, *btf_pfx;
+		uint32_t attach;
+		bool ret;		/* the return value follows the arguments */
+	} kinds[] = {
+		{ "fentry/", "", BPF_TRACE_FENTRY, false },
+		{ "fexit/", "", BPF_TRACE_FEXIT, true },
+		{ "tp_btf/", "btf_trace_", BPF_TRACE_RAW_TP, false },
+	};
+	const struct btf_type *t = NULL;
+	const struct btf_param *p;
+	char name[160];
+	size_t k, n;
+	int id, skip, nargs;
+
+	memset(c, 0, sizeof(*c));
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		if (!strncmp(sec, kinds[k].pfx, strlen(kinds[k].pfx)))
+			break;
+	if (k == sizeof(kinds) / sizeof(kinds[0])) {
+		snprintf(c->why, sizeof(c->why), "BTF context of section '%.60s' (only fentry/, "
+			 "fexit/ and tp_btf/ are modeled)", sec);
+		return false;
+	}
+	if (!ebpf_kfunc_btf_available()) {
+		snprintf(c->why, sizeof(c->why), "BTF context: no vmlinux BTF");
+		return false;
+	}
+	n = strlen(kinds[k].pfx);
+	snprintf(name, sizeof(name), "%s%s", kinds[k].btf_pfx, sec + n);
+	if (!sec[n] || strchr(sec + n, '/') || strchr(sec + n, ':')) {
+		snprintf(c->why, sizeof(c->why), "BTF context: no single target in '%.80s'", sec);
+		return false;
+	}
+	id = btf__find_by_name_kind(vmlinux, name, kinds[k].btf_pfx[0] ? BTF_KIND_TYPEDEF
+								    : BTF_KIND_FUNC);
+	if (id > 0)
+		t = btf__type_by_id(vmlinux, (uint32_t)id);
+	if (t && btf_is_typedef(t)) {	/* btf_trace_X: a pointer to the probe's prototype */
+		t = btf__type_by_id(vmlinux, t->type);
+		t = t && btf_is_ptr(t) ? btf__type_by_id(vmlinux, t->type) : NULL;
+	} else if (t) {
+		t = btf__type_by_id(vmlinux, t->type);
+	}
+	if (!t || !btf_is_func_proto(t)) {
+		snprintf(c->why, sizeof(c->why), "BTF context: the running kernel has no %s '%.60s'",
+			 kinds[k].btf_pfx[0] ? "tracepoint" : "function", sec + n);
+		return false;
+	}
+	skip = kinds[k].btf_pfx[0] ? 1 : 0;	/* btf_trace_X's first argument is void *__data */
+	nargs = btf_vlen(t) - skip;
+	p = btf_params(t) + skip;
+	if (nargs < 0 || nargs + kinds[k].ret > EBPF_BTF_CTX_SLOTS ||
+	    (nargs > 0 && p[nargs - 1].type == 0)) {
+		snprintf(c->why, sizeof(c->why), "BTF context: '%.80s' has %d arguments%s", name,
+			 nargs, nargs > 0 && p[nargs - 1].type == 0 ? " (variadic)" : "");
+		return false;
+	}
+	for (int a = 0; a <= nargs; a++) {
+		int kind;
+
+		if (a == nargs && !kinds[k].ret)
+			break;
+		kind = slot_kind(a < nargs ? p[a].type : t->type);
+		if (kind < 0) {
+			snprintf(c->why, sizeof(c->why), "BTF context: '%.80s' takes or returns a "
+				 "struct by value", name);
+			return false;
+		}
+		c->slot[c->nslots++] = (uint8_t)kind;
+	}
+	c->attach_btf_id = id;
+	c->attach_type = kinds[k].attach;
+	return true;
+}
+
+const char *ebpf_btf_ctx_access(const struct ebpf_btf_ctx *c, int64_t off, unsigned size)
+{
+	if (off < 0 || off >= EBPF_BTF_CTX_SLOTS * 8)
+		return "outside the 12 argument slots";
+	if (off % size)
+		return "misaligned";
+	if (off % 8)
+		return "offset not a multiple of 8";
+	if (off / 8 >= c->nslots)
+		return c->attach_type == BPF_TRACE_FEXIT ? "past the return value"
+							  : "the function has no such argument";
+	if (c->slot[off / 8] == EBPF_SLOT_BAD)
+		return "the slot's type is not readable (only integers, enums and pointers)";
+	return NULL;
 }

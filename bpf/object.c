@@ -323,6 +323,7 @@ enum ebpf_ctx_model ebpf_prog_ctx_model(uint32_t prog_type)
 	case BPF_PROG_TYPE_PERF_EVENT:
 	case BPF_PROG_TYPE_SOCK_OPS:
 	case BPF_PROG_TYPE_CGROUP_SOCK:
+	case BPF_PROG_TYPE_TRACING:	/* per program: ebpf_prog_ctx_size, struct ebpf_btf_ctx */
 		return EBPF_CTX_RO;
 	default:
 		return EBPF_CTX_PLAIN;
@@ -446,6 +447,13 @@ const char *ebpf_ctx_ro_access(uint32_t prog_type, int64_t off, unsigned size)
 	if (prog_type == BPF_PROG_TYPE_PERF_EVENT && off < PT_REGS_SIZE && size != 8)
 		return "the registers of bpf_perf_event_data are read as whole u64s";
 	return NULL;
+}
+
+uint32_t ebpf_prog_ctx_size(const struct ebpf_prog *prog, uint32_t prog_type)
+{
+	if (prog_type == BPF_PROG_TYPE_TRACING)
+		return prog && prog->btf_ctx.attach_btf_id ? prog->btf_ctx.nslots * 8u : 0;
+	return ebpf_ctx_size(prog_type);
 }
 
 const char *ebpf_prog_kfunc_name(const struct ebpf_prog *prog, size_t pc)

@@ -10,6 +10,7 @@
 #ifndef BPFSCEV_BPF_PROG_H
 #define BPFSCEV_BPF_PROG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,6 +40,27 @@ struct ebpf_kfunc_call {
 	char name[64];
 };
 
+/* A BTF-typed context (fentry/fexit, tp_btf: BPF_PROG_TYPE_TRACING), as the kernel's
+ * btf_ctx_access sees it: r1 points at the attach function's arguments, one u64 slot each (fexit:
+ * then its return value), read-only.  Resolved from the section name ("fentry/FUNC",
+ * "fexit/FUNC", "tp_btf/EVENT") against the running kernel's vmlinux BTF when the ELF object is
+ * opened (kfunc.c: ebpf_btf_ctx_resolve).  attach_btf_id 0: not resolved (why says so), and
+ * the analysis answers unsupported at the first context access. */
+enum ebpf_btf_slot { EBPF_SLOT_SCALAR, EBPF_SLOT_PTR, EBPF_SLOT_BAD };
+#define EBPF_BTF_CTX_SLOTS 12		/* MAX_BPF_FUNC_ARGS */
+struct ebpf_btf_ctx {
+	int32_t attach_btf_id;		/* vmlinux BTF id the kernel load names; 0 none */
+	uint32_t attach_type;		/* BPF_TRACE_FENTRY, BPF_TRACE_FEXIT, BPF_TRACE_RAW_TP */
+	uint8_t nslots;			/* readable u64 slots (arguments, + the return value) */
+	uint8_t slot[EBPF_BTF_CTX_SLOTS];	/* enum ebpf_btf_slot: a scalar (an integer, enum,
+					 * void or integer pointer), a pointer to a struct
+					 * (PTR_TO_BTF_ID: loaded here as a plain value, so a
+					 * load through it is "not a known pointer"), or a slot
+					 * the kernel refuses to read (void return, other
+					 * pointers, floats) */
+	char why[200];			/* when not resolved: why ("" for other programs) */
+};
+
 struct ebpf_prog {
 	char name[128];
 	char section[128];	/* ELF section ("xdp", "socket"); "" for text and raw input */
@@ -62,7 +84,15 @@ struct ebpf_prog {
 	long unsupported_insn;
 	struct ebpf_kfunc_call *kfuncs;	/* ELF input: by insn; NULL when none */
 	size_t kfunc_cnt;
+	struct ebpf_btf_ctx btf_ctx;	/* TRACING programs of ELF input; else zero */
 };
+
+/* Fills c for a TRACING program of section sec (see struct ebpf_btf_ctx); false, with c->why,
+ * when the section names no fentry/fexit/tp_btf target the running kernel's BTF has. */
+bool ebpf_btf_ctx_resolve(struct ebpf_btf_ctx *c, const char *sec);
+/* Whether the kernel's btf_ctx_access allows a load of size bytes at off of a resolved BTF
+ * context: NULL when it does, else why. */
+const char *ebpf_btf_ctx_access(const struct ebpf_btf_ctx *c, int64_t off, unsigned size);
 
 /* The name of the kfunc called at insn pc: the ELF extern's name, else the running kernel's
  * name for its BTF id; NULL when neither is known. */
@@ -114,12 +144,17 @@ int ebpf_parse_hex(uint8_t **out, size_t *len, const char *text, struct diag *d)
  *          tracepoints: up to 12 u64 arguments; perf_event: struct bpf_perf_event_data); which
  *          loads the kernel allows is ebpf_ctx_ro_access(); the input is the context's bytes
  *          (sock_ops: struct bpf_sock_ops, cgroup_sock: struct bpf_sock, where the few fields
- *          ebpf_ctx_ro_write() allows are also written; their pointer fields load as values)
+ *          ebpf_ctx_ro_write() allows are also written; their pointer fields load as values;
+ *          TRACING: the attach function's arguments, struct ebpf_btf_ctx)
  */
 enum ebpf_ctx_model { EBPF_CTX_PLAIN, EBPF_CTX_XDP, EBPF_CTX_SKB, EBPF_CTX_RO };
 enum ebpf_ctx_model ebpf_prog_ctx_model(uint32_t prog_type);
-/* Size of a RO context in bytes (0 for other models). */
+/* Size of a RO context in bytes (0 for other models, and for TRACING, whose size is the
+ * program's: ebpf_prog_ctx_size). */
 uint32_t ebpf_ctx_size(uint32_t prog_type);
+/* The same for prog analyzed as prog_type: a TRACING program's resolved BTF context (0 when not
+ * resolved). */
+uint32_t ebpf_prog_ctx_size(const struct ebpf_prog *prog, uint32_t prog_type);
 /* Whether the kernel's is_valid_access for this RO program type allows a load of size bytes
  * at offset off of the context: NULL when it does, else why. */
 const char *ebpf_ctx_ro_access(uint32_t prog_type, int64_t off, unsigned size);

@@ -159,8 +159,16 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 			return;
 		}
 		if (cx->ctx_model == EBPF_CTX_RO) {
-			const char *why = write ? ebpf_ctx_ro_write(cx->prog_type, (int64_t)lo, size)
-						: ebpf_ctx_ro_access(cx->prog_type, (int64_t)lo, size);
+			const struct ebpf_btf_ctx *bc = &cx->prog->btf_ctx;
+			const char *why;
+
+			if (cx->prog_type == BPF_PROG_TYPE_TRACING && !bc->attach_btf_id)
+				VFAIL(VERDICT_UNSUPPORTED, pc, "%s", bc->why[0] ? bc->why
+				      : "BTF context of a program without a section naming its target");
+			why = write ? ebpf_ctx_ro_write(cx->prog_type, (int64_t)lo, size)
+			      : cx->prog_type == BPF_PROG_TYPE_TRACING
+				? ebpf_btf_ctx_access(bc, (int64_t)lo, size)
+				: ebpf_ctx_ro_access(cx->prog_type, (int64_t)lo, size);
 
 			if (why)
 				VFAIL(VERDICT_UNSAFE, pc, "invalid context access (%s %u bytes at %lld): %s",
@@ -354,6 +362,21 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 	for (unsigned r = 0; r < EBPF_NREGS; r++)
 		if ((need & (1u << r)) && !(s->init & (1u << r)))
 			VFAIL(VERDICT_UNSAFE, pc, "R%u may be read before it is written (not written on some path)", r);
+	if (ebpf_is_exit(i) && cx->prog_type == BPF_PROG_TYPE_TRACING &&
+	    cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func == 0 &&
+	    (cx->prog->btf_ctx.attach_type == BPF_TRACE_FENTRY ||
+	     cx->prog->btf_ctx.attach_type == BPF_TRACE_FEXIT)) {
+		/* check_return_code: fentry and fexit programs return 0 */
+		const struct aval *r0 = &s->regs[0];
+
+		if (r0->kind != AV_SCALAR)
+			VFAIL(VERDICT_UNSAFE, pc, "At program exit the register R0 is not a known "
+			      "value (an fentry/fexit program returns 0)");
+		if (r0->r.smin != 0 || r0->r.smax != 0)
+			VFAIL(VERDICT_UNSAFE, pc, "At program exit R0 in s[%lld, %lld], should have "
+			      "been in [0, 0] (fentry/fexit)", (long long)r0->r.smin,
+			      (long long)r0->r.smax);
+	}
 	switch (cls) {
 	case BPF_LD:
 		if (!ebpf_is_ldimm64(i) && cx->ctx_model != EBPF_CTX_SKB)

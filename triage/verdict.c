@@ -65,7 +65,7 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 	struct stackinit_watch *w = malloc(sizeof(*w));
 	uint8_t *probes = NULL;
 	uint8_t input[2048], helper[4096];
-	uint32_t ro = ebpf_prog_ctx_model(type) == EBPF_CTX_RO ? ebpf_ctx_size(type) : 0;
+	uint32_t ro = ebpf_prog_ctx_model(type) == EBPF_CTX_RO ? ebpf_prog_ctx_size(prog, type) : 0;
 	uint64_t seed = o->seed;
 	bool bounded = r->ours.max_insns < VERDICT_RUN_BUDGET;
 	struct diag d;

@@ -358,6 +358,7 @@ static int load_once(struct kernel_prog *kp, const struct bpf_insn *insns, size_
 	a.attr.log_buf = (uint64_t)(uintptr_t)buf;
 	a.attr.prog_flags = flags;
 	a.attr.expected_attach_type = kp->attach_type;
+	a.attr.attach_btf_id = kp->attach_btf_id;
 	snprintf(a.attr.prog_name, sizeof(a.attr.prog_name), "%s", name);
 	if (fb->btf) {
 		a.attr.prog_btf_fd = (uint32_t)btf__fd(fb->btf);
@@ -451,6 +452,11 @@ int kernel_prog__load(struct kernel_prog **out, const struct ebpf_object *obj,
 		if (!libbpf_prog_type_by_name(prog->section, &t, &a) && t == kp->prog_type)
 			kp->attach_type = a;
 		libbpf_set_print(old);
+	}
+	if (kp->prog_type == BPF_PROG_TYPE_TRACING && prog->btf_ctx.attach_btf_id) {
+		/* fentry/fexit/tp_btf: the target in vmlinux BTF (attach_btf_obj_fd 0) */
+		kp->attach_type = prog->btf_ctx.attach_type;
+		kp->attach_btf_id = (uint32_t)prog->btf_ctx.attach_btf_id;
 	}
 	obj_name(name, prog->name);
 	if ((err = func_btf__build(&fb, insns, prog->len, d)))

@@ -50,6 +50,7 @@ struct kernel_prog {
 	int err;			/* positive errno of a rejection (EACCES, EINVAL, E2BIG...) */
 	uint32_t prog_type;		/* the type it was loaded as */
 	uint32_t attach_type;		/* expected_attach_type, from the section name */
+	uint32_t attach_btf_id;		/* TRACING: the target's vmlinux BTF id; else 0 */
 	char *log;			/* the verifier log, NUL-terminated (never NULL) */
 	size_t log_len;
 	bool log_truncated;		/* log_max was too small: log holds the tail; the verdict and

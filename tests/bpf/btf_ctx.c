@@ -1,0 +1,174 @@
+/* BTF-typed contexts (fentry, fexit, tp_btf) for `bpfscev verify`, safe and unsafe twins, as clang
+ * compiles them: r1 is the attach target's arguments, one u64 each (fexit: then the return
+ * value), read-only.  Targets: do_unlinkat(int dfd, struct filename *name) -> int,
+ * tcp_connect(struct sock *sk) -> int, the sched_switch tracepoint (bool preempt,
+ * struct task_struct *prev, struct task_struct *next, unsigned int prev_state).
+ * tests/test_btf_ctx.c loads them into the kernel, whose verdict each must match.
+ */
+#include "bpf_test.h"
+
+/* a load through a struct pointer argument: the kernel's PROBE_MEM load, which cannot fault;
+ * bpfscev loads the argument as a plain value, so this stays a false alarm (kernel accepts) */
+struct sock_head {
+	__u32 daddr;
+};
+
+static long (*bpf_probe_read_kernel)(void *dst, __u32 size, const void *src) = (void *)113;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 4);
+	__type(key, __u32);
+	__type(value, __u64);
+} seen SEC(".maps");
+
+static inline __attribute__((always_inline)) void note(__u32 k, __u64 v)
+{
+	__u64 *p = bpf_map_lookup_elem(&seen, &k);
+
+	if (p)
+		*p += v;
+}
+
+/* both arguments, the pointer read through the helper */
+SEC("fentry/do_unlinkat")
+int fentry_args(__u64 *ctx)
+{
+	__u64 name = ctx[1], first = 0;
+
+	note(0, ctx[0]);
+	bpf_probe_read_kernel(&first, sizeof(first), (void *)name);
+	note(1, first);
+	return 0;
+}
+
+/* do_unlinkat has two arguments: no third */
+SEC("fentry/do_unlinkat")
+int fentry_past_args_unsafe(__u64 *ctx)
+{
+	note(0, ctx[2]);
+	return 0;
+}
+
+/* a narrow read of the int argument: at a slot's start */
+SEC("fentry/do_unlinkat")
+int fentry_narrow(__u64 *ctx)
+{
+	note(0, *(__u32 *)ctx);
+	return 0;
+}
+
+/* ... but not inside a slot */
+SEC("fentry/do_unlinkat")
+int fentry_mid_slot_unsafe(__u64 *ctx)
+{
+	note(0, *(volatile __u32 *)((char *)ctx + 4));
+	return 0;
+}
+
+/* the context is read-only */
+SEC("fentry/do_unlinkat")
+int fentry_write_unsafe(__u64 *ctx)
+{
+	*(volatile __u64 *)ctx = 1;
+	return 0;
+}
+
+/* fentry and fexit programs return 0 */
+SEC("fentry/do_unlinkat")
+int fentry_ret1_unsafe(__u64 *ctx)
+{
+	note(0, ctx[0]);
+	return 1;
+}
+
+/* fexit: the return value follows the arguments */
+SEC("fexit/do_unlinkat")
+int fexit_ret(__u64 *ctx)
+{
+	note(2, ctx[2]);
+	return 0;
+}
+
+SEC("fexit/do_unlinkat")
+int fexit_past_ret_unsafe(__u64 *ctx)
+{
+	note(2, ctx[3]);
+	return 0;
+}
+
+SEC("fexit/tcp_connect")
+int fexit_one_arg(__u64 *ctx)
+{
+	note(3, ctx[1] + (ctx[0] != 0));
+	return 0;
+}
+
+/* tp_btf: the probe's arguments after its void *__data */
+SEC("tp_btf/sched_switch")
+int tp_btf_args(__u64 *ctx)
+{
+	note(0, ctx[0] + ctx[3]);
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int tp_btf_past_args_unsafe(__u64 *ctx)
+{
+	note(0, ctx[4]);
+	return 0;
+}
+
+/* the same rules for a tracepoint (its return value is not checked) */
+SEC("tp_btf/sched_switch")
+int tp_btf_narrow_ret1(__u64 *ctx)
+{
+	note(0, *(__u32 *)&ctx[3]);
+	return 1;
+}
+
+SEC("tp_btf/sched_switch")
+int tp_btf_mid_slot_unsafe(__u64 *ctx)
+{
+	note(0, *(volatile __u32 *)((char *)ctx + 28));
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int tp_btf_write_unsafe(__u64 *ctx)
+{
+	*(volatile __u64 *)&ctx[3] = 0;
+	return 0;
+}
+
+/* a task pointer read through the helper */
+SEC("tp_btf/sched_switch")
+int tp_btf_ptr_arg(__u64 *ctx)
+{
+	__u64 first = 0;
+
+	bpf_probe_read_kernel(&first, sizeof(first), (void *)ctx[2]);
+	note(1, first);
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int tp_btf_deref_btf(__u64 *ctx)
+{
+	struct sock_head *prev = (void *)ctx[1];
+
+	note(3, prev->daddr);
+	return 0;
+}
+
+
+SEC("fentry/tcp_connect")
+int fentry_deref_btf(__u64 *ctx)
+{
+	struct sock_head *sk = (void *)ctx[0];
+
+	note(3, sk->daddr);
+	return 0;
+}
+
+char _license[] SEC("license") = "GPL";

@@ -1,0 +1,162 @@
+/* BTF-typed contexts (struct ebpf_btf_ctx: fentry, fexit, tp_btf), judged by the running kernel:
+ *  - resolution: the attach target's slots from vmlinux BTF (do_unlinkat: an int and a struct
+ *    pointer; fexit adds the return value; the sched_switch tracepoint skips its void *__data),
+ *    and the reasons when a section names no target the kernel has;
+ *  - ebpf_btf_ctx_access against btf_ctx_access's rules (a multiple of 8, a slot the function
+ *    has, a readable type);
+ *  - the clang-built tests/bpf/btf_ctx.c (arguments, narrow and mid-slot reads, a write, a
+ *    return of 1, the return value of fexit, a tracepoint's arguments): our verdict against the
+ *    kernel's, loaded with the target's BTF id; the load through a struct pointer argument is
+ *    the false alarm left (kernel accepts, bpfscev unsafe).
+ * Without vmlinux BTF the test is skipped; without bpf(), the kernel part is.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bpf/prog.h"
+#include "oracle/kernel/kernel.h"
+#include "tests/check.h"
+#include "tests/verdict_case.h"
+#include "triage/verdict.h"
+
+static void resolve(void)
+{
+	struct ebpf_btf_ctx c;
+
+	CHECK(ebpf_btf_ctx_resolve(&c, "fentry/do_unlinkat"), "fentry/do_unlinkat: %s", c.why);
+	CHECK_EQ_U64(c.nslots, 2, "fentry/do_unlinkat");
+	CHECK_EQ_U64(c.slot[0], EBPF_SLOT_SCALAR, "fentry/do_unlinkat");
+	CHECK_EQ_U64(c.slot[1], EBPF_SLOT_PTR, "fentry/do_unlinkat");
+	CHECK_EQ_U64(c.attach_type, BPF_TRACE_FENTRY, "fentry/do_unlinkat");
+	CHECK(c.attach_btf_id > 0, "fentry/do_unlinkat: no BTF id");
+
+	CHECK(ebpf_btf_ctx_resolve(&c, "fexit/do_unlinkat"), "fexit/do_unlinkat: %s", c.why);
+	CHECK_EQ_U64(c.nslots, 3, "fexit/do_unlinkat");
+	CHECK_EQ_U64(c.slot[2], EBPF_SLOT_SCALAR, "fexit/do_unlinkat");
+
+	CHECK(ebpf_btf_ctx_resolve(&c, "tp_btf/sched_switch"), "tp_btf/sched_switch: %s", c.why);
+	CHECK_EQ_U64(c.nslots, 4, "tp_btf/sched_switch");
+	CHECK_EQ_U64(c.slot[0], EBPF_SLOT_SCALAR, "tp_btf/sched_switch");
+	CHECK_EQ_U64(c.slot[1], EBPF_SLOT_PTR, "tp_btf/sched_switch");
+	CHECK_EQ_U64(c.slot[3], EBPF_SLOT_SCALAR, "tp_btf/sched_switch");
+	CHECK_EQ_U64(c.attach_type, BPF_TRACE_RAW_TP, "tp_btf/sched_switch");
+
+	CHECK(!ebpf_btf_ctx_resolve(&c, "fentry/bpfscev_no_such_function") &&
+	      strstr(c.why, "no function") && !c.attach_btf_id, "no such function: '%s'", c.why);
+	CHECK(!ebpf_btf_ctx_resolve(&c, "tp_btf/bpfscev_no_such_event") &&
+	      strstr(c.why, "no tracepoint"), "no such tracepoint: '%s'", c.why);
+	CHECK(!ebpf_btf_ctx_resolve(&c, "fentry/") && strstr(c.why, "no single target"),
+	      "fentry/: '%s'", c.why);
+	CHECK(!ebpf_btf_ctx_resolve(&c, "lsm/file_open") && strstr(c.why, "only fentry/"),
+	      "lsm/: '%s'", c.why);
+}
+
+static void access(void)
+{
+	struct ebpf_btf_ctx c = { .attach_btf_id = 1, .attach_type = BPF_TRACE_FEXIT, .nslots = 3,
+				  .slot = { EBPF_SLOT_SCALAR, EBPF_SLOT_PTR, EBPF_SLOT_BAD } };
+	static const struct {
+		int64_t off;
+		unsigned size;
+		bool ok;
+	} t[] = {
+		{ 0, 8, true }, { 0, 4, true }, { 0, 1, true }, { 8, 8, true }, { 8, 2, true },
+		{ 4, 4, false }, { 12, 4, false }, { 2, 2, false }, { -8, 8, false },
+		{ 16, 8, false },	/* a void return value */
+		{ 24, 8, false }, { 96, 8, false }, { 4, 8, false },
+	};
+
+	for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
+		const char *why = ebpf_btf_ctx_access(&c, t[k].off, t[k].size);
+
+		CHECK(!why == t[k].ok, "%u bytes at %lld: %s", t[k].size, (long long)t[k].off,
+		      why ? why : "allowed");
+	}
+}
+
+#define AGREE VERDICT_CASE_AGREE
+#define SAFE VERDICT_SAFE
+#define UNSAFE VERDICT_UNSAFE
+
+/* Whether the kernel verifies fentry programs here: some kernels refuse them before the verifier
+ * walks an instruction (EPERM, no statistics: the trampoline is not theirs to make). */
+static bool kernel_verifies_fentry(const char *path, char *why, size_t n)
+{
+	struct ebpf_object *obj = NULL;
+	const struct ebpf_prog *p;
+	struct kernel_prog *kp = NULL;
+	struct diag d;
+	bool ok = false;
+
+	diag_clear(&d);
+	snprintf(why, n, "the object does not open");
+	if (ebpf_object__open_file(&obj, path, &d) || !(p = ebpf_object__find_prog(obj, "fentry_args"))) {
+		ebpf_object__free(obj);
+		return false;
+	}
+	if (kernel_prog__load(&kp, obj, p, NULL, &d))
+		snprintf(why, n, "%s", d.msg);
+	else if (!(ok = kp->accepted || kp->processed >= 0))
+		snprintf(why, n, "%s (errno %d, before the verifier walked an instruction)",
+			 kp->message, kp->err);
+	kernel_prog__free(kp);
+	ebpf_object__free(obj);
+	return ok;
+}
+
+static void object(const char *path, bool kernel)
+{
+	static const char *const tp[] = {
+		"tp_btf_args", "tp_btf_past_args_unsafe", "tp_btf_narrow_ret1",
+		"tp_btf_mid_slot_unsafe", "tp_btf_write_unsafe", "tp_btf_ptr_arg", "tp_btf_deref_btf",
+	};
+	static const enum scev_verdict_kind tp_want[] = {
+		SAFE, UNSAFE, SAFE, UNSAFE, UNSAFE, SAFE, UNSAFE,
+	};
+	static const enum verdict_class tp_class[] = {
+		AGREE, AGREE, AGREE, AGREE, AGREE, AGREE, VC_REGRESSION,
+	};
+	static const char *const fe[] = {
+		"fentry_args", "fentry_past_args_unsafe", "fentry_narrow", "fentry_mid_slot_unsafe",
+		"fentry_write_unsafe", "fentry_ret1_unsafe", "fexit_ret", "fexit_past_ret_unsafe",
+		"fexit_one_arg", "fentry_deref_btf",
+	};
+	static const enum scev_verdict_kind fe_want[] = {
+		SAFE, UNSAFE, SAFE, UNSAFE, UNSAFE, UNSAFE, SAFE, UNSAFE, SAFE, UNSAFE,
+	};
+	static const enum verdict_class fe_class[] = {
+		AGREE, AGREE, AGREE, AGREE, AGREE, AGREE, AGREE, AGREE, AGREE, VC_REGRESSION,
+	};
+	char why[600];
+	bool fentry = kernel && kernel_verifies_fentry(path, why, sizeof(why));
+
+	verdict_case_object_classes(path, tp, tp_want, tp_class, sizeof(tp) / sizeof(tp[0]),
+				    kernel);
+	if (kernel && !fentry)
+		check_skip_part("fentry/fexit against the kernel: it refuses them here: %s", why);
+	verdict_case_object_classes(path, fe, fe_want, fe_class, sizeof(fe) / sizeof(fe[0]),
+				    fentry);
+}
+
+int main(void)
+{
+	const char *dir = getenv("BPFSCEV_TEST_BPF_DIR");
+	char why[256], path[1024];
+	bool kernel;
+	struct stat st;
+
+	access();
+	if (!ebpf_kfunc_btf_available())
+		return check_skip("test_btf_ctx", "no vmlinux BTF: no BTF context to resolve");
+	resolve();
+	kernel = kernel_available(why, sizeof(why));
+	if (!kernel)
+		check_skip_part("the kernel's verdicts: %s", why);
+	snprintf(path, sizeof(path), "%s/btf_ctx.o", dir ? dir : "");
+	if (dir && !stat(path, &st))
+		object(path, kernel);
+	else
+		check_skip_part("the clang-built object (no clang at configure time)");
+	return check_done("test_btf_ctx");
+}
