@@ -115,7 +115,7 @@ static const struct btf_type *skip_mods(uint32_t *id)
  * 8 bytes and enums are scalars, so are void and integer pointers; a pointer to a struct or
  * union is PTR_TO_BTF_ID; anything else is refused ("Only pointer access is allowed", "is not a
  * struct").  -1 for a struct or union by value (it takes more than one slot: not modeled). */
-static int slot_kind(uint32_t id)
+static int slot_kind(uint32_t id, int32_t *obj)
 {
 	const struct btf_type *t;
 
@@ -140,6 +140,7 @@ static int slot_kind(uint32_t id)
 		return EBPF_SLOT_SCALAR;
 	if (!(t = skip_mods(&id)))
 		return EBPF_SLOT_BAD;
+	*obj = (int32_t)id;
 	return btf_is_composite(t) ? EBPF_SLOT_PTR : EBPF_SLOT_BAD;
 }
 
@@ -208,7 +209,10 @@ bool ebpf_btf_ctx_resolve(struct ebpf_btf_ctx *c, const char *sec)
 
 		if (a == nargs && !kinds[k].ret)
 			break;
-		kind = slot_kind(a < nargs ? p[a].type : t->type);
+		kind = slot_kind(a < nargs ? p[a].type : t->type, &c->obj_type[c->nslots]);
+		/* fexit's return value may be NULL (and a NULL check comes first): a plain value */
+		if (a == nargs && kind == EBPF_SLOT_PTR)
+			kind = EBPF_SLOT_SCALAR;
 		if (kind < 0) {
 			snprintf(c->why, sizeof(c->why), "BTF context: '%.80s' takes or returns a "
 				 "struct by value", name);
@@ -235,4 +239,88 @@ const char *ebpf_btf_ctx_access(const struct ebpf_btf_ctx *c, int64_t off, unsig
 	if (c->slot[off / 8] == EBPF_SLOT_BAD)
 		return "the slot's type is not readable (only integers, enums and pointers)";
 	return NULL;
+}
+
+const char *ebpf_btf_obj_access(int32_t id, int64_t off, unsigned size, int32_t *next)
+{
+	const struct btf_type *t;
+	uint32_t tid = (uint32_t)id;
+
+	*next = 0;
+	if (id <= 0 || !ebpf_kfunc_btf_available())
+		return "no BTF type";
+	if (!(t = skip_mods(&tid)) || !btf_is_composite(t))
+		return "not a struct";
+	if (off < 0)
+		return "a negative offset";
+	if (off + size > t->size)
+		return "past the end of the struct";
+	/* btf_struct_walk: the first member holding off, into nested structs and arrays */
+	for (int depth = 0; depth < 64; depth++) {
+		const struct btf_member *m = btf_members(t);
+		const struct btf_type *mt = NULL;
+		int64_t moff = 0, msize = 0;
+		int k, n = btf_vlen(t);
+
+		for (k = 0; k < n; k++) {
+			uint32_t mid = m[k].type, bit = btf_member_bit_offset(t, k);
+			uint32_t bits = btf_member_bitfield_size(t, k);
+			long long sz;
+
+			if (bits) {	/* bytes [bit / 8, roundup(bit + bits) / 8) */
+				if (off + size > bit / 8 && off < (bit + bits + 7) / 8)
+					return "a bitfield member";
+				continue;
+			}
+			moff = bit / 8;
+			if (off + size <= moff)
+				break;
+			if (off < moff || bit % 8)
+				return "a hole before a member";
+			sz = btf__resolve_size(vmlinux, mid);
+			if (sz < 0)
+				return "a member of unknown size";
+			if (off >= moff + sz)
+				continue;
+			mt = skip_mods(&mid);
+			msize = sz;
+			/* arrays: the element holding off (multi-dimensional ones in turn) */
+			while (mt && btf_is_array(mt)) {
+				uint32_t eid = btf_array(mt)->type;
+				long long esz = btf__resolve_size(vmlinux, eid);
+
+				if (esz <= 0)
+					return "an array of unknown element size";
+				moff += (off - moff) / esz * esz;
+				msize = esz;
+				mt = skip_mods(&eid);
+			}
+			break;
+		}
+		if (!mt)
+			return "no member at this offset";
+		if (btf_is_composite(mt)) {
+			if (off + size > moff + msize)
+				return "across the end of a member";
+			t = mt;
+			off -= moff;
+			continue;
+		}
+		if (btf_is_ptr(mt)) {
+			uint32_t pid = mt->type;
+			const struct btf_type *pt;
+
+			if (off != moff || size != 8)
+				return "a pointer member read in part";
+			pt = skip_mods(&pid);
+			if (pt && btf_is_composite(pt))
+				*next = (int32_t)pid;
+			return NULL;
+		}
+		if ((btf_is_int(mt) || btf_is_any_enum(mt)) && off + size <= moff + msize)
+			return NULL;
+		return btf_is_int(mt) || btf_is_any_enum(mt) ? "across the end of a member"
+							     : "a member that is not an integer";
+	}
+	return "nested too deep";
 }

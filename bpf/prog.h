@@ -54,10 +54,9 @@ struct ebpf_btf_ctx {
 	uint8_t nslots;			/* readable u64 slots (arguments, + the return value) */
 	uint8_t slot[EBPF_BTF_CTX_SLOTS];	/* enum ebpf_btf_slot: a scalar (an integer, enum,
 					 * void or integer pointer), a pointer to a struct
-					 * (PTR_TO_BTF_ID: loaded here as a plain value, so a
-					 * load through it is "not a known pointer"), or a slot
-					 * the kernel refuses to read (void return, other
-					 * pointers, floats) */
+					 * (PTR_TO_BTF_ID), or a slot the kernel refuses to
+					 * read (void return, other pointers, floats) */
+	int32_t obj_type[EBPF_BTF_CTX_SLOTS];	/* EBPF_SLOT_PTR: the struct's vmlinux BTF id */
 	char why[200];			/* when not resolved: why ("" for other programs) */
 };
 
@@ -93,6 +92,13 @@ bool ebpf_btf_ctx_resolve(struct ebpf_btf_ctx *c, const char *sec);
 /* Whether the kernel's btf_ctx_access allows a load of size bytes at off of a resolved BTF
  * context: NULL when it does, else why. */
 const char *ebpf_btf_ctx_access(const struct ebpf_btf_ctx *c, int64_t off, unsigned size);
+/* Whether the kernel's btf_struct_access allows a load of size bytes at off of an object of
+ * vmlinux BTF type id (a struct or union) through a PTR_TO_BTF_ID (a PROBE_MEM load, which cannot
+ * fault): NULL when it surely does — inside the struct, within one integer or enum member (or
+ * array element), or the whole of a pointer member — else why (holes, bitfields, a pointer read
+ * in part, past the end: refused or not modeled).  *next: for a whole pointer member that points
+ * to a struct, that struct's id (the load gives another PTR_TO_BTF_ID), else 0. */
+const char *ebpf_btf_obj_access(int32_t id, int64_t off, unsigned size, int32_t *next);
 
 /* The name of the kfunc called at insn pc: the ELF extern's name, else the running kernel's
  * name for its BTF id; NULL when neither is known. */

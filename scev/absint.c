@@ -830,12 +830,12 @@ static int verify_paths(struct engine *en, uint32_t b)
 			err = send_succs(en, b, &en->paths[b][k], send_path, NULL);
 	}
 	if (!err && want && base.kind != VERDICT_SAFE && en->npaths[b] && paths_ok) {
-		/* every path state passed, unless one instruction takes the context on one path
-		 * and other memory on another */
+		/* every path state passed, unless one instruction takes the context or a kernel
+		 * object on one path and other memory on another */
 		uint32_t at = blk->last - blk->first + 1;
 
 		for (uint32_t k = 0; k <= blk->last - blk->first; k++)
-			if (kinds[k] == 3) {
+			if (kinds[k] & (kinds[k] - 1)) {
 				at = k;
 				break;
 			}
@@ -846,8 +846,9 @@ static int verify_paths(struct engine *en, uint32_t b)
 		} else {
 			base.kind = VERDICT_SAFE;
 			verdict_fail(&base, VERDICT_UNSAFE, blk->first + at,
-				     "the same instruction accesses the context and other memory on "
-				     "different paths");
+				     kinds[at] & 1 ? "the same instruction accesses the context and "
+				     "other memory on different paths" : "the same instruction accesses "
+				     "a kernel object and other memory on different paths");
 		}
 	}
 	if (want && base.kind != VERDICT_SAFE && !paths_ok) {

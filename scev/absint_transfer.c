@@ -35,8 +35,41 @@ static bool ptr_in(const struct aval *a, uint8_t region, int64_t *off)
 	return true;
 }
 
+/* A REGION_BTF pointer to the vmlinux struct id: its index in cx->btf_types, added when new;
+ * an unknown value when the table cannot grow (or holds 2^16 structs). */
+static struct aval btf_ptr(struct scev_ctx *cx, int32_t id)
+{
+	uint32_t k;
+
+	for (k = 0; k < cx->nbtf_types && cx->btf_types[k] != id; k++)
+		;
+	if (k == cx->nbtf_types) {
+		int32_t *n = k < UINT16_MAX ? realloc(cx->btf_types, (k + 1) * sizeof(*n)) : NULL;
+
+		if (!n)
+			return absint_unknown_bytes(8);
+		cx->btf_types = n;
+		n[cx->nbtf_types++] = id;
+	}
+	return aval_ptr(REGION_BTF, (uint16_t)k, range_const(0));
+}
+
+/* A load through a REGION_BTF pointer: a pointer member that points to a struct is another one
+ * (the kernel's btf_struct_walk), anything else an unknown value. */
+static struct aval btf_load(struct scev_ctx *cx, const struct aval *addr, int64_t off,
+			    unsigned size)
+{
+	int32_t next = 0;
+
+	if (!range_is_const(&addr->r) || addr->map >= cx->nbtf_types ||
+	    ebpf_btf_obj_access(cx->btf_types[addr->map], (int64_t)addr->r.umin + off, size, &next) ||
+	    !next)
+		return absint_unknown_bytes(size);
+	return btf_ptr(cx, next);
+}
+
 /* Context loads per the program's context model (bpf/prog.h). */
-static struct aval ctx_load(const struct scev_ctx *cx, const struct aval *addr, int64_t off,
+static struct aval ctx_load(struct scev_ctx *cx, const struct aval *addr, int64_t off,
 			    unsigned size)
 {
 	int64_t base;
@@ -44,6 +77,10 @@ static struct aval ctx_load(const struct scev_ctx *cx, const struct aval *addr, 
 	if (!ptr_in(addr, REGION_CTX, &base))
 		return absint_unknown_bytes(size);
 	off += base;
+	/* a BTF context's struct pointer argument, loaded whole */
+	if (cx->prog_type == BPF_PROG_TYPE_TRACING && size == 8 && off >= 0 && off % 8 == 0 &&
+	    off / 8 < cx->prog->btf_ctx.nslots && cx->prog->btf_ctx.slot[off / 8] == EBPF_SLOT_PTR)
+		return btf_ptr(cx, cx->prog->btf_ctx.obj_type[off / 8]);
 	if (cx->ctx_model == EBPF_CTX_RO)	/* plain fields: scalars */
 		return aval_scalar(size == 8 ? range_unknown() : range_zext_unknown(size));
 	if (size == 4 && cx->ctx_model == EBPF_CTX_XDP) {
@@ -559,6 +596,8 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 			v = ctx_load(cx, &a, i->off, size);
 		else if (a.kind == AV_PTR && a.region == REGION_ITER_VAL)
 			v = absint_iter_load(cx, &a, pc, i->off, size);
+		else if (a.kind == AV_PTR && a.region == REGION_BTF)
+			v = btf_load(cx, &a, i->off, size);
 		else
 			v = absint_unknown_bytes(size);
 		if (ebpf_mode(i) == BPF_MEMSX)

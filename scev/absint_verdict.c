@@ -180,6 +180,26 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 	case REGION_CALLER_STACK:
 		absint_cb_verify_access(cx, v, a, pc, lo, hi, write);
 		return;
+	case REGION_BTF: {
+		/* check_ptr_to_btf_access: reads only, at a constant offset, as btf_struct_walk
+		 * allows them (a PROBE_MEM load: no fault, NULL included) */
+		int32_t next;
+		const char *why;
+
+		if (write)
+			VFAIL(VERDICT_UNSAFE, pc, "R%u is a kernel object (PTR_TO_BTF_ID): only read "
+			      "is supported", reg);
+		if (lo != hi - size)
+			VFAIL(VERDICT_UNSAFE, pc, "R%u is a kernel object (PTR_TO_BTF_ID) at a variable "
+			      "offset", reg);
+		why = a->map < cx->nbtf_types
+			      ? ebpf_btf_obj_access(cx->btf_types[a->map], (int64_t)lo, size, &next)
+			      : "an unknown type";
+		if (why)
+			VFAIL(VERDICT_UNSAFE, pc, "kernel object access (%u bytes at %lld of R%u): %s",
+			      size, (long long)lo, reg, why);
+		return;
+	}
 	case REGION_MAP_KEY: {
 		/* PTR_TO_MAP_KEY: read-only, key_size bytes (check_mem_access) */
 		uint32_t ks = a->map < cx->nmaps ? cx->maps[a->map].key_size : 0;
@@ -280,6 +300,11 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 		const struct aval *a = &s->regs[reg];
 		uint32_t sz;
 
+		/* a kernel object is no helper's memory here (only ARG_ANYTHING takes it) */
+		if (a->kind == AV_PTR && a->region == REGION_BTF && p->args[k] != HARG_ANYTHING)
+			VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is a kernel object (PTR_TO_BTF_ID), not "
+			      "modeled as this argument", reg, name);
+
 		switch (p->args[k]) {
 		case HARG_MAP:
 			if (a->kind != AV_PTR || a->region != REGION_MAP_HANDLE || a->map >= cx->nmaps ||
@@ -333,6 +358,48 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 	}
 }
 
+static bool is_btf(const struct aval *a)
+{
+	return a->kind == AV_PTR && a->region == REGION_BTF;
+}
+
+/* adjust_ptr_min_max_vals and check_reg_sane_offset for a kernel object (PTR_TO_BTF_ID): only
+ * 64-bit addition and subtraction of a scalar whose bounds keep it within 2^29 (and a
+ * pointer's difference with another); what the kernel refuses of other pointers is not checked
+ * here (their accesses are). */
+#define BTF_MAX_VAR_OFF (1ll << 29)
+
+static void verify_btf_alu(struct scev_verdict *v, const struct astate *s, uint32_t pc,
+			   const struct bpf_insn *i)
+{
+	const struct aval *d = &s->regs[i->dst_reg];
+	struct aval imm = aval_const((uint64_t)(int64_t)i->imm);
+	const struct aval *src = ebpf_srcbit(i) == BPF_X ? &s->regs[i->src_reg] : &imm;
+	const struct aval *ptr = is_btf(d) ? d : src, *off = is_btf(d) ? src : d;
+	uint8_t op = ebpf_op(i);
+
+	if (op == BPF_MOV || !(is_btf(d) || (ebpf_srcbit(i) == BPF_X && is_btf(src))))
+		return;
+	if (op == BPF_SUB && is_btf(d) && src->kind == AV_PTR && ebpf_class(i) == BPF_ALU64)
+		return;
+	if (ebpf_class(i) != BPF_ALU64 || (op != BPF_ADD && op != BPF_SUB) ||
+	    (op == BPF_SUB && !is_btf(d)) || off->kind != AV_SCALAR)
+		VFAIL(VERDICT_UNSAFE, pc, "R%u: arithmetic on a kernel object (PTR_TO_BTF_ID) other "
+		      "than adding a scalar is prohibited", is_btf(d) ? i->dst_reg : i->src_reg);
+	if (off->r.smin == INT64_MIN)
+		VFAIL(VERDICT_UNSAFE, pc, "math between a kernel object (PTR_TO_BTF_ID) and a "
+		      "register with unbounded min value is not allowed");
+	if (off->r.smin <= -BTF_MAX_VAR_OFF || off->r.smin >= BTF_MAX_VAR_OFF ||
+	    off->r.smax >= BTF_MAX_VAR_OFF || ptr->r.smin <= -BTF_MAX_VAR_OFF ||
+	    ptr->r.smax >= BTF_MAX_VAR_OFF ||
+	    (op == BPF_ADD ? ptr->r.smax + off->r.smax >= BTF_MAX_VAR_OFF ||
+			     ptr->r.smin + off->r.smin <= -BTF_MAX_VAR_OFF
+			   : ptr->r.smax - off->r.smin >= BTF_MAX_VAR_OFF ||
+			     ptr->r.smin - off->r.smax <= -BTF_MAX_VAR_OFF))
+		VFAIL(VERDICT_UNSAFE, pc, "a kernel object (PTR_TO_BTF_ID) offset out of bounds "
+		      "(2^29)");
+}
+
 static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			uint32_t pc)
 {
@@ -376,6 +443,10 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 			VFAIL(VERDICT_UNSAFE, pc, "At program exit R0 in s[%lld, %lld], should have "
 			      "been in [0, 0] (fentry/fexit)", (long long)r0->r.smin,
 			      (long long)r0->r.smax);
+	}
+	if (cls == BPF_ALU || cls == BPF_ALU64) {
+		verify_btf_alu(v, s, pc, i);
+		return;
 	}
 	switch (cls) {
 	case BPF_LD:
@@ -430,7 +501,8 @@ int absint_verify_run(struct engine *en, uint32_t b, struct astate *s, struct sc
 			const struct aval *a = &s->regs[cls == BPF_LDX ? i->src_reg : i->dst_reg];
 
 			if (a->kind == AV_PTR)
-				ctx_kinds[pc - blk->first] |= a->region == REGION_CTX ? 1 : 2;
+				ctx_kinds[pc - blk->first] |= a->region == REGION_CTX ? 1
+							      : a->region == REGION_BTF ? 4 : 2;
 		}
 		if (pc == blk->last && ebpf_is_jmp(i))
 			break;

@@ -29,6 +29,12 @@ enum aval_kind { AV_SCALAR, AV_PTR, AV_TOP };
 /* The key a bpf_for_each_map_elem callback is given (its r2): key_size read-only bytes of the
  * map class map (absint_callbacks.c). */
 #define REGION_MAP_KEY 34
+/* A kernel object a BTF-typed context gives (PTR_TO_BTF_ID): a struct of the running kernel's
+ * vmlinux BTF whose id is scev_ctx.btf_types[map].  Loads through it are the kernel's PROBE_MEM
+ * loads, which cannot fault (NULL included): only their offset and size are checked, against the
+ * struct's members (ebpf_btf_obj_access); stores are refused.  Never maybe_null: a comparison
+ * with 0 keeps both arms. */
+#define REGION_BTF 35
 
 struct aval {
 	uint8_t kind;

@@ -155,6 +155,9 @@ struct scev_ctx {
 	uint16_t *loop_args_def;	/* per loop, lazily (absint_header.c): which of r1-r5
 					 * every path around it writes after its last call;
 					 * bit 15 = known */
+	int32_t *btf_types;		/* REGION_BTF pointers' struct ids (vmlinux BTF), by their
+					 * aval.map; grown by absint_btf_type */
+	uint32_t nbtf_types;
 	struct scev_verdict *verdict;	/* when set, the last pass also checks safety */
 	struct scev_calls calls;	/* the call graph (calls.c) */
 	uint32_t *fn_stack;	/* verdict: per function, the deepest stack byte it accesses */

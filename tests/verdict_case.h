@@ -107,12 +107,9 @@ static inline void verdict_case_run(const char *name, const char *text, struct e
 }
 
 /* The named programs of a clang-built object file, each with the verdict bpfscev must give and,
- * when kernel, the kernel's class: kclass[k], or agreement (both accept or both reject) when
- * kclass is NULL. */
-static inline void verdict_case_object_classes(const char *path, const char *const *progs,
-					       const enum scev_verdict_kind *want,
-					       const enum verdict_class *kclass, size_t n,
-					       bool kernel)
+ * when kernel, the kernel's agreement (both accept or both reject). */
+static inline void verdict_case_object(const char *path, const char *const *progs,
+				       const enum scev_verdict_kind *want, size_t n, bool kernel)
 {
 	struct ebpf_object *obj = NULL;
 	struct diag d;
@@ -137,18 +134,10 @@ static inline void verdict_case_object_classes(const char *path, const char *con
 			CHECK(0, "%s/%s: %s", path, progs[k], d.msg);
 			continue;
 		}
-		verdict_case_check(progs[k], &r, (uint8_t)want[k], NULL, kernel,
-				   kclass ? kclass[k] : VERDICT_CASE_AGREE);
+		verdict_case_check(progs[k], &r, (uint8_t)want[k], NULL, kernel, VERDICT_CASE_AGREE);
 		verdict_report__free(&r);
 	}
 	ebpf_object__free(obj);
-}
-
-/* The same, every program agreeing with the kernel. */
-static inline void verdict_case_object(const char *path, const char *const *progs,
-				       const enum scev_verdict_kind *want, size_t n, bool kernel)
-{
-	verdict_case_object_classes(path, progs, want, NULL, n, kernel);
 }
 
 #endif

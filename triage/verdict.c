@@ -94,6 +94,14 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 			len = o->input_len < sizeof(input) ? o->input_len : sizeof(input);
 			memcpy(input, o->input, len);
 		}
+		/* a BTF context's struct arguments are kernel objects (each its own) */
+		for (uint32_t k = 0; type == BPF_PROG_TYPE_TRACING && k < prog->btf_ctx.nslots &&
+				     (k + 1) * 8 <= len; k++)
+			if (prog->btf_ctx.slot[k] == EBPF_SLOT_PTR) {
+				uint64_t va = INTERP_VA_BTF + ((uint64_t)k << 32);
+
+				memcpy(input + k * 8, &va, 8);
+			}
 		for (size_t i = 0; i < sizeof(helper); i++)
 			helper[i] = (uint8_t)mix(&seed);
 		env.ctx_kind = check_ctx_kind(type);

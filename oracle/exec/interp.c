@@ -136,6 +136,7 @@ struct interp_state {
 	struct frame frames[EBPF_MAX_CALL_DEPTH];
 	/* per frame: the key its bpf_for_each_map_elem callback was given, and its size */
 	uint16_t key_len[EBPF_MAX_CALL_DEPTH];
+	uint64_t btf_obj[2];	/* what every kernel object reads as (INTERP_VA_BTF) */
 	uint8_t keys[EBPF_MAX_CALL_DEPTH][EBPF_STACK_SIZE];
 	uint8_t ctxbuf[sizeof(struct __sk_buff)] __attribute__((aligned(8)));
 	uint8_t stack[EBPF_MAX_CALL_DEPTH * EBPF_STACK_SIZE] __attribute__((aligned(16)));
@@ -256,6 +257,8 @@ static inline uint8_t *xlate_acc(struct interp_state *st, uint64_t a, uint64_t s
 		    off + size <= st->key_len[m] && size <= EBPF_STACK_SIZE)
 			return st->keys[m] + off;
 		return NULL;
+	case INTERP_VA_BTF >> 44:
+		return !write && size <= 8 ? (uint8_t *)st->btf_obj + (a & 7) : NULL;
 	default:
 		return NULL;
 	}
@@ -333,6 +336,9 @@ static void describe(const struct interp_state *st, uint64_t a, char *buf, size_
 		return;
 	case INTERP_VA_FUNC >> 44:
 		snprintf(buf, n, "a function address, not memory");
+		return;
+	case INTERP_VA_BTF >> 44:
+		snprintf(buf, n, "a kernel object (PTR_TO_BTF_ID: read-only)");
 		return;
 	case INTERP_VA_KEY >> 44:
 		off = a - INTERP_VA_KEY;
@@ -1861,6 +1867,7 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 		st->ctx_len = 0;
 		st->ctx_size = env->input_len;
 		st->ctxro = env->input;
+		st->btf_obj[0] = st->btf_obj[1] = INTERP_VA_BTF;
 		st->pkt = NULL;
 		st->pkt_len = 0;
 		break;

@@ -123,6 +123,11 @@
 #define INTERP_VA_MAPH 0x0000500000000000ull
 #define INTERP_VA_FUNC 0x0000600000000000ull
 #define INTERP_VA_KEY 0x0000700000000000ull
+/* Kernel objects (a BTF context's struct arguments, PTR_TO_BTF_ID): any address here reads, 1 to
+ * 8 bytes at a time, as if every aligned u64 held INTERP_VA_BTF (so a pointer member read whole
+ * is another kernel object, and what the kernel's PROBE_MEM loads would give is one possible
+ * value); stores, atomics and helper memory there trap. */
+#define INTERP_VA_BTF 0x0000800000000000ull
 
 /* What r1-r5 hold after a call (and r0, r6-r9 on entry to a bpf-to-bpf callee). */
 #define INTERP_POISON 0x0badc0de0badc0deull

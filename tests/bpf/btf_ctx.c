@@ -7,11 +7,17 @@
  */
 #include "bpf_test.h"
 
-/* a load through a struct pointer argument: the kernel's PROBE_MEM load, which cannot fault;
- * bpfscev loads the argument as a plain value, so this stays a false alarm (kernel accepts) */
+/* Loads through a struct pointer argument are the kernel's PROBE_MEM loads, which cannot fault:
+ * their offset and size are checked against the struct's members. */
 struct sock_head {
 	__u32 daddr;
 };
+
+/* a local view of the kernel's, relocated (CO-RE) to its offsets */
+struct task_struct___local {
+	int pid;
+	struct task_struct___local *real_parent;
+} __attribute__((preserve_access_index));
 
 static long (*bpf_probe_read_kernel)(void *dst, __u32 size, const void *src) = (void *)113;
 
@@ -161,6 +167,34 @@ int tp_btf_deref_btf(__u64 *ctx)
 	return 0;
 }
 
+
+/* a pointer member read whole is another kernel object */
+SEC("tp_btf/sched_switch")
+int tp_btf_chain(__u64 *ctx)
+{
+	struct task_struct___local *prev = (void *)ctx[1];
+
+	note(3, prev->real_parent->pid);
+	return 0;
+}
+
+/* kernel objects are read-only */
+SEC("tp_btf/sched_switch")
+int tp_btf_chain_write_unsafe(__u64 *ctx)
+{
+	struct task_struct___local *prev = (void *)ctx[1];
+
+	prev->real_parent->pid = 0;
+	return 0;
+}
+
+/* past the end of struct task_struct */
+SEC("tp_btf/sched_switch")
+int tp_btf_past_struct_unsafe(__u64 *ctx)
+{
+	note(3, *(volatile __u64 *)((char *)ctx[2] + 32000));
+	return 0;
+}
 
 SEC("fentry/tcp_connect")
 int fentry_deref_btf(__u64 *ctx)
