@@ -81,6 +81,16 @@ struct mloc {
 	uint32_t rec, f5, f7;
 };
 
+/* A .kconfig extern: where libbpf puts it in the .kconfig map and what it reads from the
+ * kernel's configuration. */
+enum kcfg_kind { KCFG_INT, KCFG_BOOL, KCFG_TRISTATE, KCFG_CHAR, KCFG_STR };
+struct kcfg {
+	const char *name;	/* the BTF's */
+	uint32_t off, sz, align;
+	uint8_t kind;
+	bool is_signed, weak;
+};
+
 struct elf_ctx {
 	struct ebpf_object *obj;
 	struct diag *d;
@@ -107,6 +117,9 @@ struct elf_ctx {
 	struct btf *btf;	/* the object's .BTF when it has CO-RE records (their strings) */
 	struct core_target target;	/* the kernel's BTF, loaded at the first CO-RE record */
 	bool target_loaded;
+	struct kcfg *kcfg;	/* the .kconfig externs, in libbpf's order (read_kconfig) */
+	size_t kcfg_cnt;
+	long kcfg_map;		/* their map's index; -1 when none */
 };
 
 /* Structural error at a byte offset of the file. */
@@ -1252,6 +1265,169 @@ static int read_data_maps(struct elf_ctx *c)
 	return 0;
 }
 
+/* libbpf's cmp_externs for kconfig ones: alignment descending, size ascending, then name */
+static int kcfg_cmp(const void *pa, const void *pb)
+{
+	const struct kcfg *a = pa, *b = pb;
+
+	if (a->align != b->align)
+		return a->align > b->align ? -1 : 1;
+	if (a->sz != b->sz)
+		return a->sz < b->sz ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* The extern's value into v (sz bytes, zeroed), as libbpf's set_kcfg_value_tri/_num/_str read
+ * the configuration; NULL, or why it stays 0. */
+static const char *kcfg_value(const struct kcfg *e, uint8_t *v)
+{
+	char val[256];
+	unsigned long long n;
+	char *end;
+
+	if (!strcmp(e->name, "LINUX_KERNEL_VERSION")) {
+		uint32_t kv = ebpf_kernel_version();
+
+		if (e->kind != KCFG_INT || e->sz != 4)
+			return "LINUX_KERNEL_VERSION is not a 4-byte integer";
+		memcpy(v, &kv, 4);
+		return NULL;
+	}
+	if (!strncmp(e->name, "LINUX_", 6))
+		return "a LINUX_ extern libbpf answers by probing the kernel (not modeled)";
+	if (!ebpf_kconfig_value(e->name, val, sizeof(val)))
+		return e->weak ? NULL : "no value in the kernel's configuration (libbpf refuses to "
+				       "load it)";
+	if ((val[0] == 'y' || val[0] == 'm' || val[0] == 'n') && !val[1]) {
+		if (e->kind == KCFG_CHAR)
+			v[0] = (uint8_t)val[0];
+		else if (e->kind == KCFG_TRISTATE)
+			v[0] = val[0] == 'y' ? 1 : val[0] == 'm' ? 2 : 0;
+		else if (e->kind == KCFG_BOOL && val[0] != 'm')
+			v[0] = val[0] == 'y';
+		else
+			return "a y/m/n value for an extern of another type";
+		return NULL;
+	}
+	if (val[0] == '"') {
+		size_t len = strlen(val);
+
+		if (e->kind != KCFG_STR || len < 2 || val[len - 1] != '"')
+			return "a string value for an extern that is not a char array";
+		len -= 2;
+		if (len >= e->sz)
+			len = e->sz - 1;
+		memcpy(v, val + 1, len);
+		return NULL;
+	}
+	n = strtoull(val, &end, 0);
+	if (*end || (e->kind != KCFG_INT && e->kind != KCFG_CHAR))
+		return "a number for an extern that is not an integer";
+	if (e->sz < 8 && (e->is_signed ? (long long)n >= 1ll << (e->sz * 8 - 1) ||
+						 (long long)n < -(1ll << (e->sz * 8 - 1))
+					 : n >> (e->sz * 8)))
+		return "a value too large for the extern";
+	memcpy(v, &n, e->sz);	/* (little-endian) */
+	return NULL;
+}
+
+/* .kconfig externs (the object's BTF section ".kconfig"): one read-only array map, laid out and
+ * filled as libbpf does (bpf_object__collect_externs, bpf_object__resolve_externs), whose values
+ * the verifier knows (it is frozen) and the analysis does not (it reads map values as unknown). */
+static int read_kconfig(struct elf_ctx *c)
+{
+	struct ebpf_map_def def = { 0 };
+	const struct btf_var_secinfo *vs;
+	const struct btf_type *ds;
+	int id, err, n;
+
+	c->kcfg_map = -1;
+	if (!c->btf || (id = btf__find_by_name_kind(c->btf, ".kconfig", BTF_KIND_DATASEC)) <= 0)
+		return 0;
+	ds = btf__type_by_id(c->btf, (uint32_t)id);
+	n = btf_vlen(ds);
+	vs = btf_var_secinfos(ds);
+	if (n <= 0)
+		return 0;
+	if (!(c->kcfg = calloc((size_t)n, sizeof(*c->kcfg))))
+		return diag_set(c->d, ENOMEM, "out of memory");
+	for (int k = 0; k < n; k++) {
+		const struct btf_type *var = btf__type_by_id(c->btf, vs[k].type), *t;
+		struct kcfg *e = &c->kcfg[c->kcfg_cnt];
+		uint32_t tid;
+		long long sz;
+		int al;
+
+		if (!var || !btf_is_var(var))
+			continue;
+		e->name = btf__name_by_offset(c->btf, var->name_off);
+		t = skip_mods(c->btf, var->type, &tid);
+		sz = btf__resolve_size(c->btf, var->type);
+		al = btf__align_of(c->btf, var->type);
+		if (!e->name || !t || sz <= 0 || al <= 0) {
+			note(c, "extern '%s' in .kconfig: a type libbpf cannot lay out", e->name ? e->name : "?");
+			continue;
+		}
+		e->sz = (uint32_t)sz;
+		e->align = (uint32_t)al;
+		if (btf_is_int(t)) {
+			uint8_t enc = btf_int_encoding(t);
+
+			/* (libbpf's find_kcfg_type: every other 1-byte integer is a char) */
+			e->kind = enc & BTF_INT_BOOL ? KCFG_BOOL : sz == 1 ? KCFG_CHAR : KCFG_INT;
+			e->is_signed = enc & BTF_INT_SIGNED;
+		} else if (btf_is_enum(t) &&
+			   !strcmp(btf__name_by_offset(c->btf, t->name_off), "libbpf_tristate")) {
+			e->kind = KCFG_TRISTATE;
+		} else if (btf_is_array(t)) {
+			uint32_t eid;
+			const struct btf_type *el = skip_mods(c->btf, btf_array(t)->type, &eid);
+
+			if (!el || !btf_is_int(el) || el->size != 1) {
+				note(c, "extern '%s' in .kconfig: an array of other than chars", e->name);
+				continue;
+			}
+			e->kind = KCFG_STR;
+		} else {
+			note(c, "extern '%s' in .kconfig: a type libbpf does not take", e->name);
+			continue;
+		}
+		for (size_t i = 0; i < c->sym_cnt; i++)
+			if (c->syms[i].st_shndx == SHN_UNDEF && c->sym_names[i] &&
+			    !strcmp(c->sym_names[i], e->name))
+				e->weak = GELF_ST_BIND(c->syms[i].st_info) == STB_WEAK;
+		c->kcfg_cnt++;
+	}
+	if (!c->kcfg_cnt)
+		return 0;
+	qsort(c->kcfg, c->kcfg_cnt, sizeof(*c->kcfg), kcfg_cmp);
+	for (size_t k = 0, off = 0; k < c->kcfg_cnt; k++) {
+		off = (off + c->kcfg[k].align - 1) / c->kcfg[k].align * c->kcfg[k].align;
+		c->kcfg[k].off = (uint32_t)off;
+		off += c->kcfg[k].sz;
+		def.value_size = (uint32_t)off;
+	}
+	snprintf(def.name, sizeof(def.name), ".kconfig");
+	def.type = BPF_MAP_TYPE_ARRAY;
+	def.key_size = 4;
+	def.max_entries = 1;
+	def.flags = BPF_F_RDONLY_PROG;
+	if (!(def.init = calloc(1, def.value_size)))
+		return diag_set(c->d, ENOMEM, "out of memory");
+	for (size_t k = 0; k < c->kcfg_cnt; k++) {
+		const char *why = kcfg_value(&c->kcfg[k], def.init + c->kcfg[k].off);
+
+		if (why)
+			note(c, "extern '%s' in .kconfig: %s; it reads 0", c->kcfg[k].name, why);
+	}
+	if ((err = add_map(c, &def, SIZE_MAX, 0))) {
+		free(def.init);
+		return err;
+	}
+	c->kcfg_map = (long)c->obj->map_cnt - 1;
+	return 0;
+}
+
 static long map_at(const struct elf_ctx *c, size_t sec, uint64_t off)
 {
 	for (size_t i = 0; i < c->obj->map_cnt; i++)
@@ -1419,6 +1595,15 @@ static int relocate_ldimm64(struct link *l, size_t pc, const struct erel *rel, b
 	long m;
 
 	if (sym->st_shndx == SHN_UNDEF) {
+		for (size_t k = 0; k < c->kcfg_cnt; k++)
+			if (!strcmp(c->kcfg[k].name, name)) {
+				/* as libbpf: the .kconfig map at the extern's offset */
+				insn[0].src_reg = BPF_PSEUDO_MAP_VALUE;
+				insn[0].imm = (int32_t)c->kcfg_map;
+				insn[1].imm = (int32_t)c->kcfg[k].off;
+				*mapped = true;
+				return 0;
+			}
 		note(c, "prog '%s': insn %zu: extern '%s' left unresolved (loads 0)", l->main->name,
 		     pc, name);
 		return 0;
@@ -1780,7 +1965,7 @@ int ebpf_elf_open(struct ebpf_object *obj, const void *data, size_t len, struct 
 			goto out;
 	}
 	resolve_legacy_inner(&c);
-	if ((err = read_data_maps(&c)) || (err = add_progs(&c)))
+	if ((err = read_data_maps(&c)) || (err = read_kconfig(&c)) || (err = add_progs(&c)))
 		goto out;
 	ebpf_object__decide_types(obj);
 out:
@@ -1799,6 +1984,7 @@ out:
 	free(c.sym_names);
 	free(c.funcs);
 	free(c.mlocs);
+	free(c.kcfg);
 	elf_end(c.elf);
 	free(c.buf);
 	return err;

@@ -168,6 +168,13 @@ const char *ebpf_ctx_ro_access(uint32_t prog_type, int64_t off, unsigned size);
  * sock_ops (reply, sk_txhash) and cgroup_sock programs (bound_dev_if, mark, priority) write. */
 const char *ebpf_ctx_ro_write(uint32_t prog_type, int64_t off, unsigned size);
 
+/* The running kernel's configuration (kconfig.c): the value of name ("CONFIG_HZ") as its config
+ * file writes it ("y", "250", "\"str\"") into buf; false when it has none (or no file is
+ * readable).  ebpf_kernel_version: KERNEL_VERSION(a, b, c) of the release, as libbpf computes
+ * LINUX_KERNEL_VERSION. */
+bool ebpf_kconfig_value(const char *name, char *buf, size_t n);
+uint32_t ebpf_kernel_version(void);
+
 /* ELF objects (elf.c).  Fills obj->progs and obj->maps; programs are linked with the
  * subprograms they call (as libbpf does at load time) and map references become pseudo
  * LD_IMM64 with imm = map index.  A program that cannot be linked or validated is skipped with

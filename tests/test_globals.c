@@ -6,13 +6,15 @@
  *   - the instructions: the program libbpf loads (bpf_object__load, then bpf_program__insns)
  *     equals ours instruction by instruction, each map reference naming the same section's map
  *     and the same offset;
- *   - the verdicts: reading globals is safe, a store into .rodata and a .bss index past the end
- *     are unsafe, and the kernel agrees on each; a safe verdict forged for the .rodata store
+ *   - the .kconfig externs: libbpf's layout and values of its .kconfig map, once loaded;
+ *   - the verdicts: reading globals is safe, a store into .rodata or .kconfig and a .bss index
+ *     past the end are unsafe, and the kernel agrees on each; a safe verdict forged for the .rodata store
  *     faults in the interpreter.
  * Environment: BPFSCEV_TEST_BPF_DIR (the clang-built objects; skips without them).
  */
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bpf/prog.h"
@@ -73,6 +75,39 @@ static void test_maps(const struct ebpf_object *o, struct bpf_object *lo)
 			CHECK(!memcmp(o->maps[i].init ? o->maps[i].init : zero, init, sz),
 			      "%s: initial contents differ from libbpf's", data_secs[k]);
 		}
+	}
+}
+
+/* The .kconfig map against libbpf's once it has loaded the object (it fills the map then, from
+ * the same configuration): layout, flags and the values of each extern. */
+static void test_kconfig(const struct ebpf_object *o, struct bpf_object *lo)
+{
+	long i = our_map(o, ".kconfig");
+	struct bpf_map *m = libbpf_map(lo, ".kconfig");
+	const uint8_t *val;
+	size_t sz = 0;
+	char buf[64];
+
+	CHECK(i >= 0 && m, ".kconfig: ours %ld, libbpf's %p", i, (void *)m);
+	if (i < 0 || !m)
+		return;
+	CHECK_EQ_U64(o->maps[i].value_size, bpf_map__value_size(m), ".kconfig");
+	CHECK_EQ_U64(o->maps[i].flags & BPF_F_RDONLY_PROG, BPF_F_RDONLY_PROG, ".kconfig");
+	CHECK_EQ_U64(bpf_map__map_flags(m) & BPF_F_RDONLY_PROG, BPF_F_RDONLY_PROG, ".kconfig");
+	val = bpf_map__initial_value(m, &sz);
+	CHECK(val && sz == o->maps[i].value_size && o->maps[i].init &&
+	      !memcmp(val, o->maps[i].init, sz), ".kconfig: values differ from libbpf's");
+	for (size_t k = 0; val && o->maps[i].init && k < sz && k < o->maps[i].value_size; k++)
+		CHECK(val[k] == o->maps[i].init[k], ".kconfig byte %zu: %02x, libbpf %02x", k,
+		      o->maps[i].init[k], val[k]);
+	/* and they are the configuration's: CONFIG_HZ, where the kernel has one */
+	if (ebpf_kconfig_value("CONFIG_HZ", buf, sizeof(buf)) && o->maps[i].init) {
+		uint32_t hz = (uint32_t)strtoul(buf, NULL, 0);
+		bool found = false;
+
+		for (size_t k = 0; k + 4 <= o->maps[i].value_size; k += 4)
+			found |= !memcmp(o->maps[i].init + k, &hz, 4);
+		CHECK(found, ".kconfig: CONFIG_HZ=%u is not in the map", hz);
 	}
 }
 
@@ -138,6 +173,7 @@ static void test_libbpf(const struct ebpf_object *o, const char *path, bool kern
 							      "globals_read"));
 		CHECK(bpf_object__load(lo) == 0, "libbpf cannot load %s", path);
 		test_insns(o, lo, "globals_read");
+		test_kconfig(o, lo);
 	}
 	bpf_object__close(lo);	/* unloads and closes every map */
 }
@@ -151,6 +187,7 @@ static void test_verdicts(struct ebpf_object *o, bool kernel)
 	} cases[] = {
 		{ "globals_read", VERDICT_SAFE, NULL },
 		{ "globals_write_rodata", VERDICT_UNSAFE, "read-only map '.rodata'" },
+		{ "globals_write_kconfig", VERDICT_UNSAFE, "read-only map '.kconfig'" },
 		{ "globals_past_end", VERDICT_UNSAFE, "outside [0, 16)" },
 	};
 
