@@ -112,8 +112,8 @@ static const struct btf_type *skip_mods(uint32_t *id)
 }
 
 /* What btf_ctx_access (kernel/bpf/btf.c) makes of a load of a slot of type id: integers up to
- * 8 bytes and enums are scalars, so are void and integer pointers; a pointer to a struct or
- * union is PTR_TO_BTF_ID; anything else is refused ("Only pointer access is allowed", "is not a
+ * 8 bytes and enums are scalars, void and integer pointers plain values read whole; a pointer to
+ * a struct or union is PTR_TO_BTF_ID; anything else is refused ("Only pointer access is allowed", "is not a
  * struct").  -1 for a struct or union by value (it takes more than one slot: not modeled). */
 static int slot_kind(uint32_t id, int32_t *obj)
 {
@@ -131,13 +131,13 @@ static int slot_kind(uint32_t id, int32_t *obj)
 		return EBPF_SLOT_BAD;
 	id = t->type;
 	if (id == 0)
-		return EBPF_SLOT_SCALAR;
+		return EBPF_SLOT_PTR_SCALAR;
 	/* is_int_ptr skips modifiers (not typedefs) before asking for an int */
 	t = btf__type_by_id(vmlinux, id);
 	while (t && btf_is_mod(t))
 		t = btf__type_by_id(vmlinux, t->type);
 	if (t && btf_is_int(t))
-		return EBPF_SLOT_SCALAR;
+		return EBPF_SLOT_PTR_SCALAR;
 	if (!(t = skip_mods(&id)))
 		return EBPF_SLOT_BAD;
 	*obj = (int32_t)id;
@@ -212,7 +212,7 @@ bool ebpf_btf_ctx_resolve(struct ebpf_btf_ctx *c, const char *sec)
 		kind = slot_kind(a < nargs ? p[a].type : t->type, &c->obj_type[c->nslots]);
 		/* fexit's return value may be NULL (and a NULL check comes first): a plain value */
 		if (a == nargs && kind == EBPF_SLOT_PTR)
-			kind = EBPF_SLOT_SCALAR;
+			kind = EBPF_SLOT_PTR_SCALAR;
 		if (kind < 0) {
 			snprintf(c->why, sizeof(c->why), "BTF context: '%.80s' takes or returns a "
 				 "struct by value", name);
@@ -238,6 +238,9 @@ const char *ebpf_btf_ctx_access(const struct ebpf_btf_ctx *c, int64_t off, unsig
 							  : "the function has no such argument";
 	if (c->slot[off / 8] == EBPF_SLOT_BAD)
 		return "the slot's type is not readable (only integers, enums and pointers)";
+	if ((c->slot[off / 8] == EBPF_SLOT_PTR || c->slot[off / 8] == EBPF_SLOT_PTR_SCALAR) &&
+	    size != 8)
+		return "a pointer argument is read whole (8 bytes)";
 	return NULL;
 }
 

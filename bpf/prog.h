@@ -46,16 +46,18 @@ struct ebpf_kfunc_call {
  * "fexit/FUNC", "tp_btf/EVENT") against the running kernel's vmlinux BTF when the ELF object is
  * opened (kfunc.c: ebpf_btf_ctx_resolve).  attach_btf_id 0: not resolved (why says so), and
  * the analysis answers unsupported at the first context access. */
-enum ebpf_btf_slot { EBPF_SLOT_SCALAR, EBPF_SLOT_PTR, EBPF_SLOT_BAD };
+enum ebpf_btf_slot { EBPF_SLOT_SCALAR, EBPF_SLOT_PTR, EBPF_SLOT_BAD, EBPF_SLOT_PTR_SCALAR };
 #define EBPF_BTF_CTX_SLOTS 12		/* MAX_BPF_FUNC_ARGS */
 struct ebpf_btf_ctx {
 	int32_t attach_btf_id;		/* vmlinux BTF id the kernel load names; 0 none */
 	uint32_t attach_type;		/* BPF_TRACE_FENTRY, BPF_TRACE_FEXIT, BPF_TRACE_RAW_TP */
 	uint8_t nslots;			/* readable u64 slots (arguments, + the return value) */
-	uint8_t slot[EBPF_BTF_CTX_SLOTS];	/* enum ebpf_btf_slot: a scalar (an integer, enum,
-					 * void or integer pointer), a pointer to a struct
-					 * (PTR_TO_BTF_ID), or a slot the kernel refuses to
-					 * read (void return, other pointers, floats) */
+	uint8_t slot[EBPF_BTF_CTX_SLOTS];	/* enum ebpf_btf_slot: a scalar (an integer or
+					 * enum), a pointer to a struct (PTR_TO_BTF_ID), a
+					 * pointer read as a plain value (void or integer
+					 * pointers, fexit's return value), or a slot the
+					 * kernel refuses to read (void return, other pointers,
+					 * floats); pointers are read whole (8 bytes) */
 	int32_t obj_type[EBPF_BTF_CTX_SLOTS];	/* EBPF_SLOT_PTR: the struct's vmlinux BTF id */
 	char why[200];			/* when not resolved: why ("" for other programs) */
 };

@@ -54,17 +54,19 @@ static void resolve(void)
 
 static void access(void)
 {
-	struct ebpf_btf_ctx c = { .attach_btf_id = 1, .attach_type = BPF_TRACE_FEXIT, .nslots = 3,
-				  .slot = { EBPF_SLOT_SCALAR, EBPF_SLOT_PTR, EBPF_SLOT_BAD } };
+	struct ebpf_btf_ctx c = { .attach_btf_id = 1, .attach_type = BPF_TRACE_FEXIT, .nslots = 4,
+				  .slot = { EBPF_SLOT_SCALAR, EBPF_SLOT_PTR, EBPF_SLOT_PTR_SCALAR,
+					    EBPF_SLOT_BAD } };
 	static const struct {
 		int64_t off;
 		unsigned size;
 		bool ok;
 	} t[] = {
-		{ 0, 8, true }, { 0, 4, true }, { 0, 1, true }, { 8, 8, true }, { 8, 2, true },
+		{ 0, 8, true }, { 0, 4, true }, { 0, 1, true }, { 8, 8, true }, { 16, 8, true },
+		{ 8, 2, false }, { 8, 4, false }, { 16, 4, false },	/* pointers: whole */
 		{ 4, 4, false }, { 12, 4, false }, { 2, 2, false }, { -8, 8, false },
-		{ 16, 8, false },	/* a void return value */
-		{ 24, 8, false }, { 96, 8, false }, { 4, 8, false },
+		{ 24, 8, false },	/* a void return value */
+		{ 32, 8, false }, { 96, 8, false }, { 4, 8, false },
 	};
 
 	for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
@@ -195,9 +197,12 @@ static void object(const char *path, bool kernel)
 		"tp_btf_args", "tp_btf_past_args_unsafe", "tp_btf_narrow_ret1",
 		"tp_btf_mid_slot_unsafe", "tp_btf_write_unsafe", "tp_btf_ptr_arg", "tp_btf_deref_btf",
 		"tp_btf_chain", "tp_btf_chain_write_unsafe", "tp_btf_past_struct_unsafe",
+		"tp_btf_narrow_ptr_unsafe", "tp_btf_ptr_store", "tp_btf_scalar_plus_ptr",
+		"tp_btf_ptr_and_unsafe", "tp_btf_ptr_32_unsafe", "tp_btf_ptr_unbounded_unsafe",
 	};
 	static const enum scev_verdict_kind tp_want[] = {
-		SAFE, UNSAFE, SAFE, UNSAFE, UNSAFE, SAFE, SAFE, SAFE, UNSAFE, UNSAFE,
+		SAFE, UNSAFE, SAFE, UNSAFE, UNSAFE, SAFE, SAFE, SAFE, UNSAFE, UNSAFE, UNSAFE,
+		SAFE, SAFE, UNSAFE, UNSAFE, UNSAFE,
 	};
 	static const char *const fe[] = {
 		"fentry_args", "fentry_past_args_unsafe", "fentry_narrow", "fentry_mid_slot_unsafe",

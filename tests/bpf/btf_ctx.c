@@ -188,6 +188,54 @@ int tp_btf_chain_write_unsafe(__u64 *ctx)
 	return 0;
 }
 
+/* a pointer argument is read whole */
+SEC("tp_btf/sched_switch")
+int tp_btf_narrow_ptr_unsafe(__u64 *ctx)
+{
+	note(3, *(volatile __u32 *)&ctx[1]);
+	return 0;
+}
+
+/* what a kernel object allows of arithmetic (check_reg_sane_offset, adjust_ptr_min_max_vals):
+ * stored, subtracted from another, a scalar added to it; not masked, not 32-bit, not plus an
+ * unbounded scalar */
+SEC("tp_btf/sched_switch")
+int tp_btf_ptr_store(__u64 *ctx)
+{
+	note(3, ctx[1] - ctx[2]);
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int tp_btf_scalar_plus_ptr(__u64 *ctx)
+{
+	__u64 v = 5 + ctx[1];
+
+	note(3, *(volatile int *)(v - 5));
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int tp_btf_ptr_and_unsafe(__u64 *ctx)
+{
+	note(3, ctx[1] & 0xff);
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int tp_btf_ptr_32_unsafe(__u64 *ctx)
+{
+	note(3, (__u32)ctx[1] + 1);
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int tp_btf_ptr_unbounded_unsafe(__u64 *ctx)
+{
+	note(3, ctx[1] + ctx[3]);
+	return 0;
+}
+
 /* past the end of struct task_struct */
 SEC("tp_btf/sched_switch")
 int tp_btf_past_struct_unsafe(__u64 *ctx)
