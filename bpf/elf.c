@@ -856,6 +856,61 @@ static const struct btf_type *skip_mods(const struct btf *btf, uint32_t id, uint
 	return t;
 }
 
+/* One argument or result type of a global function's prototype, as btf_prepare_func_args
+ * tells them apart. */
+static struct ebpf_func_arg func_arg_of(const struct btf *btf, uint32_t type)
+{
+	struct ebpf_func_arg a = { .kind = EBPF_FARG_OTHER };
+	const struct btf_type *t = skip_mods(btf, type, NULL);
+	uint32_t pid;
+
+	if (!type || !t) {
+		a.kind = EBPF_FARG_PTR_NOSIZE;	/* void (a result only) */
+		return a;
+	}
+	if (btf_is_int(t) || btf_is_any_enum(t)) {
+		a.kind = EBPF_FARG_INT;
+		a.size = t->size;
+	} else if (btf_is_ptr(t)) {
+		const struct btf_type *p = skip_mods(btf, t->type, &pid);
+		long long sz = p && t->type ? btf__resolve_size(btf, pid) : -1;
+
+		a.kind = sz > 0 && sz <= UINT32_MAX ? EBPF_FARG_PTR : EBPF_FARG_PTR_NOSIZE;
+		a.size = a.kind == EBPF_FARG_PTR ? (uint32_t)sz : 0;
+		if (p && btf_is_composite(p))
+			snprintf(a.tname, sizeof(a.tname), "%s", btf__name_by_offset(btf, p->name_off));
+	}
+	return a;
+}
+
+/* The prototype of function name when the object's BTF gives it global linkage (the kernel then
+ * verifies it on its own); false when it is static or the BTF has no FUNC of that name. */
+static bool global_func_of(const struct btf *btf, const char *name, struct ebpf_global_func *g)
+{
+	int id = btf ? btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) : -1;
+	const struct btf_type *f = id > 0 ? btf__type_by_id(btf, (uint32_t)id) : NULL;
+	const struct btf_type *proto = f ? btf__type_by_id(btf, f->type) : NULL;
+	const struct btf_param *p;
+
+	/* (a FUNC's vlen is its linkage) */
+	if (!f || btf_vlen(f) != BTF_FUNC_GLOBAL || !proto || !btf_is_func_proto(proto))
+		return false;
+	memset(g, 0, sizeof(*g));
+	snprintf(g->name, sizeof(g->name), "%s", name);
+	g->nargs = (uint8_t)(btf_vlen(proto) < 255 ? btf_vlen(proto) : 255);
+	g->ret = func_arg_of(btf, proto->type).kind;
+	p = btf_params(proto);
+	for (int k = 0; k < btf_vlen(proto) && k < 5; k++)
+		g->args[k] = func_arg_of(btf, p[k].type);
+	for (uint32_t t = 1; t < btf__type_cnt(btf); t++) {
+		const struct btf_type *d = btf__type_by_id(btf, t);
+
+		if (btf_is_decl_tag(d) && d->type == (uint32_t)id)
+			g->tagged = true;
+	}
+	return true;
+}
+
 /* __uint(name, N) is "int (*name)[N]": N is the element count of the pointed-to array. */
 static int btf_uint_field(const struct btf *btf, uint32_t type, uint32_t *val)
 {
@@ -1495,6 +1550,8 @@ struct link {
 	size_t *placed;		/* per function: where it was appended; 0 = not yet (as libbpf) */
 	struct ebpf_kfunc_call *kfuncs;
 	size_t kfunc_cnt, kfunc_cap;
+	struct ebpf_global_func *globals;
+	size_t global_cnt;
 	struct diag why;	/* reason when the program is skipped */
 	char unsupported[160];	/* first CO-RE relocation not applied ("" when none) */
 	long unsupported_insn;
@@ -1828,6 +1885,29 @@ out:
 	return err;
 }
 
+/* The global functions the program main_fi was linked with (libbpf hands the kernel the
+ * object's BTF with them, and the kernel verifies each on its own). */
+static int link_globals(struct link *l, size_t main_fi)
+{
+	struct elf_ctx *c = l->c;
+	size_t n = 0;
+
+	for (size_t fi = 0; fi < c->func_cnt; fi++)
+		n += fi != main_fi && l->placed[fi] && c->funcs[fi].global;
+	if (!n || !c->btf)
+		return 0;
+	l->globals = calloc(n, sizeof(*l->globals));
+	if (!l->globals)
+		return diag_set(&l->why, ENOMEM, "out of memory");
+	for (size_t fi = 0; fi < c->func_cnt; fi++)
+		if (fi != main_fi && l->placed[fi] && c->funcs[fi].global &&
+		    global_func_of(c->btf, c->funcs[fi].name, &l->globals[l->global_cnt])) {
+			l->globals[l->global_cnt].insn = (uint32_t)l->placed[fi];
+			l->global_cnt++;
+		}
+	return 0;
+}
+
 static int add_prog(struct elf_ctx *c, size_t fi, size_t *cap)
 {
 	const struct efunc *f = &c->funcs[fi];
@@ -1844,9 +1924,13 @@ static int add_prog(struct elf_ctx *c, size_t fi, size_t *cap)
 	err = link_prog(&l, fi);
 	if (!err)
 		err = ebpf_validate(l.out, l.len, &l.why);
+	if (!err)
+		err = link_globals(&l, fi);
 	free(l.placed);
-	if (err)
+	if (err) {
 		free(l.kfuncs);
+		free(l.globals);
+	}
 	if (err == -ENOMEM) {
 		free(l.out);
 		return diag_set(c->d, ENOMEM, "out of memory");
@@ -1872,6 +1956,7 @@ static int add_prog(struct elf_ctx *c, size_t fi, size_t *cap)
 		if (!np) {
 			free(l.out);
 			free(l.kfuncs);
+			free(l.globals);
 			return diag_set(c->d, ENOMEM, "out of memory");
 		}
 		o->progs = np;
@@ -1893,6 +1978,8 @@ static int add_prog(struct elf_ctx *c, size_t fi, size_t *cap)
 	p->len = l.len;
 	p->kfuncs = l.kfuncs;
 	p->kfunc_cnt = l.kfunc_cnt;
+	p->globals = l.globals;
+	p->global_cnt = l.global_cnt;
 	snprintf(p->unsupported, sizeof(p->unsupported), "%s", l.unsupported);
 	p->unsupported_insn = l.unsupported[0] ? l.unsupported_insn : -1;
 	return 0;

@@ -285,6 +285,7 @@ void ebpf_object__free(struct ebpf_object *obj)
 		free(obj->progs[i].insns);
 		free(obj->progs[i].lines);
 		free(obj->progs[i].kfuncs);
+		free(obj->progs[i].globals);
 	}
 	free(obj->progs);
 	for (size_t i = 0; i < obj->map_cnt; i++)
@@ -465,4 +466,12 @@ const char *ebpf_prog_kfunc_name(const struct ebpf_prog *prog, size_t pc)
 		if (prog->kfuncs[i].insn == pc)
 			return prog->kfuncs[i].name;
 	return prog->insns[pc].off ? NULL : ebpf_kfunc_name(prog->insns[pc].imm);
+}
+
+const struct ebpf_global_func *ebpf_prog_global(const struct ebpf_prog *prog, size_t pc)
+{
+	for (size_t i = 0; i < prog->global_cnt; i++)
+		if (prog->globals[i].insn == pc)
+			return &prog->globals[i];
+	return NULL;
 }

@@ -62,6 +62,34 @@ struct ebpf_btf_ctx {
 	char why[200];			/* when not resolved: why ("" for other programs) */
 };
 
+/* A global function of an ELF program (its BTF FUNC has global linkage, as libbpf loads it):
+ * the kernel verifies it on its own, once, with arguments from its BTF prototype (an integer or
+ * enum: any scalar; a pointer to the program type's context struct: the context; a pointer to
+ * something of known size: that many bytes of memory, maybe NULL), and its callers see only an
+ * unknown scalar result (btf_prepare_func_args, btf_check_subprog_call).  Static functions have
+ * no entry: their callers' arguments flow into them. */
+enum ebpf_farg_kind {
+	EBPF_FARG_INT,		/* an integer or enum of size bytes */
+	EBPF_FARG_PTR,		/* a pointer to size bytes (tname: the struct or union, else "") */
+	EBPF_FARG_PTR_NOSIZE,	/* a pointer to void or to something of no size */
+	EBPF_FARG_OTHER,	/* anything else (a struct passed by value, ...) */
+};
+
+struct ebpf_func_arg {
+	uint8_t kind;		/* enum ebpf_farg_kind */
+	uint32_t size;
+	char tname[48];
+};
+
+struct ebpf_global_func {
+	uint32_t insn;		/* its first slot in the linked program (never 0: the program) */
+	char name[64];
+	uint8_t nargs;		/* as declared (more than 5: the kernel refuses it) */
+	uint8_t ret;		/* enum ebpf_farg_kind of the result (EBPF_FARG_PTR_NOSIZE: void) */
+	bool tagged;		/* declaration tags ("arg:ctx", "arg:nonnull", ...) on it */
+	struct ebpf_func_arg args[5];
+};
+
 struct ebpf_prog {
 	char name[128];
 	char section[128];	/* ELF section ("xdp", "socket"); "" for text and raw input */
@@ -86,6 +114,8 @@ struct ebpf_prog {
 	struct ebpf_kfunc_call *kfuncs;	/* ELF input: by insn; NULL when none */
 	size_t kfunc_cnt;
 	struct ebpf_btf_ctx btf_ctx;	/* TRACING programs of ELF input; else zero */
+	struct ebpf_global_func *globals;	/* ELF input with BTF: by insn; NULL when none */
+	size_t global_cnt;
 };
 
 /* Fills c for a TRACING program of section sec (see struct ebpf_btf_ctx); false, with c->why,
@@ -101,6 +131,9 @@ const char *ebpf_btf_ctx_access(const struct ebpf_btf_ctx *c, int64_t off, unsig
  * in part, past the end: refused or not modeled).  *next: for a whole pointer member that points
  * to a struct, that struct's id (the load gives another PTR_TO_BTF_ID), else 0. */
 const char *ebpf_btf_obj_access(int32_t id, int64_t off, unsigned size, int32_t *next);
+
+/* The global function starting at slot pc of prog; NULL when the function there is static. */
+const struct ebpf_global_func *ebpf_prog_global(const struct ebpf_prog *prog, size_t pc);
 
 /* The name of the kfunc called at insn pc: the ELF extern's name, else the running kernel's
  * name for its BTF id; NULL when neither is known. */

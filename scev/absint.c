@@ -1051,7 +1051,8 @@ static int run_function(struct engine *en, uint32_t f)
 		s->regs[1] = aval_ptr(REGION_CTX, 0, range_const(0));
 		s->init = 1u << 1 | 1u << EBPF_REG_FP;
 	} else {
-		s->init = 0x3eu | 1u << EBPF_REG_FP;	/* arguments r1-r5 */
+		/* arguments r1-r5 (a global function's: those of its prototype) */
+		s->init = absint_global_init(cx, f) | 1u << EBPF_REG_FP;
 		if (cx->fn_seen && (cx->fn_seen[f] & 1))
 			for (int r = 1; r <= 5; r++)
 				s->regs[r] = cx->fn_args[f][r];

@@ -17,6 +17,16 @@ static void note_stack_write(struct engine *en, uint32_t pc, int64_t lo, int64_t
 		stack_span_add(&en->may_stack[pc], lo, hi);
 }
 
+/* A call writes frame bytes w (nothing when w is empty): they are unknown after it. */
+static void call_writes(struct engine *en, struct astate *s, uint32_t pc,
+			const struct stack_span *w)
+{
+	if (stack_span_any(w)) {
+		astate__invalidate(s, w->lo, w->hi);
+		note_stack_write(en, pc, w->lo, w->hi);
+	}
+}
+
 /* May this value point into the stack? */
 static bool may_be_stack(const struct aval *a)
 {
@@ -460,6 +470,9 @@ static struct aval call_summary(struct scev_ctx *cx, const struct astate *s, uin
 	uint32_t f = cx->st.cfg->blocks[cx->st.cfg->block_of[target]].func;
 	uint32_t caller = cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func;
 
+	if (absint_global(cx, f))	/* (its arguments are its prototype's) */
+		return aval_scalar(range_unknown());
+
 	/* the bytes written before the call, which the callee may read through an argument */
 	for (int r = 1; r <= 5; r++)
 		if (s->regs[r].kind == AV_PTR && s->regs[r].region == REGION_STACK) {
@@ -664,6 +677,7 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 	}
 	default:
 		if (ebpf_is_call(i)) {
+			const struct ebpf_global_func *g;
 			bool stack_arg = false;
 			uint16_t args = 0x3e;
 
@@ -678,10 +692,7 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 				/* what the callbacks may write in this frame */
 				v = absint_cb_call(en, s, pc, &w);
 				stack_arg = false;
-				if (stack_span_any(&w)) {
-					astate__invalidate(s, w.lo, w.hi);
-					note_stack_write(en, pc, w.lo, w.hi);
-				}
+				call_writes(en, s, pc, &w);
 			} else if (ebpf_is_helper_call(i)) {
 				v = helper_result(cx, i->imm, s);
 				if (v.kind == AV_PTR && v.maybe_null) {
@@ -692,6 +703,15 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 					stack_arg = false;
 				else if (ebpf_helper_proto(i->imm))
 					stack_arg = helper_stack_writes(en, s, pc, i->imm);
+			} else if (ebpf_is_pseudo_call(i) &&
+				   (g = absint_global(cx, cx->st.cfg->blocks[cx->st.cfg->block_of[
+						pc + 1 + i->imm]].func))) {
+				struct stack_span w;
+
+				/* the memory it is given, written (check_mem_reg) */
+				v = absint_global_call(cx, s, g, &w);
+				stack_arg = false;
+				call_writes(en, s, pc, &w);
 			} else if (ebpf_is_pseudo_call(i)) {
 				uint32_t f = cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func;
 
@@ -703,13 +723,8 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 				/* else what the callees may write in this frame through pointers into
 				 * it, as for bpf_loop (scev.c checks the last pass against it) */
 				if (stack_arg && cx->outer_write) {
-					struct stack_span w = cx->outer_write[f];
-
 					stack_arg = false;
-					if (stack_span_any(&w)) {
-						astate__invalidate(s, w.lo, w.hi);
-						note_stack_write(en, pc, w.lo, w.hi);
-					}
+					call_writes(en, s, pc, &cx->outer_write[f]);
 				}
 			} else if (i->src_reg == BPF_PSEUDO_KFUNC_CALL && !ebpf_srcbit(i)) {
 				struct stack_span w;
@@ -717,8 +732,7 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 				v = aval_top();
 				if (absint_iter_call(en, s, pc, &v, &w)) {
 					stack_arg = false;
-					astate__invalidate(s, w.lo, w.hi);
-					note_stack_write(en, pc, w.lo, w.hi);
+					call_writes(en, s, pc, &w);
 				}
 			} else {
 				v = aval_top();

@@ -81,7 +81,9 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 		VFAIL(VERDICT_UNSAFE, pc, "R%u is not a known pointer (%s access of %u bytes)", reg,
 		      write ? "write" : "read", size);
 	if (a->maybe_null)
-		VFAIL(VERDICT_UNSAFE, pc, "R%u may be NULL (map lookup not checked)", reg);
+		VFAIL(VERDICT_UNSAFE, pc, "R%u may be NULL (%s not checked)", reg,
+		      a->region == REGION_GMEM ? "a global function's pointer argument"
+					       : "map lookup");
 	lo = (__int128)a->r.smin + off;
 	hi = (__int128)a->r.smax + off + size;
 	switch (a->region) {
@@ -212,6 +214,13 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 			      (long long)lo, (long long)hi, ks);
 		return;
 	}
+	case REGION_GMEM:
+		/* a global function's pointer argument: PTR_TO_MEM of its BTF type's size */
+		if (lo < 0 || hi > a->map)
+			VFAIL(VERDICT_UNSAFE, pc, "access [%lld, %lld) outside the %u bytes of a global "
+			      "function's argument (its BTF type's size)", (long long)lo,
+			      (long long)hi, a->map);
+		return;
 	case REGION_ITER_VAL:
 		/* bpf_iter_num_next's int *: PTR_TO_MEM | MEM_RDONLY of 4 bytes */
 		if (write)
@@ -270,6 +279,78 @@ static void verify_mem_arg(struct scev_ctx *cx, struct scev_verdict *v, const st
 		VFAIL(VERDICT_UNSAFE, pc, "R%u of %s: the helper writes the read-only map '%s'",
 		      reg, name, cx->maps[a->map].name);
 	verify_access(cx, v, s, pc, reg, 0, (unsigned)n->r.umax, kind == HARG_MEM_UNINIT);
+}
+
+/* A call of the global function g against its prototype (btf_prepare_func_args,
+ * btf_check_func_arg_match): the prototype one the kernel takes, each argument written, a
+ * scalar where it says integer, the context where it says the context, and where it says
+ * memory NULL or a pointer to that many bytes the callee may read and write (check_mem_reg: a
+ * map lookup's result before its null check counts as not NULL). */
+static void verify_global_call(struct scev_ctx *cx, struct scev_verdict *v,
+			       const struct astate *s, uint32_t pc, const struct ebpf_global_func *g)
+{
+	uint64_t zero;
+
+	v->checks++;
+	if (g->tagged)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "global function %s(): declaration tags on its "
+		      "arguments are not modeled", g->name);
+	if (g->nargs > 5)
+		VFAIL(VERDICT_UNSAFE, pc, "Global function %s() with %u > 5 args", g->name,
+		      g->nargs);
+	if (g->ret != EBPF_FARG_INT)
+		VFAIL(VERDICT_UNSAFE, pc, "Global function %s() doesn't return scalar. Only those "
+		      "are supported.", g->name);
+	for (unsigned k = 0; k < g->nargs; k++) {
+		unsigned reg = k + 1;
+		struct aval a = s->regs[reg];
+
+		if (!(s->init & (1u << reg)))
+			VFAIL(VERDICT_UNSAFE, pc, "R%u (argument %u of global function %s()) may be "
+			      "read before it is written", reg, k, g->name);
+		switch (absint_global_arg(cx, &g->args[k])) {
+		case GARG_SCALAR:
+			if (a.kind == AV_TOP)
+				VFAIL(VERDICT_UNSUPPORTED, pc, "R%u of global function %s() may be a "
+				      "pointer, where its prototype says integer", reg, g->name);
+			if (a.kind != AV_SCALAR)
+				VFAIL(VERDICT_UNSAFE, pc, "R%u is not a scalar (argument %u of global "
+				      "function %s())", reg, k, g->name);
+			break;
+		case GARG_CTX:
+			if (a.kind != AV_PTR || a.region != REGION_CTX || a.maybe_null ||
+			    !range_is_const(&a.r) || a.r.umin != 0)
+				VFAIL(VERDICT_UNSAFE, pc, "R%u of global function %s() is not the "
+				      "context at offset 0 (arg#%u expects pointer to ctx)", reg,
+				      g->name, k);
+			break;
+		case GARG_MEM:
+			if (aval_is_const(&a, &zero) && zero == 0)
+				break;
+			if (a.kind != AV_PTR || a.region == REGION_CTX ||
+			    a.region == REGION_MAP_HANDLE || a.region == REGION_PKT_END)
+				VFAIL(VERDICT_UNSAFE, pc, "R%u of global function %s() is not a pointer "
+				      "to memory of %u bytes", reg, g->name, g->args[k].size);
+			{
+				struct astate t = *s;
+
+				t.regs[reg].maybe_null = false;
+				verify_access(cx, v, &t, pc, reg, 0, g->args[k].size, false);
+				verify_access(cx, v, &t, pc, reg, 0, g->args[k].size, true);
+			}
+			break;
+		case GARG_BAD:
+			VFAIL(VERDICT_UNSAFE, pc, "argument %u of global function %s() has a type the "
+			      "kernel refuses (a pointer to something of no size, or not an integer "
+			      "nor a pointer)", k, g->name);
+		default:
+			VFAIL(VERDICT_UNSUPPORTED, pc, "argument %u of global function %s(): a "
+			      "pointer to struct %s is not modeled (the context of another program "
+			      "type, or too large)", k, g->name, g->args[k].tname);
+		}
+		if (v->kind != VERDICT_SAFE)
+			return;
+	}
 }
 
 /* A helper call against its prototype (bpf/helper_proto.h). */
@@ -413,13 +494,37 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 		return;
 	if (absint_iter_verify_insn(cx, v, s, pc) || v->kind != VERDICT_SAFE)
 		return;
+	if (ebpf_is_ldimm64(i) && i->src_reg == BPF_PSEUDO_FUNC && cx->prog &&
+	    ebpf_prog_global(cx->prog, pc + 1 + (uint32_t)i->imm))
+		VFAIL(VERDICT_UNSAFE, pc, "callback function not static (the global function %s() "
+		      "given as a callback)", ebpf_prog_global(cx->prog, pc + 1 + (uint32_t)i->imm)->name);
+	if (ebpf_is_exit(i) && absint_global(cx, cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func)) {
+		/* a global function is verified as a program: its result a scalar */
+		v->checks++;
+		if (!(s->init & 1))
+			VFAIL(VERDICT_UNSAFE, pc, "R0 !read_ok (a global function's result not written "
+			      "on some path)");
+		if (s->regs[0].kind == AV_TOP)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "R0 at a global function's exit may be a "
+			      "pointer");
+		if (s->regs[0].kind != AV_SCALAR)
+			VFAIL(VERDICT_UNSAFE, pc, "At subprogram exit the register R0 is not a scalar "
+			      "value");
+		return;
+	}
 	if (ebpf_is_helper_call(i) &&
 	    (i->imm == BPF_FUNC_loop || i->imm == BPF_FUNC_for_each_map_elem))
 		return;	/* (checked above) */
 	if (ebpf_is_call(i)) {
 		if (!ebpf_is_helper_call(i)) {
+			const struct ebpf_global_func *g = ebpf_is_pseudo_call(i) ?
+				absint_global(cx, cx->st.cfg->blocks[cx->st.cfg->block_of[
+						pc + 1 + i->imm]].func) : NULL;
+
+			if (g)
+				verify_global_call(cx, v, s, pc, g);
 			if (ebpf_is_pseudo_call(i))
-				return;	/* arguments are the callee's to check */
+				return;	/* (a static function's arguments are its to check) */
 			VFAIL(VERDICT_UNSUPPORTED, pc, "kfunc and indirect calls are not modeled");
 		}
 		verify_helper(cx, v, s, pc, i->imm);

@@ -35,6 +35,9 @@ enum aval_kind { AV_SCALAR, AV_PTR, AV_TOP };
  * struct's members (ebpf_btf_obj_access); stores are refused.  Never maybe_null: a comparison
  * with 0 keeps both arms. */
 #define REGION_BTF 35
+/* The memory a global function's pointer argument gives it (absint_global.c): map bytes, from
+ * its BTF type (the kernel's PTR_TO_MEM of that size; maybe NULL until tested). */
+#define REGION_GMEM 36
 
 struct aval {
 	uint8_t kind;

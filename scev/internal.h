@@ -210,6 +210,9 @@ struct scev_ctx {
 	 * (FN_*, absint_transfer.c); NULL: anything */
 	uint8_t *fn_effects;
 	uint8_t *loop_moves_pkt;	/* per loop, lazily (absint_header.c) */
+	/* per function: its prototype when it is global (absint_global.c), NULL when static;
+	 * NULL when none is */
+	const struct ebpf_global_func **fn_global;
 };
 
 /* scev.c: sorts blocks v[0..n) by their position in reverse postorder.  0 or -ENOMEM. */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scev/absint.h"
 #include "scev/internal.h"
 #include "scev/callbacks.h"
 #include "util/zalloc.h"
@@ -156,6 +157,17 @@ static void stack_spans_reset(struct scev_ctx *cx, bool all)
 					: (struct stack_span){ 0, 0 };
 }
 
+/* A global function's summary is its prototype's: the arguments it gives, an unknown result. */
+static void global_summaries(struct scev_ctx *cx)
+{
+	for (uint32_t f = 0; f < cx->st.cfg->nfuncs; f++)
+		if (absint_global(cx, f)) {
+			absint_global_args(cx, f, cx->fn_args[f]);
+			cx->fn_ret[f] = aval_scalar(range_unknown());
+			cx->fn_seen[f] = 3;
+		}
+}
+
 static void ctx_free(struct scev_ctx *cx)
 {
 	absint_free(cx);
@@ -171,6 +183,7 @@ static void ctx_free(struct scev_ctx *cx)
 	free(cx->fn_cb);
 	free(cx->fn_effects);
 	free(cx->loop_moves_pkt);
+	free(cx->fn_global);
 	free(cx->outer_init);
 	free(cx->outer_init_acc);
 	free(cx->outer_seen_acc);
@@ -390,7 +403,7 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 	    !(cx.outer_write = zalloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_write))) ||
 	    !(cx.outer_write_acc = zalloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_write_acc))))
 		goto fail;
-	if (absint_fn_effects(&cx))
+	if (absint_fn_effects(&cx) || absint_global_setup(&cx))
 		goto fail;
 	outer_write_all(&cx);	/* (until the summary rounds know better) */
 	if (!(cx.iter_slot = malloc((cx.len ? cx.len : 1) * sizeof(*cx.iter_slot))) ||
@@ -449,6 +462,7 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 			cx.fn_ret[f] = aval_scalar(range_unknown());
 			cx.fn_seen[f] = 3;
 		}
+		global_summaries(&cx);
 		/* Functions whose address is taken are called by helpers with anything. */
 		for (uint32_t pc = 0; pc < cx.len; pc += ebpf_insn_slots(&cx.insns[pc]))
 			if (ebpf_is_ldimm64(&cx.insns[pc]) && cx.insns[pc].src_reg == BPF_PSEUDO_FUNC)
@@ -470,6 +484,8 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 				goto fail;
 			stable = outer_write_grow(&cx);
 			for (uint32_t f = 0; f < nf; f++) {
+				if (absint_global(&cx, f))
+					continue;	/* (fixed by its prototype) */
 				/* a bpf_loop callback starts from its first calls' arguments (not
 				 * from "some number", which would make a ctx pointer unknown) */
 				if (cx.fn_cb[f] && (cx.fn_seen_acc[f] & 1) && !(cx.fn_seen[f] & 1)) {
@@ -502,6 +518,7 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 		}
 		if (!stable) {
 			memset(cx.fn_seen, 0, nf);	/* no summaries: arguments and results unknown */
+			global_summaries(&cx);
 			cx.cb_unseen_dead = false;
 			outer_write_all(&cx);
 		}

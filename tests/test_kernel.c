@@ -390,9 +390,29 @@ static void compiled(void)
 			{ "section_cb", 10 & 3 },
 		};
 
+		const struct ebpf_prog *sp = ebpf_object__find_prog(o, "shared_cb");
+
+		/* with its global callback global_cb(), as libbpf loads it (the object's BTF),
+		 * the kernel refuses shared_cb; below, loaded as without BTF (all static) */
+		kp = NULL;
+		diag_clear(&d);
+		CHECK(sp && sp->global_cnt == 1 && kernel_prog__load(&kp, o, sp, NULL, &d) == 0,
+		      "shared_cb with its global function: %s", d.msg);
+		if (kp)
+			CHECK(!kp->accepted && strstr(kp->message, "callback function not static"),
+			      "shared_cb with a global callback: %s",
+			      kp->accepted ? "accepted" : kp->message);
+		kernel_prog__free(kp);
 		for (size_t k = 0; k < sizeof(cb) / sizeof(cb[0]); k++) {
 			const struct ebpf_prog *p = ebpf_object__find_prog(o, cb[k].name);
+			struct ebpf_prog st;
 
+			if (p) {	/* (every function static) */
+				st = *p;
+				st.globals = NULL;
+				st.global_cnt = 0;
+				p = &st;
+			}
 			kp = NULL;
 			diag_clear(&d);
 			CHECK(p && kernel_prog__load(&kp, o, p, NULL, &d) == 0, "%s: %s", cb[k].name,

@@ -247,9 +247,12 @@ static void parse_log(struct kernel_prog *kp)
 }
 
 /* The BTF the kernel demands of a program that takes a function's address (a bpf_loop callback
- * without it: "missing btf func_info"): one FUNC "int fPC(void)" per function, all static —
- * the linked program treats every subprogram as static, as the kernel does without BTF, and a
- * static function's prototype only marks its arguments unreliable when it does not match. */
+ * without it: "missing btf func_info") or that has global functions: one FUNC per function,
+ * "int fPC(void)" and static for the program and its static subprograms — a static function's
+ * prototype only marks its arguments unreliable when it does not match — and for a global one
+ * (ebpf_prog.globals) its name, global linkage and its prototype rebuilt from what the object's
+ * BTF said of it (integers of their sizes, pointers to structs of their names and sizes), which
+ * is all btf_prepare_func_args reads.  Without either, no BTF: every subprogram is static. */
 struct func_btf {
 	struct btf *btf;
 	struct bpf_func_info *info;
@@ -268,12 +271,60 @@ static bool is_func_addr(const struct bpf_insn *i)
 	return ebpf_is_ldimm64(i) && i->src_reg == BPF_PSEUDO_FUNC;
 }
 
-static int func_btf__build(struct func_btf *fb, const struct bpf_insn *insns, size_t len,
-			   struct diag *d)
+/* A type of a global function's prototype; 0 (void) for a result of no type. */
+static int func_btf_type(struct btf *btf, const struct ebpf_func_arg *a)
+{
+	static const char *const ints[] = { "u8", "u16", "u32", "u64" };
+	int id;
+
+	switch (a->kind) {
+	case EBPF_FARG_INT:
+		for (unsigned k = 0; k < 4; k++)
+			if (a->size == 1u << k)
+				return btf__add_int(btf, ints[k], (size_t)a->size, 0);
+		return btf__add_int(btf, "u128", 16, 0);
+	case EBPF_FARG_PTR:
+		if (a->tname[0]) {
+			id = btf__add_struct(btf, a->tname, a->size);
+		} else {	/* size bytes: an array of u8 */
+			id = btf__add_int(btf, "u8", 1, 0);
+			id = id < 0 ? id : btf__add_array(btf, id, id, a->size);
+		}
+		return id < 0 ? id : btf__add_ptr(btf, id);
+	case EBPF_FARG_PTR_NOSIZE:
+		return btf__add_ptr(btf, 0);
+	default:
+		return -EINVAL;
+	}
+}
+
+static int func_btf__add_global(struct btf *btf, const struct ebpf_global_func *g, int int_id)
+{
+	int proto, t[5];
+
+	if (g->nargs > 5 || g->tagged || g->ret == EBPF_FARG_OTHER)
+		return -EINVAL;
+	for (int k = 0; k < g->nargs; k++)
+		if ((t[k] = func_btf_type(btf, &g->args[k])) < 0)
+			return t[k];
+	proto = btf__add_func_proto(btf, g->ret == EBPF_FARG_PTR_NOSIZE ? 0 : int_id);
+	for (int k = 0; proto > 0 && k < g->nargs; k++) {
+		char an[8];
+		int e;
+
+		snprintf(an, sizeof(an), "a%d", k);
+		if ((e = btf__add_func_param(btf, an, t[k])) < 0)
+			return e;
+	}
+	return proto < 0 ? proto : btf__add_func(btf, g->name, BTF_FUNC_GLOBAL, proto);
+}
+
+static int func_btf__build(struct func_btf *fb, const struct ebpf_prog *prog,
+			   const struct bpf_insn *insns, size_t len, struct diag *d)
 {
 	libbpf_print_fn_t old;
 	uint8_t *start;
-	bool need = false;
+	bool need = prog->global_cnt > 0;
 	int ret, proto, err = 0;
 
 	memset(fb, 0, sizeof(*fb));
@@ -296,13 +347,15 @@ static int func_btf__build(struct func_btf *fb, const struct bpf_insn *insns, si
 	ret = btf__add_int(fb->btf, "int", 4, BTF_INT_SIGNED);
 	proto = ret < 0 ? ret : btf__add_func_proto(fb->btf, ret);
 	for (size_t pc = 0; proto > 0 && pc < len; pc++) {
+		const struct ebpf_global_func *g = pc ? ebpf_prog_global(prog, pc) : NULL;
 		char fname[32];
 		int id;
 
 		if (!start[pc])
 			continue;
 		snprintf(fname, sizeof(fname), "f%zu", pc);
-		id = btf__add_func(fb->btf, fname, BTF_FUNC_STATIC, proto);
+		id = g ? func_btf__add_global(fb->btf, g, ret)
+		       : btf__add_func(fb->btf, fname, BTF_FUNC_STATIC, proto);
 		if (id < 0) {
 			proto = id;
 			break;
@@ -320,7 +373,7 @@ static int func_btf__build(struct func_btf *fb, const struct bpf_insn *insns, si
 	libbpf_set_print(old);
 	if (ret)
 		err = diag_set(d, -ret, "the kernel refuses the BTF of the program's functions "
-			       "(needed for callbacks): %s", strerror(-ret));
+			       "(needed for callbacks and global functions): %s", strerror(-ret));
 out:
 	free(start);
 	if (err)
@@ -459,7 +512,7 @@ int kernel_prog__load(struct kernel_prog **out, const struct ebpf_object *obj,
 		kp->attach_btf_id = (uint32_t)prog->btf_ctx.attach_btf_id;
 	}
 	obj_name(name, prog->name);
-	if ((err = func_btf__build(&fb, insns, prog->len, d)))
+	if ((err = func_btf__build(&fb, prog, insns, prog->len, d)))
 		goto out;
 
 	for (;;) {

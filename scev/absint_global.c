@@ -1,0 +1,131 @@
+/* Global functions (ebpf_prog.globals: BTF_FUNC_GLOBAL linkage in the object's BTF), as the
+ * kernel treats them: each is verified on its own, once, from arguments its BTF prototype gives
+ * (btf_prepare_func_args: an integer or enum is any scalar, a pointer to the program type's
+ * context struct is the context, a pointer to something of known size is that many bytes of
+ * memory that may be NULL — REGION_GMEM — and the registers past the prototype's are unwritten),
+ * whatever its callers pass; a call is checked against the prototype (btf_check_subprog_call)
+ * and gives the caller an unknown scalar, with the memory it passed written (check_mem_reg).
+ * Functions with no entry, and every function of a program without BTF, are static: their
+ * callers' arguments flow into them (the summaries of scev.c).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scev/absint.h"
+
+/* Context struct names of the program types (the kernel's bpf_ctx_convert); a pointer to one
+ * of them not the analyzed type's is not modeled. */
+static const char *const ctx_names[] = {
+	"__sk_buff", "xdp_md", "pt_regs", "bpf_perf_event_data", "bpf_sock_ops", "bpf_sock",
+	"bpf_sock_addr", "sk_msg_md", "sk_reuseport_md", "bpf_sk_lookup", "bpf_sockopt",
+	"bpf_sysctl", "bpf_cgroup_dev_ctx", "bpf_raw_tracepoint_args", "bpf_nf_ctx",
+	"bpf_flow_keys", "user_pt_regs", "bpf_user_pt_regs_t",
+};
+
+const struct ebpf_global_func *absint_global(const struct scev_ctx *cx, uint32_t f)
+{
+	return cx->fn_global ? cx->fn_global[f] : NULL;
+}
+
+enum global_arg absint_global_arg(const struct scev_ctx *cx, const struct ebpf_func_arg *a)
+{
+	const char *own = cx->ctx_model == EBPF_CTX_SKB ? "__sk_buff"
+			  : cx->ctx_model == EBPF_CTX_XDP ? "xdp_md" : NULL;
+
+	switch (a->kind) {
+	case EBPF_FARG_INT:
+		return GARG_SCALAR;
+	case EBPF_FARG_PTR:
+		if (own && !strcmp(a->tname, own))
+			return GARG_CTX;
+		for (size_t k = 0; k < sizeof(ctx_names) / sizeof(ctx_names[0]); k++)
+			if (!strcmp(a->tname, ctx_names[k]))
+				return GARG_UNMODELED;
+		return a->size <= UINT16_MAX ? GARG_MEM : GARG_UNMODELED;
+	default:
+		return GARG_BAD;
+	}
+}
+
+int absint_global_setup(struct scev_ctx *cx)
+{
+	const struct scev_cfg *cfg = cx->st.cfg;
+	bool any = false;
+
+	if (!cx->prog || !cx->prog->global_cnt || cfg->nfuncs < 2)
+		return 0;
+	cx->fn_global = calloc(cfg->nfuncs, sizeof(*cx->fn_global));
+	if (!cx->fn_global)
+		return -ENOMEM;
+	for (uint32_t f = 1; f < cfg->nfuncs; f++) {
+		cx->fn_global[f] = ebpf_prog_global(cx->prog, cfg->funcs[f].start);
+		any = any || cx->fn_global[f];
+	}
+	/* a global function whose address is taken is a callback, which the kernel refuses
+	 * (check_ld_imm: "callback function not static"; absint_verdict.c); analyzed as one */
+	for (uint32_t pc = 0; any && pc < cx->len; pc += ebpf_insn_slots(&cx->insns[pc]))
+		if (ebpf_is_ldimm64(&cx->insns[pc]) && cx->insns[pc].src_reg == BPF_PSEUDO_FUNC)
+			cx->fn_global[cfg->blocks[cfg->block_of[pc + 1 + cx->insns[pc].imm]].func] =
+				NULL;
+	return 0;
+}
+
+void absint_global_args(const struct scev_ctx *cx, uint32_t f, struct aval args[6])
+{
+	const struct ebpf_global_func *g = absint_global(cx, f);
+
+	for (int r = 0; r < 6; r++)
+		args[r] = aval_top();
+	for (int k = 0; g && k < g->nargs && k < 5; k++) {
+		struct aval *a = &args[k + 1];
+
+		switch (absint_global_arg(cx, &g->args[k])) {
+		case GARG_SCALAR:
+			*a = aval_scalar(range_unknown());
+			break;
+		case GARG_CTX:
+			*a = aval_ptr(REGION_CTX, 0, range_const(0));
+			break;
+		case GARG_MEM:
+			*a = aval_ptr(REGION_GMEM, (uint16_t)g->args[k].size, range_const(0));
+			a->maybe_null = true;
+			a->id = aval_null_id(cx->st.cfg->funcs[f].start + (uint32_t)k);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+uint16_t absint_global_init(const struct scev_ctx *cx, uint32_t f)
+{
+	const struct ebpf_global_func *g = absint_global(cx, f);
+	unsigned n = g ? (g->nargs < 5 ? g->nargs : 5) : 5;
+
+	return (uint16_t)(((1u << n) - 1) << 1);
+}
+
+struct aval absint_global_call(struct scev_ctx *cx, const struct astate *s,
+			       const struct ebpf_global_func *g, struct stack_span *w)
+{
+	bool whole = false;
+
+	*w = (struct stack_span){ 0, 0 };
+	for (int r = 1; r <= 5; r++) {
+		const struct aval *a = &s->regs[r];
+		bool mem = r <= g->nargs && absint_global_arg(cx, &g->args[r - 1]) == GARG_MEM;
+
+		if (a->kind == AV_TOP && r <= g->nargs)
+			whole = true;	/* (verify refuses it; the runs may pass anything) */
+		else if (a->kind == AV_PTR && a->region == REGION_STACK) {
+			if (!mem || a->r.smin < -FP_FRAME || a->r.smax > 0)
+				whole = true;
+			else
+				stack_span_add(w, a->r.smin, a->r.smax + (int64_t)g->args[r - 1].size);
+		}
+	}
+	if (whole)
+		stack_span_add(w, -FP_FRAME, 0);
+	return aval_scalar(range_unknown());
+}
