@@ -81,19 +81,30 @@ int asm_emit_ldimm64(struct asm_state *a, uint8_t dst, uint8_t src, uint32_t lo,
 	return err ? err : asm_emit(a, mk(0, 0, 0, 0, s32_of(hi)));
 }
 
+/* Room for one more element in the array *v of *cap (n in use): doubles it, from first. */
+static int grow(struct asm_state *a, void **v, size_t *cap, size_t n, size_t elem, size_t first)
+{
+	size_t nc;
+	void *nv;
+
+	if (n < *cap)
+		return 0;
+	nc = *cap ? *cap * 2 : first;
+	nv = realloc(*v, nc * elem);
+	if (!nv)
+		return diag_set(a->d, ENOMEM, "out of memory");
+	*v = nv;
+	*cap = nc;
+	return 0;
+}
+
 static int add_fixup(struct asm_state *a, size_t pc, enum fix_kind kind, const struct target *t)
 {
+	int err = grow(a, (void **)&a->fix, &a->capfix, a->nfix, sizeof(*a->fix), 32);
 	struct fixup *f;
 
-	if (a->nfix == a->capfix) {
-		size_t nc = a->capfix ? a->capfix * 2 : 32;
-		struct fixup *nf = realloc(a->fix, nc * sizeof(*nf));
-
-		if (!nf)
-			return diag_set(a->d, ENOMEM, "out of memory");
-		a->fix = nf;
-		a->capfix = nc;
-	}
+	if (err)
+		return err;
 	f = &a->fix[a->nfix];
 	memset(f, 0, sizeof(*f));
 	f->pc = pc;
@@ -150,15 +161,10 @@ int asm_emit_jump(struct cur *c, struct bpf_insn i, enum fix_kind kind, const st
 /* Duplicates are found after sorting, in resolve(). */
 static int define_label(struct asm_state *a, const char *s, size_t l, int col)
 {
-	if (a->nlabels == a->caplabels) {
-		size_t nc = a->caplabels ? a->caplabels * 2 : 16;
-		struct label *nl = realloc(a->labels, nc * sizeof(*nl));
+	int err = grow(a, (void **)&a->labels, &a->caplabels, a->nlabels, sizeof(*a->labels), 16);
 
-		if (!nl)
-			return diag_set(a->d, ENOMEM, "out of memory");
-		a->labels = nl;
-		a->caplabels = nc;
-	}
+	if (err)
+		return err;
 	a->labels[a->nlabels].name = strndup(s, l);
 	if (!a->labels[a->nlabels].name)
 		return diag_set(a->d, ENOMEM, "out of memory");
@@ -171,20 +177,101 @@ static int define_label(struct asm_state *a, const char *s, size_t l, int col)
 
 static int define_local(struct asm_state *a, uint64_t num)
 {
-	if (a->nlocals == a->caplocals) {
-		size_t nc = a->caplocals ? a->caplocals * 2 : 16;
-		struct local_label *nl = realloc(a->locals, nc * sizeof(*nl));
+	int err = grow(a, (void **)&a->locals, &a->caplocals, a->nlocals, sizeof(*a->locals), 16);
 
-		if (!nl)
-			return diag_set(a->d, ENOMEM, "out of memory");
-		a->locals = nl;
-		a->caplocals = nc;
-	}
+	if (err)
+		return err;
 	a->locals[a->nlocals].num = num;
 	a->locals[a->nlocals].pc = a->len;
 	a->locals[a->nlocals].seq = a->seq;
 	a->nlocals++;
 	return 0;
+}
+
+/* ".global NAME ARG...": the prototype of the global function at the next slot (asm.h). */
+static int parse_global(struct cur *c)
+{
+	struct asm_state *a = c->a;
+	struct ebpf_global_func g = { .insn = (uint32_t)a->len, .ret = EBPF_FARG_INT };
+	const char *s;
+	size_t l = asm_ident(c, &s);
+	int err;
+
+	if (!l)
+		return asm_expected(c, "a function name", "after '.global'");
+	snprintf(g.name, sizeof(g.name), "%.*s", (int)(l < 63 ? l : 63), s);
+	for (skip_ws(c); *c->p; skip_ws(c)) {
+		struct ebpf_func_arg arg = { .kind = EBPF_FARG_OTHER };
+		struct num n;
+		int64_t v;
+
+		if (asm_word(c, "tagged")) {
+			g.tagged = true;
+			continue;
+		}
+		if (asm_lit(c, "ret:")) {
+			if (!(l = asm_ident(c, &s)) || !(ident_is(s, l, "int") || ident_is(s, l, "void") ||
+							ident_is(s, l, "other")))
+				return asm_expected(c, "int, void or other", "after 'ret:'");
+			g.ret = ident_is(s, l, "int") ? EBPF_FARG_INT : ident_is(s, l, "void")
+				? EBPF_FARG_PTR_NOSIZE : EBPF_FARG_OTHER;
+			continue;
+		}
+		if (asm_lit(c, "void*")) {
+			arg.kind = EBPF_FARG_PTR_NOSIZE;
+		} else if (asm_word(c, "other")) {
+			arg.kind = EBPF_FARG_OTHER;
+		} else if (asm_lit(c, "int:") || asm_lit(c, "ptr:")) {
+			arg.kind = c->p[-4] == 'i' ? EBPF_FARG_INT : EBPF_FARG_PTR;
+			if (arg.kind == EBPF_FARG_PTR && is_ident_start((unsigned char)*c->p)) {
+				l = asm_ident(c, &s);
+				snprintf(arg.tname, sizeof(arg.tname), "%.*s", (int)(l < 47 ? l : 47), s);
+				if ((err = asm_need(c, ":", "after the struct name")))
+					return err;
+			}
+			if ((err = asm_need_num(c, &n, "a size in bytes", "in a .global argument")))
+				return err;
+			if (!asm_num_in(&n, 1, UINT32_MAX, &v) ||
+			    (arg.kind == EBPF_FARG_INT && v != 1 && v != 2 && v != 4 && v != 8))
+				return asm_err(c, "a .global argument's size must be 1, 2, 4 or 8 for "
+					       "an integer, at least 1 for a pointer");
+			arg.size = (uint32_t)v;
+		} else {
+			return asm_expected(c, "int:N, ptr:N, ptr:STRUCT:N, void*, other, ret:KIND "
+					    "or tagged", "in .global");
+		}
+		if (g.nargs == 255)
+			return asm_err(c, "too many .global arguments");
+		if (g.nargs < 5)
+			g.args[g.nargs] = arg;
+		g.nargs++;
+	}
+	if ((err = grow(a, (void **)&a->globals, &a->capglobals, a->nglobals,
+			sizeof(*a->globals), 4)))
+		return err;
+	a->globals[a->nglobals++] = g;
+	return 0;
+}
+
+void ebpf_global_func_print(struct sbuf *sb, const struct ebpf_global_func *g)
+{
+	sbuf_printf(sb, ".global %s", g->name);
+	for (unsigned k = 0; k < g->nargs && k < 5; k++) {
+		const struct ebpf_func_arg *x = &g->args[k];
+
+		if (x->kind == EBPF_FARG_INT)
+			sbuf_printf(sb, " int:%u", x->size);
+		else if (x->kind == EBPF_FARG_PTR)
+			sbuf_printf(sb, " ptr:%s%s%u", x->tname, x->tname[0] ? ":" : "", x->size);
+		else
+			sbuf_puts(sb, x->kind == EBPF_FARG_PTR_NOSIZE ? " void*" : " other");
+	}
+	for (unsigned k = 5; k < g->nargs; k++)
+		sbuf_puts(sb, " other");
+	if (g->ret != EBPF_FARG_INT)
+		sbuf_puts(sb, g->ret == EBPF_FARG_PTR_NOSIZE ? " ret:void" : " ret:other");
+	if (g->tagged)
+		sbuf_puts(sb, " tagged");
 }
 
 /* "exit", "call" and "callx" read the same in both dialects. */
@@ -197,6 +284,10 @@ static int parse_stmt(struct cur *c, int opcol)
 
 	skip_ws(c);
 	start = c->p;
+	if (!strncmp(start, ".global", 7) && !is_ident_char((unsigned char)start[7])) {
+		c->p += 7;
+		return parse_global(c);
+	}
 	if (!strncmp(start, ".bytes", 6) && !is_ident_char((unsigned char)start[6])) {
 		/* One raw slot, as the disassembler prints what it cannot name. */
 		struct bpf_insn i;
@@ -436,10 +527,18 @@ static void state_free(struct asm_state *a)
 	free(a->lbuf);
 	free(a->insns);
 	free(a->lines);
+	free(a->globals);
 }
 
 int ebpf_asm(struct bpf_insn **insns, size_t *len, uint32_t **lines, const char *text,
 	     size_t n, int first_line, struct diag *d)
+{
+	return ebpf_asm_globals(insns, len, lines, NULL, NULL, text, n, first_line, d);
+}
+
+int ebpf_asm_globals(struct bpf_insn **insns, size_t *len, uint32_t **lines,
+		     struct ebpf_global_func **globals, size_t *nglobals, const char *text,
+		     size_t n, int first_line, struct diag *d)
 {
 	struct asm_state a;
 	size_t pos = 0;
@@ -453,6 +552,10 @@ int ebpf_asm(struct bpf_insn **insns, size_t *len, uint32_t **lines, const char 
 	*len = 0;
 	if (lines)
 		*lines = NULL;
+	if (globals) {
+		*globals = NULL;
+		*nglobals = 0;
+	}
 	if ((err = asm_detect_log(&a, text, n)))
 		goto out;
 	while (pos < n) {
@@ -482,6 +585,11 @@ int ebpf_asm(struct bpf_insn **insns, size_t *len, uint32_t **lines, const char 
 		*lines = a.lines;
 	else
 		free(a.lines);
+	if (globals) {
+		*globals = a.globals;
+		*nglobals = a.nglobals;
+		a.globals = NULL;
+	}
 	a.insns = NULL;
 	a.lines = NULL;
 out:

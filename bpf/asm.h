@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "bpf/isa.h"
+#include "bpf/prog.h"
 #include "util/err.h"
 #include "util/sbuf.h"
 
@@ -30,6 +31,16 @@
  * line:col and what was expected. */
 int ebpf_asm(struct bpf_insn **insns, size_t *len, uint32_t **lines, const char *text,
 	     size_t n, int first_line, struct diag *d);
+/* The same, with the prototypes of the text's global functions (a heap array, NULL when none):
+ *   .global NAME ARG... [ret:void|ret:other] [tagged]
+ * says that the function starting at the next instruction is global (ebpf_prog.globals), each
+ * ARG one argument of its prototype: int:N (an integer of N bytes), ptr:N (a pointer to N
+ * bytes), ptr:STRUCT:N (to struct STRUCT of N bytes, e.g. ptr:__sk_buff:192, the context),
+ * void* (a pointer to nothing of known size) or other.  ebpf_global_func_print writes it. */
+int ebpf_asm_globals(struct bpf_insn **insns, size_t *len, uint32_t **lines,
+		     struct ebpf_global_func **globals, size_t *nglobals, const char *text,
+		     size_t n, int first_line, struct diag *d);
+void ebpf_global_func_print(struct sbuf *sb, const struct ebpf_global_func *g);
 
 enum {
 	EBPF_DISASM_PC = 1 << 0,	/* prefix "N: " */
@@ -42,5 +53,8 @@ void ebpf_disasm_insn(struct sbuf *sb, const struct bpf_insn *insns, size_t len,
 		      unsigned flags);
 /* The whole program, one instruction per line. */
 void ebpf_disasm(struct sbuf *sb, const struct bpf_insn *insns, size_t len, unsigned flags);
+/* The same with a ".global" line before the first slot of each global function. */
+void ebpf_disasm_globals(struct sbuf *sb, const struct bpf_insn *insns, size_t len,
+			 const struct ebpf_global_func *globals, size_t nglobals, unsigned flags);
 
 #endif

@@ -73,6 +73,8 @@ struct asm_state {
 	bool log_mode;		/* the text is a verifier log (see asm_detect_log) */
 	bool in_comment;	/* inside a C comment that started on an earlier line */
 	int comment_line, comment_col;
+	struct ebpf_global_func *globals;	/* ".global" directives, by the slot after them */
+	size_t nglobals, capglobals;
 };
 
 /* A position in the current line. */

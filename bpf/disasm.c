@@ -335,6 +335,12 @@ static int64_t target_of(const struct bpf_insn *insns, size_t len, size_t pc, bo
 
 void ebpf_disasm(struct sbuf *sb, const struct bpf_insn *insns, size_t len, unsigned flags)
 {
+	ebpf_disasm_globals(sb, insns, len, NULL, 0, flags);
+}
+
+void ebpf_disasm_globals(struct sbuf *sb, const struct bpf_insn *insns, size_t len,
+			 const struct ebpf_global_func *globals, size_t nglobals, unsigned flags)
+{
 	uint8_t *starts = NULL, *marks = NULL;
 
 	if (flags & EBPF_DISASM_LABELS) {
@@ -355,6 +361,11 @@ void ebpf_disasm(struct sbuf *sb, const struct bpf_insn *insns, size_t len, unsi
 	for (size_t pc = 0; pc < len; pc += disasm_slots(insns, len, pc)) {
 		if (marks && marks[pc])
 			sbuf_printf(sb, "L%zu:\n", pc);
+		for (size_t k = 0; k < nglobals; k++)
+			if (globals[k].insn == pc) {	/* (the next slot's prototype) */
+				ebpf_global_func_print(sb, &globals[k]);
+				sbuf_putc(sb, '\n');
+			}
 		put_line(sb, insns, len, pc, flags, starts);
 		sbuf_putc(sb, '\n');
 	}

@@ -146,16 +146,24 @@ static int open_text(struct ebpf_object *o, const char *text, size_t len, int fi
 		     struct diag *d)
 {
 	struct bpf_insn *insns = NULL;
+	struct ebpf_global_func *globals = NULL;
 	uint32_t *lines = NULL;
-	size_t n = 0;
+	size_t n = 0, ng = 0;
 	char pname[128];
 	int err;
 
-	err = ebpf_asm(&insns, &n, &lines, text, len, first_line, d);
+	err = ebpf_asm_globals(&insns, &n, &lines, &globals, &ng, text, len, first_line, d);
 	if (err)
 		return err;
 	prog_name_from(pname, sizeof(pname), o->path);
-	return add_single_prog(o, insns, n, lines, pname, true, d);
+	err = add_single_prog(o, insns, n, lines, pname, true, d);
+	if (o->progs) {
+		o->progs[0].globals = globals;
+		o->progs[0].global_cnt = ng;
+	} else {
+		free(globals);
+	}
+	return err;
 }
 
 static int open_raw(struct ebpf_object *o, const uint8_t *data, size_t len, struct diag *d)

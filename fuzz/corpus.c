@@ -542,10 +542,11 @@ long corpus_list_cases(const char *dir, char ***names)
 }
 
 void corpus_format_prog(struct sbuf *sb, const struct bpf_insn *insns, size_t len,
+			const struct ebpf_global_func *globals, size_t nglobals,
 			uint32_t prog_type, const struct ebpf_map_def *maps, size_t map_cnt)
 {
 	sbuf_puts(sb, "-- asm\n");
-	ebpf_disasm(sb, insns, len, 0);
+	ebpf_disasm_globals(sb, insns, len, globals, nglobals, 0);
 	sbuf_printf(sb, "-- type\n%s\n", type_word(prog_type));
 	if (map_cnt) {
 		sbuf_puts(sb, "-- maps\n");
@@ -601,8 +602,8 @@ int corpus_add_finding(const char *finding_dir, const char *cases_dir, const cha
 		sbuf_putc(&sb, *s == '\n' ? ' ' : *s);
 	sbuf_printf(&sb, "\n# program: %s (%zu slots)\n", insns ? "reduced" : "as found",
 		    insns ? len : f.len);
-	corpus_format_prog(&sb, insns ? insns : f.insns, insns ? len : f.len, f.prog_type, f.maps,
-			   f.map_cnt);
+	corpus_format_prog(&sb, insns ? insns : f.insns, insns ? len : f.len, NULL, 0, f.prog_type,
+			   f.maps, f.map_cnt);
 	if (f.input_len) {
 		sbuf_puts(&sb, "-- input\n");
 		put_hex(&sb, f.input, f.input_len);

@@ -91,6 +91,7 @@ long corpus_list_cases(const char *dir, char ***names);
 
 /* The "-- asm", "-- type" and "-- maps" sections of a case for a program. */
 void corpus_format_prog(struct sbuf *sb, const struct bpf_insn *insns, size_t len,
+			const struct ebpf_global_func *globals, size_t nglobals,
 			uint32_t prog_type, const struct ebpf_map_def *maps, size_t map_cnt);
 
 #endif

@@ -103,7 +103,8 @@ static int disagreement(struct pipeline_result *r, const struct verdict_report *
 	skeleton(&sb, vr->kernel_message, 120);
 	d->sig = sb.oom ? 0 : fnv(sbuf_cstr(&sb));
 	sbuf_reset(&sb);
-	corpus_format_prog(&sb, prog->insns, prog->len, prog->prog_type, obj->maps, obj->map_cnt);
+	corpus_format_prog(&sb, prog->insns, prog->len, prog->globals, prog->global_cnt,
+			   prog->prog_type, obj->maps, obj->map_cnt);
 	d->case_text = sbuf_detach(&sb);
 	sbuf_printf(&sb, "class: %s\n", verdict_class_name(vr->cls));
 	if (vr->ours.kind == VERDICT_SAFE)

@@ -544,6 +544,7 @@ static void reset(struct gen_program *p)
 	p->shapes = 0;
 	p->cond_kinds = 0;
 	p->max_steps = 0;
+	p->nglobals = 0;
 }
 
 int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_knobs *knobs)
@@ -617,6 +618,9 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		if ((gen_bool(src, knobs->p_for_each) || gen_bool(src, knobs->p_for_each_unsafe)) &&
 		    gi_room(g, 40))
 			gi_stmt_for_each(g, NULL);
+		if ((gen_bool(src, knobs->p_global) || gen_bool(src, knobs->p_global_unsafe)) &&
+		    gi_room(g, 40))
+			gi_stmt_global(g, NULL);
 		gi_gen_loop(g, LOOPK_ANY);
 	}
 	gi_calls_main_tail(g);
@@ -688,6 +692,8 @@ void gen_program__prog(const struct gen_program *p, struct ebpf_prog *view, cons
 	view->prog_type = p->prog_type;
 	view->insns = p->insns;
 	view->len = p->len;
+	view->globals = p->nglobals ? (struct ebpf_global_func *)p->globals : NULL;
+	view->global_cnt = p->nglobals;
 }
 
 /* ---- text ---- */
@@ -771,6 +777,8 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 		sbuf_puts(sb, " iter-num-unsafe (leaked, destroyed twice or used after destroy)");
 	if (p->flags & GEN_PROG_EACH_UNSAFE)
 		sbuf_puts(sb, " for-each-unsafe (writes past the value or to the key, returns 2)");
+	if (p->flags & GEN_PROG_GLOBAL_UNSAFE)
+		sbuf_puts(sb, " global-unsafe (a global function reads NULL or past its argument)");
 	sbuf_puts(sb, "\n; shapes:");
 	for (unsigned s = 0; s < GEN_SHAPE__COUNT; s++)
 		if (p->shapes & (1ull << s))
@@ -852,7 +860,7 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 		}
 	}
 	sbuf_puts(sb, "-- asm\n");
-	ebpf_disasm(sb, p->insns, p->len, 0);
+	ebpf_disasm_globals(sb, p->insns, p->len, p->globals, p->nglobals, 0);
 	sbuf_puts(sb, "-- input\n");
 	put_hex(sb, p->input, p->input_len);
 	sbuf_puts(sb, "-- helper\n");

@@ -218,7 +218,14 @@
 	  "stack cell; the callback reads key and value, writes the value, may stop early)")      \
 	X(p_for_each_unsafe, 0, 0, 100,                                                            \
 	  "unsafe twin of p_for_each: the callback writes past its value or to its key, or "       \
-	  "returns 2")
+	  "returns 2")                                                                               \
+	X(p_global, 0, 0, 100,                                                                     \
+	  "a statement of main calls a global function (.global g ptr:8 int:8: verified on its "  \
+	  "own from that prototype), given main's cell or NULL and a value; g tests the pointer, " \
+	  "adds the value to the cell and returns it")                                             \
+	X(p_global_unsafe, 0, 0, 100,                                                              \
+	  "unsafe twin of p_global: g reads its pointer untested (main passes NULL) or 512 bytes " \
+	  "before it (below main's frame)")
 
 struct gen_knobs {
 #define GEN_KNOB_FIELD(name, def, lo, hi, what) uint32_t name;
@@ -381,6 +388,9 @@ struct gen_loop {
 #define GEN_PROG_ITER_UNSAFE (1u << 13)	/* p_iter_num_unsafe: an iterator leaked, destroyed twice
 					 * or advanced after its destroy (the interpreter traps,
 					 * INTERP_TRAP_HELPER; the kernel refuses it) */
+#define GEN_PROG_GLOBAL_UNSAFE (1u << 16)	/* p_global_unsafe: a global function reads
+						 * through NULL or past its frame (INTERP_TRAP_MEM);
+						 * the kernel refuses it */
 #define GEN_PROG_EACH_UNSAFE (1u << 15)	/* p_for_each_unsafe: a for_each callback writes past
 					 * its value or to its key (INTERP_TRAP_MEM) or returns 2;
 					 * the kernel refuses it */
@@ -448,6 +458,9 @@ struct gen_program {
 	uint64_t shapes;	/* union of what the program exercises */
 	uint32_t cond_kinds;	/* bit (op >> 4) + 16 * (cmp_width == 32) of every loop test */
 	uint64_t max_steps;	/* bound on instructions run for any input; UINT64_MAX unknown */
+	/* the global functions' prototypes (p_global; ebpf_prog.globals), by their first pc */
+	struct ebpf_global_func globals[GEN_MAX_FUNCS];
+	size_t nglobals;
 };
 
 /* Builds one program from src.  out must be zeroed before its first use; it may be reused (its

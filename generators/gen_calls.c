@@ -10,6 +10,7 @@
  * metadata is computed from the emitted instructions (the calls found in them, the stack
  * offsets they use), not from the plan; the plan only says which calls pass a counter down.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "generators/gen_internal.h"
@@ -551,6 +552,17 @@ void gi_calls_finish(struct gi *g)
 	}
 	for (size_t f = 0; f < p->nfuncs; f++)
 		p->funcs[f].end = f + 1 < p->nfuncs ? p->funcs[f + 1].pc : (uint32_t)p->len;
+	p->nglobals = 0;
+	for (size_t f = 1; f < p->nfuncs; f++)
+		if (g->subs[w.sub_of[f]].global) {
+			struct ebpf_global_func *gf = &p->globals[p->nglobals++];
+
+			*gf = (struct ebpf_global_func){ .insn = p->funcs[f].pc, .nargs = 2,
+							 .ret = EBPF_FARG_INT };
+			snprintf(gf->name, sizeof(gf->name), "g%zu", f);
+			gf->args[0] = (struct ebpf_func_arg){ .kind = EBPF_FARG_PTR, .size = 8 };
+			gf->args[1] = (struct ebpf_func_arg){ .kind = EBPF_FARG_INT, .size = 8 };
+		}
 	p->subprog = p->nfuncs > 1 ? (int32_t)p->funcs[1].pc : -1;
 	if (g->big_frame)
 		place_pads(g, p);

@@ -145,6 +145,65 @@ void gi_stmt_for_each(struct gi *g, struct gi_loop *lp)
 		lp->shapes |= GEN_SH(HELPER);
 }
 
+void gi_stmt_global(struct gi *g, struct gi_loop *lp)
+{
+	int s, acc = g->fn->acc, r;
+	struct gi_sub *gf;
+	bool twin = g->k->p_global_unsafe && (!g->k->p_global || gen_bool(g->src, 50));
+	bool null;
+
+	if (g->fn->sub || (s = gi_sub_new(g, SUBK_CALLBACK, 2)) < 0) {
+		gi_stmt_acc(g, lp);
+		return;
+	}
+	gf = &g->subs[s];
+	gf->called = true;
+	gf->global = twin ? (uint8_t)(2 + gen_pick(g->src, 2)) : 1;
+	null = gf->global == 2 || (gf->global == 1 && gen_bool(g->src, 20));
+	gi_spill_caller_homes(g);
+	r = BPF_REG_2;	/* the value: the accumulator */
+	if (g->vars[acc].reg >= 1 && g->vars[acc].reg <= 5)
+		gi_ldx(g, BPF_DW, r, EBPF_REG_FP, g->vars[acc].slot);
+	else
+		gi_var_to_reg(g, acc, r);
+	if (null) {
+		gi_mov_const(g, BPF_REG_1, 0, true);
+	} else {
+		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_CELL, r);
+		gi_alux(g, true, BPF_MOV, BPF_REG_1, EBPF_REG_FP);
+		gi_alu(g, true, BPF_ADD, BPF_REG_1, GEN_FP_CELL);
+	}
+	gi_call_sub(g, gf->label);
+	gi_fill_caller_homes(g);
+	g->scratch_busy = 1u << BPF_REG_0;
+	gi_var_alux(g, acc, BPF_XOR, BPF_REG_0);
+	if (!null) {
+		gi_scratch_release(g);
+		r = gi_scratch(g);
+		gi_ldx(g, BPF_DW, r, EBPF_REG_FP, GEN_FP_CELL);
+		gi_var_alux(g, acc, BPF_ADD, r);
+	}
+	gi_scratch_release(g);
+	if (twin)
+		g->p->flags |= GEN_PROG_GLOBAL_UNSAFE;
+}
+
+/* A global function g(ptr:8, int:8): r0 = *r1 + r2, written back, when r1 is not NULL. */
+static void emit_global(struct gi *g, struct gi_sub *s)
+{
+	int l_out = gi_label(g);
+
+	gi_bind(g, s->label);
+	gi_mov_const(g, BPF_REG_0, 0, true);
+	if (s->global != 2)
+		gi_jmp(g, false, BPF_JEQ, BPF_REG_1, 0, l_out);
+	gi_ldx(g, BPF_DW, BPF_REG_0, BPF_REG_1, s->global == 3 ? -EBPF_STACK_SIZE : 0);
+	gi_alux(g, true, BPF_ADD, BPF_REG_0, BPF_REG_2);
+	gi_stx(g, BPF_DW, BPF_REG_1, 0, BPF_REG_0);
+	gi_bind(g, l_out);
+	gi_exit(g);
+}
+
 /* A bpf_for_each_map_elem callback: cb(map, key, value, ctx). */
 static void emit_each_callback(struct gi *g, struct gi_sub *s)
 {
@@ -184,6 +243,10 @@ void gi_emit_callback(struct gi *g, struct gi_sub *s)
 
 	if (s->cb_each) {
 		emit_each_callback(g, s);
+		return;
+	}
+	if (s->global) {
+		emit_global(g, s);
 		return;
 	}
 	l_stop = gi_label(g);

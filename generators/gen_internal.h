@@ -129,6 +129,9 @@ struct gi_sub {
 	uint32_t cb_inner;	/* trip count of its inner loop, 0 none */
 	uint8_t cb_each;	/* a bpf_for_each_map_elem callback: 1 safe, 2 writes past the
 				 * value, 3 writes the key, 4 returns 2 */
+	uint8_t global;		/* a global function (p_global): 1 safe, 2 reads its pointer
+				 * untested, 3 reads 512 bytes before it (called, not a
+				 * callback) */
 	uint64_t cb_nr;		/* calls per bpf_loop at most */
 	uint64_t cb_steps;	/* instructions per call at most */
 };
@@ -244,6 +247,7 @@ int gi_sub_new(struct gi *g, uint8_t kind, uint8_t nargs);	/* plan index, -1 whe
 void gi_stmt_bpf_loop(struct gi *g, struct gi_loop *lp);	/* lp NULL: main's top level */
 void gi_emit_callback(struct gi *g, struct gi_sub *s);
 void gi_stmt_for_each(struct gi *g, struct gi_loop *lp);
+void gi_stmt_global(struct gi *g, struct gi_loop *lp);
 void gi_stmt_may_goto(struct gi *g, struct gi_loop *lp);
 void gi_may_goto_loop(struct gi *g);
 /* gen_iter.c: an open-coded iterator loop (lp NULL: main's top level) */

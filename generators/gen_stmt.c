@@ -435,6 +435,8 @@ void gi_gen_stmt(struct gi *g, struct gi_loop *lp)
 		return gi_stmt_iter(g, lp);
 	if (!sub && (gen_bool(g->src, k->p_for_each) || gen_bool(g->src, k->p_for_each_unsafe)))
 		return gi_stmt_for_each(g, lp);
+	if (!sub && (gen_bool(g->src, k->p_global) || gen_bool(g->src, k->p_global_unsafe)))
+		return gi_stmt_global(g, lp);
 	if (!sub) {
 		if (g->use_array && gen_bool(g->src, k->p_helper_mem))
 			return stmt_helper_mem(g, lp, false);

@@ -1057,6 +1057,8 @@ static int run_function(struct engine *en, uint32_t f)
 			for (int r = 1; r <= 5; r++)
 				s->regs[r] = cx->fn_args[f][r];
 		absint_cb_entry(cx, f, s);
+		if (absint_global(cx, f) && !(cx->fn_seen[f] & 1))
+			s->live = false;	/* a global function no reached call names */
 		/* (what next returned points into the caller's frame, not this one's) */
 		for (int r = 1; r <= 5; r++)
 			if (s->regs[r].kind == AV_PTR && s->regs[r].region == REGION_ITER_VAL)

@@ -470,8 +470,6 @@ static struct aval call_summary(struct scev_ctx *cx, const struct astate *s, uin
 	uint32_t f = cx->st.cfg->blocks[cx->st.cfg->block_of[target]].func;
 	uint32_t caller = cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func;
 
-	if (absint_global(cx, f))	/* (its arguments are its prototype's) */
-		return aval_scalar(range_unknown());
 
 	/* the bytes written before the call, which the callee may read through an argument */
 	for (int r = 1; r <= 5; r++)
@@ -611,6 +609,9 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 			v = absint_iter_load(cx, &a, pc, i->off, size);
 		else if (a.kind == AV_PTR && a.region == REGION_BTF)
 			v = btf_load(cx, &a, i->off, size);
+		else if (a.kind == AV_PTR && a.region == REGION_GMEM)
+			/* PTR_TO_MEM holds no pointers: a scalar (whatever bytes the caller had) */
+			v = aval_scalar(size >= 8 ? range_unknown() : range_zext_unknown(size));
 		else
 			v = absint_unknown_bytes(size);
 		if (ebpf_mode(i) == BPF_MEMSX)
@@ -708,10 +709,23 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 						pc + 1 + i->imm]].func))) {
 				struct stack_span w;
 
-				/* the memory it is given, written (check_mem_reg) */
+				/* the memory it is given, written (check_mem_reg); called, so
+				 * the kernel verifies it */
 				v = absint_global_call(cx, s, g, &w);
+				if (cx->fn_seen_acc)
+					cx->fn_seen_acc[cx->st.cfg->blocks[cx->st.cfg->block_of[
+						pc + 1 + i->imm]].func] |= 1;
 				stack_arg = false;
 				call_writes(en, s, pc, &w);
+				/* (as the kernel's STACK_MISC: some number, never a pointer) */
+				for (int64_t o = w.lo, n; o < w.hi; o += n) {
+					struct aval u;
+
+					n = !(o % 8) && o + 8 <= w.hi ? 8 : 1;
+					u = aval_scalar(n == 8 ? range_unknown() : range_zext_unknown(1));
+					if (astate__store(s, o, (unsigned)n, &u))
+						return -ENOMEM;
+				}
 			} else if (ebpf_is_pseudo_call(i)) {
 				uint32_t f = cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func;
 

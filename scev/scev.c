@@ -484,8 +484,15 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 				goto fail;
 			stable = outer_write_grow(&cx);
 			for (uint32_t f = 0; f < nf; f++) {
-				if (absint_global(&cx, f))
-					continue;	/* (fixed by its prototype) */
+				if (absint_global(&cx, f)) {
+					/* fixed by its prototype; run (and checked, as the kernel
+					 * does) only while some call to it is reached */
+					uint8_t seen = (uint8_t)(2 | (cx.fn_seen_acc[f] & 1));
+
+					stable = stable && seen == cx.fn_seen[f];
+					cx.fn_seen[f] = seen;
+					continue;
+				}
 				/* a bpf_loop callback starts from its first calls' arguments (not
 				 * from "some number", which would make a ctx pointer unknown) */
 				if (cx.fn_cb[f] && (cx.fn_seen_acc[f] & 1) && !(cx.fn_seen[f] & 1)) {

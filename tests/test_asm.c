@@ -1368,6 +1368,39 @@ static void test_cli(void)
 
 /* "test_asm --conformance" is its own ctest (test_asm/conformance), so that test_asm itself
  * never depends on the outside data. */
+/* ".global": the prototype of the function at the next slot, printed back as read. */
+static void test_globals(void)
+{
+	static const char text[] = "call f\nexit\nf:\n.global f int:4 ptr:8 ptr:__sk_buff:192 "
+				   "void* other ret:void tagged\nr0 = 0\nexit\n";
+	struct ebpf_global_func *g = NULL;
+	struct bpf_insn *insns = NULL;
+	struct sbuf sb = SBUF_INIT;
+	size_t n = 0, ng = 0;
+	struct diag d;
+
+	diag_clear(&d);
+	CHECK(!ebpf_asm_globals(&insns, &n, NULL, &g, &ng, text, strlen(text), 1, &d),
+	      ".global: %s", d.msg);
+	CHECK(n == 4 && ng == 1 && g && g->insn == 2 && !strcmp(g->name, "f") && g->nargs == 5 &&
+	      g->args[0].kind == EBPF_FARG_INT && g->args[0].size == 4 &&
+	      g->args[1].kind == EBPF_FARG_PTR && g->args[1].size == 8 && !g->args[1].tname[0] &&
+	      !strcmp(g->args[2].tname, "__sk_buff") && g->args[2].size == 192 &&
+	      g->args[3].kind == EBPF_FARG_PTR_NOSIZE && g->args[4].kind == EBPF_FARG_OTHER &&
+	      g->ret == EBPF_FARG_PTR_NOSIZE && g->tagged, ".global: the prototype as written");
+	if (g)
+		ebpf_global_func_print(&sb, g);
+	CHECK(!strcmp(sbuf_cstr(&sb), ".global f int:4 ptr:8 ptr:__sk_buff:192 void* other "
+		      "ret:void tagged"), ".global printed: %s", sbuf_cstr(&sb));
+	sbuf_free(&sb);
+	free(insns);
+	free(g);
+	expect_error("r0 = 0\n.global f int:3\nexit", 1, 2, 16, "1, 2, 4 or 8");
+	expect_error(".global f ptr:x\nexit", 1, 1, 16, "':' after the struct name");
+	expect_error(".global f ptr:s:\nexit", 1, 1, 17, "a size in bytes");
+	expect_error(".global f bogus\nexit", 1, 1, 11, "int:N, ptr:N");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "--conformance"))
@@ -1376,6 +1409,7 @@ int main(int argc, char **argv)
 	test_llvm_syntax();
 	test_ubpf_syntax();
 	test_errors();
+	test_globals();
 	test_lines();
 	test_objdump();
 	test_kernel_logs();

@@ -624,7 +624,7 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 	    !(res.trap == INTERP_TRAP_MEM &&
 	      (p->flags & (GEN_PROG_NULL_UNSAFE | GEN_PROG_HELPER_MEM_UNSAFE |
 			   GEN_PROG_PKT_UNSAFE | GEN_PROG_PTR_JOIN_UNSAFE |
-			   GEN_PROG_EACH_UNSAFE))) &&
+			   GEN_PROG_EACH_UNSAFE | GEN_PROG_GLOBAL_UNSAFE))) &&
 	    !(res.trap == INTERP_TRAP_HELPER && (p->flags & GEN_PROG_ITER_UNSAFE)))
 		fprintf(stderr, "seed %llu: trap %d at pc %u: %s\n", (unsigned long long)seed, res.trap,
 			res.trap_pc, res.reason);
@@ -639,7 +639,7 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 	bool deep = p->flags & GEN_PROG_CALL_TRAP;
 	bool null = p->flags & (GEN_PROG_NULL_UNSAFE | GEN_PROG_HELPER_MEM_UNSAFE |
 				GEN_PROG_PKT_UNSAFE | GEN_PROG_PTR_JOIN_UNSAFE |
-				GEN_PROG_EACH_UNSAFE);
+				GEN_PROG_EACH_UNSAFE | GEN_PROG_GLOBAL_UNSAFE);
 	bool iter_bad = p->flags & GEN_PROG_ITER_UNSAFE;
 	uint64_t budget = endless || huge ? k->step_budget : p->max_steps + 1, steps;
 	uint8_t other[GEN_INPUT_LEN];
@@ -1304,6 +1304,86 @@ static void test_for_each_knobs(void)
 	gen_program__free(&p);
 }
 
+/* p_global and its unsafe twin p_global_unsafe: the safe form never traps and stays within
+ * max_steps (check_program), its global functions' prototypes (ptr:8 int:8 at each one's first
+ * pc) survive the text (gen_program__to_asm, read back by the assembler) and bpfscev calls no
+ * safe form unsafe for its global function's sake; the twin, flagged, reads through NULL or past
+ * the frame on its runs (INTERP_TRAP_MEM) and is never called safe. */
+static void test_global_knobs(void)
+{
+	struct gen_program p = { 0 };
+	struct run_stats rs = { 0 };
+	unsigned calls[2] = { 0, 0 }, traps = 0, flagged = 0, safe = 0;
+
+	for (int twin = 0; twin < 2; twin++) {
+		struct gen_knobs k = knobs_with(twin ? "p_global_unsafe" : "p_global", 60, NULL, 0);
+
+		for (uint64_t seed = 3600000; seed < 3600060; seed++) {
+			struct gen_src src;
+			struct sbuf sb = SBUF_INIT;
+			struct ebpf_object *o = NULL;
+			struct ebpf_prog view;
+			struct scev_verdict v;
+			const char *text;
+			struct diag d;
+			uint64_t steps;
+
+			gen_src_init_seed(&src, seed);
+			if (gen_program(&p, &src, &k)) {
+				CHECK(0, "seed %llu: gen_program failed", (unsigned long long)seed);
+				continue;
+			}
+			check_program(&p, &k, seed, twin ? "p_global_unsafe" : "p_global", &rs);
+			calls[twin] += p.nglobals > 0;
+			for (size_t j = 0; j < p.nglobals; j++)
+				CHECK(p.globals[j].nargs == 2 && p.globals[j].args[0].size == 8 &&
+				      p.globals[j].insn > 0 && p.globals[j].insn < p.len,
+				      "seed %llu: prototype %zu",
+				      (unsigned long long)seed, j);
+			CHECK(!(p.flags & GEN_PROG_GLOBAL_UNSAFE) || (twin && p.nglobals), "seed %llu: "
+			      "twin flag without its knob or its function", (unsigned long long)seed);
+			gen_program__to_asm(&sb, &p);
+			text = strstr(sbuf_cstr(&sb), "-- asm\n");
+			diag_clear(&d);
+			if (text && ebpf_object__open_asm(&o, text + 7, text ? (size_t)(strstr(text,
+						"\n-- input") - text) - 6 : 0, 1, "g", &d))
+				o = NULL;
+			CHECK(o, "seed %llu: the text does not assemble: %s", (unsigned long long)seed,
+			      d.msg);
+			if (o) {
+				CHECK(o->progs[0].global_cnt == p.nglobals &&
+				      (!p.nglobals || (o->progs[0].globals[0].insn == p.globals[0].insn &&
+						       o->progs[0].globals[0].args[1].kind ==
+						       EBPF_FARG_INT)),
+				      "seed %llu: the prototypes read back", (unsigned long long)seed);
+				ebpf_object__free(o);
+			}
+			sbuf_free(&sb);
+			gen_program__prog(&p, &view, "g");
+			diag_clear(&d);
+			if (!scev_verify(&v, NULL, &view, p.maps, p.map_cnt, NULL, &d)) {
+				CHECK(!(p.flags & GEN_PROG_GLOBAL_UNSAFE) || v.kind != VERDICT_SAFE,
+				      "seed %llu: a flagged twin called safe", (unsigned long long)seed);
+				CHECK((!strstr(v.reason, "global function's argument") &&
+				       !strstr(v.reason, "pointer argument not checked")) ||
+				      (p.flags & GEN_PROG_GLOBAL_UNSAFE), "seed %llu: %s",
+				      (unsigned long long)seed, v.reason);
+				safe += !twin && v.kind == VERDICT_SAFE;
+			}
+			flagged += !!(p.flags & GEN_PROG_GLOBAL_UNSAFE);
+			if (p.flags & GEN_PROG_GLOBAL_UNSAFE)
+				traps += run_watched(&p, seed, p.input, p.max_steps + 1, &rs,
+						     &steps) == INTERP_TRAP_MEM;
+		}
+	}
+	CHECK(calls[0] > 20 && calls[1] > 20, "p_global: %u and %u of 60 programs call a global "
+	      "function", calls[0], calls[1]);
+	CHECK(traps > 10 && traps == flagged, "p_global_unsafe: %u of %u flagged programs trap",
+	      traps, flagged);
+	CHECK(safe > 20, "p_global: %u of 60 safe forms verified safe", safe);
+	gen_program__free(&p);
+}
+
 /* p_helper_mem and its unsafe twin p_helper_mem_over: the safe form's helper writes stay in
  * the stack array (check_program allows no memory trap on two inputs), the twin, flagged, writes
  * past the frame on some runs; both emit the call. */
@@ -1833,6 +1913,7 @@ int main(void)
 	test_ptr_join_knobs();
 	test_iter_knobs();
 	test_for_each_knobs();
+	test_global_knobs();
 	test_fill_knobs();
 	test_loop_def_knobs();
 	test_loop_shape_knobs();
