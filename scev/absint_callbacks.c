@@ -130,7 +130,10 @@ void absint_cb_note_write(struct scev_ctx *cx, uint32_t pc, const struct aval *a
 			       a->r.smax + off + (int64_t)size);
 		return;
 	}
-	if (a->kind == AV_TOP || a->kind == AV_SCALAR || a->region == REGION_CALLER_STACK)
+	/* (a write outside a global function's argument may land in any caller's frame) */
+	if (a->kind == AV_TOP || a->kind == AV_SCALAR || a->region == REGION_CALLER_STACK ||
+	    (a->kind == AV_PTR && a->region == REGION_GMEM &&
+	     (a->r.smin + off < 0 || (__int128)a->r.smax + off + size > a->map)))
 		absint_cb_note_unknown(cx, pc);
 }
 

@@ -717,6 +717,11 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 						pc + 1 + i->imm]].func] |= 1;
 				stack_arg = false;
 				call_writes(en, s, pc, &w);
+				/* and what writes past a global function's argument may reach
+				 * (absint_cb_note_write; the kernel refuses them, the runs not) */
+				if (cx->outer_write && (call_effects(cx, pc) & FN_WRITES_OUT))
+					call_writes(en, s, pc, &cx->outer_write[cx->st.cfg->blocks[
+						cx->st.cfg->block_of[pc]].func]);
 				/* (as the kernel's STACK_MISC: some number, never a pointer) */
 				for (int64_t o = w.lo, n; o < w.hi; o += n) {
 					struct aval u;
