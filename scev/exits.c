@@ -279,6 +279,13 @@ static int exit_query(const struct exit_seq *m, uint8_t op, struct trip_query *q
 
 	memset(q, 0, sizeof(*q));
 	q->pred = op;
+	if (a0->kind == AV_SCALAR && n->kind == AV_SCALAR) {
+		/* the low bits known in both and the same (an even step keeps them) */
+		uint64_t same = ~(a0->r.var_off.mask | n->r.var_off.mask) &
+				~(a0->r.var_off.value ^ n->r.var_off.value);
+
+		q->low_same = ~same ? (unsigned)__builtin_ctzll(~same) : 64;
+	}
 	if (m->e->is32 || m->seq32) {
 		q->width = 32;
 		q->step = m->step & 0xffffffffull;

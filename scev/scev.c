@@ -474,6 +474,7 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 		 * up to one round more per frame of a call chain, at most 8) */
 		uint32_t seed_rounds = nf < 8 ? nf : 8;
 		uint32_t rounds = 6 + seed_rounds + (cx.cbl.n ? seed_rounds : 0);
+		bool seeded;
 
 		for (uint32_t round = 0; round < rounds && !stable; round++) {
 			memset(cx.fn_seen_acc, 0, nf);
@@ -483,6 +484,7 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 			if ((err = absint_run(&cx, out)))
 				goto fail;
 			stable = outer_write_grow(&cx);
+			seeded = false;
 			for (uint32_t f = 0; f < nf; f++) {
 				if (absint_global(&cx, f)) {
 					/* fixed by its prototype; run (and checked, as the kernel
@@ -499,6 +501,7 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 					memcpy(cx.fn_args[f], cx.fn_args_acc[f], sizeof(cx.fn_args[f]));
 					cx.fn_seen[f] |= 1;
 					stable = false;
+					seeded = true;
 				} else if (round < seed_rounds && (cx.fn_seen_acc[f] & 1) &&
 					   (cx.fn_seen[f] & 1) && !args_equal(&cx, f)) {
 					/* so does a bpf-to-bpf callee, for as many rounds as a call
@@ -507,6 +510,7 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 					 * good (the rounds after these join, then widen) */
 					memcpy(cx.fn_args[f], cx.fn_args_acc[f], sizeof(cx.fn_args[f]));
 					stable = false;
+					seeded = true;
 				} else if (cx.fn_seen_acc[f] & 1)
 					for (int r = 1; r <= 5; r++)
 						if (!aval_subset(&cx.fn_args_acc[f][r], &cx.fn_args[f][r])) {
@@ -522,6 +526,13 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 							       aval_join(&cx.fn_ret[f], &cx.fn_ret_acc[f]);
 				}
 			}
+			/* what callees wrote of their callers' frames with the arguments before
+			 * these (at first "some number", which may point anywhere: the whole
+			 * frame) is no bound on what they write with these: found again from
+			 * nothing, the rounds after the seeding only grow it, and the last round
+			 * checks it covers what it saw */
+			if (seeded)
+				memset(cx.outer_write, 0, nf * sizeof(*cx.outer_write));
 		}
 		if (!stable) {
 			memset(cx.fn_seen, 0, nf);	/* no summaries: arguments and results unknown */

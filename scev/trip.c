@@ -67,10 +67,20 @@ static uint64_t inverse_odd(uint64_t x, unsigned w)
 
 #define WHY(...) (snprintf(why, whylen, __VA_ARGS__), -1)
 
+/* v == N first holds at a step k of 1 from A over W bits: k = N - A mod 2^W, over every A in
+ * [alo, ahi] and N in [nlo, nhi]. */
+static void eq_unit_step(u128 m, u128 alo, u128 ahi, u128 nlo, u128 nhi, u128 *hi, u128 *lo)
+{
+	s128 dlo = (s128)nlo - (s128)ahi, dhi = (s128)nhi - (s128)alo;
+
+	*hi = dlo <= -1 && dhi >= -1 ? m - 1 : dhi < 0 ? (u128)(dhi + (s128)m) : (u128)dhi;
+	*lo = dlo <= 0 && dhi >= 0 ? 0 : dlo > 0 ? (u128)dlo : (u128)(dlo + (s128)m);
+}
+
 /* The increasing case, 0 < s <= s2 < 2^W (s2 > s: each step is somewhere between them), on
- * [alo, ahi] and N in [nlo, nhi] (N up to 2^W). */
+ * [alo, ahi] and N in [nlo, nhi] (N up to 2^W); the lowest low bits the same in every A and N. */
 static int solve_up(unsigned w, u128 alo, u128 ahi, u128 s, u128 s2, int p, u128 nlo, u128 nhi,
-		    uint64_t *kmax, uint64_t *kmin, char *why, unsigned whylen)
+		    unsigned low, uint64_t *kmax, uint64_t *kmin, char *why, unsigned whylen)
 {
 	u128 m = (u128)1 << w, hi, lo;
 
@@ -140,15 +150,27 @@ static int solve_up(unsigned w, u128 alo, u128 ahi, u128 s, u128 s2, int p, u128
 			hi = lo = (d * inverse_odd((uint64_t)(s >> tz), w - tz)) %
 				  ((u128)1 << (w - tz));
 		} else if (s == 1) {
-			s128 dlo = (s128)nlo - (s128)ahi, dhi = (s128)nhi - (s128)alo;
-
-			hi = dlo <= -1 && dhi >= -1 ? m - 1 : dhi < 0 ? (u128)(dhi + (s128)m) : (u128)dhi;
-			lo = dlo <= 0 && dhi >= 0 ? 0 : dlo > 0 ? (u128)dlo : (u128)(dlo + (s128)m);
+			eq_unit_step(m, alo, ahi, nlo, nhi, &hi, &lo);
 		} else if (s & 1) {
 			hi = m - 1;	/* an odd step visits every value within 2^W steps */
 			lo = 0;
 		} else {
-			return WHY("an even step may never meet a bound that is not a constant");
+			/* s = 2^t * o, o odd: the lowest t bits of v never change, the others
+			 * move by o over W - t bits.  When those t bits are the same in every
+			 * A and N, v == N is (v >> t) == (N >> t) there (and >> t keeps the
+			 * order of the ranges); else it may never hold. */
+			unsigned t = (unsigned)__builtin_ctzll((uint64_t)s);
+
+			if (t > low)
+				return WHY("an even step may never meet a bound that is not a "
+					   "constant");
+			if (s >> t == 1) {
+				eq_unit_step(m >> t, alo >> t, ahi >> t, nlo >> t, nhi >> t, &hi,
+					     &lo);
+			} else {
+				hi = (m >> t) - 1;
+				lo = 0;
+			}
 		}
 		break;
 	default: /* P_NE: v(1) = v(0) + s differs from v(0) (0 < s < 2^W), so it exits by
@@ -264,7 +286,8 @@ static int first_exit(const struct trip_query *q, bool flip, uint64_t *kmax, uin
 		s = s2;
 		s2 = t;
 	}
-	return solve_up(w, alo, ahi, s, s2, p, nlo, nhi, kmax, kmin, why, whylen);
+	return solve_up(w, alo, ahi, s, s2, p, nlo, nhi, q->low_same < w ? q->low_same : w, kmax,
+			kmin, why, whylen);
 }
 
 int trip_first_exit(const struct trip_query *q, uint64_t *kmax, uint64_t *kmin, char *why,

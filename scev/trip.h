@@ -31,6 +31,9 @@ struct trip_query {
 				 * v pred N */
 	unsigned __int128 n_ulo, n_uhi;	/* N, unsigned view; may be 2^width ("no value reaches") */
 	int64_t n_slo, n_shi;	/* N, signed view */
+	unsigned low_same;	/* the lowest low_same bits are known and the same in every A
+				 * and every N (tnums): an even step keeps them, so == may still
+				 * meet a bound known only as a range */
 };
 
 /* 0 with kmax/kmin set (first exit iteration over all A and N), or -1 with why filled. */
