@@ -377,6 +377,63 @@ static void zext_mix_loop(struct gi *g, bool wrap)
 	}
 }
 
+/* A counter whose step is known only as a range (p_mono_range), as LLVM compiles x += (x > t ? x :
+ * c): r1 starts at data[7] & 7 and moves by c in [1, 3] while r1 <= t (t in [3, 12]), by r1
+ * itself (a branch: r1 += r1; or a select r2 = c, r2 = r1, r1 += r2) or by (r1 >> 1) | 1 above
+ * it; the loop leaves when r1 >= n (n in [40, 200]).  Every step is at least 1, so it runs at
+ * most n times, a number of times that depends on the input.  The twin (p_mono_range_zero)
+ * adds r1 & 1 above t: past t, r1 becomes even and stays there for ever (t + 3 < n), which
+ * flags the loop. */
+static void mono_loop(struct gi *g, bool zero)
+{
+	int idx = (int)g->p->nloops++, top = gi_label(g), end = gi_label(g), a = gi_label(g);
+	int j = gi_label(g);
+	uint32_t c = gen_u32(g->src, 1, 3), t = gen_u32(g->src, 3, 12), n = gen_u32(g->src, 40, 200);
+	uint32_t form = zero ? 1 : gen_u32(g->src, 0, 2);
+	struct gen_loop *l;
+
+	gi_ldx(g, BPF_B, BPF_REG_1, BPF_REG_2, 7);
+	gi_alu(g, true, BPF_AND, BPF_REG_1, 7);
+	gi_mov_const(g, BPF_REG_3, 0, true);
+	gi_bind(g, top);
+	gi_alu(g, true, BPF_ADD, BPF_REG_3, 1);
+	if (form == 0) {
+		gi_jmp(g, false, BPF_JLE, BPF_REG_1, (int32_t)t, a);
+		gi_alux(g, true, BPF_ADD, BPF_REG_1, BPF_REG_1);
+		gi_ja(g, j);
+		gi_bind(g, a);
+		gi_alu(g, true, BPF_ADD, BPF_REG_1, (int32_t)c);
+		gi_bind(g, j);
+	} else {
+		gi_mov_const(g, BPF_REG_4, c, true);
+		gi_jmp(g, false, BPF_JLE, BPF_REG_1, (int32_t)t, a);
+		gi_alux(g, true, BPF_MOV, BPF_REG_4, BPF_REG_1);
+		if (zero) {
+			gi_alu(g, true, BPF_AND, BPF_REG_4, 1);
+		} else if (form == 2) {
+			gi_alu(g, true, BPF_RSH, BPF_REG_4, 1);
+			gi_alu(g, true, BPF_OR, BPF_REG_4, 1);
+		}
+		gi_bind(g, a);
+		gi_alux(g, true, BPF_ADD, BPF_REG_1, BPF_REG_4);
+		gi_bind(g, j);
+	}
+	gi_jmp(g, false, BPF_JLT, BPF_REG_1, (int32_t)n, top);
+	gi_bind(g, end);
+	l = prologue_loop(g, idx, top, end, GEN_FORM_DO_WHILE,
+			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(CTR64) | GEN_SH(COND_UNSIGNED) |
+				  GEN_SH(BOUND_CONST) | GEN_SH(INIT_INPUT) | GEN_SH(COND_UPDATE) |
+				  (zero ? GEN_SH(NONTERM) : 0),
+			  BPF_REG_1, BPF_JLT);
+	l->step = c;
+	l->trip = -1;
+	l->trip_max = zero ? UINT64_MAX : n;
+	if (zero) {
+		l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
+		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+	}
+}
+
 /* n = (data[0] & 7) + 1 (p_loop_def) or data[0] & 7 (p_loop_def_early, which flags the
  * program); for (r2 = 0; r2 < n; r2++) { r5 = r2; key slot = r2; } then both are read:
  * written when the loop ran at least once, which the twin's n = 0 breaks (r5: the prologue
@@ -511,6 +568,10 @@ static void prologue(struct gi *g, int l_short)
 		zext_mix_loop(g, false);
 	else if (gen_bool(g->src, g->k->p_zext_mix_wrap))
 		zext_mix_loop(g, true);
+	if (gen_bool(g->src, g->k->p_mono_range))
+		mono_loop(g, false);
+	else if (gen_bool(g->src, g->k->p_mono_range_zero))
+		mono_loop(g, true);
 	if (gen_bool(g->src, g->k->p_loop_def))
 		def_loop(g, false);
 	else if (gen_bool(g->src, g->k->p_loop_def_early))

@@ -160,6 +160,10 @@
 	  "a loop of the prologue: a 64-bit counter also stepped by w1 += c or zext32(x) + c")     \
 	X(p_zext_mix_wrap, 0, 0, 100,                                                              \
 	  "unsafe twin of p_zext_mix: it starts near 2^32, where the 32-bit form wraps")          \
+	X(p_mono_range, 0, 0, 100,                                                                 \
+	  "a loop of the prologue: x += (x > t ? x : c), a step known only as a range, >= 1")      \
+	X(p_mono_range_zero, 0, 0, 100,                                                            \
+	  "unsafe twin of p_mono_range: x & 1 above t, a step range with 0 in it: endless")        \
 	X(p_pkt_len, 0, 0, 100,                                                                    \
 	  "len = data_end - (data + 0 or 16) before a loop reading the packet at i < len && "     \
 	  "i < 96 (a relational bound)")                                                            \

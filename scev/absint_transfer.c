@@ -27,6 +27,23 @@ static void call_writes(struct engine *en, struct astate *s, uint32_t pc,
 	}
 }
 
+/* What src of a 64-bit 'dst += src' was on one more visit (symex.c: x += f(x)). */
+static void add_src_note(struct add_src *n, const struct aval *b)
+{
+	int64_t lo = b->kind == AV_SCALAR ? b->r.smin : INT64_MIN;
+	int64_t hi = b->kind == AV_SCALAR ? b->r.smax : INT64_MAX;
+
+	if (range_is_empty(&b->r) && b->kind == AV_SCALAR)
+		return;
+	if (n->lo > n->hi) {
+		n->lo = lo;
+		n->hi = hi;
+		return;
+	}
+	n->lo = lo < n->lo ? lo : n->lo;
+	n->hi = hi > n->hi ? hi : n->hi;
+}
+
 /* May this value point into the stack? */
 static bool may_be_stack(const struct aval *a)
 {
@@ -561,6 +578,9 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 			break;
 		default:
 			v = aval_alu(op, is64, i->off == 1, &a, &b);
+			if (is64 && op == BPF_ADD && ebpf_srcbit(i) == BPF_X && cx->first_pass &&
+			    cx->add_src)
+				add_src_note(&cx->add_src[pc], &b);
 			if (is64 && (op == BPF_ADD || op == BPF_SUB))
 				pkt_var_step(s, pc, op, &a, &b, &v);
 			if (is64 && op == BPF_SUB)

@@ -90,6 +90,12 @@ struct stack_span {
 	int16_t lo, hi;
 };
 
+/* The values a register operand took at one instruction, as signed numbers: none seen while
+ * lo > hi. */
+struct add_src {
+	int64_t lo, hi;
+};
+
 static inline bool stack_span_any(const struct stack_span *s)
 {
 	return s->lo < s->hi;
@@ -144,6 +150,8 @@ struct scev_ctx {
 	struct stack_span *may_stack;	/* per pc: the frame bytes this store or call may write
 					 * through a pointer other than a constant r10 offset
 					 * (from the first pass) */
+	struct add_src *add_src;	/* per pc: the signed range of a 64-bit 'dst += src''s
+					 * src over every visit (from the first pass) */
 	uint16_t *args_read;	/* per function: which of r1-r5 it may read before writing them */
 	/* Function summaries between passes (context-insensitive): per function, the join of the
 	 * arguments r1-r5 over its call sites and of r0 at its exits.  fn_seen says which have any;

@@ -152,9 +152,12 @@ int scev_sort_by_rpo(const struct scev_ctx *cx, uint32_t *v, uint32_t n)
 
 static void stack_spans_reset(struct scev_ctx *cx, bool all)
 {
-	for (uint32_t pc = 0; pc < cx->len; pc++)
+	for (uint32_t pc = 0; pc < cx->len; pc++) {
 		cx->may_stack[pc] = all ? (struct stack_span){ -FP_FRAME, 0 }
 					: (struct stack_span){ 0, 0 };
+		cx->add_src[pc] = all ? (struct add_src){ INT64_MIN, INT64_MAX }
+				      : (struct add_src){ 1, 0 };
+	}
 }
 
 /* A global function's summary is its prototype's: the arguments it gives, an unknown result. */
@@ -198,6 +201,7 @@ static void ctx_free(struct scev_ctx *cx)
 	free(cx->sums);
 	free(cx->sym_collapsed);
 	free(cx->may_stack);
+	free(cx->add_src);
 	free(cx->fn_stack);
 	free(cx->live);
 	scev_calls__free(&cx->calls);
@@ -422,8 +426,9 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 	}
 	nloops = cx.st.loops->nloops;
 	cx.may_stack = malloc((cx.len ? cx.len : 1) * sizeof(*cx.may_stack));
+	cx.add_src = malloc((cx.len ? cx.len : 1) * sizeof(*cx.add_src));
 	cx.sums = zalloc(nloops ? nloops : 1, sizeof(*cx.sums));
-	if (!cx.may_stack || !cx.sums)
+	if (!cx.may_stack || !cx.add_src || !cx.sums)
 		goto fail;
 
 	/* 1. Forget everything loops may change (syntactically, with every store and call through

@@ -235,6 +235,28 @@ bool helper_is_pure(int32_t id)
 	}
 }
 
+/* x += f(x) (x += x, or x += t where t is 1 on one path and x on another: LLVM's
+ * x += (x > 5 ? x : 1)) is no accumulation as written.  The first pass's range of the added
+ * value at this instruction holds on every visit, refined by the branches that lead here (x >
+ * 5), so the add is x plus some value in that range, a new one each time (a RANGE leaf, as
+ * what an inner loop adds): a step that is a range of one sign, which the trip solver takes
+ * (exits.c: sym_step_range).  Other adds stay as they are. */
+static eid add_src_range(struct scev_ctx *cx, uint32_t pc, eid a, eid b)
+{
+	struct expr_arena *ar = &cx->ar;
+	const struct add_src *n = cx->add_src ? &cx->add_src[pc] : NULL;
+	eid base;
+	uint64_t c;
+	bool w32;
+
+	if (!n || n->lo > n->hi || (n->lo == INT64_MIN && n->hi == INT64_MAX))
+		return b;
+	expr_match_add(ar, a, &base, &c, &w32);
+	if (ar->v[base].kind != EX_REG || !expr_uses(ar, b, ar->v[base].a))
+		return b;
+	return expr_range(ar, n->lo, n->hi);
+}
+
 /* One instruction over the symbolic state. */
 static int sym_step(struct scev_ctx *cx, struct sstate *s, uint32_t pc)
 {
@@ -269,6 +291,8 @@ static int sym_step(struct scev_ctx *cx, struct sstate *s, uint32_t pc)
 				s->regs[i->dst_reg] = expr_zext(ar, a, (unsigned)i->imm / 8);
 			break;
 		default:
+			if (is64 && op == BPF_ADD && ebpf_srcbit(i) == BPF_X)
+				b = add_src_range(cx, pc, a, b);
 			s->regs[i->dst_reg] = expr_alu(ar, op, !is64, i->off == 1, a, b);
 			break;
 		}

@@ -1728,7 +1728,8 @@ static void test_twin_knobs(const struct twin_knobs *t)
  * paths (p_cut_exits; the twin's own path tests nothing, or == against a number the counter
  * never meets), toggles (p_toggle; data[4] = 0 is neither c0 nor the other value, except in the
  * programs where x ^= c or x = c - x has c = c0), w and r forms mixed (p_zext_mix; the shift
- * form wraps on every input). */
+ * form wraps on every input), steps known only as a range (p_mono_range; the twin's step r1 & 1
+ * stops the counter on every input). */
 static void test_loop_shape_knobs(void)
 {
 	static const struct twin_knobs t[] = {
@@ -1740,6 +1741,8 @@ static void test_loop_shape_knobs(void)
 		  "neither toggle value" },
 		{ "p_zext_mix", "p_zext_mix_wrap", 3700000, 0, 0, false, 6, 0, 100,
 		  "the 32-bit form" },
+		{ "p_mono_range", "p_mono_range_zero", 3800000, -1, 0, true, 7, 0, 100,
+		  "the step r1 & 1 past t" },
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
