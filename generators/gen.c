@@ -473,19 +473,28 @@ static void def_loop(struct gi *g, bool early)
 /* A relational packet bound (p_pkt_len): p = data + o (o 0 or 16, within the GEN_INPUT_LEN bytes
  * the prologue proved), len = data_end - p, then for (r1 = 0; r1 < len && r1 < 96; r1++) read
  * p[r1] — past the proven bytes, safe only through r1 < len (the kernel refuses it, PREVAIL
- * and bpfscev do not).  The twin (p_pkt_len_over) tests r1 <= len and reads the byte at
- * data_end, which flags the program.  The first test signed or unsigned; r2 (data) kept. */
+ * and bpfscev do not).  The length may be copied at 32 bits first ((u32)len: w3 = w3) and may
+ * be len - k (k in [1, 4], by a sub or an add of -k; the read then at p[r1 + k]).  The twin
+ * (p_pkt_len_over) tests r1 <= len and reads the byte at data_end, which flags the program.
+ * The first test signed or unsigned; r2 (data) kept. */
 static void pkt_len_loop(struct gi *g, bool over)
 {
 	int idx = (int)g->p->nloops++, top = gi_label(g), end = gi_label(g);
 	int16_t o = gen_bool(g->src, 50) ? 16 : 0;
-	bool sign = gen_bool(g->src, 30);
+	bool sign = gen_bool(g->src, 30), w32 = gen_bool(g->src, 30);
+	int16_t k = gen_bool(g->src, 40) ? (int16_t)gen_u32(g->src, 1, 4) : 0;
 	struct gen_loop *l;
 
 	gi_alux(g, true, BPF_MOV, BPF_REG_4, BPF_REG_2);
 	if (o)
 		gi_alu(g, true, BPF_ADD, BPF_REG_4, o);
 	gi_alux(g, true, BPF_SUB, BPF_REG_3, BPF_REG_4);
+	if (w32)
+		gi_alux(g, false, BPF_MOV, BPF_REG_3, BPF_REG_3);
+	if (k && gen_bool(g->src, 50))
+		gi_alu(g, true, BPF_ADD, BPF_REG_3, -k);
+	else if (k)
+		gi_alu(g, true, BPF_SUB, BPF_REG_3, k);
 	gi_mov_const(g, BPF_REG_1, 0, true);
 	gi_bind(g, top);
 	gi_jmpx(g, false, over ? (sign ? BPF_JSGT : BPF_JGT) : (sign ? BPF_JSGE : BPF_JGE),
@@ -493,7 +502,7 @@ static void pkt_len_loop(struct gi *g, bool over)
 	gi_jmp(g, false, BPF_JGE, BPF_REG_1, 96, end);
 	gi_alux(g, true, BPF_MOV, BPF_REG_5, BPF_REG_4);
 	gi_alux(g, true, BPF_ADD, BPF_REG_5, BPF_REG_1);
-	gi_ldx(g, BPF_B, BPF_REG_5, BPF_REG_5, 0);
+	gi_ldx(g, BPF_B, BPF_REG_5, BPF_REG_5, k);
 	gi_alu(g, true, BPF_ADD, BPF_REG_1, 1);
 	gi_ja(g, top);
 	gi_bind(g, end);

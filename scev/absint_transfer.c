@@ -361,8 +361,25 @@ static void pkt_len_of_sub(const struct astate *s, const struct aval *a, const s
 		have = astate__pkt_range_here(s, 0);
 	if ((uint64_t)b->r.smax > have)
 		return;
-	*v = aval_scalar(range_unknown());
+	/* (L >= have, so L - x >= have - max(x)) */
+	*v = aval_scalar(range_urange(have - (uint64_t)b->r.smax, UINT64_MAX));
 	aval_set_pkt_len(v, (uint64_t)b->r.smin);
+}
+
+/* v = a - k (a 64-bit sub of k, or add of -k, 0 < k <= min(a)): a + c <= L gives v + (c + k) <=
+ * L, no value of a wrapping (len - 4 before a loop that reads 4 bytes at a time). */
+static void pkt_len_less(uint8_t op, const struct aval *a, const struct aval *b, struct aval *v)
+{
+	uint64_t k;
+	uint16_t c;
+
+	if (!aval_pkt_len(a, &c) || !aval_is_const(b, &k) || (op != BPF_SUB && op != BPF_ADD))
+		return;
+	if (op == BPF_ADD)
+		k = -k;
+	if (!k || k > a->r.umin || k > AVAL_PKT_LEN_MAX)
+		return;
+	aval_set_pkt_len(v, c + k > AVAL_PKT_LEN_MAX ? AVAL_PKT_LEN_MAX : c + k);
 }
 
 /* v = a op b (64-bit add or sub) as a packet pointer's base (aval.h): a constant moves c, a
@@ -564,7 +581,12 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 				v = aval_sext(&b, (unsigned)i->off / 8);
 				v = is64 ? v : aval_zext(&v, 4);
 			} else {
+				uint16_t c;
+
 				v = aval_alu(BPF_MOV, is64, false, &a, &b);
+				/* (w = w of a length: zext(x) <= x, so zext(x) + c <= L too) */
+				if (!is64 && aval_pkt_len(&b, &c))
+					aval_set_pkt_len(&v, c);
 			}
 			break;
 		case BPF_NEG:
@@ -585,6 +607,8 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 				pkt_var_step(s, pc, op, &a, &b, &v);
 			if (is64 && op == BPF_SUB)
 				pkt_len_of_sub(s, &a, &b, &v);
+			if (is64)
+				pkt_len_less(op, &a, &b, &v);
 			break;
 		}
 		if (op != BPF_MOV || i->off)
