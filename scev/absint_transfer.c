@@ -361,8 +361,10 @@ static void pkt_len_of_sub(const struct astate *s, const struct aval *a, const s
 		have = astate__pkt_range_here(s, 0);
 	if ((uint64_t)b->r.smax > have)
 		return;
-	/* (L >= have, so L - x >= have - max(x)) */
-	*v = aval_scalar(range_urange(have - (uint64_t)b->r.smax, UINT64_MAX));
+	/* (L >= have, so L - x >= have - max(x); and a packet's length fits in 32 bits, as
+	 * skb->len and an XDP frame within a page do, so L - x < 2^32 - min(x)) */
+	*v = aval_scalar(range_urange(have - (uint64_t)b->r.smax,
+				      0xffffffffull - (uint64_t)b->r.smin));
 	aval_set_pkt_len(v, (uint64_t)b->r.smin);
 }
 
