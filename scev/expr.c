@@ -514,32 +514,94 @@ bool expr_match_add(const struct expr_arena *ar, eid e, eid *base, uint64_t *c, 
 	return true;
 }
 
-/* Generic DAG walk with a visited set (iterative: expressions can be deep). */
+/* Generic DAG walk with a visited set (iterative: expressions can be deep).  The set (open
+ * addressing) and the stack grow with what the walk meets, from room on the C stack: a walk
+ * meets a few expressions of an arena that grows with the program, and arrays of the arena's
+ * size per walk made long programs' analysis quadratic (a million instructions of nested
+ * loops: three quarters of the time clearing them).  The visiting order is the same. */
 struct walk {
-	uint8_t *seen;
-	eid *stack;
-	uint32_t sp;
+	eid *stack, *set;
+	uint32_t sp, cap, nset, setcap;	/* setcap: a power of two */
+	bool oom;			/* memory ran out: the walk is incomplete */
+	eid stack0[32], set0[64];
 };
 
-static int walk_init(struct walk *w, const struct expr_arena *ar)
+static void walk_init(struct walk *w)
 {
-	w->seen = zalloc(ar->n, 1);
-	w->stack = malloc(ar->n * sizeof(eid));
-	w->sp = 0;
-	if (!w->seen || !w->stack) {
-		free(w->seen);
+	w->stack = w->stack0;
+	w->cap = sizeof(w->stack0) / sizeof(w->stack0[0]);
+	w->set = w->set0;
+	w->setcap = sizeof(w->set0) / sizeof(w->set0[0]);
+	w->sp = w->nset = 0;
+	w->oom = false;
+	memset(w->set0, 0xff, sizeof(w->set0));	/* EID_NONE */
+}
+
+static void walk_free(struct walk *w)
+{
+	if (w->stack != w->stack0)
 		free(w->stack);
-		return -ENOMEM;
+	if (w->set != w->set0)
+		free(w->set);
+}
+
+static uint32_t *walk_slot(eid *set, uint32_t cap, eid e)
+{
+	uint32_t i = (e * 2654435761u) & (cap - 1);
+
+	while (set[i] != EID_NONE && set[i] != e)
+		i = (i + 1) & (cap - 1);
+	return &set[i];
+}
+
+/* Adds e to the visited set: false when it was there already (or memory ran out). */
+static bool walk_mark(struct walk *w, eid e)
+{
+	uint32_t *slot;
+
+	if (2 * (w->nset + 1) > w->setcap) {
+		uint32_t cap = 2 * w->setcap;
+		eid *set = malloc(cap * sizeof(*set));
+
+		if (!set) {
+			w->oom = true;
+			return false;
+		}
+		memset(set, 0xff, cap * sizeof(*set));
+		for (uint32_t i = 0; i < w->setcap; i++)
+			if (w->set[i] != EID_NONE)
+				*walk_slot(set, cap, w->set[i]) = w->set[i];
+		if (w->set != w->set0)
+			free(w->set);
+		w->set = set;
+		w->setcap = cap;
 	}
-	return 0;
+	slot = walk_slot(w->set, w->setcap, e);
+	if (*slot == e)
+		return false;
+	*slot = e;
+	w->nset++;
+	return true;
 }
 
 static void walk_push(struct walk *w, eid e)
 {
-	if (!w->seen[e]) {
-		w->seen[e] = 1;
-		w->stack[w->sp++] = e;
+	if (!walk_mark(w, e))
+		return;
+	if (w->sp == w->cap) {
+		eid *st = malloc(2 * w->cap * sizeof(*st));
+
+		if (!st) {
+			w->oom = true;
+			return;
+		}
+		memcpy(st, w->stack, w->sp * sizeof(*st));
+		if (w->stack != w->stack0)
+			free(w->stack);
+		w->stack = st;
+		w->cap *= 2;
 	}
+	w->stack[w->sp++] = e;
 }
 
 static unsigned operands(const struct expr *x, eid *o)
@@ -577,8 +639,7 @@ static bool only_regs(const struct expr_arena *ar, eid e, bool (*keep)(void *arg
 	struct walk w;
 	bool ok = true;
 
-	if (walk_init(&w, ar))
-		return false;
+	walk_init(&w);
 	walk_push(&w, e);
 	while (w.sp && ok) {
 		/* a copy: keep() may add expressions, moving the arena */
@@ -594,8 +655,8 @@ static bool only_regs(const struct expr_arena *ar, eid e, bool (*keep)(void *arg
 		for (unsigned i = 0; i < n; i++)
 			walk_push(&w, o[i]);
 	}
-	free(w.seen);
-	free(w.stack);
+	ok = ok && !w.oom;
+	walk_free(&w);
 	return ok;
 }
 
@@ -616,8 +677,7 @@ bool expr_uses(const struct expr_arena *ar, eid e, loc_t l)
 	struct walk w;
 	bool found = false;
 
-	if (walk_init(&w, ar))
-		return true;	/* cannot tell: say yes, the cautious answer for every caller */
+	walk_init(&w);
 	walk_push(&w, e);
 	while (w.sp && !found) {
 		const struct expr *x = &ar->v[w.stack[--w.sp]];
@@ -630,73 +690,100 @@ bool expr_uses(const struct expr_arena *ar, eid e, loc_t l)
 		for (unsigned i = 0; i < n; i++)
 			walk_push(&w, o[i]);
 	}
-	free(w.seen);
-	free(w.stack);
+	/* out of memory, cannot tell: say yes, the cautious answer for every caller */
+	found = found || w.oom;
+	walk_free(&w);
 	return found;
+}
+
+static int cmp_eid(const void *a, const void *b)
+{
+	eid x = *(const eid *)a, y = *(const eid *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Position of id in the sorted ids[0..n) (it is there). */
+static uint32_t eid_pos(const eid *ids, uint32_t n, eid id)
+{
+	uint32_t lo = 0, hi = n;
+
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (ids[mid] <= id)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /* Rebuild bottom-up in id order: operands always have smaller ids than their users. */
 eid expr_subst(struct expr_arena *ar, eid e, const eid *map)
 {
 	struct walk w;
-	eid *memo, r;
-	uint32_t n0 = ar->n;
+	eid *ids, *memo, r;
+	uint32_t n = 0;
 
-	if (walk_init(&w, ar))
-		return expr_opaque(ar);
-	memo = malloc(n0 * sizeof(*memo));
-	if (!memo) {
-		free(w.seen);
-		free(w.stack);
-		return expr_opaque(ar);
-	}
+	walk_init(&w);
 	walk_push(&w, e);
 	while (w.sp) {	/* mark everything reachable */
 		const struct expr *x = &ar->v[w.stack[--w.sp]];
 		eid o[2];
-		unsigned n = nops(x);
+		unsigned no = nops(x);
 
 		operands(x, o);
-		for (unsigned i = 0; i < n; i++)
+		for (unsigned i = 0; i < no; i++)
 			walk_push(&w, o[i]);
 	}
-	for (eid id = 0; id <= e; id++) {
-		struct expr x;
+	ids = malloc(2 * (w.nset ? w.nset : 1) * sizeof(*ids));
+	if (!ids || w.oom) {
+		free(ids);
+		walk_free(&w);
+		return expr_opaque(ar);
+	}
+	for (uint32_t i = 0; i < w.setcap; i++)
+		if (w.set[i] != EID_NONE)
+			ids[n++] = w.set[i];
+	walk_free(&w);
+	qsort(ids, n, sizeof(*ids), cmp_eid);
+	memo = ids + n;	/* memo[k]: what ids[k] becomes */
+#define MEMO(id) memo[eid_pos(ids, n, (id))]
+	for (uint32_t k = 0; k < n; k++) {
+		eid id = ids[k];
+		struct expr x = ar->v[id];
 
-		if (!w.seen[id])
-			continue;
-		x = ar->v[id];
 		switch (x.kind) {
 		case EX_REG:
-			memo[id] = map[x.a] != EID_NONE ? map[x.a] : id;
+			memo[k] = map[x.a] != EID_NONE ? map[x.a] : id;
 			break;
 		case EX_ANY:
-			memo[id] = expr_any(ar, memo[x.a], memo[x.b]);
+			memo[k] = expr_any(ar, MEMO(x.a), MEMO(x.b));
 			break;
 		case EX_ALU:
-			memo[id] = expr_alu(ar, x.op, x.w32, x.sign, memo[x.a], memo[x.b]);
+			memo[k] = expr_alu(ar, x.op, x.w32, x.sign, MEMO(x.a), MEMO(x.b));
 			break;
 		case EX_NEG:
-			memo[id] = expr_neg(ar, memo[x.a], x.w32);
+			memo[k] = expr_neg(ar, MEMO(x.a), x.w32);
 			break;
 		case EX_ZEXT:
-			memo[id] = expr_zext(ar, memo[x.a], x.op);
+			memo[k] = expr_zext(ar, MEMO(x.a), x.op);
 			break;
 		case EX_SEXT:
-			memo[id] = expr_sext(ar, memo[x.a], x.op);
+			memo[k] = expr_sext(ar, MEMO(x.a), x.op);
 			break;
 		case EX_BSWAP:
-			memo[id] = expr_bswap(ar, memo[x.a], x.op);
+			memo[k] = expr_bswap(ar, MEMO(x.a), x.op);
 			break;
 		default:
-			memo[id] = id;
+			memo[k] = id;
 			break;
 		}
 	}
-	r = memo[e];
-	free(memo);
-	free(w.seen);
-	free(w.stack);
+#undef MEMO
+	r = memo[eid_pos(ids, n, e)];
+	free(ids);
 	return r;
 }
 
