@@ -614,10 +614,10 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 	struct check_opts opts = { 0 };
 	struct interp_code *code = NULL;
 	struct interp_map *maps = NULL;
-	uint8_t *probes = NULL, *input = NULL, *helper = NULL;
+	uint8_t *probes = NULL, *input = NULL, *helper = NULL, *grps = NULL;
 	uint32_t *keys = NULL, nx = 0, *xkeys = NULL, *xloop = NULL;
 	uint32_t slots = (uint32_t)prog->len, nmaps = obj ? (uint32_t)obj->map_cnt : 0;
-	uint32_t *vsizes = NULL;
+	uint32_t *vsizes = NULL, ngroup[RG_SLOW + 1] = { 0 };
 	struct run r = { 0 };
 	struct diag d;
 	uint64_t seed;
@@ -673,12 +673,28 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 		goto out;
 	err = -ENOMEM;
 	r.rc = malloc((cp->nranges ? cp->nranges : 1) * sizeof(*r.rc));
-	r.rp = malloc((cp->nranges ? cp->nranges : 1) * sizeof(*r.rp));
-	r.rt = malloc((cp->nranges ? cp->nranges : 1) * sizeof(*r.rt));
-	r.rg = malloc((cp->nranges ? cp->nranges : 1) * sizeof(*r.rg));
-	r.sidx = malloc((cp->nranges ? cp->nranges : 1) * sizeof(*r.sidx));
+	grps = malloc(cp->nranges ? cp->nranges : 1);
+	if (!r.rc || !grps)
+		goto out;
+	/* the groups' sizes first: their arrays are allocated to size (a whole program's
+	 * claims, per check: room for every claim in every group was fresh pages each time) */
+	for (uint32_t k = 0; k < r.roff[slots]; k++) {
+		const struct claim_range *c = &cp->ranges[r.ridx[k]];
+		struct rplain p;
+		struct rtn t;
+		struct rgen g;
+
+		r.rc[k] = (struct rchk){ c->r, c->loc, c->is_ptr, c->maybe_null, c->region,
+					 (uint8_t)range_contains_needs(&c->r), c->map };
+		grps[k] = (uint8_t)rfast_of(&r.rc[k], r.input_len, &p, &t, &g);
+		ngroup[grps[k]]++;
+	}
+	r.rp = malloc((ngroup[RG_REG] + ngroup[RG_SLOT8] + 1) * sizeof(*r.rp));
+	r.rt = malloc((ngroup[RG_TN] + 1) * sizeof(*r.rt));
+	r.rg = malloc((ngroup[RG_GEN] + 1) * sizeof(*r.rg));
+	r.sidx = malloc((ngroup[RG_SLOW] + 1) * sizeof(*r.sidx));
 	r.pi = calloc(slots + 1, sizeof(*r.pi));
-	if (!r.rc || !r.rp || !r.rt || !r.rg || !r.sidx || !r.pi)
+	if (!r.rp || !r.rt || !r.rg || !r.sidx || !r.pi)
 		goto out;
 	for (uint32_t pc = 0, np = 0, nt = 0, ng = 0, ns = 0; pc <= slots; pc++) {
 		struct pcidx *pi = &r.pi[pc];
@@ -692,20 +708,14 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 		/* two rounds over the pc's claims: RG_REG, then the rest */
 		for (int round = 0; round < 2; round++) {
 			for (uint32_t k = r.roff[pc]; k < r.roff[pc + 1]; k++) {
-				const struct claim_range *c = &cp->ranges[r.ridx[k]];
 				struct rplain p;
 				struct rtn t;
 				struct rgen g;
-				enum rgroup grp;
+				enum rgroup grp = grps[k];
 
-				if (!round)
-					r.rc[k] = (struct rchk){ c->r, c->loc, c->is_ptr, c->maybe_null,
-								 c->region,
-								 (uint8_t)range_contains_needs(&c->r),
-								 c->map };
-				grp = rfast_of(&r.rc[k], r.input_len, &p, &t, &g);
 				if ((grp == RG_REG) != !round)
 					continue;
+				rfast_of(&r.rc[k], r.input_len, &p, &t, &g);
 				if (grp != RG_SLOW)
 					pi->nfast++;
 				if (grp == RG_SLOT8 || ((grp == RG_TN || grp == RG_GEN) && g.frame))
@@ -824,6 +834,7 @@ out:
 	free(r.roff);
 	free(r.ridx);
 	free(r.rc);
+	free(grps);
 	free(r.rp);
 	free(r.rt);
 	free(r.rg);
