@@ -726,8 +726,13 @@ static uint64_t path_shape(const struct astate *s, uint16_t live, uint64_t fills
 			MIX_AVAL(a);
 			/* (a constant: clang's "off = 14; if (vlan) off = 18" joined, then
 			 * "data + off + 4 > data_end" checked — kept apart, each path proves its
-			 * bytes) */
-			if (cells && a->kind == AV_SCALAR && a->r.umin == a->r.umax)
+			 * bytes; so is a packet pointer at a constant offset, data + c, whose
+			 * bytes its own path's check proved: joined, the offsets become a range
+			 * and the bytes proven the fewest (Cilium's tail_rev_nodeport_lb6, where
+			 * c is a header length, one per path)) */
+			if (cells && a->r.umin == a->r.umax &&
+			    (a->kind == AV_SCALAR ||
+			     (a->kind == AV_PTR && a->region == REGION_PKT && !a->id)))
 				MIX(a->r.umin);
 		}
 	for (uint32_t k = 0; k < s->n && cells; k++)

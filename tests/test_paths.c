@@ -4,7 +4,8 @@
  * joined state, and the kernel, which walks the paths apart, accepts the program when every
  * path's access is in bounds.  Each safe case has unsafe twins where one path's access is out of
  * bounds or through a scalar, which both must reject; and a header offset that is one of two
- * constants on the paths into one packet check (clang's VLAN walk).  Programs called safe are also run and
+ * constants on the paths into one packet check (clang's VLAN walk), and packet pointers at
+ * different constant offsets, each checked on its own path.  Programs called safe are also run and
  * must not fault.  Without bpf() bpfscev's verdicts are checked against the ones written here.
  *
  * Also the privilege rule (verdict_opts.unprivileged) on reads of stack bytes not written on
@@ -85,6 +86,18 @@ static const struct {
 	{ "header offset 14 or 18", VLAN_OFF("u16"), SAFE, NULL, false, BPF_PROG_TYPE_XDP },
 	{ "header offset 14 or 18, read past", VLAN_OFF("u32"), UNSAFE, "packet access", false,
 	  BPF_PROG_TYPE_XDP },
+	/* XDP: data + 20 or data + 40, each checked for 2 bytes on its own path, then read
+	 * after the join (Cilium's tail_rev_nodeport_lb6: a header length, one per path); the
+	 * twin checks only 1 byte on the data + 40 path */
+#define PKT_CONST_OFFS(n) "r2 = *(u32 *)(r1 +4)\nr1 = *(u32 *)(r1 +0)\nr3 = r1\nr3 += 14\n"    \
+		     "if r3 > r2 goto out\nr4 = *(u8 *)(r1 +12)\nif r4 != 0x81 goto b\n"          \
+		     "r3 = r1\nr3 += 20\nr5 = r3\nr5 += 2\nif r5 > r2 goto out\ngoto j\n"         \
+		     "b: r3 = r1\nr3 += 40\nr5 = r3\nr5 += " n "\nif r5 > r2 goto out\n"            \
+		     "j: r0 = *(u16 *)(r3 +0)\n" OUT
+	{ "packet pointer at data + 20 or data + 40", PKT_CONST_OFFS("2"), SAFE, NULL, false,
+	  BPF_PROG_TYPE_XDP },
+	{ "packet pointer at data + 20 or data + 40, one byte short", PKT_CONST_OFFS("1"),
+	  UNSAFE, "packet access", false, BPF_PROG_TYPE_XDP },
 	/* the value read is unknown: as an offset it must be bounded first */
 	{ "unwritten stack as an offset", "r0 = *(u64 *)(r10 -8)\nr1 = r10\nr1 += -16\n"
 	  "r1 += r0\nr0 = *(u8 *)(r1 +0)\nexit\n", UNSAFE, NULL },
