@@ -246,7 +246,7 @@ bool expr_is_zext32(const struct expr_arena *ar, eid e)
 
 eid expr_alu(struct expr_arena *ar, uint8_t op, bool w32, bool sign, eid a, eid b)
 {
-	uint64_t ca, cb;
+	uint64_t ca = 0, cb = 0, inner;	/* ca, cb: meaningful only where ka, kb */
 	bool ka = expr_is_const(ar, a, &ca), kb = expr_is_const(ar, b, &cb);
 
 	if (op != BPF_DIV && op != BPF_MOD)
@@ -296,7 +296,8 @@ eid expr_alu(struct expr_arena *ar, uint8_t op, bool w32, bool sign, eid a, eid 
 		return a;
 	/* LLVM's extension idioms: (x << 32) >> 32 zero-extends, (x << 32) s>> 32 sign-extends. */
 	if (kb && !w32 && cb == 32 && (op == BPF_RSH || op == BPF_ARSH) && ar->v[a].kind == EX_ALU &&
-	    ar->v[a].op == BPF_LSH && !ar->v[a].w32 && expr_is_const(ar, ar->v[a].b, &cb) && cb == 32)
+	    ar->v[a].op == BPF_LSH && !ar->v[a].w32 && expr_is_const(ar, ar->v[a].b, &inner) &&
+	    inner == 32)
 		return op == BPF_RSH ? expr_zext(ar, ar->v[a].a, 4) : expr_sext(ar, ar->v[a].a, 4);
 	if (kb && op == BPF_AND && cb == 0xffffffffull)
 		return expr_zext(ar, a, 4);
