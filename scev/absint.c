@@ -1058,9 +1058,11 @@ static int run_function(struct engine *en, uint32_t f)
 	} else {
 		/* arguments r1-r5 (a global function's: those of its prototype) */
 		s->init = absint_global_init(cx, f) | 1u << EBPF_REG_FP;
-		if (cx->fn_seen && (cx->fn_seen[f] & 1))
+		if (cx->fn_seen && (cx->fn_seen[f] & 1)) {
 			for (int r = 1; r <= 5; r++)
 				s->regs[r] = cx->fn_args[f][r];
+			absint_pkt_entry(cx, f, s);	/* the packet its calls checked */
+		}
 		absint_cb_entry(cx, f, s);
 		if (absint_global(cx, f) && !(cx->fn_seen[f] & 1))
 			s->live = false;	/* a global function no reached call names */

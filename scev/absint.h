@@ -199,6 +199,8 @@ static inline void st_drop(struct scev_ctx *cx, struct astate **v, uint32_t i)
 int absint_step(struct engine *en, struct astate *s, uint32_t pc);
 /* The packet may have moved: packet pointers and what was known of its length die. */
 void absint_pkt_moved(struct astate *s);
+/* Static function f's entry s: what every call of it proved of the packet (scev_ctx.fn_pkt). */
+void absint_pkt_entry(const struct scev_ctx *cx, uint32_t f, struct astate *s);
 /* Whether an iteration of loop l may move the packet (a call that may). */
 bool absint_loop_moves_pkt(const struct scev_ctx *cx, uint32_t l);
 

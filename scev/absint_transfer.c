@@ -500,6 +500,73 @@ static struct aval frame_local(const struct aval *a, uint32_t owner, bool result
 	return v;
 }
 
+/* The bytes a comparison with data_end proved to follow packet pointer a in s (0 when a is not
+ * one): past data, pkt_min or what data itself has; past a's variable base, what it has. */
+static uint16_t pkt_tail(const struct astate *s, const struct aval *a, uint64_t data)
+{
+	int64_t t = 0;
+
+	if (a->kind != AV_PTR || a->region != REGION_PKT || a->maybe_null || a->r.smin < 0)
+		return 0;
+	if ((uint64_t)a->r.smax < data)
+		t = (int64_t)(data - (uint64_t)a->r.smax);
+	if (a->id && astate__pkt_range_here(s, a->id) - aval_pkt_c(a) > t)
+		t = astate__pkt_range_here(s, a->id) - aval_pkt_c(a);
+	return t > UINT16_MAX ? UINT16_MAX : (uint16_t)t;
+}
+
+/* Whether function f starts from what its calls proved of the packet: not a global function,
+ * verified on its own, nor a callback, which a helper calls; with known arguments. */
+static bool pkt_entry_applies(const struct scev_ctx *cx, uint32_t f)
+{
+	return cx->fn_seen && (cx->fn_seen[f] & 1) && !absint_global(cx, f) &&
+	       !(cx->fn_cb && cx->fn_cb[f]);
+}
+
+/* What every call of function f proved of the packet (scev_ctx.fn_pkt), at its entry s when f
+ * is a plain static function: the bytes after data and data_meta, and each packet pointer
+ * argument made a base of its own (aval.h: an id, as of a pc of f's, whose issue there only
+ * forgets it) with its bytes. */
+void absint_pkt_entry(const struct scev_ctx *cx, uint32_t f, struct astate *s)
+{
+	const struct fn_pkt *p;
+
+	if (!pkt_entry_applies(cx, f))
+		return;
+	p = &cx->fn_pkt[f];
+	s->pkt_min = p->data;
+	astate__pkt_prove(s, PKT_META_ID, p->meta);
+	for (int r = 1; r <= 5; r++) {
+		struct aval *a = &s->regs[r];
+
+		if (!p->tail[r] || a->kind != AV_PTR || a->region != REGION_PKT)
+			continue;
+		a->id = aval_null_id(cx->st.cfg->funcs[f].start + (uint32_t)r);
+		a->map = 0;
+		astate__pkt_prove(s, a->id, p->tail[r]);
+	}
+}
+
+/* What the call of function f in state s proves of the packet, met with what its other calls
+ * proved (scev_ctx.fn_pkt); in the last pass, whether it proves less than f was run with. */
+static void call_pkt_note(struct scev_ctx *cx, const struct astate *s, uint32_t f)
+{
+	uint64_t data = s->pkt_min > astate__pkt_range_here(s, 0) ? s->pkt_min
+								  : astate__pkt_range_here(s, 0);
+	struct fn_pkt p = { data > UINT16_MAX ? UINT16_MAX : (uint16_t)data,
+			    astate__pkt_range_here(s, PKT_META_ID), { 0 } };
+	struct fn_pkt run;
+
+	for (int r = 1; r <= 5; r++)
+		p.tail[r] = pkt_tail(s, &s->regs[r], data);
+	if (!(cx->fn_seen_acc[f] & 1))
+		cx->fn_pkt_acc[f] = p;
+	fn_pkt_meet(&cx->fn_pkt_acc[f], &p);
+	run = cx->fn_pkt[f];
+	if (!cx->first_pass && pkt_entry_applies(cx, f) && fn_pkt_meet(&run, &p))
+		cx->fn_pkt_short = true;
+}
+
 static struct aval call_summary(struct scev_ctx *cx, const struct astate *s, uint32_t pc,
 				uint32_t target)
 {
@@ -514,6 +581,7 @@ static struct aval call_summary(struct scev_ctx *cx, const struct astate *s, uin
 			break;
 		}
 	if (cx->fn_args_acc) {
+		call_pkt_note(cx, s, f);
 		for (int r = 1; r <= 5; r++) {
 			struct aval a = frame_local(&s->regs[r], caller, false);
 

@@ -132,6 +132,32 @@ struct iter_slot {
 #define SCEV_CB_EACH 2
 
 /* Per-function facts the symbolic execution takes from the first, forgetful range pass. */
+/* What a call proves of the packet, met over a function's calls (the kernel verifies a static
+ * callee with its caller's packet ranges): data + data <= data_end, data_meta + meta <= data,
+ * and per argument r1-r5 that is a packet pointer p, p + tail[r] <= data_end. */
+struct fn_pkt {
+	uint16_t data, meta, tail[6];
+};
+
+static inline bool fn_pkt_meet1(uint16_t *d, uint16_t s)
+{
+	if (s >= *d)
+		return false;
+	*d = s;
+	return true;
+}
+
+/* dst = the weaker of dst and src, field by field; whether dst changed. */
+static inline bool fn_pkt_meet(struct fn_pkt *dst, const struct fn_pkt *src)
+{
+	bool changed = fn_pkt_meet1(&dst->data, src->data);
+
+	changed |= fn_pkt_meet1(&dst->meta, src->meta);
+	for (int r = 1; r <= 5; r++)
+		changed |= fn_pkt_meet1(&dst->tail[r], src->tail[r]);
+	return changed;
+}
+
 struct scev_ctx {
 	const struct ebpf_prog *prog;
 	const struct bpf_insn *insns;
@@ -159,6 +185,11 @@ struct scev_ctx {
 	struct aval (*fn_args)[6], (*fn_args_acc)[6];
 	struct aval *fn_ret, *fn_ret_acc;
 	uint8_t *fn_seen, *fn_seen_acc;	/* bit 0: args known, bit 1: return known */
+	/* Per function with known arguments: what every bpf-to-bpf call of it proves of the
+	 * packet (struct fn_pkt); fn_pkt_short: the last pass reached a call that proves less
+	 * than its callee was run with. */
+	struct fn_pkt *fn_pkt, *fn_pkt_acc;
+	bool fn_pkt_short;
 	bool first_pass;
 	uint16_t *loop_args_def;	/* per loop, lazily (absint_header.c): which of r1-r5
 					 * every path around it writes after its last call;

@@ -179,6 +179,8 @@ static void ctx_free(struct scev_ctx *cx)
 	free(cx->loop_args_def);
 	free(cx->fn_args);
 	free(cx->fn_args_acc);
+	free(cx->fn_pkt);
+	free(cx->fn_pkt_acc);
 	free(cx->fn_ret);
 	free(cx->fn_ret_acc);
 	free(cx->fn_seen);
@@ -322,7 +324,7 @@ static bool args_equal(const struct scev_ctx *cx, uint32_t f)
 	for (int r = 1; r <= 5; r++)
 		if (!aval_equal(&cx->fn_args[f][r], &cx->fn_args_acc[f][r]))
 			return false;
-	return true;
+	return !memcmp(&cx->fn_pkt[f], &cx->fn_pkt_acc[f], sizeof(cx->fn_pkt[f]));
 }
 
 /* Before a re-run of the last passes (the first, forgetful one and the one with the loop
@@ -456,8 +458,10 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 		cx.fn_ret_acc = zalloc(nf, sizeof(*cx.fn_ret_acc));
 		cx.fn_seen = zalloc(nf, 1);
 		cx.fn_seen_acc = zalloc(nf, 1);
+		cx.fn_pkt = zalloc(nf, sizeof(*cx.fn_pkt));
+		cx.fn_pkt_acc = zalloc(nf, sizeof(*cx.fn_pkt_acc));
 		if (!cx.fn_args || !cx.fn_args_acc || !cx.fn_ret || !cx.fn_ret_acc || !cx.fn_seen ||
-		    !cx.fn_seen_acc) {
+		    !cx.fn_seen_acc || !cx.fn_pkt || !cx.fn_pkt_acc) {
 			err = -ENOMEM;
 			goto fail;
 		}
@@ -504,6 +508,7 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 				 * from "some number", which would make a ctx pointer unknown) */
 				if (cx.fn_cb[f] && (cx.fn_seen_acc[f] & 1) && !(cx.fn_seen[f] & 1)) {
 					memcpy(cx.fn_args[f], cx.fn_args_acc[f], sizeof(cx.fn_args[f]));
+					cx.fn_pkt[f] = cx.fn_pkt_acc[f];
 					cx.fn_seen[f] |= 1;
 					stable = false;
 					seeded = true;
@@ -514,9 +519,13 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 					 * with an earlier round's "some number" would be unknown for
 					 * good (the rounds after these join, then widen) */
 					memcpy(cx.fn_args[f], cx.fn_args_acc[f], sizeof(cx.fn_args[f]));
+					cx.fn_pkt[f] = cx.fn_pkt_acc[f];
 					stable = false;
 					seeded = true;
-				} else if (cx.fn_seen_acc[f] & 1)
+				} else if (cx.fn_seen_acc[f] & 1) {
+					/* (the packet: the least any round's calls proved) */
+					if (fn_pkt_meet(&cx.fn_pkt[f], &cx.fn_pkt_acc[f]))
+						stable = false;
 					for (int r = 1; r <= 5; r++)
 						if (!aval_subset(&cx.fn_args_acc[f][r], &cx.fn_args[f][r])) {
 							stable = false;
@@ -524,6 +533,7 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 								aval_widen(&cx.fn_args[f][r], &cx.fn_args_acc[f][r]) :
 								aval_join(&cx.fn_args[f][r], &cx.fn_args_acc[f][r]);
 						}
+				}
 				if ((cx.fn_seen_acc[f] & 2) &&
 				    !aval_subset(&cx.fn_ret_acc[f], &cx.fn_ret[f])) {
 					stable = false;
@@ -610,6 +620,12 @@ again:
 			out->loops[l].kind = LOOP_ITER_NUM;
 	if (verdict)
 		check_outer_init(&cx, verdict);
+	if (verdict && cx.fn_pkt_short && verdict->kind == VERDICT_SAFE) {
+		/* a callee was run with more packet than one of its calls proves */
+		verdict->kind = VERDICT_UNSUPPORTED;
+		snprintf(verdict->reason, sizeof(verdict->reason), "a call proves less of the "
+			 "packet in the last pass than its callee was analyzed with");
+	}
 	if (!outer_write_grow(&cx)) {
 		/* a callback wrote more of a caller's frame than the bpf_loop calls forgot */
 		if (verdict && verdict->kind == VERDICT_SAFE) {
