@@ -520,6 +520,35 @@ static void pkt_len_loop(struct gi *g, bool over)
 		g->p->flags |= GEN_PROG_PKT_UNSAFE;
 }
 
+/* A packet pointer passed to a static subprogram (p_call_pkt): f(p) reads the byte at p + j;
+ * the prologue calls it once or twice with p = data + o (o constant, below the GEN_INPUT_LEN
+ * bytes its check proved), j a byte every call's pointer has checked.  The twin
+ * (p_call_pkt_over) reads at p + GEN_INPUT_LEN - o of the first call: that call reads the byte at
+ * data_end, which flags the program.  r0-r5 clobbered. */
+static void pkt_call(struct gi *g, bool over)
+{
+	int s = gi_sub_new(g, SUBK_CALLBACK, 1), n = gen_bool(g->src, 50) ? 2 : 1;
+	int16_t o[2] = { (int16_t)gen_u32(g->src, 0, GEN_INPUT_LEN - 1),
+			 (int16_t)gen_u32(g->src, 0, GEN_INPUT_LEN - 1) };
+	int16_t hi = n == 2 && o[1] > o[0] ? o[1] : o[0];
+
+	if (s < 0)
+		return;
+	g->subs[s].called = true;
+	g->subs[s].pkt = true;
+	g->subs[s].pkt_at = over ? (int16_t)(GEN_INPUT_LEN - o[0])
+				 : (int16_t)gen_u32(g->src, 0, (uint32_t)(GEN_INPUT_LEN - 1 - hi));
+	for (int k = 0; k < n; k++) {
+		gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_DATA);
+		if (o[k])
+			gi_alu(g, true, BPF_ADD, BPF_REG_1, o[k]);
+		gi_call_sub(g, g->subs[s].label);
+	}
+	g->p->shapes |= GEN_SH(SUBPROG) | GEN_SH(PKT);
+	if (over)
+		g->p->flags |= GEN_PROG_PKT_UNSAFE;
+}
+
 /* Pointers of two kinds joined (p_ptr_join): r4 = data, or fp + GEN_FP_KEY (8 bytes written
  * here; the lookups write their key there themselves) when the packet's first byte is odd;
  * then an 8-byte read through r4.  The kernel walks the two paths apart; a joined state knows
@@ -593,6 +622,11 @@ static void prologue(struct gi *g, int l_short)
 	else if (g->use_array)
 		for (int off = 0; off < 64; off += 8)
 			gi_st(g, BPF_DW, EBPF_REG_FP, (int16_t)(GEN_FP_ARRAY + off), 0);
+	/* (last: the calls clobber r2 and r3, which the pieces above read) */
+	if (gen_bool(g->src, g->k->p_call_pkt))
+		pkt_call(g, false);
+	else if (gen_bool(g->src, g->k->p_call_pkt_over))
+		pkt_call(g, true);
 }
 
 static void reset(struct gen_program *p)

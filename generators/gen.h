@@ -29,7 +29,9 @@
  *  - p_recursion: direct (f -> f), mutual (f -> g -> f) or one level down (main -> s -> f -> f),
  *    unbounded (an unconditional call: the run traps at the interpreter's 8-frame limit) or
  *    bounded (a counter argument stops it within 8 frames: the run ends normally).  The kernel
- *    refuses all of them.
+ *    refuses all of them;
+ *  - p_call_pkt: f(data + o) from the prologue, once or twice, reading a byte every call's
+ *    check covers; its twin p_call_pkt_over reads at data_end (GEN_PROG_PKT_UNSAFE).
  * Programs without GEN_PROG_CALLS_UNSAFE keep every promise above; those with it keep them all
  * except the kernel's rules on calls (recursion, at most 8 frames, at most 512 bytes of combined
  * stack), and run in the interpreter like any other (GEN_PROG_CALL_TRAP when a run may stop at
@@ -223,6 +225,12 @@
 	X(p_for_each_unsafe, 0, 0, 100,                                                            \
 	  "unsafe twin of p_for_each: the callback writes past its value or to its key, or "       \
 	  "returns 2")                                                                               \
+	X(p_call_pkt, 0, 0, 100,                                                                   \
+	  "the prologue passes data + o to a static subprogram once or twice (o constant); it "   \
+	  "reads a byte every call's check covers (a packet range carried into a callee)")        \
+	X(p_call_pkt_over, 0, 0, 100,                                                              \
+	  "unsafe twin of p_call_pkt: the subprogram reads the byte at data_end for the first "   \
+	  "call's o")                                                                               \
 	X(p_global, 0, 0, 100,                                                                     \
 	  "a statement of main calls a global function (.global g ptr:8 int:8: verified on its "  \
 	  "own from that prototype), given main's cell or NULL and a value; g tests the pointer, " \
@@ -401,7 +409,8 @@ struct gen_loop {
 #define GEN_PROG_HELPER_MEM_UNSAFE (1u << 10)	/* p_helper_mem_over: a helper's write may
 						 * leave the frame (INTERP_TRAP_MEM); the kernel
 						 * refuses it */
-#define GEN_PROG_PKT_UNSAFE (1u << 11)	/* p_pkt_len_over: a run reads the packet byte at
+#define GEN_PROG_PKT_UNSAFE (1u << 11)	/* p_pkt_len_over, p_call_pkt_over: a run reads the
+					 * packet byte at
 					 * data_end (INTERP_TRAP_MEM); the kernel refuses it */
 #define GEN_PROG_PTR_JOIN_UNSAFE (1u << 14)	/* p_ptr_join_over: a run whose packet starts
 						 * with an odd byte reads past the frame

@@ -132,6 +132,9 @@ struct gi_sub {
 	uint8_t global;		/* a global function (p_global): 1 safe, 2 reads its pointer
 				 * untested, 3 reads 512 bytes before it (called, not a
 				 * callback) */
+	bool pkt;		/* p_call_pkt: f(p) reads the byte at p + pkt_at (called, not a
+				 * callback) */
+	int16_t pkt_at;
 	uint64_t cb_nr;		/* calls per bpf_loop at most */
 	uint64_t cb_steps;	/* instructions per call at most */
 };
