@@ -51,23 +51,9 @@ int main(void)
 	kernel = kernel_available(why, sizeof(why));
 	if (!kernel)
 		check_skip_part("the kernel's verdicts: %s", why);
-	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
-		struct verdict_opts vo = { .sz = sizeof(vo), .kernel = kernel };
-		const struct ebpf_prog *p = ebpf_object__find_prog(obj, cases[k].prog);
-		struct verdict_report r;
-
-		CHECK(p, "no program %s", cases[k].prog);
-		if (!p)
-			continue;
-		diag_clear(&d);
-		if (verdict_compare(&r, obj, p, &vo, &d)) {
-			CHECK(0, "%s: %s", cases[k].prog, d.msg);
-			continue;
-		}
-		verdict_case_check(cases[k].prog, &r, (uint8_t)cases[k].want, cases[k].reason,
-				   kernel, VERDICT_CASE_AGREE);
-		verdict_report__free(&r);
-	}
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
+		verdict_case_prog(obj, cases[k].prog, (uint8_t)cases[k].want, cases[k].reason,
+				  kernel);
 	ebpf_object__free(obj);
 	return check_done("test_pkt_calls");
 }

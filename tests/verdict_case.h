@@ -106,6 +106,28 @@ static inline void verdict_case_run(const char *name, const char *text, struct e
 	verdict_case_close(obj);
 }
 
+/* The program named prog of an opened object: bpfscev's verdict want (and reason when not
+ * NULL) and, when kernel, the kernel's agreement (both accept or both reject). */
+static inline void verdict_case_prog(const struct ebpf_object *obj, const char *prog,
+				     uint8_t want, const char *reason, bool kernel)
+{
+	struct verdict_opts vo = { .sz = sizeof(vo), .kernel = kernel };
+	const struct ebpf_prog *p = ebpf_object__find_prog(obj, prog);
+	struct verdict_report r;
+	struct diag d;
+
+	CHECK(p, "no program %s", prog);
+	if (!p)
+		return;
+	diag_clear(&d);
+	if (verdict_compare(&r, obj, p, &vo, &d)) {
+		CHECK(0, "%s: %s", prog, d.msg);
+		return;
+	}
+	verdict_case_check(prog, &r, want, reason, kernel, VERDICT_CASE_AGREE);
+	verdict_report__free(&r);
+}
+
 /* The named programs of a clang-built object file, each with the verdict bpfscev must give and,
  * when kernel, the kernel's agreement (both accept or both reject). */
 static inline void verdict_case_object(const char *path, const char *const *progs,
@@ -119,24 +141,8 @@ static inline void verdict_case_object(const char *path, const char *const *prog
 		CHECK(0, "%s: %s", path, d.msg);
 		return;
 	}
-	for (size_t k = 0; k < n; k++) {
-		struct verdict_opts vo = { .sz = sizeof(vo), .kernel = kernel };
-		const struct ebpf_prog *p = NULL;
-		struct verdict_report r;
-
-		for (size_t q = 0; q < obj->prog_cnt; q++)
-			if (!strcmp(obj->progs[q].name, progs[k]))
-				p = &obj->progs[q];
-		CHECK(p, "%s: no program %s", path, progs[k]);
-		if (!p)
-			continue;
-		if (verdict_compare(&r, obj, p, &vo, &d)) {
-			CHECK(0, "%s/%s: %s", path, progs[k], d.msg);
-			continue;
-		}
-		verdict_case_check(progs[k], &r, (uint8_t)want[k], NULL, kernel, VERDICT_CASE_AGREE);
-		verdict_report__free(&r);
-	}
+	for (size_t k = 0; k < n; k++)
+		verdict_case_prog(obj, progs[k], (uint8_t)want[k], NULL, kernel);
 	ebpf_object__free(obj);
 }
 
