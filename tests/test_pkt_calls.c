@@ -7,10 +7,8 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
 
-#include "bpf/prog.h"
 #include "oracle/kernel/kernel.h"
 #include "scev/scev.h"
 #include "tests/check.h"
@@ -19,23 +17,20 @@
 
 int main(void)
 {
-	static const struct {
-		const char *prog;
-		enum scev_verdict_kind want;
-		const char *reason;
-	} cases[] = {
-		{ "pkt_arg_checked", VERDICT_SAFE, NULL },
-		{ "pkt_arg_two_sites", VERDICT_SAFE, NULL },
-		{ "pkt_arg_variable", VERDICT_SAFE, NULL },
-		{ "pkt_arg_past_check", VERDICT_UNSAFE, "packet access [8, 9) not proven" },
-		{ "pkt_arg_two_sites_past", VERDICT_UNSAFE, "packet access [8, 17) not proven" },
-		{ "pkt_arg_moved", VERDICT_UNSAFE, "not a known pointer" },
+	static const char *const progs[] = {
+		"pkt_arg_checked", "pkt_arg_two_sites", "pkt_arg_variable",
+		"pkt_arg_past_check", "pkt_arg_two_sites_past", "pkt_arg_moved",
+	};
+	static const enum scev_verdict_kind want[] = {
+		VERDICT_SAFE, VERDICT_SAFE, VERDICT_SAFE, VERDICT_UNSAFE, VERDICT_UNSAFE, VERDICT_UNSAFE,
+	};
+	static const char *const reasons[] = {
+		NULL, NULL, NULL, "packet access [8, 9) not proven",
+		"packet access [8, 17) not proven", "not a known pointer",
 	};
 	const char *dir = getenv("BPFSCEV_TEST_BPF_DIR");
-	struct ebpf_object *obj = NULL;
 	char why[256], path[1024];
 	struct stat st;
-	struct diag d;
 	bool kernel;
 
 	snprintf(path, sizeof(path), "%s/pkt_calls.o", dir ? dir : "");
@@ -43,17 +38,10 @@ int main(void)
 		printf("SKIP: no clang-built tests/bpf/pkt_calls.o (no clang at configure time)\n");
 		return 77;
 	}
-	diag_clear(&d);
-	if (ebpf_object__open_file(&obj, path, &d)) {
-		CHECK(0, "%s: %s", path, d.msg);
-		return check_done("test_pkt_calls");
-	}
 	kernel = kernel_available(why, sizeof(why));
 	if (!kernel)
 		check_skip_part("the kernel's verdicts: %s", why);
-	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
-		verdict_case_prog(obj, cases[k].prog, (uint8_t)cases[k].want, cases[k].reason,
-				  kernel);
-	ebpf_object__free(obj);
+	verdict_case_object_why(path, progs, want, reasons, sizeof(progs) / sizeof(progs[0]),
+				kernel);
 	return check_done("test_pkt_calls");
 }

@@ -128,10 +128,12 @@ static inline void verdict_case_prog(const struct ebpf_object *obj, const char *
 	verdict_report__free(&r);
 }
 
-/* The named programs of a clang-built object file, each with the verdict bpfscev must give and,
- * when kernel, the kernel's agreement (both accept or both reject). */
-static inline void verdict_case_object(const char *path, const char *const *progs,
-				       const enum scev_verdict_kind *want, size_t n, bool kernel)
+/* The named programs of a clang-built object file, each with the verdict bpfscev must give (and
+ * the words its reason must hold, when reasons is not NULL) and, when kernel, the kernel's
+ * agreement (both accept or both reject). */
+static inline void verdict_case_object_why(const char *path, const char *const *progs,
+					   const enum scev_verdict_kind *want,
+					   const char *const *reasons, size_t n, bool kernel)
 {
 	struct ebpf_object *obj = NULL;
 	struct diag d;
@@ -142,8 +144,15 @@ static inline void verdict_case_object(const char *path, const char *const *prog
 		return;
 	}
 	for (size_t k = 0; k < n; k++)
-		verdict_case_prog(obj, progs[k], (uint8_t)want[k], NULL, kernel);
+		verdict_case_prog(obj, progs[k], (uint8_t)want[k], reasons ? reasons[k] : NULL,
+				  kernel);
 	ebpf_object__free(obj);
+}
+
+static inline void verdict_case_object(const char *path, const char *const *progs,
+				       const enum scev_verdict_kind *want, size_t n, bool kernel)
+{
+	verdict_case_object_why(path, progs, want, NULL, n, kernel);
 }
 
 #endif
