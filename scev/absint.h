@@ -236,15 +236,11 @@ bool absint_cb_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const st
 bool absint_cb_verify_access(struct scev_ctx *cx, struct scev_verdict *v, const struct aval *a,
 			     uint32_t pc, __int128 lo, __int128 hi, bool write);
 
-/* absint_global.c: the global function f is (NULL: static); how the kernel takes an argument
- * of a global function's prototype; the program's global functions (cx->fn_global); f's entry
- * arguments r0-r5 and the argument registers written at its entry; a call of g at s: r0 and the
- * caller's frame bytes (*w) it may write. */
+/* absint_global.c (the parts scev.c calls are in internal.h): how the kernel takes an argument
+ * of a global function's prototype; the argument registers written at f's entry; a call of g
+ * at s: r0 and the caller's frame bytes (*w) it may write. */
 enum global_arg { GARG_SCALAR, GARG_CTX, GARG_MEM, GARG_BAD, GARG_UNMODELED };
-const struct ebpf_global_func *absint_global(const struct scev_ctx *cx, uint32_t f);
 enum global_arg absint_global_arg(const struct scev_ctx *cx, const struct ebpf_func_arg *a);
-int absint_global_setup(struct scev_ctx *cx);
-void absint_global_args(const struct scev_ctx *cx, uint32_t f, struct aval args[6]);
 uint16_t absint_global_init(const struct scev_ctx *cx, uint32_t f);
 struct aval absint_global_call(struct scev_ctx *cx, const struct astate *s,
 			       const struct ebpf_global_func *g, struct stack_span *w);

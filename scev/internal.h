@@ -312,6 +312,11 @@ int scev_calls_check(struct scev_ctx *cx, struct scev_verdict *v, const uint32_t
 uint64_t scev_calls_insn_bound(const struct scev_ctx *cx, const struct claim_prog *claims,
 			       const uint8_t *live);
 void absint_free(struct scev_ctx *cx);	/* what absint_run keeps in cx between passes */
+/* absint_global.c: the global function f is (NULL: static); the program's global functions
+ * (cx->fn_global); f's entry arguments r0-r5, from its prototype. */
+const struct ebpf_global_func *absint_global(const struct scev_ctx *cx, uint32_t f);
+int absint_global_setup(struct scev_ctx *cx);
+void absint_global_args(const struct scev_ctx *cx, uint32_t f, struct aval args[6]);
 /* absint_transfer.c: cx->fn_effects.  0 or -ENOMEM. */
 #define FN_MOVES_PKT 1u		/* may move the packet (a helper that does) */
 #define FN_WRITES_OUT 2u	/* may write memory through a pointer other than its own r10

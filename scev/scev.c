@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scev/absint.h"
 #include "scev/internal.h"
 #include "scev/callbacks.h"
 #include "util/zalloc.h"
