@@ -549,6 +549,41 @@ static void pkt_call(struct gi *g, bool over)
 		g->p->flags |= GEN_PROG_PKT_UNSAFE;
 }
 
+/* Packet pointers at two constant offsets joined (the other half of p_ptr_join; Cilium's
+ * tail_rev_nodeport_lb6): r4 = data + GEN_INPUT_LEN + 6 when the packet's first byte is even,
+ * data + GEN_INPUT_LEN - 2 when it is odd; each path checks its own 2 bytes against data_end
+ * (leaving on failure), then, past the join, a 2-byte read through r4.  The kernel walks the
+ * paths apart; a joined state's offset [62, 70] outruns the 64 bytes both paths proved (the
+ * verdict's path states keep constant packet offsets apart).  The twin (p_ptr_join_over) puts
+ * the odd path at GEN_INPUT_LEN - 1 and checks 1 byte: its read takes the byte at data_end.
+ * The even path's check fails on every run (the packet is GEN_INPUT_LEN bytes).  r4, r5
+ * clobbered. */
+static void pkt_offs_join(struct gi *g, bool over)
+{
+	int odd = gi_label(g), join = gi_label(g), skip = gi_label(g);
+
+	gi_ldx(g, BPF_B, BPF_REG_5, BPF_REG_2, 0);
+	gi_alu(g, true, BPF_AND, BPF_REG_5, 1);
+	gi_jmp(g, false, BPF_JNE, BPF_REG_5, 0, odd);
+	gi_alux(g, true, BPF_MOV, BPF_REG_4, BPF_REG_2);
+	gi_alu(g, true, BPF_ADD, BPF_REG_4, GEN_INPUT_LEN + 6);
+	gi_alux(g, true, BPF_MOV, BPF_REG_5, BPF_REG_4);
+	gi_alu(g, true, BPF_ADD, BPF_REG_5, 2);
+	gi_jmpx(g, false, BPF_JGT, BPF_REG_5, BPF_REG_3, skip);
+	gi_ja(g, join);
+	gi_bind(g, odd);
+	gi_alux(g, true, BPF_MOV, BPF_REG_4, BPF_REG_2);
+	gi_alu(g, true, BPF_ADD, BPF_REG_4, over ? GEN_INPUT_LEN - 1 : GEN_INPUT_LEN - 2);
+	gi_alux(g, true, BPF_MOV, BPF_REG_5, BPF_REG_4);
+	gi_alu(g, true, BPF_ADD, BPF_REG_5, over ? 1 : 2);
+	gi_jmpx(g, false, BPF_JGT, BPF_REG_5, BPF_REG_3, skip);
+	gi_bind(g, join);
+	gi_ldx(g, BPF_H, BPF_REG_5, BPF_REG_4, 0);
+	gi_bind(g, skip);
+	if (over)
+		g->p->flags |= GEN_PROG_PTR_JOIN_UNSAFE;
+}
+
 /* Pointers of two kinds joined (p_ptr_join): r4 = data, or fp + GEN_FP_KEY (8 bytes written
  * here; the lookups write their key there themselves) when the packet's first byte is odd;
  * then an 8-byte read through r4.  The kernel walks the two paths apart; a joined state knows
@@ -558,6 +593,10 @@ static void ptr_join(struct gi *g, bool over)
 {
 	int j = gi_label(g);
 
+	if (gen_bool(g->src, 50)) {
+		pkt_offs_join(g, over);
+		return;
+	}
 	gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_KEY, 0);
 	gi_ldx(g, BPF_B, BPF_REG_5, BPF_REG_2, 0);
 	gi_alux(g, true, BPF_MOV, BPF_REG_4, BPF_REG_2);

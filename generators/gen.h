@@ -172,10 +172,12 @@
 	X(p_pkt_len_over, 0, 0, 100,                                                               \
 	  "unsafe twin of p_pkt_len: i <= len, the last read at data_end")                         \
 	X(p_ptr_join, 0, 0, 100,                                                                   \
-	  "a register is the packet's data or a stack pointer by the packet's first byte, then "   \
-	  "read through (pointers of two kinds joined: the verdict's path states)")                \
+	  "a register is the packet's data or a stack pointer by the packet's first byte, or one " \
+	  "of two constant packet offsets each checked on its own path, then read through "        \
+	  "(pointers joined: the verdict's path states)")                                          \
 	X(p_ptr_join_over, 0, 0, 100,                                                              \
-	  "unsafe twin of p_ptr_join: on the stack path the read is past the frame's top")         \
+	  "unsafe twin of p_ptr_join: on the odd path the read is past the frame's top or takes "  \
+	  "the byte at data_end")                                                                   \
 	X(p_identity, 0, 0, 100,                                                                   \
 	  "the counter passes an identity chain before its step (negated twice at 64 bits, "      \
 	  "be32 twice at 32)")                                                                      \
@@ -413,8 +415,9 @@ struct gen_loop {
 					 * packet byte at
 					 * data_end (INTERP_TRAP_MEM); the kernel refuses it */
 #define GEN_PROG_PTR_JOIN_UNSAFE (1u << 14)	/* p_ptr_join_over: a run whose packet starts
-						 * with an odd byte reads past the frame
-						 * (INTERP_TRAP_MEM); the kernel refuses it */
+						 * with an odd byte reads past the frame or
+						 * at data_end (INTERP_TRAP_MEM); the kernel
+						 * refuses it */
 #define GEN_PROG_LOOP_DEF (1u << 7)	/* p_loop_def: a register and a slot written by every
 					 * iteration of a loop run at least once, read after it */
 #define GEN_PROG_REG_UNWRITTEN (1u << 8)	/* p_loop_def_early: a run may read a register and
