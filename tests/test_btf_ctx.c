@@ -77,10 +77,6 @@ static void access(void)
 	}
 }
 
-#define AGREE VERDICT_CASE_AGREE
-#define SAFE VERDICT_SAFE
-#define UNSAFE VERDICT_UNSAFE
-
 /* Whether the kernel verifies fentry programs here: some kernels refuse them before the verifier
  * walks an instruction (EPERM, no statistics: the trampoline is not theirs to make). */
 static bool kernel_verifies_fentry(const char *path, char *why, size_t n)

@@ -15,11 +15,6 @@
 #include "tests/verdict_case.h"
 #include "triage/verdict.h"
 
-#define SAFE VERDICT_SAFE
-#define UNSAFE VERDICT_UNSAFE
-#define UNSUPPORTED VERDICT_UNSUPPORTED
-#define AGREE VERDICT_CASE_AGREE
-
 /* map[fd:0]: array 4 -> 8 */
 static struct ebpf_map_def maps[] = {
 	{ .name = "arr", .type = BPF_MAP_TYPE_ARRAY, .key_size = 4, .value_size = 8,
@@ -27,9 +22,6 @@ static struct ebpf_map_def maps[] = {
 };
 
 #define CALL(nr, ctx, flags) "r1 = " nr "\nr2 = func cb ll\n" ctx "r4 = " flags "\ncall bpf_loop\n"
-#define FP8 "r3 = r10\nr3 += -8\n"
-#define INIT8 "r0 = 0\n*(u64 *)(r10 -8) = r0\n"
-#define END "r0 = 0\nexit\n"
 
 static const struct {
 	const char *name, *text;

@@ -28,11 +28,6 @@
 #include "tests/verdict_case.h"
 #include "triage/verdict.h"
 
-#define SAFE VERDICT_SAFE
-#define UNSAFE VERDICT_UNSAFE
-#define UNSUPPORTED VERDICT_UNSUPPORTED
-#define AGREE VERDICT_CASE_AGREE
-
 static struct ebpf_map_def maps[] = {
 	{ .name = "arr", .type = BPF_MAP_TYPE_ARRAY, .key_size = 4, .value_size = 8,
 	  .max_entries = 4 },
@@ -49,9 +44,6 @@ static struct ebpf_map_def maps[] = {
 #define WALK(map, ctx, flags)                                                                   \
 	"r1 = map[fd:" map "] ll\nr2 = func cb ll\n" ctx "r4 = " flags "\n"                    \
 	"call bpf_for_each_map_elem\n"
-#define FP8 "r3 = r10\nr3 += -8\n"
-#define INIT8 "r0 = 0\n*(u64 *)(r10 -8) = r0\n"
-#define END "r0 = 0\nexit\n"
 /* h[1] = {10, 1}: key at fp-8, value at fp-24 */
 #define PUT1 "r6 = 1\n*(u64 *)(r10 -8) = r6\n*(u64 *)(r10 -16) = r6\nr6 = 10\n"             \
 	     "*(u64 *)(r10 -24) = r6\nr1 = map[fd:1] ll\nr2 = r10\nr2 += -8\nr3 = r10\n"       \

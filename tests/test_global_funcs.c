@@ -15,9 +15,6 @@
 #include "tests/verdict_case.h"
 #include "triage/verdict.h"
 
-#define SAFE VERDICT_SAFE
-#define UNSAFE VERDICT_UNSAFE
-
 static const struct ebpf_prog *prog_named(const struct ebpf_object *obj, const char *name)
 {
 	const struct ebpf_prog *p = ebpf_object__find_prog(obj, name);

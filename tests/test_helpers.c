@@ -30,8 +30,6 @@ static struct ebpf_map_def maps[] = {
 
 #define KP BPF_PROG_TYPE_KPROBE
 #define TP BPF_PROG_TYPE_TRACEPOINT
-#define SAFE VERDICT_SAFE
-#define UNSAFE VERDICT_UNSAFE
 #define XDP_PKT "r2 = *(u32 *)(r1 +0)\nr3 = *(u32 *)(r1 +4)\nr4 = r2\nr4 += 14\n" \
 		"if r4 > r3 goto out\n"
 

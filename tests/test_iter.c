@@ -20,15 +20,9 @@
 #include "tests/verdict_case.h"
 #include "triage/verdict.h"
 
-#define SAFE VERDICT_SAFE
-#define UNSAFE VERDICT_UNSAFE
-#define UNSUPPORTED VERDICT_UNSUPPORTED
-#define AGREE VERDICT_CASE_AGREE
-
 #define NEW(fp, a, b) "r1 = r10\nr1 += " fp "\nr2 = " a "\nr3 = " b "\ncall bpf_iter_num_new\n"
 #define NEXT(fp) "r1 = r10\nr1 += " fp "\ncall bpf_iter_num_next\n"
 #define DESTROY(fp) "r1 = r10\nr1 += " fp "\ncall bpf_iter_num_destroy\n"
-#define END "r0 = 0\nexit\n"
 /* sum of the values of the iterator at fp-8 into r7 */
 #define SUM_LOOP "l: " NEXT("-8") "if r0 == 0 goto d\nr1 = *(u32 *)(r0 +0)\nr7 += r1\ngoto l\nd: "
 

@@ -20,10 +20,6 @@
 #include "tests/verdict_case.h"
 #include "triage/verdict.h"
 
-#define SAFE VERDICT_SAFE
-#define UNSAFE VERDICT_UNSAFE
-#define AGREE VERDICT_CASE_AGREE
-
 /* map[fd:0]: hash 4 -> 16; map[fd:1]: hash 4 -> 8 */
 static struct ebpf_map_def maps[] = {
 	{ .name = "big", .type = BPF_MAP_TYPE_HASH, .key_size = 4, .value_size = 16,

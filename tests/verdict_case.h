@@ -14,6 +14,18 @@
 /* kclass for "the kernel agrees" (both accept or both reject) */
 #define VERDICT_CASE_AGREE VC_BOTH_ACCEPT
 
+/* Short names for the tests' case tables. */
+#define SAFE VERDICT_SAFE
+#define UNSAFE VERDICT_UNSAFE
+#define UNSUPPORTED VERDICT_UNSUPPORTED
+#define AGREE VERDICT_CASE_AGREE
+
+/* Assembly pieces the case tables share: r3 = fp-8 (a callback's context), the 8 bytes at
+ * fp-8 written, and "return 0". */
+#define FP8 "r3 = r10\nr3 += -8\n"
+#define INIT8 "r0 = 0\n*(u64 *)(r10 -8) = r0\n"
+#define END "r0 = 0\nexit\n"
+
 /* The checks that need no kernel. */
 static inline void verdict_case_check_ours(const char *name, const struct verdict_report *r,
 					   uint8_t want, const char *reason)
