@@ -1210,98 +1210,181 @@ static void test_knobs_control(void)
 	}
 }
 
-/* p_iter_num and its unsafe twin p_iter_num_unsafe: the safe form never traps and stays within
- * max_steps (check_program, two inputs), the twin, flagged, breaks the iterator's lifecycle on
- * some runs (the interpreter traps with INTERP_TRAP_HELPER); both call bpf_iter_num_new. */
-static void test_iter_knobs(void)
+/* One program of a twin-knob test, generated with its knob (the safe form's or the twin's) and
+ * already checked against its intent (check_program). */
+struct twin_run {
+	struct gen_program *p;
+	const struct gen_knobs *k;
+	const char *name;	/* the knob that made it */
+	uint64_t seed;
+	int twin;		/* 0: the safe knob, 1: its twin */
+	struct run_stats *rs;
+};
+
+/* A twin-knob test's programs: n seeds from seed0 with knob[0] at pct, then the same seeds with
+ * knob[1], each with the other knobs of also set (clean knobs otherwise: knobs_with). */
+struct twin_spec {
+	const char *knob[2];
+	uint32_t pct;
+	uint64_t seed0;
+	unsigned n;
+	struct {
+		const char *name;
+		uint32_t pct;
+	} also[4];
+};
+
+#define TW "%s seed %llu: "
+#define TW_ARGS(r) (r)->name, (unsigned long long)(r)->seed
+
+static void for_twin_programs(const struct twin_spec *s,
+			      void (*fn)(void *arg, const struct twin_run *r), void *arg)
 {
 	struct gen_program p = { 0 };
 	struct run_stats rs = { 0 };
-	unsigned calls[2] = { 0, 0 }, flagged = 0, traps = 0;
+
+	for (int twin = 0; twin < 2; twin++) {
+		struct gen_knobs k = knobs_with(s->knob[twin], s->pct, NULL, 0);
+
+		for (size_t i = 0; i < sizeof(s->also) / sizeof(s->also[0]) && s->also[i].name; i++)
+			CHECK(!gen_knobs_set(&k, s->also[i].name, s->also[i].pct), "set %s",
+			      s->also[i].name);
+		for (uint64_t seed = s->seed0; seed < s->seed0 + s->n; seed++) {
+			struct twin_run r = { &p, &k, s->knob[twin], seed, twin, &rs };
+			struct gen_src src;
+
+			gen_src_init_seed(&src, seed);
+			if (gen_program(&p, &src, &k)) {
+				CHECK(0, TW "gen_program failed", TW_ARGS(&r));
+				continue;
+			}
+			check_program(&p, &k, seed, s->knob[twin], &rs);
+			fn(arg, &r);
+		}
+	}
+	gen_program__free(&p);
+}
+
+/* The interpreter's trap running the program on in (its own input when NULL), one step past
+ * its budget. */
+static enum interp_trap twin_trap(const struct twin_run *r, const uint8_t *in)
+{
+	uint64_t steps;
+
+	return run_watched(r->p, r->seed, in ? in : r->p->input, r->p->max_steps + 1, r->rs,
+			   &steps);
+}
+
+/* bpfscev's verdict on the program; false when verify itself fails. */
+static bool twin_verdict(const struct twin_run *r, struct scev_verdict *v)
+{
+	struct ebpf_prog view;
+	struct diag d;
+
+	gen_program__prog(r->p, &view, "g");
+	diag_clear(&d);
+	return !scev_verify(v, NULL, &view, r->p->maps, r->p->map_cnt, NULL, &d);
+}
+
+/* The verdict runs (four, with the stack and register watch of oracle/exec/stackinit.h) of the
+ * program as if it had been called safe, so that they happen whatever bpfscev says. */
+static void twin_forged_runs(const struct twin_run *r, bool unprivileged, struct verdict_report *rep)
+{
+	struct ebpf_object obj = { .maps = r->p->maps, .map_cnt = r->p->map_cnt };
+	struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = BPF_PROG_TYPE_XDP, .runs = 4,
+				   .unprivileged = unprivileged };
+	struct ebpf_prog view;
+
+	gen_program__prog(r->p, &view, "gen");
+	memset(rep, 0, sizeof(*rep));
+	rep->ours.kind = VERDICT_SAFE;
+	rep->ours.max_insns = UINT64_MAX;
+	CHECK(verdict_execute(rep, &obj, &view, &vo) == 0, TW "runs", TW_ARGS(r));
+}
+
+/* Whether the program has a call with this src_reg and imm (any imm when imm < 0). */
+static bool has_call(const struct gen_program *p, uint8_t src_reg, int64_t imm)
+{
+	for (size_t pc = 0; pc < p->len; pc++)
+		if (p->insns[pc].code == (BPF_JMP | BPF_CALL) && p->insns[pc].src_reg == src_reg &&
+		    (imm < 0 || p->insns[pc].imm == imm))
+			return true;
+	return false;
+}
+
+/* What the twin-knob tests below count: programs with the knob's call or shape per form,
+ * flagged twins, twins that trap, safe forms verified safe, runs reading unwritten bytes. */
+struct twin_counts {
+	unsigned calls[2], shaped[2], flagged[2], traps, safe, dirty[2];
+	const void *arg;
+};
+
+/* p_iter_num and its unsafe twin p_iter_num_unsafe: the safe form never traps and stays within
+ * max_steps (check_program, two inputs), the twin, flagged, breaks the iterator's lifecycle on
+ * some runs (the interpreter traps with INTERP_TRAP_HELPER); both call bpf_iter_num_new. */
+static void iter_program(void *arg, const struct twin_run *r)
+{
+	struct twin_counts *c = arg;
+	const struct gen_program *p = r->p;
+	bool call = has_call(p, BPF_PSEUDO_KFUNC_CALL, -1);
+
+	c->calls[r->twin] += call;
+	CHECK(!!(p->flags & GEN_PROG_ITER) == call, TW "iter flag %d, kfunc call %d", TW_ARGS(r),
+	      !!(p->flags & GEN_PROG_ITER), call);
+	CHECK(!(p->flags & GEN_PROG_ITER_UNSAFE) || r->twin, TW "twin flag without its knob",
+	      TW_ARGS(r));
+	c->flagged[r->twin] += !!(p->flags & GEN_PROG_ITER_UNSAFE);
+	if (p->flags & GEN_PROG_ITER_UNSAFE)
+		c->traps += twin_trap(r, NULL) == INTERP_TRAP_HELPER;
+}
+
+static void test_iter_knobs(void)
+{
+	static const struct twin_spec s = { { "p_iter_num", "p_iter_num_unsafe" }, 60, 3400000,
+					    120, { { "p_array", 50 } } };
+	struct twin_counts c = { 0 };
 
 	if (!ebpf_kfunc_btf_available()) {
 		check_skip_part("p_iter_num: no vmlinux BTF to name the kfuncs");
 		return;
 	}
-	for (int twin = 0; twin < 2; twin++) {
-		struct gen_knobs k = knobs_with(twin ? "p_iter_num_unsafe" : "p_iter_num", 60,
-						"p_array", 50);
-
-		for (uint64_t seed = 3400000; seed < 3400120; seed++) {
-			struct gen_src src;
-			uint64_t steps;
-			bool call = false;
-
-			gen_src_init_seed(&src, seed);
-			if (gen_program(&p, &src, &k)) {
-				CHECK(0, "seed %llu: gen_program failed", (unsigned long long)seed);
-				continue;
-			}
-			check_program(&p, &k, seed, twin ? "p_iter_num_unsafe" : "p_iter_num", &rs);
-			for (size_t pc = 0; pc < p.len && !call; pc++)
-				call = p.insns[pc].code == (BPF_JMP | BPF_CALL) &&
-				       p.insns[pc].src_reg == BPF_PSEUDO_KFUNC_CALL;
-			calls[twin] += call;
-			CHECK(!!(p.flags & GEN_PROG_ITER) == call, "seed %llu: iter flag %d, kfunc "
-			      "call %d", (unsigned long long)seed, !!(p.flags & GEN_PROG_ITER), call);
-			CHECK(!(p.flags & GEN_PROG_ITER_UNSAFE) || twin, "seed %llu: twin flag without "
-			      "its knob", (unsigned long long)seed);
-			flagged += !!(p.flags & GEN_PROG_ITER_UNSAFE);
-			if (p.flags & GEN_PROG_ITER_UNSAFE)
-				traps += run_watched(&p, seed, p.input, p.max_steps + 1, &rs,
-						     &steps) == INTERP_TRAP_HELPER;
-		}
-	}
-	CHECK(calls[0] > 40 && calls[1] > 40, "p_iter_num: %u and %u of 120 programs call the "
-	      "kfuncs", calls[0], calls[1]);
-	CHECK(traps > 10, "p_iter_num_unsafe: %u of %u flagged programs trap", traps, flagged);
-	gen_program__free(&p);
+	for_twin_programs(&s, iter_program, &c);
+	CHECK(c.calls[0] > 40 && c.calls[1] > 40, "p_iter_num: %u and %u of 120 programs call the "
+	      "kfuncs", c.calls[0], c.calls[1]);
+	CHECK(c.traps > 10, "p_iter_num_unsafe: %u of %u flagged programs trap", c.traps,
+	      c.flagged[1]);
 }
 
 /* p_for_each and its unsafe twin p_for_each_unsafe: the safe form never traps and stays within
  * max_steps (check_program, two inputs), the twin, flagged, writes past its value or to its key
  * on some runs (the interpreter traps with INTERP_TRAP_MEM) or returns 2; both call
  * bpf_for_each_map_elem on the program's map. */
+static void for_each_program(void *arg, const struct twin_run *r)
+{
+	struct twin_counts *c = arg;
+	const struct gen_program *p = r->p;
+	bool call = has_call(p, 0, BPF_FUNC_for_each_map_elem);
+
+	c->calls[r->twin] += call;
+	CHECK(!call || p->map_cnt == 1, TW "a walk without the map", TW_ARGS(r));
+	CHECK(!(p->flags & GEN_PROG_EACH_UNSAFE) || (r->twin && call), TW "twin flag without its "
+	      "knob or its call", TW_ARGS(r));
+	c->flagged[r->twin] += !!(p->flags & GEN_PROG_EACH_UNSAFE);
+	if (p->flags & GEN_PROG_EACH_UNSAFE)
+		c->traps += twin_trap(r, NULL) == INTERP_TRAP_MEM;
+}
+
 static void test_for_each_knobs(void)
 {
-	struct gen_program p = { 0 };
-	struct run_stats rs = { 0 };
-	unsigned calls[2] = { 0, 0 }, flagged = 0, traps = 0;
+	static const struct twin_spec s = { { "p_for_each", "p_for_each_unsafe" }, 60, 3500000,
+					    120, { { "p_array", 50 } } };
+	struct twin_counts c = { 0 };
 
-	for (int twin = 0; twin < 2; twin++) {
-		struct gen_knobs k = knobs_with(twin ? "p_for_each_unsafe" : "p_for_each", 60,
-						"p_array", 50);
-
-		for (uint64_t seed = 3500000; seed < 3500120; seed++) {
-			struct gen_src src;
-			uint64_t steps;
-			bool call = false;
-
-			gen_src_init_seed(&src, seed);
-			if (gen_program(&p, &src, &k)) {
-				CHECK(0, "seed %llu: gen_program failed", (unsigned long long)seed);
-				continue;
-			}
-			check_program(&p, &k, seed, twin ? "p_for_each_unsafe" : "p_for_each", &rs);
-			for (size_t pc = 0; pc < p.len && !call; pc++)
-				call = p.insns[pc].code == (BPF_JMP | BPF_CALL) &&
-				       p.insns[pc].src_reg == 0 &&
-				       p.insns[pc].imm == BPF_FUNC_for_each_map_elem;
-			calls[twin] += call;
-			CHECK(!call || p.map_cnt == 1, "seed %llu: a walk without the map",
-			      (unsigned long long)seed);
-			CHECK(!(p.flags & GEN_PROG_EACH_UNSAFE) || (twin && call), "seed %llu: twin "
-			      "flag without its knob or its call", (unsigned long long)seed);
-			flagged += !!(p.flags & GEN_PROG_EACH_UNSAFE);
-			if (p.flags & GEN_PROG_EACH_UNSAFE)
-				traps += run_watched(&p, seed, p.input, p.max_steps + 1, &rs,
-						     &steps) == INTERP_TRAP_MEM;
-		}
-	}
-	CHECK(calls[0] > 40 && calls[1] > 40, "p_for_each: %u and %u of 120 programs walk the "
-	      "map", calls[0], calls[1]);
-	CHECK(traps > 10, "p_for_each_unsafe: %u of %u flagged programs trap", traps, flagged);
-	gen_program__free(&p);
+	for_twin_programs(&s, for_each_program, &c);
+	CHECK(c.calls[0] > 40 && c.calls[1] > 40, "p_for_each: %u and %u of 120 programs walk the "
+	      "map", c.calls[0], c.calls[1]);
+	CHECK(c.traps > 10, "p_for_each_unsafe: %u of %u flagged programs trap", c.traps,
+	      c.flagged[1]);
 }
 
 /* p_global and its unsafe twin p_global_unsafe: the safe form never traps and stays within
@@ -1309,211 +1392,151 @@ static void test_for_each_knobs(void)
  * pc) survive the text (gen_program__to_asm, read back by the assembler) and bpfscev calls no
  * safe form unsafe for its global function's sake; the twin, flagged, reads through NULL or past
  * the frame on its runs (INTERP_TRAP_MEM) and is never called safe. */
+static void global_program(void *arg, const struct twin_run *r)
+{
+	struct twin_counts *c = arg;
+	const struct gen_program *p = r->p;
+	struct sbuf sb = SBUF_INIT;
+	struct ebpf_object *o = NULL;
+	struct scev_verdict v;
+	const char *text;
+	struct diag d;
+
+	c->calls[r->twin] += p->nglobals > 0;
+	for (size_t j = 0; j < p->nglobals; j++)
+		CHECK(p->globals[j].nargs == 2 && p->globals[j].args[0].size == 8 &&
+		      p->globals[j].insn > 0 && p->globals[j].insn < p->len,
+		      TW "prototype %zu", TW_ARGS(r), j);
+	CHECK(!(p->flags & GEN_PROG_GLOBAL_UNSAFE) || (r->twin && p->nglobals), TW "twin flag "
+	      "without its knob or its function", TW_ARGS(r));
+	gen_program__to_asm(&sb, p);
+	text = strstr(sbuf_cstr(&sb), "-- asm\n");
+	diag_clear(&d);
+	if (text && ebpf_object__open_asm(&o, text + 7, text ? (size_t)(strstr(text,
+				"\n-- input") - text) - 6 : 0, 1, "g", &d))
+		o = NULL;
+	CHECK(o, TW "the text does not assemble: %s", TW_ARGS(r), d.msg);
+	if (o) {
+		CHECK(o->progs[0].global_cnt == p->nglobals &&
+		      (!p->nglobals || (o->progs[0].globals[0].insn == p->globals[0].insn &&
+				       o->progs[0].globals[0].args[1].kind == EBPF_FARG_INT)),
+		      TW "the prototypes read back", TW_ARGS(r));
+		ebpf_object__free(o);
+	}
+	sbuf_free(&sb);
+	if (twin_verdict(r, &v)) {
+		CHECK(!(p->flags & GEN_PROG_GLOBAL_UNSAFE) || v.kind != VERDICT_SAFE,
+		      TW "a flagged twin called safe", TW_ARGS(r));
+		CHECK((!strstr(v.reason, "global function's argument") &&
+		       !strstr(v.reason, "pointer argument not checked")) ||
+		      (p->flags & GEN_PROG_GLOBAL_UNSAFE), TW "%s", TW_ARGS(r), v.reason);
+		c->safe += !r->twin && v.kind == VERDICT_SAFE;
+	}
+	c->flagged[r->twin] += !!(p->flags & GEN_PROG_GLOBAL_UNSAFE);
+	if (p->flags & GEN_PROG_GLOBAL_UNSAFE)
+		c->traps += twin_trap(r, NULL) == INTERP_TRAP_MEM;
+}
+
 static void test_global_knobs(void)
 {
-	struct gen_program p = { 0 };
-	struct run_stats rs = { 0 };
-	unsigned calls[2] = { 0, 0 }, traps = 0, flagged = 0, safe = 0;
+	static const struct twin_spec s = { { "p_global", "p_global_unsafe" }, 60, 3600000, 60 };
+	struct twin_counts c = { 0 };
 
-	for (int twin = 0; twin < 2; twin++) {
-		struct gen_knobs k = knobs_with(twin ? "p_global_unsafe" : "p_global", 60, NULL, 0);
-
-		for (uint64_t seed = 3600000; seed < 3600060; seed++) {
-			struct gen_src src;
-			struct sbuf sb = SBUF_INIT;
-			struct ebpf_object *o = NULL;
-			struct ebpf_prog view;
-			struct scev_verdict v;
-			const char *text;
-			struct diag d;
-			uint64_t steps;
-
-			gen_src_init_seed(&src, seed);
-			if (gen_program(&p, &src, &k)) {
-				CHECK(0, "seed %llu: gen_program failed", (unsigned long long)seed);
-				continue;
-			}
-			check_program(&p, &k, seed, twin ? "p_global_unsafe" : "p_global", &rs);
-			calls[twin] += p.nglobals > 0;
-			for (size_t j = 0; j < p.nglobals; j++)
-				CHECK(p.globals[j].nargs == 2 && p.globals[j].args[0].size == 8 &&
-				      p.globals[j].insn > 0 && p.globals[j].insn < p.len,
-				      "seed %llu: prototype %zu",
-				      (unsigned long long)seed, j);
-			CHECK(!(p.flags & GEN_PROG_GLOBAL_UNSAFE) || (twin && p.nglobals), "seed %llu: "
-			      "twin flag without its knob or its function", (unsigned long long)seed);
-			gen_program__to_asm(&sb, &p);
-			text = strstr(sbuf_cstr(&sb), "-- asm\n");
-			diag_clear(&d);
-			if (text && ebpf_object__open_asm(&o, text + 7, text ? (size_t)(strstr(text,
-						"\n-- input") - text) - 6 : 0, 1, "g", &d))
-				o = NULL;
-			CHECK(o, "seed %llu: the text does not assemble: %s", (unsigned long long)seed,
-			      d.msg);
-			if (o) {
-				CHECK(o->progs[0].global_cnt == p.nglobals &&
-				      (!p.nglobals || (o->progs[0].globals[0].insn == p.globals[0].insn &&
-						       o->progs[0].globals[0].args[1].kind ==
-						       EBPF_FARG_INT)),
-				      "seed %llu: the prototypes read back", (unsigned long long)seed);
-				ebpf_object__free(o);
-			}
-			sbuf_free(&sb);
-			gen_program__prog(&p, &view, "g");
-			diag_clear(&d);
-			if (!scev_verify(&v, NULL, &view, p.maps, p.map_cnt, NULL, &d)) {
-				CHECK(!(p.flags & GEN_PROG_GLOBAL_UNSAFE) || v.kind != VERDICT_SAFE,
-				      "seed %llu: a flagged twin called safe", (unsigned long long)seed);
-				CHECK((!strstr(v.reason, "global function's argument") &&
-				       !strstr(v.reason, "pointer argument not checked")) ||
-				      (p.flags & GEN_PROG_GLOBAL_UNSAFE), "seed %llu: %s",
-				      (unsigned long long)seed, v.reason);
-				safe += !twin && v.kind == VERDICT_SAFE;
-			}
-			flagged += !!(p.flags & GEN_PROG_GLOBAL_UNSAFE);
-			if (p.flags & GEN_PROG_GLOBAL_UNSAFE)
-				traps += run_watched(&p, seed, p.input, p.max_steps + 1, &rs,
-						     &steps) == INTERP_TRAP_MEM;
-		}
-	}
-	CHECK(calls[0] > 20 && calls[1] > 20, "p_global: %u and %u of 60 programs call a global "
-	      "function", calls[0], calls[1]);
-	CHECK(traps > 10 && traps == flagged, "p_global_unsafe: %u of %u flagged programs trap",
-	      traps, flagged);
-	CHECK(safe > 20, "p_global: %u of 60 safe forms verified safe", safe);
-	gen_program__free(&p);
+	for_twin_programs(&s, global_program, &c);
+	CHECK(c.calls[0] > 20 && c.calls[1] > 20, "p_global: %u and %u of 60 programs call a "
+	      "global function", c.calls[0], c.calls[1]);
+	CHECK(c.traps > 10 && c.traps == c.flagged[1], "p_global_unsafe: %u of %u flagged programs "
+	      "trap", c.traps, c.flagged[1]);
+	CHECK(c.safe > 20, "p_global: %u of 60 safe forms verified safe", c.safe);
 }
 
 /* p_call_pkt and its unsafe twin p_call_pkt_over: the safe form never traps (check_program, two
  * inputs) and bpfscev calls none of them unsafe for a packet access (the callee's read is
  * covered by what every call checked: a false alarm when the range is dropped at the call), the
  * twin, flagged, reads the byte at data_end on every run and is never called safe. */
+static void call_pkt_program(void *arg, const struct twin_run *r)
+{
+	struct twin_counts *c = arg;
+	struct scev_verdict v;
+
+	CHECK(!!(r->p->flags & GEN_PROG_PKT_UNSAFE) == r->twin && r->p->nfuncs >= 2,
+	      TW "the twin's flag is not the twin's, or no call", TW_ARGS(r));
+	if (twin_verdict(r, &v)) {
+		CHECK(!r->twin || v.kind != VERDICT_SAFE, TW "a flagged twin called safe",
+		      TW_ARGS(r));
+		CHECK(r->twin || !strstr(v.reason, "packet access"), TW "%s", TW_ARGS(r), v.reason);
+		c->safe += !r->twin && v.kind == VERDICT_SAFE;
+	}
+	c->flagged[r->twin] += r->twin;
+	if (r->twin)
+		c->traps += twin_trap(r, NULL) == INTERP_TRAP_MEM;
+}
+
 static void test_call_pkt_knobs(void)
 {
-	struct gen_program p = { 0 };
-	struct run_stats rs = { 0 };
-	unsigned flagged = 0, traps = 0, safe = 0;
+	static const struct twin_spec s = { { "p_call_pkt", "p_call_pkt_over" }, 100, 3700000, 60,
+					    { { "p_pkt", 0 } } };
+	struct twin_counts c = { 0 };
 
-	for (int twin = 0; twin < 2; twin++) {
-		const char *name = twin ? "p_call_pkt_over" : "p_call_pkt";
-		struct gen_knobs k = knobs_with(name, 100, "p_pkt", 0);
-
-		for (uint64_t seed = 3700000; seed < 3700060; seed++) {
-			struct gen_src src;
-			struct ebpf_prog view;
-			struct scev_verdict v;
-			struct diag d;
-			uint64_t steps;
-
-			gen_src_init_seed(&src, seed);
-			if (gen_program(&p, &src, &k)) {
-				CHECK(0, "seed %llu: gen_program failed", (unsigned long long)seed);
-				continue;
-			}
-			check_program(&p, &k, seed, name, &rs);
-			CHECK(!!(p.flags & GEN_PROG_PKT_UNSAFE) == twin && p.nfuncs >= 2,
-			      "seed %llu: the twin's flag is not the twin's, or no call",
-			      (unsigned long long)seed);
-			gen_program__prog(&p, &view, "g");
-			diag_clear(&d);
-			if (!scev_verify(&v, NULL, &view, p.maps, p.map_cnt, NULL, &d)) {
-				CHECK(!twin || v.kind != VERDICT_SAFE, "seed %llu: a flagged twin "
-				      "called safe", (unsigned long long)seed);
-				CHECK(twin || !strstr(v.reason, "packet access"), "seed %llu: %s",
-				      (unsigned long long)seed, v.reason);
-				safe += !twin && v.kind == VERDICT_SAFE;
-			}
-			flagged += twin;
-			if (twin)
-				traps += run_watched(&p, seed, p.input, p.max_steps + 1, &rs,
-						     &steps) == INTERP_TRAP_MEM;
-		}
-	}
-	CHECK(traps == flagged, "p_call_pkt_over: %u of %u flagged programs read at data_end",
-	      traps, flagged);
-	CHECK(safe > 20, "p_call_pkt: %u of 60 safe forms verified safe", safe);
-	gen_program__free(&p);
+	for_twin_programs(&s, call_pkt_program, &c);
+	CHECK(c.traps == c.flagged[1], "p_call_pkt_over: %u of %u flagged programs read at "
+	      "data_end", c.traps, c.flagged[1]);
+	CHECK(c.safe > 20, "p_call_pkt: %u of 60 safe forms verified safe", c.safe);
 }
 
 /* p_helper_mem and its unsafe twin p_helper_mem_over: the safe form's helper writes stay in
  * the stack array (check_program allows no memory trap on two inputs), the twin, flagged, writes
  * past the frame on some runs; both emit the call. */
+static void helper_mem_program(void *arg, const struct twin_run *r)
+{
+	struct twin_counts *c = arg;
+	const struct gen_program *p = r->p;
+	bool call = has_call(p, 0, BPF_FUNC_probe_read_kernel);
+
+	c->calls[r->twin] += call;
+	CHECK(!!(p->flags & GEN_PROG_HELPER_MEM_UNSAFE) == (r->twin && call),
+	      TW "the twin's flag without its call, or the reverse", TW_ARGS(r));
+	c->flagged[r->twin] += !!(p->flags & GEN_PROG_HELPER_MEM_UNSAFE);
+	if (p->flags & GEN_PROG_HELPER_MEM_UNSAFE)
+		c->traps += twin_trap(r, NULL) == INTERP_TRAP_MEM;
+}
+
 static void test_helper_mem_knobs(void)
 {
-	struct gen_program p = { 0 };
-	struct run_stats rs = { 0 };
-	unsigned calls[2] = { 0, 0 }, flagged = 0, traps = 0;
+	static const struct twin_spec s = { { "p_helper_mem", "p_helper_mem_over" }, 100, 3300000,
+					    200, { { "p_array", 100 } } };
+	struct twin_counts c = { 0 };
 
-	for (int twin = 0; twin < 2; twin++) {
-		struct gen_knobs k = knobs_with(twin ? "p_helper_mem_over" : "p_helper_mem", 100,
-						"p_array", 100);
-
-		for (uint64_t seed = 3300000; seed < 3300200; seed++) {
-			struct gen_src src;
-			uint64_t steps;
-			bool call = false;
-
-			gen_src_init_seed(&src, seed);
-			if (gen_program(&p, &src, &k)) {
-				CHECK(0, "seed %llu: gen_program failed", (unsigned long long)seed);
-				continue;
-			}
-			check_program(&p, &k, seed, twin ? "p_helper_mem_over" : "p_helper_mem", &rs);
-			for (size_t pc = 0; pc < p.len && !call; pc++)
-				call = ebpf_is_helper_call(&p.insns[pc]) &&
-				       p.insns[pc].imm == BPF_FUNC_probe_read_kernel;
-			calls[twin] += call;
-			CHECK(!!(p.flags & GEN_PROG_HELPER_MEM_UNSAFE) == (twin && call),
-			      "seed %llu: the twin's flag without its call, or the reverse",
-			      (unsigned long long)seed);
-			flagged += !!(p.flags & GEN_PROG_HELPER_MEM_UNSAFE);
-			if (p.flags & GEN_PROG_HELPER_MEM_UNSAFE)
-				traps += run_watched(&p, seed, p.input, p.max_steps + 1, &rs,
-						     &steps) == INTERP_TRAP_MEM;
-		}
-	}
-	CHECK(calls[0] > 50 && calls[1] > 50, "p_helper_mem: %u and %u of 200 programs call the "
-	      "helper", calls[0], calls[1]);
-	CHECK(traps > 10, "p_helper_mem_over: %u of %u flagged programs write out of the frame",
-	      traps, flagged);
-	gen_program__free(&p);
+	for_twin_programs(&s, helper_mem_program, &c);
+	CHECK(c.calls[0] > 50 && c.calls[1] > 50, "p_helper_mem: %u and %u of 200 programs call "
+	      "the helper", c.calls[0], c.calls[1]);
+	CHECK(c.traps > 10, "p_helper_mem_over: %u of %u flagged programs write out of the frame",
+	      c.traps, c.flagged[1]);
 }
 
 /* p_pkt_len and its unsafe twin p_pkt_len_over: the safe form reads the packet up to its end
  * and never past it (check_program allows no memory trap on two inputs; every run takes the
  * exit i >= len, GEN_INPUT_LEN bytes after data + 0 or 16, before i >= 96), the twin, flagged,
  * reads the byte at data_end on every run. */
+static void pkt_len_program(void *arg, const struct twin_run *r)
+{
+	struct twin_counts *c = arg;
+
+	CHECK(!!(r->p->flags & GEN_PROG_PKT_UNSAFE) == r->twin, TW "the twin's flag is not the "
+	      "twin's", TW_ARGS(r));
+	c->flagged[r->twin] += r->twin;
+	if (r->twin)
+		c->traps += twin_trap(r, NULL) == INTERP_TRAP_MEM;
+}
+
 static void test_pkt_len_knobs(void)
 {
-	struct gen_program p = { 0 };
-	struct run_stats rs = { 0 };
-	unsigned flagged = 0, traps = 0;
+	static const struct twin_spec s = { { "p_pkt_len", "p_pkt_len_over" }, 100, 3400000, 100 };
+	struct twin_counts c = { 0 };
 
-	for (int twin = 0; twin < 2; twin++) {
-		const char *name = twin ? "p_pkt_len_over" : "p_pkt_len";
-		struct gen_knobs k = knobs_with(name, 100, NULL, 0);
-
-		for (uint64_t seed = 3400000; seed < 3400100; seed++) {
-			struct gen_src src;
-			uint64_t steps;
-
-			gen_src_init_seed(&src, seed);
-			if (gen_program(&p, &src, &k)) {
-				CHECK(0, "seed %llu: gen_program failed", (unsigned long long)seed);
-				continue;
-			}
-			check_program(&p, &k, seed, name, &rs);
-			CHECK(!!(p.flags & GEN_PROG_PKT_UNSAFE) == twin,
-			      "seed %llu: the twin's flag is not the twin's", (unsigned long long)seed);
-			flagged += twin;
-			if (twin)
-				traps += run_watched(&p, seed, p.input, p.max_steps + 1, &rs,
-						     &steps) == INTERP_TRAP_MEM;
-		}
-	}
-	CHECK(traps == flagged, "p_pkt_len_over: %u of %u flagged programs read at data_end", traps,
-	      flagged);
-	gen_program__free(&p);
+	for_twin_programs(&s, pkt_len_program, &c);
+	CHECK(c.traps == c.flagged[1], "p_pkt_len_over: %u of %u flagged programs read at "
+	      "data_end", c.traps, c.flagged[1]);
 }
 
 /* p_ptr_join and its unsafe twin p_ptr_join_over: the safe form never traps (check_program, two
@@ -1521,157 +1544,105 @@ static void test_pkt_len_knobs(void)
  * offsets each path checked: a false alarm when joined states meet the read), the twin, flagged,
  * traps past the frame or at data_end exactly when the packet's first byte is odd (its own
  * input and one with that bit flipped). */
+static void ptr_join_program(void *arg, const struct twin_run *r)
+{
+	uint8_t in[GEN_INPUT_LEN];
+	struct scev_verdict v;
+
+	(void)arg;
+	CHECK(!!(r->p->flags & GEN_PROG_PTR_JOIN_UNSAFE) == r->twin, TW "the twin's flag is not "
+	      "the twin's", TW_ARGS(r));
+	if (twin_verdict(r, &v))
+		CHECK(r->twin ? v.kind != VERDICT_SAFE : !strstr(v.reason, "packet access"),
+		      TW "%s", TW_ARGS(r), v.reason);
+	if (!r->twin)
+		return;
+	memcpy(in, r->p->input, sizeof(in));
+	for (int odd = 0; odd < 2; odd++) {
+		in[0] = (uint8_t)((in[0] & ~1u) | (unsigned)odd);
+		CHECK((twin_trap(r, in) == INTERP_TRAP_MEM) == odd, TW "first byte %s", TW_ARGS(r),
+		      odd ? "odd, no trap" : "even, a trap");
+	}
+}
+
 static void test_ptr_join_knobs(void)
 {
-	struct gen_program p = { 0 };
-	struct run_stats rs = { 0 };
+	static const struct twin_spec s = { { "p_ptr_join", "p_ptr_join_over" }, 100, 3450000, 100,
+					    { { "p_pkt", 0 } } };
 
-	for (int twin = 0; twin < 2; twin++) {
-		const char *name = twin ? "p_ptr_join_over" : "p_ptr_join";
-		struct gen_knobs k = knobs_with(name, 100, "p_pkt", 0);
-
-		for (uint64_t seed = 3450000; seed < 3450100; seed++) {
-			struct gen_src src;
-			uint64_t steps;
-			uint8_t in[GEN_INPUT_LEN];
-			struct ebpf_prog view;
-			struct scev_verdict v;
-			struct diag d;
-
-			gen_src_init_seed(&src, seed);
-			if (gen_program(&p, &src, &k)) {
-				CHECK(0, "seed %llu: gen_program failed", (unsigned long long)seed);
-				continue;
-			}
-			check_program(&p, &k, seed, name, &rs);
-			CHECK(!!(p.flags & GEN_PROG_PTR_JOIN_UNSAFE) == twin,
-			      "seed %llu: the twin's flag is not the twin's", (unsigned long long)seed);
-			gen_program__prog(&p, &view, "g");
-			diag_clear(&d);
-			if (!scev_verify(&v, NULL, &view, p.maps, p.map_cnt, NULL, &d))
-				CHECK(twin ? v.kind != VERDICT_SAFE : !strstr(v.reason, "packet access"),
-				      "%s seed %llu: %s", name, (unsigned long long)seed, v.reason);
-			if (!twin)
-				continue;
-			memcpy(in, p.input, sizeof(in));
-			for (int odd = 0; odd < 2; odd++) {
-				in[0] = (uint8_t)((in[0] & ~1u) | (unsigned)odd);
-				CHECK((run_watched(&p, seed, in, p.max_steps + 1, &rs, &steps) ==
-				       INTERP_TRAP_MEM) == odd,
-				      "p_ptr_join_over seed %llu: first byte %s", (unsigned long long)seed,
-				      odd ? "odd, no trap" : "even, a trap");
-			}
-		}
-	}
-	gen_program__free(&p);
+	for_twin_programs(&s, ptr_join_program, NULL);
 }
 
 /* p_null_copy and its unsafe twin p_null_stale: the safe form never reads through NULL
  * (check_program runs each program on two inputs and allows no memory trap), its lookups do
  * return NULL (keys 4-7 of the four-entry map), and the twin, flagged, does read through NULL
- * on some runs. */
+ * on some runs.  calls[] counts copies, shaped[] stale reloads. */
+static void null_program(void *arg, const struct twin_run *r)
+{
+	struct twin_counts *c = arg;
+	const struct gen_program *p = r->p;
+
+	c->calls[r->twin] += !!(p->shapes & GEN_SH(NULL_COPY));
+	c->shaped[r->twin] += !!(p->shapes & GEN_SH(NULL_STALE));
+	CHECK(!(p->flags & GEN_PROG_NULL_UNSAFE) == !(p->shapes & GEN_SH(NULL_STALE)),
+	      TW "the flag and the shape disagree", TW_ARGS(r));
+	c->flagged[r->twin] += !!(p->flags & GEN_PROG_NULL_UNSAFE);
+	if (p->flags & GEN_PROG_NULL_UNSAFE)
+		c->traps += twin_trap(r, NULL) == INTERP_TRAP_MEM;
+}
+
 static void test_null_knobs(void)
 {
-	struct gen_program p = { 0 };
-	struct run_stats rs = { 0 };
-	unsigned copies = 0, stale = 0, flagged = 0, traps = 0;
+	static const struct twin_spec s = { { "p_null_copy", "p_null_stale" }, 100, 3100000, 300,
+					    { { "p_map", 100 } } };
+	struct twin_counts c = { 0 };
 
-	for (int twin = 0; twin < 2; twin++) {
-		struct gen_knobs k = knobs_with(twin ? "p_null_stale" : "p_null_copy", 100, "p_map",
-						100);
-
-		copies = stale = 0;
-
-		for (uint64_t seed = 3100000; seed < 3100300; seed++) {
-			struct gen_src src;
-			uint64_t steps;
-
-			gen_src_init_seed(&src, seed);
-			if (gen_program(&p, &src, &k)) {
-				CHECK(0, "seed %llu: gen_program failed", (unsigned long long)seed);
-				continue;
-			}
-			check_program(&p, &k, seed, twin ? "p_null_stale" : "p_null_copy", &rs);
-			copies += !!(p.shapes & GEN_SH(NULL_COPY));
-			stale += !!(p.shapes & GEN_SH(NULL_STALE));
-			CHECK(!(p.flags & GEN_PROG_NULL_UNSAFE) == !(p.shapes & GEN_SH(NULL_STALE)),
-			      "seed %llu: the flag and the shape disagree", (unsigned long long)seed);
-			flagged += !!(p.flags & GEN_PROG_NULL_UNSAFE);
-			if (p.flags & GEN_PROG_NULL_UNSAFE)
-				traps += run_watched(&p, seed, p.input, p.max_steps + 1, &rs,
-						     &steps) == INTERP_TRAP_MEM;
-		}
-		CHECK(twin ? stale > 100 && !copies : copies > 100 && !stale,
-		      "p_null_%s=100: %u copies, %u stale of 300", twin ? "stale" : "copy", copies,
-		      stale);
-	}
-	CHECK(flagged == stale && traps > 10, "p_null_stale: %u of %u flagged programs read "
-	      "through NULL", traps, flagged);
-	gen_program__free(&p);
+	for_twin_programs(&s, null_program, &c);
+	CHECK(c.calls[0] > 100 && !c.shaped[0], "p_null_copy=100: %u copies, %u stale of 300",
+	      c.calls[0], c.shaped[0]);
+	CHECK(c.shaped[1] > 100 && !c.calls[1], "p_null_stale=100: %u copies, %u stale of 300",
+	      c.calls[1], c.shaped[1]);
+	CHECK(c.flagged[0] + c.flagged[1] == c.shaped[1] && c.traps > 10, "p_null_stale: %u of %u "
+	      "flagged programs read through NULL", c.traps, c.flagged[0] + c.flagged[1]);
 }
 
 /* p_array_fill and its unsafe twin p_array_fill_short, judged by the stack watch of verdict
  * runs (oracle/exec/stackinit.h, a safe verdict forged so that the runs happen): the fill loop
  * writes the whole array, so no run reads a stack byte never written; the twin's loop leaves
  * a[7] unwritten, and some runs read it. */
+static void fill_program(void *arg, const struct twin_run *r)
+{
+	struct twin_counts *c = arg;
+	struct verdict_report rep;
+
+	c->shaped[r->twin] +=
+		!!(r->p->flags & (r->twin ? GEN_PROG_STACK_UNWRITTEN : GEN_PROG_ARRAY_FILL));
+	c->flagged[r->twin] += !!(r->p->flags & GEN_PROG_STACK_UNWRITTEN);
+	twin_forged_runs(r, true, &rep);
+	if (!r->twin)
+		CHECK(rep.faults == 0, TW "%s", TW_ARGS(r), rep.fault);
+	c->dirty[r->twin] += rep.faults && strstr(rep.fault, "never written");
+	/* the privileged rule (the default): a[7] unwritten is read as drawn bytes, not a fault */
+	twin_forged_runs(r, false, &rep);
+	CHECK(rep.faults == 0, TW "privileged: %s", TW_ARGS(r), rep.fault);
+}
+
 static void test_fill_knobs(void)
 {
-	struct gen_program p = { 0 };
-	struct run_stats rs = { 0 };
+	static const struct twin_spec s = {
+		{ "p_array_fill", "p_array_fill_short" }, 100, 3200000, 200,
+		{ { "p_array", 100 }, { "p_call_chain", 0 }, { "p_big_frame", 0 },
+		  { "p_recursion", 0 } }
+	};
+	struct twin_counts c = { 0 };
 
-	for (int twin = 0; twin < 2; twin++) {
-		struct gen_knobs k = knobs_with(twin ? "p_array_fill_short" : "p_array_fill", 100,
-						"p_array", 100);
-		unsigned fills = 0, flagged = 0, dirty = 0;
-
-		gen_knobs_set(&k, "p_call_chain", 0);
-		gen_knobs_set(&k, "p_big_frame", 0);
-		gen_knobs_set(&k, "p_recursion", 0);
-		for (uint64_t seed = 3200000; seed < 3200200; seed++) {
-			struct ebpf_object obj = { 0 };
-			struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = BPF_PROG_TYPE_XDP,
-						   .runs = 4, .unprivileged = true };
-			struct verdict_report r;
-			struct ebpf_prog view;
-			struct gen_src src;
-
-			gen_src_init_seed(&src, seed);
-			if (gen_program(&p, &src, &k)) {
-				CHECK(0, "seed %llu: gen_program failed", (unsigned long long)seed);
-				continue;
-			}
-			check_program(&p, &k, seed, twin ? "p_array_fill_short" : "p_array_fill", &rs);
-			fills += !!(p.flags & (twin ? GEN_PROG_STACK_UNWRITTEN : GEN_PROG_ARRAY_FILL));
-			flagged += !!(p.flags & GEN_PROG_STACK_UNWRITTEN);
-			obj.maps = p.maps;
-			obj.map_cnt = p.map_cnt;
-			gen_program__prog(&p, &view, "gen");
-			memset(&r, 0, sizeof(r));
-			r.ours.kind = VERDICT_SAFE;
-			r.ours.max_insns = UINT64_MAX;
-			CHECK(verdict_execute(&r, &obj, &view, &vo) == 0, "seed %llu: runs",
-			      (unsigned long long)seed);
-			if (!twin)
-				CHECK(r.faults == 0, "p_array_fill seed %llu: %s",
-				      (unsigned long long)seed, r.fault);
-			dirty += r.faults && strstr(r.fault, "never written");
-			/* the privileged rule (the default): a[7] unwritten is read as drawn
-			 * bytes, not a fault */
-			memset(&r, 0, sizeof(r));
-			r.ours.kind = VERDICT_SAFE;
-			r.ours.max_insns = UINT64_MAX;
-			vo.unprivileged = false;
-			CHECK(verdict_execute(&r, &obj, &view, &vo) == 0 && r.faults == 0,
-			      "seed %llu, privileged: %s", (unsigned long long)seed, r.fault);
-		}
-		CHECK(fills == 200 && flagged == (twin ? 200u : 0u),
-		      "p_array_fill%s=100: %u fills, %u flagged of 200", twin ? "_short" : "", fills,
-		      flagged);
-		if (twin)
-			CHECK(dirty > 20, "p_array_fill_short: only %u of 200 programs read a[7] "
-			      "unwritten", dirty);
-	}
-	gen_program__free(&p);
+	for_twin_programs(&s, fill_program, &c);
+	CHECK(c.shaped[0] == 200 && c.flagged[0] == 0, "p_array_fill=100: %u fills, %u flagged of "
+	      "200", c.shaped[0], c.flagged[0]);
+	CHECK(c.shaped[1] == 200 && c.flagged[1] == 200, "p_array_fill_short=100: %u fills, %u "
+	      "flagged of 200", c.shaped[1], c.flagged[1]);
+	CHECK(c.dirty[1] > 20, "p_array_fill_short: only %u of 200 programs read a[7] unwritten",
+	      c.dirty[1]);
 }
 
 /* p_loop_def and its unsafe twin p_loop_def_early, judged by the register and stack watch of
@@ -1679,56 +1650,39 @@ static void test_fill_knobs(void)
  * twin's loop runs no iteration and its reads of r5 and the key slot are of nothing written,
  * which the watch must see (in a quarter of the programs at least: one run in four of each is
  * random, the first all-zero). */
+static void loop_def_program(void *arg, const struct twin_run *r)
+{
+	struct twin_counts *c = arg;
+	struct verdict_report rep;
+
+	c->shaped[r->twin] +=
+		!!(r->p->flags & (r->twin ? GEN_PROG_REG_UNWRITTEN : GEN_PROG_LOOP_DEF));
+	twin_forged_runs(r, true, &rep);
+	if (!r->twin)
+		CHECK(rep.faults == 0 || !strstr(rep.fault, "never written"), TW "%s", TW_ARGS(r),
+		      rep.fault);
+	c->dirty[r->twin] += rep.faults && strstr(rep.fault, "never written");
+}
+
 static void test_loop_def_knobs(void)
 {
-	struct gen_program p = { 0 };
-	struct run_stats rs = { 0 };
+	static const struct twin_spec s = { { "p_loop_def", "p_loop_def_early" }, 100, 3300000,
+					    200, { { "p_array", 0 } } };
+	struct twin_counts c = { 0 };
 
-	for (int twin = 0; twin < 2; twin++) {
-		const char *name = twin ? "p_loop_def_early" : "p_loop_def";
-		struct gen_knobs k = knobs_with(name, 100, "p_array", 0);
-		unsigned shaped = 0, dirty = 0;
-
-		for (uint64_t seed = 3300000; seed < 3300200; seed++) {
-			struct ebpf_object obj = { 0 };
-			struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = BPF_PROG_TYPE_XDP,
-						   .runs = 4, .unprivileged = true };
-			struct verdict_report r;
-			struct ebpf_prog view;
-			struct gen_src src;
-
-			gen_src_init_seed(&src, seed);
-			if (gen_program(&p, &src, &k)) {
-				CHECK(0, "seed %llu: gen_program failed", (unsigned long long)seed);
-				continue;
-			}
-			check_program(&p, &k, seed, name, &rs);
-			shaped += !!(p.flags & (twin ? GEN_PROG_REG_UNWRITTEN : GEN_PROG_LOOP_DEF));
-			obj.maps = p.maps;
-			obj.map_cnt = p.map_cnt;
-			gen_program__prog(&p, &view, "gen");
-			memset(&r, 0, sizeof(r));
-			r.ours.kind = VERDICT_SAFE;
-			r.ours.max_insns = UINT64_MAX;
-			CHECK(verdict_execute(&r, &obj, &view, &vo) == 0, "seed %llu: runs",
-			      (unsigned long long)seed);
-			if (!twin)
-				CHECK(r.faults == 0 || !strstr(r.fault, "never written"),
-				      "p_loop_def seed %llu: %s", (unsigned long long)seed, r.fault);
-			dirty += r.faults && strstr(r.fault, "never written");
-		}
-		CHECK(shaped == 200, "%s=100: %u of 200 programs have the shape", name, shaped);
-		if (twin)
-			CHECK(dirty > 50, "p_loop_def_early: only %u of 200 programs read unwritten "
-			      "bytes or registers", dirty);
-	}
-	gen_program__free(&p);
+	for_twin_programs(&s, loop_def_program, &c);
+	for (int twin = 0; twin < 2; twin++)
+		CHECK(c.shaped[twin] == 200, "%s=100: %u of 200 programs have the shape",
+		      s.knob[twin], c.shaped[twin]);
+	CHECK(c.dirty[1] > 50, "p_loop_def_early: only %u of 200 programs read unwritten bytes or "
+	      "registers", c.dirty[1]);
 }
 
 /* A knob whose loops have a known trip count and its twin whose loops may not end: check_program
  * runs each of 100 programs against the intent, the first loop must have the trip (and flags)
  * the knob promises, the twin must flag every program as possibly endless, and the twin's
- * programs must really run on to the step budget on the input that picks their endless path. */
+ * programs must really run on to the step budget on the input that picks their endless path.
+ * calls[] counts flagged programs, traps the twin's endless runs. */
 struct twin_knobs {
 	const char *safe, *twin;
 	uint64_t seed;		/* the first of 100 seeds */
@@ -1741,48 +1695,35 @@ struct twin_knobs {
 	const char *why;	/* what the input picks, for the message */
 };
 
+static void twin_loop_program(void *arg, const struct twin_run *r)
+{
+	struct twin_counts *c = arg;
+	const struct twin_knobs *t = c->arg;
+	uint8_t in[GEN_INPUT_LEN] = { 0 };
+	int trip = r->p->nloops ? r->p->loops[0].trip : 0;
+	uint64_t steps;
+
+	CHECK(r->p->nloops && (r->twin ? trip == -1 : t->trip ? trip == t->trip : trip >= 1) &&
+		      (r->p->loops[0].flags & t->loop_flags) == t->loop_flags,
+	      TW "first loop (trip %d)", TW_ARGS(r), trip);
+	c->flagged[r->twin] += !!(r->p->flags & GEN_PROG_MAY_NOT_TERMINATE);
+	in[t->in_byte] = t->in_val;
+	if (r->twin && run_watched(r->p, r->seed, in, r->k->step_budget, r->rs, &steps) ==
+			       INTERP_TRAP_STEPS)
+		c->traps++;
+}
+
 static void test_twin_knobs(const struct twin_knobs *t)
 {
-	struct gen_program p = { 0 };
-	struct run_stats rs = { 0 };
+	const struct twin_spec s = { { t->safe, t->twin }, 100, t->seed, 100 };
+	struct twin_counts c = { .arg = t };
 
-	for (int twin = 0; twin < 2; twin++) {
-		const char *name = twin ? t->twin : t->safe;
-		struct gen_knobs k = knobs_with(name, 100, "p_nonterminating", 0);
-		unsigned flagged = 0, endless = 0;
-
-		gen_knobs_set(&k, "p_huge", 0);
-		for (uint64_t seed = t->seed; seed < t->seed + 100; seed++) {
-			struct gen_src src;
-			uint8_t in[GEN_INPUT_LEN] = { 0 };
-			uint64_t steps;
-			int trip;
-
-			gen_src_init_seed(&src, seed);
-			if (gen_program(&p, &src, &k)) {
-				CHECK(0, "seed %llu: gen_program failed", (unsigned long long)seed);
-				continue;
-			}
-			check_program(&p, &k, seed, name, &rs);
-			trip = p.nloops ? p.loops[0].trip : 0;
-			CHECK(p.nloops && (twin ? trip == -1 : t->trip ? trip == t->trip : trip >= 1) &&
-				      (p.loops[0].flags & t->loop_flags) == t->loop_flags,
-			      "%s seed %llu: first loop (trip %d)", name, (unsigned long long)seed,
-			      trip);
-			flagged += !!(p.flags & GEN_PROG_MAY_NOT_TERMINATE);
-			in[t->in_byte] = t->in_val;
-			if (twin && run_watched(&p, seed, in, k.step_budget, &rs, &steps) ==
-					    INTERP_TRAP_STEPS)
-				endless++;
-		}
-		if (twin)
-			CHECK(flagged == 100u && endless >= t->min_endless, "%s=100: %u of 100 "
-			      "flagged endless, %u run out of steps on data[%u] = %#x (%s)", name,
-			      flagged, endless, t->in_byte, t->in_val, t->why);
-		else if (t->safe_unflagged)
-			CHECK(flagged == 0, "%s=100: %u of 100 flagged endless", name, flagged);
-	}
-	gen_program__free(&p);
+	for_twin_programs(&s, twin_loop_program, &c);
+	CHECK(c.flagged[1] == 100u && c.traps >= t->min_endless, "%s=100: %u of 100 flagged "
+	      "endless, %u run out of steps on data[%u] = %#x (%s)", t->twin, c.flagged[1], c.traps,
+	      t->in_byte, t->in_val, t->why);
+	if (t->safe_unflagged)
+		CHECK(c.flagged[0] == 0, "%s=100: %u of 100 flagged endless", t->safe, c.flagged[0]);
 }
 
 /* The loop-shape knobs and their endless twins: trip-1 loops (p_loop_once), exits on different
