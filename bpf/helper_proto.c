@@ -21,6 +21,8 @@
 #define SZ HARG_SIZE
 #define SZ0 HARG_SIZE_OR_ZERO
 #define CTX HARG_CTX
+#define ALLOC HARG_ALLOC_SIZE
+#define RBREL HARG_RINGBUF_RELEASE
 #define I64 HRET_INTEGER, 0, INT64_MIN, INT64_MAX
 #define I64F(f) HRET_INTEGER, (f), INT64_MIN, INT64_MAX
 #define U32 HRET_INTEGER, 0, 0, UINT32_MAX
@@ -114,6 +116,12 @@ static const struct ebpf_helper_proto protos[] = {
 	{ BPF_FUNC_jiffies64, A(0), I64, HPT_ALL },
 	{ BPF_FUNC_ktime_get_boot_ns, A(0), I64, HPT_ALL },
 	{ BPF_FUNC_ringbuf_output, A(MAP, MEM, SZ0, ANY), I64, HPT_ALL },
+	/* the records of a ring buffer: reserve acquires a reference that submit or discard
+	 * releases (scev/absint_ref.c), both of which return nothing */
+	{ BPF_FUNC_ringbuf_reserve, A(MAP, ALLOC, ANY), HRET_RINGBUF_OR_NULL, 0, 0, 0, HPT_ALL },
+	{ BPF_FUNC_ringbuf_submit, A(RBREL, ANY), I64F(HF_NO_RETURN_VALUE), HPT_ALL },
+	{ BPF_FUNC_ringbuf_discard, A(RBREL, ANY), I64F(HF_NO_RETURN_VALUE), HPT_ALL },
+	{ BPF_FUNC_ringbuf_query, A(MAP, ANY), I64, HPT_ALL },
 	{ BPF_FUNC_ktime_get_coarse_ns, A(0), I64,	/* not where tracing protos refuse it */
 	  HPT_ALL & ~HPT_TRACE & ~T(CGROUP_DEVICE) & ~T(SYSCALL) },
 	{ BPF_FUNC_ktime_get_tai_ns, A(0), I64, HPT_ALL },
@@ -157,7 +165,7 @@ const char *ebpf_helper_map_compat(int32_t id, uint32_t map_type)
 		ok = ONE_OF(map_type, BPF_MAP_TYPE_DEVMAP, BPF_MAP_TYPE_DEVMAP_HASH,
 			    BPF_MAP_TYPE_CPUMAP, BPF_MAP_TYPE_XSKMAP);
 		break;
-	case BPF_FUNC_ringbuf_output:
+	case BPF_FUNC_ringbuf_output: case BPF_FUNC_ringbuf_reserve: case BPF_FUNC_ringbuf_query:
 		ok = map_type == BPF_MAP_TYPE_RINGBUF;
 		break;
 	default:
@@ -228,7 +236,8 @@ const char *ebpf_harg_name(enum ebpf_harg k)
 	static const char *const names[] = {
 		"none", "anything", "map", "map key", "map value", "readable memory",
 		"readable memory or NULL", "memory", "memory the helper writes", "size",
-		"size or zero", "context", "unmodeled",
+		"size or zero", "context", "constant allocation size", "ringbuf record to release",
+		"unmodeled",
 	};
 
 	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";

@@ -34,12 +34,19 @@ enum ebpf_harg {
 	HARG_SIZE,		/* size of the previous memory argument, > 0 (ARG_CONST_SIZE) */
 	HARG_SIZE_OR_ZERO,	/* the same, 0 allowed (ARG_CONST_SIZE_OR_ZERO) */
 	HARG_CTX,		/* the context, at offset 0 (ARG_PTR_TO_CTX) */
+	HARG_ALLOC_SIZE,	/* a known constant, 0 allowed: the size of the memory the helper
+				 * returns (ARG_CONST_ALLOC_SIZE_OR_ZERO) */
+	HARG_RINGBUF_RELEASE,	/* a record bpf_ringbuf_reserve returned, not NULL, at offset 0,
+				 * whose reference the call releases (ARG_PTR_TO_RINGBUF_MEM |
+				 * OBJ_RELEASE) */
 	HARG_UNMODELED,		/* any kind this table does not model */
 };
 
 enum ebpf_hret {
 	HRET_INTEGER,		/* a scalar in [ret_min, ret_max] (signed) */
 	HRET_MAP_VALUE_OR_NULL,	/* a value of the map in r1, or NULL */
+	HRET_RINGBUF_OR_NULL,	/* a referenced record of the HARG_ALLOC_SIZE bytes, or NULL
+				 * (RET_PTR_TO_RINGBUF_MEM_OR_NULL) */
 	HRET_UNMODELED,
 };
 
@@ -53,7 +60,7 @@ enum ebpf_hret {
 
 /* Flags. */
 #define HF_CHANGES_PKT 1u	/* may move or resize the packet: packet pointers die */
-#define HF_NO_RETURN_VALUE 2u	/* r0 after the call is not a result (tail_call) */
+#define HF_NO_RETURN_VALUE 2u	/* r0 after the call is not a result (tail_call; RET_VOID) */
 
 struct ebpf_helper_proto {
 	int32_t id;

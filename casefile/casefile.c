@@ -145,13 +145,17 @@ static int parse_type(struct casefile *cf, struct diag *d)
 }
 
 /* "-- maps": one map per line, in LD_IMM64 index order: "array key=4 value=64 entries=4"
- * (array, hash, array_of_maps or hash_of_maps), optionally "name=NAME" (the name the kernel
+ * (array, hash, array_of_maps or hash_of_maps; a ring buffer is "ringbuf entries=N", N its
+ * bytes, with no key or value), optionally "name=NAME" (the name the kernel
  * prints; default mapN) and, for maps of maps, "inner=N": the line (from 0) of the inner
  * map's definition, the template every inner map matches; blank lines and '#' comments are
  * skipped. */
-static const char *const map_kinds[] = { "array", "hash", "array_of_maps", "hash_of_maps" };
+static const char *const map_kinds[] = { "array", "hash", "array_of_maps", "hash_of_maps",
+					 "ringbuf" };
 static const uint32_t map_kind_types[] = { BPF_MAP_TYPE_ARRAY, BPF_MAP_TYPE_HASH,
-					   BPF_MAP_TYPE_ARRAY_OF_MAPS, BPF_MAP_TYPE_HASH_OF_MAPS };
+					   BPF_MAP_TYPE_ARRAY_OF_MAPS, BPF_MAP_TYPE_HASH_OF_MAPS,
+					   BPF_MAP_TYPE_RINGBUF };
+#define MAP_KIND_RINGBUF 4
 
 static int parse_maps(struct casefile *cf, struct diag *d)
 {
@@ -176,8 +180,10 @@ static int parse_maps(struct casefile *cf, struct diag *d)
 			continue;
 		tok = strtok_r(buf, " \t\r", &save);
 		snprintf(kind, sizeof(kind), "%s", tok);
-		for (k = 0; k < 4 && strcmp(kind, map_kinds[k]); k++)
+		for (k = 0; k < 5 && strcmp(kind, map_kinds[k]); k++)
 			;
+		if (k == MAP_KIND_RINGBUF)
+			seen |= 3;	/* (no key, no value) */
 		while ((tok = strtok_r(NULL, " \t\r", &save))) {
 			char extra;
 
@@ -187,17 +193,19 @@ static int parse_maps(struct casefile *cf, struct diag *d)
 				seen |= 2;
 			else if (sscanf(tok, "entries=%u%c", &me, &extra) == 1)
 				seen |= 4;
-			else if (k >= 2 && sscanf(tok, "inner=%u%c", &inner, &extra) == 1)
+			else if ((k == 2 || k == 3) && sscanf(tok, "inner=%u%c", &inner, &extra) == 1)
 				seen |= 8;
 			else if (!strncmp(tok, "name=", 5) && tok[5] && strlen(tok + 5) < sizeof(name))
 				snprintf(name, sizeof(name), "%s", tok + 5);
 			else
 				seen |= 16;
 		}
-		if (k == 4 || (seen & 7) != 7 || (seen & 16) || !vs || !me || !ks)
+		if (k == 5 || (seen & 7) != 7 || (seen & 16) || !me ||
+		    (k == MAP_KIND_RINGBUF ? ks || vs : !vs || !ks))
 			return diag_at_line(d, EINVAL, line, 1, "expected 'array|hash|array_of_maps|"
 					    "hash_of_maps key=K value=V entries=N [name=NAME] "
-					    "[inner=LINE]' (all nonzero; inner= only for maps of maps)");
+					    "[inner=LINE]' (all nonzero; inner= only for maps of maps) or "
+					    "'ringbuf entries=N [name=NAME]'");
 		nv = realloc(o->maps, (o->map_cnt + 1) * sizeof(*nv));
 		if (!nv)
 			return diag_set(d, ENOMEM, "out of memory");

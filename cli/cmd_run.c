@@ -38,6 +38,7 @@ static const char *const trap_names[] = {
 	[INTERP_TRAP_CALL] = "call",
 	[INTERP_TRAP_HELPER] = "helper",
 	[INTERP_TRAP_LIMIT] = "limit",
+	[INTERP_TRAP_REF] = "ref",
 };
 
 static enum interp_ctx_kind ctx_for_type(uint32_t type)

@@ -798,7 +798,7 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 	gi_calls_finish(g);
 	if (out->max_steps > knobs->step_budget)
 		out->flags |= GEN_PROG_HUGE;
-	if (g->use_map) {
+	if (g->use_map || g->use_ringbuf) {
 		struct ebpf_map_def *m = &out->maps[0];
 
 		out->map_cnt = 1;
@@ -807,6 +807,14 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		m->key_size = 4;
 		m->value_size = GEN_MAP_VALUE_SIZE;
 		m->max_entries = GEN_MAP_ENTRIES;
+	}
+	if (g->use_ringbuf) {
+		struct ebpf_map_def *m = &out->maps[GEN_MAP_RINGBUF];
+
+		out->map_cnt = GEN_MAP_RINGBUF + 1;
+		strcpy(m->name, "gen_ringbuf");
+		m->type = BPF_MAP_TYPE_RINGBUF;
+		m->max_entries = GEN_RINGBUF_SIZE;
 	}
 	/* A packet and helper results to run it with: any bytes do, the metadata holds for all. */
 	gen_bytes(src, out->input, GEN_INPUT_LEN);
@@ -877,10 +885,10 @@ static void put_hex(struct sbuf *sb, const uint8_t *b, size_t n)
 #define F(x) GEN_PROG_##x
 _Static_assert((F(MAY_NOT_TERMINATE) | F(HUGE) | F(CALL_TRAP) | F(CALLS_UNSAFE) | F(NULL_UNSAFE) |
 		F(STACK_UNWRITTEN) | F(ARRAY_FILL) | F(LOOP_DEF) | F(REG_UNWRITTEN) | F(TWIN_UNSAFE) |
-		F(HELPER_MEM_UNSAFE) | F(PKT_UNSAFE) | F(ITER) | F(ITER_UNSAFE)) ==
+		F(HELPER_MEM_UNSAFE) | F(PKT_UNSAFE) | F(ITER) | F(ITER_UNSAFE) | F(REF_UNSAFE)) ==
 	       (F(MAY_NOT_TERMINATE) + F(HUGE) + F(CALL_TRAP) + F(CALLS_UNSAFE) + F(NULL_UNSAFE) +
 		F(STACK_UNWRITTEN) + F(ARRAY_FILL) + F(LOOP_DEF) + F(REG_UNWRITTEN) + F(TWIN_UNSAFE) +
-		F(HELPER_MEM_UNSAFE) + F(PKT_UNSAFE) + F(ITER) + F(ITER_UNSAFE)),
+		F(HELPER_MEM_UNSAFE) + F(PKT_UNSAFE) + F(ITER) + F(ITER_UNSAFE) + F(REF_UNSAFE)),
 	       "two gen_program flags share a bit");
 #undef F
 
@@ -922,15 +930,18 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 		sbuf_puts(sb, " for-each-unsafe (writes past the value or to the key, returns 2)");
 	if (p->flags & GEN_PROG_GLOBAL_UNSAFE)
 		sbuf_puts(sb, " global-unsafe (a global function reads NULL or past its argument)");
+	if (p->flags & GEN_PROG_REF_UNSAFE)
+		sbuf_puts(sb, " ref-unsafe (a ringbuf record may be left unreleased)");
 	sbuf_puts(sb, "\n; shapes:");
 	for (unsigned s = 0; s < GEN_SHAPE__COUNT; s++)
 		if (p->shapes & (1ull << s))
 			sbuf_printf(sb, " %s", gen_shape_name(s));
 	sbuf_putc(sb, '\n');
 	for (size_t i = 0; i < p->map_cnt; i++)
-		sbuf_printf(sb, "; map %zu: %s array key_size %u value_size %u max_entries %u\n", i,
-			    p->maps[i].name, p->maps[i].key_size, p->maps[i].value_size,
-			    p->maps[i].max_entries);
+		sbuf_printf(sb, "; map %zu: %s %s key_size %u value_size %u max_entries %u\n", i,
+			    p->maps[i].name,
+			    p->maps[i].type == BPF_MAP_TYPE_RINGBUF ? "ringbuf" : "array",
+			    p->maps[i].key_size, p->maps[i].value_size, p->maps[i].max_entries);
 	if (p->subprog >= 0)
 		sbuf_printf(sb, "; subprogram at pc %d\n", p->subprog);
 	if (p->nfuncs > 1) {

@@ -87,6 +87,11 @@
 /* The one map a program may use: an array map, entry i at INTERP_VA_MAP + 64 i. */
 #define GEN_MAP_VALUE_SIZE 64
 #define GEN_MAP_ENTRIES 4
+/* p_ringbuf: map 1 is a ring buffer of GEN_RINGBUF_SIZE bytes (map 0 the array map, defined
+ * whether used or not), whose records are GEN_RINGBUF_RECORD bytes */
+#define GEN_MAP_RINGBUF 1
+#define GEN_RINGBUF_SIZE 4096
+#define GEN_RINGBUF_RECORD 16
 
 /* Locations (metadata such as gen_iv.loc) are claims/loc.h's loc_t, so metadata and claims
  * compare directly. */
@@ -239,7 +244,13 @@
 	  "adds the value to the cell and returns it")                                             \
 	X(p_global_unsafe, 0, 0, 100,                                                              \
 	  "unsafe twin of p_global: g reads its pointer untested (main passes NULL) or 512 bytes " \
-	  "before it (below main's frame)")
+	  "before it (below main's frame)")                                                         \
+	X(p_ringbuf, 0, 0, 100,                                                                    \
+	  "a statement of main reserves a ringbuf record, NULL-checks it (maybe through a copy or " \
+	  "a spill), writes it and submits or discards it")                                        \
+	X(p_ringbuf_leak, 0, 0, 100,                                                               \
+	  "unsafe twin of p_ringbuf: the release is skipped when the record's last byte is odd " \
+	  "(a reference leak)")
 
 struct gen_knobs {
 #define GEN_KNOB_FIELD(name, def, lo, hi, what) uint32_t name;
@@ -402,6 +413,9 @@ struct gen_loop {
 #define GEN_PROG_ITER_UNSAFE (1u << 13)	/* p_iter_num_unsafe: an iterator leaked, destroyed twice
 					 * or advanced after its destroy (the interpreter traps,
 					 * INTERP_TRAP_HELPER; the kernel refuses it) */
+#define GEN_PROG_REF_UNSAFE (1u << 17)	/* p_ringbuf_leak: a ringbuf record may be left
+					 * unreleased (INTERP_TRAP_REF at exit); the kernel
+					 * refuses it */
 #define GEN_PROG_GLOBAL_UNSAFE (1u << 16)	/* p_global_unsafe: a global function reads
 						 * through NULL or past its frame (INTERP_TRAP_MEM);
 						 * the kernel refuses it */
@@ -455,7 +469,8 @@ struct gen_program {
 	size_t input_len;
 	uint8_t helper_data[GEN_HELPER_LEN];	/* results for prandom/ktime, in call order */
 	size_t helper_len;
-	struct ebpf_map_def maps[1];	/* the array map when map_cnt = 1 */
+	struct ebpf_map_def maps[2];	/* the array map when map_cnt >= 1, the ring buffer when
+					 * map_cnt = 2 (GEN_MAP_RINGBUF) */
 	size_t map_cnt;
 	struct gen_loop loops[GEN_MAX_LOOPS];	/* main's loops in pc order, then the subprogram's */
 	size_t nloops;

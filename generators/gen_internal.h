@@ -157,6 +157,7 @@ struct gi {
 	int nopen;
 	/* program-wide choices */
 	bool use_array, use_map, use_pkt, use_sub;
+	bool use_ringbuf;	/* a p_ringbuf statement was emitted (map 1, GEN_MAP_RINGBUF) */
 	bool sub_called;
 	struct gi_sub subs[GI_MAX_SUBS];
 	int nsubs;

@@ -338,6 +338,67 @@ static void stmt_helper_mem(struct gi *g, struct gi_loop *lp, bool over)
 		g->p->flags |= GEN_PROG_HELPER_MEM_UNSAFE;
 }
 
+/* e = bpf_ringbuf_reserve(&rb, GEN_RINGBUF_RECORD, 0); if (e) { e[iv & 1] = acc; submit or
+ * discard e } (p_ringbuf): the NULL check on r0, a register copy or the fill of a spill to
+ * fp-240, the record released before the statement ends (so never across a back edge).
+ * p_ringbuf_leak, its unsafe twin: the release is skipped when the record's last byte (what the
+ * ring held, unknown to the kernel; drawn from the helper data in a run) is odd, a reference the
+ * kernel refuses at exit (a run traps INTERP_TRAP_REF when that happens). */
+static void stmt_ringbuf(struct gi *g, struct gi_loop *lp, bool leak)
+{
+	int idx, l_skip, c = BPF_REG_0, t, v;
+	unsigned form;
+
+	/* r0, a copy, the index, the pointer and the twin's test */
+	if (gi_scratch_free(g) < 5)
+		return gi_stmt_acc(g, lp);
+	idx = pick_iv(g, lp);
+	l_skip = gi_label(g);
+	form = gen_pick(g->src, 3);
+	gi_spill_caller_homes(g);
+	gi_ld_map(g, BPF_REG_1, GEN_MAP_RINGBUF);
+	gi_mov_const(g, BPF_REG_2, GEN_RINGBUF_RECORD, true);
+	gi_mov_const(g, BPF_REG_3, 0, true);
+	gi_call_helper(g, BPF_FUNC_ringbuf_reserve);
+	gi_fill_caller_homes(g);
+	note_call(g, lp);
+	g->scratch_busy = 1u << BPF_REG_0;
+	if (form == 1) {	/* checked through a register copy, released through it */
+		c = gi_scratch(g);
+		gi_alux(g, true, BPF_MOV, c, BPF_REG_0);
+	} else if (form == 2) {	/* spilled, the fill checked */
+		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_VALUE, BPF_REG_0);
+		c = gi_scratch(g);
+		gi_ldx(g, BPF_DW, c, EBPF_REG_FP, GEN_FP_VALUE);
+	}
+	gi_jmp(g, false, BPF_JEQ, c, 0, l_skip);
+	t = gi_var_copy(g, idx);
+	gi_alu(g, true, BPF_AND, t, GEN_RINGBUF_RECORD / 8 - 1);
+	gi_alu(g, true, BPF_LSH, t, 3);
+	v = gi_scratch(g);
+	gi_alux(g, true, BPF_MOV, v, BPF_REG_0);
+	gi_alux(g, true, BPF_ADD, v, t);
+	gi_var_to_reg(g, g->fn->acc, t);
+	gi_stx(g, BPF_DW, v, 0, t);
+	if (leak) {
+		t = gi_scratch(g);
+		gi_ldx(g, BPF_B, t, BPF_REG_0, GEN_RINGBUF_RECORD - 1);
+		gi_alu(g, true, BPF_AND, t, 1);
+		gi_jmp(g, false, BPF_JNE, t, 0, l_skip);
+		g->p->flags |= GEN_PROG_REF_UNSAFE;
+	}
+	gi_spill_caller_homes(g);
+	gi_alux(g, true, BPF_MOV, BPF_REG_1, form == 1 ? c : BPF_REG_0);
+	gi_mov_const(g, BPF_REG_2, 0, true);
+	gi_call_helper(g, gen_bool(g->src, 50) ? BPF_FUNC_ringbuf_submit
+					       : BPF_FUNC_ringbuf_discard);
+	gi_fill_caller_homes(g);
+	gi_bind(g, l_skip);
+	gi_scratch_release(g);
+	g->use_ringbuf = true;
+	lp->shapes |= GEN_SH(HELPER);
+}
+
 static void stmt_helper(struct gi *g, struct gi_loop *lp)
 {
 	gi_spill_caller_homes(g);
@@ -437,6 +498,10 @@ void gi_gen_stmt(struct gi *g, struct gi_loop *lp)
 		return gi_stmt_for_each(g, lp);
 	if (!sub && (gen_bool(g->src, k->p_global) || gen_bool(g->src, k->p_global_unsafe)))
 		return gi_stmt_global(g, lp);
+	if (!sub && gen_bool(g->src, k->p_ringbuf))
+		return stmt_ringbuf(g, lp, false);
+	if (!sub && gen_bool(g->src, k->p_ringbuf_leak))
+		return stmt_ringbuf(g, lp, true);
 	if (!sub) {
 		if (g->use_array && gen_bool(g->src, k->p_helper_mem))
 			return stmt_helper_mem(g, lp, false);

@@ -238,14 +238,17 @@ static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct
 		 * iterate strategy takes from the back edges, and the iterators' lifecycle. */
 		const struct astate *h = st_peek(en->hdr, l);
 
-		if (!en->it_back_seen[l] || (st->it_may & ~en->it_back_may[l]) ||
-		    (en->it_back_must[l] & ~st->it_must)) {
-			en->it_back_may[l] = en->it_back_seen[l] ? en->it_back_may[l] | st->it_may
-								 : st->it_may;
-			en->it_back_must[l] = en->it_back_seen[l] ? en->it_back_must[l] & st->it_must
-								  : st->it_must;
-			en->it_back_seen[l] = 1;
-			if ((st->it_may & ~h->it_may) || (h->it_must & ~st->it_must))
+		if (!en->back_seen[l] || life_grows(&en->it_back[l], &st->it) ||
+		    life_grows(&en->ref_back[l], &st->ref)) {
+			if (en->back_seen[l]) {
+				life_join(&en->it_back[l], &st->it);
+				life_join(&en->ref_back[l], &st->ref);
+			} else {
+				en->it_back[l] = st->it;
+				en->ref_back[l] = st->ref;
+			}
+			en->back_seen[l] = 1;
+			if (life_grows(&h->it, &st->it) || life_grows(&h->ref, &st->ref))
 				queue(en, to, lowest);
 		}
 		en->back_live[l] = 1;
@@ -382,11 +385,14 @@ static void pkt_len_refine(uint8_t op, bool is32, bool taken, struct aval *a, st
 }
 
 /* A null check that decided the maybe-null pointer before (now after) decides its copies. */
-static void settle_copies(struct astate *t, const struct aval *before, const struct aval *after)
+static void settle_copies(const struct scev_ctx *cx, struct astate *t, const struct aval *before,
+			  const struct aval *after)
 {
 	if (before->kind == AV_PTR && before->maybe_null && before->id &&
-	    !(after->kind == AV_PTR && after->maybe_null))
+	    !(after->kind == AV_PTR && after->maybe_null)) {
 		astate__settle_null(t, before->id, after->kind != AV_PTR);
+		absint_ref_null(cx, t, before, after->kind != AV_PTR);	/* (a ringbuf record) */
+	}
 }
 
 /* Where send_succs() sends each successor's state: the forward pass or a side run. */
@@ -432,8 +438,8 @@ static int send_succs(struct engine *en, uint32_t b, struct astate *s, send_fn s
 				continue;
 			if (x && last->src_reg != last->dst_reg)
 				pkt_len_refine(ebpf_op(last), is32, taken, &a, &bb);
-			settle_copies(u, &a0, &a);
-			settle_copies(u, &b0, &bb);
+			settle_copies(cx, u, &a0, &a);
+			settle_copies(cx, u, &b0, &bb);
 			if (x)
 				u->regs[last->src_reg] = bb;
 			u->regs[last->dst_reg] = a;
@@ -735,6 +741,8 @@ static uint64_t path_shape(const struct astate *s, uint16_t live, uint64_t fills
 			     (a->kind == AV_PTR && a->region == REGION_PKT && !a->id)))
 				MIX(a->r.umin);
 		}
+	MIX(s->ref.may);	/* (ringbuf records held on some path, on every path) */
+	MIX(s->ref.must);
 	for (uint32_t k = 0; k < s->n && cells; k++)
 		if (s->cells[k].v.kind == AV_PTR && s->cells[k].size == 8 &&
 		    s->cells[k].off < 0 && s->cells[k].off >= -EBPF_STACK_SIZE &&
@@ -925,9 +933,9 @@ static int engine_alloc(struct engine *en)
 		en->emit = carve(base, &at, nb, 1);
 		en->reached = carve(base, &at, nb, 1);
 		en->back_live = carve(base, &at, nl, 1);
-		en->it_back_may = carve(base, &at, nl, sizeof(*en->it_back_may));
-		en->it_back_must = carve(base, &at, nl, sizeof(*en->it_back_must));
-		en->it_back_seen = carve(base, &at, nl, 1);
+		en->it_back = carve(base, &at, nl, sizeof(*en->it_back));
+		en->ref_back = carve(base, &at, nl, sizeof(*en->ref_back));
+		en->back_seen = carve(base, &at, nl, 1);
 		en->paths = carve(base, &at, nb, sizeof(*en->paths));
 		en->npaths = carve(base, &at, nb, 1);
 		if (!pass && !(base = zalloc(1, at)))

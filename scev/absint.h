@@ -10,6 +10,7 @@
 
 #include <stdlib.h>
 
+#include "bpf/helper_proto.h"
 #include "scev/internal.h"
 
 struct acell {
@@ -17,6 +18,29 @@ struct acell {
 	uint8_t size;
 	struct aval v;
 };
+
+/* What may be live on some path (may) and what is on every path (must), bit k for object k: the
+ * open-coded iterators (absint_iter.c) and the ringbuf records (absint_ref.c).  A join keeps
+ * what either side may hold and what both must. */
+struct life {
+	uint64_t may, must;
+};
+
+/* d := d joined with s; true when d changed. */
+static inline bool life_join(struct life *d, const struct life *s)
+{
+	struct life o = *d;
+
+	d->may |= s->may;
+	d->must &= s->must;
+	return d->may != o.may || d->must != o.must;
+}
+
+/* Whether s holds something d does not (joined into d, d would change). */
+static inline bool life_grows(const struct life *d, const struct life *s)
+{
+	return (s->may & ~d->may) || (d->must & ~s->must);
+}
 
 #define PKT_VARS 4
 #define PKT_NO_GUARD 0xff
@@ -32,7 +56,10 @@ struct astate {
 	struct fpmask sinit;	/* stack bytes written on every path */
 	/* Open-coded iterators (absint_iter.c), bit k for the 8 bytes at fp - 8(k + 1): live on
 	 * some path (created by bpf_iter_num_new, not yet destroyed), live on every path. */
-	uint64_t it_may, it_must;
+	struct life it;
+	/* Ringbuf records (absint_ref.c), bit k for the reserve call scev_ctx.ref_sites[k]:
+	 * reserved and not yet submitted or discarded (the kernel's acquired references). */
+	struct life ref;
 	uint64_t pkt_min;	/* packet bytes from data known to be before data_end */
 	/* For packet pointers with a variable base (aval.h; id 0: data itself, the base of packet
 	 * pointers without one): base_X + range <= data_end — on every
@@ -89,11 +116,11 @@ struct engine {
 	uint8_t *emit;		/* last pass: per block, whether it carries claims */
 	uint8_t *reached;	/* last pass: per block, reached (kept after its state is freed) */
 	uint8_t *back_live;	/* per loop: some back edge was reached with a live state */
-	/* per loop: the open-coded iterators (astate.it_may, it_must) joined over its back edges,
-	 * once one was reached (it_back_seen); the header step takes them, which carries the
-	 * iterators' lifecycle around the loop where values go by the summaries */
-	uint64_t *it_back_may, *it_back_must;
-	uint8_t *it_back_seen;
+	/* per loop: the open-coded iterators and ringbuf records (astate.it, ref) joined over its
+	 * back edges, once one was reached (back_seen); the header step takes them, which carries
+	 * their lifecycle around the loop where values go by the summaries */
+	struct life *it_back, *ref_back;
+	uint8_t *back_seen;
 	/* Verdict, last pass: per block, the states arriving along its incoming edges kept apart
 	 * by their pointers' kinds (absint.c, verify_paths), at most PATHS_MAX; NULL when no path
 	 * state arrived (the block is then checked from its joined state alone). */
@@ -262,6 +289,23 @@ bool absint_iter_verify_stack(struct scev_ctx *cx, struct scev_verdict *v, const
 struct aval absint_iter_load(const struct scev_ctx *cx, const struct aval *a, uint32_t pc,
 			     int64_t off, unsigned size);
 int absint_iter_trips(struct engine *en);
+
+/* absint_ref.c: a ringbuf call's effect on s (r0 for a reserve: a record of its site, the
+ * caller gives it its maybe-null id); a null check of before, decided; a loop header's or
+ * exit's state of loop l made safe for the records (see there); the verdict's checks of an
+ * instruction (exits, tail calls, LD_ABS, calls given a record, the ringbuf calls' own rules),
+ * of an argument of kind HARG_ALLOC_SIZE or HARG_RINGBUF_RELEASE, and of an access [lo, hi)
+ * through a record. */
+void absint_ref_call(const struct scev_ctx *cx, struct astate *s, uint32_t pc, struct aval *r0);
+void absint_ref_null(const struct scev_ctx *cx, struct astate *s, const struct aval *before,
+		     bool is_null);
+void absint_ref_loop_state(const struct scev_ctx *cx, uint32_t l, struct astate *s);
+void absint_ref_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			    uint32_t pc);
+void absint_ref_verify_arg(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			   uint32_t pc, const char *name, unsigned reg, enum ebpf_harg kind);
+void absint_ref_verify_access(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			      const struct aval *a, uint32_t pc, __int128 lo, __int128 hi);
 
 /* absint_verdict.c */
 /* Records the first failure only: a verdict that is already not safe keeps its kind, pc and

@@ -275,9 +275,9 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E, st
 	if ((err = astate__copy(H, E)))
 		return err;
 	/* the iterators live at the back edges are live (on some path) at the header too */
-	if (en->it_back_seen[l]) {
-		H->it_may |= en->it_back_may[l];
-		H->it_must &= en->it_back_must[l];
+	if (en->back_seen[l]) {
+		life_join(&H->it, &en->it_back[l]);
+		life_join(&H->ref, &en->ref_back[l]);
 	}
 	/* what comparisons proved of packet bases (absint.h: pkt_var) stays outside the loop: a
 	 * base issued in it, or a guard register it writes, changes from one iteration to the next */
@@ -551,6 +551,8 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E, st
 	/* H mixes the entry state with values of later iterations: a lookup in the body may
 	 * have run again since a copy in E took its identity. */
 	astate__drop_ids(H);
+	/* (and a ringbuf record the body may release is no longer known valid: absint_ref.c) */
+	absint_ref_loop_state(cx, l, H);
 out:
 	free(newv);
 	free(done);
@@ -801,6 +803,8 @@ int absint_refine_exit(struct engine *en, uint32_t from, uint32_t to, struct ast
 		const struct claim_trip *trip;
 		uint64_t done;
 
+		if (scev_loop__block_index(L, to) == SCEV_NONE)
+			absint_ref_loop_state(cx, l, st);	/* (as at the header) */
 		/* Definedness through the loop: left after a complete iteration, what every
 		 * iteration writes is written (registers; the stack in exit_fills). */
 		if (!L->irreducible && scev_loop__block_index(L, to) == SCEV_NONE &&

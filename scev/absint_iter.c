@@ -135,11 +135,11 @@ bool absint_iter_call(struct engine *en, struct astate *s, uint32_t pc, struct a
 	}
 	bit = slot_bit(off);
 	if (bit >= 0 && kind == IT_NEW) {
-		s->it_may |= 1ull << bit;
-		s->it_must |= 1ull << bit;
+		s->it.may |= 1ull << bit;
+		s->it.must |= 1ull << bit;
 	} else if (bit >= 0 && kind == IT_DESTROY) {
-		s->it_may &= ~(1ull << bit);
-		s->it_must &= ~(1ull << bit);
+		s->it.may &= ~(1ull << bit);
+		s->it.must &= ~(1ull << bit);
 	}
 	forget_values(s, off);
 	/* the call writes the 8 bytes of the slot and nothing else of the frame */
@@ -173,16 +173,16 @@ bool absint_iter_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const 
 	int64_t off;
 
 	if (ebpf_is_exit(i)) {
-		if (s->it_may)
+		if (s->it.may)
 			VFAIL(VERDICT_UNSAFE, pc, "exit with the iterator at fp%d live on some path "
-			      "(not destroyed: a reference leak)", -8 * (__builtin_ctzll(s->it_may) + 1));
+			      "(not destroyed: a reference leak)", -8 * (__builtin_ctzll(s->it.may) + 1));
 		return false;
 	}
 	if (!ebpf_is_call(i))
 		return false;
 	if (i->src_reg != BPF_PSEUDO_KFUNC_CALL || (kind = iter_kind(cx, pc)) == IT_OTHER) {
 		/* a callee or helper given a pointer into this frame may write a live iterator */
-		if (!s->it_may)
+		if (!s->it.may)
 			return false;
 		for (int r = 1; r <= 5; r++) {
 			const struct aval *a = &s->regs[r];
@@ -225,12 +225,12 @@ bool absint_iter_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const 
 				VFAIL(VERDICT_UNSUPPORTED, pc, "bpf_iter_num_new: R%d may be a "
 				      "pointer", r);
 		}
-		if (s->it_may & (1ull << bit))
+		if (s->it.may & (1ull << bit))
 			VFAIL(VERDICT_UNSAFE, pc, "bpf_iter_num_new on the iterator at fp%lld, live on "
 			      "some path (expected an uninitialized iterator)", (long long)off);
 		return true;
 	}
-	if (!(s->it_must & (1ull << bit)))
+	if (!(s->it.must & (1ull << bit)))
 		VFAIL(VERDICT_UNSAFE, pc, "%s on the iterator at fp%lld, not live on some path "
 		      "(never created, or destroyed)", kind_name[kind], (long long)off);
 	return true;
@@ -240,7 +240,7 @@ bool absint_iter_verify_stack(struct scev_ctx *cx, struct scev_verdict *v, const
 			      uint32_t pc, __int128 lo, __int128 hi)
 {
 	(void)cx;
-	for (uint64_t m = s->it_may; m; m &= m - 1) {
+	for (uint64_t m = s->it.may; m; m &= m - 1) {
 		int64_t off = -8 * (int64_t)(__builtin_ctzll(m) + 1);
 
 		if (lo < off + 8 && hi > off)

@@ -352,10 +352,8 @@ int astate__join(struct astate *dst, const struct astate *src, bool widen)
 		dst->pkt_min = src->pkt_min;
 	if (fpmask_and(&dst->sinit, &src->sinit))
 		changed = 1;
-	if ((dst->it_may | src->it_may) != dst->it_may || (dst->it_must & src->it_must) != dst->it_must)
+	if (life_join(&dst->it, &src->it) | life_join(&dst->ref, &src->ref))
 		changed = 1;
-	dst->it_may |= src->it_may;
-	dst->it_must &= src->it_must;
 	if (pkt_var_join(dst, src, widen))
 		changed = 1;
 	for (int r = 0; r < EBPF_NREGS; r++) {

@@ -810,6 +810,7 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 				call_writes(en, s, pc, &w);
 			} else if (ebpf_is_helper_call(i)) {
 				v = helper_result(cx, i->imm, s);
+				absint_ref_call(cx, s, pc, &v);
 				if (v.kind == AV_PTR && v.maybe_null) {
 					v.id = aval_null_id(pc);
 					astate__drop_id(s, v.id);

@@ -221,6 +221,9 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 			      "function's argument (its BTF type's size)", (long long)lo,
 			      (long long)hi, a->map);
 		return;
+	case REGION_RINGBUF:
+		absint_ref_verify_access(cx, v, s, a, pc, lo, hi);
+		return;
 	case REGION_ITER_VAL:
 		/* bpf_iter_num_next's int *: PTR_TO_MEM | MEM_RDONLY of 4 bytes */
 		if (write)
@@ -267,7 +270,7 @@ static void verify_mem_arg(struct scev_ctx *cx, struct scev_verdict *v, const st
 	if (n->r.umax == 0) {	/* nothing accessed, but it must still point to memory */
 		if (a->kind != AV_PTR || a->maybe_null ||
 		    (a->region != REGION_STACK && a->region != REGION_MAP_VALUE &&
-		     a->region != REGION_PKT))
+		     a->region != REGION_PKT && a->region != REGION_RINGBUF))
 			VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is not a pointer to memory", reg, name);
 		return;
 	}
@@ -425,6 +428,10 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 			verify_mem_arg(cx, v, s, pc, name, reg, (enum ebpf_harg)p->args[k],
 				       (enum ebpf_harg)p->args[k + 1]);
 			break;
+		case HARG_ALLOC_SIZE:
+		case HARG_RINGBUF_RELEASE:
+			absint_ref_verify_arg(cx, v, s, pc, name, reg, (enum ebpf_harg)p->args[k]);
+			break;
 		case HARG_CTX:
 			if (a->kind != AV_PTR || a->region != REGION_CTX || a->maybe_null ||
 			    !range_is_const(&a->r) || a->r.umin != 0)
@@ -493,6 +500,9 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 	if (absint_cb_verify_insn(cx, v, s, pc) && v->kind != VERDICT_SAFE)
 		return;
 	if (absint_iter_verify_insn(cx, v, s, pc) || v->kind != VERDICT_SAFE)
+		return;
+	absint_ref_verify_insn(cx, v, s, pc);
+	if (v->kind != VERDICT_SAFE)
 		return;
 	if (ebpf_is_ldimm64(i) && i->src_reg == BPF_PSEUDO_FUNC && cx->prog &&
 	    ebpf_prog_global(cx->prog, pc + 1 + (uint32_t)i->imm))

@@ -38,6 +38,10 @@ enum aval_kind { AV_SCALAR, AV_PTR, AV_TOP };
 /* The memory a global function's pointer argument gives it (absint_global.c): map bytes, from
  * its BTF type (the kernel's PTR_TO_MEM of that size; maybe NULL until tested). */
 #define REGION_GMEM 36
+/* A ringbuf record bpf_ringbuf_reserve returned (the kernel's PTR_TO_MEM | MEM_RINGBUF with a
+ * ref_obj_id): map = its reserve call, scev_ctx.ref_sites[map], whose size it has; valid while
+ * the state holds that record (astate.ref, absint_ref.c). */
+#define REGION_RINGBUF 37
 
 struct aval {
 	uint8_t kind;

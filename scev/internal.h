@@ -128,6 +128,15 @@ struct iter_slot {
 
 #define SCEV_ITER_SLOTS 64
 
+/* A bpf_ringbuf_reserve call (absint_ref.c): its pc and the size it is given, the constant
+ * written to r2 in its block before it (-1: none). */
+struct ref_site {
+	uint32_t pc;
+	int64_t size;
+};
+
+#define SCEV_REF_SITES 64
+
 #define SCEV_CB_LOOP 1
 #define SCEV_CB_EACH 2
 
@@ -241,6 +250,14 @@ struct scev_ctx {
 	bool iter_unplaced_acc, iter_unplaced;
 	bool iter_join;		/* a re-run of the last passes: *_used joins every pass's facts */
 	uint8_t *iter_loop;
+	/* ringbuf records (absint_ref.c): the reserve calls, why they are not modeled (NULL when
+	 * they are), and per loop whether its blocks reserve or release one; ref_loop is NULL when
+	 * the program makes no ringbuf reserve, submit or discard call */
+	struct ref_site ref_sites[SCEV_REF_SITES];
+	uint32_t nref_sites;
+	const char *ref_why;
+	uint8_t *ref_loop;
+	bool ref_tail;		/* a function other than main tail-calls or uses LD_ABS/LD_IND */
 	/* symex.c: per loop, the number of the body walk (sym_runs) that stepped over it as a
 	 * collapsed child, so no walk clears an array of every loop */
 	uint32_t *sym_collapsed;
@@ -304,6 +321,8 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out);
 /* absint_iter.c: the iterator facts of the pass that ended become the ones the next pass reads;
  * whether the pass that ended saw no more than the one before it. */
 void absint_iter_pass_start(struct scev_ctx *cx);
+/* absint_ref.c: the program's ringbuf calls (scev_ctx.ref_sites, ref_loop).  0 or -ENOMEM. */
+int absint_ref_setup(struct scev_ctx *cx);
 bool absint_iter_settled(const struct scev_ctx *cx);
 /* call_limits.c: recursion, chain depth and (with fn_stack) combined stack against the kernel's
  * limits, into v; and the most instructions a run executes given the trip claims and the

@@ -195,6 +195,7 @@ static void ctx_free(struct scev_ctx *cx)
 	free(cx->outer_write_acc);
 	free(cx->iter_slot);
 	free(cx->iter_loop);
+	free(cx->ref_loop);
 	scev_cb_loops__free(&cx->cbl);
 	if (cx->sums)
 		for (uint32_t l = 0; l < cx->st.loops->nloops; l++)
@@ -408,7 +409,7 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 	    !(cx.outer_write = zalloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_write))) ||
 	    !(cx.outer_write_acc = zalloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_write_acc))))
 		goto fail;
-	if (absint_fn_effects(&cx) || absint_global_setup(&cx))
+	if (absint_fn_effects(&cx) || absint_global_setup(&cx) || absint_ref_setup(&cx))
 		goto fail;
 	outer_write_all(&cx);	/* (until the summary rounds know better) */
 	if (!(cx.iter_slot = malloc((cx.len ? cx.len : 1) * sizeof(*cx.iter_slot))) ||

@@ -126,6 +126,7 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 			break;
 		r->runs++;
 		if (res.trap == INTERP_TRAP_MEM || res.trap == INTERP_TRAP_LIMIT ||
+		    res.trap == INTERP_TRAP_REF ||
 		    (res.trap == INTERP_TRAP_STEPS && bounded) || w->bad) {
 			if (!r->faults++) {
 				if (w->bad)

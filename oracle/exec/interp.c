@@ -137,6 +137,12 @@ struct interp_state {
 	/* per frame: the key its bpf_for_each_map_elem callback was given, and its size */
 	uint16_t key_len[EBPF_MAX_CALL_DEPTH];
 	uint64_t btf_obj[2];	/* what every kernel object reads as (INTERP_VA_BTF) */
+	/* ringbuf records reserved in this run (INTERP_VA_RINGBUF), and how many are live */
+	struct {
+		uint8_t *host;	/* NULL once submitted or discarded */
+		uint32_t size;
+	} recs[INTERP_MAX_RECORDS];
+	unsigned nrecs, live_recs;
 	uint8_t keys[EBPF_MAX_CALL_DEPTH][EBPF_STACK_SIZE];
 	uint8_t ctxbuf[sizeof(struct __sk_buff)] __attribute__((aligned(8)));
 	uint8_t stack[EBPF_MAX_CALL_DEPTH * EBPF_STACK_SIZE] __attribute__((aligned(16)));
@@ -259,6 +265,13 @@ static inline uint8_t *xlate_acc(struct interp_state *st, uint64_t a, uint64_t s
 		return NULL;
 	case INTERP_VA_BTF >> 44:
 		return !write && size <= 8 ? (uint8_t *)st->btf_obj + (a & 7) : NULL;
+	case INTERP_VA_RINGBUF >> 44:
+		off = a - INTERP_VA_RINGBUF;
+		m = off >> 32;
+		off &= 0xffffffffu;
+		if (m < st->nrecs && st->recs[m].host && off + size <= st->recs[m].size)
+			return st->recs[m].host + off;
+		return NULL;
 	default:
 		return NULL;
 	}
@@ -340,6 +353,18 @@ static void describe(const struct interp_state *st, uint64_t a, char *buf, size_
 	case INTERP_VA_BTF >> 44:
 		snprintf(buf, n, "a kernel object (PTR_TO_BTF_ID: read-only)");
 		return;
+	case INTERP_VA_RINGBUF >> 44: {
+		uint64_t k = (a - INTERP_VA_RINGBUF) >> 32;
+
+		off = (a - INTERP_VA_RINGBUF) & 0xffffffffu;
+		if (k < st->nrecs)
+			snprintf(buf, n, "ringbuf record %llu+%llu; %u bytes%s", (unsigned long long)k,
+				 (unsigned long long)off, st->recs[k].size,
+				 st->recs[k].host ? "" : ", submitted or discarded");
+		else
+			snprintf(buf, n, "ringbuf record %llu, never reserved", (unsigned long long)k);
+		return;
+	}
 	case INTERP_VA_KEY >> 44:
 		off = a - INTERP_VA_KEY;
 		snprintf(buf, n, "key+%llu of the bpf_for_each_map_elem callback of frame %llu "
@@ -1226,6 +1251,63 @@ static int proto_helper(struct interp_state *st, const struct iop *ip, int32_t i
 	return 0;
 }
 
+/* bpf_ringbuf_reserve, submit and discard (interp.h): 0 with *ret, or -1 after a trap. */
+static int ringbuf_helper(struct interp_state *st, const struct iop *ip, int32_t id, uint64_t *ret)
+{
+	const uint64_t *r = st->regs;
+	uint64_t k = (r[1] - INTERP_VA_RINGBUF) >> 32;
+	const char *name = ebpf_helper_name(id);
+	const struct ebpf_map_def *def;
+
+	*ret = 0;
+	if (id != BPF_FUNC_ringbuf_reserve) {
+		if ((r[1] >> 44) != (INTERP_VA_RINGBUF >> 44) || (r[1] & 0xffffffffu) ||
+		    k >= st->nrecs || !st->recs[k].host) {
+			set_trap(st, INTERP_TRAP_REF, ip->pc, "%s: r1 = 0x%llx is not the start of a "
+				 "live ringbuf record (released, or never reserved)", name,
+				 (unsigned long long)r[1]);
+			return -1;
+		}
+		free(st->recs[k].host);
+		st->recs[k].host = NULL;
+		st->live_recs--;
+		return 0;
+	}
+	if (r[1] - INTERP_VA_MAPH >= st->map_cnt ||
+	    (def = &st->env->maps[r[1] - INTERP_VA_MAPH].def)->type != BPF_MAP_TYPE_RINGBUF) {
+		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: r1 = 0x%llx is not a ringbuf map", name,
+			 (unsigned long long)r[1]);
+		return -1;
+	}
+	/* (the kernel's bpf_ringbuf_reserve: NULL for flags, a size past the ring, a full ring) */
+	if (r[3] || r[2] > def->max_entries || r[2] > UINT32_MAX || (draw(st, 1) & 1) ||
+	    st->nrecs == INTERP_MAX_RECORDS)
+		return 0;
+	if (!(st->recs[st->nrecs].host = calloc(1, r[2] ? r[2] : 1))) {
+		st->oom = true;
+		set_trap(st, INTERP_TRAP_LIMIT, ip->pc, "%s: out of memory", name);
+		return -1;
+	}
+	/* (what the ring held before: not zeroed by the kernel) */
+	memset(st->recs[st->nrecs].host, (int)draw(st, 1), r[2]);
+	st->recs[st->nrecs].size = (uint32_t)r[2];
+	*ret = INTERP_VA_RINGBUF + ((uint64_t)st->nrecs++ << 32);
+	st->live_recs++;
+	return 0;
+}
+
+/* At the main program's exit or a tail call: -1 after a trap when a record is live. */
+static __attribute__((noinline)) int ringbuf_leak(struct interp_state *st, uint32_t pc)
+{
+	for (unsigned k = 0; k < st->nrecs; k++)
+		if (st->recs[k].host) {
+			set_trap(st, INTERP_TRAP_REF, pc, "ringbuf record %u (%u bytes) still "
+				 "reserved: a reference leak", k, st->recs[k].size);
+			return -1;
+		}
+	return 0;
+}
+
 /* A helper call: 0 go on, 1 the program ends (r0 set), -1 trap. */
 static __attribute__((noinline)) int do_helper(struct interp_state *st, const struct iop *ip,
 					       int32_t id)
@@ -1273,8 +1355,18 @@ static __attribute__((noinline)) int do_helper(struct interp_state *st, const st
 		ret = draw(st, 8);
 		break;
 	case BPF_FUNC_trace_printk:
-	case BPF_FUNC_tail_call:
 		ret = 0;
+		break;
+	case BPF_FUNC_tail_call:
+		if (st->live_recs && ringbuf_leak(st, ip->pc))
+			return -1;
+		ret = 0;
+		break;
+	case BPF_FUNC_ringbuf_reserve:
+	case BPF_FUNC_ringbuf_submit:
+	case BPF_FUNC_ringbuf_discard:
+		if (ringbuf_helper(st, ip, id, &ret))
+			return -1;
 		break;
 	default: {
 		const struct ebpf_helper_proto *p = ebpf_helper_proto(id);
@@ -1835,6 +1927,7 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 	st->steps = 0;
 	st->oom = false;
 	st->niters = 0;
+	st->nrecs = st->live_recs = 0;
 	st->frames[0].may_goto = INTERP_MAY_GOTO_BUDGET;
 	frame_fill(st, 0);
 	st->low[0] = EBPF_STACK_SIZE;
@@ -1924,6 +2017,8 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 		}
 	}
 	free(st->maps);
+	for (unsigned k = 0; k < st->nrecs; k++)
+		free(st->recs[k].host);
 	free(st);
 	return err;
 }

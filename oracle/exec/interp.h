@@ -101,7 +101,14 @@
  * end): new -EINVAL for start > end and -E2BIG for end - start > 2^23, next r1 or NULL, destroy
  * zeroes them; r1-r5 poisoned after.  Their lifecycle as the verifier demands it traps with
  * INTERP_TRAP_HELPER: r1 not 8 aligned bytes of the current frame, new on a live iterator, next or
- * destroy on one not live, a frame exiting with one live (a leak).  Other helpers, kfunc calls and
+ * destroy on one not live, a frame exiting with one live (a leak).  bpf_ringbuf_reserve(map, size,
+ * flags) on a ringbuf map returns a record of size bytes (INTERP_VA_RINGBUF; each byte the next
+ * byte of helper data, as the ring's old contents), or NULL when flags
+ * are not 0, size exceeds the ring, a byte of helper data is odd (the ring is full) or the run
+ * has reserved INTERP_MAX_RECORDS; submit and discard take a live record's start and end it
+ * (r0 not defined); one that is not (released, never reserved, not its start), the main
+ * program's exit or a tail call while a record is live (the kernel's reference rules) trap with
+ * INTERP_TRAP_REF.  Other helpers, kfunc calls and
  * LD_IMM64 of kernel symbols trap with INTERP_TRAP_CALL; a map helper given something that is
  * not a map handle, a map of another type or an unusable key size traps with
  * INTERP_TRAP_HELPER.
@@ -128,6 +135,11 @@
  * is another kernel object, and what the kernel's PROBE_MEM loads would give is one possible
  * value); stores, atomics and helper memory there trap. */
 #define INTERP_VA_BTF 0x0000800000000000ull
+/* Ringbuf records: the k-th bpf_ringbuf_reserve of a run that succeeded is its size bytes at
+ * INTERP_VA_RINGBUF + k * 2^32, addressable until it is submitted or discarded. */
+#define INTERP_VA_RINGBUF 0x0000900000000000ull
+/* records one run may reserve; a reserve past them fails (returns NULL, as with a full ring) */
+#define INTERP_MAX_RECORDS 64
 
 /* What r1-r5 hold after a call (and r0, r6-r9 on entry to a bpf-to-bpf callee). */
 #define INTERP_POISON 0x0badc0de0badc0deull
@@ -164,6 +176,9 @@ enum interp_trap {
 	INTERP_TRAP_LIMIT,	/* past a limit the kernel enforces on every program: a call
 				 * chain of more than 8 frames, or live frames whose stack bytes
 				 * in use (each rounded up to 16) add up to more than 512 */
+	INTERP_TRAP_REF,	/* a reference rule the verifier enforces on every program: a
+				 * ringbuf record still held at the main program's exit or at a
+				 * tail call, or released twice (or at no record's start) */
 };
 
 struct interp_map {

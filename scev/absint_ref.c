@@ -1,0 +1,324 @@
+/* Ringbuf records in the range analysis and the verdict, as the kernel tracks references:
+ * bpf_ringbuf_reserve(map, size, flags) acquires a record of size bytes (a constant) or returns
+ * NULL; bpf_ringbuf_submit and bpf_ringbuf_discard release it, given the record itself (not NULL,
+ * offset 0), and every copy of the pointer (registers, spills) is invalid from then on; a
+ * program may not exit, tail-call or use LD_ABS/LD_IND while it holds one
+ * (check_reference_leak: "Unreleased reference").
+ *
+ * A record is named by its reserve call, a site (scev_ctx.ref_sites): a REGION_RINGBUF pointer
+ * holds the site in aval.map, and the states hold the sites whose record is held on some path
+ * and on every path (astate.ref).  Two records of one site are never held at once: a reserve
+ * whose site's record may still be held is answered unsupported.  So every non-null pointer of
+ * site k in a state made by running instructions is the record the latest run of k returned, and
+ * it is held: a release turns every holder of k into a scalar (the kernel's mark_reg_invalid
+ * for a privileged loader), a null check of the reserve's own result (its maybe-null id, which
+ * only the latest run's result carries) settles the record with it — NULL: nothing was
+ * acquired; not NULL: held.  Joins keep the pointers of a site apart from scalars (a pointer
+ * joined with a released copy is unknown) and the states' masks as may/must.
+ *
+ * Loop headers and exits are made from the summaries, not by running the body: a pointer the
+ * body does not write keeps its value there although the body may have released it.  In a loop
+ * whose blocks reserve or release, every record pointer at the header (and at its exits) is
+ * unknown; in the others nothing is acquired or released, so the entry's pointers stay valid.
+ *
+ * What is not modeled is answered unsupported: ringbuf calls or record accesses outside the
+ * main function (a subprogram, callback or global function), a record given to a bpf-to-bpf
+ * call or a callback helper, a call while one is held when subprograms tail-call or use LD_ABS, a size that is not a constant set in the call's block, more than
+ * SCEV_REF_SITES reserve calls, and the dynptr forms.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "scev/absint.h"
+
+#include "bpf/helper_proto.h"
+
+static bool is_ringbuf_call(const struct bpf_insn *i)
+{
+	return ebpf_is_helper_call(i) &&
+	       (i->imm == BPF_FUNC_ringbuf_reserve || i->imm == BPF_FUNC_ringbuf_submit ||
+		i->imm == BPF_FUNC_ringbuf_discard);
+}
+
+/* The constant the call at pc is given as its size: the last write of r2 before it in its
+ * block must be r2 = imm (what clang emits); -1 when it is not. */
+static int64_t site_size(const struct scev_ctx *cx, uint32_t pc)
+{
+	const struct scev_block *b = &cx->st.cfg->blocks[cx->st.cfg->block_of[pc]];
+	int64_t size = -1;
+
+	for (uint32_t q = b->first; q < pc; q += ebpf_insn_slots(&cx->insns[q])) {
+		const struct bpf_insn *i = &cx->insns[q];
+
+		if (!(ebpf_regs_written(i) & (1u << 2)))
+			continue;
+		size = -1;
+		if (ebpf_class(i) == BPF_ALU64 && ebpf_op(i) == BPF_MOV && ebpf_srcbit(i) == BPF_K &&
+		    !i->off && i->imm >= 0)
+			size = i->imm;
+	}
+	return size;
+}
+
+int absint_ref_setup(struct scev_ctx *cx)
+{
+	const struct scev_loops *lf = cx->st.loops;
+	bool any = false;
+
+	cx->nref_sites = 0;
+	cx->ref_why = NULL;
+	cx->ref_tail = false;
+	for (uint32_t pc = 0; pc < cx->len; pc += ebpf_insn_slots(&cx->insns[pc])) {
+		const struct bpf_insn *i = &cx->insns[pc];
+
+		/* (a callee's tail call or LD_ABS while main holds a record: the callee's states
+		 * do not hold it) */
+		if (((ebpf_is_helper_call(i) && i->imm == BPF_FUNC_tail_call) ||
+		     (ebpf_class(i) == BPF_LD && !ebpf_is_ldimm64(i))) &&
+		    cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func != 0)
+			cx->ref_tail = true;
+		if (!is_ringbuf_call(i))
+			continue;
+		any = true;
+		if (i->imm != BPF_FUNC_ringbuf_reserve)
+			continue;
+		if (cx->nref_sites == SCEV_REF_SITES) {
+			cx->ref_why = "more ringbuf reserve calls than the analysis tracks";
+			continue;
+		}
+		cx->ref_sites[cx->nref_sites++] = (struct ref_site){ pc, site_size(cx, pc) };
+	}
+	/* (the maybe-null ids name a pc modulo 2^16 - 2: two reserves must not share one) */
+	if (any && cx->len >= UINT16_MAX - 1)
+		cx->ref_why = "ringbuf records in a program of more than 65534 instructions";
+	if (!any)
+		return 0;
+	if (!(cx->ref_loop = calloc(lf->nloops ? lf->nloops : 1, 1)))
+		return -ENOMEM;
+	for (uint32_t l = 0; l < lf->nloops; l++) {
+		const struct scev_loop *L = &lf->loops[l];
+
+		for (uint32_t k = 0; k < L->nblocks && !cx->ref_loop[l]; k++) {
+			const struct scev_block *b = &cx->st.cfg->blocks[L->blocks[k]];
+
+			for (uint32_t pc = b->first; pc <= b->last;
+			     pc += ebpf_insn_slots(&cx->insns[pc]))
+				if (is_ringbuf_call(&cx->insns[pc]))
+					cx->ref_loop[l] = 1;
+		}
+	}
+	return 0;
+}
+
+static int site_of_pc(const struct scev_ctx *cx, uint32_t pc)
+{
+	for (uint32_t k = 0; k < cx->nref_sites; k++)
+		if (cx->ref_sites[k].pc == pc)
+			return (int)k;
+	return -1;
+}
+
+static bool is_record(const struct aval *a)
+{
+	return a->kind == AV_PTR && a->region == REGION_RINGBUF;
+}
+
+/* Every holder of a record of site k (registers and cells) becomes what the release leaves. */
+static void invalidate_site(struct astate *s, uint16_t k)
+{
+	for (int r = 0; r < EBPF_NREGS; r++)
+		if (is_record(&s->regs[r]) && s->regs[r].map == k)
+			s->regs[r] = aval_scalar(range_unknown());
+	for (uint32_t c = 0; c < s->n; c++)
+		if (is_record(&s->cells[c].v) && s->cells[c].v.map == k)
+			s->cells[c].v = aval_scalar(s->cells[c].size >= 8 ? range_unknown()
+						    : range_zext_unknown(s->cells[c].size));
+}
+
+void absint_ref_call(const struct scev_ctx *cx, struct astate *s, uint32_t pc, struct aval *r0)
+{
+	const struct bpf_insn *i = &cx->insns[pc];
+	const struct aval *r1 = &s->regs[1];
+	int k;
+
+	if (!is_ringbuf_call(i))
+		return;
+	if (i->imm == BPF_FUNC_ringbuf_reserve) {
+		if ((k = site_of_pc(cx, pc)) < 0) {
+			*r0 = aval_top();
+			return;
+		}
+		*r0 = aval_ptr(REGION_RINGBUF, (uint16_t)k, range_const(0));
+		r0->maybe_null = true;	/* (its id: the caller's, as for every maybe-null result) */
+		s->ref.may |= 1ull << k;
+		s->ref.must |= 1ull << k;
+		return;
+	}
+	if (is_record(r1) && !r1->maybe_null) {
+		k = r1->map;
+		s->ref.may &= ~(1ull << k);
+		s->ref.must &= ~(1ull << k);
+		invalidate_site(s, (uint16_t)k);
+	}
+}
+
+void absint_ref_null(const struct scev_ctx *cx, struct astate *s, const struct aval *before,
+		     bool is_null)
+{
+	uint64_t bit;
+
+	if (!is_record(before) || !before->id || before->map >= cx->nref_sites ||
+	    before->id != aval_null_id(cx->ref_sites[before->map].pc))
+		return;
+	bit = 1ull << before->map;
+	if (is_null) {
+		s->ref.may &= ~bit;
+		s->ref.must &= ~bit;
+	} else {
+		s->ref.may |= bit;
+		s->ref.must |= bit;
+	}
+}
+
+void absint_ref_loop_state(const struct scev_ctx *cx, uint32_t l, struct astate *s)
+{
+	uint32_t k = 0;
+
+	if (!cx->ref_loop || !cx->ref_loop[l])
+		return;
+	for (int r = 0; r < EBPF_NREGS; r++)
+		if (is_record(&s->regs[r]))
+			s->regs[r] = aval_top();
+	for (uint32_t c = 0; c < s->n; c++)
+		if (!is_record(&s->cells[c].v))
+			s->cells[k++] = s->cells[c];
+	s->n = k;
+}
+
+#define VFAIL(kind_, pc_, ...)                                                                   \
+	do {                                                                                      \
+		verdict_fail(v, (kind_), (pc_), __VA_ARGS__);                                    \
+		return;                                                                           \
+	} while (0)
+
+static uint32_t func_of(const struct scev_ctx *cx, uint32_t pc)
+{
+	return cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func;
+}
+
+/* The reserve call of a record held on some path, for messages. */
+static uint32_t held_pc(const struct scev_ctx *cx, const struct astate *s)
+{
+	int k = __builtin_ctzll(s->ref.may);
+
+	return k < (int)cx->nref_sites ? cx->ref_sites[k].pc : 0;
+}
+
+void absint_ref_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			    uint32_t pc)
+{
+	const struct bpf_insn *i = &cx->insns[pc];
+	bool helper = ebpf_is_helper_call(i);
+
+	if (!cx->ref_loop)
+		return;	/* (no ringbuf call: nothing to hold) */
+	if (ebpf_is_exit(i) && func_of(cx, pc) == 0 && s->ref.may)
+		VFAIL(VERDICT_UNSAFE, pc, "Unreleased reference: the ringbuf record reserved at %u "
+		      "may be held at exit (not submitted or discarded on some path)",
+		      held_pc(cx, s));
+	if (helper && i->imm == BPF_FUNC_tail_call && s->ref.may)
+		VFAIL(VERDICT_UNSAFE, pc, "tail_call would lead to reference leak (the ringbuf record "
+		      "reserved at %u may be held)", held_pc(cx, s));
+	if (ebpf_class(i) == BPF_LD && !ebpf_is_ldimm64(i) && s->ref.may)
+		VFAIL(VERDICT_UNSAFE, pc, "BPF_LD_[ABS|IND] cannot be mixed with socket references "
+		      "(the ringbuf record reserved at %u may be held)", held_pc(cx, s));
+	if ((ebpf_is_pseudo_call(i) ||
+	     (helper && (i->imm == BPF_FUNC_loop || i->imm == BPF_FUNC_for_each_map_elem))) &&
+	    s->ref.may && cx->ref_tail)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "a call while a ringbuf record is held, in a program "
+		      "whose subprograms tail-call or use LD_ABS (the callee's states do not hold "
+		      "it)");
+	if (ebpf_is_pseudo_call(i) ||
+	    (helper && (i->imm == BPF_FUNC_loop || i->imm == BPF_FUNC_for_each_map_elem)))
+		for (int r = 1; r <= 5; r++)
+			if (is_record(&s->regs[r]))
+				VFAIL(VERDICT_UNSUPPORTED, pc, "a ringbuf record given to another "
+				      "function (R%d) is not modeled", r);
+	if (!is_ringbuf_call(i))
+		return;
+	if (cx->ref_why)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "%s", cx->ref_why);
+	if (func_of(cx, pc) != 0)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "ringbuf records outside the main function are not "
+		      "modeled");
+	if (i->imm == BPF_FUNC_ringbuf_reserve) {
+		int k = site_of_pc(cx, pc);
+
+		if (k < 0 || cx->ref_sites[k].size < 0)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "bpf_ringbuf_reserve: the size is not a constant "
+			      "set in the call's block");
+		if (s->ref.may & (1ull << k))
+			VFAIL(VERDICT_UNSUPPORTED, pc, "bpf_ringbuf_reserve again while the record of "
+			      "its previous run may be held (two records of one call are not "
+			      "modeled)");
+	}
+}
+
+void absint_ref_verify_arg(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			   uint32_t pc, const char *name, unsigned reg, enum ebpf_harg kind)
+{
+	const struct aval *a = &s->regs[reg];
+
+	if (kind == HARG_ALLOC_SIZE) {
+		int k = site_of_pc(cx, pc);
+		uint64_t c;
+
+		if (a->kind == AV_TOP)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "R%u of %s may be a pointer", reg, name);
+		if (a->kind != AV_SCALAR)
+			VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is not a scalar", reg, name);
+		if (!aval_is_const(a, &c))
+			VFAIL(VERDICT_UNSUPPORTED, pc, "R%u of %s is not a known constant (a range: "
+			      "one per path is not modeled)", reg, name);
+		if (k < 0 || (uint64_t)cx->ref_sites[k].size != c)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "R%u of %s is not the constant set in the call's "
+			      "block", reg, name);
+		return;
+	}
+	/* HARG_RINGBUF_RELEASE */
+	if (a->kind == AV_TOP)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "R%u of %s may not be a ringbuf record (a record "
+		      "joined with something else)", reg, name);
+	if (!is_record(a))
+		VFAIL(VERDICT_UNSAFE, pc, "R%u type=%s expected=ringbuf_mem (%s of a record "
+		      "already released, or of no record)", reg,
+		      a->kind == AV_SCALAR ? "scalar" : claim_region_name(a->region), name);
+	if (a->maybe_null)
+		VFAIL(VERDICT_UNSAFE, pc, "R%u type=ringbuf_mem_or_null expected=ringbuf_mem (%s "
+		      "before the NULL check)", reg, name);
+	if (!range_is_const(&a->r) || a->r.umin != 0)
+		VFAIL(VERDICT_UNSAFE, pc, "R%u must have zero offset when passed to release func "
+		      "(%s)", reg, name);
+	if (!(s->ref.must & (1ull << a->map)))
+		VFAIL(VERDICT_UNSAFE, pc, "%s: the ringbuf record reserved at %u may be released "
+		      "already on some path", name, cx->ref_sites[a->map].pc);
+}
+
+void absint_ref_verify_access(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			      const struct aval *a, uint32_t pc, __int128 lo, __int128 hi)
+{
+	int64_t size = a->map < cx->nref_sites ? cx->ref_sites[a->map].size : -1;
+
+	if (func_of(cx, pc) != 0)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "ringbuf records outside the main function are not "
+		      "modeled");
+	if (size < 0)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "a ringbuf record of a size not modeled");
+	if (!(s->ref.must & (1ull << a->map)))
+		VFAIL(VERDICT_UNSAFE, pc, "the ringbuf record reserved at %u may be released on some "
+		      "path before this access", cx->ref_sites[a->map].pc);
+	if (lo < 0 || hi > size)
+		VFAIL(VERDICT_UNSAFE, pc, "ringbuf record access [%lld, %lld) outside the %lld bytes "
+		      "reserved at %u", (long long)lo, (long long)hi, (long long)size,
+		      cx->ref_sites[a->map].pc);
+}
