@@ -36,9 +36,10 @@
 #define HPT_PERFMON HPT_ALL
 
 static const struct ebpf_helper_proto protos[] = {
-	{ BPF_FUNC_map_lookup_elem, A(MAP, KEY), HRET_MAP_VALUE_OR_NULL, 0, 0, 0, HPT_ALL },
-	{ BPF_FUNC_map_update_elem, A(MAP, KEY, VAL, ANY), I64, HPT_ALL },
-	{ BPF_FUNC_map_delete_elem, A(MAP, KEY), I64, HPT_ALL },
+	{ BPF_FUNC_map_lookup_elem, A(MAP, KEY), HRET_MAP_VALUE_OR_NULL, HF_PKT_ACCESS, 0, 0,
+	  HPT_ALL },
+	{ BPF_FUNC_map_update_elem, A(MAP, KEY, VAL, ANY), I64F(HF_PKT_ACCESS), HPT_ALL },
+	{ BPF_FUNC_map_delete_elem, A(MAP, KEY), I64F(HF_PKT_ACCESS), HPT_ALL },
 	{ BPF_FUNC_probe_read, A(OUT, SZ0, ANY), I64, HPT_TRACE | T(SYSCALL) },
 	{ BPF_FUNC_ktime_get_ns, A(0), I64, HPT_ALL },
 	{ BPF_FUNC_trace_printk, A(MEM, SZ), I64, HPT_ALL },	/* r3-r5 are not checked */
@@ -73,7 +74,7 @@ static const struct ebpf_helper_proto protos[] = {
 	{ BPF_FUNC_skb_load_bytes, A(CTX, ANY, OUT, SZ), I64,
 	  HPT_SKB | T(LWT_SEG6LOCAL) | T(SK_REUSEPORT) | T(FLOW_DISSECTOR) },
 	{ BPF_FUNC_get_stackid, A(CTX, MAP, ANY), I64, HPT_TRACE | T(SYSCALL) },
-	{ BPF_FUNC_csum_diff, A(MEMN, SZ0, MEMN, SZ0, ANY), I64,
+	{ BPF_FUNC_csum_diff, A(MEMN, SZ0, MEMN, SZ0, ANY), I64F(HF_PKT_ACCESS),
 	  HPT_TC | HPT_LWT | T(LWT_SEG6LOCAL) | T(XDP) },
 	{ BPF_FUNC_skb_change_proto, A(CTX, ANY, ANY), I64F(HF_CHANGES_PKT), HPT_TC },
 	{ BPF_FUNC_skb_change_type, A(CTX, ANY), I64, HPT_TC },

@@ -61,6 +61,8 @@ enum ebpf_hret {
 /* Flags. */
 #define HF_CHANGES_PKT 1u	/* may move or resize the packet: packet pointers die */
 #define HF_NO_RETURN_VALUE 2u	/* r0 after the call is not a result (tail_call; RET_VOID) */
+#define HF_PKT_ACCESS 4u	/* its memory arguments may point into the packet (the kernel's
+				 * .pkt_access; without it a packet pointer argument is refused) */
 
 struct ebpf_helper_proto {
 	int32_t id;

@@ -69,6 +69,17 @@ static bool skb_field_readable(int64_t off, unsigned size)
 #undef SKB_IN
 }
 
+/* Whether a program of this skb type may write its packet directly (the kernel's
+ * may_access_direct_pkt_data for BPF_WRITE): tc, lwt_xmit and sk_skb may; the other types with
+ * direct packet access (lwt_in, lwt_out, lwt_seg6local, cgroup_skb, sk_reuseport,
+ * flow_dissector) only read.  The packet-moving helpers kill every packet pointer
+ * (HF_CHANGES_PKT), so a write after one needs a new check against data_end as in the kernel. */
+static bool skb_pkt_writable(uint32_t type)
+{
+	return type == BPF_PROG_TYPE_SCHED_CLS || type == BPF_PROG_TYPE_SCHED_ACT ||
+	       type == BPF_PROG_TYPE_LWT_XMIT || type == BPF_PROG_TYPE_SK_SKB;
+}
+
 /* Checks one memory access of size bytes at regs[reg] + off. */
 static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			  uint32_t pc, unsigned reg, int16_t off, unsigned size, bool write)
@@ -118,8 +129,9 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 		return;
 	}
 	case REGION_PKT:
-		if (write && cx->ctx_model == EBPF_CTX_SKB)
-			VFAIL(VERDICT_UNSUPPORTED, pc, "packet writes of skb programs are not modeled");
+		if (write && cx->ctx_model == EBPF_CTX_SKB && !skb_pkt_writable(cx->prog_type))
+			VFAIL(VERDICT_UNSAFE, pc, "cannot write into packet (a program of this type "
+			      "may only read it)");
 		/* below data_end: every byte before pkt_min, or within what a comparison proved of
 		 * the pointer's variable base (aval.h) */
 		if (lo < 0 || (hi > (__int128)s->pkt_min &&
@@ -136,8 +148,9 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 		if (cx->ctx_model == EBPF_CTX_SKB && cx->prog_type != BPF_PROG_TYPE_SCHED_CLS &&
 		    cx->prog_type != BPF_PROG_TYPE_SCHED_ACT)
 			VFAIL(VERDICT_UNSAFE, pc, "packet metadata of a program type that has none");
-		if (write && cx->ctx_model == EBPF_CTX_SKB)
-			VFAIL(VERDICT_UNSUPPORTED, pc, "packet writes of skb programs are not modeled");
+		if (write && cx->ctx_model == EBPF_CTX_SKB && !skb_pkt_writable(cx->prog_type))
+			VFAIL(VERDICT_UNSAFE, pc, "cannot write into packet (a program of this type "
+			      "may only read it)");
 		if (lo < 0 || hi > (__int128)astate__pkt_range_here(s, PKT_META_ID))
 			VFAIL(VERDICT_UNSAFE, pc, "packet metadata access [%lld, %lld) not proven below "
 			      "data (%u bytes checked)", (long long)lo, (long long)hi,
@@ -384,6 +397,11 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 		const struct aval *a = &s->regs[reg];
 		uint32_t sz;
 
+		/* check_func_arg: a packet pointer only for a helper with .pkt_access */
+		if (a->kind == AV_PTR && (a->region == REGION_PKT || a->region == REGION_PKT_META) &&
+		    p->args[k] != HARG_ANYTHING && !(p->flags & HF_PKT_ACCESS))
+			VFAIL(VERDICT_UNSAFE, pc, "R%u of %s: helper access to the packet is not "
+			      "allowed", reg, name);
 		/* a kernel object is no helper's memory here (only ARG_ANYTHING takes it) */
 		if (a->kind == AV_PTR && a->region == REGION_BTF && p->args[k] != HARG_ANYTHING)
 			VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is a kernel object (PTR_TO_BTF_ID), not "
