@@ -279,6 +279,9 @@ bool absint_iter_call(struct engine *en, struct astate *s, uint32_t pc, struct a
 		      struct stack_span *w);
 /* Whether the call at pc returns nothing (bpf_iter_num_destroy: r0 is not written). */
 bool absint_iter_void(const struct scev_ctx *cx, uint32_t pc);
+/* The call at pc is bpf_iter_num_new, _next or _destroy (which write their iterator and
+ * nothing else: no packet move). */
+bool absint_iter_kfunc(const struct scev_ctx *cx, uint32_t pc);
 /* The verdict's checks of an iterator kfunc call, an exit, or a stack access or call that may
  * reach a live iterator; true when the instruction is the iterators' alone to check (a kfunc
  * call: no other check applies). */

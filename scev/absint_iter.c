@@ -106,6 +106,12 @@ bool absint_iter_void(const struct scev_ctx *cx, uint32_t pc)
 	       iter_kind(cx, pc) == IT_DESTROY;
 }
 
+bool absint_iter_kfunc(const struct scev_ctx *cx, uint32_t pc)
+{
+	return cx->insns[pc].src_reg == BPF_PSEUDO_KFUNC_CALL && ebpf_is_call(&cx->insns[pc]) &&
+	       iter_kind(cx, pc) != IT_OTHER;
+}
+
 bool absint_iter_call(struct engine *en, struct astate *s, uint32_t pc, struct aval *r0,
 		      struct stack_span *w)
 {

@@ -287,7 +287,11 @@ static uint8_t call_effects(const struct scev_ctx *cx, uint32_t pc)
 		       FN_MOVES_PKT | FN_WRITES_OUT;
 	if (ebpf_is_helper_call(i))
 		return helper_effects_of(i->imm, any_fn_effects(cx));
-	return ebpf_is_call(i) ? FN_MOVES_PKT | FN_WRITES_OUT : 0;	/* (kfuncs: anything) */
+	/* the iterator kfuncs write their iterator (kernel/bpf/bpf_iter.c; none is among the
+	 * kfuncs that change packet data); other kfuncs: anything */
+	if (ebpf_is_call(i) && absint_iter_kfunc(cx, pc))
+		return FN_WRITES_OUT;
+	return ebpf_is_call(i) ? FN_MOVES_PKT | FN_WRITES_OUT : 0;
 }
 
 static bool call_moves_pkt(const struct scev_ctx *cx, uint32_t pc)
