@@ -226,6 +226,11 @@
 	X(p_iter_num_unsafe, 0, 0, 100,                                                            \
 	  "unsafe twin of p_iter_num: the iterator leaked, destroyed twice or advanced after its " \
 	  "destroy")                                                                               \
+	X(p_iter_helper, 0, 0, 100,                                                                \
+	  "p_iter_num's loop body calls bpf_probe_read_kernel into a stack cell beside the live "   \
+	  "iterator (a helper given a frame pointer while the iterator is live)")                  \
+	X(p_iter_helper_over, 0, 0, 100,                                                           \
+	  "unsafe twin of p_iter_helper: the helper writes the live iterator's own 8 bytes")       \
 	X(p_for_each, 0, 0, 100,                                                                   \
 	  "a statement of main walks the array map with bpf_for_each_map_elem (ctx NULL or a "    \
 	  "stack cell; the callback reads key and value, writes the value, may stop early)")      \
@@ -411,7 +416,8 @@ struct gen_loop {
 #define GEN_PROG_ITER (1u << 12)	/* p_iter_num: an open-coded iterator loop (the kfuncs
 					 * named through vmlinux BTF) */
 #define GEN_PROG_ITER_UNSAFE (1u << 13)	/* p_iter_num_unsafe: an iterator leaked, destroyed twice
-					 * or advanced after its destroy (the interpreter traps,
+					 * or advanced after its destroy; p_iter_helper_over: a
+					 * helper writes a live one (the interpreter traps,
 					 * INTERP_TRAP_HELPER; the kernel refuses it) */
 #define GEN_PROG_REF_UNSAFE (1u << 17)	/* p_ringbuf_leak: a ringbuf record may be left
 					 * unreleased (INTERP_TRAP_REF at exit); the kernel

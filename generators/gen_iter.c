@@ -7,7 +7,10 @@
  * no value), small and constant, from an input byte, or huge: 2^23 values (BPF_MAX_LOOPS, which
  * runs) or 2^23 + 1 (-E2BIG, none).  The loop body may hold a plain counted loop.  The twin
  * leaks the iterator (no destroy), destroys it twice, or calls next after the destroy: the
- * kernel refuses each, the interpreter traps when the statement runs.  The kfuncs are named
+ * kernel refuses each, the interpreter traps when the statement runs.  With p_iter_helper the
+ * body calls bpf_probe_read_kernel into a stack cell (a helper given a frame pointer while the
+ * iterator is live); its twin p_iter_helper_over writes the iterator's own bytes, which the
+ * kernel refuses and the interpreter traps on.  The kfuncs are named
  * through the running kernel's BTF; without it the statement is a plain accumulator update.
  */
 #include "generators/gen_internal.h"
@@ -37,6 +40,10 @@ void gi_stmt_iter(struct gi *g, struct gi_loop *lp)
 	int acc = g->fn->acc, l_first, l_head = gi_label(g), l_done = gi_label(g), l_in, r;
 	int64_t start = (int64_t)gen_u32(g->src, 0, 20) - 5, end;
 	uint64_t n, inner = gen_bool(g->src, 30) ? gen_u32(g->src, 1, 4) : 0;
+	/* p_iter_helper: the body gives a helper a pointer into the frame beside the live
+	 * iterator; its twin p_iter_helper_over points it at the iterator itself */
+	bool helper_over = k->p_iter_helper_over && gen_bool(g->src, k->p_iter_helper_over),
+	     helper = helper_over || (k->p_iter_helper && gen_bool(g->src, k->p_iter_helper));
 	uint32_t first, head, body;
 
 	if (kf_new < 0 || kf_next < 0 || kf_destroy < 0 || g->niters == GI_MAX_ITERS) {
@@ -77,6 +84,18 @@ void gi_stmt_iter(struct gi *g, struct gi_loop *lp)
 	gi_ldx(g, BPF_DW, BPF_REG_2, EBPF_REG_FP, GEN_FP_ITER_SUM);
 	gi_alux(g, true, BPF_ADD, BPF_REG_2, BPF_REG_1);
 	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_ITER_SUM, BPF_REG_2);
+	if (helper) {	/* bpf_probe_read_kernel(fp + cell, 8, data), folded into the sum */
+		gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_CELL, 0);	/* (written on every path) */
+		gi_alux(g, true, BPF_MOV, BPF_REG_1, EBPF_REG_FP);
+		gi_alu(g, true, BPF_ADD, BPF_REG_1, helper_over ? GEN_FP_ITER : GEN_FP_CELL);
+		gi_mov_const(g, BPF_REG_2, 8, true);
+		gi_ldx(g, BPF_DW, BPF_REG_3, EBPF_REG_FP, GEN_FP_DATA);
+		gi_call_helper(g, BPF_FUNC_probe_read_kernel);
+		gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_CELL);
+		gi_ldx(g, BPF_DW, BPF_REG_2, EBPF_REG_FP, GEN_FP_ITER_SUM);
+		gi_alux(g, true, BPF_XOR, BPF_REG_2, BPF_REG_1);
+		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_ITER_SUM, BPF_REG_2);
+	}
 	if (inner) {	/* a plain loop in the iterator's body */
 		l_in = gi_label(g);
 		gi_mov_const(g, BPF_REG_4, 0, true);
@@ -104,7 +123,7 @@ void gi_stmt_iter(struct gi *g, struct gi_loop *lp)
 	g->iter_label[g->niters] = l_first;
 	/* (the exit's next and the code around the loop run once) */
 	g->iter_steps[g->niters++] = (g->len - first) + n * body + 8;
-	g->p->flags |= GEN_PROG_ITER | (twin ? GEN_PROG_ITER_UNSAFE : 0);
+	g->p->flags |= GEN_PROG_ITER | (twin || helper_over ? GEN_PROG_ITER_UNSAFE : 0);
 	if (lp)
 		lp->shapes |= GEN_SH(HELPER);
 }

@@ -25,11 +25,13 @@
  * that is not live on any path, next and destroy only on one live on every path, no frame exit
  * with one live on some path (a leak).  The kernel rejects reads of a live slot and forgets the
  * iterator on a store into it: both, and calls that are given a pointer into the frame while an
- * iterator is live, are answered unsupported.
+ * iterator is live, are answered unsupported — but for a plain helper's memory arguments, whose
+ * spans are checked against the live slots like any other access (a map key on the stack).
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "bpf/helper_proto.h"
 #include "scev/absint.h"
 
 enum { IT_OTHER, IT_NEW, IT_NEXT, IT_DESTROY };
@@ -161,6 +163,20 @@ bool absint_iter_call(struct engine *en, struct astate *s, uint32_t pc, struct a
 	return true;
 }
 
+/* A helper whose every memory argument verify_helper checks with its span: one with a
+ * prototype and no unmodeled argument, and not bpf_loop or bpf_for_each_map_elem (whose
+ * callback may write whatever its context points to). */
+static bool helper_spans_checked(const struct bpf_insn *i)
+{
+	const struct ebpf_helper_proto *p;
+
+	if (!ebpf_is_helper_call(i) || i->imm == BPF_FUNC_loop ||
+	    i->imm == BPF_FUNC_for_each_map_elem)
+		return false;
+	p = ebpf_helper_proto(i->imm);
+	return p && !ebpf_helper_proto_unmodeled_arg(p);
+}
+
 #define VFAIL(kind_, pc_, ...)                                                                   \
 	do {                                                                                      \
 		verdict_fail(v, (kind_), (pc_), __VA_ARGS__);                                    \
@@ -187,8 +203,11 @@ bool absint_iter_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const 
 	if (!ebpf_is_call(i))
 		return false;
 	if (i->src_reg != BPF_PSEUDO_KFUNC_CALL || (kind = iter_kind(cx, pc)) == IT_OTHER) {
-		/* a callee or helper given a pointer into this frame may write a live iterator */
-		if (!s->it.may)
+		/* a callee, a kfunc or a helper that calls back, given a pointer into this frame,
+		 * may write a live iterator; a plain helper touches the frame only through its
+		 * memory arguments, each checked with its span against the live slots
+		 * (absint_iter_verify_stack, from verify_access) */
+		if (!s->it.may || helper_spans_checked(i))
 			return false;
 		for (int r = 1; r <= 5; r++) {
 			const struct aval *a = &s->regs[r];

@@ -1358,6 +1358,54 @@ static void test_iter_knobs(void)
 	      c.flagged[1]);
 }
 
+/* p_iter_helper and its twin p_iter_helper_over (with p_iter_num): the iterator loop's body gives
+ * bpf_probe_read_kernel a pointer into the frame beside the live iterator, or, the twin, the
+ * iterator itself.  Every program is verified: no safe form is refused for the helper call
+ * while the iterator is live, some are safe; most twins trap at the helper (INTERP_TRAP_HELPER:
+ * its memory overlaps the live iterator) and none of those is called safe.  With every such
+ * call unsupported (absint_iter.c's helper_spans_checked false) the first check fails; without
+ * the interpreter's iter_overlap the trap count. */
+static void iter_helper_program(void *arg, const struct twin_run *r)
+{
+	struct twin_counts *c = arg;
+	bool call = has_call(r->p, 0, BPF_FUNC_probe_read_kernel), trap;
+	struct scev_verdict v;
+
+	c->calls[r->twin] += call;
+	CHECK(!call || (r->p->flags & GEN_PROG_ITER), TW "the helper call without an iterator",
+	      TW_ARGS(r));
+	CHECK(!call || !r->twin == !(r->p->flags & GEN_PROG_ITER_UNSAFE),
+	      TW "the twin's flag is not the twin's", TW_ARGS(r));
+	trap = r->twin && call && twin_trap(r, NULL) == INTERP_TRAP_HELPER;
+	c->flagged[1] += r->twin && call;
+	c->traps += trap;
+	if (twin_verdict(r, &v)) {
+		CHECK(!trap || v.kind != VERDICT_SAFE, TW "a twin whose run traps at the helper "
+		      "called safe", TW_ARGS(r));
+		CHECK(r->twin || !strstr(v.reason, "open-coded iterator is live"), TW "%s",
+		      TW_ARGS(r), v.reason);
+		c->safe += !r->twin && call && v.kind == VERDICT_SAFE;
+	}
+}
+
+static void test_iter_helper_knobs(void)
+{
+	static const struct twin_spec s = { { "p_iter_helper", "p_iter_helper_over" }, 100, 3450000,
+					    80, { { "p_iter_num", 60 } } };
+	struct twin_counts c = { 0 };
+
+	if (!ebpf_kfunc_btf_available()) {
+		check_skip_part("p_iter_helper: no vmlinux BTF to name the kfuncs");
+		return;
+	}
+	for_twin_programs(&s, iter_helper_program, &c);
+	CHECK(c.calls[0] > 30 && c.calls[1] > 30, "p_iter_helper: %u and %u of 80 programs call "
+	      "the helper", c.calls[0], c.calls[1]);
+	CHECK(c.safe > 20, "p_iter_helper: %u of the safe forms verified safe", c.safe);
+	CHECK(c.traps > c.flagged[1] / 2, "p_iter_helper_over: %u of %u twins trap at the helper",
+	      c.traps, c.flagged[1]);
+}
+
 /* p_for_each and its unsafe twin p_for_each_unsafe: the safe form never traps and stays within
  * max_steps (check_program, two inputs), the twin, flagged, writes past its value or to its key
  * on some runs (the interpreter traps with INTERP_TRAP_MEM) or returns 2; both call
@@ -1964,6 +2012,7 @@ int main(void)
 	test_pkt_len_knobs();
 	test_ptr_join_knobs();
 	test_iter_knobs();
+	test_iter_helper_knobs();
 	test_for_each_knobs();
 	test_global_knobs();
 	test_call_pkt_knobs();

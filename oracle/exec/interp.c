@@ -874,7 +874,9 @@ static __attribute__((noinline)) int each_start(struct interp_state *st, const s
  * The lifecycle the verifier demands is checked as the run goes (a program that breaks it never
  * loads, so such a run is a fault): the iterator is 8 aligned bytes of the current frame; new
  * on one already live, next or destroy on one that is not (never created, or destroyed), and a
- * frame that exits while one of its iterators is live (a leak) trap with INTERP_TRAP_HELPER. */
+ * frame that exits while one of its iterators is live (a leak) trap with INTERP_TRAP_HELPER, and
+ * so does a helper's memory argument that overlaps a live iterator (the kernel refuses a read of
+ * its bytes, and after a write the iterator is no longer one: iter_overlap). */
 enum { KF_OTHER, KF_ITER_NUM_NEW, KF_ITER_NUM_NEXT, KF_ITER_NUM_DESTROY };
 
 static uint8_t kfunc_kind(const char *name)
@@ -939,6 +941,20 @@ static __attribute__((noinline)) int iter_leak(struct interp_state *st, uint32_t
 		if (st->iters[k] >= lo && st->iters[k] < lo + EBPF_STACK_SIZE) {
 			set_trap(st, INTERP_TRAP_HELPER, pc, "exit with a live iterator (fp%d "
 				 "never destroyed)", (int)(st->iters[k] - lo) - EBPF_STACK_SIZE);
+			return -1;
+		}
+	return 0;
+}
+
+/* 0, or -1 after a trap when [a, a + size), helper name's memory argument rN, overlaps the 8
+ * bytes of a live iterator. */
+static __attribute__((noinline)) int iter_overlap(struct interp_state *st, uint32_t pc,
+						  const char *name, int n, uint64_t a, uint64_t size)
+{
+	for (unsigned k = 0; k < st->niters; k++)
+		if (a < st->iters[k] + 8 && st->iters[k] < a + size) {
+			set_trap(st, INTERP_TRAP_HELPER, pc, "%s: the memory of r%d overlaps the live "
+				 "iterator at 0x%llx", name, n, (unsigned long long)st->iters[k]);
 			return -1;
 		}
 	return 0;
@@ -1210,7 +1226,8 @@ static int proto_helper(struct interp_state *st, const struct iop *ip, int32_t i
 		case HARG_MAP_VALUE:
 			size = m == SIZE_MAX ? 0 : p->args[k] == HARG_MAP_KEY
 					? st->env->maps[m].def.key_size : st->env->maps[m].def.value_size;
-			if (size && !mem_ptr(st, ip->pc, a, size, ACC_LOAD))
+			if (size && (!mem_ptr(st, ip->pc, a, size, ACC_LOAD) ||
+				     (st->niters && iter_overlap(st, ip->pc, name, k + 1, a, size))))
 				return -1;
 			break;
 		case HARG_MEM:
@@ -1230,7 +1247,7 @@ static int proto_helper(struct interp_state *st, const struct iop *ip, int32_t i
 			host = mem_ptr(st, ip->pc, a, size,
 				       p->args[k] == HARG_MEM || p->args[k] == HARG_MEM_OR_NULL
 					       ? ACC_LOAD : ACC_STORE);
-			if (!host)
+			if (!host || (st->niters && iter_overlap(st, ip->pc, name, k + 1, a, size)))
 				return -1;
 			if (p->args[k] == HARG_MEM_UNINIT)
 				for (uint64_t b = 0; b < size; b++)
