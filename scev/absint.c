@@ -594,6 +594,8 @@ static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 		cx->fn_ret_acc[f] = cx->fn_seen_acc[f] & 2 ? aval_join(&cx->fn_ret_acc[f], &s.regs[0])
 						       : s.regs[0];
 		cx->fn_seen_acc[f] |= 2;
+		if (cx->fn_r0_acc && !(s.init & 1))
+			cx->fn_r0_acc[f] |= FN_R0_UNSET;
 	}
 	err = send_succs(en, b, &s, send_propagate, lowest);
 	/* The header is an exit of its loop itself: this run has just sent its exits from the

@@ -282,6 +282,9 @@ bool absint_iter_void(const struct scev_ctx *cx, uint32_t pc);
 /* The call at pc is bpf_iter_num_new, _next or _destroy (which write their iterator and
  * nothing else: no packet move). */
 bool absint_iter_kfunc(const struct scev_ctx *cx, uint32_t pc);
+/* absint_transfer.c: the call (or LD_ABS/LD_IND) at pc leaves r0 written: not tail_call, a void
+ * kfunc, nor a static function that may exit with r0 unwritten (scev_ctx.fn_r0). */
+bool absint_call_sets_r0(const struct scev_ctx *cx, uint32_t pc);
 /* The verdict's checks of an iterator kfunc call, an exit, or a stack access or call that may
  * reach a live iterator; true when the instruction is the iterators' alone to check (a kfunc
  * call: no other check applies). */

@@ -731,15 +731,13 @@ static void loop_must_regs(struct scev_ctx *cx, const struct scev_loop *L, uint1
 			}
 			for (uint32_t pc = b->first; pc <= b->last; pc += ebpf_insn_slots(&cx->insns[pc])) {
 				const struct bpf_insn *i = &cx->insns[pc];
-				const struct ebpf_helper_proto *p;
 
 				if (!clobbers_args(i)) {
 					d |= (uint16_t)ebpf_regs_written(i);
 					continue;
 				}
-				p = ebpf_is_helper_call(i) ? ebpf_helper_proto(i->imm) : NULL;
 				d = (uint16_t)((d & ~0x3fu) | 1u);
-				if (p && (p->flags & HF_NO_RETURN_VALUE))
+				if (!absint_call_sets_r0(cx, pc))
 					d &= (uint16_t)~1u;
 			}
 			if (d != out[k]) {

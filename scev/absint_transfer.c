@@ -455,6 +455,19 @@ static bool helper_stack_writes(struct engine *en, struct astate *s, uint32_t pc
 
 static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc);
 
+bool absint_call_sets_r0(const struct scev_ctx *cx, uint32_t pc)
+{
+	const struct bpf_insn *i = &cx->insns[pc];
+	const struct ebpf_helper_proto *p = ebpf_is_helper_call(i) ? ebpf_helper_proto(i->imm) : NULL;
+
+	if ((p && (p->flags & HF_NO_RETURN_VALUE)) || absint_iter_void(cx, pc))
+		return false;	/* tail_call, a void kfunc: r0 is not a result */
+	/* a static function that may exit with r0 unwritten gives its caller none */
+	return !(ebpf_is_pseudo_call(i) && cx->fn_r0 &&
+		 cx->fn_r0[cx->st.cfg->blocks[cx->st.cfg->block_of[pc + 1 + i->imm]].func] ==
+			 FN_R0_UNSET);
+}
+
 /* One instruction: values, then what it surely writes. */
 int absint_step(struct engine *en, struct astate *s, uint32_t pc)
 {
@@ -465,13 +478,10 @@ int absint_step(struct engine *en, struct astate *s, uint32_t pc)
 	astate__pkt_regs_written(s, w);
 
 	if (ebpf_is_call(i) || (ebpf_class(i) == BPF_LD && !ebpf_is_ldimm64(i))) {
-		const struct ebpf_helper_proto *p =
-			ebpf_is_helper_call(i) ? ebpf_helper_proto(i->imm) : NULL;
-
 		s->init &= (uint16_t)~0x3eu;	/* r1-r5 are dead after a call */
 		s->init |= 1;
-		if ((p && (p->flags & HF_NO_RETURN_VALUE)) || absint_iter_void(en->cx, pc))
-			s->init &= (uint16_t)~1u;	/* tail_call, a void kfunc: r0 is not a result */
+		if (!absint_call_sets_r0(en->cx, pc))
+			s->init &= (uint16_t)~1u;
 	} else {
 		s->init |= (uint16_t)w;
 	}

@@ -558,6 +558,11 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 		verify_helper(cx, v, s, pc, i->imm);
 		return;
 	}
+	/* the exit of a static function the summaries found may leave r0 unwritten: its callers'
+	 * r0 is unwritten after the call (absint_step), as the kernel passes it on */
+	if (ebpf_is_exit(i) && cx->fn_r0 &&
+	    cx->fn_r0[cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func] == FN_R0_UNSET)
+		need &= ~1u;
 	v->checks++;
 	for (unsigned r = 0; r < EBPF_NREGS; r++)
 		if ((need & (1u << r)) && !(s->init & (1u << r)))

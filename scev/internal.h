@@ -194,6 +194,11 @@ struct scev_ctx {
 	struct aval (*fn_args)[6], (*fn_args_acc)[6];
 	struct aval *fn_ret, *fn_ret_acc;
 	uint8_t *fn_seen, *fn_seen_acc;	/* bit 0: args known, bit 1: return known */
+	/* per function: FN_R0_UNSET when it may exit with r0 unwritten, which the kernel lets a
+	 * static subprogram do (prepare_func_exit passes the NOT_INIT r0 to its caller, who may
+	 * not read it); FN_R0_KEEP for main, global functions and callbacks, whose exits need
+	 * r0.  _acc: what the running pass saw at the exits, for the next one. */
+	uint8_t *fn_r0, *fn_r0_acc;
 	/* Per function with known arguments: what every bpf-to-bpf call of it proves of the
 	 * packet (struct fn_pkt); fn_pkt_short: the last pass reached a call that proves less
 	 * than its callee was run with. */
@@ -341,5 +346,7 @@ void absint_global_args(const struct scev_ctx *cx, uint32_t f, struct aval args[
 #define FN_WRITES_OUT 2u	/* may write memory through a pointer other than its own r10
 				 * (a store, a helper's output argument): a caller's frame */
 int absint_fn_effects(struct scev_ctx *cx);
+#define FN_R0_UNSET 1u
+#define FN_R0_KEEP 2u
 
 #endif

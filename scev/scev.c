@@ -184,6 +184,8 @@ static void ctx_free(struct scev_ctx *cx)
 	free(cx->fn_ret_acc);
 	free(cx->fn_seen);
 	free(cx->fn_seen_acc);
+	free(cx->fn_r0);
+	free(cx->fn_r0_acc);
 	free(cx->fn_cb);
 	free(cx->fn_effects);
 	free(cx->loop_moves_pkt);
@@ -458,10 +460,12 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 		cx.fn_ret_acc = zalloc(nf, sizeof(*cx.fn_ret_acc));
 		cx.fn_seen = zalloc(nf, 1);
 		cx.fn_seen_acc = zalloc(nf, 1);
+		cx.fn_r0 = zalloc(nf, 1);
+		cx.fn_r0_acc = zalloc(nf, 1);
 		cx.fn_pkt = zalloc(nf, sizeof(*cx.fn_pkt));
 		cx.fn_pkt_acc = zalloc(nf, sizeof(*cx.fn_pkt_acc));
 		if (!cx.fn_args || !cx.fn_args_acc || !cx.fn_ret || !cx.fn_ret_acc || !cx.fn_seen ||
-		    !cx.fn_seen_acc || !cx.fn_pkt || !cx.fn_pkt_acc) {
+		    !cx.fn_seen_acc || !cx.fn_pkt || !cx.fn_pkt_acc || !cx.fn_r0 || !cx.fn_r0_acc) {
 			err = -ENOMEM;
 			goto fail;
 		}
@@ -472,11 +476,20 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 			cx.fn_seen[f] = 3;
 		}
 		global_summaries(&cx);
-		/* Functions whose address is taken are called by helpers with anything. */
+		/* Functions whose address is taken are called by helpers with anything (and must
+		 * leave them an r0, as main and global functions their loaders). */
 		for (uint32_t pc = 0; pc < cx.len; pc += ebpf_insn_slots(&cx.insns[pc]))
-			if (ebpf_is_ldimm64(&cx.insns[pc]) && cx.insns[pc].src_reg == BPF_PSEUDO_FUNC)
-				cx.fn_seen[cx.st.cfg->blocks[cx.st.cfg->block_of[pc + 1 +
-								    cx.insns[pc].imm]].func] &= 2;
+			if (ebpf_is_ldimm64(&cx.insns[pc]) && cx.insns[pc].src_reg == BPF_PSEUDO_FUNC) {
+				uint32_t f = cx.st.cfg->blocks[cx.st.cfg->block_of[pc + 1 +
+									   cx.insns[pc].imm]].func;
+
+				cx.fn_seen[f] &= 2;
+				cx.fn_r0[f] = FN_R0_KEEP;
+			}
+		cx.fn_r0[0] = FN_R0_KEEP;
+		for (uint32_t f = 0; f < nf; f++)
+			if (absint_global(&cx, f) || cx.fn_cb[f])
+				cx.fn_r0[f] = FN_R0_KEEP;
 		cx.cb_unseen_dead = true;
 		memset(cx.outer_write, 0, nf * sizeof(*cx.outer_write));
 		/* (a callback is first run in the round after its first bpf_loop call is reached:
@@ -487,6 +500,7 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 
 		for (uint32_t round = 0; round < rounds && !stable; round++) {
 			memset(cx.fn_seen_acc, 0, nf);
+			memset(cx.fn_r0_acc, 0, nf);
 			memset(cx.outer_seen_acc, 0, nf);
 			outer_write_reset(&cx);
 			stack_spans_reset(&cx, false);
@@ -495,6 +509,12 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 			stable = outer_write_grow(&cx);
 			seeded = false;
 			for (uint32_t f = 0; f < nf; f++) {
+				/* (monotone: once some exit leaves r0 unwritten, its callers' r0
+				 * after the call is unwritten in every later round) */
+				if ((cx.fn_r0_acc[f] & FN_R0_UNSET) && !cx.fn_r0[f]) {
+					cx.fn_r0[f] = FN_R0_UNSET;
+					stable = false;
+				}
 				if (absint_global(&cx, f)) {
 					/* fixed by its prototype; run (and checked, as the kernel
 					 * does) only while some call to it is reached */
@@ -550,6 +570,8 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 				memset(cx.outer_write, 0, nf * sizeof(*cx.outer_write));
 		}
 		if (!stable) {
+			/* (no summaries: every exit needs r0, as without subprograms) */
+			memset(cx.fn_r0, FN_R0_KEEP, nf);
 			memset(cx.fn_seen, 0, nf);	/* no summaries: arguments and results unknown */
 			global_summaries(&cx);
 			cx.cb_unseen_dead = false;
