@@ -1964,6 +1964,10 @@ static int add_prog(struct elf_ctx *c, size_t fi, size_t *cap)
 	}
 	p = &o->progs[o->prog_cnt++];
 	memset(p, 0, sizeof(*p));
+	/* SEC("?raw_tp"): a leading '?' only turns off libbpf's autoload, and libbpf forgets it
+	 * before it reads the type from the name (bpf_object__init_prog); so do we */
+	if (sec[0] == '?')
+		sec++;
 	snprintf(p->name, sizeof(p->name), "%s", f->name);
 	snprintf(p->section, sizeof(p->section), "%s", sec);
 	if (f->sec != c->text) {

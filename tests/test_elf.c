@@ -606,6 +606,35 @@ static void callback_objects(const char *dir)
 /* Extern calls resolve by name to the running kernel's kfunc BTF ids; the names stay.  Without
  * vmlinux BTF (forced in a child: the BTF is read once per process, so this runs before
  * anything else here touches it) they are kfunc calls with id 0 and a note. */
+/* optional_sec.o: SEC("?xdp") and SEC("?socket") are XDP and socket programs, their sections
+ * named without the '?' (libbpf's bpf_object__init_prog drops it). */
+static void optional_sections(const char *dir)
+{
+	static const struct {
+		const char *prog, *section;
+		uint32_t type;
+	} want[] = { { "optional_xdp", "xdp", BPF_PROG_TYPE_XDP },
+		     { "optional_socket", "socket", BPF_PROG_TYPE_SOCKET_FILTER } };
+	char path[1024];
+	struct ebpf_object *o;
+	struct diag d;
+
+	snprintf(path, sizeof(path), "%s/optional_sec.o", dir);
+	diag_clear(&d);
+	CHECK(ebpf_object__open_file(&o, path, &d) == 0, "%s: %s", path, d.msg);
+	if (!o)
+		return;
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct ebpf_prog *p = ebpf_object__find_prog(o, want[i].prog);
+
+		CHECK(p && !strcmp(p->section, want[i].section) && p->prog_type == want[i].type &&
+			      !strcmp(p->type_from, "section"),
+		      "%s: section '%s', type %u from '%s'", want[i].prog, p ? p->section : "-",
+		      p ? p->prog_type : 0, p ? p->type_from : "-");
+	}
+	ebpf_object__free(o);
+}
+
 static void kfunc_objects(const char *dir)
 {
 	static const char *const want[] = { "bpf_iter_num_new", "bpf_iter_num_next",
@@ -960,8 +989,10 @@ int main(void)
 		check_skip_part("tests/bpf objects not built (no clang at configure time): built "
 				"objects, BTF and malformed-object checks");
 	built_objects();
-	if (have_objects)
+	if (have_objects) {
 		callback_objects(dir);
+		optional_sections(dir);
+	}
 	snprintf(path, sizeof(path), "%s/map_rodata.o", dir ? dir : "");
 	obj = have_objects ? slurp(path, &len) : NULL;
 	CHECK(obj || !have_objects, "%s: cannot read it", path);
