@@ -1975,7 +1975,7 @@ static int add_prog(struct elf_ctx *c, size_t fi, size_t *cap)
 
 		p->prog_type = prog_type_of(sec, &from);
 		snprintf(p->type_from, sizeof(p->type_from), "%s", from);
-		if (p->prog_type == BPF_PROG_TYPE_TRACING)
+		if (ebpf_prog_type_btf_ctx(p->prog_type))
 			ebpf_btf_ctx_resolve(&p->btf_ctx, sec);
 	}
 	p->insns = l.out;

@@ -144,16 +144,36 @@ static int slot_kind(uint32_t id, int32_t *obj)
 	return btf_is_composite(t) ? EBPF_SLOT_PTR : EBPF_SLOT_BAD;
 }
 
+/* What a function of return type id returns (EBPF_BTF_RET_*). */
+static uint8_t ret_kind(uint32_t id)
+{
+	const struct btf_type *t;
+
+	if (!id)
+		return EBPF_BTF_RET_VOID;
+	t = btf__type_by_id(vmlinux, id);
+	while (t && (btf_is_mod(t) || btf_is_typedef(t)))
+		t = btf__type_by_id(vmlinux, t->type);
+	if (t && btf_is_int(t))
+		return btf_int_encoding(t) & BTF_INT_BOOL ? EBPF_BTF_RET_BOOL : EBPF_BTF_RET_INT;
+	return t && btf_is_any_enum(t) ? EBPF_BTF_RET_INT : EBPF_BTF_RET_OTHER;
+}
+
 bool ebpf_btf_ctx_resolve(struct ebpf_btf_ctx *c, const char *sec)
 {
 	static const struct {
 		const char *pfx, *btf_pfx;
 		uint32_t attach;
 		bool ret;		/* the return value follows the arguments */
+		bool tp;		/* the target is a tracepoint's btf_trace_X typedef */
 	} kinds[] = {
-		{ "fentry/", "", BPF_TRACE_FENTRY, false },
-		{ "fexit/", "", BPF_TRACE_FEXIT, true },
-		{ "tp_btf/", "btf_trace_", BPF_TRACE_RAW_TP, false },
+		{ "fentry/", "", BPF_TRACE_FENTRY, false, false },
+		{ "fexit/", "", BPF_TRACE_FEXIT, true, false },
+		{ "fmod_ret/", "", BPF_MODIFY_RETURN, true, false },
+		/* (an LSM hook's program reads the arguments, then what the programs before it
+		 * returned: btf_ctx_access's is_retval) */
+		{ "lsm/", "bpf_lsm_", BPF_LSM_MAC, true, false },
+		{ "tp_btf/", "btf_trace_", BPF_TRACE_RAW_TP, false, true },
 	};
 	const struct btf_type *t = NULL;
 	const struct btf_param *p;
@@ -167,7 +187,7 @@ bool ebpf_btf_ctx_resolve(struct ebpf_btf_ctx *c, const char *sec)
 			break;
 	if (k == sizeof(kinds) / sizeof(kinds[0])) {
 		snprintf(c->why, sizeof(c->why), "BTF context of section '%.60s' (only fentry/, "
-			 "fexit/ and tp_btf/ are modeled)", sec);
+			 "fexit/, fmod_ret/, lsm/ and tp_btf/ are modeled)", sec);
 		return false;
 	}
 	if (!ebpf_kfunc_btf_available()) {
@@ -180,8 +200,7 @@ bool ebpf_btf_ctx_resolve(struct ebpf_btf_ctx *c, const char *sec)
 		snprintf(c->why, sizeof(c->why), "BTF context: no single target in '%.80s'", sec);
 		return false;
 	}
-	id = btf__find_by_name_kind(vmlinux, name, kinds[k].btf_pfx[0] ? BTF_KIND_TYPEDEF
-								    : BTF_KIND_FUNC);
+	id = btf__find_by_name_kind(vmlinux, name, kinds[k].tp ? BTF_KIND_TYPEDEF : BTF_KIND_FUNC);
 	if (id > 0)
 		t = btf__type_by_id(vmlinux, (uint32_t)id);
 	if (t && btf_is_typedef(t)) {	/* btf_trace_X: a pointer to the probe's prototype */
@@ -192,10 +211,11 @@ bool ebpf_btf_ctx_resolve(struct ebpf_btf_ctx *c, const char *sec)
 	}
 	if (!t || !btf_is_func_proto(t)) {
 		snprintf(c->why, sizeof(c->why), "BTF context: the running kernel has no %s '%.60s'",
-			 kinds[k].btf_pfx[0] ? "tracepoint" : "function", sec + n);
+			 kinds[k].tp ? "tracepoint" : kinds[k].btf_pfx[0] ? "LSM hook" : "function",
+			 sec + n);
 		return false;
 	}
-	skip = kinds[k].btf_pfx[0] ? 1 : 0;	/* btf_trace_X's first argument is void *__data */
+	skip = kinds[k].tp ? 1 : 0;	/* btf_trace_X's first argument is void *__data */
 	nargs = btf_vlen(t) - skip;
 	p = btf_params(t) + skip;
 	if (nargs < 0 || nargs + kinds[k].ret > EBPF_BTF_CTX_SLOTS ||
@@ -222,6 +242,7 @@ bool ebpf_btf_ctx_resolve(struct ebpf_btf_ctx *c, const char *sec)
 	}
 	c->attach_btf_id = id;
 	c->attach_type = kinds[k].attach;
+	c->ret = ret_kind(t->type);
 	return true;
 }
 

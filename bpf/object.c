@@ -333,6 +333,7 @@ enum ebpf_ctx_model ebpf_prog_ctx_model(uint32_t prog_type)
 	case BPF_PROG_TYPE_SOCK_OPS:
 	case BPF_PROG_TYPE_CGROUP_SOCK:
 	case BPF_PROG_TYPE_TRACING:	/* per program: ebpf_prog_ctx_size, struct ebpf_btf_ctx */
+	case BPF_PROG_TYPE_LSM:
 		return EBPF_CTX_RO;
 	default:
 		return EBPF_CTX_PLAIN;
@@ -460,7 +461,7 @@ const char *ebpf_ctx_ro_access(uint32_t prog_type, int64_t off, unsigned size)
 
 uint32_t ebpf_prog_ctx_size(const struct ebpf_prog *prog, uint32_t prog_type)
 {
-	if (prog_type == BPF_PROG_TYPE_TRACING)
+	if (ebpf_prog_type_btf_ctx(prog_type))
 		return prog && prog->btf_ctx.attach_btf_id ? prog->btf_ctx.nslots * 8u : 0;
 	return ebpf_ctx_size(prog_type);
 }

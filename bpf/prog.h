@@ -48,9 +48,15 @@ struct ebpf_kfunc_call {
  * the analysis answers unsupported at the first context access. */
 enum ebpf_btf_slot { EBPF_SLOT_SCALAR, EBPF_SLOT_PTR, EBPF_SLOT_BAD, EBPF_SLOT_PTR_SCALAR };
 #define EBPF_BTF_CTX_SLOTS 12		/* MAX_BPF_FUNC_ARGS */
+/* The return type of a BTF context's target (struct ebpf_btf_ctx.ret): void, bool, another
+ * integer or enum, a pointer or anything else. */
+enum { EBPF_BTF_RET_VOID, EBPF_BTF_RET_BOOL, EBPF_BTF_RET_INT, EBPF_BTF_RET_OTHER };
+
 struct ebpf_btf_ctx {
 	int32_t attach_btf_id;		/* vmlinux BTF id the kernel load names; 0 none */
-	uint32_t attach_type;		/* BPF_TRACE_FENTRY, BPF_TRACE_FEXIT, BPF_TRACE_RAW_TP */
+	uint32_t attach_type;		/* BPF_TRACE_FENTRY, BPF_TRACE_FEXIT, BPF_MODIFY_RETURN,
+					 * BPF_TRACE_RAW_TP, BPF_LSM_MAC */
+	uint8_t ret;			/* the target's return type: EBPF_BTF_RET_* */
 	uint8_t nslots;			/* readable u64 slots (arguments, + the return value) */
 	uint8_t slot[EBPF_BTF_CTX_SLOTS];	/* enum ebpf_btf_slot: a scalar (an integer or
 					 * enum), a pointer to a struct (PTR_TO_BTF_ID), a
@@ -196,6 +202,11 @@ uint32_t ebpf_ctx_size(uint32_t prog_type);
 /* The same for prog analyzed as prog_type: a TRACING program's resolved BTF context (0 when not
  * resolved). */
 uint32_t ebpf_prog_ctx_size(const struct ebpf_prog *prog, uint32_t prog_type);
+/* Whether programs of this type have a BTF context (struct ebpf_btf_ctx): TRACING and LSM. */
+static inline bool ebpf_prog_type_btf_ctx(uint32_t prog_type)
+{
+	return prog_type == BPF_PROG_TYPE_TRACING || prog_type == BPF_PROG_TYPE_LSM;
+}
 /* Whether the kernel's is_valid_access for this RO program type allows a load of size bytes
  * at offset off of the context: NULL when it does, else why. */
 const char *ebpf_ctx_ro_access(uint32_t prog_type, int64_t off, unsigned size);

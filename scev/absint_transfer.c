@@ -105,7 +105,7 @@ static struct aval ctx_load(struct scev_ctx *cx, const struct aval *addr, int64_
 		return absint_unknown_bytes(size);
 	off += base;
 	/* a BTF context's struct pointer argument, loaded whole */
-	if (cx->prog_type == BPF_PROG_TYPE_TRACING && size == 8 && off >= 0 && off % 8 == 0 &&
+	if (ebpf_prog_type_btf_ctx(cx->prog_type) && size == 8 && off >= 0 && off % 8 == 0 &&
 	    off / 8 < cx->prog->btf_ctx.nslots && cx->prog->btf_ctx.slot[off / 8] == EBPF_SLOT_PTR)
 		return btf_ptr(cx, cx->prog->btf_ctx.obj_type[off / 8]);
 	if (cx->ctx_model == EBPF_CTX_RO)	/* plain fields: scalars */

@@ -177,11 +177,11 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 			const struct ebpf_btf_ctx *bc = &cx->prog->btf_ctx;
 			const char *why;
 
-			if (cx->prog_type == BPF_PROG_TYPE_TRACING && !bc->attach_btf_id)
+			if (ebpf_prog_type_btf_ctx(cx->prog_type) && !bc->attach_btf_id)
 				VFAIL(VERDICT_UNSUPPORTED, pc, "%s", bc->why[0] ? bc->why
 				      : "BTF context of a program without a section naming its target");
 			why = write ? ebpf_ctx_ro_write(cx->prog_type, (int64_t)lo, size)
-			      : cx->prog_type == BPF_PROG_TYPE_TRACING
+			      : ebpf_prog_type_btf_ctx(cx->prog_type)
 				? ebpf_btf_ctx_access(bc, (int64_t)lo, size)
 				: ebpf_ctx_ro_access(cx->prog_type, (int64_t)lo, size);
 
@@ -506,6 +506,52 @@ static void verify_btf_alu(struct scev_verdict *v, const struct astate *s, uint3
 		      "(2^29)");
 }
 
+/* check_return_code for the BTF-context programs: fentry and fexit return 0; an LSM program
+ * what its hook's callers take, [-MAX_ERRNO, 0] for an int hook, [0, 1] for a bool one, anything
+ * for a void one (bpf_lsm_get_retval_range); fmod_ret and tp_btf programs anything.  LSM
+ * ranges are checked on the low 32 bits (the kernel's return_32bit, 6.12 on: clang returns an int
+ * as w0 = -EPERM; before 6.12 the kernel took any value), fentry/fexit's on all 64. */
+static void verify_btf_return(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			      uint32_t pc)
+{
+	const struct ebpf_btf_ctx *bc = &cx->prog->btf_ctx;
+	const struct aval *r0 = &s->regs[0];
+	int64_t lo = 0, hi = 0, smin, smax;
+	const char *what;
+	bool w32 = false;
+
+	if (!ebpf_prog_type_btf_ctx(cx->prog_type) || !bc->attach_btf_id)
+		return;
+	switch (bc->attach_type) {
+	case BPF_TRACE_FENTRY: case BPF_TRACE_FEXIT:
+		what = "fentry/fexit";
+		break;
+	case BPF_LSM_MAC:
+		if (bc->ret == EBPF_BTF_RET_VOID)
+			return;
+		if (bc->ret != EBPF_BTF_RET_BOOL && bc->ret != EBPF_BTF_RET_INT)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "the return range of an LSM hook that returns "
+			      "neither an integer nor a bool is not modeled");
+		what = bc->ret == EBPF_BTF_RET_BOOL ? "an LSM hook returning bool"
+						    : "an LSM hook returning int";
+		lo = bc->ret == EBPF_BTF_RET_BOOL ? 0 : -4095;
+		hi = bc->ret == EBPF_BTF_RET_BOOL ? 1 : 0;
+		w32 = true;
+		break;
+	default:
+		return;
+	}
+	if (r0->kind != AV_SCALAR)
+		VFAIL(VERDICT_UNSAFE, pc, "At program exit the register R0 is not a known value (%s: "
+		      "[%lld, %lld])", what, (long long)lo, (long long)hi);
+	smin = w32 ? r0->r.s32_min : r0->r.smin;
+	smax = w32 ? r0->r.s32_max : r0->r.smax;
+	if (smin < lo || smax > hi)
+		VFAIL(VERDICT_UNSAFE, pc, "At program exit R0 in s%s[%lld, %lld], should have been in "
+		      "[%lld, %lld] (%s)", w32 ? "32" : "", (long long)smin, (long long)smax,
+		      (long long)lo, (long long)hi, what);
+}
+
 static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			uint32_t pc)
 {
@@ -567,21 +613,8 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 	for (unsigned r = 0; r < EBPF_NREGS; r++)
 		if ((need & (1u << r)) && !(s->init & (1u << r)))
 			VFAIL(VERDICT_UNSAFE, pc, "R%u may be read before it is written (not written on some path)", r);
-	if (ebpf_is_exit(i) && cx->prog_type == BPF_PROG_TYPE_TRACING &&
-	    cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func == 0 &&
-	    (cx->prog->btf_ctx.attach_type == BPF_TRACE_FENTRY ||
-	     cx->prog->btf_ctx.attach_type == BPF_TRACE_FEXIT)) {
-		/* check_return_code: fentry and fexit programs return 0 */
-		const struct aval *r0 = &s->regs[0];
-
-		if (r0->kind != AV_SCALAR)
-			VFAIL(VERDICT_UNSAFE, pc, "At program exit the register R0 is not a known "
-			      "value (an fentry/fexit program returns 0)");
-		if (r0->r.smin != 0 || r0->r.smax != 0)
-			VFAIL(VERDICT_UNSAFE, pc, "At program exit R0 in s[%lld, %lld], should have "
-			      "been in [0, 0] (fentry/fexit)", (long long)r0->r.smin,
-			      (long long)r0->r.smax);
-	}
+	if (ebpf_is_exit(i) && cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func == 0)
+		verify_btf_return(cx, v, s, pc);
 	if (cls == BPF_ALU || cls == BPF_ALU64) {
 		verify_btf_alu(v, s, pc, i);
 		return;

@@ -1,4 +1,6 @@
-/* BTF-typed contexts (struct ebpf_btf_ctx: fentry, fexit, tp_btf), judged by the running kernel:
+/* BTF-typed contexts (struct ebpf_btf_ctx: fentry, fexit, fmod_ret, lsm, tp_btf), judged by the
+ * running kernel (where it verifies them: this one refuses fentry, fexit, fmod_ret and lsm loads
+ * with EPERM before its verifier runs, and those parts are skipped with that reason):
  *  - resolution: the attach target's slots from vmlinux BTF (do_unlinkat: an int and a struct
  *    pointer; fexit adds the return value; the sched_switch tracepoint skips its void *__data),
  *    and the reasons when a section names no target the kernel has;
@@ -48,8 +50,20 @@ static void resolve(void)
 	      strstr(c.why, "no tracepoint"), "no such tracepoint: '%s'", c.why);
 	CHECK(!ebpf_btf_ctx_resolve(&c, "fentry/") && strstr(c.why, "no single target"),
 	      "fentry/: '%s'", c.why);
-	CHECK(!ebpf_btf_ctx_resolve(&c, "lsm/file_open") && strstr(c.why, "only fentry/"),
-	      "lsm/: '%s'", c.why);
+	/* an LSM hook: bpf_lsm_file_open(struct file *) -> int, then its return value */
+	CHECK(ebpf_btf_ctx_resolve(&c, "lsm/file_open"), "lsm/file_open: %s", c.why);
+	CHECK_EQ_U64(c.nslots, 2, "lsm/file_open");
+	CHECK_EQ_U64(c.slot[0], EBPF_SLOT_PTR, "lsm/file_open");
+	CHECK_EQ_U64(c.slot[1], EBPF_SLOT_SCALAR, "lsm/file_open");
+	CHECK_EQ_U64(c.attach_type, BPF_LSM_MAC, "lsm/file_open");
+	CHECK_EQ_U64(c.ret, EBPF_BTF_RET_INT, "lsm/file_open");
+	CHECK(ebpf_btf_ctx_resolve(&c, "fmod_ret/do_unlinkat"), "fmod_ret/do_unlinkat: %s", c.why);
+	CHECK_EQ_U64(c.nslots, 3, "fmod_ret/do_unlinkat");
+	CHECK_EQ_U64(c.attach_type, BPF_MODIFY_RETURN, "fmod_ret/do_unlinkat");
+	CHECK(!ebpf_btf_ctx_resolve(&c, "lsm/bpfscev_no_such_hook") &&
+	      strstr(c.why, "no LSM hook"), "no such hook: '%s'", c.why);
+	CHECK(!ebpf_btf_ctx_resolve(&c, "iter/task") && strstr(c.why, "only fentry/"),
+	      "iter/: '%s'", c.why);
 }
 
 static void access(void)
@@ -79,7 +93,7 @@ static void access(void)
 
 /* Whether the kernel verifies fentry programs here: some kernels refuse them before the verifier
  * walks an instruction (EPERM, no statistics: the trampoline is not theirs to make). */
-static bool kernel_verifies_fentry(const char *path, char *why, size_t n)
+static bool kernel_verifies(const char *path, const char *prog, char *why, size_t n)
 {
 	struct ebpf_object *obj = NULL;
 	const struct ebpf_prog *p;
@@ -89,7 +103,7 @@ static bool kernel_verifies_fentry(const char *path, char *why, size_t n)
 
 	diag_clear(&d);
 	snprintf(why, n, "the object does not open");
-	if (ebpf_object__open_file(&obj, path, &d) || !(p = ebpf_object__find_prog(obj, "fentry_args"))) {
+	if (ebpf_object__open_file(&obj, path, &d) || !(p = ebpf_object__find_prog(obj, prog))) {
 		ebpf_object__free(obj);
 		return false;
 	}
@@ -208,13 +222,26 @@ static void object(const char *path, bool kernel)
 	static const enum scev_verdict_kind fe_want[] = {
 		SAFE, UNSAFE, SAFE, UNSAFE, UNSAFE, UNSAFE, SAFE, UNSAFE, SAFE, SAFE,
 	};
+	static const char *const lsm[] = {
+		"lsm_ret_eperm", "lsm_ret1_unsafe", "lsm_past_ret_unsafe", "fmod_ret_any",
+	};
+	static const enum scev_verdict_kind lsm_want[] = { SAFE, UNSAFE, UNSAFE, SAFE };
+	static const char *const lsm_why[] = {
+		NULL, "should have been in [-4095, 0] (an LSM hook returning int)",
+		"the function has no such argument", NULL,
+	};
 	char why[600];
-	bool fentry = kernel && kernel_verifies_fentry(path, why, sizeof(why));
+	bool fentry = kernel && kernel_verifies(path, "fentry_args", why, sizeof(why)), lsm_k;
 
 	verdict_case_object(path, tp, tp_want, sizeof(tp) / sizeof(tp[0]), kernel);
 	if (kernel && !fentry)
 		check_skip_part("fentry/fexit against the kernel: it refuses them here: %s", why);
 	verdict_case_object(path, fe, fe_want, sizeof(fe) / sizeof(fe[0]), fentry);
+	lsm_k = kernel && kernel_verifies(path, "lsm_ret_eperm", why, sizeof(why)) &&
+		kernel_verifies(path, "fmod_ret_any", why, sizeof(why));
+	if (kernel && !lsm_k)
+		check_skip_part("lsm/fmod_ret against the kernel: it refuses them here: %s", why);
+	verdict_case_object_why(path, lsm, lsm_want, lsm_why, sizeof(lsm) / sizeof(lsm[0]), lsm_k);
 	if (kernel)
 		sweep(path);
 }

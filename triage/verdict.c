@@ -95,7 +95,7 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 			memcpy(input, o->input, len);
 		}
 		/* a BTF context's struct arguments are kernel objects (each its own) */
-		for (uint32_t k = 0; type == BPF_PROG_TYPE_TRACING && k < prog->btf_ctx.nslots &&
+		for (uint32_t k = 0; ebpf_prog_type_btf_ctx(type) && k < prog->btf_ctx.nslots &&
 				     (k + 1) * 8 <= len; k++)
 			if (prog->btf_ctx.slot[k] == EBPF_SLOT_PTR) {
 				uint64_t va = INTERP_VA_BTF + ((uint64_t)k << 32);

@@ -506,8 +506,8 @@ int kernel_prog__load(struct kernel_prog **out, const struct ebpf_object *obj,
 			kp->attach_type = a;
 		libbpf_set_print(old);
 	}
-	if (kp->prog_type == BPF_PROG_TYPE_TRACING && prog->btf_ctx.attach_btf_id) {
-		/* fentry/fexit/tp_btf: the target in vmlinux BTF (attach_btf_obj_fd 0) */
+	if (ebpf_prog_type_btf_ctx(kp->prog_type) && prog->btf_ctx.attach_btf_id) {
+		/* fentry/fexit/fmod_ret/tp_btf/lsm: the target in vmlinux BTF (attach_btf_obj_fd 0) */
 		kp->attach_type = prog->btf_ctx.attach_type;
 		kp->attach_btf_id = (uint32_t)prog->btf_ctx.attach_btf_id;
 	}

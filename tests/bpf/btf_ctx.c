@@ -1,4 +1,4 @@
-/* BTF-typed contexts (fentry, fexit, tp_btf) for `bpfscev verify`, safe and unsafe twins, as clang
+/* BTF-typed contexts (fentry, fexit, fmod_ret, lsm, tp_btf) for `bpfscev verify`, safe and unsafe twins, as clang
  * compiles them: r1 is the attach target's arguments, one u64 each (fexit: then the return
  * value), read-only.  Targets: do_unlinkat(int dfd, struct filename *name) -> int,
  * tcp_connect(struct sock *sk) -> int, the sched_switch tracepoint (bool preempt,
@@ -101,6 +101,37 @@ int fexit_past_ret_unsafe(__u64 *ctx)
 {
 	note(2, ctx[3]);
 	return 0;
+}
+
+/* LSM programs (file_open(struct file *) -> int): the arguments, then what earlier programs
+ * returned; an int hook's program returns within [-MAX_ERRNO, 0] */
+SEC("lsm/file_open")
+int lsm_ret_eperm(__u64 *ctx)
+{
+	note(0, ctx[1] + (ctx[0] != 0));
+	return -1;
+}
+
+SEC("lsm/file_open")
+int lsm_ret1_unsafe(__u64 *ctx)
+{
+	note(0, ctx[1]);
+	return 1;
+}
+
+SEC("lsm/file_open")
+int lsm_past_ret_unsafe(__u64 *ctx)
+{
+	note(0, ctx[2]);
+	return 0;
+}
+
+/* fmod_ret: do_unlinkat's arguments and the return value so far; any return value */
+SEC("fmod_ret/do_unlinkat")
+int fmod_ret_any(__u64 *ctx)
+{
+	note(1, ctx[0] + ctx[2]);
+	return 5;
 }
 
 SEC("fexit/tcp_connect")
