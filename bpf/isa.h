@@ -153,6 +153,10 @@ int32_t ebpf_helper_by_name(const char *name);	/* -1 when unknown */
 bool ebpf_kfunc_btf_available(void);
 int32_t ebpf_kfunc_by_name(const char *name);
 const char *ebpf_kfunc_name(int32_t id);
+/* The vmlinux BTF id of struct name (> 0), or -ENOENT / -ENODATA as ebpf_kfunc_by_name. */
+int32_t ebpf_btf_struct_by_name(const char *name);
+/* The name of vmlinux BTF type id (any kind), NULL when unknown. */
+const char *ebpf_btf_type_name(int32_t id);
 
 /* Access width in bytes of a load/store size field (BPF_B → 1 … BPF_DW → 8). */
 static inline unsigned ebpf_size_bytes(uint8_t size)

@@ -86,6 +86,26 @@ int32_t ebpf_kfunc_by_name(const char *name)
 	return id;
 }
 
+int32_t ebpf_btf_struct_by_name(const char *name)
+{
+	int id;
+
+	if (!ebpf_kfunc_btf_available())
+		return -ENODATA;
+	id = btf__find_by_name_kind(vmlinux, name, BTF_KIND_STRUCT);
+	return id > 0 ? id : -ENOENT;
+}
+
+const char *ebpf_btf_type_name(int32_t id)
+{
+	const struct btf_type *t;
+
+	if (id <= 0 || !ebpf_kfunc_btf_available())
+		return NULL;
+	t = btf__type_by_id(vmlinux, (uint32_t)id);
+	return t ? btf__name_by_offset(vmlinux, t->name_off) : NULL;
+}
+
 const char *ebpf_kfunc_name(int32_t id)
 {
 	const struct btf_type *t;

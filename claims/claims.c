@@ -439,7 +439,8 @@ const char *claim_trip_ender_name(enum trip_ender e)
 const char *claim_loop_kind_name(enum loop_kind k)
 {
 	return k == LOOP_BPF_LOOP ? "bpf_loop" : k == LOOP_ITER_NUM ? "iter_num"
-	       : k == LOOP_FOR_EACH_MAP_ELEM ? "for_each_map_elem" : "plain";
+	       : k == LOOP_FOR_EACH_MAP_ELEM ? "for_each_map_elem"
+	       : k == LOOP_FIND_VMA ? "find_vma" : "plain";
 }
 
 static int read_loop(const struct json *o, struct claim_loop *l, struct diag *d)
@@ -464,9 +465,11 @@ static int read_loop(const struct json *o, struct claim_loop *l, struct diag *d)
 			l->kind = LOOP_ITER_NUM;
 		else if (t->type == JSON_STRING && !strcmp(t->text, "for_each_map_elem"))
 			l->kind = LOOP_FOR_EACH_MAP_ELEM;
+		else if (t->type == JSON_STRING && !strcmp(t->text, "find_vma"))
+			l->kind = LOOP_FIND_VMA;
 		else
 			return FAIL_AT(t, "a loop's kind must be \"plain\", \"bpf_loop\", "
-				       "\"iter_num\" or \"for_each_map_elem\"");
+				       "\"iter_num\", \"for_each_map_elem\" or \"find_vma\"");
 	}
 	if ((err = get_u32(o, "depth", &l->depth, false, d)) < 0)
 		return err;

@@ -145,6 +145,14 @@ void astate__free(struct astate *s);
 int astate__copy(struct astate *dst, const struct astate *src);
 /* What size bytes nobody knows read as (zero-extended below 8 bytes). */
 struct aval absint_unknown_bytes(unsigned size);
+/* A REGION_BTF pointer to the vmlinux struct id (absint_transfer.c). */
+struct aval absint_btf_ptr(struct scev_ctx *cx, int32_t id);
+/* Whether helper id takes a callback absint_callbacks.c models (bpf_loop,
+ * bpf_for_each_map_elem, bpf_find_vma). */
+static inline bool absint_cb_helper(int32_t id)
+{
+	return id == BPF_FUNC_loop || id == BPF_FUNC_for_each_map_elem || id == BPF_FUNC_find_vma;
+}
 struct aval astate__load(const struct astate *s, int64_t off, unsigned size);
 void astate__invalidate(struct astate *s, int64_t lo, int64_t hi);
 void astate__invalidate_mask(struct astate *s, const struct fpmask *m);

@@ -26,14 +26,16 @@
  */
 #include <stdio.h>
 
+#include "bpf/helper_proto.h"
 #include "scev/absint.h"
 
 #define EINVAL_ 22
 #define E2BIG_ 7
 
-static const char *cb_helper_name(const struct bpf_insn *i)
+static const char *cb_helper_name(int32_t id)
 {
-	return i->imm == BPF_FUNC_for_each_map_elem ? "bpf_for_each_map_elem" : "bpf_loop";
+	return id == BPF_FUNC_for_each_map_elem ? "bpf_for_each_map_elem"
+	       : id == BPF_FUNC_find_vma ? "bpf_find_vma" : "bpf_loop";
 }
 
 static bool each_map_type(uint32_t t)
@@ -202,6 +204,32 @@ static struct aval each_call(struct scev_ctx *cx, const struct astate *s, uint32
 	return aval_scalar(range_srange(-EINVAL_, (int64_t)e));
 }
 
+/* bpf_find_vma(task, addr, cb, ctx, flags) at pc (kernel/bpf/task_iter.c): cb(task, vma, ctx)
+ * at most once, entered as set_find_vma_callback_state enters it: r1 the task as passed, r2 a
+ * vm_area_struct (PTR_TO_BTF_ID), r3 the ctx as bpf_loop's r2, r4-r5 not readable; it must
+ * return 0 or 1, and its result is dropped.  r0: 0 when the callback ran, -ENOENT (no mm, no
+ * vma at addr), -EBUSY (mmap lock taken) or -EINVAL (flags other than 0). */
+static struct aval vma_call(struct scev_ctx *cx, const struct astate *s,
+			    const struct scev_cb_loop *cb, uint32_t f)
+{
+	if (cb && cb->only_bpf_loop && cx->fn_args_acc) {
+		int32_t vma = ebpf_btf_struct_by_name("vm_area_struct");
+		struct aval a[6];
+
+		for (int r = 0; r < 6; r++)
+			a[r] = aval_top();
+		a[1] = s->regs[1];
+		a[1].id = 0;
+		if (vma > 0)
+			a[2] = absint_btf_ptr(cx, vma);
+		a[3] = ctx_arg(&s->regs[4], f);
+		cb_args_join(cx, cb->func, a);
+	}
+	if (s->regs[4].kind == AV_PTR && s->regs[4].region == REGION_STACK)
+		absint_cb_note_frame(cx, f, s);
+	return aval_scalar(range_srange(-EINVAL_, 0));
+}
+
 struct aval absint_cb_call(struct engine *en, struct astate *s, uint32_t pc,
 			   struct stack_span *writes)
 {
@@ -216,6 +244,8 @@ struct aval absint_cb_call(struct engine *en, struct astate *s, uint32_t pc,
 
 	if (cx->insns[pc].imm == BPF_FUNC_for_each_map_elem)
 		return each_call(cx, s, pc, cb, f);
+	if (cx->insns[pc].imm == BPF_FUNC_find_vma)
+		return vma_call(cx, s, cb, f);
 
 	if (cx->cb)
 		scev_cb_facts__note(cx->cb, pc, nr->kind == AV_SCALAR, &nr->r,
@@ -245,9 +275,10 @@ void absint_cb_entry(const struct scev_ctx *cx, uint32_t f, struct astate *s)
 {
 	if (!cx->fn_cb || !cx->fn_cb[f])
 		return;
-	/* bpf_loop: r3-r5 not readable; for_each_map_elem: r5 */
+	/* bpf_loop: r3-r5 not readable; for_each_map_elem: r5; find_vma: r4-r5 */
 	s->init = cx->fn_cb[f] == SCEV_CB_EACH ? 0x1eu | 1u << EBPF_REG_FP
-					       : 1u << 1 | 1u << 2 | 1u << EBPF_REG_FP;
+		  : cx->fn_cb[f] == SCEV_CB_VMA ? 0xeu | 1u << EBPF_REG_FP
+						: 1u << 1 | 1u << 2 | 1u << EBPF_REG_FP;
 	if (cx->cb_unseen_dead && !(cx->fn_seen && (cx->fn_seen[f] & 1)))
 		s->live = false;
 }
@@ -258,6 +289,35 @@ void absint_cb_entry(const struct scev_ctx *cx, uint32_t f, struct astate *s)
 		return true;                                                                      \
 	} while (0)
 
+/* bpf_find_vma's R1 (ARG_PTR_TO_BTF_ID of task_struct; the tracing program types only): a
+ * kernel object that is a task_struct, at its start.  True when it failed. */
+static bool verify_vma_task(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			    uint32_t pc)
+{
+	const struct aval *t = &s->regs[1];
+	int32_t task = ebpf_btf_struct_by_name("task_struct");
+
+	if (!(HPT_TRACE & HPT(cx->prog_type)))
+		CBFAIL(VERDICT_UNSAFE, pc, "unknown func bpf_find_vma#%d (not available to this "
+		       "program type)", BPF_FUNC_find_vma);
+	if (t->kind == AV_TOP)
+		CBFAIL(VERDICT_UNSUPPORTED, pc, "bpf_find_vma: R1 is not known to be a task_struct");
+	if (t->kind != AV_PTR || t->region != REGION_BTF || t->maybe_null)
+		CBFAIL(VERDICT_UNSAFE, pc, "bpf_find_vma: R1 type=%s expected=ptr_, trusted_ptr_, "
+		       "rcu_ptr_ (a task_struct)", t->kind == AV_SCALAR ? "scalar"
+		       : t->maybe_null ? "pointer or NULL" : claim_region_name(t->region));
+	if (task <= 0)
+		CBFAIL(VERDICT_UNSUPPORTED, pc, "bpf_find_vma: no vmlinux BTF to tell R1's struct");
+	if (t->map >= cx->nbtf_types || cx->btf_types[t->map] != task)
+		CBFAIL(VERDICT_UNSAFE, pc, "bpf_find_vma: R1 is of type %s but task_struct is "
+		       "expected", t->map < cx->nbtf_types && ebpf_btf_type_name(cx->btf_types[t->map])
+		       ? ebpf_btf_type_name(cx->btf_types[t->map]) : "?");
+	if (!range_is_const(&t->r) || t->r.umin != 0)
+		CBFAIL(VERDICT_UNSUPPORTED, pc, "bpf_find_vma: R1 is a task_struct at a nonzero "
+		       "or variable offset");
+	return false;
+}
+
 bool absint_cb_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			   uint32_t pc)
 {
@@ -266,7 +326,8 @@ bool absint_cb_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const st
 	const struct aval *ctx;
 	const char *name;
 	uint32_t m = UINT32_MAX;
-	bool each;
+	bool each, vma;
+	int ctxr;
 	uint64_t zero;
 
 	if (ebpf_is_exit(i)) {
@@ -275,7 +336,8 @@ bool absint_cb_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const st
 
 		if (!cx->fn_cb || !(k = cx->fn_cb[func_of(cx, pc)]))
 			return false;
-		name = k == SCEV_CB_EACH ? "bpf_for_each_map_elem" : "bpf_loop";
+		name = cb_helper_name(k == SCEV_CB_EACH ? BPF_FUNC_for_each_map_elem
+				      : k == SCEV_CB_VMA ? BPF_FUNC_find_vma : BPF_FUNC_loop);
 		v->checks++;
 		if (!(s->init & 1))
 			CBFAIL(VERDICT_UNSAFE, pc, "R0 may be read before it is written (not written "
@@ -295,25 +357,24 @@ bool absint_cb_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const st
 		CBFAIL(VERDICT_UNSUPPORTED, pc, "bpf_user_ringbuf_drain#%d: its callback is called "
 		       "once per sample (at most 2^18) with a dynptr to it, and dynptrs are not "
 		       "modeled", BPF_FUNC_user_ringbuf_drain);
-	if (ebpf_is_helper_call(i) && i->imm == BPF_FUNC_find_vma)
-		CBFAIL(VERDICT_UNSUPPORTED, pc, "bpf_find_vma#%d: its task argument and its "
-		       "callback's (task, vma) arguments are BTF pointers, which are not modeled",
-		       BPF_FUNC_find_vma);
 	if (ebpf_is_helper_call(i) && i->imm == BPF_FUNC_timer_set_callback)
 		CBFAIL(VERDICT_UNSUPPORTED, pc, "bpf_timer_set_callback#%d: the callback runs later "
 		       "on its own (the kernel verifies it as an async entry with the timer's map, "
 		       "key and value), and struct bpf_timer values are not modeled",
 		       BPF_FUNC_timer_set_callback);
-	if (!ebpf_is_helper_call(i) ||
-	    (i->imm != BPF_FUNC_loop && i->imm != BPF_FUNC_for_each_map_elem))
+	if (!ebpf_is_helper_call(i) || !absint_cb_helper(i->imm))
 		return false;
-	name = cb_helper_name(i);
+	name = cb_helper_name(i->imm);
 	each = i->imm == BPF_FUNC_for_each_map_elem;
+	vma = i->imm == BPF_FUNC_find_vma;
+	ctxr = vma ? 4 : 3;
 	v->checks++;
-	for (int r = 1; r <= 4; r++)
+	for (int r = 1; r <= (vma ? 5 : 4); r++)
 		if (!(s->init & (1u << r)))
 			CBFAIL(VERDICT_UNSAFE, pc, "R%d may be read before it is written (not written "
 			       "on some path)", r);
+	if (vma && verify_vma_task(cx, v, s, pc))
+		return true;
 	if (each) {
 		/* ARG_CONST_MAP_PTR of a map with map_for_each_callback */
 		const struct aval *map = &s->regs[1];
@@ -353,16 +414,16 @@ bool absint_cb_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const st
 			       cb->header);
 	}
 	/* ARG_PTR_TO_STACK_OR_NULL: a stack pointer of any frame, or NULL */
-	ctx = &s->regs[3];
+	ctx = &s->regs[ctxr];
 	if (ctx->kind == AV_PTR && !ctx->maybe_null &&
 	    (ctx->region == REGION_STACK || ctx->region == REGION_CALLER_STACK))
 		return true;
 	if (aval_is_const(ctx, &zero) && zero == 0)
 		return true;
 	if (ctx->kind == AV_TOP)
-		CBFAIL(VERDICT_UNSUPPORTED, pc, "%s: R3 (the callback's ctx) is not known to "
-		       "be a stack pointer or NULL", name);
-	CBFAIL(VERDICT_UNSAFE, pc, "%s: R3 type=%s expected=fp or NULL", name,
+		CBFAIL(VERDICT_UNSUPPORTED, pc, "%s: R%d (the callback's ctx) is not known to "
+		       "be a stack pointer or NULL", name, ctxr);
+	CBFAIL(VERDICT_UNSAFE, pc, "%s: R%d type=%s expected=fp or NULL", name, ctxr,
 	       ctx->kind == AV_SCALAR ? "scalar" : ctx->maybe_null ? "pointer or NULL"
 				       : claim_region_name(ctx->region));
 }

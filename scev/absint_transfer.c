@@ -64,7 +64,7 @@ static bool ptr_in(const struct aval *a, uint8_t region, int64_t *off)
 
 /* A REGION_BTF pointer to the vmlinux struct id: its index in cx->btf_types, added when new;
  * an unknown value when the table cannot grow (or holds 2^16 structs). */
-static struct aval btf_ptr(struct scev_ctx *cx, int32_t id)
+struct aval absint_btf_ptr(struct scev_ctx *cx, int32_t id)
 {
 	uint32_t k;
 
@@ -92,7 +92,7 @@ static struct aval btf_load(struct scev_ctx *cx, const struct aval *addr, int64_
 	    ebpf_btf_obj_access(cx->btf_types[addr->map], (int64_t)addr->r.umin + off, size, &next) ||
 	    !next)
 		return absint_unknown_bytes(size);
-	return btf_ptr(cx, next);
+	return absint_btf_ptr(cx, next);
 }
 
 /* Context loads per the program's context model (bpf/prog.h). */
@@ -107,7 +107,7 @@ static struct aval ctx_load(struct scev_ctx *cx, const struct aval *addr, int64_
 	/* a BTF context's struct pointer argument, loaded whole */
 	if (ebpf_prog_type_btf_ctx(cx->prog_type) && size == 8 && off >= 0 && off % 8 == 0 &&
 	    off / 8 < cx->prog->btf_ctx.nslots && cx->prog->btf_ctx.slot[off / 8] == EBPF_SLOT_PTR)
-		return btf_ptr(cx, cx->prog->btf_ctx.obj_type[off / 8]);
+		return absint_btf_ptr(cx, cx->prog->btf_ctx.obj_type[off / 8]);
 	if (cx->ctx_model == EBPF_CTX_RO)	/* plain fields: scalars */
 		return aval_scalar(size == 8 ? range_unknown() : range_zext_unknown(size));
 	if (size == 4 && cx->ctx_model == EBPF_CTX_XDP) {
@@ -250,7 +250,7 @@ static uint8_t helper_effects_of(int32_t id, uint8_t any_fn)
 	uint8_t e = 0;
 
 	/* (no prototype in the table: their callbacks do what they do) */
-	if (id == BPF_FUNC_loop || id == BPF_FUNC_for_each_map_elem)
+	if (absint_cb_helper(id))
 		return any_fn;
 	if (!p)
 		return FN_MOVES_PKT | FN_WRITES_OUT;
@@ -814,8 +814,7 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 				args = cx->args_read[cx->st.cfg->blocks[cx->st.cfg->block_of[pc + 1 + i->imm]].func];
 			for (int r = 1; r <= 5; r++)
 				stack_arg = stack_arg || ((args >> r & 1) && may_be_stack(&s->regs[r]));
-			if (ebpf_is_helper_call(i) && (i->imm == BPF_FUNC_loop ||
-						       i->imm == BPF_FUNC_for_each_map_elem)) {
+			if (ebpf_is_helper_call(i) && absint_cb_helper(i->imm)) {
 				struct stack_span w;
 
 				/* what the callbacks may write in this frame */
@@ -897,8 +896,7 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 			/* a function or a bpf_loop callback that may move the packet moves it for
 			 * this frame too (the kernel clears packet pointers in every frame) */
 			if ((ebpf_is_pseudo_call(i) ||
-			     (ebpf_is_helper_call(i) && (i->imm == BPF_FUNC_loop ||
-							 i->imm == BPF_FUNC_for_each_map_elem))) &&
+			     (ebpf_is_helper_call(i) && absint_cb_helper(i->imm))) &&
 			    call_moves_pkt(cx, pc))
 				absint_pkt_moved(s);
 			s->regs[0] = v;

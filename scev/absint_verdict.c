@@ -586,8 +586,7 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 			      "value");
 		return;
 	}
-	if (ebpf_is_helper_call(i) &&
-	    (i->imm == BPF_FUNC_loop || i->imm == BPF_FUNC_for_each_map_elem))
+	if (ebpf_is_helper_call(i) && absint_cb_helper(i->imm))
 		return;	/* (checked above) */
 	if (ebpf_is_call(i)) {
 		if (!ebpf_is_helper_call(i)) {

@@ -41,27 +41,40 @@ static void not_only(struct scev_cb_loop *cb, const char *fmt, uint32_t pc)
 
 static bool is_cb_helper(const struct bpf_insn *i)
 {
-	return ebpf_is_helper_call(i) &&
-	       (i->imm == BPF_FUNC_loop || i->imm == BPF_FUNC_for_each_map_elem);
+	return ebpf_is_helper_call(i) && (i->imm == BPF_FUNC_loop ||
+					  i->imm == BPF_FUNC_for_each_map_elem ||
+					  i->imm == BPF_FUNC_find_vma);
 }
 
-/* The bpf_loop or bpf_for_each_map_elem call that the address loaded at pc goes to, or
- * SCEV_NONE (*why says why). */
+/* The register a callback helper takes its callback in (the kernel's ARG_PTR_TO_FUNC). */
+static uint8_t cb_reg(int32_t helper)
+{
+	return helper == BPF_FUNC_find_vma ? 3 : 2;
+}
+
+/* The bpf_loop, bpf_for_each_map_elem or bpf_find_vma call that the address loaded at pc goes
+ * to, or SCEV_NONE (*why says why). */
 static uint32_t feeds_bpf_loop(const struct scev_cfg *cfg, uint32_t pc, const char **why)
 {
 	const struct bpf_insn *insns = cfg->insns;
 	uint32_t b = cfg->block_of[pc];
+	uint8_t d = insns[pc].dst_reg;
 
-	if (insns[pc].dst_reg != 2) {
-		*why = "its address is loaded at %u into a register other than r2";
+	if (d != 2 && d != 3) {
+		*why = "its address is loaded at %u into a register other than r2 or r3";
 		return SCEV_NONE;
 	}
 	for (uint32_t q = pc + 2; q <= cfg->blocks[b].last; q += ebpf_insn_slots(&insns[q])) {
 		const struct bpf_insn *i = &insns[q];
 
 		if (ebpf_is_call(i)) {
-			if (is_cb_helper(i))
+			if (is_cb_helper(i) && cb_reg(i->imm) == d)
 				return q;
+			if (is_cb_helper(i)) {
+				*why = "its address (loaded at %u) is not in the register the helper "
+				       "takes its callback in";
+				return SCEV_NONE;
+			}
 			if (ebpf_is_helper_call(i) && (i->imm == BPF_FUNC_user_ringbuf_drain ||
 						       i->imm == BPF_FUNC_timer_set_callback)) {
 				*why = i->imm == BPF_FUNC_timer_set_callback
@@ -71,17 +84,17 @@ static uint32_t feeds_bpf_loop(const struct scev_cfg *cfg, uint32_t pc, const ch
 					 "whose callbacks are not modeled as loops";
 				return SCEV_NONE;
 			}
-			*why = "its address (loaded at %u) goes to a call other than bpf_loop or "
-			       "bpf_for_each_map_elem";
+			*why = "its address (loaded at %u) goes to a call other than bpf_loop, "
+			       "bpf_for_each_map_elem or bpf_find_vma";
 			return SCEV_NONE;
 		}
-		if ((ebpf_regs_read(i) | ebpf_regs_written(i)) & (1u << 2)) {
+		if ((ebpf_regs_read(i) | ebpf_regs_written(i)) & (1u << d)) {
 			*why = "its address (loaded at %u) is used before the helper call";
 			return SCEV_NONE;
 		}
 	}
-	*why = "its address (loaded at %u) reaches no bpf_loop or bpf_for_each_map_elem call in "
-	       "the same block";
+	*why = "its address (loaded at %u) reaches no bpf_loop, bpf_for_each_map_elem or "
+	       "bpf_find_vma call in the same block";
 	return SCEV_NONE;
 }
 
@@ -120,8 +133,7 @@ int scev_cb_loops__find(struct scev_cb_loops *out, const struct scev_cfg *cfg)
 			continue;
 		}
 		if (cb->helper >= 0 && cb->helper != insns[call].imm)
-			not_only(cb, "it is given to both bpf_loop and bpf_for_each_map_elem (at %u)",
-				 call);
+			not_only(cb, "it is given to two different callback helpers (at %u)", call);
 		cb->helper = insns[call].imm;
 		if (cb->ncalls % 8 == 0) {
 			uint32_t *nc = realloc(cb->calls, (cb->ncalls + 8) * sizeof(*nc));
@@ -238,6 +250,24 @@ static int trip_of_each(struct claim_trip *t, const struct scev_cb_facts *facts,
 				    : "the callback may stop early, or flags are not 0");
 }
 
+/* The trip claim of a bpf_find_vma callback: at most one call per bpf_find_vma call (none when
+ * flags are not 0, the task has no mm or addr lies in no vma of it).  0 or -ENOMEM. */
+static int trip_of_vma(struct claim_trip *t, const struct scev_cb_loop *cb)
+{
+	char text[CLAIM_TRIP_TEXT];
+
+	t->kind = TRIP_BOUNDED;
+	t->min = 0;
+	t->max = 1;
+	snprintf(text, sizeof(text), "bpf_find_vma call%s at %u%s: one call of the callback, "
+		 "when addr lies in a vma of the task", cb->ncalls > 1 ? "s" : "", cb->calls[0],
+		 cb->ncalls > 1 ? ", ..." : "");
+	if (claim_trip__set_text(&t->expr, text))
+		return -ENOMEM;
+	return claim_trip__set_text(&t->reason, "no call when the task has no vma at addr, or "
+				    "flags are not 0");
+}
+
 /* 0 or -ENOMEM (the texts). */
 static int trip_of(struct claim_trip *t, const struct scev_cb_facts *facts,
 		   const struct scev_cfg *cfg, const struct scev_cb_loop *cb)
@@ -255,6 +285,8 @@ static int trip_of(struct claim_trip *t, const struct scev_cb_facts *facts,
 	}
 	if (cb->helper == BPF_FUNC_for_each_map_elem)
 		return trip_of_each(t, facts, cfg, cb, ret);
+	if (cb->helper == BPF_FUNC_find_vma)
+		return trip_of_vma(t, cb);
 	for (uint32_t k = 0; k < cb->ncalls; k++) {
 		uint32_t pc = cb->calls[k];
 		const struct range *nr = facts->seen[pc] & CB_NR_UNKNOWN ? NULL : &facts->nr[pc];
@@ -320,8 +352,9 @@ int scev_cb_loops__claim(struct claim_prog *out, const struct scev_cfg *cfg,
 		if (shared)
 			continue;
 		memset(cl, 0, sizeof(*cl));
-		cl->kind = cb->only_bpf_loop && cb->helper == BPF_FUNC_for_each_map_elem
-			   ? LOOP_FOR_EACH_MAP_ELEM : LOOP_BPF_LOOP;
+		cl->kind = !cb->only_bpf_loop ? LOOP_BPF_LOOP
+			   : cb->helper == BPF_FUNC_for_each_map_elem ? LOOP_FOR_EACH_MAP_ELEM
+			   : cb->helper == BPF_FUNC_find_vma ? LOOP_FIND_VMA : LOOP_BPF_LOOP;
 		cl->header = cb->header;
 		cl->depth = 1;
 		cl->parent = -1;

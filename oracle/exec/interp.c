@@ -99,6 +99,7 @@ struct frame {
 	 * with r0 = the number of calls made. */
 	bool cb;
 	bool each;		/* ... a bpf_for_each_map_elem callback */
+	bool once;		/* ... a bpf_find_vma callback: called once, r0 = 0 after */
 	uint32_t cb_op;		/* the callback's first operation */
 	uint32_t cb_i, cb_n;	/* calls made, nr; each: the next element's index or slot,
 				 * calls made */
@@ -641,7 +642,7 @@ static __attribute__((noinline)) int push_frame(struct interp_state *st, const s
 	}
 	f = &st->frames[st->depth];
 	f->ret = (uint32_t)(ip - code->ops) + 1;
-	f->cb = false;
+	f->cb = f->once = false;
 	memcpy(f->saved, &r[6], sizeof(f->saved));
 	st->depth++;
 	st->frames[st->depth].may_goto = INTERP_MAY_GOTO_BUDGET;
@@ -672,6 +673,7 @@ static __attribute__((noinline)) uint32_t pop_frame(struct interp_state *st)
 struct frame;
 static bool each_element(struct interp_state *st, struct frame *f, unsigned k);
 static int map_arg(struct interp_state *st, const struct iop *ip, const char *name, size_t *m);
+static uint64_t draw(struct interp_state *st, unsigned n);
 
 /* bpf_loop(nr, cb, ctx, flags), as kernel/bpf/bpf_iter.c runs it: flags other than 0 give
  * -EINVAL and nr (a u32) above BPF_MAX_LOOPS -E2BIG before any call; then cb(i, ctx, 0, 0, 0) for
@@ -716,6 +718,47 @@ static __attribute__((noinline)) int loop_start(struct interp_state *st, const s
 	return 1;
 }
 
+/* bpf_find_vma(task, addr, cb, ctx, flags), as kernel/bpf/task_iter.c runs it: flags other than
+ * 0 give -EINVAL; else the next byte of env->helper_data (0 once it runs out) says whether addr
+ * lies in a vma of the task (bit 0; when not, bit 1 gives -EBUSY, the mmap lock taken, else
+ * -ENOENT): then cb(task, vma, ctx, 0, 0) runs once in a frame of its own, vma a kernel object
+ * (INTERP_VA_BTF), and r0 = 0 whatever it returns.  Returns as loop_start. */
+static __attribute__((noinline)) int vma_start(struct interp_state *st, const struct iop *ip,
+					       uint32_t *tgt)
+{
+	const struct interp_code *code = st->code;
+	uint64_t *r = st->regs, slot = r[3] - INTERP_VA_FUNC, task = r[1], ctx = r[4], d;
+	struct frame *f;
+
+	if (slot >= code->nslots || !code->func[slot]) {
+		set_trap(st, INTERP_TRAP_HELPER, ip->pc,
+			 "bpf_find_vma: r3 = 0x%llx is not a function address",
+			 (unsigned long long)r[3]);
+		return -1;
+	}
+	d = r[5] ? 0 : draw(st, 1);
+	if (!(d & 1)) {
+		r[0] = r[5] ? ERR(EINVAL) : d & 2 ? ERR(EBUSY) : ERR(ENOENT);
+		poison_args(r);
+		return 0;
+	}
+	if (push_frame(st, ip))
+		return -1;
+	f = &st->frames[st->depth - 1];
+	f->cb = f->once = true;
+	f->each = false;
+	f->cb_op = code->slot2op[slot];
+	f->cb_i = 0;
+	f->cb_n = 1;
+	f->cb_ctx = ctx;
+	r[1] = task;
+	r[2] = INTERP_VA_BTF;
+	r[3] = ctx;
+	r[4] = r[5] = 0;
+	*tgt = f->cb_op;
+	return 1;
+}
+
 /* A bpf_loop callback returned: *tgt = where to go on, the callback again (in a fresh frame) or
  * the caller after the helper call. */
 static __attribute__((noinline)) void loop_next(struct interp_state *st, uint32_t *tgt)
@@ -723,6 +766,12 @@ static __attribute__((noinline)) void loop_next(struct interp_state *st, uint32_
 	struct frame *f = &st->frames[st->depth - 1];
 	uint64_t *r = st->regs;
 
+	if (f->once) {
+		f->cb = f->once = false;
+		*tgt = pop_frame(st);
+		r[0] = 0;
+		return;
+	}
 	if (f->each) {
 		if (r[0] == 0 && each_element(st, f, st->depth)) {
 			f->cb_n++;

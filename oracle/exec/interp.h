@@ -89,6 +89,12 @@
  *                          contents at that moment) until it returns non-zero or none is left;
  *                          r0 = the calls made.  The key is a read-only copy (INTERP_VA_KEY),
  *                          the value the element itself.
+ *   180 bpf_find_vma       always this model: r3 must be a function address (else
+ *                          INTERP_TRAP_HELPER), flags (r5) != 0 gives -EINVAL; else one byte
+ *                          of env->helper_data (0 past its end): bit 0 set, the callback runs
+ *                          once as cb(r1, vma, r4, 0, 0) in a fresh frame one deeper, vma a
+ *                          kernel object (INTERP_VA_BTF), and r0 = 0 whatever it returns;
+ *                          clear, r0 = -EBUSY (bit 1) or -ENOENT
  *   every other helper of the prototype table (bpf/helper_proto.h) whose argument kinds are
  *   all modeled: arguments checked as its prototype demands (map handle, the context at r1's
  *   address, each memory argument inside one region for its whole size, written ones

@@ -763,13 +763,14 @@ void mach_step(struct mach *m, const struct mstate *in, uint32_t pc, struct mste
 				}
 				trap = sx_true(c);
 				break;
-			} else if (i->imm == BPF_FUNC_loop || i->imm == BPF_FUNC_for_each_map_elem) {
+			} else if (i->imm == BPF_FUNC_loop || i->imm == BPF_FUNC_for_each_map_elem ||
+				   i->imm == BPF_FUNC_find_vma) {
 				/* the interpreter runs the callback in a frame of its own, again and
 				 * again: not encoded (a trap here would make the paths through the
 				 * call vacuous) */
 				snprintf(o->unsupported, sizeof(o->unsupported),
 					 "%s at %u: helper callbacks are not encoded",
-					 i->imm == BPF_FUNC_loop ? "bpf_loop" : "bpf_for_each_map_elem",
+					 ebpf_helper_name(i->imm) ? ebpf_helper_name(i->imm) : "?",
 					 pc);
 				break;
 			} else {

@@ -1815,7 +1815,7 @@ static void unmatched_loops(struct prover *P)
 				P->stat[id] = CS_PROVED;
 				P->method[id] = SMT_BY_INDUCTION;
 				snprintf(P->why[id], sizeof(P->why[0]), "the header is never executed");
-			} else if (cl->kind == LOOP_BPF_LOOP || cl->kind == LOOP_FOR_EACH_MAP_ELEM) {
+			} else if (claim_loop_kind_callback(cl->kind)) {
 				P->stat[id] = CS_UNKNOWN;
 				snprintf(P->why[id], sizeof(P->why[0]),
 					 "the loop at %u is a %s callback: the encoding does not "
