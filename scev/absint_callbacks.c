@@ -1,4 +1,4 @@
-/* bpf_loop and bpf_for_each_map_elem in the range analysis and the safety verdict (callbacks.h
+/* bpf_loop, bpf_for_each_map_elem and bpf_find_vma in the range analysis and the safety verdict (callbacks.h
  * says which functions are their callbacks): the call's effect on the caller, the callback's
  * entry state, and the kernel's rules at the call and at the callback's exits.
  *
@@ -15,6 +15,10 @@
  * the ctx as bpf_loop's r2, r5 not readable; it must return 0 or 1.  The helper returns the
  * number of calls made (at most max_entries for an array), or -EINVAL for flags other than 0.  The maps it
  * walks: arrays (every index) and hashes (their elements), percpu and LRU ones included.
+ *
+ * A bpf_find_vma callback (vma_call) is entered as set_find_vma_callback_state enters it and
+ * called at most once; its task argument must be a task_struct (any kernel object of that
+ * struct: trusted, or walked to), and the helper is the tracing program types' only.
  *
  * Accesses through a caller-frame pointer are checked against that frame: inside [-512, 0),
  * and reads only of bytes the caller wrote on every path to each of its bpf_loop calls

@@ -4,7 +4,8 @@
  * entered at each bpf_loop call and iterated once per call of the callback.
  * bpf_for_each_map_elem(map, cb, ctx, flags) likewise calls cb(map, &key, &value, ctx) once per
  * element of the map (an array's max_entries, a hash's elements: at most max_entries) until it
- * returns non-zero (none when flags != 0).
+ * returns non-zero (none when flags != 0).  bpf_find_vma(task, addr, cb, ctx, flags), its
+ * callback's address in r3, calls cb(task, vma, ctx) at most once.
  *
  * A callback is such a loop only when every load of its address goes straight into one helper
  * of those (LD_IMM64 into r2, then, in the same block and with r2 neither read nor written in
@@ -28,7 +29,7 @@ struct scev_cb_loop {
 	uint32_t header;	/* its first pc */
 	uint32_t end;		/* one past its last slot */
 	uint32_t *calls, ncalls;	/* pcs of the helper calls that take it */
-	int32_t helper;		/* BPF_FUNC_loop or BPF_FUNC_for_each_map_elem */
+	int32_t helper;		/* BPF_FUNC_loop, BPF_FUNC_for_each_map_elem or BPF_FUNC_find_vma */
 	bool only_bpf_loop;	/* every use is one of those calls (of that one helper) */
 	char why[120];		/* when not only_bpf_loop */
 };
