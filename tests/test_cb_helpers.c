@@ -7,10 +7,6 @@
  *    twice).
  * Without bpf() the kernel's verdicts are skipped; without clang, the whole test.
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <sys/stat.h>
-
 #include "oracle/exec/check.h"
 #include "oracle/kernel/kernel.h"
 #include "scev/scev.h"
@@ -76,16 +72,11 @@ int main(void)
 		NULL, NULL, "should have been in [0, 1] (bpf_find_vma)", "only read is supported",
 		"R1 type=scalar expected=ptr_", "outside [-512, 0)",
 	};
-	const char *dir = getenv("BPFSCEV_TEST_BPF_DIR");
 	char why[256], path[1024];
-	struct stat st;
 	bool kernel;
 
-	snprintf(path, sizeof(path), "%s/cb_helpers.o", dir ? dir : "");
-	if (!dir || stat(path, &st)) {
-		printf("SKIP: no clang-built tests/bpf/cb_helpers.o (no clang at configure time)\n");
+	if (!verdict_case_bpf_object("cb_helpers.o", path, sizeof(path)))
 		return 77;
-	}
 	if (!ebpf_kfunc_btf_available()) {
 		printf("SKIP: no vmlinux BTF (the tp_btf programs' context and kernel objects)\n");
 		return 77;

@@ -84,18 +84,13 @@ static void verdicts(const struct ebpf_object *obj, bool kernel)
 
 int main(void)
 {
-	const char *dir = getenv("BPFSCEV_TEST_BPF_DIR");
 	struct ebpf_object *obj = NULL;
 	char why[256], path[1024];
-	struct stat st;
 	struct diag d;
 	bool kernel;
 
-	snprintf(path, sizeof(path), "%s/global_funcs.o", dir ? dir : "");
-	if (!dir || stat(path, &st)) {
-		printf("SKIP: no clang-built tests/bpf/global_funcs.o (no clang at configure time)\n");
+	if (!verdict_case_bpf_object("global_funcs.o", path, sizeof(path)))
 		return 77;
-	}
 	diag_clear(&d);
 	if (ebpf_object__open_file(&obj, path, &d)) {
 		CHECK(0, "%s: %s", path, d.msg);

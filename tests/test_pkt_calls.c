@@ -28,16 +28,11 @@ int main(void)
 		NULL, NULL, NULL, "packet access [8, 9) not proven",
 		"packet access [8, 17) not proven", "not a known pointer",
 	};
-	const char *dir = getenv("BPFSCEV_TEST_BPF_DIR");
 	char why[256], path[1024];
-	struct stat st;
 	bool kernel;
 
-	snprintf(path, sizeof(path), "%s/pkt_calls.o", dir ? dir : "");
-	if (!dir || stat(path, &st)) {
-		printf("SKIP: no clang-built tests/bpf/pkt_calls.o (no clang at configure time)\n");
+	if (!verdict_case_bpf_object("pkt_calls.o", path, sizeof(path)))
 		return 77;
-	}
 	kernel = kernel_available(why, sizeof(why));
 	if (!kernel)
 		check_skip_part("the kernel's verdicts: %s", why);

@@ -6,7 +6,10 @@
 #ifndef BPFSCEV_TESTS_VERDICT_CASE_H
 #define BPFSCEV_TESTS_VERDICT_CASE_H
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "tests/check.h"
 #include "triage/verdict.h"
@@ -165,6 +168,20 @@ static inline void verdict_case_object(const char *path, const char *const *prog
 				       const enum scev_verdict_kind *want, size_t n, bool kernel)
 {
 	verdict_case_object_why(path, progs, want, NULL, n, kernel);
+}
+
+/* The path of the clang-built tests/bpf object name (BPFSCEV_TEST_BPF_DIR/name) in path; false,
+ * with the one SKIP line of a test that has nothing to check without it, when there is none. */
+static inline bool verdict_case_bpf_object(const char *name, char *path, size_t n)
+{
+	const char *dir = getenv("BPFSCEV_TEST_BPF_DIR");
+	struct stat st;
+
+	snprintf(path, n, "%s/%s", dir ? dir : "", name);
+	if (dir && !stat(path, &st))
+		return true;
+	printf("SKIP: no clang-built tests/bpf/%s (no clang at configure time)\n", name);
+	return false;
 }
 
 #endif
