@@ -148,14 +148,17 @@ static int parse_type(struct casefile *cf, struct diag *d)
  * (array, hash, array_of_maps or hash_of_maps; a ring buffer is "ringbuf entries=N", N its
  * bytes, with no key or value), optionally "name=NAME" (the name the kernel
  * prints; default mapN) and, for maps of maps, "inner=N": the line (from 0) of the inner
- * map's definition, the template every inner map matches; blank lines and '#' comments are
- * skipped. */
+ * map's definition, the template every inner map matches; "ringbuf entries=N" or
+ * "user_ringbuf entries=N" (a power of 2 of pages, no key nor value); blank lines and '#'
+ * comments are skipped. */
 static const char *const map_kinds[] = { "array", "hash", "array_of_maps", "hash_of_maps",
-					 "ringbuf" };
+					 "ringbuf", "user_ringbuf" };
 static const uint32_t map_kind_types[] = { BPF_MAP_TYPE_ARRAY, BPF_MAP_TYPE_HASH,
 					   BPF_MAP_TYPE_ARRAY_OF_MAPS, BPF_MAP_TYPE_HASH_OF_MAPS,
-					   BPF_MAP_TYPE_RINGBUF };
+					   BPF_MAP_TYPE_RINGBUF, BPF_MAP_TYPE_USER_RINGBUF };
 #define MAP_KIND_RINGBUF 4
+#define MAP_KIND_USER_RINGBUF 5
+#define MAP_KINDS (sizeof(map_kinds) / sizeof(map_kinds[0]))
 
 static int parse_maps(struct casefile *cf, struct diag *d)
 {
@@ -180,9 +183,9 @@ static int parse_maps(struct casefile *cf, struct diag *d)
 			continue;
 		tok = strtok_r(buf, " \t\r", &save);
 		snprintf(kind, sizeof(kind), "%s", tok);
-		for (k = 0; k < 5 && strcmp(kind, map_kinds[k]); k++)
+		for (k = 0; k < MAP_KINDS && strcmp(kind, map_kinds[k]); k++)
 			;
-		if (k == MAP_KIND_RINGBUF)
+		if (k == MAP_KIND_RINGBUF || k == MAP_KIND_USER_RINGBUF)
 			seen |= 3;	/* (no key, no value) */
 		while ((tok = strtok_r(NULL, " \t\r", &save))) {
 			char extra;
@@ -200,12 +203,12 @@ static int parse_maps(struct casefile *cf, struct diag *d)
 			else
 				seen |= 16;
 		}
-		if (k == 5 || (seen & 7) != 7 || (seen & 16) || !me ||
-		    (k == MAP_KIND_RINGBUF ? ks || vs : !vs || !ks))
+		if (k == MAP_KINDS || (seen & 7) != 7 || (seen & 16) || !me ||
+		    (k == MAP_KIND_RINGBUF || k == MAP_KIND_USER_RINGBUF ? ks || vs : !vs || !ks))
 			return diag_at_line(d, EINVAL, line, 1, "expected 'array|hash|array_of_maps|"
 					    "hash_of_maps key=K value=V entries=N [name=NAME] "
 					    "[inner=LINE]' (all nonzero; inner= only for maps of maps) or "
-					    "'ringbuf entries=N [name=NAME]'");
+					    "'ringbuf|user_ringbuf entries=N [name=NAME]'");
 		nv = realloc(o->maps, (o->map_cnt + 1) * sizeof(*nv));
 		if (!nv)
 			return diag_set(d, ENOMEM, "out of memory");

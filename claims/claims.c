@@ -440,7 +440,8 @@ const char *claim_loop_kind_name(enum loop_kind k)
 {
 	return k == LOOP_BPF_LOOP ? "bpf_loop" : k == LOOP_ITER_NUM ? "iter_num"
 	       : k == LOOP_FOR_EACH_MAP_ELEM ? "for_each_map_elem"
-	       : k == LOOP_FIND_VMA ? "find_vma" : "plain";
+	       : k == LOOP_FIND_VMA ? "find_vma"
+	       : k == LOOP_USER_RINGBUF ? "user_ringbuf_drain" : "plain";
 }
 
 static int read_loop(const struct json *o, struct claim_loop *l, struct diag *d)
@@ -467,9 +468,12 @@ static int read_loop(const struct json *o, struct claim_loop *l, struct diag *d)
 			l->kind = LOOP_FOR_EACH_MAP_ELEM;
 		else if (t->type == JSON_STRING && !strcmp(t->text, "find_vma"))
 			l->kind = LOOP_FIND_VMA;
+		else if (t->type == JSON_STRING && !strcmp(t->text, "user_ringbuf_drain"))
+			l->kind = LOOP_USER_RINGBUF;
 		else
 			return FAIL_AT(t, "a loop's kind must be \"plain\", \"bpf_loop\", "
-				       "\"iter_num\", \"for_each_map_elem\" or \"find_vma\"");
+				       "\"iter_num\", \"for_each_map_elem\", \"find_vma\" or "
+				       "\"user_ringbuf_drain\"");
 	}
 	if ((err = get_u32(o, "depth", &l->depth, false, d)) < 0)
 		return err;

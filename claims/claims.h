@@ -123,12 +123,16 @@ struct claim_pcrange {
  * for_each_map_elem loop is a callback of bpf_for_each_map_elem(map, cb, ctx, flags), as a
  * bpf_loop one: one header execution per element the helper visits, at most the map's
  * max_entries per call.  A find_vma loop is the callback of bpf_find_vma(task, addr, cb, ctx,
- * flags), which calls it at most once per call (when addr lies in a vma of the task's). */
-enum loop_kind { LOOP_PLAIN, LOOP_BPF_LOOP, LOOP_ITER_NUM, LOOP_FOR_EACH_MAP_ELEM, LOOP_FIND_VMA };
+ * flags), which calls it at most once per call (when addr lies in a vma of the task's).  A
+ * user_ringbuf_drain loop is the callback of bpf_user_ringbuf_drain(map, cb, ctx, flags): one
+ * call per sample drained, at most 2^17 (BPF_MAX_USER_RINGBUF_SAMPLES) per helper call. */
+enum loop_kind { LOOP_PLAIN, LOOP_BPF_LOOP, LOOP_ITER_NUM, LOOP_FOR_EACH_MAP_ELEM, LOOP_FIND_VMA,
+		 LOOP_USER_RINGBUF };
 /* Whether a loop of kind k is a helper callback (header = the callback's entry). */
 static inline bool claim_loop_kind_callback(uint8_t k)
 {
-	return k == LOOP_BPF_LOOP || k == LOOP_FOR_EACH_MAP_ELEM || k == LOOP_FIND_VMA;
+	return k == LOOP_BPF_LOOP || k == LOOP_FOR_EACH_MAP_ELEM || k == LOOP_FIND_VMA ||
+	       k == LOOP_USER_RINGBUF;
 }
 const char *claim_loop_kind_name(enum loop_kind k);
 

@@ -52,7 +52,8 @@ static void print_text(const struct claim_prog *p)
 		       l->kind == LOOP_BPF_LOOP ? " bpf_loop callback"
 		       : l->kind == LOOP_ITER_NUM ? " iter_num"
 		       : l->kind == LOOP_FOR_EACH_MAP_ELEM ? " for_each_map_elem callback"
-		       : l->kind == LOOP_FIND_VMA ? " find_vma callback" : "");
+		       : l->kind == LOOP_FIND_VMA ? " find_vma callback"
+		       : l->kind == LOOP_USER_RINGBUF ? " user_ringbuf_drain callback" : "");
 		if (l->trip.kind == TRIP_EXACT)
 			printf("exact %" PRIu64, l->trip.max);
 		else if (l->trip.kind == TRIP_BOUNDED)

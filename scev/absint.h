@@ -145,13 +145,18 @@ void astate__free(struct astate *s);
 int astate__copy(struct astate *dst, const struct astate *src);
 /* What size bytes nobody knows read as (zero-extended below 8 bytes). */
 struct aval absint_unknown_bytes(unsigned size);
+/* The prototype of helper id as called in state s: the table's (ebpf_helper_proto), and for a
+ * dynptr helper given the dynptr of a bpf_user_ringbuf_drain callback, the forms modeled for
+ * it (absint_callbacks.c); NULL when not modeled. */
+const struct ebpf_helper_proto *absint_helper_proto(const struct astate *s, int32_t id);
 /* A REGION_BTF pointer to the vmlinux struct id (absint_transfer.c). */
 struct aval absint_btf_ptr(struct scev_ctx *cx, int32_t id);
 /* Whether helper id takes a callback absint_callbacks.c models (bpf_loop,
- * bpf_for_each_map_elem, bpf_find_vma). */
+ * bpf_for_each_map_elem, bpf_find_vma, bpf_user_ringbuf_drain). */
 static inline bool absint_cb_helper(int32_t id)
 {
-	return id == BPF_FUNC_loop || id == BPF_FUNC_for_each_map_elem || id == BPF_FUNC_find_vma;
+	return id == BPF_FUNC_loop || id == BPF_FUNC_for_each_map_elem || id == BPF_FUNC_find_vma ||
+	       id == BPF_FUNC_user_ringbuf_drain;
 }
 struct aval astate__load(const struct astate *s, int64_t off, unsigned size);
 void astate__invalidate(struct astate *s, int64_t lo, int64_t hi);

@@ -18,7 +18,10 @@
  *
  * A bpf_find_vma callback (vma_call) is entered as set_find_vma_callback_state enters it and
  * called at most once; its task argument must be a task_struct (any kernel object of that
- * struct: trusted, or walked to), and the helper is the tracing program types' only.
+ * struct: trusted, or walked to), and the helper is the tracing program types' only.  A
+ * bpf_user_ringbuf_drain callback (urb_call) gets the sample's dynptr (REGION_DYNPTR: no access
+ * through it; bpf_dynptr_read takes it, absint_helper_proto) and the ctx; the map must be a user
+ * ring buffer.
  *
  * Accesses through a caller-frame pointer are checked against that frame: inside [-512, 0),
  * and reads only of bytes the caller wrote on every path to each of its bpf_loop calls
@@ -39,7 +42,29 @@
 static const char *cb_helper_name(int32_t id)
 {
 	return id == BPF_FUNC_for_each_map_elem ? "bpf_for_each_map_elem"
-	       : id == BPF_FUNC_find_vma ? "bpf_find_vma" : "bpf_loop";
+	       : id == BPF_FUNC_find_vma ? "bpf_find_vma"
+	       : id == BPF_FUNC_user_ringbuf_drain ? "bpf_user_ringbuf_drain" : "bpf_loop";
+}
+
+#define MAX_ERRNO_ 4095
+#define BPF_MAP_TYPE_USER_RINGBUF_ 31
+
+const struct ebpf_helper_proto *absint_helper_proto(const struct astate *s, int32_t id)
+{
+	/* bpf_dynptr_read(dst, len, src, offset, flags) from a bpf_user_ringbuf_drain callback's
+	 * dynptr (src: CONST_PTR_TO_DYNPTR, read-only use): len bytes written at dst (ARG_PTR_TO_
+	 * UNINIT_MEM, ARG_CONST_SIZE_OR_ZERO); 0, -EINVAL (flags) or -E2BIG (past the sample) */
+	static const struct ebpf_helper_proto dynptr_read = {
+		BPF_FUNC_dynptr_read,
+		{ HARG_MEM_UNINIT, HARG_SIZE_OR_ZERO, HARG_ANYTHING, HARG_ANYTHING, HARG_ANYTHING },
+		HRET_INTEGER, 0, -EINVAL_, 0, HPT_ALL,
+	};
+
+	if (id == BPF_FUNC_dynptr_read)
+		return s->regs[3].kind == AV_PTR && s->regs[3].region == REGION_DYNPTR &&
+		       !s->regs[3].maybe_null && range_is_const(&s->regs[3].r) &&
+		       s->regs[3].r.umin == 0 ? &dynptr_read : NULL;
+	return ebpf_helper_proto(id);
 }
 
 static bool each_map_type(uint32_t t)
@@ -234,6 +259,28 @@ static struct aval vma_call(struct scev_ctx *cx, const struct astate *s,
 	return aval_scalar(range_srange(-EINVAL_, 0));
 }
 
+/* bpf_user_ringbuf_drain(map, cb, ctx, flags) at pc (kernel/bpf/ringbuf.c): cb(dynptr, ctx) once
+ * per sample, at most 2^17, entered as set_user_ringbuf_callback_state enters it: r1 a dynptr to
+ * the sample (CONST_PTR_TO_DYNPTR, local), r2 the ctx as bpf_loop's r2, r3-r5 not readable; it
+ * must return 0 or 1.  r0: the samples drained, or -errno (-EINVAL for flags other than the
+ * wakeup bits, -EBUSY, a bad sample's). */
+static struct aval urb_call(struct scev_ctx *cx, const struct astate *s,
+			    const struct scev_cb_loop *cb, uint32_t f)
+{
+	if (cb && cb->only_bpf_loop && cx->fn_args_acc) {
+		struct aval a[6];
+
+		for (int r = 0; r < 6; r++)
+			a[r] = aval_top();
+		a[1] = aval_ptr(REGION_DYNPTR, 0, range_const(0));
+		a[2] = ctx_arg(&s->regs[3], f);
+		cb_args_join(cx, cb->func, a);
+	}
+	if (s->regs[3].kind == AV_PTR && s->regs[3].region == REGION_STACK)
+		absint_cb_note_frame(cx, f, s);
+	return aval_scalar(range_srange(-MAX_ERRNO_, SCEV_MAX_USER_RINGBUF_SAMPLES));
+}
+
 struct aval absint_cb_call(struct engine *en, struct astate *s, uint32_t pc,
 			   struct stack_span *writes)
 {
@@ -250,6 +297,8 @@ struct aval absint_cb_call(struct engine *en, struct astate *s, uint32_t pc,
 		return each_call(cx, s, pc, cb, f);
 	if (cx->insns[pc].imm == BPF_FUNC_find_vma)
 		return vma_call(cx, s, cb, f);
+	if (cx->insns[pc].imm == BPF_FUNC_user_ringbuf_drain)
+		return urb_call(cx, s, cb, f);
 
 	if (cx->cb)
 		scev_cb_facts__note(cx->cb, pc, nr->kind == AV_SCALAR, &nr->r,
@@ -279,7 +328,8 @@ void absint_cb_entry(const struct scev_ctx *cx, uint32_t f, struct astate *s)
 {
 	if (!cx->fn_cb || !cx->fn_cb[f])
 		return;
-	/* bpf_loop: r3-r5 not readable; for_each_map_elem: r5; find_vma: r4-r5 */
+	/* bpf_loop, user_ringbuf_drain: r3-r5 not readable; for_each_map_elem: r5; find_vma:
+	 * r4-r5 */
 	s->init = cx->fn_cb[f] == SCEV_CB_EACH ? 0x1eu | 1u << EBPF_REG_FP
 		  : cx->fn_cb[f] == SCEV_CB_VMA ? 0xeu | 1u << EBPF_REG_FP
 						: 1u << 1 | 1u << 2 | 1u << EBPF_REG_FP;
@@ -341,7 +391,8 @@ bool absint_cb_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const st
 		if (!cx->fn_cb || !(k = cx->fn_cb[func_of(cx, pc)]))
 			return false;
 		name = cb_helper_name(k == SCEV_CB_EACH ? BPF_FUNC_for_each_map_elem
-				      : k == SCEV_CB_VMA ? BPF_FUNC_find_vma : BPF_FUNC_loop);
+				      : k == SCEV_CB_VMA ? BPF_FUNC_find_vma
+				      : k == SCEV_CB_URB ? BPF_FUNC_user_ringbuf_drain : BPF_FUNC_loop);
 		v->checks++;
 		if (!(s->init & 1))
 			CBFAIL(VERDICT_UNSAFE, pc, "R0 may be read before it is written (not written "
@@ -357,10 +408,12 @@ bool absint_cb_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const st
 			       (long long)r0->r.smax, name);
 		return true;
 	}
-	if (ebpf_is_helper_call(i) && i->imm == BPF_FUNC_user_ringbuf_drain)
-		CBFAIL(VERDICT_UNSUPPORTED, pc, "bpf_user_ringbuf_drain#%d: its callback is called "
-		       "once per sample (at most 2^18) with a dynptr to it, and dynptrs are not "
-		       "modeled", BPF_FUNC_user_ringbuf_drain);
+	if (ebpf_is_helper_call(i) && (i->imm == BPF_FUNC_dynptr_write ||
+				       i->imm == BPF_FUNC_dynptr_data) &&
+	    s->regs[1].kind == AV_PTR && s->regs[1].region == REGION_DYNPTR)
+		CBFAIL(VERDICT_UNSUPPORTED, pc, "%s#%d on the dynptr of a bpf_user_ringbuf_drain "
+		       "callback: only bpf_dynptr_read is modeled on it (the sample's memory is not)",
+		       ebpf_helper_name(i->imm), i->imm);
 	if (ebpf_is_helper_call(i) && i->imm == BPF_FUNC_timer_set_callback)
 		CBFAIL(VERDICT_UNSUPPORTED, pc, "bpf_timer_set_callback#%d: the callback runs later "
 		       "on its own (the kernel verifies it as an async entry with the timer's map, "
@@ -379,6 +432,18 @@ bool absint_cb_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const st
 			       "on some path)", r);
 	if (vma && verify_vma_task(cx, v, s, pc))
 		return true;
+	if (i->imm == BPF_FUNC_user_ringbuf_drain) {
+		/* ARG_CONST_MAP_PTR of a BPF_MAP_TYPE_USER_RINGBUF map */
+		m = each_map(cx, &s->regs[1]);
+		if (m == UINT32_MAX && s->regs[1].kind == AV_TOP)
+			CBFAIL(VERDICT_UNSUPPORTED, pc, "%s: R1 is not known to be a map", name);
+		if (m == UINT32_MAX)
+			CBFAIL(VERDICT_UNSAFE, pc, "%s: R1 is not a map", name);
+		if (cx->maps[m].type != BPF_MAP_TYPE_USER_RINGBUF_)
+			CBFAIL(VERDICT_UNSAFE, pc, "cannot pass map_type %u into func %s#%d (map "
+			       "'%s')", cx->maps[m].type, name, BPF_FUNC_user_ringbuf_drain,
+			       cx->maps[m].name);
+	}
 	if (each) {
 		/* ARG_CONST_MAP_PTR of a map with map_for_each_callback */
 		const struct aval *map = &s->regs[1];

@@ -150,7 +150,7 @@ static bool lookup_finds(const struct scev_ctx *cx, const struct astate *s, uint
 /* r0 after a helper call, from its prototype (bpf/helper_proto.h). */
 static struct aval helper_result(const struct scev_ctx *cx, int32_t id, const struct astate *s)
 {
-	const struct ebpf_helper_proto *p = ebpf_helper_proto(id);
+	const struct ebpf_helper_proto *p = absint_helper_proto(s, id);
 
 	if (!p)
 		return aval_top();
@@ -198,7 +198,7 @@ static bool is_pkt_ptr(const struct aval *a)
  * what was known of the packet's length. */
 static void helper_effects(struct astate *s, int32_t id)
 {
-	const struct ebpf_helper_proto *p = ebpf_helper_proto(id);
+	const struct ebpf_helper_proto *p = absint_helper_proto(s, id);
 
 	if (!p)
 		return;
@@ -252,6 +252,8 @@ static uint8_t helper_effects_of(int32_t id, uint8_t any_fn)
 	/* (no prototype in the table: their callbacks do what they do) */
 	if (absint_cb_helper(id))
 		return any_fn;
+	if (id == BPF_FUNC_dynptr_read)	/* (only the modeled form: absint_helper_proto) */
+		return FN_WRITES_OUT;
 	if (!p)
 		return FN_MOVES_PKT | FN_WRITES_OUT;
 	if (p->flags & HF_CHANGES_PKT)
@@ -430,7 +432,7 @@ static void pkt_var_step(struct astate *s, uint32_t pc, uint8_t op, const struct
  * point anywhere in the stack (the caller then forgets every cell). */
 static bool helper_stack_writes(struct engine *en, struct astate *s, uint32_t pc, int32_t id)
 {
-	const struct ebpf_helper_proto *p = ebpf_helper_proto(id);
+	const struct ebpf_helper_proto *p = absint_helper_proto(s, id);
 
 	for (int k = 0; k < 4; k++) {
 		const struct aval *a = &s->regs[k + 1], *n = &s->regs[k + 2];
@@ -830,7 +832,7 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 				}
 				if (helper_is_pure(i->imm))
 					stack_arg = false;
-				else if (ebpf_helper_proto(i->imm))
+				else if (absint_helper_proto(s, i->imm))
 					stack_arg = helper_stack_writes(en, s, pc, i->imm);
 			} else if (ebpf_is_pseudo_call(i) &&
 				   (g = absint_global(cx, cx->st.cfg->blocks[cx->st.cfg->block_of[

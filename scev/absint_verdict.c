@@ -227,6 +227,9 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 			      (long long)lo, (long long)hi, ks);
 		return;
 	}
+	case REGION_DYNPTR:
+		VFAIL(VERDICT_UNSAFE, pc, "R%u invalid mem access 'dynptr_ptr' (the dynptr a "
+		      "bpf_user_ringbuf_drain callback is given: only the dynptr helpers take it)", reg);
 	case REGION_GMEM:
 		/* a global function's pointer argument: PTR_TO_MEM of its BTF type's size */
 		if (lo < 0 || hi > a->map)
@@ -373,7 +376,7 @@ static void verify_global_call(struct scev_ctx *cx, struct scev_verdict *v,
 static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			  uint32_t pc, int32_t id)
 {
-	const struct ebpf_helper_proto *p = ebpf_helper_proto(id);
+	const struct ebpf_helper_proto *p = absint_helper_proto(s, id);
 	const char *name = ebpf_helper_name(id);
 	int nargs, map_reg = 0;
 

@@ -42,6 +42,9 @@ enum aval_kind { AV_SCALAR, AV_PTR, AV_TOP };
  * ref_obj_id): map = its reserve call, scev_ctx.ref_sites[map], whose size it has; valid while
  * the state holds that record (astate.ref, absint_ref.c). */
 #define REGION_RINGBUF 37
+/* The dynptr a bpf_user_ringbuf_drain callback is given (CONST_PTR_TO_DYNPTR, local: its r1): no
+ * access through it; only the dynptr helpers take it (absint_callbacks.c). */
+#define REGION_DYNPTR 38
 
 struct aval {
 	uint8_t kind;

@@ -43,7 +43,8 @@ static bool is_cb_helper(const struct bpf_insn *i)
 {
 	return ebpf_is_helper_call(i) && (i->imm == BPF_FUNC_loop ||
 					  i->imm == BPF_FUNC_for_each_map_elem ||
-					  i->imm == BPF_FUNC_find_vma);
+					  i->imm == BPF_FUNC_find_vma ||
+					  i->imm == BPF_FUNC_user_ringbuf_drain);
 }
 
 /* The register a callback helper takes its callback in (the kernel's ARG_PTR_TO_FUNC). */
@@ -75,13 +76,9 @@ static uint32_t feeds_bpf_loop(const struct scev_cfg *cfg, uint32_t pc, const ch
 				       "takes its callback in";
 				return SCEV_NONE;
 			}
-			if (ebpf_is_helper_call(i) && (i->imm == BPF_FUNC_user_ringbuf_drain ||
-						       i->imm == BPF_FUNC_timer_set_callback)) {
-				*why = i->imm == BPF_FUNC_timer_set_callback
-				       ? "its address (loaded at %u) goes to bpf_timer_set_callback: "
-					 "an async callback, not a loop"
-				       : "its address (loaded at %u) goes to bpf_user_ringbuf_drain, "
-					 "whose callbacks are not modeled as loops";
+			if (ebpf_is_helper_call(i) && i->imm == BPF_FUNC_timer_set_callback) {
+				*why = "its address (loaded at %u) goes to bpf_timer_set_callback: "
+				       "an async callback, not a loop";
 				return SCEV_NONE;
 			}
 			*why = "its address (loaded at %u) goes to a call other than bpf_loop, "
@@ -268,6 +265,25 @@ static int trip_of_vma(struct claim_trip *t, const struct scev_cb_loop *cb)
 				    "flags are not 0");
 }
 
+/* The trip claim of a bpf_user_ringbuf_drain callback: one call per sample drained, at most
+ * BPF_MAX_USER_RINGBUF_SAMPLES per helper call (none for flags other than the wakeup bits, a
+ * busy or empty ring).  0 or -ENOMEM. */
+static int trip_of_urb(struct claim_trip *t, const struct scev_cb_loop *cb)
+{
+	char text[CLAIM_TRIP_TEXT];
+
+	t->kind = TRIP_BOUNDED;
+	t->min = 0;
+	t->max = SCEV_MAX_USER_RINGBUF_SAMPLES;
+	snprintf(text, sizeof(text), "samples drained by the bpf_user_ringbuf_drain call%s at "
+		 "%u%s, at most %u (BPF_MAX_USER_RINGBUF_SAMPLES)", cb->ncalls > 1 ? "s" : "",
+		 cb->calls[0], cb->ncalls > 1 ? ", ..." : "", SCEV_MAX_USER_RINGBUF_SAMPLES);
+	if (claim_trip__set_text(&t->expr, text))
+		return -ENOMEM;
+	return claim_trip__set_text(&t->reason, "the samples waiting in the ring are not known, "
+				    "and the callback may stop early");
+}
+
 /* 0 or -ENOMEM (the texts). */
 static int trip_of(struct claim_trip *t, const struct scev_cb_facts *facts,
 		   const struct scev_cfg *cfg, const struct scev_cb_loop *cb)
@@ -287,6 +303,8 @@ static int trip_of(struct claim_trip *t, const struct scev_cb_facts *facts,
 		return trip_of_each(t, facts, cfg, cb, ret);
 	if (cb->helper == BPF_FUNC_find_vma)
 		return trip_of_vma(t, cb);
+	if (cb->helper == BPF_FUNC_user_ringbuf_drain)
+		return trip_of_urb(t, cb);
 	for (uint32_t k = 0; k < cb->ncalls; k++) {
 		uint32_t pc = cb->calls[k];
 		const struct range *nr = facts->seen[pc] & CB_NR_UNKNOWN ? NULL : &facts->nr[pc];
@@ -354,7 +372,9 @@ int scev_cb_loops__claim(struct claim_prog *out, const struct scev_cfg *cfg,
 		memset(cl, 0, sizeof(*cl));
 		cl->kind = !cb->only_bpf_loop ? LOOP_BPF_LOOP
 			   : cb->helper == BPF_FUNC_for_each_map_elem ? LOOP_FOR_EACH_MAP_ELEM
-			   : cb->helper == BPF_FUNC_find_vma ? LOOP_FIND_VMA : LOOP_BPF_LOOP;
+			   : cb->helper == BPF_FUNC_find_vma ? LOOP_FIND_VMA
+			   : cb->helper == BPF_FUNC_user_ringbuf_drain ? LOOP_USER_RINGBUF
+								       : LOOP_BPF_LOOP;
 		cl->header = cb->header;
 		cl->depth = 1;
 		cl->parent = -1;

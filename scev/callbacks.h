@@ -5,7 +5,8 @@
  * bpf_for_each_map_elem(map, cb, ctx, flags) likewise calls cb(map, &key, &value, ctx) once per
  * element of the map (an array's max_entries, a hash's elements: at most max_entries) until it
  * returns non-zero (none when flags != 0).  bpf_find_vma(task, addr, cb, ctx, flags), its
- * callback's address in r3, calls cb(task, vma, ctx) at most once.
+ * callback's address in r3, calls cb(task, vma, ctx) at most once; bpf_user_ringbuf_drain(map,
+ * cb, ctx, flags) calls cb(dynptr, ctx) once per sample, at most 2^17 times.
  *
  * A callback is such a loop only when every load of its address goes straight into one helper
  * of those (LD_IMM64 into r2, then, in the same block and with r2 neither read nor written in
@@ -23,13 +24,14 @@
 #include "scev/cfg.h"
 
 #define SCEV_MAX_LOOPS (1u << 23)	/* the kernel's BPF_MAX_LOOPS */
+#define SCEV_MAX_USER_RINGBUF_SAMPLES (1u << 17)	/* BPF_MAX_USER_RINGBUF_SAMPLES */
 
 struct scev_cb_loop {
 	uint32_t func;		/* function id in the cfg */
 	uint32_t header;	/* its first pc */
 	uint32_t end;		/* one past its last slot */
 	uint32_t *calls, ncalls;	/* pcs of the helper calls that take it */
-	int32_t helper;		/* BPF_FUNC_loop, BPF_FUNC_for_each_map_elem or BPF_FUNC_find_vma */
+	int32_t helper;		/* BPF_FUNC_loop, _for_each_map_elem, _find_vma, _user_ringbuf_drain */
 	bool only_bpf_loop;	/* every use is one of those calls (of that one helper) */
 	char why[120];		/* when not only_bpf_loop */
 };

@@ -140,6 +140,7 @@ struct ref_site {
 #define SCEV_CB_LOOP 1
 #define SCEV_CB_EACH 2
 #define SCEV_CB_VMA 3
+#define SCEV_CB_URB 4
 
 /* Per-function facts the symbolic execution takes from the first, forgetful range pass. */
 /* What a call proves of the packet, met over a function's calls (the kernel verifies a static
@@ -231,7 +232,7 @@ struct scev_ctx {
 	struct scev_cb_facts *cb;
 	/* helper callbacks (callbacks.h); per function, SCEV_CB_LOOP when it is one only bpf_loop
 	 * calls, SCEV_CB_EACH one only bpf_for_each_map_elem calls, SCEV_CB_VMA one only
-	 * bpf_find_vma calls, else 0 */
+	 * bpf_find_vma calls, SCEV_CB_URB one only bpf_user_ringbuf_drain calls, else 0 */
 	struct scev_cb_loops cbl;
 	uint8_t *fn_cb;
 	bool cb_unseen_dead;	/* a callback no bpf_loop call was seen to take is not run: in

@@ -79,7 +79,9 @@ static void put_callbacks(struct sbuf *sb, const struct scev_structure *st, bool
 	for (uint32_t k = 0; k < cb.n; k++) {
 		const struct scev_cb_loop *c = &cb.v[k];
 		const char *kind = c->helper == BPF_FUNC_for_each_map_elem ? "for_each_map_elem"
-				   : c->helper == BPF_FUNC_find_vma ? "find_vma" : "bpf_loop";
+				   : c->helper == BPF_FUNC_find_vma ? "find_vma"
+				   : c->helper == BPF_FUNC_user_ringbuf_drain ? "user_ringbuf_drain"
+									       : "bpf_loop";
 
 		if (json) {
 			sbuf_printf(sb, "%s\n    {\"header\": %u, \"kind\": \"%s\", "

@@ -421,7 +421,9 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 		if (cx.cbl.v[k].only_bpf_loop)
 			cx.fn_cb[cx.cbl.v[k].func] =
 				cx.cbl.v[k].helper == BPF_FUNC_for_each_map_elem ? SCEV_CB_EACH
-				: cx.cbl.v[k].helper == BPF_FUNC_find_vma ? SCEV_CB_VMA : SCEV_CB_LOOP;
+				: cx.cbl.v[k].helper == BPF_FUNC_find_vma ? SCEV_CB_VMA
+				: cx.cbl.v[k].helper == BPF_FUNC_user_ringbuf_drain ? SCEV_CB_URB
+										    : SCEV_CB_LOOP;
 	/* Recursion and call depth first: they are the kernel's first word on a program. */
 	if (verdict) {
 		cx.fn_stack = zalloc(cx.st.cfg->nfuncs, sizeof(*cx.fn_stack));

@@ -100,6 +100,7 @@ struct frame {
 	bool cb;
 	bool each;		/* ... a bpf_for_each_map_elem callback */
 	bool once;		/* ... a bpf_find_vma callback: called once, r0 = 0 after */
+	bool urb;		/* ... a bpf_user_ringbuf_drain callback: r1 the sample's dynptr */
 	uint32_t cb_op;		/* the callback's first operation */
 	uint32_t cb_i, cb_n;	/* calls made, nr; each: the next element's index or slot,
 				 * calls made */
@@ -144,6 +145,8 @@ struct interp_state {
 		uint32_t size;
 	} recs[INTERP_MAX_RECORDS];
 	unsigned nrecs, live_recs;
+	/* per frame: the size of the sample its bpf_user_ringbuf_drain callback reads */
+	uint8_t urb_size[EBPF_MAX_CALL_DEPTH];
 	uint8_t keys[EBPF_MAX_CALL_DEPTH][EBPF_STACK_SIZE];
 	uint8_t ctxbuf[sizeof(struct __sk_buff)] __attribute__((aligned(8)));
 	uint8_t stack[EBPF_MAX_CALL_DEPTH * EBPF_STACK_SIZE] __attribute__((aligned(16)));
@@ -642,7 +645,7 @@ static __attribute__((noinline)) int push_frame(struct interp_state *st, const s
 	}
 	f = &st->frames[st->depth];
 	f->ret = (uint32_t)(ip - code->ops) + 1;
-	f->cb = f->once = false;
+	f->cb = f->once = f->urb = false;
 	memcpy(f->saved, &r[6], sizeof(f->saved));
 	st->depth++;
 	st->frames[st->depth].may_goto = INTERP_MAY_GOTO_BUDGET;
@@ -759,6 +762,87 @@ static __attribute__((noinline)) int vma_start(struct interp_state *st, const st
 	return 1;
 }
 
+/* bpf_user_ringbuf_drain(map, cb, ctx, flags), as kernel/bpf/ringbuf.c runs it: flags other than
+ * BPF_RB_NO_WAKEUP | BPF_RB_FORCE_WAKEUP give -EINVAL; then cb(dynptr, ctx, 0, 0, 0) once per
+ * sample waiting (drawn: one byte mod 4; each sample's size one byte mod 33) in a frame of its
+ * own until it returns non-zero or none is left (r0 = the calls made).  Returns as loop_start. */
+static __attribute__((noinline)) int urb_start(struct interp_state *st, const struct iop *ip,
+					       uint32_t *tgt)
+{
+	const struct interp_code *code = st->code;
+	uint64_t *r = st->regs, slot = r[2] - INTERP_VA_FUNC, ctx = r[3], h = r[1] - INTERP_VA_MAPH;
+	uint32_t n;
+	struct frame *f;
+
+	if (h >= st->map_cnt || st->env->maps[h].def.type != 31 /* USER_RINGBUF */) {
+		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "bpf_user_ringbuf_drain: r1 = 0x%llx is "
+			 "not a user ring buffer", (unsigned long long)r[1]);
+		return -1;
+	}
+	if (slot >= code->nslots || !code->func[slot]) {
+		set_trap(st, INTERP_TRAP_HELPER, ip->pc,
+			 "bpf_user_ringbuf_drain: r2 = 0x%llx is not a function address",
+			 (unsigned long long)r[2]);
+		return -1;
+	}
+	n = r[4] & ~3ull ? 0 : (uint32_t)(draw(st, 1) % 4);
+	if (!n) {
+		r[0] = r[4] & ~3ull ? ERR(EINVAL) : 0;
+		poison_args(r);
+		return 0;
+	}
+	if (push_frame(st, ip))
+		return -1;
+	f = &st->frames[st->depth - 1];
+	f->cb = f->urb = true;
+	f->each = false;
+	f->cb_op = code->slot2op[slot];
+	f->cb_i = 0;
+	f->cb_n = n;
+	f->cb_ctx = ctx;
+	st->urb_size[st->depth] = (uint8_t)(draw(st, 1) % 33);
+	r[1] = INTERP_VA_DYNPTR + st->depth;
+	r[2] = ctx;
+	r[3] = r[4] = r[5] = 0;
+	*tgt = f->cb_op;
+	return 1;
+}
+
+/* bpf_dynptr_read(dst, len, src, offset, flags) on a running bpf_user_ringbuf_drain callback's
+ * dynptr: 0 with len drawn bytes at dst, -EINVAL for flags, -E2BIG past the sample; -1 after a
+ * trap (src no such dynptr, dst not len writable bytes). */
+static int dynptr_read(struct interp_state *st, const struct iop *ip, uint64_t *ret)
+{
+	uint64_t *r = st->regs, k = r[3] - INTERP_VA_DYNPTR;
+	uint32_t len = (uint32_t)r[2], off = (uint32_t)r[4], size;
+	uint8_t *host = NULL;
+
+	if (k < 1 || k > st->depth || !st->frames[k - 1].cb || !st->frames[k - 1].urb) {
+		set_trap(st, INTERP_TRAP_CALL, ip->pc, "bpf_dynptr_read: r3 = 0x%llx is not the "
+			 "dynptr of a running bpf_user_ringbuf_drain callback (other dynptrs are not "
+			 "modeled)", (unsigned long long)r[3]);
+		return -1;
+	}
+	if (len >= (1u << 29)) {
+		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "bpf_dynptr_read: size r2 = %u is too "
+			 "large", len);
+		return -1;
+	}
+	if (len && !(host = mem_ptr(st, ip->pc, r[1], len, ACC_STORE)))
+		return -1;
+	size = st->urb_size[k];
+	if (r[5])
+		*ret = ERR(EINVAL);
+	else if (off > size || len > size - off)
+		*ret = ERR(E2BIG);
+	else {
+		for (uint32_t b = 0; b < len; b++)
+			host[b] = (uint8_t)draw(st, 1);
+		*ret = 0;
+	}
+	return 0;
+}
+
 /* A bpf_loop callback returned: *tgt = where to go on, the callback again (in a fresh frame) or
  * the caller after the helper call. */
 static __attribute__((noinline)) void loop_next(struct interp_state *st, uint32_t *tgt)
@@ -767,7 +851,7 @@ static __attribute__((noinline)) void loop_next(struct interp_state *st, uint32_
 	uint64_t *r = st->regs;
 
 	if (f->once) {
-		f->cb = f->once = false;
+		f->cb = f->once = f->urb = false;
 		*tgt = pop_frame(st);
 		r[0] = 0;
 		return;
@@ -799,12 +883,16 @@ static __attribute__((noinline)) void loop_next(struct interp_state *st, uint32_
 			r[k] = INTERP_POISON;
 		r[10] = INTERP_VA_STACK + st->stack_lim;
 		r[1] = f->cb_i;
+		if (f->urb) {
+			r[1] = INTERP_VA_DYNPTR + st->depth;
+			st->urb_size[st->depth] = (uint8_t)(draw(st, 1) % 33);
+		}
 		r[2] = f->cb_ctx;
 		r[3] = r[4] = r[5] = 0;
 		*tgt = f->cb_op;
 		return;
 	}
-	f->cb = false;
+	f->cb = f->urb = false;
 	*tgt = pop_frame(st);
 	r[0] = f->cb_i;
 }
@@ -1432,6 +1520,10 @@ static __attribute__((noinline)) int do_helper(struct interp_state *st, const st
 	case BPF_FUNC_ringbuf_submit:
 	case BPF_FUNC_ringbuf_discard:
 		if (ringbuf_helper(st, ip, id, &ret))
+			return -1;
+		break;
+	case BPF_FUNC_dynptr_read:
+		if (dynptr_read(st, ip, &ret))
 			return -1;
 		break;
 	default: {

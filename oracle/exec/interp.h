@@ -95,6 +95,17 @@
  *                          once as cb(r1, vma, r4, 0, 0) in a fresh frame one deeper, vma a
  *                          kernel object (INTERP_VA_BTF), and r0 = 0 whatever it returns;
  *                          clear, r0 = -EBUSY (bit 1) or -ENOENT
+ *   209 bpf_user_ringbuf_drain  always this model: r1 must be a handle of a user ring buffer
+ *                          and r2 a function address (else INTERP_TRAP_HELPER); flags (r4)
+ *                          other than the wakeup bits (1, 2) give -EINVAL; else one byte of
+ *                          env->helper_data (mod 4) is the samples waiting, each of a size
+ *                          drawn (one byte, mod 33): the callback runs as cb(dynptr, r3, 0, 0,
+ *                          0) in a fresh frame one deeper per sample until it returns non-zero
+ *                          or none is left; r0 = the calls made
+ *   201 bpf_dynptr_read    on the dynptr of a running bpf_user_ringbuf_drain callback only
+ *                          (r3; else INTERP_TRAP_HELPER): dst (r1) must hold len (r2) writable
+ *                          bytes; flags != 0 give -EINVAL, offset + len past the sample
+ *                          -E2BIG, else len drawn bytes (the sample's) and 0
  *   every other helper of the prototype table (bpf/helper_proto.h) whose argument kinds are
  *   all modeled: arguments checked as its prototype demands (map handle, the context at r1's
  *   address, each memory argument inside one region for its whole size, written ones
@@ -146,6 +157,9 @@
 #define INTERP_VA_RINGBUF 0x0000900000000000ull
 /* records one run may reserve; a reserve past them fails (returns NULL, as with a full ring) */
 #define INTERP_MAX_RECORDS 64
+/* The dynptr a bpf_user_ringbuf_drain callback running in frame k is given: INTERP_VA_DYNPTR + k,
+ * a handle (no access through it; bpf_dynptr_read takes it). */
+#define INTERP_VA_DYNPTR 0x0000a00000000000ull
 
 /* What r1-r5 hold after a call (and r0, r6-r9 on entry to a bpf-to-bpf callee). */
 #define INTERP_POISON 0x0badc0de0badc0deull

@@ -764,7 +764,8 @@ void mach_step(struct mach *m, const struct mstate *in, uint32_t pc, struct mste
 				trap = sx_true(c);
 				break;
 			} else if (i->imm == BPF_FUNC_loop || i->imm == BPF_FUNC_for_each_map_elem ||
-				   i->imm == BPF_FUNC_find_vma) {
+				   i->imm == BPF_FUNC_find_vma ||
+				   i->imm == BPF_FUNC_user_ringbuf_drain) {
 				/* the interpreter runs the callback in a frame of its own, again and
 				 * again: not encoded (a trap here would make the paths through the
 				 * call vacuous) */

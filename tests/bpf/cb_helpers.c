@@ -2,8 +2,10 @@
  * unsafe twins, as clang 14 compiles them.  bpf_find_vma(task, addr, cb, ctx, flags) from a
  * tp_btf program (sched_switch: bool preempt, struct task_struct *prev, *next, unsigned int
  * prev_state): the callback gets the task, a vm_area_struct (a kernel object: reads only) and
- * the ctx, is called at most once and must return 0 or 1.  tests/test_cb_helpers.c loads them
- * into the kernel, whose verdict each must match.
+ * the ctx, is called at most once and must return 0 or 1.  bpf_user_ringbuf_drain(map, cb, ctx,
+ * flags) from xdp programs: the callback gets a dynptr to each sample (no access through it, only
+ * the dynptr helpers; bpf_dynptr_read is modeled on it) and the ctx, and must return 0 or 1.
+ * tests/test_cb_helpers.c loads them into the kernel, whose verdict each must match.
  */
 #include "bpf_test.h"
 
@@ -105,4 +107,133 @@ int vma_ctx_past_unsafe(__u64 *ctx)
 
 	bpf_find_vma((void *)ctx[1], 0, vma_past, &d, 0);
 	return d.n;
+}
+
+struct bpf_dynptr {
+	__u64 a, b;
+};
+
+static long (*bpf_user_ringbuf_drain)(void *map, void *cb, void *ctx, __u64 flags) = (void *)209;
+static long (*bpf_dynptr_read)(void *dst, __u32 len, const struct bpf_dynptr *src, __u32 off,
+			       __u64 flags) = (void *)201;
+static void *(*bpf_dynptr_data)(const struct bpf_dynptr *p, __u32 off, __u32 len) = (void *)203;
+
+enum { BPF_MAP_TYPE_USER_RINGBUF = 31 };
+
+struct {
+	__uint(type, BPF_MAP_TYPE_USER_RINGBUF);
+	__uint(max_entries, 4096);
+} urb SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} arr SEC(".maps");
+
+struct urb_acc {
+	__u64 sum;
+	__u32 n;
+};
+
+/* each sample's first 8 bytes, read into the stack: stops at the first short sample */
+static long sum_read(struct bpf_dynptr *p, struct urb_acc *c)
+{
+	__u64 v = 0;
+
+	if (bpf_dynptr_read(&v, sizeof(v), p, 0, 0))
+		return 1;
+	c->sum += v;
+	c->n++;
+	return 0;
+}
+
+SEC("xdp")
+int urb_read_safe(struct xdp_md *x)
+{
+	struct urb_acc c = {};
+	long r = bpf_user_ringbuf_drain(&urb, sum_read, &c, 0);
+
+	return r + c.sum + c.n > 3 ? XDP_PASS : XDP_DROP;
+}
+
+static long deref(struct bpf_dynptr *p, struct urb_acc *c)
+{
+	c->sum = p->a;
+	return 0;
+}
+
+/* the dynptr itself is no memory */
+SEC("xdp")
+int urb_deref_unsafe(struct xdp_md *x)
+{
+	struct urb_acc c = {};
+
+	bpf_user_ringbuf_drain(&urb, deref, &c, 0);
+	return XDP_PASS;
+}
+
+static long urb_ret2(struct bpf_dynptr *p, struct urb_acc *c)
+{
+	c->n = 1;
+	return 2;
+}
+
+SEC("xdp")
+int urb_ret2_unsafe(struct xdp_md *x)
+{
+	struct urb_acc c = {};
+
+	bpf_user_ringbuf_drain(&urb, urb_ret2, &c, 0);
+	return XDP_PASS;
+}
+
+/* an array is no user ring buffer */
+SEC("xdp")
+int urb_array_unsafe(struct xdp_md *x)
+{
+	struct urb_acc c = {};
+
+	bpf_user_ringbuf_drain(&arr, sum_read, &c, 0);
+	return XDP_PASS;
+}
+
+static long read_big(struct bpf_dynptr *p, struct urb_acc *c)
+{
+	__u64 v[2];
+
+	bpf_dynptr_read(v, 24, p, 0, 0);
+	c->sum = v[0];
+	return 0;
+}
+
+/* 24 bytes read into 16 of stack */
+SEC("xdp")
+int urb_read_past_unsafe(struct xdp_md *x)
+{
+	struct urb_acc c = {};
+
+	bpf_user_ringbuf_drain(&urb, read_big, &c, 0);
+	return XDP_PASS;
+}
+
+static long sum_data(struct bpf_dynptr *p, struct urb_acc *c)
+{
+	__u64 *v = bpf_dynptr_data(p, 0, 8);
+
+	if (!v)
+		return 1;
+	c->sum += *v;
+	return 0;
+}
+
+/* the sample's memory through bpf_dynptr_data: not modeled (the kernel accepts) */
+SEC("xdp")
+int urb_data_unsupported(struct xdp_md *x)
+{
+	struct urb_acc c = {};
+
+	bpf_user_ringbuf_drain(&urb, sum_data, &c, 0);
+	return c.sum ? XDP_PASS : XDP_DROP;
 }
