@@ -678,6 +678,26 @@ static bool each_element(struct interp_state *st, struct frame *f, unsigned k);
 static int map_arg(struct interp_state *st, const struct iop *ip, const char *name, size_t *m);
 static uint64_t draw(struct interp_state *st, unsigned n);
 
+/* The frame of a helper's callback (function slot), called n times with ctx (bpf_loop's
+ * counting; each, once and urb set after): *tgt its first operation; NULL after a trap. */
+static struct frame *cb_push(struct interp_state *st, const struct iop *ip, uint64_t slot,
+			     uint32_t n, uint64_t ctx, uint32_t *tgt)
+{
+	struct frame *f;
+
+	if (push_frame(st, ip))
+		return NULL;
+	f = &st->frames[st->depth - 1];
+	f->cb = true;
+	f->each = false;
+	f->cb_op = st->code->slot2op[slot];
+	f->cb_i = 0;
+	f->cb_n = n;
+	f->cb_ctx = ctx;
+	*tgt = f->cb_op;
+	return f;
+}
+
 /* bpf_loop(nr, cb, ctx, flags), as kernel/bpf/bpf_iter.c runs it: flags other than 0 give
  * -EINVAL and nr (a u32) above BPF_MAX_LOOPS -E2BIG before any call; then cb(i, ctx, 0, 0, 0) for
  * i = 0, 1, ... in a frame of its own until it returns non-zero (r0 = i + 1) or nr calls are
@@ -689,7 +709,6 @@ static __attribute__((noinline)) int loop_start(struct interp_state *st, const s
 	const struct interp_code *code = st->code;
 	uint64_t *r = st->regs, slot = r[2] - INTERP_VA_FUNC, ctx = r[3];
 	uint32_t nr = (uint32_t)r[1];
-	struct frame *f;
 
 	/* (the verifier inlines a bpf_loop whose flags are 0 and callback fixed, and the inlined
 	 * code compares all 64 bits of nr: -E2BIG where the helper would take the low 32) */
@@ -705,19 +724,11 @@ static __attribute__((noinline)) int loop_start(struct interp_state *st, const s
 		poison_args(r);
 		return 0;
 	}
-	if (push_frame(st, ip))
+	if (!cb_push(st, ip, slot, nr, ctx, tgt))
 		return -1;
-	f = &st->frames[st->depth - 1];
-	f->cb = true;
-	f->each = false;
-	f->cb_op = code->slot2op[slot];
-	f->cb_i = 0;
-	f->cb_n = nr;
-	f->cb_ctx = ctx;
 	r[1] = 0;
 	r[2] = ctx;
 	r[3] = r[4] = r[5] = 0;
-	*tgt = f->cb_op;
 	return 1;
 }
 
@@ -745,20 +756,13 @@ static __attribute__((noinline)) int vma_start(struct interp_state *st, const st
 		poison_args(r);
 		return 0;
 	}
-	if (push_frame(st, ip))
+	if (!(f = cb_push(st, ip, slot, 1, ctx, tgt)))
 		return -1;
-	f = &st->frames[st->depth - 1];
-	f->cb = f->once = true;
-	f->each = false;
-	f->cb_op = code->slot2op[slot];
-	f->cb_i = 0;
-	f->cb_n = 1;
-	f->cb_ctx = ctx;
+	f->once = true;
 	r[1] = task;
 	r[2] = INTERP_VA_BTF;
 	r[3] = ctx;
 	r[4] = r[5] = 0;
-	*tgt = f->cb_op;
 	return 1;
 }
 
@@ -791,20 +795,13 @@ static __attribute__((noinline)) int urb_start(struct interp_state *st, const st
 		poison_args(r);
 		return 0;
 	}
-	if (push_frame(st, ip))
+	if (!(f = cb_push(st, ip, slot, n, ctx, tgt)))
 		return -1;
-	f = &st->frames[st->depth - 1];
-	f->cb = f->urb = true;
-	f->each = false;
-	f->cb_op = code->slot2op[slot];
-	f->cb_i = 0;
-	f->cb_n = n;
-	f->cb_ctx = ctx;
+	f->urb = true;
 	st->urb_size[st->depth] = (uint8_t)(draw(st, 1) % 33);
 	r[1] = INTERP_VA_DYNPTR + st->depth;
 	r[2] = ctx;
 	r[3] = r[4] = r[5] = 0;
-	*tgt = f->cb_op;
 	return 1;
 }
 
