@@ -14,25 +14,20 @@ int claim_verdicts__init(struct claim_verdicts *out, const struct claim_prog *cp
 		n += 1 + cp->loops[l].nivs;
 	if (!n)
 		return 0;
-	out->v = calloc(n, sizeof(*out->v));
+	/* (every entry is written whole below: each byte once, where calloc cleared it first) */
+	out->v = malloc(n * sizeof(*out->v));
 	if (!out->v)
 		return -ENOMEM;
 	out->n = n;
-	for (uint32_t i = 0; i < cp->nranges; i++, k++) {
-		out->v[k].what = CLAIM_RANGE;
-		out->v[k].index = i;
-		out->v[k].pc = cp->ranges[i].pc;
-	}
+	for (uint32_t i = 0; i < cp->nranges; i++, k++)
+		out->v[k] = (struct claim_verdict){ .what = CLAIM_RANGE, .index = i,
+						    .pc = cp->ranges[i].pc };
 	for (uint32_t l = 0; l < cp->nloops; l++) {
-		out->v[k].what = CLAIM_TRIP;
-		out->v[k].index = l;
-		out->v[k++].pc = cp->loops[l].header;
-		for (uint32_t j = 0; j < cp->loops[l].nivs; j++, k++) {
-			out->v[k].what = CLAIM_IV;
-			out->v[k].index = l;
-			out->v[k].iv = j;
-			out->v[k].pc = cp->loops[l].header;
-		}
+		out->v[k++] = (struct claim_verdict){ .what = CLAIM_TRIP, .index = l,
+						      .pc = cp->loops[l].header };
+		for (uint32_t j = 0; j < cp->loops[l].nivs; j++, k++)
+			out->v[k] = (struct claim_verdict){ .what = CLAIM_IV, .index = l, .iv = j,
+							    .pc = cp->loops[l].header };
 	}
 	return 0;
 }
