@@ -201,9 +201,24 @@ struct range range_srange(int64_t lo, int64_t hi)
 	return r;
 }
 
+/* What range_urange(0, 2^(8 * bytes) - 1) syncs to, written out: the analysis asks for it at
+ * every narrow load and 32-bit operation on a pointer (tests/test_range.c compares them). */
 struct range range_zext_unknown(unsigned bytes)
 {
-	return range_urange(0, umax_of(8 * (bytes > 8 ? 8 : bytes)));
+	uint64_t m;
+
+	switch (bytes) {
+	case 1:
+	case 2:
+		m = umax_of(8 * bytes);
+		return (struct range){ 0, m, 0, (int64_t)m, 0, (uint32_t)m, 0, (int32_t)m,
+				       TNUM(0, m) };
+	case 4:
+		return (struct range){ 0, UINT32_MAX, 0, UINT32_MAX, 0, UINT32_MAX, INT32_MIN,
+				       INT32_MAX, TNUM(0, UINT32_MAX) };
+	default:
+		return bytes >= 8 ? range_unknown() : range_urange(0, umax_of(8 * bytes));
+	}
 }
 
 /* A range from the bounds of a 64-bit result, of its low half, and its known bits. */
@@ -318,11 +333,6 @@ bool range_is_empty(const struct range *r)
 			   (uint32_t)r->s32_max ^ SIGN32);
 }
 
-bool range_is_const(const struct range *r)
-{
-	return r->umin == r->umax && range_contains(r, r->umin);
-}
-
 bool range_is_unknown(const struct range *r)
 {
 	struct range u = range_unknown();
@@ -373,14 +383,6 @@ bool range_subset(const struct range *a, const struct range *b)
 	       a->smax <= b->smax && b->u32_min <= a->u32_min && a->u32_max <= b->u32_max &&
 	       b->s32_min <= a->s32_min && a->s32_max <= b->s32_max &&
 	       tnum_in(b->var_off, a->var_off);
-}
-
-bool range_equal(const struct range *a, const struct range *b)
-{
-	return a->umin == b->umin && a->umax == b->umax && a->smin == b->smin &&
-	       a->smax == b->smax && a->u32_min == b->u32_min && a->u32_max == b->u32_max &&
-	       a->s32_min == b->s32_min && a->s32_max == b->s32_max &&
-	       a->var_off.value == b->var_off.value && a->var_off.mask == b->var_off.mask;
 }
 
 /* ---- range_sync: the kernel's reg_bounds_sync(), as tightenings ---- */

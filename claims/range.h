@@ -39,7 +39,6 @@ struct range range_zext_unknown(unsigned bytes);
 struct range range_empty(void);
 
 bool range_is_empty(const struct range *r);
-bool range_is_const(const struct range *r);	/* exactly one value */
 bool range_is_unknown(const struct range *r);	/* every 64-bit value */
 /* v is inside every bound and the tnum.  Inline: the concrete oracle calls it for every claim
  * at every executed instruction. */
@@ -49,6 +48,11 @@ static inline bool range_contains(const struct range *r, uint64_t v)
 	       r->u32_min <= (uint32_t)v && (uint32_t)v <= r->u32_max &&
 	       r->s32_min <= (int32_t)v && (int32_t)v <= r->s32_max &&
 	       tnum_contains(r->var_off, v);
+}
+/* Exactly one value.  Inline: the analysis asks it of most values it meets. */
+static inline bool range_is_const(const struct range *r)
+{
+	return r->umin == r->umax && range_contains(r, r->umin);
 }
 /* Which fields of r range_contains() must still test for a value already known to lie in
  * [umin, umax]: a mask of RANGE_NEED_* bits, 0 when [umin, umax] alone decides membership
@@ -75,7 +79,14 @@ static inline bool range_contains_needed(const struct range *r, uint64_t v, unsi
 }
 /* a is a subset of b (fieldwise: every bound of b is looser or equal). */
 bool range_subset(const struct range *a, const struct range *b);
-bool range_equal(const struct range *a, const struct range *b);
+/* Every field the same. */
+static inline bool range_equal(const struct range *a, const struct range *b)
+{
+	return a->umin == b->umin && a->umax == b->umax && a->smin == b->smin &&
+	       a->smax == b->smax && a->u32_min == b->u32_min && a->u32_max == b->u32_max &&
+	       a->s32_min == b->s32_min && a->s32_max == b->s32_max &&
+	       a->var_off.value == b->var_off.value && a->var_off.mask == b->var_off.mask;
+}
 
 void range_sync(struct range *r);
 struct range range_join(const struct range *a, const struct range *b);

@@ -268,8 +268,15 @@ static bool pkt_var_join(struct astate *dst, const struct astate *src, bool wide
 {
 	struct pkt_var out[PKT_VARS];
 	int n = 0;
-	bool same = true;
+	bool same = true, none = true;
 
+	/* Neither side has a fact (most states): nothing to join, and dst's entries are the
+	 * absent ones the loops below would write. */
+	for (int k = 0; k < PKT_VARS && none; k++)
+		none = !src->pkt_var[k].range && !dst->pkt_var[k].range && !dst->pkt_var[k].id &&
+		       dst->pkt_var[k].greg == PKT_NO_GUARD && !dst->pkt_var[k].gval;
+	if (none)
+		return false;
 	memset(out, 0, sizeof(out));
 	for (int side = 0; side < 2; side++) {
 		const struct astate *a = side ? src : dst, *b = side ? dst : src;

@@ -72,15 +72,6 @@ static bool pkt_len_implies(const struct aval *a, const struct aval *b)
 	return aval_pkt_len(a, &ca) && ca >= cb;
 }
 
-bool aval_is_const(const struct aval *a, uint64_t *v)
-{
-	if (a->kind != AV_SCALAR || !range_is_const(&a->r))
-		return false;
-	if (v)
-		*v = a->r.umin;
-	return true;
-}
-
 uint16_t aval_null_id(uint32_t pc)
 {
 	return (uint16_t)(pc % (UINT16_MAX - 1) + 1);	/* UINT16_MAX: absint.h PKT_META_ID */
@@ -105,20 +96,6 @@ static void pkt_unbase(struct aval *a)
 		a->id = 0;
 		a->map = 0;
 	}
-}
-
-bool aval_equal(const struct aval *a, const struct aval *b)
-{
-	if (a->kind != b->kind)
-		return false;
-	if (a->kind == AV_TOP)
-		return true;
-	if (a->kind == AV_PTR && (!same_region(a, b) || a->maybe_null != b->maybe_null ||
-				  !same_pkt_base(a, b)))
-		return false;
-	if (a->kind == AV_SCALAR && (!pkt_len_implies(a, b) || !pkt_len_implies(b, a)))
-		return false;
-	return range_equal(&a->r, &b->r);
 }
 
 bool aval_subset(const struct aval *a, const struct aval *b)

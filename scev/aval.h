@@ -96,11 +96,40 @@ struct aval aval_top(void);
 struct aval aval_scalar(struct range r);
 struct aval aval_const(uint64_t v);
 struct aval aval_ptr(uint8_t region, uint16_t map, struct range off);
-bool aval_is_const(const struct aval *a, uint64_t *v);
+/* A scalar of exactly one value (*v, when v).  Inline, as aval_equal: the joins and the
+ * transfer ask them of most values they meet. */
+static inline bool aval_is_const(const struct aval *a, uint64_t *v)
+{
+	if (a->kind != AV_SCALAR || !range_is_const(&a->r))
+		return false;
+	if (v)
+		*v = a->r.umin;
+	return true;
+}
 /* The identity a lookup at pc gives its result (never 0; ids of two sites may coincide, which
  * only loses precision: a new result takes the id from every older holder). */
 uint16_t aval_null_id(uint32_t pc);
-bool aval_equal(const struct aval *a, const struct aval *b);
+static inline bool aval_equal(const struct aval *a, const struct aval *b)
+{
+	uint16_t ca, cb;
+	bool la, lb;
+
+	if (a->kind != b->kind)
+		return false;
+	if (a->kind == AV_TOP)
+		return true;
+	if (a->kind == AV_PTR && (a->region != b->region ||
+				  (a->map != b->map && a->region != REGION_PKT) ||
+				  a->maybe_null != b->maybe_null || a->id != b->id ||
+				  aval_pkt_c(a) != aval_pkt_c(b)))
+		return false;
+	/* scalars: the same relation to the packet's length, or none on both */
+	la = aval_pkt_len(a, &ca);
+	lb = aval_pkt_len(b, &cb);
+	if (la != lb || (la && ca != cb))
+		return false;
+	return range_equal(&a->r, &b->r);
+}
 bool aval_subset(const struct aval *a, const struct aval *b);
 struct aval aval_join(const struct aval *a, const struct aval *b);
 struct aval aval_widen(const struct aval *prev, const struct aval *next);

@@ -2090,6 +2090,18 @@ static void contains_needs(void)
 	printf("range_contains_needs: %d ranges, %d decided by [umin, umax] alone\n", n, fast);
 }
 
+/* range_zext_unknown writes out what range_urange(0, 2^(8 * bytes) - 1) syncs to for 1, 2 and 4
+ * bytes: every field the same for every size a caller may pass. */
+static void zext_unknown_written_out(void)
+{
+	for (unsigned bytes = 0; bytes <= 16; bytes++) {
+		struct range a = range_zext_unknown(bytes);
+		struct range b = range_urange(0, bytes >= 8 ? UINT64_MAX : (1ULL << (8 * bytes)) - 1);
+
+		CHECK(range_equal(&a, &b), "range_zext_unknown(%u) differs from range_urange", bytes);
+	}
+}
+
 int main(void)
 {
 	precision_alu();
@@ -2103,5 +2115,6 @@ int main(void)
 	soundness();
 	same_as_old_sync();
 	contains_needs();
+	zext_unknown_written_out();
 	return check_done("test_range");
 }
