@@ -639,10 +639,36 @@ static inline __attribute__((always_inline)) void sync_step(struct range *r, str
 		*quiet = *v;
 }
 
+static void sync_steps(struct range *r);
+
+/* The last ranges range_sync synced, by a hash of the input: the analysis syncs the same
+ * ranges again and again (each join of two states, each refinement at a branch), and the
+ * sequence of steps costs about 500 instructions where a look-up costs some 40.  range_sync is
+ * a function of the range alone, so an entry whose input equals r holds what the steps would
+ * give.  Per thread (the campaign's jobs may be threads). */
+#define SYNC_MEMO 512
+static _Thread_local struct sync_memo {
+	bool used;
+	struct range in, out;
+} sync_memo[SYNC_MEMO];
+
+static uint64_t range_hash(const struct range *r)
+{
+	uint64_t h = r->umin * 0x9e3779b97f4a7c15ull;
+
+	h = (h ^ r->umax) * 0xbf58476d1ce4e5b9ull;
+	h = (h ^ (uint64_t)r->smin) * 0x94d049bb133111ebull;
+	h = (h ^ (uint64_t)r->smax) * 0x9e3779b97f4a7c15ull;
+	h = (h ^ ((uint64_t)r->u32_min << 32 | r->u32_max)) * 0xbf58476d1ce4e5b9ull;
+	h = (h ^ ((uint64_t)(uint32_t)r->s32_min << 32 | (uint32_t)r->s32_max)) *
+	    0x94d049bb133111ebull;
+	h = (h ^ r->var_off.value) * 0x9e3779b97f4a7c15ull;
+	return (h ^ r->var_off.mask) * 0xbf58476d1ce4e5b9ull;
+}
+
 void range_sync(struct range *r)
 {
-	/* Version 0 is never current, so every step runs at least once when first reached. */
-	struct sync_ver v = { 1, 1 }, bft = { 0, 0 }, ded = { 0, 0 }, tfb = { 0, 0 }, snp = { 0, 0 };
+	struct sync_memo *m;
 
 	/* Fast paths for what most syncs meet: a single value (by its bounds or its known bits)
 	 * that every field admits is that constant, exactly; nothing known stays nothing known.
@@ -659,6 +685,23 @@ void range_sync(struct range *r)
 	    r->u32_min == 0 && r->u32_max == UINT32_MAX && r->s32_min == INT32_MIN &&
 	    r->s32_max == INT32_MAX && r->var_off.mask == UINT64_MAX)
 		return;
+	m = &sync_memo[range_hash(r) >> 55 & (SYNC_MEMO - 1)];
+	if (m->used && range_equal(&m->in, r)) {
+		*r = m->out;
+		return;
+	}
+	m->used = true;
+	m->in = *r;
+	sync_steps(r);
+	m->out = *r;
+}
+
+/* range_sync's steps (a range neither constant nor unknown). */
+static void sync_steps(struct range *r)
+{
+	/* Version 0 is never current, so every step runs at least once when first reached. */
+	struct sync_ver v = { 1, 1 }, bft = { 0, 0 }, ded = { 0, 0 }, tfb = { 0, 0 }, snp = { 0, 0 };
+
 	/* The known bits bound the value. */
 	sync_step(r, &v, bounds_from_tnum, SYNC_READS_T, true, &bft);
 	/* Signed and unsigned, 32- and 64-bit bounds inform each other; a second pass picks up
@@ -698,17 +741,52 @@ static struct range join_fields(const struct range *a, const struct range *b)
 			       v32.smin, v32.smax, tnum_union(a->var_off, b->var_off) };
 }
 
+/* The last results of operations on two ranges (range_join, range_alu), by a hash of the
+ * operation (tag) and both inputs: as range_sync's memo, each is a function of those alone. */
+#define PAIR_MEMO 512
+static _Thread_local struct pair_memo {
+	unsigned tag;	/* 0: unused */
+	struct range a, b, out;
+} pair_memo[PAIR_MEMO];
+
+/* The slot of (tag, a, b); *hit when it holds their result. */
+static struct pair_memo *pair_slot(unsigned tag, const struct range *a, const struct range *b,
+				   bool *hit)
+{
+	uint64_t h = (range_hash(a) * 0x94d049bb133111ebull + range_hash(b)) ^ tag;
+	struct pair_memo *m = &pair_memo[(h * 0x9e3779b97f4a7c15ull) >> 55 & (PAIR_MEMO - 1)];
+
+	*hit = m->tag == tag && range_equal(&m->a, a) && range_equal(&m->b, b);
+	return m;
+}
+
+static struct range pair_keep(struct pair_memo *m, unsigned tag, const struct range *a,
+			      const struct range *b, struct range out)
+{
+	m->tag = tag;
+	m->a = *a;
+	m->b = *b;
+	m->out = out;
+	return out;
+}
+
 struct range range_join(const struct range *a, const struct range *b)
 {
+	bool hit;
+	struct pair_memo *m = pair_slot(1, a, b, &hit);
 	struct range r;
 
-	if (range_is_empty(a))
-		return *b;
-	if (range_is_empty(b))
-		return *a;
-	r = join_fields(a, b);
-	range_sync(&r);
-	return r;
+	if (hit)
+		return m->out;
+	if (range_is_empty(a)) {
+		r = *b;
+	} else if (range_is_empty(b)) {
+		r = *a;
+	} else {
+		r = join_fields(a, b);
+		range_sync(&r);
+	}
+	return pair_keep(m, 1, a, b, r);
 }
 
 struct range range_meet(const struct range *a, const struct range *b)
@@ -1205,8 +1283,24 @@ static struct range alu_shift(uint8_t op, bool is64, const struct range *a, cons
 	return r;
 }
 
+static struct range alu_steps(uint8_t op, bool is64, bool sign, const struct range *a,
+			      const struct range *b);
+
 struct range range_alu(uint8_t op, bool is64, bool sign, const struct range *a,
 		       const struct range *b)
+{
+	unsigned tag = 2 | (unsigned)op << 2 | (unsigned)is64 << 10 | (unsigned)sign << 11;
+	struct pair_memo *m;
+	bool hit;
+
+	if (op == BPF_MOV)
+		return alu_steps(op, is64, sign, a, b);
+	m = pair_slot(tag, a, b, &hit);
+	return hit ? m->out : pair_keep(m, tag, a, b, alu_steps(op, is64, sign, a, b));
+}
+
+static struct range alu_steps(uint8_t op, bool is64, bool sign, const struct range *a,
+			      const struct range *b)
 {
 	unsigned w = is64 ? 64 : 32;
 	struct tnum t;

@@ -2090,6 +2090,92 @@ static void contains_needs(void)
 	printf("range_contains_needs: %d ranges, %d decided by [umin, umax] alone\n", n, fast);
 }
 
+/* range_alu has no copy without its memo to compare with: every operation on a pair from the
+ * pool, drawn again and again among others (so that slots are taken over, by other pairs and by
+ * other operations on the same pair), must give the answer it gave the first time. */
+static void memo_alu_answers(const struct range *pool, int npool)
+{
+	static const uint8_t ops[] = { BPF_ADD, BPF_SUB, BPF_MUL, BPF_DIV, BPF_MOD, BPF_AND, BPF_OR,
+				       BPF_XOR, BPF_LSH, BPF_RSH, BPF_ARSH, BPF_MOV };
+	enum { TRIPLES = 3000, DRAWS = 300000 };
+	static struct { uint8_t op; bool is64, sign; int a, b; bool seen; struct range first; }
+		t[TRIPLES];
+	int failed = 0;
+
+	for (int i = 0; i < TRIPLES; i++) {
+		t[i].op = ops[rnd_below(sizeof(ops))];
+		t[i].is64 = rnd_below(2);
+		t[i].sign = (t[i].op == BPF_DIV || t[i].op == BPF_MOD) && rnd_below(2);
+		t[i].a = (int)rnd_below((uint64_t)npool / 8);
+		t[i].b = (int)rnd_below((uint64_t)npool / 8);
+		t[i].seen = false;
+	}
+	for (int i = 0; i < DRAWS && failed < 5; i++) {
+		int k = (int)rnd_below(TRIPLES);
+		struct range r = range_alu(t[k].op, t[k].is64, t[k].sign, &pool[t[k].a], &pool[t[k].b]);
+
+		if (!t[k].seen) {
+			t[k].seen = true;
+			t[k].first = r;
+		} else if (!same_fields(&r, &t[k].first)) {
+			CHECK(false, "range_alu op %#x (%s) gave another answer for the same inputs",
+			      t[k].op, t[k].is64 ? "64-bit" : "32-bit");
+			failed++;
+		}
+	}
+}
+
+/* range_sync and range_join remember their last results by a hash of their inputs: from a pool
+ * of inputs larger than either memo, drawn again and again (hits, misses, slots taken over by
+ * other inputs), every answer must be what the steps give without a memo — the previous
+ * range_sync above, and for a join the field-by-field hull synced by it. */
+static void memo_answers(void)
+{
+	enum { POOL = 1500, DRAWS = 400000 };
+	static struct range pool[POOL];
+	int failed = 0;
+
+	for (int i = 0; i < POOL; i++)
+		pool[i] = rnd_below(2) ? sync_input() : gen_range(0);
+	for (int i = 0; i < DRAWS && failed < 5; i++) {
+		const struct range *a = &pool[rnd_below(POOL)], *b = &pool[rnd_below(POOL / 4)];
+		struct range s = *a, want = *a, j, hull;
+
+		range_sync(&s);
+		old_range_sync(&want);
+		if (!same_fields(&s, &want)) {
+			CHECK(false, "range_sync remembered a wrong answer");
+			failed++;
+			dump("input", a);
+			continue;
+		}
+		j = range_join(a, b);
+		if (range_is_empty(a)) {
+			want = *b;
+		} else if (range_is_empty(b)) {
+			want = *a;
+		} else {
+			hull = (struct range){
+				a->umin < b->umin ? a->umin : b->umin, a->umax > b->umax ? a->umax : b->umax,
+				a->smin < b->smin ? a->smin : b->smin, a->smax > b->smax ? a->smax : b->smax,
+				a->u32_min < b->u32_min ? a->u32_min : b->u32_min,
+				a->u32_max > b->u32_max ? a->u32_max : b->u32_max,
+				a->s32_min < b->s32_min ? a->s32_min : b->s32_min,
+				a->s32_max > b->s32_max ? a->s32_max : b->s32_max,
+				tnum_union(a->var_off, b->var_off) };
+			want = hull;
+			old_range_sync(&want);
+		}
+		if (!same_fields(&j, &want)) {
+			CHECK(false, "range_join remembered a wrong answer");
+			failed++;
+			dump("a", a);
+			dump("b", b);
+		}
+	}
+	memo_alu_answers(pool, POOL);
+}
+
 /* range_zext_unknown writes out what range_urange(0, 2^(8 * bytes) - 1) syncs to for 1, 2 and 4
  * bytes: every field the same for every size a caller may pass. */
 static void zext_unknown_written_out(void)
@@ -2116,5 +2202,6 @@ int main(void)
 	same_as_old_sync();
 	contains_needs();
 	zext_unknown_written_out();
+	memo_answers();
 	return check_done("test_range");
 }
