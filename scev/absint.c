@@ -549,7 +549,7 @@ static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 {
 	struct scev_ctx *cx = en->cx;
 	const struct scev_block *blk = &cx->st.cfg->blocks[b];
-	struct astate s = { 0 }, E = { 0 };
+	struct astate s = { 0 }, E = { 0 }, S = { 0 };
 	const struct bpf_insn *last;
 	bool self_exit = false;
 	uint32_t l;
@@ -559,14 +559,17 @@ static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 		if (!emit) {
 			const struct scev_loop *L = &cx->st.loops->loops[l];
 			bool side = L->irreducible && reentry_flat(cx, l);
+			const struct astate *parts[2] = { st_peek(en->in, b), &S };
 
-			if (side && ((err = astate__copy(&E, st_peek(en->in, b))) ||
-				     (err = side_arrivals(en, l, &E))))
+			/* (the side entries' arrivals kept apart too, for the trip count) */
+			if (side && ((err = side_arrivals(en, l, &S)) ||
+				     (err = astate__copy(&E, st_peek(en->in, b))) ||
+				     (err = astate__join(&E, &S, false) < 0 ? -ENOMEM : 0)))
 				goto out;
 			err = -ENOMEM;
 			if (!st_get(en->cx, en->hdr, l) ||
 			    (err = absint_header_step(en, l, side ? &E : st_peek(en->in, b),
-						       en->hdr[l])))
+						       side ? parts : NULL, en->hdr[l])))
 				goto out;
 			/* Exact exit values are computed from the entry state: when it grows, the
 			 * exits must be sent again even if nothing in the body changes.  Only on
@@ -615,6 +618,7 @@ static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 out:
 	astate__free(&s);
 	astate__free(&E);
+	astate__free(&S);
 	return err;
 }
 

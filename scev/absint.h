@@ -244,8 +244,11 @@ void absint_pkt_entry(const struct scev_ctx *cx, uint32_t f, struct astate *s);
 /* Whether an iteration of loop l may move the packet (a call that may). */
 bool absint_loop_moves_pkt(const struct scev_ctx *cx, uint32_t l);
 
-/* absint_header.c */
-int absint_header_step(struct engine *en, uint32_t l, const struct astate *E, struct astate *H);
+/* absint_header.c: H from the state E entering loop l.  parts, when not NULL, are two states
+ * E joins (an irreducible loop's entry at its header, and its side entries' first arrivals
+ * there): an exit with no bound over E may have one over each. */
+int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
+		       const struct astate *const *parts, struct astate *H);
 int absint_refine_exit(struct engine *en, uint32_t from, uint32_t to, struct astate *st);
 
 /* absint.c: b is the header of a loop whose state the header step computes (loop in *l). */

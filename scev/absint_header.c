@@ -249,7 +249,52 @@ static bool loop_moves_pkt(struct scev_ctx *cx, uint32_t l)
 	return cx->loop_moves_pkt[l] == 2;
 }
 
-int absint_header_step(struct engine *en, uint32_t l, const struct astate *E, struct astate *H)
+/* The first iteration whose test of exit e holds, over entry state E; when E shows none, what
+ * the parent's symbolic state showed for every entry (sym_exit_lin: the distance's linear form
+ * over E's ranges, else the parent's own bound), or the bounds over each of parts: a bound of
+ * every state of either holds for every state of their join, which may lose what each keeps
+ * (a counter entering at c or at c - step, a multiple of the step in both, is an interval of
+ * starts most of which an == test never meets). */
+static int exit_bound_parts(struct scev_ctx *cx, const struct sym_summary *sum,
+			    const struct sym_exit *e, struct env_state *es,
+			    const struct astate *const *parts, uint64_t *kmin, uint64_t *kmax,
+			    char *why, unsigned whylen)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+	char w2[96];
+
+	if (!sym_exit_bound(cx, sum, e, state_env, es, kmin, kmax, why, whylen))
+		return 0;
+	if (e->lin && !sym_lin_bound(cx, e->lin, state_env, es, NULL, NULL, kmin, kmax, w2,
+				     sizeof(w2)))
+		return 0;
+	if (e->ctx) {
+		*kmin = e->ctx_kmin;
+		*kmax = e->ctx_kmax;
+		return 0;
+	}
+	if (!parts)
+		return -1;
+	for (int p = 0; p < 2; p++) {
+		struct env_state ps = { .s = parts[p] };
+		uint64_t a, b;
+
+		if (!parts[p]->live)
+			continue;
+		if (sym_exit_bound(cx, sum, e, state_env, &ps, &a, &b, w2, sizeof(w2)))
+			return -1;
+		lo = a < lo ? a : lo;
+		hi = b > hi ? b : hi;
+	}
+	if (lo > hi)
+		return -1;
+	*kmin = lo;
+	*kmax = hi;
+	return 0;
+}
+
+int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
+		       const struct astate *const *parts, struct astate *H)
 {
 	struct scev_ctx *cx = en->cx;
 	const struct scev_loop *L = &cx->st.loops->loops[l];
@@ -300,8 +345,8 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E, st
 			char why[128];
 
 			res->exit_done[k] = 0;
-			if (sym_exit_bound(cx, sum, &sum->exits[k], state_env, &es, &kmin, &kmax, why,
-					   sizeof(why))) {
+			if (exit_bound_parts(cx, sum, &sum->exits[k], &es, parts, &kmin, &kmax, why,
+					     sizeof(why))) {
 				if (!reason[0])
 					snprintf(reason, sizeof(reason), "exit at %u: %s",
 						 cx->st.cfg->blocks[sum->exits[k].block].last, why);

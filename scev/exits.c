@@ -32,6 +32,8 @@ struct exit_seq {
 	uint64_t step_hi;
 	bool spread;		/* the offset differs between paths, from clo to chi */
 	int64_t clo, chi;
+	eid inv;		/* the loop-invariant side, in the loop's REG symbols */
+	uint64_t off;		/* v(0) = the counter's entry value + off (without spread) */
 };
 
 /* What a recognizer returns for a sequence that is not of its shape. */
@@ -89,11 +91,19 @@ static bool sym_step_range(struct scev_ctx *cx, const struct sym_summary *s,
 	return true;
 }
 
+/* The largest offset magnitude the path-offset shapes take: within 2^30 where 32 bits are
+ * involved (a 64-bit offset's sign need not be its low half's), else 2^62, which keeps the
+ * step plus an offset within 64 bits (exit_path_offsets). */
+static int64_t offset_limit(bool test32, bool add32)
+{
+	return test32 || add32 ? 1ll << 30 : 1ll << 62;
+}
+
 /* e is one of base + c_i on different paths (base a location, one add width): the smallest and
  * largest offset, as signed numbers of that width (a test after an update that differs between
- * paths sees x + 1 on one and x + 3 on another). */
-static bool any_offsets(const struct expr_arena *ar, eid e, eid *base, int64_t *clo, int64_t *chi,
-			bool *w32)
+ * paths sees x + 1 on one and x + 3 on another); each within offset_limit. */
+static bool any_offsets(const struct expr_arena *ar, eid e, bool test32, eid *base, int64_t *clo,
+			int64_t *chi, bool *w32)
 {
 	eid alts[8];
 	int n = ar->v[e].kind == EX_ANY ? expr_alternatives(ar, e, alts, 8) : -1;
@@ -110,7 +120,7 @@ static bool any_offsets(const struct expr_arena *ar, eid e, eid *base, int64_t *
 		if (ar->v[b].kind != EX_REG || (k && (b != *base || w != *w32)))
 			return false;
 		sc = w ? (int64_t)(int32_t)(uint32_t)c : (int64_t)c;
-		if (sc < -(1ll << 30) || sc > (1ll << 30))
+		if (sc < -offset_limit(test32, w) || sc > offset_limit(test32, w))
 			return false;
 		if (k == 0) {
 			*base = b;
@@ -126,8 +136,8 @@ static bool any_offsets(const struct expr_arena *ar, eid e, eid *base, int64_t *
 /* e is one of base + o_i on different paths, each o_i a constant or a sum of constants and RANGE
  * leaves (what an inner loop added), at least one RANGE: the smallest and largest offset, as
  * for any_offsets(). */
-static bool range_offsets(struct expr_arena *ar, eid e, eid *base, int64_t *clo, int64_t *chi,
-			  bool *w32)
+static bool range_offsets(struct expr_arena *ar, eid e, bool test32, eid *base, int64_t *clo,
+			  int64_t *chi, bool *w32)
 {
 	eid alts[8];
 	int n = expr_alternatives(ar, e, alts, 8);
@@ -146,7 +156,8 @@ static bool range_offsets(struct expr_arena *ar, eid e, eid *base, int64_t *clo,
 		} else {
 			expr_match_add(ar, alts[k], &b, &c, &w);
 			lo = hi = w ? (int64_t)(int32_t)(uint32_t)c : (int64_t)c;
-			if (ar->v[b].kind != EX_REG || lo < -(1ll << 30) || lo > (1ll << 30))
+			if (ar->v[b].kind != EX_REG || lo < -offset_limit(test32, w) ||
+			    lo > offset_limit(test32, w))
 				return false;
 		}
 		if (k && (b != *base || w != *w32))
@@ -175,8 +186,8 @@ static const struct sym_loc *exit_counter1(struct scev_ctx *cx, const struct sym
 	const struct sym_loc *sl;
 	eid base;
 
-	m->spread = any_offsets(ar, ivx, &base, &m->clo, &m->chi, aw32) ||
-		    range_offsets(ar, ivx, &base, &m->clo, &m->chi, aw32);
+	m->spread = any_offsets(ar, ivx, m->e->is32, &base, &m->clo, &m->chi, aw32) ||
+		    range_offsets(ar, ivx, m->e->is32, &base, &m->clo, &m->chi, aw32);
 	if (m->spread)
 		*c = (uint64_t)m->clo;
 	else
@@ -250,6 +261,8 @@ static int exit_match(struct scev_ctx *cx, const struct sym_summary *s, const st
 		return WHY("the exit test does not compare a recurrence with a loop-invariant value");
 	m->op = op;
 	m->loc = sl->loc;
+	m->inv = inv;
+	m->off = c;
 	x0 = *env(arg, sl->loc);
 	m->n = aval_eval(cx, inv, env, arg);
 	cst = m->spread ? aval_scalar(range_srange(m->clo, m->chi)) : aval_const(c);
@@ -713,6 +726,192 @@ int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struc
 			return r;
 	}
 	return WHY("the exit test has no known shape");
+}
+
+/* ---- == in the symbolic context of the parent loop ---- */
+
+struct lin_ctx {
+	struct scev_ctx *cx;
+	unsigned w;
+	eid (*entry)(void *arg, loc_t l);
+	void *arg;
+};
+
+/* e may hold an ANY: one of two values by the path taken, which the same expression built at
+ * another join (another branch) need not share (true past a depth too). */
+static bool lin_has_any(const struct expr_arena *ar, eid e, unsigned depth)
+{
+	const struct expr *x = &ar->v[e];
+
+	if (depth > 24 || x->kind == EX_ANY)
+		return true;
+	switch (x->kind) {
+	case EX_ALU:
+		return lin_has_any(ar, x->a, depth + 1) || lin_has_any(ar, x->b, depth + 1);
+	case EX_NEG: case EX_ZEXT: case EX_SEXT: case EX_BSWAP:
+		return lin_has_any(ar, x->a, depth + 1);
+	default:
+		return false;
+	}
+}
+
+/* f += k * t; the same value twice adds up (and cancels); a term with an ANY is never merged. */
+static bool lin_term(const struct lin_ctx *lc, struct sym_lin *f, uint64_t k, eid t, bool outer)
+{
+	bool any = lin_has_any(&lc->cx->ar, t, 0);
+
+	for (unsigned i = 0; i < f->n && !any; i++)
+		if (f->t[i] == t && f->outer[i] == outer) {
+			f->k[i] += k;
+			return true;
+		}
+	if (f->n == TRIP_LIN_MAX)
+		return false;
+	f->k[f->n] = k;
+	f->t[f->n] = t;
+	f->outer[f->n++] = outer;
+	return true;
+}
+
+/* f += scale * e.  Over 64 bits only 64-bit operations are linear; over 32 bits those of both
+ * widths are (the low half of a sum, difference, product or left shift depends only on the
+ * low halves), and so are 32-bit extensions.  A REG of the loop is its entry value, an
+ * expression of the parent. */
+static bool lin_of(const struct lin_ctx *lc, eid e, uint64_t scale, bool outer, unsigned depth,
+		   struct sym_lin *f)
+{
+	const struct expr *x = &lc->cx->ar.v[e];
+	bool ok32 = lc->w == 32 || !x->w32;
+	uint64_t c;
+
+	if (depth > 24)
+		return lin_term(lc, f, scale, e, outer);
+	switch (x->kind) {
+	case EX_CONST:
+		f->c0 += scale * x->imm;
+		return true;
+	case EX_REG:
+		if (!outer)
+			return lin_of(lc, lc->entry(lc->arg, x->a), scale, true, depth + 1, f);
+		break;
+	case EX_NEG:
+		if (ok32)
+			return lin_of(lc, x->a, 0 - scale, outer, depth + 1, f);
+		break;
+	case EX_ZEXT: case EX_SEXT:
+		if (lc->w == 32 && x->op == 4)
+			return lin_of(lc, x->a, scale, outer, depth + 1, f);
+		break;
+	case EX_ALU:
+		if (!ok32)
+			break;
+		switch (x->op) {
+		case BPF_ADD:
+			return lin_of(lc, x->a, scale, outer, depth + 1, f) &&
+			       lin_of(lc, x->b, scale, outer, depth + 1, f);
+		case BPF_SUB:
+			return lin_of(lc, x->a, scale, outer, depth + 1, f) &&
+			       lin_of(lc, x->b, 0 - scale, outer, depth + 1, f);
+		case BPF_MUL:
+			if (expr_is_const(&lc->cx->ar, x->b, &c))
+				return lin_of(lc, x->a, scale * c, outer, depth + 1, f);
+			if (expr_is_const(&lc->cx->ar, x->a, &c))
+				return lin_of(lc, x->b, scale * c, outer, depth + 1, f);
+			break;
+		case BPF_LSH:
+			if (expr_is_const(&lc->cx->ar, x->b, &c))
+				return lin_of(lc, x->a, scale << (c & (x->w32 ? 31 : 63)), outer,
+					      depth + 1, f);
+			break;
+		default:
+			break;
+		}
+		break;
+	default:
+		break;
+	}
+	return lin_term(lc, f, scale, e, outer);
+}
+
+/* A location that holds at the loop's entry what it held at the parent's header. */
+static bool lin_same(void *arg, loc_t l)
+{
+	const struct lin_ctx *lc = arg;
+
+	return lc->entry(lc->arg, l) == expr_reg(&lc->cx->ar, l);
+}
+
+int sym_exit_lin(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_exit *e,
+		 const struct aval *(*env)(void *arg, loc_t l), eid (*entry)(void *arg, loc_t l),
+		 void *arg, struct sym_lin *f, char *why, unsigned whylen)
+{
+	struct exit_seq m;
+	struct lin_ctx lc = { .cx = cx, .entry = entry, .arg = arg };
+	uint64_t wmask;
+	unsigned n = 0;
+
+	memset(f, 0, sizeof(*f));
+	if (e->op == BPF_JCOND || exit_match(cx, s, e, env, arg, &m, why, whylen))
+		return WHY("the exit test does not compare a recurrence with a loop-invariant value");
+	if (m.op != BPF_JEQ || m.varies || m.spread || m.a0.kind != AV_SCALAR ||
+	    m.n.kind != AV_SCALAR)
+		return WHY("not an == test of one counter against a number");
+	/* (a 32-bit sequence meets a 64-bit bound only below 2^32, where the low halves decide) */
+	if (m.seq32 && !e->is32 && m.n.r.umax > 0xffffffffull)
+		return WHY("the bound does not fit the 32-bit counter");
+	lc.w = f->w = e->is32 || m.seq32 ? 32 : 64;
+	f->step = m.step;
+	wmask = lc.w == 32 ? 0xffffffffull : UINT64_MAX;
+	/* D = N - v(0) = N - x0 - off */
+	if (!lin_of(&lc, m.inv, 1, false, 0, f) ||
+	    !lin_of(&lc, expr_reg(&cx->ar, m.loc), UINT64_MAX, false, 0, f))
+		return WHY("the distance is not a linear form of few terms");
+	f->c0 = (f->c0 - m.off) & wmask;
+	for (unsigned i = 0; i < f->n; i++) {
+		if (!(f->k[i] & wmask))
+			continue;	/* (cancelled: the same value on both sides) */
+		f->k[n] = f->k[i] & wmask;
+		f->t[n] = f->t[i];
+		/* a term of the parent's header values that the loop's entry still holds is one
+		 * of the entry values too: the entry state's ranges apply to it */
+		f->outer[n++] = f->outer[i] && !expr_only_regs(&cx->ar, f->t[i], lin_same, &lc);
+	}
+	f->n = n;
+	return 0;
+}
+
+int sym_lin_bound(struct scev_ctx *cx, const struct sym_lin *f,
+		  const struct aval *(*env)(void *arg, loc_t l), void *arg,
+		  const struct aval *(*outer)(void *arg, loc_t l), void *oarg, uint64_t *kmin,
+		  uint64_t *kmax, char *why, unsigned whylen)
+{
+	struct trip_lin d = { .n = f->n, .c0 = f->c0 };
+
+	for (unsigned i = 0; i < f->n; i++) {
+		struct aval v;
+
+		if (f->outer[i] && !outer)
+			return WHY("the distance reads the parent's header values");
+		v = f->outer[i] ? aval_eval(cx, f->t[i], outer, oarg) :
+				  aval_eval(cx, f->t[i], env, arg);
+		if (v.kind != AV_SCALAR)
+			return WHY("the distance is not a linear form of numbers");
+		d.k[i] = f->k[i];
+		/* the narrower of the unsigned and signed views */
+		if (f->w == 32) {
+			bool u = (uint64_t)v.r.u32_max - v.r.u32_min <=
+				 (uint64_t)((int64_t)v.r.s32_max - v.r.s32_min);
+
+			d.lo[i] = u ? (__int128)v.r.u32_min : (__int128)v.r.s32_min;
+			d.hi[i] = u ? (__int128)v.r.u32_max : (__int128)v.r.s32_max;
+		} else {
+			bool u = v.r.umax - v.r.umin <= (uint64_t)v.r.smax - (uint64_t)v.r.smin;
+
+			d.lo[i] = u ? (__int128)v.r.umin : (__int128)v.r.smin;
+			d.hi[i] = u ? (__int128)v.r.umax : (__int128)v.r.smax;
+		}
+	}
+	return trip_eq_linear(f->w, f->step, &d, kmax, kmin, why, whylen);
 }
 
 /* ---- exits on different paths ---- */

@@ -40,6 +40,14 @@ struct sym_exit {
 	bool is32;
 	bool exit_on_taken;
 	eid lhs, rhs;		/* operands at the jump, in this loop's REG symbols */
+	/* found in the symbolic state of the parent (a reducible loop, every iteration of which
+	 * the state describes) where it enters this one, for every entry (sym_exit_lin), by the
+	 * parent's symbolic execution; dropped when that fails: the first iteration at which
+	 * the test holds is in [ctx_kmin, ctx_kmax] (ctx), and the distance's linear form when
+	 * it reads only the entry's values (lin, owned; NULL otherwise) */
+	bool ctx;
+	uint64_t ctx_kmin, ctx_kmax;
+	struct sym_lin *lin;
 };
 
 /* A store in every iteration (its block, of this loop's own level, dominates the back edges'
@@ -310,6 +318,33 @@ bool helper_is_pure(int32_t id);
 int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_exit *e,
 		   const struct aval *(*env)(void *arg, loc_t l), void *arg, uint64_t *kmin,
 		   uint64_t *kmax, char *why, unsigned whylen);
+
+/* exits.c: an exit taken when a counter equals a number, in the parent loop's symbolic state
+ * where the loop is entered (entry: each location's value there, an expression in the parent's
+ * REG symbols; env its range as above): the distance D = N - v(0) from the counter's start to
+ * the number as a linear form c0 + sum k_i t_i over w bits (a bound c - X * step of an outer
+ * counter X), which holds at every entry the state describes.  Terms of the parent's header
+ * values the entry still holds are the entry's (outer false).  Its quotient by the step is the
+ * first exit (sym_lin_bound: trip.h's trip_eq_linear), which the ranges of N and of the start
+ * alone do not show.  0, or -1 with why. */
+struct sym_lin {
+	unsigned w;
+	uint64_t step;
+	unsigned n;
+	uint64_t c0;
+	uint64_t k[TRIP_LIN_MAX];
+	eid t[TRIP_LIN_MAX];
+	bool outer[TRIP_LIN_MAX];	/* t_i reads the parent's header values */
+};
+int sym_exit_lin(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_exit *e,
+		 const struct aval *(*env)(void *arg, loc_t l), eid (*entry)(void *arg, loc_t l),
+		 void *arg, struct sym_lin *f, char *why, unsigned whylen);
+/* The first exit of form f: its terms' ranges over the entry values (env) and the parent's
+ * header values (outer; NULL when there are none to read), then trip_eq_linear. */
+int sym_lin_bound(struct scev_ctx *cx, const struct sym_lin *f,
+		  const struct aval *(*env)(void *arg, loc_t l), void *arg,
+		  const struct aval *(*outer)(void *arg, loc_t l), void *oarg, uint64_t *kmin,
+		  uint64_t *kmax, char *why, unsigned whylen);
 
 /* exits.c: a bound from exits on different paths (s->pexits): the smallest K such that the
  * exits whose test holds in every iteration from K on (it holds once and stays so: an order

@@ -422,6 +422,8 @@ void sym_summary__free(struct sym_summary *s)
 	if (!s)
 		return;
 	free(s->locs);
+	for (uint32_t k = 0; k < s->nexits; k++)
+		free(s->exits[k].lin);
 	free(s->exits);
 	free(s->pexits);
 	free(s->exit_vals);
@@ -631,6 +633,14 @@ static const struct aval *entry_env_get(void *arg, loc_t l)
 	return &ee->tmp;
 }
 
+static eid entry_expr_get(void *arg, loc_t l)
+{
+	struct entry_env *ee = arg;
+
+	return LOC_IS_REG(l) ? ee->s->regs[l]
+			     : ss_load(ee->cx, ee->s, LOC_SLOT_OFF(l), LOC_SLOT_SIZE(l));
+}
+
 struct map_fill {
 	struct scev_ctx *cx;
 	const struct sstate *s;
@@ -785,6 +795,42 @@ static bool irreducible_keeps(const struct sym_summary *cs, const struct side_wr
 	return !fpmask_any(&w->bytes, lo, hi);
 }
 
+/* Exit k of child loop c, which its entry ranges (ee) do not bound, in this loop's symbolic
+ * state where c is entered: 1 with [kmin, kmax] from the distance's linear form
+ * (sym_exit_lin), 0 without, -ENOMEM.  What holds for every entry of c is recorded on the exit
+ * for the range pass, when this loop's iterations all start at its header (reducible): the
+ * bound, and the form when it reads only c's entry values (the range pass's entry state,
+ * narrower than the first pass's header state, may bound it where this one does not). */
+static int ctx_exit(struct sym_run *r, uint32_t c, uint32_t k, struct entry_env *ee,
+		    uint64_t *kmin, uint64_t *kmax)
+{
+	struct scev_ctx *cx = r->cx;
+	struct sym_exit *x = &cx->sums[c].exits[k];
+	bool keep = !cx->st.loops->loops[r->l].irreducible, outer = false;
+	struct sym_lin f;
+	char why[96];
+	int got;
+
+	if (sym_exit_lin(cx, &cx->sums[c], x, entry_env_get, entry_expr_get, ee, &f, why,
+			 sizeof(why)))
+		return 0;
+	got = !sym_lin_bound(cx, &f, entry_env_get, ee, first_hdr_get, ee, kmin, kmax, why,
+			     sizeof(why));
+	if (got && keep) {
+		x->ctx = true;
+		x->ctx_kmin = *kmin;
+		x->ctx_kmax = *kmax;
+	}
+	for (unsigned i = 0; i < f.n; i++)
+		outer |= f.outer[i];
+	if (keep && !outer && !x->lin) {
+		if (!(x->lin = malloc(sizeof(*x->lin))))
+			return -ENOMEM;
+		*x->lin = f;
+	}
+	return got;
+}
+
 /* The state on the exits of child loop c entered with state in. */
 static int collapse(struct sym_run *r, uint32_t c, const struct sstate *in, struct sstate *out)
 {
@@ -839,8 +885,15 @@ static int collapse(struct sym_run *r, uint32_t c, const struct sstate *in, stru
 			char why[96];
 
 			if (sym_exit_bound(cx, cs, &cs->exits[k], entry_env_get, &ee, &kmin, &kmax,
-					   why, sizeof(why)))
-				continue;
+					   why, sizeof(why))) {
+				/* (== against a number the parent computes from its counters) */
+				int got = ctx_exit(r, c, k, &ee, &kmin, &kmax);
+
+				if (got < 0)
+					return got;
+				if (!got)
+					continue;
+			}
 			if (cs->single_exit && cs->exits[k].block == C->exits[0].from) {
 				/* the exit is taken in iteration T, or in one of [T, Thi] */
 				exact = kmin == kmax;
@@ -1337,7 +1390,14 @@ int symex_loop(struct scev_ctx *cx, uint32_t l)
 	}
 classify:
 	if (fail || !r.back.live || cx->ar.oom) {
-		/* Give up: the syntactic modified set, every location unknown. */
+		/* Give up: the syntactic modified set, every location unknown; what a child's
+		 * exits learnt of their entries from a walk that did not finish is dropped. */
+		for (uint32_t c = 0; c < lf->nloops; c++)
+			for (uint32_t k = 0; lf->loops[c].parent == l && k < cx->sums[c].nexits; k++) {
+				cx->sums[c].exits[k].ctx = false;
+				free(cx->sums[c].exits[k].lin);
+				cx->sums[c].exits[k].lin = NULL;
+			}
 		free(s->exits);
 		s->exits = NULL;
 		s->nexits = 0;

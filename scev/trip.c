@@ -313,6 +313,59 @@ int trip_first_exit(const struct trip_query *q, uint64_t *kmax, uint64_t *kmin, 
 	return r;
 }
 
+int trip_eq_linear(unsigned width, uint64_t step, const struct trip_lin *d, uint64_t *kmax,
+		   uint64_t *kmin, char *why, unsigned whylen)
+{
+	uint64_t wmask = width == 32 ? 0xffffffffull : UINT64_MAX, s = step & wmask, low, inv;
+	unsigned t, mw;
+	s128 M, klo, khi, j;
+
+	if (!s)
+		return WHY("the tested value does not change in the loop");
+	t = (unsigned)__builtin_ctzll(s);
+	low = (1ull << t) - 1;
+	mw = width - t;			/* K lives modulo M = 2^mw */
+	M = (s128)1 << mw;
+	inv = inverse_odd(s >> t, mw);
+	if ((d->c0 & low) != 0)
+		return WHY("the step does not divide the distance: '!=' may never meet the bound");
+	/* K = (D >> t) * o^-1 (mod M), each coefficient as the signed number of its class */
+	klo = khi = 0;
+	for (unsigned i = 0; i <= d->n; i++) {
+		uint64_t k = i < d->n ? d->k[i] : d->c0, q;
+		s128 sq;
+
+		if ((k & low) != 0)
+			return WHY("the step does not divide the distance: '!=' may never meet "
+				   "the bound");
+		q = ((k & wmask) >> t) * inv;
+		q = mw == 64 ? q : q & (((uint64_t)1 << mw) - 1);
+		sq = mw < 64 && q >= (uint64_t)1 << (mw - 1) ? (s128)q - M :
+		     mw == 64 ? (s128)(int64_t)q : (s128)q;
+		if (i == d->n) {
+			klo += sq;
+			khi += sq;
+			continue;
+		}
+		/* (|q| below 2^32 and |t_i| at most 2^64: no term or sum of nine overflows) */
+		if (sq > ((s128)1 << 32) || sq < -((s128)1 << 32) || d->lo[i] > d->hi[i] ||
+		    d->lo[i] < -((s128)1 << 64) || d->hi[i] > ((s128)1 << 64))
+			return WHY("the distance over the step is not a small linear form");
+		klo += sq * (sq >= 0 ? d->lo[i] : d->hi[i]);
+		khi += sq * (sq >= 0 ? d->hi[i] : d->lo[i]);
+	}
+	/* the first n >= 0 with n == K (mod M) is K mod M: one interval when [klo, khi] lies
+	 * between two multiples of M */
+	j = klo >= 0 ? klo / M : -((-klo + M - 1) / M);
+	klo -= j * M;
+	khi -= j * M;
+	if (khi >= M)
+		return WHY("the count modulo the step's reach is not one interval");
+	*kmin = (uint64_t)klo;
+	*kmax = (uint64_t)khi;
+	return 0;
+}
+
 int trip_first_jset(unsigned width, uint64_t step, uint64_t c, bool when_set, uint64_t a_known,
 		    uint64_t a_bits, uint64_t *kmax, uint64_t *kmin, char *why, unsigned whylen)
 {

@@ -49,6 +49,25 @@ int trip_first_exit(const struct trip_query *q, uint64_t *kmax, uint64_t *kmin, 
 int trip_first_jset(unsigned width, uint64_t step, uint64_t c, bool when_set, uint64_t a_known,
 		    uint64_t a_bits, uint64_t *kmax, uint64_t *kmin, char *why, unsigned whylen);
 
+/* Exit test v == N where the distance D = N - v(0) is a linear form over W bits,
+ * D = c0 + sum k_i * t_i (mod 2^W), each t_i some value in [lo_i, hi_i] (as integers: any
+ * representatives of its W-bit values).  With s = 2^t * o (o odd) and every k_i and c0 a
+ * multiple of 2^t, v(n) == N exactly when n == K (mod 2^(W-t)), K = D / 2^t * o^-1: a
+ * linear form again, whose range (when it spans no multiple of 2^(W-t)) is the first exit's.
+ * This is the congruence of N and v(0) modulo the step that an interval of N alone cannot
+ * carry (a bound c - X * s of an outer counter X: K = -X + ...).  0 with kmax/kmin, or -1
+ * with why. */
+#define TRIP_LIN_MAX 8
+struct trip_lin {
+	unsigned n;
+	uint64_t c0;
+	uint64_t k[TRIP_LIN_MAX];
+	__int128 lo[TRIP_LIN_MAX], hi[TRIP_LIN_MAX];
+};
+
+int trip_eq_linear(unsigned width, uint64_t step, const struct trip_lin *d, uint64_t *kmax,
+		   uint64_t *kmin, char *why, unsigned whylen);
+
 /* The predicate that holds when a branch 'v op N' is not taken (JGT → JLE, JSET → none: 0). */
 uint8_t trip_negate(uint8_t op);
 /* 'N op v' rewritten as 'v op' N' (JGT → JLT, JEQ → JEQ, ...). */

@@ -445,6 +445,66 @@ static void test_even_step_low_bits(void)
 	CHECK(solved > 2000, "solved %d", solved);
 }
 
+/* '==' where the distance from the start to the bound is a linear form c0 + k1 t1 + k2 t2 of
+ * values in intervals (trip_eq_linear: a bound c - X * s an outer loop computes): for every
+ * t1, t2 of the intervals, the first k with a + k s == a + D, simulated, must lie in the claimed
+ * range; the forms are built as multiples of the step plus an error e, and with e = 1 against an
+ * even step no answer may come.  Also: an answer for most error-free forms. */
+static void test_eq_linear(void)
+{
+	int solved = 0, tried = 0;
+
+	for (int iter = 0; iter < 20000; iter++) {
+		unsigned w = rnd64() & 1 ? 32 : 64, t = (unsigned)(rnd64() % 3);
+		uint64_t mask = w == 32 ? 0xffffffffull : UINT64_MAX;
+		uint64_t o = (1 + 2 * (rnd64() % 600)), step = (o << t) & mask, kmax, kmin;
+		uint64_t a = near(w) & mask, e = rnd64() % 4 == 0 ? 1 : 0;
+		int64_t q1 = (int64_t)(rnd64() % 7) - 3, q2 = (int64_t)(rnd64() % 5) - 2;
+		int64_t q0 = (int64_t)(rnd64() % 40);
+		int64_t lo1 = (int64_t)(rnd64() % 20) - 10, lo2 = (int64_t)(rnd64() % 6);
+		int64_t hi1 = lo1 + (int64_t)(rnd64() % 6), hi2 = lo2 + (int64_t)(rnd64() % 3);
+		struct trip_lin d = { .n = 2 };
+		char why[128];
+
+		if (rnd64() & 1)
+			step = (0 - step) & mask;
+		/* D = s (q0 + q1 t1 + q2 t2) + e over w bits */
+		d.c0 = (step * (uint64_t)q0 + e) & mask;
+		d.k[0] = (step * (uint64_t)q1) & mask;
+		d.k[1] = (step * (uint64_t)q2) & mask;
+		d.lo[0] = lo1;
+		d.hi[0] = hi1;
+		d.lo[1] = lo2;
+		d.hi[1] = hi2;
+		tried += !e;
+		if (trip_eq_linear(w, step, &d, &kmax, &kmin, why, sizeof(why))) {
+			CHECK(e || q0 + q1 * (q1 >= 0 ? lo1 : hi1) + q2 * (q2 >= 0 ? lo2 : hi2) < 0,
+			      "w%u step %#llx: no answer for an exact form: %s", w,
+			      (unsigned long long)step, why);
+			continue;
+		}
+		CHECK(!e || t == 0, "w%u step %#llx: an answer with an odd distance", w,
+		      (unsigned long long)step);
+		solved += !e;
+		if (kmax > 1u << 16)
+			continue;
+		for (int64_t t1 = lo1; t1 <= hi1; t1++)
+			for (int64_t t2 = lo2; t2 <= hi2; t2++) {
+				uint64_t n = (a + d.c0 + d.k[0] * (uint64_t)t1 + d.k[1] * (uint64_t)t2) &
+					     mask;
+				uint64_t k = simulate(BPF_JEQ, w, a, step, step, 0, n, kmax + 2);
+
+				CHECK(k <= kmax && k >= kmin,
+				      "w%u a=%#llx s=%#llx t1=%lld t2=%lld: simulated %llu, claimed "
+				      "[%llu, %llu]", w, (unsigned long long)a,
+				      (unsigned long long)step, (long long)t1, (long long)t2,
+				      (unsigned long long)k, (unsigned long long)kmin,
+				      (unsigned long long)kmax);
+			}
+	}
+	CHECK(solved > tried / 2, "solved %d of %d", solved, tried);
+}
+
 int main(void)
 {
 	test_exact();
@@ -453,5 +513,6 @@ int main(void)
 	test_jset();
 	test_eq_across_zero();
 	test_even_step_low_bits();
+	test_eq_linear();
 	return check_done("test_trip");
 }
