@@ -434,6 +434,76 @@ static void mono_loop(struct gi *g, bool zero)
 	}
 }
 
+/* '==' against a bound the outer loop computes from its counter (p_eq_outer; the kernel
+ * campaign's programs 35 and 126): for (r1 = 0; r1 < m; r1++) { r4 = c0 + (q - r1) * s, as
+ * r4 = r1 * -s + (c0 + q s), kept in r4 or stored to GEN_FP_CELL and read back in every inner
+ * iteration; r5 = c0; do r5 += s; while (r5 != r4); }, s odd (either sign, |s| in [3, 2001]),
+ * m in [2, 5], q in [m, m + 8]: the inner loop runs q - r1 times.  The bound's range alone
+ * does not show it (an odd step meets most numbers of an interval only after about 2^64
+ * steps).  The twin (p_eq_outer_off) steps by 2 s and puts the bound one past the multiples:
+ * the distance is odd, the counter never meets it, on every input.  r1, r4, r5 clobbered. */
+static void eq_outer_loop(struct gi *g, bool off)
+{
+	int idx = (int)g->p->nloops++, in = (int)g->p->nloops++;
+	int top = gi_label(g), end = gi_label(g), itop = gi_label(g), iend = gi_label(g);
+	uint32_t m = gen_u32(g->src, 2, 5), q = gen_u32(g->src, m, m + 8);
+	int32_t c0 = (int32_t)gen_u32(g->src, 0, 200) - 100;
+	int32_t s = (int32_t)(2 * gen_u32(g->src, 1, 1000) + 1) * (off ? 2 : 1);
+	bool spill = gen_bool(g->src, 50);
+	struct gen_loop *l;
+
+	if (gen_bool(g->src, 50))
+		s = -s;
+	gi_mov_const(g, BPF_REG_1, 0, true);
+	gi_bind(g, top);
+	gi_alux(g, true, BPF_MOV, BPF_REG_4, BPF_REG_1);
+	gi_alu(g, true, BPF_MUL, BPF_REG_4, -s);
+	gi_alu(g, true, BPF_ADD, BPF_REG_4, c0 + (int32_t)q * s + (off ? 1 : 0));
+	if (spill)
+		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_CELL, BPF_REG_4);
+	gi_mov_const(g, BPF_REG_5, (uint64_t)(int64_t)c0, true);
+	gi_bind(g, itop);
+	gi_alu(g, true, BPF_ADD, BPF_REG_5, s);
+	if (spill)
+		gi_ldx(g, BPF_DW, BPF_REG_4, EBPF_REG_FP, GEN_FP_CELL);
+	gi_jmpx(g, false, BPF_JNE, BPF_REG_5, BPF_REG_4, itop);
+	gi_bind(g, iend);
+	gi_alu(g, true, BPF_ADD, BPF_REG_1, 1);
+	gi_jmp(g, false, BPF_JLT, BPF_REG_1, (int32_t)m, top);
+	gi_bind(g, end);
+	l = prologue_loop(g, idx, top, end, GEN_FORM_DO_WHILE,
+			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
+				  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_CONST) | GEN_SH(NEST2) |
+				  (off ? GEN_SH(NONTERM) : 0),
+			  BPF_REG_1, BPF_JLT);
+	l->step = 1;
+	l->trip = off ? -1 : (int64_t)m;
+	l->trip_max = off ? UINT64_MAX : m;
+	if (!off) {
+		l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_1, .width = 64, .has_start = true,
+					     .step = 1 };
+		l->nivs = 1;
+	}
+	l = prologue_loop(g, in, itop, iend, GEN_FORM_DO_WHILE,
+			  GEN_SH(DO_WHILE) | (s < 0 ? GEN_SH(DOWN) : GEN_SH(UP)) | GEN_SH(STEP_BIG) |
+				  GEN_SH(CTR64) | GEN_SH(COND_EQNE) | GEN_SH(BOUND_OUTER) |
+				  (off ? GEN_SH(NONTERM) : 0),
+			  BPF_REG_5, BPF_JNE);
+	l->parent = idx;
+	l->depth = 2;
+	l->step = (uint64_t)(int64_t)s;
+	l->trip = -1;
+	l->trip_max = off ? UINT64_MAX : q;
+	l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_5, .width = 64, .has_start = true,
+				     .step = (uint64_t)(int64_t)s, .start = (uint64_t)(int64_t)c0 };
+	l->nivs = 1;
+	if (off) {
+		g->p->loops[idx].flags |= GEN_LOOP_MAY_NOT_TERMINATE;
+		l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
+		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+	}
+}
+
 /* n = (data[0] & 7) + 1 (p_loop_def) or data[0] & 7 (p_loop_def_early, which flags the
  * program); for (r2 = 0; r2 < n; r2++) { r5 = r2; key slot = r2; } then both are read:
  * written when the loop ran at least once, which the twin's n = 0 breaks (r5: the prologue
@@ -653,6 +723,12 @@ static void prologue(struct gi *g, int l_short)
 		def_loop(g, false);
 	else if (gen_bool(g->src, g->k->p_loop_def_early))
 		def_loop(g, true);
+	/* (after def_loop, whose read of the key slot the tests place within the first 96
+	 * instructions) */
+	if (gen_bool(g->src, g->k->p_eq_outer))
+		eq_outer_loop(g, false);
+	else if (gen_bool(g->src, g->k->p_eq_outer_off))
+		eq_outer_loop(g, true);
 	/* The array is read at variable offsets: every byte of it must be written first. */
 	if (g->use_array && gen_bool(g->src, g->k->p_array_fill))
 		fill_loop(g, 8);

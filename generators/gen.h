@@ -171,6 +171,10 @@
 	  "a loop of the prologue: x += (x > t ? x : c), a step known only as a range, >= 1")      \
 	X(p_mono_range_zero, 0, 0, 100,                                                            \
 	  "unsafe twin of p_mono_range: x & 1 above t, a step range with 0 in it: endless")        \
+	X(p_eq_outer, 0, 0, 100,                                                                   \
+	  "a nest: the inner loop steps by an odd s until it equals c - X * s of the outer X")     \
+	X(p_eq_outer_off, 0, 0, 100,                                                               \
+	  "unsafe twin of p_eq_outer: an even step and a bound one past its multiples: endless")   \
 	X(p_pkt_len, 0, 0, 100,                                                                    \
 	  "len = data_end - (data + 0 or 16) before a loop reading the packet at i < len && "     \
 	  "i < 96 (a relational bound)")                                                            \

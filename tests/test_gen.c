@@ -1826,7 +1826,8 @@ static void test_twin_knobs(const struct twin_knobs *t)
  * never meets), toggles (p_toggle; data[4] = 0 is neither c0 nor the other value, except in the
  * programs where x ^= c or x = c - x has c = c0), w and r forms mixed (p_zext_mix; the shift
  * form wraps on every input), steps known only as a range (p_mono_range; the twin's step r1 & 1
- * stops the counter on every input). */
+ * stops the counter on every input), '==' against a bound c - X * s of an outer counter
+ * (p_eq_outer; the twin's even step never meets its odd distance). */
 static void test_loop_shape_knobs(void)
 {
 	static const struct twin_knobs t[] = {
@@ -1840,6 +1841,8 @@ static void test_loop_shape_knobs(void)
 		  "the 32-bit form" },
 		{ "p_mono_range", "p_mono_range_zero", 3800000, -1, 0, true, 7, 0, 100,
 		  "the step r1 & 1 past t" },
+		{ "p_eq_outer", "p_eq_outer_off", 3900000, 0, 0, true, 0, 0, 100,
+		  "every input: the distance is odd" },
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
