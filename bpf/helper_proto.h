@@ -6,15 +6,16 @@
  * One table serves the analyzer (scev/absint_*: which arguments to check and how, what r0
  * becomes) and the interpreter (oracle/interp.c: which memory a call reads and writes, so a
  * run traps where the kernel's helper would fault, and what to draw for outputs and results).
- * A helper whose prototype is not in the table (ebpf_helper_proto returns NULL), or whose
- * prototype has an argument kind we do not model (HARG_UNMODELED: BTF ids, dynptrs, callbacks,
- * spin locks, sockets, timers, kptrs...), is "not modeled": the analyzer answers unsupported
- * and the interpreter traps with INTERP_TRAP_CALL.
+ * Every helper of the UAPI list has an entry.  One whose prototype has an argument or result
+ * kind we do not model (ebpf_harg_modeled: BTF ids, dynptrs, callbacks, spin locks, sockets,
+ * timers, kptrs...) is "not modeled": the analyzer answers unsupported naming that kind and
+ * argument, and the interpreter traps with INTERP_TRAP_CALL.
  */
 #ifndef BPFSCEV_BPF_HELPER_PROTO_H
 #define BPFSCEV_BPF_HELPER_PROTO_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "bpf/isa.h"
@@ -39,15 +40,52 @@ enum ebpf_harg {
 	HARG_RINGBUF_RELEASE,	/* a record bpf_ringbuf_reserve returned, not NULL, at offset 0,
 				 * whose reference the call releases (ARG_PTR_TO_RINGBUF_MEM |
 				 * OBJ_RELEASE) */
-	HARG_UNMODELED,		/* any kind this table does not model */
+	/* Kinds of the kernel's prototypes that the analyzer and the interpreter do not handle
+	 * (yet): a call with one of them is unsupported, its reason naming the kind. */
+	HARG_CTX_OR_NULL,	/* the context or NULL (ARG_PTR_TO_CTX_OR_NULL) */
+	HARG_MEM_RW_OR_NULL,	/* written memory or NULL, size next (ARG_PTR_TO_MEM |
+				 * PTR_MAYBE_NULL, writable) */
+	HARG_MAP_VALUE_OR_NULL,	/* a map value to store, or NULL (ARG_PTR_TO_MAP_VALUE_OR_NULL) */
+	HARG_MAP_VALUE_OUT,	/* value_size bytes the helper writes (ARG_PTR_TO_MAP_VALUE |
+				 * MEM_UNINIT | MEM_WRITE: map_pop_elem, map_peek_elem) */
+	HARG_FIXED_MEM,		/* memory of a size the prototype fixes, read or written, often
+				 * aligned (ARG_PTR_TO_FIXED_SIZE_MEM; was ARG_PTR_TO_LONG/INT) */
+	HARG_STACK_OR_NULL,	/* a pointer into the stack, or NULL (ARG_PTR_TO_STACK_OR_NULL) */
+	HARG_CONST_STR,		/* a NUL-terminated string in a read-only map value
+				 * (ARG_PTR_TO_CONST_STR) */
+	HARG_SOCK_COMMON,	/* a socket of the context or of a lookup (ARG_PTR_TO_SOCK_COMMON) */
+	HARG_SOCKET,		/* a full socket (ARG_PTR_TO_SOCKET) */
+	HARG_BTF_SOCK_COMMON,	/* a kernel struct sock_common or a socket type that starts with one,
+				 * by BTF id (ARG_PTR_TO_BTF_ID_SOCK_COMMON): modeled for kernel
+				 * objects (REGION_BTF) only */
+	HARG_BTF_ID,		/* a pointer to the kernel struct named by the prototype's obj
+				 * (ARG_PTR_TO_BTF_ID) */
+	HARG_PERCPU_BTF_ID,	/* a per-CPU kernel variable (ARG_PTR_TO_PERCPU_BTF_ID) */
+	HARG_SPIN_LOCK,		/* a struct bpf_spin_lock in a map value (ARG_PTR_TO_SPIN_LOCK) */
+	HARG_TIMER,		/* a struct bpf_timer in a map value (ARG_PTR_TO_TIMER) */
+	HARG_KPTR,		/* a kptr field of a map value (ARG_PTR_TO_KPTR) */
+	HARG_DYNPTR,		/* a struct bpf_dynptr on the stack (ARG_PTR_TO_DYNPTR) */
+	HARG_CALLBACK,		/* a static function of the program (ARG_PTR_TO_FUNC) */
 };
 
 enum ebpf_hret {
 	HRET_INTEGER,		/* a scalar in [ret_min, ret_max] (signed) */
-	HRET_MAP_VALUE_OR_NULL,	/* a value of the map in r1, or NULL */
+	HRET_MAP_VALUE_OR_NULL,	/* a value of the map in r1, or NULL (modeled for map_lookup_elem
+				 * only) */
+	HRET_BTF_ID,		/* a kernel struct named by obj (RET_PTR_TO_BTF_ID[_TRUSTED]) */
+	HRET_BTF_ID_OR_NULL,	/* the same, or NULL (RET_PTR_TO_BTF_ID_OR_NULL) */
 	HRET_RINGBUF_OR_NULL,	/* a referenced record of the HARG_ALLOC_SIZE bytes, or NULL
 				 * (RET_PTR_TO_RINGBUF_MEM_OR_NULL) */
-	HRET_UNMODELED,
+	/* not handled (yet): a call returning one is unsupported, its reason naming it */
+	HRET_MAP_VALUE,		/* a value of the map in r1, never NULL (RET_PTR_TO_MAP_VALUE) */
+	HRET_SOCKET_OR_NULL,	/* a full socket, or NULL; referenced when a lookup returns it
+				 * (RET_PTR_TO_SOCKET_OR_NULL) */
+	HRET_TCP_SOCK_OR_NULL,	/* a struct bpf_tcp_sock, or NULL (RET_PTR_TO_TCP_SOCK_OR_NULL) */
+	HRET_SOCK_COMMON_OR_NULL, /* a referenced socket, maybe a request or timewait one, or
+				 * NULL (RET_PTR_TO_SOCK_COMMON_OR_NULL) */
+	HRET_MEM_OR_BTF_ID,	/* a per-CPU variable: memory or a kernel struct, maybe NULL
+				 * (RET_PTR_TO_MEM_OR_BTF_ID) */
+	HRET_DYNPTR_MEM_OR_NULL, /* memory of a dynptr, or NULL (RET_PTR_TO_DYNPTR_MEM_OR_NULL) */
 };
 
 /* Program-type groups a helper is available to (bit = enum bpf_prog_type). */
@@ -57,12 +95,24 @@ enum ebpf_hret {
 		   HPT(BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE) | HPT(BPF_PROG_TYPE_TRACING))
 #define HPT_TC (HPT(BPF_PROG_TYPE_SCHED_CLS) | HPT(BPF_PROG_TYPE_SCHED_ACT))
 #define HPT_ALL (~0ull)
+/* Types whose masks tests/test_helper_types.c cannot hold against the kernel (they load only
+ * with an attach target it cannot make here, or only some of their attach types could be
+ * asked): a refusal there is unsupported, not unsafe. */
+#define HPT_UNCHECKED (HPT(BPF_PROG_TYPE_TRACING) | HPT(BPF_PROG_TYPE_LSM) |                  \
+		       HPT(BPF_PROG_TYPE_STRUCT_OPS) | HPT(BPF_PROG_TYPE_EXT) |                \
+		       HPT(BPF_PROG_TYPE_LIRC_MODE2))
 
 /* Flags. */
 #define HF_CHANGES_PKT 1u	/* may move or resize the packet: packet pointers die */
 #define HF_NO_RETURN_VALUE 2u	/* r0 after the call is not a result (tail_call; RET_VOID) */
 #define HF_PKT_ACCESS 4u	/* its memory arguments may point into the packet (the kernel's
 				 * .pkt_access; without it a packet pointer argument is refused) */
+#define HF_KCONFIG 8u		/* whether the kernel offers it at all depends on its
+				 * configuration or lockdown state, not on the program: unsupported */
+#define HF_RELEASES 32u		/* releases the reference its first argument holds (OBJ_RELEASE:
+				 * sk_release): reference tracking is not modeled here */
+#define HF_SLEEPS 16u		/* may sleep: only sleepable programs may call it (KF_SLEEPABLE's
+				 * kin, the prototype's might_sleep) */
 
 struct ebpf_helper_proto {
 	int32_t id;
@@ -71,15 +121,30 @@ struct ebpf_helper_proto {
 	uint8_t flags;
 	int64_t ret_min, ret_max;	/* HRET_INTEGER */
 	uint64_t types;		/* HPT_* mask of program types that may call it */
+	const char *obj;	/* the kernel struct of HARG_BTF_ID / HRET_BTF_ID*, else NULL */
+	uint64_t other;		/* program types whose prototype of it differs from this one
+				 * (another argument list): unsupported there */
 };
 
-/* The prototype of helper id, or NULL when it is not modeled. */
+/* The table's entry of helper id (every helper of the UAPI list has one), or NULL for an id it
+ * does not know. */
+const struct ebpf_helper_proto *ebpf_helper_entry(int32_t id);
+/* The prototype of helper id when the analyzer and the interpreter handle every kind it uses
+ * and the kernel's configuration does not decide whether it exists, else NULL ("not
+ * modeled"): what the transfer functions and the interpreter run by. */
 const struct ebpf_helper_proto *ebpf_helper_proto(int32_t id);
+/* Why a call of p from a program of prog_type is not modeled ("argument 2 (R2) is a spin
+ * lock: not modeled", written to buf when it needs to be), or NULL when it is. */
+const char *ebpf_helper_unmodeled(const struct ebpf_helper_proto *p, uint32_t prog_type,
+				  char *buf, size_t n);
+/* Whether the analyzer and the interpreter handle argument kind k. */
+bool ebpf_harg_modeled(enum ebpf_harg k);
 /* Arguments read (r1..rN): the index of the last argument that is not HARG_NONE. */
 int ebpf_helper_proto_nargs(const struct ebpf_helper_proto *p);
-/* The first argument kind this table cannot model, or 0 when every one is modeled. */
+/* The first argument (1..5) whose kind is not modeled (ebpf_harg_modeled), or 0. */
 int ebpf_helper_proto_unmodeled_arg(const struct ebpf_helper_proto *p);
 const char *ebpf_harg_name(enum ebpf_harg k);
+const char *ebpf_hret_name(enum ebpf_hret r);
 /* Whether helper id may be called with a map of map_type (the kernel's
  * check_map_func_compatibility, both ways: what the helper needs, what the map allows):
  * NULL when it may, else why. */

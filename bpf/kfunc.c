@@ -285,6 +285,28 @@ const char *ebpf_btf_ctx_access(const struct ebpf_btf_ctx *c, int64_t off, unsig
 	return NULL;
 }
 
+bool ebpf_btf_starts_with(int32_t id, const char *name)
+{
+	uint32_t tid = (uint32_t)id;
+
+	if (id <= 0 || !ebpf_kfunc_btf_available())
+		return false;
+	for (int depth = 0; depth < 64; depth++) {
+		const struct btf_type *t = skip_mods(&tid);
+		const char *n;
+
+		if (!t || !btf_is_struct(t))
+			return false;
+		n = btf__name_by_offset(vmlinux, t->name_off);
+		if (n && !strcmp(n, name))
+			return true;
+		if (!btf_vlen(t) || btf_member_bit_offset(t, 0) != 0)
+			return false;
+		tid = btf_members(t)[0].type;
+	}
+	return false;
+}
+
 const char *ebpf_btf_obj_access(int32_t id, int64_t off, unsigned size, int32_t *next)
 {
 	const struct btf_type *t;

@@ -137,6 +137,10 @@ const char *ebpf_btf_ctx_access(const struct ebpf_btf_ctx *c, int64_t off, unsig
  * in part, past the end: refused or not modeled).  *next: for a whole pointer member that points
  * to a struct, that struct's id (the load gives another PTR_TO_BTF_ID), else 0. */
 const char *ebpf_btf_obj_access(int32_t id, int64_t off, unsigned size, int32_t *next);
+/* Whether an object of vmlinux BTF struct id is, at offset 0, a struct named name: id's own
+ * name, or its first member's (a struct at offset 0) in turn, as the kernel's
+ * btf_struct_ids_match walks them (a tcp_sock is an inet_connection_sock is ... a sock_common). */
+bool ebpf_btf_starts_with(int32_t id, const char *name);
 
 /* The global function starting at slot pc of prog; NULL when the function there is static. */
 const struct ebpf_global_func *ebpf_prog_global(const struct ebpf_prog *prog, size_t pc);

@@ -124,7 +124,7 @@ static void gather(struct evidence *e, const struct ebpf_prog *p)
 		uint64_t before = e->mask;
 
 		if (in->code == (BPF_JMP | BPF_CALL) && in->src_reg == 0) {
-			const struct ebpf_helper_proto *h = ebpf_helper_proto(in->imm);
+			const struct ebpf_helper_proto *h = ebpf_helper_entry(in->imm);
 
 			if (!h)
 				continue;

@@ -148,7 +148,7 @@ static bool lookup_finds(const struct scev_ctx *cx, const struct astate *s, uint
 }
 
 /* r0 after a helper call, from its prototype (bpf/helper_proto.h). */
-static struct aval helper_result(const struct scev_ctx *cx, int32_t id, const struct astate *s)
+static struct aval helper_result(struct scev_ctx *cx, int32_t id, const struct astate *s)
 {
 	const struct ebpf_helper_proto *p = absint_helper_proto(s, id);
 
@@ -181,6 +181,18 @@ static struct aval helper_result(const struct scev_ctx *cx, int32_t id, const st
 		if (p->ret_min == 0 && p->ret_max == UINT32_MAX)
 			return aval_scalar(range_zext_unknown(4));
 		return aval_scalar(range_unknown());
+	case HRET_BTF_ID:
+	case HRET_BTF_ID_OR_NULL: {
+		/* a kernel object (bpf_skc_to_*: the socket cast, or NULL) */
+		int32_t obj = p->obj ? ebpf_btf_struct_by_name(p->obj) : 0;
+		struct aval v;
+
+		if (obj <= 0)
+			return aval_top();
+		v = absint_btf_ptr(cx, obj);
+		v.maybe_null = v.kind == AV_PTR && p->ret == HRET_BTF_ID_OR_NULL;
+		return v;
+	}
 	default:
 		return aval_top();
 	}
@@ -242,8 +254,8 @@ void absint_pkt_moved(struct astate *s)
 }
 
 /* What a helper call may do besides its result (FN_*, internal.h): moving the packet (its
- * flag), writing memory through a pointer (an output argument), running a callback (bpf_loop,
- * or an argument this table does not model) that may do either; no prototype: anything. */
+ * flag), writing memory through a pointer (an output argument), running a callback (bpf_loop)
+ * that may do either; no prototype modeled: anything. */
 static uint8_t helper_effects_of(int32_t id, uint8_t any_fn)
 {
 	const struct ebpf_helper_proto *p = ebpf_helper_proto(id);
@@ -261,8 +273,6 @@ static uint8_t helper_effects_of(int32_t id, uint8_t any_fn)
 	for (int k = 0; k < 5; k++) {
 		if (p->args[k] == HARG_MEM_RW || p->args[k] == HARG_MEM_UNINIT)
 			e |= FN_WRITES_OUT;
-		if (p->args[k] == HARG_UNMODELED)
-			e |= FN_WRITES_OUT | any_fn;
 	}
 	return e;
 }

@@ -94,7 +94,7 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 	if (a->maybe_null)
 		VFAIL(VERDICT_UNSAFE, pc, "R%u may be NULL (%s not checked)", reg,
 		      a->region == REGION_GMEM ? "a global function's pointer argument"
-					       : "map lookup");
+		      : a->region == REGION_BTF ? "a helper's kernel object" : "map lookup");
 	lo = (__int128)a->r.smin + off;
 	hi = (__int128)a->r.smax + off + size;
 	switch (a->region) {
@@ -372,23 +372,54 @@ static void verify_global_call(struct scev_ctx *cx, struct scev_verdict *v,
 	}
 }
 
+/* A socket argument (ARG_PTR_TO_BTF_ID_SOCK_COMMON): a kernel object whose struct starts with
+ * a sock_common (btf_struct_ids_match), at offset 0.  The kernel also takes the sockets of
+ * lookups and of the context (PTR_TO_SOCKET, PTR_TO_SOCK_COMMON...), which the analyzer does
+ * not follow: unsupported when the value may be one. */
+static void verify_sock_arg(struct scev_ctx *cx, struct scev_verdict *v, const struct aval *a,
+			    uint32_t pc, unsigned reg, const char *name)
+{
+	if (a->kind == AV_SCALAR || (a->kind == AV_PTR && a->region != REGION_BTF))
+		VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is not a socket (ARG_PTR_TO_BTF_ID_SOCK_COMMON)",
+		      reg, name);
+	if (a->kind != AV_PTR)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "R%u of %s may be a socket of a lookup or of the "
+		      "context: not modeled", reg, name);
+	if (!range_is_const(&a->r) || a->r.umin != 0 || a->map >= cx->nbtf_types)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "R%u of %s: a kernel object at an offset: not "
+		      "modeled", reg, name);
+	if (!ebpf_btf_starts_with(cx->btf_types[a->map], "sock_common"))
+		VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is a kernel object that is not a socket "
+		      "(sock_common is expected)", reg, name);
+}
+
 /* A helper call against its prototype (bpf/helper_proto.h). */
 static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			  uint32_t pc, int32_t id)
 {
 	const struct ebpf_helper_proto *p = absint_helper_proto(s, id);
-	const char *name = ebpf_helper_name(id);
+	const char *name = ebpf_helper_name(id), *why;
 	int nargs, map_reg = 0;
+	char buf[160];
 
-	if (!name)
+	if (!p)		/* not modeled: the table's entry says why */
+		p = ebpf_helper_entry(id);
+	if (!name || !p)
 		VFAIL(VERDICT_UNSAFE, pc, "call to unknown helper #%d", id);
-	if (!p)
-		VFAIL(VERDICT_UNSUPPORTED, pc, "helper %s#%d is not modeled", name, id);
-	if (ebpf_helper_proto_unmodeled_arg(p))
-		VFAIL(VERDICT_UNSUPPORTED, pc, "helper %s#%d: argument R%d is of a kind not modeled",
-		      name, id, ebpf_helper_proto_unmodeled_arg(p));
+	if (p->flags & HF_KCONFIG)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "helper %s#%d: %s", name, id,
+		      ebpf_helper_unmodeled(p, cx->prog_type, buf, sizeof(buf)));
 	if (cx->prog_type < 64 && cx->prog_type && !(p->types & (1ull << cx->prog_type)))
-		VFAIL(VERDICT_UNSAFE, pc, "program of this type cannot use helper %s#%d", name, id);
+		VFAIL((HPT_UNCHECKED >> cx->prog_type) & 1 ? VERDICT_UNSUPPORTED : VERDICT_UNSAFE,
+		      pc, "program of this type cannot use helper %s#%d%s", name, id,
+		      (HPT_UNCHECKED >> cx->prog_type) & 1 ? " (so the table says; not checked "
+		      "against the kernel for this type)" : "");
+	if ((why = ebpf_helper_unmodeled(p, cx->prog_type, buf, sizeof(buf))))
+		VFAIL(VERDICT_UNSUPPORTED, pc, "helper %s#%d: %s", name, id, why);
+	if ((p->ret == HRET_BTF_ID || p->ret == HRET_BTF_ID_OR_NULL) &&
+	    ebpf_btf_struct_by_name(p->obj) <= 0)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "helper %s#%d: its result is a struct %s, which the "
+		      "kernel's BTF does not describe here", name, id, p->obj);
 	nargs = ebpf_helper_proto_nargs(p);
 	v->checks++;
 	for (int r = 1; r <= nargs; r++)
@@ -405,8 +436,10 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 		    p->args[k] != HARG_ANYTHING && !(p->flags & HF_PKT_ACCESS))
 			VFAIL(VERDICT_UNSAFE, pc, "R%u of %s: helper access to the packet is not "
 			      "allowed", reg, name);
-		/* a kernel object is no helper's memory here (only ARG_ANYTHING takes it) */
-		if (a->kind == AV_PTR && a->region == REGION_BTF && p->args[k] != HARG_ANYTHING)
+		/* a kernel object is no helper's memory here (only ARG_ANYTHING and the sockets
+		 * take it) */
+		if (a->kind == AV_PTR && a->region == REGION_BTF && p->args[k] != HARG_ANYTHING &&
+		    p->args[k] != HARG_BTF_SOCK_COMMON)
 			VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is a kernel object (PTR_TO_BTF_ID), not "
 			      "modeled as this argument", reg, name);
 
@@ -423,6 +456,15 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 				VFAIL(VERDICT_UNSAFE, pc, "%s#%d with map '%s' (type %u): %s", name, id,
 				      cx->maps[a->map].name, cx->maps[a->map].type,
 				      ebpf_helper_map_compat(id, cx->maps[a->map].type));
+			if ((id == BPF_FUNC_map_lookup_elem || id == BPF_FUNC_map_update_elem ||
+			     id == BPF_FUNC_map_delete_elem) &&
+			    (cx->maps[a->map].type == BPF_MAP_TYPE_SOCKMAP ||
+			     cx->maps[a->map].type == BPF_MAP_TYPE_SOCKHASH ||
+			     cx->maps[a->map].type == BPF_MAP_TYPE_REUSEPORT_SOCKARRAY))
+				VFAIL(VERDICT_UNSUPPORTED, pc, "%s#%d with the socket map '%s': its "
+				      "values are sockets (a lookup returns a referenced one; updates "
+				      "and deletes depend on the program type): not modeled", name, id,
+				      cx->maps[a->map].name);
 			if (id == BPF_FUNC_map_lookup_elem &&
 			    (cx->maps[a->map].type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
 			     cx->maps[a->map].type == BPF_MAP_TYPE_HASH_OF_MAPS) &&
@@ -458,6 +500,9 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 			    !range_is_const(&a->r) || a->r.umin != 0)
 				VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is not the context at offset 0", reg,
 				      name);
+			break;
+		case HARG_BTF_SOCK_COMMON:
+			verify_sock_arg(cx, v, a, pc, reg, name);
 			break;
 		default:
 			break;

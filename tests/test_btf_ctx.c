@@ -7,8 +7,9 @@
  *  - ebpf_btf_ctx_access against btf_ctx_access's rules (a multiple of 8, a slot the function
  *    has, a readable type);
  *  - the clang-built tests/bpf/btf_ctx.c (arguments, narrow and mid-slot reads, a write, a
- *    return of 1, the return value of fexit, a tracepoint's arguments): our verdict against the
- *    kernel's, loaded with the target's BTF id; the load through a struct pointer argument is
+ *    return of 1, the return value of fexit, a tracepoint's arguments, bpf_skc_to_tcp_sock and
+ *    bpf_get_current_task_btf): our verdict against the kernel's, loaded with the target's BTF
+ *    id; the load through a struct pointer argument is
  *    the false alarm left (kernel accepts, bpfscev unsafe).
  * Without vmlinux BTF the test is skipped; without bpf(), the kernel part is.
  */
@@ -209,10 +210,12 @@ static void object(const char *path, bool kernel)
 		"tp_btf_chain", "tp_btf_chain_write_unsafe", "tp_btf_past_struct_unsafe",
 		"tp_btf_narrow_ptr_unsafe", "tp_btf_ptr_store", "tp_btf_scalar_plus_ptr",
 		"tp_btf_ptr_and_unsafe", "tp_btf_ptr_32_unsafe", "tp_btf_ptr_unbounded_unsafe",
+		"tp_btf_skc_to_tcp_sock", "tp_btf_skc_to_tcp_sock_unchecked_unsafe",
+		"tp_btf_skc_to_tcp_sock_task_unsafe", "tp_btf_current_task_btf",
 	};
 	static const enum scev_verdict_kind tp_want[] = {
 		SAFE, UNSAFE, SAFE, UNSAFE, UNSAFE, SAFE, SAFE, SAFE, UNSAFE, UNSAFE, UNSAFE,
-		SAFE, SAFE, UNSAFE, UNSAFE, UNSAFE,
+		SAFE, SAFE, UNSAFE, UNSAFE, UNSAFE, SAFE, UNSAFE, UNSAFE, SAFE,
 	};
 	static const char *const fe[] = {
 		"fentry_args", "fentry_past_args_unsafe", "fentry_narrow", "fentry_mid_slot_unsafe",

@@ -1,12 +1,18 @@
 /* Who may call each helper: the prototype table's program-type masks (bpf/helper_proto.c)
- * against the running kernel.  For every helper the table models and every program type the
- * kernel loads without an attach target, `call N; r0 = 0; exit` is loaded with that type: the
- * kernel looks the helper up in the type's func_proto before it checks any argument, so "program
- * of this type cannot use helper" (or, for ids it does not know, "unknown func") means the type
- * may not call it and any other outcome (accepted, or rejected at an
- * argument) means it may.  Every disagreement is listed and fails the test: a helper the table
- * refuses but the kernel allows is a false alarm of `verify`, one the table allows but the
- * kernel refuses a safe verdict the kernel contradicts.  Skips where bpf() is refused. */
+ * against the running kernel.  First, without the kernel: every id of the UAPI list
+ * (__BPF_FUNC_MAPPER) has an entry in the table, in id order.  Then, for every helper and every
+ * program type the kernel loads without an attach target (or with the attach types named
+ * below: the type may call a helper when one of them may), `call N; r0 = 0; exit` is loaded
+ * with that type: the kernel looks the helper up in the type's func_proto before it checks any
+ * argument, so "program of this type cannot use helper" (or, for ids it does not know,
+ * "unknown func"; or the checks right after the look-up that refuse a type whatever the
+ * arguments: "not supported for program type", "not allowed in probe") means the type may not
+ * call it and any other outcome (accepted, or rejected at an argument) means it may.  Every
+ * disagreement is listed and fails the test: a helper the table refuses but the kernel allows
+ * is a false alarm of `verify`, one the table allows but the kernel refuses a safe verdict the
+ * kernel contradicts.  Helpers whose existence depends on the kernel's configuration
+ * (HF_KCONFIG: verify answers unsupported) and ids this kernel does not know are listed, not
+ * compared.  Skips the kernel part where bpf() is refused. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +32,8 @@
 static const struct {
 	uint32_t type;
 	const char *name;
+	const char *sec[3];	/* section names giving the expected attach types to try (NULL
+				 * ends; none: one load without) */
 } types[] = {
 	{ BPF_PROG_TYPE_SOCKET_FILTER, "socket_filter" },
 	{ BPF_PROG_TYPE_KPROBE, "kprobe" },
@@ -50,19 +58,26 @@ static const struct {
 	{ BPF_PROG_TYPE_CGROUP_SYSCTL, "cgroup_sysctl" },
 	{ BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE, "raw_tracepoint_writable" },
 	{ BPF_PROG_TYPE_SYSCALL, "syscall" },
+	{ BPF_PROG_TYPE_CGROUP_SOCK_ADDR, "cgroup_sock_addr",
+	  { "cgroup/connect4", "cgroup/bind4", "cgroup/getpeername4" } },
+	{ BPF_PROG_TYPE_CGROUP_SOCKOPT, "cgroup_sockopt",
+	  { "cgroup/getsockopt", "cgroup/setsockopt" } },
+	{ BPF_PROG_TYPE_SK_LOOKUP, "sk_lookup", { "sk_lookup" } },
 };
 #define NTYPES (sizeof(types) / sizeof(types[0]))
 
-/* 1: the kernel lets the type call helper id, 0: it refuses, -1: not asked (the load failed
- * before the verifier looked at the call). */
-static int kernel_allows(uint32_t type, int32_t id)
+/* 1: the kernel lets the type (with the attach type section sec names) call helper id, 0: it
+ * refuses, 2: it does not know the id, -1: not asked (the load failed before the verifier
+ * looked at the call). */
+static int kernel_allows_one(uint32_t type, const char *sec, int32_t id)
 {
 	struct bpf_insn insns[] = {
 		{ .code = BPF_JMP | BPF_CALL, .imm = id },
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 0 },
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
-	struct kernel_prog_opts ko = { .sz = sizeof(ko), .prog_type = type, .log_level = 1,
+	struct kernel_prog_opts ko = { .sz = sizeof(ko), .prog_type = sec ? 0 : type, .log_level = 1,
+				       .log_size = 1 << 16,
 				       .prog_flags = type == BPF_PROG_TYPE_SYSCALL ?
 						     BPF_F_SLEEPABLE : 0 };
 	struct ebpf_object *obj = NULL;
@@ -73,8 +88,15 @@ static int kernel_allows(uint32_t type, int32_t id)
 	diag_clear(&d);
 	if (ebpf_object__from_insns(&obj, insns, 3, "helper_type", &d))
 		return -1;
+	obj->progs[0].prog_type = type;
+	if (sec)
+		snprintf(obj->progs[0].section, sizeof(obj->progs[0].section), "%s", sec);
 	if (!kernel_prog__load(&kp, obj, &obj->progs[0], &ko, &d)) {
-		if (strstr(kp->log, "cannot use helper") || strstr(kp->log, "unknown func"))
+		if (strstr(kp->log, "unknown func"))
+			rc = 2;
+		else if (strstr(kp->log, "cannot use helper") ||
+		    strstr(kp->log, "not supported for program type") ||
+		    strstr(kp->log, "is not allowed in probe"))
 			rc = 0;
 		else
 			rc = kp->accepted || strstr(kp->log, "0: (85) call") ? 1 : -1;
@@ -84,21 +106,87 @@ static int kernel_allows(uint32_t type, int32_t id)
 	return rc;
 }
 
+/* kernel_allows_one over the type's attach variants: 1 when one allows it, 0 when every asked
+ * one refuses, 2 for an id the kernel does not know, -1 when none could be asked. */
+static int kernel_allows(size_t t, int32_t id)
+{
+	int rc = -1;
+
+	for (size_t a = 0; a < 3 && (a == 0 || types[t].sec[a]); a++) {
+		int k = kernel_allows_one(types[t].type, types[t].sec[a], id);
+
+		if (k == 1 || k == 2)
+			return k;
+		if (k == 0)
+			rc = 0;
+	}
+	return rc;
+}
+
+/* Every id of the UAPI list has its entry, the entry's id is its own, and its argument list
+ * is well formed (a size follows every memory argument, none follows anything else). */
+static void check_table(void)
+{
+	unsigned n = 0;
+
+	for (int32_t id = 1; id < __BPF_FUNC_MAX_ID; id++) {
+		const struct ebpf_helper_proto *p = ebpf_helper_entry(id);
+		const char *name = ebpf_helper_name(id);
+
+		CHECK(p != NULL, "helper %s#%d of the UAPI list has no entry", name ? name : "?", id);
+		if (!p)
+			continue;
+		n++;
+		CHECK(p->id == id, "the entry of #%d is #%d's", id, p->id);
+		for (int k = 0; k < 5; k++) {
+			bool mem = p->args[k] == HARG_MEM || p->args[k] == HARG_MEM_OR_NULL ||
+				   p->args[k] == HARG_MEM_RW || p->args[k] == HARG_MEM_UNINIT ||
+				   p->args[k] == HARG_MEM_RW_OR_NULL;
+			bool size = k < 4 && (p->args[k + 1] == HARG_SIZE ||
+					      p->args[k + 1] == HARG_SIZE_OR_ZERO);
+
+			CHECK(mem == size, "%s#%d: argument %d is %s, argument %d %s", name, id,
+			      k + 1, ebpf_harg_name((enum ebpf_harg)p->args[k]), k + 2,
+			      k < 4 ? ebpf_harg_name((enum ebpf_harg)p->args[k + 1]) : "-");
+		}
+		CHECK(!((p->args[0] == HARG_BTF_ID || p->ret == HRET_BTF_ID ||
+			 p->ret == HRET_BTF_ID_OR_NULL) && !p->obj && p->id != BPF_FUNC_kptr_xchg),
+		      "%s#%d: a kernel struct without its name", name, id);
+	}
+	CHECK(ebpf_helper_entry(0) == NULL && ebpf_helper_entry(__BPF_FUNC_MAX_ID) == NULL,
+	      "entries past the UAPI list");
+	printf("%u helpers of the UAPI list, every one with an entry\n", n);
+}
+
 int main(void)
 {
 	char why[256];
 	unsigned asked = 0, not_asked = 0, wrong = 0;
 
+	check_table();
 	if (!kernel_available(why, sizeof(why)))
 		return check_skip("test_helper_types", "%s", why);
-	for (int32_t id = 1; id < 256; id++) {
-		const struct ebpf_helper_proto *p = ebpf_helper_proto(id);
+	for (int32_t id = 1; id < __BPF_FUNC_MAX_ID; id++) {
+		const struct ebpf_helper_proto *p = ebpf_helper_entry(id);
 		const char *name = ebpf_helper_name(id);
 
 		if (!p)
 			continue;
+		if (kernel_allows(0, id) == 2) {
+			printf("%s#%d: this kernel does not know it (skipped)\n", name, id);
+			continue;
+		}
+		if (p->flags & HF_KCONFIG) {
+			printf("%s#%d: offered by the kernel's configuration (not compared):", name,
+			       id);
+			for (size_t t = 0; t < NTYPES; t++)
+				if (kernel_allows(t, id) == 1)
+					printf(" %s", types[t].name);
+			printf("\n");
+			continue;
+		}
 		for (size_t t = 0; t < NTYPES; t++) {
-			int k = kernel_allows(types[t].type, id);
+			int k = kernel_allows(t, id);
 			bool ours = (p->types >> types[t].type) & 1;
 
 			if (k < 0) {

@@ -15,7 +15,7 @@
 #include "triage/verdict.h"
 
 /* map[fd:0] array (4 -> 64), fd:1 perf event array, fd:2 prog array, fd:3 stack trace map,
- * fd:4 devmap */
+ * fd:4 devmap, fd:5 sockmap, fd:6 sockhash (4-byte keys), fd:7 queue of u64 */
 static struct ebpf_map_def maps[] = {
 	{ .name = "arr", .type = BPF_MAP_TYPE_ARRAY, .key_size = 4, .value_size = 64,
 	  .max_entries = 4 },
@@ -26,7 +26,16 @@ static struct ebpf_map_def maps[] = {
 	  .max_entries = 16 },
 	{ .name = "devs", .type = BPF_MAP_TYPE_DEVMAP, .key_size = 4, .value_size = 4,
 	  .max_entries = 4 },
+	{ .name = "socks", .type = BPF_MAP_TYPE_SOCKMAP, .key_size = 4, .value_size = 4,
+	  .max_entries = 4 },
+	{ .name = "sockh", .type = BPF_MAP_TYPE_SOCKHASH, .key_size = 4, .value_size = 4,
+	  .max_entries = 4 },
+	{ .name = "queue", .type = BPF_MAP_TYPE_QUEUE, .key_size = 0, .value_size = 8,
+	  .max_entries = 4 },
 };
+
+/* r3 = fp-4, a key written (the socket map helpers' key argument) */
+#define KEY4 "*(u32 *)(r10 -4) = 0\nr3 = r10\nr3 += -4\n"
 
 #define KP BPF_PROG_TYPE_KPROBE
 #define TP BPF_PROG_TYPE_TRACEPOINT
@@ -156,8 +165,83 @@ static const struct {
 	{ "skb_get_tunnel_opt in a socket filter",
 	  "r2 = r10\nr2 += -8\nr3 = 8\ncall bpf_skb_get_tunnel_opt\nr0 = 0\nexit\n",
 	  BPF_PROG_TYPE_SOCKET_FILTER, UNSAFE, "cannot use" },
-	{ "a helper that is not modeled", "call bpf_sk_lookup_tcp\nr0 = 0\nexit\n",
-	  BPF_PROG_TYPE_SCHED_CLS, VERDICT_UNSUPPORTED, "not modeled" },
+	{ "a helper whose result is not modeled", "call bpf_sk_lookup_tcp\nr0 = 0\nexit\n",
+	  BPF_PROG_TYPE_SCHED_CLS, VERDICT_UNSUPPORTED, "its result is a socket or NULL: not "
+	  "modeled" },
+	/* the reason names the kind the analyzer lacks */
+	{ "a spin lock", "r1 = 0\ncall bpf_spin_lock\nr0 = 0\nexit\n", BPF_PROG_TYPE_SCHED_CLS,
+	  VERDICT_UNSUPPORTED, "argument 1 (R1) is a spin lock: not modeled" },
+	{ "skc_to_tcp_sock of a scalar", "r1 = 0\ncall bpf_skc_to_tcp_sock\nr0 = 0\nexit\n",
+	  BPF_PROG_TYPE_SCHED_CLS, UNSAFE, "not a socket" },
+	{ "sk_release (reference tracking)", "r1 = 0\ncall bpf_sk_release\nr0 = 0\nexit\n",
+	  BPF_PROG_TYPE_SCHED_CLS, VERDICT_UNSUPPORTED, "a reference to release: not modeled" },
+	{ "sk_storage_get (a map value or NULL)", "r2 = 0\nr3 = 0\nr4 = 0\nr1 = map[fd:0] ll\n"
+	  "call bpf_sk_storage_get\nr0 = 0\nexit\n", BPF_PROG_TYPE_SCHED_CLS,
+	  VERDICT_UNSUPPORTED, "argument 3 (R3) is a map value or NULL: not modeled" },
+	{ "bpf_override_return (kernel configuration)", "r2 = 0\ncall bpf_override_return\n"
+	  "r0 = 0\nexit\n", KP, VERDICT_UNSUPPORTED, "configuration" },
+	/* socket maps (issue 16 §2) */
+	{ "sock_map_update from sock_ops", KEY4 "r2 = map[fd:5] ll\nr4 = 0\n"
+	  "call bpf_sock_map_update\nr0 = 1\nexit\n", BPF_PROG_TYPE_SOCK_OPS, SAFE, NULL },
+	{ "sock_map_update with a sockhash", KEY4 "r2 = map[fd:6] ll\nr4 = 0\n"
+	  "call bpf_sock_map_update\nr0 = 1\nexit\n", BPF_PROG_TYPE_SOCK_OPS, UNSAFE,
+	  "does not take a map" },
+	{ "sock_map_update with the key not written", "r3 = r10\nr3 += -4\n"
+	  "r2 = map[fd:5] ll\nr4 = 0\ncall bpf_sock_map_update\nr0 = 1\nexit\n",
+	  BPF_PROG_TYPE_SOCK_OPS, UNSAFE, NULL, true },
+	{ "sock_map_update with the key a scalar", "r3 = 0\nr2 = map[fd:5] ll\nr4 = 0\n"
+	  "call bpf_sock_map_update\nr0 = 1\nexit\n", BPF_PROG_TYPE_SOCK_OPS, UNSAFE, NULL },
+	{ "sock_map_update from a kprobe", KEY4 "r2 = map[fd:5] ll\nr4 = 0\n"
+	  "call bpf_sock_map_update\nr0 = 0\nexit\n", KP, UNSAFE, "cannot use" },
+	{ "sock_hash_update from sock_ops", KEY4 "r2 = map[fd:6] ll\nr4 = 0\n"
+	  "call bpf_sock_hash_update\nr0 = 1\nexit\n", BPF_PROG_TYPE_SOCK_OPS, SAFE, NULL },
+	{ "sock_hash_update with r1 not the context", KEY4 "r1 = r10\nr2 = map[fd:6] ll\n"
+	  "r4 = 0\ncall bpf_sock_hash_update\nr0 = 1\nexit\n", BPF_PROG_TYPE_SOCK_OPS, UNSAFE,
+	  "not the context" },
+	{ "sk_redirect_map from sk_skb", "r2 = map[fd:5] ll\nr3 = 0\nr4 = 0\n"
+	  "call bpf_sk_redirect_map\nexit\n", BPF_PROG_TYPE_SK_SKB, SAFE, NULL },
+	{ "sk_redirect_hash from sk_skb", KEY4 "r2 = map[fd:6] ll\nr4 = 0\n"
+	  "call bpf_sk_redirect_hash\nexit\n", BPF_PROG_TYPE_SK_SKB, SAFE, NULL },
+	{ "sk_redirect_map from tc", "r2 = map[fd:5] ll\nr3 = 0\nr4 = 0\n"
+	  "call bpf_sk_redirect_map\nexit\n", BPF_PROG_TYPE_SCHED_CLS, UNSAFE, "cannot use" },
+	{ "msg_redirect_hash from sk_msg", KEY4 "r2 = map[fd:6] ll\nr4 = 0\n"
+	  "call bpf_msg_redirect_hash\nexit\n", BPF_PROG_TYPE_SK_MSG, SAFE, NULL },
+	{ "msg_redirect_map with a sockhash", "r2 = map[fd:6] ll\nr3 = 0\nr4 = 0\n"
+	  "call bpf_msg_redirect_map\nexit\n", BPF_PROG_TYPE_SK_MSG, UNSAFE,
+	  "does not take a map" },
+	{ "msg_apply_bytes, msg_cork_bytes and msg_pull_data", "r6 = r1\nr2 = 8\n"
+	  "call bpf_msg_apply_bytes\nr1 = r6\nr2 = 8\ncall bpf_msg_cork_bytes\nr1 = r6\n"
+	  "r2 = 0\nr3 = 8\nr4 = 0\ncall bpf_msg_pull_data\nr0 = 1\nexit\n",
+	  BPF_PROG_TYPE_SK_MSG, SAFE, NULL },
+	{ "msg_pull_data with r4 not written", "r2 = 0\nr3 = 8\ncall bpf_msg_pull_data\n"
+	  "r0 = 1\nexit\n", BPF_PROG_TYPE_SK_MSG, UNSAFE, "R4" },
+	{ "a lookup in a sockmap", KEY4 "r2 = r3\nr1 = map[fd:5] ll\ncall bpf_map_lookup_elem\n"
+	  "r0 = 1\nexit\n", BPF_PROG_TYPE_SOCK_OPS, VERDICT_UNSUPPORTED, "socket map" },
+	/* tracing and tc helpers with all-modeled kinds */
+	{ "get_func_ip and get_attach_cookie from a kprobe", "r6 = r1\ncall bpf_get_func_ip\n"
+	  "r1 = r6\ncall bpf_get_attach_cookie\nr0 = 0\nexit\n", KP, SAFE, NULL },
+	{ "get_func_ip from a tracepoint", "call bpf_get_func_ip\nr0 = 0\nexit\n", TP, UNSAFE,
+	  "cannot use" },
+	{ "get_attach_cookie with r1 not the context", "r1 = 0\ncall bpf_get_attach_cookie\n"
+	  "r0 = 0\nexit\n", KP, UNSAFE, "not the context" },
+	{ "skb_cgroup_id and skb_ecn_set_ce from tc", "r6 = r1\ncall bpf_skb_cgroup_id\n"
+	  "r1 = r6\ncall bpf_skb_ecn_set_ce\nr0 = 0\nexit\n", BPF_PROG_TYPE_SCHED_CLS, SAFE,
+	  NULL },
+	{ "get_ns_current_pid_tgid into the stack", "r1 = 0\nr2 = 0\nr3 = r10\nr3 += -8\n"
+	  "r4 = 8\ncall bpf_get_ns_current_pid_tgid\nr0 = *(u32 *)(r10 -8)\nr0 = 0\nexit\n",
+	  KP, SAFE, NULL },
+	{ "get_ns_current_pid_tgid past the frame", "r1 = 0\nr2 = 0\nr3 = r10\nr3 += -8\n"
+	  "r4 = 16\ncall bpf_get_ns_current_pid_tgid\nr0 = 0\nexit\n", KP, UNSAFE,
+	  "stack access" },
+	{ "map_push_elem into a queue", "*(u64 *)(r10 -8) = 1\nr2 = r10\nr2 += -8\n"
+	  "r1 = map[fd:7] ll\nr3 = 0\ncall bpf_map_push_elem\nr0 = 0\nexit\n",
+	  BPF_PROG_TYPE_SCHED_CLS, SAFE, NULL },
+	{ "map_push_elem into an array", "*(u64 *)(r10 -8) = 1\nr2 = r10\nr2 += -8\n"
+	  "r1 = map[fd:0] ll\nr3 = 0\ncall bpf_map_push_elem\nr0 = 0\nexit\n",
+	  BPF_PROG_TYPE_SCHED_CLS, UNSAFE, "does not take a map" },
+	{ "map_pop_elem (a value the helper writes)", "r2 = r10\nr2 += -8\n"
+	  "r1 = map[fd:7] ll\ncall bpf_map_pop_elem\nr0 = 0\nexit\n",
+	  BPF_PROG_TYPE_SCHED_CLS, VERDICT_UNSUPPORTED, "a map value the helper writes" },
 };
 
 static int open_case(struct ebpf_object **obj, size_t k)

@@ -1398,7 +1398,11 @@ static int proto_helper(struct interp_state *st, const struct iop *ip, int32_t i
 			break;
 		}
 	}
-	*ret = p->ret_min == 0 && p->ret_max == UINT32_MAX ? draw(st, 4) : draw(st, 8);
+	/* a kernel object: one that reads as the helper data (INTERP_VA_BTF), or NULL */
+	if (p->ret == HRET_BTF_ID || p->ret == HRET_BTF_ID_OR_NULL)
+		*ret = p->ret == HRET_BTF_ID || (draw(st, 1) & 1) ? INTERP_VA_BTF : 0;
+	else
+		*ret = p->ret_min == 0 && p->ret_max == UINT32_MAX ? draw(st, 4) : draw(st, 8);
 	return 0;
 }
 
@@ -1526,7 +1530,8 @@ static __attribute__((noinline)) int do_helper(struct interp_state *st, const st
 	default: {
 		const struct ebpf_helper_proto *p = ebpf_helper_proto(id);
 
-		if (p && !ebpf_helper_proto_unmodeled_arg(p) && p->ret == HRET_INTEGER) {
+		if (p && (p->ret == HRET_INTEGER || p->ret == HRET_BTF_ID ||
+			  p->ret == HRET_BTF_ID_OR_NULL)) {
 			if (proto_helper(st, ip, id, p, &ret))
 				return -1;
 			break;

@@ -285,3 +285,52 @@ int fentry_deref_btf(__u64 *ctx)
 }
 
 char _license[] SEC("license") = "GPL";
+
+/* Helpers on kernel objects (issue 16 §2).  bpf_skc_to_tcp_sock casts a socket (a struct that
+ * starts with a sock_common) to a tcp_sock, NULL when it is not one: its result is read after
+ * the null check; unchecked, or given a task_struct, the kernel refuses it.
+ * bpf_get_current_task_btf's task is never NULL. */
+struct tcp_sock___local {
+	__u32 srtt_us;
+} __attribute__((preserve_access_index));
+
+static struct tcp_sock___local *(*bpf_skc_to_tcp_sock)(void *sk) = (void *)137;
+static struct task_struct___local *(*bpf_get_current_task_btf)(void) = (void *)158;
+
+SEC("tp_btf/inet_sock_set_state")
+int tp_btf_skc_to_tcp_sock(__u64 *ctx)
+{
+	struct tcp_sock___local *tp = bpf_skc_to_tcp_sock((void *)ctx[0]);
+
+	if (tp)
+		note(3, tp->srtt_us);
+	return 0;
+}
+
+SEC("tp_btf/inet_sock_set_state")
+int tp_btf_skc_to_tcp_sock_unchecked_unsafe(__u64 *ctx)
+{
+	struct tcp_sock___local *tp = bpf_skc_to_tcp_sock((void *)ctx[0]);
+
+	note(3, tp->srtt_us);
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int tp_btf_skc_to_tcp_sock_task_unsafe(__u64 *ctx)
+{
+	struct tcp_sock___local *tp = bpf_skc_to_tcp_sock((void *)ctx[1]);
+
+	if (tp)
+		note(3, tp->srtt_us);
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int tp_btf_current_task_btf(__u64 *ctx)
+{
+	struct task_struct___local *t = bpf_get_current_task_btf();
+
+	note(3, t->real_parent->pid + ctx[0]);
+	return 0;
+}
