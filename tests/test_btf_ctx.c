@@ -252,7 +252,7 @@ static void object(const char *path, bool kernel)
 int main(void)
 {
 	const char *dir = getenv("BPFSCEV_TEST_BPF_DIR");
-	char why[256], path[1024];
+	char path[1024];
 	bool kernel;
 	struct stat st;
 
@@ -260,9 +260,7 @@ int main(void)
 	if (!ebpf_kfunc_btf_available())
 		return check_skip("test_btf_ctx", "no vmlinux BTF: no BTF context to resolve");
 	resolve();
-	kernel = kernel_available(why, sizeof(why));
-	if (!kernel)
-		check_skip_part("the kernel's verdicts: %s", why);
+	kernel = verdict_case_kernel("the kernel's verdicts");
 	snprintf(path, sizeof(path), "%s/btf_ctx.o", dir ? dir : "");
 	if (dir && !stat(path, &st))
 		object(path, kernel);

@@ -137,12 +137,10 @@ int main(void)
 					       "past_frame_unsafe" };
 	static const enum scev_verdict_kind v_want[] = { SAFE, UNSAFE, UNSAFE };
 	const char *dir = getenv("BPFSCEV_TEST_BPF_DIR");
-	char why[256], path[1024];
-	bool kernel = kernel_available(why, sizeof(why));
+	char path[1024];
+	bool kernel = verdict_case_kernel("the kernel's verdicts");
 	struct stat st;
 
-	if (!kernel)
-		check_skip_part("the kernel's verdicts: %s", why);
 	asm_cases(kernel);
 	snprintf(path, sizeof(path), "%s/bpf_loop_verify.o", dir ? dir : "");
 	if (dir && !stat(path, &st)) {

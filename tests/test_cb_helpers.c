@@ -83,7 +83,7 @@ int main(void)
 	static const char *const unsupported[] = { "urb_data_unsupported" };
 	static const enum scev_verdict_kind want_unsupported[] = { UNSUPPORTED };
 	static const char *const why_unsupported[] = { "only bpf_dynptr_read is modeled" };
-	char why[256], path[1024];
+	char path[1024];
 	bool kernel;
 
 	if (!verdict_case_bpf_object("cb_helpers.o", path, sizeof(path)))
@@ -92,9 +92,7 @@ int main(void)
 		printf("SKIP: no vmlinux BTF (the tp_btf programs' context and kernel objects)\n");
 		return 77;
 	}
-	kernel = kernel_available(why, sizeof(why));
-	if (!kernel)
-		check_skip_part("the kernel's verdicts: %s", why);
+	kernel = verdict_case_kernel("the kernel's verdicts");
 	verdict_case_object_why(path, progs, want, reasons, sizeof(progs) / sizeof(progs[0]),
 				kernel);
 	verdict_case_object_why(path, unsupported, want_unsupported, why_unsupported, 1, false);

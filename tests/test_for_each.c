@@ -301,11 +301,8 @@ static void object(const char *path, bool kernel)
 
 int main(void)
 {
-	char why[256];
-	bool kernel = kernel_available(why, sizeof(why));
+	bool kernel = verdict_case_kernel("the kernel's verdicts and runs");
 
-	if (!kernel)
-		check_skip_part("the kernel's verdicts and runs: %s", why);
 	verdict_cases(kernel);
 	run_cases(kernel);
 	trip_cases();

@@ -85,7 +85,7 @@ static void verdicts(const struct ebpf_object *obj, bool kernel)
 int main(void)
 {
 	struct ebpf_object *obj = NULL;
-	char why[256], path[1024];
+	char path[1024];
 	struct diag d;
 	bool kernel;
 
@@ -96,9 +96,7 @@ int main(void)
 		CHECK(0, "%s: %s", path, d.msg);
 		return check_done("test_global_funcs");
 	}
-	kernel = kernel_available(why, sizeof(why));
-	if (!kernel)
-		check_skip_part("the kernel's verdicts: %s", why);
+	kernel = verdict_case_kernel("the kernel's verdicts");
 	prototypes(obj);
 	verdicts(obj, kernel);
 	ebpf_object__free(obj);

@@ -379,11 +379,8 @@ static void test_interp_draws(void)
 
 int main(void)
 {
-	char why[256];
-	bool kernel = kernel_available(why, sizeof(why));
+	bool kernel = verdict_case_kernel("the kernel's verdicts on the cases");
 
-	if (!kernel)
-		check_skip_part("the kernel's verdicts on the cases: %s", why);
 	test_cases(kernel);
 	test_forged();
 	test_interp_draws();

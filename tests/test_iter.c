@@ -175,7 +175,7 @@ static void object(const char *dir, bool kernel)
 int main(void)
 {
 	const char *dir = getenv("BPFSCEV_TEST_BPF_DIR");
-	char why[256], path[1024];
+	char path[1024];
 	bool kernel;
 	struct stat st;
 
@@ -183,9 +183,7 @@ int main(void)
 		printf("SKIP: no vmlinux BTF: the iterator kfuncs cannot be named\n");
 		return 77;
 	}
-	kernel = kernel_available(why, sizeof(why));
-	if (!kernel)
-		check_skip_part("the kernel's verdicts: %s", why);
+	kernel = verdict_case_kernel("the kernel's verdicts");
 	asm_cases(kernel);
 	snprintf(path, sizeof(path), "%s/iter_verify.o", dir ? dir : "");
 	if (dir && !stat(path, &st))

@@ -28,14 +28,12 @@ int main(void)
 		NULL, NULL, NULL, "packet access [8, 9) not proven",
 		"packet access [8, 17) not proven", "not a known pointer",
 	};
-	char why[256], path[1024];
+	char path[1024];
 	bool kernel;
 
 	if (!verdict_case_bpf_object("pkt_calls.o", path, sizeof(path)))
 		return 77;
-	kernel = kernel_available(why, sizeof(why));
-	if (!kernel)
-		check_skip_part("the kernel's verdicts: %s", why);
+	kernel = verdict_case_kernel("the kernel's verdicts");
 	verdict_case_object_why(path, progs, want, reasons, sizeof(progs) / sizeof(progs[0]),
 				kernel);
 	return check_done("test_pkt_calls");

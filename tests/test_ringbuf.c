@@ -228,11 +228,8 @@ static void test_interp(void)
 
 int main(void)
 {
-	char why[256];
-	bool kernel = kernel_available(why, sizeof(why));
+	bool kernel = verdict_case_kernel("the kernel's verdicts");
 
-	if (!kernel)
-		check_skip_part("the kernel's verdicts: %s", why);
 	test_object(kernel);
 	test_cases(kernel);
 	test_forged();

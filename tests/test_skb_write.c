@@ -65,11 +65,8 @@ static const struct {
 
 int main(void)
 {
-	char why[256];
-	bool kernel = kernel_available(why, sizeof(why));
+	bool kernel = verdict_case_kernel("the kernel's verdicts");
 
-	if (!kernel)
-		check_skip_part("the kernel's verdicts: %s", why);
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		struct verdict_opts vo = { .sz = sizeof(vo), .kernel = kernel,
 					   .prog_type = cases[k].type };

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "oracle/kernel/kernel.h"
 #include "tests/check.h"
 #include "triage/verdict.h"
 
@@ -28,6 +29,18 @@
 #define FP8 "r3 = r10\nr3 += -8\n"
 #define INIT8 "r0 = 0\n*(u64 *)(r10 -8) = r0\n"
 #define END "r0 = 0\nexit\n"
+
+/* Whether the kernel can judge here (bpf() works); when it cannot, the test says which of its
+ * parts is skipped (what, e.g. "the kernel's verdicts") and why. */
+static inline bool verdict_case_kernel(const char *what)
+{
+	char why[256];
+	bool kernel = kernel_available(why, sizeof(why));
+
+	if (!kernel)
+		check_skip_part("%s: %s", what, why);
+	return kernel;
+}
 
 /* The checks that need no kernel. */
 static inline void verdict_case_check_ours(const char *name, const struct verdict_report *r,
