@@ -1182,18 +1182,18 @@ static void test_errors(void)
 	}
 	/* "-- type" and "-- maps" of a data file: read with the program, errors at their line */
 	{
+#define MAP_LINE_HELP                                                                           \
+	"expected 'array|hash|array_of_maps|hash_of_maps key=K value=V entries=N [name=NAME] "   \
+	"[inner=LINE]' (all nonzero; inner= only for maps of maps) or 'ringbuf|user_ringbuf "  \
+	"entries=N [name=NAME]'"
 		static const struct { const char *src, *msg; } bad[] = {
 			{ "-- asm\nexit\n-- type\nkprobe\n",
 			  "c.case:4:1: unknown program type 'kprobe' (xdp, socket, tc, sock_ops, "
 			  "cgroup_sock, plain)" },
 			{ "-- asm\nexit\n-- maps\narray key=4 value=8 entries=1\nhash key=4 value=0 "
-			  "entries=1\n", "c.case:5:1: expected 'array|hash|array_of_maps|hash_of_maps "
-			  "key=K value=V entries=N [name=NAME] [inner=LINE]' (all nonzero; inner= only "
-			  "for maps of maps)" },
+			  "entries=1\n", "c.case:5:1: " MAP_LINE_HELP },
 			{ "-- asm\nexit\n-- maps\narray key=4 value=8 entries=1 size=3\n",
-			  "c.case:4:1: expected 'array|hash|array_of_maps|hash_of_maps key=K value=V "
-			  "entries=N [name=NAME] [inner=LINE]' (all nonzero; inner= only for maps of "
-			  "maps)" },
+			  "c.case:4:1: " MAP_LINE_HELP },
 		};
 		const char *good = "-- asm\nexit\n-- type\ntc\n-- maps\n# two maps\n"
 				   "array key=4 value=8 entries=2 name=counts\n\nhash key=8 value=16 "
