@@ -52,9 +52,11 @@ static void one(const char *path, const char *bin)
 
 		printf("%s: this kernel no longer shows it (%s): fixed?\n", path,
 		       kdiff_kind_name(res.kind));
-		snprintf(not_shown + l, sizeof(not_shown) - l, "%s%s (%s)", l ? ", " : "",
-			 strrchr(path, '/') ? strrchr(path, '/') + 1 : path,
-			 kdiff_kind_name(res.kind));
+		/* a list too long for the line ends where the buffer does */
+		if (snprintf(not_shown + l, sizeof(not_shown) - l, "%s%s (%s)", l ? ", " : "",
+			     strrchr(path, '/') ? strrchr(path, '/') + 1 : path,
+			     kdiff_kind_name(res.kind)) >= (int)(sizeof(not_shown) - l))
+			not_shown[sizeof(not_shown) - 1] = '\0';
 		kdiff_result__free(&res);
 		ebpf_object__free(obj);
 		return;
