@@ -3,6 +3,7 @@
  * take, and the text form with metadata that bpfscev gen prints and findings are saved in.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -680,6 +681,43 @@ static void ptr_join(struct gi *g, bool over)
 		g->p->flags |= GEN_PROG_PTR_JOIN_UNSAFE;
 }
 
+/* A piece the prologue emits with the probability of its knob, or else as its unsafe twin with
+ * the twin knob's (never both): the knobs are struct gen_knobs fields, named by their offsets. */
+struct twin_piece {
+	size_t safe, twin;
+	void (*emit)(struct gi *g, bool twin);
+};
+#define TWIN_PIECE(safe, twin, emit) \
+	{ offsetof(struct gen_knobs, safe), offsetof(struct gen_knobs, twin), emit }
+
+static void twin_piece(struct gi *g, const struct twin_piece *p)
+{
+	const uint8_t *k = (const uint8_t *)g->k;
+	uint32_t safe, twin;
+
+	memcpy(&safe, k + p->safe, sizeof(safe));
+	memcpy(&twin, k + p->twin, sizeof(twin));
+	if (gen_bool(g->src, safe))
+		p->emit(g, false);
+	else if (gen_bool(g->src, twin))
+		p->emit(g, true);
+}
+
+/* In this order; eq_outer_loop after def_loop, whose read of the key slot the tests place within
+ * the first 96 instructions. */
+static const struct twin_piece prologue_loops[] = {
+	TWIN_PIECE(p_ptr_join, p_ptr_join_over, ptr_join),
+	TWIN_PIECE(p_pkt_len, p_pkt_len_over, pkt_len_loop),
+	TWIN_PIECE(p_loop_once, p_loop_once_back, once_loop),
+	TWIN_PIECE(p_cut_exits, p_cut_exits_open, cut_loop),
+	TWIN_PIECE(p_toggle, p_toggle_open, toggle_loop),
+	TWIN_PIECE(p_zext_mix, p_zext_mix_wrap, zext_mix_loop),
+	TWIN_PIECE(p_mono_range, p_mono_range_zero, mono_loop),
+	TWIN_PIECE(p_loop_def, p_loop_def_early, def_loop),
+	TWIN_PIECE(p_eq_outer, p_eq_outer_off, eq_outer_loop),
+};
+static const struct twin_piece call_pkt_piece = TWIN_PIECE(p_call_pkt, p_call_pkt_over, pkt_call);
+
 /* r2 = data, r3 = data_end; if (data + GEN_INPUT_LEN > data_end) return 0; spill both. */
 static void prologue(struct gi *g, int l_short)
 {
@@ -691,44 +729,8 @@ static void prologue(struct gi *g, int l_short)
 	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA, BPF_REG_2);
 	if (g->use_pkt)
 		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA_END, BPF_REG_3);
-	if (gen_bool(g->src, g->k->p_ptr_join))
-		ptr_join(g, false);
-	else if (gen_bool(g->src, g->k->p_ptr_join_over))
-		ptr_join(g, true);
-	if (gen_bool(g->src, g->k->p_pkt_len))
-		pkt_len_loop(g, false);
-	else if (gen_bool(g->src, g->k->p_pkt_len_over))
-		pkt_len_loop(g, true);
-	if (gen_bool(g->src, g->k->p_loop_once))
-		once_loop(g, false);
-	else if (gen_bool(g->src, g->k->p_loop_once_back))
-		once_loop(g, true);
-	if (gen_bool(g->src, g->k->p_cut_exits))
-		cut_loop(g, false);
-	else if (gen_bool(g->src, g->k->p_cut_exits_open))
-		cut_loop(g, true);
-	if (gen_bool(g->src, g->k->p_toggle))
-		toggle_loop(g, false);
-	else if (gen_bool(g->src, g->k->p_toggle_open))
-		toggle_loop(g, true);
-	if (gen_bool(g->src, g->k->p_zext_mix))
-		zext_mix_loop(g, false);
-	else if (gen_bool(g->src, g->k->p_zext_mix_wrap))
-		zext_mix_loop(g, true);
-	if (gen_bool(g->src, g->k->p_mono_range))
-		mono_loop(g, false);
-	else if (gen_bool(g->src, g->k->p_mono_range_zero))
-		mono_loop(g, true);
-	if (gen_bool(g->src, g->k->p_loop_def))
-		def_loop(g, false);
-	else if (gen_bool(g->src, g->k->p_loop_def_early))
-		def_loop(g, true);
-	/* (after def_loop, whose read of the key slot the tests place within the first 96
-	 * instructions) */
-	if (gen_bool(g->src, g->k->p_eq_outer))
-		eq_outer_loop(g, false);
-	else if (gen_bool(g->src, g->k->p_eq_outer_off))
-		eq_outer_loop(g, true);
+	for (size_t i = 0; i < sizeof(prologue_loops) / sizeof(prologue_loops[0]); i++)
+		twin_piece(g, &prologue_loops[i]);
 	/* The array is read at variable offsets: every byte of it must be written first. */
 	if (g->use_array && gen_bool(g->src, g->k->p_array_fill))
 		fill_loop(g, 8);
@@ -738,10 +740,7 @@ static void prologue(struct gi *g, int l_short)
 		for (int off = 0; off < 64; off += 8)
 			gi_st(g, BPF_DW, EBPF_REG_FP, (int16_t)(GEN_FP_ARRAY + off), 0);
 	/* (last: the calls clobber r2 and r3, which the pieces above read) */
-	if (gen_bool(g->src, g->k->p_call_pkt))
-		pkt_call(g, false);
-	else if (gen_bool(g->src, g->k->p_call_pkt_over))
-		pkt_call(g, true);
+	twin_piece(g, &call_pkt_piece);
 }
 
 static void reset(struct gen_program *p)
