@@ -37,4 +37,15 @@ struct __sk_buff {
 
 static void *(*bpf_map_lookup_elem)(void *map, const void *key) = (void *)1;
 
+/* kfuncs: externs in .ksyms, resolved by name against the running kernel's BTF at load time */
+#define __ksym __attribute__((section(".ksyms")))
+
+struct bpf_iter_num {
+	__u64 opaque[1];
+} __attribute__((aligned(8)));
+
+extern int bpf_iter_num_new(struct bpf_iter_num *it, int start, int end) __ksym;
+extern int *bpf_iter_num_next(struct bpf_iter_num *it) __ksym;
+extern void bpf_iter_num_destroy(struct bpf_iter_num *it) __ksym;
+
 #endif

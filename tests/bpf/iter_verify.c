@@ -7,16 +7,6 @@
  */
 #include "bpf_test.h"
 
-#define __ksym __attribute__((section(".ksyms")))
-
-struct bpf_iter_num {
-	__u64 opaque[1];
-} __attribute__((aligned(8)));
-
-extern int bpf_iter_num_new(struct bpf_iter_num *it, int start, int end) __ksym;
-extern int *bpf_iter_num_next(struct bpf_iter_num *it) __ksym;
-extern void bpf_iter_num_destroy(struct bpf_iter_num *it) __ksym;
-
 /* i takes start, start + 1, ..., end - 1; the iterator dies with the loop's scope */
 #define for_range(i, start, end)                                                               \
 	for (struct bpf_iter_num it_ __attribute__((aligned(8),                               \

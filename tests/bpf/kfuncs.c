@@ -5,15 +5,6 @@
  */
 #include "bpf_test.h"
 
-#define __ksym __attribute__((section(".ksyms")))
-
-struct bpf_iter_num {
-	__u64 opaque[1];
-} __attribute__((aligned(8)));
-
-extern int bpf_iter_num_new(struct bpf_iter_num *it, int start, int end) __ksym;
-extern int *bpf_iter_num_next(struct bpf_iter_num *it) __ksym;
-extern void bpf_iter_num_destroy(struct bpf_iter_num *it) __ksym;
 extern void bpfscev_no_such_kfunc(void) __ksym;
 
 SEC("xdp")
