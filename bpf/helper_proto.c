@@ -491,11 +491,13 @@ bool ebpf_harg_modeled(enum ebpf_harg k)
 }
 
 /* The results the analyzer and the interpreter make: integers, kernel objects (REGION_BTF,
- * INTERP_VA_BTF), ringbuf records, and map_lookup_elem's values (the interpreter's own). */
+ * INTERP_VA_BTF), ringbuf records, map_lookup_elem's values (the interpreter's own) and a
+ * dynptr's memory (bpf_dynptr_data of a user ring buffer sample, whose dynptr argument the
+ * table's entry does not model: scev/absint_callbacks.c gives the prototype). */
 static bool hret_modeled(const struct ebpf_helper_proto *p)
 {
 	return p->ret == HRET_INTEGER || p->ret == HRET_BTF_ID || p->ret == HRET_BTF_ID_OR_NULL ||
-	       p->ret == HRET_RINGBUF_OR_NULL ||
+	       p->ret == HRET_RINGBUF_OR_NULL || p->ret == HRET_DYNPTR_MEM_OR_NULL ||
 	       (p->ret == HRET_MAP_VALUE_OR_NULL && p->id == BPF_FUNC_map_lookup_elem);
 }
 

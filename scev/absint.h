@@ -149,6 +149,8 @@ struct aval absint_unknown_bytes(unsigned size);
  * dynptr helper given the dynptr of a bpf_user_ringbuf_drain callback, the forms modeled for
  * it (absint_callbacks.c); NULL when not modeled. */
 const struct ebpf_helper_proto *absint_helper_proto(const struct astate *s, int32_t id);
+/* Whether a is that dynptr (REGION_DYNPTR, at its start). */
+bool absint_is_urb_dynptr(const struct aval *a);
 /* A REGION_BTF pointer to the vmlinux struct id (absint_transfer.c). */
 struct aval absint_btf_ptr(struct scev_ctx *cx, int32_t id);
 /* Whether helper id takes a callback absint_callbacks.c models (bpf_loop,

@@ -20,8 +20,9 @@
  * called at most once; its task argument must be a task_struct (any kernel object of that
  * struct: trusted, or walked to), and the helper is the tracing program types' only.  A
  * bpf_user_ringbuf_drain callback (urb_call) gets the sample's dynptr (REGION_DYNPTR: no access
- * through it; bpf_dynptr_read takes it, absint_helper_proto) and the ctx; the map must be a user
- * ring buffer.
+ * through it; bpf_dynptr_read, bpf_dynptr_write and bpf_dynptr_data take it, absint_helper_proto:
+ * the kernel makes it a local dynptr, not read-only, so data's result, REGION_DYNPTR_MEM, is
+ * writable and write writes) and the ctx; the map must be a user ring buffer.
  *
  * Accesses through a caller-frame pointer are checked against that frame: inside [-512, 0),
  * and reads only of bytes the caller wrote on every path to each of its bpf_loop calls
@@ -60,11 +61,35 @@ const struct ebpf_helper_proto *absint_helper_proto(const struct astate *s, int3
 		HRET_INTEGER, 0, -EINVAL_, 0, HPT_ALL,
 	};
 
-	if (id == BPF_FUNC_dynptr_read)
-		return s->regs[3].kind == AV_PTR && s->regs[3].region == REGION_DYNPTR &&
-		       !s->regs[3].maybe_null && range_is_const(&s->regs[3].r) &&
-		       s->regs[3].r.umin == 0 ? &dynptr_read : NULL;
-	return ebpf_helper_proto(id);
+	/* bpf_dynptr_write(dst, offset, src, len, flags) to it (the sample is writable: a local
+	 * dynptr, not read-only): len bytes read at src (ARG_PTR_TO_MEM | MEM_RDONLY,
+	 * ARG_CONST_SIZE_OR_ZERO); 0, -E2BIG (past the sample) or -EINVAL (flags) */
+	static const struct ebpf_helper_proto dynptr_write = {
+		BPF_FUNC_dynptr_write,
+		{ HARG_ANYTHING, HARG_ANYTHING, HARG_MEM, HARG_SIZE_OR_ZERO, HARG_ANYTHING },
+		HRET_INTEGER, 0, -EINVAL_, 0, HPT_ALL,
+	};
+	/* bpf_dynptr_data(ptr, offset, len): len (ARG_CONST_ALLOC_SIZE_OR_ZERO: a constant,
+	 * absint_cb_verify_insn) bytes of the sample, writable, or NULL */
+	static const struct ebpf_helper_proto dynptr_data = {
+		BPF_FUNC_dynptr_data, { HARG_ANYTHING, HARG_ANYTHING, HARG_ANYTHING },
+		HRET_DYNPTR_MEM_OR_NULL, 0, 0, 0, HPT_ALL,
+	};
+	int reg = id == BPF_FUNC_dynptr_read ? 3 : 1;
+
+	if (id != BPF_FUNC_dynptr_read && id != BPF_FUNC_dynptr_write &&
+	    id != BPF_FUNC_dynptr_data)
+		return ebpf_helper_proto(id);
+	if (!absint_is_urb_dynptr(&s->regs[reg]))
+		return NULL;
+	return id == BPF_FUNC_dynptr_read ? &dynptr_read
+	       : id == BPF_FUNC_dynptr_write ? &dynptr_write : &dynptr_data;
+}
+
+bool absint_is_urb_dynptr(const struct aval *a)
+{
+	return a->kind == AV_PTR && a->region == REGION_DYNPTR && !a->maybe_null &&
+	       range_is_const(&a->r) && a->r.umin == 0;
 }
 
 static bool each_map_type(uint32_t t)
@@ -408,12 +433,25 @@ bool absint_cb_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const st
 			       (long long)r0->r.smax, name);
 		return true;
 	}
-	if (ebpf_is_helper_call(i) && (i->imm == BPF_FUNC_dynptr_write ||
-				       i->imm == BPF_FUNC_dynptr_data) &&
-	    s->regs[1].kind == AV_PTR && s->regs[1].region == REGION_DYNPTR)
-		CBFAIL(VERDICT_UNSUPPORTED, pc, "%s#%d on the dynptr of a bpf_user_ringbuf_drain "
-		       "callback: only bpf_dynptr_read is modeled on it (the sample's memory is not)",
-		       ebpf_helper_name(i->imm), i->imm);
+	if (ebpf_is_helper_call(i) && i->imm == BPF_FUNC_dynptr_data &&
+	    absint_is_urb_dynptr(&s->regs[1]) && (s->init & 1u << 3)) {
+		/* ARG_CONST_ALLOC_SIZE_OR_ZERO: a known constant (one per path in the kernel) */
+		const struct aval *n = &s->regs[3];
+		uint64_t len;
+
+		if (n->kind == AV_TOP)
+			CBFAIL(VERDICT_UNSUPPORTED, pc, "bpf_dynptr_data: R3 may be a pointer");
+		if (n->kind != AV_SCALAR)
+			CBFAIL(VERDICT_UNSAFE, pc, "R3 type=%s expected=scalar (bpf_dynptr_data's "
+			       "size)", claim_region_name(n->region));
+		if (!aval_is_const(n, &len))
+			CBFAIL(VERDICT_UNSUPPORTED, pc, "bpf_dynptr_data: R3 is not a known constant "
+			       "(a range: one per path is not modeled)");
+		if (len > DYNPTR_MEM_MAX)
+			CBFAIL(VERDICT_UNSUPPORTED, pc, "bpf_dynptr_data: a size of %llu bytes (more "
+			       "than %u are not modeled)", (unsigned long long)len, DYNPTR_MEM_MAX);
+		return false;
+	}
 	if (ebpf_is_helper_call(i) && i->imm == BPF_FUNC_timer_set_callback)
 		CBFAIL(VERDICT_UNSUPPORTED, pc, "bpf_timer_set_callback#%d: the callback runs later "
 		       "on its own (the kernel verifies it as an async entry with the timer's map, "

@@ -193,6 +193,17 @@ static struct aval helper_result(struct scev_ctx *cx, int32_t id, const struct a
 		v.maybe_null = v.kind == AV_PTR && p->ret == HRET_BTF_ID_OR_NULL;
 		return v;
 	}
+	case HRET_DYNPTR_MEM_OR_NULL: {
+		/* (absint_helper_proto: bpf_dynptr_data of a user ring buffer sample) */
+		uint64_t len;
+		struct aval v;
+
+		if (!aval_is_const(&s->regs[3], &len) || len > DYNPTR_MEM_MAX)
+			return aval_top();
+		v = aval_ptr(REGION_DYNPTR_MEM, (uint16_t)len, range_const(0));
+		v.maybe_null = true;
+		return v;
+	}
 	default:
 		return aval_top();
 	}
@@ -749,8 +760,10 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 			v = absint_iter_load(cx, &a, pc, i->off, size);
 		else if (a.kind == AV_PTR && a.region == REGION_BTF)
 			v = btf_load(cx, &a, i->off, size);
-		else if (a.kind == AV_PTR && a.region == REGION_GMEM)
-			/* PTR_TO_MEM holds no pointers: a scalar (whatever bytes the caller had) */
+		else if (a.kind == AV_PTR &&
+			 (a.region == REGION_GMEM || a.region == REGION_DYNPTR_MEM))
+			/* PTR_TO_MEM holds no pointers: a scalar (whatever bytes the caller or
+			 * the sample had) */
 			v = aval_scalar(size >= 8 ? range_unknown() : range_zext_unknown(size));
 		else
 			v = absint_unknown_bytes(size);

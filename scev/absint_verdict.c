@@ -94,6 +94,7 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 	if (a->maybe_null)
 		VFAIL(VERDICT_UNSAFE, pc, "R%u may be NULL (%s not checked)", reg,
 		      a->region == REGION_GMEM ? "a global function's pointer argument"
+		      : a->region == REGION_DYNPTR_MEM ? "bpf_dynptr_data's result"
 		      : a->region == REGION_BTF ? "a helper's kernel object" : "map lookup");
 	lo = (__int128)a->r.smin + off;
 	hi = (__int128)a->r.smax + off + size;
@@ -237,6 +238,13 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 			      "function's argument (its BTF type's size)", (long long)lo,
 			      (long long)hi, a->map);
 		return;
+	case REGION_DYNPTR_MEM:
+		/* bpf_dynptr_data's PTR_TO_MEM of its constant size (check_mem_region_access) */
+		if (lo < 0 || hi > a->map)
+			VFAIL(VERDICT_UNSAFE, pc, "R%u invalid access to memory, mem_size=%u: [%lld, "
+			      "%lld) (the sample bytes bpf_dynptr_data returned)", reg, a->map,
+			      (long long)lo, (long long)hi);
+		return;
 	case REGION_RINGBUF:
 		absint_ref_verify_access(cx, v, s, a, pc, lo, hi);
 		return;
@@ -286,7 +294,8 @@ static void verify_mem_arg(struct scev_ctx *cx, struct scev_verdict *v, const st
 	if (n->r.umax == 0) {	/* nothing accessed, but it must still point to memory */
 		if (a->kind != AV_PTR || a->maybe_null ||
 		    (a->region != REGION_STACK && a->region != REGION_MAP_VALUE &&
-		     a->region != REGION_PKT && a->region != REGION_RINGBUF))
+		     a->region != REGION_PKT && a->region != REGION_RINGBUF &&
+		     a->region != REGION_DYNPTR_MEM))
 			VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is not a pointer to memory", reg, name);
 		return;
 	}

@@ -45,6 +45,10 @@ enum aval_kind { AV_SCALAR, AV_PTR, AV_TOP };
 /* The dynptr a bpf_user_ringbuf_drain callback is given (CONST_PTR_TO_DYNPTR, local: its r1): no
  * access through it; only the dynptr helpers take it (absint_callbacks.c). */
 #define REGION_DYNPTR 38
+/* The sample's bytes bpf_dynptr_data returned for that dynptr (the kernel's PTR_TO_MEM of len
+ * bytes, writable, maybe NULL until tested): map bytes. */
+#define REGION_DYNPTR_MEM 39
+#define DYNPTR_MEM_MAX 0xffffu	/* the largest size it holds */
 
 struct aval {
 	uint8_t kind;

@@ -195,34 +195,13 @@ static void test_interp(void)
 	};
 
 	for (size_t k = 0; k < sizeof(runs) / sizeof(runs[0]); k++) {
-		struct ebpf_object *obj = verdict_case_open("interp", runs[k].text, maps,
-							   sizeof(maps) / sizeof(maps[0]));
-		struct interp_code *code = NULL;
-		struct interp_env env = { 0 };
-		struct interp_result res;
-		struct interp_map rt[2] = { { .def = maps[0] }, { .def = maps[1] } };
-		uint8_t pkt[64] = { 0 };
-		struct diag d;
+		char name[32];
+		uint64_t r0;
 
-		diag_clear(&d);
-		if (!obj || interp_prepare(&code, &obj->progs[0], &d)) {
-			CHECK(0, "run %zu: %s", k, d.msg);
-			verdict_case_close(obj);
-			continue;
-		}
-		env.ctx_kind = INTERP_CTX_XDP;
-		env.input = pkt;
-		env.input_len = sizeof(pkt);
-		env.maps = rt;
-		env.map_cnt = 2;
-		env.helper_data = &runs[k].data;
-		env.helper_len = 1;
-		CHECK(interp_run(code, &env, &res) == 0 && res.trap == INTERP_OK, "run %zu: %s", k,
-		      res.reason);
-		CHECK(res.r0 == runs[k].r0, "run %zu: r0 = %llu, expected %llu", k,
-		      (unsigned long long)res.r0, (unsigned long long)runs[k].r0);
-		interp_code__free(code);
-		verdict_case_close(obj);
+		snprintf(name, sizeof(name), "run %zu", k);
+		if (verdict_case_interp(name, runs[k].text, maps, 2, &runs[k].data, 1, &r0))
+			CHECK(r0 == runs[k].r0, "%s: r0 = %llu, expected %llu", name,
+			      (unsigned long long)r0, (unsigned long long)runs[k].r0);
 	}
 }
 

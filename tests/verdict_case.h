@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "oracle/exec/interp.h"
 #include "oracle/kernel/kernel.h"
 #include "tests/check.h"
 #include "triage/verdict.h"
@@ -102,6 +103,46 @@ static inline void verdict_case_close(struct ebpf_object *obj)
 	obj->maps = NULL;
 	obj->map_cnt = 0;
 	ebpf_object__free(obj);
+}
+
+/* Runs the assembly text (opened with maps as verdict_case_open opens it) once on the
+ * interpreter as an XDP program over 64 zero bytes, its helpers drawing from data: true with
+ * its r0 when it reached its exit, else false and a failed check naming the case. */
+static inline bool verdict_case_interp(const char *name, const char *text,
+				       struct ebpf_map_def *maps, size_t map_cnt,
+				       const uint8_t *data, size_t len, uint64_t *r0)
+{
+	struct ebpf_object *obj = verdict_case_open(name, text, maps, map_cnt);
+	struct interp_code *code = NULL;
+	struct interp_env env = { 0 };
+	struct interp_result res;
+	struct interp_map rt[8];
+	uint8_t pkt[64] = { 0 };
+	struct diag d;
+	bool ok;
+
+	diag_clear(&d);
+	if (!obj || map_cnt > 8 || interp_prepare(&code, &obj->progs[0], &d)) {
+		CHECK(0, "%s: %s", name, map_cnt > 8 ? "more than 8 maps" : d.msg);
+		verdict_case_close(obj);
+		return false;
+	}
+	memset(rt, 0, sizeof(rt));
+	for (size_t m = 0; m < map_cnt; m++)
+		rt[m].def = maps[m];
+	env.ctx_kind = INTERP_CTX_XDP;
+	env.input = pkt;
+	env.input_len = sizeof(pkt);
+	env.maps = rt;
+	env.map_cnt = map_cnt;
+	env.helper_data = data;
+	env.helper_len = len;
+	ok = interp_run(code, &env, &res) == 0 && res.trap == INTERP_OK;
+	CHECK(ok, "%s: %s", name, res.reason);
+	*r0 = res.r0;
+	interp_code__free(code);
+	verdict_case_close(obj);
+	return ok;
 }
 
 /* Compares the first program of an opened case with the kernel (as vo says) and checks it. */

@@ -147,6 +147,7 @@ struct interp_state {
 	unsigned nrecs, live_recs;
 	/* per frame: the size of the sample its bpf_user_ringbuf_drain callback reads */
 	uint8_t urb_size[EBPF_MAX_CALL_DEPTH];
+	uint8_t urb_data[EBPF_MAX_CALL_DEPTH][INTERP_URB_MAX];	/* ... and its bytes */
 	uint8_t keys[EBPF_MAX_CALL_DEPTH][EBPF_STACK_SIZE];
 	uint8_t ctxbuf[sizeof(struct __sk_buff)] __attribute__((aligned(8)));
 	uint8_t stack[EBPF_MAX_CALL_DEPTH * EBPF_STACK_SIZE] __attribute__((aligned(16)));
@@ -232,6 +233,12 @@ static void set_trap(struct interp_state *st, enum interp_trap t, uint32_t pc, c
 
 /* ---- memory ---- */
 
+/* Whether frame k runs a bpf_user_ringbuf_drain callback (its sample is live). */
+static inline bool urb_frame(const struct interp_state *st, uint64_t k)
+{
+	return k >= 1 && k <= st->depth && st->frames[k - 1].cb && st->frames[k - 1].urb;
+}
+
 /* Host address of [a, a+size) when it lies in one directly addressable region; NULL when the
  * slow path must decide (a miss, a straddle, the XDP/SKB context, a map without storage yet). */
 static inline uint8_t *xlate_acc(struct interp_state *st, uint64_t a, uint64_t size, bool write)
@@ -275,6 +282,13 @@ static inline uint8_t *xlate_acc(struct interp_state *st, uint64_t a, uint64_t s
 		off &= 0xffffffffu;
 		if (m < st->nrecs && st->recs[m].host && off + size <= st->recs[m].size)
 			return st->recs[m].host + off;
+		return NULL;
+	case INTERP_VA_URB >> 44:
+		off = a - INTERP_VA_URB;
+		m = off >> 8;
+		off &= 0xff;
+		if (urb_frame(st, m) && off + size <= st->urb_size[m])
+			return st->urb_data[m] + off;
 		return NULL;
 	default:
 		return NULL;
@@ -369,6 +383,16 @@ static void describe(const struct interp_state *st, uint64_t a, char *buf, size_
 			snprintf(buf, n, "ringbuf record %llu, never reserved", (unsigned long long)k);
 		return;
 	}
+	case INTERP_VA_URB >> 44:
+		off = a - INTERP_VA_URB;
+		if (urb_frame(st, off >> 8))
+			snprintf(buf, n, "sample+%llu of the bpf_user_ringbuf_drain callback of frame "
+				 "%llu; %u bytes", (unsigned long long)(off & 0xff),
+				 (unsigned long long)(off >> 8), st->urb_size[off >> 8]);
+		else
+			snprintf(buf, n, "a sample of frame %llu, which runs no bpf_user_ringbuf_drain "
+				 "callback (released)", (unsigned long long)(off >> 8));
+		return;
 	case INTERP_VA_KEY >> 44:
 		off = a - INTERP_VA_KEY;
 		snprintf(buf, n, "key+%llu of the bpf_for_each_map_elem callback of frame %llu "
@@ -766,10 +790,19 @@ static __attribute__((noinline)) int vma_start(struct interp_state *st, const st
 	return 1;
 }
 
+/* The next sample the bpf_user_ringbuf_drain callback of frame k is given: its size one byte of
+ * helper data mod INTERP_URB_MAX + 1, its bytes the next ones. */
+static void urb_sample(struct interp_state *st, unsigned k)
+{
+	st->urb_size[k] = (uint8_t)(draw(st, 1) % (INTERP_URB_MAX + 1));
+	for (unsigned b = 0; b < st->urb_size[k]; b++)
+		st->urb_data[k][b] = (uint8_t)draw(st, 1);
+}
+
 /* bpf_user_ringbuf_drain(map, cb, ctx, flags), as kernel/bpf/ringbuf.c runs it: flags other than
  * BPF_RB_NO_WAKEUP | BPF_RB_FORCE_WAKEUP give -EINVAL; then cb(dynptr, ctx, 0, 0, 0) once per
- * sample waiting (drawn: one byte mod 4; each sample's size one byte mod 33) in a frame of its
- * own until it returns non-zero or none is left (r0 = the calls made).  Returns as loop_start. */
+ * sample waiting (drawn: one byte mod 4; each sample urb_sample's) in a frame of its own until
+ * it returns non-zero or none is left (r0 = the calls made).  Returns as loop_start. */
 static __attribute__((noinline)) int urb_start(struct interp_state *st, const struct iop *ip,
 					       uint32_t *tgt)
 {
@@ -798,43 +831,64 @@ static __attribute__((noinline)) int urb_start(struct interp_state *st, const st
 	if (!(f = cb_push(st, ip, slot, n, ctx, tgt)))
 		return -1;
 	f->urb = true;
-	st->urb_size[st->depth] = (uint8_t)(draw(st, 1) % 33);
+	urb_sample(st, st->depth);
 	r[1] = INTERP_VA_DYNPTR + st->depth;
 	r[2] = ctx;
 	r[3] = r[4] = r[5] = 0;
 	return 1;
 }
 
-/* bpf_dynptr_read(dst, len, src, offset, flags) on a running bpf_user_ringbuf_drain callback's
- * dynptr: 0 with len drawn bytes at dst, -EINVAL for flags, -E2BIG past the sample; -1 after a
- * trap (src no such dynptr, dst not len writable bytes). */
-static int dynptr_read(struct interp_state *st, const struct iop *ip, uint64_t *ret)
+/* The frame whose bpf_user_ringbuf_drain callback's dynptr r[reg] is, or 0 after a trap (the
+ * kernel's verifier only lets such a dynptr through; other dynptrs are not modeled). */
+static uint64_t urb_dynptr(struct interp_state *st, const struct iop *ip, int reg,
+			   const char *name)
 {
-	uint64_t *r = st->regs, k = r[3] - INTERP_VA_DYNPTR;
-	uint32_t len = (uint32_t)r[2], off = (uint32_t)r[4], size;
+	uint64_t k = st->regs[reg] - INTERP_VA_DYNPTR;
+
+	if (urb_frame(st, k))
+		return k;
+	set_trap(st, INTERP_TRAP_CALL, ip->pc, "%s: r%d = 0x%llx is not the dynptr of a running "
+		 "bpf_user_ringbuf_drain callback (other dynptrs are not modeled)", name, reg,
+		 (unsigned long long)st->regs[reg]);
+	return 0;
+}
+
+/* bpf_dynptr_read(dst, len, src, offset, flags), bpf_dynptr_write(dst, offset, src, len, flags)
+ * and bpf_dynptr_data(ptr, offset, len) on a running bpf_user_ringbuf_drain callback's dynptr,
+ * as kernel/bpf/helpers.c runs them on a local, writable one: read and write copy len bytes (0;
+ * -EINVAL for flags, -E2BIG past the sample; read tests flags first, write after the bounds),
+ * data returns a pointer to the sample's bytes [offset, offset + len) or NULL past it; -1 after a
+ * trap (no such dynptr, the memory argument not len bytes). */
+static int dynptr_helper(struct interp_state *st, const struct iop *ip, int32_t id,
+			 uint64_t *ret)
+{
+	uint64_t *r = st->regs, k;
+	bool rd = id == BPF_FUNC_dynptr_read, wr = id == BPF_FUNC_dynptr_write;
+	uint32_t len = (uint32_t)r[rd ? 2 : wr ? 4 : 3], off = (uint32_t)r[rd ? 4 : 2], size;
 	uint8_t *host = NULL;
 
-	if (k < 1 || k > st->depth || !st->frames[k - 1].cb || !st->frames[k - 1].urb) {
-		set_trap(st, INTERP_TRAP_CALL, ip->pc, "bpf_dynptr_read: r3 = 0x%llx is not the "
-			 "dynptr of a running bpf_user_ringbuf_drain callback (other dynptrs are not "
-			 "modeled)", (unsigned long long)r[3]);
-		return -1;
-	}
-	if (len >= (1u << 29)) {
-		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "bpf_dynptr_read: size r2 = %u is too "
-			 "large", len);
-		return -1;
-	}
-	if (len && !(host = mem_ptr(st, ip->pc, r[1], len, ACC_STORE)))
+	if (!(k = urb_dynptr(st, ip, rd ? 3 : 1, ebpf_helper_name(id))))
 		return -1;
 	size = st->urb_size[k];
-	if (r[5])
+	if (!rd && !wr) {
+		*ret = off > size || len > size - off ? 0 : INTERP_VA_URB + (k << 8) + off;
+		return 0;
+	}
+	if (len >= (1u << 29)) {
+		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: size %u is too large",
+			 ebpf_helper_name(id), len);
+		return -1;
+	}
+	if (len && !(host = mem_ptr(st, ip->pc, r[rd ? 1 : 3], len, rd ? ACC_STORE : ACC_LOAD)))
+		return -1;
+	if (rd && r[5])
 		*ret = ERR(EINVAL);
 	else if (off > size || len > size - off)
 		*ret = ERR(E2BIG);
+	else if (r[5])
+		*ret = ERR(EINVAL);
 	else {
-		for (uint32_t b = 0; b < len; b++)
-			host[b] = (uint8_t)draw(st, 1);
+		memmove(rd ? host : st->urb_data[k] + off, rd ? st->urb_data[k] + off : host, len);
 		*ret = 0;
 	}
 	return 0;
@@ -882,7 +936,7 @@ static __attribute__((noinline)) void loop_next(struct interp_state *st, uint32_
 		r[1] = f->cb_i;
 		if (f->urb) {
 			r[1] = INTERP_VA_DYNPTR + st->depth;
-			st->urb_size[st->depth] = (uint8_t)(draw(st, 1) % 33);
+			urb_sample(st, st->depth);
 		}
 		r[2] = f->cb_ctx;
 		r[3] = r[4] = r[5] = 0;
@@ -1524,7 +1578,9 @@ static __attribute__((noinline)) int do_helper(struct interp_state *st, const st
 			return -1;
 		break;
 	case BPF_FUNC_dynptr_read:
-		if (dynptr_read(st, ip, &ret))
+	case BPF_FUNC_dynptr_write:
+	case BPF_FUNC_dynptr_data:
+		if (dynptr_helper(st, ip, id, &ret))
 			return -1;
 		break;
 	default: {

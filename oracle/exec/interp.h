@@ -99,13 +99,19 @@
  *                          and r2 a function address (else INTERP_TRAP_HELPER); flags (r4)
  *                          other than the wakeup bits (1, 2) give -EINVAL; else one byte of
  *                          env->helper_data (mod 4) is the samples waiting, each of a size
- *                          drawn (one byte, mod 33): the callback runs as cb(dynptr, r3, 0, 0,
- *                          0) in a fresh frame one deeper per sample until it returns non-zero
- *                          or none is left; r0 = the calls made
- *   201 bpf_dynptr_read    on the dynptr of a running bpf_user_ringbuf_drain callback only
- *                          (r3; else INTERP_TRAP_HELPER): dst (r1) must hold len (r2) writable
- *                          bytes; flags != 0 give -EINVAL, offset + len past the sample
- *                          -E2BIG, else len drawn bytes (the sample's) and 0
+ *                          drawn (one byte, mod 33) and its bytes the next ones: the callback
+ *                          runs as cb(dynptr, r3, 0, 0, 0) in a fresh frame one deeper per
+ *                          sample until it returns non-zero or none is left; r0 = the calls
+ *                          made
+ *   201 bpf_dynptr_read, 202 bpf_dynptr_write, 203 bpf_dynptr_data
+ *                          on the dynptr of a running bpf_user_ringbuf_drain callback only
+ *                          (read: r3, else r1; else INTERP_TRAP_CALL), a local writable one:
+ *                          read copies len (r2) sample bytes from offset (r4) to dst (r1), which
+ *                          must hold len writable bytes, write len (r4) bytes of src (r3),
+ *                          which must be readable, to offset (r2): flags != 0 give -EINVAL
+ *                          (write: after the bounds), offset + len past the sample -E2BIG, else
+ *                          0; data returns INTERP_VA_URB's address of the sample's bytes
+ *                          [offset (r2), offset + len (r3)), or NULL past the sample
  *   every other helper of the prototype table (bpf/helper_proto.h) whose argument kinds are
  *   all modeled: arguments checked as its prototype demands (map handle, the context at r1's
  *   address, each memory argument inside one region for its whole size, written ones
@@ -158,8 +164,14 @@
 /* records one run may reserve; a reserve past them fails (returns NULL, as with a full ring) */
 #define INTERP_MAX_RECORDS 64
 /* The dynptr a bpf_user_ringbuf_drain callback running in frame k is given: INTERP_VA_DYNPTR + k,
- * a handle (no access through it; bpf_dynptr_read takes it). */
+ * a handle (no access through it; the dynptr helpers take it). */
 #define INTERP_VA_DYNPTR 0x0000a00000000000ull
+/* The sample that dynptr stands for: its bytes (drawn from the helper data when the callback is
+ * called) at INTERP_VA_URB + k * 256, readable and writable while the callback runs
+ * (bpf_dynptr_data returns a pointer into it, bpf_dynptr_read and bpf_dynptr_write copy). */
+#define INTERP_VA_URB 0x0000b00000000000ull
+/* the largest sample a run draws */
+#define INTERP_URB_MAX 32
 
 /* What r1-r5 hold after a call (and r0, r6-r9 on entry to a bpf-to-bpf callee). */
 #define INTERP_POISON 0x0badc0de0badc0deull

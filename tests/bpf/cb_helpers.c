@@ -4,7 +4,8 @@
  * prev_state): the callback gets the task, a vm_area_struct (a kernel object: reads only) and
  * the ctx, is called at most once and must return 0 or 1.  bpf_user_ringbuf_drain(map, cb, ctx,
  * flags) from xdp programs: the callback gets a dynptr to each sample (no access through it, only
- * the dynptr helpers; bpf_dynptr_read is modeled on it) and the ctx, and must return 0 or 1.
+ * the dynptr helpers: bpf_dynptr_read, bpf_dynptr_write and bpf_dynptr_data, whose result is len
+ * writable bytes of the sample or NULL) and the ctx, and must return 0 or 1.
  * tests/test_cb_helpers.c loads them into the kernel, whose verdict each must match.
  */
 #include "bpf_test.h"
@@ -117,6 +118,8 @@ static long (*bpf_user_ringbuf_drain)(void *map, void *cb, void *ctx, __u64 flag
 static long (*bpf_dynptr_read)(void *dst, __u32 len, const struct bpf_dynptr *src, __u32 off,
 			       __u64 flags) = (void *)201;
 static void *(*bpf_dynptr_data)(const struct bpf_dynptr *p, __u32 off, __u32 len) = (void *)203;
+static long (*bpf_dynptr_write)(const struct bpf_dynptr *dst, __u32 off, void *src, __u32 len,
+				__u64 flags) = (void *)202;
 
 enum { BPF_MAP_TYPE_USER_RINGBUF = 31 };
 
@@ -228,12 +231,93 @@ static long sum_data(struct bpf_dynptr *p, struct urb_acc *c)
 	return 0;
 }
 
-/* the sample's memory through bpf_dynptr_data: not modeled (the kernel accepts) */
+/* the sample's memory through bpf_dynptr_data: 8 bytes or NULL (the kernel 6.18 accepts) */
 SEC("xdp")
-int urb_data_unsupported(struct xdp_md *x)
+int urb_data_safe(struct xdp_md *x)
 {
 	struct urb_acc c = {};
 
 	bpf_user_ringbuf_drain(&urb, sum_data, &c, 0);
 	return c.sum ? XDP_PASS : XDP_DROP;
+}
+
+/* the sample is a local dynptr, not read-only: bpf_dynptr_write into it, and stores through
+ * what bpf_dynptr_data returns, read back */
+static long rewrite(struct bpf_dynptr *p, struct urb_acc *c)
+{
+	__u64 v = c->n + 1;
+	__u32 *w;
+
+	c->sum += bpf_dynptr_write(p, 4, &v, sizeof(v), 0);
+	w = bpf_dynptr_data(p, 8, 4);
+	if (!w)
+		return 0;
+	*w += 3;
+	c->n = *w;
+	return 0;
+}
+
+SEC("xdp")
+int urb_write_safe(struct xdp_md *x)
+{
+	struct urb_acc c = {};
+
+	bpf_user_ringbuf_drain(&urb, rewrite, &c, 0);
+	return c.n > 7 ? XDP_PASS : XDP_DROP;
+}
+
+static long data_past(struct bpf_dynptr *p, struct urb_acc *c)
+{
+	__u64 *v = bpf_dynptr_data(p, 0, 8);
+
+	if (!v)
+		return 1;
+	c->sum = v[1];
+	return 0;
+}
+
+/* 8 bytes asked for, the second 8 read */
+SEC("xdp")
+int urb_data_past_unsafe(struct xdp_md *x)
+{
+	struct urb_acc c = {};
+
+	bpf_user_ringbuf_drain(&urb, data_past, &c, 0);
+	return XDP_PASS;
+}
+
+static long data_unchecked(struct bpf_dynptr *p, struct urb_acc *c)
+{
+	__u64 *v = bpf_dynptr_data(p, 0, 8);
+
+	c->sum = *v;
+	return 0;
+}
+
+/* the NULL bpf_dynptr_data returns past the sample not tested */
+SEC("xdp")
+int urb_data_null_unsafe(struct xdp_md *x)
+{
+	struct urb_acc c = {};
+
+	bpf_user_ringbuf_drain(&urb, data_unchecked, &c, 0);
+	return XDP_PASS;
+}
+
+static long write_big(struct bpf_dynptr *p, struct urb_acc *c)
+{
+	__u64 v = 1;
+
+	bpf_dynptr_write(p, 0, &v, 16, 0);
+	return 0;
+}
+
+/* 16 bytes written from 8 of stack */
+SEC("xdp")
+int urb_write_past_unsafe(struct xdp_md *x)
+{
+	struct urb_acc c = {};
+
+	bpf_user_ringbuf_drain(&urb, write_big, &c, 0);
+	return XDP_PASS;
 }
