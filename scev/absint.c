@@ -443,6 +443,7 @@ static int send_succs(struct engine *en, uint32_t b, struct astate *s, send_fn s
 			if (x)
 				u->regs[last->src_reg] = bb;
 			u->regs[last->dst_reg] = a;
+			astate__pkt_guards_settle(u);
 			err = send(en, b, blk->succ[taken], u, arg);
 		}
 	} else {
@@ -637,8 +638,8 @@ out:
  * predecessor's path states (or its joined state when the predecessor is not plain).  By
  * induction over the reverse postorder they cover every run that reaches the block, so a block
  * whose joined state fails a check is safe when every path state passes it.  States alike in
- * all of that join (only ranges are lost); past PATHS_MAX the newcomer joins one whose
- * registers' pointer kinds match, else the last. */
+ * all of that join (only ranges are lost); past PATHS_MAX see send_path.  A packet fact of one
+ * side is kept guarded only by a register live after the join. */
 
 static bool paths_plain(const struct engine *en, uint32_t b)
 {
@@ -716,7 +717,8 @@ static int paths_liveness(struct engine *en)
 /* The kinds of a state's pointers, hashed: which path states may join.  Only live registers,
  * and cells the function fills a register from (8-byte loads at r10 - 8(k + 1): bit k of fills),
  * count. */
-static uint64_t path_shape(const struct astate *s, uint16_t live, uint64_t fills, bool cells)
+static uint64_t path_shape(const struct astate *s, uint16_t live, uint64_t fills, bool cells,
+			   bool consts)
 {
 	uint64_t h = 1469598103934665603ull;
 
@@ -742,7 +744,7 @@ static uint64_t path_shape(const struct astate *s, uint16_t live, uint64_t fills
 			 * bytes its own path's check proved: joined, the offsets become a range
 			 * and the bytes proven the fewest (Cilium's tail_rev_nodeport_lb6, where
 			 * c is a header length, one per path)) */
-			if (cells && a->r.umin == a->r.umax &&
+			if (consts && a->r.umin == a->r.umax &&
 			    (a->kind == AV_SCALAR ||
 			     (a->kind == AV_PTR && a->region == REGION_PKT && !a->id)))
 				MIX(a->r.umin);
@@ -762,16 +764,16 @@ static uint64_t path_shape(const struct astate *s, uint16_t live, uint64_t fills
 	return h;
 }
 
-/* Adds st to the path states of block to: joined into one of the same kinds of pointers
- * (registers and cells); when PATHS_MAX are kept, into one whose registers have the same kinds,
- * else into the last. */
+/* Adds st to the path states of block to: joined into one alike in all send_path keeps apart,
+ * else kept as a new state while fewer than PATHS_MAX are (when full, see below). */
 static int send_path(struct engine *en, uint32_t from, uint32_t to, const struct astate *st,
 		     void *arg)
 {
 	struct astate *v = en->paths[to];
 	uint8_t n = en->npaths[to], into = n ? n - 1 : 0;
 	uint16_t live = en->live_in[to];
-	uint64_t fills, h, hr;
+	uint64_t fills, h, hf = 0, hk[PATHS_MAX];
+	bool kinds = false;	/* (into has the same kinds in registers and fill cells) */
 	int err;
 
 	(void)from;
@@ -781,20 +783,43 @@ static int send_path(struct engine *en, uint32_t from, uint32_t to, const struct
 	if (!v && !(v = en->paths[to] = calloc(PATHS_MAX, sizeof(*v))))
 		return -ENOMEM;
 	fills = en->fills[en->cx->st.cfg->blocks[to].func];
-	h = path_shape(st, live, fills, true);
-	hr = path_shape(st, live, fills, false);
+	h = path_shape(st, live, fills, true, false);
 	for (uint8_t k = 0; k < n; k++) {
-		if (path_shape(&v[k], live, fills, true) == h)
-			return astate__join(&v[k], st, false) < 0 ? -ENOMEM : 0;
-		if (path_shape(&v[k], live, fills, false) == hr)
-			into = k;
+		if ((hk[k] = path_shape(&v[k], live, fills, true, false)) != h)
+			continue;
+		if (!hf)
+			hf = path_shape(st, live, fills, true, true);
+		if (path_shape(&v[k], live, fills, true, true) == hf)
+			return astate__join_guards(&v[k], st, false, live) < 0 ? -ENOMEM : 0;
+		into = k;
+		kinds = true;
 	}
-	if (n == PATHS_MAX)
-		return astate__join(&v[into], st, false) < 0 ? -ENOMEM : 0;
-	if ((err = astate__copy(&v[n], st)))
-		return err;
-	en->npaths[to]++;
-	return 0;
+	if (n < PATHS_MAX) {
+		if ((err = astate__copy(&v[n], st)))
+			return err;
+		en->npaths[to]++;
+		return 0;
+	}
+	/* Full.  The newcomer joins a state of the same kinds (constants are lost); when its
+	 * kinds are new, two kept states alike in all kinds are joined instead and it takes the
+	 * place freed (a stack pointer spilled on some paths and a map value on others stay
+	 * apart); when all kinds differ, it joins one whose registers' kinds match, else the
+	 * last.  Which states are kept apart never changes what each covers. */
+	for (uint8_t k = 1; k < n && !kinds; k++)
+		for (uint8_t j = 0; j < k; j++) {
+			if (hk[j] != hk[k])
+				continue;
+			if (astate__join_guards(&v[j], &v[k], false, live) < 0)
+				return -ENOMEM;
+			return astate__copy(&v[k], st);
+		}
+	if (!kinds) {
+		h = path_shape(st, live, fills, false, false);
+		for (uint8_t k = 0; k < n; k++)
+			if (path_shape(&v[k], live, fills, false, false) == h)
+				into = k;
+	}
+	return astate__join_guards(&v[into], st, false, live) < 0 ? -ENOMEM : 0;
 }
 
 static void paths_drop(struct engine *en, uint32_t b)

@@ -165,6 +165,9 @@ void astate__invalidate(struct astate *s, int64_t lo, int64_t hi);
 void astate__invalidate_mask(struct astate *s, const struct fpmask *m);
 int astate__store(struct astate *s, int64_t off, unsigned size, const struct aval *v);
 int astate__join(struct astate *dst, const struct astate *src, bool widen);
+/* The same, a packet fact of one side kept guarded only by a register of guards (bit r: the
+ * registers live after the join; a dead one's guard is of no use). */
+int astate__join_guards(struct astate *dst, const struct astate *src, bool widen, uint16_t guards);
 /* Maybe-null identities (aval.h): a null check of one holder of id decides them all; a new
  * lookup result takes its id from older holders; a state not made by running instructions
  * (a loop header's, an exit's from the entry) holds none. */
@@ -176,6 +179,17 @@ void astate__drop_ids(struct astate *s);
 uint16_t astate__pkt_range(const struct astate *s, uint16_t id);
 /* The same, only what holds in s as it is (guards checked against s's registers). */
 uint16_t astate__pkt_range_here(const struct astate *s, uint16_t id);
+/* The guarded entries instruction i (an ALU instruction writing its dst) carries over, as
+ * they read after it: a guard copied to dst (64-bit mov), or a guard in dst written one-to-one
+ * on the values dst may hold (add/sub/xor of a constant, neg, a shift whose dropped bits tell
+ * no values apart, w = w); out has room for PKT_VARS.  Returns how many. */
+int astate__pkt_guards_moved(const struct astate *s, const struct bpf_insn *i,
+			     struct pkt_var *out);
+/* Facts whose guard holds in s (its register holds gval on every path: after a branch on it)
+ * hold unguarded. */
+void astate__pkt_guards_settle(struct astate *s);
+/* Adds fact f (guarded or not) unless one as strong is there. */
+void astate__pkt_add(struct astate *s, const struct pkt_var *f);
 /* Drops the entries guarded by the registers in mask (written). */
 void astate__pkt_regs_written(struct astate *s, uint32_t mask);
 void astate__pkt_prove(struct astate *s, uint16_t id, uint64_t range);

@@ -188,12 +188,13 @@ static bool reg_is(const struct astate *s, uint8_t g, int64_t v)
 
 /* A register that tells the side of a join that has the entry (a) from the one that has not
  * (b): a 32-bit constant in a, another constant in b.  PKT_NO_GUARD when none. */
-static uint8_t pkt_guard_of(const struct astate *a, const struct astate *b, int32_t *val)
+static uint8_t pkt_guard_of(const struct astate *a, const struct astate *b, int32_t *val,
+			    uint16_t regs)
 {
 	for (uint8_t g = 0; g < EBPF_REG_FP; g++) {
 		uint64_t x, y;
 
-		if (aval_is_const(&a->regs[g], &x) && aval_is_const(&b->regs[g], &y) && x != y &&
+		if ((regs >> g & 1) && aval_is_const(&a->regs[g], &x) && aval_is_const(&b->regs[g], &y) && x != y &&
 		    (int64_t)x == (int32_t)x) {
 			*val = (int32_t)x;
 			return g;
@@ -264,7 +265,8 @@ static bool pkt_id_held(const struct astate *s, uint16_t id)
  * constant on its side and another constant on the other.  A widening keeps only what both
  * sides prove on every path, so facts cannot come and go forever.  Returns whether dst's facts
  * changed. */
-static bool pkt_var_join(struct astate *dst, const struct astate *src, bool widen)
+static bool pkt_var_join(struct astate *dst, const struct astate *src, bool widen,
+			 uint16_t guards)
 {
 	struct pkt_var out[PKT_VARS];
 	int n = 0;
@@ -314,7 +316,7 @@ static bool pkt_var_join(struct astate *dst, const struct astate *src, bool wide
 			if (e->greg != PKT_NO_GUARD) {
 				if (aval_is_const(&b->regs[e->greg], &w) && (int64_t)w != e->gval)
 					pkt_var_add(out, &n, r);
-			} else if ((r.greg = pkt_guard_of(a, b, &r.gval)) != PKT_NO_GUARD) {
+			} else if ((r.greg = pkt_guard_of(a, b, &r.gval, guards)) != PKT_NO_GUARD) {
 				pkt_var_add(out, &n, r);
 			}
 		}
@@ -342,6 +344,11 @@ static bool pkt_var_join(struct astate *dst, const struct astate *src, bool wide
 /* dst := dst ⊔ src (or the widening of it); returns 1 when dst changed, 0 if not, <0 on error. */
 int astate__join(struct astate *dst, const struct astate *src, bool widen)
 {
+	return astate__join_guards(dst, src, widen, UINT16_MAX);
+}
+
+int astate__join_guards(struct astate *dst, const struct astate *src, bool widen, uint16_t guards)
+{
 	uint32_t k = 0, j = 0;
 	int changed = 0;
 
@@ -361,7 +368,7 @@ int astate__join(struct astate *dst, const struct astate *src, bool widen)
 		changed = 1;
 	if (life_join(&dst->it, &src->it) | life_join(&dst->ref, &src->ref))
 		changed = 1;
-	if (pkt_var_join(dst, src, widen))
+	if (pkt_var_join(dst, src, widen, guards))
 		changed = 1;
 	for (int r = 0; r < EBPF_NREGS; r++) {
 		struct aval v;
@@ -559,6 +566,103 @@ void astate__pkt_regs_written(struct astate *s, uint32_t mask)
 		if (s->pkt_var[k].range && s->pkt_var[k].greg != PKT_NO_GUARD &&
 		    (mask & (1u << s->pkt_var[k].greg)))
 			s->pkt_var[k] = (struct pkt_var){ 0, 0, PKT_NO_GUARD, 0 };
+}
+
+/* Whether x lies in a window of a's values narrower than 2^bits (signed or unsigned): then
+ * no two of those values, x among them, agree in their low bits bits. */
+static bool within_window(const struct aval *a, uint64_t x, unsigned bits)
+{
+	uint64_t w = bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
+
+	return ((int64_t)x >= a->r.smin && (int64_t)x <= a->r.smax &&
+		(uint64_t)a->r.smax - (uint64_t)a->r.smin <= w) ||
+	       (x >= a->r.umin && x <= a->r.umax && a->r.umax - a->r.umin <= w);
+}
+
+/* What guard value g of a fact guarded by the written register becomes when instruction i maps
+ * it one-to-one on the values the register may hold (a) and g itself: then the paths where
+ * the new value is the image of g are those where the old one was g.  false when i is not
+ * such a map (or the image is no 32-bit constant). */
+static bool guard_image(const struct aval *a, const struct bpf_insn *i, int32_t g, int32_t *img)
+{
+	uint8_t op = ebpf_op(i);
+	uint64_t x = (uint64_t)(int64_t)g, y, k = (uint64_t)(uint32_t)i->imm,
+		 low = k && k < 64 ? (1ull << k) - 1 : 0;
+	bool is64 = ebpf_class(i) == BPF_ALU64, imm = ebpf_srcbit(i) == BPF_K;
+
+	if (a->kind != AV_SCALAR || i->off)
+		return false;
+	if (is64 && imm && (op == BPF_ADD || op == BPF_SUB || op == BPF_XOR))
+		y = op == BPF_ADD ? x + (uint64_t)(int64_t)i->imm :
+		    op == BPF_SUB ? x - (uint64_t)(int64_t)i->imm : x ^ (uint64_t)(int64_t)i->imm;
+	else if (is64 && op == BPF_NEG)
+		y = -x;
+	else if (is64 && imm && op == BPF_LSH && k && k < 64 && within_window(a, x, 64 - (unsigned)k))
+		y = x << k;	/* (the high k bits dropped tell none of the values apart) */
+	else if (is64 && imm && (op == BPF_RSH || op == BPF_ARSH) && low &&
+		 !(a->r.var_off.mask & low) && (a->r.var_off.value & low) == (x & low))
+		y = op == BPF_RSH ? x >> k : (uint64_t)((int64_t)x >> k);	/* (the low k bits
+										 * dropped are known) */
+	else if (!is64 && op == BPF_MOV && !imm && i->src_reg == i->dst_reg &&
+		 within_window(a, x, 32))
+		y = (uint32_t)x;	/* w = w: the zero-extension */
+	else
+		return false;
+	if ((int64_t)y != (int32_t)y)
+		return false;
+	*img = (int32_t)y;
+	return true;
+}
+
+int astate__pkt_guards_moved(const struct astate *s, const struct bpf_insn *i, struct pkt_var *out)
+{
+	uint8_t cls = ebpf_class(i), d = i->dst_reg;
+	int n = 0;
+
+	if (cls != BPF_ALU && cls != BPF_ALU64)
+		return 0;
+	for (int k = 0; k < PKT_VARS; k++) {
+		struct pkt_var f = s->pkt_var[k];
+
+		if (!f.range || f.greg == PKT_NO_GUARD)
+			continue;
+		if (cls == BPF_ALU64 && ebpf_op(i) == BPF_MOV && ebpf_srcbit(i) == BPF_X && !i->off &&
+		    i->src_reg == f.greg && d != f.greg) {
+			f.greg = d;	/* (a copy: d == gval where the guard's register is) */
+			out[n++] = f;
+		} else if (f.greg == d && guard_image(&s->regs[d], i, f.gval, &f.gval)) {
+			out[n++] = f;
+		}
+	}
+	return n;
+}
+
+void astate__pkt_guards_settle(struct astate *s)
+{
+	struct pkt_var held[PKT_VARS];
+	int n = 0;
+
+	for (int k = 0; k < PKT_VARS; k++) {
+		const struct pkt_var *e = &s->pkt_var[k];
+
+		if (e->range && e->greg != PKT_NO_GUARD && reg_is(s, e->greg, e->gval))
+			held[n++] = (struct pkt_var){ e->id, e->range, PKT_NO_GUARD, 0 };
+	}
+	for (int k = 0; k < n; k++)
+		astate__pkt_add(s, &held[k]);	/* (the guarded forms it implies go) */
+}
+
+void astate__pkt_add(struct astate *s, const struct pkt_var *f)
+{
+	struct pkt_var out[PKT_VARS];
+	int n = 0;
+
+	memset(out, 0, sizeof(out));
+	for (int k = 0; k < PKT_VARS; k++)
+		pkt_var_add(out, &n, s->pkt_var[k]);
+	pkt_var_add(out, &n, *f);
+	for (int k = 0; k < PKT_VARS; k++)
+		s->pkt_var[k] = k < n ? out[k] : (struct pkt_var){ 0, 0, PKT_NO_GUARD, 0 };
 }
 
 void astate__pkt_prove(struct astate *s, uint16_t id, uint64_t range)

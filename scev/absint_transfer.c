@@ -496,9 +496,13 @@ int absint_step(struct engine *en, struct astate *s, uint32_t pc)
 {
 	const struct bpf_insn *i = &en->cx->insns[pc];
 	uint32_t w = ebpf_regs_written(i);
+	struct pkt_var moved[PKT_VARS];
+	int nmoved = astate__pkt_guards_moved(s, i, moved);
 	int err = ai_step_values(en, s, pc);
 
 	astate__pkt_regs_written(s, w);
+	for (int k = 0; k < nmoved; k++)
+		astate__pkt_add(s, &moved[k]);
 
 	if (ebpf_is_call(i) || (ebpf_class(i) == BPF_LD && !ebpf_is_ldimm64(i))) {
 		s->init &= (uint16_t)~0x3eu;	/* r1-r5 are dead after a call */

@@ -5,7 +5,9 @@
  * path's access is in bounds.  Each safe case has unsafe twins where one path's access is out of
  * bounds or through a scalar, which both must reject; and a header offset that is one of two
  * constants on the paths into one packet check (clang's VLAN walk), and packet pointers at
- * different constant offsets, each checked on its own path.  Programs called safe are also run and
+ * different constant offsets, each checked on its own path; and both after more combinations of
+ * constants than the verdict keeps path states for (a spilled pointer's kinds kept apart; an error
+ * code's guard carried through clang's zero-extension).  Programs called safe are also run and
  * must not fault.  Without bpf() bpfscev's verdicts are checked against the ones written here.
  *
  * Also the privilege rule (verdict_opts.unprivileged) on reads of stack bytes not written on
@@ -93,6 +95,43 @@ static const struct {
 	{ "packet pointer at data + 20 or data + 40", PKT_CONST_OFFS("2"), SAFE, NULL, false,
 	  BPF_PROG_TYPE_XDP },
 	{ "packet pointer at data + 20 or data + 40, one byte short", PKT_CONST_OFFS("1"),
+	  UNSAFE, "packet access", false, BPF_PROG_TYPE_XDP },
+	/* four independent bits of r6 make r5, r7, r8, r9 constants: 16 combinations, more than
+	 * the verdict keeps path states for (PATHS_MAX), so paths into later blocks are joined */
+#define BITS(r, a)                                                                               \
+	"r0 = r6\nr0 &= " #a "\nif r0 != 0 goto b" #a "\n" r " = 1\nb" #a ": "
+#define FOUR_BITS "r5 = 0\nr7 = 0\nr8 = 0\nr9 = 0\n" BITS("r5", 1) BITS("r7", 2) BITS("r8", 4) \
+		  BITS("r9", 8)
+#define USE_BITS "r0 += r5\nr0 += r7\nr0 += r8\nr0 += r9\n"
+	/* fp-32 holds a stack pointer (fp-8) or a map value, then 16 combinations of constants,
+	 * then the pointer read back and dereferenced (Cilium's tail_nodeport_nat_ipv4): the
+	 * path states keep the kinds of fill cells apart before constants; the twin reads 8 bytes
+	 * at 8, in the map value, past the frame */
+#define SPILL_KINDS(off) LOOKUP "if r6 > 100 goto sp\nr0 = r10\nr0 += -8\n"                    \
+		      "sp: *(u64 *)(r10 -32) = r0\n" FOUR_BITS "r1 = *(u64 *)(r10 -32)\n"          \
+		      "r0 = *(u64 *)(r1 +" off ")\n" USE_BITS OUT
+	{ "map value or stack spilled, 16 combinations of constants", SPILL_KINDS("0"), SAFE,
+	  NULL },
+	{ "map value or stack spilled, 16 combinations, past the frame", SPILL_KINDS("8"),
+	  UNSAFE, "stack access" },
+	/* XDP: clang's "err = data + x + 4 > data_end ? -EINVAL : 0" zero-extended before its
+	 * test, the test's register reloaded before the access, after 16 combinations of
+	 * constants (Cilium's tail_handle_nat_fwd_ipv6 and tail_nodeport_nat_ipv6): the fact
+	 * guarded by r3 == 0 goes through the shift, the copy and the shift back, and holds once
+	 * r1 == 0.  Twins: 3 bytes checked; the other arm; 0 or 4 shifted by 62 (both 0) */
+#define ERR_ZEXT(n, bad, ext, br)                                                                \
+	"r6 = *(u32 *)(r1 +12)\nr2 = *(u32 *)(r1 +4)\nr1 = *(u32 *)(r1 +0)\n" FOUR_BITS             \
+	"r3 = r6\nr3 &= 255\nr1 += r3\nr4 = r1\nr1 += " n "\nif r1 > r2 goto bad\nr3 = 0\n"      \
+	"goto join\nbad: r3 = " bad "\njoin: " ext "if r1 " br " 0 goto out\nr1 = 7\n"           \
+	"r0 = *(u32 *)(r4 +0)\nr0 += r1\n" USE_BITS OUT
+#define ZEXT "r3 <<= 32\nr1 = r3\nr1 >>= 32\n"
+	{ "error code zero-extended, 16 combinations", ERR_ZEXT("4", "-22", ZEXT, "!="), SAFE,
+	  NULL, false, BPF_PROG_TYPE_XDP },
+	{ "error code zero-extended, 16 combinations, 3 bytes checked",
+	  ERR_ZEXT("3", "-22", ZEXT, "!="), UNSAFE, "packet access", false, BPF_PROG_TYPE_XDP },
+	{ "error code zero-extended, 16 combinations, other arm",
+	  ERR_ZEXT("4", "-22", ZEXT, "=="), UNSAFE, "packet access", false, BPF_PROG_TYPE_XDP },
+	{ "error code 0 or 4 shifted by 62", ERR_ZEXT("4", "4", "r3 <<= 62\nr1 = r3\n", "!="),
 	  UNSAFE, "packet access", false, BPF_PROG_TYPE_XDP },
 	/* the value read is unknown: as an offset it must be bounded first */
 	{ "unwritten stack as an offset", "r0 = *(u64 *)(r10 -8)\nr1 = r10\nr1 += -16\n"
