@@ -505,6 +505,77 @@ static void eq_outer_loop(struct gi *g, bool off)
 	}
 }
 
+/* An outer counter that an inner loop moves by a number of steps known only as a range
+ * (p_inner_steps; the longer kernel campaign's largest class): r4 = data[9]; r1 = c0; do { r5
+ * = (r4 & 3) + 1; r3 = 0; do { if (r4 <= r3) r1 += d; r3++; } while (r3 < r5); r1 += B; }
+ * while (r1 < c0 + m B), d in [1, 3], B in [1, 3] (m in [5, 20]) or 2^33 + [1, 3] (m in [2,
+ * 6], the bound an LD_IMM64 in r3).  The inner loop runs 1-4 times and adds d on the
+ * iterations the input picks, so the outer step is B plus a range, at least B: at most m
+ * iterations.  The twin (p_inner_steps_still) has B = 0: on data[9] >= 4 the inner loop
+ * never adds and the outer loop runs for ever.  r1, r3-r5 clobbered. */
+static void inner_steps_loop(struct gi *g, bool still)
+{
+	int idx = (int)g->p->nloops++, in = (int)g->p->nloops++;
+	int top = gi_label(g), end = gi_label(g), itop = gi_label(g), iend = gi_label(g);
+	int skip = gi_label(g);
+	bool big = gen_bool(g->src, 40);
+	uint32_t d = gen_u32(g->src, 1, 3), m = big ? gen_u32(g->src, 2, 6) : gen_u32(g->src, 5, 20);
+	uint64_t b = gen_u32(g->src, 1, 3), B = big ? (1ull << 33) + b : b;
+	uint64_t c0 = gen_u32(g->src, 0, 100), n = c0 + m * B;
+	struct gen_loop *l;
+
+	/* (the data pointer from its slot: def_loop, before, counts in r2) */
+	gi_ldx(g, BPF_DW, BPF_REG_4, EBPF_REG_FP, GEN_FP_DATA);
+	gi_ldx(g, BPF_B, BPF_REG_4, BPF_REG_4, 9);
+	gi_mov_const(g, BPF_REG_1, c0, true);
+	gi_bind(g, top);
+	gi_alux(g, true, BPF_MOV, BPF_REG_5, BPF_REG_4);
+	gi_alu(g, true, BPF_AND, BPF_REG_5, 3);
+	gi_alu(g, true, BPF_ADD, BPF_REG_5, 1);
+	gi_mov_const(g, BPF_REG_3, 0, true);
+	gi_bind(g, itop);
+	gi_jmpx(g, false, BPF_JGT, BPF_REG_4, BPF_REG_3, skip);
+	gi_alu(g, true, BPF_ADD, BPF_REG_1, (int32_t)d);
+	gi_bind(g, skip);
+	gi_alu(g, true, BPF_ADD, BPF_REG_3, 1);
+	gi_jmpx(g, false, BPF_JLT, BPF_REG_3, BPF_REG_5, itop);
+	gi_bind(g, iend);
+	if (!still && big) {
+		gi_mov_const(g, BPF_REG_3, B, true);
+		gi_alux(g, true, BPF_ADD, BPF_REG_1, BPF_REG_3);
+	} else if (!still) {
+		gi_alu(g, true, BPF_ADD, BPF_REG_1, (int32_t)B);
+	}
+	gi_mov_const(g, BPF_REG_3, n, true);
+	gi_jmpx(g, false, BPF_JLT, BPF_REG_1, BPF_REG_3, top);
+	gi_bind(g, end);
+	l = prologue_loop(g, idx, top, end, GEN_FORM_DO_WHILE,
+			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(CTR64) | GEN_SH(COND_UNSIGNED) |
+				  (big ? GEN_SH(STEP_BIG) | GEN_SH(BOUND_LDIMM64) : GEN_SH(BOUND_REG)) |
+				  GEN_SH(NEST2) | GEN_SH(OUTER_MOD) | GEN_SH(OUTER_MOD_CTR) |
+				  (still ? GEN_SH(NONTERM) : 0),
+			  BPF_REG_1, BPF_JLT);
+	l->flags |= GEN_LOOP_CTR_CHANGED;
+	l->step = still ? 0 : B;
+	l->trip = -1;
+	l->trip_max = still ? UINT64_MAX : m;
+	l = prologue_loop(g, in, itop, iend, GEN_FORM_DO_WHILE,
+			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
+				  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_INPUT) | GEN_SH(COND_UPDATE),
+			  BPF_REG_3, BPF_JLT);
+	l->parent = idx;
+	l->depth = 2;
+	l->step = 1;
+	l->trip = -1;
+	l->trip_max = 4;
+	l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_3, .width = 64, .has_start = true, .step = 1 };
+	l->nivs = 1;
+	if (still) {
+		g->p->loops[idx].flags |= GEN_LOOP_MAY_NOT_TERMINATE;
+		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+	}
+}
+
 /* n = (data[0] & 7) + 1 (p_loop_def) or data[0] & 7 (p_loop_def_early, which flags the
  * program); for (r2 = 0; r2 < n; r2++) { r5 = r2; key slot = r2; } then both are read:
  * written when the loop ran at least once, which the twin's n = 0 breaks (r5: the prologue
@@ -715,6 +786,7 @@ static const struct twin_piece prologue_loops[] = {
 	TWIN_PIECE(p_mono_range, p_mono_range_zero, mono_loop),
 	TWIN_PIECE(p_loop_def, p_loop_def_early, def_loop),
 	TWIN_PIECE(p_eq_outer, p_eq_outer_off, eq_outer_loop),
+	TWIN_PIECE(p_inner_steps, p_inner_steps_still, inner_steps_loop),
 };
 static const struct twin_piece call_pkt_piece = TWIN_PIECE(p_call_pkt, p_call_pkt_over, pkt_call);
 

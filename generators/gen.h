@@ -175,6 +175,10 @@
 	  "a nest: the inner loop steps by an odd s until it equals c - X * s of the outer X")     \
 	X(p_eq_outer_off, 0, 0, 100,                                                               \
 	  "unsafe twin of p_eq_outer: an even step and a bound one past its multiples: endless")   \
+	X(p_inner_steps, 0, 0, 100,                                                                \
+	  "a nest: the inner loop adds d to the outer counter on the iterations the input picks")  \
+	X(p_inner_steps_still, 0, 0, 100,                                                          \
+	  "unsafe twin of p_inner_steps: no step of its own: endless when the input picks none")   \
 	X(p_pkt_len, 0, 0, 100,                                                                    \
 	  "len = data_end - (data + 0 or 16) before a loop reading the packet at i < len && "     \
 	  "i < 96 (a relational bound)")                                                            \

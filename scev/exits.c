@@ -46,6 +46,33 @@ static bool exit_invariant(void *arg, loc_t l)
 	return sym_unchanged(arg, l);
 }
 
+/* The values added to accumulation sl at its back edges, one per path (a delta may hold what an
+ * inner loop adds: a RANGE, different every iteration), each over env: their number, or -1 when
+ * a delta reads what the loop changes, is not a number, or there are more than max. */
+static int accum_deltas(struct scev_ctx *cx, const struct sym_summary *s,
+			const struct sym_loc *sl, const struct aval *(*env)(void *arg, loc_t l),
+			void *arg, struct aval *out, int max)
+{
+	eid alts[8];
+	int n;
+
+	if (sl->cls != LC_ACCUM || (n = expr_alternatives(&cx->ar, sl->back, alts, 8)) < 1 ||
+	    n > max)
+		return -1;
+	for (int k = 0; k < n; k++) {
+		eid d;
+		bool w32;
+
+		if (!sym_accum_delta(&cx->ar, alts[k], sl->loc, &d, &w32) ||
+		    !expr_only_regs_r(&cx->ar, d, exit_invariant, (void *)s))
+			return -1;
+		out[k] = aval_eval(cx, d, env, arg);
+		if (out[k].kind != AV_SCALAR)
+			return -1;
+	}
+	return n;
+}
+
 /* A location updated by a different constant on different paths (x += 1 here, x += 3 there):
  * the smallest and largest step, both non-zero and of one sign as width-bit numbers. */
 static bool sym_step_range(struct scev_ctx *cx, const struct sym_summary *s,
@@ -53,26 +80,15 @@ static bool sym_step_range(struct scev_ctx *cx, const struct sym_summary *s,
 			   void *arg, uint64_t *slo, uint64_t *shi)
 {
 	uint64_t mask = sl->width == 32 ? 0xffffffffull : UINT64_MAX, sign = mask / 2 + 1;
-	eid alts[8];
-	int n;
+	struct aval v[8];
+	int n = accum_deltas(cx, s, sl, env, arg, v, 8);
 
-	if (sl->cls != LC_ACCUM || (n = expr_alternatives(&cx->ar, sl->back, alts, 8)) < 1)
+	if (n < 1)
 		return false;
 	for (int k = 0; k < n; k++) {
-		struct aval v;
-		uint64_t lo, hi;
-		eid d;
-		bool w32;
+		uint64_t lo = sl->width == 32 ? v[k].r.u32_min : v[k].r.umin;
+		uint64_t hi = sl->width == 32 ? v[k].r.u32_max : v[k].r.umax;
 
-		/* a delta may hold what an inner loop adds: a RANGE, different every iteration */
-		if (!sym_accum_delta(&cx->ar, alts[k], sl->loc, &d, &w32) ||
-		    !expr_only_regs_r(&cx->ar, d, exit_invariant, (void *)s))
-			return false;
-		v = aval_eval(cx, d, env, arg);
-		if (v.kind != AV_SCALAR)
-			return false;
-		lo = sl->width == 32 ? v.r.u32_min : v.r.umin;
-		hi = sl->width == 32 ? v.r.u32_max : v.r.umax;
 		/* non-zero, and of one sign as width-bit numbers */
 		if (!lo || (lo < sign) != (hi < sign))
 			return false;
@@ -89,6 +105,23 @@ static bool sym_step_range(struct scev_ctx *cx, const struct sym_summary *s,
 			*shi = hi;
 	}
 	return true;
+}
+
+bool sym_delta_bounds(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_loc *sl,
+		      const struct aval *(*env)(void *arg, loc_t l), void *arg, int64_t *lo,
+		      int64_t *hi)
+{
+	struct aval v[8];
+	int n = accum_deltas(cx, s, sl, env, arg, v, 8);
+
+	for (int k = 0; k < n; k++) {
+		int64_t a = sl->width == 32 ? v[k].r.s32_min : v[k].r.smin;
+		int64_t b = sl->width == 32 ? v[k].r.s32_max : v[k].r.smax;
+
+		*lo = k == 0 || a < *lo ? a : *lo;
+		*hi = k == 0 || b > *hi ? b : *hi;
+	}
+	return n >= 1;
 }
 
 /* The largest offset magnitude the path-offset shapes take: within 2^30 where 32 bits are
@@ -151,7 +184,7 @@ static bool range_offsets(struct expr_arena *ar, eid e, bool test32, eid *base, 
 		uint64_t c;
 		bool w;
 
-		if (sym_range_offset(ar, alts[k], &b, &lo, &hi, &w)) {
+		if (sym_range_offset(ar, alts[k], !test32, &b, &lo, &hi, &w)) {
 			range = true;
 		} else {
 			expr_match_add(ar, alts[k], &b, &c, &w);

@@ -301,11 +301,18 @@ bool sym_unchanged(const struct sym_summary *s, loc_t l);
 bool sym_step_of(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_loc *sl,
 		 const struct aval *(*env)(void *arg, loc_t l), void *arg, uint64_t *step);
 bool sym_accum_delta(struct expr_arena *ar, eid alt, loc_t x, eid *d, bool *w32);
+/* Accumulation sl of loop s adds, in every iteration, a value in [lo, hi] (signed, as numbers
+ * of its width) read over env: its deltas read only constants, RANGE leaves and what s does
+ * not change. */
+bool sym_delta_bounds(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_loc *sl,
+		      const struct aval *(*env)(void *arg, loc_t l), void *arg, int64_t *lo,
+		      int64_t *hi);
 /* e = REG(x) + terms that are constants and RANGE leaves, at least one RANGE (a counter plus
  * what an inner loop added, read after that loop): base = REG(x), the terms' sum in [clo, chi]
- * (signed, within 2^30; w32: of a 32-bit add). */
-bool sym_range_offset(struct expr_arena *ar, eid e, eid *base, int64_t *clo, int64_t *chi,
-		      bool *w32);
+ * (signed; w32: of a 32-bit add), within 2^62 for a 64-bit add that a 64-bit test reads (wide),
+ * else within 2^30 (a 64-bit sum's sign need not be its low half's). */
+bool sym_range_offset(struct expr_arena *ar, eid e, bool wide, eid *base, int64_t *clo,
+		      int64_t *chi, bool *w32);
 /* e with the 32-bit forms of x + c, x a register that loop s's header never sees at 2^32 - c
  * or above (by the first pass), written as the 64-bit add they equal there: zext32(x + c),
  * zext32(x) + c, zext32(x) (c = 0). */

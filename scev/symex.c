@@ -645,25 +645,27 @@ struct map_fill {
 	struct scev_ctx *cx;
 	const struct sstate *s;
 	const struct sym_summary *cs;
+	struct entry_env *ee;	/* the entry's values, for what accumulations add */
 	eid *map;
 	uint64_t k;		/* iteration of the exit */
 	bool ranged;		/* ... or some iteration in [k, khi] */
 	uint64_t khi;
 };
 
-/* An add recurrence's value in some iteration k of [klo, khi]: in + step * k, the product as a
- * RANGE; EID_NONE when it may not fit. */
-static eid stepped_range(struct expr_arena *ar, eid in, const struct sym_loc *sl, uint64_t klo,
-			 uint64_t khi)
+/* A recurrence's value in some iteration k of [klo, khi], each iteration adding a value in
+ * [dlo, dhi] (signed, at the recurrence's width; dlo = dhi = step for an add recurrence): in
+ * plus the sum of k of them, a RANGE; EID_NONE when it may not fit. */
+static eid stepped_range(struct expr_arena *ar, eid in, const struct sym_loc *sl, int64_t dlo,
+			 int64_t dhi, uint64_t klo, uint64_t khi)
 {
-	int64_t st = sl->width == 32 ? (int64_t)(int32_t)(uint32_t)sl->step : (int64_t)sl->step;
-	__int128 a = (__int128)st * klo, b = (__int128)st * khi, lim = (__int128)1 << 62, t;
+	__int128 p[4] = { (__int128)dlo * klo, (__int128)dlo * khi, (__int128)dhi * klo,
+			  (__int128)dhi * khi };
+	__int128 a = p[0], b = p[0], lim = (__int128)1 << 62;
 	eid v;
 
-	if (a > b) {
-		t = a;
-		a = b;
-		b = t;
+	for (int i = 1; i < 4; i++) {
+		a = p[i] < a ? p[i] : a;
+		b = p[i] > b ? p[i] : b;
 	}
 	if (a < -lim || b > lim || khi > (1ull << 62))
 		return EID_NONE;
@@ -679,6 +681,7 @@ static bool fill_keep(void *arg, loc_t l)
 {
 	struct map_fill *mf = arg;
 	const struct sym_loc *sl = sym_find(mf->cs, l);
+	int64_t dlo, dhi;
 	eid in;
 
 	if (mf->map[l] != EID_NONE)
@@ -690,10 +693,26 @@ static bool fill_keep(void *arg, loc_t l)
 		mf->map[l] = in;	/* unchanged by the inner loop */
 		return true;
 	}
+	if (sl->cls == LC_ACCUM) {
+		/* x += d with d in [dlo, dhi] in every iteration (a step taken on some paths
+		 * only, or one an inner loop of its own made a range), d reading only what the
+		 * child does not change, whose values at its entry mf->ee gives: k iterations
+		 * add k such values */
+		eid v = !sym_delta_bounds(mf->cx, mf->cs, sl, entry_env_get, mf->ee, &dlo, &dhi)
+				? EID_NONE
+				: stepped_range(&mf->cx->ar, in, sl, dlo, dhi, mf->k,
+						mf->ranged ? mf->khi : mf->k);
+
+		if (v == EID_NONE)
+			return false;
+		mf->map[l] = v;
+		return true;
+	}
 	if (sl->cls != LC_AFFINE)
 		return false;
+	dlo = dhi = sl->width == 32 ? (int64_t)(int32_t)(uint32_t)sl->step : (int64_t)sl->step;
 	if (mf->ranged) {
-		eid v = stepped_range(&mf->cx->ar, in, sl, mf->k, mf->khi);
+		eid v = stepped_range(&mf->cx->ar, in, sl, dlo, dhi, mf->k, mf->khi);
 
 		if (v == EID_NONE)
 			return false;
@@ -839,6 +858,8 @@ static int collapse(struct sym_run *r, uint32_t c, const struct sstate *in, stru
 	const struct scev_loop *C = &cx->st.loops->loops[c];
 	bool exact = false, ranged = false;
 	uint64_t T = 0, Thi = 0;
+	struct astate fh;
+	struct entry_env ee = { .cx = cx, .s = in };
 	int err;
 
 	if ((err = ss_copy(out, in)))
@@ -871,9 +892,6 @@ static int collapse(struct sym_run *r, uint32_t c, const struct sstate *in, stru
 		return err;
 	}
 	if (cs->ok && cs->exit_vals) {
-		struct astate fh;
-		struct entry_env ee = { .cx = cx, .s = in };
-
 		if (cx->first_hdr) {
 			hdr_pack__view(&cx->first_hdr[r->l], &fh);
 			ee.fh = fh.live ? &fh : NULL;
@@ -929,7 +947,7 @@ static int collapse(struct sym_run *r, uint32_t c, const struct sstate *in, stru
 		havoc_mask(out, &cs->hv);
 	if (exact || ranged) {
 		eid *map = malloc((LOC_MAX + 1) * sizeof(*map));
-		struct map_fill mf = { .cx = cx, .s = in, .cs = cs, .map = map, .k = T,
+		struct map_fill mf = { .cx = cx, .s = in, .cs = cs, .ee = &ee, .map = map, .k = T,
 				       .ranged = ranged, .khi = Thi };
 
 		if (!map)
@@ -1031,13 +1049,13 @@ static bool add_delta(struct expr_arena *ar, eid alt, eid rx, loc_t x, eid *d, b
 	return true;
 }
 
-bool sym_range_offset(struct expr_arena *ar, eid e, eid *base, int64_t *clo, int64_t *chi,
-		      bool *w32)
+bool sym_range_offset(struct expr_arena *ar, eid e, bool wide, eid *base, int64_t *clo,
+		      int64_t *chi, bool *w32)
 {
 	eid t[8];
 	bool top32 = ar->v[e].kind == EX_ALU && ar->v[e].w32;
 	int n = ar->v[e].kind == EX_ALU ? add_terms(ar, e, top32, t, 0, 8) : -1, nreg = 0;
-	__int128 lo = 0, hi = 0, lim = (__int128)1 << 30;
+	__int128 lo = 0, hi = 0, lim = (__int128)1 << (wide && !top32 ? 62 : 30);
 	bool range = false;
 
 	if (n < 2)

@@ -1827,7 +1827,9 @@ static void test_twin_knobs(const struct twin_knobs *t)
  * programs where x ^= c or x = c - x has c = c0), w and r forms mixed (p_zext_mix; the shift
  * form wraps on every input), steps known only as a range (p_mono_range; the twin's step r1 & 1
  * stops the counter on every input), '==' against a bound c - X * s of an outer counter
- * (p_eq_outer; the twin's even step never meets its odd distance). */
+ * (p_eq_outer; the twin's even step never meets its odd distance), an outer counter that an
+ * inner loop moves on the iterations the input picks (p_inner_steps; the twin has no step of
+ * its own, and data[9] = 0x80 picks none). */
 static void test_loop_shape_knobs(void)
 {
 	static const struct twin_knobs t[] = {
@@ -1843,6 +1845,8 @@ static void test_loop_shape_knobs(void)
 		  "the step r1 & 1 past t" },
 		{ "p_eq_outer", "p_eq_outer_off", 3900000, 0, 0, true, 0, 0, 100,
 		  "every input: the distance is odd" },
+		{ "p_inner_steps", "p_inner_steps_still", 4000000, -1, GEN_LOOP_CTR_CHANGED, true, 9,
+		  0x80, 100, "no inner iteration adds" },
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
