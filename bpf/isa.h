@@ -158,6 +158,26 @@ int32_t ebpf_btf_struct_by_name(const char *name);
 /* The name of vmlinux BTF type id (any kind), NULL when unknown. */
 const char *ebpf_btf_type_name(int32_t id);
 
+/* The flags of the kfuncs that take or give references, as the kernel's BTF_ID_FLAGS sets
+ * declare them (include/linux/btf.h values).  vmlinux BTF does not carry them (its decl tags say
+ * only "bpf_kfunc" and "bpf_fastcall"), so they are restated here from the kernel's sources
+ * (kernel/bpf/helpers.c generic_btf_ids, kernel/bpf/cpumask.c) for the kfuncs bpfscev models. */
+#define EBPF_KF_ACQUIRE 0x1u
+#define EBPF_KF_RELEASE 0x2u
+#define EBPF_KF_RET_NULL 0x4u
+#define EBPF_KF_TRUSTED_ARGS 0x10u
+#define EBPF_KF_RCU 0x80u
+
+struct ebpf_kfunc_ref {
+	const char *name;
+	uint32_t flags;
+	const char *obj;	/* the struct it acquires or releases (its argument, its result) */
+	uint8_t nargs;		/* 0: none (a constructor); 1: R1, a pointer to obj */
+};
+
+/* The entry of kfunc name, NULL when it is not one of them. */
+const struct ebpf_kfunc_ref *ebpf_kfunc_ref(const char *name);
+
 /* Access width in bytes of a load/store size field (BPF_B → 1 … BPF_DW → 8). */
 static inline unsigned ebpf_size_bytes(uint8_t size)
 {

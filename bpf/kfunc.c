@@ -118,6 +118,26 @@ const char *ebpf_kfunc_name(int32_t id)
 	return btf__name_by_offset(vmlinux, t->name_off);
 }
 
+static const struct ebpf_kfunc_ref kfunc_refs[] = {
+	/* kernel/bpf/helpers.c */
+	{ "bpf_task_acquire", EBPF_KF_ACQUIRE | EBPF_KF_RCU | EBPF_KF_RET_NULL, "task_struct", 1 },
+	{ "bpf_task_release", EBPF_KF_RELEASE, "task_struct", 1 },
+	{ "bpf_cgroup_acquire", EBPF_KF_ACQUIRE | EBPF_KF_RCU | EBPF_KF_RET_NULL, "cgroup", 1 },
+	{ "bpf_cgroup_release", EBPF_KF_RELEASE, "cgroup", 1 },
+	/* kernel/bpf/cpumask.c */
+	{ "bpf_cpumask_create", EBPF_KF_ACQUIRE | EBPF_KF_RET_NULL, "bpf_cpumask", 0 },
+	{ "bpf_cpumask_acquire", EBPF_KF_ACQUIRE | EBPF_KF_TRUSTED_ARGS, "bpf_cpumask", 1 },
+	{ "bpf_cpumask_release", EBPF_KF_RELEASE, "bpf_cpumask", 1 },
+};
+
+const struct ebpf_kfunc_ref *ebpf_kfunc_ref(const char *name)
+{
+	for (size_t k = 0; name && k < sizeof(kfunc_refs) / sizeof(kfunc_refs[0]); k++)
+		if (!strcmp(kfunc_refs[k].name, name))
+			return &kfunc_refs[k];
+	return NULL;
+}
+
 /* ---- BTF-typed contexts (struct ebpf_btf_ctx, prog.h) ---- */
 
 static const struct btf_type *skip_mods(uint32_t *id)

@@ -153,6 +153,8 @@ const struct ebpf_helper_proto *absint_helper_proto(const struct astate *s, int3
 bool absint_is_urb_dynptr(const struct aval *a);
 /* A REGION_BTF pointer to the vmlinux struct id (absint_transfer.c). */
 struct aval absint_btf_ptr(struct scev_ctx *cx, int32_t id);
+/* The same, trusted or not (scev_ctx.btf_trusted): trusted for a BTF context's arguments. */
+struct aval absint_btf_ptr_as(struct scev_ctx *cx, int32_t id, bool trusted);
 /* Whether helper id takes a callback absint_callbacks.c models (bpf_loop,
  * bpf_for_each_map_elem, bpf_find_vma, bpf_user_ringbuf_drain). */
 static inline bool absint_cb_helper(int32_t id)
@@ -344,6 +346,15 @@ void absint_ref_verify_arg(struct scev_ctx *cx, struct scev_verdict *v, const st
 			   uint32_t pc, const char *name, unsigned reg, enum ebpf_harg kind);
 void absint_ref_verify_access(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			      const struct aval *a, uint32_t pc, __int128 lo, __int128 hi);
+/* absint_ref.c, kfuncs that acquire or release kernel objects (bpf/kfunc.c's table): whether the
+ * call at pc is one; its arguments as check_kfunc_args decides them (R1 a trusted or referenced
+ * object of the struct, not NULL, at offset 0; a release's acquired and held on every path); an
+ * access through an acquired object: held on every path (then as any kernel object's). */
+bool absint_ref_kfunc(const struct scev_ctx *cx, uint32_t pc);
+void absint_ref_verify_kfunc(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			     uint32_t pc, const struct ebpf_kfunc_ref *kf);
+void absint_ref_verify_kref(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			    const struct aval *a, uint32_t pc);
 
 /* absint_verdict.c */
 /* Records the first failure only: a verdict that is already not safe keeps its kind, pc and

@@ -40,6 +40,26 @@ static bool is_ringbuf_call(const struct bpf_insn *i)
 		i->imm == BPF_FUNC_ringbuf_discard);
 }
 
+/* The kfunc at pc when it acquires or releases a kernel object (bpf/kfunc.c's table). */
+static const struct ebpf_kfunc_ref *kfunc_ref_at(const struct scev_ctx *cx, uint32_t pc)
+{
+	const struct bpf_insn *i = &cx->insns[pc];
+
+	if (!cx->prog || !ebpf_is_call(i) || i->src_reg != BPF_PSEUDO_KFUNC_CALL)
+		return NULL;
+	return ebpf_kfunc_ref(ebpf_prog_kfunc_name(cx->prog, pc));
+}
+
+static bool is_ref_call(const struct scev_ctx *cx, uint32_t pc)
+{
+	return is_ringbuf_call(&cx->insns[pc]) || kfunc_ref_at(cx, pc);
+}
+
+bool absint_ref_kfunc(const struct scev_ctx *cx, uint32_t pc)
+{
+	return kfunc_ref_at(cx, pc) != NULL;
+}
+
 /* The constant the call at pc is given as its size: the last write of r2 before it in its
  * block must be r2 = imm (what clang emits); -1 when it is not. */
 static int64_t site_size(const struct scev_ctx *cx, uint32_t pc)
@@ -77,20 +97,27 @@ int absint_ref_setup(struct scev_ctx *cx)
 		     (ebpf_class(i) == BPF_LD && !ebpf_is_ldimm64(i))) &&
 		    cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func != 0)
 			cx->ref_tail = true;
-		if (!is_ringbuf_call(i))
+		const struct ebpf_kfunc_ref *kf = kfunc_ref_at(cx, pc);
+		int32_t btf;
+
+		if (!is_ringbuf_call(i) && !kf)
 			continue;
 		any = true;
-		if (i->imm != BPF_FUNC_ringbuf_reserve)
+		if (kf ? !(kf->flags & EBPF_KF_ACQUIRE) : i->imm != BPF_FUNC_ringbuf_reserve)
 			continue;
 		if (cx->nref_sites == SCEV_REF_SITES) {
-			cx->ref_why = "more ringbuf reserve calls than the analysis tracks";
+			cx->ref_why = "more ringbuf reserve and kfunc acquire calls than the analysis "
+				      "tracks";
 			continue;
 		}
-		cx->ref_sites[cx->nref_sites++] = (struct ref_site){ pc, site_size(cx, pc) };
+		btf = kf ? ebpf_btf_struct_by_name(kf->obj) : 0;
+		cx->ref_sites[cx->nref_sites++] = (struct ref_site){ pc, kf ? -1 : site_size(cx, pc),
+								     kf, btf > 0 ? btf : 0 };
 	}
 	/* (the maybe-null ids name a pc modulo 2^16 - 2: two reserves must not share one) */
 	if (any && cx->len >= UINT16_MAX - 1)
-		cx->ref_why = "ringbuf records in a program of more than 65534 instructions";
+		cx->ref_why = "references (ringbuf records, acquired kernel objects) in a program of "
+			      "more than 65534 instructions";
 	if (!any)
 		return 0;
 	if (!(cx->ref_loop = calloc(lf->nloops ? lf->nloops : 1, 1)))
@@ -103,7 +130,7 @@ int absint_ref_setup(struct scev_ctx *cx)
 
 			for (uint32_t pc = b->first; pc <= b->last;
 			     pc += ebpf_insn_slots(&cx->insns[pc]))
-				if (is_ringbuf_call(&cx->insns[pc]))
+				if (is_ref_call(cx, pc))
 					cx->ref_loop[l] = 1;
 		}
 	}
@@ -118,9 +145,11 @@ static int site_of_pc(const struct scev_ctx *cx, uint32_t pc)
 	return -1;
 }
 
+/* A pointer whose validity is a reference the state holds: a ringbuf record or an acquired
+ * kernel object (aval.map: its site). */
 static bool is_record(const struct aval *a)
 {
-	return a->kind == AV_PTR && a->region == REGION_RINGBUF;
+	return a->kind == AV_PTR && (a->region == REGION_RINGBUF || a->region == REGION_KREF);
 }
 
 /* Every holder of a record of site k (registers and cells) becomes what the release leaves. */
@@ -138,23 +167,27 @@ static void invalidate_site(struct astate *s, uint16_t k)
 void absint_ref_call(const struct scev_ctx *cx, struct astate *s, uint32_t pc, struct aval *r0)
 {
 	const struct bpf_insn *i = &cx->insns[pc];
+	const struct ebpf_kfunc_ref *kf = kfunc_ref_at(cx, pc);
 	const struct aval *r1 = &s->regs[1];
+	uint8_t region = kf ? REGION_KREF : REGION_RINGBUF;
 	int k;
 
-	if (!is_ringbuf_call(i))
+	if (!is_ringbuf_call(i) && !kf)
 		return;
-	if (i->imm == BPF_FUNC_ringbuf_reserve) {
-		if ((k = site_of_pc(cx, pc)) < 0) {
+	if (kf ? (kf->flags & EBPF_KF_ACQUIRE) : i->imm == BPF_FUNC_ringbuf_reserve) {
+		if ((k = site_of_pc(cx, pc)) < 0 || (kf && !cx->ref_sites[k].btf)) {
 			*r0 = aval_top();
 			return;
 		}
-		*r0 = aval_ptr(REGION_RINGBUF, (uint16_t)k, range_const(0));
-		r0->maybe_null = true;	/* (its id: the caller's, as for every maybe-null result) */
+		*r0 = aval_ptr(region, (uint16_t)k, range_const(0));
+		/* (its id: the caller's, as for every maybe-null result) */
+		r0->maybe_null = !kf || (kf->flags & EBPF_KF_RET_NULL);
 		s->ref.may |= 1ull << k;
 		s->ref.must |= 1ull << k;
 		return;
 	}
-	if (is_record(r1) && !r1->maybe_null) {
+	/* a release: the verdict lets only a held reference of the kind pass */
+	if (is_record(r1) && r1->region == region && !r1->maybe_null) {
 		k = r1->map;
 		s->ref.may &= ~(1ull << k);
 		s->ref.must &= ~(1ull << k);
@@ -214,18 +247,34 @@ static uint32_t held_pc(const struct scev_ctx *cx, const struct astate *s)
 	return k < (int)cx->nref_sites ? cx->ref_sites[k].pc : 0;
 }
 
+/* What the reference of site k is, for messages: "the ringbuf record reserved" or "the
+ * task_struct bpf_task_acquire acquired". */
+static const char *site_what(const struct scev_ctx *cx, uint32_t k, char *buf, size_t n)
+{
+	const struct ebpf_kfunc_ref *kf = k < cx->nref_sites ? cx->ref_sites[k].kf : NULL;
+
+	if (!kf)
+		return "the ringbuf record reserved";
+	snprintf(buf, n, "the %s %s acquired", kf->obj, kf->name);
+	return buf;
+}
+
 void absint_ref_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			    uint32_t pc)
 {
 	const struct bpf_insn *i = &cx->insns[pc];
+	const struct ebpf_kfunc_ref *kf;
 	bool helper = ebpf_is_helper_call(i);
+	char what[96];
 
 	if (!cx->ref_loop)
-		return;	/* (no ringbuf call: nothing to hold) */
+		return;	/* (no ringbuf or kfunc reference call: nothing to hold) */
 	if (ebpf_is_exit(i) && func_of(cx, pc) == 0 && s->ref.may)
-		VFAIL(VERDICT_UNSAFE, pc, "Unreleased reference: the ringbuf record reserved at %u "
-		      "may be held at exit (not submitted or discarded on some path)",
-		      held_pc(cx, s));
+		VFAIL(VERDICT_UNSAFE, pc, "Unreleased reference: %s at %u may be held at exit (not "
+		      "%s on some path)", site_what(cx, (uint32_t)__builtin_ctzll(s->ref.may), what,
+						    sizeof(what)), held_pc(cx, s),
+		      cx->ref_sites[__builtin_ctzll(s->ref.may)].kf ? "released"
+								      : "submitted or discarded");
 	if (helper && i->imm == BPF_FUNC_tail_call && s->ref.may)
 		VFAIL(VERDICT_UNSAFE, pc, "tail_call would lead to reference leak (the ringbuf record "
 		      "reserved at %u may be held)", held_pc(cx, s));
@@ -242,8 +291,26 @@ void absint_ref_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const s
 	    (helper && (i->imm == BPF_FUNC_loop || i->imm == BPF_FUNC_for_each_map_elem)))
 		for (int r = 1; r <= 5; r++)
 			if (is_record(&s->regs[r]))
-				VFAIL(VERDICT_UNSUPPORTED, pc, "a ringbuf record given to another "
-				      "function (R%d) is not modeled", r);
+				VFAIL(VERDICT_UNSUPPORTED, pc, "a reference (a ringbuf record, an "
+				      "acquired kernel object) given to another function (R%d) is "
+				      "not modeled", r);
+	if ((kf = kfunc_ref_at(cx, pc))) {
+		int k = site_of_pc(cx, pc);
+
+		if (cx->ref_why)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "%s", cx->ref_why);
+		if (func_of(cx, pc) != 0)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "%s outside the main function is not modeled",
+			      kf->name);
+		if ((kf->flags & EBPF_KF_ACQUIRE) && (k < 0 || !cx->ref_sites[k].btf))
+			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: no struct %s in the running kernel's BTF",
+			      kf->name, kf->obj);
+		if ((kf->flags & EBPF_KF_ACQUIRE) && (s->ref.may & (1ull << k)))
+			VFAIL(VERDICT_UNSUPPORTED, pc, "%s again while the object of its previous run "
+			      "may be held (two references of one call are not modeled)", kf->name);
+		absint_ref_verify_kfunc(cx, v, s, pc, kf);
+		return;
+	}
 	if (!is_ringbuf_call(i))
 		return;
 	if (cx->ref_why)
@@ -289,7 +356,7 @@ void absint_ref_verify_arg(struct scev_ctx *cx, struct scev_verdict *v, const st
 	if (a->kind == AV_TOP)
 		VFAIL(VERDICT_UNSUPPORTED, pc, "R%u of %s may not be a ringbuf record (a record "
 		      "joined with something else)", reg, name);
-	if (!is_record(a))
+	if (!is_record(a) || a->region != REGION_RINGBUF)
 		VFAIL(VERDICT_UNSAFE, pc, "R%u type=%s expected=ringbuf_mem (%s of a record "
 		      "already released, or of no record)", reg,
 		      a->kind == AV_SCALAR ? "scalar" : claim_region_name(a->region), name);
@@ -321,4 +388,68 @@ void absint_ref_verify_access(struct scev_ctx *cx, struct scev_verdict *v, const
 		VFAIL(VERDICT_UNSAFE, pc, "ringbuf record access [%lld, %lld) outside the %lld bytes "
 		      "reserved at %u", (long long)lo, (long long)hi, (long long)size,
 		      cx->ref_sites[a->map].pc);
+}
+
+void absint_ref_verify_kfunc(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			     uint32_t pc, const struct ebpf_kfunc_ref *kf)
+{
+	const struct aval *a = &s->regs[1];
+	int32_t want = ebpf_btf_struct_by_name(kf->obj), got;
+	const char *gname;
+
+	v->checks++;
+	if (!kf->nargs)
+		return;
+	if (want <= 0)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "%s: no struct %s in the running kernel's BTF",
+		      kf->name, kf->obj);
+	if (a->kind == AV_TOP)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "R1 of %s may be a pointer of another kind (a kernel "
+		      "object joined with something else)", kf->name);
+	if (a->kind != AV_PTR || (a->region != REGION_BTF && a->region != REGION_KREF))
+		VFAIL(VERDICT_UNSAFE, pc, "R1 type=%s expected=ptr_%s (%s takes a kernel object)",
+		      a->kind == AV_SCALAR ? "scalar" : claim_region_name(a->region), kf->obj,
+		      kf->name);
+	if (a->maybe_null)
+		VFAIL(VERDICT_UNSAFE, pc, "Possibly NULL pointer passed to trusted arg0 (%s before "
+		      "the NULL check)", kf->name);
+	got = a->region == REGION_KREF ? (a->map < cx->nref_sites ? cx->ref_sites[a->map].btf : 0)
+				       : (a->map < cx->nbtf_types ? cx->btf_types[a->map] : 0);
+	gname = ebpf_btf_type_name(got);
+	if (got != want)
+		VFAIL(VERDICT_UNSAFE, pc, "kernel function %s args#0 expected pointer to STRUCT %s but "
+		      "R1 has a pointer to STRUCT %s", kf->name, kf->obj, gname ? gname : "?");
+	if (!range_is_const(&a->r) || a->r.umin != 0)
+		VFAIL(VERDICT_UNSAFE, pc, "R1 must have zero offset when passed to %s (a kernel "
+		      "object's start)", kf->name);
+	if (kf->flags & EBPF_KF_RELEASE) {
+		char what[96];
+
+		if (a->region != REGION_KREF)
+			VFAIL(VERDICT_UNSAFE, pc, "release kernel function %s expects refcounted "
+			      "PTR_TO_BTF_ID (R1 was not acquired)", kf->name);
+		if (!(s->ref.must & (1ull << a->map)))
+			VFAIL(VERDICT_UNSAFE, pc, "%s: %s at %u may be released already on some path",
+			      kf->name, site_what(cx, a->map, what, sizeof(what)),
+			      cx->ref_sites[a->map].pc);
+		return;
+	}
+	/* an acquire of an object given: referenced (acquired) or trusted (a BTF context's
+	 * argument); one walked from another may be untrusted or RCU, which is not modeled */
+	if (a->region == REGION_BTF && !(a->map < cx->nbtf_types && cx->btf_trusted[a->map]))
+		VFAIL(VERDICT_UNSUPPORTED, pc, "R1 of %s is a kernel object read from another (trusted, "
+		      "RCU or untrusted: not modeled)", kf->name);
+}
+
+void absint_ref_verify_kref(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			    const struct aval *a, uint32_t pc)
+{
+	char what[96];
+
+	if (func_of(cx, pc) != 0)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "acquired kernel objects outside the main function "
+		      "are not modeled");
+	if (!(s->ref.must & (1ull << a->map)))
+		VFAIL(VERDICT_UNSAFE, pc, "%s at %u may be released on some path before this "
+		      "access", site_what(cx, a->map, what, sizeof(what)), cx->ref_sites[a->map].pc);
 }

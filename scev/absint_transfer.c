@@ -64,21 +64,32 @@ static bool ptr_in(const struct aval *a, uint8_t region, int64_t *off)
 
 /* A REGION_BTF pointer to the vmlinux struct id: its index in cx->btf_types, added when new;
  * an unknown value when the table cannot grow (or holds 2^16 structs). */
-struct aval absint_btf_ptr(struct scev_ctx *cx, int32_t id)
+struct aval absint_btf_ptr_as(struct scev_ctx *cx, int32_t id, bool trusted)
 {
 	uint32_t k;
 
-	for (k = 0; k < cx->nbtf_types && cx->btf_types[k] != id; k++)
+	for (k = 0; k < cx->nbtf_types &&
+		    (cx->btf_types[k] != id || cx->btf_trusted[k] != trusted); k++)
 		;
 	if (k == cx->nbtf_types) {
 		int32_t *n = k < UINT16_MAX ? realloc(cx->btf_types, (k + 1) * sizeof(*n)) : NULL;
+		uint8_t *t;
 
 		if (!n)
 			return absint_unknown_bytes(8);
 		cx->btf_types = n;
+		if (!(t = realloc(cx->btf_trusted, k + 1)))
+			return absint_unknown_bytes(8);
+		cx->btf_trusted = t;
+		t[k] = trusted;
 		n[cx->nbtf_types++] = id;
 	}
 	return aval_ptr(REGION_BTF, (uint16_t)k, range_const(0));
+}
+
+struct aval absint_btf_ptr(struct scev_ctx *cx, int32_t id)
+{
+	return absint_btf_ptr_as(cx, id, false);
 }
 
 /* A load through a REGION_BTF pointer: a pointer member that points to a struct is another one
@@ -107,7 +118,7 @@ static struct aval ctx_load(struct scev_ctx *cx, const struct aval *addr, int64_
 	/* a BTF context's struct pointer argument, loaded whole */
 	if (ebpf_prog_type_btf_ctx(cx->prog_type) && size == 8 && off >= 0 && off % 8 == 0 &&
 	    off / 8 < cx->prog->btf_ctx.nslots && cx->prog->btf_ctx.slot[off / 8] == EBPF_SLOT_PTR)
-		return absint_btf_ptr(cx, cx->prog->btf_ctx.obj_type[off / 8]);
+		return absint_btf_ptr_as(cx, cx->prog->btf_ctx.obj_type[off / 8], true);
 	if (cx->ctx_model == EBPF_CTX_RO)	/* plain fields: scalars */
 		return aval_scalar(size == 8 ? range_unknown() : range_zext_unknown(size));
 	if (size == 4 && cx->ctx_model == EBPF_CTX_XDP) {
@@ -764,7 +775,13 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 			v = absint_iter_load(cx, &a, pc, i->off, size);
 		else if (a.kind == AV_PTR && a.region == REGION_BTF)
 			v = btf_load(cx, &a, i->off, size);
-		else if (a.kind == AV_PTR &&
+		else if (a.kind == AV_PTR && a.region == REGION_KREF && a.map < cx->nref_sites &&
+			 cx->ref_sites[a.map].btf) {
+			struct aval o = absint_btf_ptr(cx, cx->ref_sites[a.map].btf);
+
+			o.r = a.r;	/* (the acquired object, read as an untrusted one) */
+			v = btf_load(cx, &o, i->off, size);
+		} else if (a.kind == AV_PTR &&
 			 (a.region == REGION_GMEM || a.region == REGION_DYNPTR_MEM))
 			/* PTR_TO_MEM holds no pointers: a scalar (whatever bytes the caller or
 			 * the sample had) */
@@ -909,6 +926,14 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 				if (absint_iter_call(en, s, pc, &v, &w)) {
 					stack_arg = false;
 					call_writes(en, s, pc, &w);
+				} else if (absint_ref_kfunc(cx, pc)) {
+					/* (no memory argument: a kernel object or nothing) */
+					stack_arg = false;
+					absint_ref_call(cx, s, pc, &v);
+					if (v.kind == AV_PTR && v.maybe_null) {
+						v.id = aval_null_id(pc);
+						astate__drop_id(s, v.id);
+					}
 				}
 			} else {
 				v = aval_top();

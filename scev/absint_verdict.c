@@ -95,7 +95,9 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 		VFAIL(VERDICT_UNSAFE, pc, "R%u may be NULL (%s not checked)", reg,
 		      a->region == REGION_GMEM ? "a global function's pointer argument"
 		      : a->region == REGION_DYNPTR_MEM ? "bpf_dynptr_data's result"
-		      : a->region == REGION_BTF ? "a helper's kernel object" : "map lookup");
+		      : a->region == REGION_BTF ? "a helper's kernel object"
+		      : a->region == REGION_KREF ? "an acquiring kfunc's result (ptr_or_null_)"
+		      : "map lookup");
 	lo = (__int128)a->r.smin + off;
 	hi = (__int128)a->r.smax + off + size;
 	switch (a->region) {
@@ -196,10 +198,17 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 	case REGION_CALLER_STACK:
 		absint_cb_verify_access(cx, v, a, pc, lo, hi, write);
 		return;
+	case REGION_KREF:	/* (an acquired one: held, then as any) */
+		absint_ref_verify_kref(cx, v, s, a, pc);
+		if (v->kind != VERDICT_SAFE)
+			return;
+		/* fall through */
 	case REGION_BTF: {
 		/* check_ptr_to_btf_access: reads only, at a constant offset, as btf_struct_walk
 		 * allows them (a PROBE_MEM load: no fault, NULL included) */
-		int32_t next;
+		int32_t next, id = a->region == REGION_KREF
+					   ? (a->map < cx->nref_sites ? cx->ref_sites[a->map].btf : 0)
+					   : (a->map < cx->nbtf_types ? cx->btf_types[a->map] : 0);
 		const char *why;
 
 		if (write)
@@ -208,9 +217,7 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 		if (lo != hi - size)
 			VFAIL(VERDICT_UNSAFE, pc, "R%u is a kernel object (PTR_TO_BTF_ID) at a variable "
 			      "offset", reg);
-		why = a->map < cx->nbtf_types
-			      ? ebpf_btf_obj_access(cx->btf_types[a->map], (int64_t)lo, size, &next)
-			      : "an unknown type";
+		why = id ? ebpf_btf_obj_access(id, (int64_t)lo, size, &next) : "an unknown type";
 		if (why)
 			VFAIL(VERDICT_UNSAFE, pc, "kernel object access (%u bytes at %lld of R%u): %s",
 			      size, (long long)lo, reg, why);
@@ -248,6 +255,7 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 	case REGION_RINGBUF:
 		absint_ref_verify_access(cx, v, s, a, pc, lo, hi);
 		return;
+
 	case REGION_ITER_VAL:
 		/* bpf_iter_num_next's int *: PTR_TO_MEM | MEM_RDONLY of 4 bytes */
 		if (write)
@@ -653,8 +661,9 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 
 			if (g)
 				verify_global_call(cx, v, s, pc, g);
-			if (ebpf_is_pseudo_call(i))
-				return;	/* (a static function's arguments are its to check) */
+			if (ebpf_is_pseudo_call(i) || absint_ref_kfunc(cx, pc))
+				return;	/* (a static function's arguments are its to check; a
+					 * reference kfunc's, absint_ref_verify_insn's) */
 			VFAIL(VERDICT_UNSUPPORTED, pc, "kfunc and indirect calls are not modeled");
 		}
 		verify_helper(cx, v, s, pc, i->imm);

@@ -49,6 +49,10 @@ enum aval_kind { AV_SCALAR, AV_PTR, AV_TOP };
  * bytes, writable, maybe NULL until tested): map bytes. */
 #define REGION_DYNPTR_MEM 39
 #define DYNPTR_MEM_MAX 0xffffu	/* the largest size it holds */
+/* A kernel object a kfunc acquired (absint_ref.c: bpf_task_acquire, bpf_cpumask_create; the
+ * kernel's PTR_TO_BTF_ID | PTR_TRUSTED with a ref_obj_id): map = its acquire call,
+ * scev_ctx.ref_sites[map], whose struct (ref_site.btf) it is; valid while the state holds it. */
+#define REGION_KREF 40
 
 struct aval {
 	uint8_t kind;

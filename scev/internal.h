@@ -137,10 +137,13 @@ struct iter_slot {
 #define SCEV_ITER_SLOTS 64
 
 /* A bpf_ringbuf_reserve call (absint_ref.c): its pc and the size it is given, the constant
- * written to r2 in its block before it (-1: none). */
+ * written to r2 in its block before it (-1: none); or a kfunc call that acquires a kernel object
+ * (kf), the vmlinux struct id of what it gives (btf; 0 when the kernel has no such struct). */
 struct ref_site {
 	uint32_t pc;
 	int64_t size;
+	const struct ebpf_kfunc_ref *kf;
+	int32_t btf;
 };
 
 #define SCEV_REF_SITES 64
@@ -220,6 +223,8 @@ struct scev_ctx {
 					 * bit 15 = known */
 	int32_t *btf_types;		/* REGION_BTF pointers' struct ids (vmlinux BTF), by their
 					 * aval.map; grown by absint_btf_type */
+	uint8_t *btf_trusted;		/* per entry: the kernel's PTR_TRUSTED (a BTF context's
+					 * argument), not a pointer walked from another object */
 	uint32_t nbtf_types;
 	struct scev_verdict *verdict;	/* when set, the last pass also checks safety */
 	struct scev_calls calls;	/* the call graph (calls.c) */

@@ -175,6 +175,7 @@ static void ctx_free(struct scev_ctx *cx)
 	absint_free(cx);
 	free(cx->args_read);
 	free(cx->btf_types);
+	free(cx->btf_trusted);
 	free(cx->loop_args_def);
 	free(cx->fn_args);
 	free(cx->fn_args_acc);

@@ -143,12 +143,8 @@ int main(void)
 	char path[1024];
 	bool kernel;
 
-	if (!verdict_case_bpf_object("cb_helpers.o", path, sizeof(path)))
+	if (!verdict_case_btf_object("cb_helpers.o", path, sizeof(path)))
 		return 77;
-	if (!ebpf_kfunc_btf_available()) {
-		printf("SKIP: no vmlinux BTF (the tp_btf programs' context and kernel objects)\n");
-		return 77;
-	}
 	kernel = verdict_case_kernel("the kernel's verdicts");
 	verdict_case_object_why(path, progs, want, reasons, sizeof(progs) / sizeof(progs[0]),
 				kernel);

@@ -200,9 +200,8 @@ static inline void verdict_case_prog(const struct ebpf_object *obj, const char *
 /* The named programs of a clang-built object file, each with the verdict bpfscev must give (and
  * the words its reason must hold, when reasons is not NULL) and, when kernel, the kernel's
  * agreement (both accept or both reject). */
-static inline void verdict_case_object_why(const char *path, const char *const *progs,
-					   const enum scev_verdict_kind *want,
-					   const char *const *reasons, size_t n, bool kernel)
+/* The object file at path, opened; NULL (a failed check) when it does not open. */
+static inline struct ebpf_object *verdict_case_open_file(const char *path)
 {
 	struct ebpf_object *obj = NULL;
 	struct diag d;
@@ -210,8 +209,19 @@ static inline void verdict_case_object_why(const char *path, const char *const *
 	diag_clear(&d);
 	if (ebpf_object__open_file(&obj, path, &d)) {
 		CHECK(0, "%s: %s", path, d.msg);
-		return;
+		return NULL;
 	}
+	return obj;
+}
+
+static inline void verdict_case_object_why(const char *path, const char *const *progs,
+					   const enum scev_verdict_kind *want,
+					   const char *const *reasons, size_t n, bool kernel)
+{
+	struct ebpf_object *obj = verdict_case_open_file(path);
+
+	if (!obj)
+		return;
 	for (size_t k = 0; k < n; k++)
 		verdict_case_prog(obj, progs[k], (uint8_t)want[k], reasons ? reasons[k] : NULL,
 				  kernel);
@@ -235,6 +245,18 @@ static inline bool verdict_case_bpf_object(const char *name, char *path, size_t 
 	if (dir && !stat(path, &st))
 		return true;
 	printf("SKIP: no clang-built tests/bpf/%s (no clang at configure time)\n", name);
+	return false;
+}
+
+/* The same for an object of BTF-typed programs (tp_btf, fentry): false, with the SKIP line,
+ * also when there is no vmlinux BTF. */
+static inline bool verdict_case_btf_object(const char *name, char *path, size_t n)
+{
+	if (!verdict_case_bpf_object(name, path, n))
+		return false;
+	if (ebpf_kfunc_btf_available())
+		return true;
+	printf("SKIP: no vmlinux BTF (the BTF-typed programs' context and kernel objects)\n");
 	return false;
 }
 

@@ -144,7 +144,10 @@ struct interp_state {
 		uint8_t *host;	/* NULL once submitted or discarded */
 		uint32_t size;
 	} recs[INTERP_MAX_RECORDS];
-	unsigned nrecs, live_recs;
+	/* kernel objects kfuncs acquired in this run (INTERP_VA_BTF + (k + 1) << 32): live or
+	 * released; live_recs counts the live ones too */
+	uint8_t kobj_live[INTERP_MAX_RECORDS];
+	unsigned nrecs, live_recs, nkobjs;
 	/* per frame: the size of the sample its bpf_user_ringbuf_drain callback reads */
 	uint8_t urb_size[EBPF_MAX_CALL_DEPTH];
 	uint8_t urb_data[EBPF_MAX_CALL_DEPTH][INTERP_URB_MAX];	/* ... and its bytes */
@@ -1065,15 +1068,53 @@ static __attribute__((noinline)) int each_start(struct interp_state *st, const s
  * frame that exits while one of its iterators is live (a leak) trap with INTERP_TRAP_HELPER, and
  * so does a helper's memory argument that overlaps a live iterator (the kernel refuses a read of
  * its bytes, and after a write the iterator is no longer one: iter_overlap). */
-enum { KF_OTHER, KF_ITER_NUM_NEW, KF_ITER_NUM_NEXT, KF_ITER_NUM_DESTROY };
+enum { KF_OTHER, KF_ITER_NUM_NEW, KF_ITER_NUM_NEXT, KF_ITER_NUM_DESTROY, KF_REF_ACQUIRE,
+       KF_REF_ACQUIRE_NULL, KF_REF_RELEASE };
 
 static uint8_t kfunc_kind(const char *name)
 {
+	const struct ebpf_kfunc_ref *kf = ebpf_kfunc_ref(name);
+
+	if (kf)
+		return (kf->flags & EBPF_KF_RELEASE) ? KF_REF_RELEASE
+		       : (kf->flags & EBPF_KF_RET_NULL) ? KF_REF_ACQUIRE_NULL : KF_REF_ACQUIRE;
 	if (!name)
 		return KF_OTHER;
 	return !strcmp(name, "bpf_iter_num_new") ? KF_ITER_NUM_NEW
 	       : !strcmp(name, "bpf_iter_num_next") ? KF_ITER_NUM_NEXT
 	       : !strcmp(name, "bpf_iter_num_destroy") ? KF_ITER_NUM_DESTROY : KF_OTHER;
+}
+
+/* The kfuncs of bpf/kfunc.c's reference table, as the kernel runs them: an acquire returns a
+ * new kernel object that reads as the helper data (INTERP_VA_BTF + (k + 1) << 32), or NULL
+ * when it may (KF_RET_NULL) and a byte of helper data is odd; a release ends a live one, given
+ * its start.  A release of anything else, and (ringbuf_leak) the main program's exit or a tail
+ * call while one is live, trap with INTERP_TRAP_REF.  0, or -1 after a trap. */
+static __attribute__((noinline)) int kfunc_ref(struct interp_state *st, const struct iop *ip)
+{
+	uint64_t *r = st->regs, k = (r[1] - INTERP_VA_BTF) >> 32;
+
+	if (ip->pad == KF_REF_RELEASE) {
+		if ((r[1] >> 44) != (INTERP_VA_BTF >> 44) || (r[1] & 0xffffffffu) || !k ||
+		    k > st->nkobjs || !st->kobj_live[k - 1]) {
+			set_trap(st, INTERP_TRAP_REF, ip->pc, "kfunc release: r1 = 0x%llx is not the "
+				 "start of a live acquired object (released, or never acquired)",
+				 (unsigned long long)r[1]);
+			return -1;
+		}
+		st->kobj_live[k - 1] = 0;
+		st->live_recs--;
+		r[0] = INTERP_POISON;
+	} else if ((ip->pad == KF_REF_ACQUIRE_NULL && (draw(st, 1) & 1)) ||
+		   st->nkobjs == INTERP_MAX_RECORDS) {
+		r[0] = 0;
+	} else {
+		st->kobj_live[st->nkobjs++] = 1;
+		st->live_recs++;
+		r[0] = INTERP_VA_BTF + ((uint64_t)st->nkobjs << 32);
+	}
+	poison_args(r);
+	return 0;
 }
 
 static int iter_find(const struct interp_state *st, uint64_t a)
@@ -1161,6 +1202,8 @@ static __attribute__((noinline)) int do_kfunc(struct interp_state *st, const str
 			 (int32_t)ip->imm);
 		return -1;
 	}
+	if (ip->pad >= KF_REF_ACQUIRE)
+		return kfunc_ref(st, ip);
 	if (iter_lifecycle(st, ip->pc, ip->pad, r[1]))
 		return -1;
 	p = mem_ptr(st, ip->pc, r[1], 8, ACC_STORE);
@@ -1512,6 +1555,12 @@ static __attribute__((noinline)) int ringbuf_leak(struct interp_state *st, uint3
 		if (st->recs[k].host) {
 			set_trap(st, INTERP_TRAP_REF, pc, "ringbuf record %u (%u bytes) still "
 				 "reserved: a reference leak", k, st->recs[k].size);
+			return -1;
+		}
+	for (unsigned k = 0; k < st->nkobjs; k++)
+		if (st->kobj_live[k]) {
+			set_trap(st, INTERP_TRAP_REF, pc, "acquired kernel object %u still held: a "
+				 "reference leak", k + 1);
 			return -1;
 		}
 	return 0;
@@ -2143,7 +2192,7 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 	st->steps = 0;
 	st->oom = false;
 	st->niters = 0;
-	st->nrecs = st->live_recs = 0;
+	st->nrecs = st->live_recs = st->nkobjs = 0;
 	st->frames[0].may_goto = INTERP_MAY_GOTO_BUDGET;
 	frame_fill(st, 0);
 	st->low[0] = EBPF_STACK_SIZE;

@@ -131,6 +131,10 @@
  * has reserved INTERP_MAX_RECORDS; submit and discard take a live record's start and end it
  * (r0 not defined); one that is not (released, never reserved, not its start), the main
  * program's exit or a tail call while a record is live (the kernel's reference rules) trap with
+ * INTERP_TRAP_REF.  The kfuncs that acquire or release kernel objects (bpf/kfunc.c's table:
+ * bpf_task_acquire, bpf_cpumask_create, ...) give a new object that reads as the helper data, or
+ * NULL for the KF_RET_NULL ones when a byte of helper data is odd; a release of anything but a
+ * live one's start, or a live one at the main program's exit or a tail call, traps with
  * INTERP_TRAP_REF.  Other helpers, kfunc calls and
  * LD_IMM64 of kernel symbols trap with INTERP_TRAP_CALL; a map helper given something that is
  * not a map handle, a map of another type or an unusable key size traps with
