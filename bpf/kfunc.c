@@ -199,6 +199,63 @@ static uint8_t ret_kind(uint32_t id)
 	return t && btf_is_any_enum(t) ? EBPF_BTF_RET_INT : EBPF_BTF_RET_OTHER;
 }
 
+/* iter/TARGET: the kernel's bpf_iter_TARGET function names the target (attach_btf_id, as libbpf
+ * finds it), and the context is struct bpf_iter__TARGET, one pointer slot per member
+ * (bpf_iter_reg.ctx_arg_info): meta, a trusted struct bpf_iter_meta pointer never NULL, then the
+ * target's objects, trusted and maybe NULL (the iteration's end calls the program with NULL). */
+static bool iter_ctx_resolve(struct ebpf_btf_ctx *c, const char *target)
+{
+	const struct btf_type *t = NULL;
+	const struct btf_member *m;
+	char name[160];
+	int id, sid;
+
+	if (!ebpf_kfunc_btf_available()) {
+		snprintf(c->why, sizeof(c->why), "BTF context: no vmlinux BTF");
+		return false;
+	}
+	if (!*target || strchr(target, '/') || strchr(target, ':')) {
+		snprintf(c->why, sizeof(c->why), "BTF context: no single iterator target in "
+			 "'iter/%.80s'", target);
+		return false;
+	}
+	snprintf(name, sizeof(name), "bpf_iter_%s", target);
+	id = btf__find_by_name_kind(vmlinux, name, BTF_KIND_FUNC);
+	snprintf(name, sizeof(name), "bpf_iter__%s", target);
+	sid = btf__find_by_name_kind(vmlinux, name, BTF_KIND_STRUCT);
+	if (sid > 0)
+		t = btf__type_by_id(vmlinux, (uint32_t)sid);
+	if (id <= 0 || !t) {
+		snprintf(c->why, sizeof(c->why), "BTF context: the running kernel has no iterator "
+			 "'%.60s'", target);
+		return false;
+	}
+	m = btf_members(t);
+	for (int a = 0; a < btf_vlen(t); a++) {
+		uint32_t mt = m[a].type;
+		const struct btf_type *u = skip_mods(&mt);
+		int kind;
+
+		/* (__bpf_md_ptr(type, name): union { type name; __u64 :64; }, aligned 8) */
+		if (u && btf_is_union(u) && btf_vlen(u))
+			mt = btf_members(u)[0].type;
+		kind = slot_kind(mt, &c->obj_type[a]);
+
+		if (a >= EBPF_BTF_CTX_SLOTS || btf_member_bit_offset(t, (uint32_t)a) != 64u * a ||
+		    kind < 0) {
+			snprintf(c->why, sizeof(c->why), "BTF context: %.100s is not a struct of "
+				 "8-byte members", name);
+			return false;
+		}
+		c->slot[c->nslots++] = (uint8_t)(kind == EBPF_SLOT_PTR && a ? EBPF_SLOT_PTR_OR_NULL
+									    : kind);
+	}
+	c->attach_btf_id = id;
+	c->attach_type = BPF_TRACE_ITER;
+	c->ret = EBPF_BTF_RET_BOOL;
+	return true;
+}
+
 bool ebpf_btf_ctx_resolve(struct ebpf_btf_ctx *c, const char *sec)
 {
 	static const struct {
@@ -222,12 +279,14 @@ bool ebpf_btf_ctx_resolve(struct ebpf_btf_ctx *c, const char *sec)
 	int id, skip, nargs;
 
 	memset(c, 0, sizeof(*c));
+	if (!strncmp(sec, "iter/", 5))
+		return iter_ctx_resolve(c, sec + 5);
 	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
 		if (!strncmp(sec, kinds[k].pfx, strlen(kinds[k].pfx)))
 			break;
 	if (k == sizeof(kinds) / sizeof(kinds[0])) {
 		snprintf(c->why, sizeof(c->why), "BTF context of section '%.60s' (only fentry/, "
-			 "fexit/, fmod_ret/, lsm/ and tp_btf/ are modeled)", sec);
+			 "fexit/, fmod_ret/, lsm/, tp_btf/ and iter/ are modeled)", sec);
 		return false;
 	}
 	if (!ebpf_kfunc_btf_available()) {
@@ -299,8 +358,7 @@ const char *ebpf_btf_ctx_access(const struct ebpf_btf_ctx *c, int64_t off, unsig
 							  : "the function has no such argument";
 	if (c->slot[off / 8] == EBPF_SLOT_BAD)
 		return "the slot's type is not readable (only integers, enums and pointers)";
-	if ((c->slot[off / 8] == EBPF_SLOT_PTR || c->slot[off / 8] == EBPF_SLOT_PTR_SCALAR) &&
-	    size != 8)
+	if (c->slot[off / 8] != EBPF_SLOT_SCALAR && size != 8)
 		return "a pointer argument is read whole (8 bytes)";
 	return NULL;
 }

@@ -46,7 +46,9 @@ struct ebpf_kfunc_call {
  * "fexit/FUNC", "tp_btf/EVENT") against the running kernel's vmlinux BTF when the ELF object is
  * opened (kfunc.c: ebpf_btf_ctx_resolve).  attach_btf_id 0: not resolved (why says so), and
  * the analysis answers unsupported at the first context access. */
-enum ebpf_btf_slot { EBPF_SLOT_SCALAR, EBPF_SLOT_PTR, EBPF_SLOT_BAD, EBPF_SLOT_PTR_SCALAR };
+/* (EBPF_SLOT_PTR_OR_NULL: an iterator's target, PTR_TO_BTF_ID_OR_NULL | PTR_TRUSTED) */
+enum ebpf_btf_slot { EBPF_SLOT_SCALAR, EBPF_SLOT_PTR, EBPF_SLOT_BAD, EBPF_SLOT_PTR_SCALAR,
+		     EBPF_SLOT_PTR_OR_NULL };
 #define EBPF_BTF_CTX_SLOTS 12		/* MAX_BPF_FUNC_ARGS */
 /* The return type of a BTF context's target (struct ebpf_btf_ctx.ret): void, bool, another
  * integer or enum, a pointer or anything else. */
@@ -55,7 +57,7 @@ enum { EBPF_BTF_RET_VOID, EBPF_BTF_RET_BOOL, EBPF_BTF_RET_INT, EBPF_BTF_RET_OTHE
 struct ebpf_btf_ctx {
 	int32_t attach_btf_id;		/* vmlinux BTF id the kernel load names; 0 none */
 	uint32_t attach_type;		/* BPF_TRACE_FENTRY, BPF_TRACE_FEXIT, BPF_MODIFY_RETURN,
-					 * BPF_TRACE_RAW_TP, BPF_LSM_MAC */
+					 * BPF_TRACE_RAW_TP, BPF_LSM_MAC, BPF_TRACE_ITER */
 	uint8_t ret;			/* the target's return type: EBPF_BTF_RET_* */
 	uint8_t nslots;			/* readable u64 slots (arguments, + the return value) */
 	uint8_t slot[EBPF_BTF_CTX_SLOTS];	/* enum ebpf_btf_slot: a scalar (an integer or

@@ -117,8 +117,16 @@ static struct aval ctx_load(struct scev_ctx *cx, const struct aval *addr, int64_
 	off += base;
 	/* a BTF context's struct pointer argument, loaded whole */
 	if (ebpf_prog_type_btf_ctx(cx->prog_type) && size == 8 && off >= 0 && off % 8 == 0 &&
-	    off / 8 < cx->prog->btf_ctx.nslots && cx->prog->btf_ctx.slot[off / 8] == EBPF_SLOT_PTR)
-		return absint_btf_ptr_as(cx, cx->prog->btf_ctx.obj_type[off / 8], true);
+	    off / 8 < cx->prog->btf_ctx.nslots &&
+	    (cx->prog->btf_ctx.slot[off / 8] == EBPF_SLOT_PTR ||
+	     cx->prog->btf_ctx.slot[off / 8] == EBPF_SLOT_PTR_OR_NULL)) {
+		struct aval v = absint_btf_ptr_as(cx, cx->prog->btf_ctx.obj_type[off / 8], true);
+
+		/* (an iterator's target: its id is the load's, given by the caller) */
+		v.maybe_null = v.kind == AV_PTR &&
+			       cx->prog->btf_ctx.slot[off / 8] == EBPF_SLOT_PTR_OR_NULL;
+		return v;
+	}
 	if (cx->ctx_model == EBPF_CTX_RO)	/* plain fields: scalars */
 		return aval_scalar(size == 8 ? range_unknown() : range_zext_unknown(size));
 	if (size == 4 && cx->ctx_model == EBPF_CTX_XDP) {
@@ -769,8 +777,13 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 		a = s->regs[i->src_reg];
 		if (ptr_in(&a, REGION_STACK, &off))
 			v = astate__load(s, off + i->off, size);
-		else if (a.kind == AV_PTR && a.region == REGION_CTX)
+		else if (a.kind == AV_PTR && a.region == REGION_CTX) {
 			v = ctx_load(cx, &a, i->off, size);
+			if (v.kind == AV_PTR && v.maybe_null) {
+				v.id = aval_null_id(pc);
+				astate__drop_id(s, v.id);
+			}
+		}
 		else if (a.kind == AV_PTR && a.region == REGION_ITER_VAL)
 			v = absint_iter_load(cx, &a, pc, i->off, size);
 		else if (a.kind == AV_PTR && a.region == REGION_BTF)

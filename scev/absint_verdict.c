@@ -95,7 +95,7 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 		VFAIL(VERDICT_UNSAFE, pc, "R%u may be NULL (%s not checked)", reg,
 		      a->region == REGION_GMEM ? "a global function's pointer argument"
 		      : a->region == REGION_DYNPTR_MEM ? "bpf_dynptr_data's result"
-		      : a->region == REGION_BTF ? "a helper's kernel object"
+		      : a->region == REGION_BTF ? "a kernel object: a helper's, an iterator's target"
 		      : a->region == REGION_KREF ? "an acquiring kfunc's result (ptr_or_null_)"
 		      : "map lookup");
 	lo = (__int128)a->r.smin + off;
@@ -590,6 +590,10 @@ static void verify_btf_return(struct scev_ctx *cx, struct scev_verdict *v, const
 	switch (bc->attach_type) {
 	case BPF_TRACE_FENTRY: case BPF_TRACE_FEXIT:
 		what = "fentry/fexit";
+		break;
+	case BPF_TRACE_ITER:	/* (check_return_code's default range) */
+		what = "an iterator";
+		hi = 1;
 		break;
 	case BPF_LSM_MAC:
 		if (bc->ret == EBPF_BTF_RET_VOID)

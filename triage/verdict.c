@@ -94,11 +94,15 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 			len = o->input_len < sizeof(input) ? o->input_len : sizeof(input);
 			memcpy(input, o->input, len);
 		}
-		/* a BTF context's struct arguments are kernel objects (each its own) */
+		/* a BTF context's struct arguments are kernel objects (each its own); an
+		 * iterator's targets NULL in every fourth run (the iteration's end) */
 		for (uint32_t k = 0; ebpf_prog_type_btf_ctx(type) && k < prog->btf_ctx.nslots &&
 				     (k + 1) * 8 <= len; k++)
-			if (prog->btf_ctx.slot[k] == EBPF_SLOT_PTR) {
-				uint64_t va = INTERP_VA_BTF + ((uint64_t)k << 32);
+			if (prog->btf_ctx.slot[k] == EBPF_SLOT_PTR ||
+			    prog->btf_ctx.slot[k] == EBPF_SLOT_PTR_OR_NULL) {
+				uint64_t va = prog->btf_ctx.slot[k] == EBPF_SLOT_PTR_OR_NULL &&
+						      run % 4 == 0
+						      ? 0 : INTERP_VA_BTF + ((uint64_t)k << 32);
 
 				memcpy(input + k * 8, &va, 8);
 			}

@@ -144,7 +144,7 @@ struct interp_state {
 		uint8_t *host;	/* NULL once submitted or discarded */
 		uint32_t size;
 	} recs[INTERP_MAX_RECORDS];
-	/* kernel objects kfuncs acquired in this run (INTERP_VA_BTF + (k + 1) << 32): live or
+	/* kernel objects kfuncs acquired in this run (INTERP_VA_KOBJ + (k + 1) << 32): live or
 	 * released; live_recs counts the live ones too */
 	uint8_t kobj_live[INTERP_MAX_RECORDS];
 	unsigned nrecs, live_recs, nkobjs;
@@ -1085,17 +1085,22 @@ static uint8_t kfunc_kind(const char *name)
 	       : !strcmp(name, "bpf_iter_num_destroy") ? KF_ITER_NUM_DESTROY : KF_OTHER;
 }
 
+/* Acquired kernel objects: INTERP_VA_KOBJ + (k + 1) << 32, in INTERP_VA_BTF's region above
+ * the context's objects (INTERP_VA_BTF + slot << 32, triage/verdict.c). */
+#define INTERP_VA_KOBJ (INTERP_VA_BTF + (0x800ull << 32))
+
 /* The kfuncs of bpf/kfunc.c's reference table, as the kernel runs them: an acquire returns a
- * new kernel object that reads as the helper data (INTERP_VA_BTF + (k + 1) << 32), or NULL
+ * new kernel object that reads as the helper data (INTERP_VA_KOBJ + (k + 1) << 32), or NULL
  * when it may (KF_RET_NULL) and a byte of helper data is odd; a release ends a live one, given
  * its start.  A release of anything else, and (ringbuf_leak) the main program's exit or a tail
  * call while one is live, trap with INTERP_TRAP_REF.  0, or -1 after a trap. */
 static __attribute__((noinline)) int kfunc_ref(struct interp_state *st, const struct iop *ip)
 {
-	uint64_t *r = st->regs, k = (r[1] - INTERP_VA_BTF) >> 32;
+	uint64_t *r = st->regs, k = (r[1] - INTERP_VA_KOBJ) >> 32;
 
 	if (ip->pad == KF_REF_RELEASE) {
-		if ((r[1] >> 44) != (INTERP_VA_BTF >> 44) || (r[1] & 0xffffffffu) || !k ||
+		if (r[1] < INTERP_VA_KOBJ || (r[1] >> 44) != (INTERP_VA_BTF >> 44) ||
+		    (r[1] & 0xffffffffu) || !k ||
 		    k > st->nkobjs || !st->kobj_live[k - 1]) {
 			set_trap(st, INTERP_TRAP_REF, ip->pc, "kfunc release: r1 = 0x%llx is not the "
 				 "start of a live acquired object (released, or never acquired)",
@@ -1111,7 +1116,7 @@ static __attribute__((noinline)) int kfunc_ref(struct interp_state *st, const st
 	} else {
 		st->kobj_live[st->nkobjs++] = 1;
 		st->live_recs++;
-		r[0] = INTERP_VA_BTF + ((uint64_t)st->nkobjs << 32);
+		r[0] = INTERP_VA_KOBJ + ((uint64_t)st->nkobjs << 32);
 	}
 	poison_args(r);
 	return 0;
