@@ -343,7 +343,9 @@ static void stmt_helper_mem(struct gi *g, struct gi_loop *lp, bool over)
  * fp-240, the record released before the statement ends (so never across a back edge).
  * p_ringbuf_leak, its unsafe twin: the release is skipped when the record's last byte (what the
  * ring held, unknown to the kernel; drawn from the helper data in a run) is odd, a reference the
- * kernel refuses at exit (a run traps INTERP_TRAP_REF when that happens). */
+ * kernel refuses at exit (a run traps INTERP_TRAP_REF when that happens); in half of them the
+ * skipping path returns at once, so the only reserve reached while the record is held is none
+ * and the leak is what the exit check must find (else the loop's next reserve comes first). */
 static void stmt_ringbuf(struct gi *g, struct gi_loop *lp, bool leak)
 {
 	int idx, l_skip, c = BPF_REG_0, t, v;
@@ -384,7 +386,20 @@ static void stmt_ringbuf(struct gi *g, struct gi_loop *lp, bool leak)
 		t = gi_scratch(g);
 		gi_ldx(g, BPF_B, t, BPF_REG_0, GEN_RINGBUF_RECORD - 1);
 		gi_alu(g, true, BPF_AND, t, 1);
-		gi_jmp(g, false, BPF_JNE, t, 0, l_skip);
+		if (gen_bool(g->src, 50)) {	/* odd: return holding the record */
+			int l_rel = gi_label(g);
+
+			gi_jmp(g, false, BPF_JEQ, t, 0, l_rel);
+			gi_mov_const(g, BPF_REG_0, 0, true);
+			gi_exit(g);
+			gi_bind(g, l_rel);
+			for (int i = 0; i < g->nopen; i++)
+				g->open[i].early_exit = true;
+			lp->skip = true;
+			lp->shapes |= GEN_SH(RETURN);
+		} else {
+			gi_jmp(g, false, BPF_JNE, t, 0, l_skip);
+		}
 		g->p->flags |= GEN_PROG_REF_UNSAFE;
 	}
 	gi_spill_caller_homes(g);
