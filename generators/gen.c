@@ -691,6 +691,82 @@ static void pkt_call(struct gi *g, bool over)
 		g->p->flags |= GEN_PROG_PKT_UNSAFE;
 }
 
+/* A loop in a static subprogram bounded by a number its caller keeps on its stack (p_call_bound,
+ * issue 14, shape 5): the prologue stores n at GEN_FP_CELL, a constant in [0, 40] or (data[10] & 31) + c
+ * (c in [0, 8]), and calls f(&n) once or twice (the second time with n + 1 .. n + 3); f: r2 =
+ * *(u64 *)(r1 + 0); r0 = 0; r3 = 0; do { r0++; r3++; } while (r3 <= r2): n + 1 iterations.  The
+ * twin (p_call_bound_open) stores the input's 8 bytes at data + 16: on data[23] = 0x80 the loop
+ * runs 2^63 times, and on all-ones input for ever.  r1-r3 clobbered. */
+static void bound_call(struct gi *g, bool open)
+{
+	int s = gi_sub_new(g, SUBK_CALLBACK, 1), n = gen_bool(g->src, 50) ? 2 : 1;
+	bool input = gen_bool(g->src, 50);
+	uint32_t c = input ? gen_u32(g->src, 0, 8) : gen_u32(g->src, 0, 40), add = 0;
+
+	if (s < 0)
+		return;
+	g->subs[s].called = true;
+	g->subs[s].bound = open ? 2 : 1;
+	gi_ldx(g, BPF_DW, BPF_REG_2, EBPF_REG_FP, GEN_FP_DATA);
+	if (open) {
+		gi_ldx(g, BPF_DW, BPF_REG_1, BPF_REG_2, 16);
+	} else if (input) {
+		gi_ldx(g, BPF_B, BPF_REG_1, BPF_REG_2, 10);
+		gi_alu(g, true, BPF_AND, BPF_REG_1, 31);
+		gi_alu(g, true, BPF_ADD, BPF_REG_1, (int32_t)c);
+	} else {
+		gi_mov_const(g, BPF_REG_1, c, true);
+	}
+	for (int k = 0; k < n; k++) {
+		if (k) {
+			uint32_t a = gen_u32(g->src, 1, 3);
+
+			gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_CELL);
+			gi_alu(g, true, BPF_ADD, BPF_REG_1, (int32_t)a);
+			add += a;
+		}
+		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_CELL, BPF_REG_1);
+		gi_alux(g, true, BPF_MOV, BPF_REG_1, EBPF_REG_FP);
+		gi_alu(g, true, BPF_ADD, BPF_REG_1, GEN_FP_CELL);
+		gi_call_sub(g, g->subs[s].label);
+	}
+	g->subs[s].bound_max = (input ? 31 + c : c) + add;
+	g->p->shapes |= GEN_SH(SUBPROG) | GEN_SH(SUBPROG_LOOP) | GEN_SH(CALL_PTR);
+	if (open)
+		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+}
+
+void gi_emit_bound_sub(struct gi *g, struct gi_sub *s)
+{
+	int idx = (int)g->p->nloops++, top = gi_label(g), end = gi_label(g);
+	struct gen_loop *l;
+
+	gi_bind(g, s->label);
+	gi_ldx(g, BPF_DW, BPF_REG_2, BPF_REG_1, 0);
+	gi_mov_const(g, BPF_REG_0, 0, true);
+	gi_mov_const(g, BPF_REG_3, 0, true);
+	gi_bind(g, top);
+	gi_alu(g, true, BPF_ADD, BPF_REG_0, 1);
+	gi_alu(g, true, BPF_ADD, BPF_REG_3, 1);
+	gi_jmpx(g, false, BPF_JLE, BPF_REG_3, BPF_REG_2, top);
+	gi_bind(g, end);
+	gi_exit(g);
+	l = prologue_loop(g, idx, top, end, GEN_FORM_DO_WHILE,
+			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
+				  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_REG) | GEN_SH(SUBPROG_LOOP) |
+				  (s->bound == 2 ? GEN_SH(NONTERM) : 0),
+			  BPF_REG_3, BPF_JLE);
+	l->flags |= GEN_LOOP_SUBPROG;
+	l->step = 1;
+	l->trip = -1;
+	l->trip_max = s->bound == 2 ? UINT64_MAX : s->bound_max + 1ull;
+	l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_3, .width = 64, .has_start = true, .step = 1 };
+	l->ivs[1] = (struct gen_iv){ .loc = BPF_REG_0, .width = 64, .has_start = true, .step = 1 };
+	l->nivs = 2;
+	if (s->bound == 2)
+		l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
+}
+
 /* Packet pointers at two constant offsets joined (the other half of p_ptr_join; Cilium's
  * tail_rev_nodeport_lb6): r4 = data + GEN_INPUT_LEN + 6 when the packet's first byte is even,
  * data + GEN_INPUT_LEN - 2 when it is odd; each path checks its own 2 bytes against data_end
@@ -788,7 +864,10 @@ static const struct twin_piece prologue_loops[] = {
 	TWIN_PIECE(p_eq_outer, p_eq_outer_off, eq_outer_loop),
 	TWIN_PIECE(p_inner_steps, p_inner_steps_still, inner_steps_loop),
 };
-static const struct twin_piece call_pkt_piece = TWIN_PIECE(p_call_pkt, p_call_pkt_over, pkt_call);
+static const struct twin_piece call_pieces[] = {
+	TWIN_PIECE(p_call_pkt, p_call_pkt_over, pkt_call),
+	TWIN_PIECE(p_call_bound, p_call_bound_open, bound_call),
+};
 
 /* r2 = data, r3 = data_end; if (data + GEN_INPUT_LEN > data_end) return 0; spill both. */
 static void prologue(struct gi *g, int l_short)
@@ -812,7 +891,8 @@ static void prologue(struct gi *g, int l_short)
 		for (int off = 0; off < 64; off += 8)
 			gi_st(g, BPF_DW, EBPF_REG_FP, (int16_t)(GEN_FP_ARRAY + off), 0);
 	/* (last: the calls clobber r2 and r3, which the pieces above read) */
-	twin_piece(g, &call_pkt_piece);
+	for (size_t i = 0; i < sizeof(call_pieces) / sizeof(call_pieces[0]); i++)
+		twin_piece(g, &call_pieces[i]);
 }
 
 static void reset(struct gen_program *p)

@@ -251,6 +251,10 @@
 	X(p_call_pkt_over, 0, 0, 100,                                                              \
 	  "unsafe twin of p_call_pkt: the subprogram reads the byte at data_end for the first "   \
 	  "call's o")                                                                               \
+	X(p_call_bound, 0, 0, 100,                                                                 \
+	  "the prologue calls f(&n), n on its stack (constant or from the input): f counts to n")  \
+	X(p_call_bound_open, 0, 0, 100,                                                            \
+	  "unsafe twin of p_call_bound: n is 8 bytes of the input: 2^63 steps or endless")         \
 	X(p_global, 0, 0, 100,                                                                     \
 	  "a statement of main calls a global function (.global g ptr:8 int:8: verified on its "  \
 	  "own from that prototype), given main's cell or NULL and a value; g tests the pointer, " \

@@ -135,6 +135,9 @@ struct gi_sub {
 	bool pkt;		/* p_call_pkt: f(p) reads the byte at p + pkt_at (called, not a
 				 * callback) */
 	int16_t pkt_at;
+	uint8_t bound;		/* p_call_bound: f(&n) counts to n, read through its pointer: 1 n
+				 * in [0, 40], 2 n a 64-bit number of the input (the twin) */
+	uint32_t bound_max;	/* n's largest value (bound 1) */
 	uint64_t cb_nr;		/* calls per bpf_loop at most */
 	uint64_t cb_steps;	/* instructions per call at most */
 };
@@ -250,6 +253,8 @@ int gi_sub_new(struct gi *g, uint8_t kind, uint8_t nargs);	/* plan index, -1 whe
 /* gen_forms.c: bpf_loop callbacks and may_goto */
 void gi_stmt_bpf_loop(struct gi *g, struct gi_loop *lp);	/* lp NULL: main's top level */
 void gi_emit_callback(struct gi *g, struct gi_sub *s);
+/* p_call_bound's subprogram (gen.c): the loop to *r1, described as a subprogram's loop. */
+void gi_emit_bound_sub(struct gi *g, struct gi_sub *s);
 void gi_stmt_for_each(struct gi *g, struct gi_loop *lp);
 void gi_stmt_global(struct gi *g, struct gi_loop *lp);
 void gi_stmt_may_goto(struct gi *g, struct gi_loop *lp);

@@ -288,6 +288,11 @@ struct aval absint_cb_call(struct engine *en, struct astate *s, uint32_t pc,
 /* A call in function f passes a pointer into f's frame (bpf_loop's ctx, a bpf-to-bpf
  * argument): the bytes f wrote before it (s->sinit) join what its callees may read. */
 void absint_cb_note_frame(struct scev_ctx *cx, uint32_t f, const struct astate *s);
+/* A load of size bytes at a + off, a pointer into a caller's frame (REGION_CALLER_STACK): the
+ * caller's cell as its calls left it (scev_ctx.outer_frame), when a number no write through
+ * such pointers may have changed; else unknown bytes. */
+struct aval absint_caller_load(const struct scev_ctx *cx, const struct aval *a, int64_t off,
+				unsigned size);
 void absint_cb_note_write(struct scev_ctx *cx, uint32_t pc, const struct aval *a, int64_t off,
 			  uint64_t size);
 void absint_cb_note_unknown(struct scev_ctx *cx, uint32_t pc);

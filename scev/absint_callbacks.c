@@ -32,10 +32,12 @@
  * write outside the main function went through a pointer nothing places).  scev.c iterates
  * both with the function summaries and checks that the last pass saw no more than assumed.
  */
+#include <errno.h>
 #include <stdio.h>
 
 #include "bpf/helper_proto.h"
 #include "scev/absint.h"
+#include "util/zalloc.h"
 
 #define EINVAL_ 22
 #define E2BIG_ 7
@@ -205,6 +207,11 @@ void absint_cb_note_frame(struct scev_ctx *cx, uint32_t f, const struct astate *
 			acc->w[k] &= s->sinit.w[k];
 	else
 		*acc = s->sinit;
+	/* (its cells, joined: what the callees read of this frame) */
+	if (cx->outer_frame_acc &&
+	    (cx->outer_seen_acc[f] ? astate__join(&cx->outer_frame_acc[f], s, false)
+				   : astate__copy(&cx->outer_frame_acc[f], s)) < 0)
+		cx->outer_frame_bad = true;
 	cx->outer_seen_acc[f] = 1;
 }
 
@@ -533,6 +540,95 @@ bool absint_cb_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const st
 	CBFAIL(VERDICT_UNSAFE, pc, "%s: R%d type=%s expected=fp or NULL", name, ctxr,
 	       ctx->kind == AV_SCALAR ? "scalar" : ctx->maybe_null ? "pointer or NULL"
 				       : claim_region_name(ctx->region));
+}
+
+int absint_outer_frames_alloc(struct scev_ctx *cx)
+{
+	uint32_t nf = cx->st.cfg->nfuncs;
+
+	cx->outer_frame = zalloc(nf, sizeof(*cx->outer_frame));
+	cx->outer_frame_acc = zalloc(nf, sizeof(*cx->outer_frame_acc));
+	return cx->outer_frame && cx->outer_frame_acc ? 0 : -ENOMEM;
+}
+
+void absint_outer_frames_drop(struct scev_ctx *cx)
+{
+	for (uint32_t f = 0; cx->outer_frame && f < cx->st.cfg->nfuncs; f++)
+		astate__free(&cx->outer_frame[f]);
+}
+
+void absint_outer_frames_free(struct scev_ctx *cx)
+{
+	absint_outer_frames_drop(cx);
+	for (uint32_t f = 0; cx->outer_frame_acc && f < cx->st.cfg->nfuncs; f++)
+		astate__free(&cx->outer_frame_acc[f]);
+	free(cx->outer_frame);
+	free(cx->outer_frame_acc);
+	cx->outer_frame = cx->outer_frame_acc = NULL;
+}
+
+/* Every number cell of big (a caller's frame as the callees read it) holds what small's cell
+ * there holds. */
+static bool frame_cells_cover(const struct astate *big, const struct astate *small)
+{
+	for (uint32_t k = 0; k < big->n; k++) {
+		struct aval v;
+
+		if (big->cells[k].v.kind != AV_SCALAR)
+			continue;
+		v = astate__load(small, big->cells[k].off, big->cells[k].size);
+		if (!aval_subset(&v, &big->cells[k].v))
+			return false;
+	}
+	return true;
+}
+
+bool absint_outer_frame_covered(const struct scev_ctx *cx, uint32_t f)
+{
+	if (!cx->outer_frame || !cx->outer_frame[f].live || !cx->outer_seen_acc[f])
+		return true;
+	return !cx->outer_frame_bad &&
+	       frame_cells_cover(&cx->outer_frame[f], &cx->outer_frame_acc[f]);
+}
+
+bool absint_outer_frame_grow(struct scev_ctx *cx, bool widen)
+{
+	bool covered = true;
+
+	for (uint32_t f = 0; f < cx->st.cfg->nfuncs; f++) {
+		if (!cx->outer_seen_acc[f] ||
+		    (cx->outer_frame[f].live &&
+		     frame_cells_cover(&cx->outer_frame[f], &cx->outer_frame_acc[f])))
+			continue;
+		covered = false;
+		if (astate__join(&cx->outer_frame[f], &cx->outer_frame_acc[f], widen) < 0)
+			cx->outer_frame_bad = true;
+	}
+	return covered;
+}
+
+struct aval absint_caller_load(const struct scev_ctx *cx, const struct aval *a, int64_t off,
+				unsigned size)
+{
+	uint32_t owner = a->map;
+	const struct stack_span *w;
+	struct aval v;
+	int64_t lo;
+
+	if (!cx->outer_frame || cx->outer_frame_bad || a->maybe_null || !range_is_const(&a->r) ||
+	    owner >= cx->st.cfg->nfuncs || !cx->outer_frame[owner].live)
+		return absint_unknown_bytes(size);
+	lo = (int64_t)a->r.umin + off;
+	w = &cx->outer_write[owner];
+	if (lo < -FP_FRAME || lo + (int64_t)size > 0 ||
+	    (stack_span_any(w) && w->lo < lo + (int64_t)size && lo < w->hi))
+		return absint_unknown_bytes(size);
+	v = astate__load(&cx->outer_frame[owner], lo, size);
+	/* (numbers only: a pointer's frame and packet facts are the caller's) */
+	if (v.kind != AV_SCALAR)
+		return absint_unknown_bytes(size);
+	v.id = 0;
+	return v;
 }
 
 bool absint_cb_verify_access(struct scev_ctx *cx, struct scev_verdict *v,

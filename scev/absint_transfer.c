@@ -794,6 +794,8 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 
 			o.r = a.r;	/* (the acquired object, read as an untrusted one) */
 			v = btf_load(cx, &o, i->off, size);
+		} else if (a.kind == AV_PTR && a.region == REGION_CALLER_STACK) {
+			v = absint_caller_load(cx, &a, i->off, size);
 		} else if (a.kind == AV_PTR &&
 			 (a.region == REGION_GMEM || a.region == REGION_DYNPTR_MEM))
 			/* PTR_TO_MEM holds no pointers: a scalar (whatever bytes the caller or

@@ -261,6 +261,13 @@ struct scev_ctx {
 	 * the running pass), and whether the running pass saw a write it could not place */
 	struct stack_span *outer_write, *outer_write_acc;
 	bool outer_write_any_acc;
+	/* per function: its frame's cells at the calls that pass a pointer into it, joined over
+	 * them (outer_frame: as the previous summary round left them, none when not live;
+	 * outer_frame_acc: the running pass, fresh when outer_seen_acc is 0), which reads
+	 * through such pointers of bytes no write through them changes (outer_write) see:
+	 * a callee's bound f(&n) read from its caller's stack.  outer_frame_bad: a copy failed */
+	struct astate *outer_frame, *outer_frame_acc;
+	bool outer_frame_bad;
 	/* open-coded iterators (absint_iter.c): per pc of an iterator call, its slot (INT16_MAX not
 	 * seen, INT16_MIN not constant); the slots of the running pass (*_acc) and of the previous
 	 * one (*_used, for the values next points to); whether some call's slot was not placed;
@@ -373,6 +380,15 @@ struct aval aval_eval(struct scev_ctx *cx, eid e, const struct aval *(*env)(void
 		      void *arg);
 /* absint.c (the other parts of the range analysis declare themselves in absint.h) */
 int absint_run(struct scev_ctx *cx, struct claim_prog *out);
+/* The callers' frames that callees read through pointers (scev_ctx.outer_frame): allocated
+ * (0 or -ENOMEM), dropped (every read unknown), freed; after a summary round, joined with what
+ * it saw (widened when widen), true when they covered it; after the last pass, whether
+ * function f's covered what that pass saw. */
+int absint_outer_frames_alloc(struct scev_ctx *cx);
+void absint_outer_frames_drop(struct scev_ctx *cx);
+void absint_outer_frames_free(struct scev_ctx *cx);
+bool absint_outer_frame_grow(struct scev_ctx *cx, bool widen);
+bool absint_outer_frame_covered(const struct scev_ctx *cx, uint32_t f);
 /* absint_iter.c: the iterator facts of the pass that ended become the ones the next pass reads;
  * whether the pass that ended saw no more than the one before it. */
 void absint_iter_pass_start(struct scev_ctx *cx);

@@ -196,6 +196,7 @@ static void ctx_free(struct scev_ctx *cx)
 	free(cx->outer_seen_acc);
 	free(cx->outer_write);
 	free(cx->outer_write_acc);
+	absint_outer_frames_free(cx);
 	free(cx->iter_slot);
 	free(cx->iter_loop);
 	free(cx->ref_loop);
@@ -308,6 +309,14 @@ static void check_outer_init(struct scev_ctx *cx, struct scev_verdict *v)
 	for (uint32_t f = 0; f < cx->st.cfg->nfuncs; f++) {
 		if (!cx->outer_seen_acc[f])
 			continue;
+		/* (and the numbers in it that callees read, outer_frame) */
+		if (v->kind == VERDICT_SAFE && !absint_outer_frame_covered(cx, f)) {
+			v->kind = VERDICT_UNSUPPORTED;
+			v->pc = cx->st.cfg->funcs[f].start;
+			snprintf(v->reason, sizeof(v->reason), "the stack of the function at %u at "
+				 "its calls that pass pointers to it holds other numbers in the last "
+				 "pass", cx->st.cfg->funcs[f].start);
+		}
 		for (int k = 0; k < FP_FRAME / 64; k++) {
 			if (cx->outer_init[f].w[k] & ~cx->outer_init_acc[f].w[k] &&
 			    v->kind == VERDICT_SAFE) {
@@ -469,7 +478,8 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 		cx.fn_pkt = zalloc(nf, sizeof(*cx.fn_pkt));
 		cx.fn_pkt_acc = zalloc(nf, sizeof(*cx.fn_pkt_acc));
 		if (!cx.fn_args || !cx.fn_args_acc || !cx.fn_ret || !cx.fn_ret_acc || !cx.fn_seen ||
-		    !cx.fn_seen_acc || !cx.fn_pkt || !cx.fn_pkt_acc || !cx.fn_r0 || !cx.fn_r0_acc) {
+		    !cx.fn_seen_acc || !cx.fn_pkt || !cx.fn_pkt_acc || !cx.fn_r0 || !cx.fn_r0_acc ||
+		    absint_outer_frames_alloc(&cx)) {
 			err = -ENOMEM;
 			goto fail;
 		}
@@ -511,6 +521,7 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 			if ((err = absint_run(&cx, out)))
 				goto fail;
 			stable = outer_write_grow(&cx);
+			stable = absint_outer_frame_grow(&cx, round > 0) && stable;
 			seeded = false;
 			for (uint32_t f = 0; f < nf; f++) {
 				/* (monotone: once some exit leaves r0 unwritten, its callers' r0
@@ -580,6 +591,7 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 			global_summaries(&cx);
 			cx.cb_unseen_dead = false;
 			outer_write_all(&cx);
+			absint_outer_frames_drop(&cx);	/* (callees read unknowns) */
 		}
 		outer_write_reset(&cx);	/* (the passes below check against outer_write) */
 		/* the caller bytes callbacks may read: what the last round saw (checked below) */

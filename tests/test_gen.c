@@ -1535,6 +1535,44 @@ static void test_call_pkt_knobs(void)
 	CHECK(c.safe > 20, "p_call_pkt: %u of 60 safe forms verified safe", c.safe);
 }
 
+/* p_call_bound and its unsafe twin p_call_bound_open (issue 14, shape 5): f(&n) counts to the n
+ * its caller keeps on its stack.  The safe form stays within max_steps (check_program, two
+ * inputs) and bpfscev calls most of them safe (before the caller's cells were carried into the
+ * callee, none: "the compared values are not numbers"); the twin, flagged, takes n from 8 bytes
+ * of the input: data[23] = 0x80 makes it 2^63, and the run out of steps; never called safe. */
+static void call_bound_program(void *arg, const struct twin_run *r)
+{
+	struct twin_counts *c = arg;
+	uint8_t in[GEN_INPUT_LEN] = { 0 };
+	struct scev_verdict v;
+	uint64_t steps;
+
+	CHECK(!!(r->p->flags & GEN_PROG_MAY_NOT_TERMINATE) == r->twin && r->p->nfuncs >= 2,
+	      TW "the twin's flag is not the twin's, or no call", TW_ARGS(r));
+	if (twin_verdict(r, &v)) {
+		CHECK(!r->twin || v.kind != VERDICT_SAFE, TW "a flagged twin called safe",
+		      TW_ARGS(r));
+		c->safe += !r->twin && v.kind == VERDICT_SAFE;
+	}
+	c->flagged[r->twin] += r->twin;
+	in[23] = 0x80;
+	if (r->twin && run_watched(r->p, r->seed, in, r->k->step_budget, r->rs, &steps) ==
+			       INTERP_TRAP_STEPS)
+		c->traps++;
+}
+
+static void test_call_bound_knobs(void)
+{
+	static const struct twin_spec s = { { "p_call_bound", "p_call_bound_open" }, 100, 4100000,
+					    60, { { "p_pkt", 0 } } };
+	struct twin_counts c = { 0 };
+
+	for_twin_programs(&s, call_bound_program, &c);
+	CHECK(c.flagged[1] == 60 && c.traps == 60, "p_call_bound_open: %u of 60 flagged, %u run "
+	      "out of steps on data[23] = 0x80", c.flagged[1], c.traps);
+	CHECK(c.safe > 40, "p_call_bound: %u of 60 safe forms verified safe", c.safe);
+}
+
 /* p_ringbuf and its unsafe twin p_ringbuf_leak: the safe form releases every record it
  * reserves (check_program allows no trap on two inputs) and bpfscev calls none of them unsafe
  * for a reference or a record access (a false alarm: every path releases, the accesses stay in
@@ -2028,6 +2066,7 @@ int main(void)
 	test_for_each_knobs();
 	test_global_knobs();
 	test_call_pkt_knobs();
+	test_call_bound_knobs();
 	test_ringbuf_knobs();
 	test_fill_knobs();
 	test_loop_def_knobs();
