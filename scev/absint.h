@@ -308,7 +308,7 @@ bool absint_cb_verify_access(struct scev_ctx *cx, struct scev_verdict *v, const 
 enum global_arg { GARG_SCALAR, GARG_CTX, GARG_MEM, GARG_BAD, GARG_UNMODELED };
 enum global_arg absint_global_arg(const struct scev_ctx *cx, const struct ebpf_func_arg *a);
 uint16_t absint_global_init(const struct scev_ctx *cx, uint32_t f);
-struct aval absint_global_call(struct scev_ctx *cx, const struct astate *s,
+struct aval absint_global_call(struct scev_ctx *cx, const struct astate *s, uint32_t pc,
 			       const struct ebpf_global_func *g, struct stack_span *w);
 
 /* absint_iter.c: a call of an iterator kfunc on a constant r10 slot: r0 and the slot's bytes

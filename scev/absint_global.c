@@ -106,7 +106,7 @@ uint16_t absint_global_init(const struct scev_ctx *cx, uint32_t f)
 	return (uint16_t)(((1u << n) - 1) << 1);
 }
 
-struct aval absint_global_call(struct scev_ctx *cx, const struct astate *s,
+struct aval absint_global_call(struct scev_ctx *cx, const struct astate *s, uint32_t pc,
 			       const struct ebpf_global_func *g, struct stack_span *w)
 {
 	bool whole = false;
@@ -116,6 +116,10 @@ struct aval absint_global_call(struct scev_ctx *cx, const struct astate *s,
 		const struct aval *a = &s->regs[r];
 		bool mem = r <= g->nargs && absint_global_arg(cx, &g->args[r - 1]) == GARG_MEM;
 
+		/* a pointer into a caller's frame: the function writes its bytes there, which
+		 * that frame's other readers through pointers must forget (outer_write) */
+		if (a->kind == AV_PTR && a->region == REGION_CALLER_STACK)
+			absint_cb_note_write(cx, pc, a, 0, mem ? g->args[r - 1].size : FP_FRAME);
 		if (a->kind == AV_TOP && r <= g->nargs)
 			whole = true;	/* (verify refuses it; the runs may pass anything) */
 		else if (a->kind == AV_PTR && a->region == REGION_STACK) {

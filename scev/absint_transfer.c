@@ -900,7 +900,7 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 
 				/* the memory it is given, written (check_mem_reg); called, so
 				 * the kernel verifies it */
-				v = absint_global_call(cx, s, g, &w);
+				v = absint_global_call(cx, s, pc, g, &w);
 				if (cx->fn_seen_acc)
 					cx->fn_seen_acc[cx->st.cfg->blocks[cx->st.cfg->block_of[
 						pc + 1 + i->imm]].func] |= 1;

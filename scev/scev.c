@@ -309,14 +309,6 @@ static void check_outer_init(struct scev_ctx *cx, struct scev_verdict *v)
 	for (uint32_t f = 0; f < cx->st.cfg->nfuncs; f++) {
 		if (!cx->outer_seen_acc[f])
 			continue;
-		/* (and the numbers in it that callees read, outer_frame) */
-		if (v->kind == VERDICT_SAFE && !absint_outer_frame_covered(cx, f)) {
-			v->kind = VERDICT_UNSUPPORTED;
-			v->pc = cx->st.cfg->funcs[f].start;
-			snprintf(v->reason, sizeof(v->reason), "the stack of the function at %u at "
-				 "its calls that pass pointers to it holds other numbers in the last "
-				 "pass", cx->st.cfg->funcs[f].start);
-		}
 		for (int k = 0; k < FP_FRAME / 64; k++) {
 			if (cx->outer_init[f].w[k] & ~cx->outer_init_acc[f].w[k] &&
 			    v->kind == VERDICT_SAFE) {
@@ -663,6 +655,21 @@ again:
 		verdict->kind = VERDICT_UNSUPPORTED;
 		snprintf(verdict->reason, sizeof(verdict->reason), "a call proves less of the "
 			 "packet in the last pass than its callee was analyzed with");
+	}
+	for (uint32_t f = 0; f < cx.st.cfg->nfuncs; f++) {
+		if (absint_outer_frame_covered(&cx, f))
+			continue;
+		/* the callees read numbers of this frame other than the last pass's calls leave */
+		if (verdict && verdict->kind == VERDICT_SAFE) {
+			verdict->kind = VERDICT_UNSUPPORTED;
+			verdict->pc = cx.st.cfg->funcs[f].start;
+			snprintf(verdict->reason, sizeof(verdict->reason), "the stack of the function "
+				 "at %u holds other numbers at its calls in the last pass than its "
+				 "callees read", cx.st.cfg->funcs[f].start);
+		}
+		snprintf(out->note, sizeof(out->note), "the stack of the function at %u holds other "
+			 "numbers at its calls in the last pass than its callees read: their claims "
+			 "may not hold", cx.st.cfg->funcs[f].start);
 	}
 	if (!outer_write_grow(&cx)) {
 		/* a callback wrote more of a caller's frame than the bpf_loop calls forgot */
