@@ -692,11 +692,11 @@ static void pkt_call(struct gi *g, bool over)
 }
 
 /* A loop in a static subprogram bounded by a number its caller keeps on its stack (p_call_bound,
- * issue 14, shape 5): the prologue stores n at GEN_FP_CELL, a constant in [0, 40] or (data[10] & 31) + c
- * (c in [0, 8]), and calls f(&n) once or twice (the second time with n + 1 .. n + 3); f: r2 =
- * *(u64 *)(r1 + 0); r0 = 0; r3 = 0; do { r0++; r3++; } while (r3 <= r2): n + 1 iterations.  The
- * twin (p_call_bound_open) stores the input's 8 bytes at data + 16: on data[23] = 0x80 the loop
- * runs 2^63 times, and on all-ones input for ever.  r1-r3 clobbered. */
+ * issue 14 shape 5): the prologue stores n at GEN_FP_BOUND, a constant in [0, 40] or (data[10]
+ * & 31) + c (c in [0, 8]), and calls f(&n) once or twice (the second time with n + 1 .. n + 3);
+ * f: r2 = *(u64 *)(r1 + 0); r0 = 0; r3 = 0; do { r0++; r3++; } while (r3 <= r2): n + 1
+ * iterations.  The twin (p_call_bound_open) stores the input's 8 bytes at data + 16: on
+ * data[23] = 0x80 the loop runs 2^63 times, and on all-ones input for ever.  r1-r3 clobbered. */
 static void bound_call(struct gi *g, bool open)
 {
 	int s = gi_sub_new(g, SUBK_CALLBACK, 1), n = gen_bool(g->src, 50) ? 2 : 1;
@@ -721,13 +721,13 @@ static void bound_call(struct gi *g, bool open)
 		if (k) {
 			uint32_t a = gen_u32(g->src, 1, 3);
 
-			gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_CELL);
+			gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_BOUND);
 			gi_alu(g, true, BPF_ADD, BPF_REG_1, (int32_t)a);
 			add += a;
 		}
-		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_CELL, BPF_REG_1);
+		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_BOUND, BPF_REG_1);
 		gi_alux(g, true, BPF_MOV, BPF_REG_1, EBPF_REG_FP);
-		gi_alu(g, true, BPF_ADD, BPF_REG_1, GEN_FP_CELL);
+		gi_alu(g, true, BPF_ADD, BPF_REG_1, GEN_FP_BOUND);
 		gi_call_sub(g, g->subs[s].label);
 	}
 	g->subs[s].bound_max = (input ? 31 + c : c) + add;

@@ -74,6 +74,8 @@
 #define GEN_FP_ARRAY (-320)	/* 64-byte array indexed by IVs, zeroed up front */
 #define GEN_FP_CELL (-232)	/* u64 written before a call that passes a pointer to it */
 #define GEN_FP_VALUE (-240)	/* a map lookup's result spilled (p_null_copy, p_null_stale) */
+#define GEN_FP_BOUND (-248)	/* p_call_bound: the n whose address the prologue passes (not
+				 * GEN_FP_CELL, which p_call_args's callees write through theirs) */
 #define GEN_FP_ITER (-328)	/* p_iter_num: the iterator (8 aligned bytes) */
 #define GEN_FP_ITER_SUM (-336)	/* p_iter_num: the sum of its values */
 
