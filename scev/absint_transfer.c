@@ -937,6 +937,11 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 			} else if (i->src_reg == BPF_PSEUDO_KFUNC_CALL && !ebpf_srcbit(i)) {
 				struct stack_span w;
 
+				/* (a kfunc given a pointer into a caller's frame may write there) */
+				for (int r = 1; r <= 5; r++)
+					if (s->regs[r].kind == AV_PTR &&
+					    s->regs[r].region == REGION_CALLER_STACK)
+						absint_cb_note_unknown(cx, pc);
 				v = aval_top();
 				if (absint_iter_call(en, s, pc, &v, &w)) {
 					stack_arg = false;
