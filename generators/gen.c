@@ -435,6 +435,50 @@ static void mono_loop(struct gi *g, bool zero)
 	}
 }
 
+/* A counter that starts anywhere below its bound (p_start_range; cond_break1 of the kernel's
+ * verifier_iterating_callbacks.c): r1 = data[b] & 63, then do { read fp[r1 - 64]; r1 += s; }
+ * while (r1 < n), s in [1, 3], n in [16, 64] — at 64 or 32 bits (w1), the test unsigned, signed
+ * or r1 <= n - 1.  The start plus the steps of the trip count reaches 63 + n - 1; the test
+ * itself keeps every read in the frame's top 64 bytes (written first: zeros below the spilled
+ * data pointer).  The twin (p_start_range_over) has n = 64 + s: the last read is at r10 + 0 to
+ * + 2, past the frame, on every input, which flags the program.  r1, r4 clobbered. */
+static void start_range_loop(struct gi *g, bool over)
+{
+	int idx = (int)g->p->nloops++, top = gi_label(g), end = gi_label(g);
+	uint32_t s = gen_u32(g->src, 1, 3), n = over ? 64 + s : gen_u32(g->src, 16, 64);
+	uint32_t form = gen_u32(g->src, 0, 2);
+	bool w32 = gen_bool(g->src, 40);
+	uint8_t op = form == 0 ? BPF_JLT : form == 1 ? BPF_JSLT : BPF_JLE;
+	struct gen_loop *l;
+
+	for (int16_t off = -64; off < (g->use_pkt ? GEN_FP_DATA_END : GEN_FP_DATA); off += 8)
+		gi_st(g, BPF_DW, EBPF_REG_FP, off, 0);
+	/* (the pieces before may have clobbered r2: data from its slot) */
+	gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_DATA);
+	gi_ldx(g, BPF_B, BPF_REG_1, BPF_REG_1, (int16_t)gen_u32(g->src, 0, 7));
+	gi_alu(g, !w32, BPF_AND, BPF_REG_1, 63);
+	gi_bind(g, top);
+	gi_alux(g, true, BPF_MOV, BPF_REG_4, EBPF_REG_FP);
+	gi_alux(g, true, BPF_ADD, BPF_REG_4, BPF_REG_1);
+	gi_ldx(g, BPF_B, BPF_REG_4, BPF_REG_4, -64);
+	gi_alu(g, !w32, BPF_ADD, BPF_REG_1, (int32_t)s);
+	gi_jmp(g, w32, op, BPF_REG_1, (int32_t)(op == BPF_JLE ? n - 1 : n), top);
+	gi_bind(g, end);
+	l = prologue_loop(g, idx, top, end, GEN_FORM_DO_WHILE,
+			  GEN_SH(DO_WHILE) | GEN_SH(UP) | (s == 1 ? GEN_SH(STEP_UNIT) : 0) |
+				  (w32 ? GEN_SH(CTR32) : GEN_SH(CTR64)) |
+				  (form == 1 ? GEN_SH(COND_SIGNED) : GEN_SH(COND_UNSIGNED)) |
+				  GEN_SH(BOUND_CONST) | GEN_SH(INIT_INPUT),
+			  BPF_REG_1, op);
+	if (w32)
+		l->counter_width = l->cmp_width = 32;
+	l->step = s;
+	l->trip = -1;
+	l->trip_max = (n + s - 1) / s;
+	if (over)
+		g->p->flags |= GEN_PROG_START_RANGE_UNSAFE;
+}
+
 /* '==' against a bound the outer loop computes from its counter (p_eq_outer; the kernel
  * campaign's programs 35 and 126): for (r1 = 0; r1 < m; r1++) { r4 = c0 + (q - r1) * s, as
  * r4 = r1 * -s + (c0 + q s), kept in r4 or stored to GEN_FP_CELL and read back in every inner
@@ -851,7 +895,8 @@ static void twin_piece(struct gi *g, const struct twin_piece *p)
 }
 
 /* In this order; eq_outer_loop after def_loop, whose read of the key slot the tests place within
- * the first 96 instructions. */
+ * the first 96 instructions; start_range_loop after both (it zeroes the frame's top bytes, the
+ * key slot among them). */
 static const struct twin_piece prologue_loops[] = {
 	TWIN_PIECE(p_ptr_join, p_ptr_join_over, ptr_join),
 	TWIN_PIECE(p_pkt_len, p_pkt_len_over, pkt_len_loop),
@@ -863,6 +908,7 @@ static const struct twin_piece prologue_loops[] = {
 	TWIN_PIECE(p_loop_def, p_loop_def_early, def_loop),
 	TWIN_PIECE(p_eq_outer, p_eq_outer_off, eq_outer_loop),
 	TWIN_PIECE(p_inner_steps, p_inner_steps_still, inner_steps_loop),
+	TWIN_PIECE(p_start_range, p_start_range_over, start_range_loop),
 };
 static const struct twin_piece call_pieces[] = {
 	TWIN_PIECE(p_call_pkt, p_call_pkt_over, pkt_call),
@@ -1147,6 +1193,8 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 		sbuf_puts(sb, " packet-read-at-data-end");
 	if (p->flags & GEN_PROG_PTR_JOIN_UNSAFE)
 		sbuf_puts(sb, " joined-pointer-read-past-frame");
+	if (p->flags & GEN_PROG_START_RANGE_UNSAFE)
+		sbuf_puts(sb, " start-range-read-past-frame");
 	if (p->flags & GEN_PROG_TWIN_UNSAFE)
 		sbuf_puts(sb, " may-goto-twin (safe only within 2^23 iterations)");
 	if (p->flags & GEN_PROG_ITER)

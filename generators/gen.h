@@ -173,6 +173,10 @@
 	  "a loop of the prologue: x += (x > t ? x : c), a step known only as a range, >= 1")      \
 	X(p_mono_range_zero, 0, 0, 100,                                                            \
 	  "unsafe twin of p_mono_range: x & 1 above t, a step range with 0 in it: endless")        \
+	X(p_start_range, 0, 0, 100,                                                                \
+	  "a loop of the prologue: i = data[b] & 63; do read fp[i - 64], i += s while i < n <= 64")     \
+	X(p_start_range_over, 0, 0, 100,                                                           \
+	  "unsafe twin of p_start_range: n = 64 + s, its last read past the frame's top")          \
 	X(p_eq_outer, 0, 0, 100,                                                                   \
 	  "a nest: the inner loop steps by an odd s until it equals c - X * s of the outer X")     \
 	X(p_eq_outer_off, 0, 0, 100,                                                               \
@@ -448,6 +452,9 @@ struct gen_loop {
 #define GEN_PROG_PKT_UNSAFE (1u << 11)	/* p_pkt_len_over, p_call_pkt_over: a run reads the
 					 * packet byte at
 					 * data_end (INTERP_TRAP_MEM); the kernel refuses it */
+#define GEN_PROG_START_RANGE_UNSAFE (1u << 18)	/* p_start_range_over: a run reads past the
+						 * frame's top (INTERP_TRAP_MEM); the kernel
+						 * refuses it */
 #define GEN_PROG_PTR_JOIN_UNSAFE (1u << 14)	/* p_ptr_join_over: a run whose packet starts
 						 * with an odd byte reads past the frame or
 						 * at data_end (INTERP_TRAP_MEM); the kernel

@@ -469,6 +469,21 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 			res->ivs[res->nivs++] = iv;
 		}
 	}
+	/* A recurrence that an exit tests in every iteration is, after the first, what that test
+	 * let through plus the rest of a step (sym_exit_next_range): with a start known only as a
+	 * range, tighter than the start plus the steps of the whole trip count. */
+	for (uint32_t k = 0; k < sum->nlocs && sum->ok && !L->irreducible; k++) {
+		struct aval x0 = *state_env(&es, sum->locs[k].loc), x1, j;
+
+		if (!done[k] || newv[k].kind != AV_SCALAR)
+			continue;
+		for (uint32_t x = 0; x < sum->nexits; x++)
+			if (sym_exit_next_range(cx, sum, &sum->exits[x], state_env, &es,
+						sum->locs[k].loc, &x1)) {
+				j = aval_join(&x0, &x1);
+				newv[k] = aval_meet(&newv[k], &j);
+			}
+	}
 	/* Accumulations and functions of resolved locations, in dependency order. */
 	while (progress && sum->ok) {
 		progress = false;

@@ -761,6 +761,44 @@ int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struc
 	return WHY("the exit test has no known shape");
 }
 
+/* The counter x of exit e's tested sequence at every header execution but the first: the
+ * iteration before passed e without leaving (e is tested in every iteration), so its v = x + c
+ * held the test's other outcome, and x now is that v plus step - c (wrapping as x does: 64 bits,
+ * or 32 zero-extended).  This bounds x by the test itself where start + k * step over the trip
+ * count does not (a start anywhere below the bound: for (i = n; i < N; i++) reads i < N, not
+ * n + N).  false when e's sequence is not of one constant step and offset on numbers. */
+bool sym_exit_next_range(struct scev_ctx *cx, const struct sym_summary *s,
+			 const struct sym_exit *e, const struct aval *(*env)(void *arg, loc_t l),
+			 void *arg, loc_t loc, struct aval *x1)
+{
+	struct exit_seq m;
+	const struct sym_loc *sl;
+	struct aval v, n, d;
+	bool w64;
+	char why[8];
+
+	if (e->op == BPF_JCOND || e->op == BPF_JSET ||
+	    exit_match(cx, s, e, env, arg, &m, why, sizeof(why)) || m.loc != loc ||
+	    m.spread || m.varies || m.op == BPF_JSET || !(sl = sym_find(s, loc)) ||
+	    m.a0.kind != AV_SCALAR || m.n.kind != AV_SCALAR)
+		return false;
+	/* a 64-bit counter tested as x + c at 64 bits, or a 32-bit one (zero-extended at the
+	 * header after the first iteration) tested in 32-bit space */
+	if (sl->width == 64 && !m.seq32)
+		w64 = true;
+	else if (sl->width == 32 && m.seq32)
+		w64 = false;
+	else
+		return false;
+	v = aval_scalar(w64 ? range_unknown() : range_zext_unknown(4));
+	n = m.n;
+	if (!aval_refine(m.op, e->is32, false, &v, &n))
+		return false;	/* (the test never passes: no second iteration; keep the rest) */
+	d = aval_const(w64 ? m.step - m.off : (m.step - m.off) & 0xffffffffull);
+	*x1 = aval_alu(BPF_ADD, w64, false, &v, &d);
+	return x1->kind == AV_SCALAR;
+}
+
 /* ---- == in the symbolic context of the parent loop ---- */
 
 struct lin_ctx {

@@ -338,6 +338,12 @@ int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struc
 		   const struct aval *(*env)(void *arg, loc_t l), void *arg, uint64_t *kmin,
 		   uint64_t *kmax, char *why, unsigned whylen);
 
+/* exits.c: the values the counter loc of exit e's tested sequence takes at the header after the
+ * first iteration, which passed e without leaving — true with them in x1, or false. */
+bool sym_exit_next_range(struct scev_ctx *cx, const struct sym_summary *s,
+			 const struct sym_exit *e, const struct aval *(*env)(void *arg, loc_t l),
+			 void *arg, loc_t loc, struct aval *x1);
+
 /* exits.c: an exit taken when a counter equals a number, in the parent loop's symbolic state
  * where the loop is entered (entry: each location's value there, an expression in the parent's
  * REG symbols; env its range as above): the distance D = N - v(0) from the counter's start to

@@ -625,7 +625,8 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 	    !(res.trap == INTERP_TRAP_MEM &&
 	      (p->flags & (GEN_PROG_NULL_UNSAFE | GEN_PROG_HELPER_MEM_UNSAFE |
 			   GEN_PROG_PKT_UNSAFE | GEN_PROG_PTR_JOIN_UNSAFE |
-			   GEN_PROG_EACH_UNSAFE | GEN_PROG_GLOBAL_UNSAFE))) &&
+			   GEN_PROG_EACH_UNSAFE | GEN_PROG_GLOBAL_UNSAFE |
+			   GEN_PROG_START_RANGE_UNSAFE))) &&
 	    !(res.trap == INTERP_TRAP_HELPER && (p->flags & GEN_PROG_ITER_UNSAFE)) &&
 	    !(res.trap == INTERP_TRAP_REF && (p->flags & GEN_PROG_REF_UNSAFE)))
 		fprintf(stderr, "seed %llu: trap %d at pc %u: %s\n", (unsigned long long)seed, res.trap,
@@ -641,7 +642,8 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 	bool deep = p->flags & GEN_PROG_CALL_TRAP;
 	bool null = p->flags & (GEN_PROG_NULL_UNSAFE | GEN_PROG_HELPER_MEM_UNSAFE |
 				GEN_PROG_PKT_UNSAFE | GEN_PROG_PTR_JOIN_UNSAFE |
-				GEN_PROG_EACH_UNSAFE | GEN_PROG_GLOBAL_UNSAFE);
+				GEN_PROG_EACH_UNSAFE | GEN_PROG_GLOBAL_UNSAFE |
+				GEN_PROG_START_RANGE_UNSAFE);
 	bool iter_bad = p->flags & GEN_PROG_ITER_UNSAFE, ref_bad = p->flags & GEN_PROG_REF_UNSAFE;
 	uint64_t budget = endless || huge ? k->step_budget : p->max_steps + 1, steps;
 	uint8_t other[GEN_INPUT_LEN];
@@ -1677,6 +1679,45 @@ static void test_pkt_len_knobs(void)
 	      "data_end", c.traps, c.flagged[1]);
 }
 
+/* p_start_range and its unsafe twin p_start_range_over: the safe form's loop starts anywhere in
+ * [0, 63] and reads the frame's top 64 bytes at its counter until the test stops it below 64:
+ * it never traps (check_program, two inputs) and bpfscev calls none of its programs unsafe for
+ * a stack access (the start plus the trip count's steps would reach 63 + n - 1: what the test
+ * lets through bounds the counter); the twin, flagged, reads past the frame on every run and is
+ * never called safe.  safe counts the safe form's programs called safe. */
+static void start_range_program(void *arg, const struct twin_run *r)
+{
+	struct twin_counts *c = arg;
+	struct scev_verdict v;
+
+	CHECK(!!(r->p->flags & GEN_PROG_START_RANGE_UNSAFE) == r->twin, TW "the twin's flag is "
+	      "not the twin's", TW_ARGS(r));
+	c->flagged[r->twin] += r->twin;
+	if (r->twin)
+		c->traps += twin_trap(r, NULL) == INTERP_TRAP_MEM;
+	if (!twin_verdict(r, &v)) {
+		CHECK(0, TW "verify failed", TW_ARGS(r));
+		return;
+	}
+	if (r->twin)
+		CHECK(v.kind != VERDICT_SAFE, TW "the twin called safe", TW_ARGS(r));
+	else
+		CHECK(!strstr(v.reason, "stack"), TW "%s", TW_ARGS(r), v.reason);
+	c->safe += !r->twin && v.kind == VERDICT_SAFE;
+}
+
+static void test_start_range_knobs(void)
+{
+	static const struct twin_spec s = { { "p_start_range", "p_start_range_over" }, 100,
+					    3460000, 100 };
+	struct twin_counts c = { 0 };
+
+	for_twin_programs(&s, start_range_program, &c);
+	CHECK(c.traps == 100 && c.flagged[1] == 100, "p_start_range_over: %u of %u flagged "
+	      "programs read past the frame", c.traps, c.flagged[1]);
+	CHECK(c.safe > 50, "p_start_range: only %u of 100 programs called safe", c.safe);
+}
+
 /* p_ptr_join and its unsafe twin p_ptr_join_over: the safe form never traps (check_program, two
  * inputs) and bpfscev calls none of its programs unsafe for a packet access (the constant
  * offsets each path checked: a false alarm when joined states meet the read), the twin, flagged,
@@ -2061,6 +2102,7 @@ int main(void)
 	test_helper_mem_knobs();
 	test_pkt_len_knobs();
 	test_ptr_join_knobs();
+	test_start_range_knobs();
 	test_iter_knobs();
 	test_iter_helper_knobs();
 	test_for_each_knobs();
