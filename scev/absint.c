@@ -21,6 +21,7 @@
 
 #include "scev/absint.h"
 #include "util/zalloc.h"
+#include "util/arena.h"
 
 bool absint_is_header(const struct scev_ctx *cx, uint32_t b, uint32_t *l)
 {
@@ -70,12 +71,13 @@ static const uint8_t *reentry_region(struct scev_ctx *cx, uint32_t l)
 
 	if (!L->irreducible)
 		return NULL;
-	if (!cx->reentry && !(cx->reentry = zalloc(lf->nloops, sizeof(*cx->reentry))))
+	if (!cx->reentry && !(cx->reentry = arena_zalloc(lf->nloops, sizeof(*cx->reentry))))
 		return NULL;
 	if (cx->reentry[l])
 		return cx->reentry[l];
-	if (!(r = zalloc(L->nblocks + 1, 1)) || !(stack = malloc(L->nblocks * sizeof(*stack)))) {
-		free(r);
+	if (!(r = arena_zalloc(L->nblocks + 1, 1)) ||
+	    !(stack = malloc(L->nblocks * sizeof(*stack)))) {
+		arena_free(r);
 		return NULL;
 	}
 	for (uint32_t e = 0; e < L->nentries; e++)
@@ -670,11 +672,11 @@ static int paths_liveness(struct engine *en)
 	uint16_t *gen, *kill;
 	bool changed = true;
 
-	en->live_in = calloc(cfg->nblocks ? cfg->nblocks : 1, sizeof(*en->live_in));
-	en->fills = calloc(cfg->nfuncs ? cfg->nfuncs : 1, sizeof(*en->fills));
-	gen = calloc(cfg->nblocks ? cfg->nblocks : 1, 2 * sizeof(*gen));
+	en->live_in = arena_zalloc(cfg->nblocks ? cfg->nblocks : 1, sizeof(*en->live_in));
+	en->fills = arena_zalloc(cfg->nfuncs ? cfg->nfuncs : 1, sizeof(*en->fills));
+	gen = arena_zalloc(cfg->nblocks ? cfg->nblocks : 1, 2 * sizeof(*gen));
 	if (!en->live_in || !en->fills || !gen) {
-		free(gen);
+		arena_free(gen);
 		return -ENOMEM;
 	}
 	kill = gen + cfg->nblocks;
@@ -710,7 +712,7 @@ static int paths_liveness(struct engine *en)
 			}
 		}
 	}
-	free(gen);
+	arena_free(gen);
 	return 0;
 }
 
@@ -923,10 +925,10 @@ static void engine_free(struct engine *en)
 	}
 	for (uint32_t b = 0; en->paths && b < nb; b++)
 		paths_drop(en, b);
-	free(en->live_in);
-	free(en->fills);
-	free(en->cut);
-	free(en->in);	/* (the block engine_alloc carved every array from) */
+	arena_free(en->live_in);
+	arena_free(en->fills);
+	arena_free(en->cut);
+	arena_free(en->in);	/* (the block engine_alloc carved every array from) */
 }
 
 /* Places an array of n elements of size bytes at *at (16-byte aligned) and moves *at past it;
@@ -969,7 +971,7 @@ static int engine_alloc(struct engine *en)
 		en->back_seen = carve(base, &at, nl, 1);
 		en->paths = carve(base, &at, nb, sizeof(*en->paths));
 		en->npaths = carve(base, &at, nb, 1);
-		if (!pass && !(base = zalloc(1, at)))
+		if (!pass && !(base = arena_zalloc(1, at)))
 			return -ENOMEM;
 	}
 	return 0;
@@ -985,12 +987,12 @@ static int compute_cuts(struct engine *en)
 	const struct scev_cfg *cfg = cx->st.cfg;
 	const struct scev_loops *lf = cx->st.loops;
 	uint32_t n = cx->rpo_off[cfg->nfuncs];
-	int32_t *diff = zalloc(n + 1, sizeof(*diff));
+	int32_t *diff = arena_zalloc(n + 1, sizeof(*diff));
 	int32_t depth = 0;
 
-	en->cut = malloc(n + 1);
+	en->cut = arena_alloc(n + 1);
 	if (!diff || !en->cut) {
-		free(diff);
+		arena_free(diff);
 		return -ENOMEM;
 	}
 	for (uint32_t i = 0; i < n; i++) {
@@ -1018,7 +1020,7 @@ static int compute_cuts(struct engine *en)
 		depth += diff[i];
 		en->cut[i] = depth == 0;
 	}
-	free(diff);
+	arena_free(diff);
 	return 0;
 }
 
@@ -1149,7 +1151,7 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out)
 		en.may_stack = cx->may_stack;
 		/* The header states, for the header steps of the next pass. */
 		if (!cx->first_hdr && lf->nloops &&
-		    !(cx->first_hdr = zalloc(lf->nloops, sizeof(*cx->first_hdr))))
+		    !(cx->first_hdr = arena_zalloc(lf->nloops, sizeof(*cx->first_hdr))))
 			goto out;
 	} else {
 		/* The loops' claims, whose trip counts the header steps write (loop_trip) and
@@ -1181,8 +1183,8 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out)
 		if (cx->first_hdr)
 			hdr_pack__free(&cx->first_hdr[l]);
 	}
-	free(cx->sums);
-	free(cx->first_hdr);
+	arena_free(cx->sums);
+	arena_free(cx->first_hdr);
 	cx->sums = NULL;
 	cx->first_hdr = NULL;
 	if ((err = once_loops(&en)) || (err = absint_iter_trips(&en)) ||
@@ -1203,13 +1205,13 @@ void absint_free(struct scev_ctx *cx)
 {
 	if (cx->reentry)
 		for (uint32_t l = 0; l < cx->st.loops->nloops; l++)
-			free(cx->reentry[l]);
-	free(cx->reentry);
+			arena_free(cx->reentry[l]);
+	arena_free(cx->reentry);
 	cx->reentry = NULL;
 	if (cx->first_hdr)
 		for (uint32_t l = 0; l < cx->st.loops->nloops; l++)
 			hdr_pack__free(&cx->first_hdr[l]);
-	free(cx->first_hdr);
+	arena_free(cx->first_hdr);
 	cx->first_hdr = NULL;
 	st_spare_free(cx);
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "scev/absint.h"
+#include "util/arena.h"
 
 /* Context struct names of the program types (the kernel's bpf_ctx_convert); a pointer to one
  * of them not the analyzed type's is not modeled. */
@@ -55,7 +56,7 @@ int absint_global_setup(struct scev_ctx *cx)
 
 	if (!cx->prog || !cx->prog->global_cnt || cfg->nfuncs < 2)
 		return 0;
-	cx->fn_global = calloc(cfg->nfuncs, sizeof(*cx->fn_global));
+	cx->fn_global = arena_zalloc(cfg->nfuncs, sizeof(*cx->fn_global));
 	if (!cx->fn_global)
 		return -ENOMEM;
 	for (uint32_t f = 1; f < cfg->nfuncs; f++) {

@@ -13,6 +13,7 @@
 #include "scev/absint.h"
 
 #include "bpf/helper_proto.h"
+#include "util/arena.h"
 
 struct env_state {
 	const struct astate *s;
@@ -186,7 +187,7 @@ static uint16_t loop_args_defined(struct scev_ctx *cx, uint32_t l)
 	bool changed = true;
 
 	if (!cx->loop_args_def &&
-	    !(cx->loop_args_def = calloc(cx->st.loops->nloops ? cx->st.loops->nloops : 1,
+	    !(cx->loop_args_def = arena_zalloc(cx->st.loops->nloops ? cx->st.loops->nloops : 1,
 					 sizeof(*cx->loop_args_def))))
 		return 0;
 	if (cx->loop_args_def[l] & 0x8000)
@@ -241,7 +242,8 @@ static uint16_t loop_args_defined(struct scev_ctx *cx, uint32_t l)
 static bool loop_moves_pkt(struct scev_ctx *cx, uint32_t l)
 {
 	if (!cx->loop_moves_pkt)
-		cx->loop_moves_pkt = calloc(cx->st.loops->nloops ? cx->st.loops->nloops : 1, 1);
+		cx->loop_moves_pkt =
+			arena_zalloc(cx->st.loops->nloops ? cx->st.loops->nloops : 1, 1);
 	if (!cx->loop_moves_pkt)
 		return absint_loop_moves_pkt(cx, l);
 	if (!cx->loop_moves_pkt[l])

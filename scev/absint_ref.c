@@ -32,6 +32,7 @@
 #include "scev/absint.h"
 
 #include "bpf/helper_proto.h"
+#include "util/arena.h"
 
 static bool is_ringbuf_call(const struct bpf_insn *i)
 {
@@ -120,7 +121,7 @@ int absint_ref_setup(struct scev_ctx *cx)
 			      "more than 65534 instructions";
 	if (!any)
 		return 0;
-	if (!(cx->ref_loop = calloc(lf->nloops ? lf->nloops : 1, 1)))
+	if (!(cx->ref_loop = arena_zalloc(lf->nloops ? lf->nloops : 1, 1)))
 		return -ENOMEM;
 	for (uint32_t l = 0; l < lf->nloops; l++) {
 		const struct scev_loop *L = &lf->loops[l];

@@ -9,6 +9,7 @@
 #include "scev/absint.h"
 
 #include "bpf/helper_proto.h"
+#include "util/arena.h"
 
 /* First pass: the store or call at pc may write frame bytes [lo, hi). */
 static void note_stack_write(struct engine *en, uint32_t pc, int64_t lo, int64_t hi)
@@ -346,7 +347,7 @@ int absint_fn_effects(struct scev_ctx *cx)
 	const struct scev_cfg *cfg = cx->st.cfg;
 	bool changed = true;
 
-	if (!(cx->fn_effects = calloc(cfg->nfuncs ? cfg->nfuncs : 1, 1)))
+	if (!(cx->fn_effects = arena_zalloc(cfg->nfuncs ? cfg->nfuncs : 1, 1)))
 		return -ENOMEM;
 	/* to a fixpoint: a function does what the functions it calls do, and one that takes a
 	 * function's address (a callback) what any function does */

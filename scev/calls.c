@@ -9,6 +9,7 @@
  * rounded up to 16 bytes as the kernel does for programs it JIT-compiles (at most 512).
  */
 #include "scev/calls.h"
+#include "util/arena.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -18,8 +19,8 @@ void scev_calls__free(struct scev_calls *g)
 {
 	if (!g)
 		return;
-	free(g->off);
-	free(g->sites);
+	arena_free(g->off);
+	arena_free(g->sites);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -30,7 +31,7 @@ int scev_calls__build(struct scev_calls *g, const struct scev_cfg *cfg)
 
 	memset(g, 0, sizeof(*g));
 	g->nfuncs = nf;
-	g->off = calloc(nf + 1, sizeof(*g->off));
+	g->off = arena_zalloc(nf + 1, sizeof(*g->off));
 	if (!g->off)
 		return -ENOMEM;
 	/* Count, then fill: sites of function f are [off[f], off[f + 1]), in address order. */
@@ -58,7 +59,7 @@ int scev_calls__build(struct scev_calls *g, const struct scev_cfg *cfg)
 			}
 		}
 		g->off[nf] = n;
-		if (!pass && !(g->sites = calloc(n ? n : 1, sizeof(*g->sites))))
+		if (!pass && !(g->sites = arena_zalloc(n ? n : 1, sizeof(*g->sites))))
 			return -ENOMEM;
 	}
 	g->nsites = n;

@@ -1,7 +1,7 @@
 /* Control-flow graph construction: see cfg.h.  Two linear passes over the slots (leaders, then
  * blocks and edges) and one counting pass for the predecessor lists. */
 #include "scev/cfg.h"
-#include "util/zalloc.h"
+#include "util/arena.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -12,8 +12,8 @@ enum { LEAD = 1, FUNC = 2 };
 int scev_cfg__build(struct scev_cfg **out, const struct bpf_insn *insns, size_t len,
 		    struct diag *d)
 {
-	struct scev_cfg *cfg = zalloc(1, sizeof(*cfg));
-	uint8_t *mark = zalloc(len ? len : 1, 1);
+	struct scev_cfg *cfg = arena_zalloc(1, sizeof(*cfg));
+	uint8_t *mark = arena_zalloc(len ? len : 1, 1);
 	uint32_t *stack = NULL, *fill = NULL;
 	uint32_t pc, nb = 0, nf = 0, npred = 0;
 	int err = -ENOMEM;
@@ -43,9 +43,9 @@ int scev_cfg__build(struct scev_cfg **out, const struct bpf_insn *insns, size_t 
 		nb += (mark[pc] & LEAD) != 0;
 		nf += (mark[pc] & FUNC) != 0;
 	}
-	cfg->blocks = zalloc(nb, sizeof(*cfg->blocks));
-	cfg->funcs = zalloc(nf, sizeof(*cfg->funcs));
-	cfg->block_of = malloc(len * sizeof(*cfg->block_of));
+	cfg->blocks = arena_zalloc(nb, sizeof(*cfg->blocks));
+	cfg->funcs = arena_zalloc(nf, sizeof(*cfg->funcs));
+	cfg->block_of = arena_alloc(len * sizeof(*cfg->block_of));
 	if (!cfg->blocks || !cfg->funcs || !cfg->block_of)
 		goto fail;
 	cfg->nblocks = nb;
@@ -89,8 +89,8 @@ int scev_cfg__build(struct scev_cfg **out, const struct bpf_insn *insns, size_t 
 		blk->nsucc = (uint8_t)n;
 		npred += n;
 	}
-	cfg->preds = malloc((npred ? npred : 1) * sizeof(*cfg->preds));
-	fill = zalloc(nb, sizeof(*fill));
+	cfg->preds = arena_alloc((npred ? npred : 1) * sizeof(*cfg->preds));
+	fill = arena_zalloc(nb, sizeof(*fill));
 	if (!cfg->preds || !fill)
 		goto fail;
 	for (uint32_t b = 0; b < nb; b++)
@@ -109,7 +109,7 @@ int scev_cfg__build(struct scev_cfg **out, const struct bpf_insn *insns, size_t 
 		}
 
 	/* Reachability from each function entry (iterative, explicit stack). */
-	stack = malloc(nb * sizeof(*stack));
+	stack = arena_alloc(nb * sizeof(*stack));
 	if (!stack)
 		goto fail;
 	for (uint32_t f = 0; f < nf; f++) {
@@ -129,15 +129,15 @@ int scev_cfg__build(struct scev_cfg **out, const struct bpf_insn *insns, size_t 
 	}
 	for (uint32_t b = 0; b < nb; b++)
 		cfg->nunreachable += !cfg->blocks[b].reachable;
-	free(stack);
-	free(fill);
-	free(mark);
+	arena_free(stack);
+	arena_free(fill);
+	arena_free(mark);
 	*out = cfg;
 	return 0;
 fail:
-	free(stack);
-	free(fill);
-	free(mark);
+	arena_free(stack);
+	arena_free(fill);
+	arena_free(mark);
 	scev_cfg__free(cfg);
 	return diag_set(d, -err, "out of memory building the CFG");
 }
@@ -146,9 +146,9 @@ void scev_cfg__free(struct scev_cfg *cfg)
 {
 	if (!cfg)
 		return;
-	free(cfg->blocks);
-	free(cfg->preds);
-	free(cfg->block_of);
-	free(cfg->funcs);
-	free(cfg);
+	arena_free(cfg->blocks);
+	arena_free(cfg->preds);
+	arena_free(cfg->block_of);
+	arena_free(cfg->funcs);
+	arena_free(cfg);
 }

@@ -1,6 +1,7 @@
 /* Semi-NCA dominators: see dom.h.  Everything is iterative (programs reach 1M instructions, far
  * deeper than a C stack allows for recursion). */
 #include "scev/dom.h"
+#include "util/arena.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -43,7 +44,7 @@ int scev_dom__compute(uint32_t n, uint32_t root, const uint32_t *succ_off, const
 	uint32_t *num, *vert, *parent, *semi, *anc, *label, *path;
 	struct dfs_frame *st;
 	uint32_t cnt = 0, sp = 0;
-	void *mem = malloc((n ? n : 1) * (7 * sizeof(uint32_t) + sizeof(*st)));
+	void *mem = arena_alloc((n ? n : 1) * (7 * sizeof(uint32_t) + sizeof(*st)));
 
 	if (!mem)
 		return -ENOMEM;
@@ -115,7 +116,7 @@ int scev_dom__compute(uint32_t n, uint32_t root, const uint32_t *succ_off, const
 		for (uint32_t i = 1; i < cnt; i++)
 			idom[vert[i]] = vert[dom[i]];
 	}
-	free(mem);
+	arena_free(mem);
 	return 0;
 }
 
@@ -124,7 +125,7 @@ static int number_tree(struct scev_domtree *dt, const bool *is_root)
 {
 	uint32_t nodes = dt->n;
 	/* coff (nodes + 1), child (at most nodes), fill, and the stack, in one allocation */
-	struct dfs_frame *st = calloc(1, nodes * sizeof(*st) + (3 * (size_t)nodes + 1) * 4);
+	struct dfs_frame *st = arena_zalloc(1, nodes * sizeof(*st) + (3 * (size_t)nodes + 1) * 4);
 	uint32_t *coff, *child, *fill;
 	uint32_t t = 0;
 
@@ -162,7 +163,7 @@ static int number_tree(struct scev_domtree *dt, const bool *is_root)
 			st[sp++] = (struct dfs_frame){ c, coff[c] };
 		}
 	}
-	free(st);
+	arena_free(st);
 	return 0;
 }
 
@@ -180,7 +181,7 @@ int scev_dom__build(struct scev_domtree **out, const struct scev_cfg *cfg, bool 
 	int err = -ENOMEM;
 
 	/* The tree and its three arrays in one allocation, freed by scev_dom__free. */
-	dt = calloc(1, sizeof(*dt) + 3 * (size_t)n * sizeof(uint32_t));
+	dt = arena_zalloc(1, sizeof(*dt) + 3 * (size_t)n * sizeof(uint32_t));
 	if (!dt)
 		goto out;
 	dt->idom = (uint32_t *)(dt + 1);
@@ -201,8 +202,8 @@ int scev_dom__build(struct scev_domtree **out, const struct scev_cfg *cfg, bool 
 	FOR_EACH_EDGE({ (void)from; (void)to; ne++; });
 	/* The scratch arrays in one zeroed allocation: soff and poff (n + 1 each), s and p (ne
 	 * each), sf, pf and idom (n each), is_root (n bools). */
-	soff = calloc(1, (2 * ((size_t)n + 1) + 2 * (size_t)ne + 3 * (size_t)n) * sizeof(uint32_t) +
-			      n * sizeof(bool));
+	soff = arena_zalloc(1, (2 * ((size_t)n + 1) + 2 * (size_t)ne + 3 * (size_t)n) *
+				    sizeof(uint32_t) + n * sizeof(bool));
 	if (!soff)
 		goto out;
 	poff = soff + n + 1;
@@ -235,7 +236,7 @@ int scev_dom__build(struct scev_domtree **out, const struct scev_cfg *cfg, bool 
 	*out = dt;
 	dt = NULL;
 out:
-	free(soff);
+	arena_free(soff);
 	scev_dom__free(dt);
 	return err ? diag_set(d, -err, "out of memory computing dominators") : 0;
 }
@@ -244,5 +245,5 @@ void scev_dom__free(struct scev_domtree *dt)
 {
 	if (!dt)
 		return;
-	free(dt);	/* (its arrays are in the same allocation) */
+	arena_free(dt);	/* (its arrays are in the same allocation) */
 }

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "bpf/isa.h"
-#include "util/zalloc.h"
+#include "util/arena.h"
 
 int expr_arena__init(struct expr_arena *ar)
 {
@@ -16,7 +16,7 @@ int expr_arena__init(struct expr_arena *ar)
 	ar->cap = 32;
 	ar->v = malloc(ar->cap * sizeof(*ar->v));
 	ar->htcap = 64;
-	ar->ht = zalloc(ar->htcap, sizeof(*ar->ht));
+	ar->ht = arena_zalloc(ar->htcap, sizeof(*ar->ht));
 	if (!ar->v || !ar->ht) {
 		expr_arena__free(ar);
 		return -ENOMEM;
@@ -31,7 +31,7 @@ int expr_arena__init(struct expr_arena *ar)
 void expr_arena__free(struct expr_arena *ar)
 {
 	free(ar->v);
-	free(ar->ht);
+	arena_free(ar->ht);
 	memset(ar, 0, sizeof(*ar));
 }
 
@@ -56,7 +56,7 @@ static bool expr_same(const struct expr *x, const struct expr *y)
 
 static int rehash(struct expr_arena *ar)
 {
-	uint32_t nc = ar->htcap * 2, *nt = zalloc(nc, sizeof(*nt));
+	uint32_t nc = ar->htcap * 2, *nt = arena_zalloc(nc, sizeof(*nt));
 
 	if (!nt)
 		return -ENOMEM;
@@ -67,7 +67,7 @@ static int rehash(struct expr_arena *ar)
 			h = (h + 1) & (nc - 1);
 		nt[h] = id + 1;
 	}
-	free(ar->ht);
+	arena_free(ar->ht);
 	ar->ht = nt;
 	ar->htcap = nc;
 	return 0;

@@ -1,6 +1,6 @@
 /* Loop forest by Wei et al.'s one-pass DFS, then bodies, exits and latches: see loop.h. */
 #include "scev/loop.h"
-#include "util/zalloc.h"
+#include "util/arena.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -180,13 +180,13 @@ void scev_loops__free(struct scev_loops *lf)
 {
 	if (!lf)
 		return;
-	free(lf->pool);
-	free(lf->back_pool);
-	free(lf->exit_pool);
-	free(lf->loops);
-	free(lf->order);
-	free(lf->loop_of);
-	free(lf);
+	arena_free(lf->pool);
+	arena_free(lf->back_pool);
+	arena_free(lf->exit_pool);
+	arena_free(lf->loops);
+	arena_free(lf->order);
+	arena_free(lf->loop_of);
+	arena_free(lf);
 }
 
 int scev_loops__build(struct scev_loops **out, const struct scev_cfg *cfg,
@@ -194,19 +194,19 @@ int scev_loops__build(struct scev_loops **out, const struct scev_cfg *cfg,
 {
 	uint32_t nb = cfg->nblocks, nl = 0;
 	struct wei w = { 0 };
-	struct scev_loops *lf = zalloc(1, sizeof(*lf));
+	struct scev_loops *lf = arena_zalloc(1, sizeof(*lf));
 	uint32_t *loop_id = NULL, *cnt = NULL;
 	size_t at = 0, npool = 0;
 	struct frame *st = NULL;
 	int err = -ENOMEM;
 
-	w.pos = zalloc(nb, sizeof(*w.pos));
-	w.ihdr = malloc(nb * sizeof(*w.ihdr));
-	w.traversed = zalloc(nb, sizeof(bool));
-	w.is_header = zalloc(nb, sizeof(bool));
-	w.irreducible = zalloc(nb, sizeof(bool));
-	st = malloc(nb * sizeof(*st));
-	loop_id = malloc(nb * sizeof(*loop_id));
+	w.pos = arena_zalloc(nb, sizeof(*w.pos));
+	w.ihdr = arena_alloc(nb * sizeof(*w.ihdr));
+	w.traversed = arena_zalloc(nb, sizeof(bool));
+	w.is_header = arena_zalloc(nb, sizeof(bool));
+	w.irreducible = arena_zalloc(nb, sizeof(bool));
+	st = arena_alloc(nb * sizeof(*st));
+	loop_id = arena_alloc(nb * sizeof(*loop_id));
 	if (!lf || !w.pos || !w.ihdr || !w.traversed || !w.is_header || !w.irreducible || !st ||
 	    !loop_id)
 		goto out;
@@ -222,10 +222,10 @@ int scev_loops__build(struct scev_loops **out, const struct scev_cfg *cfg,
 	for (uint32_t b = 0; b < nb; b++)
 		loop_id[b] = w.is_header[b] ? nl++ : SCEV_NONE;
 	lf->nloops = nl;
-	lf->loops = zalloc(nl ? nl : 1, sizeof(*lf->loops));
-	lf->loop_of = malloc(nb * sizeof(*lf->loop_of));
-	lf->order = malloc((nl ? nl : 1) * sizeof(*lf->order));
-	cnt = zalloc(nl ? nl : 1, sizeof(*cnt));
+	lf->loops = arena_zalloc(nl ? nl : 1, sizeof(*lf->loops));
+	lf->loop_of = arena_alloc(nb * sizeof(*lf->loop_of));
+	lf->order = arena_alloc((nl ? nl : 1) * sizeof(*lf->order));
+	cnt = arena_zalloc(nl ? nl : 1, sizeof(*cnt));
 	if (!lf->loops || !lf->loop_of || !lf->order || !cnt)
 		goto out;
 	for (uint32_t b = 0; b < nb; b++) {
@@ -264,7 +264,7 @@ int scev_loops__build(struct scev_loops **out, const struct scev_cfg *cfg,
 	for (uint32_t l = 0; l < nl; l++)
 		npool += (size_t)cnt[l] + lf->loops[l].nchildren + 1;
 	npool += w.nre;
-	if (!(lf->pool = malloc((npool ? npool : 1) * sizeof(*lf->pool))))
+	if (!(lf->pool = arena_alloc((npool ? npool : 1) * sizeof(*lf->pool))))
 		goto out;
 	for (uint32_t l = 0; l < nl; l++) {
 		struct scev_loop *L = &lf->loops[l];
@@ -286,7 +286,7 @@ int scev_loops__build(struct scev_loops **out, const struct scev_cfg *cfg,
 		}
 
 	/* Back edges and their latches. */
-	if (!(lf->back_pool = malloc((w.nback ? w.nback : 1) * sizeof(*lf->back_pool))))
+	if (!(lf->back_pool = arena_alloc((w.nback ? w.nback : 1) * sizeof(*lf->back_pool))))
 		goto out;
 	for (uint32_t i = 0; i < w.nback; i++)
 		lf->loops[loop_id[w.back[i].to]].nback_edges++;
@@ -318,7 +318,7 @@ int scev_loops__build(struct scev_loops **out, const struct scev_cfg *cfg,
 	/* Entries: the header, then re-entry blocks (deduplicated, ascending).  Re-entries are
 	 * grouped by header first (counting sort), so this stays linear with many cycles. */
 	{
-		uint32_t *roff = zalloc(nb + 1, sizeof(*roff)), *rto = NULL, *rfill = NULL;
+		uint32_t *roff = arena_zalloc(nb + 1, sizeof(*roff)), *rto = NULL, *rfill = NULL;
 
 		if (!roff)
 			goto out;
@@ -326,12 +326,12 @@ int scev_loops__build(struct scev_loops **out, const struct scev_cfg *cfg,
 			roff[w.reentry[i].from + 1]++;
 		for (uint32_t b = 0; b < nb; b++)
 			roff[b + 1] += roff[b];
-		rto = malloc((w.nre ? w.nre : 1) * sizeof(*rto));
-		rfill = zalloc(nb, sizeof(*rfill));
+		rto = arena_alloc((w.nre ? w.nre : 1) * sizeof(*rto));
+		rfill = arena_zalloc(nb, sizeof(*rfill));
 		if (!rto || !rfill) {
-			free(roff);
-			free(rto);
-			free(rfill);
+			arena_free(roff);
+			arena_free(rto);
+			arena_free(rfill);
 			goto out;
 		}
 		for (uint32_t i = 0; i < w.nre; i++)
@@ -353,9 +353,9 @@ int scev_loops__build(struct scev_loops **out, const struct scev_cfg *cfg,
 				if (L->nentries == 1 || L->entries[i] != L->entries[L->nentries - 1])
 					L->entries[L->nentries++] = L->entries[i];
 		}
-		free(roff);
-		free(rto);
-		free(rfill);
+		arena_free(roff);
+		arena_free(rto);
+		arena_free(rfill);
 		if (err)
 			goto out;
 		err = -ENOMEM;
@@ -386,7 +386,7 @@ int scev_loops__build(struct scev_loops **out, const struct scev_cfg *cfg,
 		npool = 0;
 		for (uint32_t l = 0; l < nl; l++)
 			npool += lf->loops[l].nexits;
-		if (!(lf->exit_pool = malloc((npool ? npool : 1) * sizeof(*lf->exit_pool))))
+		if (!(lf->exit_pool = arena_alloc((npool ? npool : 1) * sizeof(*lf->exit_pool))))
 			goto out;
 		npool = 0;
 		for (uint32_t l = 0; l < nl; l++) {
@@ -425,16 +425,16 @@ int scev_loops__build(struct scev_loops **out, const struct scev_cfg *cfg,
 	lf = NULL;
 	err = 0;
 out:
-	free(w.pos);
-	free(w.ihdr);
-	free(w.traversed);
-	free(w.is_header);
-	free(w.irreducible);
+	arena_free(w.pos);
+	arena_free(w.ihdr);
+	arena_free(w.traversed);
+	arena_free(w.is_header);
+	arena_free(w.irreducible);
 	free(w.back);
 	free(w.reentry);
-	free(st);
-	free(loop_id);
-	free(cnt);
+	arena_free(st);
+	arena_free(loop_id);
+	arena_free(cnt);
 	scev_loops__free(lf);
 	return err ? diag_set(d, -err, "out of memory building the loop forest") : 0;
 }

@@ -9,6 +9,7 @@
 
 #include "scev/internal.h"
 #include "scev/callbacks.h"
+#include "util/arena.h"
 #include "util/zalloc.h"
 
 struct dfs_frame {
@@ -20,14 +21,14 @@ static int compute_rpo(struct scev_ctx *cx)
 {
 	const struct scev_cfg *cfg = cx->st.cfg;
 	uint32_t nb = cfg->nblocks, n = 0;
-	struct dfs_frame *st = malloc((nb ? nb : 1) * sizeof(*st));
-	uint32_t *post = malloc((nb ? nb : 1) * sizeof(*post));
-	uint8_t *seen = zalloc(nb ? nb : 1, 1);
+	struct dfs_frame *st = arena_alloc((nb ? nb : 1) * sizeof(*st));
+	uint32_t *post = arena_alloc((nb ? nb : 1) * sizeof(*post));
+	uint8_t *seen = arena_zalloc(nb ? nb : 1, 1);
 	int err = -ENOMEM;
 
-	cx->rpo = malloc((nb ? nb : 1) * sizeof(*cx->rpo));
-	cx->rpo_index = malloc((nb ? nb : 1) * sizeof(*cx->rpo_index));
-	cx->rpo_off = zalloc(cfg->nfuncs + 1, sizeof(*cx->rpo_off));
+	cx->rpo = arena_alloc((nb ? nb : 1) * sizeof(*cx->rpo));
+	cx->rpo_index = arena_alloc((nb ? nb : 1) * sizeof(*cx->rpo_index));
+	cx->rpo_off = arena_zalloc(cfg->nfuncs + 1, sizeof(*cx->rpo_off));
 	if (!st || !post || !seen || !cx->rpo || !cx->rpo_index || !cx->rpo_off)
 		goto out;
 	for (uint32_t b = 0; b < nb; b++)
@@ -62,9 +63,9 @@ static int compute_rpo(struct scev_ctx *cx)
 	cx->rpo_off[cfg->nfuncs] = n;
 	err = 0;
 out:
-	free(st);
-	free(post);
-	free(seen);
+	arena_free(st);
+	arena_free(post);
+	arena_free(seen);
 	return err;
 }
 
@@ -73,12 +74,12 @@ out:
 static int compute_args_read(struct scev_ctx *cx)
 {
 	const struct scev_cfg *cfg = cx->st.cfg;
-	uint16_t *in = zalloc(cfg->nblocks ? cfg->nblocks : 1, sizeof(*in));
+	uint16_t *in = arena_zalloc(cfg->nblocks ? cfg->nblocks : 1, sizeof(*in));
 	bool changed = true;
 
-	cx->args_read = zalloc(cfg->nfuncs ? cfg->nfuncs : 1, sizeof(*cx->args_read));
+	cx->args_read = arena_zalloc(cfg->nfuncs ? cfg->nfuncs : 1, sizeof(*cx->args_read));
 	if (!in || !cx->args_read) {
-		free(in);
+		arena_free(in);
 		return -ENOMEM;
 	}
 	while (changed) {
@@ -115,7 +116,7 @@ static int compute_args_read(struct scev_ctx *cx)
 	}
 	for (uint32_t f = 0; f < cfg->nfuncs; f++)
 		cx->args_read[f] = in[cfg->funcs[f].entry] & 0x3e;
-	free(in);
+	arena_free(in);
 	return 0;
 }
 
@@ -173,58 +174,58 @@ static void global_summaries(struct scev_ctx *cx)
 static void ctx_free(struct scev_ctx *cx)
 {
 	absint_free(cx);
-	free(cx->args_read);
+	arena_free(cx->args_read);
 	free(cx->btf_types);
 	free(cx->btf_trusted);
-	free(cx->loop_args_def);
-	free(cx->fn_args);
-	free(cx->fn_args_acc);
-	free(cx->fn_pkt);
-	free(cx->fn_pkt_acc);
-	free(cx->fn_ret);
-	free(cx->fn_ret_acc);
-	free(cx->fn_seen);
-	free(cx->fn_seen_acc);
-	free(cx->fn_r0);
-	free(cx->fn_r0_acc);
-	free(cx->fn_cb);
-	free(cx->fn_effects);
-	free(cx->loop_moves_pkt);
-	free(cx->fn_global);
-	free(cx->outer_init);
-	free(cx->outer_init_acc);
-	free(cx->outer_seen_acc);
-	free(cx->outer_write);
-	free(cx->outer_write_acc);
+	arena_free(cx->loop_args_def);
+	arena_free(cx->fn_args);
+	arena_free(cx->fn_args_acc);
+	arena_free(cx->fn_pkt);
+	arena_free(cx->fn_pkt_acc);
+	arena_free(cx->fn_ret);
+	arena_free(cx->fn_ret_acc);
+	arena_free(cx->fn_seen);
+	arena_free(cx->fn_seen_acc);
+	arena_free(cx->fn_r0);
+	arena_free(cx->fn_r0_acc);
+	arena_free(cx->fn_cb);
+	arena_free(cx->fn_effects);
+	arena_free(cx->loop_moves_pkt);
+	arena_free(cx->fn_global);
+	arena_free(cx->outer_init);
+	arena_free(cx->outer_init_acc);
+	arena_free(cx->outer_seen_acc);
+	arena_free(cx->outer_write);
+	arena_free(cx->outer_write_acc);
 	absint_outer_frames_free(cx);
-	free(cx->iter_slot);
-	free(cx->iter_loop);
-	free(cx->ref_loop);
+	arena_free(cx->iter_slot);
+	arena_free(cx->iter_loop);
+	arena_free(cx->ref_loop);
 	scev_cb_loops__free(&cx->cbl);
 	if (cx->sums)
 		for (uint32_t l = 0; l < cx->st.loops->nloops; l++)
 			sym_summary__free(&cx->sums[l]);
-	free(cx->sums);
-	free(cx->sym_collapsed);
-	free(cx->may_stack);
-	free(cx->add_src);
-	free(cx->fn_stack);
-	free(cx->live);
+	arena_free(cx->sums);
+	arena_free(cx->sym_collapsed);
+	arena_free(cx->may_stack);
+	arena_free(cx->add_src);
+	arena_free(cx->fn_stack);
+	arena_free(cx->live);
 	scev_calls__free(&cx->calls);
-	free(cx->rpo);
-	free(cx->rpo_index);
-	free(cx->rpo_off);
+	arena_free(cx->rpo);
+	arena_free(cx->rpo_index);
+	arena_free(cx->rpo_off);
 	expr_arena__free(&cx->ar);
 	scev_structure__free(&cx->st);
 }
 
 static void cb_facts_free(struct scev_cb_facts *f)
 {
-	free(f->nr);
-	free(f->flags);
-	free(f->entries);
-	free(f->seen);
-	free((void *)f->ret);
+	arena_free(f->nr);
+	arena_free(f->flags);
+	arena_free(f->entries);
+	arena_free(f->seen);
+	arena_free((void *)f->ret);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -354,8 +355,8 @@ static int rerun_reset(struct scev_ctx *cx, struct claim_prog *out, struct scev_
 		memset(f->seen, 0, cx->len);
 	}
 	memset(cx->iter_loop, 0, nloops ? nloops : 1);
-	free(cx->sums);
-	if (!(cx->sums = zalloc(nloops ? nloops : 1, sizeof(*cx->sums))))
+	arena_free(cx->sums);
+	if (!(cx->sums = arena_zalloc(nloops ? nloops : 1, sizeof(*cx->sums))))
 		return -ENOMEM;
 	stack_spans_reset(cx, true);
 	for (uint32_t l = 0; l < nloops; l++) {
@@ -371,9 +372,10 @@ static int rerun_reset(struct scev_ctx *cx, struct claim_prog *out, struct scev_
 	return 0;
 }
 
-static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
-		   const struct ebpf_map_def *maps, size_t nmaps, const struct scev_opts *opts,
-		   struct scev_verdict *verdict, struct diag *d)
+static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
+			const struct ebpf_map_def *maps, size_t nmaps,
+			const struct scev_opts *opts, struct scev_verdict *verdict,
+			struct diag *d)
 {
 	struct scev_ctx cx;
 	struct scev_cb_facts cb_facts = { 0 };
@@ -406,18 +408,18 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 		goto fail;
 	/* bpf_loop callbacks: analyzed from the arguments at their bpf_loop calls */
 	if (scev_cb_loops__find(&cx.cbl, cx.st.cfg) ||
-	    !(cx.fn_cb = zalloc(cx.st.cfg->nfuncs, 1)) ||
-	    !(cx.outer_init = zalloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_init))) ||
-	    !(cx.outer_init_acc = zalloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_init_acc))) ||
-	    !(cx.outer_seen_acc = zalloc(cx.st.cfg->nfuncs, 1)) ||
-	    !(cx.outer_write = zalloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_write))) ||
-	    !(cx.outer_write_acc = zalloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_write_acc))))
+	    !(cx.fn_cb = arena_zalloc(cx.st.cfg->nfuncs, 1)) ||
+	    !(cx.outer_init = arena_zalloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_init))) ||
+	    !(cx.outer_init_acc = arena_zalloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_init_acc))) ||
+	    !(cx.outer_seen_acc = arena_zalloc(cx.st.cfg->nfuncs, 1)) ||
+	    !(cx.outer_write = arena_zalloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_write))) ||
+	    !(cx.outer_write_acc = arena_zalloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_write_acc))))
 		goto fail;
 	if (absint_fn_effects(&cx) || absint_global_setup(&cx) || absint_ref_setup(&cx))
 		goto fail;
 	outer_write_all(&cx);	/* (until the summary rounds know better) */
-	if (!(cx.iter_slot = malloc((cx.len ? cx.len : 1) * sizeof(*cx.iter_slot))) ||
-	    !(cx.iter_loop = zalloc(cx.st.loops->nloops ? cx.st.loops->nloops : 1, 1)))
+	if (!(cx.iter_slot = arena_alloc((cx.len ? cx.len : 1) * sizeof(*cx.iter_slot))) ||
+	    !(cx.iter_loop = arena_zalloc(cx.st.loops->nloops ? cx.st.loops->nloops : 1, 1)))
 		goto fail;
 	for (uint32_t k = 0; k < cx.cbl.n; k++)
 		if (cx.cbl.v[k].only_bpf_loop)
@@ -428,15 +430,15 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 										    : SCEV_CB_LOOP;
 	/* Recursion and call depth first: they are the kernel's first word on a program. */
 	if (verdict) {
-		cx.fn_stack = zalloc(cx.st.cfg->nfuncs, sizeof(*cx.fn_stack));
-		cx.live = zalloc(cx.st.cfg->nblocks ? cx.st.cfg->nblocks : 1, 1);
+		cx.fn_stack = arena_zalloc(cx.st.cfg->nfuncs, sizeof(*cx.fn_stack));
+		cx.live = arena_zalloc(cx.st.cfg->nblocks ? cx.st.cfg->nblocks : 1, 1);
 		if (!cx.fn_stack || !cx.live || scev_calls_check(&cx, verdict, NULL))
 			goto fail;
 	}
 	nloops = cx.st.loops->nloops;
-	cx.may_stack = malloc((cx.len ? cx.len : 1) * sizeof(*cx.may_stack));
-	cx.add_src = malloc((cx.len ? cx.len : 1) * sizeof(*cx.add_src));
-	cx.sums = zalloc(nloops ? nloops : 1, sizeof(*cx.sums));
+	cx.may_stack = arena_alloc((cx.len ? cx.len : 1) * sizeof(*cx.may_stack));
+	cx.add_src = arena_alloc((cx.len ? cx.len : 1) * sizeof(*cx.add_src));
+	cx.sums = arena_zalloc(nloops ? nloops : 1, sizeof(*cx.sums));
 	if (!cx.may_stack || !cx.add_src || !cx.sums)
 		goto fail;
 
@@ -459,16 +461,16 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 		uint32_t nf = cx.st.cfg->nfuncs;
 		bool stable = false;
 
-		cx.fn_args = zalloc(nf, sizeof(*cx.fn_args));
-		cx.fn_args_acc = zalloc(nf, sizeof(*cx.fn_args_acc));
-		cx.fn_ret = zalloc(nf, sizeof(*cx.fn_ret));
-		cx.fn_ret_acc = zalloc(nf, sizeof(*cx.fn_ret_acc));
-		cx.fn_seen = zalloc(nf, 1);
-		cx.fn_seen_acc = zalloc(nf, 1);
-		cx.fn_r0 = zalloc(nf, 1);
-		cx.fn_r0_acc = zalloc(nf, 1);
-		cx.fn_pkt = zalloc(nf, sizeof(*cx.fn_pkt));
-		cx.fn_pkt_acc = zalloc(nf, sizeof(*cx.fn_pkt_acc));
+		cx.fn_args = arena_zalloc(nf, sizeof(*cx.fn_args));
+		cx.fn_args_acc = arena_zalloc(nf, sizeof(*cx.fn_args_acc));
+		cx.fn_ret = arena_zalloc(nf, sizeof(*cx.fn_ret));
+		cx.fn_ret_acc = arena_zalloc(nf, sizeof(*cx.fn_ret_acc));
+		cx.fn_seen = arena_zalloc(nf, 1);
+		cx.fn_seen_acc = arena_zalloc(nf, 1);
+		cx.fn_r0 = arena_zalloc(nf, 1);
+		cx.fn_r0_acc = arena_zalloc(nf, 1);
+		cx.fn_pkt = arena_zalloc(nf, sizeof(*cx.fn_pkt));
+		cx.fn_pkt_acc = arena_zalloc(nf, sizeof(*cx.fn_pkt_acc));
 		if (!cx.fn_args || !cx.fn_args_acc || !cx.fn_ret || !cx.fn_ret_acc || !cx.fn_seen ||
 		    !cx.fn_seen_acc || !cx.fn_pkt || !cx.fn_pkt_acc || !cx.fn_r0 || !cx.fn_r0_acc ||
 		    absint_outer_frames_alloc(&cx)) {
@@ -598,10 +600,10 @@ static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 	if (cx.cbl.n) {
 		/* what the bpf_loop calls see is kept per pc only when there are callbacks to
 		 * claim (step 4): 133 bytes per instruction */
-		cb_facts.nr = zalloc(cx.len ? cx.len : 1, sizeof(*cb_facts.nr));
-		cb_facts.flags = zalloc(cx.len ? cx.len : 1, sizeof(*cb_facts.flags));
-		cb_facts.seen = zalloc(cx.len ? cx.len : 1, 1);
-		cb_facts.entries = zalloc(cx.len ? cx.len : 1, sizeof(*cb_facts.entries));
+		cb_facts.nr = arena_zalloc(cx.len ? cx.len : 1, sizeof(*cb_facts.nr));
+		cb_facts.flags = arena_zalloc(cx.len ? cx.len : 1, sizeof(*cb_facts.flags));
+		cb_facts.seen = arena_zalloc(cx.len ? cx.len : 1, 1);
+		cb_facts.entries = arena_zalloc(cx.len ? cx.len : 1, sizeof(*cb_facts.entries));
 		if (!cb_facts.nr || !cb_facts.flags || !cb_facts.seen || !cb_facts.entries) {
 			err = -ENOMEM;
 			goto fail;
@@ -704,6 +706,21 @@ fail:
 	ctx_free(&cx);
 	claim_prog__free(out);
 	return diag_set(d, -err, "analysis failed: %s", strerror(-err));
+}
+
+/* One analysis, its working arrays in an arena of its own (util/arena.h): what run_analysis
+ * keeps until it returns goes at once. */
+static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
+		   const struct ebpf_map_def *maps, size_t nmaps, const struct scev_opts *opts,
+		   struct scev_verdict *verdict, struct diag *d)
+{
+	struct arena ar;
+	int err;
+
+	arena_open(&ar);
+	err = run_analysis(out, prog, maps, nmaps, opts, verdict, d);
+	arena_close(&ar);
+	return err;
 }
 
 /* A program whose instructions are not the loaded ones (prog.h: a CO-RE relocation not

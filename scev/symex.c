@@ -24,6 +24,7 @@
 
 #include "scev/absint.h"
 #include "scev/internal.h"
+#include "util/arena.h"
 
 struct scell {
 	int16_t off;
@@ -1324,7 +1325,8 @@ int symex_loop(struct scev_ctx *cx, uint32_t l)
 	/* (one array per analysis: an array per loop run would make nested and sibling loops
 	 * cost the square of their number) */
 	if (!cx->sym_collapsed)
-		cx->sym_collapsed = calloc(lf->nloops ? lf->nloops : 1, sizeof(*cx->sym_collapsed));
+		cx->sym_collapsed =
+			arena_zalloc(lf->nloops ? lf->nloops : 1, sizeof(*cx->sym_collapsed));
 	r.stamp = ++cx->sym_runs;
 	if (!r.blocks || !r.in || !cx->sym_collapsed) {
 		err = -ENOMEM;
