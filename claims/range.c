@@ -646,7 +646,10 @@ static void sync_steps(struct range *r);
  * sequence of steps costs about 500 instructions where a look-up costs some 40.  range_sync is
  * a function of the range alone, so an entry whose input equals r holds what the steps would
  * give.  Per thread (the campaign's jobs may be threads). */
-#define SYNC_MEMO 512
+#ifndef SYNC_MEMO_BITS
+#define SYNC_MEMO_BITS 9
+#endif
+#define SYNC_MEMO (1u << SYNC_MEMO_BITS)
 static _Thread_local struct sync_memo {
 	bool used;
 	struct range in, out;
@@ -685,7 +688,7 @@ void range_sync(struct range *r)
 	    r->u32_min == 0 && r->u32_max == UINT32_MAX && r->s32_min == INT32_MIN &&
 	    r->s32_max == INT32_MAX && r->var_off.mask == UINT64_MAX)
 		return;
-	m = &sync_memo[range_hash(r) >> 55 & (SYNC_MEMO - 1)];
+	m = &sync_memo[range_hash(r) >> (64 - SYNC_MEMO_BITS)];
 	if (m->used && range_equal(&m->in, r)) {
 		*r = m->out;
 		return;
@@ -743,7 +746,10 @@ static struct range join_fields(const struct range *a, const struct range *b)
 
 /* The last results of operations on two ranges (range_join, range_alu), by a hash of the
  * operation (tag) and both inputs: as range_sync's memo, each is a function of those alone. */
-#define PAIR_MEMO 512
+#ifndef PAIR_MEMO_BITS
+#define PAIR_MEMO_BITS 9
+#endif
+#define PAIR_MEMO (1u << PAIR_MEMO_BITS)
 static _Thread_local struct pair_memo {
 	unsigned tag;	/* 0: unused */
 	struct range a, b, out;
@@ -754,7 +760,7 @@ static struct pair_memo *pair_slot(unsigned tag, const struct range *a, const st
 				   bool *hit)
 {
 	uint64_t h = (range_hash(a) * 0x94d049bb133111ebull + range_hash(b)) ^ tag;
-	struct pair_memo *m = &pair_memo[(h * 0x9e3779b97f4a7c15ull) >> 55 & (PAIR_MEMO - 1)];
+	struct pair_memo *m = &pair_memo[(h * 0x9e3779b97f4a7c15ull) >> (64 - PAIR_MEMO_BITS)];
 
 	*hit = m->tag == tag && range_equal(&m->a, a) && range_equal(&m->b, b);
 	return m;
