@@ -554,9 +554,13 @@ void corpus_format_prog(struct sbuf *sb, const struct bpf_insn *insns, size_t le
 		{
 			bool named = maps[m].name[0] && !strpbrk(maps[m].name, " \t#");
 
-			if (maps[m].type == BPF_MAP_TYPE_RINGBUF) {
-				sbuf_printf(sb, "ringbuf entries=%u%s%s\n", maps[m].max_entries,
-					    named ? " name=" : "", named ? maps[m].name : "");
+			if (maps[m].type == BPF_MAP_TYPE_RINGBUF ||
+			    maps[m].type == BPF_MAP_TYPE_USER_RINGBUF) {
+				sbuf_printf(sb, "%s entries=%u%s%s\n",
+					    maps[m].type == BPF_MAP_TYPE_RINGBUF ? "ringbuf"
+										 : "user_ringbuf",
+					    maps[m].max_entries, named ? " name=" : "",
+					    named ? maps[m].name : "");
 				continue;
 			}
 			sbuf_printf(sb, "%s key=%u value=%u entries=%u%s%s\n",

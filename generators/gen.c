@@ -1037,6 +1037,9 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		if ((gen_bool(src, knobs->p_global) || gen_bool(src, knobs->p_global_unsafe)) &&
 		    gi_room(g, 40))
 			gi_stmt_global(g, NULL);
+		if ((gen_bool(src, knobs->p_urb) || gen_bool(src, knobs->p_urb_unsafe)) &&
+		    gi_room(g, 60))
+			gi_stmt_urb(g, NULL);
 		gi_gen_loop(g, LOOPK_ANY);
 	}
 	gi_calls_main_tail(g);
@@ -1071,7 +1074,7 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 	gi_calls_finish(g);
 	if (out->max_steps > knobs->step_budget)
 		out->flags |= GEN_PROG_HUGE;
-	if (g->use_map || g->use_ringbuf) {
+	if (g->use_map || g->use_ringbuf || g->use_urb) {
 		struct ebpf_map_def *m = &out->maps[0];
 
 		out->map_cnt = 1;
@@ -1081,12 +1084,20 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		m->value_size = GEN_MAP_VALUE_SIZE;
 		m->max_entries = GEN_MAP_ENTRIES;
 	}
-	if (g->use_ringbuf) {
+	if (g->use_ringbuf || g->use_urb) {
 		struct ebpf_map_def *m = &out->maps[GEN_MAP_RINGBUF];
 
 		out->map_cnt = GEN_MAP_RINGBUF + 1;
 		strcpy(m->name, "gen_ringbuf");
 		m->type = BPF_MAP_TYPE_RINGBUF;
+		m->max_entries = GEN_RINGBUF_SIZE;
+	}
+	if (g->use_urb) {
+		struct ebpf_map_def *m = &out->maps[GEN_MAP_URB];
+
+		out->map_cnt = GEN_MAP_URB + 1;
+		strcpy(m->name, "gen_urb");
+		m->type = BPF_MAP_TYPE_USER_RINGBUF;
 		m->max_entries = GEN_RINGBUF_SIZE;
 	}
 	/* A packet and helper results to run it with: any bytes do, the metadata holds for all. */
@@ -1158,10 +1169,10 @@ static void put_hex(struct sbuf *sb, const uint8_t *b, size_t n)
 #define F(x) GEN_PROG_##x
 _Static_assert((F(MAY_NOT_TERMINATE) | F(HUGE) | F(CALL_TRAP) | F(CALLS_UNSAFE) | F(NULL_UNSAFE) |
 		F(STACK_UNWRITTEN) | F(ARRAY_FILL) | F(LOOP_DEF) | F(REG_UNWRITTEN) | F(TWIN_UNSAFE) |
-		F(HELPER_MEM_UNSAFE) | F(PKT_UNSAFE) | F(ITER) | F(ITER_UNSAFE) | F(REF_UNSAFE)) ==
+		F(HELPER_MEM_UNSAFE) | F(PKT_UNSAFE) | F(ITER) | F(ITER_UNSAFE) | F(REF_UNSAFE) | F(URB_UNSAFE)) ==
 	       (F(MAY_NOT_TERMINATE) + F(HUGE) + F(CALL_TRAP) + F(CALLS_UNSAFE) + F(NULL_UNSAFE) +
 		F(STACK_UNWRITTEN) + F(ARRAY_FILL) + F(LOOP_DEF) + F(REG_UNWRITTEN) + F(TWIN_UNSAFE) +
-		F(HELPER_MEM_UNSAFE) + F(PKT_UNSAFE) + F(ITER) + F(ITER_UNSAFE) + F(REF_UNSAFE)),
+		F(HELPER_MEM_UNSAFE) + F(PKT_UNSAFE) + F(ITER) + F(ITER_UNSAFE) + F(REF_UNSAFE) + F(URB_UNSAFE)),
 	       "two gen_program flags share a bit");
 #undef F
 
@@ -1207,6 +1218,9 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 		sbuf_puts(sb, " global-unsafe (a global function reads NULL or past its argument)");
 	if (p->flags & GEN_PROG_REF_UNSAFE)
 		sbuf_puts(sb, " ref-unsafe (a ringbuf record may be left unreleased)");
+	if (p->flags & GEN_PROG_URB_UNSAFE)
+		sbuf_puts(sb, " urb-unsafe (a drain callback loads through its dynptr or past "
+			  "bpf_dynptr_data's bytes, or returns 2)");
 	sbuf_puts(sb, "\n; shapes:");
 	for (unsigned s = 0; s < GEN_SHAPE__COUNT; s++)
 		if (p->shapes & (1ull << s))
@@ -1215,7 +1229,8 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 	for (size_t i = 0; i < p->map_cnt; i++)
 		sbuf_printf(sb, "; map %zu: %s %s key_size %u value_size %u max_entries %u\n", i,
 			    p->maps[i].name,
-			    p->maps[i].type == BPF_MAP_TYPE_RINGBUF ? "ringbuf" : "array",
+			    p->maps[i].type == BPF_MAP_TYPE_RINGBUF ? "ringbuf"
+			    : p->maps[i].type == BPF_MAP_TYPE_USER_RINGBUF ? "user_ringbuf" : "array",
 			    p->maps[i].key_size, p->maps[i].value_size, p->maps[i].max_entries);
 	if (p->subprog >= 0)
 		sbuf_printf(sb, "; subprogram at pc %d\n", p->subprog);

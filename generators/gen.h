@@ -92,6 +92,11 @@
 /* p_ringbuf: map 1 is a ring buffer of GEN_RINGBUF_SIZE bytes (map 0 the array map, defined
  * whether used or not), whose records are GEN_RINGBUF_RECORD bytes */
 #define GEN_MAP_RINGBUF 1
+/* p_urb: map 2 is a user ring buffer of GEN_RINGBUF_SIZE bytes (maps 0 and 1 defined whether used
+ * or not); the interpreter's runs give its callback at most GEN_URB_RUN_SAMPLES samples per
+ * drain (oracle/exec/interp.h), the kernel's test runs none (nothing writes it) */
+#define GEN_MAP_URB 2
+#define GEN_URB_RUN_SAMPLES 3
 #define GEN_RINGBUF_SIZE 4096
 #define GEN_RINGBUF_RECORD 16
 
@@ -251,6 +256,14 @@
 	X(p_for_each_unsafe, 0, 0, 100,                                                            \
 	  "unsafe twin of p_for_each: the callback writes past its value or to its key, or "       \
 	  "returns 2")                                                                               \
+	X(p_urb, 0, 0, 100,                                                                        \
+	  "a statement of main drains the user ring buffer with bpf_user_ringbuf_drain (ctx NULL "  \
+	  "or a stack cell): the callback takes each sample's first 8 bytes by bpf_dynptr_read or " \
+	  "through bpf_dynptr_data (NULL-checked), may write them back with bpf_dynptr_write or "  \
+	  "in place, and may stop at a short sample")                                              \
+	X(p_urb_unsafe, 0, 0, 100,                                                                 \
+	  "unsafe twin of p_urb: the callback loads through its dynptr, reads bpf_dynptr_data's "  \
+	  "result untested or past its 8 bytes, or returns 2")                                      \
 	X(p_call_pkt, 0, 0, 100,                                                                   \
 	  "the prologue passes data + o to a static subprogram once or twice (o constant); it "   \
 	  "reads a byte every call's check covers (a packet range carried into a callee)")        \
@@ -443,6 +456,10 @@ struct gen_loop {
 #define GEN_PROG_GLOBAL_UNSAFE (1u << 16)	/* p_global_unsafe: a global function reads
 						 * through NULL or past its frame (INTERP_TRAP_MEM);
 						 * the kernel refuses it */
+#define GEN_PROG_URB_UNSAFE (1u << 19)	/* p_urb_unsafe: a user ring buffer callback loads
+					 * through its dynptr or bpf_dynptr_data's result untested
+					 * or past its size (INTERP_TRAP_MEM on some runs) or
+					 * returns 2; the kernel refuses it */
 #define GEN_PROG_EACH_UNSAFE (1u << 15)	/* p_for_each_unsafe: a for_each callback writes past
 					 * its value or to its key (INTERP_TRAP_MEM) or returns 2;
 					 * the kernel refuses it */
@@ -496,8 +513,9 @@ struct gen_program {
 	size_t input_len;
 	uint8_t helper_data[GEN_HELPER_LEN];	/* results for prandom/ktime, in call order */
 	size_t helper_len;
-	struct ebpf_map_def maps[2];	/* the array map when map_cnt >= 1, the ring buffer when
-					 * map_cnt = 2 (GEN_MAP_RINGBUF) */
+	struct ebpf_map_def maps[3];	/* the array map when map_cnt >= 1, the ring buffer when
+					 * map_cnt >= 2 (GEN_MAP_RINGBUF), the user ring buffer when
+					 * map_cnt = 3 (GEN_MAP_URB) */
 	size_t map_cnt;
 	struct gen_loop loops[GEN_MAX_LOOPS];	/* main's loops in pc order, then the subprogram's */
 	size_t nloops;

@@ -11,6 +11,13 @@
  *    bytes); the callback adds key + value[0] into the value and, with ctx main's cell, into
  *    the accumulator, and may stop the walk at one key.  The twin's callback writes past the
  *    value or to the key (the interpreter traps) or returns 2.
+ *  - p_urb (p_urb_unsafe): a statement of main calls bpf_user_ringbuf_drain(map, cb, ctx, 0) on
+ *    the program's user ring buffer (GEN_MAP_URB); the callback takes each sample's first 8
+ *    bytes by bpf_dynptr_read or through bpf_dynptr_data, adds them to the accumulator's cell
+ *    with a ctx, may write them back (bpf_dynptr_write at offset 8, or plus 1 in place) and
+ *    may stop at a short sample.  The twin's callback loads through its dynptr (the
+ *    interpreter traps), reads bpf_dynptr_data's result untested or past its 8 bytes (traps
+ *    on a short sample) or returns 2.
  *  - p_may_goto: a loop-body statement is may_goto to the loop's exit (cond_break): the loop's
  *    own test still bounds it, the budget only may cut it short.
  *  - p_may_goto_loop: main ends with a loop whose only exit is may_goto, counting its
@@ -145,6 +152,35 @@ void gi_stmt_for_each(struct gi *g, struct gi_loop *lp)
 		lp->shapes |= GEN_SH(HELPER);
 }
 
+void gi_stmt_urb(struct gi *g, struct gi_loop *lp)
+{
+	int s;
+	struct gi_sub *cb;
+	bool twin = g->k->p_urb_unsafe && (!g->k->p_urb || gen_bool(g->src, 50));
+
+	if (g->fn->sub || (s = gi_sub_new(g, SUBK_CALLBACK, 2)) < 0) {
+		gi_stmt_acc(g, lp);
+		return;
+	}
+	cb = &g->subs[s];
+	cb->called = true;
+	cb->cb_urb = twin ? (uint8_t)(2 + gen_pick(g->src, 4)) : 1;
+	cb->cb_urb_data = cb->cb_urb == 3 || cb->cb_urb == 4 || gen_bool(g->src, 50);
+	cb->cb_urb_write = (uint8_t)gen_pick(g->src, cb->cb_urb_data ? 3 : 2);
+	cb->cb_ctx = gen_bool(g->src, 60);
+	cb->cb_stop = gen_bool(g->src, 50) ? 1 : -1;
+	cb->cb_nr = GEN_URB_RUN_SAMPLES;
+	gi_spill_caller_homes(g);
+	gi_ld_map(g, BPF_REG_1, GEN_MAP_URB);
+	gi_ld_func(g, BPF_REG_2, cb->label);
+	gi_cb_call_rest(g, cb, BPF_FUNC_user_ringbuf_drain);
+	g->use_urb = true;
+	if (twin)
+		g->p->flags |= GEN_PROG_URB_UNSAFE;
+	if (lp)
+		lp->shapes |= GEN_SH(HELPER);
+}
+
 void gi_stmt_global(struct gi *g, struct gi_loop *lp)
 {
 	int s, acc = g->fn->acc, r;
@@ -234,6 +270,69 @@ static void emit_each_callback(struct gi *g, struct gi_sub *s)
 	s->cb_steps = g->len - start;
 }
 
+/* A bpf_user_ringbuf_drain callback: cb(dynptr, ctx), r6 the dynptr, r7 the ctx: the sample's
+ * first 8 bytes in r3 (bpf_dynptr_read into fp-8, or a load through bpf_dynptr_data's result),
+ * a short sample (-E2BIG, NULL) returning cb_stop >= 0 ? 1 : 0; r3 added to the ctx's cell,
+ * maybe written back at offset 8 (bpf_dynptr_write) or plus 1 in place. */
+static void emit_urb_callback(struct gi *g, struct gi_sub *s)
+{
+	int l_short = gi_label(g);
+	uint32_t start = g->len;
+	bool tested = s->cb_urb != 3;
+
+	gi_bind(g, s->label);
+	gi_alux(g, true, BPF_MOV, BPF_REG_6, BPF_REG_1);
+	gi_alux(g, true, BPF_MOV, BPF_REG_7, BPF_REG_2);
+	if (s->cb_urb == 2)
+		gi_ldx(g, BPF_DW, BPF_REG_0, BPF_REG_6, 0);
+	if (s->cb_urb_data) {
+		gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_6);
+		gi_mov_const(g, BPF_REG_2, 0, true);
+		gi_mov_const(g, BPF_REG_3, 8, true);
+		gi_call_helper(g, BPF_FUNC_dynptr_data);
+		if (tested)
+			gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_short);
+		gi_ldx(g, BPF_DW, BPF_REG_3, BPF_REG_0, s->cb_urb == 4 ? 8 : 0);
+		if (s->cb_urb_write == 2) {
+			gi_alu(g, true, BPF_ADD, BPF_REG_3, 1);
+			gi_stx(g, BPF_DW, BPF_REG_0, 0, BPF_REG_3);
+		}
+	} else {
+		gi_alux(g, true, BPF_MOV, BPF_REG_1, EBPF_REG_FP);
+		gi_alu(g, true, BPF_ADD, BPF_REG_1, -8);
+		gi_mov_const(g, BPF_REG_2, 8, true);
+		gi_alux(g, true, BPF_MOV, BPF_REG_3, BPF_REG_6);
+		gi_mov_const(g, BPF_REG_4, 0, true);
+		gi_mov_const(g, BPF_REG_5, 0, true);
+		gi_call_helper(g, BPF_FUNC_dynptr_read);
+		gi_jmp(g, false, BPF_JNE, BPF_REG_0, 0, l_short);
+		gi_ldx(g, BPF_DW, BPF_REG_3, EBPF_REG_FP, -8);
+	}
+	if (s->cb_ctx) {
+		gi_ldx(g, BPF_DW, BPF_REG_1, BPF_REG_7, 0);
+		gi_alux(g, true, BPF_ADD, BPF_REG_1, BPF_REG_3);
+		gi_stx(g, BPF_DW, BPF_REG_7, 0, BPF_REG_1);
+	}
+	if (s->cb_urb_write == 1) {
+		gi_stx(g, BPF_DW, EBPF_REG_FP, -8, BPF_REG_3);
+		gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_6);
+		gi_mov_const(g, BPF_REG_2, 8, true);
+		gi_alux(g, true, BPF_MOV, BPF_REG_3, EBPF_REG_FP);
+		gi_alu(g, true, BPF_ADD, BPF_REG_3, -8);
+		gi_mov_const(g, BPF_REG_4, 8, true);
+		gi_mov_const(g, BPF_REG_5, 0, true);
+		gi_call_helper(g, BPF_FUNC_dynptr_write);
+	}
+	gi_mov_const(g, BPF_REG_0, s->cb_urb == 5 ? 2 : 0, true);
+	gi_exit(g);
+	if (!s->cb_urb_data || tested) {	/* (the kernel refuses unreachable code) */
+		gi_bind(g, l_short);
+		gi_mov_const(g, BPF_REG_0, s->cb_stop >= 0, true);
+		gi_exit(g);
+	}
+	s->cb_steps = g->len - start;
+}
+
 /* The callback: cb(i, ctx) with r1 = i, r2 = ctx.  Its instructions per call are at most its
  * length plus the inner loop's extra iterations (cb_steps). */
 void gi_emit_callback(struct gi *g, struct gi_sub *s)
@@ -243,6 +342,10 @@ void gi_emit_callback(struct gi *g, struct gi_sub *s)
 
 	if (s->cb_each) {
 		emit_each_callback(g, s);
+		return;
+	}
+	if (s->cb_urb) {
+		emit_urb_callback(g, s);
 		return;
 	}
 	if (s->global) {

@@ -129,6 +129,11 @@ struct gi_sub {
 	uint32_t cb_inner;	/* trip count of its inner loop, 0 none */
 	uint8_t cb_each;	/* a bpf_for_each_map_elem callback: 1 safe, 2 writes past the
 				 * value, 3 writes the key, 4 returns 2 */
+	uint8_t cb_urb;		/* a bpf_user_ringbuf_drain callback: 1 safe, 2 loads through
+				 * its dynptr, 3 reads bpf_dynptr_data's result untested, 4 past
+				 * its 8 bytes, 5 returns 2 */
+	bool cb_urb_data;	/* ... takes the sample through bpf_dynptr_data (else read) */
+	uint8_t cb_urb_write;	/* ... writes it back: 0 no, 1 bpf_dynptr_write, 2 in place */
 	uint8_t global;		/* a global function (p_global): 1 safe, 2 reads its pointer
 				 * untested, 3 reads 512 bytes before it (called, not a
 				 * callback) */
@@ -161,6 +166,7 @@ struct gi {
 	/* program-wide choices */
 	bool use_array, use_map, use_pkt, use_sub;
 	bool use_ringbuf;	/* a p_ringbuf statement was emitted (map 1, GEN_MAP_RINGBUF) */
+	bool use_urb;		/* a p_urb statement was emitted (map 2, GEN_MAP_URB) */
 	bool sub_called;
 	struct gi_sub subs[GI_MAX_SUBS];
 	int nsubs;
@@ -256,6 +262,7 @@ void gi_emit_callback(struct gi *g, struct gi_sub *s);
 /* p_call_bound's subprogram (gen.c): the loop to *r1, described as a subprogram's loop. */
 void gi_emit_bound_sub(struct gi *g, struct gi_sub *s);
 void gi_stmt_for_each(struct gi *g, struct gi_loop *lp);
+void gi_stmt_urb(struct gi *g, struct gi_loop *lp);
 void gi_stmt_global(struct gi *g, struct gi_loop *lp);
 void gi_stmt_may_goto(struct gi *g, struct gi_loop *lp);
 void gi_may_goto_loop(struct gi *g);

@@ -513,6 +513,8 @@ void gi_gen_stmt(struct gi *g, struct gi_loop *lp)
 		return gi_stmt_for_each(g, lp);
 	if (!sub && (gen_bool(g->src, k->p_global) || gen_bool(g->src, k->p_global_unsafe)))
 		return gi_stmt_global(g, lp);
+	if (!sub && (gen_bool(g->src, k->p_urb) || gen_bool(g->src, k->p_urb_unsafe)))
+		return gi_stmt_urb(g, lp);
 	if (!sub && gen_bool(g->src, k->p_ringbuf))
 		return stmt_ringbuf(g, lp, false);
 	if (!sub && gen_bool(g->src, k->p_ringbuf_leak))

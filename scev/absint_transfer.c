@@ -295,8 +295,14 @@ static uint8_t helper_effects_of(int32_t id, uint8_t any_fn)
 	/* (no prototype in the table: their callbacks do what they do) */
 	if (absint_cb_helper(id))
 		return any_fn;
-	if (id == BPF_FUNC_dynptr_read)	/* (only the modeled form: absint_helper_proto) */
+	/* the dynptr helpers (kernel/bpf/helpers.c): read writes its dst, data only returns a
+	 * pointer (NULL for packet dynptrs), write writes the dynptr's memory and, to a packet
+	 * dynptr (bpf_dynptr_from_skb, a kfunc), may move the packet (check_helper_call:
+	 * changes_data), which call_effects decides */
+	if (id == BPF_FUNC_dynptr_read || id == BPF_FUNC_dynptr_write)
 		return FN_WRITES_OUT;
+	if (id == BPF_FUNC_dynptr_data)
+		return 0;
 	if (!p)
 		return FN_MOVES_PKT | FN_WRITES_OUT;
 	if (p->flags & HF_CHANGES_PKT)
@@ -328,6 +334,9 @@ static uint8_t call_effects(const struct scev_ctx *cx, uint32_t pc)
 		return cx->fn_effects ?
 		       cx->fn_effects[cx->st.cfg->blocks[cx->st.cfg->block_of[pc + 1 + i->imm]].func] :
 		       FN_MOVES_PKT | FN_WRITES_OUT;
+	if (ebpf_is_helper_call(i) && i->imm == BPF_FUNC_dynptr_write &&
+	    (!cx->fn_effects || cx->kfunc_other))
+		return FN_MOVES_PKT | FN_WRITES_OUT;
 	if (ebpf_is_helper_call(i))
 		return helper_effects_of(i->imm, any_fn_effects(cx));
 	/* the iterator kfuncs write their iterator (kernel/bpf/bpf_iter.c; none is among the
@@ -347,6 +356,10 @@ int absint_fn_effects(struct scev_ctx *cx)
 	const struct scev_cfg *cfg = cx->st.cfg;
 	bool changed = true;
 
+	for (uint32_t pc = 0; pc < cx->len; pc += ebpf_insn_slots(&cx->insns[pc]))
+		if (ebpf_is_call(&cx->insns[pc]) && !ebpf_is_helper_call(&cx->insns[pc]) &&
+		    !ebpf_is_pseudo_call(&cx->insns[pc]) && !absint_iter_kfunc(cx, pc))
+			cx->kfunc_other = true;
 	if (!(cx->fn_effects = arena_zalloc(cfg->nfuncs ? cfg->nfuncs : 1, 1)))
 		return -ENOMEM;
 	/* to a fixpoint: a function does what the functions it calls do, and one that takes a

@@ -293,6 +293,9 @@ struct scev_ctx {
 	/* per function: what running it may do besides its result, with the functions it calls
 	 * (FN_*, absint_transfer.c); NULL: anything */
 	uint8_t *fn_effects;
+	/* the program calls a kfunc that is no iterator kfunc (absint_fn_effects): one may make a
+	 * dynptr of the packet, whose bpf_dynptr_write may move it */
+	bool kfunc_other;
 	uint8_t *loop_moves_pkt;	/* per loop, lazily (absint_header.c) */
 	/* per function: its prototype when it is global (absint_global.c), NULL when static;
 	 * NULL when none is */

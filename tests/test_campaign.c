@@ -295,7 +295,7 @@ static void one_program(struct tally *t, const struct gen_knobs *k, uint64_t see
 	struct claim_prog cp = { 0 };
 	struct scev_opts so = { .sz = sizeof(so) };
 	struct interp_code *code = NULL;
-	struct interp_map maps[1];
+	struct interp_map maps[sizeof(gp.maps) / sizeof(gp.maps[0])];
 	struct input in[NINPUTS];
 	struct observer ob = { 0 };
 	struct ebpf_prog view;
@@ -344,9 +344,9 @@ static void one_program(struct tally *t, const struct gen_knobs *k, uint64_t see
 		memcpy(pkt, in[k].bytes, sizeof(pkt));
 		env.input = pkt;
 		env.helper_data = in[k].helper;
-		if (gp.map_cnt) {
-			maps[0].def = gp.maps[0];
-			maps[0].values = NULL;
+		for (size_t m = 0; m < gp.map_cnt; m++) {
+			maps[m].def = gp.maps[m];
+			maps[m].values = NULL;
 		}
 		ob.input = k;
 		CHECK(!interp_run(code, &env, &ir), "interp_run");

@@ -18,6 +18,40 @@ static const char prog_text[] =
 	"if r0 == 0 goto out\nr1 = 0\nl: r3 = *(u64 *)(r0 +0)\nr1 += 1\nif r1 < 7 goto l\n"
 	"out: r0 = 0\nexit\n";
 
+/* A case's "-- maps" lines name every kind of map a generated program has (array, ring buffer,
+ * user ring buffer), and the case reads back with the same maps. */
+static void test_map_lines(void)
+{
+	static const struct ebpf_map_def maps[] = {
+		{ .name = "a", .type = BPF_MAP_TYPE_ARRAY, .key_size = 4, .value_size = 64,
+		  .max_entries = 4 },
+		{ .name = "rb", .type = BPF_MAP_TYPE_RINGBUF, .max_entries = 4096 },
+		{ .name = "urb", .type = BPF_MAP_TYPE_USER_RINGBUF, .max_entries = 4096 },
+	};
+	static const struct bpf_insn exit0[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	struct sbuf sb = SBUF_INIT;
+	struct casefile *cf = NULL;
+	struct diag d;
+
+	corpus_format_prog(&sb, exit0, 2, NULL, 0, BPF_PROG_TYPE_XDP, maps, 3);
+	diag_clear(&d);
+	CHECK(casefile__open_mem(&cf, sbuf_cstr(&sb), strlen(sbuf_cstr(&sb)), "maps", &d) == 0,
+	      "the map lines read back: %s (%s)", d.msg, sbuf_cstr(&sb));
+	if (cf) {
+		CHECK(cf->obj->map_cnt == 3, "%zu maps", cf->obj->map_cnt);
+		for (size_t m = 0; m < 3 && m < cf->obj->map_cnt; m++)
+			CHECK(cf->obj->maps[m].type == maps[m].type &&
+			      cf->obj->maps[m].max_entries == maps[m].max_entries &&
+			      !strcmp(cf->obj->maps[m].name, maps[m].name), "map %zu: type %u", m,
+			      cf->obj->maps[m].type);
+		casefile__free(cf);
+	}
+	sbuf_free(&sb);
+}
+
 int main(void)
 {
 	struct ebpf_map_def map = { .name = "m", .type = BPF_MAP_TYPE_ARRAY, .key_size = 4,
@@ -79,5 +113,6 @@ int main(void)
 		snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpl);
 		CHECK(system(cmd) == 0, "cleanup");
 	}
+	test_map_lines();
 	return check_done("test_corpus_add");
 }

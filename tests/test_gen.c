@@ -575,8 +575,8 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 	static struct watch w;
 	static uint8_t probes[GEN_MAX_INSNS];
 	uint8_t pkt[GEN_INPUT_LEN], values[GEN_MAP_ENTRIES * GEN_MAP_VALUE_SIZE] = { 0 };
-	struct interp_map map[2] = { { .def = p->maps[0], .values = values },
-				     { .def = p->maps[1] } };
+	struct interp_map map[3] = { { .def = p->maps[0], .values = values },
+				     { .def = p->maps[1] }, { .def = p->maps[2] } };
 	struct interp_env env = { .ctx_kind = INTERP_CTX_XDP, .input = pkt, .input_len = GEN_INPUT_LEN,
 				  .helper_data = p->helper_data, .helper_len = p->helper_len,
 				  .maps = p->map_cnt ? map : NULL, .map_cnt = p->map_cnt,
@@ -626,7 +626,7 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 	      (p->flags & (GEN_PROG_NULL_UNSAFE | GEN_PROG_HELPER_MEM_UNSAFE |
 			   GEN_PROG_PKT_UNSAFE | GEN_PROG_PTR_JOIN_UNSAFE |
 			   GEN_PROG_EACH_UNSAFE | GEN_PROG_GLOBAL_UNSAFE |
-			   GEN_PROG_START_RANGE_UNSAFE))) &&
+			   GEN_PROG_START_RANGE_UNSAFE | GEN_PROG_URB_UNSAFE))) &&
 	    !(res.trap == INTERP_TRAP_HELPER && (p->flags & GEN_PROG_ITER_UNSAFE)) &&
 	    !(res.trap == INTERP_TRAP_REF && (p->flags & GEN_PROG_REF_UNSAFE)))
 		fprintf(stderr, "seed %llu: trap %d at pc %u: %s\n", (unsigned long long)seed, res.trap,
@@ -643,7 +643,7 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 	bool null = p->flags & (GEN_PROG_NULL_UNSAFE | GEN_PROG_HELPER_MEM_UNSAFE |
 				GEN_PROG_PKT_UNSAFE | GEN_PROG_PTR_JOIN_UNSAFE |
 				GEN_PROG_EACH_UNSAFE | GEN_PROG_GLOBAL_UNSAFE |
-				GEN_PROG_START_RANGE_UNSAFE);
+				GEN_PROG_START_RANGE_UNSAFE | GEN_PROG_URB_UNSAFE);
 	bool iter_bad = p->flags & GEN_PROG_ITER_UNSAFE, ref_bad = p->flags & GEN_PROG_REF_UNSAFE;
 	uint64_t budget = endless || huge ? k->step_budget : p->max_steps + 1, steps;
 	uint8_t other[GEN_INPUT_LEN];
@@ -780,8 +780,8 @@ static enum interp_trap run_frames(const struct gen_program *p, const struct cgr
 {
 	static uint8_t probes[GEN_MAX_INSNS];
 	uint8_t pkt[GEN_INPUT_LEN], values[GEN_MAP_ENTRIES * GEN_MAP_VALUE_SIZE] = { 0 };
-	struct interp_map map[2] = { { .def = p->maps[0], .values = values },
-				     { .def = p->maps[1] } };
+	struct interp_map map[3] = { { .def = p->maps[0], .values = values },
+				     { .def = p->maps[1] }, { .def = p->maps[2] } };
 	struct interp_env env = { .ctx_kind = INTERP_CTX_XDP, .input = pkt, .input_len = GEN_INPUT_LEN,
 				  .helper_data = p->helper_data, .helper_len = p->helper_len,
 				  .maps = p->map_cnt ? map : NULL, .map_cnt = p->map_cnt,
@@ -1438,6 +1438,65 @@ static void test_for_each_knobs(void)
 	      "map", c.calls[0], c.calls[1]);
 	CHECK(c.traps > 10, "p_for_each_unsafe: %u of %u flagged programs trap", c.traps,
 	      c.flagged[1]);
+}
+
+/* p_urb and its unsafe twin p_urb_unsafe: both drain the program's user ring buffer (map 2,
+ * maps 0 and 1 defined beside it); the safe form never traps and stays within max_steps
+ * (check_program, with the interpreter's samples), and bpfscev calls most safe forms safe; the
+ * twin, flagged, is mostly not called safe (never when its run traps), and its runs trap
+ * (INTERP_TRAP_MEM) when its callback loads through the dynptr or past bpf_dynptr_data's bytes
+ * on a short sample. */
+static void urb_program(void *arg, const struct twin_run *r)
+{
+	struct twin_counts *c = arg;
+	const struct gen_program *p = r->p;
+	bool call = has_call(p, 0, BPF_FUNC_user_ringbuf_drain);
+	struct scev_verdict v;
+	enum interp_trap t = INTERP_OK;
+	bool safe = false;
+
+	c->calls[r->twin] += call;
+	CHECK(!call || (p->map_cnt == GEN_MAP_URB + 1 &&
+			p->maps[GEN_MAP_URB].type == BPF_MAP_TYPE_USER_RINGBUF &&
+			p->maps[GEN_MAP_RINGBUF].type == BPF_MAP_TYPE_RINGBUF &&
+			p->maps[0].type == BPF_MAP_TYPE_ARRAY), TW "a drain without its maps",
+	      TW_ARGS(r));
+	CHECK(!(p->flags & GEN_PROG_URB_UNSAFE) || (r->twin && call), TW "twin flag without its "
+	      "knob or its call", TW_ARGS(r));
+	c->shaped[r->twin] += has_call(p, 0, BPF_FUNC_dynptr_data) ||
+			      has_call(p, 0, BPF_FUNC_dynptr_write);
+	if (twin_verdict(r, &v)) {
+		safe = v.kind == VERDICT_SAFE;
+		c->safe += !r->twin && call && safe;
+		/* (a twin's drain may sit where no run goes, which the kernel does not verify
+		 * either: called safe then, but never one whose runs trap) */
+		c->dirty[1] += (p->flags & GEN_PROG_URB_UNSAFE) && !safe;
+	}
+	c->flagged[r->twin] += !!(p->flags & GEN_PROG_URB_UNSAFE);
+	if (p->flags & GEN_PROG_URB_UNSAFE)
+		c->traps += (t = twin_trap(r, NULL)) == INTERP_TRAP_MEM;
+	CHECK(!safe || t == INTERP_OK || t == INTERP_TRAP_STEPS, TW "called safe, but its run "
+	      "traps (%d)", TW_ARGS(r), t);
+}
+
+static void test_urb_knobs(void)
+{
+	static const struct twin_spec s = { { "p_urb", "p_urb_unsafe" }, 60, 3700000, 60 };
+	struct twin_counts c = { 0 };
+
+	for_twin_programs(&s, urb_program, &c);
+	CHECK(c.calls[0] > 20 && c.calls[1] > 20, "p_urb: %u and %u of 60 programs drain the user "
+	      "ring buffer", c.calls[0], c.calls[1]);
+	CHECK(c.shaped[0] > 10, "p_urb: %u of 60 programs call bpf_dynptr_data or bpf_dynptr_write",
+	      c.shaped[0]);
+	CHECK(c.safe > c.calls[0] / 2, "p_urb: %u of %u safe forms verified safe", c.safe,
+	      c.calls[0]);
+	CHECK(c.traps > 5, "p_urb_unsafe: %u of %u flagged programs trap", c.traps, c.flagged[1]);
+	CHECK(c.dirty[1] > c.flagged[1] / 2, "p_urb_unsafe: %u of %u flagged programs not called "
+	      "safe", c.dirty[1], c.flagged[1]);
+	printf("p_urb: %u and %u of 60 programs drain; %u call bpf_dynptr_data or _write; %u safe "
+	       "forms verified safe; p_urb_unsafe: %u flagged, %u trap, %u not called safe\n",
+	       c.calls[0], c.calls[1], c.shaped[0], c.safe, c.flagged[1], c.traps, c.dirty[1]);
 }
 
 /* p_global and its unsafe twin p_global_unsafe: the safe form never traps and stays within
@@ -2106,6 +2165,7 @@ int main(void)
 	test_iter_knobs();
 	test_iter_helper_knobs();
 	test_for_each_knobs();
+	test_urb_knobs();
 	test_global_knobs();
 	test_call_pkt_knobs();
 	test_call_bound_knobs();
