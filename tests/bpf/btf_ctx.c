@@ -334,3 +334,14 @@ int tp_btf_current_task_btf(__u64 *ctx)
 	note(3, t->real_parent->pid + ctx[0]);
 	return 0;
 }
+
+/* bpf_get_func_ip: a tracing program has one only with a trampoline (fentry/fexit/fmod_ret);
+ * the kernel refuses it in tp_btf (check_get_func_ip) though the helper is in the type's list */
+static __u64 (*bpf_get_func_ip)(void *ctx) = (void *)173;
+
+SEC("tp_btf/sched_switch")
+int tp_btf_get_func_ip_unsafe(__u64 *ctx)
+{
+	note(3, bpf_get_func_ip(ctx));
+	return 0;
+}
