@@ -725,6 +725,20 @@ static struct frame *cb_push(struct interp_state *st, const struct iop *ip, uint
 	return f;
 }
 
+/* Whether helper's callback argument r<reg> is a function's address (slot r - INTERP_VA_FUNC);
+ * traps when not. */
+static bool cb_func(struct interp_state *st, const struct iop *ip, const char *helper,
+		    unsigned reg)
+{
+	uint64_t slot = st->regs[reg] - INTERP_VA_FUNC;
+
+	if (slot < st->code->nslots && st->code->func[slot])
+		return true;
+	set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: r%u = 0x%llx is not a function address",
+		 helper, reg, (unsigned long long)st->regs[reg]);
+	return false;
+}
+
 /* bpf_loop(nr, cb, ctx, flags), as kernel/bpf/bpf_iter.c runs it: flags other than 0 give
  * -EINVAL and nr (a u32) above BPF_MAX_LOOPS -E2BIG before any call; then cb(i, ctx, 0, 0, 0) for
  * i = 0, 1, ... in a frame of its own until it returns non-zero (r0 = i + 1) or nr calls are
@@ -733,19 +747,14 @@ static struct frame *cb_push(struct interp_state *st, const struct iop *ip, uint
 static __attribute__((noinline)) int loop_start(struct interp_state *st, const struct iop *ip,
 						uint32_t *tgt)
 {
-	const struct interp_code *code = st->code;
 	uint64_t *r = st->regs, slot = r[2] - INTERP_VA_FUNC, ctx = r[3];
 	uint32_t nr = (uint32_t)r[1];
 
 	/* (the verifier inlines a bpf_loop whose flags are 0 and callback fixed, and the inlined
 	 * code compares all 64 bits of nr: -E2BIG where the helper would take the low 32) */
 	st->res->bpf_loop_nr64 |= r[1] > UINT32_MAX;
-	if (slot >= code->nslots || !code->func[slot]) {
-		set_trap(st, INTERP_TRAP_HELPER, ip->pc,
-			 "bpf_loop: r2 = 0x%llx is not a function address",
-			 (unsigned long long)r[2]);
+	if (!cb_func(st, ip, "bpf_loop", 2))
 		return -1;
-	}
 	if (r[4] || nr > INTERP_MAX_LOOPS || nr == 0) {
 		r[0] = r[4] ? ERR(EINVAL) : nr ? ERR(E2BIG) : 0;
 		poison_args(r);
@@ -767,16 +776,11 @@ static __attribute__((noinline)) int loop_start(struct interp_state *st, const s
 static __attribute__((noinline)) int vma_start(struct interp_state *st, const struct iop *ip,
 					       uint32_t *tgt)
 {
-	const struct interp_code *code = st->code;
 	uint64_t *r = st->regs, slot = r[3] - INTERP_VA_FUNC, task = r[1], ctx = r[4], d;
 	struct frame *f;
 
-	if (slot >= code->nslots || !code->func[slot]) {
-		set_trap(st, INTERP_TRAP_HELPER, ip->pc,
-			 "bpf_find_vma: r3 = 0x%llx is not a function address",
-			 (unsigned long long)r[3]);
+	if (!cb_func(st, ip, "bpf_find_vma", 3))
 		return -1;
-	}
 	d = r[5] ? 0 : draw(st, 1);
 	if (!(d & 1)) {
 		r[0] = r[5] ? ERR(EINVAL) : d & 2 ? ERR(EBUSY) : ERR(ENOENT);
@@ -809,7 +813,6 @@ static void urb_sample(struct interp_state *st, unsigned k)
 static __attribute__((noinline)) int urb_start(struct interp_state *st, const struct iop *ip,
 					       uint32_t *tgt)
 {
-	const struct interp_code *code = st->code;
 	uint64_t *r = st->regs, slot = r[2] - INTERP_VA_FUNC, ctx = r[3], h = r[1] - INTERP_VA_MAPH;
 	uint32_t n;
 	struct frame *f;
@@ -819,12 +822,8 @@ static __attribute__((noinline)) int urb_start(struct interp_state *st, const st
 			 "not a user ring buffer", (unsigned long long)r[1]);
 		return -1;
 	}
-	if (slot >= code->nslots || !code->func[slot]) {
-		set_trap(st, INTERP_TRAP_HELPER, ip->pc,
-			 "bpf_user_ringbuf_drain: r2 = 0x%llx is not a function address",
-			 (unsigned long long)r[2]);
+	if (!cb_func(st, ip, "bpf_user_ringbuf_drain", 2))
 		return -1;
-	}
 	n = r[4] & ~3ull ? 0 : (uint32_t)(draw(st, 1) % 4);
 	if (!n) {
 		r[0] = r[4] & ~3ull ? ERR(EINVAL) : 0;
@@ -1004,12 +1003,8 @@ static __attribute__((noinline)) int each_start(struct interp_state *st, const s
 			 "of maps", def->name);
 		return -1;
 	}
-	if (slot >= code->nslots || !code->func[slot]) {
-		set_trap(st, INTERP_TRAP_HELPER, ip->pc,
-			 "bpf_for_each_map_elem: r2 = 0x%llx is not a function address",
-			 (unsigned long long)r[2]);
+	if (!cb_func(st, ip, "bpf_for_each_map_elem", 2))
 		return -1;
-	}
 	if (r[4]) {
 		r[0] = ERR(EINVAL);
 		poison_args(r);
