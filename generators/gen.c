@@ -549,6 +549,34 @@ static void eq_outer_loop(struct gi *g, bool off)
 	}
 }
 
+/* The end of the outer loops of inner_steps_loop and side_steps_loop: r1 += B (none when B is 0;
+ * through r3 when big), while (r1 < n), n in r3; the outer loop's description, counter r1, with
+ * the shapes of both and extra. */
+static struct gen_loop *outer_close(struct gi *g, int idx, int top, int end, uint64_t B,
+				    uint64_t n, bool big, uint64_t extra)
+{
+	struct gen_loop *l;
+
+	if (B && big) {
+		gi_mov_const(g, BPF_REG_3, B, true);
+		gi_alux(g, true, BPF_ADD, BPF_REG_1, BPF_REG_3);
+	} else if (B) {
+		gi_alu(g, true, BPF_ADD, BPF_REG_1, (int32_t)B);
+	}
+	gi_mov_const(g, BPF_REG_3, n, true);
+	gi_jmpx(g, false, BPF_JLT, BPF_REG_1, BPF_REG_3, top);
+	gi_bind(g, end);
+	l = prologue_loop(g, idx, top, end, GEN_FORM_DO_WHILE,
+			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(CTR64) | GEN_SH(COND_UNSIGNED) |
+				  (big ? GEN_SH(STEP_BIG) | GEN_SH(BOUND_LDIMM64) : GEN_SH(BOUND_REG)) |
+				  GEN_SH(NEST2) | GEN_SH(OUTER_MOD) | GEN_SH(OUTER_MOD_CTR) | extra,
+			  BPF_REG_1, BPF_JLT);
+	l->flags |= GEN_LOOP_CTR_CHANGED;
+	l->step = B;
+	l->trip = -1;
+	return l;
+}
+
 /* An outer counter that an inner loop moves by a number of steps known only as a range
  * (p_inner_steps; the longer kernel campaign's largest class): r4 = data[9]; r1 = c0; do { r5
  * = (r4 & 3) + 1; r3 = 0; do { if (r4 <= r3) r1 += d; r3++; } while (r3 < r5); r1 += B; }
@@ -584,24 +612,7 @@ static void inner_steps_loop(struct gi *g, bool still)
 	gi_alu(g, true, BPF_ADD, BPF_REG_3, 1);
 	gi_jmpx(g, false, BPF_JLT, BPF_REG_3, BPF_REG_5, itop);
 	gi_bind(g, iend);
-	if (!still && big) {
-		gi_mov_const(g, BPF_REG_3, B, true);
-		gi_alux(g, true, BPF_ADD, BPF_REG_1, BPF_REG_3);
-	} else if (!still) {
-		gi_alu(g, true, BPF_ADD, BPF_REG_1, (int32_t)B);
-	}
-	gi_mov_const(g, BPF_REG_3, n, true);
-	gi_jmpx(g, false, BPF_JLT, BPF_REG_1, BPF_REG_3, top);
-	gi_bind(g, end);
-	l = prologue_loop(g, idx, top, end, GEN_FORM_DO_WHILE,
-			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(CTR64) | GEN_SH(COND_UNSIGNED) |
-				  (big ? GEN_SH(STEP_BIG) | GEN_SH(BOUND_LDIMM64) : GEN_SH(BOUND_REG)) |
-				  GEN_SH(NEST2) | GEN_SH(OUTER_MOD) | GEN_SH(OUTER_MOD_CTR) |
-				  (still ? GEN_SH(NONTERM) : 0),
-			  BPF_REG_1, BPF_JLT);
-	l->flags |= GEN_LOOP_CTR_CHANGED;
-	l->step = still ? 0 : B;
-	l->trip = -1;
+	l = outer_close(g, idx, top, end, still ? 0 : B, n, big, still ? GEN_SH(NONTERM) : 0);
 	l->trip_max = still ? UINT64_MAX : m;
 	l = prologue_loop(g, in, itop, iend, GEN_FORM_DO_WHILE,
 			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
@@ -614,6 +625,68 @@ static void inner_steps_loop(struct gi *g, bool still)
 	l->trip_max = 4;
 	l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_3, .width = 64, .has_start = true, .step = 1 };
 	l->nivs = 1;
+	if (still) {
+		g->p->loops[idx].flags |= GEN_LOOP_MAY_NOT_TERMINATE;
+		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+	}
+}
+
+/* An outer counter that an irreducible inner loop moves, entered at its header or at its side
+ * entry as the input picks (p_side_steps; the longer kernel campaign's programs 99, 618, 670):
+ * r4 = data[9]; r1 = c0; do { w5 = K; if (r4 & 1) goto side; head: r1 += d; side: r1 += e;
+ * w5 -= 1; if (w5 != 0) goto head; r4 >>= 1; r1 += B; } while (r1 < c0 + m B), K in [1, 4],
+ * d in [1, 3], e in [0, 2], B in [1, 3] (m in [5, 20]) or 2^33 + [1, 3] (m in [2, 6], the bound
+ * an LD_IMM64 in r3).  Entered at the header the inner cycle runs K times, at its side entry K
+ * - 1 after a first pass of the side block: the outer step is B plus a number that depends on
+ * the entry, at least B: at most m iterations.  The twin (p_side_steps_still) has K = 1, B = 0,
+ * e = 0 and keeps r4: on an odd data[9] the side entry is taken every time, adds nothing, and
+ * the outer loop runs for ever.  r1, r3-r5 clobbered. */
+static void side_steps_loop(struct gi *g, bool still)
+{
+	int idx = (int)g->p->nloops++, in = (int)g->p->nloops++;
+	int top = gi_label(g), end = gi_label(g), head = gi_label(g), side = gi_label(g);
+	int iend = gi_label(g);
+	bool big = !still && gen_bool(g->src, 40);
+	uint32_t d = gen_u32(g->src, 1, 3), e = still ? 0 : gen_u32(g->src, 0, 2);
+	uint32_t K = still ? 1 : gen_u32(g->src, 1, 4);
+	uint32_t m = big ? gen_u32(g->src, 2, 6) : gen_u32(g->src, 5, 20);
+	uint64_t b = gen_u32(g->src, 1, 3), B = still ? 0 : big ? (1ull << 33) + b : b;
+	uint64_t c0 = gen_u32(g->src, 0, 100), n = c0 + m * (still ? b : B);
+	struct gen_loop *l;
+
+	/* (the data pointer from its slot: def_loop, before, counts in r2) */
+	gi_ldx(g, BPF_DW, BPF_REG_4, EBPF_REG_FP, GEN_FP_DATA);
+	gi_ldx(g, BPF_B, BPF_REG_4, BPF_REG_4, 9);
+	gi_mov_const(g, BPF_REG_1, c0, true);
+	gi_bind(g, top);
+	gi_mov_const(g, BPF_REG_5, K, false);
+	gi_jmp(g, false, BPF_JSET, BPF_REG_4, 1, side);
+	gi_bind(g, head);
+	gi_alu(g, true, BPF_ADD, BPF_REG_1, (int32_t)d);
+	gi_bind(g, side);
+	if (e)
+		gi_alu(g, true, BPF_ADD, BPF_REG_1, (int32_t)e);
+	gi_alu(g, false, BPF_SUB, BPF_REG_5, 1);
+	gi_jmp(g, true, BPF_JNE, BPF_REG_5, 0, head);
+	gi_bind(g, iend);
+	if (!still)
+		gi_alu(g, true, BPF_RSH, BPF_REG_4, 1);
+	l = outer_close(g, idx, top, end, B, n, big,
+			GEN_SH(IRREDUCIBLE) | (still ? GEN_SH(NONTERM) : 0));
+	l->trip_max = still ? UINT64_MAX : m;
+	l = prologue_loop(g, in, head, iend, GEN_FORM_IRREDUCIBLE,
+			  GEN_SH(IRREDUCIBLE) | GEN_SH(DOWN) | GEN_SH(STEP_UNIT) | GEN_SH(CTR32) |
+				  GEN_SH(COND_EQNE),
+			  BPF_REG_5, BPF_JNE);
+	g->loop_label_head[in] = -1;
+	g->loop_label_entry2[in] = side;
+	l->flags |= GEN_LOOP_IRREDUCIBLE;
+	l->parent = idx;
+	l->depth = 2;
+	l->counter_width = l->cmp_width = 32;
+	l->step = 0xffffffff;
+	l->trip = -1;
+	l->trip_max = K;
 	if (still) {
 		g->p->loops[idx].flags |= GEN_LOOP_MAY_NOT_TERMINATE;
 		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
@@ -908,6 +981,7 @@ static const struct twin_piece prologue_loops[] = {
 	TWIN_PIECE(p_loop_def, p_loop_def_early, def_loop),
 	TWIN_PIECE(p_eq_outer, p_eq_outer_off, eq_outer_loop),
 	TWIN_PIECE(p_inner_steps, p_inner_steps_still, inner_steps_loop),
+	TWIN_PIECE(p_side_steps, p_side_steps_still, side_steps_loop),
 	TWIN_PIECE(p_start_range, p_start_range_over, start_range_loop),
 };
 static const struct twin_piece call_pieces[] = {

@@ -190,6 +190,11 @@
 	  "a nest: the inner loop adds d to the outer counter on the iterations the input picks")  \
 	X(p_inner_steps_still, 0, 0, 100,                                                          \
 	  "unsafe twin of p_inner_steps: no step of its own: endless when the input picks none")   \
+	X(p_side_steps, 0, 0, 100,                                                                 \
+	  "a nest: an irreducible inner loop, entered where the input picks, moves the outer "     \
+	  "counter")                                                                                \
+	X(p_side_steps_still, 0, 0, 100,                                                           \
+	  "unsafe twin of p_side_steps: no step of its own: endless when the side entry is taken")  \
 	X(p_pkt_len, 0, 0, 100,                                                                    \
 	  "len = data_end - (data + 0 or 16) before a loop reading the packet at i < len && "     \
 	  "i < 96 (a relational bound)")                                                            \

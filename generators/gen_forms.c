@@ -20,7 +20,8 @@
  *    on a short sample) or returns 2.
  *  - p_may_goto: a loop-body statement is may_goto to the loop's exit (cond_break): the loop's
  *    own test still bounds it, the budget only may cut it short.
- *  - p_may_goto_loop: main ends with a loop whose only exit is may_goto, counting its
+ *  - p_may_goto_loop: main ends with a loop whose only exit is may_goto (half of them in an
+ *    inner loop of two iterations that every outer iteration runs), counting its
  *    iterations, then either returns count >> 20 (the kernel accepts it, and BPF_PROG_TEST_RUN
  *    judges the exit claims: the timed may_goto of x86-64 runs it far past 2^23) or, as the
  *    unsafe twin, indexes two stack cells with (count >> 23) << 3, which is inside them only
@@ -399,12 +400,15 @@ void gi_stmt_may_goto(struct gi *g, struct gi_loop *lp)
 void gi_may_goto_loop(struct gi *g)
 {
 	int acc = g->fn->acc, cnt = gi_var_new(g, 64, false), l_head = gi_label(g),
-	    l_out = gi_label(g), r;
-	bool twin = gen_bool(g->src, 50);
+	    l_out = gi_label(g), l_in = gi_label(g), r;
+	bool twin = gen_bool(g->src, 50), nest = gen_bool(g->src, 50);
+	int j = nest && cnt >= 0 ? gi_var_new(g, 64, false) : -1;
 
-	if (cnt < 0 || !gi_room(g, 30)) {
+	if (cnt < 0 || (nest && j < 0) || !gi_room(g, 40)) {
 		if (cnt >= 0)
 			gi_var_free(g, cnt);
+		if (j >= 0)
+			gi_var_free(g, j);
 		return;
 	}
 	if (twin) {
@@ -414,9 +418,23 @@ void gi_may_goto_loop(struct gi *g)
 	gi_var_set(g, cnt, 0);
 	gi_scratch_release(g);
 	gi_bind(g, l_head);
+	/* (nest: the may_goto in an inner loop of two iterations, the outer loop's only exit,
+	 * which every outer iteration passes: cond_break2's shape) */
+	if (nest) {
+		gi_var_set(g, j, 0);
+		gi_scratch_release(g);
+		gi_bind(g, l_in);
+	}
 	gi_may_goto(g, l_out);
 	gi_var_add_const(g, cnt, 1);
 	gi_scratch_release(g);
+	if (nest) {
+		gi_var_add_const(g, j, 1);
+		gi_scratch_release(g);
+		gi_jmp(g, false, BPF_JLT, gi_var_read(g, j), 2, l_in);
+		gi_scratch_release(g);
+		gi_var_free(g, j);
+	}
 	gi_ja(g, l_head);
 	gi_bind(g, l_out);
 	r = gi_var_copy(g, cnt);
@@ -437,7 +455,8 @@ void gi_may_goto_loop(struct gi *g)
 	}
 	gi_scratch_release(g);
 	gi_var_free(g, cnt);
-	/* count-based: 2^23 iterations of three instructions; a timed kernel runs more */
-	g->may_goto_steps = 3ull * GEN_MAX_BPF_LOOPS + 16;
+	/* count-based: 2^23 iterations of three instructions (nested: at most six per may_goto
+	 * with spilled counters); a timed kernel runs more */
+	g->may_goto_steps = (nest ? 12ull : 3ull) * GEN_MAX_BPF_LOOPS + 16;
 	g->p->shapes |= GEN_SH(MAY_GOTO_LOOP);
 }

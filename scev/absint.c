@@ -62,7 +62,7 @@ static bool scev_loop__contains_block(const struct scev_ctx *cx, uint32_t from, 
  * of the loop at its own level passes the header, so iterations start there; the region is what
  * a side entry runs before its first visit of the header.  NULL when l is reducible or memory
  * ran out. */
-static const uint8_t *reentry_region(struct scev_ctx *cx, uint32_t l)
+const uint8_t *absint_reentry_region(struct scev_ctx *cx, uint32_t l)
 {
 	const struct scev_loops *lf = cx->st.loops;
 	const struct scev_loop *L = &lf->loops[l];
@@ -110,7 +110,7 @@ static const uint8_t *reentry_region(struct scev_ctx *cx, uint32_t l)
 static bool reentry_block(struct scev_ctx *cx, uint32_t l, uint32_t b)
 {
 	const struct scev_loop *L = &cx->st.loops->loops[l];
-	const uint8_t *r = reentry_region(cx, l);
+	const uint8_t *r = absint_reentry_region(cx, l);
 	uint32_t at;
 
 	if (!r)
@@ -122,7 +122,7 @@ static bool reentry_block(struct scev_ctx *cx, uint32_t l, uint32_t b)
 /* The header's first visits through the side-entry region of l are computed apart. */
 static bool reentry_flat(struct scev_ctx *cx, uint32_t l)
 {
-	const uint8_t *r = reentry_region(cx, l);
+	const uint8_t *r = absint_reentry_region(cx, l);
 
 	return r && r[cx->st.loops->loops[l].nblocks] == 2;
 }
@@ -506,13 +506,13 @@ static int send_side(struct engine *en, uint32_t from, uint32_t to, const struct
 }
 
 /* The states in which side entries of irreducible loop l first reach its header, joined into
- * E: the region they run through first (reentry_region, flat) is run on its own from the
+ * E: the region they run through first (absint_reentry_region, flat) is run on its own from the
  * states entering it from outside the loop, apart from the iterations that also pass it. */
 static int side_arrivals(struct engine *en, uint32_t l, struct astate *E)
 {
 	struct scev_ctx *cx = en->cx;
 	const struct scev_loop *L = &cx->st.loops->loops[l];
-	struct side_run sr = { L, reentry_region(cx, l), NULL, E };
+	struct side_run sr = { L, absint_reentry_region(cx, l), NULL, E };
 	uint32_t *order, n = 0;
 	int err = 0;
 

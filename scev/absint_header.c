@@ -423,6 +423,20 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 				 cx->st.cfg->blocks[x->block].last);
 		}
 	}
+	/* ... or one anywhere in it, a nested loop's too, whose jump leaves this loop, when every
+	 * cycle passes one (cond_break in an inner loop that every outer iteration runs) */
+	if (!known && !trip.ends_by) {
+		uint32_t pc;
+		int got = sym_may_goto_cut(cx, l, &pc);
+
+		if (got < 0)
+			return got;
+		if (got) {
+			trip.ends_by = TRIP_ENDS_MAY_GOTO;
+			snprintf(reason, sizeof(reason), "ended by the may_goto at %u, which every "
+				 "cycle passes: the kernel's budget, no count (timed on x86-64)", pc);
+		}
+	}
 	res->visited = true;
 	if (!cx->first_pass) {
 		struct claim_trip *t = loop_trip(en, l);

@@ -1211,6 +1211,32 @@ static bool cut_by_distance(const struct mono_exit *x, const bool *set, unsigned
 	return true;
 }
 
+int sym_may_goto_cut(struct scev_ctx *cx, uint32_t l, uint32_t *pc)
+{
+	const struct scev_loop *L = &cx->st.loops->loops[l];
+	const struct scev_cfg *cfg = cx->st.cfg;
+	bool *in_cut = calloc(L->nblocks ? L->nblocks : 1, sizeof(*in_cut)), any = false, passes;
+	int err;
+
+	if (!in_cut)
+		return -ENOMEM;
+	for (uint32_t k = 0; k < L->nblocks; k++) {
+		const struct scev_block *blk = &cfg->blocks[L->blocks[k]];
+		const struct bpf_insn *j = scev_block_cond_jmp(cfg, L->blocks[k]);
+
+		/* (succ[1] is the jump's target) */
+		if (j && ebpf_op(j) == BPF_JCOND && blk->nsucc == 2 &&
+		    !scev_loop__contains(cx->st.loops, l, blk->succ[1])) {
+			if (!any)
+				*pc = blk->last;
+			in_cut[k] = any = true;
+		}
+	}
+	err = any ? every_cycle_passes(cx, l, in_cut, &passes) : 0;
+	free(in_cut);
+	return err ? err : any && passes;
+}
+
 int sym_cut_bound(struct scev_ctx *cx, uint32_t l, const struct sym_summary *s,
 		  const struct aval *(*env)(void *arg, loc_t l), void *arg, uint64_t *kmax,
 		  uint32_t *used, unsigned *nused, char *why, unsigned whylen)

@@ -383,12 +383,19 @@ int sym_lin_bound(struct scev_ctx *cx, const struct sym_lin *f,
 int sym_cut_bound(struct scev_ctx *cx, uint32_t l, const struct sym_summary *s,
 		  const struct aval *(*env)(void *arg, loc_t l), void *arg, uint64_t *kmax,
 		  uint32_t *used, unsigned *nused, char *why, unsigned whylen);
+/* Loop l's cycles all pass a may_goto whose jump leaves l, its own or a nested loop's (the
+ * budget, once spent, sends every pass of one out): 1 with the pc of one in *pc, 0 not, -ENOMEM. */
+int sym_may_goto_cut(struct scev_ctx *cx, uint32_t l, uint32_t *pc);
 
 /* absint_eval.c: the value of e given the values of the locations it reads (env). */
 struct aval aval_eval(struct scev_ctx *cx, eid e, const struct aval *(*env)(void *, loc_t),
 		      void *arg);
 /* absint.c (the other parts of the range analysis declare themselves in absint.h) */
 int absint_run(struct scev_ctx *cx, struct claim_prog *out);
+/* The side-entry region of irreducible loop l: per block of it (L->blocks order), whether a side
+ * entry reaches it without passing the header; element L->nblocks is 2 when no block of the
+ * region is in a nested loop ("flat"), else 1.  NULL when l is reducible or memory ran out. */
+const uint8_t *absint_reentry_region(struct scev_ctx *cx, uint32_t l);
 /* The callers' frames that callees read through pointers (scev_ctx.outer_frame): allocated
  * (0 or -ENOMEM), dropped (every read unknown), freed; after a summary round, joined with what
  * it saw (widened when widen), true when they covered it; after the last pass, whether

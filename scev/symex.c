@@ -744,26 +744,16 @@ static int side_region_writes(struct scev_ctx *cx, uint32_t c, struct side_write
 {
 	const struct scev_loop *C = &cx->st.loops->loops[c];
 	const struct scev_cfg *g = cx->st.cfg;
-	uint8_t *seen = calloc(C->nblocks ? C->nblocks : 1, 1);
-	uint32_t *stack = malloc((C->nblocks ? C->nblocks : 1) * sizeof(*stack)), sp = 0;
+	const uint8_t *region = absint_reentry_region(cx, c);
 
 	memset(w, 0, sizeof(*w));
-	if (!seen || !stack) {
-		free(seen);
-		free(stack);
+	if (!region)
 		return -ENOMEM;
-	}
-	for (uint32_t e = 0; e < C->nentries; e++) {
-		uint32_t at = scev_loop__block_index(C, C->entries[e]);
+	for (uint32_t k = 0; k < C->nblocks; k++) {
+		const struct scev_block *blk = &g->blocks[C->blocks[k]];
 
-		if (C->entries[e] != C->header && at != SCEV_NONE && !seen[at]) {
-			seen[at] = 1;
-			stack[sp++] = C->entries[e];
-		}
-	}
-	while (sp) {
-		const struct scev_block *blk = &g->blocks[stack[--sp]];
-
+		if (!region[k])
+			continue;
 		for (uint32_t pc = blk->first; pc <= blk->last; pc += ebpf_insn_slots(&cx->insns[pc])) {
 			const struct bpf_insn *i = &cx->insns[pc];
 
@@ -781,17 +771,7 @@ static int side_region_writes(struct scev_ctx *cx, uint32_t c, struct side_write
 			if (ebpf_is_call(i))
 				fpmask_add(&w->bytes, cx->may_stack[pc].lo, cx->may_stack[pc].hi);
 		}
-		for (uint32_t k = 0; k < blk->nsucc; k++) {
-			uint32_t to = blk->succ[k], at = scev_loop__block_index(C, to);
-
-			if (to != C->header && at != SCEV_NONE && !seen[at]) {
-				seen[at] = 1;
-				stack[sp++] = to;
-			}
-		}
 	}
-	free(seen);
-	free(stack);
 	return 0;
 }
 
@@ -832,7 +812,9 @@ static int ctx_exit(struct sym_run *r, uint32_t c, uint32_t k, struct entry_env 
 {
 	struct scev_ctx *cx = r->cx;
 	struct sym_exit *x = &cx->sums[c].exits[k];
-	bool keep = !cx->st.loops->loops[r->l].irreducible, outer = false;
+	/* (an irreducible c is stepped over from its first header visits: not every entry's) */
+	bool keep = !cx->st.loops->loops[r->l].irreducible && !cx->st.loops->loops[c].irreducible;
+	bool outer = false;
 	struct sym_lin f;
 	char why[96];
 	int got;
@@ -857,8 +839,165 @@ static int ctx_exit(struct sym_run *r, uint32_t c, uint32_t k, struct entry_env 
 	return got;
 }
 
-/* The state on the exits of child loop c entered with state in. */
-static int collapse(struct sym_run *r, uint32_t c, const struct sstate *in, struct sstate *out)
+static int step_over(struct sym_run *r, uint32_t c, const struct sstate *in, struct sstate *out);
+
+/* Irreducible child c, entered at its entries with the states this walk has there: the blocks
+ * a side entry reaches before the header (absint_reentry_region, without nested loops: acyclic,
+ * as every cycle at c's level passes its header) are run over the symbolic state from the side
+ * entries' states, apart from c's iterations, as the range pass runs them (side_arrivals).
+ * What reaches the header joins the header entry's state in *hin, the states of c's first
+ * header visits, from which c's summary describes every iteration; what leaves c on the way
+ * joins *sx.  1 when the region is not so (a nested loop in it, an edge back in it), 0 done,
+ * -ENOMEM. */
+static int side_walk(struct sym_run *r, uint32_t c, struct sstate *hin, struct sstate *sx)
+{
+	struct scev_ctx *cx = r->cx;
+	const struct scev_loops *lf = cx->st.loops;
+	const struct scev_loop *C = &lf->loops[c];
+	const uint8_t *region = absint_reentry_region(cx, c);
+	struct entry_env ee = { .cx = cx };
+	uint32_t *order, n = 0;
+	struct sstate *st;
+	struct astate fh;
+	int err = 0, q;
+
+	if (!region)
+		return -ENOMEM;
+	if (region[C->nblocks] != 2)
+		return 1;
+	order = malloc(C->nblocks * sizeof(*order));
+	st = calloc(C->nblocks, sizeof(*st));
+	if (!order || !st) {
+		free(order);
+		free(st);
+		return -ENOMEM;
+	}
+	for (uint32_t k = 0; k < C->nblocks; k++)
+		if (region[k])
+			order[n++] = C->blocks[k];
+	err = scev_sort_by_rpo(cx, order, n);
+	for (uint32_t e = 0; e < C->nentries && !err; e++) {
+		uint32_t b = C->entries[e], i = 0;
+
+		if ((q = pos_of(r, b)) < 0)
+			continue;
+		if (b == C->header) {
+			err = ss_join(cx, hin, &r->in[q]);
+			continue;
+		}
+		while (i < n && order[i] != b)
+			i++;
+		err = i < n ? ss_join(cx, &st[i], &r->in[q]) : 1;
+	}
+	if (cx->first_hdr) {
+		hdr_pack__view(&cx->first_hdr[r->l], &fh);
+		ee.fh = fh.live ? &fh : NULL;
+	}
+	for (uint32_t i = 0; i < n && !err; i++) {
+		const struct scev_block *blk = &cx->st.cfg->blocks[order[i]];
+		const struct bpf_insn *jmp = scev_block_cond_jmp(cx->st.cfg, order[i]);
+		int taken = -1;
+
+		if (!st[i].live)
+			continue;
+		for (uint32_t pc = blk->first; pc <= blk->last && !err;
+		     pc += ebpf_insn_slots(&cx->insns[pc]))
+			err = sym_step(cx, &st[i], pc);
+		/* (a test whose outcome the values there decide sends one way only: a counter
+		 * the side entry steps before testing it, `w1 -= 1; if w1 != 0 goto header`) */
+		if (jmp && blk->nsucc == 2 && ebpf_op(jmp) != BPF_JCOND) {
+			bool is32 = ebpf_class(jmp) == BPF_JMP32;
+			eid b = ebpf_srcbit(jmp) == BPF_X ? st[i].regs[jmp->src_reg] :
+				expr_const(&cx->ar, is32 ? (uint32_t)jmp->imm
+						       : (uint64_t)(int64_t)jmp->imm);
+			struct aval va = aval_eval(cx, st[i].regs[jmp->dst_reg], first_hdr_get, &ee);
+			struct aval vb = aval_eval(cx, b, first_hdr_get, &ee);
+
+			taken = aval_branch_outcome(ebpf_op(jmp), is32, &va, &vb);
+		}
+		for (uint32_t k = 0; k < blk->nsucc && !err; k++) {
+			uint32_t to = blk->succ[k], j = i + 1;
+
+			if (taken >= 0 && (int)k != taken)
+				continue;	/* (succ[1] is the jump's target) */
+
+			if (to == C->header) {
+				err = ss_join(cx, hin, &st[i]);
+				continue;
+			}
+			if (!scev_loop__contains(lf, c, to)) {
+				err = ss_join(cx, sx, &st[i]);
+				continue;
+			}
+			while (j < n && order[j] != to)
+				j++;
+			err = j < n ? ss_join(cx, &st[j], &st[i]) : 1;
+		}
+	}
+	for (uint32_t i = 0; i < C->nblocks; i++)
+		ss_free(&st[i]);
+	free(st);
+	free(order);
+	return err;
+}
+
+/* The state on the exits of irreducible child c entered at p (its first entry in this walk's
+ * order): its iterations from the header (step_over) from its first header visits and what
+ * leaves on the way there (side_walk); when the side region cannot be walked so, everything c
+ * may write is unknown after it, except what neither its iterations nor the blocks from a side
+ * entry to the header change. */
+static int collapse_irreducible(struct sym_run *r, uint32_t c, uint32_t p, struct sstate *out)
+{
+	struct scev_ctx *cx = r->cx;
+	const struct sym_summary *cs = &cx->sums[c];
+	const struct scev_loop *C = &cx->st.loops->loops[c];
+	struct sstate *in = &r->in[p], hin = { 0 }, sx = { 0 };
+	struct sym_summary syn = { 0 };
+	struct side_writes w;
+	int err = cs->ok ? side_walk(r, c, &hin, &sx) : 1;
+
+	if (!err) {
+		err = hin.live ? step_over(r, c, &hin, out) : ss_copy(out, &hin);
+		if (!err)
+			err = ss_join(cx, out, &sx);
+	}
+	ss_free(&hin);
+	ss_free(&sx);
+	if (err <= 0)
+		return err;
+	/* (the join of the states at all its entries: their predecessors all come earlier) */
+	for (uint32_t e = 0; e < C->nentries; e++) {
+		int q = pos_of(r, C->entries[e]);
+
+		if (q >= 0 && (uint32_t)q != p && (err = ss_join(cx, in, &r->in[q])))
+			return err;
+	}
+	if ((err = ss_copy(out, in)))
+		return err;
+	if ((err = symex_syntactic_mod(cx, c, &syn)) || (err = side_region_writes(cx, c, &w))) {
+		sym_summary__free(&syn);
+		return err;
+	}
+	havoc_mask(out, &syn.hv);
+	for (uint32_t k = 0; k < syn.nlocs && !err; k++) {
+		loc_t l = syn.locs[k].loc;
+
+		/* (a register spilled and filled again, or written only with what it held) */
+		if (irreducible_keeps(cs, &w, l))
+			continue;
+		if (LOC_IS_REG(l))
+			out->regs[l] = expr_opaque(&cx->ar);
+		else
+			err = ss_store(cx, out, LOC_SLOT_OFF(l), LOC_SLOT_SIZE(l),
+				       expr_opaque(&cx->ar));
+	}
+	sym_summary__free(&syn);
+	return err;
+}
+
+/* The state on the exits of child loop c whose first header visits have state in (its
+ * iterations from there, as its summary describes them). */
+static int step_over(struct sym_run *r, uint32_t c, const struct sstate *in, struct sstate *out)
 {
 	struct scev_ctx *cx = r->cx;
 	const struct sym_summary *cs = &cx->sums[c];
@@ -871,33 +1010,6 @@ static int collapse(struct sym_run *r, uint32_t c, const struct sstate *in, stru
 
 	if ((err = ss_copy(out, in)))
 		return err;
-	if (C->irreducible) {
-		/* Entered at any of its entries: its summary describes the iterations from its
-		 * header only, so everything it may write is unknown after it, except what neither
-		 * those iterations nor the blocks from a side entry to the header change. */
-		struct sym_summary syn = { 0 };
-		struct side_writes w;
-
-		if ((err = symex_syntactic_mod(cx, c, &syn)) || (err = side_region_writes(cx, c, &w))) {
-			sym_summary__free(&syn);
-			return err;
-		}
-		havoc_mask(out, &syn.hv);
-		for (uint32_t k = 0; k < syn.nlocs && !err; k++) {
-			loc_t l = syn.locs[k].loc;
-
-			/* (a register spilled and filled again, or written only with what it held) */
-			if (irreducible_keeps(cs, &w, l))
-				continue;
-			if (LOC_IS_REG(l))
-				out->regs[l] = expr_opaque(&cx->ar);
-			else
-				err = ss_store(cx, out, LOC_SLOT_OFF(l), LOC_SLOT_SIZE(l),
-					       expr_opaque(&cx->ar));
-		}
-		sym_summary__free(&syn);
-		return err;
-	}
 	if (cs->ok && cs->exit_vals) {
 		if (cx->first_hdr) {
 			hdr_pack__view(&cx->first_hdr[r->l], &fh);
@@ -1309,6 +1421,7 @@ static int record_exit(struct sym_run *r, const struct sstate *st, uint32_t b, b
 	return 0;
 }
 
+
 int symex_loop(struct scev_ctx *cx, uint32_t l)
 {
 	const struct scev_loops *lf = cx->st.loops;
@@ -1368,20 +1481,10 @@ int symex_loop(struct scev_ctx *cx, uint32_t l)
 				fail = true;
 				break;
 			}
-			if (C->irreducible) {
-				/* Step over the whole cycle once, from the join of the states at
-				 * all its entries (their predecessors all come earlier). */
-				for (uint32_t e = 0; e < C->nentries && !err; e++) {
-					int q = pos_of(&r, C->entries[e]);
-
-					if (q >= 0 && (uint32_t)q != p)
-						err = ss_join(cx, cin, &r.in[q]);
-				}
-				if (err)
-					goto out;
-			}
+			/* (an irreducible one: the whole cycle once, from all its entries) */
 			cx->sym_collapsed[c] = r.stamp;
-			if ((err = collapse(&r, c, cin, &out)))
+			if ((err = C->irreducible ? collapse_irreducible(&r, c, p, &out)
+						  : step_over(&r, c, cin, &out)))
 				goto out;
 			for (uint32_t k = 0; k < C->nexits && !err; k++)
 				err = join_along_edge(&r, C->exits[k].to, &out, &fail);

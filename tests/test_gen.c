@@ -1996,6 +1996,55 @@ static void test_loop_shape_knobs(void)
 		test_twin_knobs(&t[i]);
 }
 
+/* p_side_steps and its unsafe twin p_side_steps_still (an irreducible inner loop, entered at its
+ * header or at its side entry as the input picks, moving the outer counter): run against the
+ * intent like the knobs above (the twin flagged, endless on data[9] = 1, which takes the side
+ * entry that adds nothing every time), and bpfscev bounds the safe form's outer loop in every
+ * program (before, the irreducible inner loop's collapse forgot the counter: "the exit test does
+ * not compare a recurrence"), never the twin's. */
+static void side_steps_program(void *arg, const struct twin_run *r)
+{
+	struct twin_counts *c = arg;
+	struct claim_prog cp = { 0 };
+	struct scev_verdict v;
+	struct ebpf_prog view;
+	struct diag d;
+	int bounded = -1;
+
+	twin_loop_program(arg, r);
+	gen_program__prog(r->p, &view, "g");
+	diag_clear(&d);
+	if (scev_verify(&v, &cp, &view, r->p->maps, r->p->map_cnt, NULL, &d)) {
+		CHECK(0, TW "verify failed: %s", TW_ARGS(r), d.msg);
+		return;
+	}
+	for (uint32_t k = 0; k < cp.nloops; k++)
+		if (r->p->nloops && cp.loops[k].header == (uint32_t)r->p->loops[0].header)
+			bounded = cp.loops[k].trip.kind != TRIP_UNKNOWN;
+	CHECK(bounded >= 0, TW "the first loop not found", TW_ARGS(r));
+	if (r->twin)
+		CHECK(bounded == 0 && v.kind != VERDICT_SAFE, TW "the twin bounded (%d) or safe",
+		      TW_ARGS(r), bounded);
+	c->safe += !r->twin && bounded == 1;
+	claim_prog__free(&cp);
+}
+
+static void test_side_steps_knobs(void)
+{
+	static const struct twin_knobs t = { "p_side_steps", "p_side_steps_still", 4100000, -1,
+					     GEN_LOOP_CTR_CHANGED, true, 9, 1, 100,
+					     "the side entry, which adds nothing, every time" };
+	const struct twin_spec s = { { t.safe, t.twin }, 100, t.seed, 100 };
+	struct twin_counts c = { .arg = &t };
+
+	for_twin_programs(&s, side_steps_program, &c);
+	CHECK(c.flagged[1] == 100u && c.traps == 100u, "p_side_steps_still=100: %u of 100 flagged "
+	      "endless, %u run out of steps on data[9] = 1", c.flagged[1], c.traps);
+	CHECK(c.flagged[0] == 0, "p_side_steps=100: %u of 100 flagged endless", c.flagged[0]);
+	CHECK(c.safe == 100, "p_side_steps=100: the outer loop bounded in %u of 100 programs",
+	      c.safe);
+}
+
 static void test_knobs_api(void)
 {
 	struct gen_knobs k = gen_knobs_default(), d = k;
@@ -2173,6 +2222,7 @@ int main(void)
 	test_fill_knobs();
 	test_loop_def_knobs();
 	test_loop_shape_knobs();
+	test_side_steps_knobs();
 	test_default_mix();
 	test_other_forms();
 	return check_done("test_gen");
