@@ -19,7 +19,8 @@
  * iteration i reaches the header as iteration i+1, with i+1 < max — so once the counter reaches
  * the bound no path returns), the exits (an exact trip count's minimum), and the range claims
  * at every pc the execution visits.  Inner loops are summarized the same way inside the outer
- * body.  Header claims that do not survive are dropped from the assumptions and everything is
+ * body.  A bpf_loop call is a loop whose header is its callback's entry and whose iterations are
+ * the calls (smt_prove.c: exec_bpf_loop), summarized and unrolled the same way.  Header claims that do not survive are dropped from the assumptions and everything is
  * redone (Houdini), so what remains is inductive and every claim called proved was proved from
  * proved claims only.  A claim that is not inductive goes to bounded model checking: the
  * program unrolled from its entry up to bmc_depth header executions per loop entry.  A model

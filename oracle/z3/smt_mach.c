@@ -767,12 +767,19 @@ void mach_step(struct mach *m, const struct mstate *in, uint32_t pc, struct mste
 				   i->imm == BPF_FUNC_find_vma ||
 				   i->imm == BPF_FUNC_user_ringbuf_drain) {
 				/* the interpreter runs the callback in a frame of its own, again and
-				 * again: not encoded (a trap here would make the paths through the
-				 * call vacuous) */
-				snprintf(o->unsupported, sizeof(o->unsupported),
-					 "%s at %u: helper callbacks are not encoded",
-					 ebpf_helper_name(i->imm) ? ebpf_helper_name(i->imm) : "?",
-					 pc);
+				 * again: bpf_loop is encoded by the prover (smt_prove.c: exec_bpf_loop),
+				 * the others not (a trap here would make the paths through the call
+				 * vacuous) */
+				snprintf(o->unsupported, sizeof(o->unsupported), "%s at %u: %s",
+					 ebpf_helper_name(i->imm) ? ebpf_helper_name(i->imm) : "?", pc,
+					 i->imm == BPF_FUNC_for_each_map_elem
+						 ? "the walk over the map's elements and the key's "
+						   "read-only copy are not encoded"
+					 : i->imm == BPF_FUNC_find_vma
+						 ? "the vma, a kernel object, is not encoded"
+					 : i->imm == BPF_FUNC_user_ringbuf_drain
+						 ? "the samples and their dynptr are not encoded"
+						 : "encoded by the prover, not instruction by instruction");
 				break;
 			} else {
 				trap = helper(m, &st, i->imm, o);

@@ -40,6 +40,7 @@
 #define MAX_ROUNDS 12
 #define MAX_W_ITER 6
 #define WHOLE_REGION_BYTES 4096	/* larger regions are havocked whole */
+#define ERR(e) ((uint64_t) - (int64_t)(e))
 
 enum mode { MODE_INDUCT, MODE_BMC };
 enum cstat { CS_OPEN, CS_PROVED, CS_FAILED, CS_UNKNOWN, CS_REFUTED };
@@ -132,6 +133,8 @@ struct prover {
 	sxt incomplete;		/* BMC: a path was cut at the unrolling depth */
 	uint8_t *visited;	/* per slot: some state reached it */
 	struct wset *w;		/* per cfg loop: what it may write, grown over every run */
+	struct wset *cbw;	/* per bpf_loop call (by pc): what its callback may write */
+	uint8_t *cb;		/* per claim loop: a bpf_loop callback summarized at its calls */
 	uint64_t steps;
 	uint64_t helper_calls;
 	bool aborted;
@@ -482,6 +485,9 @@ static bool run_function(struct prover *P, uint32_t entry, const struct mstate *
 	return any;
 }
 
+static void exec_bpf_loop(struct prover *P, int32_t loop, uint32_t func, uint32_t pc,
+			  const struct mstate *st, struct pendv *pending, struct routes *out);
+
 static void exec_insn(struct prover *P, int32_t loop, uint32_t func, uint32_t pc,
 		      const struct mstate *st, struct pendv *pending, struct routes *out,
 		      bool skip_assumed)
@@ -492,6 +498,11 @@ static void exec_insn(struct prover *P, int32_t loop, uint32_t func, uint32_t pc
 	if (over_budget(P))
 		return;
 	P->steps++;
+	if (ebpf_is_helper_call(&P->m.insns[pc]) && P->m.insns[pc].imm == BPF_FUNC_loop) {
+		P->helper_calls++;
+		exec_bpf_loop(P, loop, func, pc, st, pending, out);
+		return;
+	}
 	o = malloc(sizeof(*o));
 	if (!o) {
 		fail(P, -ENOMEM);
@@ -1071,6 +1082,286 @@ static void exec_loop(struct prover *P, int32_t K, struct pendv *in, struct rout
 		induct_loop(P, K, &E, out);
 }
 
+/* ---- bpf_loop: the callback as a loop ----
+ *
+ * A bpf_loop(nr, cb, ctx, flags) call whose callback is a constant function address is a loop
+ * whose header is the callback's entry and whose iterations are its calls (claims.h): call
+ * i + 1 (i from 0) runs the callback in a fresh frame one deeper with r1 = i, r2 = ctx, and it
+ * comes only after the first i calls returned 0 with i < nr (interp.c: loop_start, loop_next).
+ * Induction summarizes the calls as induct_loop does a cycle — a call state for an arbitrary i
+ * below nr (and below the claimed trip count when that is a hypothesis), with what the
+ * callback may write into the caller's frames, the maps and the input fresh (a write set per
+ * call site, grown to a fixpoint), the callback's own frame zero; base at the first call, step
+ * from a return of 0 with i + 1 < nr to call i + 2, exits with r0 = i + 1.  BMC unrolls the
+ * calls. */
+
+/* Call i + 1 of the callback: from the caller's state at the helper call (or after the previous
+ * call returned, the frame popped), a frame one deeper, zeroed, its may_goto budget full,
+ * r1 = i, r2 = ctx, r3-r5 = 0, r0 and r6-r9 poisoned; it returns to ret_pc. */
+static void cb_call_state(struct prover *P, const struct mstate *caller, uint32_t ret_pc, sxt i,
+			  sxt ctx, struct mstate *S)
+{
+	unsigned d = caller->depth;
+
+	*S = *caller;
+	S->ret_pc[d] = ret_pc;
+	for (int k = 0; k < 5; k++)
+		S->saved[d][k] = caller->r[6 + k];
+	S->depth = d + 1;
+	S->stack[d + 1] = sx_mem_const(P->c, 0);
+	S->maygoto[d + 1] = bv64(P, INTERP_MAY_GOTO_BUDGET);
+	S->r[0] = P->m.poison;
+	for (int k = 6; k <= 9; k++)
+		S->r[k] = P->m.poison;
+	S->r[10] = bv64(P, INTERP_VA_STACK + (uint64_t)(d + 2) * EBPF_STACK_SIZE);
+	S->r[1] = i;
+	S->r[2] = ctx;
+	S->r[3] = S->r[4] = S->r[5] = bv64(P, 0);
+}
+
+/* The claim loop of a bpf_loop callback entered at entry, -1. */
+static int32_t cb_claim(struct prover *P, uint32_t entry)
+{
+	for (uint32_t l = 0; l < P->nl; l++)
+		if (P->cb[l] && P->cp->loops[l].header == entry)
+			return (int32_t)l;
+	return -1;
+}
+
+/* The header claims of claim loop cl in the first call's state E: base obligations. */
+static void cb_base(struct prover *P, int32_t cl, const struct mstate *E)
+{
+	struct sx *c = P->c;
+	const struct claim_loop *L = &P->cp->loops[cl];
+
+	for (uint32_t k = P->roff[L->header]; k < P->roff[L->header + 1]; k++) {
+		uint32_t id = P->ridx[k];
+		sxt x, h = claim_holds(P, E, &P->cp->ranges[id], &x);
+
+		if (x)
+			add_ob(P, id, OB_BASE, E->guard, sx_not(c, h));
+	}
+	for (uint32_t k = 0; k < L->nivs; k++)
+		if (L->ivs[k].has_start)
+			add_ob(P, iv_id(P, (uint32_t)cl, k), OB_BASE, E->guard,
+			       sx_ne(c, iv_value(P, E, &L->ivs[k]), bv64(P, L->ivs[k].start)));
+	if (L->trip.kind != TRIP_UNKNOWN && L->trip.max == 0)
+		add_ob(P, trip_id(P, (uint32_t)cl), OB_BASE, E->guard, sx_true(c));
+}
+
+/* Call i + 1 in induction: E's state where the callback may not write, fresh where it may, the
+ * hypotheses of claim loop cl (-1: none) about the header assumed. */
+static void cb_header(struct prover *P, int32_t cl, const struct mstate *E, const struct wset *w,
+		      sxt i, sxt nr, struct mstate *S)
+{
+	struct sx *c = P->c;
+	unsigned d = E->depth;
+	sxt hyp[64];
+	unsigned nh = 0;
+
+	*S = *E;
+	wset_apply(P, w, S);
+	S->stack[d] = E->stack[d];	/* (each call's frame starts zeroed) */
+	S->hpos = sx_fresh(c, "chpos", 64);
+	S->r[1] = i;
+	hyp[nh++] = sx_ult(c, i, nr);
+	if (cl >= 0) {
+		const struct claim_loop *L = &P->cp->loops[cl];
+
+		if (L->trip.kind != TRIP_UNKNOWN && P->assume[trip_id(P, (uint32_t)cl)])
+			hyp[nh++] = sx_ult(c, i, bv64(P, L->trip.max));
+		for (uint32_t k = 0; k < L->nivs && nh < 60; k++)
+			if (P->assume[iv_id(P, (uint32_t)cl, k)])
+				hyp[nh++] = sx_eq(c, iv_value(P, S, &L->ivs[k]),
+						  iv_closed(P, iv_value(P, E, &L->ivs[k]), i,
+							    &L->ivs[k]));
+		for (uint32_t k = P->roff[L->header]; k < P->roff[L->header + 1] && nh < 63; k++) {
+			uint32_t id = P->ridx[k];
+			sxt x, h;
+
+			if (!P->assume[id])
+				continue;
+			h = claim_holds(P, S, &P->cp->ranges[id], &x);
+			if (x)
+				hyp[nh++] = h;
+		}
+	}
+	hyp[nh++] = E->guard;
+	S->guard = sx_landn(c, nh, hyp);
+}
+
+/* The callback's returns R (merged) after call i + 1: the helper returns (r0 = i + 1) when the
+ * callback returned non-zero or that was call nr; else call i + 2 follows (*B). */
+static void cb_after(struct prover *P, const struct mstate *R, uint32_t ret_pc, sxt i, sxt nr,
+		     sxt ctx, struct mstate *X, struct mstate *B)
+{
+	struct sx *c = P->c;
+	sxt i1 = sx_add(c, i, bv64(P, 1));
+	sxt stop = sx_lor(c, sx_ne(c, R->r[0], bv64(P, 0)), sx_ule(c, nr, i1));
+	struct mstate on = *R;
+
+	*X = *R;
+	X->guard = sx_land(c, R->guard, stop);
+	X->r[0] = i1;
+	on.guard = sx_land(c, R->guard, sx_not(c, stop));
+	cb_call_state(P, &on, ret_pc, i1, ctx, B);
+}
+
+static void induct_cb(struct prover *P, int32_t cl, uint32_t entry, uint32_t site,
+		      const struct mstate *E, sxt nr, sxt ctx, struct pendv *exits)
+{
+	struct sx *c = P->c;
+	struct wset *w = &P->cbw[site];
+	sxt i = sx_fresh(c, "ci", 64);
+	size_t mark = sx_mark(c);
+	uint32_t obmark = P->nob, evmark = P->nev, vmark = P->nvisits, rpc;
+	struct mstate S, R, X, B;
+	bool ret = false;
+
+	for (unsigned iter = 0;; iter++) {
+		cb_header(P, cl, E, w, i, nr, &S);
+		P->collectors++;
+		ret = run_function(P, entry, &S, &R, &rpc);
+		P->collectors--;
+		if (P->aborted || !wset_grow(P, w, &S, evmark))
+			break;
+		if (iter + 1 >= MAX_W_ITER)
+			for (uint32_t k = 0; k < w->n; k++)
+				w->v[k].whole = true;
+		P->nob = obmark;
+		P->nev = evmark;
+		P->nvisits = vmark;
+		sx_release(c, mark);
+	}
+	if (P->aborted)
+		return;
+	if (cl >= 0)
+		cb_base(P, cl, E);
+	if (!ret)
+		return;
+	cb_after(P, &R, site + 1, i, nr, ctx, &X, &B);
+	push_pend(P, exits, site + 1, &X);
+	if (cl >= 0) {
+		const struct claim_loop *L = &P->cp->loops[cl];
+		uint32_t t = trip_id(P, (uint32_t)cl);
+
+		for (uint32_t k = 0; k < L->nivs; k++)
+			add_ob(P, iv_id(P, (uint32_t)cl, k), OB_STEP, B.guard,
+			       sx_ne(c, iv_value(P, &B, &L->ivs[k]),
+				     iv_next(P, iv_value(P, &S, &L->ivs[k]), &L->ivs[k])));
+		for (uint32_t k = P->roff[L->header]; k < P->roff[L->header + 1]; k++) {
+			uint32_t id = P->ridx[k];
+			sxt x, h;
+
+			if (!P->assume[id])
+				continue;
+			h = claim_holds(P, &B, &P->cp->ranges[id], &x);
+			if (x)
+				add_ob(P, id, OB_STEP, B.guard, sx_not(c, h));
+		}
+		if (L->trip.kind != TRIP_UNKNOWN) {
+			add_ob(P, t, OB_STEP, B.guard,
+			       sx_ule(c, bv64(P, L->trip.max), sx_add(c, i, bv64(P, 1))));
+			if (L->trip.min > 0)
+				add_ob(P, t, OB_EXIT, X.guard,
+				       sx_ult(c, sx_add(c, i, bv64(P, 1)), bv64(P, L->trip.min)));
+		}
+	}
+}
+
+static void bmc_cb(struct prover *P, int32_t cl, uint32_t entry, uint32_t site,
+		   const struct mstate *E, sxt nr, sxt ctx, struct pendv *exits)
+{
+	struct sx *c = P->c;
+	const struct claim_loop *L = cl >= 0 ? &P->cp->loops[cl] : NULL;
+	uint32_t t = L ? trip_id(P, (uint32_t)cl) : 0, rpc;
+	struct mstate C = *E, prev, R, X;
+	char why[64];
+
+	for (uint32_t j = 0; !P->aborted; j++) {
+		if (sx_is_false(c, C.guard))
+			break;
+		if (j >= 8 && (j & (j - 1)) == 0 &&
+		    sx_check(c, C.guard, P->o.timeout_ms, NULL, why, sizeof(why)) == SX_UNSAT)
+			break;
+		if (L && L->trip.kind != TRIP_UNKNOWN && (uint64_t)j + 1 > L->trip.max)
+			add_ob(P, t, OB_VISIT, C.guard, sx_true(c));
+		if (j == P->bmc_k) {
+			P->incomplete = sx_lor(c, P->incomplete, C.guard);
+			break;
+		}
+		if (L) {
+			for (uint32_t k = 0; k < L->nivs; k++) {
+				const struct claim_iv *iv = &L->ivs[k];
+				sxt bad = j ? sx_ne(c, iv_value(P, &C, iv),
+						    iv_next(P, iv_value(P, &prev, iv), iv))
+					    : iv->has_start ? sx_ne(c, iv_value(P, &C, iv),
+								    bv64(P, iv->start))
+							    : sx_false(c);
+
+				add_ob(P, iv_id(P, (uint32_t)cl, k), OB_VISIT, C.guard, bad);
+			}
+			if (P->collect && grow((void **)&P->copies, &P->capcopies, P->ncopies + 1,
+					       sizeof(*P->copies)))
+				P->copies[P->ncopies++] = (struct copyg){ (uint32_t)cl, j, C.guard };
+		}
+		if (!run_function(P, entry, &C, &R, &rpc))
+			break;
+		prev = C;
+		cb_after(P, &R, site + 1, bv64(P, j), nr, ctx, &X, &C);
+		if (L && L->trip.kind != TRIP_UNKNOWN && (uint64_t)j + 1 < L->trip.min)
+			add_ob(P, t, OB_EXIT, X.guard, sx_true(c));
+		push_pend(P, exits, site + 1, &X);
+	}
+}
+
+/* bpf_loop at pc (interp.c: loop_start): r2 must be a function's address; flags (r4) other than
+ * 0 give -EINVAL, nr (the low 32 bits of r1) above BPF_MAX_LOOPS -E2BIG, nr = 0 gives 0, all
+ * without a call; else the calls. */
+static void exec_bpf_loop(struct prover *P, int32_t loop, uint32_t func, uint32_t pc,
+			  const struct mstate *st, struct pendv *pending, struct routes *out)
+{
+	struct sx *c = P->c;
+	sxt nr = sx_zext(c, 64, sx_extract(c, 31, 0, st->r[1])), flags = st->r[4], ctx = st->r[3];
+	sxt ok = sx_land(c, sx_eq(c, flags, bv64(P, 0)),
+			 sx_land(c, sx_ne(c, nr, bv64(P, 0)),
+				 sx_ule(c, nr, bv64(P, INTERP_MAX_LOOPS))));
+	struct pendv exits = { 0 };
+	struct mstate X = *st, E, F;
+	uint64_t fa, slot;
+	int32_t f;
+	char why[128];
+
+	if (!sx_num(c, st->r[2], &fa) || (slot = fa - INTERP_VA_FUNC) >= P->g.nslots ||
+	    (f = P->g.func_of[slot]) < 0 || P->g.funcs[f].entry != slot) {
+		snprintf(why, sizeof(why), "bpf_loop at %u: the callback (r2) is not a constant "
+			 "function address", pc);
+		note_unsupported(P, pc, why);
+		return;
+	}
+	/* no call */
+	X.guard = sx_land(c, st->guard, sx_not(c, ok));
+	X.r[0] = sx_ite(c, sx_ne(c, flags, bv64(P, 0)), bv64(P, ERR(EINVAL)),
+			sx_ite(c, sx_ne(c, nr, bv64(P, 0)), bv64(P, ERR(E2BIG)), bv64(P, 0)));
+	for (int k = 1; k <= 5; k++)
+		X.r[k] = P->m.poison;
+	route(P, loop, func, pc + 1, &X, pending, out);
+	if (st->depth + 1 >= MACH_NFRAMES)
+		return;	/* the call would nest too deep: the run traps */
+	F = *st;
+	F.guard = sx_land(c, st->guard, ok);
+	if (sx_is_false(c, F.guard))
+		return;
+	cb_call_state(P, &F, pc + 1, bv64(P, 0), ctx, &E);
+	if (P->mode == MODE_BMC)
+		bmc_cb(P, cb_claim(P, (uint32_t)slot), (uint32_t)slot, pc, &E, nr, ctx, &exits);
+	else
+		induct_cb(P, cb_claim(P, (uint32_t)slot), (uint32_t)slot, pc, &E, nr, ctx, &exits);
+	for (uint32_t k = 0; k < exits.n; k++)
+		route(P, loop, func, exits.v[k].pc, &exits.v[k].st, pending, out);
+	pendv_free(&exits);
+}
+
 /* One symbolic run of the whole program from its entry. */
 static void run_program(struct prover *P)
 {
@@ -1364,19 +1655,19 @@ static bool is_header_claim(struct prover *P, uint32_t id)
 		uint32_t pc = P->cp->ranges[id].pc;
 
 		for (uint32_t l = 0; l < P->nl; l++)
-			if (P->cfg_loop[l] >= 0 && P->cp->loops[l].header == pc)
+			if ((P->cfg_loop[l] >= 0 || P->cb[l]) && P->cp->loops[l].header == pc)
 				return true;
 		return false;
 	}
 	if (id < P->nr + P->nl)
-		return P->cfg_loop[id - P->nr] >= 0 &&
+		return (P->cfg_loop[id - P->nr] >= 0 || P->cb[id - P->nr]) &&
 		       P->cp->loops[id - P->nr].trip.kind != TRIP_UNKNOWN;
 	{
 		uint32_t rest = id - P->nr - P->nl, l = 0;
 
 		while (l + 1 < P->nl && P->iv_base[l + 1] <= rest)
 			l++;
-		return P->cfg_loop[l] >= 0;
+		return P->cfg_loop[l] >= 0 || P->cb[l];
 	}
 }
 
@@ -1637,7 +1928,14 @@ static void taint(struct prover *P)
 			uint32_t pc = work[--nw], s[2];
 			unsigned ns = ebpf_succs(P->prog->insns, P->prog->len, pc, s);
 
-			if (ebpf_is_call(&P->prog->insns[pc]) && !ebpf_is_helper_call(&P->prog->insns[pc]))
+			/* a call runs other functions' claims: a bpf-to-bpf call, or a helper that
+			 * calls back */
+			if (ebpf_is_call(&P->prog->insns[pc]) &&
+			    (!ebpf_is_helper_call(&P->prog->insns[pc]) ||
+			     P->prog->insns[pc].imm == BPF_FUNC_loop ||
+			     P->prog->insns[pc].imm == BPF_FUNC_for_each_map_elem ||
+			     P->prog->insns[pc].imm == BPF_FUNC_find_vma ||
+			     P->prog->insns[pc].imm == BPF_FUNC_user_ringbuf_drain))
 				all = true;
 			for (unsigned k = 0; k < ns; k++)
 				if (!reach[s[k]]) {
@@ -1720,6 +2018,10 @@ static void prover_free(struct prover *P)
 	for (uint32_t k = 0; P->w && k < P->g.nloops; k++)
 		wset_free(&P->w[k]);
 	free(P->w);
+	for (uint32_t k = 0; P->cbw && k < P->g.nslots; k++)
+		wset_free(&P->cbw[k]);
+	free(P->cbw);
+	free(P->cb);
 	free(P->unsup_pc);
 	free(P->unsup_why);
 	free(P->visits);
@@ -1785,13 +2087,21 @@ static int setup(struct prover *P)
 	if ((err = cfg_build(&P->g, P->prog, cp)))
 		return err;
 	P->w = calloc(P->g.nloops + 1, sizeof(*P->w));
-	if (!P->w)
+	P->cbw = calloc(P->g.nslots + 1, sizeof(*P->cbw));
+	P->cb = calloc(P->nl + 1, 1);
+	if (!P->w || !P->cbw || !P->cb)
 		return -ENOMEM;
 	for (uint32_t l = 0; l < P->nl; l++) {
+		uint32_t h = cp->loops[l].header;
+
 		P->cfg_loop[l] = -1;
 		for (uint32_t k = 0; k < P->g.nloops; k++)
 			if (P->g.loops[k].claim == (int32_t)l)
 				P->cfg_loop[l] = (int32_t)k;
+		/* a bpf_loop callback: summarized at its calls (exec_bpf_loop) */
+		P->cb[l] = P->cfg_loop[l] < 0 && cp->loops[l].kind == LOOP_BPF_LOOP &&
+			   h < P->g.nslots && P->g.func_of[h] >= 0 &&
+			   P->g.funcs[P->g.func_of[h]].entry == h;
 	}
 	kind = P->o.ctx_kind ? (enum interp_ctx_kind)(P->o.ctx_kind - 1)
 			     : check_ctx_kind(P->prog->prog_type);
@@ -1806,7 +2116,7 @@ static void unmatched_loops(struct prover *P)
 		const struct claim_loop *cl = &P->cp->loops[l];
 		bool never = cl->header >= P->g.nslots || P->g.func_of[cl->header] < 0;
 
-		if (P->cfg_loop[l] >= 0)
+		if (P->cfg_loop[l] >= 0 || P->cb[l])
 			continue;
 		for (uint32_t k = 0; k <= cl->nivs; k++) {
 			uint32_t id = k < cl->nivs ? iv_id(P, l, k) : trip_id(P, l);
@@ -1818,8 +2128,8 @@ static void unmatched_loops(struct prover *P)
 			} else if (claim_loop_kind_callback(cl->kind)) {
 				P->stat[id] = CS_UNKNOWN;
 				snprintf(P->why[id], sizeof(P->why[0]),
-					 "the loop at %u is a %s callback: the encoding does not "
-					 "model helper callbacks", cl->header,
+					 "the loop at %u is a %s callback: the encoding models "
+					 "bpf_loop's callbacks only", cl->header,
 					 claim_loop_kind_name((enum loop_kind)cl->kind));
 			} else {
 				P->stat[id] = CS_UNKNOWN;
