@@ -611,6 +611,38 @@ static void test_precision(void)
 	unprepare(&p);
 }
 
+/* A helper the interpreter runs from its prototype (bpf_xdp_adjust_head: its result drawn) is not
+ * a trap for the encoding: a false claim past it is not proved (it was, the paths through the
+ * call cut as if they trapped). */
+static void test_interp_only_helper(void)
+{
+	static const char prog[] =
+		"r6 = r1\n"
+		"r1 = r6\n"
+		"r2 = 0\n"
+		"call bpf_xdp_adjust_head\n"
+		"r0 = 5\n"
+		"exit\n";
+	static const char claims[] =
+		"{\"programs\": [{\"name\": \"h\", \"loops\": [], \"ranges\": [{\"pc\": 5, \"loc\": "
+		"\"r0\", \"umin\": 0, \"umax\": 0, \"smin\": 0, \"smax\": 0, \"u32_min\": 0, "
+		"\"u32_max\": 0, \"s32_min\": 0, \"s32_max\": 0}]}]}";
+	struct smt_opts zo = { .sz = sizeof(zo), .rlimit = TEST_RLIMIT, .timeout_ms = SAFETY_MS };
+	struct prepared p;
+	struct smt_result r;
+
+	if (!prepare(&p, prog, claims))
+		return;
+	CHECK(!concrete_misses(&p, FIND_RANGE, 0), "the interpreter does not run the helper: the "
+	      "test would prove nothing");
+	CHECK(smt_check(&r, p.obj, &p.obj->progs[0], &p.claims->progs[0], &zo) == 0, "smt_check");
+	CHECK(r.nclaims == 1 && r.claims[0].verdict != SMT_PROVED, "a false claim past "
+	      "bpf_xdp_adjust_head proved (%s)", r.nclaims ? r.claims[0].reason : "");
+	CHECK(strstr(r.note, "bpf_xdp_adjust_head") != NULL, "note: %s", r.note);
+	smt_result__free(&r);
+	unprepare(&p);
+}
+
 /* bpf_loop: the callback is a loop whose iterations are its calls (r1 = the index, r2 = ctx, a
  * fresh frame each), the helper's result the calls made.  Claims wrong only for the input word
  * 0xdeadbeef (11 calls instead of 10) are refuted with that input, their true versions proved;
@@ -818,6 +850,7 @@ int main(int argc, char **argv)
 	test_diff(diff_cases);
 	test_wrong_claims();
 	test_bpf_loop();
+	test_interp_only_helper();
 	test_precision();
 	test_corpus();
 	return check_done("test_smt");

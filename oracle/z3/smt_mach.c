@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bpf/helper_proto.h"
+
 #define MAP_STORAGE_MAX (256ull << 20)	/* interp.c: per-run storage of one map */
 #define INTERP_MAX_MAPS 4096u		/* interp.c: map windows below INTERP_VA_MAPH */
 
@@ -663,11 +665,32 @@ static sxt helper(struct mach *m, struct mstate *st, int32_t id, struct mstep *o
 	case BPF_FUNC_tail_call:
 		st->r[0] = bv64(m, 0);
 		break;
-	default:
+	case BPF_FUNC_ringbuf_reserve:
+	case BPF_FUNC_ringbuf_submit:
+	case BPF_FUNC_ringbuf_discard:
+	case BPF_FUNC_dynptr_read:
+	case BPF_FUNC_dynptr_write:
+	case BPF_FUNC_dynptr_data:
+		goto interp_only;
+	default: {
+		/* the interpreter runs every helper of the prototype table whose result is an
+		 * integer or a kernel object (interp.c: do_helper, proto_helper): not encoded; a
+		 * trap here would make the paths through the call vacuous */
+		const struct ebpf_helper_proto *p = ebpf_helper_proto(id);
+
+		if (p && (p->ret == HRET_INTEGER || p->ret == HRET_BTF_ID ||
+			  p->ret == HRET_BTF_ID_OR_NULL))
+			goto interp_only;
 		return sx_true(c);	/* not modeled by the interpreter: it traps */
+	}
 	}
 	poison_args(m, st);
 	return trap;
+interp_only:
+	snprintf(o->unsupported, sizeof(o->unsupported),
+		 "helper %s (id %d) is run by the interpreter, not encoded",
+		 ebpf_helper_name(id) ? ebpf_helper_name(id) : "?", id);
+	return sx_false(c);
 }
 
 /* A function starts at slot: a pseudo-call target or an LD_IMM64 function reference. */
