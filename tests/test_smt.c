@@ -749,6 +749,90 @@ static void test_bpf_loop(void)
 	}
 }
 
+/* Open-coded iterators: bpf_for(i, 0, n) with n = input byte 0 & 15, summing the values.  The
+ * true claims (at most 16 header executions, the value in [0, 14], the sum at most 105) are
+ * proved by induction, the counter the oracle assumes itself (the iterator's cur counts up by
+ * one per header execution); each claim one too tight is not proved (a next encoded as new made
+ * every run trap at the loop and proved them all).  Skipped without vmlinux BTF (the assembler
+ * names the kfuncs through it). */
+static void test_iter_num(void)
+{
+	static const char prog[] =
+		"r6 = *(u8 *)(r1 +0)\n"
+		"r6 &= 15\n"
+		"r1 = r10\n"
+		"r1 += -8\n"
+		"r2 = 0\n"
+		"r3 = r6\n"
+		"call bpf_iter_num_new\n"
+		"r7 = 0\n"
+		"l:\n"				/* pc 8 */
+		"r1 = r10\n"
+		"r1 += -8\n"
+		"call bpf_iter_num_next\n"
+		"if r0 == 0 goto out\n"
+		"r1 = *(u32 *)(r0 +0)\n"	/* pc 12 */
+		"r7 += r1\n"
+		"goto l\n"
+		"out:\n"
+		"r1 = r10\n"
+		"r1 += -8\n"
+		"call bpf_iter_num_destroy\n"
+		"r0 = r7\n"
+		"exit\n";			/* pc 19 */
+#define R1(pc, loc, lo, hi) "{\"pc\": " #pc ", \"loc\": \"" loc "\", \"umin\": " #lo ", \"umax\": " \
+	#hi ", \"smin\": " #lo ", \"smax\": " #hi ", \"u32_min\": " #lo ", \"u32_max\": " #hi \
+	", \"s32_min\": " #lo ", \"s32_max\": " #hi "}"
+#define IT(max, r13, r19) "{\"programs\": [{\"name\": \"it\", \"loops\": [{\"kind\": " \
+	"\"iter_num\", \"header\": 8, \"blocks\": [[8, 11], [12, 14]], \"trip_count\": " \
+	"{\"kind\": \"bounded\", \"max\": " #max "}}], \"ranges\": [" R1(13, "r1", 0, r13) "," \
+	R1(19, "r0", 0, r19) "]}]}"
+	static const char claims_true[] = IT(16, 14, 105);
+	static const char *const claims_wrong[] = { IT(15, 14, 105), IT(16, 13, 105),
+						    IT(16, 14, 104) };
+#undef IT
+#undef R1
+	struct smt_opts zo = { .sz = sizeof(zo), .rlimit = TEST_RLIMIT, .timeout_ms = SAFETY_MS };
+	struct prepared p;
+	struct smt_result r;
+
+	if (!ebpf_kfunc_btf_available()) {
+		printf("iter_num: skipped (no vmlinux BTF: the kfuncs cannot be named)\n");
+		return;
+	}
+	if (prepare(&p, prog, claims_true)) {
+		CHECK(smt_check(&r, p.obj, &p.obj->progs[0], &p.claims->progs[0], &zo) == 0,
+		      "smt_check");
+		CHECK(!r.note[0], "a part not encoded: %s", r.note);
+		CHECK(r.nclaims == 3, "%u claims", r.nclaims);
+		for (uint32_t k = 0; k < r.nclaims; k++)
+			CHECK(r.claims[k].verdict == SMT_PROVED, "iter_num claim %u at pc %u: %s", k,
+			      r.claims[k].pc, r.claims[k].reason);
+		CHECK(r.encoding_bugs == 0, "%u encoding findings", r.encoding_bugs);
+		smt_result__free(&r);
+		unprepare(&p);
+	}
+	for (size_t w = 0; w < sizeof(claims_wrong) / sizeof(claims_wrong[0]); w++) {
+		if (!prepare(&p, prog, claims_wrong[w]))
+			continue;
+		CHECK(smt_check(&r, p.obj, &p.obj->progs[0], &p.claims->progs[0], &zo) == 0,
+		      "smt_check");
+		/* claim w is the one too tight: the trip (index 0 of the loops), else range w - 1 */
+		for (uint32_t k = 0; k < r.nclaims; k++) {
+			const struct smt_claim_result *c = &r.claims[k];
+			bool wrong = w == 0 ? c->kind == SMT_CLAIM_TRIP
+					    : c->kind == SMT_CLAIM_RANGE && c->index == w - 1;
+
+			if (wrong)
+				CHECK(c->verdict != SMT_PROVED, "iter_num: the wrong claim %zu proved "
+				      "(%s)", w, c->reason);
+		}
+		CHECK(r.encoding_bugs == 0, "%u encoding findings", r.encoding_bugs);
+		smt_result__free(&r);
+		unprepare(&p);
+	}
+}
+
 /* ---- 3. the analyzer's claims over the corpus ---- */
 
 static void test_corpus(void)
@@ -851,6 +935,7 @@ int main(int argc, char **argv)
 	test_wrong_claims();
 	test_bpf_loop();
 	test_interp_only_helper();
+	test_iter_num();
 	test_precision();
 	test_corpus();
 	return check_done("test_smt");

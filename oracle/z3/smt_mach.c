@@ -101,6 +101,7 @@ void mach_entry_state(struct mach *m, struct mstate *st)
 	st->stack[0] = sx_mem_const(c, 0);
 	st->input = m->input0;
 	st->maygoto[0] = bv64(m, INTERP_MAY_GOTO_BUDGET);
+	st->iters[0] = bv64(m, 0);
 	st->hpos = bv64(m, 0);
 	if (m->ctx_kind == INTERP_CTX_PLAIN)
 		st->r[2] = bv64(m, m->input_len);
@@ -148,6 +149,7 @@ bool mstate_merge(struct sx *c, struct mstate *acc, const struct mstate *b)
 	for (unsigned f = 0; f <= acc->depth; f++) {
 		acc->stack[f] = pick(c, g, acc->stack[f], b->stack[f]);
 		acc->maygoto[f] = pick(c, g, acc->maygoto[f], b->maygoto[f]);
+		acc->iters[f] = pick(c, g, acc->iters[f], b->iters[f]);
 		if (f < acc->depth) {
 			for (int k = 0; k < 5; k++)
 				acc->saved[f][k] = pick(c, g, acc->saved[f][k], b->saved[f][k]);
@@ -693,6 +695,55 @@ interp_only:
 	return sx_false(c);
 }
 
+/* bpf_iter_num_new ('n'), _next ('x') and _destroy ('d') on the iterator at r1 (interp.c:
+ * iter_lifecycle, do_kfunc): sets r0, the iterator's bytes, the frame's live iterators; returns
+ * the trap condition. */
+static sxt iter_kfunc(struct mach *m, struct mstate *st, char kind, struct mstep *o)
+{
+	struct sx *c = m->c;
+	uint64_t lo = INTERP_VA_STACK + (uint64_t)st->depth * EBPF_STACK_SIZE;
+	sxt a = st->r[1], off = sx_sub(c, a, bv64(m, lo)), arr = st->stack[st->depth];
+	sxt bit = sx_shl(c, bv64(m, 1), sx_lshr(c, off, bv64(m, 3)));
+	sxt live = sx_ne(c, sx_and(c, st->iters[st->depth], bit), bv64(m, 0));
+	sxt inframe = sx_land(c, sx_ult(c, off, bv64(m, EBPF_STACK_SIZE)),
+			      sx_eq(c, sx_and(c, off, bv64(m, 7)), bv64(m, 0)));
+	sxt cur = sx_extract(c, 31, 0, read_le(m, arr, off, 4));
+	sxt end = sx_extract(c, 31, 0, read_le(m, arr, sx_add(c, off, bv64(m, 4)), 4));
+	sxt zero32 = sx_bv(c, 0, 32), ncur, nend, trap;
+
+	if (kind == 'n') {
+		sxt start = sx_extract(c, 31, 0, st->r[2]), e = sx_extract(c, 31, 0, st->r[3]);
+		sxt inv = sx_slt(c, e, start);
+		sxt big = sx_slt(c, bv64(m, INTERP_MAX_LOOPS),
+				 sx_sub(c, sx_sext(c, 64, e), sx_sext(c, 64, start)));
+		sxt bad = sx_lor(c, inv, big);
+
+		trap = sx_lor(c, sx_not(c, inframe), live);
+		ncur = sx_ite(c, bad, zero32, sx_sub(c, start, sx_bv(c, 1, 32)));
+		nend = sx_ite(c, bad, zero32, e);
+		st->r[0] = sx_ite(c, inv, bv64(m, ERR(EINVAL)),
+				  sx_ite(c, big, bv64(m, ERR(E2BIG)), bv64(m, 0)));
+		st->iters[st->depth] = sx_or(c, st->iters[st->depth], bit);
+	} else if (kind == 'x') {
+		sxt c1 = sx_add(c, cur, sx_bv(c, 1, 32)), done = sx_sle(c, end, c1);
+
+		trap = sx_lor(c, sx_not(c, inframe), sx_not(c, live));
+		ncur = sx_ite(c, done, zero32, c1);
+		nend = sx_ite(c, done, zero32, end);
+		st->r[0] = sx_ite(c, done, bv64(m, 0), a);
+	} else {
+		trap = sx_lor(c, sx_not(c, inframe), sx_not(c, live));
+		ncur = nend = zero32;
+		st->r[0] = m->poison;
+		st->iters[st->depth] = sx_and(c, st->iters[st->depth], sx_bvnot(c, bit));
+	}
+	arr = write_le(m, arr, off, 4, sx_zext(c, 64, ncur));
+	st->stack[st->depth] = write_le(m, arr, sx_add(c, off, bv64(m, 4)), 4, sx_zext(c, 64, nend));
+	note_store(o, a, sx_land(c, st->guard, sx_not(c, trap)), 8);
+	poison_args(m, st);
+	return trap;
+}
+
 /* A function starts at slot: a pseudo-call target or an LD_IMM64 function reference. */
 static bool is_function(struct mach *m, uint64_t slot)
 {
@@ -742,10 +793,13 @@ void mach_step(struct mach *m, const struct mstate *in, uint32_t pc, struct mste
 		if (op == BPF_JA) {
 			succ(o, &st, g, tgt);
 		} else if (op == BPF_EXIT) {
+			/* a live iterator of the frame leaks (interp.c: iter_leak) */
+			trap = sx_ne(c, st.iters[st.depth], bv64(m, 0));
 			if (st.depth == 0) {
-				o->end = g;
+				o->end = sx_land(c, g, sx_not(c, trap));
 				break;
 			}
+			g = sx_land(c, g, sx_not(c, trap));
 			/* return: the caller's r6-r10 come back, r1-r5 are poisoned */
 			st.depth--;
 			for (int k = 0; k < 5; k++)
@@ -753,6 +807,7 @@ void mach_step(struct mach *m, const struct mstate *in, uint32_t pc, struct mste
 			poison_args(m, &st);
 			st.stack[st.depth + 1] = NULL;
 			st.maygoto[st.depth + 1] = NULL;
+			st.iters[st.depth + 1] = NULL;
 			o->ret = true;
 			succ(o, &st, g, st.ret_pc[st.depth]);
 		} else if (op == BPF_CALL) {
@@ -776,12 +831,27 @@ void mach_step(struct mach *m, const struct mstate *in, uint32_t pc, struct mste
 				const char *kn = ebpf_prog_kfunc_name(m->prog, pc);
 
 				/* the interpreter runs the open-coded iterator kfuncs (their state in
-				 * the frame, next's result a pointer into it): not encoded here; any
-				 * other kfunc traps there */
-				if (kn && !strncmp(kn, "bpf_iter_num_", 13)) {
+				 * the frame, next's result a pointer into it: iter_kfunc) and the
+				 * reference kfuncs (not encoded); any other kfunc traps there */
+				if (kn && (!strcmp(kn, "bpf_iter_num_new") ||
+					   !strcmp(kn, "bpf_iter_num_next") ||
+					   !strcmp(kn, "bpf_iter_num_destroy")) && m->no_iters) {
 					snprintf(o->unsupported, sizeof(o->unsupported),
-						 "%s at %u: open-coded iterators are not encoded", kn,
-						 pc);
+						 "%s at %u (the first pass cuts it)", kn, pc);
+					break;
+				}
+				if (kn && (!strcmp(kn, "bpf_iter_num_new") ||
+					   !strcmp(kn, "bpf_iter_num_next") ||
+					   !strcmp(kn, "bpf_iter_num_destroy"))) {
+					trap = iter_kfunc(m, &st, !strcmp(kn, "bpf_iter_num_new") ? 'n'
+							  : !strcmp(kn, "bpf_iter_num_next") ? 'x' : 'd', o);
+					if (!o->unsupported[0])
+						succ(o, &st, sx_land(c, g, sx_not(c, trap)), next);
+					break;
+				}
+				if (kn && ebpf_kfunc_ref(kn)) {
+					snprintf(o->unsupported, sizeof(o->unsupported),
+						 "%s at %u: kfunc references are not encoded", kn, pc);
 					break;
 				}
 				trap = sx_true(c);
@@ -821,6 +891,7 @@ void mach_step(struct mach *m, const struct mstate *in, uint32_t pc, struct mste
 			st.depth++;
 			st.stack[st.depth] = sx_mem_const(c, 0);
 			st.maygoto[st.depth] = bv64(m, INTERP_MAY_GOTO_BUDGET);
+			st.iters[st.depth] = bv64(m, 0);
 			st.r[0] = m->poison;
 			for (int k = 6; k <= 9; k++)
 				st.r[k] = m->poison;

@@ -8,6 +8,11 @@
  * the offset from their region's base; addresses are the interpreter's fixed virtual addresses
  * (INTERP_VA_*), so pointers are the same numbers in both.  A state also carries its guard: the
  * condition (over the inputs and whatever was assumed) under which execution is in this state.
+ * The open-coded iterator kfuncs (bpf_iter_num_new/next/destroy) run on their 8 bytes of the frame
+ * as interp.c's do_kfunc does, with the lifecycle's traps (not 8 aligned bytes of the current
+ * frame, new on a live iterator, next or destroy on one that is not, a frame exiting with one
+ * live); the limit of 64 live iterators and a helper's memory overlapping one are not traps here
+ * (more runs go on than in the interpreter: what is proved holds for its runs too).
  *
  * mach_step() runs one instruction: the successors with their guards (both sides of a branch),
  * the condition under which it traps (a trapping run stops: successors exclude it), the
@@ -50,6 +55,7 @@ struct mach {
 	sxt helper;		/* the helper-result stream: byte array indexed by position */
 	sxt input0;		/* the input as the program starts (offset-indexed byte array) */
 	sxt poison;		/* INTERP_POISON */
+	bool no_iters;		/* the iterator kfuncs are unsupported (a first pass) */
 };
 
 struct mstate {
@@ -62,6 +68,8 @@ struct mstate {
 	sxt maps[MACH_MAX_MAPS];
 	sxt hpos;		/* next position in the helper stream */
 	sxt maygoto[MACH_NFRAMES];
+	sxt iters[MACH_NFRAMES];		/* live open-coded iterators of frame k: bit j for
+						 * the 8 bytes at offset 8j of the frame (bv64) */
 	sxt saved[MACH_NFRAMES][5];	/* saved[k]: r6-r10 of frame k while frame k+1 runs */
 	uint32_t ret_pc[MACH_NFRAMES];	/* where frame k resumes */
 };

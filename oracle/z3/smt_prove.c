@@ -135,6 +135,15 @@ struct prover {
 	struct wset *w;		/* per cfg loop: what it may write, grown over every run */
 	struct wset *cbw;	/* per bpf_loop call (by pc): what its callback may write */
 	uint8_t *cb;		/* per claim loop: a bpf_loop callback summarized at its calls */
+	bool cut;		/* first pass: bpf_loop calls and iterator kfuncs cut the paths */
+	/* the oracle's own hypotheses, ids nids..nall-1, never reported: an open-coded iterator
+	 * a loop advances once per header execution (its int cur at frame offset off counts up by
+	 * one, its end stays), as the bounded counter that proves the loop's trip */
+	struct aux_iter {
+		int32_t loop;	/* cfg loop */
+		int32_t off;	/* the iterator's frame offset */
+	} *aux;
+	uint32_t naux, nall;
 	uint64_t steps;
 	uint64_t helper_calls;
 	bool aborted;
@@ -430,7 +439,7 @@ static bool over_budget(struct prover *P)
 			 "the symbolic execution exceeded %d instructions", MAX_STEPS);
 		return true;
 	}
-	if (budget_spent(P, (P->steps & 255) == 0, P->abort_why, sizeof(P->abort_why))) {
+	if (budget_spent(P, (P->steps & 15) == 0, P->abort_why, sizeof(P->abort_why))) {
 		P->aborted = true;
 		return true;
 	}
@@ -500,7 +509,10 @@ static void exec_insn(struct prover *P, int32_t loop, uint32_t func, uint32_t pc
 	P->steps++;
 	if (ebpf_is_helper_call(&P->m.insns[pc]) && P->m.insns[pc].imm == BPF_FUNC_loop) {
 		P->helper_calls++;
-		exec_bpf_loop(P, loop, func, pc, st, pending, out);
+		if (P->cut)
+			note_unsupported(P, pc, "bpf_loop (the first pass cuts it)");
+		else
+			exec_bpf_loop(P, loop, func, pc, st, pending, out);
 		return;
 	}
 	o = malloc(sizeof(*o));
@@ -804,6 +816,70 @@ static void wset_apply(struct prover *P, const struct wset *w, struct mstate *S)
 
 /* ---- loops ---- */
 
+/* The range-claim location of the 4 bytes at frame offset off (claims.h's loc_t). */
+static uint32_t iter_loc(int32_t off)
+{
+	return 16 + 4 * (uint32_t)-off + 2;
+}
+
+/* Whether pc calls bpf_iter_num_<which>. */
+static bool is_iter_kfunc(struct prover *P, uint32_t pc, const char *which)
+{
+	const struct bpf_insn *in = &P->m.insns[pc];
+	const char *kn;
+
+	if (!ebpf_is_call(in) || in->src_reg != BPF_PSEUDO_KFUNC_CALL)
+		return false;
+	kn = ebpf_prog_kfunc_name(P->prog, pc);
+	return kn && !strncmp(kn, "bpf_iter_num_", 13) && !strcmp(kn + 13, which);
+}
+
+/* Whether loop L's body creates or destroys an iterator (its frame's live set changes). */
+static bool loop_changes_iters(struct prover *P, const struct cfg_loop *L)
+{
+	for (uint32_t k = 0; k < L->nbody; k++)
+		if (is_iter_kfunc(P, L->body[k], "new") || is_iter_kfunc(P, L->body[k], "destroy"))
+			return true;
+	return false;
+}
+
+/* The oracle's own hypotheses: per loop, each iterator a bpf_iter_num_next of its body takes as
+ * r1 = r10 + off, set by the two instructions before the call. */
+static int find_aux(struct prover *P)
+{
+	for (uint32_t K = 0; K < P->g.nloops; K++) {
+		const struct cfg_loop *L = &P->g.loops[K];
+
+		for (uint32_t k = 0; k < L->nbody; k++) {
+			uint32_t pc = L->body[k];
+			const struct bpf_insn *a, *b;
+			int32_t off;
+			bool dup = false;
+			struct aux_iter *nv;
+
+			if (pc < 2 || !is_iter_kfunc(P, pc, "next"))
+				continue;
+			a = &P->m.insns[pc - 2];
+			b = &P->m.insns[pc - 1];
+			if (a->code != (BPF_ALU64 | BPF_MOV | BPF_X) || a->dst_reg != 1 ||
+			    a->src_reg != EBPF_REG_FP || b->code != (BPF_ALU64 | BPF_ADD | BPF_K) ||
+			    b->dst_reg != 1 || b->imm > -8 || b->imm < -EBPF_STACK_SIZE || b->imm % 8)
+				continue;
+			off = b->imm;
+			for (uint32_t j = 0; j < P->naux; j++)
+				dup |= P->aux[j].loop == (int32_t)K && P->aux[j].off == off;
+			if (dup)
+				continue;
+			nv = realloc(P->aux, (P->naux + 1) * sizeof(*nv));
+			if (!nv)
+				return -ENOMEM;
+			P->aux = nv;
+			P->aux[P->naux++] = (struct aux_iter){ (int32_t)K, off };
+		}
+	}
+	return 0;
+}
+
 /* The header state of an arbitrary header execution i+1 of an entry whose first is E: what
  * the loop never writes keeps E's value, claimed induction variables that are hypotheses are
  * their closed forms, everything else it may write is fresh; the hypotheses about the header
@@ -822,6 +898,20 @@ static void header_state(struct prover *P, const struct cfg_loop *L, int32_t cl,
 	wset_apply(P, w, S);
 	if (L->has_call)
 		S->hpos = sx_fresh(c, "hpos", 64);
+	if (loop_changes_iters(P, L))
+		S->iters[S->depth] = sx_fresh(c, "hit", 64);
+	for (uint32_t k = 0; k < P->naux; k++) {
+		int32_t off = P->aux[k].off;
+		sxt cur0;
+
+		if (&P->g.loops[P->aux[k].loop] != L || !P->assume[P->nids + k])
+			continue;
+		cur0 = mach_loc_value(&P->m, E, iter_loc(off));
+		mach_loc_write(&P->m, S, iter_loc(off),
+			       sx_zext(c, 64, sx_add(c, sx_extract(c, 31, 0, cur0),
+						     sx_extract(c, 31, 0, i))));
+		mach_loc_write(&P->m, S, iter_loc(off + 4), mach_loc_value(&P->m, E, iter_loc(off + 4)));
+	}
 	if (L->has_may_goto)
 		S->maygoto[S->depth] = sx_fresh(c, "hmg", 64);
 	if (cl >= 0) {
@@ -868,6 +958,26 @@ static void header_state(struct prover *P, const struct cfg_loop *L, int32_t cl,
 	}
 	hyp[nh++] = E->guard;
 	S->guard = sx_landn(c, nh, hyp);
+}
+
+/* The step of the oracle's own hypotheses about loop K: from header state S around the body
+ * to the merged back-edge state B. */
+static void aux_step(struct prover *P, int32_t K, const struct mstate *S, const struct mstate *B)
+{
+	struct sx *c = P->c;
+
+	for (uint32_t k = 0; k < P->naux; k++) {
+		int32_t off = P->aux[k].off;
+		sxt cur = mach_loc_value(&P->m, S, iter_loc(off));
+		sxt next = sx_zext(c, 64, sx_add(c, sx_extract(c, 31, 0, cur), sx_bv(c, 1, 32)));
+
+		if (P->aux[k].loop != K || !P->assume[P->nids + k])
+			continue;
+		add_ob(P, P->nids + k, OB_STEP, B->guard,
+		       sx_lor(c, sx_ne(c, mach_loc_value(&P->m, B, iter_loc(off)), next),
+			      sx_ne(c, mach_loc_value(&P->m, B, iter_loc(off + 4)),
+				    mach_loc_value(&P->m, S, iter_loc(off + 4)))));
+	}
 }
 
 /* Summarizes loop K entered with E: its claims' obligations, and its exits. */
@@ -961,6 +1071,13 @@ static void induct_loop(struct prover *P, int32_t K, const struct mstate *E, str
 			for (uint32_t k = 0; k < r.exits.n; k++)
 				add_ob(P, t, OB_EXIT, r.exits.v[k].st.guard,
 				       sx_ult(c, sx_add(c, i, bv64(P, 1)), bv64(P, cl_->trip.min)));
+	}
+	if (P->naux && !P->aborted && r.back.n) {
+		struct mstate B = r.back.v[0].st;
+
+		for (uint32_t k = 1; k < r.back.n; k++)
+			mstate_merge(c, &B, &r.back.v[k].st);
+		aux_step(P, K, &S, &B);
 	}
 	for (uint32_t k = 0; k < r.exits.n; k++)
 		push_pend(P, &out->exits, r.exits.v[k].pc, &r.exits.v[k].st);
@@ -1110,6 +1227,7 @@ static void cb_call_state(struct prover *P, const struct mstate *caller, uint32_
 	S->depth = d + 1;
 	S->stack[d + 1] = sx_mem_const(P->c, 0);
 	S->maygoto[d + 1] = bv64(P, INTERP_MAY_GOTO_BUDGET);
+	S->iters[d + 1] = bv64(P, 0);
 	S->r[0] = P->m.poison;
 	for (int k = 6; k <= 9; k++)
 		S->r[k] = P->m.poison;
@@ -1624,6 +1742,8 @@ static int decide(struct prover *P, uint8_t *round)
 			else
 				snprintf(P->why[ob->claim], sizeof(P->why[0]),
 					 "solver: %s (%u ms limit)", why, P->o.timeout_ms);
+		} else if (r == SX_SAT && ob->claim >= P->nids) {
+			round[ob->claim] = CS_FAILED;	/* the oracle's own: nothing to replay */
 		} else if (r == SX_SAT) {
 			int rc = model ? replay(P, ob->claim, model, ob->exact, ob->kind) : 0;
 
@@ -1651,6 +1771,8 @@ static int decide(struct prover *P, uint8_t *round)
 /* Header claims of matched loops: the hypotheses induction starts from. */
 static bool is_header_claim(struct prover *P, uint32_t id)
 {
+	if (id >= P->nids)
+		return true;	/* the oracle's own */
 	if (id < P->nr) {
 		uint32_t pc = P->cp->ranges[id].pc;
 
@@ -1680,19 +1802,22 @@ static bool claim_exists(struct prover *P, uint32_t id)
 /* Houdini: assume every header claim, drop those that fail, until what is left is inductive. */
 static int induction(struct prover *P)
 {
-	uint8_t *round = malloc(P->nids ? P->nids : 1);
+	uint8_t *round = malloc(P->nall ? P->nall : 1);
 	size_t mark = sx_mark(P->c);
 	int err = 0;
 
 	if (!round)
 		return -ENOMEM;
-	for (uint32_t id = 0; id < P->nids; id++)
-		P->assume[id] = is_header_claim(P, id) && P->stat[id] == CS_OPEN;
+	/* (a claim proved already, by the first pass or as never executed, holds in every run:
+	 * a hypothesis with nothing left to establish) */
+	for (uint32_t id = 0; id < P->nall; id++)
+		P->assume[id] = is_header_claim(P, id) &&
+				(P->stat[id] == CS_OPEN || P->stat[id] == CS_PROVED);
 	for (unsigned rnd = 0; rnd < MAX_ROUNDS; rnd++) {
 		bool dropped = false;
 
 		P->res->rounds = rnd + 1;
-		for (uint32_t id = 0; id < P->nids; id++)
+		for (uint32_t id = 0; id < P->nall; id++)
 			round[id] = P->stat[id] == CS_OPEN ? CS_PROVED : P->stat[id];
 		P->mode = MODE_INDUCT;
 		run_program(P);
@@ -1701,20 +1826,20 @@ static int induction(struct prover *P)
 			break;
 		}
 		if (P->aborted) {
-			for (uint32_t id = 0; id < P->nids; id++)
+			for (uint32_t id = 0; id < P->nall; id++)
 				if (P->stat[id] == CS_OPEN)
 					snprintf(P->why[id], sizeof(P->why[0]), "%s", P->abort_why);
 			break;
 		}
 		if ((err = decide(P, round)))
 			break;
-		for (uint32_t id = 0; id < P->nids; id++)
+		for (uint32_t id = 0; id < P->nall; id++)
 			if (P->assume[id] && round[id] != CS_PROVED) {
 				P->assume[id] = 0;
 				dropped = true;
 			}
 		if (!dropped) {
-			for (uint32_t id = 0; id < P->nids; id++)
+			for (uint32_t id = 0; id < P->nall; id++)
 				if (P->stat[id] == CS_OPEN && round[id] == CS_PROVED) {
 					P->stat[id] = CS_PROVED;
 					P->method[id] = SMT_BY_INDUCTION;
@@ -1730,7 +1855,7 @@ static int induction(struct prover *P)
 /* Bounded model checking at increasing depths for the claims still open. */
 static int bmc(struct prover *P, bool decide_claims, bool collect, bool *complete_out)
 {
-	uint8_t *round = malloc(P->nids ? P->nids : 1);
+	uint8_t *round = malloc(P->nall ? P->nall : 1);
 	unsigned k = 4;
 	int err = 0;
 	char why[96];
@@ -1901,7 +2026,7 @@ static void precision(struct prover *P)
 
 /* ---- taint: claims a path cut by an unsupported instruction could reach ---- */
 
-static void taint(struct prover *P)
+static void taint(struct prover *P, bool reopen)
 {
 	uint8_t *reach;
 	uint32_t *work, nw = 0;
@@ -1960,7 +2085,11 @@ static void taint(struct prover *P)
 				l++;
 			pc = P->cp->loops[l].header;
 		}
-		if (all || (pc < P->g.nslots && reach[pc])) {
+		if ((all || (pc < P->g.nslots && reach[pc])) && reopen) {
+			P->stat[id] = CS_OPEN;
+			P->method[id] = SMT_BY_NONE;
+			P->why[id][0] = 0;
+		} else if (all || (pc < P->g.nslots && reach[pc])) {
 			P->stat[id] = CS_UNKNOWN;
 			snprintf(P->why[id], sizeof(P->why[0]), "unsupported at pc %u: %s",
 				 P->unsup_pc[0], P->unsup_why[0]);
@@ -2022,6 +2151,7 @@ static void prover_free(struct prover *P)
 		wset_free(&P->cbw[k]);
 	free(P->cbw);
 	free(P->cb);
+	free(P->aux);
 	free(P->unsup_pc);
 	free(P->unsup_why);
 	free(P->visits);
@@ -2048,19 +2178,28 @@ static int setup(struct prover *P)
 		P->niv += cp->loops[l].nivs;
 	}
 	P->nids = P->nr + P->nl + P->niv;
-	P->assume = calloc(P->nids + 1, 1);
-	P->stat = calloc(P->nids + 1, 1);
-	P->method = calloc(P->nids + 1, 1);
-	P->ms = calloc(P->nids + 1, sizeof(*P->ms));
-	P->why = calloc(P->nids + 1, sizeof(*P->why));
-	P->finding = malloc((P->nids + 1) * sizeof(*P->finding));
+	if ((err = sx_new(&P->c)))
+		return err;
+	sx_set_rlimit(P->c, P->o.rlimit, P->o.program_rlimit);
+	if ((err = cfg_build(&P->g, P->prog, cp)))
+		return err;
+	P->m.insns = P->prog->insns;	/* (find_aux reads them before mach_init) */
+	if ((err = find_aux(P)))
+		return err;
+	P->nall = P->nids + P->naux;
+	P->assume = calloc(P->nall + 1, 1);
+	P->stat = calloc(P->nall + 1, 1);
+	P->method = calloc(P->nall + 1, 1);
+	P->ms = calloc(P->nall + 1, sizeof(*P->ms));
+	P->why = calloc(P->nall + 1, sizeof(*P->why));
+	P->finding = malloc((P->nall + 1) * sizeof(*P->finding));
 	P->roff = calloc(n + 2, sizeof(*P->roff));
 	P->ridx = malloc((P->nr + 1) * sizeof(*P->ridx));
 	P->visited = calloc(n + 1, 1);
 	if (!P->assume || !P->stat || !P->method || !P->ms || !P->why || !P->finding || !P->roff ||
 	    !P->ridx || !P->visited)
 		return -ENOMEM;
-	for (uint32_t id = 0; id < P->nids; id++)
+	for (uint32_t id = 0; id < P->nall; id++)
 		P->finding[id] = -1;
 	/* range claims by pc (claims beyond the program are never visited: vacuous) */
 	for (uint32_t k = 0; k < P->nr; k++)
@@ -2081,11 +2220,6 @@ static int setup(struct prover *P)
 		}
 		free(fill);
 	}
-	if ((err = sx_new(&P->c)))
-		return err;
-	sx_set_rlimit(P->c, P->o.rlimit, P->o.program_rlimit);
-	if ((err = cfg_build(&P->g, P->prog, cp)))
-		return err;
 	P->w = calloc(P->g.nloops + 1, sizeof(*P->w));
 	P->cbw = calloc(P->g.nslots + 1, sizeof(*P->cbw));
 	P->cb = calloc(P->nl + 1, 1);
@@ -2106,6 +2240,20 @@ static int setup(struct prover *P)
 	kind = P->o.ctx_kind ? (enum interp_ctx_kind)(P->o.ctx_kind - 1)
 			     : check_ctx_kind(P->prog->prog_type);
 	return mach_init(&P->m, P->c, P->prog, P->obj, kind, P->o.input_len);
+}
+
+/* Whether the program calls bpf_loop or an iterator kfunc (a first pass cuts them). */
+static bool has_cut(struct prover *P)
+{
+	for (uint32_t pc = 0; pc < P->prog->len; pc += ebpf_insn_slots(&P->prog->insns[pc])) {
+		const struct bpf_insn *in = &P->prog->insns[pc];
+
+		if ((ebpf_is_helper_call(in) && in->imm == BPF_FUNC_loop) ||
+		    is_iter_kfunc(P, pc, "new") || is_iter_kfunc(P, pc, "next") ||
+		    is_iter_kfunc(P, pc, "destroy"))
+			return true;
+	}
+	return false;
 }
 
 /* The claims of loops that do not match a cycle of the oracle's forest cannot be related to
@@ -2169,6 +2317,17 @@ int smt_check(struct smt_result *res, const struct ebpf_object *obj, const struc
 	if ((err = setup(&P)))
 		goto out;
 	unmatched_loops(&P);
+	if (!P.o.no_induction && has_cut(&P)) {
+		/* A first pass with bpf_loop calls and iterator kfuncs cutting the paths (as they
+		 * did before they were encoded: cheap, and what it proves away from them holds);
+		 * what a cut path could reach is open again for the whole program. */
+		P.cut = P.m.no_iters = true;
+		if ((err = induction(&P)))
+			goto out;
+		taint(&P, true);
+		P.cut = P.m.no_iters = false;
+		P.nunsup = 0;
+	}
 	if (!P.o.no_induction && (err = induction(&P)))
 		goto out;
 	if (!P.o.no_bmc) {
@@ -2179,7 +2338,7 @@ int smt_check(struct smt_result *res, const struct ebpf_object *obj, const struc
 		if (open && (err = bmc(&P, true, P.o.precision, &complete)))
 			goto out;
 	}
-	taint(&P);
+	taint(&P, false);
 	/* results */
 	res->claims = calloc(P.nids + 1, sizeof(*res->claims));
 	if (!res->claims) {
