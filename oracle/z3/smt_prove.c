@@ -1086,6 +1086,47 @@ static void induct_loop(struct prover *P, int32_t K, const struct mstate *E, str
 	routes_free(&r);
 }
 
+/* Header execution j + 1 of an unrolled entry of claim loop cl (-1: none) in state C, prev the
+ * one before: its trip and induction-variable obligations; false when the unrolling ends there
+ * (no input reaches it, or the depth: the rest is cut). */
+static bool bmc_copy(struct prover *P, int32_t cl, uint32_t j, const struct mstate *C,
+		     const struct mstate *prev)
+{
+	struct sx *c = P->c;
+	const struct claim_loop *L = cl >= 0 ? &P->cp->loops[cl] : NULL;
+	char why[64];
+
+	if (sx_is_false(c, C->guard))
+		return false;
+	/* a copy that no input reaches ends the unrolling (checked now and then) */
+	if (j >= 8 && (j & (j - 1)) == 0 &&
+	    sx_check(c, C->guard, P->o.timeout_ms, NULL, why, sizeof(why)) == SX_UNSAT)
+		return false;
+	if (L && L->trip.kind != TRIP_UNKNOWN && (uint64_t)j + 1 > L->trip.max)
+		add_ob(P, trip_id(P, (uint32_t)cl), OB_VISIT, C->guard, sx_true(c));
+	if (j == P->bmc_k) {
+		P->incomplete = sx_lor(c, P->incomplete, C->guard);
+		return false;
+	}
+	if (!L)
+		return true;
+	for (uint32_t k = 0; k < L->nivs; k++) {
+		const struct claim_iv *iv = &L->ivs[k];
+		sxt bad;
+
+		if (j == 0)
+			bad = iv->has_start ? sx_ne(c, iv_value(P, C, iv), bv64(P, iv->start))
+					    : sx_false(c);
+		else
+			bad = sx_ne(c, iv_value(P, C, iv), iv_next(P, iv_value(P, prev, iv), iv));
+		add_ob(P, iv_id(P, (uint32_t)cl, k), OB_VISIT, C->guard, bad);
+	}
+	if (P->collect && grow((void **)&P->copies, &P->capcopies, P->ncopies + 1,
+			       sizeof(*P->copies)))
+		P->copies[P->ncopies++] = (struct copyg){ (uint32_t)cl, j, C->guard };
+	return true;
+}
+
 /* Unrolls loop K entered with E: header executions 1..bmc_k of the entry, the rest cut. */
 static void bmc_loop(struct prover *P, int32_t K, const struct mstate *E, struct routes *out)
 {
@@ -1093,44 +1134,15 @@ static void bmc_loop(struct prover *P, int32_t K, const struct mstate *E, struct
 	const struct cfg_loop *L = &P->g.loops[K];
 	int32_t cl = L->claim;
 	const struct claim_loop *cl_ = cl >= 0 ? &P->cp->loops[cl] : NULL;
-	struct mstate C = *E, prev;
-	char why[64];
+	struct mstate C = *E, prev = *E;
 
 	for (uint32_t j = 0; !P->aborted; j++) {
 		struct pendv init = { 0 };
 		struct routes r = { 0 };
 		uint32_t t = cl_ ? trip_id(P, (uint32_t)cl) : 0;
 
-		if (sx_is_false(c, C.guard))
+		if (!bmc_copy(P, cl, j, &C, &prev))
 			break;
-		/* a copy that no input reaches ends the unrolling (checked now and then) */
-		if (j >= 8 && (j & (j - 1)) == 0 &&
-		    sx_check(c, C.guard, P->o.timeout_ms, NULL, why, sizeof(why)) == SX_UNSAT)
-			break;
-		if (cl_ && cl_->trip.kind != TRIP_UNKNOWN && (uint64_t)j + 1 > cl_->trip.max)
-			add_ob(P, t, OB_VISIT, C.guard, sx_true(c));
-		if (j == P->bmc_k) {
-			P->incomplete = sx_lor(c, P->incomplete, C.guard);
-			break;
-		}
-		if (cl_) {
-			for (uint32_t k = 0; k < cl_->nivs; k++) {
-				const struct claim_iv *iv = &cl_->ivs[k];
-				sxt bad;
-
-				if (j == 0)
-					bad = iv->has_start ? sx_ne(c, iv_value(P, &C, iv),
-								    bv64(P, iv->start))
-							    : sx_false(c);
-				else
-					bad = sx_ne(c, iv_value(P, &C, iv),
-						    iv_next(P, iv_value(P, &prev, iv), iv));
-				add_ob(P, iv_id(P, (uint32_t)cl, k), OB_VISIT, C.guard, bad);
-			}
-			if (P->collect && grow((void **)&P->copies, &P->capcopies, P->ncopies + 1,
-					       sizeof(*P->copies)))
-				P->copies[P->ncopies++] = (struct copyg){ (uint32_t)cl, j, C.guard };
-		}
 		push_pend(P, &init, L->header, &C);
 		run_region(P, K, L->func, &init, &r);
 		pendv_free(&init);
@@ -1393,36 +1405,11 @@ static void bmc_cb(struct prover *P, int32_t cl, uint32_t entry, uint32_t site,
 	struct sx *c = P->c;
 	const struct claim_loop *L = cl >= 0 ? &P->cp->loops[cl] : NULL;
 	uint32_t t = L ? trip_id(P, (uint32_t)cl) : 0, rpc;
-	struct mstate C = *E, prev, R, X;
-	char why[64];
+	struct mstate C = *E, prev = *E, R, X;
 
 	for (uint32_t j = 0; !P->aborted; j++) {
-		if (sx_is_false(c, C.guard))
+		if (!bmc_copy(P, cl, j, &C, &prev))
 			break;
-		if (j >= 8 && (j & (j - 1)) == 0 &&
-		    sx_check(c, C.guard, P->o.timeout_ms, NULL, why, sizeof(why)) == SX_UNSAT)
-			break;
-		if (L && L->trip.kind != TRIP_UNKNOWN && (uint64_t)j + 1 > L->trip.max)
-			add_ob(P, t, OB_VISIT, C.guard, sx_true(c));
-		if (j == P->bmc_k) {
-			P->incomplete = sx_lor(c, P->incomplete, C.guard);
-			break;
-		}
-		if (L) {
-			for (uint32_t k = 0; k < L->nivs; k++) {
-				const struct claim_iv *iv = &L->ivs[k];
-				sxt bad = j ? sx_ne(c, iv_value(P, &C, iv),
-						    iv_next(P, iv_value(P, &prev, iv), iv))
-					    : iv->has_start ? sx_ne(c, iv_value(P, &C, iv),
-								    bv64(P, iv->start))
-							    : sx_false(c);
-
-				add_ob(P, iv_id(P, (uint32_t)cl, k), OB_VISIT, C.guard, bad);
-			}
-			if (P->collect && grow((void **)&P->copies, &P->capcopies, P->ncopies + 1,
-					       sizeof(*P->copies)))
-				P->copies[P->ncopies++] = (struct copyg){ (uint32_t)cl, j, C.guard };
-		}
 		if (!run_function(P, entry, &C, &R, &rpc))
 			break;
 		prev = C;
