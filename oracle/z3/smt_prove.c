@@ -2039,16 +2039,24 @@ static void taint(struct prover *P, bool reopen)
 		while (nw && !all) {
 			uint32_t pc = work[--nw], s[2];
 			unsigned ns = ebpf_succs(P->prog->insns, P->prog->len, pc, s);
+			const struct bpf_insn *in = &P->prog->insns[pc];
 
-			/* a call runs other functions' claims: a bpf-to-bpf call, or a helper that
-			 * calls back */
-			if (ebpf_is_call(&P->prog->insns[pc]) &&
-			    (!ebpf_is_helper_call(&P->prog->insns[pc]) ||
-			     P->prog->insns[pc].imm == BPF_FUNC_loop ||
-			     P->prog->insns[pc].imm == BPF_FUNC_for_each_map_elem ||
-			     P->prog->insns[pc].imm == BPF_FUNC_find_vma ||
-			     P->prog->insns[pc].imm == BPF_FUNC_user_ringbuf_drain))
-				all = true;
+			/* a call runs other functions' claims (a bpf-to-bpf call or callx, or a
+			 * helper that calls back; not a kfunc): every function's but main's, unless
+			 * something calls main */
+			if (ebpf_is_call(in) && in->src_reg != BPF_PSEUDO_KFUNC_CALL &&
+			    (!ebpf_is_helper_call(in) || in->imm == BPF_FUNC_loop ||
+			     in->imm == BPF_FUNC_for_each_map_elem || in->imm == BPF_FUNC_find_vma ||
+			     in->imm == BPF_FUNC_user_ringbuf_drain)) {
+				for (uint32_t q = 0; q < P->g.nslots; q++) {
+					const struct bpf_insn *f = &P->prog->insns[q];
+
+					all |= (ebpf_is_pseudo_call(f) || (ebpf_is_ldimm64(f) &&
+									f->src_reg == BPF_PSEUDO_FUNC)) &&
+					       (int64_t)q + 1 + f->imm == 0;
+					reach[q] |= P->g.func_of[q] > 0;
+				}
+			}
 			for (unsigned k = 0; k < ns; k++)
 				if (!reach[s[k]]) {
 					reach[s[k]] = 1;
