@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define BAD(...) diag_set(d, EINVAL, __VA_ARGS__)
 
@@ -254,6 +255,7 @@ int ebpf_validate_encoding(const struct bpf_insn *insns, size_t len, struct diag
 static int validate(const struct bpf_insn *insns, size_t len, bool structure, struct diag *d)
 {
 	uint8_t *kind;		/* per slot: 1 first slot of an insn, 2 second slot, 3 function start */
+	uint8_t few[256];	/* (a short program's, without an allocation) */
 	size_t pc;
 	int err = 0;
 
@@ -261,7 +263,7 @@ static int validate(const struct bpf_insn *insns, size_t len, bool structure, st
 		return diag_set(d, EINVAL, "empty program");
 	if (len > EBPF_MAX_INSNS)
 		return diag_set(d, E2BIG, "program has %zu slots, more than %u", len, EBPF_MAX_INSNS);
-	kind = calloc(len, 1);
+	kind = len <= sizeof(few) ? memset(few, 0, len) : calloc(len, 1);
 	if (!kind)
 		return diag_set(d, ENOMEM, "out of memory");
 	for (pc = 0; pc < len; pc++) {
@@ -329,7 +331,8 @@ static int validate(const struct bpf_insn *insns, size_t len, bool structure, st
 		}
 	}
 out:
-	free(kind);
+	if (kind != few)
+		free(kind);
 	return err;
 }
 

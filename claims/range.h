@@ -28,15 +28,30 @@ struct range {
 	struct tnum var_off;
 };
 
-struct range range_unknown(void);
-struct range range_const(uint64_t v);
+/* (The constructors are inline: the analysis builds constants and unknowns at most steps.) */
+static inline struct range range_unknown(void)
+{
+	return (struct range){ 0, UINT64_MAX, INT64_MIN, INT64_MAX, 0, UINT32_MAX, INT32_MIN,
+			       INT32_MAX, tnum_unknown() };
+}
+
+static inline struct range range_const(uint64_t v)
+{
+	return (struct range){ v, v, (int64_t)v, (int64_t)v, (uint32_t)v, (uint32_t)v,
+			       (int32_t)v, (int32_t)v, tnum_const(v) };
+}
+
 /* [lo, hi] unsigned (lo <= hi), synced. */
 struct range range_urange(uint64_t lo, uint64_t hi);
 struct range range_srange(int64_t lo, int64_t hi);
 /* Values that fit in 'bytes' (1, 2, 4) zero-extended: [0, 2^(8*bytes) - 1]. */
 struct range range_zext_unknown(unsigned bytes);
 /* The canonical empty range (no value; every min above its max): what a dead path holds. */
-struct range range_empty(void);
+static inline struct range range_empty(void)
+{
+	return (struct range){ UINT64_MAX, 0, INT64_MAX, INT64_MIN, UINT32_MAX, 0, INT32_MAX,
+			       INT32_MIN, tnum_unknown() };
+}
 
 bool range_is_empty(const struct range *r);
 bool range_is_unknown(const struct range *r);	/* every 64-bit value */
@@ -115,8 +130,9 @@ struct range range_bswap(const struct range *a, unsigned bits);
 
 /* Branch refinement.  For 'if a OP b' (op a BPF_JMP op: JEQ, JNE, JGT, JGE, JLT, JLE, JSGT,
  * JSGE, JSLT, JSLE, JSET; is32 for JMP32), narrows *a and *b to the values for which the branch
- * is taken (taken = true) or falls through (taken = false).  Either may become empty. */
-void range_refine(uint8_t op, bool is32, bool taken, struct range *a, struct range *b);
+ * is taken (taken = true) or falls through (taken = false).  Either may become empty (then both
+ * are).  The result: whether neither is empty afterwards (false: the path is dead). */
+bool range_refine(uint8_t op, bool is32, bool taken, struct range *a, struct range *b);
 /* Whether the condition is always true (1), always false (0) or either (-1) on these ranges. */
 int range_branch_outcome(uint8_t op, bool is32, const struct range *a, const struct range *b);
 

@@ -144,23 +144,50 @@ static bool widen_point(const struct scev_ctx *cx, uint32_t b)
 	return false;
 }
 
+/* The constant exit k of loop L tests against, if it tests one. */
+static bool exit_const(const struct scev_ctx *cx, const struct scev_loop *L, uint32_t k,
+		       uint64_t *c)
+{
+	const struct bpf_insn *i = &cx->insns[cx->st.cfg->blocks[L->exits[k].from].last];
+
+	if (!ebpf_is_cond_jmp(i) || ebpf_srcbit(i) != BPF_K)
+		return false;
+	*c = ebpf_class(i) == BPF_JMP32 ? (uint32_t)i->imm : (uint64_t)(int64_t)i->imm;
+	return true;
+}
+
+/* Whether widen_to_bounds may narrow anything at to: a loop's header, with an exit test
+ * against a constant (without one, nothing is a threshold; the header state before the join
+ * need not be kept). */
+static bool has_bounds(const struct scev_ctx *cx, uint32_t to)
+{
+	uint32_t l = cx->st.loops->loop_of[to];
+	const struct scev_loop *L;
+	uint64_t c;
+
+	if (l == SCEV_NONE || cx->st.loops->loops[l].header != to)
+		return false;
+	L = &cx->st.loops->loops[l];
+	for (uint32_t k = 0; k < L->nexits; k++)
+		if (exit_const(cx, L, k, &c))
+			return true;
+	return false;
+}
+
 /* Widening with thresholds in the first pass: a register whose upper bound the widening at
- * the header `to` of a loop raised past the join stops instead at the smallest constant that an
- * exit test of that loop compares with, when that still covers the join (pre is the header's state
- * before it; each threshold is passed at most once, so the fixpoint still ends).  Loops counting
- * to a constant keep their counters bounded, and stores indexed by them stay placed in the
- * frame: the may-write spans of the symbolic execution no longer cover the whole frame. */
+ * the header `to` of a loop (one has_bounds admits) raised past the join stops instead at the
+ * smallest constant that an exit test of that loop compares with, when that still covers the
+ * join (pre is the header's state before it; each threshold is passed at most once, so the
+ * fixpoint still ends).  Loops counting to a constant keep their counters bounded, and stores
+ * indexed by them stay placed in the frame: the may-write spans of the symbolic execution no
+ * longer cover the whole frame. */
 static void widen_to_bounds(struct engine *en, uint32_t to, const struct aval *pre,
 			    const struct astate *st)
 {
 	struct scev_ctx *cx = en->cx;
-	uint32_t l = cx->st.loops->loop_of[to];
-	const struct scev_loop *L;
+	const struct scev_loop *L = &cx->st.loops->loops[cx->st.loops->loop_of[to]];
 	struct astate *h = en->in[to];
 
-	if (l == SCEV_NONE || cx->st.loops->loops[l].header != to)
-		return;
-	L = &cx->st.loops->loops[l];
 	for (int r = 0; r < EBPF_REG_FP; r++) {
 		struct aval j;
 		uint64_t t;
@@ -172,13 +199,9 @@ static void widen_to_bounds(struct engine *en, uint32_t to, const struct aval *p
 			continue;	/* (not widened past the join) */
 		t = h->regs[r].r.umax;
 		for (uint32_t k = 0; k < L->nexits; k++) {
-			const struct bpf_insn *i = &cx->insns[cx->st.cfg->blocks[L->exits[k].from].last];
 			uint64_t c;
 
-			if (!ebpf_is_cond_jmp(i) || ebpf_srcbit(i) != BPF_K)
-				continue;
-			c = ebpf_class(i) == BPF_JMP32 ? (uint32_t)i->imm : (uint64_t)(int64_t)i->imm;
-			if (c >= j.r.umax && c < t)
+			if (exit_const(cx, L, k, &c) && c >= j.r.umax && c < t)
 				t = c;
 		}
 		if (t < h->regs[r].r.umax) {
@@ -260,8 +283,9 @@ static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct
 					  : -ENOMEM;
 	} else if (!cx->first_pass && !scev_loop__contains_block(cx, from, to)) {
 		/* leaving loops: exact exit values where the trip counts are exact */
-		struct astate x = { 0 };
+		struct astate x;
 
+		astate__none(&x);
 		if ((ch = astate__copy(&x, st)) || (ch = absint_refine_exit(en, from, to, &x))) {
 			astate__free(&x);
 			return ch;
@@ -271,7 +295,7 @@ static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct
 		astate__free(&x);
 	} else {
 		bool widen = en->visits[to] >= 2 && (!cx->first_pass || widen_point(cx, to));
-		bool thresholds = widen && cx->first_pass && en->in[to];
+		bool thresholds = widen && cx->first_pass && en->in[to] && has_bounds(cx, to);
 		struct aval pre[EBPF_NREGS];
 
 		if (thresholds)
@@ -409,8 +433,10 @@ static int send_succs(struct engine *en, uint32_t b, struct astate *s, send_fn s
 	struct scev_ctx *cx = en->cx;
 	const struct scev_block *blk = &cx->st.cfg->blocks[b];
 	const struct bpf_insn *last = &cx->insns[blk->last];
-	struct astate t = { 0 };
+	struct astate t;
 	int err = 0;
+
+	astate__none(&t);
 
 	if (ebpf_is_cond_jmp(last) && ebpf_op(last) != BPF_JCOND && blk->nsucc == 2) {
 		bool is32 = ebpf_class(last) == BPF_JMP32;
@@ -547,32 +573,47 @@ static int side_arrivals(struct engine *en, uint32_t l, struct astate *E)
 	return err;
 }
 
+/* The header step of loop l headed by b (run_block): from b's entry state, with the side
+ * entries' arrivals kept apart too for an irreducible loop's trip count. */
+static int header_step(struct engine *en, uint32_t l, uint32_t b)
+{
+	struct scev_ctx *cx = en->cx;
+	const struct scev_loop *L = &cx->st.loops->loops[l];
+	struct astate E, S;
+	const struct astate *parts[2] = { st_peek(en->in, b), &S };
+	int err;
+
+	if (!(L->irreducible && reentry_flat(cx, l)))
+		return st_get(en->cx, en->hdr, l) ?
+			absint_header_step(en, l, st_peek(en->in, b), NULL, en->hdr[l]) : -ENOMEM;
+	astate__none(&E);
+	astate__none(&S);
+	if (!(err = side_arrivals(en, l, &S)) && !(err = astate__copy(&E, st_peek(en->in, b))) &&
+	    !(err = astate__join(&E, &S, false) < 0 ? -ENOMEM : 0))
+		err = st_get(en->cx, en->hdr, l) ? absint_header_step(en, l, &E, parts, en->hdr[l])
+						 : -ENOMEM;
+	astate__free(&E);
+	astate__free(&S);
+	return err;
+}
+
 /* Runs block b from its state; with emit, records claims before every instruction. */
 static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 {
 	struct scev_ctx *cx = en->cx;
 	const struct scev_block *blk = &cx->st.cfg->blocks[b];
-	struct astate s = { 0 }, E = { 0 }, S = { 0 };
+	struct astate s;
 	const struct bpf_insn *last;
 	bool self_exit = false;
 	uint32_t l;
 	int err;
 
+	astate__none(&s);
 	if (absint_is_header(cx, b, &l)) {
 		if (!emit) {
 			const struct scev_loop *L = &cx->st.loops->loops[l];
-			bool side = L->irreducible && reentry_flat(cx, l);
-			const struct astate *parts[2] = { st_peek(en->in, b), &S };
 
-			/* (the side entries' arrivals kept apart too, for the trip count) */
-			if (side && ((err = side_arrivals(en, l, &S)) ||
-				     (err = astate__copy(&E, st_peek(en->in, b))) ||
-				     (err = astate__join(&E, &S, false) < 0 ? -ENOMEM : 0)))
-				goto out;
-			err = -ENOMEM;
-			if (!st_get(en->cx, en->hdr, l) ||
-			    (err = absint_header_step(en, l, side ? &E : st_peek(en->in, b),
-						       side ? parts : NULL, en->hdr[l])))
+			if ((err = header_step(en, l, b)))
 				goto out;
 			/* Exact exit values are computed from the entry state: when it grows, the
 			 * exits must be sent again even if nothing in the body changes.  Only on
@@ -620,8 +661,6 @@ static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 	}
 out:
 	astate__free(&s);
-	astate__free(&E);
-	astate__free(&S);
 	return err;
 }
 

@@ -141,6 +141,15 @@ static inline struct claim_trip *loop_trip(struct engine *en, uint32_t l)
 }
 
 /* absint_state.c */
+/* s unreached and without cells, the rest left as it is: what astate__copy, astate__join (into
+ * s) and astate__free need of a state, without clearing its ~900 bytes (a pass declares a few
+ * such states per block it runs; nothing reads the rest of a state that is not live). */
+static inline void astate__none(struct astate *s)
+{
+	s->live = false;
+	s->cells = NULL;
+	s->n = s->cap = 0;
+}
 void astate__free(struct astate *s);
 int astate__copy(struct astate *dst, const struct astate *src);
 /* What size bytes nobody knows read as (zero-extended below 8 bytes). */
@@ -187,6 +196,18 @@ uint16_t astate__pkt_range_here(const struct astate *s, uint16_t id);
  * no values apart, w = w); out has room for PKT_VARS.  Returns how many. */
 int astate__pkt_guards_moved(const struct astate *s, const struct bpf_insn *i,
 			     struct pkt_var *out);
+/* The registers s's guarded entries name (bit greg): only an instruction writing one, or a
+ * 64-bit mov from one, can move a guard (absint_step calls astate__pkt_guards_moved only then;
+ * most states have none). */
+static inline uint32_t astate__pkt_guard_regs(const struct astate *s)
+{
+	uint32_t m = 0;
+
+	for (int k = 0; k < PKT_VARS; k++)
+		if (s->pkt_var[k].range && s->pkt_var[k].greg != PKT_NO_GUARD)
+			m |= 1u << (s->pkt_var[k].greg & 31);
+	return m;
+}
 /* Facts whose guard holds in s (its register holds gval on every path: after a branch on it)
  * hold unguarded. */
 void astate__pkt_guards_settle(struct astate *s);

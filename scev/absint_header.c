@@ -7,6 +7,7 @@
  * last iteration.
  */
 #include <errno.h>
+#include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -305,6 +306,9 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 	struct astate fhv;
 	const struct astate *fh = NULL;
 	struct env_state es = { .s = E };
+	/* (the header values of a few locations need no allocation) */
+	struct aval newv_few[16];
+	bool done_few[16];
 	struct aval *newv = NULL;
 	bool *done = NULL, known = false, progress = true;
 	const struct sym_exit *best = NULL;
@@ -448,8 +452,15 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 	}
 
 	/* Header values of the changed locations. */
-	newv = calloc(sum->nlocs ? sum->nlocs : 1, sizeof(*newv));
-	done = calloc(sum->nlocs ? sum->nlocs : 1, sizeof(*done));
+	if (sum->nlocs <= 16) {
+		memset(newv_few, 0, sum->nlocs * sizeof(*newv));
+		memset(done_few, 0, sizeof(done_few));
+		newv = newv_few;
+		done = done_few;
+	} else {
+		newv = calloc(sum->nlocs, sizeof(*newv));
+		done = calloc(sum->nlocs, sizeof(*done));
+	}
 	free(res->ivs);
 	res->ivs = calloc(sum->nlocs ? sum->nlocs : 1, sizeof(*res->ivs));
 	res->nivs = 0;
@@ -630,8 +641,10 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 	/* (and a ringbuf record the body may release is no longer known valid: absint_ref.c) */
 	absint_ref_loop_state(cx, l, H);
 out:
-	free(newv);
-	free(done);
+	if (newv != newv_few) {
+		free(newv);
+		free(done);
+	}
 	return err;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "scev/absint.h"
+#include "util/arena.h"
 #include "util/zalloc.h"
 
 /* Leaves s unreached and without cells; nothing reads the rest of a state that is not live. */
@@ -48,14 +49,34 @@ int astate__copy(struct astate *dst, const struct astate *src)
  * stay allocated until the end of the analysis). */
 #define SPARE_MAX 64
 
+/* The first states of an analysis come from one block of the arena: a small program's
+ * passes need no more, and a long one's come and go as spares (a pool state is never freed on
+ * its own, so releasing one past SPARE_MAX only lets its cells go). */
+#define ST_POOL 16
+
+static bool st_pooled(const struct scev_ctx *cx, const struct astate *s)
+{
+	return cx->st_pool && s >= cx->st_pool && s < cx->st_pool + ST_POOL;
+}
+
 struct astate *st_new(struct scev_ctx *cx)
 {
 	struct astate *s;
 	struct acell *c;
 	uint32_t cap;
 
-	if (!cx->nspare)
+	if (!cx->nspare) {
+		if (!cx->st_pool && !cx->st_pooled) {
+			cx->st_pool = arena_alloc(ST_POOL * sizeof(struct astate));
+			cx->st_pooled = cx->st_pool ? 0 : ST_POOL;	/* (or malloc's from now) */
+		}
+		if (cx->st_pooled < ST_POOL) {
+			s = &cx->st_pool[cx->st_pooled++];
+			memset(s, 0, sizeof(*s));	/* (each as it is taken) */
+			return s;
+		}
 		return zalloc(1, sizeof(struct astate));
+	}
 	s = cx->spare[--cx->nspare];
 	c = s->cells;
 	cap = s->cap;
@@ -81,7 +102,10 @@ void st_release(struct scev_ctx *cx, struct astate *s)
 		return;
 	}
 	free(s->cells);
-	free(s);
+	if (!st_pooled(cx, s))
+		free(s);
+	else
+		astate__none(s);
 }
 
 /* The spare states (scev_ctx.spare), at the end of the analysis. */
@@ -89,11 +113,15 @@ void st_spare_free(struct scev_ctx *cx)
 {
 	for (uint32_t i = 0; i < cx->nspare; i++) {
 		free(cx->spare[i]->cells);
-		free(cx->spare[i]);
+		if (!st_pooled(cx, cx->spare[i]))
+			free(cx->spare[i]);
 	}
 	free(cx->spare);
 	cx->spare = NULL;
 	cx->nspare = cx->capspare = 0;
+	arena_free(cx->st_pool);
+	cx->st_pool = NULL;
+	cx->st_pooled = 0;
 }
 
 struct aval absint_unknown_bytes(unsigned size)

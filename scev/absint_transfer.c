@@ -530,7 +530,9 @@ int absint_step(struct engine *en, struct astate *s, uint32_t pc)
 	const struct bpf_insn *i = &en->cx->insns[pc];
 	uint32_t w = ebpf_regs_written(i);
 	struct pkt_var moved[PKT_VARS];
-	int nmoved = astate__pkt_guards_moved(s, i, moved);
+	uint32_t gregs = astate__pkt_guard_regs(s);
+	int nmoved = gregs && (gregs & (1u << i->dst_reg | 1u << i->src_reg)) ?
+			     astate__pkt_guards_moved(s, i, moved) : 0;
 	int err = ai_step_values(en, s, pc);
 
 	astate__pkt_regs_written(s, w);

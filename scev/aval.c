@@ -5,43 +5,6 @@
 
 #include "bpf/isa.h"
 
-struct aval aval_top(void)
-{
-	struct aval a;
-
-	memset(&a, 0, sizeof(a));
-	a.kind = AV_TOP;
-	a.r = range_unknown();
-	return a;
-}
-
-struct aval aval_scalar(struct range r)
-{
-	struct aval a;
-
-	memset(&a, 0, sizeof(a));
-	a.kind = AV_SCALAR;
-	a.r = r;
-	return a;
-}
-
-struct aval aval_const(uint64_t v)
-{
-	return aval_scalar(range_const(v));
-}
-
-struct aval aval_ptr(uint8_t region, uint16_t map, struct range off)
-{
-	struct aval a;
-
-	memset(&a, 0, sizeof(a));
-	a.kind = AV_PTR;
-	a.region = region;
-	a.map = map;
-	a.r = off;
-	return a;
-}
-
 void aval_set_pkt_len(struct aval *a, uint64_t c)
 {
 	uint16_t old;
@@ -340,17 +303,13 @@ bool aval_refine(uint8_t op, bool is32, bool taken, struct aval *a, struct aval 
 			}
 		}
 	}
-	if (a->kind == AV_SCALAR && b->kind == AV_SCALAR) {
-		range_refine(op, is32, taken, &a->r, &b->r);
-		return !range_is_empty(&a->r) && !range_is_empty(&b->r);
-	}
+	if (a->kind == AV_SCALAR && b->kind == AV_SCALAR)
+		return range_refine(op, is32, taken, &a->r, &b->r);
 	{
 		uint8_t pop = ptr_cmp_op(op, is32, a, b);
 
-		if (pop) {
-			range_refine(pop, false, taken, &a->r, &b->r);
-			return !range_is_empty(&a->r) && !range_is_empty(&b->r);
-		}
+		if (pop)
+			return range_refine(pop, false, taken, &a->r, &b->r);
 	}
 	return true;
 }

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "claims/claims.h"
 #include "claims/range.h"
@@ -100,10 +101,45 @@ void aval_set_pkt_len(struct aval *a, uint64_t c);
 /* The scalar a without a relation to the packet's length (other values as they are). */
 void aval_drop_pkt_len(struct aval *a);
 
-struct aval aval_top(void);
-struct aval aval_scalar(struct range r);
-struct aval aval_const(uint64_t v);
-struct aval aval_ptr(uint8_t region, uint16_t map, struct range off);
+/* (The constructors are inline: the transfer and the joins build values at most steps.  Each
+ * clears the whole value first, padding included, as they did: is_top compares bytewise.) */
+static inline struct aval aval_top(void)
+{
+	struct aval a;
+
+	memset(&a, 0, sizeof(a));
+	a.kind = AV_TOP;
+	a.r = range_unknown();
+	return a;
+}
+
+static inline struct aval aval_scalar(struct range r)
+{
+	struct aval a;
+
+	memset(&a, 0, sizeof(a));
+	a.kind = AV_SCALAR;
+	a.r = r;
+	return a;
+}
+
+static inline struct aval aval_const(uint64_t v)
+{
+	return aval_scalar(range_const(v));
+}
+
+static inline struct aval aval_ptr(uint8_t region, uint16_t map, struct range off)
+{
+	struct aval a;
+
+	memset(&a, 0, sizeof(a));
+	a.kind = AV_PTR;
+	a.region = region;
+	a.map = map;
+	a.r = off;
+	return a;
+}
+
 /* A scalar of exactly one value (*v, when v).  Inline, as aval_equal: the joins and the
  * transfer ask them of most values they meet. */
 static inline bool aval_is_const(const struct aval *a, uint64_t *v)

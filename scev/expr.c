@@ -111,7 +111,16 @@ eid expr_const(struct expr_arena *ar, uint64_t v)
 
 eid expr_reg(struct expr_arena *ar, loc_t l)
 {
-	return intern(ar, (struct expr){ .kind = EX_REG, .a = l });
+	eid e;
+
+	if (!LOC_IS_REG(l) || ar->oom)
+		return intern(ar, (struct expr){ .kind = EX_REG, .a = l });
+	if (ar->reg_id[l])
+		return ar->reg_id[l] - 1;	/* (interned: intern would find it) */
+	e = intern(ar, (struct expr){ .kind = EX_REG, .a = l });
+	if (!ar->oom)
+		ar->reg_id[l] = e + 1;
+	return e;
 }
 
 eid expr_fp(struct expr_arena *ar)

@@ -54,6 +54,9 @@ struct expr_arena {
 	uint32_t htcap;
 	uint32_t next_site;
 	bool oom;		/* an allocation failed: every constructor returns an OPAQUE id 0 */
+	/* expr_reg's ids of the registers, + 1 (0: not interned yet); symbolic execution asks
+	 * for them at every block entry */
+	eid reg_id[LOC_NREGS];
 };
 
 int expr_arena__init(struct expr_arena *ar);

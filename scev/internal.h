@@ -238,6 +238,9 @@ struct scev_ctx {
 	 * spend more in malloc and free than in some of its blocks */
 	struct astate **spare;
 	uint32_t nspare, capspare;
+	/* the first states, from one arena block (absint_state.c: st_new) */
+	struct astate *st_pool;
+	uint32_t st_pooled;
 	uint8_t **reentry;	/* per irreducible loop, lazily (absint.c): per block of it, reached
 				 * from a side entry without passing the header */
 	/* bpf_loop calls in the last pass (callbacks.h): per pc, r1 (nr) and r4 (flags) joined

@@ -450,7 +450,6 @@ int scev_structure__build(struct scev_structure *st, const struct bpf_insn *insn
 		return err;
 	if ((err = scev_cfg__build(&st->cfg, insns, len, d)) ||
 	    (err = scev_dom__build(&st->dom, st->cfg, false, d)) ||
-	    (err = scev_dom__build(&st->postdom, st->cfg, true, d)) ||
 	    (err = scev_loops__build(&st->loops, st->cfg, st->dom, d))) {
 		scev_structure__free(st);
 		return err;
@@ -463,7 +462,6 @@ void scev_structure__free(struct scev_structure *st)
 	if (!st)
 		return;
 	scev_loops__free(st->loops);
-	scev_dom__free(st->postdom);
 	scev_dom__free(st->dom);
 	scev_cfg__free(st->cfg);
 	memset(st, 0, sizeof(*st));

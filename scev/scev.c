@@ -372,6 +372,16 @@ static int rerun_reset(struct scev_ctx *cx, struct claim_prog *out, struct scev_
 	return 0;
 }
 
+/* snprintf(dst, size, "%s", src) without the formatting (this and the strategy's were 1 % of
+ * the analysis of a small loop). */
+static void copy_text(char *dst, size_t size, const char *src)
+{
+	size_t n = strnlen(src, size - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
 static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 			const struct ebpf_map_def *maps, size_t nmaps,
 			const struct scev_opts *opts, struct scev_verdict *verdict,
@@ -385,12 +395,11 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 
 	memset(out, 0, sizeof(*out));
 	memset(&cx, 0, sizeof(cx));
-	snprintf(out->name, sizeof(out->name), "%s", prog->name);
+	copy_text(out->name, sizeof(out->name), prog->name);
 	out->insn_count = (uint32_t)prog->len;
 	if (opts)
 		memcpy(&cx.opts, opts, opts->sz && opts->sz < sizeof(cx.opts) ? opts->sz : sizeof(cx.opts));
-	snprintf(out->strategy, sizeof(out->strategy), "%s",
-		 cx.opts.strategy == SCEV_ITERATE ? "iterate" : "forget");
+	strcpy(out->strategy, cx.opts.strategy == SCEV_ITERATE ? "iterate" : "forget");
 	cx.verdict = verdict;
 	cx.prog = prog;
 	cx.insns = prog->insns;

@@ -1611,8 +1611,8 @@ classify:
 		}
 	}
 out:
-	if (!err)
-		summary_trim(s);
+	if (!err && cx->st.loops->nloops > 256)
+		summary_trim(s);	/* (as symex_syntactic_mod's) */
 	ss_free(&st);
 	ss_free(&out);
 	ss_free(&r.back);

@@ -2125,6 +2125,54 @@ static void memo_alu_answers(const struct range *pool, int npool)
 	}
 }
 
+/* range_refine remembers its answers as range_alu does: every comparison of a pair from the
+ * pool, on either arm, drawn again and again among others, must narrow both sides as it did the
+ * first time and tell the same liveness. */
+static void memo_refine_answers(const struct range *pool, int npool)
+{
+	static const uint8_t ops[] = { BPF_JEQ, BPF_JNE, BPF_JGT, BPF_JGE, BPF_JLT, BPF_JLE,
+				       BPF_JSGT, BPF_JSGE, BPF_JSLT, BPF_JSLE, BPF_JSET };
+	enum { QUADS = 3000, DRAWS = 300000 };
+	static struct {
+		uint8_t op;
+		bool is32, taken, seen, alive;
+		int a, b;
+		struct range ra, rb;
+	} t[QUADS];
+	int failed = 0;
+
+	for (int i = 0; i < QUADS; i++) {
+		t[i].op = ops[rnd_below(sizeof(ops))];
+		t[i].is32 = rnd_below(2);
+		t[i].taken = rnd_below(2);
+		t[i].a = (int)rnd_below((uint64_t)npool / 8);
+		t[i].b = (int)rnd_below((uint64_t)npool / 8);
+		t[i].seen = false;
+	}
+	for (int i = 0; i < DRAWS && failed < 5; i++) {
+		int k = (int)rnd_below(QUADS);
+		struct range a = pool[t[k].a], b = pool[t[k].b];
+		bool alive = range_refine(t[k].op, t[k].is32, t[k].taken, &a, &b);
+
+		if (!t[k].seen) {
+			t[k].seen = true;
+			t[k].alive = alive;
+			t[k].ra = a;
+			t[k].rb = b;
+		} else if (alive != t[k].alive || !same_fields(&a, &t[k].ra) ||
+			   !same_fields(&b, &t[k].rb)) {
+			CHECK(false, "range_refine op %#x (%s, %s) gave another answer for the same "
+			      "inputs", t[k].op, t[k].is32 ? "32-bit" : "64-bit",
+			      t[k].taken ? "taken" : "not taken");
+			failed++;
+		}
+		if (alive != (!range_is_empty(&a) && !range_is_empty(&b))) {
+			CHECK(false, "range_refine's result is not whether both sides are non-empty");
+			failed++;
+		}
+	}
+}
+
 /* range_sync and range_join remember their last results by a hash of their inputs: from a pool
  * of inputs larger than either memo, drawn again and again (hits, misses, slots taken over by
  * other inputs), every answer must be what the steps give without a memo — the previous
@@ -2174,6 +2222,7 @@ static void memo_answers(void)
 		}
 	}
 	memo_alu_answers(pool, POOL);
+	memo_refine_answers(pool, POOL);
 }
 
 /* range_zext_unknown writes out what range_urange(0, 2^(8 * bytes) - 1) syncs to for 1, 2 and 4
