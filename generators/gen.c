@@ -853,6 +853,68 @@ static void bound_call(struct gi *g, bool open)
 		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
 }
 
+/* A bpf_loop callback that keeps a count in its caller's frame (p_cb_count; the kernel
+ * selftests' bpf_loop_iter_limit_ok and pyperf600_bpf_loop's ctx->frame): ctx at GEN_FP_CB_CTX
+ * is { i = 0, p = fp + GEN_FP_CB_CELL }, the cell 0; bpf_loop(n, cb, &ctx, 0) with n 0, 1 or
+ * data[b] & 1; cb(idx, ctx): ctx->i += 1; *ctx->p = c (c in [0, 7]); return 0.  Then main reads
+ * the packet's byte at GEN_INPUT_LEN - 2 + i (i <= 1) and at GEN_INPUT_LEN - 8 + *p (0 or c),
+ * through the spilled data pointer.  The twin (p_cb_count_over) has n = 2 or 1 + (data[b] & 1):
+ * i = 2 reads the byte at data_end, on every run of n = 2.  r0-r5 clobbered. */
+static void cb_count_call(struct gi *g, bool over)
+{
+	int s = gi_sub_new(g, SUBK_CALLBACK, 2);
+	uint32_t form = gen_u32(g->src, 0, 2), c = gen_u32(g->src, 0, 7);
+
+	if (s < 0)
+		return;
+	g->subs[s].called = true;
+	g->subs[s].cb_count = (int8_t)(c + 1);
+	g->subs[s].cb_nr = over ? 2 : 1;
+	g->subs[s].cb_steps = 8;
+	gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_CB_CTX, 0);
+	gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_CB_CELL, 0);
+	gi_alux(g, true, BPF_MOV, BPF_REG_1, EBPF_REG_FP);
+	gi_alu(g, true, BPF_ADD, BPF_REG_1, GEN_FP_CB_CELL);
+	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_CB_CTX + 8, BPF_REG_1);
+	if (form == 2) {
+		gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_DATA);
+		gi_ldx(g, BPF_B, BPF_REG_1, BPF_REG_1, (int16_t)gen_pick(g->src, GEN_INPUT_LEN));
+		gi_alu(g, true, BPF_AND, BPF_REG_1, 1);
+		if (over)
+			gi_alu(g, true, BPF_ADD, BPF_REG_1, 1);
+	} else {
+		gi_mov_const(g, BPF_REG_1, over ? 2 : form, true);
+	}
+	gi_ld_func(g, BPF_REG_2, g->subs[s].label);
+	gi_alux(g, true, BPF_MOV, BPF_REG_3, EBPF_REG_FP);
+	gi_alu(g, true, BPF_ADD, BPF_REG_3, GEN_FP_CB_CTX);
+	gi_mov_const(g, BPF_REG_4, 0, true);
+	gi_call_helper(g, BPF_FUNC_loop);
+	gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_CB_CTX);
+	gi_ldx(g, BPF_DW, BPF_REG_2, EBPF_REG_FP, GEN_FP_DATA);
+	gi_alux(g, true, BPF_ADD, BPF_REG_2, BPF_REG_1);
+	gi_ldx(g, BPF_B, BPF_REG_0, BPF_REG_2, GEN_INPUT_LEN - 2);
+	gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_CB_CELL);
+	gi_ldx(g, BPF_DW, BPF_REG_2, EBPF_REG_FP, GEN_FP_DATA);
+	gi_alux(g, true, BPF_ADD, BPF_REG_2, BPF_REG_1);
+	gi_ldx(g, BPF_B, BPF_REG_0, BPF_REG_2, GEN_INPUT_LEN - 8);
+	g->p->shapes |= GEN_SH(BPF_LOOP) | GEN_SH(CALL_PTR);
+	if (over)
+		g->p->flags |= GEN_PROG_CB_COUNT_UNSAFE;
+}
+
+void gi_emit_cb_count(struct gi *g, struct gi_sub *s)
+{
+	gi_bind(g, s->label);
+	gi_ldx(g, BPF_DW, BPF_REG_3, BPF_REG_2, 0);
+	gi_alu(g, true, BPF_ADD, BPF_REG_3, 1);
+	gi_stx(g, BPF_DW, BPF_REG_2, 0, BPF_REG_3);
+	gi_ldx(g, BPF_DW, BPF_REG_4, BPF_REG_2, 8);
+	gi_st(g, BPF_DW, BPF_REG_4, 0, s->cb_count - 1);
+	gi_mov_const(g, BPF_REG_0, 0, true);
+	gi_exit(g);
+}
+
 void gi_emit_bound_sub(struct gi *g, struct gi_sub *s)
 {
 	int idx = (int)g->p->nloops++, top = gi_label(g), end = gi_label(g);
@@ -987,6 +1049,7 @@ static const struct twin_piece prologue_loops[] = {
 static const struct twin_piece call_pieces[] = {
 	TWIN_PIECE(p_call_pkt, p_call_pkt_over, pkt_call),
 	TWIN_PIECE(p_call_bound, p_call_bound_open, bound_call),
+	TWIN_PIECE(p_cb_count, p_cb_count_over, cb_count_call),
 };
 
 /* r2 = data, r3 = data_end; if (data + GEN_INPUT_LEN > data_end) return 0; spill both. */
@@ -1244,11 +1307,13 @@ static void put_hex(struct sbuf *sb, const uint8_t *b, size_t n)
 _Static_assert((F(MAY_NOT_TERMINATE) | F(HUGE) | F(CALL_TRAP) | F(CALLS_UNSAFE) | F(NULL_UNSAFE) |
 		F(STACK_UNWRITTEN) | F(ARRAY_FILL) | F(LOOP_DEF) | F(REG_UNWRITTEN) | F(TWIN_UNSAFE) |
 		F(HELPER_MEM_UNSAFE) | F(PKT_UNSAFE) | F(ITER) | F(ITER_UNSAFE) | F(REF_UNSAFE) | F(URB_UNSAFE) |
-		F(GLOBAL_UNSAFE) | F(EACH_UNSAFE) | F(START_RANGE_UNSAFE) | F(PTR_JOIN_UNSAFE)) ==
+		F(GLOBAL_UNSAFE) | F(EACH_UNSAFE) | F(START_RANGE_UNSAFE) | F(PTR_JOIN_UNSAFE) |
+		F(CB_COUNT_UNSAFE)) ==
 	       (F(MAY_NOT_TERMINATE) + F(HUGE) + F(CALL_TRAP) + F(CALLS_UNSAFE) + F(NULL_UNSAFE) +
 		F(STACK_UNWRITTEN) + F(ARRAY_FILL) + F(LOOP_DEF) + F(REG_UNWRITTEN) + F(TWIN_UNSAFE) +
 		F(HELPER_MEM_UNSAFE) + F(PKT_UNSAFE) + F(ITER) + F(ITER_UNSAFE) + F(REF_UNSAFE) + F(URB_UNSAFE) +
-		F(GLOBAL_UNSAFE) + F(EACH_UNSAFE) + F(START_RANGE_UNSAFE) + F(PTR_JOIN_UNSAFE)),
+		F(GLOBAL_UNSAFE) + F(EACH_UNSAFE) + F(START_RANGE_UNSAFE) + F(PTR_JOIN_UNSAFE) +
+		F(CB_COUNT_UNSAFE)),
 	       "two gen_program flags share a bit");
 #undef F
 
@@ -1282,6 +1347,8 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 		sbuf_puts(sb, " joined-pointer-read-past-frame");
 	if (p->flags & GEN_PROG_START_RANGE_UNSAFE)
 		sbuf_puts(sb, " start-range-read-past-frame");
+	if (p->flags & GEN_PROG_CB_COUNT_UNSAFE)
+		sbuf_puts(sb, " cb-count-read-at-data-end");
 	if (p->flags & GEN_PROG_TWIN_UNSAFE)
 		sbuf_puts(sb, " may-goto-twin (safe only within 2^23 iterations)");
 	if (p->flags & GEN_PROG_ITER)

@@ -78,6 +78,8 @@
 				 * GEN_FP_CELL, which p_call_args's callees write through theirs) */
 #define GEN_FP_ITER (-328)	/* p_iter_num: the iterator (8 aligned bytes) */
 #define GEN_FP_ITER_SUM (-336)	/* p_iter_num: the sum of its values */
+#define GEN_FP_CB_CTX (-352)	/* p_cb_count: the bpf_loop ctx { u64 i; u64 *p; } */
+#define GEN_FP_CB_CELL (-360)	/* p_cb_count: the cell ctx.p points to */
 
 /* The kernel's limits on bpf-to-bpf calls, which the interpreter shares for frames. */
 #define GEN_MAX_FUNCS 16	/* main and its subprograms */
@@ -279,6 +281,11 @@
 	  "the prologue calls f(&n), n on its stack (constant or from the input): f counts to n")  \
 	X(p_call_bound_open, 0, 0, 100,                                                            \
 	  "unsafe twin of p_call_bound: n is 8 bytes of the input: 2^63 steps or endless")         \
+	X(p_cb_count, 0, 0, 100,                                                                   \
+	  "the prologue calls bpf_loop(n <= 1, cb, &ctx): cb does ctx->i++ and *ctx->p = c (a "    \
+	  "cell of main); main then reads the packet's last bytes at i and at c")                  \
+	X(p_cb_count_over, 0, 0, 100,                                                              \
+	  "unsafe twin of p_cb_count: n is 2 (or 1 + an input bit): i = 2 reads at data_end")      \
 	X(p_global, 0, 0, 100,                                                                     \
 	  "a statement of main calls a global function (.global g ptr:8 int:8: verified on its "  \
 	  "own from that prototype), given main's cell or NULL and a value; g tests the pointer, " \
@@ -477,6 +484,8 @@ struct gen_loop {
 #define GEN_PROG_START_RANGE_UNSAFE (1u << 18)	/* p_start_range_over: a run reads past the
 						 * frame's top (INTERP_TRAP_MEM); the kernel
 						 * refuses it */
+#define GEN_PROG_CB_COUNT_UNSAFE (1u << 20)	/* p_cb_count_over: a run may read the byte at
+						 * data_end at a count a callback kept */
 #define GEN_PROG_PTR_JOIN_UNSAFE (1u << 14)	/* p_ptr_join_over: a run whose packet starts
 						 * with an odd byte reads past the frame or
 						 * at data_end (INTERP_TRAP_MEM); the kernel

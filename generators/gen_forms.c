@@ -357,6 +357,10 @@ void gi_emit_callback(struct gi *g, struct gi_sub *s)
 		gi_emit_bound_sub(g, s);
 		return;
 	}
+	if (s->cb_count) {
+		gi_emit_cb_count(g, s);
+		return;
+	}
 	if (s->pkt) {
 		gi_bind(g, s->label);
 		gi_ldx(g, BPF_B, BPF_REG_0, BPF_REG_1, s->pkt_at);

@@ -143,6 +143,8 @@ struct gi_sub {
 	uint8_t bound;		/* p_call_bound: f(&n) counts to n, read through its pointer: 1 n
 				 * in [0, 40], 2 n a 64-bit number of the input (the twin) */
 	uint32_t bound_max;	/* n's largest value (bound 1) */
+	int8_t cb_count;	/* p_cb_count: a bpf_loop callback doing ctx->i++ and *ctx->p =
+				 * cb_count - 1 (called, not an entry of gi_emit_callback's own) */
 	uint64_t cb_nr;		/* calls per bpf_loop at most */
 	uint64_t cb_steps;	/* instructions per call at most */
 };
@@ -261,6 +263,8 @@ void gi_stmt_bpf_loop(struct gi *g, struct gi_loop *lp);	/* lp NULL: main's top 
 void gi_emit_callback(struct gi *g, struct gi_sub *s);
 /* p_call_bound's subprogram (gen.c): the loop to *r1, described as a subprogram's loop. */
 void gi_emit_bound_sub(struct gi *g, struct gi_sub *s);
+/* p_cb_count's callback (gen.c): ctx->i++, *ctx->p = cb_count - 1, return 0. */
+void gi_emit_cb_count(struct gi *g, struct gi_sub *s);
 void gi_stmt_for_each(struct gi *g, struct gi_loop *lp);
 void gi_stmt_urb(struct gi *g, struct gi_loop *lp);
 void gi_stmt_global(struct gi *g, struct gi_loop *lp);

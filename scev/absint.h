@@ -309,13 +309,22 @@ struct aval absint_cb_call(struct engine *en, struct astate *s, uint32_t pc,
 /* A call in function f passes a pointer into f's frame (bpf_loop's ctx, a bpf-to-bpf
  * argument): the bytes f wrote before it (s->sinit) join what its callees may read. */
 void absint_cb_note_frame(struct scev_ctx *cx, uint32_t f, const struct astate *s);
-/* A load of size bytes at a + off, a pointer into a caller's frame (REGION_CALLER_STACK): the
- * caller's cell as its calls left it (scev_ctx.outer_frame), when a number no write through
- * such pointers may have changed; else unknown bytes. */
+/* A load at pc of size bytes at a + off, a pointer into a caller's frame (REGION_CALLER_STACK):
+ * the caller's cell as its calls left it (scev_ctx.outer_frame), seen from this frame
+ * (callee_view); where writes through such pointers may have changed it (outer_write), joined
+ * with what they wrote (outer_wval), or as it is when nothing of this call can have written it
+ * yet (a callback run once per call, before any write); else unknown bytes. */
 struct aval absint_caller_load(const struct scev_ctx *cx, const struct aval *a, int64_t off,
-				unsigned size);
+				unsigned size, uint32_t pc);
+/* val: what the write stores (NULL: unknown bytes, as a helper's or an atomic's) */
 void absint_cb_note_write(struct scev_ctx *cx, uint32_t pc, const struct aval *a, int64_t off,
-			  uint64_t size);
+			  uint64_t size, const struct aval *val);
+/* A callback helper's call at pc is about to forget w, what its callbacks may write in this
+ * frame: keep gets the cells of w whose writes left known values, each joined with what s holds
+ * there (no call or no write); absint_cb_restore puts them back after.  0 or -ENOMEM. */
+int absint_cb_kept(const struct scev_ctx *cx, const struct astate *s, uint32_t pc,
+		   const struct stack_span *w, struct astate *keep);
+int absint_cb_restore(struct astate *s, const struct astate *keep);
 void absint_cb_note_unknown(struct scev_ctx *cx, uint32_t pc);
 void absint_cb_entry(const struct scev_ctx *cx, uint32_t f, struct astate *s);
 bool absint_cb_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,

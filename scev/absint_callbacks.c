@@ -26,17 +26,22 @@
  *
  * Accesses through a caller-frame pointer are checked against that frame: inside [-512, 0),
  * and reads only of bytes the caller wrote on every path to each of its bpf_loop calls
- * (outer_init, from the previous pass).  What they read is unknown.  What they write reaches
- * the caller: its bpf_loop calls forget the span of its frame that stores and helpers anywhere
- * wrote through pointers into it (outer_write, from the previous pass; all of it when some
- * write outside the main function went through a pointer nothing places).  scev.c iterates
- * both with the function summaries and checks that the last pass saw no more than assumed.
+ * (outer_init, from the previous pass).  What they read is the caller's cell at its calls
+ * (outer_frame; numbers, and pointers that mean the same in every frame: callee_view), joined
+ * where writes through such pointers may have changed it with what they wrote (outer_wval), or
+ * as it is in a callback run once per call before anything of it may write (cb_once,
+ * cb_pre_write).  What they write reaches the caller: its bpf_loop calls forget the span of its
+ * frame that stores and helpers anywhere wrote through pointers into it (outer_write, from the
+ * previous pass; all of it when some write outside the main function went through a pointer
+ * nothing places), but for the values those writes left (absint_cb_kept).  scev.c iterates
+ * them with the function summaries and checks that the last pass saw no more than assumed.
  */
 #include <errno.h>
 #include <stdio.h>
 
 #include "bpf/helper_proto.h"
 #include "scev/absint.h"
+#include "util/arena.h"
 #include "util/zalloc.h"
 
 #define EINVAL_ 22
@@ -149,6 +154,25 @@ static uint32_t func_of(const struct scev_ctx *cx, uint32_t pc)
 	return cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func;
 }
 
+/* Whether callback function r is run at most once per call of its helper, every call being in
+ * function owner: bpf_loop's with nr <= 1 at every call (its index is 0), as the kernel counts
+ * bpf_loop's calls up to nr.  (bpf_find_vma calls its callback at most once too, but the kernel
+ * verifies it as called any number of times, and its selftest unsafe_find_vma is rejected for
+ * a second call's write: not counted here either.) */
+static bool cb_once(const struct scev_ctx *cx, uint32_t r, uint32_t owner)
+{
+	uint64_t zero;
+
+	if (!cx->fn_cb || !cx->fn_seen || !(cx->fn_seen[r] & 1) || cx->fn_cb[r] != SCEV_CB_LOOP ||
+	    !aval_is_const(&cx->fn_args[r][1], &zero) || zero)
+		return false;
+	for (uint32_t k = 0; k < cx->cbl.n; k++)
+		for (uint32_t c = 0; cx->cbl.v[k].func == r && c < cx->cbl.v[k].ncalls; c++)
+			if (func_of(cx, cx->cbl.v[k].calls[c]) != owner)
+				return false;
+	return true;
+}
+
 /* Most calls of the callback a bpf_loop with nr = r1 makes: nr is taken as a u32 by the helper,
  * and above BPF_MAX_LOOPS it makes none (-E2BIG). */
 static uint64_t max_calls(const struct aval *nr)
@@ -177,13 +201,62 @@ void absint_cb_note_unknown(struct scev_ctx *cx, uint32_t pc)
 		cx->outer_write_any_acc = true;
 }
 
+/* Whether v, written into a caller's frame, means the same there: a number, a map value or
+ * handle, the context (a pointer into the writer's frame or another would not). */
+static bool frame_free(const struct aval *v)
+{
+	return v->kind == AV_SCALAR ||
+	       (v->kind == AV_PTR && (v->region == REGION_MAP_VALUE ||
+				      v->region == REGION_MAP_HANDLE || v->region == REGION_CTX));
+}
+
+/* The cell of s at exactly [off, off + size), or NULL. */
+static const struct acell *cell_at(const struct astate *s, int64_t off, unsigned size)
+{
+	for (uint32_t k = 0; k < s->n; k++)
+		if (s->cells[k].off == off && s->cells[k].size == size)
+			return &s->cells[k];
+	return NULL;
+}
+
+/* A write of val (NULL: unknown) at [lo, lo + size) of frame f, joined into what the running
+ * pass saw written there (outer_wval_acc, before outer_write_acc grows by it): a byte already in
+ * that span without a cell of the same place and size was written with something else, or
+ * lies between writes (the span is their hull): unknown. */
+static void wval_note(struct scev_ctx *cx, uint32_t f, int64_t lo, uint64_t size,
+		      const struct aval *val)
+{
+	struct astate *w = &cx->outer_wval_acc[f];
+	const struct stack_span *sp = &cx->outer_write_acc[f];
+	const struct acell *c;
+	struct aval u;
+
+	if (!val || !frame_free(val) || size > 8 ||
+	    (stack_span_any(sp) && sp->lo < lo + (int64_t)size && lo < sp->hi &&
+	     !cell_at(w, lo, (unsigned)size))) {
+		astate__invalidate(w, lo, lo + (int64_t)size);
+		return;
+	}
+	u = size < 8 ? aval_zext(val, (unsigned)size) : *val;
+	u.id = 0;
+	aval_drop_pkt_len(&u);
+	if ((c = cell_at(w, lo, (unsigned)size)))
+		u = aval_join(&c->v, &u);
+	if (astate__store(w, lo, (unsigned)size, &u))
+		cx->outer_frame_bad = true;
+}
+
 void absint_cb_note_write(struct scev_ctx *cx, uint32_t pc, const struct aval *a, int64_t off,
-			  uint64_t size)
+			  uint64_t size, const struct aval *val)
 {
 	if (!cx->outer_write_acc)
 		return;
 	if (a->kind == AV_PTR && a->region == REGION_CALLER_STACK && a->map < cx->st.cfg->nfuncs &&
 	    size <= FP_FRAME && a->r.smin >= -2 * FP_FRAME && a->r.smax <= 2 * FP_FRAME) {
+		if (cx->outer_wval_acc)
+			wval_note(cx, a->map, a->r.smin + off,
+				  (uint64_t)(a->r.smax - a->r.smin) + size,
+				  range_is_const(&a->r) ? val : NULL);
 		stack_span_add(&cx->outer_write_acc[a->map], a->r.smin + off,
 			       a->r.smax + off + (int64_t)size);
 		return;
@@ -335,6 +408,9 @@ struct aval absint_cb_call(struct engine *en, struct astate *s, uint32_t pc,
 	if (cx->cb)
 		scev_cb_facts__note(cx->cb, pc, nr->kind == AV_SCALAR, &nr->r,
 				    fl->kind == AV_SCALAR, &fl->r);
+	/* (a callback read as run at most once per call: absint_caller_load) */
+	if (cb && m > 1 && cb_once(cx, cb->func, f))
+		cx->cb_once_broken = true;
 	/* the callback's arguments, for its next analysis (scev.c) */
 	if (cb && cb->only_bpf_loop && cx->fn_args_acc) {
 		struct aval a[6];
@@ -548,13 +624,17 @@ int absint_outer_frames_alloc(struct scev_ctx *cx)
 
 	cx->outer_frame = zalloc(nf, sizeof(*cx->outer_frame));
 	cx->outer_frame_acc = zalloc(nf, sizeof(*cx->outer_frame_acc));
-	return cx->outer_frame && cx->outer_frame_acc ? 0 : -ENOMEM;
+	cx->outer_wval = zalloc(nf, sizeof(*cx->outer_wval));
+	cx->outer_wval_acc = zalloc(nf, sizeof(*cx->outer_wval_acc));
+	return cx->outer_frame && cx->outer_frame_acc && cx->outer_wval && cx->outer_wval_acc
+		       ? 0 : -ENOMEM;
 }
 
 void absint_outer_frames_drop(struct scev_ctx *cx)
 {
 	for (uint32_t f = 0; cx->outer_frame && f < cx->st.cfg->nfuncs; f++)
 		astate__free(&cx->outer_frame[f]);
+	absint_outer_wval_drop(cx);
 }
 
 void absint_outer_frames_free(struct scev_ctx *cx)
@@ -562,22 +642,52 @@ void absint_outer_frames_free(struct scev_ctx *cx)
 	absint_outer_frames_drop(cx);
 	for (uint32_t f = 0; cx->outer_frame_acc && f < cx->st.cfg->nfuncs; f++)
 		astate__free(&cx->outer_frame_acc[f]);
+	for (uint32_t f = 0; cx->outer_wval_acc && f < cx->st.cfg->nfuncs; f++)
+		astate__free(&cx->outer_wval_acc[f]);
 	free(cx->outer_frame);
 	free(cx->outer_frame_acc);
-	cx->outer_frame = cx->outer_frame_acc = NULL;
+	free(cx->outer_wval);
+	free(cx->outer_wval_acc);
+	cx->outer_frame = cx->outer_frame_acc = cx->outer_wval = cx->outer_wval_acc = NULL;
 }
 
-/* Every number cell of big (a caller's frame as the callees read it) holds what small's cell
- * there holds. */
-static bool frame_cells_cover(const struct astate *big, const struct astate *small)
+/* What a callee reading v from the frame of function owner gets: a number (without a relation
+ * to the packet's length, which the packet's moves in between would void), a pointer into that
+ * frame as one of REGION_CALLER_STACK, and pointers whose meaning is the same in every frame (a
+ * map value or handle, the context, another caller's frame); anything else (packet pointers,
+ * whose facts are the caller's state's; references; the frame's iterators) unknown. */
+static struct aval callee_view(const struct aval *v, uint32_t owner, unsigned size)
+{
+	struct aval u = *v;
+
+	u.id = 0;
+	if (u.kind == AV_SCALAR) {
+		aval_drop_pkt_len(&u);
+		return u;
+	}
+	if (u.kind != AV_PTR || size != 8)
+		return absint_unknown_bytes(size);
+	if (u.region == REGION_STACK && !u.maybe_null)
+		return aval_ptr(REGION_CALLER_STACK, (uint16_t)owner, u.r);
+	if (u.region == REGION_CALLER_STACK || u.region == REGION_MAP_VALUE ||
+	    u.region == REGION_MAP_HANDLE || u.region == REGION_CTX)
+		return u;
+	return absint_unknown_bytes(size);
+}
+
+/* Every cell of big (a caller's frame f as the callees read it) holds, as a callee sees it,
+ * what small's cell there holds. */
+static bool frame_cells_cover(const struct astate *big, const struct astate *small, uint32_t f)
 {
 	for (uint32_t k = 0; k < big->n; k++) {
-		struct aval v;
+		const struct acell *c = &big->cells[k];
+		struct aval b = callee_view(&c->v, f, c->size), v;
 
-		if (big->cells[k].v.kind != AV_SCALAR)
+		if (b.kind == AV_TOP)
 			continue;
-		v = astate__load(small, big->cells[k].off, big->cells[k].size);
-		if (!aval_subset(&v, &big->cells[k].v))
+		v = astate__load(small, c->off, c->size);
+		v = callee_view(&v, f, c->size);
+		if (!aval_subset(&v, &b))
 			return false;
 	}
 	return true;
@@ -588,7 +698,7 @@ bool absint_outer_frame_covered(const struct scev_ctx *cx, uint32_t f)
 	if (!cx->outer_frame || !cx->outer_frame[f].live || !cx->outer_seen_acc[f])
 		return true;
 	return !cx->outer_frame_bad &&
-	       frame_cells_cover(&cx->outer_frame[f], &cx->outer_frame_acc[f]);
+	       frame_cells_cover(&cx->outer_frame[f], &cx->outer_frame_acc[f], f);
 }
 
 bool absint_outer_frame_grow(struct scev_ctx *cx, bool widen)
@@ -598,7 +708,7 @@ bool absint_outer_frame_grow(struct scev_ctx *cx, bool widen)
 	for (uint32_t f = 0; f < cx->st.cfg->nfuncs; f++) {
 		if (!cx->outer_seen_acc[f] ||
 		    (cx->outer_frame[f].live &&
-		     frame_cells_cover(&cx->outer_frame[f], &cx->outer_frame_acc[f])))
+		     frame_cells_cover(&cx->outer_frame[f], &cx->outer_frame_acc[f], f)))
 			continue;
 		covered = false;
 		if (astate__join(&cx->outer_frame[f], &cx->outer_frame_acc[f], widen) < 0)
@@ -608,11 +718,12 @@ bool absint_outer_frame_grow(struct scev_ctx *cx, bool widen)
 }
 
 struct aval absint_caller_load(const struct scev_ctx *cx, const struct aval *a, int64_t off,
-				unsigned size)
+				unsigned size, uint32_t pc)
 {
-	uint32_t owner = a->map;
+	uint32_t owner = a->map, r = func_of(cx, pc);
 	const struct stack_span *w;
-	struct aval v;
+	const struct acell *c;
+	struct aval v, u;
 	int64_t lo;
 
 	if (!cx->outer_frame || cx->outer_frame_bad || a->maybe_null || !range_is_const(&a->r) ||
@@ -620,15 +731,223 @@ struct aval absint_caller_load(const struct scev_ctx *cx, const struct aval *a, 
 		return absint_unknown_bytes(size);
 	lo = (int64_t)a->r.umin + off;
 	w = &cx->outer_write[owner];
-	if (lo < -FP_FRAME || lo + (int64_t)size > 0 ||
-	    (stack_span_any(w) && w->lo < lo + (int64_t)size && lo < w->hi))
+	if (lo < -FP_FRAME || lo + (int64_t)size > 0)
 		return absint_unknown_bytes(size);
 	v = astate__load(&cx->outer_frame[owner], lo, size);
-	/* (numbers only: a pointer's frame and packet facts are the caller's) */
-	if (v.kind != AV_SCALAR)
+	v = callee_view(&v, owner, size);
+	if (!stack_span_any(w) || w->hi <= lo || lo + (int64_t)size <= w->lo)
+		return v;
+	/* written through pointers into the frame: in a callback run once per call of its
+	 * helper, before anything of it may write, still what the call left (callers' frames
+	 * are written by their callees only: the caller waits for the helper) */
+	if (cx->cb_pre_write && cb_once(cx, r, owner) &&
+	    !(cx->cb_pre_write[pc / 64] >> (pc % 64) & 1))
+		return v;
+	if (!cx->outer_wval || !cx->outer_wval[owner].live ||
+	    !(c = cell_at(&cx->outer_wval[owner], lo, size)))
 		return absint_unknown_bytes(size);
-	v.id = 0;
-	return v;
+	u = aval_join(&v, &c->v);
+	return u.kind == AV_TOP ? absint_unknown_bytes(size) : u;
+}
+
+int absint_cb_kept(const struct scev_ctx *cx, const struct astate *s, uint32_t pc,
+		   const struct stack_span *w, struct astate *keep)
+{
+	uint32_t f = func_of(cx, pc);
+	const struct astate *wv;
+
+	if (!cx->outer_wval || cx->outer_frame_bad || !cx->outer_wval[f].live)
+		return 0;
+	wv = &cx->outer_wval[f];
+	for (uint32_t k = 0; k < wv->n; k++) {
+		const struct acell *c = &wv->cells[k];
+		struct aval v = astate__load(s, c->off, c->size);
+
+		if (c->off < w->lo || c->off + c->size > w->hi)
+			continue;
+		v = aval_join(&v, &c->v);
+		v.id = 0;
+		if (v.kind != AV_TOP && astate__store(keep, c->off, c->size, &v))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int absint_cb_restore(struct astate *s, const struct astate *keep)
+{
+	for (uint32_t k = 0; k < keep->n; k++)
+		if (astate__store(s, keep->cells[k].off, keep->cells[k].size, &keep->cells[k].v))
+			return -ENOMEM;
+	return 0;
+}
+
+void absint_outer_wval_reset(struct scev_ctx *cx)
+{
+	for (uint32_t f = 0; cx->outer_wval_acc && f < cx->st.cfg->nfuncs; f++)
+		cx->outer_wval_acc[f].n = 0;
+}
+
+void absint_outer_wval_drop(struct scev_ctx *cx)
+{
+	for (uint32_t f = 0; cx->outer_wval && f < cx->st.cfg->nfuncs; f++)
+		astate__free(&cx->outer_wval[f]);
+}
+
+/* Whether every cell of wv holds what the pass wrote there (acc, written in span a). */
+static bool wval_cover(const struct astate *wv, const struct astate *acc,
+		       const struct stack_span *a)
+{
+	for (uint32_t k = 0; k < wv->n; k++) {
+		const struct acell *c = &wv->cells[k], *d;
+
+		if (!stack_span_any(a) || a->hi <= c->off || c->off + c->size <= a->lo)
+			continue;
+		if (!(d = cell_at(acc, c->off, c->size)) || !aval_subset(&d->v, &c->v))
+			return false;
+	}
+	return true;
+}
+
+bool absint_outer_wval_grow(struct scev_ctx *cx, bool widen)
+{
+	bool covered = true;
+
+	if (!cx->outer_wval)
+		return true;
+	for (uint32_t f = 0; f < cx->st.cfg->nfuncs; f++) {
+		struct astate *wv = &cx->outer_wval[f];
+		const struct astate *acc = &cx->outer_wval_acc[f];
+		const struct stack_span *u = &cx->outer_write[f];
+		const struct stack_span *a = &cx->outer_write_acc[f];
+		uint32_t k = 0;
+
+		if (cx->outer_write_any_acc) {
+			covered = covered && (!wv->live || !wv->n);
+			wv->n = 0;
+			wv->live = true;
+			continue;
+		}
+		if (!stack_span_any(a))
+			continue;
+		if (wv->live && wval_cover(wv, acc, a) &&
+		    stack_span_any(u) && u->lo <= a->lo && a->hi <= u->hi)
+			continue;
+		covered = false;
+		if (!wv->live) {
+			if (astate__copy(wv, acc))
+				cx->outer_frame_bad = true;
+			wv->live = true;
+			continue;
+		}
+		/* the old cells the pass wrote over: joined with what it wrote, or unknown */
+		for (uint32_t j = 0; j < wv->n; j++) {
+			struct acell c = wv->cells[j];
+			const struct acell *d;
+
+			if (a->hi <= c.off || c.off + c.size <= a->lo) {
+				wv->cells[k++] = c;
+				continue;
+			}
+			if (!(d = cell_at(acc, c.off, c.size)))
+				continue;
+			c.v = widen ? aval_widen(&c.v, &d->v) : aval_join(&c.v, &d->v);
+			if (c.v.kind != AV_TOP)
+				wv->cells[k++] = c;
+		}
+		wv->n = k;
+		/* the pass's cells outside what was written before */
+		for (uint32_t j = 0; j < acc->n; j++) {
+			const struct acell *d = &acc->cells[j];
+
+			if (stack_span_any(u) && u->lo < d->off + d->size && d->off < u->hi)
+				continue;
+			if (astate__store(wv, d->off, d->size, &d->v))
+				cx->outer_frame_bad = true;
+		}
+	}
+	return covered;
+}
+
+bool absint_outer_wval_covered(const struct scev_ctx *cx)
+{
+	if (!cx->outer_wval)
+		return true;
+	for (uint32_t f = 0; f < cx->st.cfg->nfuncs; f++) {
+		const struct astate *wv = &cx->outer_wval[f];
+
+		/* (a write nothing places may have written any cell with anything) */
+		if (wv->live && wv->n && cx->outer_write_any_acc)
+			return false;
+		if (wv->live && !wval_cover(wv, &cx->outer_wval_acc[f], &cx->outer_write_acc[f]))
+			return false;
+	}
+	return true;
+}
+
+/* Whether instruction i may write memory outside its own frame: a store through a register
+ * other than r10, or a call. */
+static bool may_write_out(const struct bpf_insn *i)
+{
+	return ((ebpf_class(i) == BPF_ST || ebpf_class(i) == BPF_STX) &&
+		i->dst_reg != EBPF_REG_FP) || ebpf_is_call(i);
+}
+
+int absint_cb_pre_write(struct scev_ctx *cx)
+{
+	const struct scev_cfg *g = cx->st.cfg;
+	uint8_t *in, *out;
+	bool any = false, changed = true;
+
+	for (uint32_t f = 0; f < g->nfuncs; f++)
+		any = any || cx->fn_cb[f] == SCEV_CB_LOOP;
+	if (!any)
+		return 0;
+	cx->cb_pre_write = arena_zalloc((cx->len + 63) / 64, sizeof(uint64_t));
+	in = arena_zalloc(g->nblocks, 1);
+	out = arena_zalloc(g->nblocks, 1);
+	if (!cx->cb_pre_write || !in || !out) {
+		arena_free(in);
+		arena_free(out);
+		return -ENOMEM;
+	}
+	/* out[b]: some such write may have run at b's end; in[b]: at its start */
+	while (changed) {
+		changed = false;
+		for (uint32_t b = 0; b < g->nblocks; b++) {
+			const uint32_t *p = scev_block_preds(g, b);
+			uint8_t o;
+
+			if (cx->fn_cb[g->blocks[b].func] != SCEV_CB_LOOP)
+				continue;
+
+			for (uint32_t k = 0; k < g->blocks[b].npred; k++)
+				in[b] |= out[p[k]];
+			o = in[b];
+			for (uint32_t pc = g->blocks[b].first; pc <= g->blocks[b].last;
+			     pc += ebpf_insn_slots(&cx->insns[pc]))
+				o |= may_write_out(&cx->insns[pc]);
+			if (o != out[b]) {
+				out[b] = o;
+				changed = true;
+			}
+		}
+	}
+	for (uint32_t b = 0; b < g->nblocks; b++) {
+		bool w = in[b];
+
+		if (cx->fn_cb[g->blocks[b].func] != SCEV_CB_LOOP)
+			continue;
+
+		for (uint32_t pc = g->blocks[b].first; pc <= g->blocks[b].last;
+		     pc += ebpf_insn_slots(&cx->insns[pc])) {
+			if (w)
+				cx->cb_pre_write[pc / 64] |= 1ull << (pc % 64);
+			w = w || may_write_out(&cx->insns[pc]);
+		}
+	}
+	arena_free(in);
+	arena_free(out);
+	return 0;
 }
 
 bool absint_cb_verify_access(struct scev_ctx *cx, struct scev_verdict *v,

@@ -120,7 +120,8 @@ struct aval absint_global_call(struct scev_ctx *cx, const struct astate *s, uint
 		/* a pointer into a caller's frame: the function writes its bytes there, which
 		 * that frame's other readers through pointers must forget (outer_write) */
 		if (a->kind == AV_PTR && a->region == REGION_CALLER_STACK)
-			absint_cb_note_write(cx, pc, a, 0, mem ? g->args[r - 1].size : FP_FRAME);
+			absint_cb_note_write(cx, pc, a, 0, mem ? g->args[r - 1].size : FP_FRAME,
+					     NULL);
 		if (a->kind == AV_TOP && r <= g->nargs)
 			whole = true;	/* (verify refuses it; the runs may pass anything) */
 		else if (a->kind == AV_PTR && a->region == REGION_STACK) {

@@ -493,7 +493,7 @@ static bool helper_stack_writes(struct engine *en, struct astate *s, uint32_t pc
 
 		if (p->args[k] == HARG_MEM_UNINIT || p->args[k] == HARG_MEM_RW)
 			absint_cb_note_write(en->cx, pc, a, 0,
-					     n->kind == AV_SCALAR ? n->r.umax : UINT64_MAX);
+					     n->kind == AV_SCALAR ? n->r.umax : UINT64_MAX, NULL);
 		if ((p->args[k] != HARG_MEM_UNINIT && p->args[k] != HARG_MEM_RW) || !may_be_stack(a))
 			continue;
 		if (a->kind == AV_PTR && !a->maybe_null && n->kind == AV_SCALAR &&
@@ -811,7 +811,7 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 			o.r = a.r;	/* (the acquired object, read as an untrusted one) */
 			v = btf_load(cx, &o, i->off, size);
 		} else if (a.kind == AV_PTR && a.region == REGION_CALLER_STACK) {
-			v = absint_caller_load(cx, &a, i->off, size);
+			v = absint_caller_load(cx, &a, i->off, size, pc);
 		} else if (a.kind == AV_PTR &&
 			 (a.region == REGION_GMEM || a.region == REGION_DYNPTR_MEM))
 			/* PTR_TO_MEM holds no pointers: a scalar (whatever bytes the caller or
@@ -844,7 +844,8 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 		if (i->dst_reg != EBPF_REG_FP && ptr_in(&a, REGION_STACK, &off))
 			note_stack_write(en, pc, off + i->off, off + i->off + size);
 		if (!ptr_in(&a, REGION_STACK, &off)) {
-			absint_cb_note_write(cx, pc, &a, i->off, size);	/* (other frames) */
+			absint_cb_note_write(cx, pc, &a, i->off, size,	/* (other frames) */
+					     atomic ? NULL : &b);
 			if (a.kind == AV_PTR && a.region == REGION_STACK && !a.maybe_null &&
 			    a.r.smin >= -1024 && a.r.smax <= 1024) {
 				astate__invalidate(s, a.r.smin + i->off, a.r.smax + i->off + size);
@@ -894,10 +895,20 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 			if (ebpf_is_helper_call(i) && absint_cb_helper(i->imm)) {
 				struct stack_span w;
 
-				/* what the callbacks may write in this frame */
+				struct astate keep = { 0 };
+				int err;
+
+				/* what the callbacks may write in this frame: forgotten, but for
+				 * the values they wrote */
 				v = absint_cb_call(en, s, pc, &w);
 				stack_arg = false;
+				err = absint_cb_kept(cx, s, pc, &w, &keep);
 				call_writes(en, s, pc, &w);
+				if (!err)
+					err = absint_cb_restore(s, &keep);
+				astate__free(&keep);
+				if (err)
+					return err;
 			} else if (ebpf_is_helper_call(i)) {
 				v = helper_result(cx, i->imm, s);
 				absint_ref_call(cx, s, pc, &v);

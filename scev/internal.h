@@ -271,6 +271,19 @@ struct scev_ctx {
 	 * a callee's bound f(&n) read from its caller's stack.  outer_frame_bad: a copy failed */
 	struct astate *outer_frame, *outer_frame_acc;
 	bool outer_frame_bad;
+	/* per function: within outer_write, the values writes through pointers into its frame
+	 * left there, joined over every such write (outer_wval: the previous summary round's,
+	 * live when known; outer_wval_acc: the running pass's, within outer_write_acc); an absent
+	 * cell is unknown.  Numbers and pointers that mean the same in every frame only.  Reads
+	 * through such pointers see the cell at the calls joined with it, the callers after a
+	 * callback helper's call the same (absint_callbacks.c) */
+	struct astate *outer_wval, *outer_wval_acc;
+	/* per pc of a callback run at most once per call (bpf_loop with nr <= 1):
+	 * bit set when a store through a pointer other than r10, or a call, may precede it in
+	 * the callback (NULL: none such); whether the running pass saw a bpf_loop call make more
+	 * calls of one than its analysis assumed */
+	uint64_t *cb_pre_write;
+	bool cb_once_broken;
 	/* open-coded iterators (absint_iter.c): per pc of an iterator call, its slot (INT16_MAX not
 	 * seen, INT16_MIN not constant); the slots of the running pass (*_acc) and of the previous
 	 * one (*_used, for the values next points to); whether some call's slot was not placed;
@@ -408,6 +421,16 @@ void absint_outer_frames_drop(struct scev_ctx *cx);
 void absint_outer_frames_free(struct scev_ctx *cx);
 bool absint_outer_frame_grow(struct scev_ctx *cx, bool widen);
 bool absint_outer_frame_covered(const struct scev_ctx *cx, uint32_t f);
+/* The values written into callers' frames (scev_ctx.outer_wval): the running pass's forgotten;
+ * grown by it (before outer_write grows: true when it covered it); checked against it after the
+ * last pass; and whether the last pass wrote nothing outside them. */
+void absint_outer_wval_reset(struct scev_ctx *cx);
+bool absint_outer_wval_grow(struct scev_ctx *cx, bool widen);
+bool absint_outer_wval_covered(const struct scev_ctx *cx);
+void absint_outer_wval_drop(struct scev_ctx *cx);
+/* Finds the pcs of callbacks run at most once per call that some write may precede
+ * (scev_ctx.cb_pre_write).  0 or -ENOMEM. */
+int absint_cb_pre_write(struct scev_ctx *cx);
 /* absint_iter.c: the iterator facts of the pass that ended become the ones the next pass reads;
  * whether the pass that ended saw no more than the one before it. */
 void absint_iter_pass_start(struct scev_ctx *cx);

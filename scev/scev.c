@@ -197,6 +197,7 @@ static void ctx_free(struct scev_ctx *cx)
 	arena_free(cx->outer_seen_acc);
 	arena_free(cx->outer_write);
 	arena_free(cx->outer_write_acc);
+	arena_free(cx->cb_pre_write);
 	absint_outer_frames_free(cx);
 	arena_free(cx->iter_slot);
 	arena_free(cx->iter_loop);
@@ -277,6 +278,7 @@ static void outer_write_reset(struct scev_ctx *cx)
 {
 	memset(cx->outer_write_acc, 0, cx->st.cfg->nfuncs * sizeof(*cx->outer_write_acc));
 	cx->outer_write_any_acc = false;
+	absint_outer_wval_reset(cx);
 }
 
 /* Grows outer_write by what the pass saw; true when it already covered it. */
@@ -437,6 +439,8 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 				: cx.cbl.v[k].helper == BPF_FUNC_find_vma ? SCEV_CB_VMA
 				: cx.cbl.v[k].helper == BPF_FUNC_user_ringbuf_drain ? SCEV_CB_URB
 										    : SCEV_CB_LOOP;
+	if (absint_cb_pre_write(&cx))
+		goto fail;
 	/* Recursion and call depth first: they are the kernel's first word on a program. */
 	if (verdict) {
 		cx.fn_stack = arena_zalloc(cx.st.cfg->nfuncs, sizeof(*cx.fn_stack));
@@ -523,7 +527,9 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 			stack_spans_reset(&cx, false);
 			if ((err = absint_run(&cx, out)))
 				goto fail;
-			stable = outer_write_grow(&cx);
+			/* (the values before the span: they are read against the old one) */
+			stable = absint_outer_wval_grow(&cx, round > 0);
+			stable = outer_write_grow(&cx) && stable;
 			stable = absint_outer_frame_grow(&cx, round > 0) && stable;
 			seeded = false;
 			for (uint32_t f = 0; f < nf; f++) {
@@ -584,8 +590,10 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 			 * frame) is no bound on what they write with these: found again from
 			 * nothing, the rounds after the seeding only grow it, and the last round
 			 * checks it covers what it saw */
-			if (seeded)
+			if (seeded) {
 				memset(cx.outer_write, 0, nf * sizeof(*cx.outer_write));
+				absint_outer_wval_drop(&cx);
+			}
 		}
 		if (!stable) {
 			/* (no summaries: every exit needs r0, as without subprograms) */
@@ -619,6 +627,7 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 		}
 	}
 again:
+	cx.cb_once_broken = false;
 	if ((err = absint_run(&cx, out)))
 		goto fail;
 	cx.first_pass = false;
@@ -681,6 +690,19 @@ again:
 		snprintf(out->note, sizeof(out->note), "the stack of the function at %u holds other "
 			 "numbers at its calls in the last pass than its callees read: their claims "
 			 "may not hold", cx.st.cfg->funcs[f].start);
+	}
+	if (!absint_outer_wval_covered(&cx) || cx.cb_once_broken) {
+		/* a callback wrote other values into a caller's frame than the calls assumed, or
+		 * was called more than once by a call that assumed once */
+		if (verdict && verdict->kind == VERDICT_SAFE) {
+			verdict->kind = VERDICT_UNSUPPORTED;
+			snprintf(verdict->reason, sizeof(verdict->reason), "callbacks write other "
+				 "values into their callers' frames in the last pass than in the "
+				 "first");
+		}
+		snprintf(out->note, sizeof(out->note), "callbacks write other values into their "
+			 "callers' frames in the last pass than in the first: the claims after "
+			 "their calls may not hold");
 	}
 	if (!outer_write_grow(&cx)) {
 		/* a callback wrote more of a caller's frame than the bpf_loop calls forgot */

@@ -626,7 +626,8 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 	      (p->flags & (GEN_PROG_NULL_UNSAFE | GEN_PROG_HELPER_MEM_UNSAFE |
 			   GEN_PROG_PKT_UNSAFE | GEN_PROG_PTR_JOIN_UNSAFE |
 			   GEN_PROG_EACH_UNSAFE | GEN_PROG_GLOBAL_UNSAFE |
-			   GEN_PROG_START_RANGE_UNSAFE | GEN_PROG_URB_UNSAFE))) &&
+			   GEN_PROG_START_RANGE_UNSAFE | GEN_PROG_URB_UNSAFE |
+			   GEN_PROG_CB_COUNT_UNSAFE))) &&
 	    !(res.trap == INTERP_TRAP_HELPER && (p->flags & GEN_PROG_ITER_UNSAFE)) &&
 	    !(res.trap == INTERP_TRAP_REF && (p->flags & GEN_PROG_REF_UNSAFE)))
 		fprintf(stderr, "seed %llu: trap %d at pc %u: %s\n", (unsigned long long)seed, res.trap,
@@ -643,7 +644,8 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 	bool null = p->flags & (GEN_PROG_NULL_UNSAFE | GEN_PROG_HELPER_MEM_UNSAFE |
 				GEN_PROG_PKT_UNSAFE | GEN_PROG_PTR_JOIN_UNSAFE |
 				GEN_PROG_EACH_UNSAFE | GEN_PROG_GLOBAL_UNSAFE |
-				GEN_PROG_START_RANGE_UNSAFE | GEN_PROG_URB_UNSAFE);
+				GEN_PROG_START_RANGE_UNSAFE | GEN_PROG_URB_UNSAFE |
+				GEN_PROG_CB_COUNT_UNSAFE);
 	bool iter_bad = p->flags & GEN_PROG_ITER_UNSAFE, ref_bad = p->flags & GEN_PROG_REF_UNSAFE;
 	uint64_t budget = endless || huge ? k->step_budget : p->max_steps + 1, steps;
 	uint8_t other[GEN_INPUT_LEN];
@@ -1744,25 +1746,33 @@ static void test_pkt_len_knobs(void)
  * a stack access (the start plus the trip count's steps would reach 63 + n - 1: what the test
  * lets through bounds the counter); the twin, flagged, reads past the frame on every run and is
  * never called safe.  safe counts the safe form's programs called safe. */
-static void start_range_program(void *arg, const struct twin_run *r)
+/* A twin whose flag is flag and who traps on memory: the flag is the twin's (counted in
+ * flagged), the twin's run on its own input traps (counted in traps), and bpfscev never calls
+ * the twin safe; safe counts the safe form's programs called safe.  False when verify fails. */
+static bool mem_twin_verdict(struct twin_counts *c, const struct twin_run *r, uint32_t flag,
+			     struct scev_verdict *v)
 {
-	struct twin_counts *c = arg;
-	struct scev_verdict v;
-
-	CHECK(!!(r->p->flags & GEN_PROG_START_RANGE_UNSAFE) == r->twin, TW "the twin's flag is "
-	      "not the twin's", TW_ARGS(r));
+	CHECK(!!(r->p->flags & flag) == r->twin, TW "the twin's flag is not the twin's",
+	      TW_ARGS(r));
 	c->flagged[r->twin] += r->twin;
 	if (r->twin)
 		c->traps += twin_trap(r, NULL) == INTERP_TRAP_MEM;
-	if (!twin_verdict(r, &v)) {
+	if (!twin_verdict(r, v)) {
 		CHECK(0, TW "verify failed", TW_ARGS(r));
-		return;
+		return false;
 	}
 	if (r->twin)
-		CHECK(v.kind != VERDICT_SAFE, TW "the twin called safe", TW_ARGS(r));
-	else
+		CHECK(v->kind != VERDICT_SAFE, TW "the twin called safe", TW_ARGS(r));
+	c->safe += !r->twin && v->kind == VERDICT_SAFE;
+	return true;
+}
+
+static void start_range_program(void *arg, const struct twin_run *r)
+{
+	struct scev_verdict v;
+
+	if (mem_twin_verdict(arg, r, GEN_PROG_START_RANGE_UNSAFE, &v) && !r->twin)
 		CHECK(!strstr(v.reason, "stack"), TW "%s", TW_ARGS(r), v.reason);
-	c->safe += !r->twin && v.kind == VERDICT_SAFE;
 }
 
 static void test_start_range_knobs(void)
@@ -1775,6 +1785,33 @@ static void test_start_range_knobs(void)
 	CHECK(c.traps == 100 && c.flagged[1] == 100, "p_start_range_over: %u of %u flagged "
 	      "programs read past the frame", c.traps, c.flagged[1]);
 	CHECK(c.safe > 50, "p_start_range: only %u of 100 programs called safe", c.safe);
+}
+
+/* p_cb_count and its unsafe twin p_cb_count_over: bpf_loop(n <= 1, cb, &ctx) whose callback
+ * does ctx->i++ and *ctx->p = c (a cell of main, through a pointer read from main's frame);
+ * main then reads the packet's last bytes at i and c.  The safe form never traps (check_program,
+ * two inputs), and bpfscev calls most of its programs safe: the callback, run once per call,
+ * reads the 0 main left and its writes come back as values (main forgot i, and with the write
+ * through ctx->p unplaced, its whole frame, the spilled data pointer included: main called
+ * none of the first 40 safe, "R2 is not a known pointer").  The twin, flagged, runs the callback twice (n = 2, or 1 + an input bit): i = 2 reads
+ * the byte at data_end; it is never called safe. */
+static void cb_count_program(void *arg, const struct twin_run *r)
+{
+	struct scev_verdict v;
+
+	mem_twin_verdict(arg, r, GEN_PROG_CB_COUNT_UNSAFE, &v);
+}
+
+static void test_cb_count_knobs(void)
+{
+	static const struct twin_spec s = { { "p_cb_count", "p_cb_count_over" }, 100, 3470000,
+					    100 };
+	struct twin_counts c = { 0 };
+
+	for_twin_programs(&s, cb_count_program, &c);
+	CHECK(c.flagged[1] == 100 && c.traps > 50, "p_cb_count_over: %u of %u flagged programs "
+	      "read at data_end on their input", c.traps, c.flagged[1]);
+	CHECK(c.safe > 50, "p_cb_count: only %u of 100 programs called safe", c.safe);
 }
 
 /* p_ptr_join and its unsafe twin p_ptr_join_over: the safe form never traps (check_program, two
@@ -2211,6 +2248,7 @@ int main(void)
 	test_pkt_len_knobs();
 	test_ptr_join_knobs();
 	test_start_range_knobs();
+	test_cb_count_knobs();
 	test_iter_knobs();
 	test_iter_helper_knobs();
 	test_for_each_knobs();
