@@ -36,6 +36,10 @@ enum claim_region {
 	REGION_MAP_HANDLE,
 };
 const char *claim_region_name(enum claim_region r);
+/* A map value pointer's offset counts from the start of the element its address falls in, or
+ * of one of the CLAIM_MAP_BACK elements before it: the elements lie one after the other, so an
+ * address at (or past) an element's end is also in the next one (the oracles' reading). */
+#define CLAIM_MAP_BACK 4
 
 /* Where a range came from (reported, not checked). */
 enum claim_source {

@@ -303,6 +303,27 @@ static bool region_base(const struct run *r, const struct claim_range *c, const 
 	}
 }
 
+/* A map value pointer at or past its element's end (base, region_base's element, is then the
+ * next one's start, or a later one's): the elements of a map lie one after the other, so the
+ * value is also that offset of an earlier element, which the claim may mean (a pointer at the
+ * end of element 0 is offset value_size of it, not offset 0 of element 1).  Whether some earlier
+ * element, up to CLAIM_MAP_BACK back, gives an offset the claim holds. */
+static bool map_value_past_end(const struct run *r, const struct rchk *c, uint64_t value,
+			       uint64_t base)
+{
+	uint64_t start = INTERP_VA_MAP + ((uint64_t)c->map << 32);
+	uint64_t vs = c->map < r->nmaps ? r->value_sizes[c->map] : 0;
+
+	if (c->region != REGION_MAP_VALUE || !vs)
+		return false;
+	for (int k = 0; k < CLAIM_MAP_BACK && base >= start + vs; k++) {
+		base -= vs;
+		if (range_contains_needed(&c->r, value - base, c->need))
+			return true;
+	}
+	return false;
+}
+
 static void describe_range(char *buf, size_t n, const struct claim_range *c)
 {
 	char loc[32];
@@ -360,7 +381,8 @@ static unsigned check_slow(struct run *r, const struct interp_state *st, uint32_
 	else if (!region_base(r, &r->cp->ranges[r->ridx[k]], regs, v, &base))
 		ok = false;
 	else
-		ok = range_contains_needed(&c->r, v - base, c->need);
+		ok = range_contains_needed(&c->r, v - base, c->need) ||
+		     map_value_past_end(r, c, v, base);
 	if (!ok)
 		range_failed(r, pc, k, v, base);
 	return 1;

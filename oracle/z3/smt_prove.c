@@ -299,6 +299,7 @@ static sxt claim_holds(struct prover *P, const struct mstate *st, const struct c
 {
 	struct sx *c = P->c;
 	sxt v = mach_loc_value(&P->m, st, cr->loc), x = NULL, ok = sx_true(c), base = NULL;
+	sxt held = NULL;
 
 	*xout = NULL;
 	if (!v)
@@ -331,8 +332,20 @@ static sxt claim_holds(struct prover *P, const struct mstate *st, const struct c
 			sxt off = sx_sub(c, v, bv64(P, start));
 
 			ok = sx_ult(c, off, bv64(P, 1ull << 32));
-			/* offsets count from the start of the element the pointer is in */
+			/* offsets count from the start of the element the pointer is in, or of
+			 * one of the CLAIM_MAP_BACK before it (claims.h) */
 			x = vs ? sx_urem(c, off, bv64(P, vs)) : off;
+			if (vs) {
+				sxt alt[CLAIM_MAP_BACK + 1];
+
+				alt[0] = in_range(P, x, &cr->r);
+				for (unsigned j = 1; j <= CLAIM_MAP_BACK; j++) {
+					sxt xj = sx_add(c, x, bv64(P, (uint64_t)j * vs));
+
+					alt[j] = sx_land(c, sx_ule(c, xj, off), in_range(P, xj, &cr->r));
+				}
+				held = sx_lorn(c, CLAIM_MAP_BACK + 1, alt);
+			}
 			break;
 		}
 		default:
@@ -344,7 +357,7 @@ static sxt claim_holds(struct prover *P, const struct mstate *st, const struct c
 			x = sx_sub(c, v, base);
 	}
 	*xout = x;
-	ok = sx_land(c, ok, in_range(P, x, &cr->r));
+	ok = sx_land(c, ok, held ? held : in_range(P, x, &cr->r));
 	if (cr->is_ptr && cr->maybe_null)
 		ok = sx_lor(c, sx_eq(c, v, bv64(P, 0)), ok);
 	return ok;
