@@ -890,12 +890,14 @@ int absint_refine_exit(struct engine *en, uint32_t from, uint32_t to, struct ast
 		const struct claim_trip *trip;
 		uint64_t done;
 
-		if (scev_loop__block_index(L, to) == SCEV_NONE)
-			absint_ref_loop_state(cx, l, st);	/* (as at the header) */
+		/* The edge stays in l, and so in every loop around it: none of them is left (a
+		 * nest's exit edges would otherwise walk every level above the loops they leave). */
+		if (scev_loop__block_index(L, to) != SCEV_NONE)
+			break;
+		absint_ref_loop_state(cx, l, st);	/* (as at the header) */
 		/* Definedness through the loop: left after a complete iteration, what every
 		 * iteration writes is written (registers; the stack in exit_fills). */
-		if (!L->irreducible && scev_loop__block_index(L, to) == SCEV_NONE &&
-		    (done = exit_iterations_done(en, l, from)) >= 1) {
+		if (!L->irreducible && (done = exit_iterations_done(en, l, from)) >= 1) {
 			st->init |= loop_exit_regs(cx, l, from);
 			exit_fills(en, l, from, done, st);
 		}

@@ -546,6 +546,56 @@ struct sym_run {
 	uint32_t cur;		/* position of the block being executed */
 };
 
+/* The blocks a body walk of loop l can reach: those of l's own level and where each child is
+ * entered (its header; every entry of an irreducible one).  A join into any other block of l
+ * (inside a child) fails the walk (join_along_edge), so those never hold a state: listing
+ * every block of l, as each level of a nest of depth D lists the blocks of the levels below,
+ * would make the nest's walks cost D times its size. */
+static uint32_t walk_size(const struct scev_loops *lf, const struct scev_loop *L)
+{
+	uint32_t n = 0;
+
+	for (uint32_t k = 0; k < L->nblocks; k++)
+		n += lf->loop_of[L->blocks[k]] == (uint32_t)(L - lf->loops);
+	for (uint32_t k = 0; k < L->nchildren; k++) {
+		const struct scev_loop *C = &lf->loops[L->children[k]];
+
+		n++;	/* (its header) */
+		for (uint32_t e = 0; C->irreducible && e < C->nentries; e++)
+			n += C->entries[e] != C->header;
+	}
+	return n;
+}
+
+static void walk_blocks(const struct scev_loops *lf, uint32_t l, uint32_t *out)
+{
+	const struct scev_loop *L = &lf->loops[l];
+	uint32_t n = 0;
+
+	for (uint32_t k = 0; k < L->nblocks; k++)
+		if (lf->loop_of[L->blocks[k]] == l)
+			out[n++] = L->blocks[k];
+	for (uint32_t k = 0; k < L->nchildren; k++) {
+		const struct scev_loop *C = &lf->loops[L->children[k]];
+
+		out[n++] = C->header;
+		for (uint32_t e = 0; C->irreducible && e < C->nentries; e++)
+			if (C->entries[e] != C->header)
+				out[n++] = C->entries[e];
+	}
+}
+
+/* No block of L comes before its header in reverse postorder (the walk starts there). */
+static bool header_first(const struct scev_ctx *cx, const struct scev_loop *L)
+{
+	uint32_t h = cx->rpo_index[L->header];
+
+	for (uint32_t k = 0; k < L->nblocks; k++)
+		if (cx->rpo_index[L->blocks[k]] < h)
+			return false;
+	return true;
+}
+
 static int pos_of(const struct sym_run *r, uint32_t b)
 {
 	uint32_t lo = 0, hi = r->n, key = r->cx->rpo_index[b];
@@ -1438,7 +1488,7 @@ int symex_loop(struct scev_ctx *cx, uint32_t l)
 	 * own level passes the header, so this describes every iteration after the first visit
 	 * of the header (what comes before, from a side entry, the range analysis joins into the
 	 * state entering the loop). */
-	r.n = L->nblocks;
+	r.n = walk_size(lf, L);
 	r.blocks = malloc(r.n * sizeof(*r.blocks));
 	r.in = calloc(r.n, sizeof(*r.in));
 	/* (one array per analysis: an array per loop run would make nested and sibling loops
@@ -1451,10 +1501,10 @@ int symex_loop(struct scev_ctx *cx, uint32_t l)
 		err = -ENOMEM;
 		goto out;
 	}
-	memcpy(r.blocks, L->blocks, r.n * sizeof(*r.blocks));
+	walk_blocks(lf, l, r.blocks);
 	if ((err = scev_sort_by_rpo(cx, r.blocks, r.n)))
 		goto out;
-	if (r.blocks[0] != L->header) {
+	if (!header_first(cx, L)) {	/* (then r.blocks[0] is the header) */
 		fail = true;
 		goto classify;
 	}
