@@ -360,15 +360,7 @@ static int rerun_reset(struct scev_ctx *cx, struct claim_prog *out, struct scev_
 	arena_free(cx->sums);
 	if (!(cx->sums = arena_zalloc(nloops ? nloops : 1, sizeof(*cx->sums))))
 		return -ENOMEM;
-	stack_spans_reset(cx, true);
-	for (uint32_t l = 0; l < nloops; l++) {
-		int err;
-
-		cx->sums[l].why = "first pass";
-		if ((err = symex_syntactic_mod(cx, l, &cx->sums[l])))
-			return err;
-	}
-	stack_spans_reset(cx, false);
+	stack_spans_reset(cx, false);	/* (the first pass reads no summary: step 1) */
 	cx->first_pass = true;
 	cx->iter_join = true;
 	return 0;
@@ -455,14 +447,10 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 	if (!cx.may_stack || !cx.add_src || !cx.sums)
 		goto fail;
 
-	/* 1. Forget everything loops may change (syntactically, with every store and call through
-	 *    a pointer assumed to reach the stack), learning where the stack may really be written. */
-	stack_spans_reset(&cx, true);
-	for (uint32_t l = 0; l < nloops; l++) {
-		cx.sums[l].why = "first pass";
-		if ((err = symex_syntactic_mod(&cx, l, &cx.sums[l])))
-			goto fail;
-	}
+	/* 1. Forget everything loops may change (a plain fixpoint with widening at every loop),
+	 *    learning where the stack may really be written.  The first pass reads no loop
+	 *    summary (the header steps and the exits' refinement are the last pass's), so the
+	 *    summaries stay empty until the symbolic execution writes them. */
 	stack_spans_reset(&cx, false);
 	cx.first_pass = true;
 	/* With subprograms, function summaries (arguments over call sites, r0 at exits) come from

@@ -511,12 +511,7 @@ int symex_syntactic_mod(struct scev_ctx *cx, uint32_t l, struct sym_summary *s)
 	}
 	/* (A cell of one size written changes the overlapping cells of other sizes as well:
 	 * sym_unchanged() and the range analysis see the overlap.) */
-	/* The first pass's summaries are kept until symex_loop runs on their loops: room for 16
-	 * locations in a loop that writes one register was a third of the memory of a program of
-	 * many small loops (1M instructions of sibling loops).  Below a few hundred loops the
-	 * room is a few kilobytes, and the realloc would cost more than it gives back. */
-	if (cx->st.loops->nloops > 256)
-		summary_trim(s);
+	/* (a summary symex_loop gives up on is trimmed there, with the rest) */
 	return 0;
 }
 
