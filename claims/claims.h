@@ -68,8 +68,8 @@ struct claim_range {
 struct claim_iv {
 	loc_t loc;
 	uint8_t width;		/* 32 or 64 */
-	uint64_t step;		/* width-bit two's complement */
 	bool has_start;
+	uint64_t step;		/* width-bit two's complement */
 	uint64_t start;
 };
 
@@ -83,6 +83,7 @@ const char *claim_trip_ender_name(enum trip_ender e);
 
 struct claim_trip {
 	uint8_t kind;		/* enum trip_kind */
+	uint8_t ends_by;	/* enum trip_ender: a loop that ends with no bound on its count */
 	uint64_t max, min;	/* header executions per entry; min on normal exits only (above) */
 	/* The exit test that decides max, for people (reported, not checked): "1 + first k with
 	 * (r1 + 1) >= 10 (iteration k)", a location naming its value at the header in iteration k
@@ -92,7 +93,6 @@ struct claim_trip {
 	 * claim_trip_reason). */
 	char *expr;
 	char *reason;		/* why unknown or only bounded, none when exact */
-	uint8_t ends_by;	/* enum trip_ender: a loop that ends with no bound on its count */
 };
 
 /* A trip text is at most CLAIM_TRIP_TEXT - 1 bytes (longer ones are cut there). */
@@ -140,21 +140,21 @@ static inline bool claim_loop_kind_callback(uint8_t k)
 }
 const char *claim_loop_kind_name(enum loop_kind k);
 
+/* (fields ordered so that none pads: a program of a million loops holds one per loop) */
 struct claim_loop {
 	uint8_t kind;		/* enum loop_kind */
+	bool irreducible;
 	uint32_t header;	/* pc */
 	uint32_t depth;
-	int64_t parent;		/* header pc of the parent loop, -1 for none */
-	bool irreducible;
-	uint32_t *entries, nentries;	/* pcs */
-	struct claim_pcrange *blocks;	/* body */
-	uint32_t nblocks;
 	uint32_t latch;		/* pc of the latch jump, UINT32_MAX for none */
+	int64_t parent;		/* header pc of the parent loop, -1 for none */
+	uint32_t *entries;	/* pcs (nentries) */
+	struct claim_pcrange *blocks;	/* body (nblocks) */
+	uint32_t nentries, nblocks;
 	/* structure detail, reported only */
 	uint32_t (*back_edges)[3];	/* from, to, latch (UINT32_MAX none) */
-	uint32_t nback_edges;
 	uint32_t (*exits)[2];	/* from, to */
-	uint32_t nexits;
+	uint32_t nback_edges, nexits;
 	struct claim_iv *ivs;
 	uint32_t nivs;
 	struct claim_trip trip;

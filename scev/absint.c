@@ -1199,14 +1199,11 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out)
 			goto out;
 		out->nloops = lf->nloops;
 		/* Claims: every instruction inside a loop and at every loop exit. */
-		for (uint32_t l = 0; l < lf->nloops; l++) {
-			const struct scev_loop *L = &lf->loops[l];
-
-			for (uint32_t k = 0; k < L->nblocks; k++)
-				en.emit[L->blocks[k]] = 1;
-			for (uint32_t k = 0; k < L->nexits; k++)
-				en.emit[L->exits[k].to] = 1;
-		}
+		for (uint32_t b = 0; b < cfg->nblocks; b++)
+			en.emit[b] = lf->loop_of[b] != SCEV_NONE;	/* (in its loop and those around) */
+		for (uint32_t l = 0; l < lf->nloops; l++)
+			for (uint32_t k = 0; k < lf->loops[l].nexits; k++)
+				en.emit[lf->loops[l].exits[k].to] = 1;
 	}
 	for (uint32_t f = 0; f < cfg->nfuncs; f++)
 		if ((err = run_function(&en, f)))

@@ -59,34 +59,32 @@ struct sym_store {
 };
 
 struct sym_summary {
+	/* (the counts and flags sit side by side: one summary per loop is held from the symbolic
+	 * execution to the end of the last pass, 152 bytes where the fields' order made 176) */
 	bool ok;		/* false: only the syntactic modified set below is known */
+	bool single_exit;	/* one exit edge, and nothing ends the program inside */
+	bool exit_havoc;	/* some exit leaves cells changed that the header does not show */
+	uint32_t nlocs, nexits, npexits, nxlocs, nstores;
 	const char *why;	/* when !ok: why (a string constant; NULL reads as "") */
-	struct sym_loc *locs;	/* every location the loop may change */
-	uint32_t nlocs;
+	struct sym_loc *locs;	/* every location the loop may change (nlocs) */
 	struct fpmask hv;	/* frame bytes the loop may change besides the cells in locs:
 				 * through pointers other than constant r10 offsets, calls, and
 				 * stores that cut a cell (every byte when it cannot place them);
 				 * a cell overlapping a listed cell changes too */
-	struct sym_exit *exits;
-	uint32_t nexits;
+	struct sym_exit *exits;	/* (nexits) */
 	/* exiting jumps of this loop's own level that some iteration may not pass (they
 	 * dominate no back edge's source): a bound only as a set every cycle passes
 	 * (sym_cut_bound); at most SYM_MAX_PEXITS, none when there are more */
-	struct sym_exit *pexits;
-	uint32_t npexits;
-	bool single_exit;	/* one exit edge, and nothing ends the program inside */
+	struct sym_exit *pexits;	/* (npexits) */
 	/* the state on the exit edges (the single one when single_exit), for locations in locs,
 	 * in the REG symbols of the iteration that leaves; NULL when no exit edge is reached */
 	eid *exit_vals;
 	/* locations unchanged at the header but changed on the way out (x += 1 before an exit
 	 * test, undone before the back edge), with their single-exit values; parents must treat
 	 * them as changed by the loop */
-	loc_t *xlocs;
+	loc_t *xlocs;	/* (nxlocs) */
 	eid *xvals;
-	uint32_t nxlocs;
-	bool exit_havoc;	/* some exit leaves cells changed that the header does not show */
-	struct sym_store *stores;
-	uint32_t nstores;
+	struct sym_store *stores;	/* (nstores) */
 };
 
 struct astate;

@@ -31,19 +31,20 @@ struct scev_back_edge {
 	uint32_t latch;		/* block id ending in the latch jump, or SCEV_NONE */
 };
 
+/* (fields ordered so that none pads: a program of a million loops holds one per loop) */
 struct scev_loop {
 	uint32_t header;	/* block id */
 	uint32_t func;
 	uint32_t parent;	/* loop id, SCEV_NONE for outermost */
 	uint32_t depth;		/* 1 for outermost */
-	bool irreducible;
 	uint32_t *entries, nentries;	/* blocks entered from outside; header first */
-	struct scev_back_edge *back_edges;
 	uint32_t nback_edges;
+	struct scev_back_edge *back_edges;
 	uint32_t latch;		/* block id when every back edge has the same latch, else SCEV_NONE */
-	struct scev_edge *exits;	/* edges from inside to outside this loop */
 	uint32_t nexits;
+	struct scev_edge *exits;	/* edges from inside to outside this loop */
 	uint32_t *blocks, nblocks;	/* sorted block ids, header included */
+	bool irreducible;
 	uint32_t *children, nchildren;	/* loop ids */
 };
 
