@@ -91,7 +91,9 @@ static void ss_havoc_span(struct sstate *s, const struct stack_span *sp)
 static void havoc_mask(struct sstate *s, const struct fpmask *m)
 {
 	for (int32_t o = -FP_FRAME; o < 0; o++)
-		if (fpmask_has(m, o)) {
+		if (!m->w[(o + FP_FRAME) / 64])
+			o += 63 - (o + FP_FRAME) % 64;	/* (a word of none: to its last byte) */
+		else if (fpmask_has(m, o)) {
 			int32_t e = o;
 
 			while (e < 0 && fpmask_has(m, e))
