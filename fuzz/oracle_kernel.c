@@ -179,10 +179,11 @@ static int judge_exits(struct pipeline_result *r, uint64_t *stats, const struct 
 	return pipeline_add_finding(r, f);
 }
 
-/* bpfscev verify's verdict against the kernel's: *accepted says whether the differential has
- * anything to ask (a log to read, a program that runs). */
+/* bpfscev verify's verdict against the kernel's: *ask says whether the differential has
+ * anything to ask (a log to read, a program that runs, or a rejection in which the verifier
+ * reports a bug in itself: that is a finding, whatever the verdict class). */
 static int judge_verdict(struct pipeline_result *r, uint64_t *stats, const struct verdict_opts *vo,
-			 bool *accepted)
+			 bool *ask)
 {
 	const struct ebpf_object *obj = &r->obj;
 	const struct ebpf_prog *prog = &r->view;
@@ -190,7 +191,7 @@ static int judge_verdict(struct pipeline_result *r, uint64_t *stats, const struc
 	struct diag d;
 	int err;
 
-	*accepted = false;
+	*ask = false;
 	diag_clear(&d);
 	if ((err = verdict_compare(&vr, obj, prog, vo, &d))) {
 		if (err == -ENOMEM)
@@ -215,7 +216,7 @@ static int judge_verdict(struct pipeline_result *r, uint64_t *stats, const struc
 		verdict_report__free(&vr);
 		return err;
 	}
-	*accepted = vr.kernel_accepted;
+	*ask = vr.kernel_accepted || kdiff_log_reports_bug(vr.kernel_message, NULL, 0);
 	verdict_report__free(&vr);
 	return 0;
 }
@@ -251,11 +252,11 @@ static int kernel_run(struct pipeline_result *r, uint64_t *stats, struct claim_v
 	int err;
 
 	if (!o->kernel_diff_only) {
-		bool accepted;
+		bool ask;
 
-		if ((err = judge_verdict(r, stats, &vo, &accepted)))
+		if ((err = judge_verdict(r, stats, &vo, &ask)))
 			return err;
-		if (!accepted)	/* nothing more to ask: no log to read, nothing runs */
+		if (!ask)	/* nothing more to ask: no log to read, nothing runs */
 			return 0;
 	}
 	diag_clear(&d);

@@ -15,6 +15,7 @@
 
 #include "bpf/asm.h"
 #include "oracle/exec/check.h"
+#include "oracle/kernel/kdiff.h"
 #include "scev/scev.h"
 #include "triage/verdict.h"
 #include "util/clock.h"
@@ -183,13 +184,6 @@ static int eval_log(const struct pred *p, struct pred_eval *ev)
 	return 1;
 }
 
-/* The words by which the verifier reports a bug in itself (as oracle/kdiff.c reads them). */
-bool pred_log_reports_bug(const char *log);
-bool pred_log_reports_bug(const char *log)
-{
-	return log && (strstr(log, "INVARIANTS VIOLATION") || strstr(log, "verifier bug"));
-}
-
 static int eval_invariant(const struct pred *p, struct pred_eval *ev)
 {
 	int err = need_kernel(ev);
@@ -197,7 +191,7 @@ static int eval_invariant(const struct pred *p, struct pred_eval *ev)
 	(void)p;
 	if (err)
 		return err;
-	if (ev->accepted || !pred_log_reports_bug(ev->log)) {
+	if (ev->accepted || !ev->log || !kdiff_log_reports_bug(ev->log, NULL, 0)) {
 		snprintf(ev->why, sizeof(ev->why), "no invariant violation (%.200s%.150s)",
 			 ev->accepted ? "accepted" : "rejected: ", ev->accepted ? "" : ev->message);
 		return 0;

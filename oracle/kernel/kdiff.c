@@ -39,7 +39,7 @@ const char *kdiff_kind_name(enum kdiff_kind k)
 
 /* Words in the log by which the verifier reports a bug in itself: range invariants broken
  * (BPF_F_TEST_REG_INVARIANTS turns them into load failures) and verifier_bug() (6.16+). */
-static bool log_reports_bug(const char *log, char *line, size_t n)
+bool kdiff_log_reports_bug(const char *log, char *line, size_t n)
 {
 	static const char *const marks[] = { "INVARIANTS VIOLATION", "verifier bug" };
 
@@ -48,6 +48,8 @@ static bool log_reports_bug(const char *log, char *line, size_t n)
 
 		if (!at)
 			continue;
+		if (!line)
+			return true;
 		for (b = at; b > log && b[-1] != '\n'; b--)
 			;
 		e = strchr(at, '\n');
@@ -419,7 +421,7 @@ int kdiff_run(struct kdiff_result *res, const struct ebpf_object *obj,
 	snprintf(res->message, sizeof(res->message), "%s", kp->message);
 	res->processed = kp->processed;
 	res->verification_usec = kp->verification_usec;
-	if (log_reports_bug(kp->log, bug, sizeof(bug))) {
+	if (kdiff_log_reports_bug(kp->log, bug, sizeof(bug))) {
 		res->kind = KDIFF_INVARIANT;
 		snprintf(res->text, sizeof(res->text),
 			 "the verifier reports a bug in itself: %.560s", bug);

@@ -44,6 +44,11 @@ enum kdiff_kind {
 };
 const char *kdiff_kind_name(enum kdiff_kind k);
 
+/* Whether a verifier log (or one message of it) reports a bug in the verifier itself: range
+ * invariants broken (BPF_F_TEST_REG_INVARIANTS) or verifier_bug() (6.16+).  With line, the
+ * log's line that says it is copied there. */
+bool kdiff_log_reports_bug(const char *log, char *line, size_t n);
+
 struct kdiff_opts {
 	size_t sz;			/* sizeof(struct kdiff_opts) */
 	uint32_t prog_type;		/* 0: the program's own */
