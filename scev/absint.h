@@ -26,6 +26,13 @@ struct life {
 	uint64_t may, must;
 };
 
+/* An access bound (computed in 128 bits) for a message: a bound past the 64-bit ends prints as
+ * the nearest end instead of wrapping to the other sign. */
+static inline long long absint_ll_sat(__int128 v)
+{
+	return v > INT64_MAX ? INT64_MAX : v < INT64_MIN ? INT64_MIN : (long long)v;
+}
+
 /* d := d joined with s; true when d changed. */
 static inline bool life_join(struct life *d, const struct life *s)
 {

@@ -958,7 +958,7 @@ bool absint_cb_verify_access(struct scev_ctx *cx, struct scev_verdict *v,
 
 	if (lo < -EBPF_STACK_SIZE || hi > 0) {
 		CBFAIL(VERDICT_UNSAFE, pc, "access [%lld, %lld) of the caller's stack outside "
-		       "[-512, 0)", (long long)lo, (long long)hi);
+		       "[-512, 0)", absint_ll_sat(lo), absint_ll_sat(hi));
 	}
 	/* the kernel grows the frame the pointer points into */
 	if (cx->fn_stack && owner < cx->st.cfg->nfuncs && (uint32_t)-lo > cx->fn_stack[owner])
@@ -968,6 +968,6 @@ bool absint_cb_verify_access(struct scev_ctx *cx, struct scev_verdict *v,
 	     !fpmask_all(&cx->outer_init[owner], (int64_t)lo, (int64_t)hi)))
 		CBFAIL(VERDICT_UNSAFE, pc, "read of the caller's stack bytes [%lld, %lld) not "
 		       "written before every call that passes a pointer to them (bpf_loop or "
-		       "bpf-to-bpf)", (long long)lo, (long long)hi);
+		       "bpf-to-bpf)", absint_ll_sat(lo), absint_ll_sat(hi));
 	return false;
 }

@@ -387,7 +387,7 @@ void absint_ref_verify_access(struct scev_ctx *cx, struct scev_verdict *v, const
 		      "path before this access", cx->ref_sites[a->map].pc);
 	if (lo < 0 || hi > size)
 		VFAIL(VERDICT_UNSAFE, pc, "ringbuf record access [%lld, %lld) outside the %lld bytes "
-		      "reserved at %u", (long long)lo, (long long)hi, (long long)size,
+		      "reserved at %u", absint_ll_sat(lo), absint_ll_sat(hi), (long long)size,
 		      cx->ref_sites[a->map].pc);
 }
 

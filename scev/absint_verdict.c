@@ -104,7 +104,7 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 	case REGION_STACK:
 		if (lo < -EBPF_STACK_SIZE || hi > 0)
 			VFAIL(VERDICT_UNSAFE, pc, "stack access [%lld, %lld) outside [-512, 0)",
-			      (long long)lo, (long long)hi);
+			      absint_ll_sat(lo), absint_ll_sat(hi));
 		/* the frame's depth, for the combined stack of call chains (calls.c) */
 		if (cx->fn_stack) {
 			uint32_t f = cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func;
@@ -117,14 +117,14 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 		if (!write && cx->opts.unprivileged &&
 		    !fpmask_all(&s->sinit, (int64_t)lo, (int64_t)hi))
 			VFAIL(VERDICT_UNSAFE, pc, "read of stack bytes [%lld, %lld) not written on every "
-			      "path", (long long)lo, (long long)hi);
+			      "path", absint_ll_sat(lo), absint_ll_sat(hi));
 		return;
 	case REGION_MAP_VALUE: {
 		uint32_t vs = a->map < cx->nmaps ? cx->maps[a->map].value_size : 0;
 
 		if (lo < 0 || hi > vs)
 			VFAIL(VERDICT_UNSAFE, pc, "map value access [%lld, %lld) outside [0, %u)",
-			      (long long)lo, (long long)hi, vs);
+			      absint_ll_sat(lo), absint_ll_sat(hi), vs);
 		/* .rodata, .kconfig: the kernel's check_map_access_type */
 		if (write && a->map < cx->nmaps && (cx->maps[a->map].flags & BPF_F_RDONLY_PROG))
 			VFAIL(VERDICT_UNSAFE, pc, "write into the read-only map '%s'",
@@ -142,7 +142,7 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 			       (!a->id || (__int128)aval_pkt_c(a) + off + size >
 						  astate__pkt_range_here(s, a->id))))
 			VFAIL(VERDICT_UNSAFE, pc, "packet access [%lld, %lld) not proven below data_end "
-			      "(%llu bytes checked)", (long long)lo, (long long)hi,
+			      "(%llu bytes checked)", absint_ll_sat(lo), absint_ll_sat(hi),
 			      (unsigned long long)s->pkt_min);
 		return;
 	case REGION_PKT_META:
@@ -156,7 +156,7 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 			      "may only read it)");
 		if (lo < 0 || hi > (__int128)astate__pkt_range_here(s, PKT_META_ID))
 			VFAIL(VERDICT_UNSAFE, pc, "packet metadata access [%lld, %lld) not proven below "
-			      "data (%u bytes checked)", (long long)lo, (long long)hi,
+			      "data (%u bytes checked)", absint_ll_sat(lo), absint_ll_sat(hi),
 			      astate__pkt_range_here(s, PKT_META_ID));
 		return;
 	case REGION_CTX:
@@ -165,7 +165,7 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 		if (cx->ctx_model == EBPF_CTX_XDP) {
 			if (write || size != 4 || lo < 0 || hi > (__int128)sizeof(struct xdp_md) || lo % 4)
 				VFAIL(VERDICT_UNSAFE, pc, "invalid xdp_md access (%s %u bytes at %lld)",
-				      write ? "write" : "read", size, (long long)lo);
+				      write ? "write" : "read", size, absint_ll_sat(lo));
 			return;
 		}
 		if (cx->ctx_model == EBPF_CTX_SKB) {
@@ -173,7 +173,7 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 			    (write && !skb_field_writable((int64_t)lo, size)) ||
 			    (!write && !skb_field_readable((int64_t)lo, size)))
 				VFAIL(VERDICT_UNSAFE, pc, "invalid __sk_buff access (%s %u bytes at %lld)",
-				      write ? "write" : "read", size, (long long)lo);
+				      write ? "write" : "read", size, absint_ll_sat(lo));
 			return;
 		}
 		if (cx->ctx_model == EBPF_CTX_RO) {
@@ -190,7 +190,7 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 
 			if (why)
 				VFAIL(VERDICT_UNSAFE, pc, "invalid context access (%s %u bytes at %lld): %s",
-				      write ? "write" : "read", size, (long long)lo, why);
+				      write ? "write" : "read", size, absint_ll_sat(lo), why);
 			return;
 		}
 		VFAIL(VERDICT_UNSUPPORTED, pc, "context of this program type (a plain buffer of "
@@ -220,7 +220,7 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 		why = id ? ebpf_btf_obj_access(id, (int64_t)lo, size, &next) : "an unknown type";
 		if (why)
 			VFAIL(VERDICT_UNSAFE, pc, "kernel object access (%u bytes at %lld of R%u): %s",
-			      size, (long long)lo, reg, why);
+			      size, absint_ll_sat(lo), reg, why);
 		return;
 	}
 	case REGION_MAP_KEY: {
@@ -232,7 +232,7 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 			      "bpf_for_each_map_elem callback is given)", reg);
 		if (lo < 0 || hi > ks)
 			VFAIL(VERDICT_UNSAFE, pc, "map key access [%lld, %lld) outside [0, %u)",
-			      (long long)lo, (long long)hi, ks);
+			      absint_ll_sat(lo), absint_ll_sat(hi), ks);
 		return;
 	}
 	case REGION_DYNPTR:
@@ -242,15 +242,15 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 		/* a global function's pointer argument: PTR_TO_MEM of its BTF type's size */
 		if (lo < 0 || hi > a->map)
 			VFAIL(VERDICT_UNSAFE, pc, "access [%lld, %lld) outside the %u bytes of a global "
-			      "function's argument (its BTF type's size)", (long long)lo,
-			      (long long)hi, a->map);
+			      "function's argument (its BTF type's size)", absint_ll_sat(lo),
+			      absint_ll_sat(hi), a->map);
 		return;
 	case REGION_DYNPTR_MEM:
 		/* bpf_dynptr_data's PTR_TO_MEM of its constant size (check_mem_region_access) */
 		if (lo < 0 || hi > a->map)
 			VFAIL(VERDICT_UNSAFE, pc, "R%u invalid access to memory, mem_size=%u: [%lld, "
 			      "%lld) (the sample bytes bpf_dynptr_data returned)", reg, a->map,
-			      (long long)lo, (long long)hi);
+			      absint_ll_sat(lo), absint_ll_sat(hi));
 		return;
 	case REGION_RINGBUF:
 		absint_ref_verify_access(cx, v, s, a, pc, lo, hi);
@@ -263,7 +263,7 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 			      "bpf_iter_num_next points to)", reg);
 		if (lo < 0 || hi > 4)
 			VFAIL(VERDICT_UNSAFE, pc, "access [%lld, %lld) outside the 4 bytes "
-			      "bpf_iter_num_next points to", (long long)lo, (long long)hi);
+			      "bpf_iter_num_next points to", absint_ll_sat(lo), absint_ll_sat(hi));
 		return;
 	default:
 		VFAIL(VERDICT_UNSAFE, pc, "R%u points to %s, which cannot be accessed", reg,
