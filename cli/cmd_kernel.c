@@ -320,20 +320,21 @@ static int run_diff(const struct ebpf_object *obj, const struct ebpf_prog **prog
 					       path);
 				}
 				if (reduce && sr == FINDING_NEW) {
-					struct bpf_insn *small = NULL;
-					size_t len = 0;
+					struct reduce_prog small;
 
 					diag_clear(&d);
-					if (kdiff_reduce(&small, &len, &f, &o, 0, &d)) {
+					if (kdiff_reduce(&small, &f, &o, 0, &d)) {
 						fprintf(stderr, "bpfscev kernel: reduce: %s\n", d.msg);
 					} else {
-						finding__write_program(&f, path, "reduced", small, len,
+						finding__write_program(&f, path, "reduced", small.insns,
+								       small.len, small.globals,
+								       small.nglobals,
 								       "reduced by bpfscev kernel "
 								       "--diff --reduce");
 						printf("  reduced from %zu to %zu slots: %s/reduced.s\n",
-						       f.len, len, path);
+						       f.len, small.len, path);
 					}
-					free(small);
+					reduce_prog__free(&small);
 				}
 				finding__free(&f);
 			}

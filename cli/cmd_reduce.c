@@ -76,14 +76,14 @@ struct pred_ctx {
 	unsigned errors;
 };
 
-static bool still_holds(void *arg, const struct bpf_insn *insns, size_t len)
+static int still_holds(void *arg, const struct reduce_prog *cand)
 {
 	struct pred_ctx *p = arg;
 	struct replay_verdict v;
 
-	if (replay_check(p->f, insns, len, &p->co, &v)) {
+	if (replay_check(p->f, cand, &p->co, &v)) {
 		p->errors++;
-		return false;
+		return 0;
 	}
 	return v.holds;
 }
@@ -110,11 +110,10 @@ static int reduce_dir(int argc, char **argv)
 	struct pred_ctx pc = { .co = { .sz = sizeof(pc.co), .match = REPLAY_MATCH_CORE,
 				       .zero_input = true } };
 	struct reduce_stats st;
-	struct bpf_insn *out = NULL;
+	struct reduce_prog in = { 0 }, out = { 0 };
 	const char *dir = NULL;
 	bool quiet = false;
 	struct finding f;
-	size_t out_len = 0;
 	struct diag d;
 	char msg[1024], note[256], why[256];
 	int err, rc = CLI_OK;
@@ -166,7 +165,11 @@ static int reduce_dir(int argc, char **argv)
 		rc = CLI_USAGE;
 		goto out;
 	}
-	err = oracle_reduce(&out, &out_len, f.insns, f.len, still_holds, &pc, &ro, &st);
+	in.insns = f.insns;
+	in.len = f.len;
+	in.globals = f.globals;
+	in.nglobals = f.nglobals;
+	err = reduce_run_opts(&out, &in, still_holds, &pc, &ro, &st);
 	if (ro.progress)
 		fputs("\r\033[K", stderr);
 	if (err == -EINVAL) {
@@ -181,9 +184,10 @@ static int reduce_dir(int argc, char **argv)
 		goto out;
 	}
 	snprintf(note, sizeof(note), "reduced from %zu instructions (%zu slots) to %zu (%zu slots) "
-		 "in %u tests", st.insns_before, st.slots_before, count_insns(out, out_len), out_len,
+		 "in %u tests", st.insns_before, st.slots_before, count_insns(out.insns, out.len), out.len,
 		 st.tests);
-	err = finding__write_program(&f, dir, "reduced", out, out_len, note);
+	err = finding__write_program(&f, dir, "reduced", out.insns, out.len, out.globals,
+				     out.nglobals, note);
 	if (err) {
 		fprintf(stderr, "bpfscev reduce: %s: cannot write reduced.s/reduced.bin: %s\n", dir,
 			strerror(-err));
@@ -197,7 +201,7 @@ static int reduce_dir(int argc, char **argv)
 	if (pc.errors)
 		printf("  %u tests failed to run (counted as not showing the finding)\n", pc.errors);
 out:
-	free(out);
+	reduce_prog__free(&out);
 	finding__free(&f);
 	return rc;
 }
@@ -315,6 +319,8 @@ static int reduce_file(struct file_opts *fo)
 	}
 	in.insns = prog->insns;
 	in.len = prog->len;
+	in.globals = prog->globals;
+	in.nglobals = prog->global_cnt;
 	in.maps = obj->maps;
 	in.map_cnt = obj->map_cnt;
 	in.prog_type = fo->type_set ? fo->type : prog->prog_type;

@@ -24,34 +24,14 @@ static void replay_usage(FILE *f)
 }
 
 /* Reads DIR/name as whole instruction slots; NULL (with a message) when it cannot. */
-static struct bpf_insn *read_prog(const char *dir, const char *name, size_t *len)
-{
-	char path[4096];
-	size_t n = 0;
-	char *buf;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	buf = cli_read_file(path, &n);
-	if (!buf)
-		return NULL;
-	if (!n || n % sizeof(struct bpf_insn)) {
-		fprintf(stderr, "bpfscev replay: %s: not a whole number of 8-byte slots\n", path);
-		free(buf);
-		return NULL;
-	}
-	*len = n / sizeof(struct bpf_insn);
-	return (struct bpf_insn *)buf;
-}
-
 int cmd_replay(int argc, char **argv)
 {
 	struct replay_opts co = { .sz = sizeof(co), .match = REPLAY_MATCH_EXACT };
 	struct replay_verdict v;
-	struct bpf_insn *reduced = NULL;
+	struct reduce_prog reduced = { 0 };
 	const char *dir = NULL;
 	struct finding f;
 	bool use_reduced = false;
-	size_t rlen = 0;
 	struct diag d;
 	char msg[1024];
 	int err, rc;
@@ -97,8 +77,10 @@ int cmd_replay(int argc, char **argv)
 		return CLI_USAGE;
 	}
 	if (use_reduced) {
-		reduced = read_prog(dir, "reduced.bin", &rlen);
-		if (!reduced) {
+		if (finding__read_program(dir, "reduced", &reduced.insns, &reduced.len,
+					  &reduced.globals, &reduced.nglobals, &d)) {
+			diag_format(&d, msg, sizeof(msg));
+			fprintf(stderr, "bpfscev replay: %s\n", msg);
 			finding__free(&f);
 			return CLI_USAGE;
 		}
@@ -109,7 +91,7 @@ int cmd_replay(int argc, char **argv)
 	printf("finding %s-%016llx (%s, from %s)\n  saved:    %s\n", finding_kind_name(f.kind),
 	       (unsigned long long)f.sig.full, use_reduced ? "reduced program" : "program",
 	       f.source[0] ? f.source : "?", f.text);
-	err = replay_check(&f, reduced, rlen, &co, &v);
+	err = replay_check(&f, use_reduced ? &reduced : NULL, &co, &v);
 	if (err) {
 		fprintf(stderr, "bpfscev replay: %s\n", strerror(-err));
 		rc = CLI_USAGE;
@@ -125,7 +107,7 @@ int cmd_replay(int argc, char **argv)
 		printf("  observed: %s\n  gone: the finding does not hold any more\n", v.text);
 		rc = CLI_OK;
 	}
-	free(reduced);
+	reduce_prog__free(&reduced);
 	finding__free(&f);
 	return rc;
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bpf/prog.h"
 #include "bpf/asm.h"
@@ -578,29 +579,26 @@ int corpus_add_finding(const char *finding_dir, const char *cases_dir, const cha
 	struct finding f;
 	struct sbuf sb = SBUF_INIT;
 	struct bpf_insn *insns = NULL;
-	size_t len = 0;
+	struct ebpf_global_func *globals = NULL;
+	size_t len = 0, nglobals = 0;
 	char rpath[1024], dname[128], tmp[1100];
+	struct diag rd;
 	FILE *fp;
 	int err;
 
 	memset(&f, 0, sizeof(f));
 	if ((err = finding__load(&f, finding_dir, d)))
 		return err;
-	/* the reduced program when reduce wrote one */
+	/* the reduced program (and its global functions' prototypes) when reduce wrote one */
 	snprintf(rpath, sizeof(rpath), "%s/reduced.bin", finding_dir);
-	fp = fopen(rpath, "rb");
-	if (fp) {
-		uint8_t buf[8 * 4096];
-		size_t got = fread(buf, 1, sizeof(buf), fp);
-
-		fclose(fp);
-		if (got && got % 8 == 0 && ebpf_validate((struct bpf_insn *)buf, got / 8, NULL) == 0) {
-			insns = malloc(got);
-			if (insns) {
-				memcpy(insns, buf, got);
-				len = got / 8;
-			}
-		}
+	if (!access(rpath, F_OK) &&
+	    (finding__read_program(finding_dir, "reduced", &insns, &len, &globals, &nglobals, &rd) ||
+	     ebpf_validate(insns, len, NULL))) {
+		free(insns);
+		free(globals);
+		insns = NULL;
+		globals = NULL;
+		len = nglobals = 0;
 	}
 	finding_dir_name(&f, dname, sizeof(dname));
 	sbuf_printf(&sb, "# %s finding %s (%s), added with bpfscev corpus add\n",
@@ -611,7 +609,8 @@ int corpus_add_finding(const char *finding_dir, const char *cases_dir, const cha
 		sbuf_putc(&sb, *s == '\n' ? ' ' : *s);
 	sbuf_printf(&sb, "\n# program: %s (%zu slots)\n", insns ? "reduced" : "as found",
 		    insns ? len : f.len);
-	corpus_format_prog(&sb, insns ? insns : f.insns, insns ? len : f.len, NULL, 0, f.prog_type,
+	corpus_format_prog(&sb, insns ? insns : f.insns, insns ? len : f.len,
+			   insns ? globals : f.globals, insns ? nglobals : f.nglobals, f.prog_type,
 			   f.maps, f.map_cnt);
 	if (f.input_len) {
 		sbuf_puts(&sb, "-- input\n");
@@ -633,6 +632,7 @@ int corpus_add_finding(const char *finding_dir, const char *cases_dir, const cha
 	}
 	sbuf_free(&sb);
 	free(insns);
+	free(globals);
 	finding__free(&f);
 	return err;
 }

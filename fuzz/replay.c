@@ -174,7 +174,7 @@ static bool pass_inputs(struct pipeline_opts *po, int pass, const struct finding
 	return o->runs;
 }
 
-int replay_check(const struct finding *f, const struct bpf_insn *insns, size_t len,
+int replay_check(const struct finding *f, const struct reduce_prog *p,
 		 const struct replay_opts *uo, struct replay_verdict *v)
 {
 	struct replay_opts o = { 0 };
@@ -189,7 +189,8 @@ int replay_check(const struct finding *f, const struct bpf_insn *insns, size_t l
 	if (uo)
 		memcpy(&o, uo, uo->sz && uo->sz < sizeof(o) ? uo->sz : sizeof(o));
 	diag_clear(&d);
-	if (finding__object(&obj, f, insns, len, &d)) {
+	if (p ? finding__object(&obj, f, p->insns, p->len, p->globals, p->nglobals, &d) :
+		finding__object(&obj, f, NULL, 0, NULL, 0, &d)) {
 		snprintf(v->text, sizeof(v->text), "invalid program: %.400s", d.msg);
 		return 0;
 	}

@@ -19,6 +19,7 @@
 #include "bpf/isa.h"
 #include "claims/claims.h"
 #include "triage/finding.h"
+#include "triage/reduce.h"
 
 enum replay_match {
 	REPLAY_MATCH_EXACT,	/* same kind at the same pc and location (or loop header) */
@@ -60,9 +61,10 @@ struct replay_verdict {
  * refuted): without bpf(), replay_check answers skipped. */
 bool replay_needs_kernel(const struct finding *f);
 
-/* Checks whether f still holds for the program insns[len] (f's own program when insns is NULL).
- * Returns 0 with v filled, or -errno (an invalid program gives 0 and holds = false). */
-int replay_check(const struct finding *f, const struct bpf_insn *insns, size_t len,
+/* Checks whether f still holds for the program p (its instructions and global functions'
+ * prototypes; f's own program when p is NULL).  Returns 0 with v filled, or -errno (an
+ * invalid program gives 0 and holds = false). */
+int replay_check(const struct finding *f, const struct reduce_prog *p,
 		 const struct replay_opts *o, struct replay_verdict *v);
 
 #endif

@@ -183,9 +183,9 @@ static void test_round_trip(void)
 	}
 	/* saved claims: still holds; the real analyzer: gone */
 	co.saved_claims = true;
-	CHECK(!replay_check(&g, NULL, 0, &co, &v) && v.holds, "saved claims: %s", v.text);
+	CHECK(!replay_check(&g, NULL, &co, &v) && v.holds, "saved claims: %s", v.text);
 	co.saved_claims = false;
-	CHECK(!replay_check(&g, NULL, 0, &co, &v) && !v.holds, "the real analyzer: %s", v.text);
+	CHECK(!replay_check(&g, NULL, &co, &v) && !v.holds, "the real analyzer: %s", v.text);
 	snprintf(args, sizeof(args), "replay %s --claims-as-saved", path);
 	CHECK(run_cli(args) == 1, "bpfscev %s: exit 1 wanted", args);
 	snprintf(args, sizeof(args), "replay %s", path);
@@ -207,6 +207,101 @@ static void test_round_trip(void)
 	finding__free(&f);
 out:
 	free(insns);
+}
+
+/* ---- global functions' prototypes ---- */
+
+/* The candidate as an object, as the kernel would be given it: g's prototype at the function
+ * that reads through its argument. */
+static int reads_through_global_arg(void *arg, const struct reduce_prog *p)
+{
+	const struct finding *f = arg;
+	struct ebpf_object *obj = NULL;
+	struct diag d;
+	int holds = 0;
+
+	if (finding__object(&obj, f, p->insns, p->len, p->globals, p->nglobals, &d))
+		return 0;
+	for (size_t k = 0; k < obj->progs[0].global_cnt; k++) {
+		const struct ebpf_global_func *g = &obj->progs[0].globals[k];
+
+		for (size_t pc = g->insn; pc < p->len && !ebpf_is_exit(&p->insns[pc]); pc++)
+			holds |= !strcmp(g->name, "g") && g->args[0].kind == EBPF_FARG_PTR &&
+				 ebpf_class(&p->insns[pc]) == BPF_LDX && p->insns[pc].src_reg == 1;
+	}
+	ebpf_object__free(obj);
+	return holds;
+}
+
+/* A finding keeps its program's global prototypes: prog.s has the .global line, reading the
+ * directory gives them back, the finding's object carries them (the kernel loads g on its own
+ * from them), and the reducer moves them with g. */
+static void test_globals(void)
+{
+	static const char src[] =
+		"r6 = 7\nr7 = 9\nr6 += r7\n*(u64 *)(r10 - 8) = 0\nr1 = r10\nr1 += -8\n"
+		"call g\nr0 = 0\nexit\n"
+		".global g ptr:8\ng: r2 = 5\nr0 = *(u64 *)(r1 + 0)\nr0 += r2\nexit\n";
+	struct ebpf_prog prog = { .name = "glob", .prog_type = BPF_PROG_TYPE_XDP };
+	struct reduce_prog in = { 0 }, out = { 0 }, back = { 0 };
+	struct finding f, g = { 0 };
+	struct ebpf_object *obj = NULL;
+	enum finding_save_result res;
+	char dir[300], path[512], s_path[600];
+	struct diag d;
+	FILE *fp;
+
+	diag_clear(&d);
+	CHECK(!ebpf_asm_globals(&prog.insns, &prog.len, NULL, &prog.globals, &prog.global_cnt,
+				src, strlen(src), 1, &d) && prog.global_cnt == 1, "asm: %s", d.msg);
+	if (!prog.insns || finding__init(&f, FIND_KERNEL, "kernel-invariant", "kernel", &prog,
+					 NULL, 0, NULL, 0, NULL, 0, NULL))
+		goto out;
+	snprintf(f.text, sizeof(f.text), "planted");
+	finding_signature(&f, NULL);
+	snprintf(dir, sizeof(dir), "%s/globals", root);
+	CHECK(!finding__save(&f, dir, NULL, &res, path, sizeof(path)), "save");
+	CHECK(!finding__load(&g, path, &d), "load: %s", d.msg);
+	CHECK(g.nglobals == 1 && !memcmp(&g.globals[0], &prog.globals[0], sizeof(g.globals[0])),
+	      "the prototype read back: %zu globals", g.nglobals);
+	CHECK(!finding__object(&obj, &g, NULL, 0, NULL, 0, &d) && obj &&
+	      obj->progs[0].global_cnt == 1 && obj->progs[0].globals[0].insn == 9,
+	      "the finding's object has g's prototype");
+	ebpf_object__free(obj);
+	/* reduced: the bystanders go, g's prototype moves with g */
+	in.insns = g.insns;
+	in.len = g.len;
+	in.globals = g.globals;
+	in.nglobals = g.nglobals;
+	CHECK(!reduce_run_opts(&out, &in, reads_through_global_arg, &g, NULL, NULL), "reduce");
+	CHECK(out.len < g.len && out.nglobals == 1 && out.globals[0].insn < 9 &&
+	      reads_through_global_arg(&g, &out), "reduced to %zu slots, g at %u", out.len,
+	      out.nglobals ? out.globals[0].insn : 0);
+	CHECK(!finding__write_program(&g, path, "reduced", out.insns, out.len, out.globals,
+				      out.nglobals, "test"), "write reduced");
+	CHECK(!finding__read_program(path, "reduced", &back.insns, &back.len, &back.globals,
+				     &back.nglobals, &d) && back.len == out.len &&
+	      back.nglobals == 1 && back.globals[0].insn == out.globals[0].insn,
+	      "reduced.s gives the prototype back: %s", d.msg);
+	/* a .s whose instructions are not the .bin's cannot place its .global lines */
+	snprintf(s_path, sizeof(s_path), "%s/reduced.s", path);
+	fp = fopen(s_path, "w");
+	if (fp) {
+		fputs("; edited\n-- asm\n.global g int:8\nr0 = 1\nexit\n", fp);
+		fclose(fp);
+	}
+	reduce_prog__free(&back);
+	diag_clear(&d);
+	CHECK(finding__read_program(path, "reduced", &back.insns, &back.len, &back.globals,
+				    &back.nglobals, &d) < 0 && strstr(d.file, "reduced.s") &&
+	      strstr(d.msg, "does not assemble"), "a mismatched reduced.s: '%s'", d.msg);
+	reduce_prog__free(&back);
+	reduce_prog__free(&out);
+	finding__free(&g);
+	finding__free(&f);
+out:
+	free(prog.insns);
+	free(prog.globals);
 }
 
 static void test_cleanup(void)
@@ -244,7 +339,9 @@ static bool holds(void *arg, const struct bpf_insn *insns, size_t len)
 	struct pred *p = arg;
 	struct replay_verdict v;
 
-	return !replay_check(p->f, insns, len, &p->co, &v) && v.holds;
+	struct reduce_prog c = { .insns = (struct bpf_insn *)insns, .len = len };
+
+	return !replay_check(p->f, &c, &p->co, &v) && v.holds;
 }
 
 static void reduce_planted(enum plant what, uint8_t kind, size_t max_after)
@@ -278,7 +375,7 @@ static void reduce_planted(enum plant what, uint8_t kind, size_t max_after)
 	/* and the files the command writes */
 	snprintf(dir, sizeof(dir), "%s/reduced-%s", root, finding_kind_name(kind));
 	mkdir(dir, 0755);
-	CHECK(out && !finding__write_program(&f, dir, "reduced", out, out_len, "test"),
+	CHECK(out && !finding__write_program(&f, dir, "reduced", out, out_len, NULL, 0, "test"),
 	      "write reduced");
 	{
 		struct ebpf_object *obj = NULL;
@@ -449,6 +546,7 @@ int main(void)
 	test_delete();
 	test_steps();
 	test_crash_class();
+	test_globals();
 	reduce_planted(PLANT_TRIP, FIND_TRIP_MAX, 6);
 	reduce_planted(PLANT_RANGE, FIND_RANGE, 8);
 	reduce_planted(PLANT_IV, FIND_IV, 6);

@@ -667,8 +667,7 @@ static void kernel_difference(void)
 	struct kdiff_opts o = { .sz = sizeof(o) };
 	struct kdiff_result res;
 	struct finding f;
-	struct bpf_insn *small = NULL;
-	size_t small_len = 0;
+	struct reduce_prog small = { 0 };
 	char dir[] = "/tmp/test_klog.XXXXXX", path[512];
 	enum finding_save_result sr;
 	struct diag d;
@@ -692,10 +691,10 @@ static void kernel_difference(void)
 		CHECK(access(path, F_OK) == 0, "saved at %s", path);
 	}
 	diag_clear(&d);
-	CHECK(!kdiff_reduce(&small, &small_len, &f, NULL, 300, &d), "kdiff_reduce: %s", d.msg);
+	CHECK(!kdiff_reduce(&small, &f, NULL, 300, &d), "kdiff_reduce: %s", d.msg);
 	/* what must stay: the load of ingress_ifindex and the exit */
-	CHECK(small && small_len <= 3 && small_len >= 2, "reduced to %zu slots", small_len);
-	free(small);
+	CHECK(small.insns && small.len <= 3 && small.len >= 2, "reduced to %zu slots", small.len);
+	reduce_prog__free(&small);
 	finding__free(&f);
 	kdiff_result__free(&res);
 	ebpf_object__free(obj);

@@ -188,6 +188,72 @@ static void test_class(void)
 	reduce_prog__free(&out);
 }
 
+/* A global function's prototype is part of the program: the kernel verifies g on its own from
+ * it (its pointer argument may be NULL, so reading through it unchecked is refused), so the
+ * reducer keeps it, moved to where g starts in each candidate; without it the same
+ * instructions load. */
+static void test_global_prototype(void)
+{
+	static const char src[] =
+		"r6 = 7\nr7 = 9\nr6 += r7\n*(u64 *)(r10 - 8) = 0\nr1 = r10\nr1 += -8\n"
+		"call g\nr0 = 0\nexit\n"
+		".global g ptr:8\ng: r2 = 5\nr0 = *(u64 *)(r1 + 0)\nr0 += r2\nexit\n";
+	struct pred_set ps = { .o = { .sz = sizeof(ps.o) } };
+	struct reduce_prog in = { .prog_type = BPF_PROG_TYPE_XDP }, out = { 0 };
+	struct reduce_run_opts ro = { .sz = sizeof(ro) };
+	struct reduce_stats st;
+	char msg[512];
+	bool acc = true;
+	long rv;
+	struct diag d;
+
+	diag_clear(&d);
+	CHECK(!ebpf_asm_globals(&in.insns, &in.len, NULL, &in.globals, &in.nglobals, src,
+				strlen(src), 1, &d) && in.nglobals == 1, "asm: %s", d.msg);
+	if (!in.insns)
+		return;
+	CHECK(!pred_set__add(&ps, "rejects", NULL, &d) &&
+	      !pred_set__add(&ps, "msg", "mem_or_null", &d), "predicates: %s", d.msg);
+	CHECK(!reload(&in, 0, &acc, msg, sizeof(msg), NULL, &rv) && !acc &&
+	      strstr(msg, "mem_or_null"), "the input: accepted %d, '%s'", acc, msg);
+	{
+		struct reduce_prog no_proto = in;
+
+		no_proto.globals = NULL;
+		no_proto.nglobals = 0;
+		CHECK(!reload(&no_proto, 0, &acc, msg, sizeof(msg), NULL, &rv) && acc,
+		      "without its prototype g is static and the program loads: '%s'", msg);
+	}
+	if (!reduce_run(&out, &in, pred_set__test, &ps, &ro, &st, &d)) {
+		const struct ebpf_global_func *g = out.nglobals == 1 ? &out.globals[0] : NULL;
+
+		printf("global prototype: %zu -> %zu instructions, %u tests\n", st.insns_before,
+		       st.insns_after, st.tests);
+		CHECK(st.insns_after < st.insns_before && st.insns_after <= 7,
+		      "%zu instructions", st.insns_after);
+		CHECK(g && !strcmp(g->name, "g") && g->nargs == 1 &&
+		      g->args[0].kind == EBPF_FARG_PTR && g->args[0].size == 8 && g->insn < out.len,
+		      "the result's prototype: %zu globals", out.nglobals);
+		if (g) {
+			bool called = false;
+
+			for (size_t pc = 0; pc < out.len; pc += ebpf_insn_slots(&out.insns[pc]))
+				called |= ebpf_is_pseudo_call(&out.insns[pc]) &&
+					  pc + 1 + (size_t)(long)out.insns[pc].imm == g->insn;
+			CHECK(called, "the prototype is not at the called function (slot %u)",
+			      g->insn);
+		}
+		CHECK(!reload(&out, 0, &acc, msg, sizeof(msg), NULL, &rv) && !acc &&
+		      strstr(msg, "mem_or_null"), "the result: accepted %d, '%s'", acc, msg);
+	} else {
+		CHECK(0, "reduce: %s", d.msg);
+	}
+	reduce_prog__free(&out);
+	free(in.insns);
+	free(in.globals);
+	pred_set__free(&ps);
+}
+
 /* The saved kernel finding: still shown by this kernel?  Then it must survive reduction. */
 static void test_invariant(void)
 {
@@ -313,6 +379,7 @@ int main(void)
 	test_accepts_retval();
 	test_log();
 	test_class();
+	test_global_prototype();
 	test_invariant();
 	if (bin)
 		test_cli(bin);

@@ -83,10 +83,10 @@ static void test_kernel_run(const struct ebpf_object *obj)
 	CHECK(f != NULL, "the kernel's run did not refute the planted r0 claim (%u findings)",
 	      r.nfindings);
 	if (f) {
-		CHECK(!replay_check(f, NULL, 0, &ro, &v) && v.holds && !v.skipped,
+		CHECK(!replay_check(f, NULL, &ro, &v) && v.holds && !v.skipped,
 		      "planted: replay does not see it: %s", v.text);
 		ro.mutate = NULL;
-		CHECK(!replay_check(f, NULL, 0, &ro, &v) && !v.holds && !v.skipped,
+		CHECK(!replay_check(f, NULL, &ro, &v) && !v.holds && !v.skipped,
 		      "real analyzer: replay still sees it: %s", v.text);
 		CHECK(strstr(v.text, "kernel") != NULL, "not judged by the kernel oracle: %s",
 		      v.text);
@@ -114,13 +114,13 @@ static void test_routing(const struct ebpf_object *obj)
 
 	if (!finding_of(&f, obj, FIND_CRASH, "campaign")) {
 		snprintf(f.crash, sizeof(f.crash), "SIGSEGV");
-		CHECK(!replay_check(&f, NULL, 0, &ro, &v) && !v.holds, "crash: %s", v.text);
+		CHECK(!replay_check(&f, NULL, &ro, &v) && !v.holds, "crash: %s", v.text);
 		CHECK(!v.crash[0] && strstr(v.text, "finished normally"),
 		      "crash: not analyzed in isolation: '%s' '%s'", v.crash, v.text);
 		finding__free(&f);
 	}
 	if (!finding_of(&f, obj, FIND_VERDICT, "verdict")) {
-		CHECK(!replay_check(&f, NULL, 0, &ro, &v) && !v.holds && !v.skipped,
+		CHECK(!replay_check(&f, NULL, &ro, &v) && !v.holds && !v.skipped,
 		      "verdict: %s", v.text);
 		CHECK(!strstr(v.text, "every claim held"), "verdict: judged by the claim checks: %s",
 		      v.text);

@@ -441,7 +441,7 @@ static void expect_refuted(struct prepared *p, const struct smt_result *r, uint8
 		snprintf(fd.source, sizeof(fd.source), "z3");
 		CHECK(finding__save(&fd, dir, NULL, &sr, path, sizeof(path)) == 0, "%s: save", what);
 		CHECK(finding__load(&back, path, &d) == 0, "%s: load: %s", what, d.msg);
-		CHECK(replay_check(&back, NULL, 0, &fo, &v) == 0 && v.holds,
+		CHECK(replay_check(&back, NULL, &fo, &v) == 0 && v.holds,
 		      "%s: the saved finding does not replay: %s", what, v.text);
 		finding__free(&fd);
 		finding__free(&back);

@@ -230,6 +230,7 @@ void finding__free(struct finding *f)
 		return;
 	free(f->insns);
 	free(f->maps);
+	free(f->globals);
 	free(f->claims_json);
 	if (f->claims)
 		claim_prog__free(f->claims);
@@ -268,13 +269,15 @@ int finding__init(struct finding *f, uint8_t kind, const char *source, const cha
 	f->len = prog->len;
 	f->maps = dup_mem(maps, map_cnt * sizeof(*maps));
 	f->map_cnt = map_cnt;
+	f->globals = dup_mem(prog->globals, prog->global_cnt * sizeof(*prog->globals));
+	f->nglobals = prog->global_cnt;
 	f->input = dup_mem(input, input_len);
 	f->input_len = input_len;
 	f->helper = dup_mem(helper, helper_len);
 	f->helper_len = helper_len;
 	claims_write(&sb, &one);
 	f->claims_json = sbuf_detach(&sb);
-	if (!f->insns || !f->maps || !f->input || !f->helper || !f->claims_json) {
+	if (!f->insns || !f->maps || !f->globals || !f->input || !f->helper || !f->claims_json) {
 		finding__free(f);
 		return -ENOMEM;
 	}
@@ -400,14 +403,15 @@ static void format_finding_txt(struct sbuf *sb, const struct finding *f, const c
 /* A data file both the assembler and `bpfscev check` read: comments, "-- asm" in kernel syntax
  * with pcs and labels (it assembles back to the same slots), then the input and helper bytes. */
 static void format_prog_s(struct sbuf *sb, const struct finding *f, const struct bpf_insn *insns,
-			  size_t len, const char *comment)
+			  size_t len, const struct ebpf_global_func *globals, size_t nglobals,
+			  const char *comment)
 {
 	sbuf_printf(sb, "; bpfscev finding %s: %s\n", finding_kind_name(f->kind), f->text);
 	if (comment)
 		sbuf_printf(sb, "; %s\n", comment);
 	sbuf_printf(sb, "; program %s, type %u, %zu slots; the claims are in claims.json\n-- asm\n",
 		    f->prog_name, f->prog_type, len);
-	ebpf_disasm(sb, insns, len, EBPF_DISASM_PC | EBPF_DISASM_LABELS);
+	ebpf_disasm_globals(sb, insns, len, globals, nglobals, EBPF_DISASM_PC | EBPF_DISASM_LABELS);
 	sbuf_puts(sb, "-- input\n");
 	put_hex(sb, f->input, f->input_len);
 	sbuf_puts(sb, "-- helper\n");
@@ -434,13 +438,15 @@ static int write_file_atomic(const char *dir, const char *name, const void *data
 }
 
 int finding__write_program(const struct finding *f, const char *dir, const char *base,
-			   const struct bpf_insn *insns, size_t len, const char *comment)
+			   const struct bpf_insn *insns, size_t len,
+			   const struct ebpf_global_func *globals, size_t nglobals,
+			   const char *comment)
 {
 	struct sbuf sb = SBUF_INIT;
 	char name[256];
 	int err;
 
-	format_prog_s(&sb, f, insns, len, comment);
+	format_prog_s(&sb, f, insns, len, globals, nglobals, comment);
 	if (sb.oom) {
 		sbuf_free(&sb);
 		return -ENOMEM;
@@ -460,7 +466,7 @@ static int write_dir_files(const char *tmp, const struct finding *f, const char 
 	struct sbuf sb = SBUF_INIT;
 	int err;
 
-	format_prog_s(&sb, f, f->insns, f->len, NULL);
+	format_prog_s(&sb, f, f->insns, f->len, f->globals, f->nglobals, NULL);
 	if (sb.oom)
 		goto oom;
 	if ((err = write_file(tmp, "prog.s", sb.buf, sb.len)))
@@ -841,6 +847,82 @@ static int parse_txt(struct finding *f, char *text, const char *path, struct dia
 	return 0;
 }
 
+/* The prototypes of the .global lines in the "-- asm" section of the .s file at path (none
+ * when it has none or is missing); the section must assemble to insns[len]. */
+static int read_globals(const char *path, const struct bpf_insn *insns, size_t len,
+			struct ebpf_global_func **globals, size_t *nglobals, struct diag *d)
+{
+	char *text = slurp(path, NULL), *a, *e;
+	struct bpf_insn *got = NULL;
+	size_t got_len = 0;
+	int line = 1, err;
+
+	*globals = NULL;
+	*nglobals = 0;
+	if (!text || !strstr(text, "\n.global "))
+		goto out;	/* nothing to read: no global functions */
+	a = strstr(text, "-- asm\n");
+	if (!a) {
+		diag_set_file(d, path);
+		err = diag_set(d, EINVAL, "no '-- asm' section");
+		goto fail;
+	}
+	for (char *c = text; c < a; c++)
+		line += *c == '\n';
+	a += 7;
+	e = strstr(a, "\n-- ");
+	diag_set_file(d, path);
+	if ((err = ebpf_asm_globals(&got, &got_len, NULL, globals, nglobals, a,
+				    e ? (size_t)(e + 1 - a) : strlen(a), line + 1, d)))
+		goto fail;
+	if (got_len != len || memcmp(got, insns, len * sizeof(*insns))) {
+		err = diag_set(d, EINVAL, "its '-- asm' section does not assemble to the .bin file's "
+			       "%zu slots (%zu): the .global lines cannot be placed", len, got_len);
+		goto fail;
+	}
+out:
+	free(got);
+	free(text);
+	return 0;
+fail:
+	free(got);
+	free(text);
+	free(*globals);
+	*globals = NULL;
+	*nglobals = 0;
+	return err;
+}
+
+int finding__read_program(const char *dir, const char *base, struct bpf_insn **insns,
+			  size_t *len, struct ebpf_global_func **globals, size_t *nglobals,
+			  struct diag *d)
+{
+	char p[4096];
+	size_t n;
+	char *text;
+	int err;
+
+	*insns = NULL;
+	*len = 0;
+	snprintf(p, sizeof(p), "%s/%s.bin", dir, base);
+	text = slurp(p, &n);
+	if (!text || !n || n % sizeof(struct bpf_insn)) {
+		free(text);
+		diag_set_file(d, p);
+		return diag_set(d, EINVAL, text ? "not a whole number of 8-byte slots" :
+				"cannot read");
+	}
+	snprintf(p, sizeof(p), "%s/%s.s", dir, base);
+	if ((err = read_globals(p, (struct bpf_insn *)text, n / sizeof(struct bpf_insn), globals,
+				nglobals, d))) {
+		free(text);
+		return err;
+	}
+	*insns = (struct bpf_insn *)text;
+	*len = n / sizeof(struct bpf_insn);
+	return 0;
+}
+
 int finding__load(struct finding *f, const char *dir, struct diag *d)
 {
 	char p[4096];
@@ -860,17 +942,9 @@ int finding__load(struct finding *f, const char *dir, struct diag *d)
 	free(text);
 	if (err)
 		goto fail;
-	snprintf(p, sizeof(p), "%s/prog.bin", dir);
-	text = slurp(p, &len);
-	if (!text || !len || len % sizeof(struct bpf_insn)) {
-		free(text);
-		diag_set_file(d, p);
-		err = diag_set(d, EINVAL, text ? "not a whole number of 8-byte slots" :
-				     "cannot read");
+	if ((err = finding__read_program(dir, "prog", &f->insns, &f->len, &f->globals,
+					 &f->nglobals, d)))
 		goto fail;
-	}
-	f->insns = (struct bpf_insn *)text;
-	f->len = len / sizeof(struct bpf_insn);
 	if ((err = load_hex(&f->input, &f->input_len, dir, "input.hex", d)) ||
 	    (err = load_hex(&f->helper, &f->helper_len, dir, "helper.hex", d)))
 		goto fail;
@@ -906,7 +980,8 @@ fail:
 }
 
 int finding__object(struct ebpf_object **out, const struct finding *f,
-		    const struct bpf_insn *insns, size_t len, struct diag *d)
+		    const struct bpf_insn *insns, size_t len,
+		    const struct ebpf_global_func *globals, size_t nglobals, struct diag *d)
 {
 	struct ebpf_object *obj = NULL;
 	int err;
@@ -914,11 +989,21 @@ int finding__object(struct ebpf_object **out, const struct finding *f,
 	if (!insns) {
 		insns = f->insns;
 		len = f->len;
+		globals = f->globals;
+		nglobals = f->nglobals;
 	}
 	err = ebpf_object__from_insns(&obj, insns, len, f->prog_name[0] ? f->prog_name : "prog", d);
 	if (err)
 		return err;
 	obj->progs[0].prog_type = f->prog_type;
+	if (nglobals) {
+		obj->progs[0].globals = dup_mem(globals, nglobals * sizeof(*globals));
+		if (!obj->progs[0].globals) {
+			ebpf_object__free(obj);
+			return diag_set(d, ENOMEM, "out of memory");
+		}
+		obj->progs[0].global_cnt = nglobals;
+	}
 	if (f->map_cnt) {
 		obj->maps = calloc(f->map_cnt, sizeof(*obj->maps));
 		if (!obj->maps) {

@@ -44,6 +44,9 @@ struct finding {
 	size_t len;
 	struct ebpf_map_def *maps;	/* owned (init NULL: zero-filled) */
 	size_t map_cnt;
+	struct ebpf_global_func *globals;	/* owned: the prototypes of its global functions
+					 * (ebpf_prog.globals; "global:" lines of finding.txt) */
+	size_t nglobals;
 	char strategy[16];		/* analyzer strategy that made the claims */
 	/* the claims and the refuted one */
 	char *claims_json;		/* owned; "" or NULL for crashes */
@@ -108,10 +111,20 @@ struct finding_save_opts {
  * the directory's path.  Returns 0 with *res set, or -errno. */
 int finding__save(const struct finding *f, const char *dir, const struct finding_save_opts *o,
 		  enum finding_save_result *res, char *path, size_t path_len);
-/* Writes another program for finding f (the reduced one) as dir/<base>.s and dir/<base>.bin,
- * each replaced atomically; comment (may be NULL) goes in the .s header.  0 or -errno. */
+/* Writes another program for finding f (the reduced one: its global functions' prototypes
+ * globals, as the reducer moved them) as dir/<base>.s (with its .global lines) and
+ * dir/<base>.bin, each replaced atomically; comment (may be NULL) goes in the .s header.
+ * 0 or -errno. */
 int finding__write_program(const struct finding *f, const char *dir, const char *base,
-			   const struct bpf_insn *insns, size_t len, const char *comment);
+			   const struct bpf_insn *insns, size_t len,
+			   const struct ebpf_global_func *globals, size_t nglobals,
+			   const char *comment);
+/* Reads dir/<base>.bin (a program finding__write_program wrote) into *insns (heap), and the
+ * prototypes of its .s file's .global lines into *globals (heap, NULL when none; the .s must
+ * assemble to the same slots).  0 or -errno with d set. */
+int finding__read_program(const char *dir, const char *base, struct bpf_insn **insns,
+			  size_t *len, struct ebpf_global_func **globals, size_t *nglobals,
+			  struct diag *d);
 /* Removes the .tmp-* directories under dir whose writing process is gone (a killed campaign:
  * the programs they came from were not marked done, so they are found again). */
 void finding_dir_cleanup(const char *dir);
@@ -120,10 +133,12 @@ int finding__load(struct finding *f, const char *path, struct diag *d);
 /* Directory name of a finding: "<kind>-<16 hex>". */
 void finding_dir_name(const struct finding *f, char *buf, size_t n);
 
-/* A one-program object for f's program with its maps and type (or for other instructions,
- * e.g. a reduced program).  Validates.  Caller frees with ebpf_object__free. */
+/* A one-program object for f's program with its maps, type and global prototypes (or for
+ * other instructions, e.g. a reduced program, with the prototypes globals[nglobals]).
+ * Validates.  Caller frees with ebpf_object__free. */
 int finding__object(struct ebpf_object **out, const struct finding *f,
-		    const struct bpf_insn *insns, size_t len, struct diag *d);
+		    const struct bpf_insn *insns, size_t len,
+		    const struct ebpf_global_func *globals, size_t nglobals, struct diag *d);
 
 /* ---- crashes ---- */
 

@@ -73,7 +73,7 @@ static uint8_t kind_of(const struct finding *f)
 	return KDIFF_CLAIM;
 }
 
-static bool still_shows(void *arg, const struct bpf_insn *insns, size_t len)
+static int still_shows(void *arg, const struct reduce_prog *p)
 {
 	struct red *r = arg;
 	struct ebpf_object *obj = NULL;
@@ -81,19 +81,19 @@ static bool still_shows(void *arg, const struct bpf_insn *insns, size_t len)
 	bool holds = false;
 
 	diag_clear(&r->d);
-	if (finding__object(&obj, r->f, insns, len, &r->d))
-		return false;
+	if (finding__object(&obj, r->f, p->insns, p->len, p->globals, p->nglobals, &r->d))
+		return 0;
 	if (kdiff_run(&res, obj, &obj->progs[0], &r->o, &r->d)) {
 		ebpf_object__free(obj);
-		return false;
+		return 0;
 	}
 	if (res.kind == r->want && r->want != KDIFF_CLAIM) {
 		holds = true;
 	} else if (res.kind == KDIFF_CLAIM) {
 		/* the same core signature: the same kind of claim failing, not any claim */
 		for (uint32_t k = 0; k < res.check.nfindings && !holds; k++) {
-			struct finding cand = { .kind = FIND_KERNEL, .len = len,
-						.insns = (struct bpf_insn *)insns };
+			struct finding cand = { .kind = FIND_KERNEL, .len = p->len,
+						.insns = p->insns };
 			const struct check_finding *cf = &res.check.findings[k];
 
 			cand.claim = cf->claim;
@@ -110,10 +110,12 @@ static bool still_shows(void *arg, const struct bpf_insn *insns, size_t len)
 	return holds;
 }
 
-int kdiff_reduce(struct bpf_insn **out, size_t *out_len, const struct finding *f,
+int kdiff_reduce(struct reduce_prog *out, const struct finding *f,
 		 const struct kdiff_opts *uopts, unsigned max_tests, struct diag *d)
 {
 	struct reduce_opts ro = { .sz = sizeof(ro), .max_tests = max_tests };
+	struct reduce_prog in = { .insns = f->insns, .len = f->len, .globals = f->globals,
+				  .nglobals = f->nglobals };
 	struct red r = { .f = f };
 	int err;
 
@@ -126,7 +128,7 @@ int kdiff_reduce(struct bpf_insn **out, size_t *out_len, const struct finding *f
 	if (!r.o.check_runs)
 		r.o.check_runs = 16;
 	r.want = kind_of(f);
-	err = oracle_reduce(out, out_len, f->insns, f->len, still_shows, &r, &ro, NULL);
+	err = reduce_run_opts(out, &in, still_shows, &r, &ro, NULL);
 	if (err == -EINVAL)
 		return diag_set(d, EINVAL, "the finding does not show on its own program now%s%s",
 				r.d.msg[0] ? ": " : "", r.d.msg);

@@ -445,7 +445,8 @@ static int eval_test(const struct pred *p, struct pred_eval *ev)
 	const char *dir = ev->set->o.tmpdir ? ev->set->o.tmpdir : getenv("TMPDIR");
 	struct reduce_prog rp = { .insns = ev->prog->insns, .len = ev->prog->len,
 				  .maps = ev->obj->maps, .map_cnt = ev->obj->map_cnt,
-				  .prog_type = ev->prog->prog_type };
+				  .prog_type = ev->prog->prog_type, .globals = ev->prog->globals,
+				  .nglobals = ev->prog->global_cnt };
 	char path[4200];
 	struct sbuf sb = { 0 };
 	int fd, err, rc;
@@ -618,6 +619,8 @@ void pred_view(struct ebpf_object *obj, struct ebpf_prog *prog, const struct red
 	prog->prog_type = p->prog_type;
 	prog->insns = p->insns;
 	prog->len = p->len;
+	prog->globals = p->globals;
+	prog->global_cnt = p->nglobals;
 	obj->format = EBPF_FMT_RAW;
 	obj->progs = prog;
 	obj->prog_cnt = 1;
@@ -659,7 +662,7 @@ void pred_write_text(struct sbuf *sb, const struct reduce_prog *p, const char *c
 		sbuf_printf(sb, "# program type %u (not one '-- type' names: load it with "
 			    "--type)\n", p->prog_type);
 	sbuf_puts(sb, "-- asm\n");
-	ebpf_disasm(sb, p->insns, p->len, 0);
+	ebpf_disasm_globals(sb, p->insns, p->len, p->globals, p->nglobals, 0);
 	if (type)
 		sbuf_printf(sb, "-- type\n%s\n", type);
 	if (p->map_cnt) {

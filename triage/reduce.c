@@ -35,6 +35,7 @@ void reduce_prog__free(struct reduce_prog *p)
 		return;
 	free(p->insns);
 	free(p->maps);
+	free(p->globals);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -325,6 +326,9 @@ static void prepare_cand(struct red *r, struct reduce_prog *c)
 	c->map_cnt = r->cur.map_cnt;
 	c->prog_type = r->cur.prog_type;
 	c->len = r->cur.len;
+	if (r->cur.nglobals)
+		memcpy(c->globals, r->cur.globals, r->cur.nglobals * sizeof(*c->globals));
+	c->nglobals = r->cur.nglobals;
 }
 
 static void take(struct red *r, const struct reduce_prog *c)
@@ -335,6 +339,9 @@ static void take(struct red *r, const struct reduce_prog *c)
 		memcpy(r->cur.maps, c->maps, c->map_cnt * sizeof(*c->maps));
 	r->cur.map_cnt = c->map_cnt;
 	r->cur.prog_type = c->prog_type;
+	if (c->nglobals)
+		memcpy(r->cur.globals, c->globals, c->nglobals * sizeof(*c->globals));
+	r->cur.nglobals = c->nglobals;
 	r->st->accepted++;
 	r->st->by_pass[r->pass]++;
 }
@@ -407,11 +414,12 @@ static bool run_pass(struct red *r, enum reduce_pass_id pass, size_t param)
 	return any;
 }
 
-static int alloc_prog(struct reduce_prog *p, size_t cap, size_t map_cap)
+static int alloc_prog(struct reduce_prog *p, size_t cap, size_t map_cap, size_t globals_cap)
 {
 	p->insns = calloc(cap, sizeof(*p->insns));
 	p->maps = calloc(map_cap ? map_cap : 1, sizeof(*p->maps));
-	return p->insns && p->maps ? 0 : -ENOMEM;
+	p->globals = calloc(globals_cap ? globals_cap : 1, sizeof(*p->globals));
+	return p->insns && p->maps && p->globals ? 0 : -ENOMEM;
 }
 
 int reduce_run(struct reduce_prog *out, const struct reduce_prog *in, reduce_test_fn test,
@@ -440,10 +448,12 @@ int reduce_run(struct reduce_prog *out, const struct reduce_prog *in, reduce_tes
 	r.cands = calloc(r.jobs + 1, sizeof(*r.cands));
 	r.keep = malloc(r.cap);
 	r.starts = malloc(r.cap * sizeof(*r.starts));
-	if (!r.cands || !r.keep || !r.starts || alloc_prog(&r.cur, r.cap, r.map_cap))
+	r.moved = malloc((r.cap + 1) * sizeof(*r.moved));
+	if (!r.cands || !r.keep || !r.starts || !r.moved ||
+	    alloc_prog(&r.cur, r.cap, r.map_cap, in->nglobals))
 		goto out;
 	for (unsigned k = 0; k <= r.jobs; k++)
-		if (alloc_prog(&r.cands[k], r.cap, r.map_cap))
+		if (alloc_prog(&r.cands[k], r.cap, r.map_cap, in->nglobals))
 			goto out;
 	memcpy(r.cur.insns, in->insns, in->len * sizeof(*in->insns));
 	r.cur.len = in->len;
@@ -451,6 +461,9 @@ int reduce_run(struct reduce_prog *out, const struct reduce_prog *in, reduce_tes
 		memcpy(r.cur.maps, in->maps, in->map_cnt * sizeof(*in->maps));
 	r.cur.map_cnt = in->map_cnt;
 	r.cur.prog_type = in->prog_type;
+	if (in->nglobals)
+		memcpy(r.cur.globals, in->globals, in->nglobals * sizeof(*in->globals));
+	r.cur.nglobals = in->nglobals;
 	st.slots_before = in->len;
 	st.insns_before = reduce_count_insns(in->insns, in->len);
 	st.maps_before = in->map_cnt;
@@ -509,6 +522,7 @@ out:
 	free(r.cands);
 	free(r.keep);
 	free(r.starts);
+	free(r.moved);
 	free(r.cache);
 	st.seconds = wall_s() - r.t0;
 	if (ust)
@@ -540,18 +554,13 @@ static int insn_test(void *arg, const struct reduce_prog *p)
 	return ip->pred(ip->arg, p->insns, p->len) ? 1 : 0;
 }
 
-int oracle_reduce(struct bpf_insn **out, size_t *out_len, const struct bpf_insn *insns,
-		  size_t len, reduce_pred_fn pred, void *arg, const struct reduce_opts *uopts,
-		  struct reduce_stats *st)
+int reduce_run_opts(struct reduce_prog *out, const struct reduce_prog *in, reduce_test_fn test,
+		    void *arg, const struct reduce_opts *uopts, struct reduce_stats *st)
 {
 	struct reduce_opts o = { 0 };
 	struct reduce_run_opts ro = { .sz = sizeof(ro) };
-	struct insn_pred ip = { pred, arg, &o };
-	struct reduce_prog in = { .insns = (struct bpf_insn *)insns, .len = len }, res;
-	int err;
+	struct insn_pred ip = { NULL, NULL, &o };
 
-	*out = NULL;
-	*out_len = 0;
 	if (uopts)
 		memcpy(&o, uopts, uopts->sz && uopts->sz < sizeof(o) ? uopts->sz : sizeof(o));
 	ro.max_tests = o.max_tests;
@@ -567,11 +576,25 @@ int oracle_reduce(struct bpf_insn **out, size_t *out_len, const struct bpf_insn 
 		ro.progress = insn_progress;
 		ro.progress_arg = &ip;
 	}
-	err = reduce_run(&res, &in, insn_test, &ip, &ro, st, NULL);
+	return reduce_run(out, in, test, arg, &ro, st, NULL);
+}
+
+int oracle_reduce(struct bpf_insn **out, size_t *out_len, const struct bpf_insn *insns,
+		  size_t len, reduce_pred_fn pred, void *arg, const struct reduce_opts *o,
+		  struct reduce_stats *st)
+{
+	struct insn_pred ip = { pred, arg, NULL };
+	struct reduce_prog in = { .insns = (struct bpf_insn *)insns, .len = len }, res;
+	int err;
+
+	*out = NULL;
+	*out_len = 0;
+	err = reduce_run_opts(&res, &in, insn_test, &ip, o, st);
 	if (err)
 		return err;
 	*out = res.insns;
 	*out_len = res.len;
 	free(res.maps);
+	free(res.globals);
 	return 0;
 }

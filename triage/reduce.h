@@ -54,6 +54,12 @@ struct reduce_prog {
 	struct ebpf_map_def *maps;	/* init points into the caller's data (never freed here) */
 	size_t map_cnt;
 	uint32_t prog_type;
+	/* The global functions' prototypes (ebpf_prog.globals, by their first slot): a deletion
+	 * moves each to where its function now starts, and drops the prototype of a function no
+	 * call or function address reaches any more, so a candidate loads with the prototypes
+	 * it was found with. */
+	struct ebpf_global_func *globals;
+	size_t nglobals;
 };
 void reduce_prog__free(struct reduce_prog *p);	/* members; NULL ok */
 size_t reduce_count_insns(const struct bpf_insn *insns, size_t len);	/* LD_IMM64 once */
@@ -128,6 +134,11 @@ struct reduce_opts {
 	void (*progress)(void *arg, const struct bpf_insn *insns, size_t len, unsigned tests);
 	void *progress_arg;
 };
+
+/* reduce_run with the passes o selects (never maps or type), in this process: how a saved
+ * finding's program (with its global functions' prototypes) is reduced. */
+int reduce_run_opts(struct reduce_prog *out, const struct reduce_prog *in, reduce_test_fn test,
+		    void *arg, const struct reduce_opts *o, struct reduce_stats *st);
 
 /* Minimizes insns[len] (no maps, type UNSPEC) with every pass but maps and type, in this
  * process.  insns must satisfy pred: -EINVAL otherwise, -ENOMEM on allocation failure.  On 0,

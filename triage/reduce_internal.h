@@ -4,6 +4,12 @@
 
 #include "triage/reduce.h"
 
+/* Where a deletion moved slot pc: the first instruction kept at or after it was at slot from
+ * and is at slot to (both SIZE_MAX when none is kept). */
+struct reduce_move {
+	size_t from, to;
+};
+
 struct red {
 	reduce_test_fn test;
 	void *arg;
@@ -16,6 +22,7 @@ struct red {
 	unsigned jobs;
 	bool *keep;			/* scratch, cap entries */
 	uint32_t *starts;		/* scratch: first slot of each instruction */
+	struct reduce_move *moved;	/* scratch, cap + 1 entries (reduce_passes.c) */
 	struct cache_ent *cache;
 	size_t cache_cap, cache_n;
 	double t0;

@@ -35,8 +35,9 @@ static void set_target(struct bpf_insn *i, size_t pc, size_t t)
 		i->off = (int16_t)rel;	/* distances only shrink: it fits where it did */
 }
 
-size_t oracle_reduce_delete(struct bpf_insn *out, const struct bpf_insn *insns, size_t len,
-			    const bool *keep)
+/* oracle_reduce_delete; moved (may be NULL; len + 1 entries) receives where each slot went. */
+static size_t delete_insns(struct bpf_insn *out, const struct bpf_insn *insns, size_t len,
+			   const bool *keep, struct reduce_move *moved)
 {
 	bool *k = malloc(len + 1), *start = calloc(len + 1, 1);
 	long *next = malloc((len + 1) * sizeof(*next));	/* first kept instruction at or after */
@@ -85,6 +86,11 @@ size_t oracle_reduce_delete(struct bpf_insn *out, const struct bpf_insn *insns, 
 			set_target(&out[n], n, newpc[next[target_of(&insns[pc], pc)]]);
 		n += s;
 	}
+	if (moved)
+		for (size_t pc = 0; pc <= len; pc++) {
+			moved[pc].from = next[pc] < 0 ? SIZE_MAX : (size_t)next[pc];
+			moved[pc].to = next[pc] < 0 ? SIZE_MAX : newpc[next[pc]];
+		}
 	/* the last instruction must not fall off the end */
 	if (!n || (!ebpf_is_exit(&out[n - 1]) && !ebpf_is_ja(&out[n - 1]))) {
 		memset(&out[n], 0, sizeof(out[n]));
@@ -104,6 +110,49 @@ fail:
 	return 0;
 }
 
+size_t oracle_reduce_delete(struct bpf_insn *out, const struct bpf_insn *insns, size_t len,
+			    const bool *keep)
+{
+	return delete_insns(out, insns, len, keep, NULL);
+}
+
+/* Whether some call or function address of p goes to a slot in [a, b]. */
+static bool has_entry(const struct reduce_prog *p, size_t a, size_t b)
+{
+	for (size_t pc = 0; pc < p->len; pc += ebpf_insn_slots(&p->insns[pc])) {
+		const struct bpf_insn *i = &p->insns[pc];
+		long t;
+
+		if (!ebpf_is_pseudo_call(i) && !(ebpf_is_ldimm64(i) && i->src_reg == BPF_PSEUDO_FUNC))
+			continue;
+		t = target_of(i, pc);
+		if (t >= (long)a && t <= (long)b)
+			return true;
+	}
+	return false;
+}
+
+/* cand's global prototypes after a deletion from r->cur moved its slots as r->moved says: a
+ * function starts at the first instruction kept at or after its old start when that one is
+ * still its own (no other function starts between; calls are re-targeted there), and keeps
+ * its prototype while something still calls it or takes its address. */
+static void move_globals(struct red *r, struct reduce_prog *cand)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < r->cur.nglobals; k++) {
+		struct ebpf_global_func g = r->cur.globals[k];
+		const struct reduce_move *m = g.insn < r->cur.len ? &r->moved[g.insn] : NULL;
+
+		if (!m || m->to == SIZE_MAX || !m->to || !has_entry(cand, m->to, m->to) ||
+		    (m->from > g.insn && has_entry(&r->cur, g.insn + 1, m->from)))
+			continue;
+		g.insn = (uint32_t)m->to;
+		cand->globals[n++] = g;
+	}
+	cand->nglobals = n;
+}
+
 size_t reduce_list_starts(struct red *r)
 {
 	size_t n = 0;
@@ -117,11 +166,12 @@ size_t reduce_list_starts(struct red *r)
  * shorter program. */
 static int build_deleted(struct red *r, struct reduce_prog *cand)
 {
-	size_t clen = oracle_reduce_delete(cand->insns, r->cur.insns, r->cur.len, r->keep);
+	size_t clen = delete_insns(cand->insns, r->cur.insns, r->cur.len, r->keep, r->moved);
 
 	if (!clen || clen >= r->cur.len)
 		return 0;
 	cand->len = clen;
+	move_globals(r, cand);
 	return 1;
 }
 
@@ -219,12 +269,13 @@ static int make_subprogs(struct red *r, size_t i, size_t param, struct reduce_pr
 	{
 		/* delete from the rewritten copy, through the spare candidate */
 		struct bpf_insn *spare = r->cands[r->jobs].insns;
-		size_t clen = oracle_reduce_delete(spare, cand->insns, r->cur.len, r->keep);
+		size_t clen = delete_insns(spare, cand->insns, r->cur.len, r->keep, r->moved);
 
 		rc = clen && clen < r->cur.len;
 		if (rc) {
 			memcpy(cand->insns, spare, clen * sizeof(*cand->insns));
 			cand->len = clen;
+			move_globals(r, cand);
 		}
 	}
 	return rc;
