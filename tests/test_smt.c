@@ -643,6 +643,62 @@ static void test_interp_only_helper(void)
 	unprepare(&p);
 }
 
+/* The program budget bounds the encoding too: Z3 simplifies terms while they are made (a load
+ * at a constant stack offset looks through every store before it), and those units are the
+ * context's before any query.  A straight line of 256 stores and loads costs U units whole;
+ * with a tenth of U for the program, it stops near that tenth (it ran to U, then found the
+ * budget spent at its first query), the claim unknown for the budget, the same on every run. */
+static void test_encoding_budget(void)
+{
+	static const char claims[] =
+		"{\"programs\": [{\"name\": \"b\", \"loops\": [], \"ranges\": [{\"pc\": %u, "
+		"\"loc\": \"r0\", \"umin\": 0, \"umax\": 0, \"smin\": 0, \"smax\": 0, "
+		"\"u32_min\": 0, \"u32_max\": 0, \"s32_min\": 0, \"s32_max\": 0}]}]}";
+	struct smt_opts zo = { .sz = sizeof(zo), .rlimit = TEST_RLIMIT, .timeout_ms = SAFETY_MS };
+	struct smt_result r;
+	struct prepared p;
+	char *prog = malloc(64 * 1024), cj[512];
+	size_t n = 0;
+	uint64_t whole, cut1, cut2;
+	unsigned pc = 1;
+
+	if (!prog)
+		return;
+	n += (size_t)snprintf(prog + n, 64 * 1024 - n, "r6 = *(u64 *)(r1 +0)\n");
+	for (unsigned k = 0; k < 256; k++, pc += 3)
+		n += (size_t)snprintf(prog + n, 64 * 1024 - n, "*(u64 *)(r10 -%u) = r6\nr6 += %u\n"
+				      "r7 = *(u64 *)(r10 -%u)\n", 8 * (k % 32 + 1), k + 1,
+				      8 * ((k * 7) % 32 + 1));
+	snprintf(prog + n, 64 * 1024 - n, "r0 = 0\nexit\n");
+	snprintf(cj, sizeof(cj), claims, pc + 1);
+	if (!prepare(&p, prog, cj)) {
+		free(prog);
+		return;
+	}
+	CHECK(smt_check(&r, p.obj, &p.obj->progs[0], &p.claims->progs[0], &zo) == 0 &&
+	      r.nclaims == 1 && r.claims[0].verdict == SMT_PROVED, "no budget: not proved (%s)",
+	      r.nclaims ? r.claims[0].reason : "");
+	whole = r.rlimit_used;
+	smt_result__free(&r);
+	zo.program_rlimit = whole / 10;
+	CHECK(smt_check(&r, p.obj, &p.obj->progs[0], &p.claims->progs[0], &zo) == 0 &&
+	      r.nclaims == 1 && r.claims[0].verdict == SMT_UNKNOWN &&
+	      strstr(r.claims[0].reason, "resource budget"), "a tenth: %s",
+	      r.nclaims ? r.claims[0].reason : "");
+	cut1 = r.rlimit_used;
+	smt_result__free(&r);
+	CHECK(smt_check(&r, p.obj, &p.obj->progs[0], &p.claims->progs[0], &zo) == 0, "again");
+	cut2 = r.rlimit_used;
+	smt_result__free(&r);
+	printf("encoding budget: %" PRIu64 " units whole; with %" PRIu64 " for the program it "
+	       "stopped at %" PRIu64 "\n", whole, zo.program_rlimit, cut1);
+	CHECK(cut1 < whole / 4, "the encoding ran past the program budget: %" PRIu64 " of %"
+	      PRIu64 " units (the whole program: %" PRIu64 ")", cut1, zo.program_rlimit, whole);
+	CHECK(cut1 == cut2, "not the same on every run: %" PRIu64 ", %" PRIu64, cut1, cut2);
+	unprepare(&p);
+	free(prog);
+}
+
 /* bpf_loop: the callback is a loop whose iterations are its calls (r1 = the index, r2 = ctx, a
  * fresh frame each), the helper's result the calls made.  Claims wrong only for the input word
  * 0xdeadbeef (11 calls instead of 10) are refuted with that input, their true versions proved;
@@ -935,6 +991,7 @@ int main(int argc, char **argv)
 	test_wrong_claims();
 	test_bpf_loop();
 	test_interp_only_helper();
+	test_encoding_budget();
 	test_iter_num();
 	test_precision();
 	test_corpus();

@@ -30,6 +30,7 @@ struct sx {
 	/* Z3's resource limit: a count of elementary solver steps, the same on every machine */
 	unsigned rlimit;	/* per query, 0 = none */
 	uint64_t rlimit_total;	/* for the whole context, 0 = none */
+	Z3_solver probe;	/* never checked: its statistics show the context's count */
 };
 
 struct sx_model {
@@ -160,6 +161,8 @@ void sx_free(struct sx *c)
 		Z3_dec_ref(c->z, Z3_sort_to_ast(c->z, c->boolean));
 	if (c->mem)
 		Z3_dec_ref(c->z, Z3_sort_to_ast(c->z, c->mem));
+	if (c->probe)
+		Z3_solver_dec_ref(c->z, c->probe);
 	Z3_del_context(c->z);
 	free(c->refs);
 	free(c);
@@ -583,6 +586,19 @@ static void count_rlimit(struct sx *c, Z3_stats st)
 		break;
 	}
 	Z3_stats_dec_ref(c->z, st);
+}
+
+void sx_poll_rlimit(struct sx *c)
+{
+	if (!c->probe) {
+		c->probe = Z3_mk_simple_solver(c->z);
+		if (!c->probe) {
+			note_error(c);
+			return;
+		}
+		Z3_solver_inc_ref(c->z, c->probe);
+	}
+	count_rlimit(c, Z3_solver_get_statistics(c->z, c->probe));
 }
 
 /* Before a query: false (and why) when the context's total budget is spent. */

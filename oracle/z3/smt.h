@@ -75,8 +75,10 @@ struct smt_opts {
 	uint64_t program_rlimit;	/* resource units for the whole program, 0 = none: each
 					 * query's limit is cut to what is left, and once it is
 					 * spent what is left is unknown ("resource budget").  Term
-					 * simplification while encoding counts too but is not
-					 * cut, so rlimit_used can run past it */
+					 * simplification while encoding counts too (a large
+					 * program spends tens of millions of units before its
+					 * first query): the count is read every 16 steps of
+					 * the encoding, which stops within those of the total */
 };
 
 enum smt_verdict { SMT_UNKNOWN, SMT_PROVED, SMT_REFUTED };

@@ -427,9 +427,12 @@ static void run_region(struct prover *P, int32_t loop, uint32_t func, struct pen
 		       struct routes *out);
 
 /* The program's budget: Z3 resource units (the same on every machine), then wall time (a safety
- * net; check_wall limits how often the clock is read). */
+ * net; check_wall limits how often the clock and the context's resource count are read: the
+ * count grows while terms are made and simplified, before any query). */
 static bool budget_spent(struct prover *P, bool check_wall, char *why, size_t why_len)
 {
+	if (check_wall && P->o.program_rlimit)
+		sx_poll_rlimit(P->c);
 	if (sx_rlimit_spent(P->c)) {
 		snprintf(why, why_len, "resource budget of %llu spent",
 			 (unsigned long long)P->o.program_rlimit);
@@ -2415,6 +2418,7 @@ int smt_check(struct smt_result *res, const struct ebpf_object *obj, const struc
 	}
 out:
 	if (P.c) {
+		sx_poll_rlimit(P.c);	/* what was spent after the last query too */
 		res->queries = sx_stats(P.c)->queries;
 		res->solver_ms = sx_stats(P.c)->ms;
 		res->rlimit_used = sx_stats(P.c)->rlimit;

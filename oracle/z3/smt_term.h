@@ -105,6 +105,10 @@ struct sx_stats {
  * resource limit gives the same answers on every machine. */
 void sx_set_rlimit(struct sx *c, unsigned per_query, uint64_t total);
 bool sx_rlimit_spent(const struct sx *c);
+/* Reads the context's resource count now (sx_stats().rlimit; a query reads it after itself):
+ * Z3 counts the simplification of terms while they are made too (the encoding of a large
+ * program: tens of millions of units before its first query), and only this shows it. */
+void sx_poll_rlimit(struct sx *c);
 /* Is f satisfiable?  With model != NULL, a SAT answer hands over a model (sx_model_free).
  * timeout_ms 0 = no limit.  UNKNOWN fills why ("max. resource limit exceeded", timeout,
  * "canceled", "resource budget of N spent", a Z3 error). */
