@@ -856,6 +856,26 @@ static const struct btf_type *skip_mods(const struct btf *btf, uint32_t id, uint
 	return t;
 }
 
+/* ebpf_map_def.timer of a map whose value is BTF type id: 1 + the offset of a struct bpf_timer
+ * member of it (the kernel finds the field by the struct's name), 0 when it has none. */
+static uint32_t btf_timer_of(const struct btf *btf, uint32_t id)
+{
+	const struct btf_type *t = skip_mods(btf, id, NULL);
+
+	if (!t || !btf_is_struct(t))
+		return 0;
+	for (int i = 0; i < btf_vlen(t); i++) {
+		const struct btf_type *mt = skip_mods(btf, btf_members(t)[i].type, NULL);
+		const char *n = mt ? btf__name_by_offset(btf, mt->name_off) : NULL;
+		uint32_t bit = btf_member_bit_offset(t, (uint32_t)i);
+
+		if (mt && btf_is_struct(mt) && n && !strcmp(n, "bpf_timer") && !(bit % 64) &&
+		    !btf_member_bitfield_size(t, (uint32_t)i))
+			return bit / 8 + 1;
+	}
+	return 0;
+}
+
 /* One argument or result type of a global function's prototype, as btf_prepare_func_args
  * tells them apart. */
 static struct ebpf_func_arg func_arg_of(const struct btf *btf, uint32_t type)
@@ -968,10 +988,12 @@ static int btf_map_struct(const struct btf *btf, const struct btf_type *st,
 				*why = "a __type() member is not a pointer to a sized type";
 				return -EINVAL;
 			}
-			if (mn[0] == 'k')
+			if (mn[0] == 'k') {
 				def->key_size = (uint32_t)sz;
-			else
+			} else {
 				def->value_size = (uint32_t)sz;
+				def->timer = btf_timer_of(btf, p->type);
+			}
 		} else if (!strcmp(mn, "values")) {
 			const struct btf_type *t = skip_mods(btf, m->type, NULL);
 
@@ -1236,6 +1258,9 @@ static int read_btf_maps(struct elf_ctx *c, size_t si)
 			def.value_size = bpf_map__value_size(m);
 			def.max_entries = bpf_map__max_entries(m);
 			def.flags = bpf_map__map_flags(m);
+			if (bpf_object__btf(bo))
+				def.timer = btf_timer_of(bpf_object__btf(bo),
+							 bpf_map__btf_value_type_id(m));
 			err = add_map(c, &def, si, v[k].off);
 			if (err)
 				goto out;

@@ -29,6 +29,9 @@ struct ebpf_map_def {
 	uint32_t inner;		/* maps of maps: 1 + the index in the same maps array of the
 				 * inner map's definition (the template the kernel holds every
 				 * inner map to, libbpf's "OUTER.inner"); 0 when not known */
+	uint32_t timer;		/* arrays and hashes: 1 + the offset of a struct bpf_timer (16
+				 * bytes, 8-aligned) in the value, which the map's BTF says
+				 * (the kernel refuses bpf_timer_* on a map without); 0 none */
 };
 
 /* A kfunc call of an ELF object (a call to an extern function): its name, kept for reports,

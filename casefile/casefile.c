@@ -147,7 +147,8 @@ static int parse_type(struct casefile *cf, struct diag *d)
 /* "-- maps": one map per line, in LD_IMM64 index order: "array key=4 value=64 entries=4"
  * (array, hash, array_of_maps or hash_of_maps; a ring buffer is "ringbuf entries=N", N its
  * bytes, with no key or value), optionally "name=NAME" (the name the kernel
- * prints; default mapN) and, for maps of maps, "inner=N": the line (from 0) of the inner
+ * prints; default mapN), for arrays and hashes "timer=OFF": a struct bpf_timer at that offset
+ * of the value (8-aligned, 16 bytes; ebpf_map_def.timer), and for maps of maps, "inner=N": the line (from 0) of the inner
  * map's definition, the template every inner map matches; "ringbuf entries=N" or
  * "user_ringbuf entries=N" (a power of 2 of pages, no key nor value); blank lines and '#'
  * comments are skipped. */
@@ -173,7 +174,7 @@ static int parse_maps(struct casefile *cf, struct diag *d)
 	for (line = sec->line; *p; line++) {
 		size_t l = strcspn(p, "\n");
 		char buf[256], kind[16], name[64] = "", *save = NULL, *tok;
-		unsigned ks = 0, vs = 0, me = 0, inner = 0, k, seen = 0;
+		unsigned ks = 0, vs = 0, me = 0, inner = 0, timer = 0, k, seen = 0;
 		struct ebpf_map_def *nv, *m;
 
 		snprintf(buf, sizeof(buf), "%.*s", (int)(l < sizeof(buf) - 1 ? l : sizeof(buf) - 1), p);
@@ -198,6 +199,8 @@ static int parse_maps(struct casefile *cf, struct diag *d)
 				seen |= 4;
 			else if ((k == 2 || k == 3) && sscanf(tok, "inner=%u%c", &inner, &extra) == 1)
 				seen |= 8;
+			else if (k < 2 && sscanf(tok, "timer=%u%c", &timer, &extra) == 1)
+				seen |= 32;
 			else if (!strncmp(tok, "name=", 5) && tok[5] && strlen(tok + 5) < sizeof(name))
 				snprintf(name, sizeof(name), "%s", tok + 5);
 			else
@@ -207,8 +210,13 @@ static int parse_maps(struct casefile *cf, struct diag *d)
 		    (k == MAP_KIND_RINGBUF || k == MAP_KIND_USER_RINGBUF ? ks || vs : !vs || !ks))
 			return diag_at_line(d, EINVAL, line, 1, "expected 'array|hash|array_of_maps|"
 					    "hash_of_maps key=K value=V entries=N [name=NAME] "
-					    "[inner=LINE]' (all nonzero; inner= only for maps of maps) or "
+					    "[inner=LINE] [timer=OFF]' (all nonzero; inner= only for maps "
+					    "of maps, timer= for arrays and hashes) or "
 					    "'ringbuf|user_ringbuf entries=N [name=NAME]'");
+		if ((seen & 32) && (timer % 8 || timer > vs || vs - timer < 16))
+			return diag_at_line(d, EINVAL, line, 1, "timer=%u: a struct bpf_timer is 16 "
+					    "bytes at an 8-aligned offset of the value (%u bytes)", timer,
+					    vs);
 		nv = realloc(o->maps, (o->map_cnt + 1) * sizeof(*nv));
 		if (!nv)
 			return diag_set(d, ENOMEM, "out of memory");
@@ -224,6 +232,7 @@ static int parse_maps(struct casefile *cf, struct diag *d)
 		m->value_size = vs;
 		m->max_entries = me;
 		m->inner = seen & 8 ? inner + 1 : 0;
+		m->timer = seen & 32 ? timer + 1 : 0;
 		o->map_cnt++;
 	}
 	/* an inner map is a map of the section that is no map of maps */

@@ -564,11 +564,14 @@ void corpus_format_prog(struct sbuf *sb, const struct bpf_insn *insns, size_t le
 					    named ? maps[m].name : "");
 				continue;
 			}
-			sbuf_printf(sb, "%s key=%u value=%u entries=%u%s%s\n",
+			sbuf_printf(sb, "%s key=%u value=%u entries=%u%s%s",
 				    maps[m].type == BPF_MAP_TYPE_ARRAY ||
 				    maps[m].type == BPF_MAP_TYPE_PERCPU_ARRAY ? "array" : "hash",
 				    maps[m].key_size, maps[m].value_size, maps[m].max_entries,
 				    named ? " name=" : "", named ? maps[m].name : "");
+			if (maps[m].timer)
+				sbuf_printf(sb, " timer=%u", maps[m].timer - 1);
+			sbuf_putc(sb, '\n');
 		}
 	}
 }

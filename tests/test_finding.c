@@ -243,6 +243,9 @@ static void test_globals(void)
 		"call g\nr0 = 0\nexit\n"
 		".global g ptr:8\ng: r2 = 5\nr0 = *(u64 *)(r1 + 0)\nr0 += r2\nexit\n";
 	struct ebpf_prog prog = { .name = "glob", .prog_type = BPF_PROG_TYPE_XDP };
+	/* (a map whose value holds a struct bpf_timer at 8: finding.txt's map line keeps it) */
+	struct ebpf_map_def map = { .name = "tm", .type = BPF_MAP_TYPE_ARRAY, .key_size = 4,
+				    .value_size = 32, .max_entries = 1, .timer = 9 };
 	struct reduce_prog in = { 0 }, out = { 0 }, back = { 0 };
 	struct finding f, g = { 0 };
 	struct ebpf_object *obj = NULL;
@@ -255,7 +258,7 @@ static void test_globals(void)
 	CHECK(!ebpf_asm_globals(&prog.insns, &prog.len, NULL, &prog.globals, &prog.global_cnt,
 				src, strlen(src), 1, &d) && prog.global_cnt == 1, "asm: %s", d.msg);
 	if (!prog.insns || finding__init(&f, FIND_KERNEL, "kernel-invariant", "kernel", &prog,
-					 NULL, 0, NULL, 0, NULL, 0, NULL))
+					 &map, 1, NULL, 0, NULL, 0, NULL))
 		goto out;
 	snprintf(f.text, sizeof(f.text), "planted");
 	finding_signature(&f, NULL);
@@ -264,6 +267,8 @@ static void test_globals(void)
 	CHECK(!finding__load(&g, path, &d), "load: %s", d.msg);
 	CHECK(g.nglobals == 1 && !memcmp(&g.globals[0], &prog.globals[0], sizeof(g.globals[0])),
 	      "the prototype read back: %zu globals", g.nglobals);
+	CHECK(g.map_cnt == 1 && g.maps[0].timer == 9 && g.maps[0].value_size == 32,
+	      "the map's timer read back: %u", g.map_cnt ? g.maps[0].timer : 0);
 	CHECK(!finding__object(&obj, &g, NULL, 0, NULL, 0, &d) && obj &&
 	      obj->progs[0].global_cnt == 1 && obj->progs[0].globals[0].insn == 9,
 	      "the finding's object has g's prototype");

@@ -385,9 +385,12 @@ static void format_finding_txt(struct sbuf *sb, const struct finding *f, const c
 	for (size_t m = 0; m < f->map_cnt; m++) {
 		const struct ebpf_map_def *md = &f->maps[m];
 
-		sbuf_printf(sb, "map: %zu type=%u key=%u value=%u entries=%u flags=%u name=%s\n", m,
+		sbuf_printf(sb, "map: %zu type=%u key=%u value=%u entries=%u flags=%u name=%s", m,
 			    md->type, md->key_size, md->value_size, md->max_entries, md->flags,
 			    md->name[0] ? md->name : "-");
+		if (md->timer)
+			sbuf_printf(sb, " timer=%u", md->timer - 1);
+		sbuf_putc(sb, '\n');
 	}
 	if (f->has_origin) {
 		sbuf_printf(sb, "campaign_seed: %" PRIu64 "\nindex: %" PRIu64 "\nprogram_seed: %#"
@@ -812,6 +815,7 @@ static int parse_txt(struct finding *f, char *text, const char *path, struct dia
 			struct ebpf_map_def md = { 0 }, *nm;
 			size_t idx;
 			char name[64] = "";
+			unsigned timer;
 
 			if (sscanf(val, "%zu type=%u key=%u value=%u entries=%u flags=%u name=%63s", &idx,
 				   &md.type, &md.key_size, &md.value_size, &md.max_entries, &md.flags,
@@ -821,6 +825,9 @@ static int parse_txt(struct finding *f, char *text, const char *path, struct dia
 			}
 			if (strcmp(name, "-"))
 				snprintf(md.name, sizeof(md.name), "%s", name);
+			if (strstr(val, " timer=") && sscanf(strstr(val, " timer="), " timer=%u",
+							     &timer) == 1)
+				md.timer = timer + 1;
 			nm = realloc(f->maps, (f->map_cnt + 1) * sizeof(*nm));
 			if (!nm)
 				return diag_set(d, ENOMEM, "out of memory");

@@ -671,11 +671,14 @@ void pred_write_text(struct sbuf *sb, const struct reduce_prog *p, const char *c
 			const struct ebpf_map_def *d = &p->maps[m];
 			bool plain = d->type == BPF_MAP_TYPE_ARRAY || d->type == BPF_MAP_TYPE_HASH;
 
-			sbuf_printf(sb, "%s%s key=%u value=%u entries=%u name=%s\n",
+			sbuf_printf(sb, "%s%s key=%u value=%u entries=%u name=%s",
 				    plain ? "" : "# not an array or hash: map type ",
 				    d->type == BPF_MAP_TYPE_ARRAY ? "array" :
 				    d->type == BPF_MAP_TYPE_HASH ? "hash" : "other", d->key_size,
 				    d->value_size, d->max_entries, d->name[0] ? d->name : "map");
+			if (d->timer)
+				sbuf_printf(sb, " timer=%u", d->timer - 1);
+			sbuf_putc(sb, '\n');
 		}
 	}
 }

@@ -1300,6 +1300,77 @@ static long hash_find(const struct map_rt *mr, const uint8_t *key, uint32_t ks)
 	return -1;
 }
 
+/* bpf_timer_init/set_callback/start/cancel (kernel/bpf/helpers.c) on the struct bpf_timer of
+ * a map value (ebpf_map_def.timer; the verifier refuses any other pointer, so a run traps).
+ * The state lives in the timer's own bytes, which the program cannot read or write (the
+ * verifier refuses it): byte 0 bit 0 initialized, bit 1 a callback set, bit 2 started; bytes
+ * 8-15 the start's nsecs.  init: flags a clock id of CLOCK_REALTIME, MONOTONIC or BOOTTIME
+ * (else -EINVAL), -EBUSY when initialized already; set_callback, start: -EINVAL before init,
+ * start also without a callback or with flags other than BPF_F_TIMER_ABS | CPU_PIN; cancel:
+ * -EINVAL before init, else whether the timer was still pending (hrtimer_cancel): 1 for a
+ * relative start 1 ms or more ahead (a test run is over long before), drawn for a shorter one,
+ * 0 when not started.  The callback never runs here: it would run later, in softirq, on its
+ * own (the kernel verifies it as an async entry); a run ends before. */
+static int timer_helper(struct interp_state *st, const struct iop *ip, int32_t id, uint64_t *ret)
+{
+	const char *name = ebpf_helper_name(id);
+	uint64_t *r = st->regs, a = r[1], m = (a - INTERP_VA_MAP) >> 32, nsecs;
+	const struct ebpf_map_def *def = m < st->map_cnt ? &st->env->maps[m].def : NULL;
+	uint8_t *t;
+
+	if ((a >> 44) != (INTERP_VA_MAP >> 44) || !def || !def->timer || !def->value_size ||
+	    ((a - INTERP_VA_MAP) & 0xffffffffu) % def->value_size != def->timer - 1) {
+		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: r1 = 0x%llx is not the struct bpf_timer "
+			 "of a map value", name, (unsigned long long)a);
+		return -1;
+	}
+	if (!(t = mem_ptr(st, ip->pc, a, 16, ACC_STORE)))
+		return -1;
+	*ret = 0;
+	switch (id) {
+	case BPF_FUNC_timer_init:
+		if (r[2] != INTERP_VA_MAPH + m) {
+			set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: r2 is not the timer's map",
+				 name);
+			return -1;
+		}
+		if (r[3] >= 16 || (r[3] != 0 && r[3] != 1 && r[3] != 7))
+			*ret = ERR(EINVAL);
+		else if (t[0] & 1)
+			*ret = ERR(EBUSY);
+		else
+			t[0] = 1;
+		break;
+	case BPF_FUNC_timer_set_callback:
+		if (!cb_func(st, ip, name, 2))
+			return -1;
+		if (!(t[0] & 1))
+			*ret = ERR(EINVAL);
+		else
+			t[0] |= 2;
+		break;
+	case BPF_FUNC_timer_start:
+		if ((t[0] & 3) != 3 || (r[3] & ~3ull)) {
+			*ret = ERR(EINVAL);
+		} else {
+			t[0] |= 4;
+			nsecs = (r[3] & 1) ? 0 : r[2];	/* (an absolute time: may be past) */
+			memcpy(t + 8, &nsecs, 8);
+		}
+		break;
+	default:	/* cancel */
+		if (!(t[0] & 1)) {
+			*ret = ERR(EINVAL);
+		} else if (t[0] & 4) {
+			memcpy(&nsecs, t + 8, 8);
+			*ret = nsecs >= 1000000 ? 1 : draw(st, 1) & 1;
+			t[0] &= (uint8_t)~4;
+		}
+		break;
+	}
+	return 0;
+}
+
 /* bpf_map_lookup_elem, update, delete.  0 with *ret, or -1 after a trap. */
 static int map_helper(struct interp_state *st, const struct iop *ip, int32_t id, uint64_t *ret)
 {
@@ -1630,6 +1701,13 @@ static __attribute__((noinline)) int do_helper(struct interp_state *st, const st
 	case BPF_FUNC_dynptr_write:
 	case BPF_FUNC_dynptr_data:
 		if (dynptr_helper(st, ip, id, &ret))
+			return -1;
+		break;
+	case BPF_FUNC_timer_init:
+	case BPF_FUNC_timer_set_callback:
+	case BPF_FUNC_timer_start:
+	case BPF_FUNC_timer_cancel:
+		if (timer_helper(st, ip, id, &ret))
 			return -1;
 		break;
 	default: {

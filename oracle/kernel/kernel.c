@@ -116,6 +116,49 @@ static bool takes_packet(uint32_t type)
 	}
 }
 
+/* The BTF of a map whose value holds a struct bpf_timer (ebpf_map_def.timer), which the kernel
+ * finds by the struct's name (btf_parse_fields): the key an integer of its size (an array's:
+ * u32) or bytes, the value a struct of value_size bytes with "struct bpf_timer { u64
+ * __opaque[2]; } t" at the offset and bytes around it.  The ids go to *key_id / *value_id;
+ * NULL when libbpf fails (errno). */
+static struct btf *timer_map_btf(const struct ebpf_map_def *def, uint32_t *key_id,
+				 uint32_t *value_id)
+{
+	struct btf *btf = btf__new_empty();
+	uint32_t off = def->timer - 1, v = def->value_size;
+	int u8, u32, u64, opaque, timer, key, value, pre = 0, post = 0, e = 0;
+
+	if (libbpf_get_error(btf))
+		return NULL;
+	u8 = btf__add_int(btf, "unsigned char", 1, 0);
+	u32 = btf__add_int(btf, "unsigned int", 4, 0);
+	u64 = btf__add_int(btf, "long long unsigned int", 8, 0);
+	opaque = btf__add_array(btf, u32, u64, 2);
+	timer = opaque < 0 ? opaque : btf__add_struct(btf, "bpf_timer", 16);
+	e |= timer < 0 || btf__add_field(btf, "__opaque", opaque, 0, 0) < 0;
+	key = def->key_size == 4 ? u32 : def->key_size == 8 ? u64
+	      : btf__add_array(btf, u32, u8, def->key_size);
+	if (off)
+		pre = btf__add_array(btf, u32, u8, off);
+	if (v > off + 16)
+		post = btf__add_array(btf, u32, u8, v - off - 16);
+	value = btf__add_struct(btf, "bpfscev_timer_value", v);
+	e |= u8 < 0 || u32 < 0 || u64 < 0 || key < 0 || pre < 0 || post < 0 || value < 0;
+	e |= off && btf__add_field(btf, "before", pre, 0, 0) < 0;
+	e |= !e && btf__add_field(btf, "t", timer, off * 8, 0) < 0;
+	e |= v > off + 16 && btf__add_field(btf, "after", post, (off + 16) * 8, 0) < 0;
+	if (e || btf__load_into_kernel(btf)) {
+		int err = errno ? errno : EINVAL;
+
+		btf__free(btf);
+		errno = err;
+		return NULL;
+	}
+	*key_id = (uint32_t)key;
+	*value_id = (uint32_t)value;
+	return btf;
+}
+
 /* Creates one map as libbpf would, fills global data and freezes .rodata (the verifier reads
  * constants only from frozen read-only maps). */
 static int create_map(const struct ebpf_map_def *def, const struct ebpf_map_def *inner_def,
@@ -124,9 +167,17 @@ static int create_map(const struct ebpf_map_def *def, const struct ebpf_map_def 
 	LIBBPF_OPTS(bpf_map_create_opts, mo, .map_flags = def->flags);
 	uint32_t key = def->key_size, value = def->value_size, max = def->max_entries;
 	int inner = -1, fd, err = 0;
+	struct btf *btf = NULL;
 	char name[16];
 
 	*out = -1;
+	if (def->timer) {
+		btf = timer_map_btf(def, &mo.btf_key_type_id, &mo.btf_value_type_id);
+		if (!btf)
+			return diag_set(d, errno, "map '%s': cannot load the BTF of its struct "
+					"bpf_timer value: %s", def->name, strerror(errno));
+		mo.btf_fd = (uint32_t)btf__fd(btf);
+	}
 	if (def->type == BPF_MAP_TYPE_ARRAY_OF_MAPS || def->type == BPF_MAP_TYPE_HASH_OF_MAPS) {
 		/* The inner map's definition (the template every inner map must match, which is
 		 * what the verifier assumes for lookups in it), or when the object does not say,
@@ -180,6 +231,7 @@ static int create_map(const struct ebpf_map_def *def, const struct ebpf_map_def 
 out:
 	if (inner >= 0)
 		close(inner);
+	btf__free(btf);	/* (the map holds the kernel's BTF object) */
 	return err;
 }
 
@@ -581,9 +633,19 @@ int kernel_prog__load(struct kernel_prog **out, const struct ebpf_object *obj,
 		snprintf(kp->message, sizeof(kp->message), "%s", strerror(kp->err));
 out:
 	func_btf__free(&fb);
-	for (size_t i = 0; obj && fds && i < obj->map_cnt; i++)
-		if (fds[i] >= 0)
-			close(fds[i]);
+	for (size_t i = 0; obj && fds && i < obj->map_cnt; i++) {
+		int *nv;
+
+		if (fds[i] < 0)
+			continue;
+		if (!err && kp && kp->fd >= 0 && obj->maps[i].timer &&
+		    (nv = realloc(kp->timer_map_fds, (kp->ntimer_map_fds + 1) * sizeof(*nv)))) {
+			kp->timer_map_fds = nv;
+			kp->timer_map_fds[kp->ntimer_map_fds++] = fds[i];
+			continue;
+		}
+		close(fds[i]);
+	}
 	free(fds);
 	free(insns);
 	free(buf);
@@ -601,6 +663,9 @@ void kernel_prog__free(struct kernel_prog *kp)
 		return;
 	if (kp->fd >= 0)
 		close(kp->fd);
+	for (size_t i = 0; i < kp->ntimer_map_fds; i++)
+		close(kp->timer_map_fds[i]);
+	free(kp->timer_map_fds);
 	free(kp->log);
 	free(kp);
 }

@@ -61,6 +61,11 @@ struct kernel_prog {
 	long processed;			/* "processed N insns"; -1 when the log has no statistics */
 	long max_states_per_insn, total_states, peak_states;	/* -1 when absent */
 	long verification_usec;		/* "verification time N usec"; -1 when absent */
+	/* The maps with a struct bpf_timer (ebpf_map_def.timer) stay open while the program is
+	 * loaded, as a loader holds them: with no user reference bpf_timer_init answers -EPERM
+	 * ("maps with timers must be either held by user space or pinned"). */
+	int *timer_map_fds;
+	size_t ntimer_map_fds;
 };
 
 /* Loads prog (maps from obj, which may be NULL for a program without map references).  Returns 0
