@@ -1146,6 +1146,8 @@ static int run_function(struct engine *en, uint32_t f)
 		absint_cb_entry(cx, f, s);
 		if (absint_global(cx, f) && !(cx->fn_seen[f] & 1))
 			s->live = false;	/* a global function no reached call names */
+		if (cx->fn_unreached && cx->fn_unreached[f])
+			s->live = false;	/* a static one whose calls are all on dead paths */
 		/* (what next returned points into the caller's frame, not this one's) */
 		for (int r = 1; r <= 5; r++)
 			if (s->regs[r].kind == AV_PTR && s->regs[r].region == REGION_ITER_VAL)

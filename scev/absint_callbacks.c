@@ -251,14 +251,19 @@ void absint_cb_note_write(struct scev_ctx *cx, uint32_t pc, const struct aval *a
 {
 	if (!cx->outer_write_acc)
 		return;
-	if (a->kind == AV_PTR && a->region == REGION_CALLER_STACK && a->map < cx->st.cfg->nfuncs &&
+	if (a->kind == AV_PTR && a->region == REGION_CALLER_STACK && a->map != CALLER_ANY &&
 	    size <= FP_FRAME && a->r.smin >= -2 * FP_FRAME && a->r.smax <= 2 * FP_FRAME) {
-		if (cx->outer_wval_acc)
-			wval_note(cx, a->map, a->r.smin + off,
-				  (uint64_t)(a->r.smax - a->r.smin) + size,
-				  range_is_const(&a->r) ? val : NULL);
-		stack_span_add(&cx->outer_write_acc[a->map], a->r.smin + off,
-			       a->r.smax + off + (int64_t)size);
+		/* (each frame it may point into: a set of them, or one) */
+		for (uint32_t f = 0; f < cx->st.cfg->nfuncs; f++) {
+			if (!aval_caller_may(a->map, f))
+				continue;
+			if (cx->outer_wval_acc)
+				wval_note(cx, f, a->r.smin + off,
+					  (uint64_t)(a->r.smax - a->r.smin) + size,
+					  range_is_const(&a->r) ? val : NULL);
+			stack_span_add(&cx->outer_write_acc[f], a->r.smin + off,
+				       a->r.smax + off + (int64_t)size);
+		}
 		return;
 	}
 	/* (a write outside a global function's argument may land in any caller's frame) */
@@ -717,10 +722,11 @@ bool absint_outer_frame_grow(struct scev_ctx *cx, bool widen)
 	return covered;
 }
 
-struct aval absint_caller_load(const struct scev_ctx *cx, const struct aval *a, int64_t off,
-				unsigned size, uint32_t pc)
+/* The load through a pointer into one frame, owner's (absint_caller_load). */
+static struct aval caller_load_one(const struct scev_ctx *cx, const struct aval *a, uint32_t owner,
+				   int64_t off, unsigned size, uint32_t pc)
 {
-	uint32_t owner = a->map, r = func_of(cx, pc);
+	uint32_t r = func_of(cx, pc);
 	const struct stack_span *w;
 	const struct acell *c;
 	struct aval v, u;
@@ -950,22 +956,46 @@ int absint_cb_pre_write(struct scev_ctx *cx)
 	return 0;
 }
 
+struct aval absint_caller_load(const struct scev_ctx *cx, const struct aval *a, int64_t off,
+				unsigned size, uint32_t pc)
+{
+	struct aval v = { .kind = AV_TOP };
+	bool any = false;
+
+	if (!(a->map & CALLER_SET))
+		return caller_load_one(cx, a, a->map, off, size, pc);
+	/* (a pointer into one of several frames: what each holds there, joined) */
+	for (uint32_t f = 0; f < cx->st.cfg->nfuncs && a->map != CALLER_ANY; f++)
+		if (aval_caller_may(a->map, f)) {
+			struct aval o = caller_load_one(cx, a, f, off, size, pc);
+
+			v = any ? aval_join(&v, &o) : o;
+			any = true;
+		}
+	return any ? v : absint_unknown_bytes(size);
+}
+
 bool absint_cb_verify_access(struct scev_ctx *cx, struct scev_verdict *v,
 			     const struct aval *a, uint32_t pc, __int128 lo, __int128 hi,
 			     bool write)
 {
-	uint32_t owner = a->map;
-
 	if (lo < -EBPF_STACK_SIZE || hi > 0) {
 		CBFAIL(VERDICT_UNSAFE, pc, "access [%lld, %lld) of the caller's stack outside "
 		       "[-512, 0)", absint_ll_sat(lo), absint_ll_sat(hi));
 	}
-	/* the kernel grows the frame the pointer points into */
-	if (cx->fn_stack && owner < cx->st.cfg->nfuncs && (uint32_t)-lo > cx->fn_stack[owner])
-		cx->fn_stack[owner] = (uint32_t)-lo;
-	if (!write && cx->opts.unprivileged &&
-	    (!cx->outer_init || owner >= cx->st.cfg->nfuncs ||
-	     !fpmask_all(&cx->outer_init[owner], (int64_t)lo, (int64_t)hi)))
+	/* the kernel grows the frame the pointer points into (each it may point into); a read
+	 * needs the bytes written before the calls in each */
+	bool unwritten = a->map >= cx->st.cfg->nfuncs && !(a->map & CALLER_SET);
+
+	for (uint32_t f = 0; f < cx->st.cfg->nfuncs; f++) {
+		if (!aval_caller_may(a->map, f))
+			continue;
+		if (cx->fn_stack && (uint32_t)-lo > cx->fn_stack[f])
+			cx->fn_stack[f] = (uint32_t)-lo;
+		unwritten = unwritten || !cx->outer_init ||
+			    !fpmask_all(&cx->outer_init[f], (int64_t)lo, (int64_t)hi);
+	}
+	if (!write && cx->opts.unprivileged && unwritten)
 		CBFAIL(VERDICT_UNSAFE, pc, "read of the caller's stack bytes [%lld, %lld) not "
 		       "written before every call that passes a pointer to them (bpf_loop or "
 		       "bpf-to-bpf)", absint_ll_sat(lo), absint_ll_sat(hi));

@@ -43,7 +43,45 @@ uint16_t aval_null_id(uint32_t pc)
 static bool same_region(const struct aval *a, const struct aval *b)
 {
 	return a->kind == AV_PTR && b->kind == AV_PTR && a->region == b->region &&
-	       (a->map == b->map || a->region == REGION_PKT);
+	       (a->map == b->map || a->region == REGION_PKT) &&
+	       !(a->region == REGION_CALLER_STACK && (a->map & CALLER_SET));
+}
+
+/* Pointers into callers' frames, of one or of different ones (REGION_CALLER_STACK): what a
+ * join keeps apart from their offsets is the set of frames. */
+static bool callers_both(const struct aval *a, const struct aval *b)
+{
+	return a->kind == AV_PTR && b->kind == AV_PTR && a->region == REGION_CALLER_STACK &&
+	       b->region == REGION_CALLER_STACK;
+}
+
+/* The frames a REGION_CALLER_STACK map names, as a mask of ids below 15; 0 for CALLER_ANY or an
+ * id of 15 and up. */
+static uint16_t caller_mask(uint16_t m)
+{
+	if (m == CALLER_ANY)
+		return 0;
+	if (m & CALLER_SET)
+		return m & 0x7fff;
+	return m < 15 ? (uint16_t)(1u << m) : 0;
+}
+
+/* The map of a pointer into a frame of a or of b (REGION_CALLER_STACK maps). */
+static uint16_t caller_join(uint16_t a, uint16_t b)
+{
+	uint16_t ma = caller_mask(a), mb = caller_mask(b);
+
+	if (a == b)
+		return a;
+	return ma && mb ? (uint16_t)(CALLER_SET | ma | mb) : (uint16_t)CALLER_ANY;
+}
+
+/* Every frame map a names, b names too (REGION_CALLER_STACK maps). */
+static bool caller_subset(uint16_t a, uint16_t b)
+{
+	uint16_t ma = caller_mask(a), mb = caller_mask(b);
+
+	return a == b || b == CALLER_ANY || (ma && mb && !(ma & ~mb));
 }
 
 /* Whether two packet pointers share a variable base and its offset (aval.h). */
@@ -67,6 +105,9 @@ bool aval_subset(const struct aval *a, const struct aval *b)
 		return true;
 	if (a->kind != b->kind)
 		return false;
+	if (callers_both(a, b))
+		return (!a->maybe_null || b->maybe_null) && caller_subset(a->map, b->map) &&
+		       range_subset(&a->r, &b->r);
 	if (a->kind == AV_PTR && (!same_region(a, b) || (a->maybe_null && !b->maybe_null) ||
 				  (b->id && !same_pkt_base(a, b))))
 		return false;
@@ -90,7 +131,7 @@ struct aval aval_join(const struct aval *a, const struct aval *b)
 			aval_set_pkt_len(&r, ca < cb ? ca : cb);
 		return r;
 	}
-	if (same_region(a, b)) {
+	if (same_region(a, b) || callers_both(a, b)) {
 		r = aval_ptr(a->region, a->map, range_join(&a->r, &b->r));
 		r.maybe_null = a->maybe_null || b->maybe_null;
 		r.id = a->id == b->id && r.maybe_null ? a->id : 0;
@@ -98,6 +139,8 @@ struct aval aval_join(const struct aval *a, const struct aval *b)
 			r.id = same_pkt_base(a, b) ? a->id : 0;
 			r.map = r.id ? a->map : 0;
 		}
+		if (a->region == REGION_CALLER_STACK)
+			r.map = caller_join(a->map, b->map);
 		r.src = a->src == b->src ? a->src : SRC_FLOW;
 		return r;
 	}

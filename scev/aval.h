@@ -24,6 +24,21 @@ enum aval_kind { AV_SCALAR, AV_PTR, AV_TOP };
  * (absint_callbacks.c), map = that function's id.  The analyzer's own region, never in claims:
  * no oracle can tell which frame of a run it means. */
 #define REGION_CALLER_STACK 32
+/* Its map may also be a set of such functions: CALLER_SET | a mask of function ids below 15 (a
+ * pointer into one of those frames, which one not known: a callee called from two frames with
+ * a pointer into each, the kernel's frame numbers joined), or CALLER_ANY (any frame of the call
+ * chain: ids of 15 and up, or too many). */
+#define CALLER_SET 0x8000u
+#define CALLER_ANY 0xffffu
+/* Whether a REGION_CALLER_STACK pointer with map m may point into function f's frame. */
+static inline bool aval_caller_may(uint16_t m, uint32_t f)
+{
+	if (m == CALLER_ANY)
+		return true;
+	if (m & CALLER_SET)
+		return f < 15 && (m >> f & 1);
+	return m == f;
+}
 /* What bpf_iter_num_next returns: the int cur of the iterator at r10 - (map & 0x7fff), its value
  * known while bit 0x8000 (stale: a later call on the iterator) is clear (absint_iter.c). */
 #define REGION_ITER_VAL 33

@@ -205,6 +205,10 @@ struct scev_ctx {
 	struct aval (*fn_args)[6], (*fn_args_acc)[6];
 	struct aval *fn_ret, *fn_ret_acc;
 	uint8_t *fn_seen, *fn_seen_acc;	/* bit 0: args known, bit 1: return known */
+	/* per function: a static subprogram whose every call is on a path the settled summary
+	 * rounds never reached (a dead branch), so it is not run, as the kernel, which explores
+	 * only the paths it reaches, never verifies it */
+	bool *fn_unreached;
 	/* per function: FN_R0_UNSET when it may exit with r0 unwritten, which the kernel lets a
 	 * static subprogram do (prepare_func_exit passes the NOT_INIT r0 to its caller, who may
 	 * not read it); FN_R0_KEEP for main, global functions and callbacks, whose exits need

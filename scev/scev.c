@@ -182,6 +182,7 @@ static void ctx_free(struct scev_ctx *cx)
 	arena_free(cx->fn_args_acc);
 	arena_free(cx->fn_pkt);
 	arena_free(cx->fn_pkt_acc);
+	arena_free(cx->fn_unreached);
 	arena_free(cx->fn_ret);
 	arena_free(cx->fn_ret_acc);
 	arena_free(cx->fn_seen);
@@ -472,8 +473,10 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 		cx.fn_r0_acc = arena_zalloc(nf, 1);
 		cx.fn_pkt = arena_zalloc(nf, sizeof(*cx.fn_pkt));
 		cx.fn_pkt_acc = arena_zalloc(nf, sizeof(*cx.fn_pkt_acc));
+		cx.fn_unreached = arena_zalloc(nf, sizeof(*cx.fn_unreached));
 		if (!cx.fn_args || !cx.fn_args_acc || !cx.fn_ret || !cx.fn_ret_acc || !cx.fn_seen ||
 		    !cx.fn_seen_acc || !cx.fn_pkt || !cx.fn_pkt_acc || !cx.fn_r0 || !cx.fn_r0_acc ||
+		    !cx.fn_unreached ||
 		    absint_outer_frames_alloc(&cx)) {
 			err = -ENOMEM;
 			goto fail;
@@ -583,6 +586,9 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 				absint_outer_wval_drop(&cx);
 			}
 		}
+		for (uint32_t f = 1; f < nf && stable; f++)
+			cx.fn_unreached[f] = (cx.fn_seen[f] & 1) && !(cx.fn_seen_acc[f] & 1) &&
+					     !cx.fn_cb[f] && !absint_global(&cx, f);
 		if (!stable) {
 			/* (no summaries: every exit needs r0, as without subprograms) */
 			memset(cx.fn_r0, FN_R0_KEEP, nf);
