@@ -186,6 +186,10 @@ static void summary(const struct fuzz_stats *st, const struct fuzz_opts *o, cons
 		printf(" (and %" PRIu64 " seeds the generator refused)", st->gen_failures);
 	printf("\n  loops           %" PRIu64 ": finite bound %.1f%%, exact %.1f%%\n", st->loops,
 	       pct(st->loops_bounded, st->loops), pct(st->loops_exact, st->loops));
+	if (st->loops_entered)
+		printf("  loops that ran  %" PRIu64 ": finite bound %.1f%% (the runs entered them; "
+		       "dead code's loops, which no run enters, are left out)\n", st->loops_entered,
+		       pct(st->loops_ran, st->loops_entered));
 	if (st->loops_ran)
 		printf("  max/observed    median %.2f over %" PRIu64 " bounded loops that ran "
 		       "(claimed maximum / most header executions seen)\n",

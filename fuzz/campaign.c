@@ -109,6 +109,7 @@ void campaign_consume(struct campaign *c, struct outcome *oc)
 		st->loops_bounded += oc->bounded;
 		st->loops_exact += oc->exact;
 		st->loops_ran += oc->nbuckets;
+		st->loops_entered += oc->entered;
 		st->range_claims += oc->ranges;
 		st->claims_checked += oc->checks;
 		st->runs += oc->runs;

@@ -54,6 +54,7 @@ struct fuzz_stats {
 	uint64_t loops_bounded;		/* ... with a finite maximum trip count (bounded or exact) */
 	uint64_t loops_exact;		/* ... with an exact trip count */
 	uint64_t loops_ran;		/* finite ones that ran: the ratio's population */
+	uint64_t loops_entered;		/* every loop some run entered, finite or not */
 	uint64_t range_claims;
 	uint64_t claims_checked;	/* claim evaluations by the oracle */
 	uint64_t runs, traps;		/* oracle runs, and those that ended in a trap or budget */

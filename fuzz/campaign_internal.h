@@ -81,7 +81,7 @@ struct occurrence {
 struct outcome {
 	uint64_t index;
 	int gen_err;
-	uint32_t loops, bounded, exact;
+	uint32_t loops, bounded, exact, entered;	/* entered: loops some run entered */
 	uint64_t ranges, checks, runs, traps;
 	double t_gen, t_analyze, t_check;
 	uint16_t *buckets;	/* one per finite loop that ran */

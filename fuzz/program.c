@@ -313,6 +313,8 @@ int campaign_eval_program(struct evaluator *ev, uint64_t index, struct outcome *
 	for (uint32_t l = 0; l < cp->nloops; l++) {
 		const struct claim_trip *t = &cp->loops[l].trip;
 
+		if (l < r->exec.nloops && r->exec.max_trip[l])
+			oc->entered++;
 		if (t->kind == TRIP_UNKNOWN)
 			continue;
 		oc->bounded++;

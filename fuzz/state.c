@@ -56,11 +56,12 @@ int campaign_state_write(struct campaign *c)
 		    campaign_strategy_name(c->o.strategy), c->o.oracle_runs, c->o.step_budget);
 	sbuf_printf(&sb, "programs: %" PRIu64 "\ngen_failures: %" PRIu64 "\nloops: %" PRIu64
 		    "\nloops_bounded: %" PRIu64 "\nloops_exact: %" PRIu64 "\nloops_ran: %" PRIu64
+		    "\nloops_entered: %" PRIu64
 		    "\nrange_claims: %" PRIu64 "\nclaims_checked: %" PRIu64 "\nruns_done: %" PRIu64
 		    "\ntraps: %" PRIu64 "\nunconfirmed: %" PRIu64 "\nseconds: %.3f\n",
 		    st->programs, st->gen_failures, st->loops, st->loops_bounded, st->loops_exact,
-		    st->loops_ran, st->range_claims, st->claims_checked, st->runs, st->traps,
-		    st->unconfirmed, st->seconds);
+		    st->loops_ran, st->loops_entered, st->range_claims, st->claims_checked, st->runs,
+		    st->traps, st->unconfirmed, st->seconds);
 	sbuf_printf(&sb, "cpu: %.6f %.6f %.6f\n", st->t_gen, st->t_analyze, st->t_check);
 	sbuf_printf(&sb, "oracles: z3=%d kernel=%d z3_timeout_ms=%u z3_budget=%.3f z3_rlimit=%u "
 		    "z3_program_rlimit=%" PRIu64 " unprivileged=%d\n", c->o.z3, c->o.kernel,
@@ -225,10 +226,10 @@ static bool state_known(const char *key)
 {
 	static const char *const keys[] = {
 		"seed", "first", "count", "next", "steps", "programs", "gen_failures", "loops",
-		"loops_bounded", "loops_exact", "loops_ran", "range_claims", "claims_checked",
-		"runs_done", "traps", "unconfirmed", "disagreements_saved", "runs", "seconds",
-		"cpu", "cpu_oracles", "oracles", "strategy", "knobs", "found", "saved", "done",
-		"ratio",
+		"loops_bounded", "loops_exact", "loops_ran", "loops_entered", "range_claims",
+		"claims_checked", "runs_done", "traps", "unconfirmed", "disagreements_saved", "runs",
+		"seconds", "cpu", "cpu_oracles", "oracles", "strategy", "knobs", "found", "saved",
+		"done", "ratio",
 	};
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -250,6 +251,7 @@ static bool state_line(struct campaign *c, const char *key, char *v, char *knobs
 		{ "programs", &st->programs }, { "gen_failures", &st->gen_failures },
 		{ "loops", &st->loops }, { "loops_bounded", &st->loops_bounded },
 		{ "loops_exact", &st->loops_exact }, { "loops_ran", &st->loops_ran },
+		{ "loops_entered", &st->loops_entered },
 		{ "range_claims", &st->range_claims }, { "claims_checked", &st->claims_checked },
 		{ "runs_done", &st->runs }, { "traps", &st->traps },
 		{ "unconfirmed", &st->unconfirmed },

@@ -157,6 +157,7 @@ void wire_pack_outcome(struct sbuf *sb, const struct outcome *oc)
 	put_u64(sb, oc->loops);
 	put_u64(sb, oc->bounded);
 	put_u64(sb, oc->exact);
+	put_u64(sb, oc->entered);
 	put_u64(sb, oc->ranges);
 	put_u64(sb, oc->checks);
 	put_u64(sb, oc->runs);
@@ -197,6 +198,7 @@ int wire_unpack_outcome(struct wire_reader *r, const struct campaign *c, struct 
 	oc->loops = (uint32_t)get_u64(r);
 	oc->bounded = (uint32_t)get_u64(r);
 	oc->exact = (uint32_t)get_u64(r);
+	oc->entered = (uint32_t)get_u64(r);
 	oc->ranges = get_u64(r);
 	oc->checks = get_u64(r);
 	oc->runs = get_u64(r);

@@ -443,6 +443,7 @@ static void same_stats(const struct fuzz_stats *a, const struct fuzz_stats *b, c
 	CHECK_EQ_U64(a->loops_bounded, b->loops_bounded, what);
 	CHECK_EQ_U64(a->loops_exact, b->loops_exact, what);
 	CHECK_EQ_U64(a->loops_ran, b->loops_ran, what);
+	CHECK_EQ_U64(a->loops_entered, b->loops_entered, what);
 	CHECK_EQ_U64(a->range_claims, b->range_claims, what);
 	CHECK_EQ_U64(a->claims_checked, b->claims_checked, what);
 	CHECK_EQ_U64(a->runs, b->runs, what);
