@@ -38,6 +38,16 @@ static int check_failures, check_count, check_parts_skipped;
 		      " (0x%" PRIx64 ")", ctx, #a, check_a_, check_a_, check_b_, check_b_);  \
 	} while (0)
 
+/* The tests' pseudo-random numbers (xorshift64): the next value of the sequence in *state, a
+ * nonzero seed. */
+static inline uint64_t check_rand(uint64_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return *state;
+}
+
 static inline int check_done(const char *name)
 {
 	if (check_failures)

@@ -12,10 +12,7 @@ static uint64_t rs = 0x2545F4914F6CDD1Dull;
 
 static uint64_t rnd64(void)
 {
-	rs ^= rs << 13;
-	rs ^= rs >> 7;
-	rs ^= rs << 17;
-	return rs;
+	return check_rand(&rs);
 }
 
 static bool pred_holds(uint8_t op, unsigned w, uint64_t v, uint64_t n)
