@@ -175,41 +175,53 @@ static bool has_bounds(const struct scev_ctx *cx, uint32_t to)
 }
 
 /* Widening with thresholds in the first pass: a register whose upper bound the widening at
- * the header `to` of a loop (one has_bounds admits) raised past the join stops instead at the
+ * the header of a loop (one has_bounds admits) raised past the join stops instead at the
  * smallest constant that an exit test of that loop compares with, when that still covers the
- * join (pre is the header's state before it; each threshold is passed at most once, so the
- * fixpoint still ends).  Loops counting to a constant keep their counters bounded, and stores
- * indexed by them stay placed in the frame: the may-write spans of the symbolic execution no
- * longer cover the whole frame. */
-static void widen_to_bounds(struct engine *en, uint32_t to, const struct aval *pre,
-			    const struct astate *st)
+ * join (pre is the header's value before it, st the value joined; each threshold is passed at
+ * most once, so the fixpoint still ends).  Loops counting to a constant keep their counters
+ * bounded, and stores indexed by them stay placed in the frame: the may-write spans of the
+ * symbolic execution no longer cover the whole frame. */
+static inline __attribute__((always_inline)) bool
+bound_reg(const struct scev_ctx *cx, const struct scev_loop *L, struct aval *h,
+	  const struct aval *pre, const struct aval *st)
+{
+	struct aval j;
+	uint64_t t;
+
+	if (h->kind != AV_SCALAR)
+		return false;
+	j = aval_join(pre, st);
+	if (j.kind != AV_SCALAR || h->r.umax <= j.r.umax)
+		return false;	/* (not widened past the join) */
+	t = h->r.umax;
+	for (uint32_t k = 0; k < L->nexits; k++) {
+		uint64_t c;
+
+		if (exit_const(cx, L, k, &c) && c >= j.r.umax && c < t)
+			t = c;
+	}
+	if (t < h->r.umax) {
+		struct range b = range_urange(0, t);
+
+		h->r = range_meet(&h->r, &b);
+		return true;
+	}
+	return false;
+}
+
+/* bound_reg for every register of the header `to` after a widening join of st; the registers
+ * it narrowed. */
+static uint16_t widen_to_bounds(struct engine *en, uint32_t to, const struct aval *pre,
+				const struct astate *st)
 {
 	struct scev_ctx *cx = en->cx;
 	const struct scev_loop *L = &cx->st.loops->loops[cx->st.loops->loop_of[to]];
-	struct astate *h = en->in[to];
+	uint16_t m = 0;
 
-	for (int r = 0; r < EBPF_REG_FP; r++) {
-		struct aval j;
-		uint64_t t;
-
-		if (h->regs[r].kind != AV_SCALAR)
-			continue;
-		j = aval_join(&pre[r], &st->regs[r]);
-		if (j.kind != AV_SCALAR || h->regs[r].r.umax <= j.r.umax)
-			continue;	/* (not widened past the join) */
-		t = h->regs[r].r.umax;
-		for (uint32_t k = 0; k < L->nexits; k++) {
-			uint64_t c;
-
-			if (exit_const(cx, L, k, &c) && c >= j.r.umax && c < t)
-				t = c;
-		}
-		if (t < h->regs[r].r.umax) {
-			struct range b = range_urange(0, t);
-
-			h->regs[r].r = range_meet(&h->regs[r].r, &b);
-		}
-	}
+	for (int r = 0; r < EBPF_REG_FP; r++)
+		if (bound_reg(cx, L, &en->in[to]->regs[r], &pre[r], &st->regs[r]))
+			m |= (uint16_t)(1u << r);
+	return m;
 }
 
 /* Loops whose back edges the last pass never reached with a live state: the states cover
@@ -234,6 +246,19 @@ static int once_loops(struct engine *en)
 	}
 	return 0;
 }
+
+static uint16_t loop_step_regs(struct engine *en, uint32_t b);
+
+/* The registers the last instruction of block b compares, when it is a conditional jump (a
+ * loop steps none of them: propagate's test before accelerate's). */
+static inline uint16_t jump_regs(const struct scev_ctx *cx, uint32_t b)
+{
+	const struct bpf_insn *j = &cx->insns[cx->st.cfg->blocks[b].last];
+
+	return (uint16_t)(1u << j->dst_reg | (ebpf_srcbit(j) == BPF_X ? 1u << j->src_reg : 0));
+}
+static int accelerate(struct engine *en, uint32_t b, uint16_t m, bool thresholds,
+		      uint32_t *lowest);
 
 static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct astate *st,
 		     uint32_t *lowest)
@@ -296,13 +321,23 @@ static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct
 	} else {
 		bool widen = en->visits[to] >= 2 && (!cx->first_pass || widen_point(cx, to));
 		bool thresholds = widen && cx->first_pass && en->in[to] && has_bounds(cx, to);
+		bool steps = widen && cx->first_pass && from == to && !cx->opts.every_visit;
 		struct aval pre[EBPF_NREGS];
+		uint16_t grew = 0;	/* (steps: the registers the join changed) */
 
 		if (thresholds)
 			memcpy(pre, en->in[to]->regs, sizeof(pre));
-		ch = st_get(en->cx, en->in, to) ? astate__join(en->in[to], st, widen) : -ENOMEM;
+		ch = st_get(en->cx, en->in, to) ? astate__join_regs(en->in[to], st, widen, UINT16_MAX,
+								    steps ? &grew : NULL)
+						: -ENOMEM;
 		if (ch > 0 && thresholds)
-			widen_to_bounds(en, to, pre, st);
+			grew |= widen_to_bounds(en, to, pre, st);
+		if (ch > 0 && steps && grew && !(grew & jump_regs(cx, to))) {
+			int a = accelerate(en, to, grew, thresholds, lowest);
+
+			if (a)
+				return a < 0 ? a : 0;	/* (the visits it stands for are done) */
+		}
 	}
 	if (ch < 0)
 		return ch;
@@ -473,7 +508,10 @@ static int send_succs(struct engine *en, uint32_t b, struct astate *s, send_fn s
 			u->regs[last->dst_reg] = a;
 			astate__pkt_guards_settle(u);
 			err = send(en, b, blk->succ[taken], u, arg);
+			if (!taken)
+				en->arm0 = u;	/* (for accelerate: t, or s when the jump cannot run) */
 		}
+		en->arm0 = NULL;
 	} else {
 		/* the caller stopped before a final jump or call; only a call changes state */
 		if (ebpf_is_call(last))
@@ -508,6 +546,172 @@ static int run_insns(struct engine *en, uint32_t b, struct astate *s, bool emit)
 	}
 	return 0;
 }
+
+/* ---- one-block loops: the first pass's widening climb of registers that only step ----
+ *
+ * The first pass iterates a loop to its widened fixpoint: each visit of the header copies,
+ * runs and joins whole states, and a register that only steps (`r0 += 3`, read by nothing)
+ * takes one visit per widening threshold it passes (2^31 - 1, 2^32 - 1, 2^63 - 1, 2^64 - 1),
+ * then one more to find that nothing grew.  In a loop of one block made of register operations
+ * (ALU, ALU64, a 64-bit immediate number) and a conditional jump back to itself, such a
+ * register r ("steps": exactly one instruction writes it, r = r op K with a constant K, and no
+ * other instruction nor the jump reads it) moves by itself: once a widening join at the header
+ * grew nothing but stepping registers, every other register, cell and fact of the next visits
+ * is what it was in this one (their inputs did not change, and r is read by none of them), the
+ * jump takes the same arms, and r's value at the header follows x -> x ∇ (x op K) (with the
+ * thresholds of widen_to_bounds) alone.  accelerate computes that sequence with the functions
+ * the visits would call (aval_alu, astate__join_val, bound_reg), sets the header to where it
+ * stops and sends the exit of the visit that would find nothing grew — this visit's exit with
+ * the stepping registers' last values — instead of running those visits.  The header's state
+ * is exactly the one the visits reach.  The exit block receives that last exit, which contains
+ * every skipped visit's (checked: else nothing is skipped), where the visits would have joined
+ * each of them in turn: a sound value either way, and the same one whenever that last value
+ * absorbs the others, as the unknown number a counter climbs to does. */
+
+#define ACCEL_INSNS 16	/* longest block looked at */
+#define ACCEL_STEPS 8	/* widening steps computed before giving up (4 thresholds and one) */
+#define STEP_REGS_KNOWN 0x8000u
+
+/* The registers one-block loop b (its jump goes back to b, its fall-through out) only steps,
+ * when every other instruction of it is a register operation; 0 if none. */
+static uint16_t step_regs(const struct scev_ctx *cx, uint32_t b)
+{
+	const struct scev_block *blk = &cx->st.cfg->blocks[b];
+	const struct bpf_insn *last = &cx->insns[blk->last];
+	uint32_t read = ebpf_regs_read(last), once = 0, more = 0;
+
+	if (!ebpf_is_cond_jmp(last) || ebpf_op(last) == BPF_JCOND || blk->nsucc != 2 ||
+	    blk->succ[1] != b || blk->succ[0] == b || blk->last - blk->first >= ACCEL_INSNS)
+		return 0;
+	for (uint32_t pc = blk->first; pc < blk->last; pc += ebpf_insn_slots(&cx->insns[pc])) {
+		const struct bpf_insn *i = &cx->insns[pc];
+		uint8_t cls = ebpf_class(i), op = ebpf_op(i);
+		uint32_t w = ebpf_regs_written(i);
+
+		if (cls != BPF_ALU && cls != BPF_ALU64 && !(ebpf_is_ldimm64(i) && !i->src_reg))
+			return 0;
+		more |= once & w;
+		once |= w;
+		if (cls != BPF_LD && ebpf_srcbit(i) == BPF_K && op != BPF_MOV && op != BPF_NEG &&
+		    op != BPF_END)
+			continue;	/* r op= K: reads only the r it writes */
+		read |= ebpf_regs_read(i);
+		more |= w;	/* (written otherwise) */
+	}
+	return (uint16_t)(once & ~more & ~read);
+}
+
+/* The instruction of one-block loop b that writes register r. */
+static const struct bpf_insn *step_insn(const struct scev_ctx *cx, uint32_t b, int r)
+{
+	const struct scev_block *blk = &cx->st.cfg->blocks[b];
+	uint32_t pc = blk->first;
+
+	while (!(ebpf_regs_written(&cx->insns[pc]) >> r & 1))
+		pc += ebpf_insn_slots(&cx->insns[pc]);
+	return &cx->insns[pc];
+}
+
+/* x op K, as absint_step computes it for a number x without a packet relation. */
+static struct aval step_value(const struct bpf_insn *i, const struct aval *x)
+{
+	bool is64 = ebpf_class(i) == BPF_ALU64;
+	struct aval k = aval_const(is64 ? (uint64_t)(int64_t)i->imm : (uint32_t)i->imm);
+	struct aval v = aval_alu(ebpf_op(i), is64, i->off == 1, x, &k);
+
+	v.src = SRC_FLOW;
+	return v;
+}
+
+/* step_regs of the header b of a one-block loop, once per pass; 0 for other blocks. */
+static uint16_t loop_step_regs(struct engine *en, uint32_t b)
+{
+	const struct scev_loops *lf = en->cx->st.loops;
+	uint32_t l = lf->loop_of[b];
+
+	if (l == SCEV_NONE || lf->loops[l].header != b || lf->loops[l].nblocks != 1 ||
+	    lf->loops[l].irreducible)
+		return 0;
+	if (!(en->step_regs[l] & STEP_REGS_KNOWN))
+		en->step_regs[l] = STEP_REGS_KNOWN | step_regs(en->cx, b);
+	return en->step_regs[l] & (uint16_t)~STEP_REGS_KNOWN;
+}
+
+/* (over the set bits of m only: most masks here have one) */
+#define FOR_REGS(r, m)                                                                        \
+	for (uint32_t r##_m = (m), r = r##_m ? (uint32_t)__builtin_ctz(r##_m) : 0; r##_m;       \
+	     r##_m &= r##_m - 1, r = r##_m ? (uint32_t)__builtin_ctz(r##_m) : 0)
+
+/* After a widening join of the back edge of one-block loop b grew its header in the first pass
+ * (propagate) and changed no register but m, which the loop only steps: their values at the
+ * visits that would follow, until one grows nothing, set in the header, and that visit's exit
+ * sent.  1 when done (the visits need
+ * not run), 0 when not, <0 on error.  (Not inlined: its arrays would make propagate's frame,
+ * and every call of it, larger.) */
+static __attribute__((noinline)) int accelerate(struct engine *en, uint32_t b, uint16_t m,
+						 bool thresholds, uint32_t *lowest)
+{
+	struct scev_ctx *cx = en->cx;
+	const struct scev_loop *L = &cx->st.loops->loops[cx->st.loops->loop_of[b]];
+	struct astate *h = en->in[b];
+	const struct bpf_insn *ins[EBPF_NREGS];
+	struct aval R[EBPF_NREGS], N[EBPF_NREGS], F[EBPF_NREGS], out[ACCEL_STEPS][EBPF_NREGS];
+	bool all = true;	/* every last value the unknown number (then it holds the others) */
+	uint16_t c;
+	uint32_t n;
+	int err;
+
+	if (m & ~loop_step_regs(en, b))
+		return 0;
+	for (int k = 0; k < PKT_VARS; k++)
+		if (h->pkt_var[k].range)
+			return 0;
+	FOR_REGS(r, m) {
+		if (h->regs[r].kind != AV_SCALAR || aval_pkt_len(&h->regs[r], &c))
+			return 0;
+		ins[r] = step_insn(cx, b, r);
+		R[r] = h->regs[r];
+	}
+	for (n = 0;; n++) {
+		bool grew = false;
+
+		if (n == ACCEL_STEPS)
+			return 0;
+		FOR_REGS(r, m) {
+			F[r] = step_value(ins[r], &R[r]);	/* (its exit's value too) */
+			N[r] = R[r];
+			if (astate__join_val(&N[r], &F[r], true))
+				grew = true;
+		}
+		if (!grew)
+			break;
+		FOR_REGS(r, m) {
+			if (thresholds && r < EBPF_REG_FP)
+				bound_reg(cx, L, &N[r], &R[r], &F[r]);
+			out[n][r] = F[r];
+			R[r] = N[r];
+		}
+	}
+	/* the skipped visits' exits must lie within the one sent */
+	FOR_REGS(r, m)
+		all = all && F[r].kind == AV_SCALAR && range_is_unknown(&F[r].r);
+	for (uint32_t k = 0; k < n && en->arm0 && !all; k++)
+		FOR_REGS(r, m)
+			if (!aval_subset(&out[k][r], &F[r]))
+				return 0;
+	FOR_REGS(r, m)
+		h->regs[r] = R[r];
+	if (en->arm0) {
+		/* this visit's exit (send_succs is done with it) as the last visit's */
+		FOR_REGS(r, m)
+			en->arm0->regs[r] = F[r];
+		if ((err = propagate(en, b, cx->st.cfg->blocks[b].succ[0], en->arm0, lowest)))
+			return err;
+	}
+	return 1;
+}
+
+#undef FOR_REGS
 
 struct side_run {
 	const struct scev_loop *L;
@@ -1010,6 +1214,7 @@ static int engine_alloc(struct engine *en)
 		en->back_seen = carve(base, &at, nl, 1);
 		en->paths = carve(base, &at, nb, sizeof(*en->paths));
 		en->npaths = carve(base, &at, nb, 1);
+		en->step_regs = carve(base, &at, nl, sizeof(*en->step_regs));
 		if (!pass && !(base = arena_zalloc(1, at)))
 			return -ENOMEM;
 	}

@@ -133,6 +133,12 @@ struct engine {
 	 * state arrived (the block is then checked from its joined state alone). */
 	struct astate **paths;
 	uint8_t *npaths;
+	/* First pass, per loop: the registers a one-block loop only steps (absint.c, accelerate),
+	 * bit 15 set once known */
+	uint16_t *step_regs;
+	/* While send_succs sends a conditional jump's second arm: the first (fall-through) arm's
+	 * state when that arm ran, else NULL */
+	struct astate *arm0;
 	uint16_t *live_in;	/* per block: registers live at its start (computed with the first) */
 	uint64_t *fills;	/* per function: bit k, a register is filled from r10 - 8(k + 1) */
 };
@@ -183,9 +189,26 @@ void astate__invalidate(struct astate *s, int64_t lo, int64_t hi);
 void astate__invalidate_mask(struct astate *s, const struct fpmask *m);
 int astate__store(struct astate *s, int64_t off, unsigned size, const struct aval *v);
 int astate__join(struct astate *dst, const struct astate *src, bool widen);
+/* One register (or cell) of astate__join: *dst := *dst ⊔ *src (or the widening); whether *dst
+ * changed.  Most joins meet equal values: those skip the join and its bounds sync. */
+static inline bool astate__join_val(struct aval *dst, const struct aval *src, bool widen)
+{
+	struct aval v;
+
+	if (aval_equal(dst, src))
+		return false;
+	v = widen ? aval_widen(dst, src) : aval_join(dst, src);
+	if (aval_equal(&v, dst))
+		return false;
+	*dst = v;
+	return true;
+}
 /* The same, a packet fact of one side kept guarded only by a register of guards (bit r: the
  * registers live after the join; a dead one's guard is of no use). */
 int astate__join_guards(struct astate *dst, const struct astate *src, bool widen, uint16_t guards);
+/* The same, adding to *regs (when not NULL) bit r for each register r that changed. */
+int astate__join_regs(struct astate *dst, const struct astate *src, bool widen, uint16_t guards,
+		      uint16_t *regs);
 /* Maybe-null identities (aval.h): a null check of one holder of id decides them all; a new
  * lookup result takes its id from older holders; a state not made by running instructions
  * (a loop header's, an exit's from the entry) holds none. */

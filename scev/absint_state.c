@@ -372,10 +372,16 @@ static bool pkt_var_join(struct astate *dst, const struct astate *src, bool wide
 /* dst := dst ⊔ src (or the widening of it); returns 1 when dst changed, 0 if not, <0 on error. */
 int astate__join(struct astate *dst, const struct astate *src, bool widen)
 {
-	return astate__join_guards(dst, src, widen, UINT16_MAX);
+	return astate__join_regs(dst, src, widen, UINT16_MAX, NULL);
 }
 
 int astate__join_guards(struct astate *dst, const struct astate *src, bool widen, uint16_t guards)
+{
+	return astate__join_regs(dst, src, widen, guards, NULL);
+}
+
+int astate__join_regs(struct astate *dst, const struct astate *src, bool widen, uint16_t guards,
+		      uint16_t *regs)
 {
 	uint32_t k = 0, j = 0;
 	int changed = 0;
@@ -398,20 +404,12 @@ int astate__join_guards(struct astate *dst, const struct astate *src, bool widen
 		changed = 1;
 	if (pkt_var_join(dst, src, widen, guards))
 		changed = 1;
-	for (int r = 0; r < EBPF_NREGS; r++) {
-		struct aval v;
-
-		/* most joins meet equal values: skip the join and its bounds sync */
-		if (aval_equal(&dst->regs[r], &src->regs[r]))
-			continue;
-		v = widen ? aval_widen(&dst->regs[r], &src->regs[r])
-			  : aval_join(&dst->regs[r], &src->regs[r]);
-
-		if (!aval_equal(&v, &dst->regs[r])) {
-			dst->regs[r] = v;
+	for (int r = 0; r < EBPF_NREGS; r++)
+		if (astate__join_val(&dst->regs[r], &src->regs[r], widen)) {
 			changed = 1;
+			if (regs)
+				*regs |= (uint16_t)(1u << r);
 		}
-	}
 	/* Cells survive only where both sides have the same cell. */
 	for (uint32_t i = 0; i < dst->n; i++) {
 		const struct acell *a = &dst->cells[i];

@@ -2,7 +2,9 @@
  *
  * For each function: the loop forest (loop.h); a first forward pass that forgets everything a
  * loop changes (a plain fixpoint with widening), to learn which frame bytes each store and call
- * through a pointer may write, and the state at every header over all its visits; then, innermost
+ * through a pointer may write, and the state at every header over all its visits (the widening
+ * climb of registers a one-block loop only steps computed on them alone: absint.c,
+ * accelerate); then, innermost
  * loop first, a symbolic execution of each loop body that classifies every location the body
  * changes (recurrence x + c, accumulation x + d with d bounded, a function of recurrences, or
  * unknown) and records the exit conditions; and finally a forward range analysis in which each
@@ -37,6 +39,10 @@ struct scev_opts {
 	 * for a loader without CAP_PERFMON; by default it follows the privileged kernel (root's:
 	 * env->allow_uninit_stack), where such a read gives an unknown value. */
 	bool unprivileged;
+	/* The first pass runs every visit of a one-block loop, instead of computing apart the
+	 * widening climb of the registers it only steps (absint.c, accelerate): the same claims,
+	 * for tests that compare the two. */
+	bool every_visit;
 };
 
 /* Analyzes prog (validated); maps are the object's maps (LD_IMM64 map indexes).  Fills out, which
