@@ -1,8 +1,8 @@
 #!/bin/sh
 # Claims of two builds side by side: a change meant to cost less must claim exactly the same.
 # For every corpus case and for generated programs, diffs the output of `analyze --json` (both
-# strategies, and XDP context) and of `verify --json --type xdp` between the OLD and NEW
-# binaries.  Prints each program that differs and exits 1 if any does.
+# strategies, and XDP context), of `verify --json --type xdp` and of `loops --json` and
+# `loops --dot` (the loop forest: every loop's blocks) between the OLD and NEW binaries.  Prints each program that differs and exits 1 if any does.
 #
 #   bench/compare_claims.sh OLD_BPFSCEV NEW_BPFSCEV [SEED] [COUNT]
 #
@@ -17,6 +17,8 @@ run() {
 	"$1" analyze --json --strategy iterate "$2" 2>&1 || true
 	"$1" analyze --json --type xdp "$2" 2>&1 || true
 	"$1" verify --json --type xdp "$2" 2>&1 || true
+	"$1" loops --json "$2" 2>&1 || true
+	"$1" loops --dot "$2" 2>&1 || true
 }
 
 # --one OLD NEW WORK FILE...: compares these files (a worker of the JOBS runs).

@@ -154,6 +154,151 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Every loop's blocks (L->blocks, ascending ids) without a list per loop and level: one array
+ * holds each block of a loop once (lf->body), ordered so that every loop's blocks are
+ * consecutive in it — a forest walk in which a loop's items (its own blocks and its children,
+ * the child by its smallest block) come in ascending order — and L->blocks points at that
+ * run when it is ascending (always when every loop spans consecutive block ids, as a compiler
+ * lays loops out).  A loop whose run is not ascending (blocks of a child interleaved with its
+ * own) gets a sorted copy of its own (lf->sorted_pool).  What L->blocks lists is what a list
+ * per loop held; a depth-30 nest kept 930 entries for its 60 blocks.  cnt is scratch of nl
+ * words. */
+static int set_bodies(struct scev_loops *lf, uint32_t *cnt)
+{
+	uint32_t nb = lf->nblocks, nl = lf->nloops, nin = 0, n = 0, nsorted = 0;
+	uint32_t *lo = NULL, *hi = NULL, *ioff = NULL, *items = NULL, *st = NULL;
+	bool *unsorted = NULL;
+	int err = -ENOMEM;
+
+	lo = arena_alloc((nl ? nl : 1) * sizeof(*lo));
+	hi = arena_alloc((nl ? nl : 1) * sizeof(*hi));
+	ioff = arena_zalloc(nl + 2, sizeof(*ioff));
+	unsorted = arena_zalloc(nl ? nl : 1, 1);
+	if (!lo || !hi || !ioff || !unsorted)
+		goto out;
+	/* smallest and largest block of each loop; items per loop (own blocks, children) */
+	for (uint32_t l = 0; l < nl; l++) {
+		lo[l] = UINT32_MAX;
+		hi[l] = 0;
+		cnt[l] = 0;
+		ioff[l + 1] = lf->loops[l].nchildren;
+	}
+	ioff[nl + 1] = 0;	/* the outermost loops: items of a root, nl */
+	for (uint32_t l = 0; l < nl; l++)
+		if (lf->loops[l].parent == SCEV_NONE)
+			ioff[nl + 1]++;
+	for (uint32_t b = 0; b < nb; b++) {
+		uint32_t l = lf->loop_of[b];
+
+		if (l == SCEV_NONE)
+			continue;
+		nin++;
+		ioff[l + 1]++;
+		if (lo[l] == UINT32_MAX)
+			lo[l] = b;
+		hi[l] = b;
+	}
+	for (uint32_t i = 0; i < nl; i++) {	/* (innermost first: a loop's after its children) */
+		uint32_t l = lf->order[i], p = lf->loops[l].parent;
+
+		if (p != SCEV_NONE) {
+			lo[p] = lo[l] < lo[p] ? lo[l] : lo[p];
+			hi[p] = hi[l] > hi[p] ? hi[l] : hi[p];
+		}
+	}
+	for (uint32_t l = 0; l <= nl; l++)
+		ioff[l + 1] += ioff[l];
+	items = arena_alloc(((size_t)ioff[nl + 1] ? ioff[nl + 1] : 1) * sizeof(*items));
+	st = arena_alloc(((size_t)nl + 1) * 2 * sizeof(*st));
+	if (!items || !st || !(lf->body = arena_alloc((nin ? nin : 1) * sizeof(*lf->body))))
+		goto out;
+	/* Items in ascending order of their smallest block: a block is its loop's item when met,
+	 * a loop its parent's (or the root's) when its smallest block is met.  Items are block ids
+	 * below nb, loops nb + id. */
+	for (uint32_t b = 0; b < nb; b++) {
+		uint32_t l = lf->loop_of[b];
+
+		if (l == SCEV_NONE)
+			continue;
+		items[ioff[l] + cnt[l]++] = b;
+		for (uint32_t x = l; lo[x] == b; x = lf->loops[x].parent) {
+			uint32_t p = lf->loops[x].parent, slot = p == SCEV_NONE ? nl : p;
+
+			items[ioff[slot] + (slot == nl ? n++ : cnt[p]++)] = nb + x;
+			if (p == SCEV_NONE)
+				break;
+		}
+	}
+	/* The walk: a loop's run is its items in order, a child's run in its place.  A run is
+	 * ascending when its children's are and its items' spans do not overlap. */
+	n = 0;
+	for (uint32_t r = ioff[nl]; r < ioff[nl + 1]; r++) {
+		uint32_t sp = 0;
+
+		st[sp++] = items[r] - nb;
+		st[sp++] = 0;
+		lf->loops[items[r] - nb].blocks = lf->body + n;
+		while (sp) {
+			uint32_t l = st[sp - 2], k = st[sp - 1], prev_hi;
+			uint32_t cnt_l = ioff[l + 1] - ioff[l], it;
+
+			if (k == cnt_l) {
+				struct scev_loop *L = &lf->loops[l];
+
+				L->nblocks = (uint32_t)(lf->body + n - L->blocks);
+				sp -= 2;
+				if (sp && unsorted[l])
+					unsorted[st[sp - 2]] = true;
+				continue;
+			}
+			it = items[ioff[l] + k];
+			st[sp - 1]++;
+			if (k) {
+				uint32_t pit = items[ioff[l] + k - 1];
+
+				prev_hi = pit < nb ? pit : hi[pit - nb];
+				if (prev_hi > (it < nb ? it : lo[it - nb]))
+					unsorted[l] = true;
+			}
+			if (it < nb) {
+				lf->body[n++] = it;
+			} else {
+				lf->loops[it - nb].blocks = lf->body + n;
+				st[sp++] = it - nb;
+				st[sp++] = 0;
+			}
+		}
+	}
+	/* The sorted copies of the runs that are not ascending. */
+	for (uint32_t l = 0; l < nl; l++)
+		if (unsorted[l])
+			nsorted += lf->loops[l].nblocks;
+	if (nsorted) {
+		if (!(lf->sorted_pool = arena_alloc(nsorted * sizeof(*lf->sorted_pool))))
+			goto out;
+		nsorted = 0;
+		for (uint32_t l = 0; l < nl; l++) {
+			struct scev_loop *L = &lf->loops[l];
+
+			if (!unsorted[l])
+				continue;
+			memcpy(lf->sorted_pool + nsorted, L->blocks, L->nblocks * sizeof(uint32_t));
+			L->blocks = lf->sorted_pool + nsorted;
+			nsorted += L->nblocks;
+			qsort(L->blocks, L->nblocks, sizeof(uint32_t), cmp_u32);
+		}
+	}
+	err = 0;
+out:
+	arena_free(lo);
+	arena_free(hi);
+	arena_free(ioff);
+	arena_free(unsorted);
+	arena_free(items);
+	arena_free(st);
+	return err;
+}
+
 /* Latch of back edge (src → header of l): see loop.h. */
 static uint32_t find_latch(const struct scev_loops *lf, const struct scev_cfg *cfg,
 			   const struct scev_domtree *dom, uint32_t l, uint32_t src)
@@ -181,6 +326,8 @@ void scev_loops__free(struct scev_loops *lf)
 	if (!lf)
 		return;
 	arena_free(lf->pool);
+	arena_free(lf->body);
+	arena_free(lf->sorted_pool);
 	arena_free(lf->back_pool);
 	arena_free(lf->exit_pool);
 	arena_free(lf->loops);
@@ -255,36 +402,27 @@ int scev_loops__build(struct scev_loops **out, const struct scev_cfg *cfg,
 			lf->loops[L->parent].nchildren++;
 	}
 
-	/* Bodies: each block belongs to its innermost loop and every enclosing one. */
-	for (uint32_t b = 0; b < nb; b++)
-		for (uint32_t x = lf->loop_of[b]; x != SCEV_NONE; x = lf->loops[x].parent)
-			cnt[x]++;
-	/* (the pool: every loop's blocks and children, and its entries below — the header and
-	 * at most its re-entries) */
+	/* Bodies: each block belongs to its innermost loop and every enclosing one, stored once
+	 * (set_bodies).  The pool holds every loop's children and entries (the header and at most
+	 * its re-entries). */
 	for (uint32_t l = 0; l < nl; l++)
-		npool += (size_t)cnt[l] + lf->loops[l].nchildren + 1;
+		npool += (size_t)lf->loops[l].nchildren + 1;
 	npool += w.nre;
 	if (!(lf->pool = arena_alloc((npool ? npool : 1) * sizeof(*lf->pool))))
 		goto out;
 	for (uint32_t l = 0; l < nl; l++) {
 		struct scev_loop *L = &lf->loops[l];
 
-		L->blocks = lf->pool + at;
-		at += cnt[l];
 		L->children = lf->pool + at;
 		at += L->nchildren;
 		L->nchildren = 0;
 	}
-	for (uint32_t b = 0; b < nb; b++)
-		for (uint32_t x = lf->loop_of[b]; x != SCEV_NONE; x = lf->loops[x].parent)
-			lf->loops[x].blocks[lf->loops[x].nblocks++] = b;	/* ascending b */
 	for (uint32_t l = 0; l < nl; l++)
 		if (lf->loops[l].parent != SCEV_NONE) {
 			struct scev_loop *P = &lf->loops[lf->loops[l].parent];
 
 			P->children[P->nchildren++] = l;
 		}
-
 	/* Back edges and their latches. */
 	if (!(lf->back_pool = arena_alloc((w.nback ? w.nback : 1) * sizeof(*lf->back_pool))))
 		goto out;
@@ -421,6 +559,8 @@ int scev_loops__build(struct scev_loops **out, const struct scev_cfg *cfg,
 			}
 		}
 	}
+	if ((err = set_bodies(lf, cnt)))
+		goto out;
 	*out = lf;
 	lf = NULL;
 	err = 0;

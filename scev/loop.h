@@ -43,7 +43,7 @@ struct scev_loop {
 	uint32_t latch;		/* block id when every back edge has the same latch, else SCEV_NONE */
 	uint32_t nexits;
 	struct scev_edge *exits;	/* edges from inside to outside this loop */
-	uint32_t *blocks, nblocks;	/* sorted block ids, header included */
+	uint32_t *blocks, nblocks;	/* sorted block ids, header included (see body below) */
 	bool irreducible;
 	uint32_t *children, nchildren;	/* loop ids */
 };
@@ -60,6 +60,10 @@ struct scev_loops {
 	 * and entries; back edges; exits. */
 	uint32_t *pool;
 	struct scev_back_edge *back_pool;
+	/* Each block of a loop once, every loop's blocks consecutive (L->blocks points there when
+	 * they are in ascending order there, else into sorted_pool, sorted copies of those loops):
+	 * a list per loop would hold each block once per loop around it. */
+	uint32_t *body, *sorted_pool;
 	struct scev_edge *exit_pool;
 };
 

@@ -146,6 +146,10 @@ static size_t random_prog(struct bpf_insn *v, size_t n)
 	return n;
 }
 
+/* Loops whose blocks are a run of the forest's one body array, and those that needed a sorted
+ * copy (a child's blocks interleaved with the loop's own): both must occur. */
+static uint32_t n_runs, n_sorted_copies;
+
 static void check_structure(const struct scev_structure *st, int iter)
 {
 	const struct scev_cfg *cfg = st->cfg;
@@ -153,7 +157,7 @@ static void check_structure(const struct scev_structure *st, int iter)
 	uint32_t nb = cfg->nblocks;
 	uint32_t *soff = calloc(nb + 1, 4), *poff = calloc(nb + 1, 4), *s, *p, *want, *idom;
 	bool *reached = calloc(nb, 1), *seen = calloc(nb, 1);
-	uint32_t ne = 0, *stack = malloc(nb * 4);
+	uint32_t ne = 0, *stack = malloc(nb * 4), in_loops = 0;
 
 	/* Dominators against the naive computation (function 0 only: random programs have one). */
 	for (uint32_t b = 0; b < nb; b++) {
@@ -179,6 +183,8 @@ static void check_structure(const struct scev_structure *st, int iter)
 			      iter);
 	}
 	/* Loops. */
+	for (uint32_t b = 0; b < nb; b++)
+		in_loops += lf->loop_of[b] != SCEV_NONE;
 	for (uint32_t l = 0; l < lf->nloops; l++) {
 		const struct scev_loop *L = &lf->loops[l];
 		uint32_t sp = 0, reach = 0;
@@ -213,6 +219,23 @@ static void check_structure(const struct scev_structure *st, int iter)
 		}
 		CHECK(reach == L->nblocks, "prog %d loop at block %u: %u of %u blocks reachable "
 		      "inside", iter, L->header, reach, L->nblocks);
+		/* The loop's blocks, each once, ascending: those whose innermost loop is l or
+		 * inside it (stored once for the whole forest, loop.h) */
+		{
+			uint32_t inside = 0;
+
+			for (uint32_t b = 0; b < nb; b++)
+				inside += scev_loop__contains(lf, l, b);
+			CHECK(inside == L->nblocks, "prog %d loop %u: %u blocks listed, %u inside",
+			      iter, l, L->nblocks, inside);
+			for (uint32_t i = 1; i < L->nblocks; i++)
+				CHECK(L->blocks[i - 1] < L->blocks[i], "prog %d loop %u: blocks not "
+				      "ascending at %u", iter, l, i);
+			if (L->blocks >= lf->body && L->blocks < lf->body + in_loops)
+				n_runs++;
+			else
+				n_sorted_copies++;
+		}
 		/* block_index finds exactly the loop's blocks, at their place */
 		for (uint32_t b = 0; b < nb; b++) {
 			uint32_t at = scev_loop__block_index(L, b);
@@ -336,6 +359,8 @@ static void test_random_programs(void)
 	/* The generator must exercise both kinds, or the properties above prove little. */
 	CHECK(loops > 1000 && irreducible > 100, "random programs gave %d loops, %d irreducible",
 	      loops, irreducible);
+	CHECK(n_runs > 1000 && n_sorted_copies > 10, "random programs gave %u loops listed in "
+	      "place and %u with sorted copies", n_runs, n_sorted_copies);
 }
 
 int main(void)
