@@ -301,7 +301,7 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 {
 	struct scev_ctx *cx = en->cx;
 	const struct scev_loop *L = &cx->st.loops->loops[l];
-	const struct sym_summary *sum = &cx->sums[l];
+	const struct sym_summary *sum = scev_sum(cx, l);
 	struct loop_result *res = &en->res[l];
 	struct astate fhv;
 	const struct astate *fh = NULL;
@@ -664,7 +664,7 @@ struct env_exit {
 static const struct aval *exit_env(void *arg, loc_t loc)
 {
 	struct env_exit *ee = arg;
-	const struct sym_summary *sum = &ee->en->cx->sums[ee->l];
+	const struct sym_summary *sum = scev_sum(ee->en->cx, ee->l);
 	const struct sym_loc *sl = sym_find(sum, loc);
 	struct aval x0 = *state_env(&ee->es, loc), z;
 	uint64_t step;
@@ -696,7 +696,7 @@ static bool lin_eval(struct engine *en, uint32_t l, eid e, uint64_t k, uint64_t 
 {
 	struct scev_ctx *cx = en->cx;
 	const struct expr *x = expr_get(&cx->ar, e);
-	const struct sym_summary *sum = &cx->sums[l];
+	const struct sym_summary *sum = scev_sum(cx, l);
 	uint64_t fa, ca, fb, cb, v;
 
 	switch (x->kind) {
@@ -763,7 +763,7 @@ static void exit_fills(struct engine *en, uint32_t l, uint32_t from, uint64_t do
 		       struct astate *st)
 {
 	struct scev_ctx *cx = en->cx;
-	const struct sym_summary *sum = &cx->sums[l];
+	const struct sym_summary *sum = scev_sum(cx, l);
 
 	for (uint32_t k = 0; k < sum->nstores; k++) {
 		const struct sym_store *w = &sum->stores[k];
@@ -865,7 +865,7 @@ static uint16_t loop_exit_regs(struct scev_ctx *cx, uint32_t l, uint32_t from)
  * iteration there): the trip count's minimum on the single exit, or that exit test's own. */
 static uint64_t exit_iterations_done(struct engine *en, uint32_t l, uint32_t from)
 {
-	const struct sym_summary *sum = &en->cx->sums[l];
+	const struct sym_summary *sum = scev_sum(en->cx, l);
 	const struct loop_result *res = &en->res[l];
 	uint64_t n = 0;
 
@@ -885,7 +885,7 @@ int absint_refine_exit(struct engine *en, uint32_t from, uint32_t to, struct ast
 
 	for (uint32_t l = lf->loop_of[from]; l != SCEV_NONE && !err; l = lf->loops[l].parent) {
 		const struct scev_loop *L = &lf->loops[l];
-		const struct sym_summary *sum = &cx->sums[l];
+		const struct sym_summary *sum = scev_sum(cx, l);
 		struct env_exit ee = { .en = en, .l = l, .es = { .s = st_peek(en->in, L->header) } };
 		const struct claim_trip *trip;
 		uint64_t done;

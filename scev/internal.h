@@ -3,6 +3,8 @@
 #ifndef BPFSCEV_SCEV_INTERNAL_H
 #define BPFSCEV_SCEV_INTERNAL_H
 
+#include <assert.h>
+
 #include "scev/aval.h"
 #include "scev/calls.h"
 #include "scev/expr.h"
@@ -192,7 +194,11 @@ struct scev_ctx {
 	uint32_t *rpo;		/* reachable blocks, each function's in reverse postorder */
 	uint32_t *rpo_off;	/* per function: its slice of rpo is [rpo_off[f], rpo_off[f+1]) */
 	struct expr_arena ar;
-	struct sym_summary *sums;	/* per loop; freed (NULL) once the last pass is done */
+	/* per loop; freed (NULL) once the last pass is done.  Read through scev_sum, which
+	 * stops a debug build that reads one in the first pass.  (One array: a summary
+	 * allocated apart and freed when the last pass leaves its loop made the peak of 1M deep
+	 * nests larger, its chunks not taken again by what the last pass allocates.) */
+	struct sym_summary *sums;
 	struct stack_span *may_stack;	/* per pc: the frame bytes this store or call may write
 					 * through a pointer other than a constant r10 offset
 					 * (from the first pass) */
@@ -319,6 +325,16 @@ struct scev_ctx {
 	 * NULL when none is */
 	const struct ebpf_global_func **fn_global;
 };
+
+/* Loop l's summary (step 2, symex_loop, writes it; the last pass reads it).  The first pass
+ * reads none: its summaries would be empty (they are computed after it, from what it found),
+ * and nothing computes them before it since a5af097.  A debug build stops at a read in the
+ * first pass (test_sum_first_pass checks that it does). */
+static inline struct sym_summary *scev_sum(const struct scev_ctx *cx, uint32_t l)
+{
+	assert(!cx->first_pass && cx->sums && l < cx->st.loops->nloops);
+	return &cx->sums[l];
+}
 
 /* scev.c: sorts blocks v[0..n) by their position in reverse postorder.  0 or -ENOMEM. */
 int scev_sort_by_rpo(const struct scev_ctx *cx, uint32_t *v, uint32_t n);

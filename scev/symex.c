@@ -858,7 +858,7 @@ static int ctx_exit(struct sym_run *r, uint32_t c, uint32_t k, struct entry_env 
 		    uint64_t *kmin, uint64_t *kmax)
 {
 	struct scev_ctx *cx = r->cx;
-	struct sym_exit *x = &cx->sums[c].exits[k];
+	struct sym_exit *x = &scev_sum(cx, c)->exits[k];
 	/* (an irreducible c is stepped over from its first header visits: not every entry's) */
 	bool keep = !cx->st.loops->loops[r->l].irreducible && !cx->st.loops->loops[c].irreducible;
 	bool outer = false;
@@ -866,7 +866,7 @@ static int ctx_exit(struct sym_run *r, uint32_t c, uint32_t k, struct entry_env 
 	char why[96];
 	int got;
 
-	if (sym_exit_lin(cx, &cx->sums[c], x, entry_env_get, entry_expr_get, ee, &f, why,
+	if (sym_exit_lin(cx, scev_sum(cx, c), x, entry_env_get, entry_expr_get, ee, &f, why,
 			 sizeof(why)))
 		return 0;
 	got = !sym_lin_bound(cx, &f, entry_env_get, ee, first_hdr_get, ee, kmin, kmax, why,
@@ -996,7 +996,7 @@ static int side_walk(struct sym_run *r, uint32_t c, struct sstate *hin, struct s
 static int collapse_irreducible(struct sym_run *r, uint32_t c, uint32_t p, struct sstate *out)
 {
 	struct scev_ctx *cx = r->cx;
-	const struct sym_summary *cs = &cx->sums[c];
+	const struct sym_summary *cs = scev_sum(cx, c);
 	const struct scev_loop *C = &cx->st.loops->loops[c];
 	struct sstate *in = &r->in[p], hin = { 0 }, sx = { 0 };
 	struct sym_summary syn = { 0 };
@@ -1047,7 +1047,7 @@ static int collapse_irreducible(struct sym_run *r, uint32_t c, uint32_t p, struc
 static int step_over(struct sym_run *r, uint32_t c, const struct sstate *in, struct sstate *out)
 {
 	struct scev_ctx *cx = r->cx;
-	const struct sym_summary *cs = &cx->sums[c];
+	const struct sym_summary *cs = scev_sum(cx, c);
 	const struct scev_loop *C = &cx->st.loops->loops[c];
 	bool exact = false, ranged = false;
 	uint64_t T = 0, Thi = 0;
@@ -1473,7 +1473,7 @@ int symex_loop(struct scev_ctx *cx, uint32_t l)
 {
 	const struct scev_loops *lf = cx->st.loops;
 	const struct scev_loop *L = &lf->loops[l];
-	struct sym_summary *s = &cx->sums[l];
+	struct sym_summary *s = scev_sum(cx, l);
 	struct sym_run r = { .cx = cx, .l = l, .s = s };
 	struct sstate st = { 0 }, out = { 0 };
 	uint32_t cap = 0;
@@ -1568,12 +1568,15 @@ classify:
 	if (fail || !r.back.live || cx->ar.oom) {
 		/* Give up: the syntactic modified set, every location unknown; what a child's
 		 * exits learnt of their entries from a walk that did not finish is dropped. */
-		for (uint32_t c = 0; c < lf->nloops; c++)
-			for (uint32_t k = 0; lf->loops[c].parent == l && k < cx->sums[c].nexits; k++) {
-				cx->sums[c].exits[k].ctx = false;
-				free(cx->sums[c].exits[k].lin);
-				cx->sums[c].exits[k].lin = NULL;
+		for (uint32_t i = 0; i < L->nchildren; i++) {
+			struct sym_summary *cs = scev_sum(cx, L->children[i]);
+
+			for (uint32_t k = 0; k < cs->nexits; k++) {
+				cs->exits[k].ctx = false;
+				free(cs->exits[k].lin);
+				cs->exits[k].lin = NULL;
 			}
+		}
 		free(s->exits);
 		s->exits = NULL;
 		s->nexits = 0;
