@@ -1315,6 +1315,9 @@ static int flush_segment(struct engine *en, uint32_t lo, uint32_t hi)
 
 		if (l != SCEV_NONE && lf->loops[l].header == b) {
 			sym_summary__free(&cx->sums[l]);
+			free(en->res[l].exit_done);	/* (read with the summary only) */
+			en->res[l].exit_done = NULL;
+			en->res[l].nexit_done = 0;
 			if (cx->first_hdr)
 				hdr_pack__free(&cx->first_hdr[l]);
 		}

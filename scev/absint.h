@@ -86,13 +86,14 @@ struct astate {
  * into the loop's claim, en->out->loops[l].trip (loop_trip): a pass over a million loops would
  * otherwise hold every trip's two strings twice. */
 struct loop_result {
-	bool visited;
 	struct claim_iv *ivs;
-	uint32_t nivs;
 	/* per exit of the loop's summary (sym_summary.exits): the fewest iterations completed
-	 * before that exit can be taken, from the last header step (0 when not known) */
+	 * before that exit can be taken, from the last header step (0 when not known); freed
+	 * with the summary when the last pass leaves the loop */
 	uint64_t *exit_done;
+	uint32_t nivs;
 	uint32_t nexit_done;
+	bool visited;	/* (last: one per loop, 32 bytes where the order made 40) */
 };
 
 /* The states below are held through per-block (per-loop) pointers, allocated when first
