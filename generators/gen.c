@@ -1007,6 +1007,95 @@ static void ptr_join(struct gi *g, bool over)
 		g->p->flags |= GEN_PROG_PTR_JOIN_UNSAFE;
 }
 
+/* Whether the 32-bit counter from a, stepped by s before each test "v <= n" (signed or not),
+ * leaves within WRAP_WINDOW_STEPS tests: how many (header executions), or 0; *skip when some
+ * step carried it over the exit range (past the largest number, signed or not, to the least). */
+#define WRAP_WINDOW_STEPS 4096
+static uint32_t wrap_window_steps(uint32_t a, uint32_t s, uint32_t n, bool sgn, bool *skip)
+{
+	for (uint32_t k = 1; k <= WRAP_WINDOW_STEPS; k++) {
+		uint32_t b = a + s;
+
+		*skip = *skip || (sgn ? (int32_t)b < (int32_t)a : b < a);
+		a = b;
+		if (sgn ? (int32_t)a > (int32_t)n : a > n)
+			return k;
+	}
+	return 0;
+}
+
+/* A 32-bit counter that passes its exit range by wrapping and lands in it later
+ * (p_wrap_window; the longer kernel campaign's programs 931, 1048 and 1231, seed 2):
+ * w1 = c + (data[11] & 3), then do { w1 += s } while (w1 <= n), signed or unsigned, with
+ * s = 2^32 / d + e (d in [2, 9], e in [-3, 3]) and n = the largest number less w, w below s / 2:
+ * a step carries the counter over the exit range more often than into it.  The generator walks
+ * each of the four starts and keeps a (c, n) for which all leave within 4096 steps (else the
+ * loop is the twin's).  The twin (p_wrap_window_never) steps by 2^31: the counter holds its
+ * start and the start plus 2^31 in turn, neither of them in the exit range, on every input.
+ * r1 clobbered. */
+static void wrap_window_loop(struct gi *g, bool never)
+{
+	int idx = (int)g->p->nloops++, top = gi_label(g), end = gi_label(g);
+	bool sgn = gen_bool(g->src, 50);
+	uint32_t top_v = sgn ? 0x7fffffffu : 0xffffffffu, c = 0, s = 0, n = 0, kmax = 0, kmin = 0;
+	struct gen_loop *l;
+
+	for (int tries = 0; tries < 64 && !kmax; tries++) {
+		s = never ? 0x80000000u
+			  : 0xffffffffu / gen_u32(g->src, 2, 9) + gen_u32(g->src, 0, 6) - 3;
+		n = top_v - gen_u32(g->src, 1, never ? 64 : s / 2);
+		c = gen_u32(g->src, 0, 0xffffffffu);
+		bool skip = false;
+
+		kmax = 1;
+		kmin = WRAP_WINDOW_STEPS;
+		for (uint32_t j = 0; j < 4 && kmax; j++) {
+			uint32_t k = wrap_window_steps(c + j, s, n, sgn, &skip);
+
+			/* (the twin: no start may leave; the safe form: every start) */
+			if (never ? k != 0 : k == 0)
+				kmax = 0;
+			kmax = kmax && k > kmax ? k : kmax;
+			kmin = k && k < kmin ? k : kmin;
+		}
+		/* (the safe form: some start passes the exit range before it lands there) */
+		if (!never && !skip)
+			kmax = 0;
+	}
+	if (!kmax && never) {
+		c = 0;	/* (0 and 2^31 are both below n) */
+	} else if (!kmax) {
+		/* (none drawn fits: program 931's, every start leaves at the 30th test) */
+		sgn = true;
+		s = 0x40000001u;
+		c = (uint32_t)-68;
+		n = 0x7fffffd9u;
+		kmin = kmax = 30;
+	}
+	gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_DATA);
+	gi_ldx(g, BPF_B, BPF_REG_1, BPF_REG_1, 11);
+	gi_alu(g, false, BPF_AND, BPF_REG_1, 3);
+	gi_alu(g, false, BPF_ADD, BPF_REG_1, (int32_t)c);
+	gi_bind(g, top);
+	gi_alu(g, false, BPF_ADD, BPF_REG_1, (int32_t)s);
+	gi_jmp(g, true, sgn ? BPF_JSLE : BPF_JLE, BPF_REG_1, (int32_t)n, top);
+	gi_bind(g, end);
+	l = prologue_loop(g, idx, top, end, GEN_FORM_DO_WHILE,
+			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(STEP_BIG) | GEN_SH(CTR32) |
+				  (sgn ? GEN_SH(COND_SIGNED) : GEN_SH(COND_UNSIGNED)) |
+				  GEN_SH(BOUND_CONST) | GEN_SH(INIT_INPUT) | GEN_SH(WRAP) |
+				  (never ? GEN_SH(NONTERM) : 0),
+			  BPF_REG_1, sgn ? BPF_JSLE : BPF_JLE);
+	l->counter_width = l->cmp_width = 32;
+	l->step = s;
+	l->trip = never ? -1 : kmin == kmax ? (int)kmax : -1;
+	l->trip_max = never ? UINT64_MAX : kmax;
+	if (never) {
+		l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
+		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+	}
+}
+
 /* A piece the prologue emits with the probability of its knob, or else as its unsafe twin with
  * the twin knob's (never both): the knobs are struct gen_knobs fields, named by their offsets. */
 struct twin_piece {
@@ -1045,6 +1134,7 @@ static const struct twin_piece prologue_loops[] = {
 	TWIN_PIECE(p_inner_steps, p_inner_steps_still, inner_steps_loop),
 	TWIN_PIECE(p_side_steps, p_side_steps_still, side_steps_loop),
 	TWIN_PIECE(p_start_range, p_start_range_over, start_range_loop),
+	TWIN_PIECE(p_wrap_window, p_wrap_window_never, wrap_window_loop),
 };
 static const struct twin_piece call_pieces[] = {
 	TWIN_PIECE(p_call_pkt, p_call_pkt_over, pkt_call),

@@ -184,6 +184,12 @@
 	  "a loop of the prologue: i = data[b] & 63; do read fp[i - 64], i += s while i < n <= 64")     \
 	X(p_start_range_over, 0, 0, 100,                                                           \
 	  "unsafe twin of p_start_range: n = 64 + s, its last read past the frame's top")          \
+	X(p_wrap_window, 0, 0, 100,                                                                \
+	  "a 32-bit counter from c + data[11] & 3 up by about 2^32 / d while <= n: it passes its "   \
+	  "narrow exit range by wrapping and lands in it later (within 4096 steps)")                \
+	X(p_wrap_window_never, 0, 0, 100,                                                          \
+	  "unsafe twin of p_wrap_window: the step is 2^31, and neither value the counter holds is " \
+	  "in the exit range: endless")                                                             \
 	X(p_eq_outer, 0, 0, 100,                                                                   \
 	  "a nest: the inner loop steps by an odd s until it equals c - X * s of the outer X")     \
 	X(p_eq_outer_off, 0, 0, 100,                                                               \

@@ -34,6 +34,7 @@ struct exit_seq {
 	int64_t clo, chi;
 	eid inv;		/* the loop-invariant side, in the loop's REG symbols */
 	uint64_t off;		/* v(0) = the counter's entry value + off (without spread) */
+	bool next;		/* v(k) is the counter at the header of iteration k + 1 (tests_next) */
 };
 
 /* What a recognizer returns for a sequence that is not of its shape. */
@@ -262,6 +263,26 @@ static const struct sym_loc *exit_counter(struct scev_ctx *cx, const struct sym_
 	return sl;
 }
 
+/* Whether exit e tests, on side (0: the jump's dst register, 1: its src), the counter loc itself
+ * as the loop's only back edge carries it to the header: the jump ends the only latch, so it
+ * stays by that edge and the register it reads is the counter's value at the next header
+ * execution (x += 1 or x += 4 on two paths, then if x < n goto header).  Then v(k) = x(k + 1)
+ * on the same path: the tested offsets are the steps themselves, not independent of them. */
+static bool tests_next(const struct scev_ctx *cx, const struct sym_summary *s,
+		       const struct sym_exit *e, int side, loc_t loc)
+{
+	const struct scev_loops *lf = cx->st.loops;
+	const struct bpf_insn *i = &cx->insns[cx->st.cfg->blocks[e->block].last];
+	const struct scev_loop *L;
+
+	if (!cx->sums || !lf || s < cx->sums || s >= cx->sums + lf->nloops || !LOC_IS_REG(loc))
+		return false;
+	L = &lf->loops[s - cx->sums];
+	if (L->nback_edges != 1 || L->back_edges[0].from != e->block)
+		return false;
+	return side == 0 ? i->dst_reg == loc : ebpf_srcbit(i) && i->src_reg == loc;
+}
+
 /* The tested sequence of exit e: a counter on one side (the left after swapping), a
  * loop-invariant value on the other.  0, or -1 with why. */
 static int exit_match(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_exit *e,
@@ -281,7 +302,9 @@ static int exit_match(struct scev_ctx *cx, const struct sym_summary *s, const st
 		op = BPF_JSET;	/* exit when some bit is set (taken) or when all are clear */
 	if (!op || e->op == BPF_JCOND)
 		return WHY("the exit test is not a comparison");
-	for (int side = 0; side < 2; side++) {
+	int side;
+
+	for (side = 0; side < 2; side++) {
 		sl = exit_counter(cx, s, env, arg, ivx, m, &c, &aw32);
 		if (sl && expr_only_regs(&cx->ar, inv, exit_invariant, (void *)s))
 			break;
@@ -294,6 +317,7 @@ static int exit_match(struct scev_ctx *cx, const struct sym_summary *s, const st
 		return WHY("the exit test does not compare a recurrence with a loop-invariant value");
 	m->op = op;
 	m->loc = sl->loc;
+	m->next = tests_next(cx, s, e, side, sl->loc);
 	m->inv = inv;
 	m->off = c;
 	x0 = *env(arg, sl->loc);
@@ -466,7 +490,9 @@ static int exit_not_numbers(const struct exit_seq *m, uint64_t *kmin, uint64_t *
  * offsets on the side the counter moves (>= 0 counting up, <= 0 down), v(k) stays at or beyond
  * x(k), so while no exit the next x is within a step of the bound and the next v within a step
  * plus the largest offset: a sequence with steps up to that sum starting in x0 + [clo, chi],
- * which only tests it must reach can bound. */
+ * which only tests it must reach can bound.  When the test reads the value the back edge carries
+ * (tests_next), each offset is its own path's step: v(k) = x(k + 1), a sequence with the
+ * counter's steps from x0 + [clo, chi]. */
 static int exit_path_offsets(const struct exit_seq *m, uint64_t *kmin, uint64_t *kmax, char *why,
 			     unsigned whylen)
 {
@@ -490,9 +516,10 @@ static int exit_path_offsets(const struct exit_seq *m, uint64_t *kmin, uint64_t 
 			   "must reach is solved");
 	if (!lo || (up ? m->clo < 0 : m->chi > 0))
 		return WHY("the tested offsets do not follow the counter's direction");
-	if (up)
+	/* (what the test reads is the next header's counter: from v(0), the counter's steps) */
+	if (up && !m->next)
 		hi = hi + (uint64_t)m->chi;
-	else
+	else if (!m->next)
 		lo = (lo + (uint64_t)m->clo) & qm;
 	if (up ? hi >= qsign : lo < qsign)
 		return WHY("the counter's step and offsets are too large");

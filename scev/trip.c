@@ -77,6 +77,63 @@ static void eq_unit_step(u128 m, u128 alo, u128 ahi, u128 nlo, u128 nhi, u128 *h
 	*lo = dlo <= 0 && dhi >= 0 ? 0 : dlo > 0 ? (u128)dlo : (u128)(dlo + (s128)m);
 }
 
+/* The least x >= 0 with L <= a*x mod m <= R (0 < m <= 2^64, 0 <= a < m, 0 <= L <= R < m), or m
+ * when there is none.  Without a multiple of a in [L, R], a solution wraps y >= 1 times:
+ * a*x - m*y in [L, R] is m*y mod a in [-R mod a, -L mod a], and the least y gives the least x
+ * (Euclid's steps on (a, m): at most about 93 levels).  Every product stays below 2^128: x is at
+ * most L/a + 1, y below a. */
+static u128 mod_first(u128 a, u128 m, u128 L, u128 R)
+{
+	u128 x, y;
+
+	if (L == 0)
+		return 0;
+	if (a == 0)
+		return m;
+	x = ceil_div(L, a);
+	if (a * x <= R)
+		return x;
+	y = mod_first(m % a, a, a - R % a, a - L % a);
+	return y == a ? m : ceil_div(L + m * y, a);
+}
+
+/* The first k with A + k*s (mod m) in [L, R] (L <= R < m), or m when it never gets there. */
+static u128 window_first(u128 m, u128 A, u128 s, u128 L, u128 R)
+{
+	u128 lo = (L + m - A) % m, hi = (R + m - A) % m;
+
+	return lo > hi ? 0 : mod_first(s % m, m, lo, hi);
+}
+
+/* Starts that window_exact walks one by one. */
+#define WINDOW_STARTS 64
+
+/* One step s (0 < s < m) and at most WINDOW_STARTS starts: the first exit of each start, exact
+ * over wrap-around, for the exit sets [N, m) (GE) or [0, N) (LT) — the smallest set of N's range
+ * gives the latest exit, the largest the earliest (a counter that passes the bound by wrapping
+ * and comes round to it later, as 0xaf1d882f down by 0x20000002 until it is below 0x8f1d881e
+ * signed: 9 steps).  -1 when some start never exits. */
+static int window_exact(u128 m, u128 alo, u128 ahi, u128 s, int p, u128 nlo, u128 nhi,
+			u128 *hi, u128 *lo)
+{
+	*hi = 0;
+	*lo = m;
+	if (ahi - alo >= WINDOW_STARTS || (p == P_GE ? nhi >= m : nlo == 0))
+		return -1;
+	for (u128 a = alo; a <= ahi; a++) {
+		u128 late = p == P_GE ? window_first(m, a, s, nhi, m - 1)
+				      : window_first(m, a, s, 0, nlo - 1);
+		u128 early = p == P_GE ? window_first(m, a, s, nlo, m - 1)
+				       : window_first(m, a, s, 0, (nhi > m ? m : nhi) - 1);
+
+		if (late >= m)
+			return -1;
+		*hi = late > *hi ? late : *hi;
+		*lo = early < *lo ? early : *lo;
+	}
+	return 0;
+}
+
 /* The increasing case, 0 < s <= s2 < 2^W (s2 > s: each step is somewhere between them), on
  * [alo, ahi] and N in [nlo, nhi] (N up to 2^W); the lowest low bits the same in every A and N. */
 static int solve_up(unsigned w, u128 alo, u128 ahi, u128 s, u128 s2, int p, u128 nlo, u128 nhi,
@@ -101,10 +158,14 @@ static int solve_up(unsigned w, u128 alo, u128 ahi, u128 s, u128 s2, int p, u128
 		if (nhi + s2 > m) {
 			/* One start, one step: where it passes each bound is known exactly, and
 			 * it passes the largest without wrapping, so it passes all of them. */
-			if (s != s2 || alo != ahi || alo + ceil_div(nhi - alo, s) * s >= m)
+			if (s == s2 && alo == ahi && alo + ceil_div(nhi - alo, s) * s < m) {
+				hi = ceil_div(nhi - alo, s);
+				lo = nlo > alo ? ceil_div(nlo - alo, s) : 0;
+				break;
+			}
+			/* else where each start lands after wrapping, start by start */
+			if (s != s2 || window_exact(m, alo, ahi, s, p, nlo, nhi, &hi, &lo))
 				return WHY("the counter may wrap past the bound before reaching it");
-			hi = ceil_div(nhi - alo, s);
-			lo = nlo > alo ? ceil_div(nlo - alo, s) : 0;
 			break;
 		}
 		hi = nhi > alo ? ceil_div(nhi - alo, s) : 0;
@@ -125,10 +186,13 @@ static int solve_up(unsigned w, u128 alo, u128 ahi, u128 s, u128 s2, int p, u128
 			 * is below the smallest (a counter that lands on 0 past 2^31 - 6 by 3). */
 			u128 k1 = ceil_div(m - alo, s);
 
-			if (s != s2 || alo != ahi || alo + k1 * s - m >= nlo)
+			if (s == s2 && alo == ahi && alo + k1 * s - m < nlo) {
+				hi = k1;
+				lo = alo < nhi ? 0 : k1;
+				break;
+			}
+			if (s != s2 || window_exact(m, alo, ahi, s, p, nlo, nhi, &hi, &lo))
 				return WHY("the counter may wrap over the exit range");
-			hi = k1;
-			lo = alo < nhi ? 0 : k1;
 			break;
 		}
 		hi = ceil_div(m - (alo > nlo ? alo : nlo), s);

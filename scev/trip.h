@@ -7,7 +7,9 @@
  * trip_first_exit returns the largest and smallest first k over all of them, or says why it
  * cannot: the counter may step over the bound when it wraps, "!=" with a step that does not divide
  * the distance never meets it, an empty exit range.  Wrap-around is exact: a counter that counts
- * up until it wraps below N exits, and the count says how many steps that takes.  With steps that
+ * up until it wraps below N exits, and the count says how many steps that takes; one that steps
+ * over its exit range by wrapping and lands in it on a later round is solved start by start (one
+ * step, at most 64 starts: the first k with A + k*s mod 2^W in the range).  With steps that
  * vary between two values of one sign, v(k) is A plus k of them: the slowest gives the maximum,
  * the fastest the minimum and the wrap check.
  */

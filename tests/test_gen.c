@@ -2039,16 +2039,16 @@ static void test_loop_shape_knobs(void)
  * entry that adds nothing every time), and bpfscev bounds the safe form's outer loop in every
  * program (before, the irreducible inner loop's collapse forgot the counter: "the exit test does
  * not compare a recurrence"), never the twin's. */
-static void side_steps_program(void *arg, const struct twin_run *r)
+/* bpfscev on program r's first loop: a twin's is never bounded nor the program safe; a safe
+ * form's bounded first loop counts in c->safe. */
+static void first_loop_judged(struct twin_counts *c, const struct twin_run *r)
 {
-	struct twin_counts *c = arg;
 	struct claim_prog cp = { 0 };
 	struct scev_verdict v;
 	struct ebpf_prog view;
 	struct diag d;
 	int bounded = -1;
 
-	twin_loop_program(arg, r);
 	gen_program__prog(r->p, &view, "g");
 	diag_clear(&d);
 	if (scev_verify(&v, &cp, &view, r->p->maps, r->p->map_cnt, NULL, &d)) {
@@ -2066,6 +2066,23 @@ static void side_steps_program(void *arg, const struct twin_run *r)
 	claim_prog__free(&cp);
 }
 
+/* The counts of 100 programs of each form: the twin's all flagged and endless on their input, the
+ * safe form's never flagged and its first loop bounded in all. */
+static void check_bounded_twins(const struct twin_spec *s, const struct twin_counts *c)
+{
+	CHECK(c->flagged[1] == 100u && c->traps == 100u, "%s=100: %u of 100 flagged endless, %u run "
+	      "out of steps on their input", s->knob[1], c->flagged[1], c->traps);
+	CHECK(c->flagged[0] == 0, "%s=100: %u of 100 flagged endless", s->knob[0], c->flagged[0]);
+	CHECK(c->safe == 100, "%s=100: the first loop bounded in %u of 100 programs", s->knob[0],
+	      c->safe);
+}
+
+static void side_steps_program(void *arg, const struct twin_run *r)
+{
+	twin_loop_program(arg, r);
+	first_loop_judged(arg, r);
+}
+
 static void test_side_steps_knobs(void)
 {
 	static const struct twin_knobs t = { "p_side_steps", "p_side_steps_still", 4100000, -1,
@@ -2075,11 +2092,7 @@ static void test_side_steps_knobs(void)
 	struct twin_counts c = { .arg = &t };
 
 	for_twin_programs(&s, side_steps_program, &c);
-	CHECK(c.flagged[1] == 100u && c.traps == 100u, "p_side_steps_still=100: %u of 100 flagged "
-	      "endless, %u run out of steps on data[9] = 1", c.flagged[1], c.traps);
-	CHECK(c.flagged[0] == 0, "p_side_steps=100: %u of 100 flagged endless", c.flagged[0]);
-	CHECK(c.safe == 100, "p_side_steps=100: the outer loop bounded in %u of 100 programs",
-	      c.safe);
+	check_bounded_twins(&s, &c);
 }
 
 /* p_call_args: a callee given pointers into the frames of two different callers (main's cell
@@ -2115,6 +2128,38 @@ static void test_call_ptr_frames(void)
 	}
 	CHECK(bad == 0, "p_call_args=100: %u of 100 programs called unsafe for a pointer", bad);
 	gen_program__free(&p);
+}
+
+/* p_wrap_window and its twin p_wrap_window_never (a 32-bit counter that passes its narrow exit
+ * range by wrapping and lands in it later; the twin steps by 2^31 and never does): the safe
+ * form's first loop leaves within its intent's bound on every start (the generator walked them)
+ * and bpfscev bounds it in every program (main: "the counter may wrap past the bound before
+ * reaching it" in all of them); the twin is flagged, runs out of steps on every input and is
+ * never bounded. */
+static void wrap_window_program(void *arg, const struct twin_run *r)
+{
+	struct twin_counts *c = arg;
+	const struct gen_loop *l = r->p->nloops ? &r->p->loops[0] : NULL;
+	uint8_t in[GEN_INPUT_LEN] = { 0 };
+	uint64_t steps;
+
+	CHECK(l && (r->twin ? l->trip_max == UINT64_MAX : l->trip_max >= 2 && l->trip_max <= 4096),
+	      TW "first loop (max %llu)", TW_ARGS(r), l ? (unsigned long long)l->trip_max : 0ull);
+	c->flagged[r->twin] += !!(r->p->flags & GEN_PROG_MAY_NOT_TERMINATE);
+	in[11] = (uint8_t)r->seed;
+	if (r->twin && run_watched(r->p, r->seed, in, r->k->step_budget, r->rs, &steps) ==
+			       INTERP_TRAP_STEPS)
+		c->traps++;
+	first_loop_judged(c, r);
+}
+
+static void test_wrap_window_knobs(void)
+{
+	const struct twin_spec s = { { "p_wrap_window", "p_wrap_window_never" }, 100, 4200000, 100 };
+	struct twin_counts c = { 0 };
+
+	for_twin_programs(&s, wrap_window_program, &c);
+	check_bounded_twins(&s, &c);
 }
 
 static void test_knobs_api(void)
@@ -2297,6 +2342,7 @@ int main(void)
 	test_loop_shape_knobs();
 	test_side_steps_knobs();
 	test_call_ptr_frames();
+	test_wrap_window_knobs();
 	test_default_mix();
 	test_other_forms();
 	return check_done("test_gen");

@@ -502,6 +502,57 @@ static void test_eq_linear(void)
 	CHECK(solved > tried / 2, "solved %d of %d", solved, tried);
 }
 
+/* Counters that pass the bound by wrapping and come round to the exit range later (a big step:
+ * 0xaf1d882f down by 0x20000002 while above 0x8f1d881d signed, 9 steps; from [-68, -65] up by
+ * 2^30 + 1 until w > 0x7fffffd9 signed, 30 steps): solved start by start over a few starts, each
+ * checked against every start and bound of its box; some start that never gets there must leave
+ * the query unknown (check_query's simulation fails otherwise). */
+static void test_wrap_windows(void)
+{
+	int solved = 0, unknown = 0;
+	uint64_t kmax, kmin;
+	char why[128];
+
+	for (int iter = 0; iter < 40000; iter++) {
+		unsigned w = rnd64() & 1 ? 32 : 64;
+		uint64_t mask = w == 32 ? 0xffffffffull : UINT64_MAX;
+		uint64_t alo = near(w), ahi = (alo + rnd64() % 8) & mask;
+		uint64_t nlo = near(w), nhi = (nlo + rnd64() % 4) & mask;
+		uint64_t d = 2 + rnd64() % 8, e = rnd64() % 7;
+		uint64_t step = ((mask / d) + e - 3) & mask;
+		struct trip_query q;
+
+		if (ahi < alo || nhi < nlo || crosses(w, alo, ahi) || crosses(w, nlo, nhi))
+			continue;
+		if (rnd64() & 1)
+			step = (0 - step) & mask;
+		box_query(&q, w, alo, ahi, nlo, nhi, step, preds[2 + rnd64() % 8]);
+		if (check_query(&q, 1u << 16))
+			solved++;
+		else
+			unknown++;
+	}
+	CHECK(solved > 10000 && unknown > 200, "wrap windows: solved %d unknown %d", solved,
+	      unknown);
+	{
+		struct trip_query q;
+
+		/* 0xaf1d882f - 0x20000002 k while s> 0x8f1d881d: exits at k = 9 */
+		box_query(&q, 32, 0xaf1d882f, 0xaf1d882f, 0x8f1d881d, 0x8f1d881d,
+			  (uint64_t)-536870914 & 0xffffffffull, BPF_JSLE);
+		CHECK(!trip_first_exit(&q, &kmax, &kmin, why, sizeof(why)) && kmax == 9 &&
+		      kmin == 9, "down by 0x20000002: [%llu, %llu] %s", (unsigned long long)kmin,
+		      (unsigned long long)kmax, why);
+		/* [-68, -65] + 0x40000001 (k + 1) while s<= 0x7fffffd9: the first tested value
+		 * is the start plus one step; exits at k = 29 for every start */
+		box_query(&q, 32, (uint32_t)(-68 + 0x40000001), (uint32_t)(-65 + 0x40000001),
+			  0x7fffffd9, 0x7fffffd9, 0x40000001, BPF_JSGT);
+		CHECK(!trip_first_exit(&q, &kmax, &kmin, why, sizeof(why)) && kmax == 29 &&
+		      kmin == 29, "up by 2^30 + 1: [%llu, %llu] %s", (unsigned long long)kmin,
+		      (unsigned long long)kmax, why);
+	}
+}
+
 int main(void)
 {
 	test_exact();
@@ -511,5 +562,6 @@ int main(void)
 	test_eq_across_zero();
 	test_even_step_low_bits();
 	test_eq_linear();
+	test_wrap_windows();
 	return check_done("test_trip");
 }
