@@ -303,9 +303,13 @@ static const struct ebpf_helper_proto protos[] = {
 	{ BPF_FUNC_timer_set_callback, A(TIMER, FUNC), I64, HPT_ALL },
 	{ BPF_FUNC_timer_start, A(TIMER, ANY, ANY), I64, HPT_ALL },
 	{ BPF_FUNC_timer_cancel, A(TIMER), I64, HPT_ALL },
-	/* tracing: fentry, fexit and fmod_ret only */
-	{ BPF_FUNC_get_func_ip, A(CTX), I64, T(KPROBE) | T(TRACING) | T(LSM) },
-	{ BPF_FUNC_get_attach_cookie, A(CTX), I64, HPT_TRACE | T(LSM) },
+	/* tracing: fentry, fexit and fmod_ret only (check_get_func_ip) */
+	{ BPF_FUNC_get_func_ip, A(CTX), I64, T(KPROBE) | T(TRACING) | T(LSM),
+	  .attach = HAT_TRAMPOLINE,
+	  .attach_msg = "func %s#%d supported only for fentry/fexit/fmod_ret programs" },
+	/* tracing: with a trampoline, or tp_btf */
+	{ BPF_FUNC_get_attach_cookie, A(CTX), I64, HPT_TRACE | T(LSM),
+	  .attach = HAT_TRAMPOLINE | HAT(BPF_TRACE_RAW_TP) },
 	/* returns a struct pt_regs */
 	{ BPF_FUNC_task_pt_regs, A(BTF), R(HRET_BTF_ID), HPT_ALL, .obj = "task_struct" },
 	{ BPF_FUNC_get_branch_snapshot, A(OUT, SZ0, ANY), I64, HPT_ALL },
@@ -317,11 +321,14 @@ static const struct ebpf_helper_proto protos[] = {
 	/* scev/absint_callbacks.c models it apart */
 	{ BPF_FUNC_loop, A(ANY, FUNC, STACKN, ANY), I64, HPT_ALL },
 	{ BPF_FUNC_strncmp, A(MEM, SZ, STR), I64, HPT_ALL },
-	/* fentry, fexit, fmod_ret and lsm only */
-	{ BPF_FUNC_get_func_arg, A(CTX, ANY, FIXED), I64, T(TRACING) | T(LSM) },
-	/* fexit and fmod_ret only */
-	{ BPF_FUNC_get_func_ret, A(CTX, FIXED), I64, T(TRACING) | T(LSM) },
-	{ BPF_FUNC_get_func_arg_cnt, A(CTX), I64, T(TRACING) | T(LSM) },
+	/* fentry, fexit, fmod_ret and lsm only (bpf_prog_has_trampoline) */
+	{ BPF_FUNC_get_func_arg, A(CTX, ANY, FIXED), I64, T(TRACING) | T(LSM),
+	  .attach = HAT_TRAMPOLINE },
+	/* fexit and fmod_ret only (fentry's call is -EOPNOTSUPP) */
+	{ BPF_FUNC_get_func_ret, A(CTX, FIXED), I64, T(TRACING) | T(LSM),
+	  .attach = HAT_TRAMPOLINE },
+	{ BPF_FUNC_get_func_arg_cnt, A(CTX), I64, T(TRACING) | T(LSM),
+	  .attach = HAT_TRAMPOLINE },
 	{ BPF_FUNC_get_retval, A(0), I64,
 	  T(CGROUP_SOCK) | T(CGROUP_SOCK_ADDR) | T(CGROUP_SOCKOPT) },
 	{ BPF_FUNC_set_retval, A(ANY), I64,
@@ -539,6 +546,18 @@ const char *ebpf_helper_unmodeled(const struct ebpf_helper_proto *p, uint32_t pr
 	if ((p->flags & HF_SLEEPS) && prog_type != BPF_PROG_TYPE_SYSCALL)
 		return "it may sleep, and whether this program is sleepable is not modeled";
 	return NULL;
+}
+
+const char *ebpf_helper_attach_refused(const struct ebpf_helper_proto *p, const char *name,
+				       uint32_t prog_type, uint32_t attach_type, char *buf,
+				       size_t n)
+{
+	if (prog_type != BPF_PROG_TYPE_TRACING || !p->attach || attach_type >= 64 ||
+	    ((p->attach >> attach_type) & 1))
+		return NULL;
+	snprintf(buf, n, p->attach_msg ? p->attach_msg : "program of this type cannot use helper "
+		 "%s#%d", name ? name : "?", p->id);
+	return buf;
 }
 
 const struct ebpf_helper_proto *ebpf_helper_proto(int32_t id)

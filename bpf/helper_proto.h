@@ -124,7 +124,19 @@ struct ebpf_helper_proto {
 	const char *obj;	/* the kernel struct of HARG_BTF_ID / HRET_BTF_ID*, else NULL */
 	uint64_t other;		/* program types whose prototype of it differs from this one
 				 * (another argument list): unsupported there */
+	/* A tracing program's func_proto (tracing_prog_func_proto) and check_get_func_ip decide
+	 * by its attach type too (the section's: ebpf_btf_ctx.attach_type): the attach types
+	 * (HAT_*) of BPF_PROG_TYPE_TRACING that may call it, 0 every one; attach_msg the kernel's
+	 * refusal (a format taking the name and the id), NULL its "program of this type cannot
+	 * use helper". */
+	uint64_t attach;
+	const char *attach_msg;
 };
+
+/* Attach-type groups of tracing programs (bit = enum bpf_attach_type). */
+#define HAT(a) (1ull << (a))
+/* bpf_prog_has_trampoline: fentry, fexit, fmod_ret (tp_btf and iter have none) */
+#define HAT_TRAMPOLINE (HAT(BPF_TRACE_FENTRY) | HAT(BPF_TRACE_FEXIT) | HAT(BPF_MODIFY_RETURN))
 
 /* The table's entry of helper id (every helper of the UAPI list has one), or NULL for an id it
  * does not know. */
@@ -137,6 +149,12 @@ const struct ebpf_helper_proto *ebpf_helper_proto(int32_t id);
  * lock: not modeled", written to buf when it needs to be), or NULL when it is. */
 const char *ebpf_helper_unmodeled(const struct ebpf_helper_proto *p, uint32_t prog_type,
 				  char *buf, size_t n);
+/* The kernel's refusal of a call of p (helper name, id) from a program of prog_type attached
+ * as attach_type (ebpf_btf_ctx.attach_type; read for BPF_PROG_TYPE_TRACING only), written to
+ * buf, or NULL when its attach type may call it (ebpf_helper_proto.attach). */
+const char *ebpf_helper_attach_refused(const struct ebpf_helper_proto *p, const char *name,
+				       uint32_t prog_type, uint32_t attach_type, char *buf,
+				       size_t n);
 /* Whether the analyzer and the interpreter handle argument kind k. */
 bool ebpf_harg_modeled(enum ebpf_harg k);
 /* Arguments read (r1..rN): the index of the last argument that is not HARG_NONE. */

@@ -433,14 +433,9 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 		      "against the kernel for this type)" : "");
 	if ((why = ebpf_helper_unmodeled(p, cx->prog_type, buf, sizeof(buf))))
 		VFAIL(VERDICT_UNSUPPORTED, pc, "helper %s#%d: %s", name, id, why);
-	/* check_get_func_ip: a tracing program has the function's address only through a
-	 * trampoline (tp_btf and iter have none) */
-	if (id == BPF_FUNC_get_func_ip && cx->prog_type == BPF_PROG_TYPE_TRACING &&
-	    cx->prog->btf_ctx.attach_type != BPF_TRACE_FENTRY &&
-	    cx->prog->btf_ctx.attach_type != BPF_TRACE_FEXIT &&
-	    cx->prog->btf_ctx.attach_type != BPF_MODIFY_RETURN)
-		VFAIL(VERDICT_UNSAFE, pc, "func %s#%d supported only for fentry/fexit/fmod_ret "
-		      "programs", name, id);
+	if ((why = ebpf_helper_attach_refused(p, name, cx->prog_type,
+					      cx->prog->btf_ctx.attach_type, buf, sizeof(buf))))
+		VFAIL(VERDICT_UNSAFE, pc, "%s", why);
 	if ((p->ret == HRET_BTF_ID || p->ret == HRET_BTF_ID_OR_NULL) &&
 	    ebpf_btf_struct_by_name(p->obj) <= 0)
 		VFAIL(VERDICT_UNSUPPORTED, pc, "helper %s#%d: its result is a struct %s, which the "

@@ -212,11 +212,11 @@ static void object(const char *path, bool kernel)
 		"tp_btf_ptr_and_unsafe", "tp_btf_ptr_32_unsafe", "tp_btf_ptr_unbounded_unsafe",
 		"tp_btf_skc_to_tcp_sock", "tp_btf_skc_to_tcp_sock_unchecked_unsafe",
 		"tp_btf_skc_to_tcp_sock_task_unsafe", "tp_btf_current_task_btf",
-		"tp_btf_get_func_ip_unsafe",
+		"tp_btf_get_func_ip_unsafe", "tp_btf_get_func_arg_cnt_unsafe", "tp_btf_get_attach_cookie",
 	};
 	static const enum scev_verdict_kind tp_want[] = {
 		SAFE, UNSAFE, SAFE, UNSAFE, UNSAFE, SAFE, SAFE, SAFE, UNSAFE, UNSAFE, UNSAFE,
-		SAFE, SAFE, UNSAFE, UNSAFE, UNSAFE, SAFE, UNSAFE, UNSAFE, SAFE, UNSAFE,
+		SAFE, SAFE, UNSAFE, UNSAFE, UNSAFE, SAFE, UNSAFE, UNSAFE, SAFE, UNSAFE, UNSAFE, SAFE,
 	};
 	static const char *const fe[] = {
 		"fentry_args", "fentry_past_args_unsafe", "fentry_narrow", "fentry_mid_slot_unsafe",

@@ -345,3 +345,23 @@ int tp_btf_get_func_ip_unsafe(__u64 *ctx)
 	note(3, bpf_get_func_ip(ctx));
 	return 0;
 }
+
+/* the same mask (bpf/helper_proto.c: .attach): bpf_get_func_arg_cnt is given to tracing programs
+ * with a trampoline only (tracing_prog_func_proto: "program of this type cannot use helper"),
+ * bpf_get_attach_cookie to those and to tp_btf */
+static __u64 (*bpf_get_func_arg_cnt)(void *ctx) = (void *)185;
+static __u64 (*bpf_get_attach_cookie)(void *ctx) = (void *)174;
+
+SEC("tp_btf/sched_switch")
+int tp_btf_get_func_arg_cnt_unsafe(__u64 *ctx)
+{
+	note(3, bpf_get_func_arg_cnt(ctx));
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int tp_btf_get_attach_cookie(__u64 *ctx)
+{
+	note(3, bpf_get_attach_cookie(ctx));
+	return 0;
+}
