@@ -277,6 +277,85 @@ static void cut_loop(struct gi *g, bool open)
 	}
 }
 
+/* '==' exits that only together stop every path (p_eq_paths; the kernel selftests' loop5.c):
+ * r1 starts at 0 and steps by s1 when data[11] is even, by s2 when odd (read in every
+ * iteration; the step either added on its path or moved into r5 and added after the join, in
+ * 64 or 32 bits), then leaves when r1 equals one of a * s1 + b * s2 with a + b = K (K in
+ * [2, 4]), tested in a random order: every path meets one within K steps, though a step may
+ * jump over any one of them.  The twin (p_eq_paths_miss) has an even s1 and an odd s2 and drops
+ * the exits that s1's multiples may meet (those divisible by s1's lowest bit, wrapping
+ * included): with data[11] even in every iteration, r1 = s1, 2 s1, ... meets none and the loop
+ * runs forever.  r1, r4, r5 clobbered. */
+static void eq_paths_loop(struct gi *g, bool miss)
+{
+	int idx = (int)g->p->nloops++, top = gi_label(g), end = gi_label(g), b = gi_label(g);
+	int join = gi_label(g);
+	uint32_t s1 = miss ? 2 * gen_u32(g->src, 1, 4) : gen_u32(g->src, 1, 9);
+	uint32_t s2 = miss ? 2 * gen_u32(g->src, 0, 4) + 1 : gen_u32(g->src, 1, 11);
+	uint32_t K = gen_u32(g->src, 2, 4), ex[5], n = 0;
+	bool w = gen_bool(g->src, 40), reg = gen_bool(g->src, 50);
+	struct gen_loop *l;
+
+	if (s2 == s1)
+		s2++;
+	for (uint32_t a = 0; a <= K; a++) {
+		uint32_t v = a * s1 + (K - a) * s2;
+		bool dup = false;
+
+		for (uint32_t k = 0; k < n; k++)
+			dup |= ex[k] == v;
+		/* (the twin: s1 even, so its multiples mod 2^32 or 2^64 are the multiples of
+		 * s1's lowest bit; the values with K - a odd are odd and stay) */
+		if (!dup && !(miss && v % (s1 & -s1) == 0))
+			ex[n++] = v;
+	}
+	for (uint32_t k = n; k > 1; k--) {	/* (a random order) */
+		uint32_t j = gen_pick(g->src, k), t = ex[k - 1];
+
+		ex[k - 1] = ex[j];
+		ex[j] = t;
+	}
+	gi_mov_const(g, BPF_REG_1, 0, true);
+	gi_bind(g, top);
+	/* (the pieces before may have clobbered r2: data from its slot) */
+	gi_ldx(g, BPF_DW, BPF_REG_4, EBPF_REG_FP, GEN_FP_DATA);
+	gi_ldx(g, BPF_B, BPF_REG_4, BPF_REG_4, 11);
+	gi_jmp(g, false, BPF_JSET, BPF_REG_4, 1, b);
+	if (reg) {
+		gi_mov_const(g, BPF_REG_5, s1, true);
+		gi_ja(g, join);
+		gi_bind(g, b);
+		gi_mov_const(g, BPF_REG_5, s2, true);
+		gi_bind(g, join);
+		gi_alux(g, !w, BPF_ADD, BPF_REG_1, BPF_REG_5);
+	} else {
+		gi_alu(g, !w, BPF_ADD, BPF_REG_1, (int32_t)s1);
+		gi_ja(g, join);
+		gi_bind(g, b);
+		gi_alu(g, !w, BPF_ADD, BPF_REG_1, (int32_t)s2);
+		gi_bind(g, join);
+	}
+	for (uint32_t k = 0; k < n; k++)
+		gi_jmp(g, w, BPF_JEQ, BPF_REG_1, (int32_t)ex[k], end);
+	gi_ja(g, top);
+	gi_bind(g, end);
+	l = prologue_loop(g, idx, top, end, GEN_FORM_WHILE,
+			  GEN_SH(WHILE) | GEN_SH(COND_UPDATE) | GEN_SH(COND_EQNE) | GEN_SH(BREAK) |
+				  GEN_SH(UP) | (w ? GEN_SH(CTR32) : GEN_SH(CTR64)) |
+				  (miss ? GEN_SH(NONTERM) : 0),
+			  BPF_REG_1, BPF_JNE);
+	l->flags |= GEN_LOOP_COND_STEP | GEN_LOOP_EARLY_EXIT;
+	l->counter_width = l->cmp_width = w ? 32 : 64;
+	l->step = s1;
+	l->step_alt = s2;
+	l->trip = -1;
+	l->trip_max = miss ? UINT64_MAX : K;
+	if (miss) {
+		l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
+		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+	}
+}
+
 /* A counter compiled into a toggle (p_toggle), as LLVM emits `for (i = 0; i < 2; i++)`: r1 starts
  * at a constant c0 in [1, 1000], each iteration adds data[5] to r3 and moves r1 by x ^= c,
  * x = -x or x = c - x (64-bit or 32-bit forms; c chosen so that c0 is no fixed point), and the
@@ -1135,6 +1214,7 @@ static const struct twin_piece prologue_loops[] = {
 	TWIN_PIECE(p_side_steps, p_side_steps_still, side_steps_loop),
 	TWIN_PIECE(p_start_range, p_start_range_over, start_range_loop),
 	TWIN_PIECE(p_wrap_window, p_wrap_window_never, wrap_window_loop),
+	TWIN_PIECE(p_eq_paths, p_eq_paths_miss, eq_paths_loop),
 };
 static const struct twin_piece call_pieces[] = {
 	TWIN_PIECE(p_call_pkt, p_call_pkt_over, pkt_call),

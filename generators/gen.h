@@ -168,6 +168,10 @@
 	  "a loop of the prologue whose exit tests sit on different paths, one on every cycle")    \
 	X(p_cut_exits_open, 0, 0, 100,                                                             \
 	  "unsafe twin of p_cut_exits: a path the input takes forever tests nothing or ==")       \
+	X(p_eq_paths, 0, 0, 100,                                                                   \
+	  "a loop of the prologue stepping by s1 or s2 per path until it equals a*s1 + b*s2, a+b = K") \
+	X(p_eq_paths_miss, 0, 0, 100,                                                              \
+	  "unsafe twin of p_eq_paths: no exit at a multiple of s1: endless on the s1 path")       \
 	X(p_toggle, 0, 0, 100,                                                                     \
 	  "a loop of the prologue whose counter is a toggle (x ^= c, x = -x, x = c - x): twice")    \
 	X(p_toggle_open, 0, 0, 100,                                                                \

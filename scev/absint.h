@@ -396,6 +396,11 @@ struct aval absint_iter_load(const struct scev_ctx *cx, const struct aval *a, ui
 			     int64_t off, unsigned size);
 int absint_iter_trips(struct engine *en);
 
+/* absint_enum.c: a bound on the header executions per entry of loop l from entry state E, found
+ * by enumerating its header states of known numbers (see there): 1 with *T set, 0 when none is
+ * found, or -ENOMEM. */
+int absint_enum_trip(struct scev_ctx *cx, uint32_t l, const struct astate *E, uint64_t *T);
+
 /* absint_ref.c: a ringbuf call's effect on s (r0 for a reserve: a record of its site, the
  * caller gives it its maybe-null id); a null check of before, decided; a loop header's or
  * exit's state of loop l made safe for the records (see there); the verdict's checks of an

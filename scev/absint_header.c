@@ -395,6 +395,27 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 		    (err = format_cut_expr(cx, used, nused, &trip)))
 			return err;
 	}
+	/* Exits that only together stop every path (a step that may jump over an `==` exit's
+	 * number): the header states of known numbers, enumerated (absint_enum.c). */
+	if (!known) {
+		uint64_t K;
+		int got = absint_enum_trip(cx, l, E, &K);
+		char text[CLAIM_TRIP_TEXT];
+
+		if (got < 0)
+			return got;
+		if (got) {
+			T = K;
+			Tmin = 1;
+			best = NULL;
+			known = true;
+			snprintf(text, sizeof(text), "at most %llu: the header states of known numbers "
+				 "enumerated, every chain of them ends at an exit",
+				 (unsigned long long)K);
+			if (!cx->first_pass && (err = claim_trip__set_text(&trip.expr, text)))
+				return err;
+		}
+	}
 	if (known) {
 		bool one = best && sum->single_exit && best->block == L->exits[0].from;
 		bool exact = one && Tmin == T;

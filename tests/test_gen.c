@@ -2162,6 +2162,23 @@ static void test_wrap_window_knobs(void)
 	check_bounded_twins(&s, &c);
 }
 
+/* p_eq_paths and its unsafe twin p_eq_paths_miss ('==' exits that only together stop every
+ * path: the kernel selftests' loop5.c): the twin flagged and endless on data[11] = 0 (the even
+ * step every time), and bpfscev bounds the safe form's loop in every program (before: "the
+ * tested offset differs between paths"; the header states enumerated, absint_enum.c), never
+ * the twin's. */
+static void test_eq_paths_knobs(void)
+{
+	static const struct twin_knobs t = { "p_eq_paths", "p_eq_paths_miss", 4400000, -1,
+					     GEN_LOOP_COND_STEP, true, 11, 0, 100,
+					     "the even step, which meets no exit, every time" };
+	const struct twin_spec s = { { t.safe, t.twin }, 100, t.seed, 100 };
+	struct twin_counts c = { .arg = &t };
+
+	for_twin_programs(&s, side_steps_program, &c);
+	check_bounded_twins(&s, &c);
+}
+
 static void test_knobs_api(void)
 {
 	struct gen_knobs k = gen_knobs_default(), d = k;
@@ -2343,6 +2360,7 @@ int main(void)
 	test_side_steps_knobs();
 	test_call_ptr_frames();
 	test_wrap_window_knobs();
+	test_eq_paths_knobs();
 	test_default_mix();
 	test_other_forms();
 	return check_done("test_gen");

@@ -1,0 +1,281 @@
+/* Trip counts by enumerating a loop's header states of known numbers, for loops whose exits
+ * stop every path only together: loop5.c's `while (1) { i += len ? 3 : 7; if (i == 9) break;
+ * ... if (i == 14) break; }`, where each `==` exit alone need not ever be taken (a step may
+ * jump over its number) and the summary, which keeps the step and the tested offset apart,
+ * cannot tell that every path meets one.
+ *
+ * A header state is the registers whose values are known numbers — at the first header
+ * execution the entry state's constants, later what the body computed from constants — every
+ * other register any value.  From a header state every path through the body is walked (a test
+ * whose two sides are known decided, any other both ways, an equality test taken making its
+ * register known), each back edge it reaches giving a next header state; exits end the path.
+ * Nothing else is read: a load, a call (r0-r5; r6-r9 are the callee's to keep) and anything
+ * else an instruction writes give any value.  Each walk step over-approximates the instruction
+ * on every run whose registers agree with the known ones, so by induction every run's k-th
+ * header execution is in a state that a chain of k states from the entry's reaches.  When the
+ * states reachable from the entry's are few and make no cycle, the header runs at most the
+ * longest chain's length per entry.  A cycle (a state reached again, in loop5 with 9 missing
+ * the path of 3s: 0, 3, 6, 9, 12, ... stays below the budget only by leaving) or too many states
+ * or paths: no count.  Not tried on loops with a loop inside or irreducible ones.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "scev/absint.h"
+
+#define ENUM_STATES 64		/* header states */
+#define ENUM_EDGES 512		/* state -> next state, distinct */
+#define ENUM_WALK 4096		/* blocks walked over all states */
+
+struct enum_state {
+	uint16_t known;		/* bit r: regs[r] is that number */
+	uint64_t v[EBPF_NREGS];
+};
+
+struct enum_walk {
+	struct scev_ctx *cx;
+	uint32_t l;
+	struct enum_state st[ENUM_STATES];
+	uint32_t nst;
+	uint16_t from[ENUM_EDGES], to[ENUM_EDGES];
+	uint32_t nedges;
+	uint32_t budget;
+	struct {
+		uint32_t b;
+		struct enum_state s;
+	} stack[64];
+};
+
+static bool same_state(const struct enum_state *a, const struct enum_state *b)
+{
+	if (a->known != b->known)
+		return false;
+	for (int r = 0; r < EBPF_NREGS; r++)
+		if ((a->known >> r & 1) && a->v[r] != b->v[r])
+			return false;
+	return true;
+}
+
+static struct aval reg_val(const struct enum_state *s, unsigned r)
+{
+	return r < EBPF_NREGS && (s->known >> r & 1) ? aval_const(s->v[r]) : aval_top();
+}
+
+static void reg_set(struct enum_state *s, unsigned r, const struct aval *a)
+{
+	uint64_t c;
+
+	if (r >= EBPF_NREGS)
+		return;
+	if (a->kind == AV_SCALAR && aval_is_const(a, &c)) {
+		s->known |= (uint16_t)(1u << r);
+		s->v[r] = c;
+	} else {
+		s->known &= (uint16_t)~(1u << r);
+	}
+}
+
+/* One instruction that is not a jump, as the range analysis runs it (ai_step_values) on
+ * constants; whatever it writes otherwise is any value. */
+static void enum_step(struct enum_state *s, const struct bpf_insn *i)
+{
+	uint8_t cls = ebpf_class(i), op = ebpf_op(i);
+
+	if (cls == BPF_ALU || cls == BPF_ALU64) {
+		bool is64 = cls == BPF_ALU64;
+		struct aval a = reg_val(s, i->dst_reg), v;
+		struct aval b = ebpf_srcbit(i) == BPF_X ? reg_val(s, i->src_reg)
+				: aval_const(is64 ? (uint64_t)(int64_t)i->imm : (uint32_t)i->imm);
+
+		if (op == BPF_MOV && i->off) {
+			v = aval_sext(&b, (unsigned)i->off / 8);
+			v = is64 ? v : aval_zext(&v, 4);
+		} else if (op == BPF_NEG) {
+			v = aval_neg(&a, is64);
+		} else if (op == BPF_END) {
+			v = is64 || ebpf_srcbit(i) == BPF_TO_BE ? aval_bswap(&a, (unsigned)i->imm)
+				: aval_zext(&a, (unsigned)i->imm / 8);
+		} else {
+			v = aval_alu(op, is64, i->off == 1, &a, &b);
+		}
+		reg_set(s, i->dst_reg, &v);
+		return;
+	}
+	if (ebpf_is_ldimm64(i) && i->src_reg == 0) {
+		struct aval v = aval_const(ebpf_ldimm64_value(i));
+
+		reg_set(s, i->dst_reg, &v);
+		return;
+	}
+	s->known &= (uint16_t)~ebpf_regs_written(i);
+}
+
+/* The header state s's index, added when new; -1 when there are too many. */
+static int state_index(struct enum_walk *w, const struct enum_state *s)
+{
+	for (uint32_t k = 0; k < w->nst; k++)
+		if (same_state(&w->st[k], s))
+			return (int)k;
+	if (w->nst == ENUM_STATES)
+		return -1;
+	w->st[w->nst] = *s;
+	return (int)w->nst++;
+}
+
+static int add_edge(struct enum_walk *w, uint32_t from, uint32_t to)
+{
+	for (uint32_t k = 0; k < w->nedges; k++)
+		if (w->from[k] == from && w->to[k] == to)
+			return 0;
+	if (w->nedges == ENUM_EDGES)
+		return -1;
+	w->from[w->nedges] = (uint16_t)from;
+	w->to[w->nedges++] = (uint16_t)to;
+	return 0;
+}
+
+/* Every path from header state k through the body: its next header states.  -1 when a budget
+ * runs out. */
+static int walk_state(struct enum_walk *w, uint32_t k)
+{
+	struct scev_ctx *cx = w->cx;
+	const struct scev_cfg *cfg = cx->st.cfg;
+	const struct scev_loops *lf = cx->st.loops;
+	const struct scev_loop *L = &lf->loops[w->l];
+	uint32_t top = 0;
+
+	w->stack[top].b = L->header;
+	w->stack[top++].s = w->st[k];
+	while (top) {
+		uint32_t b = w->stack[--top].b, n = 0, succ[2];
+		struct enum_state s = w->stack[top].s, out[2];
+		const struct scev_block *blk = &cfg->blocks[b];
+		const struct bpf_insn *j = &cx->insns[blk->last];
+
+		if (!w->budget--)
+			return -1;
+		for (uint32_t pc = blk->first; pc < blk->last; pc += ebpf_insn_slots(&cx->insns[pc]))
+			enum_step(&s, &cx->insns[pc]);
+		if (ebpf_is_exit(j))
+			continue;	/* (the program or the function ends: the loop is left) */
+		if (ebpf_is_cond_jmp(j) && ebpf_op(j) != BPF_JCOND) {
+			bool is32 = ebpf_class(j) == BPF_JMP32;
+			struct aval a = reg_val(&s, j->dst_reg);
+			struct aval c = ebpf_srcbit(j) == BPF_X ? reg_val(&s, j->src_reg)
+					: aval_const(is32 ? (uint32_t)j->imm : (uint64_t)(int64_t)j->imm);
+			int o = aval_branch_outcome(ebpf_op(j), is32, &a, &c);
+
+			for (int taken = 0; taken < 2; taken++) {
+				uint32_t to = blk->nsucc == 2 ? blk->succ[taken] : blk->succ[0];
+
+				if (o >= 0 && o != taken)
+					continue;
+				out[n] = s;
+				/* a 64-bit equality taken: the unknown side is the other's number */
+				if (!is32 && ((ebpf_op(j) == BPF_JEQ && taken) ||
+					      (ebpf_op(j) == BPF_JNE && !taken))) {
+					if (c.kind == AV_SCALAR && a.kind != AV_SCALAR)
+						reg_set(&out[n], j->dst_reg, &c);
+					else if (ebpf_srcbit(j) == BPF_X && a.kind == AV_SCALAR &&
+						 c.kind != AV_SCALAR)
+						reg_set(&out[n], j->src_reg, &a);
+				}
+				succ[n++] = to;
+			}
+		} else {
+			enum_step(&s, j);	/* (a call, or a may_goto: both ways) */
+			for (unsigned t = 0; t < blk->nsucc; t++) {
+				out[n] = s;
+				succ[n++] = blk->succ[t];
+			}
+		}
+		for (uint32_t t = 0; t < n; t++) {
+			int x;
+
+			if (succ[t] == L->header) {
+				if ((x = state_index(w, &out[t])) < 0 || add_edge(w, k, (uint32_t)x))
+					return -1;
+			} else if (scev_loop__contains(lf, w->l, succ[t])) {
+				if (top == sizeof(w->stack) / sizeof(w->stack[0]))
+					return -1;
+				w->stack[top].b = succ[t];
+				w->stack[top++].s = out[t];
+			}
+		}
+	}
+	return 0;
+}
+
+/* The most states on a chain from state k (0 when a cycle is reached): depth[] memoizes,
+ * mark[] is 1 on the current chain. */
+static uint32_t longest_chain(const struct enum_walk *w, uint32_t k, uint32_t *depth,
+			      uint8_t *mark)
+{
+	uint32_t best = 0;
+
+	if (depth[k])
+		return depth[k];
+	mark[k] = 1;
+	for (uint32_t e = 0; e < w->nedges; e++) {
+		uint32_t d;
+
+		if (w->from[e] != k)
+			continue;
+		if (mark[w->to[e]] || !(d = longest_chain(w, w->to[e], depth, mark))) {
+			mark[k] = 0;
+			return 0;
+		}
+		best = d > best ? d : best;
+	}
+	mark[k] = 0;
+	return depth[k] = best + 1;
+}
+
+int absint_enum_trip(struct scev_ctx *cx, uint32_t l, const struct astate *E, uint64_t *T)
+{
+	const struct scev_loops *lf = cx->st.loops;
+	const struct scev_loop *L = &lf->loops[l];
+	struct enum_walk *w;
+	struct enum_state s0 = { 0 };
+	uint32_t depth[ENUM_STATES] = { 0 };
+	uint8_t mark[ENUM_STATES] = { 0 };
+	bool any = false;
+	int ok = 0;
+
+	if (L->irreducible || L->nchildren || !E->live)
+		return 0;
+	/* some exit test of a register against a constant, or a register the body sets to one:
+	 * nothing to decide otherwise */
+	for (uint32_t k = 0; k < L->nexits && !any; k++) {
+		const struct bpf_insn *j = &cx->insns[cx->st.cfg->blocks[L->exits[k].from].last];
+
+		any = ebpf_is_cond_jmp(j) && ebpf_op(j) != BPF_JCOND && ebpf_srcbit(j) == BPF_K;
+	}
+	if (!any)
+		return 0;
+	for (int r = 0; r < EBPF_REG_FP; r++) {
+		uint64_t c;
+
+		if ((E->init >> r & 1) && E->regs[r].kind == AV_SCALAR &&
+		    aval_is_const(&E->regs[r], &c)) {
+			s0.known |= (uint16_t)(1u << r);
+			s0.v[r] = c;
+		}
+	}
+	if (!(w = calloc(1, sizeof(*w))))
+		return -ENOMEM;
+	w->cx = cx;
+	w->l = l;
+	w->budget = ENUM_WALK;
+	w->st[w->nst++] = s0;
+	/* (states are appended as walks find them: each is walked once) */
+	for (uint32_t k = 0; k < w->nst; k++)
+		if (walk_state(w, k))
+			goto out;
+	if ((*T = longest_chain(w, 0, depth, mark)))
+		ok = 1;
+out:
+	free(w);
+	return ok;
+}
