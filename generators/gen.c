@@ -1215,6 +1215,7 @@ static const struct twin_piece prologue_loops[] = {
 	TWIN_PIECE(p_start_range, p_start_range_over, start_range_loop),
 	TWIN_PIECE(p_wrap_window, p_wrap_window_never, wrap_window_loop),
 	TWIN_PIECE(p_eq_paths, p_eq_paths_miss, eq_paths_loop),
+	TWIN_PIECE(p_iter_search, p_iter_search_unset, gi_iter_search),
 };
 static const struct twin_piece call_pieces[] = {
 	TWIN_PIECE(p_call_pkt, p_call_pkt_over, pkt_call),

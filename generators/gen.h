@@ -172,6 +172,10 @@
 	  "a loop of the prologue stepping by s1 or s2 per path until it equals a*s1 + b*s2, a+b = K") \
 	X(p_eq_paths_miss, 0, 0, 100,                                                              \
 	  "unsafe twin of p_eq_paths: no exit at a multiple of s1: endless on the s1 path")       \
+	X(p_iter_search, 0, 0, 100,                                                                \
+	  "the prologue searches an iterator's values: found = 1, elem = v; if (found) *elem")     \
+	X(p_iter_search_unset, 0, 0, 100,                                                          \
+	  "unsafe twin of p_iter_search: found set for every value, elem never: reads NULL")      \
 	X(p_toggle, 0, 0, 100,                                                                     \
 	  "a loop of the prologue whose counter is a toggle (x ^= c, x = -x, x = c - x): twice")    \
 	X(p_toggle_open, 0, 0, 100,                                                                \

@@ -263,6 +263,9 @@ void gi_stmt_bpf_loop(struct gi *g, struct gi_loop *lp);	/* lp NULL: main's top 
 void gi_emit_callback(struct gi *g, struct gi_sub *s);
 /* p_call_bound's subprogram (gen.c): the loop to *r1, described as a subprogram's loop. */
 void gi_emit_bound_sub(struct gi *g, struct gi_sub *s);
+/* p_iter_search and its twin p_iter_search_unset (gen_iter.c): the prologue's search in an
+ * iterator loop, a flag telling whether its pointer is set. */
+void gi_iter_search(struct gi *g, bool unset);
 /* p_cb_count's callback (gen.c): ctx->i++, *ctx->p = cb_count - 1, return 0. */
 void gi_emit_cb_count(struct gi *g, struct gi_sub *s);
 void gi_stmt_for_each(struct gi *g, struct gi_loop *lp);

@@ -127,3 +127,58 @@ void gi_stmt_iter(struct gi *g, struct gi_loop *lp)
 	if (lp)
 		lp->shapes |= GEN_SH(HELPER);
 }
+
+/* A search in an iterator loop (p_iter_search; the kernel selftests' iter_search_loop), emitted
+ * by the prologue, before main's variables take r6-r9: w7 = 0, r8 = 0; bpf_iter_num_new(&it,
+ * 0, n) with n in [1, 8]; each value v (through r6 = next's result, as clang copies it): if *v
+ * == c then w7 = 1, r8 = r6; after the loop `if (w7 & 1) r1 = *r8`, then the destroy.  c in
+ * [0, n]: found or not.  The kernel walks the paths apart; bpfscev needs the null guard (r8 not
+ * NULL where r7 is not 0).  The twin (p_iter_search_unset) sets w7 = 1 for every value and
+ * looks for c = n, which never comes: r8 stays 0 and the read is of NULL on every run.  r0-r8
+ * clobbered. */
+void gi_iter_search(struct gi *g, bool unset)
+{
+	int32_t kf_new = ebpf_kfunc_by_name("bpf_iter_num_new"),
+		kf_next = ebpf_kfunc_by_name("bpf_iter_num_next"),
+		kf_destroy = ebpf_kfunc_by_name("bpf_iter_num_destroy");
+	int head = gi_label(g), done = gi_label(g), skip = gi_label(g), l_first = gi_label(g);
+	uint32_t n = gen_u32(g->src, 1, 8), c = unset ? n : gen_u32(g->src, 0, n), first, body;
+
+	if (kf_new < 0 || kf_next < 0 || kf_destroy < 0 || g->niters == GI_MAX_ITERS)
+		return;
+	gi_bind(g, l_first);
+	first = g->len;
+	/* (the frame's depth is what its r10-based accesses reach: the iterator's, through r1,
+	 * is not one) */
+	gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_ITER_SUM, 0);
+	gi_mov_const(g, BPF_REG_7, 0, false);
+	gi_mov_const(g, BPF_REG_8, 0, true);
+	iter_arg(g);
+	gi_mov_const(g, BPF_REG_2, 0, true);
+	gi_mov_const(g, BPF_REG_3, n, true);
+	call_kfunc(g, kf_new);
+	gi_bind(g, head);
+	body = g->len;
+	iter_arg(g);
+	call_kfunc(g, kf_next);
+	gi_alux(g, true, BPF_MOV, BPF_REG_6, BPF_REG_0);
+	gi_jmp(g, false, BPF_JEQ, BPF_REG_6, 0, done);
+	if (unset)
+		gi_mov_const(g, BPF_REG_7, 1, false);
+	gi_ldx(g, BPF_W, BPF_REG_1, BPF_REG_6, 0);
+	gi_jmp(g, true, BPF_JNE, BPF_REG_1, (int32_t)c, head);
+	gi_mov_const(g, BPF_REG_7, 1, false);
+	gi_alux(g, true, BPF_MOV, BPF_REG_8, BPF_REG_6);
+	gi_ja(g, head);
+	body = g->len - body;
+	gi_bind(g, done);
+	gi_alu(g, false, BPF_AND, BPF_REG_7, 1);
+	gi_jmp(g, true, BPF_JEQ, BPF_REG_7, 0, skip);
+	gi_ldx(g, BPF_W, BPF_REG_1, BPF_REG_8, 0);
+	gi_bind(g, skip);
+	iter_arg(g);
+	call_kfunc(g, kf_destroy);
+	g->iter_label[g->niters] = l_first;
+	g->iter_steps[g->niters++] = (g->len - first) + n * body + 8;
+	g->p->flags |= GEN_PROG_ITER | (unset ? GEN_PROG_NULL_UNSAFE : 0);
+}

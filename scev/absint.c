@@ -507,6 +507,7 @@ static int send_succs(struct engine *en, uint32_t b, struct astate *s, send_fn s
 				u->regs[last->src_reg] = bb;
 			u->regs[last->dst_reg] = a;
 			astate__pkt_guards_settle(u);
+			astate__nn_settle(u);
 			err = send(en, b, blk->succ[taken], u, arg);
 			if (!taken)
 				en->arm0 = u;	/* (for accelerate: t, or s when the jump cannot run) */

@@ -80,6 +80,14 @@ struct astate {
 		uint8_t greg;
 		int32_t gval;
 	} pkt_var[PKT_VARS];
+	/* A null guard (absint_state.c, astate__nn_*): register p holds a pointer, NULL as a value
+	 * on some paths, that is not NULL wherever register g is not 0 — a join of a path that set
+	 * p to a checked pointer and g to a non-zero number with one that left both 0 (the kernel
+	 * selftests' iter_search_loop: `found = true; elem = v;` in a loop, `if (found) *elem`
+	 * after it; the kernel walks the paths apart).  p == g: none. */
+	struct nn_guard {
+		uint8_t p, g;
+	} nn;
 };
 
 /* Per loop, what its header steps found; the trip count (last pass only) is written straight
@@ -242,6 +250,16 @@ static inline uint32_t astate__pkt_guard_regs(const struct astate *s)
 /* Facts whose guard holds in s (its register holds gval on every path: after a branch on it)
  * hold unguarded. */
 void astate__pkt_guards_settle(struct astate *s);
+/* The null guard (struct astate: nn): whether s has one; after instruction i (old: its
+ * destination register before it), the guard kept only when i writes neither register or
+ * writes g one-to-one (g &= mask with every bit g may hold in the mask); at a branch's arm, a
+ * guard whose g is not 0 there makes p not NULL. */
+static inline bool astate__nn_any(const struct astate *s)
+{
+	return s->nn.p != s->nn.g;
+}
+void astate__nn_written(struct astate *s, const struct bpf_insn *i, const struct aval *old);
+void astate__nn_settle(struct astate *s);
 /* Adds fact f (guarded or not) unless one as strong is there. */
 void astate__pkt_add(struct astate *s, const struct pkt_var *f);
 /* Drops the entries guarded by the registers in mask (written). */
@@ -264,6 +282,7 @@ struct hdr_pack {
 	bool live;
 	uint16_t stored;	/* bit r: regs[r] is in v (in register order) */
 	uint16_t frame;		/* bit r: regs[r] is the frame pointer at offset 0; others top */
+	struct nn_guard nn;	/* the null guard */
 	uint32_t n;		/* cells */
 	struct aval *v;		/* the stored registers */
 	struct acell *cells;	/* as in the state: sorted by off, disjoint */

@@ -652,6 +652,20 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 			err = astate__store(H, c->off, c->size, &v);
 		}
 	}
+	/* E's null guard holds at the header while no instruction of the loop writes either
+	 * register */
+	for (uint32_t k = 0; k < L->nblocks && astate__nn_any(H); k++) {
+		const struct scev_block *B = &cx->st.cfg->blocks[L->blocks[k]];
+
+		for (uint32_t pc = B->first; pc <= B->last; pc += ebpf_insn_slots(&cx->insns[pc]))
+			if (ebpf_regs_written(&cx->insns[pc]) & (1u << H->nn.p | 1u << H->nn.g))
+				H->nn = (struct nn_guard){ 0, 0 };
+	}
+	/* The first pass's header state covers every visit: so does its null guard, where p is
+	 * still a pointer (a value the summary forgot, from that state) and g a number. */
+	if (fh && fh->live && astate__nn_any(fh) && H->regs[fh->nn.p].kind == AV_PTR &&
+	    H->regs[fh->nn.g].kind == AV_SCALAR)
+		H->nn = fh->nn;
 	/* The entry's packet pointers and relations to the packet's length hold in later
 	 * iterations only when no iteration may move the packet. */
 	if (loop_moves_pkt(cx, l))

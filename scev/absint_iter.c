@@ -88,7 +88,7 @@ static int slot_bit(int64_t off)
 /* Every pointer from an earlier next on the slot at off now reads what the call leaves: it
  * stays a pointer to the 4 bytes (the kernel reads through it), marked stale (ITER_STALE in
  * map), whose value is not known. */
-#define ITER_STALE 0x8000
+#define ITER_STALE AVAL_ITER_STALE
 
 static void forget_values(struct astate *s, int64_t off)
 {
@@ -343,17 +343,31 @@ int absint_iter_trips(struct engine *en)
 			int64_t off;
 			uint64_t n;
 
-			/* B: "call next; ... if r0 ==/!= 0 goto", r0 untouched in between, the NULL
-			 * side leaving the loop, B dominating every back edge's source */
-			if (!ebpf_is_cond_jmp(j) || ebpf_srcbit(j) != BPF_K || j->dst_reg != 0 ||
-			    j->imm != 0 || (ebpf_op(j) != BPF_JEQ && ebpf_op(j) != BPF_JNE) ||
-			    B->nsucc != 2)
+			/* B: "call next; ... if rX ==/!= 0 goto", rX r0 or a 64-bit copy of it made
+			 * after the call (clang's `r6 = r0`), untouched in between, the NULL side
+			 * leaving the loop, B dominating every back edge's source */
+			uint32_t held = 0;	/* (registers holding the result) */
+
+			if (!ebpf_is_cond_jmp(j) || ebpf_srcbit(j) != BPF_K || j->imm != 0 ||
+			    (ebpf_op(j) != BPF_JEQ && ebpf_op(j) != BPF_JNE) || B->nsucc != 2)
 				continue;
-			for (uint32_t pc = B->first; pc < B->last; pc += ebpf_insn_slots(&cx->insns[pc]))
-				if (ebpf_is_call(&cx->insns[pc]))
+			for (uint32_t pc = B->first; pc < B->last;
+			     pc += ebpf_insn_slots(&cx->insns[pc])) {
+				const struct bpf_insn *ii = &cx->insns[pc];
+
+				if (ebpf_is_call(ii)) {
 					call = pc;
-				else if (call != SCEV_NONE && (ebpf_regs_written(&cx->insns[pc]) & 1))
-					call = SCEV_NONE;
+					held = 1;
+				} else if (ebpf_class(ii) == BPF_ALU64 && ebpf_op(ii) == BPF_MOV &&
+					   ebpf_srcbit(ii) == BPF_X && !ii->off &&
+					   (held >> ii->src_reg & 1)) {
+					held |= 1u << ii->dst_reg;
+				} else {
+					held &= ~ebpf_regs_written(ii);
+				}
+			}
+			if (!(held >> j->dst_reg & 1))
+				call = SCEV_NONE;
 			if (call == SCEV_NONE || cx->insns[call].src_reg != BPF_PSEUDO_KFUNC_CALL ||
 			    iter_kind(cx, call) != IT_NEXT)
 				continue;

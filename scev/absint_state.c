@@ -369,6 +369,99 @@ static bool pkt_var_join(struct astate *dst, const struct astate *src, bool wide
 	return !same;
 }
 
+/* ---- the null guard (absint.h: struct astate nn) ---- */
+
+/* Whether "p is not NULL where g is not 0" holds in s: s has it, or g is 0 there, or p is a
+ * pointer that is not NULL. */
+static bool nn_holds(const struct astate *s, uint8_t p, uint8_t g)
+{
+	const struct aval *a = &s->regs[p], *c = &s->regs[g];
+	uint64_t z;
+
+	return (s->nn.p == p && s->nn.g == g) ||
+	       (c->kind == AV_SCALAR && aval_is_const(c, &z) && !z) ||
+	       (a->kind == AV_PTR && !a->maybe_null);
+}
+
+/* Whether the join of p's values of a and b is a pointer NULL on some side: a pointer joined
+ * with the number 0, or one maybe NULL. */
+static bool nn_joins_null(const struct aval *a, const struct aval *b)
+{
+	struct aval j;
+
+	if (!((a->kind == AV_PTR && b->kind == AV_SCALAR) ||
+	      (a->kind == AV_SCALAR && b->kind == AV_PTR) ||
+	      (a->kind == AV_PTR && b->kind == AV_PTR && (a->maybe_null || b->maybe_null))))
+		return false;
+	j = aval_join(a, b);
+	return j.kind == AV_PTR && j.maybe_null;
+}
+
+/* dst's guard for dst joined with src (before the registers are): kept when it holds on both
+ * sides; else one of src's that does; else a new one when p joins a pointer with 0 and g is 0
+ * on the side where p is, non-zero on the other (the first such pair).  True when dst's guard
+ * was dropped. */
+static bool nn_join(struct astate *dst, const struct astate *src)
+{
+	struct nn_guard old = dst->nn;
+	uint64_t z;
+
+	if (astate__nn_any(dst) && nn_holds(src, dst->nn.p, dst->nn.g))
+		return false;
+	dst->nn = (struct nn_guard){ 0, 0 };
+	if (astate__nn_any(src) && nn_holds(dst, src->nn.p, src->nn.g)) {
+		dst->nn = src->nn;
+	} else {
+		for (uint8_t p = 0; p < EBPF_REG_FP && !astate__nn_any(dst); p++) {
+			if (!nn_joins_null(&dst->regs[p], &src->regs[p]))
+				continue;
+			for (uint8_t g = 0; g < EBPF_REG_FP; g++) {
+				const struct aval *x = &dst->regs[g], *y = &src->regs[g];
+				bool zx = x->kind == AV_SCALAR && aval_is_const(x, &z) && !z;
+				bool zy = y->kind == AV_SCALAR && aval_is_const(y, &z) && !z;
+
+				/* (informative: 0 on one side only) */
+				if (g != p && zx != zy && nn_holds(dst, p, g) && nn_holds(src, p, g)) {
+					dst->nn = (struct nn_guard){ p, g };
+					break;
+				}
+			}
+		}
+	}
+	return old.p != old.g && (old.p != dst->nn.p || old.g != dst->nn.g);
+}
+
+void astate__nn_written(struct astate *s, const struct bpf_insn *i, const struct aval *old)
+{
+	uint32_t w = ebpf_regs_written(i);
+	uint64_t m, known;
+
+	if (!astate__nn_any(s) || !(w & (1u << s->nn.p | 1u << s->nn.g)))
+		return;
+	/* g &= m leaves every value g may hold as it was when their bits are all in m (w7 &= 1
+	 * on a flag of 0 or 1) */
+	if (!(w & (1u << s->nn.p)) && i->dst_reg == s->nn.g && ebpf_is_alu(i) &&
+	    ebpf_op(i) == BPF_AND && ebpf_srcbit(i) == BPF_K && old->kind == AV_SCALAR) {
+		m = ebpf_class(i) == BPF_ALU64 ? (uint64_t)(int64_t)i->imm : (uint32_t)i->imm;
+		known = old->r.var_off.value | old->r.var_off.mask;
+		if (!(known & ~m) && !(old->r.umax & ~m))
+			return;
+	}
+	s->nn = (struct nn_guard){ 0, 0 };
+}
+
+void astate__nn_settle(struct astate *s)
+{
+	const struct aval *c;
+
+	if (!astate__nn_any(s))
+		return;
+	c = &s->regs[s->nn.g];
+	if (s->regs[s->nn.p].kind == AV_PTR && c->kind == AV_SCALAR &&
+	    (c->r.umin > 0 || c->r.u32_min > 0))
+		s->regs[s->nn.p].maybe_null = false;
+}
+
 /* dst := dst ⊔ src (or the widening of it); returns 1 when dst changed, 0 if not, <0 on error. */
 int astate__join(struct astate *dst, const struct astate *src, bool widen)
 {
@@ -404,12 +497,16 @@ int astate__join_regs(struct astate *dst, const struct astate *src, bool widen, 
 		changed = 1;
 	if (pkt_var_join(dst, src, widen, guards))
 		changed = 1;
+	if (nn_join(dst, src))
+		changed = 1;
 	for (int r = 0; r < EBPF_NREGS; r++)
 		if (astate__join_val(&dst->regs[r], &src->regs[r], widen)) {
 			changed = 1;
 			if (regs)
 				*regs |= (uint16_t)(1u << r);
 		}
+	if (astate__nn_any(dst) && dst->regs[dst->nn.p].kind != AV_PTR)
+		dst->nn = (struct nn_guard){ 0, 0 };
 	/* Cells survive only where both sides have the same cell. */
 	for (uint32_t i = 0; i < dst->n; i++) {
 		const struct acell *a = &dst->cells[i];
@@ -529,6 +626,7 @@ int hdr_pack__set(struct hdr_pack *p, const struct astate *s)
 	for (int r = 0; r < EBPF_NREGS; r++)
 		if (p->stored & (1u << r))
 			p->v[k++] = s->regs[r];
+	p->nn = s->nn;
 	if (s->n)
 		memcpy(p->cells, s->cells, s->n * sizeof(*p->cells));
 	p->n = s->n;
@@ -554,6 +652,7 @@ void hdr_pack__view(const struct hdr_pack *p, struct astate *view)
 	for (int r = 0; r < EBPF_NREGS; r++)
 		view->regs[r] = p->stored & (1u << r) ? p->v[k++] :
 				p->frame & (1u << r) ? frame_ptr() : aval_top();
+	view->nn = p->nn;
 	view->cells = p->cells;
 	view->n = view->cap = p->n;
 }

@@ -533,8 +533,10 @@ int absint_step(struct engine *en, struct astate *s, uint32_t pc)
 	uint32_t gregs = astate__pkt_guard_regs(s);
 	int nmoved = gregs && (gregs & (1u << i->dst_reg | 1u << i->src_reg)) ?
 			     astate__pkt_guards_moved(s, i, moved) : 0;
+	struct aval old = s->regs[i->dst_reg < EBPF_NREGS ? i->dst_reg : 0];
 	int err = ai_step_values(en, s, pc);
 
+	astate__nn_written(s, i, &old);
 	astate__pkt_regs_written(s, w);
 	for (int k = 0; k < nmoved; k++)
 		astate__pkt_add(s, &moved[k]);

@@ -97,6 +97,7 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 		      : a->region == REGION_DYNPTR_MEM ? "bpf_dynptr_data's result"
 		      : a->region == REGION_BTF ? "a kernel object: a helper's, an iterator's target"
 		      : a->region == REGION_KREF ? "an acquiring kfunc's result (ptr_or_null_)"
+		      : a->region == REGION_ITER_VAL ? "bpf_iter_num_next's result"
 		      : "map lookup");
 	lo = (__int128)a->r.smin + off;
 	hi = (__int128)a->r.smax + off + size;

@@ -43,7 +43,9 @@ uint16_t aval_null_id(uint32_t pc)
 static bool same_region(const struct aval *a, const struct aval *b)
 {
 	return a->kind == AV_PTR && b->kind == AV_PTR && a->region == b->region &&
-	       (a->map == b->map || a->region == REGION_PKT) &&
+	       (a->map == b->map || a->region == REGION_PKT ||
+		(a->region == REGION_ITER_VAL &&
+		 !((a->map ^ b->map) & (uint16_t)~AVAL_ITER_STALE))) &&
 	       !(a->region == REGION_CALLER_STACK && (a->map & CALLER_SET));
 }
 
@@ -109,7 +111,8 @@ bool aval_subset(const struct aval *a, const struct aval *b)
 		return (!a->maybe_null || b->maybe_null) && caller_subset(a->map, b->map) &&
 		       range_subset(&a->r, &b->r);
 	if (a->kind == AV_PTR && (!same_region(a, b) || (a->maybe_null && !b->maybe_null) ||
-				  (b->id && !same_pkt_base(a, b))))
+				  (b->id && !same_pkt_base(a, b)) ||
+				  (a->region == REGION_ITER_VAL && (a->map & ~b->map))))
 		return false;
 	if (a->kind == AV_SCALAR && !pkt_len_implies(a, b))
 		return false;
@@ -132,7 +135,9 @@ struct aval aval_join(const struct aval *a, const struct aval *b)
 		return r;
 	}
 	if (same_region(a, b) || callers_both(a, b)) {
-		r = aval_ptr(a->region, a->map, range_join(&a->r, &b->r));
+		/* (an iterator's value pointer, stale on one side: stale) */
+		r = aval_ptr(a->region, a->region == REGION_ITER_VAL ? a->map | b->map : a->map,
+			     range_join(&a->r, &b->r));
 		r.maybe_null = a->maybe_null || b->maybe_null;
 		r.id = a->id == b->id && r.maybe_null ? a->id : 0;
 		if (a->region == REGION_PKT) {
@@ -146,11 +151,13 @@ struct aval aval_join(const struct aval *a, const struct aval *b)
 	}
 	/* A maybe-null pointer already includes 0: join with the scalar 0 keeps it (but not
 	 * its identity: on the other side the 0 is no copy of the lookup's result).  So does a
-	 * map value pointer, which becomes maybe-null: the two arms of a lookup's null check. */
+	 * map value pointer, which becomes maybe-null: the two arms of a lookup's null check;
+	 * and bpf_iter_num_next's, whose result is one or NULL. */
 	for (int side = 0; side < 2; side++) {
 		const struct aval *p = side ? b : a, *z = side ? a : b;
 
-		if (p->kind == AV_PTR && (p->maybe_null || p->region == REGION_MAP_VALUE) &&
+		if (p->kind == AV_PTR && (p->maybe_null || p->region == REGION_MAP_VALUE ||
+					  p->region == REGION_ITER_VAL) &&
 		    aval_is_const(z, NULL) && z->r.umin == 0) {
 			r = *p;
 			r.maybe_null = true;

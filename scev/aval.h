@@ -42,6 +42,9 @@ static inline bool aval_caller_may(uint16_t m, uint32_t f)
 /* What bpf_iter_num_next returns: the int cur of the iterator at r10 - (map & 0x7fff), its value
  * known while bit 0x8000 (stale: a later call on the iterator) is clear (absint_iter.c). */
 #define REGION_ITER_VAL 33
+/* (an ITER_VAL pointer's map: the slot's -offset, and this bit once a later call on its iterator
+ * made the value it points to unknown: stale, absint_iter.c) */
+#define AVAL_ITER_STALE 0x8000
 /* The key a bpf_for_each_map_elem callback is given (its r2): key_size read-only bytes of the
  * map class map (absint_callbacks.c). */
 #define REGION_MAP_KEY 34

@@ -1787,6 +1787,34 @@ static void test_start_range_knobs(void)
 	CHECK(c.safe > 50, "p_start_range: only %u of 100 programs called safe", c.safe);
 }
 
+/* p_iter_search and its unsafe twin p_iter_search_unset (the kernel selftests' iter_search_loop:
+ * found = 1, elem = v in an iterator loop, `if (found) *elem` after it): the safe form never
+ * traps, and bpfscev calls most of its programs safe (before the null guard: "R8 is not a known
+ * pointer", none of them); the twin, flagged, reads NULL on every run and is never called
+ * safe. */
+static void iter_search_program(void *arg, const struct twin_run *r)
+{
+	struct scev_verdict v;
+
+	mem_twin_verdict(arg, r, GEN_PROG_NULL_UNSAFE, &v);
+}
+
+static void test_iter_search_knobs(void)
+{
+	static const struct twin_spec s = { { "p_iter_search", "p_iter_search_unset" }, 100,
+					    4300000, 100 };
+	struct twin_counts c = { 0 };
+
+	if (!ebpf_kfunc_btf_available()) {
+		check_skip_part("p_iter_search: no vmlinux BTF to name the kfuncs");
+		return;
+	}
+	for_twin_programs(&s, iter_search_program, &c);
+	CHECK(c.flagged[1] == 100 && c.traps == 100, "p_iter_search_unset: %u of %u flagged "
+	      "programs read NULL on their input", c.traps, c.flagged[1]);
+	CHECK(c.safe > 50, "p_iter_search: only %u of 100 programs called safe", c.safe);
+}
+
 /* p_cb_count and its unsafe twin p_cb_count_over: bpf_loop(n <= 1, cb, &ctx) whose callback
  * does ctx->i++ and *ctx->p = c (a cell of main, through a pointer read from main's frame);
  * main then reads the packet's last bytes at i and c.  The safe form never traps (check_program,
@@ -2361,6 +2389,7 @@ int main(void)
 	test_call_ptr_frames();
 	test_wrap_window_knobs();
 	test_eq_paths_knobs();
+	test_iter_search_knobs();
 	test_default_mix();
 	test_other_forms();
 	return check_done("test_gen");
