@@ -1184,8 +1184,8 @@ static void test_errors(void)
 	{
 #define MAP_LINE_HELP                                                                           \
 	"expected 'array|hash|array_of_maps|hash_of_maps key=K value=V entries=N [name=NAME] "   \
-	"[inner=LINE]' (all nonzero; inner= only for maps of maps) or 'ringbuf|user_ringbuf "  \
-	"entries=N [name=NAME]'"
+	"[inner=LINE] [timer=OFF]' (all nonzero; inner= only for maps of maps, timer= for "    \
+	"arrays and hashes) or 'ringbuf|user_ringbuf entries=N [name=NAME]'"
 		static const struct { const char *src, *msg; } bad[] = {
 			{ "-- asm\nexit\n-- type\nkprobe\n",
 			  "c.case:4:1: unknown program type 'kprobe' (xdp, socket, tc, sock_ops, "
@@ -1194,6 +1194,12 @@ static void test_errors(void)
 			  "entries=1\n", "c.case:5:1: " MAP_LINE_HELP },
 			{ "-- asm\nexit\n-- maps\narray key=4 value=8 entries=1 size=3\n",
 			  "c.case:4:1: " MAP_LINE_HELP },
+			{ "-- asm\nexit\n-- maps\narray key=4 value=32 entries=1 timer=4\n",
+			  "c.case:4:1: timer=4: a struct bpf_timer is 16 bytes at an 8-aligned offset "
+			  "of the value (32 bytes)" },
+			{ "-- asm\nexit\n-- maps\nhash key=4 value=24 entries=1 timer=16\n",
+			  "c.case:4:1: timer=16: a struct bpf_timer is 16 bytes at an 8-aligned offset "
+			  "of the value (24 bytes)" },
 		};
 		const char *good = "-- asm\nexit\n-- type\ntc\n-- maps\n# two maps\n"
 				   "array key=4 value=8 entries=2 name=counts\n\nhash key=8 value=16 "
