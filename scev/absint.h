@@ -193,6 +193,12 @@ static inline bool absint_cb_helper(int32_t id)
 	return id == BPF_FUNC_loop || id == BPF_FUNC_for_each_map_elem || id == BPF_FUNC_find_vma ||
 	       id == BPF_FUNC_user_ringbuf_drain;
 }
+/* The timer helpers (absint_timer.c): bpf_timer_init, _set_callback, _start, _cancel. */
+static inline bool absint_timer_helper(int32_t id)
+{
+	return id == BPF_FUNC_timer_init || id == BPF_FUNC_timer_set_callback ||
+	       id == BPF_FUNC_timer_start || id == BPF_FUNC_timer_cancel;
+}
 struct aval astate__load(const struct astate *s, int64_t off, unsigned size);
 void astate__invalidate(struct astate *s, int64_t lo, int64_t hi);
 void astate__invalidate_mask(struct astate *s, const struct fpmask *m);
@@ -381,6 +387,20 @@ bool absint_cb_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const st
 			   uint32_t pc);
 bool absint_cb_verify_access(struct scev_ctx *cx, struct scev_verdict *v, const struct aval *a,
 			     uint32_t pc, __int128 lo, __int128 hi, bool write);
+/* The callback the helper call at pc takes (callbacks.h), or NULL; a callback's arguments
+ * r1-r5 at one call, joined into what its next analysis starts from. */
+const struct scev_cb_loop *absint_cb_at(const struct scev_ctx *cx, uint32_t pc);
+void absint_cb_args_join(struct scev_ctx *cx, uint32_t func, const struct aval a[6]);
+
+/* absint_timer.c: the timer helpers' prototypes as the analysis takes them (the timer and the
+ * callback checked apart); at a bpf_timer_set_callback call, its callback's arguments; the
+ * kernel's rules at a timer helper's call (true when it failed); whether [lo, hi) of map m's
+ * value touches its struct bpf_timer.  (absint_timer_maps_check: internal.h) */
+const struct ebpf_helper_proto *absint_timer_proto(int32_t id);
+void absint_timer_call(struct scev_ctx *cx, const struct astate *s, uint32_t pc);
+bool absint_timer_verify_insn(struct scev_ctx *cx, struct scev_verdict *v,
+			      const struct astate *s, uint32_t pc);
+bool absint_timer_overlaps(const struct scev_ctx *cx, uint32_t m, __int128 lo, __int128 hi);
 
 /* absint_global.c (the parts scev.c calls are in internal.h): how the kernel takes an argument
  * of a global function's prototype; the argument registers written at f's entry; a call of g

@@ -51,6 +51,7 @@ static const char *cb_helper_name(int32_t id)
 {
 	return id == BPF_FUNC_for_each_map_elem ? "bpf_for_each_map_elem"
 	       : id == BPF_FUNC_find_vma ? "bpf_find_vma"
+	       : id == BPF_FUNC_timer_set_callback ? "bpf_timer_set_callback"
 	       : id == BPF_FUNC_user_ringbuf_drain ? "bpf_user_ringbuf_drain" : "bpf_loop";
 }
 
@@ -84,6 +85,8 @@ const struct ebpf_helper_proto *absint_helper_proto(const struct astate *s, int3
 	};
 	int reg = id == BPF_FUNC_dynptr_read ? 3 : 1;
 
+	if (absint_timer_helper(id))
+		return absint_timer_proto(id);
 	if (id != BPF_FUNC_dynptr_read && id != BPF_FUNC_dynptr_write &&
 	    id != BPF_FUNC_dynptr_data)
 		return ebpf_helper_proto(id);
@@ -139,8 +142,7 @@ static uint32_t each_entries(const struct scev_ctx *cx, uint32_t m, uint8_t *bit
 	return e;
 }
 
-/* The callback a bpf_loop call at pc takes (callbacks.h), or NULL. */
-static const struct scev_cb_loop *cb_at(const struct scev_ctx *cx, uint32_t pc)
+const struct scev_cb_loop *absint_cb_at(const struct scev_ctx *cx, uint32_t pc)
 {
 	for (uint32_t k = 0; k < cx->cbl.n; k++)
 		for (uint32_t c = 0; c < cx->cbl.v[k].ncalls; c++)
@@ -293,9 +295,7 @@ void absint_cb_note_frame(struct scev_ctx *cx, uint32_t f, const struct astate *
 	cx->outer_seen_acc[f] = 1;
 }
 
-/* bpf_for_each_map_elem at pc: the callback's arguments, the facts, r0. */
-/* A callback's arguments r1-r5 at one call, joined into what its next analysis starts from. */
-static void cb_args_join(struct scev_ctx *cx, uint32_t func, const struct aval a[6])
+void absint_cb_args_join(struct scev_ctx *cx, uint32_t func, const struct aval a[6])
 {
 	for (int r = 1; r <= 5; r++)
 		cx->fn_args_acc[func][r] = cx->fn_seen_acc[func] & 1
@@ -303,6 +303,7 @@ static void cb_args_join(struct scev_ctx *cx, uint32_t func, const struct aval a
 	cx->fn_seen_acc[func] |= 1;
 }
 
+/* bpf_for_each_map_elem at pc: the callback's arguments, the facts, r0. */
 static struct aval each_call(struct scev_ctx *cx, const struct astate *s, uint32_t pc,
 			     const struct scev_cb_loop *cb, uint32_t f)
 {
@@ -330,7 +331,7 @@ static struct aval each_call(struct scev_ctx *cx, const struct astate *s, uint32
 			a[3] = aval_ptr(REGION_MAP_VALUE, (uint16_t)m, range_const(0));
 		}
 		a[4] = ctx_arg(&s->regs[3], f);
-		cb_args_join(cx, cb->func, a);
+		absint_cb_args_join(cx, cb->func, a);
 	}
 	if (s->regs[3].kind == AV_PTR && s->regs[3].region == REGION_STACK)
 		absint_cb_note_frame(cx, f, s);
@@ -362,7 +363,7 @@ static struct aval vma_call(struct scev_ctx *cx, const struct astate *s,
 		if (vma > 0)
 			a[2] = absint_btf_ptr(cx, vma);
 		a[3] = ctx_arg(&s->regs[4], f);
-		cb_args_join(cx, cb->func, a);
+		absint_cb_args_join(cx, cb->func, a);
 	}
 	if (s->regs[4].kind == AV_PTR && s->regs[4].region == REGION_STACK)
 		absint_cb_note_frame(cx, f, s);
@@ -384,7 +385,7 @@ static struct aval urb_call(struct scev_ctx *cx, const struct astate *s,
 			a[r] = aval_top();
 		a[1] = aval_ptr(REGION_DYNPTR, 0, range_const(0));
 		a[2] = ctx_arg(&s->regs[3], f);
-		cb_args_join(cx, cb->func, a);
+		absint_cb_args_join(cx, cb->func, a);
 	}
 	if (s->regs[3].kind == AV_PTR && s->regs[3].region == REGION_STACK)
 		absint_cb_note_frame(cx, f, s);
@@ -396,7 +397,7 @@ struct aval absint_cb_call(struct engine *en, struct astate *s, uint32_t pc,
 {
 	struct scev_ctx *cx = en->cx;
 	const struct aval *nr = &s->regs[1], *fl = &s->regs[4];
-	const struct scev_cb_loop *cb = cb_at(cx, pc);
+	const struct scev_cb_loop *cb = absint_cb_at(cx, pc);
 	uint32_t f = func_of(cx, pc);
 	uint64_t m = max_calls(nr), zero;
 
@@ -424,7 +425,7 @@ struct aval absint_cb_call(struct engine *en, struct astate *s, uint32_t pc,
 			a[r] = aval_top();
 		a[1] = aval_scalar(range_urange(0, m ? m - 1 : 0));
 		a[2] = ctx_arg(&s->regs[3], f);
-		cb_args_join(cx, cb->func, a);
+		absint_cb_args_join(cx, cb->func, a);
 	}
 	/* the caller's bytes written before the call, which the callback may read */
 	if (s->regs[3].kind == AV_PTR && s->regs[3].region == REGION_STACK)
@@ -441,11 +442,11 @@ void absint_cb_entry(const struct scev_ctx *cx, uint32_t f, struct astate *s)
 {
 	if (!cx->fn_cb || !cx->fn_cb[f])
 		return;
-	/* bpf_loop, user_ringbuf_drain: r3-r5 not readable; for_each_map_elem: r5; find_vma:
-	 * r4-r5 */
+	/* bpf_loop, user_ringbuf_drain: r3-r5 not readable; for_each_map_elem: r5; find_vma and
+	 * a timer's: r4-r5 */
 	s->init = cx->fn_cb[f] == SCEV_CB_EACH ? 0x1eu | 1u << EBPF_REG_FP
-		  : cx->fn_cb[f] == SCEV_CB_VMA ? 0xeu | 1u << EBPF_REG_FP
-						: 1u << 1 | 1u << 2 | 1u << EBPF_REG_FP;
+		  : cx->fn_cb[f] == SCEV_CB_VMA || cx->fn_cb[f] == SCEV_CB_TIMER
+		  ? 0xeu | 1u << EBPF_REG_FP : 1u << 1 | 1u << 2 | 1u << EBPF_REG_FP;
 	if (cx->cb_unseen_dead && !(cx->fn_seen && (cx->fn_seen[f] & 1)))
 		s->live = false;
 }
@@ -505,11 +506,20 @@ bool absint_cb_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const st
 			return false;
 		name = cb_helper_name(k == SCEV_CB_EACH ? BPF_FUNC_for_each_map_elem
 				      : k == SCEV_CB_VMA ? BPF_FUNC_find_vma
-				      : k == SCEV_CB_URB ? BPF_FUNC_user_ringbuf_drain : BPF_FUNC_loop);
+				      : k == SCEV_CB_URB ? BPF_FUNC_user_ringbuf_drain
+				      : k == SCEV_CB_TIMER ? BPF_FUNC_timer_set_callback : BPF_FUNC_loop);
 		v->checks++;
 		if (!(s->init & 1))
 			CBFAIL(VERDICT_UNSAFE, pc, "R0 may be read before it is written (not written "
 			       "on some path)");
+		/* an async callback's callback_ret_range: 0 */
+		if (k == SCEV_CB_TIMER && r0->kind != AV_SCALAR)
+			CBFAIL(VERDICT_UNSAFE, pc, "At async callback return R0 is not known to be a "
+			       "scalar (%s's callback must return 0)", name);
+		if (k == SCEV_CB_TIMER && (r0->r.smin != 0 || r0->r.smax != 0))
+			CBFAIL(VERDICT_UNSAFE, pc, "At async callback return the register R0 has "
+			       "smin=%lld smax=%lld should have been in [0, 0] (%s)",
+			       (long long)r0->r.smin, (long long)r0->r.smax, name);
 		/* the kernel's callback_ret_range of bpf_loop and bpf_for_each_map_elem, on the
 		 * 64-bit signed bounds */
 		if (r0->kind != AV_SCALAR)
@@ -540,11 +550,6 @@ bool absint_cb_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const st
 			       "than %u are not modeled)", (unsigned long long)len, DYNPTR_MEM_MAX);
 		return false;
 	}
-	if (ebpf_is_helper_call(i) && i->imm == BPF_FUNC_timer_set_callback)
-		CBFAIL(VERDICT_UNSUPPORTED, pc, "bpf_timer_set_callback#%d: the callback runs later "
-		       "on its own (the kernel verifies it as an async entry with the timer's map, "
-		       "key and value), and struct bpf_timer values are not modeled",
-		       BPF_FUNC_timer_set_callback);
 	if (!ebpf_is_helper_call(i) || !absint_cb_helper(i->imm))
 		return false;
 	name = cb_helper_name(i->imm);
@@ -588,7 +593,7 @@ bool absint_cb_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const st
 			       "'%s')", cx->maps[m].type, name, BPF_FUNC_for_each_map_elem,
 			       cx->maps[m].name);
 	}
-	cb = cb_at(cx, pc);
+	cb = absint_cb_at(cx, pc);
 	if (!cb)
 		CBFAIL(VERDICT_UNSUPPORTED, pc, "%s: the callback is not a function address "
 		       "loaded into R2 in the same block", name);

@@ -301,8 +301,8 @@ static uint8_t helper_effects_of(int32_t id, uint8_t any_fn)
 	 * changes_data), which call_effects decides */
 	if (id == BPF_FUNC_dynptr_read || id == BPF_FUNC_dynptr_write)
 		return FN_WRITES_OUT;
-	if (id == BPF_FUNC_dynptr_data)
-		return 0;
+	if (id == BPF_FUNC_dynptr_data || absint_timer_helper(id))
+		return 0;	/* (a timer helper writes the timer's own bytes: absint_timer.c) */
 	if (!p)
 		return FN_MOVES_PKT | FN_WRITES_OUT;
 	if (p->flags & HF_CHANGES_PKT)
@@ -683,15 +683,17 @@ uint16_t absint_map_class(const struct scev_ctx *cx, uint32_t m)
 {
 	const struct ebpf_map_def *a = m < cx->nmaps ? &cx->maps[m] : NULL;
 
-	if (!a || a->init || a->name[0] == '.' || (a->flags & BPF_F_RDONLY_PROG))
-		return (uint16_t)m;	/* global data: contents and read-only rule are its own */
+	/* global data: contents and read-only rule are its own; a timer map: its timer is
+	 * bpf_timer_init's map's only (absint_timer.c) */
+	if (!a || a->init || a->name[0] == '.' || (a->flags & BPF_F_RDONLY_PROG) || a->timer)
+		return (uint16_t)m;
 	for (uint32_t j = 0; j < m; j++) {
 		const struct ebpf_map_def *b = &cx->maps[j];
 		bool hash = a->type == BPF_MAP_TYPE_HASH || a->type == BPF_MAP_TYPE_LRU_HASH ||
 			    a->type == BPF_MAP_TYPE_PERCPU_HASH ||
 			    a->type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
 
-		if (!b->init && b->name[0] != '.' && b->type == a->type &&
+		if (!b->init && b->name[0] != '.' && !b->timer && b->type == a->type &&
 		    b->key_size == a->key_size && b->value_size == a->value_size &&
 		    b->flags == a->flags && b->inner == a->inner &&
 		    (hash || b->max_entries == a->max_entries))
@@ -912,6 +914,8 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 				if (err)
 					return err;
 			} else if (ebpf_is_helper_call(i)) {
+				if (i->imm == BPF_FUNC_timer_set_callback)
+					absint_timer_call(cx, s, pc);
 				v = helper_result(cx, i->imm, s);
 				absint_ref_call(cx, s, pc, &v);
 				if (v.kind == AV_PTR && v.maybe_null) {

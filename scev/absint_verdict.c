@@ -126,6 +126,12 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 		if (lo < 0 || hi > vs)
 			VFAIL(VERDICT_UNSAFE, pc, "map value access [%lld, %lld) outside [0, %u)",
 			      absint_ll_sat(lo), absint_ll_sat(hi), vs);
+		/* check_map_access: no load, store or helper touches a special field */
+		if (absint_timer_overlaps(cx, a->map, lo, hi))
+			VFAIL(VERDICT_UNSAFE, pc, "bpf_timer cannot be accessed directly by load/store "
+			      "([%lld, %lld) of a value of map '%s', whose struct bpf_timer is at %u)",
+			      absint_ll_sat(lo), absint_ll_sat(hi), cx->maps[a->map].name,
+			      cx->maps[a->map].timer - 1);
 		/* .rodata, .kconfig: the kernel's check_map_access_type */
 		if (write && a->map < cx->nmaps && (cx->maps[a->map].flags & BPF_F_RDONLY_PROG))
 			VFAIL(VERDICT_UNSAFE, pc, "write into the read-only map '%s'",
@@ -634,7 +640,8 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 
 	if (v->kind != VERDICT_SAFE)
 		return;
-	if (absint_cb_verify_insn(cx, v, s, pc) && v->kind != VERDICT_SAFE)
+	if ((absint_cb_verify_insn(cx, v, s, pc) || absint_timer_verify_insn(cx, v, s, pc)) &&
+	    v->kind != VERDICT_SAFE)
 		return;
 	if (absint_iter_verify_insn(cx, v, s, pc) || v->kind != VERDICT_SAFE)
 		return;

@@ -53,6 +53,12 @@ static uint8_t cb_reg(int32_t helper)
 	return helper == BPF_FUNC_find_vma ? 3 : 2;
 }
 
+/* Those helpers, and bpf_timer_set_callback, whose callback is no loop (an async entry). */
+static bool takes_cb(const struct bpf_insn *i)
+{
+	return is_cb_helper(i) || (ebpf_is_helper_call(i) && i->imm == BPF_FUNC_timer_set_callback);
+}
+
 /* The bpf_loop, bpf_for_each_map_elem or bpf_find_vma call that the address loaded at pc goes
  * to, or SCEV_NONE (*why says why). */
 static uint32_t feeds_bpf_loop(const struct scev_cfg *cfg, uint32_t pc, const char **why)
@@ -69,20 +75,15 @@ static uint32_t feeds_bpf_loop(const struct scev_cfg *cfg, uint32_t pc, const ch
 		const struct bpf_insn *i = &insns[q];
 
 		if (ebpf_is_call(i)) {
-			if (is_cb_helper(i) && cb_reg(i->imm) == d)
+			if (takes_cb(i) && cb_reg(i->imm) == d)
 				return q;
-			if (is_cb_helper(i)) {
+			if (takes_cb(i)) {
 				*why = "its address (loaded at %u) is not in the register the helper "
 				       "takes its callback in";
 				return SCEV_NONE;
 			}
-			if (ebpf_is_helper_call(i) && i->imm == BPF_FUNC_timer_set_callback) {
-				*why = "its address (loaded at %u) goes to bpf_timer_set_callback: "
-				       "an async callback, not a loop";
-				return SCEV_NONE;
-			}
-			*why = "its address (loaded at %u) goes to a call other than bpf_loop, "
-			       "bpf_for_each_map_elem or bpf_find_vma";
+			*why = "its address (loaded at %u) goes to a call other than bpf_loop or "
+			       "another helper taking a callback";
 			return SCEV_NONE;
 		}
 		if ((ebpf_regs_read(i) | ebpf_regs_written(i)) & (1u << d)) {
@@ -90,8 +91,8 @@ static uint32_t feeds_bpf_loop(const struct scev_cfg *cfg, uint32_t pc, const ch
 			return SCEV_NONE;
 		}
 	}
-	*why = "its address (loaded at %u) reaches no bpf_loop, bpf_for_each_map_elem or "
-	       "bpf_find_vma call in the same block";
+	*why = "its address (loaded at %u) reaches no call of a helper that takes a callback in "
+	       "the same block";
 	return SCEV_NONE;
 }
 
@@ -367,7 +368,8 @@ int scev_cb_loops__claim(struct claim_prog *out, const struct scev_cfg *cfg,
 
 		for (uint32_t h = 0; h < nplain; h++)
 			shared = shared || plain_headers[h] == cb->header;
-		if (shared)
+		/* (a timer's callback runs on its own, later: an entry, not a loop) */
+		if (shared || (cb->only_bpf_loop && cb->helper == BPF_FUNC_timer_set_callback))
 			continue;
 		memset(cl, 0, sizeof(*cl));
 		cl->kind = !cb->only_bpf_loop ? LOOP_BPF_LOOP

@@ -7,6 +7,8 @@
  * returns non-zero (none when flags != 0).  bpf_find_vma(task, addr, cb, ctx, flags), its
  * callback's address in r3, calls cb(task, vma, ctx) at most once; bpf_user_ringbuf_drain(map,
  * cb, ctx, flags) calls cb(dynptr, ctx) once per sample, at most 2^17 times.
+ * bpf_timer_set_callback(timer, cb) takes one too (in r2), which is no loop: the timer calls it
+ * later, on its own (an async entry, scev/absint_timer.c); it gets no loop claim.
  *
  * A callback is such a loop only when every load of its address goes straight into one helper
  * of those (LD_IMM64 into r2, then, in the same block and with r2 neither read nor written in
@@ -31,7 +33,8 @@ struct scev_cb_loop {
 	uint32_t header;	/* its first pc */
 	uint32_t end;		/* one past its last slot */
 	uint32_t *calls, ncalls;	/* pcs of the helper calls that take it */
-	int32_t helper;		/* BPF_FUNC_loop, _for_each_map_elem, _find_vma, _user_ringbuf_drain */
+	int32_t helper;		/* BPF_FUNC_loop, _for_each_map_elem, _find_vma, _user_ringbuf_drain,
+				 * _timer_set_callback */
 	bool only_bpf_loop;	/* every use is one of those calls (of that one helper) */
 	char why[120];		/* when not only_bpf_loop */
 };

@@ -152,6 +152,7 @@ struct ref_site {
 #define SCEV_CB_EACH 2
 #define SCEV_CB_VMA 3
 #define SCEV_CB_URB 4
+#define SCEV_CB_TIMER 5
 
 /* Per-function facts the symbolic execution takes from the first, forgetful range pass. */
 /* What a call proves of the packet, met over a function's calls (the kernel verifies a static
@@ -256,7 +257,8 @@ struct scev_ctx {
 	struct scev_cb_facts *cb;
 	/* helper callbacks (callbacks.h); per function, SCEV_CB_LOOP when it is one only bpf_loop
 	 * calls, SCEV_CB_EACH one only bpf_for_each_map_elem calls, SCEV_CB_VMA one only
-	 * bpf_find_vma calls, SCEV_CB_URB one only bpf_user_ringbuf_drain calls, else 0 */
+	 * bpf_find_vma calls, SCEV_CB_URB one only bpf_user_ringbuf_drain calls, SCEV_CB_TIMER
+	 * one only bpf_timer_set_callback takes (an async entry, absint_timer.c), else 0 */
 	struct scev_cb_loops cbl;
 	uint8_t *fn_cb;
 	bool cb_unseen_dead;	/* a callback no bpf_loop call was seen to take is not run: in
@@ -459,6 +461,10 @@ bool absint_iter_settled(const struct scev_ctx *cx);
  * limits, into v; and the most instructions a run executes given the trip claims and the
  * blocks the last pass reached (UINT64_MAX when unknown). */
 int scev_calls_check(struct scev_ctx *cx, struct scev_verdict *v, const uint32_t *fn_stack);
+/* absint_timer.c: a program of a tracing type (kprobe, tracepoint, perf_event, raw_tracepoint)
+ * that names a map holding a struct bpf_timer is unsafe, as the kernel refuses it before
+ * verifying (check_map_prog_compatibility). */
+void absint_timer_maps_check(const struct scev_ctx *cx, struct scev_verdict *v);
 uint64_t scev_calls_insn_bound(const struct scev_ctx *cx, const struct claim_prog *claims,
 			       const uint8_t *live);
 void absint_free(struct scev_ctx *cx);	/* what absint_run keeps in cx between passes */

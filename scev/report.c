@@ -81,6 +81,7 @@ static void put_callbacks(struct sbuf *sb, const struct scev_structure *st, bool
 		const char *kind = c->helper == BPF_FUNC_for_each_map_elem ? "for_each_map_elem"
 				   : c->helper == BPF_FUNC_find_vma ? "find_vma"
 				   : c->helper == BPF_FUNC_user_ringbuf_drain ? "user_ringbuf_drain"
+				   : c->helper == BPF_FUNC_timer_set_callback ? "timer"
 									       : "bpf_loop";
 
 		if (json) {

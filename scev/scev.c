@@ -431,6 +431,7 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 				cx.cbl.v[k].helper == BPF_FUNC_for_each_map_elem ? SCEV_CB_EACH
 				: cx.cbl.v[k].helper == BPF_FUNC_find_vma ? SCEV_CB_VMA
 				: cx.cbl.v[k].helper == BPF_FUNC_user_ringbuf_drain ? SCEV_CB_URB
+				: cx.cbl.v[k].helper == BPF_FUNC_timer_set_callback ? SCEV_CB_TIMER
 										    : SCEV_CB_LOOP;
 	if (absint_cb_pre_write(&cx))
 		goto fail;
@@ -440,6 +441,7 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 		cx.live = arena_zalloc(cx.st.cfg->nblocks ? cx.st.cfg->nblocks : 1, 1);
 		if (!cx.fn_stack || !cx.live || scev_calls_check(&cx, verdict, NULL))
 			goto fail;
+		absint_timer_maps_check(&cx, verdict);
 	}
 	nloops = cx.st.loops->nloops;
 	cx.may_stack = arena_alloc((cx.len ? cx.len : 1) * sizeof(*cx.may_stack));

@@ -89,9 +89,21 @@ static void trips(void)
 	expect_trip("address to another helper", "r1 = 5\nr2 = func cb ll\nr3 = 0\nr4 = 0\n"
 		    "call bpf_map_update_elem\n" CALLBACK_TAIL, 7, TRIP_UNKNOWN, 0,
 		    "other than bpf_loop");
-	expect_trip("address to bpf_timer_set_callback", "r1 = r10\nr1 += -16\n"
-		    "r2 = func cb ll\ncall bpf_timer_set_callback\n" CALLBACK_TAIL, 6, TRIP_UNKNOWN,
-		    0, "async callback");
+	/* a timer's callback is no loop (the timer calls it later, on its own): no claim; given
+	 * to bpf_loop too, no bound */
+	expect_trip("address to bpf_loop and bpf_timer_set_callback", "r1 = 5\nr2 = func cb ll\n"
+		    "r3 = 0\nr4 = 0\ncall bpf_loop\nr1 = r10\nr1 += -16\nr2 = func cb ll\n"
+		    "call bpf_timer_set_callback\n" CALLBACK_TAIL, 12, TRIP_UNKNOWN, 0,
+		    "two different callback helpers");
+	{
+		struct claim_prog p;
+
+		if (analyze("r1 = r10\nr1 += -16\nr2 = func cb ll\ncall bpf_timer_set_callback\n"
+			    CALLBACK_TAIL, &p)) {
+			CHECK(p.nloops == 0, "a timer's callback: %u loops claimed", p.nloops);
+			claim_prog__free(&p);
+		}
+	}
 }
 
 /* A callback whose entry is a plain loop's header is left out: a header execution could not

@@ -250,45 +250,6 @@ static void trip_cases(void)
 	}
 }
 
-/* The other helpers that take callbacks: answered unsupported with the reason (the kernel's
- * side needs a map value holding a struct bpf_timer, which assembly cases cannot give it), and
- * their callbacks are not loops. */
-static void other_callbacks(void)
-{
-	static const struct {
-		const char *name, *text, *reason;
-	} t[] = {
-		/* (bpf_user_ringbuf_drain: modeled, tests/test_cb_helpers.c and the case below) */
-		/* (bpf_find_vma: modeled, tests/test_cb_helpers.c) */
-		{ "bpf_timer_set_callback", "r1 = r10\nr1 += -16\nr2 = func cb ll\n"
-		  "call bpf_timer_set_callback\n" END "cb: " END, "async entry" },
-	};
-
-	for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
-		struct ebpf_object *obj = open_asm(t[k].name, t[k].text);
-		struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = BPF_PROG_TYPE_SOCKET_FILTER };
-		struct scev_opts so = { .sz = sizeof(so), .prog_type = BPF_PROG_TYPE_SOCKET_FILTER };
-		struct verdict_report r;
-		struct claim_prog cp;
-		struct diag d;
-
-		if (!obj)
-			continue;
-		diag_clear(&d);
-		CHECK(verdict_compare(&r, obj, &obj->progs[0], &vo, &d) == 0, "%s: %s", t[k].name,
-		      d.msg);
-		verdict_case_check_ours(t[k].name, &r, UNSUPPORTED, t[k].reason);
-		verdict_report__free(&r);
-		CHECK(scev_analyze(&cp, &obj->progs[0], obj->maps, obj->map_cnt, &so, &d) == 0,
-		      "%s: %s", t[k].name, d.msg);
-		for (uint32_t l = 0; l < cp.nloops; l++)
-			CHECK(cp.loops[l].trip.kind == TRIP_UNKNOWN, "%s: loop %u has a trip claim",
-			      t[k].name, cp.loops[l].header);
-		claim_prog__free(&cp);
-		verdict_case_close(obj);
-	}
-}
-
 /* The programs of the clang-built object: what bpfscev must say, and the kernel's verdict. */
 static void object(const char *path, bool kernel)
 {
@@ -306,7 +267,6 @@ int main(void)
 	verdict_cases(kernel);
 	run_cases(kernel);
 	trip_cases();
-	other_callbacks();
 	{
 		const char *dir = getenv("BPFSCEV_TEST_BPF_DIR");
 		char path[1024];

@@ -1,0 +1,205 @@
+/* Timers (kernel/bpf/helpers.c: bpf_timer_init, _set_callback, _start, _cancel) in the range
+ * analysis and the verdict.
+ *
+ * A struct bpf_timer is 16 bytes of a map value, at the offset the map's BTF gives
+ * (ebpf_map_def.timer: arrays and hashes).  The program hands it to the four helpers and never
+ * touches its bytes otherwise: check_map_access refuses any access that overlaps it, a helper's
+ * memory argument included ("bpf_timer cannot be accessed directly by load/store").  The
+ * helpers' first argument (ARG_PTR_TO_TIMER, process_timer_func) is a map value, not NULL, at a
+ * constant offset that is the timer's, of a map whose BTF has one; bpf_timer_init's map (r2)
+ * is the map that value belongs to (check_func_arg: "timer pointer in R1 map_uid=... doesn't
+ * match map pointer in R2").  A timer map is never one of absint_map_class's classes of maps
+ * alike, so a map handle or value here names one map.  Programs of the tracing types (kprobe,
+ * tracepoint, perf_event, raw_tracepoint) may not name a map with a timer at all
+ * (check_map_prog_compatibility: "tracing progs cannot use bpf_timer yet"; fentry and the other
+ * BPF_PROG_TYPE_TRACING programs may).
+ *
+ * The callback bpf_timer_set_callback takes runs later, on its own, each time the timer fires:
+ * not a loop of the program, and nothing of its caller's state reaches it but the timer's map.
+ * The kernel verifies it as an async entry (push_async_cb, set_timer_callback_state): a frame
+ * of its own, r1 the map (CONST_PTR_TO_MAP), r2 the key (PTR_TO_MAP_KEY: key_size read-only
+ * bytes), r3 the value (PTR_TO_MAP_VALUE), of the timer's map, r4-r5 not readable; it must
+ * return 0 (callback_ret_range [0, 0]).  Here it is analyzed once, as a function of its own
+ * (SCEV_CB_TIMER), from the join of the maps of every bpf_timer_set_callback call that takes
+ * it, as bpf_for_each_map_elem's callbacks are (absint_callbacks.c: absint_cb_entry gives its
+ * registers, absint_cb_verify_insn checks its exits).  The helpers write the timer's own bytes
+ * only, which nothing may read: no effect on the caller's frame or on the packet.
+ */
+#include <stdio.h>
+
+#include "scev/absint.h"
+
+#define TFAIL(kind_, pc_, ...)                                                                    \
+	do {                                                                                      \
+		verdict_fail(v, (kind_), (pc_), __VA_ARGS__);                                    \
+		return true;                                                                      \
+	} while (0)
+
+const struct ebpf_helper_proto *absint_timer_proto(int32_t id)
+{
+	/* the table's entries (bpf/helper_proto.c), the timer (ARG_PTR_TO_TIMER) and the callback
+	 * (ARG_PTR_TO_FUNC) as anything: absint_timer_verify_insn checks them */
+	static const struct ebpf_helper_proto protos[] = {
+		{ BPF_FUNC_timer_init, { HARG_ANYTHING, HARG_MAP, HARG_ANYTHING }, HRET_INTEGER, 0,
+		  INT64_MIN, INT64_MAX, HPT_ALL },
+		{ BPF_FUNC_timer_set_callback, { HARG_ANYTHING, HARG_ANYTHING }, HRET_INTEGER, 0,
+		  INT64_MIN, INT64_MAX, HPT_ALL },
+		{ BPF_FUNC_timer_start, { HARG_ANYTHING, HARG_ANYTHING, HARG_ANYTHING },
+		  HRET_INTEGER, 0, INT64_MIN, INT64_MAX, HPT_ALL },
+		{ BPF_FUNC_timer_cancel, { HARG_ANYTHING }, HRET_INTEGER, 0, INT64_MIN, INT64_MAX,
+		  HPT_ALL },
+	};
+
+	for (size_t k = 0; k < sizeof(protos) / sizeof(protos[0]); k++)
+		if (protos[k].id == id)
+			return &protos[k];
+	return NULL;
+}
+
+void absint_timer_call(struct scev_ctx *cx, const struct astate *s, uint32_t pc)
+{
+	const struct scev_cb_loop *cb = absint_cb_at(cx, pc);
+	const struct aval *t = &s->regs[1];
+	struct aval a[6];
+
+	if (!cb || !cb->only_bpf_loop || cb->helper != BPF_FUNC_timer_set_callback ||
+	    !cx->fn_args_acc)
+		return;
+	for (int r = 0; r < 6; r++)
+		a[r] = aval_top();
+	/* (any other r1 fails the call's check: the kernel verifies no callback after it) */
+	if (t->kind == AV_PTR && t->region == REGION_MAP_VALUE && !t->maybe_null &&
+	    t->map < cx->nmaps) {
+		a[1] = aval_ptr(REGION_MAP_HANDLE, t->map, range_const(0));
+		a[2] = aval_ptr(REGION_MAP_KEY, t->map, range_const(0));
+		a[3] = aval_ptr(REGION_MAP_VALUE, t->map, range_const(0));
+	}
+	absint_cb_args_join(cx, cb->func, a);
+}
+
+bool absint_timer_overlaps(const struct scev_ctx *cx, uint32_t m, __int128 lo, __int128 hi)
+{
+	uint32_t t;
+
+	if (m >= cx->nmaps || !cx->maps[m].timer)
+		return false;
+	t = cx->maps[m].timer - 1;
+	return lo < (__int128)t + 16 && (__int128)t < hi;
+}
+
+/* Whether map m is the template of some map of maps' inner maps. */
+static bool inner_template(const struct scev_ctx *cx, uint32_t m)
+{
+	for (uint32_t j = 0; j < cx->nmaps; j++)
+		if (cx->maps[j].inner && cx->maps[j].inner - 1 == m)
+			return true;
+	return false;
+}
+
+/* bpf_timer_set_callback's callback (r2): one absint_callbacks.c analyzed from this map's
+ * arguments. */
+static bool verify_callback(struct scev_ctx *cx, struct scev_verdict *v, uint32_t pc,
+			    uint32_t m)
+{
+	const struct scev_cb_loop *cb = absint_cb_at(cx, pc);
+	const struct aval *val;
+
+	if (!cb)
+		TFAIL(VERDICT_UNSUPPORTED, pc, "bpf_timer_set_callback: the callback is not a "
+		      "function address loaded into R2 in the same block");
+	if (!cb->only_bpf_loop)
+		TFAIL(VERDICT_UNSUPPORTED, pc, "bpf_timer_set_callback: callback at %u: %s",
+		      cb->header, cb->why);
+	if (!cx->fn_seen || !(cx->fn_seen[cb->func] & 1))
+		TFAIL(VERDICT_UNSUPPORTED, pc, "bpf_timer_set_callback: the arguments of the "
+		      "callback at %u are not known (the function summaries did not settle)",
+		      cb->header);
+	val = &cx->fn_args[cb->func][3];
+	if (val->kind != AV_PTR || val->region != REGION_MAP_VALUE || val->map != m)
+		TFAIL(VERDICT_UNSUPPORTED, pc, "bpf_timer_set_callback: the callback at %u is "
+		      "given the timers of different maps by its calls (analyzed once, for one; "
+		      "the kernel verifies it for each)", cb->header);
+	return false;
+}
+
+bool absint_timer_verify_insn(struct scev_ctx *cx, struct scev_verdict *v,
+			      const struct astate *s, uint32_t pc)
+{
+	const struct bpf_insn *i = &cx->insns[pc];
+	const struct aval *t = &s->regs[1], *map = &s->regs[2];
+	const char *name;
+	uint32_t m, off;
+	int nargs;
+
+	if (!ebpf_is_helper_call(i) || !absint_timer_helper(i->imm))
+		return false;
+	name = ebpf_helper_name(i->imm);
+	nargs = ebpf_helper_proto_nargs(absint_timer_proto(i->imm));
+	v->checks++;
+	for (int r = 1; r <= nargs; r++)
+		if (!(s->init & (1u << r)))
+			TFAIL(VERDICT_UNSAFE, pc, "R%d may be read before it is written (not written "
+			      "on some path)", r);
+	/* ARG_PTR_TO_TIMER */
+	if (t->kind == AV_TOP)
+		TFAIL(VERDICT_UNSUPPORTED, pc, "%s: R1 is not known to be a map value (the timer)",
+		      name);
+	if (t->kind != AV_PTR || t->region != REGION_MAP_VALUE)
+		TFAIL(VERDICT_UNSAFE, pc, "R1 type=%s expected=map_value (%s's struct bpf_timer)",
+		      t->kind == AV_SCALAR ? "scalar" : claim_region_name(t->region), name);
+	if (t->maybe_null)
+		TFAIL(VERDICT_UNSAFE, pc, "R1 type=map_value_or_null expected=map_value (%s: the "
+		      "lookup not checked)", name);
+	if (!range_is_const(&t->r))
+		TFAIL(VERDICT_UNSAFE, pc, "R1 doesn't have constant offset. bpf_timer has to be at "
+		      "the constant offset (%s)", name);
+	m = t->map;
+	if (m >= cx->nmaps)
+		TFAIL(VERDICT_UNSUPPORTED, pc, "%s: R1 is a value of a map the program does not "
+		      "define", name);
+	if (inner_template(cx, m))
+		TFAIL(VERDICT_UNSUPPORTED, pc, "%s: a timer of an inner map ('%s'): the kernel ties "
+		      "it to the inner map of its lookup (map_uid), not modeled", name,
+		      cx->maps[m].name);
+	if (!cx->maps[m].timer)
+		TFAIL(VERDICT_UNSAFE, pc, "map '%s' has no struct bpf_timer in its value (the "
+		      "kernel: 'has to have BTF in order to use bpf_timer', or 'has no valid "
+		      "bpf_timer') (%s)", cx->maps[m].name, name);
+	off = cx->maps[m].timer - 1;
+	if (t->r.umin != off)
+		TFAIL(VERDICT_UNSAFE, pc, "off %lld doesn't point to 'struct bpf_timer' that is at "
+		      "%u (%s, map '%s')", (long long)t->r.smin, off, name, cx->maps[m].name);
+	if (i->imm == BPF_FUNC_timer_init && map->kind == AV_PTR &&
+	    map->region == REGION_MAP_HANDLE && !map->maybe_null && map->map != m)
+		TFAIL(VERDICT_UNSAFE, pc, "timer pointer in R1 map_uid=0 doesn't match map pointer "
+		      "in R2 map_uid=0 (bpf_timer_init: a value of map '%s', map '%s')",
+		      cx->maps[m].name, map->map < cx->nmaps ? cx->maps[map->map].name : "?");
+	if (i->imm == BPF_FUNC_timer_set_callback)
+		return verify_callback(cx, v, pc, m);
+	return false;	/* (the rest is verify_helper's: r2 a map, the program type) */
+}
+
+void absint_timer_maps_check(const struct scev_ctx *cx, struct scev_verdict *v)
+{
+	switch (cx->prog_type) {
+	case BPF_PROG_TYPE_KPROBE: case BPF_PROG_TYPE_TRACEPOINT: case BPF_PROG_TYPE_PERF_EVENT:
+	case BPF_PROG_TYPE_RAW_TRACEPOINT: case BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE:
+		break;
+	default:
+		return;
+	}
+	/* (every map the program names, reached or not, as the kernel's resolve_pseudo_ldimm64) */
+	for (uint32_t pc = 0; pc < cx->len; pc += ebpf_insn_slots(&cx->insns[pc])) {
+		const struct bpf_insn *i = &cx->insns[pc];
+
+		if (!ebpf_is_ldimm64(i) || (i->src_reg != BPF_PSEUDO_MAP_FD &&
+					    i->src_reg != BPF_PSEUDO_MAP_IDX &&
+					    i->src_reg != BPF_PSEUDO_MAP_VALUE &&
+					    i->src_reg != BPF_PSEUDO_MAP_IDX_VALUE) ||
+		    (uint32_t)i->imm >= cx->nmaps || !cx->maps[i->imm].timer)
+			continue;
+		verdict_fail(v, VERDICT_UNSAFE, pc, "tracing progs cannot use bpf_timer yet (map "
+			     "'%s' holds a struct bpf_timer)", cx->maps[i->imm].name);
+		return;
+	}
+}
