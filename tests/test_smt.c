@@ -611,36 +611,47 @@ static void test_precision(void)
 	unprepare(&p);
 }
 
-/* A helper the interpreter runs from its prototype (bpf_xdp_adjust_head: its result drawn) is not
- * a trap for the encoding: a false claim past it is not proved (it was, the paths through the
- * call cut as if they trapped). */
+/* A helper the interpreter runs from its prototype (bpf_xdp_adjust_head: its result drawn) or
+ * as the kernel returns (bpf_timer_cancel) is not a trap for the encoding: a false claim past
+ * it is not proved (it was, the paths through the call cut as if they trapped); nor one in a
+ * timer's callback, which no run of the program calls (the timer calls it later, on its own). */
 static void test_interp_only_helper(void)
 {
-	static const char prog[] =
-		"r6 = r1\n"
-		"r1 = r6\n"
-		"r2 = 0\n"
-		"call bpf_xdp_adjust_head\n"
-		"r0 = 5\n"
-		"exit\n";
+	static const struct {
+		const char *prog, *helper;
+		unsigned pc;
+	} t[] = {
+		{ "r6 = r1\nr1 = r6\nr2 = 0\ncall bpf_xdp_adjust_head\nr0 = 5\nexit\n",
+		  "bpf_xdp_adjust_head", 5 },
+		{ "r1 = r10\nr1 += -16\ncall bpf_timer_cancel\nr0 = 5\nexit\n", "bpf_timer_cancel",
+		  4 },
+		{ "r1 = r10\nr1 += -16\nr2 = func cb ll\ncall bpf_timer_set_callback\nr0 = 0\n"
+		  "exit\ncb: r0 = 5\nexit\n", "bpf_timer_set_callback", 8 },
+	};
 	static const char claims[] =
-		"{\"programs\": [{\"name\": \"h\", \"loops\": [], \"ranges\": [{\"pc\": 5, \"loc\": "
+		"{\"programs\": [{\"name\": \"h\", \"loops\": [], \"ranges\": [{\"pc\": %u, \"loc\": "
 		"\"r0\", \"umin\": 0, \"umax\": 0, \"smin\": 0, \"smax\": 0, \"u32_min\": 0, "
 		"\"u32_max\": 0, \"s32_min\": 0, \"s32_max\": 0}]}]}";
 	struct smt_opts zo = { .sz = sizeof(zo), .rlimit = TEST_RLIMIT, .timeout_ms = SAFETY_MS };
-	struct prepared p;
-	struct smt_result r;
 
-	if (!prepare(&p, prog, claims))
-		return;
-	CHECK(!concrete_misses(&p, FIND_RANGE, 0), "the interpreter does not run the helper: the "
-	      "test would prove nothing");
-	CHECK(smt_check(&r, p.obj, &p.obj->progs[0], &p.claims->progs[0], &zo) == 0, "smt_check");
-	CHECK(r.nclaims == 1 && r.claims[0].verdict != SMT_PROVED, "a false claim past "
-	      "bpf_xdp_adjust_head proved (%s)", r.nclaims ? r.claims[0].reason : "");
-	CHECK(strstr(r.note, "bpf_xdp_adjust_head") != NULL, "note: %s", r.note);
-	smt_result__free(&r);
-	unprepare(&p);
+	for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
+		struct prepared p;
+		struct smt_result r;
+		char cj[512];
+
+		snprintf(cj, sizeof(cj), claims, t[k].pc);
+		if (!prepare(&p, t[k].prog, cj))
+			continue;
+		CHECK(k || !concrete_misses(&p, FIND_RANGE, 0), "the interpreter does not run the "
+		      "helper: the test would prove nothing");
+		CHECK(smt_check(&r, p.obj, &p.obj->progs[0], &p.claims->progs[0], &zo) == 0,
+		      "smt_check");
+		CHECK(r.nclaims == 1 && r.claims[0].verdict != SMT_PROVED, "a false claim past %s "
+		      "proved (%s)", t[k].helper, r.nclaims ? r.claims[0].reason : "");
+		CHECK(strstr(r.note, t[k].helper) != NULL, "%s: note: %s", t[k].helper, r.note);
+		smt_result__free(&r);
+		unprepare(&p);
+	}
 }
 
 /* The program budget bounds the encoding too: Z3 simplifies terms while they are made (a load

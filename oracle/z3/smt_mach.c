@@ -673,6 +673,11 @@ static sxt helper(struct mach *m, struct mstate *st, int32_t id, struct mstep *o
 	case BPF_FUNC_dynptr_read:
 	case BPF_FUNC_dynptr_write:
 	case BPF_FUNC_dynptr_data:
+	/* (the timer's state in its bytes; the callback runs later, on its own: never in a run) */
+	case BPF_FUNC_timer_init:
+	case BPF_FUNC_timer_set_callback:
+	case BPF_FUNC_timer_start:
+	case BPF_FUNC_timer_cancel:
 		goto interp_only;
 	default: {
 		/* the interpreter runs every helper of the prototype table whose result is an

@@ -2058,12 +2058,13 @@ static void taint(struct prover *P, bool reopen)
 			const struct bpf_insn *in = &P->prog->insns[pc];
 
 			/* a call runs other functions' claims (a bpf-to-bpf call or callx, or a
-			 * helper that calls back; not a kfunc): every function's but main's, unless
-			 * something calls main */
+			 * helper that calls back, a timer's callback later; not a kfunc): every
+			 * function's but main's, unless something calls main */
 			if (ebpf_is_call(in) && in->src_reg != BPF_PSEUDO_KFUNC_CALL &&
 			    (!ebpf_is_helper_call(in) || in->imm == BPF_FUNC_loop ||
 			     in->imm == BPF_FUNC_for_each_map_elem || in->imm == BPF_FUNC_find_vma ||
-			     in->imm == BPF_FUNC_user_ringbuf_drain)) {
+			     in->imm == BPF_FUNC_user_ringbuf_drain ||
+			     in->imm == BPF_FUNC_timer_set_callback)) {
 				for (uint32_t q = 0; q < P->g.nslots; q++) {
 					const struct bpf_insn *f = &P->prog->insns[q];
 
