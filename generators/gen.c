@@ -1348,6 +1348,9 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		if ((gen_bool(src, knobs->p_urb) || gen_bool(src, knobs->p_urb_unsafe)) &&
 		    gi_room(g, 60))
 			gi_stmt_urb(g, NULL);
+		if ((gen_bool(src, knobs->p_timer) || gen_bool(src, knobs->p_timer_unsafe)) &&
+		    gi_room(g, 60))
+			gi_stmt_timer(g, NULL);
 		gi_gen_loop(g, LOOPK_ANY);
 	}
 	gi_calls_main_tail(g);
@@ -1382,7 +1385,7 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 	gi_calls_finish(g);
 	if (out->max_steps > knobs->step_budget)
 		out->flags |= GEN_PROG_HUGE;
-	if (g->use_map || g->use_ringbuf || g->use_urb) {
+	if (g->use_map || g->use_ringbuf || g->use_urb || g->use_timer) {
 		struct ebpf_map_def *m = &out->maps[0];
 
 		out->map_cnt = 1;
@@ -1392,7 +1395,7 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		m->value_size = GEN_MAP_VALUE_SIZE;
 		m->max_entries = GEN_MAP_ENTRIES;
 	}
-	if (g->use_ringbuf || g->use_urb) {
+	if (g->use_ringbuf || g->use_urb || g->use_timer) {
 		struct ebpf_map_def *m = &out->maps[GEN_MAP_RINGBUF];
 
 		out->map_cnt = GEN_MAP_RINGBUF + 1;
@@ -1400,13 +1403,24 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		m->type = BPF_MAP_TYPE_RINGBUF;
 		m->max_entries = GEN_RINGBUF_SIZE;
 	}
-	if (g->use_urb) {
+	if (g->use_urb || g->use_timer) {
 		struct ebpf_map_def *m = &out->maps[GEN_MAP_URB];
 
 		out->map_cnt = GEN_MAP_URB + 1;
 		strcpy(m->name, "gen_urb");
 		m->type = BPF_MAP_TYPE_USER_RINGBUF;
 		m->max_entries = GEN_RINGBUF_SIZE;
+	}
+	if (g->use_timer) {
+		struct ebpf_map_def *m = &out->maps[GEN_MAP_TIMER];
+
+		out->map_cnt = GEN_MAP_TIMER + 1;
+		strcpy(m->name, "gen_timer");
+		m->type = BPF_MAP_TYPE_ARRAY;
+		m->key_size = 4;
+		m->value_size = GEN_TIMER_VALUE;
+		m->max_entries = GEN_TIMER_ENTRIES;
+		m->timer = GEN_TIMER_OFF + 1;
 	}
 	/* A packet and helper results to run it with: any bytes do, the metadata holds for all. */
 	gen_bytes(src, out->input, GEN_INPUT_LEN);
@@ -1479,12 +1493,12 @@ _Static_assert((F(MAY_NOT_TERMINATE) | F(HUGE) | F(CALL_TRAP) | F(CALLS_UNSAFE) 
 		F(STACK_UNWRITTEN) | F(ARRAY_FILL) | F(LOOP_DEF) | F(REG_UNWRITTEN) | F(TWIN_UNSAFE) |
 		F(HELPER_MEM_UNSAFE) | F(PKT_UNSAFE) | F(ITER) | F(ITER_UNSAFE) | F(REF_UNSAFE) | F(URB_UNSAFE) |
 		F(GLOBAL_UNSAFE) | F(EACH_UNSAFE) | F(START_RANGE_UNSAFE) | F(PTR_JOIN_UNSAFE) |
-		F(CB_COUNT_UNSAFE)) ==
+		F(CB_COUNT_UNSAFE) | F(TIMER_UNSAFE)) ==
 	       (F(MAY_NOT_TERMINATE) + F(HUGE) + F(CALL_TRAP) + F(CALLS_UNSAFE) + F(NULL_UNSAFE) +
 		F(STACK_UNWRITTEN) + F(ARRAY_FILL) + F(LOOP_DEF) + F(REG_UNWRITTEN) + F(TWIN_UNSAFE) +
 		F(HELPER_MEM_UNSAFE) + F(PKT_UNSAFE) + F(ITER) + F(ITER_UNSAFE) + F(REF_UNSAFE) + F(URB_UNSAFE) +
 		F(GLOBAL_UNSAFE) + F(EACH_UNSAFE) + F(START_RANGE_UNSAFE) + F(PTR_JOIN_UNSAFE) +
-		F(CB_COUNT_UNSAFE)),
+		F(CB_COUNT_UNSAFE) + F(TIMER_UNSAFE)),
 	       "two gen_program flags share a bit");
 #undef F
 
@@ -1535,17 +1549,24 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 	if (p->flags & GEN_PROG_URB_UNSAFE)
 		sbuf_puts(sb, " urb-unsafe (a drain callback loads through its dynptr or past "
 			  "bpf_dynptr_data's bytes, or returns 2)");
+	if (p->flags & GEN_PROG_TIMER_UNSAFE)
+		sbuf_puts(sb, " timer-unsafe (a timer's callback returns 1, or bpf_timer_init is "
+			  "given a pointer off the timer or another map)");
 	sbuf_puts(sb, "\n; shapes:");
 	for (unsigned s = 0; s < GEN_SHAPE__COUNT; s++)
 		if (p->shapes & (1ull << s))
 			sbuf_printf(sb, " %s", gen_shape_name(s));
 	sbuf_putc(sb, '\n');
-	for (size_t i = 0; i < p->map_cnt; i++)
-		sbuf_printf(sb, "; map %zu: %s %s key_size %u value_size %u max_entries %u\n", i,
+	for (size_t i = 0; i < p->map_cnt; i++) {
+		sbuf_printf(sb, "; map %zu: %s %s key_size %u value_size %u max_entries %u", i,
 			    p->maps[i].name,
 			    p->maps[i].type == BPF_MAP_TYPE_RINGBUF ? "ringbuf"
 			    : p->maps[i].type == BPF_MAP_TYPE_USER_RINGBUF ? "user_ringbuf" : "array",
 			    p->maps[i].key_size, p->maps[i].value_size, p->maps[i].max_entries);
+		if (p->maps[i].timer)
+			sbuf_printf(sb, " timer %u", p->maps[i].timer - 1);
+		sbuf_putc(sb, '\n');
+	}
 	if (p->subprog >= 0)
 		sbuf_printf(sb, "; subprogram at pc %d\n", p->subprog);
 	if (p->nfuncs > 1) {

@@ -80,6 +80,7 @@
 #define GEN_FP_ITER_SUM (-336)	/* p_iter_num: the sum of its values */
 #define GEN_FP_CB_CTX (-352)	/* p_cb_count: the bpf_loop ctx { u64 i; u64 *p; } */
 #define GEN_FP_CB_CELL (-360)	/* p_cb_count: the cell ctx.p points to */
+#define GEN_FP_TIMER (-368)	/* p_timer: the timer's map value, across the helper calls */
 
 /* The kernel's limits on bpf-to-bpf calls, which the interpreter shares for frames. */
 #define GEN_MAX_FUNCS 16	/* main and its subprograms */
@@ -99,6 +100,12 @@
  * drain (oracle/exec/interp.h), the kernel's test runs none (nothing writes it) */
 #define GEN_MAP_URB 2
 #define GEN_URB_RUN_SAMPLES 3
+/* p_timer: map 3 is an array of GEN_TIMER_ENTRIES values of GEN_TIMER_VALUE bytes holding a
+ * struct bpf_timer at GEN_TIMER_OFF (ebpf_map_def.timer; maps 0-2 defined whether used or not) */
+#define GEN_MAP_TIMER 3
+#define GEN_TIMER_ENTRIES 2
+#define GEN_TIMER_VALUE 32
+#define GEN_TIMER_OFF 8
 #define GEN_RINGBUF_SIZE 4096
 #define GEN_RINGBUF_RECORD 16
 
@@ -285,6 +292,13 @@
 	X(p_urb_unsafe, 0, 0, 100,                                                                 \
 	  "unsafe twin of p_urb: the callback loads through its dynptr, reads bpf_dynptr_data's "  \
 	  "result untested or past its 8 bytes, or returns 2")                                      \
+	X(p_timer, 0, 0, 100,                                                                      \
+	  "a statement of main arms a timer of the timer map (init with a clock, set_callback, "   \
+	  "start, maybe cancel); the callback adds its key to its value, may hold a loop and may " \
+	  "start its timer again")                                                                  \
+	X(p_timer_unsafe, 0, 0, 100,                                                               \
+	  "unsafe twin of p_timer: the callback returns 1, the timer pointer is off the timer, "   \
+	  "or bpf_timer_init is given another map")                                                 \
 	X(p_call_pkt, 0, 0, 100,                                                                   \
 	  "the prologue passes data + o to a static subprogram once or twice (o constant); it "   \
 	  "reads a byte every call's check covers (a packet range carried into a callee)")        \
@@ -486,6 +500,10 @@ struct gen_loop {
 					 * through its dynptr or bpf_dynptr_data's result untested
 					 * or past its size (INTERP_TRAP_MEM on some runs) or
 					 * returns 2; the kernel refuses it */
+#define GEN_PROG_TIMER_UNSAFE (1u << 21)	/* p_timer_unsafe: a timer's callback returns 1 (the
+					 * interpreter never runs it), or bpf_timer_init is given
+					 * a pointer off the timer or another map (INTERP_TRAP_HELPER);
+					 * the kernel refuses it */
 #define GEN_PROG_EACH_UNSAFE (1u << 15)	/* p_for_each_unsafe: a for_each callback writes past
 					 * its value or to its key (INTERP_TRAP_MEM) or returns 2;
 					 * the kernel refuses it */
@@ -541,9 +559,10 @@ struct gen_program {
 	size_t input_len;
 	uint8_t helper_data[GEN_HELPER_LEN];	/* results for prandom/ktime, in call order */
 	size_t helper_len;
-	struct ebpf_map_def maps[3];	/* the array map when map_cnt >= 1, the ring buffer when
+	struct ebpf_map_def maps[4];	/* the array map when map_cnt >= 1, the ring buffer when
 					 * map_cnt >= 2 (GEN_MAP_RINGBUF), the user ring buffer when
-					 * map_cnt = 3 (GEN_MAP_URB) */
+					 * map_cnt >= 3 (GEN_MAP_URB), the timer map when map_cnt = 4
+					 * (GEN_MAP_TIMER) */
 	size_t map_cnt;
 	struct gen_loop loops[GEN_MAX_LOOPS];	/* main's loops in pc order, then the subprogram's */
 	size_t nloops;

@@ -18,6 +18,13 @@
  *    may stop at a short sample.  The twin's callback loads through its dynptr (the
  *    interpreter traps), reads bpf_dynptr_data's result untested or past its 8 bytes (traps
  *    on a short sample) or returns 2.
+ *  - p_timer (p_timer_unsafe): a statement of main arms a timer of the timer map (GEN_MAP_TIMER,
+ *    its struct bpf_timer at GEN_TIMER_OFF): bpf_timer_init with a clock, set_callback, start
+ *    (maybe with flags the helper refuses), maybe cancel, the last result added to the
+ *    accumulator.  The callback, which the timer calls later on its own (never in a run), adds
+ *    its key to its value's first 8 bytes, may hold a counted loop and may start its timer
+ *    again.  The twin's callback returns 1 (the kernel refuses it; no run shows it), or its
+ *    bpf_timer_init is given a pointer off the timer or the array map (the interpreter traps).
  *  - p_may_goto: a loop-body statement is may_goto to the loop's exit (cond_break): the loop's
  *    own test still bounds it, the budget only may cut it short.
  *  - p_may_goto_loop: main ends with a loop whose only exit is may_goto (half of them in an
@@ -182,6 +189,82 @@ void gi_stmt_urb(struct gi *g, struct gi_loop *lp)
 		lp->shapes |= GEN_SH(HELPER);
 }
 
+/* The timer pointer, r1 = the value spilled at GEN_FP_TIMER + off. */
+static void timer_ptr(struct gi *g, int32_t off)
+{
+	gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_TIMER);
+	gi_alu(g, true, BPF_ADD, BPF_REG_1, off);
+}
+
+void gi_stmt_timer(struct gi *g, struct gi_loop *lp)
+{
+	static const int32_t clocks[] = { 0, 1, 7 };	/* REALTIME, MONOTONIC, BOOTTIME */
+	int s, l_skip;
+	struct gi_sub *cb;
+	bool twin = g->k->p_timer_unsafe && (!g->k->p_timer || gen_bool(g->src, 50));
+	unsigned bad = twin ? 1 + gen_pick(g->src, 3) : 0, flags;
+	bool cancel = gen_bool(g->src, 40);
+
+	if (g->fn->sub || (s = gi_sub_new(g, SUBK_CALLBACK, 3)) < 0) {
+		gi_stmt_acc(g, lp);
+		return;
+	}
+	cb = &g->subs[s];
+	cb->called = true;
+	cb->cb_timer = bad == 1 ? 2 : 1;
+	cb->cb_timer_rearm = gen_bool(g->src, 40);
+	cb->cb_inner = gen_bool(g->src, 40) ? gen_u32(g->src, 1, 6) : 0;
+	cb->cb_nr = 1;	/* (the interpreter never runs it: later, on its own) */
+	l_skip = gi_label(g);
+	gi_spill_caller_homes(g);
+	/* the value of key 0, 1 or the input's bit, NULL-checked, spilled */
+	if (gen_bool(g->src, 50)) {
+		gi_st(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, (int32_t)gen_pick(g->src, GEN_TIMER_ENTRIES));
+	} else {
+		gi_ldx(g, BPF_DW, BPF_REG_2, EBPF_REG_FP, GEN_FP_DATA);
+		gi_ldx(g, BPF_B, BPF_REG_2, BPF_REG_2, (int16_t)gen_pick(g->src, GEN_INPUT_LEN));
+		gi_alu(g, true, BPF_AND, BPF_REG_2, GEN_TIMER_ENTRIES - 1);
+		gi_stx(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, BPF_REG_2);
+	}
+	gi_ld_map(g, BPF_REG_1, GEN_MAP_TIMER);
+	gi_alux(g, true, BPF_MOV, BPF_REG_2, EBPF_REG_FP);
+	gi_alu(g, true, BPF_ADD, BPF_REG_2, GEN_FP_KEY);
+	gi_call_helper(g, BPF_FUNC_map_lookup_elem);
+	gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_skip);
+	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_TIMER, BPF_REG_0);
+	/* bpf_timer_init(&v->t, map, clock): the twin's pointer may be off the timer (the value's
+	 * start or its last 8 bytes), its map the array map */
+	timer_ptr(g, bad == 2 ? (gen_bool(g->src, 50) ? 0 : GEN_TIMER_OFF + 16) : GEN_TIMER_OFF);
+	gi_ld_map(g, BPF_REG_2, bad == 3 ? 0 : GEN_MAP_TIMER);
+	gi_mov_const(g, BPF_REG_3, (uint64_t)clocks[gen_pick(g->src, 3)], true);
+	gi_call_helper(g, BPF_FUNC_timer_init);
+	timer_ptr(g, GEN_TIMER_OFF);
+	gi_ld_func(g, BPF_REG_2, cb->label);
+	gi_call_helper(g, BPF_FUNC_timer_set_callback);
+	/* start: 1 s ahead before a cancel (which then finds it pending, as the interpreter
+	 * says), else also now, 1 us ahead, absolute or pinned, or with a flag the helper refuses */
+	timer_ptr(g, GEN_TIMER_OFF);
+	flags = cancel ? 2 * gen_pick(g->src, 2) : gen_pick(g->src, 5);
+	gi_mov_const(g, BPF_REG_2, cancel || gen_bool(g->src, 50) ? 1000000000 :
+		     gen_pick(g->src, 2) * 1000, true);
+	gi_mov_const(g, BPF_REG_3, flags == 4 ? 8 : flags, true);
+	gi_call_helper(g, BPF_FUNC_timer_start);
+	if (cancel) {
+		timer_ptr(g, GEN_TIMER_OFF);
+		gi_call_helper(g, BPF_FUNC_timer_cancel);
+	}
+	gi_bind(g, l_skip);
+	gi_fill_caller_homes(g);
+	g->scratch_busy = 1u << BPF_REG_0;
+	gi_var_alux(g, g->fn->acc, BPF_ADD, BPF_REG_0);
+	gi_scratch_release(g);
+	g->use_timer = true;
+	if (twin)
+		g->p->flags |= GEN_PROG_TIMER_UNSAFE;
+	if (lp)
+		lp->shapes |= GEN_SH(HELPER);
+}
+
 void gi_stmt_global(struct gi *g, struct gi_loop *lp)
 {
 	int s, acc = g->fn->acc, r;
@@ -334,6 +417,39 @@ static void emit_urb_callback(struct gi *g, struct gi_sub *s)
 	s->cb_steps = g->len - start;
 }
 
+/* A timer's callback: cb(map, key, value), r6 the value: its first 8 bytes plus the key (and an
+ * inner loop's count) written back, maybe its timer started again (1 s ahead); returns 0, the
+ * twin's 1. */
+static void emit_timer_callback(struct gi *g, struct gi_sub *s)
+{
+	int l_in = gi_label(g);
+	uint32_t start = g->len;
+
+	gi_bind(g, s->label);
+	gi_alux(g, true, BPF_MOV, BPF_REG_6, BPF_REG_3);
+	gi_ldx(g, BPF_W, BPF_REG_0, BPF_REG_2, 0);
+	gi_ldx(g, BPF_DW, BPF_REG_5, BPF_REG_6, 0);
+	gi_alux(g, true, BPF_ADD, BPF_REG_5, BPF_REG_0);
+	if (s->cb_inner) {
+		gi_mov_const(g, BPF_REG_4, 0, true);
+		gi_bind(g, l_in);
+		gi_alu(g, true, BPF_ADD, BPF_REG_4, 1);
+		gi_alux(g, true, BPF_ADD, BPF_REG_5, BPF_REG_4);
+		gi_jmp(g, false, BPF_JLT, BPF_REG_4, (int32_t)s->cb_inner, l_in);
+	}
+	gi_stx(g, BPF_DW, BPF_REG_6, 0, BPF_REG_5);
+	if (s->cb_timer_rearm) {
+		gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_6);
+		gi_alu(g, true, BPF_ADD, BPF_REG_1, GEN_TIMER_OFF);
+		gi_mov_const(g, BPF_REG_2, 1000000000, true);
+		gi_mov_const(g, BPF_REG_3, 0, true);
+		gi_call_helper(g, BPF_FUNC_timer_start);
+	}
+	gi_mov_const(g, BPF_REG_0, s->cb_timer == 2, true);
+	gi_exit(g);
+	s->cb_steps = (g->len - start) + 3ull * s->cb_inner;
+}
+
 /* The callback: cb(i, ctx) with r1 = i, r2 = ctx.  Its instructions per call are at most its
  * length plus the inner loop's extra iterations (cb_steps). */
 void gi_emit_callback(struct gi *g, struct gi_sub *s)
@@ -347,6 +463,10 @@ void gi_emit_callback(struct gi *g, struct gi_sub *s)
 	}
 	if (s->cb_urb) {
 		emit_urb_callback(g, s);
+		return;
+	}
+	if (s->cb_timer) {
+		emit_timer_callback(g, s);
 		return;
 	}
 	if (s->global) {

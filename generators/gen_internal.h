@@ -132,6 +132,8 @@ struct gi_sub {
 	uint8_t cb_urb;		/* a bpf_user_ringbuf_drain callback: 1 safe, 2 loads through
 				 * its dynptr, 3 reads bpf_dynptr_data's result untested, 4 past
 				 * its 8 bytes, 5 returns 2 */
+	uint8_t cb_timer;	/* a timer's callback (p_timer): 1 returns 0, 2 returns 1 */
+	bool cb_timer_rearm;	/* ... starts its timer again */
 	bool cb_urb_data;	/* ... takes the sample through bpf_dynptr_data (else read) */
 	uint8_t cb_urb_write;	/* ... writes it back: 0 no, 1 bpf_dynptr_write, 2 in place */
 	uint8_t global;		/* a global function (p_global): 1 safe, 2 reads its pointer
@@ -169,6 +171,7 @@ struct gi {
 	bool use_array, use_map, use_pkt, use_sub;
 	bool use_ringbuf;	/* a p_ringbuf statement was emitted (map 1, GEN_MAP_RINGBUF) */
 	bool use_urb;		/* a p_urb statement was emitted (map 2, GEN_MAP_URB) */
+	bool use_timer;		/* a p_timer statement was emitted (map 3, GEN_MAP_TIMER) */
 	bool sub_called;
 	struct gi_sub subs[GI_MAX_SUBS];
 	int nsubs;
@@ -270,6 +273,7 @@ void gi_iter_search(struct gi *g, bool unset);
 void gi_emit_cb_count(struct gi *g, struct gi_sub *s);
 void gi_stmt_for_each(struct gi *g, struct gi_loop *lp);
 void gi_stmt_urb(struct gi *g, struct gi_loop *lp);
+void gi_stmt_timer(struct gi *g, struct gi_loop *lp);
 void gi_stmt_global(struct gi *g, struct gi_loop *lp);
 void gi_stmt_may_goto(struct gi *g, struct gi_loop *lp);
 void gi_may_goto_loop(struct gi *g);

@@ -575,8 +575,9 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 	static struct watch w;
 	static uint8_t probes[GEN_MAX_INSNS];
 	uint8_t pkt[GEN_INPUT_LEN], values[GEN_MAP_ENTRIES * GEN_MAP_VALUE_SIZE] = { 0 };
-	struct interp_map map[3] = { { .def = p->maps[0], .values = values },
-				     { .def = p->maps[1] }, { .def = p->maps[2] } };
+	struct interp_map map[4] = { { .def = p->maps[0], .values = values },
+				     { .def = p->maps[1] }, { .def = p->maps[2] },
+				     { .def = p->maps[3] } };
 	struct interp_env env = { .ctx_kind = INTERP_CTX_XDP, .input = pkt, .input_len = GEN_INPUT_LEN,
 				  .helper_data = p->helper_data, .helper_len = p->helper_len,
 				  .maps = p->map_cnt ? map : NULL, .map_cnt = p->map_cnt,
@@ -628,7 +629,8 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 			   GEN_PROG_EACH_UNSAFE | GEN_PROG_GLOBAL_UNSAFE |
 			   GEN_PROG_START_RANGE_UNSAFE | GEN_PROG_URB_UNSAFE |
 			   GEN_PROG_CB_COUNT_UNSAFE))) &&
-	    !(res.trap == INTERP_TRAP_HELPER && (p->flags & GEN_PROG_ITER_UNSAFE)) &&
+	    !(res.trap == INTERP_TRAP_HELPER &&
+	      (p->flags & (GEN_PROG_ITER_UNSAFE | GEN_PROG_TIMER_UNSAFE))) &&
 	    !(res.trap == INTERP_TRAP_REF && (p->flags & GEN_PROG_REF_UNSAFE)))
 		fprintf(stderr, "seed %llu: trap %d at pc %u: %s\n", (unsigned long long)seed, res.trap,
 			res.trap_pc, res.reason);
@@ -646,7 +648,8 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 				GEN_PROG_EACH_UNSAFE | GEN_PROG_GLOBAL_UNSAFE |
 				GEN_PROG_START_RANGE_UNSAFE | GEN_PROG_URB_UNSAFE |
 				GEN_PROG_CB_COUNT_UNSAFE);
-	bool iter_bad = p->flags & GEN_PROG_ITER_UNSAFE, ref_bad = p->flags & GEN_PROG_REF_UNSAFE;
+	bool iter_bad = p->flags & (GEN_PROG_ITER_UNSAFE | GEN_PROG_TIMER_UNSAFE);
+	bool ref_bad = p->flags & GEN_PROG_REF_UNSAFE;
 	uint64_t budget = endless || huge ? k->step_budget : p->max_steps + 1, steps;
 	uint8_t other[GEN_INPUT_LEN];
 	enum interp_trap t;
@@ -782,8 +785,9 @@ static enum interp_trap run_frames(const struct gen_program *p, const struct cgr
 {
 	static uint8_t probes[GEN_MAX_INSNS];
 	uint8_t pkt[GEN_INPUT_LEN], values[GEN_MAP_ENTRIES * GEN_MAP_VALUE_SIZE] = { 0 };
-	struct interp_map map[3] = { { .def = p->maps[0], .values = values },
-				     { .def = p->maps[1] }, { .def = p->maps[2] } };
+	struct interp_map map[4] = { { .def = p->maps[0], .values = values },
+				     { .def = p->maps[1] }, { .def = p->maps[2] },
+				     { .def = p->maps[3] } };
 	struct interp_env env = { .ctx_kind = INTERP_CTX_XDP, .input = pkt, .input_len = GEN_INPUT_LEN,
 				  .helper_data = p->helper_data, .helper_len = p->helper_len,
 				  .maps = p->map_cnt ? map : NULL, .map_cnt = p->map_cnt,
@@ -1479,6 +1483,66 @@ static void urb_program(void *arg, const struct twin_run *r)
 		c->traps += (t = twin_trap(r, NULL)) == INTERP_TRAP_MEM;
 	CHECK(!safe || t == INTERP_OK || t == INTERP_TRAP_STEPS, TW "called safe, but its run "
 	      "traps (%d)", TW_ARGS(r), t);
+}
+
+/* p_timer and its unsafe twin p_timer_unsafe: both arm a timer of the timer map (map 3, maps
+ * 0-2 defined beside it, the timer at GEN_TIMER_OFF); the safe form never traps and stays within
+ * max_steps (check_program), and bpfscev calls most safe forms safe (never a timer rule's
+ * refusal); the twin, flagged, is mostly not called safe (never when its run traps), and its
+ * runs trap at bpf_timer_init (INTERP_TRAP_HELPER) when the pointer is off the timer or the map
+ * is another (a callback returning 1 no run shows: the timer calls it later). */
+static void timer_program(void *arg, const struct twin_run *r)
+{
+	struct twin_counts *c = arg;
+	const struct gen_program *p = r->p;
+	bool call = has_call(p, 0, BPF_FUNC_timer_set_callback);
+	struct scev_verdict v;
+	enum interp_trap t = INTERP_OK;
+	bool safe = false;
+
+	c->calls[r->twin] += call;
+	CHECK(!call || (p->map_cnt == GEN_MAP_TIMER + 1 &&
+			p->maps[GEN_MAP_TIMER].type == BPF_MAP_TYPE_ARRAY &&
+			p->maps[GEN_MAP_TIMER].timer == GEN_TIMER_OFF + 1), TW "a timer without its "
+	      "map", TW_ARGS(r));
+	CHECK(!(p->flags & GEN_PROG_TIMER_UNSAFE) || (r->twin && call), TW "twin flag without its "
+	      "knob or its call", TW_ARGS(r));
+	c->shaped[r->twin] += has_call(p, 0, BPF_FUNC_timer_cancel);
+	if (twin_verdict(r, &v)) {
+		safe = v.kind == VERDICT_SAFE;
+		c->safe += !r->twin && call && safe;
+		/* (the other statements' reasons are theirs: recursion, loops not bounded) */
+		CHECK(r->twin || !call || safe || (!strstr(v.reason, "timer") &&
+						   !strstr(v.reason, "async")),
+		      TW "a safe form not called safe: %s", TW_ARGS(r), v.reason);
+		/* (a twin's timer may sit where no run goes, which the kernel does not verify
+		 * either: called safe then, but never one whose runs trap) */
+		c->dirty[1] += (p->flags & GEN_PROG_TIMER_UNSAFE) && !safe;
+	}
+	c->flagged[r->twin] += !!(p->flags & GEN_PROG_TIMER_UNSAFE);
+	if (p->flags & GEN_PROG_TIMER_UNSAFE)
+		c->traps += (t = twin_trap(r, NULL)) == INTERP_TRAP_HELPER;
+	CHECK(!safe || t == INTERP_OK || t == INTERP_TRAP_STEPS, TW "called safe, but its run "
+	      "traps (%d)", TW_ARGS(r), t);
+}
+
+static void test_timer_knobs(void)
+{
+	static const struct twin_spec s = { { "p_timer", "p_timer_unsafe" }, 60, 3800000, 60 };
+	struct twin_counts c = { 0 };
+
+	for_twin_programs(&s, timer_program, &c);
+	CHECK(c.calls[0] > 20 && c.calls[1] > 20, "p_timer: %u and %u of 60 programs arm a timer",
+	      c.calls[0], c.calls[1]);
+	CHECK(c.shaped[0] > 5, "p_timer: %u of 60 programs cancel it", c.shaped[0]);
+	CHECK(c.safe > c.calls[0] * 3 / 4, "p_timer: %u of %u safe forms verified safe", c.safe,
+	      c.calls[0]);
+	CHECK(c.traps > 5, "p_timer_unsafe: %u of %u flagged programs trap", c.traps, c.flagged[1]);
+	CHECK(c.dirty[1] > c.flagged[1] * 3 / 4, "p_timer_unsafe: %u of %u flagged programs not "
+	      "called safe", c.dirty[1], c.flagged[1]);
+	printf("p_timer: %u and %u of 60 programs arm a timer; %u cancel it; %u safe forms "
+	       "verified safe; p_timer_unsafe: %u flagged, %u trap, %u not called safe\n",
+	       c.calls[0], c.calls[1], c.shaped[0], c.safe, c.flagged[1], c.traps, c.dirty[1]);
 }
 
 static void test_urb_knobs(void)
@@ -2378,6 +2442,7 @@ int main(void)
 	test_iter_helper_knobs();
 	test_for_each_knobs();
 	test_urb_knobs();
+	test_timer_knobs();
 	test_global_knobs();
 	test_call_pkt_knobs();
 	test_call_bound_knobs();

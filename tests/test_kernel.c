@@ -411,6 +411,56 @@ static void timers(void)
 		ebpf_object__free(o);
 	}
 	{
+		/* bpf_map_update_elem of a whole value leaves the timer not initialized, whatever
+		 * the value holds there (copy_map_value skips it, bpf_obj_free_fields frees the old
+		 * one; a hash's new element has none): init 0, an update from 32 bytes of 0xff,
+		 * init through the new lookup 0 (the interpreter copied the 0xff bytes and answered
+		 * -EBUSY), then -EBUSY (an array: the same value); r0 = the three results' low
+		 * bytes. */
+		static const char upd[] =
+			"-- asm\nr7 = 0\n*(u32 *)(r10 -4) = 0\nr1 = -1\n*(u64 *)(r10 -40) = r1\n"
+			"*(u64 *)(r10 -32) = r1\n*(u64 *)(r10 -24) = r1\n*(u64 *)(r10 -16) = r1\n"
+			"r1 = map[fd:0] ll\nr2 = r10\nr2 += -4\nr3 = r10\nr3 += -40\nr4 = 0\n"
+			"call bpf_map_update_elem\n"
+			"r1 = map[fd:0] ll\nr2 = r10\nr2 += -4\ncall bpf_map_lookup_elem\n"
+			"if r0 == 0 goto out\nr1 = r0\nr1 += 8\nr2 = map[fd:0] ll\nr3 = 1\n"
+			"call bpf_timer_init\nr7 = r0\nr7 &= 0xff\n"
+			"r1 = map[fd:0] ll\nr2 = r10\nr2 += -4\nr3 = r10\nr3 += -40\nr4 = 0\n"
+			"call bpf_map_update_elem\n"
+			"r1 = map[fd:0] ll\nr2 = r10\nr2 += -4\ncall bpf_map_lookup_elem\n"
+			"if r0 == 0 goto out\nr6 = r0\nr6 += 8\nr1 = r6\nr2 = map[fd:0] ll\n"
+			"r3 = 1\ncall bpf_timer_init\nr0 &= 0xff\nr0 <<= 8\nr7 |= r0\n"
+			"r1 = r6\nr2 = map[fd:0] ll\nr3 = 1\ncall bpf_timer_init\nr0 &= 0xff\n"
+			"r0 <<= 16\nr7 |= r0\n"
+			"out: r0 = r7\nexit\n-- type\nxdp\n-- maps\n%s key=4 value=32 entries=4 "
+			"timer=8\n";
+		static const char *const kinds[] = { "array", "hash" };
+
+		for (int k = 0; k < 2; k++) {
+			struct kdiff_opts ko = { .sz = sizeof(ko) };
+			struct kdiff_result res;
+			struct ebpf_object *o = NULL;
+			char text[2048];
+			struct diag d;
+
+			snprintf(text, sizeof(text), upd, kinds[k]);
+			diag_clear(&d);
+			CHECK(!casefile__open_object_mem(&o, text, strlen(text), "timer_update", &d),
+			      "timer_update: %s", d.msg);
+			if (o && !kdiff_run(&res, o, &o->progs[0], &ko, &d)) {
+				CHECK(res.ran && res.kernel_retval == 0xf00000 &&
+				      res.interp_r0 == 0xf00000 && res.same_retval,
+				      "timer_update (%s): kernel r0 0x%x, interpreter 0x%llx (%s)",
+				      kinds[k], res.kernel_retval, (unsigned long long)res.interp_r0,
+				      kdiff_kind_name(res.kind));
+				kdiff_result__free(&res);
+			} else {
+				CHECK(0, "timer_update (%s): kdiff: %s", kinds[k], d.msg);
+			}
+			ebpf_object__free(o);
+		}
+	}
+	{
 		/* the offset must leave the struct's 16 bytes in the value, 8-aligned */
 		static const char bad[] = "-- asm\nexit\n-- maps\narray key=4 value=16 entries=1 "
 					  "timer=4\n";

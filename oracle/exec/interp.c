@@ -1371,6 +1371,18 @@ static int timer_helper(struct interp_state *st, const struct iop *ip, int32_t i
 	return 0;
 }
 
+/* An update's copy of val into the value at dst: the kernel's copy_map_value skips the struct
+ * bpf_timer, then bpf_obj_free_fields frees the old one (array_map_update_elem; a hash's new
+ * element starts without one): the timer is left not initialized, whatever val holds there.
+ * (A hash update here writes the element in place; the kernel replaces it, so a pointer kept
+ * from before the update sees the old element's timer freed, not the new one.) */
+static void value_update(const struct ebpf_map_def *def, uint8_t *dst, const uint8_t *val)
+{
+	memmove(dst, val, def->value_size);
+	if (def->timer && def->timer - 1 + 16 <= def->value_size)
+		memset(dst + def->timer - 1, 0, 16);
+}
+
 /* bpf_map_lookup_elem, update, delete.  0 with *ret, or -1 after a trap. */
 static int map_helper(struct interp_state *st, const struct iop *ip, int32_t id, uint64_t *ret)
 {
@@ -1447,7 +1459,7 @@ static int map_helper(struct interp_state *st, const struct iop *ip, int32_t id,
 		} else if ((flags & ~(uint64_t)BPF_F_LOCK) == BPF_NOEXIST) {
 			*ret = ERR(EEXIST);
 		} else {
-			memmove(mr->host + (size_t)idx * def->value_size, val, def->value_size);
+			value_update(def, mr->host + (size_t)idx * def->value_size, val);
 			*ret = 0;
 		}
 		return 0;
@@ -1473,8 +1485,7 @@ static int map_helper(struct interp_state *st, const struct iop *ip, int32_t id,
 			if ((flags & ~(uint64_t)BPF_F_LOCK) == BPF_NOEXIST) {
 				*ret = ERR(EEXIST);
 			} else {
-				memmove(mr->host + (size_t)slot * def->value_size, val,
-					def->value_size);
+				value_update(def, mr->host + (size_t)slot * def->value_size, val);
 				*ret = 0;
 			}
 		} else if ((flags & ~(uint64_t)BPF_F_LOCK) == BPF_EXIST) {
@@ -1489,7 +1500,7 @@ static int map_helper(struct interp_state *st, const struct iop *ip, int32_t id,
 			mr->used[k] = 1;
 			mr->cnt++;
 			memmove(mr->keys + (size_t)k * def->key_size, key, def->key_size);
-			memmove(mr->host + (size_t)k * def->value_size, val, def->value_size);
+			value_update(def, mr->host + (size_t)k * def->value_size, val);
 			*ret = 0;
 		}
 	}
