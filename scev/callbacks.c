@@ -96,6 +96,14 @@ static uint32_t feeds_bpf_loop(const struct scev_cfg *cfg, uint32_t pc, const ch
 	return SCEV_NONE;
 }
 
+bool scev_cb_async_ref(const struct scev_cfg *cfg, uint32_t pc)
+{
+	const char *why;
+	uint32_t call = feeds_bpf_loop(cfg, pc, &why);
+
+	return call != SCEV_NONE && cfg->insns[call].imm == BPF_FUNC_timer_set_callback;
+}
+
 int scev_cb_loops__find(struct scev_cb_loops *out, const struct scev_cfg *cfg)
 {
 	const struct bpf_insn *insns = cfg->insns;

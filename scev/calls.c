@@ -3,12 +3,14 @@
  *
  * Edges are the bpf-to-bpf calls and the function addresses a program loads (a helper such as
  * bpf_loop calls them in a frame nested in the caller's), taken from every instruction, reached
- * or not, as the kernel's check_max_stack_depth() walks them.  A cycle is refused whatever stops
- * it at run time: the kernel never allows recursion.  Depth counts frames, main included
+ * or not, as the kernel's check_max_stack_depth() walks them; the address of a timer's callback
+ * (scev_cb_async_ref) is no edge: the kernel walks an async callback as a root of its own.  A
+ * cycle is refused whatever stops it at run time: the kernel never allows recursion.  Depth counts frames, main included
  * (at most EBPF_MAX_CALL_DEPTH = 8); a chain's stack is the sum of its frames' depths, each
  * rounded up to 16 bytes as the kernel does for programs it JIT-compiles (at most 512).
  */
 #include "scev/calls.h"
+#include "scev/callbacks.h"
 #include "util/arena.h"
 
 #include <errno.h>
@@ -44,7 +46,8 @@ int scev_calls__build(struct scev_calls *g, const struct scev_cfg *cfg)
 				const struct bpf_insn *i = &insns[pc];
 				bool cb = ebpf_is_ldimm64(i) && i->src_reg == BPF_PSEUDO_FUNC;
 
-				if (!ebpf_is_pseudo_call(i) && !cb)
+				/* (a timer's callback runs on its own: a root, no edge) */
+				if ((!ebpf_is_pseudo_call(i) && !cb) || (cb && scev_cb_async_ref(cfg, pc)))
 					continue;
 				if (pass) {
 					uint32_t t = pc + 1 + (uint32_t)i->imm;

@@ -40,6 +40,11 @@ static void cases(bool kernel)
 				    "r0 = *(u64 *)(r3 +24)\nr1 = r6\nr1 += 8\nr2 = 1000\nr3 = 0\n"
 				    "call bpf_timer_start\nr0 = 0\nexit\n", "socket", ARRAY_T8),
 		  0, SAFE, NULL },
+		/* the callback sets itself as its timer's callback again: no recursion (the kernel
+		 * walks an async callback as a root of its own, not a frame above its caller) */
+		{ "cb_sets_itself", CASE("", "r1 = r3\nr1 += 8\nr2 = func cb ll\n"
+					 "call bpf_timer_set_callback\nr0 = 0\nexit\n", "xdp",
+					 ARRAY_T8), 0, SAFE, NULL },
 		{ "hash", CASE("", "r0 = 0\nexit\n", "tc",
 			       "-- maps\nhash key=4 value=32 entries=4 timer=8\n"), 0, SAFE, NULL },
 		/* test_kernel's cases */
