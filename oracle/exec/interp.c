@@ -2271,6 +2271,9 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 	memset(res, 0, sizeof(*res));
 	memset(st->regs, 0, sizeof(st->regs));
 	memset(st->key_len, 0, sizeof(st->key_len));	/* (no key is readable) */
+	/* kernel objects reach programs of every context (bpf_find_vma's vma, helpers that
+	 * return one), not only the read-only ones */
+	st->btf_obj[0] = st->btf_obj[1] = INTERP_VA_BTF;
 	st->env = env;
 	st->code = code;
 	st->res = res;
@@ -2314,7 +2317,6 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 		st->ctx_len = 0;
 		st->ctx_size = env->input_len;
 		st->ctxro = env->input;
-		st->btf_obj[0] = st->btf_obj[1] = INTERP_VA_BTF;
 		st->pkt = NULL;
 		st->pkt_len = 0;
 		break;
