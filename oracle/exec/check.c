@@ -492,12 +492,15 @@ static void visit_loops(struct run *r, const struct interp_state *st, uint32_t p
 	uint32_t prev = interp_state_prev_pc(st);
 	char text[320];
 
-	/* Leaving a loop normally: an edge from its body to this exit target. */
+	/* Leaving a loop normally: an edge from its body to this exit target; a helper's callback
+	 * (run in the frame above) left when the helper returns after its last call. */
 	for (uint32_t k = at[0].x; k < at[1].x; k++) {
 		uint32_t l = r->xidx[k];
+		unsigned fl = f + claim_loop_kind_callback(r->cp->loops[l].kind);
 
-		if (r->lt[l].active[f] && prev != UINT32_MAX && claim_loop__contains(&r->cp->loops[l], prev))
-			finish_entry(r, l, f, true);
+		if (fl < MAX_FRAMES && r->lt[l].active[fl] && prev != UINT32_MAX &&
+		    claim_loop__contains(&r->cp->loops[l], prev))
+			finish_entry(r, l, fl, true);
 	}
 	for (uint32_t k = at[0].h; k < at[1].h; k++) {
 		uint32_t l = r->hidx[k];
@@ -562,6 +565,25 @@ static void visit(void *arg, const struct interp_state *st, uint32_t pc)
 	if (at[0].x != at[1].x || at[0].h != at[1].h)
 		visit_loops(r, st, pc, regs, f, at);
 	check_ranges(r, st, pc, regs, f, at);
+}
+
+/* An exit target of loop l: pc, for the index of exits by pc.  False when out of memory. */
+static bool add_exit_key(uint32_t **xkeys, uint32_t **xloop, uint32_t *nx, uint32_t pc,
+			 uint32_t l, uint8_t *probes)
+{
+	uint32_t *a = realloc(*xkeys, (*nx + 1) * sizeof(*a)), *b;
+
+	if (!a)
+		return false;
+	*xkeys = a;
+	b = realloc(*xloop, (*nx + 1) * sizeof(*b));
+	if (!b)
+		return false;
+	*xloop = b;
+	a[*nx] = pc;
+	b[(*nx)++] = l;
+	probes[pc] = 1;
+	return true;
 }
 
 /* CSR lists keyed by pc. */
@@ -761,6 +783,11 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 		keys[l] = cl->header;
 		if (cl->header < slots)
 			probes[cl->header] = 1;
+		/* a callback's calls end where its helper calls return */
+		for (uint32_t e = 0; claim_loop_kind_callback(cl->kind) && e < cl->nentries; e++)
+			if (cl->entries[e] + 1 < slots &&
+			    !add_exit_key(&xkeys, &xloop, &nx, cl->entries[e] + 1, l, probes))
+				goto out;
 		r.lt[l].prev = calloc((size_t)MAX_FRAMES * (cl->nivs ? cl->nivs : 1), sizeof(uint64_t));
 		if (!r.lt[l].prev)
 			goto out;
@@ -770,23 +797,10 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 				uint32_t succ[2];
 				unsigned ns = ebpf_succs(prog->insns, slots, pc, succ);
 
-				for (unsigned s = 0; s < ns; s++) {
-					uint32_t *a, *bb;
-
-					if (claim_loop__contains(cl, succ[s]))
-						continue;
-					a = realloc(xkeys, (nx + 1) * sizeof(*a));
-					if (!a)
+				for (unsigned s = 0; s < ns; s++)
+					if (!claim_loop__contains(cl, succ[s]) &&
+					    !add_exit_key(&xkeys, &xloop, &nx, succ[s], l, probes))
 						goto out;
-					xkeys = a;
-					bb = realloc(xloop, (nx + 1) * sizeof(*bb));
-					if (!bb)
-						goto out;
-					xloop = bb;
-					xkeys[nx] = succ[s];
-					xloop[nx++] = l;
-					probes[succ[s]] = 1;
-				}
 			}
 	}
 	if ((err = build_index(slots, cp->nloops, keys, &r.hoff, &r.hidx)) ||
