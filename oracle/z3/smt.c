@@ -674,12 +674,41 @@ static enum sx_res settle(struct sx *c, enum sx_res res, struct sx_model **model
 	return res;
 }
 
-enum sx_res sx_check(struct sx *c, sxt f, unsigned timeout_ms, struct sx_model **model,
-		     char *why, size_t why_len)
+/* One query of f on a fresh solver: QF_ABV's (general: the default portfolio). */
+static enum sx_res check_once(struct sx *c, sxt f, bool general, unsigned timeout_ms,
+			      struct sx_model **model, char *why, size_t why_len)
 {
 	Z3_solver s;
 	Z3_params p;
 	Z3_lbool r;
+	enum sx_res res;
+
+	/* the logic-specific solver: 3-4 times faster here than the default portfolio */
+	s = general ? Z3_mk_solver(c->z) : Z3_mk_solver_for_logic(c->z, Z3_mk_string_symbol(c->z,
+											 "QF_ABV"));
+	Z3_solver_inc_ref(c->z, s);
+	p = query_params(c, timeout_ms, query_rlimit(c, 1));
+	Z3_solver_set_params(c->z, s, p);
+	Z3_params_dec_ref(c->z, p);
+	Z3_solver_assert(c->z, s, A(f));
+	r = Z3_solver_check(c->z, s);
+	res = answer(c, s, r, model, why, why_len);
+	count_rlimit(c, Z3_solver_get_statistics(c->z, s));
+	Z3_solver_dec_ref(c->z, s);
+	return res;
+}
+
+/* QF_ABV's solver gives up on some formulas with if-then-else over arrays ("smt tactic failed
+ * to show goal to be sat/unsat (incomplete (theory array))"): the default portfolio decides
+ * them.  Retried there once, within what is left of the budget. */
+static bool incomplete(enum sx_res res, const char *why)
+{
+	return res == SX_UNKNOWN && why && strstr(why, "incomplete");
+}
+
+enum sx_res sx_check(struct sx *c, sxt f, unsigned timeout_ms, struct sx_model **model,
+		     char *why, size_t why_len)
+{
 	enum sx_res res;
 	double t0 = wall_s();
 
@@ -696,22 +725,15 @@ enum sx_res sx_check(struct sx *c, sxt f, unsigned timeout_ms, struct sx_model *
 		return SX_UNSAT;
 	if (!budget_left(c, why, why_len))
 		return SX_UNKNOWN;
-	/* the logic-specific solver: 3-4 times faster here than the default portfolio */
-	s = Z3_mk_solver_for_logic(c->z, Z3_mk_string_symbol(c->z, "QF_ABV"));
-	Z3_solver_inc_ref(c->z, s);
-	p = query_params(c, timeout_ms, query_rlimit(c, 1));
-	Z3_solver_set_params(c->z, s, p);
-	Z3_params_dec_ref(c->z, p);
-	Z3_solver_assert(c->z, s, A(f));
-	r = Z3_solver_check(c->z, s);
-	res = answer(c, s, r, model, why, why_len);
-	count_rlimit(c, Z3_solver_get_statistics(c->z, s));
-	Z3_solver_dec_ref(c->z, s);
+	res = check_once(c, f, false, timeout_ms, model, why, why_len);
+	if (incomplete(res, why) && budget_left(c, why, why_len))
+		res = check_once(c, f, true, timeout_ms, model, why, why_len);
 	return settle(c, res, model, why, why_len, t0);
 }
 
 struct sx_solver {
 	Z3_solver s;
+	sxt base;
 	unsigned n;
 	unsigned timeout_ms;
 	unsigned rlimit;	/* the limit its params hold */
@@ -730,6 +752,7 @@ struct sx_solver *sx_solver_new(struct sx *c, sxt base, unsigned timeout_ms)
 	sv->s = Z3_mk_solver_for_logic(c->z, Z3_mk_string_symbol(c->z, "QF_ABV"));
 	Z3_solver_inc_ref(c->z, sv->s);
 	sv->timeout_ms = timeout_ms;
+	sv->base = base;
 	sv->rlimit = query_rlimit(c, 1);
 	p = query_params(c, timeout_ms, sv->rlimit);
 	Z3_solver_set_params(c->z, sv->s, p);
@@ -793,6 +816,9 @@ enum sx_res sx_solver_check(struct sx *c, struct sx_solver *sv, sxt extra,
 	sv->n++;
 	res = answer(c, sv->s, r, model, why, why_len);
 	count_rlimit(c, Z3_solver_get_statistics(c->z, sv->s));
+	if (incomplete(res, why) && budget_left(c, why, why_len))
+		res = check_once(c, sx_land(c, sv->base, extra), true, sv->timeout_ms, model, why,
+				 why_len);
 	return settle(c, res, model, why, why_len, t0);
 }
 
