@@ -64,7 +64,7 @@ static const uint64_t boundary[] = {
  * and miss their regions). */
 static uint64_t reg_value(int ctx_kind, size_t input_len)
 {
-	switch (rnd() % 8) {
+	switch (rnd() % 9) {
 	case 0: case 1:
 		return pick(boundary, sizeof(boundary) / sizeof(boundary[0]));
 	case 2:
@@ -78,6 +78,8 @@ static uint64_t reg_value(int ctx_kind, size_t input_len)
 		       rnd() % (input_len + 16) - 4;
 	case 6:
 		return rnd() % 2 ? INTERP_VA_CTX + rnd() % 200 : INTERP_VA_MAP + rnd() % 80 - 4;
+	case 7:		/* kernel objects: loads read them, stores and atomics trap */
+		return INTERP_VA_BTF + rnd() % 40 - 4;
 	default:
 		return rnd() % 3 ? INTERP_VA_MAPH + rnd() % 2 : INTERP_VA_STACK + rnd() % 520;
 	}
@@ -343,7 +345,10 @@ static bool prepare(struct prepared *p, const char *asm_text, const char *claims
 
 	memset(p, 0, sizeof(*p));
 	diag_clear(&d);
-	if (ebpf_object__open_mem(&p->obj, asm_text, strlen(asm_text), "wrong", &d)) {
+	/* (a text with sections, "-- asm" and "-- maps", is a case file's) */
+	if (!strncmp(asm_text, "-- ", 3) ? casefile__open_object_mem(&p->obj, asm_text,
+								    strlen(asm_text), "wrong", &d)
+	    : ebpf_object__open_mem(&p->obj, asm_text, strlen(asm_text), "wrong", &d)) {
 		CHECK(0, "assemble: %s", d.msg);
 		return false;
 	}
@@ -816,6 +821,199 @@ static void test_bpf_loop(void)
 	}
 }
 
+static bool any_input(const uint8_t *in)
+{
+	(void)in;
+	return true;
+}
+
+/* Runs prog (a case file's sections: asm, maps) against claims: each claim of want_refuted (a
+ * claim index, trip claims as SMT_CLAIM_TRIP 0) refuted by a counterexample the interpreter
+ * confirms, every other claim proved, no part unencoded, no encoding finding. */
+struct cb_expect {
+	uint8_t ckind;
+	uint32_t index;
+	uint8_t fkind;
+	bool (*want)(const uint8_t *in);
+};
+
+static void cb_case(const char *what, const char *prog, const char *claims,
+		    const struct cb_expect *refuted, size_t nrefuted)
+{
+	struct smt_opts zo = { .sz = sizeof(zo), .rlimit = TEST_RLIMIT, .timeout_ms = SAFETY_MS };
+	struct prepared p;
+	struct smt_result r;
+
+	if (!prepare(&p, prog, claims))
+		return;
+	if (!nrefuted) {
+		struct check_opts co = { .sz = sizeof(co) };
+		struct check_result cr;
+		int err = oracle_check(&cr, p.obj, &p.obj->progs[0], &p.claims->progs[0], &co);
+
+		CHECK(err == 0 && cr.nfindings == 0, "%s: the interpreter refutes a true claim: %s",
+		      what, !err && cr.nfindings ? cr.findings[0].text : "");
+		if (!err)
+			check_result__free(&cr);
+	}
+	CHECK(smt_check(&r, p.obj, &p.obj->progs[0], &p.claims->progs[0], &zo) == 0,
+	      "%s: smt_check", what);
+	CHECK(!r.note[0], "%s: a part not encoded: %s", what, r.note);
+	for (uint32_t k = 0; k < r.nclaims; k++) {
+		const struct smt_claim_result *c = &r.claims[k];
+		bool wrong = false;
+
+		for (size_t j = 0; j < nrefuted; j++)
+			wrong |= refuted[j].ckind == c->kind && refuted[j].index == c->index;
+		if (!wrong)
+			CHECK(c->verdict == SMT_PROVED, "%s: claim %u (pc %u) %s: %s", what, k, c->pc,
+			      smt_verdict_name(c->verdict), c->reason);
+	}
+	for (size_t j = 0; j < nrefuted; j++)
+		expect_refuted(&p, &r, refuted[j].ckind, refuted[j].index, refuted[j].fkind,
+			       refuted[j].want, what);
+	CHECK(r.encoding_bugs == 0, "%s: %u encoding findings", what, r.encoding_bugs);
+	smt_result__free(&r);
+	unprepare(&p);
+}
+
+/* The other callback helpers, encoded as bpf_loop is: bpf_for_each_map_elem over an array map
+ * (cb(map, &key, &value, ctx, 0) per element: the key the index, read-only, the value the
+ * element), bpf_find_vma (one call or none, drawn; the vma a kernel object whose u64s read as
+ * INTERP_VA_BTF), bpf_user_ringbuf_drain (0 to 3 samples drawn, one call each).  The true claims
+ * are proved (an argument encoded wrong — the key, the element the value points to, the object's
+ * bytes, the calls — leaves one unproved); each claim mutated to be wrong for some runs is
+ * refuted with a counterexample the interpreter confirms: the for_each ones only for the input
+ * word 0xdeadbeef, which makes the callback stop at index 3 of 8. */
+static void test_cb_helpers(void)
+{
+	static const char each[] =
+		"-- asm\n"
+		"r6 = *(u32 *)(r1 +0)\n"
+		"r7 = 100\n"
+		"if w6 != 0xdeadbeef goto +1\n"
+		"r7 = 3\n"
+		"*(u64 *)(r10 -8) = r7\n"	/* the index the callback stops at */
+		"r1 = map[fd:0] ll\n"
+		"r2 = func cb ll\n"
+		"r3 = r10\n"
+		"r3 += -8\n"
+		"r4 = 0\n"
+		"call bpf_for_each_map_elem\n"	/* pc 12 */
+		"r6 = r0\n"
+		"r1 = 3\n"			/* pc 14 */
+		"*(u32 *)(r10 -12) = r1\n"
+		"r1 = map[fd:0] ll\n"
+		"r2 = r10\n"
+		"r2 += -12\n"
+		"call bpf_map_lookup_elem\n"
+		"r7 = 0\n"
+		"if r0 == 0 goto +1\n"
+		"r7 = *(u64 *)(r0 +0)\n"
+		"r0 = r6\n"			/* pc 24: element 3 holds 3 */
+		"exit\n"
+		"cb:\n"				/* pc 26: value += key; stop at *ctx */
+		"r5 = *(u32 *)(r2 +0)\n"
+		"r0 = *(u64 *)(r3 +0)\n"	/* pc 27 */
+		"r0 += r5\n"
+		"*(u64 *)(r3 +0) = r0\n"
+		"r1 = *(u64 *)(r4 +0)\n"
+		"r0 = 0\n"
+		"if r1 != r5 goto +1\n"
+		"r0 = 1\n"
+		"exit\n"
+		"-- maps\n"
+		"array key=4 value=8 entries=8\n";
+	static const char vma[] =
+		"r1 = 0\n"
+		"*(u64 *)(r10 -8) = r1\n"
+		"r2 = 4096\n"
+		"r3 = func cb ll\n"
+		"r4 = r10\n"
+		"r4 += -8\n"
+		"r5 = 0\n"
+		"call bpf_find_vma\n"		/* pc 8 */
+		"r1 = *(u64 *)(r10 -8)\n"
+		"exit\n"			/* pc 10 */
+		"cb:\n"				/* pc 11 */
+		"r1 = *(u64 *)(r2 +16)\n"
+		"r1 >>= 40\n"			/* pc 12: r1 = 0x80 at 13 */
+		"*(u64 *)(r3 +0) = r1\n"
+		"r0 = 0\n"
+		"exit\n";
+	static const char urb[] =
+		"-- asm\n"
+		"r1 = 0\n"
+		"*(u64 *)(r10 -8) = r1\n"
+		"r1 = map[fd:0] ll\n"
+		"r2 = func cb ll\n"
+		"r3 = r10\n"
+		"r3 += -8\n"
+		"r4 = 0\n"
+		"call bpf_user_ringbuf_drain\n"	/* pc 9 */
+		"r1 = *(u64 *)(r10 -8)\n"	/* pc 10 */
+		"exit\n"
+		"cb:\n"				/* pc 12: one more sample */
+		"r1 = *(u64 *)(r2 +0)\n"
+		"r1 += 1\n"
+		"*(u64 *)(r2 +0) = r1\n"
+		"r0 = 0\n"
+		"exit\n"
+		"-- maps\n"
+		"user_ringbuf entries=4096\n";
+#define R1(pc, loc, lo, hi) "{\"pc\": " #pc ", \"loc\": \"" loc "\", \"umin\": " #lo ", \"umax\": " \
+	#hi ", \"smin\": " #lo ", \"smax\": " #hi ", \"u32_min\": " #lo ", \"u32_max\": " #hi \
+	", \"s32_min\": " #lo ", \"s32_max\": " #hi "}"
+#define CB(kind, site, header, last, trip, ranges) "{\"programs\": [{\"name\": \"cb\", " \
+	"\"loops\": [{\"kind\": \"" kind "\", \"header\": " #header ", \"entries\": [" #site "], " \
+	"\"blocks\": [[" #header ", " #last "]], \"trip_count\": {" trip "}}], \"ranges\": [" \
+	ranges "]}]}"
+	static const char each_true[] = CB("for_each_map_elem", 12, 26, 34, "\"kind\": \"bounded\", "
+					   "\"max\": 8", R1(14, "r6", 4, 8) "," R1(24, "r7", 3, 3)
+					   "," R1(27, "r5", 0, 7));
+	static const char each_wrong[] = CB("for_each_map_elem", 12, 26, 34, "\"kind\": \"exact\", "
+					    "\"max\": 8, \"min\": 8", R1(14, "r6", 8, 8) ","
+					    R1(24, "r7", 3, 3) "," R1(27, "r5", 0, 7));
+	static const char vma_true[] = CB("find_vma", 8, 11, 15, "\"kind\": \"bounded\", \"max\": 1",
+					  R1(10, "r1", 0, 128) ","
+					  R1(13, "r1", 128, 128));
+	static const char vma_wrong[] = CB("find_vma", 8, 11, 15, "\"kind\": \"bounded\", \"max\": 0",
+					   R1(10, "r1", 0, 127) ","
+					   R1(13, "r1", 128, 128));
+	static const char urb_true[] = CB("user_ringbuf_drain", 9, 12, 16, "\"kind\": \"bounded\", "
+					  "\"max\": 3", R1(10, "r0", 0, 3) "," R1(11, "r1", 0, 3));
+	static const char urb_wrong[] = CB("user_ringbuf_drain", 9, 12, 16, "\"kind\": \"bounded\", "
+					   "\"max\": 2", R1(10, "r0", 0, 3) "," R1(11, "r1", 0, 2));
+#undef CB
+#undef R1
+	static const struct cb_expect each_ref[] = {
+		{ SMT_CLAIM_TRIP, 0, FIND_TRIP_MIN, word0_deadbeef },
+		{ SMT_CLAIM_RANGE, 0, FIND_RANGE, word0_deadbeef },
+	};
+	static const struct cb_expect vma_ref[] = {
+		{ SMT_CLAIM_TRIP, 0, FIND_TRIP_MAX, any_input },
+		{ SMT_CLAIM_RANGE, 0, FIND_RANGE, any_input },
+	};
+	static const struct cb_expect urb_ref[] = {
+		{ SMT_CLAIM_TRIP, 0, FIND_TRIP_MAX, any_input },
+		{ SMT_CLAIM_RANGE, 1, FIND_RANGE, any_input },
+	};
+	struct prepared p;
+
+	if (prepare(&p, each, each_wrong)) {
+		CHECK(concrete_misses(&p, FIND_TRIP_MIN, 0) && concrete_misses(&p, FIND_RANGE, 0),
+		      "for_each: the concrete oracle found a claim wrong: the test would prove "
+		      "nothing");
+		unprepare(&p);
+	}
+	cb_case("for_each_map_elem, true claims", each, each_true, NULL, 0);
+	cb_case("for_each_map_elem, wrong for one word", each, each_wrong, each_ref, 2);
+	cb_case("find_vma, true claims", vma, vma_true, NULL, 0);
+	cb_case("find_vma, wrong claims", vma, vma_wrong, vma_ref, 2);
+	cb_case("user_ringbuf_drain, true claims", urb, urb_true, NULL, 0);
+	cb_case("user_ringbuf_drain, wrong claims", urb, urb_wrong, urb_ref, 2);
+}
+
 /* Open-coded iterators: bpf_for(i, 0, n) with n = input byte 0 & 15, summing the values.  The
  * true claims (at most 16 header executions, the value in [0, 14], the sum at most 105) are
  * proved by induction, the counter the oracle assumes itself (the iterator's cur counts up by
@@ -1001,6 +1199,7 @@ int main(int argc, char **argv)
 	test_diff(diff_cases);
 	test_wrong_claims();
 	test_bpf_loop();
+	test_cb_helpers();
 	test_interp_only_helper();
 	test_encoding_budget();
 	test_iter_num();

@@ -19,12 +19,14 @@
  * iteration i reaches the header as iteration i+1, with i+1 < max — so once the counter reaches
  * the bound no path returns), the exits (an exact trip count's minimum), and the range claims
  * at every pc the execution visits.  Inner loops are summarized the same way inside the outer
- * body.  A bpf_loop call is a loop whose header is its callback's entry and whose iterations are
- * the calls (smt_prove.c: exec_bpf_loop), summarized and unrolled the same way.  A loop that
- * advances an open-coded iterator gets a hypothesis of the oracle's own, checked like the
- * claims and never reported: the iterator's cur counts up by one per header execution.  A
- * program with bpf_loop calls or iterators is first run with them cut (what that proves away
- * from the cuts holds), then whole.  Header claims that do not survive are dropped from the assumptions and everything is
+ * body.  A call of bpf_loop, bpf_for_each_map_elem (array maps), bpf_find_vma or
+ * bpf_user_ringbuf_drain is a loop whose header is its callback's entry and whose iterations
+ * are the calls, with the arguments the interpreter gives each (smt_prove.c: exec_cb_helper),
+ * summarized and unrolled the same way.  A loop that advances an open-coded iterator gets a
+ * hypothesis of the oracle's own, checked like the claims and never reported: the iterator's
+ * cur counts up by one per header execution.  A program with callback helpers or iterators is
+ * first run with them cut (what that proves away from the cuts holds), then whole.  Header
+ * claims that do not survive are dropped from the assumptions and everything is
  * redone (Houdini), so what remains is inductive and every claim called proved was proved from
  * proved claims only.  A claim that is not inductive goes to bounded model checking: the
  * program unrolled from its entry up to bmc_depth header executions per loop entry.  A model

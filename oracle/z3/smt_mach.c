@@ -150,6 +150,10 @@ bool mstate_merge(struct sx *c, struct mstate *acc, const struct mstate *b)
 		acc->stack[f] = pick(c, g, acc->stack[f], b->stack[f]);
 		acc->maygoto[f] = pick(c, g, acc->maygoto[f], b->maygoto[f]);
 		acc->iters[f] = pick(c, g, acc->iters[f], b->iters[f]);
+		/* (a key is readable or a load of it traps: no term says which) */
+		if (!acc->keys[f] != !b->keys[f])
+			return false;
+		acc->keys[f] = pick(c, g, acc->keys[f], b->keys[f]);
 		if (f < acc->depth) {
 			for (int k = 0; k < 5; k++)
 				acc->saved[f][k] = pick(c, g, acc->saved[f][k], b->saved[f][k]);
@@ -174,6 +178,7 @@ struct region {
 	uint64_t lo, len;	/* addresses [lo, lo + len) */
 	uint64_t index0;	/* array index of lo */
 	sxt *arr;
+	bool ro;		/* read-only: stores there trap */
 };
 
 /* __sk_buff fields a program may write (interp.c's skb_writable). */
@@ -191,9 +196,14 @@ static unsigned regions(struct mach *m, struct mstate *st, enum acc acc, struct 
 {
 	unsigned n = 0;
 
-	for (unsigned f = 0; f <= st->depth; f++)
+	for (unsigned f = 0; f <= st->depth; f++) {
 		out[n++] = (struct region){ INTERP_VA_STACK + (uint64_t)f * EBPF_STACK_SIZE,
-					    EBPF_STACK_SIZE, 0, &st->stack[f] };
+					    EBPF_STACK_SIZE, 0, &st->stack[f], false };
+		/* a for_each callback's key: an array map's 4 bytes (interp.c: xlate_acc) */
+		if (st->keys[f] && acc != ACC_STORE)
+			out[n++] = (struct region){ INTERP_VA_KEY + (uint64_t)f * EBPF_STACK_SIZE, 4,
+						    0, &st->keys[f], true };
+	}
 	if (m->input_len)
 		out[n++] = (struct region){ m->ctx_kind == INTERP_CTX_PLAIN ? INTERP_VA_CTX
 									  : INTERP_VA_PKT,
@@ -210,7 +220,7 @@ static unsigned regions(struct mach *m, struct mstate *st, enum acc acc, struct 
 	return n;
 }
 
-#define MAX_REGIONS (MACH_NFRAMES + 1 + MACH_MAX_MAPS + 8)
+#define MAX_REGIONS (2 * MACH_NFRAMES + 1 + MACH_MAX_MAPS + 8)
 
 /* [a, a + n) lies inside the region. */
 static sxt inside(struct mach *m, sxt a, uint64_t n, uint64_t lo, uint64_t len)
@@ -222,6 +232,25 @@ static sxt inside(struct mach *m, sxt a, uint64_t n, uint64_t lo, uint64_t len)
 	if (sx_num(m->c, a, &v))
 		return sx_bool(m->c, v - lo <= len - n);
 	return sx_ule(m->c, sx_sub(m->c, a, bv64(m, lo)), bv64(m, len - n));
+}
+
+/* A read of n bytes at a lands on a kernel object (INTERP_VA_BTF's window; interp.c: xlate_acc
+ * reads 1 to 8 bytes there as if every aligned u64 held INTERP_VA_BTF): the condition, and its
+ * bytes in *bytes (byte k of the result in bytes[k]). */
+static sxt btf_read(struct mach *m, sxt a, unsigned n, sxt *bytes)
+{
+	struct sx *c = m->c;
+
+	if (n > 8)
+		return sx_false(c);
+	for (unsigned k = 0; k < n; k++) {
+		/* byte (a + k) & 7 of INTERP_VA_BTF, little-endian: only byte 5 is not zero */
+		sxt at = sx_and(c, sx_add(c, a, bv64(m, k)), bv64(m, 7));
+		unsigned b5 = (unsigned)(INTERP_VA_BTF >> 40) & 0xff;
+
+		bytes[k] = sx_ite(c, sx_eq(c, at, bv64(m, 5)), sx_bv(c, b5, 8), sx_bv(c, 0, 8));
+	}
+	return sx_eq(c, sx_lshr(c, a, bv64(m, 44)), bv64(m, INTERP_VA_BTF >> 44));
 }
 
 /* n bytes little-endian from arr at index idx, zero-extended to 64 bits. */
@@ -293,6 +322,16 @@ static void load(struct mach *m, struct mstate *st, sxt a, unsigned n, enum acc 
 		val = sx_ite(c, in, v, val);
 		ok = sx_lor(c, ok, in);
 	}
+	if (acc != ACC_STORE) {
+		sxt b[8], in = btf_read(m, a, n, b), v = NULL;
+
+		if (!sx_is_false(c, in)) {
+			for (unsigned k = 0; k < n; k++)
+				v = v ? sx_concat(c, b[k], v) : b[k];
+			val = sx_ite(c, in, z64(m, v), val);
+			ok = sx_lor(c, ok, in);
+		}
+	}
 	if (acc == ACC_LOAD && m->ctx_kind != INTERP_CTX_PLAIN) {
 		bool xdp = m->ctx_kind == INTERP_CTX_XDP;
 		const struct ctx_field *f = xdp ? xdp_fields : skb_fields;
@@ -340,7 +379,7 @@ static sxt store(struct mach *m, struct mstate *st, sxt a, unsigned n, sxt val, 
 	for (unsigned k = 0; k < nr; k++) {
 		sxt in = inside(m, a, n, rg[k].lo, rg[k].len), w;
 
-		if (sx_is_false(c, in))
+		if (rg[k].ro || sx_is_false(c, in))
 			continue;
 		w = write_le(m, *rg[k].arr,
 			     sx_add(c, sx_sub(c, a, bv64(m, rg[k].lo)), bv64(m, rg[k].index0)), n, val);
@@ -372,6 +411,15 @@ static sxt bytes_at(struct mach *m, struct mstate *st, sxt a, unsigned n, enum a
 			bytes[b] = sx_ite(c, in, sx_select(c, *rg[k].arr,
 							   sx_add(c, idx, bv64(m, b))), bytes[b]);
 		ok = sx_lor(c, ok, in);
+	}
+	{
+		sxt b[8], in = btf_read(m, a, n, b);
+
+		if (!sx_is_false(c, in)) {
+			for (unsigned k = 0; k < n; k++)
+				bytes[k] = sx_ite(c, in, b[k], bytes[k]);
+			ok = sx_lor(c, ok, in);
+		}
 	}
 	return sx_not(c, ok);
 }
@@ -670,9 +718,16 @@ static sxt helper(struct mach *m, struct mstate *st, int32_t id, struct mstep *o
 	case BPF_FUNC_ringbuf_reserve:
 	case BPF_FUNC_ringbuf_submit:
 	case BPF_FUNC_ringbuf_discard:
+		goto interp_only;
 	case BPF_FUNC_dynptr_read:
 	case BPF_FUNC_dynptr_write:
 	case BPF_FUNC_dynptr_data:
+		/* (the calls of a user_ringbuf_drain callback are encoded, its sample's bytes
+		 * are not: only this reads them) */
+		snprintf(o->unsupported, sizeof(o->unsupported),
+			 "helper %s (id %d): the sample of a bpf_user_ringbuf_drain callback is not "
+			 "encoded", ebpf_helper_name(id), id);
+		return sx_false(c);
 	/* (the timer's state in its bytes; the callback runs later, on its own: never in a run) */
 	case BPF_FUNC_timer_init:
 	case BPF_FUNC_timer_set_callback:
@@ -813,6 +868,7 @@ void mach_step(struct mach *m, const struct mstate *in, uint32_t pc, struct mste
 			st.stack[st.depth + 1] = NULL;
 			st.maygoto[st.depth + 1] = NULL;
 			st.iters[st.depth + 1] = NULL;
+			st.keys[st.depth + 1] = NULL;
 			o->ret = true;
 			succ(o, &st, g, st.ret_pc[st.depth]);
 		} else if (op == BPF_CALL) {
@@ -865,19 +921,11 @@ void mach_step(struct mach *m, const struct mstate *in, uint32_t pc, struct mste
 				   i->imm == BPF_FUNC_find_vma ||
 				   i->imm == BPF_FUNC_user_ringbuf_drain) {
 				/* the interpreter runs the callback in a frame of its own, again and
-				 * again: bpf_loop is encoded by the prover (smt_prove.c: exec_bpf_loop),
-				 * the others not (a trap here would make the paths through the call
-				 * vacuous) */
-				snprintf(o->unsupported, sizeof(o->unsupported), "%s at %u: %s",
-					 ebpf_helper_name(i->imm) ? ebpf_helper_name(i->imm) : "?", pc,
-					 i->imm == BPF_FUNC_for_each_map_elem
-						 ? "the walk over the map's elements and the key's "
-						   "read-only copy are not encoded"
-					 : i->imm == BPF_FUNC_find_vma
-						 ? "the vma, a kernel object, is not encoded"
-					 : i->imm == BPF_FUNC_user_ringbuf_drain
-						 ? "the samples and their dynptr are not encoded"
-						 : "encoded by the prover, not instruction by instruction");
+				 * again: encoded by the prover (smt_prove.c: exec_cb_helper), not here
+				 * (a trap would make the paths through the call vacuous) */
+				snprintf(o->unsupported, sizeof(o->unsupported), "%s at %u: encoded by "
+					 "the prover, not instruction by instruction",
+					 ebpf_helper_name(i->imm) ? ebpf_helper_name(i->imm) : "?", pc);
 				break;
 			} else {
 				trap = helper(m, &st, i->imm, o);
@@ -897,6 +945,7 @@ void mach_step(struct mach *m, const struct mstate *in, uint32_t pc, struct mste
 			st.stack[st.depth] = sx_mem_const(c, 0);
 			st.maygoto[st.depth] = bv64(m, INTERP_MAY_GOTO_BUDGET);
 			st.iters[st.depth] = bv64(m, 0);
+			st.keys[st.depth] = NULL;
 			st.r[0] = m->poison;
 			for (int k = 6; k <= 9; k++)
 				st.r[k] = m->poison;
@@ -1023,7 +1072,8 @@ void mach_step(struct mach *m, const struct mstate *in, uint32_t pc, struct mste
 					 i->imm);
 				break;
 			}
-			store(m, &st, a, n, nv, ACC_RAW);
+			/* (the key and kernel objects read, but an atomic writes too) */
+			trap = sx_lor(c, trap, store(m, &st, a, n, nv, ACC_RAW));
 			note_store(o, a, sx_land(c, g, sx_not(c, trap)), n);
 			if (i->imm == BPF_CMPXCHG)
 				st.r[0] = z64(m, old);

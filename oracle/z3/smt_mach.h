@@ -12,7 +12,10 @@
  * as interp.c's do_kfunc does, with the lifecycle's traps (not 8 aligned bytes of the current
  * frame, new on a live iterator, next or destroy on one that is not, a frame exiting with one
  * live); the limit of 64 live iterators and a helper's memory overlapping one are not traps here
- * (more runs go on than in the interpreter: what is proved holds for its runs too).
+ * (more runs go on than in the interpreter: what is proved holds for its runs too).  The key a
+ * bpf_for_each_map_elem callback is given (array maps: 4 bytes, INTERP_VA_KEY) is readable by
+ * loads and helpers, and kernel objects (INTERP_VA_BTF: bpf_find_vma's vma) read 1 to 8 bytes
+ * as the interpreter's do, every aligned u64 INTERP_VA_BTF; stores and atomics on either trap.
  *
  * mach_step() runs one instruction: the successors with their guards (both sides of a branch),
  * the condition under which it traps (a trapping run stops: successors exclude it), the
@@ -70,6 +73,9 @@ struct mstate {
 	sxt maygoto[MACH_NFRAMES];
 	sxt iters[MACH_NFRAMES];		/* live open-coded iterators of frame k: bit j for
 						 * the 8 bytes at offset 8j of the frame (bv64) */
+	sxt keys[MACH_NFRAMES];		/* frame k runs a bpf_for_each_map_elem callback: its
+					 * key's 4 bytes (a byte array, read-only at
+					 * INTERP_VA_KEY + 512k), else NULL */
 	sxt saved[MACH_NFRAMES][5];	/* saved[k]: r6-r10 of frame k while frame k+1 runs */
 	uint32_t ret_pc[MACH_NFRAMES];	/* where frame k resumes */
 };

@@ -133,9 +133,9 @@ struct prover {
 	sxt incomplete;		/* BMC: a path was cut at the unrolling depth */
 	uint8_t *visited;	/* per slot: some state reached it */
 	struct wset *w;		/* per cfg loop: what it may write, grown over every run */
-	struct wset *cbw;	/* per bpf_loop call (by pc): what its callback may write */
-	uint8_t *cb;		/* per claim loop: a bpf_loop callback summarized at its calls */
-	bool cut;		/* first pass: bpf_loop calls and iterator kfuncs cut the paths */
+	struct wset *cbw;	/* per callback helper call (by pc): what its callback may write */
+	uint8_t *cb;		/* per claim loop: a helper's callback summarized at its calls */
+	bool cut;		/* first pass: callback helpers and iterator kfuncs cut the paths */
 	/* the oracle's own hypotheses, ids nids..nall-1, never reported: an open-coded iterator
 	 * a loop advances once per header execution (its int cur at frame offset off counts up by
 	 * one, its end stays), as the bounded counter that proves the loop's trip */
@@ -510,8 +510,9 @@ static bool run_function(struct prover *P, uint32_t entry, const struct mstate *
 	return any;
 }
 
-static void exec_bpf_loop(struct prover *P, int32_t loop, uint32_t func, uint32_t pc,
-			  const struct mstate *st, struct pendv *pending, struct routes *out);
+static void exec_cb_helper(struct prover *P, int32_t loop, uint32_t func, uint32_t pc,
+			   const struct mstate *st, struct pendv *pending, struct routes *out);
+static bool is_cb_helper(const struct bpf_insn *in);
 
 static void exec_insn(struct prover *P, int32_t loop, uint32_t func, uint32_t pc,
 		      const struct mstate *st, struct pendv *pending, struct routes *out,
@@ -523,12 +524,16 @@ static void exec_insn(struct prover *P, int32_t loop, uint32_t func, uint32_t pc
 	if (over_budget(P))
 		return;
 	P->steps++;
-	if (ebpf_is_helper_call(&P->m.insns[pc]) && P->m.insns[pc].imm == BPF_FUNC_loop) {
+	if (is_cb_helper(&P->m.insns[pc])) {
+		char why[96];
+
 		P->helper_calls++;
+		snprintf(why, sizeof(why), "%s (the first pass cuts it)",
+			 ebpf_helper_name(P->m.insns[pc].imm));
 		if (P->cut)
-			note_unsupported(P, pc, "bpf_loop (the first pass cuts it)");
+			note_unsupported(P, pc, why);
 		else
-			exec_bpf_loop(P, loop, func, pc, st, pending, out);
+			exec_cb_helper(P, loop, func, pc, st, pending, out);
 		return;
 	}
 	o = malloc(sizeof(*o));
@@ -1227,45 +1232,108 @@ static void exec_loop(struct prover *P, int32_t K, struct pendv *in, struct rout
 		induct_loop(P, K, &E, out);
 }
 
-/* ---- bpf_loop: the callback as a loop ----
+/* ---- helper callbacks: the callback as a loop ----
  *
- * A bpf_loop(nr, cb, ctx, flags) call whose callback is a constant function address is a loop
- * whose header is the callback's entry and whose iterations are its calls (claims.h): call
- * i + 1 (i from 0) runs the callback in a fresh frame one deeper with r1 = i, r2 = ctx, and it
- * comes only after the first i calls returned 0 with i < nr (interp.c: loop_start, loop_next).
- * Induction summarizes the calls as induct_loop does a cycle — a call state for an arbitrary i
- * below nr (and below the claimed trip count when that is a hypothesis), with what the
- * callback may write into the caller's frames, the maps and the input fresh (a write set per
- * call site, grown to a fixpoint), the callback's own frame zero; base at the first call, step
- * from a return of 0 with i + 1 < nr to call i + 2, exits with r0 = i + 1.  BMC unrolls the
- * calls. */
+ * bpf_loop(nr, cb, ctx, flags), bpf_for_each_map_elem(map, cb, ctx, flags) on an array map,
+ * bpf_find_vma(task, addr, cb, ctx, flags) and bpf_user_ringbuf_drain(map, cb, ctx, flags) whose
+ * callback is a constant function address are each a loop whose header is the callback's entry
+ * and whose iterations are its calls (claims.h): call i + 1 (i from 0) runs the callback in a
+ * fresh frame one deeper with the arguments interp.c gives it (cb_args), and it comes only after
+ * the first i calls returned 0 with i + 1 below the calls the helper makes at most (nr:
+ * bpf_loop's nr, the map's max_entries, 1, the samples waiting).  Induction summarizes the calls
+ * as induct_loop does a cycle — a call state for an arbitrary i below nr (and below the claimed
+ * trip count when that is a hypothesis), with what the callback may write into the caller's
+ * frames, the maps and the input fresh (a write set per call site, grown to a fixpoint), the
+ * callback's own frame zero; base at the first call, step from a return of 0 with i + 1 < nr to
+ * call i + 2, exits with r0 = i + 1 (find_vma: 0).  BMC unrolls the calls.  A for_each over a
+ * hash map is not encoded (the walk over its slots), nor are the dynptr helpers a
+ * user_ringbuf_drain callback reads its sample with (smt_mach.c: unsupported, with the reason). */
+
+enum cb_form { CB_LOOP, CB_EACH, CB_VMA, CB_URB };
+
+/* One call of a callback helper. */
+struct cbh {
+	enum cb_form form;
+	uint32_t site;		/* the helper call */
+	uint32_t entry;		/* the callback's first instruction */
+	sxt nr;			/* the calls it makes at most */
+	sxt ctx;
+	uint32_t map, vs;	/* EACH: the map and its value size */
+	sxt task;		/* VMA: r1 */
+};
+
+/* The arguments of call i + 1 (interp.c: loop_start, each_element, vma_start, urb_start), in S,
+ * whose running frame is the callback's. */
+static void cb_args(struct prover *P, const struct cbh *cb, struct mstate *S, sxt i)
+{
+	struct sx *c = P->c;
+	unsigned d = S->depth;
+
+	S->r[2] = cb->ctx;
+	S->r[3] = S->r[4] = S->r[5] = bv64(P, 0);
+	switch (cb->form) {
+	case CB_LOOP:
+		S->r[1] = i;
+		break;
+	case CB_EACH: {
+		/* cb(map, &key, &value, ctx, 0): an array's key is the index, a read-only copy */
+		sxt key = sx_mem_const(c, 0);
+
+		for (unsigned k = 0; k < 4; k++)
+			key = sx_store(c, key, bv64(P, k), sx_extract(c, 8 * k + 7, 8 * k, i));
+		S->keys[d] = key;
+		S->r[1] = bv64(P, INTERP_VA_MAPH + cb->map);
+		S->r[2] = bv64(P, INTERP_VA_KEY + (uint64_t)d * EBPF_STACK_SIZE);
+		S->r[3] = sx_add(c, bv64(P, INTERP_VA_MAP + ((uint64_t)cb->map << 32)),
+				 sx_mul(c, i, bv64(P, cb->vs)));
+		S->r[4] = cb->ctx;
+		break;
+	}
+	case CB_VMA:	/* cb(task, vma, ctx, 0, 0), vma a kernel object */
+		S->r[1] = cb->task;
+		S->r[2] = bv64(P, INTERP_VA_BTF);
+		S->r[3] = cb->ctx;
+		break;
+	case CB_URB:	/* cb(dynptr, ctx, 0, 0, 0) */
+		S->r[1] = bv64(P, INTERP_VA_DYNPTR + d);
+		break;
+	}
+}
 
 /* Call i + 1 of the callback: from the caller's state at the helper call (or after the previous
- * call returned, the frame popped), a frame one deeper, zeroed, its may_goto budget full,
- * r1 = i, r2 = ctx, r3-r5 = 0, r0 and r6-r9 poisoned; it returns to ret_pc. */
-static void cb_call_state(struct prover *P, const struct mstate *caller, uint32_t ret_pc, sxt i,
-			  sxt ctx, struct mstate *S)
+ * call returned, the frame popped), a frame one deeper, zeroed, its may_goto budget full, the
+ * call's arguments, r0 and r6-r9 poisoned; it returns after the helper call.  A sample of
+ * user_ringbuf_drain is drawn as the call starts (interp.c: urb_sample): its size one byte mod
+ * INTERP_URB_MAX + 1, its bytes the next ones. */
+static void cb_call_state(struct prover *P, const struct cbh *cb, const struct mstate *caller,
+			  sxt i, struct mstate *S)
 {
+	struct sx *c = P->c;
 	unsigned d = caller->depth;
 
 	*S = *caller;
-	S->ret_pc[d] = ret_pc;
+	S->ret_pc[d] = cb->site + 1;
 	for (int k = 0; k < 5; k++)
 		S->saved[d][k] = caller->r[6 + k];
 	S->depth = d + 1;
-	S->stack[d + 1] = sx_mem_const(P->c, 0);
+	S->stack[d + 1] = sx_mem_const(c, 0);
 	S->maygoto[d + 1] = bv64(P, INTERP_MAY_GOTO_BUDGET);
 	S->iters[d + 1] = bv64(P, 0);
+	S->keys[d + 1] = NULL;
 	S->r[0] = P->m.poison;
 	for (int k = 6; k <= 9; k++)
 		S->r[k] = P->m.poison;
 	S->r[10] = bv64(P, INTERP_VA_STACK + (uint64_t)(d + 2) * EBPF_STACK_SIZE);
-	S->r[1] = i;
-	S->r[2] = ctx;
-	S->r[3] = S->r[4] = S->r[5] = bv64(P, 0);
+	cb_args(P, cb, S, i);
+	if (cb->form == CB_URB) {
+		sxt size = sx_urem(c, sx_zext(c, 64, sx_select(c, P->m.helper, S->hpos)),
+				   bv64(P, INTERP_URB_MAX + 1));
+
+		S->hpos = sx_add(c, S->hpos, sx_add(c, size, bv64(P, 1)));
+	}
 }
 
-/* The claim loop of a bpf_loop callback entered at entry, -1. */
+/* The claim loop of a helper callback entered at entry, -1. */
 static int32_t cb_claim(struct prover *P, uint32_t entry)
 {
 	for (uint32_t l = 0; l < P->nl; l++)
@@ -1296,9 +1364,9 @@ static void cb_base(struct prover *P, int32_t cl, const struct mstate *E)
 }
 
 /* Call i + 1 in induction: E's state where the callback may not write, fresh where it may, the
- * hypotheses of claim loop cl (-1: none) about the header assumed. */
-static void cb_header(struct prover *P, int32_t cl, const struct mstate *E, const struct wset *w,
-		      sxt i, sxt nr, struct mstate *S)
+ * call's arguments, the hypotheses of claim loop cl (-1: none) about the header assumed. */
+static void cb_header(struct prover *P, int32_t cl, const struct cbh *cb, const struct mstate *E,
+		      const struct wset *w, sxt i, struct mstate *S)
 {
 	struct sx *c = P->c;
 	unsigned d = E->depth;
@@ -1309,8 +1377,8 @@ static void cb_header(struct prover *P, int32_t cl, const struct mstate *E, cons
 	wset_apply(P, w, S);
 	S->stack[d] = E->stack[d];	/* (each call's frame starts zeroed) */
 	S->hpos = sx_fresh(c, "chpos", 64);
-	S->r[1] = i;
-	hyp[nh++] = sx_ult(c, i, nr);
+	cb_args(P, cb, S, i);
+	hyp[nh++] = sx_ult(c, i, cb->nr);
 	if (cl >= 0) {
 		const struct claim_loop *L = &P->cp->loops[cl];
 
@@ -1336,28 +1404,30 @@ static void cb_header(struct prover *P, int32_t cl, const struct mstate *E, cons
 	S->guard = sx_landn(c, nh, hyp);
 }
 
-/* The callback's returns R (merged) after call i + 1: the helper returns (r0 = i + 1) when the
- * callback returned non-zero or that was call nr; else call i + 2 follows (*B). */
-static void cb_after(struct prover *P, const struct mstate *R, uint32_t ret_pc, sxt i, sxt nr,
-		     sxt ctx, struct mstate *X, struct mstate *B)
+/* The callback's returns R (merged) after call i + 1: the helper returns (r0 = i + 1, the calls
+ * made; find_vma's 0) when the callback returned non-zero or that was the last call; else call
+ * i + 2 follows (*B). */
+static void cb_after(struct prover *P, const struct cbh *cb, const struct mstate *R, sxt i,
+		     struct mstate *X, struct mstate *B)
 {
 	struct sx *c = P->c;
 	sxt i1 = sx_add(c, i, bv64(P, 1));
-	sxt stop = sx_lor(c, sx_ne(c, R->r[0], bv64(P, 0)), sx_ule(c, nr, i1));
+	sxt stop = cb->form == CB_VMA ? sx_true(c)
+				      : sx_lor(c, sx_ne(c, R->r[0], bv64(P, 0)), sx_ule(c, cb->nr, i1));
 	struct mstate on = *R;
 
 	*X = *R;
 	X->guard = sx_land(c, R->guard, stop);
-	X->r[0] = i1;
+	X->r[0] = cb->form == CB_VMA ? bv64(P, 0) : i1;
 	on.guard = sx_land(c, R->guard, sx_not(c, stop));
-	cb_call_state(P, &on, ret_pc, i1, ctx, B);
+	cb_call_state(P, cb, &on, i1, B);
 }
 
-static void induct_cb(struct prover *P, int32_t cl, uint32_t entry, uint32_t site,
-		      const struct mstate *E, sxt nr, sxt ctx, struct pendv *exits)
+static void induct_cb(struct prover *P, int32_t cl, const struct cbh *cb, const struct mstate *E,
+		      struct pendv *exits)
 {
 	struct sx *c = P->c;
-	struct wset *w = &P->cbw[site];
+	struct wset *w = &P->cbw[cb->site];
 	sxt i = sx_fresh(c, "ci", 64);
 	size_t mark = sx_mark(c);
 	uint32_t obmark = P->nob, evmark = P->nev, vmark = P->nvisits, rpc;
@@ -1365,9 +1435,9 @@ static void induct_cb(struct prover *P, int32_t cl, uint32_t entry, uint32_t sit
 	bool ret = false;
 
 	for (unsigned iter = 0;; iter++) {
-		cb_header(P, cl, E, w, i, nr, &S);
+		cb_header(P, cl, cb, E, w, i, &S);
 		P->collectors++;
-		ret = run_function(P, entry, &S, &R, &rpc);
+		ret = run_function(P, cb->entry, &S, &R, &rpc);
 		P->collectors--;
 		if (P->aborted || !wset_grow(P, w, &S, evmark))
 			break;
@@ -1385,8 +1455,8 @@ static void induct_cb(struct prover *P, int32_t cl, uint32_t entry, uint32_t sit
 		cb_base(P, cl, E);
 	if (!ret)
 		return;
-	cb_after(P, &R, site + 1, i, nr, ctx, &X, &B);
-	push_pend(P, exits, site + 1, &X);
+	cb_after(P, cb, &R, i, &X, &B);
+	push_pend(P, exits, cb->site + 1, &X);
 	if (cl >= 0) {
 		const struct claim_loop *L = &P->cp->loops[cl];
 		uint32_t t = trip_id(P, (uint32_t)cl);
@@ -1415,8 +1485,8 @@ static void induct_cb(struct prover *P, int32_t cl, uint32_t entry, uint32_t sit
 	}
 }
 
-static void bmc_cb(struct prover *P, int32_t cl, uint32_t entry, uint32_t site,
-		   const struct mstate *E, sxt nr, sxt ctx, struct pendv *exits)
+static void bmc_cb(struct prover *P, int32_t cl, const struct cbh *cb, const struct mstate *E,
+		   struct pendv *exits)
 {
 	struct sx *c = P->c;
 	const struct claim_loop *L = cl >= 0 ? &P->cp->loops[cl] : NULL;
@@ -1426,58 +1496,174 @@ static void bmc_cb(struct prover *P, int32_t cl, uint32_t entry, uint32_t site,
 	for (uint32_t j = 0; !P->aborted; j++) {
 		if (!bmc_copy(P, cl, j, &C, &prev))
 			break;
-		if (!run_function(P, entry, &C, &R, &rpc))
+		if (!run_function(P, cb->entry, &C, &R, &rpc))
 			break;
 		prev = C;
-		cb_after(P, &R, site + 1, bv64(P, j), nr, ctx, &X, &C);
+		cb_after(P, cb, &R, bv64(P, j), &X, &C);
 		if (L && L->trip.kind != TRIP_UNKNOWN && (uint64_t)j + 1 < L->trip.min)
 			add_ob(P, t, OB_EXIT, X.guard, sx_true(c));
-		push_pend(P, exits, site + 1, &X);
+		push_pend(P, exits, cb->site + 1, &X);
 	}
 }
 
-/* bpf_loop at pc (interp.c: loop_start): r2 must be a function's address; flags (r4) other than
- * 0 give -EINVAL, nr (the low 32 bits of r1) above BPF_MAX_LOOPS -E2BIG, nr = 0 gives 0, all
- * without a call; else the calls. */
-static void exec_bpf_loop(struct prover *P, int32_t loop, uint32_t func, uint32_t pc,
-			  const struct mstate *st, struct pendv *pending, struct routes *out)
+/* Whether pc calls a helper that calls back (bpf_loop, for_each_map_elem, find_vma,
+ * user_ringbuf_drain). */
+static bool is_cb_helper(const struct bpf_insn *in)
+{
+	return ebpf_is_helper_call(in) &&
+	       (in->imm == BPF_FUNC_loop || in->imm == BPF_FUNC_for_each_map_elem ||
+		in->imm == BPF_FUNC_find_vma || in->imm == BPF_FUNC_user_ringbuf_drain);
+}
+
+/* The helper's arguments before any call (interp.c: loop_start, each_start, vma_start,
+ * urb_start, in their order): the callback, the map, flags; *X gets the state of the runs that
+ * return without a call (r0 the helper's result), *cb the calls, and the result is the
+ * condition under which the first call starts (NULL: every run traps here or the helper is not
+ * encoded, noted). */
+static sxt cb_setup(struct prover *P, uint32_t pc, const struct mstate *st, struct cbh *cb,
+		    struct mstate *X, struct mstate *F)
 {
 	struct sx *c = P->c;
-	sxt nr = sx_zext(c, 64, sx_extract(c, 31, 0, st->r[1])), flags = st->r[4], ctx = st->r[3];
-	sxt ok = sx_land(c, sx_eq(c, flags, bv64(P, 0)),
-			 sx_land(c, sx_ne(c, nr, bv64(P, 0)),
-				 sx_ule(c, nr, bv64(P, INTERP_MAX_LOOPS))));
-	struct pendv exits = { 0 };
-	struct mstate X = *st, E, F;
-	uint64_t fa, slot;
+	int32_t id = P->m.insns[pc].imm;
+	const char *name = ebpf_helper_name(id);
+	unsigned creg = id == BPF_FUNC_find_vma ? 3 : 2;
+	sxt call, d, flags;
+	uint64_t fa, slot, h = 0;
 	int32_t f;
-	char why[128];
+	char why[160];
 
-	if (!sx_num(c, st->r[2], &fa) || (slot = fa - INTERP_VA_FUNC) >= P->g.nslots ||
-	    (f = P->g.func_of[slot]) < 0 || P->g.funcs[f].entry != slot) {
-		snprintf(why, sizeof(why), "bpf_loop at %u: the callback (r2) is not a constant "
-			 "function address", pc);
-		note_unsupported(P, pc, why);
-		return;
-	}
-	/* no call */
-	X.guard = sx_land(c, st->guard, sx_not(c, ok));
-	X.r[0] = sx_ite(c, sx_ne(c, flags, bv64(P, 0)), bv64(P, ERR(EINVAL)),
-			sx_ite(c, sx_ne(c, nr, bv64(P, 0)), bv64(P, ERR(E2BIG)), bv64(P, 0)));
+	memset(cb, 0, sizeof(*cb));
+	cb->site = pc;
+	cb->form = id == BPF_FUNC_loop ? CB_LOOP : id == BPF_FUNC_for_each_map_elem ? CB_EACH
+		 : id == BPF_FUNC_find_vma ? CB_VMA : CB_URB;
+	*X = *F = *st;
 	for (int k = 1; k <= 5; k++)
-		X.r[k] = P->m.poison;
+		X->r[k] = P->m.poison;
+	if (cb->form == CB_EACH || cb->form == CB_URB) {
+		/* r1, a map handle: a constant here (the runs with another value trap) */
+		if (!sx_num(c, st->r[1], &h)) {
+			snprintf(why, sizeof(why), "%s at %u: the map (r1) is not a constant", name,
+				 pc);
+			note_unsupported(P, pc, why);
+			return NULL;
+		}
+		h -= INTERP_VA_MAPH;
+		if (h >= P->m.nmaps ||
+		    (cb->form == CB_URB && P->obj->maps[h].type != BPF_MAP_TYPE_USER_RINGBUF) ||
+		    (cb->form == CB_EACH && h < MACH_MAX_MAPS &&
+		     P->m.maps[h].kind == MACH_MAP_OTHER))
+			return NULL;	/* not a map, or one of another type: it traps */
+		if (cb->form == CB_EACH && (h >= MACH_MAX_MAPS || P->m.maps[h].kind != MACH_MAP_ARRAY)) {
+			snprintf(why, sizeof(why), "%s at %u on map '%s': %s", name, pc,
+				 P->obj->maps[h].name, h >= MACH_MAX_MAPS ? "its storage is not "
+				 "modeled" : "the walk over a hash map's slots is not encoded");
+			note_unsupported(P, pc, why);
+			return NULL;
+		}
+		cb->map = (uint32_t)h;
+	}
+	if (!sx_num(c, st->r[creg], &fa) || (slot = fa - INTERP_VA_FUNC) >= P->g.nslots ||
+	    (f = P->g.func_of[slot]) < 0 || P->g.funcs[f].entry != slot) {
+		snprintf(why, sizeof(why), "%s at %u: the callback (r%u) is not a constant function "
+			 "address", name, pc, creg);
+		note_unsupported(P, pc, why);
+		return NULL;
+	}
+	cb->entry = (uint32_t)slot;
+	switch (cb->form) {
+	case CB_LOOP: {
+		/* flags (r4) other than 0: -EINVAL; nr (the low 32 bits of r1) above BPF_MAX_LOOPS:
+		 * -E2BIG; nr = 0: 0 */
+		sxt nr = sx_zext(c, 64, sx_extract(c, 31, 0, st->r[1]));
+
+		flags = st->r[4];
+		call = sx_land(c, sx_eq(c, flags, bv64(P, 0)),
+			       sx_land(c, sx_ne(c, nr, bv64(P, 0)),
+				       sx_ule(c, nr, bv64(P, INTERP_MAX_LOOPS))));
+		X->r[0] = sx_ite(c, sx_ne(c, flags, bv64(P, 0)), bv64(P, ERR(EINVAL)),
+				 sx_ite(c, sx_ne(c, nr, bv64(P, 0)), bv64(P, ERR(E2BIG)),
+					bv64(P, 0)));
+		cb->nr = nr;
+		cb->ctx = st->r[3];
+		break;
+	}
+	case CB_EACH: {
+		/* flags (r4) other than 0: -EINVAL; then a key size other than 4, no value or no
+		 * storage trap; max_entries calls at most (at least 1: storage) */
+		const struct mach_map *mm = &P->m.maps[h];
+
+		flags = st->r[4];
+		call = sx_eq(c, flags, bv64(P, 0));
+		X->r[0] = bv64(P, ERR(EINVAL));
+		if (mm->def.key_size != 4 || !mm->def.value_size || !mm->len)
+			call = sx_false(c);	/* (those runs trap) */
+		cb->nr = bv64(P, mm->def.max_entries);
+		cb->vs = mm->def.value_size;
+		cb->ctx = st->r[3];
+		X->guard = sx_land(c, st->guard, sx_ne(c, flags, bv64(P, 0)));
+		F->guard = sx_land(c, st->guard, call);
+		return call;
+	}
+	case CB_VMA:
+		/* flags (r5) other than 0: -EINVAL; else one byte drawn: bit 0 the call, else
+		 * -EBUSY (bit 1) or -ENOENT */
+		flags = st->r[5];
+		d = sx_zext(c, 64, sx_select(c, P->m.helper, st->hpos));
+		call = sx_land(c, sx_eq(c, flags, bv64(P, 0)),
+			       sx_ne(c, sx_and(c, d, bv64(P, 1)), bv64(P, 0)));
+		X->r[0] = sx_ite(c, sx_ne(c, flags, bv64(P, 0)), bv64(P, ERR(EINVAL)),
+				 sx_ite(c, sx_ne(c, sx_and(c, d, bv64(P, 2)), bv64(P, 0)),
+					bv64(P, ERR(EBUSY)), bv64(P, ERR(ENOENT))));
+		X->hpos = sx_ite(c, sx_ne(c, flags, bv64(P, 0)), st->hpos,
+				 sx_add(c, st->hpos, bv64(P, 1)));
+		F->hpos = sx_add(c, st->hpos, bv64(P, 1));
+		cb->nr = bv64(P, 1);
+		cb->ctx = st->r[4];
+		cb->task = st->r[1];
+		break;
+	case CB_URB: {
+		/* flags (r4) other than the wakeup bits: -EINVAL; else the samples waiting, one
+		 * byte mod 4: none gives 0 */
+		sxt bad = sx_ne(c, sx_and(c, st->r[4], bv64(P, ~3ull)), bv64(P, 0));
+		sxt n = sx_urem(c, sx_zext(c, 64, sx_select(c, P->m.helper, st->hpos)), bv64(P, 4));
+
+		call = sx_land(c, sx_not(c, bad), sx_ne(c, n, bv64(P, 0)));
+		X->r[0] = sx_ite(c, bad, bv64(P, ERR(EINVAL)), bv64(P, 0));
+		X->hpos = sx_ite(c, bad, st->hpos, sx_add(c, st->hpos, bv64(P, 1)));
+		F->hpos = sx_add(c, st->hpos, bv64(P, 1));
+		cb->nr = n;
+		cb->ctx = st->r[3];
+		/* (a replay gives the stream's bytes for the samples too) */
+		P->helper_calls += 3 * (INTERP_URB_MAX + 1) / 8 + 1;
+		break;
+	}
+	}
+	X->guard = sx_land(c, st->guard, sx_not(c, call));
+	F->guard = sx_land(c, st->guard, call);
+	return call;
+}
+
+/* A helper that calls back, at pc: the runs without a call continue after it, the calls are
+ * summarized (induction) or unrolled (BMC). */
+static void exec_cb_helper(struct prover *P, int32_t loop, uint32_t func, uint32_t pc,
+			   const struct mstate *st, struct pendv *pending, struct routes *out)
+{
+	struct pendv exits = { 0 };
+	struct mstate X, E, F;
+	struct cbh cb;
+
+	if (!cb_setup(P, pc, st, &cb, &X, &F))
+		return;
 	route(P, loop, func, pc + 1, &X, pending, out);
 	if (st->depth + 1 >= MACH_NFRAMES)
 		return;	/* the call would nest too deep: the run traps */
-	F = *st;
-	F.guard = sx_land(c, st->guard, ok);
-	if (sx_is_false(c, F.guard))
+	if (sx_is_false(P->c, F.guard))
 		return;
-	cb_call_state(P, &F, pc + 1, bv64(P, 0), ctx, &E);
+	cb_call_state(P, &cb, &F, bv64(P, 0), &E);
 	if (P->mode == MODE_BMC)
-		bmc_cb(P, cb_claim(P, (uint32_t)slot), (uint32_t)slot, pc, &E, nr, ctx, &exits);
+		bmc_cb(P, cb_claim(P, cb.entry), &cb, &E, &exits);
 	else
-		induct_cb(P, cb_claim(P, (uint32_t)slot), (uint32_t)slot, pc, &E, nr, ctx, &exits);
+		induct_cb(P, cb_claim(P, cb.entry), &cb, &E, &exits);
 	for (uint32_t k = 0; k < exits.n; k++)
 		route(P, loop, func, exits.v[k].pc, &exits.v[k].st, pending, out);
 	pendv_free(&exits);
@@ -2244,8 +2430,8 @@ static int setup(struct prover *P)
 		for (uint32_t k = 0; k < P->g.nloops; k++)
 			if (P->g.loops[k].claim == (int32_t)l)
 				P->cfg_loop[l] = (int32_t)k;
-		/* a bpf_loop callback: summarized at its calls (exec_bpf_loop) */
-		P->cb[l] = P->cfg_loop[l] < 0 && cp->loops[l].kind == LOOP_BPF_LOOP &&
+		/* a helper's callback: summarized at its calls (exec_cb_helper) */
+		P->cb[l] = P->cfg_loop[l] < 0 && claim_loop_kind_callback(cp->loops[l].kind) &&
 			   h < P->g.nslots && P->g.func_of[h] >= 0 &&
 			   P->g.funcs[P->g.func_of[h]].entry == h;
 	}
@@ -2254,14 +2440,14 @@ static int setup(struct prover *P)
 	return mach_init(&P->m, P->c, P->prog, P->obj, kind, P->o.input_len);
 }
 
-/* Whether the program calls bpf_loop or an iterator kfunc (a first pass cuts them). */
+/* Whether the program calls a helper that calls back or an iterator kfunc (a first pass cuts
+ * them). */
 static bool has_cut(struct prover *P)
 {
 	for (uint32_t pc = 0; pc < P->prog->len; pc += ebpf_insn_slots(&P->prog->insns[pc])) {
 		const struct bpf_insn *in = &P->prog->insns[pc];
 
-		if ((ebpf_is_helper_call(in) && in->imm == BPF_FUNC_loop) ||
-		    is_iter_kfunc(P, pc, "new") || is_iter_kfunc(P, pc, "next") ||
+		if (is_cb_helper(in) || is_iter_kfunc(P, pc, "new") || is_iter_kfunc(P, pc, "next") ||
 		    is_iter_kfunc(P, pc, "destroy"))
 			return true;
 	}
@@ -2288,8 +2474,8 @@ static void unmatched_loops(struct prover *P)
 			} else if (claim_loop_kind_callback(cl->kind)) {
 				P->stat[id] = CS_UNKNOWN;
 				snprintf(P->why[id], sizeof(P->why[0]),
-					 "the loop at %u is a %s callback: the encoding models "
-					 "bpf_loop's callbacks only", cl->header,
+					 "the loop at %u is a %s callback whose header is not a "
+					 "function's entry", cl->header,
 					 claim_loop_kind_name((enum loop_kind)cl->kind));
 			} else {
 				P->stat[id] = CS_UNKNOWN;
@@ -2330,7 +2516,7 @@ int smt_check(struct smt_result *res, const struct ebpf_object *obj, const struc
 		goto out;
 	unmatched_loops(&P);
 	if (!P.o.no_induction && has_cut(&P)) {
-		/* A first pass with bpf_loop calls and iterator kfuncs cutting the paths (as they
+		/* A first pass with callback helpers and iterator kfuncs cutting the paths (as they
 		 * did before they were encoded: cheap, and what it proves away from them holds);
 		 * what a cut path could reach is open again for the whole program. */
 		P.cut = P.m.no_iters = true;
