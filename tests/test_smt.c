@@ -1053,6 +1053,33 @@ static void test_iter_num(void)
 	"{\"kind\": \"bounded\", \"max\": " #max "}}], \"ranges\": [" R1(13, "r1", 0, r13) "," \
 	R1(19, "r0", 0, r19) "]}]}"
 	static const char claims_true[] = IT(16, 14, 105);
+	/* the iterator's address in a register copy made before the loop (r8 = r10 - 8) */
+	static const char prog_copy[] =
+		"r6 = *(u8 *)(r1 +0)\n"
+		"r6 &= 15\n"
+		"r8 = r10\n"
+		"r8 += -8\n"
+		"r1 = r8\n"
+		"r2 = 0\n"
+		"r3 = r6\n"
+		"call bpf_iter_num_new\n"
+		"r7 = 0\n"
+		"l:\n"				/* pc 9 */
+		"r1 = r8\n"
+		"call bpf_iter_num_next\n"
+		"if r0 == 0 goto out\n"
+		"r1 = *(u32 *)(r0 +0)\n"	/* pc 12 */
+		"r7 += r1\n"
+		"goto l\n"
+		"out:\n"
+		"r1 = r8\n"
+		"call bpf_iter_num_destroy\n"
+		"r0 = r7\n"
+		"exit\n";			/* pc 18 */
+	static const char claims_copy[] =
+		"{\"programs\": [{\"name\": \"it\", \"loops\": [{\"kind\": \"iter_num\", \"header\": 9, "
+		"\"blocks\": [[9, 11], [12, 14]], \"trip_count\": {\"kind\": \"bounded\", \"max\": 16}}], "
+		"\"ranges\": [" R1(13, "r1", 0, 14) "," R1(18, "r0", 0, 105) "]}]}";
 	static const char *const claims_wrong[] = { IT(15, 14, 105), IT(16, 13, 105),
 						    IT(16, 14, 104) };
 #undef IT
@@ -1065,14 +1092,23 @@ static void test_iter_num(void)
 		printf("iter_num: skipped (no vmlinux BTF: the kfuncs cannot be named)\n");
 		return;
 	}
-	if (prepare(&p, prog, claims_true)) {
+	for (int copy = 0; copy < 2; copy++) {
+		if (!prepare(&p, copy ? prog_copy : prog, copy ? claims_copy : claims_true))
+			continue;
 		CHECK(smt_check(&r, p.obj, &p.obj->progs[0], &p.claims->progs[0], &zo) == 0,
 		      "smt_check");
 		CHECK(!r.note[0], "a part not encoded: %s", r.note);
 		CHECK(r.nclaims == 3, "%u claims", r.nclaims);
 		for (uint32_t k = 0; k < r.nclaims; k++)
-			CHECK(r.claims[k].verdict == SMT_PROVED, "iter_num claim %u at pc %u: %s", k,
-			      r.claims[k].pc, r.claims[k].reason);
+			CHECK(r.claims[k].verdict == SMT_PROVED, "iter_num%s claim %u at pc %u: %s",
+			      copy ? " (a copy of the iterator's address)" : "", k, r.claims[k].pc,
+			      r.claims[k].reason);
+		/* (BMC proves the 16 executions too; the hypothesis makes it inductive) */
+		for (uint32_t k = 0; k < r.nclaims; k++)
+			if (r.claims[k].kind == SMT_CLAIM_TRIP)
+				CHECK(r.claims[k].method == SMT_BY_INDUCTION, "iter_num%s: the trip "
+				      "proved by %s, not induction", copy ? " (a copy)" : "",
+				      smt_method_name(r.claims[k].method));
 		CHECK(r.encoding_bugs == 0, "%u encoding findings", r.encoding_bugs);
 		smt_result__free(&r);
 		unprepare(&p);

@@ -864,8 +864,45 @@ static bool loop_changes_iters(struct prover *P, const struct cfg_loop *L)
 	return false;
 }
 
+/* The frame offset r1 holds at pc, read backwards through the instructions before it (at most
+ * ITER_TRACE of them, the function's): r1 = r10 + off, directly or through copies (r1 = r6, r6 =
+ * r10, r6 += off, however the adds and moves interleave).  Only a guess — the path that reaches pc
+ * may not be the one read — which is why the hypothesis it names is checked like a claim (base
+ * and step), never trusted.  False when no such chain is found. */
+#define ITER_TRACE 24
+static bool iter_arg_off(struct prover *P, uint32_t pc, int32_t *off)
+{
+	int32_t f = P->g.func_of[pc];
+	uint8_t reg = 1;
+	int64_t acc = 0;
+
+	for (uint32_t k = 1; k <= ITER_TRACE && k <= pc; k++) {
+		const struct bpf_insn *in = &P->m.insns[pc - k];
+
+		if (P->g.func_of[pc - k] != f && P->g.func_of[pc - k] != -1)
+			break;	/* (-1: an LD_IMM64's second slot, or code never reached) */
+		if (ebpf_is_call(in) && reg <= 5)
+			return false;	/* r1-r5 are clobbered by a call */
+		if (in->dst_reg != reg || ebpf_is_jmp(in))
+			continue;
+		if (in->code == (BPF_ALU64 | BPF_ADD | BPF_K)) {
+			acc += in->imm;
+		} else if (in->code == (BPF_ALU64 | BPF_MOV | BPF_X) && in->src_reg == EBPF_REG_FP) {
+			if (acc > -8 || acc < -EBPF_STACK_SIZE || acc % 8)
+				return false;
+			*off = (int32_t)acc;
+			return true;
+		} else if (in->code == (BPF_ALU64 | BPF_MOV | BPF_X)) {
+			reg = in->src_reg;
+		} else {
+			return false;	/* another write of the register */
+		}
+	}
+	return false;
+}
+
 /* The oracle's own hypotheses: per loop, each iterator a bpf_iter_num_next of its body takes as
- * r1 = r10 + off, set by the two instructions before the call. */
+ * r1 = r10 + off (iter_arg_off). */
 static int find_aux(struct prover *P)
 {
 	for (uint32_t K = 0; K < P->g.nloops; K++) {
@@ -873,20 +910,12 @@ static int find_aux(struct prover *P)
 
 		for (uint32_t k = 0; k < L->nbody; k++) {
 			uint32_t pc = L->body[k];
-			const struct bpf_insn *a, *b;
 			int32_t off;
 			bool dup = false;
 			struct aux_iter *nv;
 
-			if (pc < 2 || !is_iter_kfunc(P, pc, "next"))
+			if (!is_iter_kfunc(P, pc, "next") || !iter_arg_off(P, pc, &off))
 				continue;
-			a = &P->m.insns[pc - 2];
-			b = &P->m.insns[pc - 1];
-			if (a->code != (BPF_ALU64 | BPF_MOV | BPF_X) || a->dst_reg != 1 ||
-			    a->src_reg != EBPF_REG_FP || b->code != (BPF_ALU64 | BPF_ADD | BPF_K) ||
-			    b->dst_reg != 1 || b->imm > -8 || b->imm < -EBPF_STACK_SIZE || b->imm % 8)
-				continue;
-			off = b->imm;
 			for (uint32_t j = 0; j < P->naux; j++)
 				dup |= P->aux[j].loop == (int32_t)K && P->aux[j].off == off;
 			if (dup)
