@@ -628,11 +628,12 @@ static void eq_outer_loop(struct gi *g, bool off)
 	}
 }
 
-/* The end of the outer loops of inner_steps_loop and side_steps_loop: r1 += B (none when B is 0;
- * through r3 when big), while (r1 < n), n in r3; the outer loop's description, counter r1, with
- * the shapes of both and extra. */
+/* The end of the outer loops of inner_steps_loop, side_steps_loop and mixed_steps_loop: r1 += B
+ * (none when B is 0; through r3 when big), while (r1 < n), n in r3; or, w32, w1 += B while (w1 <
+ * n) at 32 bits, n an immediate; the outer loop's description, counter r1, with the shapes of
+ * both and extra. */
 static struct gen_loop *outer_close(struct gi *g, int idx, int top, int end, uint64_t B,
-				    uint64_t n, bool big, uint64_t extra)
+				    uint64_t n, bool big, bool w32, uint64_t extra)
 {
 	struct gen_loop *l;
 
@@ -640,17 +641,25 @@ static struct gen_loop *outer_close(struct gi *g, int idx, int top, int end, uin
 		gi_mov_const(g, BPF_REG_3, B, true);
 		gi_alux(g, true, BPF_ADD, BPF_REG_1, BPF_REG_3);
 	} else if (B) {
-		gi_alu(g, true, BPF_ADD, BPF_REG_1, (int32_t)B);
+		gi_alu(g, !w32, BPF_ADD, BPF_REG_1, (int32_t)B);
 	}
-	gi_mov_const(g, BPF_REG_3, n, true);
-	gi_jmpx(g, false, BPF_JLT, BPF_REG_1, BPF_REG_3, top);
+	if (w32) {
+		gi_jmp(g, true, BPF_JLT, BPF_REG_1, (int32_t)n, top);
+	} else {
+		gi_mov_const(g, BPF_REG_3, n, true);
+		gi_jmpx(g, false, BPF_JLT, BPF_REG_1, BPF_REG_3, top);
+	}
 	gi_bind(g, end);
 	l = prologue_loop(g, idx, top, end, GEN_FORM_DO_WHILE,
-			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(CTR64) | GEN_SH(COND_UNSIGNED) |
-				  (big ? GEN_SH(STEP_BIG) | GEN_SH(BOUND_LDIMM64) : GEN_SH(BOUND_REG)) |
+			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(COND_UNSIGNED) |
+				  (w32 ? GEN_SH(CTR32) | GEN_SH(BOUND_CONST) : GEN_SH(CTR64)) |
+				  (big ? GEN_SH(STEP_BIG) | GEN_SH(BOUND_LDIMM64)
+				       : w32 ? 0 : GEN_SH(BOUND_REG)) |
 				  GEN_SH(NEST2) | GEN_SH(OUTER_MOD) | GEN_SH(OUTER_MOD_CTR) | extra,
 			  BPF_REG_1, BPF_JLT);
 	l->flags |= GEN_LOOP_CTR_CHANGED;
+	if (w32)
+		l->counter_width = l->cmp_width = 32;
 	l->step = B;
 	l->trip = -1;
 	return l;
@@ -663,51 +672,79 @@ static struct gen_loop *outer_close(struct gi *g, int idx, int top, int end, uin
  * 6], the bound an LD_IMM64 in r3).  The inner loop runs 1-4 times and adds d on the
  * iterations the input picks, so the outer step is B plus a range, at least B: at most m
  * iterations.  The twin (p_inner_steps_still) has B = 0: on data[9] >= 4 the inner loop
- * never adds and the outer loop runs for ever.  r1, r3-r5 clobbered. */
-static void inner_steps_loop(struct gi *g, bool still)
+ * never adds and the outer loop runs for ever.  r1, r3-r5 clobbered.
+ *
+ * mixed (p_mixed_steps; the longer kernel campaign's program 964, seed 2): the inner loop runs
+ * K times, K in [1, 4], and the counter is a 32-bit one: w1 = c0 (or, with K = 1, r1 = h << 32
+ * | c0); do { r3 = 0; do { if (r4 <= r3) w1 += d; r3++; } while (r3 < K); w1 += B; } while
+ * (w1 < c0 + m B) at 32 bits, B in [1, 3].  The inner loop's back edges hold zext32(r1 + d) on
+ * one path and r1 on the other: one 32-bit accumulation where its header never sees r1 at 2^32
+ * or above (after any write of w1), and the high bits of the K = 1 form's entry value meet only
+ * a loop whose exit is taken in its first iteration, which leaves r1 as it came in.  Its twin
+ * (p_mixed_steps_still) has B = 0 too: endless on data[9] >= K.  r1, r3, r4 clobbered. */
+static void inner_moves_loop(struct gi *g, bool still, bool mixed)
 {
 	int idx = (int)g->p->nloops++, in = (int)g->p->nloops++;
 	int top = gi_label(g), end = gi_label(g), itop = gi_label(g), iend = gi_label(g);
 	int skip = gi_label(g);
-	bool big = gen_bool(g->src, 40);
+	bool big = !mixed && gen_bool(g->src, 40);
 	uint32_t d = gen_u32(g->src, 1, 3), m = big ? gen_u32(g->src, 2, 6) : gen_u32(g->src, 5, 20);
 	uint64_t b = gen_u32(g->src, 1, 3), B = big ? (1ull << 33) + b : b;
 	uint64_t c0 = gen_u32(g->src, 0, 100), n = c0 + m * B;
+	uint32_t K = mixed ? gen_u32(g->src, 1, 4) : 0;
+	uint64_t h = K == 1 && gen_bool(g->src, 50) ? gen_u32(g->src, 1, 0xffffffffu) : 0;
 	struct gen_loop *l;
 
 	/* (the data pointer from its slot: def_loop, before, counts in r2) */
 	gi_ldx(g, BPF_DW, BPF_REG_4, EBPF_REG_FP, GEN_FP_DATA);
 	gi_ldx(g, BPF_B, BPF_REG_4, BPF_REG_4, 9);
-	gi_mov_const(g, BPF_REG_1, c0, true);
+	gi_mov_const(g, BPF_REG_1, h << 32 | c0, !mixed || h);
 	gi_bind(g, top);
-	gi_alux(g, true, BPF_MOV, BPF_REG_5, BPF_REG_4);
-	gi_alu(g, true, BPF_AND, BPF_REG_5, 3);
-	gi_alu(g, true, BPF_ADD, BPF_REG_5, 1);
+	if (!mixed) {
+		gi_alux(g, true, BPF_MOV, BPF_REG_5, BPF_REG_4);
+		gi_alu(g, true, BPF_AND, BPF_REG_5, 3);
+		gi_alu(g, true, BPF_ADD, BPF_REG_5, 1);
+	}
 	gi_mov_const(g, BPF_REG_3, 0, true);
 	gi_bind(g, itop);
 	gi_jmpx(g, false, BPF_JGT, BPF_REG_4, BPF_REG_3, skip);
-	gi_alu(g, true, BPF_ADD, BPF_REG_1, (int32_t)d);
+	gi_alu(g, !mixed, BPF_ADD, BPF_REG_1, (int32_t)d);
 	gi_bind(g, skip);
 	gi_alu(g, true, BPF_ADD, BPF_REG_3, 1);
-	gi_jmpx(g, false, BPF_JLT, BPF_REG_3, BPF_REG_5, itop);
+	if (mixed)
+		gi_jmp(g, false, BPF_JLT, BPF_REG_3, (int32_t)K, itop);
+	else
+		gi_jmpx(g, false, BPF_JLT, BPF_REG_3, BPF_REG_5, itop);
 	gi_bind(g, iend);
-	l = outer_close(g, idx, top, end, still ? 0 : B, n, big, still ? GEN_SH(NONTERM) : 0);
+	l = outer_close(g, idx, top, end, still ? 0 : B, n, big, mixed,
+			(mixed ? GEN_SH(CMP_MIX) : 0) | (still ? GEN_SH(NONTERM) : 0));
 	l->trip_max = still ? UINT64_MAX : m;
 	l = prologue_loop(g, in, itop, iend, GEN_FORM_DO_WHILE,
 			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
-				  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_INPUT) | GEN_SH(COND_UPDATE),
+				  GEN_SH(COND_UNSIGNED) | GEN_SH(COND_UPDATE) |
+				  (mixed ? GEN_SH(BOUND_CONST) : GEN_SH(BOUND_INPUT)),
 			  BPF_REG_3, BPF_JLT);
 	l->parent = idx;
 	l->depth = 2;
 	l->step = 1;
-	l->trip = -1;
-	l->trip_max = 4;
+	l->trip = mixed ? (int)K : -1;
+	l->trip_max = mixed ? K : 4;
 	l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_3, .width = 64, .has_start = true, .step = 1 };
 	l->nivs = 1;
 	if (still) {
 		g->p->loops[idx].flags |= GEN_LOOP_MAY_NOT_TERMINATE;
 		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
 	}
+}
+
+static void inner_steps_loop(struct gi *g, bool still)
+{
+	inner_moves_loop(g, still, false);
+}
+
+static void mixed_steps_loop(struct gi *g, bool still)
+{
+	inner_moves_loop(g, still, true);
 }
 
 /* An outer counter that an irreducible inner loop moves, entered at its header or at its side
@@ -750,7 +787,7 @@ static void side_steps_loop(struct gi *g, bool still)
 	gi_bind(g, iend);
 	if (!still)
 		gi_alu(g, true, BPF_RSH, BPF_REG_4, 1);
-	l = outer_close(g, idx, top, end, B, n, big,
+	l = outer_close(g, idx, top, end, B, n, big, false,
 			GEN_SH(IRREDUCIBLE) | (still ? GEN_SH(NONTERM) : 0));
 	l->trip_max = still ? UINT64_MAX : m;
 	l = prologue_loop(g, in, head, iend, GEN_FORM_IRREDUCIBLE,
@@ -1212,6 +1249,7 @@ static const struct twin_piece prologue_loops[] = {
 	TWIN_PIECE(p_eq_outer, p_eq_outer_off, eq_outer_loop),
 	TWIN_PIECE(p_inner_steps, p_inner_steps_still, inner_steps_loop),
 	TWIN_PIECE(p_side_steps, p_side_steps_still, side_steps_loop),
+	TWIN_PIECE(p_mixed_steps, p_mixed_steps_still, mixed_steps_loop),
 	TWIN_PIECE(p_start_range, p_start_range_over, start_range_loop),
 	TWIN_PIECE(p_wrap_window, p_wrap_window_never, wrap_window_loop),
 	TWIN_PIECE(p_eq_paths, p_eq_paths_miss, eq_paths_loop),

@@ -218,6 +218,11 @@
 	  "counter")                                                                                \
 	X(p_side_steps_still, 0, 0, 100,                                                           \
 	  "unsafe twin of p_side_steps: no step of its own: endless when the side entry is taken")  \
+	X(p_mixed_steps, 0, 0, 100,                                                                \
+	  "a nest: the inner loop steps the outer counter at 32 bits (w1 += d) on the iterations " \
+	  "the input picks and leaves it alone on the others")                                     \
+	X(p_mixed_steps_still, 0, 0, 100,                                                          \
+	  "unsafe twin of p_mixed_steps: no step of its own: endless when the input picks none")   \
 	X(p_pkt_len, 0, 0, 100,                                                                    \
 	  "len = data_end - (data + 0 or 16) before a loop reading the packet at i < len && "     \
 	  "i < 96 (a relational bound)")                                                            \

@@ -743,8 +743,11 @@ static bool fill_keep(void *arg, loc_t l)
 	if (!sl && !sym_unchanged(mf->cs, l))
 		return false;	/* a cell changed through an overlapping one, or havoc */
 	in = LOC_IS_REG(l) ? mf->s->regs[l] : ss_load(mf->cx, mf->s, LOC_SLOT_OFF(l), LOC_SLOT_SIZE(l));
-	if (!sl) {
-		mf->map[l] = in;	/* unchanged by the inner loop */
+	if (!sl || (!mf->ranged && mf->k == 0)) {
+		/* unchanged by the inner loop, or its exit taken in the first iteration, whose
+		 * header holds what came in whatever the location's class (a counter stepped by
+		 * -1 at 32 bits on one path and left at 64 on the other, by a loop run once) */
+		mf->map[l] = in;
 		return true;
 	}
 	if (sl->cls == LC_ACCUM) {
@@ -1284,10 +1287,14 @@ bool sym_accum_delta(struct expr_arena *ar, eid alt, loc_t x, eid *d, bool *w32)
 	return true;
 }
 
+static uint64_t first_hdr_umax(struct scev_ctx *cx, const struct sym_summary *s, loc_t x);
+
 /* Classifies a changed location from its value at the back edges (see enum loc_class).  Deltas
  * and derived values may use other locations (resolved in dependency order later) but not
- * unknowns. */
-static void classify(struct scev_ctx *cx, struct sym_loc *sl)
+ * unknowns.  A register the header never sees at 2^32 or above is its own zero-extension, so a
+ * path that leaves it unchanged is a 32-bit add of 0 as well as a 64-bit one (`w7 -= 1` on one
+ * path, nothing on the other: a 32-bit accumulation of -1 or 0). */
+static void classify(struct scev_ctx *cx, const struct sym_summary *s, struct sym_loc *sl)
 {
 	struct expr_arena *ar = &cx->ar;
 	struct not_loc nl = { sl->loc };
@@ -1295,7 +1302,8 @@ static void classify(struct scev_ctx *cx, struct sym_loc *sl)
 	int n = expr_alternatives(ar, sl->back, alts, 8);
 	bool narrow = !LOC_IS_REG(sl->loc) && LOC_SLOT_SIZE(sl->loc) < 4;
 	bool cell32 = !LOC_IS_REG(sl->loc) && LOC_SLOT_SIZE(sl->loc) == 4;
-	bool affine = true, accum = true, aff_w32 = false, acc_w32 = false;
+	bool affine = true, accum = true, aff_w32 = false, acc_w32 = false, acc_set = false;
+	bool hdr32 = LOC_IS_REG(sl->loc) && first_hdr_umax(cx, s, sl->loc) <= 0xffffffffull;
 	uint64_t step = 0;
 
 	sl->cls = LC_UNKNOWN;
@@ -1328,10 +1336,13 @@ static void classify(struct scev_ctx *cx, struct sym_loc *sl)
 			continue;
 		}
 		dw32 = dw32 || cell32;
-		if (k == 0)
+		if (hdr32 && alts[k] == rx)
+			continue;	/* (either width: x + 0 is zext32(x) + 0) */
+		if (!acc_set)
 			acc_w32 = dw32;
 		else if (dw32 != acc_w32)
 			accum = false;
+		acc_set = true;
 	}
 	if (affine) {
 		sl->cls = LC_AFFINE;
@@ -1613,7 +1624,7 @@ classify:
 	if (r.exit.live)
 		fpmask_or(&s->hv, &r.exit.hv);
 	for (uint32_t k = 0; k < s->nlocs; k++)
-		classify(cx, &s->locs[k]);
+		classify(cx, s, &s->locs[k]);
 	/* Changed on the way out though not at the header: parents must see it. */
 	if (r.exit.live) {
 		loc_t cand[EBPF_NREGS + 64];
