@@ -809,6 +809,68 @@ static void side_steps_loop(struct gi *g, bool still)
 	}
 }
 
+/* A counter spilled at fp-40 that the loop updates after its two paths store a slot in two
+ * shapes (p_cell_shapes; the longer kernel campaign's program 537, seed 2): r4 = data[9]; fp-40 =
+ * c0; do { if (r4 & 1) *(u32 *)(fp-32) = r4; else *(u64 *)(fp-32) = r4; r4 >>= 1; fp-40 += s; }
+ * while (fp-40 < c0 + m s), s in [1, 3], m in [2, 20]: m iterations.  Where the paths join, the
+ * two shapes at fp-32 are unknown bytes; the counter, which neither path wrote, was forgotten
+ * with the whole frame.  The twin (p_cell_shapes_cut) has its paths store the counter itself, as
+ * it is (8 bytes) on one and as 4 bytes of 0 on the other, which sets it back, and keeps r4:
+ * endless on an odd data[9].  Both slots lie above the program's own spills, which write before
+ * they read.  r1, r4 clobbered. */
+#define GEN_FP_SHAPES_CTR (-40)
+#define GEN_FP_SHAPES_SLOT (-32)
+static void cell_shapes_loop(struct gi *g, bool cut)
+{
+	int idx = (int)g->p->nloops++, top = gi_label(g), end = gi_label(g), a = gi_label(g);
+	int j = gi_label(g);
+	uint32_t s = gen_u32(g->src, 1, 3), m = gen_u32(g->src, 2, 20), c0 = gen_u32(g->src, 0, 100);
+	struct gen_loop *l;
+
+	gi_ldx(g, BPF_DW, BPF_REG_4, EBPF_REG_FP, GEN_FP_DATA);
+	gi_ldx(g, BPF_B, BPF_REG_4, BPF_REG_4, 9);
+	gi_mov_const(g, BPF_REG_1, c0, true);
+	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_SHAPES_CTR, BPF_REG_1);
+	gi_bind(g, top);
+	gi_jmp(g, false, BPF_JSET, BPF_REG_4, 1, a);
+	if (cut) {
+		gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_SHAPES_CTR);
+		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_SHAPES_CTR, BPF_REG_1);
+	} else {
+		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_SHAPES_SLOT, BPF_REG_4);
+	}
+	gi_ja(g, j);
+	gi_bind(g, a);
+	if (cut)
+		gi_st(g, BPF_W, EBPF_REG_FP, GEN_FP_SHAPES_CTR, 0);
+	else
+		gi_stx(g, BPF_W, EBPF_REG_FP, GEN_FP_SHAPES_SLOT, BPF_REG_4);
+	gi_bind(g, j);
+	if (!cut)
+		gi_alu(g, true, BPF_RSH, BPF_REG_4, 1);
+	gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_SHAPES_CTR);
+	gi_alu(g, true, BPF_ADD, BPF_REG_1, (int32_t)s);
+	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_SHAPES_CTR, BPF_REG_1);
+	gi_jmp(g, false, BPF_JLT, BPF_REG_1, (int32_t)(c0 + m * s), top);
+	gi_bind(g, end);
+	l = prologue_loop(g, idx, top, end, GEN_FORM_DO_WHILE,
+			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(CTR64) | GEN_SH(COND_UNSIGNED) |
+				  GEN_SH(BOUND_CONST) | GEN_SH(SPILL) | GEN_SH(NARROW_SPILL) |
+				  (cut ? GEN_SH(NONTERM) : s == 1 ? GEN_SH(STEP_UNIT) : 0),
+			  LOC_SLOT(GEN_FP_SHAPES_CTR, 8), BPF_JLT);
+	l->step = s;
+	l->trip = cut ? -1 : (int)m;
+	l->trip_max = cut ? UINT64_MAX : m;
+	if (cut) {
+		l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
+		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+	} else {
+		l->ivs[0] = (struct gen_iv){ .loc = LOC_SLOT(GEN_FP_SHAPES_CTR, 8), .width = 64,
+					     .has_start = true, .step = s, .start = c0 };
+		l->nivs = 1;
+	}
+}
+
 /* n = (data[0] & 7) + 1 (p_loop_def) or data[0] & 7 (p_loop_def_early, which flags the
  * program); for (r2 = 0; r2 < n; r2++) { r5 = r2; key slot = r2; } then both are read:
  * written when the loop ran at least once, which the twin's n = 0 breaks (r5: the prologue
@@ -1250,6 +1312,7 @@ static const struct twin_piece prologue_loops[] = {
 	TWIN_PIECE(p_inner_steps, p_inner_steps_still, inner_steps_loop),
 	TWIN_PIECE(p_side_steps, p_side_steps_still, side_steps_loop),
 	TWIN_PIECE(p_mixed_steps, p_mixed_steps_still, mixed_steps_loop),
+	TWIN_PIECE(p_cell_shapes, p_cell_shapes_cut, cell_shapes_loop),
 	TWIN_PIECE(p_start_range, p_start_range_over, start_range_loop),
 	TWIN_PIECE(p_wrap_window, p_wrap_window_never, wrap_window_loop),
 	TWIN_PIECE(p_eq_paths, p_eq_paths_miss, eq_paths_loop),

@@ -223,6 +223,12 @@
 	  "the input picks and leaves it alone on the others")                                     \
 	X(p_mixed_steps_still, 0, 0, 100,                                                          \
 	  "unsafe twin of p_mixed_steps: no step of its own: endless when the input picks none")   \
+	X(p_cell_shapes, 0, 0, 100,                                                                \
+	  "a loop of the prologue: a spilled counter beside a slot its two paths store as 8 and " \
+	  "as 4 bytes")                                                                             \
+	X(p_cell_shapes_cut, 0, 0, 100,                                                            \
+	  "unsafe twin of p_cell_shapes: the counter itself stored as 4 bytes of 0 on one path: "  \
+	  "endless on an odd data[9]")                                                              \
 	X(p_pkt_len, 0, 0, 100,                                                                    \
 	  "len = data_end - (data + 0 or 16) before a loop reading the packet at i < len && "     \
 	  "i < 96 (a relational bound)")                                                            \

@@ -175,8 +175,8 @@ static int ss_store(struct scev_ctx *cx, struct sstate *s, int32_t off, unsigned
 static int ss_join(struct scev_ctx *cx, struct sstate *dst, const struct sstate *src)
 {
 	struct scell *out;
-	uint32_t n = 0, i = 0, j = 0;
-	bool conflict = false;
+	struct fpmask cm = { 0 };	/* the bytes of cells that overlap in different shapes */
+	uint32_t n = 0, i = 0, j = 0, k = 0;
 
 	if (!src->live)
 		return 0;
@@ -205,21 +205,29 @@ static int ss_join(struct scev_ctx *cx, struct sstate *dst, const struct sstate 
 				expr_any(&cx->ar, b->v, header_bytes(cx, dst, b->off, b->size)) };
 			j++;
 		} else {
-			conflict = true;	/* overlapping cells of different shapes */
+			/* overlapping cells of different shapes (a u64 slot on one path, a u32 one
+			 * at its address on the other): their bytes are unknown, not the frame's */
+			fpmask_add(&cm, a->off, a->off + a->size);
+			fpmask_add(&cm, b->off, b->off + b->size);
 			if (a->off + a->size <= b->off + b->size)
 				i++;
 			else
 				j++;
 		}
 	}
+	/* (a cell kept from one side that overlaps one of those read the other side's bytes as
+	 * unchanged: dropped, its bytes unknown too) */
+	for (uint32_t q = 0; q < n; q++)
+		if (fpmask_any(&cm, out[q].off, out[q].off + out[q].size))
+			fpmask_add(&dst->hv, out[q].off, out[q].off + out[q].size);
+		else
+			out[k++] = out[q];
 	free(dst->cells);
 	dst->cells = out;
-	dst->n = n;
-	dst->cap = dst->n + src->n + 1 > n ? n : n;
+	dst->n = k;
 	dst->cap = n;
 	fpmask_or(&dst->hv, &src->hv);
-	if (conflict)
-		fpmask_fill(&dst->hv);
+	fpmask_or(&dst->hv, &cm);
 	return 0;
 }
 

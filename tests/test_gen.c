@@ -2125,12 +2125,6 @@ static void test_loop_shape_knobs(void)
 		test_twin_knobs(&t[i]);
 }
 
-/* p_side_steps and its unsafe twin p_side_steps_still (an irreducible inner loop, entered at its
- * header or at its side entry as the input picks, moving the outer counter): run against the
- * intent like the knobs above (the twin flagged, endless on data[9] = 1, which takes the side
- * entry that adds nothing every time), and bpfscev bounds the safe form's outer loop in every
- * program (before, the irreducible inner loop's collapse forgot the counter: "the exit test does
- * not compare a recurrence"), never the twin's. */
 /* bpfscev on program r's first loop: a twin's is never bounded nor the program safe; a safe
  * form's bounded first loop counts in c->safe. */
 static void first_loop_judged(struct twin_counts *c, const struct twin_run *r)
@@ -2175,8 +2169,7 @@ static void side_steps_program(void *arg, const struct twin_run *r)
 	first_loop_judged(arg, r);
 }
 
-/* Twin knobs run against the intent whose safe form's first loop bpfscev must bound in every
- * program (twin_loop_program, first_loop_judged, check_bounded_twins). */
+/* One of test_bounded_knobs' (twin_loop_program, first_loop_judged, check_bounded_twins). */
 static void test_bounded_knob(const struct twin_knobs *t)
 {
 	const struct twin_spec s = { { t->safe, t->twin }, 100, t->seed, 100 };
@@ -2186,12 +2179,38 @@ static void test_bounded_knob(const struct twin_knobs *t)
 	check_bounded_twins(&s, &c);
 }
 
-static void test_side_steps_knobs(void)
+/* Twin knobs run against the intent like the knobs above (the twin flagged, endless on its
+ * input) whose safe form's first loop bpfscev bounds in every program, never the twin's.
+ * p_side_steps and its unsafe twin p_side_steps_still (an irreducible inner loop, entered at its
+ * header or at its side entry as the input picks, moving the outer counter): the twin endless on
+ * data[9] = 1, which takes the side entry that adds nothing every time; before, the irreducible
+ * inner loop's collapse forgot the counter ("the exit test does not compare a recurrence").
+ * p_eq_paths and its unsafe twin p_eq_paths_miss ('==' exits that only together stop every
+ * path: the kernel selftests' loop5.c): the twin endless on data[11] = 0 (the even step every
+ * time); before, "the tested offset differs between paths" (the header states enumerated now,
+ * absint_enum.c).  p_mixed_steps and p_mixed_steps_still (an inner loop that steps the outer
+ * counter at 32 bits on the iterations the input picks and leaves it as it is on the others: the
+ * longer kernel campaign's program 964): the twin endless on data[9] = 0x80 (no inner iteration
+ * adds); before, "the exit test does not compare a recurrence" (the two widths no one
+ * accumulation).  p_cell_shapes and p_cell_shapes_cut (a spilled counter the loop updates after
+ * its two paths store a slot as 8 and as 4 bytes: program 537): the twin endless on data[9] = 1
+ * (the path that sets the counter back, every time); before, the join of the two shapes forgot
+ * the whole frame, the counter with it. */
+static void test_bounded_knobs(void)
 {
-	static const struct twin_knobs t = { "p_side_steps", "p_side_steps_still", 4100000, -1,
-					     GEN_LOOP_CTR_CHANGED, true, 9, 1, 100,
-					     "the side entry, which adds nothing, every time" };
-	test_bounded_knob(&t);
+	static const struct twin_knobs t[] = {
+		{ "p_side_steps", "p_side_steps_still", 4100000, -1, GEN_LOOP_CTR_CHANGED, true, 9, 1,
+		  100, "the side entry, which adds nothing, every time" },
+		{ "p_eq_paths", "p_eq_paths_miss", 4400000, -1, GEN_LOOP_COND_STEP, true, 11, 0, 100,
+		  "the even step, which meets no exit, every time" },
+		{ "p_mixed_steps", "p_mixed_steps_still", 4500000, -1, GEN_LOOP_CTR_CHANGED, true, 9,
+		  0x80, 100, "no inner iteration adds" },
+		{ "p_cell_shapes", "p_cell_shapes_cut", 4600000, 0, 0, true, 9, 1, 100,
+		  "the path that sets the counter back, every time" },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		test_bounded_knob(&t[i]);
 }
 
 /* p_call_args: a callee given pointers into the frames of two different callers (main's cell
@@ -2259,33 +2278,6 @@ static void test_wrap_window_knobs(void)
 
 	for_twin_programs(&s, wrap_window_program, &c);
 	check_bounded_twins(&s, &c);
-}
-
-/* p_eq_paths and its unsafe twin p_eq_paths_miss ('==' exits that only together stop every
- * path: the kernel selftests' loop5.c): the twin flagged and endless on data[11] = 0 (the even
- * step every time), and bpfscev bounds the safe form's loop in every program (before: "the
- * tested offset differs between paths"; the header states enumerated, absint_enum.c), never
- * the twin's. */
-static void test_eq_paths_knobs(void)
-{
-	static const struct twin_knobs t = { "p_eq_paths", "p_eq_paths_miss", 4400000, -1,
-					     GEN_LOOP_COND_STEP, true, 11, 0, 100,
-					     "the even step, which meets no exit, every time" };
-	test_bounded_knob(&t);
-}
-
-/* p_mixed_steps and its unsafe twin p_mixed_steps_still (an inner loop that steps the outer
- * counter at 32 bits on the iterations the input picks and leaves it as it is on the others:
- * the longer kernel campaign's program 964): the twin flagged and endless on data[9] = 0x80
- * (no inner iteration adds), and bpfscev bounds the safe form's outer loop in every program
- * (before: "the exit test does not compare a recurrence", the two widths no one
- * accumulation), never the twin's. */
-static void test_mixed_steps_knobs(void)
-{
-	static const struct twin_knobs t = { "p_mixed_steps", "p_mixed_steps_still", 4500000, -1,
-					     GEN_LOOP_CTR_CHANGED, true, 9, 0x80, 100,
-					     "no inner iteration adds" };
-	test_bounded_knob(&t);
 }
 
 static void test_knobs_api(void)
@@ -2467,11 +2459,9 @@ int main(void)
 	test_fill_knobs();
 	test_loop_def_knobs();
 	test_loop_shape_knobs();
-	test_side_steps_knobs();
+	test_bounded_knobs();
 	test_call_ptr_frames();
 	test_wrap_window_knobs();
-	test_eq_paths_knobs();
-	test_mixed_steps_knobs();
 	test_iter_search_knobs();
 	test_default_mix();
 	test_other_forms();
