@@ -871,6 +871,96 @@ static void cell_shapes_loop(struct gi *g, bool cut)
 	}
 }
 
+/* The header executions of enum_cell_loop's loop on an input that never leaves it early, or 0
+ * when that takes more than 48 (a step of 0 may repeat). */
+static uint32_t enum_cell_trip(uint64_t c, uint32_t a, int32_t e, uint32_t s, int32_t n)
+{
+	uint32_t i = 0;
+
+	for (uint32_t k = 1; k <= 48; k++) {
+		c += (uint64_t)i * a + (uint64_t)(int64_t)e;
+		c ^= i >> 1;
+		if ((int32_t)i > n)
+			return k;
+		if (!(c & 1))
+			i += s;
+	}
+	return 0;
+}
+
+/* A counter that steps by s or by 0 as the low bit of a stack slot picks, the slot computed in
+ * the body from the counter (p_enum_cell; the longer kernel campaign's program 1411, seed 2):
+ * r4 = data[9]; fp-32 = c; w1 = 0; while (1) { fp-32 += r1 * a + e; fp-32 ^= w1 >> 1; if (w1 s>
+ * n) break; if (r4 & 2) break; if (!(fp-32 & 1)) w1 += s; }, a in [1, 7], e in [-64, 64], s in
+ * [1, 3], n in [4, 20], c drawn until the loop leaves within 48 header executions.  No summary
+ * of the steps bounds it (the step 0 may repeat); the header states of known numbers, the slot
+ * among them, make a chain that ends.  The twin (p_enum_cell_stuck) stores 1 in the slot in every
+ * iteration: the counter never steps, and on data[9] & 2 = 0 the loop never ends.  r1, r4, r5
+ * clobbered. */
+static void enum_cell_loop(struct gi *g, bool stuck)
+{
+	int idx = (int)g->p->nloops++, top = gi_label(g), end = gi_label(g), skip = gi_label(g);
+	uint32_t a = 0, s = 0, k = 0;
+	int32_t e = 0, n = 0;
+	uint64_t c = 0;
+	struct gen_loop *l;
+
+	for (int tries = 0; tries < 64 && !k; tries++) {
+		a = gen_u32(g->src, 1, 7);
+		e = (int32_t)gen_u32(g->src, 0, 128) - 64;
+		s = gen_u32(g->src, 1, 3);
+		n = (int32_t)gen_u32(g->src, 4, 20);
+		c = gen_u32(g->src, 0, 10000);
+		k = enum_cell_trip(c, a, e, s, n);
+	}
+	if (!k) {
+		/* (none drawn fits: program 1411's constants, five header executions) */
+		a = 5, e = -43, s = 2, n = 4, c = 8067;
+		k = enum_cell_trip(c, a, e, s, n);
+	}
+	gi_ldx(g, BPF_DW, BPF_REG_4, EBPF_REG_FP, GEN_FP_DATA);
+	gi_ldx(g, BPF_B, BPF_REG_4, BPF_REG_4, 9);
+	gi_mov_const(g, BPF_REG_1, c, true);
+	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_SHAPES_SLOT, BPF_REG_1);
+	gi_mov_const(g, BPF_REG_1, 0, false);
+	gi_bind(g, top);
+	if (stuck) {
+		gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_SHAPES_SLOT, 1);
+	} else {
+		gi_alux(g, true, BPF_MOV, BPF_REG_5, BPF_REG_1);
+		gi_alu(g, true, BPF_MUL, BPF_REG_5, (int32_t)a);
+		gi_alu(g, true, BPF_ADD, BPF_REG_5, e);
+		gi_ldx(g, BPF_DW, BPF_REG_0, EBPF_REG_FP, GEN_FP_SHAPES_SLOT);
+		gi_alux(g, true, BPF_ADD, BPF_REG_0, BPF_REG_5);
+		gi_alux(g, true, BPF_MOV, BPF_REG_5, BPF_REG_1);
+		gi_alu(g, false, BPF_RSH, BPF_REG_5, 1);
+		gi_alux(g, true, BPF_XOR, BPF_REG_0, BPF_REG_5);
+		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_SHAPES_SLOT, BPF_REG_0);
+	}
+	gi_jmp(g, true, BPF_JSGT, BPF_REG_1, n, end);
+	gi_jmp(g, false, BPF_JSET, BPF_REG_4, 2, end);
+	gi_ldx(g, BPF_DW, BPF_REG_5, EBPF_REG_FP, GEN_FP_SHAPES_SLOT);
+	gi_jmp(g, false, BPF_JSET, BPF_REG_5, 1, skip);
+	gi_alu(g, false, BPF_ADD, BPF_REG_1, (int32_t)s);
+	gi_bind(g, skip);
+	gi_ja(g, top);
+	gi_bind(g, end);
+	l = prologue_loop(g, idx, top, end, GEN_FORM_WHILE,
+			  GEN_SH(WHILE) | GEN_SH(UP) | GEN_SH(CTR32) | GEN_SH(COND_SIGNED) |
+				  GEN_SH(BOUND_CONST) | GEN_SH(COND_UPDATE) | GEN_SH(BREAK) |
+				  (stuck ? GEN_SH(NONTERM) : 0),
+			  BPF_REG_1, BPF_JSLE);
+	l->counter_width = l->cmp_width = 32;
+	l->step = s;
+	l->trip = -1;
+	l->trip_max = stuck ? UINT64_MAX : k;
+	l->flags |= GEN_LOOP_COND_STEP;
+	if (stuck) {
+		l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
+		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+	}
+}
+
 /* n = (data[0] & 7) + 1 (p_loop_def) or data[0] & 7 (p_loop_def_early, which flags the
  * program); for (r2 = 0; r2 < n; r2++) { r5 = r2; key slot = r2; } then both are read:
  * written when the loop ran at least once, which the twin's n = 0 breaks (r5: the prologue
@@ -1313,6 +1403,7 @@ static const struct twin_piece prologue_loops[] = {
 	TWIN_PIECE(p_side_steps, p_side_steps_still, side_steps_loop),
 	TWIN_PIECE(p_mixed_steps, p_mixed_steps_still, mixed_steps_loop),
 	TWIN_PIECE(p_cell_shapes, p_cell_shapes_cut, cell_shapes_loop),
+	TWIN_PIECE(p_enum_cell, p_enum_cell_stuck, enum_cell_loop),
 	TWIN_PIECE(p_start_range, p_start_range_over, start_range_loop),
 	TWIN_PIECE(p_wrap_window, p_wrap_window_never, wrap_window_loop),
 	TWIN_PIECE(p_eq_paths, p_eq_paths_miss, eq_paths_loop),

@@ -229,6 +229,11 @@
 	X(p_cell_shapes_cut, 0, 0, 100,                                                            \
 	  "unsafe twin of p_cell_shapes: the counter itself stored as 4 bytes of 0 on one path: "  \
 	  "endless on an odd data[9]")                                                              \
+	X(p_enum_cell, 0, 0, 100,                                                                  \
+	  "a loop of the prologue: w1 += s or 0 as the low bit of a slot computed from w1 picks, " \
+	  "while w1 s<= n (known numbers only: a chain of header states that ends)")                \
+	X(p_enum_cell_stuck, 0, 0, 100,                                                            \
+	  "unsafe twin of p_enum_cell: the slot is 1 in every iteration: endless unless data[9] & 2") \
 	X(p_pkt_len, 0, 0, 100,                                                                    \
 	  "len = data_end - (data + 0 or 16) before a loop reading the packet at i < len && "     \
 	  "i < 96 (a relational bound)")                                                            \

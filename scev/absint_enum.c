@@ -6,13 +6,17 @@
  *
  * A header state is the registers whose values are known numbers — at the first header
  * execution the entry state's constants, later what the body computed from constants — every
- * other register any value.  From a header state every path through the body is walked (a test
+ * other register any value; and so the stack slots the body loads at constant r10 offsets (at
+ * most ENUM_CELLS of them): a store at r10 + off of a known number sets its slot, any other store
+ * at r10 + off makes the slots it overlaps any value, and a store through another register, an
+ * atomic one or a call makes every slot any value.  From a header state every path through the body is walked (a test
  * whose two sides are known decided, any other both ways, an equality test taken making its
  * register known), each back edge it reaches giving a next header state; exits end the path.
- * Nothing else is read: a load, a call (r0-r5; r6-r9 are the callee's to keep) and anything
- * else an instruction writes give any value.  Each walk step over-approximates the instruction
+ * Nothing else is read: a load of anything but a tracked slot, a call (r0-r5; r6-r9 are the
+ * callee's to keep) and anything else an instruction writes give any value.  Each walk step over-approximates the instruction
  * on every run whose registers agree with the known ones, so by induction every run's k-th
- * header execution is in a state that a chain of k states from the entry's reaches.  When the
+ * header execution is in a state that a chain of k states from the entry's reaches (a slot
+ * written at any other offset, or through any other pointer, is never read as known).  When the
  * states reachable from the entry's are few and make no cycle, the header runs at most the
  * longest chain's length per entry.  A cycle (a state reached again, in loop5 with 9 missing
  * the path of 3s: 0, 3, 6, 9, 12, ... stays below the budget only by leaving) or too many states
@@ -27,15 +31,25 @@
 #define ENUM_STATES 64		/* header states */
 #define ENUM_EDGES 512		/* state -> next state, distinct */
 #define ENUM_WALK 4096		/* blocks walked over all states */
+#define ENUM_CELLS 8		/* stack slots tracked */
 
 struct enum_state {
 	uint16_t known;		/* bit r: regs[r] is that number */
+	uint8_t cknown;		/* bit c: slot c of enum_walk.cell holds cv[c] */
 	uint64_t v[EBPF_NREGS];
+	uint64_t cv[ENUM_CELLS];
+};
+
+struct enum_cell {
+	int16_t off;
+	uint8_t size;
 };
 
 struct enum_walk {
 	struct scev_ctx *cx;
 	uint32_t l;
+	struct enum_cell cell[ENUM_CELLS];	/* the slots the body loads at r10 + off */
+	uint32_t ncells;
 	struct enum_state st[ENUM_STATES];
 	uint32_t nst;
 	uint16_t from[ENUM_EDGES], to[ENUM_EDGES];
@@ -49,10 +63,13 @@ struct enum_walk {
 
 static bool same_state(const struct enum_state *a, const struct enum_state *b)
 {
-	if (a->known != b->known)
+	if (a->known != b->known || a->cknown != b->cknown)
 		return false;
 	for (int r = 0; r < EBPF_NREGS; r++)
 		if ((a->known >> r & 1) && a->v[r] != b->v[r])
+			return false;
+	for (int c = 0; c < ENUM_CELLS; c++)
+		if ((a->cknown >> c & 1) && a->cv[c] != b->cv[c])
 			return false;
 	return true;
 }
@@ -76,9 +93,43 @@ static void reg_set(struct enum_state *s, unsigned r, const struct aval *a)
 	}
 }
 
+/* The tracked slot at [off, off + size) exactly, or -1. */
+static int cell_at(const struct enum_walk *w, int32_t off, unsigned size)
+{
+	for (uint32_t c = 0; c < w->ncells; c++)
+		if (w->cell[c].off == off && w->cell[c].size == size)
+			return (int)c;
+	return -1;
+}
+
+/* A store or call: what it may write of the tracked slots (r10 + off, known value v or not). */
+static void cells_store(const struct enum_walk *w, struct enum_state *s, const struct bpf_insn *i,
+			const struct aval *v)
+{
+	unsigned size = ebpf_size_bytes(ebpf_size(i));
+	uint64_t c;
+
+	if (ebpf_is_call(i) || ebpf_mode(i) != BPF_MEM || i->dst_reg != EBPF_REG_FP) {
+		s->cknown = 0;	/* (through some pointer, atomically or by a call: anywhere) */
+		return;
+	}
+	for (uint32_t k = 0; k < w->ncells; k++) {
+		int32_t lo = w->cell[k].off, hi = lo + w->cell[k].size;
+
+		if (hi <= i->off || lo >= i->off + (int32_t)size)
+			continue;
+		s->cknown &= (uint8_t)~(1u << k);
+		if (lo == i->off && w->cell[k].size == size && v && v->kind == AV_SCALAR &&
+		    aval_is_const(v, &c)) {
+			s->cknown |= (uint8_t)(1u << k);
+			s->cv[k] = size == 8 ? c : c & ((1ull << (8 * size)) - 1);
+		}
+	}
+}
+
 /* One instruction that is not a jump, as the range analysis runs it (ai_step_values) on
  * constants; whatever it writes otherwise is any value. */
-static void enum_step(struct enum_state *s, const struct bpf_insn *i)
+static void enum_step(const struct enum_walk *w, struct enum_state *s, const struct bpf_insn *i)
 {
 	uint8_t cls = ebpf_class(i), op = ebpf_op(i);
 
@@ -107,6 +158,19 @@ static void enum_step(struct enum_state *s, const struct bpf_insn *i)
 
 		reg_set(s, i->dst_reg, &v);
 		return;
+	}
+	if (cls == BPF_LDX && ebpf_mode(i) == BPF_MEM && i->src_reg == EBPF_REG_FP) {
+		int c = cell_at(w, i->off, ebpf_size_bytes(ebpf_size(i)));
+		struct aval v = c >= 0 && (s->cknown >> c & 1) ? aval_const(s->cv[c]) : aval_top();
+
+		reg_set(s, i->dst_reg, &v);
+		return;
+	}
+	if (cls == BPF_STX || cls == BPF_ST || ebpf_is_call(i)) {
+		struct aval v = cls == BPF_STX ? reg_val(s, i->src_reg)
+				: aval_const((uint64_t)(int64_t)i->imm);
+
+		cells_store(w, s, i, cls == BPF_STX || cls == BPF_ST ? &v : NULL);
 	}
 	s->known &= (uint16_t)~ebpf_regs_written(i);
 }
@@ -156,7 +220,7 @@ static int walk_state(struct enum_walk *w, uint32_t k)
 		if (!w->budget--)
 			return -1;
 		for (uint32_t pc = blk->first; pc < blk->last; pc += ebpf_insn_slots(&cx->insns[pc]))
-			enum_step(&s, &cx->insns[pc]);
+			enum_step(w, &s, &cx->insns[pc]);
 		if (ebpf_is_exit(j))
 			continue;	/* (the program or the function ends: the loop is left) */
 		if (ebpf_is_cond_jmp(j) && ebpf_op(j) != BPF_JCOND) {
@@ -184,7 +248,7 @@ static int walk_state(struct enum_walk *w, uint32_t k)
 				succ[n++] = to;
 			}
 		} else {
-			enum_step(&s, j);	/* (a call, or a may_goto: both ways) */
+			enum_step(w, &s, j);	/* (a call, or a may_goto: both ways) */
 			for (unsigned t = 0; t < blk->nsucc; t++) {
 				out[n] = s;
 				succ[n++] = blk->succ[t];
@@ -267,6 +331,29 @@ int absint_enum_trip(struct scev_ctx *cx, uint32_t l, const struct astate *E, ui
 		return -ENOMEM;
 	w->cx = cx;
 	w->l = l;
+	/* the slots the body loads at constant r10 offsets, with their entry values when numbers */
+	for (uint32_t k = 0; k < L->nblocks; k++) {
+		const struct scev_block *blk = &cx->st.cfg->blocks[L->blocks[k]];
+
+		for (uint32_t pc = blk->first; pc <= blk->last; pc += ebpf_insn_slots(&cx->insns[pc])) {
+			const struct bpf_insn *i = &cx->insns[pc];
+			unsigned size = ebpf_size_bytes(ebpf_size(i));
+			struct aval v;
+			uint64_t c;
+
+			if (ebpf_class(i) != BPF_LDX || ebpf_mode(i) != BPF_MEM ||
+			    i->src_reg != EBPF_REG_FP || i->off >= 0 || i->off < -512 ||
+			    cell_at(w, i->off, size) >= 0 || w->ncells == ENUM_CELLS)
+				continue;
+			w->cell[w->ncells] = (struct enum_cell){ i->off, (uint8_t)size };
+			v = astate__load(E, i->off, size);
+			if (v.kind == AV_SCALAR && aval_is_const(&v, &c)) {
+				s0.cknown |= (uint8_t)(1u << w->ncells);
+				s0.cv[w->ncells] = c;
+			}
+			w->ncells++;
+		}
+	}
 	w->budget = ENUM_WALK;
 	w->st[w->nst++] = s0;
 	/* (states are appended as walks find them: each is walked once) */

@@ -2195,7 +2195,9 @@ static void test_bounded_knob(const struct twin_knobs *t)
  * accumulation).  p_cell_shapes and p_cell_shapes_cut (a spilled counter the loop updates after
  * its two paths store a slot as 8 and as 4 bytes: program 537): the twin endless on data[9] = 1
  * (the path that sets the counter back, every time); before, the join of the two shapes forgot
- * the whole frame, the counter with it. */
+ * the whole frame, the counter with it.  p_enum_cell and p_enum_cell_stuck (a counter stepped by
+ * s or 0 as the low bit of a slot computed from it picks: program 1411): the twin endless on
+ * data[9] = 0; before, the header states' enumeration read the slot as any value. */
 static void test_bounded_knobs(void)
 {
 	static const struct twin_knobs t[] = {
@@ -2207,6 +2209,8 @@ static void test_bounded_knobs(void)
 		  0x80, 100, "no inner iteration adds" },
 		{ "p_cell_shapes", "p_cell_shapes_cut", 4600000, 0, 0, true, 9, 1, 100,
 		  "the path that sets the counter back, every time" },
+		{ "p_enum_cell", "p_enum_cell_stuck", 4700000, -1, GEN_LOOP_COND_STEP, true, 9, 0, 100,
+		  "data[9] & 2 clear: no early exit, the counter stuck" },
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
