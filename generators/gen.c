@@ -1076,6 +1076,34 @@ static void pkt_call(struct gi *g, bool over)
 		g->p->flags |= GEN_PROG_PKT_UNSAFE;
 }
 
+/* A static subprogram given pointers into two frames (p_call_frames; db55fbe's shape, the longer
+ * kernel campaign's programs 604, 665 and 785, seed 2): main stores c at GEN_FP_CELL and calls
+ * f(r10 + GEN_FP_CELL), then h(), which stores 7 at its own fp-16 and calls f(r10 - 16); f reads
+ * the 8 bytes at its pointer (frames_at 0).  The pointer f is given joins two frames.  The twin
+ * (p_call_frames_past) reads at its pointer - GEN_FP_CELL: main's r10 itself, and 216 bytes past
+ * h's frame's top: past both, on every run (the first call traps).  r0-r5 clobbered. */
+static void frames_call(struct gi *g, bool past)
+{
+	int f = gi_sub_new(g, SUBK_CALLBACK, 1), h = f < 0 ? -1 : gi_sub_new(g, SUBK_CALLBACK, 0);
+	uint32_t c = gen_u32(g->src, 0, 1000);
+
+	if (h < 0)
+		return;
+	g->subs[f].called = g->subs[h].called = true;
+	g->subs[f].frames = 1;
+	g->subs[f].frames_at = past ? (int16_t)-GEN_FP_CELL : 0;
+	g->subs[h].frames = 2;
+	g->subs[h].frames_callee = (int8_t)f;
+	gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_CELL, (int32_t)c);
+	gi_alux(g, true, BPF_MOV, BPF_REG_1, EBPF_REG_FP);
+	gi_alu(g, true, BPF_ADD, BPF_REG_1, GEN_FP_CELL);
+	gi_call_sub(g, g->subs[f].label);
+	gi_call_sub(g, g->subs[h].label);
+	g->p->shapes |= GEN_SH(SUBPROG) | GEN_SH(CALL_PTR);
+	if (past)
+		g->p->flags |= GEN_PROG_FRAMES_UNSAFE;
+}
+
 /* A loop in a static subprogram bounded by a number its caller keeps on its stack (p_call_bound,
  * issue 14 shape 5): the prologue stores n at GEN_FP_BOUND, a constant in [0, 40] or (data[10]
  * & 31) + c (c in [0, 8]), and calls f(&n) once or twice (the second time with n + 1 .. n + 3);
@@ -1413,6 +1441,7 @@ static const struct twin_piece call_pieces[] = {
 	TWIN_PIECE(p_call_pkt, p_call_pkt_over, pkt_call),
 	TWIN_PIECE(p_call_bound, p_call_bound_open, bound_call),
 	TWIN_PIECE(p_cb_count, p_cb_count_over, cb_count_call),
+	TWIN_PIECE(p_call_frames, p_call_frames_past, frames_call),
 };
 
 /* r2 = data, r3 = data_end; if (data + GEN_INPUT_LEN > data_end) return 0; spill both. */
@@ -1685,12 +1714,12 @@ _Static_assert((F(MAY_NOT_TERMINATE) | F(HUGE) | F(CALL_TRAP) | F(CALLS_UNSAFE) 
 		F(STACK_UNWRITTEN) | F(ARRAY_FILL) | F(LOOP_DEF) | F(REG_UNWRITTEN) | F(TWIN_UNSAFE) |
 		F(HELPER_MEM_UNSAFE) | F(PKT_UNSAFE) | F(ITER) | F(ITER_UNSAFE) | F(REF_UNSAFE) | F(URB_UNSAFE) |
 		F(GLOBAL_UNSAFE) | F(EACH_UNSAFE) | F(START_RANGE_UNSAFE) | F(PTR_JOIN_UNSAFE) |
-		F(CB_COUNT_UNSAFE) | F(TIMER_UNSAFE)) ==
+		F(CB_COUNT_UNSAFE) | F(TIMER_UNSAFE) | F(FRAMES_UNSAFE)) ==
 	       (F(MAY_NOT_TERMINATE) + F(HUGE) + F(CALL_TRAP) + F(CALLS_UNSAFE) + F(NULL_UNSAFE) +
 		F(STACK_UNWRITTEN) + F(ARRAY_FILL) + F(LOOP_DEF) + F(REG_UNWRITTEN) + F(TWIN_UNSAFE) +
 		F(HELPER_MEM_UNSAFE) + F(PKT_UNSAFE) + F(ITER) + F(ITER_UNSAFE) + F(REF_UNSAFE) + F(URB_UNSAFE) +
 		F(GLOBAL_UNSAFE) + F(EACH_UNSAFE) + F(START_RANGE_UNSAFE) + F(PTR_JOIN_UNSAFE) +
-		F(CB_COUNT_UNSAFE) + F(TIMER_UNSAFE)),
+		F(CB_COUNT_UNSAFE) + F(TIMER_UNSAFE) + F(FRAMES_UNSAFE)),
 	       "two gen_program flags share a bit");
 #undef F
 
@@ -1726,6 +1755,8 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 		sbuf_puts(sb, " start-range-read-past-frame");
 	if (p->flags & GEN_PROG_CB_COUNT_UNSAFE)
 		sbuf_puts(sb, " cb-count-read-at-data-end");
+	if (p->flags & GEN_PROG_FRAMES_UNSAFE)
+		sbuf_puts(sb, " callee-read-past-both-frames");
 	if (p->flags & GEN_PROG_TWIN_UNSAFE)
 		sbuf_puts(sb, " may-goto-twin (safe only within 2^23 iterations)");
 	if (p->flags & GEN_PROG_ITER)

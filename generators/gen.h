@@ -32,6 +32,8 @@
  *    refuses all of them;
  *  - p_call_pkt: f(data + o) from the prologue, once or twice, reading a byte every call's
  *    check covers; its twin p_call_pkt_over reads at data_end (GEN_PROG_PKT_UNSAFE).
+ *  - p_call_frames: f(p) reading *p, called with a pointer into main's frame and, through h,
+ *    into h's; its twin p_call_frames_past reads past both frames (GEN_PROG_FRAMES_UNSAFE).
  * Programs without GEN_PROG_CALLS_UNSAFE keep every promise above; those with it keep them all
  * except the kernel's rules on calls (recursion, at most 8 frames, at most 512 bytes of combined
  * stack), and run in the interpreter like any other (GEN_PROG_CALL_TRAP when a run may stop at
@@ -315,6 +317,11 @@
 	X(p_timer_unsafe, 0, 0, 100,                                                               \
 	  "unsafe twin of p_timer: the callback returns 1, the timer pointer is off the timer, "   \
 	  "or bpf_timer_init is given another map")                                                 \
+	X(p_call_frames, 0, 0, 100,                                                                \
+	  "f(p) reads *p, called with a pointer into main's frame and, from h, into h's own: "      \
+	  "the pointer joins two frames")                                                          \
+	X(p_call_frames_past, 0, 0, 100,                                                           \
+	  "unsafe twin of p_call_frames: f reads past the top of both frames on every run")        \
 	X(p_call_pkt, 0, 0, 100,                                                                   \
 	  "the prologue passes data + o to a static subprogram once or twice (o constant); it "   \
 	  "reads a byte every call's check covers (a packet range carried into a callee)")        \
@@ -534,6 +541,9 @@ struct gen_loop {
 						 * refuses it */
 #define GEN_PROG_CB_COUNT_UNSAFE (1u << 20)	/* p_cb_count_over: a run may read the byte at
 						 * data_end at a count a callback kept */
+#define GEN_PROG_FRAMES_UNSAFE (1u << 22)	/* p_call_frames_past: a callee given pointers into
+						 * two frames reads past both (INTERP_TRAP_MEM); the
+						 * kernel refuses it */
 #define GEN_PROG_PTR_JOIN_UNSAFE (1u << 14)	/* p_ptr_join_over: a run whose packet starts
 						 * with an odd byte reads past the frame or
 						 * at data_end (INTERP_TRAP_MEM); the kernel

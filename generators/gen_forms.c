@@ -481,9 +481,19 @@ void gi_emit_callback(struct gi *g, struct gi_sub *s)
 		gi_emit_cb_count(g, s);
 		return;
 	}
-	if (s->pkt) {
+	if (s->pkt || s->frames == 1) {
 		gi_bind(g, s->label);
-		gi_ldx(g, BPF_B, BPF_REG_0, BPF_REG_1, s->pkt_at);
+		gi_ldx(g, s->pkt ? BPF_B : BPF_DW, BPF_REG_0, BPF_REG_1,
+		       s->pkt ? s->pkt_at : s->frames_at);
+		gi_exit(g);
+		return;
+	}
+	if (s->frames == 2) {
+		gi_bind(g, s->label);
+		gi_st(g, BPF_DW, EBPF_REG_FP, -16, 7);
+		gi_alux(g, true, BPF_MOV, BPF_REG_1, EBPF_REG_FP);
+		gi_alu(g, true, BPF_ADD, BPF_REG_1, -16);
+		gi_call_sub(g, g->subs[s->frames_callee].label);
 		gi_exit(g);
 		return;
 	}

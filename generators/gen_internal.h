@@ -149,6 +149,11 @@ struct gi_sub {
 				 * cb_count - 1 (called, not an entry of gi_emit_callback's own) */
 	uint64_t cb_nr;		/* calls per bpf_loop at most */
 	uint64_t cb_steps;	/* instructions per call at most */
+	uint8_t frames;		/* p_call_frames: 1 the reader, f(p) = *(u64 *)(p + frames_at); 2 a
+				 * caller of it from its own frame, *(u64 *)(r10 - 16) = 7;
+				 * f(r10 - 16) (f: subs[frames_callee]) */
+	int16_t frames_at;
+	int8_t frames_callee;
 };
 
 struct gi_fix {

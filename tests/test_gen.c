@@ -628,7 +628,7 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 			   GEN_PROG_PKT_UNSAFE | GEN_PROG_PTR_JOIN_UNSAFE |
 			   GEN_PROG_EACH_UNSAFE | GEN_PROG_GLOBAL_UNSAFE |
 			   GEN_PROG_START_RANGE_UNSAFE | GEN_PROG_URB_UNSAFE |
-			   GEN_PROG_CB_COUNT_UNSAFE))) &&
+			   GEN_PROG_CB_COUNT_UNSAFE | GEN_PROG_FRAMES_UNSAFE))) &&
 	    !(res.trap == INTERP_TRAP_HELPER &&
 	      (p->flags & (GEN_PROG_ITER_UNSAFE | GEN_PROG_TIMER_UNSAFE))) &&
 	    !(res.trap == INTERP_TRAP_REF && (p->flags & GEN_PROG_REF_UNSAFE)))
@@ -647,7 +647,7 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 				GEN_PROG_PKT_UNSAFE | GEN_PROG_PTR_JOIN_UNSAFE |
 				GEN_PROG_EACH_UNSAFE | GEN_PROG_GLOBAL_UNSAFE |
 				GEN_PROG_START_RANGE_UNSAFE | GEN_PROG_URB_UNSAFE |
-				GEN_PROG_CB_COUNT_UNSAFE);
+				GEN_PROG_CB_COUNT_UNSAFE | GEN_PROG_FRAMES_UNSAFE);
 	bool iter_bad = p->flags & (GEN_PROG_ITER_UNSAFE | GEN_PROG_TIMER_UNSAFE);
 	bool ref_bad = p->flags & GEN_PROG_REF_UNSAFE;
 	uint64_t budget = endless || huge ? k->step_budget : p->max_steps + 1, steps;
@@ -1831,6 +1831,17 @@ static bool mem_twin_verdict(struct twin_counts *c, const struct twin_run *r, ui
 	return true;
 }
 
+/* The counts of mem_twin_verdict over 100 programs of each form: every twin's flagged and
+ * trapping on memory, more than min_safe of the safe form's called safe. */
+static void check_mem_twins(const struct twin_spec *s, const struct twin_counts *c,
+			    unsigned min_safe)
+{
+	CHECK(c->traps == 100 && c->flagged[1] == 100, "%s=100: %u of %u flagged programs trap "
+	      "on memory", s->knob[1], c->traps, c->flagged[1]);
+	CHECK(c->safe > min_safe, "%s=100: only %u of 100 programs called safe", s->knob[0],
+	      c->safe);
+}
+
 static void start_range_program(void *arg, const struct twin_run *r)
 {
 	struct scev_verdict v;
@@ -1846,9 +1857,31 @@ static void test_start_range_knobs(void)
 	struct twin_counts c = { 0 };
 
 	for_twin_programs(&s, start_range_program, &c);
-	CHECK(c.traps == 100 && c.flagged[1] == 100, "p_start_range_over: %u of %u flagged "
-	      "programs read past the frame", c.traps, c.flagged[1]);
-	CHECK(c.safe > 50, "p_start_range: only %u of 100 programs called safe", c.safe);
+	check_mem_twins(&s, &c, 50);
+}
+
+/* p_call_frames and its unsafe twin p_call_frames_past (a callee given pointers into main's
+ * frame and into its other caller's own, db55fbe's shape): the twin, flagged, reads past both
+ * frames on every run and is never called safe; the safe form never traps, and bpfscev never
+ * calls it unsafe for the joined pointer ("not a known pointer" before db55fbe) and calls most
+ * of its programs safe (the others for the default mix's calls: a chain over 512 bytes, ...). */
+static void call_frames_program(void *arg, const struct twin_run *r)
+{
+	struct scev_verdict v;
+
+	if (mem_twin_verdict(arg, r, GEN_PROG_FRAMES_UNSAFE, &v) && !r->twin)
+		CHECK(!strstr(v.reason, "not a known pointer") && !strstr(v.reason, "caller's stack"),
+		      TW "%s", TW_ARGS(r), v.reason);
+}
+
+static void test_call_frames_knobs(void)
+{
+	static const struct twin_spec s = { { "p_call_frames", "p_call_frames_past" }, 100,
+					    4800000, 100 };
+	struct twin_counts c = { 0 };
+
+	for_twin_programs(&s, call_frames_program, &c);
+	check_mem_twins(&s, &c, 30);
 }
 
 /* p_iter_search and its unsafe twin p_iter_search_unset (the kernel selftests' iter_search_loop:
@@ -2464,6 +2497,7 @@ int main(void)
 	test_loop_def_knobs();
 	test_loop_shape_knobs();
 	test_bounded_knobs();
+	test_call_frames_knobs();
 	test_call_ptr_frames();
 	test_wrap_window_knobs();
 	test_iter_search_knobs();
