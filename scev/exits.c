@@ -125,12 +125,13 @@ bool sym_delta_bounds(struct scev_ctx *cx, const struct sym_summary *s, const st
 	return n >= 1;
 }
 
-/* The largest offset magnitude the path-offset shapes take: within 2^30 where 32 bits are
- * involved (a 64-bit offset's sign need not be its low half's), else 2^62, which keeps the
- * step plus an offset within 64 bits (exit_path_offsets). */
+/* The largest offset magnitude the path-offset shapes take: within 2^30 where 32 and 64 bits
+ * mix (a 64-bit offset's sign need not be its low half's), below 2^31 where a 32-bit add is
+ * tested at 32 bits (the offset's sign is its own; exit_path_offsets checks that the step plus
+ * an offset stays below 2^31), else 2^62, which keeps the step plus an offset within 64 bits. */
 static int64_t offset_limit(bool test32, bool add32)
 {
-	return test32 || add32 ? 1ll << 30 : 1ll << 62;
+	return test32 && add32 ? (1ll << 31) - 1 : test32 || add32 ? 1ll << 30 : 1ll << 62;
 }
 
 /* e is one of base + c_i on different paths (base a location, one add width): the smallest and
