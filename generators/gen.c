@@ -1080,8 +1080,10 @@ static void pkt_call(struct gi *g, bool over)
  * kernel campaign's programs 604, 665 and 785, seed 2): main stores c at GEN_FP_CELL and calls
  * f(r10 + GEN_FP_CELL), then h(), which stores 7 at its own fp-16 and calls f(r10 - 16); f reads
  * the 8 bytes at its pointer (frames_at 0).  The pointer f is given joins two frames.  The twin
- * (p_call_frames_past) reads at its pointer - GEN_FP_CELL: main's r10 itself, and 216 bytes past
- * h's frame's top: past both, on every run (the first call traps).  r0-r5 clobbered. */
+ * (p_call_frames_past) reads at its pointer + 2048: past the top of both frames, and past every
+ * frame the interpreter has live, on every run (the first call traps on memory: a read just past
+ * main's top would land in the interpreter's next frame and trap on the stack limit instead).
+ * r0-r5 clobbered. */
 static void frames_call(struct gi *g, bool past)
 {
 	int f = gi_sub_new(g, SUBK_CALLBACK, 1), h = f < 0 ? -1 : gi_sub_new(g, SUBK_CALLBACK, 0);
@@ -1091,7 +1093,7 @@ static void frames_call(struct gi *g, bool past)
 		return;
 	g->subs[f].called = g->subs[h].called = true;
 	g->subs[f].frames = 1;
-	g->subs[f].frames_at = past ? (int16_t)-GEN_FP_CELL : 0;
+	g->subs[f].frames_at = past ? 2048 : 0;
 	g->subs[h].frames = 2;
 	g->subs[h].frames_callee = (int8_t)f;
 	gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_CELL, (int32_t)c);
