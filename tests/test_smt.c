@@ -1022,6 +1022,9 @@ static void test_cb_helpers(void)
  * names the kfuncs through it). */
 static void test_iter_num(void)
 {
+	/* the loop's test and body, after next (pc 12: the value's load) */
+#define ITER_TAIL "if r0 == 0 goto out\n" "r1 = *(u32 *)(r0 +0)\n" "r7 += r1\n" "goto l\n" \
+	"out:\n"
 	static const char prog[] =
 		"r6 = *(u8 *)(r1 +0)\n"
 		"r6 &= 15\n"
@@ -1035,11 +1038,7 @@ static void test_iter_num(void)
 		"r1 = r10\n"
 		"r1 += -8\n"
 		"call bpf_iter_num_next\n"
-		"if r0 == 0 goto out\n"
-		"r1 = *(u32 *)(r0 +0)\n"	/* pc 12 */
-		"r7 += r1\n"
-		"goto l\n"
-		"out:\n"
+		ITER_TAIL
 		"r1 = r10\n"
 		"r1 += -8\n"
 		"call bpf_iter_num_destroy\n"
@@ -1067,11 +1066,7 @@ static void test_iter_num(void)
 		"l:\n"				/* pc 9 */
 		"r1 = r8\n"
 		"call bpf_iter_num_next\n"
-		"if r0 == 0 goto out\n"
-		"r1 = *(u32 *)(r0 +0)\n"	/* pc 12 */
-		"r7 += r1\n"
-		"goto l\n"
-		"out:\n"
+		ITER_TAIL
 		"r1 = r8\n"
 		"call bpf_iter_num_destroy\n"
 		"r0 = r7\n"
@@ -1084,6 +1079,7 @@ static void test_iter_num(void)
 						    IT(16, 14, 104) };
 #undef IT
 #undef R1
+#undef ITER_TAIL
 	struct smt_opts zo = { .sz = sizeof(zo), .rlimit = TEST_RLIMIT, .timeout_ms = SAFETY_MS };
 	struct prepared p;
 	struct smt_result r;
