@@ -45,18 +45,29 @@ static void diamonds(size_t size)
 	EXIT();
 }
 
-/* nests: loops of depth 30 repeated; each level adds a header and a latch */
-static void nests(size_t size)
+/* nests: loops of depth D repeated; each level adds a header and a latch */
+static void nests_of(size_t size, int depth)
 {
-	while (n + 64 < size) {
+	while (n + 2 * (size_t)depth + 4 < size) {
 		size_t start = n;
 
-		for (int d = 0; d < 30; d++)
+		for (int d = 0; d < depth; d++)
 			ADD1();
-		for (int d = 0; d < 30; d++)
-			JLT(-(long)(n - (start + 29 - d)) - 1);
+		for (int d = 0; d < depth; d++)
+			JLT(-(long)(n - (start + depth - 1 - d)) - 1);
 	}
 	EXIT();
+}
+
+static void nests(size_t size)
+{
+	nests_of(size, 30);
+}
+
+/* the same loops in nests of depth 5: what grows with depth shows against these */
+static void nests5(size_t size)
+{
+	nests_of(size, 5);
 }
 
 /* many sibling loops: 2 insns each */
@@ -125,7 +136,7 @@ static const struct {
 } shapes[] = {
 	{ "chain of diamonds", "diamonds", diamonds }, { "deep nests (depth 30)", "nests", nests },
 	{ "sibling loops", "siblings", siblings }, { "irreducible ladder", "ladder", ladder },
-	{ "counted sibling loops", "counted", counted },
+	{ "counted sibling loops", "counted", counted }, { "deep nests (depth 5)", "nests5", nests5 },
 };
 static const size_t sizes[] = { 1000, 10000, 100000, 1000000 };
 

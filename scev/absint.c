@@ -1216,6 +1216,9 @@ static int engine_alloc(struct engine *en)
 		en->paths = carve(base, &at, nb, sizeof(*en->paths));
 		en->npaths = carve(base, &at, nb, 1);
 		en->step_regs = carve(base, &at, nl, sizeof(*en->step_regs));
+		en->left_in_group = carve(base, &at, nl / PAGE_GROUP + 1, sizeof(*en->left_in_group));
+		en->flushed_in_group =
+			carve(base, &at, nb / PAGE_GROUP + 1, sizeof(*en->flushed_in_group));
 		if (!pass && !(base = arena_zalloc(1, at)))
 			return -ENOMEM;
 	}
@@ -1269,6 +1272,74 @@ static int compute_cuts(struct engine *en)
 	return 0;
 }
 
+/* The entries first .. first + n - 1 of array a, all zero: their pages go back (zalloc.h). */
+#define GROUP_RELEASE(a) zero_pages_release((a) + first, n * sizeof(*(a)))
+
+/* Whether item i, of n, completes its group of PAGE_GROUP in count (then *first and *k say
+ * which items the group holds). */
+static bool group_done(uint16_t *count, uint32_t i, uint32_t n, uint32_t *first, uint32_t *k)
+{
+	uint32_t g = i / PAGE_GROUP;
+
+	*first = g * PAGE_GROUP;
+	*k = n - *first < PAGE_GROUP ? n - *first : PAGE_GROUP;
+	return ++count[g] == *k;
+}
+
+/* The last pass has left loop l (flush_segment): nothing reads its summary, first-pass header
+ * state, header and back-edge states or the iterators and references its back edges carried
+ * again; they are cleared.  Once it has left every loop of l's group, the pages of those
+ * arrays that only the group's entries cover are given back (read, they would be zero as
+ * their entries are).  A program of many loops holds them from the symbolic execution on,
+ * under what the last pass allocates for the loops it has run (their claims): 1M instructions
+ * of deep nests, 152 + 32 + 48 bytes for each of half a million loops. */
+static void loop_left(struct engine *en, uint32_t l)
+{
+	struct scev_ctx *cx = en->cx;
+	uint32_t first, n;
+
+	sym_summary__free(&cx->sums[l]);
+	free(en->res[l].exit_done);	/* (read with the summary only) */
+	en->res[l].exit_done = NULL;
+	en->res[l].nexit_done = 0;
+	if (cx->first_hdr)
+		hdr_pack__free(&cx->first_hdr[l]);
+	st_drop(cx, en->hdr, l);
+	st_drop(cx, en->back, l);
+	en->it_back[l] = en->ref_back[l] = (struct life){ 0, 0 };
+	if (en->res[l].left)
+		return;
+	en->res[l].left = true;
+	if (!group_done(en->left_in_group, l, cx->st.loops->nloops, &first, &n))
+		return;
+	GROUP_RELEASE(cx->sums);
+	if (cx->first_hdr)
+		GROUP_RELEASE(cx->first_hdr);
+	GROUP_RELEASE(en->hdr);
+	GROUP_RELEASE(en->back);
+	GROUP_RELEASE(en->it_back);
+	GROUP_RELEASE(en->ref_back);
+}
+
+/* Block b is flushed and its states dropped: nothing of this pass joins into it, runs it or
+ * reads its visits and entry generations again; they are cleared.  Once every block of its
+ * group is flushed, the pages of those per-block arrays that only the group's entries (all
+ * zero) cover are given back. */
+static void block_flushed(struct engine *en, uint32_t b)
+{
+	uint32_t first, n;
+
+	en->visits[b] = en->entry_gen[b] = en->exits_gen[b] = 0;
+	if (!group_done(en->flushed_in_group, b, en->cx->st.cfg->nblocks, &first, &n))
+		return;
+	GROUP_RELEASE(en->in);
+	if (en->side)
+		GROUP_RELEASE(en->side);
+	GROUP_RELEASE(en->visits);
+	GROUP_RELEASE(en->entry_gen);
+	GROUP_RELEASE(en->exits_gen);
+}
+
 /* The blocks at positions [lo, hi) of the reverse postorder are final: what later needs of
  * them is taken now — the first pass's header states, the last pass's checks and claims (in
  * the order of the reverse postorder, as a pass over all blocks would) — and their states are
@@ -1308,20 +1379,20 @@ static int flush_segment(struct engine *en, uint32_t lo, uint32_t hi)
 			st_drop(en->cx, en->back, l);
 		}
 	}
+	if (err)
+		return err;
+	/* (flushed once per pass, as every position of the reverse postorder; a run with emit
+	 * sends nothing, so no state of the segment's blocks comes back) */
+	for (uint32_t i = lo; i < hi; i++)
+		block_flushed(en, cx->rpo[i]);
 	/* The last pass has left the loops headed here for good (a loop lies within one
 	 * segment, its exits' refinements and its claims included): nothing reads their
 	 * summaries or first-pass header states again. */
 	for (uint32_t i = lo; i < hi && !err && !cx->first_pass; i++) {
 		uint32_t b = cx->rpo[i], l = lf->loop_of[b];
 
-		if (l != SCEV_NONE && lf->loops[l].header == b) {
-			sym_summary__free(&cx->sums[l]);
-			free(en->res[l].exit_done);	/* (read with the summary only) */
-			en->res[l].exit_done = NULL;
-			en->res[l].nexit_done = 0;
-			if (cx->first_hdr)
-				hdr_pack__free(&cx->first_hdr[l]);
-		}
+		if (l != SCEV_NONE && lf->loops[l].header == b)
+			loop_left(en, l);
 	}
 	return err;
 }
@@ -1426,6 +1497,8 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out)
 	 * (flush_segment freed those of every loop it reached): their arrays go before the loop
 	 * claims are completed, which is when a program of many loops takes the most memory. */
 	for (uint32_t l = 0; l < lf->nloops; l++) {
+		if (en.res[l].left)
+			continue;	/* (freed: its pages may be given back, not to be touched) */
 		sym_summary__free(&cx->sums[l]);
 		if (cx->first_hdr)
 			hdr_pack__free(&cx->first_hdr[l]);

@@ -102,6 +102,7 @@ struct loop_result {
 	uint32_t nivs;
 	uint32_t nexit_done;
 	bool visited;	/* (last: one per loop, 32 bytes where the order made 40) */
+	bool left;	/* the last pass has left the loop (flush_segment) */
 };
 
 /* The states below are held through per-block (per-loop) pointers, allocated when first
@@ -148,9 +149,17 @@ struct engine {
 	/* While send_succs sends a conditional jump's second arm: the first (fall-through) arm's
 	 * state when that arm ran, else NULL */
 	struct astate *arm0;
+	/* last pass, per group of PAGE_GROUP loops (ids g * PAGE_GROUP ..): how many the pass has
+	 * left; per group of PAGE_GROUP blocks: how many the pass has flushed.  Once all are, the
+	 * pages of what they held that is cleared by then are given back (flush_segment) */
+	uint16_t *left_in_group, *flushed_in_group;
 	uint16_t *live_in;	/* per block: registers live at its start (computed with the first) */
 	uint64_t *fills;	/* per function: bit k, a register is filled from r10 - 8(k + 1) */
 };
+
+/* Loops (blocks) per group whose cleared per-loop (per-block) entries give their pages back
+ * together (engine.left_in_group; 4096 summaries are 152 pages). */
+#define PAGE_GROUP 4096
 
 /* Path states per block of the verdict (see struct engine). */
 #define PATHS_MAX 8

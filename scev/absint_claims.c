@@ -5,8 +5,10 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "scev/absint.h"
+#include "util/arena.h"
 #include "util/zalloc.h"
 
 /* Range claims before pc: every register and stack cell of s of which something is known. */
@@ -71,36 +73,59 @@ void absint_put_claims(struct engine *en, const struct astate *s, uint32_t pc)
 	}
 }
 
-/* The pc after block b's last instruction. */
-static uint32_t block_end(const struct scev_ctx *cx, uint32_t b)
+static int cmp_first(const void *a, const void *b)
 {
-	uint32_t last = cx->st.cfg->blocks[b].last;
+	uint32_t x = ((const struct claim_pcrange *)a)->first;
+	uint32_t y = ((const struct claim_pcrange *)b)->first;
 
-	return last + ebpf_insn_slots(&cx->insns[last]);
+	return x < y ? -1 : x > y;
 }
 
-/* pc ranges of a loop's blocks, adjacent blocks merged (counted first: a nest's outer loops
- * have many blocks and few ranges). */
-static int loop_ranges(const struct scev_ctx *cx, const struct scev_loop *L, struct claim_loop *cl)
+/* pc ranges of loop l's blocks, adjacent ones merged: the pcs of its own blocks (own[off[l] ..
+ * off[l + 1])) and the ranges of its children (done before it), in address order, coalesced
+ * where one ends just before the next starts.  Merging adjacent blocks in address order gives
+ * the largest runs of consecutive pcs of the loop's blocks, and so does merging runs of its
+ * children's with its own blocks: the same ranges as a walk of every block of the loop, which
+ * visits a nest's inner blocks once per level around them. */
+static int loop_ranges(const struct scev_ctx *cx, struct claim_prog *out, const uint32_t *own,
+		       const uint32_t *off, uint32_t l)
 {
-	const struct scev_cfg *cfg = cx->st.cfg;
-	uint32_t n = 0;
+	const struct scev_loop *L = &cx->st.loops->loops[l];
+	struct claim_loop *cl = &out->loops[l];
+	struct claim_pcrange *v;
+	uint32_t n = off[l + 1] - off[l], m = 0;
 
-	for (uint32_t k = 0; k < L->nblocks; k++)
-		n += !k || block_end(cx, L->blocks[k - 1]) != cfg->blocks[L->blocks[k]].first;
-	cl->blocks = zalloc(n ? n : 1, sizeof(*cl->blocks));
-	if (!cl->blocks)
+	for (uint32_t c = 0; c < L->nchildren; c++)
+		n += out->loops[L->children[c]].nblocks;
+	if (!(v = malloc((n ? n : 1) * sizeof(*v))))
 		return -ENOMEM;
-	for (uint32_t k = 0; k < L->nblocks; k++) {
-		const struct scev_block *b = &cfg->blocks[L->blocks[k]];
-		uint32_t last = b->last + ebpf_insn_slots(&cx->insns[b->last]) - 1;
+	n = 0;
+	for (uint32_t k = off[l]; k < off[l + 1]; k++) {
+		const struct scev_block *b = &cx->st.cfg->blocks[own[k]];
 
-		if (cl->nblocks && cl->blocks[cl->nblocks - 1].last + 1 == b->first)
-			cl->blocks[cl->nblocks - 1].last = last;
-		else
-			cl->blocks[cl->nblocks++] = (struct claim_pcrange){ b->first, last };
+		v[n++] = (struct claim_pcrange){ b->first,
+						 b->last + ebpf_insn_slots(&cx->insns[b->last]) - 1 };
 	}
-	return 0;
+	for (uint32_t c = 0; c < L->nchildren; c++) {
+		const struct claim_loop *cc = &out->loops[L->children[c]];
+
+		for (uint32_t k = 0; k < cc->nblocks; k++)
+			v[n++] = cc->blocks[k];
+	}
+	if (L->nchildren)	/* (own blocks come in address order: blocks are numbered so) */
+		qsort(v, n, sizeof(*v), cmp_first);
+	for (uint32_t k = 0; k < n; k++)
+		if (m && v[m - 1].last + 1 == v[k].first)
+			v[m - 1].last = v[k].last;
+		else
+			v[m++] = v[k];
+	cl->blocks = zalloc(m ? m : 1, sizeof(*cl->blocks));
+	if (cl->blocks) {
+		memcpy(cl->blocks, v, m * sizeof(*v));
+		cl->nblocks = m;
+	}
+	free(v);
+	return cl->blocks ? 0 : -ENOMEM;
 }
 
 int absint_fill_loops(struct engine *en, struct claim_prog *out)
@@ -108,7 +133,18 @@ int absint_fill_loops(struct engine *en, struct claim_prog *out)
 	struct scev_ctx *cx = en->cx;
 	const struct scev_cfg *cfg = cx->st.cfg;
 	const struct scev_loops *lf = cx->st.loops;
+	uint32_t *own, *off;
+	int err = 0;
 
+	/* the pc ranges, innermost first (a loop's take its children's) */
+	if (scev_own_blocks(cx, &own, &off))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < lf->nloops && !err; i++)
+		err = loop_ranges(cx, out, own, off, lf->order[i]);
+	arena_free(own);
+	arena_free(off);
+	if (err)
+		return err;
 	for (uint32_t l = 0; l < lf->nloops; l++) {
 		const struct scev_loop *L = &lf->loops[l];
 		struct claim_loop *cl = &out->loops[l];
@@ -122,7 +158,7 @@ int absint_fill_loops(struct engine *en, struct claim_prog *out)
 		cl->entries = zalloc(L->nentries ? L->nentries : 1, sizeof(*cl->entries));
 		cl->back_edges = zalloc(L->nback_edges ? L->nback_edges : 1, sizeof(*cl->back_edges));
 		cl->exits = zalloc(L->nexits ? L->nexits : 1, sizeof(*cl->exits));
-		if (!cl->entries || !cl->back_edges || !cl->exits || loop_ranges(cx, L, cl))
+		if (!cl->entries || !cl->back_edges || !cl->exits)
 			return -ENOMEM;
 		for (uint32_t k = 0; k < L->nentries; k++)
 			cl->entries[cl->nentries++] = cfg->blocks[L->entries[k]].first;

@@ -193,6 +193,15 @@ static uint16_t loop_args_defined(struct scev_ctx *cx, uint32_t l)
 		return 0;
 	if (cx->loop_args_def[l] & 0x8000)
 		return cx->loop_args_def[l] & 0x3e;
+	/* With nothing in the loop that clobbers them, every block keeps the optimistic start:
+	 * the fixpoint below changes nothing. */
+	if (!scev_loop_holds(cx, l, LOOP_HOLDS_CLOBBER)) {
+		for (uint32_t e = 0; e < L->nback_edges; e++)
+			if (scev_loop__block_index(L, L->back_edges[e].from) == SCEV_NONE)
+				res = 0;
+		cx->loop_args_def[l] = 0x8000 | res;
+		return res;
+	}
 	if (!(out = malloc(L->nblocks * sizeof(*out)))) {
 		cx->loop_args_def[l] = 0x8000;
 		return 0;
@@ -248,7 +257,8 @@ static bool loop_moves_pkt(struct scev_ctx *cx, uint32_t l)
 	if (!cx->loop_moves_pkt)
 		return absint_loop_moves_pkt(cx, l);
 	if (!cx->loop_moves_pkt[l])
-		cx->loop_moves_pkt[l] = absint_loop_moves_pkt(cx, l) ? 2 : 1;
+		cx->loop_moves_pkt[l] = scev_loop_holds(cx, l, LOOP_HOLDS_CALL) &&
+					absint_loop_moves_pkt(cx, l) ? 2 : 1;
 	return cx->loop_moves_pkt[l] == 2;
 }
 
@@ -516,6 +526,11 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 			iv.has_start = aval_is_const(&x0, &iv.start);
 			res->ivs[res->nivs++] = iv;
 		}
+	}
+	/* (the claims keep the array: none, as an unvisited loop's, when the loop has no IV) */
+	if (!res->nivs) {
+		free(res->ivs);
+		res->ivs = NULL;
 	}
 	/* A recurrence that an exit tests in every iteration is, after the first, what that test
 	 * let through plus the rest of a step (sym_exit_next_range): with a start known only as a

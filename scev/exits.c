@@ -1243,10 +1243,13 @@ int sym_may_goto_cut(struct scev_ctx *cx, uint32_t l, uint32_t *pc)
 {
 	const struct scev_loop *L = &cx->st.loops->loops[l];
 	const struct scev_cfg *cfg = cx->st.cfg;
-	bool *in_cut = calloc(L->nblocks ? L->nblocks : 1, sizeof(*in_cut)), any = false, passes;
+	bool *in_cut, any = false, passes;
 	int err;
 
-	if (!in_cut)
+	/* (no may_goto in the loop: none to find) */
+	if (!scev_loop_holds(cx, l, LOOP_HOLDS_MAY_GOTO))
+		return 0;
+	if (!(in_cut = calloc(L->nblocks ? L->nblocks : 1, sizeof(*in_cut))))
 		return -ENOMEM;
 	for (uint32_t k = 0; k < L->nblocks; k++) {
 		const struct scev_block *blk = &cfg->blocks[L->blocks[k]];

@@ -316,6 +316,10 @@ struct scev_ctx {
 	 * collapsed child, so no walk clears an array of every loop */
 	uint32_t *sym_collapsed;
 	uint32_t sym_runs;
+	/* symex.c, while the summaries are computed: each loop's own blocks (loop_of[b] == l),
+	 * ascending, at sym_own[sym_own_off[l] .. sym_own_off[l + 1]), and the first position in
+	 * reverse postorder of its blocks at any depth (sym_min_rpo) */
+	uint32_t *sym_own, *sym_own_off, *sym_min_rpo;
 	/* per function: what running it may do besides its result, with the functions it calls
 	 * (FN_*, absint_transfer.c); NULL: anything */
 	uint8_t *fn_effects;
@@ -323,6 +327,7 @@ struct scev_ctx {
 	 * dynptr of the packet, whose bpf_dynptr_write may move it */
 	bool kfunc_other;
 	uint8_t *loop_moves_pkt;	/* per loop, lazily (absint_header.c) */
+	uint8_t *loop_holds;	/* per loop, lazily (scev_loop_holds): LOOP_HOLDS_* bits */
 	/* per function: its prototype when it is global (absint_global.c), NULL when static;
 	 * NULL when none is */
 	const struct ebpf_global_func **fn_global;
@@ -338,12 +343,34 @@ static inline struct sym_summary *scev_sum(const struct scev_ctx *cx, uint32_t l
 	return &cx->sums[l];
 }
 
+/* Kinds of instruction a loop may hold (scev_loop_holds). */
+enum {
+	LOOP_HOLDS_CALL = 1,	/* a call (ebpf_is_call) */
+	LOOP_HOLDS_CLOBBER = 2,	/* a call or an LD_ABS/LD_IND: r1-r5 clobbered */
+	LOOP_HOLDS_MAY_GOTO = 4,	/* a block ending in a may_goto (BPF_JCOND) */
+	LOOP_HOLDS_END = 8,	/* what may end the program: exit, LD_ABS/LD_IND, a tail call */
+};
+
+/* scev.c: whether loop l holds, in one of its blocks at any depth (L->blocks), an instruction of
+ * kind (one LOOP_HOLDS_* bit); true when memory runs out.  The per-loop walks of a loop's blocks
+ * for one kind of instruction (a call that moves the packet, r1-r5 clobbered, a may_goto) skip
+ * the loops that hold none: computed once for every loop in one pass over the blocks, where a
+ * walk per loop visits a nest's inner blocks once per level around them. */
+bool scev_loop_holds(struct scev_ctx *cx, uint32_t l, unsigned kind);
+
+/* scev.c: each loop's own blocks (loop_of[b] == l, those of no loop nested in it), ascending,
+ * at (*own)[(*off)[l] .. (*off)[l + 1]): one pass over the blocks (free both with arena_free).
+ * 0 or -ENOMEM. */
+int scev_own_blocks(const struct scev_ctx *cx, uint32_t **own, uint32_t **off);
+
 /* scev.c: sorts blocks v[0..n) by their position in reverse postorder.  0 or -ENOMEM. */
 int scev_sort_by_rpo(const struct scev_ctx *cx, uint32_t *v, uint32_t n);
 
 /* symex.c */
 void sym_summary__free(struct sym_summary *s);
 int symex_loop(struct scev_ctx *cx, uint32_t l);
+/* What symex_loop keeps between loops of one round of summaries, freed. */
+void symex_done(struct scev_ctx *cx);
 /* Syntactic modified set (registers, r10-offset cells, havoc) for loops symex gave up on. */
 int symex_syntactic_mod(struct scev_ctx *cx, uint32_t l, struct sym_summary *s);
 const struct sym_loc *sym_find(const struct sym_summary *s, loc_t loc);

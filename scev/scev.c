@@ -120,6 +120,71 @@ static int compute_args_read(struct scev_ctx *cx)
 	return 0;
 }
 
+bool scev_loop_holds(struct scev_ctx *cx, uint32_t l, unsigned kind)
+{
+	const struct scev_cfg *cfg = cx->st.cfg;
+	const struct scev_loops *lf = cx->st.loops;
+
+	if (!cx->loop_holds) {
+		if (!(cx->loop_holds = arena_zalloc(lf->nloops ? lf->nloops : 1, 1)))
+			return true;
+		/* Each block's kinds go to its innermost loop and up to the first loop around it
+		 * that has them already (whose outer loops have them too): the blocks of loop x
+		 * at any depth are those whose innermost loop is x or nested in it. */
+		for (uint32_t b = 0; b < cfg->nblocks; b++) {
+			const struct scev_block *B = &cfg->blocks[b];
+			const struct bpf_insn *j = scev_block_cond_jmp(cfg, b);
+			unsigned k = j && ebpf_op(j) == BPF_JCOND ? LOOP_HOLDS_MAY_GOTO : 0;
+
+			if (lf->loop_of[b] == SCEV_NONE)
+				continue;
+			for (uint32_t pc = B->first; pc <= B->last; pc += ebpf_insn_slots(&cx->insns[pc])) {
+				const struct bpf_insn *i = &cx->insns[pc];
+
+				if (ebpf_is_call(i))
+					k |= LOOP_HOLDS_CALL | LOOP_HOLDS_CLOBBER;
+				else if (ebpf_class(i) == BPF_LD && !ebpf_is_ldimm64(i))
+					k |= LOOP_HOLDS_CLOBBER | LOOP_HOLDS_END;
+				if (ebpf_is_exit(i) || (ebpf_is_helper_call(i) && i->imm == 12))
+					k |= LOOP_HOLDS_END;
+			}
+			for (uint32_t x = lf->loop_of[b]; k && x != SCEV_NONE &&
+			     (cx->loop_holds[x] & k) != k; x = lf->loops[x].parent)
+				cx->loop_holds[x] |= (uint8_t)k;
+		}
+	}
+	return cx->loop_holds[l] & kind;
+}
+
+int scev_own_blocks(const struct scev_ctx *cx, uint32_t **own_out, uint32_t **off_out)
+{
+	const struct scev_loops *lf = cx->st.loops;
+	uint32_t nb = cx->st.cfg->nblocks, nl = lf->nloops;
+	uint32_t *off = arena_zalloc(nl + 1, sizeof(*off));
+	uint32_t *own = arena_alloc((nb ? nb : 1) * sizeof(*own));
+
+	if (!off || !own) {
+		arena_free(off);
+		arena_free(own);
+		return -ENOMEM;
+	}
+	for (uint32_t b = 0; b < nb; b++)
+		if (lf->loop_of[b] != SCEV_NONE)
+			off[lf->loop_of[b] + 1]++;
+	for (uint32_t l = 0; l < nl; l++)
+		off[l + 1] += off[l];
+	/* (ascending, as in L->blocks; off[l] then ends l's run: shifted back below) */
+	for (uint32_t b = 0; b < nb; b++)
+		if (lf->loop_of[b] != SCEV_NONE)
+			own[off[lf->loop_of[b]]++] = b;
+	for (uint32_t l = nl; l > 0; l--)
+		off[l] = off[l - 1];
+	off[0] = 0;
+	*own_out = own;
+	*off_out = off;
+	return 0;
+}
+
 int scev_sort_by_rpo(const struct scev_ctx *cx, uint32_t *v, uint32_t n)
 {
 	uint32_t *tmp = malloc((n ? n : 1) * sizeof(*tmp));
@@ -192,6 +257,7 @@ static void ctx_free(struct scev_ctx *cx)
 	arena_free(cx->fn_cb);
 	arena_free(cx->fn_effects);
 	arena_free(cx->loop_moves_pkt);
+	arena_free(cx->loop_holds);
 	arena_free(cx->fn_global);
 	arena_free(cx->outer_init);
 	arena_free(cx->outer_init_acc);
@@ -208,7 +274,7 @@ static void ctx_free(struct scev_ctx *cx)
 		for (uint32_t l = 0; l < cx->st.loops->nloops; l++)
 			sym_summary__free(&cx->sums[l]);
 	arena_free(cx->sums);
-	arena_free(cx->sym_collapsed);
+	symex_done(cx);
 	arena_free(cx->may_stack);
 	arena_free(cx->add_src);
 	arena_free(cx->fn_stack);
@@ -634,6 +700,7 @@ again:
 	for (uint32_t i = 0; i < nloops; i++)
 		if ((err = symex_loop(&cx, cx.st.loops->order[i])))
 			goto fail;
+	symex_done(&cx);
 
 	/* 3. Ranges with the summaries; claims. */
 	if (cx.cbl.n)

@@ -556,12 +556,12 @@ struct sym_run {
  * (inside a child) fails the walk (join_along_edge), so those never hold a state: listing
  * every block of l, as each level of a nest of depth D lists the blocks of the levels below,
  * would make the nest's walks cost D times its size. */
-static uint32_t walk_size(const struct scev_loops *lf, const struct scev_loop *L)
+static uint32_t walk_size(const struct scev_ctx *cx, const struct scev_loop *L)
 {
-	uint32_t n = 0;
+	const struct scev_loops *lf = cx->st.loops;
+	uint32_t l = (uint32_t)(L - lf->loops);
+	uint32_t n = cx->sym_own_off[l + 1] - cx->sym_own_off[l];
 
-	for (uint32_t k = 0; k < L->nblocks; k++)
-		n += lf->loop_of[L->blocks[k]] == (uint32_t)(L - lf->loops);
 	for (uint32_t k = 0; k < L->nchildren; k++) {
 		const struct scev_loop *C = &lf->loops[L->children[k]];
 
@@ -572,14 +572,14 @@ static uint32_t walk_size(const struct scev_loops *lf, const struct scev_loop *L
 	return n;
 }
 
-static void walk_blocks(const struct scev_loops *lf, uint32_t l, uint32_t *out)
+static void walk_blocks(const struct scev_ctx *cx, uint32_t l, uint32_t *out)
 {
+	const struct scev_loops *lf = cx->st.loops;
 	const struct scev_loop *L = &lf->loops[l];
 	uint32_t n = 0;
 
-	for (uint32_t k = 0; k < L->nblocks; k++)
-		if (lf->loop_of[L->blocks[k]] == l)
-			out[n++] = L->blocks[k];
+	for (uint32_t k = cx->sym_own_off[l]; k < cx->sym_own_off[l + 1]; k++)
+		out[n++] = cx->sym_own[k];
 	for (uint32_t k = 0; k < L->nchildren; k++) {
 		const struct scev_loop *C = &lf->loops[L->children[k]];
 
@@ -593,12 +593,50 @@ static void walk_blocks(const struct scev_loops *lf, uint32_t l, uint32_t *out)
 /* No block of L comes before its header in reverse postorder (the walk starts there). */
 static bool header_first(const struct scev_ctx *cx, const struct scev_loop *L)
 {
-	uint32_t h = cx->rpo_index[L->header];
+	return cx->sym_min_rpo[L - cx->st.loops->loops] >= cx->rpo_index[L->header];
+}
 
-	for (uint32_t k = 0; k < L->nblocks; k++)
-		if (cx->rpo_index[L->blocks[k]] < h)
-			return false;
-	return true;
+/* cx->sym_own, sym_own_off and sym_min_rpo (see scev_ctx): one pass over the blocks and one
+ * over the loops, innermost first, where a walk of every loop's blocks visits a nest's inner
+ * blocks once per level around them.  0 or -ENOMEM. */
+static int own_blocks_build(struct scev_ctx *cx)
+{
+	const struct scev_loops *lf = cx->st.loops;
+	uint32_t nl = lf->nloops, *own, *off, *mr;
+
+	if (scev_own_blocks(cx, &own, &off))
+		return -ENOMEM;
+	if (!(mr = arena_alloc((nl ? nl : 1) * sizeof(*mr)))) {
+		arena_free(own);
+		arena_free(off);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < nl; i++) {
+		uint32_t l = lf->order[i], m = UINT32_MAX;
+		const struct scev_loop *L = &lf->loops[l];
+
+		for (uint32_t k = off[l]; k < off[l + 1]; k++)
+			if (cx->rpo_index[own[k]] < m)
+				m = cx->rpo_index[own[k]];
+		for (uint32_t c = 0; c < L->nchildren; c++)	/* (innermost first: done) */
+			if (mr[L->children[c]] < m)
+				m = mr[L->children[c]];
+		mr[l] = m;
+	}
+	cx->sym_own = own;
+	cx->sym_own_off = off;
+	cx->sym_min_rpo = mr;
+	return 0;
+}
+
+void symex_done(struct scev_ctx *cx)
+{
+	arena_free(cx->sym_collapsed);
+	cx->sym_collapsed = NULL;
+	arena_free(cx->sym_own);
+	arena_free(cx->sym_own_off);
+	arena_free(cx->sym_min_rpo);
+	cx->sym_own = cx->sym_own_off = cx->sym_min_rpo = NULL;
 }
 
 static int pos_of(const struct sym_run *r, uint32_t b)
@@ -1399,6 +1437,8 @@ static bool keep_invariant(void *arg, loc_t l)
 /* Something in the loop can end the program or the function without an exit edge. */
 static bool terminates_inside(struct scev_ctx *cx, const struct scev_loop *L)
 {
+	if (!scev_loop_holds(cx, (uint32_t)(L - cx->st.loops->loops), LOOP_HOLDS_END))
+		return false;	/* (none of the instructions below) */
 	for (uint32_t k = 0; k < L->nblocks; k++) {
 		const struct scev_block *blk = &cx->st.cfg->blocks[L->blocks[k]];
 
@@ -1504,7 +1544,9 @@ int symex_loop(struct scev_ctx *cx, uint32_t l)
 	 * own level passes the header, so this describes every iteration after the first visit
 	 * of the header (what comes before, from a side entry, the range analysis joins into the
 	 * state entering the loop). */
-	r.n = walk_size(lf, L);
+	if (!cx->sym_own && (err = own_blocks_build(cx)))
+		return err;
+	r.n = walk_size(cx, L);
 	r.blocks = malloc(r.n * sizeof(*r.blocks));
 	r.in = calloc(r.n, sizeof(*r.in));
 	/* (one array per analysis: an array per loop run would make nested and sibling loops
@@ -1517,7 +1559,7 @@ int symex_loop(struct scev_ctx *cx, uint32_t l)
 		err = -ENOMEM;
 		goto out;
 	}
-	walk_blocks(lf, l, r.blocks);
+	walk_blocks(cx, l, r.blocks);
 	if ((err = scev_sort_by_rpo(cx, r.blocks, r.n)))
 		goto out;
 	if (!header_first(cx, L)) {	/* (then r.blocks[0] is the header) */
