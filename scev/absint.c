@@ -807,7 +807,7 @@ static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 {
 	struct scev_ctx *cx = en->cx;
 	const struct scev_block *blk = &cx->st.cfg->blocks[b];
-	struct astate s;
+	struct astate s, *const *from;
 	const struct bpf_insn *last;
 	bool self_exit = false;
 	uint32_t l;
@@ -833,10 +833,18 @@ static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 						queue(en, L->exits[k].from, lowest);
 			}
 		}
-		err = astate__copy(&s, st_peek(en->hdr, l));
+		from = &en->hdr[l];
 	} else {
-		err = astate__copy(&s, st_peek(en->in, b));
+		from = &en->in[b];
 	}
+	/* The claims are the block's state's last reader (flush_segment drops it right after,
+	 * and the instructions' steps read no other block's state): run them on it, not on a
+	 * copy. */
+	if (emit && *from) {
+		err = run_insns(en, b, *from, true);
+		goto out;
+	}
+	err = astate__copy(&s, st_peek(from, 0));
 	if (err || (err = run_insns(en, b, &s, emit)) || emit)
 		goto out;
 	last = &cx->insns[blk->last];

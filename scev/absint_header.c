@@ -329,6 +329,9 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 		       en->visits[L->header] <= (cx->opts.max_iterations ? cx->opts.max_iterations : 8);
 	int err;
 
+	/* (E, which es reads, stays as it is through this step: exit matches over es are kept
+	 * for sym_exit_next_range below) */
+	sym_exit_memo_open(&es);
 	if (cx->first_hdr && !cx->first_pass) {
 		hdr_pack__view(&cx->first_hdr[l], &fhv);
 		fh = &fhv;
@@ -895,9 +898,10 @@ static uint16_t loop_exit_regs(struct scev_ctx *cx, uint32_t l, uint32_t from)
 {
 	const struct scev_loop *L = &cx->st.loops->loops[l];
 	uint32_t at = scev_loop__block_index(L, from);
-	uint16_t *out, w = 0xffff, res;
+	uint16_t few[32], *out = few, w = 0xffff, res;	/* (a small loop's: no allocation) */
 
-	if (at == SCEV_NONE || !(out = malloc(L->nblocks * sizeof(*out))))
+	if (at == SCEV_NONE ||
+	    (L->nblocks > 32 && !(out = malloc(L->nblocks * sizeof(*out)))))
 		return 0;
 	loop_must_regs(cx, L, 0, out);
 	for (uint32_t e = 0; e < L->nback_edges; e++) {
@@ -907,7 +911,8 @@ static uint16_t loop_exit_regs(struct scev_ctx *cx, uint32_t l, uint32_t from)
 	}
 	loop_must_regs(cx, L, w, out);
 	res = out[at];
-	free(out);
+	if (out != few)
+		free(out);
 	return res;
 }
 

@@ -584,14 +584,6 @@ void astate__drop_ids(struct astate *s)
 		s->cells[i].v.id = 0;
 }
 
-/* Bytewise: a register stays unstored only when dropping it changes nothing at all. */
-static bool is_top(const struct aval *a)
-{
-	struct aval t = aval_top();
-
-	return memcmp(a, &t, sizeof(t)) == 0;
-}
-
 /* The frame pointer as every function starts with it (run_function), byte for byte: most
  * headers hold it in r10 unchanged, so it is not stored either. */
 static struct aval frame_ptr(void)
@@ -599,24 +591,20 @@ static struct aval frame_ptr(void)
 	return aval_ptr(REGION_STACK, 0, range_const(0));
 }
 
-static bool is_frame_ptr(const struct aval *a)
-{
-	struct aval t = frame_ptr();
-
-	return memcmp(a, &t, sizeof(t)) == 0;
-}
-
 int hdr_pack__set(struct hdr_pack *p, const struct astate *s)
 {
+	/* Bytewise: a register stays unstored only when dropping it changes nothing at all.
+	 * (Both values built once per state, not once per register.) */
+	const struct aval top = aval_top(), fp = frame_ptr();
 	unsigned k = 0;
 
 	memset(p, 0, sizeof(*p));
 	if (!s->live)
 		return 0;
 	for (int r = 0; r < EBPF_NREGS; r++)
-		if (is_frame_ptr(&s->regs[r]))
+		if (s->regs[r].kind == fp.kind && memcmp(&s->regs[r], &fp, sizeof(fp)) == 0)
 			p->frame |= (uint16_t)(1u << r);
-		else if (!is_top(&s->regs[r]))
+		else if (s->regs[r].kind != top.kind || memcmp(&s->regs[r], &top, sizeof(top)) != 0)
 			p->stored |= (uint16_t)(1u << r);
 	if ((p->stored && !(p->v = malloc(__builtin_popcount(p->stored) * sizeof(*p->v)))) ||
 	    (s->n && !(p->cells = malloc(s->n * sizeof(*p->cells))))) {
@@ -643,15 +631,17 @@ void hdr_pack__free(struct hdr_pack *p)
 
 void hdr_pack__view(const struct hdr_pack *p, struct astate *view)
 {
+	struct aval top, fp;
 	unsigned k = 0;
 
 	memset(view, 0, sizeof(*view));
 	if (!p->live)
 		return;
 	view->live = true;
+	top = aval_top();
+	fp = frame_ptr();
 	for (int r = 0; r < EBPF_NREGS; r++)
-		view->regs[r] = p->stored & (1u << r) ? p->v[k++] :
-				p->frame & (1u << r) ? frame_ptr() : aval_top();
+		view->regs[r] = p->stored & (1u << r) ? p->v[k++] : p->frame & (1u << r) ? fp : top;
 	view->nn = p->nn;
 	view->cells = p->cells;
 	view->n = view->cap = p->n;

@@ -760,6 +760,53 @@ static int exit_period2(struct scev_ctx *cx, const struct sym_summary *s, const 
 	return 0;
 }
 
+/* The tested sequence exit_match last found for the environment arg of sym_exit_memo_open:
+ * exit_match is a function of (cx, s, e, env, arg) and of what env reads through arg, which
+ * the caller keeps unchanged until the next open (a header step asks for an exit's bound and
+ * then for its counter's next values over one entry state: one match, not two).  Only arg
+ * itself is kept, an address no other environment has while it is alive; the open before
+ * every use drops what an earlier one kept. */
+static _Thread_local struct {
+	const void *arg;	/* the open's environment; NULL: nothing is kept */
+	bool valid;
+	const struct scev_ctx *cx;
+	const struct sym_summary *s;
+	const struct sym_exit *e;
+	const struct aval *(*env)(void *arg, loc_t l);
+	struct exit_seq m;
+} match_memo;
+
+void sym_exit_memo_open(const void *arg)
+{
+	match_memo.arg = arg;
+	match_memo.valid = false;
+}
+
+static void match_keep(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_exit *e,
+		       const struct aval *(*env)(void *arg, loc_t l), void *arg,
+		       const struct exit_seq *m)
+{
+	if (!arg || arg != match_memo.arg)
+		return;
+	match_memo.valid = true;
+	match_memo.cx = cx;
+	match_memo.s = s;
+	match_memo.e = e;
+	match_memo.env = env;
+	match_memo.m = *m;
+}
+
+static bool match_kept(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_exit *e,
+		       const struct aval *(*env)(void *arg, loc_t l), void *arg,
+		       struct exit_seq *m)
+{
+	if (!match_memo.valid || !arg || arg != match_memo.arg || cx != match_memo.cx ||
+	    s != match_memo.s || e != match_memo.e || env != match_memo.env)
+		return false;
+	*m = match_memo.m;
+	return true;
+}
+
 int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_exit *e,
 		   const struct aval *(*env)(void *arg, loc_t l), void *arg, uint64_t *kmin,
 		   uint64_t *kmax, char *why, unsigned whylen)
@@ -780,6 +827,7 @@ int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struc
 		return 0;
 	if (exit_match(cx, s, e, env, arg, &m, why, whylen))
 		return exit_period2(cx, s, e, env, arg, kmin, kmax) == 0 ? 0 : -1;
+	match_keep(cx, s, e, env, arg, &m);	/* (before the shapes read it) */
 	for (size_t k = 0; k < sizeof(exit_shapes) / sizeof(exit_shapes[0]); k++) {
 		int r = exit_shapes[k](&m, kmin, kmax, why, whylen);
 
@@ -806,7 +854,8 @@ bool sym_exit_next_range(struct scev_ctx *cx, const struct sym_summary *s,
 	char why[8];
 
 	if (e->op == BPF_JCOND || e->op == BPF_JSET ||
-	    exit_match(cx, s, e, env, arg, &m, why, sizeof(why)) || m.loc != loc ||
+	    (!match_kept(cx, s, e, env, arg, &m) &&
+	     exit_match(cx, s, e, env, arg, &m, why, sizeof(why))) || m.loc != loc ||
 	    m.spread || m.varies || m.op == BPF_JSET || !(sl = sym_find(s, loc)) ||
 	    m.a0.kind != AV_SCALAR || m.n.kind != AV_SCALAR)
 		return false;

@@ -405,7 +405,11 @@ int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struc
 		   uint64_t *kmax, char *why, unsigned whylen);
 
 /* exits.c: the values the counter loc of exit e's tested sequence takes at the header after the
- * first iteration, which passed e without leaving — true with them in x1, or false. */
+ * first iteration, which passed e without leaving — true with them in x1, or false.  Between
+ * sym_exit_memo_open(arg) and the next open, it reuses the tested sequence sym_exit_bound
+ * matched for the same (cx, s, e, env, arg) since the open: arg must be an environment that
+ * stays alive and unchanged until then (a header step's entry state). */
+void sym_exit_memo_open(const void *arg);
 bool sym_exit_next_range(struct scev_ctx *cx, const struct sym_summary *s,
 			 const struct sym_exit *e, const struct aval *(*env)(void *arg, loc_t l),
 			 void *arg, loc_t loc, struct aval *x1);

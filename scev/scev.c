@@ -187,7 +187,8 @@ int scev_own_blocks(const struct scev_ctx *cx, uint32_t **own_out, uint32_t **of
 
 int scev_sort_by_rpo(const struct scev_ctx *cx, uint32_t *v, uint32_t n)
 {
-	uint32_t *tmp = malloc((n ? n : 1) * sizeof(*tmp));
+	/* (the walk of a small loop's blocks, once per loop: no allocation) */
+	uint32_t few[64], *tmp = n <= 64 ? few : malloc(n * sizeof(*tmp));
 
 	if (!tmp)
 		return -ENOMEM;
@@ -207,7 +208,8 @@ int scev_sort_by_rpo(const struct scev_ctx *cx, uint32_t *v, uint32_t n)
 		}
 		memcpy(v, tmp, n * sizeof(*v));
 	}
-	free(tmp);
+	if (tmp != few)
+		free(tmp);
 	return 0;
 }
 

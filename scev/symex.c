@@ -446,29 +446,46 @@ void sym_summary__free(struct sym_summary *s)
 
 /* The summary's arrays grew by doubling; a summary is kept until the last pass has left its
  * loop, so it keeps only what it holds (a loop that changes one register would keep room for
- * 16 locations, 4 exits and 4 stores). */
-static void summary_trim(struct sym_summary *s)
+ * 16 locations, 4 exits and 4 stores).  An array already as long as what it holds (its
+ * capacity, as far as the caller knows it) is left as it is. */
+static void summary_trim(struct sym_summary *s, uint32_t locs_cap, uint32_t exits_cap,
+			 uint32_t stores_cap)
 {
 	struct sym_loc *nl;
 	struct sym_exit *ne;
 	struct sym_store *nw;
 
-	if (s->nlocs && (nl = realloc(s->locs, s->nlocs * sizeof(*nl))))
+	if (s->nlocs && s->nlocs < locs_cap && (nl = realloc(s->locs, s->nlocs * sizeof(*nl))))
 		s->locs = nl;
-	if (s->nexits && (ne = realloc(s->exits, s->nexits * sizeof(*ne))))
+	if (s->nexits && s->nexits < exits_cap &&
+	    (ne = realloc(s->exits, s->nexits * sizeof(*ne))))
 		s->exits = ne;
-	if (s->npexits && (ne = realloc(s->pexits, s->npexits * sizeof(*ne))))
+	if (s->npexits && s->npexits < SYM_MAX_PEXITS &&
+	    (ne = realloc(s->pexits, s->npexits * sizeof(*ne))))
 		s->pexits = ne;
-	if (s->nstores && (nw = realloc(s->stores, s->nstores * sizeof(*nw))))
+	if (s->nstores && s->nstores < stores_cap &&
+	    (nw = realloc(s->stores, s->nstores * sizeof(*nw))))
 		s->stores = nw;
 }
 
-static int add_loc(struct sym_summary *s, loc_t loc, uint32_t *cap)
+/* The first room of a summary's array: roomy, or one when the summaries are trimmed (past
+ * SYM_TRIM_LOOPS loops), so that a loop with one location or exit is allocated once, not
+ * allocated and shrunk. */
+#ifndef SYM_TRIM_LOOPS
+#define SYM_TRIM_LOOPS 256
+#endif
+
+static uint32_t first_room(const struct scev_ctx *cx, uint32_t roomy)
+{
+	return cx->st.loops->nloops > SYM_TRIM_LOOPS ? 1 : roomy;
+}
+
+static int add_loc(struct sym_summary *s, loc_t loc, uint32_t *cap, uint32_t first)
 {
 	if (sym_find(s, loc))
 		return 0;
 	if (s->nlocs == *cap) {
-		uint32_t nc = *cap ? *cap * 2 : 16;
+		uint32_t nc = *cap ? *cap * 2 : first;
 		struct sym_loc *nv = realloc(s->locs, nc * sizeof(*nv));
 
 		if (!nv)
@@ -498,7 +515,7 @@ int symex_syntactic_mod(struct scev_ctx *cx, uint32_t l, struct sym_summary *s)
 			uint32_t w = ebpf_regs_written(i);
 
 			for (loc_t r = 0; r < EBPF_NREGS; r++)
-				if ((w & (1u << r)) && (err = add_loc(s, r, &cap)))
+				if ((w & (1u << r)) && (err = add_loc(s, r, &cap, first_room(cx, 16))))
 					return err;
 			if (ebpf_class(i) == BPF_ST || ebpf_class(i) == BPF_STX) {
 				unsigned size = ebpf_size_bytes(ebpf_size(i));
@@ -506,7 +523,8 @@ int symex_syntactic_mod(struct scev_ctx *cx, uint32_t l, struct sym_summary *s)
 
 				if (i->dst_reg == EBPF_REG_FP && natural(off, size) &&
 				    !(ebpf_mode(i) == BPF_ATOMIC && i->imm == BPF_LOAD_ACQ)) {
-					if ((err = add_loc(s, LOC_SLOT(off, size), &cap)))
+					if ((err = add_loc(s, LOC_SLOT(off, size), &cap,
+							   first_room(cx, 16))))
 						return err;
 				} else if (i->dst_reg == EBPF_REG_FP) {
 					fpmask_fill(&s->hv);	/* cuts cells */
@@ -1471,7 +1489,7 @@ static int note_store(struct sym_run *r, const struct sstate *st, uint32_t b, ui
 		if (b != L->header && !scev_dom__dominates(cx->st.dom, b, L->back_edges[k].from))
 			return 0;
 	if (s->nstores == r->stores_cap) {
-		uint32_t nc = r->stores_cap ? r->stores_cap * 2 : 4;
+		uint32_t nc = r->stores_cap ? r->stores_cap * 2 : first_room(cx, 4);
 		struct sym_store *nv = realloc(s->stores, nc * sizeof(*nv));
 
 		if (!nv)
@@ -1511,7 +1529,7 @@ static int record_exit(struct sym_run *r, const struct sstate *st, uint32_t b, b
 		expr_distribute(&cx->ar, st->regs[i->src_reg]) :
 		expr_const(&cx->ar, is32 ? (uint32_t)i->imm : (uint64_t)(int64_t)i->imm);
 	if (every && s->nexits == r->exits_cap) {
-		uint32_t nc = r->exits_cap ? r->exits_cap * 2 : 4;
+		uint32_t nc = r->exits_cap ? r->exits_cap * 2 : first_room(cx, 4);
 		struct sym_exit *nv = realloc(s->exits, nc * sizeof(*nv));
 
 		if (!nv)
@@ -1528,6 +1546,8 @@ static int record_exit(struct sym_run *r, const struct sstate *st, uint32_t b, b
 }
 
 
+#define SYM_WALK_FEW 8
+
 int symex_loop(struct scev_ctx *cx, uint32_t l)
 {
 	const struct scev_loops *lf = cx->st.loops;
@@ -1535,6 +1555,9 @@ int symex_loop(struct scev_ctx *cx, uint32_t l)
 	struct sym_summary *s = scev_sum(cx, l);
 	struct sym_run r = { .cx = cx, .l = l, .s = s };
 	struct sstate st = { 0 }, out = { 0 };
+	/* (the walk of a loop of a few blocks needs no allocation) */
+	uint32_t blocks_few[SYM_WALK_FEW];
+	struct sstate in_few[SYM_WALK_FEW];
 	uint32_t cap = 0;
 	bool fail = false;
 	int err = 0;
@@ -1547,8 +1570,14 @@ int symex_loop(struct scev_ctx *cx, uint32_t l)
 	if (!cx->sym_own && (err = own_blocks_build(cx)))
 		return err;
 	r.n = walk_size(cx, L);
-	r.blocks = malloc(r.n * sizeof(*r.blocks));
-	r.in = calloc(r.n, sizeof(*r.in));
+	if (r.n <= SYM_WALK_FEW) {
+		memset(in_few, 0, r.n * sizeof(*in_few));
+		r.blocks = blocks_few;
+		r.in = in_few;
+	} else {
+		r.blocks = malloc(r.n * sizeof(*r.blocks));
+		r.in = calloc(r.n, sizeof(*r.in));
+	}
 	/* (one array per analysis: an array per loop run would make nested and sibling loops
 	 * cost the square of their number) */
 	if (!cx->sym_collapsed)
@@ -1648,6 +1677,7 @@ classify:
 		s->why = cx->ar.oom ? "out of memory" : fail ? "a nested loop is entered at a second "
 			 "entry" : "no path returns to the header";
 		err = symex_syntactic_mod(cx, l, s);
+		cap = UINT32_MAX;	/* (its room is symex_syntactic_mod's) */
 		goto out;
 	}
 	s->ok = true;
@@ -1655,7 +1685,7 @@ classify:
 	 * or 100) */
 	for (loc_t x = 0; x < EBPF_REG_FP && !err; x++)
 		if (r.back.regs[x] != expr_reg(&cx->ar, x)) {
-			err = add_loc(s, x, &cap);
+			err = add_loc(s, x, &cap, first_room(cx, 16));
 			s->locs[s->nlocs - 1].back = expr_distribute(&cx->ar, r.back.regs[x]);
 		}
 	for (uint32_t k = 0; k < r.back.n && !err; k++) {
@@ -1664,7 +1694,7 @@ classify:
 
 		if (c->v == expr_reg(&cx->ar, x))
 			continue;
-		err = add_loc(s, x, &cap);
+		err = add_loc(s, x, &cap, first_room(cx, 16));
 		s->locs[s->nlocs - 1].back = expr_distribute(&cx->ar, c->v);
 	}
 	if (err)
@@ -1722,8 +1752,8 @@ classify:
 		}
 	}
 out:
-	if (!err && cx->st.loops->nloops > 256)
-		summary_trim(s);	/* (as symex_syntactic_mod's) */
+	if (!err && cx->st.loops->nloops > SYM_TRIM_LOOPS)
+		summary_trim(s, cap, r.exits_cap, r.stores_cap);	/* (as symex_syntactic_mod's) */
 	ss_free(&st);
 	ss_free(&out);
 	ss_free(&r.back);
@@ -1731,8 +1761,10 @@ out:
 	if (r.in)
 		for (uint32_t p = 0; p < r.n; p++)
 			ss_free(&r.in[p]);
-	free(r.in);
-	free(r.blocks);
+	if (r.in != in_few)
+		free(r.in);
+	if (r.blocks != blocks_few)
+		free(r.blocks);
 	return err;
 }
 
