@@ -315,8 +315,9 @@ static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct
 			astate__free(&x);
 			return ch;
 		}
-		ch = st_get(en->cx, en->in, to) ? astate__join(en->in[to], &x, en->visits[to] >= 2)
-					 : -ENOMEM;
+		if (!x.live || !(ch = st_copy_new(en->cx, en->in, to, &x)))
+			ch = st_get(en->cx, en->in, to) ?
+				astate__join(en->in[to], &x, en->visits[to] >= 2) : -ENOMEM;
 		astate__free(&x);
 	} else {
 		bool widen = en->visits[to] >= 2 && (!cx->first_pass || widen_point(cx, to));
@@ -327,9 +328,11 @@ static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct
 
 		if (thresholds)
 			memcpy(pre, en->in[to]->regs, sizeof(pre));
-		ch = st_get(en->cx, en->in, to) ? astate__join_regs(en->in[to], st, widen, UINT16_MAX,
-								    steps ? &grew : NULL)
-						: -ENOMEM;
+		/* (a first arrival is a copy: st_copy_new, st being live) */
+		if (!(ch = st_copy_new(en->cx, en->in, to, st)))
+			ch = st_get(en->cx, en->in, to) ?
+				astate__join_regs(en->in[to], st, widen, UINT16_MAX, steps ? &grew : NULL)
+				: -ENOMEM;
 		if (ch > 0 && thresholds)
 			grew |= widen_to_bounds(en, to, pre, st);
 		if (ch > 0 && steps && grew && !(grew & jump_regs(cx, to))) {
@@ -739,19 +742,33 @@ static int send_side(struct engine *en, uint32_t from, uint32_t to, const struct
 /* The states in which side entries of irreducible loop l first reach its header, joined into
  * E: the region they run through first (absint_reentry_region, flat) is run on its own from the
  * states entering it from outside the loop, apart from the iterations that also pass it. */
+#define SIDE_FEW 4
+
 static int side_arrivals(struct engine *en, uint32_t l, struct astate *E)
 {
 	struct scev_ctx *cx = en->cx;
 	const struct scev_loop *L = &cx->st.loops->loops[l];
 	struct side_run sr = { L, absint_reentry_region(cx, l), NULL, E };
-	uint32_t *order, n = 0;
+	/* (a small loop's on the stack: each state unreached, astate__none, which is all a state
+	 * that is not live needs; a join into one copies, a copy of one is not live either) */
+	struct astate loc_few[SIDE_FEW];
+	uint32_t order_few[SIDE_FEW], *order, n = 0;
 	int err = 0;
 
-	sr.loc = zalloc(L->nblocks, sizeof(*sr.loc));
-	order = malloc(L->nblocks * sizeof(*order));
+	if (L->nblocks <= SIDE_FEW) {
+		for (uint32_t k = 0; k < L->nblocks; k++)
+			astate__none(&loc_few[k]);
+		sr.loc = loc_few;
+		order = order_few;
+	} else {
+		sr.loc = zalloc(L->nblocks, sizeof(*sr.loc));
+		order = malloc(L->nblocks * sizeof(*order));
+	}
 	if (!sr.loc || !order || !sr.region) {
-		free(sr.loc);
-		free(order);
+		if (sr.loc != loc_few)
+			free(sr.loc);
+		if (order != order_few)
+			free(order);
 		return -ENOMEM;
 	}
 	for (uint32_t k = 0; k < L->nblocks; k++)
@@ -760,8 +777,9 @@ static int side_arrivals(struct engine *en, uint32_t l, struct astate *E)
 	err = scev_sort_by_rpo(cx, order, n);
 	for (uint32_t i = 0; i < n && !err; i++) {
 		uint32_t b = order[i], at = scev_loop__block_index(L, b);
-		struct astate st = { 0 };
+		struct astate st;
 
+		astate__none(&st);
 		if ((err = astate__copy(&st, &sr.loc[at])) ||
 		    (err = astate__join(&st, st_peek(en->side, b), false) < 0 ? -ENOMEM : 0)) {
 			astate__free(&st);
@@ -773,8 +791,10 @@ static int side_arrivals(struct engine *en, uint32_t l, struct astate *E)
 	}
 	for (uint32_t k = 0; k < L->nblocks; k++)
 		astate__free(&sr.loc[k]);
-	free(sr.loc);
-	free(order);
+	if (sr.loc != loc_few)
+		free(sr.loc);
+	if (order != order_few)
+		free(order);
 	return err;
 }
 

@@ -328,6 +328,11 @@ static inline struct astate *st_get(struct scev_ctx *cx, struct astate **v, uint
 	return v[i];
 }
 
+/* Where v[i] is absent: v[i] := a copy of the live state src, what the join of src into
+ * st_get's new unreached state gives, without clearing the new state first — 1 (changed), or
+ * -ENOMEM.  0, and nothing done, when v[i] is there (the caller joins). */
+int st_copy_new(struct scev_ctx *cx, struct astate **v, uint32_t i, const struct astate *src);
+
 /* Lets the state at v[i] go: kept among cx's spare states (its cells array too). */
 void st_release(struct scev_ctx *cx, struct astate *s);
 void st_spare_free(struct scev_ctx *cx);

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "scev/absint.h"
+#include "util/arena.h"
 
 #define ENUM_STATES 64		/* header states */
 #define ENUM_EDGES 512		/* state -> next state, distinct */
@@ -327,10 +328,17 @@ int absint_enum_trip(struct scev_ctx *cx, uint32_t l, const struct astate *E, ui
 			s0.v[r] = c;
 		}
 	}
-	if (!(w = calloc(1, sizeof(*w))))
+	/* One room per analysis, not cleared: 15 KB, which a program of many loops without a
+	 * bound paid for each (a calloc); every entry of cell, st, from, to and stack is
+	 * written before it is read, below ncells, nst, nedges and the stack's top. */
+	if (!cx->enum_walk && !(cx->enum_walk = arena_alloc(sizeof(*w))))
 		return -ENOMEM;
+	w = cx->enum_walk;
 	w->cx = cx;
 	w->l = l;
+	w->nst = 0;
+	w->nedges = 0;
+	w->ncells = 0;
 	/* the slots the body loads at constant r10 offsets, with their entry values when numbers */
 	for (uint32_t k = 0; k < L->nblocks; k++) {
 		const struct scev_block *blk = &cx->st.cfg->blocks[L->blocks[k]];
@@ -363,6 +371,5 @@ int absint_enum_trip(struct scev_ctx *cx, uint32_t l, const struct astate *E, ui
 	if ((*T = longest_chain(w, 0, depth, mark)))
 		ok = 1;
 out:
-	free(w);
 	return ok;
 }

@@ -59,11 +59,22 @@ static bool st_pooled(const struct scev_ctx *cx, const struct astate *s)
 	return cx->st_pool && s >= cx->st_pool && s < cx->st_pool + ST_POOL;
 }
 
-struct astate *st_new(struct scev_ctx *cx)
+/* A state to hold one: cleared (unreached, no cells; a spare one keeps its cells array), or
+ * with !clear only its cells array and capacity set, for a caller that copies a state over it
+ * at once (astate__copy writes every other byte). */
+static void st_clear(struct astate *s)
+{
+	struct acell *c = s->cells;
+	uint32_t cap = s->cap;
+
+	memset(s, 0, sizeof(*s));
+	s->cells = c;
+	s->cap = cap;
+}
+
+static struct astate *st_take(struct scev_ctx *cx, bool clear)
 {
 	struct astate *s;
-	struct acell *c;
-	uint32_t cap;
 
 	if (!cx->nspare) {
 		if (!cx->st_pool && !cx->st_pooled) {
@@ -72,18 +83,38 @@ struct astate *st_new(struct scev_ctx *cx)
 		}
 		if (cx->st_pooled < ST_POOL) {
 			s = &cx->st_pool[cx->st_pooled++];
-			memset(s, 0, sizeof(*s));	/* (each as it is taken) */
+			s->cells = NULL;
+			s->cap = 0;
+			if (clear)
+				st_clear(s);	/* (each as it is taken) */
 			return s;
 		}
 		return zalloc(1, sizeof(struct astate));
 	}
 	s = cx->spare[--cx->nspare];
-	c = s->cells;
-	cap = s->cap;
-	memset(s, 0, sizeof(*s));
-	s->cells = c;
-	s->cap = cap;
+	if (clear)
+		st_clear(s);
 	return s;
+}
+
+struct astate *st_new(struct scev_ctx *cx)
+{
+	return st_take(cx, true);
+}
+
+int st_copy_new(struct scev_ctx *cx, struct astate **v, uint32_t i, const struct astate *src)
+{
+	int err;
+
+	if (v[i])
+		return 0;
+	if (!(v[i] = st_take(cx, false)))
+		return -ENOMEM;
+	if ((err = astate__copy(v[i], src))) {
+		st_clear(v[i]);	/* (unreached, as st_get's would be) */
+		return err;
+	}
+	return 1;
 }
 
 void st_release(struct scev_ctx *cx, struct astate *s)

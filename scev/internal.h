@@ -91,6 +91,7 @@ struct sym_summary {
 
 struct astate;
 struct hdr_pack;
+struct enum_walk;
 struct astate;
 
 /* Frame bytes [lo, hi) (offsets from r10, inside [-512, 0)); empty when lo >= hi. */
@@ -328,6 +329,7 @@ struct scev_ctx {
 	bool kfunc_other;
 	uint8_t *loop_moves_pkt;	/* per loop, lazily (absint_header.c) */
 	uint8_t *loop_holds;	/* per loop, lazily (scev_loop_holds): LOOP_HOLDS_* bits */
+	struct enum_walk *enum_walk;	/* absint_enum_trip's room, taken once, lazily */
 	/* per function: its prototype when it is global (absint_global.c), NULL when static;
 	 * NULL when none is */
 	const struct ebpf_global_func **fn_global;

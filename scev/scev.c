@@ -260,6 +260,7 @@ static void ctx_free(struct scev_ctx *cx)
 	arena_free(cx->fn_effects);
 	arena_free(cx->loop_moves_pkt);
 	arena_free(cx->loop_holds);
+	arena_free(cx->enum_walk);
 	arena_free(cx->fn_global);
 	arena_free(cx->outer_init);
 	arena_free(cx->outer_init_acc);
