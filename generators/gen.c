@@ -1151,6 +1151,72 @@ static void bound_call(struct gi *g, bool open)
 		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
 }
 
+/* One static subprogram called with two contexts (p_call_ctx; the kernel selftests' iters.c
+ * iter_pass_iter_ptr_to_subprog, fill(arr1, 16) and fill(arr2, 32)): f(p, n) writes the n bytes
+ * below p, and main calls f(fp - 512 + a, a) and f(fp - 368, 144 - a), a in [8, 64], in either
+ * order, the first again (the same context) one time in three: the calls fill [-512, -368) of
+ * main's frame between them.  Analysed once from both calls joined (p in [-512 + a, -368], n in
+ * [a, 144 - a]) the lowest write would be 144 - 2a bytes below the frame; the kernel verifies f
+ * per call.  The twin (p_call_ctx_over) gives the lower call n = a + 1: every run writes the
+ * byte at fp - 513.  r1-r5 clobbered (f: p + (0 - i), as the kernel allows). */
+static void call_ctx_calls(struct gi *g, bool over)
+{
+	int s = gi_sub_new(g, SUBK_CALLBACK, 2);
+	uint32_t a = gen_u32(g->src, 8, 64), again = gen_u32(g->src, 0, 2) == 0;
+	bool low_first = gen_bool(g->src, 50);
+
+	if (s < 0)
+		return;
+	g->subs[s].called = true;
+	g->subs[s].ctx_fill = true;
+	g->subs[s].bound_max = 144 - a;
+	/* (main's frame is 512 bytes: the calls write down to its last byte) */
+	gi_st(g, BPF_DW, EBPF_REG_FP, -512, 0);
+	for (int k = 0; k < 2 + (int)again; k++) {
+		bool low = k == 1 ? !low_first : low_first;	/* (the third: the first again) */
+
+		gi_alux(g, true, BPF_MOV, BPF_REG_1, EBPF_REG_FP);
+		gi_alu(g, true, BPF_ADD, BPF_REG_1, low ? -512 + (int32_t)a : -368);
+		gi_mov_const(g, BPF_REG_2, low ? a + over : 144 - a, true);
+		gi_call_sub(g, g->subs[s].label);
+	}
+	g->p->shapes |= GEN_SH(SUBPROG) | GEN_SH(SUBPROG_LOOP) | GEN_SH(CALL_PTR);
+	if (over)
+		g->p->flags |= GEN_PROG_CALL_CTX_UNSAFE;
+}
+
+void gi_emit_ctx_fill(struct gi *g, struct gi_sub *s)
+{
+	int idx = (int)g->p->nloops++, top = gi_label(g), end = gi_label(g);
+	struct gen_loop *l;
+
+	gi_bind(g, s->label);
+	gi_mov_const(g, BPF_REG_3, 0, true);
+	gi_bind(g, top);
+	gi_alu(g, true, BPF_ADD, BPF_REG_3, 1);
+	/* (p - r3 as p + (0 - r3): the kernel refuses a register subtracted from a stack
+	 * pointer) */
+	gi_mov_const(g, BPF_REG_5, 0, true);
+	gi_alux(g, true, BPF_SUB, BPF_REG_5, BPF_REG_3);
+	gi_alux(g, true, BPF_MOV, BPF_REG_4, BPF_REG_1);
+	gi_alux(g, true, BPF_ADD, BPF_REG_4, BPF_REG_5);
+	gi_stx(g, BPF_B, BPF_REG_4, 0, BPF_REG_3);
+	gi_jmpx(g, false, BPF_JLT, BPF_REG_3, BPF_REG_2, top);
+	gi_bind(g, end);
+	gi_mov_const(g, BPF_REG_0, 0, true);
+	gi_exit(g);
+	l = prologue_loop(g, idx, top, end, GEN_FORM_DO_WHILE,
+			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
+				  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_REG) | GEN_SH(SUBPROG_LOOP),
+			  BPF_REG_3, BPF_JLT);
+	l->flags |= GEN_LOOP_SUBPROG;
+	l->step = 1;
+	l->trip = -1;
+	l->trip_max = s->bound_max + 1ull;
+	l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_3, .width = 64, .has_start = true, .step = 1 };
+	l->nivs = 1;
+}
+
 /* A bpf_loop callback that keeps a count in its caller's frame (p_cb_count; the kernel
  * selftests' bpf_loop_iter_limit_ok and pyperf600_bpf_loop's ctx->frame): ctx at GEN_FP_CB_CTX
  * is { i = 0, p = fp + GEN_FP_CB_CELL }, the cell 0; bpf_loop(n, cb, &ctx, 0) with n 0, 1 or
@@ -1444,6 +1510,7 @@ static const struct twin_piece call_pieces[] = {
 	TWIN_PIECE(p_call_bound, p_call_bound_open, bound_call),
 	TWIN_PIECE(p_cb_count, p_cb_count_over, cb_count_call),
 	TWIN_PIECE(p_call_frames, p_call_frames_past, frames_call),
+	TWIN_PIECE(p_call_ctx, p_call_ctx_over, call_ctx_calls),
 };
 
 /* r2 = data, r3 = data_end; if (data + GEN_INPUT_LEN > data_end) return 0; spill both. */
@@ -1716,12 +1783,14 @@ _Static_assert((F(MAY_NOT_TERMINATE) | F(HUGE) | F(CALL_TRAP) | F(CALLS_UNSAFE) 
 		F(STACK_UNWRITTEN) | F(ARRAY_FILL) | F(LOOP_DEF) | F(REG_UNWRITTEN) | F(TWIN_UNSAFE) |
 		F(HELPER_MEM_UNSAFE) | F(PKT_UNSAFE) | F(ITER) | F(ITER_UNSAFE) | F(REF_UNSAFE) | F(URB_UNSAFE) |
 		F(GLOBAL_UNSAFE) | F(EACH_UNSAFE) | F(START_RANGE_UNSAFE) | F(PTR_JOIN_UNSAFE) |
-		F(CB_COUNT_UNSAFE) | F(TIMER_UNSAFE) | F(FRAMES_UNSAFE)) ==
+		F(CB_COUNT_UNSAFE) | F(TIMER_UNSAFE) | F(FRAMES_UNSAFE) |
+		F(CALL_CTX_UNSAFE)) ==
 	       (F(MAY_NOT_TERMINATE) + F(HUGE) + F(CALL_TRAP) + F(CALLS_UNSAFE) + F(NULL_UNSAFE) +
 		F(STACK_UNWRITTEN) + F(ARRAY_FILL) + F(LOOP_DEF) + F(REG_UNWRITTEN) + F(TWIN_UNSAFE) +
 		F(HELPER_MEM_UNSAFE) + F(PKT_UNSAFE) + F(ITER) + F(ITER_UNSAFE) + F(REF_UNSAFE) + F(URB_UNSAFE) +
 		F(GLOBAL_UNSAFE) + F(EACH_UNSAFE) + F(START_RANGE_UNSAFE) + F(PTR_JOIN_UNSAFE) +
-		F(CB_COUNT_UNSAFE) + F(TIMER_UNSAFE) + F(FRAMES_UNSAFE)),
+		F(CB_COUNT_UNSAFE) + F(TIMER_UNSAFE) + F(FRAMES_UNSAFE) +
+		F(CALL_CTX_UNSAFE)),
 	       "two gen_program flags share a bit");
 #undef F
 
@@ -1759,6 +1828,8 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 		sbuf_puts(sb, " cb-count-read-at-data-end");
 	if (p->flags & GEN_PROG_FRAMES_UNSAFE)
 		sbuf_puts(sb, " callee-read-past-both-frames");
+	if (p->flags & GEN_PROG_CALL_CTX_UNSAFE)
+		sbuf_puts(sb, " call-ctx-write-below-frame");
 	if (p->flags & GEN_PROG_TWIN_UNSAFE)
 		sbuf_puts(sb, " may-goto-twin (safe only within 2^23 iterations)");
 	if (p->flags & GEN_PROG_ITER)

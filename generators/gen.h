@@ -332,6 +332,11 @@
 	  "the prologue calls f(&n), n on its stack (constant or from the input): f counts to n")  \
 	X(p_call_bound_open, 0, 0, 100,                                                            \
 	  "unsafe twin of p_call_bound: n is 8 bytes of the input: 2^63 steps or endless")         \
+	X(p_call_ctx, 0, 0, 100,                                                                   \
+	  "the prologue calls f(p, n) twice (or three times), f writing the n bytes below p: "     \
+	  "[-512, -512 + a) and [-512 + a, -368) of main's frame, a in [8, 64] (per-call contexts)") \
+	X(p_call_ctx_over, 0, 0, 100,                                                              \
+	  "unsafe twin of p_call_ctx: the lower call's n is a + 1, writing the byte below the frame") \
 	X(p_cb_count, 0, 0, 100,                                                                   \
 	  "the prologue calls bpf_loop(n <= 1, cb, &ctx): cb does ctx->i++ and *ctx->p = c (a "    \
 	  "cell of main); main then reads the packet's last bytes at i and at c")                  \
@@ -539,6 +544,8 @@ struct gen_loop {
 #define GEN_PROG_START_RANGE_UNSAFE (1u << 18)	/* p_start_range_over: a run reads past the
 						 * frame's top (INTERP_TRAP_MEM); the kernel
 						 * refuses it */
+#define GEN_PROG_CALL_CTX_UNSAFE (1u << 23)	/* p_call_ctx_over: every run writes the byte below
+						 * main's frame (a callee's context) */
 #define GEN_PROG_CB_COUNT_UNSAFE (1u << 20)	/* p_cb_count_over: a run may read the byte at
 						 * data_end at a count a callback kept */
 #define GEN_PROG_FRAMES_UNSAFE (1u << 22)	/* p_call_frames_past: a callee given pointers into

@@ -154,6 +154,7 @@ struct gi_sub {
 				 * f(r10 - 16) (f: subs[frames_callee]) */
 	int16_t frames_at;
 	int8_t frames_callee;
+	bool ctx_fill;		/* p_call_ctx: f(p, n) writes the n bytes below p (called) */
 };
 
 struct gi_fix {
@@ -276,6 +277,7 @@ void gi_emit_bound_sub(struct gi *g, struct gi_sub *s);
 void gi_iter_search(struct gi *g, bool unset);
 /* p_cb_count's callback (gen.c): ctx->i++, *ctx->p = cb_count - 1, return 0. */
 void gi_emit_cb_count(struct gi *g, struct gi_sub *s);
+void gi_emit_ctx_fill(struct gi *g, struct gi_sub *s);
 void gi_stmt_for_each(struct gi *g, struct gi_loop *lp);
 void gi_stmt_urb(struct gi *g, struct gi_loop *lp);
 void gi_stmt_timer(struct gi *g, struct gi_loop *lp);

@@ -389,6 +389,8 @@ struct aval absint_caller_load(const struct scev_ctx *cx, const struct aval *a, 
 /* val: what the write stores (NULL: unknown bytes, as a helper's or an atomic's) */
 void absint_cb_note_write(struct scev_ctx *cx, uint32_t pc, const struct aval *a, int64_t off,
 			  uint64_t size, const struct aval *val);
+/* The same for an iterator kfunc's write of its 8-byte slot at a (a caller's frame). */
+void absint_cb_note_iter_write(struct scev_ctx *cx, uint32_t pc, const struct aval *a);
 /* A callback helper's call at pc is about to forget w, what its callbacks may write in this
  * frame: keep gets the cells of w whose writes left known values, each joined with what s holds
  * there (no call or no write); absint_cb_restore puts them back after.  0 or -ENOMEM. */
@@ -432,6 +434,17 @@ bool absint_iter_call(struct engine *en, struct astate *s, uint32_t pc, struct a
 		      struct stack_span *w);
 /* Whether the call at pc returns nothing (bpf_iter_num_destroy: r0 is not written). */
 bool absint_iter_void(const struct scev_ctx *cx, uint32_t pc);
+/* absint_iter.c: a bpf-to-bpf call of static function callee from caller in state s: the
+ * caller's iterators at it, for the callee's checks in the next pass. */
+void absint_iter_note_call(struct scev_ctx *cx, uint32_t caller, uint32_t callee,
+			   const struct astate *s);
+/* absint_iter.c: a write of [lo, hi) into frame f other than an iterator call's: whether it may
+ * reach an iterator slot of f noted so far (then iterator trips in f's callees are not claimed). */
+void absint_iter_note_outer_write(struct scev_ctx *cx, uint32_t f, int64_t lo, int64_t hi);
+/* absint_iter.c: whether a callee reading or writing [lo, hi) of frame f through a pointer may
+ * touch an iterator slot live in f while it runs (verdict: unsupported, as in f itself) */
+bool absint_iter_verify_outer(struct scev_ctx *cx, struct scev_verdict *v, uint32_t pc,
+			      const struct aval *a, __int128 lo, __int128 hi);
 /* The call at pc is bpf_iter_num_new, _next or _destroy (which write their iterator and
  * nothing else: no packet move). */
 bool absint_iter_kfunc(const struct scev_ctx *cx, uint32_t pc);

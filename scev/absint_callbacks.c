@@ -199,8 +199,10 @@ static struct aval ctx_arg(const struct aval *r3, uint32_t f)
 void absint_cb_note_unknown(struct scev_ctx *cx, uint32_t pc)
 {
 	/* (the main function's frame is the outermost: its writes reach no caller) */
-	if (func_of(cx, pc) != 0)
+	if (func_of(cx, pc) != 0) {
 		cx->outer_write_any_acc = true;
+		cx->iter_hit_acc = true;	/* (it may reach a caller's iterator) */
+	}
 }
 
 /* Whether v, written into a caller's frame, means the same there: a number, a map value or
@@ -248,8 +250,9 @@ static void wval_note(struct scev_ctx *cx, uint32_t f, int64_t lo, uint64_t size
 		cx->outer_frame_bad = true;
 }
 
-void absint_cb_note_write(struct scev_ctx *cx, uint32_t pc, const struct aval *a, int64_t off,
-			  uint64_t size, const struct aval *val)
+/* (iter: the write of an iterator kfunc on its slot, which changes no other byte) */
+static void note_write(struct scev_ctx *cx, uint32_t pc, const struct aval *a, int64_t off,
+		       uint64_t size, const struct aval *val, bool iter)
 {
 	if (!cx->outer_write_acc)
 		return;
@@ -265,6 +268,9 @@ void absint_cb_note_write(struct scev_ctx *cx, uint32_t pc, const struct aval *a
 					  range_is_const(&a->r) ? val : NULL);
 			stack_span_add(&cx->outer_write_acc[f], a->r.smin + off,
 				       a->r.smax + off + (int64_t)size);
+			if (!iter)
+				absint_iter_note_outer_write(cx, f, a->r.smin + off,
+							     a->r.smax + off + (int64_t)size);
 		}
 		return;
 	}
@@ -273,6 +279,17 @@ void absint_cb_note_write(struct scev_ctx *cx, uint32_t pc, const struct aval *a
 	    (a->kind == AV_PTR && a->region == REGION_GMEM &&
 	     (a->r.smin + off < 0 || (__int128)a->r.smax + off + size > a->map)))
 		absint_cb_note_unknown(cx, pc);
+}
+
+void absint_cb_note_write(struct scev_ctx *cx, uint32_t pc, const struct aval *a, int64_t off,
+			  uint64_t size, const struct aval *val)
+{
+	note_write(cx, pc, a, off, size, val, false);
+}
+
+void absint_cb_note_iter_write(struct scev_ctx *cx, uint32_t pc, const struct aval *a)
+{
+	note_write(cx, pc, a, 0, 8, NULL, true);
 }
 
 void absint_cb_note_frame(struct scev_ctx *cx, uint32_t f, const struct astate *s)
@@ -988,6 +1005,8 @@ bool absint_cb_verify_access(struct scev_ctx *cx, struct scev_verdict *v,
 		CBFAIL(VERDICT_UNSAFE, pc, "access [%lld, %lld) of the caller's stack outside "
 		       "[-512, 0)", absint_ll_sat(lo), absint_ll_sat(hi));
 	}
+	if (absint_iter_verify_outer(cx, v, pc, a, lo, hi))
+		return true;
 	/* the kernel grows the frame the pointer points into (each it may point into); a read
 	 * needs the bytes written before the calls in each */
 	bool unwritten = a->map >= cx->st.cfg->nfuncs && !(a->map & CALLER_SET);

@@ -85,6 +85,56 @@ static int slot_bit(int64_t off)
 	return (int)(-off / 8 - 1);
 }
 
+/* Whether it is a pointer to 8 aligned bytes at a constant offset *off of one caller's frame
+ * (REGION_CALLER_STACK of one function, not a set). */
+static bool caller_slot(const struct scev_ctx *cx, const struct aval *it, int64_t *off)
+{
+	if (it->kind != AV_PTR || it->region != REGION_CALLER_STACK || it->maybe_null ||
+	    (it->map & CALLER_SET) || it->map >= cx->st.cfg->nfuncs || !range_is_const(&it->r) ||
+	    slot_bit((int64_t)it->r.umin) < 0)
+		return false;
+	*off = (int64_t)it->r.umin;
+	return true;
+}
+
+void absint_iter_note_call(struct scev_ctx *cx, uint32_t caller, uint32_t callee,
+			   const struct astate *s)
+{
+	struct iter_in *a;
+
+	if (!cx->citer_acc)
+		return;
+	a = &cx->citer_acc[callee];
+	if (!a->seen) {
+		*a = (struct iter_in){ s->it.may, s->it.must, (uint16_t)caller, 1 };
+		return;
+	}
+	a->may |= s->it.may;
+	a->must &= s->it.must;
+	if (a->caller != caller)
+		a->caller = UINT16_MAX;
+}
+
+void absint_iter_note_outer_write(struct scev_ctx *cx, uint32_t f, int64_t lo, int64_t hi)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		const struct iter_slot *v = pass ? cx->iter_acc : cx->iter_used;
+		uint32_t n = pass ? cx->niter_acc : cx->niter_used;
+
+		for (uint32_t k = 0; k < n; k++)
+			if (v[k].func == f && lo < v[k].off + 8 && hi > v[k].off)
+				cx->iter_hit_acc = true;
+	}
+}
+
+/* The iterators of its caller's frame function f runs with (NULL: none live, or not known). */
+static const struct iter_in *caller_iters(const struct scev_ctx *cx, uint32_t f)
+{
+	const struct iter_in *c = cx->citer ? &cx->citer[f] : NULL;
+
+	return c && c->seen && c->may ? c : NULL;
+}
+
 /* Every pointer from an earlier next on the slot at off now reads what the call leaves: it
  * stays a pointer to the 4 bytes (the kernel reads through it), marked stale (ITER_STALE in
  * map), whose value is not known. */
@@ -124,6 +174,27 @@ bool absint_iter_call(struct engine *en, struct astate *s, uint32_t pc, struct a
 
 	if (kind == IT_OTHER)
 		return false;
+	if (kind == IT_NEXT && caller_slot(cx, it, &off)) {
+		/* next on an iterator of the caller's frame it points into (a callee given &it):
+		 * its slot there advances, nothing of this frame changes; the value is read as
+		 * any int (the slot's news are the caller's) */
+		uint16_t fr = it->map;
+
+		if (cx->iter_slot) {
+			bool same = cx->iter_slot[pc] == INT16_MAX ||
+				    (cx->iter_slot[pc] == off && cx->iter_fn[pc] == fr);
+
+			cx->iter_slot[pc] = same ? (int16_t)off : INT16_MIN;
+			cx->iter_fn[pc] = fr;
+		}
+		absint_cb_note_iter_write(cx, pc, it);
+		*w = (struct stack_span){ 0, 0 };
+		*r0 = aval_ptr(REGION_ITER_VAL, (uint16_t)(-off | ITER_STALE), range_const(0));
+		r0->maybe_null = true;
+		r0->id = aval_null_id(pc);
+		astate__drop_id(s, r0->id);
+		return true;
+	}
 	if (it->kind != AV_PTR || it->region != REGION_STACK || it->maybe_null ||
 	    !range_is_const(&it->r) || (int64_t)it->r.umin < -FP_FRAME ||
 	    (int64_t)it->r.umin > -8) {
@@ -131,9 +202,12 @@ bool absint_iter_call(struct engine *en, struct astate *s, uint32_t pc, struct a
 		return false;	/* (the caller treats it as any call with pointer arguments) */
 	}
 	off = (int64_t)it->r.umin;
-	if (cx->iter_slot)
-		cx->iter_slot[pc] = cx->iter_slot[pc] == INT16_MAX || cx->iter_slot[pc] == off
+	if (cx->iter_slot) {
+		cx->iter_slot[pc] = cx->iter_slot[pc] == INT16_MAX ||
+				    (cx->iter_slot[pc] == off && cx->iter_fn[pc] == UINT16_MAX)
 				    ? (int16_t)off : INT16_MIN;
+		cx->iter_fn[pc] = UINT16_MAX;
+	}
 	if (kind == IT_NEW) {
 		const struct aval *a = &s->regs[2], *b = &s->regs[3];
 
@@ -206,18 +280,31 @@ bool absint_iter_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const 
 		/* a callee, a kfunc or a helper that calls back, given a pointer into this frame,
 		 * may write a live iterator; a plain helper touches the frame only through its
 		 * memory arguments, each checked with its span against the live slots
-		 * (absint_iter_verify_stack, from verify_access) */
-		if (!s->it.may || helper_spans_checked(i))
+		 * (absint_iter_verify_stack, from verify_access).  So does a static callee:
+		 * every access it makes through a pointer into this frame is checked against
+		 * the slots live at its calls (absint_iter_verify_outer), and it may call nothing
+		 * with such a pointer but bpf_iter_num_next (below) */
+		bool outer = caller_iters(cx, func_of(cx, pc)) != NULL;
+		bool static_call = ebpf_is_pseudo_call(i) &&
+				   !absint_global(cx, cx->st.cfg->blocks[cx->st.cfg->block_of[
+					   pc + 1 + (uint32_t)i->imm]].func);
+
+		if ((!s->it.may && !outer) || helper_spans_checked(i))
 			return false;
 		for (int r = 1; r <= 5; r++) {
 			const struct aval *a = &s->regs[r];
 
 			if (!(s->init & (1u << r)))
 				continue;
-			if (a->kind == AV_PTR && (a->region == REGION_STACK ||
-						  a->region == REGION_CALLER_STACK))
+			if (s->it.may && a->kind == AV_PTR && a->region == REGION_STACK &&
+			    !static_call)
 				VFAIL(VERDICT_UNSUPPORTED, pc, "a call given a pointer into the frame "
 				      "(R%d) while an open-coded iterator is live", r);
+			if (a->kind == AV_PTR && a->region == REGION_CALLER_STACK)
+				VFAIL(VERDICT_UNSUPPORTED, pc, "a call given a pointer into %s frame "
+				      "(R%d) while an open-coded iterator %s is live",
+				      s->it.may ? "the caller's" : "a caller's", r,
+				      s->it.may ? "of this frame" : "there");
 			if (a->kind == AV_TOP && ebpf_is_pseudo_call(i))
 				VFAIL(VERDICT_UNSUPPORTED, pc, "a call given R%d, which may point into "
 				      "the frame, while an open-coded iterator is live", r);
@@ -233,6 +320,21 @@ bool absint_iter_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const 
 				      it->region != REGION_CALLER_STACK))
 		VFAIL(VERDICT_UNSAFE, pc, "%s: R1 is not a pointer to an iterator on the stack",
 		      kind_name[kind]);
+	if (kind == IT_NEXT && caller_slot(cx, it, &off)) {
+		/* a caller's iterator, advanced here: live at every call of this function, in the
+		 * frame of its one caller */
+		const struct iter_in *c = cx->citer ? &cx->citer[func_of(cx, pc)] : NULL;
+
+		if (!c || !c->seen || c->caller != it->map)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "bpf_iter_num_next: the iterator at fp%lld "
+			      "of the function at %u is not known live at every call of this one",
+			      (long long)off, cx->st.cfg->funcs[it->map].start);
+		if (!(c->must & (1ull << slot_bit(off))))
+			VFAIL(VERDICT_UNSAFE, pc, "bpf_iter_num_next on the iterator at fp%lld of "
+			      "the caller's frame, not live on some path (never created, or "
+			      "destroyed)", (long long)off);
+		return true;
+	}
 	if (it->kind != AV_PTR || it->region != REGION_STACK || it->maybe_null ||
 	    !range_is_const(&it->r))
 		VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the iterator is not at a constant offset of "
@@ -275,7 +377,27 @@ bool absint_iter_verify_stack(struct scev_ctx *cx, struct scev_verdict *v, const
 	return false;
 }
 
-/* Nothing but the iterator calls on off writes the slot off of function f (see above). */
+bool absint_iter_verify_outer(struct scev_ctx *cx, struct scev_verdict *v, uint32_t pc,
+			      const struct aval *a, __int128 lo, __int128 hi)
+{
+	const struct iter_in *c = caller_iters(cx, func_of(cx, pc));
+
+	if (!c)
+		return false;
+	for (uint64_t m = c->may; m; m &= m - 1) {
+		int64_t off = -8 * (int64_t)(__builtin_ctzll(m) + 1);
+
+		if ((c->caller == UINT16_MAX || aval_caller_may(a->map, c->caller)) &&
+		    lo < off + 8 && hi > off)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "access to the bytes of the open-coded iterator "
+			      "at fp%lld of the caller's frame while it is live", (long long)off);
+	}
+	return false;
+}
+
+/* Nothing but the iterator calls on off writes the slot off of function f (see above); a
+ * callee's writes into f's frame count when they may reach a slot (iter_hit), its iterator
+ * calls on the slot do not. */
 static bool slot_private(const struct scev_ctx *cx, uint32_t f, int64_t off)
 {
 	const struct scev_func *fn = &cx->st.cfg->funcs[f];
@@ -290,8 +412,13 @@ static bool slot_private(const struct scev_ctx *cx, uint32_t f, int64_t off)
 			return false;
 		if (!stack_span_any(w) || w->hi <= off || w->lo >= off + 8)
 			continue;
+		if (ebpf_is_pseudo_call(i) && !cx->iter_hit && !cx->iter_hit_acc &&
+		    !absint_global(cx, cx->st.cfg->blocks[cx->st.cfg->block_of[
+			    pc + 1 + (uint32_t)i->imm]].func))
+			continue;	/* (what its callees write here: iterator calls only) */
 		if (!(ebpf_is_call(i) && i->src_reg == BPF_PSEUDO_KFUNC_CALL &&
-		      iter_kind(cx, pc) != IT_OTHER && cx->iter_slot[pc] == off))
+		      iter_kind(cx, pc) != IT_OTHER && cx->iter_slot[pc] == off &&
+		      cx->iter_fn[pc] == UINT16_MAX))
 			return false;
 	}
 	return true;
@@ -339,7 +466,7 @@ int absint_iter_trips(struct engine *en)
 			const struct scev_block *B = &cfg->blocks[L->blocks[k]];
 			const struct bpf_insn *j = &cx->insns[B->last];
 			const struct iter_slot *s;
-			uint32_t call = SCEV_NONE, nullsucc, bad = 0;
+			uint32_t call = SCEV_NONE, nullsucc, bad = 0, fr;
 			int64_t off;
 			uint64_t n;
 
@@ -374,6 +501,7 @@ int absint_iter_trips(struct engine *en)
 			off = cx->iter_slot[call];
 			if (off == INT16_MIN || off == INT16_MAX)
 				continue;
+			fr = cx->iter_fn[call] == UINT16_MAX ? f : cx->iter_fn[call];
 			/* succ[0] is the fall-through, succ[1] the taken edge (cfg.h) */
 			nullsucc = ebpf_op(j) == BPF_JEQ ? B->succ[1] : B->succ[0];
 			if (scev_loop__contains(lf, l, nullsucc))
@@ -388,10 +516,12 @@ int absint_iter_trips(struct engine *en)
 				     pc += ebpf_insn_slots(&cx->insns[pc]))
 					if (cx->insns[pc].src_reg == BPF_PSEUDO_KFUNC_CALL &&
 					    ebpf_is_call(&cx->insns[pc]) && iter_kind(cx, pc) == IT_NEW &&
-					    cx->iter_slot[pc] == off)
+					    cx->iter_slot[pc] == off &&
+					    cx->iter_fn[pc] == cx->iter_fn[call])
 						bad = 1;
-			s = slot_find(cx->iter_acc, cx->niter_acc, f, off);
-			if (bad || !s || !slot_private(cx, f, off))
+			/* (a caller's slot: its news are in the caller, none in this loop) */
+			s = slot_find(cx->iter_acc, cx->niter_acc, fr, off);
+			if (bad || !s || !slot_private(cx, fr, off))
 				continue;
 			n = s->hi - s->lo > (int64_t)SCEV_MAX_LOOPS ? SCEV_MAX_LOOPS
 				: s->hi > s->lo ? (uint64_t)(s->hi - s->lo) : 0;
@@ -411,6 +541,49 @@ int absint_iter_trips(struct engine *en)
 		}
 	}
 	return 0;
+}
+
+/* The callers' iterators and the writes reaching them the pass that ended saw become the ones
+ * the next reads (join: joined with them, so they only grow). */
+static void callers_pass_start(struct scev_ctx *cx, bool join)
+{
+	cx->iter_hit = (join && cx->iter_hit) || cx->iter_hit_acc;
+	cx->iter_hit_acc = false;
+	if (!cx->citer)
+		return;
+	for (uint32_t f = 0; f < cx->st.cfg->nfuncs; f++) {
+		struct iter_in *u = &cx->citer[f];
+		const struct iter_in *a = &cx->citer_acc[f];
+
+		if (join && u->seen && a->seen) {
+			u->may |= a->may;
+			u->must &= a->must;
+			if (u->caller != a->caller)
+				u->caller = UINT16_MAX;
+		} else if (!join || a->seen) {
+			*u = *a;
+		}
+	}
+	memset(cx->citer_acc, 0, cx->st.cfg->nfuncs * sizeof(*cx->citer_acc));
+}
+
+/* Whether the running pass saw no more of the callers' iterators than the last one did. */
+static bool callers_settled(const struct scev_ctx *cx)
+{
+	if (cx->iter_hit_acc && !cx->iter_hit)
+		return false;
+	for (uint32_t f = 0; cx->citer && f < cx->st.cfg->nfuncs; f++) {
+		const struct iter_in *u = &cx->citer[f], *a = &cx->citer_acc[f];
+
+		if (!a->seen)
+			continue;
+		if (!u->seen ? a->may != 0
+			     : (a->may & ~u->may) || (u->must & ~a->must) ||
+				       (a->may && u->caller != a->caller &&
+					u->caller != UINT16_MAX))
+			return false;
+	}
+	return true;
 }
 
 void absint_iter_pass_start(struct scev_ctx *cx)
@@ -434,6 +607,7 @@ void absint_iter_pass_start(struct scev_ctx *cx)
 		cx->iter_unplaced = cx->iter_unplaced || cx->iter_unplaced_acc;
 		cx->niter_acc = 0;
 		cx->iter_unplaced_acc = false;
+		callers_pass_start(cx, true);
 		for (uint32_t pc = 0; cx->iter_slot && pc < cx->len; pc++)
 			cx->iter_slot[pc] = INT16_MAX;
 		return;
@@ -443,13 +617,14 @@ void absint_iter_pass_start(struct scev_ctx *cx)
 	cx->iter_unplaced = cx->iter_unplaced_acc;
 	cx->niter_acc = 0;
 	cx->iter_unplaced_acc = false;
+	callers_pass_start(cx, false);
 	for (uint32_t pc = 0; cx->iter_slot && pc < cx->len; pc++)
 		cx->iter_slot[pc] = INT16_MAX;
 }
 
 bool absint_iter_settled(const struct scev_ctx *cx)
 {
-	if (cx->iter_unplaced_acc && !cx->iter_unplaced)
+	if ((cx->iter_unplaced_acc && !cx->iter_unplaced) || !callers_settled(cx))
 		return false;
 	for (uint32_t k = 0; k < cx->niter_acc; k++) {
 		const struct iter_slot *a = &cx->iter_acc[k];

@@ -533,10 +533,17 @@ int absint_step(struct engine *en, struct astate *s, uint32_t pc)
 	uint32_t gregs = astate__pkt_guard_regs(s);
 	int nmoved = gregs && (gregs & (1u << i->dst_reg | 1u << i->src_reg)) ?
 			     astate__pkt_guards_moved(s, i, moved) : 0;
-	struct aval old = s->regs[i->dst_reg < EBPF_NREGS ? i->dst_reg : 0];
-	int err = ai_step_values(en, s, pc);
+	/* (the written register's old value only where a null guard may need it: most states
+	 * hold none, and the copy was a cost of every instruction) */
+	bool nn = astate__nn_any(s) && (w & (1u << s->nn.p | 1u << s->nn.g));
+	struct aval old;
+	int err;
 
-	astate__nn_written(s, i, &old);
+	if (nn)
+		old = s->regs[i->dst_reg < EBPF_NREGS ? i->dst_reg : 0];
+	err = ai_step_values(en, s, pc);
+	if (nn)
+		astate__nn_written(s, i, &old);
 	astate__pkt_regs_written(s, w);
 	for (int k = 0; k < nmoved; k++)
 		astate__pkt_add(s, &moved[k]);
@@ -659,15 +666,21 @@ static struct aval call_summary(struct scev_ctx *cx, const struct astate *s, uin
 			break;
 		}
 	if (cx->fn_args_acc) {
+		struct aval args[6];
+
 		call_pkt_note(cx, s, f);
 		for (int r = 1; r <= 5; r++) {
 			struct aval a = frame_local(&s->regs[r], caller, false);
 
+			args[r] = a;
 			cx->fn_args_acc[f][r] = cx->fn_seen_acc[f] & 1 ?
 				aval_join(&cx->fn_args_acc[f][r], &a) : a;
 		}
 		cx->fn_seen_acc[f] |= 1;
+		if (cx->site_args && !cx->first_pass)
+			scev_ctx_note_site(cx, pc, args);
 	}
+	absint_iter_note_call(cx, caller, f, s);
 	if (cx->fn_seen && (cx->fn_seen[f] & 2))
 		return frame_local(&cx->fn_ret[f], caller, true);
 	return aval_top();
@@ -934,6 +947,12 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 				/* the memory it is given, written (check_mem_reg); called, so
 				 * the kernel verifies it */
 				v = absint_global_call(cx, s, pc, g, &w);
+				/* (what it writes through a pointer into a caller's frame may
+				 * reach an iterator there: absint_iter.c) */
+				for (int r = 1; r <= 5; r++)
+					if (s->regs[r].kind == AV_PTR &&
+					    s->regs[r].region == REGION_CALLER_STACK)
+						cx->iter_hit_acc = true;
 				if (cx->fn_seen_acc)
 					cx->fn_seen_acc[cx->st.cfg->blocks[cx->st.cfg->block_of[
 						pc + 1 + i->imm]].func] |= 1;
@@ -970,16 +989,22 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 			} else if (i->src_reg == BPF_PSEUDO_KFUNC_CALL && !ebpf_srcbit(i)) {
 				struct stack_span w;
 
-				/* (a kfunc given a pointer into a caller's frame may write there) */
-				for (int r = 1; r <= 5; r++)
-					if (s->regs[r].kind == AV_PTR &&
-					    s->regs[r].region == REGION_CALLER_STACK)
-						absint_cb_note_unknown(cx, pc);
 				v = aval_top();
-				if (absint_iter_call(en, s, pc, &v, &w)) {
+				bool iter = absint_iter_call(en, s, pc, &v, &w);
+
+				if (iter) {
+					/* (its slot, in this frame or a caller's: noted) */
 					stack_arg = false;
 					call_writes(en, s, pc, &w);
-				} else if (absint_ref_kfunc(cx, pc)) {
+				} else {
+					/* (a kfunc given a pointer into a caller's frame may write
+					 * there) */
+					for (int r = 1; r <= 5; r++)
+						if (s->regs[r].kind == AV_PTR &&
+						    s->regs[r].region == REGION_CALLER_STACK)
+							absint_cb_note_unknown(cx, pc);
+				}
+				if (!iter && absint_ref_kfunc(cx, pc)) {
 					/* (no memory argument: a kernel object or nothing) */
 					stack_arg = false;
 					absint_ref_call(cx, s, pc, &v);

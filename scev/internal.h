@@ -182,6 +182,31 @@ static inline bool fn_pkt_meet(struct fn_pkt *dst, const struct fn_pkt *src)
 	return changed;
 }
 
+/* Static callees analysed per call site (contexts.c).  The first analysis keeps, per call site of
+ * the call graph (scev_calls.sites), the arguments the last pass saw there (site_args); a static
+ * callee whose reached calls see different ones gets a copy of its code per distinct set (a
+ * memo: calls with equal arguments share one), at most SCEV_CTX_MAX per callee and at most the
+ * program's own size in all, appended after the program, and those calls are redirected to
+ * their copy.  The program so made is analysed again (its pcs past len are copies: orig_of),
+ * and each claim at a callee pc is the join over the copies of that pc, met with the first
+ * analysis's claim there: one claim per pc, holding for every call. */
+#define SCEV_CTX_MAX 4
+
+struct scev_ctx_clone {
+	uint32_t start, end;	/* the function copied: its slots [start, end) */
+	uint32_t at;		/* where the copy starts in the new program */
+};
+
+struct scev_ctx_plan {
+	uint32_t len;		/* the program's slots */
+	uint32_t newlen;	/* with the copies */
+	struct scev_ctx_clone *clones;
+	uint32_t nclones;
+	uint32_t *site_pc, *site_clone;	/* calls redirected: pc -> clone index */
+	uint32_t nsites;
+	uint32_t *orig_of;	/* per slot of the new program, the slot it copies */
+};
+
 struct scev_ctx {
 	const struct ebpf_prog *prog;
 	const struct bpf_insn *insns;
@@ -304,6 +329,19 @@ struct scev_ctx {
 	uint32_t niter_acc, niter_used;
 	bool iter_unplaced_acc, iter_unplaced;
 	bool iter_join;		/* a re-run of the last passes: *_used joins every pass's facts */
+	/* iterators of a caller's frame a callee advances (absint_iter.c, the kernel selftests'
+	 * iter_pass_iter_ptr_to_subprog): per pc of an iterator call, the function whose frame
+	 * holds its slot (UINT16_MAX: its own); per function, the iterators of its callers' frame
+	 * at its calls (citer: the previous pass's, citer_acc: the running one's); whether a write
+	 * into a caller's frame other than an iterator call may have reached an iterator slot
+	 * there (iter_hit: the previous pass's) */
+	uint16_t *iter_fn;
+	struct iter_in {
+		uint64_t may, must;	/* (struct life of the caller's state) */
+		uint16_t caller;	/* the calling function, UINT16_MAX for several */
+		uint8_t seen;
+	} *citer, *citer_acc;
+	bool iter_hit_acc, iter_hit;
 	uint8_t *iter_loop;
 	/* ringbuf records (absint_ref.c): the reserve calls, why they are not modeled (NULL when
 	 * they are), and per loop whether its blocks reserve or release one; ref_loop is NULL when
@@ -333,6 +371,13 @@ struct scev_ctx {
 	/* per function: its prototype when it is global (absint_global.c), NULL when static;
 	 * NULL when none is */
 	const struct ebpf_global_func **fn_global;
+	/* contexts.c: per call site (calls.sites), the arguments r1-r5 the last pass saw at it
+	 * (frame_local's view, joined over its visits) and whether it saw any; NULL when not
+	 * recorded (one function, or the analysis of the copies) */
+	struct aval (*site_args)[6];
+	uint8_t *site_seen;
+	/* the analysis of a program with copies (NULL otherwise): which pcs copy which */
+	const struct scev_ctx_plan *ctx_plan;
 };
 
 /* Loop l's summary (step 2, symex_loop, writes it; the last pass reads it).  The first pass
@@ -364,6 +409,25 @@ bool scev_loop_holds(struct scev_ctx *cx, uint32_t l, unsigned kind);
  * at (*own)[(*off)[l] .. (*off)[l + 1]): one pass over the blocks (free both with arena_free).
  * 0 or -ENOMEM. */
 int scev_own_blocks(const struct scev_ctx *cx, uint32_t **own, uint32_t **off);
+
+/* contexts.c: records the arguments of the bpf-to-bpf call at pc (last pass). */
+void scev_ctx_note_site(struct scev_ctx *cx, uint32_t pc, const struct aval *args);
+/* contexts.c: after the analysis, the copies worth making (none: plan->nclones 0).  0 or
+ * -ENOMEM.  The plan is malloc's (scev_ctx_plan_free). */
+int scev_ctx_plan_make(const struct scev_ctx *cx, struct scev_ctx_plan *plan);
+void scev_ctx_plan_free(struct scev_ctx_plan *plan);
+/* contexts.c: prog with the plan's copies (out shares what it does not change with prog;
+ * scev_ctx_prog_free frees the rest).  0 or -ENOMEM. */
+int scev_ctx_prog(const struct ebpf_prog *prog, struct scev_ctx_plan *plan,
+		  struct ebpf_prog *out);
+void scev_ctx_prog_free(struct ebpf_prog *p);
+/* contexts.c: each function's stack depth the largest of its copies' (the kernel's depth of a
+ * subprogram is the deepest of all the states it verified it in). */
+void scev_ctx_stack_depths(const struct scev_ctx *cx, uint32_t *fn_stack);
+/* contexts.c: out (the first analysis's claims) met with the copies' claims c joined per
+ * original pc.  0 or -ENOMEM. */
+int scev_ctx_claims_meet(struct claim_prog *out, const struct claim_prog *c,
+			 const struct scev_ctx_plan *plan);
 
 /* scev.c: sorts blocks v[0..n) by their position in reverse postorder.  0 or -ENOMEM. */
 int scev_sort_by_rpo(const struct scev_ctx *cx, uint32_t *v, uint32_t n);

@@ -270,6 +270,9 @@ static void ctx_free(struct scev_ctx *cx)
 	arena_free(cx->cb_pre_write);
 	absint_outer_frames_free(cx);
 	arena_free(cx->iter_slot);
+	arena_free(cx->iter_fn);
+	arena_free(cx->citer);
+	arena_free(cx->citer_acc);
 	arena_free(cx->iter_loop);
 	arena_free(cx->ref_loop);
 	scev_cb_loops__free(&cx->cbl);
@@ -282,6 +285,8 @@ static void ctx_free(struct scev_ctx *cx)
 	arena_free(cx->add_src);
 	arena_free(cx->fn_stack);
 	arena_free(cx->live);
+	arena_free(cx->site_args);
+	arena_free(cx->site_seen);
 	scev_calls__free(&cx->calls);
 	arena_free(cx->rpo);
 	arena_free(cx->rpo_index);
@@ -446,9 +451,12 @@ static void copy_text(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
+/* One analysis of prog.  plan: prog is a program with copies of callees (contexts.c), NULL for
+ * a program as given; make: where to put the copies worth making (NULL: none). */
 static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 			const struct ebpf_map_def *maps, size_t nmaps,
 			const struct scev_opts *opts, struct scev_verdict *verdict,
+			const struct scev_ctx_plan *plan, struct scev_ctx_plan *make,
 			struct diag *d)
 {
 	struct scev_ctx cx;
@@ -479,6 +487,11 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 		goto fail;
 	if (scev_calls__build(&cx.calls, cx.st.cfg))
 		goto fail;
+	cx.ctx_plan = plan;
+	if (make && !plan && cx.st.cfg->nfuncs > 1 && cx.calls.nsites > 1 &&
+	    (!(cx.site_args = arena_zalloc(cx.calls.nsites, sizeof(*cx.site_args))) ||
+	     !(cx.site_seen = arena_zalloc(cx.calls.nsites, 1))))
+		goto fail;
 	/* bpf_loop callbacks: analyzed from the arguments at their bpf_loop calls */
 	if (scev_cb_loops__find(&cx.cbl, cx.st.cfg) ||
 	    !(cx.fn_cb = arena_zalloc(cx.st.cfg->nfuncs, 1)) ||
@@ -492,6 +505,9 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 		goto fail;
 	outer_write_all(&cx);	/* (until the summary rounds know better) */
 	if (!(cx.iter_slot = arena_alloc((cx.len ? cx.len : 1) * sizeof(*cx.iter_slot))) ||
+	    !(cx.iter_fn = arena_alloc((cx.len ? cx.len : 1) * sizeof(*cx.iter_fn))) ||
+	    !(cx.citer = arena_zalloc(cx.st.cfg->nfuncs, sizeof(*cx.citer))) ||
+	    !(cx.citer_acc = arena_zalloc(cx.st.cfg->nfuncs, sizeof(*cx.citer_acc))) ||
 	    !(cx.iter_loop = arena_zalloc(cx.st.loops->nloops ? cx.st.loops->nloops : 1, 1)))
 		goto fail;
 	for (uint32_t k = 0; k < cx.cbl.n; k++)
@@ -783,6 +799,7 @@ again:
 	}
 	if (verdict) {
 		err = -ENOMEM;
+		scev_ctx_stack_depths(&cx, cx.fn_stack);
 		if (scev_calls_check(&cx, verdict, cx.fn_stack))
 			goto fail;
 		verdict->max_insns = verdict->kind == VERDICT_SAFE
@@ -795,6 +812,8 @@ again:
 	 *    instruction bound, which counts plain loops only). */
 	if ((err = claim_callback_loops(&cx, out, &cb_facts)))
 		goto fail;
+	if (make && (err = scev_ctx_plan_make(&cx, make)))
+		goto fail;
 	cb_facts_free(&cb_facts);
 	ctx_free(&cx);
 	return 0;
@@ -805,18 +824,75 @@ fail:
 	return diag_set(d, -err, "analysis failed: %s", strerror(-err));
 }
 
+/* The analysis again with static callees copied per distinct call context (contexts.c): its
+ * claims met into out, its verdict taken when it is safe and verdict (the first's) is not, or
+ * when both give the same kind (its reason comes from one context). */
+static int analyze_contexts(struct claim_prog *out, const struct ebpf_prog *prog,
+			    const struct ebpf_map_def *maps, size_t nmaps,
+			    const struct scev_opts *opts, struct scev_verdict *verdict,
+			    const struct scev_verdict *v0, struct scev_ctx_plan *plan, struct diag *d)
+{
+	struct scev_verdict vc = verdict ? *v0 : (struct scev_verdict){ 0 };
+	struct ebpf_prog cp;
+	struct claim_prog c;
+	struct arena ar;
+	int err;
+
+	if ((err = scev_ctx_prog(prog, plan, &cp))) {
+		claim_prog__free(out);
+		return diag_set(d, -err, "analysis failed: %s", strerror(-err));
+	}
+	arena_open(&ar);
+	err = run_analysis(&c, &cp, maps, nmaps, opts, verdict ? &vc : NULL, plan, NULL, d);
+	arena_close(&ar);
+	scev_ctx_prog_free(&cp);
+	if (err) {
+		claim_prog__free(out);
+		return err;
+	}
+	if (!c.note[0]) {
+		/* (a note: something of its claims may not hold; the first's stand alone) */
+		err = scev_ctx_claims_meet(out, &c, plan);
+		if (verdict && vc.kind == VERDICT_SAFE && verdict->kind != VERDICT_SAFE) {
+			*verdict = vc;
+		} else if (verdict && vc.kind == VERDICT_SAFE) {
+			if (vc.max_insns < verdict->max_insns)
+				verdict->max_insns = vc.max_insns;
+		} else if (verdict && vc.kind == verdict->kind) {
+			/* (the same answer: the copies' reason, which one context's state gave,
+			 * at the original pc) */
+			*verdict = vc;
+			if (vc.pc < plan->newlen)
+				verdict->pc = plan->orig_of[vc.pc];
+		}
+	}
+	claim_prog__free(&c);
+	if (err) {
+		claim_prog__free(out);
+		return diag_set(d, -err, "analysis failed: %s", strerror(-err));
+	}
+	return 0;
+}
+
 /* One analysis, its working arrays in an arena of its own (util/arena.h): what run_analysis
- * keeps until it returns goes at once. */
+ * keeps until it returns goes at once.  Then, when static callees see different arguments at
+ * their calls, the analysis of the program with a copy of them per context (contexts.c). */
 static int analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 		   const struct ebpf_map_def *maps, size_t nmaps, const struct scev_opts *opts,
 		   struct scev_verdict *verdict, struct diag *d)
 {
+	struct scev_verdict v0 = verdict ? *verdict : (struct scev_verdict){ 0 };
+	struct scev_ctx_plan plan = { 0 };
 	struct arena ar;
 	int err;
 
 	arena_open(&ar);
-	err = run_analysis(out, prog, maps, nmaps, opts, verdict, d);
+	err = run_analysis(out, prog, maps, nmaps, opts, verdict, NULL,
+			   opts && opts->merged_calls ? NULL : &plan, d);
 	arena_close(&ar);
+	if (!err && plan.nclones)
+		err = analyze_contexts(out, prog, maps, nmaps, opts, verdict, &v0, &plan, d);
+	scev_ctx_plan_free(&plan);
 	return err;
 }
 

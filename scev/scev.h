@@ -43,6 +43,9 @@ struct scev_opts {
 	 * widening climb of the registers it only steps (absint.c, accelerate): the same claims,
 	 * for tests that compare the two. */
 	bool every_visit;
+	/* Static callees analysed once from all their calls' arguments joined, not again per
+	 * distinct call context (scev/contexts.c): for tests that compare the two. */
+	bool merged_calls;
 };
 
 /* Analyzes prog (validated); maps are the object's maps (LD_IMM64 map indexes).  Fills out, which

@@ -628,7 +628,8 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 			   GEN_PROG_PKT_UNSAFE | GEN_PROG_PTR_JOIN_UNSAFE |
 			   GEN_PROG_EACH_UNSAFE | GEN_PROG_GLOBAL_UNSAFE |
 			   GEN_PROG_START_RANGE_UNSAFE | GEN_PROG_URB_UNSAFE |
-			   GEN_PROG_CB_COUNT_UNSAFE | GEN_PROG_FRAMES_UNSAFE))) &&
+			   GEN_PROG_CB_COUNT_UNSAFE | GEN_PROG_FRAMES_UNSAFE |
+			   GEN_PROG_CALL_CTX_UNSAFE))) &&
 	    !(res.trap == INTERP_TRAP_HELPER &&
 	      (p->flags & (GEN_PROG_ITER_UNSAFE | GEN_PROG_TIMER_UNSAFE))) &&
 	    !(res.trap == INTERP_TRAP_REF && (p->flags & GEN_PROG_REF_UNSAFE)))
@@ -647,7 +648,8 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 				GEN_PROG_PKT_UNSAFE | GEN_PROG_PTR_JOIN_UNSAFE |
 				GEN_PROG_EACH_UNSAFE | GEN_PROG_GLOBAL_UNSAFE |
 				GEN_PROG_START_RANGE_UNSAFE | GEN_PROG_URB_UNSAFE |
-				GEN_PROG_CB_COUNT_UNSAFE | GEN_PROG_FRAMES_UNSAFE);
+				GEN_PROG_CB_COUNT_UNSAFE | GEN_PROG_FRAMES_UNSAFE |
+				GEN_PROG_CALL_CTX_UNSAFE);
 	bool iter_bad = p->flags & (GEN_PROG_ITER_UNSAFE | GEN_PROG_TIMER_UNSAFE);
 	bool ref_bad = p->flags & GEN_PROG_REF_UNSAFE;
 	uint64_t budget = endless || huge ? k->step_budget : p->max_steps + 1, steps;
@@ -1326,7 +1328,7 @@ static bool has_call(const struct gen_program *p, uint8_t src_reg, int64_t imm)
 /* What the twin-knob tests below count: programs with the knob's call or shape per form,
  * flagged twins, twins that trap, safe forms verified safe, runs reading unwritten bytes. */
 struct twin_counts {
-	unsigned calls[2], shaped[2], flagged[2], traps, safe, dirty[2];
+	unsigned calls[2], shaped[2], flagged[2], traps, safe, dirty[2], bad;
 	const void *arg;
 };
 
@@ -1939,6 +1941,38 @@ static void test_cb_count_knobs(void)
 	CHECK(c.safe > 50, "p_cb_count: only %u of 100 programs called safe", c.safe);
 }
 
+/* p_call_ctx and its unsafe twin p_call_ctx_over: one static subprogram f(p, n) writing the n
+ * bytes below p, called with [-512, -512 + a) and [-512 + a, -368) of main's frame.  The safe
+ * form never traps (check_program, two inputs), and bpfscev never finds its writes outside the
+ * frame: f is analysed per call context (scev/contexts.c; from both calls joined, p in
+ * [-512 + a, -368] and n in [a, 144 - a], every program was "access [...) of the caller's stack
+ * outside [-512, 0)").  (Most are not called safe for another reason: a loop's writes into
+ * its caller's frame make the caller forget its frame, the spilled data pointer included.)
+ * The twin, flagged, writes the byte below the frame on every run (n = a + 1) and is never
+ * called safe. */
+static void call_ctx_program(void *arg, const struct twin_run *r)
+{
+	struct twin_counts *c = arg;
+	struct scev_verdict v;
+
+	if (mem_twin_verdict(c, r, GEN_PROG_CALL_CTX_UNSAFE, &v) && !r->twin &&
+	    strstr(v.reason, "caller's stack outside"))
+		c->bad++;
+}
+
+static void test_call_ctx_knobs(void)
+{
+	static const struct twin_spec s = { { "p_call_ctx", "p_call_ctx_over" }, 100, 3480000,
+					    100 };
+	struct twin_counts c = { 0 };
+
+	for_twin_programs(&s, call_ctx_program, &c);
+	CHECK(c.flagged[1] == 100 && c.traps == 100, "p_call_ctx_over: %u of %u flagged programs "
+	      "write below the frame on their input", c.traps, c.flagged[1]);
+	CHECK(c.bad == 0, "p_call_ctx: %u of 100 programs write outside the frame by bpfscev",
+	      c.bad);
+}
+
 /* p_ptr_join and its unsafe twin p_ptr_join_over: the safe form never traps (check_program, two
  * inputs) and bpfscev calls none of its programs unsafe for a packet access (the constant
  * offsets each path checked: a false alarm when joined states meet the read), the twin, flagged,
@@ -2484,6 +2518,7 @@ int main(void)
 	test_ptr_join_knobs();
 	test_start_range_knobs();
 	test_cb_count_knobs();
+	test_call_ctx_knobs();
 	test_iter_knobs();
 	test_iter_helper_knobs();
 	test_for_each_knobs();
