@@ -79,8 +79,8 @@ struct smt_opts {
 					 * spent what is left is unknown ("resource budget").  Term
 					 * simplification while encoding counts too (a large
 					 * program spends tens of millions of units before its
-					 * first query): the count is read every 16 steps of
-					 * the encoding, which stops within those of the total */
+					 * first query): the count is read at every step of
+					 * the encoding, which stops within one of the total */
 };
 
 enum smt_verdict { SMT_UNKNOWN, SMT_PROVED, SMT_REFUTED };

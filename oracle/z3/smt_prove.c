@@ -43,7 +43,9 @@
 #define ERR(e) ((uint64_t) - (int64_t)(e))
 
 enum mode { MODE_INDUCT, MODE_BMC };
-enum cstat { CS_OPEN, CS_PROVED, CS_FAILED, CS_UNKNOWN, CS_REFUTED };
+/* (CS_CUT: in one induction round only, a claim left undecided because what it is about is
+ * reachable from an unsupported instruction: it stays open, its hypothesis kept) */
+enum cstat { CS_OPEN, CS_PROVED, CS_FAILED, CS_UNKNOWN, CS_REFUTED, CS_CUT };
 enum obkind { OB_VISIT, OB_BASE, OB_STEP, OB_EXIT };
 
 struct oblig {
@@ -427,11 +429,13 @@ static void run_region(struct prover *P, int32_t loop, uint32_t func, struct pen
 		       struct routes *out);
 
 /* The program's budget: Z3 resource units (the same on every machine), then wall time (a safety
- * net; check_wall limits how often the clock and the context's resource count are read: the
- * count grows while terms are made and simplified, before any query). */
+ * net; check_wall limits how often the clock is read).  The context's resource count is read
+ * every time: it grows while terms are made and simplified, before any query, up to 100,000
+ * units for one instruction (a callback's frame merged into a long store chain; read every
+ * 16 instructions, gen p_bpf_loop=60's program 15 of fuzz seed 16 overran 10 M by 206,000). */
 static bool budget_spent(struct prover *P, bool check_wall, char *why, size_t why_len)
 {
-	if (check_wall && P->o.program_rlimit)
+	if (P->o.program_rlimit)
 		sx_poll_rlimit(P->c);
 	if (sx_rlimit_spent(P->c)) {
 		snprintf(why, why_len, "resource budget of %llu spent",
@@ -1916,6 +1920,10 @@ static int replay(struct prover *P, uint32_t id, struct sx_model *model, bool ex
 
 /* ---- deciding obligations ---- */
 
+static uint8_t *cut_reach(struct prover *P);
+static bool reached(const struct prover *P, const uint8_t *reach, uint32_t id);
+static bool in_main(const struct prover *P, uint32_t id);
+
 /* Checks this run's obligations.  Claims with one satisfiable obligation fail (their models are
  * replayed: confirmed ones are refuted for good), unknown answers make them unknown. */
 static int decide(struct prover *P, uint8_t *round)
@@ -1924,6 +1932,14 @@ static int decide(struct prover *P, uint8_t *round)
 	sxt sv_guard = NULL;
 	char why[96];
 	int err = 0;
+	/* Induction cannot prove what an unsupported instruction reaches (taint makes it
+	 * unknown), nor refute it (its models are not runs): no query is spent on such a claim of
+	 * main's.  Its hypothesis is kept unchecked: a hypothesis at a pc of main is used only
+	 * where the states leaving that pc flow, which the cut reaches too.  Not so in other
+	 * functions (a callee's or callback's hypotheses are used at every call, some before
+	 * the cut): those are decided.  BMC may still refute what is skipped here. */
+	bool cuts = P->mode == MODE_INDUCT && P->nunsup;
+	uint8_t *reach = cuts ? cut_reach(P) : NULL;
 
 	for (uint32_t k = 0; k < P->nob && !err; k++) {
 		const struct oblig *ob = &P->ob[k];
@@ -1933,6 +1949,10 @@ static int decide(struct prover *P, uint8_t *round)
 
 		if (round[ob->claim] != CS_PROVED || P->stat[ob->claim] != CS_OPEN)
 			continue;
+		if (cuts && reached(P, reach, ob->claim) && in_main(P, ob->claim)) {
+			round[ob->claim] = CS_CUT;
+			continue;
+		}
 		if (budget_spent(P, true, P->why[ob->claim], sizeof(P->why[0]))) {
 			round[ob->claim] = CS_UNKNOWN;
 			continue;
@@ -1983,6 +2003,7 @@ static int decide(struct prover *P, uint8_t *round)
 		sx_model_free(P->c, model);
 	}
 	sx_solver_free(P->c, sv);
+	free(reach);
 	return err;
 }
 
@@ -2052,7 +2073,7 @@ static int induction(struct prover *P)
 		if ((err = decide(P, round)))
 			break;
 		for (uint32_t id = 0; id < P->nall; id++)
-			if (P->assume[id] && round[id] != CS_PROVED) {
+			if (P->assume[id] && round[id] != CS_PROVED && round[id] != CS_CUT) {
 				P->assume[id] = 0;
 				dropped = true;
 			}
@@ -2244,86 +2265,124 @@ static void precision(struct prover *P)
 
 /* ---- taint: claims a path cut by an unsupported instruction could reach ---- */
 
+/* The pc a claim (or one of the oracle's own hypotheses) is about. */
+static uint32_t claim_pc(const struct prover *P, uint32_t id)
+{
+	uint32_t rest, l = 0;
+
+	if (id < P->nr)
+		return P->cp->ranges[id].pc;
+	if (id < P->nr + P->nl)
+		return P->cp->loops[id - P->nr].header;
+	if (id >= P->nids)
+		return P->g.loops[P->aux[id - P->nids].loop].header;
+	rest = id - P->nr - P->nl;
+	while (l + 1 < P->nl && P->iv_base[l + 1] <= rest)
+		l++;
+	return P->cp->loops[l].header;
+}
+
+/* Per slot (and one past the last, for pcs out of range): what the unsupported instructions met
+ * so far can reach, calls included (a bpf-to-bpf call or callx, or a helper that calls back, a
+ * timer's callback later; not a kfunc: every function's claims but main's, unless something
+ * calls main).  Every slot when a cut is outside main; NULL when out of memory. */
+static uint8_t *cut_reach(struct prover *P)
+{
+	uint8_t *reach = calloc(P->g.nslots + 1, 1);
+	uint32_t *work = malloc((P->g.nslots + 1) * sizeof(*work)), nw = 0;
+	bool all = false;
+
+	if (!reach || !work) {
+		free(reach);
+		free(work);
+		return NULL;
+	}
+	for (uint32_t k = 0; k < P->nunsup && !all; k++) {
+		uint32_t pc = P->unsup_pc[k];
+
+		if (pc >= P->g.nslots || P->g.func_of[pc] != 0)
+			all = true;
+		else if (!reach[pc]) {
+			reach[pc] = 1;
+			work[nw++] = pc;
+		}
+	}
+	while (nw && !all) {
+		uint32_t pc = work[--nw], s[2];
+		unsigned ns = ebpf_succs(P->prog->insns, P->prog->len, pc, s);
+		const struct bpf_insn *in = &P->prog->insns[pc];
+
+		if (ebpf_is_call(in) && in->src_reg != BPF_PSEUDO_KFUNC_CALL &&
+		    (!ebpf_is_helper_call(in) || in->imm == BPF_FUNC_loop ||
+		     in->imm == BPF_FUNC_for_each_map_elem || in->imm == BPF_FUNC_find_vma ||
+		     in->imm == BPF_FUNC_user_ringbuf_drain ||
+		     in->imm == BPF_FUNC_timer_set_callback)) {
+			for (uint32_t q = 0; q < P->g.nslots; q++) {
+				const struct bpf_insn *f = &P->prog->insns[q];
+
+				all |= (ebpf_is_pseudo_call(f) || (ebpf_is_ldimm64(f) &&
+								f->src_reg == BPF_PSEUDO_FUNC)) &&
+				       (int64_t)q + 1 + f->imm == 0;
+				reach[q] |= P->g.func_of[q] > 0;
+			}
+		}
+		for (unsigned k = 0; k < ns; k++)
+			if (!reach[s[k]]) {
+				reach[s[k]] = 1;
+				work[nw++] = s[k];
+			}
+	}
+	if (all)
+		memset(reach, 1, P->g.nslots + 1);
+	free(work);
+	return reach;
+}
+
+/* Whether claim id is about a pc of main. */
+static bool in_main(const struct prover *P, uint32_t id)
+{
+	uint32_t pc = claim_pc(P, id);
+
+	return pc < P->g.nslots && P->g.func_of[pc] == 0;
+}
+
+/* Whether claim id is at a pc reach marks (pcs out of range only when every slot is). */
+static bool reached(const struct prover *P, const uint8_t *reach, uint32_t id)
+{
+	uint32_t pc = claim_pc(P, id);
+
+	return !reach || reach[pc < P->g.nslots ? pc : P->g.nslots];	/* [nslots]: every slot */
+}
+
 static void taint(struct prover *P, bool reopen)
 {
 	uint8_t *reach;
-	uint32_t *work, nw = 0;
-	bool all = false;
 
 	if (!P->nunsup)
 		return;
-	reach = calloc(P->g.nslots + 1, 1);
-	work = malloc((P->g.nslots + 1) * sizeof(*work));
-	if (!reach || !work) {
-		all = true;
-	} else {
-		for (uint32_t k = 0; k < P->nunsup; k++) {
-			uint32_t pc = P->unsup_pc[k];
-
-			if (pc >= P->g.nslots || P->g.func_of[pc] != 0)
-				all = true;
-			else if (!reach[pc]) {
-				reach[pc] = 1;
-				work[nw++] = pc;
-			}
-		}
-		while (nw && !all) {
-			uint32_t pc = work[--nw], s[2];
-			unsigned ns = ebpf_succs(P->prog->insns, P->prog->len, pc, s);
-			const struct bpf_insn *in = &P->prog->insns[pc];
-
-			/* a call runs other functions' claims (a bpf-to-bpf call or callx, or a
-			 * helper that calls back, a timer's callback later; not a kfunc): every
-			 * function's but main's, unless something calls main */
-			if (ebpf_is_call(in) && in->src_reg != BPF_PSEUDO_KFUNC_CALL &&
-			    (!ebpf_is_helper_call(in) || in->imm == BPF_FUNC_loop ||
-			     in->imm == BPF_FUNC_for_each_map_elem || in->imm == BPF_FUNC_find_vma ||
-			     in->imm == BPF_FUNC_user_ringbuf_drain ||
-			     in->imm == BPF_FUNC_timer_set_callback)) {
-				for (uint32_t q = 0; q < P->g.nslots; q++) {
-					const struct bpf_insn *f = &P->prog->insns[q];
-
-					all |= (ebpf_is_pseudo_call(f) || (ebpf_is_ldimm64(f) &&
-									f->src_reg == BPF_PSEUDO_FUNC)) &&
-					       (int64_t)q + 1 + f->imm == 0;
-					reach[q] |= P->g.func_of[q] > 0;
-				}
-			}
-			for (unsigned k = 0; k < ns; k++)
-				if (!reach[s[k]]) {
-					reach[s[k]] = 1;
-					work[nw++] = s[k];
-				}
-		}
-	}
+	reach = cut_reach(P);
 	for (uint32_t id = 0; id < P->nids; id++) {
-		uint32_t pc;
-
+		if (!reached(P, reach, id))
+			continue;
+		if (P->stat[id] == CS_OPEN && !reopen) {
+			/* open to the end: undecided because of the cut, whatever BMC found */
+			snprintf(P->why[id], sizeof(P->why[0]), "unsupported at pc %u: %s",
+				 P->unsup_pc[0], P->unsup_why[0]);
+			continue;
+		}
 		if (P->stat[id] != CS_PROVED)
 			continue;
-		if (id < P->nr) {
-			pc = P->cp->ranges[id].pc;
-		} else if (id < P->nr + P->nl) {
-			pc = P->cp->loops[id - P->nr].header;
-		} else {
-			uint32_t rest = id - P->nr - P->nl, l = 0;
-
-			while (l + 1 < P->nl && P->iv_base[l + 1] <= rest)
-				l++;
-			pc = P->cp->loops[l].header;
-		}
-		if ((all || (pc < P->g.nslots && reach[pc])) && reopen) {
+		if (reopen) {
 			P->stat[id] = CS_OPEN;
 			P->method[id] = SMT_BY_NONE;
 			P->why[id][0] = 0;
-		} else if (all || (pc < P->g.nslots && reach[pc])) {
+		} else {
 			P->stat[id] = CS_UNKNOWN;
 			snprintf(P->why[id], sizeof(P->why[0]), "unsupported at pc %u: %s",
 				 P->unsup_pc[0], P->unsup_why[0]);
 		}
 	}
 	free(reach);
-	free(work);
 }
 
 /* ---- the entry point ---- */
