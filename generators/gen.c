@@ -1079,7 +1079,10 @@ static void pkt_call(struct gi *g, bool over)
 /* A static subprogram given pointers into two frames (p_call_frames; db55fbe's shape, the longer
  * kernel campaign's programs 604, 665 and 785, seed 2): main stores c at GEN_FP_CELL and calls
  * f(r10 + GEN_FP_CELL), then h(), which stores 7 at its own fp-16 and calls f(r10 - 16); f reads
- * the 8 bytes at its pointer (frames_at 0).  The pointer f is given joins two frames.  The twin
+ * the 8 bytes at its pointer (frames_at 0).  The pointer f is given joins two frames.  Half the
+ * time main and h call a relay m(p) that calls f(p) instead: m has a copy per call site
+ * (scev/contexts.c), f one level down is given the join (each frame's own depth: aval.h,
+ * aval_caller_lo; main's 232 bytes grown into h's frame would make 464 combined).  The twin
  * (p_call_frames_past) reads at its pointer + 2048: past the top of both frames, and past every
  * frame the interpreter has live, on every run (the first call traps on memory: a read just past
  * main's top would land in the interpreter's next frame and trap on the stack limit instead).
@@ -1087,7 +1090,9 @@ static void pkt_call(struct gi *g, bool over)
 static void frames_call(struct gi *g, bool past)
 {
 	int f = gi_sub_new(g, SUBK_CALLBACK, 1), h = f < 0 ? -1 : gi_sub_new(g, SUBK_CALLBACK, 0);
+	int m = h >= 0 && gen_pick(g->src, 2) ? gi_sub_new(g, SUBK_CALLBACK, 1) : -1;
 	uint32_t c = gen_u32(g->src, 0, 1000);
+	int to = m >= 0 ? m : f;	/* (what main and h call) */
 
 	if (h < 0)
 		return;
@@ -1095,11 +1100,16 @@ static void frames_call(struct gi *g, bool past)
 	g->subs[f].frames = 1;
 	g->subs[f].frames_at = past ? 2048 : 0;
 	g->subs[h].frames = 2;
-	g->subs[h].frames_callee = (int8_t)f;
+	g->subs[h].frames_callee = (int8_t)to;
+	if (m >= 0) {
+		g->subs[m].called = true;
+		g->subs[m].frames = 3;
+		g->subs[m].frames_callee = (int8_t)f;
+	}
 	gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_CELL, (int32_t)c);
 	gi_alux(g, true, BPF_MOV, BPF_REG_1, EBPF_REG_FP);
 	gi_alu(g, true, BPF_ADD, BPF_REG_1, GEN_FP_CELL);
-	gi_call_sub(g, g->subs[f].label);
+	gi_call_sub(g, g->subs[to].label);
 	gi_call_sub(g, g->subs[h].label);
 	g->p->shapes |= GEN_SH(SUBPROG) | GEN_SH(CALL_PTR);
 	if (past)

@@ -33,7 +33,8 @@
  *  - p_call_pkt: f(data + o) from the prologue, once or twice, reading a byte every call's
  *    check covers; its twin p_call_pkt_over reads at data_end (GEN_PROG_PKT_UNSAFE).
  *  - p_call_frames: f(p) reading *p, called with a pointer into main's frame and, through h,
- *    into h's; its twin p_call_frames_past reads past both frames (GEN_PROG_FRAMES_UNSAFE).
+ *    into h's (half the time through a relay m(p) = f(p) that both call); its twin
+ *    p_call_frames_past reads past both frames (GEN_PROG_FRAMES_UNSAFE).
  * Programs without GEN_PROG_CALLS_UNSAFE keep every promise above; those with it keep them all
  * except the kernel's rules on calls (recursion, at most 8 frames, at most 512 bytes of combined
  * stack), and run in the interpreter like any other (GEN_PROG_CALL_TRAP when a run may stop at

@@ -501,6 +501,12 @@ void gi_emit_callback(struct gi *g, struct gi_sub *s)
 		gi_exit(g);
 		return;
 	}
+	if (s->frames == 3) {	/* (the relay: r1 passed on as it came) */
+		gi_bind(g, s->label);
+		gi_call_sub(g, g->subs[s->frames_callee].label);
+		gi_exit(g);
+		return;
+	}
 	l_stop = gi_label(g);
 	l_in = gi_label(g);
 	gi_bind(g, s->label);

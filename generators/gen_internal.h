@@ -151,7 +151,8 @@ struct gi_sub {
 	uint64_t cb_steps;	/* instructions per call at most */
 	uint8_t frames;		/* p_call_frames: 1 the reader, f(p) = *(u64 *)(p + frames_at); 2 a
 				 * caller of it from its own frame, *(u64 *)(r10 - 16) = 7;
-				 * f(r10 - 16) (f: subs[frames_callee]) */
+				 * f(r10 - 16) (f: subs[frames_callee]); 3 a relay m(p) = f(p)
+				 * between the callers and the reader */
 	int16_t frames_at;
 	int8_t frames_callee;
 	bool ctx_fill;		/* p_call_ctx: f(p, n) writes the n bytes below p (called) */

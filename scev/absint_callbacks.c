@@ -260,16 +260,19 @@ static void note_write(struct scev_ctx *cx, uint32_t pc, const struct aval *a, i
 	    size <= FP_FRAME && a->r.smin >= -2 * FP_FRAME && a->r.smax <= 2 * FP_FRAME) {
 		/* (each frame it may point into: a set of them, or one) */
 		for (uint32_t f = 0; f < cx->st.cfg->nfuncs; f++) {
+			int64_t lo = aval_caller_lo(a, f);
+
 			if (!aval_caller_may(a->map, f))
 				continue;
+			if (lo > a->r.smax)
+				lo = a->r.smin;	/* (never: as in absint_cb_verify_access) */
 			if (cx->outer_wval_acc)
-				wval_note(cx, f, a->r.smin + off,
-					  (uint64_t)(a->r.smax - a->r.smin) + size,
-					  range_is_const(&a->r) ? val : NULL);
-			stack_span_add(&cx->outer_write_acc[f], a->r.smin + off,
+				wval_note(cx, f, lo + off, (uint64_t)(a->r.smax - lo) + size,
+					  lo == a->r.smax ? val : NULL);
+			stack_span_add(&cx->outer_write_acc[f], lo + off,
 				       a->r.smax + off + (int64_t)size);
 			if (!iter)
-				absint_iter_note_outer_write(cx, f, a->r.smin + off,
+				absint_iter_note_outer_write(cx, f, lo + off,
 							     a->r.smax + off + (int64_t)size);
 		}
 		return;
@@ -1007,17 +1010,22 @@ bool absint_cb_verify_access(struct scev_ctx *cx, struct scev_verdict *v,
 	}
 	if (absint_iter_verify_outer(cx, v, pc, a, lo, hi))
 		return true;
-	/* the kernel grows the frame the pointer points into (each it may point into); a read
-	 * needs the bytes written before the calls in each */
+	/* the kernel grows the frame the pointer points into (each it may point into, from that
+	 * frame's own lowest offset: aval_caller_lo); a read needs the bytes written before the
+	 * calls in each */
 	bool unwritten = a->map >= cx->st.cfg->nfuncs && !(a->map & CALLER_SET);
 
 	for (uint32_t f = 0; f < cx->st.cfg->nfuncs; f++) {
+		__int128 flo = (__int128)aval_caller_lo(a, f) + (lo - a->r.smin);
+
 		if (!aval_caller_may(a->map, f))
 			continue;
-		if (cx->fn_stack && (uint32_t)-lo > cx->fn_stack[f])
-			cx->fn_stack[f] = (uint32_t)-lo;
+		if (flo < lo || flo >= hi)
+			flo = lo;	/* (never: that frame's offsets lie in the pointer's) */
+		if (cx->fn_stack && (uint32_t)-flo > cx->fn_stack[f])
+			cx->fn_stack[f] = (uint32_t)-flo;
 		unwritten = unwritten || !cx->outer_init ||
-			    !fpmask_all(&cx->outer_init[f], (int64_t)lo, (int64_t)hi);
+			    !fpmask_all(&cx->outer_init[f], (int64_t)flo, (int64_t)hi);
 	}
 	if (!write && cx->opts.unprivileged && unwritten)
 		CBFAIL(VERDICT_UNSAFE, pc, "read of the caller's stack bytes [%lld, %lld) not "

@@ -565,6 +565,12 @@ int astate__join_regs(struct astate *dst, const struct astate *src, bool widen, 
 	return changed;
 }
 
+/* (a pointer into callers' frames, whose id narrows a frame of its set instead: aval.h) */
+static bool caller_set(const struct aval *v)
+{
+	return v->region == REGION_CALLER_STACK;
+}
+
 /* Every holder of a maybe-null identity (aval.h), registers and cells. */
 static void each_id_holder(struct astate *s, uint16_t id, void (*fn)(struct aval *v, bool arg),
 			   bool arg)
@@ -572,10 +578,11 @@ static void each_id_holder(struct astate *s, uint16_t id, void (*fn)(struct aval
 	if (!id)
 		return;
 	for (int r = 0; r < EBPF_NREGS; r++)
-		if (s->regs[r].kind == AV_PTR && s->regs[r].id == id)
+		if (s->regs[r].kind == AV_PTR && s->regs[r].id == id && !caller_set(&s->regs[r]))
 			fn(&s->regs[r], arg);
 	for (uint32_t i = 0; i < s->n; i++)
-		if (s->cells[i].v.kind == AV_PTR && s->cells[i].v.id == id)
+		if (s->cells[i].v.kind == AV_PTR && s->cells[i].v.id == id &&
+		    !caller_set(&s->cells[i].v))
 			fn(&s->cells[i].v, arg);
 }
 

@@ -581,7 +581,10 @@ static struct aval frame_local(const struct aval *a, uint32_t owner, bool result
 		v = result || a->maybe_null ? aval_top()
 		    : a->region == REGION_STACK ? aval_ptr(REGION_CALLER_STACK, (uint16_t)owner, a->r)
 						: *a;
-	v.id = 0;	/* two calls of one function may return different lookups' results */
+	/* two calls of one function may return different lookups' results; a pointer into
+	 * callers' frames means the same frames in the callee, its id what each holds (aval.h) */
+	if (!(v.kind == AV_PTR && v.region == REGION_CALLER_STACK))
+		v.id = 0;
 	return v;
 }
 

@@ -40,6 +40,9 @@ uint16_t aval_null_id(uint32_t pc)
 	return (uint16_t)(pc % (UINT16_MAX - 1) + 1);	/* UINT16_MAX: absint.h PKT_META_ID */
 }
 
+/* (offsets small enough that base + offset cannot wrap: ptr_cmp_op, caller_narrow) */
+#define PTR_OFF_LIMIT (1ll << 40)
+
 static bool same_region(const struct aval *a, const struct aval *b)
 {
 	return a->kind == AV_PTR && b->kind == AV_PTR && a->region == b->region &&
@@ -86,6 +89,31 @@ static bool caller_subset(uint16_t a, uint16_t b)
 	return a == b || b == CALLER_ANY || (ma && mb && !(ma & ~mb));
 }
 
+/* The id of r, the join of REGION_CALLER_STACK pointers a and b into a set of frames: of the
+ * set's frames, the one whose offsets on both sides lie furthest above r's lowest (aval.h). */
+static uint16_t caller_narrow(const struct aval *r, const struct aval *a, const struct aval *b)
+{
+	uint16_t m = caller_mask(r->map), best = 0;
+	int64_t kbest = 0;
+
+	if (r->map == CALLER_ANY || !(r->map & CALLER_SET) || r->r.smin < -PTR_OFF_LIMIT ||
+	    r->r.smax > PTR_OFF_LIMIT)
+		return 0;
+	for (uint32_t f = 0; f < 15; f++) {
+		int64_t la = aval_caller_lo(a, f), lb = aval_caller_lo(b, f), k;
+
+		if (!(m >> f & 1))
+			continue;
+		/* (each side's lowest is at least r's, and f is one side's frame at least) */
+		k = (la < lb ? la : lb) - r->r.smin;
+		if (k <= kbest)
+			continue;
+		kbest = k;
+		best = (uint16_t)(f << 12 | (k > CALLER_NARROW_MAX ? CALLER_NARROW_MAX : k));
+	}
+	return best;
+}
+
 /* Whether two packet pointers share a variable base and its offset (aval.h). */
 static bool same_pkt_base(const struct aval *a, const struct aval *b)
 {
@@ -109,7 +137,8 @@ bool aval_subset(const struct aval *a, const struct aval *b)
 		return false;
 	if (callers_both(a, b))
 		return (!a->maybe_null || b->maybe_null) && caller_subset(a->map, b->map) &&
-		       range_subset(&a->r, &b->r);
+		       range_subset(&a->r, &b->r) &&
+		       (!b->id || aval_caller_lo(a, b->id >> 12) >= aval_caller_lo(b, b->id >> 12));
 	if (a->kind == AV_PTR && (!same_region(a, b) || (a->maybe_null && !b->maybe_null) ||
 				  (b->id && !same_pkt_base(a, b)) ||
 				  (a->region == REGION_ITER_VAL && (a->map & ~b->map))))
@@ -144,8 +173,10 @@ struct aval aval_join(const struct aval *a, const struct aval *b)
 			r.id = same_pkt_base(a, b) ? a->id : 0;
 			r.map = r.id ? a->map : 0;
 		}
-		if (a->region == REGION_CALLER_STACK)
+		if (a->region == REGION_CALLER_STACK) {
 			r.map = caller_join(a->map, b->map);
+			r.id = caller_narrow(&r, a, b);
+		}
 		r.src = a->src == b->src ? a->src : SRC_FLOW;
 		return r;
 	}
@@ -301,7 +332,6 @@ struct aval aval_add_accum(const struct aval *a, const struct aval *d, uint64_t 
 /* Two pointers into one region compare like their offsets, as signed numbers, as long as the
  * offsets are small enough that base + offset cannot wrap (the region bases are far from 0 and
  * from 2^63).  Returns the signed form of op, or 0 when the comparison cannot be transferred. */
-#define PTR_OFF_LIMIT (1ll << 40)
 
 static uint8_t ptr_cmp_op(uint8_t op, bool is32, const struct aval *a, const struct aval *b)
 {

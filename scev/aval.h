@@ -39,6 +39,14 @@ static inline bool aval_caller_may(uint16_t m, uint32_t f)
 		return f < 15 && (m >> f & 1);
 	return m == f;
 }
+/* A CALLER_SET pointer's id narrows one frame of its set, as the kernel keeps each frame's
+ * offsets apart (one path each): frame id >> 12 holds offsets of at least r.smin + (id & 0xfff).
+ * A join of pointers into two frames keeps the shallower one's own lower end this way (that
+ * frame's depth is then its own accesses', not the deepest frame's).  0 narrows nothing;
+ * dropping the id (every copy of a value into another frame does) only widens; p + x and p - x
+ * keep it, both ends of every frame's offsets moving by x; the set's pointers take no range
+ * refinement (aval.c: same_region), which would move r.smin alone. */
+#define CALLER_NARROW_MAX 0xfffu
 /* What bpf_iter_num_next returns: the int cur of the iterator at r10 - (map & 0x7fff), its value
  * known while bit 0x8000 (stale: a later call on the iterator) is clear (absint_iter.c). */
 #define REGION_ITER_VAL 33
@@ -85,6 +93,20 @@ struct aval {
 	uint16_t id;
 	struct range r;		/* value (scalar) or offset (pointer) */
 };
+
+/* The lowest offset a REGION_CALLER_STACK pointer a may have in function f's frame (INT64_MAX:
+ * not one of its frames; CALLER_NARROW_MAX above). */
+static inline int64_t aval_caller_lo(const struct aval *a, uint32_t f)
+{
+	uint32_t k = a->id & CALLER_NARROW_MAX;
+
+	if (!aval_caller_may(a->map, f))
+		return INT64_MAX;
+	if (a->map != CALLER_ANY && (a->map & CALLER_SET) && k && (uint32_t)(a->id >> 12) == f &&
+	    a->r.smin <= INT64_MAX - (int64_t)k)
+		return a->r.smin + (int64_t)k;
+	return a->r.smin;
+}
 
 /* Packet pointers (REGION_PKT) use id and map otherwise, as the kernel's packet pointer ids: id
  * X != 0 says the value is base_X + c exactly, where base_X is the packet pointer that the
