@@ -132,6 +132,8 @@ static struct aval aval_meet(const struct aval *a, const struct aval *b)
 		return *a;
 	r = *a;
 	r.r = range_meet(&a->r, &b->r);
+	if (r.kind == AV_PTR && r.region == REGION_CALLER_STACK && r.r.smin != a->r.smin)
+		r.id = 0;	/* (a narrowed frame's lowest offset is measured from smin: aval.h) */
 	return range_is_empty(&r.r) ? *a : r;	/* cannot happen when both are sound */
 }
 

@@ -568,7 +568,7 @@ int astate__join_regs(struct astate *dst, const struct astate *src, bool widen, 
 /* (a pointer into callers' frames, whose id narrows a frame of its set instead: aval.h) */
 static bool caller_set(const struct aval *v)
 {
-	return v->region == REGION_CALLER_STACK;
+	return v->kind == AV_PTR && v->region == REGION_CALLER_STACK;
 }
 
 /* Every holder of a maybe-null identity (aval.h), registers and cells. */
@@ -616,10 +616,13 @@ void astate__drop_id(struct astate *s, uint16_t id)
 
 void astate__drop_ids(struct astate *s)
 {
+	/* (a pointer into callers' frames keeps its id, a property of its value: aval.h) */
 	for (int r = 0; r < EBPF_NREGS; r++)
-		s->regs[r].id = 0;
+		if (!caller_set(&s->regs[r]))
+			s->regs[r].id = 0;
 	for (uint32_t i = 0; i < s->n; i++)
-		s->cells[i].v.id = 0;
+		if (!caller_set(&s->cells[i].v))
+			s->cells[i].v.id = 0;
 }
 
 /* The frame pointer as every function starts with it (run_function), byte for byte: most

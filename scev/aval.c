@@ -114,6 +114,23 @@ static uint16_t caller_narrow(const struct aval *r, const struct aval *a, const 
 	return best;
 }
 
+/* r, callers' frames' pointer a moved by at least d (every frame's offsets alike): its narrowed
+ * frame's lowest offset is a's plus d, measured from r's own lowest (aval.h). */
+static void caller_moved(struct aval *r, const struct aval *a, __int128 d)
+{
+	__int128 k;
+
+	if (r->region != REGION_CALLER_STACK || !a->id)
+		return;
+	k = (__int128)aval_caller_lo(a, a->id >> 12) + d - r->r.smin;
+	if (a->r.smin < -PTR_OFF_LIMIT || a->r.smax > PTR_OFF_LIMIT ||
+	    r->r.smin < -PTR_OFF_LIMIT || r->r.smax > PTR_OFF_LIMIT || k <= 0)
+		r->id = 0;
+	else
+		r->id = (uint16_t)((a->id & ~CALLER_NARROW_MAX) |
+				   (k > CALLER_NARROW_MAX ? CALLER_NARROW_MAX : (uint16_t)k));
+}
+
 /* Whether two packet pointers share a variable base and its offset (aval.h). */
 static bool same_pkt_base(const struct aval *a, const struct aval *b)
 {
@@ -230,6 +247,7 @@ struct aval aval_alu(uint8_t op, bool is64, bool sign, const struct aval *a, con
 		r.src = SRC_FLOW;
 		r.r = range_alu(op, true, false, &a->r, &b->r);
 		pkt_unbase(&r);	/* the transfer gives it its base again (pkt_var_step) */
+		caller_moved(&r, a, op == BPF_ADD ? b->r.smin : -(__int128)b->r.smax);
 		return r;
 	}
 	if (is64 && op == BPF_ADD && b->kind == AV_PTR && !b->maybe_null && a->kind == AV_SCALAR) {
@@ -237,6 +255,7 @@ struct aval aval_alu(uint8_t op, bool is64, bool sign, const struct aval *a, con
 		r.src = SRC_FLOW;
 		r.r = range_alu(op, true, false, &b->r, &a->r);
 		pkt_unbase(&r);
+		caller_moved(&r, b, a->r.smin);
 		return r;
 	}
 	/* Pointer - pointer into the same region is the difference of offsets. */
@@ -310,6 +329,10 @@ struct aval aval_add_scaled(const struct aval *a, uint64_t step, uint64_t kmin, 
 	r.r = range_add_scaled(&a->r, step, kmin, kmax, width);
 	pkt_unbase(&r);
 	aval_drop_pkt_len(&r);
+	if (kmax < (1ull << 40) && (int64_t)step > -(1ll << 20) && (int64_t)step < (1ll << 20))
+		caller_moved(&r, a, (__int128)(int64_t)step * ((int64_t)step >= 0 ? kmin : kmax));
+	else if (r.region == REGION_CALLER_STACK)
+		r.id = 0;	/* (its narrowing dropped: aval.h) */
 	return r;
 }
 
@@ -326,6 +349,8 @@ struct aval aval_add_accum(const struct aval *a, const struct aval *d, uint64_t 
 	r.r = range_add_accum(&a->r, &d->r, kmin, kmax, is64);
 	pkt_unbase(&r);
 	aval_drop_pkt_len(&r);
+	if (r.region == REGION_CALLER_STACK)
+		r.id = 0;	/* (its narrowing dropped: aval.h) */
 	return r;
 }
 
