@@ -1116,6 +1116,65 @@ static void frames_call(struct gi *g, bool past)
 		g->p->flags |= GEN_PROG_FRAMES_UNSAFE;
 }
 
+/* A loop whose pointer moves from the caller's frame to the callee's own (p_frames_reg; the
+ * kernel selftests' verifier_loops1.c bounded_loop_stack_frames_reg): main stores data[9] & 1 at
+ * GEN_FP_CELL and calls f(r10 + GEN_FP_CELL); f stores c at its own fp + o (o in [-64, -8], a
+ * multiple of 8; c in [1, 1000]) and loops { r0 = *p; if (r0 != 0) break; p = r10 + o; }: main's
+ * cell in the first iteration, f's slot from the second on, 1 or 2 header executions.  At the
+ * header p joins a pointer into main's frame with one into f's (aval.h: CALLER_SELF); the count
+ * is the header states' enumeration's (p = r10 + o read as its slot).  The twin
+ * (p_frames_reg_stuck) stores 0 in f's slot: on data[9] even the loop never ends.  The loop is
+ * the program's first (its index taken here).  r0-r5 clobbered. */
+static void frames_reg_call(struct gi *g, bool stuck)
+{
+	int s = gi_sub_new(g, SUBK_CALLBACK, 1);
+
+	if (s < 0)
+		return;
+	g->subs[s].called = true;
+	g->subs[s].frames_reg = stuck ? 2 : 1;
+	g->subs[s].reg_loop = (int16_t)g->p->nloops++;
+	g->subs[s].reg_off = (int16_t)(-8 * (int32_t)gen_u32(g->src, 1, 8));
+	g->subs[s].reg_c = stuck ? 0 : (uint16_t)gen_u32(g->src, 1, 1000);
+	gi_ldx(g, BPF_DW, BPF_REG_2, EBPF_REG_FP, GEN_FP_DATA);
+	gi_ldx(g, BPF_B, BPF_REG_1, BPF_REG_2, 9);
+	gi_alu(g, true, BPF_AND, BPF_REG_1, 1);
+	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_CELL, BPF_REG_1);
+	gi_alux(g, true, BPF_MOV, BPF_REG_1, EBPF_REG_FP);
+	gi_alu(g, true, BPF_ADD, BPF_REG_1, GEN_FP_CELL);
+	gi_call_sub(g, g->subs[s].label);
+	g->p->shapes |= GEN_SH(SUBPROG) | GEN_SH(SUBPROG_LOOP) | GEN_SH(CALL_PTR);
+	if (stuck)
+		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+}
+
+void gi_emit_frames_reg_sub(struct gi *g, struct gi_sub *s)
+{
+	int top = gi_label(g), end = gi_label(g);
+	struct gen_loop *l;
+
+	gi_bind(g, s->label);
+	gi_mov_const(g, BPF_REG_0, s->reg_c, true);
+	gi_stx(g, BPF_DW, EBPF_REG_FP, s->reg_off, BPF_REG_0);
+	gi_bind(g, top);
+	gi_ldx(g, BPF_DW, BPF_REG_0, BPF_REG_1, 0);
+	gi_jmp(g, false, BPF_JNE, BPF_REG_0, 0, end);
+	gi_alux(g, true, BPF_MOV, BPF_REG_1, EBPF_REG_FP);
+	gi_alu(g, true, BPF_ADD, BPF_REG_1, s->reg_off);
+	gi_ja(g, top);
+	gi_bind(g, end);
+	gi_exit(g);
+	l = prologue_loop(g, s->reg_loop, top, end, GEN_FORM_WHILE,
+			  GEN_SH(WHILE) | GEN_SH(SUBPROG_LOOP) | GEN_SH(BREAK) |
+				  (s->frames_reg == 2 ? GEN_SH(NONTERM) : 0),
+			  BPF_REG_1, BPF_JNE);
+	l->flags |= GEN_LOOP_SUBPROG;
+	l->trip = -1;
+	l->trip_max = s->frames_reg == 2 ? UINT64_MAX : 2;
+	if (s->frames_reg == 2)
+		l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
+}
+
 /* A loop in a static subprogram bounded by a number its caller keeps on its stack (p_call_bound,
  * issue 14 shape 5): the prologue stores n at GEN_FP_BOUND, a constant in [0, 40] or (data[10]
  * & 31) + c (c in [0, 8]), and calls f(&n) once or twice (the second time with n + 1 .. n + 3);
@@ -1520,6 +1579,7 @@ static const struct twin_piece call_pieces[] = {
 	TWIN_PIECE(p_call_bound, p_call_bound_open, bound_call),
 	TWIN_PIECE(p_cb_count, p_cb_count_over, cb_count_call),
 	TWIN_PIECE(p_call_frames, p_call_frames_past, frames_call),
+	TWIN_PIECE(p_frames_reg, p_frames_reg_stuck, frames_reg_call),
 	TWIN_PIECE(p_call_ctx, p_call_ctx_over, call_ctx_calls),
 };
 

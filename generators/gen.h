@@ -35,6 +35,8 @@
  *  - p_call_frames: f(p) reading *p, called with a pointer into main's frame and, through h,
  *    into h's (half the time through a relay m(p) = f(p) that both call); its twin
  *    p_call_frames_past reads past both frames (GEN_PROG_FRAMES_UNSAFE).
+ *  - p_frames_reg: a loop in f(p) whose pointer moves from main's frame to f's own; its twin
+ *    p_frames_reg_stuck never leaves when main's cell is 0 (GEN_PROG_MAY_NOT_TERMINATE).
  * Programs without GEN_PROG_CALLS_UNSAFE keep every promise above; those with it keep them all
  * except the kernel's rules on calls (recursion, at most 8 frames, at most 512 bytes of combined
  * stack), and run in the interpreter like any other (GEN_PROG_CALL_TRAP when a run may stop at
@@ -323,6 +325,11 @@
 	  "the pointer joins two frames")                                                          \
 	X(p_call_frames_past, 0, 0, 100,                                                           \
 	  "unsafe twin of p_call_frames: f reads past the top of both frames on every run")        \
+	X(p_frames_reg, 0, 0, 100,                                                                 \
+	  "f(p), p into main's frame: a loop reads *p, leaves when it is not 0, else p = its own "  \
+	  "slot (a number c != 0): 1 or 2 header executions (bounded_loop_stack_frames_reg)")      \
+	X(p_frames_reg_stuck, 0, 0, 100,                                                           \
+	  "unsafe twin of p_frames_reg: f's own slot holds 0, endless when main's cell is 0")      \
 	X(p_call_pkt, 0, 0, 100,                                                                   \
 	  "the prologue passes data + o to a static subprogram once or twice (o constant); it "   \
 	  "reads a byte every call's check covers (a packet range carried into a callee)")        \

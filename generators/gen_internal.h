@@ -156,6 +156,10 @@ struct gi_sub {
 	int16_t frames_at;
 	int8_t frames_callee;
 	bool ctx_fill;		/* p_call_ctx: f(p, n) writes the n bytes below p (called) */
+	uint8_t frames_reg;	/* p_frames_reg: 1 the loop, 2 its endless twin (loops[reg_loop],
+				 * its own slot at fp + reg_off holding reg_c) */
+	int16_t reg_loop, reg_off;
+	uint16_t reg_c;
 };
 
 struct gi_fix {
@@ -262,6 +266,7 @@ void gi_emit_opnd(struct gi *g, const struct gi_opnd *o, int v, uint8_t width);
 void gi_calls_plan(struct gi *g);
 void gi_calls_main_tail(struct gi *g);
 void gi_calls_emit_subs(struct gi *g);
+void gi_emit_frames_reg_sub(struct gi *g, struct gi_sub *s);	/* (p_frames_reg's f) */
 void gi_calls_finish(struct gi *g);	/* after gi_resolve: funcs, frames, call graph, steps */
 /* A call of subprogram s from a statement (lp may be NULL): arguments from a (r1) and the
  * accumulator (r2), the result added to the accumulator. */

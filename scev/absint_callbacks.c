@@ -192,6 +192,7 @@ static struct aval ctx_arg(const struct aval *r3, uint32_t f)
 
 	if (v.kind == AV_PTR && v.region == REGION_STACK && !v.maybe_null)
 		v = aval_ptr(REGION_CALLER_STACK, (uint16_t)f, r3->r);
+	v = aval_caller_rebase(&v, f);
 	v.id = 0;
 	return v;
 }
@@ -699,7 +700,9 @@ static struct aval callee_view(const struct aval *v, uint32_t owner, unsigned si
 		return absint_unknown_bytes(size);
 	if (u.region == REGION_STACK && !u.maybe_null)
 		return aval_ptr(REGION_CALLER_STACK, (uint16_t)owner, u.r);
-	if (u.region == REGION_CALLER_STACK || u.region == REGION_MAP_VALUE ||
+	if (u.region == REGION_CALLER_STACK)
+		return aval_caller_rebase(&u, owner);
+	if (u.region == REGION_MAP_VALUE ||
 	    u.region == REGION_MAP_HANDLE || u.region == REGION_CTX)
 		return u;
 	return absint_unknown_bytes(size);

@@ -9,7 +9,12 @@
  * other register any value; and so the stack slots the body loads at constant r10 offsets (at
  * most ENUM_CELLS of them): a store at r10 + off of a known number sets its slot, any other store
  * at r10 + off makes the slots it overlaps any value, and a store through another register, an
- * atomic one or a call makes every slot any value.  From a header state every path through the body is walked (a test
+ * atomic one or a call makes every slot any value.  A register known to be r10 + c (r10 copied,
+ * plus or minus constants; at entry a pointer to a constant offset of this frame) addresses the
+ * slots as r10 itself does: a store through it sets or clears them, a load through it reads them,
+ * and a slot loaded through one that is not tracked yet is tracked in a new walk from the start
+ * (bounded_loop_stack_frames_reg's loop reads its caller's slot once, then its own through r1 =
+ * r10 - 8: 2 header executions).  From a header state every path through the body is walked (a test
  * whose two sides are known decided, any other both ways, an equality test taken making its
  * register known), each back edge it reaches giving a next header state; exits end the path.
  * Nothing else is read: a load of anything but a tracked slot, a call (r0-r5; r6-r9 are the
@@ -36,6 +41,7 @@
 
 struct enum_state {
 	uint16_t known;		/* bit r: regs[r] is that number */
+	uint16_t fp;		/* bit r: regs[r] is r10 + (int64_t)v[r], this frame's */
 	uint8_t cknown;		/* bit c: slot c of enum_walk.cell holds cv[c] */
 	uint64_t v[EBPF_NREGS];
 	uint64_t cv[ENUM_CELLS];
@@ -52,6 +58,8 @@ struct enum_walk {
 	struct enum_cell cell[ENUM_CELLS];	/* the slots the body loads at r10 + off */
 	uint32_t ncells;
 	struct enum_state st[ENUM_STATES];
+	int16_t want;		/* a slot loaded through a frame pointer, not tracked (0: none) */
+	uint8_t want_size;
 	uint32_t nst;
 	uint16_t from[ENUM_EDGES], to[ENUM_EDGES];
 	uint32_t nedges;
@@ -64,10 +72,10 @@ struct enum_walk {
 
 static bool same_state(const struct enum_state *a, const struct enum_state *b)
 {
-	if (a->known != b->known || a->cknown != b->cknown)
+	if (a->known != b->known || a->cknown != b->cknown || a->fp != b->fp)
 		return false;
 	for (int r = 0; r < EBPF_NREGS; r++)
-		if ((a->known >> r & 1) && a->v[r] != b->v[r])
+		if (((a->known | a->fp) >> r & 1) && a->v[r] != b->v[r])
 			return false;
 	for (int c = 0; c < ENUM_CELLS; c++)
 		if ((a->cknown >> c & 1) && a->cv[c] != b->cv[c])
@@ -86,6 +94,7 @@ static void reg_set(struct enum_state *s, unsigned r, const struct aval *a)
 
 	if (r >= EBPF_NREGS)
 		return;
+	s->fp &= (uint16_t)~(1u << r);
 	if (a->kind == AV_SCALAR && aval_is_const(a, &c)) {
 		s->known |= (uint16_t)(1u << r);
 		s->v[r] = c;
@@ -103,24 +112,43 @@ static int cell_at(const struct enum_walk *w, int32_t off, unsigned size)
 	return -1;
 }
 
+/* Whether regs[r] + off is r10 + *at in s (r10 itself, or a register known to be r10 + c), at
+ * an offset that fits the slots' int16_t. */
+static bool fp_at(const struct enum_state *s, unsigned r, int16_t off, int32_t *at)
+{
+	int64_t o;
+
+	if (r == EBPF_REG_FP)
+		o = off;
+	else if (r < EBPF_NREGS && (s->fp >> r & 1))
+		o = (int64_t)s->v[r] + off;
+	else
+		return false;
+	if (o < INT16_MIN || o > INT16_MAX)
+		return false;
+	*at = (int32_t)o;
+	return true;
+}
+
 /* A store or call: what it may write of the tracked slots (r10 + off, known value v or not). */
 static void cells_store(const struct enum_walk *w, struct enum_state *s, const struct bpf_insn *i,
 			const struct aval *v)
 {
 	unsigned size = ebpf_size_bytes(ebpf_size(i));
+	int32_t at;
 	uint64_t c;
 
-	if (ebpf_is_call(i) || ebpf_mode(i) != BPF_MEM || i->dst_reg != EBPF_REG_FP) {
+	if (ebpf_is_call(i) || ebpf_mode(i) != BPF_MEM || !fp_at(s, i->dst_reg, i->off, &at)) {
 		s->cknown = 0;	/* (through some pointer, atomically or by a call: anywhere) */
 		return;
 	}
 	for (uint32_t k = 0; k < w->ncells; k++) {
 		int32_t lo = w->cell[k].off, hi = lo + w->cell[k].size;
 
-		if (hi <= i->off || lo >= i->off + (int32_t)size)
+		if (hi <= at || lo >= at + (int32_t)size)
 			continue;
 		s->cknown &= (uint8_t)~(1u << k);
-		if (lo == i->off && w->cell[k].size == size && v && v->kind == AV_SCALAR &&
+		if (lo == at && w->cell[k].size == size && v && v->kind == AV_SCALAR &&
 		    aval_is_const(v, &c)) {
 			s->cknown |= (uint8_t)(1u << k);
 			s->cv[k] = size == 8 ? c : c & ((1ull << (8 * size)) - 1);
@@ -130,10 +158,31 @@ static void cells_store(const struct enum_walk *w, struct enum_state *s, const s
 
 /* One instruction that is not a jump, as the range analysis runs it (ai_step_values) on
  * constants; whatever it writes otherwise is any value. */
-static void enum_step(const struct enum_walk *w, struct enum_state *s, const struct bpf_insn *i)
+static void enum_step(struct enum_walk *w, struct enum_state *s, const struct bpf_insn *i)
 {
 	uint8_t cls = ebpf_class(i), op = ebpf_op(i);
+	int32_t at;
 
+	/* frame pointers: r = r10, a copy of one, one plus or minus a constant */
+	if (cls == BPF_ALU64 && op == BPF_MOV && ebpf_srcbit(i) == BPF_X && !i->off &&
+	    fp_at(s, i->src_reg, 0, &at)) {
+		s->known &= (uint16_t)~(1u << i->dst_reg);
+		s->fp |= (uint16_t)(1u << i->dst_reg);
+		s->v[i->dst_reg] = (uint64_t)(int64_t)at;
+		return;
+	}
+	if (cls == BPF_ALU64 && (op == BPF_ADD || op == BPF_SUB) && i->dst_reg < EBPF_NREGS &&
+	    (s->fp >> i->dst_reg & 1) && fp_at(s, i->dst_reg, 0, &at)) {
+		/* (by a constant or a register known to be a small number) */
+		int64_t d = ebpf_srcbit(i) == BPF_K ? i->imm
+			    : i->src_reg < EBPF_NREGS && (s->known >> i->src_reg & 1)
+			    ? (int64_t)s->v[i->src_reg] : INT64_MIN;
+
+		if (d > INT16_MIN && d < INT16_MAX) {
+			s->v[i->dst_reg] = (uint64_t)(at + (op == BPF_ADD ? d : -d));
+			return;
+		}
+	}
 	if (cls == BPF_ALU || cls == BPF_ALU64) {
 		bool is64 = cls == BPF_ALU64;
 		struct aval a = reg_val(s, i->dst_reg), v;
@@ -160,10 +209,15 @@ static void enum_step(const struct enum_walk *w, struct enum_state *s, const str
 		reg_set(s, i->dst_reg, &v);
 		return;
 	}
-	if (cls == BPF_LDX && ebpf_mode(i) == BPF_MEM && i->src_reg == EBPF_REG_FP) {
-		int c = cell_at(w, i->off, ebpf_size_bytes(ebpf_size(i)));
+	if (cls == BPF_LDX && ebpf_mode(i) == BPF_MEM && fp_at(s, i->src_reg, i->off, &at)) {
+		unsigned size = ebpf_size_bytes(ebpf_size(i));
+		int c = cell_at(w, at, size);
 		struct aval v = c >= 0 && (s->cknown >> c & 1) ? aval_const(s->cv[c]) : aval_top();
 
+		if (c < 0 && at < 0 && at >= -512 && !w->want) {
+			w->want = (int16_t)at;	/* (tracked on the next try) */
+			w->want_size = (uint8_t)size;
+		}
 		reg_set(s, i->dst_reg, &v);
 		return;
 	}
@@ -174,6 +228,7 @@ static void enum_step(const struct enum_walk *w, struct enum_state *s, const str
 		cells_store(w, s, i, cls == BPF_STX || cls == BPF_ST ? &v : NULL);
 	}
 	s->known &= (uint16_t)~ebpf_regs_written(i);
+	s->fp &= (uint16_t)~ebpf_regs_written(i);
 }
 
 /* The header state s's index, added when new; -1 when there are too many. */
@@ -297,6 +352,21 @@ static uint32_t longest_chain(const struct enum_walk *w, uint32_t k, uint32_t *d
 	return depth[k] = best + 1;
 }
 
+/* Tracks the slot [off, off + size) from s0, with its value in the entry state E when a number. */
+static void add_cell(struct enum_walk *w, struct enum_state *s0, const struct astate *E,
+		     int16_t off, unsigned size)
+{
+	struct aval v = astate__load(E, off, size);
+	uint64_t c;
+
+	w->cell[w->ncells] = (struct enum_cell){ off, (uint8_t)size };
+	if (v.kind == AV_SCALAR && aval_is_const(&v, &c)) {
+		s0->cknown |= (uint8_t)(1u << w->ncells);
+		s0->cv[w->ncells] = c;
+	}
+	w->ncells++;
+}
+
 int absint_enum_trip(struct scev_ctx *cx, uint32_t l, const struct astate *E, uint64_t *T)
 {
 	const struct scev_loops *lf = cx->st.loops;
@@ -320,12 +390,17 @@ int absint_enum_trip(struct scev_ctx *cx, uint32_t l, const struct astate *E, ui
 	if (!any)
 		return 0;
 	for (int r = 0; r < EBPF_REG_FP; r++) {
+		const struct aval *a = &E->regs[r];
 		uint64_t c;
 
-		if ((E->init >> r & 1) && E->regs[r].kind == AV_SCALAR &&
-		    aval_is_const(&E->regs[r], &c)) {
+		if ((E->init >> r & 1) && a->kind == AV_SCALAR && aval_is_const(a, &c)) {
 			s0.known |= (uint16_t)(1u << r);
 			s0.v[r] = c;
+		} else if ((E->init >> r & 1) && a->kind == AV_PTR && a->region == REGION_STACK &&
+			   !a->maybe_null && range_is_const(&a->r) && a->r.smin >= INT16_MIN &&
+			   a->r.smin <= INT16_MAX) {
+			s0.fp |= (uint16_t)(1u << r);
+			s0.v[r] = a->r.umin;
 		}
 	}
 	/* One room per analysis, not cleared: 15 KB, which a program of many loops without a
@@ -346,28 +421,36 @@ int absint_enum_trip(struct scev_ctx *cx, uint32_t l, const struct astate *E, ui
 		for (uint32_t pc = blk->first; pc <= blk->last; pc += ebpf_insn_slots(&cx->insns[pc])) {
 			const struct bpf_insn *i = &cx->insns[pc];
 			unsigned size = ebpf_size_bytes(ebpf_size(i));
-			struct aval v;
-			uint64_t c;
 
 			if (ebpf_class(i) != BPF_LDX || ebpf_mode(i) != BPF_MEM ||
 			    i->src_reg != EBPF_REG_FP || i->off >= 0 || i->off < -512 ||
 			    cell_at(w, i->off, size) >= 0 || w->ncells == ENUM_CELLS)
 				continue;
-			w->cell[w->ncells] = (struct enum_cell){ i->off, (uint8_t)size };
-			v = astate__load(E, i->off, size);
-			if (v.kind == AV_SCALAR && aval_is_const(&v, &c)) {
-				s0.cknown |= (uint8_t)(1u << w->ncells);
-				s0.cv[w->ncells] = c;
-			}
-			w->ncells++;
+			add_cell(w, &s0, E, i->off, size);
 		}
 	}
-	w->budget = ENUM_WALK;
-	w->st[w->nst++] = s0;
-	/* (states are appended as walks find them: each is walked once) */
-	for (uint32_t k = 0; k < w->nst; k++)
-		if (walk_state(w, k))
+	/* (and each slot a walk found loaded through a register known to be r10 + c: the walk
+	 * again, from the start, with it tracked) */
+	for (;;) {
+		bool full = false;
+
+		w->want = 0;
+		w->nst = 0;
+		w->nedges = 0;
+		w->budget = ENUM_WALK;
+		w->st[w->nst++] = s0;
+		/* (states are appended as walks find them: each is walked once; a budget that ran
+		 * out may have run out for want of the slot found) */
+		for (uint32_t k = 0; k < w->nst && !full; k++)
+			full = walk_state(w, k) != 0;
+		if (w->want && w->ncells < ENUM_CELLS) {
+			add_cell(w, &s0, E, w->want, w->want_size);
+			continue;
+		}
+		if (full)
 			goto out;
+		break;
+	}
 	if ((*T = longest_chain(w, 0, depth, mark)))
 		ok = 1;
 out:

@@ -45,10 +45,17 @@ static void add_src_note(struct add_src *n, const struct aval *b)
 	n->hi = hi > n->hi ? hi : n->hi;
 }
 
-/* May this value point into the stack? */
+/* A pointer into this frame or a caller's (aval.h: CALLER_SELF). */
+static bool self_ptr(const struct aval *a)
+{
+	return a->kind == AV_PTR && a->region == REGION_CALLER_STACK && aval_caller_self(a->map);
+}
+
+/* May this value point into the stack (this frame's)? */
 static bool may_be_stack(const struct aval *a)
 {
-	return a->kind == AV_TOP || (a->kind == AV_PTR && a->region == REGION_STACK);
+	return a->kind == AV_TOP || (a->kind == AV_PTR && a->region == REGION_STACK) ||
+	       self_ptr(a);
 }
 
 static bool ptr_in(const struct aval *a, uint8_t region, int64_t *off)
@@ -580,7 +587,7 @@ static struct aval frame_local(const struct aval *a, uint32_t owner, bool result
 	if (a->kind == AV_PTR && (a->region == REGION_STACK || a->region == REGION_CALLER_STACK))
 		v = result || a->maybe_null ? aval_top()
 		    : a->region == REGION_STACK ? aval_ptr(REGION_CALLER_STACK, (uint16_t)owner, a->r)
-						: *a;
+						: aval_caller_rebase(a, owner);
 	/* two calls of one function may return different lookups' results; a pointer into
 	 * callers' frames means the same frames in the callee, its id what each holds (aval.h) */
 	if (!(v.kind == AV_PTR && v.region == REGION_CALLER_STACK))
@@ -832,6 +839,13 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 			v = btf_load(cx, &o, i->off, size);
 		} else if (a.kind == AV_PTR && a.region == REGION_CALLER_STACK) {
 			v = absint_caller_load(cx, &a, i->off, size, pc);
+			if (self_ptr(&a)) {	/* (or this frame's bytes there) */
+				struct aval o = ptr_in(&a, REGION_CALLER_STACK, &off)
+						? astate__load(s, off + i->off, size)
+						: absint_unknown_bytes(size);
+
+				v = aval_join(&v, &o);
+			}
 		} else if (a.kind == AV_PTR &&
 			 (a.region == REGION_GMEM || a.region == REGION_DYNPTR_MEM))
 			/* PTR_TO_MEM holds no pointers: a scalar (whatever bytes the caller or
@@ -866,8 +880,10 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 		if (!ptr_in(&a, REGION_STACK, &off)) {
 			absint_cb_note_write(cx, pc, &a, i->off, size,	/* (other frames) */
 					     atomic ? NULL : &b);
-			if (a.kind == AV_PTR && a.region == REGION_STACK && !a.maybe_null &&
-			    a.r.smin >= -1024 && a.r.smax <= 1024) {
+			if (a.kind == AV_PTR && (a.region == REGION_STACK || self_ptr(&a)) &&
+			    !a.maybe_null && a.r.smin >= -1024 && a.r.smax <= 1024) {
+				/* (a pointer into this frame or a caller's: these bytes of this
+				 * one, besides what absint_cb_note_write noted of the callers') */
 				astate__invalidate(s, a.r.smin + i->off, a.r.smax + i->off + size);
 				note_stack_write(en, pc, a.r.smin + i->off,
 						 a.r.smax + i->off + size);
@@ -905,8 +921,17 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 	default:
 		if (ebpf_is_call(i)) {
 			const struct ebpf_global_func *g;
-			bool stack_arg = false;
+			bool stack_arg = false, self_arg = false;
 			uint16_t args = 0x3e;
+
+			/* (a pointer into this frame or a caller's given to anything but a static
+			 * function, which sees it as one into callers' frames: unplaced writes
+			 * here; absint_verdict.c refuses the call) */
+			for (int r = 1; r <= 5; r++)
+				self_arg = self_arg || self_ptr(&s->regs[r]);
+			if (ebpf_is_pseudo_call(i) && !absint_global(cx, cx->st.cfg->blocks[
+					cx->st.cfg->block_of[pc + 1 + i->imm]].func))
+				self_arg = false;
 
 			if (ebpf_is_pseudo_call(i))
 				args = cx->args_read[cx->st.cfg->blocks[cx->st.cfg->block_of[pc + 1 + i->imm]].func];
@@ -1019,7 +1044,7 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 			} else {
 				v = aval_top();
 			}
-			if (stack_arg) {
+			if (stack_arg || self_arg) {
 				s->n = 0;
 				note_stack_write(en, pc, -FP_FRAME, 0);
 				/* an unmodeled helper may write any frame it is given */

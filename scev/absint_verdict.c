@@ -80,6 +80,27 @@ static bool skb_pkt_writable(uint32_t type)
 	       type == BPF_PROG_TYPE_LWT_XMIT || type == BPF_PROG_TYPE_SK_SKB;
 }
 
+/* An access of [lo, hi) of this function's own frame. */
+static void verify_own_stack(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			     uint32_t pc, __int128 lo, __int128 hi, bool write)
+{
+	if (lo < -EBPF_STACK_SIZE || hi > 0)
+		VFAIL(VERDICT_UNSAFE, pc, "stack access [%lld, %lld) outside [-512, 0)",
+		      absint_ll_sat(lo), absint_ll_sat(hi));
+	/* the frame's depth, for the combined stack of call chains (calls.c) */
+	if (cx->fn_stack) {
+		uint32_t f = cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func;
+
+		if ((uint32_t)-lo > cx->fn_stack[f])
+			cx->fn_stack[f] = (uint32_t)-lo;
+	}
+	if (absint_iter_verify_stack(cx, v, s, pc, lo, hi))
+		return;
+	if (!write && cx->opts.unprivileged && !fpmask_all(&s->sinit, (int64_t)lo, (int64_t)hi))
+		VFAIL(VERDICT_UNSAFE, pc, "read of stack bytes [%lld, %lld) not written on every "
+		      "path", absint_ll_sat(lo), absint_ll_sat(hi));
+}
+
 /* Checks one memory access of size bytes at regs[reg] + off. */
 static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			  uint32_t pc, unsigned reg, int16_t off, unsigned size, bool write)
@@ -103,22 +124,7 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 	hi = (__int128)a->r.smax + off + size;
 	switch (a->region) {
 	case REGION_STACK:
-		if (lo < -EBPF_STACK_SIZE || hi > 0)
-			VFAIL(VERDICT_UNSAFE, pc, "stack access [%lld, %lld) outside [-512, 0)",
-			      absint_ll_sat(lo), absint_ll_sat(hi));
-		/* the frame's depth, for the combined stack of call chains (calls.c) */
-		if (cx->fn_stack) {
-			uint32_t f = cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func;
-
-			if ((uint32_t)-lo > cx->fn_stack[f])
-				cx->fn_stack[f] = (uint32_t)-lo;
-		}
-		if (absint_iter_verify_stack(cx, v, s, pc, lo, hi))
-			return;
-		if (!write && cx->opts.unprivileged &&
-		    !fpmask_all(&s->sinit, (int64_t)lo, (int64_t)hi))
-			VFAIL(VERDICT_UNSAFE, pc, "read of stack bytes [%lld, %lld) not written on every "
-			      "path", absint_ll_sat(lo), absint_ll_sat(hi));
+		verify_own_stack(cx, v, s, pc, lo, hi, write);
 		return;
 	case REGION_MAP_VALUE: {
 		uint32_t vs = a->map < cx->nmaps ? cx->maps[a->map].value_size : 0;
@@ -203,6 +209,14 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 		VFAIL(VERDICT_UNSUPPORTED, pc, "context of this program type (a plain buffer of "
 		      "unknown size)");
 	case REGION_CALLER_STACK:
+		/* (a pointer into this frame or a caller's: each frame's rules, this one's from
+		 * its own lowest offset) */
+		if (aval_caller_self(a->map)) {
+			verify_own_stack(cx, v, s, pc,
+					 (__int128)aval_caller_lo(a, CALLER_SELF_IX) + off, hi, write);
+			if (v->kind != VERDICT_SAFE)
+				return;
+		}
 		absint_cb_verify_access(cx, v, a, pc, lo, hi, write);
 		return;
 	case REGION_KREF:	/* (an acquired one: held, then as any) */
@@ -640,6 +654,18 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 
 	if (v->kind != VERDICT_SAFE)
 		return;
+	/* a pointer into this frame or a caller's (aval.h: CALLER_SELF) goes to static functions
+	 * only, which see it as one into callers' frames; what anything else would do with it is
+	 * not placed (absint_step forgets this frame) */
+	if (ebpf_is_call(i) &&
+	    !(ebpf_is_pseudo_call(i) &&
+	      !absint_global(cx, cx->st.cfg->blocks[cx->st.cfg->block_of[pc + 1 + i->imm]].func)))
+		for (unsigned r = 1; r <= 5; r++)
+			if (s->regs[r].kind == AV_PTR && s->regs[r].region == REGION_CALLER_STACK &&
+			    aval_caller_self(s->regs[r].map))
+				VFAIL(VERDICT_UNSUPPORTED, pc, "R%u, a pointer into this frame or a "
+				      "caller's (joined at a loop header), given to a helper, kfunc or "
+				      "global function", r);
 	if ((absint_cb_verify_insn(cx, v, s, pc) || absint_timer_verify_insn(cx, v, s, pc)) &&
 	    v->kind != VERDICT_SAFE)
 		return;

@@ -68,7 +68,46 @@ static uint16_t caller_mask(uint16_t m)
 		return 0;
 	if (m & CALLER_SET)
 		return m & 0x7fff;
-	return m < 15 ? (uint16_t)(1u << m) : 0;
+	return m < CALLER_SELF_IX ? (uint16_t)(1u << m) : 0;
+}
+
+/* A pointer into the holder's own frame (REGION_STACK) as one of a set of frames with only
+ * CALLER_SELF: for a join with pointers into callers' frames (aval.h). */
+static struct aval as_self(const struct aval *a)
+{
+	struct aval v = *a;
+
+	if (a->kind == AV_PTR && a->region == REGION_STACK && !a->maybe_null) {
+		v.region = REGION_CALLER_STACK;
+		v.map = (uint16_t)(CALLER_SET | CALLER_SELF);
+		v.id = 0;
+	}
+	return v;
+}
+
+/* Whether a and b are a pointer into the holder's frame and one into callers' frames. */
+static bool self_and_callers(const struct aval *a, const struct aval *b)
+{
+	return a->kind == AV_PTR && b->kind == AV_PTR && !a->maybe_null && !b->maybe_null &&
+	       ((a->region == REGION_STACK && b->region == REGION_CALLER_STACK) ||
+		(a->region == REGION_CALLER_STACK && b->region == REGION_STACK));
+}
+
+struct aval aval_caller_rebase(const struct aval *a, uint32_t owner)
+{
+	struct aval v = *a;
+
+	if (a->kind != AV_PTR || a->region != REGION_CALLER_STACK || !aval_caller_self(a->map))
+		return v;
+	if (owner >= CALLER_SELF_IX) {
+		v.map = CALLER_ANY;
+		v.id = 0;
+		return v;
+	}
+	v.map = (uint16_t)((a->map & ~CALLER_SELF) | 1u << owner);
+	if ((a->id >> 12) == CALLER_SELF_IX)
+		v.id = (uint16_t)(owner << 12 | (a->id & CALLER_NARROW_MAX));
+	return v;
 }
 
 /* The map of a pointer into a frame of a or of b (REGION_CALLER_STACK maps). */
@@ -86,7 +125,7 @@ static bool caller_subset(uint16_t a, uint16_t b)
 {
 	uint16_t ma = caller_mask(a), mb = caller_mask(b);
 
-	return a == b || b == CALLER_ANY || (ma && mb && !(ma & ~mb));
+	return a == b || (b == CALLER_ANY && !aval_caller_self(a)) || (ma && mb && !(ma & ~mb));
 }
 
 /* The id of r, the join of REGION_CALLER_STACK pointers a and b into a set of frames: of the
@@ -99,7 +138,7 @@ static uint16_t caller_narrow(const struct aval *r, const struct aval *a, const 
 	if (r->map == CALLER_ANY || !(r->map & CALLER_SET) || r->r.smin < -PTR_OFF_LIMIT ||
 	    r->r.smax > PTR_OFF_LIMIT)
 		return 0;
-	for (uint32_t f = 0; f < 15; f++) {
+	for (uint32_t f = 0; f <= CALLER_SELF_IX; f++) {
 		int64_t la = aval_caller_lo(a, f), lb = aval_caller_lo(b, f), k;
 
 		if (!(m >> f & 1))
@@ -152,6 +191,11 @@ bool aval_subset(const struct aval *a, const struct aval *b)
 		return true;
 	if (a->kind != b->kind)
 		return false;
+	if (self_and_callers(a, b)) {
+		struct aval sa = as_self(a), sb = as_self(b);
+
+		return b->region == REGION_CALLER_STACK && aval_subset(&sa, &sb);
+	}
 	if (callers_both(a, b))
 		return (!a->maybe_null || b->maybe_null) && caller_subset(a->map, b->map) &&
 		       range_subset(&a->r, &b->r) &&
@@ -180,6 +224,11 @@ struct aval aval_join(const struct aval *a, const struct aval *b)
 			aval_set_pkt_len(&r, ca < cb ? ca : cb);
 		return r;
 	}
+	if (self_and_callers(a, b)) {
+		struct aval sa = as_self(a), sb = as_self(b);
+
+		return aval_join(&sa, &sb);
+	}
 	if (same_region(a, b) || callers_both(a, b)) {
 		/* (an iterator's value pointer, stale on one side: stale) */
 		r = aval_ptr(a->region, a->region == REGION_ITER_VAL ? a->map | b->map : a->map,
@@ -192,6 +241,10 @@ struct aval aval_join(const struct aval *a, const struct aval *b)
 		}
 		if (a->region == REGION_CALLER_STACK) {
 			r.map = caller_join(a->map, b->map);
+			/* (any caller's frame or this one: no such set) */
+			if (r.map == CALLER_ANY &&
+			    (aval_caller_self(a->map) || aval_caller_self(b->map)))
+				return aval_top();
 			r.id = caller_narrow(&r, a, b);
 		}
 		r.src = a->src == b->src ? a->src : SRC_FLOW;

@@ -24,20 +24,34 @@ enum aval_kind { AV_SCALAR, AV_PTR, AV_TOP };
  * (absint_callbacks.c), map = that function's id.  The analyzer's own region, never in claims:
  * no oracle can tell which frame of a run it means. */
 #define REGION_CALLER_STACK 32
-/* Its map may also be a set of such functions: CALLER_SET | a mask of function ids below 15 (a
+/* Its map may also be a set of such functions: CALLER_SET | a mask of function ids below 14 (a
  * pointer into one of those frames, which one not known: a callee called from two frames with
  * a pointer into each, the kernel's frame numbers joined), or CALLER_ANY (any frame of the call
- * chain: ids of 15 and up, or too many). */
+ * chain: ids of 14 and up, or too many).  Bit CALLER_SELF of a set is the frame of the function
+ * whose state holds the pointer, its own r10's (a pointer into its frame joined with one into a
+ * caller's at a loop header: verifier_loops1.c's bounded_loop_stack_frames_reg); it becomes
+ * that function's id wherever the pointer leaves the frame (a callee's argument or view:
+ * aval_caller_rebase), and its accesses are those of the function's own stack as well
+ * (absint_transfer.c, absint_verdict.c).  A plain REGION_STACK pointer joined with a
+ * REGION_CALLER_STACK one is such a set. */
 #define CALLER_SET 0x8000u
 #define CALLER_ANY 0xffffu
-/* Whether a REGION_CALLER_STACK pointer with map m may point into function f's frame. */
+#define CALLER_SELF_IX 14u
+#define CALLER_SELF (1u << CALLER_SELF_IX)
+/* Whether a REGION_CALLER_STACK pointer with map m may point into function f's frame, f a
+ * caller of the function holding it (CALLER_SELF is not one). */
 static inline bool aval_caller_may(uint16_t m, uint32_t f)
 {
 	if (m == CALLER_ANY)
 		return true;
 	if (m & CALLER_SET)
-		return f < 15 && (m >> f & 1);
+		return f < CALLER_SELF_IX && (m >> f & 1);
 	return m == f;
+}
+/* Whether a REGION_CALLER_STACK map may point into the holder's own frame (CALLER_SELF). */
+static inline bool aval_caller_self(uint16_t m)
+{
+	return m != CALLER_ANY && (m & CALLER_SET) && (m & CALLER_SELF);
 }
 /* A CALLER_SET pointer's id narrows one frame of its set, as the kernel keeps each frame's
  * offsets apart (one path each): frame id >> 12 holds offsets of at least r.smin + (id & 0xfff).
@@ -100,13 +114,17 @@ static inline int64_t aval_caller_lo(const struct aval *a, uint32_t f)
 {
 	uint32_t k = a->id & CALLER_NARROW_MAX;
 
-	if (!aval_caller_may(a->map, f))
+	if (f == CALLER_SELF_IX ? !aval_caller_self(a->map) : !aval_caller_may(a->map, f))
 		return INT64_MAX;
 	if (a->map != CALLER_ANY && (a->map & CALLER_SET) && k && (uint32_t)(a->id >> 12) == f &&
 	    a->r.smin <= INT64_MAX - (int64_t)k)
 		return a->r.smin + (int64_t)k;
 	return a->r.smin;
 }
+
+/* REGION_CALLER_STACK pointer a of function owner's state as a callee of owner sees it: its
+ * CALLER_SELF frame is owner's (aval.h above); other values as they are. */
+struct aval aval_caller_rebase(const struct aval *a, uint32_t owner);
 
 /* Packet pointers (REGION_PKT) use id and map otherwise, as the kernel's packet pointer ids: id
  * X != 0 says the value is base_X + c exactly, where base_X is the packet pointer that the

@@ -2264,7 +2264,12 @@ static void test_bounded_knob(const struct twin_knobs *t)
  * (the path that sets the counter back, every time); before, the join of the two shapes forgot
  * the whole frame, the counter with it.  p_enum_cell and p_enum_cell_stuck (a counter stepped by
  * s or 0 as the low bit of a slot computed from it picks: program 1411): the twin endless on
- * data[9] = 0; before, the header states' enumeration read the slot as any value. */
+ * data[9] = 0; before, the header states' enumeration read the slot as any value.
+ * p_frames_reg and p_frames_reg_stuck (a loop in f(p) reading through p, main's cell first, then
+ * f's own slot: verifier_loops1.c's bounded_loop_stack_frames_reg): the twin, whose slot holds
+ * 0, endless on data[9] = 0 (main's cell data[9] & 1); before, "R1 is not a known pointer" (the
+ * two frames joined), then "the exit test does not compare a recurrence" (the enumeration read
+ * no slot through r1 = r10 + o). */
 static void test_bounded_knobs(void)
 {
 	static const struct twin_knobs t[] = {
@@ -2278,6 +2283,8 @@ static void test_bounded_knobs(void)
 		  "the path that sets the counter back, every time" },
 		{ "p_enum_cell", "p_enum_cell_stuck", 4700000, -1, GEN_LOOP_COND_STEP, true, 9, 0, 100,
 		  "data[9] & 2 clear: no early exit, the counter stuck" },
+		{ "p_frames_reg", "p_frames_reg_stuck", 4900000, -1, GEN_LOOP_SUBPROG, true, 9, 0, 100,
+		  "main's cell 0, then f's slot 0, every time" },
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
