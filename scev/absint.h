@@ -209,6 +209,9 @@ static inline bool absint_timer_helper(int32_t id)
 	       id == BPF_FUNC_timer_start || id == BPF_FUNC_timer_cancel;
 }
 struct aval astate__load(const struct astate *s, int64_t off, unsigned size);
+/* Whether every byte of [lo, hi) lies in a cell holding the number 0: a load anywhere in it
+ * reads 0, whatever its offset (the kernel's STACK_ZERO slots read at a variable offset). */
+bool astate__zero_over(const struct astate *s, int64_t lo, int64_t hi);
 void astate__invalidate(struct astate *s, int64_t lo, int64_t hi);
 void astate__invalidate_mask(struct astate *s, const struct fpmask *m);
 int astate__store(struct astate *s, int64_t off, unsigned size, const struct aval *v);

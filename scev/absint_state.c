@@ -181,6 +181,25 @@ struct aval astate__load(const struct astate *s, int64_t off, unsigned size)
 	return absint_unknown_bytes(size);
 }
 
+bool astate__zero_over(const struct astate *s, int64_t lo, int64_t hi)
+{
+	for (int64_t o = lo; o < hi;) {
+		int64_t next = o;
+
+		for (uint32_t i = 0; i < s->n && next == o; i++) {
+			const struct acell *c = &s->cells[i];
+			uint64_t z;
+
+			if (c->off <= o && o < c->off + c->size && aval_is_const(&c->v, &z) && !z)
+				next = c->off + c->size;
+		}
+		if (next == o)
+			return false;
+		o = next;
+	}
+	return true;
+}
+
 /* Drops every cell overlapping [lo, hi). */
 void astate__invalidate(struct astate *s, int64_t lo, int64_t hi)
 {

@@ -820,6 +820,11 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 		a = s->regs[i->src_reg];
 		if (ptr_in(&a, REGION_STACK, &off))
 			v = astate__load(s, off + i->off, size);
+		else if (ptr_in(&a, REGION_STACK, NULL) && a.r.smin >= -2 * FP_FRAME &&
+			 a.r.smax <= 2 * FP_FRAME && a.r.smin + i->off >= -EBPF_STACK_SIZE &&
+			 a.r.smax + i->off + (int64_t)size <= 0 &&
+			 astate__zero_over(s, a.r.smin + i->off, a.r.smax + i->off + size))
+			v = aval_const(0);	/* (a variable offset into bytes all 0) */
 		else if (a.kind == AV_PTR && a.region == REGION_CTX) {
 			v = ctx_load(cx, &a, i->off, size);
 			if (v.kind == AV_PTR && v.maybe_null) {
