@@ -1080,6 +1080,83 @@ static void test_cb_helpers(void)
 	cb_case("user_ringbuf_drain, wrong claims", urb, urb_wrong, urb_ref, 2);
 }
 
+/* may_goto: the induction gives every frame a budget of any size (every kernel's rule: counted,
+ * or timed on x86-64), BMC the interpreter's 2^23.  A loop whose only exit is a may_goto
+ * (cond_break) keeps r7 in [0, 10] (it counts to 10 and starts again): claimed at the header, in
+ * the body and at the exit, proved by induction; a claim at the exit that r7 is at most 5 is not
+ * proved (a may_goto that never jumped would leave the exit unreached and prove it).  A loop with
+ * a counted exit too (6 header executions) and a may_goto: its true trip bound and ranges
+ * proved, each mutated one refuted with a counterexample the interpreter confirms (a may_goto
+ * that always jumped would leave the body unrun and refute none). */
+static void test_may_goto(void)
+{
+	static const char only[] =
+		"r7 = 0\n"
+		"r6 = 0\n"
+		"l: may_goto out\n"		/* pc 2 */
+		"r6 += 1\n"
+		"if r7 < 10 goto inc\n"
+		"r7 = 0\n"
+		"goto l\n"
+		"inc: r7 += 1\n"
+		"goto l\n"			/* pc 8 */
+		"out: r0 = r7\n"
+		"exit\n";			/* pc 10 */
+	static const char counted[] =
+		"r6 = 0\n"
+		"r7 = 0\n"
+		"l: may_goto out\n"		/* pc 2 */
+		"r7 += 2\n"
+		"r6 += 1\n"			/* pc 4 */
+		"if r6 < 6 goto l\n"
+		"r7 += 100\n"
+		"out: r0 = r7\n"
+		"exit\n";			/* pc 8 */
+#define R1(pc, loc, lo, hi) "{\"pc\": " #pc ", \"loc\": \"" loc "\", \"umin\": " #lo ", \"umax\": " \
+	#hi ", \"smin\": " #lo ", \"smax\": " #hi ", \"u32_min\": " #lo ", \"u32_max\": " #hi \
+	", \"s32_min\": " #lo ", \"s32_max\": " #hi "}"
+#define MG(last, ivs, trip, ranges) "{\"programs\": [{\"name\": \"mg\", \"loops\": [{" \
+	"\"header\": 2, \"entries\": [2], \"blocks\": [[2, " #last "]], " \
+	"\"induction_variables\": [" ivs "], \"trip_count\": {" trip "}}], " \
+	"\"ranges\": [" ranges "]}]}"
+#define IVS "{\"loc\": \"r6\", \"width\": 64, \"start\": 0, \"step\": 1}, {\"loc\": \"r7\", " \
+	"\"width\": 64, \"start\": 0, \"step\": 2}"
+	static const char only_true[] = MG(8, "", "\"kind\": \"unknown\"", R1(2, "r7", 0, 10) ","
+					   R1(8, "r7", 1, 10) "," R1(10, "r0", 0, 10));
+	static const char only_exit_wrong[] = MG(8, "", "\"kind\": \"unknown\"",
+						 R1(10, "r0", 0, 5));
+	static const char counted_true[] = MG(5, IVS, "\"kind\": \"bounded\", \"max\": 6",
+					      R1(4, "r7", 2, 12) "," R1(8, "r0", 0, 112));
+	static const char counted_wrong[] = MG(5, IVS, "\"kind\": \"bounded\", \"max\": 5",
+					       R1(4, "r7", 2, 10) "," R1(8, "r0", 0, 111));
+#undef IVS
+#undef MG
+#undef R1
+	static const struct cb_expect counted_ref[] = {
+		{ SMT_CLAIM_TRIP, 0, FIND_TRIP_MAX, any_input },
+		{ SMT_CLAIM_RANGE, 0, FIND_RANGE, any_input },
+		{ SMT_CLAIM_RANGE, 1, FIND_RANGE, any_input },
+	};
+	struct smt_opts zo = { .sz = sizeof(zo), .rlimit = TEST_RLIMIT, .timeout_ms = SAFETY_MS };
+	struct smt_result r;
+	struct prepared p;
+
+	cb_case("may_goto only, true claims", only, only_true, NULL, 0);
+	if (prepare(&p, only, only_exit_wrong)) {
+		int err = smt_check(&r, p.obj, &p.obj->progs[0], &p.claims->progs[0], &zo);
+
+		CHECK(err == 0 && r.nclaims == 1 && r.claims[0].verdict != SMT_PROVED,
+		      "may_goto only: r0 <= 5 at the exit proved (%s)",
+		      !err && r.nclaims ? r.claims[0].reason : "");
+		CHECK(!err && r.encoding_bugs == 0, "may_goto only: encoding findings");
+		if (!err)
+			smt_result__free(&r);
+		unprepare(&p);
+	}
+	cb_case("may_goto and a count, true claims", counted, counted_true, NULL, 0);
+	cb_case("may_goto and a count, wrong claims", counted, counted_wrong, counted_ref, 3);
+}
+
 /* Open-coded iterators: bpf_for(i, 0, n) with n = input byte 0 & 15, summing the values.  The
  * true claims (at most 16 header executions, the value in [0, 14], the sum at most 105) are
  * proved by induction, the counter the oracle assumes itself (the iterator's cur counts up by
@@ -1298,6 +1375,7 @@ int main(int argc, char **argv)
 	test_wrong_claims();
 	test_bpf_loop();
 	test_cb_helpers();
+	test_may_goto();
 	test_interp_only_helper();
 	test_cut_no_queries();
 	test_encoding_budget();

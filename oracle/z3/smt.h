@@ -22,7 +22,10 @@
  * body.  A call of bpf_loop, bpf_for_each_map_elem (array maps), bpf_find_vma or
  * bpf_user_ringbuf_drain is a loop whose header is its callback's entry and whose iterations
  * are the calls, with the arguments the interpreter gives each (smt_prove.c: exec_cb_helper),
- * summarized and unrolled the same way.  A loop that advances an open-coded iterator gets a
+ * summarized and unrolled the same way.  may_goto: in the induction every frame's budget is a
+ * fresh number (it falls through any number of times, then jumps every time: the counted
+ * kernels' rule and x86-64's timed one alike); BMC counts the interpreter's 2^23 per frame, so
+ * its models replay, and a run that meets a may_goto is never a proof by covering every path.  A loop that advances an open-coded iterator gets a
  * hypothesis of the oracle's own, checked like the claims and never reported: the iterator's
  * cur counts up by one per header execution.  A program with callback helpers or iterators is
  * first run with them cut (what that proves away from the cuts holds), then whole.  Header

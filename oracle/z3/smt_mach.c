@@ -88,6 +88,11 @@ static sxt map_initial(struct mach *m, size_t k)
 	return a;
 }
 
+sxt mach_may_goto_budget(struct mach *m)
+{
+	return m->any_may_goto ? sx_fresh(m->c, "mg", 64) : bv64(m, INTERP_MAY_GOTO_BUDGET);
+}
+
 void mach_entry_state(struct mach *m, struct mstate *st)
 {
 	struct sx *c = m->c;
@@ -100,7 +105,7 @@ void mach_entry_state(struct mach *m, struct mstate *st)
 	st->r[10] = bv64(m, INTERP_VA_STACK + EBPF_STACK_SIZE);
 	st->stack[0] = sx_mem_const(c, 0);
 	st->input = m->input0;
-	st->maygoto[0] = bv64(m, INTERP_MAY_GOTO_BUDGET);
+	st->maygoto[0] = mach_may_goto_budget(m);
 	st->iters[0] = bv64(m, 0);
 	st->hpos = bv64(m, 0);
 	if (m->ctx_kind == INTERP_CTX_PLAIN)
@@ -943,7 +948,7 @@ void mach_step(struct mach *m, const struct mstate *in, uint32_t pc, struct mste
 				st.saved[st.depth][k] = st.r[6 + k];
 			st.depth++;
 			st.stack[st.depth] = sx_mem_const(c, 0);
-			st.maygoto[st.depth] = bv64(m, INTERP_MAY_GOTO_BUDGET);
+			st.maygoto[st.depth] = mach_may_goto_budget(m);
 			st.iters[st.depth] = bv64(m, 0);
 			st.keys[st.depth] = NULL;
 			st.r[0] = m->poison;

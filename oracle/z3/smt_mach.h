@@ -59,7 +59,18 @@ struct mach {
 	sxt input0;		/* the input as the program starts (offset-indexed byte array) */
 	sxt poison;		/* INTERP_POISON */
 	bool no_iters;		/* the iterator kfuncs are unsupported (a first pass) */
+	/* Every frame's may_goto budget is a fresh number as the frame starts (the program's
+	 * entry, a call, a callback's call), not the interpreter's INTERP_MAY_GOTO_BUDGET: a
+	 * may_goto falls through any number of times, then jumps every time (its count at 0).
+	 * That is every kernel's may_goto: counted (BPF_MAX_LOOPS per frame) and the timed one of
+	 * x86-64 JITs (6.15+: refilled by 0xffff while a quarter second has not passed, then 0),
+	 * so what is proved with it holds for both.  Not a run of the interpreter: for the
+	 * induction only, never where a model must replay (BMC keeps the interpreter's budget). */
+	bool any_may_goto;
 };
+
+/* A new frame's may_goto budget (see any_may_goto). */
+sxt mach_may_goto_budget(struct mach *m);
 
 struct mstate {
 	sxt guard;

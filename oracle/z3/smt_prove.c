@@ -138,6 +138,7 @@ struct prover {
 	struct wset *cbw;	/* per callback helper call (by pc): what its callback may write */
 	uint8_t *cb;		/* per claim loop: a helper's callback summarized at its calls */
 	bool cut;		/* first pass: callback helpers and iterator kfuncs cut the paths */
+	bool counted_may_goto;	/* this run met a may_goto with the interpreter's budget */
 	/* the oracle's own hypotheses, ids nids..nall-1, never reported: an open-coded iterator
 	 * a loop advances once per header execution (its int cur at frame offset off counts up by
 	 * one, its end stays), as the bounded counter that proves the loop's trip */
@@ -548,12 +549,13 @@ static void exec_insn(struct prover *P, int32_t loop, uint32_t func, uint32_t pc
 	mach_step(&P->m, st, pc, o);
 	if (ebpf_is_helper_call(&P->m.insns[pc]))
 		P->helper_calls++;
-	/* The machine counts may_goto's budget (2^23 per frame); the timed may_goto of x86-64
-	 * JITs runs for a quarter second instead, so what holds past a may_goto is not proved by
-	 * this encoding (a counterexample still is one: the count-based rule is a kernel's). */
-	if (ebpf_is_jmp(&P->m.insns[pc]) && ebpf_op(&P->m.insns[pc]) == BPF_JCOND)
-		note_unsupported(P, pc, "may_goto: the kernel's budget is counted here, timed on "
-				 "x86-64");
+	/* may_goto: the induction's budgets are any number (mach.any_may_goto); BMC counts the
+	 * interpreter's 2^23 per frame, one kernel's rule (a counterexample is one), so a run
+	 * that meets a may_goto proves nothing by covering every path (the timed may_goto of
+	 * x86-64 JITs may jump where the count would not) */
+	if (ebpf_is_jmp(&P->m.insns[pc]) && ebpf_op(&P->m.insns[pc]) == BPF_JCOND &&
+	    !P->m.any_may_goto)
+		P->counted_may_goto = true;
 	if (o->unsupported[0]) {
 		note_unsupported(P, pc, o->unsupported);
 		free(o);
@@ -1334,7 +1336,7 @@ static void cb_args(struct prover *P, const struct cbh *cb, struct mstate *S, sx
 }
 
 /* Call i + 1 of the callback: from the caller's state at the helper call (or after the previous
- * call returned, the frame popped), a frame one deeper, zeroed, its may_goto budget full, the
+ * call returned, the frame popped), a frame one deeper, zeroed, its may_goto budget new, the
  * call's arguments, r0 and r6-r9 poisoned; it returns after the helper call.  A sample of
  * user_ringbuf_drain is drawn as the call starts (interp.c: urb_sample): its size one byte mod
  * INTERP_URB_MAX + 1, its bytes the next ones. */
@@ -1350,7 +1352,7 @@ static void cb_call_state(struct prover *P, const struct cbh *cb, const struct m
 		S->saved[d][k] = caller->r[6 + k];
 	S->depth = d + 1;
 	S->stack[d + 1] = sx_mem_const(c, 0);
-	S->maygoto[d + 1] = bv64(P, INTERP_MAY_GOTO_BUDGET);
+	S->maygoto[d + 1] = mach_may_goto_budget(&P->m);
 	S->iters[d + 1] = bv64(P, 0);
 	S->keys[d + 1] = NULL;
 	S->r[0] = P->m.poison;
@@ -1718,6 +1720,8 @@ static void run_program(struct prover *P)
 	P->aborted = false;
 	P->abort_why[0] = 0;
 	P->incomplete = sx_false(P->c);
+	P->counted_may_goto = false;
+	P->m.any_may_goto = P->mode == MODE_INDUCT;
 	memset(P->visited, 0, P->g.nslots);
 	mach_entry_state(&P->m, &st);
 	push_pend(P, &init, 0, &st);
@@ -2121,7 +2125,8 @@ static int bmc(struct prover *P, bool decide_claims, bool collect, bool *complet
 		}
 		if (!P->aborted) {
 			/* does the unrolling cover every path? */
-			enum sx_res r = sx_check(P->c, P->incomplete, P->o.timeout_ms, NULL, why,
+			enum sx_res r = P->counted_may_goto ? SX_UNKNOWN :
+					sx_check(P->c, P->incomplete, P->o.timeout_ms, NULL, why,
 						 sizeof(why));
 
 			complete = r == SX_UNSAT;
