@@ -1711,6 +1711,9 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		if ((gen_bool(src, knobs->p_timer) || gen_bool(src, knobs->p_timer_unsafe)) &&
 		    gi_room(g, 60))
 			gi_stmt_timer(g, NULL);
+		if ((gen_bool(src, knobs->p_ptr_alu) || gen_bool(src, knobs->p_ptr_alu_bad)) &&
+		    gi_room(g, 12))
+			gi_stmt_ptr_alu(g);
 		gi_gen_loop(g, LOOPK_ANY);
 	}
 	gi_calls_main_tail(g);
@@ -1854,13 +1857,13 @@ _Static_assert((F(MAY_NOT_TERMINATE) | F(HUGE) | F(CALL_TRAP) | F(CALLS_UNSAFE) 
 		F(HELPER_MEM_UNSAFE) | F(PKT_UNSAFE) | F(ITER) | F(ITER_UNSAFE) | F(REF_UNSAFE) | F(URB_UNSAFE) |
 		F(GLOBAL_UNSAFE) | F(EACH_UNSAFE) | F(START_RANGE_UNSAFE) | F(PTR_JOIN_UNSAFE) |
 		F(CB_COUNT_UNSAFE) | F(TIMER_UNSAFE) | F(FRAMES_UNSAFE) |
-		F(CALL_CTX_UNSAFE)) ==
+		F(CALL_CTX_UNSAFE) | F(PTR_ALU_UNSAFE)) ==
 	       (F(MAY_NOT_TERMINATE) + F(HUGE) + F(CALL_TRAP) + F(CALLS_UNSAFE) + F(NULL_UNSAFE) +
 		F(STACK_UNWRITTEN) + F(ARRAY_FILL) + F(LOOP_DEF) + F(REG_UNWRITTEN) + F(TWIN_UNSAFE) +
 		F(HELPER_MEM_UNSAFE) + F(PKT_UNSAFE) + F(ITER) + F(ITER_UNSAFE) + F(REF_UNSAFE) + F(URB_UNSAFE) +
 		F(GLOBAL_UNSAFE) + F(EACH_UNSAFE) + F(START_RANGE_UNSAFE) + F(PTR_JOIN_UNSAFE) +
 		F(CB_COUNT_UNSAFE) + F(TIMER_UNSAFE) + F(FRAMES_UNSAFE) +
-		F(CALL_CTX_UNSAFE)),
+		F(CALL_CTX_UNSAFE) + F(PTR_ALU_UNSAFE)),
 	       "two gen_program flags share a bit");
 #undef F
 
@@ -1900,6 +1903,8 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 		sbuf_puts(sb, " callee-read-past-both-frames");
 	if (p->flags & GEN_PROG_CALL_CTX_UNSAFE)
 		sbuf_puts(sb, " call-ctx-write-below-frame");
+	if (p->flags & GEN_PROG_PTR_ALU_UNSAFE)
+		sbuf_puts(sb, " ptr-alu-unsafe (an ALU form on a pointer the kernel refuses)");
 	if (p->flags & GEN_PROG_TWIN_UNSAFE)
 		sbuf_puts(sb, " may-goto-twin (safe only within 2^23 iterations)");
 	if (p->flags & GEN_PROG_ITER)

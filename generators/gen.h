@@ -320,6 +320,12 @@
 	X(p_timer_unsafe, 0, 0, 100,                                                               \
 	  "unsafe twin of p_timer: the callback returns 1, the timer pointer is off the timer, "   \
 	  "or bpf_timer_init is given another map")                                                 \
+	X(p_ptr_alu, 0, 0, 100,                                                                    \
+	  "a statement of main takes a number from pointers by ALU forms the kernel accepts: "     \
+	  "(r10 + k) - r10, data + k less data, k + r10 less r10, their 32-bit difference")        \
+	X(p_ptr_alu_bad, 0, 0, 100,                                                                \
+	  "unsafe twin of p_ptr_alu: a form the kernel refuses (subtraction from r10, 32-bit or "  \
+	  "bitwise or multiplying ops on a pointer, pointer + pointer, scalar - pointer, 2^29)")   \
 	X(p_call_frames, 0, 0, 100,                                                                \
 	  "f(p) reads *p, called with a pointer into main's frame and, from h, into h's own: "      \
 	  "the pointer joins two frames")                                                          \
@@ -559,6 +565,9 @@ struct gen_loop {
 #define GEN_PROG_FRAMES_UNSAFE (1u << 22)	/* p_call_frames_past: a callee given pointers into
 						 * two frames reads past both (INTERP_TRAP_MEM); the
 						 * kernel refuses it */
+#define GEN_PROG_PTR_ALU_UNSAFE (1u << 24)	/* p_ptr_alu_bad: an ALU form on a pointer the
+						 * kernel refuses (adjust_ptr_min_max_vals); runs
+						 * do not trap */
 #define GEN_PROG_PTR_JOIN_UNSAFE (1u << 14)	/* p_ptr_join_over: a run whose packet starts
 						 * with an odd byte reads past the frame or
 						 * at data_end (INTERP_TRAP_MEM); the kernel

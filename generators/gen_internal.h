@@ -297,6 +297,8 @@ void gi_stmt_iter(struct gi *g, struct gi_loop *lp);
 enum { COND_ANY = -1, COND_INPUT, COND_COUNTER, COND_ACC, COND_HELPER };
 void gi_gen_stmt(struct gi *g, struct gi_loop *lp);
 void gi_stmt_acc(struct gi *g, struct gi_loop *lp);
+/* p_ptr_alu (p_ptr_alu_bad): a statement of main's top level, pointers in ALU forms */
+void gi_stmt_ptr_alu(struct gi *g);
 /* if (something of the input, the counter, the accumulator or a helper's result) goto label;
  * returns the COND_* kind used. */
 int gi_emit_cond_jump(struct gi *g, struct gi_loop *lp, int label, bool allow_helper, int kind);

@@ -143,6 +143,106 @@ void gi_stmt_acc(struct gi *g, struct gi_loop *lp)
 	gi_scratch_release(g);
 }
 
+/* p_ptr_alu: a number taken from pointers by ALU forms the kernel accepts of a privileged
+ * loader, added to the accumulator: (r10 + k) - r10, (data + j) - data, (k + r10) - r10 (a
+ * scalar plus a pointer), the 32-bit difference of two stack pointers, a 32-bit subtraction from
+ * r10 (a scalar then, cleared).  Its twin p_ptr_alu_bad (GEN_PROG_PTR_ALU_UNSAFE) takes a form
+ * adjust_ptr_min_max_vals refuses: a subtraction from a stack pointer, a 32-bit addition, a
+ * bitwise and, a multiplication or a shift of a pointer, pointer + pointer, a scalar less a
+ * pointer, an offset of 2^29.  Every value added is the same in every run and in the kernel
+ * (no address reaches the accumulator); runs do not trap. */
+void gi_stmt_ptr_alu(struct gi *g)
+{
+	bool twin = g->k->p_ptr_alu_bad && (!g->k->p_ptr_alu || gen_bool(g->src, 50));
+	int32_t k = -8 * (int32_t)gen_u32(g->src, 1, 8);
+	int a, b;
+
+	gi_scratch_release(g);
+	a = gi_scratch(g);
+	b = gi_scratch(g);
+	switch (twin ? 5 + gen_pick(g->src, 8) : gen_pick(g->src, 5)) {
+	case 0:		/* (r10 + k) - r10 */
+		gi_alux(g, true, BPF_MOV, a, EBPF_REG_FP);
+		gi_alu(g, true, BPF_ADD, a, k);
+		gi_alux(g, true, BPF_MOV, b, EBPF_REG_FP);
+		gi_alux(g, true, BPF_SUB, a, b);
+		break;
+	case 1:		/* (data + j) - data */
+		gi_ldx(g, BPF_DW, a, EBPF_REG_FP, GEN_FP_DATA);
+		gi_alu(g, true, BPF_ADD, a, (int32_t)gen_pick(g->src, GEN_INPUT_LEN));
+		gi_ldx(g, BPF_DW, b, EBPF_REG_FP, GEN_FP_DATA);
+		gi_alux(g, true, BPF_SUB, a, b);
+		break;
+	case 2:		/* (k + r10) - r10 */
+		gi_mov_const(g, a, (uint64_t)(int64_t)k, true);
+		gi_alux(g, true, BPF_ADD, a, EBPF_REG_FP);
+		gi_alux(g, true, BPF_MOV, b, EBPF_REG_FP);
+		gi_alux(g, true, BPF_SUB, a, b);
+		break;
+	case 3:		/* w(r10 + k) - w(r10) */
+		gi_alux(g, true, BPF_MOV, a, EBPF_REG_FP);
+		gi_alu(g, true, BPF_ADD, a, k);
+		gi_alux(g, true, BPF_MOV, b, EBPF_REG_FP);
+		gi_alux(g, false, BPF_SUB, a, b);
+		break;
+	case 4:		/* w(r10) - 8: a scalar, cleared */
+		gi_alux(g, true, BPF_MOV, a, EBPF_REG_FP);
+		gi_alu(g, false, BPF_SUB, a, 8);
+		gi_alu(g, true, BPF_AND, a, 0);
+		break;
+	case 5:		/* (r10 - -k) - r10: subtraction from a stack pointer */
+		gi_alux(g, true, BPF_MOV, a, EBPF_REG_FP);
+		gi_alu(g, true, BPF_SUB, a, -k);
+		gi_alux(g, true, BPF_MOV, b, EBPF_REG_FP);
+		gi_alux(g, true, BPF_SUB, a, b);
+		break;
+	case 6:		/* w(r10) + 8, cleared */
+		gi_alux(g, true, BPF_MOV, a, EBPF_REG_FP);
+		gi_alu(g, false, BPF_ADD, a, 8);
+		gi_mov_const(g, a, 0, true);
+		break;
+	case 7:		/* ((r10 + k) & -16) - r10 (r10 is 16-aligned in every run) */
+		gi_alux(g, true, BPF_MOV, a, EBPF_REG_FP);
+		gi_alu(g, true, BPF_ADD, a, k);
+		gi_alu(g, true, BPF_AND, a, -16);
+		gi_alux(g, true, BPF_MOV, b, EBPF_REG_FP);
+		gi_alux(g, true, BPF_SUB, a, b);
+		break;
+	case 8:		/* data + r10, cleared */
+		gi_ldx(g, BPF_DW, a, EBPF_REG_FP, GEN_FP_DATA);
+		gi_alux(g, true, BPF_MOV, b, EBPF_REG_FP);
+		gi_alux(g, true, BPF_ADD, a, b);
+		gi_mov_const(g, a, 0, true);
+		break;
+	case 9:		/* k - r10, cleared */
+		gi_mov_const(g, a, (uint64_t)(int64_t)k, true);
+		gi_alux(g, true, BPF_MOV, b, EBPF_REG_FP);
+		gi_alux(g, true, BPF_SUB, a, b);
+		gi_mov_const(g, a, 0, true);
+		break;
+	case 10:	/* r10 * 2, cleared */
+		gi_alux(g, true, BPF_MOV, a, EBPF_REG_FP);
+		gi_alu(g, true, BPF_MUL, a, 2);
+		gi_mov_const(g, a, 0, true);
+		break;
+	case 11:	/* data >> 1, cleared */
+		gi_ldx(g, BPF_DW, a, EBPF_REG_FP, GEN_FP_DATA);
+		gi_alu(g, true, BPF_RSH, a, 1);
+		gi_mov_const(g, a, 0, true);
+		break;
+	default:	/* (r10 + 2^29) - r10 */
+		gi_alux(g, true, BPF_MOV, a, EBPF_REG_FP);
+		gi_alu(g, true, BPF_ADD, a, 1 << 29);
+		gi_alux(g, true, BPF_MOV, b, EBPF_REG_FP);
+		gi_alux(g, true, BPF_SUB, a, b);
+		break;
+	}
+	gi_var_alux(g, g->fn->acc, BPF_ADD, a);
+	gi_scratch_release(g);
+	if (twin)
+		g->p->flags |= GEN_PROG_PTR_ALU_UNSAFE;
+}
+
 static void stmt_break(struct gi *g, struct gi_loop *lp)
 {
 	struct gi_loop *target = lp;

@@ -553,44 +553,137 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 	}
 }
 
-static bool is_btf(const struct aval *a)
+/* The kernel's name of a pointer's type (reg_type_str) in its messages. */
+static const char *ptr_type_name(const struct aval *a)
 {
-	return a->kind == AV_PTR && a->region == REGION_BTF;
+	switch (a->region) {
+	case REGION_STACK: case REGION_CALLER_STACK: return "fp";
+	case REGION_CTX: return "ctx";
+	case REGION_PKT: return "pkt";
+	case REGION_PKT_META: return "pkt_meta";
+	case REGION_PKT_END: return "pkt_end";
+	case REGION_MAP_VALUE: return a->maybe_null ? "map_value_or_null" : "map_value";
+	case REGION_MAP_HANDLE: return "map_ptr";
+	case REGION_MAP_KEY: return "map_key";
+	case REGION_BTF: case REGION_KREF: return "a kernel object (PTR_TO_BTF_ID)";
+	case REGION_DYNPTR: return "dynptr_ptr";
+	default: return "mem";
+	}
 }
 
-/* adjust_ptr_min_max_vals and check_reg_sane_offset for a kernel object (PTR_TO_BTF_ID): only
- * 64-bit addition and subtraction of a scalar whose bounds keep it within 2^29 (and a
- * pointer's difference with another); what the kernel refuses of other pointers is not checked
- * here (their accesses are). */
-#define BTF_MAX_VAR_OFF (1ll << 29)
+/* bpf_alu_string */
+static const char *const alu_str[16] = { "+=", "-=", "*=", "/=", "|=", "&=", "<<=", ">>=",
+					 "neg", "%=", "^=", "=", "s>>=", "endian", "?", "?" };
 
-static void verify_btf_alu(struct scev_verdict *v, const struct astate *s, uint32_t pc,
+/* check_reg_sane_offset for the bounds this analysis knows: a constant of 2^29 or more either
+ * way, an offset register whose minimum is unbounded or 2^29 or more either way. */
+#define PTR_MAX_VAR_OFF (1ll << 29)
+
+static void verify_sane_off(struct scev_verdict *v, uint32_t pc, const struct aval *ptr,
+			    const struct aval *off)
+{
+	const char *t = ptr_type_name(ptr);
+
+	if (range_is_const(&off->r) &&
+	    (off->r.smin >= PTR_MAX_VAR_OFF || off->r.smin <= -PTR_MAX_VAR_OFF))
+		VFAIL(VERDICT_UNSAFE, pc, "math between %s pointer and %lld is not allowed", t,
+		      (long long)off->r.smin);
+	if (off->r.smin == INT64_MIN)
+		VFAIL(VERDICT_UNSAFE, pc, "math between %s pointer and register with unbounded min "
+		      "value is not allowed", t);
+	if (off->r.smin >= PTR_MAX_VAR_OFF || off->r.smin <= -PTR_MAX_VAR_OFF)
+		VFAIL(VERDICT_UNSAFE, pc, "value %lld makes %s pointer be out of bounds",
+		      (long long)off->r.smin, t);
+	if (range_is_const(&ptr->r) &&
+	    (ptr->r.smin >= PTR_MAX_VAR_OFF || ptr->r.smin <= -PTR_MAX_VAR_OFF))
+		VFAIL(VERDICT_UNSAFE, pc, "%s pointer offset %lld is not allowed", t,
+		      (long long)ptr->r.smin);
+}
+
+/* adjust_reg_min_max_vals and adjust_ptr_min_max_vals (6.18, privileged): what an ALU
+ * instruction may do with a pointer.  Copies, negation, byte swaps and sign extensions of a
+ * pointer give a scalar; so does a subtraction of two pointers (any types) and a 32-bit
+ * subtraction with a pointer.  Every other 32-bit operation with a pointer is refused; so are
+ * two pointers combined otherwise, arithmetic on a pointer that may be NULL, on the packet's end
+ * or on a map handle (but adding 0), a scalar less a pointer, a subtraction from a stack
+ * pointer, and every operation but addition and subtraction; the offsets as verify_sane_off
+ * says.  A value that may be a pointer or a scalar (TOP) is judged only where the kernel refuses
+ * both readings (a 32-bit operation but subtraction, an operator other than + and -, an addition
+ * to a pointer that may be NULL or to the packet's end); two TOPs or a TOP and a scalar not at
+ * all (judged as unsupported, 30-odd of cilium's programs the kernel accepts moved there: TOP
+ * values this analysis makes of what the kernel knows to be scalars).  A kernel object's offsets keep 2^29 both ways
+ * (check_reg_sane_offset on what the struct's accesses need). */
+static void verify_ptr_alu(struct scev_verdict *v, const struct astate *s, uint32_t pc,
 			   const struct bpf_insn *i)
 {
 	const struct aval *d = &s->regs[i->dst_reg];
 	struct aval imm = aval_const((uint64_t)(int64_t)i->imm);
-	const struct aval *src = ebpf_srcbit(i) == BPF_X ? &s->regs[i->src_reg] : &imm;
-	const struct aval *ptr = is_btf(d) ? d : src, *off = is_btf(d) ? src : d;
+	bool x = ebpf_srcbit(i) == BPF_X, w64 = ebpf_class(i) == BPF_ALU64;
+	const struct aval *src = x ? &s->regs[i->src_reg] : &imm;
+	bool dp = d->kind == AV_PTR, sp = src->kind == AV_PTR;
+	const struct aval *ptr = dp ? d : src, *off = dp ? src : d;
 	uint8_t op = ebpf_op(i);
+	unsigned reg = i->dst_reg;
 
-	if (op == BPF_MOV || !(is_btf(d) || (ebpf_srcbit(i) == BPF_X && is_btf(src))))
+	if (op == BPF_MOV || op == BPF_NEG || op == BPF_END)
 		return;
-	if (op == BPF_SUB && is_btf(d) && src->kind == AV_PTR && ebpf_class(i) == BPF_ALU64)
+	if (!dp && !sp)
+		return;	/* (a value that may be a pointer, TOP, is not judged: see above) */
+	/* (with TOP for the other operand, what is refused whether it is a pointer or not) */
+	if (op == BPF_SUB && (!w64 || (dp && sp) || off->kind == AV_TOP))
 		return;
-	if (ebpf_class(i) != BPF_ALU64 || (op != BPF_ADD && op != BPF_SUB) ||
-	    (op == BPF_SUB && !is_btf(d)) || off->kind != AV_SCALAR)
-		VFAIL(VERDICT_UNSAFE, pc, "R%u: arithmetic on a kernel object (PTR_TO_BTF_ID) other "
-		      "than adding a scalar is prohibited", is_btf(d) ? i->dst_reg : i->src_reg);
-	if (off->r.smin == INT64_MIN)
-		VFAIL(VERDICT_UNSAFE, pc, "math between a kernel object (PTR_TO_BTF_ID) and a "
-		      "register with unbounded min value is not allowed");
-	if (off->r.smin <= -BTF_MAX_VAR_OFF || off->r.smin >= BTF_MAX_VAR_OFF ||
-	    off->r.smax >= BTF_MAX_VAR_OFF || ptr->r.smin <= -BTF_MAX_VAR_OFF ||
-	    ptr->r.smax >= BTF_MAX_VAR_OFF ||
-	    (op == BPF_ADD ? ptr->r.smax + off->r.smax >= BTF_MAX_VAR_OFF ||
-			     ptr->r.smin + off->r.smin <= -BTF_MAX_VAR_OFF
-			   : ptr->r.smax - off->r.smin >= BTF_MAX_VAR_OFF ||
-			     ptr->r.smin - off->r.smax <= -BTF_MAX_VAR_OFF))
+	if (!w64)
+		VFAIL(VERDICT_UNSAFE, pc, "R%u 32-bit pointer arithmetic prohibited", reg);
+	if (dp && sp)
+		VFAIL(VERDICT_UNSAFE, pc, "R%u pointer %s pointer prohibited", reg, alu_str[op >> 4]);
+	if (off->kind == AV_TOP && op == BPF_ADD && !ptr->maybe_null &&
+	    ptr->region != REGION_PKT_END)
+		return;
+	if (ptr->maybe_null)
+		VFAIL(VERDICT_UNSAFE, pc, "R%u pointer arithmetic on %s prohibited, null-check it "
+		      "first", reg, ptr->region == REGION_MAP_VALUE ? "map_value_or_null"
+			: "a pointer that may be NULL");
+	if (ptr->region == REGION_PKT_END ||
+	    (ptr->region == REGION_MAP_HANDLE && off->kind != AV_TOP &&
+	     !(op == BPF_ADD && range_is_const(&off->r) && off->r.umin == 0)))
+		VFAIL(VERDICT_UNSAFE, pc, "R%u pointer arithmetic on %s prohibited", reg,
+		      ptr_type_name(ptr));
+	if (off->kind == AV_TOP) {
+		if (op != BPF_ADD)
+			VFAIL(VERDICT_UNSAFE, pc, "R%u %s on a %s pointer prohibited", reg,
+			      alu_str[op >> 4], ptr_type_name(ptr));
+		return;
+	}
+	verify_sane_off(v, pc, ptr, off);
+	if (v->kind != VERDICT_SAFE)
+		return;
+	if (op == BPF_SUB && !dp)
+		VFAIL(VERDICT_UNSAFE, pc, "R%u tried to subtract pointer from scalar", reg);
+	if (op == BPF_SUB && (ptr->region == REGION_STACK || ptr->region == REGION_CALLER_STACK))
+		VFAIL(VERDICT_UNSAFE, pc, "R%u subtraction from stack pointer prohibited", reg);
+	if (op == BPF_AND || op == BPF_OR || op == BPF_XOR)
+		VFAIL(VERDICT_UNSAFE, pc, "R%u bitwise operator %s on pointer prohibited", reg,
+		      alu_str[op >> 4]);
+	if (op != BPF_ADD && op != BPF_SUB)
+		VFAIL(VERDICT_UNSAFE, pc, "R%u pointer arithmetic with %s operator prohibited", reg,
+		      alu_str[op >> 4]);
+	if (range_is_const(&ptr->r) && range_is_const(&off->r)) {
+		/* (the result, a constant offset: check_reg_sane_offset of dst_reg) */
+		struct aval res = *ptr, zero = aval_const(0);
+
+		res.r = range_const((uint64_t)(op == BPF_ADD ? ptr->r.smin + off->r.smin
+							     : ptr->r.smin - off->r.smin));
+		verify_sane_off(v, pc, &res, &zero);
+		if (v->kind != VERDICT_SAFE)
+			return;
+	}
+	if (ptr->region == REGION_BTF &&
+	    (ptr->r.smin <= -PTR_MAX_VAR_OFF || ptr->r.smax >= PTR_MAX_VAR_OFF ||
+	     off->r.smax >= PTR_MAX_VAR_OFF ||
+	     (op == BPF_ADD ? ptr->r.smax + off->r.smax >= PTR_MAX_VAR_OFF ||
+			      ptr->r.smin + off->r.smin <= -PTR_MAX_VAR_OFF
+			    : ptr->r.smax - off->r.smin >= PTR_MAX_VAR_OFF ||
+			      ptr->r.smin - off->r.smax <= -PTR_MAX_VAR_OFF)))
 		VFAIL(VERDICT_UNSAFE, pc, "a kernel object (PTR_TO_BTF_ID) offset out of bounds "
 		      "(2^29)");
 }
@@ -722,7 +815,7 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 	if (ebpf_is_exit(i) && cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func == 0)
 		verify_btf_return(cx, v, s, pc);
 	if (cls == BPF_ALU || cls == BPF_ALU64) {
-		verify_btf_alu(v, s, pc, i);
+		verify_ptr_alu(v, s, pc, i);
 		return;
 	}
 	switch (cls) {

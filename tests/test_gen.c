@@ -1547,6 +1547,74 @@ static void test_timer_knobs(void)
 	       c.calls[0], c.calls[1], c.shaped[0], c.safe, c.flagged[1], c.traps, c.dirty[1]);
 }
 
+/* p_ptr_alu and its unsafe twin p_ptr_alu_bad: a statement of main puts pointers through ALU
+ * instructions; the safe forms (what the kernel accepts of a privileged loader) never trap and
+ * are called safe, never for a pointer rule; every twin (flagged) is not called safe, most for
+ * the kernel's own words ("prohibited", "not allowed"), and its runs do not trap either (the
+ * forms are arithmetic: only the verifier refuses them). */
+static bool has_fp_alu(const struct gen_program *p)
+{
+	for (size_t pc = 0; pc < p->len; pc++) {
+		uint8_t cls = BPF_CLASS(p->insns[pc].code), op = BPF_OP(p->insns[pc].code);
+
+		if ((cls == BPF_ALU || cls == BPF_ALU64) && op != BPF_MOV &&
+		    BPF_SRC(p->insns[pc].code) == BPF_X && p->insns[pc].src_reg == EBPF_REG_FP)
+			return true;
+		if (cls == BPF_ALU64 && op == BPF_MOV && p->insns[pc].src_reg == EBPF_REG_FP &&
+		    pc + 1 < p->len && p->insns[pc + 1].dst_reg == p->insns[pc].dst_reg &&
+		    BPF_CLASS(p->insns[pc + 1].code) != BPF_STX &&
+		    BPF_CLASS(p->insns[pc + 1].code) != BPF_LDX &&
+		    BPF_OP(p->insns[pc + 1].code) != BPF_MOV)
+			return true;
+	}
+	return false;
+}
+
+static void ptr_alu_program(void *arg, const struct twin_run *r)
+{
+	struct twin_counts *c = arg;
+	const struct gen_program *p = r->p;
+	bool flagged = p->flags & GEN_PROG_PTR_ALU_UNSAFE, formed = has_fp_alu(p) || flagged;
+	struct scev_verdict v;
+	enum interp_trap t;
+
+	c->calls[r->twin] += formed;
+	c->flagged[r->twin] += flagged;
+	CHECK(!flagged || r->twin, TW "twin flag without its knob", TW_ARGS(r));
+	if (!formed)
+		return;
+	t = twin_trap(r, NULL);
+	CHECK(t == INTERP_OK || t == INTERP_TRAP_STEPS ||
+	      (t == INTERP_TRAP_LIMIT && (p->flags & GEN_PROG_CALL_TRAP)), TW "a run traps (%d)",
+	      TW_ARGS(r), t);
+	if (!twin_verdict(r, &v))
+		return;
+	if (!r->twin) {
+		c->safe += v.kind == VERDICT_SAFE;
+		CHECK(!strstr(v.reason, "prohibited") && !strstr(v.reason, "is not allowed"),
+		      TW "a safe form refused: %s", TW_ARGS(r), v.reason);
+	} else if (flagged) {
+		CHECK(v.kind != VERDICT_SAFE, TW "a twin called safe", TW_ARGS(r));
+		c->dirty[1] += strstr(v.reason, "prohibited") || strstr(v.reason, "not allowed");
+	}
+}
+
+static void test_ptr_alu_knobs(void)
+{
+	static const struct twin_spec s = { { "p_ptr_alu", "p_ptr_alu_bad" }, 100, 3900000, 60 };
+	struct twin_counts c = { 0 };
+
+	for_twin_programs(&s, ptr_alu_program, &c);
+	CHECK(c.calls[0] > 40 && c.flagged[1] > 40, "p_ptr_alu: %u safe forms, %u twins of 60",
+	      c.calls[0], c.flagged[1]);
+	CHECK(c.safe > c.calls[0] * 3 / 4, "p_ptr_alu: %u of %u safe forms verified safe", c.safe,
+	      c.calls[0]);
+	CHECK(c.dirty[1] > c.flagged[1] * 3 / 4, "p_ptr_alu_bad: %u of %u twins refused for the "
+	      "pointer rule", c.dirty[1], c.flagged[1]);
+	printf("p_ptr_alu: %u safe forms, %u verified safe; p_ptr_alu_bad: %u twins, %u refused "
+	       "for the pointer rule\n", c.calls[0], c.safe, c.flagged[1], c.dirty[1]);
+}
+
 static void test_urb_knobs(void)
 {
 	static const struct twin_spec s = { { "p_urb", "p_urb_unsafe" }, 60, 3700000, 60 };
@@ -2531,6 +2599,7 @@ int main(void)
 	test_for_each_knobs();
 	test_urb_knobs();
 	test_timer_knobs();
+	test_ptr_alu_knobs();
 	test_global_knobs();
 	test_call_pkt_knobs();
 	test_call_bound_knobs();

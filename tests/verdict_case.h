@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "casefile/casefile.h"
 #include "oracle/exec/interp.h"
 #include "oracle/kernel/kernel.h"
 #include "tests/check.h"
@@ -160,6 +161,23 @@ static inline void verdict_case_judge(const char *name, struct ebpf_object *obj,
 	}
 	verdict_case_check(name, &r, want, reason, vo->kernel, kclass);
 	verdict_report__free(&r);
+}
+
+/* A case file's text (casefile/casefile.h: its maps, type and program): open, judge, free. */
+static inline void verdict_case_file(const char *name, const char *text,
+				     const struct verdict_opts *vo, uint8_t want,
+				     const char *reason, enum verdict_class kclass)
+{
+	struct ebpf_object *o = NULL;
+	struct diag d;
+
+	diag_clear(&d);
+	if (casefile__open_object_mem(&o, text, strlen(text), name, &d)) {
+		CHECK(0, "%s: %s (line %d)", name, d.msg, d.line);
+		return;
+	}
+	verdict_case_judge(name, o, vo, want, reason, kclass);
+	ebpf_object__free(o);
 }
 
 /* The whole case: open, judge, close. */
