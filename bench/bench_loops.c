@@ -5,7 +5,9 @@
  *
  * With --analyze, the whole analysis (scev_analyze, claims included) on the same shapes and on
  * counted sibling loops (r1 = 0; r1 += 1; if r1 < 10), once per size; with --analyze SHAPE SIZE,
- * one program only, so that /usr/bin/time -v reports that shape's peak memory. */
+ * one program only, so that /usr/bin/time -v reports that shape's peak memory; with --json after
+ * them, that program's claims (JSON, as `bpfscev analyze --json`) on stdout, so that two builds'
+ * claims of the large shapes compare byte for byte. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 #include "scev/loop.h"
 #include "scev/scev.h"
 #include "util/clock.h"
+#include "util/sbuf.h"
 
 static struct bpf_insn *code;
 static size_t n, cap;
@@ -142,7 +145,7 @@ static const size_t sizes[] = { 1000, 10000, 100000, 1000000 };
 
 /* One analysis of shape s at size (r1 starts as the context pointer: the first MOV0 or the
  * loops' ADD1 makes it a scalar or unknown). */
-static double analyze_once(size_t s, size_t size, uint32_t *loops)
+static double analyze_once(size_t s, size_t size, uint32_t *loops, bool json)
 {
 	struct ebpf_prog prog = { .name = "shape" };
 	struct scev_opts so = { .sz = sizeof(so) };
@@ -162,6 +165,14 @@ static double analyze_once(size_t s, size_t size, uint32_t *loops)
 	}
 	t0 = wall_s() - t0;
 	*loops = cp.nloops;
+	if (json) {
+		struct sbuf sb = SBUF_INIT;
+
+		claims_write_prog(&sb, &cp);
+		fwrite(sbuf_cstr(&sb), 1, sb.len, stdout);
+		putchar('\n');
+		sbuf_free(&sb);
+	}
 	claim_prog__free(&cp);
 	return t0 * 1e3;
 }
@@ -170,12 +181,15 @@ static int analyze_main(int argc, char **argv)
 {
 	uint32_t loops;
 
-	if (argc == 4) {
+	if (argc == 4 || (argc == 5 && !strcmp(argv[4], "--json"))) {
 		for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++)
 			if (!strcmp(argv[2], shapes[s].key)) {
-				double ms = analyze_once(s, strtoul(argv[3], NULL, 0), &loops);
+				double ms = analyze_once(s, strtoul(argv[3], NULL, 0), &loops,
+							 argc == 5);
 
-				printf("%s: %zu insns, %u loops, %.1f ms\n", shapes[s].name, n, loops, ms);
+				if (argc == 4)
+					printf("%s: %zu insns, %u loops, %.1f ms\n", shapes[s].name,
+					       n, loops, ms);
 				free(code);
 				return 0;
 			}
@@ -188,7 +202,7 @@ static int analyze_main(int argc, char **argv)
 		double prev = 0;
 
 		for (size_t z = 0; z < 4; z++) {
-			double ms = analyze_once(s, sizes[z], &loops);
+			double ms = analyze_once(s, sizes[z], &loops, false);
 
 			printf("| %s | %zu | %u | %.1f | ", shapes[s].name, n, loops, ms);
 			if (prev > 0)

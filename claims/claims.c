@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/zalloc.h"
+
 static const char *const region_names[] = {
 	"stack", "ctx", "packet", "packet_end", "packet_meta", "map_value", "map_handle",
 };
@@ -76,17 +78,32 @@ void claim_trip__free_text(struct claim_trip *t)
 	t->expr = t->reason = NULL;
 }
 
+/* Room for nc ranges; a large array's pages not yet touched (past what realloc copied) come
+ * as huge pages (zalloc.h). */
+static int ranges_room(struct claim_prog *p, uint32_t nc)
+{
+	struct claim_range *nv = realloc(p->ranges, (size_t)nc * sizeof(*nv));
+
+	if (!nv)
+		return -ENOMEM;
+	huge_pages_hint(nv + p->nranges, (size_t)(nc - p->nranges) * sizeof(*nv));
+	p->ranges = nv;
+	p->capranges = nc;
+	return 0;
+}
+
+int claim_prog__reserve_ranges(struct claim_prog *p, uint32_t n)
+{
+	return n > p->capranges && n > 64 ? ranges_room(p, n) : 0;
+}
+
 int claim_prog__add_range(struct claim_prog *p, const struct claim_range *r)
 {
-	if (p->nranges == p->capranges) {
-		uint32_t nc = p->capranges ? p->capranges * 2 : 64;
-		struct claim_range *nv = realloc(p->ranges, nc * sizeof(*nv));
+	int err;
 
-		if (!nv)
-			return -ENOMEM;
-		p->ranges = nv;
-		p->capranges = nc;
-	}
+	if (p->nranges == p->capranges &&
+	    (err = ranges_room(p, p->capranges ? p->capranges * 2 : 64)))
+		return err;
 	p->ranges[p->nranges++] = *r;
 	return 0;
 }

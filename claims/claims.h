@@ -179,6 +179,9 @@ struct claims {
 void claim_prog__free(struct claim_prog *p);	/* frees members, not p */
 void claims__free(struct claims *c);		/* frees members and c (NULL ok) */
 int claim_prog__add_range(struct claim_prog *p, const struct claim_range *r);
+/* Room for n ranges in all, allocated at once (a large program's claims would otherwise be
+ * copied at every doubling): 0 or -ENOMEM. */
+int claim_prog__reserve_ranges(struct claim_prog *p, uint32_t n);
 /* Whether a concrete value satisfies a range claim; base is the region's base address at the
  * time (for pointers: value - base is the offset). */
 bool claim_range__holds(const struct claim_range *c, uint64_t value, uint64_t base);

@@ -1514,6 +1514,15 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out)
 		for (uint32_t l = 0; l < lf->nloops; l++)
 			for (uint32_t k = 0; k < lf->loops[l].nexits; k++)
 				en.emit[lf->loops[l].exits[k].to] = 1;
+		/* (a claim for each instruction that emits, the first guess of how many: a large
+		 * program's are then allocated once, not copied at every doubling) */
+		uint32_t nemit = 0;
+
+		for (uint32_t b = 0; b < cfg->nblocks; b++)
+			if (en.emit[b])
+				nemit += cfg->blocks[b].last - cfg->blocks[b].first + 1;
+		if (claim_prog__reserve_ranges(out, out->nranges + nemit))
+			goto out;
 	}
 	for (uint32_t f = 0; f < cfg->nfuncs; f++)
 		if ((err = run_function(&en, f)))

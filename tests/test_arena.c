@@ -5,6 +5,9 @@
  *   the arena into new chunks; big blocks and blocks asked with no arena open are malloc's,
  *   and arena_free frees those (ASan reports a leak otherwise) and not the arena's (ASan
  *   reports a bad free otherwise); nested arenas give back their own blocks only;
+ * - blocks of HUGE_HINT_MIN bytes or more, which ask for huge pages (zalloc.h), read zero where
+ *   zeroed and keep what is written, also across the claims' range array growing past a
+ *   reserve (claim_prog__reserve_ranges: its untouched tail asks too);
  * - the analyzer with the arena on gives the same claims and verdicts as with it off, for
  *   generated programs and one with subprograms: a block read before it is written, or freed
  *   with free() instead of arena_free, shows here (a difference, or ASan's report). */
@@ -95,6 +98,59 @@ static void nested(void)
 	CHECK(arena_zalloc(SIZE_MAX / 2, 4) == NULL, "n * size overflowing is not refused");
 }
 
+/* Large blocks: the hint leaves their bytes as they are (a hint that dropped pages would read
+ * zero where a byte was written; one applied to memory in use by other blocks, whatever the
+ * sanitizer reports). */
+static void large(void)
+{
+	size_t big = HUGE_HINT_MIN * 2 + 12345;
+	struct claim_prog cp = { 0 };
+	struct arena a;
+	unsigned char *z, *m, *b;
+	size_t bad = SIZE_MAX;
+
+	arena_open(&a);
+	z = arena_zalloc(1, big);
+	m = arena_alloc(big);
+	b = malloc_large(big);
+	CHECK(z && m && b, "large blocks of %zu bytes", big);
+	for (size_t k = 0; k < big && bad == SIZE_MAX; k++)
+		if (z[k])
+			bad = k;
+	CHECK(bad == SIZE_MAX, "a large zeroed block: byte %zu is not zero", bad);
+	for (size_t k = 0; k < big; k++)
+		m[k] = b[k] = (unsigned char)(k * 7 + 1);
+	huge_pages_hint(m, big);	/* (again, on pages already in use: nothing changes) */
+	for (size_t k = 0; k < big && bad == SIZE_MAX; k++)
+		if (m[k] != (unsigned char)(k * 7 + 1) || b[k] != m[k])
+			bad = k;
+	CHECK(bad == SIZE_MAX, "a large block changed at byte %zu", bad);
+	arena_free(z);
+	arena_free(m);
+	free(b);
+	arena_close(&a);
+
+	/* ranges added, a reserve past them (of more than HUGE_HINT_MIN bytes), more added
+	 * than it holds: every range in order */
+	for (uint32_t k = 0; k < 1000; k++)
+		CHECK(!claim_prog__add_range(&cp, &(struct claim_range){ .pc = k, .loc = 1 }),
+		      "add range %u", k);
+	CHECK(!claim_prog__reserve_ranges(&cp, 50000) && cp.capranges >= 50000,
+	      "reserve: capacity %u", cp.capranges);
+	CHECK(!claim_prog__reserve_ranges(&cp, 10) && cp.capranges >= 50000,
+	      "a smaller reserve shrank the array to %u", cp.capranges);
+	for (uint32_t k = 1000; k < 120000; k++)
+		CHECK(!claim_prog__add_range(&cp, &(struct claim_range){ .pc = k, .loc = 1 }),
+		      "add range %u", k);
+	bad = SIZE_MAX;
+	for (uint32_t k = 0; k < cp.nranges && bad == SIZE_MAX; k++)
+		if (cp.ranges[k].pc != k || cp.ranges[k].loc != 1)
+			bad = k;
+	CHECK(cp.nranges == 120000 && bad == SIZE_MAX, "%u ranges, range %zu wrong",
+	      cp.nranges, bad);
+	claim_prog__free(&cp);
+}
+
 /* Everything analyze and verify say of the program, as text. */
 static void analysis_text(struct sbuf *sb, const struct ebpf_prog *p,
 			  const struct ebpf_map_def *maps, size_t nmaps)
@@ -178,6 +234,7 @@ int main(void)
 {
 	blocks();
 	nested();
+	large();
 	analyses();
 	return check_done("test_arena");
 }

@@ -91,7 +91,7 @@ void *arena_alloc(size_t bytes)
 	void *p;
 
 	if (ARENA_OFF || !a || bytes >= ARENA_BIG)
-		return malloc(bytes ? bytes : 1);
+		return malloc_large(bytes);
 	if (!need)
 		need = ARENA_ALIGN;
 	if ((size_t)(a->end - a->at) < need && !arena_grow(a, need))

@@ -1,7 +1,8 @@
 /* Zeroed arrays, as calloc: below 1 KiB by malloc and memset, which glibc serves from its
  * per-thread cache (its calloc never is, and costs several times as much for a small block);
  * from 1 KiB on by calloc, which gets fresh pages already zero.  The analyzer makes dozens of
- * small zeroed arrays for every program it analyzes. */
+ * small zeroed arrays for every program it analyzes.  And what the kernel does with the pages of
+ * large arrays: huge pages for them, the pages of cleared entries given back. */
 #ifndef BPFSCEV_UTIL_ZALLOC_H
 #define BPFSCEV_UTIL_ZALLOC_H
 
@@ -11,6 +12,57 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+/* Arrays of at least this many bytes ask for huge pages (huge_pages_hint): below it no whole
+ * 2 MiB page fits. */
+#define HUGE_HINT_MIN (2u << 20)
+
+static inline uintptr_t page_size(void)
+{
+	static uintptr_t page;
+
+	if (!page) {
+		long ps = sysconf(_SC_PAGESIZE);
+
+		page = ps > 0 ? (uintptr_t)ps : 4096;
+	}
+	return page;
+}
+
+/* Asks the kernel to back the not yet touched pages of [p, p + bytes) with transparent huge
+ * pages, where it does so for regions that ask (its "madvise" mode, the usual default).  A large
+ * array touched for the first time 4 KiB at a time takes a page fault per page, and in a
+ * virtual machine each costs microseconds: a third of the CPU time of a million-instruction
+ * analysis was the kernel's, most of it faults, and the user time lost with them (TLB misses,
+ * caches) as much again (docs/BENCHMARKS.md, issue 13 §4, eleventh round).  Only a hint: the
+ * contents read the same (zero where never written), and memory is no more than the touched
+ * huge pages' whole 2 MiB.  For blocks of HUGE_HINT_MIN bytes or more, fresh from malloc or
+ * calloc (then mmap'd or at the heap's top, not yet touched). */
+static inline void huge_pages_hint(void *p, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+	uintptr_t page = page_size(), lo, hi;
+
+	if (!p || bytes < HUGE_HINT_MIN)
+		return;
+	lo = ((uintptr_t)p + page - 1) & ~(page - 1);
+	hi = ((uintptr_t)p + bytes) & ~(page - 1);
+	if (hi > lo)
+		(void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+	(void)p;
+	(void)bytes;
+#endif
+}
+
+/* As malloc, with huge pages for a large block (huge_pages_hint). */
+static inline void *malloc_large(size_t bytes)
+{
+	void *p = malloc(bytes ? bytes : 1);
+
+	huge_pages_hint(p, bytes);
+	return p;
+}
+
 static inline void *zalloc(size_t n, size_t size)
 {
 	size_t bytes;
@@ -18,8 +70,11 @@ static inline void *zalloc(size_t n, size_t size)
 
 	if (__builtin_mul_overflow(n, size, &bytes))
 		return NULL;
-	if (bytes >= 1024)
-		return calloc(n, size);
+	if (bytes >= 1024) {
+		p = calloc(n, size);
+		huge_pages_hint(p, bytes);
+		return p;
+	}
 	p = malloc(bytes ? bytes : 1);	/* (never NULL for nothing, as glibc's calloc) */
 	if (p)
 		memset(p, 0, bytes);
@@ -31,14 +86,8 @@ static inline void *zalloc(size_t n, size_t size)
  * maps a fresh zero page, so they read the same, and the memory they held is free meanwhile. */
 static inline void zero_pages_release(void *p, size_t bytes)
 {
-	static uintptr_t page;
-	uintptr_t lo, hi;
+	uintptr_t page = page_size(), lo, hi;
 
-	if (!page) {
-		long ps = sysconf(_SC_PAGESIZE);
-
-		page = ps > 0 ? (uintptr_t)ps : 4096;
-	}
 	lo = ((uintptr_t)p + page - 1) & ~(page - 1);
 	hi = ((uintptr_t)p + bytes) & ~(page - 1);
 	if (hi > lo)
