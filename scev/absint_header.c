@@ -308,6 +308,26 @@ static int exit_bound_parts(struct scev_ctx *cx, const struct sym_summary *sum,
 	return 0;
 }
 
+/* reason = "exit at PC: WHY", as snprintf(reason, size, "exit at %u: %s", pc, why) writes it,
+ * without the formatting (every loop of a nest whose exit has no bound writes one). */
+static void exit_reason(char *reason, size_t size, uint32_t pc, const char *why)
+{
+	char buf[sizeof("exit at 4294967295: ") + 128 + CLAIM_TRIP_TEXT], d[10];
+	size_t at = sizeof("exit at ") - 1, n = 0;
+
+	memcpy(buf, "exit at ", at);
+	do {
+		d[sizeof(d) - ++n] = (char)('0' + pc % 10);
+		pc /= 10;
+	} while (pc);
+	memcpy(buf + at, d + sizeof(d) - n, n);
+	at += n;
+	buf[at++] = ':';
+	buf[at++] = ' ';
+	copy_text(buf + at, sizeof(buf) - at, why);
+	copy_text(reason, size, buf);
+}
+
 int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 		       const struct astate *const *parts, struct astate *H)
 {
@@ -369,8 +389,8 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 			if (exit_bound_parts(cx, sum, &sum->exits[k], &es, parts, &kmin, &kmax, why,
 					     sizeof(why))) {
 				if (!reason[0])
-					snprintf(reason, sizeof(reason), "exit at %u: %s",
-						 cx->st.cfg->blocks[sum->exits[k].block].last, why);
+					exit_reason(reason, sizeof(reason),
+						    cx->st.cfg->blocks[sum->exits[k].block].last, why);
 				continue;
 			}
 			/* the exit's test holds first at iteration kmin or later, whatever the
@@ -385,7 +405,7 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 			}
 		}
 	} else {
-		snprintf(reason, sizeof(reason), "%s", sum->why ? sum->why : "");
+		copy_text(reason, sizeof(reason), sum->why ? sum->why : "");
 	}
 	/* Exits on different paths that every cycle passes (exits.c): the header runs at most
 	 * K + 1 times. */
@@ -404,7 +424,7 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 				known = true;
 			}
 		} else if (!known && !sum->nexits) {
-			snprintf(reason, sizeof(reason), "%s", why);
+			copy_text(reason, sizeof(reason), why);
 		}
 		if (known && !best && !cx->first_pass &&
 		    (err = format_cut_expr(cx, used, nused, &trip)))
@@ -441,16 +461,16 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 		if (exact)
 			reason[0] = '\0';
 		else if (!sum->single_exit)
-			snprintf(reason, sizeof(reason), "%s",
-				 L->nexits > 1 ? "several exits" : "the loop can end the program");
+			copy_text(reason, sizeof(reason),
+				  L->nexits > 1 ? "several exits" : "the loop can end the program");
 		else
-			snprintf(reason, sizeof(reason), "the count depends on values "
-				 "that are not constant at entry or on the path taken");
+			copy_text(reason, sizeof(reason), "the count depends on values "
+				  "that are not constant at entry or on the path taken");
 		/* (the texts are read from the last pass's claims only) */
 		if (!cx->first_pass && best && (err = format_trip_expr(cx, sum, best, &trip)))
 			return err;
 	} else if (sum->ok && !sum->nexits && !reason[0]) {
-		snprintf(reason, sizeof(reason), "no exit is tested in every iteration");
+		copy_text(reason, sizeof(reason), "no exit is tested in every iteration");
 	}
 	/* A may_goto jump out of the loop in every iteration ends it, with no count (exits.c). */
 	for (uint32_t k = 0; k < sum->nexits && sum->ok && !known; k++) {

@@ -40,7 +40,8 @@ struct exit_seq {
 /* What a recognizer returns for a sequence that is not of its shape. */
 #define EXIT_DECLINE 1
 
-#define WHY(...) (snprintf(why, whylen, __VA_ARGS__), -1)
+/* (a fixed text: copied, not formatted) */
+#define WHY(text) (copy_text(why, whylen, (text)), -1)
 
 static bool exit_invariant(void *arg, loc_t l)
 {

@@ -4,6 +4,7 @@
 #define BPFSCEV_SCEV_INTERNAL_H
 
 #include <assert.h>
+#include <string.h>
 
 #include "scev/aval.h"
 #include "scev/calls.h"
@@ -13,6 +14,17 @@
 #include "scev/scev.h"
 #include "scev/callbacks.h"
 #include "scev/trip.h"
+
+/* snprintf(dst, size, "%s", src) without the formatting (size > 0): the analysis copies fixed
+ * texts into its reasons at every loop, and vfprintf costs about a thousand instructions a
+ * call. */
+static inline void copy_text(char *dst, size_t size, const char *src)
+{
+	size_t n = strnlen(src, size - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
 
 /* How a location evolves around one loop (symex.c). */
 enum loc_class {

@@ -441,16 +441,6 @@ static int rerun_reset(struct scev_ctx *cx, struct claim_prog *out, struct scev_
 	return 0;
 }
 
-/* snprintf(dst, size, "%s", src) without the formatting (this and the strategy's were 1 % of
- * the analysis of a small loop). */
-static void copy_text(char *dst, size_t size, const char *src)
-{
-	size_t n = strnlen(src, size - 1);
-
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
 /* One analysis of prog.  plan: prog is a program with copies of callees (contexts.c), NULL for
  * a program as given; make: where to put the copies worth making (NULL: none). */
 static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
