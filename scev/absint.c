@@ -1515,13 +1515,14 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out)
 			for (uint32_t k = 0; k < lf->loops[l].nexits; k++)
 				en.emit[lf->loops[l].exits[k].to] = 1;
 		/* (a claim for each instruction that emits, the first guess of how many: a large
-		 * program's are then allocated once, not copied at every doubling) */
+		 * program's are then allocated once, not copied at every doubling; a small one's
+		 * start at 64) */
 		uint32_t nemit = 0;
 
-		for (uint32_t b = 0; b < cfg->nblocks; b++)
+		for (uint32_t b = 0; b < cfg->nblocks && cx->len > 4096; b++)
 			if (en.emit[b])
 				nemit += cfg->blocks[b].last - cfg->blocks[b].first + 1;
-		if (claim_prog__reserve_ranges(out, out->nranges + nemit))
+		if (nemit && claim_prog__reserve_ranges(out, out->nranges + nemit))
 			goto out;
 	}
 	for (uint32_t f = 0; f < cfg->nfuncs; f++)

@@ -84,6 +84,18 @@ static bool arena_grow(struct arena *a, size_t bytes)
 	return true;
 }
 
+/* Blocks malloc serves (out of line, so that the arena's own path stays a few instructions
+ * without a stack frame). */
+static __attribute__((noinline)) void *big_block(size_t bytes)
+{
+	return malloc_large(bytes);
+}
+
+static __attribute__((noinline)) void *big_zeroed(size_t n, size_t size)
+{
+	return zalloc(n, size);
+}
+
 void *arena_alloc(size_t bytes)
 {
 	struct arena *a = current;
@@ -91,7 +103,7 @@ void *arena_alloc(size_t bytes)
 	void *p;
 
 	if (ARENA_OFF || !a || bytes >= ARENA_BIG)
-		return malloc_large(bytes);
+		return big_block(bytes);
 	if (!need)
 		need = ARENA_ALIGN;
 	if ((size_t)(a->end - a->at) < need && !arena_grow(a, need))
@@ -109,7 +121,7 @@ void *arena_zalloc(size_t n, size_t size)
 	if (__builtin_mul_overflow(n, size, &bytes))
 		return NULL;
 	if (ARENA_OFF || !current || bytes >= ARENA_BIG)
-		return zalloc(n, size);
+		return big_zeroed(n, size);
 	if ((p = arena_alloc(bytes)))
 		memset(p, 0, bytes);
 	return p;

@@ -37,13 +37,11 @@ static inline uintptr_t page_size(void)
  * contents read the same (zero where never written), and memory is no more than the touched
  * huge pages' whole 2 MiB.  For blocks of HUGE_HINT_MIN bytes or more, fresh from malloc or
  * calloc (then mmap'd or at the heap's top, not yet touched). */
-static inline void huge_pages_hint(void *p, size_t bytes)
+static __attribute__((unused, noinline, cold)) void huge_pages_advise(void *p, size_t bytes)
 {
 #ifdef MADV_HUGEPAGE
 	uintptr_t page = page_size(), lo, hi;
 
-	if (!p || bytes < HUGE_HINT_MIN)
-		return;
 	lo = ((uintptr_t)p + page - 1) & ~(page - 1);
 	hi = ((uintptr_t)p + bytes) & ~(page - 1);
 	if (hi > lo)
@@ -52,6 +50,13 @@ static inline void huge_pages_hint(void *p, size_t bytes)
 	(void)p;
 	(void)bytes;
 #endif
+}
+
+/* (the test inline, the call out of line: the allocators' common paths stay as short) */
+static inline void huge_pages_hint(void *p, size_t bytes)
+{
+	if (__builtin_expect(bytes >= HUGE_HINT_MIN, 0) && p)
+		huge_pages_advise(p, bytes);
 }
 
 /* As malloc, with huge pages for a large block (huge_pages_hint). */
