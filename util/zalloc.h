@@ -28,6 +28,17 @@ static inline uintptr_t page_size(void)
 	return page;
 }
 
+/* madvise(advice) on the pages wholly inside [p, p + bytes). */
+static inline void pages_advise(void *p, size_t bytes, int advice)
+{
+	uintptr_t page = page_size(), lo, hi;
+
+	lo = ((uintptr_t)p + page - 1) & ~(page - 1);
+	hi = ((uintptr_t)p + bytes) & ~(page - 1);
+	if (hi > lo)
+		(void)madvise((void *)lo, hi - lo, advice);
+}
+
 /* Asks the kernel to back the not yet touched pages of [p, p + bytes) with transparent huge
  * pages, where it does so for regions that ask (its "madvise" mode, the usual default).  A large
  * array touched for the first time 4 KiB at a time takes a page fault per page, and in a
@@ -40,12 +51,7 @@ static inline uintptr_t page_size(void)
 static __attribute__((unused, noinline, cold)) void huge_pages_advise(void *p, size_t bytes)
 {
 #ifdef MADV_HUGEPAGE
-	uintptr_t page = page_size(), lo, hi;
-
-	lo = ((uintptr_t)p + page - 1) & ~(page - 1);
-	hi = ((uintptr_t)p + bytes) & ~(page - 1);
-	if (hi > lo)
-		(void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+	pages_advise(p, bytes, MADV_HUGEPAGE);
 #else
 	(void)p;
 	(void)bytes;
@@ -91,12 +97,7 @@ static inline void *zalloc(size_t n, size_t size)
  * maps a fresh zero page, so they read the same, and the memory they held is free meanwhile. */
 static inline void zero_pages_release(void *p, size_t bytes)
 {
-	uintptr_t page = page_size(), lo, hi;
-
-	lo = ((uintptr_t)p + page - 1) & ~(page - 1);
-	hi = ((uintptr_t)p + bytes) & ~(page - 1);
-	if (hi > lo)
-		(void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
+	pages_advise(p, bytes, MADV_DONTNEED);
 }
 
 #endif
