@@ -20,8 +20,10 @@
  * call. */
 static inline void copy_text(char *dst, size_t size, const char *src)
 {
-	size_t n = strnlen(src, size - 1);
+	size_t n = strlen(src);
 
+	if (n > size - 1)
+		n = size - 1;
 	memcpy(dst, src, n);
 	dst[n] = '\0';
 }
