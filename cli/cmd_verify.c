@@ -387,6 +387,12 @@ int cmd_verify(int argc, char **argv)
 				sbuf_printf(&sb, ", \"max_frames\": %u, \"frame_limit\": %u, "
 					    "\"max_stack\": %u, \"stack_limit\": %u", r.ours.max_frames,
 					    EBPF_MAX_CALL_DEPTH, r.ours.max_stack, EBPF_STACK_SIZE);
+			if (r.ours.acyclic && r.ours.nframes) {
+				sbuf_puts(&sb, ", \"stack_depths\": [");
+				for (uint16_t f = 0; f < r.ours.nframes; f++)
+					sbuf_printf(&sb, "%s%u", f ? ", " : "", r.ours.frame[f]);
+				sbuf_putc(&sb, ']');
+			}
 			sbuf_putc(&sb, '}');
 			if (r.ours.kind == VERDICT_SAFE && r.ours.max_insns != UINT64_MAX)
 				sbuf_printf(&sb, ", \"max_insns\": %" PRIu64, r.ours.max_insns);

@@ -404,6 +404,11 @@ void absint_cb_note_unknown(struct scev_ctx *cx, uint32_t pc);
 void absint_cb_entry(const struct scev_ctx *cx, uint32_t f, struct astate *s);
 bool absint_cb_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			   uint32_t pc);
+/* The stack depth of function f (scev_ctx.fn_stack) grown to cover the byte at lo (< 0) below
+ * its r10, rounded up to 8 as the kernel's grow_stack_state grows a subprogram's stack_depth:
+ * every access the verdict checks in a frame (its own loads and stores, a helper's or kfunc's
+ * memory, an iterator's slot, a callee's access through a pointer into it) calls it. */
+void absint_frame_depth(struct scev_ctx *cx, uint32_t f, __int128 lo);
 bool absint_cb_verify_access(struct scev_ctx *cx, struct scev_verdict *v, const struct aval *a,
 			     uint32_t pc, __int128 lo, __int128 hi, bool write);
 /* The callback the helper call at pc takes (callbacks.h), or NULL; a callback's arguments

@@ -1025,8 +1025,7 @@ bool absint_cb_verify_access(struct scev_ctx *cx, struct scev_verdict *v,
 			continue;
 		if (flo < lo || flo >= hi)
 			flo = lo;	/* (never: that frame's offsets lie in the pointer's) */
-		if (cx->fn_stack && (uint32_t)-flo > cx->fn_stack[f])
-			cx->fn_stack[f] = (uint32_t)-flo;
+		absint_frame_depth(cx, f, flo);
 		unwritten = unwritten || !cx->outer_init ||
 			    !fpmask_all(&cx->outer_init[f], (int64_t)flo, (int64_t)hi);
 	}

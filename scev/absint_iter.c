@@ -333,6 +333,7 @@ bool absint_iter_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const 
 			VFAIL(VERDICT_UNSAFE, pc, "bpf_iter_num_next on the iterator at fp%lld of "
 			      "the caller's frame, not live on some path (never created, or "
 			      "destroyed)", (long long)off);
+		absint_frame_depth(cx, it->map, off);
 		return true;
 	}
 	if (it->kind != AV_PTR || it->region != REGION_STACK || it->maybe_null ||
@@ -343,6 +344,9 @@ bool absint_iter_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const 
 	if ((bit = slot_bit(off)) < 0)
 		VFAIL(VERDICT_UNSAFE, pc, "%s: the iterator at fp%lld is not 8 aligned bytes of the "
 		      "frame", kind_name[kind], (long long)off);
+	/* the slot is the frame's, as the kernel's process_iter_arg checks its bytes
+	 * (check_mem_access) */
+	absint_frame_depth(cx, func_of(cx, pc), off);
 	if (kind == IT_NEW) {
 		for (int r = 2; r <= 3; r++) {
 			if (s->regs[r].kind == AV_PTR)

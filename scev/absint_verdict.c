@@ -80,6 +80,17 @@ static bool skb_pkt_writable(uint32_t type)
 	       type == BPF_PROG_TYPE_LWT_XMIT || type == BPF_PROG_TYPE_SK_SKB;
 }
 
+void absint_frame_depth(struct scev_ctx *cx, uint32_t f, __int128 lo)
+{
+	uint32_t d;
+
+	if (!cx->fn_stack || lo >= 0 || lo < -EBPF_STACK_SIZE || f >= cx->st.cfg->nfuncs)
+		return;
+	d = ((uint32_t)-lo + 7) & ~7u;
+	if (d > cx->fn_stack[f])
+		cx->fn_stack[f] = d;
+}
+
 /* An access of [lo, hi) of this function's own frame. */
 static void verify_own_stack(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			     uint32_t pc, __int128 lo, __int128 hi, bool write)
@@ -88,12 +99,7 @@ static void verify_own_stack(struct scev_ctx *cx, struct scev_verdict *v, const 
 		VFAIL(VERDICT_UNSAFE, pc, "stack access [%lld, %lld) outside [-512, 0)",
 		      absint_ll_sat(lo), absint_ll_sat(hi));
 	/* the frame's depth, for the combined stack of call chains (calls.c) */
-	if (cx->fn_stack) {
-		uint32_t f = cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func;
-
-		if ((uint32_t)-lo > cx->fn_stack[f])
-			cx->fn_stack[f] = (uint32_t)-lo;
-	}
+	absint_frame_depth(cx, cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func, lo);
 	if (absint_iter_verify_stack(cx, v, s, pc, lo, hi))
 		return;
 	if (!write && cx->opts.unprivileged && !fpmask_all(&s->sinit, (int64_t)lo, (int64_t)hi))

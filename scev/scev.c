@@ -792,6 +792,11 @@ again:
 		scev_ctx_stack_depths(&cx, cx.fn_stack);
 		if (scev_calls_check(&cx, verdict, cx.fn_stack))
 			goto fail;
+		/* (the program's own functions: the copies come after them) */
+		verdict->nframes = 0;
+		for (uint32_t f = 0; f < cx.st.cfg->nfuncs && f < SCEV_VERDICT_FRAMES &&
+				     (!plan || cx.st.cfg->funcs[f].start < plan->len); f++)
+			verdict->frame[verdict->nframes++] = (uint16_t)cx.fn_stack[f];
 		verdict->max_insns = verdict->kind == VERDICT_SAFE
 					     ? scev_calls_insn_bound(&cx, out, cx.live) : UINT64_MAX;
 	}

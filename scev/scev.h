@@ -62,6 +62,8 @@ int scev_analyze(struct claim_prog *out, const struct ebpf_prog *prog,
  * take the recurrence ranges. */
 enum scev_verdict_kind { VERDICT_SAFE, VERDICT_UNSAFE, VERDICT_UNSUPPORTED };
 
+#define SCEV_VERDICT_FRAMES 64
+
 struct scev_verdict {
 	uint8_t kind;
 	uint32_t pc;		/* the first instruction that could not be shown safe */
@@ -72,6 +74,14 @@ struct scev_verdict {
 	uint32_t max_frames;	/* deepest call chain, main included (the kernel allows 8) */
 	uint32_t max_stack;	/* largest combined stack of a chain, each frame rounded up to
 				 * 16 bytes (the kernel allows 512) */
+	/* Each function's stack depth, unrounded, in pc order as the kernel prints its
+	 * subprograms' ("stack depth 200+32"): the deepest byte below its r10 that it, or a
+	 * callee or callback through a pointer into its frame, accesses — loads, stores, helper
+	 * and kfunc memory arguments, iterator slots.  The first SCEV_VERDICT_FRAMES functions
+	 * (nframes of them); complete for a safe verdict (an unsafe one stops at its first
+	 * failure). */
+	uint16_t nframes;
+	uint16_t frame[SCEV_VERDICT_FRAMES];
 	/* Instructions any run executes at most, from the trip claims and the call graph;
 	 * UINT64_MAX when unknown (a loop without a bound, callbacks, tail calls). */
 	uint64_t max_insns;

@@ -1147,6 +1147,11 @@ static int iter_lifecycle(struct interp_state *st, uint32_t pc, uint8_t kind, ui
 				 INTERP_MAX_ITERS);
 			return -1;
 		}
+		/* the slot's bytes are the frame's (the kernel's process_iter_arg checks them as
+		 * a stack write): they count in its depth */
+		if (((a - INTERP_VA_STACK) & (EBPF_STACK_SIZE - 1)) < st->low[st->depth] &&
+		    !stack_deeper(st, pc, a - INTERP_VA_STACK))
+			return -1;
 		st->iters[st->niters++] = a;
 		return 0;
 	}
