@@ -356,6 +356,61 @@ static void outer_write_reset(struct scev_ctx *cx)
 	absint_outer_wval_reset(cx);
 }
 
+/* What the running pass saw written of frame f through pointers into it. */
+static struct stack_span outer_seen_span(const struct scev_ctx *cx, uint32_t f)
+{
+	return cx->outer_write_any_acc ? (struct stack_span){ -FP_FRAME, 0 } : cx->outer_write_acc[f];
+}
+
+/* Callees' and callbacks' writes into their callers' frames, assumed (outer_write) from the
+ * summary rounds, whose first passes widen a loop's offsets past any bound (f(p, n) writing
+ * p[-i] for i < n: the whole frame); the last pass, with the loops' summaries, places them.
+ * When it saw less of some frame than was assumed (and nothing outside), outer_write becomes
+ * what it saw and the analysis runs again, once (true).  Sound: that run's last pass is then
+ * checked to see nothing outside it (outer_write_grow), and a run that assumes W and whose
+ * last pass sees every write into a caller's frame within W assumed only what holds — the
+ * first write outside W a run could make follows a prefix the passes cover (every earlier
+ * write inside W), so the last pass would have seen it.  When the check fails, try_outer_shrink
+ * puts back what the rounds found (saved) and the analysis runs once more (outer_try 2). */
+static bool try_outer_shrink(struct scev_ctx *cx, struct stack_span *saved, int *outer_try)
+{
+	uint32_t nf = cx->st.cfg->nfuncs;
+	bool smaller = false;
+
+	if (!saved || !cx->outer_write_acc)
+		return false;
+	if (*outer_try == 1) {
+		for (uint32_t f = 0; f < nf; f++) {
+			struct stack_span a = outer_seen_span(cx, f), *u = &cx->outer_write[f];
+
+			if (stack_span_any(&a) && !(stack_span_any(u) && u->lo <= a.lo && a.hi <= u->hi))
+				break;
+			if (f + 1 == nf)
+				return false;	/* (covered: kept) */
+		}
+		memcpy(cx->outer_write, saved, nf * sizeof(*saved));
+		*outer_try = 2;
+		return true;
+	}
+	if (*outer_try)
+		return false;
+	for (uint32_t f = 0; f < nf; f++) {
+		struct stack_span a = outer_seen_span(cx, f), *u = &cx->outer_write[f];
+
+		if (stack_span_any(&a) && !(stack_span_any(u) && u->lo <= a.lo && a.hi <= u->hi))
+			return false;	/* (outside what was assumed: outer_write_grow says so) */
+		smaller = smaller || (stack_span_any(u) && (!stack_span_any(&a) || a.lo > u->lo ||
+							    a.hi < u->hi));
+	}
+	if (!smaller)
+		return false;
+	memcpy(saved, cx->outer_write, nf * sizeof(*saved));
+	for (uint32_t f = 0; f < nf; f++)
+		cx->outer_write[f] = outer_seen_span(cx, f);
+	*outer_try = 1;
+	return true;
+}
+
 /* Grows outer_write by what the pass saw; true when it already covered it. */
 static bool outer_write_grow(struct scev_ctx *cx)
 {
@@ -452,8 +507,9 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 	struct scev_ctx cx;
 	struct scev_cb_facts cb_facts = { 0 };
 	struct scev_verdict saved;
+	struct stack_span *outer_saved = NULL;
 	uint32_t nloops, reruns = 0;
-	int err;
+	int err, outer_try = 0;
 
 	memset(out, 0, sizeof(*out));
 	memset(&cx, 0, sizeof(cx));
@@ -711,9 +767,12 @@ again:
 			goto fail;
 	symex_done(&cx);
 
-	/* 3. Ranges with the summaries; claims. */
+	/* 3. Ranges with the summaries; claims.  (What it writes into callers' frames is
+	 *    checked against what was assumed: its own writes, try_outer_shrink.) */
 	if (cx.cbl.n)
 		cx.cb = &cb_facts;
+	if (cx.outer_write_acc)
+		outer_write_reset(&cx);
 	if ((err = absint_run(&cx, out)))
 		goto fail;
 	cx.cb = NULL;
@@ -736,6 +795,15 @@ again:
 		}
 		snprintf(out->note, sizeof(out->note), "the iterators' ranges differ between "
 			 "passes: values read through bpf_iter_num_next's result may be wrong");
+	}
+	if (absint_iter_settled(&cx) && !cx.opts.rounds_outer_writes && cx.st.cfg->nfuncs > 1 &&
+	    (outer_saved || (outer_saved = arena_alloc(cx.st.cfg->nfuncs * sizeof(*outer_saved)))) &&
+	    try_outer_shrink(&cx, outer_saved, &outer_try)) {
+		if ((err = rerun_reset(&cx, out, &cb_facts)))
+			goto fail;
+		if (verdict)
+			*verdict = saved;
+		goto again;
 	}
 	for (uint32_t l = 0; l < out->nloops && l < cx.st.loops->nloops; l++)
 		if (cx.iter_loop[l])
@@ -810,10 +878,12 @@ again:
 	if (make && (err = scev_ctx_plan_make(&cx, make)))
 		goto fail;
 	cb_facts_free(&cb_facts);
+	arena_free(outer_saved);
 	ctx_free(&cx);
 	return 0;
 fail:
 	cb_facts_free(&cb_facts);
+	arena_free(outer_saved);
 	ctx_free(&cx);
 	claim_prog__free(out);
 	return diag_set(d, -err, "analysis failed: %s", strerror(-err));

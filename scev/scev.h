@@ -46,6 +46,11 @@ struct scev_opts {
 	/* Static callees analysed once from all their calls' arguments joined, not again per
 	 * distinct call context (scev/contexts.c): for tests that compare the two. */
 	bool merged_calls;
+	/* What callees and callbacks write into their callers' frames taken from the summary
+	 * rounds alone (first passes, which may widen a loop's offsets to the whole frame), not
+	 * placed again by the last pass (scev.c, try_outer_shrink): for tests that compare the
+	 * two. */
+	bool rounds_outer_writes;
 };
 
 /* Analyzes prog (validated); maps are the object's maps (LD_IMM64 map indexes).  Fills out, which
