@@ -27,6 +27,22 @@
  * copies' (scev_ctx_stack_depths, as the kernel's per-subprogram depth); its instruction bound
  * is the smaller of the two.  A copies' analysis with a note (something of it may not hold) is
  * not used.
+ *
+ * More contexts than SCEV_CTX_MAX: the calls past the cap stay on the original function, as
+ * the first context's do, and the copies' own calls go there too (one level).  The original
+ * is one of the copies of its pcs (copies() counts it; copy_of() gives it 0), so in the copied
+ * program it is analysed from the joined arguments of every call left on it — the merged
+ * analysis of those contexts — and its claims at a pc take part in the join like any clone's.
+ * Every execution of an original pc is an execution of exactly one copy of it (the copied
+ * program runs the same instructions; a redirected call runs its clone, any other the
+ * original), each copy's claim holds at every execution of that copy, so their join holds at
+ * every execution of the pc; a pc some copy makes no claim at (one it never reached, or a
+ * different kind) has the join dropped, never a claim that leaves a context out.  The meet
+ * with the first analysis intersects two claims that both hold.  Corpus call_ctx_six_bounds
+ * (six bounds, three of them on the original: the runs reach n = 1 and n = 60, so a join
+ * without the original's contexts is refuted) and call_ctx_six_frames_fill (six frames; its
+ * twin _over is refused for the combined stack, as by the kernel) pin it.  CONTRIBUTING,
+ * "Analyses of a changed program".
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -34,20 +50,25 @@
 
 #include "scev/internal.h"
 #include "util/arena.h"
+#include "util/search.h"
+
+struct site_key {
+	const struct scev_calls *g;
+	uint32_t pc;
+};
+
+static bool site_below(const void *ctx, size_t i)
+{
+	const struct site_key *k = ctx;
+
+	return k->g->sites[i].pc < k->pc;
+}
 
 void scev_ctx_note_site(struct scev_ctx *cx, uint32_t pc, const struct aval *args)
 {
 	const struct scev_calls *g = &cx->calls;
-	uint32_t lo = 0, hi = g->nsites;
+	uint32_t lo = (uint32_t)lower_bound(g->nsites, site_below, &(struct site_key){ g, pc });
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (g->sites[mid].pc < pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo == g->nsites || g->sites[lo].pc != pc)
 		return;
 	for (int r = 1; r <= 5; r++)
@@ -336,6 +357,20 @@ static int rkey_cmp(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
+struct rkeys {
+	const struct rkey *k;
+	const struct rkey *key;
+};
+
+/* Element i of a sorted array of keys comes before key's (pc, loc). */
+static bool rkey_below(const void *ctx, size_t i)
+{
+	const struct rkeys *a = ctx;
+	const struct rkey *x = &a->k[i];
+
+	return x->pc < a->key->pc || (x->pc == a->key->pc && x->loc < a->key->loc);
+}
+
 static bool range_claims_alike(const struct claim_range *a, const struct claim_range *b)
 {
 	return a->is_ptr == b->is_ptr && (!a->is_ptr || (a->region == b->region &&
@@ -391,24 +426,15 @@ static int meet_ranges(struct claim_prog *out, const struct claim_prog *c,
 		struct claim_range j;
 		struct rkey key;
 		const struct rkey *m;
+		size_t at;
 
 		for (e = i + 1; e < c->nranges && ck[e].pc == ck[i].pc && ck[e].loc == ck[i].loc; e++)
 			;
 		if (!join_ranges(c->ranges, &ck[i], e - i, p, &j))
 			continue;
 		key = (struct rkey){ j.pc, j.loc, 0, 0 };
-		m = NULL;
-		for (uint32_t lo = 0, hi = nm; lo < hi;) {
-			uint32_t mid = lo + (hi - lo) / 2;
-
-			if (mk[mid].pc < key.pc || (mk[mid].pc == key.pc && mk[mid].loc < key.loc)) {
-				lo = mid + 1;
-			} else {
-				hi = mid;
-				if (mk[mid].pc == key.pc && mk[mid].loc == key.loc)
-					m = &mk[mid];
-			}
-		}
+		at = lower_bound(nm, rkey_below, &(struct rkeys){ mk, &key });
+		m = at < nm && mk[at].pc == key.pc && mk[at].loc == key.loc ? &mk[at] : NULL;
 		if (!m) {
 			if ((err = claim_prog__add_range(out, &j)))
 				goto out;
