@@ -274,6 +274,11 @@ int cmd_check(int argc, char **argv)
 		printf("%s: %u loops, %u range claims, %" PRIu64 " runs (%" PRIu64 " trapped), %"
 		       PRIu64 " checks, %u refuted\n", progs[i]->name, pr.cp->nloops,
 		       pr.cp->nranges, res->runs, res->traps, res->checks, res->nfindings);
+		if (pipeline_stat(pr.stats, "exec_timer_claims") || res->timer_fires)
+			printf("  timer callbacks: %" PRIu64 " claims inside them, %" PRIu64 " judged "
+			       "(the runs fired %" PRIu64 " callbacks after the program)\n",
+			       pipeline_stat(pr.stats, "exec_timer_claims"),
+			       pipeline_stat(pr.stats, "exec_timer_judged"), res->timer_fires);
 		for (uint32_t k = 0; k < res->nfindings; k++) {
 			const struct check_finding *f = &res->findings[k];
 

@@ -7,6 +7,77 @@
  */
 #include "fuzz/pipeline.h"
 
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "scev/callbacks.h"
+
+enum {
+	E_TIMER_CLAIMS,		/* claims at a pc of a timer callback (range, loop) */
+	E_TIMER_JUDGED,		/* ... whose pc some run reached: judged */
+	E_TIMER_FIRES,		/* timer callbacks the runs fired after the program */
+	E_NSTATS
+};
+
+static const char *const exec_stats[E_NSTATS] = {
+	[E_TIMER_CLAIMS] = "exec_timer_claims",
+	[E_TIMER_JUDGED] = "exec_timer_judged",
+	[E_TIMER_FIRES] = "exec_timer_fires",
+};
+
+/* Per slot of the program: 1 inside a function bpf_timer_set_callback takes (scev/callbacks.h,
+ * as the analyzer finds them); NULL when there is none (or out of memory: nothing counted). */
+static uint8_t *timer_pcs(const struct ebpf_prog *p)
+{
+	struct scev_cfg *cfg = NULL;
+	struct scev_cb_loops cbs;
+	uint8_t *in = NULL;
+	bool any = false;
+	struct diag d;
+
+	for (size_t pc = 0; pc < p->len && !any; pc++)
+		any = ebpf_is_helper_call(&p->insns[pc]) &&
+		      p->insns[pc].imm == BPF_FUNC_timer_set_callback;
+	diag_clear(&d);
+	if (!any || scev_cfg__build(&cfg, p->insns, p->len, &d))
+		return NULL;
+	if (!scev_cb_loops__find(&cbs, cfg)) {
+		for (uint32_t k = 0; k < cbs.n; k++) {
+			if (cbs.v[k].helper != BPF_FUNC_timer_set_callback)
+				continue;
+			if (!in && !(in = calloc(p->len, 1)))
+				break;
+			for (uint32_t pc = cbs.v[k].header; pc < cbs.v[k].end && pc < p->len; pc++)
+				in[pc] = 1;
+		}
+		scev_cb_loops__free(&cbs);
+	}
+	scev_cfg__free(cfg);
+	return in;
+}
+
+/* The claims inside timer callbacks, and those a run judged (their pc reached). */
+static void timer_counts(const struct pipeline_result *r, uint64_t *stats)
+{
+	const struct claim_prog *cp = r->cp;
+	uint8_t *in = timer_pcs(&r->view);
+
+	stats[E_TIMER_FIRES] += r->exec.timer_fires + r->exec_fixed.timer_fires;
+	if (!in)
+		return;
+	for (uint32_t k = 0; k < cp->nranges + cp->nloops; k++) {
+		uint32_t pc = k < cp->nranges ? cp->ranges[k].pc : cp->loops[k - cp->nranges].header;
+
+		if (pc >= r->view.len || !in[pc])
+			continue;
+		stats[E_TIMER_CLAIMS]++;
+		stats[E_TIMER_JUDGED] += (r->has_exec && pc < r->exec.nslots && r->exec.seen[pc]) ||
+					 (r->has_exec_fixed && pc < r->exec_fixed.nslots &&
+					  r->exec_fixed.seen[pc]);
+	}
+	free(in);
+}
+
 /* The claims res refuted, in v; the first refutation of a claim is its counterexample. */
 static void exec_refuted(struct claim_verdicts *v, const struct claim_prog *cp,
 			 const struct check_result *res)
@@ -83,11 +154,29 @@ static int exec_run(struct pipeline_result *r, uint64_t *stats, struct claim_ver
 		r->has_exec_fixed = true;
 	}
 	exec_verdicts(v, r, o->first_only);
+	timer_counts(r, stats);
 	return 0;
+}
+
+static void exec_summary(struct sbuf *sb, const uint64_t *n, double cpu, const char *dir,
+			 uint64_t saved)
+{
+	(void)cpu;
+	(void)dir;
+	(void)saved;
+	if (!n[E_TIMER_CLAIMS] && !n[E_TIMER_FIRES])
+		return;
+	sbuf_printf(sb, "  timer callbacks %" PRIu64 " claims inside them, %" PRIu64 " judged (a "
+		    "run fired the timer after the program and reached the claim's pc), %" PRIu64
+		    " not; %" PRIu64 " firings\n", n[E_TIMER_CLAIMS], n[E_TIMER_JUDGED],
+		    n[E_TIMER_CLAIMS] - n[E_TIMER_JUDGED], n[E_TIMER_FIRES]);
 }
 
 const struct oracle_ops oracle_exec = {
 	.name = "exec",
+	.stats = exec_stats,
+	.nstats = E_NSTATS,
 	.wanted = exec_wanted,
 	.run = exec_run,
+	.summary = exec_summary,
 };

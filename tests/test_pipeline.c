@@ -17,8 +17,10 @@
 #include "fuzz/pipeline.h"
 #include "tests/check.h"
 
-/* The counter keys of campaign.state before the registry (fuzz/oracles.c's table). */
+/* The counter keys of campaign.state before the registry (fuzz/oracles.c's table), and the
+ * execution oracle's added since (fuzz/oracle_exec.c: timer callbacks). */
 static const char *const state_keys[] = {
+	"exec_timer_claims", "exec_timer_judged", "exec_timer_fires",
 	"z3_programs", "z3_claims", "z3_proved", "z3_refuted", "z3_unknown", "z3_encoding",
 	"kernel_programs", "kernel_both_accept", "kernel_both_reject", "kernel_improvement",
 	"kernel_regression", "kernel_verdict_faults", "kernel_claim_programs", "kernel_claims",

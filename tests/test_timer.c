@@ -10,6 +10,7 @@
  * Without bpf() the kernel's verdicts are skipped (one line); without clang, the object.
  */
 #include "casefile/casefile.h"
+#include "oracle/exec/check.h"
 #include "scev/scev.h"
 #include "tests/check.h"
 #include "tests/verdict_case.h"
@@ -108,18 +109,10 @@ static void cases(bool kernel)
 	for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
 		struct verdict_opts vo = { .sz = sizeof(vo), .kernel = kernel,
 					   .prog_type = t[k].type };
-		struct ebpf_object *o = NULL;
-		struct diag d;
 
-		diag_clear(&d);
-		if (casefile__open_object_mem(&o, t[k].text, strlen(t[k].text), t[k].name, &d)) {
-			CHECK(0, "%s: %s (line %d)", t[k].name, d.msg, d.line);
-			continue;
-		}
 		/* (what is unsupported the kernel accepts) */
-		verdict_case_judge(t[k].name, o, &vo, t[k].want, t[k].reason,
-				   t[k].want == UNSUPPORTED ? VC_REGRESSION : AGREE);
-		ebpf_object__free(o);
+		verdict_case_file(t[k].name, t[k].text, &vo, t[k].want, t[k].reason,
+				  t[k].want == UNSUPPORTED ? VC_REGRESSION : AGREE);
 	}
 }
 
@@ -153,6 +146,124 @@ static void claims(void)
 	ebpf_object__free(o);
 }
 
+/* The interpreter runs the callbacks of the timers a run left armed, after the program
+ * (oracle/exec/interp.c, run_timers), so `check` judges the claims inside them: a claim planted
+ * false there is refuted (it fails when the callbacks are not run), a callback that starts its
+ * own timer again sees what its earlier run wrote to the value, and a timer the program cancels
+ * never fires.  PRE: main's statements after bpf_timer_start; cb: the callback; pc, loc: where
+ * the claim is made false (value lo..hi); want: whether check refutes it. */
+static void judged(const char *name, const char *pre, const char *cb, uint32_t pc, loc_t loc,
+		   uint64_t lo, uint64_t hi, bool want, uint32_t want_fires)
+{
+	char text[2048];
+	struct scev_opts so = { .sz = sizeof(so) };
+	struct check_opts co = { .sz = sizeof(co), .runs = 8 };
+	struct ebpf_object *o = NULL;
+	struct check_result res;
+	struct interp_code *code = NULL;
+	struct interp_map maps[1];
+	struct interp_env env = { 0 };
+	struct interp_result ir;
+	struct claim_prog cp;
+	struct diag d;
+	bool planted = false;
+
+	snprintf(text, sizeof(text), "-- asm\n" LOOKUP ARM "%s" OUT "cb: %s-- type\nxdp\n" ARRAY_T8,
+		 pre, cb);
+	diag_clear(&d);
+	if (casefile__open_object_mem(&o, text, strlen(text), name, &d)) {
+		CHECK(0, "%s: %s (line %d)", name, d.msg, d.line);
+		return;
+	}
+	if (scev_analyze(&cp, &o->progs[0], o->maps, o->map_cnt, &so, &d)) {
+		CHECK(0, "%s: %s", name, d.msg);
+		ebpf_object__free(o);
+		return;
+	}
+	for (uint32_t k = 0; k < cp.nranges; k++)
+		if (cp.ranges[k].pc == pc && cp.ranges[k].loc == loc && !cp.ranges[k].is_ptr) {
+			cp.ranges[k].r = range_const(lo);
+			cp.ranges[k].r.umax = hi;
+			cp.ranges[k].r.smax = (int64_t)hi;
+			cp.ranges[k].r.u32_max = cp.ranges[k].r.s32_max = (uint32_t)hi;
+			cp.ranges[k].r.var_off.mask = hi > lo ? UINT64_MAX >> __builtin_clzll(hi) : 0;
+			cp.ranges[k].r.var_off.value &= ~cp.ranges[k].r.var_off.mask;
+			planted = true;
+		}
+	if (!planted) {		/* (none made: one added) */
+		struct claim_range *nr = realloc(cp.ranges, (cp.nranges + 1) * sizeof(*nr));
+
+		CHECK(nr, "out of memory");
+		if (!nr)
+			return;
+		cp.ranges = nr;
+		memset(&nr[cp.nranges], 0, sizeof(*nr));
+		nr[cp.nranges].pc = pc;
+		nr[cp.nranges].loc = loc;
+		nr[cp.nranges].r = range_const(lo);
+		nr[cp.nranges].r.umax = hi;
+		nr[cp.nranges].r.smax = (int64_t)hi;
+		nr[cp.nranges].r.u32_max = nr[cp.nranges].r.s32_max = (uint32_t)hi;
+		nr[cp.nranges].r.var_off.mask = hi > lo ? UINT64_MAX >> __builtin_clzll(hi) : 0;
+		nr[cp.nranges].r.var_off.value &= ~nr[cp.nranges].r.var_off.mask;
+		cp.nranges++;
+	}
+	if (oracle_check(&res, o, &o->progs[0], &cp, &co) == 0) {
+		uint32_t refuted = 0;
+
+		for (uint32_t k = 0; k < res.nfindings; k++)
+			refuted += res.findings[k].pc == pc && res.findings[k].loc == loc;
+		CHECK(!!refuted == want, "%s: the false claim at pc %u %s (%u findings, %llu "
+		      "checks)", name, pc, refuted ? "refuted" : "not refuted", res.nfindings,
+		      (unsigned long long)res.checks);
+		CHECK(res.nfindings == refuted, "%s: %u other findings (first: %s)", name,
+		      res.nfindings - refuted, res.nfindings ? res.findings[0].text : "");
+		check_result__free(&res);
+	} else {
+		CHECK(0, "%s: oracle_check failed", name);
+	}
+	/* the firings of one run */
+	memset(maps, 0, sizeof(maps));
+	maps[0].def = o->maps[0];
+	env.ctx_kind = INTERP_CTX_XDP;
+	env.maps = maps;
+	env.map_cnt = 1;
+	if (interp_prepare(&code, &o->progs[0], &d) == 0 && interp_run(code, &env, &ir) == 0)
+		CHECK(ir.trap == INTERP_OK && ir.timer_fires == want_fires && ir.r0 == 0,
+		      "%s: trap %d (%s), %u firings (want %u), r0 %llu", name, ir.trap, ir.reason,
+		      ir.timer_fires, want_fires, (unsigned long long)ir.r0);
+	else
+		CHECK(0, "%s: interp: %s", name, d.msg);
+	interp_code__free(code);
+	claim_prog__free(&cp);
+	ebpf_object__free(o);
+}
+
+static void callbacks_run(void)
+{
+	/* cb: a loop of 7 iterations, r1 = 7 after it (pc 27 = cb's first instruction) */
+	static const char loop[] = "r1 = 0\nloop: r1 += 1\nif r1 < 7 goto loop\n"
+				   "r0 = *(u64 *)(r3 +0)\nr0 += r1\n*(u64 *)(r3 +0) = r0\n"
+				   "r0 = 0\nexit\n";
+	/* cb: count its runs in the value's first 8 bytes, start the timer again */
+	static const char rearm[] = "r6 = r3\nr0 = *(u64 *)(r6 +0)\nr0 += 1\n"
+				    "*(u64 *)(r6 +0) = r0\nr1 = r6\nr1 += 8\nr2 = 1000\n"
+				    "r3 = 0\ncall bpf_timer_start\nr0 = 0\nexit\n";
+
+	/* r1 after the loop (pc 29): 7, claimed 0..5 */
+	judged("cb_loop_exit", "", loop, 29, (loc_t)1, 0, 5, true, 1);
+	/* the same true: not refuted */
+	judged("cb_loop_exit_true", "", loop, 29, (loc_t)1, 7, 7, false, 1);
+	/* cancelled (1 s ahead: still pending, so disarmed): the callback never runs */
+	judged("cb_cancelled", "r1 = r6\nr1 += 8\ncall bpf_timer_cancel\n", loop, 33, (loc_t)1,
+	       0, 5, false, 0);
+	/* re-armed: r0 at pc 28 (after the load) is the count of earlier runs, 0 .. 7 in 8
+	 * firings; claimed 0 (the first run only) */
+	judged("cb_rearm_sees_value", "", rearm, 28, (loc_t)0, 0, 0, true, INTERP_TIMER_FIRES);
+	judged("cb_rearm_bounded", "", rearm, 28, (loc_t)0, 0, INTERP_TIMER_FIRES - 1, false,
+	       INTERP_TIMER_FIRES);
+}
+
 int main(void)
 {
 	static const char *const progs[] = {
@@ -175,6 +286,7 @@ int main(void)
 
 	cases(kernel);
 	claims();
+	callbacks_run();
 	snprintf(path, sizeof(path), "%s/timers.o", dir ? dir : "");
 	if (dir && !stat(path, &st))
 		verdict_case_object_why(path, progs, want, reasons,

@@ -131,7 +131,7 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 		r->runs++;
 		if (res.trap == INTERP_TRAP_MEM || res.trap == INTERP_TRAP_LIMIT ||
 		    res.trap == INTERP_TRAP_REF ||
-		    (res.trap == INTERP_TRAP_STEPS && bounded) || w->bad) {
+		    (res.trap == INTERP_TRAP_STEPS && bounded && !res.timer_trap) || w->bad) {
 			if (!r->faults++) {
 				if (w->bad)
 					snprintf(r->fault, sizeof(r->fault), "%s", w->reason);

@@ -560,6 +560,7 @@ static void visit(void *arg, const struct interp_state *st, uint32_t pc)
 	const uint64_t *regs = interp_state_regs(st);
 	unsigned f = interp_state_frame(st);
 
+	r->res->seen[pc] = 1;
 	if (r->stop || f >= MAX_FRAMES)
 		return;
 	if (at[0].x != at[1].x || at[0].h != at[1].h)
@@ -623,6 +624,7 @@ void check_result__free(struct check_result *res)
 	}
 	free(res->findings);
 	free(res->max_trip);
+	free(res->seen);
 	memset(res, 0, sizeof(*res));
 }
 
@@ -691,6 +693,8 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 	res->nloops = cp->nloops;
 	res->max_trip = calloc(cp->nloops ? cp->nloops : 1, sizeof(*res->max_trip));
 	probes = calloc(slots, 1);
+	res->seen = calloc(slots ? slots : 1, 1);
+	res->nslots = slots;
 	r.found = calloc(cp->nranges + 2 * cp->nloops + 1, 1);
 	r.lt = calloc(cp->nloops ? cp->nloops : 1, sizeof(*r.lt));
 	keys = malloc((cp->nranges + cp->nloops + 1) * sizeof(*keys));
@@ -698,7 +702,7 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 	helper = calloc(r.helper_len ? r.helper_len : 1, 1);
 	maps = calloc(nmaps ? nmaps : 1, sizeof(*maps));
 	vsizes = calloc(nmaps ? nmaps : 1, sizeof(*vsizes));
-	if (!res->max_trip || !probes || !r.found || !r.lt || !keys || !input || !helper || !maps ||
+	if (!res->max_trip || !probes || !res->seen || !r.found || !r.lt || !keys || !input || !helper || !maps ||
 	    !vsizes)
 		goto out;
 	for (uint32_t m = 0; m < nmaps; m++) {
@@ -852,6 +856,7 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 		if ((err = interp_run(code, &env, &ir)))
 			goto out;
 		res->runs++;
+		res->timer_fires += ir.timer_fires;
 		if (ir.trap != INTERP_OK)
 			res->traps++;
 		/* Entries still open at the end were cut short (exit or trap inside the loop):

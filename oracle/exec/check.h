@@ -8,7 +8,9 @@
  * 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff), so bounds read from the input meet their
  * extremes; helper results (prandom and friends) are drawn from a random stream per run.
  * Each visit of a claimed pc checks that pc's range claims; header visits count iterations per
- * loop entry (per call frame) and check the induction-variable and trip-count claims.
+ * loop entry (per call frame) and check the induction-variable and trip-count claims.  The
+ * callbacks of timers a run leaves armed run after it (interp.h: INTERP_TIMER_FIRES), so the
+ * claims inside a timer callback are checked on those runs like any other.
  */
 #ifndef BPFSCEV_ORACLE_CHECK_H
 #define BPFSCEV_ORACLE_CHECK_H
@@ -60,6 +62,10 @@ struct check_result {
 	uint32_t nloops;
 	struct check_finding *findings;	/* at most one per claim */
 	uint32_t nfindings;
+	uint8_t *seen;		/* per slot: 1 when some run reached a claimed pc there (its
+				 * claims were judged), timer callbacks' runs included */
+	uint32_t nslots;
+	uint64_t timer_fires;	/* timer callbacks the runs fired after the program */
 };
 
 /* Checks claims (the claim_prog for prog) against runs of prog.  obj supplies the maps.

@@ -152,6 +152,8 @@ struct interp_state {
 	uint8_t urb_size[EBPF_MAX_CALL_DEPTH];
 	uint8_t urb_data[EBPF_MAX_CALL_DEPTH][INTERP_URB_MAX];	/* ... and its bytes */
 	uint8_t keys[EBPF_MAX_CALL_DEPTH][EBPF_STACK_SIZE];
+	/* the struct bpf_timer whose callback runs now (run_timers), 0 while the program runs */
+	uint64_t timer_running;
 	uint8_t ctxbuf[sizeof(struct __sk_buff)] __attribute__((aligned(8)));
 	uint8_t stack[EBPF_MAX_CALL_DEPTH * EBPF_STACK_SIZE] __attribute__((aligned(16)));
 };
@@ -1308,14 +1310,16 @@ static long hash_find(const struct map_rt *mr, const uint8_t *key, uint32_t ks)
 /* bpf_timer_init/set_callback/start/cancel (kernel/bpf/helpers.c) on the struct bpf_timer of
  * a map value (ebpf_map_def.timer; the verifier refuses any other pointer, so a run traps).
  * The state lives in the timer's own bytes, which the program cannot read or write (the
- * verifier refuses it): byte 0 bit 0 initialized, bit 1 a callback set, bit 2 started; bytes
- * 8-15 the start's nsecs.  init: flags a clock id of CLOCK_REALTIME, MONOTONIC or BOOTTIME
- * (else -EINVAL), -EBUSY when initialized already; set_callback, start: -EINVAL before init,
- * start also without a callback or with flags other than BPF_F_TIMER_ABS | CPU_PIN; cancel:
- * -EINVAL before init, else whether the timer was still pending (hrtimer_cancel): 1 for a
- * relative start 1 ms or more ahead (a test run is over long before), drawn for a shorter one,
- * 0 when not started.  The callback never runs here: it would run later, in softirq, on its
- * own (the kernel verifies it as an async entry); a run ends before. */
+ * verifier refuses it): byte 0 bit 0 initialized, bit 1 a callback set, bit 2 started (pending),
+ * bit 3 fired during the run (a cancel found it no longer pending); bytes 4-7 the callback's
+ * slot; bytes 8-15 the start's nsecs.  init: flags a clock id of CLOCK_REALTIME, MONOTONIC or
+ * BOOTTIME (else -EINVAL), -EBUSY when initialized already; set_callback, start: -EINVAL before
+ * init, start also without a callback or with flags other than BPF_F_TIMER_ABS | CPU_PIN;
+ * cancel: -EINVAL before init, -EDEADLK from the timer's own callback (hrtimer_running: the
+ * timer stays pending), else whether the timer was still pending (hrtimer_cancel): 1 for a
+ * relative start 1 ms or more ahead (a test run is over long before), drawn for a shorter one
+ * (0: it fired already, so its callback runs after the program all the same), 0 when not
+ * started.  The callbacks run after the program (run_timers). */
 static int timer_helper(struct interp_state *st, const struct iop *ip, int32_t id, uint64_t *ret)
 {
 	const char *name = ebpf_helper_name(id);
@@ -1349,10 +1353,14 @@ static int timer_helper(struct interp_state *st, const struct iop *ip, int32_t i
 	case BPF_FUNC_timer_set_callback:
 		if (!cb_func(st, ip, name, 2))
 			return -1;
-		if (!(t[0] & 1))
+		if (!(t[0] & 1)) {
 			*ret = ERR(EINVAL);
-		else
+		} else {
+			uint32_t slot = (uint32_t)(r[2] - INTERP_VA_FUNC);
+
 			t[0] |= 2;
+			memcpy(t + 4, &slot, 4);
+		}
 		break;
 	case BPF_FUNC_timer_start:
 		if ((t[0] & 3) != 3 || (r[3] & ~3ull)) {
@@ -1366,10 +1374,14 @@ static int timer_helper(struct interp_state *st, const struct iop *ip, int32_t i
 	default:	/* cancel */
 		if (!(t[0] & 1)) {
 			*ret = ERR(EINVAL);
+		} else if (a == st->timer_running) {
+			*ret = ERR(EDEADLK);
 		} else if (t[0] & 4) {
 			memcpy(&nsecs, t + 8, 8);
 			*ret = nsecs >= 1000000 ? 1 : draw(st, 1) & 1;
 			t[0] &= (uint8_t)~4;
+			if (!*ret)
+				t[0] |= 8;	/* (it fired before the cancel) */
 		}
 		break;
 	}
@@ -1863,7 +1875,7 @@ static __attribute__((noinline)) int do_helper(struct interp_state *st, const st
 		NEXT();                                                                     \
 	}
 
-static void exec(struct interp_state *st, uint64_t budget, bool hooked)
+static void exec(struct interp_state *st, uint64_t budget, bool hooked, uint32_t start)
 {
 	static const void *const plain_tbl[OP_COUNT] = {
 #define OP_ADDR(n) [OP_##n] = &&plain_##n,
@@ -1876,7 +1888,7 @@ static void exec(struct interp_state *st, uint64_t budget, bool hooked)
 #undef OP_ADDR
 	};
 	const struct iop *const base = st->code->ops;
-	const struct iop *ip = base;
+	const struct iop *ip = base + start;
 	uint64_t *const r = st->regs;
 	const struct interp_env *env = st->env;
 	const uint8_t *probes = env->probes ? env->probes : st->code->noprobe;
@@ -2257,6 +2269,97 @@ static enum map_kind kind_of(uint32_t type)
 	}
 }
 
+/* The next timer to fire: pending (started) or fired during the run, with a callback, of an
+ * array's element or a hash's live one; the earliest start's nsecs first, then the lowest map
+ * and element.  false when none. */
+static bool next_timer(struct interp_state *st, size_t *mo, uint32_t *eo)
+{
+	uint64_t best = UINT64_MAX, nsecs;
+	bool found = false;
+
+	for (size_t m = 0; m < st->map_cnt; m++) {
+		const struct ebpf_map_def *def = &st->env->maps[m].def;
+		struct map_rt *mr = &st->maps[m];
+		uint32_t n = mr->kind == MAPK_HASH ? mr->cap : def->max_entries;
+
+		if (!def->timer || !mr->host || def->timer - 1 + 16 > def->value_size ||
+		    (mr->kind != MAPK_ARRAY && mr->kind != MAPK_HASH))
+			continue;
+		for (uint32_t e = 0; e < n && (uint64_t)(e + 1) * def->value_size <= mr->len; e++) {
+			const uint8_t *t = mr->host + (size_t)e * def->value_size + def->timer - 1;
+
+			if ((mr->kind == MAPK_HASH && !mr->used[e]) || !(t[0] & 2) || !(t[0] & 12))
+				continue;
+			memcpy(&nsecs, t + 8, 8);
+			if (!found || nsecs < best) {
+				best = nsecs;
+				*mo = m;
+				*eo = e;
+				found = true;
+			}
+		}
+	}
+	return found;
+}
+
+/* After the program's normal end: the timers it left armed fire, as the kernel runs them later
+ * in softirq (bpf_timer_cb): each callback cb(map, &key, &value, 0, 0) in a frame of its own
+ * (frame 0, the program's is done), r4-r5 poisoned (the verifier forbids reading them), the key
+ * a read-only copy (INTERP_VA_KEY of frame 0), the value the element itself, whose bytes the
+ * program left (and the earlier callbacks).  A firing ends the timer's pending state; the
+ * callback may start it again (then it fires again), up to INTERP_TIMER_FIRES firings a run; a
+ * cancel from its own callback gives -EDEADLK.  The callback's result is not looked at (the
+ * verifier demands 0).  The callbacks have a budget of their own, the run's again (the
+ * program's steps, res->steps, stay the program's); a trap in a callback is the run's trap
+ * (res->timer_trap). */
+static void run_timers(struct interp_state *st, uint64_t budget)
+{
+	uint64_t used = 0, main_steps = st->steps;
+	size_t m;
+	uint32_t e;
+
+	for (unsigned k = 0; k < INTERP_TIMER_FIRES && st->res->trap == INTERP_OK &&
+	     next_timer(st, &m, &e); k++) {
+		const struct ebpf_map_def *def = &st->env->maps[m].def;
+		struct map_rt *mr = &st->maps[m];
+		uint8_t *t = mr->host + (size_t)e * def->value_size + def->timer - 1;
+		uint64_t *r = st->regs;
+		uint32_t slot;
+
+		t[0] &= (uint8_t)~12;
+		memcpy(&slot, t + 4, 4);
+		if (slot >= st->code->nslots || !st->code->func[slot])
+			break;	/* (set_callback checked it) */
+		st->res->timer_fires++;
+		st->depth = 0;
+		st->stack_lim = EBPF_STACK_SIZE;
+		st->frames[0].may_goto = INTERP_MAY_GOTO_BUDGET;
+		st->frames[0].cb = false;
+		frame_fill(st, 0);
+		st->low[0] = EBPF_STACK_SIZE;
+		st->prev_pc = UINT32_MAX;
+		if (mr->kind == MAPK_ARRAY)
+			memcpy(st->keys[0], &e, 4);
+		else
+			memcpy(st->keys[0], mr->keys + (size_t)e * def->key_size, def->key_size);
+		st->key_len[0] = (uint16_t)(mr->kind == MAPK_ARRAY ? 4 : def->key_size);
+		for (int k2 = 0; k2 <= 9; k2++)
+			r[k2] = INTERP_POISON;
+		r[1] = INTERP_VA_MAPH + m;
+		r[2] = INTERP_VA_KEY;
+		r[3] = INTERP_VA_MAP + ((uint64_t)m << 32) + (uint64_t)e * def->value_size;
+		r[10] = INTERP_VA_STACK + EBPF_STACK_SIZE;
+		st->timer_running = r[3] + def->timer - 1;
+		exec(st, budget - used, st->env->probes != NULL, st->code->slot2op[slot]);
+		used += st->steps;
+		st->timer_running = 0;
+		st->key_len[0] = 0;
+	}
+	st->res->timer_steps = used;
+	st->res->timer_trap = st->res->trap != INTERP_OK;
+	st->steps = main_steps;
+}
+
 int interp_run(const struct interp_code *code, const struct interp_env *env,
 	       struct interp_result *res)
 {
@@ -2362,12 +2465,19 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 	}
 	budget = env->step_budget ? env->step_budget : DEFAULT_BUDGET;
 
-	exec(st, budget, env->probes != NULL);
-
-	res->steps = st->steps;
+	st->timer_running = 0;
+	exec(st, budget, env->probes != NULL, 0);
+	res->r0 = st->regs[0];
 	res->frame = st->depth;
 	memcpy(res->regs, st->regs, sizeof(res->regs));
-	res->r0 = st->regs[0];
+	if (res->trap == INTERP_OK) {
+		run_timers(st, budget);
+		if (res->trap != INTERP_OK) {	/* a callback's trap: its frame */
+			res->frame = st->depth;
+			memcpy(res->regs, st->regs, sizeof(res->regs));
+		}
+	}
+	res->steps = st->steps;
 	if (st->oom)
 		err = -ENOMEM;
 	for (size_t m = 0; m < st->map_cnt; m++) {

@@ -117,6 +117,18 @@
  *   address, each memory argument inside one region for its whole size, written ones
  *   writable), bytes it writes and its result drawn from env->helper_data (4 bytes for u32
  *   results, else 8); helpers that move or resize the packet leave it unchanged
+ *   169 bpf_timer_init, 170 bpf_timer_set_callback, 171 bpf_timer_start, 172 bpf_timer_cancel
+ *                          on the struct bpf_timer of a map value (ebpf_map_def.timer; else
+ *                          INTERP_TRAP_HELPER), kernel/bpf/helpers.c's results (interp.c,
+ *                          timer_helper).  Timers: when the program ends normally, each timer
+ *                          it left started (or that fired during the run: a cancel found it no
+ *                          longer pending) fires: its callback runs as cb(map, &key, &value, 0,
+ *                          0) in frame 0, after the program, earliest start first; a callback
+ *                          that starts its timer again fires again, up to INTERP_TIMER_FIRES
+ *                          firings a run (res.timer_fires); what a callback writes to the value
+ *                          the later ones see.  r0, regs and steps stay the program's (the
+ *                          callbacks have a budget of their own, step_budget again); a trap
+ *                          in a callback is the run's trap (timer_trap, trap_pc in it)
  * Array maps whose values pointer is NULL, and the global-data maps of ELF objects, get zeroed
  * per-run storage (entry 0 from ebpf_map_def.init) on first use.  The open-coded iterator kfuncs
  * bpf_iter_num_new/next/destroy (known by name: the ELF extern's, else the running kernel's BTF
@@ -179,6 +191,9 @@
 
 /* What r1-r5 hold after a call (and r0, r6-r9 on entry to a bpf-to-bpf callee). */
 #define INTERP_POISON 0x0badc0de0badc0deull
+/* Timer callbacks one run fires after the program ends (a callback that starts its own timer
+ * again fires again, up to this many in all). */
+#define INTERP_TIMER_FIRES 8
 /* may_goto budget per call frame, and bpf_loop's largest nr (the kernel's BPF_MAX_LOOPS). */
 #define INTERP_MAX_LOOPS (8u * 1024 * 1024)
 /* live open-coded iterators of one run: 8 bytes each, within the 512 bytes of stack a chain
@@ -272,6 +287,10 @@ struct interp_result {
 				 * follows the count-based rule, a timed kernel may differ */
 	bool bpf_loop_nr64;	/* a bpf_loop's nr had bits above 32: taken as a u32 here (the
 				 * helper), refused by the kernel's inlined bpf_loop */
+	uint32_t timer_fires;	/* timer callbacks run after the program (run_timers) */
+	uint64_t timer_steps;	/* their instructions (a budget of their own: steps are the
+				 * program's) */
+	bool timer_trap;	/* the trap happened in a timer callback */
 };
 
 /* A program prepared for repeated runs (pre-decoded).  interp_prepare copies what it needs. */

@@ -126,6 +126,11 @@ void stackinit_visit(void *arg, const struct interp_state *st, uint32_t pc)
 			memset(w->written + (size_t)f * EBPF_STACK_SIZE, 0, EBPF_STACK_SIZE);
 	if (frame == 0 && w->depth > 0)	/* back from a bpf-to-bpf call */
 		w->regs = (uint16_t)((w->regs & ~0x3fu) | 1u);
+	/* a timer's callback after the program (interp.h): a frame 0 of its own, r1-r3 given */
+	if (frame == 0 && pc != 0 && interp_state_prev_pc(st) == UINT32_MAX) {
+		w->regs = 1u << 1 | 1u << 2 | 1u << 3 | 1u << EBPF_REG_FP;
+		memset(w->written, 0, EBPF_STACK_SIZE);
+	}
 	w->depth = frame;
 	i = &w->insns[pc];
 	if (frame == 0)

@@ -11,6 +11,9 @@
  * value as written, which a run cannot know, and the watch must never call a read unwritten
  * that the kernel's rule calls written.
  *
+ * A timer's callback, which the interpreter runs after the program in frame 0 (interp.h), starts
+ * that frame again: its bytes unwritten, r1-r3 and r10 written.
+ *
  * Registers are watched the same way in main's frame: r1 and r10 start written, an instruction
  * writes its destination, a helper or kfunc call (and LD_ABS/LD_IND) leaves r1-r5 unwritten and
  * writes r0 (not tail_call's), and so does a return from a bpf-to-bpf call; reading an
