@@ -419,8 +419,12 @@ void absint_cb_args_join(struct scev_ctx *cx, uint32_t func, const struct aval a
 /* absint_timer.c: the timer helpers' prototypes as the analysis takes them (the timer and the
  * callback checked apart); at a bpf_timer_set_callback call, its callback's arguments; the
  * kernel's rules at a timer helper's call (true when it failed); whether [lo, hi) of map m's
- * value touches its struct bpf_timer.  (absint_timer_maps_check: internal.h) */
+ * value touches its struct bpf_timer; the map a timer callback given map m's timers is
+ * analyzed with (m, or the lowest map of the same definition it is also given: canon), and
+ * whether m is one of several such maps (aliased: no claim names it).  (absint_timer_maps_check: internal.h) */
 const struct ebpf_helper_proto *absint_timer_proto(int32_t id);
+uint32_t absint_timer_canon(const struct scev_ctx *cx, uint32_t m);
+bool absint_timer_aliased(const struct scev_ctx *cx, uint32_t m);
 void absint_timer_call(struct scev_ctx *cx, const struct astate *s, uint32_t pc);
 bool absint_timer_verify_insn(struct scev_ctx *cx, struct scev_verdict *v,
 			      const struct astate *s, uint32_t pc);

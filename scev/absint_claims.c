@@ -12,12 +12,13 @@
 #include "util/zalloc.h"
 
 /* Range claims before pc: every register and stack cell of s of which something is known. */
-/* A pointer into a map that stands for several (absint_map_class) names no one map. */
+/* A pointer into a map that stands for several (absint_map_class, absint_timer_canon) names no
+ * one map. */
 static bool claimable(const struct scev_ctx *cx, const struct aval *a)
 {
 	return !(a->kind == AV_PTR &&
 		 (a->region == REGION_MAP_HANDLE || a->region == REGION_MAP_VALUE) &&
-		 absint_map_shared(cx, a->map));
+		 (absint_map_shared(cx, a->map) || absint_timer_aliased(cx, a->map)));
 }
 
 void absint_put_claims(struct engine *en, const struct astate *s, uint32_t pc)

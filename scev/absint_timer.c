@@ -22,7 +22,12 @@
  * return 0 (callback_ret_range [0, 0]).  Here it is analyzed once, as a function of its own
  * (SCEV_CB_TIMER), from the join of the maps of every bpf_timer_set_callback call that takes
  * it, as bpf_for_each_map_elem's callbacks are (absint_callbacks.c: absint_cb_entry gives its
- * registers, absint_cb_verify_insn checks its exits).  The helpers write the timer's own bytes
+ * registers, absint_cb_verify_insn checks its exits).  Given the timers of two maps that differ
+ * in their names only, it is analyzed once with the lower one standing for both (timer_twins:
+ * every check the kernel makes of it once per map comes out the same), no claim names either
+ * map (a pointer may be into the other), and bpf_timer_init outside main on their values is
+ * unsupported (R2 must be the firing's own map); maps of different definitions stay
+ * unsupported.  The helpers write the timer's own bytes
  * only, which nothing may read: no effect on the caller's frame or on the packet.
  */
 #include <stdio.h>
@@ -56,11 +61,41 @@ const struct ebpf_helper_proto *absint_timer_proto(int32_t id)
 	return NULL;
 }
 
+/* Whether maps a and b differ in their names only (type, sizes, entries, flags, the timer's
+ * offset; no initial contents, no inner map): a timer callback given the timers of both is
+ * analyzed once, as for a (the kernel verifies it once per map, and each of its checks comes out
+ * the same for both but the ones naming a map: absint_timer_verify_insn, claimable()). */
+static bool timer_twins(const struct scev_ctx *cx, uint32_t a, uint32_t b)
+{
+	const struct ebpf_map_def *x = &cx->maps[a], *y = &cx->maps[b];
+
+	return a < 64 && b < 64 && x->type == y->type && x->key_size == y->key_size &&
+	       x->value_size == y->value_size && x->max_entries == y->max_entries &&
+	       x->flags == y->flags && x->timer == y->timer && x->timer && !x->inner &&
+	       !y->inner && !x->init && !y->init;
+}
+
+bool absint_timer_aliased(const struct scev_ctx *cx, uint32_t m)
+{
+	return m < 64 && (cx->timer_alias >> m & 1);
+}
+
+uint32_t absint_timer_canon(const struct scev_ctx *cx, uint32_t m)
+{
+	if (!absint_timer_aliased(cx, m))
+		return m;
+	for (uint32_t j = 0; j < m; j++)
+		if (absint_timer_aliased(cx, j) && timer_twins(cx, j, m))
+			return j;
+	return m;
+}
+
 void absint_timer_call(struct scev_ctx *cx, const struct astate *s, uint32_t pc)
 {
 	const struct scev_cb_loop *cb = absint_cb_at(cx, pc);
 	const struct aval *t = &s->regs[1];
-	struct aval a[6];
+	struct aval a[6], *acc;
+	uint32_t m;
 
 	if (!cb || !cb->only_bpf_loop || cb->helper != BPF_FUNC_timer_set_callback ||
 	    !cx->fn_args_acc)
@@ -70,9 +105,23 @@ void absint_timer_call(struct scev_ctx *cx, const struct astate *s, uint32_t pc)
 	/* (any other r1 fails the call's check: the kernel verifies no callback after it) */
 	if (t->kind == AV_PTR && t->region == REGION_MAP_VALUE && !t->maybe_null &&
 	    t->map < cx->nmaps) {
-		a[1] = aval_ptr(REGION_MAP_HANDLE, t->map, range_const(0));
-		a[2] = aval_ptr(REGION_MAP_KEY, t->map, range_const(0));
-		a[3] = aval_ptr(REGION_MAP_VALUE, t->map, range_const(0));
+		acc = cx->fn_args_acc[cb->func];
+		m = t->map;
+		/* another map's timers given before, of the same definition: one map for both */
+		if ((cx->fn_seen_acc[cb->func] & 1) && acc[3].kind == AV_PTR &&
+		    acc[3].region == REGION_MAP_VALUE && acc[3].map < cx->nmaps &&
+		    absint_timer_canon(cx, acc[3].map) != absint_timer_canon(cx, m) &&
+		    timer_twins(cx, acc[3].map, m))
+			cx->timer_alias |= 1ull << acc[3].map | 1ull << m;
+		m = absint_timer_canon(cx, m);
+		for (int r = 1; r <= 3 && (cx->fn_seen_acc[cb->func] & 1); r++)
+			if (acc[r].kind == AV_PTR && acc[r].map < cx->nmaps &&
+			    (acc[r].region == REGION_MAP_HANDLE || acc[r].region == REGION_MAP_KEY ||
+			     acc[r].region == REGION_MAP_VALUE))
+				acc[r].map = (uint16_t)absint_timer_canon(cx, acc[r].map);
+		a[1] = aval_ptr(REGION_MAP_HANDLE, (uint16_t)m, range_const(0));
+		a[2] = aval_ptr(REGION_MAP_KEY, (uint16_t)m, range_const(0));
+		a[3] = aval_ptr(REGION_MAP_VALUE, (uint16_t)m, range_const(0));
 	}
 	absint_cb_args_join(cx, cb->func, a);
 }
@@ -115,10 +164,11 @@ static bool verify_callback(struct scev_ctx *cx, struct scev_verdict *v, uint32_
 		      "callback at %u are not known (the function summaries did not settle)",
 		      cb->header);
 	val = &cx->fn_args[cb->func][3];
-	if (val->kind != AV_PTR || val->region != REGION_MAP_VALUE || val->map != m)
+	if (val->kind != AV_PTR || val->region != REGION_MAP_VALUE ||
+	    val->map != absint_timer_canon(cx, m))
 		TFAIL(VERDICT_UNSUPPORTED, pc, "bpf_timer_set_callback: the callback at %u is "
-		      "given the timers of different maps by its calls (analyzed once, for one; "
-		      "the kernel verifies it for each)", cb->header);
+		      "given the timers of different maps by its calls (of different definitions; "
+		      "analyzed once, for one; the kernel verifies it for each)", cb->header);
 	return false;
 }
 
@@ -169,6 +219,13 @@ bool absint_timer_verify_insn(struct scev_ctx *cx, struct scev_verdict *v,
 	if (t->r.umin != off)
 		TFAIL(VERDICT_UNSAFE, pc, "off %lld doesn't point to 'struct bpf_timer' that is at "
 		      "%u (%s, map '%s')", (long long)t->r.smin, off, name, cx->maps[m].name);
+	/* (a value of an aliased map outside main may be any of them: the map R2 must be is
+	 * each firing's own, which one value here cannot tell) */
+	if (i->imm == BPF_FUNC_timer_init && absint_timer_aliased(cx, m) &&
+	    cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func != 0)
+		TFAIL(VERDICT_UNSUPPORTED, pc, "bpf_timer_init outside main on a timer of map '%s', "
+		      "which a callback shares with a map like it: R2 must be each firing's own "
+		      "map (not modeled)", cx->maps[m].name);
 	if (i->imm == BPF_FUNC_timer_init && map->kind == AV_PTR &&
 	    map->region == REGION_MAP_HANDLE && !map->maybe_null && map->map != m)
 		TFAIL(VERDICT_UNSAFE, pc, "timer pointer in R1 map_uid=0 doesn't match map pointer "

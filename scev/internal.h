@@ -301,6 +301,9 @@ struct scev_ctx {
 	 * one only bpf_timer_set_callback takes (an async entry, absint_timer.c), else 0 */
 	struct scev_cb_loops cbl;
 	uint8_t *fn_cb;
+	/* maps (ids below 64) one timer callback is given with another of the same definition:
+	 * analyzed as the lowest of them (absint_timer.c: absint_timer_canon) */
+	uint64_t timer_alias;
 	bool cb_unseen_dead;	/* a callback no bpf_loop call was seen to take is not run: in
 				 * the summary rounds (until one takes it), and after them when
 				 * they settled (none does) */
