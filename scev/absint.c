@@ -1105,6 +1105,18 @@ static void paths_drop(struct engine *en, uint32_t b)
 	en->npaths[b] = 0;
 }
 
+/* The state block b runs from in the last pass: a loop header's is its header step's, which
+ * also holds the side entries' first arrivals (side_arrivals) and the iterations after them.
+ * An irreducible loop entered only through a side entry has a header whose entry state is not
+ * live while its header state is: the header, its loop's termination and everything its state
+ * reaches must still be checked. */
+static const struct astate *run_state(struct engine *en, uint32_t b)
+{
+	uint32_t l;
+
+	return absint_is_header(en->cx, b, &l) ? st_peek(en->hdr, l) : st_peek(en->in, b);
+}
+
 /* The verdict's checks of reachable block b: from its joined (or header) state, and when that
  * fails, from its path states; then its path states go on to its successors.  Until the first
  * failure only: after it, nothing can change the verdict. */
@@ -1116,19 +1128,17 @@ static int verify_paths(struct engine *en, uint32_t b)
 	struct astate s = { 0 };
 	bool want = v->kind == VERDICT_SAFE, paths_ok = true;
 	uint8_t *kinds = NULL;
-	uint32_t l;
 	int err;
 
 	if (!en->live_in && (err = paths_liveness(en)))
 		return err;
-	if (!st_peek(en->in, b)->live) {
+	if (!run_state(en, b)->live) {
 		paths_drop(en, b);
 		return 0;
 	}
 	if (cx->live)
 		cx->live[b] = 1;
-	err = astate__copy(&s, absint_is_header(cx, b, &l) ? st_peek(en->hdr, l)
-							    : st_peek(en->in, b));
+	err = astate__copy(&s, run_state(en, b));
 	if (!err)
 		err = absint_verify_run(en, b, &s, &base, NULL);
 	if (!err && want && !en->npaths[b])
@@ -1393,7 +1403,7 @@ static int flush_segment(struct engine *en, uint32_t lo, uint32_t hi)
 				}
 			}
 		} else {
-			en->reached[b] = st_peek(en->in, b)->live;
+			en->reached[b] = run_state(en, b)->live;
 			if (cx->verdict)
 				err = verify_paths(en, b);
 			if (!err && !cx->opts.no_ranges && en->emit[b] && en->reached[b])
