@@ -414,11 +414,15 @@ static int read_worker(struct pool *p, unsigned k, bool *dead)
 	return handle_msgs(p, k);
 }
 
-/* Kills workers stuck in one phase.  The analyzer has o.timeout of CPU time: a loaded machine
- * slows a worker down but does not make it use more CPU, so whether a program is a hang does
- * not depend on what else runs (a worker stuck without using the CPU is caught by the wall
- * clock, at ten times as long, at least 30 s).  The generator and the oracle, whose work is
- * bounded by step budgets, have that wall-clock limit. */
+/* Kills workers stuck in one phase.  Every phase's limit is CPU time where the worker's CPU
+ * clock can be read: a loaded machine slows a worker down but does not make it use more CPU,
+ * so whether a program is a hang does not depend on what else runs.  The analyzer has
+ * o.timeout; the generator and the checks, whose work is bounded by step budgets, ten times
+ * that (at least 30 s); the oracles (Z3 stops itself at its budget, the kernel's verifier at
+ * its 1M instructions, both in the worker's own CPU time) that and 4 s per second of Z3
+ * budget and 60 s.  A worker stuck without using the CPU is caught by the wall clock at ten
+ * times its phase's limit, at least 30 s.  (At load 19 a Z3 phase of 9 s of CPU took over
+ * 98 s of wall time and was killed as a hang when the oracles' limit was wall time.) */
 static void watchdog(struct pool *p)
 {
 	double t = wall_s(), slow = p->c->o.timeout * 10 > 30 ? p->c->o.timeout * 10 : 30;
@@ -426,18 +430,19 @@ static void watchdog(struct pool *p)
 	for (unsigned k = 0; k < p->n; k++) {
 		struct worker *wk = &p->w[k];
 		uint32_t ph = wk->w->phase;
-		/* Z3 stops itself at its budget; the kernel's verifier at its 1M instructions */
 		double limit = ph == PH_ORACLES ?
 			       slow + 4 * (p->c->o.z3_budget > 0 ? p->c->o.z3_budget : 2) + 60 : slow;
 		bool hung;
 
 		if (!wk->pid || !wk->busy || wk->killed_hang || ph == PH_IDLE)
 			continue;
-		hung = t - wk->w->since > limit;
-		if (ph == PH_ANALYZE && wk->has_cpu)
-			hung |= clock_s(wk->cpu) - wk->w->cpu_since > p->c->o.timeout;
-		else if (ph == PH_ANALYZE)
-			hung |= t - wk->w->since > p->c->o.timeout;
+		if (ph == PH_ANALYZE)
+			limit = p->c->o.timeout;
+		if (wk->has_cpu)
+			hung = clock_s(wk->cpu) - wk->w->cpu_since > limit ||
+			       t - wk->w->since > (10 * limit > 30 ? 10 * limit : 30);
+		else
+			hung = t - wk->w->since > limit;
 		if (hung) {
 			wk->killed_hang = true;
 			wk->hang_phase = ph;
