@@ -8,6 +8,7 @@
  * offset, kind).
  */
 #include "bpf/core.h"
+#include "util/search.h"
 
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -151,19 +152,23 @@ void core_relos_free(struct core_relos *r)
 	memset(r, 0, sizeof(*r));
 }
 
+struct relo_key {
+	const struct core_relo_sec *s;
+	uint32_t insn;
+};
+
+static bool relo_below(const void *ctx, size_t i)
+{
+	const struct relo_key *k = ctx;
+
+	return k->s->relos[i].insn < k->insn;
+}
+
 const struct core_relo *core_relos_at(const struct core_relo_sec *s, uint32_t insn, size_t *cnt)
 {
-	size_t lo = 0, hi = s ? s->cnt : 0, k;
+	size_t lo = lower_bound(s ? s->cnt : 0, relo_below, &(struct relo_key){ s, insn }), k;
 
 	*cnt = 0;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->relos[mid].insn < insn)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (k = lo; s && k < s->cnt && s->relos[k].insn == insn; k++)
 		(*cnt)++;
 	return *cnt ? &s->relos[lo] : NULL;

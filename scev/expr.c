@@ -8,6 +8,7 @@
 
 #include "bpf/isa.h"
 #include "util/arena.h"
+#include "util/search.h"
 
 int expr_arena__init(struct expr_arena *ar)
 {
@@ -713,20 +714,24 @@ static int cmp_eid(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Position of id in the sorted ids[0..n) (it is there). */
+struct eid_key {
+	const eid *ids;
+	eid id;
+};
+
+static bool eid_not_above(const void *ctx, size_t i)
+{
+	const struct eid_key *k = ctx;
+
+	return k->ids[i] <= k->id;
+}
+
+/* Position of id in the sorted ids[0..n) (it is there): the last not above it. */
 static uint32_t eid_pos(const eid *ids, uint32_t n, eid id)
 {
-	uint32_t lo = 0, hi = n;
+	size_t at = lower_bound(n, eid_not_above, &(struct eid_key){ ids, id });
 
-	while (hi - lo > 1) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (ids[mid] <= id)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
+	return at ? (uint32_t)at - 1 : 0;
 }
 
 /* Rebuild bottom-up in id order: operands always have smaller ids than their users. */

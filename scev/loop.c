@@ -1,6 +1,7 @@
 /* Loop forest by Wei et al.'s one-pass DFS, then bodies, exits and latches: see loop.h. */
 #include "scev/loop.h"
 #include "util/arena.h"
+#include "util/search.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -130,21 +131,23 @@ bool scev_loop__contains(const struct scev_loops *lf, uint32_t l, uint32_t b)
 	return false;
 }
 
+struct block_key {
+	const struct scev_loop *L;
+	uint32_t b;
+};
+
+static bool block_below(const void *ctx, size_t i)
+{
+	const struct block_key *k = ctx;
+
+	return k->L->blocks[i] < k->b;
+}
+
 uint32_t scev_loop__block_index(const struct scev_loop *L, uint32_t b)
 {
-	uint32_t lo = 0, hi = L->nblocks;
+	size_t at = lower_bound(L->nblocks, block_below, &(struct block_key){ L, b });
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (L->blocks[mid] == b)
-			return mid;
-		if (L->blocks[mid] < b)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return SCEV_NONE;
+	return at < L->nblocks && L->blocks[at] == b ? (uint32_t)at : SCEV_NONE;
 }
 
 static int cmp_u32(const void *a, const void *b)
