@@ -375,3 +375,29 @@ out:
 	free(starts);
 	free(marks);
 }
+
+void ebpf_maps_section(struct sbuf *sb, const struct ebpf_map_def *maps, size_t n)
+{
+	if (n)
+		sbuf_puts(sb, "-- maps\n");
+	for (size_t m = 0; m < n; m++) {
+		bool named = maps[m].name[0] && !strpbrk(maps[m].name, " \t#");
+		const char *name = named ? maps[m].name : "";
+
+		if (maps[m].type == BPF_MAP_TYPE_RINGBUF ||
+		    maps[m].type == BPF_MAP_TYPE_USER_RINGBUF) {
+			sbuf_printf(sb, "%s entries=%u%s%s\n",
+				    maps[m].type == BPF_MAP_TYPE_RINGBUF ? "ringbuf" : "user_ringbuf",
+				    maps[m].max_entries, named ? " name=" : "", name);
+			continue;
+		}
+		sbuf_printf(sb, "%s key=%u value=%u entries=%u%s%s",
+			    maps[m].type == BPF_MAP_TYPE_ARRAY ||
+			    maps[m].type == BPF_MAP_TYPE_PERCPU_ARRAY ? "array" : "hash",
+			    maps[m].key_size, maps[m].value_size, maps[m].max_entries,
+			    named ? " name=" : "", name);
+		if (maps[m].timer)
+			sbuf_printf(sb, " timer=%u", maps[m].timer - 1);
+		sbuf_putc(sb, '\n');
+	}
+}

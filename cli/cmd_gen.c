@@ -1,5 +1,5 @@
 /* bpfscev gen: print generated loop programs as data files (metadata as "; " comments, then
- * "-- asm", "-- input" and "-- helper"), so a developer sees exactly what the campaign runs and
+ * "-- asm", "-- type", "-- maps", "-- input" and "-- helper"), so a developer sees exactly what the campaign runs and
  * can feed any of them back to the other commands. */
 #include <errno.h>
 #include <inttypes.h>
@@ -18,7 +18,8 @@ static void gen_usage(FILE *f)
 		   "  Generates random loop programs (XDP; the input is a %d-byte packet) and prints\n"
 		   "  each as kernel-syntax assembly with the generator's intent as '; ' comments:\n"
 		   "  loop headers and bodies, counters, steps, exact trip counts or bounds, induction\n"
-		   "  variables, shapes; then '-- input' and '-- helper' hex sections.\n"
+		   "  variables, shapes; then '-- type', '-- maps' (its maps, which check, verify\n"
+		   "  and run read) and the '-- input' and '-- helper' hex sections.\n"
 		   "  --seed N      seed of the first program (default 0); program i uses N + i\n"
 		   "  --count N     how many programs (default 1)\n"
 		   "  --bytes FILE  decode FILE as the fuzzers do (a byte string of choices)\n"

@@ -549,31 +549,7 @@ void corpus_format_prog(struct sbuf *sb, const struct bpf_insn *insns, size_t le
 	sbuf_puts(sb, "-- asm\n");
 	ebpf_disasm_globals(sb, insns, len, globals, nglobals, 0);
 	sbuf_printf(sb, "-- type\n%s\n", type_word(prog_type));
-	if (map_cnt) {
-		sbuf_puts(sb, "-- maps\n");
-		for (size_t m = 0; m < map_cnt; m++)
-		{
-			bool named = maps[m].name[0] && !strpbrk(maps[m].name, " \t#");
-
-			if (maps[m].type == BPF_MAP_TYPE_RINGBUF ||
-			    maps[m].type == BPF_MAP_TYPE_USER_RINGBUF) {
-				sbuf_printf(sb, "%s entries=%u%s%s\n",
-					    maps[m].type == BPF_MAP_TYPE_RINGBUF ? "ringbuf"
-										 : "user_ringbuf",
-					    maps[m].max_entries, named ? " name=" : "",
-					    named ? maps[m].name : "");
-				continue;
-			}
-			sbuf_printf(sb, "%s key=%u value=%u entries=%u%s%s",
-				    maps[m].type == BPF_MAP_TYPE_ARRAY ||
-				    maps[m].type == BPF_MAP_TYPE_PERCPU_ARRAY ? "array" : "hash",
-				    maps[m].key_size, maps[m].value_size, maps[m].max_entries,
-				    named ? " name=" : "", named ? maps[m].name : "");
-			if (maps[m].timer)
-				sbuf_printf(sb, " timer=%u", maps[m].timer - 1);
-			sbuf_putc(sb, '\n');
-		}
-	}
+	ebpf_maps_section(sb, maps, map_cnt);
 }
 
 int corpus_add_finding(const char *finding_dir, const char *cases_dir, const char *name,

@@ -2011,6 +2011,9 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 	}
 	sbuf_puts(sb, "-- asm\n");
 	ebpf_disasm_globals(sb, p->insns, p->len, p->globals, p->nglobals, 0);
+	/* what `check`, `verify` and `run` need to run it as the campaign does */
+	sbuf_printf(sb, "-- type\n%s\n", p->prog_type == BPF_PROG_TYPE_XDP ? "xdp" : "plain");
+	ebpf_maps_section(sb, p->maps, p->map_cnt);
 	sbuf_puts(sb, "-- input\n");
 	put_hex(sb, p->input, p->input_len);
 	sbuf_puts(sb, "-- helper\n");

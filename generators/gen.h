@@ -646,7 +646,8 @@ void gen_program__free(struct gen_program *p);	/* frees members, not p; NULL ok 
 void gen_program__prog(const struct gen_program *p, struct ebpf_prog *view, const char *name);
 
 /* The program as a data file: metadata as "; " comment lines, then "-- asm" (kernel syntax,
- * reassembles to the same instructions), "-- input" and "-- helper" hex sections. */
+ * reassembles to the same instructions), "-- type" and "-- maps" (what `check`, `verify` and
+ * `run` need to run it as the campaign does), "-- input" and "-- helper" hex sections. */
 void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p);
 
 /* Wrap-exact trip arithmetic (exposed for tests).  The loop continues while

@@ -1660,8 +1660,9 @@ static void global_program(void *arg, const struct twin_run *r)
 	gen_program__to_asm(&sb, p);
 	text = strstr(sbuf_cstr(&sb), "-- asm\n");
 	diag_clear(&d);
-	if (text && ebpf_object__open_asm(&o, text + 7, text ? (size_t)(strstr(text,
-				"\n-- input") - text) - 6 : 0, 1, "g", &d))
+	/* (the "-- asm" section alone: up to the next section, "-- type") */
+	if (text && ebpf_object__open_asm(&o, text + 7, text ? (size_t)(strstr(text + 7,
+				"\n-- ") - text) - 6 : 0, 1, "g", &d))
 		o = NULL;
 	CHECK(o, TW "the text does not assemble: %s", TW_ARGS(r), d.msg);
 	if (o) {
