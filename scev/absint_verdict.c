@@ -642,6 +642,13 @@ static void verify_ptr_alu(struct scev_verdict *v, const struct astate *s, uint3
 		VFAIL(VERDICT_UNSAFE, pc, "R%u 32-bit pointer arithmetic prohibited", reg);
 	if (dp && sp)
 		VFAIL(VERDICT_UNSAFE, pc, "R%u pointer %s pointer prohibited", reg, alu_str[op >> 4]);
+	/* (a kernel object plus a value that may be a pointer: as before 86880fd, refused — its
+	 * scalar reading is unbounded here, which the kernel refuses too: test_btf_ctx's sweep of
+	 * task_struct's pointer members, "math between untrusted_ptr_ pointer and register with
+	 * unbounded min value") */
+	if (off->kind == AV_TOP && ptr->region == REGION_BTF)
+		VFAIL(VERDICT_UNSAFE, pc, "R%u: arithmetic on a kernel object (PTR_TO_BTF_ID) other "
+		      "than adding a scalar is prohibited", reg);
 	if (off->kind == AV_TOP && op == BPF_ADD && !ptr->maybe_null &&
 	    ptr->region != REGION_PKT_END)
 		return;

@@ -70,7 +70,7 @@ static void verdicts(const struct ebpf_object *obj, bool kernel)
 		{ "g_null_unchecked", UNSAFE, "global function's pointer argument not checked" },
 		{ "g_past_type", UNSAFE, "outside the 4 bytes of a global function's argument" },
 		{ "g_scalar_arg", UNSAFE, "outside the 8 bytes of a global function's argument" },
-		{ "g_result_unknown", UNSAFE, "stack access" },
+		{ "g_result_unknown", UNSAFE, "makes fp pointer be out of bounds" },
 		{ "g_stack_written", UNSAFE, "stack access [-12, " },
 		{ "g_void_ptr", UNSAFE, "has a type the kernel refuses" },
 		{ "g_void_ret", UNSAFE, "doesn't return scalar" },
