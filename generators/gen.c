@@ -1581,6 +1581,7 @@ static const struct twin_piece call_pieces[] = {
 	TWIN_PIECE(p_call_frames, p_call_frames_past, frames_call),
 	TWIN_PIECE(p_frames_reg, p_frames_reg_stuck, frames_reg_call),
 	TWIN_PIECE(p_call_ctx, p_call_ctx_over, call_ctx_calls),
+	TWIN_PIECE(p_iter_deep, p_iter_deep_over, gi_iter_deep_call),
 };
 
 /* r2 = data, r3 = data_end; if (data + GEN_INPUT_LEN > data_end) return 0; spill both. */

@@ -299,6 +299,11 @@
 	  "iterator (a helper given a frame pointer while the iterator is live)")                  \
 	X(p_iter_helper_over, 0, 0, 100,                                                           \
 	  "unsafe twin of p_iter_helper: the helper writes the live iterator's own 8 bytes")       \
+	X(p_iter_deep, 0, 0, 100,                                                                  \
+	  "the prologue runs an iterator loop in main and calls f(), which runs one or stores: "   \
+	  "each iterator its frame's deepest slot, main's and f's frames at or near 512 bytes")    \
+	X(p_iter_deep_over, 0, 0, 100,                                                             \
+	  "unsafe twin of p_iter_deep: the two frames are 528 or 544 bytes combined")              \
 	X(p_for_each, 0, 0, 100,                                                                   \
 	  "a statement of main walks the array map with bpf_for_each_map_elem (ctx NULL or a "    \
 	  "stack cell; the callback reads key and value, writes the value, may stop early)")      \

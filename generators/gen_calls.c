@@ -409,12 +409,15 @@ static bool is_fp_access(const struct bpf_insn *in)
 	       ((c == BPF_STX || c == BPF_ST) && in->dst_reg == EBPF_REG_FP);
 }
 
-/* The kernel's stack depth of each function: the deepest r10-relative offset it touches
- * (every region the generator reaches through a moved pointer is also touched directly). */
+/* The kernel's stack depth of each function: the deepest r10-relative offset it touches, and
+ * the 8 bytes of every iterator a kfunc is given as r1 = r10 + off (the kernel counts its slot;
+ * every other region the generator reaches through a moved pointer is also touched directly).
+ * The generator emits `r1 = r10; r1 += off` right before the kfunc's argument moves. */
 static void frames(struct gen_program *p, const struct gi *g, bool skip_pads)
 {
 	for (size_t f = 0; f < p->nfuncs; f++) {
 		uint32_t d = 0;
+		int64_t r1 = 1;	/* r1 - r10 when r1 = r10 + that, else 1 */
 
 		for (uint32_t pc = p->funcs[f].pc; pc < p->funcs[f].end; pc++) {
 			const struct bpf_insn *in = &p->insns[pc];
@@ -427,6 +430,17 @@ static void frames(struct gen_program *p, const struct gi *g, bool skip_pads)
 			}
 			if (is_fp_access(in) && !pad && in->off < 0 && (uint32_t)-in->off > d)
 				d = (uint32_t)-in->off;
+			if (in->code == (BPF_JMP | BPF_CALL) && in->src_reg == BPF_PSEUDO_KFUNC_CALL &&
+			    r1 < 0 && (uint64_t)-r1 > d)
+				d = (uint32_t)-r1;
+			if (in->code == (BPF_ALU64 | BPF_MOV | BPF_X) && in->dst_reg == BPF_REG_1 &&
+			    in->src_reg == EBPF_REG_FP)
+				r1 = 0;
+			else if (in->code == (BPF_ALU64 | BPF_ADD | BPF_K) && in->dst_reg == BPF_REG_1 &&
+				 r1 <= 0)
+				r1 += in->imm;
+			else if (ebpf_is_call(in) || in->dst_reg == BPF_REG_1 || ebpf_is_jmp(in))
+				r1 = 1;
 		}
 		p->funcs[f].frame = (uint16_t)d;
 	}
@@ -510,6 +524,52 @@ static void walk(struct walk *w, int f, uint32_t frames, uint32_t stack, uint32_
 	}
 }
 
+/* p_iter_deep: the iterators' slots (and f's store), so that each is the deepest of its frame
+ * and main's frame and f's, rounded, plus whatever else runs below main beside f, come to the
+ * target; main's a granule or more at a time, each sometimes 8 bytes short of its granule (the
+ * same rounded total from a smaller raw one).  f is a leaf main calls once. */
+static void place_iter_deep(struct gi *g, struct gen_program *p, const struct walk *w0)
+{
+	struct gi_sub *s = &g->subs[g->iter_deep_sub];
+	int f = func_at(p, (uint32_t)g->label_pc[s->label]);
+	uint32_t target = g->iter_deep_target, m0, other, rm, rf, dm, ef;
+	struct walk w = *w0;
+
+	if (f < 1)
+		return;
+	frames(p, g, false);
+	m0 = p->funcs[0].frame;	/* (with the placeholders at fp-8) */
+	/* the largest stack below main on a chain without f */
+	p->funcs[0].frame = p->funcs[f].frame = 0;
+	w.frames = w.stack = 0;
+	w.unbounded = false;
+	walk(&w, 0, 0, 0, g->tail_arg);
+	other = w.unbounded ? 0 : w.stack;
+	if (g->iter_deep_main) {
+		rf = 16 * gen_u32(g->src, 1, 8);
+		rm = target - (rf > other ? rf : other);
+		if (rm > target || rm < gen_frame_round(m0 + 8))
+			rm = gen_frame_round(m0 + 8);
+		if (rm > GEN_MAX_STACK)
+			rm = GEN_MAX_STACK;
+		rf = target >= rm + 16 ? target - rm : 16;
+		dm = rm - (rm >= m0 + 16 && gen_bool(g->src, 40) ? 8 : 0);
+		for (int k = 0; k < 3; k++)
+			p->insns[g->iter_deep_pc[k]].imm = -(int32_t)dm;
+	} else {
+		rm = gen_frame_round(m0);
+		rf = target >= rm + 16 ? target - rm : 16;
+	}
+	if (rf > GEN_MAX_STACK)
+		rf = GEN_MAX_STACK;
+	ef = rf - (gen_bool(g->src, 40) ? 8 : 0);
+	if (s->iter_deep == 2)
+		p->insns[s->deep_pc[0]].off = -(int16_t)ef;
+	else
+		for (int k = 0; k < 3; k++)
+			p->insns[s->deep_pc[k]].imm = -(int32_t)ef;
+}
+
 /* Steps of one call of function f running at call depth d (0 = main); a call from depth
  * GEN_MAX_FRAMES - 1 traps instead of running its callee. */
 static uint64_t fn_steps(const struct gen_program *p, int f, int d,
@@ -564,11 +624,8 @@ void gi_calls_finish(struct gi *g)
 			gf->args[1] = (struct ebpf_func_arg){ .kind = EBPF_FARG_INT, .size = 8 };
 		}
 	p->subprog = p->nfuncs > 1 ? (int32_t)p->funcs[1].pc : -1;
-	if (g->big_frame)
-		place_pads(g, p);
-	frames(p, g, false);
 
-	/* The call graph as emitted, walked from main. */
+	/* The call graph as emitted. */
 	for (uint32_t pc = 0; pc < p->len; pc++) {
 		int t;
 
@@ -578,6 +635,12 @@ void gi_calls_finish(struct gi *g)
 		    (t = call_target(p, pc)) >= 0)
 			w.edges[func_at(p, pc)] |= (uint16_t)(1u << t);
 	}
+	if (g->big_frame)
+		place_pads(g, p);
+	if (g->iter_deep)
+		place_iter_deep(g, p, &w);
+	frames(p, g, false);
+	/* walked from main */
 	walk(&w, 0, 0, 0, g->tail_arg);
 	p->call_shape = p->nfuncs > 1 ? GEN_CALLS_CHAIN : GEN_CALLS_NONE;
 	if (g->call_shape != GEN_CALLS_NONE)

@@ -489,6 +489,10 @@ void gi_emit_callback(struct gi *g, struct gi_sub *s)
 		gi_emit_frames_reg_sub(g, s);
 		return;
 	}
+	if (s->iter_deep) {
+		gi_emit_iter_deep_sub(g, s);
+		return;
+	}
 	if (s->pkt || s->frames == 1) {
 		gi_bind(g, s->label);
 		gi_ldx(g, s->pkt ? BPF_B : BPF_DW, BPF_REG_0, BPF_REG_1,

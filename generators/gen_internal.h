@@ -160,6 +160,10 @@ struct gi_sub {
 				 * its own slot at fp + reg_off holding reg_c) */
 	int16_t reg_loop, reg_off;
 	uint16_t reg_c;
+	uint8_t iter_deep;	/* p_iter_deep's f: 1 an iterator loop over [0, cb_nr) at its
+				 * deepest slot, 2 a store there; deep_pc: the pcs of its three
+				 * `r1 += off` (1) or of the store (2), placed by gi_calls_finish */
+	uint32_t deep_pc[3];
 };
 
 struct gi_fix {
@@ -201,6 +205,12 @@ struct gi {
 	int niters;
 	int iter_label[GI_MAX_ITERS];
 	uint64_t iter_steps[GI_MAX_ITERS];
+	/* p_iter_deep: f's plan entry, whether main has an iterator loop too (the pcs of its three
+	 * `r1 += off`), and the combined stack of main and f to aim at */
+	bool iter_deep, iter_deep_main;
+	int iter_deep_sub;
+	uint32_t iter_deep_pc[3];
+	uint32_t iter_deep_target;
 	/* Tables: everything from here on is written before it is read (not cleared per program). */
 	int32_t label_pc[GI_MAX_LABELS];
 	struct gi_fix fix[GI_MAX_FIXUPS];
@@ -292,6 +302,10 @@ void gi_stmt_may_goto(struct gi *g, struct gi_loop *lp);
 void gi_may_goto_loop(struct gi *g);
 /* gen_iter.c: an open-coded iterator loop (lp NULL: main's top level) */
 void gi_stmt_iter(struct gi *g, struct gi_loop *lp);
+/* p_iter_deep (p_iter_deep_over): main's iterator loop and the call of f, from the prologue;
+ * f's body */
+void gi_iter_deep_call(struct gi *g, bool over);
+void gi_emit_iter_deep_sub(struct gi *g, struct gi_sub *s);
 
 /* gen_stmt.c */
 enum { COND_ANY = -1, COND_INPUT, COND_COUNTER, COND_ACC, COND_HELPER };

@@ -362,6 +362,32 @@ static int cg_func(const struct cgraph *cg, uint32_t pc)
 	return -1;
 }
 
+/* At a kfunc call: the depth of the stack slot r1 points to (r1 = r10 + off set by the last
+ * write of r1 in straight-line code before it), else 0. */
+static int iter_slot_at(const struct gen_program *p, uint32_t pc)
+{
+	const struct bpf_insn *in = &p->insns[pc];
+	int64_t off = 0;
+
+	if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg != BPF_PSEUDO_KFUNC_CALL)
+		return 0;
+	while (pc-- > 0) {
+		in = &p->insns[pc];
+		if ((in->code & 7) == BPF_JMP || (in->code & 7) == BPF_JMP32 ||
+		    (pc > 0 && ebpf_is_ldimm64(&p->insns[pc - 1])))
+			return 0;
+		if (in->dst_reg != BPF_REG_1 || (in->code & 7) == BPF_STX || (in->code & 7) == BPF_ST)
+			continue;
+		if (in->code == (BPF_ALU64 | BPF_ADD | BPF_K))
+			off += in->imm;
+		else if (in->code == (BPF_ALU64 | BPF_MOV | BPF_X) && in->src_reg == 10)
+			return off < 0 ? (int)-off : 0;
+		else
+			return 0;
+	}
+	return 0;
+}
+
 static void cg_build(struct cgraph *cg, const struct gen_program *p)
 {
 	memset(cg, 0, sizeof(*cg));
@@ -388,12 +414,14 @@ static void cg_build(struct cgraph *cg, const struct gen_program *p)
 	for (uint32_t pc = 0; pc < p->len; pc++) {
 		const struct bpf_insn *in = &p->insns[pc];
 		uint8_t c = in->code & 7;
-		int f = cg_func(cg, pc);
+		int f = cg_func(cg, pc), it = iter_slot_at(p, pc);
 
 		if (((c == BPF_LDX && in->src_reg == 10) ||
 		     ((c == BPF_STX || c == BPF_ST) && in->dst_reg == 10)) &&
 		    in->off < 0 && (uint32_t)-in->off > cg->frame[f])
 			cg->frame[f] = (uint32_t)-in->off;
+		if (it > 0 && (uint32_t)it > cg->frame[f])	/* an iterator's 8 bytes */
+			cg->frame[f] = (uint32_t)it;
 		if (in->code == (BPF_JMP | BPF_CALL) && in->src_reg == BPF_PSEUDO_CALL)
 			cg->edges[f] |= 1u << cg_func(cg, (uint32_t)((int64_t)pc + 1 + in->imm));
 	}
@@ -1366,6 +1394,92 @@ static void test_iter_knobs(void)
 	      "kfuncs", c.calls[0], c.calls[1]);
 	CHECK(c.traps > 10, "p_iter_num_unsafe: %u of %u flagged programs trap", c.traps,
 	      c.flagged[1]);
+}
+
+/* p_iter_deep and its twin p_iter_deep_over: main's iterator loop, f's, or both, each the
+ * deepest slot of its frame (the iterator slot d97a1fd's stack depth missed); the frames'
+ * combined stack, rounded as the kernel rounds them, at or near 512 bytes for the safe form, 528
+ * or 544 for the twin.  Checked: the call metadata against the instructions and a run
+ * (check_calls, which counts an iterator's slot in its frame); every iterator the deepest of
+ * its frame; the stack in range; the twin flagged and never called safe; bpfscev's depth of
+ * every frame of a program it calls safe at least the frame's; most safe forms called safe. */
+struct deep_counts {
+	unsigned in_main[2], in_callee[2], at512, near512, over, safe, refused;
+	struct call_stats cs;
+};
+
+static void iter_deep_program(void *arg, const struct twin_run *r)
+{
+	struct deep_counts *c = arg;
+	const struct gen_program *p = r->p;
+	struct scev_verdict v;
+	struct cgraph cg;
+	bool deepest[GEN_MAX_FUNCS] = { false };
+	int bad = 0, callee = -1;
+
+	check_calls(p, r->seed, &c->cs);
+	cg_build(&cg, p);
+	for (uint32_t pc = 0; pc < p->len; pc++) {
+		int it = iter_slot_at(p, pc), f = cg_func(&cg, pc);
+
+		if (it <= 0 || f < 0)
+			continue;
+		deepest[f] |= (uint32_t)it == cg.frame[f];
+		bad += f > 0 && callee >= 0 && f != callee;
+		callee = f > 0 ? f : callee;
+	}
+	CHECK(!bad && cg.n >= 2, TW "%u functions, iterators in more than one callee", TW_ARGS(r),
+	      cg.n);
+	CHECK(deepest[0] || (callee > 0 && deepest[callee]),
+	      TW "no iterator is its frame's deepest slot", TW_ARGS(r));
+	c->in_main[r->twin] += deepest[0];
+	c->in_callee[r->twin] += callee > 0 && deepest[callee];
+	if (!r->twin) {
+		c->at512 += p->max_stack == GEN_MAX_STACK;
+		c->near512 += p->max_stack >= GEN_MAX_STACK - 64 && p->max_stack <= GEN_MAX_STACK;
+	} else {
+		CHECK(p->max_stack > GEN_MAX_STACK && (p->flags & GEN_PROG_CALLS_UNSAFE),
+		      TW "combined stack %u, flags %#x", TW_ARGS(r), p->max_stack, p->flags);
+		c->over += p->max_stack > GEN_MAX_STACK;
+	}
+	if (!twin_verdict(r, &v))
+		return;
+	CHECK(!(p->flags & GEN_PROG_CALLS_UNSAFE) || v.kind != VERDICT_SAFE,
+	      TW "combined stack %u called safe", TW_ARGS(r), p->max_stack);
+	if (v.kind == VERDICT_SAFE) {
+		CHECK(v.nframes == p->nfuncs, TW "%u frames, %zu functions", TW_ARGS(r), v.nframes,
+		      p->nfuncs);
+		for (uint32_t f = 0; f < v.nframes && f < p->nfuncs; f++)
+			CHECK(v.frame[f] >= p->funcs[f].frame, TW "function %u: depth %u, its "
+			      "deepest slot %u", TW_ARGS(r), f, v.frame[f], p->funcs[f].frame);
+	}
+	c->safe += !r->twin && v.kind == VERDICT_SAFE;
+	c->refused += r->twin && strstr(v.reason, "Too large") != NULL;
+}
+
+static void test_iter_deep_knobs(void)
+{
+	static const struct twin_spec s = { { "p_iter_deep", "p_iter_deep_over" }, 100, 3470000,
+					    100 };
+	struct deep_counts c = { 0 };
+
+	if (!ebpf_kfunc_btf_available()) {
+		check_skip_part("p_iter_deep: no vmlinux BTF to name the kfuncs");
+		return;
+	}
+	for_twin_programs(&s, iter_deep_program, &c);
+	CHECK(c.in_main[0] > 30 && c.in_callee[0] > 30 && c.in_main[1] > 30 && c.in_callee[1] > 30,
+	      "p_iter_deep: the deepest slot is main's iterator in %u and %u programs, f's in %u "
+	      "and %u", c.in_main[0], c.in_main[1], c.in_callee[0], c.in_callee[1]);
+	CHECK(c.at512 > 30 && c.near512 > 80, "p_iter_deep: %u of 100 at 512 bytes, %u within 64 "
+	      "below", c.at512, c.near512);
+	CHECK(c.over == 100 && c.refused > 90, "p_iter_deep_over: %u of 100 over 512 bytes, %u "
+	      "refused for it", c.over, c.refused);
+	CHECK(c.safe > 60, "p_iter_deep: %u of 100 called safe", c.safe);
+	printf("p_iter_deep: main's iterator deepest in %u/%u, f's in %u/%u (safe/twin); %u at 512, "
+	       "%u near; %u called safe; p_iter_deep_over: %u over, %u refused for it\n",
+	       c.in_main[0], c.in_main[1], c.in_callee[0], c.in_callee[1], c.at512, c.near512,
+	       c.safe, c.over, c.refused);
 }
 
 /* p_iter_helper and its twin p_iter_helper_over (with p_iter_num): the iterator loop's body gives
@@ -2597,6 +2711,7 @@ int main(void)
 	test_call_ctx_knobs();
 	test_iter_knobs();
 	test_iter_helper_knobs();
+	test_iter_deep_knobs();
 	test_for_each_knobs();
 	test_urb_knobs();
 	test_timer_knobs();

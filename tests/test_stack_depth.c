@@ -5,7 +5,8 @@
  * with nothing else below fp-192) was not counted.
  *
  * Two judges, over every corpus case and over generated programs with calls, iterators and
- * callbacks that bpfscev calls safe:
+ * callbacks that bpfscev calls safe (p_iter_deep: an iterator the deepest slot of main's frame,
+ * of a callee's or of both, the frames together at or near 512 bytes):
  * - the kernel (when bpf() works): its log's "stack depth A+B+..." (print_verification_stats,
  *   each subprogram's stack_depth, grown 8 bytes at a time by grow_stack_state).  Those are
  *   printed after the fix-ups that give an inlined bpf_loop call 24 bytes (optimize_bpf_loop)
@@ -335,7 +336,7 @@ static void generated(struct tally *t)
 	static const char *const knobs[] = {
 		"p_call_ctx", "p_call_frames", "p_call_args", "p_big_frame", "p_call_chain",
 		"p_iter_num", "p_iter_helper", "p_bpf_loop", "p_cb_count", "p_call_bound",
-		"p_caller_home",
+		"p_caller_home", "p_iter_deep",
 	};
 	struct gen_program gp = { 0 };
 
