@@ -203,7 +203,12 @@ void gi_stmt_timer(struct gi *g, struct gi_loop *lp)
 	struct gi_sub *cb;
 	bool twin = g->k->p_timer_unsafe && (!g->k->p_timer || gen_bool(g->src, 50));
 	unsigned bad = twin ? 1 + gen_pick(g->src, 3) : 0, flags;
-	bool cancel = gen_bool(g->src, 40);
+	/* Most statements leave their timer armed, so that the runs fire its callback and judge
+	 * the claims in it: a cancel about one time in seven, a flag the helper refuses one in
+	 * ten, and a key of the statement's own (the k-th statement the k-th element: a later
+	 * init and set_callback on the same element would take its timer over) unless the input
+	 * picks it, one time in five. */
+	bool cancel = gen_bool(g->src, 15);
 
 	if (g->fn->sub || (s = gi_sub_new(g, SUBK_CALLBACK, 3)) < 0) {
 		gi_stmt_acc(g, lp);
@@ -217,9 +222,10 @@ void gi_stmt_timer(struct gi *g, struct gi_loop *lp)
 	cb->cb_nr = 1;	/* (the interpreter never runs it: later, on its own) */
 	l_skip = gi_label(g);
 	gi_spill_caller_homes(g);
-	/* the value of key 0, 1 or the input's bit, NULL-checked, spilled */
-	if (gen_bool(g->src, 50)) {
-		gi_st(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, (int32_t)gen_pick(g->src, GEN_TIMER_ENTRIES));
+	/* the value of the statement's key or the input's bit, NULL-checked, spilled */
+	if (gen_bool(g->src, 80)) {
+		gi_st(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY,
+		      (int32_t)(g->ntimers++ % GEN_TIMER_ENTRIES));
 	} else {
 		gi_ldx(g, BPF_DW, BPF_REG_2, EBPF_REG_FP, GEN_FP_DATA);
 		gi_ldx(g, BPF_B, BPF_REG_2, BPF_REG_2, (int16_t)gen_pick(g->src, GEN_INPUT_LEN));
@@ -244,7 +250,7 @@ void gi_stmt_timer(struct gi *g, struct gi_loop *lp)
 	/* start: 1 s ahead before a cancel (which then finds it pending, as the interpreter
 	 * says), else also now, 1 us ahead, absolute or pinned, or with a flag the helper refuses */
 	timer_ptr(g, GEN_TIMER_OFF);
-	flags = cancel ? 2 * gen_pick(g->src, 2) : gen_pick(g->src, 5);
+	flags = cancel ? 2 * gen_pick(g->src, 2) : gen_bool(g->src, 10) ? 4 : gen_pick(g->src, 4);
 	gi_mov_const(g, BPF_REG_2, cancel || gen_bool(g->src, 50) ? 1000000000 :
 		     gen_pick(g->src, 2) * 1000, true);
 	gi_mov_const(g, BPF_REG_3, flags == 4 ? 8 : flags, true);

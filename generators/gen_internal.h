@@ -187,6 +187,7 @@ struct gi {
 	bool use_ringbuf;	/* a p_ringbuf statement was emitted (map 1, GEN_MAP_RINGBUF) */
 	bool use_urb;		/* a p_urb statement was emitted (map 2, GEN_MAP_URB) */
 	bool use_timer;		/* a p_timer statement was emitted (map 3, GEN_MAP_TIMER) */
+	unsigned ntimers;	/* p_timer statements given a key of their own so far */
 	bool sub_called;
 	struct gi_sub subs[GI_MAX_SUBS];
 	int nsubs;
