@@ -4,17 +4,21 @@
  * when the loop ran at most 2^23 times.  The real kernel judges: BPF_PROG_TEST_RUN's r0 after a
  * loop counting its iterations must be admitted by the analyzer's exit claim, and is held
  * against a claim leaning on 2^23 (refuted where the JIT times may_goto, as x86-64 does).
+ * cond_break and can_loop as clang builds them (tests/bpf/may_goto_verify.c): each program's
+ * verdict against the kernel's, its loop's trip claim, and its claims on runs.
  */
 #include <string.h>
 
 #include "bpf/prog.h"
 #include "casefile/casefile.h"
 #include "claims/claims.h"
+#include "oracle/exec/check.h"
 #include "oracle/exec/interp.h"
 #include "oracle/kernel/kdiff.h"
 #include "oracle/kernel/kernel.h"
 #include "scev/scev.h"
 #include "tests/check.h"
+#include "tests/verdict_case.h"
 
 /* r0 counts the iterations of a loop whose only exit is may_goto, and is returned */
 #define COUNT_LOOP "r0 = 0\nl: may_goto out\nr0 += 1\ngoto l\nout: exit\n"
@@ -230,6 +234,77 @@ out:
 	ebpf_object__free(o);
 }
 
+/* The clang-built cond_break/can_loop object (tests/bpf/may_goto_verify.c): each program's
+ * verdict, the kernel's agreement, its one loop's trip claim (ended by the may_goto budget, or
+ * bounded by the loop's own test at max), and the claims held on runs (no refutation; the
+ * unsafe twins' runs may trap, the bounded safe forms' do not). */
+static void object(bool kernel)
+{
+	static const struct {
+		const char *prog;
+		enum scev_verdict_kind want;
+		uint64_t trip_max;	/* 0: ended by the may_goto budget, no count */
+	} progs[] = {
+		{ "cond_break_only_safe", VERDICT_SAFE, 0 },
+		{ "cond_break_bounded_safe", VERDICT_SAFE, 1000 },
+		{ "can_loop_pkt_safe", VERDICT_SAFE, 64 },
+		{ "cond_break_index_unsafe", VERDICT_UNSAFE, 0 },
+		{ "cond_break_past_unsafe", VERDICT_UNSAFE, 9 },
+	};
+	char path[1024];
+	struct ebpf_object *obj;
+
+	if (!verdict_case_bpf_object("may_goto_verify.o", path, sizeof(path))) {
+		check_skip_part("the clang-built cond_break object (no clang at configure time)");
+		return;
+	}
+	obj = verdict_case_open_file(path);
+	if (!obj)
+		return;
+	for (size_t k = 0; k < sizeof(progs) / sizeof(progs[0]); k++) {
+		const struct ebpf_prog *p = ebpf_object__find_prog(obj, progs[k].prog);
+		struct check_opts co = { .sz = sizeof(co), .seed = 15, .runs = 4 };
+		struct check_result res;
+		struct claim_prog cp;
+		struct diag d;
+
+		verdict_case_prog(obj, progs[k].prog, (uint8_t)progs[k].want, NULL, kernel);
+		if (!p)
+			continue;
+		diag_clear(&d);
+		if (scev_analyze(&cp, p, obj->maps, obj->map_cnt, NULL, &d)) {
+			CHECK(0, "%s: analyze: %s", progs[k].prog, d.msg);
+			continue;
+		}
+		CHECK(cp.nloops == 1, "%s: %u loops", progs[k].prog, cp.nloops);
+		if (cp.nloops == 1) {
+			const struct claim_trip *t = &cp.loops[0].trip;
+
+			CHECK(progs[k].trip_max ? t->kind == TRIP_BOUNDED &&
+							  t->max == progs[k].trip_max
+						: t->kind == TRIP_UNKNOWN &&
+							  t->ends_by == TRIP_ENDS_MAY_GOTO,
+			      "%s: trip %s", progs[k].prog, claim_trip_reason(t));
+			printf("%s: %s, trip: %s\n", progs[k].prog,
+			       scev_verdict_name(progs[k].want), claim_trip_reason(t));
+		}
+		if (oracle_check(&res, obj, p, &cp, &co)) {
+			CHECK(0, "%s: oracle_check failed", progs[k].prog);
+		} else {
+			CHECK(res.nfindings == 0, "%s: %u claims refuted: %s", progs[k].prog,
+			      res.nfindings, res.nfindings ? res.findings[0].text : "");
+			/* (a loop only the budget ends runs 2^23 times in the interpreter, past
+			 * the check's step budget: its runs stop there) */
+			CHECK(progs[k].want != VERDICT_SAFE || !progs[k].trip_max || res.traps == 0,
+			      "%s: %llu of %llu runs trapped", progs[k].prog,
+			      (unsigned long long)res.traps, (unsigned long long)res.runs);
+			check_result__free(&res);
+		}
+		claim_prog__free(&cp);
+	}
+	ebpf_object__free(obj);
+}
+
 int main(void)
 {
 	char why[256];
@@ -239,10 +314,12 @@ int main(void)
 	interpreter();
 	if (!kernel_available(why, sizeof(why))) {
 		bpf_loop_nr64(false);
+		object(false);
 		check_skip_part("the kernel judge: %s", why);
 		return check_done("test_may_goto");
 	}
 	bpf_loop_nr64(true);
 	kernel_judge();
+	object(true);
 	return check_done("test_may_goto");
 }
