@@ -35,6 +35,9 @@ struct exit_seq {
 	eid inv;		/* the loop-invariant side, in the loop's REG symbols */
 	uint64_t off;		/* v(0) = the counter's entry value + off (without spread) */
 	bool next;		/* v(k) is the counter at the header of iteration k + 1 (tests_next) */
+	bool guarded;		/* the loop is entered only where v(0) - step == n fails
+				 * (entry_guarded): a(0) below is not n */
+	struct aval a0_before;	/* a(0) = v(0) - step, the counter's entry value (with guarded) */
 };
 
 /* What a recognizer returns for a sequence that is not of its shape. */
@@ -285,6 +288,107 @@ static bool tests_next(const struct scev_ctx *cx, const struct sym_summary *s,
 	return side == 0 ? i->dst_reg == loc : ebpf_srcbit(i) && i->src_reg == loc;
 }
 
+/* Whether register r holds at the end of block b the value location l holds there: r is l, or
+ * b loads l into r (of l's size) or stores r into l (8 bytes; 4 when only the low halves are
+ * compared: low32) with nothing after it in b that may write r or l (another write of r, a
+ * store to l's bytes or through a register other than r10, a call). */
+static bool block_reg_holds(const struct scev_ctx *cx, uint32_t b, uint8_t r, loc_t l, bool low32)
+{
+	const struct scev_block *B = &cx->st.cfg->blocks[b];
+	int32_t lo, hi;
+	bool eq = false;
+
+	if (LOC_IS_REG(l))
+		return r == l;
+	lo = LOC_SLOT_OFF(l);
+	hi = lo + (int32_t)LOC_SLOT_SIZE(l);
+	for (uint32_t pc = B->first; pc < B->last; pc += ebpf_insn_slots(&cx->insns[pc])) {
+		const struct bpf_insn *i = &cx->insns[pc];
+		uint8_t cls = ebpf_class(i);
+		int32_t sz = cls == BPF_LDX || cls == BPF_ST || cls == BPF_STX ?
+				     (int32_t[]){ 4, 2, 1, 8 }[ebpf_size(i) >> 3] : 0;
+
+		if (cls == BPF_LDX && ebpf_mode(i) == BPF_MEM && i->dst_reg == r &&
+		    i->src_reg == EBPF_REG_FP && i->off == lo && sz == hi - lo) {
+			eq = true;
+			continue;
+		}
+		if (ebpf_is_call(i) || (ebpf_regs_written(i) & (1u << r))) {
+			eq = false;
+			continue;
+		}
+		if (cls != BPF_ST && cls != BPF_STX)
+			continue;
+		if (i->dst_reg != EBPF_REG_FP || ebpf_mode(i) != BPF_MEM) {
+			eq = false;	/* (a store that may reach the stack, an atomic) */
+			continue;
+		}
+		if (i->off < hi && lo < i->off + sz)
+			eq = cls == BPF_STX && i->src_reg == r && i->off == lo &&
+			     (sz == 8 || (sz == 4 && low32)) && sz == hi - lo;
+	}
+	return eq;
+}
+
+/* Whether loop s is entered only by one edge, from a block P outside it ending in `if a == b`
+ * that falls through to the header (or `if a != b` that jumps there), where a holds at P's end
+ * the counter m->loc and b the bound m->inv (a location's entry value, or the constant the
+ * jump compares with): a loop a compiler rotated, its test at the top kept as a guard.  Every run
+ * entering it then has v(0) - step != n, in the exit's width (a 64-bit guard for a 64-bit
+ * sequence and test only; a 32-bit one implies both). */
+static bool entry_guarded(const struct scev_ctx *cx, const struct sym_summary *s,
+			  const struct exit_seq *m)
+{
+	const struct scev_loops *lf = cx->st.loops;
+	const struct scev_cfg *cfg = cx->st.cfg;
+	const struct expr *inv = &cx->ar.v[m->inv];
+	const struct scev_loop *L;
+	const struct bpf_insn *i;
+	const uint32_t *preds;
+	uint32_t l, P = SCEV_NONE;
+	bool g32;
+
+	if (!cx->sums || !lf || s < cx->sums || s >= cx->sums + lf->nloops)
+		return false;
+	l = (uint32_t)(s - cx->sums);
+	L = &lf->loops[l];
+	if (L->irreducible || L->nentries != 1)
+		return false;
+	preds = scev_block_preds(cfg, L->header);
+	for (uint32_t k = 0; k < cfg->blocks[L->header].npred; k++) {
+		if (scev_loop__contains(lf, l, preds[k]))
+			continue;
+		if (P != SCEV_NONE)
+			return false;
+		P = preds[k];
+	}
+	if (P == SCEV_NONE || !(i = scev_block_cond_jmp(cfg, P)) || cfg->blocks[P].nsucc != 2)
+		return false;
+	if (ebpf_op(i) == BPF_JEQ ? cfg->blocks[P].succ[0] != L->header ||
+					    cfg->blocks[P].succ[1] == L->header :
+	    ebpf_op(i) == BPF_JNE ? cfg->blocks[P].succ[1] != L->header ||
+					    cfg->blocks[P].succ[0] == L->header :
+				    true)
+		return false;
+	g32 = ebpf_class(i) == BPF_JMP32;
+	if (!g32 && (m->e->is32 || m->seq32))
+		return false;
+	for (int side = 0; side < 2; side++) {
+		bool reg = ebpf_srcbit(i) == BPF_X;
+		uint8_t a = side ? i->src_reg : i->dst_reg, b = side ? i->dst_reg : i->src_reg;
+
+		if ((side && !reg) || !block_reg_holds(cx, P, a, m->loc, g32))
+			continue;
+		if (inv->kind == EX_REG && reg && block_reg_holds(cx, P, b, inv->a, g32))
+			return true;
+		if (inv->kind == EX_CONST && !reg &&
+		    (g32 ? (uint32_t)i->imm == (uint32_t)inv->imm :
+			   (uint64_t)(int64_t)i->imm == inv->imm))
+			return true;
+	}
+	return false;
+}
+
 /* The tested sequence of exit e: a counter on one side (the left after swapping), a
  * loop-invariant value on the other.  0, or -1 with why. */
 static int exit_match(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_exit *e,
@@ -338,6 +442,14 @@ static int exit_match(struct scev_ctx *cx, const struct sym_summary *s, const st
 			return WHY("a 32-bit counter compared at 64 bits from a 64-bit start");
 		m->seq32 = true;
 		m->a0 = x0;
+	}
+	/* (a rotated loop: the exit tests the counter after its step, its guard before it) */
+	if (op == BPF_JEQ && !m->spread && !m->varies && m->step &&
+	    !((m->off - m->step) & (m->seq32 ? 0xffffffffull : UINT64_MAX)) &&
+	    entry_guarded(cx, s, m)) {
+		m->guarded = true;
+		cst = aval_const(0);
+		m->a0_before = m->seq32 ? aval_alu(BPF_ADD, false, false, &x0, &cst) : x0;
 	}
 	return 0;
 }
@@ -553,10 +665,39 @@ static int exit_affine(const struct exit_seq *m, uint64_t *kmin, uint64_t *kmax,
 		       unsigned whylen)
 {
 	struct trip_query q;
+	struct exit_seq g;
+	uint64_t gmin, gmax;
+	char gwhy[96];
+	int r;
 
 	if (exit_query(m, m->op, &q, why, whylen))
 		return -1;
-	return trip_first_exit(&q, kmax, kmin, why, whylen) ? -1 : 0;
+	r = trip_first_exit(&q, kmax, kmin, why, whylen) ? -1 : 0;
+	if (!m->guarded)
+		return r;
+	/* Guarded (exit_seq): a(k) = a(0) + k * step is v(k - 1), and a(0) != n in every run that
+	 * enters, so the first k with a(k) == n is at least 1 and the exit's is k - 1: the count
+	 * from the counter's own entry value, which does not pass n on its way to the first test
+	 * (a bound one step above a start: not 2^64 steps). */
+	g = *m;
+	g.a0 = m->a0_before;
+	if (exit_query(&g, BPF_JEQ, &q, gwhy, sizeof(gwhy)) ||
+	    trip_first_exit(&q, &gmax, &gmin, gwhy, sizeof(gwhy)))
+		return r;
+	gmax = gmax ? gmax - 1 : 0;
+	gmin = gmin ? gmin - 1 : 0;
+	if (gmin > gmax)
+		gmin = gmax;
+	if (r) {
+		*kmin = gmin;
+		*kmax = gmax;
+		return 0;
+	}
+	if (gmax < *kmax)
+		*kmax = gmax < *kmin ? *kmin : gmax;
+	if (gmin > *kmin && gmin <= *kmax)
+		*kmin = gmin;
+	return 0;
 }
 
 typedef int exit_shape_fn(const struct exit_seq *m, uint64_t *kmin, uint64_t *kmax, char *why,
