@@ -853,14 +853,15 @@ static int exit_period2(struct scev_ctx *cx, const struct sym_summary *s, const 
 {
 	struct cycle_env ce = { .cx = cx, .s = s, .env = env, .arg = arg };
 	struct aval v[4][CYCLE_LOCS];
-	int leave = e->exit_on_taken ? 1 : 0, out[3];
+	const struct expr *lhs = &cx->ar.v[e->lhs], *rhs = &cx->ar.v[e->rhs];
+	int leave = e->exit_on_taken ? 1 : 0, out[3], t = -1;
+	bool swap = false;
 
 	/* (an irreducible loop's first header execution may come after blocks of a side entry) */
 	if (!cx->sums || s < cx->sums || s >= cx->sums + cx->st.loops->nloops ||
 	    cx->st.loops->loops[s - cx->sums].irreducible)
 		return EXIT_DECLINE;
-	if (e->op == BPF_JCOND || e->op == BPF_JSET ||
-	    !expr_only_regs_r(&cx->ar, e->lhs, cycle_collect, &ce) ||
+	if (e->op == BPF_JCOND || !expr_only_regs_r(&cx->ar, e->lhs, cycle_collect, &ce) ||
 	    !expr_only_regs_r(&cx->ar, e->rhs, cycle_collect, &ce))
 		return EXIT_DECLINE;
 	/* (the changed locations' back-edge values may read further ones: close the set) */
@@ -869,24 +870,37 @@ static int exit_period2(struct scev_ctx *cx, const struct sym_summary *s, const 
 			ce.over = true;
 	if (ce.over || !ce.n)
 		return EXIT_DECLINE;
-	for (unsigned k = 0; k < ce.n; k++)
+	for (unsigned k = 0; k < ce.n; k++) {
 		v[0][k] = *env(arg, ce.loc[k]);
-	for (int it = 1; it < 4; it++) {
-		ce.cur = v[it - 1];
-		for (unsigned k = 0; k < ce.n; k++)
-			v[it][k] = aval_eval(cx, ce.sl[k]->back, cycle_value, &ce);
+		if (t < 0 && lhs->kind == EX_REG && lhs->a == ce.loc[k])
+			t = (int)k;
+		else if (t < 0 && rhs->kind == EX_REG && rhs->a == ce.loc[k])
+			t = (int)k, swap = true;
 	}
-	for (unsigned k = 0; k < ce.n; k++)
-		if (!aval_subset(&v[3][k], &v[1][k]))
-			return EXIT_DECLINE;
 	for (int it = 0; it < 3; it++) {
-		struct aval a, b;
+		struct aval a, b, stay[CYCLE_LOCS];
 
 		ce.cur = v[it];
 		a = aval_eval(cx, e->lhs, cycle_value, &ce);
 		b = aval_eval(cx, e->rhs, cycle_value, &ce);
 		out[it] = aval_branch_outcome(e->op, e->is32, &a, &b);
+		/* The next iteration comes only after this one's test kept it in: where the test
+		 * reads one location (against a value), its values are narrowed by that outcome
+		 * first, as a branch narrows them (a bit a fell-through `r & 4` proved clear, then
+		 * `r ^= 4`: set in the next test).  No value stays: it leaves here. */
+		memcpy(stay, v[it], ce.n * sizeof(stay[0]));
+		if (t >= 0 && out[it] != leave &&
+		    !aval_refine(e->op, e->is32, !e->exit_on_taken, swap ? &a : &stay[t],
+				 swap ? &stay[t] : &b))
+			out[it] = leave;
+		ce.cur = stay;
+		for (unsigned k = 0; k < ce.n; k++)
+			v[it + 1][k] = out[it] == leave ? v[it][k] :
+				       aval_eval(cx, ce.sl[k]->back, cycle_value, &ce);
 	}
+	for (unsigned k = 0; k < ce.n; k++)
+		if (!aval_subset(&v[3][k], &v[1][k]))
+			return EXIT_DECLINE;
 	if (out[0] == leave)
 		*kmax = 0;
 	else if (out[1] == leave)
