@@ -185,6 +185,13 @@ void astate__free(struct astate *s);
 int astate__copy(struct astate *dst, const struct astate *src);
 /* What size bytes nobody knows read as (zero-extended below 8 bytes). */
 struct aval absint_unknown_bytes(unsigned size);
+/* What size bytes of memory the kernel reads as a number read as (its mark_reg_unknown: the
+ * map values but their special fields, the packet, a map key, a ringbuf record, the context's
+ * plain fields, a kernel object's members but struct pointers): an unknown scalar,
+ * zero-extended below 8 bytes.  Sound whatever the bytes hold, a pointer's bytes included
+ * (a privileged program may store a pointer into a map value; the kernel reads it back as
+ * such a scalar, which it lets no access use). */
+struct aval absint_scalar_bytes(unsigned size);
 /* The prototype of helper id as called in state s: the table's (ebpf_helper_proto), and for a
  * dynptr helper given the dynptr of a bpf_user_ringbuf_drain callback, the forms modeled for
  * it (absint_callbacks.c); NULL when not modeled. */

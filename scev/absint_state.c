@@ -157,7 +157,12 @@ void st_spare_free(struct scev_ctx *cx)
 
 struct aval absint_unknown_bytes(unsigned size)
 {
-	return size >= 8 ? aval_top() : aval_scalar(range_zext_unknown(size));
+	return size >= 8 ? aval_top() : absint_scalar_bytes(size);
+}
+
+struct aval absint_scalar_bytes(unsigned size)
+{
+	return aval_scalar(size >= 8 ? range_unknown() : range_zext_unknown(size));
 }
 
 struct aval astate__load(const struct astate *s, int64_t off, unsigned size)

@@ -58,6 +58,21 @@ static bool may_be_stack(const struct aval *a)
 	       self_ptr(a);
 }
 
+/* Memory whose loads the kernel reads as numbers (check_mem_access's mark_reg_unknown): map
+ * values (their special fields, bpf_timer, are refused: absint_verdict.c), the packet and its
+ * metadata, a map key, a ringbuf record, PTR_TO_MEM (a global function's argument, dynptr
+ * data).  The stack, a caller's frame, the context and kernel objects have their own rules. */
+static bool scalar_mem(uint8_t region)
+{
+	switch (region) {
+	case REGION_MAP_VALUE: case REGION_PKT: case REGION_PKT_META: case REGION_MAP_KEY:
+	case REGION_RINGBUF: case REGION_GMEM: case REGION_DYNPTR_MEM:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static bool ptr_in(const struct aval *a, uint8_t region, int64_t *off)
 {
 	if (a->kind != AV_PTR || a->region != region || a->maybe_null)
@@ -101,7 +116,8 @@ struct aval absint_btf_ptr(struct scev_ctx *cx, int32_t id)
 }
 
 /* A load through a REGION_BTF pointer: a pointer member that points to a struct is another one
- * (the kernel's btf_struct_walk), anything else an unknown value. */
+ * (the kernel's btf_struct_walk), anything else a scalar (its SCALAR_VALUE: a number, a pointer
+ * to something not a struct; an access it refuses is refused by absint_verdict.c). */
 static struct aval btf_load(struct scev_ctx *cx, const struct aval *addr, int64_t off,
 			    unsigned size)
 {
@@ -110,7 +126,7 @@ static struct aval btf_load(struct scev_ctx *cx, const struct aval *addr, int64_
 	if (!range_is_const(&addr->r) || addr->map >= cx->nbtf_types ||
 	    ebpf_btf_obj_access(cx->btf_types[addr->map], (int64_t)addr->r.umin + off, size, &next) ||
 	    !next)
-		return absint_unknown_bytes(size);
+		return absint_scalar_bytes(size);
 	return absint_btf_ptr(cx, next);
 }
 
@@ -136,7 +152,7 @@ static struct aval ctx_load(struct scev_ctx *cx, const struct aval *addr, int64_
 		return v;
 	}
 	if (cx->ctx_model == EBPF_CTX_RO)	/* plain fields: scalars */
-		return aval_scalar(size == 8 ? range_unknown() : range_zext_unknown(size));
+		return absint_scalar_bytes(size);
 	if (size == 4 && cx->ctx_model == EBPF_CTX_XDP) {
 		if (off == 0)
 			return aval_ptr(REGION_PKT, 0, range_const(0));
@@ -851,11 +867,8 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 
 				v = aval_join(&v, &o);
 			}
-		} else if (a.kind == AV_PTR &&
-			 (a.region == REGION_GMEM || a.region == REGION_DYNPTR_MEM))
-			/* PTR_TO_MEM holds no pointers: a scalar (whatever bytes the caller or
-			 * the sample had) */
-			v = aval_scalar(size >= 8 ? range_unknown() : range_zext_unknown(size));
+		} else if (a.kind == AV_PTR && scalar_mem(a.region))
+			v = absint_scalar_bytes(size);
 		else
 			v = absint_unknown_bytes(size);
 		if (ebpf_mode(i) == BPF_MEMSX)
@@ -872,7 +885,8 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 		if (atomic && i->imm == BPF_LOAD_ACQ) {
 			a = s->regs[i->src_reg];
 			v = ptr_in(&a, REGION_STACK, &off) ? astate__load(s, off + i->off, size)
-							    : absint_unknown_bytes(size);
+			    : a.kind == AV_PTR && scalar_mem(a.region) ? absint_scalar_bytes(size)
+			    : absint_unknown_bytes(size);
 			s->regs[i->dst_reg] = v;
 			return 0;
 		}
@@ -897,10 +911,13 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 				s->n = 0;
 				note_stack_write(en, pc, -FP_FRAME, 0);
 			}
+			/* (the old value: a number, as a load of that memory reads) */
+			v = a.kind == AV_PTR && scalar_mem(a.region) ? absint_scalar_bytes(size)
+								      : absint_unknown_bytes(size);
 			if (atomic && i->imm == BPF_CMPXCHG)
-				s->regs[0] = absint_unknown_bytes(size);
+				s->regs[0] = v;
 			else if (atomic && (i->imm & BPF_FETCH))
-				s->regs[i->src_reg] = absint_unknown_bytes(size);
+				s->regs[i->src_reg] = v;
 			return 0;
 		}
 		off += i->off;

@@ -701,6 +701,35 @@ static void verify_ptr_alu(struct scev_verdict *v, const struct astate *s, uint3
 		      "(2^29)");
 }
 
+/* A store of a pointer anywhere but the stack, as check_mem_access and check_atomic refuse it
+ * from a loader without CAP_PERFMON (is_pointer_value; the privileged kernel stores it, and a
+ * load reads it back as a number: absint_scalar_bytes). */
+static void verify_leak(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			uint32_t pc, const struct bpf_insn *i)
+{
+	const struct aval *a = &s->regs[i->dst_reg], *b = &s->regs[i->src_reg];
+	bool rmw = ebpf_mode(i) == BPF_ATOMIC && i->imm != BPF_STORE_REL;
+	const char *into;
+
+	/* (a spill of a pointer is no leak; an atomic operation's operand anywhere is) */
+	if (!cx->opts.unprivileged || ebpf_class(i) != BPF_STX || a->kind != AV_PTR ||
+	    (!rmw && (a->region == REGION_STACK || a->region == REGION_CALLER_STACK)))
+		return;
+	switch (rmw ? REGION_STACK : a->region) {
+	case REGION_STACK: into = "mem"; break;	/* (check_atomic) */
+	case REGION_MAP_VALUE: into = "map"; break;
+	case REGION_CTX: into = "ctx"; break;
+	case REGION_PKT: case REGION_PKT_META: into = "packet"; break;
+	default: into = "mem"; break;
+	}
+	if (b->kind == AV_TOP)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "R%u may be a pointer: the unprivileged kernel refuses "
+		      "it stored into %s (R%u leaks addr into %s)", i->src_reg, into, i->src_reg,
+		      into);
+	if (b->kind == AV_PTR)
+		VFAIL(VERDICT_UNSAFE, pc, "R%u leaks addr into %s", i->src_reg, into);
+}
+
 /* check_return_code for the BTF-context programs: fentry and fexit return 0; an LSM program
  * what its hook's callers take, [-MAX_ERRNO, 0] for an int hook, [0, 1] for a bool one, anything
  * for a void one (bpf_lsm_get_retval_range); fmod_ret and tp_btf programs anything.  LSM
@@ -848,6 +877,9 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 				      false);
 			return;
 		}
+		verify_leak(cx, v, s, pc, i);
+		if (v->kind != VERDICT_SAFE)
+			return;
 		/* the kernel's check_atomic: no atomics on the context, whatever it allows stores */
 		if (ebpf_mode(i) == BPF_ATOMIC && s->regs[i->dst_reg].kind == AV_PTR &&
 		    s->regs[i->dst_reg].region == REGION_CTX)

@@ -22,6 +22,9 @@
 #define MH "r1 = map[fd:0] ll\n"
 #define ARRAY "-- maps\narray key=4 value=32 entries=1\n"
 #define HASH "-- maps\nhash key=4 value=32 entries=4\n"
+/* r2 = a u64 read from an array's value (r1 points to it): a number, as the kernel reads it,
+ * whatever the program stored there; r6 = the context */
+#define VAL64 "r6 = r1\n" MV "r2 = *(u64 *)(r1 +0)\n"
 #define CASE(ptr, op, maps) "-- asm\n" ptr op "out: r0 = 0\nexit\n-- type\nxdp\n" maps
 
 int main(void)
@@ -118,8 +121,53 @@ int main(void)
 		{ "pkt_unbounded", CASE("r3 = *(u32 *)(r1 +16)\nr1 = *(u32 *)(r1 +0)\n",
 					"r3 <<= 32\nr3 s>>= 32\nr1 += r3\n", ARRAY),
 		  UNSAFE, "value -2147483648 makes pkt pointer be out of bounds" },
+		/* a u64 read from a map value is a number: unbounded, no pointer takes it; bounded
+		 * first, every pointer does (a pointer stored there first included) */
+		{ "value_u64_plus_stack", CASE(VAL64, "r3 = r10\nr3 += r2\n", ARRAY), UNSAFE,
+		  "math between fp pointer and register with unbounded min value is not allowed" },
+		{ "value_u64_plus_pkt", CASE(VAL64, "r3 = *(u32 *)(r6 +0)\nr3 += r2\n", ARRAY),
+		  UNSAFE, "math between pkt pointer and register with unbounded min value" },
+		{ "value_u64_plus_value", CASE(VAL64, "r1 += r2\n", ARRAY), UNSAFE,
+		  "math between map_value pointer and register with unbounded min value" },
+		{ "value_u64_minus_stack", CASE(VAL64, "r3 = r10\nr2 -= r3\n", ARRAY), UNSAFE,
+		  "math between fp pointer and register with unbounded min value" },
+		{ "value_u64_masked_plus_stack",
+		  CASE(VAL64, "r2 &= 7\nr3 = r10\nr3 += -8\nr3 += r2\n", ARRAY), SAFE, NULL },
+		{ "value_u64_masked_plus_value", CASE(VAL64, "r2 &= 24\nr1 += r2\n", ARRAY), SAFE,
+		  NULL },
+		{ "value_u64_and", CASE(VAL64, "r2 &= 1\nr2 += 1\nr2 <<= 3\n", ARRAY), SAFE, NULL },
+		{ "value_fp_stored_masked",
+		  CASE(VAL64, "r3 = r10\n*(u64 *)(r1 +8) = r3\nr2 = *(u64 *)(r1 +8)\nr2 &= 7\n"
+		       "r3 += -8\nr3 += r2\n", ARRAY), SAFE, NULL },
+		{ "value_fp_stored_deref",
+		  CASE(VAL64, "r3 = r10\n*(u64 *)(r1 +8) = r3\nr2 = *(u64 *)(r1 +8)\n"
+		       "r2 = *(u64 *)(r2 -8)\n", ARRAY), UNSAFE, "R2 is not a known pointer" },
+	};
+	/* what a loader without CAP_PERFMON refuses: a pointer stored anywhere but the stack
+	 * (check_mem_access's is_pointer_value; bpf() loads as root here: ours only) */
+	static const struct {
+		const char *name, *text, *reason;
+	} unpriv[] = {
+		{ "leak_fp_into_map", CASE(MV, "r2 = r10\n*(u64 *)(r1 +0) = r2\n", ARRAY),
+		  "R2 leaks addr into map" },
+		{ "leak_ctx_into_map", CASE("r6 = r1\n" MV, "*(u64 *)(r1 +0) = r6\n", ARRAY),
+		  "R6 leaks addr into map" },
+		{ "leak_value_atomic", CASE(MV, "r2 = r1\nlock *(u64 *)(r1 +0) += r2\n", ARRAY),
+		  "R2 leaks addr into mem" },
 	};
 	bool kernel = verdict_case_kernel("the kernel's verdicts");
+
+	for (size_t k = 0; k < sizeof(unpriv) / sizeof(unpriv[0]); k++) {
+		struct verdict_opts vo = { .sz = sizeof(vo), .unprivileged = true };
+		struct verdict_opts po = { .sz = sizeof(vo), .kernel = kernel };
+		char name[64];
+
+		verdict_case_file(unpriv[k].name, unpriv[k].text, &vo, UNSAFE, unpriv[k].reason,
+				  AGREE);
+		/* (privileged, as the kernel here: stored, and safe) */
+		snprintf(name, sizeof(name), "%s_privileged", unpriv[k].name);
+		verdict_case_file(name, unpriv[k].text, &po, SAFE, NULL, AGREE);
+	}
 
 	for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
 		struct verdict_opts vo = { .sz = sizeof(vo), .kernel = kernel };
