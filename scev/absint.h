@@ -158,8 +158,13 @@ struct engine {
 };
 
 /* Loops (blocks) per group whose cleared per-loop (per-block) entries give their pages back
- * together (engine.left_in_group; 4096 summaries are 152 pages). */
-#define PAGE_GROUP 4096
+ * together (engine.left_in_group; 32768 summaries are 1,216 pages).  Few large releases, not
+ * many small ones: each madvise(MADV_DONTNEED) flushes the TLB of every CPU the process ran on
+ * (an interrupt to each, slow in a virtual machine), and one that covers part of a huge page
+ * splits it.  At 4096, 1M instructions of counted loops spent a third of their kernel time so
+ * (docs/BENCHMARKS.md, issue 13 §4, twelfth round).  The counters are 16 bits. */
+#define PAGE_GROUP 32768
+_Static_assert(PAGE_GROUP <= UINT16_MAX, "engine.left_in_group counts a group in 16 bits");
 
 /* Path states per block of the verdict (see struct engine). */
 #define PATHS_MAX 8

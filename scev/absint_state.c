@@ -662,6 +662,7 @@ int hdr_pack__set(struct hdr_pack *p, const struct astate *s)
 	 * (Both values built once per state, not once per register.) */
 	const struct aval top = aval_top(), fp = frame_ptr();
 	unsigned k = 0;
+	size_t vbytes;
 
 	memset(p, 0, sizeof(*p));
 	if (!s->live)
@@ -671,10 +672,19 @@ int hdr_pack__set(struct hdr_pack *p, const struct astate *s)
 			p->frame |= (uint16_t)(1u << r);
 		else if (s->regs[r].kind != top.kind || memcmp(&s->regs[r], &top, sizeof(top)) != 0)
 			p->stored |= (uint16_t)(1u << r);
-	if ((p->stored && !(p->v = malloc(__builtin_popcount(p->stored) * sizeof(*p->v)))) ||
-	    (s->n && !(p->cells = malloc(s->n * sizeof(*p->cells))))) {
-		hdr_pack__free(p);
-		return -ENOMEM;
+	/* The registers and the cells in one block (v first, else cells): one malloc and one
+	 * free a loop, not two; hdr_pack__free frees the block through whichever starts it. */
+	vbytes = (size_t)__builtin_popcount(p->stored) * sizeof(*p->v);
+	vbytes = (vbytes + _Alignof(struct acell) - 1) & ~(size_t)(_Alignof(struct acell) - 1);
+	if (vbytes + (size_t)s->n * sizeof(*p->cells)) {
+		char *blk = malloc(vbytes + (size_t)s->n * sizeof(*p->cells));
+
+		if (!blk) {
+			hdr_pack__free(p);
+			return -ENOMEM;
+		}
+		p->v = p->stored ? (struct aval *)blk : NULL;
+		p->cells = s->n ? (struct acell *)(blk + vbytes) : NULL;
 	}
 	for (int r = 0; r < EBPF_NREGS; r++)
 		if (p->stored & (1u << r))
@@ -689,8 +699,7 @@ int hdr_pack__set(struct hdr_pack *p, const struct astate *s)
 
 void hdr_pack__free(struct hdr_pack *p)
 {
-	free(p->v);
-	free(p->cells);
+	free(p->v ? (void *)p->v : (void *)p->cells);	/* (one block: hdr_pack__set) */
 	memset(p, 0, sizeof(*p));
 }
 
