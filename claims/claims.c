@@ -34,13 +34,16 @@ void claim_prog__free(struct claim_prog *p)
 	for (uint32_t i = 0; i < p->nloops; i++) {
 		struct claim_loop *l = &p->loops[i];
 
-		free(l->entries);
+		if (!l->pooled) {
+			free(l->entries);
+			free(l->back_edges);
+			free(l->exits);
+		}
 		free(l->blocks);
-		free(l->back_edges);
-		free(l->exits);
 		free(l->ivs);
 		claim_trip__free_text(&l->trip);
 	}
+	free(p->loop_pool);
 	free(p->loops);
 	free(p->ranges);
 	memset(p, 0, sizeof(*p));

@@ -144,6 +144,10 @@ const char *claim_loop_kind_name(enum loop_kind k);
 struct claim_loop {
 	uint8_t kind;		/* enum loop_kind */
 	bool irreducible;
+	/* entries, back_edges and exits lie in the program's loop_pool (the analyzer's loops):
+	 * claim_prog__free frees the pool once, not them.  Otherwise each is its own malloc'd
+	 * array (the JSON reader's loops, bpf_loop callbacks' loops). */
+	bool pooled;
 	uint32_t header;	/* pc */
 	uint32_t depth;
 	uint32_t latch;		/* pc of the latch jump, UINT32_MAX for none */
@@ -169,6 +173,10 @@ struct claim_prog {
 	struct claim_range *ranges;
 	uint32_t nranges, capranges;
 	char note[256];		/* why some part was not analyzed, "" when all was */
+	/* one malloc'd block holding the pooled loops' arrays (claim_loop.pooled), NULL when
+	 * none: a program of a million instructions has hundreds of thousands of loops, and three
+	 * small blocks a loop cost malloc's time and a heap page touched 4 KiB at a time */
+	void *loop_pool;
 };
 
 struct claims {
