@@ -613,12 +613,15 @@ static void verify_sane_off(struct scev_verdict *v, uint32_t pc, const struct av
  * two pointers combined otherwise, arithmetic on a pointer that may be NULL, on the packet's end
  * or on a map handle (but adding 0), a scalar less a pointer, a subtraction from a stack
  * pointer, and every operation but addition and subtraction; the offsets as verify_sane_off
- * says.  A value that may be a pointer or a scalar (TOP) is judged only where the kernel refuses
- * both readings (a 32-bit operation but subtraction, an operator other than + and -, an addition
- * to a pointer that may be NULL or to the packet's end); two TOPs or a TOP and a scalar not at
- * all (judged as unsupported, 30-odd of cilium's programs the kernel accepts moved there: TOP
- * values this analysis makes of what the kernel knows to be scalars).  A kernel object's offsets keep 2^29 both ways
- * (check_reg_sane_offset on what the struct's accesses need). */
+ * says.  A value that may be a pointer or a number (TOP: a join of both, bytes this analysis
+ * lost track of; what the kernel reads as numbers is a scalar here, absint_scalar_bytes) is
+ * judged as the kernel reads it: added to a pointer, refused whichever it is (pointer +=
+ * pointer; a number this analysis cannot bound, unbounded); every operator but + and -, and
+ * arithmetic on a pointer that may be NULL, on pkt_end or on a map handle, refused as well; a
+ * subtraction with a pointer, which the kernel takes of two pointers and refuses of an
+ * unbounded number, unsupported.  Two TOPs or a TOP and a number are not judged (no pointer
+ * known).  A kernel object's offsets keep 2^29 both ways (check_reg_sane_offset on what the
+ * struct's accesses need). */
 static void verify_ptr_alu(struct scev_verdict *v, const struct astate *s, uint32_t pc,
 			   const struct bpf_insn *i)
 {
@@ -634,39 +637,40 @@ static void verify_ptr_alu(struct scev_verdict *v, const struct astate *s, uint3
 	if (op == BPF_MOV || op == BPF_NEG || op == BPF_END)
 		return;
 	if (!dp && !sp)
-		return;	/* (a value that may be a pointer, TOP, is not judged: see above) */
-	/* (with TOP for the other operand, what is refused whether it is a pointer or not) */
-	if (op == BPF_SUB && (!w64 || (dp && sp) || off->kind == AV_TOP))
+		return;	/* (no pointer known: see above) */
+	if (op == BPF_SUB && (!w64 || (dp && sp)))
 		return;
 	if (!w64)
 		VFAIL(VERDICT_UNSAFE, pc, "R%u 32-bit pointer arithmetic prohibited", reg);
 	if (dp && sp)
 		VFAIL(VERDICT_UNSAFE, pc, "R%u pointer %s pointer prohibited", reg, alu_str[op >> 4]);
-	/* (a kernel object plus a value that may be a pointer: as before 86880fd, refused — its
-	 * scalar reading is unbounded here, which the kernel refuses too: test_btf_ctx's sweep of
-	 * task_struct's pointer members, "math between untrusted_ptr_ pointer and register with
-	 * unbounded min value") */
-	if (off->kind == AV_TOP && ptr->region == REGION_BTF)
-		VFAIL(VERDICT_UNSAFE, pc, "R%u: arithmetic on a kernel object (PTR_TO_BTF_ID) other "
-		      "than adding a scalar is prohibited", reg);
-	if (off->kind == AV_TOP && op == BPF_ADD && !ptr->maybe_null &&
-	    ptr->region != REGION_PKT_END)
-		return;
 	if (ptr->maybe_null)
 		VFAIL(VERDICT_UNSAFE, pc, "R%u pointer arithmetic on %s prohibited, null-check it "
 		      "first", reg, ptr->region == REGION_MAP_VALUE ? "map_value_or_null"
 			: "a pointer that may be NULL");
 	if (ptr->region == REGION_PKT_END ||
-	    (ptr->region == REGION_MAP_HANDLE && off->kind != AV_TOP &&
-	     !(op == BPF_ADD && range_is_const(&off->r) && off->r.umin == 0)))
+	    (ptr->region == REGION_MAP_HANDLE &&
+	     !(op == BPF_ADD && aval_is_const(off, NULL) && off->r.umin == 0)))
 		VFAIL(VERDICT_UNSAFE, pc, "R%u pointer arithmetic on %s prohibited", reg,
 		      ptr_type_name(ptr));
 	if (off->kind == AV_TOP) {
-		if (op != BPF_ADD)
-			VFAIL(VERDICT_UNSAFE, pc, "R%u %s on a %s pointer prohibited", reg,
-			      alu_str[op >> 4], ptr_type_name(ptr));
-		return;
+		if (op == BPF_ADD)
+			VFAIL(VERDICT_UNSAFE, pc, "R%u pointer += pointer prohibited (R%u may be a "
+			      "pointer; as a number, math between %s pointer and register with "
+			      "unbounded min value is not allowed)", reg, dp ? i->src_reg : i->dst_reg,
+			      ptr_type_name(ptr));
+		if (op == BPF_SUB)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "R%u %s a %s pointer where R%u may be a pointer "
+			      "or a number (the kernel takes a pointer less a pointer, refuses an "
+			      "unbounded number)", reg, dp ? "-= on" : "less", ptr_type_name(ptr),
+			      dp ? i->src_reg : i->dst_reg);
 	}
+	if (op == BPF_AND || op == BPF_OR || op == BPF_XOR)
+		VFAIL(VERDICT_UNSAFE, pc, "R%u bitwise operator %s on pointer prohibited", reg,
+		      alu_str[op >> 4]);
+	if (op != BPF_ADD && op != BPF_SUB)
+		VFAIL(VERDICT_UNSAFE, pc, "R%u pointer arithmetic with %s operator prohibited", reg,
+		      alu_str[op >> 4]);
 	verify_sane_off(v, pc, ptr, off);
 	if (v->kind != VERDICT_SAFE)
 		return;
@@ -674,12 +678,6 @@ static void verify_ptr_alu(struct scev_verdict *v, const struct astate *s, uint3
 		VFAIL(VERDICT_UNSAFE, pc, "R%u tried to subtract pointer from scalar", reg);
 	if (op == BPF_SUB && (ptr->region == REGION_STACK || ptr->region == REGION_CALLER_STACK))
 		VFAIL(VERDICT_UNSAFE, pc, "R%u subtraction from stack pointer prohibited", reg);
-	if (op == BPF_AND || op == BPF_OR || op == BPF_XOR)
-		VFAIL(VERDICT_UNSAFE, pc, "R%u bitwise operator %s on pointer prohibited", reg,
-		      alu_str[op >> 4]);
-	if (op != BPF_ADD && op != BPF_SUB)
-		VFAIL(VERDICT_UNSAFE, pc, "R%u pointer arithmetic with %s operator prohibited", reg,
-		      alu_str[op >> 4]);
 	if (range_is_const(&ptr->r) && range_is_const(&off->r)) {
 		/* (the result, a constant offset: check_reg_sane_offset of dst_reg) */
 		struct aval res = *ptr, zero = aval_const(0);

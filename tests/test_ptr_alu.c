@@ -25,6 +25,10 @@
 /* r2 = a u64 read from an array's value (r1 points to it): a number, as the kernel reads it,
  * whatever the program stored there; r6 = the context */
 #define VAL64 "r6 = r1\n" MV "r2 = *(u64 *)(r1 +0)\n"
+/* r2 = 8 bytes of the stack that held a spilled pointer, one of them overwritten: the kernel
+ * reads a number (STACK_MISC), this analysis TOP (a value that may be a pointer) */
+#define TOP2 "r2 = r10\n*(u64 *)(r10 -8) = r2\nr3 = 0\n*(u8 *)(r10 -8) = r3\n"          \
+	"r2 = *(u64 *)(r10 -8)\n"
 #define CASE(ptr, op, maps) "-- asm\n" ptr op "out: r0 = 0\nexit\n-- type\nxdp\n" maps
 
 int main(void)
@@ -142,6 +146,25 @@ int main(void)
 		{ "value_fp_stored_deref",
 		  CASE(VAL64, "r3 = r10\n*(u64 *)(r1 +8) = r3\nr2 = *(u64 *)(r1 +8)\n"
 		       "r2 = *(u64 *)(r2 -8)\n", ARRAY), UNSAFE, "R2 is not a known pointer" },
+		/* a value that may be a pointer (TOP: r2 of TOP2) added to a pointer: refused,
+		 * whichever it is (the kernel reads a number it cannot bound); subtracted from one,
+		 * which the kernel takes of two pointers: unsupported; other operators refused */
+		{ "top_plus_stack", CASE(TOP2, "r4 = r10\nr4 += r2\n", ARRAY), UNSAFE,
+		  "math between fp pointer and register with unbounded min value" },
+		{ "stack_plus_top", CASE(TOP2, "r4 = r10\nr2 += r4\n", ARRAY), UNSAFE,
+		  "R2 pointer += pointer prohibited" },
+		{ "top_plus_value", CASE(TOP2 "r7 = r2\n" MV, "r1 += r7\n", ARRAY), UNSAFE,
+		  "math between map_value pointer and register with unbounded min value" },
+		{ "top_plus_pkt", CASE(TOP2 "r1 = *(u32 *)(r1 +0)\n", "r1 += r2\n", ARRAY), UNSAFE,
+		  "math between pkt pointer and register with unbounded min value" },
+		{ "top_plus_map", CASE(TOP2 MH, "r1 += r2\n", ARRAY), UNSAFE,
+		  "R1 pointer arithmetic on map_ptr prohibited" },
+		{ "top_minus_stack", CASE(TOP2, "r4 = r10\nr4 -= r2\n", ARRAY), UNSUPPORTED,
+		  "may be a pointer or a number" },
+		{ "top_and_stack", CASE(TOP2, "r4 = r10\nr4 &= r2\n", ARRAY), UNSAFE,
+		  "R4 bitwise operator &= on pointer prohibited" },
+		{ "top_lsh_stack", CASE(TOP2, "r4 = r10\nr4 <<= r2\n", ARRAY), UNSAFE,
+		  "R4 pointer arithmetic with <<= operator prohibited" },
 	};
 	/* what a loader without CAP_PERFMON refuses: a pointer stored anywhere but the stack
 	 * (check_mem_access's is_pointer_value; bpf() loads as root here: ours only) */
