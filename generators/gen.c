@@ -809,6 +809,138 @@ static void side_steps_loop(struct gi *g, bool still)
 	}
 }
 
+/* An irreducible loop entered only through one of its two entries, the other's edge dead by a
+ * test the constants decide (p_irr_side_only; the shape of 3a5d367, corpus
+ * irreducible_side_entry_only, which no generator made before): [r1 = 0; outer:] r5 = c; if (rT
+ * op k) goto side; head: fp-40 = r5; r0 = fp-40; side: r5 -= s; if (r5 cmp lo) goto head; [r1 +=
+ * 1; if (r1 < m) goto outer].  rT is r5 itself or r4 = d, set before the outer loop, maybe
+ * through a spill at fp-48 read back inside it; op is signed, unsigned, == or != at 64 or 32
+ * bits (JMP32), with k near d or anywhere: the test always jumps (the fall-through into head is
+ * dead: the loop is entered only at its side entry) or never does (the jump to side is dead:
+ * entered only at head), about as often.  cmp is > or s> at 64 or 32 bits against lo = c - n
+ * s, s in [1, 3], n in [1, 8]; the trip (side executions per entry) is exact.  The twin
+ * (p_irr_side_only_bad) keeps the shape with n >= 2, so that head runs on every entry, and
+ * puts there what only the live entry's path reaches: a load above the frame (through r0 = r10
+ * + 0 or + 8) or through a null r0 (GEN_PROG_SIDE_ONLY_UNSAFE), or it drops the step (r5 |= 0:
+ * endless on every input).  r0, r1, r4, r5 clobbered. */
+#define GEN_FP_SIDE_BODY (-40)
+#define GEN_FP_SIDE_CONST (-48)
+static void side_only_loop(struct gi *g, bool bad)
+{
+	static const uint8_t ops[] = { BPF_JEQ, BPF_JNE, BPF_JGT, BPF_JGE, BPF_JLT, BPF_JLE,
+				       BPF_JSGT, BPF_JSGE, BPF_JSLT, BPF_JSLE };
+	bool nest = gen_bool(g->src, 40), own = gen_bool(g->src, 50);
+	bool spill = !own && gen_bool(g->src, 50);
+	int idx = nest ? (int)g->p->nloops++ : -1, in = (int)g->p->nloops++;
+	int otop = gi_label(g), oend = gi_label(g), head = gi_label(g), side = gi_label(g);
+	int iend = gi_label(g);
+	unsigned kind = bad ? gen_u32(g->src, 0, 2) : 3;	/* 0 above, 1 null, 2 endless */
+	bool endless = kind == 2;
+	uint32_t s = gen_u32(g->src, 1, 3), want = gen_u32(g->src, bad ? 2 : 1, 8);
+	uint32_t m = gen_u32(g->src, 2, 4);
+	int64_t c = (int64_t)gen_u32(g->src, 0, 200) - 100, lo = c - (int64_t)want * s;
+	int64_t d = own ? c : (int64_t)(int32_t)gen_u32(g->src, 0, UINT32_MAX);
+	int32_t kk = gen_bool(g->src, 50) ? (int32_t)((uint32_t)d + gen_u32(g->src, 0, 6) - 3)
+					  : (int32_t)gen_u32(g->src, 0, UINT32_MAX);
+	bool jw32 = gen_bool(g->src, 35), ew32 = gen_bool(g->src, 35);
+	uint8_t op = ops[gen_u32(g->src, 0, sizeof(ops) - 1)];
+	uint8_t eop = gen_bool(g->src, 50) ? BPF_JSGT : BPF_JGT;
+	uint64_t k, n;
+	int rt = own ? BPF_REG_5 : BPF_REG_4;
+	struct gen_loop *l;
+
+	/* the exit test's trip from the constants; s> at 64 bits when another takes long (or, for
+	 * the endless twin, exits at c, which it never leaves) */
+	if (!gen_first_exit(eop, ew32 ? 32 : 64, 64, (uint64_t)(c - (int64_t)s), (uint64_t)-(int64_t)s,
+			    (uint64_t)lo, &k) ||
+	    k + 1 > 16 || (bad && k + 1 < 2) ||
+	    (endless && !gen_cond_holds(eop, ew32 ? 32 : 64, 64, (uint64_t)c, (uint64_t)lo))) {
+		eop = BPF_JSGT;
+		ew32 = false;
+		k = want - 1;
+	}
+	n = k + 1;
+	if (!own)
+		gi_mov_const(g, BPF_REG_4, (uint64_t)d, true);
+	if (spill)
+		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_SIDE_CONST, BPF_REG_4);
+	if (nest) {
+		gi_mov_const(g, BPF_REG_1, 0, true);
+		gi_bind(g, otop);
+	}
+	if (spill)
+		gi_ldx(g, BPF_DW, BPF_REG_4, EBPF_REG_FP, GEN_FP_SIDE_CONST);
+	gi_mov_const(g, BPF_REG_5, (uint64_t)c, true);
+	gi_jmp(g, jw32, op, rt, kk, side);
+	gi_bind(g, head);
+	if (kind == 0) {
+		gi_alux(g, true, BPF_MOV, BPF_REG_0, EBPF_REG_FP);
+		gi_alu(g, true, BPF_ADD, BPF_REG_0, gen_bool(g->src, 50) ? 8 : 0);
+		gi_ldx(g, BPF_DW, BPF_REG_0, BPF_REG_0, 0);
+	} else if (kind == 1) {
+		gi_mov_const(g, BPF_REG_0, 0, true);
+		gi_ldx(g, BPF_DW, BPF_REG_0, BPF_REG_0, 0);
+	} else {
+		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_SIDE_BODY, BPF_REG_5);
+		gi_ldx(g, BPF_DW, BPF_REG_0, EBPF_REG_FP, GEN_FP_SIDE_BODY);
+	}
+	gi_bind(g, side);
+	if (endless)
+		gi_alu(g, true, BPF_OR, BPF_REG_5, 0);
+	else
+		gi_alu(g, true, BPF_ADD, BPF_REG_5, -(int32_t)s);
+	gi_jmp(g, ew32, eop, BPF_REG_5, (int32_t)lo, head);
+	gi_bind(g, iend);
+	if (nest) {
+		gi_alu(g, true, BPF_ADD, BPF_REG_1, 1);
+		gi_jmp(g, false, BPF_JLT, BPF_REG_1, (int32_t)m, otop);
+		gi_bind(g, oend);
+		l = prologue_loop(g, idx, otop, oend, GEN_FORM_DO_WHILE,
+				  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
+					  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_CONST) |
+					  GEN_SH(NEST2) | (endless ? GEN_SH(NONTERM) : 0),
+				  BPF_REG_1, BPF_JLT);
+		l->step = 1;
+		l->trip = endless ? -1 : (int64_t)m;
+		l->trip_max = endless ? UINT64_MAX : m;
+		if (!endless) {
+			l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_1, .width = 64,
+						     .has_start = true, .step = 1 };
+			l->nivs = 1;
+		} else {
+			l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
+		}
+	}
+	l = prologue_loop(g, in, head, iend, GEN_FORM_IRREDUCIBLE,
+			  GEN_SH(IRREDUCIBLE) | GEN_SH(DOWN) | (s == 1 ? GEN_SH(STEP_UNIT) : 0) |
+				  GEN_SH(CTR64) | (ew32 ? GEN_SH(CMP_MIX) : 0) |
+				  (eop == BPF_JSGT ? GEN_SH(COND_SIGNED) : GEN_SH(COND_UNSIGNED)) |
+				  GEN_SH(BOUND_CONST) | (spill ? GEN_SH(SPILL) : 0) |
+				  (endless ? GEN_SH(NONTERM) : 0),
+			  BPF_REG_5, eop);
+	g->loop_label_head[in] = -1;
+	g->loop_label_entry2[in] = side;
+	l->flags |= GEN_LOOP_IRREDUCIBLE;
+	l->cmp_width = ew32 ? 32 : 64;
+	if (nest) {
+		l->parent = idx;
+		l->depth = 2;
+	}
+	l->step = (uint64_t)-(int64_t)s;
+	l->trip = endless ? -1 : (int64_t)n;
+	l->trip_max = endless ? UINT64_MAX : n;
+	if (endless) {
+		l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
+		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+	} else {
+		l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_5, .width = 64, .has_start = true,
+					     .step = l->step, .start = (uint64_t)c };
+		l->nivs = 1;
+	}
+	if (kind < 2)
+		g->p->flags |= GEN_PROG_SIDE_ONLY_UNSAFE;
+}
+
 /* A counter spilled at fp-40 that the loop updates after its two paths store a slot in two
  * shapes (p_cell_shapes; the longer kernel campaign's program 537, seed 2): r4 = data[9]; fp-40 =
  * c0; do { if (r4 & 1) *(u32 *)(fp-32) = r4; else *(u64 *)(fp-32) = r4; r4 >>= 1; fp-40 += s; }
@@ -1573,6 +1705,7 @@ static const struct twin_piece prologue_loops[] = {
 	TWIN_PIECE(p_wrap_window, p_wrap_window_never, wrap_window_loop),
 	TWIN_PIECE(p_eq_paths, p_eq_paths_miss, eq_paths_loop),
 	TWIN_PIECE(p_iter_search, p_iter_search_unset, gi_iter_search),
+	TWIN_PIECE(p_irr_side_only, p_irr_side_only_bad, side_only_loop),
 };
 static const struct twin_piece call_pieces[] = {
 	TWIN_PIECE(p_call_pkt, p_call_pkt_over, pkt_call),
@@ -1858,13 +1991,13 @@ _Static_assert((F(MAY_NOT_TERMINATE) | F(HUGE) | F(CALL_TRAP) | F(CALLS_UNSAFE) 
 		F(HELPER_MEM_UNSAFE) | F(PKT_UNSAFE) | F(ITER) | F(ITER_UNSAFE) | F(REF_UNSAFE) | F(URB_UNSAFE) |
 		F(GLOBAL_UNSAFE) | F(EACH_UNSAFE) | F(START_RANGE_UNSAFE) | F(PTR_JOIN_UNSAFE) |
 		F(CB_COUNT_UNSAFE) | F(TIMER_UNSAFE) | F(FRAMES_UNSAFE) |
-		F(CALL_CTX_UNSAFE) | F(PTR_ALU_UNSAFE)) ==
+		F(CALL_CTX_UNSAFE) | F(PTR_ALU_UNSAFE) | F(SIDE_ONLY_UNSAFE)) ==
 	       (F(MAY_NOT_TERMINATE) + F(HUGE) + F(CALL_TRAP) + F(CALLS_UNSAFE) + F(NULL_UNSAFE) +
 		F(STACK_UNWRITTEN) + F(ARRAY_FILL) + F(LOOP_DEF) + F(REG_UNWRITTEN) + F(TWIN_UNSAFE) +
 		F(HELPER_MEM_UNSAFE) + F(PKT_UNSAFE) + F(ITER) + F(ITER_UNSAFE) + F(REF_UNSAFE) + F(URB_UNSAFE) +
 		F(GLOBAL_UNSAFE) + F(EACH_UNSAFE) + F(START_RANGE_UNSAFE) + F(PTR_JOIN_UNSAFE) +
 		F(CB_COUNT_UNSAFE) + F(TIMER_UNSAFE) + F(FRAMES_UNSAFE) +
-		F(CALL_CTX_UNSAFE) + F(PTR_ALU_UNSAFE)),
+		F(CALL_CTX_UNSAFE) + F(PTR_ALU_UNSAFE) + F(SIDE_ONLY_UNSAFE)),
 	       "two gen_program flags share a bit");
 #undef F
 

@@ -228,6 +228,12 @@
 	  "the input picks and leaves it alone on the others")                                     \
 	X(p_mixed_steps_still, 0, 0, 100,                                                          \
 	  "unsafe twin of p_mixed_steps: no step of its own: endless when the input picks none")   \
+	X(p_irr_side_only, 0, 0, 100,                                                              \
+	  "a loop of the prologue: an irreducible loop entered only at one entry, the other's "   \
+	  "edge dead by a test the constants decide (maybe in a plain loop)")                     \
+	X(p_irr_side_only_bad, 0, 0, 100,                                                          \
+	  "unsafe twin of p_irr_side_only: a load above the frame or through NULL where only the " \
+	  "live entry's path reaches, or no step (endless)")                                       \
 	X(p_cell_shapes, 0, 0, 100,                                                                \
 	  "a loop of the prologue: a spilled counter beside a slot its two paths store as 8 and " \
 	  "as 4 bytes")                                                                             \
@@ -577,6 +583,10 @@ struct gen_loop {
 						 * with an odd byte reads past the frame or
 						 * at data_end (INTERP_TRAP_MEM); the kernel
 						 * refuses it */
+#define GEN_PROG_SIDE_ONLY_UNSAFE (1u << 25)	/* p_irr_side_only_bad: a run loads above the
+						 * frame or through NULL in an irreducible loop
+						 * entered only at one entry (INTERP_TRAP_MEM);
+						 * the kernel refuses it */
 #define GEN_PROG_LOOP_DEF (1u << 7)	/* p_loop_def: a register and a slot written by every
 					 * iteration of a loop run at least once, read after it */
 #define GEN_PROG_REG_UNWRITTEN (1u << 8)	/* p_loop_def_early: a run may read a register and

@@ -505,6 +505,8 @@ struct watch {
 	int bad;
 	uint64_t exact_entries;	/* entries whose exact trip count was confirmed */
 	uint64_t iv_checks;
+	uint64_t entries_at[GEN_MAX_LOOPS][2];	/* entries into an irreducible loop at its first,
+						 * second entry */
 };
 
 static uint64_t read_loc(const struct interp_state *st, uint32_t loc, unsigned width)
@@ -558,6 +560,7 @@ static void visit(void *arg, const struct interp_state *st, uint32_t pc)
 		w->active[e] = true;
 		w->count[e] = 0;
 		w->fresh[e] = true;
+		w->entries_at[e][0]++;
 	}
 	if (i < 0)
 		return;
@@ -571,6 +574,7 @@ static void visit(void *arg, const struct interp_state *st, uint32_t pc)
 		close_entry(w, i, true);
 		w->active[i] = true;
 		w->count[i] = 0;
+		w->entries_at[i][1] += l->header < 0;
 	}
 first_visit:
 	w->count[i]++;
@@ -593,6 +597,7 @@ first_visit:
 
 struct run_stats {
 	uint64_t runs, exact_entries, iv_checks, steps;
+	uint64_t entries_at[GEN_MAX_LOOPS][2];	/* the last run's: struct watch's */
 };
 
 /* Runs p on input (GEN_INPUT_LEN bytes) with every header watched; returns the trap. */
@@ -648,6 +653,7 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 	rs->exact_entries += w.exact_entries;
 	rs->iv_checks += w.iv_checks;
 	rs->steps += res.steps;
+	memcpy(rs->entries_at, w.entries_at, sizeof(rs->entries_at));
 	*steps = res.steps;
 	if (res.trap != INTERP_OK && res.trap != INTERP_TRAP_STEPS &&
 	    !(res.trap == INTERP_TRAP_LIMIT && (p->flags & GEN_PROG_CALL_TRAP)) &&
@@ -657,7 +663,7 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 			   GEN_PROG_EACH_UNSAFE | GEN_PROG_GLOBAL_UNSAFE |
 			   GEN_PROG_START_RANGE_UNSAFE | GEN_PROG_URB_UNSAFE |
 			   GEN_PROG_CB_COUNT_UNSAFE | GEN_PROG_FRAMES_UNSAFE |
-			   GEN_PROG_CALL_CTX_UNSAFE))) &&
+			   GEN_PROG_CALL_CTX_UNSAFE | GEN_PROG_SIDE_ONLY_UNSAFE))) &&
 	    !(res.trap == INTERP_TRAP_HELPER &&
 	      (p->flags & (GEN_PROG_ITER_UNSAFE | GEN_PROG_TIMER_UNSAFE))) &&
 	    !(res.trap == INTERP_TRAP_REF && (p->flags & GEN_PROG_REF_UNSAFE)))
@@ -677,7 +683,7 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 				GEN_PROG_EACH_UNSAFE | GEN_PROG_GLOBAL_UNSAFE |
 				GEN_PROG_START_RANGE_UNSAFE | GEN_PROG_URB_UNSAFE |
 				GEN_PROG_CB_COUNT_UNSAFE | GEN_PROG_FRAMES_UNSAFE |
-				GEN_PROG_CALL_CTX_UNSAFE);
+				GEN_PROG_CALL_CTX_UNSAFE | GEN_PROG_SIDE_ONLY_UNSAFE);
 	bool iter_bad = p->flags & (GEN_PROG_ITER_UNSAFE | GEN_PROG_TIMER_UNSAFE);
 	bool ref_bad = p->flags & GEN_PROG_REF_UNSAFE;
 	uint64_t budget = endless || huge ? k->step_budget : p->max_steps + 1, steps;
@@ -2474,6 +2480,109 @@ static void test_bounded_knobs(void)
 		test_bounded_knob(&t[i]);
 }
 
+/* p_irr_side_only and its unsafe twin p_irr_side_only_bad: an irreducible loop of the prologue
+ * entered only at one of its entries, the other's edge dead by a test the constants decide (the
+ * shape 3a5d367 fixed: before it, the last pass read a header's entry state, dead here, instead
+ * of its header state, and called both kinds of twin safe).  Every run of the safe form enters
+ * the loop at one entry only, which entry it is varies, and so does where scev's header falls:
+ * the dead edge into scev's header (3a5d367's case) and into its side block both occur; the
+ * safe form never traps and bpfscev calls at least 95 of its 100 programs safe (98: the other
+ * two recurse, from the default mix).  The twin, flagged, faults (a load above the frame or through NULL where only the
+ * live entry's path reaches: the interpreter traps on memory on its own input) or runs out of
+ * steps (no step), and is never called safe. */
+struct side_only_counts {
+	unsigned safe, shaped[2], into_header, into_side, nested, faults, endless, bad;
+};
+
+static void side_only_program(void *arg, const struct twin_run *r)
+{
+	struct side_only_counts *c = arg;
+	const struct gen_loop *l = NULL;
+	const uint64_t *at;
+	enum interp_trap t;
+	struct scev_structure st;
+	struct scev_verdict v;
+	struct diag d;
+	uint64_t steps;
+
+	for (size_t i = 0; i < r->p->nloops && !l; i++)
+		if (r->p->loops[i].flags & GEN_LOOP_IRREDUCIBLE)
+			l = &r->p->loops[i];
+	if (!l || l != &r->p->loops[l->parent >= 0 ? 1 : 0]) {
+		CHECK(0, TW "no irreducible first loop", TW_ARGS(r));
+		return;
+	}
+	c->shaped[r->twin]++;
+	c->nested += l->parent >= 0;
+	if (!twin_verdict(r, &v)) {
+		CHECK(0, TW "verify failed", TW_ARGS(r));
+		return;
+	}
+	if (r->twin) {
+		bool flagged = r->p->flags & (GEN_PROG_SIDE_ONLY_UNSAFE | GEN_PROG_MAY_NOT_TERMINATE);
+
+		t = run_watched(r->p, r->seed, r->p->input, r->k->step_budget, r->rs, &steps);
+		CHECK(flagged, TW "the twin not flagged", TW_ARGS(r));
+		c->faults += t == INTERP_TRAP_MEM && (r->p->flags & GEN_PROG_SIDE_ONLY_UNSAFE);
+		c->endless += t == INTERP_TRAP_STEPS && (r->p->flags & GEN_PROG_MAY_NOT_TERMINATE);
+		CHECK(v.kind != VERDICT_SAFE, TW "the twin called safe", TW_ARGS(r));
+		c->bad += v.kind == VERDICT_SAFE;
+		return;
+	}
+	CHECK(!(r->p->flags & (GEN_PROG_SIDE_ONLY_UNSAFE | GEN_PROG_MAY_NOT_TERMINATE)),
+	      TW "the safe form flagged", TW_ARGS(r));
+	c->safe += v.kind == VERDICT_SAFE;
+	if (v.kind != VERDICT_SAFE)
+		fprintf(stderr, TW "not called safe: %s\n", TW_ARGS(r), v.reason);
+	/* which entry the runs take (one only), and which of the two scev calls the header */
+	/* (the default mix's recursion may stop a run at the interpreter's call limits) */
+	at = r->rs->entries_at[l - r->p->loops];
+	t = run_watched(r->p, r->seed, r->p->input, r->p->max_steps + 1, r->rs, &steps);
+	CHECK((t == INTERP_OK || (t == INTERP_TRAP_LIMIT && (r->p->flags & GEN_PROG_CALL_TRAP))) &&
+		      !at[0] != !at[1],
+	      TW "entries %llu at the first, %llu at the second", TW_ARGS(r),
+	      (unsigned long long)at[0], (unsigned long long)at[1]);
+	diag_clear(&d);
+	if (scev_structure__build(&st, r->p->insns, r->p->len, &d)) {
+		CHECK(0, TW "structure: %s", TW_ARGS(r), d.msg);
+		return;
+	}
+	for (uint32_t j = 0; j < st.loops->nloops; j++) {
+		const struct scev_loop *s = &st.loops->loops[j];
+		uint32_t h = st.cfg->blocks[s->header].first;
+
+		if (!s->irreducible || h < l->first || h > l->last)
+			continue;
+		/* (the entry the runs do not take is the dead edge's) */
+		if ((h == l->first) == !at[0])
+			c->into_header++;
+		else
+			c->into_side++;
+	}
+	scev_structure__free(&st);
+}
+
+static void test_side_only_knobs(void)
+{
+	static const struct twin_spec s = { { "p_irr_side_only", "p_irr_side_only_bad" }, 100,
+					    5100000, 100 };
+	struct side_only_counts c = { 0 };
+
+	for_twin_programs(&s, side_only_program, &c);
+	CHECK(c.shaped[0] == 100 && c.shaped[1] == 100, "p_irr_side_only: %u and %u of 100 "
+	      "programs hold the loop", c.shaped[0], c.shaped[1]);
+	CHECK(c.safe >= 95, "p_irr_side_only=100: %u of 100 programs called safe", c.safe);
+	CHECK(c.into_header >= 20 && c.into_side >= 20 && c.nested >= 40,
+	      "p_irr_side_only: the dead edge into scev's header %u, into the side block %u; %u "
+	      "nested (of 200)", c.into_header, c.into_side, c.nested);
+	CHECK(c.faults >= 50 && c.endless >= 20 && c.faults + c.endless == 100 && !c.bad,
+	      "p_irr_side_only_bad=100: %u fault, %u endless of 100; %u called safe", c.faults,
+	      c.endless, c.bad);
+	printf("test_gen: p_irr_side_only: %u of 100 called safe, dead edge into the header %u, "
+	       "into the side block %u, %u of 200 nested; twins: %u fault, %u endless, %u called "
+	       "safe\n", c.safe, c.into_header, c.into_side, c.nested, c.faults, c.endless, c.bad);
+}
+
 /* p_call_args: a callee given pointers into the frames of two different callers (main's cell
  * and a subprogram's) reads through them; the join of the two kept which frames it may point
  * into (CALLER_SET) and a callee whose calls all sit on dead paths is not run, so none of 100
@@ -2724,6 +2833,7 @@ int main(void)
 	test_loop_def_knobs();
 	test_loop_shape_knobs();
 	test_bounded_knobs();
+	test_side_only_knobs();
 	test_call_frames_knobs();
 	test_call_ptr_frames();
 	test_wrap_window_knobs();
