@@ -1161,8 +1161,11 @@ static void test_may_goto(void)
  * true claims (at most 16 header executions, the value in [0, 14], the sum at most 105) are
  * proved by induction, the counter the oracle assumes itself (the iterator's cur counts up by
  * one per header execution); each claim one too tight is not proved (a next encoded as new made
- * every run trap at the loop and proved them all).  Skipped without vmlinux BTF (the assembler
- * names the kfuncs through it). */
+ * every run trap at the loop and proved them all).  The same loop in a callee, on an iterator
+ * of the callee's own frame (issue 15's "iterators in another frame"; p_iter_deep's f): its
+ * claims proved, each one too tight not.  (main's r0 after the call, also at most 105, ran out
+ * of its 5M resource units: not claimed here.)  Skipped without vmlinux
+ * BTF (the assembler names the kfuncs through it). */
 static void test_iter_num(void)
 {
 	/* the loop's test and body, after next (pc 12: the value's load) */
@@ -1220,6 +1223,39 @@ static void test_iter_num(void)
 		"\"ranges\": [" R1(13, "r1", 0, 14) "," R1(18, "r0", 0, 105) "]}]}";
 	static const char *const claims_wrong[] = { IT(15, 14, 105), IT(16, 13, 105),
 						    IT(16, 14, 104) };
+	/* the loop in a callee, on an iterator in the callee's own frame (p_iter_deep's f): main
+	 * passes the bound */
+	static const char prog_callee[] =
+		"r1 = *(u8 *)(r1 +0)\n"
+		"r1 &= 15\n"
+		"call f\n"
+		"exit\n"			/* pc 3 */
+		"f: r6 = r1\n"
+		"r1 = r10\n"
+		"r1 += -8\n"
+		"r2 = 0\n"
+		"r3 = r6\n"
+		"call bpf_iter_num_new\n"
+		"r7 = 0\n"
+		"l:\n"				/* pc 11 */
+		"r1 = r10\n"
+		"r1 += -8\n"
+		"call bpf_iter_num_next\n"
+		ITER_TAIL
+		"r1 = r10\n"
+		"r1 += -8\n"
+		"call bpf_iter_num_destroy\n"
+		"r0 = r7\n"
+		"exit\n";			/* pc 22 */
+#define CALLEE(max, r16, r22) "{\"programs\": [{\"name\": \"it\", \"loops\": [{\"kind\": " \
+	"\"iter_num\", \"header\": 11, \"blocks\": [[11, 14], [15, 17]], \"trip_count\": " \
+	"{\"kind\": \"bounded\", \"max\": " #max "}}], \"ranges\": [" R1(16, "r1", 0, r16) "," \
+	R1(22, "r0", 0, r22) "]}]}"
+	static const char claims_callee[] = CALLEE(16, 14, 105);
+	static const char *const claims_callee_wrong[] = { CALLEE(15, 14, 105),
+							   CALLEE(16, 13, 105),
+							   CALLEE(16, 14, 104) };
+#undef CALLEE
 #undef IT
 #undef R1
 #undef ITER_TAIL
@@ -1231,8 +1267,10 @@ static void test_iter_num(void)
 		printf("iter_num: skipped (no vmlinux BTF: the kfuncs cannot be named)\n");
 		return;
 	}
-	for (int copy = 0; copy < 2; copy++) {
-		if (!prepare(&p, copy ? prog_copy : prog, copy ? claims_copy : claims_true))
+	/* copy 0: the loop as written, 1: a copy of the iterator's address, 2: in a callee */
+	for (int copy = 0; copy < 3; copy++) {
+		if (!prepare(&p, copy == 2 ? prog_callee : copy ? prog_copy : prog,
+			     copy == 2 ? claims_callee : copy ? claims_copy : claims_true))
 			continue;
 		CHECK(smt_check(&r, p.obj, &p.obj->progs[0], &p.claims->progs[0], &zo) == 0,
 		      "smt_check");
@@ -1240,32 +1278,36 @@ static void test_iter_num(void)
 		CHECK(r.nclaims == 3, "%u claims", r.nclaims);
 		for (uint32_t k = 0; k < r.nclaims; k++)
 			CHECK(r.claims[k].verdict == SMT_PROVED, "iter_num%s claim %u at pc %u: %s",
-			      copy ? " (a copy of the iterator's address)" : "", k, r.claims[k].pc,
-			      r.claims[k].reason);
+			      copy == 2 ? " (in a callee)" : copy ? " (a copy of the iterator's address)"
+			      : "", k, r.claims[k].pc, r.claims[k].reason);
 		/* (BMC proves the 16 executions too; the hypothesis makes it inductive) */
 		for (uint32_t k = 0; k < r.nclaims; k++)
 			if (r.claims[k].kind == SMT_CLAIM_TRIP)
 				CHECK(r.claims[k].method == SMT_BY_INDUCTION, "iter_num%s: the trip "
-				      "proved by %s, not induction", copy ? " (a copy)" : "",
+				      "proved by %s, not induction", copy == 2 ? " (in a callee)"
+				      : copy ? " (a copy)" : "",
 				      smt_method_name(r.claims[k].method));
 		CHECK(r.encoding_bugs == 0, "%u encoding findings", r.encoding_bugs);
 		smt_result__free(&r);
 		unprepare(&p);
 	}
-	for (size_t w = 0; w < sizeof(claims_wrong) / sizeof(claims_wrong[0]); w++) {
-		if (!prepare(&p, prog, claims_wrong[w]))
+	for (size_t w = 0; w < 2 * sizeof(claims_wrong) / sizeof(claims_wrong[0]); w++) {
+		size_t n = sizeof(claims_wrong) / sizeof(claims_wrong[0]);
+
+		if (!prepare(&p, w < n ? prog : prog_callee,
+			     w < n ? claims_wrong[w] : claims_callee_wrong[w - n]))
 			continue;
 		CHECK(smt_check(&r, p.obj, &p.obj->progs[0], &p.claims->progs[0], &zo) == 0,
 		      "smt_check");
 		/* claim w is the one too tight: the trip (index 0 of the loops), else range w - 1 */
 		for (uint32_t k = 0; k < r.nclaims; k++) {
 			const struct smt_claim_result *c = &r.claims[k];
-			bool wrong = w == 0 ? c->kind == SMT_CLAIM_TRIP
-					    : c->kind == SMT_CLAIM_RANGE && c->index == w - 1;
+			bool wrong = w % n == 0 ? c->kind == SMT_CLAIM_TRIP
+						: c->kind == SMT_CLAIM_RANGE && c->index == w % n - 1;
 
 			if (wrong)
-				CHECK(c->verdict != SMT_PROVED, "iter_num: the wrong claim %zu proved "
-				      "(%s)", w, c->reason);
+				CHECK(c->verdict != SMT_PROVED, "iter_num%s: the wrong claim %zu "
+				      "proved (%s)", w < n ? "" : " (in a callee)", w % n, c->reason);
 		}
 		CHECK(r.encoding_bugs == 0, "%u encoding findings", r.encoding_bugs);
 		smt_result__free(&r);
