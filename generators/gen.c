@@ -1003,6 +1003,58 @@ static void cell_shapes_loop(struct gi *g, bool cut)
 	}
 }
 
+/* A loop a compiler rotated (p_rotated_eq; the longer kernel campaign's program 1165, seed 2): x =
+ * (data[12] & 3) + c0, n = (data[13] & 7) + c0 + 3 (c0 in [-100, 100]), x kept at fp-40 or in
+ * r1; if (x == n) skip the loop (a 64-bit or a 32-bit test); do x += 1; while (x != n): n - x
+ * header executions, in [1, 10], when it is entered.  The bottom test alone, from x = n, would
+ * run 2^64 times: only the guard bounds it.  The twin (p_rotated_eq_open) tests r3 = x + 1
+ * against n instead, so x == n (data[12] = 3, data[13] = 0) enters and never leaves, which
+ * flags the loop.  r1, r3, r4, r5 clobbered. */
+static void rotated_eq_loop(struct gi *g, bool open)
+{
+	int idx = (int)g->p->nloops++, top = gi_label(g), end = gi_label(g);
+	int32_t c0 = (int32_t)gen_u32(g->src, 0, 200) - 100;
+	bool slot = gen_bool(g->src, 60), j32 = gen_bool(g->src, 30);
+	struct gen_loop *l;
+
+	gi_ldx(g, BPF_DW, BPF_REG_4, EBPF_REG_FP, GEN_FP_DATA);
+	gi_ldx(g, BPF_B, BPF_REG_1, BPF_REG_4, 12);
+	gi_alu(g, true, BPF_AND, BPF_REG_1, 3);
+	gi_alu(g, true, BPF_ADD, BPF_REG_1, c0);
+	gi_ldx(g, BPF_B, BPF_REG_5, BPF_REG_4, 13);
+	gi_alu(g, true, BPF_AND, BPF_REG_5, 7);
+	gi_alu(g, true, BPF_ADD, BPF_REG_5, c0 + 3);
+	if (slot)
+		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_SHAPES_CTR, BPF_REG_1);
+	if (open) {
+		gi_alux(g, true, BPF_MOV, BPF_REG_3, BPF_REG_1);
+		gi_alu(g, true, BPF_ADD, BPF_REG_3, 1);
+		gi_jmpx(g, j32, BPF_JEQ, BPF_REG_3, BPF_REG_5, end);
+	} else {
+		gi_jmpx(g, j32, BPF_JEQ, BPF_REG_1, BPF_REG_5, end);
+	}
+	gi_bind(g, top);
+	if (slot)
+		gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_SHAPES_CTR);
+	gi_alu(g, true, BPF_ADD, BPF_REG_1, 1);
+	if (slot)
+		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_SHAPES_CTR, BPF_REG_1);
+	gi_jmpx(g, false, BPF_JNE, BPF_REG_1, BPF_REG_5, top);
+	gi_bind(g, end);
+	l = prologue_loop(g, idx, top, end, GEN_FORM_FOR,
+			  GEN_SH(FOR) | GEN_SH(UP) | GEN_SH(CTR64) | GEN_SH(COND_EQNE) |
+				  GEN_SH(STEP_UNIT) | GEN_SH(INIT_INPUT) | GEN_SH(BOUND_INPUT) |
+				  (slot ? GEN_SH(SPILL) : 0) | (open ? GEN_SH(NONTERM) : 0),
+			  slot ? (int)LOC_SLOT(GEN_FP_SHAPES_CTR, 8) : BPF_REG_1, BPF_JNE);
+	l->step = 1;
+	l->trip = -1;
+	l->trip_max = open ? UINT64_MAX : 10;
+	if (open) {
+		l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
+		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+	}
+}
+
 /* The header executions of enum_cell_loop's loop on an input that never leaves it early, or 0
  * when that takes more than 48 (a step of 0 may repeat). */
 static uint32_t enum_cell_trip(uint64_t c, uint32_t a, int32_t e, uint32_t s, int32_t n)
@@ -1700,6 +1752,7 @@ static const struct twin_piece prologue_loops[] = {
 	TWIN_PIECE(p_side_steps, p_side_steps_still, side_steps_loop),
 	TWIN_PIECE(p_mixed_steps, p_mixed_steps_still, mixed_steps_loop),
 	TWIN_PIECE(p_cell_shapes, p_cell_shapes_cut, cell_shapes_loop),
+	TWIN_PIECE(p_rotated_eq, p_rotated_eq_open, rotated_eq_loop),
 	TWIN_PIECE(p_enum_cell, p_enum_cell_stuck, enum_cell_loop),
 	TWIN_PIECE(p_start_range, p_start_range_over, start_range_loop),
 	TWIN_PIECE(p_wrap_window, p_wrap_window_never, wrap_window_loop),

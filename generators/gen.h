@@ -234,6 +234,11 @@
 	X(p_irr_side_only_bad, 0, 0, 100,                                                          \
 	  "unsafe twin of p_irr_side_only: a load above the frame or through NULL where only the " \
 	  "live entry's path reaches, or no step (endless)")                                       \
+	X(p_rotated_eq, 0, 0, 100,                                                                 \
+	  "a loop of the prologue a compiler rotated: if (x != n) do x++; while (x != n), x and n " \
+	  "from the input, x in a stack slot or a register (the guard bounds the == exit)")         \
+	X(p_rotated_eq_open, 0, 0, 100,                                                            \
+	  "unsafe twin of p_rotated_eq: the guard tests x + 1, so x == n enters: endless")          \
 	X(p_cell_shapes, 0, 0, 100,                                                                \
 	  "a loop of the prologue: a spilled counter beside a slot its two paths store as 8 and " \
 	  "as 4 bytes")                                                                             \

@@ -2458,7 +2458,10 @@ static void test_bounded_knob(const struct twin_knobs *t)
  * f's own slot: verifier_loops1.c's bounded_loop_stack_frames_reg): the twin, whose slot holds
  * 0, endless on data[9] = 0 (main's cell data[9] & 1); before, "R1 is not a known pointer" (the
  * two frames joined), then "the exit test does not compare a recurrence" (the enumeration read
- * no slot through r1 = r10 + o). */
+ * no slot through r1 = r10 + o).  p_rotated_eq and p_rotated_eq_open (a rotated loop, `if (x !=
+ * n) do x++; while (x != n)`, x in a slot or a register: program 1165): the twin, whose guard
+ * tests x + 1, endless on data[12] = 3 (x == n); before, "the count does not fit in 64 bits" (the
+ * bottom exit alone, from x = n, wraps; the guard bounds it now: exits.c entry_guarded). */
 static void test_bounded_knobs(void)
 {
 	static const struct twin_knobs t[] = {
@@ -2474,6 +2477,8 @@ static void test_bounded_knobs(void)
 		  "data[9] & 2 clear: no early exit, the counter stuck" },
 		{ "p_frames_reg", "p_frames_reg_stuck", 4900000, -1, GEN_LOOP_SUBPROG, true, 9, 0, 100,
 		  "main's cell 0, then f's slot 0, every time" },
+		{ "p_rotated_eq", "p_rotated_eq_open", 5200000, -1, 0, true, 12, 3, 100,
+		  "x == n, which the twin's guard lets in" },
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
