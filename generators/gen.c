@@ -1055,6 +1055,104 @@ static void rotated_eq_loop(struct gi *g, bool open)
 	}
 }
 
+/* An outer back edge that leaves from inside an inner loop (p_outer_continue, issue 14 §5): r4 =
+ * data[14] & 7; r1 = 0; while (r1 < N) { r3 = 0; do { r3 += 1; r1 += 1; if (r3 == r4) continue
+ * outer; } while (r3 < m); }, N in [10, 60], m in [2, 6]: every outer iteration adds 1 to m to
+ * r1 before either back edge, at most N of them.  The twin (p_outer_continue_still) jumps back
+ * before the add, so r4 = 1 (data[14] = 1) goes round the outer loop with r1 unchanged for
+ * ever, which flags it.  r1, r3, r4 clobbered. */
+static void outer_continue_loop(struct gi *g, bool still)
+{
+	int idx = (int)g->p->nloops++, in = (int)g->p->nloops++;
+	int top = gi_label(g), end = gi_label(g), head = gi_label(g), iend = gi_label(g);
+	uint32_t n = gen_u32(g->src, 10, 60), m = gen_u32(g->src, 2, 6);
+	struct gen_loop *l;
+
+	gi_ldx(g, BPF_DW, BPF_REG_4, EBPF_REG_FP, GEN_FP_DATA);
+	gi_ldx(g, BPF_B, BPF_REG_4, BPF_REG_4, 14);
+	gi_alu(g, true, BPF_AND, BPF_REG_4, 7);
+	gi_mov_const(g, BPF_REG_1, 0, true);
+	gi_bind(g, top);
+	gi_jmp(g, false, BPF_JGE, BPF_REG_1, (int32_t)n, end);
+	gi_mov_const(g, BPF_REG_3, 0, true);
+	gi_bind(g, head);
+	gi_alu(g, true, BPF_ADD, BPF_REG_3, 1);
+	if (!still)
+		gi_alu(g, true, BPF_ADD, BPF_REG_1, 1);
+	gi_jmpx(g, false, BPF_JEQ, BPF_REG_3, BPF_REG_4, top);
+	if (still)
+		gi_alu(g, true, BPF_ADD, BPF_REG_1, 1);
+	gi_jmp(g, false, BPF_JLT, BPF_REG_3, (int32_t)m, head);
+	gi_bind(g, iend);
+	gi_ja(g, top);
+	gi_bind(g, end);
+	l = prologue_loop(g, idx, top, end, GEN_FORM_WHILE,
+			  GEN_SH(WHILE) | GEN_SH(NEST2) | GEN_SH(UP) | GEN_SH(CTR64) |
+				  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_CONST) | GEN_SH(OUTER_MOD) |
+				  GEN_SH(OUTER_MOD_CTR) | (still ? GEN_SH(NONTERM) : 0),
+			  BPF_REG_1, BPF_JLT);
+	l->flags |= GEN_LOOP_CTR_CHANGED;
+	l->trip = -1;
+	l->trip_max = still ? UINT64_MAX : n + 1;
+	if (still) {
+		l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
+		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+	}
+	l = prologue_loop(g, in, head, iend, GEN_FORM_DO_WHILE,
+			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
+				  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_CONST) | GEN_SH(BREAK_OUTER),
+			  BPF_REG_3, BPF_JLT);
+	l->flags |= GEN_LOOP_EARLY_EXIT;
+	l->parent = idx;
+	l->depth = 2;
+	l->step = 1;
+	l->trip = -1;
+	l->trip_max = m;
+}
+
+/* A bound recomputed in the body from a loop-invariant value (p_bound_body, issue 14 §3): r5 =
+ * *(u16 *)(data + 15); r1 = 0; do { r3 = r5 & mask; r1 += s; } while (r1 < r3), mask in [15,
+ * 255], s in [1, 3]: at most mask / s + 1 header executions.  The twin (p_bound_body_counter)
+ * recomputes the bound from the counter, r3 = r1 + s + 1 before the step, which r1 never
+ * reaches: endless on every input, which flags it.  r1, r3-r5 clobbered. */
+static void bound_body_loop(struct gi *g, bool counter)
+{
+	int idx = (int)g->p->nloops++, top = gi_label(g), end = gi_label(g);
+	uint32_t mask = gen_u32(g->src, 15, 255), s = gen_u32(g->src, 1, 3);
+	struct gen_loop *l;
+
+	gi_ldx(g, BPF_DW, BPF_REG_4, EBPF_REG_FP, GEN_FP_DATA);
+	gi_ldx(g, BPF_H, BPF_REG_5, BPF_REG_4, 15);
+	gi_mov_const(g, BPF_REG_1, 0, true);
+	gi_bind(g, top);
+	if (counter) {
+		gi_alux(g, true, BPF_MOV, BPF_REG_3, BPF_REG_1);
+		gi_alu(g, true, BPF_ADD, BPF_REG_3, (int32_t)(s + 1));
+	} else {
+		gi_alux(g, true, BPF_MOV, BPF_REG_3, BPF_REG_5);
+		gi_alu(g, true, BPF_AND, BPF_REG_3, (int32_t)mask);
+	}
+	gi_alu(g, true, BPF_ADD, BPF_REG_1, (int32_t)s);
+	gi_jmpx(g, false, BPF_JLT, BPF_REG_1, BPF_REG_3, top);
+	gi_bind(g, end);
+	l = prologue_loop(g, idx, top, end, GEN_FORM_DO_WHILE,
+			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(CTR64) | GEN_SH(COND_UNSIGNED) |
+				  (counter ? GEN_SH(NONTERM) : GEN_SH(BOUND_INPUT)) |
+				  (s == 1 ? GEN_SH(STEP_UNIT) : 0),
+			  BPF_REG_1, BPF_JLT);
+	l->step = s;
+	l->trip = -1;
+	l->trip_max = counter ? UINT64_MAX : mask / s + 1;
+	if (counter) {
+		l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
+		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+	} else {
+		l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_1, .width = 64, .has_start = true,
+					     .step = s, .start = 0 };
+		l->nivs = 1;
+	}
+}
+
 /* The header executions of enum_cell_loop's loop on an input that never leaves it early, or 0
  * when that takes more than 48 (a step of 0 may repeat). */
 static uint32_t enum_cell_trip(uint64_t c, uint32_t a, int32_t e, uint32_t s, int32_t n)
@@ -1753,6 +1851,8 @@ static const struct twin_piece prologue_loops[] = {
 	TWIN_PIECE(p_mixed_steps, p_mixed_steps_still, mixed_steps_loop),
 	TWIN_PIECE(p_cell_shapes, p_cell_shapes_cut, cell_shapes_loop),
 	TWIN_PIECE(p_rotated_eq, p_rotated_eq_open, rotated_eq_loop),
+	TWIN_PIECE(p_outer_continue, p_outer_continue_still, outer_continue_loop),
+	TWIN_PIECE(p_bound_body, p_bound_body_counter, bound_body_loop),
 	TWIN_PIECE(p_enum_cell, p_enum_cell_stuck, enum_cell_loop),
 	TWIN_PIECE(p_start_range, p_start_range_over, start_range_loop),
 	TWIN_PIECE(p_wrap_window, p_wrap_window_never, wrap_window_loop),

@@ -239,6 +239,18 @@
 	  "from the input, x in a stack slot or a register (the guard bounds the == exit)")         \
 	X(p_rotated_eq_open, 0, 0, 100,                                                            \
 	  "unsafe twin of p_rotated_eq: the guard tests x + 1, so x == n enters: endless")          \
+	X(p_outer_continue, 0, 0, 100,                                                             \
+	  "a nest of the prologue whose inner loop jumps back to the outer header (continue "      \
+	  "outer) after adding 1 to the outer counter: an outer back edge from inside an inner loop")\
+	X(p_outer_continue_still, 0, 0, 100,                                                       \
+	  "unsafe twin of p_outer_continue: the jump back comes before the add: endless on "        \
+	  "data[14] & 7 = 1")                                                                       \
+	X(p_bound_body, 0, 0, 100,                                                                 \
+	  "a loop of the prologue whose bound is recomputed in the body from a loop-invariant "     \
+	  "value (b = n & mask in every iteration, n a 16-bit word of the input)")                 \
+	X(p_bound_body_counter, 0, 0, 100,                                                         \
+	  "unsafe twin of p_bound_body: the bound is recomputed from the counter (b = i + s + 1): " \
+	  "endless")                                                                                \
 	X(p_cell_shapes, 0, 0, 100,                                                                \
 	  "a loop of the prologue: a spilled counter beside a slot its two paths store as 8 and " \
 	  "as 4 bytes")                                                                             \

@@ -2461,7 +2461,11 @@ static void test_bounded_knob(const struct twin_knobs *t)
  * no slot through r1 = r10 + o).  p_rotated_eq and p_rotated_eq_open (a rotated loop, `if (x !=
  * n) do x++; while (x != n)`, x in a slot or a register: program 1165): the twin, whose guard
  * tests x + 1, endless on data[12] = 3 (x == n); before, "the count does not fit in 64 bits" (the
- * bottom exit alone, from x = n, wraps; the guard bounds it now: exits.c entry_guarded). */
+ * bottom exit alone, from x = n, wraps; the guard bounds it now: exits.c entry_guarded).
+ * p_outer_continue and p_outer_continue_still (an outer back edge from inside an inner loop,
+ * issue 14 §5): the twin, whose jump back comes before the add, endless on data[14] = 1.
+ * p_bound_body and p_bound_body_counter (a bound recomputed in the body, issue 14 §3: from a
+ * loop-invariant word, or from the counter itself): the twin endless on every input. */
 static void test_bounded_knobs(void)
 {
 	static const struct twin_knobs t[] = {
@@ -2479,6 +2483,10 @@ static void test_bounded_knobs(void)
 		  "main's cell 0, then f's slot 0, every time" },
 		{ "p_rotated_eq", "p_rotated_eq_open", 5200000, -1, 0, true, 12, 3, 100,
 		  "x == n, which the twin's guard lets in" },
+		{ "p_outer_continue", "p_outer_continue_still", 5300000, -1, GEN_LOOP_CTR_CHANGED,
+		  true, 14, 1, 100, "the jump back to the outer header before the add, every time" },
+		{ "p_bound_body", "p_bound_body_counter", 5400000, -1, 0, true, 0, 0, 100,
+		  "the bound one past the counter, every time" },
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
