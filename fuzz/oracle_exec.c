@@ -11,11 +11,19 @@
 #include <stdlib.h>
 
 #include "scev/callbacks.h"
+#include "triage/verdict.h"
 
 enum {
 	E_TIMER_CLAIMS,		/* claims at a pc of a timer callback (range, loop) */
 	E_TIMER_JUDGED,		/* ... whose pc some run reached: judged */
 	E_TIMER_FIRES,		/* timer callbacks the runs fired after the program */
+	E_SAFE,			/* programs the verdict (opts.verdict) calls safe, run */
+	E_SAFE_BOUNDED,		/* ... with an instruction bound under the budget: held to it */
+	E_SAFE_LONG,		/* ... whose bound (or a bound past 2^64) passes the budget */
+	E_SAFE_CALLS,		/* ... ending by callbacks or tail calls the bound does not count */
+	E_SAFE_MAY_GOTO,	/* ... ending by the may_goto budget */
+	E_SAFE_NONE,		/* ... resting on nothing (a run that exhausts the budget faults) */
+	E_SAFE_FAULTED,		/* ... that faulted: a "verdict" finding */
 	E_NSTATS
 };
 
@@ -23,6 +31,13 @@ static const char *const exec_stats[E_NSTATS] = {
 	[E_TIMER_CLAIMS] = "exec_timer_claims",
 	[E_TIMER_JUDGED] = "exec_timer_judged",
 	[E_TIMER_FIRES] = "exec_timer_fires",
+	[E_SAFE] = "exec_safe",
+	[E_SAFE_BOUNDED] = "exec_safe_bounded",
+	[E_SAFE_LONG] = "exec_safe_long",
+	[E_SAFE_CALLS] = "exec_safe_calls",
+	[E_SAFE_MAY_GOTO] = "exec_safe_may_goto",
+	[E_SAFE_NONE] = "exec_safe_none",
+	[E_SAFE_FAULTED] = "exec_safe_faulted",
 };
 
 /* Per slot of the program: 1 inside a function bpf_timer_set_callback takes (scev/callbacks.h,
@@ -123,6 +138,37 @@ static void exec_verdicts(struct claim_verdicts *v, const struct pipeline_result
 		}
 }
 
+/* A program the verdict calls safe, run as the kernel oracle runs one (verdict_execute): held to
+ * its instruction bound, or to ending within the budget when its ending rests on nothing. */
+static int exec_verdict(struct pipeline_result *r, uint64_t *stats, const struct pipeline_opts *o,
+			uint64_t budget)
+{
+	struct verdict_opts vo = { .sz = sizeof(vo), .runs = o->runs ? o->runs : PIPELINE_RUNS,
+				   .seed = o->seed, .input = o->input, .input_len = o->fixed_len,
+				   .prog_type = o->prog_type, .unprivileged = o->unprivileged,
+				   .step_budget = budget };
+	struct verdict_report vr = { .ours = r->verdict };
+	const struct scev_verdict *v = &r->verdict;
+	int err;
+
+	if (!r->has_verdict || v->kind != VERDICT_SAFE)
+		return 0;
+	stats[E_SAFE]++;
+	if (v->max_insns < budget)
+		stats[E_SAFE_BOUNDED]++;
+	else if (v->max_insns != UINT64_MAX || v->ends == SCEV_ENDS_BOUND)
+		stats[E_SAFE_LONG]++;
+	else
+		stats[v->ends == SCEV_ENDS_CALLS ? E_SAFE_CALLS : v->ends == SCEV_ENDS_MAY_GOTO ?
+		      E_SAFE_MAY_GOTO : E_SAFE_NONE]++;
+	if ((err = verdict_execute(&vr, &r->obj, &r->view, &vo)))
+		return err;
+	if (!vr.faults)
+		return 0;
+	stats[E_SAFE_FAULTED]++;
+	return pipeline_verdict_finding(r, &vr);
+}
+
 static bool exec_wanted(const struct pipeline_opts *o)
 {
 	return !o->no_drawn || o->input;
@@ -155,7 +201,7 @@ static int exec_run(struct pipeline_result *r, uint64_t *stats, struct claim_ver
 	}
 	exec_verdicts(v, r, o->first_only);
 	timer_counts(r, stats);
-	return 0;
+	return exec_verdict(r, stats, o, co.step_budget);
 }
 
 static void exec_summary(struct sbuf *sb, const uint64_t *n, double cpu, const char *dir,
@@ -164,6 +210,12 @@ static void exec_summary(struct sbuf *sb, const uint64_t *n, double cpu, const c
 	(void)cpu;
 	(void)dir;
 	(void)saved;
+	if (n[E_SAFE])
+		sbuf_printf(sb, "  called safe     %" PRIu64 " run: %" PRIu64 " held to their "
+			    "instruction bound, %" PRIu64 " bounded past the step budget, %" PRIu64
+			    " ending by callbacks, %" PRIu64 " by may_goto, %" PRIu64 " on nothing; %"
+			    PRIu64 " faulted\n", n[E_SAFE], n[E_SAFE_BOUNDED], n[E_SAFE_LONG],
+			    n[E_SAFE_CALLS], n[E_SAFE_MAY_GOTO], n[E_SAFE_NONE], n[E_SAFE_FAULTED]);
 	if (!n[E_TIMER_CLAIMS] && !n[E_TIMER_FIRES])
 		return;
 	sbuf_printf(sb, "  timer callbacks %" PRIu64 " claims inside them, %" PRIu64 " judged (a "

@@ -126,26 +126,6 @@ static int disagreement(struct pipeline_result *r, const struct verdict_report *
 	return 0;
 }
 
-/* A program called safe that faults: the verdict is unsound. */
-static int verdict_finding(struct pipeline_result *r, const struct verdict_report *vr,
-			   const struct ebpf_object *obj, const struct ebpf_prog *prog)
-{
-	struct finding *f = calloc(1, sizeof(*f));
-	int err;
-
-	if (!f)
-		return -ENOMEM;
-	if ((err = finding__init(f, FIND_VERDICT, "verdict", "verify", prog, obj->maps,
-				 obj->map_cnt, vr->fault_input, vr->fault_input_len, NULL, 0, NULL))) {
-		free(f);
-		return err;
-	}
-	snprintf(f->text, sizeof(f->text), "bpfscev verify calls it safe, but it faults when run: %s",
-		 vr->fault);
-	finding_signature(f, NULL);
-	return pipeline_add_finding(r, f);
-}
-
 /* bpfscev's r0 claims at the exits against the kernel's own run (kdiff_judge_exit_r0): the
  * judge of what the interpreter cannot reproduce, the timed may_goto first. */
 static int judge_exits(struct pipeline_result *r, uint64_t *stats, const struct kdiff_result *kr,
@@ -199,7 +179,7 @@ static int judge_verdict(struct pipeline_result *r, uint64_t *stats, const struc
 		stats[K_ERRORS]++;
 		return 0;
 	}
-	if (vr.faults && (err = verdict_finding(r, &vr, obj, prog))) {
+	if (vr.faults && (err = pipeline_verdict_finding(r, &vr))) {
 		verdict_report__free(&vr);
 		return err;
 	}

@@ -2,9 +2,11 @@
 #include "fuzz/pipeline.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "triage/verdict.h"
 #include "util/clock.h"
 
 /* The oracles, in the order they judge a program: one line per oracle. */
@@ -87,6 +89,24 @@ int pipeline_add_finding(struct pipeline_result *r, struct finding *f)
 	return 0;
 }
 
+int pipeline_verdict_finding(struct pipeline_result *r, const struct verdict_report *vr)
+{
+	struct finding *f = calloc(1, sizeof(*f));
+	int err;
+
+	if (!f)
+		return -ENOMEM;
+	if ((err = finding__init(f, FIND_VERDICT, "verdict", "verify", &r->view, r->obj.maps,
+				 r->obj.map_cnt, vr->fault_input, vr->fault_input_len, NULL, 0, NULL))) {
+		free(f);
+		return err;
+	}
+	snprintf(f->text, sizeof(f->text), "bpfscev verify calls it safe, but it faults when run: %s",
+		 vr->fault);
+	finding_signature(f, NULL);
+	return pipeline_add_finding(r, f);
+}
+
 /* Frees what one run left, keeping the generator's buffers for the next. */
 static void result_reset(struct pipeline_result *r)
 {
@@ -166,6 +186,10 @@ int pipeline_run(struct pipeline_result *r, const struct pipeline_subject *s,
 	/* analyze */
 	if (s->claims) {
 		r->cp = s->claims;
+		if (o.verdict && s->verdict) {
+			r->verdict = *s->verdict;
+			r->has_verdict = true;
+		}
 	} else {
 		struct scev_opts so = { .sz = sizeof(so), .strategy = o.strategy,
 					.prog_type = o.prog_type };
@@ -183,7 +207,10 @@ int pipeline_run(struct pipeline_result *r, const struct pipeline_subject *s,
 				return err;	/* a crash is the result: nothing to judge */
 		}
 		t0 = cpu_s();
-		err = scev_analyze(&r->claims, &r->view, r->obj.maps, r->obj.map_cnt, &so, d);
+		err = o.verdict ? scev_verify(&r->verdict, &r->claims, &r->view, r->obj.maps,
+					      r->obj.map_cnt, &so, d)
+				: scev_analyze(&r->claims, &r->view, r->obj.maps, r->obj.map_cnt, &so, d);
+		r->has_verdict = o.verdict && !err;
 		r->t_analyze = cpu_s() - t0;
 		if (err) {
 			r->failed = "analyze";

@@ -137,6 +137,11 @@ struct pipeline_opts {
 	bool kernel_diff_only;		/* the differential alone, whatever the kernel says of the
 					 * program without its invariant flag (which can show a
 					 * verifier bug that rejection hides): no verdict comparison */
+	/* judge: exec, the verdict (with the analysis: scev_verify) when the subject's claims are
+	 * not given: a program called safe runs (verdict_execute) on runs inputs within
+	 * step_budget, held to its instruction bound, or to ending within the budget when the
+	 * verdict rests on nothing else (scev_verdict.ends); a fault is a "verdict" finding */
+	bool verdict;
 	/* triage */
 	bool triage;			/* optional oracles' findings as finding records */
 	/* hooks (NULL = none), all given arg: */
@@ -159,6 +164,7 @@ struct pipeline_subject {
 	const struct ebpf_object *obj;	/* or this program, with obj's maps */
 	const struct ebpf_prog *prog;
 	const struct claim_prog *claims;	/* not the result's own: a run frees those */
+	const struct scev_verdict *verdict;	/* with claims: the verdict judged (a test's) */
 };
 
 /* A verdict disagreement, ready for fuzz_save_disagreement in the campaign's parent. */
@@ -181,6 +187,8 @@ struct pipeline_result {
 	char *crash_log;
 	struct claim_prog claims;	/* the analyzer's claims (empty with the subject's own) */
 	const struct claim_prog *cp;	/* the claims judged */
+	bool has_verdict;		/* opts.verdict: the verdict judged */
+	struct scev_verdict verdict;
 	/* exec */
 	bool has_exec, has_exec_fixed;
 	struct check_result exec;	/* the drawn inputs */
@@ -207,6 +215,10 @@ struct pipeline_result {
 int pipeline_run(struct pipeline_result *r, const struct pipeline_subject *s,
 		 const struct pipeline_opts *opts, struct diag *d);
 void pipeline_result__free(struct pipeline_result *r);
+/* A "verdict" finding into r: a program called safe that faults when run (vr->fault, on
+ * vr->fault_input).  0 or -ENOMEM. */
+struct verdict_report;
+int pipeline_verdict_finding(struct pipeline_result *r, const struct verdict_report *vr);
 
 /* ---- the oracles ---- */
 

@@ -181,6 +181,8 @@ static int run_program(struct pipeline_result *r, const struct fuzz_opts *uo, ui
 			.z3 = o.z3, .z3_timeout_ms = o.z3_timeout_ms, .z3_budget_s = o.z3_budget,
 			.z3_rlimit = o.z3_rlimit, .z3_program_rlimit = o.z3_program_rlimit,
 			.kernel = o.kernel, .unprivileged = o.unprivileged, .triage = true,
+			/* (the kernel oracle runs the programs called safe itself) */
+			.verdict = !o.kernel,
 			.arg = &h, .stage = hook_stage, .before_analyze = hook_before_analyze,
 			.after_analyze = hook_after_analyze,
 		};

@@ -254,8 +254,15 @@ out:
 	return err;
 }
 
+const char *scev_ends_name(enum scev_ends e)
+{
+	static const char *const names[] = { "bound", "calls", "may_goto", "none" };
+
+	return e <= SCEV_ENDS_NONE ? names[e] : "?";
+}
+
 uint64_t scev_calls_insn_bound(const struct scev_ctx *cx, const struct claim_prog *claims,
-			       const uint8_t *live)
+			       const uint8_t *live, uint8_t *ends)
 {
 	const struct scev_calls *g = &cx->calls;
 	const struct scev_cfg *cfg = cx->st.cfg;
@@ -267,12 +274,14 @@ uint64_t scev_calls_insn_bound(const struct scev_ctx *cx, const struct claim_pro
 	struct dfs_frame *st = NULL;
 
 	/* Helpers that run code of the program (callbacks, tail calls) are not counted. */
+	*ends = SCEV_ENDS_CALLS;
 	for (uint32_t s = 0; s < g->nsites; s++)
 		if (g->sites[s].callback)
 			return UINT64_MAX;
 	for (uint32_t pc = 0; pc < cx->len; pc += ebpf_insn_slots(&cx->insns[pc]))
 		if (ebpf_is_helper_call(&cx->insns[pc]) && cx->insns[pc].imm == 12)
 			return UINT64_MAX;
+	*ends = SCEV_ENDS_BOUND;
 	cost = calloc(nf, sizeof(*cost));
 	order = malloc(nf * sizeof(*order));
 	seen = calloc(nf, 1);
@@ -291,14 +300,27 @@ uint64_t scev_calls_insn_bound(const struct scev_ctx *cx, const struct claim_pro
 
 			if (!blk->reachable || !live[b])
 				continue;
-			/* A block runs at most once per iteration of each loop around it (loops are
-			 * entered at most once per iteration of their parent when reducible). */
+			/* A block runs at most once per iteration of each loop around it, and loops
+			 * are entered at most once per iteration of their parent (a path from a
+			 * loop's exit back to its entries that missed the parent's header would be
+			 * a cycle of a loop between the two).  An irreducible loop's count is its
+			 * header's executions per entry: entered at a side entry, its blocks run once
+			 * more before the header's first, so at most max + 1 times. */
 			for (uint32_t l = lf->loop_of[b]; l != SCEV_NONE; l = lf->loops[l].parent) {
 				const struct claim_trip *t = &claims->loops[l].trip;
 
-				if (lf->loops[l].irreducible || t->kind == TRIP_UNKNOWN)
+				/* (a loop whose header the last pass never reached cannot go round:
+				 * every cycle at its level passes it; its blocks run once per entry,
+				 * as absint_verify_loops counts on) */
+				if (!live[lf->loops[l].header])
+					continue;
+				if (t->kind == TRIP_UNKNOWN) {
+					*ends = t->ends_by == TRIP_ENDS_MAY_GOTO ? SCEV_ENDS_MAY_GOTO
+										 : SCEV_ENDS_NONE;
 					goto out;
-				mult = sat_mul(mult, t->max);
+				}
+				mult = sat_mul(mult, lf->loops[l].irreducible ? sat_add(t->max, 1)
+									      : t->max);
 			}
 			for (uint32_t pc = blk->first; pc <= blk->last;
 			     pc += ebpf_insn_slots(&cx->insns[pc])) {

@@ -573,14 +573,14 @@ int absint_ref_setup(struct scev_ctx *cx);
 bool absint_iter_settled(const struct scev_ctx *cx);
 /* call_limits.c: recursion, chain depth and (with fn_stack) combined stack against the kernel's
  * limits, into v; and the most instructions a run executes given the trip claims and the
- * blocks the last pass reached (UINT64_MAX when unknown). */
+ * blocks the last pass reached (UINT64_MAX when unknown, *ends saying why: enum scev_ends). */
 int scev_calls_check(struct scev_ctx *cx, struct scev_verdict *v, const uint32_t *fn_stack);
 /* absint_timer.c: a program of a tracing type (kprobe, tracepoint, perf_event, raw_tracepoint)
  * that names a map holding a struct bpf_timer is unsafe, as the kernel refuses it before
  * verifying (check_map_prog_compatibility). */
 void absint_timer_maps_check(const struct scev_ctx *cx, struct scev_verdict *v);
 uint64_t scev_calls_insn_bound(const struct scev_ctx *cx, const struct claim_prog *claims,
-			       const uint8_t *live);
+			       const uint8_t *live, uint8_t *ends);
 void absint_free(struct scev_ctx *cx);	/* what absint_run keeps in cx between passes */
 /* absint_global.c: the global function f is (NULL: static); the program's global functions
  * (cx->fn_global); f's entry arguments r0-r5, from its prototype. */

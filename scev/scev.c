@@ -865,8 +865,10 @@ again:
 		for (uint32_t f = 0; f < cx.st.cfg->nfuncs && f < SCEV_VERDICT_FRAMES &&
 				     (!plan || cx.st.cfg->funcs[f].start < plan->len); f++)
 			verdict->frame[verdict->nframes++] = (uint16_t)cx.fn_stack[f];
+		verdict->ends = SCEV_ENDS_BOUND;
 		verdict->max_insns = verdict->kind == VERDICT_SAFE
-					     ? scev_calls_insn_bound(&cx, out, cx.live) : UINT64_MAX;
+					     ? scev_calls_insn_bound(&cx, out, cx.live, &verdict->ends)
+					     : UINT64_MAX;
 	}
 	if (cx.ar.oom)
 		snprintf(out->note, sizeof(out->note), "expression table ran out of memory: some "
@@ -921,8 +923,10 @@ static int analyze_contexts(struct claim_prog *out, const struct ebpf_prog *prog
 		if (verdict && vc.kind == VERDICT_SAFE && verdict->kind != VERDICT_SAFE) {
 			*verdict = vc;
 		} else if (verdict && vc.kind == VERDICT_SAFE) {
-			if (vc.max_insns < verdict->max_insns)
+			if (vc.max_insns < verdict->max_insns) {
 				verdict->max_insns = vc.max_insns;
+				verdict->ends = vc.ends;
+			}
 		} else if (verdict && vc.kind == verdict->kind) {
 			/* (the same answer: the copies' reason, which one context's state gave,
 			 * at the original pc) */

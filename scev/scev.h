@@ -87,10 +87,25 @@ struct scev_verdict {
 	 * failure). */
 	uint16_t nframes;
 	uint16_t frame[SCEV_VERDICT_FRAMES];
-	/* Instructions any run executes at most, from the trip claims and the call graph;
-	 * UINT64_MAX when unknown (a loop without a bound, callbacks, tail calls). */
+	/* Instructions any run executes at most, from the trip claims and the call graph (an
+	 * irreducible loop's blocks at most its count plus one per entry: the side entry's first
+	 * pass); UINT64_MAX when unknown, and then ends says what a safe verdict's termination
+	 * rests on.  A run of a program called safe that executes more, or that exhausts any
+	 * budget when ends is SCEV_ENDS_NONE, contradicts the verdict (triage/verdict.h). */
 	uint64_t max_insns;
+	uint8_t ends;		/* enum scev_ends */
 };
+
+/* What a safe verdict's termination rests on when max_insns is UINT64_MAX. */
+enum scev_ends {
+	SCEV_ENDS_BOUND,	/* the trip claims: max_insns, or a bound past 2^64 (a long loop) */
+	SCEV_ENDS_CALLS,	/* also callbacks or tail calls, whose code the bound does not count
+				 * (their helpers' nr and the kernel's 33 tail calls end them) */
+	SCEV_ENDS_MAY_GOTO,	/* a loop with no bound on its count that the may_goto budget ends */
+	SCEV_ENDS_NONE,		/* nothing: a reached block in a loop with neither a bound nor an
+				 * ender (no safe verdict should have it) */
+};
+const char *scev_ends_name(enum scev_ends e);
 
 /* Analyzes and verifies prog; claims (optional) receives the claims as scev_analyze would. */
 int scev_verify(struct scev_verdict *v, struct claim_prog *claims, const struct ebpf_prog *prog,

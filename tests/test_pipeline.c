@@ -18,9 +18,11 @@
 #include "tests/check.h"
 
 /* The counter keys of campaign.state before the registry (fuzz/oracles.c's table), and the
- * execution oracle's added since (fuzz/oracle_exec.c: timer callbacks). */
+ * execution oracle's added since (fuzz/oracle_exec.c: timer callbacks, programs called safe). */
 static const char *const state_keys[] = {
 	"exec_timer_claims", "exec_timer_judged", "exec_timer_fires",
+	"exec_safe", "exec_safe_bounded", "exec_safe_long", "exec_safe_calls", "exec_safe_may_goto",
+	"exec_safe_none", "exec_safe_faulted",
 	"z3_programs", "z3_claims", "z3_proved", "z3_refuted", "z3_unknown", "z3_encoding",
 	"kernel_programs", "kernel_both_accept", "kernel_both_reject", "kernel_improvement",
 	"kernel_regression", "kernel_verdict_faults", "kernel_claim_programs", "kernel_claims",
@@ -209,11 +211,90 @@ static void test_run(void)
 	ebpf_object__free(obj);
 }
 
+/* The execution oracle's judgement of the verdict (pipeline_opts.verdict): a program called
+ * safe runs held to its instruction bound, or to ending within the budget when its ending
+ * rests on nothing.  The analyzer's verdicts hold; hand-made wrong ones (what an analyzer that
+ * skipped a loop's termination, as main did before 3a5d367 for an irreducible loop entered only
+ * at its side entry, or that bounded a loop too low, would give) are "verdict" findings with
+ * the input that shows them. */
+static void test_verdict_oracle(void)
+{
+	static const char count[] = "r1 = 0\nl: r1 += 1\nif r1 < 10 goto l\nr0 = 0\nexit\n";
+	static const char endless[] = "r9 = -52\nr5 = -47\nif r5 s> -51 goto side\nbody: r0 = 1\n"
+				      "side: r5 |= 0\nif r5 > r9 goto body\nr0 = 0\nexit\n";
+	static const struct {
+		const char *name, *text, *fault;	/* fault NULL: the analyzer's verdict */
+		uint64_t max_insns;
+		uint8_t ends;
+		uint8_t kind;				/* the analyzer's */
+	} cases[] = {
+		{ "count", count, NULL, 0, 0, VERDICT_SAFE },
+		{ "count bounded too low", count, "ran past 20 instructions", 20, SCEV_ENDS_BOUND, 0 },
+		{ "side entry only, endless", endless, NULL, 0, 0, VERDICT_UNSAFE },
+		{ "side entry only, endless, called safe on nothing", endless,
+		  "its ending rests on nothing", UINT64_MAX, SCEV_ENDS_NONE, 0 },
+		{ "side entry only, endless, called safe by may_goto", endless, "", UINT64_MAX,
+		  SCEV_ENDS_MAY_GOTO, 0 },
+	};
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct ebpf_object *obj = NULL;
+		struct pipeline_result r = { 0 }, first = { 0 };
+		struct pipeline_subject s = { 0 };
+		struct pipeline_opts o = { .sz = sizeof(o), .runs = 3, .step_budget = 5000,
+					   .verdict = true };
+		struct scev_verdict forged = { .kind = VERDICT_SAFE };
+		struct diag d;
+		int err;
+
+		diag_clear(&d);
+		if (ebpf_object__open_mem(&obj, cases[k].text, strlen(cases[k].text), "v", &d)) {
+			CHECK(0, "%s: %s", cases[k].name, d.msg);
+			continue;
+		}
+		s.obj = obj;
+		s.prog = &obj->progs[0];
+		err = pipeline_run(&first, &s, &o, &d);
+		CHECK(!err && first.has_verdict, "%s: pipeline_run: %s", cases[k].name, d.msg);
+		if (!cases[k].fault) {
+			CHECK(first.verdict.kind == cases[k].kind && first.nfindings == 0,
+			      "%s: verdict %s (%s), %u findings", cases[k].name,
+			      scev_verdict_name(first.verdict.kind), first.verdict.reason,
+			      first.nfindings);
+			CHECK_EQ_U64(pipeline_stat(first.stats, "exec_safe"),
+				     cases[k].kind == VERDICT_SAFE, cases[k].name);
+			CHECK_EQ_U64(pipeline_stat(first.stats, "exec_safe_bounded"),
+				     cases[k].kind == VERDICT_SAFE, cases[k].name);
+		} else {
+			/* the analyzer's claims, a hand-made verdict */
+			forged.max_insns = cases[k].max_insns;
+			forged.ends = cases[k].ends;
+			s.claims = first.cp;
+			s.verdict = &forged;
+			err = pipeline_run(&r, &s, &o, &d);
+			CHECK(!err && r.has_verdict, "%s: pipeline_run: %d", cases[k].name, err);
+			if (!cases[k].fault[0])
+				CHECK(r.nfindings == 0, "%s: %u findings", cases[k].name, r.nfindings);
+			else
+				CHECK(r.nfindings == 1 && r.findings[0]->kind == FIND_VERDICT &&
+				      strstr(r.findings[0]->text, cases[k].fault) &&
+				      r.findings[0]->input_len > 0 &&
+				      pipeline_stat(r.stats, "exec_safe_faulted") == 1,
+				      "%s: %u findings, '%s'", cases[k].name, r.nfindings,
+				      r.nfindings ? r.findings[0]->text : "");
+			pipeline_result__free(&r);
+		}
+		pipeline_result__free(&first);
+		ebpf_object__free(obj);
+	}
+}
+
 int main(void)
 {
 	test_registry();
 	CHECK(pipeline_oracle_index("exec") == 0 && pipeline_oracle_index("z3") > 0 &&
 	      pipeline_oracle_index("none") == -1, "oracles by name");
 	test_run();
+	test_verdict_oracle();
 	return check_done("test_pipeline");
 }

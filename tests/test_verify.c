@@ -258,13 +258,35 @@ static void test_call_cases_against_kernel(void)
 }
 
 /* The execution oracle catches a safe verdict the analyzer would never give: recursion (the
- * interpreter's 8-frame limit), a combined stack over 512 bytes, a run longer than the bound. */
+ * interpreter's 8-frame limit), a combined stack over 512 bytes, a run longer than the bound, a
+ * run that does not end when the verdict's ending rests on nothing (an analyzer that skipped a
+ * loop's termination: 3a5d367's irreducible loop entered only at its side entry).  A loop
+ * whose bound passes the budget, or whose ending the verdict puts on may_goto, is not held to
+ * the budget (a legitimately long loop). */
+#define ENDLESS "r1 = 0\nl: r1 |= 0\nif r1 < 100 goto l\nr0 = 0\nexit\n"
+#define HUNDRED "r1 = 0\nl: r1 += 1\nif r1 < 100 goto l\nr0 = 0\nexit\n"
 static void test_forged_verdicts(void)
 {
 	static const struct {
 		const char *name, *text, *fault;
 		uint64_t max_insns;
+		uint8_t ends;
+		uint64_t budget;
 	} forged[] = {
+		{ "an endless loop, ending on nothing", ENDLESS, "its ending rests on nothing",
+		  UINT64_MAX, SCEV_ENDS_NONE, 10000 },
+		{ "an endless side-entry-only loop, ending on nothing",
+		  "r9 = -52\nr5 = -47\nif r5 s> -51 goto side\nbody: r0 = 1\nside: r5 |= 0\n"
+		  "if r5 > r9 goto body\nr0 = 0\nexit\n", "its ending rests on nothing", UINT64_MAX,
+		  SCEV_ENDS_NONE, 100000 },
+		{ "an endless loop, ending by may_goto", ENDLESS, NULL, UINT64_MAX, SCEV_ENDS_MAY_GOTO,
+		  10000 },
+		{ "a loop ending on nothing within the budget", HUNDRED, NULL, UINT64_MAX,
+		  SCEV_ENDS_NONE, 10000 },
+		{ "a loop bounded past the budget", HUNDRED, NULL, 203, SCEV_ENDS_BOUND, 50 },
+		{ "a loop bounded past 2^64", HUNDRED, NULL, UINT64_MAX, SCEV_ENDS_BOUND, 50 },
+		{ "a loop longer than its bound, under the budget", HUNDRED,
+		  "ran past 150 instructions", 150, SCEV_ENDS_BOUND, 10000 },
 		{ "recursion", "call f\nexit\nf: call f\nr0 = 0\nexit\n", "deeper than 8 frames",
 		  UINT64_MAX },
 		{ "528 bytes of stack", "*(u8 *)(r10 -256) = 0\ncall f\nr0 = 0\nexit\n"
@@ -279,7 +301,7 @@ static void test_forged_verdicts(void)
 	for (size_t k = 0; k < sizeof(forged) / sizeof(forged[0]); k++) {
 		struct ebpf_object *obj = NULL;
 		struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = BPF_PROG_TYPE_XDP,
-					   .runs = 4 };
+					   .runs = 4, .step_budget = forged[k].budget };
 		struct verdict_report r;
 		struct diag d;
 
@@ -292,6 +314,7 @@ static void test_forged_verdicts(void)
 		memset(&r, 0, sizeof(r));
 		r.ours.kind = VERDICT_SAFE;
 		r.ours.max_insns = forged[k].max_insns;
+		r.ours.ends = forged[k].ends;
 		CHECK(verdict_execute(&r, obj, &obj->progs[0], &vo) == 0, "%s: run failed",
 		      forged[k].name);
 		CHECK(r.runs == 4, "%s: %llu runs", forged[k].name, (unsigned long long)r.runs);

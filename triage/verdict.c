@@ -44,9 +44,11 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 
 /* Runs a program the analysis calls safe.  A fault contradicts the verdict: a memory trap, a
  * kernel limit (call depth, combined stack), a read of stack bytes no instruction wrote
- * (oracle/exec/stackinit.h), or more instructions than the verdict's own bound
- * (its trip claims over the call graph) when it has one.  Call traps (an unmodeled helper) and
- * the interpreter's budget when the verdict gives no bound are not faults. */
+ * (oracle/exec/stackinit.h), more instructions than the verdict's own bound (its trip claims
+ * over the call graph) when it has one, or the whole budget when the verdict's ending rests on
+ * nothing (SCEV_ENDS_NONE).  Call traps (an unmodeled helper) and the budget when the verdict
+ * gives no bound for a stated reason (callbacks, may_goto, a bound past the budget) are not
+ * faults. */
 int verdict_execute(struct verdict_report *r, const struct ebpf_object *obj,
 		    const struct ebpf_prog *prog, const struct verdict_opts *uo)
 {
@@ -66,8 +68,9 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 	uint8_t *probes = NULL;
 	uint8_t input[2048], helper[4096];
 	uint32_t ro = ebpf_prog_ctx_model(type) == EBPF_CTX_RO ? ebpf_prog_ctx_size(prog, type) : 0;
-	uint64_t seed = o->seed;
-	bool bounded = r->ours.max_insns < VERDICT_RUN_BUDGET;
+	uint64_t seed = o->seed, budget = o->step_budget ? o->step_budget : VERDICT_RUN_BUDGET;
+	bool bounded = r->ours.max_insns < budget;
+	bool must_end = bounded || (r->ours.max_insns == UINT64_MAX && r->ours.ends == SCEV_ENDS_NONE);
 	struct diag d;
 	int err = 0;
 
@@ -116,7 +119,7 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 		env.helper_len = sizeof(helper);
 		env.maps = maps;
 		env.map_cnt = obj->map_cnt;
-		env.step_budget = bounded ? r->ours.max_insns : VERDICT_RUN_BUDGET;
+		env.step_budget = bounded ? r->ours.max_insns : budget;
 		stackinit_watch_init(w, prog->insns, (uint32_t)prog->len);
 		w->allow_uninit_stack = !o->unprivileged;
 		if (!o->unprivileged) {
@@ -131,14 +134,19 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 		r->runs++;
 		if (res.trap == INTERP_TRAP_MEM || res.trap == INTERP_TRAP_LIMIT ||
 		    res.trap == INTERP_TRAP_REF ||
-		    (res.trap == INTERP_TRAP_STEPS && bounded && !res.timer_trap) || w->bad) {
+		    (res.trap == INTERP_TRAP_STEPS && must_end && !res.timer_trap) || w->bad) {
 			if (!r->faults++) {
 				if (w->bad)
 					snprintf(r->fault, sizeof(r->fault), "%s", w->reason);
-				else if (res.trap == INTERP_TRAP_STEPS)
+				else if (res.trap == INTERP_TRAP_STEPS && bounded)
 					snprintf(r->fault, sizeof(r->fault), "pc %u: ran past %" PRIu64
 						 " instructions, the most the loops' trip counts allow",
 						 res.trap_pc, r->ours.max_insns);
+				else if (res.trap == INTERP_TRAP_STEPS)
+					snprintf(r->fault, sizeof(r->fault), "pc %u: ran past %" PRIu64
+						 " instructions, and the verdict bounds no loop a run "
+						 "reaches there: its ending rests on nothing", res.trap_pc,
+						 budget);
 				else
 					snprintf(r->fault, sizeof(r->fault), "%s", res.reason);
 				memcpy(r->fault_input, input, len);

@@ -5,7 +5,11 @@
  * processed-instruction limit) and regression (the kernel accepts, bpfscev cannot — precision
  * lost).  A program called safe must also run safely: the interpreter executes it on many
  * inputs, and a memory trap, a kernel limit (call depth, combined stack) or a run longer than
- * the verdict's instruction bound is a finding (FIND_VERDICT) — an unsound verdict.
+ * the verdict's instruction bound is a finding (FIND_VERDICT) — an unsound verdict.  A safe
+ * verdict is a claim of termination: a run takes at most its max_insns instructions; when that
+ * is unknown, scev_verdict.ends says what ending rests on (callbacks and tail calls the bound
+ * does not count, the may_goto budget, a bound past 2^64), and a verdict resting on nothing
+ * (SCEV_ENDS_NONE) is contradicted by a run that exhausts its budget.
  */
 #ifndef BPFSCEV_TRIAGE_VERDICT_H
 #define BPFSCEV_TRIAGE_VERDICT_H
@@ -55,6 +59,11 @@ struct verdict_opts {
 	 * kernel's: such a read is allowed, and the runs' frames start with bytes drawn from the
 	 * run's input instead of zeros, so the value read is arbitrary. */
 	bool unprivileged;
+	/* Instructions a run may take (0 = 5,000,000): a verdict whose bound is lower is held to
+	 * its bound; a run that exhausts this budget is a fault only when the verdict's ending
+	 * rests on nothing (SCEV_ENDS_NONE), since a longer bound or a may_goto budget may allow
+	 * more (a legitimately long loop). */
+	uint64_t step_budget;
 };
 
 int verdict_compare(struct verdict_report *r, const struct ebpf_object *obj,
