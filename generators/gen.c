@@ -89,6 +89,14 @@ const char *gen_form_name(unsigned form)
 
 /* ---- the program ---- */
 
+/* A loop the generator built to run forever on some input (an unsafe twin): it and the program
+ * say so, for the oracles and test_gen. */
+static void mark_endless(struct gi *g, struct gen_loop *l)
+{
+	l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
+	g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+}
+
 /* The description of a loop of the prologue (fill_loop, once_loop, def_loop): its labels, the
  * first level, a 64-bit counter in ctr compared with cmp_op; the caller adds its step, trip
  * counts and induction variables. */
@@ -173,8 +181,7 @@ static void once_loop(struct gi *g, bool back)
 	l->trip = back ? -1 : 1;
 	l->trip_max = back ? UINT64_MAX : 1;
 	if (back) {
-		l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
-		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+		mark_endless(g, l);
 	} else {
 		l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_1, .width = 64, .step = 1 };
 		l->nivs = 1;
@@ -272,8 +279,7 @@ static void cut_loop(struct gi *g, bool open)
 	l->trip = -1;
 	l->trip_max = open ? UINT64_MAX : down ? 72 - nmin : trip_max;
 	if (open) {
-		l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
-		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+		mark_endless(g, l);
 	}
 }
 
@@ -351,8 +357,7 @@ static void eq_paths_loop(struct gi *g, bool miss)
 	l->trip = -1;
 	l->trip_max = miss ? UINT64_MAX : K;
 	if (miss) {
-		l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
-		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+		mark_endless(g, l);
 	}
 }
 
@@ -399,8 +404,7 @@ static void toggle_loop(struct gi *g, bool open)
 	l->trip = open ? -1 : 2;
 	l->trip_max = open ? UINT64_MAX : 2;
 	if (open) {
-		l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
-		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+		mark_endless(g, l);
 	}
 }
 
@@ -448,8 +452,7 @@ static void zext_mix_loop(struct gi *g, bool wrap)
 	l->trip = wrap ? -1 : (int64_t)((n - c0 + c - 1) / c);
 	l->trip_max = wrap ? UINT64_MAX : (n - c0 + c - 1) / c;
 	if (wrap) {
-		l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
-		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+		mark_endless(g, l);
 	} else {
 		l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_1, .width = 64, .has_start = true,
 					     .step = c, .start = c0 };
@@ -509,8 +512,7 @@ static void mono_loop(struct gi *g, bool zero)
 	l->trip = -1;
 	l->trip_max = zero ? UINT64_MAX : n;
 	if (zero) {
-		l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
-		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+		mark_endless(g, l);
 	}
 }
 
@@ -623,8 +625,7 @@ static void eq_outer_loop(struct gi *g, bool off)
 	l->nivs = 1;
 	if (off) {
 		g->p->loops[idx].flags |= GEN_LOOP_MAY_NOT_TERMINATE;
-		l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
-		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+		mark_endless(g, l);
 	}
 }
 
@@ -732,8 +733,7 @@ static void inner_moves_loop(struct gi *g, bool still, bool mixed)
 	l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_3, .width = 64, .has_start = true, .step = 1 };
 	l->nivs = 1;
 	if (still) {
-		g->p->loops[idx].flags |= GEN_LOOP_MAY_NOT_TERMINATE;
-		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+		mark_endless(g, &g->p->loops[idx]);
 	}
 }
 
@@ -804,8 +804,7 @@ static void side_steps_loop(struct gi *g, bool still)
 	l->trip = -1;
 	l->trip_max = K;
 	if (still) {
-		g->p->loops[idx].flags |= GEN_LOOP_MAY_NOT_TERMINATE;
-		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+		mark_endless(g, &g->p->loops[idx]);
 	}
 }
 
@@ -930,8 +929,7 @@ static void side_only_loop(struct gi *g, bool bad)
 	l->trip = endless ? -1 : (int64_t)n;
 	l->trip_max = endless ? UINT64_MAX : n;
 	if (endless) {
-		l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
-		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+		mark_endless(g, l);
 	} else {
 		l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_5, .width = 64, .has_start = true,
 					     .step = l->step, .start = (uint64_t)c };
@@ -994,8 +992,7 @@ static void cell_shapes_loop(struct gi *g, bool cut)
 	l->trip = cut ? -1 : (int)m;
 	l->trip_max = cut ? UINT64_MAX : m;
 	if (cut) {
-		l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
-		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+		mark_endless(g, l);
 	} else {
 		l->ivs[0] = (struct gen_iv){ .loc = LOC_SLOT(GEN_FP_SHAPES_CTR, 8), .width = 64,
 					     .has_start = true, .step = s, .start = c0 };
@@ -1050,8 +1047,7 @@ static void rotated_eq_loop(struct gi *g, bool open)
 	l->trip = -1;
 	l->trip_max = open ? UINT64_MAX : 10;
 	if (open) {
-		l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
-		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+		mark_endless(g, l);
 	}
 }
 
@@ -1095,8 +1091,7 @@ static void outer_continue_loop(struct gi *g, bool still)
 	l->trip = -1;
 	l->trip_max = still ? UINT64_MAX : n + 1;
 	if (still) {
-		l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
-		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+		mark_endless(g, l);
 	}
 	l = prologue_loop(g, in, head, iend, GEN_FORM_DO_WHILE,
 			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
@@ -1144,8 +1139,7 @@ static void bound_body_loop(struct gi *g, bool counter)
 	l->trip = -1;
 	l->trip_max = counter ? UINT64_MAX : mask / s + 1;
 	if (counter) {
-		l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
-		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+		mark_endless(g, l);
 	} else {
 		l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_1, .width = 64, .has_start = true,
 					     .step = s, .start = 0 };
@@ -1238,8 +1232,7 @@ static void enum_cell_loop(struct gi *g, bool stuck)
 	l->trip_max = stuck ? UINT64_MAX : k;
 	l->flags |= GEN_LOOP_COND_STEP;
 	if (stuck) {
-		l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
-		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+		mark_endless(g, l);
 	}
 }
 
@@ -1806,8 +1799,7 @@ static void wrap_window_loop(struct gi *g, bool never)
 	l->trip = never ? -1 : kmin == kmax ? (int)kmax : -1;
 	l->trip_max = never ? UINT64_MAX : kmax;
 	if (never) {
-		l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
-		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+		mark_endless(g, l);
 	}
 }
 
