@@ -258,16 +258,32 @@ static bool is_pkt_ptr(const struct aval *a)
 				     a->region == REGION_PKT_META);
 }
 
+/* Stack bytes [lo, hi) something wrote but no store placed (a helper's output argument, a
+ * global function's memory): the kernel's STACK_MISC, or a spilled register it clobbered to an
+ * unknown scalar, some number, never a pointer; 8 bytes at a time where aligned. */
+static int stack_misc(struct astate *s, int64_t lo, int64_t hi)
+{
+	for (int64_t o = lo, n; o < hi; o += n) {
+		struct aval u;
+
+		n = !(o % 8) && o + 8 <= hi ? 8 : 1;
+		u = absint_scalar_bytes((unsigned)n);
+		if (astate__store(s, o, (unsigned)n, &u))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* What a helper call does to memory and packet pointers beyond r0: the bytes a constant-sized
  * output argument writes at a known stack offset are written on every path from here; a helper
  * that may move the packet kills every packet pointer (the kernel's clear_all_pkt_pointers) and
  * what was known of the packet's length. */
-static void helper_effects(struct astate *s, int32_t id)
+static int helper_effects(struct astate *s, int32_t id)
 {
 	const struct ebpf_helper_proto *p = absint_helper_proto(s, id);
 
 	if (!p)
-		return;
+		return 0;
 	for (int k = 0; k < 4; k++) {
 		const struct aval *a = &s->regs[k + 1], *n = &s->regs[k + 2];
 		int64_t off;
@@ -276,15 +292,18 @@ static void helper_effects(struct astate *s, int32_t id)
 		if (p->args[k] != HARG_MEM_UNINIT && p->args[k] != HARG_MEM_RW)
 			continue;
 		/* as the kernel marks them: every byte up to the size's maximum, even when the
-		 * helper may write fewer (a string read) */
+		 * helper may write fewer (a string read); numbers, as its STACK_MISC reads */
 		len = n->kind == AV_SCALAR ? n->r.umax : 0;
 		if (ptr_in(a, REGION_STACK, &off) && len && len <= EBPF_STACK_SIZE) {
 			astate__invalidate(s, off, off + (int64_t)len);
 			fpmask_add(&s->sinit, off, off + (int64_t)len);
+			if (off + (int64_t)len <= 0 && stack_misc(s, off, off + (int64_t)len))
+				return -ENOMEM;
 		}
 	}
 	if (p->flags & HF_CHANGES_PKT)
 		absint_pkt_moved(s);
+	return 0;
 }
 
 void absint_pkt_moved(struct astate *s)
@@ -1013,15 +1032,8 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 				if (cx->outer_write && (call_effects(cx, pc) & FN_WRITES_OUT))
 					call_writes(en, s, pc, &cx->outer_write[cx->st.cfg->blocks[
 						cx->st.cfg->block_of[pc]].func]);
-				/* (as the kernel's STACK_MISC: some number, never a pointer) */
-				for (int64_t o = w.lo, n; o < w.hi; o += n) {
-					struct aval u;
-
-					n = !(o % 8) && o + 8 <= w.hi ? 8 : 1;
-					u = aval_scalar(n == 8 ? range_unknown() : range_zext_unknown(1));
-					if (astate__store(s, o, (unsigned)n, &u))
-						return -ENOMEM;
-				}
+				if (stack_misc(s, w.lo, w.hi))
+					return -ENOMEM;
 			} else if (ebpf_is_pseudo_call(i)) {
 				uint32_t f = cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func;
 
@@ -1073,8 +1085,8 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 				if (ebpf_is_helper_call(i))
 					absint_cb_note_unknown(cx, pc);
 			}
-			if (ebpf_is_helper_call(i))
-				helper_effects(s, i->imm);
+			if (ebpf_is_helper_call(i) && helper_effects(s, i->imm))
+				return -ENOMEM;
 			/* a function or a bpf_loop callback that may move the packet moves it for
 			 * this frame too (the kernel clears packet pointers in every frame) */
 			if ((ebpf_is_pseudo_call(i) ||
