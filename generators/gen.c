@@ -2095,6 +2095,17 @@ void gen_program__prog(const struct gen_program *p, struct ebpf_prog *view, cons
 	view->global_cnt = p->nglobals;
 }
 
+void gen_program__object(const struct gen_program *p, struct ebpf_object *obj,
+			 struct ebpf_prog *view, const char *name)
+{
+	gen_program__prog(p, view, name);
+	memset(obj, 0, sizeof(*obj));
+	obj->progs = view;
+	obj->prog_cnt = 1;
+	obj->maps = (struct ebpf_map_def *)p->maps;	/* a view: never written */
+	obj->map_cnt = p->map_cnt;
+}
+
 /* ---- text ---- */
 
 static const char *op_name(uint8_t op)

@@ -676,6 +676,9 @@ void gen_program__free(struct gen_program *p);	/* frees members, not p; NULL ok 
 
 /* A view of the program for the interpreter and the analyzer (no copy; valid while p is). */
 void gen_program__prog(const struct gen_program *p, struct ebpf_prog *view, const char *name);
+/* The same view as a one-program object with the program's maps (obj->progs = view). */
+void gen_program__object(const struct gen_program *p, struct ebpf_object *obj,
+			 struct ebpf_prog *view, const char *name);
 
 /* The program as a data file: metadata as "; " comment lines, then "-- asm" (kernel syntax,
  * reassembles to the same instructions), "-- type" and "-- maps" (what `check`, `verify` and

@@ -601,11 +601,7 @@ static void kernel_generated(unsigned count)
 			gen_program__free(&gp);
 			continue;
 		}
-		gen_program__prog(&gp, &view, "gen");
-		obj.progs = &view;
-		obj.prog_cnt = 1;
-		obj.maps = gp.maps;
-		obj.map_cnt = gp.map_cnt;
+		gen_program__object(&gp, &obj, &view, "gen");
 		snprintf(what, sizeof(what), "generated program %u", s);
 		kernel_one(&obj, &view, gp.input, gp.input_len, true, what);
 		gen_program__free(&gp);

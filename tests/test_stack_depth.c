@@ -352,11 +352,7 @@ static void generated(struct tally *t)
 			gen_src_init_seed(&src, seed);
 			if (gen_program(&gp, &src, &kn))
 				continue;
-			gen_program__prog(&gp, &view, "gen");
-			obj.progs = &view;
-			obj.prog_cnt = 1;
-			obj.maps = gp.maps;
-			obj.map_cnt = gp.map_cnt;
+			gen_program__object(&gp, &obj, &view, "gen");
 			snprintf(name, sizeof(name), "%s seed %llu", knobs[k], (unsigned long long)seed);
 			one(name, &obj, &view, BPF_PROG_TYPE_XDP, gp.input, gp.input_len,
 			    gp.helper_data, gp.helper_len, t);
