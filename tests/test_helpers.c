@@ -377,11 +377,45 @@ static void test_interp_draws(void)
 	ebpf_object__free(obj);
 }
 
+/* A helper the running kernel does not offer to the program's type (some kernels refuse
+ * bpf_xdp_adjust_meta to XDP, a build option) says nothing about the program: bpfscev calls
+ * the program safe, and the class must be "no-load" with the kernel's message, never an
+ * improvement.  The kernel decides which side is taken: where it accepts, both accept. */
+static void test_helper_kernel_lacks(bool kernel)
+{
+	static const char text[] = "r2 = -8\ncall bpf_xdp_adjust_meta\nr0 = 2\nexit\n";
+	struct verdict_opts vo = { .sz = sizeof(vo), .kernel = true, .runs = 4,
+				   .prog_type = BPF_PROG_TYPE_XDP, .keep_load_errors = true };
+	struct ebpf_object *obj;
+	struct verdict_report r;
+	struct diag d;
+
+	if (!kernel || !(obj = verdict_case_open("adjust_meta", text, NULL, 0)))
+		return;
+	diag_clear(&d);
+	if (verdict_compare(&r, obj, &obj->progs[0], &vo, &d)) {
+		CHECK(0, "adjust_meta: %s", d.msg);
+	} else {
+		CHECK(r.ours.kind == VERDICT_SAFE, "adjust_meta: %s %s",
+		      scev_verdict_name(r.ours.kind), r.ours.reason);
+		if (r.kernel_accepted)
+			CHECK(r.cls == VC_BOTH_ACCEPT, "adjust_meta: %s", verdict_class_name(r.cls));
+		else
+			CHECK(r.cls == VC_NO_LOAD &&
+			      strstr(r.kernel_message, "cannot use helper") != NULL,
+			      "adjust_meta: %s, kernel: %s", verdict_class_name(r.cls),
+			      r.kernel_message);
+		verdict_report__free(&r);
+	}
+	verdict_case_close(obj);
+}
+
 int main(void)
 {
 	bool kernel = verdict_case_kernel("the kernel's verdicts on the cases");
 
 	test_cases(kernel);
+	test_helper_kernel_lacks(kernel);
 	test_forged();
 	test_interp_draws();
 	return check_done("test_helpers");
