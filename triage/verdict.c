@@ -163,7 +163,8 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 
 /* The kernel refused a helper call because this kernel does not offer that helper to the
  * program's type (its build options decide, e.g. bpf_xdp_adjust_meta on some kernels): a fact
- * about the kernel, not a verdict on the program, so it is not an improvement. */
+ * about the kernel, not a verdict on the program, so a program bpfscev calls safe is not an
+ * improvement there.  A program bpfscev rejects stays "both reject". */
 static bool kernel_lacks_helper(const char *msg)
 {
 	return strncmp(msg, "program of this type cannot use helper ", 39) == 0;
@@ -214,7 +215,7 @@ int verdict_compare(struct verdict_report *r, const struct ebpf_object *obj,
 		r->kernel_usec = kp->verification_usec;
 		r->kernel_log = strdup(kp->log);
 		if (o.keep_load_errors && !kp->accepted &&
-		    (kp->processed < 0 || kernel_lacks_helper(kp->message)))
+		    (kp->processed < 0 || (ours && kernel_lacks_helper(kp->message))))
 			r->cls = VC_NO_LOAD;
 		else
 			r->cls = ours && kp->accepted ? VC_BOTH_ACCEPT : !ours && !kp->accepted ? VC_BOTH_REJECT :

@@ -19,9 +19,9 @@
 
 /* VC_NO_LOAD: the kernel could not be asked about this program as it stands — a map it refuses
  * to create, or a refusal before the verifier walked a single instruction (no statistics in the
- * log: a missing attach target, a program type it cannot load this way), or a helper call this
- * kernel does not offer to the program's type (a build option of the kernel: the verifier walked
- * the program but judged the kernel, not the program, there).  Only with
+ * log: a missing attach target, a program type it cannot load this way), or, for a program
+ * bpfscev calls safe, a helper call this kernel does not offer to the program's type (a build
+ * option of the kernel: the verifier judged the kernel there, not the program).  Only with
  * verdict_opts.keep_load_errors; otherwise such a load is an error. */
 enum verdict_class { VC_BOTH_ACCEPT, VC_BOTH_REJECT, VC_IMPROVEMENT, VC_REGRESSION, VC_NO_KERNEL,
 		     VC_NO_LOAD };
