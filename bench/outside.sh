@@ -12,7 +12,8 @@
 # -o  keep the CSV report there (default: a temporary file)
 # -c  also list what changed against an earlier CSV report (`verify --compare`)
 # Where bpftool is installed, the kernel selftests' own expectations (the BTF declaration tags
-# __success / __failure leave on each program) are counted against both verdicts too.
+# __success / __failure leave on each program; __success_unpriv / __failure_unpriv, which are
+# about an unprivileged load, are not read) are counted against both verdicts too.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -50,7 +51,10 @@ if command -v bpftool >/dev/null 2>&1; then
 	find "$@" -name '*.o' -type f | while read -r o; do
 		bpftool btf dump file "$o" 2>/dev/null | awk -v obj="$o" '
 			/^\[[0-9]+\] FUNC / { id = substr($1, 2, length($1) - 2); gsub("\047", "", $3); fn[id] = $3 }
-			/DECL_TAG .comment:test_expect_(success|failure)/ {
+			# exactly __success / __failure: not __success_unpriv / __failure_unpriv,
+			# the expectation of an unprivileged load (the kernel oracle loads as root)
+			$2 == "DECL_TAG" && ($3 == "\047comment:test_expect_success\047" ||
+					     $3 == "\047comment:test_expect_failure\047") {
 				t = $4; sub("type_id=", "", t)
 				want[t] = ($3 ~ /success/) ? "success" : "failure" }
 			END { for (t in want) if (t in fn) print obj "," fn[t] "," want[t] }'
