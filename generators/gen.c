@@ -1987,8 +1987,9 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		if ((gen_bool(src, knobs->p_urb) || gen_bool(src, knobs->p_urb_unsafe)) &&
 		    gi_room(g, 60))
 			gi_stmt_urb(g, NULL);
-		if ((gen_bool(src, knobs->p_timer) || gen_bool(src, knobs->p_timer_unsafe)) &&
-		    gi_room(g, 60))
+		if ((gen_bool(src, knobs->p_timer) || gen_bool(src, knobs->p_timer_unsafe) ||
+		     gen_bool(src, knobs->p_timer_two) || gen_bool(src, knobs->p_timer_two_past)) &&
+		    gi_room(g, knobs->p_timer_two || knobs->p_timer_two_past ? 90 : 60))
 			gi_stmt_timer(g, NULL);
 		if ((gen_bool(src, knobs->p_ptr_alu) || gen_bool(src, knobs->p_ptr_alu_bad)) &&
 		    gi_room(g, 12))
@@ -2063,6 +2064,14 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		m->value_size = GEN_TIMER_VALUE;
 		m->max_entries = GEN_TIMER_ENTRIES;
 		m->timer = GEN_TIMER_OFF + 1;
+	}
+	if (g->use_timer2) {
+		struct ebpf_map_def *m = &out->maps[GEN_MAP_TIMER2];
+
+		*m = out->maps[GEN_MAP_TIMER];
+		out->map_cnt = GEN_MAP_TIMER2 + 1;
+		strcpy(m->name, "gen_timer2");
+		m->value_size = GEN_TIMER2_VALUE;
 	}
 	/* A packet and helper results to run it with: any bytes do, the metadata holds for all. */
 	gen_bytes(src, out->input, GEN_INPUT_LEN);

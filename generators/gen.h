@@ -111,6 +111,11 @@
 #define GEN_TIMER_ENTRIES 2
 #define GEN_TIMER_VALUE 32
 #define GEN_TIMER_OFF 8
+/* p_timer_two: map 4 is an array of GEN_TIMER_ENTRIES values of GEN_TIMER2_VALUE bytes, its
+ * struct bpf_timer at GEN_TIMER_OFF too: a definition other than map 3's, whose timer a
+ * statement's callback is set for as well */
+#define GEN_MAP_TIMER2 4
+#define GEN_TIMER2_VALUE 48
 #define GEN_RINGBUF_SIZE 4096
 #define GEN_RINGBUF_RECORD 16
 
@@ -348,6 +353,12 @@
 	X(p_timer_unsafe, 0, 0, 100,                                                               \
 	  "unsafe twin of p_timer: the callback returns 1, the timer pointer is off the timer, "   \
 	  "or bpf_timer_init is given another map")                                                 \
+	X(p_timer_two, 0, 0, 100,                                                                  \
+	  "a p_timer statement also arms the timer of map 4 (48-byte values; map 3's are 32) "    \
+	  "with the same callback, which the kernel verifies once per map")                        \
+	X(p_timer_two_past, 0, 0, 100,                                                             \
+	  "unsafe twin of p_timer_two: the callback also writes its value's bytes [40, 48), "     \
+	  "which map 4's values have and map 3's do not")                                           \
 	X(p_ptr_alu, 0, 0, 100,                                                                    \
 	  "a statement of main takes a number from pointers by ALU forms the kernel accepts: "     \
 	  "(r10 + k) - r10, data + k less data, k + r10 less r10, their 32-bit difference")        \
@@ -574,6 +585,10 @@ struct gen_loop {
 					 * interpreter never runs it), or bpf_timer_init is given
 					 * a pointer off the timer or another map (INTERP_TRAP_HELPER);
 					 * the kernel refuses it */
+#define GEN_PROG_TIMER_TWO_UNSAFE (1u << 26)	/* p_timer_two_past: a callback set for the
+					 * timers of maps 3 and 4 writes bytes only map 4's values
+					 * have (a firing of map 3's traps, INTERP_TRAP_MEM); the
+					 * kernel refuses it */
 #define GEN_PROG_EACH_UNSAFE (1u << 15)	/* p_for_each_unsafe: a for_each callback writes past
 					 * its value or to its key (INTERP_TRAP_MEM) or returns 2;
 					 * the kernel refuses it */
@@ -641,10 +656,11 @@ struct gen_program {
 	size_t input_len;
 	uint8_t helper_data[GEN_HELPER_LEN];	/* results for prandom/ktime, in call order */
 	size_t helper_len;
-	struct ebpf_map_def maps[4];	/* the array map when map_cnt >= 1, the ring buffer when
+	struct ebpf_map_def maps[5];	/* the array map when map_cnt >= 1, the ring buffer when
 					 * map_cnt >= 2 (GEN_MAP_RINGBUF), the user ring buffer when
-					 * map_cnt >= 3 (GEN_MAP_URB), the timer map when map_cnt = 4
-					 * (GEN_MAP_TIMER) */
+					 * map_cnt >= 3 (GEN_MAP_URB), the timer map when map_cnt >= 4
+					 * (GEN_MAP_TIMER), the second timer map when map_cnt = 5
+					 * (GEN_MAP_TIMER2) */
 	size_t map_cnt;
 	struct gen_loop loops[GEN_MAX_LOOPS];	/* main's loops in pc order, then the subprogram's */
 	size_t nloops;

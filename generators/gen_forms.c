@@ -25,6 +25,10 @@
  *    its key to its value's first 8 bytes, may hold a counted loop and may start its timer
  *    again.  The twin's callback returns 1 (the kernel refuses it; no run shows it), or its
  *    bpf_timer_init is given a pointer off the timer or the array map (the interpreter traps).
+ *    p_timer_two: the statement arms the timer of map 4 too (GEN_MAP_TIMER2: 48-byte values,
+ *    map 3's are 32) with the same callback, which the kernel verifies once per map; its twin
+ *    p_timer_two_past's callback also writes its value's bytes [40, 48) (a firing of map 3's
+ *    timer traps).
  *  - p_may_goto: a loop-body statement is may_goto to the loop's exit (cond_break): the loop's
  *    own test still bounds it, the budget only may cut it short.
  *  - p_may_goto_loop: main ends with a loop whose only exit is may_goto (half of them in an
@@ -196,6 +200,39 @@ static void timer_ptr(struct gi *g, int32_t off)
 	gi_alu(g, true, BPF_ADD, BPF_REG_1, off);
 }
 
+/* The value of map's element of the key at GEN_FP_KEY, spilled at GEN_FP_TIMER (NULL: to
+ * l_skip). */
+static void timer_value(struct gi *g, uint32_t map, int l_skip)
+{
+	gi_ld_map(g, BPF_REG_1, map);
+	gi_alux(g, true, BPF_MOV, BPF_REG_2, EBPF_REG_FP);
+	gi_alu(g, true, BPF_ADD, BPF_REG_2, GEN_FP_KEY);
+	gi_call_helper(g, BPF_FUNC_map_lookup_elem);
+	gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_skip);
+	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_TIMER, BPF_REG_0);
+}
+
+/* bpf_timer_init(value + off, map, clock), then bpf_timer_set_callback(&v->t, label). */
+static void timer_init_cb(struct gi *g, int32_t off, uint32_t map, int32_t clock, int label)
+{
+	timer_ptr(g, off);
+	gi_ld_map(g, BPF_REG_2, map);
+	gi_mov_const(g, BPF_REG_3, (uint64_t)clock, true);
+	gi_call_helper(g, BPF_FUNC_timer_init);
+	timer_ptr(g, GEN_TIMER_OFF);
+	gi_ld_func(g, BPF_REG_2, label);
+	gi_call_helper(g, BPF_FUNC_timer_set_callback);
+}
+
+/* bpf_timer_start(&v->t, nsecs, flags). */
+static void timer_start(struct gi *g, uint64_t nsecs, uint64_t flags)
+{
+	timer_ptr(g, GEN_TIMER_OFF);
+	gi_mov_const(g, BPF_REG_2, nsecs, true);
+	gi_mov_const(g, BPF_REG_3, flags, true);
+	gi_call_helper(g, BPF_FUNC_timer_start);
+}
+
 void gi_stmt_timer(struct gi *g, struct gi_loop *lp)
 {
 	static const int32_t clocks[] = { 0, 1, 7 };	/* REALTIME, MONOTONIC, BOOTTIME */
@@ -209,6 +246,12 @@ void gi_stmt_timer(struct gi *g, struct gi_loop *lp)
 	 * init and set_callback on the same element would take its timer over) unless the input
 	 * picks it, one time in five. */
 	bool cancel = gen_bool(g->src, 15);
+	/* p_timer_two: the callback set for map 4's timer too (p_timer_two_past: writing bytes
+	 * map 4's values have, map 3's not) */
+	bool two = !twin && (g->k->p_timer_two || g->k->p_timer_two_past) && gen_bool(g->src, 80);
+	bool past = two && g->k->p_timer_two_past && (!g->k->p_timer_two || gen_bool(g->src, 50));
+	int32_t clock, off;
+	uint64_t nsecs;
 
 	if (g->fn->sub || (s = gi_sub_new(g, SUBK_CALLBACK, 3)) < 0) {
 		gi_stmt_acc(g, lp);
@@ -218,6 +261,7 @@ void gi_stmt_timer(struct gi *g, struct gi_loop *lp)
 	cb->called = true;
 	cb->cb_timer = bad == 1 ? 2 : 1;
 	cb->cb_timer_rearm = gen_bool(g->src, 40);
+	cb->cb_timer_past = past;
 	cb->cb_inner = gen_bool(g->src, 40) ? gen_u32(g->src, 1, 6) : 0;
 	cb->cb_nr = 1;	/* (the interpreter never runs it: later, on its own) */
 	l_skip = gi_label(g);
@@ -232,32 +276,27 @@ void gi_stmt_timer(struct gi *g, struct gi_loop *lp)
 		gi_alu(g, true, BPF_AND, BPF_REG_2, GEN_TIMER_ENTRIES - 1);
 		gi_stx(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, BPF_REG_2);
 	}
-	gi_ld_map(g, BPF_REG_1, GEN_MAP_TIMER);
-	gi_alux(g, true, BPF_MOV, BPF_REG_2, EBPF_REG_FP);
-	gi_alu(g, true, BPF_ADD, BPF_REG_2, GEN_FP_KEY);
-	gi_call_helper(g, BPF_FUNC_map_lookup_elem);
-	gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_skip);
-	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_TIMER, BPF_REG_0);
+	timer_value(g, GEN_MAP_TIMER, l_skip);
 	/* bpf_timer_init(&v->t, map, clock): the twin's pointer may be off the timer (the value's
 	 * start or its last 8 bytes), its map the array map */
-	timer_ptr(g, bad == 2 ? (gen_bool(g->src, 50) ? 0 : GEN_TIMER_OFF + 16) : GEN_TIMER_OFF);
-	gi_ld_map(g, BPF_REG_2, bad == 3 ? 0 : GEN_MAP_TIMER);
-	gi_mov_const(g, BPF_REG_3, (uint64_t)clocks[gen_pick(g->src, 3)], true);
-	gi_call_helper(g, BPF_FUNC_timer_init);
-	timer_ptr(g, GEN_TIMER_OFF);
-	gi_ld_func(g, BPF_REG_2, cb->label);
-	gi_call_helper(g, BPF_FUNC_timer_set_callback);
+	off = bad == 2 ? (gen_bool(g->src, 50) ? 0 : GEN_TIMER_OFF + 16) : GEN_TIMER_OFF;
+	clock = clocks[gen_pick(g->src, 3)];
+	timer_init_cb(g, off, bad == 3 ? 0 : GEN_MAP_TIMER, clock, cb->label);
 	/* start: 1 s ahead before a cancel (which then finds it pending, as the interpreter
 	 * says), else also now, 1 us ahead, absolute or pinned, or with a flag the helper refuses */
-	timer_ptr(g, GEN_TIMER_OFF);
 	flags = cancel ? 2 * gen_pick(g->src, 2) : gen_bool(g->src, 10) ? 4 : gen_pick(g->src, 4);
-	gi_mov_const(g, BPF_REG_2, cancel || gen_bool(g->src, 50) ? 1000000000 :
-		     gen_pick(g->src, 2) * 1000, true);
-	gi_mov_const(g, BPF_REG_3, flags == 4 ? 8 : flags, true);
-	gi_call_helper(g, BPF_FUNC_timer_start);
+	nsecs = cancel || gen_bool(g->src, 50) ? 1000000000 : gen_pick(g->src, 2) * 1000;
+	timer_start(g, nsecs, flags == 4 ? 8 : flags);
 	if (cancel) {
 		timer_ptr(g, GEN_TIMER_OFF);
 		gi_call_helper(g, BPF_FUNC_timer_cancel);
+	}
+	if (two) {
+		/* map 4's element of the same key (an array: never NULL), armed 1 us or 1 s ahead */
+		timer_value(g, GEN_MAP_TIMER2, l_skip);
+		timer_init_cb(g, GEN_TIMER_OFF, GEN_MAP_TIMER2, clock, cb->label);
+		timer_start(g, gen_bool(g->src, 50) ? 1000000000 : 1000, 0);
+		g->use_timer2 = true;
 	}
 	gi_bind(g, l_skip);
 	gi_fill_caller_homes(g);
@@ -267,6 +306,8 @@ void gi_stmt_timer(struct gi *g, struct gi_loop *lp)
 	g->use_timer = true;
 	if (twin)
 		g->p->flags |= GEN_PROG_TIMER_UNSAFE;
+	if (past)
+		g->p->flags |= GEN_PROG_TIMER_TWO_UNSAFE;
 	if (lp)
 		lp->shapes |= GEN_SH(HELPER);
 }
@@ -444,6 +485,8 @@ static void emit_timer_callback(struct gi *g, struct gi_sub *s)
 		gi_jmp(g, false, BPF_JLT, BPF_REG_4, (int32_t)s->cb_inner, l_in);
 	}
 	gi_stx(g, BPF_DW, BPF_REG_6, 0, BPF_REG_5);
+	if (s->cb_timer_past)
+		gi_stx(g, BPF_DW, BPF_REG_6, GEN_TIMER2_VALUE - 8, BPF_REG_5);
 	if (s->cb_timer_rearm) {
 		gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_6);
 		gi_alu(g, true, BPF_ADD, BPF_REG_1, GEN_TIMER_OFF);

@@ -134,6 +134,7 @@ struct gi_sub {
 				 * its 8 bytes, 5 returns 2 */
 	uint8_t cb_timer;	/* a timer's callback (p_timer): 1 returns 0, 2 returns 1 */
 	bool cb_timer_rearm;	/* ... starts its timer again */
+	bool cb_timer_past;	/* ... writes its value's bytes [40, 48) (p_timer_two_past) */
 	bool cb_urb_data;	/* ... takes the sample through bpf_dynptr_data (else read) */
 	uint8_t cb_urb_write;	/* ... writes it back: 0 no, 1 bpf_dynptr_write, 2 in place */
 	uint8_t global;		/* a global function (p_global): 1 safe, 2 reads its pointer
@@ -187,6 +188,7 @@ struct gi {
 	bool use_ringbuf;	/* a p_ringbuf statement was emitted (map 1, GEN_MAP_RINGBUF) */
 	bool use_urb;		/* a p_urb statement was emitted (map 2, GEN_MAP_URB) */
 	bool use_timer;		/* a p_timer statement was emitted (map 3, GEN_MAP_TIMER) */
+	bool use_timer2;	/* ... arming map 4's timer too (GEN_MAP_TIMER2) */
 	unsigned ntimers;	/* p_timer statements given a key of their own so far */
 	bool sub_called;
 	struct gi_sub subs[GI_MAX_SUBS];

@@ -26,11 +26,17 @@
  * in their names only, it is analyzed once with the lower one standing for both (timer_twins:
  * every check the kernel makes of it once per map comes out the same), no claim names either
  * map (a pointer may be into the other), and bpf_timer_init outside main on their values is
- * unsupported (R2 must be the firing's own map); maps of different definitions stay
- * unsupported.  The helpers write the timer's own bytes
+ * unsupported (R2 must be the firing's own map).  Given the timers of maps of different
+ * definitions, the first analysis joins their arguments (unsupported there: verify_callback),
+ * and the analysis of the program with a copy of the callback per class of maps
+ * (absint_timer_plan, scev/contexts.c) analyses each copy for its class, as the kernel verifies
+ * it once per map: each copy's verdict is the kernel's walk for that map, and the claims at a
+ * callback pc are the join over the copies.  The helpers write the timer's own bytes
  * only, which nothing may read: no effect on the caller's frame or on the packet.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "scev/absint.h"
 
@@ -97,6 +103,12 @@ void absint_timer_call(struct scev_ctx *cx, const struct astate *s, uint32_t pc)
 	struct aval a[6], *acc;
 	uint32_t m;
 
+	if (cx->timer_site && !cx->first_pass) {
+		uint32_t w = t->kind == AV_PTR && t->region == REGION_MAP_VALUE && t->map < cx->nmaps
+				     ? t->map + 1u : UINT32_MAX;
+
+		cx->timer_site[pc] = !cx->timer_site[pc] || cx->timer_site[pc] == w ? w : UINT32_MAX;
+	}
 	if (!cb || !cb->only_bpf_loop || cb->helper != BPF_FUNC_timer_set_callback ||
 	    !cx->fn_args_acc)
 		return;
@@ -124,6 +136,85 @@ void absint_timer_call(struct scev_ctx *cx, const struct astate *s, uint32_t pc)
 		a[3] = aval_ptr(REGION_MAP_VALUE, (uint16_t)m, range_const(0));
 	}
 	absint_cb_args_join(cx, cb->func, a);
+}
+
+/* The class of maps (absint_timer_canon) of the timers the function address loaded at ld is
+ * set as the callback of, in the last pass: SCEV_NONE when not reached or not one map. */
+static uint32_t site_class(const struct scev_ctx *cx, uint32_t ld)
+{
+	uint32_t call = scev_cb_call_of(cx->st.cfg, ld), m;
+
+	if (call == SCEV_NONE)
+		return SCEV_NONE;
+	m = cx->timer_site[call];
+	return m && m != UINT32_MAX ? absint_timer_canon(cx, m - 1) : SCEV_NONE;
+}
+
+/* A callback the timers of maps of different definitions are given: the kernel verifies it once
+ * per map (push_async_cb at each bpf_timer_set_callback), with that map's r1-r3.  Here the
+ * function gets a copy per class of maps beyond the first (contexts.c: the copies run the same
+ * instructions, and each copy's claims join into the original pcs'), the function addresses at
+ * that class's bpf_timer_set_callback calls redirected to it; its own address inside it (arming
+ * its timer again) stays in the copy.  Each copy is then analysed with its class's map only,
+ * as verify_callback demands: a load of an address not reached, or of a timer not of one map,
+ * stays with the original (the first class), whose arguments then join, and the verdict stays
+ * unsupported there. */
+int absint_timer_plan(const struct scev_ctx *cx, struct scev_ctx_plan *plan, uint32_t *budget)
+{
+	uint32_t *lds = NULL, *grp = NULL, *pcs = NULL;
+	int err = 0;
+
+	if (!cx->timer_site)
+		return 0;
+	for (uint32_t k = 0; k < cx->cbl.n && !err; k++) {
+		const struct scev_cb_loop *cb = &cx->cbl.v[k];
+		uint32_t rep[SCEV_CTX_MAX], ng = 0, n = 0, size = cb->end - cb->header;
+
+		if (!cb->only_bpf_loop || cb->helper != BPF_FUNC_timer_set_callback)
+			continue;
+		free(lds);
+		free(grp);
+		lds = malloc(cb->ncalls * sizeof(*lds));
+		grp = malloc(cb->ncalls * sizeof(*grp));
+		if (!lds || !grp || (!pcs && !(pcs = malloc(cx->len * sizeof(*pcs))))) {
+			err = -ENOMEM;
+			break;
+		}
+		/* (every load of its address feeds one bpf_timer_set_callback: only_bpf_loop) */
+		for (uint32_t pc = 0; pc < cx->len && n < cb->ncalls;
+		     pc += ebpf_insn_slots(&cx->insns[pc])) {
+			const struct bpf_insn *i = &cx->insns[pc];
+			uint32_t c, j;
+
+			if (!ebpf_is_ldimm64(i) || i->src_reg != BPF_PSEUDO_FUNC ||
+			    pc + 1 + (uint32_t)i->imm != cb->header ||
+			    (pc >= cb->header && pc < cb->end))
+				continue;	/* (its own address: follows its copy) */
+			lds[n] = pc;
+			grp[n] = 0;
+			if ((c = site_class(cx, pc)) != SCEV_NONE) {
+				for (j = 0; j < ng && rep[j] != c; j++)
+					;
+				if (j == ng && ng < SCEV_CTX_MAX)
+					rep[ng++] = c;
+				grp[n] = j < ng ? j : 0;	/* (past the cap: the first) */
+			}
+			n++;
+		}
+		for (uint32_t j = 1; j < ng && size <= *budget && !err; j++) {
+			uint32_t np = 0;
+
+			for (uint32_t q = 0; q < n; q++)
+				if (grp[q] == j)
+					pcs[np++] = lds[q];
+			err = scev_ctx_plan_clone(plan, cb->header, cb->end, pcs, np, true);
+			*budget -= size;
+		}
+	}
+	free(lds);
+	free(grp);
+	free(pcs);
+	return err;
 }
 
 bool absint_timer_overlaps(const struct scev_ctx *cx, uint32_t m, __int128 lo, __int128 hi)

@@ -96,10 +96,16 @@ static uint32_t feeds_bpf_loop(const struct scev_cfg *cfg, uint32_t pc, const ch
 	return SCEV_NONE;
 }
 
-bool scev_cb_async_ref(const struct scev_cfg *cfg, uint32_t pc)
+uint32_t scev_cb_call_of(const struct scev_cfg *cfg, uint32_t pc)
 {
 	const char *why;
-	uint32_t call = feeds_bpf_loop(cfg, pc, &why);
+
+	return feeds_bpf_loop(cfg, pc, &why);
+}
+
+bool scev_cb_async_ref(const struct scev_cfg *cfg, uint32_t pc)
+{
+	uint32_t call = scev_cb_call_of(cfg, pc);
 
 	return call != SCEV_NONE && cfg->insns[call].imm == BPF_FUNC_timer_set_callback;
 }

@@ -68,6 +68,9 @@ void scev_cb_facts__note(struct scev_cb_facts *f, uint32_t pc, bool nr_scalar,
 void scev_cb_facts__note_map(struct scev_cb_facts *f, uint32_t pc, uint32_t entries,
 			     uint8_t bits);
 
+/* The helper call the function address the LD_IMM64 at pc loads goes straight to (as callbacks
+ * are found), or SCEV_NONE. */
+uint32_t scev_cb_call_of(const struct scev_cfg *cfg, uint32_t pc);
 /* Whether the function address the LD_IMM64 at pc loads goes straight to a
  * bpf_timer_set_callback call (as callbacks are found): an async callback, which the kernel's
  * check_max_stack_depth walks as a root of its own, not a frame above its caller's. */

@@ -13,7 +13,11 @@
  * copies at most the program's own size in all (a callee that would pass it is not copied), one
  * level (a copy's own calls go to the original callees), nothing when the call graph has a
  * cycle (which the verdict refuses anyway), and never a global function (verified on its own),
- * a callback (a helper calls it) or main.  The copied program is analysed again, once.
+ * a callback (a helper calls it) or main.  One kind of callback is copied, by another rule: a
+ * timer callback given the timers of maps of different definitions, a copy per class of maps
+ * (absint_timer_plan), its function addresses at that class's bpf_timer_set_callback calls
+ * redirected, its own address inside a copy the copy's.  The copied program is analysed again,
+ * once.
  *
  * Claims: a claim at a pc of a callee must hold at every call, whichever copy ran it.  The
  * copies' claims at one original pc and location are joined (ranges: the union; a claim that
@@ -25,8 +29,9 @@
  * of the pc.  The verdict: the copies' analysis is taken only when it calls the program safe
  * and the first did not (both are sound), each function's stack depth then the deepest of its
  * copies' (scev_ctx_stack_depths, as the kernel's per-subprogram depth); its instruction bound
- * is the smaller of the two.  A copies' analysis with a note (something of it may not hold) is
- * not used.
+ * is the smaller of the two; with timer callback copies, an unsafe verdict of the copies is
+ * taken over an unsupported first one (the kernel's walk for one map fails there).  A copies'
+ * analysis with a note (something of it may not hold) is not used.
  *
  * More contexts than SCEV_CTX_MAX: the calls past the cap stay on the original function, as
  * the first context's do, and the copies' own calls go there too (one level).  The original
@@ -140,19 +145,39 @@ static int plan_push(struct scev_ctx_plan *p, uint32_t pc, uint32_t clone)
 	return 0;
 }
 
-int scev_ctx_plan_make(const struct scev_ctx *cx, struct scev_ctx_plan *plan)
+int scev_ctx_plan_clone(struct scev_ctx_plan *plan, uint32_t start, uint32_t end,
+			const uint32_t *sites, uint32_t nsites, bool timer)
+{
+	struct scev_ctx_clone *c = realloc(plan->clones, (plan->nclones + 1) * sizeof(*c));
+	int err;
+
+	if (!c)
+		return -ENOMEM;
+	plan->clones = c;
+	c[plan->nclones] = (struct scev_ctx_clone){ start, end, plan->newlen };
+	for (uint32_t k = 0; k < nsites; k++)
+		if ((err = plan_push(plan, sites[k], plan->nclones)))
+			return err;
+	plan->nclones++;
+	plan->ntimer += timer;
+	plan->newlen += end - start;
+	return 0;
+}
+
+/* The static callees' copies (one per distinct argument set at their calls). */
+static int plan_callees(const struct scev_ctx *cx, struct scev_ctx_plan *plan, uint32_t *budget)
 {
 	const struct scev_calls *g = &cx->calls;
 	const struct scev_cfg *cfg = cx->st.cfg;
-	uint32_t budget = cx->len, *grp = NULL;
+	uint32_t *grp = NULL, *pcs = NULL;
 	int err = 0;
 
-	memset(plan, 0, sizeof(*plan));
-	plan->len = plan->newlen = cx->len;
 	if (!cx->site_args || cfg->nfuncs < 2 || g->nsites < 2 || !calls_acyclic(g))
 		return 0;
-	if (!(grp = malloc(g->nsites * sizeof(*grp))))
+	if (!(grp = malloc(g->nsites * sizeof(*grp))) || !(pcs = malloc(g->nsites * sizeof(*pcs)))) {
+		free(grp);
 		return -ENOMEM;
+	}
 	for (uint32_t f = 1; f < cfg->nfuncs; f++) {
 		uint32_t rep[SCEV_CTX_MAX], ng = 0, size = cfg->funcs[f].end - cfg->funcs[f].start;
 		bool skip = (cx->fn_global && cx->fn_global[f]) || (cx->fn_cb && cx->fn_cb[f]);
@@ -180,30 +205,33 @@ int scev_ctx_plan_make(const struct scev_ctx *cx, struct scev_ctx_plan *plan)
 		if (skip || ng < 2)
 			continue;
 		for (uint32_t j = 1; j < ng; j++) {
-			struct scev_ctx_clone *c;
+			uint32_t n = 0;
 
-			if (size > budget)
+			if (size > *budget)
 				break;	/* (the rest stay with the first context) */
-			c = realloc(plan->clones, (plan->nclones + 1) * sizeof(*c));
-			if (!c) {
-				err = -ENOMEM;
-				goto out;
-			}
-			plan->clones = c;
-			c[plan->nclones] = (struct scev_ctx_clone){ cfg->funcs[f].start,
-								    cfg->funcs[f].end, plan->newlen };
 			for (uint32_t k = 0; k < g->nsites; k++)
-				if (g->sites[k].callee == f && !g->sites[k].callback && grp[k] == j &&
-				    (err = plan_push(plan, g->sites[k].pc, plan->nclones)))
-					goto out;
-			plan->nclones++;
-			plan->newlen += size;
-			budget -= size;
+				if (g->sites[k].callee == f && !g->sites[k].callback && grp[k] == j)
+					pcs[n++] = g->sites[k].pc;
+			if ((err = scev_ctx_plan_clone(plan, cfg->funcs[f].start, cfg->funcs[f].end,
+						       pcs, n, false)))
+				goto out;
+			*budget -= size;
 		}
 	}
 out:
 	free(grp);
-	if (err)
+	free(pcs);
+	return err;
+}
+
+int scev_ctx_plan_make(const struct scev_ctx *cx, struct scev_ctx_plan *plan)
+{
+	uint32_t budget = cx->len;
+	int err;
+
+	memset(plan, 0, sizeof(*plan));
+	plan->len = plan->newlen = cx->len;
+	if ((err = plan_callees(cx, plan, &budget)) || (err = absint_timer_plan(cx, plan, &budget)))
 		scev_ctx_plan_free(plan);
 	return err;
 }
@@ -250,11 +278,16 @@ int scev_ctx_prog(const struct ebpf_prog *prog, struct scev_ctx_plan *plan,
 			if (prog->lines)
 				out->lines[at] = prog->lines[pc];
 		}
-		for (uint32_t pc = cl->start; pc < cl->end; pc += ebpf_insn_slots(&prog->insns[pc]))
+		/* (a reference to the function itself, a timer callback arming its own timer
+		 * again, stays in its copy: the copy is the one analysed for that timer's map) */
+		for (uint32_t pc = cl->start; pc < cl->end; pc += ebpf_insn_slots(&prog->insns[pc])) {
+			uint32_t t = pc + 1 + (uint32_t)prog->insns[pc].imm;
+
 			if (pc_relative(&prog->insns[pc]))
 				retarget(&out->insns[cl->at + (pc - cl->start)],
-					 pc + 1 + (uint32_t)prog->insns[pc].imm,
+					 t >= cl->start && t < cl->end ? cl->at + (t - cl->start) : t,
 					 cl->at + (pc - cl->start));
+		}
 		for (size_t k = 0; k < prog->kfunc_cnt; k++)
 			if (prog->kfuncs[k].insn >= cl->start && prog->kfuncs[k].insn < cl->end)
 				nk++;

@@ -219,6 +219,7 @@ struct scev_ctx_plan {
 	uint32_t *site_pc, *site_clone;	/* calls redirected: pc -> clone index */
 	uint32_t nsites;
 	uint32_t *orig_of;	/* per slot of the new program, the slot it copies */
+	uint32_t ntimer;	/* of the clones, timer callbacks' (absint_timer_plan) */
 };
 
 struct scev_ctx {
@@ -304,6 +305,9 @@ struct scev_ctx {
 	/* maps (ids below 64) one timer callback is given with another of the same definition:
 	 * analyzed as the lowest of them (absint_timer.c: absint_timer_canon) */
 	uint64_t timer_alias;
+	/* per pc of a bpf_timer_set_callback call, in the last pass of an analysis that may plan
+	 * copies (else NULL): 0 not reached, 1 + m a value of map m only, UINT32_MAX other */
+	uint32_t *timer_site;
 	bool cb_unseen_dead;	/* a callback no bpf_loop call was seen to take is not run: in
 				 * the summary rounds (until one takes it), and after them when
 				 * they settled (none does) */
@@ -432,6 +436,13 @@ void scev_ctx_note_site(struct scev_ctx *cx, uint32_t pc, const struct aval *arg
 /* contexts.c: after the analysis, the copies worth making (none: plan->nclones 0).  0 or
  * -ENOMEM.  The plan is malloc's (scev_ctx_plan_free). */
 int scev_ctx_plan_make(const struct scev_ctx *cx, struct scev_ctx_plan *plan);
+/* contexts.c: appends to plan a copy of the function at [start, end) and redirects the calls or
+ * function addresses at sites[0..nsites) to it (timer: a timer callback's copy).  0 or -ENOMEM. */
+int scev_ctx_plan_clone(struct scev_ctx_plan *plan, uint32_t start, uint32_t end,
+			const uint32_t *sites, uint32_t nsites, bool timer);
+/* absint_timer.c: a copy of a timer callback per map (per class of maps alike) whose timers
+ * it is given beyond the first, within *budget slots (taken from it).  0 or -ENOMEM. */
+int absint_timer_plan(const struct scev_ctx *cx, struct scev_ctx_plan *plan, uint32_t *budget);
 void scev_ctx_plan_free(struct scev_ctx_plan *plan);
 /* contexts.c: prog with the plan's copies (out shares what it does not change with prog;
  * scev_ctx_prog_free frees the rest).  0 or -ENOMEM. */

@@ -257,6 +257,7 @@ static void ctx_free(struct scev_ctx *cx)
 	arena_free(cx->fn_r0);
 	arena_free(cx->fn_r0_acc);
 	arena_free(cx->fn_cb);
+	arena_free(cx->timer_site);
 	arena_free(cx->fn_effects);
 	arena_free(cx->loop_moves_pkt);
 	arena_free(cx->loop_holds);
@@ -564,6 +565,10 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 				: cx.cbl.v[k].helper == BPF_FUNC_user_ringbuf_drain ? SCEV_CB_URB
 				: cx.cbl.v[k].helper == BPF_FUNC_timer_set_callback ? SCEV_CB_TIMER
 										    : SCEV_CB_LOOP;
+	for (uint32_t k = 0; k < cx.cbl.n && make && !plan && !cx.timer_site; k++)
+		if (cx.cbl.v[k].only_bpf_loop && cx.cbl.v[k].helper == BPF_FUNC_timer_set_callback &&
+		    !(cx.timer_site = arena_zalloc(cx.len, sizeof(*cx.timer_site))))
+			goto fail;
 	if (absint_cb_pre_write(&cx))
 		goto fail;
 	/* Recursion and call depth first: they are the kernel's first word on a program. */
@@ -927,6 +932,14 @@ static int analyze_contexts(struct claim_prog *out, const struct ebpf_prog *prog
 				verdict->max_insns = vc.max_insns;
 				verdict->ends = vc.ends;
 			}
+		} else if (verdict && vc.kind == VERDICT_UNSAFE &&
+			   verdict->kind == VERDICT_UNSUPPORTED && plan->ntimer) {
+			/* (a timer callback the first analysed for the maps of all its timers at
+			 * once, unsupported; a copy per map finds where the kernel's walk for one
+			 * of them fails) */
+			*verdict = vc;
+			if (vc.pc < plan->newlen)
+				verdict->pc = plan->orig_of[vc.pc];
 		} else if (verdict && vc.kind == verdict->kind) {
 			/* (the same answer: the copies' reason, which one context's state gave,
 			 * at the original pc) */

@@ -608,9 +608,9 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 	static struct watch w;
 	static uint8_t probes[GEN_MAX_INSNS];
 	uint8_t pkt[GEN_INPUT_LEN], values[GEN_MAP_ENTRIES * GEN_MAP_VALUE_SIZE] = { 0 };
-	struct interp_map map[4] = { { .def = p->maps[0], .values = values },
+	struct interp_map map[5] = { { .def = p->maps[0], .values = values },
 				     { .def = p->maps[1] }, { .def = p->maps[2] },
-				     { .def = p->maps[3] } };
+				     { .def = p->maps[3] }, { .def = p->maps[4] } };
 	struct interp_env env = { .ctx_kind = INTERP_CTX_XDP, .input = pkt, .input_len = GEN_INPUT_LEN,
 				  .helper_data = p->helper_data, .helper_len = p->helper_len,
 				  .maps = p->map_cnt ? map : NULL, .map_cnt = p->map_cnt,
@@ -683,7 +683,8 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 				GEN_PROG_EACH_UNSAFE | GEN_PROG_GLOBAL_UNSAFE |
 				GEN_PROG_START_RANGE_UNSAFE | GEN_PROG_URB_UNSAFE |
 				GEN_PROG_CB_COUNT_UNSAFE | GEN_PROG_FRAMES_UNSAFE |
-				GEN_PROG_CALL_CTX_UNSAFE | GEN_PROG_SIDE_ONLY_UNSAFE);
+				GEN_PROG_CALL_CTX_UNSAFE | GEN_PROG_SIDE_ONLY_UNSAFE |
+				GEN_PROG_TIMER_TWO_UNSAFE);
 	bool iter_bad = p->flags & (GEN_PROG_ITER_UNSAFE | GEN_PROG_TIMER_UNSAFE);
 	bool ref_bad = p->flags & GEN_PROG_REF_UNSAFE;
 	uint64_t budget = endless || huge ? k->step_budget : p->max_steps + 1, steps;
@@ -821,9 +822,9 @@ static enum interp_trap run_frames(const struct gen_program *p, const struct cgr
 {
 	static uint8_t probes[GEN_MAX_INSNS];
 	uint8_t pkt[GEN_INPUT_LEN], values[GEN_MAP_ENTRIES * GEN_MAP_VALUE_SIZE] = { 0 };
-	struct interp_map map[4] = { { .def = p->maps[0], .values = values },
+	struct interp_map map[5] = { { .def = p->maps[0], .values = values },
 				     { .def = p->maps[1] }, { .def = p->maps[2] },
-				     { .def = p->maps[3] } };
+				     { .def = p->maps[3] }, { .def = p->maps[4] } };
 	struct interp_env env = { .ctx_kind = INTERP_CTX_XDP, .input = pkt, .input_len = GEN_INPUT_LEN,
 				  .helper_data = p->helper_data, .helper_len = p->helper_len,
 				  .maps = p->map_cnt ? map : NULL, .map_cnt = p->map_cnt,
@@ -1665,6 +1666,67 @@ static void test_timer_knobs(void)
 	printf("p_timer: %u and %u of 60 programs arm a timer; %u cancel it; %u safe forms "
 	       "verified safe; p_timer_unsafe: %u flagged, %u trap, %u not called safe\n",
 	       c.calls[0], c.calls[1], c.shaped[0], c.safe, c.flagged[1], c.traps, c.dirty[1]);
+}
+
+/* p_timer_two and its unsafe twin p_timer_two_past: a statement arms the timers of map 3 (32-byte
+ * values) and map 4 (48-byte values, GEN_MAP_TIMER2) with one callback.  The safe form never
+ * traps and stays within max_steps (check_program), and bpfscev calls most of them safe (a copy
+ * of the callback per map, absint_timer_plan; never a timer rule's refusal); the twin's callback
+ * writes bytes only map 4's values have: flagged, never called safe, and its runs trap in the
+ * firing of map 3's timer (INTERP_TRAP_MEM) when it is armed (check_program allows that trap
+ * to the flag only). */
+static void timer_two_program(void *arg, const struct twin_run *r)
+{
+	struct twin_counts *c = arg;
+	const struct gen_program *p = r->p;
+	bool two = p->map_cnt == GEN_MAP_TIMER2 + 1;
+	struct scev_verdict v;
+	enum interp_trap t = INTERP_OK;
+	bool safe = false;
+
+	c->calls[r->twin] += two;
+	CHECK(!two || (p->maps[GEN_MAP_TIMER2].timer == GEN_TIMER_OFF + 1 &&
+		       p->maps[GEN_MAP_TIMER2].value_size == GEN_TIMER2_VALUE &&
+		       p->maps[GEN_MAP_TIMER].value_size != GEN_TIMER2_VALUE), TW "map 4 is not "
+	      "the second timer map", TW_ARGS(r));
+	CHECK(!(p->flags & GEN_PROG_TIMER_TWO_UNSAFE) || (r->twin && two), TW "twin flag without "
+	      "its knob or map 4", TW_ARGS(r));
+	if (twin_verdict(r, &v)) {
+		safe = v.kind == VERDICT_SAFE;
+		c->safe += !r->twin && two && safe;
+		CHECK(r->twin || !two || safe || (!strstr(v.reason, "timer") &&
+						  !strstr(v.reason, "async")),
+		      TW "a safe form not called safe: %s", TW_ARGS(r), v.reason);
+		CHECK(!(p->flags & GEN_PROG_TIMER_TWO_UNSAFE) || !safe, TW "the twin called safe",
+		      TW_ARGS(r));
+		c->dirty[1] += (p->flags & GEN_PROG_TIMER_TWO_UNSAFE) && !safe;
+	}
+	c->flagged[r->twin] += !!(p->flags & GEN_PROG_TIMER_TWO_UNSAFE);
+	t = twin_trap(r, NULL);
+	if (p->flags & GEN_PROG_TIMER_TWO_UNSAFE)
+		c->traps += t == INTERP_TRAP_MEM;
+	CHECK(!safe || t == INTERP_OK || t == INTERP_TRAP_STEPS, TW "called safe, but its run "
+	      "traps (%d)", TW_ARGS(r), t);
+}
+
+static void test_timer_two_knobs(void)
+{
+	static const struct twin_spec s = { { "p_timer_two", "p_timer_two_past" }, 60, 3900000,
+					    60 };
+	struct twin_counts c = { 0 };
+
+	for_twin_programs(&s, timer_two_program, &c);
+	CHECK(c.calls[0] > 20 && c.calls[1] > 20, "p_timer_two: %u and %u of 60 programs arm "
+	      "map 4's timer", c.calls[0], c.calls[1]);
+	CHECK(c.safe > c.calls[0] * 3 / 4, "p_timer_two: %u of %u safe forms verified safe",
+	      c.safe, c.calls[0]);
+	CHECK(c.traps > 5, "p_timer_two_past: %u of %u flagged programs trap", c.traps,
+	      c.flagged[1]);
+	CHECK(c.dirty[1] == c.flagged[1], "p_timer_two_past: %u of %u flagged programs not called "
+	      "safe", c.dirty[1], c.flagged[1]);
+	printf("p_timer_two: %u and %u of 60 programs arm map 4's timer; %u safe forms verified "
+	       "safe; p_timer_two_past: %u flagged, %u trap, %u not called safe\n", c.calls[0],
+	       c.calls[1], c.safe, c.flagged[1], c.traps, c.dirty[1]);
 }
 
 /* p_ptr_alu and its unsafe twin p_ptr_alu_bad: a statement of main puts pointers through ALU
@@ -2837,6 +2899,7 @@ int main(void)
 	test_for_each_knobs();
 	test_urb_knobs();
 	test_timer_knobs();
+	test_timer_two_knobs();
 	test_ptr_alu_knobs();
 	test_global_knobs();
 	test_call_pkt_knobs();

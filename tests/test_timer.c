@@ -24,6 +24,12 @@
 	"r1 = r6\nr1 += 8\nr2 = 1000000\nr3 = 0\ncall bpf_timer_start\n"
 #define OUT "out: r0 = 0\nexit\n"
 #define ARRAY_T8 "-- maps\narray key=4 value=32 entries=1 timer=8\n"
+/* main arms map 0's timer (ARM) and sets cb as the callback of map 1's (MAP1, its "-- maps"
+ * line) too */
+#define TWO(cb, map1) "-- asm\n" LOOKUP ARM "r1 = map[fd:1] ll\n*(u64 *)(r10 -8) = 0\n"       \
+	"r2 = r10\nr2 += -8\ncall bpf_map_lookup_elem\nif r0 == 0 goto out\nr1 = r0\nr1 += 8\n"                   \
+	"r2 = func cb ll\ncall bpf_timer_set_callback\n" OUT "cb: " cb "-- type\nxdp\n"        \
+	ARRAY_T8 map1
 #define CASE(pre, cb, type, maps) "-- asm\n" LOOKUP pre ARM OUT "cb: " cb "-- type\n" type "\n" maps
 
 static void cases(bool kernel)
@@ -89,13 +95,31 @@ static void cases(bool kernel)
 			       "call bpf_timer_init\n" OUT "-- type\nxdp\n" ARRAY_T8
 			       "array key=4 value=32 entries=1 timer=8\n", 0, UNSAFE,
 		  "doesn't match map pointer in R2" },
-		/* one callback, the timers of two maps: analyzed once, for one */
-		{ "two_maps", "-- asm\n" LOOKUP ARM "r1 = map[fd:1] ll\nr2 = r10\nr2 += -4\n"
-			      "call bpf_map_lookup_elem\nif r0 == 0 goto out\nr1 = r0\nr1 += 8\n"
-			      "r2 = func cb ll\ncall bpf_timer_set_callback\n" OUT
-			      "cb: r0 = 0\nexit\n-- type\nxdp\n" ARRAY_T8
-			      "hash key=4 value=32 entries=1 timer=8\n", 0, UNSUPPORTED,
-		  "the timers of different maps" },
+		/* one callback, the timers of two maps of different definitions: the kernel
+		 * verifies it once per map, bpfscev analyses a copy of it per map */
+		{ "two_maps", TWO("r0 = 0\nexit\n", "hash key=4 value=32 entries=1 timer=8\n"), 0,
+		  SAFE, NULL },
+		{ "two_defs", TWO("r0 = *(u64 *)(r3 +0)\nr0 = *(u64 *)(r3 +24)\n"
+				  "r0 = *(u32 *)(r2 +0)\nr0 = 0\nexit\n",
+				  "hash key=8 value=48 entries=4 timer=8\n"), 0, SAFE, NULL },
+		/* each copy arms its own timer again, the value's */
+		{ "two_defs_rearm", TWO("r6 = r3\nr1 = r3\nr1 += 8\nr2 = func cb ll\n"
+					"call bpf_timer_set_callback\nr1 = r6\nr1 += 8\n"
+					"r2 = 1000\nr3 = 0\ncall bpf_timer_start\nr0 = 0\nexit\n",
+					"hash key=4 value=48 entries=4 timer=8\n"), 0, SAFE, NULL },
+		/* the larger value's bytes: map 0's are 32 */
+		{ "two_defs_past", TWO("r1 = 0\n*(u64 *)(r3 +40) = r1\nr0 = 0\nexit\n",
+				       "hash key=4 value=48 entries=4 timer=8\n"), 0, UNSAFE,
+		  "map value access [40, 48) outside [0, 32)" },
+		/* the larger key's bytes: map 0's key is 4 */
+		{ "two_defs_key", TWO("r0 = *(u64 *)(r2 +0)\nr0 = 0\nexit\n",
+				      "hash key=8 value=32 entries=4 timer=8\n"), 0, UNSAFE,
+		  "map key access [0, 8) outside [0, 4)" },
+		/* map 1's timer is at 16: the callback's start on r3 + 8 fits map 0 only */
+		{ "two_defs_timer_off", TWO("r1 = r3\nr1 += 8\nr2 = 1000\nr3 = 0\n"
+					    "call bpf_timer_start\nr0 = 0\nexit\n",
+					    "hash key=4 value=48 entries=4 timer=16\n"), 0, UNSAFE,
+		  "doesn't point to 'struct bpf_timer' that is at 16" },
 		/* tracing programs may not name a timer map at all */
 		{ "kprobe_lookup", "-- asm\n" LOOKUP OUT "-- type\nxdp\n" ARRAY_T8,
 		  BPF_PROG_TYPE_KPROBE, UNSAFE, "tracing progs cannot use bpf_timer yet" },
@@ -269,15 +293,16 @@ int main(void)
 	static const char *const progs[] = {
 		"timer_safe", "timer_hash_safe", "timer_cb_ret1_unsafe", "timer_off_unsafe",
 		"timer_other_map_unsafe", "timer_store_unsafe", "timer_cb_past_unsafe",
-		"timer_kprobe_unsafe",
+		"timer_kprobe_unsafe", "timer_two_defs_safe", "timer_two_defs_past_unsafe",
 	};
 	static const enum scev_verdict_kind want[] = {
-		SAFE, SAFE, UNSAFE, UNSAFE, UNSAFE, UNSAFE, UNSAFE, UNSAFE,
+		SAFE, SAFE, UNSAFE, UNSAFE, UNSAFE, UNSAFE, UNSAFE, UNSAFE, SAFE, UNSAFE,
 	};
 	static const char *const reasons[] = {
 		NULL, NULL, "should have been in [0, 0]", "doesn't point to 'struct bpf_timer'",
 		"doesn't match map pointer in R2", "bpf_timer cannot be accessed directly",
 		"map value access [24, 56) outside [0, 40)", "tracing progs cannot use bpf_timer",
+		NULL, "outside [0, 40)",
 	};
 	bool kernel = verdict_case_kernel("the kernel's verdicts");
 	char path[1024];

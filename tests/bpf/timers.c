@@ -167,6 +167,71 @@ int timer_cb_past_unsafe(struct xdp_md *ctx)
 	return XDP_PASS;
 }
 
+/* a hash map of larger values and keys than tarr's, its timer at the same offset */
+struct tbig {
+	__u64 count;
+	struct bpf_timer t;
+	__u64 hits[2];
+	__u64 extra[4];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8);
+	__type(key, __u64);
+	__type(value, struct tbig);
+} tbig SEC(".maps");
+
+/* one callback for the timers of tarr (u32 keys, 40-byte values) and tbig (u64 keys, 72-byte
+ * values): the kernel verifies it once per map.  It touches what both have. */
+static int tick_both(void *map, __u32 *key, struct tval *v)
+{
+	for (int i = 0; i < 4; i++)
+		v->hits[i & 1] += i + *key;
+	if (++v->count < 3)
+		bpf_timer_start(&v->t, 1000, 0);
+	return 0;
+}
+
+/* tbig's bytes past tarr's 40: valid for tbig's timer only */
+static int tick_big(void *map, __u32 *key, struct tbig *v)
+{
+	v->extra[v->count & 3] += 1;
+	return 0;
+}
+
+static inline __attribute__((always_inline)) int arm_both(struct xdp_md *ctx, void *cb)
+{
+	struct tval *v = value_of(&tarr, ctx->rx_queue_index & 1);
+	__u64 k = ctx->ingress_ifindex;
+	struct tbig *b;
+
+	if (!v)
+		return XDP_PASS;
+	bpf_timer_init(&v->t, &tarr, CLOCK_MONOTONIC);
+	bpf_timer_set_callback(&v->t, cb);
+	bpf_timer_start(&v->t, 1000000, 0);
+	b = bpf_map_lookup_elem(&tbig, &k);
+	if (!b)
+		return XDP_PASS;
+	bpf_timer_init(&b->t, &tbig, CLOCK_MONOTONIC);
+	bpf_timer_set_callback(&b->t, cb);
+	bpf_timer_start(&b->t, 5000, 0);
+	return XDP_DROP;
+}
+
+SEC("xdp")
+int timer_two_defs_safe(struct xdp_md *ctx)
+{
+	return arm_both(ctx, tick_both);
+}
+
+SEC("xdp")
+int timer_two_defs_past_unsafe(struct xdp_md *ctx)
+{
+	return arm_both(ctx, tick_big);
+}
+
 /* a tracing program that names a timer map */
 SEC("kprobe/do_nanosleep")
 int timer_kprobe_unsafe(void *ctx)
