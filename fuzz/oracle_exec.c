@@ -7,8 +7,11 @@
  */
 #include "fuzz/pipeline.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "scev/callbacks.h"
 #include "triage/verdict.h"
@@ -138,20 +141,25 @@ static void exec_verdicts(struct claim_verdicts *v, const struct pipeline_result
 		}
 }
 
-/* A program the verdict calls safe, run as the kernel oracle runs one (verdict_execute): held to
- * its instruction bound, or to ending within the budget when its ending rests on nothing. */
-static int exec_verdict(struct pipeline_result *r, uint64_t *stats, const struct pipeline_opts *o,
-			uint64_t budget)
+/* Whether the claims' runs judge the verdict too: a program it calls safe. */
+static bool exec_judges_verdict(const struct pipeline_result *r)
 {
-	struct verdict_opts vo = { .sz = sizeof(vo), .runs = o->runs ? o->runs : PIPELINE_RUNS,
-				   .seed = o->seed, .input = o->input, .input_len = o->fixed_len,
-				   .prog_type = o->prog_type, .unprivileged = o->unprivileged,
-				   .step_budget = budget };
-	struct verdict_report vr = { .ours = r->verdict };
+	return r->has_verdict && r->verdict.kind == VERDICT_SAFE;
+}
+
+/* A program the verdict calls safe: the claims' own runs (check_opts.safe) held it to the rule
+ * the kernel oracle's runs of it follow (verdict_execute, oracle/exec/safe_run.h) — its
+ * instruction bound, or ending within the budget when its ending rests on nothing, no trap, no
+ * read of unwritten bytes.  The first fault is a "verdict" finding with the input that shows
+ * it. */
+static int exec_verdict(struct pipeline_result *r, uint64_t *stats, uint64_t budget)
+{
 	const struct scev_verdict *v = &r->verdict;
+	const struct check_result *c = r->has_exec && r->exec.safe_faults ? &r->exec : &r->exec_fixed;
+	struct verdict_report *vr;
 	int err;
 
-	if (!r->has_verdict || v->kind != VERDICT_SAFE)
+	if (!exec_judges_verdict(r))
 		return 0;
 	stats[E_SAFE]++;
 	if (v->max_insns < budget)
@@ -161,12 +169,21 @@ static int exec_verdict(struct pipeline_result *r, uint64_t *stats, const struct
 	else
 		stats[v->ends == SCEV_ENDS_CALLS ? E_SAFE_CALLS : v->ends == SCEV_ENDS_MAY_GOTO ?
 		      E_SAFE_MAY_GOTO : E_SAFE_NONE]++;
-	if ((err = verdict_execute(&vr, &r->obj, &r->view, &vo)))
-		return err;
-	if (!vr.faults)
+	if (!r->exec.safe_faults && !r->exec_fixed.safe_faults)
 		return 0;
 	stats[E_SAFE_FAULTED]++;
-	return pipeline_verdict_finding(r, &vr);
+	if (!(vr = calloc(1, sizeof(*vr))))
+		return -ENOMEM;
+	vr->ours = *v;
+	vr->runs = r->exec.runs + r->exec_fixed.runs;
+	vr->faults = r->exec.safe_faults + r->exec_fixed.safe_faults;
+	snprintf(vr->fault, sizeof(vr->fault), "%s", c->safe_fault);
+	vr->fault_input_len = c->safe_input_len < sizeof(vr->fault_input) ?
+			      c->safe_input_len : sizeof(vr->fault_input);
+	memcpy(vr->fault_input, c->safe_input, vr->fault_input_len);
+	err = pipeline_verdict_finding(r, vr);
+	free(vr);
+	return err;
 }
 
 static bool exec_wanted(const struct pipeline_opts *o)
@@ -183,8 +200,13 @@ static int exec_run(struct pipeline_result *r, uint64_t *stats, struct claim_ver
 				 .input_len = o->input_len ? o->input_len : PIPELINE_INPUT_LEN,
 				 .ctx_kind = o->ctx_kind, .first_only = o->first_only,
 				 .first_input = o->first_input };
+	struct safe_rule safe;
 	int err;
 
+	if (exec_judges_verdict(r)) {
+		safe = verdict_safe_rule(&r->verdict, co.step_budget, o->unprivileged);
+		co.safe = &safe;
+	}
 	if (!o->no_drawn) {
 		if ((err = oracle_check(&r->exec, &r->obj, &r->view, r->cp, &co)))
 			return err;
@@ -201,7 +223,7 @@ static int exec_run(struct pipeline_result *r, uint64_t *stats, struct claim_ver
 	}
 	exec_verdicts(v, r, o->first_only);
 	timer_counts(r, stats);
-	return exec_verdict(r, stats, o, co.step_budget);
+	return exec_verdict(r, stats, co.step_budget);
 }
 
 static void exec_summary(struct sbuf *sb, const uint64_t *n, double cpu, const char *dir,

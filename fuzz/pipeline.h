@@ -138,9 +138,10 @@ struct pipeline_opts {
 					 * program without its invariant flag (which can show a
 					 * verifier bug that rejection hides): no verdict comparison */
 	/* judge: exec, the verdict (with the analysis: scev_verify) when the subject's claims are
-	 * not given: a program called safe runs (verdict_execute) on runs inputs within
-	 * step_budget, held to its instruction bound, or to ending within the budget when the
-	 * verdict rests on nothing else (scev_verdict.ends); a fault is a "verdict" finding */
+	 * not given: the claims' own runs of a program called safe (check_opts.safe) hold it to
+	 * its instruction bound, or to ending within step_budget when the verdict rests on nothing
+	 * else (scev_verdict.ends), with no trap and no read of unwritten bytes
+	 * (oracle/exec/safe_run.h); a fault is a "verdict" finding */
 	bool verdict;
 	/* triage */
 	bool triage;			/* optional oracles' findings as finding records */

@@ -222,6 +222,8 @@ static void test_verdict_oracle(void)
 	static const char count[] = "r1 = 0\nl: r1 += 1\nif r1 < 10 goto l\nr0 = 0\nexit\n";
 	static const char endless[] = "r9 = -52\nr5 = -47\nif r5 s> -51 goto side\nbody: r0 = 1\n"
 				      "side: r5 |= 0\nif r5 > r9 goto body\nr0 = 0\nexit\n";
+	static const char stack_ptr[] = "r1 = *(u8 *)(r10 -8)\nif r1 == 0 goto ok\n"
+					"r0 = *(u64 *)(r1 +0)\nok: r0 = 0\nexit\n";
 	static const struct {
 		const char *name, *text, *fault;	/* fault NULL: the analyzer's verdict */
 		uint64_t max_insns;
@@ -235,6 +237,13 @@ static void test_verdict_oracle(void)
 		  "its ending rests on nothing", UINT64_MAX, SCEV_ENDS_NONE, 0 },
 		{ "side entry only, endless, called safe by may_goto", endless, "", UINT64_MAX,
 		  SCEV_ENDS_MAY_GOTO, 0 },
+		/* the claims' runs watch reads of unwritten registers, and by the privileged rule
+		 * start each frame with arbitrary bytes, which a program may read (an all-zero
+		 * frame would hide the fault) */
+		{ "a register read before any write", "r0 = r2\nexit\n", "R2 read, never written", 10,
+		  SCEV_ENDS_BOUND, 0 },
+		{ "a pointer from a stack byte never written", stack_ptr, "is outside every region", 10,
+		  SCEV_ENDS_BOUND, 0 },
 	};
 
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {

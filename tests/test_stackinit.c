@@ -4,9 +4,11 @@
  * Each fault is also what bpfscev verify itself says of the program (unsafe, "not written"), so
  * the watch and the analyzer agree where both are asked.  That is the unprivileged rule
  * (verdict_opts.unprivileged); by the default, privileged one (the kernel's allow_uninit_stack)
- * the same runs read drawn bytes without a fault, and bpfscev verify calls the programs safe. */
+ * the same runs read drawn bytes without a fault, and bpfscev verify calls the programs safe.
+ * The claim checker's runs of a program called safe (check_opts.safe) watch the same way. */
 #include <string.h>
 
+#include "oracle/exec/check.h"
 #include "tests/check.h"
 #include "triage/verdict.h"
 
@@ -47,6 +49,36 @@ static const struct {
 	  "f: r0 = *(u64 *)(r1 +0)\nexit\n", BPF_PROG_TYPE_SOCKET_FILTER, NULL },
 };
 
+/* The same watch on the claim checker's runs (check_opts.safe, the campaign's execution oracle
+ * judging a program called safe with the claims' own runs): the same faults, none elsewhere. */
+static void checker_runs(const struct ebpf_object *obj, size_t k)
+{
+	struct safe_rule rule = { .max_insns = UINT64_MAX, .step_budget = 10000,
+				  .unprivileged = true };
+	struct check_opts co = { .sz = sizeof(co), .runs = 3, .step_budget = 10000,
+				 .input_len = 256, .safe = &rule };
+	struct ebpf_prog view = obj->progs[0];
+	struct claim_prog none = { 0 };
+	struct check_result res;
+
+	view.prog_type = cases[k].type;
+	CHECK(oracle_check(&res, obj, &view, &none, &co) == 0, "%s: checker runs", cases[k].name);
+	if (cases[k].fault)
+		CHECK(res.safe_faults == 3 && strstr(res.safe_fault, cases[k].fault) &&
+			      res.safe_input_len == 256,
+		      "%s: %llu of 3 checker runs faulted: %s", cases[k].name,
+		      (unsigned long long)res.safe_faults, res.safe_fault);
+	else
+		CHECK(res.safe_faults == 0 && res.runs == 3, "%s: checker runs: %s", cases[k].name,
+		      res.safe_fault);
+	check_result__free(&res);
+	/* the privileged rule: no fault */
+	rule.unprivileged = false;
+	CHECK(oracle_check(&res, obj, &view, &none, &co) == 0 && res.safe_faults == 0,
+	      "%s, privileged: checker runs: %s", cases[k].name, res.safe_fault);
+	check_result__free(&res);
+}
+
 int main(void)
 {
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
@@ -72,6 +104,7 @@ int main(void)
 			      (unsigned long long)r.faults, (unsigned long long)r.runs, r.fault);
 		else
 			CHECK(r.faults == 0 && r.runs == 3, "%s: %s", cases[k].name, r.fault);
+		checker_runs(obj, k);
 		/* where the watch sees a read of unwritten bytes, the analyzer does not call the
 		 * program safe */
 		if (cases[k].fault) {

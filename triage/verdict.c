@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "oracle/exec/stackinit.h"
+#include "oracle/exec/safe_run.h"
 #include "oracle/kernel/kernel.h"
 #include "util/clock.h"
 
@@ -42,13 +42,19 @@ static uint64_t mix(uint64_t *s)
 static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 		    const struct ebpf_prog *prog, const struct verdict_opts *o, uint32_t type);
 
-/* Runs a program the analysis calls safe.  A fault contradicts the verdict: a memory trap, a
- * kernel limit (call depth, combined stack), a read of stack bytes no instruction wrote
- * (oracle/exec/stackinit.h), more instructions than the verdict's own bound (its trip claims
- * over the call graph) when it has one, or the whole budget when the verdict's ending rests on
- * nothing (SCEV_ENDS_NONE).  Call traps (an unmodeled helper) and the budget when the verdict
- * gives no bound for a stated reason (callbacks, may_goto, a bound past the budget) are not
- * faults. */
+struct safe_rule verdict_safe_rule(const struct scev_verdict *v, uint64_t budget,
+				   bool unprivileged)
+{
+	bool bounded = v->max_insns < budget;
+
+	return (struct safe_rule){ .max_insns = bounded ? v->max_insns : UINT64_MAX,
+				   .must_end = bounded || (v->max_insns == UINT64_MAX &&
+							   v->ends == SCEV_ENDS_NONE),
+				   .step_budget = budget, .unprivileged = unprivileged };
+}
+
+/* Runs a program the analysis calls safe.  A fault contradicts the verdict (the rule is
+ * oracle/exec/safe_run.h's). */
 int verdict_execute(struct verdict_report *r, const struct ebpf_object *obj,
 		    const struct ebpf_prog *prog, const struct verdict_opts *uo)
 {
@@ -65,22 +71,25 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 	struct interp_code *code = NULL;
 	struct interp_map *maps = calloc(obj->map_cnt ? obj->map_cnt : 1, sizeof(*maps));
 	struct stackinit_watch *w = malloc(sizeof(*w));
+	struct stackinit_pc *pcs = stackinit_pcs_build(prog->insns, (uint32_t)prog->len);
 	uint8_t *probes = NULL;
 	uint8_t input[2048], helper[4096];
+	char text[256];
 	uint32_t ro = ebpf_prog_ctx_model(type) == EBPF_CTX_RO ? ebpf_prog_ctx_size(prog, type) : 0;
 	uint64_t seed = o->seed, budget = o->step_budget ? o->step_budget : VERDICT_RUN_BUDGET;
-	bool bounded = r->ours.max_insns < budget;
-	bool must_end = bounded || (r->ours.max_insns == UINT64_MAX && r->ours.ends == SCEV_ENDS_NONE);
+	struct safe_rule rule = verdict_safe_rule(&r->ours, budget, o->unprivileged);
+	bool bounded = rule.max_insns != UINT64_MAX;
 	struct diag d;
 	int err = 0;
 
 	diag_clear(&d);
-	if (!maps || !w || (err = interp_prepare(&code, prog, &d)) ||
+	if (!maps || !w || !pcs || (err = interp_prepare(&code, prog, &d)) ||
 	    !(probes = malloc(interp_code__slots(code)))) {
 		interp_code__free(code);
 		free(maps);
 		free(w);
-		return maps && w && err ? err : -ENOMEM;
+		free(pcs);
+		return maps && w && pcs && err ? err : -ENOMEM;
 	}
 	memset(probes, 1, interp_code__slots(code));
 	for (size_t m = 0; m < obj->map_cnt; m++)
@@ -120,7 +129,7 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 		env.maps = maps;
 		env.map_cnt = obj->map_cnt;
 		env.step_budget = bounded ? r->ours.max_insns : budget;
-		stackinit_watch_init(w, prog->insns, (uint32_t)prog->len);
+		stackinit_watch_init(w, prog->insns, (uint32_t)prog->len, pcs);
 		w->allow_uninit_stack = !o->unprivileged;
 		if (!o->unprivileged) {
 			env.stack_fill = helper;
@@ -132,31 +141,16 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 		if ((err = interp_run(code, &env, &res)))
 			break;
 		r->runs++;
-		if (res.trap == INTERP_TRAP_MEM || res.trap == INTERP_TRAP_LIMIT ||
-		    res.trap == INTERP_TRAP_REF ||
-		    (res.trap == INTERP_TRAP_STEPS && must_end && !res.timer_trap) || w->bad) {
-			if (!r->faults++) {
-				if (w->bad)
-					snprintf(r->fault, sizeof(r->fault), "%s", w->reason);
-				else if (res.trap == INTERP_TRAP_STEPS && bounded)
-					snprintf(r->fault, sizeof(r->fault), "pc %u: ran past %" PRIu64
-						 " instructions, the most the loops' trip counts allow",
-						 res.trap_pc, r->ours.max_insns);
-				else if (res.trap == INTERP_TRAP_STEPS)
-					snprintf(r->fault, sizeof(r->fault), "pc %u: ran past %" PRIu64
-						 " instructions, and the verdict bounds no loop a run "
-						 "reaches there: its ending rests on nothing", res.trap_pc,
-						 budget);
-				else
-					snprintf(r->fault, sizeof(r->fault), "%s", res.reason);
-				memcpy(r->fault_input, input, len);
-				r->fault_input_len = len;
-			}
+		if (safe_run_fault(&rule, &res, w, text, sizeof(text)) && !r->faults++) {
+			snprintf(r->fault, sizeof(r->fault), "%s", text);
+			memcpy(r->fault_input, input, len);
+			r->fault_input_len = len;
 		}
 	}
 	interp_code__free(code);
 	free(maps);
 	free(w);
+	free(pcs);
 	free(probes);
 	return err;
 }

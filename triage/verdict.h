@@ -76,5 +76,10 @@ void verdict_report__free(struct verdict_report *r);
  * Lets a test hand the oracle a verdict the analyzer would not give. */
 int verdict_execute(struct verdict_report *r, const struct ebpf_object *obj,
 		    const struct ebpf_prog *prog, const struct verdict_opts *opts);
+/* What runs of a program v calls safe, on a budget of budget instructions, must not do
+ * (oracle/exec/safe_run.h): the rule verdict_execute holds its runs to, and the claim checker's
+ * runs too when they judge the verdict (check_opts.safe). */
+struct safe_rule verdict_safe_rule(const struct scev_verdict *v, uint64_t budget,
+				   bool unprivileged);
 
 #endif

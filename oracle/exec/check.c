@@ -214,6 +214,9 @@ struct run {
 	unsigned frame_depth;
 	const uint32_t *value_sizes;	/* per map */
 	uint32_t nmaps;
+	/* check_opts.safe: the runs visit every pc for the watch; the claims' probes */
+	struct stackinit_watch *watch;
+	const uint8_t *claimed;
 	bool stop;
 	int err;
 };
@@ -568,6 +571,35 @@ static void visit(void *arg, const struct interp_state *st, uint32_t pc)
 	check_ranges(r, st, pc, regs, f, at);
 }
 
+/* A run of a program called safe: the watch sees every instruction, the claims their pcs. */
+static void visit_safe(void *arg, const struct interp_state *st, uint32_t pc)
+{
+	struct run *r = arg;
+
+	stackinit_visit(r->watch, st, pc);
+	if (r->claimed[pc])
+		visit(r, st, pc);
+}
+
+/* The first run that broke check_opts.safe: its text, input (as the run began) and helper
+ * results.  False when out of memory. */
+static bool safe_fault(struct check_result *res, const char *text, const uint8_t *input,
+		       size_t input_len, const uint8_t *helper, size_t helper_len)
+{
+	if (res->safe_faults++)
+		return true;
+	snprintf(res->safe_fault, sizeof(res->safe_fault), "%s", text);
+	res->safe_input = malloc(input_len ? input_len : 1);
+	res->safe_helper = malloc(helper_len ? helper_len : 1);
+	if (!res->safe_input || !res->safe_helper)
+		return false;
+	memcpy(res->safe_input, input, input_len);
+	res->safe_input_len = input_len;
+	memcpy(res->safe_helper, helper, helper_len);
+	res->safe_helper_len = helper_len;
+	return true;
+}
+
 /* An exit target of loop l: pc, for the index of exits by pc.  False when out of memory. */
 static bool add_exit_key(uint32_t **xkeys, uint32_t **xloop, uint32_t *nx, uint32_t pc,
 			 uint32_t l, uint8_t *probes)
@@ -623,6 +655,8 @@ void check_result__free(struct check_result *res)
 		free(res->findings[i].helper_data);
 	}
 	free(res->findings);
+	free(res->safe_input);
+	free(res->safe_helper);
 	free(res->max_trip);
 	free(res->seen);
 	memset(res, 0, sizeof(*res));
@@ -660,7 +694,9 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 	struct check_opts opts = { 0 };
 	struct interp_code *code = NULL;
 	struct interp_map *maps = NULL;
-	uint8_t *probes = NULL, *input = NULL, *helper = NULL, *grps = NULL;
+	uint8_t *probes = NULL, *input = NULL, *helper = NULL, *grps = NULL, *every = NULL;
+	uint8_t *input0 = NULL;
+	struct stackinit_pc *wpcs = NULL;
 	uint32_t *keys = NULL, nx = 0, *xkeys = NULL, *xloop = NULL;
 	uint32_t slots = (uint32_t)prog->len, nmaps = obj ? (uint32_t)obj->map_cnt : 0;
 	uint32_t *vsizes = NULL, ngroup[RG_SLOW + 1] = { 0 };
@@ -705,6 +741,16 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 	if (!res->max_trip || !probes || !res->seen || !r.found || !r.lt || !keys || !input || !helper || !maps ||
 	    !vsizes)
 		goto out;
+	if (opts.safe) {
+		r.watch = malloc(sizeof(*r.watch));
+		every = malloc(slots ? slots : 1);
+		input0 = malloc(r.input_len ? r.input_len : 1);
+		wpcs = stackinit_pcs_build(prog->insns, slots);
+		if (!r.watch || !every || !input0 || !wpcs)
+			goto out;
+		memset(every, 1, slots);
+		r.claimed = probes;
+	}
 	for (uint32_t m = 0; m < nmaps; m++) {
 		maps[m].def = obj->maps[m];
 		vsizes[m] = obj->maps[m].value_size;
@@ -853,9 +899,29 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 		env.probes = probes;
 		env.visit = visit;
 		env.arg = &r;
+		if (opts.safe) {
+			stackinit_watch_init(r.watch, prog->insns, slots, wpcs);
+			r.watch->allow_uninit_stack = !opts.safe->unprivileged;
+			if (!opts.safe->unprivileged) {
+				env.stack_fill = helper;
+				env.stack_fill_len = r.helper_len;
+			}
+			env.probes = every;
+			env.visit = visit_safe;
+			memcpy(input0, input, r.input_len);
+		}
 		if ((err = interp_run(code, &env, &ir)))
 			goto out;
 		res->runs++;
+		if (opts.safe) {
+			char text[256];
+
+			if (safe_run_fault(opts.safe, &ir, r.watch, text, sizeof(text)) &&
+			    !safe_fault(res, text, input0, r.input_len, helper, r.helper_len)) {
+				err = -ENOMEM;
+				goto out;
+			}
+		}
 		res->timer_fires += ir.timer_fires;
 		if (ir.trap != INTERP_OK)
 			res->traps++;
@@ -889,6 +955,10 @@ out:
 	free(xloop);
 	free(keys);
 	free(probes);
+	free(every);
+	free(input0);
+	free(wpcs);
+	free(r.watch);
 	free(input);
 	free(helper);
 	free(maps);

@@ -23,6 +23,7 @@
 #include "oracle/exec/interp.h"
 #include "claims/claims.h"
 #include "claims/finding_kind.h"
+#include "oracle/exec/safe_run.h"
 
 struct check_finding {
 	uint8_t kind;
@@ -52,6 +53,10 @@ struct check_opts {
 	uint32_t first_input;	/* start the input sequence at this number (0 = the all-zero
 				 * input, 1-3 the patterns, then random): a campaign that runs few
 				 * inputs per program rotates it so its programs see them all */
+	/* A program called safe: the same runs also judge the verdict (safe_run.h), watched for
+	 * reads of unwritten bytes (stackinit.h) and, by the privileged rule, with frames that
+	 * start with the run's helper bytes.  NULL: the claims alone. */
+	const struct safe_rule *safe;
 };
 
 struct check_result {
@@ -66,6 +71,12 @@ struct check_result {
 				 * claims were judged), timer callbacks' runs included */
 	uint32_t nslots;
 	uint64_t timer_fires;	/* timer callbacks the runs fired after the program */
+	/* check_opts.safe: runs that broke the rule, the first one's text, input and helper
+	 * results (heap) */
+	uint64_t safe_faults;
+	char safe_fault[256];
+	uint8_t *safe_input, *safe_helper;
+	size_t safe_input_len, safe_helper_len;
 };
 
 /* Checks claims (the claim_prog for prog) against runs of prog.  obj supplies the maps.

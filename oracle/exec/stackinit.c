@@ -2,22 +2,59 @@
 #include "oracle/exec/stackinit.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bpf/helper_proto.h"
 
-void stackinit_watch_init(struct stackinit_watch *w, const struct bpf_insn *insns, uint32_t len)
+void stackinit_watch_init(struct stackinit_watch *w, const struct bpf_insn *insns, uint32_t len,
+			  const struct stackinit_pc *pcs)
 {
 	memset(w, 0, sizeof(*w));
 	w->insns = insns;
+	w->pcs = pcs;
 	w->len = len;
 	w->regs = 1u << 1 | 1u << EBPF_REG_FP;
 }
 
-/* Main's registers: reads checked, then what the instruction writes (stackinit.h). */
-static void regs_visit(struct stackinit_watch *w, const struct bpf_insn *i, uint32_t pc)
+/* What the watch reads of i (struct stackinit_pc; the rule is stackinit.h's). */
+static struct stackinit_pc decode(const struct bpf_insn *i)
 {
-	uint32_t need = ebpf_is_call(i) ? 0 : ebpf_regs_read(i) & ~(uint32_t)w->regs;
+	struct stackinit_pc d = { .read = (uint16_t)ebpf_regs_read(i), .keep = 0xffff,
+				  .set = (uint16_t)ebpf_regs_written(i) };
+	uint8_t cls = ebpf_class(i);
+
+	d.mem = cls == BPF_LDX || cls == BPF_ST || cls == BPF_STX || ebpf_is_helper_call(i) ||
+		(ebpf_is_call(i) && i->src_reg == BPF_PSEUDO_KFUNC_CALL);
+	if (ebpf_is_call(i))
+		d.read = 0;
+	if (ebpf_is_call(i) || (cls == BPF_LD && !ebpf_is_ldimm64(i))) {
+		const struct ebpf_helper_proto *p =
+			ebpf_is_helper_call(i) ? ebpf_helper_proto(i->imm) : NULL;
+
+		d.keep = 0xffff;
+		d.set = 0;
+		if (ebpf_is_pseudo_call(i))
+			return d;	/* clobbers on the return (stackinit_visit) */
+		d.keep = (uint16_t)~0x3fu;
+		d.set = p && (p->flags & HF_NO_RETURN_VALUE) ? 0 : 1;
+	}
+	return d;
+}
+
+struct stackinit_pc *stackinit_pcs_build(const struct bpf_insn *insns, uint32_t len)
+{
+	struct stackinit_pc *pcs = calloc(len ? len : 1, sizeof(*pcs));
+
+	for (uint32_t pc = 0; pcs && pc < len; pc += ebpf_insn_slots(&insns[pc]))
+		pcs[pc] = decode(&insns[pc]);
+	return pcs;
+}
+
+/* Main's registers: reads checked, then what the instruction writes (stackinit.h). */
+static void regs_visit(struct stackinit_watch *w, const struct stackinit_pc *d, uint32_t pc)
+{
+	uint32_t need = d->read & ~(uint32_t)w->regs;
 
 	if (need && !w->bad) {
 		w->bad = true;
@@ -25,18 +62,7 @@ static void regs_visit(struct stackinit_watch *w, const struct bpf_insn *i, uint
 		snprintf(w->reason, sizeof(w->reason), "pc %u: R%d read, never written", pc,
 			 __builtin_ctz(need));
 	}
-	if (ebpf_is_call(i) || (ebpf_class(i) == BPF_LD && !ebpf_is_ldimm64(i))) {
-		const struct ebpf_helper_proto *p =
-			ebpf_is_helper_call(i) ? ebpf_helper_proto(i->imm) : NULL;
-
-		if (ebpf_is_pseudo_call(i))
-			return;	/* clobbers on the return (stackinit_visit) */
-		w->regs = (uint16_t)((w->regs & ~0x3fu) | 1u);
-		if (p && (p->flags & HF_NO_RETURN_VALUE))
-			w->regs &= (uint16_t)~1u;
-		return;
-	}
-	w->regs |= (uint16_t)ebpf_regs_written(i);
+	w->regs = (uint16_t)((w->regs & d->keep) | d->set);
 }
 
 /* The stack offset of [a, a + size) when it lies in the live frames (and their deeper,
@@ -113,15 +139,18 @@ void stackinit_visit(void *arg, const struct interp_state *st, uint32_t pc)
 {
 	struct stackinit_watch *w = arg;
 	const struct bpf_insn *i;
-	const uint64_t *r = interp_state_regs(st);
+	const uint64_t *r;
 	unsigned frame = interp_state_frame(st);
+	struct stackinit_pc dec;
+	const struct stackinit_pc *d;
 	uint8_t cls;
 	unsigned size;
 
 	if (pc >= w->len || frame >= EBPF_MAX_CALL_DEPTH)
 		return;
-	/* frames entered since the last visit start unwritten (stackinit_watch_init: main's) */
-	if (frame > w->depth)
+	/* frames entered since the last visit start unwritten (stackinit_watch_init: main's);
+	 * under allow_uninit_stack nothing reads written[], so it is not kept */
+	if (frame > w->depth && !w->allow_uninit_stack)
 		for (unsigned f = w->depth + 1; f <= frame; f++)
 			memset(w->written + (size_t)f * EBPF_STACK_SIZE, 0, EBPF_STACK_SIZE);
 	if (frame == 0 && w->depth > 0)	/* back from a bpf-to-bpf call */
@@ -133,8 +162,17 @@ void stackinit_visit(void *arg, const struct interp_state *st, uint32_t pc)
 	}
 	w->depth = frame;
 	i = &w->insns[pc];
+	if (w->pcs) {
+		d = &w->pcs[pc];
+	} else {
+		dec = decode(i);
+		d = &dec;
+	}
 	if (frame == 0)
-		regs_visit(w, i, pc);
+		regs_visit(w, d, pc);
+	if (!d->mem || w->allow_uninit_stack)
+		return;	/* the stack's bytes: only reads of them are judged, and these are not */
+	r = interp_state_regs(st);
 	cls = ebpf_class(i);
 	size = ebpf_size_bytes(ebpf_size(i));
 	switch (cls) {

@@ -30,8 +30,18 @@
 #include "bpf/isa.h"
 #include "oracle/exec/interp.h"
 
+/* An instruction as the watch reads it, decoded once per program (stackinit_pcs_build): the
+ * registers of main's frame it reads (0 for a call: arguments are not checked), those still
+ * written after it (keep) and those it writes (set), and whether it reaches memory (a load, a
+ * store, an atomic, a helper or kfunc call). */
+struct stackinit_pc {
+	uint16_t read, keep, set;
+	bool mem;
+};
+
 struct stackinit_watch {
 	const struct bpf_insn *insns;
+	const struct stackinit_pc *pcs;	/* NULL: each instruction decoded at its visit */
 	uint32_t len;
 	unsigned depth;		/* frame of the last visit */
 	uint16_t regs;		/* registers of main's frame written so far (bit r) */
@@ -45,8 +55,12 @@ struct stackinit_watch {
 };
 
 /* Prepares w for one run of the program insns[0..len): set env->visit = stackinit_visit,
- * env->arg = w and env->probes to an array of interp_code__slots() ones. */
-void stackinit_watch_init(struct stackinit_watch *w, const struct bpf_insn *insns, uint32_t len);
+ * env->arg = w and env->probes to an array of interp_code__slots() ones.  pcs: the program's
+ * stackinit_pcs_build() (the same visits, cheaper), or NULL. */
+void stackinit_watch_init(struct stackinit_watch *w, const struct bpf_insn *insns, uint32_t len,
+			  const struct stackinit_pc *pcs);
+/* The decoded instructions of insns[0..len) for stackinit_watch_init (heap; NULL: no memory). */
+struct stackinit_pc *stackinit_pcs_build(const struct bpf_insn *insns, uint32_t len);
 void stackinit_visit(void *arg, const struct interp_state *st, uint32_t pc);
 
 #endif

@@ -211,7 +211,7 @@ static int interp_once(struct interp_result *ir, const struct ebpf_object *obj,
 		return -ENOMEM;
 	}
 	memset(probes, 1, interp_code__slots(code));
-	stackinit_watch_init(w, prog->insns, (uint32_t)prog->len);
+	stackinit_watch_init(w, prog->insns, (uint32_t)prog->len, NULL);
 	env.probes = probes;
 	env.visit = stackinit_visit;
 	env.arg = w;
