@@ -65,8 +65,8 @@ enum { PH_IDLE, PH_GEN, PH_ANALYZE, PH_CHECK, PH_ORACLES };
 struct watch {
 	volatile uint64_t index;
 	volatile uint32_t phase;
+	volatile uint64_t seq;		/* phases begun so far */
 	volatile double since;		/* wall_s() when the phase began */
-	volatile double cpu_since;	/* the worker's cpu_s() then */
 };
 void campaign_set_phase(struct watch *w, uint32_t ph);	/* w may be NULL */
 

@@ -145,12 +145,23 @@ static void stage(const struct pipeline_opts *o, enum pipeline_stage st)
 		o->stage(o->arg, st);
 }
 
+/* The CPU time since *t, and *t moved to now: one reading ends a stage and starts the next
+ * (reading the process's CPU clock is a system call, three saved per program). */
+static double lap(double *t)
+{
+	double now = cpu_s(), d = now - *t;
+
+	*t = now;
+	return d;
+}
+
 int pipeline_run(struct pipeline_result *r, const struct pipeline_subject *s,
 		 const struct pipeline_opts *uo, struct diag *d)
 {
 	struct pipeline_opts o = { 0 };
 	const struct gen_program *gp = NULL;	/* the program, when generated */
-	double t0, t1;
+	double t = 0;
+	bool timed = false;	/* t holds the last stage's end */
 	int err = 0;
 
 	if (uo)
@@ -161,9 +172,10 @@ int pipeline_run(struct pipeline_result *r, const struct pipeline_subject *s,
 		struct gen_knobs def = gen_knobs_default();
 
 		stage(&o, PIPELINE_GENERATE);
-		t0 = cpu_s();
+		t = cpu_s();
 		r->gen_err = gen_program(&r->gp, s->src, s->knobs ? s->knobs : &def);
-		r->t_gen = cpu_s() - t0;
+		r->t_gen = lap(&t);
+		timed = true;
 		if (r->gen_err)
 			return 0;
 		gp = &r->gp;
@@ -206,12 +218,14 @@ int pipeline_run(struct pipeline_result *r, const struct pipeline_subject *s,
 			if (err || r->crash[0])
 				return err;	/* a crash is the result: nothing to judge */
 		}
-		t0 = cpu_s();
+		if (!timed)
+			t = cpu_s();
 		err = o.verdict ? scev_verify(&r->verdict, &r->claims, &r->view, r->obj.maps,
 					      r->obj.map_cnt, &so, d)
 				: scev_analyze(&r->claims, &r->view, r->obj.maps, r->obj.map_cnt, &so, d);
 		r->has_verdict = o.verdict && !err;
-		r->t_analyze = cpu_s() - t0;
+		r->t_analyze = lap(&t);
+		timed = true;
 		if (err) {
 			r->failed = "analyze";
 			return err;
@@ -236,11 +250,13 @@ int pipeline_run(struct pipeline_result *r, const struct pipeline_subject *s,
 		if (!op->wanted(&o) || (o.judge && !o.judge(o.arg, op, r->cp)))
 			continue;
 		stage(&o, i ? PIPELINE_ORACLES : PIPELINE_JUDGE);
-		t1 = cpu_s();
+		if (!timed)
+			t = cpu_s();
+		timed = true;
 		err = claim_verdicts__init(&r->verdicts[i], r->cp);
 		if (!err)
 			err = op->run(r, r->stats + pipeline_stat_offset(i), &r->verdicts[i], &o);
-		r->t_oracle[i] = cpu_s() - t1;
+		r->t_oracle[i] = lap(&t);
 		if (err)
 			r->failed = op->name;
 	}

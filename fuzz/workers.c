@@ -97,6 +97,8 @@ struct worker {
 	uint64_t next;		/* next program expected from it */
 	bool confirm;		/* the batch is one program being run again alone */
 	bool killed_hang;	/* the watchdog killed it */
+	uint64_t seq;		/* the watch's phase (seq) the watchdog saw last ... */
+	double cpu_at;		/* ... and the worker's CPU time when it first saw it */
 	uint32_t hang_phase;
 	uint8_t *buf;		/* bytes received, not yet a whole message */
 	size_t len, cap;
@@ -421,7 +423,9 @@ static int read_worker(struct pool *p, unsigned k, bool *dead)
  * that (at least 30 s); the oracles (Z3 stops itself at its budget, the kernel's verifier at
  * its 1M instructions, both in the worker's own CPU time) that and 4 s per second of Z3
  * budget and 60 s.  A worker stuck without using the CPU is caught by the wall clock at ten
- * times its phase's limit, at least 30 s.  (At load 19 a Z3 phase of 9 s of CPU took over
+ * times its phase's limit, at least 30 s.  A phase's CPU time counts from the first time the
+ * watchdog sees it (the watch's seq; a poll, at most 100 ms, after it began): the worker does
+ * not read its own CPU clock at each phase, a system call four times a program.  (At load 19 a Z3 phase of 9 s of CPU took over
  * 98 s of wall time and was killed as a hang when the oracles' limit was wall time.) */
 static void watchdog(struct pool *p)
 {
@@ -438,10 +442,16 @@ static void watchdog(struct pool *p)
 			continue;
 		if (ph == PH_ANALYZE)
 			limit = p->c->o.timeout;
-		if (wk->has_cpu)
-			hung = clock_s(wk->cpu) - wk->w->cpu_since > limit ||
+		if (wk->has_cpu) {
+			double cpu = clock_s(wk->cpu);
+
+			if (wk->w->seq != wk->seq) {
+				wk->seq = wk->w->seq;
+				wk->cpu_at = cpu;
+			}
+			hung = cpu - wk->cpu_at > limit ||
 			       t - wk->w->since > (10 * limit > 30 ? 10 * limit : 30);
-		else
+		} else
 			hung = t - wk->w->since > limit;
 		if (hung) {
 			wk->killed_hang = true;
