@@ -1933,6 +1933,22 @@ static int link_globals(struct link *l, size_t main_fi)
 	return 0;
 }
 
+/* Records a program left out (struct ebpf_skipped_prog); -ENOMEM when it cannot. */
+static int add_skipped(struct ebpf_object *o, const char *name, const char *sec,
+		       const char *where, const char *why)
+{
+	struct ebpf_skipped_prog *v = realloc(o->skipped, (o->skipped_cnt + 1) * sizeof(*v)), *p;
+
+	if (!v)
+		return -ENOMEM;
+	o->skipped = v;
+	p = &v[o->skipped_cnt++];
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	snprintf(p->section, sizeof(p->section), "%s", sec);
+	snprintf(p->reason, sizeof(p->reason), "%s%s", where, why);
+	return 0;
+}
+
 static int add_prog(struct elf_ctx *c, size_t fi, size_t *cap)
 {
 	const struct efunc *f = &c->funcs[fi];
@@ -1966,6 +1982,10 @@ static int add_prog(struct elf_ctx *c, size_t fi, size_t *cap)
 		if (l.why.insn >= 0)
 			snprintf(where, sizeof(where), "insn %ld: ", l.why.insn);
 		note(c, "prog '%s' (section '%s'): skipped: %s%s", f->name, sec, where, l.why.msg);
+		if (add_skipped(c->obj, f->name, sec, where, l.why.msg)) {
+			free(l.out);
+			return diag_set(c->d, ENOMEM, "out of memory");
+		}
 		if (c->skipped++ == 0) {
 			c->first_skip = l.why;
 			snprintf(c->first_skip.msg, sizeof(c->first_skip.msg),

@@ -300,6 +300,7 @@ void ebpf_object__free(struct ebpf_object *obj)
 		free(obj->maps[i].init);
 	free(obj->maps);
 	free(obj->notes);
+	free(obj->skipped);
 	free(obj);
 }
 

@@ -154,6 +154,15 @@ const struct ebpf_global_func *ebpf_prog_global(const struct ebpf_prog *prog, si
  * name for its BTF id; NULL when neither is known. */
 const char *ebpf_prog_kfunc_name(const struct ebpf_prog *prog, size_t pc);
 
+/* A program of an ELF object left out because it cannot be loaded as it stands (bad
+ * encoding, a call or relocation that makes no sense): its name, section and the reason with
+ * the instruction ("insn 3: ..."), so a report can list it instead of dropping it. */
+struct ebpf_skipped_prog {
+	char name[128];
+	char section[128];
+	char reason[32 + 512];	/* "insn N: " and the loader's diag message */
+};
+
 struct ebpf_object {
 	char path[256];
 	enum ebpf_format format;
@@ -163,6 +172,8 @@ struct ebpf_object {
 	size_t map_cnt;
 	char *notes;		/* ELF: one line per program skipped or reference left unresolved,
 				 * "prog 'x': ..."; NULL when there is nothing to say */
+	struct ebpf_skipped_prog *skipped;	/* ELF: the programs left out, and why */
+	size_t skipped_cnt;
 };
 
 /* The format of an input, told apart by content. */

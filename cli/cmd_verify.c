@@ -28,12 +28,14 @@ static void verify_usage(FILE *f)
 		   "  instructions than its loops' trip counts allow is a finding.  --kernel loads it\n"
 		   "  into the running kernel too and classifies: both-accept, both-reject, improvement,\n"
 		   "  regression, or no-load (the kernel could not be asked: a map it refuses, a load\n"
-		   "  refused before verification).  Exit 0 safe, 1 unsafe (or a finding), 2\n"
-		   "  unsupported or usage error.\n"
+		   "  refused before verification, or a helper this kernel does not offer to the\n"
+		   "  type).  Exit 0 safe, 1 unsafe (or a finding), 2 unsupported, a program the\n"
+		   "  loader left out (named on stderr) or usage error.\n"
 		   "  Several FILEs, a directory (every ELF file below it) or --table/--csv give the\n"
 		   "  report: one row per program (object, program, kernel verdict, processed insns,\n"
 		   "  verification time, bpfscev verdict, analysis time, class, reason), totals, and\n"
-		   "  the kernel-accepted programs bpfscev does not call safe grouped by reason; --csv\n"
+		   "  the kernel-accepted programs bpfscev does not call safe grouped by reason; a\n"
+		   "  program the loader left out is a row with verdict error and its reason; --csv\n"
 		   "  and --json give the same as CSV (rows only) and JSON.  Exit 0, or 1 when a\n"
 		   "  program called safe faulted when run.  --compare reads two saved --csv reports\n"
 		   "  and lists the programs whose verdict or class changed, with both totals.\n"
@@ -245,6 +247,17 @@ static int report(struct paths *args, const char *prog, const struct verdict_opt
 				rc = CLI_FINDING;
 			verdict_report__free(&r);
 		}
+		/* a program the loader left out is a row, not a silent gap */
+		for (size_t k = 0; k < obj->skipped_cnt; k++) {
+			const struct ebpf_skipped_prog *sp = &obj->skipped[k];
+
+			if ((prog && strcmp(prog, sp->name)) ||
+			    vtable_add_bad(&t, files.v[i], sp->reason))
+				continue;
+			snprintf(t.rows[t.n - 1].prog, sizeof(t.rows[0].prog), "%s", sp->name);
+			snprintf(t.rows[t.n - 1].section, sizeof(t.rows[0].section), "%s",
+				 sp->section);
+		}
 		free(progs);
 		ebpf_object__free(obj);
 	}
@@ -448,6 +461,8 @@ int cmd_verify(int argc, char **argv)
 			rc = CLI_USAGE;
 		verdict_report__free(&r);
 	}
+	if (rc == CLI_OK && obj->skipped_cnt && !prog)
+		rc = CLI_USAGE;	/* a program left out (cli_open named it) was not judged */
 	if (json)
 		printf("\n]}\n");
 	free(progs);

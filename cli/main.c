@@ -177,6 +177,9 @@ struct ebpf_object *cli_open(const char *path)
 	obj = cf->obj;
 	cf->obj = NULL;
 	casefile__free(cf);
+	for (size_t i = 0; i < obj->skipped_cnt; i++)
+		fprintf(stderr, "bpfscev: %s: program '%s' (section '%s') left out: %s\n", path,
+			obj->skipped[i].name, obj->skipped[i].section, obj->skipped[i].reason);
 	return obj;
 }
 
@@ -191,6 +194,14 @@ int cli_select_progs(const struct ebpf_object *obj, const char *name,
 	for (size_t i = 0; i < obj->prog_cnt; i++)
 		if (!name || !strcmp(obj->progs[i].name, name))
 			v[n++] = &obj->progs[i];
+	for (size_t i = 0; name && n == 0 && i < obj->skipped_cnt; i++) {
+		if (strcmp(obj->skipped[i].name, name))
+			continue;
+		fprintf(stderr, "bpfscev: %s: program '%s' was left out when loading: %s\n",
+			obj->path, name, obj->skipped[i].reason);
+		free(v);
+		return -1;
+	}
 	if (name && n == 0) {
 		fprintf(stderr, "bpfscev: %s: no program named '%s' (have:", obj->path, name);
 		for (size_t i = 0; i < obj->prog_cnt; i++)

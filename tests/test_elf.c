@@ -945,6 +945,10 @@ static void skip_policy(const char *samples)
 			      "broken program still listed");
 			CHECK(contains(o->notes, "prog 'bpf_func_PARSE_MPLS' (section 'socket/2'): "
 					"skipped: insn 1: "), "notes: %s", o->notes ? o->notes : "");
+			CHECK(o->skipped_cnt == 1 && !strcmp(o->skipped[0].name, "bpf_func_PARSE_MPLS") &&
+			      !strcmp(o->skipped[0].section, "socket/2") &&
+			      !strncmp(o->skipped[0].reason, "insn 1: ", 8),
+			      "sockex3 with one broken program: %zu programs left out", o->skipped_cnt);
 		}
 		ebpf_object__free(o);
 	}

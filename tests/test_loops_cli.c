@@ -1,6 +1,7 @@
 /* The loops and analyze commands end to end on clang output: the nested-loop object from
  * tests/bpf (built by clang when available) gives the right loop forest as text, JSON and DOT
  * (rendered by dot(1) when installed), and the analyze JSON reads back through claims_read.
+ * `verify` on an object with a program the loader leaves out names it (left_out.o).
  *
  * What is right is worked out here from the object's instructions, not written down as pcs
  * (which move with every clang release): the instruction-level flow graph, and its loop nest by
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "bpf/prog.h"
 #include "casefile/casefile.h"
@@ -284,6 +286,36 @@ static void check_json_loop(const struct json *jl, const struct ref_loop **seen,
 	CHECK(ok, "loop %u: a field is missing or not a number", L->header);
 }
 
+/* left_out.o: `bad` is left out by the loader (a malformed may_goto at its insn 0); verify
+ * must say so — a line on stderr and exit 2 for one file, a bad-object row in the report, the
+ * reason for --prog bad — and still judge the two good programs. */
+static void check_left_out(const char *bin, const char *dir)
+{
+	char cmd[1024];
+	char *out;
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "%s verify %s/left_out.o 2>&1", bin, dir);
+	out = run(cmd, &st);
+	CHECK(out && WIFEXITED(st) && WEXITSTATUS(st) == 2, "verify left_out.o: status %d", st);
+	CHECK(out && strstr(out, "program 'bad' (section 'socket') left out: insn 0: ") &&
+	      strstr(out, "good: safe") && strstr(out, "after: safe"), "verify left_out.o: %s",
+	      out ? out : "");
+	free(out);
+	snprintf(cmd, sizeof(cmd), "%s verify %s/left_out.o --csv 2>/dev/null", bin, dir);
+	out = run(cmd, &st);
+	CHECK(out && st == 0 && strstr(out, ",bad,socket,-,-,-1,-1,error,-1,0.0,bad-object,0,insn 0: ") &&
+	      strstr(out, ",good,socket,") && strstr(out, ",after,socket,"),
+	      "verify left_out.o --csv: %s", out ? out : "");
+	free(out);
+	snprintf(cmd, sizeof(cmd), "%s verify %s/left_out.o --prog bad 2>&1", bin, dir);
+	out = run(cmd, &st);
+	CHECK(out && WIFEXITED(st) && WEXITSTATUS(st) == 2 &&
+	      strstr(out, "program 'bad' was left out when loading: insn 0: ") &&
+	      !strstr(out, "no program named"), "verify --prog bad: %s", out ? out : "");
+	free(out);
+}
+
 int main(void)
 {
 	const char *bin = getenv("BPFSCEV_BIN"), *dir = getenv("BPFSCEV_TEST_BPF_DIR");
@@ -411,6 +443,7 @@ int main(void)
 
 	snprintf(cmd, sizeof(cmd), "%s check %s >/dev/null", bin, obj);
 	CHECK(system(cmd) == 0, "check refuted a claim on the clang object");
+	check_left_out(bin, dir);
 	ebpf_object__free(o);
 	return check_done("test_loops_cli");
 }
