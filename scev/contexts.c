@@ -29,8 +29,9 @@
  * of the pc.  The verdict: the copies' analysis is taken only when it calls the program safe
  * and the first did not (both are sound), each function's stack depth then the deepest of its
  * copies' (scev_ctx_stack_depths, as the kernel's per-subprogram depth); its instruction bound
- * is the smaller of the two; with timer callback copies, an unsafe verdict of the copies is
- * taken over an unsupported first one (the kernel's walk for one map fails there).  A copies'
+ * is the smaller of the two; an unsafe verdict of the copies inside a timer callback (a copy or
+ * its original) is taken over an unsupported first one (the kernel's walk for one map fails
+ * there).  A copies'
  * analysis with a note (something of it may not hold) is not used.
  *
  * More contexts than SCEV_CTX_MAX: the calls past the cap stay on the original function, as
@@ -154,14 +155,25 @@ int scev_ctx_plan_clone(struct scev_ctx_plan *plan, uint32_t start, uint32_t end
 	if (!c)
 		return -ENOMEM;
 	plan->clones = c;
-	c[plan->nclones] = (struct scev_ctx_clone){ start, end, plan->newlen };
+	c[plan->nclones] = (struct scev_ctx_clone){ start, end, plan->newlen, timer };
 	for (uint32_t k = 0; k < nsites; k++)
 		if ((err = plan_push(plan, sites[k], plan->nclones)))
 			return err;
 	plan->nclones++;
-	plan->ntimer += timer;
 	plan->newlen += end - start;
 	return 0;
+}
+
+bool scev_ctx_in_timer_cb(const struct scev_ctx_plan *plan, uint32_t pc)
+{
+	for (uint32_t c = 0; c < plan->nclones; c++) {
+		const struct scev_ctx_clone *cl = &plan->clones[c];
+
+		if (cl->timer && ((pc >= cl->start && pc < cl->end) ||
+				  (pc >= cl->at && pc < cl->at + (cl->end - cl->start))))
+			return true;
+	}
+	return false;
 }
 
 /* The static callees' copies (one per distinct argument set at their calls). */

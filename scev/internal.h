@@ -209,6 +209,7 @@ static inline bool fn_pkt_meet(struct fn_pkt *dst, const struct fn_pkt *src)
 struct scev_ctx_clone {
 	uint32_t start, end;	/* the function copied: its slots [start, end) */
 	uint32_t at;		/* where the copy starts in the new program */
+	bool timer;		/* a timer callback's copy (absint_timer_plan) */
 };
 
 struct scev_ctx_plan {
@@ -219,8 +220,10 @@ struct scev_ctx_plan {
 	uint32_t *site_pc, *site_clone;	/* calls redirected: pc -> clone index */
 	uint32_t nsites;
 	uint32_t *orig_of;	/* per slot of the new program, the slot it copies */
-	uint32_t ntimer;	/* of the clones, timer callbacks' (absint_timer_plan) */
 };
+
+/* contexts.c: whether pc of the new program lies in a timer callback, the original or a copy. */
+bool scev_ctx_in_timer_cb(const struct scev_ctx_plan *plan, uint32_t pc);
 
 struct scev_ctx {
 	const struct ebpf_prog *prog;

@@ -933,10 +933,11 @@ static int analyze_contexts(struct claim_prog *out, const struct ebpf_prog *prog
 				verdict->ends = vc.ends;
 			}
 		} else if (verdict && vc.kind == VERDICT_UNSAFE &&
-			   verdict->kind == VERDICT_UNSUPPORTED && plan->ntimer) {
+			   verdict->kind == VERDICT_UNSUPPORTED && scev_ctx_in_timer_cb(plan, vc.pc)) {
 			/* (a timer callback the first analysed for the maps of all its timers at
 			 * once, unsupported; a copy per map finds where the kernel's walk for one
-			 * of them fails) */
+			 * of them fails.  Only there: an unsafe verdict elsewhere the first did not
+			 * reach, past its unsupported one, stays unsupported) */
 			*verdict = vc;
 			if (vc.pc < plan->newlen)
 				verdict->pc = plan->orig_of[vc.pc];
