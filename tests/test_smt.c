@@ -1080,6 +1080,85 @@ static void test_cb_helpers(void)
 	cb_case("user_ringbuf_drain, wrong claims", urb, urb_wrong, urb_ref, 2);
 }
 
+/* Runs prog against claims (nclaims of them): every one unknown, none refuted, no encoding
+ * finding; the program wholly encoded (note NULL) or not, with the reason note. */
+static void unknown_case(const char *what, const char *prog, const char *claims,
+			 uint32_t nclaims, const char *note)
+{
+	struct smt_opts zo = { .sz = sizeof(zo), .rlimit = TEST_RLIMIT, .timeout_ms = SAFETY_MS };
+	struct prepared p;
+	struct smt_result r;
+
+	if (!prepare(&p, prog, claims))
+		return;
+	CHECK(smt_check(&r, p.obj, &p.obj->progs[0], &p.claims->progs[0], &zo) == 0,
+	      "%s: smt_check", what);
+	CHECK(note ? !!strstr(r.note, note) : !r.note[0], "%s: note '%s'", what, r.note);
+	CHECK(r.nclaims == nclaims, "%s: %u claims", what, r.nclaims);
+	for (uint32_t k = 0; k < r.nclaims; k++)
+		CHECK(r.claims[k].verdict == SMT_UNKNOWN, "%s: claim %u (pc %u, kind %d): %s: %s",
+		      what, k, r.claims[k].pc, r.claims[k].kind,
+		      smt_verdict_name(r.claims[k].verdict), r.claims[k].reason);
+	CHECK(r.encoding_bugs == 0, "%s: %u encoding findings", what, r.encoding_bugs);
+	smt_result__free(&r);
+	unprepare(&p);
+}
+
+/* bpf_for_each_map_elem over a hash map: the induction walks any number of elements up to
+ * max_entries, each key and value any bytes (the kernel's map may hold anything); BMC walks the
+ * interpreter's (empty: the program cannot fill it) and, covering every path of that, proves
+ * nothing.  The callback counts its calls in the caller's ctx and reads its key and value.  True
+ * claims: the walk's calls (trip) at most 16, its result r6 in [0, 16], the value's low bits in
+ * [0, 7]: proved.  One too tight each (at most 15 calls, r6 at most 15) and two that only an
+ * empty or zeroed map would give (the key 0, the value's u32 0): not proved, and not refuted
+ * either (no run of the interpreter violates them).  A hash of more elements than the
+ * interpreter's slots: not encoded, with the reason. */
+static void test_hash_walk(void)
+{
+#define HASH_WALK(entries) "-- asm\n"							\
+	"r1 = 0\n"									\
+	"*(u64 *)(r10 -8) = r1\n"							\
+	"r1 = map[fd:0] ll\n"								\
+	"r2 = func cb ll\n"								\
+	"r3 = r10\n"									\
+	"r3 += -8\n"									\
+	"r4 = 0\n"									\
+	"call bpf_for_each_map_elem\n"	/* pc 9 */					\
+	"r6 = r0\n"									\
+	"r1 = *(u64 *)(r10 -8)\n"	/* pc 11 */					\
+	"r0 = 0\n"									\
+	"exit\n"									\
+	"cb:\n"				/* pc 14 */				\
+	"r5 = *(u64 *)(r2 +0)\n"							\
+	"r0 = *(u32 *)(r3 +0)\n"	/* pc 15 */					\
+	"r0 &= 7\n"									\
+	"r1 = *(u64 *)(r4 +0)\n"	/* pc 17 */					\
+	"r1 += 1\n"									\
+	"*(u64 *)(r4 +0) = r1\n"							\
+	"r0 = 0\n"									\
+	"exit\n"									\
+	"-- maps\n"									\
+	"hash key=8 value=8 entries=" #entries "\n"
+#define R1(pc, loc, lo, hi) "{\"pc\": " #pc ", \"loc\": \"" loc "\", \"umin\": " #lo ", \"umax\": " \
+	#hi ", \"smin\": " #lo ", \"smax\": " #hi ", \"u32_min\": " #lo ", \"u32_max\": " #hi \
+	", \"s32_min\": " #lo ", \"s32_max\": " #hi "}"
+#define WALK(max, ranges) "{\"programs\": [{\"name\": \"cb\", \"loops\": [{\"kind\": "	\
+	"\"for_each_map_elem\", \"header\": 14, \"entries\": [9], \"blocks\": [[14, 21]], "	\
+	"\"trip_count\": {\"kind\": \"bounded\", \"max\": " #max "}}], \"ranges\": [" ranges "]}]}"
+	static const char prog[] = HASH_WALK(16), big[] = HASH_WALK(2048);
+	static const char good[] = WALK(16, R1(11, "r6", 0, 16) "," R1(17, "r0", 0, 7));
+	static const char tight[] = WALK(15, R1(11, "r6", 0, 15) "," R1(15, "r5", 0, 0) ","
+					 R1(16, "r0", 0, 0));
+	static const char big_claims[] = WALK(2048, R1(11, "r6", 0, 2048));
+#undef WALK
+#undef R1
+#undef HASH_WALK
+	cb_case("for_each over a hash map, true claims", prog, good, NULL, 0);
+	unknown_case("hash walk, tight claims", prog, tight, 4, NULL);
+	unknown_case("hash walk of 2048", big, big_claims, 2,
+		     "more elements than the interpreter's slots");
+}
+
 /* may_goto: the induction gives every frame a budget of any size (every kernel's rule: counted,
  * or timed on x86-64), BMC the interpreter's 2^23.  A loop whose only exit is a may_goto
  * (cond_break) keeps r7 in [0, 10] (it counts to 10 and starts again): claimed at the header, in
@@ -1417,6 +1496,7 @@ int main(int argc, char **argv)
 	test_wrong_claims();
 	test_bpf_loop();
 	test_cb_helpers();
+	test_hash_walk();
 	test_may_goto();
 	test_interp_only_helper();
 	test_cut_no_queries();

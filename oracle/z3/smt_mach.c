@@ -156,7 +156,7 @@ bool mstate_merge(struct sx *c, struct mstate *acc, const struct mstate *b)
 		acc->maygoto[f] = pick(c, g, acc->maygoto[f], b->maygoto[f]);
 		acc->iters[f] = pick(c, g, acc->iters[f], b->iters[f]);
 		/* (a key is readable or a load of it traps: no term says which) */
-		if (!acc->keys[f] != !b->keys[f])
+		if (!acc->keys[f] != !b->keys[f] || (acc->keys[f] && acc->klen[f] != b->klen[f]))
 			return false;
 		acc->keys[f] = pick(c, g, acc->keys[f], b->keys[f]);
 		if (f < acc->depth) {
@@ -204,10 +204,12 @@ static unsigned regions(struct mach *m, struct mstate *st, enum acc acc, struct 
 	for (unsigned f = 0; f <= st->depth; f++) {
 		out[n++] = (struct region){ INTERP_VA_STACK + (uint64_t)f * EBPF_STACK_SIZE,
 					    EBPF_STACK_SIZE, 0, &st->stack[f], false };
-		/* a for_each callback's key: an array map's 4 bytes (interp.c: xlate_acc) */
+		/* a for_each callback's key: an array map's 4 bytes, a hash's key size
+		 * (interp.c: xlate_acc) */
 		if (st->keys[f] && acc != ACC_STORE)
-			out[n++] = (struct region){ INTERP_VA_KEY + (uint64_t)f * EBPF_STACK_SIZE, 4,
-						    0, &st->keys[f], true };
+			out[n++] = (struct region){ INTERP_VA_KEY + (uint64_t)f * EBPF_STACK_SIZE,
+						    st->klen[f] ? st->klen[f] : 4, 0, &st->keys[f],
+						    true };
 	}
 	if (m->input_len)
 		out[n++] = (struct region){ m->ctx_kind == INTERP_CTX_PLAIN ? INTERP_VA_CTX

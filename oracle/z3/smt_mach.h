@@ -85,8 +85,9 @@ struct mstate {
 	sxt iters[MACH_NFRAMES];		/* live open-coded iterators of frame k: bit j for
 						 * the 8 bytes at offset 8j of the frame (bv64) */
 	sxt keys[MACH_NFRAMES];		/* frame k runs a bpf_for_each_map_elem callback: its
-					 * key's 4 bytes (a byte array, read-only at
+					 * key's bytes (a byte array, read-only at
 					 * INTERP_VA_KEY + 512k), else NULL */
+	uint16_t klen[MACH_NFRAMES];	/* ... its bytes (4 for an array, a hash's key size) */
 	sxt saved[MACH_NFRAMES][5];	/* saved[k]: r6-r10 of frame k while frame k+1 runs */
 	uint32_t ret_pc[MACH_NFRAMES];	/* where frame k resumes */
 };

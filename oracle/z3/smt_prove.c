@@ -138,7 +138,10 @@ struct prover {
 	struct wset *cbw;	/* per callback helper call (by pc): what its callback may write */
 	uint8_t *cb;		/* per claim loop: a helper's callback summarized at its calls */
 	bool cut;		/* first pass: callback helpers and iterator kfuncs cut the paths */
-	bool counted_may_goto;	/* this run met a may_goto with the interpreter's budget */
+	bool interp_only;	/* this run met what BMC runs the interpreter's way, not as every
+				 * kernel may: a may_goto with the interpreter's budget, a walk over
+				 * a hash map (the interpreter's, empty): covering every path proves
+				 * nothing */
 	/* the oracle's own hypotheses, ids nids..nall-1, never reported: an open-coded iterator
 	 * a loop advances once per header execution (its int cur at frame offset off counts up by
 	 * one, its end stays), as the bounded counter that proves the loop's trip */
@@ -555,7 +558,7 @@ static void exec_insn(struct prover *P, int32_t loop, uint32_t func, uint32_t pc
 	 * x86-64 JITs may jump where the count would not) */
 	if (ebpf_is_jmp(&P->m.insns[pc]) && ebpf_op(&P->m.insns[pc]) == BPF_JCOND &&
 	    !P->m.any_may_goto)
-		P->counted_may_goto = true;
+		P->interp_only = true;
 	if (o->unsupported[0]) {
 		note_unsupported(P, pc, o->unsupported);
 		free(o);
@@ -1281,7 +1284,12 @@ static void exec_loop(struct prover *P, int32_t K, struct pendv *in, struct rout
  * frames, the maps and the input fresh (a write set per call site, grown to a fixpoint), the
  * callback's own frame zero; base at the first call, step from a return of 0 with i + 1 < nr to
  * call i + 2, exits with r0 = i + 1 (find_vma: 0).  BMC unrolls the calls.  A for_each over a
- * hash map is not encoded (the walk over its slots), nor are the dynptr helpers a
+ * hash map is encoded in induction only, as the kernel may walk it: its elements any number
+ * from 1 to max_entries (or none: r0 = 0), each call's key any bytes and value any bytes (the
+ * map's storage fresh as the walk starts), element i + 1 at slot i; BMC, whose models must be
+ * runs of the interpreter, walks it as the interpreter does: a hash the program cannot fill
+ * (map helpers on hash maps are not encoded) is empty, no call.  A hash of more elements than
+ * the interpreter's slots (INTERP_HASH_CAP) is not encoded, nor are the dynptr helpers a
  * user_ringbuf_drain callback reads its sample with (smt_mach.c: unsupported, with the reason). */
 
 enum cb_form { CB_LOOP, CB_EACH, CB_VMA, CB_URB };
@@ -1294,6 +1302,7 @@ struct cbh {
 	sxt nr;			/* the calls it makes at most */
 	sxt ctx;
 	uint32_t map, vs;	/* EACH: the map and its value size */
+	uint32_t ks;		/* EACH over a hash map (induction only): its key size, else 0 */
 	sxt task;		/* VMA: r1 */
 };
 
@@ -1311,12 +1320,14 @@ static void cb_args(struct prover *P, const struct cbh *cb, struct mstate *S, sx
 		S->r[1] = i;
 		break;
 	case CB_EACH: {
-		/* cb(map, &key, &value, ctx, 0): an array's key is the index, a read-only copy */
+		/* cb(map, &key, &value, ctx, 0): an array's key is the index, a read-only copy; a
+		 * hash's any key (cb_setup: the walk over a hash) */
 		sxt key = sx_mem_const(c, 0);
 
-		for (unsigned k = 0; k < 4; k++)
+		for (unsigned k = 0; k < 4 && !cb->ks; k++)
 			key = sx_store(c, key, bv64(P, k), sx_extract(c, 8 * k + 7, 8 * k, i));
-		S->keys[d] = key;
+		S->keys[d] = cb->ks ? sx_fresh_mem(c, "hkey") : key;
+		S->klen[d] = cb->ks ? cb->ks : 4;
 		S->r[1] = bv64(P, INTERP_VA_MAPH + cb->map);
 		S->r[2] = bv64(P, INTERP_VA_KEY + (uint64_t)d * EBPF_STACK_SIZE);
 		S->r[3] = sx_add(c, bv64(P, INTERP_VA_MAP + ((uint64_t)cb->map << 32)),
@@ -1588,10 +1599,15 @@ static sxt cb_setup(struct prover *P, uint32_t pc, const struct mstate *st, stru
 		    (cb->form == CB_EACH && h < MACH_MAX_MAPS &&
 		     P->m.maps[h].kind == MACH_MAP_OTHER))
 			return NULL;	/* not a map, or one of another type: it traps */
-		if (cb->form == CB_EACH && (h >= MACH_MAX_MAPS || P->m.maps[h].kind != MACH_MAP_ARRAY)) {
+		if (cb->form == CB_EACH &&
+		    (h >= MACH_MAX_MAPS || (P->m.maps[h].kind == MACH_MAP_HASH &&
+					    (!P->m.maps[h].len ||
+					     P->m.maps[h].def.max_entries > INTERP_HASH_CAP)))) {
 			snprintf(why, sizeof(why), "%s at %u on map '%s': %s", name, pc,
-				 P->obj->maps[h].name, h >= MACH_MAX_MAPS ? "its storage is not "
-				 "modeled" : "the walk over a hash map's slots is not encoded");
+				 P->obj->maps[h].name, h >= MACH_MAX_MAPS || !P->m.maps[h].len
+				 ? "its storage is not modeled"
+				 : "a hash map of more elements than the interpreter's slots is not "
+				   "encoded");
 			note_unsupported(P, pc, why);
 			return NULL;
 		}
@@ -1630,11 +1646,29 @@ static sxt cb_setup(struct prover *P, uint32_t pc, const struct mstate *st, stru
 		flags = st->r[4];
 		call = sx_eq(c, flags, bv64(P, 0));
 		X->r[0] = bv64(P, ERR(EINVAL));
+		cb->vs = mm->def.value_size;
+		cb->ctx = st->r[3];
+		if (mm->kind == MACH_MAP_HASH && mm->def.key_size <= EBPF_STACK_SIZE) {
+			/* (BMC: the interpreter's hash, empty; induction: n elements, any n up to
+			 * max_entries, every key and value any bytes) */
+			sxt n = P->mode == MODE_BMC ? bv64(P, 0) : sx_fresh(c, "hn", 64);
+
+			P->interp_only |= P->mode == MODE_BMC;
+
+			X->r[0] = sx_ite(c, call, bv64(P, 0), X->r[0]);
+			X->guard = sx_land(c, st->guard,
+					   sx_lor(c, sx_not(c, call), sx_eq(c, n, bv64(P, 0))));
+			call = sx_land(c, call, sx_land(c, sx_ne(c, n, bv64(P, 0)),
+							 sx_ule(c, n, bv64(P, mm->def.max_entries))));
+			cb->nr = n;
+			cb->ks = mm->def.key_size;
+			F->guard = sx_land(c, st->guard, call);
+			F->maps[h] = sx_fresh_mem(c, "hval");
+			return call;
+		}
 		if (mm->def.key_size != 4 || !mm->def.value_size || !mm->len)
 			call = sx_false(c);	/* (those runs trap) */
 		cb->nr = bv64(P, mm->def.max_entries);
-		cb->vs = mm->def.value_size;
-		cb->ctx = st->r[3];
 		X->guard = sx_land(c, st->guard, sx_ne(c, flags, bv64(P, 0)));
 		F->guard = sx_land(c, st->guard, call);
 		return call;
@@ -1720,7 +1754,7 @@ static void run_program(struct prover *P)
 	P->aborted = false;
 	P->abort_why[0] = 0;
 	P->incomplete = sx_false(P->c);
-	P->counted_may_goto = false;
+	P->interp_only = false;
 	P->m.any_may_goto = P->mode == MODE_INDUCT;
 	memset(P->visited, 0, P->g.nslots);
 	mach_entry_state(&P->m, &st);
@@ -2125,7 +2159,7 @@ static int bmc(struct prover *P, bool decide_claims, bool collect, bool *complet
 		}
 		if (!P->aborted) {
 			/* does the unrolling cover every path? */
-			enum sx_res r = P->counted_may_goto ? SX_UNKNOWN :
+			enum sx_res r = P->interp_only ? SX_UNKNOWN :
 					sx_check(P->c, P->incomplete, P->o.timeout_ms, NULL, why,
 						 sizeof(why));
 
