@@ -91,7 +91,7 @@ const char *gen_form_name(unsigned form)
 
 /* A loop the generator built to run forever on some input (an unsafe twin): it and the program
  * say so, for the oracles and test_gen. */
-static void mark_endless(struct gi *g, struct gen_loop *l)
+void mark_endless(struct gi *g, struct gen_loop *l)
 {
 	l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
 	g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
@@ -100,8 +100,8 @@ static void mark_endless(struct gi *g, struct gen_loop *l)
 /* The description of a loop of the prologue (fill_loop, once_loop, def_loop): its labels, the
  * first level, a 64-bit counter in ctr compared with cmp_op; the caller adds its step, trip
  * counts and induction variables. */
-static struct gen_loop *prologue_loop(struct gi *g, int idx, int top, int end, uint8_t form,
-				      uint64_t shapes, int ctr, uint8_t cmp_op)
+struct gen_loop *prologue_loop(struct gi *g, int idx, int top, int end, uint8_t form,
+			       uint64_t shapes, int ctr, uint8_t cmp_op)
 {
 	struct gen_loop *l = &g->p->loops[idx];
 
@@ -1851,6 +1851,8 @@ static const struct twin_piece prologue_loops[] = {
 	TWIN_PIECE(p_eq_paths, p_eq_paths_miss, eq_paths_loop),
 	TWIN_PIECE(p_iter_search, p_iter_search_unset, gi_iter_search),
 	TWIN_PIECE(p_irr_side_only, p_irr_side_only_bad, side_only_loop),
+	TWIN_PIECE(p_dead_branch, p_dead_branch_bad, gi_dead_branch),
+	TWIN_PIECE(p_dead_outer, p_dead_outer_bad, gi_dead_outer),
 };
 static const struct twin_piece call_pieces[] = {
 	TWIN_PIECE(p_call_pkt, p_call_pkt_over, pkt_call),
@@ -2156,13 +2158,15 @@ _Static_assert((F(MAY_NOT_TERMINATE) | F(HUGE) | F(CALL_TRAP) | F(CALLS_UNSAFE) 
 		F(HELPER_MEM_UNSAFE) | F(PKT_UNSAFE) | F(ITER) | F(ITER_UNSAFE) | F(REF_UNSAFE) | F(URB_UNSAFE) |
 		F(GLOBAL_UNSAFE) | F(EACH_UNSAFE) | F(START_RANGE_UNSAFE) | F(PTR_JOIN_UNSAFE) |
 		F(CB_COUNT_UNSAFE) | F(TIMER_UNSAFE) | F(FRAMES_UNSAFE) |
-		F(CALL_CTX_UNSAFE) | F(PTR_ALU_UNSAFE) | F(SIDE_ONLY_UNSAFE)) ==
+		F(CALL_CTX_UNSAFE) | F(PTR_ALU_UNSAFE) | F(SIDE_ONLY_UNSAFE) | F(TIMER_TWO_UNSAFE) |
+		F(DEAD_ENTRY_UNSAFE)) ==
 	       (F(MAY_NOT_TERMINATE) + F(HUGE) + F(CALL_TRAP) + F(CALLS_UNSAFE) + F(NULL_UNSAFE) +
 		F(STACK_UNWRITTEN) + F(ARRAY_FILL) + F(LOOP_DEF) + F(REG_UNWRITTEN) + F(TWIN_UNSAFE) +
 		F(HELPER_MEM_UNSAFE) + F(PKT_UNSAFE) + F(ITER) + F(ITER_UNSAFE) + F(REF_UNSAFE) + F(URB_UNSAFE) +
 		F(GLOBAL_UNSAFE) + F(EACH_UNSAFE) + F(START_RANGE_UNSAFE) + F(PTR_JOIN_UNSAFE) +
 		F(CB_COUNT_UNSAFE) + F(TIMER_UNSAFE) + F(FRAMES_UNSAFE) +
-		F(CALL_CTX_UNSAFE) + F(PTR_ALU_UNSAFE) + F(SIDE_ONLY_UNSAFE)),
+		F(CALL_CTX_UNSAFE) + F(PTR_ALU_UNSAFE) + F(SIDE_ONLY_UNSAFE) + F(TIMER_TWO_UNSAFE) +
+		F(DEAD_ENTRY_UNSAFE)),
 	       "two gen_program flags share a bit");
 #undef F
 

@@ -256,6 +256,18 @@
 	X(p_bound_body_counter, 0, 0, 100,                                                         \
 	  "unsafe twin of p_bound_body: the bound is recomputed from the counter (b = i + s + 1): " \
 	  "endless")                                                                                \
+	X(p_dead_branch, 0, 0, 100,                                                                \
+	  "a loop of the prologue: a plain loop reached only through a branch the constants "     \
+	  "decide (the dead arm skips it or enters it too; maybe in a plain loop)")               \
+	X(p_dead_branch_bad, 0, 0, 100,                                                            \
+	  "unsafe twin of p_dead_branch: the live arm's pointer above the frame or NULL, or no "  \
+	  "step (endless from the live start only)")                                               \
+	X(p_dead_outer, 0, 0, 100,                                                                 \
+	  "a loop of the prologue: an outer loop entered only at its inner loop's preheader, or " \
+	  "a nest whose edge into that preheader is dead, as the constants decide")               \
+	X(p_dead_outer_bad, 0, 0, 100,                                                             \
+	  "unsafe twin of p_dead_outer: a load above the frame or through NULL in the outer "     \
+	  "loop's first block, or no outer or inner step (endless)")                              \
 	X(p_cell_shapes, 0, 0, 100,                                                                \
 	  "a loop of the prologue: a spilled counter beside a slot its two paths store as 8 and " \
 	  "as 4 bytes")                                                                             \
@@ -619,6 +631,10 @@ struct gen_loop {
 						 * frame or through NULL in an irreducible loop
 						 * entered only at one entry (INTERP_TRAP_MEM);
 						 * the kernel refuses it */
+#define GEN_PROG_DEAD_ENTRY_UNSAFE (1u << 27)	/* p_dead_branch_bad, p_dead_outer_bad: a run
+						 * loads above the frame or through NULL where
+						 * only the live one of two entries reaches
+						 * (INTERP_TRAP_MEM); the kernel refuses it */
 #define GEN_PROG_LOOP_DEF (1u << 7)	/* p_loop_def: a register and a slot written by every
 					 * iteration of a loop run at least once, read after it */
 #define GEN_PROG_REG_UNWRITTEN (1u << 8)	/* p_loop_def_early: a run may read a register and

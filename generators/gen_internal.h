@@ -310,6 +310,14 @@ void gi_stmt_iter(struct gi *g, struct gi_loop *lp);
 void gi_iter_deep_call(struct gi *g, bool over);
 void gi_emit_iter_deep_sub(struct gi *g, struct gi_sub *s);
 
+/* gen.c: the description of a loop of the prologue, and an unsafe twin's endless loop */
+struct gen_loop *prologue_loop(struct gi *g, int idx, int top, int end, uint8_t form,
+			       uint64_t shapes, int ctr, uint8_t cmp_op);
+void mark_endless(struct gi *g, struct gen_loop *l);
+/* gen_dead.c: dead-entry shapes of the prologue (p_dead_branch, p_dead_outer and their twins) */
+void gi_dead_branch(struct gi *g, bool bad);
+void gi_dead_outer(struct gi *g, bool bad);
+
 /* gen_stmt.c */
 enum { COND_ANY = -1, COND_INPUT, COND_COUNTER, COND_ACC, COND_HELPER };
 void gi_gen_stmt(struct gi *g, struct gi_loop *lp);
