@@ -96,14 +96,11 @@ int pipeline_verdict_finding(struct pipeline_result *r, const struct verdict_rep
 
 	if (!f)
 		return -ENOMEM;
-	if ((err = finding__init(f, FIND_VERDICT, "verdict", "verify", &r->view, r->obj.maps,
-				 r->obj.map_cnt, vr->fault_input, vr->fault_input_len, NULL, 0, NULL))) {
+	if ((err = finding__from_verdict(f, &r->view, r->obj.maps, r->obj.map_cnt, vr->fault,
+					 vr->fault_input, vr->fault_input_len))) {
 		free(f);
 		return err;
 	}
-	snprintf(f->text, sizeof(f->text), "bpfscev verify calls it safe, but it faults when run: %s",
-		 vr->fault);
-	finding_signature(f, NULL);
 	return pipeline_add_finding(r, f);
 }
 

@@ -22,6 +22,7 @@
 #include "fuzz/replay.h"
 #include "triage/finding.h"
 #include "triage/reduce.h"
+#include "triage/verdict.h"
 #include "tests/check.h"
 
 static char root[256];
@@ -542,6 +543,98 @@ static void test_crash_class(void)
 	}
 }
 
+/* ---- verdict findings' signatures ---- */
+
+/* The verdict finding of src run as if called safe (the termination oracle's and the kernel
+ * oracle's runs: triage/verdict.c), with a verdict bound of max_insns; saved and read back, the
+ * signature is the same.  Returns 0 and fills f when the runs fault. */
+static int verdict_finding(struct finding *f, const char *name, const char *src,
+			   uint64_t max_insns)
+{
+	struct ebpf_object obj = { 0 };
+	struct ebpf_prog prog = { .prog_type = BPF_PROG_TYPE_XDP };
+	struct verdict_opts vo = { .sz = sizeof(vo), .runs = 2, .step_budget = 100000 };
+	struct verdict_report rep;
+	struct finding g = { 0 };
+	enum finding_save_result res;
+	char dir[300], path[512];
+	struct diag d;
+	int err = -ENOENT;
+
+	snprintf(prog.name, sizeof(prog.name), "%s", name);
+	prog.insns = assemble(src, &prog.len);
+	memset(&rep, 0, sizeof(rep));
+	rep.ours.kind = VERDICT_SAFE;
+	rep.ours.max_insns = max_insns;
+	rep.ours.ends = max_insns == UINT64_MAX ? SCEV_ENDS_NONE : SCEV_ENDS_BOUND;
+	CHECK(prog.insns && !verdict_execute(&rep, &obj, &prog, &vo) && rep.faults,
+	      "%s: the runs fault (%s)", name, rep.fault);
+	if (prog.insns && rep.faults)
+		err = finding__from_verdict(f, &prog, NULL, 0, rep.fault, rep.fault_input,
+					    rep.fault_input_len);
+	CHECK(!err, "%s: the finding", name);
+	if (!err) {
+		snprintf(dir, sizeof(dir), "%s/verdict-%s", root, name);
+		diag_clear(&d);
+		CHECK(!finding__save(f, dir, NULL, &res, path, sizeof(path)) &&
+		      !finding__load(&g, path, &d) && g.sig.full == f->sig.full &&
+		      !strcmp(g.sig.text, f->sig.text),
+		      "%s: read back, the signature '%s' is '%s' (%s)", name, f->sig.text,
+		      g.sig.text, d.msg);
+		finding__free(&g);
+	}
+	free(prog.insns);
+	return err;
+}
+
+/* Verdict findings used to share one signature ("verdict|verdict"), so the campaign's
+ * deduplication kept one of many different bugs.  Now the same bug in two programs (other
+ * pcs, constants and bystanders) signs the same, and different bugs differently: a load above
+ * the frame in a loop of main, the same load through NULL, a loop that never ends, a run past
+ * the verdict's own bound, the load in a subprogram. */
+static void test_verdict_signatures(void)
+{
+	static const char above[] =
+		"r1 = 0\nl: r0 = r10\nr0 += 8\nr0 = *(u64 *)(r0 +0)\nr1 += 1\nif r1 < 4 goto l\n"
+		"r0 = 0\nexit\n";
+	static const char above_again[] =
+		"r6 = 5\nr7 = 9\nr1 = 0\nl: r7 += 3\nr0 = r10\nr0 += 8\nr0 = *(u64 *)(r0 +0)\n"
+		"r1 += 1\nif r1 < 7 goto l\nr0 = r6\nexit\n";
+	static const char null[] =
+		"r1 = 0\nl: r0 = 0\nr0 = *(u64 *)(r0 +0)\nr1 += 1\nif r1 < 4 goto l\nr0 = 0\nexit\n";
+	static const char endless[] = "r1 = 0\nl: r1 |= 0\nif r1 < 4 goto l\nr0 = 0\nexit\n";
+	static const char sub[] =
+		"r1 = 0\ncall f\nr0 = 0\nexit\nf: r1 = 0\nl: r0 = r10\nr0 += 8\n"
+		"r0 = *(u64 *)(r0 +0)\nr1 += 1\nif r1 < 4 goto l\nr0 = 0\nexit\n";
+	struct finding f[6];
+	const char *names[6] = { "above", "above_again", "null", "endless", "past_bound", "sub" };
+	int err[6];
+
+	memset(f, 0, sizeof(f));
+	err[0] = verdict_finding(&f[0], names[0], above, UINT64_MAX);
+	err[1] = verdict_finding(&f[1], names[1], above_again, UINT64_MAX);
+	err[2] = verdict_finding(&f[2], names[2], null, UINT64_MAX);
+	err[3] = verdict_finding(&f[3], names[3], endless, UINT64_MAX);
+	/* (the counted loop of `above_again` without its load: 7 iterations, bound 10) */
+	err[4] = verdict_finding(&f[4], names[4],
+				 "r1 = 0\nl: r1 += 1\nif r1 < 7 goto l\nr0 = 0\nexit\n", 10);
+	err[5] = verdict_finding(&f[5], names[5], sub, UINT64_MAX);
+	for (int i = 0; i < 6; i++)
+		if (!err[i])
+			printf("verdict signature %-12s %s\n", names[i], f[i].sig.text);
+	if (!err[0] && !err[1])
+		CHECK(f[0].sig.full == f[1].sig.full, "the same bug twice: '%s' and '%s'",
+		      f[0].sig.text, f[1].sig.text);
+	for (int i = 0; i < 6; i++)
+		for (int j = i + 1; j < 6; j++)
+			if (!err[i] && !err[j] && j != 1)
+				CHECK(f[i].sig.full != f[j].sig.full, "%s and %s share '%s'", names[i],
+				      names[j], f[i].sig.text);
+	for (int i = 0; i < 6; i++)
+		if (!err[i])
+			finding__free(&f[i]);
+}
+
 int main(void)
 {
 	snprintf(root, sizeof(root), "/tmp/bpfscev-test-finding-%ld", (long)getpid());
@@ -552,6 +645,7 @@ int main(void)
 	test_steps();
 	test_crash_class();
 	test_globals();
+	test_verdict_signatures();
 	reduce_planted(PLANT_TRIP, FIND_TRIP_MAX, 6);
 	reduce_planted(PLANT_RANGE, FIND_RANGE, 8);
 	reduce_planted(PLANT_IV, FIND_IV, 6);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "bpf/asm.h"
+#include "bpf/isa.h"
 #include "util/clock.h"
 #include "util/sbuf.h"
 
@@ -135,6 +137,81 @@ static void loc_class(char *buf, size_t n, loc_t l)
 		snprintf(buf, n, "slot%u", LOC_SLOT_SIZE(l) * 8);
 }
 
+/* The fault a verdict finding's text names (after "faults when run: "; the runs' texts are
+ * triage/verdict.c's, the interpreter's and the stack watch's, each "pc N: ...") and its pc
+ * (UINT32_MAX when none): the kind of fault, which separates bugs — a run past the verdict's
+ * own bound, one that never ends where the verdict bounds nothing, a memory trap by access and
+ * region, a read of bytes never written, a kernel limit. */
+static const char *verdict_fault(const struct finding *f, uint32_t *pc, char *buf, size_t n)
+{
+	static const char lead[] = "faults when run: ";
+	const char *t = strstr(f->text, lead), *p;
+	char *end;
+
+	t = t ? t + sizeof(lead) - 1 : f->text;
+	*pc = UINT32_MAX;
+	if (!strncmp(t, "pc ", 3)) {
+		unsigned long v = strtoul(t + 3, &end, 10);
+
+		if (end != t + 3 && v < f->len)
+			*pc = (uint32_t)v;
+	}
+	if (strstr(t, "ran past"))
+		return strstr(t, "trip counts allow") ? "past-bound" : "endless";
+	if (strstr(t, "never written"))
+		return "unwritten";
+	if ((p = strstr(t, "-byte "))) {
+		/* "<size>-byte <access> at <address> (<region>...) why": access and region word */
+		const char *r = strchr(p, '(');
+		size_t a = strcspn(p + 6, " "), w = r ? strcspn(r + 1, " +-;)0123456789") : 0;
+
+		snprintf(buf, n, "mem-%.*s-%.*s", (int)a, p + 6, (int)w, r ? r + 1 : "");
+		return buf;
+	}
+	if (strstr(t, "frames") || strstr(t, "stack"))
+		return "limit";
+	return "other";
+}
+
+/* Where pc is, from the program alone (a verdict finding carries no claims, and one read back
+ * must sign the same): main or a subprogram (the targets of pseudo calls and of function
+ * addresses start them), and the innermost backward jump around pc — its opcode stands for the
+ * loop's exit test, as put_latch's does; pcs and constants left out. */
+static void put_fault_place(struct sbuf *sb, const struct finding *f, uint32_t pc, bool at)
+{
+	uint32_t fn = 0, latch = UINT32_MAX;
+	long best = LONG_MAX;
+
+	if (pc == UINT32_MAX) {
+		sbuf_puts(sb, "|nopc");
+		return;
+	}
+	for (uint32_t q = 0; q < f->len; q += ebpf_insn_slots(&f->insns[q])) {
+		const struct bpf_insn *i = &f->insns[q];
+		long t = -1;
+
+		if (ebpf_is_pseudo_call(i) || (ebpf_is_ldimm64(i) && i->src_reg == BPF_PSEUDO_FUNC))
+			t = (long)q + 1 + i->imm;
+		if (t >= 0 && t <= (long)pc && (uint32_t)t > fn)
+			fn = (uint32_t)t;
+		if (ebpf_is_jmp(i) && (ebpf_is_cond_jmp(i) || ebpf_is_ja(i))) {
+			long to = ebpf_jump_target(i, q);
+
+			if (to <= (long)pc && q >= pc && (long)q - to < best) {
+				best = (long)q - to;
+				latch = q;
+			}
+		}
+	}
+	sbuf_printf(sb, "|%s", fn ? "sub" : "main");
+	if (latch != UINT32_MAX)
+		sbuf_printf(sb, "|loop=%02x", f->insns[latch].code);
+	else
+		sbuf_puts(sb, "|noloop");
+	if (at)
+		sbuf_printf(sb, "|at=%02x", f->insns[pc].code);
+}
+
 void finding_signature(struct finding *f, const struct claim_prog *cp)
 {
 	struct sbuf full = SBUF_INIT, core = SBUF_INIT;
@@ -151,6 +228,16 @@ void finding_signature(struct finding *f, const struct claim_prog *cp)
 		finding_crash_frame(frame, sizeof(frame), f->log);
 		sbuf_printf(&full, "|%s|%s|%s", f->phase, f->crash, frame);
 		sbuf_printf(&core, "|%s|%s|%s", f->phase, f->crash, frame);
+	} else if (f->kind == FIND_VERDICT) {
+		char buf[64];
+		uint32_t pc;
+		const char *why = verdict_fault(f, &pc, buf, sizeof(buf));
+		bool steps = !strcmp(why, "past-bound") || !strcmp(why, "endless");
+
+		/* (where a run ran out of steps is any pc of the loop: its opcode says nothing) */
+		sbuf_printf(&full, "|%s|%s", f->source, why);
+		sbuf_printf(&core, "|%s", why);
+		put_fault_place(&full, f, pc, !steps);
 	} else if (!cp) {
 		sbuf_printf(&full, "|%s", f->source);
 	} else if (f->kind == FIND_RANGE || f->kind == FIND_KERNEL) {
@@ -301,6 +388,21 @@ int finding__from_check(struct finding *f, const struct check_finding *cf,
 	f->observed = cf->observed;
 	snprintf(f->text, sizeof(f->text), "%s", cf->text);
 	finding_signature(f, cp);
+	return 0;
+}
+
+int finding__from_verdict(struct finding *f, const struct ebpf_prog *prog,
+			  const struct ebpf_map_def *maps, size_t map_cnt, const char *fault,
+			  const void *input, size_t input_len)
+{
+	int err = finding__init(f, FIND_VERDICT, "verdict", "verify", prog, maps, map_cnt, input,
+				input_len, NULL, 0, NULL);
+
+	if (err)
+		return err;
+	snprintf(f->text, sizeof(f->text), "bpfscev verify calls it safe, but it faults when run: %s",
+		 fault);
+	finding_signature(f, NULL);
 	return 0;
 }
 

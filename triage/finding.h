@@ -85,6 +85,14 @@ int finding__init(struct finding *f, uint8_t kind, const char *source, const cha
 		  const void *input, size_t input_len, const void *helper, size_t helper_len,
 		  const struct claim_prog *cp);
 
+/* Fills f as the verdict finding of prog (a program called safe that faults when run; no
+ * claims): fault is the runs' first fault ("pc N: ..."), input the run's input; the text and
+ * signature follow (the signature separates the kind of fault and where it is).  0 or
+ * -ENOMEM. */
+int finding__from_verdict(struct finding *f, const struct ebpf_prog *prog,
+			  const struct ebpf_map_def *maps, size_t map_cnt, const char *fault,
+			  const void *input, size_t input_len);
+
 /* Fills f from a check_finding of the claims cp made for prog (copies what it needs; the
  * claims are written to f->claims_json).  maps are the program's maps.  0 or -ENOMEM. */
 int finding__from_check(struct finding *f, const struct check_finding *cf,
