@@ -189,7 +189,7 @@ int main(int argc, char **argv)
 		struct gen_knobs k = gen_knobs_default();
 		struct gen_src src;
 		struct ebpf_prog view;
-		struct ebpf_object obj = { 0 };
+		struct ebpf_object obj;
 		char name[64];
 
 		snprintf(name, sizeof(name), "gen-%" PRIu64, seed + g);
@@ -198,9 +198,7 @@ int main(int argc, char **argv)
 			gen_program__free(&gp);
 			continue;
 		}
-		gen_program__prog(&gp, &view, name);
-		obj.maps = gp.maps;
-		obj.map_cnt = gp.map_cnt;
+		gen_program__object(&gp, &obj, &view, name);
 		if (one(&t, &obj, &view, &zo, name, verbose) && dump) {
 			struct sbuf sb = { 0 };
 			FILE *f;

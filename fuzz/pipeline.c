@@ -180,9 +180,7 @@ int pipeline_run(struct pipeline_result *r, const struct pipeline_subject *s,
 		gp = s->generated;
 	}
 	if (gp) {
-		gen_program__prog(gp, &r->view, s->name ? s->name : "generated");
-		r->obj.maps = (struct ebpf_map_def *)gp->maps;	/* a view: never written */
-		r->obj.map_cnt = gp->map_cnt;
+		gen_program__object(gp, &r->obj, &r->view, s->name ? s->name : "generated");
 	} else {
 		if (!s->prog)
 			return -EINVAL;

@@ -1339,12 +1339,12 @@ static bool twin_verdict(const struct twin_run *r, struct scev_verdict *v)
  * program as if it had been called safe, so that they happen whatever bpfscev says. */
 static void twin_forged_runs(const struct twin_run *r, bool unprivileged, struct verdict_report *rep)
 {
-	struct ebpf_object obj = { .maps = r->p->maps, .map_cnt = r->p->map_cnt };
+	struct ebpf_object obj;
 	struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = BPF_PROG_TYPE_XDP, .runs = 4,
 				   .unprivileged = unprivileged };
 	struct ebpf_prog view;
 
-	gen_program__prog(r->p, &view, "gen");
+	gen_program__object(r->p, &obj, &view, "gen");
 	memset(rep, 0, sizeof(*rep));
 	rep->ours.kind = VERDICT_SAFE;
 	rep->ours.max_insns = UINT64_MAX;

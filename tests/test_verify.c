@@ -339,7 +339,7 @@ static void test_generated(void)
 	for (uint64_t seed = 0; seed < 300; seed++) {
 		struct gen_src src;
 		struct ebpf_prog view;
-		struct ebpf_object obj = { 0 };
+		struct ebpf_object obj;
 		struct verdict_opts vo = { .sz = sizeof(vo), .runs = 8, .seed = seed };
 		struct verdict_report r;
 		struct diag d;
@@ -347,9 +347,7 @@ static void test_generated(void)
 		gen_src_init_seed(&src, seed);
 		if (gen_program(&gp, &src, &k))
 			continue;
-		gen_program__prog(&gp, &view, "g");
-		obj.maps = gp.maps;
-		obj.map_cnt = gp.map_cnt;
+		gen_program__object(&gp, &obj, &view, "g");
 		diag_clear(&d);
 		if (verdict_compare(&r, &obj, &view, &vo, &d)) {
 			CHECK(0, "seed %llu: %s", (unsigned long long)seed, d.msg);
