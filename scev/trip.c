@@ -425,6 +425,9 @@ int trip_eq_linear(unsigned width, uint64_t step, const struct trip_lin *d, uint
 	khi -= j * M;
 	if (khi >= M)
 		return WHY("the count modulo the step's reach is not one interval");
+	/* (the iteration 2^64 - 1 is the 2^64th header execution: as trip_first_exit) */
+	if (khi > (s128)(UINT64_MAX - 1))
+		return WHY("the count does not fit in 64 bits");
 	*kmin = (uint64_t)klo;
 	*kmax = (uint64_t)khi;
 	return 0;
