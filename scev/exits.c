@@ -262,8 +262,9 @@ static const struct sym_loc *exit_counter(struct scev_ctx *cx, const struct sym_
 	const struct sym_loc *sl = exit_counter1(cx, s, env, arg, ivx, m, c, aw32);
 	eid small;
 
-	/* (else the 32-bit forms of x + c, which are x + c on the values the header sees) */
-	if (!sl && (small = sym_small_zext(cx, s, ivx)) != ivx)
+	/* (else the 32-bit forms of x + c and x + c through identities on small values, which
+	 * are x + c on the values the header sees) */
+	if (!sl && (small = sym_small_ident(cx, s, ivx)) != ivx)
 		sl = exit_counter1(cx, s, env, arg, small, m, c, aw32);
 	return sl;
 }

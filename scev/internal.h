@@ -43,10 +43,13 @@ struct sym_loc {
 	uint64_t step;		/* AFFINE */
 	eid back;		/* value at the back edges, in this loop's REG symbols */
 	bool zext32;		/* every back-edge value is zero-extended from 32 bits */
-	/* LC_UNKNOWN register: every back-edge value is x + step at 64 bits or in a 32-bit
-	 * form that is the same while x stays below 2^32 - step (zext32(x + step), zext32(x) +
-	 * step; width 64): affine when the header never sees more (sym_step_of) */
+	/* LC_UNKNOWN register: every back-edge value is x + step at 64 bits, or in a form that
+	 * is the same while the header's x is at most small_max: a 32-bit form (zext32(x + step),
+	 * zext32(x) + step), or through operations that are identities on small values (x << k
+	 * >> k, an extension, an and with 2^j - 1: symex.c sym_ident_inner) (width 64): affine
+	 * when the iterations that go round never see more (sym_step_of) */
 	bool small;
+	uint64_t small_max;
 };
 
 /* An exiting conditional jump executed in every iteration that returns to the header. */
@@ -488,10 +491,11 @@ bool sym_delta_bounds(struct scev_ctx *cx, const struct sym_summary *s, const st
  * else within 2^30 (a 64-bit sum's sign need not be its low half's). */
 bool sym_range_offset(struct expr_arena *ar, eid e, bool wide, eid *base, int64_t *clo,
 		      int64_t *chi, bool *w32);
-/* e with the 32-bit forms of x + c, x a register that loop s's header never sees at 2^32 - c
- * or above (by the first pass), written as the 64-bit add they equal there: zext32(x + c),
- * zext32(x) + c, zext32(x) (c = 0). */
-eid sym_small_zext(struct scev_ctx *cx, const struct sym_summary *s, eid e);
+/* e with the forms of x + c that equal it on the values loop s's header sees in x (by the first
+ * pass), written as that 64-bit add: the 32-bit forms zext32(x + c), zext32(x) + c, and x + c or
+ * x through operations that are identities on small values (symex.c sym_ident_inner: (x + c) <<
+ * 1 >> 1 while x + c < 2^63); c = 0 included. */
+eid sym_small_ident(struct scev_ctx *cx, const struct sym_summary *s, eid e);
 /* The helper writes nothing through its pointer arguments. */
 bool helper_is_pure(int32_t id);
 

@@ -1353,6 +1353,73 @@ bool sym_accum_delta(struct expr_arena *ar, eid alt, loc_t x, eid *d, bool *w32)
 
 static uint64_t first_hdr_umax(struct scev_ctx *cx, const struct sym_summary *s, loc_t x);
 
+/* The v of e = W(v) for a chain W of operations that are each the identity on the values at
+ * most *max (unsigned; *max is lowered to the chain's least): a zero-extension from 1, 2 or 4
+ * bytes (v <= 2^(8n) - 1), a sign-extension (v <= 2^(8n-1) - 1), v << k >> k (v <= 2^(64-k) -
+ * 1; s>>: 2^(63-k) - 1) and its 32-bit form (w: 2^(32-k) - 1; s>>: 2^(31-k) - 1), v & (2^j -
+ * 1) (v <= 2^j - 1).  e itself when it is none of these (*max unchanged). */
+static eid sym_ident_inner(const struct expr_arena *ar, eid e, uint64_t *max)
+{
+	for (;;) {
+		const struct expr *x = &ar->v[e];
+		uint64_t m, k, k2;
+
+		if ((x->kind == EX_ZEXT || x->kind == EX_SEXT) &&
+		    (x->op == 1 || x->op == 2 || x->op == 4)) {
+			unsigned bits = 8u * x->op - (x->kind == EX_SEXT);
+
+			m = (1ull << bits) - 1;
+		} else if (x->kind == EX_ALU && x->op == BPF_AND && expr_is_const(ar, x->b, &m) &&
+			   (!x->w32 || m <= 0xffffffffull) && !(m & (m + 1))) {
+			/* (m = 2^j - 1) */
+		} else if (x->kind == EX_ALU && (x->op == BPF_RSH || x->op == BPF_ARSH) &&
+			   expr_is_const(ar, x->b, &k) && ar->v[x->a].kind == EX_ALU &&
+			   ar->v[x->a].op == BPF_LSH && ar->v[x->a].w32 == x->w32 &&
+			   expr_is_const(ar, ar->v[x->a].b, &k2) && k == k2 && k >= 1 &&
+			   k < (x->w32 ? 31u : 63u)) {
+			unsigned bits = (x->w32 ? 32u : 64u) - (unsigned)k - (x->op == BPF_ARSH);
+
+			m = (1ull << bits) - 1;
+			x = &ar->v[x->a];	/* (the shift left's operand below) */
+		} else {
+			return e;
+		}
+		e = x->a;
+		*max = m < *max ? m : *max;
+	}
+}
+
+/* Whether e is x + c, x a register and c in [1, 2^31) (c = 0, e = x itself, only when !plain),
+ * on every header value of x at most *lim (set): W1(W2(x) + c) with W1, W2 identities on small
+ * values (sym_ident_inner) and the add at 64 or 32 bits. */
+static bool sym_ident_add(struct expr_arena *ar, eid e, bool plain, eid *rx, uint64_t *c,
+			  uint64_t *lim)
+{
+	uint64_t m1 = UINT64_MAX, m2 = UINT64_MAX, add_lim;
+	eid a = sym_ident_inner(ar, e, &m1), base;
+	bool aw32;
+
+	if (ar->v[a].kind == EX_REG) {
+		if (plain || m1 == UINT64_MAX)
+			return false;
+		*rx = a;
+		*c = 0;
+		*lim = m1;
+		return true;
+	}
+	if (ar->v[a].kind != EX_ALU || ar->v[a].op != BPF_ADD ||
+	    !expr_match_add(ar, a, &base, c, &aw32) || !*c || *c >= 1ull << 31 || m1 < *c)
+		return false;
+	base = sym_ident_inner(ar, base, &m2);
+	if (ar->v[base].kind != EX_REG)
+		return false;
+	add_lim = aw32 ? 0xffffffffull - *c : UINT64_MAX - *c;
+	*rx = base;
+	*lim = m2 < add_lim ? m2 : add_lim;
+	*lim = m1 - *c < *lim ? m1 - *c : *lim;
+	return true;
+}
+
 /* Classifies a changed location from its value at the back edges (see enum loc_class).  Deltas
  * and derived values may use other locations (resolved in dependency order later) but not
  * unknowns.  A register the header never sees at 2^32 or above is its own zero-extension, so a
@@ -1424,21 +1491,20 @@ static void classify(struct scev_ctx *cx, const struct sym_summary *s, struct sy
 		return;
 	}
 	/* x + c in 64-bit and 32-bit forms mixed (w1 += 1 on one path, r1 += 1 on another), or
-	 * zext32(x) + c: the same add while x stays small (sym_step_of) */
+	 * zext32(x) + c, or x + c through identities on small values (x += c; x <<= 1; x >>= 1):
+	 * the same add while x stays small (sym_step_of) */
 	if (!LOC_IS_REG(sl->loc))
 		return;
+	sl->small_max = UINT64_MAX;
 	for (int k = 0; k < n; k++) {
 		eid base;
-		uint64_t c;
-		bool aw32;
+		uint64_t c, lim;
 
-		expr_match_add(ar, alts[k], &base, &c, &aw32);
-		c &= 0xffffffffull;
-		if (!(base == rx || (!aw32 && ar->v[base].kind == EX_ZEXT && ar->v[base].op == 4 &&
-				     ar->v[base].a == rx)) ||
-		    !c || c >= 1ull << 31 || (k && c != step))
+		if (!sym_ident_add(ar, alts[k], true, &base, &c, &lim) || base != rx ||
+		    (k && c != step))
 			return;
 		step = c;
+		sl->small_max = lim < sl->small_max ? lim : sl->small_max;
 	}
 	sl->small = true;
 	sl->width = 64;
@@ -1788,38 +1854,68 @@ static uint64_t first_hdr_umax(struct scev_ctx *cx, const struct sym_summary *s,
 	return fh.regs[x].r.umax;
 }
 
-eid sym_small_zext(struct scev_ctx *cx, const struct sym_summary *s, eid e)
+eid sym_small_ident(struct scev_ctx *cx, const struct sym_summary *s, eid e)
 {
 	struct expr_arena *ar = &cx->ar;
 	const struct expr x = ar->v[e];
-	eid base, r;
-	uint64_t c;
-	bool aw32;
+	eid r;
+	uint64_t c, lim;
 
 	if (x.kind == EX_ANY) {
-		eid a = sym_small_zext(cx, s, x.a), b = sym_small_zext(cx, s, x.b);
+		eid a = sym_small_ident(cx, s, x.a), b = sym_small_ident(cx, s, x.b);
 
 		return a == x.a && b == x.b ? e : expr_any(ar, a, b);
 	}
-	if (x.kind == EX_ZEXT && x.op == 4 && ar->v[x.a].kind == EX_REG &&
-	    first_hdr_umax(cx, s, ar->v[x.a].a) <= 0xffffffffull)
-		return x.a;
-	if (x.kind != EX_ALU || x.op != BPF_ADD)
+	if (!sym_ident_add(ar, e, false, &r, &c, &lim) || first_hdr_umax(cx, s, ar->v[r].a) > lim)
 		return e;
-	expr_match_add(ar, e, &base, &c, &aw32);
-	c &= 0xffffffffull;
-	if (!c || c >= 1ull << 31)
-		return e;
-	if (aw32 && ar->v[base].kind == EX_REG)
-		r = base;
-	else if (!aw32 && ar->v[base].kind == EX_ZEXT && ar->v[base].op == 4 &&
-		 ar->v[ar->v[base].a].kind == EX_REG)
-		r = ar->v[base].a;
+	return c ? expr_alu(ar, BPF_ADD, false, false, r, expr_const(ar, c)) : r;
+}
+
+/* The largest value of b, a constant or a register loop s does not change (by the first pass). */
+static bool bound_umax(struct scev_ctx *cx, const struct sym_summary *s, eid b, uint64_t *k)
+{
+	const struct expr *x = &cx->ar.v[b];
+
+	if (x->kind == EX_CONST)
+		*k = x->imm;
+	else if (x->kind == EX_REG && LOC_IS_REG(x->a) && sym_unchanged(s, x->a))
+		*k = first_hdr_umax(cx, s, x->a);
 	else
-		return e;
-	if (first_hdr_umax(cx, s, ar->v[r].a) > 0xffffffffull - c)
-		return e;
-	return expr_alu(ar, BPF_ADD, false, false, r, expr_const(ar, c));
+		return false;
+	return true;
+}
+
+/* The largest value register x has at the header of loop s in an iteration that goes round: the
+ * first pass's, or less when an exit that every iteration passes compares x itself at 64 bits
+ * with a constant or a register the loop does not change, unsigned (x < K, x <= K or x == K to
+ * stay). */
+static uint64_t round_umax(struct scev_ctx *cx, const struct sym_summary *s, loc_t x)
+{
+	const struct expr_arena *ar = &cx->ar;
+	uint64_t m = first_hdr_umax(cx, s, x), k;
+
+	for (uint32_t j = 0; j < s->nexits; j++) {
+		const struct sym_exit *e = &s->exits[j];
+		uint8_t op = e->exit_on_taken ? trip_negate(e->op) : e->op;
+		uint64_t b = UINT64_MAX;
+
+		if (e->is32 || e->op == BPF_JSET)
+			continue;
+		if (ar->v[e->lhs].kind == EX_REG && ar->v[e->lhs].a == x &&
+		    bound_umax(cx, s, e->rhs, &k)) {
+		} else if (ar->v[e->rhs].kind == EX_REG && ar->v[e->rhs].a == x &&
+			   bound_umax(cx, s, e->lhs, &k)) {
+			op = trip_swap(op);
+		} else {
+			continue;
+		}
+		if (op == BPF_JLT && k)
+			b = k - 1;
+		else if (op == BPF_JLE || op == BPF_JEQ)
+			b = k;
+		m = b < m ? b : m;
+	}
+	return m;
 }
 
 bool sym_step_of(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_loc *sl,
@@ -1833,9 +1929,9 @@ bool sym_step_of(struct scev_ctx *cx, const struct sym_summary *s, const struct 
 		*step = sl->step;
 		return true;
 	}
-	/* (x + c in 32-bit forms too, while the header never sees x at 2^32 - c or above) */
-	if (sl->cls == LC_UNKNOWN && sl->small &&
-	    first_hdr_umax(cx, s, sl->loc) <= 0xffffffffull - sl->step) {
+	/* (x + c in 32-bit forms or through identities too, while no iteration that goes round
+	 * starts with x above what keeps them the add) */
+	if (sl->cls == LC_UNKNOWN && sl->small && round_umax(cx, s, sl->loc) <= sl->small_max) {
 		*step = sl->step;
 		return true;
 	}
