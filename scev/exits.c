@@ -1271,8 +1271,6 @@ static int exit_monotone(struct scev_ctx *cx, const struct sym_summary *s, const
 		return -1;
 	if (m.a0.kind != AV_SCALAR || m.n.kind != AV_SCALAR)
 		return WHY("the compared values are not numbers");
-	if (m.spread)
-		return WHY("the tested offset differs between paths");
 	if (exit_query(&m, m.op, &q, why, whylen))
 		return -1;
 	qm = q.width == 32 ? 0xffffffffull : UINT64_MAX;
@@ -1283,6 +1281,13 @@ static int exit_monotone(struct scev_ctx *cx, const struct sym_summary *s, const
 	if (!s1 || !s2 || (s1 < qsign) != (s2 < qsign))
 		return WHY("the counter's steps are not of one sign");
 	x->up = s1 < qsign;
+	/* Offsets that differ between paths (x + what an inner loop added, read after it: an
+	 * outer exit on a path from inside the inner loop): v(k) = x(k) + c(k), c(k) in [clo,
+	 * chi], lies in v(0) + S with v(0) in x0 + [clo, chi], which a0 is: the need below is
+	 * from its lowest start and the room from its highest, whatever c(k) each iteration
+	 * takes.  Only offsets on the side the counter moves, as exit_path_offsets. */
+	if (m.spread && (x->up ? m.clo < 0 : m.chi > 0))
+		return WHY("the tested offset differs between paths");
 	switch (q.pred) {
 	case BPF_JGT: case BPF_JGE: sgn = false; towards = x->up; break;
 	case BPF_JSGT: case BPF_JSGE: sgn = true; towards = x->up; break;
@@ -1334,7 +1339,8 @@ static int exit_monotone(struct scev_ctx *cx, const struct sym_summary *s, const
 			xhi = sgn ? x0->r.smax : (__int128)x0->r.umax;
 		}
 		x->xw = xhi - xlo;
-		x->exact = x0->kind == AV_SCALAR && x->xw == ahi - alo && x->xw < (1ll << 30);
+		x->exact = x0->kind == AV_SCALAR && x->xw == ahi - alo && x->xw < (1ll << 30) &&
+			   !m.spread;
 		if (x->up) {
 			x->need_lo = (sgn ? (__int128)q.n_shi : (__int128)q.n_uhi) - alo + strict;
 			x->room_lo = (sgn ? (__int128)smax : (__int128)qm) - alo;
