@@ -278,8 +278,22 @@ static int exit_bound_parts(struct scev_ctx *cx, const struct sym_summary *sum,
 	uint64_t lo = UINT64_MAX, hi = 0;
 	char w2[96];
 
-	if (!sym_exit_bound(cx, sum, e, state_env, es, kmin, kmax, why, whylen))
+	if (!sym_exit_bound(cx, sum, e, state_env, es, kmin, kmax, why, whylen)) {
+		uint64_t a = 0, b = UINT64_MAX;
+
+		/* (a count that is not exact, as an == test against a bound known only as a
+		 * range gives: the parent's view, which holds for every entry too, may narrow it) */
+		if (*kmin == *kmax ||
+		    !((e->lin && !sym_lin_bound(cx, e->lin, state_env, es, NULL, NULL, &a, &b, w2,
+						sizeof(w2))) ||
+		      (e->ctx && (a = e->ctx_kmin, b = e->ctx_kmax, true))))
+			return 0;
+		if (a <= *kmax && *kmin <= b) {
+			*kmin = a > *kmin ? a : *kmin;
+			*kmax = b < *kmax ? b : *kmax;
+		}
 		return 0;
+	}
 	if (e->lin && !sym_lin_bound(cx, e->lin, state_env, es, NULL, NULL, kmin, kmax, w2,
 				     sizeof(w2)))
 		return 0;

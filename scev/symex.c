@@ -1135,15 +1135,27 @@ static int step_over(struct sym_run *r, uint32_t c, const struct sstate *in, str
 			uint64_t kmin, kmax;
 			char why[96];
 
-			if (sym_exit_bound(cx, cs, &cs->exits[k], entry_env_get, &ee, &kmin, &kmax,
-					   why, sizeof(why))) {
-				/* (== against a number the parent computes from its counters) */
-				int got = ctx_exit(r, c, k, &ee, &kmin, &kmax);
+			bool bound = !sym_exit_bound(cx, cs, &cs->exits[k], entry_env_get, &ee,
+						     &kmin, &kmax, why, sizeof(why));
+
+			/* (== against a number the parent computes from its counters: also when
+			 * the entry ranges give a count that is not exact, as an == test against a
+			 * bound known as a range may give, both bounds holding for every entry) */
+			if (!bound || kmin != kmax) {
+				uint64_t cmin, cmax;
+				int got = ctx_exit(r, c, k, &ee, &cmin, &cmax);
 
 				if (got < 0)
 					return got;
-				if (!got)
+				if (!got && !bound)
 					continue;
+				if (got && !bound) {
+					kmin = cmin;
+					kmax = cmax;
+				} else if (got && cmin <= kmax && kmin <= cmax) {
+					kmin = cmin > kmin ? cmin : kmin;
+					kmax = cmax < kmax ? cmax : kmax;
+				}
 			}
 			if (cs->single_exit && cs->exits[k].block == C->exits[0].from) {
 				/* the exit is taken in iteration T, or in one of [T, Thi] */
