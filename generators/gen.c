@@ -1105,6 +1105,213 @@ static void outer_continue_loop(struct gi *g, bool still)
 	l->trip_max = m;
 }
 
+/* An outer counter kept exact through operations that are identities on its range (p_shift_ident,
+ * issue 14 §1): r1 = data[16] & 7; do { r3 = 0; do { r1 += k; r3 += 1; } while (r3 < m); r1 <<=
+ * s; r1 >>= s; } while (r1 < n), the shifts at 64 bits (s in [1, 8]) or 32 bits (w1, s in [1,
+ * 8]), the outer test at the latch or, as a while loop, at the outer header; k in [1, 4], m in
+ * [2, 6], n in [21, 200]: the shifts give r1 back (r1 < 2^(W-s)), so the outer counter steps by
+ * k * m and the outer loop runs ceil((n - r1) / (k * m)) times (one test more at the header).  The
+ * twin (p_shift_ident_wrap) starts at 2^(W-s) - 16 + (data[16] & 7) and is bounded by 2^(W-s) +
+ * n: the shifts drop the bit r1 reaches, which sets it back below 2^(W-s), so no input ends it,
+ * which flags it.  r1, r3-r5 clobbered. */
+static void shift_ident_loop(struct gi *g, bool wrap)
+{
+	int idx = (int)g->p->nloops++, in = (int)g->p->nloops++;
+	int top = gi_label(g), end = gi_label(g), head = gi_label(g), iend = gi_label(g);
+	uint32_t k = gen_u32(g->src, 1, 4), m = gen_u32(g->src, 2, 6), n = gen_u32(g->src, 21, 200);
+	uint32_t s = gen_u32(g->src, 1, 8), S = k * m;
+	bool w32 = gen_bool(g->src, 40), at_header = gen_bool(g->src, 40);
+	uint64_t lim = 1ull << ((w32 ? 32 : 64) - s), base = wrap ? lim - 16 : 0;
+	struct gen_loop *l;
+
+	gi_ldx(g, BPF_DW, BPF_REG_4, EBPF_REG_FP, GEN_FP_DATA);
+	gi_ldx(g, BPF_B, BPF_REG_1, BPF_REG_4, 16);
+	gi_alu(g, true, BPF_AND, BPF_REG_1, 7);
+	if (wrap)
+		gi_mov_const(g, BPF_REG_5, base, true);
+	if (wrap)
+		gi_alux(g, true, BPF_ADD, BPF_REG_1, BPF_REG_5);
+	gi_mov_const(g, BPF_REG_5, wrap ? lim + n : n, true);
+	gi_bind(g, top);
+	if (at_header)
+		gi_jmpx(g, false, BPF_JGE, BPF_REG_1, BPF_REG_5, end);
+	gi_mov_const(g, BPF_REG_3, 0, true);
+	gi_bind(g, head);
+	gi_alu(g, true, BPF_ADD, BPF_REG_1, (int32_t)k);
+	gi_alu(g, true, BPF_ADD, BPF_REG_3, 1);
+	gi_jmp(g, false, BPF_JLT, BPF_REG_3, (int32_t)m, head);
+	gi_bind(g, iend);
+	gi_alu(g, !w32, BPF_LSH, BPF_REG_1, (int32_t)s);
+	gi_alu(g, !w32, BPF_RSH, BPF_REG_1, (int32_t)s);
+	if (at_header)
+		gi_ja(g, top);
+	else
+		gi_jmpx(g, false, BPF_JLT, BPF_REG_1, BPF_REG_5, top);
+	gi_bind(g, end);
+	l = prologue_loop(g, idx, top, end, at_header ? GEN_FORM_WHILE : GEN_FORM_DO_WHILE,
+			  (at_header ? GEN_SH(WHILE) : GEN_SH(DO_WHILE)) | GEN_SH(NEST2) | GEN_SH(UP) |
+				  GEN_SH(CTR64) | GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_REG) |
+				  GEN_SH(INIT_INPUT) | GEN_SH(OUTER_MOD) | GEN_SH(OUTER_MOD_CTR) |
+				  (wrap ? GEN_SH(WRAP) | GEN_SH(NONTERM) : 0),
+			  BPF_REG_1, BPF_JLT);
+	l->flags |= GEN_LOOP_CTR_CHANGED;
+	l->step = S;
+	l->trip = -1;
+	l->trip_max = wrap ? UINT64_MAX : (n + S - 1) / S + at_header;
+	if (wrap)
+		mark_endless(g, l);
+	l = prologue_loop(g, in, head, iend, GEN_FORM_DO_WHILE,
+			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
+				  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_CONST),
+			  BPF_REG_3, BPF_JLT);
+	l->parent = idx;
+	l->depth = 2;
+	l->step = 1;
+	l->trip = (int64_t)m;
+	l->trip_max = m;
+	l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_3, .width = 64, .has_start = true, .step = 1,
+				     .start = 0 };
+	l->nivs = 1;
+}
+
+/* The outer exit on the outer latch, with a copy of it where the inner loop jumps back to the outer
+ * header (p_outer_latch, issue 14 §5), as a compiler leaves `do { ... if (j == n) continue; ...
+ * } while (i < N)` in a nest: r4 = data[14] & 7; r1 = 0; do { r3 = 0; do { r3 += 1; r1 += 1; if
+ * (r3 == r4) { if (r1 < N) continue outer; break outer; } } while (r3 < m); } while (r1 < N), N
+ * in [10, 60], m in [2, 6]: every outer cycle adds 1 to m to r1 and passes one of the two tests,
+ * at most N header executions.  The twin (p_outer_latch_still) adds after the jump back, so r4
+ * = 1 (data[14] = 1) goes round with r1 unchanged for ever, which flags it.  r1, r3, r4
+ * clobbered. */
+static void outer_latch_loop(struct gi *g, bool still)
+{
+	int idx = (int)g->p->nloops++, in = (int)g->p->nloops++;
+	int top = gi_label(g), end = gi_label(g), head = gi_label(g), iend = gi_label(g);
+	int nxt = gi_label(g);
+	uint32_t n = gen_u32(g->src, 10, 60), m = gen_u32(g->src, 2, 6);
+	struct gen_loop *l;
+
+	gi_ldx(g, BPF_DW, BPF_REG_4, EBPF_REG_FP, GEN_FP_DATA);
+	gi_ldx(g, BPF_B, BPF_REG_4, BPF_REG_4, 14);
+	gi_alu(g, true, BPF_AND, BPF_REG_4, 7);
+	gi_mov_const(g, BPF_REG_1, 0, true);
+	gi_bind(g, top);
+	gi_mov_const(g, BPF_REG_3, 0, true);
+	gi_bind(g, head);
+	gi_alu(g, true, BPF_ADD, BPF_REG_3, 1);
+	if (!still)
+		gi_alu(g, true, BPF_ADD, BPF_REG_1, 1);
+	gi_jmpx(g, false, BPF_JNE, BPF_REG_3, BPF_REG_4, nxt);
+	gi_jmp(g, false, BPF_JLT, BPF_REG_1, (int32_t)n, top);
+	gi_ja(g, end);
+	gi_bind(g, nxt);
+	if (still)
+		gi_alu(g, true, BPF_ADD, BPF_REG_1, 1);
+	gi_jmp(g, false, BPF_JLT, BPF_REG_3, (int32_t)m, head);
+	gi_bind(g, iend);
+	gi_jmp(g, false, BPF_JLT, BPF_REG_1, (int32_t)n, top);
+	gi_bind(g, end);
+	l = prologue_loop(g, idx, top, end, GEN_FORM_DO_WHILE,
+			  GEN_SH(DO_WHILE) | GEN_SH(NEST2) | GEN_SH(UP) | GEN_SH(CTR64) |
+				  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_CONST) | GEN_SH(OUTER_MOD) |
+				  GEN_SH(OUTER_MOD_CTR) | (still ? GEN_SH(NONTERM) : 0),
+			  BPF_REG_1, BPF_JLT);
+	l->flags |= GEN_LOOP_CTR_CHANGED;
+	l->trip = -1;
+	l->trip_max = still ? UINT64_MAX : n;
+	if (still)
+		mark_endless(g, l);
+	l = prologue_loop(g, in, head, iend, GEN_FORM_DO_WHILE,
+			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
+				  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_CONST) | GEN_SH(BREAK_OUTER),
+			  BPF_REG_3, BPF_JLT);
+	l->flags |= GEN_LOOP_EARLY_EXIT;
+	l->parent = idx;
+	l->depth = 2;
+	l->step = 1;
+	l->trip = -1;
+	l->trip_max = m;
+}
+
+/* A counter that passes an identity chain before its step (p_identity's prologue loop, issue 14
+ * §3): r1 = data[17] & 1; do { chain; r1 += 1 (or w1 += 1); } while (r1 < n), n in [4, 40], the
+ * chain -(-x) at 64 bits, at 32 bits, or be32 twice: n - r1 header executions.  The twin
+ * (p_identity_once) negates once, x -> 1 - x at the width of its add, so from 0 or 1 it toggles
+ * between them and never reaches n, which flags it.  r1, r4 clobbered. */
+static void identity_loop(struct gi *g, bool once)
+{
+	int idx = (int)g->p->nloops++, top = gi_label(g), end = gi_label(g);
+	uint32_t n = gen_u32(g->src, 4, 40), form = gen_u32(g->src, 0, once ? 1 : 2);
+	bool w = form == 1 || (form == 2 && gen_bool(g->src, 50));
+	struct gen_loop *l;
+
+	gi_ldx(g, BPF_DW, BPF_REG_4, EBPF_REG_FP, GEN_FP_DATA);
+	gi_ldx(g, BPF_B, BPF_REG_1, BPF_REG_4, 17);
+	gi_alu(g, true, BPF_AND, BPF_REG_1, 1);
+	gi_bind(g, top);
+	for (int k = 0; k < (once ? 1 : 2); k++) {
+		if (form == 2)
+			gi_emit(g, (struct bpf_insn){ .code = BPF_ALU | BPF_END | BPF_TO_BE,
+						      .dst_reg = BPF_REG_1, .imm = 32 });
+		else
+			gi_alu(g, form == 0, BPF_NEG, BPF_REG_1, 0);
+	}
+	gi_alu(g, !w, BPF_ADD, BPF_REG_1, 1);
+	gi_jmp(g, false, BPF_JLT, BPF_REG_1, (int32_t)n, top);
+	gi_bind(g, end);
+	l = prologue_loop(g, idx, top, end, GEN_FORM_DO_WHILE,
+			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
+				  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_CONST) | GEN_SH(INIT_INPUT) |
+				  (once ? GEN_SH(NONTERM) : 0),
+			  BPF_REG_1, BPF_JLT);
+	l->step = 1;
+	l->trip = -1;
+	l->trip_max = once ? UINT64_MAX : n;
+	if (once)
+		mark_endless(g, l);
+}
+
+/* A counter kept in a stack slot across a helper call in the loop (p_spill_call, issue 14 §5):
+ * fp-40 = 0; do { bpf_probe_read_kernel(fp - 48, 8, data); r1 = fp-40 + 1; fp-40 = r1; } while
+ * (r1 < n), n in [4, 40]: exactly n header executions (the call writes its own slot).  The twin
+ * (p_spill_call_clobber) has the call write the counter's slot with the packet's first 8 bytes,
+ * so on an input whose first bytes are 0 the counter goes back to 1 in every iteration, which
+ * flags it.  r0-r5 clobbered. */
+static void spill_call_loop(struct gi *g, bool clobber)
+{
+	int idx = (int)g->p->nloops++, top = gi_label(g), end = gi_label(g);
+	uint32_t n = gen_u32(g->src, 4, 40);
+	struct gen_loop *l;
+
+	gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_SHAPES_CTR, 0);
+	gi_bind(g, top);
+	gi_alux(g, true, BPF_MOV, BPF_REG_1, EBPF_REG_FP);
+	gi_alu(g, true, BPF_ADD, BPF_REG_1, clobber ? GEN_FP_SHAPES_CTR : GEN_FP_SIDE_CONST);
+	gi_mov_const(g, BPF_REG_2, 8, true);
+	gi_ldx(g, BPF_DW, BPF_REG_3, EBPF_REG_FP, GEN_FP_DATA);
+	gi_call_helper(g, BPF_FUNC_probe_read_kernel);
+	gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_SHAPES_CTR);
+	gi_alu(g, true, BPF_ADD, BPF_REG_1, 1);
+	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_SHAPES_CTR, BPF_REG_1);
+	gi_jmp(g, false, BPF_JLT, BPF_REG_1, (int32_t)n, top);
+	gi_bind(g, end);
+	l = prologue_loop(g, idx, top, end, GEN_FORM_DO_WHILE,
+			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
+				  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_CONST) | GEN_SH(SPILL) |
+				  GEN_SH(SPILL_CALL) | GEN_SH(HELPER) |
+				  (clobber ? GEN_SH(NONTERM) : 0),
+			  (int)LOC_SLOT(GEN_FP_SHAPES_CTR, 8), BPF_JLT);
+	l->step = 1;
+	l->trip = clobber ? -1 : (int64_t)n;
+	l->trip_max = clobber ? UINT64_MAX : n;
+	if (clobber) {
+		mark_endless(g, l);
+	} else {
+		l->ivs[0] = (struct gen_iv){ .loc = LOC_SLOT(GEN_FP_SHAPES_CTR, 8), .width = 64,
+					     .has_start = true, .step = 1, .start = 0 };
+		l->nivs = 1;
+	}
+}
+
 /* A bound recomputed in the body from a loop-invariant value (p_bound_body, issue 14 §3): r5 =
  * *(u16 *)(data + 15); r1 = 0; do { r3 = r5 & mask; r1 += s; } while (r1 < r3), mask in [15,
  * 255], s in [1, 3]: at most mask / s + 1 header executions.  The twin (p_bound_body_counter)
@@ -1844,7 +2051,11 @@ static const struct twin_piece prologue_loops[] = {
 	TWIN_PIECE(p_cell_shapes, p_cell_shapes_cut, cell_shapes_loop),
 	TWIN_PIECE(p_rotated_eq, p_rotated_eq_open, rotated_eq_loop),
 	TWIN_PIECE(p_outer_continue, p_outer_continue_still, outer_continue_loop),
+	TWIN_PIECE(p_outer_latch, p_outer_latch_still, outer_latch_loop),
 	TWIN_PIECE(p_bound_body, p_bound_body_counter, bound_body_loop),
+	TWIN_PIECE(p_shift_ident, p_shift_ident_wrap, shift_ident_loop),
+	TWIN_PIECE(p_identity, p_identity_once, identity_loop),
+	TWIN_PIECE(p_spill_call, p_spill_call_clobber, spill_call_loop),
 	TWIN_PIECE(p_enum_cell, p_enum_cell_stuck, enum_cell_loop),
 	TWIN_PIECE(p_start_range, p_start_range_over, start_range_loop),
 	TWIN_PIECE(p_wrap_window, p_wrap_window_never, wrap_window_loop),

@@ -68,7 +68,7 @@
 
 #define GEN_INPUT_LEN 64	/* packet bytes every generated program reads (and requires) */
 #define GEN_HELPER_LEN 64	/* bytes of helper results supplied with each program */
-#define GEN_MAX_LOOPS 32
+#define GEN_MAX_LOOPS 48
 #define GEN_MAX_IVS 4
 #define GEN_MAX_INSNS 2048	/* hard limit; knobs.max_insns is the soft target */
 
@@ -250,6 +250,18 @@
 	X(p_outer_continue_still, 0, 0, 100,                                                       \
 	  "unsafe twin of p_outer_continue: the jump back comes before the add: endless on "        \
 	  "data[14] & 7 = 1")                                                                       \
+	X(p_shift_ident, 0, 0, 100,                                                                \
+	  "a nest of the prologue whose outer counter an exact inner loop moves by k * m, then "    \
+	  "x <<= s; x >>= s (64- or 32-bit), identities while x < 2^(W-s)")                       \
+	X(p_shift_ident_wrap, 0, 0, 100,                                                           \
+	  "unsafe twin of p_shift_ident: x starts 16 below 2^(W-s) and is bounded past it, so the " \
+	  "shifts drop its top bit: endless")                                                      \
+	X(p_outer_latch, 0, 0, 100,                                                                \
+	  "a nest of the prologue whose outer exit is on the outer latch, with a copy of it where " \
+	  "the inner loop jumps back to the outer header (continue outer)")                        \
+	X(p_outer_latch_still, 0, 0, 100,                                                          \
+	  "unsafe twin of p_outer_latch: the jump back comes before the add: endless on "           \
+	  "data[14] & 7 = 1")                                                                       \
 	X(p_bound_body, 0, 0, 100,                                                                 \
 	  "a loop of the prologue whose bound is recomputed in the body from a loop-invariant "     \
 	  "value (b = n & mask in every iteration, n a 16-bit word of the input)")                 \
@@ -293,7 +305,16 @@
 	  "the byte at data_end")                                                                   \
 	X(p_identity, 0, 0, 100,                                                                   \
 	  "the counter passes an identity chain before its step (negated twice at 64 bits, "      \
-	  "be32 twice at 32)")                                                                      \
+	  "be32 twice at 32); also a prologue loop whose counter does (neg or be32 pairs)")         \
+	X(p_identity_once, 0, 0, 100,                                                              \
+	  "unsafe twin of p_identity: the prologue loop's counter is negated once: it toggles "    \
+	  "between 0 and 1 for ever")                                                               \
+	X(p_spill_call, 0, 0, 100,                                                                 \
+	  "a loop of the prologue whose counter lives in a stack slot across a helper call that "  \
+	  "writes another slot (bpf_probe_read_kernel)")                                           \
+	X(p_spill_call_clobber, 0, 0, 100,                                                         \
+	  "unsafe twin of p_spill_call: the helper writes the counter's slot (the packet's first " \
+	  "8 bytes): endless on zeros")                                                             \
 	X(p_helper_mem, 0, 0, 100,                                                                 \
 	  "a loop body has bpf_probe_read_kernel write 8 bytes to a[iv & 7] of the stack array")  \
 	X(p_helper_mem_over, 0, 0, 100,                                                            \

@@ -2528,7 +2528,18 @@ static void test_bounded_knob(const struct twin_knobs *t)
  * p_outer_continue and p_outer_continue_still (an outer back edge from inside an inner loop,
  * issue 14 §5): the twin, whose jump back comes before the add, endless on data[14] = 1.
  * p_bound_body and p_bound_body_counter (a bound recomputed in the body, issue 14 §3: from a
- * loop-invariant word, or from the counter itself): the twin endless on every input. */
+ * loop-invariant word, or from the counter itself): the twin endless on every input.
+ * p_shift_ident and p_shift_ident_wrap (an outer counter an exact inner loop moves, then x <<= s;
+ * x >>= s, issue 14 §1): the twin, which starts 16 below 2^(W-s), endless on every input (the
+ * shifts drop the bit it reaches); before, "the exit test does not compare a recurrence".
+ * p_outer_latch and p_outer_latch_still (the outer exit on the outer latch and a copy of it
+ * where the inner loop jumps back to the outer header, issue 14 §5): the twin, whose jump back
+ * comes before the add, endless on data[14] = 1; before, "no exit is tested in every
+ * iteration; ... the tested offset differs between paths".  p_identity's prologue loop and
+ * p_identity_once (a counter negated twice or byte-swapped twice, or negated once): the twin
+ * endless on every input (data[17] & 1 starts a toggle between 0 and 1).  p_spill_call and
+ * p_spill_call_clobber (a counter in a stack slot across a helper call that writes another
+ * slot, or the counter's: issue 14 §5): the twin endless on data[0..7] = 0. */
 static void test_bounded_knobs(void)
 {
 	static const struct twin_knobs t[] = {
@@ -2550,6 +2561,14 @@ static void test_bounded_knobs(void)
 		  true, 14, 1, 100, "the jump back to the outer header before the add, every time" },
 		{ "p_bound_body", "p_bound_body_counter", 5400000, -1, 0, true, 0, 0, 100,
 		  "the bound one past the counter, every time" },
+		{ "p_outer_latch", "p_outer_latch_still", 5600000, -1, GEN_LOOP_CTR_CHANGED, true,
+		  14, 1, 100, "the jump back to the outer header before the add, every time" },
+		{ "p_identity", "p_identity_once", 5700000, -1, 0, true, 17, 0, 100,
+		  "the counter toggling between 0 and 1" },
+		{ "p_spill_call", "p_spill_call_clobber", 5800000, 0, 0, true, 0, 0, 100,
+		  "the call writing 0 to the counter's slot, every time" },
+		{ "p_shift_ident", "p_shift_ident_wrap", 5500000, -1, GEN_LOOP_CTR_CHANGED, true, 16,
+		  0, 100, "the shifts drop the bit the counter reaches, on every input" },
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
