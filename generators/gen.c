@@ -1056,11 +1056,21 @@ static void rotated_eq_loop(struct gi *g, bool open)
  * outer; } while (r3 < m); }, N in [10, 60], m in [2, 6]: every outer iteration adds 1 to m to
  * r1 before either back edge, at most N of them.  The twin (p_outer_continue_still) jumps back
  * before the add, so r4 = 1 (data[14] = 1) goes round the outer loop with r1 unchanged for
- * ever, which flags it.  r1, r3, r4 clobbered. */
-static void outer_continue_loop(struct gi *g, bool still)
+ * ever, which flags it.  r1, r3, r4 clobbered.
+ *
+ * The outer exit on the outer latch, with a copy of it where the inner loop jumps back to the outer
+ * header (p_outer_latch, issue 14 §5), as a compiler leaves `do { ... if (j == n) continue; ...
+ * } while (i < N)` in a nest: r4 = data[14] & 7; r1 = 0; do { r3 = 0; do { r3 += 1; r1 += 1; if
+ * (r3 == r4) { if (r1 < N) continue outer; break outer; } } while (r3 < m); } while (r1 < N), N
+ * in [10, 60], m in [2, 6]: every outer cycle adds 1 to m to r1 and passes one of the two tests,
+ * at most N header executions.  The twin (p_outer_latch_still) adds after the jump back, so r4
+ * = 1 (data[14] = 1) goes round with r1 unchanged for ever, which flags it.  r1, r3, r4
+ * clobbered. */
+static void outer_back_nest(struct gi *g, bool still, bool latch)
 {
 	int idx = (int)g->p->nloops++, in = (int)g->p->nloops++;
 	int top = gi_label(g), end = gi_label(g), head = gi_label(g), iend = gi_label(g);
+	int nxt = gi_label(g);
 	uint32_t n = gen_u32(g->src, 10, 60), m = gen_u32(g->src, 2, 6);
 	struct gen_loop *l;
 
@@ -1069,30 +1079,41 @@ static void outer_continue_loop(struct gi *g, bool still)
 	gi_alu(g, true, BPF_AND, BPF_REG_4, 7);
 	gi_mov_const(g, BPF_REG_1, 0, true);
 	gi_bind(g, top);
-	gi_jmp(g, false, BPF_JGE, BPF_REG_1, (int32_t)n, end);
+	if (!latch)
+		gi_jmp(g, false, BPF_JGE, BPF_REG_1, (int32_t)n, end);
 	gi_mov_const(g, BPF_REG_3, 0, true);
 	gi_bind(g, head);
 	gi_alu(g, true, BPF_ADD, BPF_REG_3, 1);
 	if (!still)
 		gi_alu(g, true, BPF_ADD, BPF_REG_1, 1);
-	gi_jmpx(g, false, BPF_JEQ, BPF_REG_3, BPF_REG_4, top);
+	if (latch) {
+		gi_jmpx(g, false, BPF_JNE, BPF_REG_3, BPF_REG_4, nxt);
+		gi_jmp(g, false, BPF_JLT, BPF_REG_1, (int32_t)n, top);
+		gi_ja(g, end);
+		gi_bind(g, nxt);
+	} else {
+		gi_jmpx(g, false, BPF_JEQ, BPF_REG_3, BPF_REG_4, top);
+	}
 	if (still)
 		gi_alu(g, true, BPF_ADD, BPF_REG_1, 1);
 	gi_jmp(g, false, BPF_JLT, BPF_REG_3, (int32_t)m, head);
 	gi_bind(g, iend);
-	gi_ja(g, top);
+	if (latch)
+		gi_jmp(g, false, BPF_JLT, BPF_REG_1, (int32_t)n, top);
+	else
+		gi_ja(g, top);
 	gi_bind(g, end);
-	l = prologue_loop(g, idx, top, end, GEN_FORM_WHILE,
-			  GEN_SH(WHILE) | GEN_SH(NEST2) | GEN_SH(UP) | GEN_SH(CTR64) |
-				  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_CONST) | GEN_SH(OUTER_MOD) |
-				  GEN_SH(OUTER_MOD_CTR) | (still ? GEN_SH(NONTERM) : 0),
+	l = prologue_loop(g, idx, top, end, latch ? GEN_FORM_DO_WHILE : GEN_FORM_WHILE,
+			  (latch ? GEN_SH(DO_WHILE) : GEN_SH(WHILE)) | GEN_SH(NEST2) | GEN_SH(UP) |
+				  GEN_SH(CTR64) | GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_CONST) |
+				  GEN_SH(OUTER_MOD) | GEN_SH(OUTER_MOD_CTR) |
+				  (still ? GEN_SH(NONTERM) : 0),
 			  BPF_REG_1, BPF_JLT);
 	l->flags |= GEN_LOOP_CTR_CHANGED;
 	l->trip = -1;
-	l->trip_max = still ? UINT64_MAX : n + 1;
-	if (still) {
+	l->trip_max = still ? UINT64_MAX : n + !latch;
+	if (still)
 		mark_endless(g, l);
-	}
 	l = prologue_loop(g, in, head, iend, GEN_FORM_DO_WHILE,
 			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
 				  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_CONST) | GEN_SH(BREAK_OUTER),
@@ -1103,6 +1124,16 @@ static void outer_continue_loop(struct gi *g, bool still)
 	l->step = 1;
 	l->trip = -1;
 	l->trip_max = m;
+}
+
+static void outer_continue_loop(struct gi *g, bool still)
+{
+	outer_back_nest(g, still, false);
+}
+
+static void outer_latch_loop(struct gi *g, bool still)
+{
+	outer_back_nest(g, still, true);
 }
 
 /* An outer counter kept exact through operations that are identities on its range (p_shift_ident,
@@ -1174,64 +1205,6 @@ static void shift_ident_loop(struct gi *g, bool wrap)
 	l->nivs = 1;
 }
 
-/* The outer exit on the outer latch, with a copy of it where the inner loop jumps back to the outer
- * header (p_outer_latch, issue 14 §5), as a compiler leaves `do { ... if (j == n) continue; ...
- * } while (i < N)` in a nest: r4 = data[14] & 7; r1 = 0; do { r3 = 0; do { r3 += 1; r1 += 1; if
- * (r3 == r4) { if (r1 < N) continue outer; break outer; } } while (r3 < m); } while (r1 < N), N
- * in [10, 60], m in [2, 6]: every outer cycle adds 1 to m to r1 and passes one of the two tests,
- * at most N header executions.  The twin (p_outer_latch_still) adds after the jump back, so r4
- * = 1 (data[14] = 1) goes round with r1 unchanged for ever, which flags it.  r1, r3, r4
- * clobbered. */
-static void outer_latch_loop(struct gi *g, bool still)
-{
-	int idx = (int)g->p->nloops++, in = (int)g->p->nloops++;
-	int top = gi_label(g), end = gi_label(g), head = gi_label(g), iend = gi_label(g);
-	int nxt = gi_label(g);
-	uint32_t n = gen_u32(g->src, 10, 60), m = gen_u32(g->src, 2, 6);
-	struct gen_loop *l;
-
-	gi_ldx(g, BPF_DW, BPF_REG_4, EBPF_REG_FP, GEN_FP_DATA);
-	gi_ldx(g, BPF_B, BPF_REG_4, BPF_REG_4, 14);
-	gi_alu(g, true, BPF_AND, BPF_REG_4, 7);
-	gi_mov_const(g, BPF_REG_1, 0, true);
-	gi_bind(g, top);
-	gi_mov_const(g, BPF_REG_3, 0, true);
-	gi_bind(g, head);
-	gi_alu(g, true, BPF_ADD, BPF_REG_3, 1);
-	if (!still)
-		gi_alu(g, true, BPF_ADD, BPF_REG_1, 1);
-	gi_jmpx(g, false, BPF_JNE, BPF_REG_3, BPF_REG_4, nxt);
-	gi_jmp(g, false, BPF_JLT, BPF_REG_1, (int32_t)n, top);
-	gi_ja(g, end);
-	gi_bind(g, nxt);
-	if (still)
-		gi_alu(g, true, BPF_ADD, BPF_REG_1, 1);
-	gi_jmp(g, false, BPF_JLT, BPF_REG_3, (int32_t)m, head);
-	gi_bind(g, iend);
-	gi_jmp(g, false, BPF_JLT, BPF_REG_1, (int32_t)n, top);
-	gi_bind(g, end);
-	l = prologue_loop(g, idx, top, end, GEN_FORM_DO_WHILE,
-			  GEN_SH(DO_WHILE) | GEN_SH(NEST2) | GEN_SH(UP) | GEN_SH(CTR64) |
-				  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_CONST) | GEN_SH(OUTER_MOD) |
-				  GEN_SH(OUTER_MOD_CTR) | (still ? GEN_SH(NONTERM) : 0),
-			  BPF_REG_1, BPF_JLT);
-	l->flags |= GEN_LOOP_CTR_CHANGED;
-	l->trip = -1;
-	l->trip_max = still ? UINT64_MAX : n;
-	if (still)
-		mark_endless(g, l);
-	l = prologue_loop(g, in, head, iend, GEN_FORM_DO_WHILE,
-			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
-				  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_CONST) | GEN_SH(BREAK_OUTER),
-			  BPF_REG_3, BPF_JLT);
-	l->flags |= GEN_LOOP_EARLY_EXIT;
-	l->parent = idx;
-	l->depth = 2;
-	l->step = 1;
-	l->trip = -1;
-	l->trip_max = m;
-}
-
 /* A counter that passes an identity chain before its step (p_identity's prologue loop, issue 14
  * §3): r1 = data[17] & 1; do { chain; r1 += 1 (or w1 += 1); } while (r1 < n), n in [4, 40], the
  * chain -(-x) at 64 bits, at 32 bits, or be32 twice: n - r1 header executions.  The twin
@@ -1272,10 +1245,10 @@ static void identity_loop(struct gi *g, bool once)
 
 /* A counter kept in a stack slot across a helper call in the loop (p_spill_call, issue 14 §5):
  * fp-40 = 0; do { bpf_probe_read_kernel(fp - 48, 8, data); r1 = fp-40 + 1; fp-40 = r1; } while
- * (r1 < n), n in [4, 40]: exactly n header executions (the call writes its own slot).  The twin
- * (p_spill_call_clobber) has the call write the counter's slot with the packet's first 8 bytes,
- * so on an input whose first bytes are 0 the counter goes back to 1 in every iteration, which
- * flags it.  r0-r5 clobbered. */
+ * (r1 != n), n in [4, 40]: exactly n header executions (the call writes its own slot).  The twin
+ * (p_spill_call_clobber) has the call write the counter's slot (the packet's first 8 bytes; the
+ * interpreter's helper bytes), so the counter is whatever the call left plus 1, which meets n
+ * only by chance: endless, which flags it.  r0-r5 clobbered. */
 static void spill_call_loop(struct gi *g, bool clobber)
 {
 	int idx = (int)g->p->nloops++, top = gi_label(g), end = gi_label(g);
@@ -1292,14 +1265,14 @@ static void spill_call_loop(struct gi *g, bool clobber)
 	gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_SHAPES_CTR);
 	gi_alu(g, true, BPF_ADD, BPF_REG_1, 1);
 	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_SHAPES_CTR, BPF_REG_1);
-	gi_jmp(g, false, BPF_JLT, BPF_REG_1, (int32_t)n, top);
+	gi_jmp(g, false, BPF_JNE, BPF_REG_1, (int32_t)n, top);
 	gi_bind(g, end);
 	l = prologue_loop(g, idx, top, end, GEN_FORM_DO_WHILE,
 			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
-				  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_CONST) | GEN_SH(SPILL) |
+				  GEN_SH(COND_EQNE) | GEN_SH(BOUND_CONST) | GEN_SH(SPILL) |
 				  GEN_SH(SPILL_CALL) | GEN_SH(HELPER) |
 				  (clobber ? GEN_SH(NONTERM) : 0),
-			  (int)LOC_SLOT(GEN_FP_SHAPES_CTR, 8), BPF_JLT);
+			  (int)LOC_SLOT(GEN_FP_SHAPES_CTR, 8), BPF_JNE);
 	l->step = 1;
 	l->trip = clobber ? -1 : (int64_t)n;
 	l->trip_max = clobber ? UINT64_MAX : n;

@@ -313,8 +313,8 @@
 	  "a loop of the prologue whose counter lives in a stack slot across a helper call that "  \
 	  "writes another slot (bpf_probe_read_kernel)")                                           \
 	X(p_spill_call_clobber, 0, 0, 100,                                                         \
-	  "unsafe twin of p_spill_call: the helper writes the counter's slot (the packet's first " \
-	  "8 bytes): endless on zeros")                                                             \
+	  "unsafe twin of p_spill_call: the helper writes the counter's slot, which the != test "  \
+	  "then meets only by chance: endless")                                                     \
 	X(p_helper_mem, 0, 0, 100,                                                                 \
 	  "a loop body has bpf_probe_read_kernel write 8 bytes to a[iv & 7] of the stack array")  \
 	X(p_helper_mem_over, 0, 0, 100,                                                            \

@@ -2539,7 +2539,7 @@ static void test_bounded_knob(const struct twin_knobs *t)
  * p_identity_once (a counter negated twice or byte-swapped twice, or negated once): the twin
  * endless on every input (data[17] & 1 starts a toggle between 0 and 1).  p_spill_call and
  * p_spill_call_clobber (a counter in a stack slot across a helper call that writes another
- * slot, or the counter's: issue 14 §5): the twin endless on data[0..7] = 0. */
+ * slot, or the counter's: issue 14 §5): the twin, tested with !=, endless on its input. */
 static void test_bounded_knobs(void)
 {
 	static const struct twin_knobs t[] = {
@@ -2566,7 +2566,7 @@ static void test_bounded_knobs(void)
 		{ "p_identity", "p_identity_once", 5700000, -1, 0, true, 17, 0, 100,
 		  "the counter toggling between 0 and 1" },
 		{ "p_spill_call", "p_spill_call_clobber", 5800000, 0, 0, true, 0, 0, 100,
-		  "the call writing 0 to the counter's slot, every time" },
+		  "the call writing the counter's slot, every time" },
 		{ "p_shift_ident", "p_shift_ident_wrap", 5500000, -1, GEN_LOOP_CTR_CHANGED, true, 16,
 		  0, 100, "the shifts drop the bit the counter reaches, on every input" },
 	};
