@@ -117,7 +117,7 @@ const struct casefile_section *casefile__section(const struct casefile *cf, cons
 	return NULL;
 }
 
-/* "-- type": xdp, socket, tc, sock_ops, cgroup_sock or plain (the context model of the
+/* "-- type": xdp, socket, tc, sock_ops, cgroup_sock, raw_tp or plain (the context model of the
  * program). */
 static int parse_type(struct casefile *cf, struct diag *d)
 {
@@ -128,6 +128,7 @@ static int parse_type(struct casefile *cf, struct diag *d)
 		{ "xdp", BPF_PROG_TYPE_XDP }, { "socket", BPF_PROG_TYPE_SOCKET_FILTER },
 		{ "tc", BPF_PROG_TYPE_SCHED_CLS }, { "sock_ops", BPF_PROG_TYPE_SOCK_OPS },
 		{ "cgroup_sock", BPF_PROG_TYPE_CGROUP_SOCK }, { "plain", BPF_PROG_TYPE_UNSPEC },
+		{ "raw_tp", BPF_PROG_TYPE_RAW_TRACEPOINT },
 	};
 	const struct casefile_section *sec = casefile__section(cf, "type");
 	char t[32] = "";
@@ -141,7 +142,7 @@ static int parse_type(struct casefile *cf, struct diag *d)
 				return 0;
 			}
 	return diag_at_line(d, EINVAL, sec->line, 1, "unknown program type '%s' (xdp, socket, "
-			    "tc, sock_ops, cgroup_sock, plain)", t);
+			    "tc, sock_ops, cgroup_sock, raw_tp, plain)", t);
 }
 
 /* "-- maps": one map per line, in LD_IMM64 index order: "array key=4 value=64 entries=4"

@@ -492,7 +492,10 @@ static const char *type_word(uint32_t t)
 	switch (ebpf_prog_ctx_model(t)) {
 	case EBPF_CTX_XDP: return "xdp";
 	case EBPF_CTX_SKB: return t == BPF_PROG_TYPE_SOCKET_FILTER ? "socket" : "tc";
-	default: return "plain";
+	default:
+		return t == BPF_PROG_TYPE_RAW_TRACEPOINT ? "raw_tp"
+		     : t == BPF_PROG_TYPE_SOCK_OPS ? "sock_ops"
+		     : t == BPF_PROG_TYPE_CGROUP_SOCK ? "cgroup_sock" : "plain";
 	}
 }
 

@@ -646,7 +646,8 @@ void pred_write_text(struct sbuf *sb, const struct reduce_prog *p, const char *c
 {
 	const char *type = p->prog_type == BPF_PROG_TYPE_XDP ? "xdp" :
 			   p->prog_type == BPF_PROG_TYPE_SOCKET_FILTER ? "socket" :
-			   p->prog_type == BPF_PROG_TYPE_SCHED_CLS ? "tc" : NULL;
+			   p->prog_type == BPF_PROG_TYPE_SCHED_CLS ? "tc" :
+			   p->prog_type == BPF_PROG_TYPE_RAW_TRACEPOINT ? "raw_tp" : NULL;
 
 	if (comment) {
 		const char *c = comment;

@@ -183,7 +183,8 @@ int kdiff_kernel_claims(struct claim_prog *out, bool *accepted, const struct ebp
  * not comparable) */
 static int interp_once(struct interp_result *ir, const struct ebpf_object *obj,
 		       const struct ebpf_prog *prog, uint32_t prog_type, const uint8_t *input,
-		       size_t len, uint64_t budget, uint8_t *out, bool *unwritten)
+		       size_t len, uint64_t budget, const uint8_t *helper, size_t helper_len,
+		       uint8_t *out, bool *unwritten)
 {
 	struct interp_code *code = NULL;
 	struct interp_map *maps = NULL;
@@ -222,6 +223,8 @@ static int interp_once(struct interp_result *ir, const struct ebpf_object *obj,
 	env.prog_type = prog_type;
 	env.input = out;
 	env.input_len = len;
+	env.helper_data = helper;
+	env.helper_len = helper_len;
 	env.maps = maps;
 	env.map_cnt = nmaps;
 	env.step_budget = budget;
@@ -240,6 +243,66 @@ static bool packet_type(uint32_t t)
 	       t == BPF_PROG_TYPE_SCHED_ACT;
 }
 
+static bool calls_helper(const struct ebpf_prog *prog, int32_t id)
+{
+	for (size_t pc = 0; pc < prog->len; pc++)
+		if (ebpf_is_helper_call(&prog->insns[pc]) && prog->insns[pc].imm == id)
+			return true;
+	return false;
+}
+
+/* bpf_find_vma's outcomes as the interpreter draws them (interp.h: one byte per call, bit 0
+ * the vma found, bit 1 -EBUSY when not): -ENOENT, found (the callback once, r0 = 0), -EBUSY.
+ * What the kernel finds depends on the address space of the task that runs the test (the
+ * caller's), which the interpreter does not know; every call of one run gets one of them. */
+static const uint8_t vma_outcomes[] = { 0, 1, 2 };
+#define VMA_HELPER_BYTES 256
+
+/* The interpreter's run compared with the kernel's: for a program calling bpf_find_vma, the
+ * first of its outcomes (the same for every call of the run: the kernel's test runs give each
+ * call the task of the caller, and the generated programs one address per run; a run whose
+ * calls would differ fails every one and is reported) whose r0 and packet are the kernel's,
+ * else the first; for any other program the one run with no helper data. */
+static int interp_compare(struct interp_result *ir, const struct ebpf_object *obj,
+			  const struct ebpf_prog *prog, uint32_t prog_type, const uint8_t *input,
+			  size_t len, uint64_t budget, const struct kernel_run_result *kr,
+			  const uint8_t *kout, uint8_t *out, bool *unwritten, int *outcome)
+{
+	bool vma = calls_helper(prog, BPF_FUNC_find_vma);
+	size_t n = vma ? sizeof(vma_outcomes) : 1;
+	uint8_t helper[VMA_HELPER_BYTES];
+	struct interp_result first;
+	bool first_unwritten = false;
+	int err;
+
+	*outcome = -1;
+	for (size_t k = 0; k < n; k++) {
+		memset(helper, vma ? vma_outcomes[k] : 0, sizeof(helper));
+		if ((err = interp_once(ir, obj, prog, prog_type, input, len, budget,
+				       vma ? helper : NULL, vma ? sizeof(helper) : 0, out,
+				       unwritten)))
+			return err;
+		if (!vma)
+			return 0;
+		if (k == 0) {
+			first = *ir;
+			first_unwritten = *unwritten;
+		}
+		if (ir->trap == INTERP_OK && (uint32_t)ir->r0 == kr->retval &&
+		    (!packet_type(prog_type) ||
+		     (kr->data_size_out == len && !memcmp(kout, out, len)))) {
+			*outcome = vma_outcomes[k];
+			return 0;
+		}
+	}
+	/* (none is the kernel's: report the first, -ENOENT, run again for its packet) */
+	*ir = first;
+	*unwritten = first_unwritten;
+	memset(helper, vma_outcomes[0], sizeof(helper));
+	return interp_once(ir, obj, prog, prog_type, input, len, budget, helper, sizeof(helper),
+			   out, unwritten);
+}
+
 /* Runs input through the kernel and the interpreter and compares.  Socket filters see the
  * frame after its Ethernet header in the interpreter's model (interp.h) and are compared on
  * r0 only; XDP and tc programs also on the packet. */
@@ -254,7 +317,7 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 	size_t skip = kp->prog_type == BPF_PROG_TYPE_SOCKET_FILTER && len >= 14 ? 14 : 0;
 	bool unwritten = false;
 	struct diag d;
-	int err = 0;
+	int err = 0, outcome;
 
 	*diff = false;
 	if (!kout || !iout) {
@@ -269,18 +332,27 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 	}
 	memcpy(res->input, input, len);
 	res->input_len = len;
-	ro.data_in = input;
-	ro.data_size_in = len;
-	ro.data_out = kout;
-	ro.data_size_out = len + COMPARE_SLACK;
+	if (ebpf_prog_ctx_model(kp->prog_type) == EBPF_CTX_RO) {
+		/* (the interpreter's read-only context is the input: a raw tracepoint's
+		 * arguments, BPF_PROG_TEST_RUN's ctx_in) */
+		ro.ctx_in = input;
+		ro.ctx_size_in = len;
+	} else {
+		ro.data_in = input;
+		ro.data_size_in = len;
+		ro.data_out = kout;
+		ro.data_size_out = len + COMPARE_SLACK;
+	}
 	diag_clear(&d);
 	res->ran = !kernel_prog__test_run(kp, &ro, &kr, &d);
 	if (!res->ran)
 		goto out;	/* a type the kernel cannot run, or an input it refuses */
 	res->kernel_retval = kr.retval;
-	if ((err = interp_once(&ir, obj, prog, kp->prog_type, input + skip, len - skip,
-			       o->step_budget ? o->step_budget : 100000000, iout, &unwritten)))
+	if ((err = interp_compare(&ir, obj, prog, kp->prog_type, input + skip, len - skip,
+				  o->step_budget ? o->step_budget : 100000000, &kr, kout, iout,
+				  &unwritten, &outcome)))
 		goto out;
+	res->vma_outcome = (int8_t)outcome;
 	/* (a trap in a timer callback the interpreter fired after the program is no result of
 	 * this run: BPF_PROG_TEST_RUN returns before a timer fires; the verdict's runs judge it) */
 	if (ir.timer_trap)
@@ -331,10 +403,7 @@ out:
  * machine's CPU count, the interpreter draws it from the helper stream like any other. */
 static bool calls_cpu_id(const struct ebpf_prog *prog)
 {
-	for (size_t pc = 0; pc < prog->len; pc++)
-		if (ebpf_is_helper_call(&prog->insns[pc]) && prog->insns[pc].imm == 8)
-			return true;
-	return false;
+	return calls_helper(prog, 8);
 }
 
 static uint64_t mix(uint64_t *s)
@@ -481,6 +550,30 @@ int kdiff_run(struct kdiff_result *res, const struct ebpf_object *obj,
 	if ((err = compare_run(res, kp, obj, prog, input, input_len, &o, &diff))) {
 		err = diag_set(d, -err, "running the input: %s", strerror(-err));
 		goto out;
+	}
+	if (!diff && res->ran && ebpf_prog_ctx_model(kp->prog_type) == EBPF_CTX_RO &&
+	    calls_helper(prog, BPF_FUNC_find_vma)) {
+		/* The input's words are numbers no vma holds (as good as always): run it again
+		 * with each word an address of this process, which is the task's whose vmas
+		 * bpf_find_vma searches in a test run, so that the kernel's runs call the
+		 * callbacks too. */
+		uint8_t *in = malloc(input_len + 1);
+		uint64_t a = (uint64_t)(uintptr_t)vma_outcomes;
+
+		if (!in) {
+			err = diag_set(d, ENOMEM, "out of memory");
+			goto out;
+		}
+		memcpy(in, input, input_len);
+		for (size_t w = 0; w + 8 <= input_len; w += 8)
+			memcpy(in + w, &a, 8);
+		err = compare_run(res, kp, obj, prog, in, input_len, &o, &diff);
+		free(in);
+		if (err) {
+			err = diag_set(d, -err, "running the input with addresses: %s",
+				       strerror(-err));
+			goto out;
+		}
 	}
 	if (!diff) {
 		res->kind = res->ran ? KDIFF_AGREE : KDIFF_UNRUNNABLE;

@@ -84,6 +84,9 @@ struct kdiff_result {
 	uint64_t interp_r0;
 	uint8_t interp_trap;		/* enum interp_trap */
 	bool same_retval, same_packet;
+	/* a program calling bpf_find_vma: the helper's outcome (interp.h's byte: 0 -ENOENT, 1 the
+	 * vma found, 2 -EBUSY) under which the interpreter's run is the kernel's, -1 none */
+	int8_t vma_outcome;
 	uint8_t *input;			/* owned: the input of the compared run */
 	size_t input_len;
 };

@@ -691,6 +691,14 @@ int kernel_prog__test_run(const struct kernel_prog *kp, const struct kernel_run_
 	to.ctx_out = OPT(opts, ctx_out, NULL);
 	to.ctx_size_out = (uint32_t)OPT(opts, ctx_size_out, 0);
 	to.repeat = OPT(opts, repeat, 1);
+	/* (bpf_prog_test_run_raw_tp runs the program once and refuses a repeat count, data and
+	 * ctx_out with -EINVAL: raw tracepoint programs are run with their arguments, ctx_in) */
+	if (kp->prog_type == BPF_PROG_TYPE_RAW_TRACEPOINT ||
+	    kp->prog_type == BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE) {
+		to.repeat = 0;
+		to.data_out = to.ctx_out = NULL;
+		to.data_size_out = to.ctx_size_out = 0;
+	}
 	if (!to.data_in && takes_packet(kp->prog_type)) {
 		to.data_in = zero_packet;
 		to.data_size_in = sizeof(zero_packet);

@@ -88,7 +88,7 @@ struct kernel_run_opts {
 	size_t data_size_out;
 	void *ctx_out;			/* optional */
 	size_t ctx_size_out;
-	uint32_t repeat;		/* runs, for timing; 0 = 1 */
+	uint32_t repeat;		/* runs, for timing; 0 = 1 (raw tracepoints: always 1) */
 };
 
 struct kernel_run_result {
