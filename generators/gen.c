@@ -2048,9 +2048,18 @@ static const struct twin_piece call_pieces[] = {
 	TWIN_PIECE(p_iter_deep, p_iter_deep_over, gi_iter_deep_call),
 };
 
-/* r2 = data, r3 = data_end; if (data + GEN_INPUT_LEN > data_end) return 0; spill both. */
+/* r2 = data, r3 = data_end; if (data + GEN_INPUT_LEN > data_end) return 0; spill both.  A raw
+ * tracepoint's input is its context: the context pointer spilled where data would be, read at
+ * the same constant offsets (none of the pieces, which need a packet or a network program). */
 static void prologue(struct gi *g, int l_short)
 {
+	if (g->raw_tp) {
+		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA, BPF_REG_1);
+		if (g->use_array)
+			for (int off = 0; off < 64; off += 8)
+				gi_st(g, BPF_DW, EBPF_REG_FP, (int16_t)(GEN_FP_ARRAY + off), 0);
+		return;
+	}
 	gi_ldx(g, BPF_W, BPF_REG_2, BPF_REG_1, 0);
 	gi_ldx(g, BPF_W, BPF_REG_3, BPF_REG_1, 4);
 	gi_alux(g, true, BPF_MOV, BPF_REG_4, BPF_REG_2);
@@ -2130,13 +2139,17 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 	g->cap = (uint32_t)out->cap;
 	g->fn = &fn_main;
 
-	/* Program-wide choices first: the prologue prepares what they need. */
+	/* Program-wide choices first: the prologue prepares what they need.  (No draw for a knob
+	 * at 0: programs of the knobs that are not set stay as they were.) */
+	g->raw_tp = gen_bool(src, knobs->p_find_vma) || gen_bool(src, knobs->p_find_vma_unsafe);
+	if (g->raw_tp)
+		out->prog_type = BPF_PROG_TYPE_RAW_TRACEPOINT;
 	g->use_array = gen_bool(src, knobs->p_array);
 	g->use_map = gen_bool(src, knobs->p_map);
 	/* (the walks of p_for_each need the map; no draw when both knobs are 0) */
-	if (!g->use_map && (knobs->p_for_each || knobs->p_for_each_unsafe))
+	if (!g->use_map && !g->raw_tp && (knobs->p_for_each || knobs->p_for_each_unsafe))
 		g->use_map = gen_bool(src, 80);
-	g->use_pkt = gen_bool(src, knobs->p_pkt);
+	g->use_pkt = !g->raw_tp && gen_bool(src, knobs->p_pkt);
 	g->use_sub = gen_bool(src, knobs->p_subprog);
 	gi_calls_plan(g);
 	/* At most one huge and one possibly endless loop per program, among its first three. */
@@ -2159,6 +2172,13 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 	for (unsigned i = 0; i < nests && gi_room(g, 40); i++) {
 		if (i > 0 && gen_bool(src, 50))
 			gi_stmt_acc(g, NULL);
+		if (g->raw_tp) {
+			/* (the first nest's always, a later one's seven times in ten) */
+			if ((i == 0 || gen_bool(src, 70)) && gi_room(g, 40))
+				gi_stmt_find_vma(g, NULL);
+			gi_gen_loop(g, LOOPK_ANY);
+			continue;
+		}
 		if (gen_bool(src, knobs->p_bpf_loop) && gi_room(g, 40))
 			gi_stmt_bpf_loop(g, NULL);
 		if ((gen_bool(src, knobs->p_iter_num) || gen_bool(src, knobs->p_iter_num_unsafe)) &&
@@ -2187,9 +2207,11 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		gi_may_goto_loop(g);
 	gi_var_to_reg(g, fn_main.acc, BPF_REG_0);
 	gi_exit(g);
-	gi_bind(g, l_short);
-	gi_mov_const(g, BPF_REG_0, 0, true);
-	gi_exit(g);
+	if (!g->raw_tp) {	/* (a raw tracepoint has no short packet: no jump there) */
+		gi_bind(g, l_short);
+		gi_mov_const(g, BPF_REG_0, 0, true);
+		gi_exit(g);
+	}
 	gi_var_free(g, fn_main.acc);
 	gi_calls_emit_subs(g);
 
@@ -2282,7 +2304,7 @@ void gen_program__prog(const struct gen_program *p, struct ebpf_prog *view, cons
 {
 	memset(view, 0, sizeof(*view));
 	snprintf(view->name, sizeof(view->name), "%s", name ? name : "gen");
-	strcpy(view->section, "xdp");
+	strcpy(view->section, p->prog_type == BPF_PROG_TYPE_RAW_TRACEPOINT ? "raw_tp" : "xdp");
 	view->prog_type = p->prog_type;
 	view->insns = p->insns;
 	view->len = p->len;
@@ -2356,8 +2378,11 @@ _Static_assert((F(MAY_NOT_TERMINATE) | F(HUGE) | F(CALL_TRAP) | F(CALLS_UNSAFE) 
 
 void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 {
-	sbuf_printf(sb, "; bpfscev gen: xdp program, %zu instructions, input %zu bytes\n", p->len,
-		    p->input_len);
+	bool raw_tp = p->prog_type == BPF_PROG_TYPE_RAW_TRACEPOINT;
+
+	sbuf_printf(sb, "; bpfscev gen: %s program, %zu instructions, input %zu bytes%s\n",
+		    raw_tp ? "raw_tp" : "xdp", p->len, p->input_len,
+		    raw_tp ? " (its arguments)" : "");
 	if (p->max_steps == UINT64_MAX)
 		sbuf_puts(sb, "; max_steps unknown");
 	else
@@ -2499,7 +2524,9 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 	sbuf_puts(sb, "-- asm\n");
 	ebpf_disasm_globals(sb, p->insns, p->len, p->globals, p->nglobals, 0);
 	/* what `check`, `verify` and `run` need to run it as the campaign does */
-	sbuf_printf(sb, "-- type\n%s\n", p->prog_type == BPF_PROG_TYPE_XDP ? "xdp" : "plain");
+	sbuf_printf(sb, "-- type\n%s\n", p->prog_type == BPF_PROG_TYPE_XDP ? "xdp"
+				     : p->prog_type == BPF_PROG_TYPE_RAW_TRACEPOINT ? "raw_tp"
+				     : "plain");
 	ebpf_maps_section(sb, p->maps, p->map_cnt);
 	sbuf_puts(sb, "-- input\n");
 	put_hex(sb, p->input, p->input_len);

@@ -48,6 +48,12 @@
  * The input is the packet: GEN_INPUT_LEN bytes.  The prologue loads data and data_end from
  * xdp_md (4-byte loads at 0 and 4), returns 0 when data + GEN_INPUT_LEN > data_end, and spills
  * the packet pointers to fp-8 and fp-16 for later reads.  The program returns its accumulator.
+ * With p_find_vma (or its twin) drawn, the program is a raw tracepoint instead (bpf_find_vma is a
+ * tracing helper): the input is its arguments, GEN_INPUT_LEN / 8 u64s read-only (BPF_PROG_TEST_RUN's
+ * ctx_in), the prologue spills the context pointer to fp-8, every input read is a constant-offset
+ * context load of its size aligned (as raw_tp_prog_is_valid_access demands), and nothing that needs
+ * a packet or a program type of the network (p_pkt, the prologue's pieces, the other callback
+ * forms, timers, p_ptr_alu) is drawn.
  *
  * The generator also writes down what it meant (struct gen_loop): each loop's header, body,
  * counter, step and trip count — computed exactly from the constants over every input the
@@ -392,6 +398,13 @@
 	X(p_timer_two_past, 0, 0, 100,                                                             \
 	  "unsafe twin of p_timer_two: the callback also writes its value's bytes [40, 48), "     \
 	  "which map 4's values have and map 3's do not")                                           \
+	X(p_find_vma, 0, 0, 100,                                                                   \
+	  "the program is a raw tracepoint (its input the arguments) calling bpf_find_vma(current "\
+	  "task, an argument, cb, ctx, 0) from main; the callback adds 1 and maybe an inner "      \
+	  "loop's count to main's cell, and may return 1")                                          \
+	X(p_find_vma_unsafe, 0, 0, 100,                                                            \
+	  "unsafe twin of p_find_vma: the callback writes the vma, returns 2, reads and writes "   \
+	  "its ctx past main's frame, or through a NULL ctx")                                       \
 	X(p_ptr_alu, 0, 0, 100,                                                                    \
 	  "a statement of main takes a number from pointers by ALU forms the kernel accepts: "     \
 	  "(r10 + k) - r10, data + k less data, k + r10 less r10, their 32-bit difference")        \
@@ -656,6 +669,10 @@ struct gen_loop {
 						 * loads above the frame or through NULL where
 						 * only the live one of two entries reaches
 						 * (INTERP_TRAP_MEM); the kernel refuses it */
+#define GEN_PROG_VMA_UNSAFE (1u << 28)	/* p_find_vma_unsafe: a bpf_find_vma callback writes
+					 * its vma, returns 2, or reads past main's frame or
+					 * through NULL by its ctx (INTERP_TRAP_MEM on runs that
+					 * find the vma); the kernel refuses it */
 #define GEN_PROG_LOOP_DEF (1u << 7)	/* p_loop_def: a register and a slot written by every
 					 * iteration of a loop run at least once, read after it */
 #define GEN_PROG_REG_UNWRITTEN (1u << 8)	/* p_loop_def_early: a run may read a register and
@@ -688,7 +705,7 @@ struct gen_func {
 struct gen_program {
 	struct bpf_insn *insns;	/* heap, reused by the next gen_program() on the same struct */
 	size_t len, cap;
-	uint32_t prog_type;	/* BPF_PROG_TYPE_XDP */
+	uint32_t prog_type;	/* BPF_PROG_TYPE_XDP; BPF_PROG_TYPE_RAW_TRACEPOINT with p_find_vma */
 	uint8_t input[GEN_INPUT_LEN];	/* a packet to run it on (any GEN_INPUT_LEN bytes will do) */
 	size_t input_len;
 	uint8_t helper_data[GEN_HELPER_LEN];	/* results for prandom/ktime, in call order */

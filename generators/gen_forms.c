@@ -29,6 +29,11 @@
  *    map 3's are 32) with the same callback, which the kernel verifies once per map; its twin
  *    p_timer_two_past's callback also writes its value's bytes [40, 48) (a firing of map 3's
  *    timer traps).
+ *  - p_find_vma (p_find_vma_unsafe): the program is a raw tracepoint, and a statement of main
+ *    calls bpf_find_vma(bpf_get_current_task_btf(), an argument, cb, ctx, 0); the callback,
+ *    which runs at most once per call (when the address lies in a vma of the task), adds 1 and
+ *    an inner loop's count to main's cell with a ctx, and may return 1.  The twin's callback
+ *    writes the vma, returns 2, or reaches its cell past main's frame or through a NULL ctx.
  *  - p_may_goto: a loop-body statement is may_goto to the loop's exit (cond_break): the loop's
  *    own test still bounds it, the budget only may cut it short.
  *  - p_may_goto_loop: main ends with a loop whose only exit is may_goto (half of them in an
@@ -58,15 +63,14 @@ static uint64_t nr_calls(uint64_t nr)
 	return nr > GEN_MAX_BPF_LOOPS ? 0 : nr;
 }
 
-/* The rest of a callback helper's call once r1 and r2 hold its first arguments: r3 the ctx (a
- * pointer to a stack cell holding the accumulator, or 0), r4 the flags 0, the call, and the
- * accumulator taking r0 and, with a ctx, the cell the callback may have changed. */
-static void gi_cb_call_rest(struct gi *g, const struct gi_sub *cb, int helper)
+/* The rest of a callback helper's call once the registers below r hold its first arguments: r
+ * the ctx (a pointer to a stack cell holding the accumulator, or 0), r + 1 the flags 0, the
+ * call, and the accumulator taking r0 and, with a ctx, the cell the callback may have changed. */
+static void cb_call_rest_at(struct gi *g, const struct gi_sub *cb, int helper, int r)
 {
-	int acc = g->fn->acc, r;
+	int acc = g->fn->acc;
 
 	if (cb->cb_ctx) {
-		r = BPF_REG_3;
 		/* (a home in r1-r5 was spilled, and r1, r2 hold the arguments already) */
 		if (g->vars[acc].reg >= 1 && g->vars[acc].reg <= 5)
 			gi_ldx(g, BPF_DW, r, EBPF_REG_FP, g->vars[acc].slot);
@@ -76,9 +80,9 @@ static void gi_cb_call_rest(struct gi *g, const struct gi_sub *cb, int helper)
 		gi_alux(g, true, BPF_MOV, r, EBPF_REG_FP);
 		gi_alu(g, true, BPF_ADD, r, GEN_FP_CELL);
 	} else {
-		gi_mov_const(g, BPF_REG_3, 0, true);
+		gi_mov_const(g, r, 0, true);
 	}
-	gi_mov_const(g, BPF_REG_4, 0, true);
+	gi_mov_const(g, r + 1, 0, true);
 	gi_call_helper(g, helper);
 	gi_fill_caller_homes(g);
 	g->scratch_busy = 1u << BPF_REG_0;
@@ -90,6 +94,12 @@ static void gi_cb_call_rest(struct gi *g, const struct gi_sub *cb, int helper)
 		gi_var_alux(g, acc, BPF_XOR, r);
 	}
 	gi_scratch_release(g);
+}
+
+/* bpf_loop's, for_each's and user_ringbuf_drain's: the ctx in r3, the flags in r4 */
+static void gi_cb_call_rest(struct gi *g, const struct gi_sub *cb, int helper)
+{
+	cb_call_rest_at(g, cb, helper, BPF_REG_3);
 }
 
 void gi_stmt_bpf_loop(struct gi *g, struct gi_loop *lp)
@@ -312,6 +322,72 @@ void gi_stmt_timer(struct gi *g, struct gi_loop *lp)
 		lp->shapes |= GEN_SH(HELPER);
 }
 
+/* bpf_find_vma(bpf_get_current_task_btf(), addr, cb, ctx, 0), addr an argument of the raw
+ * tracepoint (a u64 of the input): the callback runs once when addr lies in a vma of the task
+ * (the helper then returns 0), else not (-ENOENT, or -EBUSY when the mmap lock is taken). */
+void gi_stmt_find_vma(struct gi *g, struct gi_loop *lp)
+{
+	int s;
+	struct gi_sub *cb;
+	bool twin = g->k->p_find_vma_unsafe && (!g->k->p_find_vma || gen_bool(g->src, 50));
+
+	if (g->fn->sub || !g->raw_tp || (s = gi_sub_new(g, SUBK_CALLBACK, 3)) < 0) {
+		gi_stmt_acc(g, lp);
+		return;
+	}
+	cb = &g->subs[s];
+	cb->called = true;
+	cb->cb_vma = twin ? (uint8_t)(2 + gen_pick(g->src, 4)) : 1;
+	cb->cb_ctx = cb->cb_vma == 4 || (cb->cb_vma != 5 && gen_bool(g->src, 70));
+	cb->cb_inner = gen_bool(g->src, 40) ? gen_u32(g->src, 1, 6) : 0;
+	cb->cb_stop = gen_bool(g->src, 30) ? 1 : -1;	/* (returns 1: no other call either way) */
+	cb->cb_nr = 1;
+	gi_spill_caller_homes(g);
+	gi_call_helper(g, BPF_FUNC_get_current_task_btf);
+	gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_0);
+	gi_ldx(g, BPF_DW, BPF_REG_2, EBPF_REG_FP, GEN_FP_DATA);
+	gi_ldx(g, BPF_DW, BPF_REG_2, BPF_REG_2, (int16_t)(8 * gen_pick(g->src, GEN_INPUT_LEN / 8)));
+	gi_ld_func(g, BPF_REG_3, cb->label);
+	cb_call_rest_at(g, cb, BPF_FUNC_find_vma, BPF_REG_4);
+	if (twin)
+		g->p->flags |= GEN_PROG_VMA_UNSAFE;
+	if (lp)
+		lp->shapes |= GEN_SH(HELPER);
+}
+
+/* A bpf_find_vma callback: cb(task, vma, ctx), the ctx's cell plus 1 and an inner loop's count
+ * written back; returns 0, or 1 with cb_stop (the helper ignores it).  The twins: a store to the
+ * vma (a kernel object: read-only), 2 returned (the kernel demands [0, 1]), the cell read and
+ * written at ctx + 232 (main's frame top: ctx is fp-232), or through the NULL ctx. */
+static void emit_vma_callback(struct gi *g, struct gi_sub *s)
+{
+	int l_in = gi_label(g);
+	int16_t at = s->cb_vma == 4 ? (int16_t)-GEN_FP_CELL : 0;
+	bool cell = s->cb_ctx || s->cb_vma == 5;
+	uint32_t start = g->len;
+
+	gi_bind(g, s->label);
+	if (s->cb_vma == 2)
+		gi_st(g, BPF_DW, BPF_REG_2, 0, 0);
+	if (cell) {
+		gi_ldx(g, BPF_DW, BPF_REG_4, BPF_REG_3, at);
+		gi_alu(g, true, BPF_ADD, BPF_REG_4, 1);
+	}
+	if (s->cb_inner) {
+		gi_mov_const(g, BPF_REG_5, 0, true);
+		gi_bind(g, l_in);
+		gi_alu(g, true, BPF_ADD, BPF_REG_5, 1);
+		if (cell)
+			gi_alux(g, true, BPF_ADD, BPF_REG_4, BPF_REG_5);
+		gi_jmp(g, false, BPF_JLT, BPF_REG_5, (int32_t)s->cb_inner, l_in);
+	}
+	if (cell)
+		gi_stx(g, BPF_DW, BPF_REG_3, at, BPF_REG_4);
+	gi_mov_const(g, BPF_REG_0, s->cb_vma == 3 ? 2 : s->cb_stop >= 0, true);
+	gi_exit(g);
+	s->cb_steps = (g->len - start) + 3ull * s->cb_inner;
+}
+
 void gi_stmt_global(struct gi *g, struct gi_loop *lp)
 {
 	int s, acc = g->fn->acc, r;
@@ -516,6 +592,10 @@ void gi_emit_callback(struct gi *g, struct gi_sub *s)
 	}
 	if (s->cb_timer) {
 		emit_timer_callback(g, s);
+		return;
+	}
+	if (s->cb_vma) {
+		emit_vma_callback(g, s);
 		return;
 	}
 	if (s->global) {

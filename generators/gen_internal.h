@@ -135,6 +135,9 @@ struct gi_sub {
 	uint8_t cb_timer;	/* a timer's callback (p_timer): 1 returns 0, 2 returns 1 */
 	bool cb_timer_rearm;	/* ... starts its timer again */
 	bool cb_timer_past;	/* ... writes its value's bytes [40, 48) (p_timer_two_past) */
+	uint8_t cb_vma;		/* a bpf_find_vma callback (p_find_vma): 1 safe, 2 writes the
+				 * vma, 3 returns 2, 4 reads and writes its ctx past main's
+				 * frame, 5 through a NULL ctx */
 	bool cb_urb_data;	/* ... takes the sample through bpf_dynptr_data (else read) */
 	uint8_t cb_urb_write;	/* ... writes it back: 0 no, 1 bpf_dynptr_write, 2 in place */
 	uint8_t global;		/* a global function (p_global): 1 safe, 2 reads its pointer
@@ -185,6 +188,7 @@ struct gi {
 	int nopen;
 	/* program-wide choices */
 	bool use_array, use_map, use_pkt, use_sub;
+	bool raw_tp;		/* p_find_vma: a raw tracepoint, its input the context */
 	bool use_ringbuf;	/* a p_ringbuf statement was emitted (map 1, GEN_MAP_RINGBUF) */
 	bool use_urb;		/* a p_urb statement was emitted (map 2, GEN_MAP_URB) */
 	bool use_timer;		/* a p_timer statement was emitted (map 3, GEN_MAP_TIMER) */
@@ -300,6 +304,7 @@ void gi_emit_ctx_fill(struct gi *g, struct gi_sub *s);
 void gi_stmt_for_each(struct gi *g, struct gi_loop *lp);
 void gi_stmt_urb(struct gi *g, struct gi_loop *lp);
 void gi_stmt_timer(struct gi *g, struct gi_loop *lp);
+void gi_stmt_find_vma(struct gi *g, struct gi_loop *lp);	/* (raw tracepoints only) */
 void gi_stmt_global(struct gi *g, struct gi_loop *lp);
 void gi_stmt_may_goto(struct gi *g, struct gi_loop *lp);
 void gi_may_goto_loop(struct gi *g);

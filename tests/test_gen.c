@@ -14,6 +14,7 @@
 #include "bpf/asm.h"
 #include "casefile/casefile.h"
 #include "generators/gen.h"
+#include "oracle/exec/check.h"
 #include "oracle/exec/interp.h"
 #include "scev/loop.h"
 #include "tests/check.h"
@@ -611,7 +612,8 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 	struct interp_map map[5] = { { .def = p->maps[0], .values = values },
 				     { .def = p->maps[1] }, { .def = p->maps[2] },
 				     { .def = p->maps[3] }, { .def = p->maps[4] } };
-	struct interp_env env = { .ctx_kind = INTERP_CTX_XDP, .input = pkt, .input_len = GEN_INPUT_LEN,
+	struct interp_env env = { .ctx_kind = check_ctx_kind(p->prog_type),
+				  .prog_type = p->prog_type, .input = pkt, .input_len = GEN_INPUT_LEN,
 				  .helper_data = p->helper_data, .helper_len = p->helper_len,
 				  .maps = p->map_cnt ? map : NULL, .map_cnt = p->map_cnt,
 				  .step_budget = budget, .probes = probes, .visit = visit,
@@ -656,7 +658,8 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 	memcpy(rs->entries_at, w.entries_at, sizeof(rs->entries_at));
 	*steps = res.steps;
 	if (res.trap != INTERP_OK && res.trap != INTERP_TRAP_STEPS &&
-	    !(res.trap == INTERP_TRAP_LIMIT && (p->flags & GEN_PROG_CALL_TRAP)) &&
+	    !(res.trap == INTERP_TRAP_LIMIT &&
+	      (p->flags & (GEN_PROG_CALL_TRAP | GEN_PROG_VMA_UNSAFE))) &&
 	    !(res.trap == INTERP_TRAP_MEM &&
 	      (p->flags & (GEN_PROG_NULL_UNSAFE | GEN_PROG_HELPER_MEM_UNSAFE |
 			   GEN_PROG_PKT_UNSAFE | GEN_PROG_PTR_JOIN_UNSAFE |
@@ -664,7 +667,7 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 			   GEN_PROG_START_RANGE_UNSAFE | GEN_PROG_URB_UNSAFE |
 			   GEN_PROG_CB_COUNT_UNSAFE | GEN_PROG_FRAMES_UNSAFE |
 			   GEN_PROG_CALL_CTX_UNSAFE | GEN_PROG_SIDE_ONLY_UNSAFE |
-			   GEN_PROG_DEAD_ENTRY_UNSAFE))) &&
+			   GEN_PROG_DEAD_ENTRY_UNSAFE | GEN_PROG_VMA_UNSAFE))) &&
 	    !(res.trap == INTERP_TRAP_HELPER &&
 	      (p->flags & (GEN_PROG_ITER_UNSAFE | GEN_PROG_TIMER_UNSAFE))) &&
 	    !(res.trap == INTERP_TRAP_REF && (p->flags & GEN_PROG_REF_UNSAFE)))
@@ -678,14 +681,17 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 			  const char *what, struct run_stats *rs)
 {
 	bool endless = p->flags & GEN_PROG_MAY_NOT_TERMINATE, huge = p->flags & GEN_PROG_HUGE;
-	bool deep = p->flags & GEN_PROG_CALL_TRAP;
+	/* (p_find_vma_unsafe's callback reaching its cell at main's frame top: the interpreter
+	 * reads it as a frame grown past the combined limit) */
+	bool deep = p->flags & (GEN_PROG_CALL_TRAP | GEN_PROG_VMA_UNSAFE);
 	bool null = p->flags & (GEN_PROG_NULL_UNSAFE | GEN_PROG_HELPER_MEM_UNSAFE |
 				GEN_PROG_PKT_UNSAFE | GEN_PROG_PTR_JOIN_UNSAFE |
 				GEN_PROG_EACH_UNSAFE | GEN_PROG_GLOBAL_UNSAFE |
 				GEN_PROG_START_RANGE_UNSAFE | GEN_PROG_URB_UNSAFE |
 				GEN_PROG_CB_COUNT_UNSAFE | GEN_PROG_FRAMES_UNSAFE |
 				GEN_PROG_CALL_CTX_UNSAFE | GEN_PROG_SIDE_ONLY_UNSAFE |
-				GEN_PROG_TIMER_TWO_UNSAFE | GEN_PROG_DEAD_ENTRY_UNSAFE);
+				GEN_PROG_TIMER_TWO_UNSAFE | GEN_PROG_DEAD_ENTRY_UNSAFE |
+				GEN_PROG_VMA_UNSAFE);
 	bool iter_bad = p->flags & (GEN_PROG_ITER_UNSAFE | GEN_PROG_TIMER_UNSAFE);
 	bool ref_bad = p->flags & GEN_PROG_REF_UNSAFE;
 	uint64_t budget = endless || huge ? k->step_budget : p->max_steps + 1, steps;
@@ -696,7 +702,10 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 	diag_clear(&d);
 	CHECK(ebpf_validate(p->insns, p->len, &d) == 0, "%s seed %llu: %s", what,
 	      (unsigned long long)seed, d.msg);
-	CHECK(p->prog_type == BPF_PROG_TYPE_XDP && p->input_len == GEN_INPUT_LEN, "program type");
+	CHECK((p->prog_type == BPF_PROG_TYPE_XDP ||
+	       (p->prog_type == BPF_PROG_TYPE_RAW_TRACEPOINT && (k->p_find_vma ||
+								 k->p_find_vma_unsafe))) &&
+	      p->input_len == GEN_INPUT_LEN, "program type");
 	tolerated_lo = SIZE_MAX;
 	/* (p_loop_def's reads, in the prologue: r1 = *(u64 *)(r10 + key slot); r1 += r5) */
 	for (size_t pc = 0; pc + 1 < p->len && pc < 96; pc++)
@@ -826,7 +835,8 @@ static enum interp_trap run_frames(const struct gen_program *p, const struct cgr
 	struct interp_map map[5] = { { .def = p->maps[0], .values = values },
 				     { .def = p->maps[1] }, { .def = p->maps[2] },
 				     { .def = p->maps[3] }, { .def = p->maps[4] } };
-	struct interp_env env = { .ctx_kind = INTERP_CTX_XDP, .input = pkt, .input_len = GEN_INPUT_LEN,
+	struct interp_env env = { .ctx_kind = check_ctx_kind(p->prog_type),
+				  .prog_type = p->prog_type, .input = pkt, .input_len = GEN_INPUT_LEN,
 				  .helper_data = p->helper_data, .helper_len = p->helper_len,
 				  .maps = p->map_cnt ? map : NULL, .map_cnt = p->map_cnt,
 				  .step_budget = budget, .probes = probes, .visit = frame_visit,
@@ -1241,14 +1251,18 @@ static void test_knobs_control(void)
 	CHECK(!on.huge_prog && !on.endless_prog, "clean knobs: no huge or endless loops");
 
 	/* Extremes: every probability 0, every probability 100, the largest sizes. */
-	for (int v = 0; v <= 2; v++) {
+	for (int v = 0; v <= 3; v++) {
 		const char *name, *what;
 		uint32_t def;
 
 		k = gen_knobs_default();
+		/* (p_find_vma makes every program a raw tracepoint, which none of the network
+		 * forms: v = 3 is every probability 100 with it) */
 		for (size_t i = 0; gen_knob_info(i, &name, &def, &what); i++)
-			if (!strncmp(name, "p_", 2) || (v == 2 && !strncmp(name, "max_", 4)))
-				gen_knobs_set(&k, name, v == 0 ? 0 : v == 1 ? 100 : def);
+			if ((!strncmp(name, "p_", 2) &&
+			     (v != 1 || strncmp(name, "p_find_vma", 10))) ||
+			    (v == 2 && !strncmp(name, "max_", 4)))
+				gen_knobs_set(&k, name, v == 0 ? 0 : v == 1 || v == 3 ? 100 : def);
 		if (v == 2) {
 			k.max_depth = 4, k.max_nests = 8, k.max_stmts = 8, k.max_insns = 1536;
 			k.max_trip = 1000, k.p_nest = 60;
@@ -1727,6 +1741,74 @@ static void test_timer_two_knobs(void)
 	      "safe", c.dirty[1], c.flagged[1]);
 	printf("p_timer_two: %u and %u of 60 programs arm map 4's timer; %u safe forms verified "
 	       "safe; p_timer_two_past: %u flagged, %u trap, %u not called safe\n", c.calls[0],
+	       c.calls[1], c.safe, c.flagged[1], c.traps, c.dirty[1]);
+}
+
+/* p_find_vma and its unsafe twin p_find_vma_unsafe: both make a raw tracepoint calling
+ * bpf_find_vma(bpf_get_current_task_btf(), ...) with a callback of its own; the safe form never
+ * traps and stays within max_steps (check_program, two inputs, the helper's outcome drawn from
+ * the helper data) and bpfscev calls most safe forms safe (never for a find_vma rule); no twin
+ * (flagged: its statement is in main's straight line, verified whatever the runs find) is
+ * called safe, and the runs of the twins that read or write memory they may not trap
+ * (INTERP_TRAP_MEM) once the helper data says the vma is found. */
+static void vma_program(void *arg, const struct twin_run *r)
+{
+	struct twin_counts *c = arg;
+	const struct gen_program *p = r->p;
+	bool call = has_call(p, 0, BPF_FUNC_find_vma), flagged = p->flags & GEN_PROG_VMA_UNSAFE;
+	struct scev_verdict v;
+	enum interp_trap t = INTERP_OK;
+	bool safe = false;
+
+	c->calls[r->twin] += call;
+	CHECK(p->prog_type == BPF_PROG_TYPE_RAW_TRACEPOINT && call &&
+	      has_call(p, 0, BPF_FUNC_get_current_task_btf), TW "not a raw tracepoint calling "
+	      "bpf_find_vma", TW_ARGS(r));
+	CHECK(!flagged || r->twin, TW "twin flag without its knob", TW_ARGS(r));
+	if (twin_verdict(r, &v)) {
+		safe = v.kind == VERDICT_SAFE;
+		c->safe += !r->twin && safe;
+		CHECK(r->twin || safe || (!strstr(v.reason, "find_vma") &&
+					  !strstr(v.reason, "task") && !strstr(v.reason, "vm_area")),
+		      TW "a safe form not called safe: %s", TW_ARGS(r), v.reason);
+		CHECK(!flagged || !safe, TW "a twin called safe", TW_ARGS(r));
+		c->dirty[1] += flagged && !safe;
+	}
+	c->flagged[r->twin] += flagged;
+	if (flagged) {
+		uint8_t in[GEN_INPUT_LEN];
+		struct gen_program q = *p;
+
+		/* (every call finds its vma: the helper data's bytes all odd) */
+		memset(q.helper_data, 1, sizeof(q.helper_data));
+		memcpy(in, p->input, sizeof(in));
+		struct twin_run rq = *r;
+
+		rq.p = &q;
+		t = twin_trap(&rq, in);
+		c->traps += t == INTERP_TRAP_MEM || t == INTERP_TRAP_LIMIT;
+	}
+	CHECK(!safe || t == INTERP_OK || t == INTERP_TRAP_STEPS, TW "called safe, but its run "
+	      "traps (%d)", TW_ARGS(r), t);
+}
+
+static void test_find_vma_knobs(void)
+{
+	static const struct twin_spec s = { { "p_find_vma", "p_find_vma_unsafe" }, 100, 4100000,
+					    60 };
+	struct twin_counts c = { 0 };
+
+	for_twin_programs(&s, vma_program, &c);
+	CHECK(c.calls[0] == 60 && c.calls[1] == 60, "p_find_vma: %u and %u of 60 programs call "
+	      "bpf_find_vma", c.calls[0], c.calls[1]);
+	CHECK(c.safe > c.calls[0] * 3 / 4, "p_find_vma: %u of %u safe forms verified safe", c.safe,
+	      c.calls[0]);
+	CHECK(c.flagged[1] == 60 && c.dirty[1] == c.flagged[1], "p_find_vma_unsafe: %u of %u "
+	      "flagged programs not called safe", c.dirty[1], c.flagged[1]);
+	CHECK(c.traps > 20, "p_find_vma_unsafe: %u of %u flagged programs trap", c.traps,
+	      c.flagged[1]);
+	printf("p_find_vma: %u and %u of 60 programs call bpf_find_vma; %u safe forms verified "
+	       "safe; p_find_vma_unsafe: %u flagged, %u trap, %u not called safe\n", c.calls[0],
 	       c.calls[1], c.safe, c.flagged[1], c.traps, c.dirty[1]);
 }
 
@@ -3024,6 +3106,7 @@ int main(void)
 	test_urb_knobs();
 	test_timer_knobs();
 	test_timer_two_knobs();
+	test_find_vma_knobs();
 	test_ptr_alu_knobs();
 	test_global_knobs();
 	test_call_pkt_knobs();
