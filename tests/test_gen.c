@@ -667,7 +667,8 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 			   GEN_PROG_START_RANGE_UNSAFE | GEN_PROG_URB_UNSAFE |
 			   GEN_PROG_CB_COUNT_UNSAFE | GEN_PROG_FRAMES_UNSAFE |
 			   GEN_PROG_CALL_CTX_UNSAFE | GEN_PROG_SIDE_ONLY_UNSAFE |
-			   GEN_PROG_DEAD_ENTRY_UNSAFE | GEN_PROG_VMA_UNSAFE))) &&
+			   GEN_PROG_DEAD_ENTRY_UNSAFE | GEN_PROG_VMA_UNSAFE |
+			   GEN_PROG_TIMER_TWO_UNSAFE))) &&
 	    !(res.trap == INTERP_TRAP_HELPER &&
 	      (p->flags & (GEN_PROG_ITER_UNSAFE | GEN_PROG_TIMER_UNSAFE))) &&
 	    !(res.trap == INTERP_TRAP_REF && (p->flags & GEN_PROG_REF_UNSAFE)))
