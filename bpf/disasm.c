@@ -398,6 +398,7 @@ void ebpf_maps_section(struct sbuf *sb, const struct ebpf_map_def *maps, size_t 
 			    named ? " name=" : "", name);
 		if (maps[m].timer)
 			sbuf_printf(sb, " timer=%u", maps[m].timer - 1);
+		ebpf_map_fields_print(sb, &maps[m]);
 		sbuf_putc(sb, '\n');
 	}
 }

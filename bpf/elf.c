@@ -876,6 +876,150 @@ static uint32_t btf_timer_of(const struct btf *btf, uint32_t id)
 	return 0;
 }
 
+/* The special fields of a map value of BTF type id (struct ebpf_map_field), as the kernel's
+ * btf_parse_fields finds them: members that are a struct named bpf_spin_lock, bpf_timer, ...,
+ * pointers tagged kptr, kptr_untrusted, percpu_kptr or uptr, in nested structs and arrays too
+ * (each element), and the variables of a DATASEC (global data).  What the kernel may read
+ * otherwise is marked, not guessed: a field in a union is EBPF_FIELD_UNSURE, and so is a struct
+ * nested deeper than the walk goes.  The struct bpf_timer of def->timer is that one's. */
+static const struct {
+	const char *name;
+	uint8_t kind;
+} special_structs[] = {
+	{ "bpf_spin_lock", EBPF_FIELD_SPIN_LOCK }, { "bpf_res_spin_lock", EBPF_FIELD_RES_SPIN_LOCK },
+	{ "bpf_timer", EBPF_FIELD_TIMER }, { "bpf_wq", EBPF_FIELD_WQ },
+	{ "bpf_task_work", EBPF_FIELD_TASK_WORK }, { "bpf_list_head", EBPF_FIELD_LIST_HEAD },
+	{ "bpf_list_node", EBPF_FIELD_LIST_NODE }, { "bpf_rb_root", EBPF_FIELD_RB_ROOT },
+	{ "bpf_rb_node", EBPF_FIELD_RB_NODE }, { "bpf_refcount", EBPF_FIELD_REFCOUNT },
+};
+
+/* The field kind of a pointer type ptr (kptr tags), with the struct it points to in obj;
+ * EBPF_FIELD_NONE for a plain pointer. */
+static uint8_t btf_kptr_kind(const struct btf *btf, const struct btf_type *ptr, char *obj,
+			     size_t n)
+{
+	const struct btf_type *t = btf__type_by_id(btf, ptr->type);
+	uint8_t kind = EBPF_FIELD_NONE;
+
+	for (int guard = 0; t && guard < 64; guard++) {
+		int k = btf_kind(t);
+
+		if (k == BTF_KIND_TYPE_TAG) {
+			const char *tag = btf__name_by_offset(btf, t->name_off);
+
+			if (tag && !strcmp(tag, "kptr_untrusted"))
+				kind = EBPF_FIELD_KPTR_UNREF;
+			else if (tag && !strcmp(tag, "kptr"))
+				kind = EBPF_FIELD_KPTR_REF;
+			else if (tag && !strcmp(tag, "percpu_kptr"))
+				kind = EBPF_FIELD_KPTR_PERCPU;
+			else if (tag && !strcmp(tag, "uptr"))
+				kind = EBPF_FIELD_UPTR;
+		} else if (k != BTF_KIND_TYPEDEF && k != BTF_KIND_VOLATILE &&
+			   k != BTF_KIND_CONST && k != BTF_KIND_RESTRICT) {
+			break;
+		}
+		t = btf__type_by_id(btf, t->type);
+	}
+	if (kind && t) {
+		const char *name = btf__name_by_offset(btf, t->name_off);
+
+		snprintf(obj, n, "%s", name ? name : "");
+	}
+	return kind;
+}
+
+static void btf_fields_walk(const struct btf *btf, uint32_t id, uint32_t base, int depth,
+			    bool in_union, struct ebpf_map_def *def)
+{
+	const struct btf_type *t = skip_mods(btf, id, NULL);
+	uint32_t nelems = 1;
+	long long esz;
+
+	if (!t)
+		return;
+	/* arrays: each element (the kernel repeats a field over them) */
+	while (btf_is_array(t)) {
+		uint32_t elem = btf_array(t)->type;
+
+		nelems = btf_array(t)->nelems > 0 && nelems <= UINT32_MAX / btf_array(t)->nelems
+				 ? nelems * btf_array(t)->nelems : 0;
+		t = skip_mods(btf, elem, &id);
+		if (!t || !nelems)
+			return;
+	}
+	if (btf_is_ptr(t)) {
+		char obj[sizeof(def->fields[0].obj)] = "";
+		uint8_t kind = btf_kptr_kind(btf, t, obj, sizeof(obj));
+
+		for (uint32_t e = 0; kind && e < nelems && !def->fields_over; e++)
+			ebpf_map_field_add(def, in_union ? EBPF_FIELD_UNSURE : kind, base + e * 8, 8,
+					   obj);
+		return;
+	}
+	if (!btf_is_composite(t) && !btf_is_datasec(t))
+		return;
+	esz = btf_is_datasec(t) ? 0 : t->size;
+	if (btf_is_struct(t)) {
+		const char *n = btf__name_by_offset(btf, t->name_off);
+
+		for (size_t k = 0; n && k < sizeof(special_structs) / sizeof(special_structs[0]); k++) {
+			if (strcmp(n, special_structs[k].name))
+				continue;
+			for (uint32_t e = 0; e < nelems && !def->fields_over; e++) {
+				uint32_t off = base + e * (uint32_t)esz;
+
+				/* (.timer's own) */
+				if (special_structs[k].kind == EBPF_FIELD_TIMER && def->timer &&
+				    def->timer - 1 == off && !in_union)
+					continue;
+				ebpf_map_field_add(def, in_union ? EBPF_FIELD_UNSURE
+								 : special_structs[k].kind,
+						   off, (uint32_t)esz, NULL);
+			}
+			return;
+		}
+	}
+	for (uint32_t e = 0; e < nelems && !def->fields_over; e++) {
+		uint32_t at = base + e * (uint32_t)esz;
+		uint32_t before = def->nfields;
+
+		if (depth >= 8) {
+			/* (too deep to look: unsure when anything below may be special) */
+			ebpf_map_field_add(def, EBPF_FIELD_UNSURE, at, (uint32_t)esz, NULL);
+			return;
+		}
+		if (btf_is_datasec(t)) {
+			const struct btf_var_secinfo *v = btf_var_secinfos(t);
+
+			for (int i = 0; i < btf_vlen(t); i++, v++) {
+				const struct btf_type *var = btf__type_by_id(btf, v->type);
+
+				if (var && btf_is_var(var))
+					btf_fields_walk(btf, var->type, at + v->offset, depth + 1,
+							in_union, def);
+			}
+			continue;
+		}
+		for (int i = 0; i < btf_vlen(t); i++) {
+			uint32_t bit = btf_member_bit_offset(t, (uint32_t)i);
+
+			if (btf_member_bitfield_size(t, (uint32_t)i))
+				continue;	/* (an integer) */
+			btf_fields_walk(btf, btf_members(t)[i].type, at + bit / 8, depth + 1,
+					in_union || btf_is_union(t), def);
+		}
+		if (def->nfields == before && e == 0)
+			return;	/* (no element holds one) */
+	}
+}
+
+static void btf_fields_of(const struct btf *btf, uint32_t id, struct ebpf_map_def *def)
+{
+	if (btf && id)
+		btf_fields_walk(btf, id, 0, 0, false, def);
+}
+
 /* One argument or result type of a global function's prototype, as btf_prepare_func_args
  * tells them apart. */
 static struct ebpf_func_arg func_arg_of(const struct btf *btf, uint32_t type)
@@ -993,6 +1137,7 @@ static int btf_map_struct(const struct btf *btf, const struct btf_type *st,
 			} else {
 				def->value_size = (uint32_t)sz;
 				def->timer = btf_timer_of(btf, p->type);
+				btf_fields_of(btf, p->type, def);
 			}
 		} else if (!strcmp(mn, "values")) {
 			const struct btf_type *t = skip_mods(btf, m->type, NULL);
@@ -1258,9 +1403,12 @@ static int read_btf_maps(struct elf_ctx *c, size_t si)
 			def.value_size = bpf_map__value_size(m);
 			def.max_entries = bpf_map__max_entries(m);
 			def.flags = bpf_map__map_flags(m);
-			if (bpf_object__btf(bo))
+			if (bpf_object__btf(bo)) {
 				def.timer = btf_timer_of(bpf_object__btf(bo),
 							 bpf_map__btf_value_type_id(m));
+				btf_fields_of(bpf_object__btf(bo), bpf_map__btf_value_type_id(m),
+					      &def);
+			}
 			err = add_map(c, &def, si, v[k].off);
 			if (err)
 				goto out;
@@ -1276,6 +1424,9 @@ static int read_btf_maps(struct elf_ctx *c, size_t si)
 				idef.value_size = bpf_map__value_size(im);
 				idef.max_entries = bpf_map__max_entries(im);
 				idef.flags = bpf_map__map_flags(im);
+				if (bpf_object__btf(bo))
+					btf_fields_of(bpf_object__btf(bo),
+						      bpf_map__btf_value_type_id(im), &idef);
 				c->obj->maps[c->obj->map_cnt - 1].inner = (uint32_t)c->obj->map_cnt + 1;
 				err = add_map(c, &idef, SIZE_MAX, 0);
 				if (err)
@@ -1308,6 +1459,40 @@ out:
 	return err;
 }
 
+/* The special fields of global data: each variable of the section's DATASEC at its symbol's
+ * offset, as libbpf fixes the DATASEC up (clang leaves the offsets 0); a variable with fields
+ * and no such symbol makes the whole section unsure. */
+static void data_fields(struct elf_ctx *c, const struct btf_type *ds, size_t si,
+			struct ebpf_map_def *def)
+{
+	const struct btf_var_secinfo *vs = btf_var_secinfos(ds);
+
+	for (int k = 0; k < btf_vlen(ds); k++, vs++) {
+		const struct btf_type *var = btf__type_by_id(c->btf, vs->type);
+		const char *vn = var && btf_is_var(var) ? btf__name_by_offset(c->btf, var->name_off)
+							: NULL;
+		struct ebpf_map_def probe = { 0 };
+		size_t j;
+
+		if (!vn)
+			continue;
+		btf_fields_walk(c->btf, var->type, 0, 1, false, &probe);
+		if (!probe.nfields && !probe.fields_over)
+			continue;
+		for (j = 0; j < c->sym_cnt; j++)
+			if (c->syms[j].st_shndx == si && c->sym_names[j] &&
+			    !strcmp(c->sym_names[j], vn))
+				break;
+		if (j == c->sym_cnt || c->syms[j].st_value > def->value_size) {
+			def->nfields = 0;
+			def->fields_over = false;
+			ebpf_map_field_add(def, EBPF_FIELD_UNSURE, 0, def->value_size, NULL);
+			return;
+		}
+		btf_fields_walk(c->btf, var->type, (uint32_t)c->syms[j].st_value, 1, false, def);
+	}
+}
+
 /* .data/.rodata/.bss: one-entry array maps the size of the section, as libbpf creates them. */
 static int read_data_maps(struct elf_ctx *c)
 {
@@ -1329,6 +1514,16 @@ static int read_data_maps(struct elf_ctx *c)
 		def.max_entries = 1;
 		if (has_prefix(s->name, ".rodata"))
 			def.flags = BPF_F_RDONLY_PROG;
+		/* (global data's special fields: its DATASEC's variables) */
+		if (c->btf) {
+			int id = btf__find_by_name_kind(c->btf, s->name, BTF_KIND_DATASEC);
+
+			const struct btf_type *ds = id > 0 ? btf__type_by_id(c->btf, (uint32_t)id)
+							   : NULL;
+
+			if (ds)
+				data_fields(c, ds, i, &def);
+		}
 		if (s->sh.sh_type != SHT_NOBITS) {
 			def.init = malloc(s->sh.sh_size);
 			if (!def.init)

@@ -19,6 +19,30 @@
 
 enum ebpf_format { EBPF_FMT_ASM, EBPF_FMT_RAW, EBPF_FMT_ELF };
 
+/* A special field of a map value, as the kernel's btf_parse_fields finds it in the value's BTF
+ * (a struct named bpf_spin_lock, bpf_timer, bpf_list_head, ..., or a pointer tagged kptr,
+ * kptr_untrusted, percpu_kptr or uptr; nested structs, arrays and global data's variables
+ * included).  The kernel refuses a load or store that overlaps one (check_map_access), but for
+ * the kptrs, which are read and written whole (check_map_kptr_access); a helper may touch
+ * none.  EBPF_FIELD_UNSURE: something the reader could not place as the kernel would (a field
+ * inside a union): no access may overlap it that the analysis calls safe. */
+enum ebpf_field_kind {
+	EBPF_FIELD_NONE, EBPF_FIELD_SPIN_LOCK, EBPF_FIELD_RES_SPIN_LOCK, EBPF_FIELD_TIMER,
+	EBPF_FIELD_WQ, EBPF_FIELD_TASK_WORK, EBPF_FIELD_LIST_HEAD, EBPF_FIELD_LIST_NODE,
+	EBPF_FIELD_RB_ROOT, EBPF_FIELD_RB_NODE, EBPF_FIELD_REFCOUNT,
+	EBPF_FIELD_KPTR_UNREF,		/* __kptr_untrusted */
+	EBPF_FIELD_KPTR_REF,		/* __kptr */
+	EBPF_FIELD_KPTR_PERCPU,		/* __percpu_kptr */
+	EBPF_FIELD_UPTR,		/* __uptr */
+	EBPF_FIELD_UNSURE,
+};
+struct ebpf_map_field {
+	uint32_t off, size;	/* bytes of the value */
+	uint8_t kind;		/* enum ebpf_field_kind */
+	char obj[47];		/* the kptrs: the struct pointed to (its name) */
+};
+#define EBPF_MAP_FIELDS 8
+
 /* A map an LD_IMM64 refers to: src_reg BPF_PSEUDO_MAP_FD/VALUE with imm = index in maps[]. */
 struct ebpf_map_def {
 	char name[64];
@@ -32,7 +56,31 @@ struct ebpf_map_def {
 	uint32_t timer;		/* arrays and hashes: 1 + the offset of a struct bpf_timer (16
 				 * bytes, 8-aligned) in the value, which the map's BTF says
 				 * (the kernel refuses bpf_timer_* on a map without); 0 none */
+	/* The value's other special fields (not the struct bpf_timer of .timer), by offset;
+	 * fields_over: more than EBPF_MAP_FIELDS, so where the others are is not known. */
+	uint8_t nfields;
+	bool fields_over;
+	struct ebpf_map_field fields[EBPF_MAP_FIELDS];
 };
+
+/* The kernel's name of a field kind (btf_field_type_name: "bpf_spin_lock", "kptr", ...). */
+const char *ebpf_field_name(uint8_t kind);
+/* Whether kind is a kptr (read and written whole, 8 bytes) or a uptr. */
+bool ebpf_field_is_kptr(uint8_t kind);
+/* Adds a field to def (kept by offset); past EBPF_MAP_FIELDS sets fields_over. */
+void ebpf_map_field_add(struct ebpf_map_def *def, uint8_t kind, uint32_t off, uint32_t size,
+			const char *obj);
+/* The first field of def that bytes [lo, hi) of its value overlap, or NULL. */
+const struct ebpf_map_field *ebpf_map_field_at(const struct ebpf_map_def *def, int64_t lo,
+					       int64_t hi);
+/* One "-- maps" token of a special field ("spin_lock=OFF", "kptr=OFF:STRUCT" for a
+ * __kptr_untrusted, "kptr_ref=OFF:STRUCT" for a __kptr): 1 when tok is one and was added to def,
+ * 0 when tok is no such token, -EINVAL (with *why) when it is one but wrong. */
+int ebpf_map_field_parse(struct ebpf_map_def *def, const char *tok, const char **why);
+struct sbuf;
+/* The fields of def that "-- maps" lines can say, as those tokens, each after a space; the
+ * timer is .timer's ("timer=OFF"), printed by the caller. */
+void ebpf_map_fields_print(struct sbuf *sb, const struct ebpf_map_def *def);
 
 /* A kfunc call of an ELF object (a call to an extern function): its name, kept for reports,
  * and the running kernel's BTF id it resolved to, which is also the call's imm (0 when it did

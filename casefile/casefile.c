@@ -149,7 +149,9 @@ static int parse_type(struct casefile *cf, struct diag *d)
  * (array, hash, array_of_maps or hash_of_maps; a ring buffer is "ringbuf entries=N", N its
  * bytes, with no key or value), optionally "name=NAME" (the name the kernel
  * prints; default mapN), for arrays and hashes "timer=OFF": a struct bpf_timer at that offset
- * of the value (8-aligned, 16 bytes; ebpf_map_def.timer), and for maps of maps, "inner=N": the line (from 0) of the inner
+ * of the value (8-aligned, 16 bytes; ebpf_map_def.timer), its special fields "spin_lock=OFF",
+ * "kptr=OFF:STRUCT" (a __kptr_untrusted to the kernel's struct STRUCT), "kptr_ref=OFF:STRUCT"
+ * (a __kptr; ebpf_map_def.fields), and for maps of maps, "inner=N": the line (from 0) of the inner
  * map's definition, the template every inner map matches; "ringbuf entries=N" or
  * "user_ringbuf entries=N" (a power of 2 of pages, no key nor value); blank lines and '#'
  * comments are skipped. */
@@ -176,7 +178,9 @@ static int parse_maps(struct casefile *cf, struct diag *d)
 		size_t l = strcspn(p, "\n");
 		char buf[256], kind[16], name[64] = "", *save = NULL, *tok;
 		unsigned ks = 0, vs = 0, me = 0, inner = 0, timer = 0, k, seen = 0;
-		struct ebpf_map_def *nv, *m;
+		struct ebpf_map_def *nv, *m, fields = { 0 };
+		const char *why = NULL;
+		int fr;
 
 		snprintf(buf, sizeof(buf), "%.*s", (int)(l < sizeof(buf) - 1 ? l : sizeof(buf) - 1), p);
 		p += l + (p[l] == '\n');
@@ -204,20 +208,32 @@ static int parse_maps(struct casefile *cf, struct diag *d)
 				seen |= 32;
 			else if (!strncmp(tok, "name=", 5) && tok[5] && strlen(tok + 5) < sizeof(name))
 				snprintf(name, sizeof(name), "%s", tok + 5);
-			else
+			else if (k < 2 && (fr = ebpf_map_field_parse(&fields, tok, &why)) < 0)
+				return diag_at_line(d, EINVAL, line, 1, "'%s': %s", tok, why);
+			else if (k >= 2 || !fr)
 				seen |= 16;
 		}
 		if (k == MAP_KINDS || (seen & 7) != 7 || (seen & 16) || !me ||
 		    (k == MAP_KIND_RINGBUF || k == MAP_KIND_USER_RINGBUF ? ks || vs : !vs || !ks))
 			return diag_at_line(d, EINVAL, line, 1, "expected 'array|hash|array_of_maps|"
 					    "hash_of_maps key=K value=V entries=N [name=NAME] "
-					    "[inner=LINE] [timer=OFF]' (all nonzero; inner= only for maps "
-					    "of maps, timer= for arrays and hashes) or "
+					    "[inner=LINE] [timer=OFF] [spin_lock=OFF] [kptr=OFF:STRUCT] "
+					    "[kptr_ref=OFF:STRUCT]' (all nonzero; inner= only for maps "
+					    "of maps, timer= and the fields for arrays and hashes) or "
 					    "'ringbuf|user_ringbuf entries=N [name=NAME]'");
 		if ((seen & 32) && (timer % 8 || timer > vs || vs - timer < 16))
 			return diag_at_line(d, EINVAL, line, 1, "timer=%u: a struct bpf_timer is 16 "
 					    "bytes at an 8-aligned offset of the value (%u bytes)", timer,
 					    vs);
+		for (uint8_t f = 0; f < fields.nfields; f++) {
+			const struct ebpf_map_field *x = &fields.fields[f];
+
+			if ((uint64_t)x->off + x->size > vs ||
+			    ((seen & 32) && x->off < timer + 16 && timer < x->off + x->size))
+				return diag_at_line(d, EINVAL, line, 1, "%s at %u: past the value (%u "
+						    "bytes) or over the timer", ebpf_field_name(x->kind),
+						    x->off, vs);
+		}
 		nv = realloc(o->maps, (o->map_cnt + 1) * sizeof(*nv));
 		if (!nv)
 			return diag_set(d, ENOMEM, "out of memory");
@@ -234,6 +250,8 @@ static int parse_maps(struct casefile *cf, struct diag *d)
 		m->max_entries = me;
 		m->inner = seen & 8 ? inner + 1 : 0;
 		m->timer = seen & 32 ? timer + 1 : 0;
+		m->nfields = fields.nfields;
+		memcpy(m->fields, fields.fields, sizeof(m->fields));
 		o->map_cnt++;
 	}
 	/* an inner map is a map of the section that is no map of maps */

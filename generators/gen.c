@@ -2448,6 +2448,7 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 			    p->maps[i].key_size, p->maps[i].value_size, p->maps[i].max_entries);
 		if (p->maps[i].timer)
 			sbuf_printf(sb, " timer %u", p->maps[i].timer - 1);
+		ebpf_map_fields_print(sb, &p->maps[i]);
 		sbuf_putc(sb, '\n');
 	}
 	if (p->subprog >= 0)

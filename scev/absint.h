@@ -205,8 +205,11 @@ const struct ebpf_helper_proto *absint_helper_proto(const struct astate *s, int3
 bool absint_is_urb_dynptr(const struct aval *a);
 /* A REGION_BTF pointer to the vmlinux struct id (absint_transfer.c). */
 struct aval absint_btf_ptr(struct scev_ctx *cx, int32_t id);
-/* The same, trusted or not (scev_ctx.btf_trusted): trusted for a BTF context's arguments. */
-struct aval absint_btf_ptr_as(struct scev_ctx *cx, int32_t id, bool trusted);
+/* The same, of a trust (scev_ctx.btf_trusted): BTF_TRUSTED for a BTF context's arguments,
+ * BTF_UNTRUSTED for a kptr loaded from a map value (PTR_UNTRUSTED: no helper or kfunc takes it),
+ * BTF_PLAIN (0, false) for the others. */
+enum { BTF_PLAIN, BTF_TRUSTED, BTF_UNTRUSTED };
+struct aval absint_btf_ptr_as(struct scev_ctx *cx, int32_t id, uint8_t trusted);
 /* Whether helper id takes a callback absint_callbacks.c models (bpf_loop,
  * bpf_for_each_map_elem, bpf_find_vma, bpf_user_ringbuf_drain). */
 static inline bool absint_cb_helper(int32_t id)
@@ -441,6 +444,17 @@ void absint_timer_call(struct scev_ctx *cx, const struct astate *s, uint32_t pc)
 bool absint_timer_verify_insn(struct scev_ctx *cx, struct scev_verdict *v,
 			      const struct astate *s, uint32_t pc);
 bool absint_timer_overlaps(const struct scev_ctx *cx, uint32_t m, __int128 lo, __int128 hi);
+
+/* absint_fields.c: the special fields of map values (spin locks, kptrs, ...).  The field of map
+ * m's value that bytes [lo, hi) overlap (NULL: none); what a load of it gives (a kptr: an
+ * untrusted kernel object or NULL; else an unknown value, the load being refused); the kernel's
+ * rules at the access at pc of size bytes [lo, hi) through pointer a (true when it failed). */
+const struct ebpf_map_field *absint_map_field(const struct scev_ctx *cx, uint32_t m,
+					      __int128 lo, __int128 hi);
+struct aval absint_field_load(struct scev_ctx *cx, const struct ebpf_map_field *f,
+			      const struct aval *addr, const struct bpf_insn *i, unsigned size);
+bool absint_fields_verify(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			  uint32_t pc, const struct aval *a, __int128 lo, __int128 hi, unsigned size);
 
 /* absint_global.c (the parts scev.c calls are in internal.h): how the kernel takes an argument
  * of a global function's prototype; the argument registers written at f's entry; a call of g

@@ -437,7 +437,8 @@ void absint_ref_verify_kfunc(struct scev_ctx *cx, struct scev_verdict *v, const 
 	}
 	/* an acquire of an object given: referenced (acquired) or trusted (a BTF context's
 	 * argument); one walked from another may be untrusted or RCU, which is not modeled */
-	if (a->region == REGION_BTF && !(a->map < cx->nbtf_types && cx->btf_trusted[a->map]))
+	if (a->region == REGION_BTF &&
+	    !(a->map < cx->nbtf_types && cx->btf_trusted[a->map] == BTF_TRUSTED))
 		VFAIL(VERDICT_UNSUPPORTED, pc, "R1 of %s is a kernel object read from another (trusted, "
 		      "RCU or untrusted: not modeled)", kf->name);
 }

@@ -78,7 +78,8 @@ static bool timer_twins(const struct scev_ctx *cx, uint32_t a, uint32_t b)
 	return a < 64 && b < 64 && x->type == y->type && x->key_size == y->key_size &&
 	       x->value_size == y->value_size && x->max_entries == y->max_entries &&
 	       x->flags == y->flags && x->timer == y->timer && x->timer && !x->inner &&
-	       !y->inner && !x->init && !y->init;
+	       !y->inner && !x->init && !y->init && !x->nfields && !y->nfields &&
+	       !x->fields_over && !y->fields_over;
 }
 
 bool absint_timer_aliased(const struct scev_ctx *cx, uint32_t m)

@@ -87,7 +87,7 @@ static bool ptr_in(const struct aval *a, uint8_t region, int64_t *off)
 
 /* A REGION_BTF pointer to the vmlinux struct id: its index in cx->btf_types, added when new;
  * an unknown value when the table cannot grow (or holds 2^16 structs). */
-struct aval absint_btf_ptr_as(struct scev_ctx *cx, int32_t id, bool trusted)
+struct aval absint_btf_ptr_as(struct scev_ctx *cx, int32_t id, uint8_t trusted)
 {
 	uint32_t k;
 
@@ -742,8 +742,9 @@ uint16_t absint_map_class(const struct scev_ctx *cx, uint32_t m)
 	const struct ebpf_map_def *a = m < cx->nmaps ? &cx->maps[m] : NULL;
 
 	/* global data: contents and read-only rule are its own; a timer map: its timer is
-	 * bpf_timer_init's map's only (absint_timer.c) */
-	if (!a || a->init || a->name[0] == '.' || (a->flags & BPF_F_RDONLY_PROG) || a->timer)
+	 * bpf_timer_init's map's only (absint_timer.c); special fields: each map's own */
+	if (!a || a->init || a->name[0] == '.' || (a->flags & BPF_F_RDONLY_PROG) || a->timer ||
+	    a->nfields || a->fields_over)
 		return (uint16_t)m;
 	for (uint32_t j = 0; j < m; j++) {
 		const struct ebpf_map_def *b = &cx->maps[j];
@@ -751,7 +752,8 @@ uint16_t absint_map_class(const struct scev_ctx *cx, uint32_t m)
 			    a->type == BPF_MAP_TYPE_PERCPU_HASH ||
 			    a->type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
 
-		if (!b->init && b->name[0] != '.' && !b->timer && b->type == a->type &&
+		if (!b->init && b->name[0] != '.' && !b->timer && !b->nfields && !b->fields_over &&
+		    b->type == a->type &&
 		    b->key_size == a->key_size && b->value_size == a->value_size &&
 		    b->flags == a->flags && b->inner == a->inner &&
 		    (hash || b->max_entries == a->max_entries))
@@ -851,6 +853,7 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 		return 0;
 	case BPF_LDX: {
 		unsigned size = ebpf_size_bytes(ebpf_size(i));
+		const struct ebpf_map_field *f;
 
 		a = s->regs[i->src_reg];
 		if (ptr_in(&a, REGION_STACK, &off))
@@ -885,6 +888,14 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 						: absint_unknown_bytes(size);
 
 				v = aval_join(&v, &o);
+			}
+		} else if (a.kind == AV_PTR && a.region == REGION_MAP_VALUE &&
+			   (f = absint_map_field(cx, a.map, (__int128)a.r.smin + i->off,
+						 (__int128)a.r.smax + i->off + size))) {
+			v = absint_field_load(cx, f, &a, i, size);
+			if (v.kind == AV_PTR && v.maybe_null) {
+				v.id = aval_null_id(pc);
+				astate__drop_id(s, v.id);
 			}
 		} else if (a.kind == AV_PTR && scalar_mem(a.region))
 			v = absint_scalar_bytes(size);

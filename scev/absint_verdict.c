@@ -122,7 +122,8 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 		VFAIL(VERDICT_UNSAFE, pc, "R%u may be NULL (%s not checked)", reg,
 		      a->region == REGION_GMEM ? "a global function's pointer argument"
 		      : a->region == REGION_DYNPTR_MEM ? "bpf_dynptr_data's result"
-		      : a->region == REGION_BTF ? "a kernel object: a helper's, an iterator's target"
+		      : a->region == REGION_BTF
+			? "a kernel object: a helper's, an iterator's target, a kptr"
 		      : a->region == REGION_KREF ? "an acquiring kfunc's result (ptr_or_null_)"
 		      : a->region == REGION_ITER_VAL ? "bpf_iter_num_next's result"
 		      : "map lookup");
@@ -144,6 +145,8 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 			      "([%lld, %lld) of a value of map '%s', whose struct bpf_timer is at %u)",
 			      absint_ll_sat(lo), absint_ll_sat(hi), cx->maps[a->map].name,
 			      cx->maps[a->map].timer - 1);
+		if (absint_fields_verify(cx, v, s, pc, a, lo, hi, size))
+			return;
 		/* .rodata, .kconfig: the kernel's check_map_access_type */
 		if (write && a->map < cx->nmaps && (cx->maps[a->map].flags & BPF_F_RDONLY_PROG))
 			VFAIL(VERDICT_UNSAFE, pc, "write into the read-only map '%s'",
@@ -432,6 +435,9 @@ static void verify_sock_arg(struct scev_ctx *cx, struct scev_verdict *v, const s
 	if (!range_is_const(&a->r) || a->r.umin != 0 || a->map >= cx->nbtf_types)
 		VFAIL(VERDICT_UNSUPPORTED, pc, "R%u of %s: a kernel object at an offset: not "
 		      "modeled", reg, name);
+	if (cx->btf_trusted[a->map] == BTF_UNTRUSTED)
+		VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is an untrusted kernel object (a kptr read "
+		      "from a map value)", reg, name);
 	if (!ebpf_btf_starts_with(cx->btf_types[a->map], "sock_common"))
 		VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is a kernel object that is not a socket "
 		      "(sock_common is expected)", reg, name);

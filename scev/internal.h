@@ -597,6 +597,8 @@ int scev_calls_check(struct scev_ctx *cx, struct scev_verdict *v, const uint32_t
  * that names a map holding a struct bpf_timer is unsafe, as the kernel refuses it before
  * verifying (check_map_prog_compatibility). */
 void absint_timer_maps_check(const struct scev_ctx *cx, struct scev_verdict *v);
+/* absint_fields.c: the same for the other special fields (a spin lock: socket filters too). */
+void absint_fields_maps_check(const struct scev_ctx *cx, struct scev_verdict *v);
 uint64_t scev_calls_insn_bound(const struct scev_ctx *cx, const struct claim_prog *claims,
 			       const uint8_t *live, uint8_t *ends);
 void absint_free(struct scev_ctx *cx);	/* what absint_run keeps in cx between passes */

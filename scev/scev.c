@@ -578,6 +578,7 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 		if (!cx.fn_stack || !cx.live || scev_calls_check(&cx, verdict, NULL))
 			goto fail;
 		absint_timer_maps_check(&cx, verdict);
+		absint_fields_maps_check(&cx, verdict);
 	}
 	nloops = cx.st.loops->nloops;
 	cx.may_stack = arena_alloc((cx.len ? cx.len : 1) * sizeof(*cx.may_stack));

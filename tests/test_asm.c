@@ -1184,8 +1184,9 @@ static void test_errors(void)
 	{
 #define MAP_LINE_HELP                                                                           \
 	"expected 'array|hash|array_of_maps|hash_of_maps key=K value=V entries=N [name=NAME] "   \
-	"[inner=LINE] [timer=OFF]' (all nonzero; inner= only for maps of maps, timer= for "    \
-	"arrays and hashes) or 'ringbuf|user_ringbuf entries=N [name=NAME]'"
+	"[inner=LINE] [timer=OFF] [spin_lock=OFF] [kptr=OFF:STRUCT] [kptr_ref=OFF:STRUCT]' " \
+	"(all nonzero; inner= only for maps of maps, timer= and the fields for arrays and "   \
+	"hashes) or 'ringbuf|user_ringbuf entries=N [name=NAME]'"
 		static const struct { const char *src, *msg; } bad[] = {
 			{ "-- asm\nexit\n-- type\nkprobe\n",
 			  "c.case:4:1: unknown program type 'kprobe' (xdp, socket, tc, sock_ops, "

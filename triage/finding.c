@@ -492,6 +492,7 @@ static void format_finding_txt(struct sbuf *sb, const struct finding *f, const c
 			    md->name[0] ? md->name : "-");
 		if (md->timer)
 			sbuf_printf(sb, " timer=%u", md->timer - 1);
+		ebpf_map_fields_print(sb, md);
 		sbuf_putc(sb, '\n');
 	}
 	if (f->has_origin) {
@@ -930,6 +931,20 @@ static int parse_txt(struct finding *f, char *text, const char *path, struct dia
 			if (strstr(val, " timer=") && sscanf(strstr(val, " timer="), " timer=%u",
 							     &timer) == 1)
 				md.timer = timer + 1;
+			/* (the fields' tokens, as ebpf_map_fields_print wrote them) */
+			{
+				char buf[512], *save = NULL, *tok;
+				const char *why;
+
+				snprintf(buf, sizeof(buf), "%.511s", val);
+				for (tok = strtok_r(buf, " ", &save); tok;
+				     tok = strtok_r(NULL, " ", &save))
+					if (ebpf_map_field_parse(&md, tok, &why) < 0) {
+						diag_set_file(d, path);
+						return diag_at_line(d, EINVAL, line, 6, "bad map line: "
+								    "%s", why);
+					}
+			}
 			nm = realloc(f->maps, (f->map_cnt + 1) * sizeof(*nm));
 			if (!nm)
 				return diag_set(d, ENOMEM, "out of memory");

@@ -679,6 +679,7 @@ void pred_write_text(struct sbuf *sb, const struct reduce_prog *p, const char *c
 				    d->value_size, d->max_entries, d->name[0] ? d->name : "map");
 			if (d->timer)
 				sbuf_printf(sb, " timer=%u", d->timer - 1);
+			ebpf_map_fields_print(sb, d);
 			sbuf_putc(sb, '\n');
 		}
 	}

@@ -1398,6 +1398,11 @@ static void value_update(const struct ebpf_map_def *def, uint8_t *dst, const uin
 	memmove(dst, val, def->value_size);
 	if (def->timer && def->timer - 1 + 16 <= def->value_size)
 		memset(dst + def->timer - 1, 0, 16);
+	/* the other special fields too: copy_map_value skips them, and bpf_obj_free_fields leaves
+	 * a kptr NULL (a spin lock is 0 between runs of programs: none holds it past its exit) */
+	for (uint8_t k = 0; k < def->nfields && k < EBPF_MAP_FIELDS; k++)
+		if ((uint64_t)def->fields[k].off + def->fields[k].size <= def->value_size)
+			memset(dst + def->fields[k].off, 0, def->fields[k].size);
 }
 
 /* bpf_map_lookup_elem, update, delete.  0 with *ret, or -1 after a trap. */

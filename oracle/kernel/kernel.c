@@ -116,47 +116,121 @@ static bool takes_packet(uint32_t type)
 	}
 }
 
-/* The BTF of a map whose value holds a struct bpf_timer (ebpf_map_def.timer), which the kernel
- * finds by the struct's name (btf_parse_fields): the key an integer of its size (an array's:
- * u32) or bytes, the value a struct of value_size bytes with "struct bpf_timer { u64
- * __opaque[2]; } t" at the offset and bytes around it.  The ids go to *key_id / *value_id;
- * NULL when libbpf fails (errno). */
-static struct btf *timer_map_btf(const struct ebpf_map_def *def, uint32_t *key_id,
-				 uint32_t *value_id)
+/* The BTF of a map whose value holds special fields (ebpf_map_def.timer, .fields), which the
+ * kernel finds by their names (btf_parse_fields): the key an integer of its size (an array's:
+ * u32) or bytes, the value a struct of value_size bytes with each field at its offset — "struct
+ * bpf_timer { u64 __opaque[2]; }", "struct bpf_spin_lock { u32 val; }", bpf_wq, bpf_refcount, a
+ * kptr as a pointer tagged kptr_untrusted, kptr, percpu_kptr or uptr to an empty struct of the
+ * kernel struct's name (the kernel looks its name up in vmlinux) — and bytes around them.  The
+ * ids go to *key_id / *value_id; NULL when libbpf fails or a field cannot be written so (the
+ * lists and trees, which need a node type: errno EOPNOTSUPP). */
+static struct btf *fields_map_btf(const struct ebpf_map_def *def, uint32_t *key_id,
+				  uint32_t *value_id)
 {
 	struct btf *btf = btf__new_empty();
-	uint32_t off = def->timer - 1, v = def->value_size;
-	int u8, u32, u64, opaque, timer, key, value, pre = 0, post = 0, e = 0;
+	struct ebpf_map_field f[EBPF_MAP_FIELDS + 1];
+	uint32_t v = def->value_size, at = 0, n = 0;
+	int u8, u32, u64, key, value, e = 0, err, pad[EBPF_MAP_FIELDS + 2];
+	char fname[24];
 
 	if (libbpf_get_error(btf))
 		return NULL;
+	if (def->fields_over) {
+		errno = EOPNOTSUPP;
+		goto fail;
+	}
+	for (uint8_t k = 0; k < def->nfields && k < EBPF_MAP_FIELDS; k++)
+		f[n++] = def->fields[k];
+	if (def->timer) {
+		uint32_t k = n++;
+
+		for (; k > 0 && f[k - 1].off > def->timer - 1; k--)
+			f[k] = f[k - 1];
+		memset(&f[k], 0, sizeof(f[k]));
+		f[k].off = def->timer - 1;
+		f[k].size = 16;
+		f[k].kind = EBPF_FIELD_TIMER;
+	}
 	u8 = btf__add_int(btf, "unsigned char", 1, 0);
 	u32 = btf__add_int(btf, "unsigned int", 4, 0);
 	u64 = btf__add_int(btf, "long long unsigned int", 8, 0);
-	opaque = btf__add_array(btf, u32, u64, 2);
-	timer = opaque < 0 ? opaque : btf__add_struct(btf, "bpf_timer", 16);
-	e |= timer < 0 || btf__add_field(btf, "__opaque", opaque, 0, 0) < 0;
 	key = def->key_size == 4 ? u32 : def->key_size == 8 ? u64
 	      : btf__add_array(btf, u32, u8, def->key_size);
-	if (off)
-		pre = btf__add_array(btf, u32, u8, off);
-	if (v > off + 16)
-		post = btf__add_array(btf, u32, u8, v - off - 16);
-	value = btf__add_struct(btf, "bpfscev_timer_value", v);
-	e |= u8 < 0 || u32 < 0 || u64 < 0 || key < 0 || pre < 0 || post < 0 || value < 0;
-	e |= off && btf__add_field(btf, "before", pre, 0, 0) < 0;
-	e |= !e && btf__add_field(btf, "t", timer, off * 8, 0) < 0;
-	e |= v > off + 16 && btf__add_field(btf, "after", post, (off + 16) * 8, 0) < 0;
-	if (e || btf__load_into_kernel(btf)) {
-		int err = errno ? errno : EINVAL;
+	/* the fields' types first, then the value's struct and its members */
+	for (uint32_t k = 0; k < n && !e; k++) {
+		const char *tag = NULL;
+		int t;
 
-		btf__free(btf);
-		errno = err;
-		return NULL;
+		switch (f[k].kind) {
+		case EBPF_FIELD_TIMER: case EBPF_FIELD_WQ:
+			t = btf__add_array(btf, u32, u64, 2);
+			e |= t < 0 || (t = btf__add_struct(btf, ebpf_field_name(f[k].kind), 16)) < 0 ||
+			     btf__add_field(btf, "__opaque", t - 1, 0, 0) < 0;
+			break;
+		case EBPF_FIELD_SPIN_LOCK: case EBPF_FIELD_REFCOUNT:
+			e |= (t = btf__add_struct(btf, ebpf_field_name(f[k].kind), 4)) < 0 ||
+			     btf__add_field(btf, "val", u32, 0, 0) < 0;
+			break;
+		case EBPF_FIELD_KPTR_UNREF: tag = "kptr_untrusted"; break;
+		case EBPF_FIELD_KPTR_REF: tag = "kptr"; break;
+		case EBPF_FIELD_KPTR_PERCPU: tag = "percpu_kptr"; break;
+		case EBPF_FIELD_UPTR: tag = "uptr"; break;
+		default:
+			errno = EOPNOTSUPP;
+			goto fail;
+		}
+		if (tag) {
+			int st = btf__add_struct(btf, f[k].obj, 0);
+			int tt = st < 0 ? st : btf__add_type_tag(btf, tag, st);
+
+			t = tt < 0 ? tt : btf__add_ptr(btf, tt);
+			e |= t < 0;
+		}
+		f[k].size = f[k].size ? f[k].size : 8;
+		f[k].obj[0] = '\0';
+		/* (the field's type id, kept in off's place until the members are added) */
+		memcpy(f[k].obj, &t, sizeof(t));
 	}
+	/* the pads' array types, then the value's struct and its members (btf__add_field adds
+	 * to the type added last) */
+	for (uint32_t k = 0; k <= n && !e; k++) {
+		uint32_t end = k < n ? f[k].off : v;
+
+		if (end < at || (k < n && f[k].off + f[k].size > v)) {
+			errno = EINVAL;
+			goto fail;
+		}
+		pad[k] = end > at ? btf__add_array(btf, u32, u8, end - at) : 0;
+		e |= pad[k] < 0;
+		at = k < n ? f[k].off + f[k].size : at;
+	}
+	value = e ? -1 : btf__add_struct(btf, "bpfscev_fields_value", v);
+	e |= u8 < 0 || u32 < 0 || u64 < 0 || key < 0 || value < 0;
+	at = 0;
+	for (uint32_t k = 0; k <= n && !e; k++) {
+		int t;
+
+		if (pad[k]) {
+			snprintf(fname, sizeof(fname), "pad%u", k);
+			e |= btf__add_field(btf, fname, pad[k], at * 8, 0) < 0;
+		}
+		if (k == n)
+			break;
+		memcpy(&t, f[k].obj, sizeof(t));
+		snprintf(fname, sizeof(fname), "f%u", k);
+		e |= btf__add_field(btf, fname, t, f[k].off * 8, 0) < 0;
+		at = f[k].off + f[k].size;
+	}
+	if (e || btf__load_into_kernel(btf))
+		goto fail;
 	*key_id = (uint32_t)key;
 	*value_id = (uint32_t)value;
 	return btf;
+fail:
+	err = errno ? errno : EINVAL;
+	btf__free(btf);
+	errno = err;
+	return NULL;
 }
 
 /* Creates one map as libbpf would, fills global data and freezes .rodata (the verifier reads
@@ -171,11 +245,12 @@ static int create_map(const struct ebpf_map_def *def, const struct ebpf_map_def 
 	char name[16];
 
 	*out = -1;
-	if (def->timer) {
-		btf = timer_map_btf(def, &mo.btf_key_type_id, &mo.btf_value_type_id);
+	if (def->timer || def->nfields || def->fields_over) {
+		btf = fields_map_btf(def, &mo.btf_key_type_id, &mo.btf_value_type_id);
 		if (!btf)
-			return diag_set(d, errno, "map '%s': cannot load the BTF of its struct "
-					"bpf_timer value: %s", def->name, strerror(errno));
+			return diag_set(d, errno, "map '%s': cannot load the BTF of its value's "
+					"special fields (bpf_timer, bpf_spin_lock, kptrs): %s",
+					def->name, strerror(errno));
 		mo.btf_fd = (uint32_t)btf__fd(btf);
 	}
 	if (def->type == BPF_MAP_TYPE_ARRAY_OF_MAPS || def->type == BPF_MAP_TYPE_HASH_OF_MAPS) {
