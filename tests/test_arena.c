@@ -8,18 +8,27 @@
  * - blocks of HUGE_HINT_MIN bytes or more, which ask for huge pages (zalloc.h), read zero where
  *   zeroed and keep what is written, also across the claims' range array growing past a
  *   reserve (claim_prog__reserve_ranges: its untouched tail asks too);
+ * - blocks of ARENA_MAP bytes or more, mapped on their own: on a 2 MiB boundary, zero, kept as
+ *   written while the arena grows, unmapped by arena_free and the rest by arena_close;
  * - the analyzer with the arena on gives the same claims and verdicts as with it off, for
- *   generated programs and one with subprograms: a block read before it is written, or freed
- *   with free() instead of arena_free, shows here (a difference, or ASan's report). */
+ *   generated programs and one with subprograms, and again with every block from 1 KiB mapped:
+ *   a block read before it is written, or freed with free() instead of arena_free, shows here
+ *   (a difference, or ASan's report). */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "tests/check.h"
 
+#include "util/arena.h"
+
 static int arena_test_off;
 #define ARENA_OFF arena_test_off
+static size_t arena_test_map_min = ARENA_MAP;
+#define ARENA_MAP_MIN arena_test_map_min
 #include "util/arena.c"
+
+#include <errno.h>
 
 #include "generators/gen.h"
 #include "generators/producer.h"
@@ -151,6 +160,50 @@ static void large(void)
 	claim_prog__free(&cp);
 }
 
+/* Whether [p, p + 1) is mapped (msync fails with ENOMEM on an unmapped page). */
+static bool page_mapped(const void *p)
+{
+	return msync((void *)((uintptr_t)p & ~(page_size() - 1)), 1, MS_ASYNC) == 0 ||
+	       errno != ENOMEM;
+}
+
+/* Blocks mapped on their own (map_block): aligned, zero, kept; arena_free unmaps one, and
+ * arena_close the one left (a free() of either would be ASan's bad free). */
+static void mapped(void)
+{
+	size_t big = ARENA_MAP + 12345, huge = 3 * ARENA_MAP + 7;
+	unsigned char *z, *m, *s;
+	size_t bad = SIZE_MAX;
+	struct arena a;
+
+	arena_open(&a);
+	z = arena_zalloc(big, 1);
+	m = arena_alloc(huge);
+	CHECK(z && m, "mapped blocks of %zu and %zu bytes", big, huge);
+	if (!z || !m)
+		return;
+	CHECK(((uintptr_t)z & (HUGE_PAGE - 1)) == 0 && ((uintptr_t)m & (HUGE_PAGE - 1)) == 0,
+	      "mapped blocks at %p, %p: not on 2 MiB boundaries", (void *)z, (void *)m);
+	CHECK(a.maps && a.maps->next && !a.maps->next->next, "two mapped blocks not listed");
+	for (size_t k = 0; k < big && bad == SIZE_MAX; k++)
+		if (z[k])
+			bad = k;
+	CHECK(bad == SIZE_MAX, "a mapped zeroed block: byte %zu is not zero", bad);
+	for (size_t k = 0; k < huge; k++)
+		m[k] = (unsigned char)(k * 13 + 5);
+	for (int i = 0; i < 200; i++)	/* the arena grows meanwhile */
+		s = arena_alloc(5000), memset(s, 0xee, 5000);
+	for (size_t k = 0; k < huge && bad == SIZE_MAX; k++)
+		if (m[k] != (unsigned char)(k * 13 + 5))
+			bad = k;
+	CHECK(bad == SIZE_MAX, "a mapped block changed at byte %zu", bad);
+	arena_free(z);
+	CHECK(!page_mapped(z) && page_mapped(m) && a.maps && !a.maps->next,
+	      "arena_free of a mapped block: %d %d", page_mapped(z), page_mapped(m));
+	arena_close(&a);
+	CHECK(!page_mapped(m), "arena_close left a mapped block mapped");
+}
+
 /* Everything analyze and verify say of the program, as text. */
 static void analysis_text(struct sbuf *sb, const struct ebpf_prog *p,
 			  const struct ebpf_map_def *maps, size_t nmaps)
@@ -190,6 +243,13 @@ static void same_with_and_without(const char *what, const struct ebpf_prog *p,
 	CHECK(on.len == off.len && !memcmp(sbuf_cstr(&on), sbuf_cstr(&off), on.len),
 	      "%s: the analysis differs with the arena (%zu bytes of output, %zu without)", what,
 	      on.len, off.len);
+	sbuf_reset(&on);
+	arena_test_map_min = 1024;	/* (every block from 1 KiB mapped on its own) */
+	analysis_text(&on, p, maps, nmaps);
+	arena_test_map_min = ARENA_MAP;
+	CHECK(on.len == off.len && !memcmp(sbuf_cstr(&on), sbuf_cstr(&off), on.len),
+	      "%s: the analysis differs with blocks mapped (%zu bytes of output, %zu without)",
+	      what, on.len, off.len);
 	sbuf_free(&on);
 	sbuf_free(&off);
 }
@@ -235,6 +295,7 @@ int main(void)
 	blocks();
 	nested();
 	large();
+	mapped();
 	analyses();
 	return check_done("test_arena");
 }

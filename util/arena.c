@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "util/zalloc.h"
 
@@ -22,6 +23,12 @@
 #define ARENA_OFF 0
 #endif
 
+/* Blocks mapped each on its own (map_block): ARENA_MAP bytes or more (tests/test_arena.c
+ * lowers it to see that every such block is given back with arena_free, not free()). */
+#ifndef ARENA_MAP_MIN
+#define ARENA_MAP_MIN ARENA_MAP
+#endif
+
 #define ARENA_ALIGN 16u
 #define ARENA_FIRST (32u << 10)		/* the thread's first block: a small program's needs */
 #define ARENA_CHUNK (64u << 10)		/* the first chunk after it; chunks double up to ... */
@@ -31,6 +38,15 @@ struct arena_chunk {
 	struct arena_chunk *next;
 	size_t size;			/* bytes after the header */
 } __attribute__((aligned(16)));
+
+#define HUGE_PAGE (2u << 20)
+
+/* A mapped block (map_block): where the block starts and how long its mapping is. */
+struct arena_map {
+	struct arena_map *next;
+	void *p;
+	size_t len;
+};
 
 static _Thread_local struct arena *current;
 static _Thread_local char first_block[ARENA_FIRST] __attribute__((aligned(16)));
@@ -57,6 +73,11 @@ void arena_close(struct arena *a)
 	for (; c; c = next) {
 		next = c->next;
 		free(c);
+	}
+	for (struct arena_map *m = a->maps, *mn; m; m = mn) {
+		mn = m->next;
+		munmap(m->p, m->len);
+		free(m);
 	}
 	if (a->first)
 		first_taken = false;
@@ -96,12 +117,71 @@ static __attribute__((noinline)) void *big_zeroed(size_t n, size_t size)
 	return zalloc(n, size);
 }
 
+/* A block of ARENA_MAP_MIN bytes or more in arena a: a mapping of its own that starts on a
+ * 2 MiB boundary and, from ARENA_MAP bytes, ends on one, asked for huge pages.  malloc maps such
+ * a block too, but 16 bytes past a page boundary, so the kernel could back with huge pages only
+ * the 2 MiB ranges wholly inside it: a block of 3 MiB got one at most, and 4 KiB pages for the
+ * rest, a page fault each (microseconds in a virtual machine), and a block under 2 MiB none.
+ * Aligned, each 2 MiB of the block is one fault; the last huge page holds up to 2 MiB past the
+ * block's end once that end is touched (no more than the block itself from ARENA_MAP bytes).
+ * The mapping's pages read zero until written (arena_zalloc needs no memset). */
+static __attribute__((noinline)) void *map_block(struct arena *a, size_t bytes)
+{
+	size_t round = bytes >= ARENA_MAP ? HUGE_PAGE : page_size();
+	size_t len = (bytes + round - 1) & ~(round - 1);
+	struct arena_map *m = malloc(sizeof(*m));
+	char *base, *p;
+
+	if (!m || len < bytes || len > SIZE_MAX - HUGE_PAGE)
+		goto fail;
+	base = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		    -1, 0);
+	if (base == MAP_FAILED)
+		goto fail;
+	/* (the 2 MiB boundary inside, and what lies before it and past the block given back) */
+	p = (char *)(((uintptr_t)base + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+	if (p > base)
+		munmap(base, (size_t)(p - base));
+	if (p + len < base + len + HUGE_PAGE)
+		munmap(p + len, (size_t)(base + len + HUGE_PAGE - (p + len)));
+#ifdef MADV_HUGEPAGE
+	if (bytes >= ARENA_MAP)
+		(void)madvise(p, len, MADV_HUGEPAGE);
+#endif
+	m->p = p;
+	m->len = len;
+	m->next = a->maps;
+	a->maps = m;
+	return p;
+fail:
+	free(m);
+	return NULL;
+}
+
+/* Unmaps p when it is a mapped block of an open arena. */
+static bool unmap_block(void *p)
+{
+	if ((uintptr_t)p & (HUGE_PAGE - 1))
+		return false;
+	for (struct arena *a = current; a; a = a->outer)
+		for (struct arena_map **mp = &a->maps, *m; (m = *mp); mp = &m->next)
+			if (m->p == p) {
+				*mp = m->next;
+				munmap(m->p, m->len);
+				free(m);
+				return true;
+			}
+	return false;
+}
+
 void *arena_alloc(size_t bytes)
 {
 	struct arena *a = current;
 	size_t need = (bytes + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
 	void *p;
 
+	if (!ARENA_OFF && a && bytes >= ARENA_MAP_MIN)
+		return map_block(a, bytes);
 	if (ARENA_OFF || !a || bytes >= ARENA_BIG)
 		return big_block(bytes);
 	if (!need)
@@ -120,6 +200,8 @@ void *arena_zalloc(size_t n, size_t size)
 
 	if (__builtin_mul_overflow(n, size, &bytes))
 		return NULL;
+	if (!ARENA_OFF && current && bytes >= ARENA_MAP_MIN)
+		return map_block(current, bytes);
 	if (ARENA_OFF || !current || bytes >= ARENA_BIG)
 		return big_zeroed(n, size);
 	if ((p = arena_alloc(bytes)))
@@ -144,6 +226,6 @@ static bool arena_owns(const void *p)
 
 void arena_free(void *p)
 {
-	if (p && (ARENA_OFF || !current || !arena_owns(p)))
+	if (p && (ARENA_OFF || !current || (!unmap_block(p) && !arena_owns(p))))
 		free(p);
 }

@@ -7,10 +7,13 @@
  * The arena is the calling thread's open one (arena_open .. arena_close; scopes nest).  With
  * none open, and for blocks of ARENA_BIG bytes or more (a long program's per-block arrays, which
  * malloc serves by mmap anyway), arena_alloc is malloc, so code that is also called outside an
- * analysis (`bpfscev loops`, the tests) keeps working unchanged.  arena_free frees what malloc
- * gave and does nothing for the arena's blocks; callers free as they would with malloc, so the
- * debug build can do without the arena: under AddressSanitizer every block is malloc's, and
- * overruns, use after free and leaks are caught as before.
+ * analysis (`bpfscev loops`, the tests) keeps working unchanged; but blocks of ARENA_MAP bytes
+ * or more asked while an arena is open are mapped each on its own, on huge-page boundaries
+ * (arena.c: map_block).  arena_free frees what malloc gave, unmaps a mapped block and does
+ * nothing for the arena's other blocks; callers free as they would with malloc, so the debug
+ * build can do without the arena: under AddressSanitizer every block is malloc's, and overruns,
+ * use after free and leaks are caught as before (tests/test_arena.c runs the analyzer with the
+ * arena on, where free() of an arena's block is ASan's bad free).
  *
  * Only blocks kept until the analysis ends belong here: a block freed early stays allocated in
  * the arena until arena_close. */
@@ -21,11 +24,18 @@
 #include <stddef.h>
 
 #define ARENA_BIG (64u << 10)
+/* Blocks of at least this many bytes asked while an arena is open are mapped each on its own,
+ * on huge-page boundaries (arena.c: map_block); arena_free unmaps one, arena_close whatever is
+ * left. */
+#define ARENA_MAP (1u << 20)
 
 struct arena_chunk;
+struct arena_map;
 
 struct arena {
 	struct arena_chunk *chunks;	/* malloc'd, the newest first */
+	struct arena_map *maps;		/* blocks of ARENA_MAP bytes or more, mapped each on its
+					 * own (arena.c), the newest first */
 	char *at, *end;			/* the free room of the newest block */
 	char *first;			/* the thread's first block, when this arena holds it */
 	size_t next_size;		/* the size of the next chunk */
