@@ -409,6 +409,9 @@ int cmd_verify(int argc, char **argv)
 			sbuf_putc(&sb, '}');
 			if (r.ours.kind == VERDICT_SAFE && r.ours.max_insns != UINT64_MAX)
 				sbuf_printf(&sb, ", \"max_insns\": %" PRIu64, r.ours.max_insns);
+			if (r.ours.kind == VERDICT_SAFE && r.ours.mg_insns)
+				sbuf_printf(&sb, ", \"max_insns_may_goto_%u\": %" PRIu64,
+					    SCEV_MG_ORACLE_BUDGET, r.ours.mg_insns);
 			if (r.faults) {
 				sbuf_puts(&sb, ", \"fault\": ");
 				json_put_string(&sb, r.fault);
@@ -434,6 +437,10 @@ int cmd_verify(int argc, char **argv)
 				       r.ours.max_stack, EBPF_STACK_SIZE);
 			if (r.ours.kind == VERDICT_SAFE && r.ours.max_insns != UINT64_MAX)
 				printf("  runs: at most %" PRIu64 " instructions\n", r.ours.max_insns);
+			else if (r.ours.kind == VERDICT_SAFE && r.ours.mg_insns)
+				printf("  runs: ended by may_goto; at most %" PRIu64 " instructions with a "
+				       "may_goto budget of %u a frame\n", r.ours.mg_insns,
+				       SCEV_MG_ORACLE_BUDGET);
 			if (r.faults)
 				printf("  FINDING verdict: called safe but faults when run: %s\n", r.fault);
 			if (r.cls != VC_NO_KERNEL) {

@@ -162,7 +162,8 @@ static int exec_verdict(struct pipeline_result *r, uint64_t *stats, uint64_t bud
 	if (!exec_judges_verdict(r))
 		return 0;
 	stats[E_SAFE]++;
-	if (v->max_insns < budget)
+	/* (held to a bound: max_insns, or the one at the oracle's may_goto budget) */
+	if (verdict_safe_rule(v, budget, false).max_insns != UINT64_MAX)
 		stats[E_SAFE_BOUNDED]++;
 	else if (v->max_insns != UINT64_MAX || v->ends == SCEV_ENDS_BOUND)
 		stats[E_SAFE_LONG]++;

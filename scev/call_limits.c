@@ -261,34 +261,48 @@ const char *scev_ends_name(enum scev_ends e)
 	return e <= SCEV_ENDS_NONE ? names[e] : "?";
 }
 
-uint64_t scev_calls_insn_bound(const struct scev_ctx *cx, const struct claim_prog *claims,
-			       const uint8_t *live, uint8_t *ends)
+/* The callback loop claim of callback c (callbacks.h): its calls per helper call; NULL when the
+ * claims have none (a callback that is also a plain loop's header, one used otherwise). */
+static const struct claim_trip *cb_trip(const struct claim_prog *claims,
+					const struct scev_cb_loop *c)
 {
-	const struct scev_calls *g = &cx->calls;
+	if (!c->only_bpf_loop || c->helper == BPF_FUNC_timer_set_callback)
+		return NULL;
+	for (uint32_t l = 0; l < claims->nloops; l++)
+		if (claim_loop_kind_callback(claims->loops[l].kind) &&
+		    claims->loops[l].header == c->header)
+			return claims->loops[l].trip.kind == TRIP_UNKNOWN ? NULL
+									  : &claims->loops[l].trip;
+	return NULL;
+}
+
+#define IB_CALLS 1	/* a tail call, or a callback whose calls no claim counts */
+#define IB_MAY_GOTO 2	/* a loop that only may_goto ends */
+#define IB_NONE 4	/* a reached loop with neither a bound nor an ender */
+
+/* The most instructions a run executes, over the call graph in post-order (callees first): a
+ * block at most once per iteration of each loop around it, a callback-running helper call its
+ * callback's cost times its loop's trip maximum (each execution of a callback that only those
+ * calls use is one of their calls, callbacks.h), a loop that may_goto ends mg iterations per
+ * entry (0: none known, IB_MAY_GOTO).  *why gets the IB_* bits of what is not counted;
+ * IB_NONE stops at once. */
+static uint64_t insn_bound(const struct scev_ctx *cx, const struct claim_prog *claims,
+			   const uint8_t *live, const uint32_t *order, uint64_t mg, unsigned *why)
+{
 	const struct scev_cfg *cfg = cx->st.cfg;
 	const struct scev_loops *lf = cx->st.loops;
-	uint32_t nf = g->nfuncs;
-	uint64_t *cost = NULL, bound = UINT64_MAX;
-	uint32_t *order = NULL;
-	uint8_t *seen = NULL;
-	struct dfs_frame *st = NULL;
+	uint32_t nf = cx->calls.nfuncs;
+	uint64_t *cost = calloc(nf, sizeof(*cost)), bound = UINT64_MAX;
+	uint8_t *done = calloc(nf, 1);
+	const struct claim_trip **trip = calloc(cx->cbl.n ? cx->cbl.n : 1, sizeof(*trip));
 
-	/* Helpers that run code of the program (callbacks, tail calls) are not counted. */
-	*ends = SCEV_ENDS_CALLS;
-	for (uint32_t s = 0; s < g->nsites; s++)
-		if (g->sites[s].callback)
-			return UINT64_MAX;
-	for (uint32_t pc = 0; pc < cx->len; pc += ebpf_insn_slots(&cx->insns[pc]))
-		if (ebpf_is_helper_call(&cx->insns[pc]) && cx->insns[pc].imm == 12)
-			return UINT64_MAX;
-	*ends = SCEV_ENDS_BOUND;
-	cost = calloc(nf, sizeof(*cost));
-	order = malloc(nf * sizeof(*order));
-	seen = calloc(nf, 1);
-	st = malloc((nf + 1) * sizeof(*st));
-	if (!cost || !order || !seen || !st)
+	*why = 0;
+	if (!cost || !done || !trip) {
+		*why = IB_CALLS;
 		goto out;
-	post_order(g, seen, st, order);
+	}
+	for (uint32_t c = 0; c < cx->cbl.n; c++)
+		trip[c] = cb_trip(claims, &cx->cbl.v[c]);
 	for (uint32_t k = 0; k < nf; k++) {
 		uint32_t f = order[k];
 		const struct scev_func *fn = &cfg->funcs[f];
@@ -305,7 +319,9 @@ uint64_t scev_calls_insn_bound(const struct scev_ctx *cx, const struct claim_pro
 			 * loop's exit back to its entries that missed the parent's header would be
 			 * a cycle of a loop between the two).  An irreducible loop's count is its
 			 * header's executions per entry: entered at a side entry, its blocks run once
-			 * more before the header's first, so at most max + 1 times. */
+			 * more before the header's first, so at most max + 1 times.  A loop that
+			 * may_goto ends passes one in every cycle, each a pass of the frame's budget
+			 * (shared by the frame's loops: mg per entry is more than they can take). */
 			for (uint32_t l = lf->loop_of[b]; l != SCEV_NONE; l = lf->loops[l].parent) {
 				const struct claim_trip *t = &claims->loops[l].trip;
 
@@ -315,9 +331,13 @@ uint64_t scev_calls_insn_bound(const struct scev_ctx *cx, const struct claim_pro
 				if (!live[lf->loops[l].header])
 					continue;
 				if (t->kind == TRIP_UNKNOWN) {
-					*ends = t->ends_by == TRIP_ENDS_MAY_GOTO ? SCEV_ENDS_MAY_GOTO
-										 : SCEV_ENDS_NONE;
-					goto out;
+					if (t->ends_by != TRIP_ENDS_MAY_GOTO) {
+						*why = IB_NONE;
+						goto out;
+					}
+					*why |= IB_MAY_GOTO;
+					mult = mg ? sat_mul(mult, mg) : UINT64_MAX;
+					continue;
 				}
 				mult = sat_mul(mult, lf->loops[l].irreducible ? sat_add(t->max, 1)
 									      : t->max);
@@ -330,16 +350,72 @@ uint64_t scev_calls_insn_bound(const struct scev_ctx *cx, const struct claim_pro
 				if (ebpf_is_pseudo_call(i))
 					here = sat_add(here, cost[cfg->blocks[cfg->block_of[pc + 1 +
 							     (uint32_t)i->imm]].func]);
+				if (!ebpf_is_helper_call(i))
+					continue;
+				if (i->imm == 12) {	/* a tail call */
+					*why |= IB_CALLS;
+					continue;
+				}
+				if (i->imm != BPF_FUNC_loop && i->imm != BPF_FUNC_for_each_map_elem &&
+				    i->imm != BPF_FUNC_find_vma && i->imm != BPF_FUNC_user_ringbuf_drain)
+					continue;
+				/* (bpf_timer_set_callback's callback runs later, on its own) */
+				uint32_t cb = SCEV_NONE;
+
+				for (uint32_t n = 0; n < cx->cbl.n && cb == SCEV_NONE; n++)
+					for (uint32_t e = 0; e < cx->cbl.v[n].ncalls; e++)
+						if (cx->cbl.v[n].calls[e] == pc)
+							cb = n;
+				if (cb == SCEV_NONE || !trip[cb] || !done[cx->cbl.v[cb].func]) {
+					*why |= IB_CALLS;
+					continue;
+				}
+				here = sat_add(here, sat_mul(trip[cb]->max, cost[cx->cbl.v[cb].func]));
 			}
 			c = sat_add(c, sat_mul(mult, here));
 		}
 		cost[f] = c;
+		done[f] = 1;
 	}
 	bound = cost[0];
 out:
 	free(cost);
+	free(done);
+	free(trip);
+	return bound;
+}
+
+uint64_t scev_calls_insn_bound(const struct scev_ctx *cx, const struct claim_prog *claims,
+			       const uint8_t *live, uint8_t *ends, uint64_t *mg_insns)
+{
+	const struct scev_calls *g = &cx->calls;
+	uint32_t nf = g->nfuncs;
+	uint64_t bound = UINT64_MAX;
+	uint32_t *order = malloc(nf * sizeof(*order));
+	uint8_t *seen = calloc(nf, 1);
+	struct dfs_frame *st = malloc((nf + 1) * sizeof(*st));
+	unsigned why = IB_CALLS;
+
+	*mg_insns = 0;
+	if (order && seen && st) {
+		post_order(g, seen, st, order);
+		bound = insn_bound(cx, claims, live, order, 0, &why);
+	}
+	if (why & IB_NONE)
+		*ends = SCEV_ENDS_NONE;
+	else if (why & IB_MAY_GOTO)
+		*ends = SCEV_ENDS_MAY_GOTO;
+	else if (why & IB_CALLS)
+		*ends = SCEV_ENDS_CALLS;
+	else
+		*ends = SCEV_ENDS_BOUND;
+	if (why == IB_MAY_GOTO) {
+		uint64_t b = insn_bound(cx, claims, live, order, SCEV_MG_ORACLE_BUDGET + 1, &why);
+
+		*mg_insns = why == IB_MAY_GOTO && b != UINT64_MAX ? b : 0;
+	}
 	free(order);
 	free(seen);
 	free(st);
-	return bound;
+	return *ends == SCEV_ENDS_BOUND ? bound : UINT64_MAX;
 }

@@ -861,6 +861,10 @@ again:
 			 "frames in the last pass than in the first: the claims after bpf_loop "
 			 "calls may not hold");
 	}
+	/* 4. Helper callbacks as loops, from the claims at their calls (before the verdict's
+	 *    instruction bound, which counts each callback at its loop's trip claim). */
+	if ((err = claim_callback_loops(&cx, out, &cb_facts)))
+		goto fail;
 	if (verdict) {
 		err = -ENOMEM;
 		scev_ctx_stack_depths(&cx, cx.fn_stack);
@@ -872,17 +876,15 @@ again:
 				     (!plan || cx.st.cfg->funcs[f].start < plan->len); f++)
 			verdict->frame[verdict->nframes++] = (uint16_t)cx.fn_stack[f];
 		verdict->ends = SCEV_ENDS_BOUND;
+		verdict->mg_insns = 0;
 		verdict->max_insns = verdict->kind == VERDICT_SAFE
-					     ? scev_calls_insn_bound(&cx, out, cx.live, &verdict->ends)
+					     ? scev_calls_insn_bound(&cx, out, cx.live, &verdict->ends,
+								     &verdict->mg_insns)
 					     : UINT64_MAX;
 	}
 	if (cx.ar.oom)
 		snprintf(out->note, sizeof(out->note), "expression table ran out of memory: some "
 			 "locations were treated as unknown");
-	/* 4. Helper callbacks as loops, from the claims at their calls (after the verdict's
-	 *    instruction bound, which counts plain loops only). */
-	if ((err = claim_callback_loops(&cx, out, &cb_facts)))
-		goto fail;
 	if (make && (err = scev_ctx_plan_make(&cx, make)))
 		goto fail;
 	cb_facts_free(&cb_facts);

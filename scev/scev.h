@@ -94,13 +94,20 @@ struct scev_verdict {
 	 * budget when ends is SCEV_ENDS_NONE, contradicts the verdict (triage/verdict.h). */
 	uint64_t max_insns;
 	uint8_t ends;		/* enum scev_ends */
+	/* When ends is SCEV_ENDS_MAY_GOTO: the instructions a run executes at most when each
+	 * frame's may_goto budget is SCEV_MG_ORACLE_BUDGET (each loop that may_goto ends counted
+	 * at that budget + 1 iterations per entry), which the termination oracle's runs take
+	 * (triage/verdict.h); 0 when not stated. */
+	uint64_t mg_insns;
 };
+/* The may_goto budget per frame mg_insns is stated at. */
+#define SCEV_MG_ORACLE_BUDGET 8u
 
 /* What a safe verdict's termination rests on when max_insns is UINT64_MAX. */
 enum scev_ends {
 	SCEV_ENDS_BOUND,	/* the trip claims: max_insns, or a bound past 2^64 (a long loop) */
-	SCEV_ENDS_CALLS,	/* also callbacks or tail calls, whose code the bound does not count
-				 * (their helpers' nr and the kernel's 33 tail calls end them) */
+	SCEV_ENDS_CALLS,	/* also tail calls, or callbacks whose calls no claim counts (the
+				 * kernel's 33 tail calls and their helpers' limits end them) */
 	SCEV_ENDS_MAY_GOTO,	/* a loop with no bound on its count that the may_goto budget ends */
 	SCEV_ENDS_NONE,		/* nothing: a reached block in a loop with neither a bound nor an
 				 * ender (no safe verdict should have it) */

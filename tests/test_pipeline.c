@@ -224,11 +224,19 @@ static void test_verdict_oracle(void)
 				      "side: r5 |= 0\nif r5 > r9 goto body\nr0 = 0\nexit\n";
 	static const char stack_ptr[] = "r1 = *(u8 *)(r10 -8)\nif r1 == 0 goto ok\n"
 					"r0 = *(u64 *)(r1 +0)\nok: r0 = 0\nexit\n";
+	/* bpf_loop(7, cb): 10 instructions of main, 5 of each of 7 callback calls */
+	static const char loop7[] = "r6 = 0\n*(u64 *)(r10 -8) = r6\nr1 = 7\nr2 = func cb ll\n"
+				    "r3 = r10\nr3 += -8\nr4 = 0\ncall bpf_loop\n"
+				    "r0 = *(u64 *)(r10 -8)\nexit\ncb: r3 = *(u64 *)(r2 +0)\n"
+				    "r3 += r1\n*(u64 *)(r2 +0) = r3\nr0 = 0\nexit\n";
+	/* may_goto's budget ends it: 3 instructions a pass */
+	static const char mg[] = "r0 = 0\nl: may_goto out\nr0 += 1\ngoto l\nout: exit\n";
 	static const struct {
 		const char *name, *text, *fault;	/* fault NULL: the analyzer's verdict */
 		uint64_t max_insns;
 		uint8_t ends;
 		uint8_t kind;				/* the analyzer's */
+		uint64_t mg_insns;			/* forged: the bound at may_goto's */
 	} cases[] = {
 		{ "count", count, NULL, 0, 0, VERDICT_SAFE },
 		{ "count bounded too low", count, "ran past 20 instructions", 20, SCEV_ENDS_BOUND, 0 },
@@ -237,6 +245,17 @@ static void test_verdict_oracle(void)
 		  "its ending rests on nothing", UINT64_MAX, SCEV_ENDS_NONE, 0 },
 		{ "side entry only, endless, called safe by may_goto", endless, "", UINT64_MAX,
 		  SCEV_ENDS_MAY_GOTO, 0 },
+		/* a verdict resting on may_goto is held to the bound it states at the oracle's
+		 * small budget, which the runs take: a loop no may_goto ends runs past it */
+		{ "side entry only, endless, called safe by may_goto with a bound", endless,
+		  "with a may_goto budget of 8 a frame", UINT64_MAX, SCEV_ENDS_MAY_GOTO, 0, 100 },
+		{ "may_goto", mg, NULL, 0, 0, VERDICT_SAFE },
+		{ "may_goto, its bound one pass too low", mg, "ran past 24 instructions", UINT64_MAX,
+		  SCEV_ENDS_MAY_GOTO, 0, 24 },
+		/* callbacks are counted in the bound: 7 calls of 5 instructions */
+		{ "bpf_loop", loop7, NULL, 0, 0, VERDICT_SAFE },
+		{ "bpf_loop, one callback call short", loop7, "ran past 40 instructions", 40,
+		  SCEV_ENDS_BOUND, 0 },
 		/* the claims' runs watch reads of unwritten registers, and by the privileged rule
 		 * start each frame with arbitrary bytes, which a program may read (an all-zero
 		 * frame would hide the fault) */
@@ -278,6 +297,7 @@ static void test_verdict_oracle(void)
 			/* the analyzer's claims, a hand-made verdict */
 			forged.max_insns = cases[k].max_insns;
 			forged.ends = cases[k].ends;
+			forged.mg_insns = cases[k].mg_insns;
 			s.claims = first.cp;
 			s.verdict = &forged;
 			err = pipeline_run(&r, &s, &o, &d);

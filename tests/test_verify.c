@@ -261,10 +261,13 @@ static void test_call_cases_against_kernel(void)
  * interpreter's 8-frame limit), a combined stack over 512 bytes, a run longer than the bound, a
  * run that does not end when the verdict's ending rests on nothing (an analyzer that skipped a
  * loop's termination: 3a5d367's irreducible loop entered only at its side entry).  A loop
- * whose bound passes the budget, or whose ending the verdict puts on may_goto, is not held to
- * the budget (a legitimately long loop). */
+ * whose bound passes the budget, or whose ending the verdict puts on may_goto with no bound
+ * stated at the oracle's may_goto budget, is not held to the budget (a legitimately long
+ * loop); one with that bound is, on runs that take that budget. */
 #define ENDLESS "r1 = 0\nl: r1 |= 0\nif r1 < 100 goto l\nr0 = 0\nexit\n"
 #define HUNDRED "r1 = 0\nl: r1 += 1\nif r1 < 100 goto l\nr0 = 0\nexit\n"
+/* may_goto ends it: 2 + 3 a pass, 27 at a budget of 8 */
+#define MAY_GOTO "r0 = 0\nl: may_goto out\nr0 += 1\ngoto l\nout: exit\n"
 static void test_forged_verdicts(void)
 {
 	static const struct {
@@ -272,6 +275,7 @@ static void test_forged_verdicts(void)
 		uint64_t max_insns;
 		uint8_t ends;
 		uint64_t budget;
+		uint64_t mg_insns;	/* the bound at the oracle's may_goto budget */
 	} forged[] = {
 		{ "an endless loop, ending on nothing", ENDLESS, "its ending rests on nothing",
 		  UINT64_MAX, SCEV_ENDS_NONE, 10000 },
@@ -281,6 +285,14 @@ static void test_forged_verdicts(void)
 		  SCEV_ENDS_NONE, 100000 },
 		{ "an endless loop, ending by may_goto", ENDLESS, NULL, UINT64_MAX, SCEV_ENDS_MAY_GOTO,
 		  10000 },
+		/* ... held to the bound it states at the oracle's may_goto budget, which the runs
+		 * take (at the kernel's 2^23 the may_goto loop would pass 27 too) */
+		{ "an endless loop, ending by may_goto, bounded at its budget", ENDLESS,
+		  "with a may_goto budget of 8 a frame", UINT64_MAX, SCEV_ENDS_MAY_GOTO, 10000, 1000 },
+		{ "a may_goto loop within its bound at that budget", MAY_GOTO, NULL, UINT64_MAX,
+		  SCEV_ENDS_MAY_GOTO, 10000, 27 },
+		{ "a may_goto loop past its bound at that budget", MAY_GOTO, "ran past 26 instructions",
+		  UINT64_MAX, SCEV_ENDS_MAY_GOTO, 10000, 26 },
 		{ "a loop ending on nothing within the budget", HUNDRED, NULL, UINT64_MAX,
 		  SCEV_ENDS_NONE, 10000 },
 		{ "a loop bounded past the budget", HUNDRED, NULL, 203, SCEV_ENDS_BOUND, 50 },
@@ -315,6 +327,7 @@ static void test_forged_verdicts(void)
 		r.ours.kind = VERDICT_SAFE;
 		r.ours.max_insns = forged[k].max_insns;
 		r.ours.ends = forged[k].ends;
+		r.ours.mg_insns = forged[k].mg_insns;
 		CHECK(verdict_execute(&r, obj, &obj->progs[0], &vo) == 0, "%s: run failed",
 		      forged[k].name);
 		CHECK(r.runs == 4, "%s: %llu runs", forged[k].name, (unsigned long long)r.runs);

@@ -45,12 +45,17 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 struct safe_rule verdict_safe_rule(const struct scev_verdict *v, uint64_t budget,
 				   bool unprivileged)
 {
-	bool bounded = v->max_insns < budget;
+	/* ending by may_goto: the bound it states at a small budget, which the runs take */
+	bool mg = v->max_insns == UINT64_MAX && v->ends == SCEV_ENDS_MAY_GOTO && v->mg_insns;
+	uint64_t bound = mg ? v->mg_insns : v->max_insns;
+	bool bounded = bound < budget;
 
-	return (struct safe_rule){ .max_insns = bounded ? v->max_insns : UINT64_MAX,
+	return (struct safe_rule){ .max_insns = bounded ? bound : UINT64_MAX,
 				   .must_end = bounded || (v->max_insns == UINT64_MAX &&
 							   v->ends == SCEV_ENDS_NONE),
-				   .step_budget = budget, .unprivileged = unprivileged };
+				   .step_budget = budget,
+				   .may_goto_budget = mg ? SCEV_MG_ORACLE_BUDGET : 0,
+				   .unprivileged = unprivileged };
 }
 
 /* Runs a program the analysis calls safe.  A fault contradicts the verdict (the rule is
@@ -78,7 +83,6 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 	uint32_t ro = ebpf_prog_ctx_model(type) == EBPF_CTX_RO ? ebpf_prog_ctx_size(prog, type) : 0;
 	uint64_t seed = o->seed, budget = o->step_budget ? o->step_budget : VERDICT_RUN_BUDGET;
 	struct safe_rule rule = verdict_safe_rule(&r->ours, budget, o->unprivileged);
-	bool bounded = rule.max_insns != UINT64_MAX;
 	struct diag d;
 	int err = 0;
 
@@ -128,7 +132,8 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 		env.helper_len = sizeof(helper);
 		env.maps = maps;
 		env.map_cnt = obj->map_cnt;
-		env.step_budget = bounded ? r->ours.max_insns : budget;
+		env.step_budget = rule.max_insns != UINT64_MAX ? rule.max_insns : budget;
+		env.may_goto_budget = rule.may_goto_budget;
 		stackinit_watch_init(w, prog->insns, (uint32_t)prog->len, pcs);
 		w->allow_uninit_stack = !o->unprivileged;
 		if (!o->unprivileged) {

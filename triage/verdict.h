@@ -7,9 +7,11 @@
  * inputs, and a memory trap, a kernel limit (call depth, combined stack) or a run longer than
  * the verdict's instruction bound is a finding (FIND_VERDICT) — an unsound verdict.  A safe
  * verdict is a claim of termination: a run takes at most its max_insns instructions; when that
- * is unknown, scev_verdict.ends says what ending rests on (callbacks and tail calls the bound
- * does not count, the may_goto budget, a bound past 2^64), and a verdict resting on nothing
- * (SCEV_ENDS_NONE) is contradicted by a run that exhausts its budget.
+ * is unknown, scev_verdict.ends says what ending rests on (tail calls and callbacks whose calls
+ * no claim counts, the may_goto budget, a bound past 2^64), and a verdict resting on nothing
+ * (SCEV_ENDS_NONE) is contradicted by a run that exhausts its budget.  Callbacks are counted in
+ * max_insns (each at its loop's trip claim); a verdict resting on may_goto states its bound at a
+ * small budget (scev_verdict.mg_insns), and its runs take that budget and are held to it.
  */
 #ifndef BPFSCEV_TRIAGE_VERDICT_H
 #define BPFSCEV_TRIAGE_VERDICT_H

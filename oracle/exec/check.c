@@ -906,6 +906,7 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 				env.stack_fill = helper;
 				env.stack_fill_len = r.helper_len;
 			}
+			env.may_goto_budget = opts.safe->may_goto_budget;
 			env.probes = every;
 			env.visit = visit_safe;
 			memcpy(input0, input, r.input_len);

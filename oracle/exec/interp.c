@@ -115,6 +115,7 @@ struct interp_state {
 	const struct interp_env *env;
 	const struct interp_code *code;
 	struct interp_result *res;
+	uint64_t mg_budget;	/* each frame's may_goto budget (env->may_goto_budget) */
 	unsigned depth;
 	uint32_t prev_pc;
 	uint64_t stack_lim;	/* live stack bytes: 512 * (depth + 1) */
@@ -677,7 +678,7 @@ static __attribute__((noinline)) int push_frame(struct interp_state *st, const s
 	f->cb = f->once = f->urb = false;
 	memcpy(f->saved, &r[6], sizeof(f->saved));
 	st->depth++;
-	st->frames[st->depth].may_goto = INTERP_MAY_GOTO_BUDGET;
+	st->frames[st->depth].may_goto = st->mg_budget;
 	frame_fill(st, st->depth);
 	st->low[st->depth] = EBPF_STACK_SIZE;
 	st->stack_lim = (uint64_t)(st->depth + 1) * EBPF_STACK_SIZE;
@@ -915,7 +916,7 @@ static __attribute__((noinline)) void loop_next(struct interp_state *st, uint32_
 		if (r[0] == 0 && each_element(st, f, st->depth)) {
 			f->cb_n++;
 			memset(st->stack + (size_t)st->depth * EBPF_STACK_SIZE, 0, EBPF_STACK_SIZE);
-			st->frames[st->depth].may_goto = INTERP_MAY_GOTO_BUDGET;
+			st->frames[st->depth].may_goto = st->mg_budget;
 			r[0] = INTERP_POISON;
 			for (int k = 6; k <= 9; k++)
 				r[k] = INTERP_POISON;
@@ -932,7 +933,7 @@ static __attribute__((noinline)) void loop_next(struct interp_state *st, uint32_
 	f->cb_i++;
 	if (r[0] == 0 && f->cb_i < f->cb_n) {
 		frame_fill(st, st->depth);
-		st->frames[st->depth].may_goto = INTERP_MAY_GOTO_BUDGET;
+		st->frames[st->depth].may_goto = st->mg_budget;
 		r[0] = INTERP_POISON;
 		for (int k = 6; k <= 9; k++)
 			r[k] = INTERP_POISON;
@@ -2338,7 +2339,7 @@ static void run_timers(struct interp_state *st, uint64_t budget)
 		st->res->timer_fires++;
 		st->depth = 0;
 		st->stack_lim = EBPF_STACK_SIZE;
-		st->frames[0].may_goto = INTERP_MAY_GOTO_BUDGET;
+		st->frames[0].may_goto = st->mg_budget;
 		st->frames[0].cb = false;
 		frame_fill(st, 0);
 		st->low[0] = EBPF_STACK_SIZE;
@@ -2390,6 +2391,7 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 	st->env = env;
 	st->code = code;
 	st->res = res;
+	st->mg_budget = env->may_goto_budget ? env->may_goto_budget : INTERP_MAY_GOTO_BUDGET;
 	st->depth = 0;
 	st->prev_pc = UINT32_MAX;
 	st->stack_lim = EBPF_STACK_SIZE;
@@ -2398,7 +2400,7 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 	st->oom = false;
 	st->niters = 0;
 	st->nrecs = st->live_recs = st->nkobjs = 0;
-	st->frames[0].may_goto = INTERP_MAY_GOTO_BUDGET;
+	st->frames[0].may_goto = st->mg_budget;
 	frame_fill(st, 0);
 	st->low[0] = EBPF_STACK_SIZE;
 	st->regs[1] = INTERP_VA_CTX;

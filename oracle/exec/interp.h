@@ -272,6 +272,12 @@ struct interp_env {
 	/* RO contexts: the program's type, whose fields ebpf_ctx_ro_write() allows stores to
 	 * write (into input); 0: every store to the context traps */
 	uint32_t prog_type;
+	/* Each frame's may_goto budget (0 = INTERP_MAY_GOTO_BUDGET, the kernel's count-based
+	 * rule).  The verifier explores both outcomes of every may_goto, whatever the budget (the
+	 * timed may_goto of x86-64 has no fixed count), so what it accepts is safe for any: the
+	 * termination oracle's runs take a small one to end may_goto loops within their budget
+	 * (oracle/exec/safe_run.h). */
+	uint64_t may_goto_budget;
 };
 
 struct interp_result {

@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 bool safe_run_fault(const struct safe_rule *s, const struct interp_result *res,
 		    const struct stackinit_watch *w, char *buf, size_t n)
@@ -22,6 +23,12 @@ bool safe_run_fault(const struct safe_rule *s, const struct interp_result *res,
 		else
 			snprintf(buf, n, "pc %u: ran past %" PRIu64 " instructions, the most the "
 				 "loops' trip counts allow", res->trap_pc, s->max_insns);
+		if (s->may_goto_budget) {
+			size_t len = strlen(buf);
+
+			snprintf(buf + len, n - len, " with a may_goto budget of %" PRIu64 " a frame",
+				 s->may_goto_budget);
+		}
 		return true;
 	}
 	if (spent && s->must_end) {
