@@ -121,6 +121,29 @@ struct gen_loop *prologue_loop(struct gi *g, int idx, int top, int end, uint8_t 
 	return l;
 }
 
+struct gen_loop *up_loop_describe(struct gi *g, int idx, int top, int end, uint64_t extra,
+				  bool endless, int64_t trip, uint64_t n)
+{
+	struct gen_loop *l;
+
+	l = prologue_loop(g, idx, top, end, GEN_FORM_DO_WHILE,
+			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
+				  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_CONST) | extra |
+				  (endless ? GEN_SH(NONTERM) : 0),
+			  BPF_REG_1, BPF_JLT);
+	l->step = 1;
+	l->trip = endless ? -1 : trip;
+	l->trip_max = endless ? UINT64_MAX : n;
+	if (endless) {
+		mark_endless(g, l);
+	} else if (trip >= 0) {
+		l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_1, .width = 64, .has_start = true,
+					     .step = 1 };
+		l->nivs = 1;
+	}
+	return l;
+}
+
 /* for (r1 = 0; r1 < n; r1++) a[r1] = r1, a do-while over the 8-element stack array: all of it
  * written when n is 8 (p_array_fill), all but a[7] when it is 7 (p_array_fill_short, which
  * flags the program).  The first loop of the program, described like the others. */
@@ -597,19 +620,7 @@ static void eq_outer_loop(struct gi *g, bool off)
 	gi_alu(g, true, BPF_ADD, BPF_REG_1, 1);
 	gi_jmp(g, false, BPF_JLT, BPF_REG_1, (int32_t)m, top);
 	gi_bind(g, end);
-	l = prologue_loop(g, idx, top, end, GEN_FORM_DO_WHILE,
-			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
-				  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_CONST) | GEN_SH(NEST2) |
-				  (off ? GEN_SH(NONTERM) : 0),
-			  BPF_REG_1, BPF_JLT);
-	l->step = 1;
-	l->trip = off ? -1 : (int64_t)m;
-	l->trip_max = off ? UINT64_MAX : m;
-	if (!off) {
-		l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_1, .width = 64, .has_start = true,
-					     .step = 1 };
-		l->nivs = 1;
-	}
+	up_loop_describe(g, idx, top, end, GEN_SH(NEST2), off, (int64_t)m, m);
 	l = prologue_loop(g, in, itop, iend, GEN_FORM_DO_WHILE,
 			  GEN_SH(DO_WHILE) | (s < 0 ? GEN_SH(DOWN) : GEN_SH(UP)) | GEN_SH(STEP_BIG) |
 				  GEN_SH(CTR64) | GEN_SH(COND_EQNE) | GEN_SH(BOUND_OUTER) |
@@ -623,10 +634,8 @@ static void eq_outer_loop(struct gi *g, bool off)
 	l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_5, .width = 64, .has_start = true,
 				     .step = (uint64_t)(int64_t)s, .start = (uint64_t)(int64_t)c0 };
 	l->nivs = 1;
-	if (off) {
-		g->p->loops[idx].flags |= GEN_LOOP_MAY_NOT_TERMINATE;
+	if (off)
 		mark_endless(g, l);
-	}
 }
 
 /* The end of the outer loops of inner_steps_loop, side_steps_loop and mixed_steps_loop: r1 += B
@@ -1215,7 +1224,6 @@ static void identity_loop(struct gi *g, bool once)
 	int idx = (int)g->p->nloops++, top = gi_label(g), end = gi_label(g);
 	uint32_t n = gen_u32(g->src, 4, 40), form = gen_u32(g->src, 0, once ? 1 : 2);
 	bool w = form == 1 || (form == 2 && gen_bool(g->src, 50));
-	struct gen_loop *l;
 
 	gi_ldx(g, BPF_DW, BPF_REG_4, EBPF_REG_FP, GEN_FP_DATA);
 	gi_ldx(g, BPF_B, BPF_REG_1, BPF_REG_4, 17);
@@ -1231,16 +1239,7 @@ static void identity_loop(struct gi *g, bool once)
 	gi_alu(g, !w, BPF_ADD, BPF_REG_1, 1);
 	gi_jmp(g, false, BPF_JLT, BPF_REG_1, (int32_t)n, top);
 	gi_bind(g, end);
-	l = prologue_loop(g, idx, top, end, GEN_FORM_DO_WHILE,
-			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
-				  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_CONST) | GEN_SH(INIT_INPUT) |
-				  (once ? GEN_SH(NONTERM) : 0),
-			  BPF_REG_1, BPF_JLT);
-	l->step = 1;
-	l->trip = -1;
-	l->trip_max = once ? UINT64_MAX : n;
-	if (once)
-		mark_endless(g, l);
+	up_loop_describe(g, idx, top, end, GEN_SH(INIT_INPUT), once, -1, n);
 }
 
 /* A counter kept in a stack slot across a helper call in the loop (p_spill_call, issue 14 §5):

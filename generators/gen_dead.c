@@ -143,28 +143,6 @@ static struct gen_loop *down_loop_describe(struct gi *g, int idx, int head, int 
 	return l;
 }
 
-/* The plain counted loop around a piece (r1 from 0 to m, a do-while at otop). */
-static void outer_describe(struct gi *g, int idx, int otop, int oend, uint32_t m, bool endless)
-{
-	struct gen_loop *l;
-
-	l = prologue_loop(g, idx, otop, oend, GEN_FORM_DO_WHILE,
-			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
-				  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_CONST) | GEN_SH(NEST2) |
-				  (endless ? GEN_SH(NONTERM) : 0),
-			  BPF_REG_1, BPF_JLT);
-	l->step = 1;
-	l->trip = endless ? -1 : (int64_t)m;
-	l->trip_max = endless ? UINT64_MAX : m;
-	if (endless) {
-		mark_endless(g, l);
-	} else {
-		l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_1, .width = 64, .has_start = true,
-					     .step = 1 };
-		l->nivs = 1;
-	}
-}
-
 /* A plain loop reached only through a constant-decided branch (p_dead_branch): [r1 = 0; otop:]
  * fp-40 = 0; if (rT op k) goto J; F: ...; goto P; J: ...; P: head: r0 = *(fp-56); r0 = *r0;
  * r5 -= s; if (r5 cmp lo) goto head; after: [r1 += 1; if (r1 < m) goto otop].  The live arm
@@ -233,7 +211,7 @@ static void dead_branch_loop(struct gi *g, bool bad)
 		gi_alu(g, true, BPF_ADD, BPF_REG_1, 1);
 		gi_jmp(g, false, BPF_JLT, BPF_REG_1, (int32_t)m, otop);
 		gi_bind(g, oend);
-		outer_describe(g, idx, otop, oend, m, endless);
+		up_loop_describe(g, idx, otop, oend, GEN_SH(NEST2), endless, (int64_t)m, m);
 	}
 	l = down_loop_describe(g, in, head, after, &d, endless, t.spill ? GEN_SH(SPILL) : 0);
 	if (nest) {

@@ -319,6 +319,12 @@ void gi_emit_iter_deep_sub(struct gi *g, struct gi_sub *s);
 struct gen_loop *prologue_loop(struct gi *g, int idx, int top, int end, uint8_t form,
 			       uint64_t shapes, int ctr, uint8_t cmp_op);
 void mark_endless(struct gi *g, struct gen_loop *l);
+/* A do-while of the prologue counting r1 up by 1 while r1 < n (unsigned, a constant bound), with
+ * the shapes extra: trip executions of its header (-1: not known exactly) and at most n, r1 its
+ * induction variable from 0 when trip is known; endless (the twin's step dropped), neither, and
+ * marked so. */
+struct gen_loop *up_loop_describe(struct gi *g, int idx, int top, int end, uint64_t extra,
+				  bool endless, int64_t trip, uint64_t n);
 /* gen_dead.c: dead-entry shapes of the prologue (p_dead_branch, p_dead_outer and their twins) */
 void gi_dead_branch(struct gi *g, bool bad);
 void gi_dead_outer(struct gi *g, bool bad);
