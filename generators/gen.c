@@ -2199,6 +2199,12 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		if ((gen_bool(src, knobs->p_ptr_alu) || gen_bool(src, knobs->p_ptr_alu_bad)) &&
 		    gi_room(g, 12))
 			gi_stmt_ptr_alu(g);
+		if ((gen_bool(src, knobs->p_map_field) || gen_bool(src, knobs->p_map_field_bad)) &&
+		    gi_room(g, 24))
+			gi_stmt_map_field(g);
+		if ((gen_bool(src, knobs->p_map_u64_ptr) ||
+		     gen_bool(src, knobs->p_map_u64_ptr_bad)) && gi_room(g, 28))
+			gi_stmt_map_u64_ptr(g);
 		gi_gen_loop(g, LOOPK_ANY);
 	}
 	gi_calls_main_tail(g);
@@ -2235,7 +2241,7 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 	gi_calls_finish(g);
 	if (out->max_steps > knobs->step_budget)
 		out->flags |= GEN_PROG_HUGE;
-	if (g->use_map || g->use_ringbuf || g->use_urb || g->use_timer) {
+	if (g->use_map || g->use_ringbuf || g->use_urb || g->use_timer || g->use_fields) {
 		struct ebpf_map_def *m = &out->maps[0];
 
 		out->map_cnt = 1;
@@ -2245,7 +2251,7 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		m->value_size = GEN_MAP_VALUE_SIZE;
 		m->max_entries = GEN_MAP_ENTRIES;
 	}
-	if (g->use_ringbuf || g->use_urb || g->use_timer) {
+	if (g->use_ringbuf || g->use_urb || g->use_timer || g->use_fields) {
 		struct ebpf_map_def *m = &out->maps[GEN_MAP_RINGBUF];
 
 		out->map_cnt = GEN_MAP_RINGBUF + 1;
@@ -2253,7 +2259,7 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		m->type = BPF_MAP_TYPE_RINGBUF;
 		m->max_entries = GEN_RINGBUF_SIZE;
 	}
-	if (g->use_urb || g->use_timer) {
+	if (g->use_urb || g->use_timer || g->use_fields) {
 		struct ebpf_map_def *m = &out->maps[GEN_MAP_URB];
 
 		out->map_cnt = GEN_MAP_URB + 1;
@@ -2261,7 +2267,7 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		m->type = BPF_MAP_TYPE_USER_RINGBUF;
 		m->max_entries = GEN_RINGBUF_SIZE;
 	}
-	if (g->use_timer) {
+	if (g->use_timer || g->use_fields) {
 		struct ebpf_map_def *m = &out->maps[GEN_MAP_TIMER];
 
 		out->map_cnt = GEN_MAP_TIMER + 1;
@@ -2272,13 +2278,26 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		m->max_entries = GEN_TIMER_ENTRIES;
 		m->timer = GEN_TIMER_OFF + 1;
 	}
-	if (g->use_timer2) {
+	if (g->use_timer2 || g->use_fields) {
 		struct ebpf_map_def *m = &out->maps[GEN_MAP_TIMER2];
 
 		*m = out->maps[GEN_MAP_TIMER];
 		out->map_cnt = GEN_MAP_TIMER2 + 1;
 		strcpy(m->name, "gen_timer2");
 		m->value_size = GEN_TIMER2_VALUE;
+	}
+	if (g->use_fields) {
+		struct ebpf_map_def *m = &out->maps[GEN_MAP_FIELDS];
+
+		memset(m, 0, sizeof(*m));
+		out->map_cnt = GEN_MAP_FIELDS + 1;
+		strcpy(m->name, "gen_fields");
+		m->type = BPF_MAP_TYPE_ARRAY;
+		m->key_size = 4;
+		m->value_size = GEN_FIELDS_VALUE;
+		m->max_entries = GEN_FIELDS_ENTRIES;
+		ebpf_map_field_add(m, EBPF_FIELD_SPIN_LOCK, GEN_FIELDS_LOCK, 4, NULL);
+		ebpf_map_field_add(m, EBPF_FIELD_KPTR_UNREF, GEN_FIELDS_KPTR, 8, "task_struct");
 	}
 	/* A packet and helper results to run it with: any bytes do, the metadata holds for all. */
 	gen_bytes(src, out->input, GEN_INPUT_LEN);
@@ -2416,6 +2435,10 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 		sbuf_puts(sb, " call-ctx-write-below-frame");
 	if (p->flags & GEN_PROG_PTR_ALU_UNSAFE)
 		sbuf_puts(sb, " ptr-alu-unsafe (an ALU form on a pointer the kernel refuses)");
+	if (p->flags & GEN_PROG_FIELD_UNSAFE)
+		sbuf_puts(sb, " field-unsafe (a spin lock's bytes touched, a number into a kptr)");
+	if (p->flags & GEN_PROG_U64_PTR_UNSAFE)
+		sbuf_puts(sb, " u64-ptr-unsafe (a map value's u64 added to a pointer unbounded)");
 	if (p->flags & GEN_PROG_TWIN_UNSAFE)
 		sbuf_puts(sb, " may-goto-twin (safe only within 2^23 iterations)");
 	if (p->flags & GEN_PROG_ITER)

@@ -122,6 +122,14 @@
  * statement's callback is set for as well */
 #define GEN_MAP_TIMER2 4
 #define GEN_TIMER2_VALUE 48
+/* p_map_field: map 5 is an array of GEN_FIELDS_ENTRIES values of GEN_FIELDS_VALUE bytes holding a
+ * struct bpf_spin_lock at GEN_FIELDS_LOCK and a __kptr_untrusted to a task_struct at
+ * GEN_FIELDS_KPTR (ebpf_map_def.fields; maps 1-4 defined whether used or not) */
+#define GEN_MAP_FIELDS 5
+#define GEN_FIELDS_ENTRIES 2
+#define GEN_FIELDS_VALUE 32
+#define GEN_FIELDS_LOCK 4
+#define GEN_FIELDS_KPTR 8
 #define GEN_RINGBUF_SIZE 4096
 #define GEN_RINGBUF_RECORD 16
 
@@ -411,6 +419,19 @@
 	X(p_ptr_alu_bad, 0, 0, 100,                                                                \
 	  "unsafe twin of p_ptr_alu: a form the kernel refuses (subtraction from r10, 32-bit or "  \
 	  "bitwise or multiplying ops on a pointer, pointer + pointer, scalar - pointer, 2^29)")   \
+	X(p_map_field, 0, 0, 100,                                                                  \
+	  "a statement of main uses a map value beside its special fields (map 5: a bpf_spin_lock " \
+	  "at 4, a __kptr_untrusted at 8): the bytes around them, the kptr tested and read "      \
+	  "through, NULL stored into it")                                                          \
+	X(p_map_field_bad, 0, 0, 100,                                                              \
+	  "unsafe twin of p_map_field: reads or writes the spin lock's word (alone, 8 bytes over "  \
+	  "it, an input-chosen u32), or stores a number into the kptr")                           \
+	X(p_map_u64_ptr, 0, 0, 100,                                                                \
+	  "a statement of main adds a u64 loaded from a map value to a pointer: the value, masked "\
+	  "or tested below its size, or the packet, masked and tested against data_end")           \
+	X(p_map_u64_ptr_bad, 0, 0, 100,                                                            \
+	  "unsafe twin of p_map_u64_ptr: the u64 added unmasked to the value or the packet, or "   \
+	  "tested one past the last offset a read fits at")                                        \
 	X(p_call_frames, 0, 0, 100,                                                                \
 	  "f(p) reads *p, called with a pointer into main's frame and, from h, into h's own: "      \
 	  "the pointer joins two frames")                                                          \
@@ -673,6 +694,12 @@ struct gen_loop {
 					 * its vma, returns 2, or reads past main's frame or
 					 * through NULL by its ctx (INTERP_TRAP_MEM on runs that
 					 * find the vma); the kernel refuses it */
+#define GEN_PROG_FIELD_UNSAFE (1u << 29)	/* p_map_field_bad: the spin lock's bytes read or
+						 * written, or a number stored into the kptr;
+						 * the kernel refuses it (runs do not trap) */
+#define GEN_PROG_U64_PTR_UNSAFE (1u << 30)	/* p_map_u64_ptr_bad: a map value's u64 added to a
+						 * pointer unbounded, or tested one too far
+						 * (a run may trap); the kernel refuses it */
 #define GEN_PROG_LOOP_DEF (1u << 7)	/* p_loop_def: a register and a slot written by every
 					 * iteration of a loop run at least once, read after it */
 #define GEN_PROG_REG_UNWRITTEN (1u << 8)	/* p_loop_def_early: a run may read a register and
@@ -710,11 +737,12 @@ struct gen_program {
 	size_t input_len;
 	uint8_t helper_data[GEN_HELPER_LEN];	/* results for prandom/ktime, in call order */
 	size_t helper_len;
-	struct ebpf_map_def maps[5];	/* the array map when map_cnt >= 1, the ring buffer when
+	struct ebpf_map_def maps[6];	/* the array map when map_cnt >= 1, the ring buffer when
 					 * map_cnt >= 2 (GEN_MAP_RINGBUF), the user ring buffer when
 					 * map_cnt >= 3 (GEN_MAP_URB), the timer map when map_cnt >= 4
-					 * (GEN_MAP_TIMER), the second timer map when map_cnt = 5
-					 * (GEN_MAP_TIMER2) */
+					 * (GEN_MAP_TIMER), the second timer map when map_cnt >= 5
+					 * (GEN_MAP_TIMER2), the fields map when map_cnt = 6
+					 * (GEN_MAP_FIELDS) */
 	size_t map_cnt;
 	struct gen_loop loops[GEN_MAX_LOOPS];	/* main's loops in pc order, then the subprogram's */
 	size_t nloops;

@@ -193,6 +193,7 @@ struct gi {
 	bool use_urb;		/* a p_urb statement was emitted (map 2, GEN_MAP_URB) */
 	bool use_timer;		/* a p_timer statement was emitted (map 3, GEN_MAP_TIMER) */
 	bool use_timer2;	/* ... arming map 4's timer too (GEN_MAP_TIMER2) */
+	bool use_fields;	/* a p_map_field statement was emitted (map 5, GEN_MAP_FIELDS) */
 	unsigned ntimers;	/* p_timer statements given a key of their own so far */
 	bool sub_called;
 	struct gi_sub subs[GI_MAX_SUBS];
@@ -335,6 +336,10 @@ void gi_gen_stmt(struct gi *g, struct gi_loop *lp);
 void gi_stmt_acc(struct gi *g, struct gi_loop *lp);
 /* p_ptr_alu (p_ptr_alu_bad): a statement of main's top level, pointers in ALU forms */
 void gi_stmt_ptr_alu(struct gi *g);
+/* gen_fields.c: p_map_field (p_map_field_bad), p_map_u64_ptr (p_map_u64_ptr_bad), statements of
+ * main's top level */
+void gi_stmt_map_field(struct gi *g);
+void gi_stmt_map_u64_ptr(struct gi *g);
 /* if (something of the input, the counter, the accumulator or a helper's result) goto label;
  * returns the COND_* kind used. */
 int gi_emit_cond_jump(struct gi *g, struct gi_loop *lp, int label, bool allow_helper, int kind);

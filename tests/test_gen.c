@@ -609,9 +609,10 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 	static struct watch w;
 	static uint8_t probes[GEN_MAX_INSNS];
 	uint8_t pkt[GEN_INPUT_LEN], values[GEN_MAP_ENTRIES * GEN_MAP_VALUE_SIZE] = { 0 };
-	struct interp_map map[5] = { { .def = p->maps[0], .values = values },
+	struct interp_map map[6] = { { .def = p->maps[0], .values = values },
 				     { .def = p->maps[1] }, { .def = p->maps[2] },
-				     { .def = p->maps[3] }, { .def = p->maps[4] } };
+				     { .def = p->maps[3] }, { .def = p->maps[4] },
+				     { .def = p->maps[5] } };
 	struct interp_env env = { .ctx_kind = check_ctx_kind(p->prog_type),
 				  .prog_type = p->prog_type, .input = pkt, .input_len = GEN_INPUT_LEN,
 				  .helper_data = p->helper_data, .helper_len = p->helper_len,
@@ -833,9 +834,10 @@ static enum interp_trap run_frames(const struct gen_program *p, const struct cgr
 {
 	static uint8_t probes[GEN_MAX_INSNS];
 	uint8_t pkt[GEN_INPUT_LEN], values[GEN_MAP_ENTRIES * GEN_MAP_VALUE_SIZE] = { 0 };
-	struct interp_map map[5] = { { .def = p->maps[0], .values = values },
+	struct interp_map map[6] = { { .def = p->maps[0], .values = values },
 				     { .def = p->maps[1] }, { .def = p->maps[2] },
-				     { .def = p->maps[3] }, { .def = p->maps[4] } };
+				     { .def = p->maps[3] }, { .def = p->maps[4] },
+				     { .def = p->maps[5] } };
 	struct interp_env env = { .ctx_kind = check_ctx_kind(p->prog_type),
 				  .prog_type = p->prog_type, .input = pkt, .input_len = GEN_INPUT_LEN,
 				  .helper_data = p->helper_data, .helper_len = p->helper_len,
@@ -1879,6 +1881,118 @@ static void test_ptr_alu_knobs(void)
 	      "pointer rule", c.dirty[1], c.flagged[1]);
 	printf("p_ptr_alu: %u safe forms, %u verified safe; p_ptr_alu_bad: %u twins, %u refused "
 	       "for the pointer rule\n", c.calls[0], c.safe, c.flagged[1], c.dirty[1]);
+}
+
+/* p_map_field and its unsafe twin p_map_field_bad: a statement of main uses the fields map (map
+ * 5: a spin lock at 4, a __kptr_untrusted at 8).  The safe forms never trap and are called safe,
+ * never for a field's rule; every twin (flagged) is not called safe, most for the kernel's words
+ * ("cannot be accessed directly", "kptr"), and does not trap either (its accesses stay inside
+ * the value; no run reads through the kptr, which is NULL or a number no safe form follows). */
+static void map_field_program(void *arg, const struct twin_run *r)
+{
+	struct twin_counts *c = arg;
+	const struct gen_program *p = r->p;
+	bool flagged = p->flags & GEN_PROG_FIELD_UNSAFE, formed = p->map_cnt == GEN_MAP_FIELDS + 1;
+	struct scev_verdict v;
+	enum interp_trap t;
+
+	c->calls[r->twin] += formed;
+	c->flagged[r->twin] += flagged;
+	CHECK(!flagged || r->twin, TW "twin flag without its knob", TW_ARGS(r));
+	CHECK(!formed || (p->maps[GEN_MAP_FIELDS].nfields == 2 &&
+			  p->maps[GEN_MAP_FIELDS].fields[0].kind == EBPF_FIELD_SPIN_LOCK &&
+			  p->maps[GEN_MAP_FIELDS].fields[1].kind == EBPF_FIELD_KPTR_UNREF),
+	      TW "the fields map lacks its fields", TW_ARGS(r));
+	if (!formed)
+		return;
+	t = twin_trap(r, NULL);
+	CHECK(t == INTERP_OK || t == INTERP_TRAP_STEPS ||
+	      (t == INTERP_TRAP_LIMIT && (p->flags & GEN_PROG_CALL_TRAP)), TW "a run traps (%d)",
+	      TW_ARGS(r), t);
+	if (!twin_verdict(r, &v))
+		return;
+	if (!r->twin) {
+		c->safe += v.kind == VERDICT_SAFE;
+		CHECK(!strstr(v.reason, "cannot be accessed") && !strstr(v.reason, "kptr"),
+		      TW "a safe form refused: %s", TW_ARGS(r), v.reason);
+	} else if (flagged) {
+		CHECK(v.kind != VERDICT_SAFE, TW "a twin called safe", TW_ARGS(r));
+		c->dirty[1] += strstr(v.reason, "cannot be accessed directly") ||
+			       strstr(v.reason, "kptr");
+	}
+}
+
+static void test_map_field_knobs(void)
+{
+	static const struct twin_spec s = { { "p_map_field", "p_map_field_bad" }, 100, 4100000, 60 };
+	struct twin_counts c = { 0 };
+
+	for_twin_programs(&s, map_field_program, &c);
+	CHECK(c.calls[0] > 40 && c.flagged[1] > 40, "p_map_field: %u safe forms, %u twins of 60",
+	      c.calls[0], c.flagged[1]);
+	CHECK(c.safe > c.calls[0] * 3 / 4, "p_map_field: %u of %u safe forms verified safe", c.safe,
+	      c.calls[0]);
+	CHECK(c.dirty[1] > c.flagged[1] * 3 / 4, "p_map_field_bad: %u of %u twins refused for a "
+	      "field's rule", c.dirty[1], c.flagged[1]);
+	printf("p_map_field: %u safe forms, %u verified safe; p_map_field_bad: %u twins, %u refused "
+	       "for a field's rule\n", c.calls[0], c.safe, c.flagged[1], c.dirty[1]);
+}
+
+/* Whether the program loads a u64 of a map value right after a lookup's null test (the
+ * p_map_u64_ptr statement: "if r0 == 0 goto; r3 = *(u64 *)(r0 + k)"). */
+static bool has_map_u64_load(const struct gen_program *p)
+{
+	for (size_t pc = 1; pc < p->len; pc++)
+		if (p->insns[pc].code == (BPF_LDX | BPF_MEM | BPF_DW) && p->insns[pc].dst_reg == 3 &&
+		    p->insns[pc].src_reg == 0 && p->insns[pc - 1].code == (BPF_JMP | BPF_JEQ | BPF_K) &&
+		    p->insns[pc - 1].dst_reg == 0 && p->insns[pc - 1].imm == 0)
+			return true;
+	return false;
+}
+
+/* p_map_u64_ptr and its unsafe twin p_map_u64_ptr_bad: a u64 of a map value added to a pointer.
+ * The safe forms (masked, or tested below the value's size, or masked and tested against
+ * data_end) never trap and are called safe; every twin (flagged) is not called safe, whatever
+ * its runs do (the u64 is 0 in most runs: only the verifier refuses an unbounded one). */
+static void map_u64_program(void *arg, const struct twin_run *r)
+{
+	struct twin_counts *c = arg;
+	const struct gen_program *p = r->p;
+	bool flagged = p->flags & GEN_PROG_U64_PTR_UNSAFE, formed = has_map_u64_load(p);
+	struct scev_verdict v;
+	enum interp_trap t;
+
+	c->calls[r->twin] += formed;
+	c->flagged[r->twin] += flagged;
+	CHECK(!flagged || r->twin, TW "twin flag without its knob", TW_ARGS(r));
+	if (!formed)
+		return;
+	t = twin_trap(r, NULL);
+	c->traps += r->twin && t == INTERP_TRAP_MEM;
+	CHECK(r->twin || t == INTERP_OK || t == INTERP_TRAP_STEPS ||
+	      (t == INTERP_TRAP_LIMIT && (p->flags & GEN_PROG_CALL_TRAP)), TW "a run traps (%d)",
+	      TW_ARGS(r), t);
+	if (!twin_verdict(r, &v))
+		return;
+	if (!r->twin)
+		c->safe += v.kind == VERDICT_SAFE;
+	else if (flagged)
+		CHECK(v.kind != VERDICT_SAFE, TW "a twin called safe", TW_ARGS(r));
+}
+
+static void test_map_u64_knobs(void)
+{
+	static const struct twin_spec s = { { "p_map_u64_ptr", "p_map_u64_ptr_bad" }, 100, 4200000,
+					    60, { { "p_pkt", 50 } } };
+	struct twin_counts c = { 0 };
+
+	for_twin_programs(&s, map_u64_program, &c);
+	CHECK(c.calls[0] > 40 && c.flagged[1] > 40, "p_map_u64_ptr: %u safe forms, %u twins of 60",
+	      c.calls[0], c.flagged[1]);
+	CHECK(c.safe > c.calls[0] * 3 / 4, "p_map_u64_ptr: %u of %u safe forms verified safe",
+	      c.safe, c.calls[0]);
+	printf("p_map_u64_ptr: %u safe forms, %u verified safe; p_map_u64_ptr_bad: %u twins, none "
+	       "called safe\n", c.calls[0], c.safe, c.flagged[1]);
 }
 
 static void test_urb_knobs(void)
@@ -3109,6 +3223,8 @@ int main(void)
 	test_timer_two_knobs();
 	test_find_vma_knobs();
 	test_ptr_alu_knobs();
+	test_map_field_knobs();
+	test_map_u64_knobs();
 	test_global_knobs();
 	test_call_pkt_knobs();
 	test_call_bound_knobs();
