@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bpf/helper_proto.h"
 #include "oracle/exec/safe_run.h"
 #include "oracle/kernel/kernel.h"
 #include "util/clock.h"
@@ -160,13 +161,25 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 	return err;
 }
 
-/* The kernel refused a helper call because this kernel does not offer that helper to the
- * program's type (its build options decide, e.g. bpf_xdp_adjust_meta on some kernels): a fact
- * about the kernel, not a verdict on the program, so a program bpfscev calls safe is not an
- * improvement there.  A program bpfscev rejects stays "both reject". */
-static bool kernel_lacks_helper(const char *msg)
+/* Whether the kernel refused the program at a helper call ("program of this type cannot use
+ * helper NAME#ID") because it does not offer that helper to the type, as the kernel answers when
+ * asked apart from the program (kernel_helper_offered: its build options decide, e.g.
+ * bpf_xdp_adjust_meta for XDP on some kernels), while the prototype table, which follows
+ * mainline and which the analyzer checked the call against, offers it: a fact about the kernel,
+ * not a verdict on the program, so a program bpfscev calls safe is not an improvement there.  A
+ * refusal the probe does not confirm stays a difference; a program bpfscev rejects stays "both
+ * reject". */
+static bool kernel_lacks_helper(const char *msg, uint32_t type)
 {
-	return strncmp(msg, "program of this type cannot use helper ", 39) == 0;
+	static const char pre[] = "program of this type cannot use helper ";
+	const struct ebpf_helper_proto *p;
+	const char *h;
+	int id;
+
+	if (strncmp(msg, pre, sizeof(pre) - 1) || !(h = strrchr(msg, '#')) ||
+	    sscanf(h + 1, "%d", &id) != 1 || !(p = ebpf_helper_entry(id)) || type >= 64)
+		return false;
+	return (p->types >> type & 1) && kernel_helper_offered(type, id) == 0;
 }
 
 int verdict_compare(struct verdict_report *r, const struct ebpf_object *obj,
@@ -214,7 +227,7 @@ int verdict_compare(struct verdict_report *r, const struct ebpf_object *obj,
 		r->kernel_usec = kp->verification_usec;
 		r->kernel_log = strdup(kp->log);
 		if (o.keep_load_errors && !kp->accepted &&
-		    (kp->processed < 0 || (ours && kernel_lacks_helper(kp->message))))
+		    (kp->processed < 0 || (ours && kernel_lacks_helper(kp->message, type))))
 			r->cls = VC_NO_LOAD;
 		else
 			r->cls = ours && kp->accepted ? VC_BOTH_ACCEPT : !ours && !kp->accepted ? VC_BOTH_REJECT :

@@ -233,6 +233,70 @@ fail:
 	return NULL;
 }
 
+/* libbpf_probe_bpf_helper's answer 1 confirmed as libbpf since 1.3 reads the log: the
+ * installed libbpf may read only "invalid func" and "unknown func", and answers 1 where the
+ * kernel says "program of this type cannot use helper" (bpf_xdp_adjust_meta for XDP here).  The
+ * same load as its probe_prog_load: `call id; exit`, GPL, the attach type it gives the types that
+ * need one. */
+static int helper_probe_confirm(uint32_t prog_type, int32_t id)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_JMP | BPF_CALL, .imm = id },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	char *log = malloc(4096);
+	LIBBPF_OPTS(bpf_prog_load_opts, o, .log_buf = log, .log_size = 4096, .log_level = 1);
+	int fd;
+
+	if (!log)
+		return -ENOMEM;
+	log[0] = '\0';
+	switch (prog_type) {
+	case BPF_PROG_TYPE_CGROUP_SOCK_ADDR: o.expected_attach_type = BPF_CGROUP_INET4_CONNECT; break;
+	case BPF_PROG_TYPE_CGROUP_SOCKOPT: o.expected_attach_type = BPF_CGROUP_GETSOCKOPT; break;
+	case BPF_PROG_TYPE_SK_LOOKUP: o.expected_attach_type = BPF_SK_LOOKUP; break;
+	case BPF_PROG_TYPE_LIRC_MODE2: o.expected_attach_type = BPF_LIRC_MODE2; break;
+	case BPF_PROG_TYPE_SYSCALL: o.prog_flags = BPF_F_SLEEPABLE; break;
+	default: break;
+	}
+	fd = bpf_prog_load((enum bpf_prog_type)prog_type, NULL, "GPL", insns, 2, &o);
+	if (fd >= 0)
+		close(fd);
+	fd = fd < 0 && strstr(log, "program of this type cannot use helper ") ? 0 : 1;
+	free(log);
+	return fd;
+}
+
+int kernel_helper_offered(uint32_t prog_type, int32_t id)
+{
+	/* (0: not asked yet; else the answer + 1, or -errno - 1 + 256 kept as a negative) */
+	static int16_t cache[64][512];
+	int16_t c;
+	int rc;
+
+	if (prog_type >= 64 || id <= 0 || id >= 512)
+		return -EINVAL;
+	c = __atomic_load_n(&cache[prog_type][id], __ATOMIC_RELAXED);
+	if (c)
+		return c > 0 ? c - 1 : c;
+	if (!kernel_available(NULL, 0))
+		return -EPERM;
+	{
+		libbpf_print_fn_t old = libbpf_set_print(NULL);
+
+		rc = libbpf_probe_bpf_helper((enum bpf_prog_type)prog_type, (enum bpf_func_id)id,
+					     NULL);
+		libbpf_set_print(old);
+	}
+	if (rc == 1)
+		rc = helper_probe_confirm(prog_type, id);
+	if (rc < -32767)
+		rc = -EINVAL;
+	__atomic_store_n(&cache[prog_type][id], (int16_t)(rc >= 0 ? (rc > 0) + 1 : rc),
+			 __ATOMIC_RELAXED);
+	return rc >= 0 ? rc > 0 : rc;
+}
+
 /* Creates one map as libbpf would, fills global data and freezes .rodata (the verifier reads
  * constants only from frozen read-only maps). */
 static int create_map(const struct ebpf_map_def *def, const struct ebpf_map_def *inner_def,

@@ -109,4 +109,13 @@ int kernel_prog__test_run(const struct kernel_prog *kp, const struct kernel_run_
  * kernel_prog__load() fail with -EPERM. */
 bool kernel_available(char *why, size_t n);
 
+/* Whether the running kernel offers helper id to programs of type prog_type: libbpf's
+ * libbpf_probe_bpf_helper, which loads `call id; exit` of that type and reads "unknown func" or
+ * "program of this type cannot use helper" as no (an installed libbpf older than that last
+ * reading has its "yes" confirmed by the same load here) (a build option can take a helper mainline
+ * offers away: bpf_xdp_adjust_meta for XDP on this machine's 6.18.44).  1 offered, 0 not,
+ * -errno when it cannot be asked (no bpf(), a type the probe cannot load without an attach
+ * target).  Asked once per pair and process (types below 64, ids below 512); thread-safe. */
+int kernel_helper_offered(uint32_t prog_type, int32_t id);
+
 #endif
