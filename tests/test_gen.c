@@ -1838,11 +1838,14 @@ static bool has_fp_alu(const struct gen_program *p)
 	return false;
 }
 
-static void ptr_alu_program(void *arg, const struct twin_run *r)
+/* One program of a twin-knob test whose forms only the verifier refuses (no run traps): counted
+ * (formed, flagged), its runs checked, its verdict held to the rule: a safe form is not refused
+ * for the rule's words (safe1, safe2), a flagged twin is not called safe, and is counted in
+ * dirty[1] when refused for them (twin1, twin2). */
+static void verifier_twin(struct twin_counts *c, const struct twin_run *r, bool formed,
+			  bool flagged, const char *const words[4])
 {
-	struct twin_counts *c = arg;
 	const struct gen_program *p = r->p;
-	bool flagged = p->flags & GEN_PROG_PTR_ALU_UNSAFE, formed = has_fp_alu(p) || flagged;
 	struct scev_verdict v;
 	enum interp_trap t;
 
@@ -1859,12 +1862,21 @@ static void ptr_alu_program(void *arg, const struct twin_run *r)
 		return;
 	if (!r->twin) {
 		c->safe += v.kind == VERDICT_SAFE;
-		CHECK(!strstr(v.reason, "prohibited") && !strstr(v.reason, "is not allowed"),
+		CHECK(!strstr(v.reason, words[0]) && !strstr(v.reason, words[1]),
 		      TW "a safe form refused: %s", TW_ARGS(r), v.reason);
 	} else if (flagged) {
 		CHECK(v.kind != VERDICT_SAFE, TW "a twin called safe", TW_ARGS(r));
-		c->dirty[1] += strstr(v.reason, "prohibited") || strstr(v.reason, "not allowed");
+		c->dirty[1] += strstr(v.reason, words[2]) || strstr(v.reason, words[3]);
 	}
+}
+
+static void ptr_alu_program(void *arg, const struct twin_run *r)
+{
+	static const char *const words[4] = { "prohibited", "is not allowed", "prohibited",
+					      "not allowed" };
+	bool flagged = r->p->flags & GEN_PROG_PTR_ALU_UNSAFE;
+
+	verifier_twin(arg, r, has_fp_alu(r->p) || flagged, flagged, words);
 }
 
 static void test_ptr_alu_knobs(void)
@@ -1890,36 +1902,16 @@ static void test_ptr_alu_knobs(void)
  * the value; no run reads through the kptr, which is NULL or a number no safe form follows). */
 static void map_field_program(void *arg, const struct twin_run *r)
 {
-	struct twin_counts *c = arg;
+	static const char *const words[4] = { "cannot be accessed", "kptr",
+					      "cannot be accessed directly", "kptr" };
 	const struct gen_program *p = r->p;
-	bool flagged = p->flags & GEN_PROG_FIELD_UNSAFE, formed = p->map_cnt == GEN_MAP_FIELDS + 1;
-	struct scev_verdict v;
-	enum interp_trap t;
+	bool formed = p->map_cnt == GEN_MAP_FIELDS + 1;
 
-	c->calls[r->twin] += formed;
-	c->flagged[r->twin] += flagged;
-	CHECK(!flagged || r->twin, TW "twin flag without its knob", TW_ARGS(r));
 	CHECK(!formed || (p->maps[GEN_MAP_FIELDS].nfields == 2 &&
 			  p->maps[GEN_MAP_FIELDS].fields[0].kind == EBPF_FIELD_SPIN_LOCK &&
 			  p->maps[GEN_MAP_FIELDS].fields[1].kind == EBPF_FIELD_KPTR_UNREF),
 	      TW "the fields map lacks its fields", TW_ARGS(r));
-	if (!formed)
-		return;
-	t = twin_trap(r, NULL);
-	CHECK(t == INTERP_OK || t == INTERP_TRAP_STEPS ||
-	      (t == INTERP_TRAP_LIMIT && (p->flags & GEN_PROG_CALL_TRAP)), TW "a run traps (%d)",
-	      TW_ARGS(r), t);
-	if (!twin_verdict(r, &v))
-		return;
-	if (!r->twin) {
-		c->safe += v.kind == VERDICT_SAFE;
-		CHECK(!strstr(v.reason, "cannot be accessed") && !strstr(v.reason, "kptr"),
-		      TW "a safe form refused: %s", TW_ARGS(r), v.reason);
-	} else if (flagged) {
-		CHECK(v.kind != VERDICT_SAFE, TW "a twin called safe", TW_ARGS(r));
-		c->dirty[1] += strstr(v.reason, "cannot be accessed directly") ||
-			       strstr(v.reason, "kptr");
-	}
+	verifier_twin(arg, r, formed, p->flags & GEN_PROG_FIELD_UNSAFE, words);
 }
 
 static void test_map_field_knobs(void)
