@@ -678,7 +678,7 @@ int hdr_pack__set(struct hdr_pack *p, const struct astate *s)
 	vbytes = (size_t)__builtin_popcount(p->stored) * sizeof(*p->v);
 	vbytes = (vbytes + _Alignof(struct acell) - 1) & ~(size_t)(_Alignof(struct acell) - 1);
 	if (vbytes + (size_t)s->n * sizeof(*p->cells)) {
-		char *blk = malloc(vbytes + (size_t)s->n * sizeof(*p->cells));
+		char *blk = arena_slab_alloc(vbytes + (size_t)s->n * sizeof(*p->cells));
 
 		if (!blk) {
 			hdr_pack__free(p);
@@ -700,7 +700,7 @@ int hdr_pack__set(struct hdr_pack *p, const struct astate *s)
 
 void hdr_pack__free(struct hdr_pack *p)
 {
-	free(p->v ? (void *)p->v : (void *)p->cells);	/* (one block: hdr_pack__set) */
+	arena_slab_free(p->v ? (void *)p->v : (void *)p->cells);	/* (one block: hdr_pack__set) */
 	memset(p, 0, sizeof(*p));
 }
 

@@ -432,15 +432,15 @@ void sym_summary__free(struct sym_summary *s)
 {
 	if (!s)
 		return;
-	free(s->locs);
+	arena_slab_free(s->locs);
 	for (uint32_t k = 0; k < s->nexits; k++)
-		free(s->exits[k].lin);
-	free(s->exits);
-	free(s->pexits);
-	free(s->exit_vals);
-	free(s->xlocs);
-	free(s->xvals);
-	free(s->stores);
+		arena_slab_free(s->exits[k].lin);
+	arena_slab_free(s->exits);
+	arena_slab_free(s->pexits);
+	arena_slab_free(s->exit_vals);
+	arena_slab_free(s->xlocs);
+	arena_slab_free(s->xvals);
+	arena_slab_free(s->stores);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -455,16 +455,16 @@ static void summary_trim(struct sym_summary *s, uint32_t locs_cap, uint32_t exit
 	struct sym_exit *ne;
 	struct sym_store *nw;
 
-	if (s->nlocs && s->nlocs < locs_cap && (nl = realloc(s->locs, s->nlocs * sizeof(*nl))))
+	if (s->nlocs && s->nlocs < locs_cap && (nl = arena_slab_realloc(s->locs, s->nlocs * sizeof(*nl))))
 		s->locs = nl;
 	if (s->nexits && s->nexits < exits_cap &&
-	    (ne = realloc(s->exits, s->nexits * sizeof(*ne))))
+	    (ne = arena_slab_realloc(s->exits, s->nexits * sizeof(*ne))))
 		s->exits = ne;
 	if (s->npexits && s->npexits < SYM_MAX_PEXITS &&
-	    (ne = realloc(s->pexits, s->npexits * sizeof(*ne))))
+	    (ne = arena_slab_realloc(s->pexits, s->npexits * sizeof(*ne))))
 		s->pexits = ne;
 	if (s->nstores && s->nstores < stores_cap &&
-	    (nw = realloc(s->stores, s->nstores * sizeof(*nw))))
+	    (nw = arena_slab_realloc(s->stores, s->nstores * sizeof(*nw))))
 		s->stores = nw;
 }
 
@@ -486,7 +486,7 @@ static int add_loc(struct sym_summary *s, loc_t loc, uint32_t *cap, uint32_t fir
 		return 0;
 	if (s->nlocs == *cap) {
 		uint32_t nc = *cap ? *cap * 2 : first;
-		struct sym_loc *nv = realloc(s->locs, nc * sizeof(*nv));
+		struct sym_loc *nv = arena_slab_realloc(s->locs, nc * sizeof(*nv));
 
 		if (!nv)
 			return -ENOMEM;
@@ -946,7 +946,7 @@ static int ctx_exit(struct sym_run *r, uint32_t c, uint32_t k, struct entry_env 
 	for (unsigned i = 0; i < f.n; i++)
 		outer |= f.outer[i];
 	if (keep && !outer && !x->lin) {
-		if (!(x->lin = malloc(sizeof(*x->lin))))
+		if (!(x->lin = arena_slab_alloc(sizeof(*x->lin))))
 			return -ENOMEM;
 		*x->lin = f;
 	}
@@ -1568,7 +1568,7 @@ static int note_store(struct sym_run *r, const struct sstate *st, uint32_t b, ui
 			return 0;
 	if (s->nstores == r->stores_cap) {
 		uint32_t nc = r->stores_cap ? r->stores_cap * 2 : first_room(cx, 4);
-		struct sym_store *nv = realloc(s->stores, nc * sizeof(*nv));
+		struct sym_store *nv = arena_slab_realloc(s->stores, nc * sizeof(*nv));
 
 		if (!nv)
 			return -ENOMEM;
@@ -1597,7 +1597,7 @@ static int record_exit(struct sym_run *r, const struct sstate *st, uint32_t b, b
 
 	if (!every && (r->pexits_over || s->npexits == SYM_MAX_PEXITS)) {
 		r->pexits_over = true;
-		free(s->pexits);
+		arena_slab_free(s->pexits);
 		s->pexits = NULL;
 		s->npexits = 0;
 		return 0;
@@ -1608,14 +1608,14 @@ static int record_exit(struct sym_run *r, const struct sstate *st, uint32_t b, b
 		expr_const(&cx->ar, is32 ? (uint32_t)i->imm : (uint64_t)(int64_t)i->imm);
 	if (every && s->nexits == r->exits_cap) {
 		uint32_t nc = r->exits_cap ? r->exits_cap * 2 : first_room(cx, 4);
-		struct sym_exit *nv = realloc(s->exits, nc * sizeof(*nv));
+		struct sym_exit *nv = arena_slab_realloc(s->exits, nc * sizeof(*nv));
 
 		if (!nv)
 			return -ENOMEM;
 		s->exits = nv;
 		r->exits_cap = nc;
 	} else if (!every && !s->pexits) {
-		s->pexits = malloc(SYM_MAX_PEXITS * sizeof(*s->pexits));
+		s->pexits = arena_slab_alloc(SYM_MAX_PEXITS * sizeof(*s->pexits));
 		if (!s->pexits)
 			return -ENOMEM;
 	}
@@ -1741,14 +1741,14 @@ classify:
 
 			for (uint32_t k = 0; k < cs->nexits; k++) {
 				cs->exits[k].ctx = false;
-				free(cs->exits[k].lin);
+				arena_slab_free(cs->exits[k].lin);
 				cs->exits[k].lin = NULL;
 			}
 		}
-		free(s->exits);
+		arena_slab_free(s->exits);
 		s->exits = NULL;
 		s->nexits = 0;
-		free(s->pexits);
+		arena_slab_free(s->pexits);
 		s->pexits = NULL;
 		s->npexits = 0;
 		s->ok = false;
@@ -1800,8 +1800,8 @@ classify:
 		if (r.exit.n > 64)
 			s->exit_havoc = true;	/* too many to list: treat every cell as changed */
 		/* (none, in most loops: no arrays, 64 bytes a loop less) */
-		s->xlocs = nc ? malloc(nc * sizeof(*s->xlocs)) : NULL;
-		s->xvals = nc ? malloc(nc * sizeof(*s->xvals)) : NULL;
+		s->xlocs = nc ? arena_slab_alloc(nc * sizeof(*s->xlocs)) : NULL;
+		s->xvals = nc ? arena_slab_alloc(nc * sizeof(*s->xvals)) : NULL;
 		if (nc && (!s->xlocs || !s->xvals)) {
 			err = -ENOMEM;
 			goto out;
@@ -1817,7 +1817,7 @@ classify:
 	}
 	s->single_exit = L->nexits == 1 && !terminates_inside(cx, L) && r.exit.live;
 	if (r.exit.live) {
-		s->exit_vals = malloc((s->nlocs ? s->nlocs : 1) * sizeof(*s->exit_vals));
+		s->exit_vals = arena_slab_alloc((s->nlocs ? s->nlocs : 1) * sizeof(*s->exit_vals));
 		if (!s->exit_vals) {
 			err = -ENOMEM;
 			goto out;

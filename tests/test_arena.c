@@ -10,6 +10,10 @@
  *   reserve (claim_prog__reserve_ranges: its untouched tail asks too);
  * - blocks of ARENA_MAP bytes or more, mapped on their own: on a 2 MiB boundary, zero, kept as
  *   written while the arena grows, unmapped by arena_free and the rest by arena_close;
+ * - the slab (arena_slab_alloc): blocks of mixed sizes, grown and shrunk, kept as written, freed
+ *   in any order; a region whose blocks are all freed is reused or unmapped (at most the current
+ *   one and a spare left); with no arena open, and past SLAB_MAX, malloc's (ASan reports a
+ *   block given to free() or never freed);
  * - the analyzer with the arena on gives the same claims and verdicts as with it off, for
  *   generated programs and one with subprograms, and again with every block from 1 KiB mapped:
  *   a block read before it is written, or freed with free() instead of arena_free, shows here
@@ -204,6 +208,77 @@ static void mapped(void)
 	CHECK(!page_mapped(m), "arena_close left a mapped block mapped");
 }
 
+/* Regions the arena holds now. */
+static int regions(const struct arena *a)
+{
+	int n = 0;
+
+	for (const struct slab_region *r = a->regions; r; r = r->next)
+		n++;
+	return n;
+}
+
+#define NSLAB 8000
+
+/* The slab: blocks of mixed sizes (past 3 regions), a third grown (in place when the last one
+ * carved, else moved) or shrunk, each filled with its own byte; freed in a scattered order, the
+ * emptied regions given back; then the blocks with no arena open. */
+static void slab(void)
+{
+	static unsigned char *p[NSLAB];
+	static size_t sz[NSLAB];
+	struct arena a;
+	int bad = -1;
+
+	arena_open(&a);
+	for (int i = 0; i < NSLAB; i++) {
+		uint64_t h = (uint64_t)(i + 7) * 0x9e3779b97f4a7c15ull >> 40;
+
+		sz[i] = i % 101 == 0 ? SLAB_MAX + h % 3000 : h % (i % 7 ? 600 : 6000);
+		p[i] = arena_slab_alloc(sz[i]);
+		CHECK(p[i] != NULL, "slab block %d of %zu bytes", i, sz[i]);
+		CHECK(((uintptr_t)p[i] & 15) == 0, "slab block %d at %p: not 16-byte aligned", i,
+		      (void *)p[i]);
+		memset(p[i], i & 0xff, sz[i]);
+		if (i % 3 == 0) {
+			size_t nsz = i % 2 ? sz[i] / 2 : sz[i] * 2 + 40;
+			unsigned char *q = arena_slab_realloc(p[i], nsz);
+
+			CHECK(q != NULL, "slab block %d resized to %zu bytes", i, nsz);
+			for (size_t k = 0; k < sz[i] && k < nsz && bad < 0; k++)
+				if (q[k] != (i & 0xff))
+					bad = i;
+			p[i] = q;
+			sz[i] = nsz;
+			memset(p[i], i & 0xff, sz[i]);
+		}
+	}
+	CHECK(bad < 0, "slab block %d lost its bytes when resized", bad);
+	CHECK(regions(&a) >= 3, "%d slab regions for %d blocks", regions(&a), NSLAB);
+	for (int i = 0; i < NSLAB; i++)
+		for (size_t k = 0; k < sz[i]; k++)
+			if (p[i][k] != (i & 0xff)) {
+				CHECK(0, "slab block %d byte %zu: %u, expected %u (overwritten)", i, k,
+				      p[i][k], i & 0xff);
+				break;
+			}
+	for (int i = 0; i < NSLAB; i++)
+		arena_slab_free(p[(i * 1237) % NSLAB]);	/* (1237 is prime to 8000) */
+	CHECK(regions(&a) <= 2, "every slab block freed, %d regions kept", regions(&a));
+	for (int i = 0; i < 100; i++)	/* the regions serve again */
+		p[i] = arena_slab_alloc(1000), memset(p[i], 1, 1000);
+	CHECK(regions(&a) <= 2, "100 blocks after, %d regions", regions(&a));
+	for (int i = 0; i < 100; i++)
+		arena_slab_free(p[i]);
+	arena_close(&a);
+	p[0] = arena_slab_alloc(100);	/* no arena open: malloc */
+	p[0] = arena_slab_realloc(p[0], 5000);
+	CHECK(p[0] != NULL, "a slab block with no arena open");
+	memset(p[0], 2, 5000);
+	arena_slab_free(p[0]);
+	arena_slab_free(NULL);
+}
+
 /* Everything analyze and verify say of the program, as text. */
 static void analysis_text(struct sbuf *sb, const struct ebpf_prog *p,
 			  const struct ebpf_map_def *maps, size_t nmaps)
@@ -296,6 +371,7 @@ int main(void)
 	nested();
 	large();
 	mapped();
+	slab();
 	analyses();
 	return check_done("test_arena");
 }

@@ -48,6 +48,14 @@ struct arena_map {
 	size_t len;
 };
 
+/* The slab (arena.h).  A region is 2 MiB on a 2 MiB boundary: a block's region is its address
+ * rounded down, and the region's head says whose it is and how many of its blocks are alive. */
+struct slab_region {
+	struct arena *owner;
+	struct slab_region *next, **pprev;	/* the owner's regions */
+	uint64_t live;				/* blocks not yet freed */
+} __attribute__((aligned(16)));
+
 static _Thread_local struct arena *current;
 static _Thread_local char first_block[ARENA_FIRST] __attribute__((aligned(16)));
 static _Thread_local bool first_taken;
@@ -78,6 +86,10 @@ void arena_close(struct arena *a)
 		mn = m->next;
 		munmap(m->p, m->len);
 		free(m);
+	}
+	for (struct slab_region *r = a->regions, *rn; r; r = rn) {
+		rn = r->next;
+		munmap(r, HUGE_PAGE);
 	}
 	if (a->first)
 		first_taken = false;
@@ -228,4 +240,171 @@ void arena_free(void *p)
 {
 	if (p && (ARENA_OFF || !current || (!unmap_block(p) && !arena_owns(p))))
 		free(p);
+}
+
+#define SLAB_IN_REGION 0x51ab
+#define SLAB_MALLOC 0x3a11
+
+struct slab_head {
+	uint64_t bytes;
+	uint32_t kind;
+	uint32_t pad;
+};
+_Static_assert(sizeof(struct slab_head) == 16, "blocks stay 16-byte aligned");
+
+/* A block's room in its region, header included. */
+static size_t slab_room(size_t bytes)
+{
+	return (sizeof(struct slab_head) + bytes + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+}
+
+static struct slab_region *slab_region_of(const struct slab_head *h)
+{
+	return (struct slab_region *)((uintptr_t)h & ~(uintptr_t)(HUGE_PAGE - 1));
+}
+
+static void *slab_malloc(size_t bytes)
+{
+	struct slab_head *h = malloc(sizeof(*h) + bytes);
+
+	if (!h)
+		return NULL;
+	h->bytes = bytes;
+	h->kind = SLAB_MALLOC;
+	return h + 1;
+}
+
+/* Carving starts over in region r (empty), a's current one from now. */
+static void slab_use(struct arena *a, struct slab_region *r)
+{
+	a->slab_cur = r;
+	a->slab_at = (char *)(r + 1);
+	a->slab_end = (char *)r + HUGE_PAGE;
+}
+
+/* A region that is empty and not current: kept as the spare when there is none, else unmapped. */
+static void slab_release(struct arena *a, struct slab_region *r)
+{
+	if (!a->slab_spare) {
+		a->slab_spare = r;
+		return;
+	}
+	if (r->next)
+		r->next->pprev = r->pprev;
+	*r->pprev = r->next;
+	munmap(r, HUGE_PAGE);
+}
+
+/* A new current region for a: the spare, or a fresh mapping; false when out of memory. */
+static bool slab_next_region(struct arena *a)
+{
+	struct slab_region *old = a->slab_cur, *r = a->slab_spare;
+	char *base, *p;
+
+	if (r) {
+		a->slab_spare = NULL;
+	} else {
+		base = mmap(NULL, 2 * (size_t)HUGE_PAGE, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (base == MAP_FAILED)
+			return false;
+		p = (char *)(((uintptr_t)base + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+		if (p > base)
+			munmap(base, (size_t)(p - base));
+		if (p + HUGE_PAGE < base + 2 * (size_t)HUGE_PAGE)
+			munmap(p + HUGE_PAGE, (size_t)(base + 2 * (size_t)HUGE_PAGE - (p + HUGE_PAGE)));
+#ifdef MADV_HUGEPAGE
+		(void)madvise(p, HUGE_PAGE, MADV_HUGEPAGE);
+#endif
+		r = (struct slab_region *)p;
+		r->owner = a;
+		r->next = a->regions;
+		r->pprev = &a->regions;
+		if (a->regions)
+			a->regions->pprev = &r->next;
+		a->regions = r;
+	}
+	r->live = 0;
+	slab_use(a, r);
+	if (old && !old->live)
+		slab_release(a, old);
+	return true;
+}
+
+void *arena_slab_alloc(size_t bytes)
+{
+	struct arena *a = current;
+	size_t need = slab_room(bytes);
+	struct slab_head *h;
+
+	if (ARENA_OFF || !a || bytes > SLAB_MAX)
+		return slab_malloc(bytes);
+	if ((size_t)(a->slab_end - a->slab_at) < need && !slab_next_region(a))
+		return slab_malloc(bytes);
+	h = (struct slab_head *)a->slab_at;
+	a->slab_at += need;
+	a->slab_cur->live++;
+	h->bytes = bytes;
+	h->kind = SLAB_IN_REGION;
+	return h + 1;
+}
+
+void arena_slab_free(void *p)
+{
+	struct slab_head *h;
+	struct slab_region *r;
+	struct arena *a;
+
+	if (!p)
+		return;
+	h = (struct slab_head *)p - 1;
+	if (h->kind == SLAB_MALLOC) {
+		free(h);
+		return;
+	}
+	r = slab_region_of(h);
+	a = r->owner;
+	if (--r->live)
+		return;
+	if (r == a->slab_cur)
+		slab_use(a, r);		/* (all of it free: carving starts over) */
+	else
+		slab_release(a, r);
+}
+
+void *arena_slab_realloc(void *p, size_t bytes)
+{
+	struct slab_head *h, *nh;
+	struct arena *a;
+	void *q;
+
+	if (!p)
+		return arena_slab_alloc(bytes);
+	h = (struct slab_head *)p - 1;
+	if (h->kind == SLAB_MALLOC) {
+		if (bytes > SLAB_MAX || ARENA_OFF || !current) {
+			if (!(nh = realloc(h, sizeof(*nh) + bytes)))
+				return NULL;
+			nh->bytes = bytes;
+			return nh + 1;
+		}
+	} else {
+		a = slab_region_of(h)->owner;
+		/* the last block carved: it grows or shrinks where it is while the region has room */
+		if ((char *)h + slab_room(h->bytes) == a->slab_at &&
+		    (size_t)(a->slab_end - (char *)h) >= slab_room(bytes) && bytes <= SLAB_MAX) {
+			a->slab_at = (char *)h + slab_room(bytes);
+			h->bytes = bytes;
+			return p;
+		}
+		if (bytes <= h->bytes) {
+			h->bytes = bytes;	/* (the room stays the block's until it is freed) */
+			return p;
+		}
+	}
+	if (!(q = arena_slab_alloc(bytes)))
+		return NULL;
+	memcpy(q, p, bytes < h->bytes ? bytes : h->bytes);
+	arena_slab_free(p);
+	return q;
 }

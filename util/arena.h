@@ -31,6 +31,7 @@
 
 struct arena_chunk;
 struct arena_map;
+struct slab_region;
 
 struct arena {
 	struct arena_chunk *chunks;	/* malloc'd, the newest first */
@@ -38,6 +39,10 @@ struct arena {
 					 * own (arena.c), the newest first */
 	char *at, *end;			/* the free room of the newest block */
 	char *first;			/* the thread's first block, when this arena holds it */
+	/* The slab (arena_slab_alloc): its regions, the one blocks are carved from (its free
+	 * room slab_at .. slab_end), and an empty one kept for the next */
+	struct slab_region *regions, *slab_cur, *slab_spare;
+	char *slab_at, *slab_end;
 	size_t next_size;		/* the size of the next chunk */
 	struct arena *outer;		/* the arena open before this one */
 };
@@ -52,5 +57,23 @@ void *arena_alloc(size_t bytes);
 void *arena_zalloc(size_t n, size_t size);
 /* free() for what malloc gave (and NULL); nothing for a block of an open arena. */
 void arena_free(void *p);
+
+/* The slab: blocks that are freed one by one, in about the order they were made, before the
+ * arena closes — a loop's header pack (made by the first pass, freed by the last pass, loop
+ * after loop) and its summary's arrays.  There are one or two such blocks per loop, a million
+ * loops in a long program: from malloc, each was a piece of a heap that grew 4 KiB page by page
+ * (a page fault each, microseconds in a virtual machine), and malloc's own work per block.
+ * The slab carves them in a row from 2 MiB regions on huge pages, counts the blocks alive in
+ * each region, and takes a region back (for reuse, or unmapped) once its count is zero.  Each
+ * block has a 16-byte header (its size, and whether malloc gave it: with no arena open, under
+ * AddressSanitizer, past SLAB_MAX bytes), so they are freed with arena_slab_free whoever made
+ * them, and free() of one is a bad free for ASan.  A block must not outlive its arena. */
+#define SLAB_MAX (16u << 10)
+/* As malloc (NULL when out of memory; never NULL for 0 bytes). */
+void *arena_slab_alloc(size_t bytes);
+/* As realloc, p from arena_slab_alloc (or NULL).  A block shrinks in place. */
+void *arena_slab_realloc(void *p, size_t bytes);
+/* As free, p from arena_slab_alloc or arena_slab_realloc (or NULL). */
+void arena_slab_free(void *p);
 
 #endif
