@@ -1493,9 +1493,12 @@ int sym_cut_bound(struct scev_ctx *cx, uint32_t l, const struct sym_summary *s,
 	*nused = 0;
 	if (!s->ok || !n)
 		return WHY("no exit is tested in every iteration");
-	/* (an irreducible loop's first iteration may start at a side entry, past the exits) */
-	if (L->irreducible)
-		return WHY("no exit is tested in every iteration of the irreducible loop");
+	/* An irreducible loop too: every cycle at its level passes its header, and env is the
+	 * state of its first header visits from every entry, side entries' included (the header
+	 * step's E joins side_arrivals, or the header's in-state holds what the side region sends;
+	 * symex steps an irreducible child from side_walk's header state).  What a side entry
+	 * runs before that visit is not a header execution: iteration t counts from there as in
+	 * a reducible loop, and an exit taken on the way only leaves sooner. */
 	why[0] = '\0';
 	for (unsigned j = 0; j < n; j++) {
 		char w1[128];
