@@ -459,6 +459,44 @@ static void settle_copies(const struct scev_ctx *cx, struct astate *t, const str
 	}
 }
 
+/* A register a conditional jump compares that block b filled from an 8-byte stack cell, with
+ * no instruction between the fill and the jump writing the register or any memory (no store,
+ * atomic or call): the cell holds the register's value on every run there, so the arm's
+ * narrowing of the register narrows the cell too (the kernel's linked scalars: a fill gives
+ * the register the spilled slot's id).  The exit test `r1 = fp[-56]; if r0 != r1` then tells the
+ * state that goes round which bounds the cell holds, not only the register. */
+static void narrow_filled_cell(const struct scev_ctx *cx, uint32_t b, uint8_t reg,
+			       const struct aval *v, struct astate *s)
+{
+	const struct scev_block *blk = &cx->st.cfg->blocks[b];
+	uint32_t fill = UINT32_MAX;
+
+	if (v->kind != AV_SCALAR || reg == EBPF_REG_FP)
+		return;
+	for (uint32_t pc = blk->first; pc < blk->last; pc += ebpf_insn_slots(&cx->insns[pc])) {
+		const struct bpf_insn *i = &cx->insns[pc];
+		uint8_t cls = ebpf_class(i);
+
+		if (cls == BPF_ST || cls == BPF_STX || ebpf_is_call(i)) {
+			fill = UINT32_MAX;	/* memory may change: an earlier fill links nothing */
+			continue;
+		}
+		if (!(ebpf_regs_written(i) & (1u << reg)))
+			continue;
+		fill = i->code == (BPF_LDX | BPF_MEM | BPF_DW) && i->src_reg == EBPF_REG_FP &&
+		       i->dst_reg == reg ? pc : UINT32_MAX;
+	}
+	if (fill == UINT32_MAX)
+		return;
+	for (uint32_t k = 0; k < s->n; k++) {
+		struct acell *c = &s->cells[k];
+
+		if (c->off == cx->insns[fill].off && c->size == 8 && c->v.kind == AV_SCALAR &&
+		    aval_subset(v, &c->v))
+			c->v = *v;
+	}
+}
+
 /* Where send_succs() sends each successor's state: the forward pass or a side run. */
 typedef int (*send_fn)(struct engine *en, uint32_t from, uint32_t to, const struct astate *st,
 		       void *arg);
@@ -509,6 +547,9 @@ static int send_succs(struct engine *en, uint32_t b, struct astate *s, send_fn s
 			if (x)
 				u->regs[last->src_reg] = bb;
 			u->regs[last->dst_reg] = a;
+			if (x)
+				narrow_filled_cell(cx, b, last->src_reg, &bb, u);
+			narrow_filled_cell(cx, b, last->dst_reg, &a, u);
 			astate__pkt_guards_settle(u);
 			astate__nn_settle(u);
 			err = send(en, b, blk->succ[taken], u, arg);
