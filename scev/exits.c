@@ -514,6 +514,9 @@ static int exit_query(const struct exit_seq *m, uint8_t op, struct trip_query *q
 		case BPF_JLE: case BPF_JSLE: op = BPF_JLT; lo++; hi++; break;
 		case BPF_JSGE: op = BPF_JGE; break;
 		case BPF_JSLT: op = BPF_JLT; break;
+		/* (v >= N, v < N: a bound at 2^32 or past it, which no v reaches, is 2^32, as
+		 * the strict tests' N + 1 may be; == and != compare bits a 32-bit value lacks) */
+		case BPF_JGE: case BPF_JLT: break;
 		default:
 			if (hi >= w)
 				return WHY("the bound does not fit the 32-bit counter");
