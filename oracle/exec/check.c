@@ -85,6 +85,14 @@ struct rgen {
 /* Where a claim goes (enum rgroup) and its fast forms. */
 enum rgroup { RG_REG, RG_SLOT8, RG_TN, RG_GEN, RG_SLOW };
 
+/* rfast_of()'s answer for one claim, kept from the sizing pass for the placing one. */
+struct rform {
+	struct rplain p;
+	struct rtn t;
+	struct rgen g;
+	uint8_t grp;
+};
+
 static enum rgroup rfast_of(const struct rchk *c, size_t input_len, struct rplain *p,
 			    struct rtn *t, struct rgen *g)
 {
@@ -404,8 +412,9 @@ static const uint8_t *frame_bytes(struct run *r, const struct interp_state *st, 
 	return r->frame;
 }
 
-static void check_ranges(struct run *r, const struct interp_state *st, uint32_t pc,
-			 const uint64_t *regs, unsigned depth, const struct pcidx *at)
+static inline __attribute__((always_inline)) void
+check_ranges(struct run *r, const struct interp_state *st, uint32_t pc, const uint64_t *regs,
+	     unsigned depth, const struct pcidx *at)
 {
 	const uint8_t *frame = NULL;	/* r10 - 512 in host memory */
 	const struct rplain *p = at[0].p, *mid = at[0].mid, *pend = at[1].p;
@@ -556,9 +565,11 @@ static void visit_loops(struct run *r, const struct interp_state *st, uint32_t p
 	}
 }
 
-static void visit(void *arg, const struct interp_state *st, uint32_t pc)
+/* The claims of a visit of pc (visit's body, inlined into visit_safe's as well). */
+static inline __attribute__((always_inline)) void visit_claims(struct run *r,
+							       const struct interp_state *st,
+							       uint32_t pc)
 {
-	struct run *r = arg;
 	const struct pcidx *at = r->pi + pc;
 	const uint64_t *regs = interp_state_regs(st);
 	unsigned f = interp_state_frame(st);
@@ -571,6 +582,11 @@ static void visit(void *arg, const struct interp_state *st, uint32_t pc)
 	check_ranges(r, st, pc, regs, f, at);
 }
 
+static void visit(void *arg, const struct interp_state *st, uint32_t pc)
+{
+	visit_claims(arg, st, pc);
+}
+
 /* A run of a program called safe: the watch sees every instruction, the claims their pcs. */
 static void visit_safe(void *arg, const struct interp_state *st, uint32_t pc)
 {
@@ -578,7 +594,7 @@ static void visit_safe(void *arg, const struct interp_state *st, uint32_t pc)
 
 	stackinit_visit(r->watch, st, pc);
 	if (r->claimed[pc])
-		visit(r, st, pc);
+		visit_claims(r, st, pc);
 }
 
 /* The first run that broke check_opts.safe: its text, input (as the run began) and helper
@@ -694,7 +710,8 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 	struct check_opts opts = { 0 };
 	struct interp_code *code = NULL;
 	struct interp_map *maps = NULL;
-	uint8_t *probes = NULL, *input = NULL, *helper = NULL, *grps = NULL, *every = NULL;
+	uint8_t *probes = NULL, *input = NULL, *helper = NULL, *every = NULL;
+	struct rform *forms = NULL;
 	uint8_t *input0 = NULL;
 	struct stackinit_pc *wpcs = NULL;
 	uint32_t *keys = NULL, nx = 0, *xkeys = NULL, *xloop = NULL;
@@ -767,21 +784,20 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 		goto out;
 	err = -ENOMEM;
 	r.rc = malloc((cp->nranges ? cp->nranges : 1) * sizeof(*r.rc));
-	grps = malloc(cp->nranges ? cp->nranges : 1);
-	if (!r.rc || !grps)
+	forms = malloc((cp->nranges ? cp->nranges : 1) * sizeof(*forms));
+	if (!r.rc || !forms)
 		goto out;
-	/* the groups' sizes first: their arrays are allocated to size (a whole program's
-	 * claims, per check: room for every claim in every group was fresh pages each time) */
+	/* each claim's group and fast form, once; the groups' sizes first: their arrays are
+	 * allocated to size (a whole program's claims, per check: room for every claim in every
+	 * group was fresh pages each time) */
 	for (uint32_t k = 0; k < r.roff[slots]; k++) {
 		const struct claim_range *c = &cp->ranges[r.ridx[k]];
-		struct rplain p;
-		struct rtn t;
-		struct rgen g;
+		struct rform *fm = &forms[k];
 
 		r.rc[k] = (struct rchk){ c->r, c->loc, c->is_ptr, c->maybe_null, c->region,
 					 (uint8_t)range_contains_needs(&c->r), c->map };
-		grps[k] = (uint8_t)rfast_of(&r.rc[k], r.input_len, &p, &t, &g);
-		ngroup[grps[k]]++;
+		fm->grp = (uint8_t)rfast_of(&r.rc[k], r.input_len, &fm->p, &fm->t, &fm->g);
+		ngroup[fm->grp]++;
 	}
 	r.rp = malloc((ngroup[RG_REG] + ngroup[RG_SLOT8] + 1) * sizeof(*r.rp));
 	r.rt = malloc((ngroup[RG_TN] + 1) * sizeof(*r.rt));
@@ -802,24 +818,21 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 		/* two rounds over the pc's claims: RG_REG, then the rest */
 		for (int round = 0; round < 2; round++) {
 			for (uint32_t k = r.roff[pc]; k < r.roff[pc + 1]; k++) {
-				struct rplain p;
-				struct rtn t;
-				struct rgen g;
-				enum rgroup grp = grps[k];
+				const struct rform *fm = &forms[k];
+				enum rgroup grp = fm->grp;
 
 				if ((grp == RG_REG) != !round)
 					continue;
-				rfast_of(&r.rc[k], r.input_len, &p, &t, &g);
 				if (grp != RG_SLOW)
 					pi->nfast++;
-				if (grp == RG_SLOT8 || ((grp == RG_TN || grp == RG_GEN) && g.frame))
+				if (grp == RG_SLOT8 || ((grp == RG_TN || grp == RG_GEN) && fm->g.frame))
 					pi->frame = true;
 				if (grp == RG_REG || grp == RG_SLOT8)
-					r.rp[np++] = p;
+					r.rp[np++] = fm->p;
 				else if (grp == RG_TN)
-					r.rt[nt++] = t;
+					r.rt[nt++] = fm->t;
 				else if (grp == RG_GEN)
-					r.rg[ng++] = g;
+					r.rg[ng++] = fm->g;
 				else
 					r.sidx[ns++] = k;
 			}
@@ -942,7 +955,7 @@ out:
 	free(r.roff);
 	free(r.ridx);
 	free(r.rc);
-	free(grps);
+	free(forms);
 	free(r.rp);
 	free(r.rt);
 	free(r.rg);
