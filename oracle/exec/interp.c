@@ -111,13 +111,11 @@ struct frame {
 enum acc { ACC_LOAD, ACC_STORE, ACC_ATOMIC };
 
 struct interp_state {
-	uint64_t regs[EBPF_NREGS];
+	struct interp_state_head h;	/* first: interp.h reads it from a struct interp_state * */
 	const struct interp_env *env;
 	const struct interp_code *code;
 	struct interp_result *res;
 	uint64_t mg_budget;	/* each frame's may_goto budget (env->may_goto_budget) */
-	unsigned depth;
-	uint32_t prev_pc;
 	uint64_t stack_lim;	/* live stack bytes: 512 * (depth + 1) */
 	uint16_t low[EBPF_MAX_CALL_DEPTH];	/* per live frame: lowest offset in it accessed */
 	uint8_t *ctx;		/* directly addressable context (PLAIN), else NULL */
@@ -251,7 +249,7 @@ static void set_trap(struct interp_state *st, enum interp_trap t, uint32_t pc, c
 /* Whether frame k runs a bpf_user_ringbuf_drain callback (its sample is live). */
 static inline bool urb_frame(const struct interp_state *st, uint64_t k)
 {
-	return k >= 1 && k <= st->depth && st->frames[k - 1].cb && st->frames[k - 1].urb;
+	return k >= 1 && k <= st->h.depth && st->frames[k - 1].cb && st->frames[k - 1].urb;
 }
 
 /* Host address of [a, a+size) when it lies in one directly addressable region; NULL when the
@@ -285,7 +283,7 @@ static inline uint8_t *xlate_acc(struct interp_state *st, uint64_t a, uint64_t s
 		off = a - INTERP_VA_KEY;
 		m = off / EBPF_STACK_SIZE;
 		off %= EBPF_STACK_SIZE;
-		if (!write && m <= st->depth && m < EBPF_MAX_CALL_DEPTH &&
+		if (!write && m <= st->h.depth && m < EBPF_MAX_CALL_DEPTH &&
 		    off + size <= st->key_len[m] && size <= EBPF_STACK_SIZE)
 			return st->keys[m] + off;
 		return NULL;
@@ -342,7 +340,7 @@ static void describe(const struct interp_state *st, uint64_t a, char *buf, size_
 		} else if (off < (uint64_t)EBPF_MAX_CALL_DEPTH * EBPF_STACK_SIZE) {
 			/* Above the running frame: say where from its r10, and whose dead frame. */
 			snprintf(buf, n, "fp+%llu of frame %u, in frame %u, which is not live",
-				 (unsigned long long)(off - st->stack_lim), st->depth,
+				 (unsigned long long)(off - st->stack_lim), st->h.depth,
 				 (unsigned)(off / EBPF_STACK_SIZE));
 		} else {
 			snprintf(buf, n, "stack+0x%llx, above the %u frames",
@@ -568,12 +566,12 @@ static bool stack_deeper(struct interp_state *st, uint32_t pc, uint64_t off)
 	unsigned total = 0;
 
 	st->low[off >> 9] = (uint16_t)(off & (EBPF_STACK_SIZE - 1));
-	for (unsigned k = 0; k <= st->depth; k++)
+	for (unsigned k = 0; k <= st->h.depth; k++)
 		total += (EBPF_STACK_SIZE - st->low[k] + 15u) & ~15u;
 	if (total <= EBPF_STACK_SIZE)
 		return true;
 	set_trap(st, INTERP_TRAP_LIMIT, pc, "the %u live frames use %u bytes of stack together "
-		 "(each rounded up to 16), more than the kernel's %u", st->depth + 1, total,
+		 "(each rounded up to 16), more than the kernel's %u", st->h.depth + 1, total,
 		 EBPF_STACK_SIZE);
 	return false;
 }
@@ -675,22 +673,22 @@ static __attribute__((noinline)) int push_frame(struct interp_state *st, const s
 {
 	const struct interp_code *code = st->code;
 	struct frame *f;
-	uint64_t *r = st->regs;
+	uint64_t *r = st->h.regs;
 
-	if (st->depth + 1 >= EBPF_MAX_CALL_DEPTH) {
+	if (st->h.depth + 1 >= EBPF_MAX_CALL_DEPTH) {
 		set_trap(st, INTERP_TRAP_LIMIT, ip->pc, "call would nest deeper than %d frames",
 			 EBPF_MAX_CALL_DEPTH);
 		return -1;
 	}
-	f = &st->frames[st->depth];
+	f = &st->frames[st->h.depth];
 	f->ret = (uint32_t)(ip - code->ops) + 1;
 	f->cb = f->once = f->urb = false;
 	memcpy(f->saved, &r[6], sizeof(f->saved));
-	st->depth++;
-	st->frames[st->depth].may_goto = st->mg_budget;
-	frame_fill(st, st->depth);
-	st->low[st->depth] = EBPF_STACK_SIZE;
-	st->stack_lim = (uint64_t)(st->depth + 1) * EBPF_STACK_SIZE;
+	st->h.depth++;
+	st->frames[st->h.depth].may_goto = st->mg_budget;
+	frame_fill(st, st->h.depth);
+	st->low[st->h.depth] = EBPF_STACK_SIZE;
+	st->stack_lim = (uint64_t)(st->h.depth + 1) * EBPF_STACK_SIZE;
 	r[0] = INTERP_POISON;
 	for (int k = 6; k <= 9; k++)
 		r[k] = INTERP_POISON;
@@ -701,12 +699,12 @@ static __attribute__((noinline)) int push_frame(struct interp_state *st, const s
 /* Returns the operation to resume at. */
 static __attribute__((noinline)) uint32_t pop_frame(struct interp_state *st)
 {
-	struct frame *f = &st->frames[--st->depth];
-	uint64_t *r = st->regs;
+	struct frame *f = &st->frames[--st->h.depth];
+	uint64_t *r = st->h.regs;
 
 	memcpy(&r[6], f->saved, sizeof(f->saved));
 	poison_args(r);
-	st->stack_lim = (uint64_t)(st->depth + 1) * EBPF_STACK_SIZE;
+	st->stack_lim = (uint64_t)(st->h.depth + 1) * EBPF_STACK_SIZE;
 	return f->ret;
 }
 
@@ -726,7 +724,7 @@ static struct frame *cb_push(struct interp_state *st, const struct iop *ip, uint
 
 	if (push_frame(st, ip))
 		return NULL;
-	f = &st->frames[st->depth - 1];
+	f = &st->frames[st->h.depth - 1];
 	f->cb = true;
 	f->each = false;
 	f->cb_op = st->code->slot2op[slot];
@@ -742,12 +740,12 @@ static struct frame *cb_push(struct interp_state *st, const struct iop *ip, uint
 static bool cb_func(struct interp_state *st, const struct iop *ip, const char *helper,
 		    unsigned reg)
 {
-	uint64_t slot = st->regs[reg] - INTERP_VA_FUNC;
+	uint64_t slot = st->h.regs[reg] - INTERP_VA_FUNC;
 
 	if (slot < st->code->nslots && st->code->func[slot])
 		return true;
 	set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: r%u = 0x%llx is not a function address",
-		 helper, reg, (unsigned long long)st->regs[reg]);
+		 helper, reg, (unsigned long long)st->h.regs[reg]);
 	return false;
 }
 
@@ -759,7 +757,7 @@ static bool cb_func(struct interp_state *st, const struct iop *ip, const char *h
 static __attribute__((noinline)) int loop_start(struct interp_state *st, const struct iop *ip,
 						uint32_t *tgt)
 {
-	uint64_t *r = st->regs, slot = r[2] - INTERP_VA_FUNC, ctx = r[3];
+	uint64_t *r = st->h.regs, slot = r[2] - INTERP_VA_FUNC, ctx = r[3];
 	uint32_t nr = (uint32_t)r[1];
 
 	/* (the verifier inlines a bpf_loop whose flags are 0 and callback fixed, and the inlined
@@ -788,7 +786,7 @@ static __attribute__((noinline)) int loop_start(struct interp_state *st, const s
 static __attribute__((noinline)) int vma_start(struct interp_state *st, const struct iop *ip,
 					       uint32_t *tgt)
 {
-	uint64_t *r = st->regs, slot = r[3] - INTERP_VA_FUNC, task = r[1], ctx = r[4], d;
+	uint64_t *r = st->h.regs, slot = r[3] - INTERP_VA_FUNC, task = r[1], ctx = r[4], d;
 	struct frame *f;
 
 	if (!cb_func(st, ip, "bpf_find_vma", 3))
@@ -825,7 +823,7 @@ static void urb_sample(struct interp_state *st, unsigned k)
 static __attribute__((noinline)) int urb_start(struct interp_state *st, const struct iop *ip,
 					       uint32_t *tgt)
 {
-	uint64_t *r = st->regs, slot = r[2] - INTERP_VA_FUNC, ctx = r[3], h = r[1] - INTERP_VA_MAPH;
+	uint64_t *r = st->h.regs, slot = r[2] - INTERP_VA_FUNC, ctx = r[3], h = r[1] - INTERP_VA_MAPH;
 	uint32_t n;
 	struct frame *f;
 
@@ -845,8 +843,8 @@ static __attribute__((noinline)) int urb_start(struct interp_state *st, const st
 	if (!(f = cb_push(st, ip, slot, n, ctx, tgt)))
 		return -1;
 	f->urb = true;
-	urb_sample(st, st->depth);
-	r[1] = INTERP_VA_DYNPTR + st->depth;
+	urb_sample(st, st->h.depth);
+	r[1] = INTERP_VA_DYNPTR + st->h.depth;
 	r[2] = ctx;
 	r[3] = r[4] = r[5] = 0;
 	return 1;
@@ -857,13 +855,13 @@ static __attribute__((noinline)) int urb_start(struct interp_state *st, const st
 static uint64_t urb_dynptr(struct interp_state *st, const struct iop *ip, int reg,
 			   const char *name)
 {
-	uint64_t k = st->regs[reg] - INTERP_VA_DYNPTR;
+	uint64_t k = st->h.regs[reg] - INTERP_VA_DYNPTR;
 
 	if (urb_frame(st, k))
 		return k;
 	set_trap(st, INTERP_TRAP_CALL, ip->pc, "%s: r%d = 0x%llx is not the dynptr of a running "
 		 "bpf_user_ringbuf_drain callback (other dynptrs are not modeled)", name, reg,
-		 (unsigned long long)st->regs[reg]);
+		 (unsigned long long)st->h.regs[reg]);
 	return 0;
 }
 
@@ -876,7 +874,7 @@ static uint64_t urb_dynptr(struct interp_state *st, const struct iop *ip, int re
 static int dynptr_helper(struct interp_state *st, const struct iop *ip, int32_t id,
 			 uint64_t *ret)
 {
-	uint64_t *r = st->regs, k;
+	uint64_t *r = st->h.regs, k;
 	bool rd = id == BPF_FUNC_dynptr_read, wr = id == BPF_FUNC_dynptr_write;
 	uint32_t len = (uint32_t)r[rd ? 2 : wr ? 4 : 3], off = (uint32_t)r[rd ? 4 : 2], size;
 	uint8_t *host = NULL;
@@ -912,8 +910,8 @@ static int dynptr_helper(struct interp_state *st, const struct iop *ip, int32_t 
  * the caller after the helper call. */
 static __attribute__((noinline)) void loop_next(struct interp_state *st, uint32_t *tgt)
 {
-	struct frame *f = &st->frames[st->depth - 1];
-	uint64_t *r = st->regs;
+	struct frame *f = &st->frames[st->h.depth - 1];
+	uint64_t *r = st->h.regs;
 
 	if (f->once) {
 		f->cb = f->once = f->urb = false;
@@ -922,10 +920,10 @@ static __attribute__((noinline)) void loop_next(struct interp_state *st, uint32_
 		return;
 	}
 	if (f->each) {
-		if (r[0] == 0 && each_element(st, f, st->depth)) {
+		if (r[0] == 0 && each_element(st, f, st->h.depth)) {
 			f->cb_n++;
-			memset(st->stack + (size_t)st->depth * EBPF_STACK_SIZE, 0, EBPF_STACK_SIZE);
-			st->frames[st->depth].may_goto = st->mg_budget;
+			memset(st->stack + (size_t)st->h.depth * EBPF_STACK_SIZE, 0, EBPF_STACK_SIZE);
+			st->frames[st->h.depth].may_goto = st->mg_budget;
 			r[0] = INTERP_POISON;
 			for (int k = 6; k <= 9; k++)
 				r[k] = INTERP_POISON;
@@ -934,23 +932,23 @@ static __attribute__((noinline)) void loop_next(struct interp_state *st, uint32_
 			return;
 		}
 		f->cb = f->each = false;
-		st->key_len[st->depth] = 0;	/* (the key dies with the walk) */
+		st->key_len[st->h.depth] = 0;	/* (the key dies with the walk) */
 		*tgt = pop_frame(st);
 		r[0] = f->cb_n;
 		return;
 	}
 	f->cb_i++;
 	if (r[0] == 0 && f->cb_i < f->cb_n) {
-		frame_fill(st, st->depth);
-		st->frames[st->depth].may_goto = st->mg_budget;
+		frame_fill(st, st->h.depth);
+		st->frames[st->h.depth].may_goto = st->mg_budget;
 		r[0] = INTERP_POISON;
 		for (int k = 6; k <= 9; k++)
 			r[k] = INTERP_POISON;
 		r[10] = INTERP_VA_STACK + st->stack_lim;
 		r[1] = f->cb_i;
 		if (f->urb) {
-			r[1] = INTERP_VA_DYNPTR + st->depth;
-			urb_sample(st, st->depth);
+			r[1] = INTERP_VA_DYNPTR + st->h.depth;
+			urb_sample(st, st->h.depth);
 		}
 		r[2] = f->cb_ctx;
 		r[3] = r[4] = r[5] = 0;
@@ -969,7 +967,7 @@ static bool each_element(struct interp_state *st, struct frame *f, unsigned k)
 {
 	const struct ebpf_map_def *def = &st->env->maps[f->cb_map].def;
 	struct map_rt *mr = &st->maps[f->cb_map];
-	uint64_t *r = st->regs;
+	uint64_t *r = st->h.regs;
 	uint32_t pos = f->cb_i;
 
 	if (mr->kind == MAPK_ARRAY) {
@@ -1003,7 +1001,7 @@ static __attribute__((noinline)) int each_start(struct interp_state *st, const s
 {
 	const struct interp_code *code = st->code;
 	const struct ebpf_map_def *def;
-	uint64_t *r = st->regs, slot = r[2] - INTERP_VA_FUNC, ctx = r[3];
+	uint64_t *r = st->h.regs, slot = r[2] - INTERP_VA_FUNC, ctx = r[3];
 	struct frame *f, probe;
 	size_t m;
 
@@ -1036,7 +1034,7 @@ static __attribute__((noinline)) int each_start(struct interp_state *st, const s
 		return -1;
 	}
 	probe = (struct frame){ .cb_map = (uint32_t)m, .cb_ctx = ctx };
-	if (!each_element(st, &probe, st->depth + 1 < EBPF_MAX_CALL_DEPTH ? st->depth + 1 : 0)) {
+	if (!each_element(st, &probe, st->h.depth + 1 < EBPF_MAX_CALL_DEPTH ? st->h.depth + 1 : 0)) {
 		r[0] = 0;
 		poison_args(r);
 		return 0;
@@ -1049,7 +1047,7 @@ static __attribute__((noinline)) int each_start(struct interp_state *st, const s
 			return -1;
 		memcpy(&r[1], args, sizeof(args));
 	}
-	f = &st->frames[st->depth - 1];
+	f = &st->frames[st->h.depth - 1];
 	f->cb = true;
 	f->each = true;
 	f->cb_op = code->slot2op[slot];
@@ -1103,7 +1101,7 @@ static uint8_t kfunc_kind(const char *name)
  * call while one is live, trap with INTERP_TRAP_REF.  0, or -1 after a trap. */
 static __attribute__((noinline)) int kfunc_ref(struct interp_state *st, const struct iop *ip)
 {
-	uint64_t *r = st->regs, k = (r[1] - INTERP_VA_KOBJ) >> 32;
+	uint64_t *r = st->h.regs, k = (r[1] - INTERP_VA_KOBJ) >> 32;
 
 	if (ip->pad == KF_REF_RELEASE) {
 		if (r[1] < INTERP_VA_KOBJ || (r[1] >> 44) != (INTERP_VA_BTF >> 44) ||
@@ -1140,7 +1138,7 @@ static int iter_find(const struct interp_state *st, uint64_t a)
 /* 0, or -1 after a trap: the lifecycle step of a call on the iterator at a. */
 static int iter_lifecycle(struct interp_state *st, uint32_t pc, uint8_t kind, uint64_t a)
 {
-	uint64_t lo = INTERP_VA_STACK + (uint64_t)st->depth * EBPF_STACK_SIZE;
+	uint64_t lo = INTERP_VA_STACK + (uint64_t)st->h.depth * EBPF_STACK_SIZE;
 	int k = iter_find(st, a);
 
 	if (a < lo || a >= lo + EBPF_STACK_SIZE || (a - lo) % 8) {
@@ -1161,7 +1159,7 @@ static int iter_lifecycle(struct interp_state *st, uint32_t pc, uint8_t kind, ui
 		}
 		/* the slot's bytes are the frame's (the kernel's process_iter_arg checks them as
 		 * a stack write): they count in its depth */
-		if (((a - INTERP_VA_STACK) & (EBPF_STACK_SIZE - 1)) < st->low[st->depth] &&
+		if (((a - INTERP_VA_STACK) & (EBPF_STACK_SIZE - 1)) < st->low[st->h.depth] &&
 		    !stack_deeper(st, pc, a - INTERP_VA_STACK))
 			return -1;
 		st->iters[st->niters++] = a;
@@ -1181,7 +1179,7 @@ static int iter_lifecycle(struct interp_state *st, uint32_t pc, uint8_t kind, ui
 /* At the exit of the current frame: -1 after a trap when one of its iterators is live. */
 static __attribute__((noinline)) int iter_leak(struct interp_state *st, uint32_t pc)
 {
-	uint64_t lo = INTERP_VA_STACK + (uint64_t)st->depth * EBPF_STACK_SIZE;
+	uint64_t lo = INTERP_VA_STACK + (uint64_t)st->h.depth * EBPF_STACK_SIZE;
 
 	for (unsigned k = 0; k < st->niters; k++)
 		if (st->iters[k] >= lo && st->iters[k] < lo + EBPF_STACK_SIZE) {
@@ -1209,7 +1207,7 @@ static __attribute__((noinline)) int iter_overlap(struct interp_state *st, uint3
 /* 0, or -1 after a trap. */
 static __attribute__((noinline)) int do_kfunc(struct interp_state *st, const struct iop *ip)
 {
-	uint64_t *r = st->regs;
+	uint64_t *r = st->h.regs;
 	uint8_t *p;
 	int32_t cur, end, start;
 	int64_t ret = 0;
@@ -1291,11 +1289,11 @@ static uint64_t draw(struct interp_state *st, unsigned n)
 
 static int map_arg(struct interp_state *st, const struct iop *ip, const char *name, size_t *m)
 {
-	uint64_t h = st->regs[1] - INTERP_VA_MAPH;
+	uint64_t h = st->h.regs[1] - INTERP_VA_MAPH;
 
 	if (h >= st->map_cnt) {
 		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: r1 = 0x%llx is not a map handle",
-			 name, (unsigned long long)st->regs[1]);
+			 name, (unsigned long long)st->h.regs[1]);
 		return -1;
 	}
 	*m = h;
@@ -1333,7 +1331,7 @@ static long hash_find(const struct map_rt *mr, const uint8_t *key, uint32_t ks)
 static int timer_helper(struct interp_state *st, const struct iop *ip, int32_t id, uint64_t *ret)
 {
 	const char *name = ebpf_helper_name(id);
-	uint64_t *r = st->regs, a = r[1], m = (a - INTERP_VA_MAP) >> 32, nsecs;
+	uint64_t *r = st->h.regs, a = r[1], m = (a - INTERP_VA_MAP) >> 32, nsecs;
 	const struct ebpf_map_def *def = m < st->map_cnt ? &st->env->maps[m].def : NULL;
 	uint8_t *t;
 
@@ -1421,7 +1419,7 @@ static int map_helper(struct interp_state *st, const struct iop *ip, int32_t id,
 	static const char *const names[] = { NULL, "bpf_map_lookup_elem", "bpf_map_update_elem",
 					     "bpf_map_delete_elem" };
 	const char *name = names[id];
-	uint64_t *r = st->regs;
+	uint64_t *r = st->h.regs;
 	const struct ebpf_map_def *def;
 	struct map_rt *mr;
 	const uint8_t *key, *val = NULL;
@@ -1550,7 +1548,7 @@ static int proto_helper(struct interp_state *st, const struct iop *ip, int32_t i
 			const struct ebpf_helper_proto *p, uint64_t *ret)
 {
 	const char *name = ebpf_helper_name(id);
-	uint64_t *r = st->regs;
+	uint64_t *r = st->h.regs;
 	int nargs = ebpf_helper_proto_nargs(p);
 	size_t m = SIZE_MAX;
 
@@ -1620,7 +1618,7 @@ static int proto_helper(struct interp_state *st, const struct iop *ip, int32_t i
 /* bpf_ringbuf_reserve, submit and discard (interp.h): 0 with *ret, or -1 after a trap. */
 static int ringbuf_helper(struct interp_state *st, const struct iop *ip, int32_t id, uint64_t *ret)
 {
-	const uint64_t *r = st->regs;
+	const uint64_t *r = st->h.regs;
 	uint64_t k = (r[1] - INTERP_VA_RINGBUF) >> 32;
 	const char *name = ebpf_helper_name(id);
 	const struct ebpf_map_def *def;
@@ -1685,7 +1683,7 @@ static __attribute__((noinline)) int do_helper(struct interp_state *st, const st
 					       int32_t id)
 {
 	const struct interp_env *env = st->env;
-	uint64_t *r = st->regs, ret = 0;
+	uint64_t *r = st->h.regs, ret = 0;
 	const char *name;
 
 	if (env->helper) {
@@ -1904,7 +1902,7 @@ static void exec(struct interp_state *st, uint64_t budget, bool hooked, uint32_t
 	};
 	const struct iop *const base = st->code->ops;
 	const struct iop *ip = base + start;
-	uint64_t *const r = st->regs;
+	uint64_t *const r = st->h.regs;
 	const struct interp_env *env = st->env;
 	const uint8_t *probes = env->probes ? env->probes : st->code->noprobe;
 	uint64_t left = budget;
@@ -1979,7 +1977,7 @@ hook_pre:
 	goto *hook_tbl[ip->op];
 
 hook_visit:
-	st->prev_pc = last;
+	st->h.prev_pc = last;
 	env->visit(env->arg, st, ip->pc);
 	last = ip->pc;
 	goto *hook_tbl[ip->op];
@@ -2338,7 +2336,7 @@ static void run_timers(struct interp_state *st, uint64_t budget)
 		const struct ebpf_map_def *def = &st->env->maps[m].def;
 		struct map_rt *mr = &st->maps[m];
 		uint8_t *t = mr->host + (size_t)e * def->value_size + def->timer - 1;
-		uint64_t *r = st->regs;
+		uint64_t *r = st->h.regs;
 		uint32_t slot;
 
 		t[0] &= (uint8_t)~12;
@@ -2346,13 +2344,13 @@ static void run_timers(struct interp_state *st, uint64_t budget)
 		if (slot >= st->code->nslots || !st->code->func[slot])
 			break;	/* (set_callback checked it) */
 		st->res->timer_fires++;
-		st->depth = 0;
+		st->h.depth = 0;
 		st->stack_lim = EBPF_STACK_SIZE;
 		st->frames[0].may_goto = st->mg_budget;
 		st->frames[0].cb = false;
 		frame_fill(st, 0);
 		st->low[0] = EBPF_STACK_SIZE;
-		st->prev_pc = UINT32_MAX;
+		st->h.prev_pc = UINT32_MAX;
 		if (mr->kind == MAPK_ARRAY)
 			memcpy(st->keys[0], &e, 4);
 		else
@@ -2392,7 +2390,7 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 	if (!st)
 		return -ENOMEM;
 	memset(res, 0, sizeof(*res));
-	memset(st->regs, 0, sizeof(st->regs));
+	memset(st->h.regs, 0, sizeof(st->h.regs));
 	memset(st->key_len, 0, sizeof(st->key_len));	/* (no key is readable) */
 	/* kernel objects reach programs of every context (bpf_find_vma's vma, helpers that
 	 * return one), not only the read-only ones */
@@ -2401,8 +2399,8 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 	st->code = code;
 	st->res = res;
 	st->mg_budget = env->may_goto_budget ? env->may_goto_budget : INTERP_MAY_GOTO_BUDGET;
-	st->depth = 0;
-	st->prev_pc = UINT32_MAX;
+	st->h.depth = 0;
+	st->h.prev_pc = UINT32_MAX;
 	st->stack_lim = EBPF_STACK_SIZE;
 	st->hd_pos = 0;
 	st->steps = 0;
@@ -2412,8 +2410,8 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 	st->frames[0].may_goto = st->mg_budget;
 	frame_fill(st, 0);
 	st->low[0] = EBPF_STACK_SIZE;
-	st->regs[1] = INTERP_VA_CTX;
-	st->regs[10] = INTERP_VA_STACK + EBPF_STACK_SIZE;
+	st->h.regs[1] = INTERP_VA_CTX;
+	st->h.regs[10] = INTERP_VA_STACK + EBPF_STACK_SIZE;
 	switch (env->ctx_kind) {
 	case INTERP_CTX_XDP:
 	case INTERP_CTX_SKB:
@@ -2450,7 +2448,7 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 		st->ctx_size = 0;
 		st->pkt = NULL;
 		st->pkt_len = 0;
-		st->regs[2] = env->input_len;
+		st->h.regs[2] = env->input_len;
 		break;
 	}
 	st->abs = env->input;
@@ -2483,14 +2481,14 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 
 	st->timer_running = 0;
 	exec(st, budget, env->probes != NULL, 0);
-	res->r0 = st->regs[0];
-	res->frame = st->depth;
-	memcpy(res->regs, st->regs, sizeof(res->regs));
+	res->r0 = st->h.regs[0];
+	res->frame = st->h.depth;
+	memcpy(res->regs, st->h.regs, sizeof(res->regs));
 	if (res->trap == INTERP_OK) {
 		run_timers(st, budget);
 		if (res->trap != INTERP_OK) {	/* a callback's trap: its frame */
-			res->frame = st->depth;
-			memcpy(res->regs, st->regs, sizeof(res->regs));
+			res->frame = st->h.depth;
+			memcpy(res->regs, st->h.regs, sizeof(res->regs));
 		}
 	}
 	res->steps = st->steps;
@@ -2512,29 +2510,14 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 
 /* ---- what visit callbacks see ---- */
 
-const uint64_t *interp_state_regs(const struct interp_state *st)
-{
-	return st->regs;
-}
-
-unsigned interp_state_frame(const struct interp_state *st)
-{
-	return st->depth;
-}
-
 const uint8_t *interp_state_frame_bytes(const struct interp_state *st)
 {
-	uint64_t fp = st->regs[EBPF_REG_FP], off = fp - INTERP_VA_STACK;
+	uint64_t fp = st->h.regs[EBPF_REG_FP], off = fp - INTERP_VA_STACK;
 
 	if ((fp >> 44) != (INTERP_VA_STACK >> 44) || off < 512 || off > st->stack_lim ||
 	    off % 512)
 		return NULL;
 	return st->stack + off - 512;
-}
-
-uint32_t interp_state_prev_pc(const struct interp_state *st)
-{
-	return st->prev_pc;
 }
 
 int interp_state_read(const struct interp_state *st, uint64_t addr, unsigned size, uint64_t *val)

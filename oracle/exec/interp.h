@@ -312,11 +312,36 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 /* Number of slots of the prepared program (the size a probes array must have). */
 size_t interp_code__slots(const struct interp_code *code);
 
-/* What a visit callback may look at. */
-const uint64_t *interp_state_regs(const struct interp_state *st);	/* r0..r10 of this frame */
-unsigned interp_state_frame(const struct interp_state *st);		/* call depth, 0 = main */
+/* What a visit callback may look at.  The three read at every visit are inline: they read
+ * struct interp_state_head, the first member of every struct interp_state (interp.c). */
+struct interp_state_head {
+	uint64_t regs[EBPF_NREGS];
+	unsigned depth;
+	uint32_t prev_pc;
+};
+
+static inline const struct interp_state_head *interp_state_head(const struct interp_state *st)
+{
+	return (const struct interp_state_head *)(const void *)st;
+}
+
+/* r0..r10 of this frame */
+static inline const uint64_t *interp_state_regs(const struct interp_state *st)
+{
+	return interp_state_head(st)->regs;
+}
+
+/* call depth, 0 = main */
+static inline unsigned interp_state_frame(const struct interp_state *st)
+{
+	return interp_state_head(st)->depth;
+}
+
 /* The pc run just before (-1u at the start). */
-uint32_t interp_state_prev_pc(const struct interp_state *st);
+static inline uint32_t interp_state_prev_pc(const struct interp_state *st)
+{
+	return interp_state_head(st)->prev_pc;
+}
 /* Reads size (1,2,4,8) bytes little-endian at a virtual address: 0 or -EFAULT. */
 int interp_state_read(const struct interp_state *st, uint64_t addr, unsigned size, uint64_t *val);
 /* The current frame's 512 bytes (r10 - 512 .. r10 - 1) in host memory, for callbacks that read
