@@ -294,6 +294,18 @@
 	X(p_dead_outer_bad, 0, 0, 100,                                                             \
 	  "unsafe twin of p_dead_outer: a load above the frame or through NULL in the outer "     \
 	  "loop's first block, or no outer or inner step (endless)")                              \
+	X(p_dead_call, 0, 0, 100,                                                                  \
+	  "the prologue calls a subprogram loop (p_call_bound's f(&n)) on both arms of a branch "  \
+	  "the constants decide: n a constant on the live arm, the input's number on the dead one") \
+	X(p_dead_call_bad, 0, 0, 100,                                                              \
+	  "unsafe twin of p_dead_call: the live call passes the input's number, the dead one the " \
+	  "constant (endless on all-ones input)")                                                   \
+	X(p_dead_cb, 0, 0, 100,                                                                    \
+	  "the prologue calls bpf_loop(n, cb, NULL) only on the dead arm of a branch the "         \
+	  "constants decide; cb reads and writes through its ctx")                                  \
+	X(p_dead_cb_bad, 0, 0, 100,                                                                \
+	  "unsafe twin of p_dead_cb: the call is on the live arm (every run's callback loads "      \
+	  "through NULL)")                                                                          \
 	X(p_cell_shapes, 0, 0, 100,                                                                \
 	  "a loop of the prologue: a spilled counter beside a slot its two paths store as 8 and " \
 	  "as 4 bytes")                                                                             \
@@ -686,7 +698,8 @@ struct gen_loop {
 						 * frame or through NULL in an irreducible loop
 						 * entered only at one entry (INTERP_TRAP_MEM);
 						 * the kernel refuses it */
-#define GEN_PROG_DEAD_ENTRY_UNSAFE (1u << 27)	/* p_dead_branch_bad, p_dead_outer_bad: a run
+#define GEN_PROG_DEAD_ENTRY_UNSAFE (1u << 27)	/* p_dead_branch_bad, p_dead_outer_bad,
+						 * p_dead_cb_bad: a run
 						 * loads above the frame or through NULL where
 						 * only the live one of two entries reaches
 						 * (INTERP_TRAP_MEM); the kernel refuses it */

@@ -310,3 +310,101 @@ void gi_dead_outer(struct gi *g, bool bad)
 	if (loops_left(g, 2))
 		dead_outer_loop(g, bad);
 }
+
+/* The arms of the constant test that jumps to lj: arm 0 falls through, arm 1 is the jump's
+ * (bound here).  Whether arm is the live one. */
+static bool dead_arm(struct gi *g, const struct dead_test *t, int arm, int lj)
+{
+	if (arm == 1)
+		gi_bind(g, lj);
+	return (arm == 1) == t->taken;
+}
+
+/* A subprogram loop called from a dead and a live call site (p_dead_call): the prologue stores
+ * c (in [0, 40]) at GEN_FP_BOUND and the input's 8 bytes at data + 16 in GEN_FP_DEAD_CELL, then
+ * calls f(p) on both arms of the constant test, p = fp + GEN_FP_BOUND on the live one and fp +
+ * GEN_FP_DEAD_CELL on the dead one; f is p_call_bound's (r2 = *p; do r3++ while (r3 <= r2)): c
+ * + 1 iterations on every run.  An analysis that joined the dead call's context into f's would
+ * see n = any 64-bit number and not bound the loop.  The twin (p_dead_call_bad) swaps the
+ * pointers: the live call counts to the input's number (2^63 times on data[23] = 0x80, for
+ * ever on all-ones input) and only the dead one to c.  r1-r5 clobbered. */
+static void dead_call(struct gi *g, bool bad)
+{
+	int s = gi_sub_new(g, SUBK_CALLBACK, 1), lj = gi_label(g), after = gi_label(g);
+	uint32_t c = gen_u32(g->src, 0, 40);
+	struct dead_test t;
+
+	if (s < 0)
+		return;
+	g->subs[s].called = true;
+	g->subs[s].bound = bad ? 2 : 1;
+	g->subs[s].bound_max = c;
+	gi_mov_const(g, BPF_REG_1, c, true);
+	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_BOUND, BPF_REG_1);
+	gi_ldx(g, BPF_DW, BPF_REG_2, EBPF_REG_FP, GEN_FP_DATA);
+	gi_ldx(g, BPF_DW, BPF_REG_1, BPF_REG_2, 16);
+	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DEAD_CELL, BPF_REG_1);
+	dead_test_draw(g, &t);
+	dead_test_emit(g, &t, lj);
+	for (int arm = 0; arm < 2; arm++) {
+		bool live = dead_arm(g, &t, arm, lj);
+
+		gi_alux(g, true, BPF_MOV, BPF_REG_1, EBPF_REG_FP);
+		gi_alu(g, true, BPF_ADD, BPF_REG_1, live != bad ? GEN_FP_BOUND : GEN_FP_DEAD_CELL);
+		gi_call_sub(g, g->subs[s].label);
+		if (arm == 0)
+			gi_ja(g, after);
+	}
+	gi_bind(g, after);
+	g->p->shapes |= GEN_SH(SUBPROG) | GEN_SH(SUBPROG_LOOP) | GEN_SH(CALL_PTR) |
+			(t.spill ? GEN_SH(SPILL) : 0);
+	if (bad)
+		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
+}
+
+/* A bpf_loop callback registered only on a dead path (p_dead_cb): on the dead arm of the
+ * constant test, bpf_loop(n, cb, NULL, 0), n in [1, 3], cb p_cb_count's (it reads and writes
+ * through its ctx: through NULL); the live arm calls nothing.  No run calls cb, and the kernel,
+ * which knows the test's outcome, never walks it either.  The twin (p_dead_cb_bad) makes the
+ * call on the live arm: every run calls cb with a NULL ctx (INTERP_TRAP_MEM,
+ * GEN_PROG_DEAD_ENTRY_UNSAFE).  r0-r5 clobbered. */
+static void dead_cb(struct gi *g, bool bad)
+{
+	int s = gi_sub_new(g, SUBK_CALLBACK, 2), lj = gi_label(g), after = gi_label(g);
+	uint32_t n = gen_u32(g->src, 1, 3), c = gen_u32(g->src, 0, 7);
+	struct dead_test t;
+
+	if (s < 0)
+		return;
+	g->subs[s].called = true;
+	g->subs[s].cb_count = (int8_t)(c + 1);
+	g->subs[s].cb_nr = n;
+	g->subs[s].cb_steps = 8;
+	dead_test_draw(g, &t);
+	dead_test_emit(g, &t, lj);
+	for (int arm = 0; arm < 2; arm++) {
+		if (dead_arm(g, &t, arm, lj) == bad) {
+			gi_mov_const(g, BPF_REG_1, n, true);
+			gi_ld_func(g, BPF_REG_2, g->subs[s].label);
+			gi_mov_const(g, BPF_REG_3, 0, true);
+			gi_mov_const(g, BPF_REG_4, 0, true);
+			gi_call_helper(g, BPF_FUNC_loop);
+		}
+		if (arm == 0)
+			gi_ja(g, after);
+	}
+	gi_bind(g, after);
+	g->p->shapes |= GEN_SH(BPF_LOOP) | (t.spill ? GEN_SH(SPILL) : 0);
+	if (bad)
+		g->p->flags |= GEN_PROG_DEAD_ENTRY_UNSAFE;
+}
+
+void gi_dead_call(struct gi *g, bool bad)
+{
+	dead_call(g, bad);
+}
+
+void gi_dead_cb(struct gi *g, bool bad)
+{
+	dead_cb(g, bad);
+}

@@ -329,6 +329,9 @@ struct gen_loop *up_loop_describe(struct gi *g, int idx, int top, int end, uint6
 /* gen_dead.c: dead-entry shapes of the prologue (p_dead_branch, p_dead_outer and their twins) */
 void gi_dead_branch(struct gi *g, bool bad);
 void gi_dead_outer(struct gi *g, bool bad);
+/* ... and of the call pieces (p_dead_call, p_dead_cb and their twins) */
+void gi_dead_call(struct gi *g, bool bad);
+void gi_dead_cb(struct gi *g, bool bad);
 
 /* gen_stmt.c */
 enum { COND_ANY = -1, COND_INPUT, COND_COUNTER, COND_ACC, COND_HELPER };

@@ -2965,10 +2965,67 @@ static void test_dead_knob(const char *safe, const char *twin, uint64_t seed0)
 	printf("; twins: %u fault, %u endless, %u called safe\n", c.faults, c.endless, c.bad);
 }
 
+/* The dead-entry call pieces: p_dead_call (a subprogram loop called from a dead and a live site,
+ * each with its own n) and p_dead_cb (a bpf_loop callback registered only on the dead arm).  The
+ * safe forms never trap and bpfscev calls at least 90 of 100 safe; the twins, flagged, run out
+ * of steps (p_dead_call_bad: the live call counts to the input's number) or fault (p_dead_cb_bad:
+ * the live call's callback loads through its NULL ctx), and none is called safe. */
+static void dead_call_program(void *arg, const struct twin_run *r)
+{
+	struct dead_counts *c = arg;
+	bool cb = strstr(r->name, "_cb") != NULL;
+	uint32_t flag = cb ? GEN_PROG_DEAD_ENTRY_UNSAFE : GEN_PROG_MAY_NOT_TERMINATE;
+	enum interp_trap t;
+	struct scev_verdict v;
+	uint64_t steps;
+
+	c->shaped[r->twin] += cb ? (r->p->shapes & GEN_SH(BPF_LOOP)) != 0
+				 : (r->p->shapes & GEN_SH(SUBPROG_LOOP)) != 0;
+	if (!twin_verdict(r, &v)) {
+		CHECK(0, TW "verify failed", TW_ARGS(r));
+		return;
+	}
+	if (r->twin) {
+		t = run_watched(r->p, r->seed, r->p->input, r->k->step_budget, r->rs, &steps);
+		CHECK(r->p->flags & flag, TW "the twin not flagged", TW_ARGS(r));
+		c->faults += t == INTERP_TRAP_MEM;
+		c->endless += t == INTERP_TRAP_STEPS;
+		CHECK(v.kind != VERDICT_SAFE, TW "the twin called safe", TW_ARGS(r));
+		c->bad += v.kind == VERDICT_SAFE;
+		return;
+	}
+	CHECK(!(r->p->flags & (GEN_PROG_DEAD_ENTRY_UNSAFE | GEN_PROG_MAY_NOT_TERMINATE)),
+	      TW "the safe form flagged", TW_ARGS(r));
+	c->safe += v.kind == VERDICT_SAFE;
+	if (v.kind != VERDICT_SAFE)
+		fprintf(stderr, TW "not called safe: %s\n", TW_ARGS(r), v.reason);
+	t = run_watched(r->p, r->seed, r->p->input, r->p->max_steps + 1, r->rs, &steps);
+	CHECK(t == INTERP_OK || (t == INTERP_TRAP_LIMIT && (r->p->flags & GEN_PROG_CALL_TRAP)),
+	      TW "trap %d", TW_ARGS(r), (int)t);
+}
+
+static void test_dead_call_knob(const char *safe, const char *twin, uint64_t seed0)
+{
+	struct twin_spec s = { { safe, twin }, 100, seed0, 100 };
+	struct dead_counts c = { 0 };
+	bool cb = strstr(safe, "_cb") != NULL;
+
+	for_twin_programs(&s, dead_call_program, &c);
+	CHECK(c.shaped[0] == 100 && c.shaped[1] == 100, "%s: %u and %u of 100 programs hold the "
+	      "piece", safe, c.shaped[0], c.shaped[1]);
+	CHECK(c.safe >= 90, "%s=100: %u of 100 programs called safe", safe, c.safe);
+	CHECK((cb ? c.faults : c.endless) == 100 && !c.bad, "%s=100: %u fault, %u endless of 100; "
+	      "%u called safe", twin, c.faults, c.endless, c.bad);
+	printf("test_gen: %s: %u of 100 called safe; twins: %u fault, %u endless, %u called safe\n",
+	       safe, c.safe, c.faults, c.endless, c.bad);
+}
+
 static void test_dead_knobs(void)
 {
 	test_dead_knob("p_dead_branch", "p_dead_branch_bad", 5200000);
 	test_dead_knob("p_dead_outer", "p_dead_outer_bad", 5300000);
+	test_dead_call_knob("p_dead_call", "p_dead_call_bad", 5400000);
+	test_dead_call_knob("p_dead_cb", "p_dead_cb_bad", 5500000);
 }
 
 /* p_call_args: a callee given pointers into the frames of two different callers (main's cell
