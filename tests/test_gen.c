@@ -1879,20 +1879,29 @@ static void ptr_alu_program(void *arg, const struct twin_run *r)
 	verifier_twin(arg, r, has_fp_alu(r->p) || flagged, flagged, words);
 }
 
+/* A pair of knobs judged by verifier_twin: enough safe forms and twins drawn, most safe forms
+ * verified safe, most twins refused for the rule (`rule` names it in the messages). */
+static void verifier_twin_knobs(const struct twin_spec *s,
+				void (*fn)(void *arg, const struct twin_run *r), const char *rule)
+{
+	struct twin_counts c = { 0 };
+
+	for_twin_programs(s, fn, &c);
+	CHECK(c.calls[0] > 40 && c.flagged[1] > 40, "%s: %u safe forms, %u twins of %u", s->knob[0],
+	      c.calls[0], c.flagged[1], s->n);
+	CHECK(c.safe > c.calls[0] * 3 / 4, "%s: %u of %u safe forms verified safe", s->knob[0],
+	      c.safe, c.calls[0]);
+	CHECK(c.dirty[1] > c.flagged[1] * 3 / 4, "%s: %u of %u twins refused for %s", s->knob[1],
+	      c.dirty[1], c.flagged[1], rule);
+	printf("%s: %u safe forms, %u verified safe; %s: %u twins, %u refused for %s\n", s->knob[0],
+	       c.calls[0], c.safe, s->knob[1], c.flagged[1], c.dirty[1], rule);
+}
+
 static void test_ptr_alu_knobs(void)
 {
 	static const struct twin_spec s = { { "p_ptr_alu", "p_ptr_alu_bad" }, 100, 3900000, 60 };
-	struct twin_counts c = { 0 };
 
-	for_twin_programs(&s, ptr_alu_program, &c);
-	CHECK(c.calls[0] > 40 && c.flagged[1] > 40, "p_ptr_alu: %u safe forms, %u twins of 60",
-	      c.calls[0], c.flagged[1]);
-	CHECK(c.safe > c.calls[0] * 3 / 4, "p_ptr_alu: %u of %u safe forms verified safe", c.safe,
-	      c.calls[0]);
-	CHECK(c.dirty[1] > c.flagged[1] * 3 / 4, "p_ptr_alu_bad: %u of %u twins refused for the "
-	      "pointer rule", c.dirty[1], c.flagged[1]);
-	printf("p_ptr_alu: %u safe forms, %u verified safe; p_ptr_alu_bad: %u twins, %u refused "
-	       "for the pointer rule\n", c.calls[0], c.safe, c.flagged[1], c.dirty[1]);
+	verifier_twin_knobs(&s, ptr_alu_program, "the pointer rule");
 }
 
 /* p_map_field and its unsafe twin p_map_field_bad: a statement of main uses the fields map (map
@@ -1917,17 +1926,8 @@ static void map_field_program(void *arg, const struct twin_run *r)
 static void test_map_field_knobs(void)
 {
 	static const struct twin_spec s = { { "p_map_field", "p_map_field_bad" }, 100, 4100000, 60 };
-	struct twin_counts c = { 0 };
 
-	for_twin_programs(&s, map_field_program, &c);
-	CHECK(c.calls[0] > 40 && c.flagged[1] > 40, "p_map_field: %u safe forms, %u twins of 60",
-	      c.calls[0], c.flagged[1]);
-	CHECK(c.safe > c.calls[0] * 3 / 4, "p_map_field: %u of %u safe forms verified safe", c.safe,
-	      c.calls[0]);
-	CHECK(c.dirty[1] > c.flagged[1] * 3 / 4, "p_map_field_bad: %u of %u twins refused for a "
-	      "field's rule", c.dirty[1], c.flagged[1]);
-	printf("p_map_field: %u safe forms, %u verified safe; p_map_field_bad: %u twins, %u refused "
-	       "for a field's rule\n", c.calls[0], c.safe, c.flagged[1], c.dirty[1]);
+	verifier_twin_knobs(&s, map_field_program, "a field's rule");
 }
 
 /* Whether the program loads a u64 of a map value right after a lookup's null test (the
