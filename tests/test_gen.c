@@ -2764,6 +2764,43 @@ static void test_bounded_knobs(void)
 		test_bounded_knob(&t[i]);
 }
 
+/* The judging the entry-shape knobs share (side_only_program, dead_program): the program is
+ * verified; a twin, flagged `unsafe` or as may-not-terminate, faults or runs out of steps on its
+ * own input and is never called safe; a safe form is not flagged and is counted when called
+ * safe.  Returns whether r is the safe form (its verdict in *v), for the caller's checks of
+ * where the runs enter. */
+struct entry_judged {
+	unsigned *safe, *faults, *endless, *bad;
+};
+
+static bool judge_entry_twin(const struct twin_run *r, uint64_t unsafe, struct entry_judged j,
+			     struct scev_verdict *v)
+{
+	uint64_t flags = r->p->flags, steps;
+	enum interp_trap t;
+
+	if (!twin_verdict(r, v)) {
+		CHECK(0, TW "verify failed", TW_ARGS(r));
+		return false;
+	}
+	if (r->twin) {
+		t = run_watched(r->p, r->seed, r->p->input, r->k->step_budget, r->rs, &steps);
+		CHECK(flags & (unsafe | GEN_PROG_MAY_NOT_TERMINATE), TW "the twin not flagged",
+		      TW_ARGS(r));
+		*j.faults += t == INTERP_TRAP_MEM && (flags & unsafe);
+		*j.endless += t == INTERP_TRAP_STEPS && (flags & GEN_PROG_MAY_NOT_TERMINATE);
+		CHECK(v->kind != VERDICT_SAFE, TW "the twin called safe", TW_ARGS(r));
+		*j.bad += v->kind == VERDICT_SAFE;
+		return false;
+	}
+	CHECK(!(flags & (unsafe | GEN_PROG_MAY_NOT_TERMINATE)), TW "the safe form flagged",
+	      TW_ARGS(r));
+	*j.safe += v->kind == VERDICT_SAFE;
+	if (v->kind != VERDICT_SAFE)
+		fprintf(stderr, TW "not called safe: %s\n", TW_ARGS(r), v->reason);
+	return true;
+}
+
 /* p_irr_side_only and its unsafe twin p_irr_side_only_bad: an irreducible loop of the prologue
  * entered only at one of its entries, the other's edge dead by a test the constants decide (the
  * shape 3a5d367 fixed: before it, the last pass read a header's entry state, dead here, instead
@@ -2798,26 +2835,9 @@ static void side_only_program(void *arg, const struct twin_run *r)
 	}
 	c->shaped[r->twin]++;
 	c->nested += l->parent >= 0;
-	if (!twin_verdict(r, &v)) {
-		CHECK(0, TW "verify failed", TW_ARGS(r));
+	if (!judge_entry_twin(r, GEN_PROG_SIDE_ONLY_UNSAFE,
+			      (struct entry_judged){ &c->safe, &c->faults, &c->endless, &c->bad }, &v))
 		return;
-	}
-	if (r->twin) {
-		bool flagged = r->p->flags & (GEN_PROG_SIDE_ONLY_UNSAFE | GEN_PROG_MAY_NOT_TERMINATE);
-
-		t = run_watched(r->p, r->seed, r->p->input, r->k->step_budget, r->rs, &steps);
-		CHECK(flagged, TW "the twin not flagged", TW_ARGS(r));
-		c->faults += t == INTERP_TRAP_MEM && (r->p->flags & GEN_PROG_SIDE_ONLY_UNSAFE);
-		c->endless += t == INTERP_TRAP_STEPS && (r->p->flags & GEN_PROG_MAY_NOT_TERMINATE);
-		CHECK(v.kind != VERDICT_SAFE, TW "the twin called safe", TW_ARGS(r));
-		c->bad += v.kind == VERDICT_SAFE;
-		return;
-	}
-	CHECK(!(r->p->flags & (GEN_PROG_SIDE_ONLY_UNSAFE | GEN_PROG_MAY_NOT_TERMINATE)),
-	      TW "the safe form flagged", TW_ARGS(r));
-	c->safe += v.kind == VERDICT_SAFE;
-	if (v.kind != VERDICT_SAFE)
-		fprintf(stderr, TW "not called safe: %s\n", TW_ARGS(r), v.reason);
 	/* which entry the runs take (one only), and which of the two scev calls the header */
 	/* (the default mix's recursion may stop a run at the interpreter's call limits) */
 	at = r->rs->entries_at[l - r->p->loops];
@@ -2902,26 +2922,9 @@ static void dead_program(void *arg, const struct twin_run *r)
 	}
 	c->shaped[r->twin]++;
 	c->nested += !outer && l->parent >= 0;
-	if (!twin_verdict(r, &v)) {
-		CHECK(0, TW "verify failed", TW_ARGS(r));
+	if (!judge_entry_twin(r, GEN_PROG_DEAD_ENTRY_UNSAFE,
+			      (struct entry_judged){ &c->safe, &c->faults, &c->endless, &c->bad }, &v))
 		return;
-	}
-	if (r->twin) {
-		bool flagged = r->p->flags & (GEN_PROG_DEAD_ENTRY_UNSAFE | GEN_PROG_MAY_NOT_TERMINATE);
-
-		t = run_watched(r->p, r->seed, r->p->input, r->k->step_budget, r->rs, &steps);
-		CHECK(flagged, TW "the twin not flagged", TW_ARGS(r));
-		c->faults += t == INTERP_TRAP_MEM && (r->p->flags & GEN_PROG_DEAD_ENTRY_UNSAFE);
-		c->endless += t == INTERP_TRAP_STEPS && (r->p->flags & GEN_PROG_MAY_NOT_TERMINATE);
-		CHECK(v.kind != VERDICT_SAFE, TW "the twin called safe", TW_ARGS(r));
-		c->bad += v.kind == VERDICT_SAFE;
-		return;
-	}
-	CHECK(!(r->p->flags & (GEN_PROG_DEAD_ENTRY_UNSAFE | GEN_PROG_MAY_NOT_TERMINATE)),
-	      TW "the safe form flagged", TW_ARGS(r));
-	c->safe += v.kind == VERDICT_SAFE;
-	if (v.kind != VERDICT_SAFE)
-		fprintf(stderr, TW "not called safe: %s\n", TW_ARGS(r), v.reason);
 	at = r->rs->entries_at[li];
 	t = run_watched(r->p, r->seed, r->p->input, r->p->max_steps + 1, r->rs, &steps);
 	CHECK(t == INTERP_OK || (t == INTERP_TRAP_LIMIT && (r->p->flags & GEN_PROG_CALL_TRAP)),
