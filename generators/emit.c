@@ -108,6 +108,15 @@ void gi_call_helper(struct gi *g, int32_t id)
 	gi_emit(g, mk(BPF_JMP | BPF_CALL, 0, 0, 0, id));
 }
 
+void gi_probe_read_data(struct gi *g, int16_t fp_off)
+{
+	gi_alux(g, true, BPF_MOV, BPF_REG_1, EBPF_REG_FP);
+	gi_alu(g, true, BPF_ADD, BPF_REG_1, fp_off);
+	gi_mov_const(g, BPF_REG_2, 8, true);
+	gi_ldx(g, BPF_DW, BPF_REG_3, EBPF_REG_FP, GEN_FP_DATA);
+	gi_call_helper(g, BPF_FUNC_probe_read_kernel);
+}
+
 void gi_call_sub(struct gi *g, int label)
 {
 	add_fix(g, label);

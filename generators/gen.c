@@ -1256,11 +1256,7 @@ static void spill_call_loop(struct gi *g, bool clobber)
 
 	gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_SHAPES_CTR, 0);
 	gi_bind(g, top);
-	gi_alux(g, true, BPF_MOV, BPF_REG_1, EBPF_REG_FP);
-	gi_alu(g, true, BPF_ADD, BPF_REG_1, clobber ? GEN_FP_SHAPES_CTR : GEN_FP_SIDE_CONST);
-	gi_mov_const(g, BPF_REG_2, 8, true);
-	gi_ldx(g, BPF_DW, BPF_REG_3, EBPF_REG_FP, GEN_FP_DATA);
-	gi_call_helper(g, BPF_FUNC_probe_read_kernel);
+	gi_probe_read_data(g, clobber ? GEN_FP_SHAPES_CTR : GEN_FP_SIDE_CONST);
 	gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_SHAPES_CTR);
 	gi_alu(g, true, BPF_ADD, BPF_REG_1, 1);
 	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_SHAPES_CTR, BPF_REG_1);

@@ -243,6 +243,8 @@ void gi_jmp(struct gi *g, bool j32, uint8_t op, int dst, int32_t imm, int label)
 void gi_jmpx(struct gi *g, bool j32, uint8_t op, int dst, int src, int label);
 void gi_ja(struct gi *g, int label);
 void gi_call_helper(struct gi *g, int32_t id);
+/* bpf_probe_read_kernel(fp + fp_off, 8, data): 8 packet bytes into a stack cell; r0-r5 clobbered */
+void gi_probe_read_data(struct gi *g, int16_t fp_off);
 void gi_call_sub(struct gi *g, int label);
 void gi_ld_func(struct gi *g, int dst, int label);	/* dst = the function at label */
 void gi_may_goto(struct gi *g, int label);

@@ -86,11 +86,7 @@ void gi_stmt_iter(struct gi *g, struct gi_loop *lp)
 	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_ITER_SUM, BPF_REG_2);
 	if (helper) {	/* bpf_probe_read_kernel(fp + cell, 8, data), folded into the sum */
 		gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_CELL, 0);	/* (written on every path) */
-		gi_alux(g, true, BPF_MOV, BPF_REG_1, EBPF_REG_FP);
-		gi_alu(g, true, BPF_ADD, BPF_REG_1, helper_over ? GEN_FP_ITER : GEN_FP_CELL);
-		gi_mov_const(g, BPF_REG_2, 8, true);
-		gi_ldx(g, BPF_DW, BPF_REG_3, EBPF_REG_FP, GEN_FP_DATA);
-		gi_call_helper(g, BPF_FUNC_probe_read_kernel);
+		gi_probe_read_data(g, helper_over ? GEN_FP_ITER : GEN_FP_CELL);
 		gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_CELL);
 		gi_ldx(g, BPF_DW, BPF_REG_2, EBPF_REG_FP, GEN_FP_ITER_SUM);
 		gi_alux(g, true, BPF_XOR, BPF_REG_2, BPF_REG_1);

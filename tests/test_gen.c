@@ -1838,10 +1838,11 @@ static bool has_fp_alu(const struct gen_program *p)
 	return false;
 }
 
-/* One program of a twin-knob test whose forms only the verifier refuses (no run traps): counted
- * (formed, flagged), its runs checked, its verdict held to the rule: a safe form is not refused
- * for the rule's words (safe1, safe2), a flagged twin is not called safe, and is counted in
- * dirty[1] when refused for them (twin1, twin2). */
+/* One program of a twin-knob test: counted (formed, flagged), its runs checked, its verdict held
+ * to the rule: a flagged twin is never called safe.  With `words`, the forms are ones only the
+ * verifier refuses (no run traps, twins included): a safe form is not refused for the rule's
+ * words (safe1, safe2), and a twin is counted in dirty[1] when refused for them (twin1, twin2).
+ * Without, a twin's runs may trap (memory traps counted in traps). */
 static void verifier_twin(struct twin_counts *c, const struct twin_run *r, bool formed,
 			  bool flagged, const char *const words[4])
 {
@@ -1855,18 +1856,20 @@ static void verifier_twin(struct twin_counts *c, const struct twin_run *r, bool 
 	if (!formed)
 		return;
 	t = twin_trap(r, NULL);
-	CHECK(t == INTERP_OK || t == INTERP_TRAP_STEPS ||
+	c->traps += !words && r->twin && t == INTERP_TRAP_MEM;
+	CHECK((!words && r->twin) || t == INTERP_OK || t == INTERP_TRAP_STEPS ||
 	      (t == INTERP_TRAP_LIMIT && (p->flags & GEN_PROG_CALL_TRAP)), TW "a run traps (%d)",
 	      TW_ARGS(r), t);
 	if (!twin_verdict(r, &v))
 		return;
 	if (!r->twin) {
 		c->safe += v.kind == VERDICT_SAFE;
-		CHECK(!strstr(v.reason, words[0]) && !strstr(v.reason, words[1]),
-		      TW "a safe form refused: %s", TW_ARGS(r), v.reason);
+		if (words)
+			CHECK(!strstr(v.reason, words[0]) && !strstr(v.reason, words[1]),
+			      TW "a safe form refused: %s", TW_ARGS(r), v.reason);
 	} else if (flagged) {
 		CHECK(v.kind != VERDICT_SAFE, TW "a twin called safe", TW_ARGS(r));
-		c->dirty[1] += strstr(v.reason, words[2]) || strstr(v.reason, words[3]);
+		c->dirty[1] += words && (strstr(v.reason, words[2]) || strstr(v.reason, words[3]));
 	}
 }
 
@@ -1948,28 +1951,9 @@ static bool has_map_u64_load(const struct gen_program *p)
  * its runs do (the u64 is 0 in most runs: only the verifier refuses an unbounded one). */
 static void map_u64_program(void *arg, const struct twin_run *r)
 {
-	struct twin_counts *c = arg;
-	const struct gen_program *p = r->p;
-	bool flagged = p->flags & GEN_PROG_U64_PTR_UNSAFE, formed = has_map_u64_load(p);
-	struct scev_verdict v;
-	enum interp_trap t;
+	bool flagged = r->p->flags & GEN_PROG_U64_PTR_UNSAFE;
 
-	c->calls[r->twin] += formed;
-	c->flagged[r->twin] += flagged;
-	CHECK(!flagged || r->twin, TW "twin flag without its knob", TW_ARGS(r));
-	if (!formed)
-		return;
-	t = twin_trap(r, NULL);
-	c->traps += r->twin && t == INTERP_TRAP_MEM;
-	CHECK(r->twin || t == INTERP_OK || t == INTERP_TRAP_STEPS ||
-	      (t == INTERP_TRAP_LIMIT && (p->flags & GEN_PROG_CALL_TRAP)), TW "a run traps (%d)",
-	      TW_ARGS(r), t);
-	if (!twin_verdict(r, &v))
-		return;
-	if (!r->twin)
-		c->safe += v.kind == VERDICT_SAFE;
-	else if (flagged)
-		CHECK(v.kind != VERDICT_SAFE, TW "a twin called safe", TW_ARGS(r));
+	verifier_twin(arg, r, has_map_u64_load(r->p), flagged, NULL);
 }
 
 static void test_map_u64_knobs(void)
