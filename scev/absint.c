@@ -459,20 +459,14 @@ static void settle_copies(const struct scev_ctx *cx, struct astate *t, const str
 	}
 }
 
-/* A register a conditional jump compares that block b filled from an 8-byte stack cell, with
- * no instruction between the fill and the jump writing the register or any memory (no store,
- * atomic or call): the cell holds the register's value on every run there, so the arm's
- * narrowing of the register narrows the cell too (the kernel's linked scalars: a fill gives
- * the register the spilled slot's id).  The exit test `r1 = fp[-56]; if r0 != r1` then tells the
- * state that goes round which bounds the cell holds, not only the register. */
-static void narrow_filled_cell(const struct scev_ctx *cx, uint32_t b, uint8_t reg,
-			       const struct aval *v, struct astate *s)
+/* Whether block b filled register reg from the 8-byte stack cell at fp + *off, with no
+ * instruction between the fill and the block's final jump writing the register or any memory
+ * (no store, atomic or call). */
+static bool block_fill_scan(const struct scev_ctx *cx, uint32_t b, uint8_t reg, int16_t *off)
 {
 	const struct scev_block *blk = &cx->st.cfg->blocks[b];
 	uint32_t fill = UINT32_MAX;
 
-	if (v->kind != AV_SCALAR || reg == EBPF_REG_FP)
-		return;
 	for (uint32_t pc = blk->first; pc < blk->last; pc += ebpf_insn_slots(&cx->insns[pc])) {
 		const struct bpf_insn *i = &cx->insns[pc];
 		uint8_t cls = ebpf_class(i);
@@ -487,11 +481,48 @@ static void narrow_filled_cell(const struct scev_ctx *cx, uint32_t b, uint8_t re
 		       i->dst_reg == reg ? pc : UINT32_MAX;
 	}
 	if (fill == UINT32_MAX)
+		return false;
+	*off = cx->insns[fill].off;
+	return true;
+}
+
+/* Whether block b's jump compares (side 0: its dst_reg, 1: its src_reg) a register filled
+ * from the 8-byte cell at fp + *off (block_fill_scan), computed once per block and pass: a
+ * block's arms are sent at each of its visits. */
+static bool block_fill(struct engine *en, uint32_t b, int side, int16_t *off)
+{
+	struct jump_fill *f = &en->jfill[b];
+
+	if (!(f->has & JFILL_KNOWN)) {
+		const struct scev_ctx *cx = en->cx;
+		const struct bpf_insn *j = &cx->insns[cx->st.cfg->blocks[b].last];
+
+		f->has = JFILL_KNOWN;
+		if (block_fill_scan(cx, b, j->dst_reg, &f->off[0]))
+			f->has |= JFILL_DST;
+		if (ebpf_srcbit(j) == BPF_X && block_fill_scan(cx, b, j->src_reg, &f->off[1]))
+			f->has |= JFILL_SRC;
+	}
+	*off = f->off[side];
+	return f->has & (side ? JFILL_SRC : JFILL_DST);
+}
+
+/* A register a conditional jump compares that block b filled from an 8-byte stack cell
+ * (block_fill): the cell holds the register's value on every run there, so the arm's narrowing
+ * of the register narrows the cell too (the kernel's linked scalars: a fill gives the register
+ * the spilled slot's id).  The exit test `r1 = fp[-56]; if r0 != r1` then tells the state that
+ * goes round which bounds the cell holds, not only the register. */
+static void narrow_filled_cell(struct engine *en, uint32_t b, int side, uint8_t reg,
+			       const struct aval *v, struct astate *s)
+{
+	int16_t off;
+
+	if (v->kind != AV_SCALAR || reg == EBPF_REG_FP || !block_fill(en, b, side, &off))
 		return;
 	for (uint32_t k = 0; k < s->n; k++) {
 		struct acell *c = &s->cells[k];
 
-		if (c->off == cx->insns[fill].off && c->size == 8 && c->v.kind == AV_SCALAR &&
+		if (c->off == off && c->size == 8 && c->v.kind == AV_SCALAR &&
 		    aval_subset(v, &c->v))
 			c->v = *v;
 	}
@@ -548,8 +579,8 @@ static int send_succs(struct engine *en, uint32_t b, struct astate *s, send_fn s
 				u->regs[last->src_reg] = bb;
 			u->regs[last->dst_reg] = a;
 			if (x)
-				narrow_filled_cell(cx, b, last->src_reg, &bb, u);
-			narrow_filled_cell(cx, b, last->dst_reg, &a, u);
+				narrow_filled_cell(en, b, 1, last->src_reg, &bb, u);
+			narrow_filled_cell(en, b, 0, last->dst_reg, &a, u);
 			astate__pkt_guards_settle(u);
 			astate__nn_settle(u);
 			err = send(en, b, blk->succ[taken], u, arg);
@@ -1095,8 +1126,14 @@ static int send_path(struct engine *en, uint32_t from, uint32_t to, const struct
 	(void)arg;
 	if (!st->live || !paths_plain(en, to))
 		return 0;
-	if (!v && !(v = en->paths[to] = calloc(PATHS_MAX, sizeof(*v))))
-		return -ENOMEM;
+	if (!v) {
+		/* (unreached and without cells, not cleared: astate__copy writes the rest of a
+		 * state before anything reads it, and only the first npaths are read or freed) */
+		if (!(v = en->paths[to] = malloc(PATHS_MAX * sizeof(*v))))
+			return -ENOMEM;
+		for (int k = 0; k < PATHS_MAX; k++)
+			astate__none(&v[k]);
+	}
 	fills = en->fills[en->cx->st.cfg->blocks[to].func];
 	h = path_shape(st, live, fills, true, false);
 	for (uint8_t k = 0; k < n; k++) {
@@ -1294,6 +1331,7 @@ static int engine_alloc(struct engine *en)
 		en->back_seen = carve(base, &at, nl, 1);
 		en->paths = carve(base, &at, nb, sizeof(*en->paths));
 		en->npaths = carve(base, &at, nb, 1);
+		en->jfill = carve(base, &at, nb, sizeof(*en->jfill));
 		en->step_regs = carve(base, &at, nl, sizeof(*en->step_regs));
 		en->left_in_group = carve(base, &at, nl / PAGE_GROUP + 1, sizeof(*en->left_in_group));
 		en->flushed_in_group =

@@ -155,7 +155,16 @@ struct engine {
 	uint16_t *left_in_group, *flushed_in_group;
 	uint16_t *live_in;	/* per block: registers live at its start (computed with the first) */
 	uint64_t *fills;	/* per function: bit k, a register is filled from r10 - 8(k + 1) */
+	/* per block: the cells its final jump's registers were filled from (absint.c,
+	 * narrow_filled_cell), found at the block's first send */
+	struct jump_fill {
+		int16_t off[2];	/* the jump's dst_reg, src_reg */
+		uint8_t has;	/* JFILL_* */
+	} *jfill;
 };
+#define JFILL_KNOWN 1
+#define JFILL_DST 2
+#define JFILL_SRC 4
 
 /* Loops (blocks) per group whose cleared per-loop (per-block) entries give their pages back
  * together (engine.left_in_group; 32768 summaries are 1,216 pages).  Few large releases, not

@@ -572,7 +572,9 @@ int astate__join_regs(struct astate *dst, const struct astate *src, bool widen, 
 			j++;
 		if (j < src->n && src->cells[j].off == a->off && src->cells[j].size == a->size) {
 			if (aval_equal(&a->v, &src->cells[j].v)) {
-				dst->cells[k++] = *a;
+				if (k != i)	/* (a cell before was dropped) */
+					dst->cells[k] = *a;
+				k++;
 				continue;
 			}
 			v = widen ? aval_widen(&a->v, &src->cells[j].v) : aval_join(&a->v, &src->cells[j].v);
