@@ -1497,6 +1497,63 @@ static void pkt_len_loop(struct gi *g, bool over)
 		g->p->flags |= GEN_PROG_PKT_UNSAFE;
 }
 
+/* An index against a length loaded from a map value and checked once against the value's size
+ * (p_map_len, issue 14 section 6): v = the array map's last element (never NULL; the last, so
+ * that a read past it leaves the map, which the interpreter, holding the elements side by
+ * side, traps on); its first u32 is set to (data[j] + c) & 63,
+ * then read back as len; if (len > 60) skip; for (r2 = 0; r2 < len; r2++) read v[4 + r2].  The
+ * 60 bytes after the field fit only through the relation r2 < len <= 60 (the kernel narrows r2
+ * by the register it is compared with).  c is chosen after the input is drawn so that the
+ * program's own input sets 60 (the whole value read), the twin's 61: the twin
+ * (p_map_len_over) tests len > 61 and its own input reads v[64], one past the value.  The
+ * length test may be `>= 61` (`>= 62`), the address r0 + r2 or r2 + r0.  r0-r5 clobbered. */
+static void map_len_loop(struct gi *g, bool over)
+{
+	int idx = (int)g->p->nloops++, top = gi_label(g), end = gi_label(g);
+	uint8_t j = (uint8_t)gen_pick(g->src, GEN_INPUT_LEN);
+	bool ge = gen_bool(g->src, 50), swap = gen_bool(g->src, 50);
+	int32_t lim = GEN_MAP_VALUE_SIZE - 4 + over;
+	struct gen_loop *l;
+
+	gi_st(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, GEN_MAP_ENTRIES - 1);
+	gi_ld_map(g, BPF_REG_1, 0);
+	gi_alux(g, true, BPF_MOV, BPF_REG_2, EBPF_REG_FP);
+	gi_alu(g, true, BPF_ADD, BPF_REG_2, GEN_FP_KEY);
+	gi_call_helper(g, BPF_FUNC_map_lookup_elem);
+	gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, end);
+	gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_DATA);
+	gi_ldx(g, BPF_B, BPF_REG_1, BPF_REG_1, j);
+	g->map_len_pc = g->len;
+	g->map_len_at = j;
+	g->map_len_own = (uint8_t)lim;
+	gi_alu(g, false, BPF_ADD, BPF_REG_1, 0);	/* (c, set once the input is drawn) */
+	gi_alu(g, false, BPF_AND, BPF_REG_1, 63);
+	gi_stx(g, BPF_W, BPF_REG_0, 0, BPF_REG_1);
+	gi_ldx(g, BPF_W, BPF_REG_1, BPF_REG_0, 0);
+	gi_jmp(g, false, ge ? BPF_JGE : BPF_JGT, BPF_REG_1, lim + ge, end);
+	gi_mov_const(g, BPF_REG_2, 0, true);
+	gi_bind(g, top);
+	gi_jmpx(g, false, BPF_JGE, BPF_REG_2, BPF_REG_1, end);
+	gi_alux(g, true, BPF_MOV, BPF_REG_3, swap ? BPF_REG_2 : BPF_REG_0);
+	gi_alux(g, true, BPF_ADD, BPF_REG_3, swap ? BPF_REG_0 : BPF_REG_2);
+	gi_ldx(g, BPF_B, BPF_REG_3, BPF_REG_3, 4);
+	gi_alu(g, true, BPF_ADD, BPF_REG_2, 1);
+	gi_ja(g, top);
+	gi_bind(g, end);
+	l = prologue_loop(g, idx, top, end, GEN_FORM_WHILE,
+			  GEN_SH(WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
+				  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_INPUT) | GEN_SH(MAP),
+			  BPF_REG_2, BPF_JLT);
+	l->step = 1;
+	l->trip = -1;
+	l->trip_max = (uint64_t)lim + 1;
+	l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_2, .width = 64, .has_start = true, .step = 1 };
+	l->nivs = 1;
+	g->use_map = true;
+	if (over)
+		g->p->flags |= GEN_PROG_MAP_LEN_UNSAFE;
+}
+
 /* A packet pointer passed to a static subprogram (p_call_pkt): f(p) reads the byte at p + j;
  * the prologue calls it once or twice with p = data + o (o constant, below the GEN_INPUT_LEN
  * bytes its check proved), j a byte every call's pointer has checked.  The twin
@@ -2032,6 +2089,7 @@ static const struct twin_piece prologue_loops[] = {
 	TWIN_PIECE(p_irr_side_only, p_irr_side_only_bad, side_only_loop),
 	TWIN_PIECE(p_dead_branch, p_dead_branch_bad, gi_dead_branch),
 	TWIN_PIECE(p_dead_outer, p_dead_outer_bad, gi_dead_outer),
+	TWIN_PIECE(p_map_len, p_map_len_over, map_len_loop),
 };
 static const struct twin_piece call_pieces[] = {
 	TWIN_PIECE(p_call_pkt, p_call_pkt_over, pkt_call),
@@ -2300,6 +2358,9 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 	/* A packet and helper results to run it with: any bytes do, the metadata holds for all. */
 	gen_bytes(src, out->input, GEN_INPUT_LEN);
 	gen_bytes(src, out->helper_data, GEN_HELPER_LEN);
+	if (g->map_len_pc)	/* (p_map_len: the length the own input sets) */
+		out->insns[g->map_len_pc].imm = (int32_t)((g->map_len_own -
+							   out->input[g->map_len_at]) & 63);
 	err = ebpf_validate(out->insns, out->len, NULL);
 out:
 	if (err)
@@ -2437,6 +2498,8 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 		sbuf_puts(sb, " field-unsafe (a spin lock's bytes touched, a number into a kptr)");
 	if (p->flags & GEN_PROG_U64_PTR_UNSAFE)
 		sbuf_puts(sb, " u64-ptr-unsafe (a map value's u64 added to a pointer unbounded)");
+	if (p->flags & GEN_PROG_MAP_LEN_UNSAFE)
+		sbuf_puts(sb, " map-len-read-past-value (a length checked one too high)");
 	if (p->flags & GEN_PROG_TWIN_UNSAFE)
 		sbuf_puts(sb, " may-goto-twin (safe only within 2^23 iterations)");
 	if (p->flags & GEN_PROG_ITER)

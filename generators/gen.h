@@ -444,6 +444,13 @@
 	X(p_map_u64_ptr_bad, 0, 0, 100,                                                            \
 	  "unsafe twin of p_map_u64_ptr: the u64 added unmasked to the value or the packet, or "   \
 	  "tested one past the last offset a read fits at")                                        \
+	X(p_map_len, 0, 0, 100,                                                                    \
+	  "a loop of the prologue: for (i = 0; i < len; i++) reads v[4 + i], len a u32 loaded "    \
+	  "from the map value v (a run sets it from an input byte) and checked once, len <= 60 " \
+	  "(a relational bound)")                                                                  \
+	X(p_map_len_over, 0, 0, 100,                                                               \
+	  "unsafe twin of p_map_len: len <= 61; the program's own input sets 61 and the last "     \
+	  "read is past the 64-byte value")                                                        \
 	X(p_call_frames, 0, 0, 100,                                                                \
 	  "f(p) reads *p, called with a pointer into main's frame and, from h, into h's own: "      \
 	  "the pointer joins two frames")                                                          \
@@ -713,6 +720,10 @@ struct gen_loop {
 #define GEN_PROG_U64_PTR_UNSAFE (1u << 30)	/* p_map_u64_ptr_bad: a map value's u64 added to a
 						 * pointer unbounded, or tested one too far
 						 * (a run may trap); the kernel refuses it */
+#define GEN_PROG_MAP_LEN_UNSAFE (1u << 31)	/* p_map_len_over: a map value's length checked
+						 * one too high; the run on the program's own
+						 * input reads the byte past the value
+						 * (INTERP_TRAP_MEM); the kernel refuses it */
 #define GEN_PROG_LOOP_DEF (1u << 7)	/* p_loop_def: a register and a slot written by every
 					 * iteration of a loop run at least once, read after it */
 #define GEN_PROG_REG_UNWRITTEN (1u << 8)	/* p_loop_def_early: a run may read a register and

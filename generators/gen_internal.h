@@ -219,6 +219,10 @@ struct gi {
 	int iter_deep_sub;
 	uint32_t iter_deep_pc[3];
 	uint32_t iter_deep_target;
+	/* p_map_len: the pc of its `w1 += c` (0: none), the input byte it adds to, and the length
+	 * the program's own input is to set (c is chosen once the input is drawn) */
+	uint32_t map_len_pc;
+	uint8_t map_len_at, map_len_own;
 	/* Tables: everything from here on is written before it is read (not cleared per program). */
 	int32_t label_pc[GI_MAX_LABELS];
 	struct gi_fix fix[GI_MAX_FIXUPS];

@@ -669,7 +669,7 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 			   GEN_PROG_CB_COUNT_UNSAFE | GEN_PROG_FRAMES_UNSAFE |
 			   GEN_PROG_CALL_CTX_UNSAFE | GEN_PROG_SIDE_ONLY_UNSAFE |
 			   GEN_PROG_DEAD_ENTRY_UNSAFE | GEN_PROG_VMA_UNSAFE |
-			   GEN_PROG_TIMER_TWO_UNSAFE))) &&
+			   GEN_PROG_TIMER_TWO_UNSAFE | GEN_PROG_MAP_LEN_UNSAFE))) &&
 	    !(res.trap == INTERP_TRAP_HELPER &&
 	      (p->flags & (GEN_PROG_ITER_UNSAFE | GEN_PROG_TIMER_UNSAFE))) &&
 	    !(res.trap == INTERP_TRAP_REF && (p->flags & GEN_PROG_REF_UNSAFE)))
@@ -693,7 +693,7 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 				GEN_PROG_CB_COUNT_UNSAFE | GEN_PROG_FRAMES_UNSAFE |
 				GEN_PROG_CALL_CTX_UNSAFE | GEN_PROG_SIDE_ONLY_UNSAFE |
 				GEN_PROG_TIMER_TWO_UNSAFE | GEN_PROG_DEAD_ENTRY_UNSAFE |
-				GEN_PROG_VMA_UNSAFE);
+				GEN_PROG_VMA_UNSAFE | GEN_PROG_MAP_LEN_UNSAFE);
 	bool iter_bad = p->flags & (GEN_PROG_ITER_UNSAFE | GEN_PROG_TIMER_UNSAFE);
 	bool ref_bad = p->flags & GEN_PROG_REF_UNSAFE;
 	uint64_t budget = endless || huge ? k->step_budget : p->max_steps + 1, steps;
@@ -2287,6 +2287,31 @@ static void test_start_range_knobs(void)
 	check_mem_twins(&s, &c, 50);
 }
 
+/* p_map_len and its unsafe twin p_map_len_over (issue 14 section 6: an index against a length
+ * loaded from a map value and checked once; corpus map_len_checked_once): the twin, flagged,
+ * reads the byte past the 64-byte value on its own input (which sets the length to 61) and is
+ * never called safe; the safe form never traps (check_program, two inputs) and bpfscev never
+ * calls it unsafe for a map-value access, and calls most of its programs safe. */
+static void map_len_program(void *arg, const struct twin_run *r)
+{
+	struct scev_verdict v;
+
+	if (mem_twin_verdict(arg, r, GEN_PROG_MAP_LEN_UNSAFE, &v) && !r->twin)
+		CHECK(!strstr(v.reason, "map value"), TW "%s", TW_ARGS(r), v.reason);
+}
+
+static void test_map_len_knobs(void)
+{
+	static const struct twin_spec s = { { "p_map_len", "p_map_len_over" }, 100, 4300000,
+					    100 };
+	struct twin_counts c = { 0 };
+
+	for_twin_programs(&s, map_len_program, &c);
+	check_mem_twins(&s, &c, 80);
+	printf("p_map_len: %u of 100 called safe; p_map_len_over: %u of %u trap, none called "
+	       "safe\n", c.safe, c.traps, c.flagged[1]);
+}
+
 /* p_call_frames and its unsafe twin p_call_frames_past (a callee given pointers into main's
  * frame and into its other caller's own, db55fbe's shape): the twin, flagged, reads past both
  * frames on every run and is never called safe; the safe form never traps, and bpfscev never
@@ -3248,6 +3273,7 @@ int main(void)
 	test_pkt_len_knobs();
 	test_ptr_join_knobs();
 	test_start_range_knobs();
+	test_map_len_knobs();
 	test_cb_count_knobs();
 	test_call_ctx_knobs();
 	test_iter_knobs();
