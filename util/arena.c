@@ -57,6 +57,11 @@ struct slab_region {
 } __attribute__((aligned(16)));
 
 static _Thread_local struct arena *current;
+/* One slab region (empty) kept past its arena's close for the thread's next arena: a campaign
+ * opens an arena per program, and mapping, faulting in (the kernel zeroes the 2 MiB page) and
+ * unmapping a region each time cost a third of its CPU (docs/BENCHMARKS.md, issue 13, fifteenth
+ * round).  Its bytes are the last arena's: slab blocks are not zeroed. */
+static _Thread_local struct slab_region *kept_region;
 static _Thread_local char first_block[ARENA_FIRST] __attribute__((aligned(16)));
 static _Thread_local bool first_taken;
 
@@ -89,7 +94,10 @@ void arena_close(struct arena *a)
 	}
 	for (struct slab_region *r = a->regions, *rn; r; r = rn) {
 		rn = r->next;
-		munmap(r, HUGE_PAGE);
+		if (!kept_region)
+			kept_region = r;
+		else
+			munmap(r, HUGE_PAGE);
 	}
 	if (a->first)
 		first_taken = false;
@@ -295,28 +303,40 @@ static void slab_release(struct arena *a, struct slab_region *r)
 	munmap(r, HUGE_PAGE);
 }
 
-/* A new current region for a: the spare, or a fresh mapping; false when out of memory. */
+/* A fresh 2 MiB region on a 2 MiB boundary, asked for a huge page; NULL when out of memory. */
+static char *map_region(void)
+{
+	char *base = mmap(NULL, 2 * (size_t)HUGE_PAGE, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), *p;
+
+	if (base == MAP_FAILED)
+		return NULL;
+	p = (char *)(((uintptr_t)base + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+	if (p > base)
+		munmap(base, (size_t)(p - base));
+	if (p + HUGE_PAGE < base + 2 * (size_t)HUGE_PAGE)
+		munmap(p + HUGE_PAGE, (size_t)(base + 2 * (size_t)HUGE_PAGE - (p + HUGE_PAGE)));
+#ifdef MADV_HUGEPAGE
+	(void)madvise(p, HUGE_PAGE, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
+/* A new current region for a: the spare, the thread's kept region, or a fresh mapping; false
+ * when out of memory. */
 static bool slab_next_region(struct arena *a)
 {
 	struct slab_region *old = a->slab_cur, *r = a->slab_spare;
-	char *base, *p;
 
 	if (r) {
 		a->slab_spare = NULL;
 	} else {
-		base = mmap(NULL, 2 * (size_t)HUGE_PAGE, PROT_READ | PROT_WRITE,
-			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (base == MAP_FAILED)
+		if (kept_region) {
+			r = kept_region;	/* (the arena that closed let it go) */
+			kept_region = NULL;
+		} else if (!(r = (struct slab_region *)map_region())) {
 			return false;
-		p = (char *)(((uintptr_t)base + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
-		if (p > base)
-			munmap(base, (size_t)(p - base));
-		if (p + HUGE_PAGE < base + 2 * (size_t)HUGE_PAGE)
-			munmap(p + HUGE_PAGE, (size_t)(base + 2 * (size_t)HUGE_PAGE - (p + HUGE_PAGE)));
-#ifdef MADV_HUGEPAGE
-		(void)madvise(p, HUGE_PAGE, MADV_HUGEPAGE);
-#endif
-		r = (struct slab_region *)p;
+		}
 		r->owner = a;
 		r->next = a->regions;
 		r->pprev = &a->regions;
