@@ -1169,6 +1169,9 @@ int sym_exit_lin(struct scev_ctx *cx, const struct sym_summary *s, const struct 
 		return WHY("the bound does not fit the 32-bit counter");
 	lc.w = f->w = e->is32 || m.seq32 ? 32 : 64;
 	f->step = m.step;
+	f->loc = m.loc;
+	f->inv = m.inv;
+	f->off = m.off;
 	wmask = lc.w == 32 ? 0xffffffffull : UINT64_MAX;
 	/* D = N - v(0) = N - x0 - off */
 	if (!lin_of(&lc, m.inv, 1, false, 0, f) ||

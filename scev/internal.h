@@ -531,6 +531,10 @@ struct sym_lin {
 	uint64_t k[TRIP_LIN_MAX];
 	eid t[TRIP_LIN_MAX];
 	bool outer[TRIP_LIN_MAX];	/* t_i reads the parent's header values */
+	/* the counter, the invariant side (in the loop's REG symbols) and v(0) - x0 (exit_seq) */
+	loc_t loc;
+	eid inv;
+	uint64_t off;
 };
 int sym_exit_lin(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_exit *e,
 		 const struct aval *(*env)(void *arg, loc_t l), eid (*entry)(void *arg, loc_t l),

@@ -915,6 +915,131 @@ static bool irreducible_keeps(const struct sym_summary *cs, const struct side_wr
 	return !fpmask_any(&w->bytes, lo, hi);
 }
 
+/* The states of irreducible child c's first header visits kept apart (side_walk): the header
+ * entry's (its in-edges from outside c joined), and each side arrival's with the block it
+ * arrives from.  ok when every first visit is in one of them (no more arrivals than fit). */
+#define IRR_PARTS 4
+struct irr_parts {
+	bool ok;
+	unsigned n;
+	struct sstate s[IRR_PARTS];
+	uint32_t from[IRR_PARTS];	/* SCEV_NONE: the header entry's */
+};
+
+static void irr_parts_free(struct irr_parts *ps)
+{
+	for (unsigned p = 0; p < ps->n; p++)
+		ss_free(&ps->s[p]);
+	ps->n = 0;
+}
+
+/* A first header visit of irreducible child c arriving from block b, whose test is exit x's
+ * (form f) and sends to the header when it fails: the test compared, in its own width, the
+ * counter's register with the invariant side's register (or constant), and a direct edge gives
+ * the header those registers as they were, so the counter's first value there is not the
+ * bound.  With v(0) = x0 + step (the test after the step), the first k with v(k) == n is then
+ * one less than the first j >= 1 with x0 + j * step == n (exit_affine's guarded form). */
+static bool arrival_guarded(struct scev_ctx *cx, uint32_t c, const struct sym_exit *x,
+			    const struct sym_lin *f, uint32_t b)
+{
+	const struct scev_cfg *g = cx->st.cfg;
+	const struct scev_block *blk = &g->blocks[b];
+	const struct bpf_insn *i = scev_block_cond_jmp(g, b);
+	const struct expr *inv = &cx->ar.v[f->inv];
+	uint64_t wm = f->w == 32 ? 0xffffffffull : UINT64_MAX;
+	bool j32;
+
+	if (!i || x->block != b || blk->nsucc != 2 || !LOC_IS_REG(f->loc) ||
+	    ebpf_op(i) == BPF_JCOND || ((f->off - f->step) & wm))
+		return false;
+	if ((blk->succ[0] == cx->st.loops->loops[c].header) ==
+	    (blk->succ[1] == cx->st.loops->loops[c].header))
+		return false;
+	j32 = ebpf_class(i) == BPF_JMP32;
+	if (j32 != (f->w == 32))
+		return false;
+	for (int side = 0; side < 2; side++) {
+		bool reg = ebpf_srcbit(i) == BPF_X;
+		uint8_t a = side ? i->src_reg : i->dst_reg, o = side ? i->dst_reg : i->src_reg;
+
+		if ((side && !reg) || a != f->loc)
+			continue;
+		if (inv->kind == EX_REG && reg && LOC_IS_REG(inv->a) && o == inv->a)
+			return true;
+		if (inv->kind == EX_CONST && !reg &&
+		    (j32 ? (uint32_t)i->imm == (uint32_t)inv->imm :
+			   (uint64_t)(int64_t)i->imm == inv->imm))
+			return true;
+	}
+	return false;
+}
+
+/* Exit k of irreducible child c over its first header visits apart (ps): the distance's linear
+ * form for each, with the guard of an arrival through the exit's own test; 1 with the hull of
+ * their bounds, 0 when some part has none.  Each holds for every visit of its part, so the hull
+ * holds for every entry.  Recorded on the exit for the range pass when every entry of c is
+ * reached from this loop's header in the same iteration (this loop reducible, or c outside its
+ * side-entry region): the walk's states then cover every run that reaches c. */
+static int ctx_exit_parts(struct sym_run *r, uint32_t c, uint32_t k, const struct irr_parts *ps,
+			  const struct astate *fh, uint64_t *kmin, uint64_t *kmax)
+{
+	struct scev_ctx *cx = r->cx;
+	struct sym_summary *cs = scev_sum(cx, c);
+	struct sym_exit *x = &cs->exits[k];
+	const struct scev_loop *P = &cx->st.loops->loops[r->l], *C = &cx->st.loops->loops[c];
+	uint64_t lo = UINT64_MAX, hi = 0;
+	bool keep = true;
+
+	if (!ps->ok)
+		return 0;
+	for (unsigned p = 0; p < ps->n; p++) {
+		struct entry_env ee = { .cx = cx, .s = &ps->s[p], .fh = fh };
+		struct sym_lin f;
+		uint64_t a, b;
+		char why[96];
+
+		if (!ps->s[p].live)
+			continue;
+		if (sym_exit_lin(cx, cs, x, entry_env_get, entry_expr_get, &ee, &f, why,
+				 sizeof(why)))
+			return 0;
+		if (ps->from[p] != SCEV_NONE && arrival_guarded(cx, c, x, &f, ps->from[p])) {
+			f.c0 = (f.c0 + f.off) & (f.w == 32 ? 0xffffffffull : UINT64_MAX);
+			if (sym_lin_bound(cx, &f, entry_env_get, &ee, first_hdr_get, &ee, &a, &b,
+					  why, sizeof(why)))
+				return 0;
+			if (!b)
+				continue;	/* (x0 == n in every run: none arrives) */
+			a = a ? a - 1 : 0;
+			b = b - 1;
+		} else if (sym_lin_bound(cx, &f, entry_env_get, &ee, first_hdr_get, &ee, &a, &b,
+					 why, sizeof(why))) {
+			return 0;
+		}
+		lo = a < lo ? a : lo;
+		hi = b > hi ? b : hi;
+	}
+	if (lo > hi)
+		return 0;
+	*kmin = lo;
+	*kmax = hi;
+	if (P->irreducible) {
+		const uint8_t *region = absint_reentry_region(cx, r->l);
+
+		for (uint32_t i = 0; i < C->nblocks && keep; i++) {
+			uint32_t at = scev_loop__block_index(P, C->blocks[i]);
+
+			keep = region && at != SCEV_NONE && !region[at];
+		}
+	}
+	if (keep && (!x->ctx || (x->ctx_kmin <= lo && hi <= x->ctx_kmax))) {
+		x->ctx = true;
+		x->ctx_kmin = lo;
+		x->ctx_kmax = hi;
+	}
+	return 1;
+}
+
 /* Exit k of child loop c, which its entry ranges (ee) do not bound, in this loop's symbolic
  * state where c is entered: 1 with [kmin, kmax] from the distance's linear form
  * (sym_exit_lin), 0 without, -ENOMEM.  What holds for every entry of c is recorded on the exit
@@ -953,7 +1078,8 @@ static int ctx_exit(struct sym_run *r, uint32_t c, uint32_t k, struct entry_env 
 	return got;
 }
 
-static int step_over(struct sym_run *r, uint32_t c, const struct sstate *in, struct sstate *out);
+static int step_over(struct sym_run *r, uint32_t c, const struct sstate *in,
+		     const struct irr_parts *ps, struct sstate *out);
 
 /* Irreducible child c, entered at its entries with the states this walk has there: the blocks
  * a side entry reaches before the header (absint_reentry_region, without nested loops: acyclic,
@@ -961,9 +1087,10 @@ static int step_over(struct sym_run *r, uint32_t c, const struct sstate *in, str
  * entries' states, apart from c's iterations, as the range pass runs them (side_arrivals).
  * What reaches the header joins the header entry's state in *hin, the states of c's first
  * header visits, from which c's summary describes every iteration; what leaves c on the way
- * joins *sx.  1 when the region is not so (a nested loop in it, an edge back in it), 0 done,
- * -ENOMEM. */
-static int side_walk(struct sym_run *r, uint32_t c, struct sstate *hin, struct sstate *sx)
+ * joins *sx; the first visits apart go to *ps.  1 when the region is not so (a nested loop in
+ * it, an edge back in it), 0 done, -ENOMEM. */
+static int side_walk(struct sym_run *r, uint32_t c, struct sstate *hin, struct sstate *sx,
+		     struct irr_parts *ps)
 {
 	struct scev_ctx *cx = r->cx;
 	const struct scev_loops *lf = cx->st.loops;
@@ -997,6 +1124,11 @@ static int side_walk(struct sym_run *r, uint32_t c, struct sstate *hin, struct s
 			continue;
 		if (b == C->header) {
 			err = ss_join(cx, hin, &r->in[q]);
+			if (!err && ps->ok) {
+				if (!ps->n)
+					ps->from[ps->n++] = SCEV_NONE;
+				err = ss_join(cx, &ps->s[0], &r->in[q]);
+			}
 			continue;
 		}
 		while (i < n && order[i] != b)
@@ -1037,6 +1169,14 @@ static int side_walk(struct sym_run *r, uint32_t c, struct sstate *hin, struct s
 
 			if (to == C->header) {
 				err = ss_join(cx, hin, &st[i]);
+				if (!err && ps->ok && ps->n == IRR_PARTS)
+					ps->ok = false;
+				else if (!err && ps->ok) {
+					if (!ps->n)	/* (slot 0 is the header entry's) */
+						ps->from[ps->n++] = SCEV_NONE;
+					ps->from[ps->n] = order[i];
+					err = ss_copy(&ps->s[ps->n++], &st[i]);
+				}
 				continue;
 			}
 			if (!scev_loop__contains(lf, c, to)) {
@@ -1068,13 +1208,15 @@ static int collapse_irreducible(struct sym_run *r, uint32_t c, uint32_t p, struc
 	struct sstate *in = &r->in[p], hin = { 0 }, sx = { 0 };
 	struct sym_summary syn = { 0 };
 	struct side_writes w;
-	int err = cs->ok ? side_walk(r, c, &hin, &sx) : 1;
+	struct irr_parts ps = { .ok = true };
+	int err = cs->ok ? side_walk(r, c, &hin, &sx, &ps) : 1;
 
 	if (!err) {
-		err = hin.live ? step_over(r, c, &hin, out) : ss_copy(out, &hin);
+		err = hin.live ? step_over(r, c, &hin, &ps, out) : ss_copy(out, &hin);
 		if (!err)
 			err = ss_join(cx, out, &sx);
 	}
+	irr_parts_free(&ps);
 	ss_free(&hin);
 	ss_free(&sx);
 	if (err <= 0)
@@ -1111,7 +1253,8 @@ static int collapse_irreducible(struct sym_run *r, uint32_t c, uint32_t p, struc
 
 /* The state on the exits of child loop c whose first header visits have state in (its
  * iterations from there, as its summary describes them). */
-static int step_over(struct sym_run *r, uint32_t c, const struct sstate *in, struct sstate *out)
+static int step_over(struct sym_run *r, uint32_t c, const struct sstate *in,
+		     const struct irr_parts *ps, struct sstate *out)
 {
 	struct scev_ctx *cx = r->cx;
 	const struct sym_summary *cs = scev_sum(cx, c);
@@ -1145,6 +1288,8 @@ static int step_over(struct sym_run *r, uint32_t c, const struct sstate *in, str
 				uint64_t cmin, cmax;
 				int got = ctx_exit(r, c, k, &ee, &cmin, &cmax);
 
+				if (!got && ps)
+					got = ctx_exit_parts(r, c, k, ps, ee.fh, &cmin, &cmax);
 				if (got < 0)
 					return got;
 				if (!got && !bound)
@@ -1699,7 +1844,7 @@ int symex_loop(struct scev_ctx *cx, uint32_t l)
 			/* (an irreducible one: the whole cycle once, from all its entries) */
 			cx->sym_collapsed[c] = r.stamp;
 			if ((err = C->irreducible ? collapse_irreducible(&r, c, p, &out)
-						  : step_over(&r, c, cin, &out)))
+						  : step_over(&r, c, cin, NULL, &out)))
 				goto out;
 			for (uint32_t k = 0; k < C->nexits && !err; k++)
 				err = join_along_edge(&r, C->exits[k].to, &out, &fail);
