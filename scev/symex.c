@@ -974,21 +974,41 @@ static bool arrival_guarded(struct scev_ctx *cx, uint32_t c, const struct sym_ex
 	return false;
 }
 
+/* Every entry of child c is reached from this loop's header in the iteration that runs it: this
+ * loop is reducible, or c lies outside its side-entry region (what a side entry runs before its
+ * first header visit, which this walk, from the header, does not cover).  Then the walk's states
+ * at c, in terms of this loop's header values, describe every run that reaches c. */
+static bool ctx_covers(struct sym_run *r, uint32_t c)
+{
+	struct scev_ctx *cx = r->cx;
+	const struct scev_loop *P = &cx->st.loops->loops[r->l], *C = &cx->st.loops->loops[c];
+	const uint8_t *region;
+
+	if (!P->irreducible)
+		return true;
+	if (!(region = absint_reentry_region(cx, r->l)))
+		return false;
+	for (uint32_t i = 0; i < C->nblocks; i++) {
+		uint32_t at = scev_loop__block_index(P, C->blocks[i]);
+
+		if (at == SCEV_NONE || region[at])
+			return false;
+	}
+	return true;
+}
+
 /* Exit k of irreducible child c over its first header visits apart (ps): the distance's linear
  * form for each, with the guard of an arrival through the exit's own test; 1 with the hull of
  * their bounds, 0 when some part has none.  Each holds for every visit of its part, so the hull
- * holds for every entry.  Recorded on the exit for the range pass when every entry of c is
- * reached from this loop's header in the same iteration (this loop reducible, or c outside its
- * side-entry region): the walk's states then cover every run that reaches c. */
+ * holds for every entry.  Recorded on the exit for the range pass when the walk's states cover
+ * every run that reaches c (ctx_covers). */
 static int ctx_exit_parts(struct sym_run *r, uint32_t c, uint32_t k, const struct irr_parts *ps,
 			  const struct astate *fh, uint64_t *kmin, uint64_t *kmax)
 {
 	struct scev_ctx *cx = r->cx;
 	struct sym_summary *cs = scev_sum(cx, c);
 	struct sym_exit *x = &cs->exits[k];
-	const struct scev_loop *P = &cx->st.loops->loops[r->l], *C = &cx->st.loops->loops[c];
 	uint64_t lo = UINT64_MAX, hi = 0;
-	bool keep = true;
 
 	if (!ps->ok)
 		return 0;
@@ -1023,16 +1043,7 @@ static int ctx_exit_parts(struct sym_run *r, uint32_t c, uint32_t k, const struc
 		return 0;
 	*kmin = lo;
 	*kmax = hi;
-	if (P->irreducible) {
-		const uint8_t *region = absint_reentry_region(cx, r->l);
-
-		for (uint32_t i = 0; i < C->nblocks && keep; i++) {
-			uint32_t at = scev_loop__block_index(P, C->blocks[i]);
-
-			keep = region && at != SCEV_NONE && !region[at];
-		}
-	}
-	if (keep && (!x->ctx || (x->ctx_kmin <= lo && hi <= x->ctx_kmax))) {
+	if (ctx_covers(r, c) && (!x->ctx || (x->ctx_kmin <= lo && hi <= x->ctx_kmax))) {
 		x->ctx = true;
 		x->ctx_kmin = lo;
 		x->ctx_kmax = hi;
@@ -1043,16 +1054,17 @@ static int ctx_exit_parts(struct sym_run *r, uint32_t c, uint32_t k, const struc
 /* Exit k of child loop c, which its entry ranges (ee) do not bound, in this loop's symbolic
  * state where c is entered: 1 with [kmin, kmax] from the distance's linear form
  * (sym_exit_lin), 0 without, -ENOMEM.  What holds for every entry of c is recorded on the exit
- * for the range pass, when this loop's iterations all start at its header (reducible): the
- * bound, and the form when it reads only c's entry values (the range pass's entry state,
- * narrower than the first pass's header state, may bound it where this one does not). */
+ * for the range pass, when the walk's states cover every run that reaches c (ctx_covers: this
+ * loop reducible, or c outside its side-entry region): the bound, and the form when it reads
+ * only c's entry values (the range pass's entry state, narrower than the first pass's header
+ * state, may bound it where this one does not). */
 static int ctx_exit(struct sym_run *r, uint32_t c, uint32_t k, struct entry_env *ee,
 		    uint64_t *kmin, uint64_t *kmax)
 {
 	struct scev_ctx *cx = r->cx;
 	struct sym_exit *x = &scev_sum(cx, c)->exits[k];
 	/* (an irreducible c is stepped over from its first header visits: not every entry's) */
-	bool keep = !cx->st.loops->loops[r->l].irreducible && !cx->st.loops->loops[c].irreducible;
+	bool keep = !cx->st.loops->loops[c].irreducible && ctx_covers(r, c);
 	bool outer = false;
 	struct sym_lin f;
 	char why[96];
