@@ -183,12 +183,19 @@ static void claims(void)
  * own timer again sees what its earlier run wrote to the value, and a timer the program cancels
  * never fires.  PRE: main's statements after bpf_timer_start; cb: the callback; pc, loc: where
  * the claim is made false (value lo..hi); want: whether check refutes it. */
-static void judged(const char *name, const char *pre, const char *cb, uint32_t pc, loc_t loc,
-		   uint64_t lo, uint64_t hi, bool want, uint32_t want_fires)
+/* a loop of 10^6 (past the 20,000-step budgets below) */
+#define SPIN "r7 = 0\nspin: r7 += 1\nif r7 < 1000000 goto spin\n"
+/* an open-coded iterator left live over the spin (main destroys it after) */
+#define ITER "r1 = r10\nr1 += -16\nr2 = 0\nr3 = 5\ncall bpf_iter_num_new\n"
+#define DESTROY "r1 = r10\nr1 += -16\ncall bpf_iter_num_destroy\n"
+
+static void judged_budget(const char *name, const char *pre, const char *cb, uint32_t pc,
+			  loc_t loc, uint64_t lo, uint64_t hi, bool want, uint32_t want_fires,
+			  uint64_t budget)
 {
 	char text[2048];
 	struct scev_opts so = { .sz = sizeof(so) };
-	struct check_opts co = { .sz = sizeof(co), .runs = 8 };
+	struct check_opts co = { .sz = sizeof(co), .runs = 8, .step_budget = budget };
 	struct ebpf_object *o = NULL;
 	struct check_result res;
 	struct interp_code *code = NULL;
@@ -259,8 +266,12 @@ static void judged(const char *name, const char *pre, const char *cb, uint32_t p
 	env.ctx_kind = INTERP_CTX_XDP;
 	env.maps = maps;
 	env.map_cnt = 1;
+	env.step_budget = budget;
 	if (interp_prepare(&code, &o->progs[0], &d) == 0 && interp_run(code, &env, &ir) == 0)
-		CHECK(ir.trap == INTERP_OK && ir.timer_fires == want_fires && ir.r0 == 0,
+		/* (cut by the budget: the run stays the program's cut, its timers fired) */
+		CHECK((budget ? ir.trap == INTERP_TRAP_STEPS && ir.steps_cut && !ir.timer_trap
+			      : ir.trap == INTERP_OK && ir.r0 == 0 && !ir.steps_cut) &&
+		      ir.timer_fires == want_fires,
 		      "%s: trap %d (%s), %u firings (want %u), r0 %llu", name, ir.trap, ir.reason,
 		      ir.timer_fires, want_fires, (unsigned long long)ir.r0);
 	else
@@ -268,6 +279,12 @@ static void judged(const char *name, const char *pre, const char *cb, uint32_t p
 	interp_code__free(code);
 	claim_prog__free(&cp);
 	ebpf_object__free(o);
+}
+
+static void judged(const char *name, const char *pre, const char *cb, uint32_t pc, loc_t loc,
+		   uint64_t lo, uint64_t hi, bool want, uint32_t want_fires)
+{
+	judged_budget(name, pre, cb, pc, loc, lo, hi, want, want_fires, 0);
 }
 
 static void callbacks_run(void)
@@ -293,6 +310,15 @@ static void callbacks_run(void)
 	judged("cb_rearm_sees_value", "", rearm, 28, (loc_t)0, 0, 0, true, INTERP_TIMER_FIRES);
 	judged("cb_rearm_bounded", "", rearm, 28, (loc_t)0, 0, INTERP_TIMER_FIRES - 1, false,
 	       INTERP_TIMER_FIRES);
+	/* main spins past the step budget after arming its timer: the timer fires at the cut
+	 * (the kernel runs main to its end, then fires it), so the false claim is refuted; the
+	 * run stays main's cut (it fails when the timers of a cut run are not fired) */
+	judged_budget("cb_after_cut", SPIN, loop, 32, (loc_t)1, 0, 5, true, 1, 20000);
+	judged_budget("cb_after_cut_true", SPIN, loop, 32, (loc_t)1, 7, 7, false, 1, 20000);
+	/* a live iterator and a ringbuf record of main at the cut are not the callback's: its
+	 * exit is no leak (it fails when the cut's state is not dropped) */
+	judged_budget("cb_after_cut_iter", ITER SPIN DESTROY, loop, 40, (loc_t)1, 0, 5, true, 1,
+		      20000);
 }
 
 int main(void)

@@ -2373,6 +2373,44 @@ static void run_timers(struct interp_state *st, uint64_t budget)
 	st->steps = main_steps;
 }
 
+/* After a run the step budget cut: the timers the program had armed so far fire as after a
+ * normal end (run_timers).  The kernel runs the program to its end, and a timer it armed may
+ * fire before that on another CPU (bpf_timer_start's hrtimer is not pinned unless asked) or
+ * after it; the callback is verified for any value of its map element, so a firing with the
+ * bytes the program left at the cut is one of its executions.  The run stays the program's
+ * cut (trap STEPS, its pc, reason, frame and registers; res->steps_cut) unless a callback
+ * traps otherwise: then that is the run's trap (timer_trap), as after a normal end; a callback
+ * cut by its own budget leaves the program's cut. */
+static void timers_after_cut(struct interp_state *st, uint64_t budget)
+{
+	struct interp_result *res = st->res, cut = *res;
+
+	res->steps_cut = true;
+	res->trap = INTERP_OK;
+	/* what the cut program holds is not the callbacks': its records, kernel objects and
+	 * iterators (a callback's exit would find them leaked), its callback frames and keys */
+	for (unsigned k = 0; k < st->nrecs; k++) {
+		free(st->recs[k].host);
+		st->recs[k].host = NULL;
+	}
+	memset(st->kobj_live, 0, sizeof(st->kobj_live));
+	st->live_recs = 0;
+	st->niters = 0;
+	memset(st->key_len, 0, sizeof(st->key_len));
+	for (unsigned f = 0; f < EBPF_MAX_CALL_DEPTH; f++)
+		st->frames[f].cb = st->frames[f].each = st->frames[f].once = st->frames[f].urb = false;
+	run_timers(st, budget);
+	if (res->trap == INTERP_OK || res->trap == INTERP_TRAP_STEPS) {
+		res->trap = cut.trap;
+		res->trap_pc = cut.trap_pc;
+		memcpy(res->reason, cut.reason, sizeof(res->reason));
+		res->timer_trap = false;
+		return;
+	}
+	res->frame = st->h.depth;
+	memcpy(res->regs, st->h.regs, sizeof(res->regs));
+}
+
 int interp_run(const struct interp_code *code, const struct interp_env *env,
 	       struct interp_result *res)
 {
@@ -2490,6 +2528,8 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 			res->frame = st->h.depth;
 			memcpy(res->regs, st->h.regs, sizeof(res->regs));
 		}
+	} else if (res->trap == INTERP_TRAP_STEPS) {
+		timers_after_cut(st, budget);
 	}
 	res->steps = st->steps;
 	if (st->oom)

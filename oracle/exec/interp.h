@@ -128,7 +128,10 @@
  *                          firings a run (res.timer_fires); what a callback writes to the value
  *                          the later ones see.  r0, regs and steps stay the program's (the
  *                          callbacks have a budget of their own, step_budget again); a trap
- *                          in a callback is the run's trap (timer_trap, trap_pc in it)
+ *                          in a callback is the run's trap (timer_trap, trap_pc in it).  A
+ *                          program the step budget cuts fires the timers it armed so far the
+ *                          same way (res.steps_cut; the run's trap stays the cut unless a
+ *                          callback traps otherwise)
  * Array maps whose values pointer is NULL, and the global-data maps of ELF objects, get zeroed
  * per-run storage (entry 0 from ebpf_map_def.init) on first use.  The open-coded iterator kfuncs
  * bpf_iter_num_new/next/destroy (known by name: the ELF extern's, else the running kernel's BTF
@@ -297,6 +300,9 @@ struct interp_result {
 	uint64_t timer_steps;	/* their instructions (a budget of their own: steps are the
 				 * program's) */
 	bool timer_trap;	/* the trap happened in a timer callback */
+	bool steps_cut;		/* the step budget cut the program (the timers it had armed
+				 * fired then: trap stays INTERP_TRAP_STEPS unless one of their
+				 * callbacks trapped otherwise, timer_trap) */
 };
 
 /* A program prepared for repeated runs (pre-decoded).  interp_prepare copies what it needs. */

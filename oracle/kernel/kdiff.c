@@ -354,9 +354,10 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 		goto out;
 	res->vma_outcome = (int8_t)outcome;
 	/* (a trap in a timer callback the interpreter fired after the program is no result of
-	 * this run: BPF_PROG_TEST_RUN returns before a timer fires; the verdict's runs judge it) */
+	 * this run: BPF_PROG_TEST_RUN returns before a timer fires; the verdict's runs judge it.
+	 * The program itself may have been cut by the step budget before them: no result) */
 	if (ir.timer_trap)
-		ir.trap = INTERP_OK;
+		ir.trap = ir.steps_cut ? INTERP_TRAP_STEPS : INTERP_OK;
 	res->interp_r0 = ir.r0;
 	res->interp_trap = (uint8_t)ir.trap;
 	/* (a run that spent a may_goto budget followed the count-based rule; this kernel's JIT may
