@@ -183,6 +183,12 @@ static void claims(void)
  * own timer again sees what its earlier run wrote to the value, and a timer the program cancels
  * never fires.  PRE: main's statements after bpf_timer_start; cb: the callback; pc, loc: where
  * the claim is made false (value lo..hi); want: whether check refutes it. */
+/* bpf_timer_start(1 us ahead), then bpf_timer_set_callback(cb2) on main's timer */
+#define REPLACE_AT(ns) "r1 = r6\nr1 += 8\nr2 = " ns "\nr3 = 0\ncall bpf_timer_start\n"          \
+	"r1 = r6\nr1 += 8\nr2 = func cb2 ll\ncall bpf_timer_set_callback\n"
+#define REPLACE REPLACE_AT("1000")
+#define REPLACE_LATE REPLACE_AT("1000000")
+#define CB2 "cb2: r0 = 0\nexit\n"
 /* a loop of 10^6 (past the 20,000-step budgets below) */
 #define SPIN "r7 = 0\nspin: r7 += 1\nif r7 < 1000000 goto spin\n"
 /* an open-coded iterator left live over the spin (main destroys it after) */
@@ -290,9 +296,9 @@ static void judged(const char *name, const char *pre, const char *cb, uint32_t p
 static void callbacks_run(void)
 {
 	/* cb: a loop of 7 iterations, r1 = 7 after it (pc 27 = cb's first instruction) */
-	static const char loop[] = "r1 = 0\nloop: r1 += 1\nif r1 < 7 goto loop\n"
-				   "r0 = *(u64 *)(r3 +0)\nr0 += r1\n*(u64 *)(r3 +0) = r0\n"
-				   "r0 = 0\nexit\n";
+#define LOOP "r1 = 0\nloop: r1 += 1\nif r1 < 7 goto loop\nr0 = *(u64 *)(r3 +0)\nr0 += r1\n"   \
+	"*(u64 *)(r3 +0) = r0\nr0 = 0\nexit\n"
+	static const char loop[] = LOOP, loop_cb2[] = LOOP CB2;
 	/* cb: count its runs in the value's first 8 bytes, start the timer again */
 	static const char rearm[] = "r6 = r3\nr0 = *(u64 *)(r6 +0)\nr0 += 1\n"
 				    "*(u64 *)(r6 +0) = r0\nr1 = r6\nr1 += 8\nr2 = 1000\n"
@@ -310,6 +316,12 @@ static void callbacks_run(void)
 	judged("cb_rearm_sees_value", "", rearm, 28, (loc_t)0, 0, 0, true, INTERP_TIMER_FIRES);
 	judged("cb_rearm_bounded", "", rearm, 28, (loc_t)0, 0, INTERP_TIMER_FIRES - 1, false,
 	       INTERP_TIMER_FIRES);
+	/* main starts its timer again 1 us ahead, then gives it cb2: the timer may have fired
+	 * before, with cb (on another CPU), so cb runs too, then cb2 (it fails when the replaced
+	 * callback is not run) */
+	judged("cb_replaced_fires", REPLACE, loop_cb2, 39, (loc_t)1, 0, 5, true, 2);
+	/* 1 ms ahead: it had not fired, only cb2 runs */
+	judged("cb_replaced_late", REPLACE_LATE, loop_cb2, 39, (loc_t)1, 0, 5, false, 1);
 	/* main spins past the step budget after arming its timer: the timer fires at the cut
 	 * (the kernel runs main to its end, then fires it), so the false claim is refuted; the
 	 * run stays main's cut (it fails when the timers of a cut run are not fired) */

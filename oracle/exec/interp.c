@@ -153,6 +153,15 @@ struct interp_state {
 	uint8_t keys[EBPF_MAX_CALL_DEPTH][EBPF_STACK_SIZE];
 	/* the struct bpf_timer whose callback runs now (run_timers), 0 while the program runs */
 	uint64_t timer_running;
+	/* the timers' clock: 0 while the program runs, a firing's expiry while its callback runs
+	 * (a start's expiry is timer_now + its delay) */
+	uint64_t timer_now;
+	/* callbacks of timers that may have fired before the program replaced them (set_callback
+	 * on a timer pending less than 1 ms ahead): each runs once after the program */
+	struct {
+		uint32_t map, elem, slot;
+	} shadow[INTERP_TIMER_FIRES];
+	unsigned nshadow;
 	uint8_t ctxbuf[sizeof(struct __sk_buff)] __attribute__((aligned(8)));
 	uint8_t stack[EBPF_MAX_CALL_DEPTH * EBPF_STACK_SIZE] __attribute__((aligned(16)));
 };
@@ -1328,6 +1337,12 @@ static long hash_find(const struct map_rt *mr, const uint8_t *key, uint32_t ks)
  * relative start 1 ms or more ahead (a test run is over long before), drawn for a shorter one
  * (0: it fired already, so its callback runs after the program all the same), 0 when not
  * started.  The callbacks run after the program (run_timers). */
+/* How far ahead of the timers' clock an expiry is. */
+static uint64_t timer_delay(const struct interp_state *st, uint64_t expiry)
+{
+	return expiry > st->timer_now ? expiry - st->timer_now : 0;
+}
+
 static int timer_helper(struct interp_state *st, const struct iop *ip, int32_t id, uint64_t *ret)
 {
 	const char *name = ebpf_helper_name(id);
@@ -1364,8 +1379,21 @@ static int timer_helper(struct interp_state *st, const struct iop *ip, int32_t i
 		if (!(t[0] & 1)) {
 			*ret = ERR(EINVAL);
 		} else {
-			uint32_t slot = (uint32_t)(r[2] - INTERP_VA_FUNC);
+			uint32_t slot = (uint32_t)(r[2] - INTERP_VA_FUNC), old;
 
+			memcpy(&old, t + 4, 4);
+			memcpy(&nsecs, t + 8, 8);
+			/* a timer pending less than 1 ms ahead (cancel's rule below) may have
+			 * fired before this call, on another CPU, with the callback it had: that
+			 * callback runs too, after the program (run_timers) */
+			if ((t[0] & 6) == 6 && old != slot && timer_delay(st, nsecs) < 1000000 &&
+			    st->nshadow < INTERP_TIMER_FIRES && !st->timer_running) {
+				st->shadow[st->nshadow].map = (uint32_t)m;
+				st->shadow[st->nshadow].elem = (uint32_t)(((a - INTERP_VA_MAP) &
+									   0xffffffffu) /
+									  def->value_size);
+				st->shadow[st->nshadow++].slot = old;
+			}
 			t[0] |= 2;
 			memcpy(t + 4, &slot, 4);
 		}
@@ -1375,7 +1403,10 @@ static int timer_helper(struct interp_state *st, const struct iop *ip, int32_t i
 			*ret = ERR(EINVAL);
 		} else {
 			t[0] |= 4;
-			nsecs = (r[3] & 1) ? 0 : r[2];	/* (an absolute time: may be past) */
+			/* (an absolute time: may be past, it fires now) */
+			nsecs = st->timer_now + ((r[3] & 1) ? 0 : r[2]);
+			if (nsecs < st->timer_now)
+				nsecs = UINT64_MAX;
 			memcpy(t + 8, &nsecs, 8);
 		}
 		break;
@@ -1386,7 +1417,7 @@ static int timer_helper(struct interp_state *st, const struct iop *ip, int32_t i
 			*ret = ERR(EDEADLK);
 		} else if (t[0] & 4) {
 			memcpy(&nsecs, t + 8, 8);
-			*ret = nsecs >= 1000000 ? 1 : draw(st, 1) & 1;
+			*ret = timer_delay(st, nsecs) >= 1000000 ? 1 : draw(st, 1) & 1;
 			t[0] &= (uint8_t)~4;
 			if (!*ret)
 				t[0] |= 8;	/* (it fired before the cancel) */
@@ -2315,58 +2346,86 @@ static bool next_timer(struct interp_state *st, size_t *mo, uint32_t *eo)
 	return found;
 }
 
+/* Fire the timer of element e of map m with the callback of slot: cb(map, &key, &value, 0, 0)
+ * in a frame of its own (frame 0, the program's is done), r4-r5 poisoned (the verifier forbids
+ * reading them), the key a read-only copy (INTERP_VA_KEY of frame 0), the value the element
+ * itself, whose bytes the program left (and the earlier callbacks).  *used: the callbacks'
+ * steps so far. */
+static void fire_timer(struct interp_state *st, size_t m, uint32_t e, uint32_t slot,
+		       uint64_t budget, uint64_t *used)
+{
+	const struct ebpf_map_def *def = &st->env->maps[m].def;
+	struct map_rt *mr = &st->maps[m];
+	uint64_t *r = st->h.regs;
+
+	st->res->timer_fires++;
+	st->h.depth = 0;
+	st->stack_lim = EBPF_STACK_SIZE;
+	st->frames[0].may_goto = st->mg_budget;
+	st->frames[0].cb = false;
+	frame_fill(st, 0);
+	st->low[0] = EBPF_STACK_SIZE;
+	st->h.prev_pc = UINT32_MAX;
+	if (mr->kind == MAPK_ARRAY)
+		memcpy(st->keys[0], &e, 4);
+	else
+		memcpy(st->keys[0], mr->keys + (size_t)e * def->key_size, def->key_size);
+	st->key_len[0] = (uint16_t)(mr->kind == MAPK_ARRAY ? 4 : def->key_size);
+	for (int k = 0; k <= 9; k++)
+		r[k] = INTERP_POISON;
+	r[1] = INTERP_VA_MAPH + m;
+	r[2] = INTERP_VA_KEY;
+	r[3] = INTERP_VA_MAP + ((uint64_t)m << 32) + (uint64_t)e * def->value_size;
+	r[10] = INTERP_VA_STACK + EBPF_STACK_SIZE;
+	st->timer_running = r[3] + def->timer - 1;
+	exec(st, budget - *used, st->env->probes != NULL, st->code->slot2op[slot]);
+	*used += st->steps;
+	st->timer_running = 0;
+	st->key_len[0] = 0;
+}
+
 /* After the program's normal end: the timers it left armed fire, as the kernel runs them later
- * in softirq (bpf_timer_cb): each callback cb(map, &key, &value, 0, 0) in a frame of its own
- * (frame 0, the program's is done), r4-r5 poisoned (the verifier forbids reading them), the key
- * a read-only copy (INTERP_VA_KEY of frame 0), the value the element itself, whose bytes the
- * program left (and the earlier callbacks).  A firing ends the timer's pending state; the
- * callback may start it again (then it fires again), up to INTERP_TIMER_FIRES firings a run; a
- * cancel from its own callback gives -EDEADLK.  The callback's result is not looked at (the
- * verifier demands 0).  The callbacks have a budget of their own, the run's again (the
- * program's steps, res->steps, stay the program's); a trap in a callback is the run's trap
- * (res->timer_trap). */
+ * in softirq (bpf_timer_cb), each as fire_timer runs it.  First the callbacks the program
+ * replaced on timers that may have fired before (shadow, timer_helper), each once, then the
+ * timers pending (or fired during the run) in the order of their expiry on the timers' clock,
+ * which a firing moves to its expiry.  A firing ends the timer's pending state; the callback may
+ * start it again (then it fires again, its delay after this firing), up to INTERP_TIMER_FIRES
+ * firings a run; a cancel from its own callback gives -EDEADLK.  The callback's result is not
+ * looked at (the verifier demands 0).  The callbacks have a budget of their own, the run's
+ * again (the program's steps, res->steps, stay the program's); a trap in a callback is the
+ * run's trap (res->timer_trap). */
 static void run_timers(struct interp_state *st, uint64_t budget)
 {
 	uint64_t used = 0, main_steps = st->steps;
 	size_t m;
 	uint32_t e;
 
+	for (unsigned k = 0; k < st->nshadow && st->res->trap == INTERP_OK; k++) {
+		const struct ebpf_map_def *def = &st->env->maps[st->shadow[k].map].def;
+		struct map_rt *mr = &st->maps[st->shadow[k].map];
+
+		if (st->shadow[k].slot >= st->code->nslots || !st->code->func[st->shadow[k].slot] ||
+		    !mr->host || (uint64_t)(st->shadow[k].elem + 1) * def->value_size > mr->len ||
+		    (mr->kind == MAPK_HASH && !mr->used[st->shadow[k].elem]))
+			continue;	/* (a hash element deleted since: freed with its timer) */
+		fire_timer(st, st->shadow[k].map, st->shadow[k].elem, st->shadow[k].slot, budget,
+			   &used);
+	}
 	for (unsigned k = 0; k < INTERP_TIMER_FIRES && st->res->trap == INTERP_OK &&
 	     next_timer(st, &m, &e); k++) {
 		const struct ebpf_map_def *def = &st->env->maps[m].def;
-		struct map_rt *mr = &st->maps[m];
-		uint8_t *t = mr->host + (size_t)e * def->value_size + def->timer - 1;
-		uint64_t *r = st->h.regs;
+		uint8_t *t = st->maps[m].host + (size_t)e * def->value_size + def->timer - 1;
 		uint32_t slot;
+		uint64_t expiry;
 
 		t[0] &= (uint8_t)~12;
 		memcpy(&slot, t + 4, 4);
+		memcpy(&expiry, t + 8, 8);
 		if (slot >= st->code->nslots || !st->code->func[slot])
 			break;	/* (set_callback checked it) */
-		st->res->timer_fires++;
-		st->h.depth = 0;
-		st->stack_lim = EBPF_STACK_SIZE;
-		st->frames[0].may_goto = st->mg_budget;
-		st->frames[0].cb = false;
-		frame_fill(st, 0);
-		st->low[0] = EBPF_STACK_SIZE;
-		st->h.prev_pc = UINT32_MAX;
-		if (mr->kind == MAPK_ARRAY)
-			memcpy(st->keys[0], &e, 4);
-		else
-			memcpy(st->keys[0], mr->keys + (size_t)e * def->key_size, def->key_size);
-		st->key_len[0] = (uint16_t)(mr->kind == MAPK_ARRAY ? 4 : def->key_size);
-		for (int k2 = 0; k2 <= 9; k2++)
-			r[k2] = INTERP_POISON;
-		r[1] = INTERP_VA_MAPH + m;
-		r[2] = INTERP_VA_KEY;
-		r[3] = INTERP_VA_MAP + ((uint64_t)m << 32) + (uint64_t)e * def->value_size;
-		r[10] = INTERP_VA_STACK + EBPF_STACK_SIZE;
-		st->timer_running = r[3] + def->timer - 1;
-		exec(st, budget - used, st->env->probes != NULL, st->code->slot2op[slot]);
-		used += st->steps;
-		st->timer_running = 0;
-		st->key_len[0] = 0;
+		if (expiry > st->timer_now)
+			st->timer_now = expiry;
+		fire_timer(st, m, e, slot, budget, &used);
 	}
 	st->res->timer_steps = used;
 	st->res->timer_trap = st->res->trap != INTERP_OK;
@@ -2518,6 +2577,8 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 	budget = env->step_budget ? env->step_budget : DEFAULT_BUDGET;
 
 	st->timer_running = 0;
+	st->timer_now = 0;
+	st->nshadow = 0;
 	exec(st, budget, env->probes != NULL, 0);
 	res->r0 = st->h.regs[0];
 	res->frame = st->h.depth;
