@@ -1027,6 +1027,43 @@ static void test_cb_helpers(void)
 		"exit\n"
 		"-- maps\n"
 		"user_ringbuf entries=4096\n";
+	/* the callback reads its sample through the dynptr helpers: a 4-byte window of
+	 * bpf_dynptr_data (NULL for a shorter sample), 7 stored at its byte 0, which
+	 * bpf_dynptr_read then copies out */
+	static const char urb_dyn[] =
+		"-- asm\n"
+		"r1 = 0\n"
+		"*(u64 *)(r10 -8) = r1\n"
+		"r1 = map[fd:0] ll\n"
+		"r2 = func cb ll\n"
+		"r3 = r10\n"
+		"r3 += -8\n"
+		"r4 = 0\n"
+		"call bpf_user_ringbuf_drain\n"	/* pc 9 */
+		"r1 = *(u64 *)(r10 -8)\n"
+		"exit\n"
+		"cb:\n"				/* pc 12 */
+		"r6 = r1\n"
+		"r1 = r6\n"
+		"r2 = 0\n"
+		"r3 = 4\n"
+		"call bpf_dynptr_data\n"		/* pc 16 */
+		"if r0 == 0 goto +11\n"
+		"r1 = *(u8 *)(r0 +3)\n"
+		"*(u8 *)(r0 +0) = 7\n"
+		"r1 = r10\n"			/* pc 20 */
+		"r1 += -8\n"
+		"r2 = 1\n"
+		"r3 = r6\n"
+		"r4 = 0\n"
+		"r5 = 0\n"
+		"call bpf_dynptr_read\n"		/* pc 26 */
+		"r2 = *(u8 *)(r10 -8)\n"		/* pc 27: r0 = 0 */
+		"r0 = r2\n"			/* pc 28: r2 = 7 */
+		"r0 = 0\n"			/* pc 29 */
+		"exit\n"
+		"-- maps\n"
+		"user_ringbuf entries=4096\n";
 #define R1(pc, loc, lo, hi) "{\"pc\": " #pc ", \"loc\": \"" loc "\", \"umin\": " #lo ", \"umax\": " \
 	#hi ", \"smin\": " #lo ", \"smax\": " #hi ", \"u32_min\": " #lo ", \"u32_max\": " #hi \
 	", \"s32_min\": " #lo ", \"s32_max\": " #hi "}"
@@ -1050,6 +1087,12 @@ static void test_cb_helpers(void)
 					  "\"max\": 3", R1(10, "r0", 0, 3) "," R1(11, "r1", 0, 3));
 	static const char urb_wrong[] = CB("user_ringbuf_drain", 9, 12, 16, "\"kind\": \"bounded\", "
 					   "\"max\": 2", R1(10, "r0", 0, 3) "," R1(11, "r1", 0, 2));
+	static const char urb_dyn_true[] = CB("user_ringbuf_drain", 9, 12, 30, "\"kind\": "
+					      "\"bounded\", \"max\": 3", R1(27, "r0", 0, 0) ","
+					      R1(28, "r2", 7, 7));
+	static const char urb_dyn_wrong[] = CB("user_ringbuf_drain", 9, 12, 30, "\"kind\": "
+					       "\"bounded\", \"max\": 3", R1(27, "r0", 0, 0) ","
+					       R1(28, "r2", 0, 6));
 #undef CB
 #undef R1
 	static const struct cb_expect each_ref[] = {
@@ -1059,6 +1102,9 @@ static void test_cb_helpers(void)
 	static const struct cb_expect vma_ref[] = {
 		{ SMT_CLAIM_TRIP, 0, FIND_TRIP_MAX, any_input },
 		{ SMT_CLAIM_RANGE, 0, FIND_RANGE, any_input },
+	};
+	static const struct cb_expect urb_dyn_ref[] = {
+		{ SMT_CLAIM_RANGE, 1, FIND_RANGE, any_input },
 	};
 	static const struct cb_expect urb_ref[] = {
 		{ SMT_CLAIM_TRIP, 0, FIND_TRIP_MAX, any_input },
@@ -1078,6 +1124,11 @@ static void test_cb_helpers(void)
 	cb_case("find_vma, wrong claims", vma, vma_wrong, vma_ref, 2);
 	cb_case("user_ringbuf_drain, true claims", urb, urb_true, NULL, 0);
 	cb_case("user_ringbuf_drain, wrong claims", urb, urb_wrong, urb_ref, 2);
+	/* the sample encoded (it fails when the dynptr helpers are unsupported again, or the
+	 * data pointer's store and the read do not meet in one sample) */
+	cb_case("user_ringbuf_drain, dynptr helpers, true claims", urb_dyn, urb_dyn_true, NULL, 0);
+	cb_case("user_ringbuf_drain, dynptr helpers, a wrong claim", urb_dyn, urb_dyn_wrong,
+		urb_dyn_ref, 1);
 }
 
 /* Runs prog against claims (nclaims of them): every one unknown, none refuted, no encoding

@@ -159,6 +159,10 @@ bool mstate_merge(struct sx *c, struct mstate *acc, const struct mstate *b)
 		if (!acc->keys[f] != !b->keys[f] || (acc->keys[f] && acc->klen[f] != b->klen[f]))
 			return false;
 		acc->keys[f] = pick(c, g, acc->keys[f], b->keys[f]);
+		if (!acc->urb[f] != !b->urb[f])
+			return false;
+		acc->urb[f] = pick(c, g, acc->urb[f], b->urb[f]);
+		acc->urbsz[f] = pick(c, g, acc->urbsz[f], b->urbsz[f]);
 		if (f < acc->depth) {
 			for (int k = 0; k < 5; k++)
 				acc->saved[f][k] = pick(c, g, acc->saved[f][k], b->saved[f][k]);
@@ -184,6 +188,7 @@ struct region {
 	uint64_t index0;	/* array index of lo */
 	sxt *arr;
 	bool ro;		/* read-only: stores there trap */
+	sxt slen;		/* set: only [lo, lo + slen) of it is accessible (a sample) */
 };
 
 /* __sk_buff fields a program may write (interp.c's skb_writable). */
@@ -210,6 +215,11 @@ static unsigned regions(struct mach *m, struct mstate *st, enum acc acc, struct 
 			out[n++] = (struct region){ INTERP_VA_KEY + (uint64_t)f * EBPF_STACK_SIZE,
 						    st->klen[f] ? st->klen[f] : 4, 0, &st->keys[f],
 						    true };
+		/* a bpf_user_ringbuf_drain callback's sample (interp.c: xlate_acc) */
+		if (st->urb[f])
+			out[n++] = (struct region){ INTERP_VA_URB + ((uint64_t)f << 8),
+						    INTERP_URB_MAX, 0, &st->urb[f], false,
+						    st->urbsz[f] };
 	}
 	if (m->input_len)
 		out[n++] = (struct region){ m->ctx_kind == INTERP_CTX_PLAIN ? INTERP_VA_CTX
@@ -227,7 +237,7 @@ static unsigned regions(struct mach *m, struct mstate *st, enum acc acc, struct 
 	return n;
 }
 
-#define MAX_REGIONS (2 * MACH_NFRAMES + 1 + MACH_MAX_MAPS + 8)
+#define MAX_REGIONS (3 * MACH_NFRAMES + 1 + MACH_MAX_MAPS + 8)
 
 /* [a, a + n) lies inside the region. */
 static sxt inside(struct mach *m, sxt a, uint64_t n, uint64_t lo, uint64_t len)
@@ -239,6 +249,19 @@ static sxt inside(struct mach *m, sxt a, uint64_t n, uint64_t lo, uint64_t len)
 	if (sx_num(m->c, a, &v))
 		return sx_bool(m->c, v - lo <= len - n);
 	return sx_ule(m->c, sx_sub(m->c, a, bv64(m, lo)), bv64(m, len - n));
+}
+
+/* [a, a + n) lies inside what region r holds (a sample: its first slen bytes). */
+static sxt in_region(struct mach *m, const struct region *r, sxt a, uint64_t n)
+{
+	struct sx *c = m->c;
+	sxt in = inside(m, a, n, r->lo, r->len);
+
+	if (!r->slen || sx_is_false(c, in))
+		return in;
+	return sx_land(c, in, sx_land(c, sx_ule(c, bv64(m, n), r->slen),
+				      sx_ule(c, sx_sub(c, a, bv64(m, r->lo)),
+					     sx_sub(c, r->slen, bv64(m, n)))));
 }
 
 /* A read of n bytes at a lands on a kernel object (INTERP_VA_BTF's window; interp.c: xlate_acc
@@ -320,7 +343,7 @@ static void load(struct mach *m, struct mstate *st, sxt a, unsigned n, enum acc 
 	out->isptr = sx_false(c);
 	out->ptr = bv64(m, 0);
 	for (unsigned k = nr; k-- > 0;) {
-		sxt in = inside(m, a, n, rg[k].lo, rg[k].len), v;
+		sxt in = in_region(m, &rg[k], a, n), v;
 
 		if (sx_is_false(c, in))
 			continue;
@@ -384,7 +407,7 @@ static sxt store(struct mach *m, struct mstate *st, sxt a, unsigned n, sxt val, 
 	sxt ok = sx_false(c);
 
 	for (unsigned k = 0; k < nr; k++) {
-		sxt in = inside(m, a, n, rg[k].lo, rg[k].len), w;
+		sxt in = in_region(m, &rg[k], a, n), w;
 
 		if (rg[k].ro || sx_is_false(c, in))
 			continue;
@@ -409,7 +432,7 @@ static sxt bytes_at(struct mach *m, struct mstate *st, sxt a, unsigned n, enum a
 	for (unsigned b = 0; b < n; b++)
 		bytes[b] = sx_bv(c, 0, 8);
 	for (unsigned k = nr; k-- > 0;) {
-		sxt in = inside(m, a, n, rg[k].lo, rg[k].len), idx;
+		sxt in = in_region(m, &rg[k], a, n), idx;
 
 		if (sx_is_false(c, in))
 			continue;
@@ -691,6 +714,109 @@ static sxt map_helper(struct mach *m, struct mstate *st, int32_t id, struct mste
 	return sx_lor(c, sx_not(c, any), trap);
 }
 
+/* bpf_dynptr_read(dst, len, src, offset, flags), bpf_dynptr_write(dst, offset, src, len,
+ * flags) and bpf_dynptr_data(ptr, offset, len) on the dynptr of a running
+ * bpf_user_ringbuf_drain callback (interp.c: urb_dynptr, dynptr_helper): a dynptr argument
+ * that is not INTERP_VA_DYNPTR + k of a frame k with a sample traps; read and write copy len
+ * bytes (-EINVAL for flags, -E2BIG past the sample; read tests flags first, write after the
+ * bounds), their memory argument len bytes inside one region (writable for read); data returns
+ * INTERP_VA_URB + 256k + offset, or NULL past the sample.  Sets r0, the bytes copied; returns
+ * the trap condition.  A length that is not a constant is unsupported. */
+static sxt dynptr_helper(struct mach *m, struct mstate *st, int32_t id, struct mstep *o)
+{
+	struct sx *c = m->c;
+	const struct mstate pre = *st;
+	bool rd = id == BPF_FUNC_dynptr_read, wr = id == BPF_FUNC_dynptr_write;
+	sxt dp = pre.r[rd ? 3 : 1], len = z64(m, lo32(m, pre.r[rd ? 2 : wr ? 4 : 3]));
+	sxt off = z64(m, lo32(m, pre.r[rd ? 4 : 2])), is[MACH_NFRAMES] = { 0 };
+	sxt any = sx_false(c), size = bv64(m, 0), base = bv64(m, 0), past, ret, ok, trap;
+	sxt bytes[64];
+	uint64_t n;
+
+	for (unsigned f = 1; f <= pre.depth && f < MACH_NFRAMES; f++) {
+		if (!pre.urb[f])
+			continue;
+		is[f] = sx_eq(c, dp, bv64(m, INTERP_VA_DYNPTR + f));
+		any = sx_lor(c, any, is[f]);
+		size = sx_ite(c, is[f], pre.urbsz[f], size);
+		base = sx_ite(c, is[f], bv64(m, INTERP_VA_URB + ((uint64_t)f << 8)), base);
+	}
+	trap = sx_not(c, any);
+	past = sx_lor(c, sx_ult(c, size, off), sx_ult(c, sx_sub(c, size, off), len));
+	if (!rd && !wr) {
+		st->r[0] = sx_ite(c, past, bv64(m, 0), sx_add(c, base, off));
+		return trap;
+	}
+	if (!sx_num(c, len, &n) || n > sizeof(bytes) / sizeof(bytes[0])) {
+		if (sx_num(c, len, &n) && n >= (1u << 29))
+			return sx_true(c);	/* (interp.c: "size is too large") */
+		snprintf(o->unsupported, sizeof(o->unsupported), "%s with a length that is not a "
+			 "constant of at most %zu", ebpf_helper_name(id),
+			 sizeof(bytes) / sizeof(bytes[0]));
+		return sx_false(c);
+	}
+	if (n && rd) {
+		struct region rg[MAX_REGIONS];
+		unsigned nr = regions(m, st, ACC_STORE, rg);
+		sxt in_any = sx_false(c);
+
+		for (unsigned k = 0; k < nr; k++)
+			if (!rg[k].ro)
+				in_any = sx_lor(c, in_any, in_region(m, &rg[k], pre.r[1], n));
+		trap = sx_lor(c, trap, sx_not(c, in_any));
+	} else if (n) {
+		trap = sx_lor(c, trap, bytes_at(m, st, pre.r[3], (unsigned)n, ACC_RAW, bytes));
+	}
+	ret = rd ? sx_ite(c, sx_ne(c, pre.r[5], bv64(m, 0)), bv64(m, ERR(EINVAL)),
+			  sx_ite(c, past, bv64(m, ERR(E2BIG)), bv64(m, 0)))
+		 : sx_ite(c, past, bv64(m, ERR(E2BIG)),
+			  sx_ite(c, sx_ne(c, pre.r[5], bv64(m, 0)), bv64(m, ERR(EINVAL)),
+				 bv64(m, 0)));
+	st->r[0] = ret;
+	ok = sx_land(c, sx_not(c, trap), sx_eq(c, ret, bv64(m, 0)));
+	if (!n)
+		return trap;
+	if (rd) {
+		struct region rg[MAX_REGIONS];
+		unsigned nr;
+
+		/* the sample's bytes first (memmove), then into the destination's region */
+		for (unsigned b = 0; b < n; b++) {
+			bytes[b] = sx_bv(c, 0, 8);
+			for (unsigned f = 1; f <= pre.depth && f < MACH_NFRAMES; f++)
+				if (is[f])
+					bytes[b] = sx_ite(c, is[f], sx_select(c, pre.urb[f],
+									      sx_add(c, off,
+										     bv64(m, b))),
+							  bytes[b]);
+		}
+		nr = regions(m, st, ACC_STORE, rg);
+		for (unsigned k = 0; k < nr; k++) {
+			sxt in = in_region(m, &rg[k], pre.r[1], n), arr = *rg[k].arr, idx;
+
+			if (rg[k].ro || sx_is_false(c, in))
+				continue;
+			idx = sx_add(c, sx_sub(c, pre.r[1], bv64(m, rg[k].lo)), bv64(m, rg[k].index0));
+			for (unsigned b = 0; b < n; b++)
+				arr = sx_store(c, arr, sx_add(c, idx, bv64(m, b)), bytes[b]);
+			*rg[k].arr = sx_ite(c, sx_land(c, in, ok), arr, *rg[k].arr);
+		}
+		note_store(o, pre.r[1], sx_land(c, pre.guard, ok), (uint32_t)n);
+	} else {
+		for (unsigned f = 1; f <= pre.depth && f < MACH_NFRAMES; f++) {
+			sxt arr = pre.urb[f];
+
+			if (!is[f])
+				continue;
+			for (unsigned b = 0; b < n; b++)
+				arr = sx_store(c, arr, sx_add(c, off, bv64(m, b)), bytes[b]);
+			st->urb[f] = sx_ite(c, sx_land(c, is[f], ok), arr, st->urb[f]);
+		}
+		note_store(o, sx_add(c, base, off), sx_land(c, pre.guard, ok), (uint32_t)n);
+	}
+	return trap;
+}
+
 /* A helper call: returns the trap condition; r0 and the stream position updated. */
 static sxt helper(struct mach *m, struct mstate *st, int32_t id, struct mstep *o)
 {
@@ -729,12 +855,8 @@ static sxt helper(struct mach *m, struct mstate *st, int32_t id, struct mstep *o
 	case BPF_FUNC_dynptr_read:
 	case BPF_FUNC_dynptr_write:
 	case BPF_FUNC_dynptr_data:
-		/* (the calls of a user_ringbuf_drain callback are encoded, its sample's bytes
-		 * are not: only this reads them) */
-		snprintf(o->unsupported, sizeof(o->unsupported),
-			 "helper %s (id %d): the sample of a bpf_user_ringbuf_drain callback is not "
-			 "encoded", ebpf_helper_name(id), id);
-		return sx_false(c);
+		trap = dynptr_helper(m, st, id, o);
+		break;
 	/* (the timer's state in its bytes; the callback runs later, on its own: never in a run) */
 	case BPF_FUNC_timer_init:
 	case BPF_FUNC_timer_set_callback:
@@ -876,6 +998,7 @@ void mach_step(struct mach *m, const struct mstate *in, uint32_t pc, struct mste
 			st.maygoto[st.depth + 1] = NULL;
 			st.iters[st.depth + 1] = NULL;
 			st.keys[st.depth + 1] = NULL;
+			st.urb[st.depth + 1] = st.urbsz[st.depth + 1] = NULL;
 			o->ret = true;
 			succ(o, &st, g, st.ret_pc[st.depth]);
 		} else if (op == BPF_CALL) {
@@ -953,6 +1076,7 @@ void mach_step(struct mach *m, const struct mstate *in, uint32_t pc, struct mste
 			st.maygoto[st.depth] = mach_may_goto_budget(m);
 			st.iters[st.depth] = bv64(m, 0);
 			st.keys[st.depth] = NULL;
+			st.urb[st.depth] = st.urbsz[st.depth] = NULL;
 			st.r[0] = m->poison;
 			for (int k = 6; k <= 9; k++)
 				st.r[k] = m->poison;

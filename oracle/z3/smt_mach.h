@@ -16,6 +16,11 @@
  * bpf_for_each_map_elem callback is given (array maps: 4 bytes, INTERP_VA_KEY) is readable by
  * loads and helpers, and kernel objects (INTERP_VA_BTF: bpf_find_vma's vma) read 1 to 8 bytes
  * as the interpreter's do, every aligned u64 INTERP_VA_BTF; stores and atomics on either trap.
+ * The sample a bpf_user_ringbuf_drain callback is given (its size one byte of the helper stream
+ * mod INTERP_URB_MAX + 1, its bytes the next ones) is a region of that symbolic size at
+ * INTERP_VA_URB + 256k, read and written by loads, stores and helpers through
+ * bpf_dynptr_data's pointer, and by bpf_dynptr_read/write, as interp.c's dynptr_helper runs
+ * them (their length must be a constant here: unsupported otherwise).
  *
  * mach_step() runs one instruction: the successors with their guards (both sides of a branch),
  * the condition under which it traps (a trapping run stops: successors exclude it), the
@@ -88,6 +93,11 @@ struct mstate {
 					 * key's bytes (a byte array, read-only at
 					 * INTERP_VA_KEY + 512k), else NULL */
 	uint16_t klen[MACH_NFRAMES];	/* ... its bytes (4 for an array, a hash's key size) */
+	sxt urb[MACH_NFRAMES];		/* frame k runs a bpf_user_ringbuf_drain callback: its
+					 * sample's bytes (offset-indexed, INTERP_URB_MAX of them
+					 * at INTERP_VA_URB + 256k, the first urbsz[k] readable
+					 * and writable), else NULL */
+	sxt urbsz[MACH_NFRAMES];	/* ... the sample's size (bv64, at most INTERP_URB_MAX) */
 	sxt saved[MACH_NFRAMES][5];	/* saved[k]: r6-r10 of frame k while frame k+1 runs */
 	uint32_t ret_pc[MACH_NFRAMES];	/* where frame k resumes */
 };

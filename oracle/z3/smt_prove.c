@@ -766,7 +766,7 @@ static sxt covered(struct prover *P, const struct wentry *e, sxt off, uint64_t i
 /* Adds the stores of events [from, nev) to w, relative to the header state S. */
 static bool wset_grow(struct prover *P, struct wset *w, struct mstate *S, uint32_t from)
 {
-	struct mach_region rg[MACH_NFRAMES + MACH_MAX_MAPS + 16];
+	struct mach_region rg[2 * MACH_NFRAMES + MACH_MAX_MAPS + 16];
 	unsigned nr = mach_regions(&P->m, S, rg, sizeof(rg) / sizeof(rg[0]));
 	bool grew = false;
 	char why[64];
@@ -1289,8 +1289,8 @@ static void exec_loop(struct prover *P, int32_t K, struct pendv *in, struct rout
  * map's storage fresh as the walk starts), element i + 1 at slot i; BMC, whose models must be
  * runs of the interpreter, walks it as the interpreter does: a hash the program cannot fill
  * (map helpers on hash maps are not encoded) is empty, no call.  A hash of more elements than
- * the interpreter's slots (INTERP_HASH_CAP) is not encoded, nor are the dynptr helpers a
- * user_ringbuf_drain callback reads its sample with (smt_mach.c: unsupported, with the reason). */
+ * the interpreter's slots (INTERP_HASH_CAP) is not encoded.  Each call of a user_ringbuf_drain
+ * callback draws its sample (urb_draw), which the dynptr helpers read and write (smt_mach.c). */
 
 enum cb_form { CB_LOOP, CB_EACH, CB_VMA, CB_URB };
 
@@ -1346,6 +1346,24 @@ static void cb_args(struct prover *P, const struct cbh *cb, struct mstate *S, sx
 	}
 }
 
+/* The sample of a bpf_user_ringbuf_drain callback's call running in frame d, drawn at S's
+ * stream position (interp.c: urb_sample): its size one byte mod INTERP_URB_MAX + 1, its bytes
+ * the next ones (those past the size are never read). */
+static void urb_draw(struct prover *P, struct mstate *S, unsigned d)
+{
+	struct sx *c = P->c;
+	sxt size = sx_urem(c, sx_zext(c, 64, sx_select(c, P->m.helper, S->hpos)),
+			   bv64(P, INTERP_URB_MAX + 1));
+	sxt a = sx_mem_const(c, 0);
+
+	for (unsigned b = 0; b < INTERP_URB_MAX; b++)
+		a = sx_store(c, a, bv64(P, b),
+			     sx_select(c, P->m.helper, sx_add(c, S->hpos, bv64(P, b + 1))));
+	S->urb[d] = a;
+	S->urbsz[d] = size;
+	S->hpos = sx_add(c, S->hpos, sx_add(c, size, bv64(P, 1)));
+}
+
 /* Call i + 1 of the callback: from the caller's state at the helper call (or after the previous
  * call returned, the frame popped), a frame one deeper, zeroed, its may_goto budget new, the
  * call's arguments, r0 and r6-r9 poisoned; it returns after the helper call.  A sample of
@@ -1370,13 +1388,10 @@ static void cb_call_state(struct prover *P, const struct cbh *cb, const struct m
 	for (int k = 6; k <= 9; k++)
 		S->r[k] = P->m.poison;
 	S->r[10] = bv64(P, INTERP_VA_STACK + (uint64_t)(d + 2) * EBPF_STACK_SIZE);
+	S->urb[d + 1] = S->urbsz[d + 1] = NULL;
 	cb_args(P, cb, S, i);
-	if (cb->form == CB_URB) {
-		sxt size = sx_urem(c, sx_zext(c, 64, sx_select(c, P->m.helper, S->hpos)),
-				   bv64(P, INTERP_URB_MAX + 1));
-
-		S->hpos = sx_add(c, S->hpos, sx_add(c, size, bv64(P, 1)));
-	}
+	if (cb->form == CB_URB)
+		urb_draw(P, S, d + 1);
 }
 
 /* The claim loop of a helper callback entered at entry, -1. */
@@ -1424,6 +1439,8 @@ static void cb_header(struct prover *P, int32_t cl, const struct cbh *cb, const 
 	S->stack[d] = E->stack[d];	/* (each call's frame starts zeroed) */
 	S->hpos = sx_fresh(c, "chpos", 64);
 	cb_args(P, cb, S, i);
+	if (cb->form == CB_URB)
+		urb_draw(P, S, d);	/* (each call's sample drawn anew) */
 	hyp[nh++] = sx_ult(c, i, cb->nr);
 	if (cl >= 0) {
 		const struct claim_loop *L = &P->cp->loops[cl];
