@@ -27,6 +27,12 @@ const char *claim_source_name(enum claim_source s)
 	return s < sizeof(source_names) / sizeof(source_names[0]) ? source_names[s] : "?";
 }
 
+/* A block of claim_prog.chunks; its bytes follow it. */
+struct claim_chunk {
+	struct claim_chunk *next;
+	size_t size, used;
+} __attribute__((aligned(16)));
+
 void claim_prog__free(struct claim_prog *p)
 {
 	if (!p)
@@ -39,9 +45,15 @@ void claim_prog__free(struct claim_prog *p)
 			free(l->back_edges);
 			free(l->exits);
 		}
-		free(l->blocks);
-		free(l->ivs);
+		if (!l->chunked) {
+			free(l->blocks);
+			free(l->ivs);
+		}
 		claim_trip__free_text(&l->trip);
+	}
+	for (struct claim_chunk *c = p->chunks, *next; c; c = next) {
+		next = c->next;
+		free(c);
 	}
 	free(p->loop_pool);
 	free(p->loops);
@@ -59,26 +71,86 @@ void claims__free(struct claims *c)
 	free(c);
 }
 
-int claim_trip__set_text(char **text, const char *s)
+/* *text := s cut to CLAIM_TRIP_TEXT - 1 bytes, from p's chunks (p NULL: malloc's), NULL when
+ * empty; the old text is the caller's. */
+static int text_put(struct claim_prog *p, char **text, const char *s)
 {
 	size_t n = strnlen(s, CLAIM_TRIP_TEXT - 1);
 
-	free(*text);
 	*text = NULL;
 	if (!n)
 		return 0;
-	if (!(*text = malloc(n + 1)))
+	if (!(*text = p ? claim_prog__chunk(p, n + 1) : malloc(n + 1)))
 		return -ENOMEM;
 	memcpy(*text, s, n);
 	(*text)[n] = '\0';
 	return 0;
 }
 
+int claim_trip__set_text(char **text, const char *s)
+{
+	free(*text);
+	return text_put(NULL, text, s);
+}
+
 void claim_trip__free_text(struct claim_trip *t)
 {
-	free(t->expr);
-	free(t->reason);
+	if (!t->chunked) {
+		free(t->expr);
+		free(t->reason);
+	}
 	t->expr = t->reason = NULL;
+}
+
+#define CHUNK_FIRST (2u << 10)		/* a small program's first: a few loops' */
+#define CHUNK_MAX (4u << 20)		/* chunks double up to this */
+#define CHUNK_HUGE (2u << 20)		/* from this size on, on huge-page boundaries */
+
+/* A new chunk with room for bytes, made the newest: from CHUNK_HUGE bytes on aligned to it and
+ * asked for huge pages (a block malloc maps starts 16 bytes past a page, where no 2 MiB page
+ * fits). */
+static struct claim_chunk *chunk_new(struct claim_prog *p, size_t bytes)
+{
+	size_t size = p->chunks ? 2 * (p->chunks->size + sizeof(struct claim_chunk)) : CHUNK_FIRST;
+	struct claim_chunk *c;
+	void *m = NULL;
+
+	if (size > CHUNK_MAX)
+		size = CHUNK_MAX;
+	while (size - sizeof(*c) < bytes)
+		size *= 2;
+	if (size >= CHUNK_HUGE) {
+		if (posix_memalign(&m, CHUNK_HUGE, size))
+			return NULL;
+		huge_pages_hint(m, size);
+	} else if (!(m = malloc(size))) {
+		return NULL;
+	}
+	c = m;
+	c->next = p->chunks;
+	c->size = size - sizeof(*c);
+	c->used = 0;
+	p->chunks = c;
+	return c;
+}
+
+void *claim_prog__chunk(struct claim_prog *p, size_t bytes)
+{
+	struct claim_chunk *c = p->chunks;
+	void *r;
+
+	bytes = bytes ? (bytes + 15) & ~(size_t)15 : 16;
+	if ((!c || c->size - c->used < bytes) && !(c = chunk_new(p, bytes)))
+		return NULL;
+	r = (char *)(c + 1) + c->used;
+	c->used += bytes;
+	return r;
+}
+
+int claim_trip__set_text_in(struct claim_prog *p, struct claim_trip *t, char **text,
+			    const char *s)
+{
+	return t->chunked ? text_put(p, text, s) : claim_trip__set_text(text, s);
 }
 
 /* Room for nc ranges; a large array's pages not yet touched (past what realloc copied) come

@@ -84,6 +84,10 @@ const char *claim_trip_ender_name(enum trip_ender e);
 struct claim_trip {
 	uint8_t kind;		/* enum trip_kind */
 	uint8_t ends_by;	/* enum trip_ender: a loop that ends with no bound on its count */
+	/* The texts lie in the program's chunks (claim_trip__set_text_in): never freed one by
+	 * one.  Otherwise each is malloc'd.  The flag travels with the texts (a trip copied over
+	 * another takes both). */
+	bool chunked;
 	uint64_t max, min;	/* header executions per entry; min on normal exits only (above) */
 	/* The exit test that decides max, for people (reported, not checked): "1 + first k with
 	 * (r1 + 1) >= 10 (iteration k)", a location naming its value at the header in iteration k
@@ -111,7 +115,7 @@ static inline const char *claim_trip_reason(const struct claim_trip *t)
 /* *text := a copy of s cut to CLAIM_TRIP_TEXT - 1 bytes, NULL when s is empty (the old text
  * freed); 0 or -ENOMEM (then *text is NULL). */
 int claim_trip__set_text(char **text, const char *s);
-/* Frees both texts (the counts stay). */
+/* Frees both texts (the counts stay); a chunked trip's are only dropped. */
 void claim_trip__free_text(struct claim_trip *t);
 
 struct claim_pcrange {
@@ -148,6 +152,9 @@ struct claim_loop {
 	 * claim_prog__free frees the pool once, not them.  Otherwise each is its own malloc'd
 	 * array (the JSON reader's loops, bpf_loop callbacks' loops). */
 	bool pooled;
+	/* blocks and ivs lie in the program's chunks (claim_prog__chunk): claim_prog__free frees
+	 * the chunks, not them.  Otherwise each is malloc'd. */
+	bool chunked;
 	uint32_t header;	/* pc */
 	uint32_t depth;
 	uint32_t latch;		/* pc of the latch jump, UINT32_MAX for none */
@@ -177,6 +184,11 @@ struct claim_prog {
 	 * none: a program of a million instructions has hundreds of thousands of loops, and three
 	 * small blocks a loop cost malloc's time and a heap page touched 4 KiB at a time */
 	void *loop_pool;
+	/* The analyzer's loops' pc ranges, induction variables and trip texts
+	 * (claim_loop.chunked, claim_trip.chunked), carved in a row from a few blocks, the newest
+	 * first (claims.c): from malloc, a million loops' three or four small blocks each grew the
+	 * heap 4 KiB at a time, a page fault each, most of the page faults of such a program. */
+	struct claim_chunk *chunks;
 };
 
 struct claims {
@@ -190,6 +202,12 @@ int claim_prog__add_range(struct claim_prog *p, const struct claim_range *r);
 /* Room for n ranges in all, allocated at once (a large program's claims would otherwise be
  * copied at every doubling): 0 or -ENOMEM. */
 int claim_prog__reserve_ranges(struct claim_prog *p, uint32_t n);
+/* bytes (16-byte aligned) from p's chunks, freed only with p; NULL when out of memory. */
+void *claim_prog__chunk(struct claim_prog *p, size_t bytes);
+/* As claim_trip__set_text for text, one of t's two, t in p: from p's chunks when t is chunked
+ * (the old text is left where it is). */
+int claim_trip__set_text_in(struct claim_prog *p, struct claim_trip *t, char **text,
+			    const char *s);
 /* Whether a concrete value satisfies a range claim; base is the region's base address at the
  * time (for pointers: value - base is the offset). */
 bool claim_range__holds(const struct claim_range *c, uint64_t value, uint64_t base);

@@ -1663,7 +1663,7 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out)
 out:
 	if (en.res)
 		for (uint32_t l = 0; l < lf->nloops; l++) {
-			free(en.res[l].ivs);
+			arena_slab_free(en.res[l].ivs);
 			free(en.res[l].exit_done);
 		}
 	engine_free(&en);

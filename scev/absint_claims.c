@@ -120,7 +120,9 @@ static int loop_ranges(const struct scev_ctx *cx, struct claim_prog *out, const 
 			v[m - 1].last = v[k].last;
 		else
 			v[m++] = v[k];
-	cl->blocks = zalloc(m ? m : 1, sizeof(*cl->blocks));
+	/* (in the claims' chunks: claims.h) */
+	cl->chunked = true;
+	cl->blocks = claim_prog__chunk(out, (m ? m : 1) * sizeof(*cl->blocks));
 	if (cl->blocks) {
 		memcpy(cl->blocks, v, m * sizeof(*v));
 		cl->nblocks = m;
@@ -201,11 +203,18 @@ int absint_fill_loops(struct engine *en, struct claim_prog *out)
 			cl->exits[cl->nexits++][1] = cfg->blocks[L->exits[k].to].first;
 		}
 		if (res->visited) {
-			cl->ivs = res->ivs;
+			/* (from the slab to the claims' chunks) */
+			cl->chunked = true;
+			if (res->nivs &&
+			    !(cl->ivs = claim_prog__chunk(out, res->nivs * sizeof(*cl->ivs))))
+				return -ENOMEM;
+			if (res->nivs)
+				memcpy(cl->ivs, res->ivs, res->nivs * sizeof(*cl->ivs));
 			cl->nivs = res->nivs;
+			arena_slab_free(res->ivs);
 			res->ivs = NULL;
-		} else if (claim_trip__set_text(&cl->trip.reason, L->irreducible ?
-						"irreducible loop" : "the loop is never entered")) {
+		} else if (claim_trip__set_text_in(out, &cl->trip, &cl->trip.reason, L->irreducible ?
+						   "irreducible loop" : "the loop is never entered")) {
 			return -ENOMEM;
 		}
 	}

@@ -72,8 +72,9 @@ static bool dep_ready(void *arg, loc_t l)
 	return sym_unchanged(da->sum, l);
 }
 
-static int format_trip_expr(struct scev_ctx *cx, const struct sym_summary *sum,
-			    const struct sym_exit *e, struct claim_trip *t)
+static int format_trip_expr(struct scev_ctx *cx, struct claim_prog *out,
+			    const struct sym_summary *sum, const struct sym_exit *e,
+			    struct claim_trip *t)
 {
 	int err;
 	struct sbuf sb = SBUF_INIT;
@@ -93,14 +94,14 @@ static int format_trip_expr(struct scev_ctx *cx, const struct sym_summary *sum,
 	sbuf_putc(&sb, ' ');
 	expr_format(&cx->ar, e->rhs, &sb);
 	sbuf_puts(&sb, e->is32 ? " (32-bit, iteration k)" : " (iteration k)");
-	err = claim_trip__set_text(&t->expr, sbuf_cstr(&sb));
+	err = claim_trip__set_text_in(out, t, &t->expr, sbuf_cstr(&sb));
 	sbuf_free(&sb);
 	return err;
 }
 
 /* The text of a bound from exits on different paths (sym_cut_bound). */
-static int format_cut_expr(struct scev_ctx *cx, const uint32_t *used, unsigned nused,
-			   struct claim_trip *t)
+static int format_cut_expr(struct scev_ctx *cx, struct claim_prog *out, const uint32_t *used,
+			   unsigned nused, struct claim_trip *t)
 {
 	struct sbuf sb = SBUF_INIT;
 	int err;
@@ -110,7 +111,7 @@ static int format_cut_expr(struct scev_ctx *cx, const uint32_t *used, unsigned n
 		sbuf_printf(&sb, "%s %u", k ? "," : "", cx->st.cfg->blocks[used[k]].last);
 	sbuf_puts(&sb, " hold, one of which every cycle passes (iteration k)");
 	claim_trip__free_text(t);
-	err = claim_trip__set_text(&t->expr, sbuf_cstr(&sb));
+	err = claim_trip__set_text_in(out, t, &t->expr, sbuf_cstr(&sb));
 	sbuf_free(&sb);
 	return err;
 }
@@ -359,7 +360,8 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 	bool *done = NULL, known = false, progress = true;
 	const struct sym_exit *best = NULL;
 	uint64_t T = 0, Tmin = 1;
-	struct claim_trip trip = { 0 };
+	/* (the last pass's texts go to the claims' chunks, with the trip: claims.h) */
+	struct claim_trip trip = { .chunked = !cx->first_pass };
 	char reason[CLAIM_TRIP_TEXT] = "";
 	bool iterate = cx->opts.strategy == SCEV_ITERATE && !cx->first_pass &&
 		       en->visits[L->header] <= (cx->opts.max_iterations ? cx->opts.max_iterations : 8);
@@ -441,7 +443,7 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 			copy_text(reason, sizeof(reason), why);
 		}
 		if (known && !best && !cx->first_pass &&
-		    (err = format_cut_expr(cx, used, nused, &trip)))
+		    (err = format_cut_expr(cx, en->out, used, nused, &trip)))
 			return err;
 	}
 	/* Exits that only together stop every path (a step that may jump over an `==` exit's
@@ -461,7 +463,8 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 			snprintf(text, sizeof(text), "at most %llu: the header states of known numbers "
 				 "enumerated, every chain of them ends at an exit",
 				 (unsigned long long)K);
-			if (!cx->first_pass && (err = claim_trip__set_text(&trip.expr, text)))
+			if (!cx->first_pass &&
+			    (err = claim_trip__set_text_in(en->out, &trip, &trip.expr, text)))
 				return err;
 		}
 	}
@@ -481,7 +484,8 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 			copy_text(reason, sizeof(reason), "the count depends on values "
 				  "that are not constant at entry or on the path taken");
 		/* (the texts are read from the last pass's claims only) */
-		if (!cx->first_pass && best && (err = format_trip_expr(cx, sum, best, &trip)))
+		if (!cx->first_pass && best &&
+		    (err = format_trip_expr(cx, en->out, sum, best, &trip)))
 			return err;
 	} else if (sum->ok && !sum->nexits && !reason[0]) {
 		copy_text(reason, sizeof(reason), "no exit is tested in every iteration");
@@ -517,7 +521,7 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 
 		claim_trip__free_text(t);
 		*t = trip;	/* (the expression's text moves there) */
-		if ((err = claim_trip__set_text(&t->reason, reason)))
+		if ((err = claim_trip__set_text_in(en->out, t, &t->reason, reason)))
 			return err;
 	}
 
@@ -531,8 +535,10 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 		newv = calloc(sum->nlocs, sizeof(*newv));
 		done = calloc(sum->nlocs, sizeof(*done));
 	}
-	free(res->ivs);
-	res->ivs = calloc(sum->nlocs ? sum->nlocs : 1, sizeof(*res->ivs));
+	/* (from the slab, until absint_fill_loops copies them into the claims' chunks: a loop's
+	 * array from malloc grew the heap a page at a time) */
+	arena_slab_free(res->ivs);
+	res->ivs = arena_slab_alloc((sum->nlocs ? sum->nlocs : 1) * sizeof(*res->ivs));
 	res->nivs = 0;
 	if (!newv || !done || !res->ivs) {
 		err = -ENOMEM;
@@ -568,7 +574,7 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 	}
 	/* (the claims keep the array: none, as an unvisited loop's, when the loop has no IV) */
 	if (!res->nivs) {
-		free(res->ivs);
+		arena_slab_free(res->ivs);
 		res->ivs = NULL;
 	}
 	/* A recurrence that an exit tests in every iteration is, after the first, what that test

@@ -535,9 +535,10 @@ int absint_iter_trips(struct engine *en)
 			snprintf(text, sizeof(text), "1 + values of bpf_iter_num_next(fp%lld) at %u: "
 				 "end - start of its bpf_iter_num_new, at most 2^23", (long long)off,
 				 call);
-			if ((err = claim_trip__set_text(&t->expr, text)) ||
-			    (err = claim_trip__set_text(&t->reason, "open-coded iterator: ends when "
-							"bpf_iter_num_next returns NULL")))
+			if ((err = claim_trip__set_text_in(en->out, t, &t->expr, text)) ||
+			    (err = claim_trip__set_text_in(en->out, t, &t->reason,
+							   "open-coded iterator: ends when "
+							   "bpf_iter_num_next returns NULL")))
 				return err;
 			if (cx->iter_loop)
 				cx->iter_loop[l] = 1;

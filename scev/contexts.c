@@ -550,7 +550,8 @@ static int meet_trip(struct claim_trip *o, const struct claim_trip *j, const str
 
 /* The recurrences every copy's loop claims alike (loc, width, step; start when all agree) that
  * the first analysis's loop o does not claim, added to o. */
-static int meet_ivs(struct claim_loop *o, const struct claim_loop *const *cl, uint32_t n)
+static int meet_ivs(struct claim_prog *out, struct claim_loop *o,
+		    const struct claim_loop *const *cl, uint32_t n)
 {
 	for (uint32_t a = 0; a < cl[0]->nivs; a++) {
 		struct claim_iv iv = cl[0]->ivs[a];
@@ -574,10 +575,14 @@ static int meet_ivs(struct claim_loop *o, const struct claim_loop *const *cl, ui
 			have = have || o->ivs[b].loc == iv.loc;
 		if (!all || have)
 			continue;
-		struct claim_iv *v = realloc(o->ivs, (o->nivs + 1) * sizeof(*v));
+		/* (a chunked loop's array is copied; its old one stays in the chunks) */
+		struct claim_iv *v = o->chunked ? claim_prog__chunk(out, (o->nivs + 1) * sizeof(*v))
+					       : realloc(o->ivs, (o->nivs + 1) * sizeof(*v));
 
 		if (!v)
 			return -ENOMEM;
+		if (o->chunked && o->nivs)
+			memcpy(v, o->ivs, o->nivs * sizeof(*v));
 		o->ivs = v;
 		o->ivs[o->nivs++] = iv;
 	}
@@ -618,7 +623,7 @@ static int meet_loops(struct claim_prog *out, const struct claim_prog *c,
 					n = 0;	/* (two loops of one copy: not one per copy) */
 		if (!n)
 			continue;
-		if ((err = meet_ivs(o, cl, n)))
+		if ((err = meet_ivs(out, o, cl, n)))
 			goto out;
 		if (!join_trips(ct, n, &j, &from))
 			continue;

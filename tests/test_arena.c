@@ -14,12 +14,18 @@
  *   in any order; a region whose blocks are all freed is reused or unmapped (at most the current
  *   one and a spare left); with no arena open, and past SLAB_MAX, malloc's (ASan reports a
  *   block given to free() or never freed);
+ * - the claims' chunks (claim_prog__chunk): blocks of mixed sizes, 16-byte aligned, disjoint,
+ *   kept as written while new chunks come (from 2 MiB on, on a 2 MiB boundary); a chunked
+ *   trip's texts come from them and are only dropped by claim_trip__free_text, an unchunked
+ *   one's are malloc's; claim_prog__free frees the chunks and not the chunked loops' arrays
+ *   (ASan reports a bad free or a leak otherwise);
  * - the analyzer with the arena on gives the same claims and verdicts as with it off, for
  *   generated programs and one with subprograms, and again with every block from 1 KiB mapped:
  *   a block read before it is written, or freed with free() instead of arena_free, shows here
  *   (a difference, or ASan's report). */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tests/check.h"
@@ -279,6 +285,70 @@ static void slab(void)
 	arena_slab_free(NULL);
 }
 
+#define NCHUNK 4000
+
+/* Blocks from a program's chunks, each filled with its own byte, some large enough for chunks
+ * of their own; texts of a chunked and an unchunked trip; then claim_prog__free. */
+static void chunks(void)
+{
+	static unsigned char *p[NCHUNK];
+	static size_t sz[NCHUNK];
+	struct claim_prog cp = { 0 };
+	struct claim_loop *l;
+	bool huge = false;
+
+	for (int i = 0; i < NCHUNK; i++) {
+		uint64_t h = (uint64_t)(i + 1) * 0x9e3779b97f4a7c15ull >> 40;
+
+		sz[i] = i % 500 == 7 ? (3u << 20) + h % 5000 : h % (i % 10 ? 200 : 5000);
+		p[i] = claim_prog__chunk(&cp, sz[i]);
+		CHECK(p[i] != NULL, "chunk block %d of %zu bytes", i, sz[i]);
+		if (!p[i])
+			return;
+		CHECK(((uintptr_t)p[i] & 15) == 0, "chunk block %d at %p: not 16-byte aligned", i,
+		      (void *)p[i]);
+		memset(p[i], i & 0xff, sz[i]);
+		/* (a chunk of 2 MiB or more starts on a 2 MiB boundary: its header, just before) */
+		if (sz[i] >= (2u << 20))
+			huge = huge || (((uintptr_t)p[i] - 32) & ((2u << 20) - 1)) == 0;
+	}
+	CHECK(huge, "no block of 3 MiB began a chunk on a 2 MiB boundary");
+	for (int i = 0; i < NCHUNK; i++)
+		for (size_t k = 0; k < sz[i]; k += 1 + sz[i] / 7)
+			CHECK(p[i][k] == (i & 0xff), "chunk block %d byte %zu: %u, not %u", i, k,
+			      p[i][k], i & 0xff);
+	/* one chunked loop (blocks, ivs and texts in the chunks), one not (malloc's) */
+	cp.loops = calloc(2, sizeof(*cp.loops));
+	CHECK(cp.loops != NULL, "loops");
+	if (!cp.loops)
+		return;
+	cp.nloops = 2;
+	l = &cp.loops[0];
+	l->chunked = true;
+	l->blocks = claim_prog__chunk(&cp, sizeof(*l->blocks));
+	l->ivs = claim_prog__chunk(&cp, 3 * sizeof(*l->ivs));
+	l->trip.chunked = true;
+	CHECK(!claim_trip__set_text_in(&cp, &l->trip, &l->trip.expr, "1 + first k with r1 >= 10"),
+	      "chunked expr");
+	CHECK(!claim_trip__set_text_in(&cp, &l->trip, &l->trip.reason, "a reason"), "reason");
+	CHECK(!claim_trip__set_text_in(&cp, &l->trip, &l->trip.reason, "another reason"),
+	      "reason again");
+	CHECK(l->trip.expr && !strcmp(l->trip.expr, "1 + first k with r1 >= 10") &&
+	      l->trip.reason && !strcmp(l->trip.reason, "another reason"), "chunked texts");
+	CHECK(!claim_trip__set_text_in(&cp, &l->trip, &l->trip.reason, ""), "empty text");
+	CHECK(l->trip.reason == NULL, "an empty text is NULL");
+	l = &cp.loops[1];
+	l->blocks = calloc(1, sizeof(*l->blocks));
+	l->ivs = calloc(1, sizeof(*l->ivs));
+	CHECK(!claim_trip__set_text_in(&cp, &l->trip, &l->trip.expr, "malloc's"), "expr");
+	claim_trip__free_text(&cp.loops[0].trip);
+	CHECK(!cp.loops[0].trip.expr && !cp.loops[0].trip.reason, "dropped texts");
+	CHECK(!claim_trip__set_text_in(&cp, &cp.loops[0].trip, &cp.loops[0].trip.expr, "again"),
+	      "expr again");
+	claim_prog__free(&cp);
+	CHECK(!cp.chunks && !cp.loops, "claim_prog__free clears the program");
+}
+
 /* Everything analyze and verify say of the program, as text. */
 static void analysis_text(struct sbuf *sb, const struct ebpf_prog *p,
 			  const struct ebpf_map_def *maps, size_t nmaps)
@@ -372,6 +442,7 @@ int main(void)
 	large();
 	mapped();
 	slab();
+	chunks();
 	analyses();
 	return check_done("test_arena");
 }
