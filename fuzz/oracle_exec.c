@@ -27,6 +27,8 @@ enum {
 	E_SAFE_MAY_GOTO,	/* ... ending by the may_goto budget */
 	E_SAFE_NONE,		/* ... resting on nothing (a run that exhausts the budget faults) */
 	E_SAFE_FAULTED,		/* ... that faulted: a "verdict" finding */
+	E_SAFE_PER_CALL,	/* ... not held to a bound, but each call of a function to its own
+				 * (safe_run.h's per-call bounds) */
 	E_NSTATS
 };
 
@@ -41,6 +43,7 @@ static const char *const exec_stats[E_NSTATS] = {
 	[E_SAFE_MAY_GOTO] = "exec_safe_may_goto",
 	[E_SAFE_NONE] = "exec_safe_none",
 	[E_SAFE_FAULTED] = "exec_safe_faulted",
+	[E_SAFE_PER_CALL] = "exec_safe_per_call",
 };
 
 /* Per slot of the program: 1 inside a function bpf_timer_set_callback takes (scev/callbacks.h,
@@ -165,11 +168,14 @@ static int exec_verdict(struct pipeline_result *r, uint64_t *stats, uint64_t bud
 	/* (held to a bound: max_insns, or the one at the oracle's may_goto budget) */
 	if (verdict_safe_rule(v, budget, false).max_insns != UINT64_MAX)
 		stats[E_SAFE_BOUNDED]++;
-	else if (v->max_insns != UINT64_MAX || v->ends == SCEV_ENDS_BOUND)
-		stats[E_SAFE_LONG]++;
-	else
-		stats[v->ends == SCEV_ENDS_CALLS ? E_SAFE_CALLS : v->ends == SCEV_ENDS_MAY_GOTO ?
-		      E_SAFE_MAY_GOTO : E_SAFE_NONE]++;
+	else {
+		if (v->max_insns != UINT64_MAX || v->ends == SCEV_ENDS_BOUND)
+			stats[E_SAFE_LONG]++;
+		else
+			stats[v->ends == SCEV_ENDS_CALLS ? E_SAFE_CALLS :
+			      v->ends == SCEV_ENDS_MAY_GOTO ? E_SAFE_MAY_GOTO : E_SAFE_NONE]++;
+		stats[E_SAFE_PER_CALL] += v->ncall_bounds > 0;
+	}
 	if (!r->exec.safe_faults && !r->exec_fixed.safe_faults)
 		return 0;
 	stats[E_SAFE_FAULTED]++;
@@ -239,6 +245,11 @@ static void exec_summary(struct sbuf *sb, const uint64_t *n, double cpu, const c
 			    " ending by callbacks, %" PRIu64 " by may_goto, %" PRIu64 " on nothing; %"
 			    PRIu64 " faulted\n", n[E_SAFE], n[E_SAFE_BOUNDED], n[E_SAFE_LONG],
 			    n[E_SAFE_CALLS], n[E_SAFE_MAY_GOTO], n[E_SAFE_NONE], n[E_SAFE_FAULTED]);
+	if (n[E_SAFE_PER_CALL])
+		sbuf_printf(sb, "                  %" PRIu64 " of the %" PRIu64 " not held to their "
+			    "bound held to per-call bounds (a function's instructions per call, a "
+			    "callback's calls per helper call)\n", n[E_SAFE_PER_CALL],
+			    n[E_SAFE] - n[E_SAFE_BOUNDED]);
 	if (!n[E_TIMER_CLAIMS] && !n[E_TIMER_FIRES])
 		return;
 	sbuf_printf(sb, "  timer callbacks %" PRIu64 " claims inside them, %" PRIu64 " judged (a "

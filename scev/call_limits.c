@@ -285,19 +285,22 @@ static const struct claim_trip *cb_trip(const struct claim_prog *claims,
  * callback's cost times its loop's trip maximum (each execution of a callback that only those
  * calls use is one of their calls, callbacks.h), a loop that may_goto ends mg iterations per
  * entry (0: none known, IB_MAY_GOTO).  *why gets the IB_* bits of what is not counted;
- * IB_NONE stops at once. */
+ * IB_NONE stops at once.  fcost (NULL: not wanted) gets each function's cost per call when
+ * nothing in it or below it is uncounted (IB_MAY_GOTO allowed when mg is given), else
+ * UINT64_MAX. */
 static uint64_t insn_bound(const struct scev_ctx *cx, const struct claim_prog *claims,
-			   const uint8_t *live, const uint32_t *order, uint64_t mg, unsigned *why)
+			   const uint8_t *live, const uint32_t *order, uint64_t mg, unsigned *why,
+			   uint64_t *fcost)
 {
 	const struct scev_cfg *cfg = cx->st.cfg;
 	const struct scev_loops *lf = cx->st.loops;
 	uint32_t nf = cx->calls.nfuncs;
 	uint64_t *cost = calloc(nf, sizeof(*cost)), bound = UINT64_MAX;
-	uint8_t *done = calloc(nf, 1);
+	uint8_t *done = calloc(nf, 1), *fwhy = calloc(nf, 1);
 	const struct claim_trip **trip = calloc(cx->cbl.n ? cx->cbl.n : 1, sizeof(*trip));
 
 	*why = 0;
-	if (!cost || !done || !trip) {
+	if (!cost || !done || !fwhy || !trip) {
 		*why = IB_CALLS;
 		goto out;
 	}
@@ -307,6 +310,7 @@ static uint64_t insn_bound(const struct scev_ctx *cx, const struct claim_prog *c
 		uint32_t f = order[k];
 		const struct scev_func *fn = &cfg->funcs[f];
 		uint64_t c = 0;
+		unsigned fw = 0;
 
 		for (uint32_t b = fn->first_block; b < fn->first_block + fn->nblocks; b++) {
 			const struct scev_block *blk = &cfg->blocks[b];
@@ -335,7 +339,7 @@ static uint64_t insn_bound(const struct scev_ctx *cx, const struct claim_prog *c
 						*why = IB_NONE;
 						goto out;
 					}
-					*why |= IB_MAY_GOTO;
+					fw |= IB_MAY_GOTO;
 					mult = mg ? sat_mul(mult, mg) : UINT64_MAX;
 					continue;
 				}
@@ -347,13 +351,17 @@ static uint64_t insn_bound(const struct scev_ctx *cx, const struct claim_prog *c
 				const struct bpf_insn *i = &cx->insns[pc];
 
 				here = sat_add(here, 1);
-				if (ebpf_is_pseudo_call(i))
-					here = sat_add(here, cost[cfg->blocks[cfg->block_of[pc + 1 +
-							     (uint32_t)i->imm]].func]);
+				if (ebpf_is_pseudo_call(i)) {
+					uint32_t callee = cfg->blocks[cfg->block_of[pc + 1 +
+							  (uint32_t)i->imm]].func;
+
+					here = sat_add(here, cost[callee]);
+					fw |= fwhy[callee];
+				}
 				if (!ebpf_is_helper_call(i))
 					continue;
 				if (i->imm == 12) {	/* a tail call */
-					*why |= IB_CALLS;
+					fw |= IB_CALLS;
 					continue;
 				}
 				if (i->imm != BPF_FUNC_loop && i->imm != BPF_FUNC_for_each_map_elem &&
@@ -367,26 +375,99 @@ static uint64_t insn_bound(const struct scev_ctx *cx, const struct claim_prog *c
 						if (cx->cbl.v[n].calls[e] == pc)
 							cb = n;
 				if (cb == SCEV_NONE || !trip[cb] || !done[cx->cbl.v[cb].func]) {
-					*why |= IB_CALLS;
+					fw |= IB_CALLS;
 					continue;
 				}
 				here = sat_add(here, sat_mul(trip[cb]->max, cost[cx->cbl.v[cb].func]));
+				fw |= fwhy[cx->cbl.v[cb].func];
 			}
 			c = sat_add(c, sat_mul(mult, here));
 		}
 		cost[f] = c;
+		fwhy[f] = (uint8_t)fw;
+		*why |= fw;
 		done[f] = 1;
 	}
 	bound = cost[0];
+	for (uint32_t f = 0; fcost && f < nf; f++)
+		fcost[f] = !fwhy[f] || (mg && fwhy[f] == IB_MAY_GOTO) ? cost[f] : UINT64_MAX;
 out:
+	if (fcost && (*why & IB_NONE || !cost || !done || !fwhy || !trip))
+		for (uint32_t f = 0; f < nf; f++)
+			fcost[f] = UINT64_MAX;
 	free(cost);
 	free(done);
+	free(fwhy);
 	free(trip);
 	return bound;
 }
 
-uint64_t scev_calls_insn_bound(const struct scev_ctx *cx, const struct claim_prog *claims,
-			       const uint8_t *live, uint8_t *ends, uint64_t *mg_insns)
+/* The entry of v->call_bound for the function whose first pc is start, added (in pc order, as
+ * {start, calls, 0}) when there is none and room for it; NULL when there is no room. */
+static struct scev_call_bound *call_bound_at(struct scev_verdict *v, uint32_t start,
+					     uint32_t calls)
+{
+	uint32_t k = 0;
+
+	while (k < v->ncall_bounds && v->call_bound[k].start < start)
+		k++;
+	if (k < v->ncall_bounds && v->call_bound[k].start == start)
+		return &v->call_bound[k];
+	if (v->ncall_bounds == SCEV_VERDICT_CALL_BOUNDS)
+		return NULL;
+	memmove(&v->call_bound[k + 1], &v->call_bound[k],
+		(v->ncall_bounds - k) * sizeof(v->call_bound[0]));
+	v->ncall_bounds++;
+	v->call_bound[k] = (struct scev_call_bound){ start, calls, 0 };
+	return &v->call_bound[k];
+}
+
+/* v's per-call bounds from each function's cost per call (fcost) and each callback's calls per
+ * helper call (its loop's trip claim).  A function's copies (contexts.c) run as it does: its
+ * bound is the largest of theirs.  An entry that states nothing is dropped. */
+static void call_bounds(const struct scev_ctx *cx, const struct claim_prog *claims,
+			const uint64_t *fcost, struct scev_verdict *v)
+{
+	const struct scev_cfg *cfg = cx->st.cfg;
+	const struct scev_ctx_plan *plan = cx->ctx_plan;
+	uint32_t n = 0;
+
+	v->ncall_bounds = 0;
+	/* callbacks first (calls from 0 up), then every function (a function that is no
+	 * callback states no calls) */
+	for (uint32_t c = 0; c < cx->cbl.n; c++) {
+		const struct claim_trip *t = cb_trip(claims, &cx->cbl.v[c]);
+		uint32_t start = cx->cbl.v[c].header;
+		struct scev_call_bound *b;
+
+		if (plan && start < plan->newlen)
+			start = plan->orig_of[start];
+		if (start == 0 || !(b = call_bound_at(v, start, 0)))
+			continue;
+		if (!t || t->max >= UINT32_MAX)
+			b->calls = UINT32_MAX;
+		else if (b->calls < t->max)
+			b->calls = (uint32_t)t->max;
+	}
+	for (uint32_t f = 1; f < cx->calls.nfuncs; f++) {
+		uint32_t start = cfg->funcs[f].start;
+		struct scev_call_bound *b;
+
+		if (plan && start < plan->newlen)
+			start = plan->orig_of[start];
+		if (start == 0 || !(b = call_bound_at(v, start, UINT32_MAX)))
+			continue;
+		if (b->insns < fcost[f])
+			b->insns = fcost[f];
+	}
+	for (uint32_t k = 0; k < v->ncall_bounds; k++)
+		if (v->call_bound[k].insns != UINT64_MAX || v->call_bound[k].calls != UINT32_MAX)
+			v->call_bound[n++] = v->call_bound[k];
+	v->ncall_bounds = (uint16_t)n;
+}
+
+void scev_calls_insn_bound(const struct scev_ctx *cx, const struct claim_prog *claims,
+			   const uint8_t *live, struct scev_verdict *v)
 {
 	const struct scev_calls *g = &cx->calls;
 	uint32_t nf = g->nfuncs;
@@ -394,28 +475,34 @@ uint64_t scev_calls_insn_bound(const struct scev_ctx *cx, const struct claim_pro
 	uint32_t *order = malloc(nf * sizeof(*order));
 	uint8_t *seen = calloc(nf, 1);
 	struct dfs_frame *st = malloc((nf + 1) * sizeof(*st));
+	uint64_t *fcost = malloc(nf * sizeof(*fcost));
 	unsigned why = IB_CALLS;
 
-	*mg_insns = 0;
-	if (order && seen && st) {
+	v->mg_insns = 0;
+	v->ncall_bounds = 0;
+	if (order && seen && st && fcost) {
 		post_order(g, seen, st, order);
-		bound = insn_bound(cx, claims, live, order, 0, &why);
+		bound = insn_bound(cx, claims, live, order, 0, &why, fcost);
+		if (!(why & IB_NONE))
+			call_bounds(cx, claims, fcost, v);
 	}
 	if (why & IB_NONE)
-		*ends = SCEV_ENDS_NONE;
+		v->ends = SCEV_ENDS_NONE;
 	else if (why & IB_MAY_GOTO)
-		*ends = SCEV_ENDS_MAY_GOTO;
+		v->ends = SCEV_ENDS_MAY_GOTO;
 	else if (why & IB_CALLS)
-		*ends = SCEV_ENDS_CALLS;
+		v->ends = SCEV_ENDS_CALLS;
 	else
-		*ends = SCEV_ENDS_BOUND;
+		v->ends = SCEV_ENDS_BOUND;
 	if (why == IB_MAY_GOTO) {
-		uint64_t b = insn_bound(cx, claims, live, order, SCEV_MG_ORACLE_BUDGET + 1, &why);
+		uint64_t b = insn_bound(cx, claims, live, order, SCEV_MG_ORACLE_BUDGET + 1, &why,
+					NULL);
 
-		*mg_insns = why == IB_MAY_GOTO && b != UINT64_MAX ? b : 0;
+		v->mg_insns = why == IB_MAY_GOTO && b != UINT64_MAX ? b : 0;
 	}
+	v->max_insns = v->ends == SCEV_ENDS_BOUND ? bound : UINT64_MAX;
 	free(order);
 	free(seen);
 	free(st);
-	return *ends == SCEV_ENDS_BOUND ? bound : UINT64_MAX;
+	free(fcost);
 }

@@ -603,8 +603,9 @@ int scev_calls_check(struct scev_ctx *cx, struct scev_verdict *v, const uint32_t
 void absint_timer_maps_check(const struct scev_ctx *cx, struct scev_verdict *v);
 /* absint_fields.c: the same for the other special fields (a spin lock: socket filters too). */
 void absint_fields_maps_check(const struct scev_ctx *cx, struct scev_verdict *v);
-uint64_t scev_calls_insn_bound(const struct scev_ctx *cx, const struct claim_prog *claims,
-			       const uint8_t *live, uint8_t *ends, uint64_t *mg_insns);
+/* call_limits.c: a safe verdict's max_insns, ends, mg_insns and per-call bounds (scev.h). */
+void scev_calls_insn_bound(const struct scev_ctx *cx, const struct claim_prog *claims,
+			   const uint8_t *live, struct scev_verdict *v);
 void absint_free(struct scev_ctx *cx);	/* what absint_run keeps in cx between passes */
 /* absint_global.c: the global function f is (NULL: static); the program's global functions
  * (cx->fn_global); f's entry arguments r0-r5, from its prototype. */

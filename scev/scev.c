@@ -877,10 +877,10 @@ again:
 			verdict->frame[verdict->nframes++] = (uint16_t)cx.fn_stack[f];
 		verdict->ends = SCEV_ENDS_BOUND;
 		verdict->mg_insns = 0;
-		verdict->max_insns = verdict->kind == VERDICT_SAFE
-					     ? scev_calls_insn_bound(&cx, out, cx.live, &verdict->ends,
-								     &verdict->mg_insns)
-					     : UINT64_MAX;
+		verdict->ncall_bounds = 0;
+		verdict->max_insns = UINT64_MAX;
+		if (verdict->kind == VERDICT_SAFE)
+			scev_calls_insn_bound(&cx, out, cx.live, verdict);
 	}
 	if (cx.ar.oom)
 		snprintf(out->note, sizeof(out->note), "expression table ran out of memory: some "
@@ -897,6 +897,30 @@ fail:
 	ctx_free(&cx);
 	claim_prog__free(out);
 	return diag_set(d, -err, "analysis failed: %s", strerror(-err));
+}
+
+/* Both analyses' per-call bounds hold (the claims checked are the meet of theirs): each
+ * function's smaller one, and those only one states. */
+static void call_bounds_meet(struct scev_verdict *v, const struct scev_verdict *o)
+{
+	for (uint32_t j = 0; j < o->ncall_bounds; j++) {
+		const struct scev_call_bound *b = &o->call_bound[j];
+		uint32_t k = 0;
+
+		while (k < v->ncall_bounds && v->call_bound[k].start < b->start)
+			k++;
+		if (k < v->ncall_bounds && v->call_bound[k].start == b->start) {
+			struct scev_call_bound *a = &v->call_bound[k];
+
+			a->insns = a->insns < b->insns ? a->insns : b->insns;
+			a->calls = a->calls < b->calls ? a->calls : b->calls;
+		} else if (v->ncall_bounds < SCEV_VERDICT_CALL_BOUNDS) {
+			memmove(&v->call_bound[k + 1], &v->call_bound[k],
+				(v->ncall_bounds - k) * sizeof(v->call_bound[0]));
+			v->call_bound[k] = *b;
+			v->ncall_bounds++;
+		}
+	}
 }
 
 /* The analysis again with static callees copied per distinct call context (contexts.c): its
@@ -935,6 +959,7 @@ static int analyze_contexts(struct claim_prog *out, const struct ebpf_prog *prog
 				verdict->max_insns = vc.max_insns;
 				verdict->ends = vc.ends;
 			}
+			call_bounds_meet(verdict, &vc);
 		} else if (verdict && vc.kind == VERDICT_UNSAFE &&
 			   verdict->kind == VERDICT_UNSUPPORTED && scev_ctx_in_timer_cb(plan, vc.pc)) {
 			/* (a timer callback the first analysed for the maps of all its timers at

@@ -68,6 +68,7 @@ int scev_analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 enum scev_verdict_kind { VERDICT_SAFE, VERDICT_UNSAFE, VERDICT_UNSUPPORTED };
 
 #define SCEV_VERDICT_FRAMES 64
+#define SCEV_VERDICT_CALL_BOUNDS 16
 
 struct scev_verdict {
 	uint8_t kind;
@@ -99,6 +100,21 @@ struct scev_verdict {
 	 * at that budget + 1 iterations per entry), which the termination oracle's runs take
 	 * (triage/verdict.h); 0 when not stated. */
 	uint64_t mg_insns;
+	/* Per-call bounds, for a run the step budget cuts before max_insns: for each function but
+	 * main (the program's own, a copy's at its original's first pc; the first
+	 * SCEV_VERDICT_CALL_BOUNDS in pc order that state one), the most instructions one call of
+	 * it executes, its callees and callbacks included (the trip claims of the loops in it and
+	 * below it; UINT64_MAX: none stated, as when one of them rests on may_goto, tail calls or
+	 * callbacks no claim counts), and for a callback, the most calls one helper call makes of
+	 * it (its callback loop's trip claim; UINT32_MAX: none).  A run in which one call of a
+	 * function takes more, or one helper call calls its callback more often, contradicts the
+	 * verdict (triage/verdict.h) even when the budget stops it long before max_insns. */
+	uint16_t ncall_bounds;
+	struct scev_call_bound {
+		uint32_t start;		/* the function's first pc */
+		uint32_t calls;		/* a callback's calls per helper call, or UINT32_MAX */
+		uint64_t insns;		/* one call's instructions, or UINT64_MAX */
+	} call_bound[SCEV_VERDICT_CALL_BOUNDS];
 };
 /* The may_goto budget per frame mg_insns is stated at. */
 #define SCEV_MG_ORACLE_BUDGET 8u

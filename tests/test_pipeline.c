@@ -22,7 +22,7 @@
 static const char *const state_keys[] = {
 	"exec_timer_claims", "exec_timer_judged", "exec_timer_fires",
 	"exec_safe", "exec_safe_bounded", "exec_safe_long", "exec_safe_calls", "exec_safe_may_goto",
-	"exec_safe_none", "exec_safe_faulted",
+	"exec_safe_none", "exec_safe_faulted", "exec_safe_per_call",
 	"z3_programs", "z3_claims", "z3_proved", "z3_refuted", "z3_unknown", "z3_encoding",
 	"kernel_programs", "kernel_both_accept", "kernel_both_reject", "kernel_improvement",
 	"kernel_regression", "kernel_verdict_faults", "kernel_claim_programs", "kernel_claims",
@@ -237,6 +237,7 @@ static void test_verdict_oracle(void)
 		uint8_t ends;
 		uint8_t kind;				/* the analyzer's */
 		uint64_t mg_insns;			/* forged: the bound at may_goto's */
+		struct scev_call_bound call;		/* forged: a per-call bound */
 	} cases[] = {
 		{ "count", count, NULL, 0, 0, VERDICT_SAFE },
 		{ "count bounded too low", count, "ran past 20 instructions", 20, SCEV_ENDS_BOUND, 0 },
@@ -256,6 +257,16 @@ static void test_verdict_oracle(void)
 		{ "bpf_loop", loop7, NULL, 0, 0, VERDICT_SAFE },
 		{ "bpf_loop, one callback call short", loop7, "ran past 40 instructions", 40,
 		  SCEV_ENDS_BOUND, 0 },
+		/* ... and each callback call held to its own bound, each bpf_loop call to its
+		 * callback's calls, when the whole run's bound is past the budget */
+		{ "bpf_loop, a callback call past its bound", loop7,
+		  "one call of func@11 ran past 4 instructions", UINT64_MAX, SCEV_ENDS_CALLS, 0, 0,
+		  { 11, 7, 4 } },
+		{ "bpf_loop, a callback called more often than its bound", loop7,
+		  "called func@11 7 times, more than its callback loop's trip count allows (6)",
+		  UINT64_MAX, SCEV_ENDS_CALLS, 0, 0, { 11, 6, 5 } },
+		{ "bpf_loop within its per-call bounds", loop7, "", UINT64_MAX, SCEV_ENDS_CALLS, 0,
+		  0, { 11, 7, 5 } },
 		/* the claims' runs watch reads of unwritten registers, and by the privileged rule
 		 * start each frame with arbitrary bytes, which a program may read (an all-zero
 		 * frame would hide the fault) */
@@ -298,6 +309,8 @@ static void test_verdict_oracle(void)
 			forged.max_insns = cases[k].max_insns;
 			forged.ends = cases[k].ends;
 			forged.mg_insns = cases[k].mg_insns;
+			forged.ncall_bounds = cases[k].call.start != 0;
+			forged.call_bound[0] = cases[k].call;
 			s.claims = first.cp;
 			s.verdict = &forged;
 			err = pipeline_run(&r, &s, &o, &d);

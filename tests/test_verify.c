@@ -268,6 +268,9 @@ static void test_call_cases_against_kernel(void)
 #define HUNDRED "r1 = 0\nl: r1 += 1\nif r1 < 100 goto l\nr0 = 0\nexit\n"
 /* may_goto ends it: 2 + 3 a pass, 27 at a budget of 8 */
 #define MAY_GOTO "r0 = 0\nl: may_goto out\nr0 += 1\ngoto l\nout: exit\n"
+/* bpf_loop(1000, cb), cb at pc 8: 2 instructions a call */
+#define LOOP1000 "r1 = 1000\nr2 = func cb ll\nr3 = 0\nr4 = 0\ncall bpf_loop\nr0 = 0\nexit\n" \
+		 "cb: r0 = 0\nexit\n"
 static void test_forged_verdicts(void)
 {
 	static const struct {
@@ -276,6 +279,7 @@ static void test_forged_verdicts(void)
 		uint8_t ends;
 		uint64_t budget;
 		uint64_t mg_insns;	/* the bound at the oracle's may_goto budget */
+		struct scev_call_bound call;	/* a per-call bound (start 0: none) */
 	} forged[] = {
 		{ "an endless loop, ending on nothing", ENDLESS, "its ending rests on nothing",
 		  UINT64_MAX, SCEV_ENDS_NONE, 10000 },
@@ -308,6 +312,24 @@ static void test_forged_verdicts(void)
 		  "exit\n", "ran past 150 instructions", 150 },
 		{ "a loop within its bound", "r1 = 0\nl: r1 += 1\nif r1 < 100 goto l\nr0 = 0\n"
 		  "exit\n", NULL, 203 },
+		/* bpf_loop(1000, cb): 2,006 instructions, past a budget of 500, but each call of
+		 * cb (2 instructions) and the calls of it so far are held to their per-call
+		 * bounds */
+		{ "bpf_loop past the budget, within its per-call bounds", LOOP1000, NULL, 2006,
+		  SCEV_ENDS_BOUND, 500, 0, { 8, 1000, 2 } },
+		{ "bpf_loop past the budget, a callback call past its bound", LOOP1000,
+		  "one call of func@8 ran past 1 instructions", 2006, SCEV_ENDS_BOUND, 500, 0,
+		  { 8, 1000, 1 } },
+		{ "bpf_loop past the budget, more callback calls than its bound", LOOP1000,
+		  "called func@8 101 times, more than its callback loop's trip count allows (100)",
+		  2006, SCEV_ENDS_BOUND, 500, 0, { 8, 100, 2 } },
+		/* a subprogram's call (3 instructions) held to its bound, and the callback's
+		 * bound below its caller's */
+		{ "a subprogram call past its bound", "call f\nexit\nf: r0 = 0\nr0 += 1\nexit\n",
+		  "one call of func@2 ran past 2 instructions", UINT64_MAX, SCEV_ENDS_CALLS, 500, 0,
+		  { 2, UINT32_MAX, 2 } },
+		{ "a subprogram call within its bound", "call f\nexit\nf: r0 = 0\nr0 += 1\nexit\n",
+		  NULL, UINT64_MAX, SCEV_ENDS_CALLS, 500, 0, { 2, UINT32_MAX, 3 } },
 	};
 
 	for (size_t k = 0; k < sizeof(forged) / sizeof(forged[0]); k++) {
@@ -328,6 +350,10 @@ static void test_forged_verdicts(void)
 		r.ours.max_insns = forged[k].max_insns;
 		r.ours.ends = forged[k].ends;
 		r.ours.mg_insns = forged[k].mg_insns;
+		if (forged[k].call.start) {
+			r.ours.ncall_bounds = 1;
+			r.ours.call_bound[0] = forged[k].call;
+		}
 		CHECK(verdict_execute(&r, obj, &obj->progs[0], &vo) == 0, "%s: run failed",
 		      forged[k].name);
 		CHECK(r.runs == 4, "%s: %llu runs", forged[k].name, (unsigned long long)r.runs);
@@ -337,6 +363,44 @@ static void test_forged_verdicts(void)
 			      (unsigned long long)r.faults, r.fault);
 		else
 			CHECK(r.faults == 0, "%s: fault '%s'", forged[k].name, r.fault);
+		verdict_report__free(&r);
+		ebpf_object__free(obj);
+	}
+}
+
+/* The per-call bounds a verdict states: bpf_loop(1000, cb) calls cb (2 instructions) at most
+ * 1,000 times a call; f's one call takes 3 instructions (the program's semantics, not the
+ * analyzer's). */
+static void test_call_bounds_stated(void)
+{
+	static const struct {
+		const char *text;
+		struct scev_call_bound want;
+	} cases[] = {
+		{ LOOP1000, { 8, 1000, 2 } },
+		{ "call f\nexit\nf: r0 = 0\nr0 += 1\nexit\n", { 2, UINT32_MAX, 3 } },
+	};
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct ebpf_object *obj = NULL;
+		struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = BPF_PROG_TYPE_XDP };
+		struct verdict_report r;
+		struct diag d;
+
+		diag_clear(&d);
+		if (ebpf_object__open_mem(&obj, cases[k].text, strlen(cases[k].text), "c", &d)) {
+			CHECK(0, "case %zu: %s", k, d.msg);
+			continue;
+		}
+		CHECK(verdict_compare(&r, obj, &obj->progs[0], &vo, &d) == 0, "case %zu: %s", k,
+		      d.msg);
+		CHECK(r.ours.kind == VERDICT_SAFE && r.faults == 0 && r.ours.ncall_bounds == 1 &&
+		      r.ours.call_bound[0].start == cases[k].want.start &&
+		      r.ours.call_bound[0].calls == cases[k].want.calls &&
+		      r.ours.call_bound[0].insns == cases[k].want.insns,
+		      "case %zu: %s, %u bounds, first {%u, %u, %llu}", k, r.ours.reason,
+		      r.ours.ncall_bounds, r.ours.call_bound[0].start, r.ours.call_bound[0].calls,
+		      (unsigned long long)r.ours.call_bound[0].insns);
 		verdict_report__free(&r);
 		ebpf_object__free(obj);
 	}
@@ -407,6 +471,7 @@ int main(void)
 	test_cases();
 	test_call_cases_against_kernel();
 	test_forged_verdicts();
+	test_call_bounds_stated();
 	test_generated();
 	test_kernel_improvement();
 	return check_done("test_verify");

@@ -51,12 +51,33 @@ struct safe_rule verdict_safe_rule(const struct scev_verdict *v, uint64_t budget
 	uint64_t bound = mg ? v->mg_insns : v->max_insns;
 	bool bounded = bound < budget;
 
-	return (struct safe_rule){ .max_insns = bounded ? bound : UINT64_MAX,
-				   .must_end = bounded || (v->max_insns == UINT64_MAX &&
-							   v->ends == SCEV_ENDS_NONE),
-				   .step_budget = budget,
-				   .may_goto_budget = mg ? SCEV_MG_ORACLE_BUDGET : 0,
-				   .unprivileged = unprivileged };
+	struct safe_rule s = { .max_insns = bounded ? bound : UINT64_MAX,
+			       .must_end = bounded || (v->max_insns == UINT64_MAX &&
+						       v->ends == SCEV_ENDS_NONE),
+			       .step_budget = budget,
+			       .may_goto_budget = mg ? SCEV_MG_ORACLE_BUDGET : 0,
+			       .unprivileged = unprivileged };
+
+	_Static_assert(SAFE_CALL_BOUNDS >= SCEV_VERDICT_CALL_BOUNDS, "per-call bounds");
+	/* each call of a function held to its own bound, whatever the whole run's */
+	for (uint32_t k = 0; k < v->ncall_bounds && k < SCEV_VERDICT_CALL_BOUNDS; k++)
+		s.call[s.ncalls++] = (struct safe_call_bound){ v->call_bound[k].start,
+							       v->call_bound[k].calls,
+							       v->call_bound[k].insns };
+	return s;
+}
+
+struct safe_watches {
+	struct stackinit_watch w;
+	struct safe_calls_watch c;
+};
+
+static void visit_safe(void *arg, const struct interp_state *st, uint32_t pc)
+{
+	struct safe_watches *sw = arg;
+
+	stackinit_visit(&sw->w, st, pc);
+	safe_calls_visit(&sw->c, st, pc);
 }
 
 /* Runs a program the analysis calls safe.  A fault contradicts the verdict (the rule is
@@ -76,7 +97,8 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 {
 	struct interp_code *code = NULL;
 	struct interp_map *maps = calloc(obj->map_cnt ? obj->map_cnt : 1, sizeof(*maps));
-	struct stackinit_watch *w = malloc(sizeof(*w));
+	struct safe_watches *sw = malloc(sizeof(*sw));
+	struct stackinit_watch *w = sw ? &sw->w : NULL;
 	struct stackinit_pc *pcs = stackinit_pcs_build(prog->insns, (uint32_t)prog->len);
 	uint8_t *probes = NULL;
 	uint8_t input[2048], helper[4096];
@@ -88,13 +110,13 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 	int err = 0;
 
 	diag_clear(&d);
-	if (!maps || !w || !pcs || (err = interp_prepare(&code, prog, &d)) ||
+	if (!maps || !sw || !pcs || (err = interp_prepare(&code, prog, &d)) ||
 	    !(probes = malloc(interp_code__slots(code)))) {
 		interp_code__free(code);
 		free(maps);
-		free(w);
+		free(sw);
 		free(pcs);
-		return maps && w && pcs && err ? err : -ENOMEM;
+		return maps && sw && pcs && err ? err : -ENOMEM;
 	}
 	memset(probes, 1, interp_code__slots(code));
 	for (size_t m = 0; m < obj->map_cnt; m++)
@@ -141,13 +163,14 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 			env.stack_fill = helper;
 			env.stack_fill_len = sizeof(helper);
 		}
+		safe_calls_init(&sw->c, &rule, prog->insns);
 		env.probes = probes;
-		env.visit = stackinit_visit;
-		env.arg = w;
+		env.visit = rule.ncalls ? visit_safe : stackinit_visit;
+		env.arg = sw;
 		if ((err = interp_run(code, &env, &res)))
 			break;
 		r->runs++;
-		if (safe_run_fault(&rule, &res, w, text, sizeof(text)) && !r->faults++) {
+		if (safe_run_fault(&rule, &res, w, &sw->c, text, sizeof(text)) && !r->faults++) {
 			snprintf(r->fault, sizeof(r->fault), "%s", text);
 			memcpy(r->fault_input, input, len);
 			r->fault_input_len = len;
@@ -155,7 +178,7 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 	}
 	interp_code__free(code);
 	free(maps);
-	free(w);
+	free(sw);
 	free(pcs);
 	free(probes);
 	return err;

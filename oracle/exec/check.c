@@ -224,6 +224,7 @@ struct run {
 	uint32_t nmaps;
 	/* check_opts.safe: the runs visit every pc for the watch; the claims' probes */
 	struct stackinit_watch *watch;
+	struct safe_calls_watch *calls;	/* ... and the per-call bounds */
 	const uint8_t *claimed;
 	bool stop;
 	int err;
@@ -593,6 +594,8 @@ static void visit_safe(void *arg, const struct interp_state *st, uint32_t pc)
 	struct run *r = arg;
 
 	stackinit_visit(r->watch, st, pc);
+	if (r->opts->safe->ncalls)
+		safe_calls_visit(r->calls, st, pc);
 	if (r->claimed[pc])
 		visit_claims(r, st, pc);
 }
@@ -760,10 +763,11 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 		goto out;
 	if (opts.safe) {
 		r.watch = malloc(sizeof(*r.watch));
+		r.calls = malloc(sizeof(*r.calls));
 		every = malloc(slots ? slots : 1);
 		input0 = malloc(r.input_len ? r.input_len : 1);
 		wpcs = stackinit_pcs_build(prog->insns, slots);
-		if (!r.watch || !every || !input0 || !wpcs)
+		if (!r.watch || !r.calls || !every || !input0 || !wpcs)
 			goto out;
 		memset(every, 1, slots);
 		r.claimed = probes;
@@ -914,6 +918,7 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 		env.arg = &r;
 		if (opts.safe) {
 			stackinit_watch_init(r.watch, prog->insns, slots, wpcs);
+			safe_calls_init(r.calls, opts.safe, prog->insns);
 			r.watch->allow_uninit_stack = !opts.safe->unprivileged;
 			if (!opts.safe->unprivileged) {
 				env.stack_fill = helper;
@@ -930,7 +935,7 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 		if (opts.safe) {
 			char text[256];
 
-			if (safe_run_fault(opts.safe, &ir, r.watch, text, sizeof(text)) &&
+			if (safe_run_fault(opts.safe, &ir, r.watch, r.calls, text, sizeof(text)) &&
 			    !safe_fault(res, text, input0, r.input_len, helper, r.helper_len)) {
 				err = -ENOMEM;
 				goto out;
@@ -973,6 +978,7 @@ out:
 	free(input0);
 	free(wpcs);
 	free(r.watch);
+	free(r.calls);
 	free(input);
 	free(helper);
 	free(maps);

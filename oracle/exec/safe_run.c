@@ -5,13 +5,113 @@
 #include <stdio.h>
 #include <string.h>
 
+void safe_calls_init(struct safe_calls_watch *w, const struct safe_rule *s,
+		     const struct bpf_insn *insns)
+{
+	w->s = s;
+	w->insns = insns;
+	w->count = 0;
+	w->depth = 0;
+	w->exited = w->off = w->bad = false;
+	w->reason[0] = 0;
+	w->deadline[0] = UINT64_MAX;
+	w->who[0] = 0;
+	w->fn[0] = -1;
+	w->site[0] = UINT32_MAX;
+	w->calls[0] = 0;
+}
+
+/* The frame at depth d (a function whose first pc is pc) starts a call: its deadline, and a
+ * callback's calls by its helper call checked. */
+static void calls_start(struct safe_calls_watch *w, unsigned d, uint32_t pc)
+{
+	const struct safe_rule *s = w->s;
+	const struct safe_call_bound *b = w->fn[d] >= 0 ? &s->call[w->fn[d]] : NULL;
+	uint64_t own = b && b->insns != UINT64_MAX ? w->count - 1 + b->insns : UINT64_MAX;
+
+	w->deadline[d] = w->deadline[d - 1];
+	w->who[d] = w->who[d - 1];
+	if (own < w->deadline[d]) {
+		w->deadline[d] = own;
+		w->who[d] = (uint8_t)d;
+	}
+	if (b && w->site[d] != UINT32_MAX && b->calls != UINT32_MAX && w->calls[d] > b->calls) {
+		snprintf(w->reason, sizeof(w->reason), "pc %u: the helper call at pc %u called "
+			 "func@%u %u times, more than its callback loop's trip count allows (%u)",
+			 pc, w->site[d], b->start, w->calls[d], b->calls);
+		w->bad = w->off = true;
+	}
+}
+
+static __attribute__((noinline)) void calls_slow(struct safe_calls_watch *w,
+						  const struct interp_state *st, uint32_t pc,
+						  unsigned d)
+{
+	if (w->off)
+		return;
+	if (d > w->depth && d < EBPF_MAX_CALL_DEPTH) {
+		/* a call: the first instruction of its function */
+		uint32_t prev = interp_state_prev_pc(st), lo = 0, hi = w->s->ncalls;
+
+		while (lo < hi) {
+			uint32_t mid = (lo + hi) / 2;
+
+			if (w->s->call[mid].start < pc)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		w->fn[d] = lo < w->s->ncalls && w->s->call[lo].start == pc ? (int8_t)lo : -1;
+		w->site[d] = prev != UINT32_MAX && ebpf_is_helper_call(&w->insns[prev]) ? prev
+										     : UINT32_MAX;
+		w->calls[d] = 1;
+		calls_start(w, d, pc);
+	} else if (d == w->depth && w->exited) {
+		/* after an exit, the same frame again: a helper calling its callback again, or
+		 * (frame 0) a timer's callback after the program */
+		if (d == 0) {
+			w->off = true;
+			return;
+		}
+		w->calls[d]++;
+		calls_start(w, d, pc);
+	}
+	w->depth = d;
+	w->exited = ebpf_is_exit(&w->insns[pc]);
+	if (!w->bad && w->count > w->deadline[d]) {
+		const struct safe_call_bound *b = &w->s->call[w->fn[w->who[d]]];
+
+		snprintf(w->reason, sizeof(w->reason), "pc %u: one call of func@%u ran past %"
+			 PRIu64 " instructions, the most the trip counts of the loops in it allow",
+			 pc, b->start, b->insns);
+		w->bad = w->off = true;
+	}
+}
+
+void safe_calls_visit(struct safe_calls_watch *w, const struct interp_state *st, uint32_t pc)
+{
+	unsigned d = interp_state_frame(st);
+
+	if (w->off)
+		return;
+	w->count++;
+	if (__builtin_expect(d != w->depth || w->exited || ebpf_is_exit(&w->insns[pc]) ||
+			     w->count > w->deadline[d], 0))
+		calls_slow(w, st, pc, d);
+}
+
 bool safe_run_fault(const struct safe_rule *s, const struct interp_result *res,
-		    const struct stackinit_watch *w, char *buf, size_t n)
+		    const struct stackinit_watch *w, const struct safe_calls_watch *c, char *buf,
+		    size_t n)
 {
 	bool spent = res->trap == INTERP_TRAP_STEPS && !res->timer_trap;
 
 	if (w && w->bad) {
 		snprintf(buf, n, "%s", w->reason);
+		return true;
+	}
+	if (c && c->bad) {
+		snprintf(buf, n, "%s", c->reason);
 		return true;
 	}
 	/* a budget of the bound itself stops the run after exactly max_insns (steps counts the

@@ -17,6 +17,13 @@
  * kernel's) and are held to that bound, so a loop the verdict says may_goto ends and that does
  * not end shows as a run past it.  Callbacks are counted in max_insns itself (each
  * bpf_loop/for_each call at its callback loop's trip claim), which the claims' runs check too.
+ *
+ * Per-call bounds (call[]): a bound past the budget (a bpf_loop whose nr may reach 2^23) cannot
+ * be run to, but each call of a function can: the runs are watched (safe_calls_visit, on every
+ * instruction) and one call of a function that takes more instructions than its bound, or one
+ * helper call that calls its callback more often than its bound, faults, even in a run the
+ * budget stops.  The watch stops at the end of the program (timer callbacks after it are not
+ * counted).
  */
 #ifndef BPFSCEV_ORACLE_EXEC_SAFE_RUN_H
 #define BPFSCEV_ORACLE_EXEC_SAFE_RUN_H
@@ -27,6 +34,8 @@
 
 #include "oracle/exec/interp.h"
 #include "oracle/exec/stackinit.h"
+
+#define SAFE_CALL_BOUNDS 16
 
 struct safe_rule {
 	/* The verdict's instruction bound when it is below the step budget: a run of more
@@ -43,10 +52,45 @@ struct safe_rule {
 	 * start with arbitrary bytes (interp_env.stack_fill), which the privileged kernel allows
 	 * a program to read. */
 	bool unprivileged;
+	/* Per-call bounds, by the function's first pc (ascending): one call of it executes at
+	 * most insns instructions (UINT64_MAX: none), and as a helper's callback it is called at
+	 * most calls times per helper call (UINT32_MAX: none). */
+	uint32_t ncalls;
+	struct safe_call_bound {
+		uint32_t start, calls;
+		uint64_t insns;
+	} call[SAFE_CALL_BOUNDS];
 };
 
-/* Whether the run res, watched by w (NULL: no watch), breaks rule s; its text into buf. */
+/* The watch of the per-call bounds over one run (safe_calls_init, then safe_calls_visit on every
+ * instruction). */
+struct safe_calls_watch {
+	const struct safe_rule *s;
+	const struct bpf_insn *insns;
+	uint64_t count;		/* instructions visited */
+	unsigned depth;		/* frame of the last visit */
+	bool exited;		/* the last visit was an exit */
+	bool off;		/* past the program's end, or after the first fault */
+	bool bad;
+	char reason[200];
+	/* per live frame: the instruction count it must not pass (the smallest of its own
+	 * call's and its callers'), the frame whose bound that is, the function's entry in
+	 * s->call (-1: none), the helper call that called it (-1u: not a callback) and the calls
+	 * it made so far */
+	uint64_t deadline[EBPF_MAX_CALL_DEPTH];
+	uint8_t who[EBPF_MAX_CALL_DEPTH];
+	int8_t fn[EBPF_MAX_CALL_DEPTH];
+	uint32_t site[EBPF_MAX_CALL_DEPTH];
+	uint32_t calls[EBPF_MAX_CALL_DEPTH];
+};
+
+void safe_calls_init(struct safe_calls_watch *w, const struct safe_rule *s,
+		     const struct bpf_insn *insns);
+void safe_calls_visit(struct safe_calls_watch *w, const struct interp_state *st, uint32_t pc);
+
+/* Whether the run res, watched by w and c (NULL: no watch), breaks rule s; its text into buf. */
 bool safe_run_fault(const struct safe_rule *s, const struct interp_result *res,
-		    const struct stackinit_watch *w, char *buf, size_t n);
+		    const struct stackinit_watch *w, const struct safe_calls_watch *c, char *buf,
+		    size_t n);
 
 #endif
