@@ -29,6 +29,12 @@ enum {
 	E_SAFE_FAULTED,		/* ... that faulted: a "verdict" finding */
 	E_SAFE_PER_CALL,	/* ... not held to a bound, but each call of a function to its own
 				 * (safe_run.h's per-call bounds) */
+	E_SAFE_MG0,		/* ... ending by may_goto, held to the bound they state at a budget
+				 * of 0 a frame (the runs take the budgets in turn) */
+	E_SAFE_MG1,		/* ... of 1 */
+	E_SAFE_MG8,		/* ... of 8 */
+	E_SAFE_MG64,		/* ... of 64 */
+	E_SAFE_MGK,		/* ... of the kernel's 2^23 */
 	E_NSTATS
 };
 
@@ -44,6 +50,11 @@ static const char *const exec_stats[E_NSTATS] = {
 	[E_SAFE_NONE] = "exec_safe_none",
 	[E_SAFE_FAULTED] = "exec_safe_faulted",
 	[E_SAFE_PER_CALL] = "exec_safe_per_call",
+	[E_SAFE_MG0] = "exec_safe_mg0",
+	[E_SAFE_MG1] = "exec_safe_mg1",
+	[E_SAFE_MG8] = "exec_safe_mg8",
+	[E_SAFE_MG64] = "exec_safe_mg64",
+	[E_SAFE_MGK] = "exec_safe_mgk",
 };
 
 /* Per slot of the program: 1 inside a function bpf_timer_set_callback takes (scev/callbacks.h,
@@ -160,13 +171,21 @@ static int exec_verdict(struct pipeline_result *r, uint64_t *stats, uint64_t bud
 	const struct scev_verdict *v = &r->verdict;
 	const struct check_result *c = r->has_exec && r->exec.safe_faults ? &r->exec : &r->exec_fixed;
 	struct verdict_report *vr;
+	struct safe_rule rule;
 	int err;
 
 	if (!exec_judges_verdict(r))
 		return 0;
 	stats[E_SAFE]++;
-	/* (held to a bound: max_insns, or the one at the oracle's may_goto budget) */
-	if (verdict_safe_rule(v, budget, false).max_insns != UINT64_MAX)
+	rule = verdict_safe_rule(v, budget, false);
+	/* (held to a bound: max_insns, or those at the may_goto budgets) */
+	for (uint32_t k = 0; k < rule.nmg; k++) {
+		uint64_t b = rule.mg[k].budget;
+
+		stats[b == INTERP_MAY_GOTO_ZERO ? E_SAFE_MG0 : b == 1 ? E_SAFE_MG1 : b == 8 ?
+		      E_SAFE_MG8 : b == 64 ? E_SAFE_MG64 : E_SAFE_MGK]++;
+	}
+	if (rule.max_insns != UINT64_MAX)
 		stats[E_SAFE_BOUNDED]++;
 	else {
 		if (v->max_insns != UINT64_MAX || v->ends == SCEV_ENDS_BOUND)
@@ -245,6 +264,12 @@ static void exec_summary(struct sbuf *sb, const uint64_t *n, double cpu, const c
 			    " ending by callbacks, %" PRIu64 " by may_goto, %" PRIu64 " on nothing; %"
 			    PRIu64 " faulted\n", n[E_SAFE], n[E_SAFE_BOUNDED], n[E_SAFE_LONG],
 			    n[E_SAFE_CALLS], n[E_SAFE_MAY_GOTO], n[E_SAFE_NONE], n[E_SAFE_FAULTED]);
+	if (n[E_SAFE_MG0] + n[E_SAFE_MG1] + n[E_SAFE_MG8] + n[E_SAFE_MG64] + n[E_SAFE_MGK])
+		sbuf_printf(sb, "                  ending by may_goto, held to their bound at a "
+			    "budget a frame of 0: %" PRIu64 ", 1: %" PRIu64 ", 8: %" PRIu64 ", 64: %"
+			    PRIu64 ", 2^23: %" PRIu64 " (where it fits the step budget; the runs "
+			    "take those budgets in turn)\n", n[E_SAFE_MG0], n[E_SAFE_MG1],
+			    n[E_SAFE_MG8], n[E_SAFE_MG64], n[E_SAFE_MGK]);
 	if (n[E_SAFE_PER_CALL])
 		sbuf_printf(sb, "                  %" PRIu64 " of the %" PRIu64 " not held to their "
 			    "bound held to per-call bounds (a function's instructions per call, a "

@@ -479,6 +479,7 @@ void scev_calls_insn_bound(const struct scev_ctx *cx, const struct claim_prog *c
 	unsigned why = IB_CALLS;
 
 	v->mg_insns = 0;
+	memset(v->mg_more, 0, sizeof(v->mg_more));
 	v->ncall_bounds = 0;
 	if (order && seen && st && fcost) {
 		post_order(g, seen, st, order);
@@ -499,6 +500,12 @@ void scev_calls_insn_bound(const struct scev_ctx *cx, const struct claim_prog *c
 					NULL);
 
 		v->mg_insns = why == IB_MAY_GOTO && b != UINT64_MAX ? b : 0;
+		/* (each budget: b + 1 passes of a loop per entry at most) */
+		for (unsigned k = 0; k < SCEV_MG_MORE && why == IB_MAY_GOTO; k++) {
+			b = insn_bound(cx, claims, live, order, scev_mg_more_budget(k) + 1ull, &why,
+				       NULL);
+			v->mg_more[k] = why == IB_MAY_GOTO && b != UINT64_MAX ? b : 0;
+		}
 	}
 	v->max_insns = v->ends == SCEV_ENDS_BOUND ? bound : UINT64_MAX;
 	free(order);

@@ -877,6 +877,7 @@ again:
 			verdict->frame[verdict->nframes++] = (uint16_t)cx.fn_stack[f];
 		verdict->ends = SCEV_ENDS_BOUND;
 		verdict->mg_insns = 0;
+		memset(verdict->mg_more, 0, sizeof(verdict->mg_more));
 		verdict->ncall_bounds = 0;
 		verdict->max_insns = UINT64_MAX;
 		if (verdict->kind == VERDICT_SAFE)

@@ -69,6 +69,7 @@ enum scev_verdict_kind { VERDICT_SAFE, VERDICT_UNSAFE, VERDICT_UNSUPPORTED };
 
 #define SCEV_VERDICT_FRAMES 64
 #define SCEV_VERDICT_CALL_BOUNDS 16
+#define SCEV_MG_MORE 4
 
 struct scev_verdict {
 	uint8_t kind;
@@ -100,6 +101,10 @@ struct scev_verdict {
 	 * at that budget + 1 iterations per entry), which the termination oracle's runs take
 	 * (triage/verdict.h); 0 when not stated. */
 	uint64_t mg_insns;
+	/* The same bound at the other budgets scev_mg_more_budget(k) a frame (0, 1, 64 and the
+	 * kernel's 2^23), 0 when not stated: the oracle's runs take each budget whose bound fits
+	 * their step budget, in turn. */
+	uint64_t mg_more[SCEV_MG_MORE];
 	/* Per-call bounds, for a run the step budget cuts before max_insns: for each function but
 	 * main (the program's own, a copy's at its original's first pc; the first
 	 * SCEV_VERDICT_CALL_BOUNDS in pc order that state one), the most instructions one call of
@@ -118,6 +123,11 @@ struct scev_verdict {
 };
 /* The may_goto budget per frame mg_insns is stated at. */
 #define SCEV_MG_ORACLE_BUDGET 8u
+/* ... and those mg_more is: 0, 1, 64 and the kernel's count (BPF_MAX_LOOPS). */
+static inline uint32_t scev_mg_more_budget(unsigned k)
+{
+	return k == 0 ? 0 : k == 1 ? 1 : k == 2 ? 64 : 1u << 23;
+}
 
 /* What a safe verdict's termination rests on when max_insns is UINT64_MAX. */
 enum scev_ends {

@@ -22,7 +22,8 @@
 static const char *const state_keys[] = {
 	"exec_timer_claims", "exec_timer_judged", "exec_timer_fires",
 	"exec_safe", "exec_safe_bounded", "exec_safe_long", "exec_safe_calls", "exec_safe_may_goto",
-	"exec_safe_none", "exec_safe_faulted", "exec_safe_per_call",
+	"exec_safe_none", "exec_safe_faulted", "exec_safe_per_call", "exec_safe_mg0", "exec_safe_mg1",
+	"exec_safe_mg8", "exec_safe_mg64", "exec_safe_mgk",
 	"z3_programs", "z3_claims", "z3_proved", "z3_refuted", "z3_unknown", "z3_encoding",
 	"kernel_programs", "kernel_both_accept", "kernel_both_reject", "kernel_improvement",
 	"kernel_regression", "kernel_verdict_faults", "kernel_claim_programs", "kernel_claims",
@@ -238,6 +239,7 @@ static void test_verdict_oracle(void)
 		uint8_t kind;				/* the analyzer's */
 		uint64_t mg_insns;			/* forged: the bound at may_goto's */
 		struct scev_call_bound call;		/* forged: a per-call bound */
+		uint64_t mg_more[SCEV_MG_MORE];		/* forged: at budgets 0, 1, 64, 2^23 */
 	} cases[] = {
 		{ "count", count, NULL, 0, 0, VERDICT_SAFE },
 		{ "count bounded too low", count, "ran past 20 instructions", 20, SCEV_ENDS_BOUND, 0 },
@@ -253,6 +255,17 @@ static void test_verdict_oracle(void)
 		{ "may_goto", mg, NULL, 0, 0, VERDICT_SAFE },
 		{ "may_goto, its bound one pass too low", mg, "ran past 24 instructions", UINT64_MAX,
 		  SCEV_ENDS_MAY_GOTO, 0, 24 },
+		/* ... at each budget it states: the three runs take 8, 0 and 1 */
+		{ "may_goto, its bound at a budget of 0 too low", mg,
+		  "ran past 2 instructions, the most the loops' trip counts allow (3 run) with a "
+		  "may_goto budget of 0 a frame", UINT64_MAX, SCEV_ENDS_MAY_GOTO, 0, 27, { 0 },
+		  { 2, 6, 195, 0 } },
+		{ "may_goto, its bound at a budget of 1 too low", mg,
+		  "ran past 5 instructions, the most the loops' trip counts allow (6 run) with a "
+		  "may_goto budget of 1 a frame", UINT64_MAX, SCEV_ENDS_MAY_GOTO, 0, 27, { 0 },
+		  { 3, 5, 195, 0 } },
+		{ "may_goto within its bounds at three budgets", mg, "", UINT64_MAX,
+		  SCEV_ENDS_MAY_GOTO, 0, 27, { 0 }, { 3, 6, 195, 0 } },
 		/* callbacks are counted in the bound: 7 calls of 5 instructions */
 		{ "bpf_loop", loop7, NULL, 0, 0, VERDICT_SAFE },
 		{ "bpf_loop, one callback call short", loop7, "ran past 40 instructions", 40,
@@ -309,6 +322,7 @@ static void test_verdict_oracle(void)
 			forged.max_insns = cases[k].max_insns;
 			forged.ends = cases[k].ends;
 			forged.mg_insns = cases[k].mg_insns;
+			memcpy(forged.mg_more, cases[k].mg_more, sizeof(forged.mg_more));
 			forged.ncall_bounds = cases[k].call.start != 0;
 			forged.call_bound[0] = cases[k].call;
 			s.claims = first.cp;

@@ -280,6 +280,8 @@ static void test_forged_verdicts(void)
 		uint64_t budget;
 		uint64_t mg_insns;	/* the bound at the oracle's may_goto budget */
 		struct scev_call_bound call;	/* a per-call bound (start 0: none) */
+		uint64_t mg_more[SCEV_MG_MORE];	/* the bounds at may_goto budgets 0, 1, 64, 2^23 */
+		unsigned faults;		/* runs that fault (0: all four) */
 	} forged[] = {
 		{ "an endless loop, ending on nothing", ENDLESS, "its ending rests on nothing",
 		  UINT64_MAX, SCEV_ENDS_NONE, 10000 },
@@ -297,6 +299,21 @@ static void test_forged_verdicts(void)
 		  SCEV_ENDS_MAY_GOTO, 10000, 27 },
 		{ "a may_goto loop past its bound at that budget", MAY_GOTO, "ran past 26 instructions",
 		  UINT64_MAX, SCEV_ENDS_MAY_GOTO, 10000, 26 },
+		/* ... and at the other budgets it states: the four runs take 8, 0, 1 and 64 (3b + 3
+		 * instructions at a budget of b); one past the bound at one budget faults there */
+		{ "a may_goto loop within its bounds at four budgets", MAY_GOTO, NULL, UINT64_MAX,
+		  SCEV_ENDS_MAY_GOTO, 10000, 27, { 0 }, { 3, 6, 195, 0 } },
+		{ "a may_goto loop past its bound at a budget of 0", MAY_GOTO,
+		  "ran past 2 instructions, the most the loops' trip counts allow with a may_goto "
+		  "budget of 0 a frame", UINT64_MAX, SCEV_ENDS_MAY_GOTO, 10000, 27, { 0 },
+		  { 2, 6, 195, 0 }, 1 },
+		{ "a may_goto loop past its bound at a budget of 64", MAY_GOTO,
+		  "ran past 194 instructions, the most the loops' trip counts allow with a may_goto "
+		  "budget of 64 a frame", UINT64_MAX, SCEV_ENDS_MAY_GOTO, 10000, 27, { 0 },
+		  { 3, 6, 194, 0 }, 1 },
+		/* (a bound past the runs' budget is not run to) */
+		{ "a may_goto loop bounded past the budget at 64", MAY_GOTO, NULL, UINT64_MAX,
+		  SCEV_ENDS_MAY_GOTO, 100, 27, { 0 }, { 3, 6, 194, 0 } },
 		{ "a loop ending on nothing within the budget", HUNDRED, NULL, UINT64_MAX,
 		  SCEV_ENDS_NONE, 10000 },
 		{ "a loop bounded past the budget", HUNDRED, NULL, 203, SCEV_ENDS_BOUND, 50 },
@@ -350,6 +367,7 @@ static void test_forged_verdicts(void)
 		r.ours.max_insns = forged[k].max_insns;
 		r.ours.ends = forged[k].ends;
 		r.ours.mg_insns = forged[k].mg_insns;
+		memcpy(r.ours.mg_more, forged[k].mg_more, sizeof(r.ours.mg_more));
 		if (forged[k].call.start) {
 			r.ours.ncall_bounds = 1;
 			r.ours.call_bound[0] = forged[k].call;
@@ -358,7 +376,8 @@ static void test_forged_verdicts(void)
 		      forged[k].name);
 		CHECK(r.runs == 4, "%s: %llu runs", forged[k].name, (unsigned long long)r.runs);
 		if (forged[k].fault)
-			CHECK(r.faults == 4 && strstr(r.fault, forged[k].fault),
+			CHECK(r.faults == (forged[k].faults ? forged[k].faults : 4) &&
+			      strstr(r.fault, forged[k].fault),
 			      "%s: %llu faults, first '%s'", forged[k].name,
 			      (unsigned long long)r.faults, r.fault);
 		else
@@ -380,6 +399,30 @@ static void test_call_bounds_stated(void)
 		{ LOOP1000, { 8, 1000, 2 } },
 		{ "call f\nexit\nf: r0 = 0\nr0 += 1\nexit\n", { 2, UINT32_MAX, 3 } },
 	};
+	/* may_goto's loop at budgets 0, 1, 8, 64 (each loop b + 1 passes of 3 a frame): at least
+	 * the 3b + 3 a run takes, held to on runs at each (at 2^23 past the budget) */
+	static const uint64_t least[SCEV_MG_MORE] = { 3, 6, 195, 3 * (1ull << 23) + 3 };
+	struct ebpf_object *obj = NULL;
+	struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = BPF_PROG_TYPE_XDP, .runs = 8 };
+	struct verdict_report r;
+	struct diag d;
+
+	diag_clear(&d);
+	if (!ebpf_object__open_mem(&obj, MAY_GOTO, strlen(MAY_GOTO), "m", &d) &&
+	    !verdict_compare(&r, obj, &obj->progs[0], &vo, &d)) {
+		CHECK(r.ours.kind == VERDICT_SAFE && r.faults == 0 && r.runs == 8 &&
+		      r.ours.mg_insns >= 27 && r.ours.mg_insns < 100, "may_goto: %s, %llu faults: %s, "
+		      "bound %llu", r.ours.reason, (unsigned long long)r.faults, r.fault,
+		      (unsigned long long)r.ours.mg_insns);
+		for (unsigned k = 0; k < SCEV_MG_MORE; k++)
+			CHECK(r.ours.mg_more[k] >= least[k] && r.ours.mg_more[k] < least[k] + 10,
+			      "may_goto at %u: %llu", scev_mg_more_budget(k),
+			      (unsigned long long)r.ours.mg_more[k]);
+		verdict_report__free(&r);
+	} else {
+		CHECK(0, "may_goto: %s", d.msg);
+	}
+	ebpf_object__free(obj);
 
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		struct ebpf_object *obj = NULL;

@@ -46,12 +46,10 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 struct safe_rule verdict_safe_rule(const struct scev_verdict *v, uint64_t budget,
 				   bool unprivileged)
 {
-	/* ending by may_goto: the bound it states at a small budget, which the runs take */
-	bool mg = v->max_insns == UINT64_MAX && v->ends == SCEV_ENDS_MAY_GOTO && v->mg_insns;
-	uint64_t bound = mg ? v->mg_insns : v->max_insns;
-	bool bounded = bound < budget;
-
-	struct safe_rule s = { .max_insns = bounded ? bound : UINT64_MAX,
+	/* ending by may_goto: the bounds it states at small budgets, which the runs take */
+	bool mg = v->max_insns == UINT64_MAX && v->ends == SCEV_ENDS_MAY_GOTO;
+	bool bounded = !mg && v->max_insns < budget;
+	struct safe_rule s = { .max_insns = bounded ? v->max_insns : UINT64_MAX,
 			       .must_end = bounded || (v->max_insns == UINT64_MAX &&
 						       v->ends == SCEV_ENDS_NONE),
 			       .step_budget = budget,
@@ -59,6 +57,22 @@ struct safe_rule verdict_safe_rule(const struct scev_verdict *v, uint64_t budget
 			       .unprivileged = unprivileged };
 
 	_Static_assert(SAFE_CALL_BOUNDS >= SCEV_VERDICT_CALL_BOUNDS, "per-call bounds");
+	_Static_assert(SAFE_MG_BUDGETS >= SCEV_MG_MORE + 1, "may_goto budgets");
+	/* every budget whose bound the verdict states and fits the runs' budget, the oracle's
+	 * first; the runs take them in turn (safe_rule_run; 0 is INTERP_MAY_GOTO_ZERO) */
+	if (mg && v->mg_insns && v->mg_insns < budget)
+		s.mg[s.nmg++] = (struct safe_mg){ SCEV_MG_ORACLE_BUDGET, v->mg_insns };
+	for (unsigned k = 0; mg && k < SCEV_MG_MORE; k++)
+		if (v->mg_more[k] && v->mg_more[k] < budget)
+			s.mg[s.nmg++] = (struct safe_mg){ scev_mg_more_budget(k)
+								  ? scev_mg_more_budget(k)
+								  : INTERP_MAY_GOTO_ZERO,
+							  v->mg_more[k] };
+	if (s.nmg) {
+		s.max_insns = s.mg[0].bound;
+		s.may_goto_budget = s.mg[0].budget;
+		s.must_end = true;
+	}
 	/* each call of a function held to its own bound, whatever the whole run's */
 	for (uint32_t k = 0; k < v->ncall_bounds && k < SCEV_VERDICT_CALL_BOUNDS; k++)
 		s.call[s.ncalls++] = (struct safe_call_bound){ v->call_bound[k].start,
@@ -105,7 +119,7 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 	char text[256];
 	uint32_t ro = ebpf_prog_ctx_model(type) == EBPF_CTX_RO ? ebpf_prog_ctx_size(prog, type) : 0;
 	uint64_t seed = o->seed, budget = o->step_budget ? o->step_budget : VERDICT_RUN_BUDGET;
-	struct safe_rule rule = verdict_safe_rule(&r->ours, budget, o->unprivileged);
+	struct safe_rule all = verdict_safe_rule(&r->ours, budget, o->unprivileged), rule;
 	struct diag d;
 	int err = 0;
 
@@ -124,6 +138,8 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 	for (uint32_t run = 0; run < (o->runs ? o->runs : 32); run++) {
 		struct interp_env env = { 0 };
 		struct interp_result res;
+
+		rule = safe_rule_run(&all, run);
 		/* a read-only context is the whole structure; packets of 14..213 bytes */
 		size_t len = ro ? ro : run == 0 ? 64 : 14 + mix(&seed) % 200;
 

@@ -594,7 +594,7 @@ static void visit_safe(void *arg, const struct interp_state *st, uint32_t pc)
 	struct run *r = arg;
 
 	stackinit_visit(r->watch, st, pc);
-	if (r->opts->safe->ncalls)
+	if (r->calls->s->ncalls)
 		safe_calls_visit(r->calls, st, pc);
 	if (r->claimed[pc])
 		visit_claims(r, st, pc);
@@ -884,6 +884,7 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 	for (uint32_t run = 0; run < opts.runs && !r.stop && !r.err; run++) {
 		struct interp_env env = { 0 };
 		struct interp_result ir;
+		struct safe_rule rule;
 
 		if (opts.input) {
 			memcpy(input, opts.input, r.input_len);
@@ -917,14 +918,16 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 		env.visit = visit;
 		env.arg = &r;
 		if (opts.safe) {
+			/* (a may_goto verdict's budgets in turn, by the input's number) */
+			rule = safe_rule_run(opts.safe, run + opts.first_input);
 			stackinit_watch_init(r.watch, prog->insns, slots, wpcs);
-			safe_calls_init(r.calls, opts.safe, prog->insns);
+			safe_calls_init(r.calls, &rule, prog->insns);
 			r.watch->allow_uninit_stack = !opts.safe->unprivileged;
 			if (!opts.safe->unprivileged) {
 				env.stack_fill = helper;
 				env.stack_fill_len = r.helper_len;
 			}
-			env.may_goto_budget = opts.safe->may_goto_budget;
+			env.may_goto_budget = rule.may_goto_budget;
 			env.probes = every;
 			env.visit = visit_safe;
 			memcpy(input0, input, r.input_len);
@@ -935,7 +938,7 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 		if (opts.safe) {
 			char text[256];
 
-			if (safe_run_fault(opts.safe, &ir, r.watch, r.calls, text, sizeof(text)) &&
+			if (safe_run_fault(&rule, &ir, r.watch, r.calls, text, sizeof(text)) &&
 			    !safe_fault(res, text, input0, r.input_len, helper, r.helper_len)) {
 				err = -ENOMEM;
 				goto out;

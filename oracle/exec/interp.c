@@ -2495,7 +2495,8 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 	st->env = env;
 	st->code = code;
 	st->res = res;
-	st->mg_budget = env->may_goto_budget ? env->may_goto_budget : INTERP_MAY_GOTO_BUDGET;
+	st->mg_budget = env->may_goto_budget == INTERP_MAY_GOTO_ZERO ? 0
+			: env->may_goto_budget ? env->may_goto_budget : INTERP_MAY_GOTO_BUDGET;
 	st->h.depth = 0;
 	st->h.prev_pc = UINT32_MAX;
 	st->stack_lim = EBPF_STACK_SIZE;

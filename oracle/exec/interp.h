@@ -280,8 +280,10 @@ struct interp_env {
 	 * timed may_goto of x86-64 has no fixed count), so what it accepts is safe for any: the
 	 * termination oracle's runs take a small one to end may_goto loops within their budget
 	 * (oracle/exec/safe_run.h). */
-	uint64_t may_goto_budget;
+	uint64_t may_goto_budget;	/* (INTERP_MAY_GOTO_ZERO: a budget of 0) */
 };
+/* interp_env.may_goto_budget for a budget of 0: every may_goto jumps. */
+#define INTERP_MAY_GOTO_ZERO UINT64_MAX
 
 struct interp_result {
 	enum interp_trap trap;

@@ -5,6 +5,18 @@
 #include <stdio.h>
 #include <string.h>
 
+struct safe_rule safe_rule_run(const struct safe_rule *s, uint32_t k)
+{
+	struct safe_rule r = *s;
+
+	if (s->nmg) {
+		r.may_goto_budget = s->mg[k % s->nmg].budget;
+		r.max_insns = s->mg[k % s->nmg].bound;
+		r.must_end = true;
+	}
+	return r;
+}
+
 void safe_calls_init(struct safe_calls_watch *w, const struct safe_rule *s,
 		     const struct bpf_insn *insns)
 {
@@ -127,7 +139,7 @@ bool safe_run_fault(const struct safe_rule *s, const struct interp_result *res,
 			size_t len = strlen(buf);
 
 			snprintf(buf + len, n - len, " with a may_goto budget of %" PRIu64 " a frame",
-				 s->may_goto_budget);
+				 s->may_goto_budget == INTERP_MAY_GOTO_ZERO ? 0 : s->may_goto_budget);
 		}
 		return true;
 	}

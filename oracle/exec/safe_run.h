@@ -36,6 +36,7 @@
 #include "oracle/exec/stackinit.h"
 
 #define SAFE_CALL_BOUNDS 16
+#define SAFE_MG_BUDGETS 5
 
 struct safe_rule {
 	/* The verdict's instruction bound when it is below the step budget: a run of more
@@ -48,6 +49,14 @@ struct safe_rule {
 	/* Each frame's may_goto budget the runs must take (interp_env.may_goto_budget; 0: the
 	 * kernel's), the one max_insns is stated at. */
 	uint64_t may_goto_budget;
+	/* A verdict whose bound rests on may_goto states it at several budgets: run k takes
+	 * mg[k % nmg] (safe_rule_run), its budget and its bound (max_insns), which fits the step
+	 * budget.  nmg 0: max_insns and may_goto_budget above for every run. */
+	uint32_t nmg;
+	struct safe_mg {
+		uint64_t budget;	/* interp_env.may_goto_budget (INTERP_MAY_GOTO_ZERO: 0) */
+		uint64_t bound;
+	} mg[SAFE_MG_BUDGETS];
 	/* The unprivileged rule (stackinit.h's allow_uninit_stack cleared); else a run's frames
 	 * start with arbitrary bytes (interp_env.stack_fill), which the privileged kernel allows
 	 * a program to read. */
@@ -87,6 +96,9 @@ struct safe_calls_watch {
 void safe_calls_init(struct safe_calls_watch *w, const struct safe_rule *s,
 		     const struct bpf_insn *insns);
 void safe_calls_visit(struct safe_calls_watch *w, const struct interp_state *st, uint32_t pc);
+
+/* The rule of run k: s with the may_goto budget and bound of that run (s->mg[k % s->nmg]). */
+struct safe_rule safe_rule_run(const struct safe_rule *s, uint32_t k);
 
 /* Whether the run res, watched by w and c (NULL: no watch), breaks rule s; its text into buf. */
 bool safe_run_fault(const struct safe_rule *s, const struct interp_result *res,
