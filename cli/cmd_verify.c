@@ -412,6 +412,24 @@ int cmd_verify(int argc, char **argv)
 			if (r.ours.kind == VERDICT_SAFE && r.ours.mg_insns)
 				sbuf_printf(&sb, ", \"max_insns_may_goto_%u\": %" PRIu64,
 					    SCEV_MG_ORACLE_BUDGET, r.ours.mg_insns);
+			for (unsigned k = 0; r.ours.kind == VERDICT_SAFE && k < SCEV_MG_MORE; k++)
+				if (r.ours.mg_more[k])
+					sbuf_printf(&sb, ", \"max_insns_may_goto_%u\": %" PRIu64,
+						    scev_mg_more_budget(k), r.ours.mg_more[k]);
+			if (r.ours.kind == VERDICT_SAFE && r.ours.ncall_bounds) {
+				sbuf_puts(&sb, ", \"call_bounds\": [");
+				for (uint16_t k = 0; k < r.ours.ncall_bounds; k++) {
+					const struct scev_call_bound *b = &r.ours.call_bound[k];
+
+					sbuf_printf(&sb, "%s{\"start\": %u", k ? ", " : "", b->start);
+					if (b->insns != UINT64_MAX)
+						sbuf_printf(&sb, ", \"insns\": %" PRIu64, b->insns);
+					if (b->calls != UINT32_MAX)
+						sbuf_printf(&sb, ", \"calls\": %u", b->calls);
+					sbuf_putc(&sb, '}');
+				}
+				sbuf_putc(&sb, ']');
+			}
 			if (r.faults) {
 				sbuf_puts(&sb, ", \"fault\": ");
 				json_put_string(&sb, r.fault);
@@ -441,6 +459,23 @@ int cmd_verify(int argc, char **argv)
 				printf("  runs: ended by may_goto; at most %" PRIu64 " instructions with a "
 				       "may_goto budget of %u a frame\n", r.ours.mg_insns,
 				       SCEV_MG_ORACLE_BUDGET);
+			for (unsigned k = 0; r.ours.kind == VERDICT_SAFE && k < SCEV_MG_MORE; k++)
+				if (r.ours.mg_more[k])
+					printf("  runs: at most %" PRIu64 " instructions with a may_goto "
+					       "budget of %u a frame\n", r.ours.mg_more[k],
+					       scev_mg_more_budget(k));
+			for (uint16_t k = 0; r.ours.kind == VERDICT_SAFE && k < r.ours.ncall_bounds;
+			     k++) {
+				const struct scev_call_bound *b = &r.ours.call_bound[k];
+
+				printf("  per call: func@%u", b->start);
+				if (b->insns != UINT64_MAX)
+					printf(" at most %" PRIu64 " instructions a call", b->insns);
+				if (b->calls != UINT32_MAX)
+					printf("%s at most %u calls per helper call",
+					       b->insns != UINT64_MAX ? "," : "", b->calls);
+				putchar('\n');
+			}
 			if (r.faults)
 				printf("  FINDING verdict: called safe but faults when run: %s\n", r.fault);
 			if (r.cls != VC_NO_KERNEL) {
