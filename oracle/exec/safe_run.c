@@ -78,6 +78,11 @@ static __attribute__((noinline)) void calls_slow(struct safe_calls_watch *w,
 										     : UINT32_MAX;
 		w->calls[d] = 1;
 		calls_start(w, d, pc);
+	} else if (d < w->depth && !w->exited) {
+		/* back to a caller's frame with no exit: the run was cut (the budget, a legacy
+		 * packet load) and the timers it armed fire after it */
+		w->off = true;
+		return;
 	} else if (d == w->depth && w->exited) {
 		/* after an exit, the same frame again: a helper calling its callback again, or
 		 * (frame 0) a timer's callback after the program */
