@@ -943,6 +943,18 @@ static void cb_case(const char *what, const char *prog, const char *claims,
 	unprepare(&p);
 }
 
+/* the prologue of the user_ringbuf_drain programs: drain(map 0, cb, &fp[-8] = 0, 0) at pc 9 */
+#define URB_DRAIN_PROLOGUE \
+	"-- asm\n" \
+	"r1 = 0\n" \
+	"*(u64 *)(r10 -8) = r1\n" \
+	"r1 = map[fd:0] ll\n" \
+	"r2 = func cb ll\n" \
+	"r3 = r10\n" \
+	"r3 += -8\n" \
+	"r4 = 0\n" \
+	"call bpf_user_ringbuf_drain\n"
+
 /* The other callback helpers, encoded as bpf_loop is: bpf_for_each_map_elem over an array map
  * (cb(map, &key, &value, ctx, 0) per element: the key the index, read-only, the value the
  * element), bpf_find_vma (one call or none, drawn; the vma a kernel object whose u64s read as
@@ -1008,15 +1020,7 @@ static void test_cb_helpers(void)
 		"r0 = 0\n"
 		"exit\n";
 	static const char urb[] =
-		"-- asm\n"
-		"r1 = 0\n"
-		"*(u64 *)(r10 -8) = r1\n"
-		"r1 = map[fd:0] ll\n"
-		"r2 = func cb ll\n"
-		"r3 = r10\n"
-		"r3 += -8\n"
-		"r4 = 0\n"
-		"call bpf_user_ringbuf_drain\n"	/* pc 9 */
+		URB_DRAIN_PROLOGUE	/* pc 9 */
 		"r1 = *(u64 *)(r10 -8)\n"	/* pc 10 */
 		"exit\n"
 		"cb:\n"				/* pc 12: one more sample */
@@ -1031,15 +1035,7 @@ static void test_cb_helpers(void)
 	 * bpf_dynptr_data (NULL for a shorter sample), 7 stored at its byte 0, which
 	 * bpf_dynptr_read then copies out */
 	static const char urb_dyn[] =
-		"-- asm\n"
-		"r1 = 0\n"
-		"*(u64 *)(r10 -8) = r1\n"
-		"r1 = map[fd:0] ll\n"
-		"r2 = func cb ll\n"
-		"r3 = r10\n"
-		"r3 += -8\n"
-		"r4 = 0\n"
-		"call bpf_user_ringbuf_drain\n"	/* pc 9 */
+		URB_DRAIN_PROLOGUE	/* pc 9 */
 		"r1 = *(u64 *)(r10 -8)\n"
 		"exit\n"
 		"cb:\n"				/* pc 12 */
