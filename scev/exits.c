@@ -331,6 +331,20 @@ static bool block_reg_holds(const struct scev_ctx *cx, uint32_t b, uint8_t r, lo
 	return eq;
 }
 
+/* block_reg_holds as jmp_tests_inv's question: register r holds l's value at the end of block b. */
+struct block_end {
+	const struct scev_ctx *cx;
+	uint32_t b;
+	bool low32;
+};
+
+static bool held_at_block_end(const void *arg, uint8_t r, loc_t l)
+{
+	const struct block_end *h = arg;
+
+	return block_reg_holds(h->cx, h->b, r, l, h->low32);
+}
+
 /* Whether loop s is entered only by one edge, from a block P outside it ending in `if a == b`
  * that falls through to the header (or `if a != b` that jumps there), where a holds at P's end
  * the counter m->loc and b the bound m->inv (a location's entry value, or the constant the
@@ -346,8 +360,8 @@ static bool entry_guarded(const struct scev_ctx *cx, const struct sym_summary *s
 	const struct scev_loop *L;
 	const struct bpf_insn *i;
 	const uint32_t *preds;
+	struct block_end hb;
 	uint32_t l, P = SCEV_NONE;
-	bool g32;
 
 	if (!cx->sums || !lf || s < cx->sums || s >= cx->sums + lf->nloops)
 		return false;
@@ -371,19 +385,28 @@ static bool entry_guarded(const struct scev_ctx *cx, const struct sym_summary *s
 					    cfg->blocks[P].succ[0] == L->header :
 				    true)
 		return false;
-	g32 = ebpf_class(i) == BPF_JMP32;
-	if (!g32 && (m->e->is32 || m->seq32))
+	hb.cx = cx;
+	hb.b = P;
+	hb.low32 = ebpf_class(i) == BPF_JMP32;
+	if (!hb.low32 && (m->e->is32 || m->seq32))
 		return false;
-	for (int side = 0; side < 2; side++) {
-		bool reg = ebpf_srcbit(i) == BPF_X;
-		uint8_t a = side ? i->src_reg : i->dst_reg, b = side ? i->dst_reg : i->src_reg;
+	return jmp_tests_inv(i, m->loc, inv, held_at_block_end, &hb);
+}
 
-		if ((side && !reg) || !block_reg_holds(cx, P, a, m->loc, g32))
+bool jmp_tests_inv(const struct bpf_insn *i, loc_t ctr, const struct expr *inv,
+		   bool (*holds)(const void *arg, uint8_t r, loc_t l), const void *arg)
+{
+	bool reg = ebpf_srcbit(i) == BPF_X, j32 = ebpf_class(i) == BPF_JMP32;
+
+	for (int side = 0; side < 2; side++) {
+		uint8_t a = side ? i->src_reg : i->dst_reg, o = side ? i->dst_reg : i->src_reg;
+
+		if ((side && !reg) || !holds(arg, a, ctr))
 			continue;
-		if (inv->kind == EX_REG && reg && block_reg_holds(cx, P, b, inv->a, g32))
+		if (inv->kind == EX_REG && reg && holds(arg, o, inv->a))
 			return true;
 		if (inv->kind == EX_CONST && !reg &&
-		    (g32 ? (uint32_t)i->imm == (uint32_t)inv->imm :
+		    (j32 ? (uint32_t)i->imm == (uint32_t)inv->imm :
 			   (uint64_t)(int64_t)i->imm == inv->imm))
 			return true;
 	}

@@ -505,6 +505,13 @@ int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struc
 		   const struct aval *(*env)(void *arg, loc_t l), void *arg, uint64_t *kmin,
 		   uint64_t *kmax, char *why, unsigned whylen);
 
+/* exits.c: whether conditional jump i compares, in its own width, a register holding counter ctr
+ * with one holding invariant inv's location (inv a register expression) or with inv's constant
+ * as its immediate, either side left; holds(arg, r, l) says whether register r holds l's value
+ * where i runs (entry_guarded: at the end of the guard's block; symex.c's arrival_guarded: r is l). */
+bool jmp_tests_inv(const struct bpf_insn *i, loc_t ctr, const struct expr *inv,
+		   bool (*holds)(const void *arg, uint8_t r, loc_t l), const void *arg);
+
 /* exits.c: the values the counter loc of exit e's tested sequence takes at the header after the
  * first iteration, which passed e without leaving — true with them in x1, or false.  Between
  * sym_exit_memo_open(arg) and the next open, it reuses the tested sequence sym_exit_bound

@@ -933,6 +933,13 @@ static void irr_parts_free(struct irr_parts *ps)
 	ps->n = 0;
 }
 
+/* jmp_tests_inv's question for a direct edge: register r is location l itself. */
+static bool reg_is_loc(const void *arg, uint8_t r, loc_t l)
+{
+	(void)arg;
+	return LOC_IS_REG(l) && r == l;
+}
+
 /* A first header visit of irreducible child c arriving from block b, whose test is exit x's
  * (form f) and sends to the header when it fails: the test compared, in its own width, the
  * counter's register with the invariant side's register (or constant), and a direct edge gives
@@ -947,7 +954,6 @@ static bool arrival_guarded(struct scev_ctx *cx, uint32_t c, const struct sym_ex
 	const struct bpf_insn *i = scev_block_cond_jmp(g, b);
 	const struct expr *inv = &cx->ar.v[f->inv];
 	uint64_t wm = f->w == 32 ? 0xffffffffull : UINT64_MAX;
-	bool j32;
 
 	if (!i || x->block != b || blk->nsucc != 2 || !LOC_IS_REG(f->loc) ||
 	    ebpf_op(i) == BPF_JCOND || ((f->off - f->step) & wm))
@@ -955,23 +961,9 @@ static bool arrival_guarded(struct scev_ctx *cx, uint32_t c, const struct sym_ex
 	if ((blk->succ[0] == cx->st.loops->loops[c].header) ==
 	    (blk->succ[1] == cx->st.loops->loops[c].header))
 		return false;
-	j32 = ebpf_class(i) == BPF_JMP32;
-	if (j32 != (f->w == 32))
+	if ((ebpf_class(i) == BPF_JMP32) != (f->w == 32))
 		return false;
-	for (int side = 0; side < 2; side++) {
-		bool reg = ebpf_srcbit(i) == BPF_X;
-		uint8_t a = side ? i->src_reg : i->dst_reg, o = side ? i->dst_reg : i->src_reg;
-
-		if ((side && !reg) || a != f->loc)
-			continue;
-		if (inv->kind == EX_REG && reg && LOC_IS_REG(inv->a) && o == inv->a)
-			return true;
-		if (inv->kind == EX_CONST && !reg &&
-		    (j32 ? (uint32_t)i->imm == (uint32_t)inv->imm :
-			   (uint64_t)(int64_t)i->imm == inv->imm))
-			return true;
-	}
-	return false;
+	return jmp_tests_inv(i, f->loc, inv, reg_is_loc, NULL);
 }
 
 /* Every entry of child c is reached from this loop's header in the iteration that runs it: this
