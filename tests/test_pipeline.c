@@ -29,6 +29,7 @@ static const char *const state_keys[] = {
 	"kernel_regression", "kernel_verdict_faults", "kernel_claim_programs", "kernel_claims",
 	"kernel_claim_checks", "kernel_claims_refuted", "kernel_test_runs", "kernel_result_diff",
 	"kernel_invariant", "kernel_errors", "kernel_exit_judged", "kernel_exit_refuted",
+	"kernel_map_runs",
 };
 
 static void test_registry(void)

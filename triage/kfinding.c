@@ -17,7 +17,7 @@ int kdiff_finding(struct finding *f, const struct kdiff_result *res, const struc
 	static const char *const sources[] = {
 		[KDIFF_INVARIANT] = "kernel-invariant", [KDIFF_CLAIM] = "kernel",
 		[KDIFF_RETVAL] = "kernel-retval", [KDIFF_PACKET] = "kernel-packet",
-		[KDIFF_TRAP] = "kernel-trap",
+		[KDIFF_TRAP] = "kernel-trap", [KDIFF_MAP] = "kernel-map",
 	};
 	const struct ebpf_map_def *maps = obj ? obj->maps : NULL;
 	size_t nmaps = obj ? obj->map_cnt : 0;
@@ -32,7 +32,7 @@ int kdiff_finding(struct finding *f, const struct kdiff_result *res, const struc
 		f->prog_type = res->prog_type ? res->prog_type : prog->prog_type;
 		snprintf(f->source, sizeof(f->source), "kernel");
 		snprintf(f->note, sizeof(f->note), "%.250s", !res->ran ? "not test-run" :
-			 res->same_retval && res->same_packet ?
+			 res->same_retval && res->same_packet && res->same_maps ?
 			 "BPF_PROG_TEST_RUN agrees with the interpreter on this input" :
 			 "BPF_PROG_TEST_RUN and the interpreter disagree on this input");
 		finding_signature(f, &res->claims);
@@ -70,6 +70,8 @@ static uint8_t kind_of(const struct finding *f)
 		return KDIFF_PACKET;
 	if (!strcmp(f->source, "kernel-trap"))
 		return KDIFF_TRAP;
+	if (!strcmp(f->source, "kernel-map"))
+		return KDIFF_MAP;
 	return KDIFF_CLAIM;
 }
 

@@ -29,7 +29,7 @@
 #define LOG_BYTES_PER_INSN 1024ul	/* level-2 log per processed instruction, generously */
 
 static const char *const kind_names[] = {
-	"agree", "rejected", "unrunnable", "invariant", "claim", "retval", "packet", "trap",
+	"agree", "rejected", "unrunnable", "invariant", "claim", "retval", "packet", "trap", "map",
 };
 
 const char *kdiff_kind_name(enum kdiff_kind k)
@@ -176,15 +176,125 @@ int kdiff_kernel_claims(struct claim_prog *out, bool *accepted, const struct ebp
 	return err;
 }
 
+static bool calls_helper(const struct ebpf_prog *prog, int32_t id)
+{
+	for (size_t pc = 0; pc < prog->len; pc++)
+		if (ebpf_is_helper_call(&prog->insns[pc]) && prog->insns[pc].imm == id)
+			return true;
+	return false;
+}
+
+/* The array maps compared around one test run (kdiff.h): the kernel's values before the run
+ * (the interpreter's start), after it, and the interpreter's after its run. */
+struct map_cmp {
+	uint32_t m;		/* index in obj->maps */
+	int fd;
+	uint32_t vsize, n;
+	uint8_t *before, *after, *interp;	/* n * vsize bytes each */
+};
+
+struct map_set {
+	struct map_cmp *m;
+	size_t n;
+};
+
+static void map_set__free(struct map_set *ms)
+{
+	for (size_t k = 0; k < ms->n; k++) {
+		free(ms->m[k].before);
+		free(ms->m[k].after);
+		free(ms->m[k].interp);
+	}
+	free(ms->m);
+	memset(ms, 0, sizeof(*ms));
+}
+
+static bool map_comparable(const struct ebpf_map_def *def)
+{
+	return def->type == BPF_MAP_TYPE_ARRAY && !(def->flags & BPF_F_RDONLY_PROG) &&
+	       !def->timer && !def->nfields && !def->fields_over && def->value_size &&
+	       def->max_entries && def->max_entries <= KDIFF_MAP_ENTRIES &&
+	       (uint64_t)def->max_entries * def->value_size <= KDIFF_MAP_BYTES;
+}
+
+/* Every element of each map of ms into its before or after bytes. */
+static int map_set__read(struct map_set *ms, bool after)
+{
+	for (size_t k = 0; k < ms->n; k++) {
+		struct map_cmp *c = &ms->m[k];
+
+		for (uint32_t e = 0; e < c->n; e++)
+			if (bpf_map_lookup_elem(c->fd, &e, (after ? c->after : c->before) +
+							   (size_t)e * c->vsize))
+				return -errno;
+	}
+	return 0;
+}
+
+/* The maps of kp to compare (none for a program whose runs are not compared, or that arms
+ * timers), with their values before the run read. */
+static int map_set__open(struct map_set *ms, const struct kernel_prog *kp,
+			 const struct ebpf_object *obj, const struct ebpf_prog *prog, bool skip)
+{
+	memset(ms, 0, sizeof(*ms));
+	if (skip || !obj || !kp->map_fds || calls_helper(prog, BPF_FUNC_timer_start))
+		return 0;
+	for (size_t m = 0; m < kp->map_cnt && m < obj->map_cnt; m++) {
+		const struct ebpf_map_def *def = &obj->maps[m];
+		size_t bytes = (size_t)def->max_entries * def->value_size;
+		struct map_cmp *c, *nv;
+
+		if (kp->map_fds[m] < 0 || !map_comparable(def))
+			continue;
+		if (!(nv = realloc(ms->m, (ms->n + 1) * sizeof(*nv))))
+			goto oom;
+		ms->m = nv;
+		c = &ms->m[ms->n++];
+		memset(c, 0, sizeof(*c));
+		c->m = (uint32_t)m;
+		c->fd = kp->map_fds[m];
+		c->vsize = def->value_size;
+		c->n = def->max_entries;
+		c->before = malloc(bytes);
+		c->after = malloc(bytes);
+		c->interp = malloc(bytes);
+		if (!c->before || !c->after || !c->interp)
+			goto oom;
+	}
+	return map_set__read(ms, false);
+oom:
+	map_set__free(ms);
+	return -ENOMEM;
+}
+
+/* Whether the interpreter's maps are the kernel's after the run; else where they first differ. */
+static bool map_set__same(const struct map_set *ms, size_t *which, size_t *at)
+{
+	for (size_t k = 0; k < ms->n; k++) {
+		const struct map_cmp *c = &ms->m[k];
+		size_t bytes = (size_t)c->n * c->vsize;
+
+		if (!memcmp(c->after, c->interp, bytes))
+			continue;
+		*which = k;
+		for (*at = 0; c->after[*at] == c->interp[*at]; ++*at)
+			;
+		return false;
+	}
+	return true;
+}
+
 /* One interpreter run on input (copied: the program may write its packet).  out receives the
- * packet afterwards. */
+ * packet afterwards.  The maps of ms start from the kernel's values before its run and receive
+ * the interpreter's afterwards (forged by o->forge_map when set). */
 /* (*unwritten: the run read stack bytes no instruction wrote, oracle/exec/stackinit.h — the
  * interpreter's frames start zeroed, the kernel's hold what was there before, so such runs are
  * not comparable) */
 static int interp_once(struct interp_result *ir, const struct ebpf_object *obj,
 		       const struct ebpf_prog *prog, uint32_t prog_type, const uint8_t *input,
 		       size_t len, uint64_t budget, const uint8_t *helper, size_t helper_len,
-		       uint8_t *out, bool *unwritten)
+		       uint8_t *out, bool *unwritten, const struct map_set *ms,
+		       const struct kdiff_opts *o)
 {
 	struct interp_code *code = NULL;
 	struct interp_map *maps = NULL;
@@ -218,6 +328,12 @@ static int interp_once(struct interp_result *ir, const struct ebpf_object *obj,
 	env.arg = w;
 	for (size_t m = 0; m < nmaps; m++)
 		maps[m].def = obj->maps[m];
+	for (size_t k = 0; k < ms->n; k++) {
+		const struct map_cmp *c = &ms->m[k];
+
+		memcpy(c->interp, c->before, (size_t)c->n * c->vsize);
+		maps[c->m].values = c->interp;
+	}
 	memcpy(out, input, len);
 	env.ctx_kind = check_ctx_kind(prog_type);
 	env.prog_type = prog_type;
@@ -230,6 +346,9 @@ static int interp_once(struct interp_result *ir, const struct ebpf_object *obj,
 	env.step_budget = budget;
 	err = interp_run(code, &env, ir);
 	*unwritten = w->bad;
+	for (size_t k = 0; o->forge_map && k < ms->n; k++)
+		o->forge_map(o->forge_arg, ms->m[k].m, ms->m[k].interp,
+			     (size_t)ms->m[k].n * ms->m[k].vsize);
 	free(maps);
 	free(probes);
 	free(w);
@@ -243,14 +362,6 @@ static bool packet_type(uint32_t t)
 	       t == BPF_PROG_TYPE_SCHED_ACT;
 }
 
-static bool calls_helper(const struct ebpf_prog *prog, int32_t id)
-{
-	for (size_t pc = 0; pc < prog->len; pc++)
-		if (ebpf_is_helper_call(&prog->insns[pc]) && prog->insns[pc].imm == id)
-			return true;
-	return false;
-}
-
 /* bpf_find_vma's outcomes as the interpreter draws them (interp.h: one byte per call, bit 0
  * the vma found, bit 1 -EBUSY when not): -ENOENT, found (the callback once, r0 = 0), -EBUSY.
  * What the kernel finds depends on the address space of the task that runs the test (the
@@ -261,51 +372,54 @@ static const uint8_t vma_outcomes[] = { 0, 1, 2 };
 /* The interpreter's run compared with the kernel's: for a program calling bpf_find_vma, the
  * first of its outcomes (the same for every call of the run: the kernel's test runs give each
  * call the task of the caller, and the generated programs one address per run; a run whose
- * calls would differ fails every one and is reported) whose r0 and packet are the kernel's,
- * else the first; for any other program the one run with no helper data. */
+ * calls would differ fails every one and is reported) whose r0, packet and maps are the kernel's,
+ * else the first whose r0 and packet are (its maps differ), else the first; for any other
+ * program the one run with no helper data. */
 static int interp_compare(struct interp_result *ir, const struct ebpf_object *obj,
 			  const struct ebpf_prog *prog, uint32_t prog_type, const uint8_t *input,
 			  size_t len, uint64_t budget, const struct kernel_run_result *kr,
-			  const uint8_t *kout, uint8_t *out, bool *unwritten, int *outcome)
+			  const uint8_t *kout, uint8_t *out, bool *unwritten, int *outcome,
+			  const struct map_set *ms, const struct kdiff_opts *o)
 {
 	bool vma = calls_helper(prog, BPF_FUNC_find_vma);
-	size_t n = vma ? sizeof(vma_outcomes) : 1;
+	size_t n = vma ? sizeof(vma_outcomes) : 1, pick = 0;
 	uint8_t helper[VMA_HELPER_BYTES];
-	struct interp_result first;
-	bool first_unwritten = false;
+	bool partial = false;
 	int err;
 
 	*outcome = -1;
 	for (size_t k = 0; k < n; k++) {
+		bool same;
+
 		memset(helper, vma ? vma_outcomes[k] : 0, sizeof(helper));
 		if ((err = interp_once(ir, obj, prog, prog_type, input, len, budget,
 				       vma ? helper : NULL, vma ? sizeof(helper) : 0, out,
-				       unwritten)))
+				       unwritten, ms, o)))
 			return err;
 		if (!vma)
 			return 0;
-		if (k == 0) {
-			first = *ir;
-			first_unwritten = *unwritten;
-		}
-		if (ir->trap == INTERP_OK && (uint32_t)ir->r0 == kr->retval &&
-		    (!packet_type(prog_type) ||
-		     (kr->data_size_out == len && !memcmp(kout, out, len)))) {
+		same = ir->trap == INTERP_OK && (uint32_t)ir->r0 == kr->retval &&
+		       (!packet_type(prog_type) ||
+			(kr->data_size_out == len && !memcmp(kout, out, len)));
+		if (same && map_set__same(ms, &(size_t){ 0 }, &(size_t){ 0 })) {
 			*outcome = vma_outcomes[k];
 			return 0;
 		}
+		if (same && !partial) {
+			partial = true;
+			pick = k;
+		}
 	}
-	/* (none is the kernel's: report the first, -ENOENT, run again for its packet) */
-	*ir = first;
-	*unwritten = first_unwritten;
-	memset(helper, vma_outcomes[0], sizeof(helper));
+	/* (none is the kernel's: report the first whose r0 and packet are, for its maps, else
+	 * the first, -ENOENT; run again for its packet and maps) */
+	memset(helper, vma_outcomes[pick], sizeof(helper));
 	return interp_once(ir, obj, prog, prog_type, input, len, budget, helper, sizeof(helper),
-			   out, unwritten);
+			   out, unwritten, ms, o);
 }
 
 /* Runs input through the kernel and the interpreter and compares.  Socket filters see the
  * frame after its Ethernet header in the interpreter's model (interp.h) and are compared on
- * r0 only; XDP and tc programs also on the packet. */
+ * r0 only; XDP and tc programs also on the packet; every type on its array maps (kdiff.h). */
 static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 		       const struct ebpf_object *obj, const struct ebpf_prog *prog,
 		       const uint8_t *input, size_t len, const struct kdiff_opts *o, bool *diff)
@@ -315,11 +429,15 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 	struct interp_result ir;
 	uint8_t *kout = malloc(len + COMPARE_SLACK), *iout = malloc(len + 1);
 	size_t skip = kp->prog_type == BPF_PROG_TYPE_SOCKET_FILTER && len >= 14 ? 14 : 0;
+	size_t mk = 0, mat = 0;
+	struct map_set ms = { 0 };
 	bool unwritten = false;
 	struct diag d;
 	int err = 0, outcome;
 
 	*diff = false;
+	res->same_maps = true;
+	res->maps_compared = 0;
 	if (!kout || !iout) {
 		err = -ENOMEM;
 		goto out;
@@ -343,14 +461,18 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 		ro.data_out = kout;
 		ro.data_size_out = len + COMPARE_SLACK;
 	}
+	if ((err = map_set__open(&ms, kp, obj, prog, nondeterministic(prog))))
+		goto out;
 	diag_clear(&d);
 	res->ran = !kernel_prog__test_run(kp, &ro, &kr, &d);
 	if (!res->ran)
 		goto out;	/* a type the kernel cannot run, or an input it refuses */
 	res->kernel_retval = kr.retval;
+	if ((err = map_set__read(&ms, true)))
+		goto out;
 	if ((err = interp_compare(&ir, obj, prog, kp->prog_type, input + skip, len - skip,
 				  o->step_budget ? o->step_budget : 100000000, &kr, kout, iout,
-				  &unwritten, &outcome)))
+				  &unwritten, &outcome, &ms, o)))
 		goto out;
 	res->vma_outcome = (int8_t)outcome;
 	/* (a trap in a timer callback the interpreter fired after the program is no result of
@@ -370,8 +492,12 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 	res->same_retval = ir.trap == INTERP_OK && (uint32_t)ir.r0 == kr.retval;
 	res->same_packet = !packet_type(kp->prog_type) ||
 			   (kr.data_size_out == len && !memcmp(kout, iout, len));
-	if (res->nondeterministic)
+	res->same_maps = map_set__same(&ms, &mk, &mat);
+	if (res->nondeterministic) {
+		res->same_maps = true;
 		goto out;
+	}
+	res->maps_compared = (uint32_t)ms.n;
 	*diff = true;
 	if (ir.trap != INTERP_OK) {
 		res->kind = KDIFF_TRAP;
@@ -391,10 +517,19 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 		snprintf(res->text, sizeof(res->text), "the packet after the run differs: kernel "
 			 "%zu bytes, interpreter %zu; first difference at byte %zu",
 			 kr.data_size_out, len, at);
+	} else if (!res->same_maps) {
+		const struct map_cmp *c = &ms.m[mk];
+
+		res->kind = KDIFF_MAP;
+		snprintf(res->text, sizeof(res->text), "map %u '%.64s' after the run differs: "
+			 "element %zu, byte %zu: kernel %#x, interpreter %#x (r0 = %u on both)",
+			 c->m, obj->maps[c->m].name, mat / c->vsize, mat % c->vsize, c->after[mat],
+			 c->interp[mat], kr.retval);
 	} else {
 		*diff = false;
 	}
 out:
+	map_set__free(&ms);
 	free(kout);
 	free(iout);
 	return err;
@@ -543,7 +678,7 @@ int kdiff_run(struct kdiff_result *res, const struct ebpf_object *obj,
 		snprintf(res->text, sizeof(res->text), "kernel claim refuted: %.440s; %s",
 			 cf->text, !res->ran ? "the kernel cannot test-run this program type" :
 			 res->nondeterministic ? "runs not comparable (helpers)" :
-			 res->same_retval && res->same_packet ?
+			 res->same_retval && res->same_packet && res->same_maps ?
 			 "BPF_PROG_TEST_RUN agrees with the interpreter on that input" :
 			 "but BPF_PROG_TEST_RUN and the interpreter disagree on that input");
 		goto out;
@@ -582,6 +717,7 @@ int kdiff_run(struct kdiff_result *res, const struct ebpf_object *obj,
 			 res->claims.nranges, res->check.runs, !res->ran ?
 			 "; the kernel cannot test-run this program type" :
 			 res->nondeterministic ? "; r0 not compared (helpers)" :
+			 res->maps_compared ? "; r0, packet and maps agree" :
 			 "; r0 and packet agree");
 	}
 out:

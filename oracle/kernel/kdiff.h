@@ -8,10 +8,22 @@
  * "verifier bug"); a kernel claim refuted by a run (a value the verifier said was impossible,
  * or an instruction it thought dead) — a verifier unsoundness, confirmed by running the same
  * input through BPF_PROG_TEST_RUN and finding that our interpreter and the kernel agree on it;
- * a different r0 or packet (our interpreter or the kernel's JIT is wrong); agreement.  A
- * rejected program and a program type the kernel cannot test-run are results, not errors.
+ * a different r0, packet or array map (our interpreter or the kernel's JIT is wrong); agreement.
+ * A rejected program and a program type the kernel cannot test-run are results, not errors.
  * Programs calling helpers whose results differ run to run (bpf_get_prandom_u32, the clocks)
- * are not compared on r0, only on claims.  The claims are checked with helper results the real
+ * are not compared on r0, only on claims.
+ *
+ * The maps a run writes are what a raw tracepoint exposes besides r0 (its context is read-only,
+ * it has no packet).  For every program type, each plain array map the program references
+ * (BPF_MAP_TYPE_ARRAY, not read-only to the program, no special fields, at most
+ * KDIFF_MAP_ENTRIES elements and KDIFF_MAP_BYTES bytes) is read from the kernel before and after
+ * each test run; the interpreter's run starts from the kernel's "before" values (caller-owned
+ * values, interp.h) and its values afterwards must be the kernel's "after" ones.  Starting from
+ * what the kernel holds keeps a second run of the same loaded program comparable (the
+ * bpf_find_vma run with addresses).  Not compared: programs that arm timers (a callback the
+ * kernel fires after BPF_PROG_TEST_RUN returns may write a map while it is read; the
+ * interpreter fires them after the program), per-CPU arrays (the kernel's run takes one CPU's
+ * element), hash maps (the interpreter's slots are its own).  The claims are checked with helper results the real
  * helpers can return: the kernel bounds bpf_get_smp_processor_id by this machine's CPU count, so
  * for programs calling it every helper result is drawn below that count.  Socket filters are
  * run by BPF_PROG_TEST_RUN on the whole frame and by the interpreter on the frame after its
@@ -41,7 +53,10 @@ enum kdiff_kind {
 	KDIFF_RETVAL,		/* r0 (low 32 bits) differs: kernel versus interpreter */
 	KDIFF_PACKET,		/* the packet after the run differs */
 	KDIFF_TRAP,		/* the interpreter trapped on a program the kernel ran */
+	KDIFF_MAP,		/* an array map after the run differs */
 };
+#define KDIFF_MAP_ENTRIES 1024u
+#define KDIFF_MAP_BYTES (1u << 20)
 const char *kdiff_kind_name(enum kdiff_kind k);
 
 /* Whether a verifier log (or one message of it) reports a bug in the verifier itself: range
@@ -60,6 +75,10 @@ struct kdiff_opts {
 	bool no_invariants;		/* load without BPF_F_TEST_REG_INVARIANTS */
 	size_t log_max;			/* level-2 log at most; larger walks get no claims.
 					 * 0 = 256 MiB */
+	/* Tests: called on the interpreter's values of each compared map (index in obj->maps)
+	 * after each of its runs, to forge a difference the comparison must report. */
+	void (*forge_map)(void *arg, uint32_t map, uint8_t *values, size_t len);
+	void *forge_arg;
 };
 
 struct kdiff_result {
@@ -84,6 +103,8 @@ struct kdiff_result {
 	uint64_t interp_r0;
 	uint8_t interp_trap;		/* enum interp_trap */
 	bool same_retval, same_packet;
+	bool same_maps;			/* every compared map (true when none was) */
+	uint32_t maps_compared;		/* array maps compared after the run (above) */
 	/* a program calling bpf_find_vma: the helper's outcome (interp.h's byte: 0 -ENOENT, 1 the
 	 * vma found, 2 -EBUSY) under which the interpreter's run is the kernel's, -1 none */
 	int8_t vma_outcome;

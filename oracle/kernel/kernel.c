@@ -1,6 +1,6 @@
 /* The kernel as a reference: load with the verifier log, read its verdict and statistics, test-run.
  * See kernel.h for the contract.  Every fd this file opens is closed before the function that
- * opened it returns, except a loaded program's, which struct kernel_prog owns.
+ * opened it returns, except a loaded program's and its maps', which struct kernel_prog owns.
  */
 #include "oracle/kernel/kernel.h"
 
@@ -772,19 +772,14 @@ int kernel_prog__load(struct kernel_prog **out, const struct ebpf_object *obj,
 		snprintf(kp->message, sizeof(kp->message), "%s", strerror(kp->err));
 out:
 	func_btf__free(&fb);
-	for (size_t i = 0; obj && fds && i < obj->map_cnt; i++) {
-		int *nv;
-
-		if (fds[i] < 0)
-			continue;
-		if (!err && kp && kp->fd >= 0 && obj->maps[i].timer &&
-		    (nv = realloc(kp->timer_map_fds, (kp->ntimer_map_fds + 1) * sizeof(*nv)))) {
-			kp->timer_map_fds = nv;
-			kp->timer_map_fds[kp->ntimer_map_fds++] = fds[i];
-			continue;
-		}
-		close(fds[i]);
+	if (!err && kp && kp->fd >= 0 && obj && obj->map_cnt) {
+		kp->map_fds = fds;	/* the program's maps stay open with it */
+		kp->map_cnt = obj->map_cnt;
+		fds = NULL;
 	}
+	for (size_t i = 0; obj && fds && i < obj->map_cnt; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
 	free(fds);
 	free(insns);
 	free(buf);
@@ -802,9 +797,10 @@ void kernel_prog__free(struct kernel_prog *kp)
 		return;
 	if (kp->fd >= 0)
 		close(kp->fd);
-	for (size_t i = 0; i < kp->ntimer_map_fds; i++)
-		close(kp->timer_map_fds[i]);
-	free(kp->timer_map_fds);
+	for (size_t i = 0; i < kp->map_cnt; i++)
+		if (kp->map_fds[i] >= 0)
+			close(kp->map_fds[i]);
+	free(kp->map_fds);
 	free(kp->log);
 	free(kp);
 }

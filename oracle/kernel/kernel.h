@@ -4,9 +4,9 @@
  * Everything goes through libbpf's low-level API (bpf/bpf.h).  Loading creates the maps the
  * program references (global data maps filled with their initial contents, .rodata frozen so the
  * verifier sees constants), patches a copy of the instructions with the map fds, loads with
- * license "GPL" and the verifier log at BPF_LOG_LEVEL2 | BPF_LOG_STATS, and closes the map fds
- * again (a loaded program keeps its maps alive).  A struct kernel_prog holds the only fd that
- * outlives a call, the program's, until kernel_prog__free(); nothing stays loaded after that.
+ * license "GPL" and the verifier log at BPF_LOG_LEVEL2 | BPF_LOG_STATS.  A struct kernel_prog holds
+ * the only fds that outlive a call, the program's and, for an accepted program, its maps', until
+ * kernel_prog__free(); nothing stays loaded after that.
  *
  * A rejection is a result, not an error: kernel_prog__load() returns 0 with accepted = false,
  * err = the kernel's errno and message = its last meaningful log line.  Errors (-errno with d
@@ -61,11 +61,13 @@ struct kernel_prog {
 	long processed;			/* "processed N insns"; -1 when the log has no statistics */
 	long max_states_per_insn, total_states, peak_states;	/* -1 when absent */
 	long verification_usec;		/* "verification time N usec"; -1 when absent */
-	/* The maps with a struct bpf_timer (ebpf_map_def.timer) stay open while the program is
-	 * loaded, as a loader holds them: with no user reference bpf_timer_init answers -EPERM
-	 * ("maps with timers must be either held by user space or pinned"). */
-	int *timer_map_fds;
-	size_t ntimer_map_fds;
+	/* The maps the program references, indexed like ebpf_object.maps (-1: not referenced),
+	 * stay open while the program is loaded, as a loader holds them: with no user reference
+	 * bpf_timer_init answers -EPERM ("maps with timers must be either held by user space or
+	 * pinned"), and the differential reads them around a test run (oracle/kernel/kdiff.h).
+	 * NULL for a rejected program (its maps are closed at once). */
+	int *map_fds;
+	size_t map_cnt;
 };
 
 /* Loads prog (maps from obj, which may be NULL for a program without map references).  Returns 0

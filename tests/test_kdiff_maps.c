@@ -1,0 +1,320 @@
+/* The kernel differential on what a run leaves in its array maps (issue 15): a raw tracepoint
+ * has no packet and a read-only context, so before this its test runs were compared on r0
+ * alone.  kdiff_run now reads each plain array map the program references from the kernel
+ * before and after every test run, starts the interpreter's run from the "before" values and
+ * compares its values afterwards with the kernel's (oracle/kernel/kdiff.h).  Checked here
+ * against the running kernel:
+ *  - a raw tracepoint that writes an argument and an atomic sum into a map and returns 0: the
+ *    maps are compared and agree; with a byte of the interpreter's values flipped after its run
+ *    (kdiff_opts.forge_map) the difference is reported as KDIFF_MAP with the map, element and
+ *    byte, r0 being the same on both sides;
+ *  - a raw tracepoint whose bpf_find_vma callback adds 1 to a map cell: kdiff runs it twice on
+ *    one loaded program (the second time with addresses, so that the callback runs); the
+ *    second comparison starts from what the first left in the kernel's map and agrees under
+ *    the outcome "found";
+ *  - an XDP program's map is compared the same way;
+ *  - a program that arms a timer has no map compared (its callback may run in the kernel after
+ *    BPF_PROG_TEST_RUN returns), nor one whose helpers' results vary.
+ * Without bpf() the test skips.
+ */
+#include <string.h>
+
+#include "casefile/casefile.h"
+#include "oracle/kernel/kdiff.h"
+#include "oracle/kernel/kernel.h"
+#include "tests/check.h"
+
+/* element 1 bytes [8, 16) = the first argument, element 0 += 7 (atomic) and its byte 3 = 0x5a;
+ * r0 = 0 whatever the map holds */
+#define WRITES                                                                                  \
+	"-- asm\n"                                                                              \
+	"r6 = r1\n"                                                                             \
+	"r1 = 1\n"                                                                              \
+	"*(u32 *)(r10 -4) = r1\n"                                                               \
+	"r1 = map[fd:0] ll\n"                                                                   \
+	"r2 = r10\n"                                                                            \
+	"r2 += -4\n"                                                                            \
+	"call bpf_map_lookup_elem\n"                                                            \
+	"if r0 == 0 goto out\n"                                                                 \
+	"r1 = *(u64 *)(r6 +0)\n"                                                                \
+	"*(u64 *)(r0 +8) = r1\n"                                                                \
+	"r1 = 0\n"                                                                              \
+	"*(u32 *)(r10 -4) = r1\n"                                                               \
+	"r1 = map[fd:0] ll\n"                                                                   \
+	"r2 = r10\n"                                                                            \
+	"r2 += -4\n"                                                                            \
+	"call bpf_map_lookup_elem\n"                                                            \
+	"if r0 == 0 goto out\n"                                                                 \
+	"r1 = 7\n"                                                                              \
+	"lock *(u64 *)(r0 +0) += r1\n"                                                          \
+	"r1 = 0x5a\n"                                                                           \
+	"*(u8 *)(r0 +3) = r1\n"                                                                 \
+	"out: r0 = 0\n"                                                                         \
+	"exit\n"                                                                                \
+	"-- type\nraw_tp\n"                                                                     \
+	"-- maps\narray key=4 value=16 entries=4 name=m\n"
+
+/* the bpf_find_vma callback adds 1 to element 0's first u64; r0 = the helper's result */
+#define VMA_MAP                                                                                 \
+	"-- asm\n"                                                                              \
+	"r6 = r1\n"                                                                             \
+	"call bpf_get_current_task_btf\n"                                                       \
+	"r1 = r0\n"                                                                             \
+	"r2 = *(u64 *)(r6 +8)\n"                                                                \
+	"r3 = func cb ll\n"                                                                     \
+	"r4 = 0\n"                                                                              \
+	"*(u64 *)(r10 -8) = r4\n"                                                               \
+	"r4 = r10\n"                                                                            \
+	"r4 += -8\n"                                                                            \
+	"r5 = 0\n"                                                                              \
+	"call bpf_find_vma\n"                                                                   \
+	"exit\n"                                                                                \
+	"cb: r1 = 0\n"                                                                          \
+	"*(u32 *)(r10 -4) = r1\n"                                                               \
+	"r1 = map[fd:0] ll\n"                                                                   \
+	"r2 = r10\n"                                                                            \
+	"r2 += -4\n"                                                                            \
+	"call bpf_map_lookup_elem\n"                                                            \
+	"if r0 == 0 goto done\n"                                                                \
+	"r1 = *(u64 *)(r0 +0)\n"                                                                \
+	"r1 += 1\n"                                                                             \
+	"*(u64 *)(r0 +0) = r1\n"                                                                \
+	"done: r0 = 0\n"                                                                        \
+	"exit\n"                                                                                \
+	"-- type\nraw_tp\n"                                                                     \
+	"-- maps\narray key=4 value=8 entries=1 name=cells\n"
+
+/* XDP: element 2's first byte = the packet's length; r0 = XDP_PASS */
+#define XDP_MAP                                                                                 \
+	"-- asm\n"                                                                              \
+	"r6 = r1\n"                                                                             \
+	"r1 = 2\n"                                                                              \
+	"*(u32 *)(r10 -4) = r1\n"                                                               \
+	"r1 = map[fd:0] ll\n"                                                                   \
+	"r2 = r10\n"                                                                            \
+	"r2 += -4\n"                                                                            \
+	"call bpf_map_lookup_elem\n"                                                            \
+	"if r0 == 0 goto out\n"                                                                 \
+	"r1 = *(u32 *)(r6 +4)\n"                                                                \
+	"r2 = *(u32 *)(r6 +0)\n"                                                                \
+	"r1 -= r2\n"                                                                            \
+	"*(u8 *)(r0 +0) = r1\n"                                                                 \
+	"out: r0 = 2\n"                                                                         \
+	"exit\n"                                                                                \
+	"-- type\nxdp\n"                                                                        \
+	"-- maps\narray key=4 value=4 entries=3 name=lens\n"
+
+/* arms a timer of map 0 whose callback writes map 1; map 1 is not compared */
+#define TIMER_MAP                                                                               \
+	"-- asm\n"                                                                              \
+	"r1 = 0\n"                                                                              \
+	"*(u32 *)(r10 -4) = r1\n"                                                               \
+	"r1 = map[fd:0] ll\n"                                                                   \
+	"r2 = r10\n"                                                                            \
+	"r2 += -4\n"                                                                            \
+	"call bpf_map_lookup_elem\n"                                                            \
+	"if r0 == 0 goto out\n"                                                                 \
+	"r6 = r0\n"                                                                             \
+	"r1 = r6\n"                                                                             \
+	"r2 = map[fd:0] ll\n"                                                                   \
+	"r3 = 1\n"                                                                              \
+	"call bpf_timer_init\n"                                                                 \
+	"r1 = r6\n"                                                                             \
+	"r2 = func cb ll\n"                                                                     \
+	"call bpf_timer_set_callback\n"                                                         \
+	"r1 = r6\n"                                                                             \
+	"r2 = 0\n"                                                                              \
+	"r3 = 0\n"                                                                              \
+	"call bpf_timer_start\n"                                                                \
+	"out: r0 = 0\n"                                                                         \
+	"exit\n"                                                                                \
+	"cb: r1 = 0\n"                                                                          \
+	"*(u32 *)(r10 -4) = r1\n"                                                               \
+	"r1 = map[fd:1] ll\n"                                                                   \
+	"r2 = r10\n"                                                                            \
+	"r2 += -4\n"                                                                            \
+	"call bpf_map_lookup_elem\n"                                                            \
+	"if r0 == 0 goto done\n"                                                                \
+	"r1 = 9\n"                                                                              \
+	"*(u64 *)(r0 +0) = r1\n"                                                                \
+	"done: r0 = 0\n"                                                                        \
+	"exit\n"                                                                                \
+	"-- type\nxdp\n"                                                                        \
+	"-- maps\narray key=4 value=16 entries=1 name=t timer=0\n"                              \
+	"array key=4 value=8 entries=1 name=w\n"
+
+/* the map written from bpf_get_prandom_u32: not compared */
+#define PRANDOM_MAP                                                                             \
+	"-- asm\n"                                                                              \
+	"r1 = 0\n"                                                                              \
+	"*(u32 *)(r10 -4) = r1\n"                                                               \
+	"r1 = map[fd:0] ll\n"                                                                   \
+	"r2 = r10\n"                                                                            \
+	"r2 += -4\n"                                                                            \
+	"call bpf_map_lookup_elem\n"                                                            \
+	"if r0 == 0 goto out\n"                                                                 \
+	"r6 = r0\n"                                                                             \
+	"call bpf_get_prandom_u32\n"                                                            \
+	"*(u32 *)(r6 +0) = r0\n"                                                                \
+	"out: r0 = 0\n"                                                                         \
+	"exit\n"                                                                                \
+	"-- type\nraw_tp\n"                                                                     \
+	"-- maps\narray key=4 value=4 entries=1 name=r\n"
+
+struct forge {
+	uint32_t map;
+	size_t at;
+	unsigned calls;
+};
+
+/* flips one byte of the interpreter's values of one map after its run */
+static void flip(void *arg, uint32_t map, uint8_t *values, size_t len)
+{
+	struct forge *f = arg;
+
+	if (map != f->map || f->at >= len)
+		return;
+	values[f->at] ^= 0x40;
+	f->calls++;
+}
+
+static struct casefile *open_case(const char *name, const char *text)
+{
+	struct casefile *cf = NULL;
+	struct diag d;
+
+	diag_clear(&d);
+	CHECK(casefile__open_mem(&cf, text, strlen(text), name, &d) == 0, "%s: %s (line %d)", name,
+	      d.msg, d.line);
+	return cf;
+}
+
+/* kdiff_run on text with input (NULL: 64 zeros); *res to be freed by the caller. */
+static bool run(struct kdiff_result *res, const char *name, const char *text, const uint8_t *input,
+		size_t len, struct forge *fg)
+{
+	struct casefile *cf = open_case(name, text);
+	struct kdiff_opts ko = { .sz = sizeof(ko), .input = input, .input_len = len };
+	struct diag d;
+	int err;
+
+	if (!cf)
+		return false;
+	if (fg) {
+		ko.forge_map = flip;
+		ko.forge_arg = fg;
+	}
+	diag_clear(&d);
+	err = kdiff_run(res, cf->obj, &cf->obj->progs[0], &ko, &d);
+	CHECK(err == 0, "%s: kdiff: %s", name, d.msg);
+	casefile__free(cf);
+	if (err)
+		return false;
+	CHECK(res->accepted && res->ran, "%s: %s (%s)", name,
+	      res->accepted ? "the kernel did not run it" : "the kernel refused it", res->message);
+	return res->accepted && res->ran;
+}
+
+static void writes(void)
+{
+	uint8_t args[16] = { 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88 };
+	struct forge fg = { .map = 0, .at = 1 * 16 + 10 };	/* element 1, byte 10 */
+	struct kdiff_result res;
+
+	if (run(&res, "writes", WRITES, args, sizeof(args), NULL)) {
+		CHECK(res.kind == KDIFF_AGREE, "writes: %s: %s", kdiff_kind_name(res.kind),
+		      res.text);
+		CHECK_EQ_U64(res.maps_compared, 1, "writes: maps compared");
+		CHECK(res.same_maps && strstr(res.text, "maps agree"), "writes: %s", res.text);
+		kdiff_result__free(&res);
+	}
+	if (run(&res, "writes, forged", WRITES, args, sizeof(args), &fg)) {
+		CHECK(fg.calls >= 1, "writes, forged: the forge was not called");
+		CHECK(res.kind == KDIFF_MAP, "writes, forged: %s: %s, expected map",
+		      kdiff_kind_name(res.kind), res.text);
+		CHECK(!res.same_maps && res.same_retval, "writes, forged: same_maps %d, same r0 %d",
+		      res.same_maps, res.same_retval);
+		CHECK(strstr(res.text, "map 0 'm'") && strstr(res.text, "element 1, byte 10") &&
+		      strstr(res.text, "kernel 0x33, interpreter 0x73"), "writes, forged: %s",
+		      res.text);
+		kdiff_result__free(&res);
+	}
+	/* a byte the atomic add and the byte store made: element 0, byte 3 (0x5a in both) */
+	fg = (struct forge){ .map = 0, .at = 3 };
+	if (run(&res, "writes, forged at 3", WRITES, args, sizeof(args), &fg)) {
+		CHECK(res.kind == KDIFF_MAP && strstr(res.text, "element 0, byte 3: kernel 0x5a, "
+						      "interpreter 0x1a"),
+		      "writes, forged at 3: %s: %s", kdiff_kind_name(res.kind), res.text);
+		kdiff_result__free(&res);
+	}
+}
+
+static void vma_map(void)
+{
+	uint64_t args[2] = { 0, (uint64_t)(uintptr_t)&args };
+	struct forge fg = { .map = 0, .at = 0 };
+	struct kdiff_result res;
+
+	if (run(&res, "vma_map", VMA_MAP, (const uint8_t *)args, sizeof(args), NULL)) {
+		/* (the last compared run: every argument an address of this process, after the
+		 * first run left element 0 as it was: -ENOENT on address 0) */
+		CHECK(res.kind == KDIFF_AGREE && res.vma_outcome == 1, "vma_map: %s: %s, outcome %d",
+		      kdiff_kind_name(res.kind), res.text, res.vma_outcome);
+		CHECK_EQ_U64(res.maps_compared, 1, "vma_map: maps compared");
+		kdiff_result__free(&res);
+	}
+	if (run(&res, "vma_map, forged", VMA_MAP, (const uint8_t *)args, sizeof(args), &fg)) {
+		CHECK(res.kind == KDIFF_MAP && strstr(res.text, "map 0 'cells'"),
+		      "vma_map, forged: %s: %s", kdiff_kind_name(res.kind), res.text);
+		kdiff_result__free(&res);
+	}
+}
+
+static void xdp_map(void)
+{
+	uint8_t pkt[40] = { 0 };
+	struct forge fg = { .map = 0, .at = 8 };
+	struct kdiff_result res;
+
+	if (run(&res, "xdp_map", XDP_MAP, pkt, sizeof(pkt), NULL)) {
+		CHECK(res.kind == KDIFF_AGREE && res.maps_compared == 1, "xdp_map: %s: %s, %u maps",
+		      kdiff_kind_name(res.kind), res.text, res.maps_compared);
+		kdiff_result__free(&res);
+	}
+	if (run(&res, "xdp_map, forged", XDP_MAP, pkt, sizeof(pkt), &fg)) {
+		CHECK(res.kind == KDIFF_MAP && strstr(res.text, "element 2, byte 0: kernel 0x28"),
+		      "xdp_map, forged: %s: %s", kdiff_kind_name(res.kind), res.text);
+		kdiff_result__free(&res);
+	}
+}
+
+static void not_compared(const char *name, const char *text)
+{
+	struct forge fg = { .map = 0, .at = 0 };
+	struct kdiff_result res;
+
+	fg.map = strstr(text, "name=w") ? 1 : 0;
+	if (run(&res, name, text, NULL, 0, &fg)) {
+		CHECK(res.maps_compared == 0 && res.same_maps && res.kind != KDIFF_MAP,
+		      "%s: %u maps compared: %s: %s", name, res.maps_compared,
+		      kdiff_kind_name(res.kind), res.text);
+		CHECK_EQ_U64(fg.calls, 0, name);
+		kdiff_result__free(&res);
+	}
+}
+
+int main(void)
+{
+	char why[256];
+
+	if (!kernel_available(why, sizeof(why)))
+		return check_skip("test_kdiff_maps", "%s", why);
+	writes();
+	vma_map();
+	xdp_map();
+	not_compared("timer_map", TIMER_MAP);
+	not_compared("prandom_map", PRANDOM_MAP);
+	printf("test_kdiff_maps: a raw tracepoint's and an XDP program's array maps compared after "
+	       "their test runs; a forged byte reported as a map difference\n");
+	return check_done("test_kdiff_maps");
+}
