@@ -104,11 +104,9 @@ void claim_trip__free_text(struct claim_trip *t)
 
 #define CHUNK_FIRST (2u << 10)		/* a small program's first: a few loops' */
 #define CHUNK_MAX (4u << 20)		/* chunks double up to this */
-#define CHUNK_HUGE (2u << 20)		/* from this size on, on huge-page boundaries */
 
-/* A new chunk with room for bytes, made the newest: from CHUNK_HUGE bytes on aligned to it and
- * asked for huge pages (a block malloc maps starts 16 bytes past a page, where no 2 MiB page
- * fits). */
+/* A new chunk with room for bytes, made the newest: from 2 MiB on whole huge pages
+ * (malloc_huge: a block malloc maps starts 16 bytes past a page, where no 2 MiB page fits). */
 static struct claim_chunk *chunk_new(struct claim_prog *p, size_t bytes)
 {
 	size_t size = p->chunks ? 2 * (p->chunks->size + sizeof(struct claim_chunk)) : CHUNK_FIRST;
@@ -119,13 +117,8 @@ static struct claim_chunk *chunk_new(struct claim_prog *p, size_t bytes)
 		size = CHUNK_MAX;
 	while (size - sizeof(*c) < bytes)
 		size *= 2;
-	if (size >= CHUNK_HUGE) {
-		if (posix_memalign(&m, CHUNK_HUGE, size))
-			return NULL;
-		huge_pages_hint(m, size);
-	} else if (!(m = malloc(size))) {
+	if (!(m = malloc_huge(size)))
 		return NULL;
-	}
 	c = m;
 	c->next = p->chunks;
 	c->size = size - sizeof(*c);
@@ -153,15 +146,22 @@ int claim_trip__set_text_in(struct claim_prog *p, struct claim_trip *t, char **t
 	return t->chunked ? text_put(p, text, s) : claim_trip__set_text(text, s);
 }
 
-/* Room for nc ranges; a large array's pages not yet touched (past what realloc copied) come
- * as huge pages (zalloc.h). */
+/* Room for nc ranges; a large array is whole huge pages (malloc_huge), its ranges copied
+ * there (realloc's block would start 16 bytes past a page: 4 KiB pages at both ends). */
 static int ranges_room(struct claim_prog *p, uint32_t nc)
 {
-	struct claim_range *nv = realloc(p->ranges, (size_t)nc * sizeof(*nv));
+	size_t bytes = (size_t)nc * sizeof(struct claim_range);
+	struct claim_range *nv;
 
+	if (bytes < HUGE_HINT_MIN) {
+		nv = realloc(p->ranges, bytes);
+	} else if ((nv = malloc_huge(bytes))) {
+		if (p->nranges)
+			memcpy(nv, p->ranges, (size_t)p->nranges * sizeof(*nv));
+		free(p->ranges);
+	}
 	if (!nv)
 		return -ENOMEM;
-	huge_pages_hint(nv + p->nranges, (size_t)(nc - p->nranges) * sizeof(*nv));
 	p->ranges = nv;
 	p->capranges = nc;
 	return 0;
