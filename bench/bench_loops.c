@@ -17,9 +17,29 @@
 #include "scev/scev.h"
 #include "util/clock.h"
 #include "util/sbuf.h"
+#include "util/zalloc.h"
 
 static struct bpf_insn *code;
 static size_t n, cap;
+
+/* Room for size instructions (every shape emits at most size), taken once per size: the array
+ * grown by realloc from 1,024 was a sixth of the page faults of a 1M-instruction analysis
+ * (docs/BENCHMARKS.md, issue 13, sixteenth round).  From 2 MiB on, whole huge pages
+ * (malloc_huge): its first touches are a few faults, not one per 4 KiB page. */
+static void reserve(size_t size)
+{
+	void *p;
+
+	if (size <= cap)
+		return;
+	free(code);
+	if (!(p = malloc_huge(size * sizeof(*code)))) {
+		fprintf(stderr, "out of memory for %zu instructions\n", size);
+		exit(1);
+	}
+	code = p;
+	cap = size;
+}
 
 static void emit(uint8_t op, uint8_t dst, uint8_t src, int16_t off, int32_t imm)
 {
@@ -114,6 +134,7 @@ static double run(void (*shape)(size_t), size_t size, uint32_t *loops, uint32_t 
 	double best = 1e30;
 
 	n = 0;
+	reserve(size);
 	shape(size);
 	for (int rep = 0; rep < 3; rep++) {
 		a = wall_s();
@@ -154,6 +175,7 @@ static double analyze_once(size_t s, size_t size, uint32_t *loops, bool json)
 	double t0;
 
 	n = 0;
+	reserve(size);
 	shapes[s].fn(size);
 	prog.insns = code;
 	prog.len = n;
