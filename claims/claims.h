@@ -36,9 +36,10 @@ enum claim_region {
 	REGION_MAP_HANDLE,
 };
 const char *claim_region_name(enum claim_region r);
-/* A map value pointer's offset counts from the start of the element its address falls in, or
- * of one of the CLAIM_MAP_BACK elements before it: the elements lie one after the other, so an
- * address at (or past) an element's end is also in the next one (the oracles' reading). */
+/* A map value pointer's offset counts from the start of the element whose window its address
+ * falls in, or of one of the CLAIM_MAP_BACK elements before it (the oracles' reading: the
+ * elements lie a stride apart, oracle/exec/interp.h, so an address a stride or more past an
+ * element's start is in a later one's window). */
 #define CLAIM_MAP_BACK 4
 
 /* Where a range came from (reported, not checked). */

@@ -100,7 +100,7 @@
 #define GEN_MAX_STACK 512	/* combined stack of a call chain, frames rounded */
 #define GEN_UNBOUNDED UINT32_MAX	/* max_frames, max_stack of unbounded recursion */
 
-/* The one map a program may use: an array map, entry i at INTERP_VA_MAP + 64 i. */
+/* The one map a program may use: an array map of GEN_MAP_ENTRIES values of 64 bytes. */
 #define GEN_MAP_VALUE_SIZE 64
 #define GEN_MAP_ENTRIES 4
 /* p_ringbuf: map 1 is a ring buffer of GEN_RINGBUF_SIZE bytes (map 0 the array map, defined

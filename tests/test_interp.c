@@ -826,13 +826,17 @@ static void test_maps(void)
 	      "array lookup [2] and store: %s r0 %llu", res.reason, (unsigned long long)res.r0);
 	RUN(&env, &res, ST(BPF_W, 10, -4, 1), LDDW_SRC(1, BPF_PSEUDO_MAP_FD, 0, 0), MOV64R(2, 10),
 	    ALU64I(BPF_ADD, 2, -4), CALL(BPF_FUNC_map_lookup_elem), EXIT);
-	CHECK_EQ_U64(res.r0, INTERP_VA_MAP + 8, "array lookup value address");
+	CHECK_EQ_U64(res.r0, INTERP_VA_MAP + (1ull << interp_map_shift(&maps[0].def)),
+		     "array lookup value address");
+	CHECK(interp_map_shift(&maps[0].def) == 30, "3 values: a 2^30 stride (%u)",
+	      interp_map_shift(&maps[0].def));
 	RUN(&env, &res, ST(BPF_W, 10, -4, 3), LDDW_SRC(1, BPF_PSEUDO_MAP_FD, 0, 0), MOV64R(2, 10),
 	    ALU64I(BPF_ADD, 2, -4), CALL(BPF_FUNC_map_lookup_elem), EXIT);
 	CHECK(res.trap == INTERP_OK && res.r0 == 0, "array lookup out of range gives 0");
 	RUN(&env, &res, ST(BPF_W, 10, -4, 2), LDDW_SRC(1, BPF_PSEUDO_MAP_FD, 0, 0), MOV64R(2, 10),
 	    ALU64I(BPF_ADD, 2, -4), CALL(BPF_FUNC_map_lookup_elem), LDX(BPF_DW, 0, 0, 8), EXIT);
-	expect_trap(&res, INTERP_TRAP_MEM, 6, "map 0 'arr' values+24; 24 bytes", "past the array");
+	expect_trap(&res, INTERP_TRAP_MEM, 6, "map 0 'arr' value 2+8; 3 values of 8 bytes) is "
+		    "outside every region", "past the array");
 	/* array update */
 	RUN(&env, &res, ST(BPF_W, 10, -4, 0), ST(BPF_DW, 10, -16, 0x77),
 	    LDDW_SRC(1, BPF_PSEUDO_MAP_FD, 0, 0), MOV64R(2, 10), ALU64I(BPF_ADD, 2, -4),
@@ -895,6 +899,107 @@ static void test_maps(void)
 	RUN(&env, &res, LDDW_SRC(1, BPF_PSEUDO_MAP_FD, 0, 0), MOV64I(2, 0),
 	    CALL(BPF_FUNC_map_lookup_elem), EXIT);
 	expect_trap(&res, INTERP_TRAP_MEM, 3, "4-byte load at 0x0", "NULL key");
+}
+
+/* Every map value is a region of its own (the kernel bounds each access through a map value
+ * pointer by the value size): one byte past any element of an array, not only the last, or
+ * before it, traps with the reason of a read past the last one; a read that straddles a
+ * value's end, a store, a helper's memory argument and a hash table's value too.  The bytes
+ * inside each value are the element's own. */
+static void test_map_values(void)
+{
+	struct interp_result res;
+	struct interp_env env;
+	struct interp_map maps[2];
+	uint8_t vals[4 * 64] = { 0 };
+	char last[sizeof(res.reason)];
+	const char *why;
+
+	memset(maps, 0, sizeof(maps));
+	strcpy(maps[0].def.name, "arr");
+	maps[0].def.type = BPF_MAP_TYPE_ARRAY;
+	maps[0].def.key_size = 4;
+	maps[0].def.value_size = 64;
+	maps[0].def.max_entries = 4;
+	maps[0].values = vals;
+	strcpy(maps[1].def.name, "h");
+	maps[1].def.type = BPF_MAP_TYPE_HASH;
+	maps[1].def.key_size = 4;
+	maps[1].def.value_size = 16;
+	maps[1].def.max_entries = 2;
+	memset(&env, 0, sizeof(env));
+	env.maps = maps;
+	env.map_cnt = 2;
+	CHECK(interp_map_shift(&maps[0].def) == 30 && interp_map_shift(&maps[1].def) == 31,
+	      "strides 2^%u, 2^%u", interp_map_shift(&maps[0].def),
+	      interp_map_shift(&maps[1].def));
+
+	/* one past the last element: the trap there ever was, its reason the reference */
+	RUN(&env, &res, ST(BPF_W, 10, -4, 3), LDDW_SRC(1, BPF_PSEUDO_MAP_FD, 0, 0), MOV64R(2, 10),
+	    ALU64I(BPF_ADD, 2, -4), CALL(BPF_FUNC_map_lookup_elem), JI(BPF_JEQ, 0, 0, 1),
+	    LDX(BPF_B, 0, 0, 64), EXIT);
+	expect_trap(&res, INTERP_TRAP_MEM, 7, "map 0 'arr' value 3+64;", "one past element 3");
+	why = strstr(res.reason, ") ");
+	snprintf(last, sizeof(last), "%s", why ? why : "");
+	CHECK(!strcmp(last, ") is outside every region"), "reason past the last: %s", res.reason);
+	for (int32_t e = 0; e < 3; e++) {
+		char want[64];
+
+		/* one past element e: before, element e + 1's first byte */
+		RUN(&env, &res, ST(BPF_W, 10, -4, e), LDDW_SRC(1, BPF_PSEUDO_MAP_FD, 0, 0),
+		    MOV64R(2, 10), ALU64I(BPF_ADD, 2, -4), CALL(BPF_FUNC_map_lookup_elem),
+		    JI(BPF_JEQ, 0, 0, 1), LDX(BPF_B, 0, 0, 64), EXIT);
+		snprintf(want, sizeof(want), "map 0 'arr' value %d+64;", e);
+		expect_trap(&res, INTERP_TRAP_MEM, 7, want, "one past a value not the last");
+		why = strstr(res.reason, ") ");
+		CHECK(why && !strcmp(why, last), "element %d: reason %s, past the last: %s", e,
+		      res.reason, last);
+		/* one before element e + 1: before, element e's last byte */
+		RUN(&env, &res, ST(BPF_W, 10, -4, e + 1), LDDW_SRC(1, BPF_PSEUDO_MAP_FD, 0, 0),
+		    MOV64R(2, 10), ALU64I(BPF_ADD, 2, -4), CALL(BPF_FUNC_map_lookup_elem),
+		    JI(BPF_JEQ, 0, 0, 1), LDX(BPF_B, 0, 0, -1), EXIT);
+		expect_trap(&res, INTERP_TRAP_MEM, 7, "outside every region", "one before a value");
+		/* a store one past, an 8-byte load straddling the end */
+		RUN(&env, &res, ST(BPF_W, 10, -4, e), LDDW_SRC(1, BPF_PSEUDO_MAP_FD, 0, 0),
+		    MOV64R(2, 10), ALU64I(BPF_ADD, 2, -4), CALL(BPF_FUNC_map_lookup_elem),
+		    JI(BPF_JEQ, 0, 0, 1), ST(BPF_B, 0, 64, 1), EXIT);
+		expect_trap(&res, INTERP_TRAP_MEM, 7, "outside every region", "a store one past");
+		CHECK(vals[64 * (e + 1)] == 0, "element %d + 1 untouched", e);
+		RUN(&env, &res, ST(BPF_W, 10, -4, e), LDDW_SRC(1, BPF_PSEUDO_MAP_FD, 0, 0),
+		    MOV64R(2, 10), ALU64I(BPF_ADD, 2, -4), CALL(BPF_FUNC_map_lookup_elem),
+		    JI(BPF_JEQ, 0, 0, 1), LDX(BPF_DW, 0, 0, 60), EXIT);
+		expect_trap(&res, INTERP_TRAP_MEM, 7, "runs past the end of its region",
+			    "a load straddling a value's end");
+	}
+	/* inside: each element's own bytes, first and last */
+	vals[64] = 0x11;
+	vals[127] = 0x22;
+	RUN(&env, &res, ST(BPF_W, 10, -4, 1), LDDW_SRC(1, BPF_PSEUDO_MAP_FD, 0, 0), MOV64R(2, 10),
+	    ALU64I(BPF_ADD, 2, -4), CALL(BPF_FUNC_map_lookup_elem), JI(BPF_JEQ, 0, 0, 4),
+	    LDX(BPF_B, 1, 0, 0), LDX(BPF_B, 0, 0, 63), ALU64I(BPF_LSH, 0, 8), ALU64R(BPF_OR, 0, 1),
+	    EXIT);
+	CHECK(res.trap == INTERP_OK && res.r0 == 0x2211, "element 1's bytes: %s r0 %llx",
+	      res.reason, (unsigned long long)res.r0);
+	/* a helper's memory argument: element 0 + 8 as an update's 64-byte value */
+	RUN(&env, &res, ST(BPF_W, 10, -4, 0), LDDW_SRC(1, BPF_PSEUDO_MAP_FD, 0, 0), MOV64R(2, 10),
+	    ALU64I(BPF_ADD, 2, -4), CALL(BPF_FUNC_map_lookup_elem), JI(BPF_JEQ, 0, 0, 8),
+	    MOV64R(3, 0), ALU64I(BPF_ADD, 3, 8), LDDW_SRC(1, BPF_PSEUDO_MAP_FD, 0, 0),
+	    MOV64R(2, 10), ALU64I(BPF_ADD, 2, -4), MOV64I(4, 0), CALL(BPF_FUNC_map_update_elem),
+	    EXIT);
+	expect_trap(&res, INTERP_TRAP_MEM, 14, "runs past the end of its region",
+		    "a helper argument straddling a value's end");
+	/* a hash table's value: inserted, read inside, one past traps */
+	RUN(&env, &res, ST(BPF_W, 10, -4, 7), ST(BPF_DW, 10, -24, 0x1234), ST(BPF_DW, 10, -16, 0),
+	    LDDW_SRC(1, BPF_PSEUDO_MAP_FD, 1, 0), MOV64R(2, 10), ALU64I(BPF_ADD, 2, -4),
+	    MOV64R(3, 10), ALU64I(BPF_ADD, 3, -24), MOV64I(4, BPF_ANY),
+	    CALL(BPF_FUNC_map_update_elem),
+	    LDDW_SRC(1, BPF_PSEUDO_MAP_FD, 1, 0), MOV64R(2, 10), ALU64I(BPF_ADD, 2, -4),
+	    CALL(BPF_FUNC_map_lookup_elem), JI(BPF_JEQ, 0, 0, 2), LDX(BPF_DW, 1, 0, 0),
+	    LDX(BPF_B, 2, 0, 16), EXIT);
+	expect_trap(&res, INTERP_TRAP_MEM, 18, "+16; 2 values of 16 bytes) is outside every region",
+		    "one past a hash value");
+	CHECK(res.regs[1] == 0x1234, "the hash value's bytes: %llx",
+	      (unsigned long long)res.regs[1]);
 }
 
 static int override(void *arg, int32_t id, const uint64_t args[5], uint64_t *ret)
@@ -1486,6 +1591,7 @@ int main(void)
 	test_bpf_loop();
 	test_contexts();
 	test_maps();
+	test_map_values();
 	test_helpers();
 	test_probes();
 	test_state_read();

@@ -77,7 +77,10 @@ static uint64_t reg_value(int ctx_kind, size_t input_len)
 		return (ctx_kind == INTERP_CTX_PLAIN ? INTERP_VA_CTX : INTERP_VA_PKT) +
 		       rnd() % (input_len + 16) - 4;
 	case 6:
-		return rnd() % 2 ? INTERP_VA_CTX + rnd() % 200 : INTERP_VA_MAP + rnd() % 80 - 4;
+		/* near one of the map's values (each at the start of its window: interp.h) */
+		return rnd() % 2 ? INTERP_VA_CTX + rnd() % 200
+				 : INTERP_VA_MAP + ((rnd() % SMT_DIFF_MAP_ENTRIES) << 30) +
+					   rnd() % (SMT_DIFF_MAP_VALUE + 8) - 4;
 	case 7:		/* kernel objects: loads read them, stores and atomics trap */
 		return INTERP_VA_BTF + rnd() % 40 - 4;
 	default:

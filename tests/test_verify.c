@@ -387,6 +387,78 @@ static void test_forged_verdicts(void)
 	}
 }
 
+/* A read one past an element of a 4-element array of 64-byte values that is not the last one
+ * (element 0): the kernel bounds every access through a map value pointer by the value size and
+ * refuses it, bpfscev calls it unsafe, and a forged safe verdict's runs trap on it as on a read
+ * past the last element (each value is a region of its own in the interpreter; when its
+ * elements lay side by side, the read landed in element 1 and the runs passed).  The same
+ * program reading its element's last byte runs clean. */
+static void test_map_value_elements(void)
+{
+	static const struct {
+		const char *name, *text, *fault;
+	} progs[] = {
+		{ "one past element 0", "r1 = 0\n*(u32 *)(r10 -4) = r1\nr2 = r10\nr2 += -4\n"
+		  "r1 = map[fd:0] ll\ncall bpf_map_lookup_elem\nif r0 == 0 goto out\n"
+		  "r0 = *(u8 *)(r0 +64)\nout: r0 = 0\nexit\n", "is outside every region" },
+		{ "one before element 2", "r1 = 2\n*(u32 *)(r10 -4) = r1\nr2 = r10\nr2 += -4\n"
+		  "r1 = map[fd:0] ll\ncall bpf_map_lookup_elem\nif r0 == 0 goto out\n"
+		  "r0 = *(u8 *)(r0 -1)\nout: r0 = 0\nexit\n", "is outside every region" },
+		{ "the last byte of element 0", "r1 = 0\n*(u32 *)(r10 -4) = r1\nr2 = r10\n"
+		  "r2 += -4\nr1 = map[fd:0] ll\ncall bpf_map_lookup_elem\nif r0 == 0 goto out\n"
+		  "r0 = *(u8 *)(r0 +63)\nout: r0 = 0\nexit\n", NULL },
+	};
+	char why[256];
+	bool kernel = kernel_available(why, sizeof(why));
+
+	if (!kernel)
+		printf("SKIP: map value elements against the kernel: %s\n", why);
+	for (size_t k = 0; k < sizeof(progs) / sizeof(progs[0]); k++) {
+		struct ebpf_object *obj = NULL;
+		struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = BPF_PROG_TYPE_XDP,
+					   .runs = 4, .kernel = kernel };
+		struct verdict_report r;
+		struct diag d;
+
+		diag_clear(&d);
+		if (ebpf_object__open_mem(&obj, progs[k].text, strlen(progs[k].text), progs[k].name,
+					  &d)) {
+			CHECK(0, "%s: %s", progs[k].name, d.msg);
+			continue;
+		}
+		obj->maps = &array_map;
+		obj->map_cnt = 1;
+		CHECK(verdict_compare(&r, obj, &obj->progs[0], &vo, &d) == 0, "%s: %s",
+		      progs[k].name, d.msg);
+		CHECK(r.ours.kind == (progs[k].fault ? VERDICT_UNSAFE : VERDICT_SAFE),
+		      "%s: verdict %s (%s)", progs[k].name, scev_verdict_name(r.ours.kind),
+		      r.ours.reason);
+		if (kernel)
+			CHECK(r.cls == (progs[k].fault ? VC_BOTH_REJECT : VC_BOTH_ACCEPT),
+			      "%s: %s (ours: %s; kernel: %s)", progs[k].name,
+			      verdict_class_name(r.cls), r.ours.reason, r.kernel_message);
+		verdict_report__free(&r);
+		/* the verdict forged safe: every run reads past the value */
+		memset(&r, 0, sizeof(r));
+		r.ours.kind = VERDICT_SAFE;
+		r.ours.max_insns = UINT64_MAX;
+		vo.kernel = false;
+		CHECK(verdict_execute(&r, obj, &obj->progs[0], &vo) == 0, "%s: run failed",
+		      progs[k].name);
+		if (progs[k].fault)
+			CHECK(r.runs == 4 && r.faults == 4 && strstr(r.fault, progs[k].fault),
+			      "%s forged safe: %llu of %llu runs fault, first '%s'", progs[k].name,
+			      (unsigned long long)r.faults, (unsigned long long)r.runs, r.fault);
+		else
+			CHECK(r.runs == 4 && r.faults == 0, "%s forged safe: fault '%s'",
+			      progs[k].name, r.fault);
+		verdict_report__free(&r);
+		obj->maps = NULL;
+		obj->map_cnt = 0;
+		ebpf_object__free(obj);
+	}
+}
+
 /* The per-call bounds a verdict states: bpf_loop(1000, cb) calls cb (2 instructions) at most
  * 1,000 times a call; f's one call takes 3 instructions (the program's semantics, not the
  * analyzer's). */
@@ -514,6 +586,7 @@ int main(void)
 	test_cases();
 	test_call_cases_against_kernel();
 	test_forged_verdicts();
+	test_map_value_elements();
 	test_call_bounds_stated();
 	test_generated();
 	test_kernel_improvement();

@@ -77,8 +77,9 @@ static inline uint64_t draw_reg(struct gen_src *s, unsigned ctx_kind, size_t inp
 	case 5:
 		return INTERP_VA_CTX + gen_u32(s, 0, 200);
 	case 6:
-		return INTERP_VA_MAP + gen_u32(s, 0, SMT_DIFF_MAP_ENTRIES * SMT_DIFF_MAP_VALUE + 8) -
-		       4;
+		/* near one of the map's values (each at the start of its 2^30-byte window) */
+		return INTERP_VA_MAP + ((uint64_t)gen_u32(s, 0, SMT_DIFF_MAP_ENTRIES - 1) << 30) +
+		       gen_u32(s, 0, SMT_DIFF_MAP_VALUE + 8) - 4;
 	default:
 		return INTERP_VA_MAPH + gen_u32(s, 0, 1);
 	}

@@ -220,7 +220,7 @@ struct run {
 	const uint8_t *frame;
 	uint64_t frame_fp;
 	unsigned frame_depth;
-	const uint32_t *value_sizes;	/* per map */
+	const uint64_t *strides;	/* per map: its values' stride, 2^interp_map_shift */
 	uint32_t nmaps;
 	/* check_opts.safe: the runs visit every pc for the watch; the claims' probes */
 	struct stackinit_watch *watch;
@@ -302,12 +302,12 @@ static bool region_base(const struct run *r, const struct claim_range *c, const 
 		return value == *base;
 	case REGION_MAP_VALUE: {
 		uint64_t start = INTERP_VA_MAP + ((uint64_t)c->map << 32);
-		uint64_t vs = c->map < r->nmaps ? r->value_sizes[c->map] : 0;
+		uint64_t vs = c->map < r->nmaps ? r->strides[c->map] : 0;
 
 		if (value < start || value >= start + (1ull << 32))
 			return false;
-		/* offsets are from the start of the element the pointer is in */
-		*base = vs ? start + (value - start) / vs * vs : start;
+		/* offsets are from the start of the element the pointer is in (its window) */
+		*base = start + ((value - start) & ~(vs - 1));
 		return true;
 	}
 	default:
@@ -315,16 +315,15 @@ static bool region_base(const struct run *r, const struct claim_range *c, const 
 	}
 }
 
-/* A map value pointer at or past its element's end (base, region_base's element, is then the
- * next one's start, or a later one's): the elements of a map lie one after the other, so the
- * value is also that offset of an earlier element, which the claim may mean (a pointer at the
- * end of element 0 is offset value_size of it, not offset 0 of element 1).  Whether some earlier
- * element, up to CLAIM_MAP_BACK back, gives an offset the claim holds. */
+/* A map value pointer at or past its element's window (base, region_base's element, is then the
+ * next one's start, or a later one's): the elements of a map lie one stride apart, so the
+ * value is also that offset of an earlier element, which the claim may mean.  Whether some
+ * earlier element, up to CLAIM_MAP_BACK back, gives an offset the claim holds. */
 static bool map_value_past_end(const struct run *r, const struct rchk *c, uint64_t value,
 			       uint64_t base)
 {
 	uint64_t start = INTERP_VA_MAP + ((uint64_t)c->map << 32);
-	uint64_t vs = c->map < r->nmaps ? r->value_sizes[c->map] : 0;
+	uint64_t vs = c->map < r->nmaps ? r->strides[c->map] : 0;
 
 	if (c->region != REGION_MAP_VALUE || !vs)
 		return false;
@@ -719,7 +718,8 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 	struct stackinit_pc *wpcs = NULL;
 	uint32_t *keys = NULL, nx = 0, *xkeys = NULL, *xloop = NULL;
 	uint32_t slots = (uint32_t)prog->len, nmaps = obj ? (uint32_t)obj->map_cnt : 0;
-	uint32_t *vsizes = NULL, ngroup[RG_SLOW + 1] = { 0 };
+	uint64_t *vsizes = NULL;
+	uint32_t ngroup[RG_SLOW + 1] = { 0 };
 	struct run r = { 0 };
 	struct diag d;
 	uint64_t seed;
@@ -774,9 +774,9 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 	}
 	for (uint32_t m = 0; m < nmaps; m++) {
 		maps[m].def = obj->maps[m];
-		vsizes[m] = obj->maps[m].value_size;
+		vsizes[m] = 1ull << interp_map_shift(&obj->maps[m]);
 	}
-	r.value_sizes = vsizes;
+	r.strides = vsizes;
 	r.nmaps = nmaps;
 	/* Probes: claimed pcs, loop headers, and the targets of edges leaving each loop. */
 	for (uint32_t i = 0; i < cp->nranges; i++) {

@@ -82,8 +82,12 @@ enum map_kind { MAPK_OTHER, MAPK_ARRAY, MAPK_HASH, MAPK_OUTER };
 
 /* A map during one run. */
 struct map_rt {
-	uint8_t *host;		/* values; NULL until first use when the run owns it */
-	uint64_t len;		/* bytes addressable in its window (0 until host is set) */
+	uint8_t *host;		/* values, side by side; NULL until first use when the run owns it */
+	uint64_t len;		/* bytes of host (0 until host is set) */
+	uint32_t nval;		/* values addressable in its window (0 until host is set) */
+	uint32_t vsz;		/* value_size */
+	uint64_t vmask;		/* 2^interp_map_shift - 1: the offset in a value's window */
+	uint8_t shift;		/* interp_map_shift: value i at i << shift in the window */
 	enum map_kind kind;
 	bool own;
 	bool ro;		/* BPF_F_RDONLY_PROG (.rodata, .kconfig): the program only reads */
@@ -281,13 +285,22 @@ static inline uint8_t *xlate_acc(struct interp_state *st, uint64_t a, uint64_t s
 	case INTERP_VA_PKT >> 44:
 		off = a - INTERP_VA_PKT;
 		return off + size <= st->pkt_len ? st->pkt + off : NULL;
-	case INTERP_VA_MAP >> 44:
+	case INTERP_VA_MAP >> 44: {
+		const struct map_rt *mr;
+		uint64_t e, eo;
+
 		off = a - INTERP_VA_MAP;
 		m = off >> 32;
+		if (m >= st->map_cnt)
+			return NULL;
+		mr = &st->maps[m];
 		off &= 0xffffffffu;
-		if (m < st->map_cnt && off + size <= st->maps[m].len && !(write && st->maps[m].ro))
-			return st->maps[m].host + off;
+		e = off >> mr->shift;	/* each value its own region (interp.h) */
+		eo = off & mr->vmask;
+		if (e < mr->nval && size <= mr->vsz && eo <= mr->vsz - size && !(write && mr->ro))
+			return mr->host + e * mr->vsz + eo;
 		return NULL;
+	}
 	case INTERP_VA_KEY >> 44:
 		off = a - INTERP_VA_KEY;
 		m = off / EBPF_STACK_SIZE;
@@ -371,13 +384,14 @@ static void describe(const struct interp_state *st, uint64_t a, char *buf, size_
 		off = (a - INTERP_VA_MAP) & 0xffffffffu;
 		if (m < st->map_cnt) {
 			const struct ebpf_map_def *def = &st->env->maps[m].def;
-			uint64_t sz = (uint64_t)def->max_entries * def->value_size;
+			const struct map_rt *mr = &st->maps[m];
+			uint64_t cnt = mr->nval ? mr->nval : def->max_entries;
+			unsigned sh = interp_map_shift(def);
 
-			if (st->maps[m].kind == MAPK_HASH)
-				sz = st->maps[m].len;
-			snprintf(buf, n, "map %llu '%s' values+%llu; %llu bytes",
-				 (unsigned long long)m, def->name, (unsigned long long)off,
-				 (unsigned long long)sz);
+			snprintf(buf, n, "map %llu '%s' value %llu+%llu; %llu values of %u bytes",
+				 (unsigned long long)m, def->name, (unsigned long long)(off >> sh),
+				 (unsigned long long)(off & ((1ull << sh) - 1)),
+				 (unsigned long long)cnt, def->value_size);
 		} else {
 			snprintf(buf, n, "values of map %llu, which does not exist",
 				 (unsigned long long)m);
@@ -430,7 +444,7 @@ static void describe(const struct interp_state *st, uint64_t a, char *buf, size_
 static void mem_trap(struct interp_state *st, uint32_t pc, uint64_t a, uint64_t size,
 		     enum acc kind, const char *why)
 {
-	char where[120];
+	char where[200];
 
 	describe(st, a, where, sizeof(where));
 	if (!why)
@@ -472,12 +486,13 @@ static bool map_storage(struct interp_state *st, size_t m)
 		mr->own = true;
 		mr->cap = cap;
 		mr->len = (uint64_t)cap * def->value_size;
+		mr->nval = cap;
 		return true;
 	}
 	if (mr->kind != MAPK_ARRAY)
 		return false;
 	n = (uint64_t)def->max_entries * def->value_size;
-	if (n == 0 || n > MAP_STORAGE_MAX)
+	if (n == 0 || n > MAP_STORAGE_MAX || def->value_size > mr->vmask + 1)
 		return false;
 	mr->host = calloc(1, n);
 	if (!mr->host) {
@@ -488,6 +503,7 @@ static bool map_storage(struct interp_state *st, size_t m)
 		memcpy(mr->host, def->init, def->value_size);
 	mr->own = true;
 	mr->len = n;
+	mr->nval = def->max_entries;
 	return true;
 }
 
@@ -995,7 +1011,7 @@ static bool each_element(struct interp_state *st, struct frame *f, unsigned k)
 	f->cb_i = pos + 1;
 	r[1] = INTERP_VA_MAPH + f->cb_map;
 	r[2] = INTERP_VA_KEY + (uint64_t)k * EBPF_STACK_SIZE;
-	r[3] = INTERP_VA_MAP + ((uint64_t)f->cb_map << 32) + (uint64_t)pos * def->value_size;
+	r[3] = INTERP_VA_MAP + ((uint64_t)f->cb_map << 32) + ((uint64_t)pos << mr->shift);
 	r[4] = f->cb_ctx;
 	r[5] = 0;
 	return true;
@@ -1351,7 +1367,7 @@ static int timer_helper(struct interp_state *st, const struct iop *ip, int32_t i
 	uint8_t *t;
 
 	if ((a >> 44) != (INTERP_VA_MAP >> 44) || !def || !def->timer || !def->value_size ||
-	    ((a - INTERP_VA_MAP) & 0xffffffffu) % def->value_size != def->timer - 1) {
+	    (a & st->maps[m].vmask) != def->timer - 1) {
 		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: r1 = 0x%llx is not the struct bpf_timer "
 			 "of a map value", name, (unsigned long long)a);
 		return -1;
@@ -1390,8 +1406,8 @@ static int timer_helper(struct interp_state *st, const struct iop *ip, int32_t i
 			    st->nshadow < INTERP_TIMER_FIRES && !st->timer_running) {
 				st->shadow[st->nshadow].map = (uint32_t)m;
 				st->shadow[st->nshadow].elem = (uint32_t)(((a - INTERP_VA_MAP) &
-									   0xffffffffu) /
-									  def->value_size);
+									   0xffffffffu) >>
+									  st->maps[m].shift);
 				st->shadow[st->nshadow++].slot = old;
 			}
 			t[0] |= 2;
@@ -1510,7 +1526,7 @@ static int map_helper(struct interp_state *st, const struct iop *ip, int32_t id,
 		memcpy(&idx, key, 4);
 		if (id == BPF_FUNC_map_lookup_elem) {
 			*ret = idx < def->max_entries
-			       ? INTERP_VA_MAP + (m << 32) + (uint64_t)idx * def->value_size : 0;
+			       ? INTERP_VA_MAP + (m << 32) + ((uint64_t)idx << mr->shift) : 0;
 		} else if (id == BPF_FUNC_map_delete_elem) {
 			*ret = ERR(EINVAL);
 		} else if ((flags & ~(uint64_t)BPF_F_LOCK) > BPF_EXIST) {
@@ -1531,7 +1547,7 @@ static int map_helper(struct interp_state *st, const struct iop *ip, int32_t id,
 
 		if (id == BPF_FUNC_map_lookup_elem) {
 			*ret = slot < 0 ? 0
-				: INTERP_VA_MAP + (m << 32) + (uint64_t)slot * def->value_size;
+				: INTERP_VA_MAP + (m << 32) + ((uint64_t)slot << mr->shift);
 		} else if (id == BPF_FUNC_map_delete_elem) {
 			if (slot < 0) {
 				*ret = ERR(ENOENT);
@@ -2313,6 +2329,18 @@ static enum map_kind kind_of(uint32_t type)
 	}
 }
 
+unsigned interp_map_shift(const struct ebpf_map_def *def)
+{
+	uint64_t n = def->max_entries;
+	unsigned shift = 32;
+
+	if (kind_of(def->type) == MAPK_HASH && n > INTERP_HASH_CAP)
+		n = INTERP_HASH_CAP;
+	while (shift > 0 && (1ull << (32 - shift)) < n)
+		shift--;
+	return shift;
+}
+
 /* The next timer to fire: pending (started) or fired during the run, with a callback, of an
  * array's element or a hash's live one; the earliest start's nsecs first, then the lowest map
  * and element.  false when none. */
@@ -2375,7 +2403,7 @@ static void fire_timer(struct interp_state *st, size_t m, uint32_t e, uint32_t s
 		r[k] = INTERP_POISON;
 	r[1] = INTERP_VA_MAPH + m;
 	r[2] = INTERP_VA_KEY;
-	r[3] = INTERP_VA_MAP + ((uint64_t)m << 32) + (uint64_t)e * def->value_size;
+	r[3] = INTERP_VA_MAP + ((uint64_t)m << 32) + ((uint64_t)e << mr->shift);
 	r[10] = INTERP_VA_STACK + EBPF_STACK_SIZE;
 	st->timer_running = r[3] + def->timer - 1;
 	exec(st, budget - *used, st->env->probes != NULL, st->code->slot2op[slot]);
@@ -2569,9 +2597,14 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 			    im->def.inner && im->def.inner <= st->map_cnt)
 				st->maps[m].kind = MAPK_OUTER;
 			st->maps[m].ro = (im->def.flags & BPF_F_RDONLY_PROG) != 0;
-			if (st->maps[m].kind == MAPK_ARRAY && im->values && n <= 0xffffffffull) {
+			st->maps[m].shift = (uint8_t)interp_map_shift(&im->def);
+			st->maps[m].vmask = (1ull << st->maps[m].shift) - 1;
+			st->maps[m].vsz = im->def.value_size;
+			if (st->maps[m].kind == MAPK_ARRAY && im->values && n <= 0xffffffffull &&
+			    im->def.value_size <= st->maps[m].vmask + 1) {
 				st->maps[m].host = im->values;
 				st->maps[m].len = n;
+				st->maps[m].nval = im->def.max_entries;
 			}
 		}
 	}
@@ -2645,14 +2678,17 @@ int interp_state_read(const struct interp_state *st, uint64_t addr, unsigned siz
 		if ((addr >> 44) == (INTERP_VA_MAP >> 44)) {
 			uint64_t m = (addr - INTERP_VA_MAP) >> 32, off = addr & 0xffffffffu;
 			const struct ebpf_map_def *def;
+			const struct map_rt *mr;
 
 			if (m >= st->map_cnt || st->maps[m].host || st->maps[m].kind != MAPK_ARRAY)
 				return -EFAULT;
 			def = &st->env->maps[m].def;
-			if (off + size > (uint64_t)def->max_entries * def->value_size)
+			mr = &st->maps[m];
+			if ((off >> mr->shift) >= def->max_entries ||
+			    (off & mr->vmask) + size > def->value_size)
 				return -EFAULT;
 			*val = 0;
-			for (unsigned k = 0; k < size; k++)
+			for (unsigned k = 0; k < size; k++)	/* value 0 from init, the rest 0 */
 				if (def->init && off + k < def->value_size)
 					*val |= (uint64_t)def->init[off + k] << (8 * k);
 			return 0;

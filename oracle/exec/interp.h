@@ -11,14 +11,21 @@
  *   stack frame k  [INTERP_VA_STACK + 512k, INTERP_VA_STACK + 512(k+1)),  r10 = the end
  *   context        [INTERP_VA_CTX, +ctx_len)
  *   packet         [INTERP_VA_PKT, +pkt_len)     (XDP data .. data_end)
- *   map m values   [INTERP_VA_MAP + m * 2^32, + max_entries * value_size)
+ *   map m value i  [INTERP_VA_MAP + m * 2^32 + i * 2^interp_map_shift(def), + value_size)
  *   map m handle   INTERP_VA_MAPH + m           (what LD_IMM64 of a map fd yields)
  *   function       INTERP_VA_FUNC + slot        (LD_IMM64 of a function; what callx takes)
  *   map key        [INTERP_VA_KEY + 512k, + key_size)  (read-only: the key the
  *                  bpf_for_each_map_elem callback running in frame k is given)
  * Only the stack frames of the running function and of its callers are live: a pointer into a
  * frame that has returned traps.  An access must lie inside one region (inside one frame for the
- * stack); one that straddles two regions or two frames traps like one that misses.
+ * stack); one that straddles two regions or two frames traps like one that misses.  Each value
+ * of a map (an array's element, a hash table's slot) is a region of its own, as the kernel
+ * bounds every access through a map value pointer by the value size: the values of a map are
+ * spread over its 2^32-byte window, a power-of-two stride apart, so that an access past a
+ * value's end (or before its start) lands in the gap after it (before it) and traps; only an
+ * access at least stride - value_size bytes away could reach another value (the stride is 2^32
+ * / max_entries rounded down to a power of two, 2^22 or more for a hash map's slots; a map with
+ * per-run storage, at most 256 MiB, has gaps of at least 7/8 of the stride).
  *
  * Context models (env->ctx_kind), with the layouts of the uapi <linux/bpf.h> structures:
  *   PLAIN  r1 = INTERP_VA_CTX pointing at env->input (readable, writable), r2 = input_len.
@@ -205,6 +212,13 @@
 #define INTERP_MAY_GOTO_BUDGET ((uint64_t)INTERP_MAX_LOOPS)
 /* Per-run hash map capacity bound (entries). */
 #define INTERP_HASH_CAP 1024
+
+/* The values of a map in its window: value (array element, hash slot) i at INTERP_VA_MAP +
+ * (m << 32) + (i << shift), shift the largest with max_entries (a hash map's per-run capacity)
+ * values of 2^shift bytes in 2^32 bytes; 32 for a map of one value.  A map whose value_size is
+ * larger than 2^shift has no storage (the interpreter's per-run storage limit keeps every map
+ * it gives storage clear of that). */
+unsigned interp_map_shift(const struct ebpf_map_def *def);
 /* A helper callback returns this (a positive value) to end the whole program with r0 = *ret,
  * like ubpf's "unwind" helper that the conformance suite uses. */
 #define INTERP_HELPER_EXIT 1

@@ -42,6 +42,19 @@ static sxt array_of(struct sx *c, const sxt *bytes, size_t n)
 	return a;
 }
 
+static const struct ebpf_map_def diff_map = {
+	.name = "diff", .type = BPF_MAP_TYPE_ARRAY, .key_size = 4,
+	.value_size = SMT_DIFF_MAP_VALUE, .max_entries = SMT_DIFF_MAP_ENTRIES,
+};
+
+/* Array index of byte k of the map's values side by side: each value at the start of its
+ * window (interp.h, interp_map_shift). */
+static uint64_t map_index(size_t k)
+{
+	return ((uint64_t)(k / SMT_DIFF_MAP_VALUE) << interp_map_shift(&diff_map)) +
+	       k % SMT_DIFF_MAP_VALUE;
+}
+
 int smt_diff__new(struct smt_diff **out)
 {
 	struct smt_diff *d = calloc(1, sizeof(*d));
@@ -78,7 +91,9 @@ int smt_diff__new(struct smt_diff **out)
 	d->stack0 = array_of(d->c, d->stackv, EBPF_STACK_SIZE);
 	d->input0 = array_of(d->c, d->inputv, SMT_DIFF_INPUT_MAX);
 	d->helper0 = array_of(d->c, d->helperv, SMT_DIFF_HELPER);
-	d->map0 = array_of(d->c, d->mapv, SMT_DIFF_MAP_ENTRIES * SMT_DIFF_MAP_VALUE);
+	d->map0 = sx_mem_const(d->c, 0);
+	for (size_t k = 0; k < SMT_DIFF_MAP_ENTRIES * SMT_DIFF_MAP_VALUE; k++)
+		d->map0 = sx_store(d->c, d->map0, sx_bv(d->c, map_index(k), 64), d->mapv[k]);
 	if (sx_failed(d->c)) {
 		smt_diff__free(d);
 		return -ENOMEM;
@@ -135,11 +150,6 @@ static struct bpf_insn lddw(uint8_t reg, uint64_t v, int half)
 	}
 	return i;
 }
-
-static const struct ebpf_map_def diff_map = {
-	.name = "diff", .type = BPF_MAP_TYPE_ARRAY, .key_size = 4,
-	.value_size = SMT_DIFF_MAP_VALUE, .max_entries = SMT_DIFF_MAP_ENTRIES,
-};
 
 /* Builds and runs the program; fills ob, res, and the memory after the run. */
 static int run_interp(const struct smt_diff_case *c, unsigned nslots, struct observed *ob,
@@ -213,12 +223,19 @@ static int eval(struct sx *c, struct sx_model *m, sxt t, uint64_t *v)
 /* True (with rc and why set) when the array's bytes differ from the interpreter's. */
 static bool compare_bytes(struct sx *c, struct sx_model *model, sxt arr, sxt arr0,
 			  const uint8_t *before, const uint8_t *interp, size_t n, const char *what,
-			  int bias, char *why, size_t why_len, int *rc)
+			  int bias, bool values, char *why, size_t why_len, int *rc)
 {
 	uint8_t z3[EBPF_STACK_SIZE];
 
 	if (arr == arr0) {
 		memcpy(z3, before, n);
+	} else if (values) {	/* the map's, value by value (map_index) */
+		for (size_t k = 0; k < n; k += SMT_DIFF_MAP_VALUE)
+			if (sx_model_bytes(c, model, arr, map_index(k), SMT_DIFF_MAP_VALUE, z3 + k)) {
+				*rc = -EIO;
+				snprintf(why, why_len, "%s: cannot evaluate", what);
+				return true;
+			}
 	} else if (sx_model_bytes(c, model, arr, 0, n, z3)) {
 		*rc = -EIO;
 		snprintf(why, why_len, "%s: cannot evaluate", what);
@@ -370,11 +387,12 @@ int smt_diff_run(struct smt_diff *d, const struct smt_diff_case *cs, char *why, 
 		}
 		/* memory: evaluate only arrays the encoding changed; the others must be intact */
 		if (compare_bytes(c, model, s->stack[0], d->stack0, cs->stack, ob.stack,
-				  EBPF_STACK_SIZE, "stack fp", -EBPF_STACK_SIZE, why, why_len, &rc) ||
+				  EBPF_STACK_SIZE, "stack fp", -EBPF_STACK_SIZE, false, why, why_len,
+				  &rc) ||
 		    compare_bytes(c, model, s->input, d->input0, cs->input, input, cs->input_len,
-				  "input", 0, why, why_len, &rc) ||
+				  "input", 0, false, why, why_len, &rc) ||
 		    compare_bytes(c, model, s->maps[0], d->map0, cs->map, map, sizeof(cs->map),
-				  "map", 0, why, why_len, &rc))
+				  "map", 0, true, why, why_len, &rc))
 			goto out;
 	}
 out:

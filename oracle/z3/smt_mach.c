@@ -56,17 +56,21 @@ int mach_init(struct mach *m, struct sx *c, const struct ebpf_prog *prog,
 
 		mm->def = *d;
 		mm->kind = map_kind(d->type);
+		mm->shift = interp_map_shift(d);
 		/* The storage interp.c's map_storage() gives on first use. */
 		if (mm->kind == MACH_MAP_ARRAY) {
 			uint64_t n = (uint64_t)d->max_entries * d->value_size;
 
 			mm->len = n && n <= MAP_STORAGE_MAX ? n : 0;
+			mm->nval = mm->len ? d->max_entries : 0;
 		} else if (mm->kind == MACH_MAP_HASH) {
 			uint32_t cap = d->max_entries < INTERP_HASH_CAP ? d->max_entries : INTERP_HASH_CAP;
 
 			if (d->value_size && d->key_size && d->value_size <= (1u << 20) &&
-			    d->key_size <= (1u << 16) && cap)
+			    d->key_size <= (1u << 16) && cap) {
 				mm->len = (uint64_t)cap * d->value_size;
+				mm->nval = cap;
+			}
 		}
 	}
 	m->helper = sx_fresh_mem(c, "helper");
@@ -189,6 +193,9 @@ struct region {
 	sxt *arr;
 	bool ro;		/* read-only: stores there trap */
 	sxt slen;		/* set: only [lo, lo + slen) of it is accessible (a sample) */
+	uint32_t evs;		/* set: a map's values, each its own region of evs bytes at the
+				 * start of its 2^eshift-byte window (interp.h) */
+	unsigned eshift;
 };
 
 /* __sk_buff fields a program may write (interp.c's skb_writable). */
@@ -228,7 +235,9 @@ static unsigned regions(struct mach *m, struct mstate *st, enum acc acc, struct 
 	for (size_t k = 0; k < m->nmaps && k < MACH_MAX_MAPS; k++)
 		if (m->maps[k].len)
 			out[n++] = (struct region){ INTERP_VA_MAP + ((uint64_t)k << 32),
-						    m->maps[k].len, 0, &st->maps[k] };
+						    (uint64_t)m->maps[k].nval << m->maps[k].shift, 0,
+						    &st->maps[k], false, NULL, m->maps[k].def.value_size,
+						    m->maps[k].shift };
 	if (acc == ACC_STORE && m->ctx_kind == INTERP_CTX_SKB)
 		for (size_t k = 0; k < sizeof(skb_writable) / sizeof(skb_writable[0]); k++)
 			out[n++] = (struct region){ INTERP_VA_CTX + skb_writable[k][0],
@@ -251,12 +260,23 @@ static sxt inside(struct mach *m, sxt a, uint64_t n, uint64_t lo, uint64_t len)
 	return sx_ule(m->c, sx_sub(m->c, a, bv64(m, lo)), bv64(m, len - n));
 }
 
-/* [a, a + n) lies inside what region r holds (a sample: its first slen bytes). */
+/* [a, a + n) lies inside what region r holds (a sample: its first slen bytes; a map: one of
+ * its values). */
 static sxt in_region(struct mach *m, const struct region *r, sxt a, uint64_t n)
 {
 	struct sx *c = m->c;
 	sxt in = inside(m, a, n, r->lo, r->len);
 
+	if (r->evs && !sx_is_false(c, in)) {
+		uint64_t mask = (1ull << r->eshift) - 1, v;
+
+		if (n > r->evs)
+			return sx_false(c);
+		if (sx_num(c, a, &v))
+			return sx_bool(c, ((v - r->lo) & mask) <= r->evs - n);
+		in = sx_land(c, in, sx_ule(c, sx_and(c, sx_sub(c, a, bv64(m, r->lo)), bv64(m, mask)),
+					    bv64(m, r->evs - n)));
+	}
 	if (!r->slen || sx_is_false(c, in))
 		return in;
 	return sx_land(c, in, sx_land(c, sx_ule(c, bv64(m, n), r->slen),
@@ -652,7 +672,7 @@ static sxt map_helper_on(struct mach *m, struct mstate *st, const struct mstate 
 	inr = sx_ult(c, idx, bv64(m, def->max_entries));
 	if (id == BPF_FUNC_map_lookup_elem) {
 		*ret = sx_ite(c, inr, sx_add(c, bv64(m, INTERP_VA_MAP + ((uint64_t)h << 32)),
-					     sx_mul(c, idx, bv64(m, def->value_size))),
+					     sx_shl(c, idx, bv64(m, mm->shift))),
 			      bv64(m, 0));
 	} else if (id == BPF_FUNC_map_delete_elem) {
 		*ret = bv64(m, ERR(EINVAL));
@@ -666,7 +686,7 @@ static sxt map_helper_on(struct mach *m, struct mstate *st, const struct mstate 
 					    bv64(m, ERR(EEXIST)), bv64(m, 0))));
 		/* the copy: value_size bytes from r3 to the element (memmove: all read first) */
 		ok = sx_land(c, is_h, sx_eq(c, *ret, bv64(m, 0)));
-		dst = sx_mul(c, idx, bv64(m, def->value_size));
+		dst = sx_shl(c, idx, bv64(m, mm->shift));	/* value idx's window */
 		for (uint32_t k = 0; k < def->value_size; k++)
 			arr = sx_store(c, arr, sx_add(c, dst, bv64(m, k)), vbytes[k]);
 		st->maps[h] = sx_ite(c, ok, arr, st->maps[h]);
@@ -1276,8 +1296,20 @@ unsigned mach_regions(struct mach *m, struct mstate *st, struct mach_region *out
 	struct region rg[MAX_REGIONS];
 	unsigned nr = regions(m, st, ACC_STORE, rg), n = 0;
 
-	for (unsigned k = 0; k < nr && n < max; k++)
+	for (unsigned k = 0; k < nr && n < max; k++) {
+		uint64_t cnt = rg[k].evs ? rg[k].len >> rg[k].eshift : 0;
+
+		if (cnt && cnt <= max - n - (nr - k - 1)) {
+			/* a map's values, one region each (the gaps between them are no one's) */
+			for (uint64_t e = 0; e < cnt; e++)
+				out[n++] = (struct mach_region){ rg[k].arr,
+								 rg[k].lo + (e << rg[k].eshift),
+								 rg[k].evs, e << rg[k].eshift,
+								 true };
+			continue;
+		}
 		out[n++] = (struct mach_region){ rg[k].arr, rg[k].lo, rg[k].len, rg[k].index0 };
+	}
 	return n;
 }
 
@@ -1287,12 +1319,19 @@ sxt *mach_region_of(struct mach *m, struct mstate *st, uint64_t addr, uint64_t l
 	struct region rg[MAX_REGIONS];
 	unsigned nr = regions(m, st, ACC_STORE, rg);
 
-	for (unsigned k = 0; k < nr; k++)
-		if (addr - rg[k].lo < rg[k].len && len <= rg[k].len - (addr - rg[k].lo)) {
+	for (unsigned k = 0; k < nr; k++) {
+		uint64_t lo = rg[k].lo, rlen = rg[k].len;
+
+		if (rg[k].evs && addr - lo < rlen) {	/* a map: the value addr's window holds */
+			lo += (addr - lo) & ~((1ull << rg[k].eshift) - 1);
+			rlen = rg[k].evs;
+		}
+		if (addr - lo < rlen && len <= rlen - (addr - lo)) {
 			*index = addr - rg[k].lo + rg[k].index0;
-			*region_lo = rg[k].lo;
-			*region_len = rg[k].len;
+			*region_lo = lo;
+			*region_len = rlen;
 			return rg[k].arr;
 		}
+	}
 	return NULL;
 }

@@ -47,6 +47,8 @@ enum mach_map_kind { MACH_MAP_OTHER, MACH_MAP_ARRAY, MACH_MAP_HASH };
 struct mach_map {
 	enum mach_map_kind kind;
 	uint64_t len;		/* bytes of storage (0: accesses trap) */
+	uint32_t nval;		/* values (an array's elements, a hash's slots) with storage */
+	unsigned shift;		/* interp_map_shift: value i at i << shift in the map's window */
 	struct ebpf_map_def def;
 };
 
@@ -150,7 +152,10 @@ struct mach_region {
 	sxt *arr;
 	uint64_t lo, len;	/* address range */
 	uint64_t index0;	/* array index of lo */
+	bool value;		/* one value of a map (its array holds the map's other values) */
 };
+/* The regions a store may reach, a map's values one region each while they fit in out (the
+ * rest of a map's values, then, one region of the whole window). */
 unsigned mach_regions(struct mach *m, struct mstate *st, struct mach_region *out, unsigned max);
 
 #endif

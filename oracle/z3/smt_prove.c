@@ -83,6 +83,7 @@ struct store_ev {
  * the indexes, or all of it. */
 struct wentry {
 	size_t field;		/* offsetof(struct mstate, ...) of the array */
+	uint64_t base;		/* bits[k] is array index base + k (a map value's: its window) */
 	uint64_t nbits;
 	uint8_t *bits;
 	bool whole;
@@ -334,13 +335,13 @@ static sxt claim_holds(struct prover *P, const struct mstate *st, const struct c
 		case REGION_MAP_VALUE: {
 			uint64_t start = INTERP_VA_MAP + ((uint64_t)cr->map << 32);
 			uint64_t vs = P->obj && cr->map < P->obj->map_cnt ?
-				      P->obj->maps[cr->map].value_size : 0;
+				      1ull << interp_map_shift(&P->obj->maps[cr->map]) : 0;
 			sxt off = sx_sub(c, v, bv64(P, start));
 
 			ok = sx_ult(c, off, bv64(P, 1ull << 32));
-			/* offsets count from the start of the element the pointer is in, or of
-			 * one of the CLAIM_MAP_BACK before it (claims.h) */
-			x = vs ? sx_urem(c, off, bv64(P, vs)) : off;
+			/* offsets count from the start of the element's window the pointer is
+			 * in, or of one of the CLAIM_MAP_BACK before it (claims.h, check.c) */
+			x = vs ? sx_and(c, off, bv64(P, vs - 1)) : off;
 			if (vs) {
 				sxt alt[CLAIM_MAP_BACK + 1];
 
@@ -650,12 +651,13 @@ static void run_region(struct prover *P, int32_t loop, uint32_t func, struct pen
 
 /* ---- write sets ---- */
 
-static struct wentry *wentry_of(struct prover *P, struct wset *w, size_t field, uint64_t nbits)
+static struct wentry *wentry_of(struct prover *P, struct wset *w, size_t field, uint64_t base,
+				 uint64_t nbits)
 {
 	struct wentry *e;
 
 	for (uint32_t k = 0; k < w->n; k++)
-		if (w->v[k].field == field)
+		if (w->v[k].field == field && w->v[k].base == base)
 			return &w->v[k];
 	e = realloc(w->v, (w->n + 1) * sizeof(*e));
 	if (!e) {
@@ -666,6 +668,7 @@ static struct wentry *wentry_of(struct prover *P, struct wset *w, size_t field, 
 	e = &w->v[w->n++];
 	memset(e, 0, sizeof(*e));
 	e->field = field;
+	e->base = base;
 	e->nbits = nbits;
 	e->whole = nbits > WHOLE_REGION_BYTES;
 	if (!e->whole) {
@@ -686,20 +689,33 @@ static void wset_free(struct wset *w)
 	memset(w, 0, sizeof(*w));
 }
 
-/* Marks array indexes [lo, hi) of the region; true when something new was marked. */
-static bool wmark(struct prover *P, struct wset *w, size_t field, uint64_t nbits, uint64_t lo,
-		  uint64_t hi, bool whole)
+/* The write-set entry of region r: its own for a map's value (from its first index), else the
+ * array's from index 0. */
+static struct wentry *wentry_rg(struct prover *P, struct wset *w, const struct mach_region *r,
+				size_t field)
 {
-	struct wentry *e = wentry_of(P, w, field, nbits);
+	uint64_t base = r->value ? r->index0 : 0;
+
+	return wentry_of(P, w, field, base, r->index0 + r->len - base);
+}
+
+/* Marks array indexes [lo, hi) of region r; true when something new was marked. */
+static bool wmark(struct prover *P, struct wset *w, size_t field, const struct mach_region *r,
+		  uint64_t lo, uint64_t hi, bool whole)
+{
+	struct wentry *e = wentry_rg(P, w, r, field);
 	bool grew = false;
 
 	if (!e || e->whole)
 		return false;
-	if (whole) {
+	if (whole && r->value) {	/* the value's bytes, not the other values' */
+		lo = r->index0;
+		hi = r->index0 + r->len;
+	} else if (whole) {
 		e->whole = true;
 		return true;
 	}
-	for (uint64_t k = lo; k < hi && k < e->nbits; k++)
+	for (uint64_t k = lo - e->base; k < hi - e->base && k < e->nbits; k++)
 		if (!e->bits[k]) {
 			e->bits[k] = 1;
 			grew = true;
@@ -753,11 +769,12 @@ static sxt covered(struct prover *P, const struct wentry *e, sxt off, uint64_t i
 		}
 		for (b = a; b < e->nbits && e->bits[b]; b++)
 			;
-		/* run [a, b) of indexes: offsets a - index0 .. b - index0 - size */
-		if (b - a >= size && a >= index0)
+		/* run [a, b) of bits, indexes base + a ..: offsets base + a - index0 .. */
+		if (b - a >= size && e->base + a >= index0)
 			any = sx_lor(P->c, any,
-				     sx_land(P->c, sx_ule(P->c, bv64(P, a - index0), off),
-					     sx_ule(P->c, off, bv64(P, b - index0 - size))));
+				     sx_land(P->c, sx_ule(P->c, bv64(P, e->base + a - index0), off),
+					     sx_ule(P->c, off,
+						    bv64(P, e->base + b - index0 - size))));
 		a = b;
 	}
 	return any;
@@ -780,8 +797,8 @@ static bool wset_grow(struct prover *P, struct wset *w, struct mstate *S, uint32
 				uint64_t rel = a - rg[k].lo;
 
 				if (rel < rg[k].len && ev->size <= rg[k].len - rel)
-					grew |= wmark(P, w, (char *)rg[k].arr - (char *)S,
-						      rg[k].index0 + rg[k].len, rg[k].index0 + rel,
+					grew |= wmark(P, w, (char *)rg[k].arr - (char *)S, &rg[k],
+						      rg[k].index0 + rel,
 						      rg[k].index0 + rel + ev->size, false);
 			}
 			continue;
@@ -795,7 +812,7 @@ static bool wset_grow(struct prover *P, struct wset *w, struct mstate *S, uint32
 
 			if (rg[k].len < ev->size)
 				continue;
-			we = wentry_of(P, w, field, rg[k].index0 + rg[k].len);
+			we = wentry_rg(P, w, &rg[k], field);
 			if (!we || we->whole)
 				continue;
 			if (budget_spent(P, true, P->abort_why, sizeof(P->abort_why))) {
@@ -815,10 +832,10 @@ static bool wset_grow(struct prover *P, struct wset *w, struct mstate *S, uint32
 			if (r == SX_UNKNOWN || rg[k].len <= 64 ||
 			    !bound_offset(P, q, off, span, false, &lo) ||
 			    !bound_offset(P, q, off, span, true, &hi)) {
-				grew |= wmark(P, w, field, rg[k].index0 + rg[k].len, 0, 0, true);
+				grew |= wmark(P, w, field, &rg[k], 0, 0, true);
 				continue;
 			}
-			grew |= wmark(P, w, field, rg[k].index0 + rg[k].len, rg[k].index0 + lo,
+			grew |= wmark(P, w, field, &rg[k], rg[k].index0 + lo,
 				      rg[k].index0 + hi + ev->size, false);
 		}
 	}
@@ -840,7 +857,8 @@ static void wset_apply(struct prover *P, const struct wset *w, struct mstate *S)
 		}
 		for (uint64_t b = 0; b < e->nbits; b++)
 			if (e->bits[b])
-				*arr = sx_store(P->c, *arr, bv64(P, b), sx_fresh(P->c, "hb", 8));
+				*arr = sx_store(P->c, *arr, bv64(P, e->base + b),
+						sx_fresh(P->c, "hb", 8));
 	}
 }
 
@@ -1301,7 +1319,7 @@ struct cbh {
 	uint32_t entry;		/* the callback's first instruction */
 	sxt nr;			/* the calls it makes at most */
 	sxt ctx;
-	uint32_t map, vs;	/* EACH: the map and its value size */
+	uint32_t map, shift;	/* EACH: the map and its values' interp_map_shift */
 	uint32_t ks;		/* EACH over a hash map (induction only): its key size, else 0 */
 	sxt task;		/* VMA: r1 */
 };
@@ -1331,7 +1349,7 @@ static void cb_args(struct prover *P, const struct cbh *cb, struct mstate *S, sx
 		S->r[1] = bv64(P, INTERP_VA_MAPH + cb->map);
 		S->r[2] = bv64(P, INTERP_VA_KEY + (uint64_t)d * EBPF_STACK_SIZE);
 		S->r[3] = sx_add(c, bv64(P, INTERP_VA_MAP + ((uint64_t)cb->map << 32)),
-				 sx_mul(c, i, bv64(P, cb->vs)));
+				 sx_shl(c, i, bv64(P, cb->shift)));
 		S->r[4] = cb->ctx;
 		break;
 	}
@@ -1663,7 +1681,7 @@ static sxt cb_setup(struct prover *P, uint32_t pc, const struct mstate *st, stru
 		flags = st->r[4];
 		call = sx_eq(c, flags, bv64(P, 0));
 		X->r[0] = bv64(P, ERR(EINVAL));
-		cb->vs = mm->def.value_size;
+		cb->shift = mm->shift;
 		cb->ctx = st->r[3];
 		if (mm->kind == MACH_MAP_HASH && mm->def.key_size <= EBPF_STACK_SIZE) {
 			/* (BMC: the interpreter's hash, empty; induction: n elements, any n up to
