@@ -937,6 +937,13 @@ static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 		goto out;
 	}
 	err = astate__copy(&s, st_peek(from, 0));
+	/* A state no run has (a loop whose header step left nothing live: an irreducible loop
+	 * entered at a side entry whose back edge is never taken) runs nothing: its stores,
+	 * calls and exits would note writes into callers' frames through registers the empty
+	 * state holds as numbers, arguments and results no run passes (verify_paths and the
+	 * claims skip such a block too). */
+	if (!err && !s.live)
+		goto out;
 	if (err || (err = run_insns(en, b, &s, emit)) || emit)
 		goto out;
 	last = &cx->insns[blk->last];
