@@ -216,6 +216,9 @@ int scev_sort_by_rpo(const struct scev_ctx *cx, uint32_t *v, uint32_t n)
 /* Every store and call may write the whole frame (all), or none has been seen yet. */
 /* Re-runs of the last passes while the iterators' ranges grow between passes. */
 #define SCEV_ITER_RERUNS 3
+/* Analyses run again under what the last pass saw of the callers' frames (cross_rerun): at
+ * most this many per analysis. */
+#define SCEV_CROSS_RERUNS 2
 
 static void stack_spans_reset(struct scev_ctx *cx, bool all)
 {
@@ -412,6 +415,44 @@ static bool try_outer_shrink(struct scev_ctx *cx, struct stack_span *saved, int 
 	return true;
 }
 
+/* The cross-pass checks of the callers' frames (below the last pass in run_analysis): what
+ * callees read of each caller's frame (absint_outer_frame_covered), the values and the span
+ * callees and callbacks wrote into them (absint_outer_wval_covered, outer_write).  Each was
+ * assumed from the summary rounds, whose passes are the first, forgetful one only; the last
+ * pass, with the loops' summaries, may see other values (a cell the first pass knew exactly
+ * from one iteration is a range under the summary) or a write the rounds never ran.  When one
+ * fails, the assumption grows by what the last pass saw (joins: only wider) and the analysis
+ * runs again, at most SCEV_CROSS_RERUNS times; its last pass is checked again below (true: run
+ * again).  Sound as try_outer_shrink: an analysis under any assumption whose last pass sees
+ * nothing outside it assumed only what holds (the first run leaving the assumption would do so
+ * after a prefix every pass covers, so the last pass would have seen it); an assumption that
+ * still fails after the reruns makes the verdict unsupported, as before. */
+static bool outer_write_grow(struct scev_ctx *cx);
+
+static bool cross_rerun(struct scev_ctx *cx, uint32_t *cross)
+{
+	uint32_t nf = cx->st.cfg->nfuncs;
+	bool covered = absint_outer_wval_covered(cx);
+
+	if (*cross >= SCEV_CROSS_RERUNS || cx->cb_once_broken || !cx->outer_write_acc)
+		return false;
+	for (uint32_t f = 0; f < nf && covered; f++)
+		covered = absint_outer_frame_covered(cx, f);
+	for (uint32_t f = 0; f < nf && covered; f++) {
+		struct stack_span a = outer_seen_span(cx, f), *u = &cx->outer_write[f];
+
+		covered = !stack_span_any(&a) || (stack_span_any(u) && u->lo <= a.lo && a.hi <= u->hi);
+	}
+	if (covered)
+		return false;
+	/* (as the rounds grow them: the values before the span, read against the old one) */
+	absint_outer_wval_grow(cx, false);
+	outer_write_grow(cx);
+	absint_outer_frame_grow(cx, false);
+	(*cross)++;
+	return !cx->outer_frame_bad;
+}
+
 /* Grows outer_write by what the pass saw; true when it already covered it. */
 static bool outer_write_grow(struct scev_ctx *cx)
 {
@@ -509,7 +550,7 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 	struct scev_cb_facts cb_facts = { 0 };
 	struct scev_verdict saved;
 	struct stack_span *outer_saved = NULL;
-	uint32_t nloops, reruns = 0;
+	uint32_t nloops, reruns = 0, cross = 0;
 	int err, outer_try = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -805,6 +846,15 @@ again:
 	if (absint_iter_settled(&cx) && !cx.opts.rounds_outer_writes && cx.st.cfg->nfuncs > 1 &&
 	    (outer_saved || (outer_saved = arena_alloc(cx.st.cfg->nfuncs * sizeof(*outer_saved)))) &&
 	    try_outer_shrink(&cx, outer_saved, &outer_try)) {
+		if ((err = rerun_reset(&cx, out, &cb_facts)))
+			goto fail;
+		if (verdict)
+			*verdict = saved;
+		goto again;
+	}
+	if (absint_iter_settled(&cx) && cross_rerun(&cx, &cross)) {
+		/* (what the callees read and the caller bytes they may read: the next run's) */
+		memset(cx.outer_seen_acc, 0, cx.st.cfg->nfuncs);
 		if ((err = rerun_reset(&cx, out, &cb_facts)))
 			goto fail;
 		if (verdict)
