@@ -398,6 +398,7 @@ const char *ebpf_helper_map_compat(int32_t id, uint32_t map_type)
 			    BPF_MAP_TYPE_CPUMAP, BPF_MAP_TYPE_XSKMAP);
 		break;
 	case BPF_FUNC_ringbuf_output: case BPF_FUNC_ringbuf_reserve: case BPF_FUNC_ringbuf_query:
+	case BPF_FUNC_ringbuf_reserve_dynptr:
 		ok = map_type == BPF_MAP_TYPE_RINGBUF;
 		break;
 	case BPF_FUNC_sk_redirect_map: case BPF_FUNC_sock_map_update:
@@ -448,7 +449,7 @@ const char *ebpf_helper_map_compat(int32_t id, uint32_t map_type)
 		break;
 	case BPF_MAP_TYPE_RINGBUF:
 		ok = ONE_OF((uint32_t)id, BPF_FUNC_ringbuf_output, BPF_FUNC_ringbuf_reserve,
-			    BPF_FUNC_ringbuf_query);
+			    BPF_FUNC_ringbuf_query, BPF_FUNC_ringbuf_reserve_dynptr);
 		break;
 	/* (lookups, updates and deletes of socket maps return or take sockets, or depend on the
 	 * program type: refused by the analyzer, scev/absint_verdict.c) */

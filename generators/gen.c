@@ -2248,6 +2248,9 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		if ((gen_bool(src, knobs->p_urb) || gen_bool(src, knobs->p_urb_unsafe)) &&
 		    gi_room(g, 60))
 			gi_stmt_urb(g, NULL);
+		if ((gen_bool(src, knobs->p_dynptr) || gen_bool(src, knobs->p_dynptr_unsafe)) &&
+		    gi_room(g, 60))
+			gi_stmt_dynptr(g, NULL);
 		if ((gen_bool(src, knobs->p_timer) || gen_bool(src, knobs->p_timer_unsafe) ||
 		     gen_bool(src, knobs->p_timer_two) || gen_bool(src, knobs->p_timer_two_past)) &&
 		    gi_room(g, knobs->p_timer_two || knobs->p_timer_two_past ? 90 : 60))

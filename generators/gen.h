@@ -92,6 +92,13 @@
 #define GEN_FP_CB_CTX (-352)	/* p_cb_count: the bpf_loop ctx { u64 i; u64 *p; } */
 #define GEN_FP_CB_CELL (-360)	/* p_cb_count: the cell ctx.p points to */
 #define GEN_FP_TIMER (-368)	/* p_timer: the timer's map value, across the helper calls */
+/* p_dynptr, in the cells of statements that never run inside one (so main's frame stays as
+ * deep): the dynptr (16 bytes, p_cb_count's ctx), the loop's index and the sum of what it read
+ * (p_iter_num's iterator and sum), bpf_dynptr_read's and _write's bytes (p_cb_count's cell) */
+#define GEN_FP_DYNPTR (-352)
+#define GEN_FP_DYNPTR_IDX (-328)
+#define GEN_FP_DYNPTR_SUM (-336)
+#define GEN_FP_DYNPTR_TMP (-360)
 
 /* The kernel's limits on bpf-to-bpf calls, which the interpreter shares for frames. */
 #define GEN_MAX_FUNCS 16	/* main and its subprograms */
@@ -405,6 +412,14 @@
 	X(p_urb_unsafe, 0, 0, 100,                                                                 \
 	  "unsafe twin of p_urb: the callback loads through its dynptr, reads bpf_dynptr_data's "  \
 	  "result untested or past its 8 bytes, or returns 2")                                      \
+	X(p_dynptr, 0, 0, 100,                                                                     \
+	  "a statement of main makes a dynptr (bpf_dynptr_from_mem over a map value, or "          \
+	  "bpf_ringbuf_reserve_dynptr) and reads or writes it by an index loop (bpf_dynptr_read, " \
+	  "bpf_dynptr_data NULL-checked, bpf_dynptr_write), indexes past its size included; a "    \
+	  "ringbuf one is submitted or discarded")                                                  \
+	X(p_dynptr_unsafe, 0, 0, 100,                                                              \
+	  "unsafe twin of p_dynptr: a load past bpf_dynptr_data's bytes, or a ringbuf dynptr "     \
+	  "left unreleased on one path")                                                            \
 	X(p_timer, 0, 0, 100,                                                                      \
 	  "a statement of main arms a timer of the timer map (init with a clock, set_callback, "   \
 	  "start, maybe cancel); the callback adds its key to its value, may hold a loop and may " \
@@ -657,6 +672,10 @@ struct gen_loop {
 					 * or advanced after its destroy; p_iter_helper_over: a
 					 * helper writes a live one (the interpreter traps,
 					 * INTERP_TRAP_HELPER; the kernel refuses it) */
+/* (p_dynptr_unsafe shares p_ringbuf_leak's bit, no other being free: a ringbuf dynptr may be left
+ * unreleased, INTERP_TRAP_REF at exit, or a load reads past bpf_dynptr_data's bytes to the end of
+ * the memory, INTERP_TRAP_MEM; the kernel refuses both) */
+#define GEN_PROG_DYNPTR_UNSAFE GEN_PROG_REF_UNSAFE
 #define GEN_PROG_REF_UNSAFE (1u << 17)	/* p_ringbuf_leak: a ringbuf record may be left
 					 * unreleased (INTERP_TRAP_REF at exit); the kernel
 					 * refuses it */

@@ -310,6 +310,7 @@ void gi_emit_cb_count(struct gi *g, struct gi_sub *s);
 void gi_emit_ctx_fill(struct gi *g, struct gi_sub *s);
 void gi_stmt_for_each(struct gi *g, struct gi_loop *lp);
 void gi_stmt_urb(struct gi *g, struct gi_loop *lp);
+void gi_stmt_dynptr(struct gi *g, struct gi_loop *lp);
 void gi_stmt_timer(struct gi *g, struct gi_loop *lp);
 void gi_stmt_find_vma(struct gi *g, struct gi_loop *lp);	/* (raw tracepoints only) */
 void gi_stmt_global(struct gi *g, struct gi_loop *lp);

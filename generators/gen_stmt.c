@@ -615,6 +615,8 @@ void gi_gen_stmt(struct gi *g, struct gi_loop *lp)
 		return gi_stmt_global(g, lp);
 	if (!sub && (gen_bool(g->src, k->p_urb) || gen_bool(g->src, k->p_urb_unsafe)))
 		return gi_stmt_urb(g, lp);
+	if (!sub && (gen_bool(g->src, k->p_dynptr) || gen_bool(g->src, k->p_dynptr_unsafe)))
+		return gi_stmt_dynptr(g, lp);
 	if (!sub && gen_bool(g->src, k->p_ringbuf))
 		return stmt_ringbuf(g, lp, false);
 	if (!sub && gen_bool(g->src, k->p_ringbuf_leak))

@@ -289,16 +289,22 @@ static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct
 		const struct astate *h = st_peek(en->hdr, l);
 
 		if (!en->back_seen[l] || life_grows(&en->it_back[l], &st->it) ||
-		    life_grows(&en->ref_back[l], &st->ref)) {
+		    life_grows(&en->ref_back[l], &st->ref) ||
+		    life_grows(&en->dp_back[l], &st->dp) || life_grows(&en->dpr_back[l], &st->dpr)) {
 			if (en->back_seen[l]) {
 				life_join(&en->it_back[l], &st->it);
 				life_join(&en->ref_back[l], &st->ref);
+				life_join(&en->dp_back[l], &st->dp);
+				life_join(&en->dpr_back[l], &st->dpr);
 			} else {
 				en->it_back[l] = st->it;
 				en->ref_back[l] = st->ref;
+				en->dp_back[l] = st->dp;
+				en->dpr_back[l] = st->dpr;
 			}
 			en->back_seen[l] = 1;
-			if (life_grows(&h->it, &st->it) || life_grows(&h->ref, &st->ref))
+			if (life_grows(&h->it, &st->it) || life_grows(&h->ref, &st->ref) ||
+			    life_grows(&h->dp, &st->dp) || life_grows(&h->dpr, &st->dpr))
 				queue(en, to, lowest);
 		}
 		en->back_live[l] = 1;
@@ -1104,6 +1110,10 @@ static uint64_t path_shape(const struct astate *s, uint16_t live, uint64_t fills
 		}
 	MIX(s->ref.may);	/* (ringbuf records held on some path, on every path) */
 	MIX(s->ref.must);
+	MIX(s->dp.may);		/* (dynptrs live on some path, on every path; the ringbuf ones) */
+	MIX(s->dp.must);
+	MIX(s->dpr.may);
+	MIX(s->dpr.must);
 	for (uint32_t k = 0; k < s->n && cells; k++)
 		if (s->cells[k].v.kind == AV_PTR && s->cells[k].size == 8 &&
 		    s->cells[k].off < 0 && s->cells[k].off >= -EBPF_STACK_SIZE &&
@@ -1357,6 +1367,8 @@ static int engine_alloc(struct engine *en)
 		en->back_live = carve(base, &at, nl, 1);
 		en->it_back = carve(base, &at, nl, sizeof(*en->it_back));
 		en->ref_back = carve(base, &at, nl, sizeof(*en->ref_back));
+		en->dp_back = carve(base, &at, nl, sizeof(*en->dp_back));
+		en->dpr_back = carve(base, &at, nl, sizeof(*en->dpr_back));
 		en->back_seen = carve(base, &at, nl, 1);
 		en->paths = carve(base, &at, nb, sizeof(*en->paths));
 		en->npaths = carve(base, &at, nb, 1);
@@ -1452,7 +1464,7 @@ static void loop_left(struct engine *en, uint32_t l)
 		hdr_pack__free(&cx->first_hdr[l]);
 	st_drop(cx, en->hdr, l);
 	st_drop(cx, en->back, l);
-	en->it_back[l] = en->ref_back[l] = (struct life){ 0, 0 };
+	en->it_back[l] = en->ref_back[l] = en->dp_back[l] = en->dpr_back[l] = (struct life){ 0, 0 };
 	if (en->res[l].left)
 		return;
 	en->res[l].left = true;
@@ -1465,6 +1477,8 @@ static void loop_left(struct engine *en, uint32_t l)
 	GROUP_RELEASE(en->back);
 	GROUP_RELEASE(en->it_back);
 	GROUP_RELEASE(en->ref_back);
+	GROUP_RELEASE(en->dp_back);
+	GROUP_RELEASE(en->dpr_back);
 }
 
 /* Block b is flushed and its states dropped: nothing of this pass joins into it, runs it or

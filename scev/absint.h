@@ -67,6 +67,10 @@ struct astate {
 	/* Ringbuf records (absint_ref.c), bit k for the reserve call scev_ctx.ref_sites[k]:
 	 * reserved and not yet submitted or discarded (the kernel's acquired references). */
 	struct life ref;
+	/* Dynptrs on the stack (absint_dynptr.c), bit k for the 16 bytes at fp - 8(k + 1): live
+	 * (made by bpf_dynptr_from_mem or bpf_ringbuf_reserve_dynptr, not yet released or
+	 * overwritten), and of those the ringbuf ones (references the kernel requires released). */
+	struct life dp, dpr;
 	uint64_t pkt_min;	/* packet bytes from data known to be before data_end */
 	/* For packet pointers with a variable base (aval.h; id 0: data itself, the base of packet
 	 * pointers without one): base_X + range <= data_end — on every
@@ -136,7 +140,7 @@ struct engine {
 	/* per loop: the open-coded iterators and ringbuf records (astate.it, ref) joined over its
 	 * back edges, once one was reached (back_seen); the header step takes them, which carries
 	 * their lifecycle around the loop where values go by the summaries */
-	struct life *it_back, *ref_back;
+	struct life *it_back, *ref_back, *dp_back, *dpr_back;
 	uint8_t *back_seen;
 	/* Verdict, last pass: per block, the states arriving along its incoming edges kept apart
 	 * by their pointers' kinds (absint.c, verify_paths), at most PATHS_MAX; NULL when no path
@@ -210,6 +214,24 @@ struct aval absint_scalar_bytes(unsigned size);
  * dynptr helper given the dynptr of a bpf_user_ringbuf_drain callback, the forms modeled for
  * it (absint_callbacks.c); NULL when not modeled. */
 const struct ebpf_helper_proto *absint_helper_proto(const struct astate *s, int32_t id);
+/* absint_dynptr.c: whether helper id is a dynptr helper given a dynptr on the stack (the
+ * pointer's region: the rest is the verdict's), and its prototype then for the helpers that make
+ * or release one (read, write and data: absint_helper_proto's forms). */
+bool absint_dynptr_on_stack(const struct astate *s, int32_t id);
+const struct ebpf_helper_proto *absint_dynptr_proto(int32_t id);
+/* A helper call that makes or releases a dynptr on the stack: the masks and slices of s, and
+ * *w the 16 bytes it writes; false for any other call. */
+bool absint_dynptr_call(const struct scev_ctx *cx, struct astate *s, uint32_t pc,
+			struct stack_span *w);
+/* At a loop header (and its exits) of loop l: slices are unknown when l makes or releases
+ * dynptrs. */
+void absint_dynptr_loop_state(const struct scev_ctx *cx, uint32_t l, struct astate *s);
+/* The verdict's checks of instruction pc (true after a failure) and of an access [lo, hi) of
+ * the frame. */
+bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			       uint32_t pc);
+bool absint_dynptr_verify_stack(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+				uint32_t pc, __int128 lo, __int128 hi, bool write);
 /* Whether a is that dynptr (REGION_DYNPTR, at its start). */
 bool absint_is_urb_dynptr(const struct aval *a);
 /* A REGION_BTF pointer to the vmlinux struct id (absint_transfer.c). */

@@ -87,10 +87,12 @@ const struct ebpf_helper_proto *absint_helper_proto(const struct astate *s, int3
 
 	if (absint_timer_helper(id))
 		return absint_timer_proto(id);
+	if (absint_dynptr_proto(id) && absint_dynptr_on_stack(s, id))
+		return absint_dynptr_proto(id);
 	if (id != BPF_FUNC_dynptr_read && id != BPF_FUNC_dynptr_write &&
 	    id != BPF_FUNC_dynptr_data)
 		return ebpf_helper_proto(id);
-	if (!absint_is_urb_dynptr(&s->regs[reg]))
+	if (!absint_is_urb_dynptr(&s->regs[reg]) && !absint_dynptr_on_stack(s, id))
 		return NULL;
 	return id == BPF_FUNC_dynptr_read ? &dynptr_read
 	       : id == BPF_FUNC_dynptr_write ? &dynptr_write : &dynptr_data;

@@ -380,6 +380,8 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 	if (en->back_seen[l]) {
 		life_join(&H->it, &en->it_back[l]);
 		life_join(&H->ref, &en->ref_back[l]);
+		life_join(&H->dp, &en->dp_back[l]);
+		life_join(&H->dpr, &en->dpr_back[l]);
 	}
 	/* what comparisons proved of packet bases (absint.h: pkt_var) stays outside the loop: a
 	 * base issued in it, or a guard register it writes, changes from one iteration to the next */
@@ -735,6 +737,7 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 	astate__drop_ids(H);
 	/* (and a ringbuf record the body may release is no longer known valid: absint_ref.c) */
 	absint_ref_loop_state(cx, l, H);
+	absint_dynptr_loop_state(cx, l, H);
 out:
 	if (newv != newv_few) {
 		free(newv);
@@ -992,6 +995,7 @@ int absint_refine_exit(struct engine *en, uint32_t from, uint32_t to, struct ast
 		if (scev_loop__block_index(L, to) != SCEV_NONE)
 			break;
 		absint_ref_loop_state(cx, l, st);	/* (as at the header) */
+		absint_dynptr_loop_state(cx, l, st);
 		/* Definedness through the loop: left after a complete iteration, what every
 		 * iteration writes is written (registers; the stack in exit_fills). */
 		if (!L->irreducible && (done = exit_iterations_done(en, l, from)) >= 1) {

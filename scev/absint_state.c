@@ -549,7 +549,8 @@ int astate__join_regs(struct astate *dst, const struct astate *src, bool widen, 
 		dst->pkt_min = src->pkt_min;
 	if (fpmask_and(&dst->sinit, &src->sinit))
 		changed = 1;
-	if (life_join(&dst->it, &src->it) | life_join(&dst->ref, &src->ref))
+	if (life_join(&dst->it, &src->it) | life_join(&dst->ref, &src->ref) |
+	    life_join(&dst->dp, &src->dp) | life_join(&dst->dpr, &src->dpr))
 		changed = 1;
 	if (pkt_var_join(dst, src, widen, guards))
 		changed = 1;

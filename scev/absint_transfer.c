@@ -343,6 +343,9 @@ static uint8_t helper_effects_of(int32_t id, uint8_t any_fn)
 	 * changes_data), which call_effects decides */
 	if (id == BPF_FUNC_dynptr_read || id == BPF_FUNC_dynptr_write)
 		return FN_WRITES_OUT;
+	/* (bpf_dynptr_from_mem, the ringbuf dynptr helpers: the dynptr's 16 bytes) */
+	if (absint_dynptr_proto(id))
+		return FN_WRITES_OUT;
 	if (id == BPF_FUNC_dynptr_data || absint_timer_helper(id))
 		return 0;	/* (a timer helper writes the timer's own bytes: absint_timer.c) */
 	if (!p)
@@ -1019,6 +1022,13 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 					stack_arg = false;
 				else if (absint_helper_proto(s, i->imm))
 					stack_arg = helper_stack_writes(en, s, pc, i->imm);
+				{
+					struct stack_span dw;
+
+					/* (a dynptr made or released: its 16 bytes) */
+					if (absint_dynptr_call(cx, s, pc, &dw))
+						call_writes(en, s, pc, &dw);
+				}
 			} else if (ebpf_is_pseudo_call(i) &&
 				   (g = absint_global(cx, cx->st.cfg->blocks[cx->st.cfg->block_of[
 						pc + 1 + i->imm]].func))) {

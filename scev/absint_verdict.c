@@ -100,7 +100,8 @@ static void verify_own_stack(struct scev_ctx *cx, struct scev_verdict *v, const 
 		      absint_ll_sat(lo), absint_ll_sat(hi));
 	/* the frame's depth, for the combined stack of call chains (calls.c) */
 	absint_frame_depth(cx, cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func, lo);
-	if (absint_iter_verify_stack(cx, v, s, pc, lo, hi))
+	if (absint_iter_verify_stack(cx, v, s, pc, lo, hi) ||
+	    absint_dynptr_verify_stack(cx, v, s, pc, lo, hi, write))
 		return;
 	if (!write && cx->opts.unprivileged && !fpmask_all(&s->sinit, (int64_t)lo, (int64_t)hi))
 		VFAIL(VERDICT_UNSAFE, pc, "read of stack bytes [%lld, %lld) not written on every "
@@ -811,7 +812,7 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 	if (absint_iter_verify_insn(cx, v, s, pc) || v->kind != VERDICT_SAFE)
 		return;
 	absint_ref_verify_insn(cx, v, s, pc);
-	if (v->kind != VERDICT_SAFE)
+	if (v->kind != VERDICT_SAFE || absint_dynptr_verify_insn(cx, v, s, pc))
 		return;
 	if (ebpf_is_ldimm64(i) && i->src_reg == BPF_PSEUDO_FUNC && cx->prog &&
 	    ebpf_prog_global(cx->prog, pc + 1 + (uint32_t)i->imm))

@@ -378,6 +378,9 @@ struct scev_ctx {
 	const char *ref_why;
 	uint8_t *ref_loop;
 	bool ref_tail;		/* a function other than main tail-calls or uses LD_ABS/LD_IND */
+	/* dynptrs on the stack (absint_dynptr.c): per loop, whether its blocks make or release
+	 * one; NULL when the program makes none */
+	uint8_t *dp_loop;
 	/* symex.c: per loop, the number of the body walk (sym_runs) that stepped over it as a
 	 * collapsed child, so no walk clears an array of every loop */
 	uint32_t *sym_collapsed;
@@ -599,6 +602,7 @@ int absint_cb_pre_write(struct scev_ctx *cx);
 void absint_iter_pass_start(struct scev_ctx *cx);
 /* absint_ref.c: the program's ringbuf calls (scev_ctx.ref_sites, ref_loop).  0 or -ENOMEM. */
 int absint_ref_setup(struct scev_ctx *cx);
+int absint_dynptr_setup(struct scev_ctx *cx);
 bool absint_iter_settled(const struct scev_ctx *cx);
 /* call_limits.c: recursion, chain depth and (with fn_stack) combined stack against the kernel's
  * limits, into v; and the most instructions a run executes given the trip claims and the

@@ -589,7 +589,8 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 	    !(cx.outer_write = arena_zalloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_write))) ||
 	    !(cx.outer_write_acc = arena_zalloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_write_acc))))
 		goto fail;
-	if (absint_fn_effects(&cx) || absint_global_setup(&cx) || absint_ref_setup(&cx))
+	if (absint_fn_effects(&cx) || absint_global_setup(&cx) || absint_ref_setup(&cx) ||
+	    absint_dynptr_setup(&cx))
 		goto fail;
 	outer_write_all(&cx);	/* (until the summary rounds know better) */
 	if (!(cx.iter_slot = arena_alloc((cx.len ? cx.len : 1) * sizeof(*cx.iter_slot))) ||

@@ -1626,6 +1626,59 @@ static void urb_program(void *arg, const struct twin_run *r)
 	      "traps (%d)", TW_ARGS(r), t);
 }
 
+/* p_dynptr and its unsafe twin p_dynptr_unsafe: a dynptr on the stack (bpf_dynptr_from_mem over
+ * a map value, or bpf_ringbuf_reserve_dynptr) read or written by an index loop; the safe form
+ * never traps and stays within max_steps (check_program), and bpfscev calls most safe forms
+ * safe, none whose run traps; the twin, flagged, is never called safe, and its runs trap when
+ * they read past bpf_dynptr_data's bytes at the memory's end (INTERP_TRAP_MEM) or leave a
+ * ringbuf dynptr unreleased (INTERP_TRAP_REF). */
+static void dynptr_program(void *arg, const struct twin_run *r)
+{
+	struct twin_counts *c = arg;
+	const struct gen_program *p = r->p;
+	bool call = has_call(p, 0, BPF_FUNC_dynptr_from_mem) ||
+		    has_call(p, 0, BPF_FUNC_ringbuf_reserve_dynptr);
+	struct scev_verdict v;
+	enum interp_trap t = INTERP_OK;
+	bool safe = false;
+
+	c->calls[r->twin] += call;
+	c->shaped[r->twin] += has_call(p, 0, BPF_FUNC_ringbuf_reserve_dynptr);
+	CHECK(!(p->flags & GEN_PROG_DYNPTR_UNSAFE) || (r->twin && call), TW "twin flag without its "
+	      "knob or its call", TW_ARGS(r));
+	if (twin_verdict(r, &v)) {
+		safe = v.kind == VERDICT_SAFE;
+		c->safe += !r->twin && call && safe;
+		CHECK(!(p->flags & GEN_PROG_DYNPTR_UNSAFE) || !safe, TW "a twin called safe",
+		      TW_ARGS(r));
+	}
+	c->flagged[r->twin] += !!(p->flags & GEN_PROG_DYNPTR_UNSAFE);
+	if (p->flags & GEN_PROG_DYNPTR_UNSAFE) {
+		t = twin_trap(r, NULL);
+		c->traps += t == INTERP_TRAP_MEM || t == INTERP_TRAP_REF;
+	}
+	CHECK(!safe || t == INTERP_OK || t == INTERP_TRAP_STEPS, TW "called safe, but its run "
+	      "traps (%d)", TW_ARGS(r), t);
+}
+
+static void test_dynptr_knobs(void)
+{
+	static const struct twin_spec s = { { "p_dynptr", "p_dynptr_unsafe" }, 60, 4400000, 60 };
+	struct twin_counts c = { 0 };
+
+	for_twin_programs(&s, dynptr_program, &c);
+	CHECK(c.calls[0] > 40 && c.flagged[1] > 40, "p_dynptr: %u safe forms and %u twins of 60 "
+	      "make a dynptr", c.calls[0], c.flagged[1]);
+	CHECK(c.shaped[0] > 10, "p_dynptr: %u of 60 programs reserve a ringbuf dynptr", c.shaped[0]);
+	CHECK(c.safe > c.calls[0] * 3 / 4, "p_dynptr: %u of %u safe forms verified safe", c.safe,
+	      c.calls[0]);
+	CHECK(c.traps > 10, "p_dynptr_unsafe: %u of %u flagged programs trap", c.traps,
+	      c.flagged[1]);
+	printf("p_dynptr: %u of 60 programs make a dynptr, %u a ringbuf one; %u safe forms verified "
+	       "safe; p_dynptr_unsafe: %u flagged, %u trap, none called safe\n", c.calls[0],
+	       c.shaped[0], c.safe, c.flagged[1], c.traps);
+}
+
 /* p_timer and its unsafe twin p_timer_unsafe: both arm a timer of the timer map (map 3, maps
  * 0-2 defined beside it, the timer at GEN_TIMER_OFF); the safe form never traps and stays within
  * max_steps (check_program), and bpfscev calls most safe forms safe (never a timer rule's
@@ -3281,6 +3334,7 @@ int main(void)
 	test_iter_deep_knobs();
 	test_for_each_knobs();
 	test_urb_knobs();
+	test_dynptr_knobs();
 	test_timer_knobs();
 	test_timer_two_knobs();
 	test_find_vma_knobs();

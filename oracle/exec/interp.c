@@ -146,7 +146,11 @@ struct interp_state {
 	struct {
 		uint8_t *host;	/* NULL once submitted or discarded */
 		uint32_t size;
+		bool dyn;	/* a ringbuf dynptr's (released by its dynptr only) */
 	} recs[INTERP_MAX_RECORDS];
+	/* ringbuf dynptrs whose reserve failed (NULL, no record) and not yet released: references
+	 * all the same (live_recs counts them too) */
+	unsigned dp_nulls;
 	/* kernel objects kfuncs acquired in this run (INTERP_VA_KOBJ + (k + 1) << 32): live or
 	 * released; live_recs counts the live ones too */
 	uint8_t kobj_live[INTERP_MAX_RECORDS];
@@ -890,25 +894,195 @@ static uint64_t urb_dynptr(struct interp_state *st, const struct iop *ip, int re
 	return 0;
 }
 
+/* A dynptr on the stack (bpf_dynptr_from_mem, bpf_ringbuf_reserve_dynptr): 16 bytes of a
+ * frame, the address of its memory (a map value's, a ringbuf record's start), its size and a
+ * tag; the kernel's struct bpf_dynptr_kern is as long.  NULL dynptrs (a failed call) keep the
+ * tag with DP_NULL; a released one's tag is cleared.  The verifier lets no instruction read or
+ * forge these bytes, so any other content given to a dynptr helper is no dynptr. */
+#define DP_MAGIC 0x44500000u
+#define DP_LOCAL 1u
+#define DP_RINGBUF 2u
+#define DP_NULL 0x100u
+#define DP_MAX_SIZE 0xffffffu	/* DYNPTR_MAX_SIZE */
+
+struct dp_val {
+	uint64_t va;
+	uint32_t size, tag;
+};
+
+/* The 16 bytes at r[reg] as a dynptr slot of a frame; NULL after a trap. */
+static uint8_t *dp_slot(struct interp_state *st, const struct iop *ip, int reg, const char *name)
+{
+	uint64_t a = st->h.regs[reg];
+	uint8_t *p;
+
+	if ((a >> 44) != (INTERP_VA_STACK >> 44) || (a & 7)) {
+		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: r%d = 0x%llx is not 8 aligned bytes of "
+			 "the stack (a dynptr)", name, reg, (unsigned long long)a);
+		return NULL;
+	}
+	if (!(p = mem_ptr(st, ip->pc, a, 16, ACC_STORE)))
+		return NULL;
+	return p;
+}
+
+/* The live dynptr at r[reg] into *d; -1 after a trap (no dynptr there, of another kind). */
+static int dp_get(struct interp_state *st, const struct iop *ip, int reg, const char *name,
+		  struct dp_val *d)
+{
+	uint8_t *p = dp_slot(st, ip, reg, name);
+
+	if (!p)
+		return -1;
+	memcpy(&d->va, p, 8);
+	memcpy(&d->size, p + 8, 4);
+	memcpy(&d->tag, p + 12, 4);
+	if ((d->tag & 0xffff0000u) != DP_MAGIC) {
+		set_trap(st, INTERP_TRAP_REF, ip->pc, "%s: r%d = 0x%llx is not an initialized "
+			 "dynptr (never made, released or overwritten)", name, reg,
+			 (unsigned long long)st->h.regs[reg]);
+		return -1;
+	}
+	return 0;
+}
+
+static void dp_put(uint8_t *p, uint64_t va, uint32_t size, uint32_t tag)
+{
+	memcpy(p, &va, 8);
+	memcpy(p + 8, &size, 4);
+	memcpy(p + 12, &tag, 4);
+}
+
+/* bpf_dynptr_from_mem(data, size, flags, ptr), bpf_ringbuf_reserve_dynptr(map, size, flags,
+ * ptr), bpf_ringbuf_submit_dynptr(ptr, flags) and bpf_ringbuf_discard_dynptr(ptr, flags), as
+ * kernel/bpf/helpers.c and ringbuf.c run them: from_mem makes a local dynptr over size bytes of
+ * a map value (the only memory the verifier lets it take), NULL with -EINVAL for flags, -E2BIG
+ * past DYNPTR_MAX_SIZE; reserve_dynptr a ringbuf record's (NULL with -EINVAL for flags, -E2BIG
+ * past DYNPTR_MAX_SIZE, -EINVAL when bpf_ringbuf_reserve's rule finds no room), a reference
+ * even when NULL; submit and discard end it and the dynptr.  0 with *ret, -1 after a trap. */
+static int dp_make_helper(struct interp_state *st, const struct iop *ip, int32_t id, uint64_t *ret)
+{
+	uint64_t *r = st->h.regs;
+	const char *name = ebpf_helper_name(id);
+	uint32_t size = (uint32_t)r[2];
+	const struct ebpf_map_def *def;
+	struct dp_val d;
+	uint8_t *p;
+
+	*ret = 0;
+	if (id == BPF_FUNC_ringbuf_submit_dynptr || id == BPF_FUNC_ringbuf_discard_dynptr) {
+		uint64_t k;
+
+		if (dp_get(st, ip, 1, name, &d))
+			return -1;
+		if ((d.tag & 0xffu) != DP_RINGBUF) {
+			set_trap(st, INTERP_TRAP_REF, ip->pc, "%s: r1 = 0x%llx is a local dynptr, "
+				 "not a ringbuf one (an unacquired reference)", name,
+				 (unsigned long long)r[1]);
+			return -1;
+		}
+		if (d.tag & DP_NULL) {
+			st->dp_nulls--;
+			st->live_recs--;
+		} else {
+			k = (d.va - INTERP_VA_RINGBUF) >> 32;
+			if ((d.va >> 44) != (INTERP_VA_RINGBUF >> 44) || k >= st->nrecs ||
+			    !st->recs[k].host || !st->recs[k].dyn) {
+				set_trap(st, INTERP_TRAP_REF, ip->pc, "%s: the dynptr at r1 = 0x%llx "
+					 "holds no live record (released already)", name,
+					 (unsigned long long)r[1]);
+				return -1;
+			}
+			free(st->recs[k].host);
+			st->recs[k].host = NULL;
+			st->live_recs--;
+		}
+		dp_put(dp_slot(st, ip, 1, name), 0, 0, 0);
+		return 0;
+	}
+	if (!(p = dp_slot(st, ip, 4, name)))
+		return -1;
+	memcpy(&d.tag, p + 12, 4);
+	if ((d.tag & 0xffff0000u) == DP_MAGIC && (d.tag & 0xffu) == DP_RINGBUF) {
+		set_trap(st, INTERP_TRAP_REF, ip->pc, "%s: cannot overwrite referenced dynptr (r4 = "
+			 "0x%llx holds a ringbuf one)", name, (unsigned long long)r[4]);
+		return -1;
+	}
+	if (id == BPF_FUNC_dynptr_from_mem) {
+		if ((r[1] >> 44) != (INTERP_VA_MAP >> 44)) {
+			set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: r1 = 0x%llx is not a map value",
+				 name, (unsigned long long)r[1]);
+			return -1;
+		}
+		if (size && !mem_ptr(st, ip->pc, r[1], size, ACC_STORE))
+			return -1;
+		if (r[3] || size > DP_MAX_SIZE) {
+			dp_put(p, 0, 0, DP_MAGIC | DP_LOCAL | DP_NULL);
+			*ret = r[3] ? ERR(EINVAL) : ERR(E2BIG);
+			return 0;
+		}
+		dp_put(p, r[1], size, DP_MAGIC | DP_LOCAL);
+		return 0;
+	}
+	if (r[1] - INTERP_VA_MAPH >= st->map_cnt ||
+	    (def = &st->env->maps[r[1] - INTERP_VA_MAPH].def)->type != BPF_MAP_TYPE_RINGBUF) {
+		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: r1 = 0x%llx is not a ringbuf map", name,
+			 (unsigned long long)r[1]);
+		return -1;
+	}
+	if (r[3] || size > DP_MAX_SIZE || size > def->max_entries || (draw(st, 1) & 1) ||
+	    st->nrecs == INTERP_MAX_RECORDS) {
+		dp_put(p, 0, 0, DP_MAGIC | DP_RINGBUF | DP_NULL);
+		*ret = !r[3] && size > DP_MAX_SIZE ? ERR(E2BIG) : ERR(EINVAL);
+		st->dp_nulls++;
+		st->live_recs++;
+		return 0;
+	}
+	if (!(st->recs[st->nrecs].host = calloc(1, size ? size : 1))) {
+		st->oom = true;
+		set_trap(st, INTERP_TRAP_LIMIT, ip->pc, "%s: out of memory", name);
+		return -1;
+	}
+	memset(st->recs[st->nrecs].host, (int)draw(st, 1), size);
+	st->recs[st->nrecs].size = size;
+	st->recs[st->nrecs].dyn = true;
+	dp_put(p, INTERP_VA_RINGBUF + ((uint64_t)st->nrecs++ << 32), size,
+	       DP_MAGIC | DP_RINGBUF);
+	st->live_recs++;
+	return 0;
+}
+
 /* bpf_dynptr_read(dst, len, src, offset, flags), bpf_dynptr_write(dst, offset, src, len, flags)
- * and bpf_dynptr_data(ptr, offset, len) on a running bpf_user_ringbuf_drain callback's dynptr,
- * as kernel/bpf/helpers.c runs them on a local, writable one: read and write copy len bytes (0;
- * -EINVAL for flags, -E2BIG past the sample; read tests flags first, write after the bounds),
- * data returns a pointer to the sample's bytes [offset, offset + len) or NULL past it; -1 after a
- * trap (no such dynptr, the memory argument not len bytes). */
+ * and bpf_dynptr_data(ptr, offset, len) on a running bpf_user_ringbuf_drain callback's dynptr
+ * or on a dynptr on the stack, as kernel/bpf/helpers.c runs them on a local or ringbuf one
+ * (writable): read and write copy len bytes (0; -EINVAL for a NULL dynptr or flags, -E2BIG
+ * past its size; read tests flags first, write after the bounds), data returns a pointer to
+ * its bytes [offset, offset + len) or NULL past it (or for a NULL dynptr); -1 after a trap (no
+ * such dynptr, the memory argument not len bytes). */
 static int dynptr_helper(struct interp_state *st, const struct iop *ip, int32_t id,
 			 uint64_t *ret)
 {
-	uint64_t *r = st->h.regs, k;
-	bool rd = id == BPF_FUNC_dynptr_read, wr = id == BPF_FUNC_dynptr_write;
+	uint64_t *r = st->h.regs, k = 0, va;
+	bool rd = id == BPF_FUNC_dynptr_read, wr = id == BPF_FUNC_dynptr_write, null = false;
 	uint32_t len = (uint32_t)r[rd ? 2 : wr ? 4 : 3], off = (uint32_t)r[rd ? 4 : 2], size;
-	uint8_t *host = NULL;
+	uint8_t *host = NULL, *mem;
+	int reg = rd ? 3 : 1;
+	struct dp_val d;
 
-	if (!(k = urb_dynptr(st, ip, rd ? 3 : 1, ebpf_helper_name(id))))
-		return -1;
-	size = st->urb_size[k];
+	if ((r[reg] >> 44) == (INTERP_VA_STACK >> 44)) {
+		if (dp_get(st, ip, reg, ebpf_helper_name(id), &d))
+			return -1;
+		size = d.size;
+		va = d.va;
+		null = d.tag & DP_NULL;
+	} else {
+		if (!(k = urb_dynptr(st, ip, reg, ebpf_helper_name(id))))
+			return -1;
+		size = st->urb_size[k];
+		va = INTERP_VA_URB + (k << 8);
+	}
 	if (!rd && !wr) {
-		*ret = off > size || len > size - off ? 0 : INTERP_VA_URB + (k << 8) + off;
+		*ret = null || off > size || len > size - off ? 0 : va + off;
 		return 0;
 	}
 	if (len >= (1u << 29)) {
@@ -918,14 +1092,17 @@ static int dynptr_helper(struct interp_state *st, const struct iop *ip, int32_t 
 	}
 	if (len && !(host = mem_ptr(st, ip->pc, r[rd ? 1 : 3], len, rd ? ACC_STORE : ACC_LOAD)))
 		return -1;
-	if (rd && r[5])
+	if (null || (rd && r[5]))
 		*ret = ERR(EINVAL);
 	else if (off > size || len > size - off)
 		*ret = ERR(E2BIG);
 	else if (r[5])
 		*ret = ERR(EINVAL);
 	else {
-		memmove(rd ? host : st->urb_data[k] + off, rd ? st->urb_data[k] + off : host, len);
+		if (len && !(mem = mem_ptr(st, ip->pc, va + off, len, rd ? ACC_LOAD : ACC_STORE)))
+			return -1;
+		if (len)
+			memmove(rd ? host : mem, rd ? mem : host, len);
 		*ret = 0;
 	}
 	return 0;
@@ -1673,7 +1850,7 @@ static int ringbuf_helper(struct interp_state *st, const struct iop *ip, int32_t
 	*ret = 0;
 	if (id != BPF_FUNC_ringbuf_reserve) {
 		if ((r[1] >> 44) != (INTERP_VA_RINGBUF >> 44) || (r[1] & 0xffffffffu) ||
-		    k >= st->nrecs || !st->recs[k].host) {
+		    k >= st->nrecs || !st->recs[k].host || st->recs[k].dyn) {
 			set_trap(st, INTERP_TRAP_REF, ip->pc, "%s: r1 = 0x%llx is not the start of a "
 				 "live ringbuf record (released, or never reserved)", name,
 				 (unsigned long long)r[1]);
@@ -1702,6 +1879,7 @@ static int ringbuf_helper(struct interp_state *st, const struct iop *ip, int32_t
 	/* (what the ring held before: not zeroed by the kernel) */
 	memset(st->recs[st->nrecs].host, (int)draw(st, 1), r[2]);
 	st->recs[st->nrecs].size = (uint32_t)r[2];
+	st->recs[st->nrecs].dyn = false;
 	*ret = INTERP_VA_RINGBUF + ((uint64_t)st->nrecs++ << 32);
 	st->live_recs++;
 	return 0;
@@ -1722,6 +1900,11 @@ static __attribute__((noinline)) int ringbuf_leak(struct interp_state *st, uint3
 				 "reference leak", k + 1);
 			return -1;
 		}
+	if (st->dp_nulls) {
+		set_trap(st, INTERP_TRAP_REF, pc, "%u ringbuf dynptrs whose reserve failed neither "
+			 "submitted nor discarded: a reference leak", st->dp_nulls);
+		return -1;
+	}
 	return 0;
 }
 
@@ -1789,6 +1972,13 @@ static __attribute__((noinline)) int do_helper(struct interp_state *st, const st
 	case BPF_FUNC_dynptr_write:
 	case BPF_FUNC_dynptr_data:
 		if (dynptr_helper(st, ip, id, &ret))
+			return -1;
+		break;
+	case BPF_FUNC_dynptr_from_mem:
+	case BPF_FUNC_ringbuf_reserve_dynptr:
+	case BPF_FUNC_ringbuf_submit_dynptr:
+	case BPF_FUNC_ringbuf_discard_dynptr:
+		if (dp_make_helper(st, ip, id, &ret))
 			return -1;
 		break;
 	case BPF_FUNC_timer_init:
@@ -2481,7 +2671,7 @@ static void timers_after_cut(struct interp_state *st, uint64_t budget)
 		st->recs[k].host = NULL;
 	}
 	memset(st->kobj_live, 0, sizeof(st->kobj_live));
-	st->live_recs = 0;
+	st->live_recs = st->dp_nulls = 0;
 	st->niters = 0;
 	memset(st->key_len, 0, sizeof(st->key_len));
 	for (unsigned f = 0; f < EBPF_MAX_CALL_DEPTH; f++)
@@ -2532,7 +2722,7 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 	st->steps = 0;
 	st->oom = false;
 	st->niters = 0;
-	st->nrecs = st->live_recs = st->nkobjs = 0;
+	st->nrecs = st->live_recs = st->nkobjs = st->dp_nulls = 0;
 	st->frames[0].may_goto = st->mg_budget;
 	frame_fill(st, 0);
 	st->low[0] = EBPF_STACK_SIZE;

@@ -110,8 +110,22 @@
  *                          runs as cb(dynptr, r3, 0, 0, 0) in a fresh frame one deeper per
  *                          sample until it returns non-zero or none is left; r0 = the calls
  *                          made
+ *   197 bpf_dynptr_from_mem, 198 bpf_ringbuf_reserve_dynptr, 199 bpf_ringbuf_submit_dynptr,
+ *   200 bpf_ringbuf_discard_dynptr
+ *                          a dynptr is 16 bytes of a frame (8-aligned, else
+ *                          INTERP_TRAP_HELPER): its memory's address, size and a tag (interp.c
+ *                          dp_put).  from_mem makes a local one over size bytes of a map value
+ *                          (anything else INTERP_TRAP_HELPER), NULL with -EINVAL for flags;
+ *                          reserve_dynptr a ringbuf record's as bpf_ringbuf_reserve does (a
+ *                          ringbuf map, else INTERP_TRAP_HELPER), NULL with -EINVAL (flags, no
+ *                          room, INTERP_MAX_RECORDS) or -E2BIG, a reference even when NULL;
+ *                          making one over a ringbuf dynptr, submit or discard of anything but
+ *                          a live ringbuf dynptr, or one left at the main program's exit or a
+ *                          tail call traps with INTERP_TRAP_REF; submit and discard clear it
  *   201 bpf_dynptr_read, 202 bpf_dynptr_write, 203 bpf_dynptr_data
- *                          on the dynptr of a running bpf_user_ringbuf_drain callback only
+ *                          on a dynptr of the stack above (not one: INTERP_TRAP_REF; a NULL
+ *                          one gives -EINVAL, data NULL) or on the dynptr of a running
+ *                          bpf_user_ringbuf_drain callback
  *                          (read: r3, else r1; else INTERP_TRAP_CALL), a local writable one:
  *                          read copies len (r2) sample bytes from offset (r4) to dst (r1), which
  *                          must hold len writable bytes, write len (r4) bytes of src (r3),

@@ -761,6 +761,16 @@ static sxt dynptr_helper(struct mach *m, struct mstate *st, int32_t id, struct m
 		size = sx_ite(c, is[f], pre.urbsz[f], size);
 		base = sx_ite(c, is[f], bv64(m, INTERP_VA_URB + ((uint64_t)f << 8)), base);
 	}
+	/* a dynptr on the stack (bpf_dynptr_from_mem, bpf_ringbuf_reserve_dynptr: interp.c's
+	 * dp_get) is run by the interpreter, not encoded: taken as a trap, the paths through the
+	 * call would be vacuous */
+	if (!sx_is_false(c, sx_eq(c, sx_lshr(c, dp, bv64(m, 44)),
+				  bv64(m, INTERP_VA_STACK >> 44)))) {
+		snprintf(o->unsupported, sizeof(o->unsupported), "%s on a dynptr on the stack "
+			 "(bpf_dynptr_from_mem, bpf_ringbuf_reserve_dynptr): not encoded",
+			 ebpf_helper_name(id));
+		return sx_false(c);
+	}
 	trap = sx_not(c, any);
 	past = sx_lor(c, sx_ult(c, size, off), sx_ult(c, sx_sub(c, size, off), len));
 	if (!rd && !wr) {

@@ -1,0 +1,160 @@
+/* Dynptrs on the stack (issue 15): p_dynptr and its unsafe twin p_dynptr_unsafe.
+ *
+ * A statement of main (top level or in a loop body) makes a dynptr at GEN_FP_DYNPTR (16 bytes):
+ * bpf_dynptr_from_mem over the first `size` bytes of an array map value (the only memory the
+ * kernel takes), or bpf_ringbuf_reserve_dynptr of `size` bytes of the ring buffer (map 1; a
+ * reference even when the reserve fails).  Then a loop reads or writes it by an index kept in
+ * GEN_FP_DYNPTR_IDX (i = 0, step, ..., below n * step): bpf_dynptr_read into GEN_FP_DYNPTR_TMP,
+ * bpf_dynptr_data of `step` bytes (NULL-checked, then loaded or stored) or bpf_dynptr_write from
+ * it; indexes past the size give -E2BIG or NULL, which the loop takes in its stride.  The sum of
+ * what it read (GEN_FP_DYNPTR_SUM) is folded into the accumulator; a ringbuf dynptr is submitted
+ * or discarded, picked by a packet byte.  The twin reads past the slice bpf_dynptr_data gives
+ * (`step` bytes further: the map value's last element, or the record, is left at its end, so
+ * the run traps there), or leaves a ringbuf dynptr unreleased when a packet byte is odd (a leak
+ * at exit); the kernel refuses both.
+ */
+#include "generators/gen_internal.h"
+
+#include "bpf/isa.h"
+
+static void fp_arg(struct gi *g, int reg, int16_t off)
+{
+	gi_alux(g, true, BPF_MOV, reg, EBPF_REG_FP);
+	gi_alu(g, true, BPF_ADD, reg, off);
+}
+
+/* dst = a packet byte (the program's input), masked to 1 */
+static void input_bit(struct gi *g, int dst)
+{
+	gi_ldx(g, BPF_DW, dst, EBPF_REG_FP, GEN_FP_DATA);
+	gi_ldx(g, BPF_B, dst, dst, (int16_t)gen_pick(g->src, GEN_INPUT_LEN));
+	gi_alu(g, true, BPF_AND, dst, 1);
+}
+
+static uint8_t size_code(unsigned n)
+{
+	return n == 1 ? BPF_B : n == 2 ? BPF_H : n == 4 ? BPF_W : BPF_DW;
+}
+
+void gi_stmt_dynptr(struct gi *g, struct gi_loop *lp)
+{
+	const struct gen_knobs *k = g->k;
+	bool twin = k->p_dynptr_unsafe && (!k->p_dynptr || gen_bool(g->src, 50));
+	bool rb = gen_bool(g->src, 50);
+	/* the twin: 0 reads past the slice, 1 leaks a ringbuf dynptr */
+	unsigned twin_kind = twin && rb ? gen_pick(g->src, 2) : 0;
+	unsigned step = 1u << gen_pick(g->src, 4), form = twin && !twin_kind ? 1 : gen_pick(g->src, 3);
+	unsigned n, size;
+	int acc = g->fn->acc, l_first = gi_label(g), l_head = gi_label(g), l_next = gi_label(g),
+	    l_skip = gi_label(g), l_rel = gi_label(g), l_end = gi_label(g), r;
+	uint32_t first, head, body;
+
+	if (g->raw_tp || g->niters == GI_MAX_ITERS) {
+		gi_stmt_acc(g, lp);
+		return;
+	}
+	/* the twin that reads past the slice ends its last slice at the memory's end (64 bytes:
+	 * the value's, or the record's) */
+	n = twin && !twin_kind ? 64 / step : gen_u32(g->src, 1, 64 / step);
+	size = twin && !twin_kind ? 64 : gen_u32(g->src, 1, 64);
+	gi_bind(g, l_first);
+	first = g->len;
+	gi_spill_caller_homes(g);
+	gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_DYNPTR_SUM, 0);
+	gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_DYNPTR_TMP, 0);
+	if (!rb) {
+		/* the last element for the twin (no element after it: its runs trap past it) */
+		uint32_t key = twin ? GEN_MAP_ENTRIES - 1 : gen_pick(g->src, GEN_MAP_ENTRIES);
+
+		gi_st(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, (int32_t)key);
+		gi_ld_map(g, BPF_REG_1, 0);
+		fp_arg(g, BPF_REG_2, GEN_FP_KEY);
+		gi_call_helper(g, BPF_FUNC_map_lookup_elem);
+		gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_skip);
+		gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_0);
+		gi_mov_const(g, BPF_REG_2, size, true);
+		gi_mov_const(g, BPF_REG_3, 0, true);
+		fp_arg(g, BPF_REG_4, GEN_FP_DYNPTR);
+		gi_call_helper(g, BPF_FUNC_dynptr_from_mem);
+		g->use_map = true;
+	} else {
+		gi_ld_map(g, BPF_REG_1, GEN_MAP_RINGBUF);
+		gi_mov_const(g, BPF_REG_2, size, true);
+		gi_mov_const(g, BPF_REG_3, 0, true);
+		fp_arg(g, BPF_REG_4, GEN_FP_DYNPTR);
+		gi_call_helper(g, BPF_FUNC_ringbuf_reserve_dynptr);
+		g->use_ringbuf = true;
+	}
+	gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_DYNPTR_IDX, 0);
+	gi_bind(g, l_head);
+	head = g->len;
+	if (form == 0) {	/* bpf_dynptr_read(&tmp, step, &d, i, 0) */
+		fp_arg(g, BPF_REG_1, GEN_FP_DYNPTR_TMP);
+		gi_mov_const(g, BPF_REG_2, step, true);
+		fp_arg(g, BPF_REG_3, GEN_FP_DYNPTR);
+		gi_ldx(g, BPF_DW, BPF_REG_4, EBPF_REG_FP, GEN_FP_DYNPTR_IDX);
+		gi_mov_const(g, BPF_REG_5, 0, true);
+		gi_call_helper(g, BPF_FUNC_dynptr_read);
+		gi_jmp(g, false, BPF_JNE, BPF_REG_0, 0, l_next);
+		gi_ldx(g, size_code(step), BPF_REG_1, EBPF_REG_FP, GEN_FP_DYNPTR_TMP);
+	} else if (form == 1) {	/* p = bpf_dynptr_data(&d, i, step); if (p) *p (or p[step]) */
+		fp_arg(g, BPF_REG_1, GEN_FP_DYNPTR);
+		gi_ldx(g, BPF_DW, BPF_REG_2, EBPF_REG_FP, GEN_FP_DYNPTR_IDX);
+		gi_mov_const(g, BPF_REG_3, step, true);
+		gi_call_helper(g, BPF_FUNC_dynptr_data);
+		gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_next);
+		gi_ldx(g, size_code(step), BPF_REG_1, BPF_REG_0, (int16_t)(twin ? step : 0));
+		if (!twin && gen_bool(g->src, 50)) {	/* written back, plus 1 */
+			gi_alu(g, true, BPF_ADD, BPF_REG_1, 1);
+			gi_stx(g, size_code(step), BPF_REG_0, 0, BPF_REG_1);
+		}
+	} else {	/* bpf_dynptr_write(&d, i, &tmp, step, 0); tmp += 1 */
+		fp_arg(g, BPF_REG_1, GEN_FP_DYNPTR);
+		gi_ldx(g, BPF_DW, BPF_REG_2, EBPF_REG_FP, GEN_FP_DYNPTR_IDX);
+		fp_arg(g, BPF_REG_3, GEN_FP_DYNPTR_TMP);
+		gi_mov_const(g, BPF_REG_4, step, true);
+		gi_mov_const(g, BPF_REG_5, 0, true);
+		gi_call_helper(g, BPF_FUNC_dynptr_write);
+		gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_DYNPTR_TMP);
+		gi_alu(g, true, BPF_ADD, BPF_REG_1, 1);
+		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DYNPTR_TMP, BPF_REG_1);
+	}
+	gi_ldx(g, BPF_DW, BPF_REG_2, EBPF_REG_FP, GEN_FP_DYNPTR_SUM);
+	gi_alux(g, true, BPF_ADD, BPF_REG_2, BPF_REG_1);
+	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DYNPTR_SUM, BPF_REG_2);
+	gi_bind(g, l_next);
+	gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_DYNPTR_IDX);
+	gi_alu(g, true, BPF_ADD, BPF_REG_1, (int32_t)step);
+	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DYNPTR_IDX, BPF_REG_1);
+	gi_jmp(g, false, BPF_JLT, BPF_REG_1, (int32_t)(n * step), l_head);
+	body = g->len - head;
+	if (rb) {	/* submitted or discarded by a packet byte; the twin may skip both */
+		input_bit(g, BPF_REG_5);
+		fp_arg(g, BPF_REG_1, GEN_FP_DYNPTR);
+		gi_mov_const(g, BPF_REG_2, 0, true);
+		if (twin_kind == 1) {
+			gi_jmp(g, false, BPF_JNE, BPF_REG_5, 0, l_end);
+			gi_call_helper(g, gen_bool(g->src, 50) ? BPF_FUNC_ringbuf_submit_dynptr
+							       : BPF_FUNC_ringbuf_discard_dynptr);
+		} else {
+			gi_jmp(g, false, BPF_JEQ, BPF_REG_5, 0, l_rel);
+			gi_call_helper(g, BPF_FUNC_ringbuf_submit_dynptr);
+			gi_ja(g, l_end);
+			gi_bind(g, l_rel);
+			gi_call_helper(g, BPF_FUNC_ringbuf_discard_dynptr);
+		}
+	}
+	gi_bind(g, l_end);
+	gi_bind(g, l_skip);
+	gi_fill_caller_homes(g);
+	r = gi_scratch(g);
+	gi_ldx(g, BPF_DW, r, EBPF_REG_FP, GEN_FP_DYNPTR_SUM);
+	gi_var_alux(g, acc, BPF_XOR, r);
+	gi_scratch_release(g);
+	g->iter_label[g->niters] = l_first;
+	g->iter_steps[g->niters++] = (g->len - first) + (uint64_t)n * body + 8;
+	if (twin)
+		g->p->flags |= GEN_PROG_DYNPTR_UNSAFE;
+	if (lp)
+		lp->shapes |= GEN_SH(HELPER);
+}

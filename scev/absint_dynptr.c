@@ -1,0 +1,430 @@
+/* Dynptrs on the stack in the range analysis and the verdict, as the kernel's verifier treats
+ * them (kernel/bpf/verifier.c: mark_stack_slots_dynptr, is_dynptr_reg_valid_init/_uninit,
+ * destroy_if_dynptr_stack_slot, check_reference_leak; kernel/bpf/helpers.c, ringbuf.c):
+ *
+ * - bpf_dynptr_from_mem(data, size, flags, &d) makes a local dynptr over size bytes of a map
+ *   value (the kernel refuses any other memory: "Unsupported reg type ... for
+ *   bpf_dynptr_from_mem data"); flags other than 0 leave it invalid (NULL data) and return
+ *   -EINVAL, which is no verifier matter: the slot holds a dynptr either way.
+ * - bpf_ringbuf_reserve_dynptr(map, size, flags, &d) makes a ringbuf dynptr, a reference that
+ *   must be released by bpf_ringbuf_submit_dynptr or bpf_ringbuf_discard_dynptr on every path
+ *   even when the reserve failed (its dynptr is then NULL): exit, tail call or LD_ABS with one
+ *   live is a leak.
+ * - A dynptr is 16 bytes of the frame at a constant, 8-aligned offset (the kernel's two
+ *   STACK_DYNPTR slots): the helpers that make one want the bytes not to hold a ringbuf dynptr
+ *   ("cannot overwrite referenced dynptr"); a local one there is destroyed first.  The other
+ *   dynptr helpers want an initialized one ("Expected an initialized dynptr"); submit and
+ *   discard a ringbuf one ("arg 1 is an unacquired reference").  Its bytes cannot be read
+ *   ("invalid read from stack") and a ringbuf one's not written.
+ * - bpf_dynptr_data(&d, off, len) gives len bytes (a constant) or NULL: REGION_DYNPTR_MEM, as
+ *   for a bpf_user_ringbuf_drain sample; the kernel invalidates these slices when their dynptr
+ *   is released or destroyed.
+ *
+ * The state holds, per 8-byte slot k (fp - 8(k + 1)), whether a dynptr starting there is live
+ * on some path / on every path (astate.dp), and whether it is a ringbuf one (astate.dpr).
+ * Loop headers carry both around the loop as the iterators' lives (absint.c).  A release or
+ * re-initialization turns the slices into unknown scalars when no other dynptr is live (the
+ * kernel's mark_reg_invalid), else into unknown values (which dynptr they came from is not
+ * kept); in a loop that makes or releases dynptrs, slices at the header are unknown values.
+ *
+ * What is not modeled is answered unsupported: dynptrs outside the main function (callbacks
+ * keep their bpf_user_ringbuf_drain sample, absint_callbacks.c), a slot not at a constant offset
+ * of the frame, one overlapping another live dynptr or an iterator, a store into a local
+ * dynptr (the kernel destroys it), reads of a dynptr's bytes live on some paths only, and calls
+ * given a pointer into the frame while a dynptr is live (but plain helpers, whose memory
+ * arguments are checked as accesses).
+ */
+#include <stdio.h>
+
+#include "bpf/helper_proto.h"
+#include "scev/absint.h"
+#include "util/arena.h"
+
+#define EINVAL_ 22
+
+enum { DP_OTHER, DP_FROM_MEM, DP_RESERVE, DP_RELEASE, DP_USE };
+
+static int dp_kind(int32_t id)
+{
+	switch (id) {
+	case BPF_FUNC_dynptr_from_mem: return DP_FROM_MEM;
+	case BPF_FUNC_ringbuf_reserve_dynptr: return DP_RESERVE;
+	case BPF_FUNC_ringbuf_submit_dynptr:
+	case BPF_FUNC_ringbuf_discard_dynptr: return DP_RELEASE;
+	case BPF_FUNC_dynptr_read:
+	case BPF_FUNC_dynptr_write:
+	case BPF_FUNC_dynptr_data: return DP_USE;
+	default: return DP_OTHER;
+	}
+}
+
+/* The register that holds the dynptr of helper id (0: not a dynptr helper). */
+static int dp_reg(int32_t id)
+{
+	switch (dp_kind(id)) {
+	case DP_FROM_MEM: case DP_RESERVE: return 4;
+	case DP_RELEASE: return 1;
+	case DP_USE: return id == BPF_FUNC_dynptr_read ? 3 : 1;
+	default: return 0;
+	}
+}
+
+bool absint_dynptr_on_stack(const struct astate *s, int32_t id)
+{
+	int r = dp_reg(id);
+
+	return r && s->regs[r].kind == AV_PTR && s->regs[r].region == REGION_STACK;
+}
+
+const struct ebpf_helper_proto *absint_dynptr_proto(int32_t id)
+{
+	/* bpf_dynptr_from_mem(data, size, flags, ptr): data ARG_PTR_TO_UNINIT_MEM of
+	 * ARG_CONST_SIZE_OR_ZERO bytes (a map value, checked below); 0, -EINVAL or -E2BIG */
+	static const struct ebpf_helper_proto from_mem = {
+		BPF_FUNC_dynptr_from_mem,
+		{ HARG_MEM_UNINIT, HARG_SIZE_OR_ZERO, HARG_ANYTHING, HARG_ANYTHING },
+		HRET_INTEGER, 0, -EINVAL_, 0, HPT_ALL,
+	};
+	/* bpf_ringbuf_reserve_dynptr(map, size, flags, ptr): size and flags ARG_ANYTHING */
+	static const struct ebpf_helper_proto reserve = {
+		BPF_FUNC_ringbuf_reserve_dynptr,
+		{ HARG_MAP, HARG_ANYTHING, HARG_ANYTHING, HARG_ANYTHING },
+		HRET_INTEGER, 0, -EINVAL_, 0, HPT_ALL,
+	};
+	static const struct ebpf_helper_proto submit = {
+		BPF_FUNC_ringbuf_submit_dynptr, { HARG_ANYTHING, HARG_ANYTHING },
+		HRET_INTEGER, HF_NO_RETURN_VALUE, 0, 0, HPT_ALL,
+	};
+	static const struct ebpf_helper_proto discard = {
+		BPF_FUNC_ringbuf_discard_dynptr, { HARG_ANYTHING, HARG_ANYTHING },
+		HRET_INTEGER, HF_NO_RETURN_VALUE, 0, 0, HPT_ALL,
+	};
+
+	switch (id) {
+	case BPF_FUNC_dynptr_from_mem: return &from_mem;
+	case BPF_FUNC_ringbuf_reserve_dynptr: return &reserve;
+	case BPF_FUNC_ringbuf_submit_dynptr: return &submit;
+	case BPF_FUNC_ringbuf_discard_dynptr: return &discard;
+	default: return NULL;	/* (read, write, data: absint_helper_proto's forms) */
+	}
+}
+
+/* The bit of the masks for a dynptr at off: 16 bytes of the frame at an 8-aligned offset;
+ * -1 when it is none. */
+static int dp_bit(int64_t off)
+{
+	if (off < -FP_FRAME || off > -16 || off % 8)
+		return -1;
+	return (int)(-off / 8 - 1);
+}
+
+/* The 8-byte slots a dynptr starting at bit b covers (b and b - 1). */
+static uint64_t dp_cover(int b)
+{
+	return 3ull << (b - 1);
+}
+
+/* The slots every dynptr of mask m covers. */
+static uint64_t dp_covers(uint64_t m)
+{
+	return m | m >> 1;
+}
+
+static uint32_t func_of(const struct scev_ctx *cx, uint32_t pc)
+{
+	return cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func;
+}
+
+static bool is_slice(const struct aval *a)
+{
+	return a->kind == AV_PTR && a->region == REGION_DYNPTR_MEM;
+}
+
+/* Every slice (bpf_dynptr_data's result) in s becomes what the kernel leaves of a slice of a
+ * released or destroyed dynptr: an unknown scalar when every slice is one of it (no other
+ * dynptr may be live), else an unknown value. */
+static void drop_slices(struct astate *s, bool all_its)
+{
+	for (int r = 0; r < EBPF_NREGS; r++)
+		if (is_slice(&s->regs[r]))
+			s->regs[r] = all_its ? aval_scalar(range_unknown()) : aval_top();
+	for (uint32_t c = 0; c < s->n; c++)
+		if (is_slice(&s->cells[c].v))
+			s->cells[c].v = all_its ? aval_scalar(s->cells[c].size >= 8 ? range_unknown()
+							      : range_zext_unknown(s->cells[c].size))
+						: aval_top();
+}
+
+bool absint_dynptr_call(const struct scev_ctx *cx, struct astate *s, uint32_t pc,
+			struct stack_span *w)
+{
+	const struct bpf_insn *i = &cx->insns[pc];
+	int kind, b;
+	const struct aval *d;
+	uint64_t bit;
+
+	*w = (struct stack_span){ 0, 0 };
+	if (!ebpf_is_helper_call(i) || (kind = dp_kind(i->imm)) == DP_OTHER || kind == DP_USE ||
+	    !absint_dynptr_on_stack(s, i->imm))
+		return false;
+	d = &s->regs[dp_reg(i->imm)];
+	if (!range_is_const(&d->r) || (b = dp_bit((int64_t)d->r.umin)) < 0)
+		return false;	/* (the verdict refuses it) */
+	bit = 1ull << b;
+	/* a dynptr made or released here: the slices of the one there die; any dynptr the 16
+	 * bytes overlapped is gone */
+	if (s->dp.may & bit)
+		drop_slices(s, !(s->dp.may & ~bit));
+	s->dp.may &= ~(dp_cover(b) | bit << 1);
+	s->dp.must &= ~(dp_cover(b) | bit << 1);
+	s->dpr.may &= ~(dp_cover(b) | bit << 1);
+	s->dpr.must &= ~(dp_cover(b) | bit << 1);
+	if (kind != DP_RELEASE) {
+		s->dp.may |= bit;
+		s->dp.must |= bit;
+	}
+	if (kind == DP_RESERVE) {
+		s->dpr.may |= bit;
+		s->dpr.must |= bit;
+	}
+	*w = (struct stack_span){ (int16_t)d->r.umin, (int16_t)(d->r.umin + 16) };
+	return true;
+}
+
+int absint_dynptr_setup(struct scev_ctx *cx)
+{
+	const struct scev_loops *lf = cx->st.loops;
+
+	cx->dp_loop = NULL;
+	for (uint32_t pc = 0; pc < cx->len; pc += ebpf_insn_slots(&cx->insns[pc])) {
+		const struct bpf_insn *i = &cx->insns[pc];
+		int k = ebpf_is_helper_call(i) ? dp_kind(i->imm) : DP_OTHER;
+
+		if (k == DP_OTHER || k == DP_USE)
+			continue;
+		if (!(cx->dp_loop = arena_zalloc(lf->nloops ? lf->nloops : 1, 1)))
+			return -1;
+		break;
+	}
+	if (!cx->dp_loop)
+		return 0;
+	for (uint32_t l = 0; l < lf->nloops; l++) {
+		const struct scev_loop *L = &lf->loops[l];
+
+		for (uint32_t k = 0; k < L->nblocks && !cx->dp_loop[l]; k++) {
+			const struct scev_block *bl = &cx->st.cfg->blocks[L->blocks[k]];
+
+			for (uint32_t pc = bl->first; pc <= bl->last;
+			     pc += ebpf_insn_slots(&cx->insns[pc])) {
+				const struct bpf_insn *i = &cx->insns[pc];
+				int kd = ebpf_is_helper_call(i) ? dp_kind(i->imm) : DP_OTHER;
+
+				if (kd != DP_OTHER && kd != DP_USE)
+					cx->dp_loop[l] = 1;
+			}
+		}
+	}
+	return 0;
+}
+
+void absint_dynptr_loop_state(const struct scev_ctx *cx, uint32_t l, struct astate *s)
+{
+	if (cx->dp_loop && cx->dp_loop[l])
+		drop_slices(s, false);
+}
+
+#define VFAIL(kind_, pc_, ...)                                                                   \
+	do {                                                                                      \
+		verdict_fail(v, (kind_), (pc_), __VA_ARGS__);                                    \
+		return true;                                                                      \
+	} while (0)
+
+/* A helper whose every memory argument verify_helper checks with its span (absint_iter.c's
+ * rule): one with a prototype and no unmodeled argument, and not a callback helper. */
+static bool helper_spans_checked(const struct astate *s, const struct bpf_insn *i)
+{
+	const struct ebpf_helper_proto *p;
+
+	if (!ebpf_is_helper_call(i) || absint_cb_helper(i->imm))
+		return false;
+	p = absint_helper_proto(s, i->imm);
+	return p && !ebpf_helper_proto_unmodeled_arg(p);
+}
+
+static int64_t off_of(int b)
+{
+	return -8 * (int64_t)(b + 1);
+}
+
+bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			       uint32_t pc)
+{
+	const struct bpf_insn *i = &cx->insns[pc];
+	bool helper = ebpf_is_helper_call(i);
+	int kind = helper ? dp_kind(i->imm) : DP_OTHER, reg, b;
+	const char *name;
+	const struct aval *d;
+	int64_t off;
+	uint64_t bit;
+
+	if (s->dpr.may && func_of(cx, pc) == 0) {
+		int k = __builtin_ctzll(s->dpr.may);
+
+		if (ebpf_is_exit(i))
+			VFAIL(VERDICT_UNSAFE, pc, "BPF_EXIT instruction in main prog would lead to "
+			      "reference leak (the ringbuf dynptr at fp%lld may be neither submitted "
+			      "nor discarded on some path)", (long long)off_of(k));
+		if (helper && i->imm == BPF_FUNC_tail_call)
+			VFAIL(VERDICT_UNSAFE, pc, "tail_call would lead to reference leak (the ringbuf "
+			      "dynptr at fp%lld may be live)", (long long)off_of(k));
+		if (ebpf_class(i) == BPF_LD && !ebpf_is_ldimm64(i))
+			VFAIL(VERDICT_UNSAFE, pc, "BPF_LD_[ABS|IND] cannot be mixed with socket "
+			      "references (the ringbuf dynptr at fp%lld may be live)",
+			      (long long)off_of(k));
+		if ((ebpf_is_pseudo_call(i) || (helper && absint_cb_helper(i->imm))) && cx->ref_tail)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "a call while a ringbuf dynptr is live, in a "
+			      "program whose subprograms tail-call or use LD_ABS");
+	}
+	if (!ebpf_is_call(i))
+		return false;
+	if (kind == DP_OTHER || (kind == DP_USE && !absint_dynptr_on_stack(s, i->imm))) {
+		/* a callee, a kfunc or a helper that calls back, given a pointer into this frame,
+		 * may read or write a live dynptr's bytes; a plain helper's memory arguments are
+		 * checked as accesses (absint_dynptr_verify_stack) */
+		if (!s->dp.may || helper_spans_checked(s, i))
+			return false;
+		for (int r = 1; r <= 5; r++) {
+			const struct aval *a = &s->regs[r];
+
+			if (!(s->init & (1u << r)))
+				continue;
+			if ((a->kind == AV_PTR && (a->region == REGION_STACK ||
+						   a->region == REGION_CALLER_STACK)) ||
+			    (a->kind == AV_TOP && !helper))
+				VFAIL(VERDICT_UNSUPPORTED, pc, "a call given R%d, which may point into "
+				      "the frame, while a dynptr is live there", r);
+		}
+		return false;
+	}
+	reg = dp_reg(i->imm);
+	name = ebpf_helper_name(i->imm);
+	d = &s->regs[reg];
+	v->checks++;
+	if (!(s->init & (1u << reg)))
+		VFAIL(VERDICT_UNSAFE, pc, "R%d may be read before it is written (not written on some "
+		      "path)", reg);
+	if (d->kind == AV_TOP)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "%s: R%d may not be a pointer to the stack", name, reg);
+	if (d->kind == AV_SCALAR || (d->kind == AV_PTR && d->region != REGION_STACK &&
+				     d->region != REGION_DYNPTR && d->region != REGION_CALLER_STACK))
+		VFAIL(VERDICT_UNSAFE, pc, "R%d type=%s expected=fp (%s takes a dynptr on the stack)",
+		      reg, d->kind == AV_SCALAR ? "scalar" : claim_region_name(d->region), name);
+	if (d->region == REGION_DYNPTR)
+		VFAIL(VERDICT_UNSAFE, pc, "%s: R%d is a bpf_user_ringbuf_drain sample's dynptr, which "
+		      "%s", name, reg, kind == DP_RELEASE ? "is not a ringbuf dynptr reference"
+							  : "is initialized already");
+	if (d->region == REGION_CALLER_STACK || func_of(cx, pc) != 0)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "%s: dynptrs outside the main function's own frame "
+		      "are not modeled", name);
+	if (!range_is_const(&d->r))
+		VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the dynptr is not at a constant offset of the "
+		      "frame", name);
+	off = (int64_t)d->r.umin;
+	if (off < -FP_FRAME || off + 16 > 0)
+		VFAIL(VERDICT_UNSAFE, pc, "%s: the dynptr at fp%lld is not 16 bytes of the frame",
+		      name, (long long)off);
+	if ((b = dp_bit(off)) < 0)
+		VFAIL(VERDICT_UNSAFE, pc, "%s: the dynptr at fp%lld is not 8-aligned (%s)", name,
+		      (long long)off, kind == DP_FROM_MEM || kind == DP_RESERVE
+		      ? "Dynptr has to be an uninitialized dynptr" : "Expected an initialized dynptr");
+	bit = 1ull << b;
+	absint_frame_depth(cx, 0, off);
+	if (kind == DP_FROM_MEM || kind == DP_RESERVE) {
+		if (kind == DP_FROM_MEM) {
+			const struct aval *m = &s->regs[1];
+
+			if (m->kind == AV_TOP)
+				VFAIL(VERDICT_UNSUPPORTED, pc, "bpf_dynptr_from_mem: R1 may not be a map "
+				      "value");
+			if (m->kind != AV_PTR || m->region != REGION_MAP_VALUE)
+				VFAIL(VERDICT_UNSAFE, pc, "Unsupported reg type %s for "
+				      "bpf_dynptr_from_mem data", m->kind == AV_SCALAR ? "scalar"
+				      : claim_region_name(m->region));
+		} else {
+			const struct aval *m = &s->regs[1];
+
+			if (m->kind == AV_PTR && m->region == REGION_MAP_HANDLE &&
+			    m->map < cx->nmaps && cx->maps[m->map].type != BPF_MAP_TYPE_RINGBUF)
+				VFAIL(VERDICT_UNSAFE, pc, "bpf_ringbuf_reserve_dynptr with map '%s' "
+				      "(type %u): not a ringbuf", cx->maps[m->map].name,
+				      cx->maps[m->map].type);
+		}
+		if (dp_covers(s->dpr.may) & (dp_cover(b)))
+			VFAIL(VERDICT_UNSAFE, pc, "%s: cannot overwrite referenced dynptr (a ringbuf "
+			      "dynptr at fp%lld may be live)", name,
+			      (long long)off_of(__builtin_ctzll(s->dpr.may)));
+		if (dp_covers(s->dp.may & ~bit) & dp_cover(b))
+			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the dynptr at fp%lld overlaps another "
+			      "live one", name, (long long)off);
+		if (s->it.may & dp_cover(b))
+			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the dynptr at fp%lld overlaps a live "
+			      "open-coded iterator", name, (long long)off);
+		return false;	/* (the other arguments: verify_helper, with absint_dynptr_proto) */
+	}
+	if (!(s->dp.must & bit))
+		VFAIL(VERDICT_UNSAFE, pc, "Expected an initialized dynptr as arg #%d (%s: no dynptr "
+		      "at fp%lld on some path: never made, released or overwritten)", reg - 1, name,
+		      (long long)off);
+	if (kind == DP_RELEASE) {
+		if (!(s->dpr.may & bit))
+			VFAIL(VERDICT_UNSAFE, pc, "arg 1 is an unacquired reference (%s of the local "
+			      "dynptr at fp%lld)", name, (long long)off);
+		if (!(s->dpr.must & bit))
+			VFAIL(VERDICT_UNSAFE, pc, "arg 1 is an unacquired reference (%s: the dynptr at "
+			      "fp%lld is a local one on some path)", name, (long long)off);
+		return false;
+	}
+	if (i->imm == BPF_FUNC_dynptr_data && (s->init & 1u << 3)) {
+		/* ARG_CONST_ALLOC_SIZE_OR_ZERO: a known constant (one per path in the kernel) */
+		const struct aval *n = &s->regs[3];
+		uint64_t len;
+
+		if (n->kind == AV_TOP)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "bpf_dynptr_data: R3 may be a pointer");
+		if (n->kind != AV_SCALAR)
+			VFAIL(VERDICT_UNSAFE, pc, "R3 type=%s expected=scalar (bpf_dynptr_data's "
+			      "size)", claim_region_name(n->region));
+		if (!aval_is_const(n, &len))
+			VFAIL(VERDICT_UNSUPPORTED, pc, "bpf_dynptr_data: R3 is not a known constant "
+			      "(a range: one per path is not modeled)");
+		if (len > DYNPTR_MEM_MAX)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "bpf_dynptr_data: a size of %llu bytes (more "
+			      "than %u are not modeled)", (unsigned long long)len, DYNPTR_MEM_MAX);
+	}
+	return false;
+}
+
+bool absint_dynptr_verify_stack(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+				uint32_t pc, __int128 lo, __int128 hi, bool write)
+{
+	for (uint64_t m = s->dp.may; m; m &= m - 1) {
+		int b = __builtin_ctzll(m);
+		int64_t off = off_of(b);
+
+		if (!(lo < off + 16 && hi > off))
+			continue;
+		if (ebpf_is_call(&cx->insns[pc]))
+			VFAIL(VERDICT_UNSUPPORTED, pc, "a helper's memory argument [%lld, %lld) "
+			      "overlaps the dynptr at fp%lld while it may be live", absint_ll_sat(lo),
+			      absint_ll_sat(hi), (long long)off);
+		if (write && (s->dpr.must & (1ull << b)))
+			VFAIL(VERDICT_UNSAFE, pc, "cannot overwrite referenced dynptr (a store into "
+			      "the ringbuf dynptr at fp%lld)", (long long)off);
+		if (!write && (s->dp.must & (1ull << b)))
+			VFAIL(VERDICT_UNSAFE, pc, "invalid read from stack off %lld (the bytes of the "
+			      "dynptr at fp%lld)", absint_ll_sat(lo), (long long)off);
+		VFAIL(VERDICT_UNSUPPORTED, pc, "access to the bytes of the dynptr at fp%lld while it "
+		      "may be live (a store destroys a local one)", (long long)off);
+	}
+	return false;
+}
