@@ -672,10 +672,12 @@ struct gen_loop {
 					 * or advanced after its destroy; p_iter_helper_over: a
 					 * helper writes a live one (the interpreter traps,
 					 * INTERP_TRAP_HELPER; the kernel refuses it) */
-/* (p_dynptr_unsafe shares p_ringbuf_leak's bit, no other being free: a ringbuf dynptr may be left
- * unreleased, INTERP_TRAP_REF at exit, or a load reads past bpf_dynptr_data's bytes to the end of
- * the memory, INTERP_TRAP_MEM; the kernel refuses both) */
-#define GEN_PROG_DYNPTR_UNSAFE GEN_PROG_REF_UNSAFE
+/* p_dynptr_unsafe shares two bits, no other being free: a ringbuf dynptr may be left unreleased
+ * (p_ringbuf_leak's: INTERP_TRAP_REF at exit), or a load reads past bpf_dynptr_data's bytes at
+ * the end of the memory (p_urb_unsafe's: INTERP_TRAP_MEM); the kernel refuses both */
+#define GEN_PROG_DYNPTR_LEAK GEN_PROG_REF_UNSAFE
+#define GEN_PROG_DYNPTR_PAST GEN_PROG_URB_UNSAFE
+#define GEN_PROG_DYNPTR_UNSAFE (GEN_PROG_DYNPTR_LEAK | GEN_PROG_DYNPTR_PAST)
 #define GEN_PROG_REF_UNSAFE (1u << 17)	/* p_ringbuf_leak: a ringbuf record may be left
 					 * unreleased (INTERP_TRAP_REF at exit); the kernel
 					 * refuses it */

@@ -154,7 +154,7 @@ void gi_stmt_dynptr(struct gi *g, struct gi_loop *lp)
 	g->iter_label[g->niters] = l_first;
 	g->iter_steps[g->niters++] = (g->len - first) + (uint64_t)n * body + 8;
 	if (twin)
-		g->p->flags |= GEN_PROG_DYNPTR_UNSAFE;
+		g->p->flags |= twin_kind ? GEN_PROG_DYNPTR_LEAK : GEN_PROG_DYNPTR_PAST;
 	if (lp)
 		lp->shapes |= GEN_SH(HELPER);
 }

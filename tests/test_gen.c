@@ -1629,7 +1629,8 @@ static void urb_program(void *arg, const struct twin_run *r)
 /* p_dynptr and its unsafe twin p_dynptr_unsafe: a dynptr on the stack (bpf_dynptr_from_mem over
  * a map value, or bpf_ringbuf_reserve_dynptr) read or written by an index loop; the safe form
  * never traps and stays within max_steps (check_program), and bpfscev calls most safe forms
- * safe, none whose run traps; the twin, flagged, is never called safe, and its runs trap when
+ * safe, none whose run traps; the twin, flagged, is not called safe (but where no run and no
+ * kernel goes: dead code), and its runs trap when
  * they read past bpf_dynptr_data's bytes at the memory's end (INTERP_TRAP_MEM) or leave a
  * ringbuf dynptr unreleased (INTERP_TRAP_REF). */
 static void dynptr_program(void *arg, const struct twin_run *r)
@@ -1649,8 +1650,9 @@ static void dynptr_program(void *arg, const struct twin_run *r)
 	if (twin_verdict(r, &v)) {
 		safe = v.kind == VERDICT_SAFE;
 		c->safe += !r->twin && call && safe;
-		CHECK(!(p->flags & GEN_PROG_DYNPTR_UNSAFE) || !safe, TW "a twin called safe",
-		      TW_ARGS(r));
+		/* (a twin may sit where no run goes, which the kernel does not verify either:
+		 * called safe then, but never one whose runs trap, below) */
+		c->dirty[1] += (p->flags & GEN_PROG_DYNPTR_UNSAFE) && !safe;
 	}
 	c->flagged[r->twin] += !!(p->flags & GEN_PROG_DYNPTR_UNSAFE);
 	if (p->flags & GEN_PROG_DYNPTR_UNSAFE) {
@@ -1674,9 +1676,11 @@ static void test_dynptr_knobs(void)
 	      c.calls[0]);
 	CHECK(c.traps > 10, "p_dynptr_unsafe: %u of %u flagged programs trap", c.traps,
 	      c.flagged[1]);
+	CHECK(c.dirty[1] > c.flagged[1] * 3 / 4, "p_dynptr_unsafe: %u of %u flagged programs not "
+	      "called safe", c.dirty[1], c.flagged[1]);
 	printf("p_dynptr: %u of 60 programs make a dynptr, %u a ringbuf one; %u safe forms verified "
-	       "safe; p_dynptr_unsafe: %u flagged, %u trap, none called safe\n", c.calls[0],
-	       c.shaped[0], c.safe, c.flagged[1], c.traps);
+	       "safe; p_dynptr_unsafe: %u flagged, %u trap, %u not called safe\n", c.calls[0],
+	       c.shaped[0], c.safe, c.flagged[1], c.traps, c.dirty[1]);
 }
 
 /* p_timer and its unsafe twin p_timer_unsafe: both arm a timer of the timer map (map 3, maps
