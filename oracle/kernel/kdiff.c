@@ -84,6 +84,8 @@ static bool nondeterministic(const struct ebpf_prog *prog)
 		case 160: case 208:
 		case BPF_FUNC_ringbuf_reserve:	/* (NULL when the interpreter's draw says the
 						 * ring is full, a record in the kernel) */
+		case BPF_FUNC_ringbuf_reserve_dynptr:	/* (the same; and the record's old bytes
+							 * the ring's, drawn by the interpreter) */
 			return true;
 		default:
 			break;
