@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/arena_pages.h"
 #include "util/zalloc.h"
 
 static const char *const region_names[] = {
@@ -33,6 +34,18 @@ struct claim_chunk {
 	size_t size, used;
 } __attribute__((aligned(16)));
 
+#define CHUNK_PAGES (2u << 20)		/* from this size on, whole huge pages (chunk_new) */
+
+static void chunk_free(struct claim_chunk *c)
+{
+	size_t size = c->size + sizeof(*c);
+
+	if (size >= CHUNK_PAGES)
+		arena_pages_free(c, size);
+	else
+		free(c);
+}
+
 void claim_prog__free(struct claim_prog *p)
 {
 	if (!p)
@@ -53,7 +66,7 @@ void claim_prog__free(struct claim_prog *p)
 	}
 	for (struct claim_chunk *c = p->chunks, *next; c; c = next) {
 		next = c->next;
-		free(c);
+		chunk_free(c);
 	}
 	free(p->loop_pool);
 	free(p->loops);
@@ -105,8 +118,10 @@ void claim_trip__free_text(struct claim_trip *t)
 #define CHUNK_FIRST (2u << 10)		/* a small program's first: a few loops' */
 #define CHUNK_MAX (4u << 20)		/* chunks double up to this */
 
-/* A new chunk with room for bytes, made the newest: from 2 MiB on whole huge pages
- * (malloc_huge: a block malloc maps starts 16 bytes past a page, where no 2 MiB page fits). */
+/* A new chunk with room for bytes, made the newest: from CHUNK_PAGES bytes on whole huge pages
+ * from the arena (arena_pages_alloc: a block malloc maps starts 16 bytes past a page, where no
+ * 2 MiB page fits; and in a long program's last pass the arena has pages to give back, those of
+ * the loop summaries it has left). */
 static struct claim_chunk *chunk_new(struct claim_prog *p, size_t bytes)
 {
 	size_t size = p->chunks ? 2 * (p->chunks->size + sizeof(struct claim_chunk)) : CHUNK_FIRST;
@@ -117,7 +132,7 @@ static struct claim_chunk *chunk_new(struct claim_prog *p, size_t bytes)
 		size = CHUNK_MAX;
 	while (size - sizeof(*c) < bytes)
 		size *= 2;
-	if (!(m = malloc_huge(size)))
+	if (!(m = size >= CHUNK_PAGES ? arena_pages_alloc(size) : malloc(size)))
 		return NULL;
 	c = m;
 	c->next = p->chunks;

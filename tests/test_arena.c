@@ -23,6 +23,7 @@
  *   generated programs and one with subprograms, and again with every block from 1 KiB mapped:
  *   a block read before it is written, or freed with free() instead of arena_free, shows here
  *   (a difference, or ASan's report). */
+#define _GNU_SOURCE	/* (util/arena.c, included below, uses mremap) */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,11 +32,16 @@
 #include "tests/check.h"
 
 #include "util/arena.h"
+#include "util/arena_pages.h"
 
 static int arena_test_off;
 #define ARENA_OFF arena_test_off
 static size_t arena_test_map_min = ARENA_MAP;
 #define ARENA_MAP_MIN arena_test_map_min
+static size_t arena_test_map_huge = ARENA_MAP;
+#define ARENA_MAP_HUGE arena_test_map_huge
+static size_t arena_test_spare_max = (size_t)64 << 20;
+#define SPARE_MAX arena_test_spare_max
 #include "util/arena.c"
 
 #include <errno.h>
@@ -208,10 +214,143 @@ static void mapped(void)
 			bad = k;
 	CHECK(bad == SIZE_MAX, "a mapped block changed at byte %zu", bad);
 	arena_free(z);
-	CHECK(!page_mapped(z) && page_mapped(m) && a.maps && !a.maps->next,
-	      "arena_free of a mapped block: %d %d", page_mapped(z), page_mapped(m));
+	CHECK(page_mapped(m) && a.maps && !a.maps->next, "arena_free of a mapped block: %d",
+	      page_mapped(m));
 	arena_close(&a);
-	CHECK(!page_mapped(m), "arena_close left a mapped block mapped");
+	CHECK(!page_mapped(m) && !page_mapped(z) && !spare,
+	      "arena_close left a mapped block mapped, or the spare");
+}
+
+/* Fills n bytes at p with the bytes of seed. */
+static void fill(unsigned char *p, size_t n, unsigned seed)
+{
+	for (size_t k = 0; k < n; k++)
+		p[k] = (unsigned char)(k * 31 + seed);
+}
+
+/* Whether the n bytes at p are fill(p, n, seed)'s. */
+static bool filled(const unsigned char *p, size_t n, unsigned seed)
+{
+	for (size_t k = 0; k < n; k++)
+		if (p[k] != (unsigned char)(k * 31 + seed))
+			return false;
+	return true;
+}
+
+static bool all_zero(const unsigned char *p, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (p[k])
+			return false;
+	return true;
+}
+
+/* The spare (arena.c): mapped blocks freed, slab regions emptied and claims' chunks given back
+ * keep their touched 2 MiB pages for the next mapped block (not zeroed), slab region or
+ * arena_pages_alloc, and not for arena_zalloc (which reads zero); pieces not touched are
+ * unmapped, past SPARE_MAX all is, and the outermost arena_close unmaps the spare.  A block
+ * served from it that was not, a zeroed one that kept old bytes, or memory lost or unmapped
+ * while in use fails here. */
+static void spare_reuse(void)
+{
+	const size_t H = HUGE_PAGE;
+	unsigned char *m, *b, *c, *z, *g;
+	struct arena a, in;
+
+	arena_open(&a);
+	/* a block freed whole: the next block of its size is the same pages, bytes kept */
+	m = arena_alloc(2 * H);
+	CHECK(m != NULL, "a mapped block of 4 MiB");
+	if (!m)
+		return;
+	fill(m, 2 * H, 1);
+	arena_free(m);
+	CHECK(spare_bytes == 2 * H && page_mapped(m), "freed: %zu bytes spare", spare_bytes);
+	z = arena_zalloc(2 * H, 1);	/* (zeroed: not from the spare) */
+	CHECK(z && z != m && all_zero(z, 2 * H) && spare_bytes == 2 * H,
+	      "a zeroed block took the spare's pages or is not zero");
+	b = arena_alloc(2 * H);
+	CHECK(b == m && filled(b, 2 * H, 1) && spare_bytes == 0,
+	      "the spare did not serve a block of its size (%p for %p)", (void *)b, (void *)m);
+	/* a block larger than any spare extent: two extents moved over a fresh mapping's start,
+	 * the rest fresh (zero) */
+	c = arena_alloc(H);
+	CHECK(c != NULL, "a mapped block of 2 MiB");
+	if (!c || !b)
+		goto out;
+	fill(c, H, 2);
+	arena_free(b);
+	arena_free(c);	/* (spare: c's 2 MiB, then b's 4 MiB) */
+	g = arena_alloc(4 * H);
+	CHECK(g && spare_bytes == 0 && !page_mapped(c) && !page_mapped(b),
+	      "spare left %zu bytes, old pages still mapped where they were", spare_bytes);
+	if (g)
+		CHECK(filled(g, H, 2) && filled(g + H, 2 * H, 1) && all_zero(g + 3 * H, H),
+		      "a block assembled from the spare lost bytes or is not zero past them");
+	/* only touched pieces are kept */
+	m = arena_alloc(2 * H);
+	if (m) {
+		fill(m + H, H, 3);	/* (the first 2 MiB never touched) */
+		arena_free(m);
+		CHECK(spare_bytes == H && !page_mapped(m) && page_mapped(m + H),
+		      "an untouched piece kept: %zu bytes spare", spare_bytes);
+	}
+	/* a slab region from the spare (the thread's kept region first, when there is one) */
+	b = arena_slab_alloc(100);
+	CHECK(b != NULL, "a slab block");
+	if (b && m && !kept_region)
+		CHECK((unsigned char *)slab_region_of((struct slab_head *)b - 1) == m + H &&
+		      spare_bytes == 0, "the slab's region is not the spare's (%zu bytes spare)",
+		      spare_bytes);
+	/* the claims' chunks' pages: from the spare, and back to it while an arena is open */
+	if (g) {
+		size_t before;
+
+		arena_free(g);
+		before = spare_bytes;
+		c = arena_pages_alloc(2 * H);
+		CHECK(c && c >= g && c < g + 4 * H && spare_bytes == before - 2 * H &&
+		      filled(c, H, 2), "arena_pages_alloc did not take the spare's pages");
+		if (c) {
+			fill(c, 2 * H, 4);
+			arena_pages_free(c, 2 * H);
+			CHECK(page_mapped(c) && spare_bytes == before,
+			      "arena_pages_free in an arena: not to the spare");
+		}
+	}
+	/* an inner arena's blocks go to the spare when it closes, not away */
+	arena_open(&in);
+	m = arena_alloc(H);
+	if (m)
+		fill(m, H, 5);
+	arena_close(&in);
+	CHECK(m && page_mapped(m), "an inner arena's block unmapped at its close");
+	/* past SPARE_MAX, pieces are unmapped (a zeroed block: fresh, not from the spare) */
+	{
+		size_t before = spare_bytes;
+
+		arena_test_spare_max = before + H;
+		z = arena_zalloc(2 * H, 1);
+		if (z) {
+			fill(z, 2 * H, 6);
+			arena_free(z);
+			CHECK(spare_bytes == before && !page_mapped(z),
+			      "the spare passed its cap: %zu bytes, %zu before", spare_bytes, before);
+		}
+		arena_test_spare_max = (size_t)64 << 20;
+	}
+	arena_slab_free(b);
+out:
+	arena_close(&a);
+	CHECK(!spare && !spare_bytes, "the outermost arena_close left %zu bytes spare",
+	      spare_bytes);
+	c = arena_pages_alloc(H);	/* no arena open: mapped, then unmapped */
+	CHECK(c && ((uintptr_t)c & (H - 1)) == 0, "arena_pages_alloc with no arena open");
+	if (c) {
+		fill(c, H, 7);
+		arena_pages_free(c, H);
+		CHECK(!page_mapped(c), "arena_pages_free with no arena open left it mapped");
+	}
 }
 
 /* Regions the arena holds now. */
@@ -376,6 +515,9 @@ static void analysis_text(struct sbuf *sb, const struct ebpf_prog *p,
 	}
 }
 
+/* Programs analyzed with every block in whole huge pages (a few: each costs 2 MiB pages). */
+static int huge_runs = 12;
+
 static void same_with_and_without(const char *what, const struct ebpf_prog *p,
 				  const struct ebpf_map_def *maps, size_t nmaps)
 {
@@ -395,6 +537,18 @@ static void same_with_and_without(const char *what, const struct ebpf_prog *p,
 	CHECK(on.len == off.len && !memcmp(sbuf_cstr(&on), sbuf_cstr(&off), on.len),
 	      "%s: the analysis differs with blocks mapped (%zu bytes of output, %zu without)",
 	      what, on.len, off.len);
+	if (huge_runs > 0) {
+		/* every block from 1 KiB whole 2 MiB pages, so that blocks freed go to the spare
+		 * and come back with old bytes: a block read before it is written shows */
+		huge_runs--;
+		sbuf_reset(&on);
+		arena_test_map_min = arena_test_map_huge = 1024;
+		analysis_text(&on, p, maps, nmaps);
+		arena_test_map_min = arena_test_map_huge = ARENA_MAP;
+		CHECK(on.len == off.len && !memcmp(sbuf_cstr(&on), sbuf_cstr(&off), on.len),
+		      "%s: the analysis differs with blocks from the spare (%zu bytes of output, "
+		      "%zu without)", what, on.len, off.len);
+	}
 	sbuf_free(&on);
 	sbuf_free(&off);
 }
@@ -441,6 +595,7 @@ int main(void)
 	nested();
 	large();
 	mapped();
+	spare_reuse();
 	slab();
 	chunks();
 	analyses();

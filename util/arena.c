@@ -1,5 +1,9 @@
 /* The per-analysis arena: see arena.h. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* mremap */
+#endif
 #include "util/arena.h"
+#include "util/arena_pages.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -27,6 +31,11 @@
  * lowers it to see that every such block is given back with arena_free, not free()). */
 #ifndef ARENA_MAP_MIN
 #define ARENA_MAP_MIN ARENA_MAP
+#endif
+/* ... and whole 2 MiB pages from ARENA_MAP bytes (tests/test_arena.c lowers it too, so that
+ * small blocks go through the spare). */
+#ifndef ARENA_MAP_HUGE
+#define ARENA_MAP_HUGE ARENA_MAP
 #endif
 
 #define ARENA_ALIGN 16u
@@ -65,6 +74,138 @@ static _Thread_local struct slab_region *kept_region;
 static _Thread_local char first_block[ARENA_FIRST] __attribute__((aligned(16)));
 static _Thread_local bool first_taken;
 
+/* The spare: mapped memory the arena gave back (mapped blocks freed, slab regions emptied,
+ * whatever an arena that closed inside another held), kept in whole 2 MiB pages for the next
+ * mapped blocks and slab regions of the thread, until the outermost arena closes.  A fresh
+ * 2 MiB page costs the kernel's zeroing and, on this kind of virtual machine, the host's first
+ * touch: a 1M-instruction analysis of deep nests took 408 huge pages (816 MB) for a peak of
+ * 419 MB, many of them to replace memory it had just unmapped; with the spare 331
+ * (docs/BENCHMARKS.md, issue 13, sixteenth round).  Reused memory holds old bytes: blocks not
+ * zeroed, slab regions and arena_pages_alloc take it; arena_zalloc's blocks come fresh (zero).
+ * Only pieces whose pages are all resident are kept (spare_put): the rest is unmapped as
+ * before, and so is what passes SPARE_MAX, so that the process holds at most that much more than
+ * it uses (the spare is full at the end of a long analysis, when its loop summaries' regions
+ * are freed: +28 MB at the peak of those deep nests). */
+#ifndef SPARE_MAX
+#define SPARE_MAX ((size_t)32 << 20)
+#endif
+static _Thread_local struct arena_map *spare;	/* extents, 2 MiB-aligned and -long */
+static _Thread_local size_t spare_bytes;
+
+/* Whether every page of the 2 MiB at p is resident (mincore). */
+static bool piece_resident(char *p)
+{
+	unsigned char vec[HUGE_PAGE / 4096];
+	size_t n = HUGE_PAGE / page_size();
+
+	if (n > sizeof(vec) || mincore(p, HUGE_PAGE, vec))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!(vec[i] & 1))
+			return false;
+	return true;
+}
+
+/* Keeps [p, p + len) in the spare, or unmaps it when the spare is full. */
+static void spare_keep(char *p, size_t len)
+{
+	struct arena_map *m;
+
+	if (spare_bytes + len > SPARE_MAX || !(m = malloc(sizeof(*m)))) {
+		munmap(p, len);
+		return;
+	}
+	m->p = p;
+	m->len = len;
+	m->next = spare;
+	spare = m;
+	spare_bytes += len;
+}
+
+/* Gives the mapping [p, p + len) back: its runs of resident 2 MiB pieces to the spare (when p
+ * and len are whole 2 MiB pages), the rest unmapped. */
+static void spare_put(char *p, size_t len)
+{
+	if (((uintptr_t)p | len) & (HUGE_PAGE - 1)) {
+		munmap(p, len);
+		return;
+	}
+	for (size_t off = 0, run; off < len; off += run) {
+		bool keep = piece_resident(p + off);
+
+		for (run = HUGE_PAGE; off + run < len && piece_resident(p + off + run) == keep;)
+			run += HUGE_PAGE;
+		if (keep)
+			spare_keep(p + off, run);
+		else
+			munmap(p + off, run);
+	}
+}
+
+/* A spare extent of len bytes (whole 2 MiB pages), from the smallest that holds them; NULL
+ * when none does. */
+static char *spare_take(size_t len)
+{
+	struct arena_map **best = NULL, *m;
+	char *p;
+
+	for (struct arena_map **mp = &spare; (m = *mp); mp = &m->next)
+		if (m->len >= len && (!best || m->len < (*best)->len))
+			best = mp;
+	if (!best)
+		return NULL;
+	m = *best;
+	p = m->p;
+	spare_bytes -= len;
+	if (m->len == len) {
+		*best = m->next;
+		free(m);
+	} else {
+		m->p += len;
+		m->len -= len;
+	}
+	return p;
+}
+
+/* Moves spare extents (mremap: their pages, not their bytes) over the start of the fresh
+ * mapping [p, p + len) (whole 2 MiB pages) until it is covered or the spare empty; returns how
+ * many bytes from p were moved there (and hold old bytes). */
+static size_t spare_move(char *p, size_t len)
+{
+	size_t moved = 0;
+	struct arena_map *m;
+
+	while (moved < len && (m = spare)) {
+		size_t piece = m->len < len - moved ? m->len : len - moved;
+
+		if (mremap(m->p, piece, piece, MREMAP_MAYMOVE | MREMAP_FIXED, p + moved) ==
+		    MAP_FAILED)
+			break;
+		moved += piece;
+		spare_bytes -= piece;
+		if (piece == m->len) {
+			spare = m->next;
+			free(m);
+		} else {
+			m->p += piece;
+			m->len -= piece;
+		}
+	}
+	return moved;
+}
+
+/* Unmaps the spare (the outermost arena closed). */
+static void spare_flush(void)
+{
+	for (struct arena_map *m = spare, *mn; m; m = mn) {
+		mn = m->next;
+		munmap(m->p, m->len);
+		free(m);
+	}
+	spare = NULL;
+	spare_bytes = 0;
+}
+
 void arena_open(struct arena *a)
 {
 	memset(a, 0, sizeof(*a));
@@ -89,7 +230,7 @@ void arena_close(struct arena *a)
 	}
 	for (struct arena_map *m = a->maps, *mn; m; m = mn) {
 		mn = m->next;
-		munmap(m->p, m->len);
+		spare_put(m->p, m->len);
 		free(m);
 	}
 	for (struct slab_region *r = a->regions, *rn; r; r = rn) {
@@ -97,11 +238,13 @@ void arena_close(struct arena *a)
 		if (!kept_region)
 			kept_region = r;
 		else
-			munmap(r, HUGE_PAGE);
+			spare_put((char *)r, HUGE_PAGE);
 	}
 	if (a->first)
 		first_taken = false;
 	current = a->outer;
+	if (!current)
+		spare_flush();
 	memset(a, 0, sizeof(*a));
 }
 
@@ -137,27 +280,18 @@ static __attribute__((noinline)) void *big_zeroed(size_t n, size_t size)
 	return zalloc(n, size);
 }
 
-/* A block of ARENA_MAP_MIN bytes or more in arena a: a mapping of its own that starts on a
- * 2 MiB boundary and, from ARENA_MAP bytes, ends on one, asked for huge pages.  malloc maps such
- * a block too, but 16 bytes past a page boundary, so the kernel could back with huge pages only
- * the 2 MiB ranges wholly inside it: a block of 3 MiB got one at most, and 4 KiB pages for the
- * rest, a page fault each (microseconds in a virtual machine), and a block under 2 MiB none.
- * Aligned, each 2 MiB of the block is one fault; the last huge page holds up to 2 MiB past the
- * block's end once that end is touched (no more than the block itself from ARENA_MAP bytes).
- * The mapping's pages read zero until written (arena_zalloc needs no memset). */
-static __attribute__((noinline)) void *map_block(struct arena *a, size_t bytes)
+/* A fresh mapping of len bytes (whole pages) on a 2 MiB boundary, asked for huge pages when
+ * huge; NULL when out of memory. */
+static char *map_aligned(size_t len, bool huge)
 {
-	size_t round = bytes >= ARENA_MAP ? HUGE_PAGE : page_size();
-	size_t len = (bytes + round - 1) & ~(round - 1);
-	struct arena_map *m = malloc(sizeof(*m));
 	char *base, *p;
 
-	if (!m || len < bytes || len > SIZE_MAX - HUGE_PAGE)
-		goto fail;
+	if (len > SIZE_MAX - HUGE_PAGE)
+		return NULL;
 	base = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 		    -1, 0);
 	if (base == MAP_FAILED)
-		goto fail;
+		return NULL;
 	/* (the 2 MiB boundary inside, and what lies before it and past the block given back) */
 	p = (char *)(((uintptr_t)base + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
 	if (p > base)
@@ -165,9 +299,40 @@ static __attribute__((noinline)) void *map_block(struct arena *a, size_t bytes)
 	if (p + len < base + len + HUGE_PAGE)
 		munmap(p + len, (size_t)(base + len + HUGE_PAGE - (p + len)));
 #ifdef MADV_HUGEPAGE
-	if (bytes >= ARENA_MAP)
+	if (huge)
 		(void)madvise(p, len, MADV_HUGEPAGE);
 #endif
+	return p;
+}
+
+/* A block of ARENA_MAP_MIN bytes or more in arena a: a mapping of its own that starts on a
+ * 2 MiB boundary and, from ARENA_MAP bytes, ends on one, asked for huge pages.  malloc maps such
+ * a block too, but 16 bytes past a page boundary, so the kernel could back with huge pages only
+ * the 2 MiB ranges wholly inside it: a block of 3 MiB got one at most, and 4 KiB pages for the
+ * rest, a page fault each (microseconds in a virtual machine), and a block under 2 MiB none.
+ * Aligned, each 2 MiB of the block is one fault; the last huge page holds up to 2 MiB past the
+ * block's end once that end is touched (no more than the block itself from ARENA_MAP bytes).
+ * A fresh mapping's pages read zero until written (arena_zalloc needs no memset).  A block not
+ * zeroed, from ARENA_MAP bytes, is served by the spare first, whole (spare_take) or moved over
+ * the start of a fresh mapping (spare_move).  A zeroed one is not: it would have to be cleared,
+ * and a zeroed array is often touched here and there only, where the spare's pages would all
+ * be resident (1M instructions of deep nests: 55 MB more at the peak). */
+static __attribute__((noinline)) void *map_block(struct arena *a, size_t bytes, bool zeroed)
+{
+	size_t round = bytes >= ARENA_MAP_HUGE ? HUGE_PAGE : page_size();
+	size_t len = (bytes + round - 1) & ~(round - 1);
+	struct arena_map *m = malloc(sizeof(*m));
+	bool reuse = round == HUGE_PAGE && !zeroed;
+	char *p;
+
+	if (!m || len < bytes)
+		goto fail;
+	if (!(reuse && (p = spare_take(len)))) {
+		if (!(p = map_aligned(len, round == HUGE_PAGE)))
+			goto fail;
+		if (reuse)
+			spare_move(p, len);
+	}
 	m->p = p;
 	m->len = len;
 	m->next = a->maps;
@@ -178,7 +343,30 @@ fail:
 	return NULL;
 }
 
-/* Unmaps p when it is a mapped block of an open arena. */
+void *arena_pages_alloc(size_t bytes)
+{
+	char *p;
+
+	if (!bytes || (bytes & (HUGE_PAGE - 1)))
+		return NULL;
+	if ((p = spare_take(bytes)))
+		return p;
+	if ((p = map_aligned(bytes, true)))
+		spare_move(p, bytes);
+	return p;
+}
+
+void arena_pages_free(void *p, size_t bytes)
+{
+	if (!p)
+		return;
+	if (current)
+		spare_put(p, bytes);
+	else
+		munmap(p, bytes);
+}
+
+/* Gives p back (spare_put) when it is a mapped block of an open arena. */
 static bool unmap_block(void *p)
 {
 	if ((uintptr_t)p & (HUGE_PAGE - 1))
@@ -187,7 +375,7 @@ static bool unmap_block(void *p)
 		for (struct arena_map **mp = &a->maps, *m; (m = *mp); mp = &m->next)
 			if (m->p == p) {
 				*mp = m->next;
-				munmap(m->p, m->len);
+				spare_put(m->p, m->len);
 				free(m);
 				return true;
 			}
@@ -201,7 +389,7 @@ void *arena_alloc(size_t bytes)
 	void *p;
 
 	if (!ARENA_OFF && a && bytes >= ARENA_MAP_MIN)
-		return map_block(a, bytes);
+		return map_block(a, bytes, false);
 	if (ARENA_OFF || !a || bytes >= ARENA_BIG)
 		return big_block(bytes);
 	if (!need)
@@ -221,7 +409,7 @@ void *arena_zalloc(size_t n, size_t size)
 	if (__builtin_mul_overflow(n, size, &bytes))
 		return NULL;
 	if (!ARENA_OFF && current && bytes >= ARENA_MAP_MIN)
-		return map_block(current, bytes);
+		return map_block(current, bytes, true);
 	if (ARENA_OFF || !current || bytes >= ARENA_BIG)
 		return big_zeroed(n, size);
 	if ((p = arena_alloc(bytes)))
@@ -300,26 +488,14 @@ static void slab_release(struct arena *a, struct slab_region *r)
 	if (r->next)
 		r->next->pprev = r->pprev;
 	*r->pprev = r->next;
-	munmap(r, HUGE_PAGE);
+	spare_put((char *)r, HUGE_PAGE);
 }
 
-/* A fresh 2 MiB region on a 2 MiB boundary, asked for a huge page; NULL when out of memory. */
+/* A 2 MiB region on a 2 MiB boundary: from the spare, else fresh and asked for a huge page;
+ * NULL when out of memory. */
 static char *map_region(void)
 {
-	char *base = mmap(NULL, 2 * (size_t)HUGE_PAGE, PROT_READ | PROT_WRITE,
-			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), *p;
-
-	if (base == MAP_FAILED)
-		return NULL;
-	p = (char *)(((uintptr_t)base + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
-	if (p > base)
-		munmap(base, (size_t)(p - base));
-	if (p + HUGE_PAGE < base + 2 * (size_t)HUGE_PAGE)
-		munmap(p + HUGE_PAGE, (size_t)(base + 2 * (size_t)HUGE_PAGE - (p + HUGE_PAGE)));
-#ifdef MADV_HUGEPAGE
-	(void)madvise(p, HUGE_PAGE, MADV_HUGEPAGE);
-#endif
-	return p;
+	return arena_pages_alloc(HUGE_PAGE);
 }
 
 /* A new current region for a: the spare, the thread's kept region, or a fresh mapping; false

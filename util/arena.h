@@ -9,8 +9,9 @@
  * malloc serves by mmap anyway), arena_alloc is malloc, so code that is also called outside an
  * analysis (`bpfscev loops`, the tests) keeps working unchanged; but blocks of ARENA_MAP bytes
  * or more asked while an arena is open are mapped each on its own, on huge-page boundaries
- * (arena.c: map_block).  arena_free frees what malloc gave, unmaps a mapped block and does
- * nothing for the arena's other blocks; callers free as they would with malloc, so the debug
+ * (arena.c: map_block).  arena_free frees what malloc gave, gives a mapped block's pages back
+ * (to the thread's spare, arena.c, for the next blocks) and does nothing for the arena's other
+ * blocks; callers free as they would with malloc, so the debug
  * build can do without the arena: under AddressSanitizer every block is malloc's, and overruns,
  * use after free and leaks are caught as before (tests/test_arena.c runs the analyzer with the
  * arena on, where free() of an arena's block is ASan's bad free).
@@ -25,8 +26,8 @@
 
 #define ARENA_BIG (64u << 10)
 /* Blocks of at least this many bytes asked while an arena is open are mapped each on its own,
- * on huge-page boundaries (arena.c: map_block); arena_free unmaps one, arena_close whatever is
- * left. */
+ * on huge-page boundaries (arena.c: map_block); arena_free gives one back, arena_close
+ * whatever is left (to the spare, arena.c). */
 #define ARENA_MAP (1u << 20)
 
 struct arena_chunk;
