@@ -1498,9 +1498,9 @@ static void pkt_len_loop(struct gi *g, bool over)
 }
 
 /* An index against a length loaded from a map value and checked once against the value's size
- * (p_map_len, issue 14 section 6): v = the array map's last element (never NULL; the last, so
- * that a read past it leaves the map, which the interpreter, holding the elements side by
- * side, traps on); its first u32 is set to (data[j] + c) & 63,
+ * (p_map_len, issue 14 section 6): v = any element of the array map (never NULL; a read past
+ * any of them traps, each value being a region of its own in the interpreter); its first u32
+ * is set to (data[j] + c) & 63,
  * then read back as len; if (len > 60) skip; for (r2 = 0; r2 < len; r2++) read v[4 + r2].  The
  * 60 bytes after the field fit only through the relation r2 < len <= 60 (the kernel narrows r2
  * by the register it is compared with).  c is chosen after the input is drawn so that the
@@ -1513,9 +1513,10 @@ static void map_len_loop(struct gi *g, bool over)
 	uint8_t j = (uint8_t)gen_pick(g->src, GEN_INPUT_LEN);
 	bool ge = gen_bool(g->src, 50), swap = gen_bool(g->src, 50);
 	int32_t lim = GEN_MAP_VALUE_SIZE - 4 + over;
+	int32_t elem = (int32_t)gen_pick(g->src, GEN_MAP_ENTRIES);
 	struct gen_loop *l;
 
-	gi_st(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, GEN_MAP_ENTRIES - 1);
+	gi_st(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, elem);
 	gi_ld_map(g, BPF_REG_1, 0);
 	gi_alux(g, true, BPF_MOV, BPF_REG_2, EBPF_REG_FP);
 	gi_alu(g, true, BPF_ADD, BPF_REG_2, GEN_FP_KEY);

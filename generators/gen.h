@@ -465,7 +465,7 @@
 	  "(a relational bound)")                                                                  \
 	X(p_map_len_over, 0, 0, 100,                                                               \
 	  "unsafe twin of p_map_len: len <= 61; the program's own input sets 61 and the last "     \
-	  "read is past the 64-byte value")                                                        \
+	  "read is past the 64-byte value (any of the array's elements)")                          \
 	X(p_call_frames, 0, 0, 100,                                                                \
 	  "f(p) reads *p, called with a pointer into main's frame and, from h, into h's own: "      \
 	  "the pointer joins two frames")                                                          \
