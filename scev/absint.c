@@ -550,6 +550,7 @@ static int send_succs(struct engine *en, uint32_t b, struct astate *s, send_fn s
 	int err = 0;
 
 	astate__none(&t);
+	st_cells_lend(cx, &t);
 
 	if (ebpf_is_cond_jmp(last) && ebpf_op(last) != BPF_JCOND && blk->nsucc == 2) {
 		bool is32 = ebpf_class(last) == BPF_JMP32;
@@ -601,7 +602,7 @@ static int send_succs(struct engine *en, uint32_t b, struct astate *s, send_fn s
 		for (unsigned k = 0; k < blk->nsucc && !err; k++)
 			err = send(en, b, blk->succ[k], s, arg);
 	}
-	astate__free(&t);
+	st_cells_return(cx, &t);
 	return err;
 }
 
@@ -912,6 +913,7 @@ static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 	int err;
 
 	astate__none(&s);
+	st_cells_lend(cx, &s);
 	if (absint_is_header(cx, b, &l)) {
 		if (!emit) {
 			const struct scev_loop *L = &cx->st.loops->loops[l];
@@ -978,7 +980,7 @@ static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 			queue(en, b, lowest);
 	}
 out:
-	astate__free(&s);
+	st_cells_return(cx, &s);
 	return err;
 }
 

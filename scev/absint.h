@@ -385,6 +385,10 @@ int st_copy_new(struct scev_ctx *cx, struct astate **v, uint32_t i, const struct
 /* Lets the state at v[i] go: kept among cx's spare states (its cells array too). */
 void st_release(struct scev_ctx *cx, struct astate *s);
 void st_spare_free(struct scev_ctx *cx);
+/* A visit's own state: st_cells_lend gives it (with no cells) one of cx's spare cell arrays,
+ * st_cells_return frees it as astate__free, keeping its array for the next. */
+void st_cells_lend(struct scev_ctx *cx, struct astate *s);
+void st_cells_return(struct scev_ctx *cx, struct astate *s);
 static inline void st_drop(struct scev_ctx *cx, struct astate **v, uint32_t i)
 {
 	if (v[i]) {

@@ -140,9 +140,35 @@ void st_release(struct scev_ctx *cx, struct astate *s)
 		astate__none(s);
 }
 
-/* The spare states (scev_ctx.spare), at the end of the analysis. */
+/* s, a state with no cells (astate__none), takes a cell array cx keeps, when it has one: a
+ * copy into s then reuses it as astate__copy reuses any array with room. */
+void st_cells_lend(struct scev_ctx *cx, struct astate *s)
+{
+	if (cx->ncells_spare) {
+		uint32_t k = --cx->ncells_spare;
+
+		s->cells = cx->cells_spare[k];
+		s->cap = cx->cells_spare_cap[k];
+	}
+}
+
+/* astate__free(s), but s's cell array is kept for st_cells_lend while cx has room. */
+void st_cells_return(struct scev_ctx *cx, struct astate *s)
+{
+	if (s->cells && cx->ncells_spare < SCRATCH_CELLS) {
+		cx->cells_spare[cx->ncells_spare] = s->cells;
+		cx->cells_spare_cap[cx->ncells_spare++] = s->cap;
+		astate__none(s);
+		return;
+	}
+	astate__free(s);
+}
+
+/* The spare states (scev_ctx.spare) and cell arrays, at the end of the analysis. */
 void st_spare_free(struct scev_ctx *cx)
 {
+	while (cx->ncells_spare)
+		free(cx->cells_spare[--cx->ncells_spare]);
 	for (uint32_t i = 0; i < cx->nspare; i++) {
 		free(cx->spare[i]->cells);
 		if (!st_pooled(cx, cx->spare[i]))

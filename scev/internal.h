@@ -209,6 +209,10 @@ static inline bool fn_pkt_meet(struct fn_pkt *dst, const struct fn_pkt *src)
  * analysis's claim there: one claim per pc, holding for every call. */
 #define SCEV_CTX_MAX 4
 
+/* Cell arrays scev_ctx keeps for the states a block's visit works on (scev_ctx.cells_spare):
+ * run_block's and send_succs' are alive at once, a callback's analysis may nest. */
+#define SCRATCH_CELLS 4
+
 struct scev_ctx_clone {
 	uint32_t start, end;	/* the function copied: its slots [start, end) */
 	uint32_t at;		/* where the copy starts in the new program */
@@ -294,6 +298,12 @@ struct scev_ctx {
 	 * spend more in malloc and free than in some of its blocks */
 	struct astate **spare;
 	uint32_t nspare, capspare;
+	/* the cell arrays of the states a block's visit works on and drops (run_block's,
+	 * send_succs'), lent to the next visit instead of malloc'd and freed each time
+	 * (absint_state.c: st_cells_lend) */
+	struct acell *cells_spare[SCRATCH_CELLS];
+	uint32_t cells_spare_cap[SCRATCH_CELLS];
+	uint32_t ncells_spare;
 	/* the first states, from one arena block (absint_state.c: st_new) */
 	struct astate *st_pool;
 	uint32_t st_pooled;
