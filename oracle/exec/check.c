@@ -25,17 +25,9 @@ struct loop_track {
 	uint64_t *prev;		/* [frame * nivs + k]: IV values at the last header visit */
 };
 
-/* A range claim as the per-instruction check reads it: contiguous, in pc order.  Most claims
- * are tested in the hot loops from their fast forms (struct rplain, struct rgen); the rest, and
- * every claim of a pc where a fast one failed, from this one. */
-struct rchk {
-	struct range r;
-	loc_t loc;
-	bool is_ptr, maybe_null;
-	uint8_t region;
-	uint8_t need;		/* range_contains_needs(&r) */
-	uint32_t map;
-};
+/* Most range claims are tested in the hot loops from their fast forms (struct rplain, struct
+ * rgen); the rest, and every claim of a pc where a fast one failed, from the claim itself
+ * (claim_prog.ranges, by ridx) and what range_contains_needs() says it needs (run.need). */
 
 /* How the hot loop reads and tests a claim.  A pc's claims are sorted at preparation into
  * three groups, each tested in a loop of its own with no branch per claim:
@@ -85,20 +77,24 @@ struct rgen {
 /* Where a claim goes (enum rgroup) and its fast forms. */
 enum rgroup { RG_REG, RG_SLOT8, RG_TN, RG_GEN, RG_SLOW };
 
-/* rfast_of()'s answer for one claim, kept from the sizing pass for the placing one. */
+/* rfast_of()'s answer for one claim, kept from the sizing pass for the placing one: its group
+ * and the one form of it the group reads (a few hundred claims a program: the union keeps
+ * what the check writes and reads back per claim small). */
 struct rform {
-	struct rplain p;
-	struct rtn t;
-	struct rgen g;
+	union {
+		struct rplain p;	/* RG_REG, RG_SLOT8 */
+		struct rtn t;		/* RG_TN */
+		struct rgen g;		/* RG_GEN */
+	} u;
 	uint8_t grp;
 };
 
-static enum rgroup rfast_of(const struct rchk *c, size_t input_len, struct rplain *p,
-			    struct rtn *t, struct rgen *g)
+static enum rgroup rfast_of(const struct claim_range *c, unsigned need, size_t input_len,
+			    struct rplain *p, struct rtn *t, struct rgen *g)
 {
 	const struct range *R = &c->r;
 	int32_t off = LOC_SLOT_OFF(c->loc);
-	unsigned size = LOC_SLOT_SIZE(c->loc), need = c->need;
+	unsigned size = LOC_SLOT_SIZE(c->loc);
 	uint64_t base = 0;
 	bool fp = false;
 
@@ -201,7 +197,7 @@ struct run {
 	size_t input_len;
 	/* per pc: CSR lists of range claims, headers and exit targets */
 	uint32_t *roff, *ridx;
-	struct rchk *rc;	/* the range claims in ridx order, packed for the hot loop */
+	uint8_t *need;		/* per claim in ridx order: range_contains_needs() of its range */
 	struct pcidx *pi;	/* per pc (and one past the last): its groups' starts */
 	struct rplain *rp;	/* RG_REG and RG_SLOT8 claims, by pc and group */
 	struct rtn *rt;		/* RG_TN claims, by pc */
@@ -319,8 +315,8 @@ static bool region_base(const struct run *r, const struct claim_range *c, const 
  * next one's start, or a later one's): the elements of a map lie one stride apart, so the
  * value is also that offset of an earlier element, which the claim may mean.  Whether some
  * earlier element, up to CLAIM_MAP_BACK back, gives an offset the claim holds. */
-static bool map_value_past_end(const struct run *r, const struct rchk *c, uint64_t value,
-			       uint64_t base)
+static bool map_value_past_end(const struct run *r, const struct claim_range *c, unsigned need,
+			       uint64_t value, uint64_t base)
 {
 	uint64_t start = INTERP_VA_MAP + ((uint64_t)c->map << 32);
 	uint64_t vs = c->map < r->nmaps ? r->strides[c->map] : 0;
@@ -329,7 +325,7 @@ static bool map_value_past_end(const struct run *r, const struct rchk *c, uint64
 		return false;
 	for (int k = 0; k < CLAIM_MAP_BACK && base >= start + vs; k++) {
 		base -= vs;
-		if (range_contains_needed(&c->r, value - base, c->need))
+		if (range_contains_needed(&c->r, value - base, need))
 			return true;
 	}
 	return false;
@@ -355,12 +351,12 @@ static void describe_range(char *buf, size_t n, const struct claim_range *c)
 /* A failed range check: the finding, once per claim (formatting is costly). */
 static void range_failed(struct run *r, uint32_t pc, uint32_t k, uint64_t v, uint64_t base)
 {
-	const struct rchk *c = &r->rc[k];
+	const struct claim_range *c = &r->cp->ranges[r->ridx[k]];
 	char text[320], desc[240];
 
 	if (r->found[r->ridx[k]])
 		return;
-	describe_range(desc, sizeof(desc), &r->cp->ranges[r->ridx[k]]);
+	describe_range(desc, sizeof(desc), c);
 	snprintf(text, sizeof(text), "%s; observed %#" PRIx64 "%s", desc,
 		 c->is_ptr ? v - base : v, c->is_ptr ? " (offset)" : "");
 	add_finding(r, FIND_RANGE, r->ridx[k], r->ridx[k], pc, c->loc, v, text);
@@ -370,7 +366,8 @@ static void range_failed(struct run *r, uint32_t pc, uint32_t k, uint64_t v, uin
 static unsigned check_slow(struct run *r, const struct interp_state *st, uint32_t pc,
 			   const uint64_t *regs, const uint8_t *frame, uint32_t k)
 {
-	const struct rchk *c = &r->rc[k];
+	const struct claim_range *c = &r->cp->ranges[r->ridx[k]];
+	unsigned need = r->need[k];
 	uint64_t v, base = 0;
 	bool ok;
 
@@ -386,14 +383,14 @@ static unsigned check_slow(struct run *r, const struct interp_state *st, uint32_
 			return 0;	/* not readable here: nothing to check */
 	}
 	if (!c->is_ptr)
-		ok = range_contains_needed(&c->r, v, c->need);
+		ok = range_contains_needed(&c->r, v, need);
 	else if (c->maybe_null && v == 0)
 		ok = true;
-	else if (!region_base(r, &r->cp->ranges[r->ridx[k]], regs, v, &base))
+	else if (!region_base(r, c, regs, v, &base))
 		ok = false;
 	else
-		ok = range_contains_needed(&c->r, v - base, c->need) ||
-		     map_value_past_end(r, c, v, base);
+		ok = range_contains_needed(&c->r, v - base, need) ||
+		     map_value_past_end(r, c, need, v, base);
 	if (!ok)
 		range_failed(r, pc, k, v, base);
 	return 1;
@@ -787,9 +784,9 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 	if ((err = build_index(slots, cp->nranges, keys, &r.roff, &r.ridx)))
 		goto out;
 	err = -ENOMEM;
-	r.rc = malloc((cp->nranges ? cp->nranges : 1) * sizeof(*r.rc));
+	r.need = malloc(cp->nranges ? cp->nranges : 1);
 	forms = malloc((cp->nranges ? cp->nranges : 1) * sizeof(*forms));
-	if (!r.rc || !forms)
+	if (!r.need || !forms)
 		goto out;
 	/* each claim's group and fast form, once; the groups' sizes first: their arrays are
 	 * allocated to size (a whole program's claims, per check: room for every claim in every
@@ -797,10 +794,18 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 	for (uint32_t k = 0; k < r.roff[slots]; k++) {
 		const struct claim_range *c = &cp->ranges[r.ridx[k]];
 		struct rform *fm = &forms[k];
+		struct rplain p;
+		struct rtn t;
+		struct rgen g;
 
-		r.rc[k] = (struct rchk){ c->r, c->loc, c->is_ptr, c->maybe_null, c->region,
-					 (uint8_t)range_contains_needs(&c->r), c->map };
-		fm->grp = (uint8_t)rfast_of(&r.rc[k], r.input_len, &fm->p, &fm->t, &fm->g);
+		r.need[k] = (uint8_t)range_contains_needs(&c->r);
+		fm->grp = (uint8_t)rfast_of(c, r.need[k], r.input_len, &p, &t, &g);
+		if (fm->grp == RG_REG || fm->grp == RG_SLOT8)
+			fm->u.p = p;
+		else if (fm->grp == RG_TN)
+			fm->u.t = t;
+		else if (fm->grp == RG_GEN)
+			fm->u.g = g;
 		ngroup[fm->grp]++;
 	}
 	r.rp = malloc((ngroup[RG_REG] + ngroup[RG_SLOT8] + 1) * sizeof(*r.rp));
@@ -829,14 +834,15 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 					continue;
 				if (grp != RG_SLOW)
 					pi->nfast++;
-				if (grp == RG_SLOT8 || ((grp == RG_TN || grp == RG_GEN) && fm->g.frame))
+				if (grp == RG_SLOT8 || (grp == RG_TN && fm->u.t.frame) ||
+				    (grp == RG_GEN && fm->u.g.frame))
 					pi->frame = true;
 				if (grp == RG_REG || grp == RG_SLOT8)
-					r.rp[np++] = fm->p;
+					r.rp[np++] = fm->u.p;
 				else if (grp == RG_TN)
-					r.rt[nt++] = fm->t;
+					r.rt[nt++] = fm->u.t;
 				else if (grp == RG_GEN)
-					r.rg[ng++] = fm->g;
+					r.rg[ng++] = fm->u.g;
 				else
 					r.sidx[ns++] = k;
 			}
@@ -962,7 +968,7 @@ out:
 	free(r.found);
 	free(r.roff);
 	free(r.ridx);
-	free(r.rc);
+	free(r.need);
 	free(forms);
 	free(r.rp);
 	free(r.rt);
