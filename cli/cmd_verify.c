@@ -424,11 +424,20 @@ int cmd_verify(int argc, char **argv)
 					sbuf_printf(&sb, "%s{\"start\": %u", k ? ", " : "", b->start);
 					if (b->insns != UINT64_MAX)
 						sbuf_printf(&sb, ", \"insns\": %" PRIu64, b->insns);
+					if (b->insns != UINT64_MAX && b->mg)
+						sbuf_printf(&sb, ", \"may_goto_budget_at_most\": %u",
+							    SCEV_MG_ORACLE_BUDGET);
 					if (b->calls != UINT32_MAX)
 						sbuf_printf(&sb, ", \"calls\": %u", b->calls);
 					sbuf_putc(&sb, '}');
 				}
 				sbuf_putc(&sb, ']');
+			}
+			if (r.ours.kind == VERDICT_SAFE && r.ours.main_own) {
+				sbuf_printf(&sb, ", \"main_own\": %" PRIu64, r.ours.main_own);
+				if (r.ours.main_own_mg)
+					sbuf_printf(&sb, ", \"main_own_may_goto_budget_at_most\": %u",
+						    SCEV_MG_ORACLE_BUDGET);
 			}
 			if (r.faults) {
 				sbuf_puts(&sb, ", \"fault\": ");
@@ -471,9 +480,20 @@ int cmd_verify(int argc, char **argv)
 				printf("  per call: func@%u", b->start);
 				if (b->insns != UINT64_MAX)
 					printf(" at most %" PRIu64 " instructions a call", b->insns);
+				if (b->insns != UINT64_MAX && b->mg)
+					printf(" (at may_goto budgets up to %u a frame)",
+					       SCEV_MG_ORACLE_BUDGET);
 				if (b->calls != UINT32_MAX)
 					printf("%s at most %u calls per helper call",
 					       b->insns != UINT64_MAX ? "," : "", b->calls);
+				putchar('\n');
+			}
+			if (r.ours.kind == VERDICT_SAFE && r.ours.main_own) {
+				printf("  main: at most %" PRIu64 " instructions of its own (callbacks "
+				       "not counted)", r.ours.main_own);
+				if (r.ours.main_own_mg)
+					printf(" at may_goto budgets up to %u a frame",
+					       SCEV_MG_ORACLE_BUDGET);
 				putchar('\n');
 			}
 			if (r.faults)

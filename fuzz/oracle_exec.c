@@ -35,6 +35,7 @@ enum {
 	E_SAFE_MG8,		/* ... of 8 */
 	E_SAFE_MG64,		/* ... of 64 */
 	E_SAFE_MGK,		/* ... of the kernel's 2^23 */
+	E_SAFE_MAIN_OWN,	/* not held to a bound, main's own instructions held to theirs */
 	E_NSTATS
 };
 
@@ -55,6 +56,7 @@ static const char *const exec_stats[E_NSTATS] = {
 	[E_SAFE_MG8] = "exec_safe_mg8",
 	[E_SAFE_MG64] = "exec_safe_mg64",
 	[E_SAFE_MGK] = "exec_safe_mgk",
+	[E_SAFE_MAIN_OWN] = "exec_safe_main_own",
 };
 
 /* Per slot of the program: 1 inside a function bpf_timer_set_callback takes (scev/callbacks.h,
@@ -193,7 +195,8 @@ static int exec_verdict(struct pipeline_result *r, uint64_t *stats, uint64_t bud
 		else
 			stats[v->ends == SCEV_ENDS_CALLS ? E_SAFE_CALLS :
 			      v->ends == SCEV_ENDS_MAY_GOTO ? E_SAFE_MAY_GOTO : E_SAFE_NONE]++;
-		stats[E_SAFE_PER_CALL] += v->ncall_bounds > 0;
+		stats[E_SAFE_PER_CALL] += safe_rule_watches_calls(&rule);
+		stats[E_SAFE_MAIN_OWN] += rule.main_own != 0;
 	}
 	if (!r->exec.safe_faults && !r->exec_fixed.safe_faults)
 		return 0;
@@ -273,8 +276,8 @@ static void exec_summary(struct sbuf *sb, const uint64_t *n, double cpu, const c
 	if (n[E_SAFE_PER_CALL])
 		sbuf_printf(sb, "                  %" PRIu64 " of the %" PRIu64 " not held to their "
 			    "bound held to per-call bounds (a function's instructions per call, a "
-			    "callback's calls per helper call)\n", n[E_SAFE_PER_CALL],
-			    n[E_SAFE] - n[E_SAFE_BOUNDED]);
+			    "callback's calls per helper call; %" PRIu64 " main's own instructions)\n",
+			    n[E_SAFE_PER_CALL], n[E_SAFE] - n[E_SAFE_BOUNDED], n[E_SAFE_MAIN_OWN]);
 	if (!n[E_TIMER_CLAIMS] && !n[E_TIMER_FIRES])
 		return;
 	sbuf_printf(sb, "  timer callbacks %" PRIu64 " claims inside them, %" PRIu64 " judged (a "

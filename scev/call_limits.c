@@ -287,10 +287,11 @@ static const struct claim_trip *cb_trip(const struct claim_prog *claims,
  * entry (0: none known, IB_MAY_GOTO).  *why gets the IB_* bits of what is not counted;
  * IB_NONE stops at once.  fcost (NULL: not wanted) gets each function's cost per call when
  * nothing in it or below it is uncounted (IB_MAY_GOTO allowed when mg is given), else
- * UINT64_MAX. */
+ * UINT64_MAX.  nocb: what runs while no callback does — a callback-running helper call costs
+ * its own instruction, its callback nothing (and a callback no claim counts is no IB_CALLS). */
 static uint64_t insn_bound(const struct scev_ctx *cx, const struct claim_prog *claims,
 			   const uint8_t *live, const uint32_t *order, uint64_t mg, unsigned *why,
-			   uint64_t *fcost)
+			   uint64_t *fcost, bool nocb)
 {
 	const struct scev_cfg *cfg = cx->st.cfg;
 	const struct scev_loops *lf = cx->st.loops;
@@ -364,8 +365,9 @@ static uint64_t insn_bound(const struct scev_ctx *cx, const struct claim_prog *c
 					fw |= IB_CALLS;
 					continue;
 				}
-				if (i->imm != BPF_FUNC_loop && i->imm != BPF_FUNC_for_each_map_elem &&
-				    i->imm != BPF_FUNC_find_vma && i->imm != BPF_FUNC_user_ringbuf_drain)
+				if (nocb ||
+				    (i->imm != BPF_FUNC_loop && i->imm != BPF_FUNC_for_each_map_elem &&
+				     i->imm != BPF_FUNC_find_vma && i->imm != BPF_FUNC_user_ringbuf_drain))
 					continue;
 				/* (bpf_timer_set_callback's callback runs later, on its own) */
 				uint32_t cb = SCEV_NONE;
@@ -418,15 +420,17 @@ static struct scev_call_bound *call_bound_at(struct scev_verdict *v, uint32_t st
 	memmove(&v->call_bound[k + 1], &v->call_bound[k],
 		(v->ncall_bounds - k) * sizeof(v->call_bound[0]));
 	v->ncall_bounds++;
-	v->call_bound[k] = (struct scev_call_bound){ start, calls, 0 };
+	v->call_bound[k] = (struct scev_call_bound){ start, calls, 0, false };
 	return &v->call_bound[k];
 }
 
-/* v's per-call bounds from each function's cost per call (fcost) and each callback's calls per
- * helper call (its loop's trip claim).  A function's copies (contexts.c) run as it does: its
- * bound is the largest of theirs.  An entry that states nothing is dropped. */
+/* v's per-call bounds from each function's cost per call (fcost; fcost_mg, when not NULL, at
+ * the may_goto budget SCEV_MG_ORACLE_BUDGET for the functions fcost has none for) and each
+ * callback's calls per helper call (its loop's trip claim).  A function's copies (contexts.c)
+ * run as it does: its bound is the largest of theirs (at the budget when one of them needs it).
+ * An entry that states nothing is dropped. */
 static void call_bounds(const struct scev_ctx *cx, const struct claim_prog *claims,
-			const uint64_t *fcost, struct scev_verdict *v)
+			const uint64_t *fcost, const uint64_t *fcost_mg, struct scev_verdict *v)
 {
 	const struct scev_cfg *cfg = cx->st.cfg;
 	const struct scev_ctx_plan *plan = cx->ctx_plan;
@@ -457,8 +461,13 @@ static void call_bounds(const struct scev_ctx *cx, const struct claim_prog *clai
 			start = plan->orig_of[start];
 		if (start == 0 || !(b = call_bound_at(v, start, UINT32_MAX)))
 			continue;
-		if (b->insns < fcost[f])
+		if (fcost[f] == UINT64_MAX && fcost_mg && fcost_mg[f] != UINT64_MAX) {
+			b->mg = true;
+			if (b->insns < fcost_mg[f])
+				b->insns = fcost_mg[f];
+		} else if (b->insns < fcost[f]) {
 			b->insns = fcost[f];
+		}
 	}
 	for (uint32_t k = 0; k < v->ncall_bounds; k++)
 		if (v->call_bound[k].insns != UINT64_MAX || v->call_bound[k].calls != UINT32_MAX)
@@ -475,17 +484,35 @@ void scev_calls_insn_bound(const struct scev_ctx *cx, const struct claim_prog *c
 	uint32_t *order = malloc(nf * sizeof(*order));
 	uint8_t *seen = calloc(nf, 1);
 	struct dfs_frame *st = malloc((nf + 1) * sizeof(*st));
-	uint64_t *fcost = malloc(nf * sizeof(*fcost));
-	unsigned why = IB_CALLS;
+	uint64_t *fcost = malloc(nf * sizeof(*fcost)), *fcost_mg = malloc(nf * sizeof(*fcost_mg));
+	unsigned why = IB_CALLS, w2;
 
 	v->mg_insns = 0;
 	memset(v->mg_more, 0, sizeof(v->mg_more));
 	v->ncall_bounds = 0;
-	if (order && seen && st && fcost) {
+	v->main_own = 0;
+	v->main_own_mg = false;
+	if (order && seen && st && fcost && fcost_mg) {
 		post_order(g, seen, st, order);
-		bound = insn_bound(cx, claims, live, order, 0, &why, fcost);
+		bound = insn_bound(cx, claims, live, order, 0, &why, fcost, false);
+		/* (a function with a may_goto loop in or below it: its cost at the oracle's
+		 * budget) */
+		if (why & IB_MAY_GOTO && !(why & IB_NONE))
+			insn_bound(cx, claims, live, order, SCEV_MG_ORACLE_BUDGET + 1, &w2, fcost_mg,
+				   false);
 		if (!(why & IB_NONE))
-			call_bounds(cx, claims, fcost, v);
+			call_bounds(cx, claims, fcost, why & IB_MAY_GOTO ? fcost_mg : NULL, v);
+		/* main's own instructions, callbacks left to their own bounds */
+		if (!(why & IB_NONE)) {
+			uint64_t own = insn_bound(cx, claims, live, order, 0, &w2, NULL, true);
+
+			if (w2 & IB_MAY_GOTO) {
+				own = insn_bound(cx, claims, live, order, SCEV_MG_ORACLE_BUDGET + 1,
+						 &w2, NULL, true);
+				v->main_own_mg = true;
+			}
+			v->main_own = w2 & ~IB_MAY_GOTO || own == UINT64_MAX ? 0 : own;
+		}
 	}
 	if (why & IB_NONE)
 		v->ends = SCEV_ENDS_NONE;
@@ -497,19 +524,26 @@ void scev_calls_insn_bound(const struct scev_ctx *cx, const struct claim_prog *c
 		v->ends = SCEV_ENDS_BOUND;
 	if (why == IB_MAY_GOTO) {
 		uint64_t b = insn_bound(cx, claims, live, order, SCEV_MG_ORACLE_BUDGET + 1, &why,
-					NULL);
+					NULL, false);
 
 		v->mg_insns = why == IB_MAY_GOTO && b != UINT64_MAX ? b : 0;
 		/* (each budget: b + 1 passes of a loop per entry at most) */
 		for (unsigned k = 0; k < SCEV_MG_MORE && why == IB_MAY_GOTO; k++) {
 			b = insn_bound(cx, claims, live, order, scev_mg_more_budget(k) + 1ull, &why,
-				       NULL);
+				       NULL, false);
 			v->mg_more[k] = why == IB_MAY_GOTO && b != UINT64_MAX ? b : 0;
 		}
 	}
 	v->max_insns = v->ends == SCEV_ENDS_BOUND ? bound : UINT64_MAX;
+	/* (stated when it says more than the whole bound) */
+	if (v->main_own >= (v->main_own_mg ? (v->mg_insns ? v->mg_insns : UINT64_MAX)
+					    : v->max_insns))
+		v->main_own = 0;
+	if (!v->main_own)
+		v->main_own_mg = false;
 	free(order);
 	free(seen);
 	free(st);
 	free(fcost);
+	free(fcost_mg);
 }

@@ -930,6 +930,8 @@ again:
 		verdict->mg_insns = 0;
 		memset(verdict->mg_more, 0, sizeof(verdict->mg_more));
 		verdict->ncall_bounds = 0;
+		verdict->main_own = 0;
+		verdict->main_own_mg = false;
 		verdict->max_insns = UINT64_MAX;
 		if (verdict->kind == VERDICT_SAFE)
 			scev_calls_insn_bound(&cx, out, cx.live, verdict);
@@ -952,9 +954,15 @@ fail:
 }
 
 /* Both analyses' per-call bounds hold (the claims checked are the meet of theirs): each
- * function's smaller one, and those only one states. */
+ * function's smaller one, and those only one states; a bound at every may_goto budget before
+ * one at the oracle's (it holds in more runs). */
 static void call_bounds_meet(struct scev_verdict *v, const struct scev_verdict *o)
 {
+	if (o->main_own && (!v->main_own || (v->main_own_mg && !o->main_own_mg) ||
+			    (v->main_own_mg == o->main_own_mg && o->main_own < v->main_own))) {
+		v->main_own = o->main_own;
+		v->main_own_mg = o->main_own_mg;
+	}
 	for (uint32_t j = 0; j < o->ncall_bounds; j++) {
 		const struct scev_call_bound *b = &o->call_bound[j];
 		uint32_t k = 0;
@@ -964,7 +972,11 @@ static void call_bounds_meet(struct scev_verdict *v, const struct scev_verdict *
 		if (k < v->ncall_bounds && v->call_bound[k].start == b->start) {
 			struct scev_call_bound *a = &v->call_bound[k];
 
-			a->insns = a->insns < b->insns ? a->insns : b->insns;
+			if (a->insns == UINT64_MAX || (a->mg && !b->mg && b->insns != UINT64_MAX) ||
+			    (a->mg == b->mg && b->insns < a->insns)) {
+				a->insns = b->insns;
+				a->mg = b->mg;
+			}
 			a->calls = a->calls < b->calls ? a->calls : b->calls;
 		} else if (v->ncall_bounds < SCEV_VERDICT_CALL_BOUNDS) {
 			memmove(&v->call_bound[k + 1], &v->call_bound[k],

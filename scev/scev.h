@@ -68,7 +68,9 @@ int scev_analyze(struct claim_prog *out, const struct ebpf_prog *prog,
 enum scev_verdict_kind { VERDICT_SAFE, VERDICT_UNSAFE, VERDICT_UNSUPPORTED };
 
 #define SCEV_VERDICT_FRAMES 64
-#define SCEV_VERDICT_CALL_BOUNDS 16
+/* Per-call bounds: one for every function but main the kernel can load (BPF_MAX_SUBPROGS, 256,
+ * counts main); a program of more functions loses the bounds of those past the cap. */
+#define SCEV_VERDICT_CALL_BOUNDS 255
 #define SCEV_MG_MORE 4
 
 struct scev_verdict {
@@ -109,17 +111,30 @@ struct scev_verdict {
 	 * main (the program's own, a copy's at its original's first pc; the first
 	 * SCEV_VERDICT_CALL_BOUNDS in pc order that state one), the most instructions one call of
 	 * it executes, its callees and callbacks included (the trip claims of the loops in it and
-	 * below it; UINT64_MAX: none stated, as when one of them rests on may_goto, tail calls or
-	 * callbacks no claim counts), and for a callback, the most calls one helper call makes of
-	 * it (its callback loop's trip claim; UINT32_MAX: none).  A run in which one call of a
-	 * function takes more, or one helper call calls its callback more often, contradicts the
-	 * verdict (triage/verdict.h) even when the budget stops it long before max_insns. */
+	 * below it; UINT64_MAX: none stated, as when one of them rests on tail calls or callbacks
+	 * no claim counts), and for a callback, the most calls one helper call makes of it (its
+	 * callback loop's trip claim; UINT32_MAX: none).  A function with a loop that only
+	 * may_goto ends in it or below it states its bound at SCEV_MG_ORACLE_BUDGET (mg: each such
+	 * loop counted at that budget + 1 passes per entry), which holds in runs whose may_goto
+	 * budget a frame is at most that (0, 1 and 8; not 64, nor the kernel's).  A run in which
+	 * one call of a function takes more, or one helper call calls its callback more often,
+	 * contradicts the verdict (triage/verdict.h) even when the budget stops it long before
+	 * max_insns. */
 	uint16_t ncall_bounds;
 	struct scev_call_bound {
 		uint32_t start;		/* the function's first pc */
 		uint32_t calls;		/* a callback's calls per helper call, or UINT32_MAX */
 		uint64_t insns;		/* one call's instructions, or UINT64_MAX */
+		bool mg;		/* insns holds at may_goto budgets up to SCEV_MG_ORACLE_BUDGET */
 	} call_bound[SCEV_VERDICT_CALL_BOUNDS];
+	/* Main's own instructions: the most a run executes while no helper's callback runs (in
+	 * main's frame and its bpf-to-bpf callees'; each callback call is held to its own bound
+	 * above), 0 when not stated (a tail call, a loop with no bound); main_own_mg as mg
+	 * above.  Stated when it is less than max_insns: a verdict whose bound passes the step
+	 * budget because of its callbacks (a bpf_loop whose nr may reach 2^23) still bounds the
+	 * rest of the run. */
+	uint64_t main_own;
+	bool main_own_mg;
 };
 /* The may_goto budget per frame mg_insns is stated at. */
 #define SCEV_MG_ORACLE_BUDGET 8u

@@ -23,7 +23,7 @@ static const char *const state_keys[] = {
 	"exec_timer_claims", "exec_timer_judged", "exec_timer_fires",
 	"exec_safe", "exec_safe_bounded", "exec_safe_long", "exec_safe_calls", "exec_safe_may_goto",
 	"exec_safe_none", "exec_safe_faulted", "exec_safe_per_call", "exec_safe_mg0", "exec_safe_mg1",
-	"exec_safe_mg8", "exec_safe_mg64", "exec_safe_mgk",
+	"exec_safe_mg8", "exec_safe_mg64", "exec_safe_mgk", "exec_safe_main_own",
 	"z3_programs", "z3_claims", "z3_proved", "z3_refuted", "z3_unknown", "z3_encoding",
 	"kernel_programs", "kernel_both_accept", "kernel_both_reject", "kernel_improvement",
 	"kernel_regression", "kernel_verdict_faults", "kernel_claim_programs", "kernel_claims",

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bpf/asm.h"
+#include "casefile/casefile.h"
 #include "generators/gen.h"
 #include "oracle/kernel/kernel.h"
 #include "triage/verdict.h"
@@ -271,6 +272,8 @@ static void test_call_cases_against_kernel(void)
 /* bpf_loop(1000, cb), cb at pc 8: 2 instructions a call */
 #define LOOP1000 "r1 = 1000\nr2 = func cb ll\nr3 = 0\nr4 = 0\ncall bpf_loop\nr0 = 0\nexit\n" \
 		 "cb: r0 = 0\nexit\n"
+/* f at pc 2: a loop only may_goto ends, 3b + 3 instructions a call at a budget of b */
+#define MGF "call f\nexit\nf: r0 = 0\nl: may_goto out\nr0 += 1\ngoto l\nout: exit\n"
 static void test_forged_verdicts(void)
 {
 	static const struct {
@@ -347,6 +350,21 @@ static void test_forged_verdicts(void)
 		  { 2, UINT32_MAX, 2 } },
 		{ "a subprogram call within its bound", "call f\nexit\nf: r0 = 0\nr0 += 1\nexit\n",
 		  NULL, UINT64_MAX, SCEV_ENDS_CALLS, 500, 0, { 2, UINT32_MAX, 3 } },
+		/* a function with a may_goto loop (3b + 3 instructions a call at a budget of b),
+		 * its bound stated at the oracle's budget of 8: held on runs at 8 (no whole bound
+		 * stated: every run takes 8) ... */
+		{ "a may_goto function past its bound at budget 8", MGF,
+		  "one call of func@2 ran past 26 instructions", UINT64_MAX, SCEV_ENDS_MAY_GOTO,
+		  10000, 0, { 2, UINT32_MAX, 26, true } },
+		{ "a may_goto function within its bound at budget 8", MGF, NULL, UINT64_MAX,
+		  SCEV_ENDS_MAY_GOTO, 10000, 0, { 2, UINT32_MAX, 27, true } },
+		/* ... and on the runs at 0 and 1, not on the one at 64 (195 instructions, within
+		 * the whole bound at 64): the four runs take 8, 0, 1, 64 */
+		{ "a may_goto function bounded at 8, runs at 8, 0, 1 and 64", MGF, NULL, UINT64_MAX,
+		  SCEV_ENDS_MAY_GOTO, 10000, 31, { 2, UINT32_MAX, 27, true }, { 7, 10, 199, 0 } },
+		{ "a may_goto function past its bound at 8, runs at 8, 0, 1 and 64", MGF,
+		  "one call of func@2 ran past 26 instructions", UINT64_MAX, SCEV_ENDS_MAY_GOTO,
+		  10000, 31, { 2, UINT32_MAX, 26, true }, { 7, 10, 199, 0 }, 1 },
 	};
 
 	for (size_t k = 0; k < sizeof(forged) / sizeof(forged[0]); k++) {
@@ -459,6 +477,174 @@ static void test_map_value_elements(void)
 	}
 }
 
+/* Runs a forged verdict v of the program text (a case file: maps) on 4 runs of budget budget;
+ * want: the first fault's words, NULL for none; faults: how many runs fault (0: all four). */
+static void forged_case(const char *name, const char *text, const struct scev_verdict *v,
+			uint64_t budget, const char *want, unsigned faults)
+{
+	struct casefile *cf = NULL;
+	struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = BPF_PROG_TYPE_XDP, .runs = 4,
+				   .step_budget = budget };
+	struct verdict_report r;
+	struct diag d;
+
+	diag_clear(&d);
+	if (casefile__open_mem(&cf, text, strlen(text), name, &d)) {
+		CHECK(0, "%s: %s (line %d)", name, d.msg, d.line);
+		return;
+	}
+	memset(&r, 0, sizeof(r));
+	r.ours = *v;
+	CHECK(verdict_execute(&r, cf->obj, &cf->obj->progs[0], &vo) == 0, "%s: run failed", name);
+	CHECK(r.runs == 4, "%s: %llu runs", name, (unsigned long long)r.runs);
+	if (want)
+		CHECK(r.faults == (faults ? faults : 4) && strstr(r.fault, want),
+		      "%s: %llu faults, first '%s'", name, (unsigned long long)r.faults, r.fault);
+	else
+		CHECK(r.faults == 0, "%s: fault '%s'", name, r.fault);
+	verdict_report__free(&r);
+	casefile__free(cf);
+}
+
+/* Main's own instructions (scev_verdict.main_own: those run while no callback runs) held to
+ * their bound when the whole bound passes the budget: bpf_loop(1000, cb) takes 2,007, main 7 of
+ * them, 5 before the callbacks (the budget of 500 cuts the run in them). */
+static void test_forged_main_own(void)
+{
+	struct scev_verdict v = { .kind = VERDICT_SAFE, .max_insns = 2007,
+				  .ends = SCEV_ENDS_BOUND, .ncall_bounds = 1,
+				  .call_bound = { { 8, 1000, 2 } }, .main_own = 7 };
+
+	forged_case("main's own within its bound", "-- asm\n" LOOP1000 "-- type\nxdp\n", &v, 500,
+		    NULL, 0);
+	v.main_own = 4;
+	forged_case("main's own past its bound", "-- asm\n" LOOP1000 "-- type\nxdp\n", &v, 500,
+		    "main ran past 4 instructions of its own", 0);
+	/* (held to the whole bound when it fits: main's own is not watched then) */
+	forged_case("main's own past its bound, the whole bound held", "-- asm\n" LOOP1000
+		    "-- type\nxdp\n", &v, 5000, NULL, 0);
+}
+
+/* A timer armed with bpf_timer_start(0) and bpf_loop(N, cb): the step budget cuts the run (the
+ * interpreter then fires the timer: tcb runs in frame 0, 403 instructions), in cb's frame
+ * (TIMER_CUT_CB: N = 1000, 2,028 instructions, main's own 28) or in main's (TIMER_CUT_MAIN:
+ * N = 100 and a loop of 200 in main after it: 629, main's own 429; cut at 500, where main has
+ * run 300 of its own).  The per-call watch stops where the program does: tcb's instructions
+ * are no call of cb nor main's own (a false finding if the watch went on), while what the
+ * program did before the cut is still held to its bounds. */
+#define TIMER_ARM                                                                               \
+	"-- asm\n"                                                                              \
+	"r1 = map[fd:0] ll\n*(u32 *)(r10 -4) = 0\nr2 = r10\nr2 += -4\n"                         \
+	"call bpf_map_lookup_elem\nif r0 == 0 goto out\nr6 = r0\n"                             \
+	"r1 = r6\nr1 += 8\nr2 = map[fd:0] ll\nr3 = 1\ncall bpf_timer_init\n"                    \
+	"r1 = r6\nr1 += 8\nr2 = func tcb ll\ncall bpf_timer_set_callback\n"                      \
+	"r1 = r6\nr1 += 8\nr2 = 0\nr3 = 0\ncall bpf_timer_start\n"
+#define TIMER_TAIL                                                                              \
+	"cb: r0 = 0\nexit\n"                                                                     \
+	"tcb: r1 = 0\nl: r1 += 1\nif r1 < 200 goto l\nr0 = 0\nexit\n"                          \
+	"-- maps\narray key=4 value=32 entries=1 timer=8\n-- type\nxdp\n"
+#define TIMER_CUT_CB                                                                            \
+	TIMER_ARM "out: r1 = 1000\nr2 = func cb ll\nr3 = 0\nr4 = 0\ncall bpf_loop\nr0 = 0\n"     \
+	"exit\n" TIMER_TAIL
+#define TIMER_CUT_MAIN                                                                          \
+	TIMER_ARM "out: r1 = 100\nr2 = func cb ll\nr3 = 0\nr4 = 0\ncall bpf_loop\nr1 = 0\n"      \
+	"m: r1 += 1\nif r1 < 200 goto m\nr0 = 0\nexit\n" TIMER_TAIL
+static void test_watch_after_cut(void)
+{
+	struct scev_verdict v = { .kind = VERDICT_SAFE, .max_insns = 2028,
+				  .ends = SCEV_ENDS_BOUND, .ncall_bounds = 2,
+				  .call_bound = { { 32, 1000, 2 }, { 34, UINT32_MAX, 403 } },
+				  .main_own = 28 };
+
+	/* the cut in cb's frame: the timer's callback after it is not main's own */
+	forged_case("cut in a callback, the timer after it", TIMER_CUT_CB, &v, 500, NULL, 0);
+	/* ... and what came before the cut is still watched (main runs 26 of its own before
+	 * bpf_loop's callbacks) */
+	v.main_own = 25;
+	forged_case("cut in a callback, main's own past its bound before it", TIMER_CUT_CB, &v,
+		    500, "main ran past 25 instructions of its own", 0);
+	v.main_own = 28;
+	v.call_bound[0].calls = 100;
+	forged_case("cut in a callback, too many calls before it", TIMER_CUT_CB, &v, 500,
+		    "called func@32 101 times", 0);
+	/* the cut in main's frame (frame 0, as the timer's callback) */
+	v = (struct scev_verdict){ .kind = VERDICT_SAFE, .max_insns = 629,
+				   .ends = SCEV_ENDS_BOUND, .ncall_bounds = 2,
+				   .call_bound = { { 35, 100, 2 }, { 37, UINT32_MAX, 403 } },
+				   .main_own = 429 };
+	forged_case("cut in main, the timer after it", TIMER_CUT_MAIN, &v, 500, NULL, 0);
+	v.main_own = 250;
+	forged_case("cut in main, main's own past its bound before it", TIMER_CUT_MAIN, &v, 500,
+		    "main ran past 250 instructions of its own", 0);
+}
+
+/* Bounds for every function, not the first 16: main calls 20 functions of 3 instructions each
+ * (f_k at pc 22 + 3k); and for one with a may_goto loop, at the oracle's budget: MGF's f runs
+ * 3 * 8 + 3 instructions a call at a budget of 8. */
+static void test_call_bounds_more(void)
+{
+	char text[2048];
+	size_t n = 0;
+	struct ebpf_object *obj = NULL;
+	struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = BPF_PROG_TYPE_XDP };
+	struct verdict_report r;
+	struct scev_verdict v = { .kind = VERDICT_SAFE, .max_insns = UINT64_MAX,
+				  .ends = SCEV_ENDS_CALLS, .ncall_bounds = 20 };
+	struct diag d;
+
+	for (int k = 0; k < 20; k++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "call f%d\n", k);
+	n += (size_t)snprintf(text + n, sizeof(text) - n, "r0 = 0\nexit\n");
+	for (int k = 0; k < 20; k++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "f%d: r0 = 0\nr0 += 1\nexit\n", k);
+	diag_clear(&d);
+	if (!ebpf_object__open_mem(&obj, text, n, "twenty", &d) &&
+	    !verdict_compare(&r, obj, &obj->progs[0], &vo, &d)) {
+		CHECK(r.ours.kind == VERDICT_SAFE && r.faults == 0 && r.ours.ncall_bounds == 20,
+		      "twenty functions: %s, %u bounds", r.ours.reason, r.ours.ncall_bounds);
+		for (unsigned k = 0; k < r.ours.ncall_bounds && k < 20; k++)
+			CHECK(r.ours.call_bound[k].start == 22 + 3 * k &&
+			      r.ours.call_bound[k].insns == 3 && !r.ours.call_bound[k].mg,
+			      "twenty functions: bound %u {%u, %llu}", k, r.ours.call_bound[k].start,
+			      (unsigned long long)r.ours.call_bound[k].insns);
+		verdict_report__free(&r);
+	} else {
+		CHECK(0, "twenty functions: %s", d.msg);
+	}
+	/* the same bounds forged, the last one below its 3 instructions: the runs see it */
+	for (unsigned k = 0; k < 20; k++)
+		v.call_bound[k] = (struct scev_call_bound){ 22 + 3 * k, UINT32_MAX, k == 19 ? 2 : 3 };
+	if (obj) {
+		struct verdict_opts fo = { .sz = sizeof(fo), .prog_type = BPF_PROG_TYPE_XDP,
+					   .runs = 4, .step_budget = 100 };
+
+		memset(&r, 0, sizeof(r));
+		r.ours = v;
+		CHECK(verdict_execute(&r, obj, &obj->progs[0], &fo) == 0, "twenty: run failed");
+		CHECK(r.faults == 4 && strstr(r.fault, "one call of func@79 ran past 2"),
+		      "twenty functions, the 20th past its bound: %llu faults, '%s'",
+		      (unsigned long long)r.faults, r.fault);
+		verdict_report__free(&r);
+	}
+	ebpf_object__free(obj);
+	obj = NULL;
+
+	diag_clear(&d);
+	if (!ebpf_object__open_mem(&obj, MGF, strlen(MGF), "mgf", &d) &&
+	    !verdict_compare(&r, obj, &obj->progs[0], &vo, &d)) {
+		const struct scev_call_bound *b = &r.ours.call_bound[0];
+
+		CHECK(r.ours.kind == VERDICT_SAFE && r.faults == 0 && r.ours.ncall_bounds == 1 &&
+		      b->start == 2 && b->mg && b->insns >= 27 && b->insns < 40,
+		      "may_goto function: %s, %u bounds, {%u, %llu, mg %d}", r.ours.reason,
+		      r.ours.ncall_bounds, b->start, (unsigned long long)b->insns, b->mg);
+		verdict_report__free(&r);
+	} else {
+		CHECK(0, "may_goto function: %s", d.msg);
+	}
+	ebpf_object__free(obj);
+}
+
 /* The per-call bounds a verdict states: bpf_loop(1000, cb) calls cb (2 instructions) at most
  * 1,000 times a call; f's one call takes 3 instructions (the program's semantics, not the
  * analyzer's). */
@@ -516,9 +702,13 @@ static void test_call_bounds_stated(void)
 		      "case %zu: %s, %u bounds, first {%u, %u, %llu}", k, r.ours.reason,
 		      r.ours.ncall_bounds, r.ours.call_bound[0].start, r.ours.call_bound[0].calls,
 		      (unsigned long long)r.ours.call_bound[0].insns);
+		/* main's own: bpf_loop(1000, cb)'s main runs 7 instructions, f's 2 */
+		CHECK(r.ours.main_own == (k == 0 ? 7 : 0) && !r.ours.main_own_mg,
+		      "case %zu: main's own %llu", k, (unsigned long long)r.ours.main_own);
 		verdict_report__free(&r);
 		ebpf_object__free(obj);
 	}
+	test_call_bounds_more();
 }
 
 /* Generated programs called safe never fault; count how many are called safe. */
@@ -587,6 +777,8 @@ int main(void)
 	test_call_cases_against_kernel();
 	test_forged_verdicts();
 	test_map_value_elements();
+	test_forged_main_own();
+	test_watch_after_cut();
 	test_call_bounds_stated();
 	test_generated();
 	test_kernel_improvement();

@@ -73,11 +73,17 @@ struct safe_rule verdict_safe_rule(const struct scev_verdict *v, uint64_t budget
 		s.may_goto_budget = s.mg[0].budget;
 		s.must_end = true;
 	}
-	/* each call of a function held to its own bound, whatever the whole run's */
+	/* each call of a function held to its own bound, whatever the whole run's (one stated
+	 * at the oracle's may_goto budget in the runs that take at most that) */
 	for (uint32_t k = 0; k < v->ncall_bounds && k < SCEV_VERDICT_CALL_BOUNDS; k++)
-		s.call[s.ncalls++] = (struct safe_call_bound){ v->call_bound[k].start,
-							       v->call_bound[k].calls,
-							       v->call_bound[k].insns };
+		s.call[s.ncalls++] = (struct safe_call_bound){
+			v->call_bound[k].start, v->call_bound[k].calls, v->call_bound[k].insns,
+			v->call_bound[k].mg ? SCEV_MG_ORACLE_BUDGET : UINT64_MAX };
+	/* main's own instructions, when the runs are not held to the whole bound */
+	if (s.max_insns == UINT64_MAX && v->main_own) {
+		s.main_own = v->main_own;
+		s.main_mg_max = v->main_own_mg ? SCEV_MG_ORACLE_BUDGET : UINT64_MAX;
+	}
 	return s;
 }
 
@@ -181,7 +187,7 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 		}
 		safe_calls_init(&sw->c, &rule, prog->insns);
 		env.probes = probes;
-		env.visit = rule.ncalls ? visit_safe : stackinit_visit;
+		env.visit = safe_rule_watches_calls(&rule) ? visit_safe : stackinit_visit;
 		env.arg = sw;
 		if ((err = interp_run(code, &env, &res)))
 			break;

@@ -590,7 +590,7 @@ static void visit_safe(void *arg, const struct interp_state *st, uint32_t pc)
 	struct run *r = arg;
 
 	stackinit_visit(r->watch, st, pc);
-	if (r->calls->s->ncalls)
+	if (safe_rule_watches_calls(r->calls->s))
 		safe_calls_visit(r->calls, st, pc);
 	if (r->claimed[pc])
 		visit_claims(r, st, pc);

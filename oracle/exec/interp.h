@@ -373,7 +373,8 @@ static inline unsigned interp_state_frame(const struct interp_state *st)
 	return interp_state_head(st)->depth;
 }
 
-/* The pc run just before (-1u at the start). */
+/* The pc run just before (-1u at the start, and at a timer callback's first instruction after
+ * the program). */
 static inline uint32_t interp_state_prev_pc(const struct interp_state *st)
 {
 	return interp_state_head(st)->prev_pc;

@@ -17,12 +17,33 @@ struct safe_rule safe_rule_run(const struct safe_rule *s, uint32_t k)
 	return r;
 }
 
+/* Main's own bound in this run (UINT64_MAX: none or not at its budget). */
+static uint64_t main_bound(const struct safe_calls_watch *w)
+{
+	return w->s->main_own && w->mg_run <= w->s->main_mg_max ? w->s->main_own : UINT64_MAX;
+}
+
+/* What the current frame d must not pass: its deadline, and outside callbacks main's own bound
+ * shifted by the instructions callbacks ran. */
+static uint64_t frame_limit(const struct safe_calls_watch *w, unsigned d)
+{
+	uint64_t own = main_bound(w);
+
+	if (w->in_cb[d] || own == UINT64_MAX || own > UINT64_MAX - w->cb_count)
+		return w->deadline[d];
+	own += w->cb_count;
+	return own < w->deadline[d] ? own : w->deadline[d];
+}
+
 void safe_calls_init(struct safe_calls_watch *w, const struct safe_rule *s,
 		     const struct bpf_insn *insns)
 {
 	w->s = s;
 	w->insns = insns;
 	w->count = 0;
+	w->mg_run = s->may_goto_budget == INTERP_MAY_GOTO_ZERO ? 0 : s->may_goto_budget ?
+		    s->may_goto_budget : INTERP_MAY_GOTO_BUDGET;
+	w->cb_count = w->cb_start = 0;
 	w->depth = 0;
 	w->exited = w->off = w->bad = false;
 	w->reason[0] = 0;
@@ -31,6 +52,8 @@ void safe_calls_init(struct safe_calls_watch *w, const struct safe_rule *s,
 	w->fn[0] = -1;
 	w->site[0] = UINT32_MAX;
 	w->calls[0] = 0;
+	w->in_cb[0] = false;
+	w->limit = frame_limit(w, 0);
 }
 
 /* The frame at depth d (a function whose first pc is pc) starts a call: its deadline, and a
@@ -39,7 +62,8 @@ static void calls_start(struct safe_calls_watch *w, unsigned d, uint32_t pc)
 {
 	const struct safe_rule *s = w->s;
 	const struct safe_call_bound *b = w->fn[d] >= 0 ? &s->call[w->fn[d]] : NULL;
-	uint64_t own = b && b->insns != UINT64_MAX ? w->count - 1 + b->insns : UINT64_MAX;
+	uint64_t own = b && b->insns != UINT64_MAX && w->mg_run <= b->mg_max
+		       ? w->count - 1 + b->insns : UINT64_MAX;
 
 	w->deadline[d] = w->deadline[d - 1];
 	w->who[d] = w->who[d - 1];
@@ -61,6 +85,13 @@ static __attribute__((noinline)) void calls_slow(struct safe_calls_watch *w,
 {
 	if (w->off)
 		return;
+	if (interp_state_prev_pc(st) == UINT32_MAX && w->count > 1) {
+		/* a step with no previous one after the first: the interpreter started again, for
+		 * a timer's callback after the program (which ended, or which the budget cut, in
+		 * any frame: timers fire after a cut too) */
+		w->off = true;
+		return;
+	}
 	if (d > w->depth && d < EBPF_MAX_CALL_DEPTH) {
 		/* a call: the first instruction of its function */
 		uint32_t prev = interp_state_prev_pc(st), lo = 0, hi = w->s->ncalls;
@@ -73,34 +104,37 @@ static __attribute__((noinline)) void calls_slow(struct safe_calls_watch *w,
 			else
 				hi = mid;
 		}
-		w->fn[d] = lo < w->s->ncalls && w->s->call[lo].start == pc ? (int8_t)lo : -1;
+		w->fn[d] = lo < w->s->ncalls && w->s->call[lo].start == pc ? (int16_t)lo : -1;
 		w->site[d] = prev != UINT32_MAX && ebpf_is_helper_call(&w->insns[prev]) ? prev
 										     : UINT32_MAX;
 		w->calls[d] = 1;
+		w->in_cb[d] = w->in_cb[d - 1] || w->site[d] != UINT32_MAX;
+		if (w->in_cb[d] && !w->in_cb[d - 1])
+			w->cb_start = w->count - 1;	/* the outermost callback starts */
 		calls_start(w, d, pc);
-	} else if (d < w->depth && !w->exited) {
-		/* back to a caller's frame with no exit: the run was cut (the budget, a legacy
-		 * packet load) and the timers it armed fire after it */
-		w->off = true;
-		return;
-	} else if (d == w->depth && w->exited) {
-		/* after an exit, the same frame again: a helper calling its callback again, or
-		 * (frame 0) a timer's callback after the program */
-		if (d == 0) {
-			w->off = true;
-			return;
-		}
+	} else if (d == w->depth && w->exited && d > 0) {
+		/* after an exit, the same frame again: a helper calling its callback again */
 		w->calls[d]++;
 		calls_start(w, d, pc);
+	} else if (d < w->depth && w->in_cb[w->depth] && !w->in_cb[d]) {
+		/* the outermost callback returned: its instructions are not main's own */
+		w->cb_count += w->count - 1 - w->cb_start;
 	}
 	w->depth = d;
 	w->exited = ebpf_is_exit(&w->insns[pc]);
-	if (!w->bad && w->count > w->deadline[d]) {
-		const struct safe_call_bound *b = &w->s->call[w->fn[w->who[d]]];
+	w->limit = frame_limit(w, d);
+	if (!w->bad && w->count > w->limit) {
+		if (w->count > w->deadline[d]) {
+			const struct safe_call_bound *b = &w->s->call[w->fn[w->who[d]]];
 
-		snprintf(w->reason, sizeof(w->reason), "pc %u: one call of func@%u ran past %"
-			 PRIu64 " instructions, the most the trip counts of the loops in it allow",
-			 pc, b->start, b->insns);
+			snprintf(w->reason, sizeof(w->reason), "pc %u: one call of func@%u ran past "
+				 "%" PRIu64 " instructions, the most the trip counts of the loops in "
+				 "it allow", pc, b->start, b->insns);
+		} else {
+			snprintf(w->reason, sizeof(w->reason), "pc %u: main ran past %" PRIu64
+				 " instructions of its own (callbacks not counted), the most the "
+				 "trip counts of its loops allow", pc, w->s->main_own);
+		}
 		w->bad = w->off = true;
 	}
 }
@@ -113,7 +147,7 @@ void safe_calls_visit(struct safe_calls_watch *w, const struct interp_state *st,
 		return;
 	w->count++;
 	if (__builtin_expect(d != w->depth || w->exited || ebpf_is_exit(&w->insns[pc]) ||
-			     w->count > w->deadline[d], 0))
+			     w->count > w->limit || interp_state_prev_pc(st) == UINT32_MAX, 0))
 		calls_slow(w, st, pc, d);
 }
 

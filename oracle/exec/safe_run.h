@@ -22,8 +22,13 @@
  * be run to, but each call of a function can: the runs are watched (safe_calls_visit, on every
  * instruction) and one call of a function that takes more instructions than its bound, or one
  * helper call that calls its callback more often than its bound, faults, even in a run the
- * budget stops.  The watch stops at the end of the program (timer callbacks after it are not
- * counted).
+ * budget stops.  A bound stated at a small may_goto budget (a function with a may_goto loop in
+ * or below it) holds only in runs that take a budget at most that (mg_max).  Main's own
+ * instructions (main_own: those run while no helper's callback is running, main's frame and
+ * its bpf-to-bpf callees') are watched the same way.  The watch stops at the end of the program:
+ * timer callbacks after it, which the interpreter runs after a program that ended and after one
+ * the budget cut in any frame, are not counted (their first step has no previous one,
+ * interp_state_prev_pc).
  */
 #ifndef BPFSCEV_ORACLE_EXEC_SAFE_RUN_H
 #define BPFSCEV_ORACLE_EXEC_SAFE_RUN_H
@@ -35,7 +40,7 @@
 #include "oracle/exec/interp.h"
 #include "oracle/exec/stackinit.h"
 
-#define SAFE_CALL_BOUNDS 16
+#define SAFE_CALL_BOUNDS 255	/* scev_verdict's: every function but main the kernel loads */
 #define SAFE_MG_BUDGETS 5
 
 struct safe_rule {
@@ -62,13 +67,18 @@ struct safe_rule {
 	 * a program to read. */
 	bool unprivileged;
 	/* Per-call bounds, by the function's first pc (ascending): one call of it executes at
-	 * most insns instructions (UINT64_MAX: none), and as a helper's callback it is called at
-	 * most calls times per helper call (UINT32_MAX: none). */
+	 * most insns instructions (UINT64_MAX: none) in a run whose may_goto budget a frame is at
+	 * most mg_max (UINT64_MAX: any run; 0: the budget 0), and as a helper's callback it is
+	 * called at most calls times per helper call (UINT32_MAX: none). */
 	uint32_t ncalls;
 	struct safe_call_bound {
 		uint32_t start, calls;
 		uint64_t insns;
+		uint64_t mg_max;
 	} call[SAFE_CALL_BOUNDS];
+	/* Main's own instructions, while no helper's callback runs: at most main_own (0: none)
+	 * in a run whose may_goto budget is at most main_mg_max. */
+	uint64_t main_own, main_mg_max;
 };
 
 /* The watch of the per-call bounds over one run (safe_calls_init, then safe_calls_visit on every
@@ -77,6 +87,11 @@ struct safe_calls_watch {
 	const struct safe_rule *s;
 	const struct bpf_insn *insns;
 	uint64_t count;		/* instructions visited */
+	uint64_t limit;		/* count the current frame must not pass (deadline[depth], main's
+				 * own bound outside callbacks) */
+	uint64_t mg_run;	/* the run's may_goto budget a frame (0: budget 0) */
+	uint64_t cb_count;	/* instructions run inside callbacks before the current one */
+	uint64_t cb_start;	/* count before the outermost live callback's first instruction */
 	unsigned depth;		/* frame of the last visit */
 	bool exited;		/* the last visit was an exit */
 	bool off;		/* past the program's end, or after the first fault */
@@ -88,10 +103,17 @@ struct safe_calls_watch {
 	 * it made so far */
 	uint64_t deadline[EBPF_MAX_CALL_DEPTH];
 	uint8_t who[EBPF_MAX_CALL_DEPTH];
-	int8_t fn[EBPF_MAX_CALL_DEPTH];
+	int16_t fn[EBPF_MAX_CALL_DEPTH];
 	uint32_t site[EBPF_MAX_CALL_DEPTH];
 	uint32_t calls[EBPF_MAX_CALL_DEPTH];
+	bool in_cb[EBPF_MAX_CALL_DEPTH];	/* the frame is a callback's or below one */
 };
+
+/* Whether s has per-call bounds to watch (safe_calls_visit on every instruction). */
+static inline bool safe_rule_watches_calls(const struct safe_rule *s)
+{
+	return s->ncalls || s->main_own;
+}
 
 void safe_calls_init(struct safe_calls_watch *w, const struct safe_rule *s,
 		     const struct bpf_insn *insns);
