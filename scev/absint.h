@@ -226,6 +226,9 @@ bool absint_dynptr_call(const struct scev_ctx *cx, struct astate *s, uint32_t pc
 /* At a loop header (and its exits) of loop l: slices are unknown when l makes or releases
  * dynptrs. */
 void absint_dynptr_loop_state(const struct scev_ctx *cx, uint32_t l, struct astate *s);
+/* bpf_dynptr_data's size argument R3 at pc (any dynptr: stack or a user ringbuf sample):
+ * true after a failure written into v. */
+bool absint_dynptr_data_size_fails(struct scev_verdict *v, const struct astate *s, uint32_t pc);
 /* The verdict's checks of instruction pc (true after a failure) and of an access [lo, hi) of
  * the frame. */
 bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,

@@ -556,22 +556,7 @@ bool absint_cb_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const st
 	}
 	if (ebpf_is_helper_call(i) && i->imm == BPF_FUNC_dynptr_data &&
 	    absint_is_urb_dynptr(&s->regs[1]) && (s->init & 1u << 3)) {
-		/* ARG_CONST_ALLOC_SIZE_OR_ZERO: a known constant (one per path in the kernel) */
-		const struct aval *n = &s->regs[3];
-		uint64_t len;
-
-		if (n->kind == AV_TOP)
-			CBFAIL(VERDICT_UNSUPPORTED, pc, "bpf_dynptr_data: R3 may be a pointer");
-		if (n->kind != AV_SCALAR)
-			CBFAIL(VERDICT_UNSAFE, pc, "R3 type=%s expected=scalar (bpf_dynptr_data's "
-			       "size)", claim_region_name(n->region));
-		if (!aval_is_const(n, &len))
-			CBFAIL(VERDICT_UNSUPPORTED, pc, "bpf_dynptr_data: R3 is not a known constant "
-			       "(a range: one per path is not modeled)");
-		if (len > DYNPTR_MEM_MAX)
-			CBFAIL(VERDICT_UNSUPPORTED, pc, "bpf_dynptr_data: a size of %llu bytes (more "
-			       "than %u are not modeled)", (unsigned long long)len, DYNPTR_MEM_MAX);
-		return false;
+		return absint_dynptr_data_size_fails(v, s, pc);
 	}
 	if (!ebpf_is_helper_call(i) || !absint_cb_helper(i->imm))
 		return false;

@@ -385,22 +385,28 @@ bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, cons
 		return false;
 	}
 	if (i->imm == BPF_FUNC_dynptr_data && (s->init & 1u << 3)) {
-		/* ARG_CONST_ALLOC_SIZE_OR_ZERO: a known constant (one per path in the kernel) */
-		const struct aval *n = &s->regs[3];
-		uint64_t len;
-
-		if (n->kind == AV_TOP)
-			VFAIL(VERDICT_UNSUPPORTED, pc, "bpf_dynptr_data: R3 may be a pointer");
-		if (n->kind != AV_SCALAR)
-			VFAIL(VERDICT_UNSAFE, pc, "R3 type=%s expected=scalar (bpf_dynptr_data's "
-			      "size)", claim_region_name(n->region));
-		if (!aval_is_const(n, &len))
-			VFAIL(VERDICT_UNSUPPORTED, pc, "bpf_dynptr_data: R3 is not a known constant "
-			      "(a range: one per path is not modeled)");
-		if (len > DYNPTR_MEM_MAX)
-			VFAIL(VERDICT_UNSUPPORTED, pc, "bpf_dynptr_data: a size of %llu bytes (more "
-			      "than %u are not modeled)", (unsigned long long)len, DYNPTR_MEM_MAX);
+		return absint_dynptr_data_size_fails(v, s, pc);
 	}
+	return false;
+}
+
+bool absint_dynptr_data_size_fails(struct scev_verdict *v, const struct astate *s, uint32_t pc)
+{
+	/* ARG_CONST_ALLOC_SIZE_OR_ZERO: a known constant (one per path in the kernel) */
+	const struct aval *n = &s->regs[3];
+	uint64_t len;
+
+	if (n->kind == AV_TOP)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "bpf_dynptr_data: R3 may be a pointer");
+	if (n->kind != AV_SCALAR)
+		VFAIL(VERDICT_UNSAFE, pc, "R3 type=%s expected=scalar (bpf_dynptr_data's size)",
+		      claim_region_name(n->region));
+	if (!aval_is_const(n, &len))
+		VFAIL(VERDICT_UNSUPPORTED, pc, "bpf_dynptr_data: R3 is not a known constant "
+		      "(a range: one per path is not modeled)");
+	if (len > DYNPTR_MEM_MAX)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "bpf_dynptr_data: a size of %llu bytes (more "
+		      "than %u are not modeled)", (unsigned long long)len, DYNPTR_MEM_MAX);
 	return false;
 }
 
