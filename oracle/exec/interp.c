@@ -946,6 +946,42 @@ static int dp_get(struct interp_state *st, const struct iop *ip, int reg, const 
 	return 0;
 }
 
+/* Ringbuf records, reserved by bpf_ringbuf_reserve (dyn false) and bpf_ringbuf_reserve_dynptr
+ * (dyn true), each released only the way it was reserved.  rec_release ends the live record
+ * of that kind starting at va: false when there is none (released already, never reserved, not
+ * its start), for the caller's trap. */
+static bool rec_release(struct interp_state *st, uint64_t va, bool dyn)
+{
+	uint64_t k = (va - INTERP_VA_RINGBUF) >> 32;
+
+	if ((va >> 44) != (INTERP_VA_RINGBUF >> 44) || (va & 0xffffffffu) || k >= st->nrecs ||
+	    !st->recs[k].host || st->recs[k].dyn != dyn)
+		return false;
+	free(st->recs[k].host);
+	st->recs[k].host = NULL;
+	st->live_recs--;
+	return true;
+}
+
+/* A new record of size bytes, each the next byte of helper data (what the ring held before:
+ * the kernel does not zero it); its address in *va.  The caller has checked that there is
+ * room (st->nrecs < INTERP_MAX_RECORDS).  -1 after a trap (out of memory). */
+static int rec_reserve(struct interp_state *st, const struct iop *ip, const char *name,
+		       uint32_t size, bool dyn, uint64_t *va)
+{
+	if (!(st->recs[st->nrecs].host = calloc(1, size ? size : 1))) {
+		st->oom = true;
+		set_trap(st, INTERP_TRAP_LIMIT, ip->pc, "%s: out of memory", name);
+		return -1;
+	}
+	memset(st->recs[st->nrecs].host, (int)draw(st, 1), size);
+	st->recs[st->nrecs].size = size;
+	st->recs[st->nrecs].dyn = dyn;
+	*va = INTERP_VA_RINGBUF + ((uint64_t)st->nrecs++ << 32);
+	st->live_recs++;
+	return 0;
+}
+
 static void dp_put(uint8_t *p, uint64_t va, uint32_t size, uint32_t tag)
 {
 	memcpy(p, &va, 8);
@@ -967,12 +1003,11 @@ static int dp_make_helper(struct interp_state *st, const struct iop *ip, int32_t
 	uint32_t size = (uint32_t)r[2];
 	const struct ebpf_map_def *def;
 	struct dp_val d;
+	uint64_t va;
 	uint8_t *p;
 
 	*ret = 0;
 	if (id == BPF_FUNC_ringbuf_submit_dynptr || id == BPF_FUNC_ringbuf_discard_dynptr) {
-		uint64_t k;
-
 		if (dp_get(st, ip, 1, name, &d))
 			return -1;
 		if ((d.tag & 0xffu) != DP_RINGBUF) {
@@ -984,18 +1019,10 @@ static int dp_make_helper(struct interp_state *st, const struct iop *ip, int32_t
 		if (d.tag & DP_NULL) {
 			st->dp_nulls--;
 			st->live_recs--;
-		} else {
-			k = (d.va - INTERP_VA_RINGBUF) >> 32;
-			if ((d.va >> 44) != (INTERP_VA_RINGBUF >> 44) || k >= st->nrecs ||
-			    !st->recs[k].host || !st->recs[k].dyn) {
-				set_trap(st, INTERP_TRAP_REF, ip->pc, "%s: the dynptr at r1 = 0x%llx "
-					 "holds no live record (released already)", name,
-					 (unsigned long long)r[1]);
-				return -1;
-			}
-			free(st->recs[k].host);
-			st->recs[k].host = NULL;
-			st->live_recs--;
+		} else if (!rec_release(st, d.va, true)) {
+			set_trap(st, INTERP_TRAP_REF, ip->pc, "%s: the dynptr at r1 = 0x%llx holds no "
+				 "live record (released already)", name, (unsigned long long)r[1]);
+			return -1;
 		}
 		dp_put(dp_slot(st, ip, 1, name), 0, 0, 0);
 		return 0;
@@ -1038,17 +1065,9 @@ static int dp_make_helper(struct interp_state *st, const struct iop *ip, int32_t
 		st->live_recs++;
 		return 0;
 	}
-	if (!(st->recs[st->nrecs].host = calloc(1, size ? size : 1))) {
-		st->oom = true;
-		set_trap(st, INTERP_TRAP_LIMIT, ip->pc, "%s: out of memory", name);
+	if (rec_reserve(st, ip, name, size, true, &va))
 		return -1;
-	}
-	memset(st->recs[st->nrecs].host, (int)draw(st, 1), size);
-	st->recs[st->nrecs].size = size;
-	st->recs[st->nrecs].dyn = true;
-	dp_put(p, INTERP_VA_RINGBUF + ((uint64_t)st->nrecs++ << 32), size,
-	       DP_MAGIC | DP_RINGBUF);
-	st->live_recs++;
+	dp_put(p, va, size, DP_MAGIC | DP_RINGBUF);
 	return 0;
 }
 
@@ -1843,22 +1862,17 @@ static int proto_helper(struct interp_state *st, const struct iop *ip, int32_t i
 static int ringbuf_helper(struct interp_state *st, const struct iop *ip, int32_t id, uint64_t *ret)
 {
 	const uint64_t *r = st->h.regs;
-	uint64_t k = (r[1] - INTERP_VA_RINGBUF) >> 32;
 	const char *name = ebpf_helper_name(id);
 	const struct ebpf_map_def *def;
 
 	*ret = 0;
 	if (id != BPF_FUNC_ringbuf_reserve) {
-		if ((r[1] >> 44) != (INTERP_VA_RINGBUF >> 44) || (r[1] & 0xffffffffu) ||
-		    k >= st->nrecs || !st->recs[k].host || st->recs[k].dyn) {
+		if (!rec_release(st, r[1], false)) {
 			set_trap(st, INTERP_TRAP_REF, ip->pc, "%s: r1 = 0x%llx is not the start of a "
 				 "live ringbuf record (released, or never reserved)", name,
 				 (unsigned long long)r[1]);
 			return -1;
 		}
-		free(st->recs[k].host);
-		st->recs[k].host = NULL;
-		st->live_recs--;
 		return 0;
 	}
 	if (r[1] - INTERP_VA_MAPH >= st->map_cnt ||
@@ -1871,18 +1885,7 @@ static int ringbuf_helper(struct interp_state *st, const struct iop *ip, int32_t
 	if (r[3] || r[2] > def->max_entries || r[2] > UINT32_MAX || (draw(st, 1) & 1) ||
 	    st->nrecs == INTERP_MAX_RECORDS)
 		return 0;
-	if (!(st->recs[st->nrecs].host = calloc(1, r[2] ? r[2] : 1))) {
-		st->oom = true;
-		set_trap(st, INTERP_TRAP_LIMIT, ip->pc, "%s: out of memory", name);
-		return -1;
-	}
-	/* (what the ring held before: not zeroed by the kernel) */
-	memset(st->recs[st->nrecs].host, (int)draw(st, 1), r[2]);
-	st->recs[st->nrecs].size = (uint32_t)r[2];
-	st->recs[st->nrecs].dyn = false;
-	*ret = INTERP_VA_RINGBUF + ((uint64_t)st->nrecs++ << 32);
-	st->live_recs++;
-	return 0;
+	return rec_reserve(st, ip, name, (uint32_t)r[2], false, ret);
 }
 
 /* At the main program's exit or a tail call: -1 after a trap when a record is live. */
@@ -1906,6 +1909,47 @@ static __attribute__((noinline)) int ringbuf_leak(struct interp_state *st, uint3
 		return -1;
 	}
 	return 0;
+}
+
+/* The helpers whose result is the next 4 or 8 bytes of helper data (interp.h): that width, else
+ * 0. */
+static unsigned drawn_width(int32_t id)
+{
+	switch (id) {
+	case BPF_FUNC_get_prandom_u32:
+	case BPF_FUNC_get_smp_processor_id:
+	case BPF_FUNC_get_numa_node_id:
+		return 4;
+	case BPF_FUNC_ktime_get_ns:
+	case BPF_FUNC_get_current_pid_tgid:
+	case BPF_FUNC_get_current_uid_gid:
+	case BPF_FUNC_get_current_cgroup_id:
+	case BPF_FUNC_jiffies64:
+	case BPF_FUNC_ktime_get_boot_ns:
+	case BPF_FUNC_ktime_get_coarse_ns:
+	case BPF_FUNC_ktime_get_tai_ns:
+		return 8;
+	default:
+		return 0;
+	}
+}
+
+bool interp_helper_drawn(int32_t id)
+{
+	const struct ebpf_helper_proto *p;
+
+	/* (ringbuf_helper and dp_make_helper draw whether the ring has room, and the record's
+	 * old bytes) */
+	if (drawn_width(id) || id == BPF_FUNC_ringbuf_reserve ||
+	    id == BPF_FUNC_ringbuf_reserve_dynptr)
+		return true;
+	/* (proto_helper draws what it writes through a memory argument: a probe read, a comm, a
+	 * stack trace) */
+	p = ebpf_helper_proto(id);
+	for (int k = 0; p && k < 5; k++)
+		if (p->args[k] == HARG_MEM_UNINIT || p->args[k] == HARG_MEM_RW)
+			return true;
+	return false;
 }
 
 /* A helper call: 0 go on, 1 the program ends (r0 set), -1 trap. */
@@ -1938,21 +1982,6 @@ static __attribute__((noinline)) int do_helper(struct interp_state *st, const st
 	case BPF_FUNC_map_delete_elem:
 		if (map_helper(st, ip, id, &ret))
 			return -1;
-		break;
-	case BPF_FUNC_get_prandom_u32:
-	case BPF_FUNC_get_smp_processor_id:
-	case BPF_FUNC_get_numa_node_id:
-		ret = draw(st, 4);
-		break;
-	case BPF_FUNC_ktime_get_ns:
-	case BPF_FUNC_get_current_pid_tgid:
-	case BPF_FUNC_get_current_uid_gid:
-	case BPF_FUNC_get_current_cgroup_id:
-	case BPF_FUNC_jiffies64:
-	case BPF_FUNC_ktime_get_boot_ns:
-	case BPF_FUNC_ktime_get_coarse_ns:
-	case BPF_FUNC_ktime_get_tai_ns:
-		ret = draw(st, 8);
 		break;
 	case BPF_FUNC_trace_printk:
 		ret = 0;
@@ -1990,7 +2019,12 @@ static __attribute__((noinline)) int do_helper(struct interp_state *st, const st
 		break;
 	default: {
 		const struct ebpf_helper_proto *p = ebpf_helper_proto(id);
+		unsigned w = drawn_width(id);
 
+		if (w) {
+			ret = draw(st, w);
+			break;
+		}
 		if (p && (p->ret == HRET_INTEGER || p->ret == HRET_BTF_ID ||
 			  p->ret == HRET_BTF_ID_OR_NULL)) {
 			if (proto_helper(st, ip, id, p, &ret))

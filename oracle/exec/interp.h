@@ -233,6 +233,14 @@
  * larger than 2^shift has no storage (the interpreter's per-run storage limit keeps every map
  * it gives storage clear of that). */
 unsigned interp_map_shift(const struct ebpf_map_def *def);
+/* Whether the model of helper id above draws from env->helper_data what the kernel's helper
+ * takes from the machine: its result (a time, a random number, a CPU or task id: the 4- and
+ * 8-byte results listed above), whether a ring has room and a record's old bytes
+ * (bpf_ringbuf_reserve, bpf_ringbuf_reserve_dynptr), or bytes it writes through a memory
+ * argument (a prototype helper's HARG_MEM_UNINIT and HARG_MEM_RW: a probe read, a comm, a
+ * stack trace).  A run of a program calling one matches the kernel's only by chance: the
+ * kernel differential does not compare its r0 (oracle/kernel/kdiff.h). */
+bool interp_helper_drawn(int32_t id);
 /* A helper callback returns this (a positive value) to end the whole program with r0 = *ret,
  * like ubpf's "unwind" helper that the conformance suite uses. */
 #define INTERP_HELPER_EXIT 1

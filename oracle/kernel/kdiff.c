@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpf/helper_proto.h"
 #include "oracle/exec/interp.h"
 #include "oracle/exec/stackinit.h"
 #include "oracle/kernel/kernel.h"
@@ -59,17 +58,8 @@ bool kdiff_log_reports_bug(const char *log, char *line, size_t n)
 	return false;
 }
 
-static bool helper_writes_memory(int32_t id)
-{
-	const struct ebpf_helper_proto *p = ebpf_helper_proto(id);
-
-	for (int k = 0; p && k < 5; k++)
-		if (p->args[k] == HARG_MEM_UNINIT || p->args[k] == HARG_MEM_RW)
-			return true;
-	return false;
-}
-
-/* Helpers whose results differ from run to run (or from our interpreter's helper stream). */
+/* Calls whose results differ from run to run, or from our interpreter's (it draws them:
+ * interp_helper_drawn): kfunc calls, callx, and helpers the interpreter draws for. */
 static bool nondeterministic(const struct ebpf_prog *prog)
 {
 	for (size_t pc = 0; pc < prog->len; pc++) {
@@ -77,22 +67,9 @@ static bool nondeterministic(const struct ebpf_prog *prog)
 
 		if (!ebpf_is_call(i) || ebpf_is_pseudo_call(i))
 			continue;
-		if (i->src_reg == BPF_PSEUDO_KFUNC_CALL || ebpf_srcbit(i) != BPF_K)
+		if (i->src_reg == BPF_PSEUDO_KFUNC_CALL || ebpf_srcbit(i) != BPF_K ||
+		    interp_helper_drawn(i->imm))
 			return true;
-		switch (i->imm) {
-		case 5: case 7: case 8: case 14: case 15: case 42: case 80: case 118: case 125:
-		case 160: case 208:
-		case BPF_FUNC_ringbuf_reserve:	/* (NULL when the interpreter's draw says the
-						 * ring is full, a record in the kernel) */
-		case BPF_FUNC_ringbuf_reserve_dynptr:	/* (the same; and the record's old bytes
-							 * the ring's, drawn by the interpreter) */
-			return true;
-		default:
-			break;
-		}
-		if (helper_writes_memory(i->imm))
-			return true;	/* the interpreter draws what it writes (a probe read, a
-					 * comm, a stack trace): not the kernel's bytes */
 	}
 	return false;
 }

@@ -10,8 +10,9 @@
  * input through BPF_PROG_TEST_RUN and finding that our interpreter and the kernel agree on it;
  * a different r0, packet or array map (our interpreter or the kernel's JIT is wrong); agreement.
  * A rejected program and a program type the kernel cannot test-run are results, not errors.
- * Programs calling helpers whose results differ run to run (bpf_get_prandom_u32, the clocks)
- * are not compared on r0, only on claims.
+ * Programs calling helpers whose results differ run to run or whose results the interpreter
+ * draws (interp_helper_drawn: bpf_get_prandom_u32, the clocks, ringbuf room, bytes a helper
+ * writes) are not compared on r0, only on claims.
  *
  * The maps a run writes are what a raw tracepoint exposes besides r0 (its context is read-only,
  * it has no packet).  For every program type, each plain array map the program references
