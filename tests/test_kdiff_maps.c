@@ -189,118 +189,112 @@ static struct casefile *open_case(const char *name, const char *text)
 	return cf;
 }
 
-/* kdiff_run on text with input (NULL: 64 zeros); *res to be freed by the caller. */
-static bool run(struct kdiff_result *res, const char *name, const char *text, const uint8_t *input,
-		size_t len, struct forge *fg)
+/* What one kdiff_run must give: its kind, the maps compared (-1: any), words its text must
+ * hold, and for a bpf_find_vma program the outcome (-2: any). */
+struct want {
+	enum kdiff_kind kind;
+	int maps;
+	const char *has[2];
+	int outcome;
+};
+
+/* kdiff_run on text with input (NULL: 64 zeros), the interpreter's values forged by fg when
+ * given, checked against w: a difference (KDIFF_MAP) must come with r0 the same on both sides
+ * and the forge called, an agreement with the maps the same, a program whose maps are not
+ * compared (w->maps 0) with the forge never called. */
+static void expect(const char *name, const char *text, const uint8_t *input, size_t len,
+		   struct forge *fg, const struct want *w)
 {
 	struct casefile *cf = open_case(name, text);
 	struct kdiff_opts ko = { .sz = sizeof(ko), .input = input, .input_len = len };
+	struct kdiff_result res;
 	struct diag d;
 	int err;
 
 	if (!cf)
-		return false;
+		return;
 	if (fg) {
 		ko.forge_map = flip;
 		ko.forge_arg = fg;
 	}
 	diag_clear(&d);
-	err = kdiff_run(res, cf->obj, &cf->obj->progs[0], &ko, &d);
+	err = kdiff_run(&res, cf->obj, &cf->obj->progs[0], &ko, &d);
 	CHECK(err == 0, "%s: kdiff: %s", name, d.msg);
 	casefile__free(cf);
 	if (err)
-		return false;
-	CHECK(res->accepted && res->ran, "%s: %s (%s)", name,
-	      res->accepted ? "the kernel did not run it" : "the kernel refused it", res->message);
-	return res->accepted && res->ran;
+		return;
+	CHECK(res.accepted && res.ran, "%s: %s (%s)", name,
+	      res.accepted ? "the kernel did not run it" : "the kernel refused it", res.message);
+	CHECK(res.kind == w->kind, "%s: %s: %s, expected %s", name, kdiff_kind_name(res.kind),
+	      res.text, kdiff_kind_name(w->kind));
+	if (w->maps >= 0)
+		CHECK(res.maps_compared == (uint32_t)w->maps, "%s: %u maps compared, expected %d",
+		      name, res.maps_compared, w->maps);
+	for (int k = 0; k < 2; k++)
+		if (w->has[k])
+			CHECK(strstr(res.text, w->has[k]), "%s: '%s' not in: %s", name, w->has[k],
+			      res.text);
+	if (w->outcome != -2)
+		CHECK(res.vma_outcome == w->outcome, "%s: outcome %d, expected %d", name,
+		      res.vma_outcome, w->outcome);
+	if (w->kind == KDIFF_MAP)
+		CHECK(!res.same_maps && res.same_retval, "%s: same_maps %d, same r0 %d", name,
+		      res.same_maps, res.same_retval);
+	if (w->kind == KDIFF_AGREE)
+		CHECK(res.same_maps, "%s: maps not the same", name);
+	if (fg && w->maps == 0)
+		CHECK_EQ_U64(fg->calls, 0, name);
+	else if (fg)
+		CHECK(fg->calls >= 1, "%s: the forge was not called", name);
+	kdiff_result__free(&res);
 }
 
 static void writes(void)
 {
 	uint8_t args[16] = { 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88 };
 	struct forge fg = { .map = 0, .at = 1 * 16 + 10 };	/* element 1, byte 10 */
-	struct kdiff_result res;
 
-	if (run(&res, "writes", WRITES, args, sizeof(args), NULL)) {
-		CHECK(res.kind == KDIFF_AGREE, "writes: %s: %s", kdiff_kind_name(res.kind),
-		      res.text);
-		CHECK_EQ_U64(res.maps_compared, 1, "writes: maps compared");
-		CHECK(res.same_maps && strstr(res.text, "maps agree"), "writes: %s", res.text);
-		kdiff_result__free(&res);
-	}
-	if (run(&res, "writes, forged", WRITES, args, sizeof(args), &fg)) {
-		CHECK(fg.calls >= 1, "writes, forged: the forge was not called");
-		CHECK(res.kind == KDIFF_MAP, "writes, forged: %s: %s, expected map",
-		      kdiff_kind_name(res.kind), res.text);
-		CHECK(!res.same_maps && res.same_retval, "writes, forged: same_maps %d, same r0 %d",
-		      res.same_maps, res.same_retval);
-		CHECK(strstr(res.text, "map 0 'm'") && strstr(res.text, "element 1, byte 10") &&
-		      strstr(res.text, "kernel 0x33, interpreter 0x73"), "writes, forged: %s",
-		      res.text);
-		kdiff_result__free(&res);
-	}
+	expect("writes", WRITES, args, sizeof(args), NULL,
+	       &(struct want){ KDIFF_AGREE, 1, { "maps agree" }, -2 });
+	expect("writes, forged", WRITES, args, sizeof(args), &fg,
+	       &(struct want){ KDIFF_MAP, 1, { "map 0 'm'", "element 1, byte 10: kernel 0x33, "
+					       "interpreter 0x73" }, -2 });
 	/* a byte the atomic add and the byte store made: element 0, byte 3 (0x5a in both) */
 	fg = (struct forge){ .map = 0, .at = 3 };
-	if (run(&res, "writes, forged at 3", WRITES, args, sizeof(args), &fg)) {
-		CHECK(res.kind == KDIFF_MAP && strstr(res.text, "element 0, byte 3: kernel 0x5a, "
-						      "interpreter 0x1a"),
-		      "writes, forged at 3: %s: %s", kdiff_kind_name(res.kind), res.text);
-		kdiff_result__free(&res);
-	}
+	expect("writes, forged at 3", WRITES, args, sizeof(args), &fg,
+	       &(struct want){ KDIFF_MAP, 1, { "element 0, byte 3: kernel 0x5a, interpreter "
+					       "0x1a" }, -2 });
 }
 
 static void vma_map(void)
 {
 	uint64_t args[2] = { 0, (uint64_t)(uintptr_t)&args };
 	struct forge fg = { .map = 0, .at = 0 };
-	struct kdiff_result res;
 
-	if (run(&res, "vma_map", VMA_MAP, (const uint8_t *)args, sizeof(args), NULL)) {
-		/* (the last compared run: every argument an address of this process, after the
-		 * first run left element 0 as it was: -ENOENT on address 0) */
-		CHECK(res.kind == KDIFF_AGREE && res.vma_outcome == 1, "vma_map: %s: %s, outcome %d",
-		      kdiff_kind_name(res.kind), res.text, res.vma_outcome);
-		CHECK_EQ_U64(res.maps_compared, 1, "vma_map: maps compared");
-		kdiff_result__free(&res);
-	}
-	if (run(&res, "vma_map, forged", VMA_MAP, (const uint8_t *)args, sizeof(args), &fg)) {
-		CHECK(res.kind == KDIFF_MAP && strstr(res.text, "map 0 'cells'"),
-		      "vma_map, forged: %s: %s", kdiff_kind_name(res.kind), res.text);
-		kdiff_result__free(&res);
-	}
+	/* (the last compared run: every argument an address of this process, after the first run
+	 * left element 0 as it was: -ENOENT on address 0) */
+	expect("vma_map", VMA_MAP, (const uint8_t *)args, sizeof(args), NULL,
+	       &(struct want){ KDIFF_AGREE, 1, { NULL }, 1 });
+	expect("vma_map, forged", VMA_MAP, (const uint8_t *)args, sizeof(args), &fg,
+	       &(struct want){ KDIFF_MAP, -1, { "map 0 'cells'" }, -2 });
 }
 
 static void xdp_map(void)
 {
 	uint8_t pkt[40] = { 0 };
 	struct forge fg = { .map = 0, .at = 8 };
-	struct kdiff_result res;
 
-	if (run(&res, "xdp_map", XDP_MAP, pkt, sizeof(pkt), NULL)) {
-		CHECK(res.kind == KDIFF_AGREE && res.maps_compared == 1, "xdp_map: %s: %s, %u maps",
-		      kdiff_kind_name(res.kind), res.text, res.maps_compared);
-		kdiff_result__free(&res);
-	}
-	if (run(&res, "xdp_map, forged", XDP_MAP, pkt, sizeof(pkt), &fg)) {
-		CHECK(res.kind == KDIFF_MAP && strstr(res.text, "element 2, byte 0: kernel 0x28"),
-		      "xdp_map, forged: %s: %s", kdiff_kind_name(res.kind), res.text);
-		kdiff_result__free(&res);
-	}
+	expect("xdp_map", XDP_MAP, pkt, sizeof(pkt), NULL,
+	       &(struct want){ KDIFF_AGREE, 1, { NULL }, -2 });
+	expect("xdp_map, forged", XDP_MAP, pkt, sizeof(pkt), &fg,
+	       &(struct want){ KDIFF_MAP, -1, { "element 2, byte 0: kernel 0x28" }, -2 });
 }
 
 static void not_compared(const char *name, const char *text)
 {
-	struct forge fg = { .map = 0, .at = 0 };
-	struct kdiff_result res;
+	struct forge fg = { .map = strstr(text, "name=w") ? 1 : 0, .at = 0 };
 
-	fg.map = strstr(text, "name=w") ? 1 : 0;
-	if (run(&res, name, text, NULL, 0, &fg)) {
-		CHECK(res.maps_compared == 0 && res.same_maps && res.kind != KDIFF_MAP,
-		      "%s: %u maps compared: %s: %s", name, res.maps_compared,
-		      kdiff_kind_name(res.kind), res.text);
-		CHECK_EQ_U64(fg.calls, 0, name);
-		kdiff_result__free(&res);
-	}
+	expect(name, text, NULL, 0, &fg, &(struct want){ KDIFF_AGREE, 0, { NULL }, -2 });
 }
 
 int main(void)
