@@ -18,6 +18,7 @@
 
 #include "fuzz/campaign.h"
 #include "util/clock.h"
+#include "util/heap.h"
 
 /* CPU of this process and its finished children (the worker, for --jobs 1). */
 static double cpu_all_s(void)
@@ -60,6 +61,7 @@ int main(int argc, char **argv)
 {
 	uint64_t n = argc > 1 ? strtoull(argv[1], NULL, 0) : 20000;
 
+	heap_tune();
 	printf("| inputs x steps | process | programs | programs per cpu-s | programs per wall-s | "
 	       "generate us | analyze us | check us | other us | claim checks per program | "
 	       "findings |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");

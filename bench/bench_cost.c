@@ -21,6 +21,7 @@
 #include "oracle/kernel/kernel.h"
 #include "scev/scev.h"
 #include "util/clock.h"
+#include "util/heap.h"
 #include "util/sbuf.h"
 
 enum family { FAM_SINGLE, FAM_NEST, FAM_MASKED };
@@ -300,6 +301,7 @@ int main(int argc, char **argv)
 	const char *svg = NULL;
 	bool kernel = kernel_available(NULL, 0);
 
+	heap_tune();
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--svg") && i + 1 < argc) {
 			svg = argv[++i];

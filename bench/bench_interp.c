@@ -22,6 +22,7 @@
 #include "bpf/prog.h"
 #include "oracle/exec/interp.h"
 #include "util/clock.h"
+#include "util/heap.h"
 
 #define INSN(c, d, s, o, i) ((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), \
 						.off = (o), .imm = (i) })
@@ -132,6 +133,7 @@ int main(int argc, char **argv)
 	int32_t def[] = { 300000, 1000000, 10000000 };
 	int cnt = argc > 1 ? argc - 1 : 3;
 
+	heap_tune();
 	printf("| N | steps | interpreter ns/insn | interpreter, probe on the header | "
 	       "kernel ns/insn (BPF_PROG_TEST_RUN) |\n");
 	printf("|---:|---:|---:|---:|---:|\n");

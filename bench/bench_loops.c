@@ -16,6 +16,7 @@
 #include "scev/loop.h"
 #include "scev/scev.h"
 #include "util/clock.h"
+#include "util/heap.h"
 #include "util/sbuf.h"
 #include "util/zalloc.h"
 
@@ -240,6 +241,7 @@ static int analyze_main(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	heap_tune();
 	if (argc >= 2 && !strcmp(argv[1], "--analyze"))
 		return analyze_main(argc, argv);
 

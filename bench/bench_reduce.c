@@ -23,6 +23,7 @@
 #include "triage/predicate.h"
 #include "triage/reduce.h"
 #include "util/clock.h"
+#include "util/heap.h"
 
 /* ==== the old reducer (triage/reduce.c at 00164c0, unchanged but for names) ==== */
 
@@ -385,6 +386,7 @@ int main(int argc, char **argv)
 	size_t old_n = 0, new_n = 0, j2_n = 0, in_n = 0;
 	unsigned long old_tests = 0, new_tests = 0, j2_tests = 0;
 
+	heap_tune();
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--programs") && i + 1 < argc)
 			programs = (unsigned)strtoul(argv[++i], NULL, 0);

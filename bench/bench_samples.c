@@ -17,6 +17,7 @@
 #include "scev/loop.h"
 #include "scev/scev.h"
 #include "util/clock.h"
+#include "util/heap.h"
 
 #ifndef BPFSCEV_SAMPLES_DEFAULT
 #define BPFSCEV_SAMPLES_DEFAULT "../shared/ebpf-samples"
@@ -94,6 +95,7 @@ int main(int argc, char **argv)
 	FILE *notes = tmpfile();
 	char line[1024];
 
+	heap_tune();
 	if (!root || !*root)
 		root = BPFSCEV_SAMPLES_DEFAULT;
 	for (int a = 1; a < argc; a++) {

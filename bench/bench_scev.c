@@ -10,6 +10,7 @@
 #include "oracle/kernel/kernel.h"
 #include "scev/scev.h"
 #include "util/clock.h"
+#include "util/heap.h"
 
 static int cmp_d(const void *a, const void *b)
 {
@@ -151,6 +152,7 @@ int main(void)
 	static const uint64_t trips[] = { 10, 1000, 100000, 1000000, 1ull << 40 };
 	bool kernel = kernel_available(NULL, 0);
 
+	heap_tune();
 	printf("| trip count | bpfscev analysis (µs, median of 201) | claimed trip | kernel processed insns | kernel verification (µs) | kernel verdict |\n");
 	printf("|---:|---:|---|---:|---:|---|\n");
 	for (size_t t = 0; t < sizeof(trips) / sizeof(trips[0]); t++) {

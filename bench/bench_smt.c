@@ -25,6 +25,7 @@
 #include "oracle/z3/smt.h"
 #include "scev/scev.h"
 #include "util/clock.h"
+#include "util/heap.h"
 
 struct totals {
 	double *ms;			/* per claim */
@@ -131,6 +132,7 @@ int main(int argc, char **argv)
 	const char *dump = NULL;
 	char path[1024];
 
+	heap_tune();
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--gen") && i + 1 < argc)
 			gens = (unsigned)strtoul(argv[++i], NULL, 0);

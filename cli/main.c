@@ -7,11 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 
 #include "casefile/casefile.h"
+#include "util/heap.h"
 
 static const struct cli_cmd commands[] = {
 #define CLI_ENTRY(name, summary) { #name, summary, cmd_##name },
@@ -218,19 +216,9 @@ int cli_select_progs(const struct ebpf_object *obj, const char *name,
 	return 0;
 }
 
-/* glibc gives the top of its heap back (brk) once more than 128 KiB of it is free, and a
- * campaign allocates and frees a few 50-100 KiB arrays per program (the claims, the check's
- * per-claim forms, the arena's chunks): the next program faults the same pages in again,
- * about one fault a program, each a trip through this VM's hypervisor.  Keeping 4 MiB of
- * free top (M_TOP_PAD, also the step by which the heap grows) stops that; untouched pages
- * cost nothing, and large blocks still come from mmap as before. */
-#define CLI_HEAP_TOP_PAD (4u << 20)
-
 int main(int argc, char **argv)
 {
-#ifdef __GLIBC__
-	mallopt(M_TOP_PAD, CLI_HEAP_TOP_PAD);
-#endif
+	heap_tune();
 	if (argc < 2 || cli_is_help(argv[1])) {
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? CLI_USAGE : CLI_OK;

@@ -14,7 +14,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "util/heap.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The engines' one-time setup, before the first input (libFuzzer and AFL++'s driver call it,
+ * regress_main.c too): the allocator setting every executable shares (util/heap.h).  Defined
+ * here once per target binary: each target's .c includes this header, and the regression
+ * driver linked with it defines FUZZ_CHECK_DRIVER to only declare it. */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+#ifndef FUZZ_CHECK_DRIVER
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	heap_tune();
+	return 0;
+}
+#endif
 
 #define CHECK(cond, ...)                                                                           \
 	do {                                                                                       \

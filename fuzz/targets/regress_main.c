@@ -1,6 +1,7 @@
 /* The regression driver: feeds files to a fuzz target's LLVMFuzzerTestOneInput, as zstd's
  * regression.c does, so every target is also a plain test under any compiler (gcc included)
- * and every saved crash input can be replayed without a fuzzing engine.
+ * and every saved crash input can be replayed without a fuzzing engine.  LLVMFuzzerInitialize
+ * runs first, as under the engines.
  *
  *   fuzz_<target>_regress PATH...   each PATH a file or a directory (its files, sorted, not
  *                                   recursive; dot files skipped)
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#define FUZZ_CHECK_DRIVER /* the target defines LLVMFuzzerInitialize */
 #include "fuzz/targets/fuzz_check.h"
 
 static int run_file(const char *path)
@@ -111,6 +113,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s FILE|DIR...\n", argv[0]);
 		return 2;
 	}
+	LLVMFuzzerInitialize(&argc, &argv);	/* as the engines do */
 	for (int i = 1; i < argc && !err; i++) {
 		struct stat st;
 
