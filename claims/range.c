@@ -22,6 +22,7 @@
  * than the verifier's for the same facts, never looser for the same inputs.
  */
 #include <linux/bpf.h>
+#include <string.h>
 
 #include "claims/range.h"
 
@@ -639,6 +640,22 @@ static _Thread_local struct sync_memo {
 	struct range in, out;
 } sync_memo[SYNC_MEMO];
 
+/* Whether a and b hold the same bounds and known bits: range_equal, read as eight 64-bit words
+ * without a branch (a range has no padding), for pair_slot below, which compares every field
+ * of both inputs on each hit (about 3 look-ups in 4; range_sync's memo, which misses more
+ * often, keeps range_equal's early exit). */
+_Static_assert(sizeof(struct range) == 8 * sizeof(uint64_t), "struct range has padding");
+static inline bool range_same(const struct range *a, const struct range *b)
+{
+	uint64_t x[8], y[8], d = 0;
+
+	memcpy(x, a, sizeof(x));
+	memcpy(y, b, sizeof(y));
+	for (int i = 0; i < 8; i++)
+		d |= x[i] ^ y[i];
+	return !d;
+}
+
 static uint64_t rotl64(uint64_t x, unsigned k)
 {
 	return x << k | x >> (64 - k);
@@ -752,7 +769,7 @@ static struct pair_memo *pair_slot(unsigned tag, const struct range *a, const st
 	uint64_t h = (range_hash(a) * 0x94d049bb133111ebull + range_hash(b)) ^ tag;
 	struct pair_memo *m = &pair_memo[(h * 0x9e3779b97f4a7c15ull) >> (64 - PAIR_MEMO_BITS)];
 
-	*hit = m->tag == tag && range_equal(&m->a, a) && range_equal(&m->b, b);
+	*hit = (m->tag == tag) & range_same(&m->a, a) & range_same(&m->b, b);
 	return m;
 }
 

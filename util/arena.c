@@ -382,9 +382,10 @@ static bool unmap_block(void *p)
 	return false;
 }
 
-void *arena_alloc(size_t bytes)
+/* arena_alloc's blocks other than those the current chunk holds (out of line: the common
+ * path below stays a few instructions without a stack frame). */
+static __attribute__((noinline)) void *arena_alloc_slow(struct arena *a, size_t bytes)
 {
-	struct arena *a = current;
 	size_t need = (bytes + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
 	void *p;
 
@@ -398,6 +399,21 @@ void *arena_alloc(size_t bytes)
 		return NULL;
 	p = a->at;
 	a->at += need;
+	return p;
+}
+
+void *arena_alloc(size_t bytes)
+{
+	struct arena *a = current;
+	size_t need = (bytes + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+	char *p;
+
+	/* (0 bytes take ARENA_ALIGN, as the slow path gives them) */
+	if (ARENA_OFF || !a || bytes >= ARENA_BIG || bytes >= ARENA_MAP_MIN || !need ||
+	    (size_t)(a->end - a->at) < need)
+		return arena_alloc_slow(a, bytes);
+	p = a->at;
+	a->at = p + need;
 	return p;
 }
 
