@@ -266,9 +266,15 @@ static void spare_reuse(void)
 	fill(m, 2 * H, 1);
 	arena_free(m);
 	CHECK(spare_bytes == 2 * H && page_mapped(m), "freed: %zu bytes spare", spare_bytes);
-	z = arena_zalloc(2 * H, 1);	/* (zeroed: not from the spare) */
-	CHECK(z && z != m && all_zero(z, 2 * H) && spare_bytes == 2 * H,
-	      "a zeroed block took the spare's pages or is not zero");
+	/* a zeroed block of its size: the same pages, cleared */
+	z = arena_zalloc(2 * H, 1);
+	CHECK(z == m && all_zero(z, 2 * H) && spare_bytes == 0,
+	      "a zeroed block did not take the spare's pages (%p for %p) or is not zero", (void *)z,
+	      (void *)m);
+	if (!z)
+		return;
+	fill(z, 2 * H, 1);
+	arena_free(z);
 	b = arena_alloc(2 * H);
 	CHECK(b == m && filled(b, 2 * H, 1) && spare_bytes == 0,
 	      "the spare did not serve a block of its size (%p for %p)", (void *)b, (void *)m);
@@ -325,12 +331,27 @@ static void spare_reuse(void)
 		fill(m, H, 5);
 	arena_close(&in);
 	CHECK(m && page_mapped(m), "an inner arena's block unmapped at its close");
-	/* past SPARE_MAX, pieces are unmapped (a zeroed block: fresh, not from the spare) */
-	{
-		size_t before = spare_bytes;
+	/* a zeroed block larger than every spare extent: the spare's pages (old bytes) moved over
+	 * its start, cleared, the rest fresh */
+	if (spare_bytes) {
+		size_t len = spare_bytes + H + 12345;
 
+		z = arena_zalloc(len, 1);
+		CHECK(z && spare_bytes == 0 && all_zero(z, len),
+		      "a zeroed block assembled from the spare is not zero (%zu bytes spare)",
+		      spare_bytes);
+		if (z) {
+			fill(z, len, 9);
+			arena_free(z);
+		}
+	}
+	/* past SPARE_MAX, pieces are unmapped */
+	{
+		size_t before;
+
+		z = arena_zalloc(2 * H, 1);	/* (from the spare or not) */
+		before = spare_bytes;
 		arena_test_spare_max = before + H;
-		z = arena_zalloc(2 * H, 1);
 		if (z) {
 			fill(z, 2 * H, 6);
 			arena_free(z);

@@ -81,13 +81,15 @@ static _Thread_local bool first_taken;
  * touch: a 1M-instruction analysis of deep nests took 408 huge pages (816 MB) for a peak of
  * 419 MB, many of them to replace memory it had just unmapped; with the spare 331
  * (docs/BENCHMARKS.md, issue 13, sixteenth round).  Reused memory holds old bytes: blocks not
- * zeroed, slab regions and arena_pages_alloc take it; arena_zalloc's blocks come fresh (zero).
- * Only pieces whose pages are all resident are kept (spare_put): the rest is unmapped as
- * before, and so is what passes SPARE_MAX, so that the process holds at most that much more than
- * it uses (the spare is full at the end of a long analysis, when its loop summaries' regions
- * are freed: +28 MB at the peak of those deep nests). */
+ * zeroed, slab regions and arena_pages_alloc take it as it is, arena_zalloc's blocks cleared
+ * (map_block).  Only pieces whose pages are all resident are kept (spare_put): the rest is
+ * unmapped as before, and so is what passes SPARE_MAX, so that the process holds at most that
+ * much more than it uses (the spare is full at the end of a long analysis, when its loop
+ * summaries' regions are freed).  64 MB: with zeroed blocks served too, 32 MB left 1M
+ * instructions of deep nests 60 MB more fresh pages than 64 MB did, and 128 MB or 1 GB no fewer
+ * than 64 MB (seventeenth round). */
 #ifndef SPARE_MAX
-#define SPARE_MAX ((size_t)32 << 20)
+#define SPARE_MAX ((size_t)64 << 20)
 #endif
 static _Thread_local struct arena_map *spare;	/* extents, 2 MiB-aligned and -long */
 static _Thread_local size_t spare_bytes;
@@ -312,26 +314,33 @@ static char *map_aligned(size_t len, bool huge)
  * rest, a page fault each (microseconds in a virtual machine), and a block under 2 MiB none.
  * Aligned, each 2 MiB of the block is one fault; the last huge page holds up to 2 MiB past the
  * block's end once that end is touched (no more than the block itself from ARENA_MAP bytes).
- * A fresh mapping's pages read zero until written (arena_zalloc needs no memset).  A block not
- * zeroed, from ARENA_MAP bytes, is served by the spare first, whole (spare_take) or moved over
- * the start of a fresh mapping (spare_move).  A zeroed one is not: it would have to be cleared,
- * and a zeroed array is often touched here and there only, where the spare's pages would all
- * be resident (1M instructions of deep nests: 55 MB more at the peak). */
+ * A fresh mapping's pages read zero until written.  A block from ARENA_MAP bytes is served by
+ * the spare first, whole (spare_take) or moved over the start of a fresh mapping (spare_move);
+ * a zeroed one (arena_zalloc) then has the spare's old bytes cleared by memset.  Clearing
+ * resident pages is far cheaper here than the kernel's zeroing of fresh ones with the host's
+ * first touch (docs/BENCHMARKS.md, issue 13, seventeenth round: 1M instructions of deep nests
+ * took 707 MB of pages for a peak of 452 MB; with zeroed blocks from the spare 616 MB, peak
+ * 448 MB). */
 static __attribute__((noinline)) void *map_block(struct arena *a, size_t bytes, bool zeroed)
 {
 	size_t round = bytes >= ARENA_MAP_HUGE ? HUGE_PAGE : page_size();
 	size_t len = (bytes + round - 1) & ~(round - 1);
 	struct arena_map *m = malloc(sizeof(*m));
-	bool reuse = round == HUGE_PAGE && !zeroed;
+	bool reuse = round == HUGE_PAGE;
 	char *p;
 
 	if (!m || len < bytes)
 		goto fail;
-	if (!(reuse && (p = spare_take(len)))) {
+	if (reuse && (p = spare_take(len))) {
+		if (zeroed)
+			memset(p, 0, bytes);
+	} else {
+		size_t moved;
+
 		if (!(p = map_aligned(len, round == HUGE_PAGE)))
 			goto fail;
-		if (reuse)
-			spare_move(p, len);
+		if (reuse && (moved = spare_move(p, len)) && zeroed)
+			memset(p, 0, moved < bytes ? moved : bytes);
 	}
 	m->p = p;
 	m->len = len;
