@@ -1728,6 +1728,31 @@ static void bound_call(struct gi *g, bool open)
 		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
 }
 
+/* The end of a subprogram's do-while loop from top counting ctr up by 1 from 0 while below
+ * register bound (its add already emitted), and of the subprogram: r0 = 0; exit; the loop
+ * described as loops[idx], at most trip_max header executions a call (p_call_ctx's and
+ * p_args_last's f). */
+static void sub_count_loop_end(struct gi *g, int idx, int top, int end, uint8_t ctr,
+			       uint8_t bound, uint64_t trip_max)
+{
+	struct gen_loop *l;
+
+	gi_jmpx(g, false, BPF_JLT, ctr, bound, top);
+	gi_bind(g, end);
+	gi_mov_const(g, BPF_REG_0, 0, true);
+	gi_exit(g);
+	l = prologue_loop(g, idx, top, end, GEN_FORM_DO_WHILE,
+			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
+				  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_REG) | GEN_SH(SUBPROG_LOOP),
+			  ctr, BPF_JLT);
+	l->flags |= GEN_LOOP_SUBPROG;
+	l->step = 1;
+	l->trip = -1;
+	l->trip_max = trip_max;
+	l->ivs[0] = (struct gen_iv){ .loc = ctr, .width = 64, .has_start = true, .step = 1 };
+	l->nivs = 1;
+}
+
 /* One static subprogram called with two contexts (p_call_ctx; the kernel selftests' iters.c
  * iter_pass_iter_ptr_to_subprog, fill(arr1, 16) and fill(arr2, 32)): f(p, n) writes the n bytes
  * below p, and main calls f(fp - 512 + a, a) and f(fp - 368, 144 - a), a in [8, 64], in either
@@ -1765,7 +1790,6 @@ static void call_ctx_calls(struct gi *g, bool over)
 void gi_emit_ctx_fill(struct gi *g, struct gi_sub *s)
 {
 	int idx = (int)g->p->nloops++, top = gi_label(g), end = gi_label(g);
-	struct gen_loop *l;
 
 	gi_bind(g, s->label);
 	gi_mov_const(g, BPF_REG_3, 0, true);
@@ -1778,20 +1802,70 @@ void gi_emit_ctx_fill(struct gi *g, struct gi_sub *s)
 	gi_alux(g, true, BPF_MOV, BPF_REG_4, BPF_REG_1);
 	gi_alux(g, true, BPF_ADD, BPF_REG_4, BPF_REG_5);
 	gi_stx(g, BPF_B, BPF_REG_4, 0, BPF_REG_3);
-	gi_jmpx(g, false, BPF_JLT, BPF_REG_3, BPF_REG_2, top);
+	sub_count_loop_end(g, idx, top, end, BPF_REG_3, BPF_REG_2, s->bound_max + 1ull);
+}
+
+/* A static subprogram called from a loop with an argument that only the last pass bounds well
+ * (p_args_last; issue 14's fn_args_acc, corpus callee_args_last_pass): the prologue runs r6 over
+ * [0, k) (k in [1, 8], a do-while) calling f(r6 + 1); f(n) writes a[j] = j for j < n, a the k
+ * slots at its fp - 8k (a[0] also directly: the frame's depth is what its r10-based accesses
+ * reach).  The summary rounds' first, forgetful passes give the call n up to k + 1, a store at
+ * f's fp + 0; the last pass gives at most k (scev.c: try_args_shrink).  The twin
+ * (p_args_last_over) runs r6 over [0, k]: the last call writes a[k] at f's fp + 0 on every run,
+ * the frame above it (interp.h: not live, a trap).  r0-r6 clobbered (no variable has a home
+ * yet). */
+static void args_last_call(struct gi *g, bool over)
+{
+	int s = gi_sub_new(g, SUBK_CALLBACK, 1), idx, top, end;
+	uint32_t k = gen_u32(g->src, 1, 8);
+	struct gen_loop *l;
+
+	if (s < 0)
+		return;
+	idx = (int)g->p->nloops++;
+	top = gi_label(g);
+	end = gi_label(g);
+	g->subs[s].called = true;
+	g->subs[s].args_last = (uint8_t)k;
+	g->subs[s].bound_max = k + over;
+	gi_mov_const(g, BPF_REG_6, 0, true);
+	gi_bind(g, top);
+	gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_6);
+	gi_alu(g, true, BPF_ADD, BPF_REG_1, 1);
+	gi_call_sub(g, g->subs[s].label);
+	gi_alu(g, true, BPF_ADD, BPF_REG_6, 1);
+	gi_jmp(g, false, BPF_JLT, BPF_REG_6, (int32_t)(k + over), top);
 	gi_bind(g, end);
-	gi_mov_const(g, BPF_REG_0, 0, true);
-	gi_exit(g);
 	l = prologue_loop(g, idx, top, end, GEN_FORM_DO_WHILE,
 			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
-				  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_REG) | GEN_SH(SUBPROG_LOOP),
-			  BPF_REG_3, BPF_JLT);
-	l->flags |= GEN_LOOP_SUBPROG;
+				  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_CONST),
+			  BPF_REG_6, BPF_JLT);
 	l->step = 1;
-	l->trip = -1;
-	l->trip_max = s->bound_max + 1ull;
-	l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_3, .width = 64, .has_start = true, .step = 1 };
+	l->trip = k + over;
+	l->trip_max = k + over;
+	l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_6, .width = 64, .has_start = true, .step = 1 };
 	l->nivs = 1;
+	g->p->shapes |= GEN_SH(SUBPROG) | GEN_SH(SUBPROG_LOOP);
+	if (over)
+		g->p->flags |= GEN_PROG_CALL_CTX_UNSAFE;
+}
+
+void gi_emit_args_last(struct gi *g, struct gi_sub *s)
+{
+	int idx = (int)g->p->nloops++, top = gi_label(g), end = gi_label(g);
+	int16_t a = (int16_t)(-8 * (int32_t)s->args_last);
+
+	gi_bind(g, s->label);
+	gi_st(g, BPF_DW, EBPF_REG_FP, a, 0);
+	gi_mov_const(g, BPF_REG_2, 0, true);
+	gi_bind(g, top);
+	gi_alux(g, true, BPF_MOV, BPF_REG_3, EBPF_REG_FP);
+	gi_alux(g, true, BPF_MOV, BPF_REG_4, BPF_REG_2);
+	gi_alu(g, true, BPF_LSH, BPF_REG_4, 3);
+	gi_alux(g, true, BPF_ADD, BPF_REG_3, BPF_REG_4);
+	gi_stx(g, BPF_DW, BPF_REG_3, a, BPF_REG_2);
+	gi_alu(g, true, BPF_ADD, BPF_REG_2, 1);
+	sub_count_loop_end(g, idx, top, end, BPF_REG_2, BPF_REG_1, s->bound_max);
 }
 
 /* A bpf_loop callback that keeps a count in its caller's frame (p_cb_count; the kernel
@@ -2099,6 +2173,7 @@ static const struct twin_piece call_pieces[] = {
 	TWIN_PIECE(p_call_frames, p_call_frames_past, frames_call),
 	TWIN_PIECE(p_frames_reg, p_frames_reg_stuck, frames_reg_call),
 	TWIN_PIECE(p_call_ctx, p_call_ctx_over, call_ctx_calls),
+	TWIN_PIECE(p_args_last, p_args_last_over, args_last_call),
 	TWIN_PIECE(p_iter_deep, p_iter_deep_over, gi_iter_deep_call),
 	TWIN_PIECE(p_dead_call, p_dead_call_bad, gi_dead_call),
 	TWIN_PIECE(p_dead_cb, p_dead_cb_bad, gi_dead_cb),
@@ -2495,7 +2570,7 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 	if (p->flags & GEN_PROG_FRAMES_UNSAFE)
 		sbuf_puts(sb, " callee-read-past-both-frames");
 	if (p->flags & GEN_PROG_CALL_CTX_UNSAFE)
-		sbuf_puts(sb, " call-ctx-write-below-frame");
+		sbuf_puts(sb, " callee-write-outside-frame (below main's, or above its own)");
 	if (p->flags & GEN_PROG_PTR_ALU_UNSAFE)
 		sbuf_puts(sb, " ptr-alu-unsafe (an ALU form on a pointer the kernel refuses)");
 	if (p->flags & GEN_PROG_FIELD_UNSAFE)

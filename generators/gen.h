@@ -37,6 +37,9 @@
  *    p_call_frames_past reads past both frames (GEN_PROG_FRAMES_UNSAFE).
  *  - p_frames_reg: a loop in f(p) whose pointer moves from main's frame to f's own; its twin
  *    p_frames_reg_stuck never leaves when main's cell is 0 (GEN_PROG_MAY_NOT_TERMINATE).
+ *  - p_args_last: f(n) called from a loop with n = 1 .. k, writing n slots of its own k-slot
+ *    array; its twin p_args_last_over calls it with n = k + 1 last, writing above its frame
+ *    (GEN_PROG_CALL_CTX_UNSAFE).
  * Programs without GEN_PROG_CALLS_UNSAFE keep every promise above; those with it keep them all
  * except the kernel's rules on calls (recursion, at most 8 frames, at most 512 bytes of combined
  * stack), and run in the interpreter like any other (GEN_PROG_CALL_TRAP when a run may stop at
@@ -491,6 +494,11 @@
 	  "[-512, -512 + a) and [-512 + a, -368) of main's frame, a in [8, 64] (per-call contexts)") \
 	X(p_call_ctx_over, 0, 0, 100,                                                              \
 	  "unsafe twin of p_call_ctx: the lower call's n is a + 1, writing the byte below the frame") \
+	X(p_args_last, 0, 0, 100,                                                                 \
+	  "the prologue calls f(i + 1) for i < k (k in [1, 8]), f(n) writing a[j] for j < n, a "   \
+	  "k slots of its frame: the last pass narrows f's argument (callee_args_last_pass)")      \
+	X(p_args_last_over, 0, 0, 100,                                                            \
+	  "unsafe twin of p_args_last: i runs to k, the last call writes a[k] at f's fp + 0")     \
 	X(p_cb_count, 0, 0, 100,                                                                   \
 	  "the prologue calls bpf_loop(n <= 1, cb, &ctx): cb does ctx->i++ and *ctx->p = c (a "    \
 	  "cell of main); main then reads the packet's last bytes at i and at c")                  \
@@ -709,7 +717,9 @@ struct gen_loop {
 						 * frame's top (INTERP_TRAP_MEM); the kernel
 						 * refuses it */
 #define GEN_PROG_CALL_CTX_UNSAFE (1u << 23)	/* p_call_ctx_over: every run writes the byte below
-						 * main's frame (a callee's context) */
+						 * main's frame (a callee's context);
+						 * p_args_last_over: every run's last call
+						 * writes the 8 bytes above the callee's frame */
 #define GEN_PROG_CB_COUNT_UNSAFE (1u << 20)	/* p_cb_count_over: a run may read the byte at
 						 * data_end at a count a callback kept */
 #define GEN_PROG_FRAMES_UNSAFE (1u << 22)	/* p_call_frames_past: a callee given pointers into

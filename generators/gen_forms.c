@@ -614,6 +614,10 @@ void gi_emit_callback(struct gi *g, struct gi_sub *s)
 		gi_emit_ctx_fill(g, s);
 		return;
 	}
+	if (s->args_last) {
+		gi_emit_args_last(g, s);
+		return;
+	}
 	if (s->frames_reg) {
 		gi_emit_frames_reg_sub(g, s);
 		return;

@@ -160,6 +160,8 @@ struct gi_sub {
 	int16_t frames_at;
 	int8_t frames_callee;
 	bool ctx_fill;		/* p_call_ctx: f(p, n) writes the n bytes below p (called) */
+	uint8_t args_last;	/* p_args_last: f(n) writes a[j] = j for j < n, a the args_last
+				 * slots at fp - 8 * args_last (called; bound_max: n's largest) */
 	uint8_t frames_reg;	/* p_frames_reg: 1 the loop, 2 its endless twin (loops[reg_loop],
 				 * its own slot at fp + reg_off holding reg_c) */
 	int16_t reg_loop, reg_off;
@@ -308,6 +310,7 @@ void gi_iter_search(struct gi *g, bool unset);
 /* p_cb_count's callback (gen.c): ctx->i++, *ctx->p = cb_count - 1, return 0. */
 void gi_emit_cb_count(struct gi *g, struct gi_sub *s);
 void gi_emit_ctx_fill(struct gi *g, struct gi_sub *s);
+void gi_emit_args_last(struct gi *g, struct gi_sub *s);	/* (p_args_last's f) */
 void gi_stmt_for_each(struct gi *g, struct gi_loop *lp);
 void gi_stmt_urb(struct gi *g, struct gi_loop *lp);
 void gi_stmt_dynptr(struct gi *g, struct gi_loop *lp);

@@ -727,6 +727,12 @@ static struct aval call_summary(struct scev_ctx *cx, const struct astate *s, uin
 		cx->fn_seen_acc[f] |= 1;
 		if (cx->site_args && !cx->first_pass)
 			scev_ctx_note_site(cx, pc, args);
+		if (cx->fn_args_last && !cx->first_pass) {
+			for (int r = 1; r <= 5; r++)
+				cx->fn_args_last[f][r] = cx->fn_seen_last[f] ?
+					aval_join(&cx->fn_args_last[f][r], &args[r]) : args[r];
+			cx->fn_seen_last[f] = 1;
+		}
 	}
 	absint_iter_note_call(cx, caller, f, s);
 	if (cx->fn_seen && (cx->fn_seen[f] & 2))

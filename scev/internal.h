@@ -263,6 +263,10 @@ struct scev_ctx {
 	struct aval (*fn_args)[6], (*fn_args_acc)[6];
 	struct aval *fn_ret, *fn_ret_acc;
 	uint8_t *fn_seen, *fn_seen_acc;	/* bit 0: args known, bit 1: return known */
+	/* the arguments the last pass alone saw at each function's calls (fn_seen_last: some),
+	 * for the one run again with them (scev.c, try_args_shrink) */
+	struct aval (*fn_args_last)[6];
+	uint8_t *fn_seen_last;
 	/* per function: a static subprogram whose every call is on a path the settled summary
 	 * rounds never reached (a dead branch), so it is not run, as the kernel, which explores
 	 * only the paths it reaches, never verifies it */

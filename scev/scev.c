@@ -250,6 +250,8 @@ static void ctx_free(struct scev_ctx *cx)
 	arena_free(cx->loop_args_def);
 	arena_free(cx->fn_args);
 	arena_free(cx->fn_args_acc);
+	arena_free(cx->fn_args_last);
+	arena_free(cx->fn_seen_last);
 	arena_free(cx->fn_pkt);
 	arena_free(cx->fn_pkt_acc);
 	arena_free(cx->fn_unreached);
@@ -478,14 +480,17 @@ static bool outer_write_grow(struct scev_ctx *cx)
 
 /* The verdict read the callers' frames through pointers into them (bpf_loop's ctx, bpf-to-bpf
  * arguments) with what the first pass knew written before the calls (outer_init): the last
- * pass must know at least that much. */
-static void check_outer_init(struct scev_ctx *cx, struct scev_verdict *v)
+ * pass must know at least that much (false when it does not: the verdict unsupported). */
+static bool check_outer_init(struct scev_ctx *cx, struct scev_verdict *v)
 {
+	bool held = true;
+
 	for (uint32_t f = 0; f < cx->st.cfg->nfuncs; f++) {
 		if (!cx->outer_seen_acc[f])
 			continue;
 		for (int k = 0; k < FP_FRAME / 64; k++) {
-			if (cx->outer_init[f].w[k] & ~cx->outer_init_acc[f].w[k] &&
+			held = held && !(cx->outer_init[f].w[k] & ~cx->outer_init_acc[f].w[k]);
+			if (v && cx->outer_init[f].w[k] & ~cx->outer_init_acc[f].w[k] &&
 			    v->kind == VERDICT_SAFE) {
 				v->kind = VERDICT_UNSUPPORTED;
 				v->pc = cx->st.cfg->funcs[f].start;
@@ -495,6 +500,7 @@ static void check_outer_init(struct scev_ctx *cx, struct scev_verdict *v)
 			}
 		}
 	}
+	return held;
 }
 
 /* Whether the arguments the last round saw for function f are the ones it was run with. */
@@ -504,6 +510,41 @@ static bool args_equal(const struct scev_ctx *cx, uint32_t f)
 		if (!aval_equal(&cx->fn_args[f][r], &cx->fn_args_acc[f][r]))
 			return false;
 	return !memcmp(&cx->fn_pkt[f], &cx->fn_pkt_acc[f], sizeof(cx->fn_pkt[f]));
+}
+
+/* The arguments of the summary rounds are joined over their first, forgetful passes, which
+ * widen a caller's loop past the values its last pass, with the loops' summaries, gives the
+ * calls (main calls f(i + 1) for i < 4: the first pass has i in [0, 4], the last [0, 3]).  The
+ * last pass's arguments hold for every run: that pass is sound, every assumption of the run
+ * checked (the caller's held), and it saw every call a run makes.  So when the last pass saw
+ * narrower arguments at some static callee's calls than it was analysed with (and none wider),
+ * those become its arguments and the analysis runs again, once (true): the callee's loops and
+ * claims then follow the arguments its calls really pass.  Not for main, callbacks, global
+ * functions (their prototype fixes them) or functions whose address is taken (no summary). */
+static bool try_args_shrink(struct scev_ctx *cx)
+{
+	uint32_t nf = cx->st.cfg->nfuncs;
+	bool smaller = false;
+
+	if (!cx->fn_args_last || !cx->fn_seen)
+		return false;
+	for (uint32_t f = 1; f < nf; f++) {
+		bool sub = true, eq = true;
+
+		if (!(cx->fn_seen[f] & 1) || !cx->fn_seen_last[f] || cx->fn_cb[f] ||
+		    absint_global(cx, f))
+			continue;
+		for (int r = 1; r <= 5; r++) {
+			sub = sub && aval_subset(&cx->fn_args_last[f][r], &cx->fn_args[f][r]);
+			eq = eq && aval_equal(&cx->fn_args_last[f][r], &cx->fn_args[f][r]);
+		}
+		if (!sub || eq)
+			continue;
+		for (int r = 1; r <= 5; r++)
+			cx->fn_args[f][r] = cx->fn_args_last[f][r];
+		smaller = true;
+	}
+	return smaller;
 }
 
 /* Before a re-run of the last passes (the first, forgetful one and the one with the loop
@@ -552,6 +593,7 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 	struct stack_span *outer_saved = NULL;
 	uint32_t nloops, reruns = 0, cross = 0;
 	int err, outer_try = 0;
+	bool held, args_shrunk = false;
 
 	memset(out, 0, sizeof(*out));
 	memset(&cx, 0, sizeof(cx));
@@ -655,9 +697,11 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 		cx.fn_pkt = arena_zalloc(nf, sizeof(*cx.fn_pkt));
 		cx.fn_pkt_acc = arena_zalloc(nf, sizeof(*cx.fn_pkt_acc));
 		cx.fn_unreached = arena_zalloc(nf, sizeof(*cx.fn_unreached));
+		cx.fn_args_last = arena_zalloc(nf, sizeof(*cx.fn_args_last));
+		cx.fn_seen_last = arena_zalloc(nf, 1);
 		if (!cx.fn_args || !cx.fn_args_acc || !cx.fn_ret || !cx.fn_ret_acc || !cx.fn_seen ||
 		    !cx.fn_seen_acc || !cx.fn_pkt || !cx.fn_pkt_acc || !cx.fn_r0 || !cx.fn_r0_acc ||
-		    !cx.fn_unreached ||
+		    !cx.fn_unreached || !cx.fn_args_last || !cx.fn_seen_last ||
 		    absint_outer_frames_alloc(&cx)) {
 			err = -ENOMEM;
 			goto fail;
@@ -821,6 +865,8 @@ again:
 		cx.cb = &cb_facts;
 	if (cx.outer_write_acc)
 		outer_write_reset(&cx);
+	if (cx.fn_seen_last)
+		memset(cx.fn_seen_last, 0, cx.st.cfg->nfuncs);
 	if ((err = absint_run(&cx, out)))
 		goto fail;
 	cx.cb = NULL;
@@ -865,8 +911,8 @@ again:
 	for (uint32_t l = 0; l < out->nloops && l < cx.st.loops->nloops; l++)
 		if (cx.iter_loop[l])
 			out->loops[l].kind = LOOP_ITER_NUM;
-	if (verdict)
-		check_outer_init(&cx, verdict);
+	held = check_outer_init(&cx, verdict);
+	held = held && absint_iter_settled(&cx) && !cx.fn_pkt_short;
 	if (verdict && cx.fn_pkt_short && verdict->kind == VERDICT_SAFE) {
 		/* a callee was run with more packet than one of its calls proves */
 		verdict->kind = VERDICT_UNSUPPORTED;
@@ -876,6 +922,7 @@ again:
 	for (uint32_t f = 0; f < cx.st.cfg->nfuncs; f++) {
 		if (absint_outer_frame_covered(&cx, f))
 			continue;
+		held = false;
 		/* the callees read numbers of this frame other than the last pass's calls leave */
 		if (verdict && verdict->kind == VERDICT_SAFE) {
 			verdict->kind = VERDICT_UNSUPPORTED;
@@ -889,6 +936,7 @@ again:
 			 "may not hold", cx.st.cfg->funcs[f].start);
 	}
 	if (!absint_outer_wval_covered(&cx) || cx.cb_once_broken) {
+		held = false;
 		/* a callback wrote other values into a caller's frame than the calls assumed, or
 		 * was called more than once by a call that assumed once */
 		if (verdict && verdict->kind == VERDICT_SAFE) {
@@ -902,6 +950,7 @@ again:
 			 "their calls may not hold");
 	}
 	if (!outer_write_grow(&cx)) {
+		held = false;
 		/* a callback wrote more of a caller's frame than the bpf_loop calls forgot */
 		if (verdict && verdict->kind == VERDICT_SAFE) {
 			verdict->kind = VERDICT_UNSUPPORTED;
@@ -911,6 +960,16 @@ again:
 		snprintf(out->note, sizeof(out->note), "callbacks write more of their callers' "
 			 "frames in the last pass than in the first: the claims after bpf_loop "
 			 "calls may not hold");
+	}
+	/* Every assumption of this run held: a callee its calls pass narrower arguments is
+	 * analysed again with them, once. */
+	if (held && !args_shrunk && !out->note[0] && try_args_shrink(&cx)) {
+		args_shrunk = true;
+		if ((err = rerun_reset(&cx, out, &cb_facts)))
+			goto fail;
+		if (verdict)
+			*verdict = saved;
+		goto again;
 	}
 	/* 4. Helper callbacks as loops, from the claims at their calls (before the verdict's
 	 *    instruction bound, which counts each callback at its loop's trip claim). */

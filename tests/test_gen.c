@@ -2480,6 +2480,38 @@ static void test_call_ctx_knobs(void)
 	      c.bad);
 }
 
+/* p_args_last and its unsafe twin p_args_last_over (issue 14's fn_args_acc; corpus
+ * callee_args_last_pass): f(n) called from a loop of k for n = 1 .. k writes a[j] for j < n, k
+ * slots of its frame.  The twin, flagged, calls it with n = k + 1 last, which writes above f's
+ * frame on every run, and is never called safe; the safe form never traps (check_program, two
+ * inputs), bpfscev never finds its writes outside the frame and calls most of its programs
+ * safe.  Analysed with the summary rounds' arguments (n up to k + 1, their first passes widen
+ * the loop), every one is "stack access ... outside": scev.c's try_args_shrink analyses f
+ * again with the last pass's. */
+static void args_last_program(void *arg, const struct twin_run *r)
+{
+	struct twin_counts *c = arg;
+	struct scev_verdict v;
+
+	if (mem_twin_verdict(c, r, GEN_PROG_CALL_CTX_UNSAFE, &v) && !r->twin &&
+	    strstr(v.reason, "outside"))
+		c->bad++;
+}
+
+static void test_args_last_knobs(void)
+{
+	static const struct twin_spec s = { { "p_args_last", "p_args_last_over" }, 100, 5900000,
+					    100 };
+	struct twin_counts c = { 0 };
+
+	for_twin_programs(&s, args_last_program, &c);
+	check_mem_twins(&s, &c, 80);
+	CHECK(c.bad == 0, "p_args_last: %u of 100 programs write outside the frame by bpfscev",
+	      c.bad);
+	printf("p_args_last: %u of 100 called safe; p_args_last_over: %u of %u trap, none called "
+	       "safe\n", c.safe, c.traps, c.flagged[1]);
+}
+
 /* p_ptr_join and its unsafe twin p_ptr_join_over: the safe form never traps (check_program, two
  * inputs) and bpfscev calls none of its programs unsafe for a packet access (the constant
  * offsets each path checked: a false alarm when joined states meet the read), the twin, flagged,
@@ -3333,6 +3365,7 @@ int main(void)
 	test_map_len_knobs();
 	test_cb_count_knobs();
 	test_call_ctx_knobs();
+	test_args_last_knobs();
 	test_iter_knobs();
 	test_iter_helper_knobs();
 	test_iter_deep_knobs();
