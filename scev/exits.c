@@ -269,26 +269,6 @@ static const struct sym_loc *exit_counter(struct scev_ctx *cx, const struct sym_
 	return sl;
 }
 
-/* Whether exit e tests, on side (0: the jump's dst register, 1: its src), the counter loc itself
- * as the loop's only back edge carries it to the header: the jump ends the only latch, so it
- * stays by that edge and the register it reads is the counter's value at the next header
- * execution (x += 1 or x += 4 on two paths, then if x < n goto header).  Then v(k) = x(k + 1)
- * on the same path: the tested offsets are the steps themselves, not independent of them. */
-static bool tests_next(const struct scev_ctx *cx, const struct sym_summary *s,
-		       const struct sym_exit *e, int side, loc_t loc)
-{
-	const struct scev_loops *lf = cx->st.loops;
-	const struct bpf_insn *i = &cx->insns[cx->st.cfg->blocks[e->block].last];
-	const struct scev_loop *L;
-
-	if (!cx->sums || !lf || s < cx->sums || s >= cx->sums + lf->nloops || !LOC_IS_REG(loc))
-		return false;
-	L = &lf->loops[s - cx->sums];
-	if (L->nback_edges != 1 || L->back_edges[0].from != e->block)
-		return false;
-	return side == 0 ? i->dst_reg == loc : ebpf_srcbit(i) && i->src_reg == loc;
-}
-
 /* Whether register r holds at the end of block b the value location l holds there: r is l, or
  * b loads l into r (of l's size) or stores r into l (8 bytes; 4 when only the low halves are
  * compared: low32) with nothing after it in b that may write r or l (another write of r, a
@@ -329,6 +309,33 @@ static bool block_reg_holds(const struct scev_ctx *cx, uint32_t b, uint8_t r, lo
 			     (sz == 8 || (sz == 4 && low32)) && sz == hi - lo;
 	}
 	return eq;
+}
+
+/* Whether exit e tests, on side (0: the jump's dst register, 1: its src), the counter loc itself
+ * as the loop's only back edge carries it to the header: the jump ends the only latch, so it
+ * stays by that edge and the register it reads is the counter's value at the next header
+ * execution (x += 1 or x += 4 on two paths, then if x < n goto header), or a stack slot the
+ * register holds at the end of that block.  Then v(k) = x(k + 1)
+ * on the same path: the tested offsets are the steps themselves, not independent of them. */
+static bool tests_next(const struct scev_ctx *cx, const struct sym_summary *s,
+		       const struct sym_exit *e, int side, loc_t loc)
+{
+	const struct scev_loops *lf = cx->st.loops;
+	const struct bpf_insn *i = &cx->insns[cx->st.cfg->blocks[e->block].last];
+	const struct scev_loop *L;
+	uint8_t r;
+
+	if (!cx->sums || !lf || s < cx->sums || s >= cx->sums + lf->nloops)
+		return false;
+	L = &lf->loops[s - cx->sums];
+	if (L->nback_edges != 1 || L->back_edges[0].from != e->block)
+		return false;
+	if (side == 1 && !ebpf_srcbit(i))
+		return false;
+	r = side == 0 ? i->dst_reg : i->src_reg;
+	/* (a counter on the stack: the latch block loads it, or stores the register it tests,
+	 * and nothing after that writes either: u32 i on the stack, i -= 1 or 2, if i >= n) */
+	return block_reg_holds(cx, e->block, r, loc, ebpf_class(i) == BPF_JMP32);
 }
 
 /* block_reg_holds as jmp_tests_inv's question: register r holds l's value at the end of block b. */
