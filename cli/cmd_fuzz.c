@@ -53,9 +53,12 @@ static void fuzz_usage(FILE *f)
 		"                 verifier's logged ranges checked as claims, r0 against\n"
 		"                 BPF_PROG_TEST_RUN; skipped with one line where bpf() is refused\n"
 		"  --unprivileged with --kernel: verdicts by the unprivileged loader's rule (a read\n"
-		"                 of stack bytes not written on every path is unsafe); by default\n"
-		"                 the privileged kernel's, as root loads (such a read is allowed\n"
-		"                 and the runs draw the bytes), as bpfscev verify\n",
+		"                 of stack bytes not written on every path is unsafe), the kernel\n"
+		"                 asked as that loader (CAP_BPF without CAP_PERFMON; its own\n"
+		"                 Spectre and pointer-leak refusals and the tracing types it cannot\n"
+		"                 load counted apart); by default the privileged kernel's, as root\n"
+		"                 loads (such a read is allowed and the runs draw the bytes), as\n"
+		"                 bpfscev verify\n",
 		FUZZ_DEFAULT_RUNS, FUZZ_DEFAULT_STEPS);
 }
 

@@ -43,9 +43,14 @@ static void verify_usage(FILE *f)
 		   "                      plain, or a libbpf type name: kprobe, tracepoint, ...)\n"
 		   "  --default-type TYPE the same, only for programs whose section names no type\n"
 		   "  --unprivileged      the rule of a loader without CAP_PERFMON: a read of stack\n"
-		   "                      bytes not written on every path is unsafe.  By default the\n"
-		   "                      privileged kernel's (root, as --kernel loads): such a read\n"
-		   "                      is allowed and gives an unknown value (the runs of a safe\n"
+		   "                      bytes not written on every path is unsafe; with --kernel the\n"
+		   "                      kernel is asked as that loader too (a thread holding only\n"
+		   "                      CAP_BPF and CAP_NET_ADMIN), and two more classes: unpriv-rule\n"
+		   "                      (refused by a rule only it applies and bpfscev does not\n"
+		   "                      model: Spectre v1, pointer leaks, pointer comparisons) and\n"
+		   "                      unpriv-skip (a tracing type, which needs CAP_PERFMON).  By\n"
+		   "                      default the privileged kernel's (root): such a read is\n"
+		   "                      allowed and gives an unknown value (the runs of a safe\n"
 		   "                      program start every frame with drawn bytes, not zeros)\n");
 }
 

@@ -15,6 +15,7 @@
 #include "casefile/casefile.h"
 #include "fuzz/pipeline.h"
 #include "oracle/exec/check.h"
+#include "oracle/kernel/kernel.h"
 #include "triage/finding.h"
 #include "oracle/z3/smt.h"
 #include "triage/verdict.h"
@@ -226,7 +227,11 @@ static void check_iv(struct cctx *c, const struct casefile_section *sec, const s
 /* "-- verdict": bpfscev verify's verdict, "safe" or "unsafe|unsupported [reason substring]", by
  * the privileged rule, then optionally "unprivileged: VERDICT" by the unprivileged one
  * (verdict_opts.unprivileged); a program called safe is also run by the verdict oracle, and a
- * fault fails the case. */
+ * fault fails the case.  Where bpf() works, the unprivileged verdict is also held against the
+ * kernel asked as an unprivileged loader (CAP_BPF without CAP_PERFMON, kernel.h's
+ * kernel_unpriv_call): an improvement or a regression fails the case; a refusal by a rule only
+ * the unprivileged kernel applies (VC_UNPRIV_RULE) or a type it cannot load (VC_UNPRIV_SKIP)
+ * judges nothing. */
 static void check_verdict(struct cctx *c, const struct casefile_section *sec,
 			  const struct ebpf_object *obj, uint32_t prog_type)
 {
@@ -246,6 +251,7 @@ static void check_verdict(struct cctx *c, const struct casefile_section *sec,
 			continue;
 		if (!strncmp(want, strict, sizeof(strict) - 1)) {
 			vo.unprivileged = true;
+			vo.kernel = kernel_available(NULL, 0);
 			want += sizeof(strict) - 1;
 			want += strspn(want, " \t");
 		} else if (lines) {
@@ -270,6 +276,10 @@ static void check_verdict(struct cctx *c, const struct casefile_section *sec,
 			     want + n + strspn(want + n, " \t"));
 		if (r.faults)
 			fail(c, line, "called safe, but faults when run: %s", r.fault);
+		if (r.cls == VC_IMPROVEMENT || r.cls == VC_REGRESSION)
+			fail(c, line, "the unprivileged kernel %s it (%s): %s",
+			     r.kernel_accepted ? "accepts" : "rejects", verdict_class_name(r.cls),
+			     r.kernel_accepted ? "" : r.kernel_message);
 		verdict_report__free(&r);
 	}
 	if (!lines)

@@ -41,6 +41,9 @@ enum {
 	K_EXIT_JUDGED,		/* test runs that judged bpfscev's r0 claims at the exits */
 	K_EXIT_REFUTED,		/* ... and refuted them: the claim is false on this kernel */
 	K_MAP_RUNS,		/* compared test runs whose array maps were compared too */
+	K_UNPRIV_RULE,		/* --unprivileged: refused by a rule bpfscev does not model
+				 * (VC_UNPRIV_RULE: Spectre v1, pointer leaks, ...) */
+	K_UNPRIV_SKIP,		/* --unprivileged: a type that needs CAP_PERFMON, not asked */
 	K_NSTATS
 };
 
@@ -62,6 +65,8 @@ static const char *const kernel_stats[K_NSTATS] = {
 	[K_EXIT_JUDGED] = "kernel_exit_judged",
 	[K_EXIT_REFUTED] = "kernel_exit_refuted",
 	[K_MAP_RUNS] = "kernel_map_runs",
+	[K_UNPRIV_RULE] = "kernel_unpriv_rule",
+	[K_UNPRIV_SKIP] = "kernel_unpriv_skip",
 };
 
 /* "pc 12: R3 invalid mem access" -> "pc #: R# invalid mem access": numbers out, for signatures */
@@ -191,14 +196,25 @@ static int judge_verdict(struct pipeline_result *r, uint64_t *stats, const struc
 		verdict_report__free(&vr);
 		return 0;
 	}
-	stats[K_PROGRAMS]++;
-	stats[K_BOTH_ACCEPT + (vr.cls - VC_BOTH_ACCEPT)]++;
-	if ((vr.cls == VC_IMPROVEMENT || vr.cls == VC_REGRESSION) &&
+	if (vr.cls == VC_UNPRIV_SKIP) {
+		stats[K_UNPRIV_SKIP]++;
+	} else {
+		stats[K_PROGRAMS]++;
+		if (vr.cls == VC_UNPRIV_RULE)
+			stats[K_UNPRIV_RULE]++;
+		else
+			stats[K_BOTH_ACCEPT + (vr.cls - VC_BOTH_ACCEPT)]++;
+	}
+	/* (an unpriv-rule refusal is saved too, in its own class, to read which rule) */
+	if ((vr.cls == VC_IMPROVEMENT || vr.cls == VC_REGRESSION || vr.cls == VC_UNPRIV_RULE) &&
 	    (err = disagreement(r, &vr, obj, prog))) {
 		verdict_report__free(&vr);
 		return err;
 	}
-	*ask = vr.kernel_accepted || kdiff_log_reports_bug(vr.kernel_message, NULL, 0);
+	/* (the differential loads as root: with --unprivileged, whatever the unprivileged
+	 * loader's answer, it has the root kernel's to ask) */
+	*ask = vr.kernel_accepted || vo->unprivileged ||
+	       kdiff_log_reports_bug(vr.kernel_message, NULL, 0);
 	verdict_report__free(&vr);
 	return 0;
 }
@@ -285,12 +301,16 @@ static int kernel_run(struct pipeline_result *r, uint64_t *stats, struct claim_v
 static void kernel_summary(struct sbuf *sb, const uint64_t *n, double cpu, const char *dir,
 			   uint64_t saved)
 {
-	if (!n[K_PROGRAMS] && !n[K_ERRORS])
+	if (!n[K_PROGRAMS] && !n[K_ERRORS] && !n[K_UNPRIV_SKIP])
 		return;
 	sbuf_printf(sb, "  kernel verdicts %" PRIu64 " programs: both accept %" PRIu64 ", both reject %"
-		    PRIu64 ", improvement %" PRIu64 ", regression %" PRIu64 " (%" PRIu64
-		    " disagreement signatures saved in %s/verdicts/)\n", n[K_PROGRAMS],
-		    n[K_BOTH_ACCEPT], n[K_BOTH_REJECT], n[K_IMPROVEMENT], n[K_REGRESSION], saved,
+		    PRIu64 ", improvement %" PRIu64 ", regression %" PRIu64, n[K_PROGRAMS],
+		    n[K_BOTH_ACCEPT], n[K_BOTH_REJECT], n[K_IMPROVEMENT], n[K_REGRESSION]);
+	if (n[K_UNPRIV_RULE] || n[K_UNPRIV_SKIP])
+		sbuf_printf(sb, ", unprivileged kernel's own rule (Spectre, pointer leaks) %" PRIu64
+			    "; %" PRIu64 " not judgeable unprivileged (types that need CAP_PERFMON)",
+			    n[K_UNPRIV_RULE], n[K_UNPRIV_SKIP]);
+	sbuf_printf(sb, " (%" PRIu64 " disagreement signatures saved in %s/verdicts/)\n", saved,
 		    dir ? dir : ".");
 	sbuf_printf(sb, "  kernel claims   %" PRIu64 " range claims from the logs of %" PRIu64
 		    " programs, %" PRIu64 " checks: %" PRIu64 " programs refuted one; %" PRIu64

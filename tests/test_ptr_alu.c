@@ -167,7 +167,7 @@ int main(void)
 		  "R4 pointer arithmetic with <<= operator prohibited" },
 	};
 	/* what a loader without CAP_PERFMON refuses: a pointer stored anywhere but the stack
-	 * (check_mem_access's is_pointer_value; bpf() loads as root here: ours only) */
+	 * (check_mem_access's is_pointer_value), judged by the kernel asked as such a loader */
 	static const struct {
 		const char *name, *text, *reason;
 	} unpriv[] = {
@@ -181,7 +181,7 @@ int main(void)
 	bool kernel = verdict_case_kernel("the kernel's verdicts");
 
 	for (size_t k = 0; k < sizeof(unpriv) / sizeof(unpriv[0]); k++) {
-		struct verdict_opts vo = { .sz = sizeof(vo), .unprivileged = true };
+		struct verdict_opts vo = { .sz = sizeof(vo), .unprivileged = true, .kernel = kernel };
 		struct verdict_opts po = { .sz = sizeof(vo), .kernel = kernel };
 		char name[64];
 

@@ -18,9 +18,10 @@
 const char *verdict_class_name(enum verdict_class c)
 {
 	static const char *const names[] = { "both-accept", "both-reject", "improvement",
-					     "regression", "no-kernel", "no-load" };
+					     "regression", "no-kernel", "no-load", "unpriv-rule",
+					     "unpriv-skip" };
 
-	return c <= VC_NO_LOAD ? names[c] : "?";
+	return c <= VC_UNPRIV_SKIP ? names[c] : "?";
 }
 
 void verdict_report__free(struct verdict_report *r)
@@ -227,6 +228,57 @@ static bool kernel_lacks_helper(const char *msg, uint32_t type)
 	return (p->types >> type & 1) && kernel_helper_offered(type, id) == 0;
 }
 
+/* Whether the unprivileged kernel's refusal is by a rule bpfscev's unprivileged rule does not
+ * model (kernel_unpriv_rule): the kernel then judges nothing of bpfscev's verdict.  The stores
+ * of pointers bpfscev does refuse ("R1 leaks addr into map", absint_verdict.c's verify_leak) and
+ * reads of unwritten stack are judged: the same words in both reasons are an agreement, and a
+ * program bpfscev calls safe that the kernel refuses so stays an improvement to look at. */
+static const char *const unpriv_modeled[] = { "leaks addr into map", "leaks addr into mem",
+					      "leaks addr into ctx", "leaks addr into packet",
+					      /* reads of unwritten stack, directly, by a helper,
+					       * at a variable offset */
+					      "read from stack" };
+
+static bool unpriv_modeled_refusal(const char *message)
+{
+	for (size_t k = 0; k < sizeof(unpriv_modeled) / sizeof(unpriv_modeled[0]); k++)
+		if (strstr(message, unpriv_modeled[k]))
+			return true;
+	return false;
+}
+
+static bool unpriv_rule_only(const struct kernel_prog *kp)
+{
+	return !kp->accepted && kernel_unpriv_rule(kp->message) &&
+	       !unpriv_modeled_refusal(kp->message);
+}
+
+/* A program bpfscev calls safe by the unprivileged rule and the unprivileged kernel refuses
+ * with a message kernel_unpriv_rule does not know — the limits the speculative paths of its
+ * Spectre v1 analysis reach ("The sequence of 8193 jumps is too complex", pushed for every
+ * branch), or any rule not listed there — is asked of the root kernel too: when root accepts
+ * it, the refusal is the unprivileged verifier's own (VC_UNPRIV_RULE), unless it is one of the
+ * refusals bpfscev's unprivileged rule models (a read of unwritten stack, a pointer stored),
+ * which stays an improvement to look at. */
+static bool root_accepts_instead(const struct ebpf_object *obj, const struct ebpf_prog *prog,
+				 uint32_t type, const struct kernel_prog *kp)
+{
+	struct kernel_prog_opts ko = { .sz = sizeof(ko), .prog_type = type, .log_level = 4,
+				       .log_size = 1 << 16 };
+	struct kernel_prog *root = NULL;
+	struct diag d;
+	bool yes;
+
+	if (kp->accepted || unpriv_modeled_refusal(kp->message))
+		return false;
+	diag_clear(&d);
+	if (kernel_prog__load(&root, obj, prog, &ko, &d))
+		return false;
+	yes = root->accepted;
+	kernel_prog__free(root);
+	return yes;
+}
+
 int verdict_compare(struct verdict_report *r, const struct ebpf_object *obj,
 		    const struct ebpf_prog *prog, const struct verdict_opts *uo, struct diag *d)
 {
@@ -251,9 +303,17 @@ int verdict_compare(struct verdict_report *r, const struct ebpf_object *obj,
 		return diag_set(d, -err, "running the program failed: %s", strerror(-err));
 	r->cls = VC_NO_KERNEL;
 	r->kernel_processed = r->kernel_usec = -1;
+	if (o.kernel && o.unprivileged && kernel_type_needs_perfmon(type) &&
+	    kernel_available(NULL, 0)) {
+		r->cls = VC_UNPRIV_SKIP;
+		snprintf(r->kernel_message, sizeof(r->kernel_message), "not judgeable unprivileged: "
+			 "program type %u needs CAP_PERFMON to load", type);
+		return 0;
+	}
 	if (o.kernel && kernel_available(NULL, 0)) {
 		struct kernel_prog_opts ko = { .sz = sizeof(ko), .prog_type = type,
-					       .log_level = o.full_log ? 0 : 4 };
+					       .log_level = o.full_log ? 0 : 4,
+					       .unprivileged = o.unprivileged };
 		struct kernel_prog *kp = NULL;
 		bool ours = r->ours.kind == VERDICT_SAFE;
 
@@ -274,7 +334,13 @@ int verdict_compare(struct verdict_report *r, const struct ebpf_object *obj,
 		if (o.keep_load_errors && !kp->accepted &&
 		    (kp->processed < 0 || (ours && kernel_lacks_helper(kp->message, type))))
 			r->cls = VC_NO_LOAD;
-		else
+		else if (o.unprivileged && unpriv_rule_only(kp))
+			r->cls = VC_UNPRIV_RULE;
+		else if (o.unprivileged && ours && root_accepts_instead(obj, prog, type, kp)) {
+			r->cls = VC_UNPRIV_RULE;
+			snprintf(r->kernel_message, sizeof(r->kernel_message), "%.440s (the root "
+				 "kernel accepts it)", kp->message);
+		} else
 			r->cls = ours && kp->accepted ? VC_BOTH_ACCEPT : !ours && !kp->accepted ? VC_BOTH_REJECT :
 			 ours ? VC_IMPROVEMENT : VC_REGRESSION;
 		kernel_prog__free(kp);

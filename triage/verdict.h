@@ -25,8 +25,17 @@
  * bpfscev calls safe, a helper call this kernel does not offer to the program's type (a build
  * option of the kernel: the verifier judged the kernel there, not the program).  Only with
  * verdict_opts.keep_load_errors; otherwise such a load is an error. */
+/* With verdict_opts.unprivileged the kernel is asked as an unprivileged loader
+ * (kernel_prog_opts.unprivileged: CAP_BPF without CAP_PERFMON), and two more classes say where it
+ * judges nothing of bpfscev's verdict: VC_UNPRIV_RULE, the kernel refused the program by a rule
+ * only the unprivileged verifier applies and bpfscev's unprivileged rule does not model (Spectre
+ * v1 sanitation, pointer leaks other than the stores bpfscev refuses, pointer comparisons:
+ * kernel_unpriv_rule; or, for a program bpfscev calls safe, any refusal but a read of unwritten
+ * stack or a pointer stored that the root kernel, asked again, does not make: the limits its
+ * speculative paths reach), which is neither an improvement nor an agreement; VC_UNPRIV_SKIP, a program
+ * type that needs CAP_PERFMON to load at all (tracing: kernel_type_needs_perfmon), not asked. */
 enum verdict_class { VC_BOTH_ACCEPT, VC_BOTH_REJECT, VC_IMPROVEMENT, VC_REGRESSION, VC_NO_KERNEL,
-		     VC_NO_LOAD };
+		     VC_NO_LOAD, VC_UNPRIV_RULE, VC_UNPRIV_SKIP };
 const char *verdict_class_name(enum verdict_class c);
 
 struct verdict_report {
@@ -59,9 +68,10 @@ struct verdict_opts {
 	bool keep_load_errors;	/* a program the kernel cannot be asked about is VC_NO_LOAD with
 				 * the reason in kernel_message, not an error */
 	/* The unprivileged rule (scev_opts.unprivileged): reads of stack bytes not written on
-	 * every path are unsafe, and a run that reads one is a fault.  By default the privileged
-	 * kernel's: such a read is allowed, and the runs' frames start with bytes drawn from the
-	 * run's input instead of zeros, so the value read is arbitrary. */
+	 * every path are unsafe, and a run that reads one is a fault; the kernel, when asked, is
+	 * asked as an unprivileged loader (VC_UNPRIV_RULE, VC_UNPRIV_SKIP above).  By default the
+	 * privileged kernel's: such a read is allowed, and the runs' frames start with bytes drawn
+	 * from the run's input instead of zeros, so the value read is arbitrary. */
 	bool unprivileged;
 	/* Instructions a run may take (0 = 5,000,000): a verdict whose bound is lower is held to
 	 * its bound; a run that exhausts this budget is a fault only when the verdict's ending

@@ -73,6 +73,7 @@ int vtable_add(struct vtable *t, const char *object, const struct ebpf_prog *pro
 	}
 	copy(w->cls, sizeof(w->cls), verdict_class_name(r->cls));
 	copy(w->kernel, sizeof(w->kernel), r->cls == VC_NO_LOAD ? "no-load" :
+			 r->cls == VC_UNPRIV_SKIP ? "not-asked" :
 			 r->kernel_accepted ? "accepted" : "rejected");
 	copy(w->kmessage, sizeof(w->kmessage), r->kernel_accepted ? "" : r->kernel_message);
 	return 0;
@@ -126,9 +127,10 @@ void vtable_reason_group(char *out, size_t n, const char *reason)
 
 /* ---- totals ---- */
 
-enum { C_BA, C_BR, C_IMP, C_REG, C_NOK, C_NOL, C_BAD, NCLS };
+enum { C_BA, C_BR, C_IMP, C_REG, C_NOK, C_NOL, C_UPR, C_UPS, C_BAD, NCLS };
 static const char *const cls_names[NCLS] = { "both-accept", "both-reject", "improvement",
-					     "regression", "no-kernel", "no-load", "bad-object" };
+					     "regression", "no-kernel", "no-load", "unpriv-rule",
+					     "unpriv-skip", "bad-object" };
 
 /* How a row's type was decided: the first word of vrow.type_from (progtype.c's rules and the
  * command line's); the last entry counts rows with none recorded. */

@@ -26,7 +26,8 @@ struct vrow {
 				 * none */
 	char type_from[128];	/* how the type was decided (ebpf_prog.type_from, "--type",
 				 * "--default-type"); "" when not recorded (CSV of earlier runs) */
-	char kernel[16];	/* accepted, rejected, no-load, - (not asked) */
+	char kernel[16];	/* accepted, rejected, no-load, not-asked (unprivileged, a type
+				 * that needs CAP_PERFMON), - (not asked) */
 	long kprocessed;	/* -1 unknown */
 	long kusec;		/* verification time; -1 unknown */
 	char ours[16];		/* safe, unsafe, unsupported, error (the object did not open) */

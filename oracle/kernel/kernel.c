@@ -8,7 +8,10 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <ctype.h>
+#include <inttypes.h>
 #include <errno.h>
+#include <linux/capability.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +29,12 @@
 #endif
 #ifndef BPF_LOG_STATS
 #define BPF_LOG_STATS 4
+#endif
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+#ifndef CAP_BPF
+#define CAP_BPF 39
 #endif
 #ifndef ENOTSUPP
 #define ENOTSUPP 524	/* kernel-internal "operation not supported", leaks out of test_run */
@@ -80,6 +89,111 @@ bool kernel_available(char *why, size_t n)
 	if (n)
 		why[0] = '\0';
 	return true;
+}
+
+/* ---- the unprivileged loader (kernel.h) ---- */
+
+struct unpriv_call {
+	int (*fn)(void *);
+	void *arg;
+	int ret;
+	int err;	/* -errno: the capabilities could not be dropped */
+	char why[160];
+};
+
+/* This thread's capabilities down to CAP_BPF and CAP_NET_ADMIN, effective and permitted. */
+static int unpriv_drop(struct unpriv_call *u)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
+	struct __user_cap_data_struct c[_LINUX_CAPABILITY_U32S_3];
+	const uint64_t keep = 1ull << CAP_BPF | 1ull << CAP_NET_ADMIN;
+	uint64_t perm;
+
+	memset(c, 0, sizeof(c));
+	if (syscall(SYS_capget, &h, c)) {
+		snprintf(u->why, sizeof(u->why), "capget: %s", strerror(errno));
+		return -errno;
+	}
+	perm = c[0].permitted | (uint64_t)c[1].permitted << 32;
+	if ((perm & keep) != keep) {
+		snprintf(u->why, sizeof(u->why), "the process lacks CAP_BPF or CAP_NET_ADMIN "
+			 "(permitted 0x%" PRIx64 ")", perm);
+		return -EPERM;
+	}
+	memset(c, 0, sizeof(c));
+	c[0].effective = c[0].permitted = (uint32_t)keep;
+	c[1].effective = c[1].permitted = (uint32_t)(keep >> 32);
+	if (syscall(SYS_capset, &h, c)) {
+		snprintf(u->why, sizeof(u->why), "capset: %s", strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+static void *unpriv_thread(void *arg)
+{
+	struct unpriv_call *u = arg;
+
+	u->err = unpriv_drop(u);
+	if (!u->err)
+		u->ret = u->fn(u->arg);
+	return NULL;
+}
+
+int kernel_unpriv_call(int (*fn)(void *), void *arg, struct diag *d)
+{
+	struct unpriv_call u = { .fn = fn, .arg = arg };
+	pthread_t t;
+	int e = pthread_create(&t, NULL, unpriv_thread, &u);
+
+	if (e)
+		return diag_set(d, e, "cannot start the unprivileged loader's thread: %s",
+				strerror(e));
+	pthread_join(t, NULL);
+	if (u.err)
+		return diag_set(d, -u.err, "cannot drop to the unprivileged loader's capabilities "
+				"(CAP_BPF and CAP_NET_ADMIN): %s", u.why);
+	return u.ret;
+}
+
+bool kernel_type_needs_perfmon(uint32_t prog_type)
+{
+	switch (prog_type) {
+	case BPF_PROG_TYPE_KPROBE:
+	case BPF_PROG_TYPE_TRACEPOINT:
+	case BPF_PROG_TYPE_PERF_EVENT:
+	case BPF_PROG_TYPE_RAW_TRACEPOINT:
+	case BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE:
+	case BPF_PROG_TYPE_TRACING:
+	case BPF_PROG_TYPE_LSM:
+	case BPF_PROG_TYPE_STRUCT_OPS:
+	case BPF_PROG_TYPE_EXT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+const char *kernel_unpriv_rule(const char *message)
+{
+	static const struct {
+		const char *text, *rule;
+	} rules[] = {
+		{ "prohibited for !root", "Spectre v1" },
+		{ "could not be pushed for speculative verification", "Spectre v1" },
+		{ "leaks addr", "pointer leak" },
+		{ "leaking pointer from stack", "pointer leak" },
+		{ "pointer comparison prohibited", "pointer comparison" },
+		{ "pointer arithmetic prohibited", "pointer arithmetic" },
+		{ "pointer -= pointer prohibited", "pointer arithmetic" },
+		{ "partial copy of pointer", "pointer arithmetic" },
+		{ "attempt to corrupt spilled pointer", "spilled pointer" },
+	};
+
+	for (size_t k = 0; message && k < sizeof(rules) / sizeof(rules[0]); k++)
+		if (strstr(message, rules[k].text))
+			return rules[k].rule;
+	return NULL;
 }
 
 /* Kernel object names: at most 15 characters of [A-Za-z0-9_.]. */
@@ -621,12 +735,56 @@ static int load_once(struct kernel_prog *kp, const struct bpf_insn *insns, size_
 	return fd;
 }
 
+/* load_once's arguments, for the unprivileged loader's thread. */
+struct load_args {
+	struct kernel_prog *kp;
+	const struct bpf_insn *insns;
+	size_t len;
+	const char *name;
+	uint32_t flags, level;
+	char *buf;
+	size_t size, *need;
+	const struct func_btf *fb;
+	int fd;
+};
+
+static int load_thread(void *arg)
+{
+	struct load_args *a = arg;
+
+	a->fd = load_once(a->kp, a->insns, a->len, a->name, a->flags, a->level, a->buf, a->size,
+			  a->need, a->fb);
+	return 0;
+}
+
+/* load_once, as root or (unpriv) by the unprivileged loader: 0 with *fd the fd or -errno of the
+ * load; -errno with d set when the unprivileged loader could not be made. */
+static int load_as(bool unpriv, int *fd, struct kernel_prog *kp, const struct bpf_insn *insns,
+		   size_t len, const char *name, uint32_t flags, uint32_t level, char *buf,
+		   size_t size, size_t *need, const struct func_btf *fb, struct diag *d)
+{
+	struct load_args a = { kp, insns, len, name, flags, level, buf, size, need, fb, -1 };
+	int err;
+
+	if (!unpriv) {
+		*fd = load_once(kp, insns, len, name, flags, level, buf, size, need, fb);
+		return 0;
+	}
+	*need = 0;
+	buf[0] = '\0';
+	if ((err = kernel_unpriv_call(load_thread, &a, d)))
+		return err;
+	*fd = a.fd;
+	return 0;
+}
+
 int kernel_prog__load(struct kernel_prog **out, const struct ebpf_object *obj,
 		      const struct ebpf_prog *prog, const struct kernel_prog_opts *opts,
 		      struct diag *d)
 {
 	uint32_t level = OPT(opts, log_level, BPF_LOG_LEVEL2 | BPF_LOG_STATS);
 	uint32_t flags = OPT(opts, prog_flags, 0);
+	bool unpriv = OPT(opts, unprivileged, false);
 	size_t size = OPT(opts, log_size, LOG_FIRST), max = OPT(opts, log_max, LOG_MAX);
 	struct kernel_prog *kp = NULL;
 	struct bpf_insn *insns = NULL;
@@ -715,7 +873,9 @@ int kernel_prog__load(struct kernel_prog **out, const struct ebpf_object *obj,
 			err = diag_set(d, ENOMEM, "out of memory for a %zu-byte verifier log", size);
 			goto out;
 		}
-		fd = load_once(kp, insns, prog->len, name, flags, level, buf, size, &need, &fb);
+		if ((err = load_as(unpriv, &fd, kp, insns, prog->len, name, flags, level, buf, size,
+				   &need, &fb, d)))
+			goto out;
 		if (fd != -ENOSPC || size >= max)
 			break;
 		/* Every attempt verifies and logs the whole program again (a walk to the
@@ -742,8 +902,11 @@ int kernel_prog__load(struct kernel_prog **out, const struct ebpf_object *obj,
 			goto out;
 		}
 		kp->log_truncated = true;
-		fd = load_once(kp, insns, prog->len, name, flags, BPF_LOG_STATS, stats,
-			       LOG_STATS_SIZE, &need, &fb);
+		if ((err = load_as(unpriv, &fd, kp, insns, prog->len, name, flags, BPF_LOG_STATS,
+				   stats, LOG_STATS_SIZE, &need, &fb, d))) {
+			free(stats);
+			goto out;
+		}
 		stats[LOG_STATS_SIZE - 1] = '\0';
 		kp->fd = fd;
 		kp->accepted = fd >= 0;

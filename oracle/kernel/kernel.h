@@ -42,6 +42,10 @@ struct kernel_prog_opts {
 	size_t log_max;			/* ... if at most this; 0: 256 MiB (the kernel's cap is
 					 * 1 GiB).  Larger: the tail of the first buffer is kept.
 					 * (Kernels before 6.4 report nothing: grown 4x.) */
+	/* Load as a loader without CAP_PERFMON and CAP_SYS_ADMIN would (kernel_unpriv_call): the
+	 * verifier's allow_uninit_stack, allow_ptr_leaks, bypass_spec_v1 and _v4 are all off.
+	 * The maps and the functions' BTF are still made by the calling thread. */
+	bool unprivileged;
 };
 
 struct kernel_prog {
@@ -119,5 +123,33 @@ bool kernel_available(char *why, size_t n);
  * -errno when it cannot be asked (no bpf(), a type the probe cannot load without an attach
  * target).  Asked once per pair and process (types below 64, ids below 512); thread-safe. */
 int kernel_helper_offered(uint32_t prog_type, int32_t id);
+
+/* The unprivileged loader.  Capabilities are a thread's in Linux (capset acts on the calling
+ * thread alone), so kernel_unpriv_call runs fn(arg) in a thread of its own that first drops every
+ * capability but CAP_BPF and CAP_NET_ADMIN, from its effective and permitted sets (for good: the
+ * thread ends after fn), by the raw capget/capset syscalls (no libcap): without CAP_PERFMON and
+ * CAP_SYS_ADMIN the verifier applies the unprivileged rules (env->allow_uninit_stack,
+ * allow_ptr_leaks, bypass_spec_v1/v4 = perfmon_capable()), and CAP_BPF keeps bpf() open whatever
+ * kernel.unprivileged_bpf_disabled says, with bounded loops and the 1M-instruction limit
+ * (bpf_capable()); CAP_NET_ADMIN is what the networking program types (XDP, tc, cgroup, ...)
+ * need to load at all.  The caller's own capabilities are untouched.  Returns fn's result, or
+ * -errno when the thread could not be made or the process lacks CAP_BPF or CAP_NET_ADMIN (why
+ * in d). */
+int kernel_unpriv_call(int (*fn)(void *), void *arg, struct diag *d);
+
+/* Whether a program of this type needs CAP_PERFMON to load at all (is_perfmon_prog_type in
+ * kernel/bpf/syscall.c: kprobes, tracepoints, perf events, raw tracepoints, BTF tracing, LSM,
+ * struct_ops, extensions): the unprivileged loader cannot ask the kernel about it. */
+bool kernel_type_needs_perfmon(uint32_t prog_type);
+
+/* Whether a rejection message is one of the rules only the unprivileged verifier applies and
+ * that are not about reading unwritten stack (which is "invalid [indirect |variable-offset ]read
+ * from stack"): Spectre v1 sanitation ("... prohibited for !root", "could not be pushed for
+ * speculative verification"), pointer leaks ("leaks addr", "leaking pointer from stack"),
+ * pointer comparisons, pointer arithmetic the privileged verifier allows ("pointer arithmetic
+ * prohibited", "pointer -= pointer prohibited", "partial copy of pointer"), and overwriting part
+ * of a spilled pointer.  Returns the rule's name ("Spectre v1", "pointer leak", "pointer
+ * comparison", "pointer arithmetic", "spilled pointer") or NULL. */
+const char *kernel_unpriv_rule(const char *message);
 
 #endif
