@@ -1,7 +1,7 @@
 /* The pipeline's kernel oracle (pipeline.h): bpfscev verify's verdict against the running
  * kernel's accept or reject (triage/verdict.h), and for a program the kernel accepts, the kernel
  * differential (oracle/kernel/kdiff.h): the verifier's logged ranges as claims checked on the
- * interpreter, r0, the packet and the array maps against BPF_PROG_TEST_RUN.  A verdict disagreement goes to
+ * interpreter, r0, the packet and the maps against BPF_PROG_TEST_RUN.  A verdict disagreement goes to
  * r->dis (saved by the campaign's parent with fuzz_save_disagreement, below); a program called
  * safe that faults and a kernel difference are findings. */
 #include "fuzz/pipeline.h"
@@ -40,10 +40,13 @@ enum {
 	K_ERRORS,		/* programs the kernel could not be asked about */
 	K_EXIT_JUDGED,		/* test runs that judged bpfscev's r0 claims at the exits */
 	K_EXIT_REFUTED,		/* ... and refuted them: the claim is false on this kernel */
-	K_MAP_RUNS,		/* compared test runs whose array maps were compared too */
+	K_MAP_RUNS,		/* compared test runs whose maps were compared too */
 	K_UNPRIV_RULE,		/* --unprivileged: refused by a rule bpfscev does not model
 				 * (VC_UNPRIV_RULE: Spectre v1, pointer leaks, ...) */
 	K_UNPRIV_SKIP,		/* --unprivileged: a type that needs CAP_PERFMON, not asked */
+	K_MAP_HASH_RUNS,	/* compared test runs whose maps were compared: with hash maps */
+	K_MAP_PERCPU_RUNS,	/* ... with per-CPU maps */
+	K_MAP_LEFT_RUNS,	/* compared test runs that left maps out (kdiff.h: maps_left) */
 	K_NSTATS
 };
 
@@ -67,6 +70,9 @@ static const char *const kernel_stats[K_NSTATS] = {
 	[K_MAP_RUNS] = "kernel_map_runs",
 	[K_UNPRIV_RULE] = "kernel_unpriv_rule",
 	[K_UNPRIV_SKIP] = "kernel_unpriv_skip",
+	[K_MAP_HASH_RUNS] = "kernel_map_hash_runs",
+	[K_MAP_PERCPU_RUNS] = "kernel_map_percpu_runs",
+	[K_MAP_LEFT_RUNS] = "kernel_map_left_runs",
 };
 
 /* "pc 12: R3 invalid mem access" -> "pc #: R# invalid mem access": numbers out, for signatures */
@@ -270,6 +276,9 @@ static int kernel_run(struct pipeline_result *r, uint64_t *stats, struct claim_v
 	stats[K_CLAIM_CHECKS] += kr.check.checks;
 	stats[K_TEST_RUNS] += kr.ran;
 	stats[K_MAP_RUNS] += kr.ran && kr.maps_compared;
+	stats[K_MAP_HASH_RUNS] += kr.ran && kr.hash_maps_compared;
+	stats[K_MAP_PERCPU_RUNS] += kr.ran && kr.percpu_maps_compared;
+	stats[K_MAP_LEFT_RUNS] += kr.ran && kr.maps_left;
 	switch (kr.kind) {
 	case KDIFF_CLAIM: stats[K_CLAIMS_REFUTED]++; break;
 	case KDIFF_RETVAL:
@@ -314,10 +323,12 @@ static void kernel_summary(struct sbuf *sb, const uint64_t *n, double cpu, const
 		    dir ? dir : ".");
 	sbuf_printf(sb, "  kernel claims   %" PRIu64 " range claims from the logs of %" PRIu64
 		    " programs, %" PRIu64 " checks: %" PRIu64 " programs refuted one; %" PRIu64
-		    " test runs compared (%" PRIu64 " on their array maps too), %" PRIu64 " differed; %"
+		    " test runs compared (%" PRIu64 " on their maps too: %" PRIu64 " with hash maps, %"
+		    PRIu64 " with per-CPU maps; %" PRIu64 " left maps out), %" PRIu64 " differed; %"
 		    PRIu64 " invariant violations; %" PRIu64 " safe verdicts faulted", n[K_CLAIMS],
 		    n[K_CLAIM_PROGRAMS], n[K_CLAIM_CHECKS], n[K_CLAIMS_REFUTED], n[K_TEST_RUNS],
-		    n[K_MAP_RUNS], n[K_RESULT_DIFF], n[K_INVARIANT], n[K_VERDICT_FAULTS]);
+		    n[K_MAP_RUNS], n[K_MAP_HASH_RUNS], n[K_MAP_PERCPU_RUNS], n[K_MAP_LEFT_RUNS],
+		    n[K_RESULT_DIFF], n[K_INVARIANT], n[K_VERDICT_FAULTS]);
 	sbuf_printf(sb, "; %" PRIu64 " runs judged bpfscev's exit claims, %" PRIu64 " refuted",
 		    n[K_EXIT_JUDGED], n[K_EXIT_REFUTED]);
 	if (n[K_ERRORS])

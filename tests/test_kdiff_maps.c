@@ -161,6 +161,89 @@
 	"-- type\nraw_tp\n"                                                                     \
 	"-- maps\narray key=4 value=4 entries=1 name=r\n"
 
+/* a hash map keyed by the first argument's low u32 gets the second argument as its value (an
+ * update); the element of key 7 gets 1 added when present, key 9 is deleted; r0 = 0.  Run as a
+ * hash, an LRU hash and a per-CPU hash map (struct want.type). */
+#define HASH_MAP                                                                                \
+	"-- asm\n"                                                                              \
+	"r6 = r1\n"                                                                             \
+	"r1 = *(u64 *)(r6 +0)\n"                                                                \
+	"*(u32 *)(r10 -4) = r1\n"                                                               \
+	"r1 = *(u64 *)(r6 +8)\n"                                                                \
+	"*(u64 *)(r10 -16) = r1\n"                                                              \
+	"r1 = map[fd:0] ll\n"                                                                   \
+	"r2 = r10\n"                                                                            \
+	"r2 += -4\n"                                                                            \
+	"r3 = r10\n"                                                                            \
+	"r3 += -16\n"                                                                           \
+	"r4 = 0\n"                                                                              \
+	"call bpf_map_update_elem\n"                                                            \
+	"r1 = 7\n"                                                                              \
+	"*(u32 *)(r10 -4) = r1\n"                                                               \
+	"r1 = map[fd:0] ll\n"                                                                   \
+	"r2 = r10\n"                                                                            \
+	"r2 += -4\n"                                                                            \
+	"call bpf_map_lookup_elem\n"                                                            \
+	"if r0 == 0 goto del\n"                                                                 \
+	"r1 = *(u64 *)(r0 +0)\n"                                                                \
+	"r1 += 1\n"                                                                             \
+	"*(u64 *)(r0 +0) = r1\n"                                                                \
+	"del: r1 = 9\n"                                                                         \
+	"*(u32 *)(r10 -4) = r1\n"                                                               \
+	"r1 = map[fd:0] ll\n"                                                                   \
+	"r2 = r10\n"                                                                            \
+	"r2 += -4\n"                                                                            \
+	"call bpf_map_delete_elem\n"                                                            \
+	"r0 = 0\n"                                                                              \
+	"exit\n"                                                                                \
+	"-- type\nraw_tp\n"                                                                     \
+	"-- maps\nhash key=4 value=8 entries=16 name=h\n"
+
+/* main puts (the first argument's low u32 -> the second argument) in a hash map, and the
+ * bpf_find_vma callback adds 1 to the value of key 0 when present.  kdiff runs it twice on one
+ * loaded program: the first run (argument 0 is 0, no vma found) makes key 0; the second (every
+ * argument an address) finds the vma, and its callback adds 1 to the key 0 the first run left
+ * in the kernel's map: the interpreter agrees only when it starts from the kernel's elements. */
+#define VMA_HASH                                                                                \
+	"-- asm\n"                                                                              \
+	"r6 = r1\n"                                                                             \
+	"r1 = *(u64 *)(r6 +0)\n"                                                                \
+	"*(u32 *)(r10 -4) = r1\n"                                                               \
+	"r1 = *(u64 *)(r6 +8)\n"                                                                \
+	"*(u64 *)(r10 -16) = r1\n"                                                              \
+	"r1 = map[fd:0] ll\n"                                                                   \
+	"r2 = r10\n"                                                                            \
+	"r2 += -4\n"                                                                            \
+	"r3 = r10\n"                                                                            \
+	"r3 += -16\n"                                                                           \
+	"r4 = 0\n"                                                                              \
+	"call bpf_map_update_elem\n"                                                            \
+	"call bpf_get_current_task_btf\n"                                                       \
+	"r1 = r0\n"                                                                             \
+	"r2 = *(u64 *)(r6 +8)\n"                                                                \
+	"r3 = func cb ll\n"                                                                     \
+	"r4 = 0\n"                                                                              \
+	"*(u64 *)(r10 -8) = r4\n"                                                               \
+	"r4 = r10\n"                                                                            \
+	"r4 += -8\n"                                                                            \
+	"r5 = 0\n"                                                                              \
+	"call bpf_find_vma\n"                                                                   \
+	"exit\n"                                                                                \
+	"cb: r1 = 0\n"                                                                          \
+	"*(u32 *)(r10 -4) = r1\n"                                                               \
+	"r1 = map[fd:0] ll\n"                                                                   \
+	"r2 = r10\n"                                                                            \
+	"r2 += -4\n"                                                                            \
+	"call bpf_map_lookup_elem\n"                                                            \
+	"if r0 == 0 goto done\n"                                                                \
+	"r1 = *(u64 *)(r0 +0)\n"                                                                \
+	"r1 += 1\n"                                                                             \
+	"*(u64 *)(r0 +0) = r1\n"                                                                \
+	"done: r0 = 0\n"                                                                        \
+	"exit\n"                                                                                \
+	"-- type\nraw_tp\n"                                                                     \
+	"-- maps\nhash key=4 value=8 entries=16 name=hv\n"
+
 struct forge {
 	uint32_t map;
 	size_t at;
@@ -189,13 +272,17 @@ static struct casefile *open_case(const char *name, const char *text)
 	return cf;
 }
 
-/* What one kdiff_run must give: its kind, the maps compared (-1: any), words its text must
- * hold, and for a bpf_find_vma program the outcome (-2: any). */
+/* What one kdiff_run must give. */
 struct want {
 	enum kdiff_kind kind;
-	int maps;
-	const char *has[2];
+	int maps;		/* maps compared (-1: any) */
+	const char *has[2];	/* words of the text */
+	bool vma;		/* a bpf_find_vma program: its outcome is ... */
 	int outcome;
+	/* map 0's type and max_entries instead of the case's (0: the case's) */
+	uint32_t type, entries;
+	/* hash and per-CPU maps compared, maps left out (any < 0: not checked) */
+	int hash, percpu, left;
 };
 
 /* kdiff_run on text with input (NULL: 64 zeros), the interpreter's values forged by fg when
@@ -217,6 +304,10 @@ static void expect(const char *name, const char *text, const uint8_t *input, siz
 		ko.forge_map = flip;
 		ko.forge_arg = fg;
 	}
+	if (w->type)
+		cf->obj->maps[0].type = w->type;
+	if (w->entries)
+		cf->obj->maps[0].max_entries = w->entries;
 	diag_clear(&d);
 	err = kdiff_run(&res, cf->obj, &cf->obj->progs[0], &ko, &d);
 	CHECK(err == 0, "%s: kdiff: %s", name, d.msg);
@@ -234,7 +325,14 @@ static void expect(const char *name, const char *text, const uint8_t *input, siz
 		if (w->has[k])
 			CHECK(strstr(res.text, w->has[k]), "%s: '%s' not in: %s", name, w->has[k],
 			      res.text);
-	if (w->outcome != -2)
+	if (w->hash >= 0 && w->percpu >= 0 && w->left >= 0)
+		CHECK(res.hash_maps_compared == (uint32_t)w->hash &&
+		      res.percpu_maps_compared == (uint32_t)w->percpu &&
+		      res.maps_left == (uint32_t)w->left, "%s: %u hash, %u per-CPU maps compared, "
+		      "%u left out (%s); expected %d, %d, %d", name, res.hash_maps_compared,
+		      res.percpu_maps_compared, res.maps_left, res.maps_left_why, w->hash,
+		      w->percpu, w->left);
+	if (w->vma)
 		CHECK(res.vma_outcome == w->outcome, "%s: outcome %d, expected %d", name,
 		      res.vma_outcome, w->outcome);
 	if (w->kind == KDIFF_MAP)
@@ -255,15 +353,16 @@ static void writes(void)
 	struct forge fg = { .map = 0, .at = 1 * 16 + 10 };	/* element 1, byte 10 */
 
 	expect("writes", WRITES, args, sizeof(args), NULL,
-	       &(struct want){ KDIFF_AGREE, 1, { "maps agree" }, -2 });
+	       &(struct want){ .kind = KDIFF_AGREE, .maps = 1, .has = { "maps agree" } });
 	expect("writes, forged", WRITES, args, sizeof(args), &fg,
-	       &(struct want){ KDIFF_MAP, 1, { "map 0 'm'", "element 1, byte 10: kernel 0x33, "
-					       "interpreter 0x73" }, -2 });
+	       &(struct want){ .kind = KDIFF_MAP, .maps = 1,
+			       .has = { "map 0 'm'", "element 1, byte 10: kernel 0x33, interpreter "
+					"0x73" } });
 	/* a byte the atomic add and the byte store made: element 0, byte 3 (0x5a in both) */
 	fg = (struct forge){ .map = 0, .at = 3 };
 	expect("writes, forged at 3", WRITES, args, sizeof(args), &fg,
-	       &(struct want){ KDIFF_MAP, 1, { "element 0, byte 3: kernel 0x5a, interpreter "
-					       "0x1a" }, -2 });
+	       &(struct want){ .kind = KDIFF_MAP, .maps = 1,
+			       .has = { "element 0, byte 3: kernel 0x5a, interpreter 0x1a" } });
 }
 
 static void vma_map(void)
@@ -274,9 +373,9 @@ static void vma_map(void)
 	/* (the last compared run: every argument an address of this process, after the first run
 	 * left element 0 as it was: -ENOENT on address 0) */
 	expect("vma_map", VMA_MAP, (const uint8_t *)args, sizeof(args), NULL,
-	       &(struct want){ KDIFF_AGREE, 1, { NULL }, 1 });
+	       &(struct want){ .kind = KDIFF_AGREE, .maps = 1, .vma = true, .outcome = 1 });
 	expect("vma_map, forged", VMA_MAP, (const uint8_t *)args, sizeof(args), &fg,
-	       &(struct want){ KDIFF_MAP, -1, { "map 0 'cells'" }, -2 });
+	       &(struct want){ .kind = KDIFF_MAP, .maps = -1, .has = { "map 0 'cells'" } });
 }
 
 static void xdp_map(void)
@@ -285,16 +384,91 @@ static void xdp_map(void)
 	struct forge fg = { .map = 0, .at = 8 };
 
 	expect("xdp_map", XDP_MAP, pkt, sizeof(pkt), NULL,
-	       &(struct want){ KDIFF_AGREE, 1, { NULL }, -2 });
+	       &(struct want){ .kind = KDIFF_AGREE, .maps = 1 });
 	expect("xdp_map, forged", XDP_MAP, pkt, sizeof(pkt), &fg,
-	       &(struct want){ KDIFF_MAP, -1, { "element 2, byte 0: kernel 0x28" }, -2 });
+	       &(struct want){ .kind = KDIFF_MAP, .maps = -1,
+			       .has = { "element 2, byte 0: kernel 0x28" } });
 }
 
 static void not_compared(const char *name, const char *text)
 {
 	struct forge fg = { .map = strstr(text, "name=w") ? 1 : 0, .at = 0 };
 
-	expect(name, text, NULL, 0, &fg, &(struct want){ KDIFF_AGREE, 0, { NULL }, -2 });
+	expect(name, text, NULL, 0, &fg,
+	       &(struct want){ .kind = KDIFF_AGREE, .maps = 0, .left = -1 });
+}
+
+/* A hash map, an LRU hash and a per-CPU hash written by one program: compared and agree; a
+ * forged byte of the interpreter's element is reported with its key. */
+static void hash_maps(void)
+{
+	uint64_t args[2] = { 3, 0x1122334455667788ull };
+	static const uint32_t types[] = { BPF_MAP_TYPE_HASH, BPF_MAP_TYPE_LRU_HASH,
+					  BPF_MAP_TYPE_PERCPU_HASH, BPF_MAP_TYPE_LRU_PERCPU_HASH };
+	static const char *const names[] = { "hash", "lru_hash", "percpu_hash", "lru_percpu_hash" };
+
+	for (size_t t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
+		bool pc = types[t] == BPF_MAP_TYPE_PERCPU_HASH ||
+			  types[t] == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+		struct forge fg = { .map = 0, .at = 2 };	/* slot 0, byte 2 */
+		char name[64];
+
+		/* (one update, on the empty map: no LRU eviction is possible) */
+		snprintf(name, sizeof(name), "%s", names[t]);
+		expect(name, HASH_MAP, (const uint8_t *)args, sizeof(args), NULL,
+		       &(struct want){ .kind = KDIFF_AGREE, .maps = 1, .has = { "maps agree" },
+				       .type = types[t], .hash = 1, .percpu = pc,
+				       .left = 0 });
+		snprintf(name, sizeof(name), "%s, forged", names[t]);
+		expect(name, HASH_MAP, (const uint8_t *)args, sizeof(args), &fg,
+		       &(struct want){ .kind = KDIFF_MAP, .maps = 1,
+				       .has = { "map 0 'h'", "key 0x03000000, byte 2: kernel 0x66, "
+						"interpreter 0x26" },
+				       .type = types[t], .hash = 1, .percpu = pc,
+				       .left = 0 });
+	}
+}
+
+/* The second run of one loaded program starts from the elements the first left in the
+ * kernel's hash map (VMA_HASH): agree.  As an LRU map of 1024 elements too; of 4 the second
+ * run's update (at 1 element) could evict in the kernel, so that map is left out. */
+static void hash_second_run(void)
+{
+	uint64_t args[2] = { 0, (uint64_t)(uintptr_t)&args };
+	struct forge fg = { .map = 0, .at = 0 };
+
+	expect("vma_hash", VMA_HASH, (const uint8_t *)args, sizeof(args), NULL,
+	       &(struct want){ .kind = KDIFF_AGREE, .maps = 1, .vma = true, .outcome = 1, .hash = 1,
+			       .percpu = 0, .left = 0 });
+	expect("vma_hash, forged", VMA_HASH, (const uint8_t *)args, sizeof(args), &fg,
+	       &(struct want){ .kind = KDIFF_MAP, .maps = -1, .has = { "map 0 'hv'" },
+			       .hash = -1 });
+	expect("vma_hash, lru 1024", VMA_HASH, (const uint8_t *)args, sizeof(args), NULL,
+	       &(struct want){ .kind = KDIFF_AGREE, .maps = 1, .vma = true, .outcome = 1,
+			       .type = BPF_MAP_TYPE_LRU_HASH, .entries = 1024, .hash = 1,
+			       .percpu = 0, .left = 0 });
+	expect("vma_hash, lru 4", VMA_HASH, (const uint8_t *)args, sizeof(args), NULL,
+	       &(struct want){ .kind = KDIFF_AGREE, .maps = 0,
+			       .has = { "maps not compared: 1; 'hv': an LRU map updated" },
+			       .type = BPF_MAP_TYPE_LRU_HASH, .entries = 4,
+			       .hash = 0, .percpu = 0, .left = 1 });
+}
+
+/* A per-CPU array written by a raw tracepoint: the run CPU's copies compared. */
+static void percpu_array(void)
+{
+	uint8_t args[16] = { 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88 };
+	struct forge fg = { .map = 0, .at = 1 * 16 + 10 };
+
+	expect("percpu_array", WRITES, args, sizeof(args), NULL,
+	       &(struct want){ .kind = KDIFF_AGREE, .maps = 1, .has = { "maps agree" },
+			       .type = BPF_MAP_TYPE_PERCPU_ARRAY, .hash = 0,
+			       .percpu = 1, .left = 0 });
+	expect("percpu_array, forged", WRITES, args, sizeof(args), &fg,
+	       &(struct want){ .kind = KDIFF_MAP, .maps = 1,
+			       .has = { "element 1, byte 10: kernel 0x33, interpreter 0x73" },
+			       .type = BPF_MAP_TYPE_PERCPU_ARRAY, .hash = 0,
+			       .percpu = 1, .left = 0 });
 }
 
 int main(void)
@@ -308,6 +482,9 @@ int main(void)
 	xdp_map();
 	not_compared("timer_map", TIMER_MAP);
 	not_compared("prandom_map", PRANDOM_MAP);
+	hash_maps();
+	hash_second_run();
+	percpu_array();
 	printf("test_kdiff_maps: a raw tracepoint's and an XDP program's array maps compared after "
 	       "their test runs; a forged byte reported as a map difference\n");
 	return check_done("test_kdiff_maps");

@@ -93,6 +93,7 @@ struct map_rt {
 	bool ro;		/* BPF_F_RDONLY_PROG (.rodata, .kconfig): the program only reads */
 	uint32_t cap, cnt;	/* hash: slots and slots in use */
 	uint8_t *keys, *used;	/* hash: cap keys, cap flags */
+	uint32_t upd_peak;	/* hash: interp_map.upd_peak */
 };
 
 struct frame {
@@ -459,6 +460,13 @@ static void mem_trap(struct interp_state *st, uint32_t pc, uint64_t a, uint64_t 
 		 (unsigned long long)size, acc_name(kind), (unsigned long long)a, where, why);
 }
 
+/* Whether a hash map's per-run table can be made (value and key sizes the run can hold). */
+static bool hash_modeled(const struct ebpf_map_def *def)
+{
+	return def->value_size && def->key_size && def->value_size <= (1u << 20) &&
+	       def->key_size <= (1u << 16) && interp_hash_slots(def);
+}
+
 /* Gives a map its per-run storage: zeroed, entry 0 from def.init.  False when too large or
  * out of memory (st->oom). */
 static bool map_storage(struct interp_state *st, size_t m)
@@ -470,11 +478,9 @@ static bool map_storage(struct interp_state *st, size_t m)
 	if (mr->host)
 		return true;
 	if (mr->kind == MAPK_HASH) {
-		uint32_t cap = def->max_entries < INTERP_HASH_CAP ? def->max_entries
-								  : INTERP_HASH_CAP;
+		uint32_t cap = interp_hash_slots(def);
 
-		if (!def->value_size || !def->key_size || def->value_size > (1u << 20) ||
-		    def->key_size > (1u << 16) || cap == 0)
+		if (!hash_modeled(def))
 			return false;
 		mr->host = calloc(cap, def->value_size);
 		mr->keys = calloc(cap, def->key_size);
@@ -1741,6 +1747,9 @@ static int map_helper(struct interp_state *st, const struct iop *ip, int32_t id,
 	{
 		long slot = hash_find(mr, key, def->key_size);
 
+		if (id == BPF_FUNC_map_update_elem && mr->cnt > mr->upd_peak)
+			mr->upd_peak = mr->cnt;
+
 		if (id == BPF_FUNC_map_lookup_elem) {
 			*ret = slot < 0 ? 0
 				: INTERP_VA_MAP + (m << 32) + ((uint64_t)slot << mr->shift);
@@ -2537,6 +2546,20 @@ int interp_prepare(struct interp_code **out, const struct ebpf_prog *prog, struc
 
 /* ---- running ---- */
 
+/* A hash map's table in the caller's slots (interp_map): the run starts from its elements. */
+static void hash_adopt(struct map_rt *mr, const struct interp_map *im)
+{
+	mr->cap = interp_hash_slots(&im->def);
+	mr->host = im->values;
+	mr->keys = im->keys;
+	mr->used = im->used;
+	mr->len = (uint64_t)mr->cap * im->def.value_size;
+	mr->nval = mr->cap;
+	mr->cnt = 0;
+	for (uint32_t k = 0; k < mr->cap; k++)
+		mr->cnt += im->used[k] != 0;
+}
+
 static enum map_kind kind_of(uint32_t type)
 {
 	switch (type) {
@@ -2551,6 +2574,11 @@ static enum map_kind kind_of(uint32_t type)
 	default:
 		return MAPK_OTHER;
 	}
+}
+
+uint32_t interp_hash_slots(const struct ebpf_map_def *def)
+{
+	return def->max_entries < INTERP_HASH_CAP ? def->max_entries : INTERP_HASH_CAP;
 }
 
 unsigned interp_map_shift(const struct ebpf_map_def *def)
@@ -2830,6 +2858,9 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 				st->maps[m].len = n;
 				st->maps[m].nval = im->def.max_entries;
 			}
+			if (st->maps[m].kind == MAPK_HASH && im->values && im->keys && im->used &&
+			    hash_modeled(&im->def))
+				hash_adopt(&st->maps[m], im);
 		}
 	}
 	budget = env->step_budget ? env->step_budget : DEFAULT_BUDGET;
@@ -2854,6 +2885,8 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 	if (st->oom)
 		err = -ENOMEM;
 	for (size_t m = 0; m < st->map_cnt; m++) {
+		if (st->maps[m].kind == MAPK_HASH && st->maps[m].host && !st->maps[m].own)
+			env->maps[m].upd_peak = st->maps[m].upd_peak;
 		if (st->maps[m].own) {
 			free(st->maps[m].host);
 			free(st->maps[m].keys);

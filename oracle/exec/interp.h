@@ -68,7 +68,10 @@
  *   1 bpf_map_lookup_elem  array maps (ARRAY, PERCPU_ARRAY): u32 key < max_entries gives a
  *                          pointer into that map's values region, else 0; hash maps (HASH,
  *                          PERCPU_HASH, LRU_HASH, LRU_PERCPU_HASH): a per-run table of at most
- *                          min(max_entries, 1024) entries, empty at start; absent key gives 0
+ *                          min(max_entries, 1024) entries, empty at start unless the caller
+ *                          gives its slots (interp_map); absent key gives 0.  LRU maps never
+ *                          evict here (a full one refuses like a hash map); a per-CPU map
+ *                          holds one value an element (the running CPU's)
  *   2 bpf_map_update_elem  copies the value in (flags BPF_ANY/NOEXIST/EXIST with the kernel's
  *                          -EEXIST/-ENOENT; a full hash table -E2BIG; arrays -E2BIG out of range)
  *   3 bpf_map_delete_elem  hash maps: 0 or -ENOENT; arrays: -EINVAL
@@ -273,8 +276,21 @@ enum interp_trap {
 
 struct interp_map {
 	struct ebpf_map_def def;
-	uint8_t *values;	/* array maps: max_entries * value_size bytes, caller-owned */
+	/* Contents the run starts from and leaves its own in, caller-owned (NULL: the run's own,
+	 * zeroed arrays and empty hash tables).  Array maps (ARRAY, PERCPU_ARRAY): values,
+	 * max_entries * value_size bytes.  Hash maps (HASH, PERCPU_HASH, LRU_HASH,
+	 * LRU_PERCPU_HASH; all three or none): interp_hash_slots(&def) slots, values value_size
+	 * bytes a slot, keys key_size bytes a slot, used one byte a slot (non-zero: the slot holds
+	 * an element).  A per-CPU map has one value an element here, the running CPU's. */
+	uint8_t *values;
+	uint8_t *keys, *used;
+	/* Out, for a hash map with caller-owned slots: the most elements it held when a
+	 * bpf_map_update_elem was called on it (0: none was, or only while it was empty).  An LRU
+	 * map in the kernel may evict on an update long before it is full (kdiff.c says when). */
+	uint32_t upd_peak;
 };
+/* The slots of a hash map's per-run table: min(max_entries, INTERP_HASH_CAP). */
+uint32_t interp_hash_slots(const struct ebpf_map_def *def);
 
 struct interp_state;
 

@@ -1,12 +1,14 @@
 /* The kernel as a differential oracle: see kdiff.h.  Every program this file loads is unloaded
  * before the function that loaded it returns.
  */
+#define _GNU_SOURCE	/* sched_setaffinity */
 #include "oracle/kernel/kdiff.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,68 +165,196 @@ static bool calls_helper(const struct ebpf_prog *prog, int32_t id)
 	return false;
 }
 
-/* The array maps compared around one test run (kdiff.h): the kernel's values before the run
- * (the interpreter's start), after it, and the interpreter's after its run. */
+/* The maps compared around one test run (kdiff.h): the kernel's contents before the run (the
+ * interpreter's start), after it, and the interpreter's after its run.  An array's contents
+ * are its max_entries values; a hash map's its elements, keys and values, in the kernel's order
+ * (bpf_map_get_next_key) or in the interpreter's slots.  A per-CPU map's kernel value of an
+ * element holds every possible CPU's, each round_up(value_size, 8) bytes (the syscall's
+ * layout); the interpreter's is the value of the CPU the kernel's run was pinned to. */
 struct map_cmp {
 	uint32_t m;		/* index in obj->maps */
 	int fd;
-	uint32_t vsize, n;
-	uint8_t *before, *after, *interp;	/* n * vsize bytes each */
+	bool hash, percpu, lru;
+	uint32_t ksize, vsize;
+	uint32_t n;		/* array: elements; hash: slots, max_entries */
+	size_t kval;		/* bytes of one element's kernel value (per-CPU: every CPU's) */
+	size_t stride;		/* per-CPU: one CPU's value in it */
+	uint32_t nb, na;	/* the kernel's elements before and after the run */
+	uint8_t *kb, *vb, *ka, *va;	/* their keys (hash) and values */
+	uint8_t *iv, *ik, *iu;	/* the interpreter's values; hash: its keys and used flags */
+	uint32_t upd_peak;	/* the interpreter's run: interp_map.upd_peak */
 };
 
 struct map_set {
 	struct map_cmp *m;
 	size_t n;
+	int cpu;		/* the CPU the kernel's run is pinned to; -1: not pinned */
+	int ncpus;		/* possible CPUs (a per-CPU value's copies) */
+	uint32_t left;		/* maps of these kinds the run writes that are not compared */
+	char why[160];		/* the first one's reason */
 };
+
+/* A CPU's free-list refill in the kernel's LRU maps (kernel/bpf/bpf_lru_list.c,
+ * LOCAL_FREE_TARGET; recent kernels take min(this, max_entries / CPUs / 2), target_free): when
+ * fewer nodes than that are free, it evicts to make up the rest. */
+#define LRU_LOCAL_FREE_TARGET 128u
 
 static void map_set__free(struct map_set *ms)
 {
 	for (size_t k = 0; k < ms->n; k++) {
-		free(ms->m[k].before);
-		free(ms->m[k].after);
-		free(ms->m[k].interp);
+		struct map_cmp *c = &ms->m[k];
+
+		free(c->kb);
+		free(c->vb);
+		free(c->ka);
+		free(c->va);
+		free(c->iv);
+		free(c->ik);
+		free(c->iu);
 	}
 	free(ms->m);
 	memset(ms, 0, sizeof(*ms));
 }
 
-static bool map_comparable(const struct ebpf_map_def *def)
+static void map_set__leave(struct map_set *ms, const struct ebpf_map_def *def, const char *why)
 {
-	return def->type == BPF_MAP_TYPE_ARRAY && !(def->flags & BPF_F_RDONLY_PROG) &&
-	       !def->timer && !def->nfields && !def->fields_over && def->value_size &&
-	       def->max_entries && def->max_entries <= KDIFF_MAP_ENTRIES &&
-	       (uint64_t)def->max_entries * def->value_size <= KDIFF_MAP_BYTES;
+	if (!ms->left++)
+		snprintf(ms->why, sizeof(ms->why), "'%.40s': %s", def->name, why);
 }
 
-/* Every element of each map of ms into its before or after bytes. */
-static int map_set__read(struct map_set *ms, bool after)
+static bool is_hash(uint32_t type)
 {
-	for (size_t k = 0; k < ms->n; k++) {
-		struct map_cmp *c = &ms->m[k];
+	return type == BPF_MAP_TYPE_HASH || type == BPF_MAP_TYPE_PERCPU_HASH ||
+	       type == BPF_MAP_TYPE_LRU_HASH || type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+}
 
-		for (uint32_t e = 0; e < c->n; e++)
-			if (bpf_map_lookup_elem(c->fd, &e, (after ? c->after : c->before) +
-							   (size_t)e * c->vsize))
-				return -errno;
+static bool is_percpu(uint32_t type)
+{
+	return type == BPF_MAP_TYPE_PERCPU_ARRAY || type == BPF_MAP_TYPE_PERCPU_HASH ||
+	       type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+}
+
+static bool is_lru(uint32_t type)
+{
+	return type == BPF_MAP_TYPE_LRU_HASH || type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+}
+
+/* Whether the comparison covers def: 1 yes, 0 a map of another kind or one the program cannot
+ * write (nothing to say), -1 one of these kinds it cannot compare (*why says why). */
+static int map_comparable(const struct ebpf_map_def *def, int ncpus, const char **why)
+{
+	uint64_t per = is_percpu(def->type) ? (uint64_t)ncpus * ((def->value_size + 7u) & ~7u)
+					   : def->value_size;
+
+	if (def->type != BPF_MAP_TYPE_ARRAY && def->type != BPF_MAP_TYPE_PERCPU_ARRAY &&
+	    !is_hash(def->type))
+		return 0;
+	if ((def->flags & BPF_F_RDONLY_PROG) || !def->value_size || !def->max_entries)
+		return 0;
+	if (def->timer || def->nfields || def->fields_over) {
+		*why = "special fields in its values";
+		return -1;
 	}
+	if (is_hash(def->type) && (!def->key_size || def->key_size > 512)) {
+		*why = "its key size";
+		return -1;
+	}
+	if (is_percpu(def->type) && ncpus <= 0) {
+		*why = "the number of CPUs is not known";
+		return -1;
+	}
+	if (def->max_entries > KDIFF_MAP_ENTRIES || (uint64_t)def->max_entries * per > KDIFF_MAP_BYTES) {
+		*why = "too large (more than 1024 elements or 1 MiB)";
+		return -1;
+	}
+	if (is_lru(def->type) && (def->flags & BPF_F_NO_COMMON_LRU)) {
+		*why = "an LRU map with per-CPU lists (BPF_F_NO_COMMON_LRU) may evict before it is full";
+		return -1;
+	}
+	return 1;
+}
+
+/* The kernel's contents of c into its before or after arrays. */
+static int map_cmp__read(struct map_cmp *c, bool after)
+{
+	uint8_t *keys = after ? c->ka : c->kb, *vals = after ? c->va : c->vb;
+	const void *prev = NULL;
+	uint32_t k = 0;
+
+	if (!c->hash) {
+		for (uint32_t e = 0; e < c->n; e++)
+			if (bpf_map_lookup_elem(c->fd, &e, vals + (size_t)e * c->kval))
+				return -errno;
+		k = c->n;
+	}
+	/* (a hash map holds at most max_entries elements; nothing changes it while it is read) */
+	while (c->hash && k < c->n) {
+		uint8_t *key = keys + (size_t)k * c->ksize;
+
+		if (bpf_map_get_next_key(c->fd, prev, key)) {
+			if (errno == ENOENT)
+				break;
+			return -errno;
+		}
+		if (bpf_map_lookup_elem(c->fd, key, vals + (size_t)k * c->kval))
+			return -errno;
+		prev = key;
+		k++;
+	}
+	*(after ? &c->na : &c->nb) = k;
 	return 0;
 }
 
-/* The maps of kp to compare (none for a program whose runs are not compared, or that arms
- * timers), with their values before the run read. */
+static int map_set__read(struct map_set *ms, bool after)
+{
+	int err;
+
+	for (size_t k = 0; k < ms->n; k++)
+		if ((err = map_cmp__read(&ms->m[k], after)))
+			return err;
+	return 0;
+}
+
+/* The lowest CPU this thread may run on: where the kernel's runs of programs with per-CPU or
+ * LRU maps are pinned (the same CPU for every run of one loaded program), -1 when unknown. */
+static int pin_cpu(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return -1;
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set))
+			return c;
+	return -1;
+}
+
+/* The maps of kp to compare (none for a program whose runs are not compared), with their
+ * values before the run read; the ones it cannot compare counted in ms->left. */
 static int map_set__open(struct map_set *ms, const struct kernel_prog *kp,
 			 const struct ebpf_object *obj, const struct ebpf_prog *prog, bool skip)
 {
+	bool timers, pin = false;
+
 	memset(ms, 0, sizeof(*ms));
-	if (skip || !obj || !kp->map_fds || calls_helper(prog, BPF_FUNC_timer_start))
+	ms->cpu = -1;
+	ms->ncpus = libbpf_num_possible_cpus();
+	if (skip || !obj || !kp->map_fds)
 		return 0;
+	timers = calls_helper(prog, BPF_FUNC_timer_start);
 	for (size_t m = 0; m < kp->map_cnt && m < obj->map_cnt; m++) {
 		const struct ebpf_map_def *def = &obj->maps[m];
-		size_t bytes = (size_t)def->max_entries * def->value_size;
+		const char *why = NULL;
 		struct map_cmp *c, *nv;
+		int ok;
 
-		if (kp->map_fds[m] < 0 || !map_comparable(def))
+		if (kp->map_fds[m] < 0 || !(ok = map_comparable(def, ms->ncpus, &why)))
 			continue;
+		if (ok < 0 || timers) {
+			map_set__leave(ms, def, timers ? "the program arms timers (a callback may "
+						"write a map after the run)" : why);
+			continue;
+		}
 		if (!(nv = realloc(ms->m, (ms->n + 1) * sizeof(*nv))))
 			goto oom;
 		ms->m = nv;
@@ -232,13 +362,37 @@ static int map_set__open(struct map_set *ms, const struct kernel_prog *kp,
 		memset(c, 0, sizeof(*c));
 		c->m = (uint32_t)m;
 		c->fd = kp->map_fds[m];
+		c->hash = is_hash(def->type);
+		c->percpu = is_percpu(def->type);
+		c->lru = is_lru(def->type);
+		c->ksize = c->hash ? def->key_size : 4;
 		c->vsize = def->value_size;
 		c->n = def->max_entries;
-		c->before = malloc(bytes);
-		c->after = malloc(bytes);
-		c->interp = malloc(bytes);
-		if (!c->before || !c->after || !c->interp)
+		c->stride = c->percpu ? (def->value_size + 7u) & ~(size_t)7 : def->value_size;
+		c->kval = c->percpu ? c->stride * (size_t)ms->ncpus : def->value_size;
+		c->vb = malloc((size_t)c->n * c->kval);
+		c->va = malloc((size_t)c->n * c->kval);
+		c->iv = malloc((size_t)c->n * c->vsize);
+		if (!c->vb || !c->va || !c->iv)
 			goto oom;
+		if (c->hash) {
+			c->kb = malloc((size_t)c->n * c->ksize);
+			c->ka = malloc((size_t)c->n * c->ksize);
+			c->ik = malloc((size_t)c->n * c->ksize);
+			c->iu = malloc(c->n);
+			if (!c->kb || !c->ka || !c->ik || !c->iu)
+				goto oom;
+		}
+		pin |= c->percpu || c->lru;
+	}
+	if (pin && (ms->cpu = pin_cpu()) < 0) {
+		struct map_set none = { .cpu = -1, .ncpus = ms->ncpus, .left = ms->left };
+
+		memcpy(none.why, ms->why, sizeof(none.why));
+		for (size_t k = 0; k < ms->n; k++)
+			map_set__leave(&none, &obj->maps[ms->m[k].m], "no CPU to pin the run to");
+		map_set__free(ms);
+		*ms = none;
 	}
 	return map_set__read(ms, false);
 oom:
@@ -246,19 +400,151 @@ oom:
 	return -ENOMEM;
 }
 
-/* Whether the interpreter's maps are the kernel's after the run; else where they first differ. */
-static bool map_set__same(const struct map_set *ms, size_t *which, size_t *at)
+/* The run CPU's value of element e in a kernel value array. */
+static const uint8_t *kval_of(const struct map_set *ms, const struct map_cmp *c,
+			      const uint8_t *vals, uint32_t e)
+{
+	return vals + (size_t)e * c->kval + (c->percpu ? (size_t)ms->cpu * c->stride : 0);
+}
+
+/* The interpreter's run starts from the kernel's contents before the kernel's run. */
+static void map_cmp__start(const struct map_set *ms, struct map_cmp *c)
+{
+	if (!c->hash) {
+		for (uint32_t e = 0; e < c->n; e++)
+			memcpy(c->iv + (size_t)e * c->vsize, kval_of(ms, c, c->vb, e), c->vsize);
+		return;
+	}
+	memset(c->iu, 0, c->n);
+	for (uint32_t e = 0; e < c->nb; e++) {
+		memcpy(c->ik + (size_t)e * c->ksize, c->kb + (size_t)e * c->ksize, c->ksize);
+		memcpy(c->iv + (size_t)e * c->vsize, kval_of(ms, c, c->vb, e), c->vsize);
+		c->iu[e] = 1;
+	}
+}
+
+/* Whether the kernel may have evicted from an LRU map in its run: an update finds no free node
+ * on its CPU's list and refills it, evicting when fewer than LRU_LOCAL_FREE_TARGET nodes are
+ * free (kernel/bpf/bpf_lru_list.c).  With every run of the map on one CPU, the nodes that are
+ * not elements are free at a refill (max_entries - elements), and a map without elements has
+ * nothing to evict; the interpreter's run, the kernel's until it differs, tells the most
+ * elements the map held at an update (upd_peak).  Before any difference the kernel's run was
+ * the interpreter's, so an eviction would come after an update at upd_peak or fewer
+ * elements. */
+static bool lru_may_evict(const struct map_cmp *c)
+{
+	return c->lru && c->upd_peak && c->upd_peak + LRU_LOCAL_FREE_TARGET > c->n;
+}
+
+static long key_find(const uint8_t *keys, uint32_t n, const uint8_t *used, const uint8_t *key,
+		     uint32_t ks)
+{
+	for (uint32_t e = 0; e < n; e++)
+		if ((!used || used[e]) && !memcmp(keys + (size_t)e * ks, key, ks))
+			return e;
+	return -1;
+}
+
+static void hex_key(char *buf, size_t n, const uint8_t *key, uint32_t ks)
+{
+	size_t at = (size_t)snprintf(buf, n, "0x");
+
+	for (uint32_t b = 0; b < ks && b < 16 && at + 3 < n; b++)
+		at += (size_t)snprintf(buf + at, n - at, "%02x", key[b]);
+	if (ks > 16 && at + 4 < n)
+		snprintf(buf + at, n - at, "...");
+}
+
+/* Per-CPU: the other CPUs' copies of one element after the run are what they were before
+ * (before NULL: a new element, zeros; the program writes only the run CPU's).  -1 all are,
+ * else the first CPU whose copy is not. */
+static int pcpu_others(const struct map_set *ms, const struct map_cmp *c, const uint8_t *after,
+		       const uint8_t *before)
+{
+	for (int cpu = 0; c->percpu && cpu < ms->ncpus; cpu++) {
+		const uint8_t *a = after + (size_t)cpu * c->stride;
+
+		if (cpu == ms->cpu)
+			continue;
+		for (uint32_t b = 0; b < c->vsize; b++)
+			if (a[b] != (before ? before[(size_t)cpu * c->stride + b] : 0))
+				return cpu;
+	}
+	return -1;
+}
+
+/* One compared map: true when the interpreter's contents are the kernel's after the run (and a
+ * per-CPU map's other CPUs' copies unchanged), else false with the first difference in what. */
+static bool map_cmp__same(const struct map_set *ms, const struct map_cmp *c, char *what, size_t n)
+{
+	char key[48];
+	int cpu;
+
+	if (!c->hash) {
+		for (uint32_t e = 0; e < c->n; e++) {
+			const uint8_t *k = kval_of(ms, c, c->va, e), *i = c->iv + (size_t)e * c->vsize;
+
+			for (uint32_t b = 0; b < c->vsize; b++)
+				if (k[b] != i[b]) {
+					snprintf(what, n, "element %u, byte %u: kernel %#x, "
+						 "interpreter %#x", e, b, k[b], i[b]);
+					return false;
+				}
+			if ((cpu = pcpu_others(ms, c, c->va + (size_t)e * c->kval,
+					       c->vb + (size_t)e * c->kval)) >= 0) {
+				snprintf(what, n, "element %u: CPU %d's copy changed (the run was "
+					 "on CPU %d)", e, cpu, ms->cpu);
+				return false;
+			}
+		}
+		return true;
+	}
+	for (uint32_t e = 0; e < c->na; e++) {
+		const uint8_t *kk = c->ka + (size_t)e * c->ksize, *k = kval_of(ms, c, c->va, e);
+		long s = key_find(c->ik, c->n, c->iu, kk, c->ksize), was;
+
+		hex_key(key, sizeof(key), kk, c->ksize);
+		if (s < 0) {
+			snprintf(what, n, "key %s: in the kernel's map, not in the interpreter's", key);
+			return false;
+		}
+		for (uint32_t b = 0; b < c->vsize; b++)
+			if (k[b] != c->iv[(size_t)s * c->vsize + b]) {
+				snprintf(what, n, "key %s, byte %u: kernel %#x, interpreter %#x", key,
+					 b, k[b], c->iv[(size_t)s * c->vsize + b]);
+				return false;
+			}
+		was = key_find(c->kb, c->nb, NULL, kk, c->ksize);
+		if ((cpu = pcpu_others(ms, c, c->va + (size_t)e * c->kval,
+				       was < 0 ? NULL : c->vb + (size_t)was * c->kval)) >= 0) {
+			snprintf(what, n, "key %s: CPU %d's copy changed (the run was on CPU %d)",
+				 key, cpu, ms->cpu);
+			return false;
+		}
+	}
+	for (uint32_t s = 0; s < c->n; s++)
+		if (c->iu[s] && key_find(c->ka, c->na, NULL, c->ik + (size_t)s * c->ksize,
+					 c->ksize) < 0) {
+			hex_key(key, sizeof(key), c->ik + (size_t)s * c->ksize, c->ksize);
+			snprintf(what, n, "key %s: in the interpreter's map, not in the kernel's",
+				 key);
+			return false;
+		}
+	return true;
+}
+
+/* Whether the interpreter's maps are the kernel's after the run; else which map first differs
+ * (*which, an index in ms) and how (what).  An LRU map the kernel may have evicted from is
+ * not compared (lru_may_evict). */
+static bool map_set__same(const struct map_set *ms, size_t *which, char *what, size_t n)
 {
 	for (size_t k = 0; k < ms->n; k++) {
-		const struct map_cmp *c = &ms->m[k];
-		size_t bytes = (size_t)c->n * c->vsize;
-
-		if (!memcmp(c->after, c->interp, bytes))
+		if (lru_may_evict(&ms->m[k]))
 			continue;
-		*which = k;
-		for (*at = 0; c->after[*at] == c->interp[*at]; ++*at)
-			;
-		return false;
+		if (!map_cmp__same(ms, &ms->m[k], what, n)) {
+			*which = k;
+			return false;
+		}
 	}
 	return true;
 }
@@ -272,7 +558,7 @@ static bool map_set__same(const struct map_set *ms, size_t *which, size_t *at)
 static int interp_once(struct interp_result *ir, const struct ebpf_object *obj,
 		       const struct ebpf_prog *prog, uint32_t prog_type, const uint8_t *input,
 		       size_t len, uint64_t budget, const uint8_t *helper, size_t helper_len,
-		       uint8_t *out, bool *unwritten, const struct map_set *ms,
+		       uint8_t *out, bool *unwritten, struct map_set *ms,
 		       const struct kdiff_opts *o)
 {
 	struct interp_code *code = NULL;
@@ -308,10 +594,12 @@ static int interp_once(struct interp_result *ir, const struct ebpf_object *obj,
 	for (size_t m = 0; m < nmaps; m++)
 		maps[m].def = obj->maps[m];
 	for (size_t k = 0; k < ms->n; k++) {
-		const struct map_cmp *c = &ms->m[k];
+		struct map_cmp *c = &ms->m[k];
 
-		memcpy(c->interp, c->before, (size_t)c->n * c->vsize);
-		maps[c->m].values = c->interp;
+		map_cmp__start(ms, c);
+		maps[c->m].values = c->iv;
+		maps[c->m].keys = c->ik;
+		maps[c->m].used = c->iu;
 	}
 	memcpy(out, input, len);
 	env.ctx_kind = check_ctx_kind(prog_type);
@@ -325,8 +613,10 @@ static int interp_once(struct interp_result *ir, const struct ebpf_object *obj,
 	env.step_budget = budget;
 	err = interp_run(code, &env, ir);
 	*unwritten = w->bad;
+	for (size_t k = 0; k < ms->n; k++)
+		ms->m[k].upd_peak = maps[ms->m[k].m].upd_peak;
 	for (size_t k = 0; o->forge_map && k < ms->n; k++)
-		o->forge_map(o->forge_arg, ms->m[k].m, ms->m[k].interp,
+		o->forge_map(o->forge_arg, ms->m[k].m, ms->m[k].iv,
 			     (size_t)ms->m[k].n * ms->m[k].vsize);
 	free(maps);
 	free(probes);
@@ -358,11 +648,13 @@ static int interp_compare(struct interp_result *ir, const struct ebpf_object *ob
 			  const struct ebpf_prog *prog, uint32_t prog_type, const uint8_t *input,
 			  size_t len, uint64_t budget, const struct kernel_run_result *kr,
 			  const uint8_t *kout, uint8_t *out, bool *unwritten, int *outcome,
-			  const struct map_set *ms, const struct kdiff_opts *o)
+			  struct map_set *ms, const struct kdiff_opts *o)
 {
 	bool vma = calls_helper(prog, BPF_FUNC_find_vma);
 	size_t n = vma ? sizeof(vma_outcomes) : 1, pick = 0;
 	uint8_t helper[VMA_HELPER_BYTES];
+	char what[200];
+	size_t which;
 	bool partial = false;
 	int err;
 
@@ -380,7 +672,7 @@ static int interp_compare(struct interp_result *ir, const struct ebpf_object *ob
 		same = ir->trap == INTERP_OK && (uint32_t)ir->r0 == kr->retval &&
 		       (!packet_type(prog_type) ||
 			(kr->data_size_out == len && !memcmp(kout, out, len)));
-		if (same && map_set__same(ms, &(size_t){ 0 }, &(size_t){ 0 })) {
+		if (same && map_set__same(ms, &which, what, sizeof(what))) {
 			*outcome = vma_outcomes[k];
 			return 0;
 		}
@@ -396,6 +688,27 @@ static int interp_compare(struct interp_result *ir, const struct ebpf_object *ob
 			   out, unwritten, ms, o);
 }
 
+/* kernel_prog__test_run with the calling thread pinned to cpu (-1: where it runs), its
+ * affinity restored after: whether the kernel ran it. */
+static bool pinned_test_run(const struct kernel_prog *kp, const struct kernel_run_opts *ro,
+			    struct kernel_run_result *kr, int cpu, struct diag *d)
+{
+	cpu_set_t saved, one;
+	bool ran;
+
+	if (cpu < 0)
+		return !kernel_prog__test_run(kp, ro, kr, d);
+	if (sched_getaffinity(0, sizeof(saved), &saved))
+		return false;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one))
+		return false;
+	ran = !kernel_prog__test_run(kp, ro, kr, d);
+	sched_setaffinity(0, sizeof(saved), &saved);
+	return ran;
+}
+
 /* Runs input through the kernel and the interpreter and compares.  Socket filters see the
  * frame after its Ethernet header in the interpreter's model (interp.h) and are compared on
  * r0 only; XDP and tc programs also on the packet; every type on its array maps (kdiff.h). */
@@ -408,7 +721,8 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 	struct interp_result ir;
 	uint8_t *kout = malloc(len + COMPARE_SLACK), *iout = malloc(len + 1);
 	size_t skip = kp->prog_type == BPF_PROG_TYPE_SOCKET_FILTER && len >= 14 ? 14 : 0;
-	size_t mk = 0, mat = 0;
+	size_t mk = 0;
+	char mwhat[200] = "";
 	struct map_set ms = { 0 };
 	bool unwritten = false;
 	struct diag d;
@@ -417,6 +731,9 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 	*diff = false;
 	res->same_maps = true;
 	res->maps_compared = 0;
+	res->hash_maps_compared = res->percpu_maps_compared = 0;
+	res->maps_left = 0;
+	res->maps_left_why[0] = 0;
 	if (!kout || !iout) {
 		err = -ENOMEM;
 		goto out;
@@ -443,7 +760,7 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 	if ((err = map_set__open(&ms, kp, obj, prog, nondeterministic(prog))))
 		goto out;
 	diag_clear(&d);
-	res->ran = !kernel_prog__test_run(kp, &ro, &kr, &d);
+	res->ran = pinned_test_run(kp, &ro, &kr, ms.cpu, &d);
 	if (!res->ran)
 		goto out;	/* a type the kernel cannot run, or an input it refuses */
 	res->kernel_retval = kr.retval;
@@ -471,12 +788,23 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 	res->same_retval = ir.trap == INTERP_OK && (uint32_t)ir.r0 == kr.retval;
 	res->same_packet = !packet_type(kp->prog_type) ||
 			   (kr.data_size_out == len && !memcmp(kout, iout, len));
-	res->same_maps = map_set__same(&ms, &mk, &mat);
+	res->same_maps = map_set__same(&ms, &mk, mwhat, sizeof(mwhat));
 	if (res->nondeterministic) {
 		res->same_maps = true;
 		goto out;
 	}
-	res->maps_compared = (uint32_t)ms.n;
+	for (size_t k = 0; k < ms.n; k++) {
+		if (lru_may_evict(&ms.m[k])) {
+			map_set__leave(&ms, &obj->maps[ms.m[k].m], "an LRU map updated when it held "
+				       "too many elements to rule out an eviction");
+			continue;
+		}
+		res->maps_compared++;
+		res->hash_maps_compared += ms.m[k].hash;
+		res->percpu_maps_compared += ms.m[k].percpu;
+	}
+	res->maps_left = ms.left;
+	snprintf(res->maps_left_why, sizeof(res->maps_left_why), "%s", ms.why);
 	*diff = true;
 	if (ir.trap != INTERP_OK) {
 		res->kind = KDIFF_TRAP;
@@ -501,9 +829,7 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 
 		res->kind = KDIFF_MAP;
 		snprintf(res->text, sizeof(res->text), "map %u '%.64s' after the run differs: "
-			 "element %zu, byte %zu: kernel %#x, interpreter %#x (r0 = %u on both)",
-			 c->m, obj->maps[c->m].name, mat / c->vsize, mat % c->vsize, c->after[mat],
-			 c->interp[mat], kr.retval);
+			 "%s (r0 = %u on both)", c->m, obj->maps[c->m].name, mwhat, kr.retval);
 	} else {
 		*diff = false;
 	}
@@ -698,6 +1024,9 @@ int kdiff_run(struct kdiff_result *res, const struct ebpf_object *obj,
 			 res->nondeterministic ? "; r0 not compared (helpers)" :
 			 res->maps_compared ? "; r0, packet and maps agree" :
 			 "; r0 and packet agree");
+		if (res->ran && !res->nondeterministic && res->maps_left)
+			snprintf(res->text + strlen(res->text), sizeof(res->text) - strlen(res->text),
+				 " (maps not compared: %u; %s)", res->maps_left, res->maps_left_why);
 	}
 out:
 	kernel_prog__free(kp);

@@ -15,18 +15,29 @@
  * writes) are not compared on r0, only on claims.
  *
  * The maps a run writes are what a raw tracepoint exposes besides r0 (its context is read-only,
- * it has no packet).  For every program type, each plain array map the program references
- * (BPF_MAP_TYPE_ARRAY, not read-only to the program, no special fields, at most
- * KDIFF_MAP_ENTRIES elements and KDIFF_MAP_BYTES bytes) is read from the kernel before and after
- * each test run; the interpreter's run starts from the kernel's "before" values (caller-owned
- * values, interp.h) and its values afterwards must be the kernel's "after" ones.  Starting from
- * what the kernel holds keeps a second run of the same loaded program comparable (the
- * bpf_find_vma run with addresses).  Not compared: programs that arm timers (a callback the
- * kernel fires after BPF_PROG_TEST_RUN returns may write a map while it is read; the
- * interpreter fires them after the program), per-CPU arrays (the kernel's run takes one CPU's
- * element), hash maps (the interpreter's slots are its own).  The claims are checked with helper results the real
- * helpers can return: the kernel bounds bpf_get_smp_processor_id by this machine's CPU count, so
- * for programs calling it every helper result is drawn below that count.  Socket filters are
+ * it has no packet).  For every program type, each map the program references that it may
+ * write — an array or per-CPU array, a hash, LRU hash or per-CPU (LRU) hash map, without special
+ * fields, at most KDIFF_MAP_ENTRIES elements and KDIFF_MAP_BYTES bytes — is read from the
+ * kernel before and after each test run (an array element by element; a hash map's elements
+ * with bpf_map_get_next_key and bpf_map_lookup_elem); the interpreter's run starts from the
+ * kernel's "before" contents (caller-owned values and hash slots, interp.h) and its contents
+ * afterwards must be the kernel's "after" ones: the same values, for a hash map the same set of
+ * keys with the same values (the order is free).  Starting from what the kernel holds keeps a
+ * second run of the same loaded program comparable (the bpf_find_vma run with addresses).  A
+ * test run of a program with a per-CPU or LRU map is pinned to one CPU (the lowest this thread
+ * may run on, the same for every run): the interpreter holds that CPU's copy of each per-CPU
+ * value, and the other CPUs' copies must not change (a new hash element's are zeros).  An LRU
+ * map's kernel evicts when a CPU's refill of its free list finds fewer than 128 free nodes, long
+ * before the map is full; such a map is compared only when every update of the interpreter's
+ * run (the kernel's, until they differ) found it empty or at least 128 elements short of
+ * max_entries, and otherwise left out, as are LRU maps with per-CPU lists
+ * (BPF_F_NO_COMMON_LRU).  Maps left out are counted with the first one's reason
+ * (maps_left), never called agreeing; so are the maps of programs that arm timers (a
+ * callback the kernel fires after BPF_PROG_TEST_RUN returns may write a map while it is read;
+ * the interpreter fires them after the program).  Not compared at all: nondeterministic
+ * programs.  The claims are checked with helper results the real helpers can return: the kernel
+ * bounds bpf_get_smp_processor_id by this machine's CPU count, so for programs calling it every
+ * helper result is drawn below that count.  Socket filters are
  * run by BPF_PROG_TEST_RUN on the whole frame and by the interpreter on the frame after its
  * Ethernet header (oracle/exec/interp.h says why).
  *
@@ -54,7 +65,7 @@ enum kdiff_kind {
 	KDIFF_RETVAL,		/* r0 (low 32 bits) differs: kernel versus interpreter */
 	KDIFF_PACKET,		/* the packet after the run differs */
 	KDIFF_TRAP,		/* the interpreter trapped on a program the kernel ran */
-	KDIFF_MAP,		/* an array map after the run differs */
+	KDIFF_MAP,		/* a map after the run differs */
 };
 #define KDIFF_MAP_ENTRIES 1024u
 #define KDIFF_MAP_BYTES (1u << 20)
@@ -105,7 +116,11 @@ struct kdiff_result {
 	uint8_t interp_trap;		/* enum interp_trap */
 	bool same_retval, same_packet;
 	bool same_maps;			/* every compared map (true when none was) */
-	uint32_t maps_compared;		/* array maps compared after the run (above) */
+	uint32_t maps_compared;		/* maps compared after the run (above) */
+	uint32_t hash_maps_compared;	/* ... of them hash maps */
+	uint32_t percpu_maps_compared;	/* ... per-CPU maps (array or hash) */
+	uint32_t maps_left;		/* maps of those kinds the run writes, not compared */
+	char maps_left_why[160];	/* the first one's name and reason */
 	/* a program calling bpf_find_vma: the helper's outcome (interp.h's byte: 0 -ENOENT, 1 the
 	 * vma found, 2 -EBUSY) under which the interpreter's run is the kernel's, -1 none */
 	int8_t vma_outcome;
