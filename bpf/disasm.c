@@ -376,6 +376,20 @@ out:
 	free(marks);
 }
 
+/* The "-- maps" word of a map type (casefile/casefile.c reads them back); every other type
+ * that has a key and a value is written as a hash. */
+static const char *map_kind_word(uint32_t type)
+{
+	switch (type) {
+	case BPF_MAP_TYPE_ARRAY: return "array";
+	case BPF_MAP_TYPE_PERCPU_ARRAY: return "percpu_array";
+	case BPF_MAP_TYPE_PERCPU_HASH: return "percpu_hash";
+	case BPF_MAP_TYPE_LRU_HASH: return "lru_hash";
+	case BPF_MAP_TYPE_LRU_PERCPU_HASH: return "lru_percpu_hash";
+	default: return "hash";
+	}
+}
+
 void ebpf_maps_section(struct sbuf *sb, const struct ebpf_map_def *maps, size_t n)
 {
 	if (n)
@@ -391,9 +405,7 @@ void ebpf_maps_section(struct sbuf *sb, const struct ebpf_map_def *maps, size_t 
 				    maps[m].max_entries, named ? " name=" : "", name);
 			continue;
 		}
-		sbuf_printf(sb, "%s key=%u value=%u entries=%u%s%s",
-			    maps[m].type == BPF_MAP_TYPE_ARRAY ||
-			    maps[m].type == BPF_MAP_TYPE_PERCPU_ARRAY ? "array" : "hash",
+		sbuf_printf(sb, "%s key=%u value=%u entries=%u%s%s", map_kind_word(maps[m].type),
 			    maps[m].key_size, maps[m].value_size, maps[m].max_entries,
 			    named ? " name=" : "", name);
 		if (maps[m].timer)
