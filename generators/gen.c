@@ -2381,7 +2381,8 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 
 		out->map_cnt = 1;
 		strcpy(m->name, "gen_array");
-		m->type = BPF_MAP_TYPE_ARRAY;
+		m->type = gen_bool(src, knobs->p_map_percpu) ? BPF_MAP_TYPE_PERCPU_ARRAY
+							     : BPF_MAP_TYPE_ARRAY;
 		m->key_size = 4;
 		m->value_size = GEN_MAP_VALUE_SIZE;
 		m->max_entries = GEN_MAP_ENTRIES;

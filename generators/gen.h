@@ -190,6 +190,9 @@
 	X(p_array, 30, 0, 100, "the program uses the stack array (reads indexed by an IV)")        \
 	X(p_indirect_write, 50, 0, 100, "an array access is an indirect write to the stack")       \
 	X(p_map, 15, 0, 100, "the program uses an array map indexed by an IV")                     \
+	X(p_map_percpu, 0, 0, 100,                                                                 \
+	  "the program's array map (map 0) is a per-CPU array: each CPU its own values, a run "    \
+	  "the one of its CPU (the kernel differential compares that CPU's)")                      \
 	X(p_pkt, 15, 0, 100, "the program reads the packet at IV-indexed offsets")                 \
 	X(p_array_fill, 0, 0, 100,                                                                 \
 	  "the stack array is written by a loop (a[i] = i, i < 8) instead of eight stores")       \

@@ -2369,6 +2369,29 @@ static void test_map_len_knobs(void)
 	       "safe\n", c.safe, c.traps, c.flagged[1]);
 }
 
+/* p_map_percpu: map 0 a per-CPU array (each CPU its own values; a run sees its CPU's, so the
+ * program's safety is the array's).  With p_map_len and its twin p_map_len_over on top: every
+ * program's map 0 is a per-CPU array, the twins, flagged, trap and are never called safe, the
+ * safe forms never trap and are called safe at the plain array's rate. */
+static void map_percpu_program(void *arg, const struct twin_run *r)
+{
+	CHECK(r->p->map_cnt >= 1 && r->p->maps[0].type == BPF_MAP_TYPE_PERCPU_ARRAY,
+	      TW "map 0 has type %u", TW_ARGS(r), r->p->map_cnt ? r->p->maps[0].type : 0);
+	map_len_program(arg, r);
+}
+
+static void test_map_percpu_knob(void)
+{
+	static const struct twin_spec s = { { "p_map_len", "p_map_len_over" }, 100, 4300000,
+					    100, { { "p_map_percpu", 100 } } };
+	struct twin_counts c = { 0 };
+
+	for_twin_programs(&s, map_percpu_program, &c);
+	check_mem_twins(&s, &c, 80);
+	printf("p_map_percpu: p_map_len %u of 100 called safe; p_map_len_over: %u of %u trap, "
+	       "none called safe\n", c.safe, c.traps, c.flagged[1]);
+}
+
 /* p_call_frames and its unsafe twin p_call_frames_past (a callee given pointers into main's
  * frame and into its other caller's own, db55fbe's shape): the twin, flagged, reads past both
  * frames on every run and is never called safe; the safe form never traps, and bpfscev never
@@ -3363,6 +3386,7 @@ int main(void)
 	test_ptr_join_knobs();
 	test_start_range_knobs();
 	test_map_len_knobs();
+	test_map_percpu_knob();
 	test_cb_count_knobs();
 	test_call_ctx_knobs();
 	test_args_last_knobs();
