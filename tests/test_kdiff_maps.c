@@ -1,4 +1,4 @@
-/* The kernel differential on what a run leaves in its array maps (issue 15): a raw tracepoint
+/* The kernel differential on what a run leaves in its maps (issue 15): a raw tracepoint
  * has no packet and a read-only context, so before this its test runs were compared on r0
  * alone.  kdiff_run now reads each plain array map the program references from the kernel
  * before and after every test run, starts the interpreter's run from the "before" values and
@@ -14,7 +14,13 @@
  *    the outcome "found";
  *  - an XDP program's map is compared the same way;
  *  - a program that arms a timer has no map compared (its callback may run in the kernel after
- *    BPF_PROG_TEST_RUN returns), nor one whose helpers' results vary.
+ *    BPF_PROG_TEST_RUN returns), nor one whose helpers' results vary;
+ *  - hash maps (HASH, LRU_HASH, PERCPU_HASH, LRU_PERCPU_HASH) compared as sets of key -> value:
+ *    a raw tracepoint's update, lookup and delete agree, a forged byte is reported with its key;
+ *    the second run of a find_vma program starts from the element the first left in the
+ *    kernel's map; an LRU map updated too close to full to rule out an eviction is left out,
+ *    counted with its reason;
+ *  - a per-CPU array: the copy of the CPU the run was pinned to compared.
  * Without bpf() the test skips.
  */
 #include <string.h>
@@ -485,7 +491,7 @@ int main(void)
 	hash_maps();
 	hash_second_run();
 	percpu_array();
-	printf("test_kdiff_maps: a raw tracepoint's and an XDP program's array maps compared after "
-	       "their test runs; a forged byte reported as a map difference\n");
+	printf("test_kdiff_maps: array, per-CPU array and (LRU, per-CPU) hash maps compared after "
+	       "test runs; a forged byte reported as a map difference\n");
 	return check_done("test_kdiff_maps");
 }
