@@ -1024,6 +1024,10 @@ int kdiff_run(struct kdiff_result *res, const struct ebpf_object *obj,
 			 res->nondeterministic ? "; r0 not compared (helpers)" :
 			 res->maps_compared ? "; r0, packet and maps agree" :
 			 "; r0 and packet agree");
+		if (res->ran && !res->nondeterministic && res->maps_compared)
+			snprintf(res->text + strlen(res->text), sizeof(res->text) - strlen(res->text),
+				 " (%u compared: %u hash, %u per-CPU)", res->maps_compared,
+				 res->hash_maps_compared, res->percpu_maps_compared);
 		if (res->ran && !res->nondeterministic && res->maps_left)
 			snprintf(res->text + strlen(res->text), sizeof(res->text) - strlen(res->text),
 				 " (maps not compared: %u; %s)", res->maps_left, res->maps_left_why);
