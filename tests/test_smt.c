@@ -93,7 +93,7 @@ static const uint8_t alu_ops[] = { BPF_ADD, BPF_SUB, BPF_MUL, BPF_DIV, BPF_OR, B
 static const uint8_t jmp_ops[] = { BPF_JEQ, BPF_JGT, BPF_JGE, BPF_JSET, BPF_JNE, BPF_JSGT,
 				   BPF_JSGE, BPF_JLT, BPF_JLE, BPF_JSLT, BPF_JSLE };
 static const int32_t helpers[] = { 1, 1, 1, 2, 2, 3, 5, 6, 7, 7, 8, 12, 14, 15, 42, 80, 118,
-				   125, 160, 208, 9999 };
+				   125, 160, 197, 197, 208, 9999 };
 static const uint8_t sizes[] = { BPF_B, BPF_H, BPF_W, BPF_DW };
 static const int32_t atomic_ops[] = { BPF_ADD, BPF_OR, BPF_AND, BPF_XOR, BPF_ADD | BPF_FETCH,
 				      BPF_OR | BPF_FETCH, BPF_AND | BPF_FETCH, BPF_XOR | BPF_FETCH,
@@ -290,6 +290,35 @@ static void random_state(struct smt_diff_case *c)
 	}
 }
 
+/* bpf_dynptr_from_mem (197): its arguments often what reaches the helper's checks (r1 a map
+ * value's address, r2 a size near the values' 16 bytes, r4 8 aligned bytes of the stack), the
+ * slot at r4 sometimes holding a ringbuf dynptr (a trap), a local or a NULL one (overwritten). */
+static void dynptr_args(struct smt_diff_case *c)
+{
+	static const struct ebpf_map_def diff_map = {
+		.type = BPF_MAP_TYPE_ARRAY, .key_size = 4, .value_size = SMT_DIFF_MAP_VALUE,
+		.max_entries = SMT_DIFF_MAP_ENTRIES,
+	};
+	uint64_t slot = INTERP_VA_STACK + EBPF_STACK_SIZE - 8 * (2 + rnd() % 6);
+
+	if (c->insn[0].code != (BPF_JMP | BPF_CALL) || c->insn[0].src_reg ||
+	    c->insn[0].imm != BPF_FUNC_dynptr_from_mem || rnd() % 4 == 0)
+		return;
+	c->regs[1] = INTERP_VA_MAP + ((rnd() % SMT_DIFF_MAP_ENTRIES) << interp_map_shift(&diff_map)) +
+		     rnd() % 20;
+	c->regs[2] = rnd() % 4 ? rnd() % 20 : pick(boundary, sizeof(boundary) / sizeof(boundary[0]));
+	c->regs[3] = rnd() % 4 ? 0 : rnd() % 3;
+	c->regs[4] = rnd() % 8 ? slot : slot + rnd() % 8;
+	if (rnd() % 3 == 0) {
+		uint32_t tags[] = { INTERP_DP_MAGIC | INTERP_DP_RINGBUF, INTERP_DP_MAGIC |
+				    INTERP_DP_LOCAL, INTERP_DP_MAGIC | INTERP_DP_LOCAL | INTERP_DP_NULL,
+				    INTERP_DP_MAGIC | INTERP_DP_RINGBUF | INTERP_DP_NULL };
+		uint32_t tag = tags[rnd() % 4];
+
+		memcpy(c->stack + (slot - INTERP_VA_STACK) + 12, &tag, 4);
+	}
+}
+
 static void test_diff(unsigned cases)
 {
 	struct smt_diff *d;
@@ -308,6 +337,7 @@ static void test_diff(unsigned cases)
 		memset(&c, 0, sizeof(c));
 		random_state(&c);
 		name = random_insn(c.insn, fam);
+		dynptr_args(&c);
 		err = smt_diff_run(d, &c, why, sizeof(why));
 		if (err == -EINVAL) {
 			skipped++;
@@ -1130,6 +1160,179 @@ static void test_cb_helpers(void)
 		urb_dyn_ref, 1);
 }
 
+static void unknown_case(const char *what, const char *prog, const char *claims,
+			 uint32_t nclaims, const char *note);
+
+static bool byte0_ff(const uint8_t *in)
+{
+	return in[0] == 0xff;
+}
+
+/* Local dynptrs over a map value (bpf_dynptr_from_mem), encoded as interp.c runs them: the
+ * dynptr's 16 bytes on the stack, bpf_dynptr_write / _data / _read through them into the map
+ * value's bytes.  Straight: input byte 0 written at the value's byte 3 by dynptr_write, read back
+ * through dynptr_data's pointer; a read past the 16 bytes gives -E2BIG; a dynptr made with flags
+ * is a NULL one (-EINVAL, data NULL).  Loop: a 64-byte value read 8 bytes at a time by an index
+ * loop (the corpus's dynptr_from_mem_read_loop), every read 0.  The true claims are proved (with
+ * the helpers unencoded every one is unknown); the byte read back claimed at most 254 is refuted
+ * with input byte 0 = 0xff, the loop's index claimed at most 48 in the body for every input,
+ * each confirmed by the interpreter.  A wrong claim past bpf_ringbuf_reserve_dynptr (not
+ * encoded) is unknown with the reason. */
+static void test_dynptr_mem(void)
+{
+	static const char straight[] =
+		"-- asm\n"
+		"r6 = *(u8 *)(r1 +0)\n"		/* pc 0 */
+		"r1 = 0\n"
+		"*(u32 *)(r10 -4) = r1\n"
+		"r1 = map[fd:0] ll\n"		/* pc 3 */
+		"r2 = r10\n"			/* pc 5 */
+		"r2 += -4\n"
+		"call bpf_map_lookup_elem\n"	/* pc 7 */
+		"if r0 == 0 goto out\n"
+		"r8 = r0\n"			/* pc 9 */
+		"r1 = r8\n"
+		"r2 = 16\n"
+		"r3 = 0\n"
+		"r4 = r10\n"
+		"r4 += -24\n"
+		"call bpf_dynptr_from_mem\n"	/* pc 15 */
+		"r9 = r0\n"			/* pc 16: r0 = 0 */
+		"*(u64 *)(r10 -32) = r6\n"	/* pc 17 */
+		"r1 = r10\n"
+		"r1 += -24\n"
+		"r2 = 3\n"
+		"r3 = r10\n"
+		"r3 += -32\n"
+		"r4 = 1\n"
+		"r5 = 0\n"
+		"call bpf_dynptr_write\n"	/* pc 25 */
+		"r9 = r0\n"			/* pc 26: r0 = 0 */
+		"r1 = r10\n"
+		"r1 += -24\n"
+		"r2 = 0\n"
+		"r3 = 4\n"
+		"call bpf_dynptr_data\n"		/* pc 31 */
+		"if r0 == 0 goto out\n"
+		"r7 = *(u8 *)(r0 +3)\n"		/* pc 33 */
+		"r1 = r10\n"			/* pc 34: r7 = input byte 0 */
+		"r1 += -40\n"
+		"r2 = 8\n"
+		"r3 = r10\n"
+		"r3 += -24\n"
+		"r4 = 12\n"
+		"r5 = 0\n"
+		"call bpf_dynptr_read\n"		/* pc 41 */
+		"r0 += 7\n"			/* pc 42: r0 = -E2BIG */
+		"r1 = r8\n"			/* pc 43 */
+		"r2 = 8\n"
+		"r3 = 1\n"
+		"r4 = r10\n"
+		"r4 += -56\n"
+		"call bpf_dynptr_from_mem\n"	/* pc 48 */
+		"r0 += 22\n"			/* pc 49: r0 = -EINVAL */
+		"r1 = r10\n"			/* pc 50 */
+		"r1 += -56\n"
+		"r2 = 0\n"
+		"r3 = 1\n"
+		"call bpf_dynptr_data\n"		/* pc 54 */
+		"r1 = r0\n"			/* pc 55: r0 = NULL */
+		"r0 = r7\n"			/* pc 56 */
+		"exit\n"
+		"out: r0 = 0\n"
+		"exit\n"
+		"-- maps\n"
+		"array key=4 value=16 entries=1\n";
+	static const char loop[] =
+		"-- asm\n"
+		"r1 = 0\n"
+		"*(u32 *)(r10 -4) = r1\n"
+		"r1 = map[fd:0] ll\n"		/* pc 2 */
+		"r2 = r10\n"
+		"r2 += -4\n"
+		"call bpf_map_lookup_elem\n"	/* pc 6 */
+		"if r0 == 0 goto out\n"
+		"r1 = r0\n"
+		"r2 = 64\n"
+		"r3 = 0\n"
+		"r4 = r10\n"
+		"r4 += -24\n"
+		"call bpf_dynptr_from_mem\n"	/* pc 13 */
+		"r6 = 0\n"
+		"r7 = 0\n"
+		"l: r1 = r10\n"			/* pc 16 */
+		"r1 += -32\n"
+		"r2 = 8\n"
+		"r3 = r10\n"
+		"r3 += -24\n"
+		"r4 = r6\n"
+		"r5 = 0\n"
+		"call bpf_dynptr_read\n"		/* pc 23 */
+		"r7 += r0\n"			/* pc 24: r0 = 0 */
+		"r6 += 8\n"
+		"if r6 < 64 goto l\n"		/* pc 26 */
+		"r0 = r7\n"			/* pc 27: r7 = 0 */
+		"exit\n"
+		"out: r0 = 0\n"
+		"exit\n"
+		"-- maps\n"
+		"array key=4 value=64 entries=1\n";
+#define R1(pc, loc, lo, hi) "{\"pc\": " #pc ", \"loc\": \"" loc "\", \"umin\": " #lo ", \"umax\": " \
+	#hi ", \"smin\": " #lo ", \"smax\": " #hi ", \"u32_min\": " #lo ", \"u32_max\": " #hi \
+	", \"s32_min\": " #lo ", \"s32_max\": " #hi "}"
+#define ST(r34) "{\"programs\": [{\"name\": \"dp\", \"loops\": [], \"ranges\": [" \
+	R1(16, "r0", 0, 0) "," R1(26, "r0", 0, 0) "," R1(34, "r7", 0, r34) "," \
+	R1(43, "r0", 0, 0) "," R1(50, "r0", 0, 0) "," R1(55, "r0", 0, 0) "]}]}"
+#define LP(r24) "{\"programs\": [{\"name\": \"dp\", \"loops\": [{\"header\": 16, " \
+	"\"entries\": [16], \"blocks\": [[16, 26]], \"induction_variables\": [{\"loc\": \"r6\", " \
+	"\"width\": 64, \"start\": 0, \"step\": 8}], \"trip_count\": {\"kind\": \"exact\", " \
+	"\"max\": 8, \"min\": 8}}], \"ranges\": [" R1(24, "r0", 0, 0) "," \
+	R1(24, "r6", 0, r24) "," R1(27, "r7", 0, 0) "]}]}"
+	static const char st_true[] = ST(255), st_wrong[] = ST(254);
+	static const char lp_true[] = LP(56), lp_wrong[] = LP(48);
+#undef LP
+#undef ST
+#undef R1
+	static const struct cb_expect st_ref[] = {
+		{ SMT_CLAIM_RANGE, 2, FIND_RANGE, byte0_ff },
+	};
+	static const struct cb_expect lp_ref[] = {
+		{ SMT_CLAIM_RANGE, 1, FIND_RANGE, any_input },
+	};
+
+	/* a ringbuf dynptr: not encoded (the ring's room and the record's bytes drawn, the live
+	 * records counted for the leak checks), so a wrong claim past the reserve is unknown, with
+	 * the reason (it was proved: the helpers were taken as traps, the paths through them cut) */
+	static const char rb[] =
+		"-- asm\n"
+		"r6 = 0\n"
+		"r1 = map[fd:0] ll\n"
+		"r2 = 8\n"
+		"r3 = 0\n"
+		"r4 = r10\n"
+		"r4 += -16\n"
+		"call bpf_ringbuf_reserve_dynptr\n"	/* pc 7 */
+		"r6 = 5\n"
+		"r1 = r10\n"			/* pc 9: r6 = 5 */
+		"r1 += -16\n"
+		"r2 = 0\n"
+		"call bpf_ringbuf_discard_dynptr\n"
+		"r0 = r6\n"
+		"exit\n"
+		"-- maps\n"
+		"ringbuf entries=4096\n";
+	static const char rb_wrong[] = "{\"programs\": [{\"name\": \"rb\", \"loops\": [], "
+		"\"ranges\": [{\"pc\": 9, \"loc\": \"r6\", \"umin\": 0, \"umax\": 4, \"smin\": 0, "
+		"\"smax\": 4, \"u32_min\": 0, \"u32_max\": 4, \"s32_min\": 0, \"s32_max\": 4}]}]}";
+
+	unknown_case("ringbuf dynptr, a wrong claim past the reserve", rb, rb_wrong, 1,
+		     "bpf_ringbuf_reserve_dynptr (id 198) is run by the interpreter");
+	cb_case("dynptr_from_mem, write / data / read, true claims", straight, st_true, NULL, 0);
+	cb_case("dynptr_from_mem, the byte read back, a wrong claim", straight, st_wrong, st_ref, 1);
+	cb_case("dynptr_from_mem, a read loop, true claims", loop, lp_true, NULL, 0);
+	cb_case("dynptr_from_mem, a read loop, a wrong claim", loop, lp_wrong, lp_ref, 1);
+}
+
 /* Runs prog against claims (nclaims of them): every one unknown, none refuted, no encoding
  * finding; the program wholly encoded (note NULL) or not, with the reason note. */
 static void unknown_case(const char *what, const char *prog, const char *claims,
@@ -1546,6 +1749,7 @@ int main(int argc, char **argv)
 	test_wrong_claims();
 	test_bpf_loop();
 	test_cb_helpers();
+	test_dynptr_mem();
 	test_hash_walk();
 	test_may_goto();
 	test_interp_only_helper();

@@ -905,11 +905,11 @@ static uint64_t urb_dynptr(struct interp_state *st, const struct iop *ip, int re
  * tag; the kernel's struct bpf_dynptr_kern is as long.  NULL dynptrs (a failed call) keep the
  * tag with DP_NULL; a released one's tag is cleared.  The verifier lets no instruction read or
  * forge these bytes, so any other content given to a dynptr helper is no dynptr. */
-#define DP_MAGIC 0x44500000u
-#define DP_LOCAL 1u
-#define DP_RINGBUF 2u
-#define DP_NULL 0x100u
-#define DP_MAX_SIZE 0xffffffu	/* DYNPTR_MAX_SIZE */
+#define DP_MAGIC INTERP_DP_MAGIC
+#define DP_LOCAL INTERP_DP_LOCAL
+#define DP_RINGBUF INTERP_DP_RINGBUF
+#define DP_NULL INTERP_DP_NULL
+#define DP_MAX_SIZE INTERP_DP_MAX_SIZE	/* DYNPTR_MAX_SIZE */
 
 struct dp_val {
 	uint64_t va;

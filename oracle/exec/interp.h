@@ -215,6 +215,14 @@
 #define INTERP_VA_URB 0x0000b00000000000ull
 /* the largest sample a run draws */
 #define INTERP_URB_MAX 32
+/* A dynptr on the stack (bpf_dynptr_from_mem, bpf_ringbuf_reserve_dynptr): its 16 bytes are the
+ * address of its memory (u64), its size (u32) and a tag (u32): INTERP_DP_MAGIC | the kind
+ * (LOCAL, RINGBUF) | INTERP_DP_NULL for a failed call; a released one's tag is 0. */
+#define INTERP_DP_MAGIC 0x44500000u
+#define INTERP_DP_LOCAL 1u
+#define INTERP_DP_RINGBUF 2u
+#define INTERP_DP_NULL 0x100u
+#define INTERP_DP_MAX_SIZE 0xffffffu	/* the kernel's DYNPTR_MAX_SIZE */
 
 /* What r1-r5 hold after a call (and r0, r6-r9 on entry to a bpf-to-bpf callee). */
 #define INTERP_POISON 0x0badc0de0badc0deull

@@ -284,6 +284,26 @@ static sxt in_region(struct mach *m, const struct region *r, sxt a, uint64_t n)
 					     sx_sub(c, r->slen, bv64(m, n)))));
 }
 
+/* in_region for a length that is a term (bv64, below 2^32): [a, a + n) inside what r holds. */
+static sxt in_region_n(struct mach *m, const struct region *r, sxt a, sxt n)
+{
+	struct sx *c = m->c;
+	sxt off = sx_sub(c, a, bv64(m, r->lo)), in;
+	uint64_t v;
+
+	if (sx_num(c, n, &v))
+		return in_region(m, r, a, v);
+	in = sx_land(c, sx_ule(c, n, bv64(m, r->len)), sx_ule(c, off, sx_sub(c, bv64(m, r->len), n)));
+	if (r->evs)
+		in = sx_land(c, in, sx_land(c, sx_ule(c, n, bv64(m, r->evs)),
+					    sx_ule(c, sx_and(c, off, bv64(m, (1ull << r->eshift) - 1)),
+						   sx_sub(c, bv64(m, r->evs), n))));
+	if (r->slen)
+		in = sx_land(c, in, sx_land(c, sx_ule(c, n, r->slen),
+					    sx_ule(c, off, sx_sub(c, r->slen, n))));
+	return in;
+}
+
 /* A read of n bytes at a lands on a kernel object (INTERP_VA_BTF's window; interp.c: xlate_acc
  * reads 1 to 8 bytes there as if every aligned u64 held INTERP_VA_BTF): the condition, and its
  * bytes in *bytes (byte k of the result in bytes[k]). */
@@ -462,7 +482,7 @@ static sxt bytes_at(struct mach *m, struct mstate *st, sxt a, unsigned n, enum a
 							   sx_add(c, idx, bv64(m, b))), bytes[b]);
 		ok = sx_lor(c, ok, in);
 	}
-	{
+	if (n <= 8) {	/* (btf_read: a kernel object's 1 to 8 bytes) */
 		sxt b[8], in = btf_read(m, a, n, b);
 
 		if (!sx_is_false(c, in)) {
@@ -734,6 +754,180 @@ static sxt map_helper(struct mach *m, struct mstate *st, int32_t id, struct mste
 	return sx_lor(c, sx_not(c, any), trap);
 }
 
+/* n bytes into whichever writable region holds [a, a + n), where cond holds (interp.c: mem_ptr
+ * for a store, then memmove): returns the condition that one does. */
+static sxt copy_into(struct mach *m, struct mstate *st, sxt a, unsigned n, const sxt *bytes,
+		     sxt cond)
+{
+	struct sx *c = m->c;
+	struct region rg[MAX_REGIONS];
+	unsigned nr = regions(m, st, ACC_STORE, rg);
+	sxt in_any = sx_false(c);
+
+	for (unsigned k = 0; k < nr; k++) {
+		sxt in = in_region(m, &rg[k], a, n), arr = *rg[k].arr, idx;
+
+		if (rg[k].ro || sx_is_false(c, in))
+			continue;
+		idx = sx_add(c, sx_sub(c, a, bv64(m, rg[k].lo)), bv64(m, rg[k].index0));
+		for (unsigned b = 0; b < n; b++)
+			arr = sx_store(c, arr, sx_add(c, idx, bv64(m, b)), bytes[b]);
+		*rg[k].arr = sx_ite(c, sx_land(c, in, cond), arr, *rg[k].arr);
+		in_any = sx_lor(c, in_any, in);
+	}
+	return in_any;
+}
+
+/* [a, a + n) lies in one writable region, n a term (interp.c: mem_ptr for a store). */
+static sxt writable_n(struct mach *m, struct mstate *st, sxt a, sxt n)
+{
+	struct sx *c = m->c;
+	struct region rg[MAX_REGIONS];
+	unsigned nr = regions(m, st, ACC_STORE, rg);
+	sxt in_any = sx_false(c);
+
+	for (unsigned k = 0; k < nr; k++)
+		if (!rg[k].ro)
+			in_any = sx_lor(c, in_any, in_region_n(m, &rg[k], a, n));
+	return in_any;
+}
+
+/* n bytes as one little-endian bit-vector of 8n bits. */
+static sxt le_of(struct mach *m, const sxt *b, unsigned n)
+{
+	sxt v = b[0];
+
+	for (unsigned k = 1; k < n; k++)
+		v = sx_concat(m->c, b[k], v);
+	return v;
+}
+
+/* The 16 bytes at a as a dynptr on the stack (interp.c: dp_slot): 8 aligned bytes of the
+ * stack, all 16 in one live frame; *va, *size (bv32) and *tag (bv32) from them (interp.h:
+ * INTERP_DP_*).  Returns the trap condition. */
+static sxt dp_slot(struct mach *m, struct mstate *st, sxt a, sxt *va, sxt *size, sxt *tag)
+{
+	struct sx *c = m->c;
+	sxt b[16];
+	sxt trap = sx_lor(c, sx_ne(c, sx_lshr(c, a, bv64(m, 44)), bv64(m, INTERP_VA_STACK >> 44)),
+			  sx_ne(c, sx_and(c, a, bv64(m, 7)), bv64(m, 0)));
+
+	trap = sx_lor(c, trap, bytes_at(m, st, a, 16, ACC_STORE, b));
+	*va = le_of(m, b, 8);
+	*size = le_of(m, b + 8, 4);
+	*tag = le_of(m, b + 12, 4);
+	return trap;
+}
+
+/* The tag is a dynptr's (made, not released). */
+static sxt dp_live(struct mach *m, sxt tag)
+{
+	struct sx *c = m->c;
+
+	return sx_eq(c, sx_and(c, tag, sx_bv(c, 0xffff0000u, 32)), sx_bv(c, INTERP_DP_MAGIC, 32));
+}
+
+/* bpf_dynptr_from_mem(data, size, flags, ptr) (interp.c: dp_make_helper): a local dynptr at r4
+ * over size bytes of a map value: r4 a dynptr slot not holding a ringbuf dynptr, r1 a map
+ * value's address with size writable bytes (size 0: none), else a trap; flags give -EINVAL, a
+ * size past INTERP_DP_MAX_SIZE -E2BIG, both a NULL dynptr.  Sets r0 and the slot's 16 bytes;
+ * returns the trap condition.  (The ringbuf dynptr helpers are not encoded: the interpreter
+ * draws whether the ring has room and the record's bytes, and counts the live records that a
+ * leak check reads at the exit and at tail calls.) */
+static sxt dp_from_mem(struct mach *m, struct mstate *st, struct mstep *o)
+{
+	struct sx *c = m->c;
+	const struct mstate pre = *st;
+	sxt va, size, tag, trap, flags, big, bad, sz = z64(m, lo32(m, pre.r[2])), hi;
+
+	trap = dp_slot(m, st, pre.r[4], &va, &size, &tag);
+	trap = sx_lor(c, trap, sx_land(c, dp_live(m, tag),
+				       sx_eq(c, sx_and(c, tag, sx_bv(c, 0xff, 32)),
+					     sx_bv(c, INTERP_DP_RINGBUF, 32))));
+	trap = sx_lor(c, trap, sx_ne(c, sx_lshr(c, pre.r[1], bv64(m, 44)),
+				     bv64(m, INTERP_VA_MAP >> 44)));
+	trap = sx_lor(c, trap, sx_land(c, sx_ne(c, sz, bv64(m, 0)),
+				       sx_not(c, writable_n(m, st, pre.r[1], sz))));
+	flags = sx_ne(c, pre.r[3], bv64(m, 0));
+	big = sx_ult(c, bv64(m, INTERP_DP_MAX_SIZE), sz);
+	bad = sx_lor(c, flags, big);
+	st->r[0] = sx_ite(c, flags, bv64(m, ERR(EINVAL)),
+			  sx_ite(c, big, bv64(m, ERR(E2BIG)), bv64(m, 0)));
+	hi = sx_concat(c, sx_ite(c, bad, sx_bv(c, INTERP_DP_MAGIC | INTERP_DP_LOCAL | INTERP_DP_NULL,
+						32),
+				 sx_bv(c, INTERP_DP_MAGIC | INTERP_DP_LOCAL, 32)),
+		       sx_ite(c, bad, sx_bv(c, 0, 32), lo32(m, pre.r[2])));
+	store(m, st, pre.r[4], 8, sx_ite(c, bad, bv64(m, 0), pre.r[1]), ACC_STORE);
+	store(m, st, sx_add(c, pre.r[4], bv64(m, 8)), 8, z64(m, hi), ACC_STORE);
+	note_store(o, pre.r[4], sx_land(c, pre.guard, sx_not(c, trap)), 16);
+	return trap;
+}
+
+/* bpf_dynptr_read, _write and _data (as dynptr_helper below) on a dynptr on the stack
+ * (interp.c: dp_get, dynptr_helper): not a live dynptr traps; a NULL one gives -EINVAL (data
+ * NULL); the bytes are its memory's [offset, offset + len), a map value's (from_mem), reached
+ * through the regions as the interpreter's mem_ptr does.  A length that is not a constant is
+ * unsupported. */
+static sxt dp_stack_helper(struct mach *m, struct mstate *st, int32_t id, struct mstep *o)
+{
+	struct sx *c = m->c;
+	const struct mstate pre = *st;
+	bool rd = id == BPF_FUNC_dynptr_read, wr = id == BPF_FUNC_dynptr_write;
+	sxt len = z64(m, lo32(m, pre.r[rd ? 2 : wr ? 4 : 3]));
+	sxt off = z64(m, lo32(m, pre.r[rd ? 4 : 2]));
+	sxt va, size, tag, trap, null, past, ret, ok, at, flags = sx_ne(c, pre.r[5], bv64(m, 0));
+	sxt bytes[64];
+	uint64_t n;
+
+	trap = dp_slot(m, st, pre.r[rd ? 3 : 1], &va, &size, &tag);
+	trap = sx_lor(c, trap, sx_not(c, dp_live(m, tag)));
+	null = sx_ne(c, sx_and(c, tag, sx_bv(c, INTERP_DP_NULL, 32)), sx_bv(c, 0, 32));
+	size = z64(m, size);
+	past = sx_lor(c, sx_ult(c, size, off), sx_ult(c, sx_sub(c, size, off), len));
+	at = sx_add(c, va, off);
+	if (!rd && !wr) {
+		st->r[0] = sx_ite(c, sx_lor(c, null, past), bv64(m, 0), at);
+		return trap;
+	}
+	if (!sx_num(c, len, &n) || n > sizeof(bytes) / sizeof(bytes[0])) {
+		if (sx_num(c, len, &n) && n >= (1u << 29))
+			return sx_true(c);	/* (interp.c: "size is too large") */
+		snprintf(o->unsupported, sizeof(o->unsupported), "%s with a length that is not a "
+			 "constant of at most %zu", ebpf_helper_name(id),
+			 sizeof(bytes) / sizeof(bytes[0]));
+		return sx_false(c);
+	}
+	/* the memory argument: len writable bytes (read), readable ones (write) */
+	if (n && rd)
+		trap = sx_lor(c, trap, sx_not(c, writable_n(m, st, pre.r[1], bv64(m, n))));
+	else if (n)
+		trap = sx_lor(c, trap, bytes_at(m, st, pre.r[3], (unsigned)n, ACC_RAW, bytes));
+	ret = rd ? sx_ite(c, sx_lor(c, null, flags), bv64(m, ERR(EINVAL)),
+			  sx_ite(c, past, bv64(m, ERR(E2BIG)), bv64(m, 0)))
+		 : sx_ite(c, null, bv64(m, ERR(EINVAL)),
+			  sx_ite(c, past, bv64(m, ERR(E2BIG)),
+				 sx_ite(c, flags, bv64(m, ERR(EINVAL)), bv64(m, 0))));
+	st->r[0] = ret;
+	ok = sx_land(c, sx_not(c, trap), sx_eq(c, ret, bv64(m, 0)));
+	if (!n)
+		return trap;
+	if (rd) {
+		/* the dynptr's bytes (a load), then into the destination */
+		sxt miss = bytes_at(m, st, at, (unsigned)n, ACC_LOAD, bytes);
+
+		trap = sx_lor(c, trap, sx_land(c, ok, miss));
+		ok = sx_land(c, ok, sx_not(c, miss));
+		copy_into(m, st, pre.r[1], (unsigned)n, bytes, ok);
+		note_store(o, pre.r[1], sx_land(c, pre.guard, ok), (uint32_t)n);
+	} else {
+		sxt in = copy_into(m, st, at, (unsigned)n, bytes, ok);
+
+		trap = sx_lor(c, trap, sx_land(c, ok, sx_not(c, in)));
+		note_store(o, at, sx_land(c, pre.guard, sx_land(c, ok, in)), (uint32_t)n);
+	}
+	return trap;
+}
+
 /* bpf_dynptr_read(dst, len, src, offset, flags), bpf_dynptr_write(dst, offset, src, len,
  * flags) and bpf_dynptr_data(ptr, offset, len) on the dynptr of a running
  * bpf_user_ringbuf_drain callback (interp.c: urb_dynptr, dynptr_helper): a dynptr argument
@@ -749,7 +943,7 @@ static sxt dynptr_helper(struct mach *m, struct mstate *st, int32_t id, struct m
 	bool rd = id == BPF_FUNC_dynptr_read, wr = id == BPF_FUNC_dynptr_write;
 	sxt dp = pre.r[rd ? 3 : 1], len = z64(m, lo32(m, pre.r[rd ? 2 : wr ? 4 : 3]));
 	sxt off = z64(m, lo32(m, pre.r[rd ? 4 : 2])), is[MACH_NFRAMES] = { 0 };
-	sxt any = sx_false(c), size = bv64(m, 0), base = bv64(m, 0), past, ret, ok, trap;
+	sxt any = sx_false(c), size = bv64(m, 0), base = bv64(m, 0), past, ret, ok, trap, stk;
 	sxt bytes[64];
 	uint64_t n;
 
@@ -762,13 +956,13 @@ static sxt dynptr_helper(struct mach *m, struct mstate *st, int32_t id, struct m
 		base = sx_ite(c, is[f], bv64(m, INTERP_VA_URB + ((uint64_t)f << 8)), base);
 	}
 	/* a dynptr on the stack (bpf_dynptr_from_mem, bpf_ringbuf_reserve_dynptr: interp.c's
-	 * dp_get) is run by the interpreter, not encoded: taken as a trap, the paths through the
-	 * call would be vacuous */
-	if (!sx_is_false(c, sx_eq(c, sx_lshr(c, dp, bv64(m, 44)),
-				  bv64(m, INTERP_VA_STACK >> 44)))) {
-		snprintf(o->unsupported, sizeof(o->unsupported), "%s on a dynptr on the stack "
-			 "(bpf_dynptr_from_mem, bpf_ringbuf_reserve_dynptr): not encoded",
-			 ebpf_helper_name(id));
+	 * dp_get): dp_stack_helper; an argument that may be either is not encoded */
+	stk = sx_eq(c, sx_lshr(c, dp, bv64(m, 44)), bv64(m, INTERP_VA_STACK >> 44));
+	if (sx_is_true(c, stk))
+		return dp_stack_helper(m, st, id, o);
+	if (!sx_is_false(c, stk)) {
+		snprintf(o->unsupported, sizeof(o->unsupported), "%s on a dynptr argument that may "
+			 "or may not be on the stack: not encoded", ebpf_helper_name(id));
 		return sx_false(c);
 	}
 	trap = sx_not(c, any);
@@ -786,14 +980,7 @@ static sxt dynptr_helper(struct mach *m, struct mstate *st, int32_t id, struct m
 		return sx_false(c);
 	}
 	if (n && rd) {
-		struct region rg[MAX_REGIONS];
-		unsigned nr = regions(m, st, ACC_STORE, rg);
-		sxt in_any = sx_false(c);
-
-		for (unsigned k = 0; k < nr; k++)
-			if (!rg[k].ro)
-				in_any = sx_lor(c, in_any, in_region(m, &rg[k], pre.r[1], n));
-		trap = sx_lor(c, trap, sx_not(c, in_any));
+		trap = sx_lor(c, trap, sx_not(c, writable_n(m, st, pre.r[1], bv64(m, n))));
 	} else if (n) {
 		trap = sx_lor(c, trap, bytes_at(m, st, pre.r[3], (unsigned)n, ACC_RAW, bytes));
 	}
@@ -807,9 +994,6 @@ static sxt dynptr_helper(struct mach *m, struct mstate *st, int32_t id, struct m
 	if (!n)
 		return trap;
 	if (rd) {
-		struct region rg[MAX_REGIONS];
-		unsigned nr;
-
 		/* the sample's bytes first (memmove), then into the destination's region */
 		for (unsigned b = 0; b < n; b++) {
 			bytes[b] = sx_bv(c, 0, 8);
@@ -820,17 +1004,7 @@ static sxt dynptr_helper(struct mach *m, struct mstate *st, int32_t id, struct m
 										     bv64(m, b))),
 							  bytes[b]);
 		}
-		nr = regions(m, st, ACC_STORE, rg);
-		for (unsigned k = 0; k < nr; k++) {
-			sxt in = in_region(m, &rg[k], pre.r[1], n), arr = *rg[k].arr, idx;
-
-			if (rg[k].ro || sx_is_false(c, in))
-				continue;
-			idx = sx_add(c, sx_sub(c, pre.r[1], bv64(m, rg[k].lo)), bv64(m, rg[k].index0));
-			for (unsigned b = 0; b < n; b++)
-				arr = sx_store(c, arr, sx_add(c, idx, bv64(m, b)), bytes[b]);
-			*rg[k].arr = sx_ite(c, sx_land(c, in, ok), arr, *rg[k].arr);
-		}
+		copy_into(m, st, pre.r[1], (unsigned)n, bytes, ok);
 		note_store(o, pre.r[1], sx_land(c, pre.guard, ok), (uint32_t)n);
 	} else {
 		for (unsigned f = 1; f <= pre.depth && f < MACH_NFRAMES; f++) {
@@ -887,6 +1061,15 @@ static sxt helper(struct mach *m, struct mstate *st, int32_t id, struct mstep *o
 	case BPF_FUNC_dynptr_data:
 		trap = dynptr_helper(m, st, id, o);
 		break;
+	case BPF_FUNC_dynptr_from_mem:
+		trap = dp_from_mem(m, st, o);
+		break;
+	/* (the ring's room and the record's bytes are drawn, the live records counted for the
+	 * leak checks at the exit and tail calls: dp_from_mem) */
+	case BPF_FUNC_ringbuf_reserve_dynptr:
+	case BPF_FUNC_ringbuf_submit_dynptr:
+	case BPF_FUNC_ringbuf_discard_dynptr:
+		goto interp_only;
 	/* (the timer's state in its bytes; the callback runs later, on its own: never in a run) */
 	case BPF_FUNC_timer_init:
 	case BPF_FUNC_timer_set_callback:

@@ -20,7 +20,10 @@
  * mod INTERP_URB_MAX + 1, its bytes the next ones) is a region of that symbolic size at
  * INTERP_VA_URB + 256k, read and written by loads, stores and helpers through
  * bpf_dynptr_data's pointer, and by bpf_dynptr_read/write, as interp.c's dynptr_helper runs
- * them (their length must be a constant here: unsupported otherwise).
+ * them (their length must be a constant here: unsupported otherwise).  A local dynptr
+ * (bpf_dynptr_from_mem over a map value) is its 16 bytes on the stack as the interpreter writes
+ * them (interp.h: INTERP_DP_*), which bpf_dynptr_read/write/data read back; the ringbuf
+ * dynptr helpers are run by the interpreter, not encoded (unsupported).
  *
  * mach_step() runs one instruction: the successors with their guards (both sides of a branch),
  * the condition under which it traps (a trapping run stops: successors exclude it), the
