@@ -1412,6 +1412,76 @@ static void test_hash_walk(void)
 		     "more elements than the interpreter's slots");
 }
 
+/* A hash map the program fills itself: update(i, input byte 0), lookup(i) and its value read,
+ * for i < 10 on a map of 4 entries (updates past the fourth fail), then a delete.  The induction
+ * runs the helpers as any kernel may (smt_mach.c: hash_helper_on): the loop's trip (exactly 10),
+ * the counter in the body and at the exit proved (they were unknown: "helper 2 on hash map").
+ * BMC stops its paths at the first hash helper: a claim wrong before it (the input byte at most
+ * 254) is refuted with byte 0 = 0xff; one wrong past it (the counter at most 8 in the body) is
+ * not proved: the induction's counterexample, replayed, is a run of the interpreter that
+ * violates it (a refutation the interpreter confirms). */
+static void test_hash_fill(void)
+{
+	static const char prog[] =
+		"-- asm\n"
+		"r6 = *(u8 *)(r1 +0)\n"
+		"r7 = 0\n"
+		"l: *(u64 *)(r10 -8) = r7\n"	/* pc 2 */
+		"*(u64 *)(r10 -16) = r6\n"
+		"r1 = map[fd:0] ll\n"
+		"r2 = r10\n"
+		"r2 += -8\n"
+		"r3 = r10\n"
+		"r3 += -16\n"
+		"r4 = 0\n"
+		"call bpf_map_update_elem\n"	/* pc 11 */
+		"r1 = map[fd:0] ll\n"
+		"r2 = r10\n"
+		"r2 += -8\n"
+		"call bpf_map_lookup_elem\n"	/* pc 16 */
+		"if r0 == 0 goto n\n"
+		"r1 = *(u64 *)(r0 +0)\n"
+		"n: r7 += 1\n"			/* pc 19 */
+		"if r7 < 10 goto l\n"
+		"r1 = map[fd:0] ll\n"
+		"r2 = r10\n"
+		"r2 += -8\n"
+		"call bpf_map_delete_elem\n"	/* pc 25 */
+		"r0 = r7\n"			/* pc 26: r7 = 10 */
+		"exit\n"
+		"-- maps\n"
+		"hash key=8 value=8 entries=4\n";
+#define R1(pc, loc, lo, hi) "{\"pc\": " #pc ", \"loc\": \"" loc "\", \"umin\": " #lo ", \"umax\": " \
+	#hi ", \"smin\": " #lo ", \"smax\": " #hi ", \"u32_min\": " #lo ", \"u32_max\": " #hi \
+	", \"s32_min\": " #lo ", \"s32_max\": " #hi "}"
+#define HF(r2, ranges) "{\"programs\": [{\"name\": \"hf\", \"loops\": [{\"header\": 2, " \
+	"\"entries\": [2], \"blocks\": [[2, 20]], \"induction_variables\": [{\"loc\": \"r7\", " \
+	"\"width\": 64, \"start\": 0, \"step\": 1}], \"trip_count\": {\"kind\": \"exact\", " \
+	"\"max\": 10, \"min\": 10}}], \"ranges\": [" R1(2, "r6", 0, r2) ranges "]}]}"
+	static const char good[] = HF(255, "," R1(19, "r7", 0, 9) "," R1(26, "r7", 10, 10));
+	static const char before[] = HF(254, "," R1(19, "r7", 0, 9) "," R1(26, "r7", 10, 10));
+	static const char past[] = "{\"programs\": [{\"name\": \"hf\", \"loops\": [], \"ranges\": ["
+		R1(19, "r7", 0, 8) "]}]}";
+#undef HF
+#undef R1
+	static const struct cb_expect before_ref[] = {
+		{ SMT_CLAIM_RANGE, 0, FIND_RANGE, byte0_ff },
+	};
+	static const struct cb_expect past_ref[] = {
+		{ SMT_CLAIM_RANGE, 0, FIND_RANGE, any_input },
+	};
+	struct prepared p;
+
+	cb_case("hash map filled, true claims", prog, good, NULL, 0);
+	cb_case("hash map filled, wrong before the helpers", prog, before, before_ref, 1);
+	if (prepare(&p, prog, past)) {
+		CHECK(!concrete_misses(&p, FIND_RANGE, 0), "hash fill: the interpreter does not "
+		      "refute the counter's wrong claim: the test would prove nothing");
+		unprepare(&p);
+	}
+	cb_case("hash map filled, wrong past the helpers", prog, past, past_ref, 1);
+}
+
 /* may_goto: the induction gives every frame a budget of any size (every kernel's rule: counted,
  * or timed on x86-64), BMC the interpreter's 2^23.  A loop whose only exit is a may_goto
  * (cond_break) keeps r7 in [0, 10] (it counts to 10 and starts again): claimed at the header, in
@@ -1751,6 +1821,7 @@ int main(int argc, char **argv)
 	test_cb_helpers();
 	test_dynptr_mem();
 	test_hash_walk();
+	test_hash_fill();
 	test_may_goto();
 	test_interp_only_helper();
 	test_cut_no_queries();

@@ -129,7 +129,8 @@ void mach_entry_state(struct mach *m, struct mstate *st)
 		st->skbctx = a;
 	}
 	for (size_t k = 0; k < m->nmaps && k < MACH_MAX_MAPS; k++)
-		st->maps[k] = map_initial(m, k);
+		st->maps[k] = m->any_hash && m->maps[k].kind == MACH_MAP_HASH
+			      ? sx_fresh_mem(c, "hinit") : map_initial(m, k);
 }
 
 /* ---- merging ---- */
@@ -644,9 +645,85 @@ static sxt draw(struct mach *m, struct mstate *st, unsigned n)
 
 #define ERR(e) ((uint64_t) - (int64_t)(e))
 
+/* An update's bytes as interp.c's value_update leaves them in the element: val's, but the
+ * struct bpf_timer and the other special fields zero (the kernel's copy_map_value skips them,
+ * bpf_obj_free_fields clears them). */
+static void value_update_bytes(struct mach *m, const struct ebpf_map_def *def, sxt *vbytes)
+{
+	sxt zero = sx_bv(m->c, 0, 8);
+
+	if (def->timer && def->timer - 1 + 16 <= def->value_size)
+		for (uint32_t k = 0; k < 16; k++)
+			vbytes[def->timer - 1 + k] = zero;
+	for (uint8_t f = 0; f < def->nfields && f < EBPF_MAP_FIELDS; f++)
+		if ((uint64_t)def->fields[f].off + def->fields[f].size <= def->value_size)
+			for (uint32_t k = 0; k < def->fields[f].size; k++)
+				vbytes[def->fields[f].off + k] = zero;
+}
+
+/* One map helper on hash map h, after its key (and update's value) were read as interp.c's
+ * map_helper reads them.  The induction (m->any_hash) runs it as any kernel may, the
+ * interpreter's table among them: lookup NULL or the address of any of the map's values (slots),
+ * delete any result, update -EINVAL for flags, else any result, and on 0 the value's bytes
+ * (value_update_bytes) written into any one slot — what the interpreter's insertion-ordered
+ * slots and key comparison pick is one of those choices, and the map's bytes at entry are any
+ * (mach_entry_state: the kernel's map may hold elements already).  BMC, whose models must be
+ * runs of the interpreter, stops the path there unexplored (o->cut): no run is claimed to
+ * cover every path, nothing is refuted past it. */
+static sxt hash_helper_on(struct mach *m, struct mstate *st, const struct mstate *pre,
+			  int32_t id, size_t h, sxt is_h, sxt *ret, struct mstep *o)
+{
+	struct sx *c = m->c;
+	const struct mach_map *mm = &m->maps[h];
+	const struct ebpf_map_def *def = &mm->def;
+	sxt trap, slot, base = bv64(m, INTERP_VA_MAP + ((uint64_t)h << 32)), kb[512], vb[512];
+
+	*ret = bv64(m, 0);
+	if (!m->any_hash) {
+		o->cut = true;
+		return sx_false(c);
+	}
+	if (def->key_size > 512 || (id == BPF_FUNC_map_update_elem && def->value_size > 512)) {
+		snprintf(o->unsupported, sizeof(o->unsupported), "helper %d on hash map '%s' of "
+			 "%u-byte keys, %u-byte values", id, def->name, def->key_size,
+			 def->value_size);
+		return sx_false(c);
+	}
+	trap = bytes_at(m, (struct mstate *)pre, pre->r[2], def->key_size, ACC_RAW, kb);
+	if (id == BPF_FUNC_map_update_elem) {
+		if (def->value_size == 0)
+			return sx_true(c);
+		trap = sx_lor(c, trap, bytes_at(m, (struct mstate *)pre, pre->r[3],
+						def->value_size, ACC_RAW, vb));
+	}
+	if (!mm->len)
+		return sx_true(c);	/* (interp.c: map_storage refuses it) */
+	slot = sx_shl(c, sx_urem(c, sx_fresh(c, "hslot", 64), bv64(m, mm->nval)),
+		      bv64(m, mm->shift));
+	if (id == BPF_FUNC_map_lookup_elem) {
+		*ret = sx_ite(c, sx_fresh_bool(c, "hnull"), bv64(m, 0), sx_add(c, base, slot));
+	} else if (id == BPF_FUNC_map_delete_elem) {
+		*ret = sx_fresh(c, "hdel", 64);
+	} else {
+		sxt flags = sx_and(c, pre->r[4], bv64(m, ~(uint64_t)BPF_F_LOCK));
+		sxt arr = pre->maps[h], ok;
+
+		*ret = sx_ite(c, sx_ult(c, bv64(m, BPF_EXIST), flags), bv64(m, ERR(EINVAL)),
+			      sx_fresh(c, "hupd", 64));
+		value_update_bytes(m, def, vb);
+		ok = sx_land(c, is_h, sx_eq(c, *ret, bv64(m, 0)));
+		for (uint32_t k = 0; k < def->value_size; k++)
+			arr = sx_store(c, arr, sx_add(c, slot, bv64(m, k)), vb[k]);
+		st->maps[h] = sx_ite(c, ok, arr, st->maps[h]);
+		note_store(o, sx_add(c, base, slot),
+			   sx_land(c, sx_land(c, pre->guard, sx_not(c, trap)), ok), def->value_size);
+	}
+	return trap;
+}
+
 /* One map helper on map h (interp.c: map_helper after map_arg): sets *ret, the map's storage
- * (st->maps[h], changed only where is_h holds), and returns the trap condition.  Array maps
- * only: on a hash map the helper is unsupported. */
+ * (st->maps[h], changed only where is_h holds), and returns the trap condition.  Hash maps:
+ * hash_helper_on. */
 static sxt map_helper_on(struct mach *m, struct mstate *st, const struct mstate *pre, int32_t id,
 			 size_t h, sxt is_h, sxt *ret, struct mstep *o)
 {
@@ -668,11 +745,8 @@ static sxt map_helper_on(struct mach *m, struct mstate *st, const struct mstate 
 		return sx_true(c);
 	if (def->key_size == 0 || (mm->kind == MACH_MAP_ARRAY && def->key_size != 4))
 		return sx_true(c);
-	if (mm->kind == MACH_MAP_HASH) {
-		snprintf(o->unsupported, sizeof(o->unsupported), "helper %d on hash map '%s'", id,
-			 def->name);
-		return sx_false(c);
-	}
+	if (mm->kind == MACH_MAP_HASH)
+		return hash_helper_on(m, st, pre, id, h, is_h, ret, o);
 	load(m, (struct mstate *)pre, pre->r[2], 4, ACC_RAW, &key);
 	trap = key.trap;
 	if (id == BPF_FUNC_map_update_elem) {
@@ -685,6 +759,7 @@ static sxt map_helper_on(struct mach *m, struct mstate *st, const struct mstate 
 		}
 		trap = sx_lor(c, trap, bytes_at(m, (struct mstate *)pre, pre->r[3],
 						def->value_size, ACC_RAW, vbytes));
+		value_update_bytes(m, def, vbytes);
 	}
 	if (!mm->len)
 		return sx_true(c);	/* storage too large to model: the interpreter traps too */

@@ -28,8 +28,9 @@
  * mach_step() runs one instruction: the successors with their guards (both sides of a branch),
  * the condition under which it traps (a trapping run stops: successors exclude it), the
  * condition under which the program ends there normally, and the stores it made (what a loop
- * may change).  What the interpreter does but this encoding does not (a helper on a hash map, a
- * map or callx target that is not a constant) is reported as unsupported, never guessed.
+ * may change).  What the interpreter does but this encoding does not (a map or callx target
+ * that is not a constant) is reported as unsupported, never guessed; a helper on a hash map is
+ * encoded for the induction as any kernel may run it (mach.any_hash) and ends a BMC path.
  */
 #ifndef BPFSCEV_ORACLE_SMT_MACH_H
 #define BPFSCEV_ORACLE_SMT_MACH_H
@@ -77,6 +78,10 @@ struct mach {
 	 * so what is proved with it holds for both.  Not a run of the interpreter: for the
 	 * induction only, never where a model must replay (BMC keeps the interpreter's budget). */
 	bool any_may_goto;
+	/* Hash maps as every kernel may hold and change them (smt_mach.c: hash_helper_on): their
+	 * bytes any at entry, their helpers' results any of what the kernel and the interpreter
+	 * may return.  For the induction only; BMC stops a path at a hash map helper (mstep.cut). */
+	bool any_hash;
 };
 
 /* A new frame's may_goto budget (see any_may_goto). */
@@ -124,6 +129,8 @@ struct mstep {
 	struct mach_store stores[MACH_MAX_STORES];
 	unsigned nstores;
 	char unsupported[128];		/* set: the instruction could not be encoded */
+	bool cut;			/* BMC: the path ends here unexplored (not a trap: no
+					 * claim is decided by it; mach.any_hash) */
 };
 
 /* obj may be NULL (no maps). */

@@ -565,6 +565,11 @@ static void exec_insn(struct prover *P, int32_t loop, uint32_t func, uint32_t pc
 		free(o);
 		return;
 	}
+	if (o->cut) {	/* (BMC: a hash map helper, mach.any_hash) */
+		P->incomplete = sx_lor(P->c, P->incomplete, st->guard);
+		free(o);
+		return;
+	}
 	if (P->collectors)
 		for (unsigned k = 0; k < o->nstores; k++) {
 			if (!grow((void **)&P->ev, &P->capev, P->nev + 1, sizeof(*P->ev))) {
@@ -1305,8 +1310,8 @@ static void exec_loop(struct prover *P, int32_t K, struct pendv *in, struct rout
  * hash map is encoded in induction only, as the kernel may walk it: its elements any number
  * from 1 to max_entries (or none: r0 = 0), each call's key any bytes and value any bytes (the
  * map's storage fresh as the walk starts), element i + 1 at slot i; BMC, whose models must be
- * runs of the interpreter, walks it as the interpreter does: a hash the program cannot fill
- * (map helpers on hash maps are not encoded) is empty, no call.  A hash of more elements than
+ * runs of the interpreter, walks it as the interpreter does: empty, no call (a BMC path that
+ * calls a map helper on a hash map ends there: smt_mach.c's hash_helper_on).  A hash of more elements than
  * the interpreter's slots (INTERP_HASH_CAP) is not encoded.  Each call of a user_ringbuf_drain
  * callback draws its sample (urb_draw), which the dynptr helpers read and write (smt_mach.c). */
 
@@ -1790,7 +1795,7 @@ static void run_program(struct prover *P)
 	P->abort_why[0] = 0;
 	P->incomplete = sx_false(P->c);
 	P->interp_only = false;
-	P->m.any_may_goto = P->mode == MODE_INDUCT;
+	P->m.any_may_goto = P->m.any_hash = P->mode == MODE_INDUCT;
 	memset(P->visited, 0, P->g.nslots);
 	mach_entry_state(&P->m, &st);
 	push_pend(P, &init, 0, &st);
