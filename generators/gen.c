@@ -1630,27 +1630,41 @@ static void frames_call(struct gi *g, bool past)
  * multiple of 8; c in [1, 1000]) and loops { r0 = *p; if (r0 != 0) break; p = r10 + o; }: main's
  * cell in the first iteration, f's slot from the second on, 1 or 2 header executions.  At the
  * header p joins a pointer into main's frame with one into f's (aval.h: CALLER_SELF); the count
- * is the header states' enumeration's (p = r10 + o read as its slot).  The twin
- * (p_frames_reg_stuck) stores 0 in f's slot: on data[9] even the loop never ends.  The loop is
- * the program's first (its index taken here).  r0-r5 clobbered. */
+ * is the header states' enumeration's (p = r10 + o read as its slot).  Half the time the form of
+ * three frames: main calls h(r10 + GEN_FP_CELL), h stores 0 at its own fp + oh and calls f(p,
+ * r10 + oh), and f loops { r0 = *p; if (r0 != 0) break; p = q; q = r10 + o; }: main's cell, h's
+ * (0), f's slot: 1 or 3 header executions, p a pointer into any of the three frames at the
+ * header (CALLER_SET with CALLER_SELF).  The twin (p_frames_reg_stuck) stores 0 in f's slot: on
+ * data[9] even the loop never ends.  The loop is the program's first (its index taken here).
+ * r0-r5 clobbered. */
 static void frames_reg_call(struct gi *g, bool stuck)
 {
-	int s = gi_sub_new(g, SUBK_CALLBACK, 1);
+	int s = gi_sub_new(g, SUBK_CALLBACK, 1), h = -1;
+	bool three = gen_bool(g->src, 50);
 
-	if (s < 0)
+	if (s < 0 || (three && (h = gi_sub_new(g, SUBK_CALLBACK, 1)) < 0))
 		return;
 	g->subs[s].called = true;
 	g->subs[s].frames_reg = stuck ? 2 : 1;
+	g->subs[s].reg_three = three;
+	g->subs[s].nargs = three ? 2 : 1;
 	g->subs[s].reg_loop = (int16_t)g->p->nloops++;
 	g->subs[s].reg_off = (int16_t)(-8 * (int32_t)gen_u32(g->src, 1, 8));
 	g->subs[s].reg_c = stuck ? 0 : (uint16_t)gen_u32(g->src, 1, 1000);
+	if (three) {
+		/* (h: the relay, frames_reg 3; reg_loop names f) */
+		g->subs[h].called = true;
+		g->subs[h].frames_reg = 3;
+		g->subs[h].reg_loop = (int16_t)s;
+		g->subs[h].reg_off = (int16_t)(-8 * (int32_t)gen_u32(g->src, 1, 8));
+	}
 	gi_ldx(g, BPF_DW, BPF_REG_2, EBPF_REG_FP, GEN_FP_DATA);
 	gi_ldx(g, BPF_B, BPF_REG_1, BPF_REG_2, 9);
 	gi_alu(g, true, BPF_AND, BPF_REG_1, 1);
 	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_CELL, BPF_REG_1);
 	gi_alux(g, true, BPF_MOV, BPF_REG_1, EBPF_REG_FP);
 	gi_alu(g, true, BPF_ADD, BPF_REG_1, GEN_FP_CELL);
-	gi_call_sub(g, g->subs[s].label);
+	gi_call_sub(g, g->subs[three ? h : s].label);
 	g->p->shapes |= GEN_SH(SUBPROG) | GEN_SH(SUBPROG_LOOP) | GEN_SH(CALL_PTR);
 	if (stuck)
 		g->p->flags |= GEN_PROG_MAY_NOT_TERMINATE;
@@ -1662,13 +1676,29 @@ void gi_emit_frames_reg_sub(struct gi *g, struct gi_sub *s)
 	struct gen_loop *l;
 
 	gi_bind(g, s->label);
+	if (s->frames_reg == 3) {
+		/* h(p): its own slot 0, f(p, r10 + oh) */
+		gi_mov_const(g, BPF_REG_0, 0, true);
+		gi_stx(g, BPF_DW, EBPF_REG_FP, s->reg_off, BPF_REG_0);
+		gi_alux(g, true, BPF_MOV, BPF_REG_2, EBPF_REG_FP);
+		gi_alu(g, true, BPF_ADD, BPF_REG_2, s->reg_off);
+		gi_call_sub(g, g->subs[s->reg_loop].label);
+		gi_exit(g);
+		return;
+	}
 	gi_mov_const(g, BPF_REG_0, s->reg_c, true);
 	gi_stx(g, BPF_DW, EBPF_REG_FP, s->reg_off, BPF_REG_0);
 	gi_bind(g, top);
 	gi_ldx(g, BPF_DW, BPF_REG_0, BPF_REG_1, 0);
 	gi_jmp(g, false, BPF_JNE, BPF_REG_0, 0, end);
-	gi_alux(g, true, BPF_MOV, BPF_REG_1, EBPF_REG_FP);
-	gi_alu(g, true, BPF_ADD, BPF_REG_1, s->reg_off);
+	if (s->reg_three) {
+		gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_2);
+		gi_alux(g, true, BPF_MOV, BPF_REG_2, EBPF_REG_FP);
+		gi_alu(g, true, BPF_ADD, BPF_REG_2, s->reg_off);
+	} else {
+		gi_alux(g, true, BPF_MOV, BPF_REG_1, EBPF_REG_FP);
+		gi_alu(g, true, BPF_ADD, BPF_REG_1, s->reg_off);
+	}
 	gi_ja(g, top);
 	gi_bind(g, end);
 	gi_exit(g);
@@ -1678,7 +1708,7 @@ void gi_emit_frames_reg_sub(struct gi *g, struct gi_sub *s)
 			  BPF_REG_1, BPF_JNE);
 	l->flags |= GEN_LOOP_SUBPROG;
 	l->trip = -1;
-	l->trip_max = s->frames_reg == 2 ? UINT64_MAX : 2;
+	l->trip_max = s->frames_reg == 2 ? UINT64_MAX : s->reg_three ? 3 : 2;
 	if (s->frames_reg == 2)
 		l->flags |= GEN_LOOP_MAY_NOT_TERMINATE;
 }

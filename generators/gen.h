@@ -35,8 +35,9 @@
  *  - p_call_frames: f(p) reading *p, called with a pointer into main's frame and, through h,
  *    into h's (half the time through a relay m(p) = f(p) that both call); its twin
  *    p_call_frames_past reads past both frames (GEN_PROG_FRAMES_UNSAFE).
- *  - p_frames_reg: a loop in f(p) whose pointer moves from main's frame to f's own; its twin
- *    p_frames_reg_stuck never leaves when main's cell is 0 (GEN_PROG_MAY_NOT_TERMINATE).
+ *  - p_frames_reg: a loop in f(p) whose pointer moves from main's frame to f's own (half the
+ *    time main's, then h's, then f's own: three frames); its twin p_frames_reg_stuck never
+ *    leaves when main's cell is 0 (GEN_PROG_MAY_NOT_TERMINATE).
  *  - p_args_last: f(n) called from a loop with n = 1 .. k, writing n slots of its own k-slot
  *    array; its twin p_args_last_over calls it with n = k + 1 last, writing above its frame
  *    (GEN_PROG_CALL_CTX_UNSAFE).
@@ -479,7 +480,8 @@
 	  "unsafe twin of p_call_frames: f reads past the top of both frames on every run")        \
 	X(p_frames_reg, 0, 0, 100,                                                                 \
 	  "f(p), p into main's frame: a loop reads *p, leaves when it is not 0, else p = its own "  \
-	  "slot (a number c != 0): 1 or 2 header executions (bounded_loop_stack_frames_reg)")      \
+	  "slot (a number c != 0): 1 or 2 header executions (bounded_loop_stack_frames_reg); "     \
+	  "half the time through h(p) = f(p, h's slot 0): p into any of 3 frames, 1 or 3")         \
 	X(p_frames_reg_stuck, 0, 0, 100,                                                           \
 	  "unsafe twin of p_frames_reg: f's own slot holds 0, endless when main's cell is 0")      \
 	X(p_call_pkt, 0, 0, 100,                                                                   \

@@ -163,7 +163,10 @@ struct gi_sub {
 	uint8_t args_last;	/* p_args_last: f(n) writes a[j] = j for j < n, a the args_last
 				 * slots at fp - 8 * args_last (called; bound_max: n's largest) */
 	uint8_t frames_reg;	/* p_frames_reg: 1 the loop, 2 its endless twin (loops[reg_loop],
-				 * its own slot at fp + reg_off holding reg_c) */
+				 * its own slot at fp + reg_off holding reg_c); 3 the relay h of
+				 * the three-frame form (subs[reg_loop] is f, its slot fp + reg_off
+				 * holding 0) */
+	bool reg_three;		/* ... f of the three-frame form: f(p, q), p = q, q = r10 + o */
 	int16_t reg_loop, reg_off;
 	uint16_t reg_c;
 	uint8_t iter_deep;	/* p_iter_deep's f: 1 an iterator loop over [0, cb_nr) at its

@@ -93,6 +93,9 @@ static bool self_and_callers(const struct aval *a, const struct aval *b)
 		(a->region == REGION_CALLER_STACK && b->region == REGION_STACK));
 }
 
+static uint16_t caller_multi(const struct aval *r, const int64_t lo[CALLER_SELF_IX + 1],
+			     int64_t *sum);
+
 struct aval aval_caller_rebase(const struct aval *a, uint32_t owner)
 {
 	struct aval v = *a;
@@ -105,7 +108,15 @@ struct aval aval_caller_rebase(const struct aval *a, uint32_t owner)
 		return v;
 	}
 	v.map = (uint16_t)((a->map & ~CALLER_SELF) | 1u << owner);
-	if ((a->id >> 12) == CALLER_SELF_IX)
+	if ((a->id >> 12) == CALLER_MULTI) {
+		/* (the frames' order changes: SELF's lowest is owner's now) */
+		int64_t lo[CALLER_SELF_IX + 1], sum;
+
+		for (uint32_t f = 0; f <= CALLER_SELF_IX; f++)
+			lo[f] = f == CALLER_SELF_IX ? INT64_MAX : aval_caller_lo(a, f);
+		lo[owner] = a->map >> owner & 1 ? INT64_MIN : aval_caller_lo(a, CALLER_SELF_IX);
+		v.id = a->map >> owner & 1 ? 0 : caller_multi(&v, lo, &sum);
+	} else if ((a->id >> 12) == CALLER_SELF_IX)
 		v.id = (uint16_t)(owner << 12 | (a->id & CALLER_NARROW_MAX));
 	return v;
 }
@@ -128,12 +139,39 @@ static bool caller_subset(uint16_t a, uint16_t b)
 	return a == b || (b == CALLER_ANY && !aval_caller_self(a)) || (ma && mb && !(ma & ~mb));
 }
 
+/* The CALLER_MULTI id of r, a set of 3 to 12 frames whose frame f's offsets are at least lo[f]
+ * (>= r's lowest; INT64_MAX: none), each rounded down to the field's unit (aval.h); 0 when the
+ * set has another size or no frame is narrowed.  *sum: the narrowing kept, in bytes. */
+static uint16_t caller_multi(const struct aval *r, const int64_t lo[CALLER_SELF_IX + 1],
+			     int64_t *sum)
+{
+	uint32_t m = caller_mask(r->map), n = (uint32_t)__builtin_popcount(m), bits, rank = 0;
+	uint32_t id = 0;
+
+	*sum = 0;
+	if (n < 3 || n > 12 || r->r.smin < -PTR_OFF_LIMIT || r->r.smax > PTR_OFF_LIMIT)
+		return 0;
+	bits = 12 / n;
+	for (uint32_t f = 0; f <= CALLER_SELF_IX; f++) {
+		int64_t k;
+
+		if (!(m >> f & 1))
+			continue;
+		k = lo[f] > PTR_OFF_LIMIT ? 0 : (lo[f] - r->r.smin) / (int64_t)(512u >> bits);
+		k = k < 0 ? 0 : k > (int64_t)((1u << bits) - 1) ? (int64_t)((1u << bits) - 1) : k;
+		id |= (uint32_t)k << (bits * rank++);
+		*sum += k * (int64_t)(512u >> bits);
+	}
+	return id ? (uint16_t)(CALLER_MULTI << 12 | id) : 0;
+}
+
 /* The id of r, the join of REGION_CALLER_STACK pointers a and b into a set of frames: of the
- * set's frames, the one whose offsets on both sides lie furthest above r's lowest (aval.h). */
+ * set's frames, the one whose offsets on both sides lie furthest above r's lowest (aval.h), or
+ * for a set of three frames or more every frame's, when that keeps more. */
 static uint16_t caller_narrow(const struct aval *r, const struct aval *a, const struct aval *b)
 {
-	uint16_t m = caller_mask(r->map), best = 0;
-	int64_t kbest = 0;
+	uint16_t m = caller_mask(r->map), best = 0, multi;
+	int64_t kbest = 0, lo[CALLER_SELF_IX + 1], sum;
 
 	if (r->map == CALLER_ANY || !(r->map & CALLER_SET) || r->r.smin < -PTR_OFF_LIMIT ||
 	    r->r.smax > PTR_OFF_LIMIT)
@@ -141,16 +179,19 @@ static uint16_t caller_narrow(const struct aval *r, const struct aval *a, const 
 	for (uint32_t f = 0; f <= CALLER_SELF_IX; f++) {
 		int64_t la = aval_caller_lo(a, f), lb = aval_caller_lo(b, f), k;
 
+		lo[f] = INT64_MAX;
 		if (!(m >> f & 1))
 			continue;
 		/* (each side's lowest is at least r's, and f is one side's frame at least) */
-		k = (la < lb ? la : lb) - r->r.smin;
+		lo[f] = la < lb ? la : lb;
+		k = lo[f] - r->r.smin;
 		if (k <= kbest)
 			continue;
 		kbest = k;
 		best = (uint16_t)(f << 12 | (k > CALLER_NARROW_MAX ? CALLER_NARROW_MAX : k));
 	}
-	return best;
+	multi = caller_multi(r, lo, &sum);
+	return multi && sum > kbest ? multi : best;
 }
 
 /* r, callers' frames' pointer a moved by at least d (every frame's offsets alike): its narrowed
@@ -161,6 +202,22 @@ static void caller_moved(struct aval *r, const struct aval *a, __int128 d)
 
 	if (r->region != REGION_CALLER_STACK || !a->id)
 		return;
+	if ((a->id >> 12) == CALLER_MULTI) {
+		/* (every frame's lowest moves by d: each measured again from r's) */
+		int64_t lo[CALLER_SELF_IX + 1], sum;
+
+		r->id = 0;
+		if (a->r.smin < -PTR_OFF_LIMIT || a->r.smax > PTR_OFF_LIMIT ||
+		    d < -PTR_OFF_LIMIT || d > PTR_OFF_LIMIT)
+			return;
+		for (uint32_t f = 0; f <= CALLER_SELF_IX; f++) {
+			int64_t l = aval_caller_lo(a, f);
+
+			lo[f] = l == INT64_MAX ? INT64_MAX : l + (int64_t)d;
+		}
+		r->id = caller_multi(r, lo, &sum);
+		return;
+	}
 	k = (__int128)aval_caller_lo(a, a->id >> 12) + d - r->r.smin;
 	if (a->r.smin < -PTR_OFF_LIMIT || a->r.smax > PTR_OFF_LIMIT ||
 	    r->r.smin < -PTR_OFF_LIMIT || r->r.smax > PTR_OFF_LIMIT || k <= 0)
@@ -168,6 +225,17 @@ static void caller_moved(struct aval *r, const struct aval *a, __int128 d)
 	else
 		r->id = (uint16_t)((a->id & ~CALLER_NARROW_MAX) |
 				   (k > CALLER_NARROW_MAX ? CALLER_NARROW_MAX : (uint16_t)k));
+}
+
+/* Whether every frame of b's set holds a's offsets no lower than b's (aval_subset). */
+static bool caller_lows_cover(const struct aval *a, const struct aval *b)
+{
+	if ((b->id >> 12) != CALLER_MULTI)
+		return aval_caller_lo(a, b->id >> 12) >= aval_caller_lo(b, b->id >> 12);
+	for (uint32_t f = 0; f <= CALLER_SELF_IX; f++)
+		if (caller_mask(b->map) >> f & 1 && aval_caller_lo(a, f) < aval_caller_lo(b, f))
+			return false;
+	return true;
 }
 
 /* Whether two packet pointers share a variable base and its offset (aval.h). */
@@ -199,7 +267,7 @@ bool aval_subset(const struct aval *a, const struct aval *b)
 	if (callers_both(a, b))
 		return (!a->maybe_null || b->maybe_null) && caller_subset(a->map, b->map) &&
 		       range_subset(&a->r, &b->r) &&
-		       (!b->id || aval_caller_lo(a, b->id >> 12) >= aval_caller_lo(b, b->id >> 12));
+		       (!b->id || caller_lows_cover(a, b));
 	if (a->kind == AV_PTR && (!same_region(a, b) || (a->maybe_null && !b->maybe_null) ||
 				  (b->id && !same_pkt_base(a, b)) ||
 				  (a->region == REGION_ITER_VAL && (a->map & ~b->map))))

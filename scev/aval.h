@@ -61,6 +61,13 @@ static inline bool aval_caller_self(uint16_t m)
  * keep it, both ends of every frame's offsets moving by x; the set's pointers take no range
  * refinement (aval.c: same_region), which would move r.smin alone. */
 #define CALLER_NARROW_MAX 0xfffu
+/* A set of n >= 3 frames (CALLER_SELF counted) narrows every frame at once: frame id >> 12 is
+ * CALLER_MULTI and the low 12 bits hold, for the set's frames in the order of their bits, a
+ * field of 12 / n bits each: the frame's offsets are at least r.smin + field * (512 >> (12 /
+ * n)) (units of 32 bytes for 3 frames, 64 for 4; rounded down when made, so only wider).  As
+ * the kernel, which keeps each frame's offsets on its own path, a join of pointers into three
+ * frames keeps each frame's depth its own (caller_multi, aval.c). */
+#define CALLER_MULTI 15u
 /* What bpf_iter_num_next returns: the int cur of the iterator at r10 - (map & 0x7fff), its value
  * known while bit 0x8000 (stale: a later call on the iterator) is clear (absint_iter.c). */
 #define REGION_ITER_VAL 33
@@ -116,6 +123,18 @@ static inline int64_t aval_caller_lo(const struct aval *a, uint32_t f)
 
 	if (f == CALLER_SELF_IX ? !aval_caller_self(a->map) : !aval_caller_may(a->map, f))
 		return INT64_MAX;
+	if (a->map != CALLER_ANY && (a->map & CALLER_SET) && (uint32_t)(a->id >> 12) == CALLER_MULTI) {
+		uint32_t m = a->map & 0x7fffu, n = (uint32_t)__builtin_popcount(m), bits, field;
+
+		if (n < 3 || n > 12)
+			return a->r.smin;
+		bits = 12 / n;
+		field = k >> (bits * (uint32_t)__builtin_popcount(m & ((1u << f) - 1))) &
+			((1u << bits) - 1);
+		if (a->r.smin > INT64_MAX - (int64_t)(field * (512u >> bits)))
+			return a->r.smin;
+		return a->r.smin + (int64_t)(field * (512u >> bits));
+	}
 	if (a->map != CALLER_ANY && (a->map & CALLER_SET) && k && (uint32_t)(a->id >> 12) == f &&
 	    a->r.smin <= INT64_MAX - (int64_t)k)
 		return a->r.smin + (int64_t)k;

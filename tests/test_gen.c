@@ -1297,7 +1297,7 @@ struct twin_spec {
 	struct {
 		const char *name;
 		uint32_t pct;
-	} also[4];
+	} also[6];
 };
 
 #define TW "%s seed %llu: "
@@ -2885,6 +2885,56 @@ static void test_bounded_knobs(void)
 		test_bounded_knob(&t[i]);
 }
 
+/* p_frames_reg's three-frame form (main -> h -> f; f's loop reads main's cell, then h's slot,
+ * which holds 0, then its own: half the programs), with the other call knobs off so that a
+ * program of three functions is that form.  At f's header the pointer may point into any of the
+ * three frames; each frame's own lowest offset is kept (CALLER_MULTI, aval.h), so no program is
+ * "combined stack size ..." and most are called safe.  With one frame's lowest offset kept
+ * (before CALLER_MULTI) the other two frames grew to the joined pointer's lowest offset: 22 of
+ * the 42 three-frame programs below were "combined stack size of 3 calls is 528" to 608, 20
+ * called safe (the kernel campaign of the knob: 25 regressions in 150, 0 with it).  The twin is
+ * judged by test_bounded_knobs (endless on data[9] = 0, never called safe). */
+static void frames_three_program(void *arg, const struct twin_run *r)
+{
+	struct twin_counts *c = arg;
+	struct scev_verdict v;
+
+	if (r->twin)
+		return;
+	CHECK(r->p->nfuncs == 2 || r->p->nfuncs == 3, TW "%zu functions", TW_ARGS(r),
+	      (size_t)r->p->nfuncs);
+	if (r->p->nfuncs != 3)
+		return;
+	c->shaped[0]++;
+	if (!twin_verdict(r, &v)) {
+		CHECK(0, TW "verify failed", TW_ARGS(r));
+		return;
+	}
+	c->safe += v.kind == VERDICT_SAFE;
+	if (strstr(v.reason, "combined stack size")) {
+		c->bad++;
+		fprintf(stderr, TW "%s\n", TW_ARGS(r), v.reason);
+	}
+}
+
+static void test_frames_three(void)
+{
+	static const struct twin_spec s = { { "p_frames_reg", "p_frames_reg_stuck" }, 100, 6000000,
+					    100, { { "p_subprog", 0 }, { "p_call_args", 0 },
+						   { "p_call_chain", 0 }, { "p_big_frame", 0 },
+						   { "p_recursion", 0 } } };
+	struct twin_counts c = { 0 };
+
+	for_twin_programs(&s, frames_three_program, &c);
+	CHECK(c.shaped[0] > 30, "p_frames_reg: only %u of 100 programs of three frames",
+	      c.shaped[0]);
+	CHECK(c.bad == 0, "p_frames_reg: %u of %u three-frame programs over the combined stack",
+	      c.bad, c.shaped[0]);
+	CHECK(c.safe * 10 > c.shaped[0] * 8, "p_frames_reg: %u of %u three-frame programs called "
+	      "safe", c.safe, c.shaped[0]);
+	printf("p_frames_reg: %u of %u three-frame programs called safe\n", c.safe, c.shaped[0]);
+}
+
 /* The judging the entry-shape knobs share (side_only_program, dead_program): the program is
  * verified; a twin, flagged `unsafe` or as may-not-terminate, faults or runs out of steps on its
  * own input and is never called safe; a safe form is not flagged and is counted when called
@@ -3410,6 +3460,7 @@ int main(void)
 	test_loop_def_knobs();
 	test_loop_shape_knobs();
 	test_bounded_knobs();
+	test_frames_three();
 	test_side_only_knobs();
 	test_dead_knobs();
 	test_call_frames_knobs();
