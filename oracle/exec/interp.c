@@ -1922,7 +1922,7 @@ static __attribute__((noinline)) int ringbuf_leak(struct interp_state *st, uint3
 
 /* The helpers whose result is the next 4 or 8 bytes of helper data (interp.h): that width, else
  * 0. */
-static unsigned drawn_width(int32_t id)
+unsigned interp_helper_draw_width(int32_t id)
 {
 	switch (id) {
 	case BPF_FUNC_get_prandom_u32:
@@ -1949,7 +1949,7 @@ bool interp_helper_drawn(int32_t id)
 
 	/* (ringbuf_helper and dp_make_helper draw whether the ring has room, and the record's
 	 * old bytes) */
-	if (drawn_width(id) || id == BPF_FUNC_ringbuf_reserve ||
+	if (interp_helper_draw_width(id) || id == BPF_FUNC_ringbuf_reserve ||
 	    id == BPF_FUNC_ringbuf_reserve_dynptr)
 		return true;
 	/* (proto_helper draws what it writes through a memory argument: a probe read, a comm, a
@@ -2028,7 +2028,7 @@ static __attribute__((noinline)) int do_helper(struct interp_state *st, const st
 		break;
 	default: {
 		const struct ebpf_helper_proto *p = ebpf_helper_proto(id);
-		unsigned w = drawn_width(id);
+		unsigned w = interp_helper_draw_width(id);
 
 		if (w) {
 			ret = draw(st, w);

@@ -252,6 +252,10 @@ unsigned interp_map_shift(const struct ebpf_map_def *def);
  * stack trace).  A run of a program calling one matches the kernel's only by chance: the
  * kernel differential does not compare its r0 (oracle/kernel/kdiff.h). */
 bool interp_helper_drawn(int32_t id);
+/* The width in bytes (4 or 8) of the result the model of helper id draws from env->helper_data
+ * (a random number, a CPU or NUMA id: 4; a time, a task's ids, a cgroup id: 8), or 0 when its
+ * result is not drawn so.  The Z3 machine draws the same (oracle/z3/smt_mach.c: helper). */
+unsigned interp_helper_draw_width(int32_t id);
 /* A helper callback returns this (a positive value) to end the whole program with r0 = *ret,
  * like ubpf's "unwind" helper that the conformance suite uses. */
 #define INTERP_HELPER_EXIT 1

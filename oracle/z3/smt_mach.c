@@ -1108,21 +1108,6 @@ static sxt helper(struct mach *m, struct mstate *st, int32_t id, struct mstep *o
 	case BPF_FUNC_map_delete_elem:
 		trap = map_helper(m, st, id, o);
 		break;
-	case BPF_FUNC_get_prandom_u32:
-	case BPF_FUNC_get_smp_processor_id:
-	case BPF_FUNC_get_numa_node_id:
-		st->r[0] = draw(m, st, 4);
-		break;
-	case BPF_FUNC_ktime_get_ns:
-	case BPF_FUNC_get_current_pid_tgid:
-	case BPF_FUNC_get_current_uid_gid:
-	case BPF_FUNC_get_current_cgroup_id:
-	case BPF_FUNC_jiffies64:
-	case BPF_FUNC_ktime_get_boot_ns:
-	case BPF_FUNC_ktime_get_coarse_ns:
-	case BPF_FUNC_ktime_get_tai_ns:
-		st->r[0] = draw(m, st, 8);
-		break;
 	case BPF_FUNC_trace_printk:
 	case BPF_FUNC_tail_call:
 		st->r[0] = bv64(m, 0);
@@ -1156,7 +1141,13 @@ static sxt helper(struct mach *m, struct mstate *st, int32_t id, struct mstep *o
 		 * integer or a kernel object (interp.c: do_helper, proto_helper): not encoded; a
 		 * trap here would make the paths through the call vacuous */
 		const struct ebpf_helper_proto *p = ebpf_helper_proto(id);
+		unsigned w = interp_helper_draw_width(id);
 
+		if (w) {
+			/* (a result the interpreter draws: a time, a random number, a CPU id) */
+			st->r[0] = draw(m, st, w);
+			break;
+		}
 		if (p && (p->ret == HRET_INTEGER || p->ret == HRET_BTF_ID ||
 			  p->ret == HRET_BTF_ID_OR_NULL))
 			goto interp_only;
