@@ -1877,7 +1877,7 @@ static void args_last_call(struct gi *g, bool over)
 	l->nivs = 1;
 	g->p->shapes |= GEN_SH(SUBPROG) | GEN_SH(SUBPROG_LOOP);
 	if (over)
-		g->p->flags |= GEN_PROG_CALL_CTX_UNSAFE;
+		g->p->flags |= GEN_PROG_ARGS_LAST_UNSAFE;
 }
 
 void gi_emit_args_last(struct gi *g, struct gi_sub *s)
@@ -2552,14 +2552,14 @@ _Static_assert((F(MAY_NOT_TERMINATE) | F(HUGE) | F(CALL_TRAP) | F(CALLS_UNSAFE) 
 		F(GLOBAL_UNSAFE) | F(EACH_UNSAFE) | F(START_RANGE_UNSAFE) | F(PTR_JOIN_UNSAFE) |
 		F(CB_COUNT_UNSAFE) | F(TIMER_UNSAFE) | F(FRAMES_UNSAFE) |
 		F(CALL_CTX_UNSAFE) | F(PTR_ALU_UNSAFE) | F(SIDE_ONLY_UNSAFE) | F(TIMER_TWO_UNSAFE) |
-		F(DEAD_ENTRY_UNSAFE)) ==
+		F(DEAD_ENTRY_UNSAFE) | F(ARGS_LAST_UNSAFE)) ==
 	       (F(MAY_NOT_TERMINATE) + F(HUGE) + F(CALL_TRAP) + F(CALLS_UNSAFE) + F(NULL_UNSAFE) +
 		F(STACK_UNWRITTEN) + F(ARRAY_FILL) + F(LOOP_DEF) + F(REG_UNWRITTEN) + F(TWIN_UNSAFE) +
 		F(HELPER_MEM_UNSAFE) + F(PKT_UNSAFE) + F(ITER) + F(ITER_UNSAFE) + F(REF_UNSAFE) + F(URB_UNSAFE) +
 		F(GLOBAL_UNSAFE) + F(EACH_UNSAFE) + F(START_RANGE_UNSAFE) + F(PTR_JOIN_UNSAFE) +
 		F(CB_COUNT_UNSAFE) + F(TIMER_UNSAFE) + F(FRAMES_UNSAFE) +
 		F(CALL_CTX_UNSAFE) + F(PTR_ALU_UNSAFE) + F(SIDE_ONLY_UNSAFE) + F(TIMER_TWO_UNSAFE) +
-		F(DEAD_ENTRY_UNSAFE)),
+		F(DEAD_ENTRY_UNSAFE) + F(ARGS_LAST_UNSAFE)),
 	       "two gen_program flags share a bit");
 #undef F
 
@@ -2600,7 +2600,7 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 		sbuf_puts(sb, " cb-count-read-at-data-end");
 	if (p->flags & GEN_PROG_FRAMES_UNSAFE)
 		sbuf_puts(sb, " callee-read-past-both-frames");
-	if (p->flags & GEN_PROG_CALL_CTX_UNSAFE)
+	if (p->flags & (GEN_PROG_CALL_CTX_UNSAFE | GEN_PROG_ARGS_LAST_UNSAFE))
 		sbuf_puts(sb, " callee-write-outside-frame (below main's, or above its own)");
 	if (p->flags & GEN_PROG_PTR_ALU_UNSAFE)
 		sbuf_puts(sb, " ptr-alu-unsafe (an ALU form on a pointer the kernel refuses)");

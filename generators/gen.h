@@ -685,7 +685,7 @@ struct gen_loop {
 					 * or advanced after its destroy; p_iter_helper_over: a
 					 * helper writes a live one (the interpreter traps,
 					 * INTERP_TRAP_HELPER; the kernel refuses it) */
-/* p_dynptr_unsafe shares two bits, no other being free: a ringbuf dynptr may be left unreleased
+/* p_dynptr_unsafe shares two bits (chosen when the word was 32 bits, all taken): a ringbuf dynptr may be left unreleased
  * (p_ringbuf_leak's: INTERP_TRAP_REF at exit), or a load reads past bpf_dynptr_data's bytes at
  * the end of the memory (p_urb_unsafe's: INTERP_TRAP_MEM); the kernel refuses both */
 #define GEN_PROG_DYNPTR_LEAK GEN_PROG_REF_UNSAFE
@@ -722,8 +722,8 @@ struct gen_loop {
 						 * frame's top (INTERP_TRAP_MEM); the kernel
 						 * refuses it */
 #define GEN_PROG_CALL_CTX_UNSAFE (1u << 23)	/* p_call_ctx_over: every run writes the byte below
-						 * main's frame (a callee's context);
-						 * p_args_last_over: every run's last call
+						 * main's frame (a callee's context) */
+#define GEN_PROG_ARGS_LAST_UNSAFE (1ull << 32)	/* p_args_last_over: every run's last call
 						 * writes the 8 bytes above the callee's frame */
 #define GEN_PROG_CB_COUNT_UNSAFE (1u << 20)	/* p_cb_count_over: a run may read the byte at
 						 * data_end at a count a callback kept */
@@ -817,7 +817,7 @@ struct gen_program {
 	 * recursion, GEN_UNBOUNDED with unbounded recursion. */
 	uint32_t max_frames;
 	uint32_t max_stack;
-	uint32_t flags;		/* GEN_PROG_* */
+	uint64_t flags;		/* GEN_PROG_* (bits 0-31 once a uint32_t, full; new ones from 32) */
 	uint64_t shapes;	/* union of what the program exercises */
 	uint32_t cond_kinds;	/* bit (op >> 4) + 16 * (cmp_width == 32) of every loop test */
 	uint64_t max_steps;	/* bound on instructions run for any input; UINT64_MAX unknown */

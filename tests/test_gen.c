@@ -668,6 +668,7 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 			   GEN_PROG_START_RANGE_UNSAFE | GEN_PROG_URB_UNSAFE |
 			   GEN_PROG_CB_COUNT_UNSAFE | GEN_PROG_FRAMES_UNSAFE |
 			   GEN_PROG_CALL_CTX_UNSAFE | GEN_PROG_SIDE_ONLY_UNSAFE |
+			   GEN_PROG_ARGS_LAST_UNSAFE |
 			   GEN_PROG_DEAD_ENTRY_UNSAFE | GEN_PROG_VMA_UNSAFE |
 			   GEN_PROG_TIMER_TWO_UNSAFE | GEN_PROG_MAP_LEN_UNSAFE))) &&
 	    !(res.trap == INTERP_TRAP_HELPER &&
@@ -692,6 +693,7 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 				GEN_PROG_START_RANGE_UNSAFE | GEN_PROG_URB_UNSAFE |
 				GEN_PROG_CB_COUNT_UNSAFE | GEN_PROG_FRAMES_UNSAFE |
 				GEN_PROG_CALL_CTX_UNSAFE | GEN_PROG_SIDE_ONLY_UNSAFE |
+				GEN_PROG_ARGS_LAST_UNSAFE |
 				GEN_PROG_TIMER_TWO_UNSAFE | GEN_PROG_DEAD_ENTRY_UNSAFE |
 				GEN_PROG_VMA_UNSAFE | GEN_PROG_MAP_LEN_UNSAFE);
 	bool iter_bad = p->flags & (GEN_PROG_ITER_UNSAFE | GEN_PROG_TIMER_UNSAFE);
@@ -895,9 +897,9 @@ static void check_calls(const struct gen_program *p, uint64_t seed, struct call_
 			      (p->call_shape != GEN_CALLS_REC_DIRECT || cyc == 1) &&
 			      (p->call_shape != GEN_CALLS_REC_MUTUAL || cyc == 2) &&
 			      (p->flags & GEN_PROG_CALLS_UNSAFE),
-		      "seed %llu: a cycle of %u, metadata says %s cycle %u flags %#x",
+		      "seed %llu: a cycle of %u, metadata says %s cycle %u flags %#llx",
 		      (unsigned long long)seed, cyc, gen_call_shape_name(p->call_shape),
-		      p->rec_cycle, p->flags);
+		      p->rec_cycle, (unsigned long long)p->flags);
 		CHECK(bounded ? p->max_frames <= GEN_MAX_FRAMES : p->max_frames == GEN_UNBOUNDED &&
 			      p->max_stack == GEN_UNBOUNDED && (p->flags & GEN_PROG_CALL_TRAP),
 		      "seed %llu: recursion with max_frames %u", (unsigned long long)seed,
@@ -913,8 +915,8 @@ static void check_calls(const struct gen_program *p, uint64_t seed, struct call_
 		      p->max_frames, p->max_stack, frames, stack);
 		CHECK(!!(p->flags & GEN_PROG_CALLS_UNSAFE) == unsafe &&
 			      !!(p->flags & GEN_PROG_CALL_TRAP) == unsafe,
-		      "seed %llu: flags %#x for %u frames, stack %u", (unsigned long long)seed,
-		      p->flags, frames, stack);
+		      "seed %llu: flags %#llx for %u frames, stack %u", (unsigned long long)seed,
+		      (unsigned long long)p->flags, frames, stack);
 		cs->frames8 += frames == GEN_MAX_FRAMES;
 		cs->frames9 += frames == GEN_MAX_FRAMES + 1;
 		cs->stack512 += stack == GEN_MAX_STACK;
@@ -1464,7 +1466,8 @@ static void iter_deep_program(void *arg, const struct twin_run *r)
 		c->near512 += p->max_stack >= GEN_MAX_STACK - 64 && p->max_stack <= GEN_MAX_STACK;
 	} else {
 		CHECK(p->max_stack > GEN_MAX_STACK && (p->flags & GEN_PROG_CALLS_UNSAFE),
-		      TW "combined stack %u, flags %#x", TW_ARGS(r), p->max_stack, p->flags);
+		      TW "combined stack %u, flags %#llx", TW_ARGS(r), p->max_stack,
+		      (unsigned long long)p->flags);
 		c->over += p->max_stack > GEN_MAX_STACK;
 	}
 	if (!twin_verdict(r, &v))
@@ -2297,7 +2300,7 @@ static void test_pkt_len_knobs(void)
 /* A twin whose flag is flag and who traps on memory: the flag is the twin's (counted in
  * flagged), the twin's run on its own input traps (counted in traps), and bpfscev never calls
  * the twin safe; safe counts the safe form's programs called safe.  False when verify fails. */
-static bool mem_twin_verdict(struct twin_counts *c, const struct twin_run *r, uint32_t flag,
+static bool mem_twin_verdict(struct twin_counts *c, const struct twin_run *r, uint64_t flag,
 			     struct scev_verdict *v)
 {
 	CHECK(!!(r->p->flags & flag) == r->twin, TW "the twin's flag is not the twin's",
@@ -2516,7 +2519,7 @@ static void args_last_program(void *arg, const struct twin_run *r)
 	struct twin_counts *c = arg;
 	struct scev_verdict v;
 
-	if (mem_twin_verdict(c, r, GEN_PROG_CALL_CTX_UNSAFE, &v) && !r->twin &&
+	if (mem_twin_verdict(c, r, GEN_PROG_ARGS_LAST_UNSAFE, &v) && !r->twin &&
 	    strstr(v.reason, "outside"))
 		c->bad++;
 }
@@ -3148,7 +3151,7 @@ static void dead_call_program(void *arg, const struct twin_run *r)
 {
 	struct dead_counts *c = arg;
 	bool cb = strstr(r->name, "_cb") != NULL;
-	uint32_t flag = cb ? GEN_PROG_DEAD_ENTRY_UNSAFE : GEN_PROG_MAY_NOT_TERMINATE;
+	uint64_t flag = cb ? GEN_PROG_DEAD_ENTRY_UNSAFE : GEN_PROG_MAY_NOT_TERMINATE;
 	enum interp_trap t;
 	struct scev_verdict v;
 	uint64_t steps;

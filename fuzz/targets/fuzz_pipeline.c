@@ -59,8 +59,8 @@ static void report(const struct gen_program *gp, const struct ebpf_prog *view,
 			(unsigned long long)f.sig.core, f.sig.core_text);
 	fprintf(stderr, "strategy: %s\n", cp->strategy);
 	fprintf(stderr, "finding: %s\n", cf->text);
-	fprintf(stderr, "program (%zu slots, %zu loops meant by the generator, flags %#x):\n",
-		view->len, gp->nloops, gp->flags);
+	fprintf(stderr, "program (%zu slots, %zu loops meant by the generator, flags %#llx):\n",
+		view->len, gp->nloops, (unsigned long long)gp->flags);
 	ebpf_disasm(&sb, view->insns, view->len, EBPF_DISASM_PC);
 	fputs(sbuf_cstr(&sb), stderr);
 	fuzz_hexdump(stderr, "input", cf->input, cf->input_len);
