@@ -969,6 +969,22 @@ static bool rec_release(struct interp_state *st, uint64_t va, bool dyn)
 	return true;
 }
 
+/* The ringbuf map whose handle m is (bpf_ringbuf_reserve's and reserve_dynptr's r1), or NULL
+ * after a trap. */
+static const struct ebpf_map_def *ringbuf_map(struct interp_state *st, const struct iop *ip,
+					      uint64_t m, const char *name)
+{
+	const struct ebpf_map_def *def;
+
+	if (m - INTERP_VA_MAPH >= st->map_cnt ||
+	    (def = &st->env->maps[m - INTERP_VA_MAPH].def)->type != BPF_MAP_TYPE_RINGBUF) {
+		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: r1 = 0x%llx is not a ringbuf map", name,
+			 (unsigned long long)m);
+		return NULL;
+	}
+	return def;
+}
+
 /* A new record of size bytes, each the next byte of helper data (what the ring held before:
  * the kernel does not zero it); its address in *va.  The caller has checked that there is
  * room (st->nrecs < INTERP_MAX_RECORDS).  -1 after a trap (out of memory). */
@@ -1057,12 +1073,8 @@ static int dp_make_helper(struct interp_state *st, const struct iop *ip, int32_t
 		dp_put(p, r[1], size, DP_MAGIC | DP_LOCAL);
 		return 0;
 	}
-	if (r[1] - INTERP_VA_MAPH >= st->map_cnt ||
-	    (def = &st->env->maps[r[1] - INTERP_VA_MAPH].def)->type != BPF_MAP_TYPE_RINGBUF) {
-		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: r1 = 0x%llx is not a ringbuf map", name,
-			 (unsigned long long)r[1]);
+	if (!(def = ringbuf_map(st, ip, r[1], name)))
 		return -1;
-	}
 	if (r[3] || size > DP_MAX_SIZE || size > def->max_entries || (draw(st, 1) & 1) ||
 	    st->nrecs == INTERP_MAX_RECORDS) {
 		dp_put(p, 0, 0, DP_MAGIC | DP_RINGBUF | DP_NULL);
@@ -1884,12 +1896,8 @@ static int ringbuf_helper(struct interp_state *st, const struct iop *ip, int32_t
 		}
 		return 0;
 	}
-	if (r[1] - INTERP_VA_MAPH >= st->map_cnt ||
-	    (def = &st->env->maps[r[1] - INTERP_VA_MAPH].def)->type != BPF_MAP_TYPE_RINGBUF) {
-		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: r1 = 0x%llx is not a ringbuf map", name,
-			 (unsigned long long)r[1]);
+	if (!(def = ringbuf_map(st, ip, r[1], name)))
 		return -1;
-	}
 	/* (the kernel's bpf_ringbuf_reserve: NULL for flags, a size past the ring, a full ring) */
 	if (r[3] || r[2] > def->max_entries || r[2] > UINT32_MAX || (draw(st, 1) & 1) ||
 	    st->nrecs == INTERP_MAX_RECORDS)
