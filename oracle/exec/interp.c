@@ -1969,6 +1969,60 @@ bool interp_helper_drawn(int32_t id)
 	return false;
 }
 
+/* The callback helpers, which the run loop starts (interp_loop.inc). */
+static inline bool cb_helper(int32_t id)
+{
+	return id == BPF_FUNC_loop || id == BPF_FUNC_for_each_map_elem ||
+	       id == BPF_FUNC_find_vma || id == BPF_FUNC_user_ringbuf_drain;
+}
+
+/* Whether proto_helper runs a helper of prototype p: one whose result is an integer or a kernel
+ * object. */
+static inline bool proto_runs(const struct ebpf_helper_proto *p)
+{
+	return p && (p->ret == HRET_INTEGER || p->ret == HRET_BTF_ID ||
+		     p->ret == HRET_BTF_ID_OR_NULL);
+}
+
+enum interp_helper_family interp_helper_family(int32_t id)
+{
+	switch (id) {
+	case BPF_FUNC_map_lookup_elem:
+	case BPF_FUNC_map_update_elem:
+	case BPF_FUNC_map_delete_elem:
+		return INTERP_HF_MAP;
+	case BPF_FUNC_trace_printk:
+		return INTERP_HF_PRINTK;
+	case BPF_FUNC_tail_call:
+		return INTERP_HF_TAIL_CALL;
+	case BPF_FUNC_ringbuf_reserve:
+	case BPF_FUNC_ringbuf_submit:
+	case BPF_FUNC_ringbuf_discard:
+		return INTERP_HF_RINGBUF;
+	case BPF_FUNC_dynptr_read:
+	case BPF_FUNC_dynptr_write:
+	case BPF_FUNC_dynptr_data:
+		return INTERP_HF_DYNPTR;
+	case BPF_FUNC_dynptr_from_mem:
+	case BPF_FUNC_ringbuf_reserve_dynptr:
+	case BPF_FUNC_ringbuf_submit_dynptr:
+	case BPF_FUNC_ringbuf_discard_dynptr:
+		return INTERP_HF_DP_MAKE;
+	case BPF_FUNC_timer_init:
+	case BPF_FUNC_timer_set_callback:
+	case BPF_FUNC_timer_start:
+	case BPF_FUNC_timer_cancel:
+		return INTERP_HF_TIMER;
+	default:
+		break;
+	}
+	if (cb_helper(id))
+		return INTERP_HF_CALLBACK;
+	if (interp_helper_draw_width(id))
+		return INTERP_HF_DRAW;
+	return proto_runs(ebpf_helper_proto(id)) ? INTERP_HF_PROTO : INTERP_HF_NONE;
+}
+
 /* A helper call: 0 go on, 1 the program ends (r0 set), -1 trap. */
 static __attribute__((noinline)) int do_helper(struct interp_state *st, const struct iop *ip,
 					       int32_t id)
@@ -1993,66 +2047,52 @@ static __attribute__((noinline)) int do_helper(struct interp_state *st, const st
 			return -1;
 		}
 	}
-	switch (id) {
-	case BPF_FUNC_map_lookup_elem:
-	case BPF_FUNC_map_update_elem:
-	case BPF_FUNC_map_delete_elem:
+	switch (interp_helper_family(id)) {
+	case INTERP_HF_MAP:
 		if (map_helper(st, ip, id, &ret))
 			return -1;
 		break;
-	case BPF_FUNC_trace_printk:
+	case INTERP_HF_PRINTK:
 		ret = 0;
 		break;
-	case BPF_FUNC_tail_call:
+	case INTERP_HF_TAIL_CALL:
 		if (st->live_recs && ringbuf_leak(st, ip->pc))
 			return -1;
 		ret = 0;
 		break;
-	case BPF_FUNC_ringbuf_reserve:
-	case BPF_FUNC_ringbuf_submit:
-	case BPF_FUNC_ringbuf_discard:
+	case INTERP_HF_RINGBUF:
 		if (ringbuf_helper(st, ip, id, &ret))
 			return -1;
 		break;
-	case BPF_FUNC_dynptr_read:
-	case BPF_FUNC_dynptr_write:
-	case BPF_FUNC_dynptr_data:
+	case INTERP_HF_DYNPTR:
 		if (dynptr_helper(st, ip, id, &ret))
 			return -1;
 		break;
-	case BPF_FUNC_dynptr_from_mem:
-	case BPF_FUNC_ringbuf_reserve_dynptr:
-	case BPF_FUNC_ringbuf_submit_dynptr:
-	case BPF_FUNC_ringbuf_discard_dynptr:
+	case INTERP_HF_DP_MAKE:
 		if (dp_make_helper(st, ip, id, &ret))
 			return -1;
 		break;
-	case BPF_FUNC_timer_init:
-	case BPF_FUNC_timer_set_callback:
-	case BPF_FUNC_timer_start:
-	case BPF_FUNC_timer_cancel:
+	case INTERP_HF_TIMER:
 		if (timer_helper(st, ip, id, &ret))
 			return -1;
 		break;
-	default: {
-		const struct ebpf_helper_proto *p = ebpf_helper_proto(id);
-		unsigned w = interp_helper_draw_width(id);
-
-		if (w) {
-			ret = draw(st, w);
-			break;
-		}
-		if (p && (p->ret == HRET_INTEGER || p->ret == HRET_BTF_ID ||
-			  p->ret == HRET_BTF_ID_OR_NULL)) {
-			if (proto_helper(st, ip, id, p, &ret))
+	case INTERP_HF_DRAW:
+		ret = draw(st, interp_helper_draw_width(id));
+		break;
+	case INTERP_HF_CALLBACK:	/* (the run loop starts them; a callx by helper id,
+					 * callx_helper_ids, runs one as its prototype says) */
+	case INTERP_HF_PROTO:
+		if (proto_runs(ebpf_helper_proto(id))) {
+			if (proto_helper(st, ip, id, ebpf_helper_proto(id), &ret))
 				return -1;
 			break;
 		}
+		/* fall through */
+	default:
 		name = ebpf_helper_name(id);
 		set_trap(st, INTERP_TRAP_CALL, ip->pc, "helper %s (id %d) is not modeled",
 			 name ? name : "unknown", id);
 		return -1;
-	}
 	}
 	r[0] = ret;
 	poison_args(r);

@@ -244,6 +244,24 @@
  * larger than 2^shift has no storage (the interpreter's per-run storage limit keeps every map
  * it gives storage clear of that). */
 unsigned interp_map_shift(const struct ebpf_map_def *def);
+/* How the interpreter runs helper id: the families of its dispatch (do_helper, and the run
+ * loop for the callback helpers), so that a test can list them and hold each helper against the
+ * other oracles (tests/test_smt_helpers.c: a forged claim past each, which Z3 must not prove).
+ * INTERP_HF_NONE: not modeled, the call traps. */
+enum interp_helper_family {
+	INTERP_HF_NONE,
+	INTERP_HF_MAP,		/* map lookup, update, delete */
+	INTERP_HF_PRINTK,	/* bpf_trace_printk: 0 */
+	INTERP_HF_TAIL_CALL,	/* bpf_tail_call: falls through (0) */
+	INTERP_HF_RINGBUF,	/* bpf_ringbuf_reserve, submit, discard */
+	INTERP_HF_DYNPTR,	/* bpf_dynptr_read, write, data */
+	INTERP_HF_DP_MAKE,	/* bpf_dynptr_from_mem, the ringbuf dynptrs */
+	INTERP_HF_TIMER,	/* bpf_timer_init, set_callback, start, cancel */
+	INTERP_HF_CALLBACK,	/* bpf_loop, for_each_map_elem, find_vma, user_ringbuf_drain */
+	INTERP_HF_DRAW,		/* a result drawn (interp_helper_draw_width) */
+	INTERP_HF_PROTO,	/* from its prototype: memory arguments checked, a drawn result */
+};
+enum interp_helper_family interp_helper_family(int32_t id);
 /* Whether the model of helper id above draws from env->helper_data what the kernel's helper
  * takes from the machine: its result (a time, a random number, a CPU or task id: the 4- and
  * 8-byte results listed above), whether a ring has room and a record's old bytes
