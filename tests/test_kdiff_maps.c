@@ -60,10 +60,9 @@
 	"-- type\nraw_tp\n"                                                                     \
 	"-- maps\narray key=4 value=16 entries=4 name=m\n"
 
-/* the bpf_find_vma callback adds 1 to element 0's first u64; r0 = the helper's result */
-#define VMA_MAP                                                                                 \
-	"-- asm\n"                                                                              \
-	"r6 = r1\n"                                                                             \
+/* bpf_find_vma with r6's second u64 as the address; its callback adds 1 to the first u64 of
+ * key 0 of map 0 (maps: the "-- maps" line of that map) */
+#define VMA_CB(maps)                                                                            \
 	"call bpf_get_current_task_btf\n"                                                       \
 	"r1 = r0\n"                                                                             \
 	"r2 = *(u64 *)(r6 +8)\n"                                                                \
@@ -88,7 +87,13 @@
 	"done: r0 = 0\n"                                                                        \
 	"exit\n"                                                                                \
 	"-- type\nraw_tp\n"                                                                     \
-	"-- maps\narray key=4 value=8 entries=1 name=cells\n"
+	"-- maps\n" maps
+
+/* the bpf_find_vma callback adds 1 to element 0's first u64; r0 = the helper's result */
+#define VMA_MAP                                                                                 \
+	"-- asm\n"                                                                              \
+	"r6 = r1\n"                                                                             \
+	VMA_CB("array key=4 value=8 entries=1 name=cells\n")
 
 /* XDP: element 2's first byte = the packet's length; r0 = XDP_PASS */
 #define XDP_MAP                                                                                 \
@@ -224,31 +229,7 @@
 	"r3 += -16\n"                                                                           \
 	"r4 = 0\n"                                                                              \
 	"call bpf_map_update_elem\n"                                                            \
-	"call bpf_get_current_task_btf\n"                                                       \
-	"r1 = r0\n"                                                                             \
-	"r2 = *(u64 *)(r6 +8)\n"                                                                \
-	"r3 = func cb ll\n"                                                                     \
-	"r4 = 0\n"                                                                              \
-	"*(u64 *)(r10 -8) = r4\n"                                                               \
-	"r4 = r10\n"                                                                            \
-	"r4 += -8\n"                                                                            \
-	"r5 = 0\n"                                                                              \
-	"call bpf_find_vma\n"                                                                   \
-	"exit\n"                                                                                \
-	"cb: r1 = 0\n"                                                                          \
-	"*(u32 *)(r10 -4) = r1\n"                                                               \
-	"r1 = map[fd:0] ll\n"                                                                   \
-	"r2 = r10\n"                                                                            \
-	"r2 += -4\n"                                                                            \
-	"call bpf_map_lookup_elem\n"                                                            \
-	"if r0 == 0 goto done\n"                                                                \
-	"r1 = *(u64 *)(r0 +0)\n"                                                                \
-	"r1 += 1\n"                                                                             \
-	"*(u64 *)(r0 +0) = r1\n"                                                                \
-	"done: r0 = 0\n"                                                                        \
-	"exit\n"                                                                                \
-	"-- type\nraw_tp\n"                                                                     \
-	"-- maps\nhash key=4 value=8 entries=16 name=hv\n"
+	VMA_CB("hash key=4 value=8 entries=16 name=hv\n")
 
 struct forge {
 	uint32_t map;

@@ -146,6 +146,37 @@ static inline bool verdict_case_interp(const char *name, const char *text,
 	return ok;
 }
 
+/* A safe verdict forged for the first program of an opened case, run as vo says (the runs a
+ * program called safe gets): false, with a failed check, when it could not be run. */
+static inline bool verdict_case_forge(const char *name, struct ebpf_object *obj,
+				      const struct verdict_opts *vo, struct verdict_report *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->ours.kind = VERDICT_SAFE;
+	r->ours.max_insns = UINT64_MAX;
+	CHECK(verdict_execute(r, obj, &obj->progs[0], vo) == 0, "%s: runs", name);
+	return r->runs > 0;
+}
+
+/* An unsafe XDP case (opened with maps) forged safe: some of 16 runs must fault, the reason
+ * holding fault. */
+static inline void verdict_case_forged_faults(const char *name, const char *text,
+					      struct ebpf_map_def *maps, size_t map_cnt,
+					      const char *fault)
+{
+	struct verdict_opts vo = { .sz = sizeof(vo), .runs = 16, .prog_type = BPF_PROG_TYPE_XDP };
+	struct ebpf_object *obj = verdict_case_open(name, text, maps, map_cnt);
+	struct verdict_report r;
+
+	if (!obj)
+		return;
+	verdict_case_forge(name, obj, &vo, &r);
+	CHECK(r.faults > 0 && strstr(r.fault, fault), "%s: %llu of %llu runs faulted (%s), "
+	      "expected '%s'", name, (unsigned long long)r.faults, (unsigned long long)r.runs,
+	      r.fault, fault);
+	verdict_case_close(obj);
+}
+
 /* Compares the first program of an opened case with the kernel (as vo says) and checks it. */
 static inline void verdict_case_judge(const char *name, struct ebpf_object *obj,
 				      const struct verdict_opts *vo, uint8_t want,
