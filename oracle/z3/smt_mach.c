@@ -938,53 +938,73 @@ static sxt dp_from_mem(struct mach *m, struct mstate *st, struct mstep *o)
 	return trap;
 }
 
-/* bpf_dynptr_read, _write and _data (as dynptr_helper below) on a dynptr on the stack
- * (interp.c: dp_get, dynptr_helper): not a live dynptr traps; a NULL one gives -EINVAL (data
- * NULL); the bytes are its memory's [offset, offset + len), a map value's (from_mem), reached
- * through the regions as the interpreter's mem_ptr does.  A length that is not a constant is
- * unsupported. */
-static sxt dp_stack_helper(struct mach *m, struct mstate *st, int32_t id, struct mstep *o)
+/* The bytes bpf_dynptr_read and bpf_dynptr_write copy at most (a length that is not a constant
+ * or is larger is unsupported). */
+#define DP_COPY_MAX 64
+
+/* bpf_dynptr_read(dst, len, src, offset, flags), bpf_dynptr_write(dst, offset, src, len, flags)
+ * and bpf_dynptr_data(ptr, offset, len) on a dynptr over size bytes at va (null: a NULL one),
+ * what every kind of dynptr shares (interp.c: dynptr_helper): the bounds, data's result (the
+ * bytes' address, NULL past them or for a NULL dynptr), the length (a constant of at most
+ * DP_COPY_MAX, else unsupported; 2^29 or more traps: "size is too large"), the memory argument
+ * (read: len writable bytes at r1; write: len readable ones at r3, their bytes into bytes), r0
+ * (-EINVAL for a NULL dynptr or flags, -E2BIG past the bytes; read tests flags first, write
+ * after the bounds).  *trap holds the dynptr's own trap condition and gains the argument's.
+ * Returns true when bytes must still move: *n of them, at *at, where *ok holds. */
+static bool dp_args(struct mach *m, struct mstate *st, int32_t id, sxt va, sxt size, sxt null,
+		    sxt *trap, sxt *at, sxt *ok, sxt *bytes, uint64_t *n, struct mstep *o)
 {
 	struct sx *c = m->c;
 	const struct mstate pre = *st;
 	bool rd = id == BPF_FUNC_dynptr_read, wr = id == BPF_FUNC_dynptr_write;
 	sxt len = z64(m, lo32(m, pre.r[rd ? 2 : wr ? 4 : 3]));
-	sxt off = z64(m, lo32(m, pre.r[rd ? 4 : 2]));
-	sxt va, size, tag, trap, null, past, ret, ok, at, flags = sx_ne(c, pre.r[5], bv64(m, 0));
-	sxt bytes[64];
-	uint64_t n;
+	sxt off = z64(m, lo32(m, pre.r[rd ? 4 : 2])), flags = sx_ne(c, pre.r[5], bv64(m, 0));
+	sxt past = sx_lor(c, sx_ult(c, size, off), sx_ult(c, sx_sub(c, size, off), len)), ret;
 
-	trap = dp_slot(m, st, pre.r[rd ? 3 : 1], &va, &size, &tag);
-	trap = sx_lor(c, trap, sx_not(c, dp_live(m, tag)));
-	null = sx_ne(c, sx_and(c, tag, sx_bv(c, INTERP_DP_NULL, 32)), sx_bv(c, 0, 32));
-	size = z64(m, size);
-	past = sx_lor(c, sx_ult(c, size, off), sx_ult(c, sx_sub(c, size, off), len));
-	at = sx_add(c, va, off);
+	*at = sx_add(c, va, off);
 	if (!rd && !wr) {
-		st->r[0] = sx_ite(c, sx_lor(c, null, past), bv64(m, 0), at);
-		return trap;
+		st->r[0] = sx_ite(c, sx_lor(c, null, past), bv64(m, 0), *at);
+		return false;
 	}
-	if (!sx_num(c, len, &n) || n > sizeof(bytes) / sizeof(bytes[0])) {
-		if (sx_num(c, len, &n) && n >= (1u << 29))
-			return sx_true(c);	/* (interp.c: "size is too large") */
+	if (!sx_num(c, len, n) || *n > DP_COPY_MAX) {
+		if (sx_num(c, len, n) && *n >= (1u << 29)) {
+			*trap = sx_true(c);	/* (interp.c: "size is too large") */
+			return false;
+		}
 		snprintf(o->unsupported, sizeof(o->unsupported), "%s with a length that is not a "
-			 "constant of at most %zu", ebpf_helper_name(id),
-			 sizeof(bytes) / sizeof(bytes[0]));
-		return sx_false(c);
+			 "constant of at most %d", ebpf_helper_name(id), DP_COPY_MAX);
+		*trap = sx_false(c);
+		return false;
 	}
-	/* the memory argument: len writable bytes (read), readable ones (write) */
-	if (n && rd)
-		trap = sx_lor(c, trap, sx_not(c, writable_n(m, st, pre.r[1], bv64(m, n))));
-	else if (n)
-		trap = sx_lor(c, trap, bytes_at(m, st, pre.r[3], (unsigned)n, ACC_RAW, bytes));
+	if (*n && rd)
+		*trap = sx_lor(c, *trap, sx_not(c, writable_n(m, st, pre.r[1], bv64(m, *n))));
+	else if (*n)
+		*trap = sx_lor(c, *trap, bytes_at(m, st, pre.r[3], (unsigned)*n, ACC_RAW, bytes));
 	ret = rd ? sx_ite(c, sx_lor(c, null, flags), bv64(m, ERR(EINVAL)),
 			  sx_ite(c, past, bv64(m, ERR(E2BIG)), bv64(m, 0)))
 		 : sx_ite(c, null, bv64(m, ERR(EINVAL)),
 			  sx_ite(c, past, bv64(m, ERR(E2BIG)),
 				 sx_ite(c, flags, bv64(m, ERR(EINVAL)), bv64(m, 0))));
 	st->r[0] = ret;
-	ok = sx_land(c, sx_not(c, trap), sx_eq(c, ret, bv64(m, 0)));
-	if (!n)
+	*ok = sx_land(c, sx_not(c, *trap), sx_eq(c, ret, bv64(m, 0)));
+	return *n != 0;
+}
+
+/* bpf_dynptr_read, _write and _data on a dynptr on the stack (interp.c: dp_get,
+ * dynptr_helper): not a live dynptr traps; the bytes are its memory's [offset, offset + len),
+ * a map value's (from_mem), reached through the regions as the interpreter's mem_ptr does. */
+static sxt dp_stack_helper(struct mach *m, struct mstate *st, int32_t id, struct mstep *o)
+{
+	struct sx *c = m->c;
+	const struct mstate pre = *st;
+	bool rd = id == BPF_FUNC_dynptr_read;
+	sxt va, size, tag, trap, null, ok, at, bytes[DP_COPY_MAX];
+	uint64_t n;
+
+	trap = dp_slot(m, st, pre.r[rd ? 3 : 1], &va, &size, &tag);
+	trap = sx_lor(c, trap, sx_not(c, dp_live(m, tag)));
+	null = sx_ne(c, sx_and(c, tag, sx_bv(c, INTERP_DP_NULL, 32)), sx_bv(c, 0, 32));
+	if (!dp_args(m, st, id, va, z64(m, size), null, &trap, &at, &ok, bytes, &n, o))
 		return trap;
 	if (rd) {
 		/* the dynptr's bytes (a load), then into the destination */
@@ -1003,23 +1023,19 @@ static sxt dp_stack_helper(struct mach *m, struct mstate *st, int32_t id, struct
 	return trap;
 }
 
-/* bpf_dynptr_read(dst, len, src, offset, flags), bpf_dynptr_write(dst, offset, src, len,
- * flags) and bpf_dynptr_data(ptr, offset, len) on the dynptr of a running
+/* bpf_dynptr_read, _write and _data (dp_args) on the dynptr of a running
  * bpf_user_ringbuf_drain callback (interp.c: urb_dynptr, dynptr_helper): a dynptr argument
- * that is not INTERP_VA_DYNPTR + k of a frame k with a sample traps; read and write copy len
- * bytes (-EINVAL for flags, -E2BIG past the sample; read tests flags first, write after the
- * bounds), their memory argument len bytes inside one region (writable for read); data returns
- * INTERP_VA_URB + 256k + offset, or NULL past the sample.  Sets r0, the bytes copied; returns
- * the trap condition.  A length that is not a constant is unsupported. */
+ * that is not INTERP_VA_DYNPTR + k of a frame k with a sample traps; the bytes are the
+ * sample's, data's result INTERP_VA_URB + 256k + offset.  A dynptr on the stack:
+ * dp_stack_helper. */
 static sxt dynptr_helper(struct mach *m, struct mstate *st, int32_t id, struct mstep *o)
 {
 	struct sx *c = m->c;
 	const struct mstate pre = *st;
-	bool rd = id == BPF_FUNC_dynptr_read, wr = id == BPF_FUNC_dynptr_write;
-	sxt dp = pre.r[rd ? 3 : 1], len = z64(m, lo32(m, pre.r[rd ? 2 : wr ? 4 : 3]));
-	sxt off = z64(m, lo32(m, pre.r[rd ? 4 : 2])), is[MACH_NFRAMES] = { 0 };
-	sxt any = sx_false(c), size = bv64(m, 0), base = bv64(m, 0), past, ret, ok, trap, stk;
-	sxt bytes[64];
+	bool rd = id == BPF_FUNC_dynptr_read;
+	sxt dp = pre.r[rd ? 3 : 1], is[MACH_NFRAMES] = { 0 };
+	sxt any = sx_false(c), size = bv64(m, 0), base = bv64(m, 0), ok, trap, stk, at;
+	sxt off = z64(m, lo32(m, pre.r[rd ? 4 : 2])), bytes[DP_COPY_MAX];
 	uint64_t n;
 
 	for (unsigned f = 1; f <= pre.depth && f < MACH_NFRAMES; f++) {
@@ -1041,32 +1057,7 @@ static sxt dynptr_helper(struct mach *m, struct mstate *st, int32_t id, struct m
 		return sx_false(c);
 	}
 	trap = sx_not(c, any);
-	past = sx_lor(c, sx_ult(c, size, off), sx_ult(c, sx_sub(c, size, off), len));
-	if (!rd && !wr) {
-		st->r[0] = sx_ite(c, past, bv64(m, 0), sx_add(c, base, off));
-		return trap;
-	}
-	if (!sx_num(c, len, &n) || n > sizeof(bytes) / sizeof(bytes[0])) {
-		if (sx_num(c, len, &n) && n >= (1u << 29))
-			return sx_true(c);	/* (interp.c: "size is too large") */
-		snprintf(o->unsupported, sizeof(o->unsupported), "%s with a length that is not a "
-			 "constant of at most %zu", ebpf_helper_name(id),
-			 sizeof(bytes) / sizeof(bytes[0]));
-		return sx_false(c);
-	}
-	if (n && rd) {
-		trap = sx_lor(c, trap, sx_not(c, writable_n(m, st, pre.r[1], bv64(m, n))));
-	} else if (n) {
-		trap = sx_lor(c, trap, bytes_at(m, st, pre.r[3], (unsigned)n, ACC_RAW, bytes));
-	}
-	ret = rd ? sx_ite(c, sx_ne(c, pre.r[5], bv64(m, 0)), bv64(m, ERR(EINVAL)),
-			  sx_ite(c, past, bv64(m, ERR(E2BIG)), bv64(m, 0)))
-		 : sx_ite(c, past, bv64(m, ERR(E2BIG)),
-			  sx_ite(c, sx_ne(c, pre.r[5], bv64(m, 0)), bv64(m, ERR(EINVAL)),
-				 bv64(m, 0)));
-	st->r[0] = ret;
-	ok = sx_land(c, sx_not(c, trap), sx_eq(c, ret, bv64(m, 0)));
-	if (!n)
+	if (!dp_args(m, st, id, base, size, sx_false(c), &trap, &at, &ok, bytes, &n, o))
 		return trap;
 	if (rd) {
 		/* the sample's bytes first (memmove), then into the destination's region */
@@ -1091,7 +1082,7 @@ static sxt dynptr_helper(struct mach *m, struct mstate *st, int32_t id, struct m
 				arr = sx_store(c, arr, sx_add(c, off, bv64(m, b)), bytes[b]);
 			st->urb[f] = sx_ite(c, sx_land(c, is[f], ok), arr, st->urb[f]);
 		}
-		note_store(o, sx_add(c, base, off), sx_land(c, pre.guard, ok), (uint32_t)n);
+		note_store(o, at, sx_land(c, pre.guard, ok), (uint32_t)n);
 	}
 	return trap;
 }
