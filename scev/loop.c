@@ -125,14 +125,6 @@ static int wei_dfs(struct wei *w, const struct scev_cfg *cfg, uint32_t entry, st
 	return 0;
 }
 
-bool scev_loop__contains(const struct scev_loops *lf, uint32_t l, uint32_t b)
-{
-	for (uint32_t x = lf->loop_of[b]; x != SCEV_NONE; x = lf->loops[x].parent)
-		if (x == l)
-			return true;
-	return false;
-}
-
 struct block_key {
 	const struct scev_loop *L;
 	uint32_t b;
@@ -337,6 +329,7 @@ void scev_loops__free(struct scev_loops *lf)
 	arena_free(lf->exit_pool);
 	arena_free(lf->loops);
 	arena_free(lf->order);
+	arena_free(lf->span);
 	arena_free(lf->loop_of);
 	arena_free(lf);
 }
@@ -385,8 +378,9 @@ int scev_loops__build(struct scev_loops **out, const struct scev_cfg *cfg,
 	lf->loops = arena_zalloc(nl ? nl : 1, sizeof(*lf->loops));
 	lf->loop_of = arena_alloc(nb * sizeof(*lf->loop_of));
 	lf->order = arena_alloc((nl ? nl : 1) * sizeof(*lf->order));
+	lf->span = arena_alloc((nl ? nl : 1) * sizeof(*lf->span));
 	cnt = arena_zalloc(nl ? nl : 1, sizeof(*cnt));
-	if (!lf->loops || !lf->loop_of || !lf->order || !cnt)
+	if (!lf->loops || !lf->loop_of || !lf->order || !lf->span || !cnt)
 		goto out;
 	for (uint32_t b = 0; b < nb; b++) {
 		uint32_t h = w.is_header[b] ? b : w.ihdr[b];
@@ -436,6 +430,39 @@ int scev_loops__build(struct scev_loops **out, const struct scev_cfg *cfg,
 
 			P->children[P->nchildren++] = l;
 		}
+	/* Innermost-first order: post-order of the forest. */
+	{
+		uint32_t n = 0;
+
+		for (uint32_t r = 0; r < nl; r++) {
+			uint32_t sp = 0;
+
+			if (lf->loops[r].parent != SCEV_NONE)
+				continue;
+			st[sp++] = (struct frame){ r, 0 };
+			while (sp) {
+				struct frame *f = &st[sp - 1];
+				const struct scev_loop *L = &lf->loops[f->b];
+
+				if (f->k == L->nchildren) {
+					lf->order[n++] = f->b;
+					sp--;
+				} else {
+					st[sp++] = (struct frame){ L->children[f->k++], 0 };
+				}
+			}
+		}
+	}
+	for (uint32_t i = 0; i < nl; i++) {
+		uint32_t l = lf->order[i], lo = i;
+		const struct scev_loop *L = &lf->loops[l];
+
+		for (uint32_t c = 0; c < L->nchildren; c++)	/* (placed before l) */
+			if (lf->span[L->children[c]].lo < lo)
+				lo = lf->span[L->children[c]].lo;
+		lf->span[l] = (struct scev_loop_span){ lo, i };
+	}
+
 	/* Back edges and their latches. */
 	if (!(lf->back_pool = arena_alloc((w.nback ? w.nback : 1) * sizeof(*lf->back_pool))))
 		goto out;
@@ -549,29 +576,6 @@ int scev_loops__build(struct scev_loops **out, const struct scev_cfg *cfg,
 		}
 	}
 
-	/* Innermost-first order: post-order of the forest. */
-	{
-		uint32_t n = 0;
-
-		for (uint32_t r = 0; r < nl; r++) {
-			uint32_t sp = 0;
-
-			if (lf->loops[r].parent != SCEV_NONE)
-				continue;
-			st[sp++] = (struct frame){ r, 0 };
-			while (sp) {
-				struct frame *f = &st[sp - 1];
-				const struct scev_loop *L = &lf->loops[f->b];
-
-				if (f->k == L->nchildren) {
-					lf->order[n++] = f->b;
-					sp--;
-				} else {
-					st[sp++] = (struct frame){ L->children[f->k++], 0 };
-				}
-			}
-		}
-	}
 	if ((err = set_bodies(lf, cnt)))
 		goto out;
 	*out = lf;

@@ -52,6 +52,12 @@ struct scev_loops {
 	struct scev_loop *loops;	/* sorted by function, then header address */
 	uint32_t nloops;
 	uint32_t *order;	/* loop ids innermost first (post-order of the forest) */
+	/* Loop l's place in order (post) and the first place of its subtree (lo): the loops
+	 * inside l, l included, are those placed in [lo, post] (scev_loop__contains reads it
+	 * in three loads, where a walk up the parents took a step per level of a nest) */
+	struct scev_loop_span {
+		uint32_t lo, post;
+	} *span;
 	uint32_t *loop_of;	/* block → innermost loop id, SCEV_NONE when in none */
 	uint32_t nirreducible;
 	uint32_t nblocks;
@@ -72,7 +78,13 @@ int scev_loops__build(struct scev_loops **out, const struct scev_cfg *cfg,
 void scev_loops__free(struct scev_loops *lf);
 
 /* Block b is inside loop l (at any depth). */
-bool scev_loop__contains(const struct scev_loops *lf, uint32_t l, uint32_t b);
+static inline bool scev_loop__contains(const struct scev_loops *lf, uint32_t l, uint32_t b)
+{
+	uint32_t x = lf->loop_of[b];
+
+	return x != SCEV_NONE && lf->span[l].lo <= lf->span[x].post &&
+	       lf->span[x].post <= lf->span[l].post;
+}
 /* Position of block b in L->blocks (sorted), or SCEV_NONE when b is not in the loop: an index
  * for per-block arrays of one loop. */
 uint32_t scev_loop__block_index(const struct scev_loop *L, uint32_t b);

@@ -224,8 +224,17 @@ static void check_structure(const struct scev_structure *st, int iter)
 		{
 			uint32_t inside = 0;
 
-			for (uint32_t b = 0; b < nb; b++)
-				inside += scev_loop__contains(lf, l, b);
+			for (uint32_t b = 0; b < nb; b++) {
+				bool walk = false;	/* (the parents of b's innermost loop) */
+
+				for (uint32_t x = lf->loop_of[b]; x != SCEV_NONE && !walk;
+				     x = lf->loops[x].parent)
+					walk = x == l;
+				CHECK(scev_loop__contains(lf, l, b) == walk, "prog %d loop %u block "
+				      "%u: contains %d, the walk up its parents %d", iter, l, b,
+				      scev_loop__contains(lf, l, b), walk);
+				inside += walk;
+			}
 			CHECK(inside == L->nblocks, "prog %d loop %u: %u blocks listed, %u inside",
 			      iter, l, L->nblocks, inside);
 			for (uint32_t i = 1; i < L->nblocks; i++)
