@@ -361,6 +361,8 @@ void hdr_pack__free(struct hdr_pack *p);
 /* A read-only state with p's registers and cells (live unset when p is empty); the cells
  * stay p's: view is never freed, and lives no longer than p. */
 void hdr_pack__view(const struct hdr_pack *p, struct astate *view);
+/* Register r of the live state in p, as the view would hold it. */
+struct aval hdr_pack__reg(const struct hdr_pack *p, int r);
 
 /* The per-block (per-loop) state pointers of struct engine; absent reads as unreached. */
 extern const struct astate absint_unreached;

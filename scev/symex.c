@@ -2004,15 +2004,16 @@ out:
  * visit); UINT64_MAX when that is not known (the first pass itself, a stack cell). */
 static uint64_t first_hdr_umax(struct scev_ctx *cx, const struct sym_summary *s, loc_t x)
 {
-	struct astate fh;
+	const struct hdr_pack *p;
+	struct aval v;
 
 	if (!cx->first_hdr || cx->first_pass || !LOC_IS_REG(x) || !cx->sums || s < cx->sums ||
 	    s >= cx->sums + cx->st.loops->nloops)
 		return UINT64_MAX;
-	hdr_pack__view(&cx->first_hdr[s - cx->sums], &fh);
-	if (!fh.live || fh.regs[x].kind != AV_SCALAR)
+	p = &cx->first_hdr[s - cx->sums];
+	if (!p->live || (v = hdr_pack__reg(p, x)).kind != AV_SCALAR)
 		return UINT64_MAX;
-	return fh.regs[x].r.umax;
+	return v.r.umax;
 }
 
 eid sym_small_ident(struct scev_ctx *cx, const struct sym_summary *s, eid e)
