@@ -1452,7 +1452,7 @@ static bool group_done(uint16_t *count, uint32_t i, uint32_t n, uint32_t *first,
  * arrays that only the group's entries cover are given back (read, they would be zero as
  * their entries are).  A program of many loops holds them from the symbolic execution on,
  * under what the last pass allocates for the loops it has run (their claims): 1M instructions
- * of deep nests, 152 + 32 + 48 bytes for each of half a million loops. */
+ * of deep nests, 96 + 32 + 48 bytes for each of half a million loops. */
 static void loop_left(struct engine *en, uint32_t l)
 {
 	struct scev_ctx *cx = en->cx;

@@ -685,7 +685,7 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 		}
 	/* The cells the loop may write through pointers are forgotten; the stores below forget
 	 * the cells overlapping the listed ones. */
-	astate__invalidate_mask(H, &sum->hv);
+	astate__invalidate_mask(H, sym_hv(sum));
 	for (uint32_t k = 0; k < sum->nlocs && !err; k++) {
 		loc_t x = sum->locs[k].loc;
 

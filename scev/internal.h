@@ -79,17 +79,20 @@ struct sym_store {
 
 struct sym_summary {
 	/* (the counts and flags sit side by side: one summary per loop is held from the symbolic
-	 * execution to the end of the last pass, 152 bytes where the fields' order made 176) */
+	 * execution until the last pass leaves the loop; 96 bytes with the frame-byte mask out
+	 * of line, 152 with it inline, where the fields' order made 176) */
 	bool ok;		/* false: only the syntactic modified set below is known */
 	bool single_exit;	/* one exit edge, and nothing ends the program inside */
 	bool exit_havoc;	/* some exit leaves cells changed that the header does not show */
 	uint32_t nlocs, nexits, npexits, nxlocs, nstores;
 	const char *why;	/* when !ok: why (a string constant; NULL reads as "") */
 	struct sym_loc *locs;	/* every location the loop may change (nlocs) */
-	struct fpmask hv;	/* frame bytes the loop may change besides the cells in locs:
-				 * through pointers other than constant r10 offsets, calls, and
-				 * stores that cut a cell (every byte when it cannot place them);
-				 * a cell overlapping a listed cell changes too */
+	/* frame bytes the loop may change besides the cells in locs: through pointers other
+	 * than constant r10 offsets, calls, and stores that cut a cell (every byte when it
+	 * cannot place them); a cell overlapping a listed cell changes too.  NULL when none
+	 * (most loops write no frame byte that way: 56 bytes a loop less than the mask held
+	 * here); read it with sym_hv */
+	struct fpmask *hv;
 	struct sym_exit *exits;	/* (nexits) */
 	/* exiting jumps of this loop's own level that some iteration may not pass (they
 	 * dominate no back edge's source): a bound only as a set every cycle passes
@@ -105,6 +108,14 @@ struct sym_summary {
 	eid *xvals;
 	struct sym_store *stores;	/* (nstores) */
 };
+
+/* The frame bytes summary s lets its loop change besides its listed cells (see hv). */
+static inline const struct fpmask *sym_hv(const struct sym_summary *s)
+{
+	static const struct fpmask none;
+
+	return s->hv ? s->hv : &none;
+}
 
 struct astate;
 struct hdr_pack;

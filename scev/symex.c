@@ -404,7 +404,7 @@ bool sym_unchanged(const struct sym_summary *s, loc_t l)
 		return !sym_find(s, l);
 	lo = LOC_SLOT_OFF(l);
 	hi = lo + (int32_t)LOC_SLOT_SIZE(l);
-	if (fpmask_any(&s->hv, lo, hi))
+	if (fpmask_any(sym_hv(s), lo, hi))
 		return false;
 	for (uint32_t k = 0; k < s->nlocs; k++) {
 		loc_t x = s->locs[k].loc;
@@ -441,7 +441,23 @@ void sym_summary__free(struct sym_summary *s)
 	arena_slab_free(s->xlocs);
 	arena_slab_free(s->xvals);
 	arena_slab_free(s->stores);
+	arena_slab_free(s->hv);
 	memset(s, 0, sizeof(*s));
+}
+
+/* s->hv |= m, s->hv allocated when m is the first byte it holds; 0 or -ENOMEM. */
+static int summary_hv_or(struct sym_summary *s, const struct fpmask *m)
+{
+	if (fpmask_empty(m))
+		return 0;
+	if (!s->hv) {
+		if (!(s->hv = arena_slab_alloc(sizeof(*s->hv))))
+			return -ENOMEM;
+		*s->hv = *m;
+		return 0;
+	}
+	fpmask_or(s->hv, m);
+	return 0;
 }
 
 /* The summary's arrays grew by doubling; a summary is kept until the last pass has left its
@@ -505,6 +521,7 @@ int symex_syntactic_mod(struct scev_ctx *cx, uint32_t l, struct sym_summary *s)
 {
 	const struct scev_loop *L = &cx->st.loops->loops[l];
 	uint32_t cap = s->nlocs;
+	struct fpmask hv = { 0 };
 	int err;
 
 	for (uint32_t k = 0; k < L->nblocks; k++) {
@@ -527,16 +544,18 @@ int symex_syntactic_mod(struct scev_ctx *cx, uint32_t l, struct sym_summary *s)
 							   first_room(cx, 16))))
 						return err;
 				} else if (i->dst_reg == EBPF_REG_FP) {
-					fpmask_fill(&s->hv);	/* cuts cells */
+					fpmask_fill(&hv);	/* cuts cells */
 				} else {
-					fpmask_add(&s->hv, cx->may_stack[pc].lo,
+					fpmask_add(&hv, cx->may_stack[pc].lo,
 						   cx->may_stack[pc].hi);
 				}
 			}
 			if (ebpf_is_call(i))
-				fpmask_add(&s->hv, cx->may_stack[pc].lo, cx->may_stack[pc].hi);
+				fpmask_add(&hv, cx->may_stack[pc].lo, cx->may_stack[pc].hi);
 		}
 	}
+	if ((err = summary_hv_or(s, &hv)))
+		return err;
 	/* (A cell of one size written changes the overlapping cells of other sizes as well:
 	 * sym_unchanged() and the range analysis see the overlap.) */
 	/* (a summary symex_loop gives up on is trimmed there, with the rest) */
@@ -1238,7 +1257,7 @@ static int collapse_irreducible(struct sym_run *r, uint32_t c, uint32_t p, struc
 		sym_summary__free(&syn);
 		return err;
 	}
-	havoc_mask(out, &syn.hv);
+	havoc_mask(out, sym_hv(&syn));
 	for (uint32_t k = 0; k < syn.nlocs && !err; k++) {
 		loc_t l = syn.locs[k].loc;
 
@@ -1338,7 +1357,7 @@ static int step_over(struct sym_run *r, uint32_t c, const struct sstate *in,
 	if (cs->exit_havoc)
 		ss_havoc(out);
 	else
-		havoc_mask(out, &cs->hv);
+		havoc_mask(out, sym_hv(cs));
 	if (exact || ranged) {
 		eid *map = malloc((LOC_MAX + 1) * sizeof(*map));
 		struct map_fill mf = { .cx = cx, .s = in, .cs = cs, .ee = &ee, .map = map, .k = T,
@@ -1927,9 +1946,9 @@ classify:
 	if (err)
 		goto out;
 	/* bytes written through pointers on the way back or out */
-	s->hv = r.back.hv;
-	if (r.exit.live)
-		fpmask_or(&s->hv, &r.exit.hv);
+	if ((err = summary_hv_or(s, &r.back.hv)) ||
+	    (r.exit.live && (err = summary_hv_or(s, &r.exit.hv))))
+		goto out;
 	for (uint32_t k = 0; k < s->nlocs; k++)
 		classify(cx, s, &s->locs[k]);
 	/* Changed on the way out though not at the header: parents must see it. */
