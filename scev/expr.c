@@ -132,7 +132,8 @@ eid expr_const(struct expr_arena *ar, uint64_t v)
 	return intern(ar, (struct expr){ .kind = EX_CONST, .imm = v });
 }
 
-eid expr_reg(struct expr_arena *ar, loc_t l)
+/* expr_reg's slow path: l not a register, or not interned yet. */
+eid expr_reg_intern(struct expr_arena *ar, loc_t l)
 {
 	eid e;
 

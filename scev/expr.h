@@ -65,7 +65,16 @@ void expr_arena__free(struct expr_arena *ar);
 static inline const struct expr *expr_get(const struct expr_arena *ar, eid e) { return &ar->v[e]; }
 
 eid expr_const(struct expr_arena *ar, uint64_t v);
-eid expr_reg(struct expr_arena *ar, loc_t l);
+eid expr_reg_intern(struct expr_arena *ar, loc_t l);
+/* The symbol of location l's value at entry (a register's id remembered once interned:
+ * symbolic execution asks for every register at every block, millions of times in a long
+ * program, where a call cost more than the look-up) */
+static inline eid expr_reg(struct expr_arena *ar, loc_t l)
+{
+	if (LOC_IS_REG(l) && !ar->oom && ar->reg_id[l])
+		return ar->reg_id[l] - 1;	/* (interned: intern would find it) */
+	return expr_reg_intern(ar, l);
+}
 eid expr_fp(struct expr_arena *ar);
 eid expr_map(struct expr_arena *ar, uint32_t idx);
 eid expr_opaque(struct expr_arena *ar);	/* a fresh unknown */
