@@ -627,6 +627,27 @@ void absint_iter_pass_start(struct scev_ctx *cx)
 		cx->iter_slot[pc] = INT16_MAX;
 }
 
+bool absint_iter_same(const struct scev_ctx *cx)
+{
+	if (cx->niter_acc != cx->niter_used || cx->iter_unplaced_acc != cx->iter_unplaced ||
+	    cx->iter_hit_acc != cx->iter_hit)
+		return false;
+	for (uint32_t k = 0; k < cx->niter_acc; k++) {
+		const struct iter_slot *a = &cx->iter_acc[k], *u = &cx->iter_used[k];
+
+		if (a->func != u->func || a->off != u->off || a->lo != u->lo || a->hi != u->hi)
+			return false;
+	}
+	for (uint32_t f = 0; cx->citer && f < cx->st.cfg->nfuncs; f++) {
+		const struct iter_in *u = &cx->citer[f], *a = &cx->citer_acc[f];
+
+		if (u->may != a->may || u->must != a->must || u->caller != a->caller ||
+		    u->seen != a->seen)
+			return false;
+	}
+	return true;
+}
+
 bool absint_iter_settled(const struct scev_ctx *cx)
 {
 	if ((cx->iter_unplaced_acc && !cx->iter_unplaced) || !callers_settled(cx))

@@ -629,6 +629,9 @@ void absint_iter_pass_start(struct scev_ctx *cx);
 int absint_ref_setup(struct scev_ctx *cx);
 int absint_dynptr_setup(struct scev_ctx *cx);
 bool absint_iter_settled(const struct scev_ctx *cx);
+/* Whether the iterator facts the running pass found are exactly the ones it read (the next pass,
+ * with the same summaries, reads what this one did). */
+bool absint_iter_same(const struct scev_ctx *cx);
 /* call_limits.c: recursion, chain depth and (with fn_stack) combined stack against the kernel's
  * limits, into v; and the most instructions a run executes given the trip claims and the
  * blocks the last pass reached (UINT64_MAX when unknown, *ends saying why: enum scev_ends). */

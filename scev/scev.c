@@ -593,7 +593,7 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 	struct stack_span *outer_saved = NULL;
 	uint32_t nloops, reruns = 0, cross = 0;
 	int err, outer_try = 0;
-	bool held, args_shrunk = false;
+	bool held, args_shrunk = false, first_done = false;
 
 	memset(out, 0, sizeof(*out));
 	memset(&cx, 0, sizeof(cx));
@@ -741,6 +741,7 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 			memset(cx.outer_seen_acc, 0, nf);
 			outer_write_reset(&cx);
 			stack_spans_reset(&cx, false);
+			cx.cb_once_broken = false;
 			if ((err = absint_run(&cx, out)))
 				goto fail;
 			/* (the values before the span: they are read against the old one) */
@@ -814,6 +815,17 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 		for (uint32_t f = 1; f < nf && stable; f++)
 			cx.fn_unreached[f] = (cx.fn_seen[f] & 1) && !(cx.fn_seen_acc[f] & 1) &&
 					     !cx.fn_cb[f] && !absint_global(&cx, f);
+		/* The first pass below repeats the last round when it reads what that round read:
+		 * the same summaries (stable), every function reached, the same caller bytes before
+		 * the calls (outer_init) and iterator facts.  Then the round's pass is that pass
+		 * (first_done): what it left (header states, stack spans, what it saw written
+		 * before the calls, cb_once_broken, reset per round) is what the pass would leave. */
+		first_done = stable && absint_iter_same(&cx);
+		for (uint32_t f = 0; f < nf && first_done; f++)
+			first_done = !cx.fn_unreached[f] &&
+				     (!cx.outer_seen_acc[f] ||
+				      !memcmp(&cx.outer_init[f], &cx.outer_init_acc[f],
+					      sizeof(cx.outer_init[f])));
 		if (!stable) {
 			/* (no summaries: every exit needs r0, as without subprograms) */
 			memset(cx.fn_r0, FN_R0_KEEP, nf);
@@ -828,8 +840,10 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 		for (uint32_t f = 0; f < nf; f++)
 			if (cx.outer_seen_acc[f])
 				cx.outer_init[f] = cx.outer_init_acc[f];
-		memset(cx.outer_seen_acc, 0, nf);
-		stack_spans_reset(&cx, false);
+		if (!first_done) {
+			memset(cx.outer_seen_acc, 0, nf);
+			stack_spans_reset(&cx, false);
+		}
 	}
 	if (verdict)
 		saved = *verdict;
@@ -846,9 +860,12 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 		}
 	}
 again:
-	cx.cb_once_broken = false;
-	if ((err = absint_run(&cx, out)))
-		goto fail;
+	if (!first_done) {
+		cx.cb_once_broken = false;
+		if ((err = absint_run(&cx, out)))
+			goto fail;
+	}
+	first_done = false;
 	cx.first_pass = false;
 
 	/* 2. Loop summaries, innermost first (a loop's summary uses its children's). */
