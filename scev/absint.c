@@ -1221,7 +1221,7 @@ static int verify_paths(struct engine *en, uint32_t b)
 {
 	struct scev_ctx *cx = en->cx;
 	const struct scev_block *blk = &cx->st.cfg->blocks[b];
-	struct scev_verdict *v = cx->verdict, base = *v, first = { .kind = VERDICT_SAFE };
+	struct scev_verdict *v = cx->verdict;
 	struct astate s = { 0 };
 	bool want = v->kind == VERDICT_SAFE, paths_ok = true;
 	uint8_t *kinds = NULL;
@@ -1236,14 +1236,24 @@ static int verify_paths(struct engine *en, uint32_t b)
 	if (cx->live)
 		cx->live[b] = 1;
 	err = astate__copy(&s, run_state(en, b));
+	if (!want || !en->npaths[b]) {
+		/* (no path state to check: the join's checks go straight into the verdict, which
+		 * nothing below reads before they end; no copy of it, a kilobyte and more) */
+		if (!err)
+			err = absint_verify_run(en, b, &s, v, NULL);
+		if (!err && want)
+			err = send_succs(en, b, &s, send_path, NULL);
+		astate__free(&s);
+		paths_drop(en, b);
+		return err;
+	}
+	struct scev_verdict base = *v, first = { .kind = VERDICT_SAFE };
+
 	if (!err)
 		err = absint_verify_run(en, b, &s, &base, NULL);
-	if (!err && want && !en->npaths[b])
-		err = send_succs(en, b, &s, send_path, NULL);
-	if (!err && want && en->npaths[b] &&
-	    !(kinds = calloc(blk->last - blk->first + 1, 1)))
+	if (!err && !(kinds = calloc(blk->last - blk->first + 1, 1)))
 		err = -ENOMEM;
-	for (uint8_t k = 0; !err && want && k < en->npaths[b]; k++) {
+	for (uint8_t k = 0; !err && k < en->npaths[b]; k++) {
 		struct scev_verdict pv = *v;
 
 		err = absint_verify_run(en, b, &en->paths[b][k], &pv, kinds);
@@ -1254,7 +1264,7 @@ static int verify_paths(struct engine *en, uint32_t b)
 		if (!err)
 			err = send_succs(en, b, &en->paths[b][k], send_path, NULL);
 	}
-	if (!err && want && base.kind != VERDICT_SAFE && en->npaths[b] && paths_ok) {
+	if (!err && base.kind != VERDICT_SAFE && paths_ok) {
 		/* every path state passed, unless one instruction takes the context or a kernel
 		 * object on one path and other memory on another */
 		uint32_t at = blk->last - blk->first + 1;
@@ -1276,7 +1286,7 @@ static int verify_paths(struct engine *en, uint32_t b)
 				     "a kernel object and other memory on different paths");
 		}
 	}
-	if (want && base.kind != VERDICT_SAFE && !paths_ok) {
+	if (base.kind != VERDICT_SAFE && !paths_ok) {
 		first.checks = base.checks;
 		base = first;
 	}
