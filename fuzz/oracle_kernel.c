@@ -47,6 +47,11 @@ enum {
 	K_MAP_HASH_RUNS,	/* compared test runs whose maps were compared: with hash maps */
 	K_MAP_PERCPU_RUNS,	/* ... with per-CPU maps */
 	K_MAP_LEFT_RUNS,	/* compared test runs that left maps out (kdiff.h: maps_left) */
+	K_MAP_TIMER_RUNS,	/* compared test runs whose maps were compared: of programs that arm
+				 * timers (after their callbacks, kdiff.h) */
+	K_MAY_GOTO_FREE,	/* compared test runs that spent a may_goto budget, their result the
+				 * same under other budgets (kdiff.h: may_goto_free) */
+	K_MAY_GOTO_DEP,		/* test runs not compared: their result depends on the budget */
 	K_NSTATS
 };
 
@@ -73,6 +78,9 @@ static const char *const kernel_stats[K_NSTATS] = {
 	[K_MAP_HASH_RUNS] = "kernel_map_hash_runs",
 	[K_MAP_PERCPU_RUNS] = "kernel_map_percpu_runs",
 	[K_MAP_LEFT_RUNS] = "kernel_map_left_runs",
+	[K_MAP_TIMER_RUNS] = "kernel_map_timer_runs",
+	[K_MAY_GOTO_FREE] = "kernel_may_goto_free",
+	[K_MAY_GOTO_DEP] = "kernel_may_goto_dep",
 };
 
 /* "pc 12: R3 invalid mem access" -> "pc #: R# invalid mem access": numbers out, for signatures */
@@ -279,6 +287,9 @@ static int kernel_run(struct pipeline_result *r, uint64_t *stats, struct claim_v
 	stats[K_MAP_HASH_RUNS] += kr.ran && kr.hash_maps_compared;
 	stats[K_MAP_PERCPU_RUNS] += kr.ran && kr.percpu_maps_compared;
 	stats[K_MAP_LEFT_RUNS] += kr.ran && kr.maps_left;
+	stats[K_MAP_TIMER_RUNS] += kr.ran && kr.timer_maps_compared;
+	stats[K_MAY_GOTO_FREE] += kr.ran && kr.may_goto_free && !kr.nondeterministic;
+	stats[K_MAY_GOTO_DEP] += kr.ran && kr.may_goto_spent && !kr.may_goto_free;
 	switch (kr.kind) {
 	case KDIFF_CLAIM: stats[K_CLAIMS_REFUTED]++; break;
 	case KDIFF_RETVAL:
@@ -324,13 +335,19 @@ static void kernel_summary(struct sbuf *sb, const uint64_t *n, double cpu, const
 	sbuf_printf(sb, "  kernel claims   %" PRIu64 " range claims from the logs of %" PRIu64
 		    " programs, %" PRIu64 " checks: %" PRIu64 " programs refuted one; %" PRIu64
 		    " test runs compared (%" PRIu64 " on their maps too: %" PRIu64 " with hash maps, %"
-		    PRIu64 " with per-CPU maps; %" PRIu64 " left maps out), %" PRIu64 " differed; %"
+		    PRIu64 " with per-CPU maps, %" PRIu64 " of programs arming timers; %" PRIu64
+		    " left maps out), %" PRIu64 " differed; %"
 		    PRIu64 " invariant violations; %" PRIu64 " safe verdicts faulted", n[K_CLAIMS],
 		    n[K_CLAIM_PROGRAMS], n[K_CLAIM_CHECKS], n[K_CLAIMS_REFUTED], n[K_TEST_RUNS],
-		    n[K_MAP_RUNS], n[K_MAP_HASH_RUNS], n[K_MAP_PERCPU_RUNS], n[K_MAP_LEFT_RUNS],
+		    n[K_MAP_RUNS], n[K_MAP_HASH_RUNS], n[K_MAP_PERCPU_RUNS], n[K_MAP_TIMER_RUNS],
+		    n[K_MAP_LEFT_RUNS],
 		    n[K_RESULT_DIFF], n[K_INVARIANT], n[K_VERDICT_FAULTS]);
 	sbuf_printf(sb, "; %" PRIu64 " runs judged bpfscev's exit claims, %" PRIu64 " refuted",
 		    n[K_EXIT_JUDGED], n[K_EXIT_REFUTED]);
+	if (n[K_MAY_GOTO_FREE] || n[K_MAY_GOTO_DEP])
+		sbuf_printf(sb, "; %" PRIu64 " runs spent a may_goto budget and were compared (the "
+			    "same result under other budgets), %" PRIu64 " not (it depends on the "
+			    "budget)", n[K_MAY_GOTO_FREE], n[K_MAY_GOTO_DEP]);
 	if (n[K_ERRORS])
 		sbuf_printf(sb, "; %" PRIu64 " programs the kernel could not be asked about",
 			    n[K_ERRORS]);

@@ -13,8 +13,13 @@
  *    second comparison starts from what the first left in the kernel's map and agrees under
  *    the outcome "found";
  *  - an XDP program's map is compared the same way;
- *  - a program that arms a timer has no map compared (its callback may run in the kernel after
- *    BPF_PROG_TEST_RUN returns), nor one whose helpers' results vary;
+ *  - a program that arms a timer: its maps compared after the kernel fired the timers armed to
+ *    expire at once (read again until they agree, 300 ms at most) and before one armed 1 s
+ *    ahead can, the interpreter firing the same ones (interp_env.timer_horizon); the struct
+ *    bpf_timer's own bytes not compared (a forged one is no difference, a forged byte next to
+ *    it or in the map the callback writes is); left out, counted, when a cancel races the
+ *    timer or a timer is armed between 1 ms and 1 s ahead (issue 15);
+ *  - a program whose helpers' results vary has no map compared;
  *  - hash maps (HASH, LRU_HASH, PERCPU_HASH, LRU_PERCPU_HASH) compared as sets of key -> value:
  *    a raw tracepoint's update, lookup and delete agree, a forged byte is reported with its key;
  *    the second run of a find_vma program starts from the element the first left in the
@@ -115,10 +120,11 @@
 	"-- type\nxdp\n"                                                                        \
 	"-- maps\narray key=4 value=4 entries=3 name=lens\n"
 
-/* arms a timer of map 0 whose callback writes map 1; map 1 is not compared */
-#define TIMER_MAP                                                                               \
+/* Element 1 of map 0 (24 bytes: a struct bpf_timer, then a u64 at 16) arms its timer DELAY ns
+ * ahead (then CANCEL); the callback adds its key plus 40 to the u64 and writes 9 to map 1. */
+#define TIMER_ARM(DELAY, CANCEL)                                                                \
 	"-- asm\n"                                                                              \
-	"r1 = 0\n"                                                                              \
+	"r1 = 1\n"                                                                              \
 	"*(u32 *)(r10 -4) = r1\n"                                                               \
 	"r1 = map[fd:0] ll\n"                                                                   \
 	"r2 = r10\n"                                                                            \
@@ -134,12 +140,19 @@
 	"r2 = func cb ll\n"                                                                     \
 	"call bpf_timer_set_callback\n"                                                         \
 	"r1 = r6\n"                                                                             \
-	"r2 = 0\n"                                                                              \
+	"r2 = " DELAY "\n"                                                                      \
 	"r3 = 0\n"                                                                              \
 	"call bpf_timer_start\n"                                                                \
+	CANCEL                                                                                  \
 	"out: r0 = 0\n"                                                                         \
 	"exit\n"                                                                                \
-	"cb: r1 = 0\n"                                                                          \
+	"cb: r6 = r3\n"                                                                         \
+	"r7 = *(u32 *)(r2 +0)\n"                                                                \
+	"r1 = *(u64 *)(r6 +16)\n"                                                               \
+	"r1 += r7\n"                                                                            \
+	"r1 += 40\n"                                                                            \
+	"*(u64 *)(r6 +16) = r1\n"                                                               \
+	"r1 = 0\n"                                                                              \
 	"*(u32 *)(r10 -4) = r1\n"                                                               \
 	"r1 = map[fd:1] ll\n"                                                                   \
 	"r2 = r10\n"                                                                            \
@@ -151,8 +164,30 @@
 	"done: r0 = 0\n"                                                                        \
 	"exit\n"                                                                                \
 	"-- type\nxdp\n"                                                                        \
-	"-- maps\narray key=4 value=16 entries=1 name=t timer=0\n"                              \
+	"-- maps\narray key=4 value=24 entries=2 name=t timer=0\n"                              \
 	"array key=4 value=8 entries=1 name=w\n"
+#define TIMER_CANCEL "r1 = r6\ncall bpf_timer_cancel\n"
+
+/* element 0 of map 0 gets the stack pointer, the context pointer and 5 (a privileged program
+ * may store pointers in a map: exposeptr.o) */
+#define PTR_STORE                                                                               \
+	"-- asm\n"                                                                              \
+	"r6 = r1\n"                                                                             \
+	"r1 = 0\n"                                                                              \
+	"*(u32 *)(r10 -4) = r1\n"                                                               \
+	"r1 = map[fd:0] ll\n"                                                                   \
+	"r2 = r10\n"                                                                            \
+	"r2 += -4\n"                                                                            \
+	"call bpf_map_lookup_elem\n"                                                            \
+	"if r0 == 0 goto out\n"                                                                 \
+	"*(u64 *)(r0 +0) = r10\n"                                                               \
+	"*(u64 *)(r0 +8) = r6\n"                                                                \
+	"r1 = 5\n"                                                                              \
+	"*(u64 *)(r0 +16) = r1\n"                                                               \
+	"out: r0 = 0\n"                                                                         \
+	"exit\n"                                                                                \
+	"-- type\nxdp\n"                                                                        \
+	"-- maps\narray key=4 value=24 entries=2 name=p\n"
 
 /* the map written from bpf_get_prandom_u32: not compared */
 #define PRANDOM_MAP                                                                             \
@@ -377,6 +412,80 @@ static void xdp_map(void)
 			       .has = { "element 2, byte 0: kernel 0x28" } });
 }
 
+/* Programs that arm timers (kdiff.h): the maps compared after the timers expiring at once fired
+ * and before one 1 s ahead can. */
+static void timer_maps(void)
+{
+	uint8_t pkt[40] = { 0 };
+	struct forge fg;
+
+	expect("timer_now", TIMER_ARM("0", ""), pkt, sizeof(pkt), NULL,
+	       &(struct want){ .kind = KDIFF_AGREE, .maps = 2, .has = { "maps agree" },
+			       .hash = 0, .percpu = 0, .left = 0 });
+	/* (the callback's write to map 1, and to the value next to the timer, are compared) */
+	fg = (struct forge){ .map = 1, .at = 0 };
+	expect("timer_now, forged w", TIMER_ARM("0", ""), pkt, sizeof(pkt), &fg,
+	       &(struct want){ .kind = KDIFF_MAP, .maps = 2,
+			       .has = { "map 1 'w'", "element 0, byte 0: kernel 0x9, interpreter "
+					"0x49" } });
+	fg = (struct forge){ .map = 0, .at = 24 + 16 };
+	expect("timer_now, forged value", TIMER_ARM("0", ""), pkt, sizeof(pkt), &fg,
+	       &(struct want){ .kind = KDIFF_MAP, .maps = 2,
+			       .has = { "map 0 't'", "element 1, byte 16: kernel 0x29, "
+					"interpreter 0x69" } });
+	/* (the struct bpf_timer's bytes are the kernel's own: a forged one is no difference) */
+	fg = (struct forge){ .map = 0, .at = 24 + 3 };
+	expect("timer_now, forged timer byte", TIMER_ARM("0", ""), pkt, sizeof(pkt), &fg,
+	       &(struct want){ .kind = KDIFF_AGREE, .maps = 2, .has = { "maps agree" } });
+	/* 0.5 ms ahead: the kernel's callback runs after the first read, the maps are read again
+	 * until it did */
+	expect("timer_500us", TIMER_ARM("500000", ""), pkt, sizeof(pkt), NULL,
+	       &(struct want){ .kind = KDIFF_AGREE, .maps = 2, .has = { "maps agree" },
+			       .hash = 0, .percpu = 0, .left = 0 });
+	/* 1 s ahead: fired by neither before the maps are read (the interpreter's horizon) */
+	expect("timer_1s", TIMER_ARM("1000000000", ""), pkt, sizeof(pkt), NULL,
+	       &(struct want){ .kind = KDIFF_AGREE, .maps = 2, .has = { "maps agree" },
+			       .hash = 0, .percpu = 0, .left = 0 });
+	fg = (struct forge){ .map = 1, .at = 0 };
+	expect("timer_1s, forged w", TIMER_ARM("1000000000", ""), pkt, sizeof(pkt), &fg,
+	       &(struct want){ .kind = KDIFF_MAP, .maps = 2,
+			       .has = { "map 1 'w'", "kernel 0, interpreter 0x40" } });
+	/* left out, counted: 100 ms ahead (may fire while the maps are read); a cancel of a
+	 * timer armed to fire at once (it may have fired before) */
+	expect("timer_100ms", TIMER_ARM("100000000", ""), pkt, sizeof(pkt), NULL,
+	       &(struct want){ .kind = KDIFF_AGREE, .maps = 0,
+			       .has = { "maps not compared: 2; 't': a timer left armed less than "
+					"1 s ahead" }, .hash = 0, .percpu = 0, .left = 2 });
+	expect("timer_cancel", TIMER_ARM("0", TIMER_CANCEL), pkt, sizeof(pkt), NULL,
+	       &(struct want){ .kind = KDIFF_AGREE, .maps = 0,
+			       .has = { "maps not compared: 2; 't': the kernel's timing decides" },
+			       .hash = 0, .percpu = 0, .left = 2 });
+}
+
+/* Pointers stored in a map: the same kind of value on both sides, not the same address. */
+static void ptr_slots(void)
+{
+	uint8_t pkt[40] = { 0 };
+	struct forge fg;
+
+	expect("ptr_store", PTR_STORE, pkt, sizeof(pkt), NULL,
+	       &(struct want){ .kind = KDIFF_AGREE, .maps = 1,
+			       .has = { "maps agree", "(2 slots a pointer on both sides)" } });
+	/* (a pointer still: another address of the interpreter's stack region) */
+	fg = (struct forge){ .map = 0, .at = 2 };
+	expect("ptr_store, forged address", PTR_STORE, pkt, sizeof(pkt), &fg,
+	       &(struct want){ .kind = KDIFF_AGREE, .maps = 1, .has = { "maps agree" } });
+	/* (a number where the kernel holds a pointer: byte 6 set, no region's address) */
+	fg = (struct forge){ .map = 0, .at = 8 + 6 };
+	expect("ptr_store, forged number", PTR_STORE, pkt, sizeof(pkt), &fg,
+	       &(struct want){ .kind = KDIFF_MAP, .maps = 1,
+			       .has = { "map 0 'p'", "element 0, byte 8:" } });
+	fg = (struct forge){ .map = 0, .at = 16 };
+	expect("ptr_store, forged scalar", PTR_STORE, pkt, sizeof(pkt), &fg,
+	       &(struct want){ .kind = KDIFF_MAP, .maps = 1,
+			       .has = { "element 0, byte 16: kernel 0x5, interpreter 0x45" } });
+}
+
 static void not_compared(const char *name, const char *text)
 {
 	struct forge fg = { .map = strstr(text, "name=w") ? 1 : 0, .at = 0 };
@@ -467,7 +576,8 @@ int main(void)
 	writes();
 	vma_map();
 	xdp_map();
-	not_compared("timer_map", TIMER_MAP);
+	timer_maps();
+	ptr_slots();
 	not_compared("prandom_map", PRANDOM_MAP);
 	hash_maps();
 	hash_second_run();

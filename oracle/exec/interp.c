@@ -1623,6 +1623,7 @@ static int timer_helper(struct interp_state *st, const struct iop *ip, int32_t i
 									   0xffffffffu) >>
 									  st->maps[m].shift);
 				st->shadow[st->nshadow++].slot = old;
+				st->res->timer_raced = true;
 			}
 			t[0] |= 2;
 			memcpy(t + 4, &slot, 4);
@@ -1647,7 +1648,12 @@ static int timer_helper(struct interp_state *st, const struct iop *ip, int32_t i
 			*ret = ERR(EDEADLK);
 		} else if (t[0] & 4) {
 			memcpy(&nsecs, t + 8, 8);
-			*ret = timer_delay(st, nsecs) >= 1000000 ? 1 : draw(st, 1) & 1;
+			if (timer_delay(st, nsecs) >= 1000000) {
+				*ret = 1;
+			} else {
+				*ret = draw(st, 1) & 1;
+				st->res->timer_raced = true;
+			}
 			t[0] &= (uint8_t)~4;
 			if (!*ret)
 				t[0] |= 8;	/* (it fired before the cancel) */
@@ -2718,15 +2724,17 @@ static void fire_timer(struct interp_state *st, size_t m, uint32_t e, uint32_t s
  * timers pending (or fired during the run) in the order of their expiry on the timers' clock,
  * which a firing moves to its expiry.  A firing ends the timer's pending state; the callback may
  * start it again (then it fires again, its delay after this firing), up to INTERP_TIMER_FIRES
- * firings a run; a cancel from its own callback gives -EDEADLK.  The callback's result is not
+ * firings a run (and, with env->timer_horizon, only those expiring by then; the first timer left
+ * armed is res->timer_left, timer_next); a cancel from its own callback gives -EDEADLK.  The
+ * callback's result is not
  * looked at (the verifier demands 0).  The callbacks have a budget of their own, the run's
  * again (the program's steps, res->steps, stay the program's); a trap in a callback is the
  * run's trap (res->timer_trap). */
 static void run_timers(struct interp_state *st, uint64_t budget)
 {
 	uint64_t used = 0, main_steps = st->steps;
-	size_t m;
-	uint32_t e;
+	size_t m = 0;
+	uint32_t e = 0;
 
 	for (unsigned k = 0; k < st->nshadow && st->res->trap == INTERP_OK; k++) {
 		const struct ebpf_map_def *def = &st->env->maps[st->shadow[k].map].def;
@@ -2739,16 +2747,21 @@ static void run_timers(struct interp_state *st, uint64_t budget)
 		fire_timer(st, st->shadow[k].map, st->shadow[k].elem, st->shadow[k].slot, budget,
 			   &used);
 	}
-	for (unsigned k = 0; k < INTERP_TIMER_FIRES && st->res->trap == INTERP_OK &&
-	     next_timer(st, &m, &e); k++) {
+	for (unsigned k = 0; st->res->trap == INTERP_OK && next_timer(st, &m, &e); k++) {
 		const struct ebpf_map_def *def = &st->env->maps[m].def;
 		uint8_t *t = st->maps[m].host + (size_t)e * def->value_size + def->timer - 1;
 		uint32_t slot;
 		uint64_t expiry;
 
+		memcpy(&expiry, t + 8, 8);
+		if (k >= INTERP_TIMER_FIRES ||
+		    (st->env->timer_horizon && expiry > st->env->timer_horizon)) {
+			st->res->timer_left = true;	/* (the earliest: next_timer's order) */
+			st->res->timer_next = expiry;
+			break;
+		}
 		t[0] &= (uint8_t)~12;
 		memcpy(&slot, t + 4, 4);
-		memcpy(&expiry, t + 8, 8);
 		if (slot >= st->code->nslots || !st->code->func[slot])
 			break;	/* (set_callback checked it) */
 		if (expiry > st->timer_now)

@@ -363,6 +363,11 @@ struct interp_env {
 	 * termination oracle's runs take a small one to end may_goto loops within their budget
 	 * (oracle/exec/safe_run.h). */
 	uint64_t may_goto_budget;	/* (INTERP_MAY_GOTO_ZERO: a budget of 0) */
+	/* Timers fired after the program: only those whose expiry on the timers' clock (0 while
+	 * the program runs) is at most this many ns (0: every one, up to INTERP_TIMER_FIRES).  The
+	 * kernel differential reads the kernel's maps after the short timers fired and before the
+	 * long ones can (oracle/kernel/kdiff.h); the others stay armed (res.timer_left). */
+	uint64_t timer_horizon;
 };
 /* interp_env.may_goto_budget for a budget of 0: every may_goto jumps. */
 #define INTERP_MAY_GOTO_ZERO UINT64_MAX
@@ -384,6 +389,12 @@ struct interp_result {
 	uint64_t timer_steps;	/* their instructions (a budget of their own: steps are the
 				 * program's) */
 	bool timer_trap;	/* the trap happened in a timer callback */
+	bool timer_raced;	/* the kernel's timing decides what a timer did: a cancel of one
+				 * less than 1 ms ahead (its result drawn), a callback replaced on
+				 * one (fired once after the program, shadow) */
+	bool timer_left;	/* a timer stayed armed after the firings (past timer_horizon or
+				 * INTERP_TIMER_FIRES) ... */
+	uint64_t timer_next;	/* ... the earliest such one's expiry on the timers' clock */
 	bool steps_cut;		/* the step budget cut the program (the timers it had armed
 				 * fired then: trap stays INTERP_TRAP_STEPS unless one of their
 				 * callbacks trapped otherwise, timer_trap) */

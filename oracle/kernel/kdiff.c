@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "oracle/exec/interp.h"
 #include "oracle/exec/stackinit.h"
@@ -176,6 +177,8 @@ struct map_cmp {
 	int fd;
 	bool hash, percpu, lru;
 	uint32_t ksize, vsize;
+	uint32_t toff;		/* 1 + the struct bpf_timer's offset in a value, 0 none: its 16
+				 * bytes are the kernel's timer, not compared */
 	uint32_t n;		/* array: elements; hash: slots, max_entries */
 	size_t kval;		/* bytes of one element's kernel value (per-CPU: every CPU's) */
 	size_t stride;		/* per-CPU: one CPU's value in it */
@@ -192,12 +195,32 @@ struct map_set {
 	int ncpus;		/* possible CPUs (a per-CPU value's copies) */
 	uint32_t left;		/* maps of these kinds the run writes that are not compared */
 	char why[160];		/* the first one's reason */
+	bool timers;		/* the program arms timers (compare_run waits for the callbacks) */
 };
 
 /* A CPU's free-list refill in the kernel's LRU maps (kernel/bpf/bpf_lru_list.c,
  * LOCAL_FREE_TARGET; recent kernels take min(this, max_entries / CPUs / 2), target_free): when
  * fewer nodes than that are free, it evicts to make up the rest. */
 #define LRU_LOCAL_FREE_TARGET 128u
+
+/* Programs that arm timers (kdiff.h): the interpreter fires the timers expiring at most
+ * KDIFF_TIMER_SHORT after the program's start on its clock; a timer it leaves armed must expire
+ * KDIFF_TIMER_LONG or later; the kernel's maps are read again until they are the interpreter's,
+ * for at most TIMER_WAIT_MS after the test run, and the last read must end TIMER_READ_BY_MS
+ * after the run began at most (before a long timer can fire). */
+#define KDIFF_TIMER_SHORT 1000000ull
+#define KDIFF_TIMER_LONG 1000000000ull
+#define TIMER_WAIT_MS 300
+#define TIMER_READ_BY_MS 800
+#define TIMER_POLL_NS 1000000L
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
 
 static void map_set__free(struct map_set *ms)
 {
@@ -220,6 +243,19 @@ static void map_set__leave(struct map_set *ms, const struct ebpf_map_def *def, c
 {
 	if (!ms->left++)
 		snprintf(ms->why, sizeof(ms->why), "'%.40s': %s", def->name, why);
+}
+
+/* Every map of ms left out, with why: none is compared. */
+static void map_set__drop(struct map_set *ms, const struct ebpf_object *obj, const char *why)
+{
+	struct map_set none = { .cpu = ms->cpu, .ncpus = ms->ncpus, .left = ms->left,
+				.timers = ms->timers };
+
+	memcpy(none.why, ms->why, sizeof(none.why));
+	for (size_t k = 0; k < ms->n; k++)
+		map_set__leave(&none, &obj->maps[ms->m[k].m], why);
+	map_set__free(ms);
+	*ms = none;
 }
 
 static bool is_hash(uint32_t type)
@@ -251,7 +287,7 @@ static int map_comparable(const struct ebpf_map_def *def, int ncpus, const char 
 		return 0;
 	if ((def->flags & BPF_F_RDONLY_PROG) || !def->value_size || !def->max_entries)
 		return 0;
-	if (def->timer || def->nfields || def->fields_over) {
+	if (def->nfields || def->fields_over) {
 		*why = "special fields in its values";
 		return -1;
 	}
@@ -332,16 +368,17 @@ static int pin_cpu(void)
 /* The maps of kp to compare (none for a program whose runs are not compared), with their
  * values before the run read; the ones it cannot compare counted in ms->left. */
 static int map_set__open(struct map_set *ms, const struct kernel_prog *kp,
-			 const struct ebpf_object *obj, const struct ebpf_prog *prog, bool skip)
+			 const struct ebpf_object *obj, const struct ebpf_prog *prog, bool skip,
+			 bool again)
 {
-	bool timers, pin = false;
+	bool pin = false;
 
 	memset(ms, 0, sizeof(*ms));
 	ms->cpu = -1;
 	ms->ncpus = libbpf_num_possible_cpus();
 	if (skip || !obj || !kp->map_fds)
 		return 0;
-	timers = calls_helper(prog, BPF_FUNC_timer_start);
+	ms->timers = calls_helper(prog, BPF_FUNC_timer_start);
 	for (size_t m = 0; m < kp->map_cnt && m < obj->map_cnt; m++) {
 		const struct ebpf_map_def *def = &obj->maps[m];
 		const char *why = NULL;
@@ -350,9 +387,11 @@ static int map_set__open(struct map_set *ms, const struct kernel_prog *kp,
 
 		if (kp->map_fds[m] < 0 || !(ok = map_comparable(def, ms->ncpus, &why)))
 			continue;
-		if (ok < 0 || timers) {
-			map_set__leave(ms, def, timers ? "the program arms timers (a callback may "
-						"write a map after the run)" : why);
+		/* (a second test run of a program that arms timers finds them initialized, maybe
+		 * armed, by the first; the kernel's reads show a timer as zeros) */
+		if (ok < 0 || (ms->timers && again)) {
+			map_set__leave(ms, def, ok < 0 ? why : "the program arms timers and an "
+				       "earlier test run left them initialized");
 			continue;
 		}
 		if (!(nv = realloc(ms->m, (ms->n + 1) * sizeof(*nv))))
@@ -367,6 +406,7 @@ static int map_set__open(struct map_set *ms, const struct kernel_prog *kp,
 		c->lru = is_lru(def->type);
 		c->ksize = c->hash ? def->key_size : 4;
 		c->vsize = def->value_size;
+		c->toff = def->timer && def->timer - 1 + 16 <= def->value_size ? def->timer : 0;
 		c->n = def->max_entries;
 		c->stride = c->percpu ? (def->value_size + 7u) & ~(size_t)7 : def->value_size;
 		c->kval = c->percpu ? c->stride * (size_t)ms->ncpus : def->value_size;
@@ -385,15 +425,8 @@ static int map_set__open(struct map_set *ms, const struct kernel_prog *kp,
 		}
 		pin |= c->percpu || c->lru;
 	}
-	if (pin && (ms->cpu = pin_cpu()) < 0) {
-		struct map_set none = { .cpu = -1, .ncpus = ms->ncpus, .left = ms->left };
-
-		memcpy(none.why, ms->why, sizeof(none.why));
-		for (size_t k = 0; k < ms->n; k++)
-			map_set__leave(&none, &obj->maps[ms->m[k].m], "no CPU to pin the run to");
-		map_set__free(ms);
-		*ms = none;
-	}
+	if (pin && (ms->cpu = pin_cpu()) < 0)
+		map_set__drop(ms, obj, "no CPU to pin the run to");
 	return map_set__read(ms, false);
 oom:
 	map_set__free(ms);
@@ -407,20 +440,67 @@ static const uint8_t *kval_of(const struct map_set *ms, const struct map_cmp *c,
 	return vals + (size_t)e * c->kval + (c->percpu ? (size_t)ms->cpu * c->stride : 0);
 }
 
-/* The interpreter's run starts from the kernel's contents before the kernel's run. */
+/* The interpreter's run starts from the kernel's contents before the kernel's run, a timer
+ * not initialized (the kernel's before the first test run of a program: map_set__open). */
 static void map_cmp__start(const struct map_set *ms, struct map_cmp *c)
 {
-	if (!c->hash) {
-		for (uint32_t e = 0; e < c->n; e++)
-			memcpy(c->iv + (size_t)e * c->vsize, kval_of(ms, c, c->vb, e), c->vsize);
-		return;
+	uint32_t n = c->hash ? c->nb : c->n;
+
+	if (c->hash) {
+		memset(c->iu, 0, c->n);
+		for (uint32_t e = 0; e < c->nb; e++) {
+			memcpy(c->ik + (size_t)e * c->ksize, c->kb + (size_t)e * c->ksize,
+			       c->ksize);
+			c->iu[e] = 1;
+		}
 	}
-	memset(c->iu, 0, c->n);
-	for (uint32_t e = 0; e < c->nb; e++) {
-		memcpy(c->ik + (size_t)e * c->ksize, c->kb + (size_t)e * c->ksize, c->ksize);
+	for (uint32_t e = 0; e < n; e++) {
 		memcpy(c->iv + (size_t)e * c->vsize, kval_of(ms, c, c->vb, e), c->vsize);
-		c->iu[e] = 1;
+		if (c->toff)
+			memset(c->iv + (size_t)e * c->vsize + c->toff - 1, 0, 16);
 	}
+}
+
+/* Whether byte b of a value is compared: not the struct bpf_timer's. */
+static bool byte_compared(const struct map_cmp *c, uint32_t b)
+{
+	return !c->toff || b + 1 < c->toff || b + 1 >= c->toff + 16;
+}
+
+/* Whether the aligned 8 bytes at off of a value hold a pointer on both sides: on the
+ * interpreter's an address of one of its regions (INTERP_VA_STACK to INTERP_VA_URB's), on the
+ * kernel's an address of the kernel's half.  A privileged program may store a pointer in a map
+ * (exposeptr.o: its context through bpf_map_update_elem); the two addresses are never the same,
+ * the kinds of value are compared. */
+static bool both_ptr(const struct map_cmp *c, const uint8_t *k, const uint8_t *i, uint32_t off)
+{
+	uint64_t kv, iv;
+
+	if (off + 8 > c->vsize)
+		return false;
+	memcpy(&kv, k + off, 8);
+	memcpy(&iv, i + off, 8);
+	return kv >= 0xffff800000000000ull && iv >= INTERP_VA_STACK &&
+	       iv < INTERP_VA_URB + (INTERP_VA_STACK - 1);
+}
+
+/* The first byte of a value (kernel's k, interpreter's i) that differs: -1 none.  The struct
+ * bpf_timer's bytes are skipped, and an aligned u64 that holds a pointer on both sides
+ * (both_ptr, counted in *ptrs). */
+static long value_diff(const struct map_cmp *c, const uint8_t *k, const uint8_t *i,
+		       uint32_t *ptrs)
+{
+	for (uint32_t b = 0; b < c->vsize; b++) {
+		if (k[b] == i[b] || !byte_compared(c, b))
+			continue;
+		if (both_ptr(c, k, i, b & ~7u)) {
+			b |= 7;
+			(*ptrs)++;
+			continue;
+		}
+		return b;
+	}
+	return -1;
 }
 
 /* Whether the kernel may have evicted from an LRU map in its run: an update finds no free node
@@ -475,21 +555,22 @@ static int pcpu_others(const struct map_set *ms, const struct map_cmp *c, const 
 
 /* One compared map: true when the interpreter's contents are the kernel's after the run (and a
  * per-CPU map's other CPUs' copies unchanged), else false with the first difference in what. */
-static bool map_cmp__same(const struct map_set *ms, const struct map_cmp *c, char *what, size_t n)
+static bool map_cmp__same(const struct map_set *ms, const struct map_cmp *c, char *what, size_t n,
+			  uint32_t *ptrs)
 {
 	char key[48];
+	long b;
 	int cpu;
 
 	if (!c->hash) {
 		for (uint32_t e = 0; e < c->n; e++) {
 			const uint8_t *k = kval_of(ms, c, c->va, e), *i = c->iv + (size_t)e * c->vsize;
 
-			for (uint32_t b = 0; b < c->vsize; b++)
-				if (k[b] != i[b]) {
-					snprintf(what, n, "element %u, byte %u: kernel %#x, "
-						 "interpreter %#x", e, b, k[b], i[b]);
-					return false;
-				}
+			if ((b = value_diff(c, k, i, ptrs)) >= 0) {
+				snprintf(what, n, "element %u, byte %ld: kernel %#x, interpreter %#x",
+					 e, b, k[b], i[b]);
+				return false;
+			}
 			if ((cpu = pcpu_others(ms, c, c->va + (size_t)e * c->kval,
 					       c->vb + (size_t)e * c->kval)) >= 0) {
 				snprintf(what, n, "element %u: CPU %d's copy changed (the run was "
@@ -508,12 +589,11 @@ static bool map_cmp__same(const struct map_set *ms, const struct map_cmp *c, cha
 			snprintf(what, n, "key %s: in the kernel's map, not in the interpreter's", key);
 			return false;
 		}
-		for (uint32_t b = 0; b < c->vsize; b++)
-			if (k[b] != c->iv[(size_t)s * c->vsize + b]) {
-				snprintf(what, n, "key %s, byte %u: kernel %#x, interpreter %#x", key,
-					 b, k[b], c->iv[(size_t)s * c->vsize + b]);
-				return false;
-			}
+		if ((b = value_diff(c, k, c->iv + (size_t)s * c->vsize, ptrs)) >= 0) {
+			snprintf(what, n, "key %s, byte %ld: kernel %#x, interpreter %#x", key, b,
+				 k[b], c->iv[(size_t)s * c->vsize + b]);
+			return false;
+		}
 		was = key_find(c->kb, c->nb, NULL, kk, c->ksize);
 		if ((cpu = pcpu_others(ms, c, c->va + (size_t)e * c->kval,
 				       was < 0 ? NULL : c->vb + (size_t)was * c->kval)) >= 0) {
@@ -536,12 +616,15 @@ static bool map_cmp__same(const struct map_set *ms, const struct map_cmp *c, cha
 /* Whether the interpreter's maps are the kernel's after the run; else which map first differs
  * (*which, an index in ms) and how (what).  An LRU map the kernel may have evicted from is
  * not compared (lru_may_evict). */
-static bool map_set__same(const struct map_set *ms, size_t *which, char *what, size_t n)
+static bool map_set__same(const struct map_set *ms, size_t *which, char *what, size_t n,
+			  uint32_t *ptrs)
 {
+	uint32_t none = 0;
+
 	for (size_t k = 0; k < ms->n; k++) {
 		if (lru_may_evict(&ms->m[k]))
 			continue;
-		if (!map_cmp__same(ms, &ms->m[k], what, n)) {
+		if (!map_cmp__same(ms, &ms->m[k], what, n, ptrs ? ptrs : &none)) {
 			*which = k;
 			return false;
 		}
@@ -559,7 +642,7 @@ static int interp_once(struct interp_result *ir, const struct ebpf_object *obj,
 		       const struct ebpf_prog *prog, uint32_t prog_type, const uint8_t *input,
 		       size_t len, uint64_t budget, const uint8_t *helper, size_t helper_len,
 		       uint8_t *out, bool *unwritten, struct map_set *ms,
-		       const struct kdiff_opts *o)
+		       const struct kdiff_opts *o, uint64_t may_goto)
 {
 	struct interp_code *code = NULL;
 	struct interp_map *maps = NULL;
@@ -611,6 +694,8 @@ static int interp_once(struct interp_result *ir, const struct ebpf_object *obj,
 	env.maps = maps;
 	env.map_cnt = nmaps;
 	env.step_budget = budget;
+	env.timer_horizon = ms->timers ? KDIFF_TIMER_SHORT : 0;
+	env.may_goto_budget = may_goto;
 	err = interp_run(code, &env, ir);
 	*unwritten = w->bad;
 	for (size_t k = 0; k < ms->n; k++)
@@ -665,14 +750,14 @@ static int interp_compare(struct interp_result *ir, const struct ebpf_object *ob
 		memset(helper, vma ? vma_outcomes[k] : 0, sizeof(helper));
 		if ((err = interp_once(ir, obj, prog, prog_type, input, len, budget,
 				       vma ? helper : NULL, vma ? sizeof(helper) : 0, out,
-				       unwritten, ms, o)))
+				       unwritten, ms, o, 0)))
 			return err;
 		if (!vma)
 			return 0;
 		same = ir->trap == INTERP_OK && (uint32_t)ir->r0 == kr->retval &&
 		       (!packet_type(prog_type) ||
 			(kr->data_size_out == len && !memcmp(kout, out, len)));
-		if (same && map_set__same(ms, &which, what, sizeof(what))) {
+		if (same && map_set__same(ms, &which, what, sizeof(what), NULL)) {
 			*outcome = vma_outcomes[k];
 			return 0;
 		}
@@ -685,7 +770,7 @@ static int interp_compare(struct interp_result *ir, const struct ebpf_object *ob
 	 * the first, -ENOENT; run again for its packet and maps) */
 	memset(helper, vma_outcomes[pick], sizeof(helper));
 	return interp_once(ir, obj, prog, prog_type, input, len, budget, helper, sizeof(helper),
-			   out, unwritten, ms, o);
+			   out, unwritten, ms, o, 0);
 }
 
 /* kernel_prog__test_run with the calling thread pinned to cpu (-1: where it runs), its
@@ -709,6 +794,122 @@ static bool pinned_test_run(const struct kernel_prog *kp, const struct kernel_ru
 	return ran;
 }
 
+/* may_goto (kdiff.h): the interpreter's run of a program that holds one, cut by the step
+ * budget, is run again with KDIFF_MAY_GOTO_STEPS (the count-based budget, 2^23 a frame, run to
+ * its end); a run that spent a may_goto budget is compared when its result (trap, r0, packet,
+ * maps) is the same under the budgets of may_goto_alt as under 2^23: this kernel's x86-64 JIT
+ * times may_goto (a count of 0xffff refilled until 250 ms passed), so the number of
+ * iterations it allows is not known, only that it is at least 0xffff. */
+#define KDIFF_MAY_GOTO_STEPS (1ull << 28)
+static const uint64_t may_goto_alt[] = { 0xffff, 5 * 0x10000 + 1 };
+
+static bool holds_may_goto(const struct ebpf_prog *prog)
+{
+	for (size_t pc = 0; pc < prog->len; pc++)
+		if (prog->insns[pc].code == (BPF_JMP | BPF_JCOND))
+			return true;
+	return false;
+}
+
+/* The interpreter's maps of ms (values, keys, used flags) saved to or restored from buf. */
+static size_t map_set__bytes(const struct map_set *ms)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < ms->n; k++)
+		n += (size_t)ms->m[k].n * (ms->m[k].vsize + (ms->m[k].hash ? ms->m[k].ksize + 1 : 0));
+	return n;
+}
+
+static void map_set__copy(struct map_set *ms, uint8_t *buf, bool save)
+{
+	for (size_t k = 0; k < ms->n; k++) {
+		struct map_cmp *c = &ms->m[k];
+		uint8_t *part[3] = { c->iv, c->ik, c->iu };
+		size_t len[3] = { (size_t)c->n * c->vsize, c->hash ? (size_t)c->n * c->ksize : 0,
+				  c->hash ? c->n : 0 };
+
+		for (int p = 0; p < 3; p++) {
+			if (!len[p])
+				continue;
+			memcpy(save ? buf : part[p], save ? part[p] : buf, len[p]);
+			buf += len[p];
+		}
+	}
+}
+
+/* Whether the interpreter's run ir (its packet out, its maps in ms) is the same under every
+ * budget of may_goto_alt: 1 yes, 0 no, -errno.  ms keeps ir's maps. */
+static int may_goto_free(const struct interp_result *ir, const struct ebpf_object *obj,
+			 const struct ebpf_prog *prog, uint32_t prog_type, const uint8_t *input,
+			 size_t len, uint64_t budget, const uint8_t *out, struct map_set *ms,
+			 const struct kdiff_opts *o)
+{
+	size_t nb = map_set__bytes(ms);
+	uint8_t *saved = malloc(nb + 1), *alt = malloc(nb + 1), *aout = malloc(len + 1);
+	struct interp_result ar;
+	bool unwritten;
+	int err = 0, same = 1;
+
+	if (!saved || !alt || !aout) {
+		err = -ENOMEM;
+		goto out;
+	}
+	map_set__copy(ms, saved, true);
+	for (size_t k = 0; k < sizeof(may_goto_alt) / sizeof(may_goto_alt[0]) && same; k++) {
+		if ((err = interp_once(&ar, obj, prog, prog_type, input, len, budget, NULL, 0,
+				       aout, &unwritten, ms, o, may_goto_alt[k])))
+			goto out;
+		map_set__copy(ms, alt, true);
+		same = ar.trap == ir->trap && ar.r0 == ir->r0 && !memcmp(aout, out, len) &&
+		       !memcmp(alt, saved, nb) && !ar.timer_trap == !ir->timer_trap;
+	}
+out:
+	if (saved)
+		map_set__copy(ms, saved, false);
+	free(saved);
+	free(alt);
+	free(aout);
+	return err ? err : same;
+}
+
+/* A program that arms timers (kdiff.h): the kernel fires them after BPF_PROG_TEST_RUN returned
+ * (t1; it began at t0), in softirq, at their expiry.  The interpreter's run fired those expiring
+ * within KDIFF_TIMER_SHORT (env.timer_horizon) and left the others armed.  Its maps are the
+ * kernel's once the kernel's short timers fired and before a long one can: the maps are read
+ * again until they are the interpreter's or TIMER_WAIT_MS passed (what differs then is
+ * reported), every read before TIMER_READ_BY_MS.  Left out, counted: a run whose timers the
+ * kernel's timing decides (a cancel or a callback replaced less than 1 ms before the expiry,
+ * interp_result.timer_raced), a timer left armed to expire within KDIFF_TIMER_LONG (or past the
+ * interpreter's firings), a callback the interpreter trapped in, a read too late.  0 or
+ * -errno. */
+static int timer_wait(struct map_set *ms, const struct ebpf_object *obj,
+		      const struct interp_result *ir, bool timer_trap, uint64_t t0, uint64_t t1,
+		      char *what, size_t n)
+{
+	const struct timespec poll = { 0, TIMER_POLL_NS };
+	size_t which;
+	int err;
+
+	if (timer_trap || ir->timer_raced || (ir->timer_left && ir->timer_next < KDIFF_TIMER_LONG)) {
+		map_set__drop(ms, obj, timer_trap ? "a timer callback trapped in the interpreter" :
+			      ir->timer_raced ? "the kernel's timing decides what a timer did (a "
+			      "cancel or a new callback less than 1 ms before its expiry)" :
+			      "a timer left armed less than 1 s ahead (or past the interpreter's "
+			      "firings)");
+		return 0;
+	}
+	while (!map_set__same(ms, &which, what, n, NULL) && now_ms() < t1 + TIMER_WAIT_MS &&
+	       now_ms() < t0 + TIMER_READ_BY_MS) {
+		nanosleep(&poll, NULL);
+		if ((err = map_set__read(ms, true)))
+			return err;
+	}
+	if (ir->timer_left && now_ms() >= t0 + TIMER_READ_BY_MS)
+		map_set__drop(ms, obj, "read too late: a timer armed 1 s ahead may have fired");
+	return 0;
+}
+
 /* Runs input through the kernel and the interpreter and compares.  Socket filters see the
  * frame after its Ethernet header in the interpreter's model (interp.h) and are compared on
  * r0 only; XDP and tc programs also on the packet; every type on its array maps (kdiff.h). */
@@ -724,14 +925,16 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 	size_t mk = 0;
 	char mwhat[200] = "";
 	struct map_set ms = { 0 };
-	bool unwritten = false;
+	bool unwritten = false, timer_trap;
+	uint64_t t0, t1, budget;
+	int mg = 0;
 	struct diag d;
 	int err = 0, outcome;
 
 	*diff = false;
 	res->same_maps = true;
 	res->maps_compared = 0;
-	res->hash_maps_compared = res->percpu_maps_compared = 0;
+	res->hash_maps_compared = res->percpu_maps_compared = res->timer_maps_compared = 0;
 	res->maps_left = 0;
 	res->maps_left_why[0] = 0;
 	if (!kout || !iout) {
@@ -757,20 +960,37 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 		ro.data_out = kout;
 		ro.data_size_out = len + COMPARE_SLACK;
 	}
-	if ((err = map_set__open(&ms, kp, obj, prog, nondeterministic(prog))))
+	if ((err = map_set__open(&ms, kp, obj, prog, nondeterministic(prog), res->test_runs > 0)))
 		goto out;
 	diag_clear(&d);
+	t0 = now_ms();
 	res->ran = pinned_test_run(kp, &ro, &kr, ms.cpu, &d);
+	t1 = now_ms();
 	if (!res->ran)
 		goto out;	/* a type the kernel cannot run, or an input it refuses */
+	res->test_runs++;
 	res->kernel_retval = kr.retval;
 	if ((err = map_set__read(&ms, true)))
 		goto out;
-	if ((err = interp_compare(&ir, obj, prog, kp->prog_type, input + skip, len - skip,
-				  o->step_budget ? o->step_budget : 100000000, &kr, kout, iout,
-				  &unwritten, &outcome, &ms, o)))
+	budget = o->step_budget ? o->step_budget : 100000000;
+	if ((err = interp_compare(&ir, obj, prog, kp->prog_type, input + skip, len - skip, budget,
+				  &kr, kout, iout, &unwritten, &outcome, &ms, o)))
 		goto out;
+	if (ir.trap == INTERP_TRAP_STEPS && budget < KDIFF_MAY_GOTO_STEPS && holds_may_goto(prog)) {
+		budget = KDIFF_MAY_GOTO_STEPS;
+		if ((err = interp_compare(&ir, obj, prog, kp->prog_type, input + skip, len - skip,
+					  budget, &kr, kout, iout, &unwritten, &outcome, &ms, o)))
+			goto out;
+	}
+	res->may_goto_spent = ir.may_goto_spent;
+	if (ir.may_goto_spent && !nondeterministic(prog) && outcome < 0 &&
+	    (mg = may_goto_free(&ir, obj, prog, kp->prog_type, input + skip, len - skip, budget,
+				iout, &ms, o)) < 0) {
+		err = mg;
+		goto out;
+	}
 	res->vma_outcome = (int8_t)outcome;
+	timer_trap = ir.timer_trap;
 	/* (a trap in a timer callback the interpreter fired after the program is no result of
 	 * this run: BPF_PROG_TEST_RUN returns before a timer fires; the verdict's runs judge it.
 	 * The program itself may have been cut by the step budget before them: no result) */
@@ -779,16 +999,22 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 	res->interp_r0 = ir.r0;
 	res->interp_trap = (uint8_t)ir.trap;
 	/* (a run that spent a may_goto budget followed the count-based rule; this kernel's JIT may
-	 * time may_goto instead, and then runs the loop far longer.  A bpf_loop nr above 2^32 is
+	 * time may_goto instead, and then runs the loop far longer: compared only when the result
+	 * is the same under other budgets, may_goto_free.  A bpf_loop nr above 2^32 is
 	 * a u32 to the helper and -E2BIG to the inlined loop the verifier may emit instead.  A
 	 * run cut by the step budget has no result: the kernel runs bpf_loop's 2^23 calls) */
+	res->may_goto_free = ir.may_goto_spent && mg == 1;
 	res->nondeterministic = nondeterministic(prog) || ir.trap == INTERP_TRAP_CALL ||
 				ir.trap == INTERP_TRAP_HELPER || ir.trap == INTERP_TRAP_STEPS ||
-				ir.may_goto_spent || ir.bpf_loop_nr64 || unwritten;
+				(ir.may_goto_spent && mg != 1) || ir.bpf_loop_nr64 || unwritten;
 	res->same_retval = ir.trap == INTERP_OK && (uint32_t)ir.r0 == kr.retval;
 	res->same_packet = !packet_type(kp->prog_type) ||
 			   (kr.data_size_out == len && !memcmp(kout, iout, len));
-	res->same_maps = map_set__same(&ms, &mk, mwhat, sizeof(mwhat));
+	if (!res->nondeterministic && ms.timers && ms.n &&
+	    (err = timer_wait(&ms, obj, &ir, timer_trap, t0, t1, mwhat, sizeof(mwhat))))
+		goto out;
+	res->map_ptr_slots = 0;
+	res->same_maps = map_set__same(&ms, &mk, mwhat, sizeof(mwhat), &res->map_ptr_slots);
 	if (res->nondeterministic) {
 		res->same_maps = true;
 		goto out;
@@ -802,6 +1028,7 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 		res->maps_compared++;
 		res->hash_maps_compared += ms.m[k].hash;
 		res->percpu_maps_compared += ms.m[k].percpu;
+		res->timer_maps_compared += ms.timers;
 	}
 	res->maps_left = ms.left;
 	snprintf(res->maps_left_why, sizeof(res->maps_left_why), "%s", ms.why);
@@ -829,7 +1056,8 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 
 		res->kind = KDIFF_MAP;
 		snprintf(res->text, sizeof(res->text), "map %u '%.64s' after the run differs: "
-			 "%s (r0 = %u on both)", c->m, obj->maps[c->m].name, mwhat, kr.retval);
+			 "%s (r0 = %u on both)%s", c->m, obj->maps[c->m].name, mwhat, kr.retval,
+			 ms.timers ? " (read again for the timer callbacks for up to 300 ms)" : "");
 	} else {
 		*diff = false;
 	}
@@ -1021,6 +1249,9 @@ int kdiff_run(struct kdiff_result *res, const struct ebpf_object *obj,
 		snprintf(res->text, sizeof(res->text), "%u claims held on %" PRIu64 " runs%s",
 			 res->claims.nranges, res->check.runs, !res->ran ?
 			 "; the kernel cannot test-run this program type" :
+			 res->nondeterministic && res->may_goto_spent && !res->may_goto_free ?
+			 "; r0 not compared (helpers, or a result that depends on may_goto's "
+			 "budget)" :
 			 res->nondeterministic ? "; r0 not compared (helpers)" :
 			 res->maps_compared ? "; r0, packet and maps agree" :
 			 "; r0 and packet agree");
@@ -1028,6 +1259,13 @@ int kdiff_run(struct kdiff_result *res, const struct ebpf_object *obj,
 			snprintf(res->text + strlen(res->text), sizeof(res->text) - strlen(res->text),
 				 " (%u compared: %u hash, %u per-CPU)", res->maps_compared,
 				 res->hash_maps_compared, res->percpu_maps_compared);
+		if (res->ran && !res->nondeterministic && res->may_goto_free)
+			snprintf(res->text + strlen(res->text), sizeof(res->text) - strlen(res->text),
+				 " (a may_goto budget spent: the same result under budgets 0xffff, "
+				 "5 * 2^16 + 1 and 2^23)");
+		if (res->ran && !res->nondeterministic && res->maps_compared && res->map_ptr_slots)
+			snprintf(res->text + strlen(res->text), sizeof(res->text) - strlen(res->text),
+				 " (%u slots a pointer on both sides)", res->map_ptr_slots);
 		if (res->ran && !res->nondeterministic && res->maps_left)
 			snprintf(res->text + strlen(res->text), sizeof(res->text) - strlen(res->text),
 				 " (maps not compared: %u; %s)", res->maps_left, res->maps_left_why);

@@ -32,10 +32,19 @@
  * run (the kernel's, until they differ) found it empty or at least 128 elements short of
  * max_entries, and otherwise left out, as are LRU maps with per-CPU lists
  * (BPF_F_NO_COMMON_LRU).  Maps left out are counted with the first one's reason
- * (maps_left), never called agreeing; so are the maps of programs that arm timers (a
- * callback the kernel fires after BPF_PROG_TEST_RUN returns may write a map while it is read;
- * the interpreter fires them after the program).  Not compared at all: nondeterministic
- * programs.  The claims are checked with helper results the real helpers can return: the kernel
+ * (maps_left), never called agreeing.  A program that arms timers: the kernel fires them after
+ * BPF_PROG_TEST_RUN returns, in softirq, at their expiry; the interpreter fires those that
+ * expire within 1 ms (interp_env.timer_horizon) and leaves the others armed, and the kernel's
+ * maps are read again until they are the interpreter's (300 ms at most: what differs then is
+ * reported), each read within 800 ms of the run's start, before a timer armed 1 s ahead can
+ * fire.  The 16 bytes of a struct bpf_timer are the kernel's own and not compared.  Left out,
+ * counted: a run where a cancel or a new callback came less than 1 ms before the timer's expiry
+ * (the kernel's timing decides whether it fired, interp_result.timer_raced), a timer left armed
+ * less than 1 s ahead, a callback the interpreter trapped in, a second test run of the loaded
+ * program (its timers initialized by the first).  An aligned u64 of a value that holds a pointer
+ * on both sides (an interpreter's address, a kernel one: a privileged program may store
+ * pointers in maps) is compared as such, not by address (map_ptr_slots); a pointer against a
+ * number is a difference.  Not compared at all: nondeterministic programs.  The claims are checked with helper results the real helpers can return: the kernel
  * bounds bpf_get_smp_processor_id by this machine's CPU count, so for programs calling it every
  * helper result is drawn below that count.  Socket filters are
  * run by BPF_PROG_TEST_RUN on the whole frame and by the interpreter on the frame after its
@@ -119,11 +128,19 @@ struct kdiff_result {
 	uint32_t maps_compared;		/* maps compared after the run (above) */
 	uint32_t hash_maps_compared;	/* ... of them hash maps */
 	uint32_t percpu_maps_compared;	/* ... per-CPU maps (array or hash) */
+	uint32_t timer_maps_compared;	/* ... of a program that arms timers */
+	uint32_t map_ptr_slots;		/* value slots that held a pointer on both sides
+					 * (compared as such, not by address) */
 	uint32_t maps_left;		/* maps of those kinds the run writes, not compared */
 	char maps_left_why[160];	/* the first one's name and reason */
 	/* a program calling bpf_find_vma: the helper's outcome (interp.h's byte: 0 -ENOENT, 1 the
 	 * vma found, 2 -EBUSY) under which the interpreter's run is the kernel's, -1 none */
 	int8_t vma_outcome;
+	uint32_t test_runs;		/* BPF_PROG_TEST_RUN calls made on the loaded program */
+	/* the interpreter's run spent a may_goto budget (2^23 iterations of a frame, the
+	 * count-based rule) ... and its result is the same under budgets of 0xffff and 5 * 2^16 + 1:
+	 * compared with the kernel's (which times may_goto), else not (nondeterministic) */
+	bool may_goto_spent, may_goto_free;
 	uint8_t *input;			/* owned: the input of the compared run */
 	size_t input_len;
 };
