@@ -30,7 +30,8 @@ static const char *const state_keys[] = {
 	"kernel_claim_checks", "kernel_claims_refuted", "kernel_test_runs", "kernel_result_diff",
 	"kernel_invariant", "kernel_errors", "kernel_exit_judged", "kernel_exit_refuted",
 	"kernel_map_runs", "kernel_unpriv_rule", "kernel_unpriv_skip", "kernel_map_hash_runs",
-	"kernel_map_percpu_runs", "kernel_map_left_runs",
+	"kernel_map_percpu_runs", "kernel_map_left_runs", "kernel_map_timer_runs",
+	"kernel_may_goto_free", "kernel_may_goto_dep",
 };
 
 static void test_registry(void)
