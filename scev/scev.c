@@ -576,6 +576,11 @@ static int rerun_reset(struct scev_ctx *cx, struct claim_prog *out, struct scev_
 	stack_spans_reset(cx, false);	/* (the first pass reads no summary: step 1) */
 	cx->first_pass = true;
 	cx->iter_join = true;
+	/* (the blocks the verdict's instruction bound counts are the next last pass's: a block
+	 * only this run reached, under arguments or assumptions the next one narrows, would have
+	 * its loop counted with no trip claim, and the bound lost) */
+	if (cx->live)
+		memset(cx->live, 0, cx->st.cfg->nblocks ? cx->st.cfg->nblocks : 1);
 	return 0;
 }
 

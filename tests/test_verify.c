@@ -711,6 +711,46 @@ static void test_call_bounds_stated(void)
 	test_call_bounds_more();
 }
 
+/* A verdict after try_args_shrink's re-run (scev.c): main calls f(i), i < N, and f runs its loop
+ * only for n >= N.  The rounds' forgetful passes give the call i in [0, N], so the first run's
+ * last pass reaches f's loop; the re-run's, with n in [0, N - 1], does not (no trip claim).
+ * The instruction bound must count the re-run's blocks: the runs, judged by the interpreter,
+ * take at most the bound (N = 4), and a run past the step budget faults only when the verdict
+ * bounds nothing (N = 40000, 280,003 instructions). */
+static void test_args_rerun_bound(void)
+{
+	static const char *const texts[] = {
+		"r6 = 0\nl: r1 = r6\ncall f\nr6 += 1\nif r6 < 4 goto l\nr0 = 0\nexit\n"
+		"f: r0 = 0\nif r1 < 4 goto out\nr2 = 0\nm: r2 += 1\nif r2 < r1 goto m\nout: exit\n",
+		"r6 = 0\nl: r1 = r6\ncall f\nr6 += 1\nif r6 < 40000 goto l\nr0 = 0\nexit\n"
+		"f: r0 = 0\nif r1 < 40000 goto out\nr2 = 0\nm: r2 += 1\nif r2 < r1 goto m\n"
+		"out: exit\n",
+	};
+
+	for (size_t k = 0; k < sizeof(texts) / sizeof(texts[0]); k++) {
+		struct ebpf_object *obj = NULL;
+		struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = BPF_PROG_TYPE_XDP,
+					   .runs = 4, .step_budget = k ? 2000 : 0 };
+		struct verdict_report r;
+		struct diag d;
+
+		diag_clear(&d);
+		if (ebpf_object__open_mem(&obj, texts[k], strlen(texts[k]), "args", &d) ||
+		    verdict_compare(&r, obj, &obj->progs[0], &vo, &d)) {
+			CHECK(0, "args re-run %zu: %s", k, d.msg);
+			ebpf_object__free(obj);
+			continue;
+		}
+		CHECK(r.ours.kind == VERDICT_SAFE && r.faults == 0 && r.runs > 0 &&
+		      r.ours.max_insns != UINT64_MAX,
+		      "args re-run %zu: %s, %llu of %llu runs fault (%s), bound %llu", k,
+		      r.ours.reason, (unsigned long long)r.faults, (unsigned long long)r.runs,
+		      r.fault, (unsigned long long)r.ours.max_insns);
+		verdict_report__free(&r);
+		ebpf_object__free(obj);
+	}
+}
+
 /* Generated programs called safe never fault; count how many are called safe. */
 static void test_generated(void)
 {
@@ -780,6 +820,7 @@ int main(void)
 	test_forged_main_own();
 	test_watch_after_cut();
 	test_call_bounds_stated();
+	test_args_rerun_bound();
 	test_generated();
 	test_kernel_improvement();
 	return check_done("test_verify");
