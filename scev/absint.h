@@ -261,6 +261,12 @@ struct aval astate__load(const struct astate *s, int64_t off, unsigned size);
 /* Whether every byte of [lo, hi) lies in a cell holding the number 0: a load anywhere in it
  * reads 0, whatever its offset (the kernel's STACK_ZERO slots read at a variable offset). */
 bool astate__zero_over(const struct astate *s, int64_t lo, int64_t hi);
+/* What the cells of s hold over [lo, hi), for the unprivileged rule on helper memory: NUMS_ALL
+ * every byte lies in a cell holding a number; else NUMS_PTR a cell there holds a pointer; else
+ * NUMS_MAYBE (a byte no cell places may be a spilled pointer: a join lost it, a store at a
+ * variable offset cut it). */
+enum nums_over { NUMS_ALL, NUMS_MAYBE, NUMS_PTR };
+enum nums_over astate__nums_over(const struct astate *s, int64_t lo, int64_t hi);
 void astate__invalidate(struct astate *s, int64_t lo, int64_t hi);
 void astate__invalidate_mask(struct astate *s, const struct fpmask *m);
 int astate__store(struct astate *s, int64_t off, unsigned size, const struct aval *v);
@@ -466,6 +472,19 @@ bool absint_cb_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const st
 void absint_frame_depth(struct scev_ctx *cx, uint32_t f, __int128 lo);
 bool absint_cb_verify_access(struct scev_ctx *cx, struct scev_verdict *v, const struct aval *a,
 			     uint32_t pc, __int128 lo, __int128 hi, bool write);
+/* astate__nums_over for bytes [lo, hi) of the callers' frames a (REGION_CALLER_STACK) may point
+ * into, at a call a callee makes: their cells at the calls that pass a pointer into them
+ * (outer_frame), and where callees may have written (outer_write) what they wrote (outer_wval);
+ * NUMS_MAYBE when either is not known. */
+/* The unprivileged rule's marks of stack slots that may hold a spilled pointer (scev_ctx
+ * ptr_spill): a store of v at [lo, hi) of function f's frame (f UINT32_MAX: a stack address
+ * not placed; only a known pointer marks), and whether a slot of [lo, hi) of f's frame may
+ * hold one. */
+void absint_spill_note(struct scev_ctx *cx, uint32_t f, int64_t lo, int64_t hi,
+		       const struct aval *v);
+bool absint_spill_may(const struct scev_ctx *cx, uint32_t f, __int128 lo, __int128 hi);
+enum nums_over absint_cb_nums_over(const struct scev_ctx *cx, const struct aval *a, __int128 lo,
+				   __int128 hi);
 /* The callback the helper call at pc takes (callbacks.h), or NULL; a callback's arguments
  * r1-r5 at one call, joined into what its next analysis starts from. */
 const struct scev_cb_loop *absint_cb_at(const struct scev_ctx *cx, uint32_t pc);

@@ -990,6 +990,50 @@ struct aval absint_caller_load(const struct scev_ctx *cx, const struct aval *a, 
 	return any ? v : absint_unknown_bytes(size);
 }
 
+enum nums_over absint_cb_nums_over(const struct scev_ctx *cx, const struct aval *a, __int128 lo,
+				   __int128 hi)
+{
+	static const struct stack_span all = { -FP_FRAME, 0 };
+	enum nums_over k = NUMS_ALL, kf;
+
+	if (a->map >= cx->st.cfg->nfuncs && !(a->map & CALLER_SET)) {	/* (no frame known) */
+		for (uint32_t f = 0; f < cx->st.cfg->nfuncs; f++)
+			if (absint_spill_may(cx, f, lo, hi))
+				return NUMS_MAYBE;
+		return NUMS_ALL;
+	}
+	for (uint32_t f = 0; f < cx->st.cfg->nfuncs; f++) {
+		__int128 flo = (__int128)aval_caller_lo(a, f) + (lo - a->r.smin), wlo, whi;
+		const struct stack_span *w;
+
+		if (!aval_caller_may(a->map, f))
+			continue;
+		if (flo < lo || flo >= hi)
+			flo = lo;	/* (as absint_cb_verify_access) */
+		if (!cx->outer_frame || cx->outer_frame_bad || !cx->outer_frame[f].live ||
+		    flo < -EBPF_STACK_SIZE || hi > 0) {
+			kf = NUMS_MAYBE;
+		} else {
+			kf = astate__nums_over(&cx->outer_frame[f], (int64_t)flo, (int64_t)hi);
+			w = cx->outer_write ? &cx->outer_write[f] : &all;
+			wlo = flo > w->lo ? flo : w->lo;
+			whi = hi < w->hi ? hi : w->hi;
+			if (kf != NUMS_PTR && stack_span_any(w) && wlo < whi) {
+				enum nums_over kw = !cx->outer_wval || !cx->outer_wval[f].live
+						    ? NUMS_MAYBE
+						    : astate__nums_over(&cx->outer_wval[f],
+									(int64_t)wlo, (int64_t)whi);
+
+				kf = kw > kf ? kw : kf;
+			}
+		}
+		if (kf == NUMS_MAYBE && !absint_spill_may(cx, f, flo, hi))
+			kf = NUMS_ALL;	/* (no store of a pointer reached those slots) */
+		k = kf > k ? kf : k;
+	}
+	return k;
+}
+
 bool absint_cb_verify_access(struct scev_ctx *cx, struct scev_verdict *v,
 			     const struct aval *a, uint32_t pc, __int128 lo, __int128 hi,
 			     bool write)

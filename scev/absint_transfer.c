@@ -931,6 +931,15 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 		}
 		a = s->regs[i->dst_reg];
 		b = cls == BPF_ST ? aval_const((uint64_t)(int64_t)i->imm) : s->regs[i->src_reg];
+		/* (the unprivileged rule's marks of slots that may hold a spilled pointer) */
+		if (cx->ptr_spill && b.kind == AV_PTR) {
+			if (ptr_in(&a, REGION_STACK, &off))
+				absint_spill_note(cx, cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func,
+						  off + i->off, off + i->off + size, &b);
+			else if (a.kind != AV_PTR || a.region == REGION_STACK ||
+				 a.region == REGION_CALLER_STACK)
+				absint_spill_note(cx, UINT32_MAX, 0, 0, &b);
+		}
 		/* The symbolic execution places only stores at constant offsets from r10 itself;
 		 * tell it which bytes every other store that may reach the stack may write. */
 		if (i->dst_reg != EBPF_REG_FP && ptr_in(&a, REGION_STACK, &off))

@@ -302,6 +302,52 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 	}
 }
 
+/* check_stack_range_initialized without allow_ptr_leaks (a loader without CAP_PERFMON): a helper
+ * or a global function may read stack bytes only where they hold numbers, never a byte of a
+ * spilled pointer ("invalid indirect read from stack"; a pointer would leak through the
+ * helper).  r[reg] points to size bytes the callee reads (its memory is in bounds: verify_access
+ * has checked it); a byte no cell places may hold a pointer, unsupported, when a store of a
+ * pointer reached its slot in some pass (absint_spill_may). */
+static void verify_unpriv_mem_read(struct scev_ctx *cx, struct scev_verdict *v,
+				   const struct astate *s, uint32_t pc, unsigned reg, uint64_t size,
+				   const char *name)
+{
+	const struct aval *a = &s->regs[reg];
+	uint32_t f = cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func;
+	enum nums_over k;
+	__int128 lo, hi;
+
+	if (!cx->opts.unprivileged || a->kind != AV_PTR || !size ||
+	    (a->region != REGION_STACK && a->region != REGION_CALLER_STACK))
+		return;
+	lo = a->r.smin;
+	hi = (__int128)a->r.smax + size;
+	if (a->region == REGION_STACK) {
+		k = astate__nums_over(s, (int64_t)lo, (int64_t)hi);
+		if (k == NUMS_MAYBE && !absint_spill_may(cx, f, lo, hi))
+			k = NUMS_ALL;	/* (no store of a pointer reached those slots) */
+	} else {
+		k = absint_cb_nums_over(cx, a, lo, hi);
+		if (aval_caller_self(a->map)) {
+			__int128 slo = aval_caller_lo(a, CALLER_SELF_IX);
+			enum nums_over ks = astate__nums_over(s, (int64_t)slo, (int64_t)hi);
+
+			if (ks == NUMS_MAYBE && !absint_spill_may(cx, f, slo, hi))
+				ks = NUMS_ALL;
+			k = ks > k ? ks : k;
+		}
+	}
+	if (k == NUMS_PTR)
+		VFAIL(VERDICT_UNSAFE, pc, "R%u of %s: stack bytes [%lld, %lld) hold a spilled "
+		      "pointer, which the unprivileged kernel does not let a helper read (invalid "
+		      "indirect read from stack: a pointer leak)", reg, name, absint_ll_sat(lo),
+		      absint_ll_sat(hi));
+	if (k == NUMS_MAYBE)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "R%u of %s: stack bytes [%lld, %lld) may hold a "
+		      "spilled pointer, which the unprivileged kernel does not let a helper read",
+		      reg, name, absint_ll_sat(lo), absint_ll_sat(hi));
+}
+
 /* A memory argument (r[reg]) of size r[reg + 1], as check_helper_mem_access and
  * check_mem_size_reg decide: a pointer into the stack, a map value or the packet, the size a
  * bounded scalar (not zero unless allowed), every byte inside the region, and readable bytes
@@ -346,6 +392,8 @@ static void verify_mem_arg(struct scev_ctx *cx, struct scev_verdict *v, const st
 		VFAIL(VERDICT_UNSAFE, pc, "R%u of %s: the helper writes the read-only map '%s'",
 		      reg, name, cx->maps[a->map].name);
 	verify_access(cx, v, s, pc, reg, 0, (unsigned)n->r.umax, kind == HARG_MEM_UNINIT);
+	if (v->kind == VERDICT_SAFE && kind != HARG_MEM_UNINIT)
+		verify_unpriv_mem_read(cx, v, s, pc, reg, n->r.umax, name);
 }
 
 /* A call of the global function g against its prototype (btf_prepare_func_args,
@@ -404,6 +452,9 @@ static void verify_global_call(struct scev_ctx *cx, struct scev_verdict *v,
 				t.regs[reg].maybe_null = false;
 				verify_access(cx, v, &t, pc, reg, 0, g->args[k].size, false);
 				verify_access(cx, v, &t, pc, reg, 0, g->args[k].size, true);
+				if (v->kind == VERDICT_SAFE)
+					verify_unpriv_mem_read(cx, v, &t, pc, reg, g->args[k].size,
+							       g->name);
 			}
 			break;
 		case GARG_BAD:
@@ -497,6 +548,15 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 			VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is a kernel object (PTR_TO_BTF_ID), not "
 			      "modeled as this argument", reg, name);
 
+		/* check_func_arg without allow_ptr_leaks: a pointer given as a number leaks */
+		if (p->args[k] == HARG_ANYTHING && cx->opts.unprivileged && a->kind == AV_PTR)
+			VFAIL(VERDICT_UNSAFE, pc, "R%u leaks addr into helper function (%s)", reg,
+			      name);
+		if (p->args[k] == HARG_ANYTHING && cx->opts.unprivileged && a->kind == AV_TOP)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "R%u of %s may be a pointer: the unprivileged "
+			      "kernel refuses it as a number (R%u leaks addr into helper function)",
+			      reg, name, reg);
+
 		switch (p->args[k]) {
 		case HARG_MAP:
 			if (a->kind != AV_PTR || a->region != REGION_MAP_HANDLE || a->map >= cx->nmaps ||
@@ -537,6 +597,8 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 				VFAIL(VERDICT_UNSAFE, pc, "R%u of %s points to the context", reg, name);
 			if (sz)
 				verify_access(cx, v, s, pc, reg, 0, sz, false);
+			if (sz && v->kind == VERDICT_SAFE)
+				verify_unpriv_mem_read(cx, v, s, pc, reg, sz, name);
 			break;
 		case HARG_MEM:
 		case HARG_MEM_OR_NULL:

@@ -304,6 +304,12 @@ struct scev_ctx {
 	struct scev_verdict *verdict;	/* when set, the last pass also checks safety */
 	struct scev_calls calls;	/* the call graph (calls.c) */
 	uint32_t *fn_stack;	/* verdict: per function, the deepest stack byte it accesses */
+	/* verdict, unprivileged rule: per function, the 8-byte slots of its frame (bit k: the
+	 * slot at fp-8(k+1)) a store of a pointer reached in any pass so far, and whether one
+	 * reached a stack address not placed (any frame, any slot): a byte no cell places is
+	 * taken as a number unless its slot is marked (absint_spill_may, absint_spill_note) */
+	uint64_t *ptr_spill;
+	bool ptr_spill_any;
 	uint8_t *live;		/* verdict: per block, reached in the last pass */
 	/* per loop: the state at its header in the last first pass, which covers every visit
 	 * (absint_header.c: what the header step forgets is met with it), packed (absint.h) */

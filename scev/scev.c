@@ -290,6 +290,7 @@ static void ctx_free(struct scev_ctx *cx)
 	arena_free(cx->may_stack);
 	arena_free(cx->add_src);
 	arena_free(cx->fn_stack);
+	arena_free(cx->ptr_spill);
 	arena_free(cx->live);
 	arena_free(cx->site_args);
 	arena_free(cx->site_seen);
@@ -665,6 +666,9 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 		cx.fn_stack = arena_zalloc(cx.st.cfg->nfuncs, sizeof(*cx.fn_stack));
 		cx.live = arena_zalloc(cx.st.cfg->nblocks ? cx.st.cfg->nblocks : 1, 1);
 		if (!cx.fn_stack || !cx.live || scev_calls_check(&cx, verdict, NULL))
+			goto fail;
+		if (cx.opts.unprivileged &&
+		    !(cx.ptr_spill = arena_zalloc(cx.st.cfg->nfuncs, sizeof(*cx.ptr_spill))))
 			goto fail;
 		absint_timer_maps_check(&cx, verdict);
 		absint_fields_maps_check(&cx, verdict);

@@ -172,8 +172,11 @@ static void check_types(void)
 }
 
 /* Corpus cases of issue 14 §2.  The twins read stack bytes a loop left unwritten; the forms
- * the unprivileged kernel can walk fill the array through a pointer stepped by a constant. */
-enum form { TWIN, SAFE_FORM, SPECTRE };
+ * the unprivileged kernel can walk fill the array through a pointer stepped by a constant.
+ * Then pointers leaked through helpers: a helper's memory holding a spilled pointer (a
+ * TWIN: "invalid read from stack", exposeptr.o's func) or a pointer given as a number
+ * (HELPER_LEAK: "leaks addr into helper function"), each with a safe form. */
+enum form { TWIN, SAFE_FORM, SPECTRE, HELPER_LEAK };
 static const struct {
 	const char *name;
 	enum form form;
@@ -195,13 +198,20 @@ static const struct {
 	{ "array_fill_while_top", SPECTRE },
 	{ "array_fill_down_u32", SPECTRE },
 	{ "array_fill_pointer_iv", SPECTRE },
+	{ "unpriv_helper_reads_spilled_ptr", TWIN },
+	{ "unpriv_helper_reads_spilled_number", SAFE_FORM },
+	{ "unpriv_helper_reads_caller_spilled_ptr", TWIN },
+	{ "unpriv_helper_reads_caller_spilled_number", SAFE_FORM },
+	{ "unpriv_helper_anything_ptr", HELPER_LEAK },
+	{ "unpriv_helper_anything_number", SAFE_FORM },
 };
 
 static void check_case(const char *name, enum form form)
 {
 	static const enum verdict_class want[] = { [TWIN] = VC_BOTH_REJECT,
 						   [SAFE_FORM] = VC_BOTH_ACCEPT,
-						   [SPECTRE] = VC_UNPRIV_RULE };
+						   [SPECTRE] = VC_UNPRIV_RULE,
+						   [HELPER_LEAK] = VC_BOTH_REJECT };
 	char path[4096];
 	struct ebpf_object *obj = NULL;
 	struct kernel_prog *root, *un;
@@ -228,6 +238,10 @@ static void check_case(const char *name, enum form form)
 			CHECK(!un->accepted && strstr(un->message, "read from stack") && !rule,
 			      "%s: the unprivileged kernel does not refuse its read of unwritten "
 			      "stack (%s)", name, un->accepted ? "accepted" : un->message);
+		else if (form == HELPER_LEAK)
+			CHECK(!un->accepted && strstr(un->message, "leaks addr into helper function"),
+			      "%s: the unprivileged kernel does not refuse the pointer given as a "
+			      "number (%s)", name, un->accepted ? "accepted" : un->message);
 		else if (form == SAFE_FORM)
 			CHECK(un->accepted, "%s: the unprivileged kernel refuses it: %s", name,
 			      un->message);

@@ -235,6 +235,7 @@ static bool kernel_lacks_helper(const char *msg, uint32_t type)
  * program bpfscev calls safe that the kernel refuses so stays an improvement to look at. */
 static const char *const unpriv_modeled[] = { "leaks addr into map", "leaks addr into mem",
 					      "leaks addr into ctx", "leaks addr into packet",
+					      "leaks addr into helper function",
 					      /* reads of unwritten stack, directly, by a helper,
 					       * at a variable offset */
 					      "read from stack" };
