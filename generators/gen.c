@@ -2231,6 +2231,8 @@ static void prologue(struct gi *g, int l_short)
 		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA_END, BPF_REG_3);
 	for (size_t i = 0; i < sizeof(prologue_loops) / sizeof(prologue_loops[0]); i++)
 		twin_piece(g, &prologue_loops[i]);
+	if (g->hash_piece)
+		gi_hash_piece(g);
 	/* The array is read at variable offsets: every byte of it must be written first. */
 	if (g->use_array && gen_bool(g->src, g->k->p_array_fill))
 		fill_loop(g, 8);
@@ -2311,6 +2313,8 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 	if (!g->use_map && !g->raw_tp && (knobs->p_for_each || knobs->p_for_each_unsafe))
 		g->use_map = gen_bool(src, 80);
 	g->use_pkt = !g->raw_tp && gen_bool(src, knobs->p_pkt);
+	if (!g->raw_tp)
+		gi_hash_plan(g);
 	g->use_sub = gen_bool(src, knobs->p_subprog);
 	gi_calls_plan(g);
 	/* At most one huge and one possibly endless loop per program, among its first three. */
@@ -2411,11 +2415,12 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 
 		out->map_cnt = 1;
 		strcpy(m->name, "gen_array");
-		m->type = gen_bool(src, knobs->p_map_percpu) ? BPF_MAP_TYPE_PERCPU_ARRAY
-							     : BPF_MAP_TYPE_ARRAY;
+		m->type = g->map0_type				  ? g->map0_type
+			  : gen_bool(src, knobs->p_map_percpu) ? BPF_MAP_TYPE_PERCPU_ARRAY
+							       : BPF_MAP_TYPE_ARRAY;
 		m->key_size = 4;
 		m->value_size = GEN_MAP_VALUE_SIZE;
-		m->max_entries = GEN_MAP_ENTRIES;
+		m->max_entries = g->map0_entries ? g->map0_entries : GEN_MAP_ENTRIES;
 	}
 	if (g->use_ringbuf || g->use_urb || g->use_timer || g->use_fields) {
 		struct ebpf_map_def *m = &out->maps[GEN_MAP_RINGBUF];
@@ -2552,14 +2557,14 @@ _Static_assert((F(MAY_NOT_TERMINATE) | F(HUGE) | F(CALL_TRAP) | F(CALLS_UNSAFE) 
 		F(GLOBAL_UNSAFE) | F(EACH_UNSAFE) | F(START_RANGE_UNSAFE) | F(PTR_JOIN_UNSAFE) |
 		F(CB_COUNT_UNSAFE) | F(TIMER_UNSAFE) | F(FRAMES_UNSAFE) |
 		F(CALL_CTX_UNSAFE) | F(PTR_ALU_UNSAFE) | F(SIDE_ONLY_UNSAFE) | F(TIMER_TWO_UNSAFE) |
-		F(DEAD_ENTRY_UNSAFE) | F(ARGS_LAST_UNSAFE)) ==
+		F(DEAD_ENTRY_UNSAFE) | F(ARGS_LAST_UNSAFE) | F(HASH_UNSAFE)) ==
 	       (F(MAY_NOT_TERMINATE) + F(HUGE) + F(CALL_TRAP) + F(CALLS_UNSAFE) + F(NULL_UNSAFE) +
 		F(STACK_UNWRITTEN) + F(ARRAY_FILL) + F(LOOP_DEF) + F(REG_UNWRITTEN) + F(TWIN_UNSAFE) +
 		F(HELPER_MEM_UNSAFE) + F(PKT_UNSAFE) + F(ITER) + F(ITER_UNSAFE) + F(REF_UNSAFE) + F(URB_UNSAFE) +
 		F(GLOBAL_UNSAFE) + F(EACH_UNSAFE) + F(START_RANGE_UNSAFE) + F(PTR_JOIN_UNSAFE) +
 		F(CB_COUNT_UNSAFE) + F(TIMER_UNSAFE) + F(FRAMES_UNSAFE) +
 		F(CALL_CTX_UNSAFE) + F(PTR_ALU_UNSAFE) + F(SIDE_ONLY_UNSAFE) + F(TIMER_TWO_UNSAFE) +
-		F(DEAD_ENTRY_UNSAFE) + F(ARGS_LAST_UNSAFE)),
+		F(DEAD_ENTRY_UNSAFE) + F(ARGS_LAST_UNSAFE) + F(HASH_UNSAFE)),
 	       "two gen_program flags share a bit");
 #undef F
 
@@ -2610,6 +2615,8 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 		sbuf_puts(sb, " u64-ptr-unsafe (a map value's u64 added to a pointer unbounded)");
 	if (p->flags & GEN_PROG_MAP_LEN_UNSAFE)
 		sbuf_puts(sb, " map-len-read-past-value (a length checked one too high)");
+	if (p->flags & GEN_PROG_HASH_UNSAFE)
+		sbuf_puts(sb, " hash-unsafe (a hash value read without its NULL check, or past it)");
 	if (p->flags & GEN_PROG_TWIN_UNSAFE)
 		sbuf_puts(sb, " may-goto-twin (safe only within 2^23 iterations)");
 	if (p->flags & GEN_PROG_ITER)
@@ -2637,7 +2644,10 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 		sbuf_printf(sb, "; map %zu: %s %s key_size %u value_size %u max_entries %u", i,
 			    p->maps[i].name,
 			    p->maps[i].type == BPF_MAP_TYPE_RINGBUF ? "ringbuf"
-			    : p->maps[i].type == BPF_MAP_TYPE_USER_RINGBUF ? "user_ringbuf" : "array",
+			    : p->maps[i].type == BPF_MAP_TYPE_USER_RINGBUF ? "user_ringbuf"
+			    : p->maps[i].type == BPF_MAP_TYPE_HASH ? "hash"
+			    : p->maps[i].type == BPF_MAP_TYPE_LRU_HASH ? "lru_hash"
+			    : p->maps[i].type == BPF_MAP_TYPE_PERCPU_HASH ? "percpu_hash" : "array",
 			    p->maps[i].key_size, p->maps[i].value_size, p->maps[i].max_entries);
 		if (p->maps[i].timer)
 			sbuf_printf(sb, " timer %u", p->maps[i].timer - 1);

@@ -12,7 +12,8 @@
  * Programs are well formed for the kernel as a plain XDP program: registers are written before
  * they are read (also r1-r5 after calls), stack accesses stay in [-512, -1] and are written
  * before they are read, packet reads follow a bounds check against data_end, map values are
- * null-checked, the only helpers are bpf_map_lookup_elem on one small array map,
+ * null-checked, the only helpers are bpf_map_lookup_elem on one small array map (a hash map
+ * with p_map_hash, which also updates and deletes: generators/gen_hash.c),
  * bpf_ktime_get_ns and bpf_get_prandom_u32.  The verifier may still refuse many of them for
  * their loops (too many states, unbounded loops): that is on purpose.
  *
@@ -133,6 +134,9 @@
  * statement's callback is set for as well */
 #define GEN_MAP_TIMER2 4
 #define GEN_TIMER2_VALUE 48
+/* p_map_hash: map 0 is a hash map instead, of GEN_MAP_ENTRIES elements (an LRU hash map:
+ * GEN_MAP_LRU_ENTRIES, so that the kernel differential compares it: kdiff.c's LRU rule) */
+#define GEN_MAP_LRU_ENTRIES 256
 /* p_map_field: map 5 is an array of GEN_FIELDS_ENTRIES values of GEN_FIELDS_VALUE bytes holding a
  * struct bpf_spin_lock at GEN_FIELDS_LOCK and a __kptr_untrusted to a task_struct at
  * GEN_FIELDS_KPTR (ebpf_map_def.fields; maps 1-4 defined whether used or not) */
@@ -473,6 +477,13 @@
 	X(p_map_len_over, 0, 0, 100,                                                               \
 	  "unsafe twin of p_map_len: len <= 61; the program's own input sets 61 and the last "     \
 	  "read is past the 64-byte value (any of the array's elements)")                          \
+	X(p_map_hash, 0, 0, 100,                                                                   \
+	  "map 0 is a hash map (HASH of 4 entries, LRU_HASH of 256, PERCPU_HASH with "              \
+	  "p_map_percpu), empty at start; the prologue fills keys [0, n) in a loop (n from the "   \
+	  "input, up to 7: -E2BIG past 4), looks keys [0, m) up with NULL checks, deletes one")  \
+	X(p_map_hash_bad, 0, 0, 100,                                                               \
+	  "unsafe twin of p_map_hash: a value read without its NULL check on a key never "         \
+	  "inserted, or 8 bytes read at value_size - 4 of an element every run finds")             \
 	X(p_call_frames, 0, 0, 100,                                                                \
 	  "f(p) reads *p, called with a pointer into main's frame and, from h, into h's own: "      \
 	  "the pointer joins two frames")                                                          \
@@ -725,6 +736,11 @@ struct gen_loop {
 						 * main's frame (a callee's context) */
 #define GEN_PROG_ARGS_LAST_UNSAFE (1ull << 32)	/* p_args_last_over: every run's last call
 						 * writes the 8 bytes above the callee's frame */
+#define GEN_PROG_HASH_UNSAFE (1ull << 33)	/* p_map_hash_bad: a hash map's value read without
+						 * its NULL check (a key never inserted) or at
+						 * value_size - 4 (8 bytes, of an element every run
+						 * finds): INTERP_TRAP_MEM on every run; the kernel
+						 * refuses it */
 #define GEN_PROG_CB_COUNT_UNSAFE (1u << 20)	/* p_cb_count_over: a run may read the byte at
 						 * data_end at a count a callback kept */
 #define GEN_PROG_FRAMES_UNSAFE (1u << 22)	/* p_call_frames_past: a callee given pointers into
@@ -797,7 +813,8 @@ struct gen_program {
 	size_t input_len;
 	uint8_t helper_data[GEN_HELPER_LEN];	/* results for prandom/ktime, in call order */
 	size_t helper_len;
-	struct ebpf_map_def maps[6];	/* the array map when map_cnt >= 1, the ring buffer when
+	struct ebpf_map_def maps[6];	/* the array map (p_map_hash: a hash map) when
+					 * map_cnt >= 1, the ring buffer when
 					 * map_cnt >= 2 (GEN_MAP_RINGBUF), the user ring buffer when
 					 * map_cnt >= 3 (GEN_MAP_URB), the timer map when map_cnt >= 4
 					 * (GEN_MAP_TIMER), the second timer map when map_cnt >= 5

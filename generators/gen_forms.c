@@ -162,8 +162,11 @@ void gi_stmt_for_each(struct gi *g, struct gi_loop *lp)
 	cb->called = true;
 	cb->cb_each = twin ? (uint8_t)(2 + gen_pick(g->src, 3)) : 1;
 	cb->cb_ctx = gen_bool(g->src, 60);
-	cb->cb_stop = gen_bool(g->src, 30) ? (int32_t)gen_u32(g->src, 0, GEN_MAP_ENTRIES) : -1;
-	cb->cb_nr = GEN_MAP_ENTRIES;
+	/* (no early stop over a hash map: which elements it visits would depend on their order,
+	 * the kernel's buckets' and the interpreter's slots', gen_hash.c) */
+	cb->cb_stop = !g->hash_piece && gen_bool(g->src, 30)
+			      ? (int32_t)gen_u32(g->src, 0, GEN_MAP_ENTRIES) : -1;
+	cb->cb_nr = g->map0_entries ? g->map0_entries : GEN_MAP_ENTRIES;
 	gi_spill_caller_homes(g);
 	gi_ld_map(g, BPF_REG_1, 0);
 	gi_ld_func(g, BPF_REG_2, cb->label);

@@ -228,6 +228,10 @@ struct gi {
 	 * the program's own input is to set (c is chosen once the input is drawn) */
 	uint32_t map_len_pc;
 	uint8_t map_len_at, map_len_own;
+	/* p_map_hash (p_map_hash_bad): 1 the prologue's hash piece, 2 its twin, 0 none; map 0's
+	 * type and max_entries then (0: the array's) */
+	uint8_t hash_piece;
+	uint32_t map0_type, map0_entries;
 	/* Tables: everything from here on is written before it is read (not cleared per program). */
 	int32_t label_pc[GI_MAX_LABELS];
 	struct gi_fix fix[GI_MAX_FIXUPS];
@@ -345,6 +349,11 @@ void gi_dead_outer(struct gi *g, bool bad);
 /* ... and of the call pieces (p_dead_call, p_dead_cb and their twins) */
 void gi_dead_call(struct gi *g, bool bad);
 void gi_dead_cb(struct gi *g, bool bad);
+
+/* gen_hash.c: p_map_hash (p_map_hash_bad): the program-wide draw (map 0 a hash map), and the
+ * prologue's piece on it */
+void gi_hash_plan(struct gi *g);
+void gi_hash_piece(struct gi *g);
 
 /* gen_stmt.c */
 enum { COND_ANY = -1, COND_INPUT, COND_COUNTER, COND_ACC, COND_HELPER };

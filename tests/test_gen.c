@@ -668,7 +668,7 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 			   GEN_PROG_START_RANGE_UNSAFE | GEN_PROG_URB_UNSAFE |
 			   GEN_PROG_CB_COUNT_UNSAFE | GEN_PROG_FRAMES_UNSAFE |
 			   GEN_PROG_CALL_CTX_UNSAFE | GEN_PROG_SIDE_ONLY_UNSAFE |
-			   GEN_PROG_ARGS_LAST_UNSAFE |
+			   GEN_PROG_ARGS_LAST_UNSAFE | GEN_PROG_HASH_UNSAFE |
 			   GEN_PROG_DEAD_ENTRY_UNSAFE | GEN_PROG_VMA_UNSAFE |
 			   GEN_PROG_TIMER_TWO_UNSAFE | GEN_PROG_MAP_LEN_UNSAFE))) &&
 	    !(res.trap == INTERP_TRAP_HELPER &&
@@ -693,7 +693,7 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 				GEN_PROG_START_RANGE_UNSAFE | GEN_PROG_URB_UNSAFE |
 				GEN_PROG_CB_COUNT_UNSAFE | GEN_PROG_FRAMES_UNSAFE |
 				GEN_PROG_CALL_CTX_UNSAFE | GEN_PROG_SIDE_ONLY_UNSAFE |
-				GEN_PROG_ARGS_LAST_UNSAFE |
+				GEN_PROG_ARGS_LAST_UNSAFE | GEN_PROG_HASH_UNSAFE |
 				GEN_PROG_TIMER_TWO_UNSAFE | GEN_PROG_DEAD_ENTRY_UNSAFE |
 				GEN_PROG_VMA_UNSAFE | GEN_PROG_MAP_LEN_UNSAFE);
 	bool iter_bad = p->flags & (GEN_PROG_ITER_UNSAFE | GEN_PROG_TIMER_UNSAFE);
@@ -2538,6 +2538,57 @@ static void test_args_last_knobs(void)
 	       "safe\n", c.safe, c.traps, c.flagged[1]);
 }
 
+/* p_map_hash and its unsafe twin p_map_hash_bad (issue 15; generators/gen_hash.c): map 0 is a
+ * hash map (HASH, LRU_HASH, or PERCPU_HASH with p_map_percpu), filled by a loop of updates, read
+ * by a loop of NULL-checked lookups, an element deleted.  The safe form never traps
+ * (check_program, two inputs, from an empty map) and bpfscev calls most of its programs safe; the
+ * twin, flagged, reads a value without the NULL check on a key never inserted, or 8 bytes at
+ * value_size - 4 of key 0 (inserted on every run): it traps on its own input, and is never
+ * called safe. */
+struct hash_counts {
+	struct twin_counts c;
+	unsigned types[3];	/* HASH, LRU_HASH, PERCPU_HASH */
+	unsigned helpers[3];	/* programs calling update, delete, lookup */
+};
+
+static void map_hash_program(void *arg, const struct twin_run *r)
+{
+	struct hash_counts *h = arg;
+	const struct ebpf_map_def *m = &r->p->maps[0];
+	struct scev_verdict v;
+
+	CHECK(r->p->map_cnt >= 1 && (m->type == BPF_MAP_TYPE_HASH ||
+				     m->type == BPF_MAP_TYPE_LRU_HASH ||
+				     m->type == BPF_MAP_TYPE_PERCPU_HASH),
+	      TW "map 0 is not a hash map (%u maps, type %u)", TW_ARGS(r), (unsigned)r->p->map_cnt,
+	      r->p->map_cnt ? m->type : 0);
+	h->types[0] += m->type == BPF_MAP_TYPE_HASH;
+	h->types[1] += m->type == BPF_MAP_TYPE_LRU_HASH;
+	h->types[2] += m->type == BPF_MAP_TYPE_PERCPU_HASH;
+	h->helpers[0] += has_call(r->p, 0, BPF_FUNC_map_update_elem);
+	h->helpers[1] += has_call(r->p, 0, BPF_FUNC_map_delete_elem);
+	h->helpers[2] += has_call(r->p, 0, BPF_FUNC_map_lookup_elem);
+	mem_twin_verdict(&h->c, r, GEN_PROG_HASH_UNSAFE, &v);
+}
+
+static void test_map_hash_knobs(void)
+{
+	static const struct twin_spec s = { { "p_map_hash", "p_map_hash_bad" }, 100, 6100000, 100,
+					    { { "p_map_percpu", 30 }, { "p_map", 50 } } };
+	struct hash_counts h = { 0 };
+
+	for_twin_programs(&s, map_hash_program, &h);
+	check_mem_twins(&s, &h.c, 80);
+	CHECK(h.types[0] > 0 && h.types[1] > 0 && h.types[2] > 0, "hash map types %u %u %u",
+	      h.types[0], h.types[1], h.types[2]);
+	CHECK(h.helpers[0] == 200 && h.helpers[1] == 200 && h.helpers[2] == 200,
+	      "programs calling update %u, delete %u, lookup %u of 200", h.helpers[0],
+	      h.helpers[1], h.helpers[2]);
+	printf("p_map_hash: %u of 100 called safe; p_map_hash_bad: %u of %u trap, none called safe "
+	       "(HASH %u, LRU_HASH %u, PERCPU_HASH %u)\n", h.c.safe, h.c.traps, h.c.flagged[1],
+	       h.types[0], h.types[1], h.types[2]);
+}
+
 /* p_ptr_join and its unsafe twin p_ptr_join_over: the safe form never traps (check_program, two
  * inputs) and bpfscev calls none of its programs unsafe for a packet access (the constant
  * offsets each path checked: a false alarm when joined states meet the read), the twin, flagged,
@@ -3443,6 +3494,7 @@ int main(void)
 	test_cb_count_knobs();
 	test_call_ctx_knobs();
 	test_args_last_knobs();
+	test_map_hash_knobs();
 	test_iter_knobs();
 	test_iter_helper_knobs();
 	test_iter_deep_knobs();

@@ -1482,6 +1482,78 @@ static void test_hash_fill(void)
 	cb_case("hash map filled, wrong past the helpers", prog, past, past_ref, 1);
 }
 
+/* Forged claims about a hash map's value (issue 15, hash18): the program fills keys i < 10 of a
+ * map of 4 with the input's byte 0 and reads each back (NULL-checked).  The value read (r1 at pc
+ * 19, on the path that found it) is in [0, 255] on every run of the interpreter, which starts
+ * from an empty map; but a kernel's map may hold anything before the run (an earlier run's
+ * elements, user space's), and the reads of keys the fill did not reach (past the fourth, the
+ * map full) find them: Z3 must not prove it (the interpreter cannot refute it either, so a proof
+ * here is the kind of wrong claim only Z3 could let through).  Nor the value 0 (a forged claim
+ * the interpreter refutes with a non-zero byte 0).  The same run's counter at pc 19, in [0, 9],
+ * is proved with the loop's trip and counter (claimed too): the helpers' paths are encoded, not cut. */
+static void test_hash_value_forged(void)
+{
+	static const char prog[] =
+		"-- asm\n"
+		"r6 = *(u8 *)(r1 +0)\n"
+		"r7 = 0\n"
+		"l: *(u64 *)(r10 -8) = r7\n"	/* pc 2 */
+		"*(u64 *)(r10 -16) = r6\n"
+		"r1 = map[fd:0] ll\n"
+		"r2 = r10\n"
+		"r2 += -8\n"
+		"r3 = r10\n"
+		"r3 += -16\n"
+		"r4 = 0\n"
+		"call bpf_map_update_elem\n"	/* pc 11 */
+		"r1 = map[fd:0] ll\n"
+		"r2 = r10\n"
+		"r2 += -8\n"
+		"call bpf_map_lookup_elem\n"	/* pc 16 */
+		"if r0 == 0 goto n\n"
+		"r1 = *(u64 *)(r0 +0)\n"
+		"r8 = r1\n"			/* pc 19: r1 the value read */
+		"n: r7 += 1\n"
+		"if r7 < 10 goto l\n"
+		"r0 = 0\n"
+		"exit\n"
+		"-- maps\n"
+		"hash key=8 value=8 entries=4\n";
+#define R1(pc, loc, lo, hi) "{\"pc\": " #pc ", \"loc\": \"" loc "\", \"umin\": " #lo ", \"umax\": " \
+	#hi ", \"smin\": " #lo ", \"smax\": " #hi ", \"u32_min\": " #lo ", \"u32_max\": " #hi \
+	", \"s32_min\": " #lo ", \"s32_max\": " #hi "}"
+	static const char claims[] = "{\"programs\": [{\"name\": \"hv\", \"loops\": [{\"header\": "
+		"2, \"entries\": [2], \"blocks\": [[2, 21]], \"induction_variables\": [{\"loc\": "
+		"\"r7\", \"width\": 64, \"start\": 0, \"step\": 1}], \"trip_count\": {\"kind\": "
+		"\"exact\", \"max\": 10, \"min\": 10}}], \"ranges\": ["
+		R1(19, "r1", 0, 255) "," R1(19, "r1", 0, 0) "," R1(19, "r7", 0, 9) "]}]}";
+#undef R1
+	struct smt_opts zo = { .sz = sizeof(zo), .rlimit = TEST_RLIMIT, .timeout_ms = SAFETY_MS };
+	const struct smt_claim_result *c;
+	struct prepared p;
+	struct smt_result r;
+
+	if (!prepare(&p, prog, claims))
+		return;
+	/* (the interpreter holds the first claim: only Z3 could let it through) */
+	CHECK(concrete_misses(&p, FIND_RANGE, 0), "hash value: the interpreter refutes [0, 255]");
+	CHECK(!concrete_misses(&p, FIND_RANGE, 1), "hash value: the interpreter does not refute "
+	      "the value 0: the test would prove nothing");
+	CHECK(smt_check(&r, p.obj, &p.obj->progs[0], &p.claims->progs[0], &zo) == 0,
+	      "hash value: smt_check");
+	for (uint32_t k = 0; k < 2; k++) {
+		c = find_claim(&r, SMT_CLAIM_RANGE, k);
+		CHECK(c && c->verdict != SMT_PROVED, "hash value: forged claim %u %s", k,
+		      c ? smt_verdict_name(c->verdict) : "missing");
+	}
+	c = find_claim(&r, SMT_CLAIM_RANGE, 2);
+	CHECK(c && c->verdict == SMT_PROVED, "hash value: the counter's true claim %s: %s",
+	      c ? smt_verdict_name(c->verdict) : "missing", c ? c->reason : "");
+	CHECK(r.encoding_bugs == 0, "hash value: %u encoding findings", r.encoding_bugs);
+	smt_result__free(&r);
+	unprepare(&p);
+}
+
 /* may_goto: the induction gives every frame a budget of any size (every kernel's rule: counted,
  * or timed on x86-64), BMC the interpreter's 2^23.  A loop whose only exit is a may_goto
  * (cond_break) keeps r7 in [0, 10] (it counts to 10 and starts again): claimed at the header, in
@@ -1822,6 +1894,7 @@ int main(int argc, char **argv)
 	test_dynptr_mem();
 	test_hash_walk();
 	test_hash_fill();
+	test_hash_value_forged();
 	test_may_goto();
 	test_interp_only_helper();
 	test_cut_no_queries();
