@@ -1412,6 +1412,51 @@ static void test_hash_walk(void)
 		     "more elements than the interpreter's slots");
 }
 
+/* A loop that stores into a map too large to havoc byte by byte (128 values: its window is one
+ * region, havocked whole): the map value's counter r1 climbs by one per iteration, 100 of them.
+ * Such a region entered the loop's write set whole without counting as new, so the header state
+ * that had been run, which kept the map as it came, was taken as the fixpoint and the load gave
+ * 0 every time: a claim r1 <= 1 in the body was proved by induction (with no query) though the
+ * second iteration's r1 is 2.  Now it is refuted (BMC, confirmed by the interpreter), and one
+ * wrong only past BMC's 64 header executions (r1 <= 80) is not proved. */
+static void test_big_region_havoc(void)
+{
+	static const char prog[] =
+		"-- asm\n"
+		"r1 = 0\n"
+		"*(u32 *)(r10 -4) = r1\n"
+		"r1 = map[fd:0] ll\n"
+		"r2 = r10\n"
+		"r2 += -4\n"
+		"call bpf_map_lookup_elem\n"
+		"if r0 == 0 goto out\n"
+		"r6 = r0\n"
+		"r7 = 0\n"
+		"r1 = 0\n"
+		"l: r1 = *(u64 *)(r6 +0)\n"	/* pc 11 */
+		"r1 += 1\n"			/* pc 12: r1 = 0, 1, ..., 99 */
+		"*(u64 *)(r6 +0) = r1\n"
+		"r7 += 1\n"
+		"if r7 < 100 goto l\n"
+		"r0 = r1\n"
+		"exit\n"
+		"out: r0 = 0\n"
+		"exit\n"
+		"-- maps\n"
+		"array key=4 value=8 entries=128\n";
+#define R1(hi) "{\"programs\": [{\"name\": \"big\", \"loops\": [], \"ranges\": [{\"pc\": 12, " \
+	"\"loc\": \"r1\", \"umin\": 0, \"umax\": " #hi ", \"smin\": 0, \"smax\": " #hi ", " \
+	"\"u32_min\": 0, \"u32_max\": " #hi ", \"s32_min\": 0, \"s32_max\": " #hi "}]}]}"
+	static const char wrong1[] = R1(1), wrong80[] = R1(80);
+#undef R1
+	static const struct cb_expect ref[] = {
+		{ SMT_CLAIM_RANGE, 0, FIND_RANGE, any_input },
+	};
+
+	cb_case("a large map written in a loop, r1 <= 1", prog, wrong1, ref, 1);
+	unknown_case("a large map written in a loop, r1 <= 80", prog, wrong80, 1, NULL);
+}
+
 /* A hash map the program fills itself: update(i, input byte 0), lookup(i) and its value read,
  * for i < 10 on a map of 4 entries (updates past the fourth fail), then a delete.  The induction
  * runs the helpers as any kernel may (smt_mach.c: hash_helper_on): the loop's trip (exactly 10),
@@ -1895,6 +1940,7 @@ int main(int argc, char **argv)
 	test_hash_walk();
 	test_hash_fill();
 	test_hash_value_forged();
+	test_big_region_havoc();
 	test_may_goto();
 	test_interp_only_helper();
 	test_cut_no_queries();

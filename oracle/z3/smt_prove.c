@@ -695,24 +695,44 @@ static void wset_free(struct wset *w)
 }
 
 /* The write-set entry of region r: its own for a map's value (from its first index), else the
- * array's from index 0. */
+ * array's from index 0; wentry_nbits its indexes, wentry_find the entry if the set has it. */
+static uint64_t wentry_nbits(const struct mach_region *r)
+{
+	return r->index0 + r->len - (r->value ? r->index0 : 0);
+}
+
+static struct wentry *wentry_find(struct wset *w, const struct mach_region *r, size_t field)
+{
+	uint64_t base = r->value ? r->index0 : 0;
+
+	for (uint32_t k = 0; k < w->n; k++)
+		if (w->v[k].field == field && w->v[k].base == base)
+			return &w->v[k];
+	return NULL;
+}
+
 static struct wentry *wentry_rg(struct prover *P, struct wset *w, const struct mach_region *r,
 				size_t field)
 {
 	uint64_t base = r->value ? r->index0 : 0;
 
-	return wentry_of(P, w, field, base, r->index0 + r->len - base);
+	return wentry_of(P, w, field, base, wentry_nbits(r));
 }
 
-/* Marks array indexes [lo, hi) of region r; true when something new was marked. */
+/* Marks array indexes [lo, hi) of region r; true when something new was marked.  A region
+ * too large to mark byte by byte enters the set whole: that is new the first time (the header
+ * state that was run did not havoc it). */
 static bool wmark(struct prover *P, struct wset *w, size_t field, const struct mach_region *r,
 		  uint64_t lo, uint64_t hi, bool whole)
 {
+	uint32_t n0 = w->n;
 	struct wentry *e = wentry_rg(P, w, r, field);
 	bool grew = false;
 
-	if (!e || e->whole)
+	if (!e)
 		return false;
+	if (e->whole)
+		return w->n > n0;
 	if (whole && r->value) {	/* the value's bytes, not the other values' */
 		lo = r->index0;
 		hi = r->index0 + r->len;
@@ -817,9 +837,6 @@ static bool wset_grow(struct prover *P, struct wset *w, struct mstate *S, uint32
 
 			if (rg[k].len < ev->size)
 				continue;
-			we = wentry_rg(P, w, &rg[k], field);
-			if (!we || we->whole)
-				continue;
 			if (budget_spent(P, true, P->abort_why, sizeof(P->abort_why))) {
 				/* out of budget: the caller sees the abort and stops */
 				P->aborted = true;
@@ -828,6 +845,17 @@ static bool wset_grow(struct prover *P, struct wset *w, struct mstate *S, uint32
 			span = rg[k].len - ev->size;
 			off = sx_sub(P->c, ev->addr, bv64(P, rg[k].lo));
 			q = sx_land(P->c, ev->guard, sx_ule(P->c, off, bv64(P, span)));
+			if (!wentry_find(w, &rg[k], field) && wentry_nbits(&rg[k]) > WHOLE_REGION_BYTES) {
+				/* a region havocked whole, not in the set yet: in it when the store
+				 * may land there (then it is new: the state that was run kept it) */
+				r = sx_check(P->c, q, P->o.timeout_ms, NULL, why, sizeof(why));
+				if (r != SX_UNSAT)
+					grew |= wmark(P, w, field, &rg[k], 0, 0, true);
+				continue;
+			}
+			we = wentry_rg(P, w, &rg[k], field);
+			if (!we || we->whole)
+				continue;
 			/* only what the set does not cover yet: one query when nothing is new */
 			r = sx_check(P->c, sx_land(P->c, q, sx_not(P->c, covered(P, we, off, rg[k].index0,
 										    ev->size))),
