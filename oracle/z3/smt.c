@@ -232,6 +232,21 @@ sxt sx_mem_const(struct sx *c, uint8_t byte)
 	return keep(c, Z3_mk_const_array(c->z, bv_sort(c, 64), A(b)));
 }
 
+sxt sx_mem_fill_hi(struct sx *c, sxt mem, sxt hi, sxt byte)
+{
+	sxt i, body;
+	Z3_app b;
+
+	if (!mem || !hi || !byte)
+		return NULL;
+	i = keep(c, Z3_mk_fresh_const(c->z, "w", bv_sort(c, 64)));
+	body = sx_ite(c, sx_eq(c, sx_extract(c, 63, 32, i), hi), byte, sx_select(c, mem, i));
+	if (!i || !body)
+		return NULL;
+	b = Z3_to_app(c->z, A(i));
+	return keep(c, Z3_mk_lambda_const(c->z, 1, &b, A(body)));
+}
+
 /* ---- bit-vectors ---- */
 
 unsigned sx_width(struct sx *c, sxt a)
@@ -482,6 +497,80 @@ static bool numeral(struct sx *c, Z3_ast a, uint64_t *v)
 bool sx_num(struct sx *c, sxt a, uint64_t *v)
 {
 	return a && numeral(c, A(a), v);
+}
+
+/* The values a bit-vector term of at most 64 bits made of numerals, if-then-elses, additions,
+ * concatenations and extractions may take: into out (at most max, duplicates kept), their
+ * count; 0 when the term has another operator or more values. */
+static unsigned leaves(struct sx *c, Z3_ast a, uint64_t *out, unsigned max, unsigned depth)
+{
+	Z3_app app;
+	Z3_decl_kind k;
+	Z3_func_decl d;
+	unsigned n, na, w;
+	uint64_t v, la[16], lb[16], mask;
+
+	if (numeral(c, a, &v)) {
+		if (!max)
+			return 0;
+		out[0] = v;
+		return 1;
+	}
+	if (!depth || Z3_get_ast_kind(c->z, a) != Z3_APP_AST)
+		return 0;
+	w = Z3_get_bv_sort_size(c->z, Z3_get_sort(c->z, a));
+	if (!w || w > 64)
+		return 0;
+	mask = w == 64 ? UINT64_MAX : (1ull << w) - 1;
+	app = Z3_to_app(c->z, a);
+	d = Z3_get_app_decl(c->z, app);
+	k = Z3_get_decl_kind(c->z, d);
+	n = Z3_get_app_num_args(c->z, app);
+	if (k == Z3_OP_ITE && n == 3) {
+		unsigned nb;
+
+		na = leaves(c, Z3_get_app_arg(c->z, app, 1), out, max, depth - 1);
+		nb = na ? leaves(c, Z3_get_app_arg(c->z, app, 2), out + na, max - na, depth - 1) : 0;
+		return nb ? na + nb : 0;
+	}
+	if (k == Z3_OP_EXTRACT && n == 1) {
+		unsigned lo = (unsigned)Z3_get_decl_int_parameter(c->z, d, 1);
+
+		na = leaves(c, Z3_get_app_arg(c->z, app, 0), out, max, depth - 1);
+		for (unsigned i = 0; i < na; i++)
+			out[i] = (lo < 64 ? out[i] >> lo : 0) & mask;
+		return na;
+	}
+	if ((k == Z3_OP_BADD || k == Z3_OP_CONCAT) && n >= 1 && n <= 8) {
+		unsigned m = 1;
+
+		if (!max)
+			return 0;
+		out[0] = 0;
+		for (unsigned j = 0; j < n; j++) {
+			Z3_ast x = Z3_get_app_arg(c->z, app, j);
+			unsigned xw = Z3_get_bv_sort_size(c->z, Z3_get_sort(c->z, x)), nb, mm = 0;
+
+			nb = leaves(c, x, lb, 16, depth - 1);
+			if (!nb || m * nb > max || m * nb > 16)
+				return 0;
+			for (unsigned i = 0; i < m; i++)
+				for (unsigned q = 0; q < nb; q++)
+					la[mm++] = k == Z3_OP_BADD ? (out[i] + lb[q]) & mask
+						   : ((xw < 64 ? out[i] << xw : 0) | lb[q]) & mask;
+			memcpy(out, la, mm * sizeof(*out));
+			m = mm;
+		}
+		return m;
+	}
+	return 0;
+}
+
+unsigned sx_leaves(struct sx *c, sxt a, uint64_t *out, unsigned max)
+{
+	if (!a || sx_width(c, a) != 64)
+		return 0;
+	return leaves(c, A(a), out, max, 12);
 }
 
 bool sx_is_const(struct sx *c, sxt a, uint64_t *v)

@@ -73,6 +73,12 @@ int mach_init(struct mach *m, struct sx *c, const struct ebpf_prog *prog,
 			}
 		}
 	}
+	for (size_t pc = 0; pc < m->len; pc += ebpf_insn_slots(&m->insns[pc]))
+		if (ebpf_is_call(&m->insns[pc]) && m->insns[pc].src_reg == 0 &&
+		    (m->insns[pc].imm == BPF_FUNC_ringbuf_reserve_dynptr ||
+		     m->insns[pc].imm == BPF_FUNC_ringbuf_submit_dynptr ||
+		     m->insns[pc].imm == BPF_FUNC_ringbuf_discard_dynptr))
+			m->any_rb = true;
 	m->helper = sx_fresh_mem(c, "helper");
 	m->input0 = sx_fresh_mem(c, "input");
 	m->poison = bv64(m, INTERP_POISON);
@@ -131,6 +137,11 @@ void mach_entry_state(struct mach *m, struct mstate *st)
 	for (size_t k = 0; k < m->nmaps && k < MACH_MAX_MAPS; k++)
 		st->maps[k] = m->any_hash && m->maps[k].kind == MACH_MAP_HASH
 			      ? sx_fresh_mem(c, "hinit") : map_initial(m, k);
+	if (m->any_rb) {
+		st->rb = st->rbsz = sx_mem_const(c, 0);
+		st->rblive = st->nrecs = bv64(m, 0);
+		st->dnull = st->refs = sx_bv(c, 0, 32);
+	}
 }
 
 /* ---- merging ---- */
@@ -180,6 +191,12 @@ bool mstate_merge(struct sx *c, struct mstate *acc, const struct mstate *b)
 	for (int k = 0; k < MACH_MAX_MAPS; k++)
 		acc->maps[k] = pick(c, g, acc->maps[k], b->maps[k]);
 	acc->hpos = pick(c, g, acc->hpos, b->hpos);
+	acc->rb = pick(c, g, acc->rb, b->rb);
+	acc->rbsz = pick(c, g, acc->rbsz, b->rbsz);
+	acc->rblive = pick(c, g, acc->rblive, b->rblive);
+	acc->nrecs = pick(c, g, acc->nrecs, b->nrecs);
+	acc->dnull = pick(c, g, acc->dnull, b->dnull);
+	acc->refs = pick(c, g, acc->refs, b->refs);
 	acc->guard = sx_lor(c, g, b->guard);
 	return true;
 }
@@ -197,6 +214,9 @@ struct region {
 	uint32_t evs;		/* set: a map's values, each its own region of evs bytes at the
 				 * start of its 2^eshift-byte window (interp.h) */
 	unsigned eshift;
+	sxt rlive, rsz;		/* set: ringbuf records (mstate.rb), each its own region at the
+				 * start of its 2^32-byte window while live (rlive, rsz: the
+				 * state's rblive, rbsz) */
 };
 
 /* __sk_buff fields a program may write (interp.c's skb_writable). */
@@ -239,6 +259,9 @@ static unsigned regions(struct mach *m, struct mstate *st, enum acc acc, struct 
 						    (uint64_t)m->maps[k].nval << m->maps[k].shift, 0,
 						    &st->maps[k], false, NULL, m->maps[k].def.value_size,
 						    m->maps[k].shift };
+	if (st->rb)
+		out[n++] = (struct region){ INTERP_VA_RINGBUF, (uint64_t)INTERP_MAX_RECORDS << 32, 0,
+					    &st->rb, false, NULL, 0, 0, st->rblive, st->rbsz };
 	if (acc == ACC_STORE && m->ctx_kind == INTERP_CTX_SKB)
 		for (size_t k = 0; k < sizeof(skb_writable) / sizeof(skb_writable[0]); k++)
 			out[n++] = (struct region){ INTERP_VA_CTX + skb_writable[k][0],
@@ -247,27 +270,69 @@ static unsigned regions(struct mach *m, struct mstate *st, enum acc acc, struct 
 	return n;
 }
 
-#define MAX_REGIONS (3 * MACH_NFRAMES + 1 + MACH_MAX_MAPS + 8)
+#define MAX_REGIONS (3 * MACH_NFRAMES + 2 + MACH_MAX_MAPS + 8)
+
+/* An address term's values when it is one of a few constants (an if-then-else of them, plus a
+ * constant: a pointer that is NULL or one address, a dynptr's, a map lookup's): in_region decides
+ * each region for them, so the regions none of them lies in get no term. */
+#define ADDR_LEAVES 8
 
 /* [a, a + n) lies inside the region. */
 static sxt inside(struct mach *m, sxt a, uint64_t n, uint64_t lo, uint64_t len)
 {
-	uint64_t v;
+	uint64_t v, lv[ADDR_LEAVES];
+	unsigned nl, hit = 0;
 
 	if (len < n)
 		return sx_false(m->c);
 	if (sx_num(m->c, a, &v))
 		return sx_bool(m->c, v - lo <= len - n);
+	nl = sx_leaves(m->c, a, lv, ADDR_LEAVES);
+	for (unsigned k = 0; k < nl; k++)
+		hit += lv[k] - lo <= len - n;
+	if (nl && !hit)
+		return sx_false(m->c);
 	return sx_ule(m->c, sx_sub(m->c, a, bv64(m, lo)), bv64(m, len - n));
 }
 
+static sxt read_le(struct mach *m, sxt arr, sxt idx, unsigned n);
+
+/* Ringbuf records (region r, r->rsz set): [lo + off, lo + off + n) lies in a live record's
+ * bytes (interp.c: xlate_acc), given that it lies in the region. */
+static sxt in_record(struct mach *m, const struct region *r, sxt off, sxt n)
+{
+	struct sx *c = m->c;
+	sxt k = sx_lshr(c, off, bv64(m, 32));
+	sxt live = sx_ne(c, sx_and(c, r->rlive, sx_shl(c, bv64(m, 1), k)), bv64(m, 0));
+	sxt size = read_le(m, r->rsz, sx_shl(c, k, bv64(m, 2)), 4);
+
+	return sx_land(c, live, sx_ule(c, sx_add(c, sx_and(c, off, bv64(m, 0xffffffffu)), n),
+					 size));
+}
+
 /* [a, a + n) lies inside what region r holds (a sample: its first slen bytes; a map: one of
- * its values). */
+ * its values; ringbuf records: a live one's bytes). */
 static sxt in_region(struct mach *m, const struct region *r, sxt a, uint64_t n)
 {
 	struct sx *c = m->c;
 	sxt in = inside(m, a, n, r->lo, r->len);
 
+	if (r->rsz && !sx_is_false(c, in)) {
+		uint64_t lv[ADDR_LEAVES];
+		unsigned nl = sx_leaves(c, a, lv, ADDR_LEAVES);
+		sxt any = sx_false(c);
+
+		if (!nl)
+			return sx_land(c, in, in_record(m, r, sx_sub(c, a, bv64(m, r->lo)),
+							bv64(m, n)));
+		/* (one of a few addresses: each one's record a constant) */
+		for (unsigned k = 0; k < nl; k++)
+			if (lv[k] - r->lo <= r->len - n)
+				any = sx_lor(c, any, sx_land(c, sx_eq(c, a, bv64(m, lv[k])),
+							     in_record(m, r, bv64(m, lv[k] - r->lo),
+								       bv64(m, n))));
+		return any;
+	}
 	if (r->evs && !sx_is_false(c, in)) {
 		uint64_t mask = (1ull << r->eshift) - 1, v;
 
@@ -295,6 +360,8 @@ static sxt in_region_n(struct mach *m, const struct region *r, sxt a, sxt n)
 	if (sx_num(c, n, &v))
 		return in_region(m, r, a, v);
 	in = sx_land(c, sx_ule(c, n, bv64(m, r->len)), sx_ule(c, off, sx_sub(c, bv64(m, r->len), n)));
+	if (r->rsz)
+		in = sx_land(c, in, in_record(m, r, off, n));
 	if (r->evs)
 		in = sx_land(c, in, sx_land(c, sx_ule(c, n, bv64(m, r->evs)),
 					    sx_ule(c, sx_and(c, off, bv64(m, (1ull << r->eshift) - 1)),
@@ -888,7 +955,7 @@ static sxt dp_slot(struct mach *m, struct mstate *st, sxt a, sxt *va, sxt *size,
 			  sx_ne(c, sx_and(c, a, bv64(m, 7)), bv64(m, 0)));
 
 	trap = sx_lor(c, trap, bytes_at(m, st, a, 16, ACC_STORE, b));
-	*va = le_of(m, b, 8);
+	*va = sx_simplify(c, le_of(m, b, 8));
 	*size = le_of(m, b + 8, 4);
 	*tag = le_of(m, b + 12, 4);
 	return trap;
@@ -906,9 +973,7 @@ static sxt dp_live(struct mach *m, sxt tag)
  * over size bytes of a map value: r4 a dynptr slot not holding a ringbuf dynptr, r1 a map
  * value's address with size writable bytes (size 0: none), else a trap; flags give -EINVAL, a
  * size past INTERP_DP_MAX_SIZE -E2BIG, both a NULL dynptr.  Sets r0 and the slot's 16 bytes;
- * returns the trap condition.  (The ringbuf dynptr helpers are not encoded: the interpreter
- * draws whether the ring has room and the record's bytes, and counts the live records that a
- * leak check reads at the exit and at tail calls.) */
+ * returns the trap condition. */
 static sxt dp_from_mem(struct mach *m, struct mstate *st, struct mstep *o)
 {
 	struct sx *c = m->c;
@@ -936,6 +1001,136 @@ static sxt dp_from_mem(struct mach *m, struct mstate *st, struct mstep *o)
 	store(m, st, sx_add(c, pre.r[4], bv64(m, 8)), 8, z64(m, hi), ACC_STORE);
 	note_store(o, pre.r[4], sx_land(c, pre.guard, sx_not(c, trap)), 16);
 	return trap;
+}
+
+/* The map handle r1 of a ringbuf map's (interp.c: dp_make_helper), its max_entries in *room:
+ * the condition.  Unsupported (false) when r1 may be a map past MACH_MAX_MAPS. */
+static sxt ringbuf_map(struct mach *m, sxt r1, sxt *room, struct mstep *o)
+{
+	struct sx *c = m->c;
+	sxt any = sx_false(c);
+	uint64_t h;
+
+	*room = bv64(m, 0);
+	if (m->nmaps > MACH_MAX_MAPS &&
+	    (!sx_num(c, r1, &h) || (h - INTERP_VA_MAPH < m->nmaps &&
+				    h - INTERP_VA_MAPH >= MACH_MAX_MAPS))) {
+		snprintf(o->unsupported, sizeof(o->unsupported), "a ringbuf helper whose map r1 may "
+			 "be past the first %d of %zu maps", MACH_MAX_MAPS, m->nmaps);
+		return sx_false(c);
+	}
+	for (size_t k = 0; k < m->nmaps && k < MACH_MAX_MAPS; k++) {
+		sxt is_k;
+
+		if (m->maps[k].def.type != BPF_MAP_TYPE_RINGBUF)
+			continue;
+		is_k = sx_eq(c, r1, bv64(m, INTERP_VA_MAPH + k));
+		any = sx_lor(c, any, is_k);
+		*room = sx_ite(c, is_k, bv64(m, m->maps[k].def.max_entries), *room);
+	}
+	return any;
+}
+
+/* bpf_ringbuf_reserve_dynptr(map, size, flags, ptr) (interp.c: dp_make_helper, rec_reserve): a
+ * ringbuf dynptr at r4, a slot not holding one already, r1 a ringbuf map, else a trap.  Flags,
+ * a size past INTERP_DP_MAX_SIZE (-E2BIG) or past the ring, then a drawn byte that is odd (the
+ * ring full) or INTERP_MAX_RECORDS reserved give a NULL dynptr (-EINVAL); the byte is drawn only
+ * when the first three pass.  Else record nrecs, size bytes that all hold the next drawn byte
+ * (what the ring held), is live.  Either way a reference more (refs; a NULL one counts in
+ * dnull).  Sets r0 and the slot's 16 bytes; returns the trap condition. */
+static sxt dp_reserve(struct mach *m, struct mstate *st, struct mstep *o)
+{
+	struct sx *c = m->c;
+	const struct mstate pre = *st;
+	sxt va, size, tag, trap, room, isrb, sz = z64(m, lo32(m, pre.r[2])), flags, big, drawn;
+	sxt ok, k = pre.nrecs, rva, hi, rbsz;
+
+	trap = dp_slot(m, st, pre.r[4], &va, &size, &tag);
+	trap = sx_lor(c, trap, sx_land(c, dp_live(m, tag),
+				       sx_eq(c, sx_and(c, tag, sx_bv(c, 0xff, 32)),
+					     sx_bv(c, INTERP_DP_RINGBUF, 32))));
+	isrb = ringbuf_map(m, pre.r[1], &room, o);
+	if (o->unsupported[0])
+		return sx_false(c);
+	trap = sx_lor(c, trap, sx_not(c, isrb));
+	flags = sx_ne(c, pre.r[3], bv64(m, 0));
+	big = sx_ult(c, bv64(m, INTERP_DP_MAX_SIZE), sz);
+	drawn = sx_land(c, sx_not(c, flags), sx_land(c, sx_not(c, big), sx_ule(c, sz, room)));
+	ok = sx_land(c, drawn, sx_land(c, sx_eq(c, sx_and(c, sx_select(c, m->helper, pre.hpos),
+							   sx_bv(c, 1, 8)),
+						    sx_bv(c, 0, 8)),
+				       sx_ne(c, k, bv64(m, INTERP_MAX_RECORDS))));
+	st->hpos = sx_ite(c, drawn, sx_add(c, pre.hpos, sx_ite(c, ok, bv64(m, 2), bv64(m, 1))),
+			  pre.hpos);
+	st->rb = sx_ite(c, ok, sx_mem_fill_hi(c, pre.rb, lo32(m, k),
+					       sx_select(c, m->helper,
+							 sx_add(c, pre.hpos, bv64(m, 1)))),
+			pre.rb);
+	rbsz = pre.rbsz;
+	for (unsigned b = 0; b < 4; b++)
+		rbsz = sx_store(c, rbsz, sx_add(c, sx_shl(c, k, bv64(m, 2)), bv64(m, b)),
+				sx_extract(c, 8 * b + 7, 8 * b, sz));
+	st->rbsz = sx_ite(c, ok, rbsz, pre.rbsz);
+	st->rblive = sx_ite(c, ok, sx_or(c, pre.rblive, sx_shl(c, bv64(m, 1), k)), pre.rblive);
+	st->nrecs = sx_ite(c, ok, sx_add(c, k, bv64(m, 1)), k);
+	st->dnull = sx_ite(c, ok, pre.dnull, sx_add(c, pre.dnull, sx_bv(c, 1, 32)));
+	st->refs = sx_add(c, pre.refs, sx_bv(c, 1, 32));
+	st->r[0] = sx_ite(c, ok, bv64(m, 0),
+			  sx_ite(c, sx_land(c, sx_not(c, flags), big), bv64(m, ERR(E2BIG)),
+				 bv64(m, ERR(EINVAL))));
+	rva = sx_add(c, bv64(m, INTERP_VA_RINGBUF), sx_shl(c, k, bv64(m, 32)));
+	hi = sx_concat(c, sx_ite(c, ok, sx_bv(c, INTERP_DP_MAGIC | INTERP_DP_RINGBUF, 32),
+				 sx_bv(c, INTERP_DP_MAGIC | INTERP_DP_RINGBUF | INTERP_DP_NULL, 32)),
+		       sx_ite(c, ok, lo32(m, pre.r[2]), sx_bv(c, 0, 32)));
+	store(m, st, pre.r[4], 8, sx_ite(c, ok, rva, bv64(m, 0)), ACC_STORE);
+	store(m, st, sx_add(c, pre.r[4], bv64(m, 8)), 8, z64(m, hi), ACC_STORE);
+	note_store(o, pre.r[4], sx_land(c, pre.guard, sx_not(c, trap)), 16);
+	return trap;
+}
+
+/* bpf_ringbuf_submit_dynptr(ptr, flags) and bpf_ringbuf_discard_dynptr(ptr, flags) (interp.c:
+ * dp_make_helper, rec_release): r1 must hold a live dynptr (else a trap), a ringbuf one (a
+ * local one traps); a NULL one ends a reference of dnull, another the live record starting at
+ * its address (none: a trap, released already).  The slot's 16 bytes are cleared, r0 = 0. */
+static sxt dp_release(struct mach *m, struct mstate *st, struct mstep *o)
+{
+	struct sx *c = m->c;
+	const struct mstate pre = *st;
+	sxt va, size, tag, trap, null, bit, rec;
+
+	trap = dp_slot(m, st, pre.r[1], &va, &size, &tag);
+	trap = sx_lor(c, trap, sx_not(c, dp_live(m, tag)));
+	trap = sx_lor(c, trap, sx_ne(c, sx_and(c, tag, sx_bv(c, 0xff, 32)),
+				     sx_bv(c, INTERP_DP_RINGBUF, 32)));
+	null = sx_ne(c, sx_and(c, tag, sx_bv(c, INTERP_DP_NULL, 32)), sx_bv(c, 0, 32));
+	/* (a record k past 63 has no bit: not live, as k >= nrecs in the interpreter) */
+	bit = sx_shl(c, bv64(m, 1), sx_lshr(c, sx_sub(c, va, bv64(m, INTERP_VA_RINGBUF)),
+					    bv64(m, 32)));
+	rec = sx_land(c, sx_eq(c, sx_lshr(c, va, bv64(m, 44)), bv64(m, INTERP_VA_RINGBUF >> 44)),
+		      sx_land(c, sx_eq(c, sx_and(c, va, bv64(m, 0xffffffffu)), bv64(m, 0)),
+			      sx_ne(c, sx_and(c, pre.rblive, bit), bv64(m, 0))));
+	trap = sx_lor(c, trap, sx_land(c, sx_not(c, null), sx_not(c, rec)));
+	st->dnull = sx_ite(c, null, sx_sub(c, pre.dnull, sx_bv(c, 1, 32)), pre.dnull);
+	st->rblive = sx_ite(c, null, pre.rblive, sx_and(c, pre.rblive, sx_bvnot(c, bit)));
+	st->refs = sx_sub(c, pre.refs, sx_bv(c, 1, 32));
+	st->r[0] = bv64(m, 0);
+	store(m, st, pre.r[1], 8, bv64(m, 0), ACC_STORE);
+	store(m, st, sx_add(c, pre.r[1], bv64(m, 8)), 8, bv64(m, 0), ACC_STORE);
+	note_store(o, pre.r[1], sx_land(c, pre.guard, sx_not(c, trap)), 16);
+	return trap;
+}
+
+/* A reference still held where the interpreter checks for leaks (the main program's exit, a
+ * tail call: interp.c's ringbuf_leak, reached when live_recs is not 0). */
+static sxt rb_leak(struct mach *m, const struct mstate *st)
+{
+	struct sx *c = m->c;
+
+	if (!st->rb)
+		return sx_false(c);
+	return sx_land(c, sx_ne(c, st->refs, sx_bv(c, 0, 32)),
+		       sx_lor(c, sx_ne(c, st->rblive, bv64(m, 0)),
+			      sx_ne(c, st->dnull, sx_bv(c, 0, 32))));
 }
 
 /* The bytes bpf_dynptr_read and bpf_dynptr_write copy at most (a length that is not a constant
@@ -1101,6 +1296,7 @@ static sxt helper(struct mach *m, struct mstate *st, int32_t id, struct mstep *o
 		break;
 	case BPF_FUNC_trace_printk:
 	case BPF_FUNC_tail_call:
+		trap = rb_leak(m, st);
 		st->r[0] = bv64(m, 0);
 		break;
 	case BPF_FUNC_ringbuf_reserve:
@@ -1115,12 +1311,13 @@ static sxt helper(struct mach *m, struct mstate *st, int32_t id, struct mstep *o
 	case BPF_FUNC_dynptr_from_mem:
 		trap = dp_from_mem(m, st, o);
 		break;
-	/* (the ring's room and the record's bytes are drawn, the live records counted for the
-	 * leak checks at the exit and tail calls: dp_from_mem) */
 	case BPF_FUNC_ringbuf_reserve_dynptr:
+		trap = dp_reserve(m, st, o);
+		break;
 	case BPF_FUNC_ringbuf_submit_dynptr:
 	case BPF_FUNC_ringbuf_discard_dynptr:
-		goto interp_only;
+		trap = dp_release(m, st, o);
+		break;
 	/* (the timer's state in its bytes; the callback runs later, on its own: never in a run) */
 	case BPF_FUNC_timer_init:
 	case BPF_FUNC_timer_set_callback:
@@ -1255,6 +1452,8 @@ void mach_step(struct mach *m, const struct mstate *in, uint32_t pc, struct mste
 			/* a live iterator of the frame leaks (interp.c: iter_leak) */
 			trap = sx_ne(c, st.iters[st.depth], bv64(m, 0));
 			if (st.depth == 0) {
+				/* ... and a reference held (ringbuf_leak) */
+				trap = sx_lor(c, trap, rb_leak(m, &st));
 				o->end = sx_land(c, g, sx_not(c, trap));
 				break;
 			}

@@ -22,8 +22,13 @@
  * bpf_dynptr_data's pointer, and by bpf_dynptr_read/write, as interp.c's dynptr_helper runs
  * them (their length must be a constant here: unsupported otherwise).  A local dynptr
  * (bpf_dynptr_from_mem over a map value) is its 16 bytes on the stack as the interpreter writes
- * them (interp.h: INTERP_DP_*), which bpf_dynptr_read/write/data read back; the ringbuf
- * dynptr helpers are run by the interpreter, not encoded (unsupported).
+ * them (interp.h: INTERP_DP_*), which bpf_dynptr_read/write/data read back.  A ringbuf dynptr
+ * (bpf_ringbuf_reserve_dynptr) is the same 16 bytes over a record of the ring: the records the
+ * run reserved are one region at INTERP_VA_RINGBUF (record k at 2^32 k, its first size bytes
+ * accessible while it is live), their sizes, the live set, the count reserved and the NULL
+ * dynptrs not yet released in the state (mach.any_rb), with the interpreter's draws (whether
+ * the ring has room, the byte the record holds) and its leak check at the main program's exit
+ * and at tail calls; bpf_ringbuf_reserve's records (without a dynptr) are not encoded.
  *
  * mach_step() runs one instruction: the successors with their guards (both sides of a branch),
  * the condition under which it traps (a trapping run stops: successors exclude it), the
@@ -82,6 +87,8 @@ struct mach {
 	 * bytes any at entry, their helpers' results any of what the kernel and the interpreter
 	 * may return.  For the induction only; BMC stops a path at a hash map helper (mstep.cut). */
 	bool any_hash;
+	/* The program calls a ringbuf dynptr helper: its states carry the records (mstate.rb). */
+	bool any_rb;
 };
 
 /* A new frame's may_goto budget (see any_may_goto). */
@@ -108,6 +115,14 @@ struct mstate {
 					 * at INTERP_VA_URB + 256k, the first urbsz[k] readable
 					 * and writable), else NULL */
 	sxt urbsz[MACH_NFRAMES];	/* ... the sample's size (bv64, at most INTERP_URB_MAX) */
+	/* Ringbuf dynptrs' records (interp.c: recs, dp_nulls, live_recs), NULL unless
+	 * mach.any_rb: */
+	sxt rb;			/* their bytes: record k's at index 2^32 k + offset */
+	sxt rbsz;		/* record k's size at index 4k (u32, little-endian) */
+	sxt rblive;		/* bv64: bit k, record k is reserved and not released */
+	sxt nrecs;		/* bv64: records reserved so far */
+	sxt dnull;		/* bv32: NULL ringbuf dynptrs not released */
+	sxt refs;		/* bv32: references held (live records and dnull) */
 	sxt saved[MACH_NFRAMES][5];	/* saved[k]: r6-r10 of frame k while frame k+1 runs */
 	uint32_t ret_pc[MACH_NFRAMES];	/* where frame k resumes */
 };

@@ -990,6 +990,51 @@ static int find_aux(struct prover *P)
 	return 0;
 }
 
+/* Whether loop L's body may reserve or release a ringbuf dynptr's record: it calls a ringbuf
+ * dynptr helper, a function or a helper that runs a callback. */
+static bool loop_changes_rb(struct prover *P, const struct cfg_loop *L)
+{
+	if (!P->m.any_rb)
+		return false;
+	for (uint32_t k = 0; k < L->nbody; k++) {
+		const struct bpf_insn *in = &P->m.insns[L->body[k]];
+
+		if (!ebpf_is_call(in))
+			continue;
+		if (in->src_reg != 0)
+			return true;
+		switch (in->imm) {
+		case BPF_FUNC_ringbuf_reserve_dynptr:
+		case BPF_FUNC_ringbuf_submit_dynptr:
+		case BPF_FUNC_ringbuf_discard_dynptr:
+		case BPF_FUNC_loop:
+		case BPF_FUNC_for_each_map_elem:
+		case BPF_FUNC_find_vma:
+		case BPF_FUNC_user_ringbuf_drain:
+			return true;
+		default:
+			break;
+		}
+	}
+	return false;
+}
+
+/* The ringbuf dynptr records any number of calls may have reserved, released and written
+ * (mstate.rb): fresh. */
+static void rb_fresh(struct prover *P, struct mstate *S)
+{
+	struct sx *c = P->c;
+
+	if (!S->rb)
+		return;
+	S->rb = sx_fresh_mem(c, "hrb");
+	S->rbsz = sx_fresh_mem(c, "hrbsz");
+	S->rblive = sx_fresh(c, "hrbl", 64);
+	S->nrecs = sx_fresh(c, "hrbn", 64);
+	S->dnull = sx_fresh(c, "hrbd", 32);
+	S->refs = sx_fresh(c, "hrbr", 32);
+}
+
 /* The header state of an arbitrary header execution i+1 of an entry whose first is E: what
  * the loop never writes keeps E's value, claimed induction variables that are hypotheses are
  * their closed forms, everything else it may write is fresh; the hypotheses about the header
@@ -1008,6 +1053,8 @@ static void header_state(struct prover *P, const struct cfg_loop *L, int32_t cl,
 	wset_apply(P, w, S);
 	if (L->has_call)
 		S->hpos = sx_fresh(c, "hpos", 64);
+	if (loop_changes_rb(P, L))
+		rb_fresh(P, S);
 	if (loop_changes_iters(P, L))
 		S->iters[S->depth] = sx_fresh(c, "hit", 64);
 	for (uint32_t k = 0; k < P->naux; k++) {
@@ -1489,6 +1536,7 @@ static void cb_header(struct prover *P, int32_t cl, const struct cbh *cb, const 
 	wset_apply(P, w, S);
 	S->stack[d] = E->stack[d];	/* (each call's frame starts zeroed) */
 	S->hpos = sx_fresh(c, "chpos", 64);
+	rb_fresh(P, S);
 	cb_args(P, cb, S, i);
 	if (cb->form == CB_URB)
 		urb_draw(P, S, d);	/* (each call's sample drawn anew) */

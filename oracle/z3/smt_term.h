@@ -39,6 +39,8 @@ sxt sx_fresh(struct sx *c, const char *prefix, unsigned width);	/* distinct from
 sxt sx_fresh_bool(struct sx *c, const char *prefix);
 sxt sx_fresh_mem(struct sx *c, const char *prefix);	/* array bv64 -> bv8 */
 sxt sx_mem_const(struct sx *c, uint8_t byte);	/* every index holds byte */
+/* mem, but every index whose bits 63..32 are hi (bv32) holds byte (a Z3 lambda) */
+sxt sx_mem_fill_hi(struct sx *c, sxt mem, sxt hi, sxt byte);
 
 /* ---- bit-vectors (operands of equal width unless said) ---- */
 unsigned sx_width(struct sx *c, sxt a);	/* 0 for bool and arrays */
@@ -86,6 +88,9 @@ sxt sx_simplify(struct sx *c, sxt a);
 /* A numeral (bv: its value; bool: 0/1) as it stands; sx_is_const simplifies first. */
 bool sx_num(struct sx *c, sxt a, uint64_t *v);
 bool sx_is_const(struct sx *c, sxt a, uint64_t *v);
+/* The values a bv64 term built of numerals, if-then-elses and additions can take (at most max of
+ * them, duplicates kept): their count, 0 for another term. */
+unsigned sx_leaves(struct sx *c, sxt a, uint64_t *out, unsigned max);
 bool sx_is_true(struct sx *c, sxt a);	/* syntactically (no simplification) */
 bool sx_is_false(struct sx *c, sxt a);
 unsigned sx_id(struct sx *c, sxt a);	/* Z3's id: unique among live terms */
