@@ -144,13 +144,42 @@ struct gen_loop *up_loop_describe(struct gi *g, int idx, int top, int end, uint6
 	return l;
 }
 
+struct gen_loop *unit_loop_describe(struct gi *g, int idx, int top, int end, uint8_t form,
+				    uint64_t shapes, int ctr, int64_t trip, uint64_t trip_max)
+{
+	struct gen_loop *l;
+
+	l = prologue_loop(g, idx, top, end, form,
+			  shapes | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
+				  GEN_SH(COND_UNSIGNED),
+			  ctr, BPF_JLT);
+	l->step = 1;
+	l->trip = trip;
+	l->trip_max = trip_max;
+	l->ivs[0] = (struct gen_iv){ .loc = ctr, .width = 64, .has_start = true, .step = 1 };
+	l->nivs = 1;
+	return l;
+}
+
+void gi_while_up_head(struct gi *g, int ctr, int n, int top, int end)
+{
+	gi_bind(g, top);
+	gi_jmpx(g, false, BPF_JGE, ctr, n, end);
+}
+
+void gi_while_up_tail(struct gi *g, int ctr, int top, int end)
+{
+	gi_alu(g, true, BPF_ADD, ctr, 1);
+	gi_ja(g, top);
+	gi_bind(g, end);
+}
+
 /* for (r1 = 0; r1 < n; r1++) a[r1] = r1, a do-while over the 8-element stack array: all of it
  * written when n is 8 (p_array_fill), all but a[7] when it is 7 (p_array_fill_short, which
  * flags the program).  The first loop of the program, described like the others. */
 static void fill_loop(struct gi *g, uint32_t n)
 {
 	int idx = (int)g->p->nloops++, top = gi_label(g), end = gi_label(g);
-	struct gen_loop *l;
 
 	/* (a[0] also directly: the frame's depth is what its r10-based accesses reach) */
 	gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_ARRAY, 0);
@@ -165,15 +194,8 @@ static void fill_loop(struct gi *g, uint32_t n)
 	gi_alu(g, true, BPF_ADD, BPF_REG_1, 1);
 	gi_jmp(g, false, BPF_JLT, BPF_REG_1, (int32_t)n, top);
 	gi_bind(g, end);
-	l = prologue_loop(g, idx, top, end, GEN_FORM_DO_WHILE,
-			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
-				  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_CONST),
-			  BPF_REG_1, BPF_JLT);
-	l->step = 1;
-	l->trip = n;
-	l->trip_max = n;
-	l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_1, .width = 64, .has_start = true, .step = 1 };
-	l->nivs = 1;
+	unit_loop_describe(g, idx, top, end, GEN_FORM_DO_WHILE,
+			   GEN_SH(DO_WHILE) | GEN_SH(BOUND_CONST), BPF_REG_1, n, n);
 	g->p->flags |= n < 8 ? GEN_PROG_STACK_UNWRITTEN : GEN_PROG_ARRAY_FILL;
 }
 
@@ -1419,31 +1441,20 @@ static void enum_cell_loop(struct gi *g, bool stuck)
 static void def_loop(struct gi *g, bool early)
 {
 	int idx = (int)g->p->nloops++, top = gi_label(g), end = gi_label(g);
-	struct gen_loop *l;
 
 	gi_ldx(g, BPF_B, BPF_REG_1, BPF_REG_2, 0);
 	gi_alu(g, true, BPF_AND, BPF_REG_1, 7);
 	if (!early)
 		gi_alu(g, true, BPF_ADD, BPF_REG_1, 1);
 	gi_mov_const(g, BPF_REG_2, 0, true);
-	gi_bind(g, top);
-	gi_jmpx(g, false, BPF_JGE, BPF_REG_2, BPF_REG_1, end);
+	gi_while_up_head(g, BPF_REG_2, BPF_REG_1, top, end);
 	gi_alux(g, true, BPF_MOV, BPF_REG_5, BPF_REG_2);
 	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_KEY, BPF_REG_2);
-	gi_alu(g, true, BPF_ADD, BPF_REG_2, 1);
-	gi_ja(g, top);
-	gi_bind(g, end);
+	gi_while_up_tail(g, BPF_REG_2, top, end);
 	gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_KEY);
 	gi_alux(g, true, BPF_ADD, BPF_REG_1, BPF_REG_5);
-	l = prologue_loop(g, idx, top, end, GEN_FORM_WHILE,
-			  GEN_SH(WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
-				  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_INPUT),
-			  BPF_REG_2, BPF_JLT);
-	l->step = 1;
-	l->trip = -1;
-	l->trip_max = early ? 8 : 9;
-	l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_2, .width = 64, .has_start = true, .step = 1 };
-	l->nivs = 1;
+	unit_loop_describe(g, idx, top, end, GEN_FORM_WHILE, GEN_SH(WHILE) | GEN_SH(BOUND_INPUT),
+			   BPF_REG_2, -1, early ? 8 : 9);
 	g->p->flags |= early ? GEN_PROG_REG_UNWRITTEN : GEN_PROG_LOOP_DEF;
 }
 
@@ -1514,7 +1525,6 @@ static void map_len_loop(struct gi *g, bool over)
 	bool ge = gen_bool(g->src, 50), swap = gen_bool(g->src, 50);
 	int32_t lim = GEN_MAP_VALUE_SIZE - 4 + over;
 	int32_t elem = (int32_t)gen_pick(g->src, GEN_MAP_ENTRIES);
-	struct gen_loop *l;
 
 	gi_st(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, elem);
 	gi_ld_map(g, BPF_REG_1, 0);
@@ -1533,23 +1543,14 @@ static void map_len_loop(struct gi *g, bool over)
 	gi_ldx(g, BPF_W, BPF_REG_1, BPF_REG_0, 0);
 	gi_jmp(g, false, ge ? BPF_JGE : BPF_JGT, BPF_REG_1, lim + ge, end);
 	gi_mov_const(g, BPF_REG_2, 0, true);
-	gi_bind(g, top);
-	gi_jmpx(g, false, BPF_JGE, BPF_REG_2, BPF_REG_1, end);
+	gi_while_up_head(g, BPF_REG_2, BPF_REG_1, top, end);
 	gi_alux(g, true, BPF_MOV, BPF_REG_3, swap ? BPF_REG_2 : BPF_REG_0);
 	gi_alux(g, true, BPF_ADD, BPF_REG_3, swap ? BPF_REG_0 : BPF_REG_2);
 	gi_ldx(g, BPF_B, BPF_REG_3, BPF_REG_3, 4);
-	gi_alu(g, true, BPF_ADD, BPF_REG_2, 1);
-	gi_ja(g, top);
-	gi_bind(g, end);
-	l = prologue_loop(g, idx, top, end, GEN_FORM_WHILE,
-			  GEN_SH(WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
-				  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_INPUT) | GEN_SH(MAP),
-			  BPF_REG_2, BPF_JLT);
-	l->step = 1;
-	l->trip = -1;
-	l->trip_max = (uint64_t)lim + 1;
-	l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_2, .width = 64, .has_start = true, .step = 1 };
-	l->nivs = 1;
+	gi_while_up_tail(g, BPF_REG_2, top, end);
+	unit_loop_describe(g, idx, top, end, GEN_FORM_WHILE,
+			   GEN_SH(WHILE) | GEN_SH(BOUND_INPUT) | GEN_SH(MAP), BPF_REG_2, -1,
+			   (uint64_t)lim + 1);
 	g->use_map = true;
 	if (over)
 		g->p->flags |= GEN_PROG_MAP_LEN_UNSAFE;

@@ -85,13 +85,12 @@ static void input_key(struct gi *g)
 	gi_stx(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, BPF_REG_1);
 }
 
-static void describe(struct gen_loop *l, int64_t trip, uint64_t trip_max)
+/* a loop of the piece: r6 from 0 by 1 while r6 < its bound, on map 0 with its helpers */
+static void hash_loop(struct gi *g, int idx, int top, int end, uint8_t form, uint64_t shapes,
+		      int64_t trip, uint64_t trip_max)
 {
-	l->step = 1;
-	l->trip = trip;
-	l->trip_max = trip_max;
-	l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_6, .width = 64, .has_start = true, .step = 1 };
-	l->nivs = 1;
+	unit_loop_describe(g, idx, top, end, form, shapes | GEN_SH(MAP) | GEN_SH(HELPER),
+			   BPF_REG_6, trip, trip_max);
 }
 
 void gi_hash_piece(struct gi *g)
@@ -108,7 +107,6 @@ void gi_hash_piece(struct gi *g)
 	int fidx = (int)g->p->nloops++, ftop = gi_label(g), fend = gi_label(g);
 	int lidx = (int)g->p->nloops++, ltop = gi_label(g), lskip = gi_label(g),
 	    lend = gi_label(g);
-	struct gen_loop *l;
 
 	for (int o = 0; o < GEN_MAP_VALUE_SIZE; o += 8)
 		gi_st(g, BPF_DW, EBPF_REG_FP, (int16_t)(GEN_FP_ARRAY + o), 0);
@@ -120,8 +118,7 @@ void gi_hash_piece(struct gi *g)
 	gi_mov_const(g, BPF_REG_6, 0, true);
 	gi_mov_const(g, BPF_REG_8, 0, true);
 	/* the fill: while (i < n) */
-	gi_bind(g, ftop);
-	gi_jmpx(g, false, BPF_JGE, BPF_REG_6, BPF_REG_7, fend);
+	gi_while_up_head(g, BPF_REG_6, BPF_REG_7, ftop, fend);
 	gi_stx(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, BPF_REG_6);
 	gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_6);
 	gi_alu(g, true, BPF_MUL, BPF_REG_1, 3);
@@ -130,15 +127,8 @@ void gi_hash_piece(struct gi *g)
 	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_ARRAY + 8, BPF_REG_8);
 	update_call(g, noexist ? BPF_NOEXIST : BPF_ANY);
 	gi_alux(g, true, BPF_ADD, BPF_REG_8, BPF_REG_0);
-	gi_alu(g, true, BPF_ADD, BPF_REG_6, 1);
-	gi_ja(g, ftop);
-	gi_bind(g, fend);
-	l = prologue_loop(g, fidx, ftop, fend, GEN_FORM_WHILE,
-			  GEN_SH(WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
-				  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_INPUT) | GEN_SH(MAP) |
-				  GEN_SH(HELPER),
-			  BPF_REG_6, BPF_JLT);
-	describe(l, -1, 8);
+	gi_while_up_tail(g, BPF_REG_6, ftop, fend);
+	hash_loop(g, fidx, ftop, fend, GEN_FORM_WHILE, GEN_SH(WHILE) | GEN_SH(BOUND_INPUT), -1, 8);
 	/* the lookups: do ... while (++i < m) */
 	gi_mov_const(g, BPF_REG_6, 0, true);
 	gi_bind(g, ltop);
@@ -161,12 +151,8 @@ void gi_hash_piece(struct gi *g)
 	gi_alu(g, true, BPF_ADD, BPF_REG_6, 1);
 	gi_jmp(g, false, BPF_JLT, BPF_REG_6, (int32_t)m, ltop);
 	gi_bind(g, lend);
-	l = prologue_loop(g, lidx, ltop, lend, GEN_FORM_DO_WHILE,
-			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
-				  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_CONST) | GEN_SH(MAP) |
-				  GEN_SH(HELPER),
-			  BPF_REG_6, BPF_JLT);
-	describe(l, m, m);
+	hash_loop(g, lidx, ltop, lend, GEN_FORM_DO_WHILE, GEN_SH(DO_WHILE) | GEN_SH(BOUND_CONST), m,
+		  m);
 	/* a delete, then the sum into an element */
 	input_key(g);
 	map_key_args(g);

@@ -343,6 +343,15 @@ void mark_endless(struct gi *g, struct gen_loop *l);
  * marked so. */
 struct gen_loop *up_loop_describe(struct gi *g, int idx, int top, int end, uint64_t extra,
 				  bool endless, int64_t trip, uint64_t n);
+/* A loop of the prologue whose 64-bit counter ctr counts up by 1 from 0 while ctr < a bound
+ * (unsigned), with the shapes given (its form's, its bound's, ...): trip executions of its
+ * header (-1: not known exactly), at most trip_max, ctr its induction variable. */
+struct gen_loop *unit_loop_describe(struct gi *g, int idx, int top, int end, uint8_t form,
+				    uint64_t shapes, int ctr, int64_t trip, uint64_t trip_max);
+/* Such a loop as a while loop: its head (top bound here; to end when ctr >= n, registers) and its
+ * tail (ctr += 1; back to top; end bound here). */
+void gi_while_up_head(struct gi *g, int ctr, int n, int top, int end);
+void gi_while_up_tail(struct gi *g, int ctr, int top, int end);
 /* gen_dead.c: dead-entry shapes of the prologue (p_dead_branch, p_dead_outer and their twins) */
 void gi_dead_branch(struct gi *g, bool bad);
 void gi_dead_outer(struct gi *g, bool bad);

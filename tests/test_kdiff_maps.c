@@ -35,27 +35,26 @@
 #include "oracle/kernel/kernel.h"
 #include "tests/check.h"
 
+/* r2 = &key, key (a number) stored at fp-4 through r1; r1 = map fd (its index) */
+#define KEY(fd, key) "r1 = " #key "\n*(u32 *)(r10 -4) = r1\nr1 = map[fd:" #fd "] ll\n"		\
+	"r2 = r10\nr2 += -4\n"
+/* r0 = map fd's element of key, to miss when there is none */
+#define LOOKUP(fd, key, miss) KEY(fd, key) "call bpf_map_lookup_elem\nif r0 == 0 goto " #miss "\n"
+
+/* map 0's element of key (the first argument's low u32) = the second argument (an update) */
+#define ARG_UPDATE "r1 = *(u64 *)(r6 +0)\n*(u32 *)(r10 -4) = r1\nr1 = *(u64 *)(r6 +8)\n"	\
+	"*(u64 *)(r10 -16) = r1\nr1 = map[fd:0] ll\nr2 = r10\nr2 += -4\nr3 = r10\nr3 += -16\n"	\
+	"r4 = 0\ncall bpf_map_update_elem\n"
+
 /* element 1 bytes [8, 16) = the first argument, element 0 += 7 (atomic) and its byte 3 = 0x5a;
  * r0 = 0 whatever the map holds */
 #define WRITES                                                                                  \
 	"-- asm\n"                                                                              \
 	"r6 = r1\n"                                                                             \
-	"r1 = 1\n"                                                                              \
-	"*(u32 *)(r10 -4) = r1\n"                                                               \
-	"r1 = map[fd:0] ll\n"                                                                   \
-	"r2 = r10\n"                                                                            \
-	"r2 += -4\n"                                                                            \
-	"call bpf_map_lookup_elem\n"                                                            \
-	"if r0 == 0 goto out\n"                                                                 \
+	LOOKUP(0, 1, out)                                                                       \
 	"r1 = *(u64 *)(r6 +0)\n"                                                                \
 	"*(u64 *)(r0 +8) = r1\n"                                                                \
-	"r1 = 0\n"                                                                              \
-	"*(u32 *)(r10 -4) = r1\n"                                                               \
-	"r1 = map[fd:0] ll\n"                                                                   \
-	"r2 = r10\n"                                                                            \
-	"r2 += -4\n"                                                                            \
-	"call bpf_map_lookup_elem\n"                                                            \
-	"if r0 == 0 goto out\n"                                                                 \
+	LOOKUP(0, 0, out)                                                                       \
 	"r1 = 7\n"                                                                              \
 	"lock *(u64 *)(r0 +0) += r1\n"                                                          \
 	"r1 = 0x5a\n"                                                                           \
@@ -79,13 +78,7 @@
 	"r5 = 0\n"                                                                              \
 	"call bpf_find_vma\n"                                                                   \
 	"exit\n"                                                                                \
-	"cb: r1 = 0\n"                                                                          \
-	"*(u32 *)(r10 -4) = r1\n"                                                               \
-	"r1 = map[fd:0] ll\n"                                                                   \
-	"r2 = r10\n"                                                                            \
-	"r2 += -4\n"                                                                            \
-	"call bpf_map_lookup_elem\n"                                                            \
-	"if r0 == 0 goto done\n"                                                                \
+	"cb: " LOOKUP(0, 0, done)                                                               \
 	"r1 = *(u64 *)(r0 +0)\n"                                                                \
 	"r1 += 1\n"                                                                             \
 	"*(u64 *)(r0 +0) = r1\n"                                                                \
@@ -104,13 +97,7 @@
 #define XDP_MAP                                                                                 \
 	"-- asm\n"                                                                              \
 	"r6 = r1\n"                                                                             \
-	"r1 = 2\n"                                                                              \
-	"*(u32 *)(r10 -4) = r1\n"                                                               \
-	"r1 = map[fd:0] ll\n"                                                                   \
-	"r2 = r10\n"                                                                            \
-	"r2 += -4\n"                                                                            \
-	"call bpf_map_lookup_elem\n"                                                            \
-	"if r0 == 0 goto out\n"                                                                 \
+	LOOKUP(0, 2, out)                                                                       \
 	"r1 = *(u32 *)(r6 +4)\n"                                                                \
 	"r2 = *(u32 *)(r6 +0)\n"                                                                \
 	"r1 -= r2\n"                                                                            \
@@ -124,13 +111,7 @@
  * ahead (then CANCEL); the callback adds its key plus 40 to the u64 and writes 9 to map 1. */
 #define TIMER_ARM(DELAY, CANCEL)                                                                \
 	"-- asm\n"                                                                              \
-	"r1 = 1\n"                                                                              \
-	"*(u32 *)(r10 -4) = r1\n"                                                               \
-	"r1 = map[fd:0] ll\n"                                                                   \
-	"r2 = r10\n"                                                                            \
-	"r2 += -4\n"                                                                            \
-	"call bpf_map_lookup_elem\n"                                                            \
-	"if r0 == 0 goto out\n"                                                                 \
+	LOOKUP(0, 1, out)                                                                       \
 	"r6 = r0\n"                                                                             \
 	"r1 = r6\n"                                                                             \
 	"r2 = map[fd:0] ll\n"                                                                   \
@@ -152,13 +133,7 @@
 	"r1 += r7\n"                                                                            \
 	"r1 += 40\n"                                                                            \
 	"*(u64 *)(r6 +16) = r1\n"                                                               \
-	"r1 = 0\n"                                                                              \
-	"*(u32 *)(r10 -4) = r1\n"                                                               \
-	"r1 = map[fd:1] ll\n"                                                                   \
-	"r2 = r10\n"                                                                            \
-	"r2 += -4\n"                                                                            \
-	"call bpf_map_lookup_elem\n"                                                            \
-	"if r0 == 0 goto done\n"                                                                \
+	LOOKUP(1, 0, done)                                                                      \
 	"r1 = 9\n"                                                                              \
 	"*(u64 *)(r0 +0) = r1\n"                                                                \
 	"done: r0 = 0\n"                                                                        \
@@ -173,13 +148,7 @@
 #define PTR_STORE                                                                               \
 	"-- asm\n"                                                                              \
 	"r6 = r1\n"                                                                             \
-	"r1 = 0\n"                                                                              \
-	"*(u32 *)(r10 -4) = r1\n"                                                               \
-	"r1 = map[fd:0] ll\n"                                                                   \
-	"r2 = r10\n"                                                                            \
-	"r2 += -4\n"                                                                            \
-	"call bpf_map_lookup_elem\n"                                                            \
-	"if r0 == 0 goto out\n"                                                                 \
+	LOOKUP(0, 0, out)                                                                       \
 	"*(u64 *)(r0 +0) = r10\n"                                                               \
 	"*(u64 *)(r0 +8) = r6\n"                                                                \
 	"r1 = 5\n"                                                                              \
@@ -192,13 +161,7 @@
 /* the map written from bpf_get_prandom_u32: not compared */
 #define PRANDOM_MAP                                                                             \
 	"-- asm\n"                                                                              \
-	"r1 = 0\n"                                                                              \
-	"*(u32 *)(r10 -4) = r1\n"                                                               \
-	"r1 = map[fd:0] ll\n"                                                                   \
-	"r2 = r10\n"                                                                            \
-	"r2 += -4\n"                                                                            \
-	"call bpf_map_lookup_elem\n"                                                            \
-	"if r0 == 0 goto out\n"                                                                 \
+	LOOKUP(0, 0, out)                                                                       \
 	"r6 = r0\n"                                                                             \
 	"call bpf_get_prandom_u32\n"                                                            \
 	"*(u32 *)(r6 +0) = r0\n"                                                                \
@@ -212,33 +175,12 @@
  * hash, an LRU hash and a per-CPU hash map (struct want.type). */
 #define HASH_MAP                                                                                \
 	"-- asm\n"                                                                              \
-	"r6 = r1\n"                                                                             \
-	"r1 = *(u64 *)(r6 +0)\n"                                                                \
-	"*(u32 *)(r10 -4) = r1\n"                                                               \
-	"r1 = *(u64 *)(r6 +8)\n"                                                                \
-	"*(u64 *)(r10 -16) = r1\n"                                                              \
-	"r1 = map[fd:0] ll\n"                                                                   \
-	"r2 = r10\n"                                                                            \
-	"r2 += -4\n"                                                                            \
-	"r3 = r10\n"                                                                            \
-	"r3 += -16\n"                                                                           \
-	"r4 = 0\n"                                                                              \
-	"call bpf_map_update_elem\n"                                                            \
-	"r1 = 7\n"                                                                              \
-	"*(u32 *)(r10 -4) = r1\n"                                                               \
-	"r1 = map[fd:0] ll\n"                                                                   \
-	"r2 = r10\n"                                                                            \
-	"r2 += -4\n"                                                                            \
-	"call bpf_map_lookup_elem\n"                                                            \
-	"if r0 == 0 goto del\n"                                                                 \
+	"r6 = r1\n" ARG_UPDATE                                                                  \
+	LOOKUP(0, 7, del)                                                                       \
 	"r1 = *(u64 *)(r0 +0)\n"                                                                \
 	"r1 += 1\n"                                                                             \
 	"*(u64 *)(r0 +0) = r1\n"                                                                \
-	"del: r1 = 9\n"                                                                         \
-	"*(u32 *)(r10 -4) = r1\n"                                                               \
-	"r1 = map[fd:0] ll\n"                                                                   \
-	"r2 = r10\n"                                                                            \
-	"r2 += -4\n"                                                                            \
+	"del: " KEY(0, 9)                                                                       \
 	"call bpf_map_delete_elem\n"                                                            \
 	"r0 = 0\n"                                                                              \
 	"exit\n"                                                                                \
@@ -252,18 +194,7 @@
  * in the kernel's map: the interpreter agrees only when it starts from the kernel's elements. */
 #define VMA_HASH                                                                                \
 	"-- asm\n"                                                                              \
-	"r6 = r1\n"                                                                             \
-	"r1 = *(u64 *)(r6 +0)\n"                                                                \
-	"*(u32 *)(r10 -4) = r1\n"                                                               \
-	"r1 = *(u64 *)(r6 +8)\n"                                                                \
-	"*(u64 *)(r10 -16) = r1\n"                                                              \
-	"r1 = map[fd:0] ll\n"                                                                   \
-	"r2 = r10\n"                                                                            \
-	"r2 += -4\n"                                                                            \
-	"r3 = r10\n"                                                                            \
-	"r3 += -16\n"                                                                           \
-	"r4 = 0\n"                                                                              \
-	"call bpf_map_update_elem\n"                                                            \
+	"r6 = r1\n" ARG_UPDATE                                                                  \
 	VMA_CB("hash key=4 value=8 entries=16 name=hv\n")
 
 struct forge {

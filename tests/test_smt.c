@@ -35,6 +35,10 @@
 #define CORPUS_RLIMIT 1000000u
 #define CORPUS_PROGRAM_RLIMIT 10000000ull
 #define SAFETY_MS 600000u
+/* a range claim of the claims JSON: loc in [lo, hi] at pc, in every signedness and width */
+#define R1(pc, loc, lo, hi) "{\"pc\": " #pc ", \"loc\": \"" loc "\", \"umin\": " #lo ", \"umax\": " \
+	#hi ", \"smin\": " #lo ", \"smax\": " #hi ", \"u32_min\": " #lo ", \"u32_max\": " #hi \
+	", \"s32_min\": " #lo ", \"s32_max\": " #hi "}"
 
 static uint64_t rng_state = 0x5eed5eedull;
 
@@ -714,13 +718,9 @@ static void test_cut_no_queries(void)
 		"if r8 < 3 goto l\n"
 		"r0 = r7\n"			/* 10 */
 		"exit\n";
-#define R1(pc, loc, lo, hi) "{\"pc\": " #pc ", \"loc\": \"" loc "\", \"umin\": " #lo ", \"umax\": " \
-	#hi ", \"smin\": " #lo ", \"smax\": " #hi ", \"u32_min\": " #lo ", \"u32_max\": " #hi \
-	", \"s32_min\": " #lo ", \"s32_max\": " #hi "}"
 	static const char claims[] = "{\"programs\": [{\"name\": \"c\", \"loops\": [], \"ranges\": ["
 		R1(4, "r7", 0, 12) ", " R1(5, "r7", 0, 12) ", " R1(6, "r7", 0, 12) ", "
 		R1(7, "r7", 0, 12) ", " R1(10, "r0", 0, 12) "]}]}";
-#undef R1
 	struct smt_opts zo = { .sz = sizeof(zo), .rlimit = TEST_RLIMIT, .timeout_ms = SAFETY_MS,
 			       .no_bmc = true };
 	struct smt_result r;
@@ -840,9 +840,6 @@ static void test_bpf_loop(void)
 		"*(u64 *)(r2 +0) = r3\n"
 		"r0 = 0\n"
 		"exit\n";
-#define R1(pc, loc, lo, hi) "{\"pc\": " #pc ", \"loc\": \"" loc "\", \"umin\": " #lo ", \"umax\": " \
-	#hi ", \"smin\": " #lo ", \"smax\": " #hi ", \"u32_min\": " #lo ", \"u32_max\": " #hi \
-	", \"s32_min\": " #lo ", \"s32_max\": " #hi "}"
 #define CB1(max, min, ranges) "{\"programs\": [{\"name\": \"cb\", \"loops\": [{\"kind\": " \
 	"\"bpf_loop\", \"header\": 13, \"blocks\": [[13, 17]], \"trip_count\": {\"kind\": " \
 	"\"exact\", \"max\": " #max ", \"min\": " #min "}}], \"ranges\": [" ranges "]}]}"
@@ -872,7 +869,6 @@ static void test_bpf_loop(void)
 		"11, \"blocks\": [[11, 15]], \"trip_count\": {\"kind\": \"bounded\", \"max\": 8}}], "
 		"\"ranges\": [" R1(10, "r0", 1, 8) "," R1(11, "r1", 0, 7) "]}]}";
 #undef CB1
-#undef R1
 	struct smt_opts zo = { .sz = sizeof(zo), .rlimit = TEST_RLIMIT, .timeout_ms = SAFETY_MS };
 	struct prepared p;
 	struct smt_result r;
@@ -1093,9 +1089,6 @@ static void test_cb_helpers(void)
 		"exit\n"
 		"-- maps\n"
 		"user_ringbuf entries=4096\n";
-#define R1(pc, loc, lo, hi) "{\"pc\": " #pc ", \"loc\": \"" loc "\", \"umin\": " #lo ", \"umax\": " \
-	#hi ", \"smin\": " #lo ", \"smax\": " #hi ", \"u32_min\": " #lo ", \"u32_max\": " #hi \
-	", \"s32_min\": " #lo ", \"s32_max\": " #hi "}"
 #define CB(kind, site, header, last, trip, ranges) "{\"programs\": [{\"name\": \"cb\", " \
 	"\"loops\": [{\"kind\": \"" kind "\", \"header\": " #header ", \"entries\": [" #site "], " \
 	"\"blocks\": [[" #header ", " #last "]], \"trip_count\": {" trip "}}], \"ranges\": [" \
@@ -1123,7 +1116,6 @@ static void test_cb_helpers(void)
 					       "\"bounded\", \"max\": 3", R1(27, "r0", 0, 0) ","
 					       R1(28, "r2", 0, 6));
 #undef CB
-#undef R1
 	static const struct cb_expect each_ref[] = {
 		{ SMT_CLAIM_TRIP, 0, FIND_TRIP_MIN, word0_deadbeef },
 		{ SMT_CLAIM_RANGE, 0, FIND_RANGE, word0_deadbeef },
@@ -1276,9 +1268,6 @@ static void test_dynptr_mem(void)
 		"exit\n"
 		"-- maps\n"
 		"array key=4 value=64 entries=1\n";
-#define R1(pc, loc, lo, hi) "{\"pc\": " #pc ", \"loc\": \"" loc "\", \"umin\": " #lo ", \"umax\": " \
-	#hi ", \"smin\": " #lo ", \"smax\": " #hi ", \"u32_min\": " #lo ", \"u32_max\": " #hi \
-	", \"s32_min\": " #lo ", \"s32_max\": " #hi "}"
 #define ST(r34) "{\"programs\": [{\"name\": \"dp\", \"loops\": [], \"ranges\": [" \
 	R1(16, "r0", 0, 0) "," R1(26, "r0", 0, 0) "," R1(34, "r7", 0, r34) "," \
 	R1(43, "r0", 0, 0) "," R1(50, "r0", 0, 0) "," R1(55, "r0", 0, 0) "]}]}"
@@ -1291,7 +1280,6 @@ static void test_dynptr_mem(void)
 	static const char lp_true[] = LP(56), lp_wrong[] = LP(48);
 #undef LP
 #undef ST
-#undef R1
 	static const struct cb_expect st_ref[] = {
 		{ SMT_CLAIM_RANGE, 2, FIND_RANGE, byte0_ff },
 	};
@@ -1365,16 +1353,12 @@ static void test_dynptr_ringbuf(void)
 		"-- maps\n"
 		"ringbuf entries=4096\n"
 		"array key=4 value=4 entries=1\n";
-#define R1(pc, loc, lo, hi) "{\"pc\": " #pc ", \"loc\": \"" loc "\", \"umin\": " #lo ", \"umax\": " \
-	#hi ", \"smin\": " #lo ", \"smax\": " #hi ", \"u32_min\": " #lo ", \"u32_max\": " #hi \
-	", \"s32_min\": " #lo ", \"s32_max\": " #hi "}"
 #define ST(r9, r26, r27) "{\"programs\": [{\"name\": \"rb\", \"loops\": [], \"ranges\": [" \
 	R1(9, "r0", 0, r9) "," R1(26, "r7", 0, r26) "," R1(27, "r8", 0, r27) "," \
 	R1(38, "r6", 5, 5) "]}]}"
 	static const char st_true[] = ST(22, 255, 255), st_r9[] = ST(21, 255, 255),
 			  st_r7[] = ST(22, 254, 255), st_r8[] = ST(22, 255, 0);
 #undef ST
-#undef R1
 	static const struct cb_expect ref0[] = { { SMT_CLAIM_RANGE, 0, FIND_RANGE, any_input } };
 	static const struct cb_expect ref1[] = { { SMT_CLAIM_RANGE, 1, FIND_RANGE, byte0_ff } };
 	static const struct cb_expect ref2[] = { { SMT_CLAIM_RANGE, 2, FIND_RANGE, any_input } };
@@ -1480,9 +1464,6 @@ static void test_hash_walk(void)
 	"exit\n"									\
 	"-- maps\n"									\
 	"hash key=8 value=8 entries=" #entries "\n"
-#define R1(pc, loc, lo, hi) "{\"pc\": " #pc ", \"loc\": \"" loc "\", \"umin\": " #lo ", \"umax\": " \
-	#hi ", \"smin\": " #lo ", \"smax\": " #hi ", \"u32_min\": " #lo ", \"u32_max\": " #hi \
-	", \"s32_min\": " #lo ", \"s32_max\": " #hi "}"
 #define WALK(max, ranges) "{\"programs\": [{\"name\": \"cb\", \"loops\": [{\"kind\": "	\
 	"\"for_each_map_elem\", \"header\": 14, \"entries\": [9], \"blocks\": [[14, 21]], "	\
 	"\"trip_count\": {\"kind\": \"bounded\", \"max\": " #max "}}], \"ranges\": [" ranges "]}]}"
@@ -1492,7 +1473,6 @@ static void test_hash_walk(void)
 					 R1(16, "r0", 0, 0));
 	static const char big_claims[] = WALK(2048, R1(11, "r6", 0, 2048));
 #undef WALK
-#undef R1
 #undef HASH_WALK
 	cb_case("for_each over a hash map, true claims", prog, good, NULL, 0);
 	unknown_case("hash walk, tight claims", prog, tight, 4, NULL);
@@ -1533,11 +1513,11 @@ static void test_big_region_havoc(void)
 		"exit\n"
 		"-- maps\n"
 		"array key=4 value=8 entries=128\n";
-#define R1(hi) "{\"programs\": [{\"name\": \"big\", \"loops\": [], \"ranges\": [{\"pc\": 12, " \
+#define R1H(hi) "{\"programs\": [{\"name\": \"big\", \"loops\": [], \"ranges\": [{\"pc\": 12, " \
 	"\"loc\": \"r1\", \"umin\": 0, \"umax\": " #hi ", \"smin\": 0, \"smax\": " #hi ", " \
 	"\"u32_min\": 0, \"u32_max\": " #hi ", \"s32_min\": 0, \"s32_max\": " #hi "}]}]}"
-	static const char wrong1[] = R1(1), wrong80[] = R1(80);
-#undef R1
+	static const char wrong1[] = R1H(1), wrong80[] = R1H(80);
+#undef R1H
 	static const struct cb_expect ref[] = {
 		{ SMT_CLAIM_RANGE, 0, FIND_RANGE, any_input },
 	};
@@ -1545,6 +1525,33 @@ static void test_big_region_havoc(void)
 	cb_case("a large map written in a loop, r1 <= 1", prog, wrong1, ref, 1);
 	cb_case("a large map written in a loop, r1 <= 80", prog, wrong80, ref, 1);
 }
+
+/* The fill of test_hash_fill and test_hash_value_forged: for i < 10, update(i, input byte 0) on a
+ * hash map of 4 entries (updates past the fourth fail), lookup(i), its value read into r1 when
+ * found (pc 18); then body, from pc 19: the loop's end ("n: r7 += 1", "if r7 < 10 goto l") and
+ * what follows. */
+#define HASH_FILL(body)									\
+	"-- asm\n"									\
+	"r6 = *(u8 *)(r1 +0)\n"								\
+	"r7 = 0\n"									\
+	"l: *(u64 *)(r10 -8) = r7\n"	/* pc 2 */					\
+	"*(u64 *)(r10 -16) = r6\n"							\
+	"r1 = map[fd:0] ll\n"								\
+	"r2 = r10\n"									\
+	"r2 += -8\n"									\
+	"r3 = r10\n"									\
+	"r3 += -16\n"									\
+	"r4 = 0\n"									\
+	"call bpf_map_update_elem\n"	/* pc 11 */					\
+	"r1 = map[fd:0] ll\n"								\
+	"r2 = r10\n"									\
+	"r2 += -8\n"									\
+	"call bpf_map_lookup_elem\n"	/* pc 16 */					\
+	"if r0 == 0 goto n\n"								\
+	"r1 = *(u64 *)(r0 +0)\n"							\
+	body										\
+	"-- maps\n"									\
+	"hash key=8 value=8 entries=4\n"
 
 /* A hash map the program fills itself: update(i, input byte 0), lookup(i) and its value read,
  * for i < 10 on a map of 4 entries (updates past the fourth fail), then a delete.  The induction
@@ -1557,37 +1564,14 @@ static void test_big_region_havoc(void)
 static void test_hash_fill(void)
 {
 	static const char prog[] =
-		"-- asm\n"
-		"r6 = *(u8 *)(r1 +0)\n"
-		"r7 = 0\n"
-		"l: *(u64 *)(r10 -8) = r7\n"	/* pc 2 */
-		"*(u64 *)(r10 -16) = r6\n"
-		"r1 = map[fd:0] ll\n"
-		"r2 = r10\n"
-		"r2 += -8\n"
-		"r3 = r10\n"
-		"r3 += -16\n"
-		"r4 = 0\n"
-		"call bpf_map_update_elem\n"	/* pc 11 */
-		"r1 = map[fd:0] ll\n"
-		"r2 = r10\n"
-		"r2 += -8\n"
-		"call bpf_map_lookup_elem\n"	/* pc 16 */
-		"if r0 == 0 goto n\n"
-		"r1 = *(u64 *)(r0 +0)\n"
-		"n: r7 += 1\n"			/* pc 19 */
-		"if r7 < 10 goto l\n"
-		"r1 = map[fd:0] ll\n"
-		"r2 = r10\n"
-		"r2 += -8\n"
-		"call bpf_map_delete_elem\n"	/* pc 25 */
-		"r0 = r7\n"			/* pc 26: r7 = 10 */
-		"exit\n"
-		"-- maps\n"
-		"hash key=8 value=8 entries=4\n";
-#define R1(pc, loc, lo, hi) "{\"pc\": " #pc ", \"loc\": \"" loc "\", \"umin\": " #lo ", \"umax\": " \
-	#hi ", \"smin\": " #lo ", \"smax\": " #hi ", \"u32_min\": " #lo ", \"u32_max\": " #hi \
-	", \"s32_min\": " #lo ", \"s32_max\": " #hi "}"
+		HASH_FILL("n: r7 += 1\n"			/* pc 19 */
+			  "if r7 < 10 goto l\n"
+			  "r1 = map[fd:0] ll\n"
+			  "r2 = r10\n"
+			  "r2 += -8\n"
+			  "call bpf_map_delete_elem\n"	/* pc 25 */
+			  "r0 = r7\n"			/* pc 26: r7 = 10 */
+			  "exit\n");
 #define HF(r2, ranges) "{\"programs\": [{\"name\": \"hf\", \"loops\": [{\"header\": 2, " \
 	"\"entries\": [2], \"blocks\": [[2, 20]], \"induction_variables\": [{\"loc\": \"r7\", " \
 	"\"width\": 64, \"start\": 0, \"step\": 1}], \"trip_count\": {\"kind\": \"exact\", " \
@@ -1597,7 +1581,6 @@ static void test_hash_fill(void)
 	static const char past[] = "{\"programs\": [{\"name\": \"hf\", \"loops\": [], \"ranges\": ["
 		R1(19, "r7", 0, 8) "]}]}";
 #undef HF
-#undef R1
 	static const struct cb_expect before_ref[] = {
 		{ SMT_CLAIM_RANGE, 0, FIND_RANGE, byte0_ff },
 	};
@@ -1628,40 +1611,16 @@ static void test_hash_fill(void)
 static void test_hash_value_forged(void)
 {
 	static const char prog[] =
-		"-- asm\n"
-		"r6 = *(u8 *)(r1 +0)\n"
-		"r7 = 0\n"
-		"l: *(u64 *)(r10 -8) = r7\n"	/* pc 2 */
-		"*(u64 *)(r10 -16) = r6\n"
-		"r1 = map[fd:0] ll\n"
-		"r2 = r10\n"
-		"r2 += -8\n"
-		"r3 = r10\n"
-		"r3 += -16\n"
-		"r4 = 0\n"
-		"call bpf_map_update_elem\n"	/* pc 11 */
-		"r1 = map[fd:0] ll\n"
-		"r2 = r10\n"
-		"r2 += -8\n"
-		"call bpf_map_lookup_elem\n"	/* pc 16 */
-		"if r0 == 0 goto n\n"
-		"r1 = *(u64 *)(r0 +0)\n"
-		"r8 = r1\n"			/* pc 19: r1 the value read */
-		"n: r7 += 1\n"
-		"if r7 < 10 goto l\n"
-		"r0 = 0\n"
-		"exit\n"
-		"-- maps\n"
-		"hash key=8 value=8 entries=4\n";
-#define R1(pc, loc, lo, hi) "{\"pc\": " #pc ", \"loc\": \"" loc "\", \"umin\": " #lo ", \"umax\": " \
-	#hi ", \"smin\": " #lo ", \"smax\": " #hi ", \"u32_min\": " #lo ", \"u32_max\": " #hi \
-	", \"s32_min\": " #lo ", \"s32_max\": " #hi "}"
+		HASH_FILL("r8 = r1\n"			/* pc 19: r1 the value read */
+			  "n: r7 += 1\n"
+			  "if r7 < 10 goto l\n"
+			  "r0 = 0\n"
+			  "exit\n");
 	static const char claims[] = "{\"programs\": [{\"name\": \"hv\", \"loops\": [{\"header\": "
 		"2, \"entries\": [2], \"blocks\": [[2, 21]], \"induction_variables\": [{\"loc\": "
 		"\"r7\", \"width\": 64, \"start\": 0, \"step\": 1}], \"trip_count\": {\"kind\": "
 		"\"exact\", \"max\": 10, \"min\": 10}}], \"ranges\": ["
 		R1(19, "r1", 0, 255) "," R1(19, "r1", 0, 0) "," R1(19, "r7", 0, 9) "]}]}";
-#undef R1
 	struct smt_opts zo = { .sz = sizeof(zo), .rlimit = TEST_RLIMIT, .timeout_ms = SAFETY_MS };
 	const struct smt_claim_result *c;
 	struct prepared p;
@@ -1720,9 +1679,6 @@ static void test_may_goto(void)
 		"r7 += 100\n"
 		"out: r0 = r7\n"
 		"exit\n";			/* pc 8 */
-#define R1(pc, loc, lo, hi) "{\"pc\": " #pc ", \"loc\": \"" loc "\", \"umin\": " #lo ", \"umax\": " \
-	#hi ", \"smin\": " #lo ", \"smax\": " #hi ", \"u32_min\": " #lo ", \"u32_max\": " #hi \
-	", \"s32_min\": " #lo ", \"s32_max\": " #hi "}"
 #define MG(last, ivs, trip, ranges) "{\"programs\": [{\"name\": \"mg\", \"loops\": [{" \
 	"\"header\": 2, \"entries\": [2], \"blocks\": [[2, " #last "]], " \
 	"\"induction_variables\": [" ivs "], \"trip_count\": {" trip "}}], " \
@@ -1739,7 +1695,6 @@ static void test_may_goto(void)
 					       R1(4, "r7", 2, 10) "," R1(8, "r0", 0, 111));
 #undef IVS
 #undef MG
-#undef R1
 	static const struct cb_expect counted_ref[] = {
 		{ SMT_CLAIM_TRIP, 0, FIND_TRIP_MAX, any_input },
 		{ SMT_CLAIM_RANGE, 0, FIND_RANGE, any_input },
@@ -1798,9 +1753,6 @@ static void test_iter_num(void)
 		"call bpf_iter_num_destroy\n"
 		"r0 = r7\n"
 		"exit\n";			/* pc 19 */
-#define R1(pc, loc, lo, hi) "{\"pc\": " #pc ", \"loc\": \"" loc "\", \"umin\": " #lo ", \"umax\": " \
-	#hi ", \"smin\": " #lo ", \"smax\": " #hi ", \"u32_min\": " #lo ", \"u32_max\": " #hi \
-	", \"s32_min\": " #lo ", \"s32_max\": " #hi "}"
 #define IT(max, r13, r19) "{\"programs\": [{\"name\": \"it\", \"loops\": [{\"kind\": " \
 	"\"iter_num\", \"header\": 8, \"blocks\": [[8, 11], [12, 14]], \"trip_count\": " \
 	"{\"kind\": \"bounded\", \"max\": " #max "}}], \"ranges\": [" R1(13, "r1", 0, r13) "," \
@@ -1865,7 +1817,6 @@ static void test_iter_num(void)
 							   CALLEE(16, 14, 104) };
 #undef CALLEE
 #undef IT
-#undef R1
 #undef ITER_TAIL
 	struct smt_opts zo = { .sz = sizeof(zo), .rlimit = TEST_RLIMIT, .timeout_ms = SAFETY_MS };
 	struct prepared p;
