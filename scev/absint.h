@@ -364,11 +364,11 @@ struct hdr_pack {
 /* p := the live state s's registers and cells (p empty before); 0 or -ENOMEM. */
 int hdr_pack__set(struct hdr_pack *p, const struct astate *s);
 void hdr_pack__free(struct hdr_pack *p);
-/* A read-only state with p's registers and cells (live unset when p is empty); the cells
- * stay p's: view is never freed, and lives no longer than p. */
-void hdr_pack__view(const struct hdr_pack *p, struct astate *view);
-/* Register r of the live state in p, as the view would hold it. */
+/* Register r of the live state in p: the top value when not stored, r10 the frame pointer
+ * when p->frame says so. */
 struct aval hdr_pack__reg(const struct hdr_pack *p, int r);
+/* astate__load over the live state in p (its cells). */
+struct aval hdr_pack__load(const struct hdr_pack *p, int64_t off, unsigned size);
 
 /* The per-block (per-loop) state pointers of struct engine; absent reads as unreached. */
 extern const struct astate absint_unreached;

@@ -350,8 +350,8 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 	const struct scev_loop *L = &cx->st.loops->loops[l];
 	const struct sym_summary *sum = scev_sum(cx, l);
 	struct loop_result *res = &en->res[l];
-	struct astate fhv;
-	const struct astate *fh = NULL;
+	/* (the first pass's header state read in place: a view of it writes 1 KB a loop) */
+	const struct hdr_pack *fh = NULL;
 	struct env_state es = { .s = E };
 	/* (the header values of a few locations need no allocation) */
 	struct aval newv_few[16];
@@ -370,10 +370,8 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 	/* (E, which es reads, stays as it is through this step: exit matches over es are kept
 	 * for sym_exit_next_range below) */
 	sym_exit_memo_open(&es);
-	if (cx->first_hdr && !cx->first_pass) {
-		hdr_pack__view(&cx->first_hdr[l], &fhv);
-		fh = &fhv;
-	}
+	if (cx->first_hdr && !cx->first_pass)
+		fh = &cx->first_hdr[l];
 	if ((err = astate__copy(H, E)))
 		return err;
 	/* the iterators live at the back edges are live (on some path) at the header too */
@@ -680,7 +678,9 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 	 * kind and range that pass found (a scalar stays a scalar). */
 	for (uint32_t k = 0; k < sum->nlocs && fh && fh->live; k++)
 		if (newv[k].src == SRC_FORGET && LOC_IS_REG(sum->locs[k].loc)) {
-			newv[k] = aval_meet(&newv[k], &fh->regs[sum->locs[k].loc]);
+			struct aval fr = hdr_pack__reg(fh, sum->locs[k].loc);
+
+			newv[k] = aval_meet(&newv[k], &fr);
 			newv[k].src = SRC_FORGET;
 		}
 	/* The cells the loop may write through pointers are forgotten; the stores below forget
@@ -725,7 +725,7 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 	}
 	/* The first pass's header state covers every visit: so does its null guard, where p is
 	 * still a pointer (a value the summary forgot, from that state) and g a number. */
-	if (fh && fh->live && astate__nn_any(fh) && H->regs[fh->nn.p].kind == AV_PTR &&
+	if (fh && fh->live && fh->nn.p != fh->nn.g && H->regs[fh->nn.p].kind == AV_PTR &&
 	    H->regs[fh->nn.g].kind == AV_SCALAR)
 		H->nn = fh->nn;
 	/* The entry's packet pointers and relations to the packet's length hold in later

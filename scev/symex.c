@@ -743,7 +743,9 @@ static int join_along_edge(struct sym_run *r, uint32_t to, const struct sstate *
 struct entry_env {
 	struct scev_ctx *cx;
 	const struct sstate *s;
-	const struct astate *fh;
+	/* the first pass's header state, live (NULL: none), read in place (hdr_pack__reg,
+	 * hdr_pack__load): a whole state built from it wrote 1 KB, twice a nested loop */
+	const struct hdr_pack *fh;
 	struct aval tmp, tmp2;
 };
 
@@ -754,9 +756,9 @@ static const struct aval *first_hdr_get(void *arg, loc_t l)
 	if (!ee->fh)
 		ee->tmp2 = aval_top();
 	else if (LOC_IS_REG(l))
-		ee->tmp2 = ee->fh->regs[l];
+		ee->tmp2 = hdr_pack__reg(ee->fh, l);
 	else
-		ee->tmp2 = astate__load(ee->fh, LOC_SLOT_OFF(l), LOC_SLOT_SIZE(l));
+		ee->tmp2 = hdr_pack__load(ee->fh, LOC_SLOT_OFF(l), LOC_SLOT_SIZE(l));
 	return &ee->tmp2;
 }
 
@@ -1014,7 +1016,7 @@ static bool ctx_covers(struct sym_run *r, uint32_t c)
  * holds for every entry.  Recorded on the exit for the range pass when the walk's states cover
  * every run that reaches c (ctx_covers). */
 static int ctx_exit_parts(struct sym_run *r, uint32_t c, uint32_t k, const struct irr_parts *ps,
-			  const struct astate *fh, uint64_t *kmin, uint64_t *kmax)
+			  const struct hdr_pack *fh, uint64_t *kmin, uint64_t *kmax)
 {
 	struct scev_ctx *cx = r->cx;
 	struct sym_summary *cs = scev_sum(cx, c);
@@ -1122,7 +1124,6 @@ static int side_walk(struct sym_run *r, uint32_t c, struct sstate *hin, struct s
 	struct entry_env ee = { .cx = cx };
 	uint32_t *order, n = 0;
 	struct sstate *st;
-	struct astate fh;
 	int err = 0, q;
 
 	if (!region)
@@ -1158,10 +1159,8 @@ static int side_walk(struct sym_run *r, uint32_t c, struct sstate *hin, struct s
 			i++;
 		err = i < n ? ss_join(cx, &st[i], &r->in[q]) : 1;
 	}
-	if (cx->first_hdr) {
-		hdr_pack__view(&cx->first_hdr[r->l], &fh);
-		ee.fh = fh.live ? &fh : NULL;
-	}
+	if (cx->first_hdr && cx->first_hdr[r->l].live)
+		ee.fh = &cx->first_hdr[r->l];
 	for (uint32_t i = 0; i < n && !err; i++) {
 		const struct scev_block *blk = &cx->st.cfg->blocks[order[i]];
 		const struct bpf_insn *jmp = scev_block_cond_jmp(cx->st.cfg, order[i]);
@@ -1284,17 +1283,14 @@ static int step_over(struct sym_run *r, uint32_t c, const struct sstate *in,
 	const struct scev_loop *C = &cx->st.loops->loops[c];
 	bool exact = false, ranged = false;
 	uint64_t T = 0, Thi = 0;
-	struct astate fh;
 	struct entry_env ee = { .cx = cx, .s = in };
 	int err;
 
 	if ((err = ss_copy(out, in)))
 		return err;
 	if (cs->ok && cs->exit_vals) {
-		if (cx->first_hdr) {
-			hdr_pack__view(&cx->first_hdr[r->l], &fh);
-			ee.fh = fh.live ? &fh : NULL;
-		}
+		if (cx->first_hdr && cx->first_hdr[r->l].live)
+			ee.fh = &cx->first_hdr[r->l];
 		uint64_t last = UINT64_MAX;
 
 		for (uint32_t k = 0; k < cs->nexits && !exact && !ranged; k++) {
