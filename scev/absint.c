@@ -316,15 +316,25 @@ static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct
 		/* leaving loops: exact exit values where the trip counts are exact */
 		struct astate x;
 
-		astate__none(&x);
-		if ((ch = astate__copy(&x, st)) || (ch = absint_refine_exit(en, from, to, &x))) {
+		if (!en->in[to]) {
+			/* a first arrival, refined where it lands: one copy of the state, not
+			 * two (absint_refine_exit reads the states of the headers of the loops
+			 * left, never to's, and leaves st live: the copy st_copy_new made) */
+			if ((ch = st_copy_new(en->cx, en->in, to, st)) >= 0 &&
+			    (ch = absint_refine_exit(en, from, to, en->in[to])) == 0)
+				ch = 1;
+			if (ch < 0)
+				return ch;
+		} else {
+			astate__none(&x);
+			if ((ch = astate__copy(&x, st)) ||
+			    (ch = absint_refine_exit(en, from, to, &x))) {
+				astate__free(&x);
+				return ch;
+			}
+			ch = astate__join(en->in[to], &x, en->visits[to] >= 2);
 			astate__free(&x);
-			return ch;
 		}
-		if (!x.live || !(ch = st_copy_new(en->cx, en->in, to, &x)))
-			ch = st_get(en->cx, en->in, to) ?
-				astate__join(en->in[to], &x, en->visits[to] >= 2) : -ENOMEM;
-		astate__free(&x);
 	} else {
 		bool widen = en->visits[to] >= 2 && (!cx->first_pass || widen_point(cx, to));
 		bool thresholds = widen && cx->first_pass && en->in[to] && has_bounds(cx, to);
