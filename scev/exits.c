@@ -959,26 +959,48 @@ static int exit_period2(struct scev_ctx *cx, const struct sym_summary *s, const 
 	return 0;
 }
 
-/* The tested sequence exit_match last found for the environment arg of sym_exit_memo_open:
- * exit_match is a function of (cx, s, e, env, arg) and of what env reads through arg, which
- * the caller keeps unchanged until the next open (a header step asks for an exit's bound and
- * then for its counter's next values over one entry state: one match, not two).  Only arg
- * itself is kept, an address no other environment has while it is alive; the open before
- * every use drops what an earlier one kept. */
-static _Thread_local struct {
-	const void *arg;	/* the open's environment; NULL: nothing is kept */
+/* The tested sequence exit_match last found for the environment arg of sym_exit_memo_open,
+ * and the last exit it found none for: exit_match is a function of (cx, s, e, env, arg) and of
+ * what env reads through arg, which the caller keeps unchanged until the next open (a header
+ * step asks for an exit's bound and then for its counter's next values over one entry state;
+ * symex's step_over for a nested loop's bound and then for its distance's linear form,
+ * sym_exit_lin: one match, not two, found or not).  Only arg itself is kept, an address no
+ * other environment has while it is alive; the open before every use drops what an earlier
+ * one kept, and sym_exit_memo_open(NULL) before arg dies. */
+struct match_key {
 	bool valid;
 	const struct scev_ctx *cx;
 	const struct sym_summary *s;
 	const struct sym_exit *e;
 	const struct aval *(*env)(void *arg, loc_t l);
-	struct exit_seq m;
+};
+
+static _Thread_local struct {
+	const void *arg;	/* the open's environment; NULL: nothing is kept */
+	struct match_key found, failed;
+	struct exit_seq m;	/* found's */
 } match_memo;
 
 void sym_exit_memo_open(const void *arg)
 {
 	match_memo.arg = arg;
-	match_memo.valid = false;
+	match_memo.found.valid = match_memo.failed.valid = false;
+}
+
+static void key_set(struct match_key *k, struct scev_ctx *cx, const struct sym_summary *s,
+		    const struct sym_exit *e, const struct aval *(*env)(void *arg, loc_t l))
+{
+	k->valid = true;
+	k->cx = cx;
+	k->s = s;
+	k->e = e;
+	k->env = env;
+}
+
+static bool key_is(const struct match_key *k, struct scev_ctx *cx, const struct sym_summary *s,
+		   const struct sym_exit *e, const struct aval *(*env)(void *arg, loc_t l))
+{
+	return k->valid && cx == k->cx && s == k->s && e == k->e && env == k->env;
 }
 
 static void match_keep(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_exit *e,
@@ -987,23 +1009,30 @@ static void match_keep(struct scev_ctx *cx, const struct sym_summary *s, const s
 {
 	if (!arg || arg != match_memo.arg)
 		return;
-	match_memo.valid = true;
-	match_memo.cx = cx;
-	match_memo.s = s;
-	match_memo.e = e;
-	match_memo.env = env;
+	key_set(&match_memo.found, cx, s, e, env);
 	match_memo.m = *m;
 }
 
-static bool match_kept(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_exit *e,
-		       const struct aval *(*env)(void *arg, loc_t l), void *arg,
-		       struct exit_seq *m)
+/* exit_match found no tested sequence for (cx, s, e, env, arg). */
+static void match_keep_failed(struct scev_ctx *cx, const struct sym_summary *s,
+			      const struct sym_exit *e,
+			      const struct aval *(*env)(void *arg, loc_t l), void *arg)
 {
-	if (!match_memo.valid || !arg || arg != match_memo.arg || cx != match_memo.cx ||
-	    s != match_memo.s || e != match_memo.e || env != match_memo.env)
-		return false;
-	*m = match_memo.m;
-	return true;
+	if (arg && arg == match_memo.arg)
+		key_set(&match_memo.failed, cx, s, e, env);
+}
+
+/* 1 with the kept sequence in m, -1 when exit_match is known to find none, 0 when not known. */
+static int match_kept(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_exit *e,
+		      const struct aval *(*env)(void *arg, loc_t l), void *arg, struct exit_seq *m)
+{
+	if (!arg || arg != match_memo.arg)
+		return 0;
+	if (key_is(&match_memo.found, cx, s, e, env)) {
+		*m = match_memo.m;
+		return 1;
+	}
+	return key_is(&match_memo.failed, cx, s, e, env) ? -1 : 0;
 }
 
 int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struct sym_exit *e,
@@ -1024,8 +1053,10 @@ int sym_exit_bound(struct scev_ctx *cx, const struct sym_summary *s, const struc
 					      "budget is spent it never does");
 	if (exit_settled(cx, s, e, env, arg, kmin, kmax) == 0)
 		return 0;
-	if (exit_match(cx, s, e, env, arg, &m, why, whylen))
+	if (exit_match(cx, s, e, env, arg, &m, why, whylen)) {
+		match_keep_failed(cx, s, e, env, arg);
 		return exit_period2(cx, s, e, env, arg, kmin, kmax) == 0 ? 0 : -1;
+	}
 	match_keep(cx, s, e, env, arg, &m);	/* (before the shapes read it) */
 	for (size_t k = 0; k < sizeof(exit_shapes) / sizeof(exit_shapes[0]); k++) {
 		int r = exit_shapes[k](&m, kmin, kmax, why, whylen);
@@ -1051,10 +1082,11 @@ bool sym_exit_next_range(struct scev_ctx *cx, const struct sym_summary *s,
 	struct aval v, n, d;
 	bool w64;
 	char why[8];
+	int kept;
 
 	if (e->op == BPF_JCOND || e->op == BPF_JSET ||
-	    (!match_kept(cx, s, e, env, arg, &m) &&
-	     exit_match(cx, s, e, env, arg, &m, why, sizeof(why))) || m.loc != loc ||
+	    (kept = match_kept(cx, s, e, env, arg, &m)) < 0 ||
+	    (!kept && exit_match(cx, s, e, env, arg, &m, why, sizeof(why))) || m.loc != loc ||
 	    m.spread || m.varies || m.op == BPF_JSET || !(sl = sym_find(s, loc)) ||
 	    m.a0.kind != AV_SCALAR || m.n.kind != AV_SCALAR)
 		return false;
@@ -1196,9 +1228,11 @@ int sym_exit_lin(struct scev_ctx *cx, const struct sym_summary *s, const struct 
 	struct lin_ctx lc = { .cx = cx, .entry = entry, .arg = arg };
 	uint64_t wmask;
 	unsigned n = 0;
+	int kept;
 
 	memset(f, 0, sizeof(*f));
-	if (e->op == BPF_JCOND || exit_match(cx, s, e, env, arg, &m, why, whylen))
+	if (e->op == BPF_JCOND || (kept = match_kept(cx, s, e, env, arg, &m)) < 0 ||
+	    (!kept && exit_match(cx, s, e, env, arg, &m, why, whylen)))
 		return WHY("the exit test does not compare a recurrence with a loop-invariant value");
 	if (m.op != BPF_JEQ || m.varies || m.spread || m.a0.kind != AV_SCALAR ||
 	    m.n.kind != AV_SCALAR)

@@ -1293,6 +1293,10 @@ static int step_over(struct sym_run *r, uint32_t c, const struct sstate *in,
 			ee.fh = &cx->first_hdr[r->l];
 		uint64_t last = UINT64_MAX;
 
+		/* (ee stays as it is through the exits: an exit's tested sequence is matched
+		 * once, for its bound and its distance's linear form in ctx_exit) */
+		sym_exit_memo_open(&ee);
+
 		for (uint32_t k = 0; k < cs->nexits && !exact && !ranged; k++) {
 			uint64_t kmin, kmax;
 			char why[96];
@@ -1309,8 +1313,10 @@ static int step_over(struct sym_run *r, uint32_t c, const struct sstate *in,
 
 				if (!got && ps)
 					got = ctx_exit_parts(r, c, k, ps, ee.fh, &cmin, &cmax);
-				if (got < 0)
+				if (got < 0) {
+					sym_exit_memo_open(NULL);
 					return got;
+				}
 				if (!got && !bound)
 					continue;
 				if (got && !bound) {
@@ -1347,6 +1353,7 @@ static int step_over(struct sym_run *r, uint32_t c, const struct sstate *in,
 			T = 0;
 			Thi = last;
 		}
+		sym_exit_memo_open(NULL);	/* (ee dies with this call) */
 	}
 	/* What the child writes through pointers is unknown; its listed cells are stored below,
 	 * which drops the cells overlapping them (a partial overlap havocs). */
