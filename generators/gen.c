@@ -1527,6 +1527,14 @@ static void map_len_loop(struct gi *g, bool over)
 	int32_t elem = (int32_t)gen_pick(g->src, GEN_MAP_ENTRIES);
 
 	gi_st(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, elem);
+	if (g->hash_piece) {
+		/* map 0 a hash map (p_map_hash), empty before the prologue's hash piece (gen_hash.c):
+		 * the element put in first (zeroed), so that the lookup finds it as an array's does
+		 * and the twin's read past it traps whatever the map's type */
+		for (int o = 0; o < GEN_MAP_VALUE_SIZE; o += 8)
+			gi_st(g, BPF_DW, EBPF_REG_FP, (int16_t)(GEN_FP_ARRAY + o), 0);
+		gi_map0_update(g, BPF_ANY);
+	}
 	gi_ld_map(g, BPF_REG_1, 0);
 	gi_alux(g, true, BPF_MOV, BPF_REG_2, EBPF_REG_FP);
 	gi_alu(g, true, BPF_ADD, BPF_REG_2, GEN_FP_KEY);

@@ -41,6 +41,10 @@ void gi_stmt_dynptr(struct gi *g, struct gi_loop *lp)
 	const struct gen_knobs *k = g->k;
 	bool twin = k->p_dynptr_unsafe && (!k->p_dynptr || gen_bool(g->src, 50));
 	bool rb = gen_bool(g->src, 50);
+	/* the twin over a hash map's value (p_map_hash): its key may not be in the map, and the
+	 * lookup's NULL would skip its read past the slice; it reads past the ring buffer's record
+	 * instead */
+	bool hash_rb = twin && !rb && g->hash_piece;
 	/* the twin: 0 reads past the slice, 1 leaks a ringbuf dynptr */
 	unsigned twin_kind = twin && rb ? gen_pick(g->src, 2) : 0;
 	unsigned step = 1u << gen_pick(g->src, 4), form = twin && !twin_kind ? 1 : gen_pick(g->src, 3);
@@ -57,6 +61,7 @@ void gi_stmt_dynptr(struct gi *g, struct gi_loop *lp)
 	 * the value's, or the record's) */
 	n = twin && !twin_kind ? 64 / step : gen_u32(g->src, 1, 64 / step);
 	size = twin && !twin_kind ? 64 : gen_u32(g->src, 1, 64);
+	rb = rb || hash_rb;
 	gi_bind(g, l_first);
 	first = g->len;
 	gi_spill_caller_homes(g);
@@ -153,8 +158,11 @@ void gi_stmt_dynptr(struct gi *g, struct gi_loop *lp)
 	gi_scratch_release(g);
 	g->iter_label[g->niters] = l_first;
 	g->iter_steps[g->niters++] = (g->len - first) + (uint64_t)n * body + 8;
-	if (twin)
-		g->p->flags |= twin_kind ? GEN_PROG_DYNPTR_LEAK : GEN_PROG_DYNPTR_PAST;
+	/* (a leaking twin that takes bpf_dynptr_data's slices reads past them too: both) */
+	if (twin && twin_kind)
+		g->p->flags |= GEN_PROG_DYNPTR_LEAK | (form == 1 ? GEN_PROG_DYNPTR_PAST : 0);
+	else if (twin)
+		g->p->flags |= GEN_PROG_DYNPTR_PAST;
 	if (lp)
 		lp->shapes |= GEN_SH(HELPER);
 }

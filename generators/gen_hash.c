@@ -66,8 +66,7 @@ static void map_key_args(struct gi *g)
 	gi_alu(g, true, BPF_ADD, BPF_REG_2, GEN_FP_KEY);
 }
 
-/* update(map 0, &key, a, flags), the value buffer being the stack array */
-static void update_call(struct gi *g, int32_t flags)
+void gi_map0_update(struct gi *g, int32_t flags)
 {
 	map_key_args(g);
 	gi_alux(g, true, BPF_MOV, BPF_REG_3, EBPF_REG_FP);
@@ -125,7 +124,7 @@ void gi_hash_piece(struct gi *g)
 	gi_alu(g, true, BPF_ADD, BPF_REG_1, (int32_t)c);
 	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_ARRAY, BPF_REG_1);
 	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_ARRAY + 8, BPF_REG_8);
-	update_call(g, noexist ? BPF_NOEXIST : BPF_ANY);
+	gi_map0_update(g, noexist ? BPF_NOEXIST : BPF_ANY);
 	gi_alux(g, true, BPF_ADD, BPF_REG_8, BPF_REG_0);
 	gi_while_up_tail(g, BPF_REG_6, ftop, fend);
 	hash_loop(g, fidx, ftop, fend, GEN_FORM_WHILE, GEN_SH(WHILE) | GEN_SH(BOUND_INPUT), -1, 8);
@@ -160,7 +159,7 @@ void gi_hash_piece(struct gi *g)
 	gi_alux(g, true, BPF_ADD, BPF_REG_8, BPF_REG_0);
 	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_ARRAY, BPF_REG_8);
 	input_key(g);
-	update_call(g, BPF_ANY);
+	gi_map0_update(g, BPF_ANY);
 	if (twin)
 		g->p->flags |= GEN_PROG_HASH_UNSAFE;
 }

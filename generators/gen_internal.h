@@ -363,6 +363,9 @@ void gi_dead_cb(struct gi *g, bool bad);
  * prologue's piece on it */
 void gi_hash_plan(struct gi *g);
 void gi_hash_piece(struct gi *g);
+/* update(map 0, &key, a, flags): the key at GEN_FP_KEY, the value the stack array's first
+ * GEN_MAP_VALUE_SIZE bytes (GEN_FP_ARRAY, written before); r0-r5 clobbered */
+void gi_map0_update(struct gi *g, int32_t flags);
 
 /* gen_stmt.c */
 enum { COND_ANY = -1, COND_INPUT, COND_COUNTER, COND_ACC, COND_HELPER };

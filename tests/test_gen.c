@@ -2589,6 +2589,75 @@ static void test_map_hash_knobs(void)
 	       h.types[0], h.types[1], h.types[2]);
 }
 
+/* The twins of other knobs that read map 0's elements, with p_map_hash on (map 0 then a hash map,
+ * which starts empty in a run where an array has every element): each twin program is run as it
+ * is and again with map 0 an array of GEN_MAP_ENTRIES (the same instructions): a twin whose run
+ * traps with the array must trap with the hash map too (the hash map must not hide its fault from
+ * the runs), and most of them trap.  p_map_len_over looked up its element before anything put it
+ * in, and p_dynptr_unsafe's map form a key the hash piece may not have inserted: their runs ended
+ * at the lookup's NULL check (gen.c's map_len_loop now puts its element in first; the dynptr twin
+ * takes the ring buffer's record over a hash map). */
+struct hash_twin_counts {
+	uint64_t flag;
+	unsigned flagged, traps, array_traps, hidden;
+};
+
+static bool trapped(enum interp_trap t)
+{
+	return t != INTERP_OK && t != INTERP_TRAP_STEPS;
+}
+
+static void hash_twin_program(void *arg, const struct twin_run *r)
+{
+	struct hash_twin_counts *h = arg;
+	struct ebpf_map_def keep = r->p->maps[0];
+	bool hash, as_array;
+
+	if (!r->twin || !(r->p->flags & h->flag))
+		return;
+	CHECK(r->p->map_cnt >= 1 && (keep.type == BPF_MAP_TYPE_HASH ||
+				     keep.type == BPF_MAP_TYPE_LRU_HASH ||
+				     keep.type == BPF_MAP_TYPE_PERCPU_HASH),
+	      TW "map 0 is not a hash map", TW_ARGS(r));
+	h->flagged++;
+	hash = trapped(twin_trap(r, NULL));
+	r->p->maps[0].type = BPF_MAP_TYPE_ARRAY;
+	r->p->maps[0].max_entries = GEN_MAP_ENTRIES;
+	as_array = trapped(twin_trap(r, NULL));
+	r->p->maps[0] = keep;
+	h->traps += hash;
+	h->array_traps += as_array;
+	h->hidden += as_array && !hash;
+}
+
+static void test_twins_over_hash(void)
+{
+	static const struct {
+		const char *knob[2];
+		uint64_t flag;
+	} tw[] = {
+		{ { "p_map_len", "p_map_len_over" }, GEN_PROG_MAP_LEN_UNSAFE },
+		{ { "p_dynptr", "p_dynptr_unsafe" }, GEN_PROG_DYNPTR_UNSAFE },
+		{ { "p_for_each", "p_for_each_unsafe" }, GEN_PROG_EACH_UNSAFE },
+	};
+
+	for (size_t i = 0; i < sizeof(tw) / sizeof(tw[0]); i++) {
+		struct twin_spec s = { { tw[i].knob[0], tw[i].knob[1] }, 100, 7700000, 100,
+				       { { "p_map", 50 }, { "p_map_hash", 100 },
+					 { "p_map_percpu", 30 } } };
+		struct hash_twin_counts h = { .flag = tw[i].flag };
+
+		for_twin_programs(&s, hash_twin_program, &h);
+		CHECK(h.hidden == 0, "%s with p_map_hash: %u of %u flagged programs trap with map 0 "
+		      "an array but not with the hash map", tw[i].knob[1], h.hidden, h.flagged);
+		CHECK(h.flagged > 80 && h.traps * 4 > h.flagged * 3, "%s with p_map_hash: %u of %u "
+		      "flagged programs trap", tw[i].knob[1], h.traps, h.flagged);
+		printf("%s with p_map_hash: %u of %u twins trap (%u with map 0 an array, %u hidden "
+		       "by the hash map)\n", tw[i].knob[1], h.traps, h.flagged, h.array_traps,
+		       h.hidden);
+	}
+}
+
 /* p_ptr_join and its unsafe twin p_ptr_join_over: the safe form never traps (check_program, two
  * inputs) and bpfscev calls none of its programs unsafe for a packet access (the constant
  * offsets each path checked: a false alarm when joined states meet the read), the twin, flagged,
@@ -3495,6 +3564,7 @@ int main(void)
 	test_call_ctx_knobs();
 	test_args_last_knobs();
 	test_map_hash_knobs();
+	test_twins_over_hash();
 	test_iter_knobs();
 	test_iter_helper_knobs();
 	test_iter_deep_knobs();
