@@ -635,10 +635,12 @@ static void sync_steps(struct range *r);
 #define SYNC_MEMO_BITS 9
 #endif
 #define SYNC_MEMO (1u << SYNC_MEMO_BITS)
+/* An entry is two whole cache lines (a look-up reads both, at a random address: the misses are
+ * what a look-up costs, not its instructions).  No flag marks an unused entry: its input is all
+ * zero, the constant 0, which range_sync answers before the memo. */
 static _Thread_local struct sync_memo {
-	bool used;
 	struct range in, out;
-} sync_memo[SYNC_MEMO];
+} __attribute__((aligned(64))) sync_memo[SYNC_MEMO];
 
 /* Whether a and b hold the same bounds and known bits: range_equal, read as eight 64-bit words
  * without a branch (a range has no padding), for pair_slot below, which compares every field
@@ -694,11 +696,10 @@ void range_sync(struct range *r)
 	    r->s32_max == INT32_MAX && r->var_off.mask == UINT64_MAX)
 		return;
 	m = &sync_memo[range_hash(r) >> (64 - SYNC_MEMO_BITS)];
-	if (m->used && range_equal(&m->in, r)) {
+	if (range_equal(&m->in, r)) {
 		*r = m->out;
 		return;
 	}
-	m->used = true;
 	m->in = *r;
 	sync_steps(r);
 	m->out = *r;
@@ -755,12 +756,16 @@ static struct range join_fields(const struct range *a, const struct range *b)
 #define PAIR_MEMO_BITS 9
 #endif
 #define PAIR_MEMO (1u << PAIR_MEMO_BITS)
+/* An entry's ranges are four whole cache lines (a hit reads three, a, b and out, at a random
+ * address: those misses are most of what a look-up costs); the tags (and range_refine's
+ * results) apart, a kilobyte that stays in the first-level cache, so that a slot holding
+ * another operation's result is a miss read from there. */
 static _Thread_local struct pair_memo {
-	unsigned tag;	/* 0: unused */
-	bool alive;	/* range_refine's result */
 	struct range a, b, out;
 	struct range out_b;	/* range_refine's second range */
-} pair_memo[PAIR_MEMO];
+} __attribute__((aligned(64))) pair_memo[PAIR_MEMO];
+#define PAIR_ALIVE 0x8000u	/* range_refine's result, beside the tag (tags are below 4096) */
+static _Thread_local uint16_t pair_tag[PAIR_MEMO];	/* 0: unused */
 
 /* The slot of (tag, a, b); *hit when it holds their result. */
 static struct pair_memo *pair_slot(unsigned tag, const struct range *a, const struct range *b,
@@ -769,14 +774,15 @@ static struct pair_memo *pair_slot(unsigned tag, const struct range *a, const st
 	uint64_t h = (range_hash(a) * 0x94d049bb133111ebull + range_hash(b)) ^ tag;
 	struct pair_memo *m = &pair_memo[(h * 0x9e3779b97f4a7c15ull) >> (64 - PAIR_MEMO_BITS)];
 
-	*hit = (m->tag == tag) & range_same(&m->a, a) & range_same(&m->b, b);
+	*hit = (pair_tag[m - pair_memo] & ~PAIR_ALIVE) == tag &&
+	       (range_same(&m->a, a) & range_same(&m->b, b));
 	return m;
 }
 
 static struct range pair_keep(struct pair_memo *m, unsigned tag, const struct range *a,
 			      const struct range *b, struct range out)
 {
-	m->tag = tag;
+	pair_tag[m - pair_memo] = (uint16_t)tag;
 	m->a = *a;
 	m->b = *b;
 	m->out = out;
@@ -1697,16 +1703,20 @@ bool range_refine(uint8_t op, bool is32, bool taken, struct range *a, struct ran
 	struct range a0, b0;
 
 	if (!hit) {
+		bool alive;
+
 		a0 = *a;
 		b0 = *b;
-		m->alive = refine_steps(op, is32, taken, a, b);
+		alive = refine_steps(op, is32, taken, a, b);
 		pair_keep(m, tag, &a0, &b0, *a);
 		m->out_b = *b;
-		return m->alive;
+		if (alive)
+			pair_tag[m - pair_memo] |= PAIR_ALIVE;
+		return alive;
 	}
 	*a = m->out;
 	*b = m->out_b;
-	return m->alive;
+	return pair_tag[m - pair_memo] & PAIR_ALIVE;
 }
 
 /* ---- recurrences ---- */
