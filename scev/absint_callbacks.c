@@ -607,10 +607,20 @@ bool absint_cb_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const st
 		       "loaded into R2 in the same block", name);
 	if (!cb->only_bpf_loop)
 		CBFAIL(VERDICT_UNSUPPORTED, pc, "%s: callback at %u: %s", name, cb->header, cb->why);
-	if (!cx->fn_seen || !(cx->fn_seen[cb->func] & 1))
-		CBFAIL(VERDICT_UNSUPPORTED, pc, "%s: the arguments of the callback at %u are "
-		       "not known (the function summaries did not settle)", name, cb->header);
-	if (each) {
+	if (!cx->fn_seen || !(cx->fn_seen[cb->func] & 1)) {
+		/* A callback no call was seen to take in the summary rounds: when they settled
+		 * (cb_unseen_dead), no call that takes it is on a path they reached, this one
+		 * included: their first pass covers every run (the summaries held), and the last
+		 * pass, which reads the loops' summaries, reached it only by being coarser (a loop's
+		 * exit that every run leaves the program before).  No run calls it here, and the
+		 * callback is not run (absint_cb_entry), as a static function whose calls are all on
+		 * dead paths (fn_unreached) and as the kernel, which explores only the paths it
+		 * reaches, never verifies it. */
+		if (!cx->cb_unseen_dead)
+			CBFAIL(VERDICT_UNSUPPORTED, pc, "%s: the arguments of the callback at %u are "
+			       "not known (the function summaries did not settle)", name,
+			       cb->header);
+	} else if (each) {
 		/* the callback was analyzed with the join of its calls' maps: one class (the
 		 * kernel verifies it again for each call) */
 		const struct aval *k = &cx->fn_args[cb->func][2], *val = &cx->fn_args[cb->func][3];
