@@ -221,7 +221,7 @@ bool absint_dynptr_on_stack(const struct astate *s, int32_t id);
 const struct ebpf_helper_proto *absint_dynptr_proto(int32_t id);
 /* A helper call that makes or releases a dynptr on the stack: the masks and slices of s, and
  * *w the 16 bytes it writes; false for any other call. */
-bool absint_dynptr_call(const struct scev_ctx *cx, struct astate *s, uint32_t pc,
+bool absint_dynptr_call(struct scev_ctx *cx, struct astate *s, uint32_t pc,
 			struct stack_span *w);
 /* At a loop header (and its exits) of loop l: slices are unknown when l makes or releases
  * dynptrs. */
@@ -233,6 +233,10 @@ bool absint_dynptr_data_size_fails(struct scev_verdict *v, const struct astate *
  * the frame. */
 bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			       uint32_t pc);
+/* An access [lo, hi) through a, a pointer into a caller's frame (absint_cb_verify_access), that
+ * may reach a dynptr live there at the calls of this function (true when it failed). */
+bool absint_dynptr_verify_outer(struct scev_ctx *cx, struct scev_verdict *v, uint32_t pc,
+				const struct aval *a, __int128 lo, __int128 hi);
 bool absint_dynptr_verify_stack(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 				uint32_t pc, __int128 lo, __int128 hi, bool write);
 /* Whether a is that dynptr (REGION_DYNPTR, at its start). */

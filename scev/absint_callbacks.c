@@ -1052,7 +1052,8 @@ bool absint_cb_verify_access(struct scev_ctx *cx, struct scev_verdict *v,
 		CBFAIL(VERDICT_UNSAFE, pc, "access [%lld, %lld) of the caller's stack outside "
 		       "[-512, 0)", absint_ll_sat(lo), absint_ll_sat(hi));
 	}
-	if (absint_iter_verify_outer(cx, v, pc, a, lo, hi))
+	if (absint_iter_verify_outer(cx, v, pc, a, lo, hi) ||
+	    absint_dynptr_verify_outer(cx, v, pc, a, lo, hi))
 		return true;
 	/* the kernel grows the frame the pointer points into (each it may point into, from that
 	 * frame's own lowest offset: aval_caller_lo); a read needs the bytes written before the

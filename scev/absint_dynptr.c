@@ -73,7 +73,10 @@ bool absint_dynptr_on_stack(const struct astate *s, int32_t id)
 {
 	int r = dp_reg(id);
 
-	return r && s->regs[r].kind == AV_PTR && s->regs[r].region == REGION_STACK;
+	/* (a caller's dynptr, given to a static callee: read, written or sliced there) */
+	return r && s->regs[r].kind == AV_PTR && (s->regs[r].region == REGION_STACK ||
+						  (dp_kind(id) == DP_USE &&
+						   s->regs[r].region == REGION_CALLER_STACK));
 }
 
 const struct ebpf_helper_proto *absint_dynptr_proto(int32_t id)
@@ -155,7 +158,7 @@ static void drop_slices(struct astate *s, bool all_its)
 						: aval_top();
 }
 
-bool absint_dynptr_call(const struct scev_ctx *cx, struct astate *s, uint32_t pc,
+bool absint_dynptr_call(struct scev_ctx *cx, struct astate *s, uint32_t pc,
 			struct stack_span *w)
 {
 	const struct bpf_insn *i = &cx->insns[pc];
@@ -164,17 +167,24 @@ bool absint_dynptr_call(const struct scev_ctx *cx, struct astate *s, uint32_t pc
 	uint64_t bit;
 
 	*w = (struct stack_span){ 0, 0 };
-	if (!ebpf_is_helper_call(i) || (kind = dp_kind(i->imm)) == DP_OTHER || kind == DP_USE ||
-	    !absint_dynptr_on_stack(s, i->imm))
+	if (!ebpf_is_helper_call(i) || (kind = dp_kind(i->imm)) == DP_OTHER || kind == DP_USE)
+		return false;
+	/* a subprogram making or releasing a dynptr that may not be of its own frame: its
+	 * callers' states do not see it (scev.c answers unsupported for a verdict of unsafe) */
+	if (func_of(cx, pc) != 0 && !absint_dynptr_on_stack(s, i->imm))
+		cx->dp_out = true;
+	if (!absint_dynptr_on_stack(s, i->imm))
 		return false;
 	d = &s->regs[dp_reg(i->imm)];
-	if (!range_is_const(&d->r) || (b = dp_bit((int64_t)d->r.umin)) < 0)
+	if (d->region != REGION_STACK || !range_is_const(&d->r) ||
+	    (b = dp_bit((int64_t)d->r.umin)) < 0)
 		return false;	/* (the verdict refuses it) */
 	bit = 1ull << b;
 	/* a dynptr made or released here: the slices of the one there die; any dynptr the 16
-	 * bytes overlapped is gone */
+	 * bytes overlapped is gone (when dynptrs live in other frames too, a slice may be one of
+	 * theirs: unknown values) */
 	if (s->dp.may & bit)
-		drop_slices(s, !(s->dp.may & ~bit));
+		drop_slices(s, !(s->dp.may & ~bit) && !cx->dp_sub);
 	s->dp.may &= ~(dp_cover(b) | bit << 1);
 	s->dp.must &= ~(dp_cover(b) | bit << 1);
 	s->dpr.may &= ~(dp_cover(b) | bit << 1);
@@ -196,15 +206,18 @@ int absint_dynptr_setup(struct scev_ctx *cx)
 	const struct scev_loops *lf = cx->st.loops;
 
 	cx->dp_loop = NULL;
+	cx->dp_sub = false;
+	cx->dp_out = false;
 	for (uint32_t pc = 0; pc < cx->len; pc += ebpf_insn_slots(&cx->insns[pc])) {
 		const struct bpf_insn *i = &cx->insns[pc];
 		int k = ebpf_is_helper_call(i) ? dp_kind(i->imm) : DP_OTHER;
 
-		if (k == DP_OTHER || k == DP_USE)
+		if (k != DP_OTHER && func_of(cx, pc) != 0)
+			cx->dp_sub = true;
+		if (k == DP_OTHER || k == DP_USE || cx->dp_loop)
 			continue;
 		if (!(cx->dp_loop = arena_zalloc(lf->nloops ? lf->nloops : 1, 1)))
 			return -1;
-		break;
 	}
 	if (!cx->dp_loop)
 		return 0;
@@ -256,6 +269,47 @@ static int64_t off_of(int b)
 	return -8 * (int64_t)(b + 1);
 }
 
+/* Function f is a static subprogram the kernel verifies in its callers' states: not main, not
+ * a global function (verified on its own), nor a callback or a function whose address is taken
+ * (called by a helper). */
+static bool plain_static(const struct scev_ctx *cx, uint32_t f)
+{
+	if (f == 0 || absint_global(cx, f) || (cx->fn_cb && cx->fn_cb[f]))
+		return false;
+	for (uint32_t pc = 0; pc < cx->len; pc += ebpf_insn_slots(&cx->insns[pc]))
+		if (ebpf_is_ldimm64(&cx->insns[pc]) && cx->insns[pc].src_reg == BPF_PSEUDO_FUNC &&
+		    func_of(cx, pc + 1 + (uint32_t)cx->insns[pc].imm) == f)
+			return false;
+	return true;
+}
+
+/* The dynptrs of its caller's frame at the calls of function f (citer, the previous pass's:
+ * absint_iter.c records them with the iterators), or NULL when none may be live there. */
+static const struct iter_in *caller_dps(const struct scev_ctx *cx, uint32_t f)
+{
+	const struct iter_in *c = cx->citer ? &cx->citer[f] : NULL;
+
+	return c && c->seen && c->dmay ? c : NULL;
+}
+
+bool absint_dynptr_verify_outer(struct scev_ctx *cx, struct scev_verdict *v, uint32_t pc,
+				const struct aval *a, __int128 lo, __int128 hi)
+{
+	const struct iter_in *c = caller_dps(cx, func_of(cx, pc));
+
+	if (!c)
+		return false;
+	for (uint64_t m = c->dmay; m; m &= m - 1) {
+		int64_t off = off_of(__builtin_ctzll(m));
+
+		if ((c->caller == UINT16_MAX || aval_caller_may(a->map, c->caller)) &&
+		    lo < off + 16 && hi > off)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "access to the bytes of the dynptr at fp%lld "
+			      "of the caller's frame while it may be live", (long long)off);
+	}
+	return false;
+}
+
 bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			       uint32_t pc)
 {
@@ -267,6 +321,24 @@ bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, cons
 	int64_t off;
 	uint64_t bit;
 
+	if (s->dpr.may && func_of(cx, pc) != 0) {
+		int k = __builtin_ctzll(s->dpr.may);
+
+		/* a static callee's own ringbuf dynptr: the kernel does not check references at its
+		 * exit (check_reference_leak: frameno > 0), but its frame goes with the dynptr, so
+		 * nothing can release the reference before the main program's exit refuses it */
+		if (ebpf_is_exit(i))
+			VFAIL(VERDICT_UNSAFE, pc, "Unreleased reference (the ringbuf dynptr at fp%lld "
+			      "of this subprogram's frame may be neither submitted nor discarded when "
+			      "it returns: nothing can release it then)", (long long)off_of(k));
+		if ((helper && i->imm == BPF_FUNC_tail_call) ||
+		    (ebpf_class(i) == BPF_LD && !ebpf_is_ldimm64(i)))
+			VFAIL(VERDICT_UNSUPPORTED, pc, "a tail call or LD_ABS in a subprogram while its "
+			      "ringbuf dynptr at fp%lld may be live", (long long)off_of(k));
+		if ((ebpf_is_pseudo_call(i) || (helper && absint_cb_helper(i->imm))) && cx->ref_tail)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "a call while a ringbuf dynptr is live, in a "
+			      "program whose subprograms tail-call or use LD_ABS");
+	}
 	if (s->dpr.may && func_of(cx, pc) == 0) {
 		int k = __builtin_ctzll(s->dpr.may);
 
@@ -290,19 +362,33 @@ bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, cons
 	if (kind == DP_OTHER || (kind == DP_USE && !absint_dynptr_on_stack(s, i->imm))) {
 		/* a callee, a kfunc or a helper that calls back, given a pointer into this frame,
 		 * may read or write a live dynptr's bytes; a plain helper's memory arguments are
-		 * checked as accesses (absint_dynptr_verify_stack) */
-		if (!s->dp.may || helper_spans_checked(s, i))
+		 * checked as accesses (absint_dynptr_verify_stack).  So are a static callee's:
+		 * every access it makes through a pointer into this frame is checked against the
+		 * dynptrs live at its calls (absint_dynptr_verify_outer), and it may give such a
+		 * pointer to nothing but a plain helper or a dynptr helper that uses the dynptr */
+		bool outer = caller_dps(cx, func_of(cx, pc)) != NULL;
+		bool static_call = ebpf_is_pseudo_call(i) &&
+				   plain_static(cx, func_of(cx, pc + 1 + (uint32_t)i->imm));
+
+		if ((!s->dp.may && !outer) || helper_spans_checked(s, i))
 			return false;
 		for (int r = 1; r <= 5; r++) {
 			const struct aval *a = &s->regs[r];
 
 			if (!(s->init & (1u << r)))
 				continue;
-			if ((a->kind == AV_PTR && (a->region == REGION_STACK ||
-						   a->region == REGION_CALLER_STACK)) ||
-			    (a->kind == AV_TOP && !helper))
+			bool may = a->kind == AV_TOP ? !helper
+				   : a->kind != AV_PTR ? false
+				   : a->region == REGION_STACK ? s->dp.may && !static_call
+				   : a->region == REGION_CALLER_STACK
+				     ? outer || (s->dp.may && (!static_call ||
+							       aval_caller_self(a->map)))
+				   : false;
+
+			if (may)
 				VFAIL(VERDICT_UNSUPPORTED, pc, "a call given R%d, which may point into "
-				      "the frame, while a dynptr is live there", r);
+				      "%s, while a dynptr is live there", r,
+				      s->dp.may ? "the frame" : "a caller's frame");
 		}
 		return false;
 	}
@@ -323,9 +409,44 @@ bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, cons
 		VFAIL(VERDICT_UNSAFE, pc, "%s: R%d is a bpf_user_ringbuf_drain sample's dynptr, which "
 		      "%s", name, reg, kind == DP_RELEASE ? "is not a ringbuf dynptr reference"
 							  : "is initialized already");
-	if (d->region == REGION_CALLER_STACK || func_of(cx, pc) != 0)
-		VFAIL(VERDICT_UNSUPPORTED, pc, "%s: dynptrs outside the main function's own frame "
-		      "are not modeled", name);
+	if (d->region == REGION_CALLER_STACK) {
+		const struct iter_in *c = cx->citer ? &cx->citer[func_of(cx, pc)] : NULL;
+
+		/* a caller's dynptr, given to this static function: used here (read, written,
+		 * sliced), live at every call of it, in the frame of its one caller */
+		if (kind != DP_USE)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: a subprogram making or releasing a dynptr "
+			      "of its caller's frame is not modeled", name);
+		if (!plain_static(cx, func_of(cx, pc)) || d->maybe_null ||
+		    (d->map & CALLER_SET) || d->map >= cx->st.cfg->nfuncs)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the dynptr may be in several callers' "
+			      "frames, or this function is not a static subprogram", name);
+		if (!range_is_const(&d->r))
+			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the dynptr is not at a constant offset of "
+			      "the caller's frame", name);
+		off = (int64_t)d->r.umin;
+		if (off < -FP_FRAME || off + 16 > 0)
+			VFAIL(VERDICT_UNSAFE, pc, "%s: the dynptr at fp%lld of the caller's frame is "
+			      "not 16 bytes of the frame", name, (long long)off);
+		if ((b = dp_bit(off)) < 0)
+			VFAIL(VERDICT_UNSAFE, pc, "%s: the dynptr at fp%lld of the caller's frame is "
+			      "not 8-aligned (Expected an initialized dynptr)", name, (long long)off);
+		if (!c || !c->seen || c->caller != d->map)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the dynptr at fp%lld of the function at "
+			      "%u is not known live at every call of this one", name, (long long)off,
+			      cx->st.cfg->funcs[d->map].start);
+		if (!(c->dmust & (1ull << b)))
+			VFAIL(VERDICT_UNSAFE, pc, "Expected an initialized dynptr as arg #%d (%s: no "
+			      "dynptr at fp%lld of the caller's frame at some call of this function: "
+			      "never made, released or overwritten)", reg - 1, name, (long long)off);
+		absint_frame_depth(cx, d->map, off);
+		if (i->imm == BPF_FUNC_dynptr_data && (s->init & 1u << 3))
+			return absint_dynptr_data_size_fails(v, s, pc);
+		return false;
+	}
+	if (func_of(cx, pc) != 0 && !plain_static(cx, func_of(cx, pc)))
+		VFAIL(VERDICT_UNSUPPORTED, pc, "%s: dynptrs in a callback or a global function's "
+		      "frame are not modeled", name);
 	if (!range_is_const(&d->r))
 		VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the dynptr is not at a constant offset of the "
 		      "frame", name);
@@ -338,7 +459,7 @@ bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, cons
 		      (long long)off, kind == DP_FROM_MEM || kind == DP_RESERVE
 		      ? "Dynptr has to be an uninitialized dynptr" : "Expected an initialized dynptr");
 	bit = 1ull << b;
-	absint_frame_depth(cx, 0, off);
+	absint_frame_depth(cx, func_of(cx, pc), off);
 	if (kind == DP_FROM_MEM || kind == DP_RESERVE) {
 		if (kind == DP_FROM_MEM) {
 			const struct aval *m = &s->regs[1];

@@ -106,11 +106,16 @@ void absint_iter_note_call(struct scev_ctx *cx, uint32_t caller, uint32_t callee
 		return;
 	a = &cx->citer_acc[callee];
 	if (!a->seen) {
-		*a = (struct iter_in){ s->it.may, s->it.must, (uint16_t)caller, 1 };
+		*a = (struct iter_in){ s->it.may, s->it.must, s->dp.may, s->dp.must, s->dpr.may,
+				       s->dpr.must, (uint16_t)caller, 1 };
 		return;
 	}
 	a->may |= s->it.may;
 	a->must &= s->it.must;
+	a->dmay |= s->dp.may;
+	a->dmust &= s->dp.must;
+	a->drmay |= s->dpr.may;
+	a->drmust &= s->dpr.must;
 	if (a->caller != caller)
 		a->caller = UINT16_MAX;
 }
@@ -563,6 +568,10 @@ static void callers_pass_start(struct scev_ctx *cx, bool join)
 		if (join && u->seen && a->seen) {
 			u->may |= a->may;
 			u->must &= a->must;
+			u->dmay |= a->dmay;
+			u->dmust &= a->dmust;
+			u->drmay |= a->drmay;
+			u->drmust &= a->drmust;
 			if (u->caller != a->caller)
 				u->caller = UINT16_MAX;
 		} else if (!join || a->seen) {
@@ -582,9 +591,11 @@ static bool callers_settled(const struct scev_ctx *cx)
 
 		if (!a->seen)
 			continue;
-		if (!u->seen ? a->may != 0
+		if (!u->seen ? a->may != 0 || a->dmay != 0
 			     : (a->may & ~u->may) || (u->must & ~a->must) ||
-				       (a->may && u->caller != a->caller &&
+				       (a->dmay & ~u->dmay) || (u->dmust & ~a->dmust) ||
+				       (a->drmay & ~u->drmay) || (u->drmust & ~a->drmust) ||
+				       ((a->may || a->dmay) && u->caller != a->caller &&
 					u->caller != UINT16_MAX))
 			return false;
 	}
@@ -642,7 +653,8 @@ bool absint_iter_same(const struct scev_ctx *cx)
 		const struct iter_in *u = &cx->citer[f], *a = &cx->citer_acc[f];
 
 		if (u->may != a->may || u->must != a->must || u->caller != a->caller ||
-		    u->seen != a->seen)
+		    u->seen != a->seen || u->dmay != a->dmay || u->dmust != a->dmust ||
+		    u->drmay != a->drmay || u->drmust != a->drmust)
 			return false;
 	}
 	return true;

@@ -396,6 +396,8 @@ struct scev_ctx {
 	uint16_t *iter_fn;
 	struct iter_in {
 		uint64_t may, must;	/* (struct life of the caller's state) */
+		/* the caller's dynptrs (absint_dynptr.c: astate.dp, dpr) */
+		uint64_t dmay, dmust, drmay, drmust;
 		uint16_t caller;	/* the calling function, UINT16_MAX for several */
 		uint8_t seen;
 	} *citer, *citer_acc;
@@ -412,6 +414,10 @@ struct scev_ctx {
 	/* dynptrs on the stack (absint_dynptr.c): per loop, whether its blocks make or release
 	 * one; NULL when the program makes none */
 	uint8_t *dp_loop;
+	bool dp_sub;		/* a dynptr helper is called outside the main function */
+	/* a subprogram made or released a dynptr not known to be of its own frame, in some pass
+	 * (a caller's: the callers' states do not see it) */
+	bool dp_out;
 	/* symex.c: per loop, the number of the body walk (sym_runs) that stepped over it as a
 	 * collapsed child, so no walk clears an array of every loop */
 	uint32_t *sym_collapsed;

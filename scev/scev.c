@@ -937,6 +937,15 @@ again:
 	for (uint32_t l = 0; l < out->nloops && l < cx.st.loops->nloops; l++)
 		if (cx.iter_loop[l])
 			out->loops[l].kind = LOOP_ITER_NUM;
+	/* a subprogram making or releasing a dynptr of a caller's frame (absint_dynptr.c): the
+	 * callers' states do not see it, so what they were found to break (a leak, a dynptr
+	 * used uninitialized) may not be broken */
+	if (verdict && cx.dp_out && verdict->kind == VERDICT_UNSAFE) {
+		verdict->kind = VERDICT_UNSUPPORTED;
+		snprintf(verdict->reason, sizeof(verdict->reason), "a subprogram making or releasing "
+			 "a dynptr of its caller's frame is not modeled (the callers' states do not "
+			 "see it)");
+	}
 	held = check_outer_init(&cx, verdict);
 	held = held && absint_iter_settled(&cx) && !cx.fn_pkt_short;
 	if (verdict && cx.fn_pkt_short && verdict->kind == VERDICT_SAFE) {

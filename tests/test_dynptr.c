@@ -80,7 +80,7 @@ static const struct {
 	  NULL, VC_BOTH_REJECT },
 	{ "a ringbuf dynptr given to a subprogram",
 	  RESERVE(16) "r1 = r10\nr1 += -16\ncall f\n" RELEASE(discard) "r0 = 0\nexit\n"
-	  "f: r0 = 0\nexit\n", UNSUPPORTED, "while a dynptr is live", VC_REGRESSION },
+	  "f: r0 = 0\nexit\n", SAFE, NULL, VC_BOTH_ACCEPT },
 };
 
 /* A safe verdict forged for an unsafe case must fault in some run. */

@@ -1,0 +1,167 @@
+/* Dynptrs in static subprograms, as clang compiles them: a static function taking a
+ * `struct bpf_dynptr *` of its caller's frame (reads, writes, slices it in a loop), and one that
+ * reserves, fills and submits a ringbuf dynptr of its own frame.  The unsafe twins: the callee
+ * reads the dynptr after the caller discarded it, the callee leaves its own ringbuf dynptr
+ * unreleased on a path (its frame goes: nothing can release it), the callee reads past a slice.
+ * tests/test_dynptr_sub.c holds each verdict against the kernel's.
+ */
+#include "bpf_test.h"
+
+enum { BPF_MAP_TYPE_RINGBUF = 27 };
+
+struct bpf_dynptr {
+	__u64 a, b;
+} __attribute__((aligned(8)));
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);
+} rb SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64[8]);
+} arr SEC(".maps");
+
+static long (*bpf_dynptr_from_mem)(void *data, __u32 size, __u64 flags,
+				   struct bpf_dynptr *ptr) = (void *)197;
+static long (*bpf_ringbuf_reserve_dynptr)(void *ringbuf, __u32 size, __u64 flags,
+					  struct bpf_dynptr *ptr) = (void *)198;
+static void (*bpf_ringbuf_submit_dynptr)(struct bpf_dynptr *ptr, __u64 flags) = (void *)199;
+static void (*bpf_ringbuf_discard_dynptr)(struct bpf_dynptr *ptr, __u64 flags) = (void *)200;
+static long (*bpf_dynptr_read)(void *dst, __u32 len, const struct bpf_dynptr *src, __u32 off,
+			       __u64 flags) = (void *)201;
+static long (*bpf_dynptr_write)(const struct bpf_dynptr *dst, __u32 off, void *src, __u32 len,
+				__u64 flags) = (void *)202;
+static void *(*bpf_dynptr_data)(const struct bpf_dynptr *p, __u32 off, __u32 len) = (void *)203;
+
+/* the record's first word, read, then its second written */
+static __attribute__((noinline)) int parse(struct bpf_dynptr *p)
+{
+	__u32 v = 0;
+
+	if (bpf_dynptr_read(&v, sizeof(v), p, 0, 0))
+		return 0;
+	v += 1;
+	bpf_dynptr_write(p, 4, &v, sizeof(v), 0);
+	return v;
+}
+
+SEC("xdp")
+int sub_parse(struct xdp_md *ctx)
+{
+	struct bpf_dynptr d;
+	int r;
+
+	bpf_ringbuf_reserve_dynptr(&rb, 16, 0, &d);
+	r = parse(&d);
+	if (r & 1)
+		bpf_ringbuf_submit_dynptr(&d, 0);
+	else
+		bpf_ringbuf_discard_dynptr(&d, 0);
+	return XDP_PASS;
+}
+
+/* a record of this frame's own, filled and submitted (discarded when the reserve failed) */
+static __attribute__((noinline)) int emit(__u32 v)
+{
+	struct bpf_dynptr d;
+	long err = bpf_ringbuf_reserve_dynptr(&rb, 8, 0, &d);
+
+	if (err) {
+		bpf_ringbuf_discard_dynptr(&d, 0);
+		return 0;
+	}
+	bpf_dynptr_write(&d, 0, &v, sizeof(v), 0);
+	bpf_ringbuf_submit_dynptr(&d, 0);
+	return 1;
+}
+
+SEC("xdp")
+int sub_own_rb(struct xdp_md *ctx)
+{
+	return emit(ctx->ingress_ifindex) ? XDP_PASS : XDP_DROP;
+}
+
+/* the value's eight words through slices of the caller's local dynptr, in a loop */
+static __attribute__((noinline)) __u64 sum(struct bpf_dynptr *p)
+{
+	__u64 s = 0;
+
+#pragma clang loop unroll(disable)
+	for (__u32 i = 0; i < 8; i++) {
+		__u64 *w = bpf_dynptr_data(p, i * 8, 8);
+
+		if (w)
+			s += *w;
+	}
+	return s;
+}
+
+SEC("xdp")
+int sub_twice(struct xdp_md *ctx)
+{
+	struct bpf_dynptr d;
+	__u32 k = 0;
+	__u64 *v = bpf_map_lookup_elem(&arr, &k);
+
+	if (!v)
+		return XDP_PASS;
+	bpf_dynptr_from_mem(v, 64, 0, &d);
+	return (sum(&d) + sum(&d)) & 1 ? XDP_PASS : XDP_DROP;
+}
+
+/* twin: the caller discards the record before the callee reads it */
+SEC("xdp")
+int sub_after_release(struct xdp_md *ctx)
+{
+	struct bpf_dynptr d;
+
+	bpf_ringbuf_reserve_dynptr(&rb, 16, 0, &d);
+	bpf_ringbuf_discard_dynptr(&d, 0);
+	return parse(&d) ? XDP_PASS : XDP_DROP;
+}
+
+/* twin: an odd value leaves the callee's own record unreleased */
+static __attribute__((noinline)) int emit_leaky(__u32 v)
+{
+	struct bpf_dynptr d;
+
+	bpf_ringbuf_reserve_dynptr(&rb, 8, 0, &d);
+	if (v & 1)
+		return 0;
+	bpf_dynptr_write(&d, 0, &v, sizeof(v), 0);
+	bpf_ringbuf_submit_dynptr(&d, 0);
+	return 1;
+}
+
+SEC("xdp")
+int sub_leak(struct xdp_md *ctx)
+{
+	return emit_leaky(ctx->ingress_ifindex) ? XDP_PASS : XDP_DROP;
+}
+
+/* twin: a slice of 8 bytes read at 8 */
+static __attribute__((noinline)) __u64 past(struct bpf_dynptr *p)
+{
+	__u64 *w = bpf_dynptr_data(p, 0, 8);
+
+	return w ? w[1] : 0;
+}
+
+SEC("xdp")
+int sub_past(struct xdp_md *ctx)
+{
+	struct bpf_dynptr d;
+	__u32 k = 0;
+	__u64 *v = bpf_map_lookup_elem(&arr, &k);
+
+	if (!v)
+		return XDP_PASS;
+	bpf_dynptr_from_mem(v, 64, 0, &d);
+	return past(&d) & 1 ? XDP_PASS : XDP_DROP;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,175 @@
+/* Dynptrs in static subprograms (scev/absint_dynptr.c): a subprogram that makes, uses and
+ * releases a dynptr in its own frame, and one given a pointer to its caller's dynptr that reads,
+ * writes or slices it.  Three parts, the kernel as the judge where bpf() is allowed:
+ *  - the clang-built tests/bpf/dynptr_sub.o: each program's verdict and reason, and the
+ *    kernel's agreement;
+ *  - assembly cases, each with the kernel's class (both accept, both reject, or a regression the
+ *    model answers unsupported): a ringbuf dynptr a subprogram leaves unreleased (its frame goes:
+ *    the kernel refuses at the main program's exit), the caller's dynptr used after the caller
+ *    released it, a slice read past its size in the callee, what stays unsupported (a callee
+ *    releasing or making its caller's dynptr, reading its bytes, handing it further);
+ *  - safe verdicts forged for the unsafe cases must fault when run.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "oracle/exec/interp.h"
+#include "tests/check.h"
+#include "tests/verdict_case.h"
+#include "triage/verdict.h"
+
+/* map[fd:0]: an array of one 64-byte value; fd:1 a ring buffer of 4096 bytes */
+static struct ebpf_map_def maps[] = {
+	{ .name = "arr", .type = BPF_MAP_TYPE_ARRAY, .key_size = 4, .value_size = 64,
+	  .max_entries = 1 },
+	{ .name = "rb", .type = BPF_MAP_TYPE_RINGBUF, .max_entries = 4096 },
+};
+
+#define LOOKUP "r1 = 0\n*(u32 *)(r10 -4) = r1\nr1 = map[fd:0] ll\nr2 = r10\nr2 += -4\n" \
+	       "call bpf_map_lookup_elem\nif r0 == 0 goto out\n"
+#define FROM_MEM(n) "r1 = r0\nr2 = " #n "\nr3 = 0\nr4 = r10\nr4 += -24\ncall bpf_dynptr_from_mem\n"
+#define RESERVE(n) "r1 = map[fd:1] ll\nr2 = " #n "\nr3 = 0\nr4 = r10\nr4 += -16\n" \
+		   "call bpf_ringbuf_reserve_dynptr\n"
+#define RELEASE(f) "r1 = r10\nr1 += -16\nr2 = 0\ncall bpf_ringbuf_" #f "_dynptr\n"
+/* a subprogram given the dynptr in r1: bpf_dynptr_read(fp-8, 8, r1, off, 0) */
+#define SUB_READ(off) "rd: r3 = r1\nr1 = r10\nr1 += -8\nr2 = 8\nr4 = " #off "\nr5 = 0\n" \
+		      "call bpf_dynptr_read\nr0 = 0\nexit\n"
+/* bpf_dynptr_data(r1, off, 8), NULL-checked, then a load at +at */
+#define SUB_DATA(off, at) "dt: r2 = " #off "\nr3 = 8\ncall bpf_dynptr_data\nif r0 == 0 goto dn\n" \
+			  "r0 = *(u64 *)(r0 +" #at ")\ndn: r0 = 0\nexit\n"
+/* bpf_dynptr_write(r1, 0, fp-8, 8, 0) */
+#define SUB_WRITE "wr: *(u64 *)(r10 -8) = 5\nr2 = 0\nr3 = r10\nr3 += -8\nr4 = 8\nr5 = 0\n" \
+		  "call bpf_dynptr_write\nr0 = 0\nexit\n"
+#define ARG(off) "r1 = r10\nr1 += " #off "\n"
+
+static const struct {
+	const char *name, *text;
+	enum scev_verdict_kind want;
+	const char *reason;
+	enum verdict_class kclass;
+} cases[] = {
+	/* (b) a caller's dynptr used by a static callee */
+	{ "the caller's ringbuf dynptr read by a subprogram",
+	  RESERVE(16) ARG(-16) "call rd\n" RELEASE(discard) "r0 = 0\nexit\n" SUB_READ(8), SAFE,
+	  NULL, VC_BOTH_ACCEPT },
+	{ "the caller's ringbuf dynptr written by a subprogram",
+	  RESERVE(16) ARG(-16) "call wr\n" RELEASE(submit) "r0 = 0\nexit\n" SUB_WRITE, SAFE, NULL,
+	  VC_BOTH_ACCEPT },
+	{ "the caller's local dynptr sliced by a subprogram",
+	  LOOKUP FROM_MEM(64) ARG(-24) "call dt\nout: r0 = 0\nexit\n" SUB_DATA(56, 0), SAFE, NULL,
+	  VC_BOTH_ACCEPT },
+	{ "two calls, the dynptr at the same place",
+	  RESERVE(16) ARG(-16) "call rd\n" ARG(-16) "call rd\n" RELEASE(discard) "r0 = 0\nexit\n"
+	  SUB_READ(0), SAFE, NULL, VC_BOTH_ACCEPT },
+	{ "a subprogram reads the caller's dynptr after the caller released it",
+	  RESERVE(16) RELEASE(discard) ARG(-16) "call rd\nr0 = 0\nexit\n" SUB_READ(0), UNSAFE,
+	  "Expected an initialized dynptr", VC_BOTH_REJECT },
+	{ "a subprogram reads the caller's dynptr, released before one of two calls",
+	  "r6 = *(u32 *)(r1 +16)\n" RESERVE(16) "if r6 == 0 goto rel\n" ARG(-16) "call rd\n"
+	  "rel: " RELEASE(discard) ARG(-16) "call rd\nr0 = 0\nexit\n" SUB_READ(0), UNSAFE,
+	  "Expected an initialized dynptr", VC_BOTH_REJECT },
+	{ "a subprogram reads past the slice of the caller's dynptr",
+	  RESERVE(16) ARG(-16) "call dt\n" RELEASE(discard) "r0 = 0\nexit\n" SUB_DATA(8, 8),
+	  UNSAFE, "mem_size=8", VC_BOTH_REJECT },
+	{ "a subprogram discards the caller's ringbuf dynptr",
+	  RESERVE(16) ARG(-16) "call f\nr0 = 0\nexit\nf: r2 = 0\ncall bpf_ringbuf_discard_dynptr\n"
+	  "r0 = 0\nexit\n", UNSUPPORTED, "releasing a dynptr of its caller's frame",
+	  VC_REGRESSION },
+	{ "a subprogram reads the bytes of the caller's dynptr",
+	  RESERVE(16) ARG(-16) "call f\n" RELEASE(discard) "r0 = 0\nexit\n"
+	  "f: r0 = *(u64 *)(r1 +0)\nexit\n", UNSUPPORTED, "access to the bytes of the dynptr",
+	  VC_BOTH_REJECT },
+	{ "a subprogram hands the caller's dynptr to another one",
+	  RESERVE(16) ARG(-16) "call f\n" RELEASE(discard) "r0 = 0\nexit\n"
+	  "f: call rd\nr0 = 0\nexit\n" SUB_READ(0), UNSUPPORTED, "a caller's frame",
+	  VC_REGRESSION },
+	/* (a) a dynptr in a static subprogram's own frame */
+	{ "a subprogram reserves, reads and discards its own ringbuf dynptr",
+	  "call f\nr0 = 0\nexit\nf: " RESERVE(16) "r1 = r10\nr1 += -32\nr2 = 8\nr3 = r10\n"
+	  "r3 += -16\nr4 = 0\nr5 = 0\ncall bpf_dynptr_read\n" RELEASE(submit) "r0 = 0\nexit\n",
+	  SAFE, NULL, VC_BOTH_ACCEPT },
+	{ "a subprogram's local dynptr over a map value, sliced",
+	  "call f\nr0 = 0\nexit\nf: " LOOKUP FROM_MEM(64) ARG(-24) "r2 = 0\nr3 = 8\n"
+	  "call bpf_dynptr_data\nif r0 == 0 goto out\nr0 = *(u64 *)(r0 +0)\nout: r0 = 0\nexit\n",
+	  SAFE, NULL, VC_BOTH_ACCEPT },
+	{ "a subprogram leaves its ringbuf dynptr unreleased",
+	  "call f\nr0 = 0\nexit\nf: " RESERVE(16) "r0 = 0\nexit\n", UNSAFE,
+	  "Unreleased reference", VC_BOTH_REJECT },
+	{ "a subprogram releases its ringbuf dynptr only when the reserve succeeded",
+	  "call f\nr0 = 0\nexit\nf: " RESERVE(16) "if r0 != 0 goto o\n" RELEASE(discard)
+	  "o: r0 = 0\nexit\n", UNSAFE,
+	  "Unreleased reference", VC_BOTH_REJECT },
+	{ "a subprogram gives its own ringbuf dynptr to another one",
+	  "call f\nr0 = 0\nexit\nf: " RESERVE(16) ARG(-16) "call rd\n" RELEASE(discard)
+	  "r0 = 0\nexit\n" SUB_READ(4), SAFE, NULL, VC_BOTH_ACCEPT },
+	{ "a subprogram uses its ringbuf dynptr after discarding it",
+	  "call f\nr0 = 0\nexit\nf: " RESERVE(16) RELEASE(discard) ARG(-16) "r2 = 0\nr3 = 8\n"
+	  "call bpf_dynptr_data\nr0 = 0\nexit\n", UNSAFE, "Expected an initialized dynptr",
+	  VC_BOTH_REJECT },
+	{ "main's and a subprogram's ringbuf dynptrs at the same offset",
+	  RESERVE(16) "call f\n" RELEASE(submit) "r0 = 0\nexit\nf: " RESERVE(8) RELEASE(discard)
+	  "r0 = 0\nexit\n", SAFE, NULL, VC_BOTH_ACCEPT },
+};
+
+static const struct {
+	const char *name, *fault;
+} forged[] = {
+	{ "a subprogram reads the caller's dynptr after the caller released it",
+	  "not an initialized dynptr" },
+	{ "a subprogram reads the caller's dynptr, released before one of two calls",
+	  "not an initialized dynptr" },
+	{ "a subprogram reads past the slice of the caller's dynptr", "is outside every region" },
+	{ "a subprogram leaves its ringbuf dynptr unreleased", "reference leak" },
+	{ "a subprogram releases its ringbuf dynptr only when the reserve succeeded",
+	  "reference leak" },
+	{ "a subprogram uses its ringbuf dynptr after discarding it", "not an initialized dynptr" },
+};
+
+static void test_object(bool kernel)
+{
+	static const char *const progs[] = {
+		"sub_parse", "sub_own_rb", "sub_twice", "sub_after_release", "sub_leak",
+		"sub_past",
+	};
+	static const enum scev_verdict_kind want[] = {
+		SAFE, SAFE, SAFE, UNSAFE, UNSAFE, UNSAFE,
+	};
+	static const char *const reasons[] = {
+		NULL, NULL, NULL, "Expected an initialized dynptr", "Unreleased reference",
+		"mem_size=",
+	};
+	const char *dir = getenv("BPFSCEV_TEST_BPF_DIR");
+	char path[1024];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/dynptr_sub.o", dir ? dir : "");
+	if (!dir || stat(path, &st)) {
+		check_skip_part("no clang-built tests/bpf/dynptr_sub.o (no clang at configure time)");
+		return;
+	}
+	verdict_case_object_why(path, progs, want, reasons, sizeof(progs) / sizeof(progs[0]),
+				kernel);
+}
+
+int main(void)
+{
+	bool kernel = verdict_case_kernel("the kernel's verdicts");
+
+	test_object(kernel);
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct verdict_opts vo = { .sz = sizeof(vo), .kernel = kernel,
+					   .prog_type = BPF_PROG_TYPE_XDP };
+
+		verdict_case_run(cases[k].name, cases[k].text, maps, sizeof(maps) / sizeof(maps[0]),
+				 &vo, (uint8_t)cases[k].want, cases[k].reason, cases[k].kclass);
+	}
+	for (size_t u = 0; u < sizeof(forged) / sizeof(forged[0]); u++)
+		for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
+			if (!strcmp(cases[k].name, forged[u].name))
+				verdict_case_forged_faults(cases[k].name, cases[k].text, maps,
+							   sizeof(maps) / sizeof(maps[0]),
+							   forged[u].fault);
+	return check_done("test_dynptr_sub");
+}
