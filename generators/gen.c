@@ -2216,6 +2216,7 @@ static const struct twin_piece call_pieces[] = {
 	TWIN_PIECE(p_iter_deep, p_iter_deep_over, gi_iter_deep_call),
 	TWIN_PIECE(p_dead_call, p_dead_call_bad, gi_dead_call),
 	TWIN_PIECE(p_dead_cb, p_dead_cb_bad, gi_dead_cb),
+	TWIN_PIECE(p_dynptr_sub, p_dynptr_sub_unsafe, gi_dynptr_sub_call),
 };
 
 /* r2 = data, r3 = data_end; if (data + GEN_INPUT_LEN > data_end) return 0; spill both.  A raw

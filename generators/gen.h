@@ -42,6 +42,9 @@
  *  - p_args_last: f(n) called from a loop with n = 1 .. k, writing n slots of its own k-slot
  *    array; its twin p_args_last_over calls it with n = k + 1 last, writing above its frame
  *    (GEN_PROG_CALL_CTX_UNSAFE).
+ *  - p_dynptr_sub: f(&d) uses main's dynptr, or f makes, uses and releases one of its own frame
+ *    (gen_dynptr.c); its twin p_dynptr_sub_unsafe uses main's after main discarded it or leaves
+ *    its own unreleased (GEN_PROG_DYNPTR_LEAK), or loads past a slice (GEN_PROG_DYNPTR_PAST).
  * Programs without GEN_PROG_CALLS_UNSAFE keep every promise above; those with it keep them all
  * except the kernel's rules on calls (recursion, at most 8 frames, at most 512 bytes of combined
  * stack), and run in the interpreter like any other (GEN_PROG_CALL_TRAP when a run may stop at
@@ -431,6 +434,14 @@
 	X(p_dynptr_unsafe, 0, 0, 100,                                                              \
 	  "unsafe twin of p_dynptr: a load past bpf_dynptr_data's bytes, or a ringbuf dynptr "     \
 	  "left unreleased on one path")                                                            \
+	X(p_dynptr_sub, 0, 0, 100,                                                                 \
+	  "the prologue's static subprogram makes or uses a dynptr: f(&d) reads, slices or "       \
+	  "writes main's dynptr (from_mem over a map value or a ringbuf one, released by main "    \
+	  "after the calls), or f makes one in its own frame, uses it and releases it")            \
+	X(p_dynptr_sub_unsafe, 0, 0, 100,                                                          \
+	  "unsafe twin of p_dynptr_sub: f reads main's ringbuf dynptr after main discarded it, "    \
+	  "f leaves its own ringbuf dynptr unreleased, or f loads past a slice at the end of the "   \
+	  "memory")                                                                                 \
 	X(p_timer, 0, 0, 100,                                                                      \
 	  "a statement of main arms a timer of the timer map (init with a clock, set_callback, "   \
 	  "start, maybe cancel); the callback adds its key to its value, may hold a loop and may " \

@@ -166,3 +166,197 @@ void gi_stmt_dynptr(struct gi *g, struct gi_loop *lp)
 	if (lp)
 		lp->shapes |= GEN_SH(HELPER);
 }
+
+/* ---- p_dynptr_sub and its unsafe twin p_dynptr_sub_unsafe ----
+ *
+ * A static subprogram makes or uses a dynptr (the prologue, after the other call pieces).  Half
+ * the time main makes one at GEN_FP_DYNPTR (bpf_dynptr_from_mem over `size` bytes of a map
+ * value, or bpf_ringbuf_reserve_dynptr of `size` bytes), calls f(&d) once or twice, then submits
+ * or discards a ringbuf one by a packet byte; f uses its caller's dynptr.  Otherwise f(bit) makes
+ * one in its own frame (fp-32), uses it and submits or discards a ringbuf one by bit.  f's use:
+ * bpf_dynptr_read of `step` bytes at `off` into its fp-8, bpf_dynptr_data of `step` bytes
+ * (NULL-checked, then loaded) or bpf_dynptr_write from its fp-8; off may lie past the size
+ * (-E2BIG, NULL).  The twins: f reads the caller's ringbuf dynptr after main discarded it
+ * (INTERP_TRAP_REF), f leaves its own ringbuf dynptr unreleased (always, or when bit is 1: a
+ * leak at exit, INTERP_TRAP_REF), or f loads `step` bytes past a slice that ends at the end of
+ * the last map value (INTERP_TRAP_MEM); the kernel refuses all three. */
+enum { DPS_AFTER = 1, DPS_LEAK, DPS_PAST };
+#define GI_DPS_OWN (-32)	/* f's own dynptr (its fp-8: the bytes read or written, fp-20: the key) */
+
+/* The use of the dynptr at ptr (a register, or fp + off when reg is -1) into r7 (0 first). */
+static void sub_use(struct gi *g, const struct gi_sub *s, int reg, int16_t fp_off)
+{
+	int l_done = gi_label(g);
+	unsigned step = s->dp_step;
+	int preg = s->dp_op == 0 ? BPF_REG_3 : BPF_REG_1;
+
+	gi_mov_const(g, BPF_REG_7, 0, true);
+	/* (written first: what read leaves there, or what write copies) */
+	gi_st(g, BPF_DW, EBPF_REG_FP, -8, (int32_t)s->dp_off + 1);
+	if (reg >= 0)
+		gi_alux(g, true, BPF_MOV, preg, reg);
+	else
+		fp_arg(g, preg, fp_off);
+	if (s->dp_op == 0) {	/* bpf_dynptr_read(fp-8, step, p, off, 0) */
+		fp_arg(g, BPF_REG_1, -8);
+		gi_mov_const(g, BPF_REG_2, step, true);
+		gi_mov_const(g, BPF_REG_4, s->dp_off, true);
+		gi_mov_const(g, BPF_REG_5, 0, true);
+		gi_call_helper(g, BPF_FUNC_dynptr_read);
+		gi_jmp(g, false, BPF_JNE, BPF_REG_0, 0, l_done);
+		gi_ldx(g, size_code(step), BPF_REG_7, EBPF_REG_FP, -8);
+	} else if (s->dp_op == 1) {	/* bpf_dynptr_data(p, off, step), loaded (past it: +step) */
+		gi_mov_const(g, BPF_REG_2, s->dp_off, true);
+		gi_mov_const(g, BPF_REG_3, step, true);
+		gi_call_helper(g, BPF_FUNC_dynptr_data);
+		gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_done);
+		gi_ldx(g, size_code(step), BPF_REG_7, BPF_REG_0,
+		       (int16_t)(s->dp_twin == DPS_PAST ? step : 0));
+	} else {	/* bpf_dynptr_write(p, off, fp-8, step, 0) */
+		gi_mov_const(g, BPF_REG_2, s->dp_off, true);
+		fp_arg(g, BPF_REG_3, -8);
+		gi_mov_const(g, BPF_REG_4, step, true);
+		gi_mov_const(g, BPF_REG_5, 0, true);
+		gi_call_helper(g, BPF_FUNC_dynptr_write);
+		gi_alux(g, true, BPF_MOV, BPF_REG_7, BPF_REG_0);
+	}
+	gi_bind(g, l_done);
+}
+
+/* r1 = fp + off; r2 = 0; submitted when reg is not 0, else discarded (the leak twin: neither
+ * when reg is not 0, or always) */
+static void sub_release(struct gi *g, int reg, int16_t off, uint8_t twin, bool always)
+{
+	int l_disc = gi_label(g), l_end = gi_label(g);
+
+	if (twin == DPS_LEAK && always)
+		return;
+	fp_arg(g, BPF_REG_1, off);
+	gi_mov_const(g, BPF_REG_2, 0, true);
+	if (twin == DPS_LEAK) {
+		gi_jmp(g, false, BPF_JNE, reg, 0, l_end);
+		gi_call_helper(g, BPF_FUNC_ringbuf_discard_dynptr);
+	} else {
+		gi_jmp(g, false, BPF_JEQ, reg, 0, l_disc);
+		gi_call_helper(g, BPF_FUNC_ringbuf_submit_dynptr);
+		gi_ja(g, l_end);
+		gi_bind(g, l_disc);
+		gi_call_helper(g, BPF_FUNC_ringbuf_discard_dynptr);
+	}
+	gi_bind(g, l_end);
+}
+
+void gi_emit_dynptr_sub(struct gi *g, struct gi_sub *s)
+{
+	int l_out = gi_label(g);
+
+	gi_bind(g, s->label);
+	if (s->dp_sub == 1) {	/* the caller's dynptr, at r1 */
+		gi_alux(g, true, BPF_MOV, BPF_REG_6, BPF_REG_1);
+		sub_use(g, s, BPF_REG_6, 0);
+		gi_alux(g, true, BPF_MOV, BPF_REG_0, BPF_REG_7);
+		gi_exit(g);
+		return;
+	}
+	/* its own, at fp-32; r1 the bit that picks submit or discard */
+	gi_alux(g, true, BPF_MOV, BPF_REG_8, BPF_REG_1);
+	gi_mov_const(g, BPF_REG_7, 0, true);
+	if (s->dp_rb) {
+		gi_ld_map(g, BPF_REG_1, GEN_MAP_RINGBUF);
+		gi_mov_const(g, BPF_REG_2, s->dp_size, true);
+		gi_mov_const(g, BPF_REG_3, 0, true);
+		fp_arg(g, BPF_REG_4, GI_DPS_OWN);
+		gi_call_helper(g, BPF_FUNC_ringbuf_reserve_dynptr);
+	} else {
+		gi_st(g, BPF_W, EBPF_REG_FP, -20, (int32_t)s->dp_key);
+		gi_ld_map(g, BPF_REG_1, 0);
+		fp_arg(g, BPF_REG_2, -20);
+		gi_call_helper(g, BPF_FUNC_map_lookup_elem);
+		gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_out);
+		gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_0);
+		gi_mov_const(g, BPF_REG_2, s->dp_size, true);
+		gi_mov_const(g, BPF_REG_3, 0, true);
+		fp_arg(g, BPF_REG_4, GI_DPS_OWN);
+		gi_call_helper(g, BPF_FUNC_dynptr_from_mem);
+	}
+	sub_use(g, s, -1, GI_DPS_OWN);
+	if (s->dp_rb)
+		sub_release(g, BPF_REG_8, GI_DPS_OWN, s->dp_twin, s->dp_always);
+	gi_bind(g, l_out);
+	gi_alux(g, true, BPF_MOV, BPF_REG_0, BPF_REG_7);
+	gi_exit(g);
+}
+
+void gi_dynptr_sub_call(struct gi *g, bool twin)
+{
+	int s = gi_sub_new(g, SUBK_CALLBACK, 1);
+	/* the twin: the caller's released dynptr used, a leak of its own, or a read past */
+	uint8_t tk = twin ? (uint8_t)gen_u32(g->src, DPS_AFTER, DPS_PAST) : 0;
+	bool own = tk == DPS_LEAK || (tk != DPS_AFTER && gen_bool(g->src, 50));
+	bool rb = tk == DPS_AFTER || tk == DPS_LEAK || (tk != DPS_PAST && gen_bool(g->src, 50));
+	unsigned step = 1u << gen_pick(g->src, 4), ncalls = gen_bool(g->src, 50) ? 2 : 1;
+	struct gi_sub *f;
+
+	if (s < 0 || g->raw_tp)
+		return;
+	f = &g->subs[s];
+	f->called = true;
+	f->dp_sub = own ? 2 : 1;
+	f->dp_rb = rb;
+	f->dp_twin = tk;
+	f->dp_always = gen_bool(g->src, 50);
+	f->dp_step = (uint8_t)step;
+	f->dp_op = tk == DPS_PAST ? 1 : (uint8_t)gen_pick(g->src, 3);
+	f->dp_size = tk == DPS_PAST ? 64 : gen_u32(g->src, 1, 64);
+	/* (past: the slice is the value's last step bytes; else anywhere, past the size too) */
+	f->dp_off = tk == DPS_PAST ? 64 - step : gen_u32(g->src, 0, 64);
+	f->dp_key = tk == DPS_PAST ? GEN_MAP_ENTRIES - 1 : gen_pick(g->src, GEN_MAP_ENTRIES);
+	if (rb)
+		g->use_ringbuf = true;
+	else
+		g->use_map = true;
+	if (own) {
+		for (unsigned k = 0; k < ncalls; k++) {
+			input_bit(g, BPF_REG_1);
+			gi_call_sub(g, f->label);
+		}
+	} else {
+		int l_skip = gi_label(g);
+
+		if (rb) {
+			gi_ld_map(g, BPF_REG_1, GEN_MAP_RINGBUF);
+			gi_mov_const(g, BPF_REG_2, f->dp_size, true);
+			gi_mov_const(g, BPF_REG_3, 0, true);
+			fp_arg(g, BPF_REG_4, GEN_FP_DYNPTR);
+			gi_call_helper(g, BPF_FUNC_ringbuf_reserve_dynptr);
+			if (tk == DPS_AFTER) {
+				fp_arg(g, BPF_REG_1, GEN_FP_DYNPTR);
+				gi_mov_const(g, BPF_REG_2, 0, true);
+				gi_call_helper(g, BPF_FUNC_ringbuf_discard_dynptr);
+			}
+		} else {
+			gi_st(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, (int32_t)f->dp_key);
+			gi_ld_map(g, BPF_REG_1, 0);
+			fp_arg(g, BPF_REG_2, GEN_FP_KEY);
+			gi_call_helper(g, BPF_FUNC_map_lookup_elem);
+			gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_skip);
+			gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_0);
+			gi_mov_const(g, BPF_REG_2, f->dp_size, true);
+			gi_mov_const(g, BPF_REG_3, 0, true);
+			fp_arg(g, BPF_REG_4, GEN_FP_DYNPTR);
+			gi_call_helper(g, BPF_FUNC_dynptr_from_mem);
+		}
+		for (unsigned k = 0; k < ncalls; k++) {
+			fp_arg(g, BPF_REG_1, GEN_FP_DYNPTR);
+			gi_call_sub(g, f->label);
+		}
+		if (rb && tk != DPS_AFTER) {
+			input_bit(g, BPF_REG_6);
+			sub_release(g, BPF_REG_6, GEN_FP_DYNPTR, 0, false);
+		}
+		gi_bind(g, l_skip);
+	}
+	g->p->shapes |= GEN_SH(SUBPROG) | GEN_SH(CALL_PTR) | GEN_SH(HELPER);
+	if (tk)
+		g->p->flags |= tk == DPS_PAST ? GEN_PROG_DYNPTR_PAST : GEN_PROG_DYNPTR_LEAK;
+}

@@ -629,6 +629,10 @@ void gi_emit_callback(struct gi *g, struct gi_sub *s)
 		gi_emit_iter_deep_sub(g, s);
 		return;
 	}
+	if (s->dp_sub) {
+		gi_emit_dynptr_sub(g, s);
+		return;
+	}
 	if (s->pkt || s->frames == 1) {
 		gi_bind(g, s->label);
 		gi_ldx(g, s->pkt ? BPF_B : BPF_DW, BPF_REG_0, BPF_REG_1,

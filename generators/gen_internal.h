@@ -173,6 +173,13 @@ struct gi_sub {
 				 * deepest slot, 2 a store there; deep_pc: the pcs of its three
 				 * `r1 += off` (1) or of the store (2), placed by gi_calls_finish */
 	uint32_t deep_pc[3];
+	/* p_dynptr_sub (gen_dynptr.c): 1 f(p) uses its caller's dynptr, 2 f(bit) makes one in its
+	 * own frame; a ringbuf one (else from_mem over map 0's value dp_key), dp_size bytes; the
+	 * use: 0 read, 1 data, 2 write, of dp_step bytes at dp_off; the twin (DPS_*), a leak on
+	 * every path (dp_always) or when bit is 1 */
+	uint8_t dp_sub, dp_op, dp_step, dp_twin, dp_key;
+	bool dp_rb, dp_always;
+	uint32_t dp_size, dp_off;
 };
 
 struct gi_fix {
@@ -321,6 +328,8 @@ void gi_emit_args_last(struct gi *g, struct gi_sub *s);	/* (p_args_last's f) */
 void gi_stmt_for_each(struct gi *g, struct gi_loop *lp);
 void gi_stmt_urb(struct gi *g, struct gi_loop *lp);
 void gi_stmt_dynptr(struct gi *g, struct gi_loop *lp);
+void gi_dynptr_sub_call(struct gi *g, bool twin);	/* p_dynptr_sub's piece (prologue) */
+void gi_emit_dynptr_sub(struct gi *g, struct gi_sub *s);	/* ... and its f */
 void gi_stmt_timer(struct gi *g, struct gi_loop *lp);
 void gi_stmt_find_vma(struct gi *g, struct gi_loop *lp);	/* (raw tracepoints only) */
 void gi_stmt_global(struct gi *g, struct gi_loop *lp);

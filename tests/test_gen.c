@@ -1686,6 +1686,81 @@ static void test_dynptr_knobs(void)
 	       c.shaped[0], c.safe, c.flagged[1], c.traps, c.dirty[1]);
 }
 
+/* Whether a dynptr helper (from_mem .. data) is called outside main (funcs[0]). */
+static bool sub_dynptr_call(const struct gen_program *p)
+{
+	for (size_t pc = p->nfuncs > 1 ? p->funcs[1].pc : p->len; pc < p->len; pc++)
+		if (p->insns[pc].code == (BPF_JMP | BPF_CALL) && p->insns[pc].src_reg == 0 &&
+		    p->insns[pc].imm >= BPF_FUNC_dynptr_from_mem &&
+		    p->insns[pc].imm <= BPF_FUNC_dynptr_data)
+			return true;
+	return false;
+}
+
+/* p_dynptr_sub and its unsafe twin p_dynptr_sub_unsafe (gen_dynptr.c): a static subprogram
+ * makes or uses a dynptr (main's, given by pointer, or one of its own frame).  The safe form
+ * never traps and stays within max_steps (check_program), and bpfscev calls most of its programs
+ * safe, none whose run traps; the twin, flagged (f uses main's dynptr after main discarded it,
+ * leaves its own ringbuf dynptr unreleased, or loads past a slice at the memory's end), is never
+ * called safe, and most of its runs trap (INTERP_TRAP_REF, INTERP_TRAP_MEM). */
+static void dynptr_sub_program(void *arg, const struct twin_run *r)
+{
+	struct twin_counts *c = arg;
+	const struct gen_program *p = r->p;
+	bool call = sub_dynptr_call(p);
+	struct scev_verdict v;
+	enum interp_trap t = INTERP_OK;
+	bool safe = false;
+
+	c->calls[r->twin] += call;
+	/* (the own-frame form: the subprogram makes the dynptr) */
+	for (size_t pc = p->nfuncs > 1 ? p->funcs[1].pc : p->len; pc < p->len; pc++)
+		if (p->insns[pc].code == (BPF_JMP | BPF_CALL) && p->insns[pc].src_reg == 0 &&
+		    (p->insns[pc].imm == BPF_FUNC_dynptr_from_mem ||
+		     p->insns[pc].imm == BPF_FUNC_ringbuf_reserve_dynptr)) {
+			c->shaped[r->twin]++;
+			break;
+		}
+	CHECK(!(p->flags & GEN_PROG_DYNPTR_UNSAFE) || (r->twin && call), TW "twin flag without its "
+	      "knob or its call", TW_ARGS(r));
+	if (twin_verdict(r, &v)) {
+		safe = v.kind == VERDICT_SAFE;
+		c->safe += !r->twin && call && safe;
+		c->dirty[1] += (p->flags & GEN_PROG_DYNPTR_UNSAFE) && !safe;
+		CHECK(!r->twin || !(p->flags & GEN_PROG_DYNPTR_UNSAFE) || !safe, TW "the twin called "
+		      "safe", TW_ARGS(r));
+	}
+	c->flagged[r->twin] += !!(p->flags & GEN_PROG_DYNPTR_UNSAFE);
+	if (p->flags & GEN_PROG_DYNPTR_UNSAFE) {
+		t = twin_trap(r, NULL);
+		c->traps += t == INTERP_TRAP_MEM || t == INTERP_TRAP_REF;
+	}
+	CHECK(!safe || t == INTERP_OK || t == INTERP_TRAP_STEPS, TW "called safe, but its run "
+	      "traps (%d)", TW_ARGS(r), t);
+}
+
+static void test_dynptr_sub_knobs(void)
+{
+	static const struct twin_spec s = { { "p_dynptr_sub", "p_dynptr_sub_unsafe" }, 100, 5960000,
+					    60 };
+	struct twin_counts c = { 0 };
+
+	for_twin_programs(&s, dynptr_sub_program, &c);
+	CHECK(c.calls[0] > 50 && c.flagged[1] > 50, "p_dynptr_sub: %u safe forms and %u twins of 60 "
+	      "call a dynptr helper in a subprogram", c.calls[0], c.flagged[1]);
+	CHECK(c.shaped[0] > 10, "p_dynptr_sub: %u of 60 subprograms make their own dynptr",
+	      c.shaped[0]);
+	CHECK(c.safe > c.calls[0] * 3 / 4, "p_dynptr_sub: %u of %u safe forms verified safe", c.safe,
+	      c.calls[0]);
+	CHECK(c.traps > c.flagged[1] * 3 / 4, "p_dynptr_sub_unsafe: %u of %u flagged programs trap",
+	      c.traps, c.flagged[1]);
+	CHECK(c.dirty[1] == c.flagged[1], "p_dynptr_sub_unsafe: %u of %u flagged programs not "
+	      "called safe", c.dirty[1], c.flagged[1]);
+	printf("p_dynptr_sub: %u of 60 programs call a dynptr helper in a subprogram, %u make one "
+	       "there; %u safe forms verified safe; p_dynptr_sub_unsafe: %u flagged, %u trap, %u not "
+	       "called safe\n", c.calls[0], c.shaped[0], c.safe, c.flagged[1], c.traps, c.dirty[1]);
+}
+
 /* p_timer and its unsafe twin p_timer_unsafe: both arm a timer of the timer map (map 3, maps
  * 0-2 defined beside it, the timer at GEN_TIMER_OFF); the safe form never traps and stays within
  * max_steps (check_program), and bpfscev calls most safe forms safe (never a timer rule's
@@ -3571,6 +3646,7 @@ int main(void)
 	test_for_each_knobs();
 	test_urb_knobs();
 	test_dynptr_knobs();
+	test_dynptr_sub_knobs();
 	test_timer_knobs();
 	test_timer_two_knobs();
 	test_find_vma_knobs();
