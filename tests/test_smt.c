@@ -1429,6 +1429,71 @@ static void unknown_case(const char *what, const char *prog, const char *claims,
 	unprepare(&p);
 }
 
+static bool byte0_low7(const uint8_t *in)
+{
+	return (in[0] & 7) == 7;
+}
+
+static bool byte0_le100(const uint8_t *in)
+{
+	return in[0] <= 100;
+}
+
+static bool byte0_gt100(const uint8_t *in)
+{
+	return in[0] > 100;
+}
+
+/* The two shortcuts reads and stores take (issue 15, z3b19; smt.c: sel_walk, ranges): a load at
+ * a constant stack offset reads through the stores and into both arms of a merge without Z3's
+ * simplifier, and a store leaves out the regions its address's intervals cannot reach.  A byte
+ * stored at fp-64 + (input byte 0 & 7) — an address of intervals, inside the stack — then the
+ * 8 bytes at fp-64 read (r4 = 1 << 8 (b & 7)); fp-72 written 2 or 3 on the two arms of a branch
+ * on the input byte and read after the merge (r5).  True claims proved; r4 at most 2^48 (wrong
+ * when b & 7 = 7: the store left out would prove it), r5 = 2 (wrong for b > 100) and r5 = 3
+ * (wrong for b <= 100: one arm of the merge dropped would prove one of them) refuted with
+ * counterexamples the interpreter confirms. */
+static void test_encoding_reads(void)
+{
+	static const char prog[] =
+		"-- asm\n"
+		"r6 = *(u8 *)(r1 +0)\n"
+		"r2 = r6\n"
+		"r2 &= 7\n"
+		"r3 = r10\n"
+		"r3 += -64\n"
+		"r3 += r2\n"
+		"*(u8 *)(r3 +0) = 1\n"
+		"r4 = *(u64 *)(r10 -64)\n"
+		"if r6 > 100 goto big\n"		/* pc 8 */
+		"*(u8 *)(r10 -72) = 2\n"
+		"goto join\n"
+		"big: *(u8 *)(r10 -72) = 3\n"
+		"join: r5 = *(u8 *)(r10 -72)\n"
+		"r0 = 0\n"				/* pc 13 */
+		"exit\n";
+#define RW(pc, loc, lo, hi) "{\"pc\": " #pc ", \"loc\": \"" loc "\", \"umin\": " #lo ", \"umax\": " \
+	#hi ", \"smin\": " #lo ", \"smax\": " #hi ", \"u32_min\": 0, \"u32_max\": 4294967295, " \
+	"\"s32_min\": -2147483648, \"s32_max\": 2147483647}"
+#define RD(r4, r5lo, r5hi) "{\"programs\": [{\"name\": \"rd\", \"loops\": [], \"ranges\": [" \
+	RW(8, "r4", 1, r4) "," RW(13, "r5", r5lo, r5hi) "," RW(13, "fp-64", 1, 72057594037927936) \
+	"]}]}"
+	static const char good[] = RD(72057594037927936, 2, 3), r4[] = RD(281474976710656, 2, 3),
+			  r5two[] = RD(72057594037927936, 2, 2), r5three[] = RD(72057594037927936, 3, 3);
+#undef RD
+#undef RW
+	static const struct cb_expect ref_r4[] = { { SMT_CLAIM_RANGE, 0, FIND_RANGE, byte0_low7 } };
+	static const struct cb_expect ref_two[] = { { SMT_CLAIM_RANGE, 1, FIND_RANGE, byte0_gt100 } };
+	static const struct cb_expect ref_three[] = {
+		{ SMT_CLAIM_RANGE, 1, FIND_RANGE, byte0_le100 },
+	};
+
+	cb_case("reads and stores: true claims", prog, good, NULL, 0);
+	cb_case("reads and stores: a store at an interval of addresses", prog, r4, ref_r4, 1);
+	cb_case("reads and stores: one arm of a merge (2)", prog, r5two, ref_two, 1);
+	cb_case("reads and stores: one arm of a merge (3)", prog, r5three, ref_three, 1);
+}
+
 /* bpf_for_each_map_elem over a hash map: the induction walks any number of elements up to
  * max_entries, each key and value any bytes (the kernel's map may hold anything); BMC walks the
  * interpreter's (empty: the program cannot fill it) and, covering every path of that, proves
@@ -2017,6 +2082,7 @@ int main(int argc, char **argv)
 	test_hash_fill();
 	test_hash_value_forged();
 	test_big_region_havoc();
+	test_encoding_reads();
 	test_may_goto();
 	test_interp_only_helper();
 	test_cut_no_queries();

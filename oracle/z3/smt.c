@@ -31,6 +31,8 @@ struct sx {
 	unsigned rlimit;	/* per query, 0 = none */
 	uint64_t rlimit_total;	/* for the whole context, 0 = none */
 	Z3_solver probe;	/* never checked: its statistics show the context's count */
+	struct sel_entry *sel;	/* reads at numeral indexes answered (sx_select) */
+	size_t selcap, seln;
 };
 
 struct sx_model {
@@ -42,6 +44,8 @@ struct sx_model {
 
 /* The handler only has to exist: with it, a failing call returns NULL and sets the context's
  * error code instead of aborting, and keep() turns that into c->failed. */
+static void sel_clear(struct sx *c);
+
 static void on_error(Z3_context z, Z3_error_code e)
 {
 	(void)z;
@@ -145,6 +149,7 @@ int sx_new(struct sx **out)
 
 void sx_release(struct sx *c, size_t mark)
 {
+	sel_clear(c);
 	while (c->nrefs > mark)
 		Z3_dec_ref(c->z, c->refs[--c->nrefs]);
 }
@@ -305,16 +310,194 @@ BIN(sx_sle, Z3_mk_bvsle)
 BIN(sx_implies, Z3_mk_implies)
 #undef BIN
 
-/* A read at a constant index is simplified: Z3's array rewriter looks through the stores with
- * other constant indexes to the one that wrote it. */
+/* ---- reads at constant indexes ----
+ *
+ * A read of a byte array at a numeral index looks through the stores at other numeral indexes
+ * to the one that wrote it, and into both arms of an array if-then-else (the merge of two
+ * paths' memories): select(ite(g, a, b), k) is ite(g, select(a, k), select(b, k)), one term
+ * when both arms give the same.  Z3_simplify did this, but it also rewrites every if-then-else
+ * condition it meets — the path guards of every merge below, thousands of terms — on every read
+ * without remembering the last one's work: the claims' cells read at each pc of a generated
+ * dynptr program (18 stack cells, 8 bytes each) spent 17 of its 20 million resource units there
+ * before any query.  Here no condition is looked at, and every (array, index) answered is kept
+ * (sel_cache, its own Z3 references) until the next sx_release, so a read walks only the stores
+ * made since an earlier read of that byte. */
+
+struct sel_entry {
+	Z3_ast arr, val;	/* NULL arr: an empty slot */
+	uint64_t k;
+};
+
+static size_t sel_hash(Z3_ast arr, uint64_t k, size_t mask)
+{
+	uint64_t h = (uint64_t)(uintptr_t)arr * 0x9e3779b97f4a7c15ull ^ (k + 0x632be59bd9b4e019ull) *
+		     0xbf58476d1ce4e5b9ull;
+
+	return (size_t)(h ^ (h >> 29)) & mask;
+}
+
+static Z3_ast sel_find(struct sx *c, Z3_ast arr, uint64_t k)
+{
+	if (!c->sel)
+		return NULL;
+	for (size_t h = sel_hash(arr, k, c->selcap - 1);; h = (h + 1) & (c->selcap - 1)) {
+		if (!c->sel[h].arr)
+			return NULL;
+		if (c->sel[h].arr == arr && c->sel[h].k == k)
+			return c->sel[h].val;
+	}
+}
+
+static void sel_clear(struct sx *c)
+{
+	for (size_t h = 0; h < c->selcap; h++)
+		if (c->sel[h].arr) {
+			Z3_dec_ref(c->z, c->sel[h].arr);
+			Z3_dec_ref(c->z, c->sel[h].val);
+		}
+	free(c->sel);
+	c->sel = NULL;
+	c->selcap = c->seln = 0;
+}
+
+/* Remembers val (one reference more for it and arr; false when out of memory). */
+static bool sel_put(struct sx *c, Z3_ast arr, uint64_t k, Z3_ast val)
+{
+	size_t h;
+
+	if (c->seln + 1 > c->selcap / 2) {
+		struct sel_entry *old = c->sel;
+		size_t oldcap = c->selcap, nc = oldcap ? oldcap * 2 : 1024;
+
+		if (nc > (1u << 22)) {	/* (a bound on memory: start again) */
+			sel_clear(c);
+			old = NULL;
+			oldcap = 0;
+			nc = 1024;
+		}
+		c->sel = calloc(nc, sizeof(*c->sel));
+		if (!c->sel) {
+			c->sel = old;
+			return false;
+		}
+		c->selcap = nc;
+		for (size_t j = 0; j < oldcap; j++)
+			if (old[j].arr) {
+				for (h = sel_hash(old[j].arr, old[j].k, nc - 1); c->sel[h].arr;
+				     h = (h + 1) & (nc - 1))
+					;
+				c->sel[h] = old[j];
+			}
+		free(old);
+	}
+	for (h = sel_hash(arr, k, c->selcap - 1); c->sel[h].arr; h = (h + 1) & (c->selcap - 1))
+		;
+	Z3_inc_ref(c->z, arr);
+	Z3_inc_ref(c->z, val);
+	c->sel[h] = (struct sel_entry){ arr, val, k };
+	c->seln++;
+	return true;
+}
+
+static bool numeral(struct sx *c, Z3_ast a, uint64_t *v);
+
+#define SEL_DEPTH 256	/* nested array if-then-elses walked (deeper: a plain select) */
+
+/* select(arr, kn) for the numeral kn = k (see above); NULL on a Z3 error or out of memory. */
+static Z3_ast sel_walk(struct sx *c, Z3_ast arr, Z3_ast kn, uint64_t k, unsigned depth)
+{
+	Z3_ast top = arr, r = NULL, held = NULL;
+	bool ok;
+
+	for (;;) {
+		Z3_app app;
+		Z3_decl_kind dk;
+		uint64_t i;
+
+		if ((r = sel_find(c, arr, k)))
+			break;
+		if (Z3_get_ast_kind(c->z, arr) != Z3_APP_AST) {
+			Z3_ast q = Z3_mk_select(c->z, arr, kn);	/* (a lambda: as Z3 reads it) */
+
+			if (!q)
+				return NULL;
+			Z3_inc_ref(c->z, q);
+			r = Z3_simplify(c->z, q);
+			if (r)
+				Z3_inc_ref(c->z, r);
+			Z3_dec_ref(c->z, q);
+			if (!r)
+				return NULL;
+			held = r;
+			break;
+		}
+		app = Z3_to_app(c->z, arr);
+		dk = Z3_get_decl_kind(c->z, Z3_get_app_decl(c->z, app));
+		if (dk == Z3_OP_STORE && numeral(c, Z3_get_app_arg(c->z, app, 1), &i)) {
+			if (i == k) {
+				r = Z3_get_app_arg(c->z, app, 2);
+				break;
+			}
+			arr = Z3_get_app_arg(c->z, app, 0);
+			continue;
+		}
+		if (dk == Z3_OP_CONST_ARRAY) {
+			r = Z3_get_app_arg(c->z, app, 0);
+			break;
+		}
+		if (dk == Z3_OP_ITE && depth) {
+			Z3_ast a = sel_walk(c, Z3_get_app_arg(c->z, app, 1), kn, k, depth - 1), b;
+
+			if (!a)
+				return NULL;
+			Z3_inc_ref(c->z, a);	/* (while b is made) */
+			b = sel_walk(c, Z3_get_app_arg(c->z, app, 2), kn, k, depth - 1);
+			r = !b ? NULL : a == b ? a : Z3_mk_ite(c->z, Z3_get_app_arg(c->z, app, 0), a, b);
+			if (r)
+				Z3_inc_ref(c->z, r);
+			Z3_dec_ref(c->z, a);
+			if (!r)
+				return NULL;
+			held = r;
+			break;
+		}
+		/* a store at an index that is not a numeral, an array variable */
+		r = Z3_mk_select(c->z, arr, kn);
+		break;
+	}
+	if (!r)
+		return NULL;
+	/* the answer for the array read and for the last one walked through (held meanwhile: a
+	 * put may empty the cache) */
+	Z3_inc_ref(c->z, r);
+	if (held)
+		Z3_dec_ref(c->z, held);
+	ok = (arr == top || sel_find(c, arr, k) || sel_put(c, arr, k, r)) &&
+	     (sel_find(c, top, k) || sel_put(c, top, k, r));
+	Z3_dec_ref(c->z, r);	/* (the cache holds it now) */
+	return ok ? r : NULL;
+}
+
+/* A read at a numeral index looks through the stores (sel_walk). */
 sxt sx_select(struct sx *c, sxt mem, sxt idx)
 {
-	sxt r;
+	uint64_t k;
 
 	if (!mem || !idx)
 		return NULL;
-	r = keep(c, Z3_mk_select(c->z, A(mem), A(idx)));
-	return Z3_is_numeral_ast(c->z, A(idx)) ? fold(c, r) : r;
+	if (numeral(c, A(idx), &k)) {
+		Z3_ast r = sel_walk(c, A(mem), A(idx), k, SEL_DEPTH);
+
+		if (!r && !c->failed) {
+			note_error(c);
+			if (!c->failed) {
+				c->failed = true;
+				snprintf(c->err, sizeof(c->err), "out of memory");
+			}
+		}
+		return r ? keep(c, r) : NULL;
+	}
+	return keep(c, Z3_mk_select(c->z, A(mem), A(idx)));
 }
 
 static sxt unary(struct sx *c, sxt a, Z3_ast r)
@@ -571,6 +754,148 @@ unsigned sx_leaves(struct sx *c, sxt a, uint64_t *out, unsigned max)
 	if (!a || sx_width(c, a) != 64)
 		return 0;
 	return leaves(c, A(a), out, max, 12);
+}
+
+/* Intervals [lo[i], hi[i]] (no wrap) that together hold every value of a bit-vector term of at
+ * most 64 bits: numerals, if-then-elses (the arms' intervals), additions that cannot wrap,
+ * zero extensions, and the results bounded by their operator (an and with a numeral mask, a
+ * right shift or a remainder by a numeral); any other term of fewer than 64 bits, its width's
+ * range.  Into lo, hi (at most max), their count; 0 when nothing bounds a 64-bit term. */
+static unsigned ranges(struct sx *c, Z3_ast a, uint64_t *lo, uint64_t *hi, unsigned max,
+		       unsigned depth)
+{
+	Z3_app app;
+	Z3_decl_kind k;
+	unsigned n, w;
+	uint64_t v, mask;
+
+	if (!max)
+		return 0;
+	if (numeral(c, a, &v)) {
+		lo[0] = hi[0] = v;
+		return 1;
+	}
+	w = Z3_get_bv_sort_size(c->z, Z3_get_sort(c->z, a));
+	if (!w || w > 64)
+		return 0;
+	mask = w == 64 ? UINT64_MAX : (1ull << w) - 1;
+	/* (the width's range: what every term below 64 bits has at least) */
+	lo[0] = 0;
+	hi[0] = mask;
+	if (!depth || Z3_get_ast_kind(c->z, a) != Z3_APP_AST)
+		return w < 64;
+	app = Z3_to_app(c->z, a);
+	k = Z3_get_decl_kind(c->z, Z3_get_app_decl(c->z, app));
+	n = Z3_get_app_num_args(c->z, app);
+	if (k == Z3_OP_ITE && n == 3) {
+		unsigned na = ranges(c, Z3_get_app_arg(c->z, app, 1), lo, hi, max, depth - 1), nb;
+
+		nb = na ? ranges(c, Z3_get_app_arg(c->z, app, 2), lo + na, hi + na, max - na,
+				 depth - 1) : 0;
+		if (na && nb)
+			return na + nb;
+		lo[0] = 0;
+		hi[0] = mask;
+		return w < 64;
+	}
+	if (k == Z3_OP_ZERO_EXT && n == 1) {
+		Z3_ast x = Z3_get_app_arg(c->z, app, 0);
+		unsigned xw = Z3_get_bv_sort_size(c->z, Z3_get_sort(c->z, x)), nx;
+
+		nx = ranges(c, x, lo, hi, max, depth - 1);
+		if (nx)
+			return nx;
+		lo[0] = 0;
+		hi[0] = xw < 64 ? (1ull << xw) - 1 : UINT64_MAX;
+		return 1;
+	}
+	if (k == Z3_OP_BADD && n >= 2 && n <= 4) {
+		uint64_t alo[8], ahi[8], blo[8], bhi[8];
+		unsigned m = ranges(c, Z3_get_app_arg(c->z, app, 0), alo, ahi, 8, depth - 1);
+
+		for (unsigned j = 1; j < n && m; j++) {
+			unsigned nb = ranges(c, Z3_get_app_arg(c->z, app, j), blo, bhi, 8, depth - 1);
+			uint64_t tlo[8], thi[8];
+			unsigned mm = 0;
+
+			if (!nb || m * nb > 8)
+				m = 0;
+			for (unsigned x = 0; x < m && m; x++)
+				for (unsigned y = 0; y < nb; y++) {
+					/* (no wrap within the width, or no bound) */
+					if (bhi[y] > mask - ahi[x]) {
+						m = 0;
+						break;
+					}
+					tlo[mm] = alo[x] + blo[y];
+					thi[mm++] = ahi[x] + bhi[y];
+				}
+			if (m) {
+				memcpy(alo, tlo, mm * sizeof(*alo));
+				memcpy(ahi, thi, mm * sizeof(*ahi));
+				m = mm;
+			}
+		}
+		if (m && m <= max) {
+			memcpy(lo, alo, m * sizeof(*lo));
+			memcpy(hi, ahi, m * sizeof(*hi));
+			return m;
+		}
+		return w < 64;
+	}
+	if (n == 2 && (k == Z3_OP_BSHL || k == Z3_OP_BMUL)) {
+		/* a shift left or a product by a numeral, each interval's bounds scaled when none
+		 * wraps (a slot's offset in a map: its index times the value's window) */
+		Z3_ast x = Z3_get_app_arg(c->z, app, 0), y = Z3_get_app_arg(c->z, app, 1);
+		uint64_t f;
+		unsigned nx;
+
+		if (k == Z3_OP_BMUL && !numeral(c, y, &v) && numeral(c, x, &v))
+			x = y;
+		else if (!numeral(c, y, &v))
+			return w < 64;
+		if (k == Z3_OP_BSHL && v >= w)
+			return w < 64;
+		f = k == Z3_OP_BSHL ? 1ull << v : v;
+		nx = ranges(c, x, lo, hi, max, depth - 1);
+		for (unsigned j = 0; j < nx; j++)
+			if (f && hi[j] > mask / f)
+				nx = 0;
+		for (unsigned j = 0; j < nx; j++) {
+			lo[j] *= f;
+			hi[j] *= f;
+		}
+		if (nx)
+			return nx;
+		lo[0] = 0;
+		hi[0] = mask;
+		return w < 64;
+	}
+	if (n == 2 && (k == Z3_OP_BAND || k == Z3_OP_BLSHR || k == Z3_OP_BUREM ||
+		       k == Z3_OP_BUREM_I)) {
+		Z3_ast x = Z3_get_app_arg(c->z, app, 0), y = Z3_get_app_arg(c->z, app, 1);
+
+		if (k == Z3_OP_BAND && (numeral(c, y, &v) || numeral(c, x, &v))) {
+			hi[0] = v;
+			return 1;
+		}
+		if (k == Z3_OP_BLSHR && numeral(c, y, &v)) {
+			hi[0] = v >= w ? 0 : mask >> v;
+			return 1;
+		}
+		if (k != Z3_OP_BAND && k != Z3_OP_BLSHR && numeral(c, y, &v) && v) {
+			hi[0] = v - 1;
+			return 1;
+		}
+	}
+	return w < 64;
+}
+
+unsigned sx_ranges(struct sx *c, sxt a, uint64_t *lo, uint64_t *hi, unsigned max)
+{
+	if (!a || !sx_width(c, a))
+		return 0;
+	return ranges(c, A(a), lo, hi, max, 12);
 }
 
 bool sx_is_const(struct sx *c, sxt a, uint64_t *v)

@@ -292,6 +292,16 @@ static sxt inside(struct mach *m, sxt a, uint64_t n, uint64_t lo, uint64_t len)
 		hit += lv[k] - lo <= len - n;
 	if (nl && !hit)
 		return sx_false(m->c);
+	if (!nl) {
+		/* intervals: a dynptr's address plus an offset of 32 bits, a masked index */
+		uint64_t rlo[ADDR_LEAVES], rhi[ADDR_LEAVES];
+		unsigned nr = sx_ranges(m->c, a, rlo, rhi, ADDR_LEAVES);
+
+		for (unsigned k = 0; k < nr; k++)
+			hit += !(rhi[k] < lo || rlo[k] > lo + (len - n));
+		if (nr && !hit)
+			return sx_false(m->c);
+	}
 	return sx_ule(m->c, sx_sub(m->c, a, bv64(m, lo)), bv64(m, len - n));
 }
 

@@ -91,6 +91,10 @@ bool sx_is_const(struct sx *c, sxt a, uint64_t *v);
 /* The values a bv64 term built of numerals, if-then-elses and additions can take (at most max of
  * them, duplicates kept): their count, 0 for another term. */
 unsigned sx_leaves(struct sx *c, sxt a, uint64_t *out, unsigned max);
+/* Intervals [lo, hi] (unsigned, no wrap; at most max) that hold every value of a bit-vector
+ * term: numerals, if-then-elses, additions that cannot wrap, zero extensions, masks; their
+ * count, 0 when nothing bounds it. */
+unsigned sx_ranges(struct sx *c, sxt a, uint64_t *lo, uint64_t *hi, unsigned max);
 bool sx_is_true(struct sx *c, sxt a);	/* syntactically (no simplification) */
 bool sx_is_false(struct sx *c, sxt a);
 unsigned sx_id(struct sx *c, sxt a);	/* Z3's id: unique among live terms */
