@@ -344,7 +344,9 @@ static const struct ebpf_helper_proto protos[] = {
 	{ BPF_FUNC_ima_file_hash, A(BTF, OUT, SZ), I64F(HF_SLEEPS), T(LSM), .obj = "file" },
 	/* r2 a referenced object or NULL, released into the map */
 	{ BPF_FUNC_kptr_xchg, A(KPTR, BTF), R(HRET_BTF_ID_OR_NULL), HPT_ALL },
-	{ BPF_FUNC_map_lookup_percpu_elem, A(MAP, KEY, ANY), R(HRET_MAP_VALUE_OR_NULL), HPT_ALL },
+	/* (a key in the packet: .pkt_access, as map_lookup_elem) */
+	{ BPF_FUNC_map_lookup_percpu_elem, A(MAP, KEY, ANY), HRET_MAP_VALUE_OR_NULL, HF_PKT_ACCESS,
+	  0, 0, HPT_ALL },
 	{ BPF_FUNC_skc_to_mptcp_sock, A(BSKC), R(HRET_BTF_ID_OR_NULL),
 	  HPT_SK_CAST, .obj = "mptcp_sock" },
 	{ BPF_FUNC_dynptr_from_mem, A(OUT, SZ0, ANY, DYNPTR), I64, HPT_ALL },
@@ -419,6 +421,10 @@ const char *ebpf_helper_map_compat(int32_t id, uint32_t map_type)
 		break;
 	case BPF_FUNC_map_pop_elem:
 		ok = map_type == BPF_MAP_TYPE_QUEUE || map_type == BPF_MAP_TYPE_STACK;
+		break;
+	case BPF_FUNC_map_lookup_percpu_elem:
+		ok = ONE_OF(map_type, BPF_MAP_TYPE_PERCPU_ARRAY, BPF_MAP_TYPE_PERCPU_HASH,
+			    BPF_MAP_TYPE_LRU_PERCPU_HASH);
 		break;
 	default:
 		ok = true;
@@ -506,7 +512,8 @@ static bool hret_modeled(const struct ebpf_helper_proto *p)
 {
 	return p->ret == HRET_INTEGER || p->ret == HRET_BTF_ID || p->ret == HRET_BTF_ID_OR_NULL ||
 	       p->ret == HRET_RINGBUF_OR_NULL || p->ret == HRET_DYNPTR_MEM_OR_NULL ||
-	       (p->ret == HRET_MAP_VALUE_OR_NULL && p->id == BPF_FUNC_map_lookup_elem);
+	       (p->ret == HRET_MAP_VALUE_OR_NULL && (p->id == BPF_FUNC_map_lookup_elem ||
+						       p->id == BPF_FUNC_map_lookup_percpu_elem));
 }
 
 /* What of p no prototype-driven code handles, whatever the program type: NULL, or why. */

@@ -15,7 +15,8 @@
 #include "triage/verdict.h"
 
 /* map[fd:0] array (4 -> 64), fd:1 perf event array, fd:2 prog array, fd:3 stack trace map,
- * fd:4 devmap, fd:5 sockmap, fd:6 sockhash (4-byte keys), fd:7 queue of u64 */
+ * fd:4 devmap, fd:5 sockmap, fd:6 sockhash (4-byte keys), fd:7 queue of u64, fd:8 per-CPU array
+ * (4 -> 16) */
 static struct ebpf_map_def maps[] = {
 	{ .name = "arr", .type = BPF_MAP_TYPE_ARRAY, .key_size = 4, .value_size = 64,
 	  .max_entries = 4 },
@@ -31,6 +32,8 @@ static struct ebpf_map_def maps[] = {
 	{ .name = "sockh", .type = BPF_MAP_TYPE_SOCKHASH, .key_size = 4, .value_size = 4,
 	  .max_entries = 4 },
 	{ .name = "queue", .type = BPF_MAP_TYPE_QUEUE, .key_size = 0, .value_size = 8,
+	  .max_entries = 4 },
+	{ .name = "pcpu", .type = BPF_MAP_TYPE_PERCPU_ARRAY, .key_size = 4, .value_size = 16,
 	  .max_entries = 4 },
 };
 
@@ -114,6 +117,24 @@ static const struct {
 	  "r5 = 8\ncall bpf_perf_event_output\nr0 = 0\nexit\n", KP, UNSAFE, "context" },
 	{ "get_stackid", "r2 = map[fd:3] ll\nr3 = 0\ncall bpf_get_stackid\nr0 = 0\nexit\n", KP,
 	  SAFE, NULL },
+	/* bpf_map_lookup_percpu_elem: NULL past the CPUs whatever the key; per-CPU maps only */
+	{ "lookup_percpu_elem checked",
+	  "*(u32 *)(r10 -4) = 1\nr1 = map[fd:8] ll\nr2 = r10\nr2 += -4\nr3 = 1\n"
+	  "call bpf_map_lookup_percpu_elem\nif r0 == 0 goto out\nr1 = *(u64 *)(r0 +8)\n"
+	  "*(u64 *)(r0 +0) = r1\nout: r0 = 0\nexit\n", KP, SAFE, NULL },
+	{ "lookup_percpu_elem unchecked",
+	  "*(u32 *)(r10 -4) = 1\nr1 = map[fd:8] ll\nr2 = r10\nr2 += -4\nr3 = 0\n"
+	  "call bpf_map_lookup_percpu_elem\nr0 = *(u64 *)(r0 +8)\nexit\n", KP, UNSAFE, "NULL" },
+	{ "lookup_percpu_elem past the value",
+	  "*(u32 *)(r10 -4) = 1\nr1 = map[fd:8] ll\nr2 = r10\nr2 += -4\nr3 = 0\n"
+	  "call bpf_map_lookup_percpu_elem\nif r0 == 0 goto out\nr0 = *(u64 *)(r0 +12)\n"
+	  "out: exit\n", KP, UNSAFE, "map" },
+	{ "lookup_percpu_elem of a packet key", XDP_PKT
+	  "r1 = map[fd:8] ll\nr3 = 0\ncall bpf_map_lookup_percpu_elem\nout: r0 = 0\nexit\n",
+	  BPF_PROG_TYPE_XDP, SAFE, NULL },
+	{ "lookup_percpu_elem on an array",
+	  "*(u32 *)(r10 -4) = 1\nr1 = map[fd:0] ll\nr2 = r10\nr2 += -4\nr3 = 0\n"
+	  "call bpf_map_lookup_percpu_elem\nr0 = 0\nexit\n", KP, UNSAFE, "map" },
 	{ "a lookup in a prog array",
 	  "r1 = map[fd:2] ll\nr2 = r10\nr2 += -4\n*(u32 *)(r10 -4) = 0\n"
 	  "call bpf_map_lookup_elem\nr0 = 0\nexit\n", KP, UNSAFE, "map" },

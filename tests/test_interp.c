@@ -901,6 +901,125 @@ static void test_maps(void)
 	expect_trap(&res, INTERP_TRAP_MEM, 3, "4-byte load at 0x0", "NULL key");
 }
 
+/* bpf_map_lookup_percpu_elem (issue 15): every CPU's copy of a per-CPU map's values.  With
+ * interp_env.ncpus 3 and cpu 1: the running CPU's copy is the map's own window (its values),
+ * another CPU's lies in INTERP_VA_PCPU and writes through it reach interp_map.pcpu's block of
+ * that CPU only; a cpu past the CPUs (as a u32: the kernel's helper takes a u32) or a key that
+ * finds nothing gives NULL; a map that is not per-CPU traps (the verifier refuses it); a new
+ * hash element's other copies are zero (the kernel's update from a program, pcpu_init_value);
+ * bpf_get_smp_processor_id is the running CPU when ncpus is set, drawn when not. */
+static void test_percpu_lookup(void)
+{
+	struct interp_result res;
+	struct interp_env env;
+	struct interp_map maps[3];
+	uint8_t own[2 * 8] = { 0 }, copies[3 * 2 * 8] = { 0 };
+	uint8_t hd[4] = { 7, 0, 0, 0 };
+	unsigned sh;
+
+	memset(maps, 0, sizeof(maps));
+	strcpy(maps[0].def.name, "pa");
+	maps[0].def.type = BPF_MAP_TYPE_PERCPU_ARRAY;
+	maps[0].def.key_size = 4;
+	maps[0].def.value_size = 8;
+	maps[0].def.max_entries = 2;
+	maps[0].values = own;
+	maps[0].pcpu = copies;
+	strcpy(maps[1].def.name, "ph");
+	maps[1].def.type = BPF_MAP_TYPE_PERCPU_HASH;
+	maps[1].def.key_size = 4;
+	maps[1].def.value_size = 8;
+	maps[1].def.max_entries = 2;
+	strcpy(maps[2].def.name, "arr");
+	maps[2].def.type = BPF_MAP_TYPE_ARRAY;
+	maps[2].def.key_size = 4;
+	maps[2].def.value_size = 8;
+	maps[2].def.max_entries = 2;
+	memset(&env, 0, sizeof(env));
+	env.maps = maps;
+	env.map_cnt = 3;
+	env.ncpus = 3;
+	env.cpu = 1;
+	sh = interp_map_shift(&maps[0].def);
+
+#define PCPU(m, key, cpu) ST(BPF_W, 10, -4, key), LDDW_SRC(1, BPF_PSEUDO_MAP_FD, m, 0),      \
+			  MOV64R(2, 10), ALU64I(BPF_ADD, 2, -4), MOV64I(3, cpu),              \
+			  CALL(BPF_FUNC_map_lookup_percpu_elem)
+	/* the running CPU's copy: the map's own window */
+	RUN(&env, &res, PCPU(0, 1, 1), EXIT);
+	CHECK(res.trap == INTERP_OK && res.r0 == INTERP_VA_MAP + (1ull << sh),
+	      "cpu 1 (the running one): %s r0 %llx", res.reason, (unsigned long long)res.r0);
+	/* another CPU's: written through, only its block changes */
+	RUN(&env, &res, PCPU(0, 1, 2), ST(BPF_DW, 0, 0, 0x55), EXIT);
+	CHECK(res.trap == INTERP_OK &&
+	      res.r0 == INTERP_VA_PCPU + ((2ull * 3 + 0) << 32) + (1ull << sh) &&
+	      copies[(2 * 2 + 1) * 8] == 0x55 && own[8] == 0 && copies[(1 * 2 + 1) * 8] == 0 &&
+	      copies[(0 * 2 + 1) * 8] == 0, "cpu 2's copy: %s r0 %llx", res.reason,
+	      (unsigned long long)res.r0);
+	/* read back through another lookup of it; the running CPU's copy stays */
+	RUN(&env, &res, PCPU(0, 1, 2), LDX(BPF_DW, 6, 0, 0), PCPU(0, 1, 1), LDX(BPF_DW, 7, 0, 0),
+	    MOV64R(0, 6), EXIT);
+	CHECK(res.trap == INTERP_OK && res.r0 == 0x55 && res.regs[7] == 0,
+	      "cpu 2's copy read back: %s r0 %llx r7 %llx", res.reason,
+	      (unsigned long long)res.r0, (unsigned long long)res.regs[7]);
+	/* NULL: cpu 3 (past 3 CPUs), key 2 (past 2 entries); a u32 cpu: 2^32 + 2 is cpu 2 */
+	RUN(&env, &res, PCPU(0, 1, 3), EXIT);
+	CHECK(res.trap == INTERP_OK && res.r0 == 0, "cpu 3 of 3: %llx",
+	      (unsigned long long)res.r0);
+	RUN(&env, &res, PCPU(0, 2, 0), EXIT);
+	CHECK(res.trap == INTERP_OK && res.r0 == 0, "key 2 of 2: %llx",
+	      (unsigned long long)res.r0);
+	RUN(&env, &res, ST(BPF_W, 10, -4, 1), LDDW_SRC(1, BPF_PSEUDO_MAP_FD, 0, 0), MOV64R(2, 10),
+	    ALU64I(BPF_ADD, 2, -4), LDDW(3, 0x100000002ull),
+	    CALL(BPF_FUNC_map_lookup_percpu_elem), LDX(BPF_DW, 0, 0, 0), EXIT);
+	CHECK(res.trap == INTERP_OK && res.r0 == 0x55, "cpu 2^32 + 2 is cpu 2: %s r0 %llx",
+	      res.reason, (unsigned long long)res.r0);
+	/* each copy a region of its own: past the value traps */
+	RUN(&env, &res, PCPU(0, 1, 0), LDX(BPF_DW, 0, 0, 4), EXIT);
+	expect_trap(&res, INTERP_TRAP_MEM, 7, "CPU 0's copy of map 0 'pa' value 1+4",
+		    "past cpu 0's copy");
+	/* not a per-CPU map */
+	RUN(&env, &res, PCPU(2, 0, 0), EXIT);
+	expect_trap(&res, INTERP_TRAP_HELPER, 6, "is not a per-CPU map", "a plain array");
+	/* a hash: key 5 inserted on cpu 1 (0x1234), cpu 0's copy is 0; written (0x99); deleted
+	 * and inserted again: cpu 0's copy is 0 again */
+	RUN(&env, &res, ST(BPF_DW, 10, -16, 0x1234), ST(BPF_W, 10, -4, 5),
+	    LDDW_SRC(1, BPF_PSEUDO_MAP_FD, 1, 0), MOV64R(2, 10), ALU64I(BPF_ADD, 2, -4),
+	    MOV64R(3, 10), ALU64I(BPF_ADD, 3, -16), MOV64I(4, BPF_ANY),
+	    CALL(BPF_FUNC_map_update_elem),
+	    PCPU(1, 5, 0), LDX(BPF_DW, 6, 0, 0), ST(BPF_DW, 0, 0, 0x99),
+	    PCPU(1, 5, 0), LDX(BPF_DW, 7, 0, 0),
+	    PCPU(1, 5, 1), LDX(BPF_DW, 8, 0, 0),
+	    LDDW_SRC(1, BPF_PSEUDO_MAP_FD, 1, 0), MOV64R(2, 10), ALU64I(BPF_ADD, 2, -4),
+	    CALL(BPF_FUNC_map_delete_elem),
+	    LDDW_SRC(1, BPF_PSEUDO_MAP_FD, 1, 0), MOV64R(2, 10), ALU64I(BPF_ADD, 2, -4),
+	    MOV64R(3, 10), ALU64I(BPF_ADD, 3, -16), MOV64I(4, BPF_ANY),
+	    CALL(BPF_FUNC_map_update_elem),
+	    PCPU(1, 5, 0), LDX(BPF_DW, 9, 0, 0), PCPU(1, 6, 0), EXIT);
+	CHECK(res.trap == INTERP_OK && res.regs[6] == 0 && res.regs[7] == 0x99 &&
+	      res.regs[8] == 0x1234 && res.regs[9] == 0 && res.r0 == 0,
+	      "hash copies: %s %llx %llx %llx %llx %llx", res.reason,
+	      (unsigned long long)res.regs[6], (unsigned long long)res.regs[7],
+	      (unsigned long long)res.regs[8], (unsigned long long)res.regs[9],
+	      (unsigned long long)res.r0);
+#undef PCPU
+	/* bpf_get_smp_processor_id: the running CPU with ncpus set, drawn without */
+	RUN(&env, &res, CALL(BPF_FUNC_get_smp_processor_id), EXIT);
+	CHECK(res.trap == INTERP_OK && res.r0 == 1, "smp id with cpu 1: %llx",
+	      (unsigned long long)res.r0);
+	env.ncpus = 0;
+	env.cpu = 0;
+	env.helper_data = hd;
+	env.helper_len = sizeof(hd);
+	RUN(&env, &res, CALL(BPF_FUNC_get_smp_processor_id), EXIT);
+	CHECK(res.trap == INTERP_OK && res.r0 == 7, "smp id drawn: %llx",
+	      (unsigned long long)res.r0);
+	/* the running CPU must be one of them */
+	env.ncpus = 2;
+	env.cpu = 2;
+	CHECK(RUN(&env, &res, MOV64I(0, 0), EXIT) == -EINVAL, "cpu 2 of 2 refused");
+}
+
 /* Every map value is a region of its own (the kernel bounds each access through a map value
  * pointer by the value size): one byte past any element of an array, not only the last, or
  * before it, traps with the reason of a read past the last one; a read that straddles a
@@ -1592,6 +1711,7 @@ int main(void)
 	test_contexts();
 	test_maps();
 	test_map_values();
+	test_percpu_lookup();
 	test_helpers();
 	test_probes();
 	test_state_read();

@@ -25,9 +25,12 @@
  *    the second run of a find_vma program starts from the element the first left in the
  *    kernel's map; an LRU map updated too close to full to rule out an eviction is left out,
  *    counted with its reason;
- *  - a per-CPU array: the copy of the CPU the run was pinned to compared.
+ *  - per-CPU maps: every CPU's copy compared, the interpreter run on the CPU the kernel's run
+ *    was pinned to (bpf_map_lookup_percpu_elem writing other CPUs' copies, the smp id).
  * Without bpf() the test skips.
  */
+#define _GNU_SOURCE /* sched_setaffinity */
+#include <sched.h>
 #include <string.h>
 
 #include "casefile/casefile.h"
@@ -498,6 +501,54 @@ static void percpu_array(void)
 			       .percpu = 1, .left = 0 });
 }
 
+/* bpf_map_lookup_percpu_elem (issue 15): key 1's copy of cpus 0..3 written ((cpu + 1) * 0x11;
+ * NULL past the possible CPUs), then the running CPU's id (bpf_get_smp_processor_id) into its
+ * own copy's second u64 and r0.  Every CPU's copy is compared, and the interpreter runs on the
+ * CPU the kernel's run is pinned to: they agree.  (Before, the interpreter trapped on the helper;
+ * a comparison of the run CPU's copy alone, the others only held unchanged, reports "CPU 1's copy
+ * changed" here; a drawn smp id differs in r0.) */
+#define PERCPU_OTHERS                                                                           \
+	"-- type\nxdp\n-- maps\npercpu_array key=4 value=16 entries=2 name=pc\n-- asm\n"         \
+	"r1 = 1\n*(u32 *)(r10 -4) = r1\nr6 = 0\n"                                                \
+	"loop: r1 = map[fd:0] ll\nr2 = r10\nr2 += -4\nr3 = r6\ncall bpf_map_lookup_percpu_elem\n" \
+	"if r0 == 0 goto next\nr1 = r6\nr1 += 1\nr1 *= 0x11\n*(u64 *)(r0 +0) = r1\n"            \
+	"next: r6 += 1\nif r6 < 4 goto loop\n"                                                    \
+	"call bpf_get_smp_processor_id\nr6 = r0\n"                                                \
+	"r1 = map[fd:0] ll\nr2 = r10\nr2 += -4\ncall bpf_map_lookup_elem\n"                       \
+	"if r0 == 0 goto out\n*(u64 *)(r0 +8) = r6\nout: r0 = r6\nexit\n"
+
+static void percpu_others(void)
+{
+	cpu_set_t saved, last;
+	int top = -1;
+
+	expect("percpu_others", PERCPU_OTHERS, NULL, 0, NULL,
+	       &(struct want){ .kind = KDIFF_AGREE, .maps = 1, .has = { "maps agree" },
+			       .hash = 0, .percpu = 1, .left = 0 });
+	/* again with this thread on its last CPU: the run pinned there, not to CPU 0 (the
+	 * interpreter's default), so the smp id and the copy written as the running one differ
+	 * from a run that was not told */
+	if (!sched_getaffinity(0, sizeof(saved), &saved))
+		for (int c = 0; c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, &saved))
+				top = c;
+	if (top > 0) {
+		CPU_ZERO(&last);
+		CPU_SET(top, &last);
+		CHECK(sched_setaffinity(0, sizeof(last), &last) == 0, "affinity");
+		expect("percpu_others on the last CPU", PERCPU_OTHERS, NULL, 0, NULL,
+		       &(struct want){ .kind = KDIFF_AGREE, .maps = 1, .has = { "maps agree" },
+				       .hash = 0, .percpu = 1, .left = 0 });
+		sched_setaffinity(0, sizeof(saved), &saved);
+	} else {
+		printf("percpu_others: one CPU, not run on another\n");
+	}
+	expect("percpu_others, percpu_hash", PERCPU_OTHERS, NULL, 0, NULL,
+	       &(struct want){ .kind = KDIFF_AGREE, .maps = 1, .has = { "maps agree" },
+			       .type = BPF_MAP_TYPE_PERCPU_HASH, .hash = 1, .percpu = 1,
+			       .left = 0 });
+}
+
 int main(void)
 {
 	char why[256];
@@ -513,6 +564,7 @@ int main(void)
 	hash_maps();
 	hash_second_run();
 	percpu_array();
+	percpu_others();
 	printf("test_kdiff_maps: array, per-CPU array and (LRU, per-CPU) hash maps compared after "
 	       "test runs; a forged byte reported as a map difference\n");
 	return check_done("test_kdiff_maps");

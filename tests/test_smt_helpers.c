@@ -74,6 +74,10 @@ static const struct {
 } hand[] = {
 	MAP_CASES("array", "-- maps\narray key=4 value=8 entries=4\n"),
 	MAP_CASES("hash", "-- maps\nhash key=8 value=8 entries=4\n"),
+	/* (cpu 1: another CPU's copy, INTERP_VA_PCPU) */
+	{ "lookup_percpu_elem", BPF_FUNC_map_lookup_percpu_elem, START KEY0
+	  "r1 = map[fd:0] ll\nr3 = 1\ncall bpf_map_lookup_percpu_elem\n" SET END
+	  "-- maps\npercpu_array key=4 value=8 entries=4\n" },
 	{ "trace_printk", BPF_FUNC_trace_printk, START
 	  "r1 = 0\n*(u64 *)(r10 -8) = r1\nr1 = r10\nr1 += -8\nr2 = 8\ncall bpf_trace_printk\n"
 	  SET END },

@@ -297,10 +297,10 @@ static bool region_base(const struct run *r, const struct claim_range *c, const 
 		*base = INTERP_VA_MAPH + c->map;	/* the handle itself: offset 0 */
 		return value == *base;
 	case REGION_MAP_VALUE: {
-		uint64_t start = INTERP_VA_MAP + ((uint64_t)c->map << 32);
-		uint64_t vs = c->map < r->nmaps ? r->strides[c->map] : 0;
+		uint64_t start, vs = c->map < r->nmaps ? r->strides[c->map] : 0;
 
-		if (value < start || value >= start + (1ull << 32))
+		/* (the map's own window, or a CPU's copies: bpf_map_lookup_percpu_elem) */
+		if (!interp_map_window(value, c->map, r->nmaps, &start))
 			return false;
 		/* offsets are from the start of the element the pointer is in (its window) */
 		*base = start + ((value - start) & ~(vs - 1));
@@ -318,10 +318,9 @@ static bool region_base(const struct run *r, const struct claim_range *c, const 
 static bool map_value_past_end(const struct run *r, const struct claim_range *c, unsigned need,
 			       uint64_t value, uint64_t base)
 {
-	uint64_t start = INTERP_VA_MAP + ((uint64_t)c->map << 32);
-	uint64_t vs = c->map < r->nmaps ? r->strides[c->map] : 0;
+	uint64_t start, vs = c->map < r->nmaps ? r->strides[c->map] : 0;
 
-	if (c->region != REGION_MAP_VALUE || !vs)
+	if (c->region != REGION_MAP_VALUE || !vs || !interp_map_window(value, c->map, r->nmaps, &start))
 		return false;
 	for (int k = 0; k < CLAIM_MAP_BACK && base >= start + vs; k++) {
 		base -= vs;

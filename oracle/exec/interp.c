@@ -24,7 +24,6 @@
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
-#define INTERP_MAX_MAPS 4096u		/* map value windows of 2^32 bytes below INTERP_VA_MAPH */
 #define MAP_STORAGE_MAX (256ull << 20)	/* per-run storage of one map, bytes */
 #define DEFAULT_BUDGET 100000000ull
 
@@ -94,6 +93,11 @@ struct map_rt {
 	uint32_t cap, cnt;	/* hash: slots and slots in use */
 	uint8_t *keys, *used;	/* hash: cap keys, cap flags */
 	uint32_t upd_peak;	/* hash: interp_map.upd_peak */
+	/* per-CPU: every CPU's copies (interp_map.pcpu), st->ncpus blocks of len bytes, the
+	 * running CPU's unused (host is its copy); NULL until a lookup_percpu_elem needs them */
+	uint8_t *pcpu;
+	bool pcpu_own;
+	bool percpu;
 };
 
 struct frame {
@@ -133,6 +137,7 @@ struct interp_state {
 	uint64_t abs_len;
 	struct map_rt *maps;
 	size_t map_cnt;
+	unsigned ncpus, cpu;	/* env->ncpus (INTERP_NCPUS for 0), env->cpu */
 	size_t hd_pos;		/* next byte of env->helper_data */
 	uint64_t steps;
 	bool oom;
@@ -306,6 +311,23 @@ static inline uint8_t *xlate_acc(struct interp_state *st, uint64_t a, uint64_t s
 			return mr->host + e * mr->vsz + eo;
 		return NULL;
 	}
+	case INTERP_VA_PCPU >> 44: {
+		const struct map_rt *mr;
+		uint64_t e, eo, w = (a - INTERP_VA_PCPU) >> 32, c;
+
+		if (!st->map_cnt)
+			return NULL;
+		m = w % st->map_cnt;
+		c = w / st->map_cnt;
+		mr = &st->maps[m];
+		off = a & 0xffffffffu;
+		e = off >> mr->shift;
+		eo = off & mr->vmask;
+		if (mr->pcpu && c < st->ncpus && e < mr->nval && size <= mr->vsz &&
+		    eo <= mr->vsz - size)
+			return (c == st->cpu ? mr->host : mr->pcpu + c * mr->len) + e * mr->vsz + eo;
+		return NULL;
+	}
 	case INTERP_VA_KEY >> 44:
 		off = a - INTERP_VA_KEY;
 		m = off / EBPF_STACK_SIZE;
@@ -400,6 +422,25 @@ static void describe(const struct interp_state *st, uint64_t a, char *buf, size_
 		} else {
 			snprintf(buf, n, "values of map %llu, which does not exist",
 				 (unsigned long long)m);
+		}
+		return;
+	}
+	case INTERP_VA_PCPU >> 44: {
+		uint64_t w = (a - INTERP_VA_PCPU) >> 32;
+
+		off = a & 0xffffffffu;
+		if (st->map_cnt) {
+			uint64_t m = w % st->map_cnt;
+			const struct ebpf_map_def *def = &st->env->maps[m].def;
+			unsigned sh = interp_map_shift(def);
+
+			snprintf(buf, n, "CPU %llu's copy of map %llu '%s' value %llu+%llu; %u CPUs, "
+				 "values of %u bytes", (unsigned long long)(w / st->map_cnt),
+				 (unsigned long long)m, def->name, (unsigned long long)(off >> sh),
+				 (unsigned long long)(off & ((1ull << sh) - 1)), st->ncpus,
+				 def->value_size);
+		} else {
+			snprintf(buf, n, "a per-CPU copy of no map");
 		}
 		return;
 	}
@@ -1801,9 +1842,94 @@ static int map_helper(struct interp_state *st, const struct iop *ip, int32_t id,
 			mr->cnt++;
 			memmove(mr->keys + (size_t)k * def->key_size, key, def->key_size);
 			value_update(def, mr->host + (size_t)k * def->value_size, val);
+			/* (a new element: the other CPUs' copies zeroed, pcpu_init_value) */
+			for (unsigned c = 0; mr->pcpu && c < st->ncpus; c++)
+				if (c != st->cpu)
+					memset(mr->pcpu + c * mr->len + (size_t)k * def->value_size,
+					       0, def->value_size);
 			*ret = 0;
 		}
 	}
+	return 0;
+}
+
+/* A per-CPU map's copies for every CPU (map_rt.pcpu), zeroed when the run makes them.  False
+ * when too large or out of memory (st->oom). */
+static bool pcpu_storage(struct interp_state *st, struct map_rt *mr)
+{
+	if (mr->pcpu)
+		return true;
+	if (!mr->len || mr->len * st->ncpus > MAP_STORAGE_MAX)
+		return false;
+	mr->pcpu = calloc(st->ncpus, mr->len);
+	if (!mr->pcpu) {
+		st->oom = true;
+		return false;
+	}
+	mr->pcpu_own = true;
+	return true;
+}
+
+/* bpf_map_lookup_percpu_elem(map, key, cpu) (kernel/bpf/helpers.c, and the per-CPU maps'
+ * map_lookup_percpu_elem in arraymap.c and hashtab.c): NULL for a u32 cpu not below the CPUs
+ * (nr_cpu_ids) or a key that finds nothing, else a pointer to that CPU's copy of the value.
+ * The verifier refuses any other map (check_map_func_compatibility): a run traps.  0 with
+ * *ret, or -1 after a trap. */
+static int pcpu_lookup(struct interp_state *st, const struct iop *ip, uint64_t *ret)
+{
+	const char *name = "bpf_map_lookup_percpu_elem";
+	uint64_t *r = st->h.regs, w;
+	uint32_t cpu = (uint32_t)r[3], idx;
+	const struct ebpf_map_def *def;
+	struct map_rt *mr;
+	const uint8_t *key;
+	long slot;
+	size_t m;
+
+	if (map_arg(st, ip, name, &m))
+		return -1;
+	def = &st->env->maps[m].def;
+	mr = &st->maps[m];
+	if (!mr->percpu) {
+		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: map %zu '%s' (type %u) is not a "
+			 "per-CPU map", name, m, def->name, def->type);
+		return -1;
+	}
+	if (def->key_size == 0 || (mr->kind == MAPK_ARRAY && def->key_size != 4)) {
+		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: map '%s' has key size %u", name,
+			 def->name, def->key_size);
+		return -1;
+	}
+	if (!(key = mem_ptr(st, ip->pc, r[2], def->key_size, ACC_LOAD)))
+		return -1;
+	if (!map_storage(st, m)) {
+		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: map '%s' (%u x %u bytes) %s", name,
+			 def->name, def->max_entries, def->value_size,
+			 st->oom ? "could not be allocated" : "is too large to model");
+		return -1;
+	}
+	if (mr->kind == MAPK_ARRAY) {
+		memcpy(&idx, key, 4);
+		slot = idx < def->max_entries ? (long)idx : -1;
+	} else {
+		slot = hash_find(mr, key, def->key_size);
+	}
+	*ret = 0;
+	if (cpu >= st->ncpus || slot < 0)
+		return 0;
+	if (cpu == st->cpu) {
+		*ret = INTERP_VA_MAP + (m << 32) + ((uint64_t)slot << mr->shift);
+		return 0;
+	}
+	w = (uint64_t)cpu * st->map_cnt + m;
+	if (w >= INTERP_MAX_MAPS || !pcpu_storage(st, mr)) {
+		set_trap(st, w >= INTERP_MAX_MAPS ? INTERP_TRAP_CALL : INTERP_TRAP_HELPER, ip->pc,
+			 "%s: CPU %u's copies of map '%s' %s", name, cpu, def->name,
+			 w >= INTERP_MAX_MAPS ? "lie past the per-CPU region (not modeled)"
+			 : st->oom ? "could not be allocated" : "are too large to model");
+		return -1;
+	}
+	*ret = INTERP_VA_PCPU + (w << 32) + ((uint64_t)slot << mr->shift);
 	return 0;
 }
 
@@ -1996,6 +2122,7 @@ enum interp_helper_family interp_helper_family(int32_t id)
 	case BPF_FUNC_map_lookup_elem:
 	case BPF_FUNC_map_update_elem:
 	case BPF_FUNC_map_delete_elem:
+	case BPF_FUNC_map_lookup_percpu_elem:
 		return INTERP_HF_MAP;
 	case BPF_FUNC_trace_printk:
 		return INTERP_HF_PRINTK;
@@ -2055,7 +2182,8 @@ static __attribute__((noinline)) int do_helper(struct interp_state *st, const st
 	}
 	switch (interp_helper_family(id)) {
 	case INTERP_HF_MAP:
-		if (map_helper(st, ip, id, &ret))
+		if (id == BPF_FUNC_map_lookup_percpu_elem ? pcpu_lookup(st, ip, &ret)
+							   : map_helper(st, ip, id, &ret))
 			return -1;
 		break;
 	case INTERP_HF_PRINTK:
@@ -2083,7 +2211,9 @@ static __attribute__((noinline)) int do_helper(struct interp_state *st, const st
 			return -1;
 		break;
 	case INTERP_HF_DRAW:
-		ret = draw(st, interp_helper_draw_width(id));
+		/* (the CPU the caller says the run is on: interp_env.ncpus) */
+		ret = id == BPF_FUNC_get_smp_processor_id && env->ncpus
+		      ? st->cpu : draw(st, interp_helper_draw_width(id));
 		break;
 	case INTERP_HF_CALLBACK:	/* (the run loop starts them; a callx by helper id,
 					 * callx_helper_ids, runs one as its prototype says) */
@@ -2614,6 +2744,12 @@ static void hash_adopt(struct map_rt *mr, const struct interp_map *im)
 		mr->cnt += im->used[k] != 0;
 }
 
+static bool is_percpu(uint32_t type)
+{
+	return type == BPF_MAP_TYPE_PERCPU_ARRAY || type == BPF_MAP_TYPE_PERCPU_HASH ||
+	       type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+}
+
 static enum map_kind kind_of(uint32_t type)
 {
 	switch (type) {
@@ -2824,6 +2960,8 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 		return -EINVAL;
 	if (env->input_len >= (1ull << 32))
 		return -E2BIG;
+	if (env->ncpus > INTERP_MAX_CPUS || env->cpu >= (env->ncpus ? env->ncpus : INTERP_NCPUS))
+		return -EINVAL;
 	st = malloc(sizeof(*st));
 	if (!st)
 		return -ENOMEM;
@@ -2842,6 +2980,8 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 	st->h.prev_pc = UINT32_MAX;
 	st->stack_lim = EBPF_STACK_SIZE;
 	st->hd_pos = 0;
+	st->ncpus = env->ncpus ? env->ncpus : INTERP_NCPUS;
+	st->cpu = env->cpu;
 	st->steps = 0;
 	st->oom = false;
 	st->niters = 0;
@@ -2922,6 +3062,10 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 			if (st->maps[m].kind == MAPK_HASH && im->values && im->keys && im->used &&
 			    hash_modeled(&im->def))
 				hash_adopt(&st->maps[m], im);
+			st->maps[m].percpu = is_percpu(im->def.type);
+			/* (the caller's copies go with its values) */
+			if (st->maps[m].percpu && st->maps[m].host && im->pcpu)
+				st->maps[m].pcpu = im->pcpu;
 		}
 	}
 	budget = env->step_budget ? env->step_budget : DEFAULT_BUDGET;
@@ -2953,6 +3097,8 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 			free(st->maps[m].keys);
 			free(st->maps[m].used);
 		}
+		if (st->maps[m].pcpu_own)
+			free(st->maps[m].pcpu);
 	}
 	free(st->maps);
 	for (unsigned k = 0; k < st->nrecs; k++)

@@ -75,11 +75,21 @@
  *   2 bpf_map_update_elem  copies the value in (flags BPF_ANY/NOEXIST/EXIST with the kernel's
  *                          -EEXIST/-ENOENT; a full hash table -E2BIG; arrays -E2BIG out of range)
  *   3 bpf_map_delete_elem  hash maps: 0 or -ENOENT; arrays: -EINVAL
+ *   195 bpf_map_lookup_percpu_elem  per-CPU maps (PERCPU_ARRAY, PERCPU_HASH, LRU_PERCPU_HASH;
+ *                          another map traps with INTERP_TRAP_HELPER, as the verifier refuses
+ *                          it): NULL when the u32 cpu (r3) is not below the run's CPUs
+ *                          (interp_env.ncpus) or the key finds no element, else that CPU's copy
+ *                          of the element's value: the map's own window for the running CPU
+ *                          (interp_env.cpu), INTERP_VA_PCPU's for the others.  Each CPU has a
+ *                          copy of every value (interp_map.pcpu); lookups and updates reach the
+ *                          running CPU's, and an update that inserts a hash element zeroes the
+ *                          others' copies of it, as the kernel's update from a program does
  *   5 ktime_get_ns, 7 get_prandom_u32, 8 get_smp_processor_id, 14 get_current_pid_tgid,
  *   15 get_current_uid_gid, 42 get_numa_node_id, 80 get_current_cgroup_id, 118 jiffies64,
  *   125 ktime_get_boot_ns, 160 ktime_get_coarse_ns, 208 ktime_get_tai_ns: the next 4 or 8
  *                          bytes (the helper's width) of env->helper_data, little-endian; 0
- *                          once it runs out
+ *                          once it runs out (get_smp_processor_id: env->cpu, nothing drawn,
+ *                          when env->ncpus is set)
  *   6 bpf_trace_printk     returns 0
  *   12 bpf_tail_call       no program at any index: returns 0 and the program goes on
  *   181 bpf_loop           always this model (env->helper is not asked): flags != 0 gives
@@ -213,6 +223,33 @@
  * called) at INTERP_VA_URB + k * 256, readable and writable while the callback runs
  * (bpf_dynptr_data returns a pointer into it, bpf_dynptr_read and bpf_dynptr_write copy). */
 #define INTERP_VA_URB 0x0000b00000000000ull
+/* The other CPUs' copies of per-CPU map values (bpf_map_lookup_percpu_elem): CPU c's copy of
+ * value i of map m at INTERP_VA_PCPU + ((c * maps + m) << 32) + (i << interp_map_shift(def)),
+ * maps the run's map count, laid out like the map's own window (each value a region of its
+ * own); a window past the region's 4096 (c * maps + m >= 4096) is not modeled (the helper
+ * traps with INTERP_TRAP_CALL).  The running CPU's copy is the map's own window
+ * (INTERP_VA_MAP), which the helper returns for that CPU. */
+#define INTERP_VA_PCPU 0x0000c00000000000ull
+/* Maps a run models (value windows of 2^32 bytes below INTERP_VA_MAPH; more are not given to
+ * the program). */
+#define INTERP_MAX_MAPS 4096u
+/* The start of the 2^32-byte window of map m's values that va lies in, the map's own
+ * (INTERP_VA_MAP) or a CPU's copies (INTERP_VA_PCPU) in a run of map_cnt maps; false when va
+ * lies in neither. */
+static inline bool interp_map_window(uint64_t va, uint64_t m, uint64_t map_cnt, uint64_t *start)
+{
+	if (map_cnt > INTERP_MAX_MAPS)
+		map_cnt = INTERP_MAX_MAPS;
+	if ((va >> 32) != ((INTERP_VA_MAP >> 32) + m) &&
+	    ((va >> 44) != (INTERP_VA_PCPU >> 44) || m >= map_cnt ||
+	     ((va - INTERP_VA_PCPU) >> 32) % map_cnt != m))
+		return false;
+	*start = va & ~0xffffffffull;
+	return true;
+}
+/* The CPUs of a run whose interp_env.ncpus is 0, and the most a run models. */
+#define INTERP_NCPUS 2u
+#define INTERP_MAX_CPUS 4096u
 /* the largest sample a run draws */
 #define INTERP_URB_MAX 32
 /* A dynptr on the stack (bpf_dynptr_from_mem, bpf_ringbuf_reserve_dynptr): its 16 bytes are the
@@ -250,7 +287,7 @@ unsigned interp_map_shift(const struct ebpf_map_def *def);
  * INTERP_HF_NONE: not modeled, the call traps. */
 enum interp_helper_family {
 	INTERP_HF_NONE,
-	INTERP_HF_MAP,		/* map lookup, update, delete */
+	INTERP_HF_MAP,		/* map lookup, update, delete, lookup_percpu_elem */
 	INTERP_HF_PRINTK,	/* bpf_trace_printk: 0 */
 	INTERP_HF_TAIL_CALL,	/* bpf_tail_call: falls through (0) */
 	INTERP_HF_RINGBUF,	/* bpf_ringbuf_reserve, submit, discard */
@@ -314,6 +351,10 @@ struct interp_map {
 	 * an element).  A per-CPU map has one value an element here, the running CPU's. */
 	uint8_t *values;
 	uint8_t *keys, *used;
+	/* A per-CPU map's copies for every CPU, caller-owned with values (NULL: the run's own,
+	 * zeroed): interp_env.ncpus blocks laid out as values, CPU c's block at c times the bytes
+	 * of values; the running CPU's block is not used (its copy is values). */
+	uint8_t *pcpu;
 	/* Out, for a hash map with caller-owned slots: the most elements it held when a
 	 * bpf_map_update_elem was called on it (0: none was, or only while it was empty).  An LRU
 	 * map in the kernel may evict on an update long before it is full (kdiff.c says when). */
@@ -368,6 +409,13 @@ struct interp_env {
 	 * kernel differential reads the kernel's maps after the short timers fired and before the
 	 * long ones can (oracle/kernel/kdiff.h); the others stay armed (res.timer_left). */
 	uint64_t timer_horizon;
+	/* The CPUs (0: INTERP_NCPUS, at most INTERP_MAX_CPUS) and the one the program runs on
+	 * (below them; else interp_run refuses with -EINVAL).  Per-CPU maps hold a copy of each
+	 * value per CPU; the program's lookups and updates reach cpu's.  With ncpus set (the
+	 * kernel differential: its run pinned to a known CPU), bpf_get_smp_processor_id returns
+	 * cpu; with 0 its result is drawn from helper_data as before (any CPU: the Z3 machine
+	 * draws it the same way), so a program may see an id that is not cpu. */
+	unsigned ncpus, cpu;
 };
 /* interp_env.may_goto_budget for a budget of 0: every may_goto jumps. */
 #define INTERP_MAY_GOTO_ZERO UINT64_MAX

@@ -62,7 +62,9 @@ bool kdiff_log_reports_bug(const char *log, char *line, size_t n)
 }
 
 /* Calls whose results differ from run to run, or from our interpreter's (it draws them:
- * interp_helper_drawn): kfunc calls, callx, and helpers the interpreter draws for. */
+ * interp_helper_drawn): kfunc calls, callx, and helpers the interpreter draws for, but
+ * bpf_get_smp_processor_id: the run is pinned to a CPU the interpreter is told (cpu_bound;
+ * compare_run counts a run that could not be pinned as nondeterministic). */
 static bool nondeterministic(const struct ebpf_prog *prog)
 {
 	for (size_t pc = 0; pc < prog->len; pc++) {
@@ -71,10 +73,21 @@ static bool nondeterministic(const struct ebpf_prog *prog)
 		if (!ebpf_is_call(i) || ebpf_is_pseudo_call(i))
 			continue;
 		if (i->src_reg == BPF_PSEUDO_KFUNC_CALL || ebpf_srcbit(i) != BPF_K ||
-		    interp_helper_drawn(i->imm))
+		    (interp_helper_drawn(i->imm) && i->imm != BPF_FUNC_get_smp_processor_id))
 			return true;
 	}
 	return false;
+}
+
+static bool calls_helper(const struct ebpf_prog *prog, int32_t id);
+
+/* Whether a run's result depends on the CPU it runs on beyond its per-CPU maps' copies: the
+ * program asks which CPU it is (bpf_get_smp_processor_id) or reads a CPU's copy by number
+ * (bpf_map_lookup_percpu_elem).  Its run is pinned, and the interpreter told that CPU. */
+static bool cpu_bound(const struct ebpf_prog *prog)
+{
+	return calls_helper(prog, BPF_FUNC_get_smp_processor_id) ||
+	       calls_helper(prog, BPF_FUNC_map_lookup_percpu_elem);
 }
 
 /* Two loads: the verdict and statistics first, with a small log (a program the verifier walks
@@ -171,7 +184,8 @@ static bool calls_helper(const struct ebpf_prog *prog, int32_t id)
  * are its max_entries values; a hash map's its elements, keys and values, in the kernel's order
  * (bpf_map_get_next_key) or in the interpreter's slots.  A per-CPU map's kernel value of an
  * element holds every possible CPU's, each round_up(value_size, 8) bytes (the syscall's
- * layout); the interpreter's is the value of the CPU the kernel's run was pinned to. */
+ * layout); the interpreter has every CPU's too (interp_map.pcpu), the run pinned to the same
+ * CPU as the kernel's (interp_env.cpu), and every copy is compared. */
 struct map_cmp {
 	uint32_t m;		/* index in obj->maps */
 	int fd;
@@ -185,6 +199,8 @@ struct map_cmp {
 	uint32_t nb, na;	/* the kernel's elements before and after the run */
 	uint8_t *kb, *vb, *ka, *va;	/* their keys (hash) and values */
 	uint8_t *iv, *ik, *iu;	/* the interpreter's values; hash: its keys and used flags */
+	uint8_t *ip;		/* per-CPU: the interpreter's copies of every CPU (ncpus blocks
+				 * of n values; the run CPU's block unused: iv is its copy) */
 	uint32_t upd_peak;	/* the interpreter's run: interp_map.upd_peak */
 };
 
@@ -232,6 +248,7 @@ static void map_set__free(struct map_set *ms)
 		free(c->ka);
 		free(c->va);
 		free(c->iv);
+		free(c->ip);
 		free(c->ik);
 		free(c->iu);
 	}
@@ -297,6 +314,10 @@ static int map_comparable(const struct ebpf_map_def *def, int ncpus, const char 
 	}
 	if (is_percpu(def->type) && ncpus <= 0) {
 		*why = "the number of CPUs is not known";
+		return -1;
+	}
+	if (is_percpu(def->type) && ncpus > (int)INTERP_MAX_CPUS) {
+		*why = "more CPUs than the interpreter models";
 		return -1;
 	}
 	if (def->max_entries > KDIFF_MAP_ENTRIES || (uint64_t)def->max_entries * per > KDIFF_MAP_BYTES) {
@@ -376,7 +397,12 @@ static int map_set__open(struct map_set *ms, const struct kernel_prog *kp,
 	memset(ms, 0, sizeof(*ms));
 	ms->cpu = -1;
 	ms->ncpus = libbpf_num_possible_cpus();
-	if (skip || !obj || !kp->map_fds)
+	if (skip)
+		return 0;
+	if (cpu_bound(prog) && ms->ncpus > 0 && ms->ncpus <= (int)INTERP_MAX_CPUS &&
+	    (ms->cpu = pin_cpu()) >= ms->ncpus)
+		ms->cpu = -1;
+	if (!obj || !kp->map_fds)
 		return 0;
 	ms->timers = calls_helper(prog, BPF_FUNC_timer_start);
 	for (size_t m = 0; m < kp->map_cnt && m < obj->map_cnt; m++) {
@@ -413,7 +439,9 @@ static int map_set__open(struct map_set *ms, const struct kernel_prog *kp,
 		c->vb = malloc((size_t)c->n * c->kval);
 		c->va = malloc((size_t)c->n * c->kval);
 		c->iv = malloc((size_t)c->n * c->vsize);
-		if (!c->vb || !c->va || !c->iv)
+		if (c->percpu)
+			c->ip = calloc((size_t)ms->ncpus, (size_t)c->n * c->vsize);
+		if (!c->vb || !c->va || !c->iv || (c->percpu && !c->ip))
 			goto oom;
 		if (c->hash) {
 			c->kb = malloc((size_t)c->n * c->ksize);
@@ -425,7 +453,7 @@ static int map_set__open(struct map_set *ms, const struct kernel_prog *kp,
 		}
 		pin |= c->percpu || c->lru;
 	}
-	if (pin && (ms->cpu = pin_cpu()) < 0)
+	if (pin && ms->cpu < 0 && (ms->cpu = pin_cpu()) < 0)
 		map_set__drop(ms, obj, "no CPU to pin the run to");
 	return map_set__read(ms, false);
 oom:
@@ -438,6 +466,13 @@ static const uint8_t *kval_of(const struct map_set *ms, const struct map_cmp *c,
 			      const uint8_t *vals, uint32_t e)
 {
 	return vals + (size_t)e * c->kval + (c->percpu ? (size_t)ms->cpu * c->stride : 0);
+}
+
+/* The interpreter's copy of CPU cpu of its value (an array's element, a hash table's slot) e:
+ * the run CPU's is iv's. */
+static uint8_t *ipcopy(const struct map_cmp *c, int cpu, uint32_t e)
+{
+	return c->ip + ((size_t)cpu * c->n + e) * c->vsize;
 }
 
 /* The interpreter's run starts from the kernel's contents before the kernel's run, a timer
@@ -459,6 +494,13 @@ static void map_cmp__start(const struct map_set *ms, struct map_cmp *c)
 		if (c->toff)
 			memset(c->iv + (size_t)e * c->vsize + c->toff - 1, 0, 16);
 	}
+	/* (every CPU's copies: those of slots without an element zero) */
+	if (c->percpu)
+		memset(c->ip, 0, (size_t)ms->ncpus * c->n * c->vsize);
+	for (int cpu = 0; c->percpu && cpu < ms->ncpus; cpu++)
+		for (uint32_t e = 0; e < n; e++)
+			memcpy(ipcopy(c, cpu, e), c->vb + (size_t)e * c->kval + (size_t)cpu * c->stride,
+			       c->vsize);
 }
 
 /* Whether byte b of a value is compared: not the struct bpf_timer's. */
@@ -468,7 +510,7 @@ static bool byte_compared(const struct map_cmp *c, uint32_t b)
 }
 
 /* Whether the aligned 8 bytes at off of a value hold a pointer on both sides: on the
- * interpreter's an address of one of its regions (INTERP_VA_STACK to INTERP_VA_URB's), on the
+ * interpreter's an address of one of its regions (INTERP_VA_STACK to INTERP_VA_PCPU's), on the
  * kernel's an address of the kernel's half.  A privileged program may store a pointer in a map
  * (exposeptr.o: its context through bpf_map_update_elem); the two addresses are never the same,
  * the kinds of value are compared. */
@@ -481,7 +523,7 @@ static bool both_ptr(const struct map_cmp *c, const uint8_t *k, const uint8_t *i
 	memcpy(&kv, k + off, 8);
 	memcpy(&iv, i + off, 8);
 	return kv >= 0xffff800000000000ull && iv >= INTERP_VA_STACK &&
-	       iv < INTERP_VA_URB + (INTERP_VA_STACK - 1);
+	       iv < INTERP_VA_PCPU + (INTERP_VA_STACK - 1);
 }
 
 /* The first byte of a value (kernel's k, interpreter's i) that differs: -1 none.  The struct
@@ -535,21 +577,16 @@ static void hex_key(char *buf, size_t n, const uint8_t *key, uint32_t ks)
 		snprintf(buf + at, n - at, "...");
 }
 
-/* Per-CPU: the other CPUs' copies of one element after the run are what they were before
- * (before NULL: a new element, zeros; the program writes only the run CPU's).  -1 all are,
- * else the first CPU whose copy is not. */
-static int pcpu_others(const struct map_set *ms, const struct map_cmp *c, const uint8_t *after,
-		       const uint8_t *before)
+/* Per-CPU: the other CPUs' copies of one element after the run (the kernel's k, every CPU's;
+ * the interpreter's in slot or element i) the same on both sides.  -1 when they are, else the
+ * first CPU whose copy differs, its byte in *b. */
+static int pcpu_others(const struct map_set *ms, const struct map_cmp *c, const uint8_t *k,
+		       uint32_t i, long *b, uint32_t *ptrs)
 {
-	for (int cpu = 0; c->percpu && cpu < ms->ncpus; cpu++) {
-		const uint8_t *a = after + (size_t)cpu * c->stride;
-
-		if (cpu == ms->cpu)
-			continue;
-		for (uint32_t b = 0; b < c->vsize; b++)
-			if (a[b] != (before ? before[(size_t)cpu * c->stride + b] : 0))
-				return cpu;
-	}
+	for (int cpu = 0; c->percpu && cpu < ms->ncpus; cpu++)
+		if (cpu != ms->cpu &&
+		    (*b = value_diff(c, k + (size_t)cpu * c->stride, ipcopy(c, cpu, i), ptrs)) >= 0)
+			return cpu;
 	return -1;
 }
 
@@ -571,10 +608,12 @@ static bool map_cmp__same(const struct map_set *ms, const struct map_cmp *c, cha
 					 e, b, k[b], i[b]);
 				return false;
 			}
-			if ((cpu = pcpu_others(ms, c, c->va + (size_t)e * c->kval,
-					       c->vb + (size_t)e * c->kval)) >= 0) {
-				snprintf(what, n, "element %u: CPU %d's copy changed (the run was "
-					 "on CPU %d)", e, cpu, ms->cpu);
+			if ((cpu = pcpu_others(ms, c, c->va + (size_t)e * c->kval, e, &b,
+					       ptrs)) >= 0) {
+				snprintf(what, n, "element %u, CPU %d's copy (the run was on CPU %d), "
+					 "byte %ld: kernel %#x, interpreter %#x", e, cpu, ms->cpu, b,
+					 c->va[(size_t)e * c->kval + (size_t)cpu * c->stride + b],
+					 ipcopy(c, cpu, e)[b]);
 				return false;
 			}
 		}
@@ -582,7 +621,7 @@ static bool map_cmp__same(const struct map_set *ms, const struct map_cmp *c, cha
 	}
 	for (uint32_t e = 0; e < c->na; e++) {
 		const uint8_t *kk = c->ka + (size_t)e * c->ksize, *k = kval_of(ms, c, c->va, e);
-		long s = key_find(c->ik, c->n, c->iu, kk, c->ksize), was;
+		long s = key_find(c->ik, c->n, c->iu, kk, c->ksize);
 
 		hex_key(key, sizeof(key), kk, c->ksize);
 		if (s < 0) {
@@ -594,11 +633,12 @@ static bool map_cmp__same(const struct map_set *ms, const struct map_cmp *c, cha
 				 k[b], c->iv[(size_t)s * c->vsize + b]);
 			return false;
 		}
-		was = key_find(c->kb, c->nb, NULL, kk, c->ksize);
-		if ((cpu = pcpu_others(ms, c, c->va + (size_t)e * c->kval,
-				       was < 0 ? NULL : c->vb + (size_t)was * c->kval)) >= 0) {
-			snprintf(what, n, "key %s: CPU %d's copy changed (the run was on CPU %d)",
-				 key, cpu, ms->cpu);
+		if ((cpu = pcpu_others(ms, c, c->va + (size_t)e * c->kval, (uint32_t)s, &b,
+				       ptrs)) >= 0) {
+			snprintf(what, n, "key %s, CPU %d's copy (the run was on CPU %d), byte %ld: "
+				 "kernel %#x, interpreter %#x", key, cpu, ms->cpu, b,
+				 c->va[(size_t)e * c->kval + (size_t)cpu * c->stride + b],
+				 ipcopy(c, cpu, (uint32_t)s)[b]);
 			return false;
 		}
 	}
@@ -683,6 +723,13 @@ static int interp_once(struct interp_result *ir, const struct ebpf_object *obj,
 		maps[c->m].values = c->iv;
 		maps[c->m].keys = c->ik;
 		maps[c->m].used = c->iu;
+		maps[c->m].pcpu = c->ip;
+	}
+	/* (the kernel's run is pinned to ms->cpu: per-CPU maps, cpu_bound) */
+	if (ms->cpu >= 0 && ms->ncpus > 0 && ms->ncpus <= (int)INTERP_MAX_CPUS &&
+	    ms->cpu < ms->ncpus) {
+		env.ncpus = (unsigned)ms->ncpus;
+		env.cpu = (unsigned)ms->cpu;
 	}
 	memcpy(out, input, len);
 	env.ctx_kind = check_ctx_kind(prog_type);
@@ -1004,7 +1051,8 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 	 * a u32 to the helper and -E2BIG to the inlined loop the verifier may emit instead.  A
 	 * run cut by the step budget has no result: the kernel runs bpf_loop's 2^23 calls) */
 	res->may_goto_free = ir.may_goto_spent && mg == 1;
-	res->nondeterministic = nondeterministic(prog) || ir.trap == INTERP_TRAP_CALL ||
+	res->nondeterministic = nondeterministic(prog) || (cpu_bound(prog) && ms.cpu < 0) ||
+				ir.trap == INTERP_TRAP_CALL ||
 				ir.trap == INTERP_TRAP_HELPER || ir.trap == INTERP_TRAP_STEPS ||
 				(ir.may_goto_spent && mg != 1) || ir.bpf_loop_nr64 || unwritten;
 	res->same_retval = ir.trap == INTERP_OK && (uint32_t)ir.r0 == kr.retval;

@@ -13,7 +13,6 @@
 #include "bpf/helper_proto.h"
 
 #define MAP_STORAGE_MAX (256ull << 20)	/* interp.c: per-run storage of one map */
-#define INTERP_MAX_MAPS 4096u		/* interp.c: map windows below INTERP_VA_MAPH */
 
 static sxt bv64(struct mach *m, uint64_t v) { return sx_bv(m->c, v, 64); }
 static sxt lo32(struct mach *m, sxt a) { return sx_extract(m->c, 31, 0, a); }
@@ -1333,6 +1332,10 @@ static sxt helper(struct mach *m, struct mstate *st, int32_t id, struct mstep *o
 	case BPF_FUNC_timer_set_callback:
 	case BPF_FUNC_timer_start:
 	case BPF_FUNC_timer_cancel:
+		goto interp_only;
+	/* (the other CPUs' copies are regions of their own, INTERP_VA_PCPU, which the machine
+	 * does not hold, and the run's CPUs are the interpreter's env: not encoded) */
+	case BPF_FUNC_map_lookup_percpu_elem:
 		goto interp_only;
 	default: {
 		/* the interpreter runs every helper of the prototype table whose result is an
