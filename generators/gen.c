@@ -2243,6 +2243,8 @@ static void prologue(struct gi *g, int l_short)
 		twin_piece(g, &prologue_loops[i]);
 	if (g->hash_piece)
 		gi_hash_piece(g);
+	if (g->pcpu_piece)
+		gi_pcpu_piece(g);
 	/* The array is read at variable offsets: every byte of it must be written first. */
 	if (g->use_array && gen_bool(g->src, g->k->p_array_fill))
 		fill_loop(g, 8);
@@ -2323,8 +2325,10 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 	if (!g->use_map && !g->raw_tp && (knobs->p_for_each || knobs->p_for_each_unsafe))
 		g->use_map = gen_bool(src, 80);
 	g->use_pkt = !g->raw_tp && gen_bool(src, knobs->p_pkt);
-	if (!g->raw_tp)
+	if (!g->raw_tp) {
 		gi_hash_plan(g);
+		gi_pcpu_plan(g);
+	}
 	g->use_sub = gen_bool(src, knobs->p_subprog);
 	gi_calls_plan(g);
 	/* At most one huge and one possibly endless loop per program, among its first three. */
@@ -2627,6 +2631,9 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 		sbuf_puts(sb, " map-len-read-past-value (a length checked one too high)");
 	if (p->flags & GEN_PROG_HASH_UNSAFE)
 		sbuf_puts(sb, " hash-unsafe (a hash value read without its NULL check, or past it)");
+	if (p->flags & GEN_PROG_PCPU_UNSAFE)
+		sbuf_puts(sb, " percpu-lookup-unsafe (a CPU's copy read without its NULL check, or "
+			  "past it)");
 	if (p->flags & GEN_PROG_TWIN_UNSAFE)
 		sbuf_puts(sb, " may-goto-twin (safe only within 2^23 iterations)");
 	if (p->flags & GEN_PROG_ITER)
@@ -2657,7 +2664,9 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 			    : p->maps[i].type == BPF_MAP_TYPE_USER_RINGBUF ? "user_ringbuf"
 			    : p->maps[i].type == BPF_MAP_TYPE_HASH ? "hash"
 			    : p->maps[i].type == BPF_MAP_TYPE_LRU_HASH ? "lru_hash"
-			    : p->maps[i].type == BPF_MAP_TYPE_PERCPU_HASH ? "percpu_hash" : "array",
+			    : p->maps[i].type == BPF_MAP_TYPE_PERCPU_HASH ? "percpu_hash"
+			    : p->maps[i].type == BPF_MAP_TYPE_LRU_PERCPU_HASH ? "lru_percpu_hash"
+									       : "array",
 			    p->maps[i].key_size, p->maps[i].value_size, p->maps[i].max_entries);
 		if (p->maps[i].timer)
 			sbuf_printf(sb, " timer %u", p->maps[i].timer - 1);

@@ -495,6 +495,14 @@
 	X(p_map_hash_bad, 0, 0, 100,                                                               \
 	  "unsafe twin of p_map_hash: a value read without its NULL check on a key never "         \
 	  "inserted, or 8 bytes read at value_size - 4 of an element every run finds")             \
+	X(p_map_lookup_percpu, 0, 0, 100,                                                          \
+	  "map 0 is per-CPU (PERCPU_ARRAY; with p_map_hash PERCPU_HASH or LRU_PERCPU_HASH); the "   \
+	  "prologue reads one key in the copies of cpus [0, m), m up to 4, by "                    \
+	  "bpf_map_lookup_percpu_elem (NULL-checked: NULL past the possible CPUs), maybe writes "  \
+	  "them, maybe also the copy of bpf_get_smp_processor_id()")                               \
+	X(p_map_lookup_percpu_bad, 0, 0, 100,                                                      \
+	  "unsafe twin of p_map_lookup_percpu: no NULL check with cpus up to 3 or 4 (NULL past "   \
+	  "the interpreter's 2 CPUs), or an array's 8 bytes read at value_size - 4")               \
 	X(p_call_frames, 0, 0, 100,                                                                \
 	  "f(p) reads *p, called with a pointer into main's frame and, from h, into h's own: "      \
 	  "the pointer joins two frames")                                                          \
@@ -752,6 +760,11 @@ struct gen_loop {
 						 * value_size - 4 (8 bytes, of an element every run
 						 * finds): INTERP_TRAP_MEM on every run; the kernel
 						 * refuses it */
+#define GEN_PROG_PCPU_UNSAFE (1ull << 34)	/* p_map_lookup_percpu_bad: a per-CPU value read
+						 * without its NULL check (cpus past the
+						 * interpreter's 2) or at value_size - 4 (8 bytes,
+						 * of an element every run finds): INTERP_TRAP_MEM
+						 * on every run; the kernel refuses it */
 #define GEN_PROG_CB_COUNT_UNSAFE (1u << 20)	/* p_cb_count_over: a run may read the byte at
 						 * data_end at a count a callback kept */
 #define GEN_PROG_FRAMES_UNSAFE (1u << 22)	/* p_call_frames_past: a callee given pointers into

@@ -239,6 +239,8 @@ struct gi {
 	 * type and max_entries then (0: the array's) */
 	uint8_t hash_piece;
 	uint32_t map0_type, map0_entries;
+	/* p_map_lookup_percpu (p_map_lookup_percpu_bad): 1 the prologue's piece, 2 its twin */
+	uint8_t pcpu_piece;
 	/* Tables: everything from here on is written before it is read (not cleared per program). */
 	int32_t label_pc[GI_MAX_LABELS];
 	struct gi_fix fix[GI_MAX_FIXUPS];
@@ -375,6 +377,10 @@ void gi_hash_piece(struct gi *g);
 /* update(map 0, &key, a, flags): the key at GEN_FP_KEY, the value the stack array's first
  * GEN_MAP_VALUE_SIZE bytes (GEN_FP_ARRAY, written before); r0-r5 clobbered */
 void gi_map0_update(struct gi *g, int32_t flags);
+/* gen_pcpu.c: p_map_lookup_percpu (p_map_lookup_percpu_bad): map 0 per-CPU, and the prologue's
+ * piece of bpf_map_lookup_percpu_elem calls (after the hash piece) */
+void gi_pcpu_plan(struct gi *g);
+void gi_pcpu_piece(struct gi *g);
 
 /* gen_stmt.c */
 enum { COND_ANY = -1, COND_INPUT, COND_COUNTER, COND_ACC, COND_HELPER };

@@ -668,7 +668,7 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 			   GEN_PROG_START_RANGE_UNSAFE | GEN_PROG_URB_UNSAFE |
 			   GEN_PROG_CB_COUNT_UNSAFE | GEN_PROG_FRAMES_UNSAFE |
 			   GEN_PROG_CALL_CTX_UNSAFE | GEN_PROG_SIDE_ONLY_UNSAFE |
-			   GEN_PROG_ARGS_LAST_UNSAFE | GEN_PROG_HASH_UNSAFE |
+			   GEN_PROG_ARGS_LAST_UNSAFE | GEN_PROG_HASH_UNSAFE | GEN_PROG_PCPU_UNSAFE |
 			   GEN_PROG_DEAD_ENTRY_UNSAFE | GEN_PROG_VMA_UNSAFE |
 			   GEN_PROG_TIMER_TWO_UNSAFE | GEN_PROG_MAP_LEN_UNSAFE))) &&
 	    !(res.trap == INTERP_TRAP_HELPER &&
@@ -693,7 +693,7 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 				GEN_PROG_START_RANGE_UNSAFE | GEN_PROG_URB_UNSAFE |
 				GEN_PROG_CB_COUNT_UNSAFE | GEN_PROG_FRAMES_UNSAFE |
 				GEN_PROG_CALL_CTX_UNSAFE | GEN_PROG_SIDE_ONLY_UNSAFE |
-				GEN_PROG_ARGS_LAST_UNSAFE | GEN_PROG_HASH_UNSAFE |
+				GEN_PROG_ARGS_LAST_UNSAFE | GEN_PROG_HASH_UNSAFE | GEN_PROG_PCPU_UNSAFE |
 				GEN_PROG_TIMER_TWO_UNSAFE | GEN_PROG_DEAD_ENTRY_UNSAFE |
 				GEN_PROG_VMA_UNSAFE | GEN_PROG_MAP_LEN_UNSAFE);
 	bool iter_bad = p->flags & (GEN_PROG_ITER_UNSAFE | GEN_PROG_TIMER_UNSAFE);
@@ -2733,6 +2733,57 @@ static void test_twins_over_hash(void)
 	}
 }
 
+/* p_map_lookup_percpu and its unsafe twin p_map_lookup_percpu_bad (issue 15;
+ * generators/gen_pcpu.c): map 0 is per-CPU (PERCPU_ARRAY, or PERCPU_HASH / LRU_PERCPU_HASH with
+ * the hash piece), one key read in the copies of cpus [0, m) by bpf_map_lookup_percpu_elem.  The
+ * safe form never traps (check_program, two inputs; the interpreter's 2 CPUs: NULL from cpu 2 on,
+ * checked) and bpfscev calls most of its programs safe; the twin, flagged, reads without the NULL
+ * check up to cpu 2 or 3, or past an array's value: it traps on its own input, and is never
+ * called safe. */
+struct pcpu_counts {
+	struct twin_counts c;
+	unsigned types[3];	/* PERCPU_ARRAY, PERCPU_HASH, LRU_PERCPU_HASH */
+	unsigned smp;		/* safe forms asking bpf_get_smp_processor_id */
+};
+
+static void map_pcpu_program(void *arg, const struct twin_run *r)
+{
+	struct pcpu_counts *h = arg;
+	const struct ebpf_map_def *m = &r->p->maps[0];
+	struct scev_verdict v;
+
+	CHECK(r->p->map_cnt >= 1 && (m->type == BPF_MAP_TYPE_PERCPU_ARRAY ||
+				     m->type == BPF_MAP_TYPE_PERCPU_HASH ||
+				     m->type == BPF_MAP_TYPE_LRU_PERCPU_HASH),
+	      TW "map 0 is not per-CPU (%u maps, type %u)", TW_ARGS(r), (unsigned)r->p->map_cnt,
+	      r->p->map_cnt ? m->type : 0);
+	CHECK(has_call(r->p, 0, BPF_FUNC_map_lookup_percpu_elem),
+	      TW "no bpf_map_lookup_percpu_elem call", TW_ARGS(r));
+	h->types[0] += m->type == BPF_MAP_TYPE_PERCPU_ARRAY;
+	h->types[1] += m->type == BPF_MAP_TYPE_PERCPU_HASH;
+	h->types[2] += m->type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+	h->smp += !r->twin && has_call(r->p, 0, BPF_FUNC_get_smp_processor_id);
+	mem_twin_verdict(&h->c, r, GEN_PROG_PCPU_UNSAFE, &v);
+}
+
+static void test_map_pcpu_knobs(void)
+{
+	static const struct twin_spec s = { { "p_map_lookup_percpu", "p_map_lookup_percpu_bad" },
+					    100, 6200000, 100,
+					    { { "p_map_hash", 30 }, { "p_map", 50 } } };
+	struct pcpu_counts h = { 0 };
+
+	for_twin_programs(&s, map_pcpu_program, &h);
+	check_mem_twins(&s, &h.c, 80);
+	CHECK(h.types[0] > 0 && h.types[1] > 0 && h.types[2] > 0, "per-CPU map types %u %u %u",
+	      h.types[0], h.types[1], h.types[2]);
+	CHECK(h.smp > 0, "no safe form asks bpf_get_smp_processor_id");
+	printf("p_map_lookup_percpu: %u of 100 called safe (%u with the smp id); "
+	       "p_map_lookup_percpu_bad: %u of %u trap, none called safe (PERCPU_ARRAY %u, "
+	       "PERCPU_HASH %u, LRU_PERCPU_HASH %u)\n", h.c.safe, h.smp, h.c.traps, h.c.flagged[1],
+	       h.types[0], h.types[1], h.types[2]);
+}
+
 /* p_ptr_join and its unsafe twin p_ptr_join_over: the safe form never traps (check_program, two
  * inputs) and bpfscev calls none of its programs unsafe for a packet access (the constant
  * offsets each path checked: a false alarm when joined states meet the read), the twin, flagged,
@@ -3635,6 +3686,7 @@ int main(void)
 	test_start_range_knobs();
 	test_map_len_knobs();
 	test_map_percpu_knob();
+	test_map_pcpu_knobs();
 	test_cb_count_knobs();
 	test_call_ctx_knobs();
 	test_args_last_knobs();
