@@ -72,7 +72,6 @@ void gi_pcpu_piece(struct gi *g)
 	uint8_t j = (uint8_t)gen_pick(g->src, GEN_INPUT_LEN);
 	int lidx = (int)g->p->nloops++, ltop = gi_label(g), lskip = gi_label(g),
 	    lend = gi_label(g), sskip = gi_label(g);
-	struct gen_loop *l;
 
 	gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_DATA);
 	gi_ldx(g, BPF_B, BPF_REG_1, BPF_REG_1, j);
@@ -106,16 +105,9 @@ void gi_pcpu_piece(struct gi *g)
 	gi_alu(g, true, BPF_ADD, BPF_REG_6, 1);
 	gi_jmp(g, false, BPF_JLT, BPF_REG_6, (int32_t)m, ltop);
 	gi_bind(g, lend);
-	l = prologue_loop(g, lidx, ltop, lend, GEN_FORM_DO_WHILE,
-			  GEN_SH(DO_WHILE) | GEN_SH(UP) | GEN_SH(STEP_UNIT) | GEN_SH(CTR64) |
-				  GEN_SH(COND_UNSIGNED) | GEN_SH(BOUND_CONST) | GEN_SH(MAP) |
-				  GEN_SH(HELPER),
-			  BPF_REG_6, BPF_JLT);
-	l->step = 1;
-	l->trip = m;
-	l->trip_max = m;
-	l->ivs[0] = (struct gen_iv){ .loc = BPF_REG_6, .width = 64, .has_start = true, .step = 1 };
-	l->nivs = 1;
+	unit_loop_describe(g, lidx, ltop, lend, GEN_FORM_DO_WHILE,
+			   GEN_SH(DO_WHILE) | GEN_SH(BOUND_CONST) | GEN_SH(MAP) | GEN_SH(HELPER),
+			   BPF_REG_6, m, m);
 	if (twin)
 		g->p->flags |= GEN_PROG_PCPU_UNSAFE;
 }
