@@ -558,6 +558,19 @@ static bool map_storage(struct interp_state *st, size_t m)
 	return true;
 }
 
+/* map_storage, or a helper trap at pc saying why the map has no storage */
+static bool map_storage_at(struct interp_state *st, size_t m, uint32_t pc, const char *name)
+{
+	const struct ebpf_map_def *def = &st->env->maps[m].def;
+
+	if (map_storage(st, m))
+		return true;
+	set_trap(st, INTERP_TRAP_HELPER, pc, "%s: map '%s' (%u x %u bytes) %s", name, def->name,
+		 def->max_entries, def->value_size,
+		 st->oom ? "could not be allocated" : "is too large to model");
+	return false;
+}
+
 /* The context structures' special fields. */
 struct ctx_field {
 	uint16_t off, size;
@@ -1307,12 +1320,9 @@ static __attribute__((noinline)) int each_start(struct interp_state *st, const s
 		return -1;
 	}
 	/* (a hash table without storage is empty) */
-	if (st->maps[m].kind == MAPK_ARRAY && !map_storage(st, m)) {
-		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "bpf_for_each_map_elem: map '%s' (%u x %u "
-			 "bytes) %s", def->name, def->max_entries, def->value_size,
-			 st->oom ? "could not be allocated" : "is too large to model");
+	if (st->maps[m].kind == MAPK_ARRAY &&
+	    !map_storage_at(st, m, ip->pc, "bpf_for_each_map_elem"))
 		return -1;
-	}
 	probe = (struct frame){ .cb_map = (uint32_t)m, .cb_ctx = ctx };
 	if (!each_element(st, &probe, st->h.depth + 1 < EBPF_MAX_CALL_DEPTH ? st->h.depth + 1 : 0)) {
 		r[0] = 0;
@@ -1775,12 +1785,8 @@ static int map_helper(struct interp_state *st, const struct iop *ip, int32_t id,
 		if (!val)
 			return -1;
 	}
-	if (!map_storage(st, m)) {
-		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: map '%s' (%u x %u bytes) %s", name,
-			 def->name, def->max_entries, def->value_size,
-			 st->oom ? "could not be allocated" : "is too large to model");
+	if (!map_storage_at(st, m, ip->pc, name))
 		return -1;
-	}
 	if (mr->kind == MAPK_ARRAY) {
 		uint32_t idx;
 
@@ -1902,12 +1908,8 @@ static int pcpu_lookup(struct interp_state *st, const struct iop *ip, uint64_t *
 	}
 	if (!(key = mem_ptr(st, ip->pc, r[2], def->key_size, ACC_LOAD)))
 		return -1;
-	if (!map_storage(st, m)) {
-		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: map '%s' (%u x %u bytes) %s", name,
-			 def->name, def->max_entries, def->value_size,
-			 st->oom ? "could not be allocated" : "is too large to model");
+	if (!map_storage_at(st, m, ip->pc, name))
 		return -1;
-	}
 	if (mr->kind == MAPK_ARRAY) {
 		memcpy(&idx, key, 4);
 		slot = idx < def->max_entries ? (long)idx : -1;
