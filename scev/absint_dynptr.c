@@ -310,6 +310,27 @@ bool absint_dynptr_verify_outer(struct scev_ctx *cx, struct scev_verdict *v, uin
 	return false;
 }
 
+/* The 16 bytes a dynptr argument d points at, in this function's frame or (caller) its
+ * caller's: a constant, in-frame, 8-aligned offset (*off) and its mask bit (*b); true when the
+ * verdict failed (why: the kernel's words for a misaligned one). */
+static bool dp_slot_fails(struct scev_verdict *v, uint32_t pc, const char *name,
+			  const struct aval *d, bool caller, const char *why, int64_t *off, int *b)
+{
+	const char *at = caller ? " of the caller's frame" : "";
+
+	if (!range_is_const(&d->r))
+		VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the dynptr is not at a constant offset of the "
+		      "%s", name, caller ? "caller's frame" : "frame");
+	*off = (int64_t)d->r.umin;
+	if (*off < -FP_FRAME || *off + 16 > 0)
+		VFAIL(VERDICT_UNSAFE, pc, "%s: the dynptr at fp%lld%s is not 16 bytes of the frame",
+		      name, (long long)*off, at);
+	if ((*b = dp_bit(*off)) < 0)
+		VFAIL(VERDICT_UNSAFE, pc, "%s: the dynptr at fp%lld%s is not 8-aligned (%s)", name,
+		      (long long)*off, at, why);
+	return false;
+}
+
 bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			       uint32_t pc)
 {
@@ -421,16 +442,8 @@ bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, cons
 		    (d->map & CALLER_SET) || d->map >= cx->st.cfg->nfuncs)
 			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the dynptr may be in several callers' "
 			      "frames, or this function is not a static subprogram", name);
-		if (!range_is_const(&d->r))
-			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the dynptr is not at a constant offset of "
-			      "the caller's frame", name);
-		off = (int64_t)d->r.umin;
-		if (off < -FP_FRAME || off + 16 > 0)
-			VFAIL(VERDICT_UNSAFE, pc, "%s: the dynptr at fp%lld of the caller's frame is "
-			      "not 16 bytes of the frame", name, (long long)off);
-		if ((b = dp_bit(off)) < 0)
-			VFAIL(VERDICT_UNSAFE, pc, "%s: the dynptr at fp%lld of the caller's frame is "
-			      "not 8-aligned (Expected an initialized dynptr)", name, (long long)off);
+		if (dp_slot_fails(v, pc, name, d, true, "Expected an initialized dynptr", &off, &b))
+			return true;
 		if (!c || !c->seen || c->caller != d->map)
 			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the dynptr at fp%lld of the function at "
 			      "%u is not known live at every call of this one", name, (long long)off,
@@ -447,17 +460,10 @@ bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, cons
 	if (func_of(cx, pc) != 0 && !plain_static(cx, func_of(cx, pc)))
 		VFAIL(VERDICT_UNSUPPORTED, pc, "%s: dynptrs in a callback or a global function's "
 		      "frame are not modeled", name);
-	if (!range_is_const(&d->r))
-		VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the dynptr is not at a constant offset of the "
-		      "frame", name);
-	off = (int64_t)d->r.umin;
-	if (off < -FP_FRAME || off + 16 > 0)
-		VFAIL(VERDICT_UNSAFE, pc, "%s: the dynptr at fp%lld is not 16 bytes of the frame",
-		      name, (long long)off);
-	if ((b = dp_bit(off)) < 0)
-		VFAIL(VERDICT_UNSAFE, pc, "%s: the dynptr at fp%lld is not 8-aligned (%s)", name,
-		      (long long)off, kind == DP_FROM_MEM || kind == DP_RESERVE
-		      ? "Dynptr has to be an uninitialized dynptr" : "Expected an initialized dynptr");
+	if (dp_slot_fails(v, pc, name, d, false, kind == DP_FROM_MEM || kind == DP_RESERVE
+			  ? "Dynptr has to be an uninitialized dynptr" : "Expected an initialized dynptr",
+			  &off, &b))
+		return true;
 	bit = 1ull << b;
 	absint_frame_depth(cx, func_of(cx, pc), off);
 	if (kind == DP_FROM_MEM || kind == DP_RESERVE) {
