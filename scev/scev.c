@@ -281,6 +281,7 @@ static void ctx_free(struct scev_ctx *cx)
 	arena_free(cx->citer_acc);
 	arena_free(cx->iter_loop);
 	arena_free(cx->ref_loop);
+	arena_free(cx->dp_loop);
 	scev_cb_loops__free(&cx->cbl);
 	if (cx->sums)
 		for (uint32_t l = 0; l < cx->st.loops->nloops; l++)
