@@ -140,6 +140,9 @@
 /* p_map_hash: map 0 is a hash map instead, of GEN_MAP_ENTRIES elements (an LRU hash map:
  * GEN_MAP_LRU_ENTRIES, so that the kernel differential compares it: kdiff.c's LRU rule) */
 #define GEN_MAP_LRU_ENTRIES 256
+/* ... and a HASH or PERCPU_HASH of GEN_MAP_HASH_KEYS when the twins that put their element in
+ * first are on (p_null_stale, p_map_u64_ptr_bad): every key any statement inserts (0-7) fits */
+#define GEN_MAP_HASH_KEYS 8
 /* p_map_field: map 5 is an array of GEN_FIELDS_ENTRIES values of GEN_FIELDS_VALUE bytes holding a
  * struct bpf_spin_lock at GEN_FIELDS_LOCK and a __kptr_untrusted to a task_struct at
  * GEN_FIELDS_KPTR (ebpf_map_def.fields; maps 1-4 defined whether used or not) */

@@ -293,7 +293,9 @@ void gi_dynptr_sub_call(struct gi *g, bool twin)
 	/* the twin: the caller's released dynptr used, a leak of its own, or a read past */
 	uint8_t tk = twin ? (uint8_t)gen_u32(g->src, DPS_AFTER, DPS_PAST) : 0;
 	bool own = tk == DPS_LEAK || (tk != DPS_AFTER && gen_bool(g->src, 50));
-	bool rb = tk == DPS_AFTER || tk == DPS_LEAK || (tk != DPS_PAST && gen_bool(g->src, 50));
+	/* (past over a hash map, p_map_hash: the ring buffer's record, as gi_stmt_dynptr's twin) */
+	bool rb = tk == DPS_AFTER || tk == DPS_LEAK || (tk == DPS_PAST && g->hash_piece) ||
+		  (tk != DPS_PAST && gen_bool(g->src, 50));
 	unsigned step = 1u << gen_pick(g->src, 4), ncalls = gen_bool(g->src, 50) ? 2 : 1;
 	struct gi_sub *f;
 

@@ -21,19 +21,26 @@
  *    (GEN_PROG_U64_PTR_UNSAFE) adds it unmasked to the value or to data (the kernel: "math
  *    between map_value pointer and register with unbounded min value is not allowed"), or tests
  *    it one past the last offset at which the read fits (an access past the value).  Runs of the
- *    twin may trap (a number another statement wrote, past the value).
+ *    twin may trap (a number another statement wrote, past the value).  Over a hash map
+ *    (p_map_hash, which starts empty), the twin puts its element in first and stores there the
+ *    number that takes its read out of bounds (64, 57, or -1 before the packet), so that every
+ *    run reaching it traps, as an array's runs may: the kernel, which does not follow a map
+ *    value's bytes, refuses it all the same.
  * Each leaves its result in r0, added to the accumulator.
  */
 #include "generators/gen_internal.h"
 
 /* r0 = the element of map at an input-chosen key below entries (its pointer, or NULL: then to
- * l_skip with r0 = 0); the caller's homes are spilled first. */
-static void lookup_input_key(struct gi *g, int map, uint32_t entries, int l_skip)
+ * l_skip with r0 = 0); the caller's homes are spilled first.  With put_in (map 0 only), the
+ * element is put in first (update(map 0, key, the stack array, BPF_ANY)). */
+static void lookup_input_key(struct gi *g, int map, uint32_t entries, int l_skip, bool put_in)
 {
 	gi_ldx(g, BPF_DW, BPF_REG_2, EBPF_REG_FP, GEN_FP_DATA);
 	gi_ldx(g, BPF_B, BPF_REG_2, BPF_REG_2, (int16_t)gen_pick(g->src, GEN_INPUT_LEN));
 	gi_alu(g, true, BPF_AND, BPF_REG_2, (int32_t)(entries - 1));
 	gi_stx(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, BPF_REG_2);
+	if (put_in)
+		gi_map0_update(g, BPF_ANY);
 	gi_ld_map(g, BPF_REG_1, map);
 	gi_alux(g, true, BPF_MOV, BPF_REG_2, EBPF_REG_FP);
 	gi_alu(g, true, BPF_ADD, BPF_REG_2, GEN_FP_KEY);
@@ -69,7 +76,7 @@ void gi_stmt_map_field(struct gi *g)
 	l_skip = gi_label(g);
 	gi_scratch_release(g);
 	gi_spill_caller_homes(g);
-	lookup_input_key(g, GEN_MAP_FIELDS, GEN_FIELDS_ENTRIES, l_skip);
+	lookup_input_key(g, GEN_MAP_FIELDS, GEN_FIELDS_ENTRIES, l_skip, false);
 	switch (form) {
 	case 0:		/* the u32 before the lock */
 		gi_ldx(g, BPF_W, BPF_REG_0, BPF_REG_0, 0);
@@ -154,7 +161,10 @@ void gi_stmt_map_u64_ptr(struct gi *g)
 	l_skip = gi_label(g);
 	gi_scratch_release(g);
 	gi_spill_caller_homes(g);
-	lookup_input_key(g, 0, GEN_MAP_ENTRIES, l_skip);
+	lookup_input_key(g, 0, GEN_MAP_ENTRIES, l_skip, twin && g->hash_piece);
+	if (twin && g->hash_piece)
+		gi_st(g, BPF_DW, BPF_REG_0, at,
+		      form == 3 ? GEN_MAP_VALUE_SIZE : form == 4 ? GEN_MAP_VALUE_SIZE - 7 : -1);
 	/* r3 = a u64 of the value: any number another statement wrote */
 	gi_ldx(g, BPF_DW, BPF_REG_3, BPF_REG_0, at);
 	switch (form) {

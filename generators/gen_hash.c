@@ -56,6 +56,10 @@ void gi_hash_plan(struct gi *g)
 	} else {
 		g->map0_type = BPF_MAP_TYPE_HASH;
 	}
+	/* (the twins of p_null_copy and p_map_u64_ptr put the element they read in first: it
+	 * must fit whatever the piece left, gen_stmt.c's stmt_map, gen_fields.c) */
+	if ((k->p_null_stale || k->p_map_u64_ptr_bad) && g->map0_entries < GEN_MAP_HASH_KEYS)
+		g->map0_entries = GEN_MAP_HASH_KEYS;
 }
 
 /* r2 = &key (GEN_FP_KEY), r1 = map 0 */

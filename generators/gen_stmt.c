@@ -307,15 +307,21 @@ static void stmt_array(struct gi *g, struct gi_loop *lp)
 	gi_scratch_release(g);
 }
 
-/* r0 = lookup(map, key), the key being iv & mask, homes in r1-r5 spilled around the call. */
-static void map_lookup(struct gi *g, struct gi_loop *lp, int idx, int32_t mask)
+/* r0 = lookup(map, key), the key being (iv & mask) | or, homes in r1-r5 spilled around the
+ * call; with put_in, the element is put in first (update(map, key, the stack array, BPF_ANY)). */
+static void map_lookup(struct gi *g, struct gi_loop *lp, int idx, int32_t mask, int32_t or,
+		       bool put_in)
 {
 	int t = gi_var_copy(g, idx);
 
 	gi_alu(g, true, BPF_AND, t, mask);
+	if (or)
+		gi_alu(g, true, BPF_OR, t, or);
 	gi_stx(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, t);
 	gi_scratch_release(g);
 	gi_spill_caller_homes(g);
+	if (put_in)
+		gi_map0_update(g, BPF_ANY);
 	gi_ld_map(g, BPF_REG_1, 0);
 	gi_alux(g, true, BPF_MOV, BPF_REG_2, EBPF_REG_FP);
 	gi_alu(g, true, BPF_ADD, BPF_REG_2, GEN_FP_KEY);
@@ -330,7 +336,11 @@ static void map_lookup(struct gi *g, struct gi_loop *lp, int idx, int32_t mask)
  * or spilled to fp-240 and filled, and the null check and the accesses go through different
  * copies (the kernel's register ids settle them all).  p_null_stale, its unsafe twin: the
  * result of a first lookup with key iv & 7 is spilled, and after a second lookup only the
- * second result is checked before the first is filled and read. */
+ * second result is checked before the first is filled and read.  Over a hash map (p_map_hash,
+ * which starts empty and may hold keys 4-7), the first key is (iv & 7) | 8, which nothing
+ * inserts, and the second key's element is put in first (the stack array holds its value:
+ * the hash piece wrote it), so that every run reaching the twin reads through NULL, as an
+ * array's runs do at keys 4-7. */
 static void stmt_map(struct gi *g, struct gi_loop *lp)
 {
 	int idx = pick_iv(g, lp), l_skip = gi_label(g), t, u, v = BPF_REG_0, c = BPF_REG_0;
@@ -339,15 +349,16 @@ static void stmt_map(struct gi *g, struct gi_loop *lp)
 	bool copy = room && gen_bool(g->src, g->k->p_null_copy);
 	bool stale = room && !copy && gen_bool(g->src, g->k->p_null_stale);
 	unsigned form = copy ? gen_pick(g->src, 3) : 0;
+	bool hash = stale && g->hash_piece;
 
 	if (stale) {
-		map_lookup(g, lp, idx, 7);
+		map_lookup(g, lp, idx, 7, hash ? 8 : 0, false);
 		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_VALUE, BPF_REG_0);
 		gi_scratch_release(g);
 		lp->shapes |= GEN_SH(NULL_STALE);
 		g->p->flags |= GEN_PROG_NULL_UNSAFE;
 	}
-	map_lookup(g, lp, idx, copy ? 7 : GEN_MAP_ENTRIES - 1);
+	map_lookup(g, lp, idx, copy ? 7 : GEN_MAP_ENTRIES - 1, 0, hash);
 	if (copy) {
 		lp->shapes |= GEN_SH(NULL_COPY);
 		if (form == 0) {	/* check r0, access through a register copy */
