@@ -28,6 +28,15 @@ const char *claim_source_name(enum claim_source s)
 	return s < sizeof(source_names) / sizeof(source_names[0]) ? source_names[s] : "?";
 }
 
+/* The chunked trips' texts: a set of the strings in p's chunks, open addressing (cap a power
+ * of two, at most half full).  A program of a million loops says a few texts a million times
+ * (their pcs apart, claim_trip.reason_at); each copy was a chunk's 96 bytes, 47 MB for the
+ * million-instruction nests (docs/BENCHMARKS.md, twentieth round). */
+struct claim_texts {
+	char **slot;
+	uint32_t n, cap;
+};
+
 /* A block of claim_prog.chunks; its bytes follow it. */
 struct claim_chunk {
 	struct claim_chunk *next;
@@ -44,6 +53,16 @@ static void chunk_free(struct claim_chunk *c)
 		arena_pages_free(c, size);
 	else
 		free(c);
+}
+
+#define RANGE_PAGE (2u << 20)
+
+static void ranges_free(struct claim_prog *p)
+{
+	if (p->ranges_map)
+		arena_pages_free(p->ranges, p->ranges_map);
+	else
+		free(p->ranges);
 }
 
 void claim_prog__free(struct claim_prog *p)
@@ -68,9 +87,12 @@ void claim_prog__free(struct claim_prog *p)
 		next = c->next;
 		chunk_free(c);
 	}
+	if (p->texts)
+		free(p->texts->slot);
+	free(p->texts);
 	free(p->loop_pool);
 	free(p->loops);
-	free(p->ranges);
+	ranges_free(p);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -84,26 +106,19 @@ void claims__free(struct claims *c)
 	free(c);
 }
 
-/* *text := s cut to CLAIM_TRIP_TEXT - 1 bytes, from p's chunks (p NULL: malloc's), NULL when
- * empty; the old text is the caller's. */
-static int text_put(struct claim_prog *p, char **text, const char *s)
+int claim_trip__set_text(char **text, const char *s)
 {
 	size_t n = strnlen(s, CLAIM_TRIP_TEXT - 1);
 
+	free(*text);
 	*text = NULL;
 	if (!n)
 		return 0;
-	if (!(*text = p ? claim_prog__chunk(p, n + 1) : malloc(n + 1)))
+	if (!(*text = malloc(n + 1)))
 		return -ENOMEM;
 	memcpy(*text, s, n);
 	(*text)[n] = '\0';
 	return 0;
-}
-
-int claim_trip__set_text(char **text, const char *s)
-{
-	free(*text);
-	return text_put(NULL, text, s);
 }
 
 void claim_trip__free_text(struct claim_trip *t)
@@ -113,6 +128,18 @@ void claim_trip__free_text(struct claim_trip *t)
 		free(t->reason);
 	}
 	t->expr = t->reason = NULL;
+	t->reason_at = 0;
+}
+
+const char *claim_trip_reason(const struct claim_trip *t, struct claim_text_buf *b)
+{
+	if (!t->reason)
+		return "";
+	if (!t->reason_at)
+		return t->reason;
+	snprintf(b->s, sizeof(b->s), "%.*s%" PRIu32 "%s", t->reason_at - 1, t->reason,
+		 t->reason_num, t->reason + t->reason_at - 1);
+	return b->s;
 }
 
 #define CHUNK_FIRST (2u << 10)		/* a small program's first: a few loops' */
@@ -155,31 +182,148 @@ void *claim_prog__chunk(struct claim_prog *p, size_t bytes)
 	return r;
 }
 
+static uint32_t text_hash(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;	/* FNV-1a */
+
+	for (size_t k = 0; k < n; k++)
+		h = (h ^ (unsigned char)s[k]) * 16777619u;
+	return h;
+}
+
+static int texts_grow(struct claim_texts *ts)
+{
+	uint32_t cap = ts->cap ? 2 * ts->cap : 64;
+	char **slot = calloc(cap, sizeof(*slot));
+
+	if (!slot)
+		return -ENOMEM;
+	for (uint32_t k = 0; k < ts->cap; k++) {
+		uint32_t i;
+
+		if (!ts->slot[k])
+			continue;
+		i = text_hash(ts->slot[k], strlen(ts->slot[k])) & (cap - 1);
+		while (slot[i])
+			i = (i + 1) & (cap - 1);
+		slot[i] = ts->slot[k];
+	}
+	free(ts->slot);
+	ts->slot = slot;
+	ts->cap = cap;
+	return 0;
+}
+
+/* *text := p's one copy of s[0, n) (n > 0, no NUL in it), made when p has none. */
+static int text_intern(struct claim_prog *p, char **text, const char *s, size_t n)
+{
+	struct claim_texts *ts = p->texts;
+	uint32_t i;
+
+	*text = NULL;
+	if (!ts && !(ts = p->texts = calloc(1, sizeof(*ts))))
+		return -ENOMEM;
+	if (2 * (ts->n + 1) > ts->cap && texts_grow(ts))
+		return -ENOMEM;
+	for (i = text_hash(s, n) & (ts->cap - 1); ts->slot[i]; i = (i + 1) & (ts->cap - 1))
+		if (!strncmp(ts->slot[i], s, n) && !ts->slot[i][n]) {
+			*text = ts->slot[i];
+			return 0;
+		}
+	if (!(*text = claim_prog__chunk(p, n + 1)))
+		return -ENOMEM;
+	memcpy(*text, s, n);
+	(*text)[n] = '\0';
+	ts->slot[i] = *text;
+	ts->n++;
+	return 0;
+}
+
+/* The first number of s[0, n) when printing it back gives the same digits (no leading 0, at
+ * most 9 digits) and something is left around it: 0 and *at, *len, *num; else -1. */
+static int text_number(const char *s, size_t n, size_t *at, size_t *len, uint32_t *num)
+{
+	size_t k = 0, e;
+	uint32_t v = 0;
+
+	while (k < n && (s[k] < '0' || s[k] > '9'))
+		k++;
+	for (e = k; e < n && s[e] >= '0' && s[e] <= '9'; e++)
+		v = v * 10 + (uint32_t)(s[e] - '0');
+	if (k == n || e - k > 9 || (s[k] == '0' && e - k > 1) || e - k == n)
+		return -1;
+	*at = k;
+	*len = e - k;
+	*num = v;
+	return 0;
+}
+
 int claim_trip__set_text_in(struct claim_prog *p, struct claim_trip *t, char **text,
 			    const char *s)
 {
-	return t->chunked ? text_put(p, text, s) : claim_trip__set_text(text, s);
+	size_t n = strnlen(s, CLAIM_TRIP_TEXT - 1), at, len;
+	char tpl[CLAIM_TRIP_TEXT];
+
+	if (!t->chunked)
+		return claim_trip__set_text(text, s);
+	if (text == &t->reason)
+		t->reason_at = 0;
+	if (!n) {
+		*text = NULL;
+		return 0;
+	}
+	if (text != &t->reason || text_number(s, n, &at, &len, &t->reason_num))
+		return text_intern(p, text, s, n);
+	memcpy(tpl, s, at);
+	memcpy(tpl + at, s + at + len, n - at - len);
+	t->reason_at = (uint8_t)(at + 1);
+	return text_intern(p, text, tpl, n - len);
 }
 
-/* Room for nc ranges; a large array is whole huge pages (malloc_huge), its ranges copied
- * there (realloc's block would start 16 bytes past a page: 4 KiB pages at both ends). */
+/* Room for nc ranges.  A large array is whole 2 MiB pages from the arena, fresh
+ * (arena_pages_reserve: realloc's block would start 16 bytes past a page, 4 KiB pages at both
+ * ends), the ranges it already has copied there onto the spare's pages: it is reserved when
+ * the last pass starts but filled range by range while that pass runs (ranges_settle), and a
+ * program of loops with no range claim (the irreducible ladder) leaves it empty: the spare's
+ * pages, taken at once, would have been lost to the blocks that need them. */
 static int ranges_room(struct claim_prog *p, uint32_t nc)
 {
-	size_t bytes = (size_t)nc * sizeof(struct claim_range);
+	size_t bytes = (size_t)nc * sizeof(struct claim_range), map = 0;
 	struct claim_range *nv;
 
-	if (bytes < HUGE_HINT_MIN) {
+	if (bytes < HUGE_HINT_MIN && !p->ranges_map) {
 		nv = realloc(p->ranges, bytes);
-	} else if ((nv = malloc_huge(bytes))) {
-		if (p->nranges)
-			memcpy(nv, p->ranges, (size_t)p->nranges * sizeof(*nv));
-		free(p->ranges);
+	} else {
+		size_t used = (size_t)p->nranges * sizeof(*nv);
+
+		map = (bytes + RANGE_PAGE - 1) & ~(size_t)(RANGE_PAGE - 1);
+		if ((nv = arena_pages_reserve(map))) {
+			arena_pages_cover(nv, (used + RANGE_PAGE - 1) & ~(size_t)(RANGE_PAGE - 1));
+			if (used)
+				memcpy(nv, p->ranges, used);
+			ranges_free(p);
+		}
 	}
 	if (!nv)
 		return -ENOMEM;
 	p->ranges = nv;
 	p->capranges = nc;
+	p->ranges_map = map;
+	p->ranges_ready = ((size_t)p->nranges * sizeof(*nv) + RANGE_PAGE - 1) &
+			  ~(size_t)(RANGE_PAGE - 1);
 	return 0;
+}
+
+/* The next 2 MiB of a paged array, before the first range is written there: the arena's
+ * spare pages where it has some (arena_pages_cover).  A million-instruction program's last
+ * pass frees its loop summaries while it adds the ranges: their pages, kept in the spare, then
+ * hold the ranges, where fresh pages would have come on top (docs/BENCHMARKS.md, twentieth
+ * round). */
+static void ranges_settle(struct claim_prog *p)
+{
+	if (p->ranges_ready < p->ranges_map)
+		arena_pages_cover((char *)p->ranges + p->ranges_ready, RANGE_PAGE);
+	p->ranges_ready += RANGE_PAGE;
 }
 
 int claim_prog__reserve_ranges(struct claim_prog *p, uint32_t n)
@@ -194,6 +338,8 @@ int claim_prog__add_range(struct claim_prog *p, const struct claim_range *r)
 	if (p->nranges == p->capranges &&
 	    (err = ranges_room(p, p->capranges ? p->capranges * 2 : 64)))
 		return err;
+	if (p->ranges_map && (size_t)(p->nranges + 1) * sizeof(*r) > p->ranges_ready)
+		ranges_settle(p);
 	p->ranges[p->nranges++] = *r;
 	return 0;
 }
@@ -253,6 +399,8 @@ static void put_u32_or_null(struct sbuf *sb, uint32_t v)
 
 void claims_write_prog(struct sbuf *sb, const struct claim_prog *p)
 {
+	struct claim_text_buf rb;
+	const char *reason;
 	char loc[32];
 
 	sbuf_puts(sb, "{\"name\": ");
@@ -324,9 +472,9 @@ void claims_write_prog(struct sbuf *sb, const struct claim_prog *p)
 			sbuf_puts(sb, ", \"expr\": ");
 			json_put_string(sb, l->trip.expr);
 		}
-		if (claim_trip_reason(&l->trip)[0]) {
+		if ((reason = claim_trip_reason(&l->trip, &rb))[0]) {
 			sbuf_puts(sb, ", \"reason\": ");
-			json_put_string(sb, l->trip.reason);
+			json_put_string(sb, reason);
 		}
 		if (l->trip.ends_by) {
 			sbuf_puts(sb, ", \"ends_by\": ");

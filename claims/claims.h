@@ -86,16 +86,22 @@ struct claim_trip {
 	uint8_t kind;		/* enum trip_kind */
 	uint8_t ends_by;	/* enum trip_ender: a loop that ends with no bound on its count */
 	/* The texts lie in the program's chunks (claim_trip__set_text_in): never freed one by
-	 * one.  Otherwise each is malloc'd.  The flag travels with the texts (a trip copied over
-	 * another takes both). */
+	 * one, and one copy of each serves every trip that says it.  Otherwise each is malloc'd.
+	 * The flag travels with the texts (a trip copied over another takes both). */
 	bool chunked;
+	/* 0: reason is the text.  Else (chunked trips only) reason is the text without its first
+	 * number, reason_num, which goes back in before byte reason_at - 1: a million loops'
+	 * "exit at 59: the compared values are not numbers" share one copy of "exit at : the
+	 * compared values are not numbers" (claim_trip_reason puts it together) */
+	uint8_t reason_at;
+	uint32_t reason_num;
 	uint64_t max, min;	/* header executions per entry; min on normal exits only (above) */
 	/* The exit test that decides max, for people (reported, not checked): "1 + first k with
 	 * (r1 + 1) >= 10 (iteration k)", a location naming its value at the header in iteration k
 	 * (k = 0 is the first).  The analyzer fills it whenever kind is bounded or exact.
 	 * Both texts are owned by the trip (claim_trip__set_text), NULL when empty: a program of
 	 * a million loops holds only the bytes they say (read them with claim_trip_expr and
-	 * claim_trip_reason). */
+	 * claim_trip_reason, never the fields). */
 	char *expr;
 	char *reason;		/* why unknown or only bounded, none when exact */
 };
@@ -108,13 +114,18 @@ static inline const char *claim_trip_expr(const struct claim_trip *t)
 	return t->expr ? t->expr : "";
 }
 
-static inline const char *claim_trip_reason(const struct claim_trip *t)
-{
-	return t->reason ? t->reason : "";
-}
+/* Room for a trip's reason put together (claim_trip_reason). */
+struct claim_text_buf {
+	char s[CLAIM_TRIP_TEXT];
+};
+
+/* The text of t's reason ("" for none): its own bytes, or put together in *b (valid while b
+ * and t are). */
+const char *claim_trip_reason(const struct claim_trip *t, struct claim_text_buf *b);
 
 /* *text := a copy of s cut to CLAIM_TRIP_TEXT - 1 bytes, NULL when s is empty (the old text
- * freed); 0 or -ENOMEM (then *text is NULL). */
+ * freed); 0 or -ENOMEM (then *text is NULL).  Not for a chunked trip's texts
+ * (claim_trip__set_text_in). */
 int claim_trip__set_text(char **text, const char *s);
 /* Frees both texts (the counts stay); a chunked trip's are only dropped. */
 void claim_trip__free_text(struct claim_trip *t);
@@ -180,6 +191,10 @@ struct claim_prog {
 	uint32_t nloops;
 	struct claim_range *ranges;
 	uint32_t nranges, capranges;
+	/* A large program's ranges are whole 2 MiB pages from the arena (arena_pages_alloc):
+	 * ranges_map bytes, 0 when malloc's; the pages below ranges_ready hold ranges or were
+	 * offered the arena's spare (claims.c: ranges_settle). */
+	size_t ranges_map, ranges_ready;
 	char note[256];		/* why some part was not analyzed, "" when all was */
 	/* one malloc'd block holding the pooled loops' arrays (claim_loop.pooled), NULL when
 	 * none: a program of a million instructions has hundreds of thousands of loops, and three
@@ -190,6 +205,8 @@ struct claim_prog {
 	 * first (claims.c): from malloc, a million loops' three or four small blocks each grew the
 	 * heap 4 KiB at a time, a page fault each, most of the page faults of such a program. */
 	struct claim_chunk *chunks;
+	/* the chunked trips' texts, one copy of each (claim_trip__set_text_in; claims.c) */
+	struct claim_texts *texts;
 };
 
 struct claims {
@@ -205,8 +222,9 @@ int claim_prog__add_range(struct claim_prog *p, const struct claim_range *r);
 int claim_prog__reserve_ranges(struct claim_prog *p, uint32_t n);
 /* bytes (16-byte aligned) from p's chunks, freed only with p; NULL when out of memory. */
 void *claim_prog__chunk(struct claim_prog *p, size_t bytes);
-/* As claim_trip__set_text for text, one of t's two, t in p: from p's chunks when t is chunked
- * (the old text is left where it is). */
+/* As claim_trip__set_text for text, one of t's two, t in p: when t is chunked, the one copy
+ * in p's chunks of that text (of a reason: of it without its first number) that every trip of
+ * p saying it shares (the old text is left where it is). */
 int claim_trip__set_text_in(struct claim_prog *p, struct claim_trip *t, char **text,
 			    const char *s);
 /* Whether a concrete value satisfies a range claim; base is the region's base address at the

@@ -38,6 +38,8 @@ uint32_t cli_prog_type(const char *name)
 
 static void print_text(const struct claim_prog *p)
 {
+	struct claim_text_buf rb;
+	const char *reason;
 	char loc[32];
 
 	printf("%s: %u insns, %u loops, %u range claims (%s)\n", p->name, p->insn_count, p->nloops,
@@ -60,8 +62,8 @@ static void print_text(const struct claim_prog *p)
 			printf("bounded [%" PRIu64 ", %" PRIu64 "]", l->trip.min, l->trip.max);
 		else
 			printf("unknown");
-		if (claim_trip_reason(&l->trip)[0])
-			printf(" (%s)", l->trip.reason);
+		if ((reason = claim_trip_reason(&l->trip, &rb))[0])
+			printf(" (%s)", reason);
 		printf("\n");
 		for (uint32_t k = 0; k < l->nivs; k++) {
 			const struct claim_iv *iv = &l->ivs[k];

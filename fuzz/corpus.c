@@ -143,6 +143,7 @@ static void check_trip(struct cctx *c, const struct casefile_section *sec, const
 {
 	const char *p = sec->text;
 	char buf[256], kind[32];
+	struct claim_text_buf rb;
 	int line = sec->line - 1;
 
 	while (next_line(&p, buf, sizeof(buf), &line)) {
@@ -164,13 +165,13 @@ static void check_trip(struct cctx *c, const struct casefile_section *sec, const
 				fail(c, line, "loop %u: expected exactly %llu header executions, claimed "
 				     "%s max %" PRIu64 " (%s)", header, v,
 				     l->trip.kind == TRIP_EXACT ? "exact" : l->trip.kind == TRIP_BOUNDED ?
-				     "bounded" : "unknown", l->trip.max, claim_trip_reason(&l->trip));
+				     "bounded" : "unknown", l->trip.max, claim_trip_reason(&l->trip, &rb));
 		} else if (!strcmp(kind, "bounded") && sscanf(buf, "%*u: bounded <=%llu", &v) == 1) {
 			if (l->trip.kind == TRIP_UNKNOWN || l->trip.max > v)
 				fail(c, line, "loop %u: expected at most %llu header executions, claimed "
 				     "%s %" PRIu64 " (%s)", header, v,
 				     l->trip.kind == TRIP_UNKNOWN ? "unknown" : "max", l->trip.max,
-				     claim_trip_reason(&l->trip));
+				     claim_trip_reason(&l->trip, &rb));
 		} else if (!strcmp(kind, "unknown")) {
 			if (l->trip.kind != TRIP_UNKNOWN)
 				fail(c, line, "loop %u: expected no bound (it may not terminate), claimed "

@@ -998,6 +998,7 @@ int absint_verify_loops(struct engine *en)
 {
 	struct scev_ctx *cx = en->cx;
 	struct scev_verdict *v = cx->verdict;
+	struct claim_text_buf rb;
 	int err = 0;
 
 	for (uint32_t l = 0; l < cx->st.loops->nloops && !err; l++) {
@@ -1011,10 +1012,12 @@ int absint_verify_loops(struct engine *en)
 			continue;
 		/* (a loop the may_goto budget ends terminates as the kernel runs it) */
 		if (t->kind == TRIP_UNKNOWN && !t->ends_by && v->kind == VERDICT_SAFE) {
+			const char *why = claim_trip_reason(t, &rb);
+
 			v->kind = VERDICT_UNSAFE;
 			v->pc = hpc;
 			snprintf(v->reason, sizeof(v->reason), "loop at %u may not terminate: %s", hpc,
-				 claim_trip_reason(t)[0] ? t->reason : "no bound");
+				 why[0] ? why : "no bound");
 		}
 	}
 	return err;

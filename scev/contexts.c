@@ -527,6 +527,7 @@ static bool join_trips(const struct claim_trip *const *t, uint32_t n, struct cla
  * maximum, with the larger minimum (when that stays at most the maximum). */
 static int meet_trip(struct claim_trip *o, const struct claim_trip *j, const struct claim_trip *src)
 {
+	struct claim_text_buf rb;
 	uint64_t min = j->min;
 	int err;
 
@@ -543,7 +544,7 @@ static int meet_trip(struct claim_trip *o, const struct claim_trip *j, const str
 	*o = (struct claim_trip){ .kind = j->kind, .max = j->max, .min = min };
 	if ((err = claim_trip__set_text(&o->expr, claim_trip_expr(src))) ||
 	    (err = claim_trip__set_text(&o->reason, j->kind == TRIP_EXACT ? ""
-							: claim_trip_reason(src))))
+							: claim_trip_reason(src, &rb))))
 		return err;
 	return 0;
 }

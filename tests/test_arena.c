@@ -19,6 +19,10 @@
  *   trip's texts come from them and are only dropped by claim_trip__free_text, an unchunked
  *   one's are malloc's; claim_prog__free frees the chunks and not the chunked loops' arrays
  *   (ASan reports a bad free or a leak otherwise);
+ * - a large range array takes the spare's pages as its ranges reach them, never the pages
+ *   holding ranges;
+ * - a chunked trip's texts read back (and the JSON says them) as they were set, and one copy serves the trips of a
+ *   program that say the same (a reason: but for its first number);
  * - the analyzer with the arena on gives the same claims and verdicts as with it off, for
  *   generated programs and one with subprograms, and again with every block from 1 KiB mapped:
  *   a block read before it is written, or freed with free() instead of arena_free, shows here
@@ -509,6 +513,149 @@ static void chunks(void)
 	CHECK(!cp.chunks && !cp.loops, "claim_prog__free clears the program");
 }
 
+/* A large range array grows into the spare (ranges_settle, arena_pages_cover): with 6 MiB
+ * given back to the spare, a reserve takes none of it, ranges added to a reserve of 8 MiB take
+ * those pages as they reach them (the spare empties, piece by piece), and every range reads
+ * back as written, also past the reserve; pages already holding ranges are never replaced (the
+ * values would be the spare's old bytes). */
+static void ranges_spare(void)
+{
+	const size_t H = HUGE_PAGE;
+	const uint32_t per = (uint32_t)(H / sizeof(struct claim_range)) + 1;
+	struct claim_prog cp = { 0 }, none = { 0 };
+	unsigned char *m;
+	struct arena a;
+	size_t before;
+	uint32_t bad = UINT32_MAX;
+
+	arena_open(&a);
+	CHECK(!claim_prog__reserve_ranges(&cp, (uint32_t)(4 * H / sizeof(struct claim_range))),
+	      "reserve");
+	/* (the first piece: written before the spare holds anything) */
+	for (uint32_t k = 0; k < 10; k++)
+		CHECK(!claim_prog__add_range(&cp, &(struct claim_range){ .pc = k, .loc = 2 }),
+		      "add range %u", k);
+	m = arena_alloc(3 * H);
+	CHECK(m != NULL && cp.ranges_map == 4 * H, "a mapped block, paged ranges");
+	if (!m)
+		goto out;
+	fill(m, 3 * H, 3);
+	arena_free(m);
+	before = spare_bytes;
+	CHECK(before == 3 * H, "spare %zu bytes", before);
+	/* (a reserve takes none: a program may add no range to it) */
+	CHECK(!claim_prog__reserve_ranges(&none, (uint32_t)(4 * H / sizeof(struct claim_range))) &&
+	      none.ranges_map == 4 * H && spare_bytes == before,
+	      "a reserve took %zu bytes of the spare", before - spare_bytes);
+	claim_prog__free(&none);
+	/* (ranges into a second and a third piece: two of the spare's three) */
+	for (uint32_t k = 10; k < 2 * per; k++)
+		CHECK(!claim_prog__add_range(&cp, &(struct claim_range){ .pc = k, .loc = 2 }),
+		      "add range %u", k);
+	CHECK(spare_bytes == before - 2 * H, "ranges into two more pieces took %zu of the spare's %zu "
+	      "bytes, not 4 MiB", before - spare_bytes, before);
+	/* (past the reserve: a larger array, the ranges copied there) */
+	for (uint32_t k = 2 * per; k < 5 * per; k++)
+		CHECK(!claim_prog__add_range(&cp, &(struct claim_range){ .pc = k, .loc = 2 }),
+		      "add range %u", k);
+	for (uint32_t k = 0; k < cp.nranges && bad == UINT32_MAX; k++)
+		if (cp.ranges[k].pc != k || cp.ranges[k].loc != 2)
+			bad = k;
+	CHECK(cp.nranges == 5 * per && bad == UINT32_MAX, "%u ranges, range %u wrong",
+	      cp.nranges, bad);
+out:
+	claim_prog__free(&cp);
+	arena_close(&a);
+}
+
+/* The chunked trips' texts: each reads back as it was set (claim_trip_reason, the JSON),
+ * numbers and all; trips of one program that say the same text, or a
+ * reason that differs only in its first number, share one copy (the pointers are equal); a
+ * first number that printing would not give back (a leading 0, ten digits) is kept as it is. */
+static void texts(void)
+{
+	static const char *const reason[] = {
+		"exit at 59: the compared values are not numbers",
+		"exit at 60: the compared values are not numbers",
+		"exit at 059: the compared values are not numbers",
+		"exit at 4294967296: the compared values are not numbers",
+		"exit at 0: the compared values are not numbers",
+		"123456789 at the start, 7 and 8 after",
+		"at the end 42",
+		"59",
+		"no number",
+		"another reason",
+	};
+	enum { N = sizeof(reason) / sizeof(reason[0]) };
+	struct claim_prog cp = { 0 };
+	struct claim_text_buf rb;
+	struct claims *back = NULL;
+	struct sbuf sb = SBUF_INIT;
+	struct diag d;
+	char longer[CLAIM_TRIP_TEXT + 40];
+
+	cp.loops = calloc(N + 1, sizeof(*cp.loops));
+	CHECK(cp.loops != NULL, "loops");
+	if (!cp.loops)
+		return;
+	cp.nloops = N + 1;
+	snprintf(cp.name, sizeof(cp.name), "texts");
+	for (uint32_t i = 0; i <= N; i++) {
+		struct claim_trip *t = &cp.loops[i].trip;
+
+		/* (a loop the JSON reader takes: its header in its one block) */
+		cp.loops[i].blocks = calloc(1, sizeof(*cp.loops[i].blocks));
+		cp.loops[i].nblocks = cp.loops[i].blocks ? 1 : 0;
+
+		t->chunked = true;
+		CHECK(!claim_trip__set_text_in(&cp, t, &t->expr, "1 + first k with r1 >= 10"),
+		      "expr %u", i);
+		/* (set twice: the second replaces the first, number and all) */
+		CHECK(!claim_trip__set_text_in(&cp, t, &t->reason, "exit at 7: first"), "reason");
+		CHECK(!claim_trip__set_text_in(&cp, t, &t->reason, i < N ? reason[i] : ""),
+		      "reason %u", i);
+	}
+	for (uint32_t i = 0; i < N; i++)
+		CHECK(!strcmp(claim_trip_reason(&cp.loops[i].trip, &rb), reason[i]),
+		      "reason %u reads '%s', not '%s'", i, claim_trip_reason(&cp.loops[i].trip, &rb),
+		      reason[i]);
+	CHECK(!claim_trip_reason(&cp.loops[N].trip, &rb)[0] && !cp.loops[N].trip.reason,
+	      "an empty reason reads empty");
+	CHECK(cp.loops[0].trip.reason == cp.loops[1].trip.reason &&
+	      cp.loops[0].trip.reason == cp.loops[4].trip.reason,
+	      "reasons that differ in their first number: not one copy");
+	CHECK(cp.loops[0].trip.reason != cp.loops[2].trip.reason &&
+	      cp.loops[0].trip.reason != cp.loops[3].trip.reason,
+	      "a leading 0 or ten digits shared the copy of a number printed back");
+	CHECK(cp.loops[0].trip.expr == cp.loops[N].trip.expr &&
+	      !strcmp(claim_trip_expr(&cp.loops[N].trip), "1 + first k with r1 >= 10"),
+	      "one expression, not one copy");
+	/* a text past CLAIM_TRIP_TEXT - 1 bytes is cut there, its number put back in place */
+	memset(longer, 'x', sizeof(longer) - 1);
+	longer[sizeof(longer) - 1] = '\0';
+	memcpy(longer, "exit at 12345: ", 15);
+	CHECK(!claim_trip__set_text_in(&cp, &cp.loops[0].trip, &cp.loops[0].trip.reason, longer),
+	      "long reason");
+	CHECK(strlen(claim_trip_reason(&cp.loops[0].trip, &rb)) == CLAIM_TRIP_TEXT - 1 &&
+	      !strncmp(rb.s, longer, CLAIM_TRIP_TEXT - 1), "a long reason reads '%s'", rb.s);
+	CHECK(!claim_trip__set_text_in(&cp, &cp.loops[0].trip, &cp.loops[0].trip.reason,
+				       reason[0]), "reason again");
+	/* the JSON says the texts (its reader skips them: reported, not checked) */
+	claims_write(&sb, &(struct claims){ .progs = &cp, .nprogs = 1 });
+	for (uint32_t i = 0; i < N; i++) {
+		char want[CLAIM_TRIP_TEXT + 16];
+
+		snprintf(want, sizeof(want), "\"reason\": \"%s\"", reason[i]);
+		CHECK(strstr(sbuf_cstr(&sb), want), "the JSON does not say %s", want);
+	}
+	CHECK(!strstr(sbuf_cstr(&sb), "exit at : "), "the JSON says a reason without its number");
+	diag_clear(&d);
+	CHECK(!claims_read(&back, sbuf_cstr(&sb), sb.len, &d), "read back: %s", d.msg);
+	claims__free(back);
+	sbuf_free(&sb);
+	claim_prog__free(&cp);
+}
+
 /* Everything analyze and verify say of the program, as text. */
 static void analysis_text(struct sbuf *sb, const struct ebpf_prog *p,
 			  const struct ebpf_map_def *maps, size_t nmaps)
@@ -619,6 +766,8 @@ int main(void)
 	spare_reuse();
 	slab();
 	chunks();
+	ranges_spare();
+	texts();
 	analyses();
 	return check_done("test_arena");
 }

@@ -41,6 +41,7 @@ static void expect_trip(const char *what, const char *src, uint32_t header, enum
 			uint64_t max, const char *reason)
 {
 	struct claim_prog p;
+	struct claim_text_buf rb;
 	const struct claim_loop *l;
 
 	if (!analyze(src, &p))
@@ -49,9 +50,9 @@ static void expect_trip(const char *what, const char *src, uint32_t header, enum
 	CHECK(l && l->kind == LOOP_BPF_LOOP, "%s: no bpf_loop loop at %u", what, header);
 	if (l) {
 		CHECK(l->trip.kind == kind && (kind == TRIP_UNKNOWN || l->trip.max == max) &&
-		      (!reason || strstr(claim_trip_reason(&l->trip), reason)),
+		      (!reason || strstr(claim_trip_reason(&l->trip, &rb), reason)),
 		      "%s: trip kind %u max %llu reason '%s'", what, l->trip.kind,
-		      (unsigned long long)l->trip.max, claim_trip_reason(&l->trip));
+		      (unsigned long long)l->trip.max, claim_trip_reason(&l->trip, &rb));
 		CHECK(l->nblocks == 1 && l->blocks[0].first == header &&
 		      (kind == TRIP_UNKNOWN || l->nentries >= 1),
 		      "%s: body and entries", what);

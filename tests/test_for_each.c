@@ -228,6 +228,7 @@ static void trip_cases(void)
 		struct ebpf_object *obj = open_asm(t[k].name, t[k].text);
 		struct scev_opts so = { .sz = sizeof(so), .prog_type = BPF_PROG_TYPE_SOCKET_FILTER };
 		struct claim_prog cp;
+		struct claim_text_buf rb;
 		struct diag d;
 
 		if (!obj)
@@ -243,7 +244,7 @@ static void trip_cases(void)
 			      (t[k].kind == TRIP_UNKNOWN || cp.loops[0].trip.max == t[k].max),
 			      "%s: trip kind %d max %llu (%s)", t[k].name, cp.loops[0].trip.kind,
 			      (unsigned long long)cp.loops[0].trip.max,
-			      claim_trip_reason(&cp.loops[0].trip));
+			      claim_trip_reason(&cp.loops[0].trip, &rb));
 		}
 		claim_prog__free(&cp);
 		verdict_case_close(obj);

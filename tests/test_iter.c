@@ -109,6 +109,7 @@ static void claims_and_runs(const char *name, const struct ebpf_object *obj,
 {
 	struct check_opts co = { .sz = sizeof(co), .seed = 15, .runs = 4 };
 	struct claim_prog cp;
+	struct claim_text_buf rb;
 	struct check_result res;
 	struct diag d;
 
@@ -125,7 +126,7 @@ static void claims_and_runs(const char *name, const struct ebpf_object *obj,
 			CHECK(cp.loops[0].trip.kind == TRIP_BOUNDED && cp.loops[0].trip.max == want,
 			      "%s: trip max %llu, expected %llu (%s)", name,
 			      (unsigned long long)cp.loops[0].trip.max, (unsigned long long)want,
-			      claim_trip_reason(&cp.loops[0].trip));
+			      claim_trip_reason(&cp.loops[0].trip, &rb));
 		}
 	}
 	if (oracle_check(&res, obj, p, &cp, &co)) {

@@ -47,6 +47,7 @@ static void trip_claim(void)
 {
 	struct ebpf_object *o = open_asm(COUNT_LOOP);
 	struct claim_prog p, *back = NULL;
+	struct claim_text_buf rb;
 	struct claims *c = NULL;
 	struct sbuf sb = SBUF_INIT;
 	struct diag d;
@@ -60,8 +61,8 @@ static void trip_claim(void)
 		const struct claim_trip *t = &p.loops[0].trip;
 
 		CHECK(t->kind == TRIP_UNKNOWN && t->ends_by == TRIP_ENDS_MAY_GOTO,
-		      "trip kind %u ends_by %u (%s)", t->kind, t->ends_by, claim_trip_reason(t));
-		CHECK(strstr(claim_trip_reason(t), "may_goto"), "reason '%s'", claim_trip_reason(t));
+		      "trip kind %u ends_by %u (%s)", t->kind, t->ends_by, claim_trip_reason(t, &rb));
+		CHECK(strstr(claim_trip_reason(t, &rb), "may_goto"), "reason '%s'", claim_trip_reason(t, &rb));
 	}
 	/* no range at the exit leans on a count: r0 may be any value the loop reaches */
 	for (uint32_t k = 0; k < p.nranges; k++)
@@ -266,6 +267,7 @@ static void object(bool kernel)
 		struct check_opts co = { .sz = sizeof(co), .seed = 15, .runs = 4 };
 		struct check_result res;
 		struct claim_prog cp;
+		struct claim_text_buf rb;
 		struct diag d;
 
 		verdict_case_prog(obj, progs[k].prog, (uint8_t)progs[k].want, NULL, kernel);
@@ -284,9 +286,9 @@ static void object(bool kernel)
 							  t->max == progs[k].trip_max
 						: t->kind == TRIP_UNKNOWN &&
 							  t->ends_by == TRIP_ENDS_MAY_GOTO,
-			      "%s: trip %s", progs[k].prog, claim_trip_reason(t));
+			      "%s: trip %s", progs[k].prog, claim_trip_reason(t, &rb));
 			printf("%s: %s, trip: %s\n", progs[k].prog,
-			       scev_verdict_name(progs[k].want), claim_trip_reason(t));
+			       scev_verdict_name(progs[k].want), claim_trip_reason(t, &rb));
 		}
 		if (oracle_check(&res, obj, p, &cp, &co)) {
 			CHECK(0, "%s: oracle_check failed", progs[k].prog);

@@ -94,18 +94,37 @@ static _Thread_local bool first_taken;
 static _Thread_local struct arena_map *spare;	/* extents, 2 MiB-aligned and -long */
 static _Thread_local size_t spare_bytes;
 
-/* Whether every page of the 2 MiB at p is resident (mincore). */
-static bool piece_resident(char *p)
+/* How many of the pages of the 2 MiB at p are resident (mincore), and how many it has (0, 0
+ * when mincore fails). */
+static size_t piece_pages(char *p, size_t *n)
 {
 	unsigned char vec[HUGE_PAGE / 4096];
-	size_t n = HUGE_PAGE / page_size();
+	size_t k = 0;
 
-	if (n > sizeof(vec) || mincore(p, HUGE_PAGE, vec))
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!(vec[i] & 1))
-			return false;
-	return true;
+	*n = HUGE_PAGE / page_size();
+	if (*n > sizeof(vec) || mincore(p, HUGE_PAGE, vec)) {
+		*n = 0;
+		return 0;
+	}
+	for (size_t i = 0; i < *n; i++)
+		k += vec[i] & 1;
+	return k;
+}
+
+/* Whether every page of the 2 MiB at p is resident. */
+static bool piece_resident(char *p)
+{
+	size_t n, k = piece_pages(p, &n);
+
+	return n && k == n;
+}
+
+/* Whether no page of the 2 MiB at p is resident (false when that is not known). */
+static bool piece_untouched(char *p)
+{
+	size_t n, k = piece_pages(p, &n);
+
+	return n && !k;
 }
 
 /* Keeps [p, p + len) in the spare, or unmaps it when the spare is full. */
@@ -365,6 +384,13 @@ void *arena_pages_alloc(size_t bytes)
 	return p;
 }
 
+void *arena_pages_reserve(size_t bytes)
+{
+	if (!bytes || (bytes & (HUGE_PAGE - 1)))
+		return NULL;
+	return map_aligned(bytes, true);
+}
+
 void arena_pages_free(void *p, size_t bytes)
 {
 	if (!p)
@@ -373,6 +399,18 @@ void arena_pages_free(void *p, size_t bytes)
 		spare_put(p, bytes);
 	else
 		munmap(p, bytes);
+}
+
+size_t arena_pages_cover(void *p, size_t len)
+{
+	size_t moved = 0;
+
+	if (((uintptr_t)p | len) & (HUGE_PAGE - 1))
+		return 0;
+	for (size_t off = 0; off < len && spare; off += HUGE_PAGE)
+		if (piece_untouched((char *)p + off))
+			moved += spare_move((char *)p + off, HUGE_PAGE);
+	return moved;
 }
 
 /* Gives p back (spare_put) when it is a mapped block of an open arena. */

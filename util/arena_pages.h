@@ -13,5 +13,14 @@ void *arena_pages_alloc(size_t bytes);
 /* Gives back what arena_pages_alloc(bytes) gave: to the spare while an arena is open, else
  * unmapped. */
 void arena_pages_free(void *p, size_t bytes);
+/* As arena_pages_alloc, but all fresh (its pages read zero, and none is taken from the spare
+ * until arena_pages_cover asks): for a block filled piece by piece. */
+void *arena_pages_reserve(size_t bytes);
+/* Moves pages of the thread's spare over the 2 MiB pieces of [p, p + len) (whole 2 MiB pages
+ * of a block arena_pages_alloc or arena_pages_reserve gave, nothing written there yet) that hold no page yet, until
+ * the spare is empty: a block that grows into its pages one after the other (the claims' range
+ * array) takes the memory the analysis has just given back (its loop summaries), not fresh
+ * pages.  Those pieces then hold old bytes.  Returns the bytes moved. */
+size_t arena_pages_cover(void *p, size_t len);
 
 #endif
