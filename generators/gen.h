@@ -45,6 +45,10 @@
  *  - p_dynptr_sub: f(&d) uses main's dynptr, or f makes, uses and releases one of its own frame
  *    (gen_dynptr.c); its twin p_dynptr_sub_unsafe uses main's after main discarded it or leaves
  *    its own unreleased (GEN_PROG_DYNPTR_LEAK), or loads past a slice (GEN_PROG_DYNPTR_PAST).
+ *  - p_dynptr_sub_make: f(&d, x) makes main's dynptr (a ringbuf record, or a local dynptr over
+ *    the map value x) and main releases it, or f(&d, bit) releases main's record (gen_dynptr.c);
+ *    its twin p_dynptr_sub_make_unsafe leaks the record f made, has f reserve over main's live
+ *    one, or uses or releases again the one f released (GEN_PROG_DYNPTR_LEAK).
  * Programs without GEN_PROG_CALLS_UNSAFE keep every promise above; those with it keep them all
  * except the kernel's rules on calls (recursion, at most 8 frames, at most 512 bytes of combined
  * stack), and run in the interpreter like any other (GEN_PROG_CALL_TRAP when a run may stop at
@@ -445,6 +449,13 @@
 	  "unsafe twin of p_dynptr_sub: f reads main's ringbuf dynptr after main discarded it, "    \
 	  "f leaves its own ringbuf dynptr unreleased, or f loads past a slice at the end of the "   \
 	  "memory")                                                                                 \
+	X(p_dynptr_sub_make, 0, 0, 100,                                                            \
+	  "the prologue's static subprogram makes or releases main's dynptr: f(&d, x) reserves "   \
+	  "a ringbuf record or makes a local dynptr over the map value x, uses it, and main reads " \
+	  "and releases it; or f(&d, bit) uses main's record and submits or discards it")          \
+	X(p_dynptr_sub_make_unsafe, 0, 0, 100,                                                     \
+	  "unsafe twin of p_dynptr_sub_make: main leaks the record f reserved, f reserves over "   \
+	  "main's live record, or main discards or reads the record f released")                   \
 	X(p_timer, 0, 0, 100,                                                                      \
 	  "a statement of main arms a timer of the timer map (init with a clock, set_callback, "   \
 	  "start, maybe cancel); the callback adds its key to its value, may hold a loop and may " \

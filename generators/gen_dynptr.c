@@ -181,6 +181,10 @@ void gi_stmt_dynptr(struct gi *g, struct gi_loop *lp)
  * leak at exit, INTERP_TRAP_REF), or f loads `step` bytes past a slice that ends at the end of
  * the last map value (INTERP_TRAP_MEM); the kernel refuses all three. */
 enum { DPS_AFTER = 1, DPS_LEAK, DPS_PAST };
+/* gi_sub.dp_sub of p_dynptr_sub_make's f (1 and 2: p_dynptr_sub's), and its twins (main's part:
+ * gi_sub.dp_twin stays 0) */
+enum { DPS_MAKE = 3, DPS_FREE };
+enum { DPM_LEAK = 1, DPM_OVER, DPM_TWICE, DPM_AFTER };
 #define GI_DPS_OWN (-32)	/* f's own dynptr (its fp-8: the bytes read or written, fp-20: the key) */
 
 /* The use of the dynptr at ptr (a register, or fp + off when reg is -1) into r7 (0 first). */
@@ -246,11 +250,50 @@ static void sub_release(struct gi *g, int reg, int16_t off, uint8_t twin, bool a
 	gi_bind(g, l_end);
 }
 
+/* p_dynptr_sub_make's f: makes (DPS_MAKE) or releases (DPS_FREE) its caller's dynptr at r1 */
+static void emit_make_sub(struct gi *g, struct gi_sub *s)
+{
+	gi_alux(g, true, BPF_MOV, BPF_REG_6, BPF_REG_1);
+	gi_alux(g, true, BPF_MOV, BPF_REG_8, BPF_REG_2);
+	if (s->dp_sub == DPS_MAKE) {
+		/* bpf_ringbuf_reserve_dynptr(rb, size, 0, p) or bpf_dynptr_from_mem(x, size, 0, p) */
+		if (s->dp_rb)
+			gi_ld_map(g, BPF_REG_1, GEN_MAP_RINGBUF);
+		else
+			gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_8);
+		gi_mov_const(g, BPF_REG_2, s->dp_size, true);
+		gi_mov_const(g, BPF_REG_3, 0, true);
+		gi_alux(g, true, BPF_MOV, BPF_REG_4, BPF_REG_6);
+		gi_call_helper(g, s->dp_rb ? BPF_FUNC_ringbuf_reserve_dynptr
+					   : BPF_FUNC_dynptr_from_mem);
+		sub_use(g, s, BPF_REG_6, 0);
+	} else {
+		int l_disc = gi_label(g), l_end = gi_label(g);
+
+		/* used, then submitted when x is not 0, else discarded */
+		sub_use(g, s, BPF_REG_6, 0);
+		gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_6);
+		gi_mov_const(g, BPF_REG_2, 0, true);
+		gi_jmp(g, false, BPF_JEQ, BPF_REG_8, 0, l_disc);
+		gi_call_helper(g, BPF_FUNC_ringbuf_submit_dynptr);
+		gi_ja(g, l_end);
+		gi_bind(g, l_disc);
+		gi_call_helper(g, BPF_FUNC_ringbuf_discard_dynptr);
+		gi_bind(g, l_end);
+	}
+	gi_alux(g, true, BPF_MOV, BPF_REG_0, BPF_REG_7);
+	gi_exit(g);
+}
+
 void gi_emit_dynptr_sub(struct gi *g, struct gi_sub *s)
 {
 	int l_out = gi_label(g);
 
 	gi_bind(g, s->label);
+	if (s->dp_sub == DPS_MAKE || s->dp_sub == DPS_FREE) {
+		emit_make_sub(g, s);
+		return;
+	}
 	if (s->dp_sub == 1) {	/* the caller's dynptr, at r1 */
 		gi_alux(g, true, BPF_MOV, BPF_REG_6, BPF_REG_1);
 		sub_use(g, s, BPF_REG_6, 0);
@@ -361,4 +404,87 @@ void gi_dynptr_sub_call(struct gi *g, bool twin)
 	g->p->shapes |= GEN_SH(SUBPROG) | GEN_SH(CALL_PTR) | GEN_SH(HELPER);
 	if (tk)
 		g->p->flags |= tk == DPS_PAST ? GEN_PROG_DYNPTR_PAST : GEN_PROG_DYNPTR_LEAK;
+}
+
+/* ---- p_dynptr_sub_make and its unsafe twin p_dynptr_sub_make_unsafe ----
+ *
+ * A static subprogram makes or releases its caller's dynptr (the prologue, after the other call
+ * pieces), once or twice in a row.  Either f(&d, x) makes main's dynptr at GEN_FP_DYNPTR
+ * (bpf_ringbuf_reserve_dynptr of dp_size bytes, or bpf_dynptr_from_mem over dp_size bytes of
+ * the map value x main looked up and NULL-checked) and uses it as p_dynptr_sub's f does; main
+ * then reads a byte of it (bpf_dynptr_read) and submits or discards a ringbuf one by a packet
+ * byte.  Or main reserves a ringbuf dynptr and f(&d, bit) uses it, then submits it when bit is 1,
+ * else discards it.  The twins (GEN_PROG_DYNPTR_LEAK, INTERP_TRAP_REF; the kernel refuses all
+ * four): main never releases the record f reserved (on every path, or when a packet byte is
+ * odd); f reserves over main's live record ("cannot overwrite referenced dynptr"); main
+ * discards the record f released, or reads the dynptr f released. */
+void gi_dynptr_sub_make_call(struct gi *g, bool twin)
+{
+	int s = gi_sub_new(g, SUBK_CALLBACK, 2);
+	uint8_t tk = twin ? (uint8_t)gen_u32(g->src, DPM_LEAK, DPM_AFTER) : 0;
+	/* (the twins other than a leak are about a record f released, or reserved over) */
+	bool make = tk == DPM_LEAK || tk == DPM_OVER || (!tk && gen_bool(g->src, 50));
+	bool rb = !make || tk || gen_bool(g->src, 50);
+	unsigned ncalls = gen_bool(g->src, 50) ? 2 : 1;
+	struct gi_sub *f;
+
+	if (s < 0 || g->raw_tp)
+		return;
+	f = &g->subs[s];
+	f->called = true;
+	f->dp_sub = make ? DPS_MAKE : DPS_FREE;
+	f->dp_rb = rb;
+	f->dp_always = gen_bool(g->src, 50);
+	f->dp_step = (uint8_t)(1u << gen_pick(g->src, 4));
+	f->dp_op = (uint8_t)gen_pick(g->src, 3);
+	f->dp_size = gen_u32(g->src, 1, 64);
+	f->dp_off = gen_u32(g->src, 0, 64);
+	f->dp_key = (uint8_t)gen_pick(g->src, GEN_MAP_ENTRIES);
+	g->use_ringbuf = g->use_ringbuf || rb;
+	g->use_map = g->use_map || !rb;
+	/* (main's frame reaches the dynptr and the byte read below it: a store there, which the
+	 * generator's frame sizes see, gi_calls_finish, where they do not see r10 + off moved) */
+	gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_DYNPTR_TMP, 0);
+	for (unsigned k = 0; k < ncalls; k++) {
+		int l_skip = gi_label(g);
+
+		if (!make || tk == DPM_OVER) {	/* main's own record first */
+			gi_ld_map(g, BPF_REG_1, GEN_MAP_RINGBUF);
+			gi_mov_const(g, BPF_REG_2, f->dp_size, true);
+			gi_mov_const(g, BPF_REG_3, 0, true);
+			fp_arg(g, BPF_REG_4, GEN_FP_DYNPTR);
+			gi_call_helper(g, BPF_FUNC_ringbuf_reserve_dynptr);
+		}
+		/* x: the map value (f makes a local dynptr over it), else a packet bit */
+		if (make && !rb) {
+			gi_st(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, (int32_t)f->dp_key);
+			gi_ld_map(g, BPF_REG_1, 0);
+			fp_arg(g, BPF_REG_2, GEN_FP_KEY);
+			gi_call_helper(g, BPF_FUNC_map_lookup_elem);
+			gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_skip);
+			gi_alux(g, true, BPF_MOV, BPF_REG_2, BPF_REG_0);
+		} else {
+			input_bit(g, BPF_REG_2);
+		}
+		fp_arg(g, BPF_REG_1, GEN_FP_DYNPTR);
+		gi_call_sub(g, f->label);
+		if (make || tk == DPM_AFTER) {	/* a byte of it read (not when f released it) */
+			fp_arg(g, BPF_REG_1, GEN_FP_DYNPTR_TMP);
+			gi_mov_const(g, BPF_REG_2, 1, true);
+			fp_arg(g, BPF_REG_3, GEN_FP_DYNPTR);
+			gi_mov_const(g, BPF_REG_4, 0, true);
+			gi_mov_const(g, BPF_REG_5, 0, true);
+			gi_call_helper(g, BPF_FUNC_dynptr_read);
+		}
+		/* submitted or discarded by a packet byte (the leak twin: neither, always or when
+		 * the byte is odd; the double release: again) */
+		if (((make && rb) || tk == DPM_TWICE) && !(tk == DPM_LEAK && f->dp_always)) {
+			input_bit(g, BPF_REG_6);
+			sub_release(g, BPF_REG_6, GEN_FP_DYNPTR, tk == DPM_LEAK ? DPS_LEAK : 0, false);
+		}
+		gi_bind(g, l_skip);
+	}
+	g->p->shapes |= GEN_SH(SUBPROG) | GEN_SH(CALL_PTR) | GEN_SH(HELPER);
+	if (tk)
+		g->p->flags |= GEN_PROG_DYNPTR_LEAK;
 }

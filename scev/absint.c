@@ -965,6 +965,8 @@ static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 	if (err || (err = run_insns(en, b, &s, emit)) || emit)
 		goto out;
 	last = &cx->insns[blk->last];
+	if (ebpf_is_exit(last))
+		absint_dynptr_note_exit(cx, blk->func, &s);
 	if (ebpf_is_exit(last) && cx->fn_ret_acc) {
 		uint32_t f = blk->func;
 
@@ -1606,6 +1608,7 @@ static int run_function(struct engine *en, uint32_t f)
 			absint_pkt_entry(cx, f, s);	/* the packet its calls checked */
 		}
 		absint_cb_entry(cx, f, s);
+		absint_dynptr_entry(cx, f, s);
 		if (absint_global(cx, f) && !(cx->fn_seen[f] & 1))
 			s->live = false;	/* a global function no reached call names */
 		if (cx->fn_unreached && cx->fn_unreached[f])
@@ -1647,6 +1650,7 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out)
 	int err = -ENOMEM;
 
 	absint_iter_pass_start(cx);
+	absint_dynptr_pass_start(cx);
 
 	if (engine_alloc(&en) || compute_cuts(&en))
 		goto out;

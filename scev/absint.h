@@ -71,6 +71,10 @@ struct astate {
 	 * (made by bpf_dynptr_from_mem or bpf_ringbuf_reserve_dynptr, not yet released or
 	 * overwritten), and of those the ringbuf ones (references the kernel requires released). */
 	struct life dp, dpr;
+	/* A static subprogram's view of its one caller's dynptrs (absint_dynptr.c), bit k for the
+	 * 16 bytes at fp - 8(k + 1) of that frame: live, ringbuf, and made or released here (on
+	 * some path, on every path): what the caller takes back at the call's return. */
+	struct life cdp, cdpr, ctouch;
 	uint64_t pkt_min;	/* packet bytes from data known to be before data_end */
 	/* For packet pointers with a variable base (aval.h; id 0: data itself, the base of packet
 	 * pointers without one): base_X + range <= data_end — on every
@@ -223,6 +227,16 @@ const struct ebpf_helper_proto *absint_dynptr_proto(int32_t id);
  * *w the 16 bytes it writes; false for any other call. */
 bool absint_dynptr_call(struct scev_ctx *cx, struct astate *s, uint32_t pc,
 			struct stack_span *w);
+/* A static subprogram's dynptrs of its caller's frame: at its entry s (the caller's at its calls,
+ * none made or released yet), noted at each exit s, and taken back by caller state s at the
+ * return of a call to function f; each pass reads the previous one's exits (pass_start; settled:
+ * the running pass saw no more than it read; same: exactly that). */
+void absint_dynptr_entry(const struct scev_ctx *cx, uint32_t f, struct astate *s);
+void absint_dynptr_note_exit(struct scev_ctx *cx, uint32_t f, const struct astate *s);
+void absint_dynptr_return(struct scev_ctx *cx, struct astate *s, uint32_t pc, uint32_t f);
+void absint_dynptr_pass_start(struct scev_ctx *cx);
+bool absint_dynptr_exit_settled(const struct scev_ctx *cx);
+bool absint_dynptr_exit_same(const struct scev_ctx *cx);
 /* At a loop header (and its exits) of loop l: slices are unknown when l makes or releases
  * dynptrs. */
 void absint_dynptr_loop_state(const struct scev_ctx *cx, uint32_t l, struct astate *s);
@@ -235,8 +249,9 @@ bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, cons
 			       uint32_t pc);
 /* An access [lo, hi) through a, a pointer into a caller's frame (absint_cb_verify_access), that
  * may reach a dynptr live there at the calls of this function (true when it failed). */
-bool absint_dynptr_verify_outer(struct scev_ctx *cx, struct scev_verdict *v, uint32_t pc,
-				const struct aval *a, __int128 lo, __int128 hi);
+bool absint_dynptr_verify_outer(struct scev_ctx *cx, struct scev_verdict *v,
+				const struct astate *s, uint32_t pc, const struct aval *a,
+				__int128 lo, __int128 hi);
 bool absint_dynptr_verify_stack(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 				uint32_t pc, __int128 lo, __int128 hi, bool write);
 /* Whether a is that dynptr (REGION_DYNPTR, at its start). */
@@ -474,8 +489,8 @@ bool absint_cb_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const st
  * every access the verdict checks in a frame (its own loads and stores, a helper's or kfunc's
  * memory, an iterator's slot, a callee's access through a pointer into it) calls it. */
 void absint_frame_depth(struct scev_ctx *cx, uint32_t f, __int128 lo);
-bool absint_cb_verify_access(struct scev_ctx *cx, struct scev_verdict *v, const struct aval *a,
-			     uint32_t pc, __int128 lo, __int128 hi, bool write);
+bool absint_cb_verify_access(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			     const struct aval *a, uint32_t pc, __int128 lo, __int128 hi, bool write);
 /* astate__nums_over for bytes [lo, hi) of the callers' frames a (REGION_CALLER_STACK) may point
  * into, at a call a callee makes: their cells at the calls that pass a pointer into them
  * (outer_frame), and where callees may have written (outer_write) what they wrote (outer_wval);

@@ -1044,7 +1044,7 @@ enum nums_over absint_cb_nums_over(const struct scev_ctx *cx, const struct aval 
 	return k;
 }
 
-bool absint_cb_verify_access(struct scev_ctx *cx, struct scev_verdict *v,
+bool absint_cb_verify_access(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			     const struct aval *a, uint32_t pc, __int128 lo, __int128 hi,
 			     bool write)
 {
@@ -1053,7 +1053,7 @@ bool absint_cb_verify_access(struct scev_ctx *cx, struct scev_verdict *v,
 		       "[-512, 0)", absint_ll_sat(lo), absint_ll_sat(hi));
 	}
 	if (absint_iter_verify_outer(cx, v, pc, a, lo, hi) ||
-	    absint_dynptr_verify_outer(cx, v, pc, a, lo, hi))
+	    absint_dynptr_verify_outer(cx, v, s, pc, a, lo, hi))
 		return true;
 	/* the kernel grows the frame the pointer points into (each it may point into, from that
 	 * frame's own lowest offset: aval_caller_lo); a read needs the bytes written before the

@@ -73,10 +73,9 @@ bool absint_dynptr_on_stack(const struct astate *s, int32_t id)
 {
 	int r = dp_reg(id);
 
-	/* (a caller's dynptr, given to a static callee: read, written or sliced there) */
+	/* (or a caller's dynptr, given to a static callee: made, used or released there) */
 	return r && s->regs[r].kind == AV_PTR && (s->regs[r].region == REGION_STACK ||
-						  (dp_kind(id) == DP_USE &&
-						   s->regs[r].region == REGION_CALLER_STACK));
+						  s->regs[r].region == REGION_CALLER_STACK);
 }
 
 const struct ebpf_helper_proto *absint_dynptr_proto(int32_t id)
@@ -158,10 +157,52 @@ static void drop_slices(struct astate *s, bool all_its)
 						: aval_top();
 }
 
+/* The dynptr at bit b made (kind DP_FROM_MEM, DP_RESERVE) or released: the masks dp, dpr of its
+ * frame; any dynptr the 16 bytes overlapped is gone.  The bits it changed. */
+static uint64_t dp_set(struct life *dp, struct life *dpr, int b, int kind)
+{
+	uint64_t bit = 1ull << b, gone = dp_cover(b) | bit << 1;
+
+	dp->may &= ~gone;
+	dp->must &= ~gone;
+	dpr->may &= ~gone;
+	dpr->must &= ~gone;
+	if (kind != DP_RELEASE) {
+		dp->may |= bit;
+		dp->must |= bit;
+	}
+	if (kind == DP_RESERVE) {
+		dpr->may |= bit;
+		dpr->must |= bit;
+	}
+	return gone | bit;
+}
+
+/* Whether pc lies in a loop (its block's innermost one, or none). */
+static bool in_loop(const struct scev_ctx *cx, uint32_t pc)
+{
+	return cx->st.loops->loop_of[cx->st.cfg->block_of[pc]] != SCEV_NONE;
+}
+
+static bool plain_static(const struct scev_ctx *cx, uint32_t f);
+
+/* The bit of the caller's dynptr d that static function f makes or releases at pc: a pointer
+ * at a constant, aligned offset of one caller's frame, out of any loop of f (the loops' header
+ * steps do not carry astate.cdp around); -1 when it is not modeled (the verdict refuses it). */
+static int caller_bit(const struct scev_ctx *cx, uint32_t f, uint32_t pc, const struct aval *d)
+{
+	if (f == 0 || d->kind != AV_PTR || d->region != REGION_CALLER_STACK || d->maybe_null ||
+	    (d->map & CALLER_SET) || d->map >= cx->st.cfg->nfuncs || !range_is_const(&d->r) ||
+	    in_loop(cx, pc) || !plain_static(cx, f))
+		return -1;
+	return dp_bit((int64_t)d->r.umin);
+}
+
 bool absint_dynptr_call(struct scev_ctx *cx, struct astate *s, uint32_t pc,
 			struct stack_span *w)
 {
 	const struct bpf_insn *i = &cx->insns[pc];
+	uint32_t f = func_of(cx, pc);
 	int kind, b;
 	const struct aval *d;
 	uint64_t bit;
@@ -169,35 +210,186 @@ bool absint_dynptr_call(struct scev_ctx *cx, struct astate *s, uint32_t pc,
 	*w = (struct stack_span){ 0, 0 };
 	if (!ebpf_is_helper_call(i) || (kind = dp_kind(i->imm)) == DP_OTHER || kind == DP_USE)
 		return false;
-	/* a subprogram making or releasing a dynptr that may not be of its own frame: its
-	 * callers' states do not see it (scev.c answers unsupported for a verdict of unsafe) */
-	if (func_of(cx, pc) != 0 && !absint_dynptr_on_stack(s, i->imm))
-		cx->dp_out = true;
-	if (!absint_dynptr_on_stack(s, i->imm))
-		return false;
 	d = &s->regs[dp_reg(i->imm)];
-	if (d->region != REGION_STACK || !range_is_const(&d->r) ||
+	if (d->kind == AV_PTR && d->region == REGION_CALLER_STACK &&
+	    (b = caller_bit(cx, f, pc, d)) >= 0) {
+		struct dp_exit *x = cx->dp_exit_acc ? &cx->dp_exit_acc[f] : NULL;
+
+		/* a caller's dynptr, made or released by this static function: its view of the
+		 * caller's dynptrs (astate.cdp), which its exits give back (absint_dynptr_return);
+		 * the 16 bytes, written in the caller's frame (outer_write) */
+		if (s->cdp.may & (1ull << b))
+			drop_slices(s, false);
+		bit = dp_set(&s->cdp, &s->cdpr, b, kind);
+		s->ctouch.may |= bit;
+		s->ctouch.must |= bit;
+		if (x) {
+			x->caller = !(x->seen & 2) || x->caller == d->map ? d->map : UINT16_MAX;
+			x->seen |= 2;
+		}
+		absint_cb_note_write(cx, pc, d, 0, 16, NULL);
+		return false;
+	}
+	/* a subprogram making or releasing a dynptr that may not be of its own frame, nor
+	 * modeled as its caller's, in the pass the verdict reads (the first ones may run it
+	 * with unknown arguments): its callers' states do not see it (scev.c answers unsupported
+	 * for a verdict of unsafe) */
+	if (f != 0 && !(d->kind == AV_PTR && d->region == REGION_STACK) && !cx->first_pass)
+		cx->dp_out = true;
+	if (d->kind != AV_PTR || d->region != REGION_STACK || !range_is_const(&d->r) ||
 	    (b = dp_bit((int64_t)d->r.umin)) < 0)
 		return false;	/* (the verdict refuses it) */
 	bit = 1ull << b;
-	/* a dynptr made or released here: the slices of the one there die; any dynptr the 16
-	 * bytes overlapped is gone (when dynptrs live in other frames too, a slice may be one of
-	 * theirs: unknown values) */
+	/* a dynptr made or released here: the slices of the one there die (when dynptrs live in
+	 * other frames too, a slice may be one of theirs: unknown values) */
 	if (s->dp.may & bit)
 		drop_slices(s, !(s->dp.may & ~bit) && !cx->dp_sub);
-	s->dp.may &= ~(dp_cover(b) | bit << 1);
-	s->dp.must &= ~(dp_cover(b) | bit << 1);
-	s->dpr.may &= ~(dp_cover(b) | bit << 1);
-	s->dpr.must &= ~(dp_cover(b) | bit << 1);
-	if (kind != DP_RELEASE) {
-		s->dp.may |= bit;
-		s->dp.must |= bit;
-	}
-	if (kind == DP_RESERVE) {
-		s->dpr.may |= bit;
-		s->dpr.must |= bit;
-	}
+	dp_set(&s->dp, &s->dpr, b, kind);
 	*w = (struct stack_span){ (int16_t)d->r.umin, (int16_t)(d->r.umin + 16) };
+	return true;
+}
+
+/* The dynptrs of its caller's frame at the calls of function f (citer, the previous pass's:
+ * absint_iter.c records them with the iterators), or NULL when none may be live there. */
+static const struct iter_in *caller_dps(const struct scev_ctx *cx, uint32_t f)
+{
+	const struct iter_in *c = cx->citer ? &cx->citer[f] : NULL;
+
+	return c && c->seen && c->dmay ? c : NULL;
+}
+
+void absint_dynptr_entry(const struct scev_ctx *cx, uint32_t f, struct astate *s)
+{
+	const struct iter_in *c = cx->citer ? &cx->citer[f] : NULL;
+
+	s->cdp = s->cdpr = s->ctouch = (struct life){ 0, 0 };
+	if (c && c->seen && c->caller != UINT16_MAX && plain_static(cx, f)) {
+		s->cdp = (struct life){ c->dmay, c->dmust };
+		s->cdpr = (struct life){ c->drmay, c->drmust };
+	}
+}
+
+void absint_dynptr_note_exit(struct scev_ctx *cx, uint32_t f, const struct astate *s)
+{
+	struct dp_exit *x;
+
+	if (f == 0 || !cx->dp_exit_acc || !s->live)
+		return;
+	x = &cx->dp_exit_acc[f];
+	if (!(x->seen & 1)) {
+		x->dmay = s->cdp.may;
+		x->dmust = s->cdp.must;
+		x->rmay = s->cdpr.may;
+		x->rmust = s->cdpr.must;
+		x->tmay = s->ctouch.may;
+		x->tmust = s->ctouch.must;
+		x->seen |= 1;
+		return;
+	}
+	x->dmay |= s->cdp.may;
+	x->dmust &= s->cdp.must;
+	x->rmay |= s->cdpr.may;
+	x->rmust &= s->cdpr.must;
+	x->tmay |= s->ctouch.may;
+	x->tmust &= s->ctouch.must;
+}
+
+/* A mask of the caller's after the return: old where no exit touched it, the exits' where
+ * every one did, either where some did (may: mmay = x's may, must: mmust = x's must). */
+static void life_return(struct life *l, uint64_t mmay, uint64_t mmust, uint64_t tmay,
+			uint64_t tmust)
+{
+	l->may = (l->may & ~tmust) | (mmay & tmay);
+	l->must = (l->must | tmust) & (mmust | ~tmay);
+}
+
+void absint_dynptr_return(struct scev_ctx *cx, struct astate *s, uint32_t pc, uint32_t f)
+{
+	const struct dp_exit *x = cx->dp_exit ? &cx->dp_exit[f] : NULL;
+
+	if (!x || (x->seen & 3) != 3 || !x->tmay)
+		return;
+	if (x->caller != func_of(cx, pc)) {
+		/* (another frame's, or several: the verdict refuses the callee's calls) */
+		if (!cx->first_pass)
+			cx->dp_out = true;
+		return;
+	}
+	/* made or released on some of its paths only: the kernel walks them apart, and may
+	 * tell them by the result (`if (init(&d)) return;`), which the joined masks cannot: an
+	 * unsafe verdict then may rest on a path the kernel knows is not taken (scev.c) */
+	if ((x->tmay & ~x->tmust) && !cx->first_pass)
+		cx->dp_out = true;
+	/* (the exits' masks are those of the frame at every call: this one's where touched) */
+	if (s->dp.may & x->tmay)
+		drop_slices(s, false);
+	life_return(&s->dp, x->dmay, x->dmust, x->tmay, x->tmust);
+	life_return(&s->dpr, x->rmay, x->rmust, x->tmay, x->tmust);
+}
+
+void absint_dynptr_pass_start(struct scev_ctx *cx)
+{
+	uint32_t n = cx->st.cfg->nfuncs;
+
+	if (!cx->dp_exit)
+		return;
+	for (uint32_t f = 0; f < n; f++) {
+		struct dp_exit *u = &cx->dp_exit[f];
+		const struct dp_exit *a = &cx->dp_exit_acc[f];
+
+		/* (a re-run, scev.c: joined with every pass's, so they only grow) */
+		if (cx->iter_join && (u->seen & 1) && (a->seen & 1)) {
+			u->dmay |= a->dmay;
+			u->dmust &= a->dmust;
+			u->rmay |= a->rmay;
+			u->rmust &= a->rmust;
+			u->tmay |= a->tmay;
+			u->tmust &= a->tmust;
+			if ((u->seen & 2) && (a->seen & 2) && u->caller != a->caller)
+				u->caller = UINT16_MAX;
+			else if (a->seen & 2)
+				u->caller = a->caller;
+			u->seen |= a->seen;
+		} else if (!cx->iter_join || a->seen) {
+			*u = *a;
+		}
+	}
+	memset(cx->dp_exit_acc, 0, n * sizeof(*cx->dp_exit_acc));
+}
+
+bool absint_dynptr_exit_settled(const struct scev_ctx *cx)
+{
+	for (uint32_t f = 0; cx->dp_exit && f < cx->st.cfg->nfuncs; f++) {
+		const struct dp_exit *u = &cx->dp_exit[f], *a = &cx->dp_exit_acc[f];
+
+		/* (what the callers were given at the returns, u, covers every exit the running pass
+		 * saw, a: where u says every exit touched a slot, so did a's; a slot a touched, u
+		 * touched too, with values as wide) */
+		if (!(a->seen & 1))
+			continue;
+		if (!(u->seen & 1) ? a->tmay != 0 : (u->tmust & ~a->tmust) != 0)
+			return false;
+		if (!a->tmay)
+			continue;
+		if ((a->seen & ~u->seen) || (a->dmay & ~u->dmay) ||
+		    (u->dmust & ~a->dmust) || (a->rmay & ~u->rmay) || (u->rmust & ~a->rmust) ||
+		    (a->tmay & ~u->tmay) || (u->tmust & ~a->tmust) ||
+		    (u->caller != a->caller && u->caller != UINT16_MAX))
+			return false;
+	}
+	return true;
+}
+
+bool absint_dynptr_exit_same(const struct scev_ctx *cx)
+{
+	for (uint32_t f = 0; cx->dp_exit && f < cx->st.cfg->nfuncs; f++) {
+		const struct dp_exit *u = &cx->dp_exit[f], *a = &cx->dp_exit_acc[f];
+
+		if (u->seen != a->seen || u->caller != a->caller || u->dmay != a->dmay ||
+		    u->dmust != a->dmust || u->rmay != a->rmay || u->rmust != a->rmust ||
+		    u->tmay != a->tmay || u->tmust != a->tmust)
+			return false;
+	}
 	return true;
 }
 
@@ -219,6 +411,11 @@ int absint_dynptr_setup(struct scev_ctx *cx)
 		if (!(cx->dp_loop = arena_zalloc(lf->nloops ? lf->nloops : 1, 1)))
 			return -1;
 	}
+	/* (what subprograms leave of their callers' dynptrs: when one may make or release one) */
+	if (cx->dp_sub && cx->dp_loop &&
+	    (!(cx->dp_exit = arena_zalloc(cx->st.cfg->nfuncs, sizeof(*cx->dp_exit))) ||
+	     !(cx->dp_exit_acc = arena_zalloc(cx->st.cfg->nfuncs, sizeof(*cx->dp_exit_acc)))))
+		return -1;
 	if (!cx->dp_loop)
 		return 0;
 	for (uint32_t l = 0; l < lf->nloops; l++) {
@@ -232,7 +429,10 @@ int absint_dynptr_setup(struct scev_ctx *cx)
 				const struct bpf_insn *i = &cx->insns[pc];
 				int kd = ebpf_is_helper_call(i) ? dp_kind(i->imm) : DP_OTHER;
 
-				if (kd != DP_OTHER && kd != DP_USE)
+				/* (or a call of a function that may make or release a
+				 * dynptr of this frame) */
+				if ((kd != DP_OTHER && kd != DP_USE) ||
+				    (cx->dp_exit && ebpf_is_pseudo_call(i)))
 					cx->dp_loop[l] = 1;
 			}
 		}
@@ -283,26 +483,21 @@ static bool plain_static(const struct scev_ctx *cx, uint32_t f)
 	return true;
 }
 
-/* The dynptrs of its caller's frame at the calls of function f (citer, the previous pass's:
- * absint_iter.c records them with the iterators), or NULL when none may be live there. */
-static const struct iter_in *caller_dps(const struct scev_ctx *cx, uint32_t f)
+bool absint_dynptr_verify_outer(struct scev_ctx *cx, struct scev_verdict *v,
+				const struct astate *s, uint32_t pc, const struct aval *a,
+				__int128 lo, __int128 hi)
 {
-	const struct iter_in *c = cx->citer ? &cx->citer[f] : NULL;
+	const struct iter_in *c = cx->citer ? &cx->citer[func_of(cx, pc)] : NULL;
+	/* (the caller's dynptrs at the calls, and those this function made there since) */
+	uint64_t live = (caller_dps(cx, func_of(cx, pc)) ? c->dmay : 0) | s->cdp.may;
 
-	return c && c->seen && c->dmay ? c : NULL;
-}
-
-bool absint_dynptr_verify_outer(struct scev_ctx *cx, struct scev_verdict *v, uint32_t pc,
-				const struct aval *a, __int128 lo, __int128 hi)
-{
-	const struct iter_in *c = caller_dps(cx, func_of(cx, pc));
-
-	if (!c)
+	if (!live)
 		return false;
-	for (uint64_t m = c->dmay; m; m &= m - 1) {
+	for (uint64_t m = live; m; m &= m - 1) {
 		int64_t off = off_of(__builtin_ctzll(m));
 
-		if ((c->caller == UINT16_MAX || aval_caller_may(a->map, c->caller)) &&
+		if ((!c || !c->seen || c->caller == UINT16_MAX ||
+		     aval_caller_may(a->map, c->caller)) &&
 		    lo < off + 16 && hi > off)
 			VFAIL(VERDICT_UNSUPPORTED, pc, "access to the bytes of the dynptr at fp%lld "
 			      "of the caller's frame while it may be live", (long long)off);
@@ -331,6 +526,66 @@ static bool dp_slot_fails(struct scev_verdict *v, uint32_t pc, const char *name,
 	return false;
 }
 
+/* The dynptr argument of dynptr helper call pc (kind), at bit b of a frame whose dynptrs are
+ * dp, dpr and open-coded iterators it_may (at: "" for this frame, else which): made on bytes
+ * holding no ringbuf dynptr, no other live dynptr nor iterator; used or released where one is
+ * live on every path, a ringbuf one for a release.  True when the verdict failed. */
+static bool dp_arg_fails(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			 uint32_t pc, int kind, int b, const struct life *dp, const struct life *dpr,
+			 uint64_t it_may, const char *at)
+{
+	const struct bpf_insn *i = &cx->insns[pc];
+	const char *name = ebpf_helper_name(i->imm);
+	int64_t off = off_of(b);
+	uint64_t bit = 1ull << b;
+
+	if (kind == DP_FROM_MEM || kind == DP_RESERVE) {
+		const struct aval *m = &s->regs[1];
+
+		if (kind == DP_FROM_MEM) {
+			if (m->kind == AV_TOP)
+				VFAIL(VERDICT_UNSUPPORTED, pc, "bpf_dynptr_from_mem: R1 may not be a map "
+				      "value");
+			if (m->kind != AV_PTR || m->region != REGION_MAP_VALUE)
+				VFAIL(VERDICT_UNSAFE, pc, "Unsupported reg type %s for "
+				      "bpf_dynptr_from_mem data", m->kind == AV_SCALAR ? "scalar"
+				      : claim_region_name(m->region));
+		} else if (m->kind == AV_PTR && m->region == REGION_MAP_HANDLE &&
+			   m->map < cx->nmaps && cx->maps[m->map].type != BPF_MAP_TYPE_RINGBUF) {
+			VFAIL(VERDICT_UNSAFE, pc, "bpf_ringbuf_reserve_dynptr with map '%s' "
+			      "(type %u): not a ringbuf", cx->maps[m->map].name,
+			      cx->maps[m->map].type);
+		}
+		if (dp_covers(dpr->may) & (dp_cover(b)))
+			VFAIL(VERDICT_UNSAFE, pc, "%s: cannot overwrite referenced dynptr (a ringbuf "
+			      "dynptr at fp%lld%s may be live)", name,
+			      (long long)off_of(__builtin_ctzll(dpr->may)), at);
+		if (dp_covers(dp->may & ~bit) & dp_cover(b))
+			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the dynptr at fp%lld%s overlaps another "
+			      "live one", name, (long long)off, at);
+		if (it_may & dp_cover(b))
+			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the dynptr at fp%lld%s overlaps a live "
+			      "open-coded iterator", name, (long long)off, at);
+		return false;	/* (the other arguments: verify_helper, with absint_dynptr_proto) */
+	}
+	if (!(dp->must & bit))
+		VFAIL(VERDICT_UNSAFE, pc, "Expected an initialized dynptr as arg #%d (%s: no dynptr "
+		      "at fp%lld%s on some path: never made, released or overwritten)",
+		      dp_reg(i->imm) - 1, name, (long long)off, at);
+	if (kind == DP_RELEASE) {
+		if (!(dpr->may & bit))
+			VFAIL(VERDICT_UNSAFE, pc, "arg 1 is an unacquired reference (%s of the local "
+			      "dynptr at fp%lld%s)", name, (long long)off, at);
+		if (!(dpr->must & bit))
+			VFAIL(VERDICT_UNSAFE, pc, "arg 1 is an unacquired reference (%s: the dynptr at "
+			      "fp%lld%s is a local one on some path)", name, (long long)off, at);
+		return false;
+	}
+	if (i->imm == BPF_FUNC_dynptr_data && (s->init & 1u << 3))
+		return absint_dynptr_data_size_fails(v, s, pc);
+	return false;
+}
+
 bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			       uint32_t pc)
 {
@@ -340,7 +595,6 @@ bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, cons
 	const char *name;
 	const struct aval *d;
 	int64_t off;
-	uint64_t bit;
 
 	if (s->dpr.may && func_of(cx, pc) != 0) {
 		int k = __builtin_ctzll(s->dpr.may);
@@ -387,7 +641,7 @@ bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, cons
 		 * every access it makes through a pointer into this frame is checked against the
 		 * dynptrs live at its calls (absint_dynptr_verify_outer), and it may give such a
 		 * pointer to nothing but a plain helper or a dynptr helper that uses the dynptr */
-		bool outer = caller_dps(cx, func_of(cx, pc)) != NULL;
+		bool outer = caller_dps(cx, func_of(cx, pc)) != NULL || s->cdp.may;
 		bool static_call = ebpf_is_pseudo_call(i) &&
 				   plain_static(cx, func_of(cx, pc + 1 + (uint32_t)i->imm));
 
@@ -433,29 +687,27 @@ bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, cons
 	if (d->region == REGION_CALLER_STACK) {
 		const struct iter_in *c = cx->citer ? &cx->citer[func_of(cx, pc)] : NULL;
 
-		/* a caller's dynptr, given to this static function: used here (read, written,
-		 * sliced), live at every call of it, in the frame of its one caller */
-		if (kind != DP_USE)
-			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: a subprogram making or releasing a dynptr "
-			      "of its caller's frame is not modeled", name);
+		/* a caller's dynptr, given to this static function: made, used or released here,
+		 * in the frame of its one caller, out of loops; checked against what was live there
+		 * at its calls and what this function did since (astate.cdp) */
 		if (!plain_static(cx, func_of(cx, pc)) || d->maybe_null ||
 		    (d->map & CALLER_SET) || d->map >= cx->st.cfg->nfuncs)
 			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the dynptr may be in several callers' "
 			      "frames, or this function is not a static subprogram", name);
-		if (dp_slot_fails(v, pc, name, d, true, "Expected an initialized dynptr", &off, &b))
+		if (dp_slot_fails(v, pc, name, d, true, kind == DP_FROM_MEM || kind == DP_RESERVE
+				  ? "Dynptr has to be an uninitialized dynptr"
+				  : "Expected an initialized dynptr", &off, &b))
 			return true;
 		if (!c || !c->seen || c->caller != d->map)
 			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the dynptr at fp%lld of the function at "
 			      "%u is not known live at every call of this one", name, (long long)off,
 			      cx->st.cfg->funcs[d->map].start);
-		if (!(c->dmust & (1ull << b)))
-			VFAIL(VERDICT_UNSAFE, pc, "Expected an initialized dynptr as arg #%d (%s: no "
-			      "dynptr at fp%lld of the caller's frame at some call of this function: "
-			      "never made, released or overwritten)", reg - 1, name, (long long)off);
+		if (kind != DP_USE && in_loop(cx, pc))
+			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: a subprogram making or releasing a dynptr "
+			      "of its caller's frame in a loop is not modeled", name);
 		absint_frame_depth(cx, d->map, off);
-		if (i->imm == BPF_FUNC_dynptr_data && (s->init & 1u << 3))
-			return absint_dynptr_data_size_fails(v, s, pc);
-		return false;
+		return dp_arg_fails(cx, v, s, pc, kind, b, &s->cdp, &s->cdpr, c->may,
+				    " of the caller's frame");
 	}
 	if (func_of(cx, pc) != 0 && !plain_static(cx, func_of(cx, pc)))
 		VFAIL(VERDICT_UNSUPPORTED, pc, "%s: dynptrs in a callback or a global function's "
@@ -464,57 +716,8 @@ bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, cons
 			  ? "Dynptr has to be an uninitialized dynptr" : "Expected an initialized dynptr",
 			  &off, &b))
 		return true;
-	bit = 1ull << b;
 	absint_frame_depth(cx, func_of(cx, pc), off);
-	if (kind == DP_FROM_MEM || kind == DP_RESERVE) {
-		if (kind == DP_FROM_MEM) {
-			const struct aval *m = &s->regs[1];
-
-			if (m->kind == AV_TOP)
-				VFAIL(VERDICT_UNSUPPORTED, pc, "bpf_dynptr_from_mem: R1 may not be a map "
-				      "value");
-			if (m->kind != AV_PTR || m->region != REGION_MAP_VALUE)
-				VFAIL(VERDICT_UNSAFE, pc, "Unsupported reg type %s for "
-				      "bpf_dynptr_from_mem data", m->kind == AV_SCALAR ? "scalar"
-				      : claim_region_name(m->region));
-		} else {
-			const struct aval *m = &s->regs[1];
-
-			if (m->kind == AV_PTR && m->region == REGION_MAP_HANDLE &&
-			    m->map < cx->nmaps && cx->maps[m->map].type != BPF_MAP_TYPE_RINGBUF)
-				VFAIL(VERDICT_UNSAFE, pc, "bpf_ringbuf_reserve_dynptr with map '%s' "
-				      "(type %u): not a ringbuf", cx->maps[m->map].name,
-				      cx->maps[m->map].type);
-		}
-		if (dp_covers(s->dpr.may) & (dp_cover(b)))
-			VFAIL(VERDICT_UNSAFE, pc, "%s: cannot overwrite referenced dynptr (a ringbuf "
-			      "dynptr at fp%lld may be live)", name,
-			      (long long)off_of(__builtin_ctzll(s->dpr.may)));
-		if (dp_covers(s->dp.may & ~bit) & dp_cover(b))
-			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the dynptr at fp%lld overlaps another "
-			      "live one", name, (long long)off);
-		if (s->it.may & dp_cover(b))
-			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the dynptr at fp%lld overlaps a live "
-			      "open-coded iterator", name, (long long)off);
-		return false;	/* (the other arguments: verify_helper, with absint_dynptr_proto) */
-	}
-	if (!(s->dp.must & bit))
-		VFAIL(VERDICT_UNSAFE, pc, "Expected an initialized dynptr as arg #%d (%s: no dynptr "
-		      "at fp%lld on some path: never made, released or overwritten)", reg - 1, name,
-		      (long long)off);
-	if (kind == DP_RELEASE) {
-		if (!(s->dpr.may & bit))
-			VFAIL(VERDICT_UNSAFE, pc, "arg 1 is an unacquired reference (%s of the local "
-			      "dynptr at fp%lld)", name, (long long)off);
-		if (!(s->dpr.must & bit))
-			VFAIL(VERDICT_UNSAFE, pc, "arg 1 is an unacquired reference (%s: the dynptr at "
-			      "fp%lld is a local one on some path)", name, (long long)off);
-		return false;
-	}
-	if (i->imm == BPF_FUNC_dynptr_data && (s->init & 1u << 3)) {
-		return absint_dynptr_data_size_fails(v, s, pc);
-	}
-	return false;
+	return dp_arg_fails(cx, v, s, pc, kind, b, &s->dp, &s->dpr, s->it.may, "");
 }
 
 bool absint_dynptr_data_size_fails(struct scev_verdict *v, const struct astate *s, uint32_t pc)

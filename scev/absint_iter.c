@@ -641,7 +641,7 @@ void absint_iter_pass_start(struct scev_ctx *cx)
 bool absint_iter_same(const struct scev_ctx *cx)
 {
 	if (cx->niter_acc != cx->niter_used || cx->iter_unplaced_acc != cx->iter_unplaced ||
-	    cx->iter_hit_acc != cx->iter_hit)
+	    cx->iter_hit_acc != cx->iter_hit || !absint_dynptr_exit_same(cx))
 		return false;
 	for (uint32_t k = 0; k < cx->niter_acc; k++) {
 		const struct iter_slot *a = &cx->iter_acc[k], *u = &cx->iter_used[k];
@@ -662,7 +662,8 @@ bool absint_iter_same(const struct scev_ctx *cx)
 
 bool absint_iter_settled(const struct scev_ctx *cx)
 {
-	if ((cx->iter_unplaced_acc && !cx->iter_unplaced) || !callers_settled(cx))
+	if ((cx->iter_unplaced_acc && !cx->iter_unplaced) || !callers_settled(cx) ||
+	    !absint_dynptr_exit_settled(cx))
 		return false;
 	for (uint32_t k = 0; k < cx->niter_acc; k++) {
 		const struct iter_slot *a = &cx->iter_acc[k];

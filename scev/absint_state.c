@@ -646,7 +646,9 @@ int astate__join_regs(struct astate *dst, const struct astate *src, bool widen, 
 	if (fpmask_and(&dst->sinit, &src->sinit))
 		changed = 1;
 	if (life_join(&dst->it, &src->it) | life_join(&dst->ref, &src->ref) |
-	    life_join(&dst->dp, &src->dp) | life_join(&dst->dpr, &src->dpr))
+	    life_join(&dst->dp, &src->dp) | life_join(&dst->dpr, &src->dpr) |
+	    life_join(&dst->cdp, &src->cdp) | life_join(&dst->cdpr, &src->cdpr) |
+	    life_join(&dst->ctouch, &src->ctouch))
 		changed = 1;
 	if (pkt_var_join(dst, src, widen, guards))
 		changed = 1;

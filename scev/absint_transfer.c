@@ -1074,6 +1074,9 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 				uint32_t f = cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func;
 
 				v = call_summary(cx, s, pc, pc + 1 + i->imm);
+				/* (the dynptrs of this frame it made or released) */
+				absint_dynptr_return(cx, s, pc, cx->st.cfg->blocks[
+					cx->st.cfg->block_of[pc + 1 + i->imm]].func);
 				/* a function that writes no memory but its own frame, nor anything
 				 * it calls, leaves this frame as it is whatever it is given */
 				if (!(call_effects(cx, pc) & FN_WRITES_OUT))

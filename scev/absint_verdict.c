@@ -227,7 +227,7 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 			if (v->kind != VERDICT_SAFE)
 				return;
 		}
-		absint_cb_verify_access(cx, v, a, pc, lo, hi, write);
+		absint_cb_verify_access(cx, v, s, a, pc, lo, hi, write);
 		return;
 	case REGION_KREF:	/* (an acquired one: held, then as any) */
 		absint_ref_verify_kref(cx, v, s, a, pc);

@@ -418,6 +418,15 @@ struct scev_ctx {
 	/* a subprogram made or released a dynptr not known to be of its own frame, in some pass
 	 * (a caller's: the callers' states do not see it) */
 	bool dp_out;
+	/* per function, what its exits left of its one caller's dynptrs (absint_dynptr.c:
+	 * astate.cdp, cdpr, ctouch joined over its exits; caller UINT16_MAX when made or released
+	 * in several callers' frames): dp_exit the previous pass's, dp_exit_acc the running one's;
+	 * NULL when no subprogram calls a dynptr helper */
+	struct dp_exit {
+		uint64_t dmay, dmust, rmay, rmust, tmay, tmust;	/* (cdp, cdpr, ctouch) */
+		uint16_t caller;
+		uint8_t seen;
+	} *dp_exit, *dp_exit_acc;
 	/* symex.c: per loop, the number of the body walk (sym_runs) that stepped over it as a
 	 * collapsed child, so no walk clears an array of every loop */
 	uint32_t *sym_collapsed;

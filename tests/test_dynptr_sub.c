@@ -43,6 +43,16 @@ static struct ebpf_map_def maps[] = {
 #define SUB_WRITE "wr: *(u64 *)(r10 -8) = 5\nr2 = 0\nr3 = r10\nr3 += -8\nr4 = 8\nr5 = 0\n" \
 		  "call bpf_dynptr_write\nr0 = 0\nexit\n"
 #define ARG(off) "r1 = r10\nr1 += " #off "\n"
+/* subprograms given the caller's dynptr in r1 that make or release it: a ringbuf record of 16
+ * bytes; a local dynptr over 64 bytes of the map value in r2; bpf_ringbuf_<f>_dynptr */
+#define SUB_RESERVE "mk: r4 = r1\nr1 = map[fd:1] ll\nr2 = 16\nr3 = 0\n" \
+		    "call bpf_ringbuf_reserve_dynptr\nr0 = 0\nexit\n"
+#define SUB_FROM_MEM "fm: r4 = r1\nr1 = r2\nr2 = 64\nr3 = 0\ncall bpf_dynptr_from_mem\n" \
+		     "r0 = 0\nexit\n"
+#define SUB_RELEASE(f) "rl: r2 = 0\ncall bpf_ringbuf_" #f "_dynptr\nr0 = 0\nexit\n"
+/* the caller reads 8 bytes of its dynptr at fp-16 into fp-32 */
+#define READ16 "r1 = r10\nr1 += -32\nr2 = 8\nr3 = r10\nr3 += -16\nr4 = 0\nr5 = 0\n" \
+	       "call bpf_dynptr_read\n"
 
 static const struct {
 	const char *name, *text;
@@ -75,7 +85,57 @@ static const struct {
 	  UNSAFE, "mem_size=8", VC_BOTH_REJECT },
 	{ "a subprogram discards the caller's ringbuf dynptr",
 	  RESERVE(16) ARG(-16) "call f\nr0 = 0\nexit\nf: r2 = 0\ncall bpf_ringbuf_discard_dynptr\n"
-	  "r0 = 0\nexit\n", UNSUPPORTED, "releasing a dynptr of its caller's frame",
+	  "r0 = 0\nexit\n", SAFE, NULL, VC_BOTH_ACCEPT },
+	/* (c) a caller's dynptr made or released by a static callee: its exits give it back */
+	{ "a subprogram reserves the caller's ringbuf dynptr, the caller submits it",
+	  ARG(-16) "call mk\n" READ16 RELEASE(submit) "r0 = 0\nexit\n" SUB_RESERVE, SAFE, NULL,
+	  VC_BOTH_ACCEPT },
+	{ "a subprogram reserves the caller's ringbuf dynptr, the caller leaks it",
+	  ARG(-16) "call mk\nr0 = 0\nexit\n" SUB_RESERVE, UNSAFE, "reference leak",
+	  VC_BOTH_REJECT },
+	{ "a subprogram reserves over the caller's live ringbuf dynptr",
+	  RESERVE(16) ARG(-16) "call mk\n" RELEASE(discard) "r0 = 0\nexit\n" SUB_RESERVE, UNSAFE,
+	  "cannot overwrite referenced dynptr", VC_BOTH_REJECT },
+	{ "a subprogram reserves and writes the caller's dynptr, the caller submits it twice",
+	  ARG(-16) "call wm\n" RELEASE(submit) RELEASE(submit) "r0 = 0\nexit\n"
+	  "wm: r6 = r1\nr4 = r1\nr1 = map[fd:1] ll\nr2 = 16\nr3 = 0\n"
+	  "call bpf_ringbuf_reserve_dynptr\n*(u64 *)(r10 -8) = 7\nr1 = r6\nr2 = 8\nr3 = r10\n"
+	  "r3 += -8\nr4 = 8\nr5 = 0\ncall bpf_dynptr_write\nr0 = 0\nexit\n", UNSAFE,
+	  "Expected an initialized dynptr", VC_BOTH_REJECT },
+	{ "a subprogram discards the caller's ringbuf dynptr, the caller reads it",
+	  RESERVE(16) ARG(-16) "call rl\n" READ16 "r0 = 0\nexit\n" SUB_RELEASE(discard), UNSAFE,
+	  "Expected an initialized dynptr", VC_BOTH_REJECT },
+	{ "a subprogram submits the caller's local dynptr",
+	  LOOKUP FROM_MEM(64) ARG(-24) "call rl\nout: r0 = 0\nexit\n" SUB_RELEASE(submit), UNSAFE,
+	  "unacquired reference", VC_BOTH_REJECT },
+	{ "a subprogram makes the caller's local dynptr, the caller slices it",
+	  LOOKUP "r2 = r0\n" ARG(-24) "call fm\nr1 = r10\nr1 += -24\nr2 = 56\nr3 = 8\n"
+	  "call bpf_dynptr_data\nif r0 == 0 goto out\nr0 = *(u64 *)(r0 +0)\nout: r0 = 0\nexit\n"
+	  SUB_FROM_MEM, SAFE, NULL, VC_BOTH_ACCEPT },
+	{ "a subprogram remakes the caller's local dynptr, the caller reads its old slice",
+	  LOOKUP FROM_MEM(64) "r6 = r0\nr1 = r10\nr1 += -24\nr2 = 0\nr3 = 8\n"
+	  "call bpf_dynptr_data\nif r0 == 0 goto out\nr7 = r0\nr2 = r6\n" ARG(-24) "call fm\n"
+	  "r0 = *(u64 *)(r7 +0)\nout: r0 = 0\nexit\n" SUB_FROM_MEM, UNSAFE, "not a known pointer",
+	  VC_BOTH_REJECT },
+	{ "the caller reserves in a loop through a subprogram and submits",
+	  "r6 = 4\nl: " ARG(-16) "call mk\n" RELEASE(submit) "r6 += -1\nif r6 != 0 goto l\n"
+	  "r0 = 0\nexit\n" SUB_RESERVE, SAFE, NULL, VC_BOTH_ACCEPT },
+	{ "a subprogram reserves the caller's dynptr on one path only",
+	  "r6 = *(u32 *)(r1 +16)\n" ARG(-16) "r2 = r6\ncall mc\n" RELEASE(discard) "r0 = 0\nexit\n"
+	  "mc: if r2 == 0 goto mo\nr4 = r1\nr1 = map[fd:1] ll\nr2 = 16\nr3 = 0\n"
+	  "call bpf_ringbuf_reserve_dynptr\nmo: r0 = 0\nexit\n", UNSUPPORTED,
+	  "caller's frame", VC_BOTH_REJECT },
+	{ "a subprogram reserves the caller's dynptr when it returns 0",
+	  "r6 = *(u32 *)(r1 +16)\n" ARG(-16) "r2 = r6\ncall mc\nif r0 != 0 goto o\n"
+	  RELEASE(discard) "o: r0 = 0\nexit\n"
+	  "mc: r0 = 1\nif r2 == 0 goto mo\nr4 = r1\nr1 = map[fd:1] ll\nr2 = 16\nr3 = 0\n"
+	  "call bpf_ringbuf_reserve_dynptr\nr0 = 0\nmo: exit\n", UNSUPPORTED,
+	  "caller's frame", VC_REGRESSION },
+	{ "a subprogram reserves and discards the caller's dynptr in a loop",
+	  ARG(-16) "call lp\nr0 = 0\nexit\n"
+	  "lp: r6 = r1\nr7 = 3\nll: r4 = r6\nr1 = map[fd:1] ll\nr2 = 16\nr3 = 0\n"
+	  "call bpf_ringbuf_reserve_dynptr\nr1 = r6\nr2 = 0\ncall bpf_ringbuf_discard_dynptr\n"
+	  "r7 += -1\nif r7 != 0 goto ll\nr0 = 0\nexit\n", UNSUPPORTED, "in a loop",
 	  VC_REGRESSION },
 	{ "a subprogram reads the bytes of the caller's dynptr",
 	  RESERVE(16) ARG(-16) "call f\n" RELEASE(discard) "r0 = 0\nexit\n"
@@ -125,20 +185,30 @@ static const struct {
 	{ "a subprogram releases its ringbuf dynptr only when the reserve succeeded",
 	  "reference leak" },
 	{ "a subprogram uses its ringbuf dynptr after discarding it", "not an initialized dynptr" },
+	{ "a subprogram reserves the caller's ringbuf dynptr, the caller leaks it",
+	  "reference leak" },
+	{ "a subprogram reserves over the caller's live ringbuf dynptr",
+	  "cannot overwrite referenced dynptr" },
+	{ "a subprogram reserves and writes the caller's dynptr, the caller submits it twice",
+	  "not an initialized dynptr" },
+	{ "a subprogram discards the caller's ringbuf dynptr, the caller reads it",
+	  "not an initialized dynptr" },
+	{ "a subprogram submits the caller's local dynptr", "not a ringbuf one" },
 };
 
 static void test_object(bool kernel)
 {
 	static const char *const progs[] = {
 		"sub_parse", "sub_own_rb", "sub_twice", "sub_after_release", "sub_leak",
-		"sub_past",
+		"sub_past", "sub_make_rb", "sub_close", "sub_make_local", "sub_make_leak",
+		"sub_close_twice",
 	};
 	static const enum scev_verdict_kind want[] = {
-		SAFE, SAFE, SAFE, UNSAFE, UNSAFE, UNSAFE,
+		SAFE, SAFE, SAFE, UNSAFE, UNSAFE, UNSAFE, SAFE, SAFE, SAFE, UNSAFE, UNSAFE,
 	};
 	static const char *const reasons[] = {
 		NULL, NULL, NULL, "Expected an initialized dynptr", "Unreleased reference",
-		"mem_size=",
+		"mem_size=", NULL, NULL, NULL, "reference leak", "Expected an initialized dynptr",
 	};
 	const char *dir = getenv("BPFSCEV_TEST_BPF_DIR");
 	char path[1024];

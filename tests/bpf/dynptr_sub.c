@@ -3,6 +3,9 @@
  * reserves, fills and submits a ringbuf dynptr of its own frame.  The unsafe twins: the callee
  * reads the dynptr after the caller discarded it, the callee leaves its own ringbuf dynptr
  * unreleased on a path (its frame goes: nothing can release it), the callee reads past a slice.
+ * A static function making its caller's dynptr (a ringbuf record reserved, a local one over a map
+ * value) or releasing it (submitted or discarded); twins: the record it reserved leaked by the
+ * caller, the record it released discarded again by the caller.
  * tests/test_dynptr_sub.c holds each verdict against the kernel's.
  */
 #include "bpf_test.h"
@@ -162,6 +165,87 @@ int sub_past(struct xdp_md *ctx)
 		return XDP_PASS;
 	bpf_dynptr_from_mem(v, 64, 0, &d);
 	return past(&d) & 1 ? XDP_PASS : XDP_DROP;
+}
+
+/* a record of the caller's frame, reserved and filled here; the caller submits it */
+static __attribute__((noinline)) int open_rec(struct bpf_dynptr *d, __u32 v)
+{
+	bpf_ringbuf_reserve_dynptr(&rb, 16, 0, d);
+	bpf_dynptr_write(d, 0, &v, sizeof(v), 0);
+	return 0;
+}
+
+SEC("xdp")
+int sub_make_rb(struct xdp_md *ctx)
+{
+	struct bpf_dynptr d;
+
+	open_rec(&d, ctx->ingress_ifindex);
+	bpf_ringbuf_submit_dynptr(&d, 0);
+	return XDP_PASS;
+}
+
+/* the caller's record, submitted or discarded here */
+static __attribute__((noinline)) void close_rec(struct bpf_dynptr *d, __u32 keep)
+{
+	if (keep)
+		bpf_ringbuf_submit_dynptr(d, 0);
+	else
+		bpf_ringbuf_discard_dynptr(d, 0);
+}
+
+SEC("xdp")
+int sub_close(struct xdp_md *ctx)
+{
+	struct bpf_dynptr d;
+	__u32 v = ctx->rx_queue_index;
+
+	bpf_ringbuf_reserve_dynptr(&rb, 16, 0, &d);
+	bpf_dynptr_write(&d, 8, &v, sizeof(v), 0);
+	close_rec(&d, v & 1);
+	return XDP_PASS;
+}
+
+/* a local dynptr of the caller's frame over the map value v */
+static __attribute__((noinline)) int wrap(struct bpf_dynptr *d, __u64 *v)
+{
+	bpf_dynptr_from_mem(v, 64, 0, d);
+	return 0;
+}
+
+SEC("xdp")
+int sub_make_local(struct xdp_md *ctx)
+{
+	struct bpf_dynptr d;
+	__u32 k = 0;
+	__u64 *v = bpf_map_lookup_elem(&arr, &k);
+
+	if (!v)
+		return XDP_PASS;
+	wrap(&d, v);
+	return sum(&d) & 1 ? XDP_PASS : XDP_DROP;
+}
+
+/* twin: the record the callee reserved is never released */
+SEC("xdp")
+int sub_make_leak(struct xdp_md *ctx)
+{
+	struct bpf_dynptr d;
+
+	open_rec(&d, ctx->ingress_ifindex);
+	return XDP_PASS;
+}
+
+/* twin: the callee released the record, the caller discards it again */
+SEC("xdp")
+int sub_close_twice(struct xdp_md *ctx)
+{
+	struct bpf_dynptr d;
+
+	bpf_ringbuf_reserve_dynptr(&rb, 16, 0, &d);
+	close_rec(&d, ctx->rx_queue_index & 1);
+	bpf_ringbuf_discard_dynptr(&d, 0);
+	return XDP_PASS;
 }
 
 char LICENSE[] SEC("license") = "GPL";
