@@ -88,12 +88,43 @@ static void input_key(struct gi *g)
 	gi_stx(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, BPF_REG_1);
 }
 
-/* a loop of the piece: r6 from 0 by 1 while r6 < its bound, on map 0 with its helpers */
-static void hash_loop(struct gi *g, int idx, int top, int end, uint8_t form, uint64_t shapes,
-		      int64_t trip, uint64_t trip_max)
+void gi_lookup_loop(struct gi *g, int idx, const struct gi_lookup_loop *ll)
 {
-	unit_loop_describe(g, idx, top, end, form, shapes | GEN_SH(MAP) | GEN_SH(HELPER),
-			   BPF_REG_6, trip, trip_max);
+	int top = gi_label(g), skip = gi_label(g), end = gi_label(g);
+
+	gi_mov_const(g, BPF_REG_6, 0, true);
+	gi_bind(g, top);
+	ll->lookup(g, ll->arg);
+	if (ll->checked)
+		gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, skip);
+	gi_ldx(g, BPF_DW, BPF_REG_1, BPF_REG_0, (int16_t)ll->off);
+	gi_alux(g, true, BPF_ADD, BPF_REG_8, BPF_REG_1);
+	if (ll->add_iv)
+		gi_alux(g, true, BPF_ADD, BPF_REG_8, BPF_REG_6);
+	if (ll->write)
+		gi_stx(g, BPF_DW, BPF_REG_0, (int16_t)ll->woff, BPF_REG_8);
+	gi_bind(g, skip);
+	gi_alu(g, true, BPF_ADD, BPF_REG_6, 1);
+	gi_jmp(g, false, BPF_JLT, BPF_REG_6, (int32_t)ll->m, top);
+	gi_bind(g, end);
+	unit_loop_describe(g, idx, top, end, GEN_FORM_DO_WHILE,
+			   GEN_SH(DO_WHILE) | GEN_SH(BOUND_CONST) | GEN_SH(MAP) | GEN_SH(HELPER),
+			   BPF_REG_6, ll->m, ll->m);
+}
+
+/* the lookup loop's call: r0 = lookup(map 0, &key), the key r6 (never_in: r6 + 8, which nothing
+ * inserts) */
+static void lookup_r6(struct gi *g, bool never_in)
+{
+	if (never_in) {
+		gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_6);
+		gi_alu(g, true, BPF_ADD, BPF_REG_1, 8);
+		gi_stx(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, BPF_REG_1);
+	} else {
+		gi_stx(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, BPF_REG_6);
+	}
+	map_key_args(g);
+	gi_call_helper(g, BPF_FUNC_map_lookup_elem);
 }
 
 void gi_hash_piece(struct gi *g)
@@ -108,8 +139,10 @@ void gi_hash_piece(struct gi *g)
 	bool write = gen_bool(g->src, 50), noexist = gen_bool(g->src, 30);
 	uint8_t j = (uint8_t)gen_pick(g->src, GEN_INPUT_LEN);
 	int fidx = (int)g->p->nloops++, ftop = gi_label(g), fend = gi_label(g);
-	int lidx = (int)g->p->nloops++, ltop = gi_label(g), lskip = gi_label(g),
-	    lend = gi_label(g);
+	int lidx = (int)g->p->nloops++;
+	/* the twin: 0 no NULL check, keys never inserted */
+	const struct gi_lookup_loop ll = { lookup_r6, twin && twin_kind == 0,
+					   !(twin && twin_kind == 0), false, write, off, woff, m };
 
 	for (int o = 0; o < GEN_MAP_VALUE_SIZE; o += 8)
 		gi_st(g, BPF_DW, EBPF_REG_FP, (int16_t)(GEN_FP_ARRAY + o), 0);
@@ -131,31 +164,11 @@ void gi_hash_piece(struct gi *g)
 	gi_map0_update(g, noexist ? BPF_NOEXIST : BPF_ANY);
 	gi_alux(g, true, BPF_ADD, BPF_REG_8, BPF_REG_0);
 	gi_while_up_tail(g, BPF_REG_6, ftop, fend);
-	hash_loop(g, fidx, ftop, fend, GEN_FORM_WHILE, GEN_SH(WHILE) | GEN_SH(BOUND_INPUT), -1, 8);
+	unit_loop_describe(g, fidx, ftop, fend, GEN_FORM_WHILE,
+			   GEN_SH(WHILE) | GEN_SH(BOUND_INPUT) | GEN_SH(MAP) | GEN_SH(HELPER), BPF_REG_6,
+			   -1, 8);
 	/* the lookups: do ... while (++i < m) */
-	gi_mov_const(g, BPF_REG_6, 0, true);
-	gi_bind(g, ltop);
-	if (twin && twin_kind == 0) {
-		gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_6);
-		gi_alu(g, true, BPF_ADD, BPF_REG_1, 8);
-		gi_stx(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, BPF_REG_1);
-	} else {
-		gi_stx(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, BPF_REG_6);
-	}
-	map_key_args(g);
-	gi_call_helper(g, BPF_FUNC_map_lookup_elem);
-	if (!(twin && twin_kind == 0))
-		gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, lskip);
-	gi_ldx(g, BPF_DW, BPF_REG_1, BPF_REG_0, (int16_t)off);
-	gi_alux(g, true, BPF_ADD, BPF_REG_8, BPF_REG_1);
-	if (write)
-		gi_stx(g, BPF_DW, BPF_REG_0, (int16_t)woff, BPF_REG_8);
-	gi_bind(g, lskip);
-	gi_alu(g, true, BPF_ADD, BPF_REG_6, 1);
-	gi_jmp(g, false, BPF_JLT, BPF_REG_6, (int32_t)m, ltop);
-	gi_bind(g, lend);
-	hash_loop(g, lidx, ltop, lend, GEN_FORM_DO_WHILE, GEN_SH(DO_WHILE) | GEN_SH(BOUND_CONST), m,
-		  m);
+	gi_lookup_loop(g, lidx, &ll);
 	/* a delete, then the sum into an element */
 	input_key(g);
 	map_key_args(g);

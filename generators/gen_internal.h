@@ -379,6 +379,25 @@ void gi_hash_piece(struct gi *g);
 /* update(map 0, &key, a, flags): the key at GEN_FP_KEY, the value the stack array's first
  * GEN_MAP_VALUE_SIZE bytes (GEN_FP_ARRAY, written before); r0-r5 clobbered */
 void gi_map0_update(struct gi *g, int32_t flags);
+/* A loop of the prologue's pieces over map 0's values (the hash piece's lookups, gen_pcpu.c's
+ * CPUs), r6 its counter and r8 its sum:
+ *
+ *     r6 = 0; do {
+ *             r0 = a value or NULL (lookup(g, arg): r6 picks the key or the CPU)
+ *             if (r0) {                       no check when !checked
+ *                     r8 += *(u64 *)(r0 + off) (and r6 with add_iv)
+ *                     maybe *(u64 *)(r0 + woff) = r8 (write)
+ *             }
+ *     } while (++r6 < m);
+ *
+ * described as loop idx (m iterations, exactly). */
+struct gi_lookup_loop {
+	void (*lookup)(struct gi *g, bool arg);
+	bool arg, checked, add_iv, write;
+	int32_t off, woff;
+	uint32_t m;
+};
+void gi_lookup_loop(struct gi *g, int idx, const struct gi_lookup_loop *ll);
 /* gen_pcpu.c: p_map_lookup_percpu (p_map_lookup_percpu_bad): map 0 per-CPU, and the prologue's
  * piece of bpf_map_lookup_percpu_elem calls (after the hash piece) */
 void gi_pcpu_plan(struct gi *g);

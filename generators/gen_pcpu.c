@@ -58,6 +58,14 @@ static void lookup_call(struct gi *g)
 	gi_call_helper(g, BPF_FUNC_map_lookup_percpu_elem);
 }
 
+/* the cpus loop's call: r0 = lookup_percpu(map 0, &key, r6) */
+static void lookup_cpu_r6(struct gi *g, bool unused)
+{
+	(void)unused;
+	gi_alux(g, true, BPF_MOV, BPF_REG_3, BPF_REG_6);
+	lookup_call(g);
+}
+
 void gi_pcpu_piece(struct gi *g)
 {
 	bool twin = g->pcpu_piece == 2, array = g->map0_type == BPF_MAP_TYPE_PERCPU_ARRAY;
@@ -70,8 +78,9 @@ void gi_pcpu_piece(struct gi *g)
 	int32_t woff = 8 * (int32_t)gen_pick(g->src, GEN_MAP_VALUE_SIZE / 8);
 	bool write = gen_bool(g->src, 60), smp = gen_bool(g->src, 30);
 	uint8_t j = (uint8_t)gen_pick(g->src, GEN_INPUT_LEN);
-	int lidx = (int)g->p->nloops++, ltop = gi_label(g), lskip = gi_label(g),
-	    lend = gi_label(g), sskip = gi_label(g);
+	int lidx = (int)g->p->nloops++, sskip = gi_label(g);
+	const struct gi_lookup_loop ll = { lookup_cpu_r6, false, !(twin && twin_kind == 0), true,
+					   write, off, woff, m };
 
 	gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_DATA);
 	gi_ldx(g, BPF_B, BPF_REG_1, BPF_REG_1, j);
@@ -90,24 +99,7 @@ void gi_pcpu_piece(struct gi *g)
 		gi_bind(g, sskip);
 	}
 	/* the cpus: do ... while (++cpu < m) */
-	gi_mov_const(g, BPF_REG_6, 0, true);
-	gi_bind(g, ltop);
-	gi_alux(g, true, BPF_MOV, BPF_REG_3, BPF_REG_6);
-	lookup_call(g);
-	if (!(twin && twin_kind == 0))
-		gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, lskip);
-	gi_ldx(g, BPF_DW, BPF_REG_1, BPF_REG_0, (int16_t)off);
-	gi_alux(g, true, BPF_ADD, BPF_REG_8, BPF_REG_1);
-	gi_alux(g, true, BPF_ADD, BPF_REG_8, BPF_REG_6);
-	if (write)
-		gi_stx(g, BPF_DW, BPF_REG_0, (int16_t)woff, BPF_REG_8);
-	gi_bind(g, lskip);
-	gi_alu(g, true, BPF_ADD, BPF_REG_6, 1);
-	gi_jmp(g, false, BPF_JLT, BPF_REG_6, (int32_t)m, ltop);
-	gi_bind(g, lend);
-	unit_loop_describe(g, lidx, ltop, lend, GEN_FORM_DO_WHILE,
-			   GEN_SH(DO_WHILE) | GEN_SH(BOUND_CONST) | GEN_SH(MAP) | GEN_SH(HELPER),
-			   BPF_REG_6, m, m);
+	gi_lookup_loop(g, lidx, &ll);
 	if (twin)
 		g->p->flags |= GEN_PROG_PCPU_UNSAFE;
 }

@@ -571,6 +571,12 @@ static bool map_storage_at(struct interp_state *st, size_t m, uint32_t pc, const
 	return false;
 }
 
+/* The address of element e (an array's index, a hash map's slot) of map m's values. */
+static uint64_t value_va(size_t m, const struct map_rt *mr, long e)
+{
+	return INTERP_VA_MAP + ((uint64_t)m << 32) + ((uint64_t)e << mr->shift);
+}
+
 /* The context structures' special fields. */
 struct ctx_field {
 	uint16_t off, size;
@@ -1279,7 +1285,7 @@ static bool each_element(struct interp_state *st, struct frame *f, unsigned k)
 	f->cb_i = pos + 1;
 	r[1] = INTERP_VA_MAPH + f->cb_map;
 	r[2] = INTERP_VA_KEY + (uint64_t)k * EBPF_STACK_SIZE;
-	r[3] = INTERP_VA_MAP + ((uint64_t)f->cb_map << 32) + ((uint64_t)pos << mr->shift);
+	r[3] = value_va(f->cb_map, mr, pos);
 	r[4] = f->cb_ctx;
 	r[5] = 0;
 	return true;
@@ -1605,6 +1611,41 @@ static long hash_find(const struct map_rt *mr, const uint8_t *key, uint32_t ks)
 	return -1;
 }
 
+/* The key r2 points to, for a helper on map m (name for its traps): its bytes, or NULL after a
+ * trap (a key size the map's type does not take, note appended for an array's; the bytes not
+ * readable). */
+static const uint8_t *map_key(struct interp_state *st, const struct iop *ip, const char *name,
+			      size_t m, const char *note)
+{
+	const struct ebpf_map_def *def = &st->env->maps[m].def;
+	const struct map_rt *mr = &st->maps[m];
+
+	if (def->key_size == 0 || (mr->kind == MAPK_ARRAY && def->key_size != 4)) {
+		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: map '%s' has key size %u%s", name,
+			 def->name, def->key_size, mr->kind == MAPK_ARRAY ? note : "");
+		return NULL;
+	}
+	return mem_ptr(st, ip->pc, st->h.regs[2], def->key_size, ACC_LOAD);
+}
+
+/* The element of map m that key finds, once the map's storage is there (map_storage_at: a trap
+ * when it cannot be): an array's index below its entries or a hash map's slot, else -1; -2 after
+ * a trap. */
+static long map_slot(struct interp_state *st, const struct iop *ip, const char *name, size_t m,
+		     const uint8_t *key)
+{
+	const struct ebpf_map_def *def = &st->env->maps[m].def;
+	const struct map_rt *mr = &st->maps[m];
+	uint32_t idx;
+
+	if (!map_storage_at(st, m, ip->pc, name))
+		return -2;
+	if (mr->kind != MAPK_ARRAY)
+		return hash_find(mr, key, def->key_size);
+	memcpy(&idx, key, 4);
+	return idx < def->max_entries ? (long)idx : -1;
+}
+
 /* bpf_timer_init/set_callback/start/cancel (kernel/bpf/helpers.c) on the struct bpf_timer of
  * a map value (ebpf_map_def.timer; the verifier refuses any other pointer, so a run traps).
  * The state lives in the timer's own bytes, which the program cannot read or write (the
@@ -1731,6 +1772,34 @@ static void value_update(const struct ebpf_map_def *def, uint8_t *dst, const uin
 			memset(dst + def->fields[k].off, 0, def->fields[k].size);
 }
 
+/* A per-CPU map's copies for every CPU (map_rt.pcpu), zeroed when the run makes them.  False
+ * when too large or out of memory (st->oom). */
+static bool pcpu_storage(struct interp_state *st, struct map_rt *mr)
+{
+	if (mr->pcpu)
+		return true;
+	if (!mr->len || mr->len * st->ncpus > MAP_STORAGE_MAX)
+		return false;
+	mr->pcpu = calloc(st->ncpus, mr->len);
+	if (!mr->pcpu) {
+		st->oom = true;
+		return false;
+	}
+	mr->pcpu_own = true;
+	return true;
+}
+
+/* A new element of a per-CPU hash map, at byte at of each CPU's copies (size bytes): the running
+ * CPU's copy is the value written, the other CPUs' copies (when made) are zeroed, as the
+ * kernel's pcpu_init_value does. */
+static void pcpu_new_value(const struct interp_state *st, struct map_rt *mr, size_t at,
+			   size_t size)
+{
+	for (unsigned c = 0; mr->pcpu && c < st->ncpus; c++)
+		if (c != st->cpu)
+			memset(mr->pcpu + c * mr->len + at, 0, size);
+}
+
 /* bpf_map_lookup_elem, update, delete.  0 with *ret, or -1 after a trap. */
 static int map_helper(struct interp_state *st, const struct iop *ip, int32_t id, uint64_t *ret)
 {
@@ -1742,20 +1811,14 @@ static int map_helper(struct interp_state *st, const struct iop *ip, int32_t id,
 	struct map_rt *mr;
 	const uint8_t *key, *val = NULL;
 	uint64_t flags = r[4];
+	long slot;
 	size_t m;
 
 	if (map_arg(st, ip, name, &m))
 		return -1;
 	def = &st->env->maps[m].def;
 	mr = &st->maps[m];
-	if (def->key_size == 0 || (mr->kind == MAPK_ARRAY && def->key_size != 4)) {
-		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: map '%s' has key size %u%s", name,
-			 def->name, def->key_size,
-			 mr->kind == MAPK_ARRAY ? " (array maps have 4-byte keys)" : "");
-		return -1;
-	}
-	key = mem_ptr(st, ip->pc, r[2], def->key_size, ACC_LOAD);
-	if (!key)
+	if (!(key = map_key(st, ip, name, m, " (array maps have 4-byte keys)")))
 		return -1;
 	if (mr->kind == MAPK_OUTER) {
 		uint32_t idx;
@@ -1785,40 +1848,33 @@ static int map_helper(struct interp_state *st, const struct iop *ip, int32_t id,
 		if (!val)
 			return -1;
 	}
-	if (!map_storage_at(st, m, ip->pc, name))
+	if ((slot = map_slot(st, ip, name, m, key)) == -2)
 		return -1;
+	if (id == BPF_FUNC_map_lookup_elem) {
+		*ret = slot < 0 ? 0 : value_va(m, mr, slot);
+		return 0;
+	}
 	if (mr->kind == MAPK_ARRAY) {
-		uint32_t idx;
-
-		memcpy(&idx, key, 4);
-		if (id == BPF_FUNC_map_lookup_elem) {
-			*ret = idx < def->max_entries
-			       ? INTERP_VA_MAP + (m << 32) + ((uint64_t)idx << mr->shift) : 0;
-		} else if (id == BPF_FUNC_map_delete_elem) {
+		if (id == BPF_FUNC_map_delete_elem) {
 			*ret = ERR(EINVAL);
 		} else if ((flags & ~(uint64_t)BPF_F_LOCK) > BPF_EXIST) {
 			*ret = ERR(EINVAL);
-		} else if (idx >= def->max_entries) {
+		} else if (slot < 0) {
 			*ret = ERR(E2BIG);
 		} else if ((flags & ~(uint64_t)BPF_F_LOCK) == BPF_NOEXIST) {
 			*ret = ERR(EEXIST);
 		} else {
-			value_update(def, mr->host + (size_t)idx * def->value_size, val);
+			value_update(def, mr->host + (size_t)slot * def->value_size, val);
 			*ret = 0;
 		}
 		return 0;
 	}
 	/* hash */
 	{
-		long slot = hash_find(mr, key, def->key_size);
-
 		if (id == BPF_FUNC_map_update_elem && mr->cnt > mr->upd_peak)
 			mr->upd_peak = mr->cnt;
 
-		if (id == BPF_FUNC_map_lookup_elem) {
-			*ret = slot < 0 ? 0
-				: INTERP_VA_MAP + (m << 32) + ((uint64_t)slot << mr->shift);
-		} else if (id == BPF_FUNC_map_delete_elem) {
+		if (id == BPF_FUNC_map_delete_elem) {
 			if (slot < 0) {
 				*ret = ERR(ENOENT);
 			} else {
@@ -1848,32 +1904,11 @@ static int map_helper(struct interp_state *st, const struct iop *ip, int32_t id,
 			mr->cnt++;
 			memmove(mr->keys + (size_t)k * def->key_size, key, def->key_size);
 			value_update(def, mr->host + (size_t)k * def->value_size, val);
-			/* (a new element: the other CPUs' copies zeroed, pcpu_init_value) */
-			for (unsigned c = 0; mr->pcpu && c < st->ncpus; c++)
-				if (c != st->cpu)
-					memset(mr->pcpu + c * mr->len + (size_t)k * def->value_size,
-					       0, def->value_size);
+			pcpu_new_value(st, mr, (size_t)k * def->value_size, def->value_size);
 			*ret = 0;
 		}
 	}
 	return 0;
-}
-
-/* A per-CPU map's copies for every CPU (map_rt.pcpu), zeroed when the run makes them.  False
- * when too large or out of memory (st->oom). */
-static bool pcpu_storage(struct interp_state *st, struct map_rt *mr)
-{
-	if (mr->pcpu)
-		return true;
-	if (!mr->len || mr->len * st->ncpus > MAP_STORAGE_MAX)
-		return false;
-	mr->pcpu = calloc(st->ncpus, mr->len);
-	if (!mr->pcpu) {
-		st->oom = true;
-		return false;
-	}
-	mr->pcpu_own = true;
-	return true;
 }
 
 /* bpf_map_lookup_percpu_elem(map, key, cpu) (kernel/bpf/helpers.c, and the per-CPU maps'
@@ -1885,7 +1920,7 @@ static int pcpu_lookup(struct interp_state *st, const struct iop *ip, uint64_t *
 {
 	const char *name = "bpf_map_lookup_percpu_elem";
 	uint64_t *r = st->h.regs, w;
-	uint32_t cpu = (uint32_t)r[3], idx;
+	uint32_t cpu = (uint32_t)r[3];
 	const struct ebpf_map_def *def;
 	struct map_rt *mr;
 	const uint8_t *key;
@@ -1901,26 +1936,13 @@ static int pcpu_lookup(struct interp_state *st, const struct iop *ip, uint64_t *
 			 "per-CPU map", name, m, def->name, def->type);
 		return -1;
 	}
-	if (def->key_size == 0 || (mr->kind == MAPK_ARRAY && def->key_size != 4)) {
-		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: map '%s' has key size %u", name,
-			 def->name, def->key_size);
+	if (!(key = map_key(st, ip, name, m, "")) || (slot = map_slot(st, ip, name, m, key)) == -2)
 		return -1;
-	}
-	if (!(key = mem_ptr(st, ip->pc, r[2], def->key_size, ACC_LOAD)))
-		return -1;
-	if (!map_storage_at(st, m, ip->pc, name))
-		return -1;
-	if (mr->kind == MAPK_ARRAY) {
-		memcpy(&idx, key, 4);
-		slot = idx < def->max_entries ? (long)idx : -1;
-	} else {
-		slot = hash_find(mr, key, def->key_size);
-	}
 	*ret = 0;
 	if (cpu >= st->ncpus || slot < 0)
 		return 0;
 	if (cpu == st->cpu) {
-		*ret = INTERP_VA_MAP + (m << 32) + ((uint64_t)slot << mr->shift);
+		*ret = value_va(m, mr, slot);
 		return 0;
 	}
 	w = (uint64_t)cpu * st->map_cnt + m;
@@ -2847,7 +2869,7 @@ static void fire_timer(struct interp_state *st, size_t m, uint32_t e, uint32_t s
 		r[k] = INTERP_POISON;
 	r[1] = INTERP_VA_MAPH + m;
 	r[2] = INTERP_VA_KEY;
-	r[3] = INTERP_VA_MAP + ((uint64_t)m << 32) + ((uint64_t)e << mr->shift);
+	r[3] = value_va(m, mr, e);
 	r[10] = INTERP_VA_STACK + EBPF_STACK_SIZE;
 	st->timer_running = r[3] + def->timer - 1;
 	exec(st, budget - *used, st->env->probes != NULL, st->code->slot2op[slot]);
