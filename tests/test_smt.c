@@ -1712,6 +1712,89 @@ static void test_hash_value_forged(void)
 	unprepare(&p);
 }
 
+/* bpf_map_lookup_percpu_elem (helper 195; issue 15, z3pc20): the machine holds the other CPUs'
+ * copies (smt_mach.h), CPU 1's of a per-CPU array in its INTERP_VA_PCPU window, zero as the
+ * interpreter starts them in BMC and any bytes in the induction.  The program looks key 0 up in
+ * CPU 1's copy, reads it (r7, pc 10), writes the input's byte 0 there, then looks the key up in
+ * CPUs 0 to 3 in a loop (header 14; CPUs 2 and 3 do not exist: NULL) and reads what it finds
+ * (r1 at pc 21).  True claims (the copy's pointer, the value read in the loop, the CPUs found,
+ * the loop's trip) proved; CPU 0's copy (the map's own window) and CPU 1's kept apart (the value
+ * read is at most 255, not the 8 bytes the program did not write); the value read at most 254
+ * (wrong for byte 0 = 0xff, found in CPU 1's copy) and CPU 0 the only one found refuted with
+ * counterexamples the interpreter confirms.  r7 = 0 holds on every run of the interpreter
+ * (its copies start zero) but not on a kernel whose CPU 1 wrote the copy: not proved, not
+ * refuted. */
+static void test_percpu_lookup(void)
+{
+	static const char prog[] =
+		"-- asm\n"
+		"r6 = *(u8 *)(r1 +0)\n"
+		"r1 = 0\n"
+		"*(u32 *)(r10 -4) = r1\n"
+		"r1 = map[fd:0] ll\n"
+		"r2 = r10\n"
+		"r2 += -4\n"
+		"r3 = 1\n"
+		"call bpf_map_lookup_percpu_elem\n"	/* pc 8 */
+		"if r0 == 0 goto out\n"
+		"r7 = *(u64 *)(r0 +0)\n"		/* pc 10 */
+		"*(u64 *)(r0 +0) = r6\n"
+		"r9 = r0\n"				/* pc 12: r9 CPU 1's copy */
+		"r8 = 0\n"
+		"l: r1 = map[fd:0] ll\n"		/* pc 14 */
+		"r2 = r10\n"
+		"r2 += -4\n"
+		"r3 = r8\n"
+		"call bpf_map_lookup_percpu_elem\n"	/* pc 19 */
+		"if r0 == 0 goto n\n"
+		"r1 = *(u64 *)(r0 +0)\n"		/* pc 21 */
+		"r5 = r8\n"				/* pc 22: r8 a CPU found */
+		"n: r8 += 1\n"
+		"if r8 < 4 goto l\n"
+		"out: r0 = 0\n"				/* pc 25 */
+		"exit\n"
+		"-- maps\n"
+		"percpu_array key=4 value=8 entries=4\n";
+#define PC(pcs) "{\"programs\": [{\"name\": \"pc\", \"loops\": [{\"header\": 14, \"entries\": " \
+	"[14], \"blocks\": [[14, 24]], \"induction_variables\": [{\"loc\": \"r8\", \"width\": 64, " \
+	"\"start\": 0, \"step\": 1}], \"trip_count\": {\"kind\": \"exact\", \"max\": 4, \"min\": " \
+	"4}}], \"ranges\": [{\"pc\": 13, \"loc\": \"r9\", \"type\": \"ptr\", \"region\": " \
+	"\"map_value\", \"map\": 0, \"umin\": 0, \"umax\": 0, \"smin\": 0, \"smax\": 0, " \
+	"\"u32_min\": 0, \"u32_max\": 0, \"s32_min\": 0, \"s32_max\": 0}," pcs "]}]}"
+	static const char good[] = PC(R1(22, "r1", 0, 255) "," R1(22, "r8", 0, 1));
+	static const char wrong[] = PC(R1(22, "r1", 0, 254) "," R1(22, "r8", 0, 0));
+	static const char zero[] = PC(R1(11, "r7", 0, 0));
+#undef PC
+	static const struct cb_expect ref[] = {
+		{ SMT_CLAIM_RANGE, 1, FIND_RANGE, byte0_ff },
+		{ SMT_CLAIM_RANGE, 2, FIND_RANGE, any_input },
+	};
+	struct smt_opts zo = { .sz = sizeof(zo), .rlimit = TEST_RLIMIT, .timeout_ms = SAFETY_MS };
+	const struct smt_claim_result *c;
+	struct prepared p;
+	struct smt_result r;
+
+	cb_case("per-CPU lookup, true claims", prog, good, NULL, 0);
+	cb_case("per-CPU lookup, wrong claims", prog, wrong, ref, 2);
+	if (!prepare(&p, prog, zero))
+		return;
+	CHECK(concrete_misses(&p, FIND_RANGE, 1), "per-CPU lookup: the interpreter refutes CPU "
+	      "1's copy read as 0 (it starts zero there): the test would prove nothing");
+	CHECK(smt_check(&r, p.obj, &p.obj->progs[0], &p.claims->progs[0], &zo) == 0,
+	      "per-CPU lookup: smt_check");
+	CHECK(!r.note[0], "per-CPU lookup: a part not encoded: %s", r.note);
+	c = find_claim(&r, SMT_CLAIM_RANGE, 1);
+	CHECK(c && c->verdict == SMT_UNKNOWN, "per-CPU lookup: CPU 1's copy read as 0 (true of "
+	      "zeroed copies only) %s: %s", c ? smt_verdict_name(c->verdict) : "missing",
+	      c ? c->reason : "");
+	c = find_claim(&r, SMT_CLAIM_RANGE, 0);
+	CHECK(c && c->verdict == SMT_PROVED, "per-CPU lookup: the copy's pointer %s: %s",
+	      c ? smt_verdict_name(c->verdict) : "missing", c ? c->reason : "");
+	CHECK(r.encoding_bugs == 0, "per-CPU lookup: %u encoding findings", r.encoding_bugs);
+	smt_result__free(&r);
+	unprepare(&p);
+}
+
 /* may_goto: the induction gives every frame a budget of any size (every kernel's rule: counted,
  * or timed on x86-64), BMC the interpreter's 2^23.  A loop whose only exit is a may_goto
  * (cond_break) keeps r7 in [0, 10] (it counts to 10 and starts again): claimed at the header, in
@@ -2081,6 +2164,7 @@ int main(int argc, char **argv)
 	test_hash_walk();
 	test_hash_fill();
 	test_hash_value_forged();
+	test_percpu_lookup();
 	test_big_region_havoc();
 	test_encoding_reads();
 	test_may_goto();

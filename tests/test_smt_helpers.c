@@ -5,7 +5,9 @@
  * included.  Here each helper gets a small program: r7 is 0, becomes 5 right after the helper's
  * call (paths that skip the call keep 0), and the claim forged at main's exit says r7 is 0.  The
  * interpreter must refute it (a run gets past the call: else the case proves nothing), and Z3
- * must not prove it: refuted or unknown.
+ * must not prove it: refuted or unknown.  For a helper Z3 encodes as the interpreter runs it
+ * (the cases marked encoded), more: the forged claim refuted by a counterexample the
+ * interpreter confirmed, and the true claim, r7 in [0, 5], proved.
  *
  * The list of helpers is the interpreter's own (interp_helper_family, its dispatch): every helper
  * of a family with a model of its own needs a hand-written case below, and the test fails for
@@ -71,13 +73,14 @@ static const struct {
 	const char *what;
 	int32_t id;		/* -1: a kfunc */
 	const char *text;
+	bool encoded;		/* Z3 encodes it: refuted, and the true claim proved */
 } hand[] = {
 	MAP_CASES("array", "-- maps\narray key=4 value=8 entries=4\n"),
 	MAP_CASES("hash", "-- maps\nhash key=8 value=8 entries=4\n"),
 	/* (cpu 1: another CPU's copy, INTERP_VA_PCPU) */
 	{ "lookup_percpu_elem", BPF_FUNC_map_lookup_percpu_elem, START KEY0
 	  "r1 = map[fd:0] ll\nr3 = 1\ncall bpf_map_lookup_percpu_elem\n" SET END
-	  "-- maps\npercpu_array key=4 value=8 entries=4\n" },
+	  "-- maps\npercpu_array key=4 value=8 entries=4\n", true },
 	{ "trace_printk", BPF_FUNC_trace_printk, START
 	  "r1 = 0\n*(u64 *)(r10 -8) = r1\nr1 = r10\nr1 += -8\nr2 = 8\ncall bpf_trace_printk\n"
 	  SET END },
@@ -136,16 +139,45 @@ static const struct {
 	{ "bpf_iter_num_destroy", -1, START ITER_NEW ITER_DESTROY SET END },
 };
 
-/* The claim: r7 in [0, 0] at main's first exit. */
+/* The claim: r7 in [0, hi] at main's first exit (hi 0: forged; 5: true). */
 static const char claim_fmt[] =
 	"{\"programs\": [{\"name\": \"forged\", \"loops\": [], \"ranges\": [{\"pc\": %u, "
-	"\"loc\": \"r7\", \"umin\": 0, \"umax\": 0, \"smin\": 0, \"smax\": 0, \"u32_min\": 0, "
-	"\"u32_max\": 0, \"s32_min\": 0, \"s32_max\": 0}]}]}";
+	"\"loc\": \"r7\", \"umin\": 0, \"umax\": %u, \"smin\": 0, \"smax\": %u, \"u32_min\": 0, "
+	"\"u32_max\": %u, \"s32_min\": 0, \"s32_max\": %u}]}]}";
 
 static unsigned z3_refuted, z3_unknown, z3_proved;
 
-/* The case: the interpreter refutes the claim; Z3 does not prove it. */
-static void forged(const char *what, const char *text)
+/* Z3 on the true claim r7 in [0, 5] at pc: proved. */
+static void true_proved(struct ebpf_object *obj, unsigned pc, const char *what)
+{
+	struct smt_opts zo = { .sz = sizeof(zo), .rlimit = TEST_RLIMIT, .timeout_ms = SAFETY_MS };
+	struct claims *claims = NULL;
+	const struct smt_claim_result *c;
+	struct smt_result r;
+	char cj[512];
+	struct diag d;
+
+	diag_clear(&d);
+	snprintf(cj, sizeof(cj), claim_fmt, pc, 5, 5, 5, 5);
+	if (claims_read(&claims, cj, strlen(cj), &d)) {
+		CHECK(0, "%s: claims: %s", what, d.msg);
+		return;
+	}
+	if (smt_check(&r, obj, &obj->progs[0], &claims->progs[0], &zo) == 0) {
+		c = r.nclaims == 1 ? &r.claims[0] : NULL;
+		CHECK(c && c->verdict == SMT_PROVED, "%s: Z3 does not prove the true claim r7 in "
+		      "[0, 5] (%s: %s)", what, c ? smt_verdict_name(c->verdict) : "none",
+		      c ? c->reason : "no result");
+		smt_result__free(&r);
+	} else {
+		CHECK(0, "%s: smt_check failed", what);
+	}
+	claims__free(claims);
+}
+
+/* The case: the interpreter refutes the claim; Z3 does not prove it (encoded: refutes it with
+ * a counterexample the interpreter confirmed, and proves the true claim). */
+static void forged(const char *what, const char *text, bool encoded)
 {
 	struct smt_opts zo = { .sz = sizeof(zo), .rlimit = TEST_RLIMIT, .timeout_ms = SAFETY_MS };
 	struct check_opts co = { .sz = sizeof(co) };
@@ -168,7 +200,7 @@ static void forged(const char *what, const char *text)
 	for (size_t k = 0; k < p->len && pc == UINT32_MAX; k++)
 		if (p->insns[k].code == (BPF_JMP | BPF_EXIT))
 			pc = (unsigned)k;
-	snprintf(cj, sizeof(cj), claim_fmt, pc);
+	snprintf(cj, sizeof(cj), claim_fmt, pc, 0, 0, 0, 0);
 	if (claims_read(&claims, cj, strlen(cj), &d)) {
 		CHECK(0, "%s: claims: %s", what, d.msg);
 		ebpf_object__free(obj);
@@ -187,6 +219,13 @@ static void forged(const char *what, const char *text)
 	if (smt_check(&r, obj, p, &claims->progs[0], &zo) == 0) {
 		const struct smt_claim_result *c = r.nclaims == 1 ? &r.claims[0] : NULL;
 
+		CHECK(!encoded || (c && c->verdict == SMT_REFUTED &&
+				   c->method == SMT_BY_COUNTEREXAMPLE && c->finding >= 0 &&
+				   r.findings[c->finding].kind == FIND_RANGE),
+		      "%s: Z3 does not refute the forged claim r7 = 0 with a counterexample the "
+		      "interpreter confirms (%s: %s)", what, c ? smt_verdict_name(c->verdict) : "none",
+		      c ? c->reason : "no result");
+		CHECK(r.encoding_bugs == 0, "%s: %u encoding findings", what, r.encoding_bugs);
 		CHECK(c && c->verdict != SMT_PROVED, "%s: Z3 proves the forged claim r7 = 0 past "
 		      "the call (%s): the paths through the helper are cut", what,
 		      c ? c->reason : "no result");
@@ -200,6 +239,8 @@ static void forged(const char *what, const char *text)
 	} else {
 		CHECK(0, "%s: smt_check failed", what);
 	}
+	if (encoded)
+		true_proved(obj, pc, what);
 	claims__free(claims);
 	ebpf_object__free(obj);
 }
@@ -276,7 +317,7 @@ int main(void)
 	unsigned per_fam[INTERP_HF_PROTO + 1] = { 0 }, made = 0;
 
 	for (size_t k = 0; k < sizeof(hand) / sizeof(hand[0]); k++)
-		forged(hand[k].what, hand[k].text);
+		forged(hand[k].what, hand[k].text, hand[k].encoded);
 	for (int32_t id = 0; id < MAX_HELPER_ID; id++) {
 		enum interp_helper_family f = interp_helper_family(id);
 		bool has = false;
@@ -290,7 +331,7 @@ int main(void)
 			CHECK(t != NULL, "helper %s (id %d): no program made for it",
 			      ebpf_helper_name(id) ? ebpf_helper_name(id) : "?", id);
 			if (t) {
-				forged(ebpf_helper_name(id), t);
+				forged(ebpf_helper_name(id), t, false);
 				made++;
 			}
 			free(t);

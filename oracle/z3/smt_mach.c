@@ -13,6 +13,10 @@
 #include "bpf/helper_proto.h"
 
 #define MAP_STORAGE_MAX (256ull << 20)	/* interp.c: per-run storage of one map */
+/* The CPUs of a run and the one it runs on: interp_env's defaults (ncpus 0, cpu 0), the
+ * replay's (oracle_check sets neither). */
+#define MACH_NCPUS INTERP_NCPUS
+#define MACH_CPU 0u
 
 static sxt bv64(struct mach *m, uint64_t v) { return sx_bv(m->c, v, 64); }
 static sxt lo32(struct mach *m, sxt a) { return sx_extract(m->c, 31, 0, a); }
@@ -78,6 +82,9 @@ int mach_init(struct mach *m, struct sx *c, const struct ebpf_prog *prog,
 		     m->insns[pc].imm == BPF_FUNC_ringbuf_submit_dynptr ||
 		     m->insns[pc].imm == BPF_FUNC_ringbuf_discard_dynptr))
 			m->any_rb = true;
+		else if (ebpf_is_call(&m->insns[pc]) && m->insns[pc].src_reg == 0 &&
+			 m->insns[pc].imm == BPF_FUNC_map_lookup_percpu_elem)
+			m->pcpu = true;
 	m->helper = sx_fresh_mem(c, "helper");
 	m->input0 = sx_fresh_mem(c, "input");
 	m->poison = bv64(m, INTERP_POISON);
@@ -95,6 +102,17 @@ static sxt map_initial(struct mach *m, size_t k)
 			if (d->init[i])
 				a = sx_store(m->c, a, bv64(m, i), sx_bv(m->c, d->init[i], 8));
 	return a;
+}
+
+/* Map k is a per-CPU map whose other CPUs' copies a run can hold (interp.c: pcpu_storage). */
+static bool pcpu_held(const struct mach *m, size_t k)
+{
+	const struct mach_map *mm = &m->maps[k];
+	uint32_t t = mm->def.type;
+
+	return (t == BPF_MAP_TYPE_PERCPU_ARRAY || t == BPF_MAP_TYPE_PERCPU_HASH ||
+		t == BPF_MAP_TYPE_LRU_PERCPU_HASH) &&
+	       mm->len && mm->len <= MAP_STORAGE_MAX / MACH_NCPUS;
 }
 
 sxt mach_may_goto_budget(struct mach *m)
@@ -136,6 +154,9 @@ void mach_entry_state(struct mach *m, struct mstate *st)
 	for (size_t k = 0; k < m->nmaps && k < MACH_MAX_MAPS; k++)
 		st->maps[k] = m->any_hash && m->maps[k].kind == MACH_MAP_HASH
 			      ? sx_fresh_mem(c, "hinit") : map_initial(m, k);
+	for (size_t k = 0; m->pcpu && k < m->nmaps && k < MACH_MAX_MAPS; k++)
+		if (pcpu_held(m, k))
+			st->pcpu[k] = m->any_pcpu ? sx_fresh_mem(c, "pcinit") : sx_mem_const(c, 0);
 	if (m->any_rb) {
 		st->rb = st->rbsz = sx_mem_const(c, 0);
 		st->rblive = st->nrecs = bv64(m, 0);
@@ -187,8 +208,10 @@ bool mstate_merge(struct sx *c, struct mstate *acc, const struct mstate *b)
 	}
 	acc->input = pick(c, g, acc->input, b->input);
 	acc->skbctx = pick(c, g, acc->skbctx, b->skbctx);
-	for (int k = 0; k < MACH_MAX_MAPS; k++)
+	for (int k = 0; k < MACH_MAX_MAPS; k++) {
 		acc->maps[k] = pick(c, g, acc->maps[k], b->maps[k]);
+		acc->pcpu[k] = pick(c, g, acc->pcpu[k], b->pcpu[k]);
+	}
 	acc->hpos = pick(c, g, acc->hpos, b->hpos);
 	acc->rb = pick(c, g, acc->rb, b->rb);
 	acc->rbsz = pick(c, g, acc->rbsz, b->rbsz);
@@ -258,6 +281,19 @@ static unsigned regions(struct mach *m, struct mstate *st, enum acc acc, struct 
 						    (uint64_t)m->maps[k].nval << m->maps[k].shift, 0,
 						    &st->maps[k], false, NULL, m->maps[k].def.value_size,
 						    m->maps[k].shift };
+	/* the other CPUs' copies of per-CPU maps, each CPU's in its window (interp.c: xlate_acc) */
+	for (size_t k = 0; k < m->nmaps && k < MACH_MAX_MAPS; k++)
+		for (uint64_t cpu = 0; st->pcpu[k] && cpu < MACH_NCPUS; cpu++) {
+			uint64_t w = cpu * m->nmaps + k;
+
+			if (cpu != MACH_CPU && w < INTERP_MAX_MAPS)
+				out[n++] = (struct region){ INTERP_VA_PCPU + (w << 32),
+							    (uint64_t)m->maps[k].nval
+								    << m->maps[k].shift,
+							    cpu << 32, &st->pcpu[k], false, NULL,
+							    m->maps[k].def.value_size,
+							    m->maps[k].shift };
+		}
 	if (st->rb)
 		out[n++] = (struct region){ INTERP_VA_RINGBUF, (uint64_t)INTERP_MAX_RECORDS << 32, 0,
 					    &st->rb, false, NULL, 0, 0, st->rblive, st->rbsz };
@@ -269,7 +305,7 @@ static unsigned regions(struct mach *m, struct mstate *st, enum acc acc, struct 
 	return n;
 }
 
-#define MAX_REGIONS (3 * MACH_NFRAMES + 2 + MACH_MAX_MAPS + 8)
+#define MAX_REGIONS (3 * MACH_NFRAMES + 2 + MACH_NCPUS * MACH_MAX_MAPS + 8)
 
 /* An address term's values when it is one of a few constants (an if-then-else of them, plus a
  * constant: a pointer that is NULL or one address, a dynptr's, a map lookup's): in_region decides
@@ -737,6 +773,30 @@ static void value_update_bytes(struct mach *m, const struct ebpf_map_def *def, s
 				vbytes[def->fields[f].off + k] = zero;
 }
 
+/* A per-CPU hash map's update that may insert an element at slot (when ok): an insertion
+ * zeroes the other CPUs' copies of it (interp.c: pcpu_init_value, as the kernel does); whether
+ * the key was new is any here, as the slot is. */
+static void pcpu_insert(struct mach *m, struct mstate *st, const struct mstate *pre, size_t h,
+			sxt slot, sxt ok, struct mstep *o)
+{
+	struct sx *c = m->c;
+	const struct mach_map *mm = &m->maps[h];
+	sxt arr = pre->pcpu[h], ins = sx_land(c, ok, sx_fresh_bool(c, "hins"));
+
+	for (uint64_t cpu = 0; cpu < MACH_NCPUS; cpu++) {
+		uint64_t w = cpu * m->nmaps + h;
+		sxt at = sx_add(c, bv64(m, cpu << 32), slot);
+
+		if (cpu == MACH_CPU || w >= INTERP_MAX_MAPS)
+			continue;
+		for (uint32_t k = 0; k < mm->def.value_size; k++)
+			arr = sx_store(c, arr, sx_add(c, at, bv64(m, k)), sx_bv(c, 0, 8));
+		note_store(o, sx_add(c, bv64(m, INTERP_VA_PCPU + (w << 32)), slot),
+			   sx_land(c, pre->guard, ins), mm->def.value_size);
+	}
+	st->pcpu[h] = sx_ite(c, ins, arr, st->pcpu[h]);
+}
+
 /* One map helper on hash map h, after its key (and update's value) were read as interp.c's
  * map_helper reads them.  The induction (m->any_hash) runs it as any kernel may, the
  * interpreter's table among them: lookup NULL or the address of any of the map's values (slots),
@@ -793,6 +853,8 @@ static sxt hash_helper_on(struct mach *m, struct mstate *st, const struct mstate
 		st->maps[h] = sx_ite(c, ok, arr, st->maps[h]);
 		note_store(o, sx_add(c, base, slot),
 			   sx_land(c, sx_land(c, pre->guard, sx_not(c, trap)), ok), def->value_size);
+		if (pre->pcpu[h])
+			pcpu_insert(m, st, pre, h, slot, sx_land(c, ok, sx_not(c, trap)), o);
 	}
 	return trap;
 }
@@ -868,8 +930,73 @@ static sxt map_helper_on(struct mach *m, struct mstate *st, const struct mstate 
 	return trap;
 }
 
-/* bpf_map_lookup/update/delete_elem: r1 must be a map handle (a trap otherwise).  Returns the
- * trap condition and sets r0. */
+/* bpf_map_lookup_percpu_elem(map, key, cpu) on map h (interp.c: pcpu_lookup after map_arg):
+ * sets *ret and returns the trap condition.  Not a per-CPU map, a key size other than an
+ * array's 4, a key not readable or a map without storage trap; then NULL for a u32 cpu not
+ * below MACH_NCPUS or a key that finds no element, MACH_CPU's copy in the map's own window,
+ * another's in its INTERP_VA_PCPU window (a trap when that lies past the region or the copies
+ * are too large to hold).  An array's key finds element key when below max_entries; a hash
+ * map's as hash_helper_on's lookup does (any slot or none; BMC stops the path). */
+static sxt pcpu_lookup_on(struct mach *m, const struct mstate *pre, size_t h, sxt *ret,
+			  struct mstep *o)
+{
+	struct sx *c = m->c;
+	const struct mach_map *mm = &m->maps[h];
+	const struct ebpf_map_def *def = &mm->def;
+	uint32_t t = def->type;
+	sxt trap, slot, found, none, own, far, w, kb[512];
+	sxt cpu = z64(m, lo32(m, pre->r[3]));
+
+	*ret = bv64(m, 0);
+	if (t != BPF_MAP_TYPE_PERCPU_ARRAY && t != BPF_MAP_TYPE_PERCPU_HASH &&
+	    t != BPF_MAP_TYPE_LRU_PERCPU_HASH)
+		return sx_true(c);
+	if (def->key_size == 0 || (mm->kind == MACH_MAP_ARRAY && def->key_size != 4))
+		return sx_true(c);
+	if (mm->kind == MACH_MAP_HASH) {
+		if (!m->any_hash) {
+			o->cut = true;
+			return sx_false(c);
+		}
+		if (def->key_size > 512) {
+			snprintf(o->unsupported, sizeof(o->unsupported), "helper %d on hash map "
+				 "'%s' of %u-byte keys", BPF_FUNC_map_lookup_percpu_elem, def->name,
+				 def->key_size);
+			return sx_false(c);
+		}
+		trap = bytes_at(m, (struct mstate *)pre, pre->r[2], def->key_size, ACC_RAW, kb);
+		if (!mm->len)
+			return sx_true(c);
+		slot = sx_shl(c, sx_urem(c, sx_fresh(c, "hslot", 64), bv64(m, mm->nval)),
+			      bv64(m, mm->shift));
+		found = sx_not(c, sx_fresh_bool(c, "hnull"));
+	} else {
+		struct loaded key;
+		sxt idx;
+
+		load(m, (struct mstate *)pre, pre->r[2], 4, ACC_RAW, &key);
+		trap = key.trap;
+		if (!mm->len)
+			return sx_true(c);
+		idx = z64(m, lo32(m, key.val));
+		found = sx_ult(c, idx, bv64(m, def->max_entries));
+		slot = sx_shl(c, idx, bv64(m, mm->shift));
+	}
+	none = sx_lor(c, sx_not(c, found), sx_ule(c, bv64(m, MACH_NCPUS), cpu));
+	own = sx_add(c, bv64(m, INTERP_VA_MAP + ((uint64_t)h << 32)), slot);
+	w = sx_add(c, sx_mul(c, cpu, bv64(m, m->nmaps)), bv64(m, h));
+	far = sx_add(c, sx_add(c, bv64(m, INTERP_VA_PCPU), sx_shl(c, w, bv64(m, 32))), slot);
+	*ret = sx_ite(c, none, bv64(m, 0), sx_ite(c, sx_eq(c, cpu, bv64(m, MACH_CPU)), own, far));
+	/* (the other CPU's copies: past the region, or too large for a run to hold) */
+	trap = sx_lor(c, trap, sx_land(c, sx_land(c, sx_not(c, none),
+						  sx_ne(c, cpu, bv64(m, MACH_CPU))),
+				       pcpu_held(m, h) ? sx_ule(c, bv64(m, INTERP_MAX_MAPS), w)
+						       : sx_true(c)));
+	return trap;
+}
+
+/* bpf_map_lookup/update/delete_elem and lookup_percpu_elem: r1 must be a map handle (a trap
+ * otherwise).  Returns the trap condition and sets r0. */
 static sxt map_helper(struct mach *m, struct mstate *st, int32_t id, struct mstep *o)
 {
 	struct sx *c = m->c;
@@ -894,7 +1021,8 @@ static sxt map_helper(struct mach *m, struct mstate *st, int32_t id, struct mste
 
 		if (sx_is_false(c, is_k))
 			continue;
-		t = map_helper_on(m, st, &pre, id, k, is_k, &ret, o);
+		t = id == BPF_FUNC_map_lookup_percpu_elem ? pcpu_lookup_on(m, &pre, k, &ret, o)
+			: map_helper_on(m, st, &pre, id, k, is_k, &ret, o);
 		if (o->unsupported[0])
 			return sx_false(c);
 		trap = sx_lor(c, trap, sx_land(c, is_k, t));
@@ -1301,6 +1429,7 @@ static sxt helper(struct mach *m, struct mstate *st, int32_t id, struct mstep *o
 	case BPF_FUNC_map_lookup_elem:
 	case BPF_FUNC_map_update_elem:
 	case BPF_FUNC_map_delete_elem:
+	case BPF_FUNC_map_lookup_percpu_elem:
 		trap = map_helper(m, st, id, o);
 		break;
 	case BPF_FUNC_trace_printk:
@@ -1332,10 +1461,6 @@ static sxt helper(struct mach *m, struct mstate *st, int32_t id, struct mstep *o
 	case BPF_FUNC_timer_set_callback:
 	case BPF_FUNC_timer_start:
 	case BPF_FUNC_timer_cancel:
-		goto interp_only;
-	/* (the other CPUs' copies are regions of their own, INTERP_VA_PCPU, which the machine
-	 * does not hold, and the run's CPUs are the interpreter's env: not encoded) */
-	case BPF_FUNC_map_lookup_percpu_elem:
 		goto interp_only;
 	default: {
 		/* the interpreter runs every helper of the prototype table whose result is an
@@ -1766,7 +1891,8 @@ unsigned mach_regions(struct mach *m, struct mstate *st, struct mach_region *out
 			for (uint64_t e = 0; e < cnt; e++)
 				out[n++] = (struct mach_region){ rg[k].arr,
 								 rg[k].lo + (e << rg[k].eshift),
-								 rg[k].evs, e << rg[k].eshift,
+								 rg[k].evs,
+								 rg[k].index0 + (e << rg[k].eshift),
 								 true };
 			continue;
 		}

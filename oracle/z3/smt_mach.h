@@ -29,6 +29,17 @@
  * dynptrs not yet released in the state (mach.any_rb), with the interpreter's draws (whether
  * the ring has room, the byte the record holds) and its leak check at the main program's exit
  * and at tail calls; bpf_ringbuf_reserve's records (without a dynptr) are not encoded.
+ * bpf_map_lookup_percpu_elem (helper 195) runs as interp.c's pcpu_lookup does in a run of the
+ * interpreter's CPUs (INTERP_NCPUS, the program on CPU 0: interp_env's defaults): NULL for a u32
+ * cpu not below them or a key that finds nothing, CPU 0's copy the map's own window, another
+ * CPU's copy in its window at INTERP_VA_PCPU (mstate.pcpu: one byte array per map, CPU c's
+ * copies at index 2^32 c + the offset in the window, each value a region of its own).  Those
+ * copies are zero as a run of the interpreter starts (BMC, whose models replay) and any bytes
+ * in the induction (mach.any_pcpu: whatever the kernel's other CPUs left there); a hash map's
+ * element found as hash_helper_on finds one (the induction; BMC stops the path there).  The
+ * copies' windows are readable and writable from the program's start, not only once a lookup
+ * made the interpreter allocate them (a forged address there runs on here where the
+ * interpreter traps: more runs, so what is proved holds for its runs too).
  *
  * mach_step() runs one instruction: the successors with their guards (both sides of a branch),
  * the condition under which it traps (a trapping run stops: successors exclude it), the
@@ -89,6 +100,13 @@ struct mach {
 	bool any_hash;
 	/* The program calls a ringbuf dynptr helper: its states carry the records (mstate.rb). */
 	bool any_rb;
+	/* The program calls bpf_map_lookup_percpu_elem: its states carry the other CPUs' copies
+	 * of its per-CPU maps (mstate.pcpu). */
+	bool pcpu;
+	/* Those copies any bytes at entry, and a hash update that inserts may zero them (the
+	 * kernel's other CPUs may have written them): for the induction only; BMC starts them at
+	 * zero as the interpreter does, so its models replay. */
+	bool any_pcpu;
 };
 
 /* A new frame's may_goto budget (see any_may_goto). */
@@ -123,6 +141,10 @@ struct mstate {
 	sxt nrecs;		/* bv64: records reserved so far */
 	sxt dnull;		/* bv32: NULL ringbuf dynptrs not released */
 	sxt refs;		/* bv32: references held (live records and dnull) */
+	/* Per-CPU map k's copies of the CPUs other than the running one (mach.pcpu; NULL for
+	 * other maps, or copies too large for the interpreter): CPU c's at index 2^32 c + the
+	 * offset in its window, INTERP_VA_PCPU + ((c * maps + k) << 32). */
+	sxt pcpu[MACH_MAX_MAPS];
 	sxt saved[MACH_NFRAMES][5];	/* saved[k]: r6-r10 of frame k while frame k+1 runs */
 	uint32_t ret_pc[MACH_NFRAMES];	/* where frame k resumes */
 };

@@ -339,6 +339,17 @@ static sxt claim_holds(struct prover *P, const struct mstate *st, const struct c
 			sxt off = sx_sub(c, v, bv64(P, start));
 
 			ok = sx_ult(c, off, bv64(P, 1ull << 32));
+			if (P->m.pcpu && cr->map < P->m.nmaps) {
+				/* or a CPU's copies of the map (interp_map_window) */
+				sxt w = sx_lshr(c, sx_sub(c, v, bv64(P, INTERP_VA_PCPU)), bv64(P, 32));
+				sxt pc_ok = sx_land(c, sx_eq(c, sx_lshr(c, v, bv64(P, 44)),
+							     bv64(P, INTERP_VA_PCPU >> 44)),
+						    sx_eq(c, sx_urem(c, w, bv64(P, P->m.nmaps)),
+							  bv64(P, cr->map)));
+
+				off = sx_ite(c, ok, off, sx_and(c, v, bv64(P, 0xffffffffull)));
+				ok = sx_lor(c, ok, pc_ok);
+			}
 			/* offsets count from the start of the element's window the pointer is
 			 * in, or of one of the CLAIM_MAP_BACK before it (claims.h, check.c) */
 			x = vs ? sx_and(c, off, bv64(P, vs - 1)) : off;
@@ -559,6 +570,12 @@ static void exec_insn(struct prover *P, int32_t loop, uint32_t func, uint32_t pc
 	 * x86-64 JITs may jump where the count would not) */
 	if (ebpf_is_jmp(&P->m.insns[pc]) && ebpf_op(&P->m.insns[pc]) == BPF_JCOND &&
 	    !P->m.any_may_goto)
+		P->interp_only = true;
+	/* bpf_map_lookup_percpu_elem: BMC's other CPUs' copies start zero, the interpreter's
+	 * (its models replay), so covering every path proves nothing for copies holding other
+	 * bytes; the induction's are any (mach.any_pcpu) */
+	if (ebpf_is_helper_call(&P->m.insns[pc]) &&
+	    P->m.insns[pc].imm == BPF_FUNC_map_lookup_percpu_elem && !P->m.any_pcpu)
 		P->interp_only = true;
 	if (o->unsupported[0]) {
 		note_unsupported(P, pc, o->unsupported);
@@ -1871,7 +1888,7 @@ static void run_program(struct prover *P)
 	P->abort_why[0] = 0;
 	P->incomplete = sx_false(P->c);
 	P->interp_only = false;
-	P->m.any_may_goto = P->m.any_hash = P->mode == MODE_INDUCT;
+	P->m.any_may_goto = P->m.any_hash = P->m.any_pcpu = P->mode == MODE_INDUCT;
 	memset(P->visited, 0, P->g.nslots);
 	mach_entry_state(&P->m, &st);
 	push_pend(P, &init, 0, &st);
