@@ -70,45 +70,61 @@ out:
 }
 
 /* Registers live at each function's entry (backward liveness over its blocks): a pseudo call
- * passes only those of r1-r5 its callee may read, the others are dead there. */
+ * passes only those of r1-r5 its callee may read, the others are dead there.  Each block's
+ * instructions are walked once, into live_in = (live_out & keep) | gen; the fixpoint then
+ * iterates over the blocks alone. */
 static int compute_args_read(struct scev_ctx *cx)
 {
 	const struct scev_cfg *cfg = cx->st.cfg;
-	uint16_t *in = arena_zalloc(cfg->nblocks ? cfg->nblocks : 1, sizeof(*in));
+	size_t nb = cfg->nblocks ? cfg->nblocks : 1;
+	uint16_t *in = arena_zalloc(nb, sizeof(*in));
+	uint16_t *keep = arena_alloc(nb * sizeof(*keep)), *gen = arena_alloc(nb * sizeof(*gen));
 	bool changed = true;
 
 	cx->args_read = arena_zalloc(cfg->nfuncs ? cfg->nfuncs : 1, sizeof(*cx->args_read));
-	if (!in || !cx->args_read) {
+	if (!in || !keep || !gen || !cx->args_read) {
 		arena_free(in);
+		arena_free(keep);
+		arena_free(gen);
 		return -ENOMEM;
+	}
+	for (uint32_t b = 0; b < cfg->nblocks; b++) {
+		const struct scev_block *blk = &cfg->blocks[b];
+		uint32_t pcs[64], n = 0;
+		uint16_t k = 0xffff, g = 0;
+
+		/* instructions backwards; blocks longer than 64 are conservative: all live */
+		for (uint32_t pc = blk->first; pc <= blk->last;) {
+			pcs[n++ % 64] = pc;
+			pc += ebpf_insn_slots(&cx->insns[pc]);
+		}
+		if (n > 64) {
+			k = 0;
+			g = 0x7ff;
+		} else {
+			while (n--) {
+				const struct bpf_insn *i = &cx->insns[pcs[n]];
+				uint16_t w = (uint16_t)~ebpf_regs_written(i);
+
+				k &= w;
+				g = (uint16_t)((g & w) | (uint16_t)ebpf_regs_read(i));
+			}
+		}
+		keep[b] = k;
+		gen[b] = g;
 	}
 	while (changed) {
 		changed = false;
 		for (uint32_t b = cfg->nblocks; b-- > 0;) {
 			const struct scev_block *blk = &cfg->blocks[b];
-			uint16_t live = 0, old = in[b];
-			uint32_t pcs[64], n = 0;
+			uint16_t live = 0;
 
 			for (unsigned k = 0; k < blk->nsucc; k++)
 				live |= in[blk->succ[k]];
 			if (blk->nsucc == 0)
 				live |= 1;	/* r0 at exit */
-			/* instructions backwards; blocks longer than 64 are walked in chunks */
-			for (uint32_t pc = blk->first; pc <= blk->last;) {
-				pcs[n++ % 64] = pc;
-				pc += ebpf_insn_slots(&cx->insns[pc]);
-			}
-			if (n > 64) {
-				live = 0x7ff;	/* rare: be conservative for very long blocks */
-			} else {
-				while (n--) {
-					const struct bpf_insn *i = &cx->insns[pcs[n]];
-
-					live &= (uint16_t)~ebpf_regs_written(i);
-					live |= (uint16_t)ebpf_regs_read(i);
-				}
-			}
-			if (live != old) {
+			live = (uint16_t)((live & keep[b]) | gen[b]);
+			if (live != in[b]) {
 				in[b] = live;
 				changed = true;
 			}
@@ -117,6 +133,8 @@ static int compute_args_read(struct scev_ctx *cx)
 	for (uint32_t f = 0; f < cfg->nfuncs; f++)
 		cx->args_read[f] = in[cfg->funcs[f].entry] & 0x3e;
 	arena_free(in);
+	arena_free(keep);
+	arena_free(gen);
 	return 0;
 }
 
