@@ -1226,6 +1226,32 @@ static const struct astate *run_state(struct engine *en, uint32_t b)
 	return absint_is_header(en->cx, b, &l) ? st_peek(en->hdr, l) : st_peek(en->in, b);
 }
 
+/* What a block's checks write of a verdict (verdict_fail, the counts): the rest of it (the call
+ * graph's limits, the frames, the instruction bounds) is written only around the passes
+ * (call_limits.c, scev.c). */
+struct verdict_head {
+	uint8_t kind;
+	uint32_t pc;
+	uint64_t checks;
+	char reason[sizeof(((struct scev_verdict *)0)->reason)];
+};
+
+static void verdict_head_get(struct verdict_head *h, const struct scev_verdict *v)
+{
+	h->kind = v->kind;
+	h->pc = v->pc;
+	h->checks = v->checks;
+	memcpy(h->reason, v->reason, sizeof(h->reason));
+}
+
+static void verdict_head_put(struct scev_verdict *v, const struct verdict_head *h)
+{
+	v->kind = h->kind;
+	v->pc = h->pc;
+	v->checks = h->checks;
+	memcpy(v->reason, h->reason, sizeof(v->reason));
+}
+
 /* The verdict's checks of reachable block b: from its joined (or header) state, and when that
  * fails, from its path states; then its path states go on to its successors.  Until the first
  * failure only: after it, nothing can change the verdict. */
@@ -1234,7 +1260,7 @@ static int verify_paths(struct engine *en, uint32_t b)
 	struct scev_ctx *cx = en->cx;
 	const struct scev_block *blk = &cx->st.cfg->blocks[b];
 	struct scev_verdict *v = cx->verdict;
-	struct astate s = { 0 };
+	struct astate s;
 	bool want = v->kind == VERDICT_SAFE, paths_ok = true;
 	uint8_t *kinds = NULL;
 	int err;
@@ -1247,6 +1273,8 @@ static int verify_paths(struct engine *en, uint32_t b)
 	}
 	if (cx->live)
 		cx->live[b] = 1;
+	astate__none(&s);
+	st_cells_lend(cx, &s);	/* (a spare cell array, as run_block's copies take) */
 	err = astate__copy(&s, run_state(en, b));
 	if (!want || !en->npaths[b]) {
 		/* (no path state to check: the join's checks go straight into the verdict, which
@@ -1255,23 +1283,26 @@ static int verify_paths(struct engine *en, uint32_t b)
 			err = absint_verify_run(en, b, &s, v, NULL);
 		if (!err && want)
 			err = send_succs(en, b, &s, send_path, NULL);
-		astate__free(&s);
+		st_cells_return(cx, &s);
 		paths_drop(en, b);
 		return err;
 	}
-	struct scev_verdict base = *v, first = { .kind = VERDICT_SAFE };
+	/* (the join's and each path's checks run on v itself, between copies of what they write
+	 * of it, its head: not on copies of the whole verdict, 6.6 KB with its bounds) */
+	struct verdict_head v0, base, first = { .kind = VERDICT_SAFE };
 
+	verdict_head_get(&v0, v);
 	if (!err)
-		err = absint_verify_run(en, b, &s, &base, NULL);
+		err = absint_verify_run(en, b, &s, v, NULL);
+	verdict_head_get(&base, v);
 	if (!err && !(kinds = calloc(blk->last - blk->first + 1, 1)))
 		err = -ENOMEM;
 	for (uint8_t k = 0; !err && k < en->npaths[b]; k++) {
-		struct scev_verdict pv = *v;
-
-		err = absint_verify_run(en, b, &en->paths[b][k], &pv, kinds);
-		if (pv.kind != VERDICT_SAFE && paths_ok) {
+		verdict_head_put(v, &v0);
+		err = absint_verify_run(en, b, &en->paths[b][k], v, kinds);
+		if (v->kind != VERDICT_SAFE && paths_ok) {
 			paths_ok = false;
-			first = pv;	/* (the reason of a path says more than the join's) */
+			verdict_head_get(&first, v);	/* (a path's reason says more than the join's) */
 		}
 		if (!err)
 			err = send_succs(en, b, &en->paths[b][k], send_path, NULL);
@@ -1286,25 +1317,26 @@ static int verify_paths(struct engine *en, uint32_t b)
 				at = k;
 				break;
 			}
+		base.kind = VERDICT_SAFE;
 		if (at > blk->last - blk->first) {
-			base.kind = VERDICT_SAFE;
-			base.pc = v->pc;
-			memcpy(base.reason, v->reason, sizeof(base.reason));
+			base.pc = v0.pc;
+			memcpy(base.reason, v0.reason, sizeof(base.reason));
 		} else {
-			base.kind = VERDICT_SAFE;
-			verdict_fail(&base, VERDICT_UNSAFE, blk->first + at,
+			verdict_head_put(v, &base);
+			verdict_fail(v, VERDICT_UNSAFE, blk->first + at,
 				     kinds[at] & 1 ? "the same instruction accesses the context and "
 				     "other memory on different paths" : "the same instruction accesses "
 				     "a kernel object and other memory on different paths");
+			verdict_head_get(&base, v);
 		}
 	}
 	if (base.kind != VERDICT_SAFE && !paths_ok) {
 		first.checks = base.checks;
 		base = first;
 	}
-	*v = base;
+	verdict_head_put(v, &base);
 	free(kinds);
-	astate__free(&s);
+	st_cells_return(cx, &s);
 	paths_drop(en, b);
 	return err;
 }
