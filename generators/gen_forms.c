@@ -20,11 +20,12 @@
  *    on a short sample) or returns 2.
  *  - p_timer (p_timer_unsafe): a statement of main arms a timer of the timer map (GEN_MAP_TIMER,
  *    its struct bpf_timer at GEN_TIMER_OFF): bpf_timer_init with a clock, set_callback, start
- *    (maybe with flags the helper refuses), maybe cancel, the last result added to the
- *    accumulator.  The callback, which the timer calls later on its own (never in a run), adds
- *    its key to its value's first 8 bytes, may hold a counted loop and may start its timer
- *    again.  The twin's callback returns 1 (the kernel refuses it; no run shows it), or its
- *    bpf_timer_init is given a pointer off the timer or the array map (the interpreter traps).
+ *    (maybe with flags the helper refuses), maybe cancel (the refused flags and the cancel
+ *    each when an input bit is set), the last result added to the accumulator.  The callback,
+ *    which the timer calls later on its own (never in a run), adds its key to its value's first
+ *    8 bytes, may hold a counted loop and may start its timer again.  The twin's callback
+ *    returns 1 (the kernel refuses it; no run shows it), or its bpf_timer_init is given a
+ *    pointer off the timer or the array map (the interpreter traps).
  *    p_timer_two: the statement arms the timer of map 4 too (GEN_MAP_TIMER2: 48-byte values,
  *    map 3's are 32) with the same callback, which the kernel verifies once per map; its twin
  *    p_timer_two_past's callback also writes its value's bytes [40, 48) (a firing of map 3's
@@ -237,12 +238,25 @@ static void timer_init_cb(struct gi *g, int32_t off, uint32_t map, int32_t clock
 	gi_call_helper(g, BPF_FUNC_timer_set_callback);
 }
 
-/* bpf_timer_start(&v->t, nsecs, flags). */
-static void timer_start(struct gi *g, uint64_t nsecs, uint64_t flags)
+void gi_input_bit(struct gi *g, int reg)
 {
+	gi_ldx(g, BPF_DW, reg, EBPF_REG_FP, GEN_FP_DATA);
+	gi_ldx(g, BPF_B, reg, reg, (int16_t)gen_pick(g->src, GEN_INPUT_LEN));
+	gi_alu(g, true, BPF_AND, reg, 1);
+}
+
+/* bpf_timer_start(&v->t, nsecs, flags); with refused, flags is 8 (which the helper refuses) or
+ * 0 by an input bit. */
+static void timer_start(struct gi *g, uint64_t nsecs, uint64_t flags, bool refused)
+{
+	if (refused) {
+		gi_input_bit(g, BPF_REG_3);
+		gi_alu(g, true, BPF_LSH, BPF_REG_3, 3);
+	}
 	timer_ptr(g, GEN_TIMER_OFF);
 	gi_mov_const(g, BPF_REG_2, nsecs, true);
-	gi_mov_const(g, BPF_REG_3, flags, true);
+	if (!refused)
+		gi_mov_const(g, BPF_REG_3, flags, true);
 	gi_call_helper(g, BPF_FUNC_timer_start);
 }
 
@@ -296,19 +310,26 @@ void gi_stmt_timer(struct gi *g, struct gi_loop *lp)
 	clock = clocks[gen_pick(g->src, 3)];
 	timer_init_cb(g, off, bad == 3 ? 0 : GEN_MAP_TIMER, clock, cb->label);
 	/* start: 1 s ahead before a cancel (which then finds it pending, as the interpreter
-	 * says), else also now, 1 us ahead, absolute or pinned, or with a flag the helper refuses */
+	 * says), else also now, 1 us ahead, absolute or pinned, or with a flag the helper refuses.
+	 * The refused flag and the cancel each hang on an input bit, so that some runs fire the
+	 * timer and judge the claims in its callback (with either on every run, none did) */
 	flags = cancel ? 2 * gen_pick(g->src, 2) : gen_bool(g->src, 10) ? 4 : gen_pick(g->src, 4);
 	nsecs = cancel || gen_bool(g->src, 50) ? 1000000000 : gen_pick(g->src, 2) * 1000;
-	timer_start(g, nsecs, flags == 4 ? 8 : flags);
+	timer_start(g, nsecs, flags, flags == 4);
 	if (cancel) {
+		int l_kept = gi_label(g);
+
+		gi_input_bit(g, BPF_REG_2);
+		gi_jmp(g, false, BPF_JEQ, BPF_REG_2, 0, l_kept);
 		timer_ptr(g, GEN_TIMER_OFF);
 		gi_call_helper(g, BPF_FUNC_timer_cancel);
+		gi_bind(g, l_kept);
 	}
 	if (two) {
 		/* map 4's element of the same key (an array: never NULL), armed 1 us or 1 s ahead */
 		timer_value(g, GEN_MAP_TIMER2, l_skip);
 		timer_init_cb(g, GEN_TIMER_OFF, GEN_MAP_TIMER2, clock, cb->label);
-		timer_start(g, gen_bool(g->src, 50) ? 1000000000 : 1000, 0);
+		timer_start(g, gen_bool(g->src, 50) ? 1000000000 : 1000, 0, false);
 		g->use_timer2 = true;
 	}
 	gi_bind(g, l_skip);

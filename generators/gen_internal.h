@@ -403,6 +403,9 @@ void gi_lookup_loop(struct gi *g, int idx, const struct gi_lookup_loop *ll);
 void gi_pcpu_plan(struct gi *g);
 void gi_pcpu_piece(struct gi *g);
 
+/* reg = bit 0 of an input byte (the packet's, at a drawn offset; gen_forms.c) */
+void gi_input_bit(struct gi *g, int reg);
+
 /* gen_stmt.c */
 enum { COND_ANY = -1, COND_INPUT, COND_COUNTER, COND_ACC, COND_HELPER };
 void gi_gen_stmt(struct gi *g, struct gi_loop *lp);

@@ -547,6 +547,9 @@ static void close_entry(struct watch *w, int i, bool complete)
 	}
 }
 
+/* pcs whose executions run_watched records in cb_seen (timer_fires: callbacks' entries) */
+static uint8_t cb_watch[GEN_MAX_INSNS], cb_seen[GEN_MAX_INSNS];
+
 static void visit(void *arg, const struct interp_state *st, uint32_t pc)
 {
 	struct watch *w = arg;
@@ -555,6 +558,7 @@ static void visit(void *arg, const struct interp_state *st, uint32_t pc)
 	uint32_t prev = interp_state_prev_pc(st);
 	bool iter;
 
+	cb_seen[pc] |= cb_watch[pc];
 	/* An irreducible loop entered at its first entry: a new entry, counted at the second. */
 	if (e >= 0 && !(prev >= w->p->loops[e].first && prev <= w->p->loops[e].last)) {
 		close_entry(w, e, true);
@@ -638,7 +642,7 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 	memset(&w, 0, sizeof(w));
 	memset(w.loop_at, 0xff, sizeof(w.loop_at));
 	memset(w.entry_at, 0xff, sizeof(w.entry_at));
-	memset(probes, 0, sizeof(probes));
+	memcpy(probes, cb_watch, sizeof(probes));
 	w.p = p;
 	w.seed = seed;
 	for (size_t i = 0; i < p->nloops; i++) {
@@ -1336,6 +1340,12 @@ static enum interp_trap twin_trap(const struct twin_run *r, const uint8_t *in)
 			   &steps);
 }
 
+/* Whether a run ended by a trap (a cut by the step budget is not one). */
+static bool trapped(enum interp_trap t)
+{
+	return t != INTERP_OK && t != INTERP_TRAP_STEPS;
+}
+
 /* bpfscev's verdict on the program; false when verify itself fails. */
 static bool twin_verdict(const struct twin_run *r, struct scev_verdict *v)
 {
@@ -1787,7 +1797,44 @@ static void test_dynptr_sub_make_knobs(void)
  * max_steps (check_program), and bpfscev calls most safe forms safe (never a timer rule's
  * refusal); the twin, flagged, is mostly not called safe (never when its run traps), and its
  * runs trap at bpf_timer_init (INTERP_TRAP_HELPER) when the pointer is off the timer or the map
- * is another (a callback returning 1 no run shows: the timer calls it later). */
+ * is another (a callback returning 1 no run shows: the timer calls it later).  The callbacks
+ * the safe forms set are fired by some run (timer_fires): their cancels and refused start flags
+ * hang on an input bit, so the claims in them are judged (c->bad counts the callbacks whose
+ * bpf_timer_set_callback some run reaches, c->dirty[0] those of them no run fires). */
+/* The bpf_timer_set_callback calls of p that a run reaches (the function loaded into R2 right
+ * before it: the callback), added to *set, and those whose callback no run fires to *unfired
+ * (runs on the program's own input, on all-zero and on all-one bytes; a program with a run that
+ * traps, which fires nothing, left out). */
+static void timer_fires(const struct twin_run *r, unsigned *set, unsigned *unfired)
+{
+	const struct gen_program *p = r->p;
+	uint8_t in[GEN_INPUT_LEN];
+	bool ended = true;
+
+	memset(cb_seen, 0, sizeof(cb_seen));
+	for (size_t pc = 0; pc + 2 < p->len; pc++)
+		if (p->insns[pc].code == (BPF_LD | BPF_IMM | BPF_DW) &&
+		    p->insns[pc].src_reg == BPF_PSEUDO_FUNC &&
+		    p->insns[pc + 2].code == (BPF_JMP | BPF_CALL) &&
+		    p->insns[pc + 2].src_reg == 0 &&
+		    p->insns[pc + 2].imm == BPF_FUNC_timer_set_callback &&
+		    pc + 1 + (uint32_t)p->insns[pc].imm < p->len)
+			cb_watch[pc + 1 + (uint32_t)p->insns[pc].imm] = cb_watch[pc + 2] = 1;
+	ended = !trapped(twin_trap(r, NULL));
+	for (int k = 0; k < 2; k++) {
+		memset(in, k ? 0xff : 0, sizeof(in));
+		ended = !trapped(twin_trap(r, in)) && ended;
+	}
+	for (size_t pc = 0; ended && pc + 2 < p->len; pc++)
+		if (cb_watch[pc + 2] && cb_seen[pc + 2] &&
+		    p->insns[pc].code == (BPF_LD | BPF_IMM | BPF_DW) &&
+		    p->insns[pc].src_reg == BPF_PSEUDO_FUNC) {
+			(*set)++;
+			*unfired += !cb_seen[pc + 1 + (uint32_t)p->insns[pc].imm];
+		}
+	memset(cb_watch, 0, sizeof(cb_watch));
+}
+
 static void timer_program(void *arg, const struct twin_run *r)
 {
 	struct twin_counts *c = arg;
@@ -1817,6 +1864,8 @@ static void timer_program(void *arg, const struct twin_run *r)
 		c->dirty[1] += (p->flags & GEN_PROG_TIMER_UNSAFE) && !safe;
 	}
 	c->flagged[r->twin] += !!(p->flags & GEN_PROG_TIMER_UNSAFE);
+	if (!r->twin && call)
+		timer_fires(r, &c->bad, &c->dirty[0]);
 	if (p->flags & GEN_PROG_TIMER_UNSAFE)
 		c->traps += (t = twin_trap(r, NULL)) == INTERP_TRAP_HELPER;
 	CHECK(!safe || t == INTERP_OK || t == INTERP_TRAP_STEPS, TW "called safe, but its run "
@@ -1837,9 +1886,13 @@ static void test_timer_knobs(void)
 	CHECK(c.traps > 5, "p_timer_unsafe: %u of %u flagged programs trap", c.traps, c.flagged[1]);
 	CHECK(c.dirty[1] > c.flagged[1] * 3 / 4, "p_timer_unsafe: %u of %u flagged programs not "
 	      "called safe", c.dirty[1], c.flagged[1]);
+	CHECK(c.dirty[0] * 10 < c.bad, "p_timer: %u of the %u callbacks the safe forms' runs set "
+	      "fired by no run", c.dirty[0], c.bad);
 	printf("p_timer: %u and %u of 60 programs arm a timer; %u cancel it; %u safe forms "
-	       "verified safe; p_timer_unsafe: %u flagged, %u trap, %u not called safe\n",
-	       c.calls[0], c.calls[1], c.shaped[0], c.safe, c.flagged[1], c.traps, c.dirty[1]);
+	       "verified safe, %u of the %u callbacks their runs set fired by no run; "
+	       "p_timer_unsafe: %u flagged, %u trap, %u not called safe\n", c.calls[0],
+	       c.calls[1], c.shaped[0], c.safe, c.dirty[0], c.bad, c.flagged[1], c.traps,
+	       c.dirty[1]);
 }
 
 /* p_timer_two and its unsafe twin p_timer_two_past: a statement arms the timers of map 3 (32-byte
@@ -2703,11 +2756,6 @@ struct hash_twin_counts {
 	unsigned flagged, traps, array_traps, hidden;
 	uint64_t hidden_seed;	/* the first hidden one's */
 };
-
-static bool trapped(enum interp_trap t)
-{
-	return t != INTERP_OK && t != INTERP_TRAP_STEPS;
-}
 
 static void hash_twin_program(void *arg, const struct twin_run *r)
 {
