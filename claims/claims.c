@@ -90,8 +90,10 @@ void claim_prog__free(struct claim_prog *p)
 	if (p->texts)
 		free(p->texts->slot);
 	free(p->texts);
-	free(p->loop_pool);
-	free(p->loops);
+	if (p->loops_map)
+		arena_pages_free(p->loops, p->loops_map);
+	else
+		free(p->loops);
 	ranges_free(p);
 	memset(p, 0, sizeof(*p));
 }
@@ -324,6 +326,41 @@ static void ranges_settle(struct claim_prog *p)
 	if (p->ranges_ready < p->ranges_map)
 		arena_pages_cover((char *)p->ranges + p->ranges_ready, RANGE_PAGE);
 	p->ranges_ready += RANGE_PAGE;
+}
+
+int claim_prog__alloc_loops(struct claim_prog *p, uint32_t n)
+{
+	size_t bytes = (size_t)(n ? n : 1) * sizeof(*p->loops);
+	size_t map = (bytes + RANGE_PAGE - 1) & ~(size_t)(RANGE_PAGE - 1);
+
+	if (bytes >= HUGE_HINT_MIN && (p->loops = arena_pages_alloc(map))) {
+		memset(p->loops, 0, bytes);	/* (the spare's pages hold old bytes) */
+		p->loops_map = map;
+	} else if (!(p->loops = zalloc(n ? n : 1, sizeof(*p->loops)))) {
+		return -ENOMEM;
+	}
+	p->nloops = n;
+	return 0;
+}
+
+int claim_prog__grow_loops(struct claim_prog *p, uint32_t n)
+{
+	size_t bytes = (size_t)(n ? n : 1) * sizeof(*p->loops);
+	struct claim_loop *nl;
+
+	if (p->loops_map && bytes <= p->loops_map)
+		return 0;
+	if (!p->loops_map)
+		nl = realloc(p->loops, bytes);
+	else if ((nl = malloc(bytes)))
+		memcpy(nl, p->loops, (size_t)p->nloops * sizeof(*nl));
+	if (!nl)
+		return -ENOMEM;
+	if (p->loops_map)
+		arena_pages_free(p->loops, p->loops_map);
+	p->loops = nl;
+	p->loops_map = 0;
+	return 0;
 }
 
 int claim_prog__reserve_ranges(struct claim_prog *p, uint32_t n)

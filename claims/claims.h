@@ -160,9 +160,10 @@ const char *claim_loop_kind_name(enum loop_kind k);
 struct claim_loop {
 	uint8_t kind;		/* enum loop_kind */
 	bool irreducible;
-	/* entries, back_edges and exits lie in the program's loop_pool (the analyzer's loops):
-	 * claim_prog__free frees the pool once, not them.  Otherwise each is its own malloc'd
-	 * array (the JSON reader's loops, bpf_loop callbacks' loops). */
+	/* entries, back_edges and exits lie in the program's chunks (the analyzer's loops: one
+	 * block for all, claim_prog__chunk): claim_prog__free frees the chunks, not them.
+	 * Otherwise each is its own malloc'd array (the JSON reader's loops, bpf_loop callbacks'
+	 * loops). */
 	bool pooled;
 	/* blocks and ivs lie in the program's chunks (claim_prog__chunk): claim_prog__free frees
 	 * the chunks, not them.  Otherwise each is malloc'd. */
@@ -195,11 +196,10 @@ struct claim_prog {
 	 * ranges_map bytes, 0 when malloc's; the pages below ranges_ready hold ranges or were
 	 * offered the arena's spare (claims.c: ranges_settle). */
 	size_t ranges_map, ranges_ready;
+	/* the loops' array, when whole 2 MiB pages from the arena (claim_prog__alloc_loops): its
+	 * bytes, 0 when malloc's */
+	size_t loops_map;
 	char note[256];		/* why some part was not analyzed, "" when all was */
-	/* one malloc'd block holding the pooled loops' arrays (claim_loop.pooled), NULL when
-	 * none: a program of a million instructions has hundreds of thousands of loops, and three
-	 * small blocks a loop cost malloc's time and a heap page touched 4 KiB at a time */
-	void *loop_pool;
 	/* The analyzer's loops' pc ranges, induction variables and trip texts
 	 * (claim_loop.chunked, claim_trip.chunked), carved in a row from a few blocks, the newest
 	 * first (claims.c): from malloc, a million loops' three or four small blocks each grew the
@@ -217,6 +217,13 @@ struct claims {
 void claim_prog__free(struct claim_prog *p);	/* frees members, not p */
 void claims__free(struct claims *c);		/* frees members and c (NULL ok) */
 int claim_prog__add_range(struct claim_prog *p, const struct claim_range *r);
+/* p->loops := n loops (at least room for one), zeroed, and p->nloops := n; p had none.  A
+ * large array is whole 2 MiB pages from the arena (arena_pages_alloc), the spare's first: made
+ * at the end of the analysis's last pass, it takes the pages of the loop summaries that pass
+ * has just freed.  0 or -ENOMEM. */
+int claim_prog__alloc_loops(struct claim_prog *p, uint32_t n);
+/* Room for n loops in all (the first nloops kept, the rest not cleared): 0 or -ENOMEM. */
+int claim_prog__grow_loops(struct claim_prog *p, uint32_t n);
 /* Room for n ranges in all, allocated at once (a large program's claims would otherwise be
  * copied at every doubling): 0 or -ENOMEM. */
 int claim_prog__reserve_ranges(struct claim_prog *p, uint32_t n);

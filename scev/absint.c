@@ -1686,6 +1686,11 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out)
 
 	if (engine_alloc(&en) || compute_cuts(&en))
 		goto out;
+	/* (a block of its own: given back as soon as the trips are the claims', for the claims'
+	 * other arrays, absint_claim_loops) */
+	if (!cx->first_pass &&
+	    !(en.trips = arena_zalloc(lf->nloops ? lf->nloops : 1, sizeof(*en.trips))))
+		goto out;
 	if (cx->first_pass) {
 		en.may_stack = cx->may_stack;
 		/* The header states, for the header steps of the next pass. */
@@ -1693,11 +1698,6 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out)
 		    !(cx->first_hdr = arena_zalloc(lf->nloops, sizeof(*cx->first_hdr))))
 			goto out;
 	} else {
-		/* The loops' claims, whose trip counts the header steps write (loop_trip) and
-		 * absint_fill_loops completes. */
-		if (!(out->loops = zalloc(lf->nloops ? lf->nloops : 1, sizeof(*out->loops))))
-			goto out;
-		out->nloops = lf->nloops;
 		/* Claims: every instruction inside a loop and at every loop exit. */
 		for (uint32_t b = 0; b < cfg->nblocks; b++)
 			en.emit[b] = lf->loop_of[b] != SCEV_NONE;	/* (in its loop and those around) */
@@ -1735,8 +1735,9 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out)
 	arena_free(cx->first_hdr);
 	cx->sums = NULL;
 	cx->first_hdr = NULL;
-	if ((err = once_loops(&en)) || (err = absint_iter_trips(&en)) ||
-	    (cx->verdict && (err = absint_verify_loops(&en))))
+	/* (now: the summaries' pages are the arena's to give the loops' claims) */
+	if ((err = absint_claim_loops(&en, out)) || (err = once_loops(&en)) ||
+	    (err = absint_iter_trips(&en)) || (cx->verdict && (err = absint_verify_loops(&en))))
 		goto out;
 	err = absint_fill_loops(&en, out);
 out:
@@ -1744,7 +1745,10 @@ out:
 		for (uint32_t l = 0; l < lf->nloops; l++) {
 			arena_slab_free(en.res[l].ivs);
 			free(en.res[l].exit_done);
+			if (en.trips)	/* (not moved to the claims: an error) */
+				claim_trip__free_text(&en.trips[l]);
 		}
+	arena_free(en.trips);
 	engine_free(&en);
 	return err;
 }

@@ -154,6 +154,10 @@ struct engine {
 	/* First pass, per loop: the registers a one-block loop only steps (absint.c, accelerate),
 	 * bit 15 set once known */
 	uint16_t *step_regs;
+	/* Last pass, per loop: the trip counts, until the loops' claims are made (loop_trip): a
+	 * claim_loop is 128 bytes, and made at the start of the pass the array of a million-
+	 * instruction program's took fresh pages while the pass gave the loop summaries' back */
+	struct claim_trip *trips;
 	/* While send_succs sends a conditional jump's second arm: the first (fall-through) arm's
 	 * state when that arm ran, else NULL */
 	struct astate *arm0;
@@ -187,10 +191,11 @@ _Static_assert(PAGE_GROUP <= UINT16_MAX, "engine.left_in_group counts a group in
 #define PATHS_MAX 8
 
 /* The trip count of loop l as the last pass's header steps found it (zero when never visited);
- * the first pass keeps none. */
+ * the first pass keeps none.  In en->trips until the pass has run every block, then in the
+ * loops' claims (absint_claim_loops). */
 static inline struct claim_trip *loop_trip(struct engine *en, uint32_t l)
 {
-	return &en->out->loops[l].trip;
+	return en->trips ? &en->trips[l] : &en->out->loops[l].trip;
 }
 
 /* absint_state.c */
@@ -449,6 +454,9 @@ bool absint_is_header(const struct scev_ctx *cx, uint32_t b, uint32_t *l);
 /* absint_claims.c */
 void absint_put_claims(struct engine *en, const struct astate *s, uint32_t pc);
 int absint_fill_loops(struct engine *en, struct claim_prog *out);
+/* The loops' claims, made once the last pass has run every block (their trip counts moved
+ * there from en->trips): 0 or -ENOMEM. */
+int absint_claim_loops(struct engine *en, struct claim_prog *out);
 
 /* absint_callbacks.c: a bpf_loop call's r0, noting the callback's arguments and the bytes of
  * the caller's frame it may read; the entry state of a callback; the kernel's rules at the call

@@ -131,12 +131,26 @@ static int loop_ranges(const struct scev_ctx *cx, struct claim_prog *out, const 
 	return cl->blocks ? 0 : -ENOMEM;
 }
 
+int absint_claim_loops(struct engine *en, struct claim_prog *out)
+{
+	uint32_t nl = en->cx->st.loops->nloops;
+
+	if (claim_prog__alloc_loops(out, nl))
+		return -ENOMEM;
+	for (uint32_t l = 0; l < nl; l++)
+		out->loops[l].trip = en->trips[l];	/* (the texts move there) */
+	arena_free(en->trips);
+	en->trips = NULL;
+	return 0;
+}
+
 int absint_fill_loops(struct engine *en, struct claim_prog *out)
 {
 	struct scev_ctx *cx = en->cx;
 	const struct scev_cfg *cfg = cx->st.cfg;
 	const struct scev_loops *lf = cx->st.loops;
 	uint32_t *own, *off, *pool = NULL;
+	size_t words = 0;
 	int err = 0;
 
 	/* the pc ranges, innermost first (a loop's take its children's) */
@@ -148,20 +162,20 @@ int absint_fill_loops(struct engine *en, struct claim_prog *out)
 	arena_free(off);
 	if (err)
 		return err;
-	/* every loop's entries, back edges and exits from one block (claim_prog.loop_pool), at
-	 * least one entry each as when they were allocated one by one; all are 32-bit numbers */
-	if (!out->loop_pool) {
-		size_t words = 0;
+	/* every loop's entries, back edges and exits from one block of the claims' chunks
+	 * (claim_loop.pooled: at the end of a long program's last pass the arena has the pages
+	 * its loop summaries left to give them), at least one entry each as when they were
+	 * allocated one by one; all are 32-bit numbers */
+	for (uint32_t l = 0; l < lf->nloops; l++) {
+		const struct scev_loop *L = &lf->loops[l];
 
-		for (uint32_t l = 0; l < lf->nloops; l++) {
-			const struct scev_loop *L = &lf->loops[l];
-
-			words += (L->nentries ? L->nentries : 1) + 3 * (L->nback_edges ? L->nback_edges : 1) +
-				 2 * (L->nexits ? L->nexits : 1);
-		}
-		if (lf->nloops && !(out->loop_pool = pool = zalloc(words, sizeof(*pool))))
-			return -ENOMEM;
+		words += (L->nentries ? L->nentries : 1) + 3 * (L->nback_edges ? L->nback_edges : 1) +
+			 2 * (L->nexits ? L->nexits : 1);
 	}
+	if (lf->nloops && !(pool = claim_prog__chunk(out, words * sizeof(*pool))))
+		return -ENOMEM;
+	if (pool)
+		memset(pool, 0, words * sizeof(*pool));
 	for (uint32_t l = 0; l < lf->nloops; l++) {
 		const struct scev_loop *L = &lf->loops[l];
 		struct claim_loop *cl = &out->loops[l];
@@ -172,22 +186,13 @@ int absint_fill_loops(struct engine *en, struct claim_prog *out)
 		cl->parent = L->parent == SCEV_NONE ? -1 : (int64_t)cfg->blocks[lf->loops[L->parent].header].first;
 		cl->irreducible = L->irreducible;
 		cl->latch = L->latch == SCEV_NONE ? UINT32_MAX : cfg->blocks[L->latch].last;
-		if (pool) {
-			cl->pooled = true;
-			cl->entries = pool;
-			pool += L->nentries ? L->nentries : 1;
-			cl->back_edges = (uint32_t (*)[3])pool;
-			pool += 3 * (L->nback_edges ? L->nback_edges : 1);
-			cl->exits = (uint32_t (*)[2])pool;
-			pool += 2 * (L->nexits ? L->nexits : 1);
-		} else {
-			cl->entries = zalloc(L->nentries ? L->nentries : 1, sizeof(*cl->entries));
-			cl->back_edges = zalloc(L->nback_edges ? L->nback_edges : 1,
-						sizeof(*cl->back_edges));
-			cl->exits = zalloc(L->nexits ? L->nexits : 1, sizeof(*cl->exits));
-			if (!cl->entries || !cl->back_edges || !cl->exits)
-				return -ENOMEM;
-		}
+		cl->pooled = true;
+		cl->entries = pool;
+		pool += L->nentries ? L->nentries : 1;
+		cl->back_edges = (uint32_t (*)[3])pool;
+		pool += 3 * (L->nback_edges ? L->nback_edges : 1);
+		cl->exits = (uint32_t (*)[2])pool;
+		pool += 2 * (L->nexits ? L->nexits : 1);
 		for (uint32_t k = 0; k < L->nentries; k++)
 			cl->entries[cl->nentries++] = cfg->blocks[L->entries[k]].first;
 		for (uint32_t k = 0; k < L->nback_edges; k++) {

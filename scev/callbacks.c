@@ -366,15 +366,12 @@ int scev_cb_loops__claim(struct claim_prog *out, const struct scev_cfg *cfg,
 			 const struct scev_cb_loops *c, const struct scev_cb_facts *facts,
 			 const uint32_t *plain_headers, uint32_t nplain)
 {
-	struct claim_loop *nl;
 	uint32_t n = 0;
 
 	if (!c->n)
 		return 0;
-	nl = realloc(out->loops, (out->nloops + c->n) * sizeof(*nl));
-	if (!nl)
+	if (claim_prog__grow_loops(out, out->nloops + c->n))
 		return -ENOMEM;
-	out->loops = nl;
 	for (uint32_t k = 0; k < c->n; k++) {
 		const struct scev_cb_loop *cb = &c->v[k];
 		struct claim_loop *cl = &out->loops[out->nloops + n];

@@ -21,6 +21,7 @@
  *   (ASan reports a bad free or a leak otherwise);
  * - a large range array takes the spare's pages as its ranges reach them, never the pages
  *   holding ranges;
+ * - a large loops' array takes the spare's pages, cleared, and keeps its loops as it grows;
  * - a chunked trip's texts read back (and the JSON says them) as they were set, and one copy serves the trips of a
  *   program that say the same (a reason: but for its first number);
  * - the analyzer with the arena on gives the same claims and verdicts as with it off, for
@@ -568,6 +569,48 @@ out:
 	arena_close(&a);
 }
 
+/* The loops' array of a large program (claim_prog__alloc_loops) takes the spare's pages and
+ * reads zero all the same (the spare's bytes cleared); growing it (claim_prog__grow_loops, the
+ * callbacks' loops) keeps the loops it had, in place while the pages hold them, else copied to
+ * malloc's block (ASan reports a bad free when claim_prog__free frees either the wrong way). */
+static void loops_spare(void)
+{
+	const size_t H = HUGE_PAGE;
+	const uint32_t n = (uint32_t)(3 * H / sizeof(struct claim_loop)) + 5;
+	struct claim_prog cp = { 0 };
+	unsigned char *m;
+	struct arena a;
+	uint32_t bad = UINT32_MAX;
+
+	arena_open(&a);
+	m = arena_alloc(4 * H);
+	CHECK(m != NULL, "a mapped block");
+	if (!m)
+		goto out;
+	fill(m, 4 * H, 5);
+	arena_free(m);
+	CHECK(!claim_prog__alloc_loops(&cp, n) && cp.nloops == n && cp.loops_map == 4 * H &&
+	      spare_bytes == 0, "loops: %u, %zu bytes mapped, spare left %zu", cp.nloops,
+	      cp.loops_map, spare_bytes);
+	if (!cp.loops)
+		goto out;
+	CHECK(all_zero((unsigned char *)cp.loops, n * sizeof(*cp.loops)),
+	      "the loops hold the spare's old bytes");
+	for (uint32_t l = 0; l < n; l++)
+		cp.loops[l].header = l + 1;
+	CHECK(!claim_prog__grow_loops(&cp, n + 10) && cp.loops_map == 4 * H,
+	      "room in the pages: moved");
+	CHECK(!claim_prog__grow_loops(&cp, (uint32_t)(4 * H / sizeof(struct claim_loop)) + 1) &&
+	      cp.loops_map == 0, "past the pages: still mapped");
+	for (uint32_t l = 0; l < n && bad == UINT32_MAX; l++)
+		if (cp.loops[l].header != l + 1)
+			bad = l;
+	CHECK(bad == UINT32_MAX, "loop %u lost when the array grew", bad);
+out:
+	claim_prog__free(&cp);
+	arena_close(&a);
+}
+
 /* The chunked trips' texts: each reads back as it was set (claim_trip_reason, the JSON),
  * numbers and all; trips of one program that say the same text, or a
  * reason that differs only in its first number, share one copy (the pointers are equal); a
@@ -767,6 +810,7 @@ int main(void)
 	slab();
 	chunks();
 	ranges_spare();
+	loops_spare();
 	texts();
 	analyses();
 	return check_done("test_arena");
