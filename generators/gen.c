@@ -2218,6 +2218,7 @@ static const struct twin_piece call_pieces[] = {
 	TWIN_PIECE(p_dead_cb, p_dead_cb_bad, gi_dead_cb),
 	TWIN_PIECE(p_dynptr_sub, p_dynptr_sub_unsafe, gi_dynptr_sub_call),
 	TWIN_PIECE(p_dynptr_sub_make, p_dynptr_sub_make_unsafe, gi_dynptr_sub_make_call),
+	TWIN_PIECE(p_dynptr_cb, p_dynptr_cb_unsafe, gi_dynptr_cb_call),
 };
 
 /* r2 = data, r3 = data_end; if (data + GEN_INPUT_LEN > data_end) return 0; spill both.  A raw

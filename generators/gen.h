@@ -49,6 +49,9 @@
  *    the map value x) and main releases it, or f(&d, bit) releases main's record (gen_dynptr.c);
  *    its twin p_dynptr_sub_make_unsafe leaks the record f made, has f reserve over main's live
  *    one, or uses or releases again the one f released (GEN_PROG_DYNPTR_LEAK).
+ *  - p_dynptr_cb: a bpf_loop callback uses main's dynptr through its context pointer
+ *    (gen_dynptr.c); its twin p_dynptr_cb_unsafe has main discard the record before bpf_loop
+ *    (GEN_PROG_DYNPTR_LEAK) or the callback load past a slice (GEN_PROG_DYNPTR_PAST).
  * Programs without GEN_PROG_CALLS_UNSAFE keep every promise above; those with it keep them all
  * except the kernel's rules on calls (recursion, at most 8 frames, at most 512 bytes of combined
  * stack), and run in the interpreter like any other (GEN_PROG_CALL_TRAP when a run may stop at
@@ -456,6 +459,13 @@
 	X(p_dynptr_sub_make_unsafe, 0, 0, 100,                                                     \
 	  "unsafe twin of p_dynptr_sub_make: main leaks the record f reserved, f reserves over "   \
 	  "main's live record, or main discards or reads the record f released")                   \
+	X(p_dynptr_cb, 0, 0, 100,                                                                  \
+	  "the prologue makes a dynptr (a ringbuf record, or local over a map value) and calls "   \
+	  "bpf_loop(nr, cb, &d, 0): the callback reads, slices or writes main's dynptr through "   \
+	  "its context pointer; main then releases a ringbuf one")                                  \
+	X(p_dynptr_cb_unsafe, 0, 0, 100,                                                           \
+	  "unsafe twin of p_dynptr_cb: main discards its record before bpf_loop, or the callback " \
+	  "loads past a slice at the end of the map value")                                         \
 	X(p_timer, 0, 0, 100,                                                                      \
 	  "a statement of main arms a timer of the timer map (init with a clock, set_callback, "   \
 	  "start, maybe cancel); the callback adds its key to its value, may hold a loop and may " \

@@ -183,7 +183,7 @@ void gi_stmt_dynptr(struct gi *g, struct gi_loop *lp)
 enum { DPS_AFTER = 1, DPS_LEAK, DPS_PAST };
 /* gi_sub.dp_sub of p_dynptr_sub_make's f (1 and 2: p_dynptr_sub's), and its twins (main's part:
  * gi_sub.dp_twin stays 0) */
-enum { DPS_MAKE = 3, DPS_FREE };
+enum { DPS_MAKE = 3, DPS_FREE, DPS_CB };
 enum { DPM_LEAK = 1, DPM_OVER, DPM_TWICE, DPM_AFTER };
 #define GI_DPS_OWN (-32)	/* f's own dynptr (its fp-8: the bytes read or written, fp-20: the key) */
 
@@ -292,6 +292,13 @@ void gi_emit_dynptr_sub(struct gi *g, struct gi_sub *s)
 	gi_bind(g, s->label);
 	if (s->dp_sub == DPS_MAKE || s->dp_sub == DPS_FREE) {
 		emit_make_sub(g, s);
+		return;
+	}
+	if (s->dp_sub == DPS_CB) {	/* p_dynptr_cb's callback: the caller's dynptr, its ctx */
+		gi_alux(g, true, BPF_MOV, BPF_REG_6, BPF_REG_2);
+		sub_use(g, s, BPF_REG_6, 0);
+		gi_mov_const(g, BPF_REG_0, 0, true);
+		gi_exit(g);
 		return;
 	}
 	if (s->dp_sub == 1) {	/* the caller's dynptr, at r1 */
@@ -487,4 +494,79 @@ void gi_dynptr_sub_make_call(struct gi *g, bool twin)
 	g->p->shapes |= GEN_SH(SUBPROG) | GEN_SH(CALL_PTR) | GEN_SH(HELPER);
 	if (tk)
 		g->p->flags |= GEN_PROG_DYNPTR_LEAK;
+}
+
+/* ---- p_dynptr_cb and its unsafe twin p_dynptr_cb_unsafe ----
+ *
+ * A bpf_loop callback uses its caller's dynptr through its context pointer (the prologue, after
+ * the other call pieces): main makes a dynptr at GEN_FP_DYNPTR (bpf_ringbuf_reserve_dynptr of
+ * dp_size bytes, or bpf_dynptr_from_mem over dp_size bytes of a map value), calls bpf_loop(nr,
+ * cb, &d, 0) with nr in 1..8, and submits or discards a ringbuf one by a packet byte; cb(i, p)
+ * reads, slices or writes p as p_dynptr_sub's f does.  The twins: main discards its record
+ * before bpf_loop, so the callback reads a released dynptr (GEN_PROG_DYNPTR_LEAK,
+ * INTERP_TRAP_REF), or the callback loads `step` bytes past a slice at the end of the last map
+ * value (GEN_PROG_DYNPTR_PAST, INTERP_TRAP_MEM; over a hash map, p_map_hash, the first twin
+ * instead); the kernel refuses both. */
+void gi_dynptr_cb_call(struct gi *g, bool twin)
+{
+	int s = gi_sub_new(g, SUBK_CALLBACK, 2), l_skip = gi_label(g);
+	uint8_t tk = !twin ? 0 : g->hash_piece || gen_bool(g->src, 50) ? DPS_AFTER : DPS_PAST;
+	bool rb = tk == DPS_AFTER || (!tk && gen_bool(g->src, 50));
+	unsigned step = 1u << gen_pick(g->src, 4), nr = gen_u32(g->src, 1, 8);
+	struct gi_sub *f;
+
+	if (s < 0 || g->raw_tp)
+		return;
+	f = &g->subs[s];
+	f->called = true;
+	f->dp_sub = DPS_CB;
+	f->dp_rb = rb;
+	f->dp_twin = tk == DPS_PAST ? DPS_PAST : 0;
+	f->dp_step = (uint8_t)step;
+	f->dp_op = tk == DPS_PAST ? 1 : (uint8_t)gen_pick(g->src, 3);
+	f->dp_size = tk == DPS_PAST ? 64 : gen_u32(g->src, 1, 64);
+	f->dp_off = tk == DPS_PAST ? 64 - step : gen_u32(g->src, 0, 64);
+	f->dp_key = tk == DPS_PAST ? GEN_MAP_ENTRIES - 1 : (uint8_t)gen_pick(g->src, GEN_MAP_ENTRIES);
+	f->cb_nr = nr;
+	f->cb_steps = 32;
+	g->use_ringbuf = g->use_ringbuf || rb;
+	g->use_map = g->use_map || !rb;
+	/* (main's frame reaches the dynptr: gi_dynptr_sub_make_call) */
+	gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_DYNPTR_TMP, 0);
+	if (rb) {
+		gi_ld_map(g, BPF_REG_1, GEN_MAP_RINGBUF);
+		gi_mov_const(g, BPF_REG_2, f->dp_size, true);
+		gi_mov_const(g, BPF_REG_3, 0, true);
+		fp_arg(g, BPF_REG_4, GEN_FP_DYNPTR);
+		gi_call_helper(g, BPF_FUNC_ringbuf_reserve_dynptr);
+		if (tk == DPS_AFTER) {
+			fp_arg(g, BPF_REG_1, GEN_FP_DYNPTR);
+			gi_mov_const(g, BPF_REG_2, 0, true);
+			gi_call_helper(g, BPF_FUNC_ringbuf_discard_dynptr);
+		}
+	} else {
+		gi_st(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, (int32_t)f->dp_key);
+		gi_ld_map(g, BPF_REG_1, 0);
+		fp_arg(g, BPF_REG_2, GEN_FP_KEY);
+		gi_call_helper(g, BPF_FUNC_map_lookup_elem);
+		gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_skip);
+		gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_0);
+		gi_mov_const(g, BPF_REG_2, f->dp_size, true);
+		gi_mov_const(g, BPF_REG_3, 0, true);
+		fp_arg(g, BPF_REG_4, GEN_FP_DYNPTR);
+		gi_call_helper(g, BPF_FUNC_dynptr_from_mem);
+	}
+	gi_mov_const(g, BPF_REG_1, nr, true);
+	gi_ld_func(g, BPF_REG_2, f->label);
+	fp_arg(g, BPF_REG_3, GEN_FP_DYNPTR);
+	gi_mov_const(g, BPF_REG_4, 0, true);
+	gi_call_helper(g, BPF_FUNC_loop);
+	if (rb && tk != DPS_AFTER) {
+		input_bit(g, BPF_REG_6);
+		sub_release(g, BPF_REG_6, GEN_FP_DYNPTR, 0, false);
+	}
+	gi_bind(g, l_skip);
+	g->p->shapes |= GEN_SH(BPF_LOOP) | GEN_SH(CALL_PTR) | GEN_SH(HELPER);
+	if (tk)
+		g->p->flags |= tk == DPS_PAST ? GEN_PROG_DYNPTR_PAST : GEN_PROG_DYNPTR_LEAK;
 }

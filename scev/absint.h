@@ -240,6 +240,9 @@ void absint_dynptr_entry(const struct scev_ctx *cx, uint32_t f, struct astate *s
 void absint_dynptr_note_exit(struct scev_ctx *cx, uint32_t f, const struct astate *s);
 void absint_dynptr_return(struct scev_ctx *cx, struct astate *s, uint32_t pc, uint32_t f);
 void absint_dynptr_pass_start(struct scev_ctx *cx);
+/* A bpf_loop call in function caller, state s, whose callback is cb: the caller's dynptrs, which
+ * the callback may use through its context pointer (absint_callbacks.c). */
+void absint_dynptr_note_cb(struct scev_ctx *cx, uint32_t caller, uint32_t cb, const struct astate *s);
 bool absint_dynptr_exit_settled(const struct scev_ctx *cx);
 bool absint_dynptr_exit_same(const struct scev_ctx *cx);
 /* At a loop header (and its exits) of loop l: slices are unknown when l makes or releases

@@ -249,21 +249,57 @@ bool absint_dynptr_call(struct scev_ctx *cx, struct astate *s, uint32_t pc,
 	return true;
 }
 
-/* The dynptrs of its caller's frame at the calls of function f (citer, the previous pass's:
- * absint_iter.c records them with the iterators), or NULL when none may be live there. */
+/* Function f is a callback only bpf_loop calls (it may use its caller's dynptrs through its
+ * context pointer, neither make nor release them). */
+static bool loop_cb(const struct scev_ctx *cx, uint32_t f)
+{
+	return cx->cbdp && cx->fn_cb && cx->fn_cb[f] == SCEV_CB_LOOP;
+}
+
+/* The dynptrs of its caller's frame at the calls of function f, as the previous pass saw them:
+ * a static function's (citer: absint_iter.c records them with the iterators), a bpf_loop
+ * callback's (cbdp). */
+static const struct iter_in *dp_facts(const struct scev_ctx *cx, uint32_t f)
+{
+	return loop_cb(cx, f) ? &cx->cbdp[f] : cx->citer ? &cx->citer[f] : NULL;
+}
+
+/* ... or NULL when none may be live there. */
 static const struct iter_in *caller_dps(const struct scev_ctx *cx, uint32_t f)
 {
-	const struct iter_in *c = cx->citer ? &cx->citer[f] : NULL;
+	const struct iter_in *c = dp_facts(cx, f);
 
 	return c && c->seen && c->dmay ? c : NULL;
 }
 
+void absint_dynptr_note_cb(struct scev_ctx *cx, uint32_t caller, uint32_t cb, const struct astate *s)
+{
+	struct iter_in *a;
+
+	if (!cx->cbdp_acc || cb >= cx->st.cfg->nfuncs)
+		return;
+	a = &cx->cbdp_acc[cb];
+	if (!a->seen) {
+		*a = (struct iter_in){ s->it.may, s->it.must, s->dp.may, s->dp.must, s->dpr.may,
+				       s->dpr.must, (uint16_t)caller, 1 };
+		return;
+	}
+	a->may |= s->it.may;
+	a->must &= s->it.must;
+	a->dmay |= s->dp.may;
+	a->dmust &= s->dp.must;
+	a->drmay |= s->dpr.may;
+	a->drmust &= s->dpr.must;
+	if (a->caller != caller)
+		a->caller = UINT16_MAX;
+}
+
 void absint_dynptr_entry(const struct scev_ctx *cx, uint32_t f, struct astate *s)
 {
-	const struct iter_in *c = cx->citer ? &cx->citer[f] : NULL;
+	const struct iter_in *c = dp_facts(cx, f);
 
 	s->cdp = s->cdpr = s->ctouch = (struct life){ 0, 0 };
-	if (c && c->seen && c->caller != UINT16_MAX && plain_static(cx, f)) {
+	if (c && c->seen && c->caller != UINT16_MAX && (loop_cb(cx, f) || plain_static(cx, f))) {
 		s->cdp = (struct life){ c->dmay, c->dmust };
 		s->cdpr = (struct life){ c->drmay, c->drmust };
 	}
@@ -327,10 +363,57 @@ void absint_dynptr_return(struct scev_ctx *cx, struct astate *s, uint32_t pc, ui
 	life_return(&s->dpr, x->rmay, x->rmust, x->tmay, x->tmust);
 }
 
+/* The callbacks' facts of the pass that ended become the ones the next reads (join: joined with
+ * them, a re-run), as absint_iter.c's callers_pass_start does for static functions. */
+static void cb_facts_start(struct scev_ctx *cx, bool join)
+{
+	for (uint32_t f = 0; cx->cbdp && f < cx->st.cfg->nfuncs; f++) {
+		struct iter_in *u = &cx->cbdp[f];
+		const struct iter_in *a = &cx->cbdp_acc[f];
+
+		if (join && u->seen && a->seen) {
+			u->may |= a->may;
+			u->must &= a->must;
+			u->dmay |= a->dmay;
+			u->dmust &= a->dmust;
+			u->drmay |= a->drmay;
+			u->drmust &= a->drmust;
+			if (u->caller != a->caller)
+				u->caller = UINT16_MAX;
+		} else if (!join || a->seen) {
+			*u = *a;
+		}
+	}
+	if (cx->cbdp_acc)
+		memset(cx->cbdp_acc, 0, cx->st.cfg->nfuncs * sizeof(*cx->cbdp_acc));
+}
+
+/* Whether the running pass saw no more of the callbacks' callers' dynptrs than the last one did
+ * (exact: nor fewer). */
+static bool cb_facts_settled(const struct scev_ctx *cx, bool exact)
+{
+	for (uint32_t f = 0; cx->cbdp && f < cx->st.cfg->nfuncs; f++) {
+		const struct iter_in *u = &cx->cbdp[f], *a = &cx->cbdp_acc[f];
+
+		if (exact ? u->seen != a->seen || u->caller != a->caller || u->may != a->may ||
+			    u->must != a->must || u->dmay != a->dmay || u->dmust != a->dmust ||
+			    u->drmay != a->drmay || u->drmust != a->drmust
+			  : a->seen && (!u->seen ? a->dmay != 0
+				       : (a->may & ~u->may) || (u->must & ~a->must) ||
+					 (a->dmay & ~u->dmay) || (u->dmust & ~a->dmust) ||
+					 (a->drmay & ~u->drmay) || (u->drmust & ~a->drmust) ||
+					 (a->dmay && u->caller != a->caller &&
+					  u->caller != UINT16_MAX)))
+			return false;
+	}
+	return true;
+}
+
 void absint_dynptr_pass_start(struct scev_ctx *cx)
 {
 	uint32_t n = cx->st.cfg->nfuncs;
 
+	cb_facts_start(cx, cx->iter_join);
 	if (!cx->dp_exit)
 		return;
 	for (uint32_t f = 0; f < n; f++) {
@@ -359,6 +442,8 @@ void absint_dynptr_pass_start(struct scev_ctx *cx)
 
 bool absint_dynptr_exit_settled(const struct scev_ctx *cx)
 {
+	if (!cb_facts_settled(cx, false))
+		return false;
 	for (uint32_t f = 0; cx->dp_exit && f < cx->st.cfg->nfuncs; f++) {
 		const struct dp_exit *u = &cx->dp_exit[f], *a = &cx->dp_exit_acc[f];
 
@@ -382,6 +467,8 @@ bool absint_dynptr_exit_settled(const struct scev_ctx *cx)
 
 bool absint_dynptr_exit_same(const struct scev_ctx *cx)
 {
+	if (!cb_facts_settled(cx, true))
+		return false;
 	for (uint32_t f = 0; cx->dp_exit && f < cx->st.cfg->nfuncs; f++) {
 		const struct dp_exit *u = &cx->dp_exit[f], *a = &cx->dp_exit_acc[f];
 
@@ -411,6 +498,11 @@ int absint_dynptr_setup(struct scev_ctx *cx)
 		if (!(cx->dp_loop = arena_zalloc(lf->nloops ? lf->nloops : 1, 1)))
 			return -1;
 	}
+	/* (the callers' dynptrs at bpf_loop calls: when a callback may use one) */
+	if (cx->dp_sub &&
+	    (!(cx->cbdp = arena_zalloc(cx->st.cfg->nfuncs, sizeof(*cx->cbdp))) ||
+	     !(cx->cbdp_acc = arena_zalloc(cx->st.cfg->nfuncs, sizeof(*cx->cbdp_acc)))))
+		return -1;
 	/* (what subprograms leave of their callers' dynptrs: when one may make or release one) */
 	if (cx->dp_sub && cx->dp_loop &&
 	    (!(cx->dp_exit = arena_zalloc(cx->st.cfg->nfuncs, sizeof(*cx->dp_exit))) ||
@@ -487,7 +579,7 @@ bool absint_dynptr_verify_outer(struct scev_ctx *cx, struct scev_verdict *v,
 				const struct astate *s, uint32_t pc, const struct aval *a,
 				__int128 lo, __int128 hi)
 {
-	const struct iter_in *c = cx->citer ? &cx->citer[func_of(cx, pc)] : NULL;
+	const struct iter_in *c = dp_facts(cx, func_of(cx, pc));
 	/* (the caller's dynptrs at the calls, and those this function made there since) */
 	uint64_t live = (caller_dps(cx, func_of(cx, pc)) ? c->dmay : 0) | s->cdp.may;
 
@@ -642,16 +734,20 @@ bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, cons
 		 * dynptrs live at its calls (absint_dynptr_verify_outer), and it may give such a
 		 * pointer to nothing but a plain helper or a dynptr helper that uses the dynptr */
 		bool outer = caller_dps(cx, func_of(cx, pc)) != NULL || s->cdp.may;
-		bool static_call = ebpf_is_pseudo_call(i) &&
-				   plain_static(cx, func_of(cx, pc + 1 + (uint32_t)i->imm));
+		const struct scev_cb_loop *cb = helper && i->imm == BPF_FUNC_loop
+						? absint_cb_at(cx, pc) : NULL;
+		/* (a static callee, or a bpf_loop callback: given r3, its context) */
+		bool static_call = ebpf_is_pseudo_call(i) ?
+				   plain_static(cx, func_of(cx, pc + 1 + (uint32_t)i->imm)) :
+				   cb && cb->only_bpf_loop && loop_cb(cx, cb->func);
 
 		if ((!s->dp.may && !outer) || helper_spans_checked(s, i))
 			return false;
 		for (int r = 1; r <= 5; r++) {
 			const struct aval *a = &s->regs[r];
 
-			if (!(s->init & (1u << r)))
-				continue;
+			if (!(s->init & (1u << r)) || (static_call && cb && r != 3))
+				continue;	/* (bpf_loop's others: nr, the callback, flags) */
 			bool may = a->kind == AV_TOP ? !helper
 				   : a->kind != AV_PTR ? false
 				   : a->region == REGION_STACK ? s->dp.may && !static_call
@@ -685,15 +781,21 @@ bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, cons
 		      "%s", name, reg, kind == DP_RELEASE ? "is not a ringbuf dynptr reference"
 							  : "is initialized already");
 	if (d->region == REGION_CALLER_STACK) {
-		const struct iter_in *c = cx->citer ? &cx->citer[func_of(cx, pc)] : NULL;
+		uint32_t f = func_of(cx, pc);
+		const struct iter_in *c = dp_facts(cx, f);
 
 		/* a caller's dynptr, given to this static function: made, used or released here,
 		 * in the frame of its one caller, out of loops; checked against what was live there
-		 * at its calls and what this function did since (astate.cdp) */
-		if (!plain_static(cx, func_of(cx, pc)) || d->maybe_null ||
+		 * at its calls and what this function did since (astate.cdp).  A bpf_loop
+		 * callback's, through its context pointer: used only */
+		if (!(loop_cb(cx, f) || plain_static(cx, f)) || d->maybe_null ||
 		    (d->map & CALLER_SET) || d->map >= cx->st.cfg->nfuncs)
 			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the dynptr may be in several callers' "
-			      "frames, or this function is not a static subprogram", name);
+			      "frames, or this function is not a static subprogram nor a bpf_loop "
+			      "callback", name);
+		if (kind != DP_USE && loop_cb(cx, f))
+			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: a bpf_loop callback making or releasing a "
+			      "dynptr of its caller's frame is not modeled", name);
 		if (dp_slot_fails(v, pc, name, d, true, kind == DP_FROM_MEM || kind == DP_RESERVE
 				  ? "Dynptr has to be an uninitialized dynptr"
 				  : "Expected an initialized dynptr", &off, &b))

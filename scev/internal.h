@@ -427,6 +427,10 @@ struct scev_ctx {
 		uint16_t caller;
 		uint8_t seen;
 	} *dp_exit, *dp_exit_acc;
+	/* per bpf_loop callback (scev_ctx.fn_cb SCEV_CB_LOOP): its caller's dynptrs at the bpf_loop
+	 * calls, as citer holds a static function's (cbdp: the previous pass's, cbdp_acc: the
+	 * running one's); NULL when no function but main calls a dynptr helper */
+	struct iter_in *cbdp, *cbdp_acc;
 	/* symex.c: per loop, the number of the body walk (sym_runs) that stepped over it as a
 	 * collapsed child, so no walk clears an array of every loop */
 	uint32_t *sym_collapsed;

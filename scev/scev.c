@@ -299,6 +299,8 @@ static void ctx_free(struct scev_ctx *cx)
 	arena_free(cx->citer_acc);
 	arena_free(cx->dp_exit);
 	arena_free(cx->dp_exit_acc);
+	arena_free(cx->cbdp);
+	arena_free(cx->cbdp_acc);
 	arena_free(cx->iter_loop);
 	arena_free(cx->ref_loop);
 	arena_free(cx->dp_loop);

@@ -53,6 +53,8 @@ static struct ebpf_map_def maps[] = {
 /* the caller reads 8 bytes of its dynptr at fp-16 into fp-32 */
 #define READ16 "r1 = r10\nr1 += -32\nr2 = 8\nr3 = r10\nr3 += -16\nr4 = 0\nr5 = 0\n" \
 	       "call bpf_dynptr_read\n"
+/* bpf_loop(4, cb, fp + off, 0): the callback's context is the caller's dynptr */
+#define LOOP_CB(off) "r1 = 4\nr2 = func cb ll\nr3 = r10\nr3 += " #off "\nr4 = 0\ncall bpf_loop\n"
 
 static const struct {
 	const char *name, *text;
@@ -131,6 +133,41 @@ static const struct {
 	  "mc: r0 = 1\nif r2 == 0 goto mo\nr4 = r1\nr1 = map[fd:1] ll\nr2 = 16\nr3 = 0\n"
 	  "call bpf_ringbuf_reserve_dynptr\nr0 = 0\nmo: exit\n", UNSUPPORTED,
 	  "caller's frame", VC_REGRESSION },
+	/* (d) a caller's dynptr used by a bpf_loop callback through its context pointer */
+	{ "a bpf_loop callback reads the caller's ringbuf dynptr",
+	  RESERVE(16) LOOP_CB(-16) RELEASE(discard) "r0 = 0\nexit\n"
+	  "cb: r3 = r2\nr1 = r10\nr1 += -8\nr2 = 8\nr4 = 0\nr5 = 0\ncall bpf_dynptr_read\n"
+	  "r0 = 0\nexit\n", SAFE, NULL, VC_BOTH_ACCEPT },
+	{ "a bpf_loop callback writes the caller's ringbuf dynptr at its index",
+	  RESERVE(64) LOOP_CB(-16) RELEASE(submit) "r0 = 0\nexit\n"
+	  "cb: *(u64 *)(r10 -8) = r1\nr1 <<= 3\nr1 &= 63\nr6 = r2\nr2 = r1\nr1 = r6\nr3 = r10\n"
+	  "r3 += -8\nr4 = 8\nr5 = 0\ncall bpf_dynptr_write\nr0 = 0\nexit\n", SAFE, NULL,
+	  VC_BOTH_ACCEPT },
+	{ "a bpf_loop callback slices the caller's local dynptr",
+	  LOOKUP FROM_MEM(64) LOOP_CB(-24) "out: r0 = 0\nexit\n"
+	  "cb: r1 = r2\nr2 = 56\nr3 = 8\ncall bpf_dynptr_data\nif r0 == 0 goto e\n"
+	  "r0 = *(u64 *)(r0 +0)\ne: r0 = 0\nexit\n", SAFE, NULL, VC_BOTH_ACCEPT },
+	{ "a bpf_loop callback reads the caller's dynptr after the caller discarded it",
+	  RESERVE(16) RELEASE(discard) LOOP_CB(-16) "r0 = 0\nexit\n"
+	  "cb: r3 = r2\nr1 = r10\nr1 += -8\nr2 = 8\nr4 = 0\nr5 = 0\ncall bpf_dynptr_read\n"
+	  "r0 = 0\nexit\n", UNSAFE, "Expected an initialized dynptr", VC_BOTH_REJECT },
+	{ "a bpf_loop callback reads past its slice of the caller's dynptr",
+	  RESERVE(16) LOOP_CB(-16) RELEASE(discard) "r0 = 0\nexit\n"
+	  "cb: r1 = r2\nr2 = 8\nr3 = 8\ncall bpf_dynptr_data\nif r0 == 0 goto e\n"
+	  "r0 = *(u64 *)(r0 +8)\ne: r0 = 0\nexit\n", UNSAFE, "mem_size=8", VC_BOTH_REJECT },
+	{ "a bpf_loop callback discards the caller's ringbuf dynptr",
+	  RESERVE(16) LOOP_CB(-16) "r0 = 0\nexit\n"
+	  "cb: r1 = r2\nr2 = 0\ncall bpf_ringbuf_discard_dynptr\nr0 = 1\nexit\n", UNSUPPORTED,
+	  "caller's frame", VC_BOTH_REJECT },
+	{ "a bpf_loop callback reads the bytes of the caller's dynptr",
+	  RESERVE(16) LOOP_CB(-16) RELEASE(discard) "r0 = 0\nexit\n"
+	  "cb: r0 = *(u64 *)(r2 +0)\nr0 = 0\nexit\n", UNSUPPORTED, "while a dynptr is live there",
+	  VC_BOTH_REJECT },
+	{ "a bpf_loop callback reads the caller's dynptr, then its bytes",
+	  RESERVE(16) LOOP_CB(-16) RELEASE(discard) "r0 = 0\nexit\n"
+	  "cb: r6 = r2\nr3 = r2\nr1 = r10\nr1 += -8\nr2 = 8\nr4 = 0\nr5 = 0\n"
+	  "call bpf_dynptr_read\nr0 = *(u64 *)(r6 +8)\nr0 = 0\nexit\n", UNSUPPORTED,
+	  "access to the bytes of the dynptr", VC_BOTH_REJECT },
 	{ "a subprogram reserves and discards the caller's dynptr in a loop",
 	  ARG(-16) "call lp\nr0 = 0\nexit\n"
 	  "lp: r6 = r1\nr7 = 3\nll: r4 = r6\nr1 = map[fd:1] ll\nr2 = 16\nr3 = 0\n"
@@ -194,6 +231,10 @@ static const struct {
 	{ "a subprogram discards the caller's ringbuf dynptr, the caller reads it",
 	  "not an initialized dynptr" },
 	{ "a subprogram submits the caller's local dynptr", "not a ringbuf one" },
+	{ "a bpf_loop callback reads the caller's dynptr after the caller discarded it",
+	  "not an initialized dynptr" },
+	{ "a bpf_loop callback reads past its slice of the caller's dynptr",
+	  "is outside every region" },
 };
 
 static void test_object(bool kernel)
@@ -201,14 +242,16 @@ static void test_object(bool kernel)
 	static const char *const progs[] = {
 		"sub_parse", "sub_own_rb", "sub_twice", "sub_after_release", "sub_leak",
 		"sub_past", "sub_make_rb", "sub_close", "sub_make_local", "sub_make_leak",
-		"sub_close_twice",
+		"sub_close_twice", "cb_read", "cb_after_release",
 	};
 	static const enum scev_verdict_kind want[] = {
-		SAFE, SAFE, SAFE, UNSAFE, UNSAFE, UNSAFE, SAFE, SAFE, SAFE, UNSAFE, UNSAFE,
+		SAFE, SAFE, SAFE, UNSAFE, UNSAFE, UNSAFE, SAFE, SAFE, SAFE, UNSAFE, UNSAFE, SAFE,
+		UNSAFE,
 	};
 	static const char *const reasons[] = {
 		NULL, NULL, NULL, "Expected an initialized dynptr", "Unreleased reference",
 		"mem_size=", NULL, NULL, NULL, "reference leak", "Expected an initialized dynptr",
+		NULL, "Expected an initialized dynptr",
 	};
 	const char *dir = getenv("BPFSCEV_TEST_BPF_DIR");
 	char path[1024];

@@ -1792,6 +1792,30 @@ static void test_dynptr_sub_make_knobs(void)
 	       c.dirty[1]);
 }
 
+/* p_dynptr_cb and its unsafe twin p_dynptr_cb_unsafe (gen_dynptr.c): a bpf_loop callback uses
+ * main's dynptr through its context pointer.  Judged as p_dynptr_sub's forms
+ * (dynptr_sub_program): the twin (main discards its record before bpf_loop, or the callback
+ * loads past a slice) is never called safe and most of its runs trap. */
+static void test_dynptr_cb_knobs(void)
+{
+	static const struct twin_spec s = { { "p_dynptr_cb", "p_dynptr_cb_unsafe" }, 100, 6020000,
+					    60 };
+	struct twin_counts c = { 0 };
+
+	for_twin_programs(&s, dynptr_sub_program, &c);
+	CHECK(c.calls[0] > 50 && c.flagged[1] > 50, "p_dynptr_cb: %u safe forms and %u twins of 60 "
+	      "call a dynptr helper in a callback", c.calls[0], c.flagged[1]);
+	CHECK(c.safe > c.calls[0] * 3 / 4, "p_dynptr_cb: %u of %u safe forms verified safe", c.safe,
+	      c.calls[0]);
+	CHECK(c.traps > c.flagged[1] * 3 / 4, "p_dynptr_cb_unsafe: %u of %u flagged programs trap",
+	      c.traps, c.flagged[1]);
+	CHECK(c.dirty[1] == c.flagged[1], "p_dynptr_cb_unsafe: %u of %u flagged programs not called "
+	      "safe", c.dirty[1], c.flagged[1]);
+	printf("p_dynptr_cb: %u of 60 programs call a dynptr helper in a callback; %u safe forms "
+	       "verified safe; p_dynptr_cb_unsafe: %u flagged, %u trap, %u not called safe\n",
+	       c.calls[0], c.safe, c.flagged[1], c.traps, c.dirty[1]);
+}
+
 /* p_timer and its unsafe twin p_timer_unsafe: both arm a timer of the timer map (map 3, maps
  * 0-2 defined beside it, the timer at GEN_TIMER_OFF); the safe form never traps and stays within
  * max_steps (check_program), and bpfscev calls most safe forms safe (never a timer rule's
@@ -3786,6 +3810,7 @@ int main(void)
 	test_dynptr_knobs();
 	test_dynptr_sub_knobs();
 	test_dynptr_sub_make_knobs();
+	test_dynptr_cb_knobs();
 	test_timer_knobs();
 	test_timer_two_knobs();
 	test_find_vma_knobs();

@@ -5,7 +5,8 @@
  * unreleased on a path (its frame goes: nothing can release it), the callee reads past a slice.
  * A static function making its caller's dynptr (a ringbuf record reserved, a local one over a map
  * value) or releasing it (submitted or discarded); twins: the record it reserved leaked by the
- * caller, the record it released discarded again by the caller.
+ * caller, the record it released discarded again by the caller.  A bpf_loop callback reading its
+ * caller's record through its context pointer; twin: the record discarded before the loop.
  * tests/test_dynptr_sub.c holds each verdict against the kernel's.
  */
 #include "bpf_test.h"
@@ -245,6 +246,41 @@ int sub_close_twice(struct xdp_md *ctx)
 	bpf_ringbuf_reserve_dynptr(&rb, 16, 0, &d);
 	close_rec(&d, ctx->rx_queue_index & 1);
 	bpf_ringbuf_discard_dynptr(&d, 0);
+	return XDP_PASS;
+}
+
+static long (*bpf_loop)(__u32 nr, void *cb, void *ctx, __u64 flags) = (void *)181;
+
+/* a bpf_loop callback: 4 bytes of the caller's record at 4 * i, through its context pointer */
+static int rec_word(__u32 i, void *ctx)
+{
+	struct bpf_dynptr *d = ctx;
+	__u32 w = 0;
+
+	bpf_dynptr_read(&w, sizeof(w), d, (i & 3) * 4, 0);
+	return w == 0xffffffff;
+}
+
+SEC("xdp")
+int cb_read(struct xdp_md *ctx)
+{
+	struct bpf_dynptr d;
+
+	bpf_ringbuf_reserve_dynptr(&rb, 16, 0, &d);
+	bpf_loop(4, rec_word, &d, 0);
+	bpf_ringbuf_submit_dynptr(&d, 0);
+	return XDP_PASS;
+}
+
+/* twin: the record discarded before the loop reads it */
+SEC("xdp")
+int cb_after_release(struct xdp_md *ctx)
+{
+	struct bpf_dynptr d;
+
+	bpf_ringbuf_reserve_dynptr(&rb, 16, 0, &d);
+	bpf_ringbuf_discard_dynptr(&d, 0);
+	bpf_loop(4, rec_word, &d, 0);
 	return XDP_PASS;
 }
 
