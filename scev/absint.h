@@ -262,6 +262,12 @@ bool absint_dynptr_verify_outer(struct scev_ctx *cx, struct scev_verdict *v,
 				__int128 lo, __int128 hi);
 bool absint_dynptr_verify_stack(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 				uint32_t pc, __int128 lo, __int128 hi, bool write);
+/* Argument reg of a global function call at pc, a `struct bpf_dynptr *` (GARG_DYNPTR): an
+ * initialized dynptr of this frame on every path, or one the function was itself given (true
+ * when the verdict failed). */
+bool absint_dynptr_verify_global_arg(struct scev_ctx *cx, struct scev_verdict *v,
+				     const struct astate *s, uint32_t pc, unsigned reg,
+				     const char *fname);
 /* Whether a is that dynptr (REGION_DYNPTR, at its start). */
 bool absint_is_urb_dynptr(const struct aval *a);
 /* A REGION_BTF pointer to the vmlinux struct id (absint_transfer.c). */
@@ -548,7 +554,9 @@ bool absint_fields_verify(struct scev_ctx *cx, struct scev_verdict *v, const str
 /* absint_global.c (the parts scev.c calls are in internal.h): how the kernel takes an argument
  * of a global function's prototype; the argument registers written at f's entry; a call of g
  * at s: r0 and the caller's frame bytes (*w) it may write. */
-enum global_arg { GARG_SCALAR, GARG_CTX, GARG_MEM, GARG_BAD, GARG_UNMODELED };
+/* (GARG_DYNPTR: a `struct bpf_dynptr *`, which the kernel takes as an initialized dynptr of the
+ * caller, the function's a read-only CONST_PTR_TO_DYNPTR: REGION_DYNPTR, absint_dynptr.c) */
+enum global_arg { GARG_SCALAR, GARG_CTX, GARG_MEM, GARG_BAD, GARG_UNMODELED, GARG_DYNPTR };
 enum global_arg absint_global_arg(const struct scev_ctx *cx, const struct ebpf_func_arg *a);
 uint16_t absint_global_init(const struct scev_ctx *cx, uint32_t f);
 struct aval absint_global_call(struct scev_ctx *cx, const struct astate *s, uint32_t pc,

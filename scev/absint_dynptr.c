@@ -740,6 +740,10 @@ bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, cons
 		bool static_call = ebpf_is_pseudo_call(i) ?
 				   plain_static(cx, func_of(cx, pc + 1 + (uint32_t)i->imm)) :
 				   cb && cb->only_bpf_loop && loop_cb(cx, cb->func);
+		/* (a global function: its `struct bpf_dynptr *` arguments are checked as such,
+		 * absint_dynptr_verify_global_arg) */
+		const struct ebpf_global_func *g = ebpf_is_pseudo_call(i) ?
+			absint_global(cx, func_of(cx, pc + 1 + (uint32_t)i->imm)) : NULL;
 
 		if ((!s->dp.may && !outer) || helper_spans_checked(s, i))
 			return false;
@@ -748,6 +752,10 @@ bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, cons
 
 			if (!(s->init & (1u << r)) || (static_call && cb && r != 3))
 				continue;	/* (bpf_loop's others: nr, the callback, flags) */
+			if (g && r <= g->nargs &&
+			    absint_global_arg(cx, &g->args[r - 1]) == GARG_DYNPTR &&
+			    a->kind == AV_PTR && a->region == REGION_STACK)
+				continue;
 			bool may = a->kind == AV_TOP ? !helper
 				   : a->kind != AV_PTR ? false
 				   : a->region == REGION_STACK ? s->dp.may && !static_call
@@ -864,5 +872,36 @@ bool absint_dynptr_verify_stack(struct scev_ctx *cx, struct scev_verdict *v, con
 		VFAIL(VERDICT_UNSUPPORTED, pc, "access to the bytes of the dynptr at fp%lld while it "
 		      "may be live (a store destroys a local one)", (long long)off);
 	}
+	return false;
+}
+
+bool absint_dynptr_verify_global_arg(struct scev_ctx *cx, struct scev_verdict *v,
+				     const struct astate *s, uint32_t pc, unsigned reg,
+				     const char *fname)
+{
+	const struct aval *d = &s->regs[reg];
+	int64_t off;
+	int b;
+
+	/* (a dynptr the calling function was given: a sample's, or its own argument) */
+	if (absint_is_urb_dynptr(d))
+		return false;
+	if (d->kind == AV_TOP)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "R%u of global function %s() may not be a pointer to "
+		      "a dynptr", reg, fname);
+	if (d->kind != AV_PTR || (d->region != REGION_STACK && d->region != REGION_CALLER_STACK))
+		VFAIL(VERDICT_UNSAFE, pc, "R%u type=%s expected=fp (argument %u of global function "
+		      "%s() is a struct bpf_dynptr *)", reg, d->kind == AV_SCALAR ? "scalar"
+		      : claim_region_name(d->region), reg - 1, fname);
+	if (d->region == REGION_CALLER_STACK)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "R%u of global function %s(): a dynptr of a caller's "
+		      "frame handed further is not modeled", reg, fname);
+	if (dp_slot_fails(v, pc, fname, d, false, "Expected an initialized dynptr", &off, &b))
+		return true;
+	absint_frame_depth(cx, func_of(cx, pc), off);
+	if (!(s->dp.must & (1ull << b)))
+		VFAIL(VERDICT_UNSAFE, pc, "Expected an initialized dynptr as arg #%u (global function "
+		      "%s(): no dynptr at fp%lld on some path: never made, released or overwritten)",
+		      reg - 1, fname, (long long)off);
 	return false;
 }

@@ -40,6 +40,8 @@ enum global_arg absint_global_arg(const struct scev_ctx *cx, const struct ebpf_f
 	case EBPF_FARG_PTR:
 		if (own && !strcmp(a->tname, own))
 			return GARG_CTX;
+		if (!strcmp(a->tname, "bpf_dynptr"))
+			return GARG_DYNPTR;	/* (btf_prepare_func_args: ARG_PTR_TO_DYNPTR) */
 		for (size_t k = 0; k < sizeof(ctx_names) / sizeof(ctx_names[0]); k++)
 			if (!strcmp(a->tname, ctx_names[k]))
 				return GARG_UNMODELED;
@@ -88,6 +90,9 @@ void absint_global_args(const struct scev_ctx *cx, uint32_t f, struct aval args[
 		case GARG_CTX:
 			*a = aval_ptr(REGION_CTX, 0, range_const(0));
 			break;
+		case GARG_DYNPTR:
+			*a = aval_ptr(REGION_DYNPTR, 0, range_const(0));
+			break;
 		case GARG_MEM:
 			*a = aval_ptr(REGION_GMEM, (uint16_t)g->args[k].size, range_const(0));
 			a->maybe_null = true;
@@ -115,7 +120,13 @@ struct aval absint_global_call(struct scev_ctx *cx, const struct astate *s, uint
 	*w = (struct stack_span){ 0, 0 };
 	for (int r = 1; r <= 5; r++) {
 		const struct aval *a = &s->regs[r];
-		bool mem = r <= g->nargs && absint_global_arg(cx, &g->args[r - 1]) == GARG_MEM;
+		enum global_arg k = r <= g->nargs ? absint_global_arg(cx, &g->args[r - 1])
+						  : GARG_UNMODELED;
+		bool mem = k == GARG_MEM;
+
+		/* (a dynptr: the function reads, writes or slices its memory, never its 16 bytes) */
+		if (k == GARG_DYNPTR && a->kind == AV_PTR && a->region == REGION_STACK)
+			continue;
 
 		/* a pointer into a caller's frame: the function writes its bytes there, which
 		 * that frame's other readers through pointers must forget (outer_write) */

@@ -457,6 +457,10 @@ static void verify_global_call(struct scev_ctx *cx, struct scev_verdict *v,
 							       g->name);
 			}
 			break;
+		case GARG_DYNPTR:
+			if (absint_dynptr_verify_global_arg(cx, v, s, pc, reg, g->name))
+				return;
+			break;
 		case GARG_BAD:
 			VFAIL(VERDICT_UNSAFE, pc, "argument %u of global function %s() has a type the "
 			      "kernel refuses (a pointer to something of no size, or not an integer "

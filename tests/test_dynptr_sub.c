@@ -242,16 +242,18 @@ static void test_object(bool kernel)
 	static const char *const progs[] = {
 		"sub_parse", "sub_own_rb", "sub_twice", "sub_after_release", "sub_leak",
 		"sub_past", "sub_make_rb", "sub_close", "sub_make_local", "sub_make_leak",
-		"sub_close_twice", "cb_read", "cb_after_release",
+		"sub_close_twice", "cb_read", "cb_after_release", "glob_read", "glob_slice_local",
+		"glob_after_release", "glob_past",
 	};
 	static const enum scev_verdict_kind want[] = {
 		SAFE, SAFE, SAFE, UNSAFE, UNSAFE, UNSAFE, SAFE, SAFE, SAFE, UNSAFE, UNSAFE, SAFE,
-		UNSAFE,
+		UNSAFE, SAFE, SAFE, UNSAFE, UNSAFE,
 	};
 	static const char *const reasons[] = {
 		NULL, NULL, NULL, "Expected an initialized dynptr", "Unreleased reference",
 		"mem_size=", NULL, NULL, NULL, "reference leak", "Expected an initialized dynptr",
-		NULL, "Expected an initialized dynptr",
+		NULL, "Expected an initialized dynptr", NULL, NULL, "Expected an initialized dynptr",
+		"mem_size=8",
 	};
 	const char *dir = getenv("BPFSCEV_TEST_BPF_DIR");
 	char path[1024];

@@ -7,6 +7,8 @@
  * value) or releasing it (submitted or discarded); twins: the record it reserved leaked by the
  * caller, the record it released discarded again by the caller.  A bpf_loop callback reading its
  * caller's record through its context pointer; twin: the record discarded before the loop.
+ * Global functions given a `struct bpf_dynptr *` (the kernel verifies them on their own with a
+ * read-only dynptr); twins: the record discarded before the call, a read past a slice.
  * tests/test_dynptr_sub.c holds each verdict against the kernel's.
  */
 #include "bpf_test.h"
@@ -282,6 +284,79 @@ int cb_after_release(struct xdp_md *ctx)
 	bpf_ringbuf_discard_dynptr(&d, 0);
 	bpf_loop(4, rec_word, &d, 0);
 	return XDP_PASS;
+}
+
+/* a global function given a dynptr (verified on its own: a read-only dynptr of its caller's) */
+__attribute__((noinline)) int g_read(struct bpf_dynptr *p)
+{
+	__u32 v = 0;
+
+	bpf_dynptr_read(&v, sizeof(v), p, 0, 0);
+	return v;
+}
+
+/* ... that slices 8 bytes of it */
+__attribute__((noinline)) int g_slice(struct bpf_dynptr *p)
+{
+	__u64 *w = bpf_dynptr_data(p, 0, 8);
+
+	return w ? (int)w[0] : 0;
+}
+
+SEC("xdp")
+int glob_read(struct xdp_md *ctx)
+{
+	struct bpf_dynptr d;
+	int r;
+
+	bpf_ringbuf_reserve_dynptr(&rb, 16, 0, &d);
+	r = g_read(&d);
+	bpf_ringbuf_discard_dynptr(&d, 0);
+	return r & 1 ? XDP_PASS : XDP_DROP;
+}
+
+SEC("xdp")
+int glob_slice_local(struct xdp_md *ctx)
+{
+	struct bpf_dynptr d;
+	__u32 k = 0;
+	__u64 *v = bpf_map_lookup_elem(&arr, &k);
+
+	if (!v)
+		return XDP_PASS;
+	bpf_dynptr_from_mem(v, 64, 0, &d);
+	return g_slice(&d) & 1 ? XDP_PASS : XDP_DROP;
+}
+
+/* twin: the record discarded before the global function reads it */
+SEC("xdp")
+int glob_after_release(struct xdp_md *ctx)
+{
+	struct bpf_dynptr d;
+
+	bpf_ringbuf_reserve_dynptr(&rb, 16, 0, &d);
+	bpf_ringbuf_discard_dynptr(&d, 0);
+	return g_read(&d) & 1 ? XDP_PASS : XDP_DROP;
+}
+
+/* twin: a global function slices 8 bytes and reads the 8 after them */
+__attribute__((noinline)) int g_past(struct bpf_dynptr *p)
+{
+	__u64 *w = bpf_dynptr_data(p, 0, 8);
+
+	return w ? (int)w[1] : 0;
+}
+
+SEC("xdp")
+int glob_past(struct xdp_md *ctx)
+{
+	struct bpf_dynptr d;
+	int r;
+
+	bpf_ringbuf_reserve_dynptr(&rb, 16, 0, &d);
+	r = g_past(&d);
+	bpf_ringbuf_discard_dynptr(&d, 0);
+	return r & 1 ? XDP_PASS : XDP_DROP;
 }
 
 char LICENSE[] SEC("license") = "GPL";
