@@ -337,6 +337,36 @@ void gi_emit_dynptr_sub(struct gi *g, struct gi_sub *s)
 	gi_exit(g);
 }
 
+/* Main's dynptr at GEN_FP_DYNPTR for f: a ringbuf record of f->dp_size bytes (discarded at once
+ * when after), or a local dynptr over dp_size bytes of map 0's value dp_key (its lookup's NULL:
+ * to l_skip). */
+static void main_dynptr(struct gi *g, const struct gi_sub *f, bool rb, bool after, int l_skip)
+{
+	if (rb) {
+		gi_ld_map(g, BPF_REG_1, GEN_MAP_RINGBUF);
+		gi_mov_const(g, BPF_REG_2, f->dp_size, true);
+		gi_mov_const(g, BPF_REG_3, 0, true);
+		fp_arg(g, BPF_REG_4, GEN_FP_DYNPTR);
+		gi_call_helper(g, BPF_FUNC_ringbuf_reserve_dynptr);
+		if (after) {
+			fp_arg(g, BPF_REG_1, GEN_FP_DYNPTR);
+			gi_mov_const(g, BPF_REG_2, 0, true);
+			gi_call_helper(g, BPF_FUNC_ringbuf_discard_dynptr);
+		}
+		return;
+	}
+	gi_st(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, (int32_t)f->dp_key);
+	gi_ld_map(g, BPF_REG_1, 0);
+	fp_arg(g, BPF_REG_2, GEN_FP_KEY);
+	gi_call_helper(g, BPF_FUNC_map_lookup_elem);
+	gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_skip);
+	gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_0);
+	gi_mov_const(g, BPF_REG_2, f->dp_size, true);
+	gi_mov_const(g, BPF_REG_3, 0, true);
+	fp_arg(g, BPF_REG_4, GEN_FP_DYNPTR);
+	gi_call_helper(g, BPF_FUNC_dynptr_from_mem);
+}
+
 void gi_dynptr_sub_call(struct gi *g, bool twin)
 {
 	int s = gi_sub_new(g, SUBK_CALLBACK, 1);
@@ -375,29 +405,7 @@ void gi_dynptr_sub_call(struct gi *g, bool twin)
 	} else {
 		int l_skip = gi_label(g);
 
-		if (rb) {
-			gi_ld_map(g, BPF_REG_1, GEN_MAP_RINGBUF);
-			gi_mov_const(g, BPF_REG_2, f->dp_size, true);
-			gi_mov_const(g, BPF_REG_3, 0, true);
-			fp_arg(g, BPF_REG_4, GEN_FP_DYNPTR);
-			gi_call_helper(g, BPF_FUNC_ringbuf_reserve_dynptr);
-			if (tk == DPS_AFTER) {
-				fp_arg(g, BPF_REG_1, GEN_FP_DYNPTR);
-				gi_mov_const(g, BPF_REG_2, 0, true);
-				gi_call_helper(g, BPF_FUNC_ringbuf_discard_dynptr);
-			}
-		} else {
-			gi_st(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, (int32_t)f->dp_key);
-			gi_ld_map(g, BPF_REG_1, 0);
-			fp_arg(g, BPF_REG_2, GEN_FP_KEY);
-			gi_call_helper(g, BPF_FUNC_map_lookup_elem);
-			gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_skip);
-			gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_0);
-			gi_mov_const(g, BPF_REG_2, f->dp_size, true);
-			gi_mov_const(g, BPF_REG_3, 0, true);
-			fp_arg(g, BPF_REG_4, GEN_FP_DYNPTR);
-			gi_call_helper(g, BPF_FUNC_dynptr_from_mem);
-		}
+		main_dynptr(g, f, rb, tk == DPS_AFTER, l_skip);
 		for (unsigned k = 0; k < ncalls; k++) {
 			fp_arg(g, BPF_REG_1, GEN_FP_DYNPTR);
 			gi_call_sub(g, f->label);
@@ -455,13 +463,8 @@ void gi_dynptr_sub_make_call(struct gi *g, bool twin)
 	for (unsigned k = 0; k < ncalls; k++) {
 		int l_skip = gi_label(g);
 
-		if (!make || tk == DPM_OVER) {	/* main's own record first */
-			gi_ld_map(g, BPF_REG_1, GEN_MAP_RINGBUF);
-			gi_mov_const(g, BPF_REG_2, f->dp_size, true);
-			gi_mov_const(g, BPF_REG_3, 0, true);
-			fp_arg(g, BPF_REG_4, GEN_FP_DYNPTR);
-			gi_call_helper(g, BPF_FUNC_ringbuf_reserve_dynptr);
-		}
+		if (!make || tk == DPM_OVER)	/* main's own record first */
+			main_dynptr(g, f, true, false, l_skip);
 		/* x: the map value (f makes a local dynptr over it), else a packet bit */
 		if (make && !rb) {
 			gi_st(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, (int32_t)f->dp_key);
@@ -533,29 +536,7 @@ void gi_dynptr_cb_call(struct gi *g, bool twin)
 	g->use_map = g->use_map || !rb;
 	/* (main's frame reaches the dynptr: gi_dynptr_sub_make_call) */
 	gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_DYNPTR_TMP, 0);
-	if (rb) {
-		gi_ld_map(g, BPF_REG_1, GEN_MAP_RINGBUF);
-		gi_mov_const(g, BPF_REG_2, f->dp_size, true);
-		gi_mov_const(g, BPF_REG_3, 0, true);
-		fp_arg(g, BPF_REG_4, GEN_FP_DYNPTR);
-		gi_call_helper(g, BPF_FUNC_ringbuf_reserve_dynptr);
-		if (tk == DPS_AFTER) {
-			fp_arg(g, BPF_REG_1, GEN_FP_DYNPTR);
-			gi_mov_const(g, BPF_REG_2, 0, true);
-			gi_call_helper(g, BPF_FUNC_ringbuf_discard_dynptr);
-		}
-	} else {
-		gi_st(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, (int32_t)f->dp_key);
-		gi_ld_map(g, BPF_REG_1, 0);
-		fp_arg(g, BPF_REG_2, GEN_FP_KEY);
-		gi_call_helper(g, BPF_FUNC_map_lookup_elem);
-		gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_skip);
-		gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_0);
-		gi_mov_const(g, BPF_REG_2, f->dp_size, true);
-		gi_mov_const(g, BPF_REG_3, 0, true);
-		fp_arg(g, BPF_REG_4, GEN_FP_DYNPTR);
-		gi_call_helper(g, BPF_FUNC_dynptr_from_mem);
-	}
+	main_dynptr(g, f, rb, tk == DPS_AFTER, l_skip);
 	gi_mov_const(g, BPF_REG_1, nr, true);
 	gi_ld_func(g, BPF_REG_2, f->label);
 	fp_arg(g, BPF_REG_3, GEN_FP_DYNPTR);

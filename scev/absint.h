@@ -573,6 +573,12 @@ bool absint_iter_void(const struct scev_ctx *cx, uint32_t pc);
  * caller's iterators at it, for the callee's checks in the next pass. */
 void absint_iter_note_call(struct scev_ctx *cx, uint32_t caller, uint32_t callee,
 			   const struct astate *s);
+/* The facts a call from caller in state s gives, joined into *a (a static function's at its
+ * calls, a bpf_loop callback's at the bpf_loop calls: absint_dynptr.c); at a pass's start, the
+ * ones the pass that ended saw (acc, then emptied) become the ones the next reads (used; join:
+ * a re-run, joined with them so they only grow), for n functions. */
+void absint_iter_in_note(struct iter_in *a, uint32_t caller, const struct astate *s);
+void absint_iter_in_start(struct iter_in *used, struct iter_in *acc, uint32_t n, bool join);
 /* absint_iter.c: a write of [lo, hi) into frame f other than an iterator call's: whether it may
  * reach an iterator slot of f noted so far (then iterator trips in f's callees are not claimed). */
 void absint_iter_note_outer_write(struct scev_ctx *cx, uint32_t f, int64_t lo, int64_t hi);

@@ -274,24 +274,8 @@ static const struct iter_in *caller_dps(const struct scev_ctx *cx, uint32_t f)
 
 void absint_dynptr_note_cb(struct scev_ctx *cx, uint32_t caller, uint32_t cb, const struct astate *s)
 {
-	struct iter_in *a;
-
-	if (!cx->cbdp_acc || cb >= cx->st.cfg->nfuncs)
-		return;
-	a = &cx->cbdp_acc[cb];
-	if (!a->seen) {
-		*a = (struct iter_in){ s->it.may, s->it.must, s->dp.may, s->dp.must, s->dpr.may,
-				       s->dpr.must, (uint16_t)caller, 1 };
-		return;
-	}
-	a->may |= s->it.may;
-	a->must &= s->it.must;
-	a->dmay |= s->dp.may;
-	a->dmust &= s->dp.must;
-	a->drmay |= s->dpr.may;
-	a->drmust &= s->dpr.must;
-	if (a->caller != caller)
-		a->caller = UINT16_MAX;
+	if (cx->cbdp_acc && cb < cx->st.cfg->nfuncs)
+		absint_iter_in_note(&cx->cbdp_acc[cb], caller, s);
 }
 
 void absint_dynptr_entry(const struct scev_ctx *cx, uint32_t f, struct astate *s)
@@ -363,31 +347,6 @@ void absint_dynptr_return(struct scev_ctx *cx, struct astate *s, uint32_t pc, ui
 	life_return(&s->dpr, x->rmay, x->rmust, x->tmay, x->tmust);
 }
 
-/* The callbacks' facts of the pass that ended become the ones the next reads (join: joined with
- * them, a re-run), as absint_iter.c's callers_pass_start does for static functions. */
-static void cb_facts_start(struct scev_ctx *cx, bool join)
-{
-	for (uint32_t f = 0; cx->cbdp && f < cx->st.cfg->nfuncs; f++) {
-		struct iter_in *u = &cx->cbdp[f];
-		const struct iter_in *a = &cx->cbdp_acc[f];
-
-		if (join && u->seen && a->seen) {
-			u->may |= a->may;
-			u->must &= a->must;
-			u->dmay |= a->dmay;
-			u->dmust &= a->dmust;
-			u->drmay |= a->drmay;
-			u->drmust &= a->drmust;
-			if (u->caller != a->caller)
-				u->caller = UINT16_MAX;
-		} else if (!join || a->seen) {
-			*u = *a;
-		}
-	}
-	if (cx->cbdp_acc)
-		memset(cx->cbdp_acc, 0, cx->st.cfg->nfuncs * sizeof(*cx->cbdp_acc));
-}
-
 /* Whether the running pass saw no more of the callbacks' callers' dynptrs than the last one did
  * (exact: nor fewer). */
 static bool cb_facts_settled(const struct scev_ctx *cx, bool exact)
@@ -413,7 +372,8 @@ void absint_dynptr_pass_start(struct scev_ctx *cx)
 {
 	uint32_t n = cx->st.cfg->nfuncs;
 
-	cb_facts_start(cx, cx->iter_join);
+	if (cx->cbdp)
+		absint_iter_in_start(cx->cbdp, cx->cbdp_acc, n, cx->iter_join);
 	if (!cx->dp_exit)
 		return;
 	for (uint32_t f = 0; f < n; f++) {

@@ -97,27 +97,36 @@ static bool caller_slot(const struct scev_ctx *cx, const struct aval *it, int64_
 	return true;
 }
 
+/* u := u joined with a (a when u is unseen). */
+static void iter_in_join(struct iter_in *u, const struct iter_in *a)
+{
+	if (!u->seen) {
+		*u = *a;
+		return;
+	}
+	u->may |= a->may;
+	u->must &= a->must;
+	u->dmay |= a->dmay;
+	u->dmust &= a->dmust;
+	u->drmay |= a->drmay;
+	u->drmust &= a->drmust;
+	if (u->caller != a->caller)
+		u->caller = UINT16_MAX;
+}
+
+void absint_iter_in_note(struct iter_in *a, uint32_t caller, const struct astate *s)
+{
+	const struct iter_in n = { s->it.may, s->it.must, s->dp.may, s->dp.must, s->dpr.may,
+				   s->dpr.must, (uint16_t)caller, 1 };
+
+	iter_in_join(a, &n);
+}
+
 void absint_iter_note_call(struct scev_ctx *cx, uint32_t caller, uint32_t callee,
 			   const struct astate *s)
 {
-	struct iter_in *a;
-
-	if (!cx->citer_acc)
-		return;
-	a = &cx->citer_acc[callee];
-	if (!a->seen) {
-		*a = (struct iter_in){ s->it.may, s->it.must, s->dp.may, s->dp.must, s->dpr.may,
-				       s->dpr.must, (uint16_t)caller, 1 };
-		return;
-	}
-	a->may |= s->it.may;
-	a->must &= s->it.must;
-	a->dmay |= s->dp.may;
-	a->dmust &= s->dp.must;
-	a->drmay |= s->dpr.may;
-	a->drmust &= s->dpr.must;
-	if (a->caller != caller)
-		a->caller = UINT16_MAX;
+	if (cx->citer_acc)
+		absint_iter_in_note(&cx->citer_acc[callee], caller, s);
 }
 
 void absint_iter_note_outer_write(struct scev_ctx *cx, uint32_t f, int64_t lo, int64_t hi)
@@ -559,26 +568,19 @@ static void callers_pass_start(struct scev_ctx *cx, bool join)
 {
 	cx->iter_hit = (join && cx->iter_hit) || cx->iter_hit_acc;
 	cx->iter_hit_acc = false;
-	if (!cx->citer)
-		return;
-	for (uint32_t f = 0; f < cx->st.cfg->nfuncs; f++) {
-		struct iter_in *u = &cx->citer[f];
-		const struct iter_in *a = &cx->citer_acc[f];
+	if (cx->citer)
+		absint_iter_in_start(cx->citer, cx->citer_acc, cx->st.cfg->nfuncs, join);
+}
 
-		if (join && u->seen && a->seen) {
-			u->may |= a->may;
-			u->must &= a->must;
-			u->dmay |= a->dmay;
-			u->dmust &= a->dmust;
-			u->drmay |= a->drmay;
-			u->drmust &= a->drmust;
-			if (u->caller != a->caller)
-				u->caller = UINT16_MAX;
-		} else if (!join || a->seen) {
-			*u = *a;
-		}
+void absint_iter_in_start(struct iter_in *used, struct iter_in *acc, uint32_t n, bool join)
+{
+	for (uint32_t f = 0; f < n; f++) {
+		if (join && used[f].seen && acc[f].seen)
+			iter_in_join(&used[f], &acc[f]);
+		else if (!join || acc[f].seen)
+			used[f] = acc[f];
 	}
-	memset(cx->citer_acc, 0, cx->st.cfg->nfuncs * sizeof(*cx->citer_acc));
+	memset(acc, 0, n * sizeof(*acc));
 }
 
 /* Whether the running pass saw no more of the callers' iterators than the last one did. */
