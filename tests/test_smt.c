@@ -429,6 +429,16 @@ static const struct smt_claim_result *find_claim(const struct smt_result *r, uin
 	return NULL;
 }
 
+/* Range claim index of r has verdict v (is) or any other (!is). */
+static void expect_verdict(const struct smt_result *r, uint32_t index, enum smt_verdict v,
+			   bool is, const char *what)
+{
+	const struct smt_claim_result *c = find_claim(r, SMT_CLAIM_RANGE, index);
+
+	CHECK(c && (c->verdict == v) == is, "%s: %s: %s", what,
+	      c ? smt_verdict_name(c->verdict) : "missing", c ? c->reason : "");
+}
+
 /* The claim is refuted with a finding of the given kind whose input satisfies want(input);
  * the finding replays on the interpreter by itself, and after a save and load it replays as
  * bpfscev replay does (replay_check on the saved claims). */
@@ -1687,7 +1697,6 @@ static void test_hash_value_forged(void)
 		"\"exact\", \"max\": 10, \"min\": 10}}], \"ranges\": ["
 		R1(19, "r1", 0, 255) "," R1(19, "r1", 0, 0) "," R1(19, "r7", 0, 9) "]}]}";
 	struct smt_opts zo = { .sz = sizeof(zo), .rlimit = TEST_RLIMIT, .timeout_ms = SAFETY_MS };
-	const struct smt_claim_result *c;
 	struct prepared p;
 	struct smt_result r;
 
@@ -1699,14 +1708,9 @@ static void test_hash_value_forged(void)
 	      "the value 0: the test would prove nothing");
 	CHECK(smt_check(&r, p.obj, &p.obj->progs[0], &p.claims->progs[0], &zo) == 0,
 	      "hash value: smt_check");
-	for (uint32_t k = 0; k < 2; k++) {
-		c = find_claim(&r, SMT_CLAIM_RANGE, k);
-		CHECK(c && c->verdict != SMT_PROVED, "hash value: forged claim %u %s", k,
-		      c ? smt_verdict_name(c->verdict) : "missing");
-	}
-	c = find_claim(&r, SMT_CLAIM_RANGE, 2);
-	CHECK(c && c->verdict == SMT_PROVED, "hash value: the counter's true claim %s: %s",
-	      c ? smt_verdict_name(c->verdict) : "missing", c ? c->reason : "");
+	expect_verdict(&r, 0, SMT_PROVED, false, "hash value: forged claim 0");
+	expect_verdict(&r, 1, SMT_PROVED, false, "hash value: forged claim 1");
+	expect_verdict(&r, 2, SMT_PROVED, true, "hash value: the counter's true claim");
 	CHECK(r.encoding_bugs == 0, "hash value: %u encoding findings", r.encoding_bugs);
 	smt_result__free(&r);
 	unprepare(&p);
@@ -1770,7 +1774,6 @@ static void test_percpu_lookup(void)
 		{ SMT_CLAIM_RANGE, 2, FIND_RANGE, any_input },
 	};
 	struct smt_opts zo = { .sz = sizeof(zo), .rlimit = TEST_RLIMIT, .timeout_ms = SAFETY_MS };
-	const struct smt_claim_result *c;
 	struct prepared p;
 	struct smt_result r;
 
@@ -1783,16 +1786,71 @@ static void test_percpu_lookup(void)
 	CHECK(smt_check(&r, p.obj, &p.obj->progs[0], &p.claims->progs[0], &zo) == 0,
 	      "per-CPU lookup: smt_check");
 	CHECK(!r.note[0], "per-CPU lookup: a part not encoded: %s", r.note);
-	c = find_claim(&r, SMT_CLAIM_RANGE, 1);
-	CHECK(c && c->verdict == SMT_UNKNOWN, "per-CPU lookup: CPU 1's copy read as 0 (true of "
-	      "zeroed copies only) %s: %s", c ? smt_verdict_name(c->verdict) : "missing",
-	      c ? c->reason : "");
-	c = find_claim(&r, SMT_CLAIM_RANGE, 0);
-	CHECK(c && c->verdict == SMT_PROVED, "per-CPU lookup: the copy's pointer %s: %s",
-	      c ? smt_verdict_name(c->verdict) : "missing", c ? c->reason : "");
+	expect_verdict(&r, 1, SMT_UNKNOWN, true,
+		       "per-CPU lookup: CPU 1's copy read as 0 (true of zeroed copies only)");
+	expect_verdict(&r, 0, SMT_PROVED, true, "per-CPU lookup: the copy's pointer");
 	CHECK(r.encoding_bugs == 0, "per-CPU lookup: %u encoding findings", r.encoding_bugs);
 	smt_result__free(&r);
 	unprepare(&p);
+}
+
+/* Induction decides a round's hypotheses first and the other obligations only when every
+ * hypothesis held (smt_prove.c: decide): a round that drops one is redone, and the other
+ * queries of the dropped round were spent for nothing (a deep nest spent its whole budget so
+ * and proved nothing: gen --seed 1803 --knob p_dynptr=100, 0 of 964).  A loop counting r6 to
+ * 10, its trip and IV claimed, the header claim r6 in [0, 9] (true) and NV claims after the
+ * loop that need it (r6 = 10, r7 = 11, ...): proved.  With a wrong header claim too (r6 in
+ * [0, 5], dropped in the first round and refuted by BMC), the same claims are proved with fewer
+ * than NV more queries (query counts are the solver's calls, the same on every machine): the
+ * visits were decided twice before, once in each round. */
+static void test_hypotheses_first(void)
+{
+	static const char prog[] =
+		"r6 = 0\n"
+		"l: r6 += 1\n"				/* pc 1: header */
+		"if r6 < 10 goto l\n"
+		"r7 = r6\n"				/* pc 3 */
+		"r7 += 1\n"
+		"r8 = r7\n"				/* pc 5 */
+		"r0 = 0\n"
+		"exit\n";
+#define HF(extra) "{\"programs\": [{\"name\": \"hf\", \"loops\": [{\"header\": 1, \"entries\": " \
+	"[1], \"blocks\": [[1, 2]], \"induction_variables\": [{\"loc\": \"r6\", \"width\": 64, " \
+	"\"start\": 0, \"step\": 1}], \"trip_count\": {\"kind\": \"exact\", \"max\": 10, \"min\": " \
+	"10}}], \"ranges\": [" R1(1, "r6", 0, 9) "," R1(3, "r6", 10, 10) "," R1(4, "r6", 10, 10) \
+	"," R1(4, "r7", 10, 10) "," R1(5, "r6", 10, 10) "," R1(5, "r7", 11, 11) "," \
+	R1(6, "r6", 10, 10) "," R1(6, "r7", 11, 11) "," R1(6, "r8", 11, 11) "," \
+	R1(7, "r6", 10, 10) "," R1(7, "r7", 11, 11) "," R1(7, "r8", 11, 11) extra "]}]}"
+	static const char good[] = HF(""), wrong[] = HF("," R1(1, "r6", 0, 5));
+#undef HF
+	const unsigned nv = 11;
+	struct smt_opts zo = { .sz = sizeof(zo), .rlimit = TEST_RLIMIT, .timeout_ms = SAFETY_MS };
+	uint64_t q[2] = { 0, 0 };
+
+	for (int w = 0; w < 2; w++) {
+		struct prepared p;
+		struct smt_result r;
+
+		if (!prepare(&p, prog, w ? wrong : good))
+			return;
+		CHECK(smt_check(&r, p.obj, &p.obj->progs[0], &p.claims->progs[0], &zo) == 0,
+		      "hypotheses first: smt_check");
+		for (uint32_t k = 0; k < r.nclaims; k++) {
+			const struct smt_claim_result *c = &r.claims[k];
+			bool bad = w && c->kind == SMT_CLAIM_RANGE && c->index == 1 + nv;
+
+			CHECK(c->verdict == (bad ? SMT_REFUTED : SMT_PROVED),
+			      "hypotheses first (%s): claim %u (pc %u) %s: %s", w ? "wrong" : "true",
+			      k, c->pc, smt_verdict_name(c->verdict), c->reason);
+		}
+		q[w] = r.queries;
+		smt_result__free(&r);
+		unprepare(&p);
+	}
+	printf("hypotheses first: %" PRIu64 " queries, %" PRIu64 " with a wrong header claim\n",
+	       q[0], q[1]);
+	CHECK(q[1] < q[0] + nv, "hypotheses first: the wrong header claim costs %" PRIu64
+	      " queries (the %u visits decided again?)", q[1] - q[0], nv);
 }
 
 /* may_goto: the induction gives every frame a budget of any size (every kernel's rule: counted,
@@ -2165,6 +2223,7 @@ int main(int argc, char **argv)
 	test_hash_fill();
 	test_hash_value_forged();
 	test_percpu_lookup();
+	test_hypotheses_first();
 	test_big_region_havoc();
 	test_encoding_reads();
 	test_may_goto();

@@ -2095,8 +2095,22 @@ static uint8_t *cut_reach(struct prover *P);
 static bool reached(const struct prover *P, const uint8_t *reach, uint32_t id);
 static bool in_main(const struct prover *P, uint32_t id);
 
+/* Whether a hypothesis of this induction round failed (or is unknown): the round is redone
+ * without it, and nothing else it decided counts. */
+static bool hypothesis_dropped(const struct prover *P, const uint8_t *round)
+{
+	for (uint32_t id = 0; id < P->nall; id++)
+		if (P->assume[id] && round[id] != CS_PROVED && round[id] != CS_CUT)
+			return true;
+	return false;
+}
+
 /* Checks this run's obligations.  Claims with one satisfiable obligation fail (their models are
- * replayed: confirmed ones are refuted for good), unknown answers make them unknown. */
+ * replayed: confirmed ones are refuted for good), unknown answers make them unknown.  Induction
+ * decides the hypotheses' obligations first (pass 0), and the others (pass 1) only when every
+ * hypothesis held: a round that drops one is redone, and what its other queries proved would
+ * not count (a deep nest's first round spent the program's budget on those and ended with
+ * nothing: gen --seed 1803 --knob p_dynptr=100, 0 of 964 proved).  BMC: one pass of all. */
 static int decide(struct prover *P, uint8_t *round)
 {
 	struct sx_solver *sv = NULL;
@@ -2112,13 +2126,20 @@ static int decide(struct prover *P, uint8_t *round)
 	bool cuts = P->mode == MODE_INDUCT && P->nunsup;
 	uint8_t *reach = cuts ? cut_reach(P) : NULL;
 
-	for (uint32_t k = 0; k < P->nob && !err; k++) {
+	bool induct = P->mode == MODE_INDUCT;
+
+	for (uint32_t kk = 0; kk < (induct ? 2 : 1) * P->nob && !err; kk++) {
+		uint32_t k = kk % P->nob;
+		bool pass0 = induct && kk < P->nob;
 		const struct oblig *ob = &P->ob[k];
 		struct sx_model *model = NULL;
 		double t0 = wall_s();
 		enum sx_res r;
 
-		if (round[ob->claim] != CS_PROVED || P->stat[ob->claim] != CS_OPEN)
+		if (induct && kk == P->nob && hypothesis_dropped(P, round))
+			break;
+		if (round[ob->claim] != CS_PROVED || P->stat[ob->claim] != CS_OPEN ||
+		    (induct && pass0 != (P->assume[ob->claim] != 0)))
 			continue;
 		if (cuts && reached(P, reach, ob->claim) && in_main(P, ob->claim)) {
 			round[ob->claim] = CS_CUT;
@@ -2128,8 +2149,9 @@ static int decide(struct prover *P, uint8_t *round)
 			round[ob->claim] = CS_UNKNOWN;
 			continue;
 		}
-		/* obligations of one visit share its guard: one solver holds it for all */
-		if (ob->g != sv_guard) {
+		/* obligations of one visit share its guard: one solver holds it for all (in
+		 * one pass) */
+		if (ob->g != sv_guard || (induct && kk == P->nob)) {
 			bool shared = k + 1 < P->nob && P->ob[k + 1].g == ob->g;
 
 			sx_solver_free(P->c, sv);
@@ -2243,11 +2265,10 @@ static int induction(struct prover *P)
 		}
 		if ((err = decide(P, round)))
 			break;
+		dropped = hypothesis_dropped(P, round);
 		for (uint32_t id = 0; id < P->nall; id++)
-			if (P->assume[id] && round[id] != CS_PROVED && round[id] != CS_CUT) {
+			if (P->assume[id] && round[id] != CS_PROVED && round[id] != CS_CUT)
 				P->assume[id] = 0;
-				dropped = true;
-			}
 		if (!dropped) {
 			for (uint32_t id = 0; id < P->nall; id++)
 				if (P->stat[id] == CS_OPEN && round[id] == CS_PROVED) {
