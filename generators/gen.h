@@ -406,6 +406,9 @@
 	X(p_may_goto_loop, 0, 0, 100,                                                              \
 	  "main ends with a loop whose only exit is may_goto; half of them the unsafe twin "       \
 	  "(an access safe only if it ran at most 2^23 times)")                                   \
+	X(p_may_goto_sat, 0, 0, 100,                                                               \
+	  "p_may_goto_loop's safe form returns count >= 64, not count >> 20: a result no "        \
+	  "budget of 64 iterations or more changes, which the kernel comparison judges")           \
 	X(p_iter_num, 0, 0, 100,                                                                   \
 	  "a statement of main is an open-coded iterator loop (bpf_iter_num_new/next/destroy; "   \
 	  "range empty, reversed, small, from the input or huge; maybe a plain loop inside)")      \

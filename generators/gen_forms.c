@@ -42,7 +42,10 @@
  *    iterations, then either returns count >> 20 (the kernel accepts it, and BPF_PROG_TEST_RUN
  *    judges the exit claims: the timed may_goto of x86-64 runs it far past 2^23) or, as the
  *    unsafe twin, indexes two stack cells with (count >> 23) << 3, which is inside them only
- *    while the count is at most 2^23 (verify must reject it).
+ *    while the count is at most 2^23 (verify must reject it).  With p_may_goto_sat the safe
+ *    form returns count >= 64 instead: the same under any budget of 64 iterations or more,
+ *    the 2^23 of the interpreter's count-based rule and this kernel's timed one alike, so the
+ *    kernel comparison compares its runs (kdiff.c's may_goto_free).
  */
 #include "generators/gen_internal.h"
 
@@ -762,6 +765,13 @@ void gi_may_goto_loop(struct gi *g)
 		gi_ldx(g, BPF_DW, r, p, 0);
 		gi_var_alux(g, acc, BPF_XOR, r);
 		g->p->flags |= GEN_PROG_TWIN_UNSAFE;
+	} else if (gen_bool(g->src, g->k->p_may_goto_sat)) {
+		/* count >= 64, in ALU only (a test of the count would make the verifier keep every
+		 * count apart: a loop it never finishes) */
+		gi_alu(g, true, BPF_RSH, r, 6);
+		gi_alu(g, true, BPF_NEG, r, 0);
+		gi_alu(g, true, BPF_RSH, r, 63);
+		gi_var_write(g, acc, r);
 	} else {
 		gi_alu(g, true, BPF_RSH, r, 20);
 		gi_var_write(g, acc, r);
