@@ -401,26 +401,23 @@ static int call_target(const struct gen_program *p, uint32_t pc)
 	return func_at(p, (uint32_t)((int64_t)pc + 1 + p->insns[pc].imm));
 }
 
-static bool is_fp_access(const struct bpf_insn *in)
-{
-	uint8_t c = ebpf_class(in);
-
-	return (c == BPF_LDX && in->src_reg == EBPF_REG_FP) ||
-	       ((c == BPF_STX || c == BPF_ST) && in->dst_reg == EBPF_REG_FP);
-}
-
-/* The kernel's stack depth of each function: the deepest r10-relative offset it touches, and
- * the 8 bytes of every iterator a kfunc is given as r1 = r10 + off (the kernel counts its slot;
- * every other region the generator reaches through a moved pointer is also touched directly).
- * The generator emits `r1 = r10; r1 += off` right before the kfunc's argument moves. */
+/* The kernel's stack depth of each function: the deepest offset from r10 it touches, whatever
+ * way it is addressed: directly (r10 + off), or through a register holding r10 + c (copied and
+ * moved by constants in one pass over the code, r0-r5 forgotten at calls): c + off when it is the
+ * base of a load or store, c when it is an argument r1-r5 of a call (a helper, kfunc or
+ * subprogram given a pointer into the frame: the kernel counts the slot the callee reaches). */
 static void frames(struct gen_program *p, const struct gi *g, bool skip_pads)
 {
 	for (size_t f = 0; f < p->nfuncs; f++) {
 		uint32_t d = 0;
-		int64_t r1 = 1;	/* r1 - r10 when r1 = r10 + that, else 1 */
+		int64_t at[EBPF_NREGS];	/* r - r10 when r = r10 + that, else 1 */
 
+		for (int r = 0; r < EBPF_NREGS; r++)
+			at[r] = r == EBPF_REG_FP ? 0 : 1;
 		for (uint32_t pc = p->funcs[f].pc; pc < p->funcs[f].end; pc++) {
 			const struct bpf_insn *in = &p->insns[pc];
+			uint8_t c = ebpf_class(in);
+			int64_t lo = 1;
 			bool pad = false;
 
 			for (int s = 0; skip_pads && s < g->nsubs; s++) {
@@ -428,19 +425,29 @@ static void frames(struct gen_program *p, const struct gi *g, bool skip_pads)
 
 				pad |= x->pad && x->called && x->pad_pc == pc;
 			}
-			if (is_fp_access(in) && !pad && in->off < 0 && (uint32_t)-in->off > d)
-				d = (uint32_t)-in->off;
-			if (in->code == (BPF_JMP | BPF_CALL) && in->src_reg == BPF_PSEUDO_KFUNC_CALL &&
-			    r1 < 0 && (uint64_t)-r1 > d)
-				d = (uint32_t)-r1;
-			if (in->code == (BPF_ALU64 | BPF_MOV | BPF_X) && in->dst_reg == BPF_REG_1 &&
-			    in->src_reg == EBPF_REG_FP)
-				r1 = 0;
-			else if (in->code == (BPF_ALU64 | BPF_ADD | BPF_K) && in->dst_reg == BPF_REG_1 &&
-				 r1 <= 0)
-				r1 += in->imm;
-			else if (ebpf_is_call(in) || in->dst_reg == BPF_REG_1 || ebpf_is_jmp(in))
-				r1 = 1;
+			if (c == BPF_LDX && in->src_reg < EBPF_NREGS && at[in->src_reg] <= 0)
+				lo = at[in->src_reg] + in->off;
+			else if ((c == BPF_STX || c == BPF_ST) && in->dst_reg < EBPF_NREGS &&
+				 at[in->dst_reg] <= 0)
+				lo = at[in->dst_reg] + in->off;
+			else if (ebpf_is_call(in))
+				for (int r = BPF_REG_1; r <= BPF_REG_5; r++)
+					lo = at[r] < lo ? at[r] : lo;
+			if (!pad && lo < 0 && (uint64_t)-lo > d)
+				d = (uint32_t)-lo;
+			if (ebpf_is_call(in))
+				for (int r = BPF_REG_0; r <= BPF_REG_5; r++)
+					at[r] = 1;
+			else if (in->dst_reg >= EBPF_REG_FP || !(ebpf_is_alu(in) || c == BPF_LDX ||
+								c == BPF_LD))
+				continue;
+			else if (in->code == (BPF_ALU64 | BPF_MOV | BPF_X) && in->src_reg < EBPF_NREGS)
+				at[in->dst_reg] = at[in->src_reg];
+			else if ((in->code == (BPF_ALU64 | BPF_ADD | BPF_K) ||
+				  in->code == (BPF_ALU64 | BPF_SUB | BPF_K)) && at[in->dst_reg] <= 0)
+				at[in->dst_reg] += ebpf_op(in) == BPF_ADD ? in->imm : -(int64_t)in->imm;
+			else
+				at[in->dst_reg] = 1;
 		}
 		p->funcs[f].frame = (uint16_t)d;
 	}

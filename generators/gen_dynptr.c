@@ -457,9 +457,6 @@ void gi_dynptr_sub_make_call(struct gi *g, bool twin)
 	f->dp_key = (uint8_t)gen_pick(g->src, GEN_MAP_ENTRIES);
 	g->use_ringbuf = g->use_ringbuf || rb;
 	g->use_map = g->use_map || !rb;
-	/* (main's frame reaches the dynptr and the byte read below it: a store there, which the
-	 * generator's frame sizes see, gi_calls_finish, where they do not see r10 + off moved) */
-	gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_DYNPTR_TMP, 0);
 	for (unsigned k = 0; k < ncalls; k++) {
 		int l_skip = gi_label(g);
 
@@ -534,8 +531,6 @@ void gi_dynptr_cb_call(struct gi *g, bool twin)
 	f->cb_steps = 32;
 	g->use_ringbuf = g->use_ringbuf || rb;
 	g->use_map = g->use_map || !rb;
-	/* (main's frame reaches the dynptr: gi_dynptr_sub_make_call) */
-	gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_DYNPTR_TMP, 0);
 	main_dynptr(g, f, rb, tk == DPS_AFTER, l_skip);
 	gi_mov_const(g, BPF_REG_1, nr, true);
 	gi_ld_func(g, BPF_REG_2, f->label);

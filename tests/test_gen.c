@@ -1816,6 +1816,65 @@ static void test_dynptr_cb_knobs(void)
 	       c.calls[0], c.safe, c.flagged[1], c.traps, c.dirty[1]);
 }
 
+/* The dynptr call pieces in a big-frame chain (p_big_frame=100): main's dynptr at GEN_FP_DYNPTR
+ * is reached only through r10 + off moved into a register (a helper's or a subprogram's
+ * argument), so a frame size counted from r10-based accesses alone misses it, and a chain the
+ * generator calls within 512 bytes passes the kernel's limit.  Judged by the analyzer's own
+ * count (scev_verdict's frame[], max_stack; the kernel's agrees, bpfscev verify --kernel): no
+ * function's frame is deeper than the generator says, and no program the generator calls
+ * within the kernel's limits is refused for its combined stack. */
+static void test_dynptr_frames(void)
+{
+	static const char *const knobs[] = { "p_dynptr_sub", "p_dynptr_sub_make", "p_dynptr_cb" };
+	struct gen_program p = { 0 };
+
+	for (int j = 0; j < 3; j++) {
+		struct gen_knobs k = gen_knobs_default();
+		unsigned fits = 0, at512 = 0, judged = 0, refused = 0, deeper = 0;
+
+		CHECK(!gen_knobs_set(&k, knobs[j], 100) && !gen_knobs_set(&k, "p_big_frame", 100),
+		      "set %s", knobs[j]);
+		for (uint64_t seed = 0; seed < 60; seed++) {
+			struct gen_src src;
+			struct scev_verdict v;
+			struct ebpf_prog view;
+			struct diag d;
+			bool fit;
+
+			gen_src_init_seed(&src, 6030000 + 1000 * (uint64_t)j + seed);
+			if (gen_program(&p, &src, &k)) {
+				CHECK(0, "%s seed %llu: gen_program failed", knobs[j],
+				      (unsigned long long)seed);
+				continue;
+			}
+			fit = !(p.flags & GEN_PROG_CALLS_UNSAFE);
+			fits += fit;
+			at512 += fit && p.max_stack == GEN_MAX_STACK;
+			gen_program__prog(&p, &view, "g");
+			diag_clear(&d);
+			if (scev_verify(&v, NULL, &view, p.maps, p.map_cnt, NULL, &d))
+				continue;
+			for (uint32_t f = 0; f < v.nframes && f < p.nfuncs; f++) {
+				judged++;
+				deeper += v.frame[f] > p.funcs[f].frame;
+				CHECK(v.frame[f] <= p.funcs[f].frame, "%s seed %llu function %u: frame "
+				      "%u, the analyzer counts %u", knobs[j], (unsigned long long)seed,
+				      f, p.funcs[f].frame, v.frame[f]);
+			}
+			refused += fit && strstr(v.reason, "combined stack") != NULL;
+			CHECK(!fit || !strstr(v.reason, "combined stack"), "%s seed %llu: combined "
+			      "stack %u within the limit, the analyzer: %s", knobs[j],
+			      (unsigned long long)seed, p.max_stack, v.reason);
+		}
+		CHECK(fits > 20 && at512 > 10 && judged > 200, "%s with p_big_frame: %u of 60 within "
+		      "the limits, %u at 512 bytes; %u frames judged", knobs[j], fits, at512, judged);
+		printf("%s with p_big_frame=100: %u of 60 within the limits (%u at 512 bytes), %u "
+		       "refused for their stack; %u frames judged, %u deeper than counted\n", knobs[j],
+		       fits, at512, refused, judged, deeper);
+	}
+	gen_program__free(&p);
+}
+
 /* p_timer and its unsafe twin p_timer_unsafe: both arm a timer of the timer map (map 3, maps
  * 0-2 defined beside it, the timer at GEN_TIMER_OFF); the safe form never traps and stays within
  * max_steps (check_program), and bpfscev calls most safe forms safe (never a timer rule's
@@ -3811,6 +3870,7 @@ int main(void)
 	test_dynptr_sub_knobs();
 	test_dynptr_sub_make_knobs();
 	test_dynptr_cb_knobs();
+	test_dynptr_frames();
 	test_timer_knobs();
 	test_timer_two_knobs();
 	test_find_vma_knobs();
