@@ -15,7 +15,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "bpf/prog.h"
 #include "oracle/kernel/kernel.h"
@@ -252,20 +251,15 @@ static void object(const char *path, bool kernel)
 
 int main(void)
 {
-	const char *dir = getenv("BPFSCEV_TEST_BPF_DIR");
 	char path[1024];
 	bool kernel;
-	struct stat st;
 
 	access();
 	if (!ebpf_kfunc_btf_available())
 		return check_skip("test_btf_ctx", "no vmlinux BTF: no BTF context to resolve");
 	resolve();
 	kernel = verdict_case_kernel("the kernel's verdicts");
-	snprintf(path, sizeof(path), "%s/btf_ctx.o", dir ? dir : "");
-	if (dir && !stat(path, &st))
+	if (verdict_case_bpf_part("btf_ctx.o", path, sizeof(path)))
 		object(path, kernel);
-	else
-		check_skip_part("the clang-built object (no clang at configure time)");
 	return check_done("test_btf_ctx");
 }

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "oracle/exec/interp.h"
 #include "tests/check.h"
@@ -255,15 +254,10 @@ static void test_object(bool kernel)
 		NULL, "Expected an initialized dynptr", NULL, NULL, "Expected an initialized dynptr",
 		"mem_size=8",
 	};
-	const char *dir = getenv("BPFSCEV_TEST_BPF_DIR");
 	char path[1024];
-	struct stat st;
 
-	snprintf(path, sizeof(path), "%s/dynptr_sub.o", dir ? dir : "");
-	if (!dir || stat(path, &st)) {
-		check_skip_part("no clang-built tests/bpf/dynptr_sub.o (no clang at configure time)");
+	if (!verdict_case_bpf_part("dynptr_sub.o", path, sizeof(path)))
 		return;
-	}
 	verdict_case_object_why(path, progs, want, reasons, sizeof(progs) / sizeof(progs[0]),
 				kernel);
 }

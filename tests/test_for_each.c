@@ -17,7 +17,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "casefile/casefile.h"
 #include "oracle/exec/check.h"
@@ -269,15 +268,10 @@ int main(void)
 	run_cases(kernel);
 	trip_cases();
 	{
-		const char *dir = getenv("BPFSCEV_TEST_BPF_DIR");
 		char path[1024];
-		struct stat st;
 
-		snprintf(path, sizeof(path), "%s/for_each_verify.o", dir ? dir : "");
-		if (dir && !stat(path, &st))
+		if (verdict_case_bpf_part("for_each_verify.o", path, sizeof(path)))
 			object(path, kernel);
-		else
-			check_skip_part("the clang-built object (no clang at configure time)");
 	}
 	return check_done("test_for_each");
 }

@@ -161,16 +161,10 @@ static void object(bool kernel)
 		"bpf_spin_lock cannot be accessed directly",
 	};
 	char path[1024];
-	const char *dir = getenv("BPFSCEV_TEST_BPF_DIR");
 	struct ebpf_object *o;
-	struct stat st;
 
-	snprintf(path, sizeof(path), "%s/map_fields.o", dir ? dir : "");
-	if (!dir || stat(path, &st)) {
-		check_skip_part("the clang-built tests/bpf/map_fields.o: none (no clang at configure "
-				"time)");
+	if (!verdict_case_bpf_part("map_fields.o", path, sizeof(path)))
 		return;
-	}
 	if ((o = verdict_case_open_file(path))) {
 		const struct ebpf_map_def *l = NULL, *b = NULL;
 

@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "oracle/exec/interp.h"
 #include "oracle/kernel/kernel.h"
@@ -39,15 +38,10 @@ static void test_object(bool kernel)
 		"Unreleased reference", "may be NULL", "expected=ringbuf_mem", "not a known pointer",
 		"ringbuf record access [8, 16) outside the 12 bytes",
 	};
-	const char *dir = getenv("BPFSCEV_TEST_BPF_DIR");
 	char path[1024];
-	struct stat st;
 
-	snprintf(path, sizeof(path), "%s/ringbuf.o", dir ? dir : "");
-	if (!dir || stat(path, &st)) {
-		check_skip_part("no clang-built tests/bpf/ringbuf.o (no clang at configure time)");
+	if (!verdict_case_bpf_part("ringbuf.o", path, sizeof(path)))
 		return;
-	}
 	verdict_case_object_why(path, progs, want, reasons, sizeof(progs) / sizeof(progs[0]),
 				kernel);
 }

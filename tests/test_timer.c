@@ -351,18 +351,12 @@ int main(void)
 	};
 	bool kernel = verdict_case_kernel("the kernel's verdicts");
 	char path[1024];
-	const char *dir = getenv("BPFSCEV_TEST_BPF_DIR");
-	struct stat st;
 
 	cases(kernel);
 	claims();
 	callbacks_run();
-	snprintf(path, sizeof(path), "%s/timers.o", dir ? dir : "");
-	if (dir && !stat(path, &st))
+	if (verdict_case_bpf_part("timers.o", path, sizeof(path)))
 		verdict_case_object_why(path, progs, want, reasons,
 					sizeof(progs) / sizeof(progs[0]), kernel);
-	else
-		check_skip_part("the clang-built tests/bpf/timers.o: none (no clang at configure "
-				"time)");
 	return check_done("test_timer");
 }

@@ -283,17 +283,34 @@ static inline void verdict_case_object(const char *path, const char *const *prog
 	verdict_case_object_why(path, progs, want, NULL, n, kernel);
 }
 
-/* The path of the clang-built tests/bpf object name (BPFSCEV_TEST_BPF_DIR/name) in path; false,
- * with the one SKIP line of a test that has nothing to check without it, when there is none. */
-static inline bool verdict_case_bpf_object(const char *name, char *path, size_t n)
+/* The path of the clang-built tests/bpf object name (BPFSCEV_TEST_BPF_DIR/name) in path; whether
+ * it is there. */
+static inline bool verdict_case_bpf_path(const char *name, char *path, size_t n)
 {
 	const char *dir = getenv("BPFSCEV_TEST_BPF_DIR");
 	struct stat st;
 
 	snprintf(path, n, "%s/%s", dir ? dir : "", name);
-	if (dir && !stat(path, &st))
+	return dir && !stat(path, &st);
+}
+
+/* The same; false, with the one SKIP line of a test that has nothing to check without it, when
+ * there is none. */
+static inline bool verdict_case_bpf_object(const char *name, char *path, size_t n)
+{
+	if (verdict_case_bpf_path(name, path, n))
 		return true;
 	printf("SKIP: no clang-built tests/bpf/%s (no clang at configure time)\n", name);
+	return false;
+}
+
+/* The same for a test that checks other things too: false, with the part named skipped
+ * (check_skip_part), when there is none. */
+static inline bool verdict_case_bpf_part(const char *name, char *path, size_t n)
+{
+	if (verdict_case_bpf_path(name, path, n))
+		return true;
+	check_skip_part("the clang-built tests/bpf/%s: none (no clang at configure time)", name);
 	return false;
 }
 
