@@ -31,12 +31,7 @@ static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 
 static uint64_t rnd(void)
 {
-	uint64_t x = rng_state;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return rng_state = x;
+	return check_rand(&rng_state);
 }
 
 static int assemble(const char *text, struct bpf_insn **insns, size_t *len, struct diag *d)

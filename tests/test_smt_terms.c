@@ -27,12 +27,7 @@ static uint64_t rng_state = 0x7e57a11ce5ull;
 
 static uint64_t rnd(void)
 {
-	uint64_t x = rng_state;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return rng_state = x;
+	return check_rand(&rng_state);
 }
 
 /* ---- 1. reads at numeral indexes ---- */
