@@ -79,7 +79,8 @@ enum rgroup { RG_REG, RG_SLOT8, RG_TN, RG_GEN, RG_SLOW };
 
 /* rfast_of()'s answer for one claim, kept from the sizing pass for the placing one: its group
  * and the one form of it the group reads (a few hundred claims a program: the union keeps
- * what the check writes and reads back per claim small). */
+ * what the check writes and reads back per claim small), and whether a passed visit of the
+ * instruction before implies it (struct pcidx). */
 struct rform {
 	union {
 		struct rplain p;	/* RG_REG, RG_SLOT8 */
@@ -87,6 +88,7 @@ struct rform {
 		struct rgen g;		/* RG_GEN */
 	} u;
 	uint8_t grp;
+	bool implied;
 };
 
 static enum rgroup rfast_of(const struct claim_range *c, unsigned need, size_t input_len,
@@ -180,14 +182,25 @@ static inline uint64_t cell_load(const uint8_t *from, uint16_t at, uint8_t sh, u
 
 /* Per pc: where its claims of each group start (they end where the next pc's start: RG_REG's
  * at mid), its loop headers and exit targets, how many fast claims it has and whether they
- * read the frame. */
+ * read the frame.
+ *
+ * A claim a visit right after one of the instruction before it (from) need not test again:
+ * when that instruction falls through, leaves the claim's register (or, writing no memory,
+ * its slot) as it was, and a claim there of the same cell accepted no value this one rejects,
+ * the value seen here is the one that passed there (struct run's ok_pc: every fast claim of
+ * that visit held).  Each group's claims so implied come first (ip, is, it, iq of them); a visit
+ * that follows from's passed one starts past them, and counts them checked as before: its
+ * verdict is the same, whatever the value. */
 struct pcidx {
 	const struct rplain *p, *mid;
 	const struct rtn *t;
 	const struct rgen *q;
 	uint32_t s, h, x;	/* sidx, hidx, xidx */
 	uint32_t nfast;
+	uint32_t from;		/* the instruction falling through to this one (UINT32_MAX: none) */
+	uint32_t ip, is, it, iq;	/* RG_REG, RG_SLOT8, RG_TN, RG_GEN claims implied from it */
 	bool frame;
+	bool frame_rest;	/* ... the claims not implied read the frame */
 };
 
 struct run {
@@ -222,6 +235,8 @@ struct run {
 	struct stackinit_watch *watch;
 	struct safe_calls_watch *calls;	/* ... and the per-call bounds */
 	const uint8_t *claimed;
+	uint32_t ok_pc;		/* the last visit's pc when every fast claim there held, else
+				 * UINT32_MAX (struct pcidx) */
 	bool stop;
 	int err;
 };
@@ -413,18 +428,27 @@ check_ranges(struct run *r, const struct interp_state *st, uint32_t pc, const ui
 	     unsigned depth, const struct pcidx *at)
 {
 	const uint8_t *frame = NULL;	/* r10 - 512 in host memory */
-	const struct rplain *p = at[0].p, *mid = at[0].mid, *pend = at[1].p;
+	const struct rplain *p = at[0].p, *mid = at[0].mid, *ps = mid, *pend = at[1].p;
 	const struct rtn *t = at[0].t, *tend = at[1].t;
 	const struct rgen *q = at[0].q, *qend = at[1].q;
 	uint64_t checks = at[0].nfast, fp = regs[EBPF_REG_FP];
-	bool bad = false;
+	bool bad = false, need_frame = at[0].frame;
 
+	if (at[0].from == interp_state_prev_pc(st) && at[0].from == r->ok_pc) {
+		p += at[0].ip;
+		ps += at[0].is;
+		t += at[0].it;
+		q += at[0].iq;
+		need_frame = at[0].frame_rest;
+	}
+	r->ok_pc = UINT32_MAX;
 	for (; p < mid; p++)
 		bad |= regs[p->at] - p->lo > p->span;
-	if (at[0].frame && !(frame = frame_bytes(r, st, fp, depth)))
+	if (need_frame && !(frame = frame_bytes(r, st, fp, depth)))
 		bad = true;	/* read by interp_state_read(), below */
 	if (!bad) {
-		for (; p < pend; p++) {
+		r->ok_pc = pc;	/* (unless the tests below fail) */
+		for (p = ps; p < pend; p++) {
 			uint64_t v;
 
 			memcpy(&v, frame + p->at, 8);
@@ -448,6 +472,7 @@ check_ranges(struct run *r, const struct interp_state *st, uint32_t pc, const ui
 	}
 	if (bad) {
 		/* every claim of the pc again, in order, with its finding */
+		r->ok_pc = UINT32_MAX;
 		frame = interp_state_frame_bytes(st);
 		checks = 0;
 		for (uint32_t k = r->roff[pc]; k < r->roff[pc + 1]; k++)
@@ -571,8 +596,10 @@ static inline __attribute__((always_inline)) void visit_claims(struct run *r,
 	unsigned f = interp_state_frame(st);
 
 	r->res->seen[pc] = 1;
-	if (r->stop || f >= MAX_FRAMES)
+	if (r->stop || f >= MAX_FRAMES) {
+		r->ok_pc = UINT32_MAX;
 		return;
+	}
 	if (at[0].x != at[1].x || at[0].h != at[1].h)
 		visit_loops(r, st, pc, regs, f, at);
 	check_ranges(r, st, pc, regs, f, at);
@@ -588,7 +615,8 @@ static void visit_safe(void *arg, const struct interp_state *st, uint32_t pc)
 {
 	struct run *r = arg;
 
-	stackinit_visit(r->watch, st, pc);
+	if (!stackinit_visit_regs(r->watch, st, pc))
+		stackinit_visit(r->watch, st, pc);
 	if (safe_rule_watches_calls(r->calls->s))
 		safe_calls_visit(r->calls, st, pc);
 	if (r->claimed[pc])
@@ -658,6 +686,133 @@ static int build_index(uint32_t slots, uint32_t n, const uint32_t *keys, uint32_
 	*off = o;
 	*idx = x;
 	return 0;
+}
+
+/* What instruction i changes before the one after it runs, when it falls through to it: the
+ * registers it writes (*regs) and whether it may write memory (*mem).  False when it may change
+ * more (calls, exits, legacy packet loads, atomics, r10) or does not fall through: then no claim
+ * of the next instruction is implied by its visit. */
+static bool falls_through(const struct bpf_insn *i, uint32_t *regs, bool *mem)
+{
+	uint8_t cls = ebpf_class(i), op = ebpf_op(i);
+
+	*regs = 0;
+	*mem = false;
+	switch (cls) {
+	case BPF_ALU: case BPF_ALU64: case BPF_LDX:
+		*regs = 1u << i->dst_reg;
+		break;
+	case BPF_LD:
+		if (!ebpf_is_ldimm64(i))
+			return false;
+		*regs = 1u << i->dst_reg;
+		break;
+	case BPF_ST:
+		*mem = true;
+		break;
+	case BPF_STX:
+		if (ebpf_mode(i) != BPF_MEM)
+			return false;
+		*mem = true;
+		break;
+	case BPF_JMP: case BPF_JMP32:
+		if (op == BPF_CALL || op == BPF_EXIT || op == BPF_JA)
+			return false;
+		break;
+	default:
+		return false;
+	}
+	return !(*regs & (1u << EBPF_REG_FP));
+}
+
+/* Whether every x with x - lo <= span (mod 2^64) has x - klo <= kspan: [lo, lo + span] inside
+ * [klo, klo + kspan] on the circle.  The 32-bit views alike, by sub32. */
+static bool sub64(uint64_t lo, uint64_t span, uint64_t klo, uint64_t kspan)
+{
+	uint64_t d = lo - klo;
+
+	return d <= kspan && span <= kspan - d;
+}
+
+static bool sub32(uint32_t lo, uint32_t span, uint32_t klo, uint32_t kspan)
+{
+	uint32_t d = lo - klo;
+
+	return d <= kspan && span <= kspan - d;
+}
+
+/* Whether claim j (held at the instruction before, which wrote the registers regs and memory
+ * when mem) implies claim k of the same group at the next: the same cell, unchanged, and no
+ * value j accepts that k rejects (struct pcidx). */
+static bool implies(const struct rform *j, const struct rform *k, uint32_t regs, bool mem)
+{
+	switch (k->grp) {
+	case RG_REG:
+		return !(regs >> k->u.p.at & 1) && j->u.p.at == k->u.p.at &&
+		       sub64(j->u.p.lo, j->u.p.span, k->u.p.lo, k->u.p.span);
+	case RG_SLOT8:
+		return !mem && j->u.p.at == k->u.p.at &&
+		       sub64(j->u.p.lo, j->u.p.span, k->u.p.lo, k->u.p.span);
+	case RG_TN: {
+		const struct rtn *a = &j->u.t, *b = &k->u.t;
+
+		return (b->frame ? !mem : !(regs >> (b->at / 8) & 1)) && a->frame == b->frame &&
+		       a->at == b->at && a->sh == b->sh && a->mask == b->mask &&
+		       a->tmask == b->tmask && a->tval == b->tval &&
+		       sub64(a->lo, a->span, b->lo, b->span);
+	}
+	case RG_GEN: {
+		const struct rgen *a = &j->u.g, *b = &k->u.g;
+
+		return (b->frame ? !mem : !(regs >> (b->at / 8) & 1)) && a->frame == b->frame &&
+		       a->at == b->at && a->sh == b->sh && a->mask == b->mask &&
+		       a->base == b->base && a->fp == b->fp && a->tmask == b->tmask &&
+		       a->tval == b->tval && sub64(a->lo, a->span, b->lo, b->span) &&
+		       sub64(a->slo, a->sspan, b->slo, b->sspan) &&
+		       sub32(a->lo32, a->span32, b->lo32, b->span32) &&
+		       sub32(a->slo32, a->sspan32, b->slo32, b->sspan32);
+	}
+	default:
+		return false;
+	}
+}
+
+/* Each pc's instruction falling through to it (r->pi[].from) and its claims implied by that
+ * one's (forms[].implied, r->pi[]'s counts): struct pcidx. */
+static void mark_implied(struct run *r, struct rform *forms, const struct bpf_insn *insns,
+			 uint32_t slots)
+{
+	for (uint32_t pc = 0; pc <= slots; pc++)
+		r->pi[pc].from = UINT32_MAX;
+	for (uint32_t q = 0; q < slots; q += ebpf_insn_slots(&insns[q])) {
+		uint32_t n = q + ebpf_insn_slots(&insns[q]), regs;
+		bool mem;
+
+		if (n >= slots || !falls_through(&insns[q], &regs, &mem))
+			continue;
+		r->pi[n].from = q;
+		/* (the claims of both pcs mostly come in the same order: each search starts past
+		 * the last match) */
+		for (uint32_t k = r->roff[n], m = r->roff[q + 1] - r->roff[q], c = 0;
+		     k < r->roff[n + 1]; k++) {
+			struct rform *fk = &forms[k];
+
+			for (uint32_t tries = 0; tries < m && !fk->implied && fk->grp != RG_SLOW;
+			     tries++) {
+				const struct rform *fj = &forms[r->roff[q] + c];
+
+				fk->implied = fj->grp == fk->grp && implies(fj, fk, regs, mem);
+				if (++c == m)
+					c = 0;
+			}
+			if (!fk->implied)
+				continue;
+			r->pi[n].ip += fk->grp == RG_REG;
+			r->pi[n].is += fk->grp == RG_SLOT8;
+			r->pi[n].it += fk->grp == RG_TN;
+			r->pi[n].iq += fk->grp == RG_GEN;
+		}
+	}
 }
 
 void check_result__free(struct check_result *res)
@@ -799,6 +954,7 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 
 		r.need[k] = (uint8_t)range_contains_needs(&c->r);
 		fm->grp = (uint8_t)rfast_of(c, r.need[k], r.input_len, &p, &t, &g);
+		fm->implied = false;
 		if (fm->grp == RG_REG || fm->grp == RG_SLOT8)
 			fm->u.p = p;
 		else if (fm->grp == RG_TN)
@@ -814,6 +970,7 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 	r.pi = calloc(slots + 1, sizeof(*r.pi));
 	if (!r.rp || !r.rt || !r.rg || !r.sidx || !r.pi)
 		goto out;
+	mark_implied(&r, forms, prog->insns, slots);
 	for (uint32_t pc = 0, np = 0, nt = 0, ng = 0, ns = 0; pc <= slots; pc++) {
 		struct pcidx *pi = &r.pi[pc];
 
@@ -823,31 +980,39 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 		pi->s = ns;
 		if (pc == slots)
 			break;
-		/* two rounds over the pc's claims: RG_REG, then the rest */
-		for (int round = 0; round < 2; round++) {
-			for (uint32_t k = r.roff[pc]; k < r.roff[pc + 1]; k++) {
-				const struct rform *fm = &forms[k];
-				enum rgroup grp = fm->grp;
+		/* the pc's claims by group, each group's implied ones first (mark_implied):
+		 * rp holds RG_REG's, then (from mid) RG_SLOT8's */
+		uint32_t nreg = 0, nall = r.roff[pc + 1] - r.roff[pc];
+		uint32_t at[2][RG_GEN + 1];
 
-				if ((grp == RG_REG) != !round)
-					continue;
-				if (grp != RG_SLOW)
-					pi->nfast++;
-				if (grp == RG_SLOT8 || (grp == RG_TN && fm->u.t.frame) ||
-				    (grp == RG_GEN && fm->u.g.frame))
-					pi->frame = true;
-				if (grp == RG_REG || grp == RG_SLOT8)
-					r.rp[np++] = fm->u.p;
-				else if (grp == RG_TN)
-					r.rt[nt++] = fm->u.t;
-				else if (grp == RG_GEN)
-					r.rg[ng++] = fm->u.g;
-				else
-					r.sidx[ns++] = k;
-			}
-			if (!round)
-				pi->mid = r.rp + np;
+		for (uint32_t k = r.roff[pc]; k < r.roff[pc + 1]; k++)
+			nreg += forms[k].grp == RG_REG;
+		at[1][RG_REG] = (at[0][RG_REG] = np) + pi->ip;
+		at[1][RG_SLOT8] = (at[0][RG_SLOT8] = np + nreg) + pi->is;
+		at[1][RG_TN] = (at[0][RG_TN] = nt) + pi->it;
+		at[1][RG_GEN] = (at[0][RG_GEN] = ng) + pi->iq;
+		pi->mid = r.rp + np + nreg;
+		for (uint32_t k = r.roff[pc]; k < r.roff[pc + 1]; k++) {
+			const struct rform *fm = &forms[k];
+			enum rgroup grp = fm->grp;
+			bool reads_frame = grp == RG_SLOT8 || (grp == RG_TN && fm->u.t.frame) ||
+					   (grp == RG_GEN && fm->u.g.frame);
+
+			pi->frame |= reads_frame;
+			pi->frame_rest |= reads_frame && !fm->implied;
+			if (grp == RG_REG || grp == RG_SLOT8)
+				r.rp[at[!fm->implied][grp]++] = fm->u.p;
+			else if (grp == RG_TN)
+				r.rt[at[!fm->implied][grp]++] = fm->u.t;
+			else if (grp == RG_GEN)
+				r.rg[at[!fm->implied][grp]++] = fm->u.g;
+			else
+				r.sidx[ns++] = k;
 		}
+		pi->nfast = nall - (ns - pi->s);
+		np = at[1][RG_SLOT8];
+		nt = at[1][RG_TN];
+		ng = at[1][RG_GEN];
 	}
 	for (uint32_t l = 0; l < cp->nloops; l++) {
 		const struct claim_loop *cl = &cp->loops[l];
@@ -905,6 +1070,7 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 		r.input = input;
 		r.helper = helper;
 		r.frame = NULL;
+		r.ok_pc = UINT32_MAX;
 		for (uint32_t l = 0; l < cp->nloops; l++)
 			memset(r.lt[l].active, 0, sizeof(r.lt[l].active));
 		for (uint32_t m = 0; m < nmaps; m++)

@@ -7,8 +7,10 @@
  * inputs with one 4-byte word or one byte set to a boundary value (0, 1, 0x7f, 0x80, 0xff,
  * 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff), so bounds read from the input meet their
  * extremes; helper results (prandom and friends) are drawn from a random stream per run.
- * Each visit of a claimed pc checks that pc's range claims; header visits count iterations per
- * loop entry (per call frame) and check the induction-variable and trip-count claims.  The
+ * Each visit of a claimed pc checks that pc's range claims (one the visit of the instruction
+ * just before implies, its cell unchanged since a claim there that held and covers it, is judged
+ * held without testing the value again: check.c's struct pcidx); header visits count iterations
+ * per loop entry (per call frame) and check the induction-variable and trip-count claims.  The
  * callbacks of timers a run leaves armed run after it (interp.h: INTERP_TIMER_FIRES), so the
  * claims inside a timer callback are checked on those runs like any other.
  */
@@ -62,7 +64,7 @@ struct check_opts {
 struct check_result {
 	uint64_t runs;
 	uint64_t traps;		/* runs that ended in a trap (checked up to the trap) */
-	uint64_t checks;	/* claim evaluations */
+	uint64_t checks;	/* claim evaluations (implied ones included) */
 	uint64_t *max_trip;	/* per claimed loop: the most header executions seen in one entry */
 	uint32_t nloops;
 	struct check_finding *findings;	/* at most one per claim */

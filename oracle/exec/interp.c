@@ -2393,6 +2393,8 @@ static void exec(struct interp_state *st, uint64_t budget, bool hooked, uint32_t
 	uint64_t *const r = st->h.regs;
 	const struct interp_env *env = st->env;
 	const uint8_t *probes = env->probes ? env->probes : st->code->noprobe;
+	const interp_visit_fn visit = env->visit;
+	void *const visit_arg = env->arg;	/* (both read once, not after every visit) */
 	uint64_t left = budget;
 	uint32_t call_tgt, last = UINT32_MAX;	/* last: pc of the previous step (hooked) */
 
@@ -2466,7 +2468,7 @@ hook_pre:
 
 hook_visit:
 	st->h.prev_pc = last;
-	env->visit(env->arg, st, ip->pc);
+	visit(visit_arg, st, ip->pc);
 	last = ip->pc;
 	goto *hook_tbl[ip->op];
 

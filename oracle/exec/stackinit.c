@@ -51,24 +51,13 @@ struct stackinit_pc *stackinit_pcs_build(const struct bpf_insn *insns, uint32_t 
 	return pcs;
 }
 
-static __attribute__((noinline, cold)) void regs_bad(struct stackinit_watch *w, uint32_t need,
-							 uint32_t pc)
+__attribute__((noinline, cold)) void stackinit_regs_bad(struct stackinit_watch *w, uint32_t need,
+							uint32_t pc)
 {
 	w->bad = true;
 	w->bad_pc = pc;
 	snprintf(w->reason, sizeof(w->reason), "pc %u: R%d read, never written", pc,
 		 __builtin_ctz(need));
-}
-
-/* Main's registers: reads checked, then what the instruction writes (stackinit.h). */
-static inline void regs_visit(struct stackinit_watch *w, const struct stackinit_pc *d,
-			      uint32_t pc)
-{
-	uint32_t need = d->read & ~(uint32_t)w->regs;
-
-	if (need && !w->bad)
-		regs_bad(w, need, pc);
-	w->regs = (uint16_t)((w->regs & d->keep) | d->set);
 }
 
 /* The stack offset of [a, a + size) when it lies in the live frames (and their deeper,
@@ -176,7 +165,7 @@ static __attribute__((noinline)) void visit_any(struct stackinit_watch *w,
 		d = &dec;
 	}
 	if (frame == 0)
-		regs_visit(w, d, pc);
+		stackinit_regs_step(w, d, pc);
 	if (!d->mem || w->allow_uninit_stack)
 		return;	/* the stack's bytes: only reads of them are judged, and these are not */
 	r = interp_state_regs(st);
@@ -214,15 +203,8 @@ static __attribute__((noinline)) void visit_any(struct stackinit_watch *w,
 void stackinit_visit(void *arg, const struct interp_state *st, uint32_t pc)
 {
 	struct stackinit_watch *w = arg;
-	unsigned frame = interp_state_frame(st);
 
-	/* Most visits, by the privileged rule: main's frame as at the last visit, decoded, not a
-	 * timer callback's start.  visit_any() would only look at the registers: so does this,
-	 * without its set-up. */
-	if (w->allow_uninit_stack && w->pcs && frame == 0 && w->depth == 0 && pc < w->len &&
-	    (pc == 0 || interp_state_prev_pc(st) != UINT32_MAX)) {
-		regs_visit(w, &w->pcs[pc], pc);
-		return;
-	}
-	visit_any(w, st, pc, frame);
+	/* (most visits, by the privileged rule: visit_any() would only look at the registers) */
+	if (!stackinit_visit_regs(w, st, pc))
+		visit_any(w, st, pc, interp_state_frame(st));
 }

@@ -63,4 +63,31 @@ void stackinit_watch_init(struct stackinit_watch *w, const struct bpf_insn *insn
 struct stackinit_pc *stackinit_pcs_build(const struct bpf_insn *insns, uint32_t len);
 void stackinit_visit(void *arg, const struct interp_state *st, uint32_t pc);
 
+/* A read of main's registers d->read not all written: w's first bad read (cold). */
+void stackinit_regs_bad(struct stackinit_watch *w, uint32_t need, uint32_t pc);
+
+/* Main's registers at a visit of pc decoded as d: reads checked, then what it writes. */
+static inline void stackinit_regs_step(struct stackinit_watch *w, const struct stackinit_pc *d,
+				       uint32_t pc)
+{
+	uint32_t need = d->read & ~(uint32_t)w->regs;
+
+	if (need && !w->bad)
+		stackinit_regs_bad(w, need, pc);
+	w->regs = (uint16_t)((w->regs & d->keep) | d->set);
+}
+
+/* stackinit_visit's most common visit, for a caller to inline: by the privileged rule, main's
+ * frame as at the last visit, decoded, not a timer callback's start, where the full visit would
+ * only look at the registers.  False (nothing done) for any other: stackinit_visit then. */
+static inline bool stackinit_visit_regs(struct stackinit_watch *w, const struct interp_state *st,
+					uint32_t pc)
+{
+	if (!w->allow_uninit_stack || !w->pcs || interp_state_frame(st) != 0 || w->depth != 0 ||
+	    pc >= w->len || (pc != 0 && interp_state_prev_pc(st) == UINT32_MAX))
+		return false;
+	stackinit_regs_step(w, &w->pcs[pc], pc);
+	return true;
+}
+
 #endif
