@@ -17,8 +17,9 @@
 #include "tests/check.h"
 
 /* How a claim states its interval (the check's groups): plain [umin, umax]; the tnum alone
- * (value lo exactly); the signed view [smin, smax]. */
-enum form { PLAIN, TNUM, SIGNED };
+ * (value lo exactly); the signed view [smin, smax]; a stack pointer at offsets [smin, smax] from
+ * r10. */
+enum form { PLAIN, TNUM, SIGNED, STACKPTR };
 
 struct want {
 	uint32_t pc;
@@ -57,6 +58,15 @@ static const struct tcase cases[] = {
 	  { { 1, R(1), PLAIN, 0, 5, false }, { 2, R(1), PLAIN, 2, 5, true } } },
 	{ "... (the signed view)", KEEP, 0,
 	  { { 1, R(1), SIGNED, 0, 5, false }, { 2, R(1), SIGNED, 2, 5, true } } },
+	{ "... another tnum tested", KEEP, 0,
+	  { { 1, R(1), TNUM, 1, 1, false }, { 2, R(1), TNUM, 3, 3, true } } },
+	{ "a stack pointer is not its address",
+	  "r3 = r10\nr3 += -24\nr2 = 0\nr0 = 0\nexit\n", 0,
+	  { { 2, R(3), STACKPTR, -24ull, -24ull, false }, { 3, R(3), SIGNED, -24ull, -24ull, true },
+	    { 3, R(3), STACKPTR, -32ull, -16ull, false } } },
+	{ "a slot's half is not the slot",
+	  "r1 = 0x100000005 ll\n*(u64 *)(r10 - 8) = r1\nr2 = 0\nr0 = 0\nexit\n", 0,
+	  { { 3, S(-8, 4), SIGNED, 5, 5, false }, { 4, S(-8, 8), SIGNED, 5, 5, true } } },
 	{ "a load writes its destination",
 	  "r1 = 5\n*(u64 *)(r10 - 8) = r1\nr2 = 3\nr2 = *(u64 *)(r10 - 8)\nr0 = 0\nexit\n", 0,
 	  { { 3, R(2), PLAIN, 3, 3, false }, { 4, R(2), PLAIN, 3, 3, true },
@@ -129,9 +139,11 @@ static struct claim_range claim_of(const struct want *w)
 		c.r.var_off.value = w->lo;
 		c.r.var_off.mask = 0;
 		break;
-	case SIGNED:
+	case SIGNED: case STACKPTR:
 		c.r.smin = (int64_t)w->lo;
 		c.r.smax = (int64_t)w->hi;
+		c.is_ptr = w->form == STACKPTR;
+		c.region = REGION_STACK;
 		break;
 	}
 	return c;

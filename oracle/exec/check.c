@@ -89,6 +89,8 @@ struct rform {
 	} u;
 	uint8_t grp;
 	bool implied;
+	uint8_t reg;		/* the register it reads, 0xff: the frame */
+	uint32_t cell;		/* its group and cell, equal for two claims of the same (form_cell) */
 };
 
 static enum rgroup rfast_of(const struct claim_range *c, unsigned need, size_t input_len,
@@ -201,6 +203,8 @@ struct pcidx {
 	uint32_t ip, is, it, iq;	/* RG_REG, RG_SLOT8, RG_TN, RG_GEN claims implied from it */
 	bool frame;
 	bool frame_rest;	/* ... the claims not implied read the frame */
+	bool loops;		/* it has loop headers or exit targets (h, x) */
+	bool slow;		/* it has RG_SLOW claims (s) */
 };
 
 struct run {
@@ -235,6 +239,8 @@ struct run {
 	struct stackinit_watch *watch;
 	struct safe_calls_watch *calls;	/* ... and the per-call bounds */
 	const uint8_t *claimed;
+	uint8_t *seen;		/* res->seen */
+	bool watch_calls;	/* safe_rule_watches_calls() of the run's rule */
 	uint32_t ok_pc;		/* the last visit's pc when every fast claim there held, else
 				 * UINT32_MAX (struct pcidx) */
 	bool stop;
@@ -478,10 +484,12 @@ check_ranges(struct run *r, const struct interp_state *st, uint32_t pc, const ui
 		for (uint32_t k = r->roff[pc]; k < r->roff[pc + 1]; k++)
 			checks += check_slow(r, st, pc, regs, frame, k);
 	} else {
-		if (at[0].s != at[1].s && !frame)
-			frame = frame_bytes(r, st, fp, depth);
-		for (uint32_t k = at[0].s; k < at[1].s; k++)
-			checks += check_slow(r, st, pc, regs, frame, r->sidx[k]);
+		if (at[0].slow) {
+			if (!frame)
+				frame = frame_bytes(r, st, fp, depth);
+			for (uint32_t k = at[0].s; k < at[1].s; k++)
+				checks += check_slow(r, st, pc, regs, frame, r->sidx[k]);
+		}
 	}
 	r->res->checks += checks;
 }
@@ -595,12 +603,12 @@ static inline __attribute__((always_inline)) void visit_claims(struct run *r,
 	const uint64_t *regs = interp_state_regs(st);
 	unsigned f = interp_state_frame(st);
 
-	r->res->seen[pc] = 1;
+	r->seen[pc] = 1;
 	if (r->stop || f >= MAX_FRAMES) {
 		r->ok_pc = UINT32_MAX;
 		return;
 	}
-	if (at[0].x != at[1].x || at[0].h != at[1].h)
+	if (at[0].loops)
 		visit_loops(r, st, pc, regs, f, at);
 	check_ranges(r, st, pc, regs, f, at);
 }
@@ -617,7 +625,7 @@ static void visit_safe(void *arg, const struct interp_state *st, uint32_t pc)
 
 	if (!stackinit_visit_regs(r->watch, st, pc))
 		stackinit_visit(r->watch, st, pc);
-	if (safe_rule_watches_calls(r->calls->s))
+	if (r->watch_calls)
 		safe_calls_visit(r->calls, st, pc);
 	if (r->claimed[pc])
 		visit_claims(r, st, pc);
@@ -741,32 +749,53 @@ static bool sub32(uint32_t lo, uint32_t span, uint32_t klo, uint32_t kspan)
 	return d <= kspan && span <= kspan - d;
 }
 
-/* Whether claim j (held at the instruction before, which wrote the registers regs and memory
- * when mem) implies claim k of the same group at the next: the same cell, unchanged, and no
- * value j accepts that k rejects (struct pcidx). */
-static bool implies(const struct rform *j, const struct rform *k, uint32_t regs, bool mem)
+/* fm's reg and cell (struct rform): the group, and for the group's form the register or the
+ * frame, the byte it starts at and its size. */
+static void form_cell(struct rform *fm)
+{
+	uint32_t at, size;
+
+	fm->reg = 0xff;
+	switch (fm->grp) {
+	case RG_REG:
+		fm->reg = (uint8_t)fm->u.p.at;
+		fm->cell = (uint32_t)RG_REG << 24 | fm->u.p.at;
+		return;
+	case RG_SLOT8:
+		fm->cell = (uint32_t)RG_SLOT8 << 24 | fm->u.p.at;
+		return;
+	case RG_TN: case RG_GEN:
+		at = fm->grp == RG_TN ? fm->u.t.at + fm->u.t.sh / 8u : fm->u.g.at + fm->u.g.sh / 8u;
+		size = (uint32_t)__builtin_popcountll(fm->grp == RG_TN ? fm->u.t.mask : fm->u.g.mask);
+		if (!(fm->grp == RG_TN ? fm->u.t.frame : fm->u.g.frame))
+			fm->reg = (uint8_t)(at / 8);
+		fm->cell = (uint32_t)fm->grp << 24 | (uint32_t)(fm->reg == 0xff) << 23 | at << 7 |
+			   size;
+		return;
+	default:
+		fm->cell = UINT32_MAX;	/* (never implied: not looked up) */
+		return;
+	}
+}
+
+/* Whether claim j, held at the instruction before, implies claim k of the same cell (equal
+ * form_cell()) at the next, the cell unchanged between: no value j accepts that k rejects
+ * (struct pcidx). */
+static bool implies(const struct rform *j, const struct rform *k)
 {
 	switch (k->grp) {
-	case RG_REG:
-		return !(regs >> k->u.p.at & 1) && j->u.p.at == k->u.p.at &&
-		       sub64(j->u.p.lo, j->u.p.span, k->u.p.lo, k->u.p.span);
-	case RG_SLOT8:
-		return !mem && j->u.p.at == k->u.p.at &&
-		       sub64(j->u.p.lo, j->u.p.span, k->u.p.lo, k->u.p.span);
+	case RG_REG: case RG_SLOT8:
+		return sub64(j->u.p.lo, j->u.p.span, k->u.p.lo, k->u.p.span);
 	case RG_TN: {
 		const struct rtn *a = &j->u.t, *b = &k->u.t;
 
-		return (b->frame ? !mem : !(regs >> (b->at / 8) & 1)) && a->frame == b->frame &&
-		       a->at == b->at && a->sh == b->sh && a->mask == b->mask &&
-		       a->tmask == b->tmask && a->tval == b->tval &&
+		return a->tmask == b->tmask && a->tval == b->tval &&
 		       sub64(a->lo, a->span, b->lo, b->span);
 	}
 	case RG_GEN: {
 		const struct rgen *a = &j->u.g, *b = &k->u.g;
 
-		return (b->frame ? !mem : !(regs >> (b->at / 8) & 1)) && a->frame == b->frame &&
-		       a->at == b->at && a->sh == b->sh && a->mask == b->mask &&
-		       a->base == b->base && a->fp == b->fp && a->tmask == b->tmask &&
+		return a->base == b->base && a->fp == b->fp && a->tmask == b->tmask &&
 		       a->tval == b->tval && sub64(a->lo, a->span, b->lo, b->span) &&
 		       sub64(a->slo, a->sspan, b->slo, b->sspan) &&
 		       sub32(a->lo32, a->span32, b->lo32, b->span32) &&
@@ -797,11 +826,12 @@ static void mark_implied(struct run *r, struct rform *forms, const struct bpf_in
 		     k < r->roff[n + 1]; k++) {
 			struct rform *fk = &forms[k];
 
-			for (uint32_t tries = 0; tries < m && !fk->implied && fk->grp != RG_SLOW;
-			     tries++) {
+			if (fk->grp == RG_SLOW || (fk->reg == 0xff ? mem : regs >> fk->reg & 1))
+				continue;	/* (its cell written: tested) */
+			for (uint32_t tries = 0; tries < m && !fk->implied; tries++) {
 				const struct rform *fj = &forms[r->roff[q] + c];
 
-				fk->implied = fj->grp == fk->grp && implies(fj, fk, regs, mem);
+				fk->implied = fj->cell == fk->cell && implies(fj, fk);
 				if (++c == m)
 					c = 0;
 			}
@@ -901,6 +931,7 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 	res->max_trip = calloc(cp->nloops ? cp->nloops : 1, sizeof(*res->max_trip));
 	probes = calloc(slots, 1);
 	res->seen = calloc(slots ? slots : 1, 1);
+	r.seen = res->seen;
 	res->nslots = slots;
 	r.found = calloc(cp->nranges + 2 * cp->nloops + 1, 1);
 	r.lt = calloc(cp->nloops ? cp->nloops : 1, sizeof(*r.lt));
@@ -961,6 +992,7 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 			fm->u.t = t;
 		else if (fm->grp == RG_GEN)
 			fm->u.g = g;
+		form_cell(fm);
 		ngroup[fm->grp]++;
 	}
 	r.rp = malloc((ngroup[RG_REG] + ngroup[RG_SLOT8] + 1) * sizeof(*r.rp));
@@ -1010,6 +1042,7 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 				r.sidx[ns++] = k;
 		}
 		pi->nfast = nall - (ns - pi->s);
+		pi->slow = ns != pi->s;
 		np = at[1][RG_SLOT8];
 		nt = at[1][RG_TN];
 		ng = at[1][RG_GEN];
@@ -1050,6 +1083,8 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 		r.pi[pc].h = r.hoff[pc];
 		r.pi[pc].x = r.xoff[pc];
 	}
+	for (uint32_t pc = 0; pc < slots; pc++)
+		r.pi[pc].loops = r.pi[pc].h != r.pi[pc + 1].h || r.pi[pc].x != r.pi[pc + 1].x;
 
 	for (uint32_t run = 0; run < opts.runs && !r.stop && !r.err; run++) {
 		struct interp_env env = { 0 };
@@ -1093,6 +1128,7 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 			rule = safe_rule_run(opts.safe, run + opts.first_input);
 			stackinit_watch_init(r.watch, prog->insns, slots, wpcs);
 			safe_calls_init(r.calls, &rule, prog->insns);
+			r.watch_calls = safe_rule_watches_calls(&rule);
 			r.watch->allow_uninit_stack = !opts.safe->unprivileged;
 			if (!opts.safe->unprivileged) {
 				env.stack_fill = helper;
