@@ -439,6 +439,30 @@ static bool pkt_id_held(const struct astate *s, uint16_t id)
 	return false;
 }
 
+/* Whether dst and src hold the same facts, each at the same index, none guarded, no two on one
+ * base, every base held on both sides: what pkt_var_join makes of them is then dst's facts in
+ * their order, packed to the front (each of one side meets its twin of the other, every other
+ * fact it adds is implied by them), and nothing changed. */
+static bool pkt_var_same(const struct astate *dst, const struct astate *src)
+{
+	for (int k = 0; k < PKT_VARS; k++) {
+		const struct pkt_var *e = &dst->pkt_var[k], *o = &src->pkt_var[k];
+
+		if (e->range != o->range)
+			return false;
+		if (!e->range)
+			continue;
+		if (e->id != o->id || e->greg != PKT_NO_GUARD || o->greg != PKT_NO_GUARD)
+			return false;
+		for (int j = 0; j < k; j++)
+			if (dst->pkt_var[j].range && dst->pkt_var[j].id == e->id)
+				return false;
+		if (!pkt_id_held(dst, e->id) || !pkt_id_held(src, e->id))
+			return false;
+	}
+	return true;
+}
+
 /* The packet bases' facts of dst ⊔ src (before the registers are joined: guards are read from
  * both sides' registers).  A fact of one side survives as the weaker of it and a fact of the
  * other side on the same base (their guards combined), or guarded by a register that holds a
@@ -452,13 +476,25 @@ static bool pkt_var_join(struct astate *dst, const struct astate *src, bool wide
 	int n = 0;
 	bool same = true, none = true;
 
-	/* Neither side has a fact (most states): nothing to join, and dst's entries are the
-	 * absent ones the loops below would write. */
+	/* Neither side has a fact (most states): nothing to join; dst's entries become the
+	 * absent ones the loops below would write (a state cleared by st_new holds greg 0, not
+	 * PKT_NO_GUARD: most joins met such entries and ran the whole join for nothing). */
 	for (int k = 0; k < PKT_VARS && none; k++)
-		none = !src->pkt_var[k].range && !dst->pkt_var[k].range && !dst->pkt_var[k].id &&
-		       dst->pkt_var[k].greg == PKT_NO_GUARD && !dst->pkt_var[k].gval;
-	if (none)
+		none = !src->pkt_var[k].range && !dst->pkt_var[k].range;
+	if (none) {
+		for (int k = 0; k < PKT_VARS; k++)
+			dst->pkt_var[k] = (struct pkt_var){ 0, 0, PKT_NO_GUARD, 0 };
 		return false;
+	}
+	if (pkt_var_same(dst, src)) {
+		for (int k = 0; k < PKT_VARS; k++)
+			if (dst->pkt_var[k].range)
+				out[n++] = (struct pkt_var){ dst->pkt_var[k].id, dst->pkt_var[k].range,
+							     PKT_NO_GUARD, 0 };
+		for (int k = 0; k < PKT_VARS; k++)
+			dst->pkt_var[k] = k < n ? out[k] : (struct pkt_var){ 0, 0, PKT_NO_GUARD, 0 };
+		return false;
+	}
 	memset(out, 0, sizeof(out));
 	for (int side = 0; side < 2; side++) {
 		const struct astate *a = side ? src : dst, *b = side ? dst : src;
