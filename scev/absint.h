@@ -524,6 +524,15 @@ enum nums_over absint_cb_nums_over(const struct scev_ctx *cx, const struct aval 
 /* The callback the helper call at pc takes (callbacks.h), or NULL; a callback's arguments
  * r1-r5 at one call, joined into what its next analysis starts from. */
 const struct scev_cb_loop *absint_cb_at(const struct scev_ctx *cx, uint32_t pc);
+/* The callback of the helper call at pc (name: the helper's, for the messages), as the verdict
+ * checks it: NULL with v failed (unsupported) when it is not known (no function address loaded
+ * into R2 in the same block, a callback the analysis cannot run, or one no call was seen to take
+ * while the function summaries did not settle).  *dead: no call was seen to take it and the
+ * summaries settled (cb_unseen_dead), so no run calls it here and it is not run
+ * (absint_cb_entry): its arguments are not checked.  The one dead-callback rule of every
+ * callback-taking helper, bpf_timer_set_callback's included. */
+const struct scev_cb_loop *absint_cb_of_call(struct scev_ctx *cx, struct scev_verdict *v,
+					     uint32_t pc, const char *name, bool *dead);
 void absint_cb_args_join(struct scev_ctx *cx, uint32_t func, const struct aval a[6]);
 
 /* absint_timer.c: the timer helpers' prototypes as the analysis takes them (the timer and the

@@ -463,6 +463,13 @@ struct aval absint_cb_call(struct engine *en, struct astate *s, uint32_t pc,
 	return aval_scalar(range_srange(-EINVAL_, (int64_t)m));
 }
 
+/* Whether no call was seen to take function f as its callback in the summary rounds
+ * (fn_seen): the dead-callback rule's question (absint_cb_of_call). */
+static bool cb_unseen(const struct scev_ctx *cx, uint32_t f)
+{
+	return !cx->fn_seen || !(cx->fn_seen[f] & 1);
+}
+
 void absint_cb_entry(const struct scev_ctx *cx, uint32_t f, struct astate *s)
 {
 	if (!cx->fn_cb || !cx->fn_cb[f])
@@ -472,8 +479,44 @@ void absint_cb_entry(const struct scev_ctx *cx, uint32_t f, struct astate *s)
 	s->init = cx->fn_cb[f] == SCEV_CB_EACH ? 0x1eu | 1u << EBPF_REG_FP
 		  : cx->fn_cb[f] == SCEV_CB_VMA || cx->fn_cb[f] == SCEV_CB_TIMER
 		  ? 0xeu | 1u << EBPF_REG_FP : 1u << 1 | 1u << 2 | 1u << EBPF_REG_FP;
-	if (cx->cb_unseen_dead && !(cx->fn_seen && (cx->fn_seen[f] & 1)))
+	if (cx->cb_unseen_dead && cb_unseen(cx, f))
 		s->live = false;
+}
+
+const struct scev_cb_loop *absint_cb_of_call(struct scev_ctx *cx, struct scev_verdict *v,
+					     uint32_t pc, const char *name, bool *dead)
+{
+	const struct scev_cb_loop *cb = absint_cb_at(cx, pc);
+
+	*dead = false;
+	if (!cb) {
+		verdict_fail(v, VERDICT_UNSUPPORTED, pc, "%s: the callback is not a function "
+			     "address loaded into R2 in the same block", name);
+		return NULL;
+	}
+	if (!cb->only_bpf_loop) {
+		verdict_fail(v, VERDICT_UNSUPPORTED, pc, "%s: callback at %u: %s", name, cb->header,
+			     cb->why);
+		return NULL;
+	}
+	if (!cb_unseen(cx, cb->func))
+		return cb;
+	/* A callback no call was seen to take in the summary rounds: when they settled
+	 * (cb_unseen_dead), no call that takes it is on a path they reached, this one included:
+	 * their first pass covers every run (the summaries held), and the last pass, which reads
+	 * the loops' summaries, reached it only by being coarser (a loop's exit that every run
+	 * leaves the program before).  No run calls it here, and the callback is not run
+	 * (absint_cb_entry), as a static function whose calls are all on dead paths
+	 * (fn_unreached) and as the kernel, which explores only the paths it reaches, never
+	 * verifies it. */
+	if (!cx->cb_unseen_dead) {
+		verdict_fail(v, VERDICT_UNSUPPORTED, pc, "%s: the arguments of the callback at %u "
+			     "are not known (the function summaries did not settle)", name,
+			     cb->header);
+		return NULL;
+	}
+	*dead = true;
+	return cb;
 }
 
 #define CBFAIL(kind_, pc_, ...)                                                                   \
@@ -519,7 +562,7 @@ bool absint_cb_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const st
 	const struct aval *ctx;
 	const char *name;
 	uint32_t m = UINT32_MAX;
-	bool each, vma;
+	bool each, vma, dead;
 	int ctxr;
 	uint64_t zero;
 
@@ -603,26 +646,9 @@ bool absint_cb_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const st
 			       "'%s')", cx->maps[m].type, name, BPF_FUNC_for_each_map_elem,
 			       cx->maps[m].name);
 	}
-	cb = absint_cb_at(cx, pc);
-	if (!cb)
-		CBFAIL(VERDICT_UNSUPPORTED, pc, "%s: the callback is not a function address "
-		       "loaded into R2 in the same block", name);
-	if (!cb->only_bpf_loop)
-		CBFAIL(VERDICT_UNSUPPORTED, pc, "%s: callback at %u: %s", name, cb->header, cb->why);
-	if (!cx->fn_seen || !(cx->fn_seen[cb->func] & 1)) {
-		/* A callback no call was seen to take in the summary rounds: when they settled
-		 * (cb_unseen_dead), no call that takes it is on a path they reached, this one
-		 * included: their first pass covers every run (the summaries held), and the last
-		 * pass, which reads the loops' summaries, reached it only by being coarser (a loop's
-		 * exit that every run leaves the program before).  No run calls it here, and the
-		 * callback is not run (absint_cb_entry), as a static function whose calls are all on
-		 * dead paths (fn_unreached) and as the kernel, which explores only the paths it
-		 * reaches, never verifies it. */
-		if (!cx->cb_unseen_dead)
-			CBFAIL(VERDICT_UNSUPPORTED, pc, "%s: the arguments of the callback at %u are "
-			       "not known (the function summaries did not settle)", name,
-			       cb->header);
-	} else if (each) {
+	if (!(cb = absint_cb_of_call(cx, v, pc, name, &dead)))
+		return true;
+	if (!dead && each) {
 		/* the callback was analyzed with the join of its calls' maps: one class (the
 		 * kernel verifies it again for each call) */
 		const struct aval *k = &cx->fn_args[cb->func][2], *val = &cx->fn_args[cb->func][3];

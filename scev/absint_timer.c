@@ -242,26 +242,16 @@ static bool inner_template(const struct scev_ctx *cx, uint32_t m)
 static bool verify_callback(struct scev_ctx *cx, struct scev_verdict *v, uint32_t pc,
 			    uint32_t m)
 {
-	const struct scev_cb_loop *cb = absint_cb_at(cx, pc);
+	const struct scev_cb_loop *cb;
 	const struct aval *val;
+	bool dead;
 
-	if (!cb)
-		TFAIL(VERDICT_UNSUPPORTED, pc, "bpf_timer_set_callback: the callback is not a "
-		      "function address loaded into R2 in the same block");
-	if (!cb->only_bpf_loop)
-		TFAIL(VERDICT_UNSUPPORTED, pc, "bpf_timer_set_callback: callback at %u: %s",
-		      cb->header, cb->why);
-	if (!cx->fn_seen || !(cx->fn_seen[cb->func] & 1)) {
-		/* a callback the settled summary rounds saw no call take: this call is on a path no
-		 * run reaches (the last pass reached it by being coarser), and the kernel, which
-		 * explores only the paths it reaches, verifies no callback here
-		 * (absint_callbacks.c's absint_cb_verify_insn, cb_unseen_dead) */
-		if (!cx->cb_unseen_dead)
-			TFAIL(VERDICT_UNSUPPORTED, pc, "bpf_timer_set_callback: the arguments of the "
-			      "callback at %u are not known (the function summaries did not settle)",
-			      cb->header);
+	if (!(cb = absint_cb_of_call(cx, v, pc, "bpf_timer_set_callback", &dead)))
+		return true;
+	/* (a dead callback: this call is on a path no run reaches, and the kernel verifies no
+	 * callback here) */
+	if (dead)
 		return false;
-	}
 	val = &cx->fn_args[cb->func][3];
 	if (val->kind != AV_PTR || val->region != REGION_MAP_VALUE ||
 	    val->map != absint_timer_canon(cx, m))
