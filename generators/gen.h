@@ -409,6 +409,9 @@
 	X(p_may_goto_sat, 0, 0, 100,                                                               \
 	  "p_may_goto_loop's safe form returns count >= 64, not count >> 20: a result no "        \
 	  "budget of 64 iterations or more changes, which the kernel comparison judges")           \
+	X(p_may_goto_off, 0, 0, 100,                                                               \
+	  "p_may_goto_loop's count starts at a 64-bit number of the input and indexes two stack "   \
+	  "cells once tested <= 1 (the twin: untested, an unbounded offset the kernel refuses)")    \
 	X(p_iter_num, 0, 0, 100,                                                                   \
 	  "a statement of main is an open-coded iterator loop (bpf_iter_num_new/next/destroy; "   \
 	  "range empty, reversed, small, from the input or huge; maybe a plain loop inside)")      \

@@ -45,7 +45,12 @@
  *    while the count is at most 2^23 (verify must reject it).  With p_may_goto_sat the safe
  *    form returns count >= 64 instead: the same under any budget of 64 iterations or more,
  *    the 2^23 of the interpreter's count-based rule and this kernel's timed one alike, so the
- *    kernel comparison compares its runs (kdiff.c's may_goto_free).
+ *    kernel comparison compares its runs (kdiff.c's may_goto_free).  With p_may_goto_off the
+ *    count starts at a 64-bit number of the input (the kernel's walk of the loop then ends: the
+ *    count's range stays every number) and, after the loop, indexes the two cells by count << 3
+ *    once tested to be at most 1; the twin leaves the test out, an unbounded offset the kernel
+ *    refuses ("math between fp pointer and register with unbounded min value").  A count the
+ *    may_goto budget ends is a number of unknown range, never a pointer.
  */
 #include "generators/gen_internal.h"
 
@@ -718,6 +723,7 @@ void gi_may_goto_loop(struct gi *g)
 	int acc = g->fn->acc, cnt = gi_var_new(g, 64, false), l_head = gi_label(g),
 	    l_out = gi_label(g), l_in = gi_label(g), r;
 	bool twin = gen_bool(g->src, 50), nest = gen_bool(g->src, 50);
+	bool off = gen_bool(g->src, g->k->p_may_goto_off);
 	int j = nest && cnt >= 0 ? gi_var_new(g, 64, false) : -1;
 
 	if (cnt < 0 || (nest && j < 0) || !gi_room(g, 40)) {
@@ -727,11 +733,18 @@ void gi_may_goto_loop(struct gi *g)
 			gi_var_free(g, j);
 		return;
 	}
-	if (twin) {
+	if (twin || off) {
 		gi_st(g, BPF_DW, EBPF_REG_FP, CB_FRAME_PAD, 0);
 		gi_st(g, BPF_DW, EBPF_REG_FP, CB_FRAME_PAD + 8, 0);
 	}
-	gi_var_set(g, cnt, 0);
+	if (off) {
+		r = gi_scratch(g);
+		gi_ldx(g, BPF_DW, r, EBPF_REG_FP, GEN_FP_DATA);
+		gi_ldx(g, BPF_DW, r, r, (int16_t)(8 * gen_pick(g->src, GEN_INPUT_LEN / 8)));
+		gi_var_write(g, cnt, r);
+	} else {
+		gi_var_set(g, cnt, 0);
+	}
 	gi_scratch_release(g);
 	gi_bind(g, l_head);
 	/* (nest: the may_goto in an inner loop of two iterations, the outer loop's only exit,
@@ -754,7 +767,21 @@ void gi_may_goto_loop(struct gi *g)
 	gi_ja(g, l_head);
 	gi_bind(g, l_out);
 	r = gi_var_copy(g, cnt);
-	if (twin) {
+	if (off) {
+		int p = gi_scratch(g), l_skip = gi_label(g);
+
+		if (!twin)
+			gi_jmp(g, false, BPF_JGT, r, 1, l_skip);
+		gi_alu(g, true, BPF_LSH, r, 3);
+		gi_alux(g, true, BPF_MOV, p, EBPF_REG_FP);
+		gi_alu(g, true, BPF_ADD, p, CB_FRAME_PAD);
+		gi_alux(g, true, BPF_ADD, p, r);
+		gi_ldx(g, BPF_DW, r, p, 0);
+		gi_var_alux(g, acc, BPF_XOR, r);
+		gi_bind(g, l_skip);
+		if (twin)
+			g->p->flags |= GEN_PROG_TWIN_UNSAFE;
+	} else if (twin) {
 		int p = gi_scratch(g);
 
 		gi_alu(g, true, BPF_RSH, r, 23);

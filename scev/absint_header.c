@@ -553,8 +553,11 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 		if (!sym_step_of(cx, sum, sl, state_env, &es, &step))
 			continue;
 		if (sl->width == 64) {
-			newv[k] = known ? aval_add_scaled(&x0, step, 0, T - 1, 64) :
-				  step == 0 ? x0 : aval_top();
+			/* (no count, as a loop the may_goto budget ends: any number of steps, the
+			 * entry value's kind kept; a scalar stays a scalar, with the low bits the
+			 * steps leave) */
+			newv[k] = !known && step == 0 ? x0 :
+				  aval_add_scaled(&x0, step, 0, known ? T - 1 : UINT64_MAX, 64);
 		} else {
 			/* iteration 0 holds the entry value, later ones zero-extended sums */
 			z = aval_zext(&x0, 4);

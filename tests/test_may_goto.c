@@ -17,6 +17,8 @@
 #include "oracle/kernel/kdiff.h"
 #include "oracle/kernel/kernel.h"
 #include "scev/scev.h"
+#include "generators/gen.h"
+#include "generators/producer.h"
 #include "tests/check.h"
 #include "tests/verdict_case.h"
 
@@ -110,6 +112,148 @@ static void verdicts(void)
 	expect_verdict("counting loop", COUNT_LOOP, VERDICT_SAFE);
 	expect_verdict("index after a may_goto loop", INDEX_TWIN, VERDICT_UNSAFE);
 	expect_verdict("index after a loop stopped at 2^23", INDEX_BOUNDED, VERDICT_SAFE);
+}
+
+/* A counter the may_goto budget ends is a number of unknown range after the loop, never a
+ * pointer: it starts at a 64-bit number of a map value (so the kernel's walk of the loop ends:
+ * the range stays every number), counts, and then indexes fp[-16] or fp[-8] as count << 3 once
+ * tested to be at most 1 (the kernel accepts it), or untested, added to or subtracted from a
+ * stack pointer (the kernel refuses: "math between fp pointer and register with unbounded min
+ * value is not allowed").  Before, the counter was TOP after the loop (maybe a pointer): the
+ * tested form was refused as "pointer += pointer", the untested ones named that refusal first
+ * or were unsupported. */
+#define COUNTER_HEAD                                                                            \
+	"-- asm\nr1 = 0\n*(u64 *)(r10 -8) = r1\n*(u64 *)(r10 -16) = r1\n*(u32 *)(r10 -20) = r1\n"   \
+	"r1 = map[fd:0] ll\nr2 = r10\nr2 += -20\ncall bpf_map_lookup_elem\nif r0 == 0 goto end\n"  \
+	"r9 = *(u64 *)(r0 +0)\nl: may_goto out\nr9 += 1\ngoto l\nout: "
+#define COUNTER_TAIL "r0 = 0\nexit\nend: r0 = 0\nexit\n-- type\nxdp\n" \
+		     "-- maps\narray key=4 value=8 entries=1 name=m\n"
+#define UNBOUNDED_MIN "math between fp pointer and register with unbounded min value"
+
+static void counter_kinds(bool kernel)
+{
+	static const struct {
+		const char *name, *text;
+		enum scev_verdict_kind want;
+	} cases[] = {
+		{ "counter tested, an offset",
+		  COUNTER_HEAD "if r9 > 1 goto end\nr9 <<= 3\nr1 = r10\nr1 += -16\nr1 += r9\n"
+			       "r0 = *(u64 *)(r1 +0)\n" COUNTER_TAIL, VERDICT_SAFE },
+		{ "counter added untested",
+		  COUNTER_HEAD "r1 = r10\nr1 += -16\nr1 += r9\nr0 = *(u64 *)(r1 +0)\n" COUNTER_TAIL,
+		  VERDICT_UNSAFE },
+		{ "counter subtracted untested",
+		  COUNTER_HEAD "r1 = r10\nr1 += -16\nr1 -= r9\n" COUNTER_TAIL, VERDICT_UNSAFE },
+	};
+	struct verdict_opts vo = { .sz = sizeof(vo), .kernel = kernel, .runs = 8,
+				   .prog_type = BPF_PROG_TYPE_XDP };
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct casefile *cf = NULL;
+		struct verdict_report r;
+		struct diag d;
+
+		diag_clear(&d);
+		if (casefile__open_mem(&cf, cases[k].text, strlen(cases[k].text), "ctr", &d)) {
+			CHECK(0, "%s: %s", cases[k].name, d.msg);
+			continue;
+		}
+		diag_clear(&d);
+		if (verdict_compare(&r, cf->obj, &cf->obj->progs[0], &vo, &d)) {
+			CHECK(0, "%s: %s", cases[k].name, d.msg);
+			casefile__free(cf);
+			continue;
+		}
+		verdict_case_check(cases[k].name, &r, (uint8_t)cases[k].want,
+				   cases[k].want == VERDICT_SAFE ? NULL : UNBOUNDED_MIN, kernel,
+				   cases[k].want == VERDICT_SAFE ? VC_BOTH_ACCEPT : VC_BOTH_REJECT);
+		CHECK(!strstr(r.ours.reason, "pointer +="), "%s: '%s' says the counter may be a "
+		      "pointer", cases[k].name, r.ours.reason);
+		/* (the kernel's own reason, word for word) */
+		if (kernel && cases[k].want != VERDICT_SAFE)
+			CHECK(strstr(r.kernel_message, r.ours.reason), "%s: ours '%s', the kernel's "
+			      "'%s'", cases[k].name, r.ours.reason, r.kernel_message);
+		verdict_report__free(&r);
+		casefile__free(cf);
+	}
+}
+
+/* p_may_goto_off (generators/gen_forms.c): p_may_goto_loop's count from the input indexes two
+ * cells once tested, untested in the twin.  Of 40 programs: most have the loop; most twins
+ * fault when forged safe and every one of those is refused for the unbounded offset (a twin
+ * whose loop is dead code may be called safe: its runs must not fault, as no run may); most
+ * safe forms are called safe, and no run faults (the kernel judges both in the campaigns:
+ * fuzz --kernel with the knob). */
+static void knob_off(void)
+{
+	struct gen_knobs k = gen_knobs_default();
+	struct verdict_opts vo = { .sz = sizeof(vo), .runs = 4 }, vf = { .sz = sizeof(vf), .runs = 32 };
+	unsigned n[2] = { 0 }, called_safe[2] = { 0 }, unbounded = 0, faulted = 0, shaped = 0;
+
+	CHECK(!gen_knobs_set(&k, "p_may_goto_loop", 100) &&
+		      !gen_knobs_set(&k, "p_may_goto_off", 100) && !gen_knobs_set(&k, "p_call", 0) &&
+		      !gen_knobs_set(&k, "p_huge", 0) && !gen_knobs_set(&k, "p_wrap", 0) &&
+		      !gen_knobs_set(&k, "p_nonterminating", 0),
+	      "knobs (no huge or endless loops before the may_goto loop: the runs reach it)");
+	for (uint64_t seed = 1500000; seed < 1500040; seed++) {
+		struct gen_program p = { 0 };
+		struct gen_src src;
+		struct ebpf_object obj;
+		struct ebpf_prog view;
+		struct verdict_report r;
+		struct diag d;
+		bool twin;
+
+		gen_src_init_seed(&src, seed);
+		if (gen_program(&p, &src, &k)) {
+			CHECK(0, "seed %llu: gen_program", (unsigned long long)seed);
+			continue;
+		}
+		twin = p.flags & GEN_PROG_TWIN_UNSAFE;
+		/* (a program with no room left for the loop has none) */
+		shaped += !!(p.shapes & GEN_SH(MAY_GOTO_LOOP));
+		if (!(p.shapes & GEN_SH(MAY_GOTO_LOOP))) {
+			gen_program__free(&p);
+			continue;
+		}
+		gen_program__object(&p, &obj, &view, "g");
+		diag_clear(&d);
+		if (verdict_compare(&r, &obj, &obj.progs[0], &vo, &d)) {
+			CHECK(0, "seed %llu: %s", (unsigned long long)seed, d.msg);
+		} else {
+			n[twin]++;
+			called_safe[twin] += r.ours.kind == VERDICT_SAFE;
+			CHECK(r.faults == 0, "seed %llu: called %s, faults: %s",
+			      (unsigned long long)seed, scev_verdict_name(r.ours.kind), r.fault);
+			if (twin) {
+				struct verdict_report f;
+
+				/* (forged safe, ended by may_goto: the runs take a budget of 8) */
+				memset(&f, 0, sizeof(f));
+				f.ours.kind = VERDICT_SAFE;
+				f.ours.max_insns = UINT64_MAX;
+				f.ours.ends = SCEV_ENDS_MAY_GOTO;
+				CHECK(verdict_execute(&f, &obj, &view, &vf) == 0, "seed %llu: runs",
+				      (unsigned long long)seed);
+				faulted += f.faults > 0;
+				unbounded += f.faults > 0 && r.ours.kind == VERDICT_UNSAFE &&
+					     strstr(r.ours.reason, UNBOUNDED_MIN);
+				CHECK(!f.faults || r.ours.kind != VERDICT_SAFE, "seed %llu: a twin whose "
+				      "runs fault (%s) called safe", (unsigned long long)seed, f.fault);
+			}
+			verdict_report__free(&r);
+		}
+		gen_program__free(&p);
+	}
+	CHECK(shaped >= 36, "p_may_goto_off: %u of 40 programs have the loop", shaped);
+	CHECK(unbounded == faulted && faulted * 10 >= n[1] * 8, "p_may_goto_off: %u of %u twins "
+	      "fault when forged safe (the others' loop is dead code), %u of them refused for the "
+	      "unbounded offset", faulted, n[1], unbounded);
+	CHECK(n[0] >= 10 && called_safe[0] * 10 >= n[0] * 8, "p_may_goto_off: %u of %u safe forms "
+	      "called safe", called_safe[0], n[0]);
+	printf("p_may_goto_off: %u of %u safe forms called safe; %u of %u twins fault when forged "
+	       "safe, all refused for the unbounded offset (%u called safe: dead code)\n",
+	       called_safe[0], n[0], faulted, n[1], called_safe[1]);
 }
 
 /* The interpreter follows the count-based rule and says when a run leaned on it. */
@@ -314,13 +458,16 @@ int main(void)
 	trip_claim();
 	verdicts();
 	interpreter();
+	knob_off();
 	if (!kernel_available(why, sizeof(why))) {
 		bpf_loop_nr64(false);
+		counter_kinds(false);
 		object(false);
 		check_skip_part("the kernel judge: %s", why);
 		return check_done("test_may_goto");
 	}
 	bpf_loop_nr64(true);
+	counter_kinds(true);
 	kernel_judge();
 	object(true);
 	return check_done("test_may_goto");
