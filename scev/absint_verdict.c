@@ -1,6 +1,7 @@
 /* The safety verdict of the range analysis (scev_verify): every reachable block replayed from
  * its fixpoint state with the kernel's checks — memory accesses within their region (stack,
- * map value, packet proven below data_end, context per program type), registers and stack bytes
+ * map value, packet proven below data_end, context per program type) and aligned where the
+ * kernel wants it (the stack, atomics: verify_alignment), registers and stack bytes
  * written before they are read, supported helpers and their arguments — and every loop that can
  * run bounded.  The first failure is the verdict.
  */
@@ -108,6 +109,53 @@ static void verify_own_stack(struct scev_ctx *cx, struct scev_verdict *v, const 
 		      "path", absint_ll_sat(lo), absint_ll_sat(hi));
 }
 
+/* check_ptr_alignment as this machine's kernel applies it (x86: efficient unaligned access, and
+ * the loaders here never set BPF_F_STRICT_ALIGNMENT): a stack access of 2 bytes or more must be
+ * aligned to its size whatever the flags (the stack's spill tracking needs it), and so must the
+ * access of every atomic instruction, into any region (check_atomic's strict_alignment_once:
+ * read-modify-write, load-acquire, store-release); other accesses (map values, packets, memory
+ * a helper or kfunc gave) may be misaligned, and the context's fields are each type's
+ * is_valid_access (verify_access).  What must be aligned is the whole offset, the pointer's and
+ * the instruction's: a variable one only when its known low bits prove it (the kernel's
+ * tnum_is_aligned), so {-16, -8} is 8-byte aligned and {-16, -12} is not, although both lie
+ * in the frame.  *t gets the offset as known. */
+static bool access_aligned(const struct aval *a, int16_t off, unsigned size, struct tnum *t)
+{
+	*t = range_is_const(&a->r) ? tnum_const(a->r.umin + (uint64_t)(int64_t)off)
+				   : tnum_add(a->r.var_off, tnum_const((uint64_t)(int64_t)off));
+	return size <= 1 || !((t->value | t->mask) & (size - 1));
+}
+
+/* The kernel's words for what it knows of an offset: the constant, or "(value; mask)". */
+static const char *tnum_words(char *buf, size_t n, struct tnum t)
+{
+	if (!t.mask)
+		snprintf(buf, n, "%lld", (long long)t.value);
+	else
+		snprintf(buf, n, "(%#llx; %#llx)", (unsigned long long)t.value,
+			 (unsigned long long)t.mask);
+	return buf;
+}
+
+/* Whether the kernel's alignment rule (access_aligned above) refuses this access: stack
+ * pointers always, every pointer for an atomic instruction (packets and the context are
+ * refused before, verify_insn). */
+static void verify_alignment(struct scev_verdict *v, const struct aval *a, uint32_t pc,
+			     int16_t off, unsigned size, bool atomic)
+{
+	bool stack = a->region == REGION_STACK || a->region == REGION_CALLER_STACK;
+	struct tnum t;
+	char buf[48];
+
+	if ((!stack && !atomic) || access_aligned(a, off, size, &t))
+		return;
+	verdict_fail(v, VERDICT_UNSAFE, pc, "misaligned %saccess off %s size %u (%s)",
+		     stack ? "stack " : a->region == REGION_MAP_VALUE ? "value " : "",
+		     tnum_words(buf, sizeof(buf), t), size,
+		     stack ? "the kernel refuses every stack access not aligned to its size"
+			   : "an atomic instruction's access must be aligned to its size");
+}
+
 /* Checks one memory access of size bytes at regs[reg] + off. */
 static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			  uint32_t pc, unsigned reg, int16_t off, unsigned size, bool write)
@@ -130,6 +178,14 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 		      : "map lookup");
 	lo = (__int128)a->r.smin + off;
 	hi = (__int128)a->r.smax + off + size;
+	/* (a load's or a store's: a helper's or a global function's memory is the callee's to
+	 * read as it reads it) */
+	if (ebpf_class(&cx->insns[pc]) == BPF_LDX || ebpf_class(&cx->insns[pc]) == BPF_ST ||
+	    ebpf_class(&cx->insns[pc]) == BPF_STX) {
+		verify_alignment(v, a, pc, off, size, ebpf_mode(&cx->insns[pc]) == BPF_ATOMIC);
+		if (v->kind != VERDICT_SAFE)
+			return;
+	}
 	switch (a->region) {
 	case REGION_STACK:
 		verify_own_stack(cx, v, s, pc, lo, hi, write);
@@ -943,6 +999,20 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 		verify_access(cx, v, s, pc, i->src_reg, i->off, ebpf_size_bytes(ebpf_size(i)), false);
 		return;
 	case BPF_ST: case BPF_STX:
+		if (ebpf_mode(i) == BPF_ATOMIC) {
+			/* the kernel's atomic_ptr_type_ok: no atomic instruction (a load-acquire
+			 * either) on the context or a packet, whatever it allows plain accesses */
+			bool load = i->imm == BPF_LOAD_ACQ;
+			unsigned r = load ? i->src_reg : i->dst_reg;
+			const struct aval *p = &s->regs[r];
+
+			if (p->kind == AV_PTR && (p->region == REGION_CTX || p->region == REGION_PKT ||
+						  p->region == REGION_PKT_META))
+				VFAIL(VERDICT_UNSAFE, pc, "BPF_ATOMIC %s R%u %s is not allowed (an atomic "
+				      "instruction on the %s)", load ? "loads from" : "stores into", r,
+				      p->region == REGION_CTX ? "ctx" : "pkt",
+				      p->region == REGION_CTX ? "context" : "packet");
+		}
 		if (ebpf_mode(i) == BPF_ATOMIC && i->imm == BPF_LOAD_ACQ) {
 			verify_access(cx, v, s, pc, i->src_reg, i->off, ebpf_size_bytes(ebpf_size(i)),
 				      false);
@@ -951,10 +1021,6 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 		verify_leak(cx, v, s, pc, i);
 		if (v->kind != VERDICT_SAFE)
 			return;
-		/* the kernel's check_atomic: no atomics on the context, whatever it allows stores */
-		if (ebpf_mode(i) == BPF_ATOMIC && s->regs[i->dst_reg].kind == AV_PTR &&
-		    s->regs[i->dst_reg].region == REGION_CTX)
-			VFAIL(VERDICT_UNSAFE, pc, "atomic operation on the context (R%u)", i->dst_reg);
 		verify_access(cx, v, s, pc, i->dst_reg, i->off, ebpf_size_bytes(ebpf_size(i)), true);
 		if (ebpf_mode(i) == BPF_ATOMIC && i->imm != BPF_STORE_REL)
 			verify_access(cx, v, s, pc, i->dst_reg, i->off, ebpf_size_bytes(ebpf_size(i)),
