@@ -3,6 +3,7 @@
 
 static const char *const kind_names[] = {
 	"range", "trip-max", "trip-min", "induction", "crash", "encoding", "kernel", "verdict",
+	"rule-gap",
 };
 
 const char *finding_kind_name(enum finding_kind k)

@@ -16,7 +16,10 @@ enum finding_kind {
 	FIND_ENCODING,		/* a Z3 counterexample the interpreter does not confirm */
 	FIND_KERNEL,		/* a kernel verifier claim refuted (kernel log ranges) */
 	FIND_VERDICT,		/* a program called safe that faults in execution */
+	FIND_RULE_GAP,		/* a program called safe that the kernel refuses by none of its
+				 * limits: a rule the analyzer may not model (triage/verdict.h) */
 };
+#define FIND_KIND_LAST FIND_RULE_GAP
 /* "range", "trip-max", ...: the kind's name in finding directories and reports; "?" out of
  * range. */
 const char *finding_kind_name(enum finding_kind k);

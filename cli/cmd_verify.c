@@ -26,11 +26,14 @@ static void verify_usage(FILE *f)
 		   "  stack.  A program called\n"
 		   "  safe is also run on many inputs; a memory fault, a kernel limit or more\n"
 		   "  instructions than its loops' trip counts allow is a finding.  --kernel loads it\n"
-		   "  into the running kernel too and classifies: both-accept, both-reject, improvement,\n"
-		   "  regression, or no-load (the kernel could not be asked: a map it refuses, a load\n"
-		   "  refused before verification, or a helper this kernel does not offer to the\n"
-		   "  type).  Exit 0 safe, 1 unsafe (or a finding), 2 unsupported, a program the\n"
-		   "  loader left out (named on stderr) or usage error.\n"
+		   "  into the running kernel too and classifies: both-accept, both-reject, improvement\n"
+		   "  (called safe, refused by one of the kernel's limits: processed instructions,\n"
+		   "  jump complexity, loop detection), rule-gap (called safe, refused for anything\n"
+		   "  else: a kernel rule bpfscev does not model, or the kernel's imprecision; a\n"
+		   "  finding), regression, or no-load (the kernel could not be asked: a map it\n"
+		   "  refuses, a load refused before verification, or a helper this kernel does not\n"
+		   "  offer to the type).  Exit 0 safe, 1 unsafe (or a finding), 2 unsupported, a\n"
+		   "  program the loader left out (named on stderr) or usage error.\n"
 		   "  Several FILEs, a directory (every ELF file below it) or --table/--csv give the\n"
 		   "  report: one row per program (object, program, kernel verdict, processed insns,\n"
 		   "  verification time, bpfscev verdict, analysis time, class, reason), totals, and\n"
@@ -513,6 +516,10 @@ int cmd_verify(int argc, char **argv)
 				if (!r.kernel_accepted)
 					printf(": %s", r.kernel_message);
 				printf("\n  class: %s\n", verdict_class_name(r.cls));
+				if (r.cls == VC_RULE_GAP)
+					printf("  FINDING rule-gap: called safe, and the kernel refuses it "
+					       "by none of its limits: a kernel rule bpfscev does not "
+					       "model, or the kernel's imprecision (read its log)\n");
 				if (log && r.kernel_log)
 					fputs(r.kernel_log, stdout);
 			} else if (vo.kernel) {
@@ -522,7 +529,7 @@ int cmd_verify(int argc, char **argv)
 				(void)why;
 			}
 		}
-		if (r.faults)
+		if (r.faults || r.cls == VC_RULE_GAP)
 			rc = CLI_FINDING;
 		else if (rc != CLI_FINDING && r.ours.kind == VERDICT_UNSAFE)
 			rc = CLI_FINDING;

@@ -34,7 +34,9 @@
 #include "scev/scev.h"
 #include "util/err.h"
 
-#define FUZZ_KINDS 8			/* enum finding_kind values */
+#define FUZZ_KINDS 9			/* enum finding_kind values */
+#define FUZZ_KINDS_BEFORE 8		/* ... before rule-gap findings: a state file written
+					 * then has 8 counts, read with the new kind at 0 */
 #define FUZZ_RATIO_STEPS 16		/* ratio histogram buckets per doubling */
 #define FUZZ_RATIO_BUCKETS (2 + 64 * FUZZ_RATIO_STEPS)
 #define FUZZ_DEFAULT_RUNS 2		/* inputs per program (consecutive programs rotate over

@@ -230,9 +230,9 @@ static void check_iv(struct cctx *c, const struct casefile_section *sec, const s
  * (verdict_opts.unprivileged); a program called safe is also run by the verdict oracle, and a
  * fault fails the case.  Where bpf() works, the unprivileged verdict is also held against the
  * kernel asked as an unprivileged loader (CAP_BPF without CAP_PERFMON, kernel.h's
- * kernel_unpriv_call): an improvement or a regression fails the case; a refusal by a rule only
- * the unprivileged kernel applies (VC_UNPRIV_RULE) or a type it cannot load (VC_UNPRIV_SKIP)
- * judges nothing. */
+ * kernel_unpriv_call): an improvement, a rule gap or a regression fails the case; a refusal
+ * by a rule only the unprivileged kernel applies (VC_UNPRIV_RULE) or a type it cannot load
+ * (VC_UNPRIV_SKIP) judges nothing. */
 static void check_verdict(struct cctx *c, const struct casefile_section *sec,
 			  const struct ebpf_object *obj, uint32_t prog_type)
 {
@@ -277,7 +277,7 @@ static void check_verdict(struct cctx *c, const struct casefile_section *sec,
 			     want + n + strspn(want + n, " \t"));
 		if (r.faults)
 			fail(c, line, "called safe, but faults when run: %s", r.fault);
-		if (r.cls == VC_IMPROVEMENT || r.cls == VC_REGRESSION)
+		if (r.cls == VC_IMPROVEMENT || r.cls == VC_REGRESSION || r.cls == VC_RULE_GAP)
 			fail(c, line, "the unprivileged kernel %s it (%s): %s",
 			     r.kernel_accepted ? "accepts" : "rejects", verdict_class_name(r.cls),
 			     r.kernel_accepted ? "" : r.kernel_message);

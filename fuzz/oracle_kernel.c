@@ -52,6 +52,8 @@ enum {
 	K_MAY_GOTO_FREE,	/* compared test runs that spent a may_goto budget, their result the
 				 * same under other budgets (kdiff.h: may_goto_free) */
 	K_MAY_GOTO_DEP,		/* test runs not compared: their result depends on the budget */
+	K_RULE_GAP,		/* bpfscev: safe, kernel: rejected by none of its limits (a
+				 * finding, FIND_RULE_GAP) */
 	K_NSTATS
 };
 
@@ -81,6 +83,7 @@ static const char *const kernel_stats[K_NSTATS] = {
 	[K_MAP_TIMER_RUNS] = "kernel_map_timer_runs",
 	[K_MAY_GOTO_FREE] = "kernel_may_goto_free",
 	[K_MAY_GOTO_DEP] = "kernel_may_goto_dep",
+	[K_RULE_GAP] = "kernel_rule_gap",
 };
 
 /* "pc 12: R3 invalid mem access" -> "pc #: R# invalid mem access": numbers out, for signatures */
@@ -180,6 +183,22 @@ static int judge_exits(struct pipeline_result *r, uint64_t *stats, const struct 
 	return pipeline_add_finding(r, f);
 }
 
+/* A program called safe that the kernel refuses by none of its limits (VC_RULE_GAP). */
+static int rule_gap_finding(struct pipeline_result *r, const struct verdict_report *vr)
+{
+	struct finding *f = calloc(1, sizeof(*f));
+	int err;
+
+	if (!f)
+		return -ENOMEM;
+	if ((err = finding__from_rule_gap(f, &r->view, r->obj.maps, r->obj.map_cnt,
+					  vr->kernel_message))) {
+		free(f);
+		return err;
+	}
+	return pipeline_add_finding(r, f);
+}
+
 /* bpfscev verify's verdict against the kernel's: *ask says whether the differential has
  * anything to ask (a log to read, a program that runs, or a rejection in which the verifier
  * reports a bug in itself: that is a finding, whatever the verdict class). */
@@ -216,12 +235,17 @@ static int judge_verdict(struct pipeline_result *r, uint64_t *stats, const struc
 		stats[K_PROGRAMS]++;
 		if (vr.cls == VC_UNPRIV_RULE)
 			stats[K_UNPRIV_RULE]++;
+		else if (vr.cls == VC_RULE_GAP)
+			stats[K_RULE_GAP]++;
 		else
 			stats[K_BOTH_ACCEPT + (vr.cls - VC_BOTH_ACCEPT)]++;
 	}
-	/* (an unpriv-rule refusal is saved too, in its own class, to read which rule) */
-	if ((vr.cls == VC_IMPROVEMENT || vr.cls == VC_REGRESSION || vr.cls == VC_UNPRIV_RULE) &&
-	    (err = disagreement(r, &vr, obj, prog))) {
+	/* (an unpriv-rule refusal is saved too, in its own class, to read which rule; a rule gap
+	 * is also a finding: a safe verdict the kernel refuses for what the program does) */
+	if ((vr.cls == VC_IMPROVEMENT || vr.cls == VC_REGRESSION || vr.cls == VC_UNPRIV_RULE ||
+	     vr.cls == VC_RULE_GAP) &&
+	    ((err = disagreement(r, &vr, obj, prog)) ||
+	     (vr.cls == VC_RULE_GAP && (err = rule_gap_finding(r, &vr))))) {
 		verdict_report__free(&vr);
 		return err;
 	}
@@ -324,8 +348,10 @@ static void kernel_summary(struct sbuf *sb, const uint64_t *n, double cpu, const
 	if (!n[K_PROGRAMS] && !n[K_ERRORS] && !n[K_UNPRIV_SKIP])
 		return;
 	sbuf_printf(sb, "  kernel verdicts %" PRIu64 " programs: both accept %" PRIu64 ", both reject %"
-		    PRIu64 ", improvement %" PRIu64 ", regression %" PRIu64, n[K_PROGRAMS],
-		    n[K_BOTH_ACCEPT], n[K_BOTH_REJECT], n[K_IMPROVEMENT], n[K_REGRESSION]);
+		    PRIu64 ", improvement %" PRIu64 " (kernel limits), rule gap %" PRIu64
+		    " (refused by none: findings), regression %" PRIu64, n[K_PROGRAMS],
+		    n[K_BOTH_ACCEPT], n[K_BOTH_REJECT], n[K_IMPROVEMENT], n[K_RULE_GAP],
+		    n[K_REGRESSION]);
 	if (n[K_UNPRIV_RULE] || n[K_UNPRIV_SKIP])
 		sbuf_printf(sb, ", unprivileged kernel's own rule (Spectre, pointer leaks) %" PRIu64
 			    "; %" PRIu64 " not judgeable unprivileged (types that need CAP_PERFMON)",

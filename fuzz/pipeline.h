@@ -25,8 +25,9 @@
  *           interpreter confirmed: a finding) or unknown; a model the interpreter does not confirm
  *           is an encoding finding;
  *   kernel  the one-pass verdict (bpfscev verify) against the running kernel's accept or reject
- *           (triage/verdict.h: both accept, both reject, improvement, regression; a program
- *           called safe that faults when run is a finding), and the kernel differential
+ *           (triage/verdict.h: both accept, both reject, improvement, regression, rule gap; a
+ *           program called safe that faults when run, or that the kernel refuses by none of
+ *           its limits (a rule gap), is a finding), and the kernel differential
  *           (oracle/kernel/kdiff.h): the verifier's logged ranges checked as claims on the
  *           interpreter, r0 and the packet against BPF_PROG_TEST_RUN; a refuted kernel claim, a
  *           different result or an invariant violation is a kernel finding.
@@ -44,7 +45,8 @@
  *                     (a crash: analyzed isolated; a kernel, verdict or kernel-run finding: the
  *                     kernel oracle on the saved input, fuzz/replay.c)
  *
- * A verdict disagreement (improvement or regression) is not a bug by itself; the campaign saves
+ * A verdict disagreement (improvement, rule gap or regression) is not a bug by itself (a rule
+ * gap is also a finding: FIND_RULE_GAP); the campaign saves
  * it with both logs under <crashes>/verdicts/<class>-<16 hex>/ (prog.case, bpfscev.txt,
  * kernel.log, count), one directory per signature (the class, our reason and the kernel's message
  * with the numbers taken out), so a campaign leaves a handful of representative programs.
@@ -78,7 +80,7 @@
 #define PIPELINE_KERNEL_LOG_MAX (16u << 20)	/* level-2 verifier log bytes */
 
 #define PIPELINE_MAX_ORACLES 8
-#define PIPELINE_MAX_STATS 48		/* all oracles' counters together */
+#define PIPELINE_MAX_STATS 64		/* all oracles' counters together (49 today) */
 
 struct oracle_ops;
 

@@ -74,10 +74,11 @@ static int replay_crash(const struct finding *f, const struct ebpf_object *obj,
 }
 
 /* Findings only the kernel oracle makes: the kernel differential's, a safe verdict that
- * faults, bpfscev's exit claims refuted by the kernel's own run. */
+ * faults or that the kernel refuses by none of its limits, bpfscev's exit claims refuted by the
+ * kernel's own run. */
 static bool kernel_side(const struct finding *f)
 {
-	return f->kind == FIND_KERNEL || f->kind == FIND_VERDICT ||
+	return f->kind == FIND_KERNEL || f->kind == FIND_VERDICT || f->kind == FIND_RULE_GAP ||
 	       (f->kind == FIND_RANGE && !strcmp(f->source, "kernel-run"));
 }
 
@@ -113,7 +114,7 @@ static int replay_kernel(const struct finding *f, const struct ebpf_object *obj,
 		.sz = sizeof(po), .prog_type = f->prog_type, .no_drawn = true,
 		.strategy = !strcmp(f->strategy, "iterate") ? SCEV_ITERATE : SCEV_FORGET,
 		.kernel = true, .triage = true, .judge = no_exec,
-		.kernel_diff_only = f->kind != FIND_VERDICT,
+		.kernel_diff_only = f->kind != FIND_VERDICT && f->kind != FIND_RULE_GAP,
 		.kernel_input = f->input_len ? f->input : NULL, .kernel_input_len = f->input_len,
 		.kernel_steps = o->step_budget,
 		.arg = (void *)o, .after_analyze = o->mutate ? mutate_claims : NULL,

@@ -140,13 +140,20 @@ static bool parse_f64(const char *v, double *out)
 }
 
 /* n numbers separated by spaces, nothing more. */
-static bool parse_u64_list(char *v, uint64_t *out, size_t n)
+/* n numbers, or at least min of them (the rest 0): the found and saved lists of a state written
+ * before the last finding kinds were added (FUZZ_KINDS_BEFORE). */
+static bool parse_u64_list(char *v, uint64_t *out, size_t n, size_t min)
 {
 	char *save = NULL, *t = strtok_r(v, " ", &save);
 
-	for (size_t i = 0; i < n; i++, t = strtok_r(NULL, " ", &save))
+	for (size_t i = 0; i < n; i++, t = strtok_r(NULL, " ", &save)) {
+		if (!t && i >= min) {
+			memset(out + i, 0, (n - i) * sizeof(*out));
+			return true;
+		}
 		if (!t || !parse_u64(t, &out[i]))
 			return false;
+	}
 	return !t;
 }
 
@@ -298,9 +305,9 @@ static bool state_line(struct campaign *c, const char *key, char *v, char *knobs
 		return true;
 	}
 	if (!strcmp(key, "found"))
-		return parse_u64_list(v, st->found, FUZZ_KINDS);
+		return parse_u64_list(v, st->found, FUZZ_KINDS, FUZZ_KINDS_BEFORE);
 	if (!strcmp(key, "saved"))
-		return parse_u64_list(v, st->saved, FUZZ_KINDS);
+		return parse_u64_list(v, st->saved, FUZZ_KINDS, FUZZ_KINDS_BEFORE);
 	if (!strcmp(key, "done")) {
 		char *save = NULL;
 

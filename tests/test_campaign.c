@@ -585,7 +585,8 @@ static void test_oracles(void)
 	       a.t_oracles[oracle_index("kernel")]);
 	if (kernel) {
 		uint64_t accepted = N("kernel_both_accept") + N("kernel_regression");
-		uint64_t classes = accepted + N("kernel_both_reject") + N("kernel_improvement");
+		uint64_t classes = accepted + N("kernel_both_reject") + N("kernel_improvement") +
+				   N("kernel_rule_gap");
 
 		CHECK(N("kernel_programs") == a.programs && classes == a.programs,
 		      "kernel: %" PRIu64 " programs, %" PRIu64 " classified, campaign %" PRIu64,

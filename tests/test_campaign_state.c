@@ -277,6 +277,18 @@ static void test_damaged_state(void)
 	      strstr(after, " unprivileged=1\n"),
 	      "the resumed campaign's state lost a setting:\n%s", after ? after : "");
 	free(after);
+	/* a state written before rule-gap findings (FUZZ_KINDS_BEFORE counts) reads back, the new
+	 * kind at 0 */
+	{
+		char *old = with_line(good, "found:", "found: 0 0 0 0 0 0 0 3");
+
+		spit(state, old, strlen(old));
+		CHECK(!fuzz_campaign(&st, &o, &d) && st.found[FIND_VERDICT] == 3 &&
+		      st.found[FIND_RULE_GAP] == 0, "a state of %d finding kinds: %s (verdict %llu)",
+		      FUZZ_KINDS_BEFORE, d.msg, (unsigned long long)st.found[FIND_VERDICT]);
+		free(old);
+		spit(state, good, strlen(good));
+	}
 
 	/* a line cut short: the file ends in the middle of the knobs line */
 	{

@@ -30,7 +30,7 @@ static const struct {
 	const char *name, *text;
 	enum scev_verdict_kind want;
 	const char *reason;	/* in bpfscev's reason */
-	enum verdict_class kclass;	/* AGREE, VC_IMPROVEMENT or VC_REGRESSION */
+	enum verdict_class kclass;	/* AGREE, VC_IMPROVEMENT, VC_RULE_GAP or VC_REGRESSION */
 	uint64_t trip_max;	/* the first loop's claimed trip bound (0: no loop) */
 	bool traps;		/* some of the interpreter's runs trap (an unsafe twin) */
 } cases[] = {
@@ -49,7 +49,7 @@ static const struct {
 	{ "value as an index", "r1 = 0\n*(u64 *)(r10 -16) = r1\n" NEW("-8", "0", "8")
 	  "l: " NEXT("-8") "if r0 == 0 goto d\nr1 = *(u32 *)(r0 +0)\nr2 = r10\nr2 += -16\n"
 	  "r2 += r1\nr1 = *(u8 *)(r2 +0)\ngoto l\nd: " DESTROY("-8") END, SAFE, NULL,
-	  VC_IMPROVEMENT, 9, false },
+	  VC_RULE_GAP, 9, false },
 	{ "iterator in a plain loop", "r6 = 0\nr7 = 0\no: " NEW("-8", "0", "r6") SUM_LOOP
 	  DESTROY("-8") "r6 += 1\nif r6 < 4 goto o\nr0 = r7\nexit\n", SAFE, NULL, AGREE, 0,
 	  false },

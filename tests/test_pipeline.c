@@ -31,7 +31,7 @@ static const char *const state_keys[] = {
 	"kernel_invariant", "kernel_errors", "kernel_exit_judged", "kernel_exit_refuted",
 	"kernel_map_runs", "kernel_unpriv_rule", "kernel_unpriv_skip", "kernel_map_hash_runs",
 	"kernel_map_percpu_runs", "kernel_map_left_runs", "kernel_map_timer_runs",
-	"kernel_may_goto_free", "kernel_may_goto_dep",
+	"kernel_may_goto_free", "kernel_may_goto_dep", "kernel_rule_gap",
 };
 
 static void test_registry(void)

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "triage/finding.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -238,6 +239,20 @@ void finding_signature(struct finding *f, const struct claim_prog *cp)
 		sbuf_printf(&full, "|%s|%s", f->source, why);
 		sbuf_printf(&core, "|%s", why);
 		put_fault_place(&full, f, pc, !steps);
+	} else if (f->kind == FIND_RULE_GAP) {
+		/* the kernel's message, numbers out: one signature a rule */
+		const char *m = strstr(f->text, "limits: ");
+
+		sbuf_printf(&full, "|%s|", f->source);
+		sbuf_putc(&core, '|');
+		for (m = m ? m + 8 : f->text; *m && *m != '\n'; m++) {
+			bool num = isdigit((unsigned char)*m);
+
+			while (num && (isxdigit((unsigned char)m[1]) || m[1] == 'x'))
+				m++;	/* (a number, hexadecimal too, is one '#') */
+			sbuf_putc(&full, num ? '#' : *m);
+			sbuf_putc(&core, num ? '#' : *m);
+		}
 	} else if (!cp) {
 		sbuf_printf(&full, "|%s", f->source);
 	} else if (f->kind == FIND_RANGE || f->kind == FIND_KERNEL) {
@@ -402,6 +417,20 @@ int finding__from_verdict(struct finding *f, const struct ebpf_prog *prog,
 		return err;
 	snprintf(f->text, sizeof(f->text), "bpfscev verify calls it safe, but it faults when run: %s",
 		 fault);
+	finding_signature(f, NULL);
+	return 0;
+}
+
+int finding__from_rule_gap(struct finding *f, const struct ebpf_prog *prog,
+			   const struct ebpf_map_def *maps, size_t map_cnt, const char *message)
+{
+	int err = finding__init(f, FIND_RULE_GAP, "verdict", "verify", prog, maps, map_cnt, NULL, 0,
+				NULL, 0, NULL);
+
+	if (err)
+		return err;
+	snprintf(f->text, sizeof(f->text), "bpfscev verify calls it safe, and the kernel refuses it "
+		 "by none of its limits: %s", message);
 	finding_signature(f, NULL);
 	return 0;
 }
@@ -856,7 +885,7 @@ static void copy_val(char *dst, size_t n, const char *v)
 
 static int parse_kind(const char *s)
 {
-	for (int k = 0; k <= FIND_VERDICT; k++)
+	for (int k = 0; k <= FIND_KIND_LAST; k++)
 		if (!strcmp(finding_kind_name(k), s))
 			return k;
 	return -1;

@@ -92,6 +92,11 @@ int finding__init(struct finding *f, uint8_t kind, const char *source, const cha
 int finding__from_verdict(struct finding *f, const struct ebpf_prog *prog,
 			  const struct ebpf_map_def *maps, size_t map_cnt, const char *fault,
 			  const void *input, size_t input_len);
+/* Fills f as the rule-gap finding of prog (FIND_RULE_GAP: called safe, refused by the kernel
+ * with message, none of its limits; no claims, no input); the signature is the message with
+ * its numbers out, one per rule.  0 or -ENOMEM. */
+int finding__from_rule_gap(struct finding *f, const struct ebpf_prog *prog,
+			   const struct ebpf_map_def *maps, size_t map_cnt, const char *message);
 
 /* Fills f from a check_finding of the claims cp made for prog (copies what it needs; the
  * claims are written to f->claims_json).  maps are the program's maps.  0 or -ENOMEM. */

@@ -280,13 +280,14 @@ static int eval_trap(const struct pred *p, struct pred_eval *ev)
 
 static int init_class(struct pred *p, const char *arg, struct diag *d)
 {
-	for (int c = VC_BOTH_ACCEPT; c < VC_NO_KERNEL; c++)
-		if (!strcmp(arg, verdict_class_name((enum verdict_class)c))) {
+	for (int c = VC_BOTH_ACCEPT; c <= VC_RULE_GAP; c++)
+		if ((c < VC_NO_KERNEL || c == VC_RULE_GAP) &&
+		    !strcmp(arg, verdict_class_name((enum verdict_class)c))) {
 			p->num = c;
 			return 0;
 		}
-	return diag_set(d, EINVAL, "--class '%s': expected both-accept, both-reject, improvement "
-			"or regression", arg);
+	return diag_set(d, EINVAL, "--class '%s': expected both-accept, both-reject, improvement, "
+			"regression or rule-gap", arg);
 }
 
 static int eval_class(const struct pred *p, struct pred_eval *ev)
@@ -306,8 +307,7 @@ static int eval_class(const struct pred *p, struct pred_eval *ev)
 		return err;
 	}
 	ours = v.kind == VERDICT_SAFE;
-	cls = ours && ev->accepted ? VC_BOTH_ACCEPT : !ours && !ev->accepted ? VC_BOTH_REJECT :
-	      ours ? VC_IMPROVEMENT : VC_REGRESSION;
+	cls = verdict_classify(ours, ev->accepted, ev->message);
 	if (cls != p->num) {
 		snprintf(ev->why, sizeof(ev->why), "the class is %.200s",
 			 verdict_class_name((enum verdict_class)cls));
@@ -500,7 +500,7 @@ const struct pred_kind pred_kinds[] = {
 	{ "trap", "KIND", "the interpreter traps on the input: any, mem, steps, call, helper, limit",
 	  PRED_COST_STATIC, false, init_trap, eval_trap },
 	{ "class", "C", "bpfscev verify against the kernel: both-accept, both-reject, improvement, "
-	  "regression", PRED_COST_KERNEL, true, init_class, eval_class },
+	  "regression, rule-gap", PRED_COST_KERNEL, true, init_class, eval_class },
 	{ "refuted", "KIND", "a claim of the analyzer refuted by runs: range, trip-max, trip-min, "
 	  "induction, any", PRED_COST_ANALYZER, false, init_refuted, eval_refuted },
 	{ "test", "CMD", "the shell command CMD, with the candidate's path as its last word, exits "

@@ -18,7 +18,7 @@
  *   trap KIND              our interpreter traps on the input: any, mem, steps, call, helper,
  *                          limit (oracle/interp.h)
  *   class C                bpfscev's verdict against the kernel's: both-accept, both-reject,
- *                          improvement, regression (triage/verdict.h)
+ *                          improvement, regression, rule-gap (triage/verdict.h)
  *   refuted KIND           a claim of the analyzer of that kind (range, trip-max, trip-min,
  *                          induction, any) refuted by runs of the interpreter (oracle/check.h)
  *   test CMD               an external command: /bin/sh runs CMD with the path of the candidate

@@ -19,9 +19,35 @@ const char *verdict_class_name(enum verdict_class c)
 {
 	static const char *const names[] = { "both-accept", "both-reject", "improvement",
 					     "regression", "no-kernel", "no-load", "unpriv-rule",
-					     "unpriv-skip" };
+					     "unpriv-skip", "rule-gap" };
 
-	return c <= VC_UNPRIV_SKIP ? names[c] : "?";
+	return c <= VC_RULE_GAP ? names[c] : "?";
+}
+
+/* The kernel's words for its limits (kernel/bpf/verifier.c): do_check's processed-instruction
+ * limit, push_stack's jump sequence, is_state_visited's loop detection, and check_cfg's
+ * back-edge refusal before bounded loops (5.3).  Nothing else: a refusal for what the program
+ * does is a rule, and an improvement it explains would hide a gap (the misaligned stack
+ * accesses of iters.c's delayed_precision_mark, refused as "math between fp pointer and
+ * register with unbounded min value", did). */
+static const char *const kernel_limits[] = { "BPF program is too large", "jumps is too complex",
+					     "infinite loop detected", "back-edge from insn" };
+
+bool verdict_kernel_limit(const char *message)
+{
+	for (size_t k = 0; k < sizeof(kernel_limits) / sizeof(kernel_limits[0]); k++)
+		if (strstr(message, kernel_limits[k]))
+			return true;
+	return false;
+}
+
+enum verdict_class verdict_classify(bool ours, bool accepted, const char *message)
+{
+	if (ours == accepted)
+		return ours ? VC_BOTH_ACCEPT : VC_BOTH_REJECT;
+	if (!ours)
+		return VC_REGRESSION;
+	return verdict_kernel_limit(message ? message : "") ? VC_IMPROVEMENT : VC_RULE_GAP;
 }
 
 void verdict_report__free(struct verdict_report *r)
@@ -232,7 +258,7 @@ static bool kernel_lacks_helper(const char *msg, uint32_t type)
  * model (kernel_unpriv_rule): the kernel then judges nothing of bpfscev's verdict.  The stores
  * of pointers bpfscev does refuse ("R1 leaks addr into map", absint_verdict.c's verify_leak) and
  * reads of unwritten stack are judged: the same words in both reasons are an agreement, and a
- * program bpfscev calls safe that the kernel refuses so stays an improvement to look at. */
+ * program bpfscev calls safe that the kernel refuses so is a rule gap to look at. */
 static const char *const unpriv_modeled[] = { "leaks addr into map", "leaks addr into mem",
 					      "leaks addr into ctx", "leaks addr into packet",
 					      "leaks addr into helper function",
@@ -260,7 +286,7 @@ static bool unpriv_rule_only(const struct kernel_prog *kp)
  * branch), or any rule not listed there — is asked of the root kernel too: when root accepts
  * it, the refusal is the unprivileged verifier's own (VC_UNPRIV_RULE), unless it is one of the
  * refusals bpfscev's unprivileged rule models (a read of unwritten stack, a pointer stored),
- * which stays an improvement to look at. */
+ * which is a rule gap to look at. */
 static bool root_accepts_instead(const struct ebpf_object *obj, const struct ebpf_prog *prog,
 				 uint32_t type, const struct kernel_prog *kp)
 {
@@ -342,8 +368,7 @@ int verdict_compare(struct verdict_report *r, const struct ebpf_object *obj,
 			snprintf(r->kernel_message, sizeof(r->kernel_message), "%.440s (the root "
 				 "kernel accepts it)", kp->message);
 		} else
-			r->cls = ours && kp->accepted ? VC_BOTH_ACCEPT : !ours && !kp->accepted ? VC_BOTH_REJECT :
-			 ours ? VC_IMPROVEMENT : VC_REGRESSION;
+			r->cls = verdict_classify(ours, kp->accepted, kp->message);
 		kernel_prog__free(kp);
 	}
 	return 0;

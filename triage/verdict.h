@@ -34,9 +34,23 @@
  * stack or a pointer stored that the root kernel, asked again, does not make: the limits its
  * speculative paths reach), which is neither an improvement nor an agreement; VC_UNPRIV_SKIP, a program
  * type that needs CAP_PERFMON to load at all (tracing: kernel_type_needs_perfmon), not asked. */
+/* VC_RULE_GAP ("rule-gap"): bpfscev calls the program safe and the kernel refuses it, by a
+ * message that is none of the kernel's limits (verdict_kernel_limit): not the difference bpfscev
+ * exists for (a loop the verifier gives up on) but a rule of the kernel bpfscev may not model —
+ * the stack's alignment hid this way as an improvement — or the kernel's imprecision, which
+ * someone must read to tell.  The campaign makes each one a finding (FIND_RULE_GAP). */
 enum verdict_class { VC_BOTH_ACCEPT, VC_BOTH_REJECT, VC_IMPROVEMENT, VC_REGRESSION, VC_NO_KERNEL,
-		     VC_NO_LOAD, VC_UNPRIV_RULE, VC_UNPRIV_SKIP };
+		     VC_NO_LOAD, VC_UNPRIV_RULE, VC_UNPRIV_SKIP, VC_RULE_GAP };
 const char *verdict_class_name(enum verdict_class c);
+/* Whether the kernel's refusal is one of its limits, which a program bpfscev proves safe may
+ * meet for its loops: the processed-instruction limit ("BPF program is too large"), the
+ * complexity of its paths ("The sequence of N jumps is too complex"), its loop checks
+ * ("infinite loop detected", the back-edges kernels before 5.3 refused). */
+bool verdict_kernel_limit(const char *message);
+/* The class of bpfscev's verdict (ours: safe) against the kernel's answer: both accept, both
+ * reject, regression, and for a program only bpfscev calls safe, an improvement when a kernel
+ * limit explains the refusal, else a rule gap. */
+enum verdict_class verdict_classify(bool ours, bool accepted, const char *message);
 
 struct verdict_report {
 	struct scev_verdict ours;

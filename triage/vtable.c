@@ -127,10 +127,10 @@ void vtable_reason_group(char *out, size_t n, const char *reason)
 
 /* ---- totals ---- */
 
-enum { C_BA, C_BR, C_IMP, C_REG, C_NOK, C_NOL, C_UPR, C_UPS, C_BAD, NCLS };
+enum { C_BA, C_BR, C_IMP, C_GAP, C_REG, C_NOK, C_NOL, C_UPR, C_UPS, C_BAD, NCLS };
 static const char *const cls_names[NCLS] = { "both-accept", "both-reject", "improvement",
-					     "regression", "no-kernel", "no-load", "unpriv-rule",
-					     "unpriv-skip", "bad-object" };
+					     "rule-gap", "regression", "no-kernel", "no-load",
+					     "unpriv-rule", "unpriv-skip", "bad-object" };
 
 /* How a row's type was decided: the first word of vrow.type_from (progtype.c's rules and the
  * command line's); the last entry counts rows with none recorded. */
