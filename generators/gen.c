@@ -2204,6 +2204,7 @@ static const struct twin_piece prologue_loops[] = {
 	TWIN_PIECE(p_dead_branch, p_dead_branch_bad, gi_dead_branch),
 	TWIN_PIECE(p_dead_outer, p_dead_outer_bad, gi_dead_outer),
 	TWIN_PIECE(p_map_len, p_map_len_over, map_len_loop),
+	TWIN_PIECE(p_stack_align, p_stack_align_bad, gi_align_loop),
 };
 static const struct twin_piece call_pieces[] = {
 	TWIN_PIECE(p_call_pkt, p_call_pkt_over, pkt_call),
@@ -2636,6 +2637,8 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 	if (p->flags & GEN_PROG_PCPU_UNSAFE)
 		sbuf_puts(sb, " percpu-lookup-unsafe (a CPU's copy read without its NULL check, or "
 			  "past it)");
+	if (p->flags & GEN_PROG_ALIGN_UNSAFE)
+		sbuf_puts(sb, " stack-misaligned (a stack store or load not aligned to its size)");
 	if (p->flags & GEN_PROG_TWIN_UNSAFE)
 		sbuf_puts(sb, " may-goto-twin (safe only within 2^23 iterations)");
 	if (p->flags & GEN_PROG_ITER)

@@ -57,7 +57,9 @@
  * stack), and run in the interpreter like any other (GEN_PROG_CALL_TRAP when a run may stop at
  * the interpreter's copy of those limits).  Likewise GEN_PROG_NULL_UNSAFE (p_null_stale, the
  * unsafe twin of p_null_copy) breaks only the promise on null checks, and
- * GEN_PROG_STACK_UNWRITTEN (p_array_fill_short) only the one on stack bytes written first.
+ * GEN_PROG_STACK_UNWRITTEN (p_array_fill_short) only the one on stack bytes written first, and
+ * GEN_PROG_ALIGN_UNSAFE (p_stack_align_bad, generators/gen_align.c) only the kernel's rule that
+ * stack accesses are aligned to their size, which no run shows.
  * gen_program.funcs and the call-graph fields say which shape was emitted.
  *
  * The input is the packet: GEN_INPUT_LEN bytes.  The prologue loads data and data_end from
@@ -533,6 +535,12 @@
 	X(p_map_lookup_percpu_bad, 0, 0, 100,                                                      \
 	  "unsafe twin of p_map_lookup_percpu: no NULL check with cpus up to 3 or 4 (NULL past "   \
 	  "the interpreter's 2 CPUs), or an array's 8 bytes read at value_size - 4")               \
+	X(p_stack_align, 0, 0, 100,                                                                \
+	  "a pointer recurrence fills 2-8 stack u64s, then one is read at a variable offset "      \
+	  "(index << 3): every access aligned, as the kernel wants of the stack")                  \
+	X(p_stack_align_bad, 0, 0, 100,                                                            \
+	  "unsafe twin of p_stack_align: the cells start 1-7 bytes off (every store misaligned), " \
+	  "or the index is shifted by 2 (a load the offset's low bits do not prove aligned)")      \
 	X(p_call_frames, 0, 0, 100,                                                                \
 	  "f(p) reads *p, called with a pointer into main's frame and, from h, into h's own: "      \
 	  "the pointer joins two frames")                                                          \
@@ -795,6 +803,9 @@ struct gen_loop {
 						 * interpreter's 2) or at value_size - 4 (8 bytes,
 						 * of an element every run finds): INTERP_TRAP_MEM
 						 * on every run; the kernel refuses it */
+#define GEN_PROG_ALIGN_UNSAFE (1ull << 40)	/* p_stack_align_bad: a stack store or load not
+						 * aligned to its size, which the kernel refuses
+						 * and no run shows (x86 does it) */
 #define GEN_PROG_CB_COUNT_UNSAFE (1u << 20)	/* p_cb_count_over: a run may read the byte at
 						 * data_end at a count a callback kept */
 #define GEN_PROG_FRAMES_UNSAFE (1u << 22)	/* p_call_frames_past: a callee given pointers into

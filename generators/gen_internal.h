@@ -367,6 +367,9 @@ struct gen_loop *unit_loop_describe(struct gi *g, int idx, int top, int end, uin
  * tail (ctr += 1; back to top; end bound here). */
 void gi_while_up_head(struct gi *g, int ctr, int n, int top, int end);
 void gi_while_up_tail(struct gi *g, int ctr, int top, int end);
+/* gen_align.c: p_stack_align (p_stack_align_bad): a pointer recurrence fills stack cells, a
+ * variable offset reads one, aligned (the twin: misaligned) */
+void gi_align_loop(struct gi *g, bool bad);
 /* gen_dead.c: dead-entry shapes of the prologue (p_dead_branch, p_dead_outer and their twins) */
 void gi_dead_branch(struct gi *g, bool bad);
 void gi_dead_outer(struct gi *g, bool bad);

@@ -15,6 +15,7 @@
 #include "casefile/casefile.h"
 #include "generators/gen.h"
 #include "oracle/exec/check.h"
+#include "oracle/kernel/kernel.h"
 #include "oracle/exec/interp.h"
 #include "scev/loop.h"
 #include "tests/check.h"
@@ -2651,6 +2652,76 @@ static void test_call_frames_knobs(void)
 	check_mem_twins(&s, &c, 30);
 }
 
+/* p_stack_align and its unsafe twin p_stack_align_bad (generators/gen_align.c): a loop fills
+ * stack cells at fp + base + 8i, a load reads one at a variable offset.  No run can tell them
+ * apart (x86 does a misaligned access, and so does the interpreter: check_program allows no
+ * trap of either); the kernel can, and judges both where bpf() works: it accepts no twin and
+ * refuses it as misaligned, and refuses no safe form as misaligned.  bpfscev calls no twin safe,
+ * each for its alignment, and most safe forms safe (none misaligned). */
+struct align_counts {
+	unsigned safe, flagged, misaligned, loaded[2], refused[2];
+};
+
+static void align_program(void *arg, const struct twin_run *r)
+{
+	struct align_counts *c = arg;
+	struct scev_verdict v;
+
+	CHECK(!!(r->p->flags & GEN_PROG_ALIGN_UNSAFE) == r->twin, TW "the twin's flag is not the "
+	      "twin's", TW_ARGS(r));
+	c->flagged += r->twin && (r->p->flags & GEN_PROG_ALIGN_UNSAFE);
+	if (twin_verdict(r, &v)) {
+		bool mis = v.kind != VERDICT_SAFE && strstr(v.reason, "misaligned stack access");
+
+		CHECK(r->twin ? mis : !strstr(v.reason, "misaligned"), TW "%s: %s", TW_ARGS(r),
+		      scev_verdict_name(v.kind), v.reason);
+		c->safe += !r->twin && v.kind == VERDICT_SAFE;
+		c->misaligned += r->twin && mis;
+	}
+	/* the kernel's word on the first 25 of each (a load is a few ms) */
+	if (r->seed < 7300000 + 25 && kernel_available(NULL, 0)) {
+		struct ebpf_object obj;
+		struct ebpf_prog view;
+		struct verdict_opts vo = { .sz = sizeof(vo), .kernel = true, .runs = 1,
+					   .prog_type = BPF_PROG_TYPE_XDP };
+		struct verdict_report rep;
+		struct diag d;
+
+		gen_program__object(r->p, &obj, &view, "gen");
+		diag_clear(&d);
+		if (verdict_compare(&rep, &obj, &view, &vo, &d)) {
+			CHECK(0, TW "verdict_compare: %s", TW_ARGS(r), d.msg);
+			return;
+		}
+		c->loaded[r->twin]++;
+		c->refused[r->twin] += !rep.kernel_accepted && strstr(rep.kernel_message, "misaligned");
+		CHECK(r->twin ? !rep.kernel_accepted && strstr(rep.kernel_message, "misaligned stack")
+			      : !strstr(rep.kernel_message, "misaligned"),
+		      TW "the kernel %s: %s", TW_ARGS(r), rep.kernel_accepted ? "accepts" : "refuses",
+		      rep.kernel_message);
+		verdict_report__free(&rep);
+	}
+}
+
+static void test_stack_align_knobs(void)
+{
+	/* (no call shapes the kernel refuses: the verdict's reason is the piece's) */
+	static const struct twin_spec s = { { "p_stack_align", "p_stack_align_bad" }, 100, 7300000,
+					    100, { { "p_recursion", 0 }, { "p_call_chain", 0 },
+						   { "p_big_frame", 0 } } };
+	struct align_counts c = { 0 };
+
+	for_twin_programs(&s, align_program, &c);
+	CHECK(c.flagged == 100 && c.safe >= 80 && c.misaligned == 100, "p_stack_align: %u of 100 "
+	      "safe; p_stack_align_bad: %u flagged, %u misaligned", c.safe, c.flagged,
+	      c.misaligned);
+	if (!c.loaded[0])
+		check_skip_part("the kernel's verdicts (bpf() refused)");
+	printf("p_stack_align: %u of 100 called safe, the kernel refuses %u of %u as misaligned; "
+	       "p_stack_align_bad: %u of 100 misaligned, the kernel refuses %u of %u\n", c.safe,
+	       c.refused[0], c.loaded[0], c.misaligned, c.refused[1], c.loaded[1]);
+}
+
 /* p_iter_search and its unsafe twin p_iter_search_unset (the kernel selftests' iter_search_loop:
  * found = 1, elem = v in an iterator loop, `if (found) *elem` after it): the safe form never
  * traps, and bpfscev calls most of its programs safe (before the null guard: "R8 is not a known
@@ -3892,6 +3963,7 @@ int main(void)
 	test_call_ptr_frames();
 	test_wrap_window_knobs();
 	test_iter_search_knobs();
+	test_stack_align_knobs();
 	test_default_mix();
 	test_other_forms();
 	return check_done("test_gen");
