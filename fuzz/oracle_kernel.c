@@ -54,6 +54,10 @@ enum {
 	K_MAY_GOTO_DEP,		/* test runs not compared: their result depends on the budget */
 	K_RULE_GAP,		/* bpfscev: safe, kernel: rejected by none of its limits (a
 				 * finding, FIND_RULE_GAP) */
+	K_MAY_GOTO_DRAWN,	/* test runs that spent a budget, not compared before the budget
+				 * was tried: helpers whose results the interpreter draws */
+	K_TIMER_NOMEM,		/* compared test runs whose kernel's bpf_timer_init ran out of
+				 * memory (kdiff.h: timer_nomem) */
 	K_NSTATS
 };
 
@@ -84,6 +88,8 @@ static const char *const kernel_stats[K_NSTATS] = {
 	[K_MAY_GOTO_FREE] = "kernel_may_goto_free",
 	[K_MAY_GOTO_DEP] = "kernel_may_goto_dep",
 	[K_RULE_GAP] = "kernel_rule_gap",
+	[K_MAY_GOTO_DRAWN] = "kernel_may_goto_drawn",
+	[K_TIMER_NOMEM] = "kernel_timer_nomem",
 };
 
 /* "pc 12: R3 invalid mem access" -> "pc #: R# invalid mem access": numbers out, for signatures */
@@ -313,7 +319,10 @@ static int kernel_run(struct pipeline_result *r, uint64_t *stats, struct claim_v
 	stats[K_MAP_LEFT_RUNS] += kr.ran && kr.maps_left;
 	stats[K_MAP_TIMER_RUNS] += kr.ran && kr.timer_maps_compared;
 	stats[K_MAY_GOTO_FREE] += kr.ran && kr.may_goto_free && !kr.nondeterministic;
-	stats[K_MAY_GOTO_DEP] += kr.ran && kr.may_goto_spent && !kr.may_goto_free;
+	stats[K_MAY_GOTO_DEP] += kr.ran && kr.may_goto_dep;
+	stats[K_MAY_GOTO_DRAWN] += kr.ran && kr.may_goto_spent && !kr.may_goto_free &&
+				   !kr.may_goto_dep;
+	stats[K_TIMER_NOMEM] += kr.ran && kr.timer_nomem;
 	switch (kr.kind) {
 	case KDIFF_CLAIM: stats[K_CLAIMS_REFUTED]++; break;
 	case KDIFF_RETVAL:
@@ -370,10 +379,15 @@ static void kernel_summary(struct sbuf *sb, const uint64_t *n, double cpu, const
 		    n[K_RESULT_DIFF], n[K_INVARIANT], n[K_VERDICT_FAULTS]);
 	sbuf_printf(sb, "; %" PRIu64 " runs judged bpfscev's exit claims, %" PRIu64 " refuted",
 		    n[K_EXIT_JUDGED], n[K_EXIT_REFUTED]);
-	if (n[K_MAY_GOTO_FREE] || n[K_MAY_GOTO_DEP])
+	if (n[K_MAY_GOTO_FREE] || n[K_MAY_GOTO_DEP] || n[K_MAY_GOTO_DRAWN])
 		sbuf_printf(sb, "; %" PRIu64 " runs spent a may_goto budget and were compared (the "
 			    "same result under other budgets), %" PRIu64 " not (it depends on the "
-			    "budget)", n[K_MAY_GOTO_FREE], n[K_MAY_GOTO_DEP]);
+			    "budget), %" PRIu64 " not (helpers whose results the interpreter draws)",
+			    n[K_MAY_GOTO_FREE], n[K_MAY_GOTO_DEP], n[K_MAY_GOTO_DRAWN]);
+	if (n[K_TIMER_NOMEM])
+		sbuf_printf(sb, "; %" PRIu64 " runs compared with bpf_timer_init calls failing "
+			    "with -ENOMEM (the kernel's allocation under memory pressure)",
+			    n[K_TIMER_NOMEM]);
 	if (n[K_ERRORS])
 		sbuf_printf(sb, "; %" PRIu64 " programs the kernel could not be asked about",
 			    n[K_ERRORS]);

@@ -32,6 +32,7 @@ static const char *const state_keys[] = {
 	"kernel_map_runs", "kernel_unpriv_rule", "kernel_unpriv_skip", "kernel_map_hash_runs",
 	"kernel_map_percpu_runs", "kernel_map_left_runs", "kernel_map_timer_runs",
 	"kernel_may_goto_free", "kernel_may_goto_dep", "kernel_rule_gap",
+	"kernel_may_goto_drawn", "kernel_timer_nomem",
 };
 
 static void test_registry(void)

@@ -1652,7 +1652,8 @@ static long map_slot(struct interp_state *st, const struct iop *ip, const char *
  * verifier refuses it): byte 0 bit 0 initialized, bit 1 a callback set, bit 2 started (pending),
  * bit 3 fired during the run (a cancel found it no longer pending); bytes 4-7 the callback's
  * slot; bytes 8-15 the start's nsecs.  init: flags a clock id of CLOCK_REALTIME, MONOTONIC or
- * BOOTTIME (else -EINVAL), -EBUSY when initialized already; set_callback, start: -EINVAL before
+ * BOOTTIME (else -EINVAL), -EBUSY when initialized already, -ENOMEM when env.timer_nomem says
+ * its allocation failed (counted in res.timer_inits); set_callback, start: -EINVAL before
  * init, start also without a callback or with flags other than BPF_F_TIMER_ABS | CPU_PIN;
  * cancel: -EINVAL before init, -EDEADLK from the timer's own callback (hrtimer_running: the
  * timer stays pending), else whether the timer was still pending (hrtimer_cancel): 1 for a
@@ -1692,8 +1693,12 @@ static int timer_helper(struct interp_state *st, const struct iop *ip, int32_t i
 			*ret = ERR(EINVAL);
 		else if (t[0] & 1)
 			*ret = ERR(EBUSY);
+		else if (st->res->timer_inits < 64 &&
+			 (st->env->timer_nomem >> st->res->timer_inits & 1))
+			*ret = ERR(ENOMEM);	/* (env.timer_nomem: the allocation failed) */
 		else
 			t[0] = 1;
+		st->res->timer_inits++;
 		break;
 	case BPF_FUNC_timer_set_callback:
 		if (!cb_func(st, ip, name, 2))

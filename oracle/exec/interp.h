@@ -409,6 +409,13 @@ struct interp_env {
 	 * kernel differential reads the kernel's maps after the short timers fired and before the
 	 * long ones can (oracle/kernel/kdiff.h); the others stay armed (res.timer_left). */
 	uint64_t timer_horizon;
+	/* bpf_timer_init calls of a run that fail with -ENOMEM: bit i the i-th (from 0; a 64th or
+	 * later never), leaving the timer not initialized, so set_callback and start on it give
+	 * -EINVAL and no callback runs.  The kernel allocates the timer GFP_ATOMIC, charged to the
+	 * map's memory cgroup, which fails now and then under memory pressure: the kernel
+	 * differential tries these outcomes when the kernel's r0 or packet is not the run's
+	 * (oracle/kernel/kdiff.h).  0: every init as the helper's rules say (the default). */
+	uint64_t timer_nomem;
 	/* The CPUs (0: INTERP_NCPUS, at most INTERP_MAX_CPUS) and the one the program runs on
 	 * (below them; else interp_run refuses with -EINVAL).  Per-CPU maps hold a copy of each
 	 * value per CPU; the program's lookups and updates reach cpu's.  With ncpus set (the
@@ -443,6 +450,7 @@ struct interp_result {
 	bool timer_left;	/* a timer stayed armed after the firings (past timer_horizon or
 				 * INTERP_TIMER_FIRES) ... */
 	uint64_t timer_next;	/* ... the earliest such one's expiry on the timers' clock */
+	uint32_t timer_inits;	/* bpf_timer_init calls made (env.timer_nomem's numbering) */
 	bool steps_cut;		/* the step budget cut the program (the timers it had armed
 				 * fired then: trap stays INTERP_TRAP_STEPS unless one of their
 				 * callbacks trapped otherwise, timer_trap) */

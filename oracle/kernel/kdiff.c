@@ -212,6 +212,7 @@ struct map_set {
 	uint32_t left;		/* maps of these kinds the run writes that are not compared */
 	char why[160];		/* the first one's reason */
 	bool timers;		/* the program arms timers (compare_run waits for the callbacks) */
+	const struct kdiff_opts *o;	/* its forge_kmap (tests) */
 };
 
 /* A CPU's free-list refill in the kernel's LRU maps (kernel/bpf/bpf_lru_list.c,
@@ -266,7 +267,7 @@ static void map_set__leave(struct map_set *ms, const struct ebpf_map_def *def, c
 static void map_set__drop(struct map_set *ms, const struct ebpf_object *obj, const char *why)
 {
 	struct map_set none = { .cpu = ms->cpu, .ncpus = ms->ncpus, .left = ms->left,
-				.timers = ms->timers };
+				.timers = ms->timers, .o = ms->o };
 
 	memcpy(none.why, ms->why, sizeof(none.why));
 	for (size_t k = 0; k < ms->n; k++)
@@ -366,9 +367,13 @@ static int map_set__read(struct map_set *ms, bool after)
 {
 	int err;
 
-	for (size_t k = 0; k < ms->n; k++)
+	for (size_t k = 0; k < ms->n; k++) {
 		if ((err = map_cmp__read(&ms->m[k], after)))
 			return err;
+		if (after && ms->o && ms->o->forge_kmap)
+			ms->o->forge_kmap(ms->o->forge_arg, ms->m[k].m, ms->m[k].va,
+					  (size_t)ms->m[k].na * ms->m[k].kval);
+	}
 	return 0;
 }
 
@@ -682,7 +687,7 @@ static int interp_once(struct interp_result *ir, const struct ebpf_object *obj,
 		       const struct ebpf_prog *prog, uint32_t prog_type, const uint8_t *input,
 		       size_t len, uint64_t budget, const uint8_t *helper, size_t helper_len,
 		       uint8_t *out, bool *unwritten, struct map_set *ms,
-		       const struct kdiff_opts *o, uint64_t may_goto)
+		       const struct kdiff_opts *o, uint64_t may_goto, uint64_t nomem)
 {
 	struct interp_code *code = NULL;
 	struct interp_map *maps = NULL;
@@ -743,6 +748,7 @@ static int interp_once(struct interp_result *ir, const struct ebpf_object *obj,
 	env.step_budget = budget;
 	env.timer_horizon = ms->timers ? KDIFF_TIMER_SHORT : 0;
 	env.may_goto_budget = may_goto;
+	env.timer_nomem = nomem;
 	err = interp_run(code, &env, ir);
 	*unwritten = w->bad;
 	for (size_t k = 0; k < ms->n; k++)
@@ -797,7 +803,7 @@ static int interp_compare(struct interp_result *ir, const struct ebpf_object *ob
 		memset(helper, vma ? vma_outcomes[k] : 0, sizeof(helper));
 		if ((err = interp_once(ir, obj, prog, prog_type, input, len, budget,
 				       vma ? helper : NULL, vma ? sizeof(helper) : 0, out,
-				       unwritten, ms, o, 0)))
+				       unwritten, ms, o, 0, 0)))
 			return err;
 		if (!vma)
 			return 0;
@@ -817,7 +823,7 @@ static int interp_compare(struct interp_result *ir, const struct ebpf_object *ob
 	 * the first, -ENOENT; run again for its packet and maps) */
 	memset(helper, vma_outcomes[pick], sizeof(helper));
 	return interp_once(ir, obj, prog, prog_type, input, len, budget, helper, sizeof(helper),
-			   out, unwritten, ms, o, 0);
+			   out, unwritten, ms, o, 0, 0);
 }
 
 /* kernel_prog__test_run with the calling thread pinned to cpu (-1: where it runs), its
@@ -905,7 +911,7 @@ static int may_goto_free(const struct interp_result *ir, const struct ebpf_objec
 	map_set__copy(ms, saved, true);
 	for (size_t k = 0; k < sizeof(may_goto_alt) / sizeof(may_goto_alt[0]) && same; k++) {
 		if ((err = interp_once(&ar, obj, prog, prog_type, input, len, budget, NULL, 0,
-				       aout, &unwritten, ms, o, may_goto_alt[k])))
+				       aout, &unwritten, ms, o, may_goto_alt[k], 0)))
 			goto out;
 		map_set__copy(ms, alt, true);
 		same = ar.trap == ir->trap && ar.r0 == ir->r0 && !memcmp(aout, out, len) &&
@@ -957,6 +963,61 @@ static int timer_wait(struct map_set *ms, const struct ebpf_object *obj,
 	return 0;
 }
 
+/* Whether the interpreter's run (r0, its packet out) is the kernel's (kr, kout): r0's low 32
+ * bits, and the packet of a type that has one. */
+static bool same_result(const struct interp_result *ir, const uint8_t *out,
+			const struct kernel_run_result *kr, const uint8_t *kout, size_t len,
+			uint32_t prog_type)
+{
+	return ir->trap == INTERP_OK && (uint32_t)ir->r0 == kr->retval &&
+	       (!packet_type(prog_type) || (kr->data_size_out == len && !memcmp(kout, out, len)));
+}
+
+/* bpf_timer_init's -ENOMEM (kdiff.h): the kernel allocates each timer GFP_ATOMIC, charged to
+ * the map's memory cgroup, and under memory pressure the allocation fails now and then; the
+ * timer is then not initialized, its set_callback and start give -EINVAL, and its callback
+ * never runs (seed 2006's program 667: r0 short by 22, -EINVAL, in 5 of 100 kernel --diff runs
+ * at load 10, never in a replay).  When the interpreter's run (ir, out, the maps of ms) is not
+ * the kernel's on r0 or the packet (with maps: on its maps, the kernel's last read; then a run
+ * whose timers the kernel's timing decides, or that leaves one armed less than 1 s ahead, is
+ * no match), the runs in which the run's init calls from the k-th on fail are tried (k from
+ * the last call back to the first: the pressure lasting the rest of the run, as every failure
+ * seen here did), then each call failing alone; the first that matches replaces the run
+ * (*mask: its failing calls, env.timer_nomem), else the run is made again as it was (*mask
+ * 0).  0 or -errno. */
+static int timer_nomem_pick(struct interp_result *ir, const struct ebpf_object *obj,
+			    const struct ebpf_prog *prog, uint32_t prog_type, const uint8_t *input,
+			    size_t len, uint64_t budget, const struct kernel_run_result *kr,
+			    const uint8_t *kout, uint8_t *out, bool *unwritten, struct map_set *ms,
+			    const struct kdiff_opts *o, bool maps, uint64_t *mask)
+{
+	uint32_t n = ir->timer_inits < 64 ? ir->timer_inits : 64;
+	char what[200];
+	size_t which;
+	int err;
+
+	*mask = 0;
+	for (uint32_t t = 0; t < 2 * n; t++) {
+		uint32_t k = t < n ? n - 1 - t : t - n;
+		uint64_t m = t < n ? ~0ull << k : 1ull << k;
+
+		if (t >= n && k + 1 == n)
+			continue;	/* (the last alone: the first suffix) */
+		if ((err = interp_once(ir, obj, prog, prog_type, input, len, budget, NULL, 0, out,
+				       unwritten, ms, o, 0, m)))
+			return err;
+		if (same_result(ir, out, kr, kout, len, prog_type) &&
+		    (!maps || (!ir->timer_trap && !ir->timer_raced &&
+			       !(ir->timer_left && ir->timer_next < KDIFF_TIMER_LONG) &&
+			       map_set__same(ms, &which, what, sizeof(what), NULL)))) {
+			*mask = n < 64 ? m & ((1ull << n) - 1) : m;	/* (the calls made) */
+			return 0;
+		}
+	}
+	return interp_once(ir, obj, prog, prog_type, input, len, budget, NULL, 0, out, unwritten,
+			   ms, o, 0, 0);
+}
+
 /* Runs input through the kernel and the interpreter and compares.  Socket filters see the
  * frame after its Ethernet header in the interpreter's model (interp.h) and are compared on
  * r0 only; XDP and tc programs also on the packet; every type on its array maps (kdiff.h). */
@@ -972,7 +1033,7 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 	size_t mk = 0;
 	char mwhat[200] = "";
 	struct map_set ms = { 0 };
-	bool unwritten = false, timer_trap;
+	bool unwritten = false, timer_trap, tried;
 	uint64_t t0, t1, budget;
 	int mg = 0;
 	struct diag d;
@@ -1009,6 +1070,7 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 	}
 	if ((err = map_set__open(&ms, kp, obj, prog, nondeterministic(prog), res->test_runs > 0)))
 		goto out;
+	ms.o = o;
 	diag_clear(&d);
 	t0 = now_ms();
 	res->ran = pinned_test_run(kp, &ro, &kr, ms.cpu, &d);
@@ -1016,6 +1078,8 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 	if (!res->ran)
 		goto out;	/* a type the kernel cannot run, or an input it refuses */
 	res->test_runs++;
+	if (o->forge_retval)
+		o->forge_retval(o->forge_arg, &kr.retval);
 	res->kernel_retval = kr.retval;
 	if ((err = map_set__read(&ms, true)))
 		goto out;
@@ -1029,10 +1093,17 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 					  budget, &kr, kout, iout, &unwritten, &outcome, &ms, o)))
 			goto out;
 	}
+	res->timer_nomem = 0;
+	if (calls_helper(prog, BPF_FUNC_timer_init) && !nondeterministic(prog) && outcome < 0 &&
+	    !ir.may_goto_spent && ir.trap == INTERP_OK && ir.timer_inits &&
+	    !same_result(&ir, iout, &kr, kout, len - skip, kp->prog_type) &&
+	    (err = timer_nomem_pick(&ir, obj, prog, kp->prog_type, input + skip, len - skip, budget,
+				    &kr, kout, iout, &unwritten, &ms, o, false, &res->timer_nomem)))
+		goto out;
 	res->may_goto_spent = ir.may_goto_spent;
-	if (ir.may_goto_spent && !nondeterministic(prog) && outcome < 0 &&
-	    (mg = may_goto_free(&ir, obj, prog, kp->prog_type, input + skip, len - skip, budget,
-				iout, &ms, o)) < 0) {
+	tried = ir.may_goto_spent && !nondeterministic(prog) && outcome < 0;
+	if (tried && (mg = may_goto_free(&ir, obj, prog, kp->prog_type, input + skip, len - skip,
+					 budget, iout, &ms, o)) < 0) {
 		err = mg;
 		goto out;
 	}
@@ -1051,6 +1122,7 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 	 * a u32 to the helper and -E2BIG to the inlined loop the verifier may emit instead.  A
 	 * run cut by the step budget has no result: the kernel runs bpf_loop's 2^23 calls) */
 	res->may_goto_free = ir.may_goto_spent && mg == 1;
+	res->may_goto_dep = ir.may_goto_spent && tried && mg == 0;
 	res->nondeterministic = nondeterministic(prog) || (cpu_bound(prog) && ms.cpu < 0) ||
 				ir.trap == INTERP_TRAP_CALL ||
 				ir.trap == INTERP_TRAP_HELPER || ir.trap == INTERP_TRAP_STEPS ||
@@ -1063,6 +1135,20 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 		goto out;
 	res->map_ptr_slots = 0;
 	res->same_maps = map_set__same(&ms, &mk, mwhat, sizeof(mwhat), &res->map_ptr_slots);
+	/* (the maps may tell a timer the kernel could not allocate, whose callback never ran,
+	 * alone or besides those r0 told of; the kernel's maps were read for the last time
+	 * above) */
+	if (!res->same_maps && res->same_retval && res->same_packet && !res->nondeterministic &&
+	    ms.n && calls_helper(prog, BPF_FUNC_timer_init) &&
+	    ir.timer_inits && !ir.may_goto_spent && outcome < 0) {
+		if ((err = timer_nomem_pick(&ir, obj, prog, kp->prog_type, input + skip,
+					    len - skip, budget, &kr, kout, iout, &unwritten, &ms, o,
+					    true, &res->timer_nomem)))
+			goto out;
+		res->map_ptr_slots = 0;
+		res->same_maps = map_set__same(&ms, &mk, mwhat, sizeof(mwhat),
+					       &res->map_ptr_slots);
+	}
 	if (res->nondeterministic) {
 		res->same_maps = true;
 		goto out;
@@ -1104,8 +1190,10 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 
 		res->kind = KDIFF_MAP;
 		snprintf(res->text, sizeof(res->text), "map %u '%.64s' after the run differs: "
-			 "%s (r0 = %u on both)%s", c->m, obj->maps[c->m].name, mwhat, kr.retval,
-			 ms.timers ? " (read again for the timer callbacks for up to 300 ms)" : "");
+			 "%s (r0 = %u on both)%s%s", c->m, obj->maps[c->m].name, mwhat, kr.retval,
+			 ms.timers ? " (read again for the timer callbacks for up to 300 ms)" : "",
+			 res->timer_nomem ? " (the interpreter's run with bpf_timer_init calls "
+			 "failing with -ENOMEM, which gives the kernel's r0)" : "");
 	} else {
 		*diff = false;
 	}
@@ -1297,9 +1385,8 @@ int kdiff_run(struct kdiff_result *res, const struct ebpf_object *obj,
 		snprintf(res->text, sizeof(res->text), "%u claims held on %" PRIu64 " runs%s",
 			 res->claims.nranges, res->check.runs, !res->ran ?
 			 "; the kernel cannot test-run this program type" :
-			 res->nondeterministic && res->may_goto_spent && !res->may_goto_free ?
-			 "; r0 not compared (helpers, or a result that depends on may_goto's "
-			 "budget)" :
+			 res->may_goto_dep ? "; r0 not compared (a result that depends on "
+			 "may_goto's budget)" :
 			 res->nondeterministic ? "; r0 not compared (helpers)" :
 			 res->maps_compared ? "; r0, packet and maps agree" :
 			 "; r0 and packet agree");
@@ -1314,6 +1401,11 @@ int kdiff_run(struct kdiff_result *res, const struct ebpf_object *obj,
 		if (res->ran && !res->nondeterministic && res->maps_compared && res->map_ptr_slots)
 			snprintf(res->text + strlen(res->text), sizeof(res->text) - strlen(res->text),
 				 " (%u slots a pointer on both sides)", res->map_ptr_slots);
+		if (res->ran && !res->nondeterministic && res->timer_nomem)
+			snprintf(res->text + strlen(res->text), sizeof(res->text) - strlen(res->text),
+				 " (the kernel's bpf_timer_init ran out of memory: compared with the "
+				 "run whose init calls %#" PRIx64 " fail with -ENOMEM)",
+				 res->timer_nomem);
 		if (res->ran && !res->nondeterministic && res->maps_left)
 			snprintf(res->text + strlen(res->text), sizeof(res->text) - strlen(res->text),
 				 " (maps not compared: %u; %s)", res->maps_left, res->maps_left_why);

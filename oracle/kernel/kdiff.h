@@ -41,9 +41,16 @@
  * counted: a run where a cancel or a new callback came less than 1 ms before the timer's expiry
  * (the kernel's timing decides whether it fired, interp_result.timer_raced), a timer left armed
  * less than 1 s ahead, a callback the interpreter trapped in, a second test run of the loaded
- * program (its timers initialized by the first).  An aligned u64 of a value that holds a pointer
- * on both sides (an interpreter's address, a kernel one: a privileged program may store
- * pointers in maps) is compared as such, not by address (map_ptr_slots); a pointer against a
+ * program (its timers initialized by the first).  The kernel allocates a timer in
+ * bpf_timer_init GFP_ATOMIC, charged to the map's memory cgroup: under memory pressure the
+ * allocation fails now and then (-ENOMEM; the timer stays uninitialized, set_callback and start
+ * on it give -EINVAL, its callback never runs), which no run of the interpreter can foresee:
+ * when the kernel's r0 or packet is not the interpreter's run's, or only its maps differ, the
+ * runs with some of its init calls failing so are tried (those from the k-th on, then each
+ * alone), and the first that gives the kernel's r0 and packet (and maps) is the run compared
+ * (timer_nomem).  An aligned u64 of a value that holds a pointer on both sides (an
+ * interpreter's address, a kernel one: a privileged program may store pointers in maps) is
+ * compared as such, not by address (map_ptr_slots); a pointer against a
  * number is a difference.  Not compared at all: nondeterministic programs.  The claims are checked with helper results the real helpers can return: the kernel
  * bounds bpf_get_smp_processor_id by this machine's CPU count, so for programs calling it every
  * helper result is drawn below that count.  Socket filters are
@@ -99,6 +106,11 @@ struct kdiff_opts {
 	/* Tests: called on the interpreter's values of each compared map (index in obj->maps)
 	 * after each of its runs, to forge a difference the comparison must report. */
 	void (*forge_map)(void *arg, uint32_t map, uint8_t *values, size_t len);
+	/* Tests: called on the kernel's r0 after its test run, to stand in for a kernel whose
+	 * run went otherwise (a bpf_timer_init that ran out of memory). */
+	void (*forge_retval)(void *arg, uint32_t *retval);
+	/* ... and on the kernel's values of each compared map at each read after its run */
+	void (*forge_kmap)(void *arg, uint32_t map, uint8_t *values, size_t len);
 	void *forge_arg;
 };
 
@@ -139,8 +151,15 @@ struct kdiff_result {
 	uint32_t test_runs;		/* BPF_PROG_TEST_RUN calls made on the loaded program */
 	/* the interpreter's run spent a may_goto budget (2^23 iterations of a frame, the
 	 * count-based rule) ... and its result is the same under budgets of 0xffff and 5 * 2^16 + 1:
-	 * compared with the kernel's (which times may_goto), else not (nondeterministic) */
-	bool may_goto_spent, may_goto_free;
+	 * compared with the kernel's (which times may_goto), else not (nondeterministic).
+	 * may_goto_dep: the result was found to differ under those budgets (a run not compared
+	 * for another reason first, helpers whose results the interpreter draws, is neither free
+	 * nor dependent: it was not tried) */
+	bool may_goto_spent, may_goto_free, may_goto_dep;
+	/* a program calling bpf_timer_init: the init calls of the interpreter's run that failed
+	 * with -ENOMEM in the run compared (interp_env.timer_nomem; bit i the i-th), 0 none: the
+	 * kernel's r0 or packet was its run's only with them (above) */
+	uint64_t timer_nomem;
 	uint8_t *input;			/* owned: the input of the compared run */
 	size_t input_len;
 };
