@@ -718,6 +718,20 @@ void gi_stmt_may_goto(struct gi *g, struct gi_loop *lp)
 	lp->shapes |= GEN_SH(MAY_GOTO);
 }
 
+/* acc ^= the cell r indexes of p_may_goto_loop's two (fp + CB_FRAME_PAD + (r << 3)): inside
+ * them while r is 0 or 1 */
+static void index_cells(struct gi *g, int r, int acc)
+{
+	int p = gi_scratch(g);
+
+	gi_alu(g, true, BPF_LSH, r, 3);
+	gi_alux(g, true, BPF_MOV, p, EBPF_REG_FP);
+	gi_alu(g, true, BPF_ADD, p, CB_FRAME_PAD);
+	gi_alux(g, true, BPF_ADD, p, r);
+	gi_ldx(g, BPF_DW, r, p, 0);
+	gi_var_alux(g, acc, BPF_XOR, r);
+}
+
 void gi_may_goto_loop(struct gi *g)
 {
 	int acc = g->fn->acc, cnt = gi_var_new(g, 64, false), l_head = gi_label(g),
@@ -768,29 +782,17 @@ void gi_may_goto_loop(struct gi *g)
 	gi_bind(g, l_out);
 	r = gi_var_copy(g, cnt);
 	if (off) {
-		int p = gi_scratch(g), l_skip = gi_label(g);
+		int l_skip = gi_label(g);
 
 		if (!twin)
 			gi_jmp(g, false, BPF_JGT, r, 1, l_skip);
-		gi_alu(g, true, BPF_LSH, r, 3);
-		gi_alux(g, true, BPF_MOV, p, EBPF_REG_FP);
-		gi_alu(g, true, BPF_ADD, p, CB_FRAME_PAD);
-		gi_alux(g, true, BPF_ADD, p, r);
-		gi_ldx(g, BPF_DW, r, p, 0);
-		gi_var_alux(g, acc, BPF_XOR, r);
+		index_cells(g, r, acc);
 		gi_bind(g, l_skip);
 		if (twin)
 			g->p->flags |= GEN_PROG_TWIN_UNSAFE;
 	} else if (twin) {
-		int p = gi_scratch(g);
-
 		gi_alu(g, true, BPF_RSH, r, 23);
-		gi_alu(g, true, BPF_LSH, r, 3);
-		gi_alux(g, true, BPF_MOV, p, EBPF_REG_FP);
-		gi_alu(g, true, BPF_ADD, p, CB_FRAME_PAD);
-		gi_alux(g, true, BPF_ADD, p, r);
-		gi_ldx(g, BPF_DW, r, p, 0);
-		gi_var_alux(g, acc, BPF_XOR, r);
+		index_cells(g, r, acc);
 		g->p->flags |= GEN_PROG_TWIN_UNSAFE;
 	} else if (gen_bool(g->src, g->k->p_may_goto_sat)) {
 		/* count >= 64, in ALU only (a test of the count would make the verifier keep every
