@@ -991,7 +991,7 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 	case BPF_LD:
 		if (!ebpf_is_ldimm64(i) && cx->ctx_model != EBPF_CTX_SKB)
 			VFAIL(VERDICT_UNSAFE, pc, "legacy packet load outside a socket program");
-		if (!ebpf_is_ldimm64(i) && !(s->regs[6].kind == AV_PTR &&
+		if (!ebpf_is_ldimm64(i) && !(s->regs[6].kind == AV_PTR && !s->regs[6].maybe_null &&
 					     s->regs[6].region == REGION_CTX))
 			VFAIL(VERDICT_UNSAFE, pc, "legacy packet load needs the context in R6");
 		return;

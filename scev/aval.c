@@ -321,12 +321,16 @@ struct aval aval_join(const struct aval *a, const struct aval *b)
 	/* A maybe-null pointer already includes 0: join with the scalar 0 keeps it (but not
 	 * its identity: on the other side the 0 is no copy of the lookup's result).  So does a
 	 * map value pointer, which becomes maybe-null: the two arms of a lookup's null check;
-	 * and bpf_iter_num_next's, whose result is one or NULL. */
+	 * bpf_iter_num_next's, whose result is one or NULL; and the context, which the kernel
+	 * never holds "or NULL" as it checks a callback at each call, where bpfscev checks it
+	 * once: a ctx argument's cell holding the context at one bpf_for_each_map_elem call and
+	 * NULL at another (selftest for_each_hash_map_elem) is the context or NULL, split again
+	 * by its null check.  (A use that needs the context refuses it: absint_verdict.c.) */
 	for (int side = 0; side < 2; side++) {
 		const struct aval *p = side ? b : a, *z = side ? a : b;
 
 		if (p->kind == AV_PTR && (p->maybe_null || p->region == REGION_MAP_VALUE ||
-					  p->region == REGION_ITER_VAL) &&
+					  p->region == REGION_ITER_VAL || p->region == REGION_CTX) &&
 		    aval_is_const(z, NULL) && z->r.umin == 0) {
 			r = *p;
 			r.maybe_null = true;

@@ -84,6 +84,16 @@ static const struct {
 	  "cb: r0 = *(u64 *)(r4 +0)\nr0 += 1\n*(u64 *)(r4 +0) = r0\n" END, SAFE, NULL, AGREE },
 	{ "callback returns a u32 of 0 or 1", WALK("0", "r3 = 0\n", "0") END
 	  "cb: r0 = *(u32 *)(r2 +0)\nw0 &= 1\nexit\n", SAFE, NULL, AGREE },
+	/* the ctx argument's cell holds the context at one call and NULL at the other: the
+	 * kernel checks the callback per call; bpfscev once, from the join, the context or NULL
+	 * (aval_join), which the null check splits (selftest for_each_hash_map_elem.c) */
+	{ "the context at one call, NULL at another, checked", "r6 = r1\n*(u64 *)(r10 -8) = r6\n"
+	  WALK("0", FP8, "0") "r6 = 0\n*(u64 *)(r10 -8) = r6\n" WALK("0", FP8, "0") END
+	  "cb: r5 = *(u64 *)(r4 +0)\nif r5 == 0 goto +1\nr0 = *(u32 *)(r5 +0)\n" END, SAFE, NULL,
+	  AGREE },
+	{ "the context or NULL, joined in plain code and checked", "r6 = r1\n"
+	  "call bpf_get_prandom_u32\nif r0 != 0 goto +1\nr6 = 0\nif r6 == 0 goto +1\n"
+	  "r0 = *(u32 *)(r6 +0)\n" END, SAFE, NULL, AGREE },
 	/* unsafe: the kernel rejects */
 	{ "write past the value", WALK("0", "r3 = 0\n", "0") END "cb: *(u64 *)(r3 +8) = r1\n" END,
 	  UNSAFE, "map value access", AGREE },
@@ -95,6 +105,13 @@ static const struct {
 	  "callback return", AGREE },
 	{ "callback returns the value", WALK("0", "r3 = 0\n", "0") END
 	  "cb: r0 = *(u64 *)(r3 +0)\nexit\n", UNSAFE, "callback return", AGREE },
+	{ "the context at one call, NULL at another, not checked", "r6 = r1\n"
+	  "*(u64 *)(r10 -8) = r6\n" WALK("0", FP8, "0") "r6 = 0\n*(u64 *)(r10 -8) = r6\n"
+	  WALK("0", FP8, "0") END "cb: r5 = *(u64 *)(r4 +0)\nr0 = *(u32 *)(r5 +0)\n" END, UNSAFE,
+	  "may be NULL", AGREE },
+	{ "a legacy packet load with the context or NULL in R6", "r6 = r1\n"
+	  "call bpf_get_prandom_u32\nif r0 != 0 goto +1\nr6 = 0\nr0 = *(u8 *)skb[0]\n" END,
+	  UNSAFE, "context in R6", AGREE },
 	{ "callback reads R5", WALK("0", "r3 = 0\n", "0") END "cb: r0 = r5\n" END, UNSAFE, "R5",
 	  AGREE },
 	{ "a program array", WALK("4", "r3 = 0\n", "0") END "cb: " END, UNSAFE, "map_type",
