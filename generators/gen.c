@@ -2220,6 +2220,8 @@ static const struct twin_piece call_pieces[] = {
 	TWIN_PIECE(p_dynptr_sub, p_dynptr_sub_unsafe, gi_dynptr_sub_call),
 	TWIN_PIECE(p_dynptr_sub_make, p_dynptr_sub_make_unsafe, gi_dynptr_sub_make_call),
 	TWIN_PIECE(p_dynptr_cb, p_dynptr_cb_unsafe, gi_dynptr_cb_call),
+	TWIN_PIECE(p_dynptr_deep, p_dynptr_deep_unsafe, gi_dynptr_deep_call),
+	TWIN_PIECE(p_dynptr_cb_make, p_dynptr_cb_make_unsafe, gi_dynptr_cb_make_call),
 };
 
 /* r2 = data, r3 = data_end; if (data + GEN_INPUT_LEN > data_end) return 0; spill both.  A raw

@@ -52,6 +52,13 @@
  *  - p_dynptr_cb: a bpf_loop callback uses main's dynptr through its context pointer
  *    (gen_dynptr.c); its twin p_dynptr_cb_unsafe has main discard the record before bpf_loop
  *    (GEN_PROG_DYNPTR_LEAK) or the callback load past a slice (GEN_PROG_DYNPTR_PAST).
+ *  - p_dynptr_deep: main's dynptr handed two levels down, main -> m(&d, x) -> f(&d, x), f using,
+ *    making or releasing it (gen_dynptr.c); its twin p_dynptr_deep_unsafe uses a released
+ *    record, leaks a made one (GEN_PROG_DYNPTR_LEAK) or loads past a slice
+ *    (GEN_PROG_DYNPTR_PAST).
+ *  - p_dynptr_cb_make: a bpf_loop callback makes or releases main's dynptr through its context
+ *    pointer (gen_dynptr.c); its twin p_dynptr_cb_make_unsafe only discards main's record or
+ *    leaves one it reserved there (GEN_PROG_DYNPTR_LEAK: the second call fails).
  * Programs without GEN_PROG_CALLS_UNSAFE keep every promise above; those with it keep them all
  * except the kernel's rules on calls (recursion, at most 8 frames, at most 512 bytes of combined
  * stack), and run in the interpreter like any other (GEN_PROG_CALL_TRAP when a run may stop at
@@ -474,6 +481,21 @@
 	X(p_dynptr_cb_unsafe, 0, 0, 100,                                                           \
 	  "unsafe twin of p_dynptr_cb: main discards its record before bpf_loop, or the callback " \
 	  "loads past a slice at the end of the map value")                                         \
+	X(p_dynptr_deep, 0, 0, 100,                                                                \
+	  "main's dynptr handed two levels down: main calls m(&d, x), which calls f(&d, x); f "    \
+	  "reads, slices or writes main's dynptr, reserves it (main reads and releases it), or "   \
+	  "submits or discards main's record")                                                      \
+	X(p_dynptr_deep_unsafe, 0, 0, 100,                                                         \
+	  "unsafe twin of p_dynptr_deep: f reads main's record after main discarded it, main "      \
+	  "leaks the record f reserved, main reads the record f released, or f loads past a "      \
+	  "slice at the end of the memory")                                                         \
+	X(p_dynptr_cb_make, 0, 0, 100,                                                             \
+	  "a bpf_loop callback makes or releases main's dynptr through its context pointer: it "   \
+	  "swaps main's record for a new one, reserves a record there and releases it, or makes "  \
+	  "a local dynptr there over a map value; each call finds what the last one left")         \
+	X(p_dynptr_cb_make_unsafe, 0, 0, 100,                                                      \
+	  "unsafe twin of p_dynptr_cb_make: the callback only discards main's record, or "          \
+	  "reserves a record in main's dynptr and leaves it (the second call fails)")               \
 	X(p_timer, 0, 0, 100,                                                                      \
 	  "a statement of main arms a timer of the timer map (init with a clock, set_callback, "   \
 	  "start, maybe cancel); the callback adds its key to its value, may hold a loop and may " \

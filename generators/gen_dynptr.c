@@ -183,7 +183,7 @@ void gi_stmt_dynptr(struct gi *g, struct gi_loop *lp)
 enum { DPS_AFTER = 1, DPS_LEAK, DPS_PAST };
 /* gi_sub.dp_sub of p_dynptr_sub_make's f (1 and 2: p_dynptr_sub's), and its twins (main's part:
  * gi_sub.dp_twin stays 0) */
-enum { DPS_MAKE = 3, DPS_FREE, DPS_CB };
+enum { DPS_MAKE = 3, DPS_FREE, DPS_CB, DPS_RELAY, DPS_CB_MAKE };
 enum { DPM_LEAK = 1, DPM_OVER, DPM_TWICE, DPM_AFTER };
 #define GI_DPS_OWN (-32)	/* f's own dynptr (its fp-8: the bytes read or written, fp-20: the key) */
 
@@ -285,11 +285,74 @@ static void emit_make_sub(struct gi *g, struct gi_sub *s)
 	gi_exit(g);
 }
 
+/* p_dynptr_cb_make's callback cb(i, p) (dp_op the use, dp_always the form: see there) */
+enum { DPC_SWAP, DPC_OWN, DPC_LOCAL };
+enum { DPC_DROP = 1, DPC_KEEP };
+
+static void emit_cb_make(struct gi *g, struct gi_sub *s)
+{
+	int l_out = gi_label(g), l_disc = gi_label(g);
+
+	gi_alux(g, true, BPF_MOV, BPF_REG_6, BPF_REG_2);
+	gi_alux(g, true, BPF_MOV, BPF_REG_8, BPF_REG_1);
+	gi_mov_const(g, BPF_REG_7, 0, true);
+	if (s->dp_key_form == DPC_SWAP) {	/* the caller's record discarded first */
+		gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_6);
+		gi_mov_const(g, BPF_REG_2, 0, true);
+		gi_call_helper(g, BPF_FUNC_ringbuf_discard_dynptr);
+		if (s->dp_twin == DPC_DROP)
+			goto out;
+	}
+	if (s->dp_key_form == DPC_LOCAL) {	/* over map 0's value dp_key (its key at fp-24) */
+		gi_st(g, BPF_W, EBPF_REG_FP, -24, (int32_t)s->dp_key);
+		gi_ld_map(g, BPF_REG_1, 0);
+		fp_arg(g, BPF_REG_2, -24);
+		gi_call_helper(g, BPF_FUNC_map_lookup_elem);
+		gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_out);
+		gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_0);
+	} else {
+		gi_ld_map(g, BPF_REG_1, GEN_MAP_RINGBUF);
+	}
+	gi_mov_const(g, BPF_REG_2, s->dp_size, true);
+	gi_mov_const(g, BPF_REG_3, 0, true);
+	gi_alux(g, true, BPF_MOV, BPF_REG_4, BPF_REG_6);
+	gi_call_helper(g, s->dp_key_form == DPC_LOCAL ? BPF_FUNC_dynptr_from_mem
+						      : BPF_FUNC_ringbuf_reserve_dynptr);
+	sub_use(g, s, BPF_REG_6, 0);
+	if (s->dp_key_form == DPC_OWN && s->dp_twin != DPC_KEEP) {
+		/* released before the callback returns: submitted on odd indexes, else discarded */
+		int l_end = gi_label(g);
+
+		gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_6);
+		gi_mov_const(g, BPF_REG_2, 0, true);
+		gi_alu(g, true, BPF_AND, BPF_REG_8, 1);
+		gi_jmp(g, false, BPF_JEQ, BPF_REG_8, 0, l_disc);
+		gi_call_helper(g, BPF_FUNC_ringbuf_submit_dynptr);
+		gi_ja(g, l_end);
+		gi_bind(g, l_disc);
+		gi_call_helper(g, BPF_FUNC_ringbuf_discard_dynptr);
+		gi_bind(g, l_end);
+	}
+out:
+	gi_bind(g, l_out);
+	gi_mov_const(g, BPF_REG_0, 0, true);
+	gi_exit(g);
+}
+
 void gi_emit_dynptr_sub(struct gi *g, struct gi_sub *s)
 {
 	int l_out = gi_label(g);
 
 	gi_bind(g, s->label);
+	if (s->dp_sub == DPS_CB_MAKE) {
+		emit_cb_make(g, s);
+		return;
+	}
+	if (s->dp_sub == DPS_RELAY) {	/* p_dynptr_deep's m(p, x): f(p, x) */
+		gi_call_sub(g, g->subs[s->dp_callee].label);
+		gi_exit(g);
+		return;
+	}
 	if (s->dp_sub == DPS_MAKE || s->dp_sub == DPS_FREE) {
 		emit_make_sub(g, s);
 		return;
@@ -433,6 +496,34 @@ void gi_dynptr_sub_call(struct gi *g, bool twin)
  * four): main never releases the record f reserved (on every path, or when a packet byte is
  * odd); f reserves over main's live record ("cannot overwrite referenced dynptr"); main
  * discards the record f released, or reads the dynptr f released. */
+/* f(&d, x) called at label (f itself, or a relay to it): x the map value dp_key f makes a local
+ * dynptr over (value; its lookup's NULL: to l_skip), else a packet bit; then a byte of main's
+ * dynptr read (read: not when f released it). */
+static void make_sub_call(struct gi *g, const struct gi_sub *f, int label, bool value, bool read,
+			  int l_skip)
+{
+	if (value) {
+		gi_st(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, (int32_t)f->dp_key);
+		gi_ld_map(g, BPF_REG_1, 0);
+		fp_arg(g, BPF_REG_2, GEN_FP_KEY);
+		gi_call_helper(g, BPF_FUNC_map_lookup_elem);
+		gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_skip);
+		gi_alux(g, true, BPF_MOV, BPF_REG_2, BPF_REG_0);
+	} else {
+		input_bit(g, BPF_REG_2);
+	}
+	fp_arg(g, BPF_REG_1, GEN_FP_DYNPTR);
+	gi_call_sub(g, label);
+	if (read) {
+		fp_arg(g, BPF_REG_1, GEN_FP_DYNPTR_TMP);
+		gi_mov_const(g, BPF_REG_2, 1, true);
+		fp_arg(g, BPF_REG_3, GEN_FP_DYNPTR);
+		gi_mov_const(g, BPF_REG_4, 0, true);
+		gi_mov_const(g, BPF_REG_5, 0, true);
+		gi_call_helper(g, BPF_FUNC_dynptr_read);
+	}
+}
+
 void gi_dynptr_sub_make_call(struct gi *g, bool twin)
 {
 	int s = gi_sub_new(g, SUBK_CALLBACK, 2);
@@ -462,27 +553,7 @@ void gi_dynptr_sub_make_call(struct gi *g, bool twin)
 
 		if (!make || tk == DPM_OVER)	/* main's own record first */
 			main_dynptr(g, f, true, false, l_skip);
-		/* x: the map value (f makes a local dynptr over it), else a packet bit */
-		if (make && !rb) {
-			gi_st(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, (int32_t)f->dp_key);
-			gi_ld_map(g, BPF_REG_1, 0);
-			fp_arg(g, BPF_REG_2, GEN_FP_KEY);
-			gi_call_helper(g, BPF_FUNC_map_lookup_elem);
-			gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_skip);
-			gi_alux(g, true, BPF_MOV, BPF_REG_2, BPF_REG_0);
-		} else {
-			input_bit(g, BPF_REG_2);
-		}
-		fp_arg(g, BPF_REG_1, GEN_FP_DYNPTR);
-		gi_call_sub(g, f->label);
-		if (make || tk == DPM_AFTER) {	/* a byte of it read (not when f released it) */
-			fp_arg(g, BPF_REG_1, GEN_FP_DYNPTR_TMP);
-			gi_mov_const(g, BPF_REG_2, 1, true);
-			fp_arg(g, BPF_REG_3, GEN_FP_DYNPTR);
-			gi_mov_const(g, BPF_REG_4, 0, true);
-			gi_mov_const(g, BPF_REG_5, 0, true);
-			gi_call_helper(g, BPF_FUNC_dynptr_read);
-		}
+		make_sub_call(g, f, f->label, make && !rb, make || tk == DPM_AFTER, l_skip);
 		/* submitted or discarded by a packet byte (the leak twin: neither, always or when
 		 * the byte is odd; the double release: again) */
 		if (((make && rb) || tk == DPM_TWICE) && !(tk == DPM_LEAK && f->dp_always)) {
@@ -545,4 +616,120 @@ void gi_dynptr_cb_call(struct gi *g, bool twin)
 	g->p->shapes |= GEN_SH(BPF_LOOP) | GEN_SH(CALL_PTR) | GEN_SH(HELPER);
 	if (tk)
 		g->p->flags |= tk == DPS_PAST ? GEN_PROG_DYNPTR_PAST : GEN_PROG_DYNPTR_LEAK;
+}
+
+/* ---- p_dynptr_deep and its unsafe twin p_dynptr_deep_unsafe ----
+ *
+ * Main's dynptr handed two levels down (the prologue, after the other call pieces): main calls a
+ * relay m(&d, x), which calls f(&d, x) with the same arguments.  f either uses main's dynptr as
+ * p_dynptr_sub's f does (main made it: a ringbuf record or a local dynptr over a map value, and
+ * releases a record after the call by a packet byte), or reserves it or makes it over the map
+ * value x and uses it (main then reads a byte of it and releases a record), or uses main's record
+ * and submits it when x is 1, else discards it.  The twins (the kernel refuses all four): main
+ * discards its record before the call, so f reads a released one, or main leaks the record f
+ * reserved (always, or when a packet byte is odd), or main reads the record f released
+ * (GEN_PROG_DYNPTR_LEAK, INTERP_TRAP_REF); f loads `step` bytes past a slice that ends at the end
+ * of the last map value, or of the record over a hash map, p_map_hash (GEN_PROG_DYNPTR_PAST,
+ * INTERP_TRAP_MEM). */
+enum { DPD_AFTER = 1, DPD_LEAK, DPD_READ, DPD_PAST };
+
+void gi_dynptr_deep_call(struct gi *g, bool twin)
+{
+	int s = gi_sub_new(g, SUBK_CALLBACK, 2), m = s < 0 ? -1 : gi_sub_new(g, SUBK_CALLBACK, 2);
+	uint8_t tk = twin ? (uint8_t)gen_u32(g->src, DPD_AFTER, DPD_PAST) : 0;
+	/* 0: f uses main's dynptr, 1: f makes it, 2: f releases main's record */
+	unsigned form = tk == DPD_AFTER || tk == DPD_PAST ? 0 : tk == DPD_LEAK ? 1
+			: tk == DPD_READ ? 2 : gen_pick(g->src, 3);
+	bool rb = tk == DPD_PAST ? g->hash_piece : form == 2 || tk || gen_bool(g->src, 50);
+	unsigned step = 1u << gen_pick(g->src, 4);
+	int l_skip = gi_label(g);
+	struct gi_sub *f;
+
+	if (m < 0 || g->raw_tp)
+		return;
+	f = &g->subs[s];
+	f->called = g->subs[m].called = true;
+	f->dp_sub = form == 0 ? 1 : form == 1 ? DPS_MAKE : DPS_FREE;
+	f->dp_rb = rb;
+	f->dp_twin = tk == DPD_PAST ? DPS_PAST : 0;
+	f->dp_always = gen_bool(g->src, 50);
+	f->dp_step = (uint8_t)step;
+	f->dp_op = tk == DPD_PAST ? 1 : (uint8_t)gen_pick(g->src, 3);
+	f->dp_size = tk == DPD_PAST ? 64 : gen_u32(g->src, 1, 64);
+	f->dp_off = tk == DPD_PAST ? 64 - step : gen_u32(g->src, 0, 64);
+	f->dp_key = tk == DPD_PAST ? GEN_MAP_ENTRIES - 1 : (uint8_t)gen_pick(g->src, GEN_MAP_ENTRIES);
+	g->subs[m].dp_sub = DPS_RELAY;
+	g->subs[m].dp_callee = (int8_t)s;
+	g->use_ringbuf = g->use_ringbuf || rb;
+	g->use_map = g->use_map || !rb;
+	if (form != 1)	/* main's own dynptr first (discarded at once: the twin) */
+		main_dynptr(g, f, rb, tk == DPD_AFTER, l_skip);
+	make_sub_call(g, f, g->subs[m].label, form == 1 && !rb, form == 1 || tk == DPD_READ,
+		      l_skip);
+	/* main's record, or the one f reserved: submitted or discarded by a packet byte (the
+	 * leak twin: neither, always or when the byte is odd) */
+	if (rb && form != 2 && tk != DPD_AFTER && !(tk == DPD_LEAK && f->dp_always)) {
+		input_bit(g, BPF_REG_6);
+		sub_release(g, BPF_REG_6, GEN_FP_DYNPTR, tk == DPD_LEAK ? DPS_LEAK : 0, false);
+	}
+	gi_bind(g, l_skip);
+	g->p->shapes |= GEN_SH(SUBPROG) | GEN_SH(CALL_PTR) | GEN_SH(HELPER);
+	if (tk)
+		g->p->flags |= tk == DPD_PAST ? GEN_PROG_DYNPTR_PAST : GEN_PROG_DYNPTR_LEAK;
+}
+
+/* ---- p_dynptr_cb_make and its unsafe twin p_dynptr_cb_make_unsafe ----
+ *
+ * A bpf_loop callback makes or releases its caller's dynptr through its context pointer (the
+ * prologue, after the other call pieces): bpf_loop(nr, cb, &d, 0), nr in 1..8, d at
+ * GEN_FP_DYNPTR (not 0: this kernel then reports a bug of its own, "No program to jit", for the
+ * callback that makes a record: `fuzz --kernel --seed 2104`, program 29).  Each call of the callback finds d where the last one left it.  The forms: main
+ * reserves a record, and cb(i, p) discards it and reserves a new one of dp_size bytes in its
+ * place, then uses it as p_dynptr_sub's f does; main submits or discards it after the loop by a
+ * packet byte.  Or cb reserves a record in main's d, uses it and submits it (odd i) or discards
+ * it before it returns.  Or cb makes a local dynptr over a map value in main's d and uses it
+ * (main does not).  The twins (GEN_PROG_DYNPTR_LEAK, INTERP_TRAP_REF: nr in 2..8, so a second
+ * call finds what the first left): cb discards main's record and nothing more (the second call
+ * discards a released one), or cb reserves a record in main's d and leaves it (the second call
+ * reserves over it); the kernel refuses both (it also walks the path where cb runs no time). */
+void gi_dynptr_cb_make_call(struct gi *g, bool twin)
+{
+	int s = gi_sub_new(g, SUBK_CALLBACK, 2), l_skip = gi_label(g);
+	uint8_t tk = twin ? (uint8_t)gen_u32(g->src, DPC_DROP, DPC_KEEP) : 0;
+	unsigned form = tk == DPC_DROP ? DPC_SWAP : tk == DPC_KEEP ? DPC_OWN : gen_pick(g->src, 3);
+	unsigned nr = gen_u32(g->src, tk ? 2 : 1, 8);
+	struct gi_sub *f;
+
+	if (s < 0 || g->raw_tp)
+		return;
+	f = &g->subs[s];
+	f->called = true;
+	f->dp_sub = DPS_CB_MAKE;
+	f->dp_key_form = (uint8_t)form;
+	f->dp_rb = form != DPC_LOCAL;
+	f->dp_twin = tk;
+	f->dp_step = (uint8_t)(1u << gen_pick(g->src, 4));
+	f->dp_op = (uint8_t)gen_pick(g->src, 3);
+	f->dp_size = gen_u32(g->src, 1, 64);
+	f->dp_off = gen_u32(g->src, 0, 64);
+	f->dp_key = (uint8_t)gen_pick(g->src, GEN_MAP_ENTRIES);
+	f->cb_nr = nr;
+	f->cb_steps = 64;
+	g->use_ringbuf = g->use_ringbuf || form != DPC_LOCAL;
+	g->use_map = g->use_map || form == DPC_LOCAL;
+	if (form == DPC_SWAP)
+		main_dynptr(g, f, true, false, l_skip);
+	gi_mov_const(g, BPF_REG_1, nr, true);
+	gi_ld_func(g, BPF_REG_2, f->label);
+	fp_arg(g, BPF_REG_3, GEN_FP_DYNPTR);
+	gi_mov_const(g, BPF_REG_4, 0, true);
+	gi_call_helper(g, BPF_FUNC_loop);
+	if (form == DPC_SWAP && !tk) {
+		input_bit(g, BPF_REG_6);
+		sub_release(g, BPF_REG_6, GEN_FP_DYNPTR, 0, false);
+	}
+	gi_bind(g, l_skip);
+	g->p->shapes |= GEN_SH(BPF_LOOP) | GEN_SH(CALL_PTR) | GEN_SH(HELPER);
+	if (tk)
+		g->p->flags |= GEN_PROG_DYNPTR_LEAK;
 }

@@ -178,8 +178,12 @@ struct gi_sub {
 	 * use: 0 read, 1 data, 2 write, of dp_step bytes at dp_off; the twin (DPS_*), a leak on
 	 * every path (dp_always) or when bit is 1; p_dynptr_sub_make: 3 f(p, x) makes its
 	 * caller's dynptr p (over the map value x, or a ringbuf one), 4 f(p, bit) releases it;
-	 * p_dynptr_cb: 5 a bpf_loop callback cb(i, p) uses its caller's dynptr p */
-	uint8_t dp_sub, dp_op, dp_step, dp_twin, dp_key;
+	 * p_dynptr_cb: 5 a bpf_loop callback cb(i, p) uses its caller's dynptr p; p_dynptr_deep:
+	 * 6 a relay m(p, x) = subs[dp_callee](p, x) between main and one of 1, 3, 4;
+	 * p_dynptr_cb_make: 7 a bpf_loop callback cb(i, p) making or releasing its caller's
+	 * dynptr p (dp_key_form: gen_dynptr.c's DPC_*) */
+	uint8_t dp_sub, dp_op, dp_step, dp_twin, dp_key, dp_key_form;
+	int8_t dp_callee;
 	bool dp_rb, dp_always;
 	uint32_t dp_size, dp_off;
 };
@@ -336,6 +340,8 @@ void gi_dynptr_sub_call(struct gi *g, bool twin);	/* p_dynptr_sub's piece (prolo
 void gi_emit_dynptr_sub(struct gi *g, struct gi_sub *s);	/* ... and its f */
 void gi_dynptr_sub_make_call(struct gi *g, bool twin);	/* p_dynptr_sub_make's piece */
 void gi_dynptr_cb_call(struct gi *g, bool twin);	/* p_dynptr_cb's piece */
+void gi_dynptr_deep_call(struct gi *g, bool twin);	/* p_dynptr_deep's piece */
+void gi_dynptr_cb_make_call(struct gi *g, bool twin);	/* p_dynptr_cb_make's piece */
 void gi_stmt_timer(struct gi *g, struct gi_loop *lp);
 void gi_stmt_find_vma(struct gi *g, struct gi_loop *lp);	/* (raw tracepoints only) */
 void gi_stmt_global(struct gi *g, struct gi_loop *lp);

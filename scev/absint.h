@@ -239,10 +239,18 @@ bool absint_dynptr_call(struct scev_ctx *cx, struct astate *s, uint32_t pc,
 void absint_dynptr_entry(const struct scev_ctx *cx, uint32_t f, struct astate *s);
 void absint_dynptr_note_exit(struct scev_ctx *cx, uint32_t f, const struct astate *s);
 void absint_dynptr_return(struct scev_ctx *cx, struct astate *s, uint32_t pc, uint32_t f);
+/* ... and the state after a bpf_loop call at pc whose callback cb makes or releases them. */
+void absint_dynptr_cb_return(struct scev_ctx *cx, struct astate *s, uint32_t pc, uint32_t cb);
 void absint_dynptr_pass_start(struct scev_ctx *cx);
 /* A bpf_loop call in function caller, state s, whose callback is cb: the caller's dynptrs, which
  * the callback may use through its context pointer (absint_callbacks.c). */
 void absint_dynptr_note_cb(struct scev_ctx *cx, uint32_t caller, uint32_t cb, const struct astate *s);
+/* The dynptrs a call from caller in state s hands its callee (n->dmay .. drmust) and the frame
+ * they are of (n->dframe): the caller's own, or those of the frame it was handed (astate.cdp),
+ * when its own hold none. */
+struct iter_in;
+void absint_dynptr_in(const struct scev_ctx *cx, uint32_t caller, const struct astate *s,
+		      struct iter_in *n);
 bool absint_dynptr_exit_settled(const struct scev_ctx *cx);
 bool absint_dynptr_exit_same(const struct scev_ctx *cx);
 /* At a loop header (and its exits) of loop l: slices are unknown when l makes or releases
@@ -586,7 +594,8 @@ void absint_iter_note_call(struct scev_ctx *cx, uint32_t caller, uint32_t callee
  * calls, a bpf_loop callback's at the bpf_loop calls: absint_dynptr.c); at a pass's start, the
  * ones the pass that ended saw (acc, then emptied) become the ones the next reads (used; join:
  * a re-run, joined with them so they only grow), for n functions. */
-void absint_iter_in_note(struct iter_in *a, uint32_t caller, const struct astate *s);
+void absint_iter_in_note(const struct scev_ctx *cx, struct iter_in *a, uint32_t caller,
+			 const struct astate *s);
 void absint_iter_in_start(struct iter_in *used, struct iter_in *acc, uint32_t n, bool join);
 /* absint_iter.c: a write of [lo, hi) into frame f other than an iterator call's: whether it may
  * reach an iterator slot of f noted so far (then iterator trips in f's callees are not claimed). */

@@ -449,8 +449,10 @@ struct aval absint_cb_call(struct engine *en, struct astate *s, uint32_t pc,
 		a[1] = aval_scalar(range_urange(0, m ? m - 1 : 0));
 		a[2] = ctx_arg(&s->regs[3], f);
 		absint_cb_args_join(cx, cb->func, a);
-		/* (this frame's dynptrs, which it may use through its context pointer) */
+		/* (this frame's dynptrs, which it may use, make or release through its context
+		 * pointer: what its exits left of them, joined with what the call found) */
 		absint_dynptr_note_cb(cx, f, cb->func, s);
+		absint_dynptr_cb_return(cx, s, pc, cb->func);
 	}
 	/* the caller's bytes written before the call, which the callback may read */
 	if (s->regs[3].kind == AV_PTR && s->regs[3].region == REGION_STACK)

@@ -27,6 +27,12 @@
  * kernel's mark_reg_invalid), else into unknown values (which dynptr they came from is not
  * kept); in a loop that makes or releases dynptrs, slices at the header are unknown values.
  *
+ * A static subprogram or a bpf_loop callback may use, make or release a dynptr of the frame it
+ * was handed (its caller's, or one further up when its caller was handed it in turn:
+ * absint_dynptr_in); what its exits leave is given back at the call's return (a bpf_loop
+ * callback's joined with the state before the call, and each of its calls starts from the
+ * calls' facts joined with its exits').
+ *
  * What is not modeled is answered unsupported: dynptrs outside the main function (callbacks
  * keep their bpf_user_ringbuf_drain sample, absint_callbacks.c), a slot not at a constant offset
  * of the frame, one overlapping another live dynptr or an iterator, a store into a local
@@ -185,15 +191,17 @@ static bool in_loop(const struct scev_ctx *cx, uint32_t pc)
 }
 
 static bool plain_static(const struct scev_ctx *cx, uint32_t f);
+static bool loop_cb(const struct scev_ctx *cx, uint32_t f);
 
-/* The bit of the caller's dynptr d that static function f makes or releases at pc: a pointer
- * at a constant, aligned offset of one caller's frame, out of any loop of f (the loops' header
- * steps do not carry astate.cdp around); -1 when it is not modeled (the verdict refuses it). */
+/* The bit of the caller's dynptr d that static function or bpf_loop callback f makes or releases
+ * at pc: a pointer at a constant, aligned offset of one caller's frame, out of any loop of f (the
+ * loops' header steps do not carry astate.cdp around); -1 when it is not modeled (the verdict
+ * refuses it). */
 static int caller_bit(const struct scev_ctx *cx, uint32_t f, uint32_t pc, const struct aval *d)
 {
 	if (f == 0 || d->kind != AV_PTR || d->region != REGION_CALLER_STACK || d->maybe_null ||
 	    (d->map & CALLER_SET) || d->map >= cx->st.cfg->nfuncs || !range_is_const(&d->r) ||
-	    in_loop(cx, pc) || !plain_static(cx, f))
+	    in_loop(cx, pc) || !(plain_static(cx, f) || loop_cb(cx, f)))
 		return -1;
 	return dp_bit((int64_t)d->r.umin);
 }
@@ -249,8 +257,8 @@ bool absint_dynptr_call(struct scev_ctx *cx, struct astate *s, uint32_t pc,
 	return true;
 }
 
-/* Function f is a callback only bpf_loop calls (it may use its caller's dynptrs through its
- * context pointer, neither make nor release them). */
+/* Function f is a callback only bpf_loop calls (it may use, make or release its caller's
+ * dynptrs through its context pointer). */
 static bool loop_cb(const struct scev_ctx *cx, uint32_t f)
 {
 	return cx->cbdp && cx->fn_cb && cx->fn_cb[f] == SCEV_CB_LOOP;
@@ -275,17 +283,95 @@ static const struct iter_in *caller_dps(const struct scev_ctx *cx, uint32_t f)
 void absint_dynptr_note_cb(struct scev_ctx *cx, uint32_t caller, uint32_t cb, const struct astate *s)
 {
 	if (cx->cbdp_acc && cb < cx->st.cfg->nfuncs)
-		absint_iter_in_note(&cx->cbdp_acc[cb], caller, s);
+		absint_iter_in_note(cx, &cx->cbdp_acc[cb], caller, s);
+}
+
+/* The frame whose dynptrs function f's states hold as astate.cdp (those of one frame at every
+ * call of f, a static function or a bpf_loop callback): UINT16_MAX when none. */
+static uint32_t view_frame(const struct scev_ctx *cx, uint32_t f)
+{
+	const struct iter_in *c = f ? dp_facts(cx, f) : NULL;
+
+	return c && c->seen && c->dframe < cx->st.cfg->nfuncs &&
+	       (loop_cb(cx, f) || plain_static(cx, f)) ? c->dframe : UINT16_MAX;
+}
+
+void absint_dynptr_in(const struct scev_ctx *cx, uint32_t caller, const struct astate *s,
+		      struct iter_in *n)
+{
+	uint32_t v = view_frame(cx, caller);
+	/* (the frame it was handed: none when its view is not one frame's) */
+	struct life c = v != UINT16_MAX ? s->cdp : (struct life){ 0, 0 };
+	struct life cr = v != UINT16_MAX ? s->cdpr : (struct life){ 0, 0 };
+	bool into_v = false, into_own = false;
+
+	n->dframe = (uint16_t)caller;
+	n->dmay = s->dp.may;
+	n->dmust = s->dp.must;
+	n->drmay = s->dpr.may;
+	n->drmust = s->dpr.must;
+	if (s->dp.may && c.may) {	/* (both: neither frame's are known live everywhere) */
+		n->dframe = UINT16_MAX;
+		n->dmay |= c.may;
+		n->drmay |= cr.may;
+		n->dmust = n->drmust = 0;
+		return;
+	}
+	if (c.may) {
+		n->dframe = (uint16_t)v;
+		n->dmay = c.may;
+		n->dmust = c.must;
+		n->drmay = cr.may;
+		n->drmust = cr.must;
+		return;
+	}
+	if (s->dp.may || v == UINT16_MAX)
+		return;
+	/* none live in either: the frame the arguments point into (a callee may make one there) */
+	for (int r = 1; r <= 5; r++) {
+		const struct aval *a = &s->regs[r];
+
+		if (!(s->init & (1u << r)) || a->kind != AV_PTR)
+			continue;
+		into_own |= a->region == REGION_STACK;
+		into_v |= a->region == REGION_CALLER_STACK && a->map == v;
+	}
+	if (into_v && !into_own)
+		n->dframe = (uint16_t)v;
+}
+
+/* A mask of the caller's after the return: old where no exit touched it, the exits' where
+ * every one did, either where some did (may: mmay = x's may, must: mmust = x's must). */
+static void life_return(struct life *l, uint64_t mmay, uint64_t mmust, uint64_t tmay,
+			uint64_t tmust)
+{
+	l->may = (l->may & ~tmust) | (mmay & tmay);
+	l->must = (l->must | tmust) & (mmust | ~tmay);
 }
 
 void absint_dynptr_entry(const struct scev_ctx *cx, uint32_t f, struct astate *s)
 {
 	const struct iter_in *c = dp_facts(cx, f);
 
+	const struct dp_exit *x = cx->dp_exit ? &cx->dp_exit[f] : NULL;
+
 	s->cdp = s->cdpr = s->ctouch = (struct life){ 0, 0 };
-	if (c && c->seen && c->caller != UINT16_MAX && (loop_cb(cx, f) || plain_static(cx, f))) {
-		s->cdp = (struct life){ c->dmay, c->dmust };
-		s->cdpr = (struct life){ c->drmay, c->drmust };
+	if (view_frame(cx, f) == UINT16_MAX)
+		return;
+	s->cdp = (struct life){ c->dmay, c->dmust };
+	s->cdpr = (struct life){ c->drmay, c->drmust };
+	/* a bpf_loop callback that makes or releases them: each call after the first starts
+	 * where the last one's exits left them (the kernel's callback iterations, until the
+	 * states repeat): the calls' facts joined with the exits' (the previous pass's) */
+	if (loop_cb(cx, f) && x && (x->seen & 3) == 3 && x->tmay && x->caller == c->dframe) {
+		struct life e = s->cdp, er = s->cdpr;
+
+		life_return(&e, x->dmay, x->dmust, x->tmay, x->tmust);
+		life_return(&er, x->rmay, x->rmust, x->tmay, x->tmust);
+		s->cdp.may |= e.may;
+		s->cdp.must &= e.must;
+		s->cdpr.may |= er.may;
+		s->cdpr.must &= er.must;
 	}
 }
 
@@ -314,22 +400,22 @@ void absint_dynptr_note_exit(struct scev_ctx *cx, uint32_t f, const struct astat
 	x->tmust &= s->ctouch.must;
 }
 
-/* A mask of the caller's after the return: old where no exit touched it, the exits' where
- * every one did, either where some did (may: mmay = x's may, must: mmust = x's must). */
-static void life_return(struct life *l, uint64_t mmay, uint64_t mmust, uint64_t tmay,
-			uint64_t tmust)
+/* What function f's exits left of the frame they made or released dynptrs in (x), given back
+ * to state s of function fc at its call of f: fc's own frame, or the one it was handed (its
+ * astate.cdp).  every: f ran (a static call), else it may have run no time (bpf_loop). */
+static void give_back(struct scev_ctx *cx, struct astate *s, uint32_t fc, const struct dp_exit *x,
+		      bool every)
 {
-	l->may = (l->may & ~tmust) | (mmay & tmay);
-	l->must = (l->must | tmust) & (mmust | ~tmay);
-}
+	/* (the frame this function was handed, whose dynptrs it holds as astate.cdp: a dynptr
+	 * handed two levels down, made or released there) */
+	bool up;
+	struct life *dp, *dpr;
+	uint64_t tmust = every ? x->tmust : 0;
 
-void absint_dynptr_return(struct scev_ctx *cx, struct astate *s, uint32_t pc, uint32_t f)
-{
-	const struct dp_exit *x = cx->dp_exit ? &cx->dp_exit[f] : NULL;
-
-	if (!x || (x->seen & 3) != 3 || !x->tmay)
+	if ((x->seen & 3) != 3 || !x->tmay)
 		return;
-	if (x->caller != func_of(cx, pc)) {
+	up = x->caller != fc && x->caller == view_frame(cx, fc);
+	if (x->caller != fc && !up) {
 		/* (another frame's, or several: the verdict refuses the callee's calls) */
 		if (!cx->first_pass)
 			cx->dp_out = true;
@@ -337,14 +423,41 @@ void absint_dynptr_return(struct scev_ctx *cx, struct astate *s, uint32_t pc, ui
 	}
 	/* made or released on some of its paths only: the kernel walks them apart, and may
 	 * tell them by the result (`if (init(&d)) return;`), which the joined masks cannot: an
-	 * unsafe verdict then may rest on a path the kernel knows is not taken (scev.c) */
-	if ((x->tmay & ~x->tmust) && !cx->first_pass)
+	 * unsafe verdict then may rest on a path the kernel knows is not taken (scev.c).  (Not
+	 * a bpf_loop callback's: its result does not reach the caller.) */
+	if (every && (x->tmay & ~x->tmust) && !cx->first_pass)
 		cx->dp_out = true;
 	/* (the exits' masks are those of the frame at every call: this one's where touched) */
-	if (s->dp.may & x->tmay)
+	dp = up ? &s->cdp : &s->dp;
+	dpr = up ? &s->cdpr : &s->dpr;
+	if (dp->may & x->tmay)
 		drop_slices(s, false);
-	life_return(&s->dp, x->dmay, x->dmust, x->tmay, x->tmust);
-	life_return(&s->dpr, x->rmay, x->rmust, x->tmay, x->tmust);
+	life_return(dp, x->dmay, x->dmust, x->tmay, tmust);
+	life_return(dpr, x->rmay, x->rmust, x->tmay, tmust);
+	if (up) {	/* (which this function's exits give back in turn) */
+		struct dp_exit *a = cx->dp_exit_acc ? &cx->dp_exit_acc[fc] : NULL;
+
+		s->ctouch.may |= x->tmay;
+		s->ctouch.must |= tmust;
+		if (a) {
+			a->caller = !(a->seen & 2) || a->caller == x->caller ? x->caller : UINT16_MAX;
+			a->seen |= 2;
+		}
+	}
+}
+
+void absint_dynptr_return(struct scev_ctx *cx, struct astate *s, uint32_t pc, uint32_t f)
+{
+	if (cx->dp_exit)
+		give_back(cx, s, func_of(cx, pc), &cx->dp_exit[f], true);
+}
+
+void absint_dynptr_cb_return(struct scev_ctx *cx, struct astate *s, uint32_t pc, uint32_t cb)
+{
+	/* (the callback's exits joined with the state before the call: it may run no time, and
+	 * the kernel explores that path too) */
+	if (cx->dp_exit && cb < cx->st.cfg->nfuncs && loop_cb(cx, cb))
+		give_back(cx, s, func_of(cx, pc), &cx->dp_exit[cb], false);
 }
 
 /* Whether the running pass saw no more of the callbacks' callers' dynptrs than the last one did
@@ -355,6 +468,7 @@ static bool cb_facts_settled(const struct scev_ctx *cx, bool exact)
 		const struct iter_in *u = &cx->cbdp[f], *a = &cx->cbdp_acc[f];
 
 		if (exact ? u->seen != a->seen || u->caller != a->caller || u->may != a->may ||
+			    u->dframe != a->dframe ||
 			    u->must != a->must || u->dmay != a->dmay || u->dmust != a->dmust ||
 			    u->drmay != a->drmay || u->drmust != a->drmust
 			  : a->seen && (!u->seen ? a->dmay != 0
@@ -362,7 +476,8 @@ static bool cb_facts_settled(const struct scev_ctx *cx, bool exact)
 					 (a->dmay & ~u->dmay) || (u->dmust & ~a->dmust) ||
 					 (a->drmay & ~u->drmay) || (u->drmust & ~a->drmust) ||
 					 (a->dmay && u->caller != a->caller &&
-					  u->caller != UINT16_MAX)))
+					  u->caller != UINT16_MAX) ||
+					 (u->dframe != a->dframe && u->dframe != UINT16_MAX)))
 			return false;
 	}
 	return true;
@@ -481,10 +596,13 @@ int absint_dynptr_setup(struct scev_ctx *cx)
 				const struct bpf_insn *i = &cx->insns[pc];
 				int kd = ebpf_is_helper_call(i) ? dp_kind(i->imm) : DP_OTHER;
 
-				/* (or a call of a function that may make or release a
-				 * dynptr of this frame) */
+				/* (or a call of a function, or a bpf_loop call of a
+				 * callback, that may make or release a dynptr of this
+				 * frame) */
 				if ((kd != DP_OTHER && kd != DP_USE) ||
-				    (cx->dp_exit && ebpf_is_pseudo_call(i)))
+				    (cx->dp_exit && (ebpf_is_pseudo_call(i) ||
+						     (ebpf_is_helper_call(i) &&
+						      i->imm == BPF_FUNC_loop))))
 					cx->dp_loop[l] = 1;
 			}
 		}
@@ -514,6 +632,15 @@ static bool helper_spans_checked(const struct astate *s, const struct bpf_insn *
 		return false;
 	p = absint_helper_proto(s, i->imm);
 	return p && !ebpf_helper_proto_unmodeled_arg(p);
+}
+
+/* Whether the program calls an open-coded iterator kfunc. */
+static bool any_iter(const struct scev_ctx *cx)
+{
+	for (uint32_t pc = 0; pc < cx->len; pc += ebpf_insn_slots(&cx->insns[pc]))
+		if (absint_iter_kfunc(cx, pc))
+			return true;
+	return false;
 }
 
 static int64_t off_of(int b)
@@ -548,8 +675,8 @@ bool absint_dynptr_verify_outer(struct scev_ctx *cx, struct scev_verdict *v,
 	for (uint64_t m = live; m; m &= m - 1) {
 		int64_t off = off_of(__builtin_ctzll(m));
 
-		if ((!c || !c->seen || c->caller == UINT16_MAX ||
-		     aval_caller_may(a->map, c->caller)) &&
+		if ((!c || !c->seen || c->dframe == UINT16_MAX ||
+		     aval_caller_may(a->map, c->dframe)) &&
 		    lo < off + 16 && hi > off)
 			VFAIL(VERDICT_UNSUPPORTED, pc, "access to the bytes of the dynptr at fp%lld "
 			      "of the caller's frame while it may be live", (long long)off);
@@ -716,12 +843,17 @@ bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, cons
 			    absint_global_arg(cx, &g->args[r - 1]) == GARG_DYNPTR &&
 			    a->kind == AV_PTR && a->region == REGION_STACK)
 				continue;
-			bool may = a->kind == AV_TOP ? !helper
+			/* (an unknown value: a static callee sees it unknown, and no access through
+			 * it is allowed there) */
+			bool may = a->kind == AV_TOP ? !helper && !static_call
 				   : a->kind != AV_PTR ? false
 				   : a->region == REGION_STACK ? s->dp.may && !static_call
 				   : a->region == REGION_CALLER_STACK
-				     ? outer || (s->dp.may && (!static_call ||
-							       aval_caller_self(a->map)))
+				     /* (the frame this one was handed, handed on to a static
+				      * callee: checked there against its facts, as here) */
+				     ? !(static_call && a->map == view_frame(cx, func_of(cx, pc))) &&
+				       (outer || (s->dp.may && (!static_call ||
+								aval_caller_self(a->map))))
 				   : false;
 
 			if (may)
@@ -761,14 +893,11 @@ bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, cons
 			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the dynptr may be in several callers' "
 			      "frames, or this function is not a static subprogram nor a bpf_loop "
 			      "callback", name);
-		if (kind != DP_USE && loop_cb(cx, f))
-			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: a bpf_loop callback making or releasing a "
-			      "dynptr of its caller's frame is not modeled", name);
 		if (dp_slot_fails(v, pc, name, d, true, kind == DP_FROM_MEM || kind == DP_RESERVE
 				  ? "Dynptr has to be an uninitialized dynptr"
 				  : "Expected an initialized dynptr", &off, &b))
 			return true;
-		if (!c || !c->seen || c->caller != d->map)
+		if (!c || !c->seen || c->dframe != d->map)
 			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the dynptr at fp%lld of the function at "
 			      "%u is not known live at every call of this one", name, (long long)off,
 			      cx->st.cfg->funcs[d->map].start);
@@ -776,7 +905,10 @@ bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, cons
 			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: a subprogram making or releasing a dynptr "
 			      "of its caller's frame in a loop is not modeled", name);
 		absint_frame_depth(cx, d->map, off);
-		return dp_arg_fails(cx, v, s, pc, kind, b, &s->cdp, &s->cdpr, c->may,
+		/* (the iterators at the calls are the caller's own: a frame further up may hold
+		 * some where one is made) */
+		return dp_arg_fails(cx, v, s, pc, kind, b, &s->cdp, &s->cdpr,
+				    c->dframe == c->caller ? c->may : any_iter(cx) ? ~0ull : 0,
 				    " of the caller's frame");
 	}
 	if (func_of(cx, pc) != 0 && !plain_static(cx, func_of(cx, pc)))

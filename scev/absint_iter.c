@@ -112,13 +112,16 @@ static void iter_in_join(struct iter_in *u, const struct iter_in *a)
 	u->drmust &= a->drmust;
 	if (u->caller != a->caller)
 		u->caller = UINT16_MAX;
+	if (u->dframe != a->dframe)
+		u->dframe = UINT16_MAX;
 }
 
-void absint_iter_in_note(struct iter_in *a, uint32_t caller, const struct astate *s)
+void absint_iter_in_note(const struct scev_ctx *cx, struct iter_in *a, uint32_t caller,
+			 const struct astate *s)
 {
-	const struct iter_in n = { s->it.may, s->it.must, s->dp.may, s->dp.must, s->dpr.may,
-				   s->dpr.must, (uint16_t)caller, 1 };
+	struct iter_in n = { s->it.may, s->it.must, 0, 0, 0, 0, (uint16_t)caller, 0, 1 };
 
+	absint_dynptr_in(cx, caller, s, &n);	/* (the dynptrs, and their frame) */
 	iter_in_join(a, &n);
 }
 
@@ -126,7 +129,7 @@ void absint_iter_note_call(struct scev_ctx *cx, uint32_t caller, uint32_t callee
 			   const struct astate *s)
 {
 	if (cx->citer_acc)
-		absint_iter_in_note(&cx->citer_acc[callee], caller, s);
+		absint_iter_in_note(cx, &cx->citer_acc[callee], caller, s);
 }
 
 void absint_iter_note_outer_write(struct scev_ctx *cx, uint32_t f, int64_t lo, int64_t hi)
@@ -598,7 +601,8 @@ static bool callers_settled(const struct scev_ctx *cx)
 				       (a->dmay & ~u->dmay) || (u->dmust & ~a->dmust) ||
 				       (a->drmay & ~u->drmay) || (u->drmust & ~a->drmust) ||
 				       ((a->may || a->dmay) && u->caller != a->caller &&
-					u->caller != UINT16_MAX))
+					u->caller != UINT16_MAX) ||
+				       (u->dframe != a->dframe && u->dframe != UINT16_MAX))
 			return false;
 	}
 	return true;
@@ -655,6 +659,7 @@ bool absint_iter_same(const struct scev_ctx *cx)
 		const struct iter_in *u = &cx->citer[f], *a = &cx->citer_acc[f];
 
 		if (u->may != a->may || u->must != a->must || u->caller != a->caller ||
+		    u->dframe != a->dframe ||
 		    u->seen != a->seen || u->dmay != a->dmay || u->dmust != a->dmust ||
 		    u->drmay != a->drmay || u->drmust != a->drmust)
 			return false;

@@ -399,6 +399,10 @@ struct scev_ctx {
 		/* the caller's dynptrs (absint_dynptr.c: astate.dp, dpr) */
 		uint64_t dmay, dmust, drmay, drmust;
 		uint16_t caller;	/* the calling function, UINT16_MAX for several */
+		/* the frame those dynptrs are of: the caller's own, or the one whose dynptrs it
+		 * was handed (its astate.cdp: a dynptr given two levels down); UINT16_MAX for
+		 * several (absint_dynptr_in) */
+		uint16_t dframe;
 		uint8_t seen;
 	} *citer, *citer_acc;
 	bool iter_hit_acc, iter_hit;

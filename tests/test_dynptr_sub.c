@@ -7,7 +7,10 @@
  *    model answers unsupported): a ringbuf dynptr a subprogram leaves unreleased (its frame goes:
  *    the kernel refuses at the main program's exit), the caller's dynptr used after the caller
  *    released it, a slice read past its size in the callee, what stays unsupported (a callee
- *    releasing or making its caller's dynptr, reading its bytes, handing it further);
+ *    releasing or making its caller's dynptr in a loop, reading its bytes); a caller's dynptr
+ *    handed two and three levels down, read, made and released there; a bpf_loop callback
+ *    making or releasing its caller's dynptr (each call starts where the last one left it, and
+ *    it may run no time);
  *  - safe verdicts forged for the unsafe cases must fault when run.
  */
 #include <stdio.h>
@@ -154,10 +157,39 @@ static const struct {
 	  RESERVE(16) LOOP_CB(-16) RELEASE(discard) "r0 = 0\nexit\n"
 	  "cb: r1 = r2\nr2 = 8\nr3 = 8\ncall bpf_dynptr_data\nif r0 == 0 goto e\n"
 	  "r0 = *(u64 *)(r0 +8)\ne: r0 = 0\nexit\n", UNSAFE, "mem_size=8", VC_BOTH_REJECT },
+	/* (f) a caller's dynptr made or released by a bpf_loop callback: each call starts where
+	 * the last one's exits left it, and the callback may run no time */
 	{ "a bpf_loop callback discards the caller's ringbuf dynptr",
 	  RESERVE(16) LOOP_CB(-16) "r0 = 0\nexit\n"
-	  "cb: r1 = r2\nr2 = 0\ncall bpf_ringbuf_discard_dynptr\nr0 = 1\nexit\n", UNSUPPORTED,
-	  "caller's frame", VC_BOTH_REJECT },
+	  "cb: r1 = r2\nr2 = 0\ncall bpf_ringbuf_discard_dynptr\nr0 = 1\nexit\n", UNSAFE,
+	  "reference leak", VC_BOTH_REJECT },
+	{ "a bpf_loop callback reserves and discards the caller's dynptr",
+	  LOOP_CB(-16) "r0 = 0\nexit\n"
+	  "cb: r6 = r2\nr4 = r2\nr1 = map[fd:1] ll\nr2 = 16\nr3 = 0\n"
+	  "call bpf_ringbuf_reserve_dynptr\nr1 = r6\nr2 = 0\ncall bpf_ringbuf_discard_dynptr\n"
+	  "r0 = 0\nexit\n", SAFE, NULL, VC_BOTH_ACCEPT },
+	{ "a bpf_loop callback reserves the caller's dynptr and leaves it",
+	  LOOP_CB(-16) "r0 = 0\nexit\n"
+	  "cb: r4 = r2\nr1 = map[fd:1] ll\nr2 = 16\nr3 = 0\ncall bpf_ringbuf_reserve_dynptr\n"
+	  "r0 = 0\nexit\n", UNSAFE, "reference leak", VC_BOTH_REJECT },
+	{ "a bpf_loop callback swaps the caller's record for a new one",
+	  RESERVE(16) LOOP_CB(-16) RELEASE(submit) "r0 = 0\nexit\n"
+	  "cb: r6 = r2\nr1 = r2\nr2 = 0\ncall bpf_ringbuf_discard_dynptr\nr4 = r6\n"
+	  "r1 = map[fd:1] ll\nr2 = 16\nr3 = 0\ncall bpf_ringbuf_reserve_dynptr\nr0 = 0\nexit\n",
+	  SAFE, NULL, VC_BOTH_ACCEPT },
+	{ "a bpf_loop callback makes the caller's local dynptr",
+	  LOOP_CB(-24) "r0 = 0\nexit\ncb: r6 = r2\n" LOOKUP "r1 = r0\nr2 = 64\nr3 = 0\nr4 = r6\n"
+	  "call bpf_dynptr_from_mem\nout: r0 = 0\nexit\n", SAFE, NULL, VC_BOTH_ACCEPT },
+	{ "a bpf_loop callback makes the caller's local dynptr, the caller reads it",
+	  LOOP_CB(-16) READ16 "r0 = 0\nexit\ncb: r6 = r2\n" LOOKUP
+	  "r1 = r0\nr2 = 64\nr3 = 0\nr4 = r6\ncall bpf_dynptr_from_mem\nout: r0 = 0\nexit\n",
+	  UNSAFE, "Expected an initialized dynptr", VC_BOTH_REJECT },
+	{ "a bpf_loop callback has a subprogram swap the caller's record",
+	  RESERVE(16) LOOP_CB(-16) RELEASE(submit) "r0 = 0\nexit\n"
+	  "cb: r1 = r2\ncall sw\nr0 = 0\nexit\n"
+	  "sw: r6 = r1\nr2 = 0\ncall bpf_ringbuf_discard_dynptr\nr4 = r6\n"
+	  "r1 = map[fd:1] ll\nr2 = 16\nr3 = 0\ncall bpf_ringbuf_reserve_dynptr\nr0 = 0\nexit\n",
+	  SAFE, NULL, VC_BOTH_ACCEPT },
 	{ "a bpf_loop callback reads the bytes of the caller's dynptr",
 	  RESERVE(16) LOOP_CB(-16) RELEASE(discard) "r0 = 0\nexit\n"
 	  "cb: r0 = *(u64 *)(r2 +0)\nr0 = 0\nexit\n", UNSUPPORTED, "while a dynptr is live there",
@@ -177,10 +209,41 @@ static const struct {
 	  RESERVE(16) ARG(-16) "call f\n" RELEASE(discard) "r0 = 0\nexit\n"
 	  "f: r0 = *(u64 *)(r1 +0)\nexit\n", UNSUPPORTED, "access to the bytes of the dynptr",
 	  VC_BOTH_REJECT },
+	/* (e) a caller's dynptr handed two levels down: main -> f -> g */
 	{ "a subprogram hands the caller's dynptr to another one",
 	  RESERVE(16) ARG(-16) "call f\n" RELEASE(discard) "r0 = 0\nexit\n"
-	  "f: call rd\nr0 = 0\nexit\n" SUB_READ(0), UNSUPPORTED, "a caller's frame",
-	  VC_REGRESSION },
+	  "f: call rd\nr0 = 0\nexit\n" SUB_READ(0), SAFE, NULL, VC_BOTH_ACCEPT },
+	{ "two levels down, the caller's record discarded",
+	  RESERVE(16) ARG(-16) "call f\nr0 = 0\nexit\nf: call rl\nr0 = 0\nexit\n"
+	  SUB_RELEASE(discard), SAFE, NULL, VC_BOTH_ACCEPT },
+	{ "two levels down, the caller's record reserved, the caller submits it",
+	  ARG(-16) "call f\n" RELEASE(submit) "r0 = 0\nexit\nf: call mk\nr0 = 0\nexit\n"
+	  SUB_RESERVE, SAFE, NULL, VC_BOTH_ACCEPT },
+	{ "two levels down, the caller's local dynptr made, the caller slices it",
+	  LOOKUP "r2 = r0\n" ARG(-24) "call f\nr1 = r10\nr1 += -24\nr2 = 56\nr3 = 8\n"
+	  "call bpf_dynptr_data\nif r0 == 0 goto out\nr0 = *(u64 *)(r0 +0)\nout: r0 = 0\nexit\n"
+	  "f: call fm\nr0 = 0\nexit\n" SUB_FROM_MEM, SAFE, NULL, VC_BOTH_ACCEPT },
+	{ "two levels down, the caller's record reserved, the caller leaks it",
+	  ARG(-16) "call f\nr0 = 0\nexit\nf: call mk\nr0 = 0\nexit\n" SUB_RESERVE, UNSAFE,
+	  "reference leak", VC_BOTH_REJECT },
+	{ "two levels down, the caller's record discarded, the caller reads it",
+	  RESERVE(16) ARG(-16) "call f\n" READ16 "r0 = 0\nexit\nf: call rl\nr0 = 0\nexit\n"
+	  SUB_RELEASE(discard), UNSAFE, "Expected an initialized dynptr", VC_BOTH_REJECT },
+	{ "two levels down, the middle one reads the record the last one discarded",
+	  RESERVE(16) ARG(-16) "call f\nr0 = 0\nexit\n"
+	  "f: r6 = r1\ncall rl\nr3 = r6\nr1 = r10\nr1 += -8\nr2 = 8\nr4 = 0\nr5 = 0\n"
+	  "call bpf_dynptr_read\nr0 = 0\nexit\n" SUB_RELEASE(discard), UNSAFE,
+	  "Expected an initialized dynptr", VC_BOTH_REJECT },
+	{ "two levels down, a read after the caller discarded its record",
+	  RESERVE(16) RELEASE(discard) ARG(-16) "call f\nr0 = 0\nexit\nf: call rd\nr0 = 0\nexit\n"
+	  SUB_READ(0), UNSAFE, "Expected an initialized dynptr", VC_BOTH_REJECT },
+	{ "two levels down, the middle one holding a record of its own too",
+	  RESERVE(16) ARG(-16) "call f\n" RELEASE(discard) "r0 = 0\nexit\n"
+	  "f: r6 = r1\n" RESERVE(8) "r1 = r6\ncall rd\n" RELEASE(submit) "r0 = 0\nexit\n"
+	  SUB_READ(0), UNSUPPORTED, "not known live at every call", VC_REGRESSION },
+	{ "three levels down, the caller's record discarded",
+	  RESERVE(16) ARG(-16) "call f\nr0 = 0\nexit\nf: call h\nr0 = 0\nexit\n"
+	  "h: call rl\nr0 = 0\nexit\n" SUB_RELEASE(discard), SAFE, NULL, VC_BOTH_ACCEPT },
 	/* (a) a dynptr in a static subprogram's own frame */
 	{ "a subprogram reserves, reads and discards its own ringbuf dynptr",
 	  "call f\nr0 = 0\nexit\nf: " RESERVE(16) "r1 = r10\nr1 += -32\nr2 = 8\nr3 = r10\n"
@@ -234,6 +297,17 @@ static const struct {
 	  "not an initialized dynptr" },
 	{ "a bpf_loop callback reads past its slice of the caller's dynptr",
 	  "is outside every region" },
+	{ "two levels down, the caller's record reserved, the caller leaks it", "reference leak" },
+	/* (the second call reserves over the first one's record; the other bpf_loop twins fail
+	 * on the path where the callback runs no time, which no run of bpf_loop(4, ...) takes) */
+	{ "a bpf_loop callback reserves the caller's dynptr and leaves it",
+	  "cannot overwrite referenced dynptr" },
+	{ "two levels down, the caller's record discarded, the caller reads it",
+	  "not an initialized dynptr" },
+	{ "two levels down, the middle one reads the record the last one discarded",
+	  "not an initialized dynptr" },
+	{ "two levels down, a read after the caller discarded its record",
+	  "not an initialized dynptr" },
 };
 
 static void test_object(bool kernel)
@@ -242,17 +316,19 @@ static void test_object(bool kernel)
 		"sub_parse", "sub_own_rb", "sub_twice", "sub_after_release", "sub_leak",
 		"sub_past", "sub_make_rb", "sub_close", "sub_make_local", "sub_make_leak",
 		"sub_close_twice", "cb_read", "cb_after_release", "glob_read", "glob_slice_local",
-		"glob_after_release", "glob_past",
+		"glob_after_release", "glob_past", "deep_read", "deep_close", "deep_make",
+		"deep_make_leak", "deep_close_twice", "cb_swap", "cb_close",
 	};
 	static const enum scev_verdict_kind want[] = {
 		SAFE, SAFE, SAFE, UNSAFE, UNSAFE, UNSAFE, SAFE, SAFE, SAFE, UNSAFE, UNSAFE, SAFE,
-		UNSAFE, SAFE, SAFE, UNSAFE, UNSAFE,
+		UNSAFE, SAFE, SAFE, UNSAFE, UNSAFE, SAFE, SAFE, SAFE, UNSAFE, UNSAFE, SAFE, UNSAFE,
 	};
 	static const char *const reasons[] = {
 		NULL, NULL, NULL, "Expected an initialized dynptr", "Unreleased reference",
 		"mem_size=", NULL, NULL, NULL, "reference leak", "Expected an initialized dynptr",
 		NULL, "Expected an initialized dynptr", NULL, NULL, "Expected an initialized dynptr",
-		"mem_size=8",
+		"mem_size=8", NULL, NULL, NULL, "reference leak", "Expected an initialized dynptr",
+		NULL, "reference leak",
 	};
 	char path[1024];
 

@@ -1817,6 +1817,33 @@ static void test_dynptr_cb_knobs(void)
 	       c.calls[0], c.safe, c.flagged[1], c.traps, c.dirty[1]);
 }
 
+/* p_dynptr_deep and p_dynptr_cb_make, with their unsafe twins (gen_dynptr.c): main's dynptr
+ * handed two levels down through a relay, used, made or released there; a bpf_loop callback
+ * making or releasing main's dynptr through its context pointer.  Judged as p_dynptr_sub's forms
+ * (dynptr_sub_program): the twins (a released record read, a made one leaked, a read past a
+ * slice; a callback that only discards main's record or leaves one it reserved there, so its
+ * second call fails) are never called safe and most of their runs trap. */
+static void dynptr_twin_knobs(const char *knob, const char *twin, uint64_t seed, bool all_make)
+{
+	const struct twin_spec s = { { knob, twin }, 100, seed, 60 };
+	struct twin_counts c = { 0 };
+
+	for_twin_programs(&s, dynptr_sub_program, &c);
+	CHECK(c.calls[0] > 50 && c.flagged[1] > 50, "%s: %u safe forms and %u twins of 60 call a "
+	      "dynptr helper in a subprogram", knob, c.calls[0], c.flagged[1]);
+	CHECK(c.shaped[0] > 10 && (all_make ? c.shaped[0] == c.calls[0] : c.shaped[0] < c.calls[0]),
+	      "%s: %u of %u subprograms make main's dynptr", knob, c.shaped[0], c.calls[0]);
+	CHECK(c.safe > c.calls[0] * 3 / 4, "%s: %u of %u safe forms verified safe", knob, c.safe,
+	      c.calls[0]);
+	CHECK(c.traps > c.flagged[1] * 3 / 4, "%s: %u of %u flagged programs trap", twin, c.traps,
+	      c.flagged[1]);
+	CHECK(c.dirty[1] == c.flagged[1], "%s: %u of %u flagged programs not called safe", twin,
+	      c.dirty[1], c.flagged[1]);
+	printf("%s: %u of 60 programs call a dynptr helper in a subprogram, %u make main's there; "
+	       "%u safe forms verified safe; %s: %u flagged, %u trap, %u not called safe\n", knob,
+	       c.calls[0], c.shaped[0], c.safe, twin, c.flagged[1], c.traps, c.dirty[1]);
+}
+
 /* The dynptr call pieces in a big-frame chain (p_big_frame=100): main's dynptr at GEN_FP_DYNPTR
  * is reached only through r10 + off moved into a register (a helper's or a subprogram's
  * argument), so a frame size counted from r10-based accesses alone misses it, and a chain the
@@ -1826,10 +1853,11 @@ static void test_dynptr_cb_knobs(void)
  * within the kernel's limits is refused for its combined stack. */
 static void test_dynptr_frames(void)
 {
-	static const char *const knobs[] = { "p_dynptr_sub", "p_dynptr_sub_make", "p_dynptr_cb" };
+	static const char *const knobs[] = { "p_dynptr_sub", "p_dynptr_sub_make", "p_dynptr_cb",
+					     "p_dynptr_deep", "p_dynptr_cb_make" };
 	struct gen_program p = { 0 };
 
-	for (int j = 0; j < 3; j++) {
+	for (size_t j = 0; j < sizeof(knobs) / sizeof(knobs[0]); j++) {
 		struct gen_knobs k = gen_knobs_default();
 		unsigned fits = 0, at512 = 0, judged = 0, refused = 0, deeper = 0;
 
@@ -3941,6 +3969,8 @@ int main(void)
 	test_dynptr_sub_knobs();
 	test_dynptr_sub_make_knobs();
 	test_dynptr_cb_knobs();
+	dynptr_twin_knobs("p_dynptr_deep", "p_dynptr_deep_unsafe", 6040000, false);
+	dynptr_twin_knobs("p_dynptr_cb_make", "p_dynptr_cb_make_unsafe", 6050000, true);
 	test_dynptr_frames();
 	test_timer_knobs();
 	test_timer_two_knobs();

@@ -9,6 +9,9 @@
  * caller's record through its context pointer; twin: the record discarded before the loop.
  * Global functions given a `struct bpf_dynptr *` (the kernel verifies them on their own with a
  * read-only dynptr); twins: the record discarded before the call, a read past a slice.
+ * Main's dynptr handed two levels down through a relay (read, released, made); twins: the record
+ * made there leaked, the record released there discarded again.  A bpf_loop callback swapping
+ * its caller's record for a new one; twin: one discarding it.
  * tests/test_dynptr_sub.c holds each verdict against the kernel's.
  */
 #include "bpf_test.h"
@@ -357,6 +360,121 @@ int glob_past(struct xdp_md *ctx)
 	r = g_past(&d);
 	bpf_ringbuf_discard_dynptr(&d, 0);
 	return r & 1 ? XDP_PASS : XDP_DROP;
+}
+
+/* a bpf_loop callback that swaps the caller's record for a new one: the old one discarded, a
+ * new one reserved in its place (each call starts where the last one left it) */
+static int swap_rec(__u32 i, void *ctx)
+{
+	struct bpf_dynptr *d = ctx;
+
+	bpf_ringbuf_discard_dynptr(d, 0);
+	bpf_ringbuf_reserve_dynptr(&rb, 16, 0, d);
+	bpf_dynptr_write(d, 0, &i, sizeof(i), 0);
+	return 0;
+}
+
+SEC("xdp")
+int cb_swap(struct xdp_md *ctx)
+{
+	struct bpf_dynptr d;
+
+	bpf_ringbuf_reserve_dynptr(&rb, 16, 0, &d);
+	bpf_loop(ctx->rx_queue_index & 7, swap_rec, &d, 0);
+	bpf_ringbuf_submit_dynptr(&d, 0);
+	return XDP_PASS;
+}
+
+/* twin: a callback that discards the caller's record (the second call discards it again; when
+ * it runs no time, the record is left) */
+static int drop_rec(__u32 i, void *ctx)
+{
+	bpf_ringbuf_discard_dynptr(ctx, 0);
+	return 1;
+}
+
+SEC("xdp")
+int cb_close(struct xdp_md *ctx)
+{
+	struct bpf_dynptr d;
+
+	bpf_ringbuf_reserve_dynptr(&rb, 16, 0, &d);
+	bpf_loop(1, drop_rec, &d, 0);
+	return XDP_PASS;
+}
+
+/* Main's dynptr handed two levels down: a relay passes it on to the functions above, which
+ * read it, release it or make it. */
+static __attribute__((noinline)) int relay_parse(struct bpf_dynptr *p)
+{
+	return parse(p) + 1;
+}
+
+SEC("xdp")
+int deep_read(struct xdp_md *ctx)
+{
+	struct bpf_dynptr d;
+	int r;
+
+	bpf_ringbuf_reserve_dynptr(&rb, 16, 0, &d);
+	r = relay_parse(&d);
+	bpf_ringbuf_submit_dynptr(&d, 0);
+	return r & 1 ? XDP_PASS : XDP_DROP;
+}
+
+static __attribute__((noinline)) int relay_close(struct bpf_dynptr *d, __u32 keep)
+{
+	close_rec(d, keep);
+	return 0;
+}
+
+SEC("xdp")
+int deep_close(struct xdp_md *ctx)
+{
+	struct bpf_dynptr d;
+	__u32 v = ctx->rx_queue_index;
+
+	bpf_ringbuf_reserve_dynptr(&rb, 16, 0, &d);
+	bpf_dynptr_write(&d, 8, &v, sizeof(v), 0);
+	relay_close(&d, v & 1);
+	return XDP_PASS;
+}
+
+static __attribute__((noinline)) int relay_open(struct bpf_dynptr *d, __u32 v)
+{
+	return open_rec(d, v + 1);
+}
+
+SEC("xdp")
+int deep_make(struct xdp_md *ctx)
+{
+	struct bpf_dynptr d;
+
+	relay_open(&d, ctx->ingress_ifindex);
+	bpf_ringbuf_submit_dynptr(&d, 0);
+	return XDP_PASS;
+}
+
+/* twin: the record reserved two levels down is never released */
+SEC("xdp")
+int deep_make_leak(struct xdp_md *ctx)
+{
+	struct bpf_dynptr d;
+
+	relay_open(&d, ctx->ingress_ifindex);
+	return XDP_PASS;
+}
+
+/* twin: the record released two levels down, discarded again */
+SEC("xdp")
+int deep_close_twice(struct xdp_md *ctx)
+{
+	struct bpf_dynptr d;
+
+	bpf_ringbuf_reserve_dynptr(&rb, 16, 0, &d);
+	relay_close(&d, ctx->rx_queue_index & 1);
+	bpf_ringbuf_discard_dynptr(&d, 0);
+	return XDP_PASS;
 }
 
 char LICENSE[] SEC("license") = "GPL";
