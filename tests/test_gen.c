@@ -1391,6 +1391,46 @@ struct twin_counts {
 	const void *arg;
 };
 
+/* How judge_twin judges a knob's program: flag is the twin's; call, whether the program makes
+ * the knob's call (only those safe forms are counted); traps, the trap kinds of a flagged
+ * program's run counted (TRAPS); run_all, every program run (else the flagged ones); run, the
+ * run made instead of r's (NULL: r's, on its own input). */
+struct twin_judge {
+	uint64_t flag;
+	bool call;
+	unsigned traps;
+	bool run_all;
+	const struct twin_run *run;
+};
+#define TRAPS(t) (1u << (t))
+
+/* What the flagged-twin callbacks share: bpfscev's verdict v (*safe: called safe) — the safe
+ * forms with the call called safe counted in safe, the flagged programs not called safe in
+ * dirty[1] —, the flagged programs counted in flagged, their runs trapping with one of j->traps
+ * counted in traps, and no program called safe whose run traps.  False when verify failed (v
+ * then says nothing).  A twin may sit where no run goes, which the kernel does not verify
+ * either: called safe then, but never one whose runs trap. */
+static bool judge_twin(struct twin_counts *c, const struct twin_run *r, const struct twin_judge *j,
+		       struct scev_verdict *v, bool *safe)
+{
+	bool flagged = r->p->flags & j->flag, verified = twin_verdict(r, v);
+	enum interp_trap t = INTERP_OK;
+
+	*safe = verified && v->kind == VERDICT_SAFE;
+	if (verified) {
+		c->safe += !r->twin && j->call && *safe;
+		c->dirty[1] += flagged && !*safe;
+	}
+	c->flagged[r->twin] += flagged;
+	if (flagged || j->run_all)
+		t = twin_trap(j->run ? j->run : r, NULL);
+	if (flagged)
+		c->traps += !!(j->traps & TRAPS(t));
+	CHECK(!*safe || t == INTERP_OK || t == INTERP_TRAP_STEPS, TW "called safe, but its run "
+	      "traps (%d)", TW_ARGS(r), t);
+	return verified;
+}
+
 /* p_iter_num and its unsafe twin p_iter_num_unsafe: the safe form never traps and stays within
  * max_steps (check_program, two inputs), the twin, flagged, breaks the iterator's lifecycle on
  * some runs (the interpreter traps with INTERP_TRAP_HELPER); both call bpf_iter_num_new. */
@@ -1604,10 +1644,8 @@ static void urb_program(void *arg, const struct twin_run *r)
 {
 	struct twin_counts *c = arg;
 	const struct gen_program *p = r->p;
-	bool call = has_call(p, 0, BPF_FUNC_user_ringbuf_drain);
+	bool call = has_call(p, 0, BPF_FUNC_user_ringbuf_drain), safe;
 	struct scev_verdict v;
-	enum interp_trap t = INTERP_OK;
-	bool safe = false;
 
 	c->calls[r->twin] += call;
 	CHECK(!call || (p->map_cnt == GEN_MAP_URB + 1 &&
@@ -1619,18 +1657,8 @@ static void urb_program(void *arg, const struct twin_run *r)
 	      "knob or its call", TW_ARGS(r));
 	c->shaped[r->twin] += has_call(p, 0, BPF_FUNC_dynptr_data) ||
 			      has_call(p, 0, BPF_FUNC_dynptr_write);
-	if (twin_verdict(r, &v)) {
-		safe = v.kind == VERDICT_SAFE;
-		c->safe += !r->twin && call && safe;
-		/* (a twin's drain may sit where no run goes, which the kernel does not verify
-		 * either: called safe then, but never one whose runs trap) */
-		c->dirty[1] += (p->flags & GEN_PROG_URB_UNSAFE) && !safe;
-	}
-	c->flagged[r->twin] += !!(p->flags & GEN_PROG_URB_UNSAFE);
-	if (p->flags & GEN_PROG_URB_UNSAFE)
-		c->traps += (t = twin_trap(r, NULL)) == INTERP_TRAP_MEM;
-	CHECK(!safe || t == INTERP_OK || t == INTERP_TRAP_STEPS, TW "called safe, but its run "
-	      "traps (%d)", TW_ARGS(r), t);
+	judge_twin(c, r, &(struct twin_judge){ GEN_PROG_URB_UNSAFE, call, TRAPS(INTERP_TRAP_MEM) },
+		   &v, &safe);
 }
 
 /* p_dynptr and its unsafe twin p_dynptr_unsafe: a dynptr on the stack (bpf_dynptr_from_mem over
@@ -1645,29 +1673,16 @@ static void dynptr_program(void *arg, const struct twin_run *r)
 	struct twin_counts *c = arg;
 	const struct gen_program *p = r->p;
 	bool call = has_call(p, 0, BPF_FUNC_dynptr_from_mem) ||
-		    has_call(p, 0, BPF_FUNC_ringbuf_reserve_dynptr);
+		    has_call(p, 0, BPF_FUNC_ringbuf_reserve_dynptr), safe;
 	struct scev_verdict v;
-	enum interp_trap t = INTERP_OK;
-	bool safe = false;
 
 	c->calls[r->twin] += call;
 	c->shaped[r->twin] += has_call(p, 0, BPF_FUNC_ringbuf_reserve_dynptr);
 	CHECK(!(p->flags & GEN_PROG_DYNPTR_UNSAFE) || (r->twin && call), TW "twin flag without its "
 	      "knob or its call", TW_ARGS(r));
-	if (twin_verdict(r, &v)) {
-		safe = v.kind == VERDICT_SAFE;
-		c->safe += !r->twin && call && safe;
-		/* (a twin may sit where no run goes, which the kernel does not verify either:
-		 * called safe then, but never one whose runs trap, below) */
-		c->dirty[1] += (p->flags & GEN_PROG_DYNPTR_UNSAFE) && !safe;
-	}
-	c->flagged[r->twin] += !!(p->flags & GEN_PROG_DYNPTR_UNSAFE);
-	if (p->flags & GEN_PROG_DYNPTR_UNSAFE) {
-		t = twin_trap(r, NULL);
-		c->traps += t == INTERP_TRAP_MEM || t == INTERP_TRAP_REF;
-	}
-	CHECK(!safe || t == INTERP_OK || t == INTERP_TRAP_STEPS, TW "called safe, but its run "
-	      "traps (%d)", TW_ARGS(r), t);
+	judge_twin(c, r, &(struct twin_judge){ GEN_PROG_DYNPTR_UNSAFE, call,
+					       TRAPS(INTERP_TRAP_MEM) | TRAPS(INTERP_TRAP_REF) },
+		   &v, &safe);
 }
 
 static void test_dynptr_knobs(void)
@@ -1711,10 +1726,8 @@ static void dynptr_sub_program(void *arg, const struct twin_run *r)
 {
 	struct twin_counts *c = arg;
 	const struct gen_program *p = r->p;
-	bool call = sub_dynptr_call(p);
+	bool call = sub_dynptr_call(p), safe;
 	struct scev_verdict v;
-	enum interp_trap t = INTERP_OK;
-	bool safe = false;
 
 	c->calls[r->twin] += call;
 	/* (the own-frame form: the subprogram makes the dynptr) */
@@ -1727,20 +1740,11 @@ static void dynptr_sub_program(void *arg, const struct twin_run *r)
 		}
 	CHECK(!(p->flags & GEN_PROG_DYNPTR_UNSAFE) || (r->twin && call), TW "twin flag without its "
 	      "knob or its call", TW_ARGS(r));
-	if (twin_verdict(r, &v)) {
-		safe = v.kind == VERDICT_SAFE;
-		c->safe += !r->twin && call && safe;
-		c->dirty[1] += (p->flags & GEN_PROG_DYNPTR_UNSAFE) && !safe;
+	if (judge_twin(c, r, &(struct twin_judge){ GEN_PROG_DYNPTR_UNSAFE, call,
+						   TRAPS(INTERP_TRAP_MEM) | TRAPS(INTERP_TRAP_REF) },
+		       &v, &safe))
 		CHECK(!r->twin || !(p->flags & GEN_PROG_DYNPTR_UNSAFE) || !safe, TW "the twin called "
 		      "safe", TW_ARGS(r));
-	}
-	c->flagged[r->twin] += !!(p->flags & GEN_PROG_DYNPTR_UNSAFE);
-	if (p->flags & GEN_PROG_DYNPTR_UNSAFE) {
-		t = twin_trap(r, NULL);
-		c->traps += t == INTERP_TRAP_MEM || t == INTERP_TRAP_REF;
-	}
-	CHECK(!safe || t == INTERP_OK || t == INTERP_TRAP_STEPS, TW "called safe, but its run "
-	      "traps (%d)", TW_ARGS(r), t);
 }
 
 static void test_dynptr_sub_knobs(void)
@@ -1951,10 +1955,8 @@ static void timer_program(void *arg, const struct twin_run *r)
 {
 	struct twin_counts *c = arg;
 	const struct gen_program *p = r->p;
-	bool call = has_call(p, 0, BPF_FUNC_timer_set_callback);
+	bool call = has_call(p, 0, BPF_FUNC_timer_set_callback), safe;
 	struct scev_verdict v;
-	enum interp_trap t = INTERP_OK;
-	bool safe = false;
 
 	c->calls[r->twin] += call;
 	CHECK(!call || (p->map_cnt == GEN_MAP_TIMER + 1 &&
@@ -1964,24 +1966,14 @@ static void timer_program(void *arg, const struct twin_run *r)
 	CHECK(!(p->flags & GEN_PROG_TIMER_UNSAFE) || (r->twin && call), TW "twin flag without its "
 	      "knob or its call", TW_ARGS(r));
 	c->shaped[r->twin] += has_call(p, 0, BPF_FUNC_timer_cancel);
-	if (twin_verdict(r, &v)) {
-		safe = v.kind == VERDICT_SAFE;
-		c->safe += !r->twin && call && safe;
-		/* (the other statements' reasons are theirs: recursion, loops not bounded) */
+	/* (the other statements' reasons are theirs: recursion, loops not bounded) */
+	if (judge_twin(c, r, &(struct twin_judge){ GEN_PROG_TIMER_UNSAFE, call,
+						   TRAPS(INTERP_TRAP_HELPER) }, &v, &safe))
 		CHECK(r->twin || !call || safe || (!strstr(v.reason, "timer") &&
 						   !strstr(v.reason, "async")),
 		      TW "a safe form not called safe: %s", TW_ARGS(r), v.reason);
-		/* (a twin's timer may sit where no run goes, which the kernel does not verify
-		 * either: called safe then, but never one whose runs trap) */
-		c->dirty[1] += (p->flags & GEN_PROG_TIMER_UNSAFE) && !safe;
-	}
-	c->flagged[r->twin] += !!(p->flags & GEN_PROG_TIMER_UNSAFE);
 	if (!r->twin && call)
 		timer_fires(r, &c->bad, &c->dirty[0]);
-	if (p->flags & GEN_PROG_TIMER_UNSAFE)
-		c->traps += (t = twin_trap(r, NULL)) == INTERP_TRAP_HELPER;
-	CHECK(!safe || t == INTERP_OK || t == INTERP_TRAP_STEPS, TW "called safe, but its run "
-	      "traps (%d)", TW_ARGS(r), t);
 }
 
 static void test_timer_knobs(void)
@@ -2018,10 +2010,8 @@ static void timer_two_program(void *arg, const struct twin_run *r)
 {
 	struct twin_counts *c = arg;
 	const struct gen_program *p = r->p;
-	bool two = p->map_cnt == GEN_MAP_TIMER2 + 1;
+	bool two = p->map_cnt == GEN_MAP_TIMER2 + 1, safe;
 	struct scev_verdict v;
-	enum interp_trap t = INTERP_OK;
-	bool safe = false;
 
 	c->calls[r->twin] += two;
 	CHECK(!two || (p->maps[GEN_MAP_TIMER2].timer == GEN_TIMER_OFF + 1 &&
@@ -2030,22 +2020,14 @@ static void timer_two_program(void *arg, const struct twin_run *r)
 	      "the second timer map", TW_ARGS(r));
 	CHECK(!(p->flags & GEN_PROG_TIMER_TWO_UNSAFE) || (r->twin && two), TW "twin flag without "
 	      "its knob or map 4", TW_ARGS(r));
-	if (twin_verdict(r, &v)) {
-		safe = v.kind == VERDICT_SAFE;
-		c->safe += !r->twin && two && safe;
+	if (judge_twin(c, r, &(struct twin_judge){ GEN_PROG_TIMER_TWO_UNSAFE, two,
+						   TRAPS(INTERP_TRAP_MEM), true }, &v, &safe)) {
 		CHECK(r->twin || !two || safe || (!strstr(v.reason, "timer") &&
 						  !strstr(v.reason, "async")),
 		      TW "a safe form not called safe: %s", TW_ARGS(r), v.reason);
 		CHECK(!(p->flags & GEN_PROG_TIMER_TWO_UNSAFE) || !safe, TW "the twin called safe",
 		      TW_ARGS(r));
-		c->dirty[1] += (p->flags & GEN_PROG_TIMER_TWO_UNSAFE) && !safe;
 	}
-	c->flagged[r->twin] += !!(p->flags & GEN_PROG_TIMER_TWO_UNSAFE);
-	t = twin_trap(r, NULL);
-	if (p->flags & GEN_PROG_TIMER_TWO_UNSAFE)
-		c->traps += t == INTERP_TRAP_MEM;
-	CHECK(!safe || t == INTERP_OK || t == INTERP_TRAP_STEPS, TW "called safe, but its run "
-	      "traps (%d)", TW_ARGS(r), t);
 }
 
 static void test_timer_two_knobs(void)
@@ -2080,40 +2062,28 @@ static void vma_program(void *arg, const struct twin_run *r)
 	struct twin_counts *c = arg;
 	const struct gen_program *p = r->p;
 	bool call = has_call(p, 0, BPF_FUNC_find_vma), flagged = p->flags & GEN_PROG_VMA_UNSAFE;
+	struct gen_program q = *p;
+	struct twin_run rq = *r;
 	struct scev_verdict v;
-	enum interp_trap t = INTERP_OK;
-	bool safe = false;
+	bool safe;
 
 	c->calls[r->twin] += call;
 	CHECK(p->prog_type == BPF_PROG_TYPE_RAW_TRACEPOINT && call &&
 	      has_call(p, 0, BPF_FUNC_get_current_task_btf), TW "not a raw tracepoint calling "
 	      "bpf_find_vma", TW_ARGS(r));
 	CHECK(!flagged || r->twin, TW "twin flag without its knob", TW_ARGS(r));
-	if (twin_verdict(r, &v)) {
-		safe = v.kind == VERDICT_SAFE;
-		c->safe += !r->twin && safe;
+	/* (the twins run with every call finding its vma: the helper data's bytes all odd) */
+	memset(q.helper_data, 1, sizeof(q.helper_data));
+	rq.p = &q;
+	/* (every safe form calls bpf_find_vma, checked above: counted as making the call) */
+	if (judge_twin(c, r, &(struct twin_judge){ GEN_PROG_VMA_UNSAFE, true,
+						   TRAPS(INTERP_TRAP_MEM) | TRAPS(INTERP_TRAP_LIMIT),
+						   false, &rq }, &v, &safe)) {
 		CHECK(r->twin || safe || (!strstr(v.reason, "find_vma") &&
 					  !strstr(v.reason, "task") && !strstr(v.reason, "vm_area")),
 		      TW "a safe form not called safe: %s", TW_ARGS(r), v.reason);
 		CHECK(!flagged || !safe, TW "a twin called safe", TW_ARGS(r));
-		c->dirty[1] += flagged && !safe;
 	}
-	c->flagged[r->twin] += flagged;
-	if (flagged) {
-		uint8_t in[GEN_INPUT_LEN];
-		struct gen_program q = *p;
-
-		/* (every call finds its vma: the helper data's bytes all odd) */
-		memset(q.helper_data, 1, sizeof(q.helper_data));
-		memcpy(in, p->input, sizeof(in));
-		struct twin_run rq = *r;
-
-		rq.p = &q;
-		t = twin_trap(&rq, in);
-		c->traps += t == INTERP_TRAP_MEM || t == INTERP_TRAP_LIMIT;
-	}
-	CHECK(!safe || t == INTERP_OK || t == INTERP_TRAP_STEPS, TW "called safe, but its run "
-	      "traps (%d)", TW_ARGS(r), t);
 }
 
 static void test_find_vma_knobs(void)
