@@ -403,6 +403,18 @@ static void unprepare(struct prepared *p)
 	ebpf_object__free(p->obj);
 }
 
+/* A case's end: no encoding finding in r (what, when given, names the case in the message),
+ * r freed, p unprepared. */
+static void finish(struct prepared *p, struct smt_result *r, const char *what)
+{
+	if (what)
+		CHECK(r->encoding_bugs == 0, "%s: %u encoding findings", what, r->encoding_bugs);
+	else
+		CHECK(r->encoding_bugs == 0, "%u encoding findings", r->encoding_bugs);
+	smt_result__free(r);
+	unprepare(p);
+}
+
 /* The concrete oracle with its default inputs does not refute claim_kind/claim. */
 static bool concrete_misses(struct prepared *p, uint8_t kind, uint32_t claim)
 {
@@ -581,9 +593,7 @@ static void test_wrong_claims(void)
 		      c ? c->reason : "missing");
 		c = find_claim(&r, SMT_CLAIM_IV, 0);
 		CHECK(c && c->verdict == SMT_PROVED, "the true IV: %s", c ? c->reason : "missing");
-		CHECK(r.encoding_bugs == 0, "%u encoding findings", r.encoding_bugs);
-		smt_result__free(&r);
-		unprepare(&p);
+		finish(&p, &r, NULL);
 	}
 	if (prepare(&p, prog2, claims2)) {
 		CHECK(concrete_misses(&p, FIND_TRIP_MAX, 0), "the concrete oracle found the bound "
@@ -601,9 +611,7 @@ static void test_wrong_claims(void)
 			       "r2 <= 255 at the exit, wrong only when byte 3 is 0xff");
 		c = find_claim(&r, SMT_CLAIM_IV, 0);
 		CHECK(c && c->verdict == SMT_PROVED, "the true IV: %s", c ? c->reason : "missing");
-		CHECK(r.encoding_bugs == 0, "%u encoding findings", r.encoding_bugs);
-		smt_result__free(&r);
-		unprepare(&p);
+		finish(&p, &r, NULL);
 	}
 	if (prepare(&p, prog2, claims2_true)) {
 		zo.precision = true;
@@ -898,9 +906,7 @@ static void test_bpf_loop(void)
 			       "bpf_loop: its result 10");
 		expect_refuted(&p, &r, SMT_CLAIM_RANGE, 2, FIND_RANGE, word0_deadbeef,
 			       "bpf_loop: the sum the callback left in the caller's frame");
-		CHECK(r.encoding_bugs == 0, "%u encoding findings", r.encoding_bugs);
-		smt_result__free(&r);
-		unprepare(&p);
+		finish(&p, &r, NULL);
 	}
 	if (prepare(&p, prog1, claims1_true)) {
 		CHECK(smt_check(&r, p.obj, &p.obj->progs[0], &p.claims->progs[0], &zo) == 0,
@@ -977,9 +983,7 @@ static void cb_case(const char *what, const char *prog, const char *claims,
 	for (size_t j = 0; j < nrefuted; j++)
 		expect_refuted(&p, &r, refuted[j].ckind, refuted[j].index, refuted[j].fkind,
 			       refuted[j].want, what);
-	CHECK(r.encoding_bugs == 0, "%s: %u encoding findings", what, r.encoding_bugs);
-	smt_result__free(&r);
-	unprepare(&p);
+	finish(&p, &r, what);
 }
 
 /* the prologue of the user_ringbuf_drain programs: drain(map 0, cb, &fp[-8] = 0, 0) at pc 9 */
@@ -1434,9 +1438,7 @@ static void unknown_case(const char *what, const char *prog, const char *claims,
 		CHECK(r.claims[k].verdict == SMT_UNKNOWN, "%s: claim %u (pc %u, kind %d): %s: %s",
 		      what, k, r.claims[k].pc, r.claims[k].kind,
 		      smt_verdict_name(r.claims[k].verdict), r.claims[k].reason);
-	CHECK(r.encoding_bugs == 0, "%s: %u encoding findings", what, r.encoding_bugs);
-	smt_result__free(&r);
-	unprepare(&p);
+	finish(&p, &r, what);
 }
 
 static bool byte0_low7(const uint8_t *in)
@@ -1711,9 +1713,7 @@ static void test_hash_value_forged(void)
 	expect_verdict(&r, 0, SMT_PROVED, false, "hash value: forged claim 0");
 	expect_verdict(&r, 1, SMT_PROVED, false, "hash value: forged claim 1");
 	expect_verdict(&r, 2, SMT_PROVED, true, "hash value: the counter's true claim");
-	CHECK(r.encoding_bugs == 0, "hash value: %u encoding findings", r.encoding_bugs);
-	smt_result__free(&r);
-	unprepare(&p);
+	finish(&p, &r, "hash value");
 }
 
 /* bpf_map_lookup_percpu_elem (helper 195; issue 15, z3pc20): the machine holds the other CPUs'
@@ -1789,9 +1789,7 @@ static void test_percpu_lookup(void)
 	expect_verdict(&r, 1, SMT_UNKNOWN, true,
 		       "per-CPU lookup: CPU 1's copy read as 0 (true of zeroed copies only)");
 	expect_verdict(&r, 0, SMT_PROVED, true, "per-CPU lookup: the copy's pointer");
-	CHECK(r.encoding_bugs == 0, "per-CPU lookup: %u encoding findings", r.encoding_bugs);
-	smt_result__free(&r);
-	unprepare(&p);
+	finish(&p, &r, "per-CPU lookup");
 }
 
 /* Induction decides a round's hypotheses first and the other obligations only when every
@@ -2052,9 +2050,7 @@ static void test_iter_num(void)
 				      "proved by %s, not induction", copy == 2 ? " (in a callee)"
 				      : copy ? " (a copy)" : "",
 				      smt_method_name(r.claims[k].method));
-		CHECK(r.encoding_bugs == 0, "%u encoding findings", r.encoding_bugs);
-		smt_result__free(&r);
-		unprepare(&p);
+		finish(&p, &r, NULL);
 	}
 	for (size_t w = 0; w < 2 * sizeof(claims_wrong) / sizeof(claims_wrong[0]); w++) {
 		size_t n = sizeof(claims_wrong) / sizeof(claims_wrong[0]);
@@ -2074,9 +2070,7 @@ static void test_iter_num(void)
 				CHECK(c->verdict != SMT_PROVED, "iter_num%s: the wrong claim %zu "
 				      "proved (%s)", w < n ? "" : " (in a callee)", w % n, c->reason);
 		}
-		CHECK(r.encoding_bugs == 0, "%u encoding findings", r.encoding_bugs);
-		smt_result__free(&r);
-		unprepare(&p);
+		finish(&p, &r, NULL);
 	}
 }
 
