@@ -2560,21 +2560,43 @@ static void check_mem_twins(const struct twin_spec *s, const struct twin_counts 
 	      c->safe);
 }
 
-static void start_range_program(void *arg, const struct twin_run *r)
+/* A memory twin's knob (mem_twin_knobs): its twin's flag, and the words no reason of a safe
+ * form may hold (NULL: none). */
+struct mem_twin {
+	uint64_t flag;
+	const char *words[2];
+};
+
+/* mem_twin_verdict on each program (c->arg: the struct mem_twin), and the safe form's reason
+ * without the knob's words. */
+static void mem_twin_program(void *arg, const struct twin_run *r)
 {
+	struct twin_counts *c = arg;
+	const struct mem_twin *m = c->arg;
 	struct scev_verdict v;
 
-	if (mem_twin_verdict(arg, r, GEN_PROG_START_RANGE_UNSAFE, &v) && !r->twin)
-		CHECK(!strstr(v.reason, "stack"), TW "%s", TW_ARGS(r), v.reason);
+	if (mem_twin_verdict(c, r, m->flag, &v) && !r->twin && m->words[0])
+		CHECK(!strstr(v.reason, m->words[0]) &&
+		      (!m->words[1] || !strstr(v.reason, m->words[1])), TW "%s", TW_ARGS(r),
+		      v.reason);
+}
+
+/* The programs of s judged by mem_twin_program with m, into c. */
+static void mem_twin_knobs(const struct twin_spec *s, const struct mem_twin *m,
+			   struct twin_counts *c)
+{
+	c->arg = m;
+	for_twin_programs(s, mem_twin_program, c);
 }
 
 static void test_start_range_knobs(void)
 {
 	static const struct twin_spec s = { { "p_start_range", "p_start_range_over" }, 100,
 					    3460000, 100 };
+	static const struct mem_twin m = { GEN_PROG_START_RANGE_UNSAFE, { "stack" } };
 	struct twin_counts c = { 0 };
 
-	for_twin_programs(&s, start_range_program, &c);
+	mem_twin_knobs(&s, &m, &c);
 	check_mem_twins(&s, &c, 50);
 }
 
@@ -2583,13 +2605,7 @@ static void test_start_range_knobs(void)
  * reads the byte past the 64-byte value on its own input (which sets the length to 61) and is
  * never called safe; the safe form never traps (check_program, two inputs) and bpfscev never
  * calls it unsafe for a map-value access, and calls most of its programs safe. */
-static void map_len_program(void *arg, const struct twin_run *r)
-{
-	struct scev_verdict v;
-
-	if (mem_twin_verdict(arg, r, GEN_PROG_MAP_LEN_UNSAFE, &v) && !r->twin)
-		CHECK(!strstr(v.reason, "map value"), TW "%s", TW_ARGS(r), v.reason);
-}
+static const struct mem_twin map_len_twin = { GEN_PROG_MAP_LEN_UNSAFE, { "map value" } };
 
 static void test_map_len_knobs(void)
 {
@@ -2597,7 +2613,7 @@ static void test_map_len_knobs(void)
 					    100 };
 	struct twin_counts c = { 0 };
 
-	for_twin_programs(&s, map_len_program, &c);
+	mem_twin_knobs(&s, &map_len_twin, &c);
 	check_mem_twins(&s, &c, 80);
 	printf("p_map_len: %u of 100 called safe; p_map_len_over: %u of %u trap, none called "
 	       "safe\n", c.safe, c.traps, c.flagged[1]);
@@ -2611,14 +2627,14 @@ static void map_percpu_program(void *arg, const struct twin_run *r)
 {
 	CHECK(r->p->map_cnt >= 1 && r->p->maps[0].type == BPF_MAP_TYPE_PERCPU_ARRAY,
 	      TW "map 0 has type %u", TW_ARGS(r), r->p->map_cnt ? r->p->maps[0].type : 0);
-	map_len_program(arg, r);
+	mem_twin_program(arg, r);
 }
 
 static void test_map_percpu_knob(void)
 {
 	static const struct twin_spec s = { { "p_map_len", "p_map_len_over" }, 100, 4300000,
 					    100, { { "p_map_percpu", 100 } } };
-	struct twin_counts c = { 0 };
+	struct twin_counts c = { .arg = &map_len_twin };
 
 	for_twin_programs(&s, map_percpu_program, &c);
 	check_mem_twins(&s, &c, 80);
@@ -2631,22 +2647,15 @@ static void test_map_percpu_knob(void)
  * frames on every run and is never called safe; the safe form never traps, and bpfscev never
  * calls it unsafe for the joined pointer ("not a known pointer" before db55fbe) and calls most
  * of its programs safe (the others for the default mix's calls: a chain over 512 bytes, ...). */
-static void call_frames_program(void *arg, const struct twin_run *r)
-{
-	struct scev_verdict v;
-
-	if (mem_twin_verdict(arg, r, GEN_PROG_FRAMES_UNSAFE, &v) && !r->twin)
-		CHECK(!strstr(v.reason, "not a known pointer") && !strstr(v.reason, "caller's stack"),
-		      TW "%s", TW_ARGS(r), v.reason);
-}
-
 static void test_call_frames_knobs(void)
 {
 	static const struct twin_spec s = { { "p_call_frames", "p_call_frames_past" }, 100,
 					    4800000, 100 };
+	static const struct mem_twin m = { GEN_PROG_FRAMES_UNSAFE,
+					   { "not a known pointer", "caller's stack" } };
 	struct twin_counts c = { 0 };
 
-	for_twin_programs(&s, call_frames_program, &c);
+	mem_twin_knobs(&s, &m, &c);
 	check_mem_twins(&s, &c, 30);
 }
 
@@ -2725,24 +2734,18 @@ static void test_stack_align_knobs(void)
  * traps, and bpfscev calls most of its programs safe (before the null guard: "R8 is not a known
  * pointer", none of them); the twin, flagged, reads NULL on every run and is never called
  * safe. */
-static void iter_search_program(void *arg, const struct twin_run *r)
-{
-	struct scev_verdict v;
-
-	mem_twin_verdict(arg, r, GEN_PROG_NULL_UNSAFE, &v);
-}
-
 static void test_iter_search_knobs(void)
 {
 	static const struct twin_spec s = { { "p_iter_search", "p_iter_search_unset" }, 100,
 					    4300000, 100 };
+	static const struct mem_twin m = { GEN_PROG_NULL_UNSAFE };
 	struct twin_counts c = { 0 };
 
 	if (!ebpf_kfunc_btf_available()) {
 		check_skip_part("p_iter_search: no vmlinux BTF to name the kfuncs");
 		return;
 	}
-	for_twin_programs(&s, iter_search_program, &c);
+	mem_twin_knobs(&s, &m, &c);
 	CHECK(c.flagged[1] == 100 && c.traps == 100, "p_iter_search_unset: %u of %u flagged "
 	      "programs read NULL on their input", c.traps, c.flagged[1]);
 	CHECK(c.safe > 50, "p_iter_search: only %u of 100 programs called safe", c.safe);
@@ -2756,20 +2759,14 @@ static void test_iter_search_knobs(void)
  * through ctx->p unplaced, its whole frame, the spilled data pointer included: main called
  * none of the first 40 safe, "R2 is not a known pointer").  The twin, flagged, runs the callback twice (n = 2, or 1 + an input bit): i = 2 reads
  * the byte at data_end; it is never called safe. */
-static void cb_count_program(void *arg, const struct twin_run *r)
-{
-	struct scev_verdict v;
-
-	mem_twin_verdict(arg, r, GEN_PROG_CB_COUNT_UNSAFE, &v);
-}
-
 static void test_cb_count_knobs(void)
 {
 	static const struct twin_spec s = { { "p_cb_count", "p_cb_count_over" }, 100, 3470000,
 					    100 };
+	static const struct mem_twin m = { GEN_PROG_CB_COUNT_UNSAFE };
 	struct twin_counts c = { 0 };
 
-	for_twin_programs(&s, cb_count_program, &c);
+	mem_twin_knobs(&s, &m, &c);
 	CHECK(c.flagged[1] == 100 && c.traps > 50, "p_cb_count_over: %u of %u flagged programs "
 	      "read at data_end on their input", c.traps, c.flagged[1]);
 	CHECK(c.safe > 50, "p_cb_count: only %u of 100 programs called safe", c.safe);
