@@ -15,11 +15,12 @@
  *    (a kernel object's bytes, which the interpreter cannot know) differs on the addresses.
  * A kernel run whose helper found this process's mmap lock taken by another task (-EBUSY: rare,
  * no fault of either side) is asked again, up to 4 times.
- * Without bpf() the test skips.
+ * Without bpf() (or the kernel's BTF, which bpf_get_current_task_btf needs) the test skips.
  */
 #include <errno.h>
 #include <string.h>
 
+#include "bpf/isa.h"
 #include "casefile/casefile.h"
 #include "oracle/exec/interp.h"
 #include "oracle/kernel/kdiff.h"
@@ -215,6 +216,9 @@ int main(void)
 
 	if (!kernel_available(why, sizeof(why)))
 		return check_skip("test_find_vma_run", "%s", why);
+	if (!ebpf_kfunc_btf_available())
+		return check_skip("test_find_vma_run", "no vmlinux BTF: the kernel has no "
+				  "bpf_get_current_task_btf to give bpf_find_vma its task");
 	once();
 	differential("counted", COUNTED, KDIFF_AGREE);
 	differential("vm_start", VM_START, KDIFF_RETVAL);

@@ -29,13 +29,14 @@
  *    counted with its reason;
  *  - per-CPU maps: every CPU's copy compared, the interpreter run on the CPU the kernel's run
  *    was pinned to (bpf_map_lookup_percpu_elem writing other CPUs' copies, the smp id).
- * Without bpf() the test skips.
+ * Without bpf() the test skips; without the kernel's BTF, its bpf_find_vma programs (one line).
  */
 #define _GNU_SOURCE /* sched_setaffinity */
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bpf/isa.h"
 #include "casefile/casefile.h"
 #include "oracle/kernel/kdiff.h"
 #include "oracle/kernel/kernel.h"
@@ -601,17 +602,24 @@ static void percpu_others(void)
 int main(void)
 {
 	char why[256];
+	bool vma;
 
 	if (!kernel_available(why, sizeof(why)))
 		return check_skip("test_kdiff_maps", "%s", why);
+	/* (bpf_get_current_task_btf, which gives bpf_find_vma its task, needs the kernel's BTF) */
+	vma = ebpf_kfunc_btf_available();
+	if (!vma)
+		check_skip_part("the bpf_find_vma programs: no vmlinux BTF");
 	writes();
-	vma_map();
+	if (vma)
+		vma_map();
 	xdp_map();
 	timer_maps();
 	ptr_slots();
 	not_compared("prandom_map", PRANDOM_MAP);
 	hash_maps();
-	hash_second_run();
+	if (vma)
+		hash_second_run();
 	percpu_array();
 	percpu_others();
 	printf("test_kdiff_maps: array, per-CPU array and (LRU, per-CPU) hash maps compared after "
