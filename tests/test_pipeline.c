@@ -24,6 +24,7 @@ static const char *const state_keys[] = {
 	"exec_safe", "exec_safe_bounded", "exec_safe_long", "exec_safe_calls", "exec_safe_may_goto",
 	"exec_safe_none", "exec_safe_faulted", "exec_safe_per_call", "exec_safe_mg0", "exec_safe_mg1",
 	"exec_safe_mg8", "exec_safe_mg64", "exec_safe_mgk", "exec_safe_main_own",
+	"exec_safe_held_long",
 	"z3_programs", "z3_claims", "z3_proved", "z3_refuted", "z3_unknown", "z3_encoding",
 	"kernel_programs", "kernel_both_accept", "kernel_both_reject", "kernel_improvement",
 	"kernel_regression", "kernel_verdict_faults", "kernel_claim_programs", "kernel_claims",
@@ -234,6 +235,10 @@ static void test_verdict_oracle(void)
 				    "r3 = r10\nr3 += -8\nr4 = 0\ncall bpf_loop\n"
 				    "r0 = *(u64 *)(r10 -8)\nexit\ncb: r3 = *(u64 *)(r2 +0)\n"
 				    "r3 += r1\n*(u64 *)(r2 +0) = r3\nr0 = 0\nexit\n";
+	/* 6,003 instructions: past the runs' budget of 5,000, main alone (no per-call bound to
+	 * watch): its runs are given its bound + 1 and held to it (seed 151's main-only
+	 * verdicts; not judged before) */
+	static const char count3000[] = "r1 = 0\nl: r1 += 1\nif r1 < 3000 goto l\nr0 = 0\nexit\n";
 	/* may_goto's budget ends it: 3 instructions a pass */
 	static const char mg[] = "r0 = 0\nl: may_goto out\nr0 += 1\ngoto l\nout: exit\n";
 	static const struct {
@@ -247,6 +252,9 @@ static void test_verdict_oracle(void)
 	} cases[] = {
 		{ "count", count, NULL, 0, 0, VERDICT_SAFE },
 		{ "count bounded too low", count, "ran past 20 instructions", 20, SCEV_ENDS_BOUND, 0 },
+		{ "count past the budget", count3000, NULL, 0, 0, VERDICT_SAFE },
+		{ "count past the budget bounded too low", count3000, "ran past 6000 instructions",
+		  6000, SCEV_ENDS_BOUND, 0 },
 		{ "side entry only, endless", endless, NULL, 0, 0, VERDICT_UNSAFE },
 		{ "side entry only, endless, called safe on nothing", endless,
 		  "its ending rests on nothing", UINT64_MAX, SCEV_ENDS_NONE, 0 },
