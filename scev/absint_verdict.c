@@ -1063,13 +1063,25 @@ int absint_verify_run(struct engine *en, uint32_t b, struct astate *s, struct sc
 	return err;
 }
 
-/* After every block's checks: every loop that can run must be bounded. */
+/* After every block's checks: no instruction is unreachable, and every loop that can run must
+ * be bounded. */
 int absint_verify_loops(struct engine *en)
 {
 	struct scev_ctx *cx = en->cx;
 	struct scev_verdict *v = cx->verdict;
 	struct claim_text_buf rb;
 	int err = 0;
+
+	/* the kernel's check_cfg, before it verifies anything: an instruction no path from its
+	 * function's entry reaches, following both arms of every branch whatever the values
+	 * (clang leaves a jump after an exit: "unreachable insn 6") */
+	for (uint32_t b = 0; b < cx->st.cfg->nblocks; b++)
+		if (!cx->st.cfg->blocks[b].reachable) {
+			verdict_fail(v, VERDICT_UNSAFE, cx->st.cfg->blocks[b].first, "unreachable insn "
+				     "%u (the kernel refuses code no path from the entry reaches)",
+				     cx->st.cfg->blocks[b].first);
+			break;
+		}
 
 	for (uint32_t l = 0; l < cx->st.loops->nloops && !err; l++) {
 		const struct scev_loop *L = &cx->st.loops->loops[l];
