@@ -293,8 +293,13 @@ static void emit_cb_make(struct gi *g, struct gi_sub *s)
 {
 	int l_out = gi_label(g), l_disc = gi_label(g);
 
-	gi_alux(g, true, BPF_MOV, BPF_REG_6, BPF_REG_2);
-	gi_alux(g, true, BPF_MOV, BPF_REG_8, BPF_REG_1);
+	if (s->dp_each) {	/* cb(map, key, value, p): the key for the index */
+		gi_alux(g, true, BPF_MOV, BPF_REG_6, BPF_REG_4);
+		gi_ldx(g, BPF_W, BPF_REG_8, BPF_REG_2, 0);
+	} else {
+		gi_alux(g, true, BPF_MOV, BPF_REG_6, BPF_REG_2);
+		gi_alux(g, true, BPF_MOV, BPF_REG_8, BPF_REG_1);
+	}
 	gi_mov_const(g, BPF_REG_7, 0, true);
 	if (s->dp_key_form == DPC_SWAP) {	/* the caller's record discarded first */
 		gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_6);
@@ -681,9 +686,12 @@ void gi_dynptr_deep_call(struct gi *g, bool twin)
 /* ---- p_dynptr_cb_make and its unsafe twin p_dynptr_cb_make_unsafe ----
  *
  * A bpf_loop callback makes or releases its caller's dynptr through its context pointer (the
- * prologue, after the other call pieces): bpf_loop(nr, cb, &d, 0), nr in 1..8, d at
- * GEN_FP_DYNPTR (not 0: this kernel then reports a bug of its own, "No program to jit", for the
- * callback that makes a record: `fuzz --kernel --seed 2104`, program 29).  Each call of the callback finds d where the last one left it.  The forms: main
+ * prologue, after the other call pieces): bpf_loop(nr, cb, &d, 0), nr in 1..8 (not 0: this
+ * kernel then reports a bug of its own, "No program to jit", for the callback that makes a
+ * record: `fuzz --kernel --seed 2104`, program 29), d at GEN_FP_DYNPTR.  A third of the time
+ * bpf_for_each_map_elem(map 0, cb, &d, 0) instead, over its GEN_MAP_ENTRIES values (not over a
+ * hash map, p_map_hash, whose elements may be fewer than two): cb(map, key, value, p), its key
+ * for the index.  Each call of the callback finds d where the last one left it.  The forms: main
  * reserves a record, and cb(i, p) discards it and reserves a new one of dp_size bytes in its
  * place, then uses it as p_dynptr_sub's f does; main submits or discards it after the loop by a
  * packet byte.  Or cb reserves a record in main's d, uses it and submits it (odd i) or discards
@@ -698,6 +706,7 @@ void gi_dynptr_cb_make_call(struct gi *g, bool twin)
 	uint8_t tk = twin ? (uint8_t)gen_u32(g->src, DPC_DROP, DPC_KEEP) : 0;
 	unsigned form = tk == DPC_DROP ? DPC_SWAP : tk == DPC_KEEP ? DPC_OWN : gen_pick(g->src, 3);
 	unsigned nr = gen_u32(g->src, tk ? 2 : 1, 8);
+	bool each = !g->hash_piece && gen_pick(g->src, 3) == 0;
 	struct gi_sub *f;
 
 	if (s < 0 || g->raw_tp)
@@ -705,6 +714,7 @@ void gi_dynptr_cb_make_call(struct gi *g, bool twin)
 	f = &g->subs[s];
 	f->called = true;
 	f->dp_sub = DPS_CB_MAKE;
+	f->dp_each = each;
 	f->dp_key_form = (uint8_t)form;
 	f->dp_rb = form != DPC_LOCAL;
 	f->dp_twin = tk;
@@ -713,17 +723,20 @@ void gi_dynptr_cb_make_call(struct gi *g, bool twin)
 	f->dp_size = gen_u32(g->src, 1, 64);
 	f->dp_off = gen_u32(g->src, 0, 64);
 	f->dp_key = (uint8_t)gen_pick(g->src, GEN_MAP_ENTRIES);
-	f->cb_nr = nr;
+	f->cb_nr = each ? GEN_MAP_ENTRIES : nr;
 	f->cb_steps = 64;
 	g->use_ringbuf = g->use_ringbuf || form != DPC_LOCAL;
-	g->use_map = g->use_map || form == DPC_LOCAL;
+	g->use_map = g->use_map || form == DPC_LOCAL || each;
 	if (form == DPC_SWAP)
 		main_dynptr(g, f, true, false, l_skip);
-	gi_mov_const(g, BPF_REG_1, nr, true);
+	if (each)
+		gi_ld_map(g, BPF_REG_1, 0);
+	else
+		gi_mov_const(g, BPF_REG_1, nr, true);
 	gi_ld_func(g, BPF_REG_2, f->label);
 	fp_arg(g, BPF_REG_3, GEN_FP_DYNPTR);
 	gi_mov_const(g, BPF_REG_4, 0, true);
-	gi_call_helper(g, BPF_FUNC_loop);
+	gi_call_helper(g, each ? BPF_FUNC_for_each_map_elem : BPF_FUNC_loop);
 	if (form == DPC_SWAP && !tk) {
 		input_bit(g, BPF_REG_6);
 		sub_release(g, BPF_REG_6, GEN_FP_DYNPTR, 0, false);

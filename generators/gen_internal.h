@@ -181,8 +181,10 @@ struct gi_sub {
 	 * p_dynptr_cb: 5 a bpf_loop callback cb(i, p) uses its caller's dynptr p; p_dynptr_deep:
 	 * 6 a relay m(p, x) = subs[dp_callee](p, x) between main and one of 1, 3, 4;
 	 * p_dynptr_cb_make: 7 a bpf_loop callback cb(i, p) making or releasing its caller's
-	 * dynptr p (dp_key_form: gen_dynptr.c's DPC_*) */
+	 * dynptr p (dp_key_form: gen_dynptr.c's DPC_*), or (dp_each) a bpf_for_each_map_elem
+	 * callback cb(map, key, value, p) */
 	uint8_t dp_sub, dp_op, dp_step, dp_twin, dp_key, dp_key_form;
+	bool dp_each;
 	int8_t dp_callee;
 	bool dp_rb, dp_always;
 	uint32_t dp_size, dp_off;

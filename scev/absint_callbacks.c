@@ -327,7 +327,7 @@ void absint_cb_args_join(struct scev_ctx *cx, uint32_t func, const struct aval a
 }
 
 /* bpf_for_each_map_elem at pc: the callback's arguments, the facts, r0. */
-static struct aval each_call(struct scev_ctx *cx, const struct astate *s, uint32_t pc,
+static struct aval each_call(struct scev_ctx *cx, struct astate *s, uint32_t pc,
 			     const struct scev_cb_loop *cb, uint32_t f)
 {
 	const struct aval *fl = &s->regs[4];
@@ -355,6 +355,9 @@ static struct aval each_call(struct scev_ctx *cx, const struct astate *s, uint32
 		}
 		a[4] = ctx_arg(&s->regs[3], f);
 		absint_cb_args_join(cx, cb->func, a);
+		/* (this frame's dynptrs, through its context pointer: as bpf_loop's) */
+		absint_dynptr_note_cb(cx, f, cb->func, s);
+		absint_dynptr_cb_return(cx, s, pc, cb->func);
 	}
 	if (s->regs[3].kind == AV_PTR && s->regs[3].region == REGION_STACK)
 		absint_cb_note_frame(cx, f, s);
@@ -372,7 +375,7 @@ static struct aval each_call(struct scev_ctx *cx, const struct astate *s, uint32
  * vm_area_struct (PTR_TO_BTF_ID), r3 the ctx as bpf_loop's r2, r4-r5 not readable; it must
  * return 0 or 1, and its result is dropped.  r0: 0 when the callback ran, -ENOENT (no mm, no
  * vma at addr), -EBUSY (mmap lock taken) or -EINVAL (flags other than 0). */
-static struct aval vma_call(struct scev_ctx *cx, const struct astate *s,
+static struct aval vma_call(struct scev_ctx *cx, struct astate *s, uint32_t pc,
 			    const struct scev_cb_loop *cb, uint32_t f)
 {
 	if (cb && cb->only_bpf_loop && cx->fn_args_acc) {
@@ -387,6 +390,9 @@ static struct aval vma_call(struct scev_ctx *cx, const struct astate *s,
 			a[2] = absint_btf_ptr(cx, vma);
 		a[3] = ctx_arg(&s->regs[4], f);
 		absint_cb_args_join(cx, cb->func, a);
+		/* (this frame's dynptrs, through its context pointer: as bpf_loop's) */
+		absint_dynptr_note_cb(cx, f, cb->func, s);
+		absint_dynptr_cb_return(cx, s, pc, cb->func);
 	}
 	if (s->regs[4].kind == AV_PTR && s->regs[4].region == REGION_STACK)
 		absint_cb_note_frame(cx, f, s);
@@ -430,7 +436,7 @@ struct aval absint_cb_call(struct engine *en, struct astate *s, uint32_t pc,
 	if (cx->insns[pc].imm == BPF_FUNC_for_each_map_elem)
 		return each_call(cx, s, pc, cb, f);
 	if (cx->insns[pc].imm == BPF_FUNC_find_vma)
-		return vma_call(cx, s, cb, f);
+		return vma_call(cx, s, pc, cb, f);
 	if (cx->insns[pc].imm == BPF_FUNC_user_ringbuf_drain)
 		return urb_call(cx, s, cb, f);
 

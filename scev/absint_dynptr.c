@@ -257,11 +257,20 @@ bool absint_dynptr_call(struct scev_ctx *cx, struct astate *s, uint32_t pc,
 	return true;
 }
 
-/* Function f is a callback only bpf_loop calls (it may use, make or release its caller's
- * dynptrs through its context pointer). */
+/* Function f is a callback only bpf_loop, bpf_for_each_map_elem or bpf_find_vma calls (the
+ * kernel's callbacks it calls in place, a number of times it explores as a loop: it may use,
+ * make or release its caller's dynptrs through its context pointer). */
 static bool loop_cb(const struct scev_ctx *cx, uint32_t f)
 {
-	return cx->cbdp && cx->fn_cb && cx->fn_cb[f] == SCEV_CB_LOOP;
+	return cx->cbdp && cx->fn_cb && (cx->fn_cb[f] == SCEV_CB_LOOP ||
+					 cx->fn_cb[f] == SCEV_CB_EACH || cx->fn_cb[f] == SCEV_CB_VMA);
+}
+
+/* The register of helper id's call that holds its callback's context (0: none modeled). */
+static int cb_ctx_reg(int32_t id)
+{
+	return id == BPF_FUNC_loop || id == BPF_FUNC_for_each_map_elem ? 3
+	       : id == BPF_FUNC_find_vma ? 4 : 0;
 }
 
 /* The dynptrs of its caller's frame at the calls of function f, as the previous pass saw them:
@@ -602,7 +611,7 @@ int absint_dynptr_setup(struct scev_ctx *cx)
 				if ((kd != DP_OTHER && kd != DP_USE) ||
 				    (cx->dp_exit && (ebpf_is_pseudo_call(i) ||
 						     (ebpf_is_helper_call(i) &&
-						      i->imm == BPF_FUNC_loop))))
+						      cb_ctx_reg(i->imm)))))
 					cx->dp_loop[l] = 1;
 			}
 		}
@@ -821,9 +830,10 @@ bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, cons
 		 * dynptrs live at its calls (absint_dynptr_verify_outer), and it may give such a
 		 * pointer to nothing but a plain helper or a dynptr helper that uses the dynptr */
 		bool outer = caller_dps(cx, func_of(cx, pc)) != NULL || s->cdp.may;
-		const struct scev_cb_loop *cb = helper && i->imm == BPF_FUNC_loop
+		const struct scev_cb_loop *cb = helper && cb_ctx_reg(i->imm)
 						? absint_cb_at(cx, pc) : NULL;
-		/* (a static callee, or a bpf_loop callback: given r3, its context) */
+		/* (a static callee, or a bpf_loop, for_each_map_elem or find_vma callback: given
+		 * its context) */
 		bool static_call = ebpf_is_pseudo_call(i) ?
 				   plain_static(cx, func_of(cx, pc + 1 + (uint32_t)i->imm)) :
 				   cb && cb->only_bpf_loop && loop_cb(cx, cb->func);
@@ -837,8 +847,8 @@ bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, cons
 		for (int r = 1; r <= 5; r++) {
 			const struct aval *a = &s->regs[r];
 
-			if (!(s->init & (1u << r)) || (static_call && cb && r != 3))
-				continue;	/* (bpf_loop's others: nr, the callback, flags) */
+			if (!(s->init & (1u << r)) || (static_call && cb && r != cb_ctx_reg(i->imm)))
+				continue;	/* (the helper's others: nr or a map, the callback..) */
 			if (g && r <= g->nargs &&
 			    absint_global_arg(cx, &g->args[r - 1]) == GARG_DYNPTR &&
 			    a->kind == AV_PTR && a->region == REGION_STACK)

@@ -10,7 +10,7 @@
  *    releasing or making its caller's dynptr in a loop, reading its bytes); a caller's dynptr
  *    handed two and three levels down, read, made and released there; a bpf_loop callback
  *    making or releasing its caller's dynptr (each call starts where the last one left it, and
- *    it may run no time);
+ *    it may run no time), and so by a for_each_map_elem or find_vma callback;
  *  - safe verdicts forged for the unsafe cases must fault when run.
  */
 #include <stdio.h>
@@ -55,6 +55,10 @@ static struct ebpf_map_def maps[] = {
 /* the caller reads 8 bytes of its dynptr at fp-16 into fp-32 */
 #define READ16 "r1 = r10\nr1 += -32\nr2 = 8\nr3 = r10\nr3 += -16\nr4 = 0\nr5 = 0\n" \
 	       "call bpf_dynptr_read\n"
+/* bpf_for_each_map_elem(arr, cb, fp - 16, 0): the callback's context (r4) is the caller's
+ * dynptr */
+#define EACH_CB "r1 = map[fd:0] ll\nr2 = func cb ll\nr3 = r10\nr3 += -16\nr4 = 0\n" \
+		"call bpf_for_each_map_elem\n"
 /* bpf_loop(4, cb, fp + off, 0): the callback's context is the caller's dynptr */
 #define LOOP_CB(off) "r1 = 4\nr2 = func cb ll\nr3 = r10\nr3 += " #off "\nr4 = 0\ncall bpf_loop\n"
 
@@ -209,6 +213,24 @@ static const struct {
 	  RESERVE(16) ARG(-16) "call f\n" RELEASE(discard) "r0 = 0\nexit\n"
 	  "f: r0 = *(u64 *)(r1 +0)\nexit\n", UNSUPPORTED, "access to the bytes of the dynptr",
 	  VC_BOTH_REJECT },
+	/* (g) ... by a bpf_for_each_map_elem callback, its context in r4 */
+	{ "a for_each_map_elem callback reads the caller's record",
+	  RESERVE(16) EACH_CB RELEASE(discard) "r0 = 0\nexit\n"
+	  "cb: r3 = r4\nr1 = r10\nr1 += -8\nr2 = 8\nr4 = 0\nr5 = 0\ncall bpf_dynptr_read\n"
+	  "r0 = 0\nexit\n", SAFE, NULL, VC_BOTH_ACCEPT },
+	{ "a for_each_map_elem callback swaps the caller's record for a new one",
+	  RESERVE(16) EACH_CB RELEASE(submit) "r0 = 0\nexit\n"
+	  "cb: r6 = r4\nr1 = r4\nr2 = 0\ncall bpf_ringbuf_discard_dynptr\nr4 = r6\n"
+	  "r1 = map[fd:1] ll\nr2 = 16\nr3 = 0\ncall bpf_ringbuf_reserve_dynptr\nr0 = 0\nexit\n",
+	  SAFE, NULL, VC_BOTH_ACCEPT },
+	{ "a for_each_map_elem callback discards the caller's record",
+	  RESERVE(16) EACH_CB "r0 = 0\nexit\n"
+	  "cb: r1 = r4\nr2 = 0\ncall bpf_ringbuf_discard_dynptr\nr0 = 0\nexit\n", UNSAFE,
+	  "reference leak", VC_BOTH_REJECT },
+	{ "a for_each_map_elem callback reads the caller's record after the caller discarded it",
+	  RESERVE(16) RELEASE(discard) EACH_CB "r0 = 0\nexit\n"
+	  "cb: r3 = r4\nr1 = r10\nr1 += -8\nr2 = 8\nr4 = 0\nr5 = 0\ncall bpf_dynptr_read\n"
+	  "r0 = 0\nexit\n", UNSAFE, "Expected an initialized dynptr", VC_BOTH_REJECT },
 	/* (e) a caller's dynptr handed two levels down: main -> f -> g */
 	{ "a subprogram hands the caller's dynptr to another one",
 	  RESERVE(16) ARG(-16) "call f\n" RELEASE(discard) "r0 = 0\nexit\n"
@@ -272,6 +294,32 @@ static const struct {
 	  "r0 = 0\nexit\n", SAFE, NULL, VC_BOTH_ACCEPT },
 };
 
+/* ... by a bpf_find_vma callback (raw tracepoints), its context in r3: find_vma(task, addr, cb,
+ * fp - 16, 0) */
+#define VMA_CB "call bpf_get_current_task_btf\nr1 = r0\nr2 = *(u64 *)(r6 +8)\n" \
+	       "r3 = func cb ll\nr4 = r10\nr4 += -16\nr5 = 0\ncall bpf_find_vma\n"
+
+static const struct {
+	const char *name, *text;
+	enum scev_verdict_kind want;
+	const char *reason;
+	enum verdict_class kclass;
+} vma_cases[] = {
+	{ "a find_vma callback reads the caller's record",
+	  "r6 = r1\n" RESERVE(16) VMA_CB RELEASE(submit) "r0 = 0\nexit\n"
+	  "cb: r1 = r10\nr1 += -8\nr2 = 8\nr4 = 0\nr5 = 0\ncall bpf_dynptr_read\nr0 = 0\n"
+	  "exit\n", SAFE, NULL, VC_BOTH_ACCEPT },
+	{ "a find_vma callback swaps the caller's record for a new one",
+	  "r6 = r1\n" RESERVE(16) VMA_CB RELEASE(submit) "r0 = 0\nexit\n"
+	  "cb: r6 = r3\nr1 = r3\nr2 = 0\ncall bpf_ringbuf_discard_dynptr\nr4 = r6\n"
+	  "r1 = map[fd:1] ll\nr2 = 16\nr3 = 0\ncall bpf_ringbuf_reserve_dynptr\nr0 = 0\nexit\n",
+	  SAFE, NULL, VC_BOTH_ACCEPT },
+	{ "a find_vma callback discards the caller's record",
+	  "r6 = r1\n" RESERVE(16) VMA_CB "r0 = 0\nexit\n"
+	  "cb: r1 = r3\nr2 = 0\ncall bpf_ringbuf_discard_dynptr\nr0 = 0\nexit\n", UNSAFE,
+	  "reference leak", VC_BOTH_REJECT },
+};
+
 static const struct {
 	const char *name, *fault;
 } forged[] = {
@@ -302,6 +350,8 @@ static const struct {
 	 * on the path where the callback runs no time, which no run of bpf_loop(4, ...) takes) */
 	{ "a bpf_loop callback reserves the caller's dynptr and leaves it",
 	  "cannot overwrite referenced dynptr" },
+	{ "a for_each_map_elem callback reads the caller's record after the caller discarded it",
+	  "not an initialized dynptr" },
 	{ "two levels down, the caller's record discarded, the caller reads it",
 	  "not an initialized dynptr" },
 	{ "two levels down, the middle one reads the record the last one discarded",
@@ -349,6 +399,14 @@ int main(void)
 
 		verdict_case_run(cases[k].name, cases[k].text, maps, sizeof(maps) / sizeof(maps[0]),
 				 &vo, (uint8_t)cases[k].want, cases[k].reason, cases[k].kclass);
+	}
+	for (size_t k = 0; k < sizeof(vma_cases) / sizeof(vma_cases[0]); k++) {
+		struct verdict_opts vo = { .sz = sizeof(vo), .kernel = kernel,
+					   .prog_type = BPF_PROG_TYPE_RAW_TRACEPOINT };
+
+		verdict_case_run(vma_cases[k].name, vma_cases[k].text, maps,
+				 sizeof(maps) / sizeof(maps[0]), &vo, (uint8_t)vma_cases[k].want,
+				 vma_cases[k].reason, vma_cases[k].kclass);
 	}
 	for (size_t u = 0; u < sizeof(forged) / sizeof(forged[0]); u++)
 		for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
