@@ -432,14 +432,16 @@ static void verify_mem_arg(struct scev_ctx *cx, struct scev_verdict *v, const st
 		      reg + 1, name, (unsigned long long)n->r.umax);
 	if (a->kind == AV_PTR && a->region == REGION_CTX)
 		VFAIL(VERDICT_UNSAFE, pc, "R%u of %s points to the context, not to memory", reg, name);
-	if (n->r.umax == 0) {	/* nothing accessed, but it must still point to memory */
-		if (a->kind != AV_PTR || a->maybe_null ||
-		    (a->region != REGION_STACK && a->region != REGION_MAP_VALUE &&
-		     a->region != REGION_PKT && a->region != REGION_RINGBUF &&
-		     a->region != REGION_DYNPTR_MEM))
-			VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is not a pointer to memory", reg, name);
-		return;
-	}
+	/* nothing accessed, but it must still point to memory, and within it: the kernel checks
+	 * a zero-sized access's bounds as any other's (check_stack_access_within_bounds: min_off
+	 * >= -512, max_off <= 0; check_mem_region_access; check_packet_access), and a helper's
+	 * write into a read-only map whatever its size (check_map_access_type) */
+	if (n->r.umax == 0 &&
+	    (a->kind != AV_PTR || a->maybe_null ||
+	     (a->region != REGION_STACK && a->region != REGION_MAP_VALUE &&
+	      a->region != REGION_PKT && a->region != REGION_RINGBUF &&
+	      a->region != REGION_DYNPTR_MEM)))
+		VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is not a pointer to memory", reg, name);
 	/* memory the helper writes may not be a read-only map value (check_map_access_type);
 	 * the initialization rules stay those of a read for HARG_MEM_RW */
 	if (kind != HARG_MEM && kind != HARG_MEM_OR_NULL && a->kind == AV_PTR &&
