@@ -96,9 +96,19 @@ void absint_frame_depth(struct scev_ctx *cx, uint32_t f, __int128 lo)
 static void verify_own_stack(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			     uint32_t pc, __int128 lo, __int128 hi, bool write)
 {
-	if (lo < -EBPF_STACK_SIZE || hi > 0)
+	/* (lo >= 0 matters only to a helper's zero-sized access: check_stack_slot_within_bounds
+	 * refuses min_off > -1 whatever the size) */
+	if (lo < -EBPF_STACK_SIZE || lo >= 0 || hi > 0)
 		VFAIL(VERDICT_UNSAFE, pc, "stack access [%lld, %lld) outside [-512, 0)",
 		      absint_ll_sat(lo), absint_ll_sat(hi));
+	/* a zero-sized read's offset is bounded by the stack allocated so far without
+	 * CAP_PERFMON (check_stack_slot_within_bounds: min_off >= -allocated_stack, the deepest
+	 * access of the path): some byte at or below it must be written on every path */
+	if (!write && cx->opts.unprivileged && lo == hi &&
+	    !fpmask_any(&s->sinit, -EBPF_STACK_SIZE, (int64_t)lo + 1))
+		VFAIL(VERDICT_UNSAFE, pc, "zero-sized read at stack offset %lld, below every byte "
+		      "written on every path (the unprivileged kernel: invalid read from stack)",
+		      absint_ll_sat(lo));
 	/* the frame's depth, for the combined stack of call chains (calls.c) */
 	absint_frame_depth(cx, cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func, lo);
 	if (absint_iter_verify_stack(cx, v, s, pc, lo, hi) ||
