@@ -894,6 +894,7 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 	struct interp_code *code = NULL;
 	struct interp_map *maps = NULL;
 	uint8_t *probes = NULL, *input = NULL, *helper = NULL, *every = NULL;
+	bool regs_sure = false;
 	struct rform *forms = NULL;
 	uint8_t *input0 = NULL;
 	struct stackinit_pc *wpcs = NULL;
@@ -953,6 +954,10 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 			goto out;
 		memset(every, 1, slots);
 		r.claimed = probes;
+		/* (by the privileged rule the watch judges main's registers alone: a program
+		 * whose every path writes what it reads never makes it fire) */
+		regs_sure = !opts.safe->unprivileged &&
+			    stackinit_regs_always_written(prog->insns, slots, wpcs);
 	}
 	for (uint32_t m = 0; m < nmaps; m++) {
 		maps[m].def = obj->maps[m];
@@ -1135,8 +1140,12 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 				env.stack_fill_len = r.helper_len;
 			}
 			env.may_goto_budget = rule.may_goto_budget;
-			env.probes = every;
-			env.visit = visit_safe;
+			/* the watches need every instruction, unless neither can fire: then the
+			 * claims' pcs alone, as for a program not called safe */
+			if (!regs_sure || r.watch_calls) {
+				env.probes = every;
+				env.visit = visit_safe;
+			}
 			memcpy(input0, input, r.input_len);
 		}
 		if ((err = interp_run(code, &env, &ir)))

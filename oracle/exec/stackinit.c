@@ -51,6 +51,100 @@ struct stackinit_pc *stackinit_pcs_build(const struct bpf_insn *insns, uint32_t 
 	return pcs;
 }
 
+#define REGS_ARGS 0x3fu	/* r0-r5: what a call leaves unwritten (r0 then set) */
+#define REGS_CB (1u << 1 | 1u << 2 | 1u << 3 | 1u << EBPF_REG_FP)
+
+/* Whether a timer's callback may run after the program (stackinit_regs_always_written). */
+static bool timers_possible(const struct bpf_insn *insns, uint32_t len)
+{
+	for (uint32_t pc = 0; pc < len; pc += ebpf_insn_slots(&insns[pc]))
+		if ((ebpf_is_helper_call(&insns[pc]) && insns[pc].imm == BPF_FUNC_timer_set_callback) ||
+		    (ebpf_is_call(&insns[pc]) && ebpf_srcbit(&insns[pc]) == BPF_X))
+			return true;
+	return false;
+}
+
+/* in[to] met with regs (bitwise and: written on every path); to queued when it changed. */
+static void regs_meet(uint16_t *in, uint8_t *reached, uint32_t *work, uint32_t *nwork,
+		      uint32_t to, uint16_t regs)
+{
+	uint16_t m = reached[to] ? (uint16_t)(in[to] & regs) : regs;
+
+	if (reached[to] && m == in[to])
+		return;
+	in[to] = m;
+	if (reached[to] != 2)
+		work[(*nwork)++] = to;
+	reached[to] = 2;	/* (1: reached, not queued) */
+}
+
+bool stackinit_regs_always_written(const struct bpf_insn *insns, uint32_t len,
+				   const struct stackinit_pc *pcs)
+{
+	uint16_t *in = malloc((len ? len : 1) * sizeof(*in));
+	uint8_t *reached = calloc(len ? len : 1, 1), *start = calloc(len ? len : 1, 1);
+	uint32_t *work = malloc((len ? len : 1) * sizeof(*work)), nwork = 0;
+	bool timers, ok = in && reached && start && work && len && pcs;
+
+	for (uint32_t pc = 0; ok && pc < len; pc += ebpf_insn_slots(&insns[pc])) {
+		const struct bpf_insn *i = &insns[pc];
+		int64_t t = (int64_t)pc + 1 + i->imm;
+
+		start[pc] = 1;
+		/* (a jump through a register: its targets are not edges here) */
+		if (ebpf_is_jmp(i) && ebpf_op(i) == BPF_JA && ebpf_srcbit(i) == BPF_X)
+			ok = false;
+		if ((ebpf_is_pseudo_call(i) || (ebpf_is_ldimm64(i) && i->src_reg == BPF_PSEUDO_FUNC)) &&
+		    (t < 0 || t >= len))
+			ok = false;
+	}
+	timers = ok && timers_possible(insns, len);
+	if (ok)
+		regs_meet(in, reached, work, &nwork, 0,
+			  (uint16_t)((timers ? 0 : 1u << 1) | 1u << EBPF_REG_FP));
+	for (uint32_t pc = 0; ok && timers && pc < len; pc += ebpf_insn_slots(&insns[pc])) {
+		const struct bpf_insn *i = &insns[pc];
+		uint32_t t = (uint32_t)((int64_t)pc + 1 + i->imm);
+
+		if (ebpf_is_pseudo_call(i) || (ebpf_is_ldimm64(i) && i->src_reg == BPF_PSEUDO_FUNC)) {
+			if (!start[t])
+				ok = false;
+			else if (t != 0)
+				regs_meet(in, reached, work, &nwork, t, REGS_CB);
+		}
+	}
+	while (ok && nwork) {
+		uint32_t pc = work[--nwork], succ[2];
+		const struct stackinit_pc *d = &pcs[pc];
+		uint16_t out = (uint16_t)((in[pc] & d->keep) | d->set);
+		unsigned ns;
+
+		reached[pc] = 1;
+		if (d->read & ~in[pc]) {
+			ok = false;	/* a read some path leaves unwritten */
+			break;
+		}
+		/* a callee returns (its first instruction is visited in frame 1: there is no
+		 * return without one); any other call leaves r1-r5 unwritten itself, and r0
+		 * written at most as a return from its callbacks would */
+		if (ebpf_is_pseudo_call(&insns[pc]))
+			out = (uint16_t)((out & ~REGS_ARGS) | 1u);
+		ns = ebpf_succs(insns, len, pc, succ);
+		for (unsigned s = 0; s < ns; s++) {
+			if (succ[s] >= len || !start[succ[s]]) {
+				ok = false;
+				break;
+			}
+			regs_meet(in, reached, work, &nwork, succ[s], out);
+		}
+	}
+	free(in);
+	free(reached);
+	free(start);
+	free(work);
+	return ok;
+}
+
 __attribute__((noinline, cold)) void stackinit_regs_bad(struct stackinit_watch *w, uint32_t need,
 							uint32_t pc)
 {

@@ -63,6 +63,19 @@ void stackinit_watch_init(struct stackinit_watch *w, const struct bpf_insn *insn
 struct stackinit_pc *stackinit_pcs_build(const struct bpf_insn *insns, uint32_t len);
 void stackinit_visit(void *arg, const struct interp_state *st, uint32_t pc);
 
+/* Whether no run of insns[0..len) can read a register of main's frame that the watch calls
+ * unwritten (stackinit.h's register rule; pcs: stackinit_pcs_build's): every instruction frame 0
+ * may run reads only registers written on every path to it.  The paths are the program's edges
+ * from its frame-0 entries: pc 0 with r1 and r10 written, and, when a timer's callback may run
+ * after the program (a bpf_timer_set_callback call, or a callx, which may call a helper), every
+ * function's first pc with r1-r3 and r10 (pc 0 itself then with r10 alone: the watch does not
+ * start a callback at pc 0 afresh); an instruction leaves (written & keep) | set, and a call
+ * whatever it leaves less r1-r5 and with r0 (a return from a callee, stackinit_visit).  When
+ * true, a run of insns watched by the privileged rule can never set the watch's bad flag, so
+ * its visits may be left out (check.c); false (also: no memory) says nothing. */
+bool stackinit_regs_always_written(const struct bpf_insn *insns, uint32_t len,
+				   const struct stackinit_pc *pcs);
+
 /* A read of main's registers d->read not all written: w's first bad read (cold). */
 void stackinit_regs_bad(struct stackinit_watch *w, uint32_t need, uint32_t pc);
 
