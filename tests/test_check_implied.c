@@ -19,7 +19,8 @@
 /* How a claim states its interval (the check's groups): plain [umin, umax]; the tnum alone
  * (value lo exactly); the signed view [smin, smax]; a stack pointer at offsets [smin, smax] from
  * r10. */
-enum form { PLAIN, TNUM, SIGNED, STACKPTR };
+enum form { PLAIN, TNUM, SIGNED, STACKPTR, EMPTY32 };	/* EMPTY32: an empty u32 view (a claim
+							 * no value meets, tested from the claim) */
 
 struct want {
 	uint32_t pc;
@@ -112,6 +113,13 @@ static const struct tcase cases[] = {
 	{ "... of a slot", KEEPS, 0,
 	  { { 2, S(-8, 8), PLAIN, 6, 6, true }, { 3, S(-8, 8), PLAIN, 6, 6, true },
 	    { 2, R(1), PLAIN, 5, 5, false } } },
+	/* (a visit whose claims but one are implied tests that one alone: check.c's quick) */
+	{ "two claims not implied: the second tested too", "r3 = 5\nr1 = 7\nr1 += 1\nr0 = 0\nexit\n",
+	  0, { { 1, R(3), PLAIN, 5, 5, false }, { 2, R(1), PLAIN, 7, 7, false },
+	       { 2, R(3), PLAIN, 6, 6, true } } },
+	{ "a claim tested from the claim beside implied ones", KEEP, 0,
+	  { { 1, R(1), PLAIN, 0, 5, false }, { 2, R(1), PLAIN, 0, 9, false },
+	    { 2, R(2), EMPTY32, 0, 0, true } } },
 	{ "a loop",
 	  "r1 = 0\nr2 = 0\nr1 += 1\nr2 += 2\nif r1 < 4 goto -3\nr0 = 0\nexit\n",
 	  1 + 4 + 4 + 4,
@@ -145,6 +153,10 @@ static struct claim_range claim_of(const struct want *w)
 		c.is_ptr = w->form == STACKPTR;
 		c.region = REGION_STACK;
 		break;
+	case EMPTY32:
+		c.r.u32_min = 1;
+		c.r.u32_max = 0;
+		break;
 	}
 	return c;
 }
@@ -170,9 +182,65 @@ static uint64_t run(const struct ebpf_object *obj, const struct claim_prog *cp, 
 	return checks;
 }
 
+/* A loop's header visits are counted even where its claims are all implied: r1 = 0; r2 = 0;
+ * header 2: r1 += 1; if r1 < 4 goto 2 — 4 header executions, an exact trip of 4 holds, and a
+ * claim at the header of r1 from pc 1 ([0, 0] there, [0, 3] at the header) is implied on entry. */
+static void loop_counted(void)
+{
+	static const char text[] = "r1 = 0\nr2 = 0\nr1 += 1\nif r1 < 4 goto -2\nr0 = 0\nexit\n";
+	static const uint8_t zeros[64];
+	struct want w[2] = { { 1, R(1), PLAIN, 0, 0, false }, { 2, R(1), PLAIN, 0, 3, false } };
+	struct ebpf_object *obj = NULL;
+	struct diag d;
+
+	diag_clear(&d);
+	CHECK(!ebpf_object__open_asm(&obj, text, strlen(text), 1, "loop", &d), "loop: %s", d.msg);
+	if (!obj)
+		return;
+	for (int safe = 0; safe < 2; safe++) {
+		struct safe_rule rule = { .max_insns = UINT64_MAX, .step_budget = 1000 };
+		struct check_opts co = { .sz = sizeof(co), .input = zeros, .fixed_len = sizeof(zeros),
+					 .step_budget = 1000, .safe = safe ? &rule : NULL };
+		struct claim_prog cp = { 0 };
+		struct claim_loop *l = calloc(1, sizeof(*l));
+		struct check_result res;
+
+		for (int k = 0; k < 2; k++) {
+			struct claim_range c = claim_of(&w[k]);
+
+			CHECK(!claim_prog__add_range(&cp, &c), "add a claim");
+		}
+		if (l && (l->blocks = calloc(1, sizeof(*l->blocks)))) {
+			l->header = 2;
+			l->latch = 3;
+			l->parent = -1;
+			l->blocks[0] = (struct claim_pcrange){ 2, 3 };
+			l->nblocks = 1;
+			l->trip.kind = TRIP_EXACT;
+			l->trip.min = l->trip.max = 4;
+			cp.loops = l;
+			cp.nloops = 1;
+		}
+		CHECK(cp.nloops == 1 && !oracle_check(&res, obj, &obj->progs[0], &cp, &co),
+		      "loop: oracle_check");
+		if (cp.nloops == 1) {
+			CHECK(res.nfindings == 0 && res.max_trip[0] == 4,
+			      "loop%s: %u findings (%s), %llu header executions, 4 expected",
+			      safe ? " (called safe)" : "", res.nfindings,
+			      res.nfindings ? res.findings[0].text : "", (unsigned long long)res.max_trip[0]);
+			CHECK_EQ_U64(res.checks, 1 + 4, "loop: checks");
+			check_result__free(&res);
+		}
+		claim_prog__free(&cp);
+	}
+	ebpf_object__free(obj);
+}
+
 int main(void)
 {
 	unsigned claims = 0, refuted = 0;
+
+	loop_counted();
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct tcase *tc = &cases[i];

@@ -182,6 +182,26 @@ static inline uint64_t cell_load(const uint8_t *from, uint16_t at, uint8_t sh, u
 #endif
 }
 
+/* Whether the value of q's cell (a register's: q->frame clear) is one q accepts: check_ranges()'s
+ * RG_GEN test. */
+static inline bool rgen_holds(const struct rgen *q, const uint64_t *regs)
+{
+	uint64_t v = cell_load((const uint8_t *)regs, q->at, q->sh, q->mask) -
+		     (q->base + (regs[EBPF_REG_FP] & q->fp));
+
+	return !((v - q->lo > q->span) | (v - q->slo > q->sspan) |
+		 ((uint32_t)v - q->lo32 > q->span32) | ((uint32_t)v - q->slo32 > q->sspan32) |
+		 ((v & q->tmask) != q->tval));
+}
+
+/* An RG_TN claim (its base folded into lo: no tnum then, rfast_of) as an RG_GEN one. */
+static struct rgen rgen_of_tn(const struct rtn *t)
+{
+	return (struct rgen){ .lo = t->lo, .span = t->span, .sspan = UINT64_MAX,
+			      .span32 = UINT32_MAX, .sspan32 = UINT32_MAX, .tmask = t->tmask,
+			      .tval = t->tval, .mask = t->mask, .at = t->at, .sh = t->sh };
+}
+
 /* Per pc: where its claims of each group start (they end where the next pc's start: RG_REG's
  * at mid), its loop headers and exit targets, how many fast claims it has and whether they
  * read the frame.
@@ -205,7 +225,15 @@ struct pcidx {
 	bool frame_rest;	/* ... the claims not implied read the frame */
 	bool loops;		/* it has loop headers or exit targets (h, x) */
 	bool slow;		/* it has RG_SLOW claims (s) */
+	/* The claims a visit right after from's passed one does not imply: none (PC_ALL_IMPLIED)
+	 * or one that reads a register: an RG_REG one (PC_ONE_REG, at p + ip) or an RG_TN or
+	 * RG_GEN one (PC_ONE_GEN, as struct run's quick[pc]); and no loop or slow claim:
+	 * visit_claims() tests that one alone, and check_ranges() runs only when it fails.
+	 * 0: check_ranges() always. */
+	uint8_t quick;
 };
+
+enum { PC_ALL_IMPLIED = 1, PC_ONE_REG, PC_ONE_GEN };
 
 struct run {
 	const struct claim_prog *cp;
@@ -219,6 +247,7 @@ struct run {
 	struct rplain *rp;	/* RG_REG and RG_SLOT8 claims, by pc and group */
 	struct rtn *rt;		/* RG_TN claims, by pc */
 	struct rgen *rg;	/* RG_GEN claims, by pc */
+	struct rgen *quick;	/* per pc: its PC_ONE claim as an RG_GEN one (struct pcidx) */
 	uint32_t *sidx;		/* RG_SLOW claims (positions in rc), by pc */
 	uint32_t *hoff, *hidx;
 	uint32_t *xoff, *xidx;
@@ -595,15 +624,13 @@ static void visit_loops(struct run *r, const struct interp_state *st, uint32_t p
 }
 
 /* The claims of a visit of pc (visit's body, inlined into visit_safe's as well). */
-static inline __attribute__((always_inline)) void visit_claims(struct run *r,
-							       const struct interp_state *st,
-							       uint32_t pc)
+static __attribute__((noinline)) void visit_full(struct run *r, const struct interp_state *st,
+						  uint32_t pc)
 {
 	const struct pcidx *at = r->pi + pc;
 	const uint64_t *regs = interp_state_regs(st);
 	unsigned f = interp_state_frame(st);
 
-	r->seen[pc] = 1;
 	if (r->stop || f >= MAX_FRAMES) {
 		r->ok_pc = UINT32_MAX;
 		return;
@@ -611,6 +638,29 @@ static inline __attribute__((always_inline)) void visit_claims(struct run *r,
 	if (at[0].loops)
 		visit_loops(r, st, pc, regs, f, at);
 	check_ranges(r, st, pc, regs, f, at);
+}
+
+static inline __attribute__((always_inline)) void visit_claims(struct run *r,
+							       const struct interp_state *st,
+							       uint32_t pc)
+{
+	const struct pcidx *at = r->pi + pc;
+
+	r->seen[pc] = 1;
+	/* check_ranges()'s verdict when the one claim left holds, without its setup */
+	if (at->quick && at->from == r->ok_pc && at->from == interp_state_prev_pc(st) &&
+	    !r->stop && interp_state_frame(st) < MAX_FRAMES) {
+		const uint64_t *regs = interp_state_regs(st);
+		const struct rplain *p = at->p + at->ip;
+
+		if (at->quick == PC_ONE_REG ? regs[p->at] - p->lo <= p->span :
+		    at->quick == PC_ALL_IMPLIED || rgen_holds(&r->quick[pc], regs)) {
+			r->ok_pc = pc;
+			r->res->checks += at->nfast;
+			return;
+		}
+	}
+	visit_full(r, st, pc);
 }
 
 static void visit(void *arg, const struct interp_state *st, uint32_t pc)
@@ -1088,8 +1138,30 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 		r.pi[pc].h = r.hoff[pc];
 		r.pi[pc].x = r.xoff[pc];
 	}
-	for (uint32_t pc = 0; pc < slots; pc++)
-		r.pi[pc].loops = r.pi[pc].h != r.pi[pc + 1].h || r.pi[pc].x != r.pi[pc + 1].x;
+	r.quick = malloc((slots ? slots : 1) * sizeof(*r.quick));
+	if (!r.quick)
+		goto out;
+	for (uint32_t pc = 0; pc < slots; pc++) {
+		struct pcidx *pi = &r.pi[pc];
+		uint32_t nreg = (uint32_t)(pi->mid - pi->p) - pi->ip;
+		uint32_t nslot = (uint32_t)(pi[1].p - pi->mid) - pi->is;
+		uint32_t ntn = (uint32_t)(pi[1].t - pi->t) - pi->it;
+		uint32_t ngen = (uint32_t)(pi[1].q - pi->q) - pi->iq;
+
+		pi->loops = pi->h != pi[1].h || pi->x != pi[1].x;
+		if (pi->from == UINT32_MAX || pi->loops || pi->slow || nslot ||
+		    nreg + ntn + ngen > 1)
+			continue;
+		if (nreg)
+			;	/* (tested from p) */
+		else if (ntn && !pi->t[pi->it].frame)
+			r.quick[pc] = rgen_of_tn(&pi->t[pi->it]);
+		else if (ngen && !pi->q[pi->iq].frame)
+			r.quick[pc] = pi->q[pi->iq];
+		else if (ntn || ngen)
+			continue;	/* (a slot's: check_ranges() reads the frame) */
+		pi->quick = nreg ? PC_ONE_REG : ntn + ngen ? PC_ONE_GEN : PC_ALL_IMPLIED;
+	}
 
 	for (uint32_t run = 0; run < opts.runs && !r.stop && !r.err; run++) {
 		struct interp_env env = { 0 };
@@ -1183,6 +1255,7 @@ out:
 	free(r.rp);
 	free(r.rt);
 	free(r.rg);
+	free(r.quick);
 	free(r.pi);
 	free(r.sidx);
 	free(r.hoff);
