@@ -342,6 +342,10 @@ static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct
 		struct aval pre[EBPF_NREGS];
 		uint16_t grew = 0;	/* (steps: the registers the join changed) */
 
+		/* (the first pass's back edges reached: first_hdr's once) */
+		if (cx->first_pass && (l = cx->st.loops->loop_of[to]) != SCEV_NONE &&
+		    cx->st.loops->loops[l].header == to && scev_loop__contains(cx->st.loops, l, from))
+			en->back_live[l] = 1;
 		if (thresholds)
 			memcpy(pre, en->in[to]->regs, sizeof(pre));
 		/* (a first arrival is a copy: st_copy_new, st being live) */
@@ -1578,6 +1582,8 @@ static int flush_segment(struct engine *en, uint32_t lo, uint32_t hi)
 					/* (read into another pass's states) */
 					astate__drop_ids(en->in[b]);
 					err = hdr_pack__set(&cx->first_hdr[l], en->in[b]);
+					cx->first_hdr[l].once = !lf->loops[l].irreducible &&
+								!en->back_live[l];
 				}
 			}
 		} else {

@@ -394,6 +394,9 @@ bool absint_map_shared(const struct scev_ctx *cx, uint16_t m);
  * instead of a whole state. */
 struct hdr_pack {
 	bool live;
+	/* no back edge of the (reducible) loop was reached with a live state in that pass, which
+	 * covers every run: no run goes round, the header runs at most once per entry */
+	bool once;
 	uint16_t stored;	/* bit r: regs[r] is in v (in register order) */
 	uint16_t frame;		/* bit r: regs[r] is the frame pointer at offset 0; others top */
 	struct nn_guard nn;	/* the null guard */

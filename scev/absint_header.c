@@ -741,6 +741,11 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 	/* (and a ringbuf record the body may release is no longer known valid: absint_ref.c) */
 	absint_ref_loop_state(cx, l, H);
 	absint_dynptr_loop_state(cx, l, H);
+	/* A loop whose body leaves in its first pass, every time, as the first pass found (it
+	 * reached none of its back edges, and it covers every run): the header runs once, from
+	 * the entry state (the kernel sees the code that only later iterations reach as dead). */
+	if (fh && fh->live && fh->once && !parts)
+		err = astate__copy(H, E);
 out:
 	if (newv != newv_few) {
 		free(newv);
