@@ -1792,6 +1792,46 @@ static void test_percpu_lookup(void)
 	finish(&p, &r, "per-CPU lookup");
 }
 
+/* A while loop entered at its test (clang's rotated form: a jump to the test at the bottom)
+ * with a loop nested in its body: the strongly connected component of the outer loop holds both
+ * claimed headers, and the oracle's forest took the first by pc, the inner one's, as the
+ * component's header, so neither claimed loop matched a cycle of its forest and every trip and
+ * IV claim of both was unknown ("not a cycle of the program with exactly that body"; gen --seed
+ * 1803 --knob p_dynptr=100: 8 such claims).  The header is now the claimed loop's whose body is
+ * the component: the true claims are proved, and a wrong trip count of either loop refuted
+ * with a counterexample the interpreter confirms. */
+static void test_rotated_nest(void)
+{
+	static const char prog[] =
+		"r9 = 0\n"
+		"r6 = 0\n"
+		"goto test\n"
+		"body: r8 = 0\n"			/* pc 3 */
+		"inner: r6 += 1\n"			/* pc 4: the inner header */
+		"r8 += 1\n"
+		"if r8 < 3 goto inner\n"
+		"r9 += 1\n"
+		"test: if r9 < 4 goto body\n"		/* pc 8: the outer header */
+		"r0 = r6\n"				/* pc 9 */
+		"exit\n";
+#define RN(outer, inner) "{\"programs\": [{\"name\": \"rn\", \"loops\": [{\"header\": 8, " \
+	"\"entries\": [8], \"blocks\": [[3, 8]], \"induction_variables\": [{\"loc\": \"r9\", " \
+	"\"width\": 64, \"start\": 0, \"step\": 1}], \"trip_count\": {\"kind\": \"exact\", " \
+	"\"max\": " #outer ", \"min\": " #outer "}}, {\"header\": 4, \"entries\": [4], \"blocks\": " \
+	"[[4, 6]], \"induction_variables\": [{\"loc\": \"r8\", \"width\": 64, \"start\": 0, " \
+	"\"step\": 1}], \"trip_count\": {\"kind\": \"exact\", \"max\": " #inner ", \"min\": " \
+	#inner "}}], \"ranges\": [" R1(4, "r8", 0, 2) "," R1(8, "r9", 0, 4) "," R1(9, "r6", 12, 12) \
+	"]}]}"
+	static const char good[] = RN(5, 3), wrong_outer[] = RN(4, 3), wrong_inner[] = RN(5, 2);
+#undef RN
+	static const struct cb_expect outer[] = { { SMT_CLAIM_TRIP, 0, FIND_TRIP_MAX, any_input } };
+	static const struct cb_expect inner[] = { { SMT_CLAIM_TRIP, 1, FIND_TRIP_MAX, any_input } };
+
+	cb_case("rotated nest, true claims", prog, good, NULL, 0);
+	cb_case("rotated nest, the outer trip one short", prog, wrong_outer, outer, 1);
+	cb_case("rotated nest, the inner trip one short", prog, wrong_inner, inner, 1);
+}
+
 /* Induction decides a round's hypotheses first and the other obligations only when every
  * hypothesis held (smt_prove.c: decide): a round that drops one is redone, and the other
  * queries of the dropped round were spent for nothing (a deep nest spent its whole budget so
@@ -2217,6 +2257,7 @@ int main(int argc, char **argv)
 	test_hash_fill();
 	test_hash_value_forged();
 	test_percpu_lookup();
+	test_rotated_nest();
 	test_hypotheses_first();
 	test_big_region_havoc();
 	test_encoding_reads();

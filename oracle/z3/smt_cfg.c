@@ -15,6 +15,7 @@ struct builder {
 	uint8_t *nsucc;
 	uint32_t *dfs_index;	/* preorder from the function entry, UINT32_MAX unreached */
 	uint8_t *claimed;	/* per slot: a claimed loop header */
+	const struct claim_prog *claims;	/* (NULL: none) */
 	uint8_t *start;		/* per slot: an instruction starts here */
 	uint32_t *mark;		/* per slot: set stamp for the current decomposition */
 	uint32_t stamp;
@@ -44,6 +45,38 @@ static int add_loop(struct cfg *g, struct cfg_loop **out)
 	return 0;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The claimed loop's body is exactly body (instruction starts). */
+static bool claim_body_is(const struct claim_loop *cl, uint32_t nslots, const uint32_t *body,
+			  uint32_t nbody, const uint8_t *start)
+{
+	uint32_t count = 0;
+
+	for (uint32_t k = 0; k < nbody; k++)
+		if (!claim_loop__contains(cl, body[k]))
+			return false;
+	for (uint32_t b = 0; b < cl->nblocks; b++)
+		for (uint32_t pc = cl->blocks[b].first; pc <= cl->blocks[b].last; pc++) {
+			if (pc >= nslots)
+				return false;
+			count += start[pc];
+		}
+	return count == nbody;
+}
+
+/* The claimed loop has this header and exactly this body. */
+static bool claim_matches(const struct cfg *g, const struct cfg_loop *l,
+			  const struct claim_loop *cl, const uint8_t *start)
+{
+	return cl->header == l->header && claim_body_is(cl, g->nslots, l->body, l->nbody, start);
+}
+
 static int decompose(struct builder *b, uint32_t *set, uint32_t nset, int32_t parent,
 		     uint32_t func, uint32_t depth);
 
@@ -62,7 +95,10 @@ static int component(struct builder *b, uint32_t *comp, uint32_t ncomp, int32_t 
 			cyc |= b->succ[2 * comp[0] + k] == comp[0];
 	if (!cyc)
 		return 0;
-	/* header: a claimed header in the component, else the first node the DFS reached */
+	/* header: the header of the claimed loop whose body is the component, else a claimed
+	 * header in it, else the first node the DFS reached (a while loop entered at its test,
+	 * with a loop nested in its body: the component holds both claimed headers, and the first
+	 * by pc is the inner one's, whose claim is not this body) */
 	for (uint32_t k = 0; k < ncomp; k++)
 		if (b->dfs_index[comp[k]] < b->dfs_index[h])
 			h = comp[k];
@@ -71,6 +107,15 @@ static int component(struct builder *b, uint32_t *comp, uint32_t ncomp, int32_t 
 			h = comp[k];
 			break;
 		}
+	for (uint32_t c = 0; b->claims && c < b->claims->nloops; c++) {
+		const struct claim_loop *cl = &b->claims->loops[c];
+
+		if (cl->header < b->n && b->claimed[cl->header] && bsearch(&cl->header, comp, ncomp,
+		    sizeof(*comp), cmp_u32) && claim_body_is(cl, b->n, comp, ncomp, b->start)) {
+			h = cl->header;
+			break;
+		}
+	}
 	if ((err = add_loop(g, &l)))
 		return err;
 	li = g->nloops - 1;
@@ -101,13 +146,6 @@ static int component(struct builder *b, uint32_t *comp, uint32_t ncomp, int32_t 
 	}
 	free(rest);
 	return err;
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /* Tarjan's algorithm, iterative, on the subgraph induced by set. */
@@ -329,29 +367,10 @@ out:
 	return err;
 }
 
-/* The claimed loop has this header and exactly this body (instruction starts). */
-static bool claim_matches(const struct cfg *g, const struct cfg_loop *l,
-			  const struct claim_loop *cl, const uint8_t *start)
-{
-	uint32_t count = 0;
-
-	if (cl->header != l->header)
-		return false;
-	for (uint32_t k = 0; k < l->nbody; k++)
-		if (!claim_loop__contains(cl, l->body[k]))
-			return false;
-	for (uint32_t b = 0; b < cl->nblocks; b++)
-		for (uint32_t pc = cl->blocks[b].first; pc <= cl->blocks[b].last; pc++) {
-			if (pc >= g->nslots)
-				return false;
-			count += start[pc];
-		}
-	return count == l->nbody;
-}
-
 int cfg_build(struct cfg *g, const struct ebpf_prog *prog, const struct claim_prog *claims)
 {
-	struct builder b = { .g = g, .insns = prog->insns, .n = (uint32_t)prog->len };
+	struct builder b = { .g = g, .insns = prog->insns, .n = (uint32_t)prog->len,
+			     .claims = claims };
 	uint32_t n = (uint32_t)prog->len, *entries = NULL, nentries = 0, *work = NULL;
 	int err = -ENOMEM;
 
