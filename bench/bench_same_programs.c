@@ -72,35 +72,19 @@ static size_t hex_bytes(const char *text, uint8_t *out, size_t cap)
 	return n;
 }
 
-static char *read_all(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-	    (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n)
-		buf[n] = 0;
-	else {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
-}
-
 /* The program of a `bpfscev gen` file into out (its other fields cleared). */
 static int load(struct gen_program *out, const char *path)
 {
-	char *text = read_all(path), *asm_at = NULL, *input_at = NULL, *helper_at = NULL;
+	FILE *f = fopen(path, "r");
+	enum { OTHER, ASM, INPUT, HELPER } sec = OTHER;
+	char *line = NULL, *text = NULL;
+	size_t cap = 0, len = 0;
 	struct ebpf_object *obj = NULL;
 	struct bpf_insn *insns;
 	struct diag d;
-	int err;
+	ssize_t n;
 
-	if (!text) {
+	if (!f) {
 		fprintf(stderr, "bench_same_programs: cannot read %s\n", path);
 		exit(1);
 	}
@@ -109,15 +93,10 @@ static int load(struct gen_program *out, const char *path)
 	out->prog_type = BPF_PROG_TYPE_XDP;
 	out->subprog = -1;
 	out->max_steps = UINT64_MAX;
-	/* (each line is cut at its end, and put back when the next starts: a section's text
-	 * ends where the next "-- " line starts) */
-	for (char *line = text, *next; line && *line; line = next) {
+	while ((n = getline(&line, &cap, f)) > 0) {
 		unsigned m, key, value, entries;
 		char name[64], type[16];
 
-		next = strchr(line, '\n');
-		if (next)
-			*next = 0;
 		if (sscanf(line, "; map %u: %63s %15s key_size %u value_size %u max_entries %u", &m,
 			   name, type, &key, &value, &entries) == 6 &&
 		    m < sizeof(out->maps) / sizeof(out->maps[0])) {
@@ -133,25 +112,30 @@ static int load(struct gen_program *out, const char *path)
 		} else if (strstr(line, "; bpfscev gen: ") == line && !strstr(line, " xdp program")) {
 			fprintf(stderr, "bench_same_programs: %s: not an XDP program\n", path);
 			exit(1);
+		} else if (!strncmp(line, "-- ", 3)) {
+			sec = !strcmp(line, "-- asm\n") ? ASM : !strcmp(line, "-- input\n") ? INPUT :
+			      !strcmp(line, "-- helper\n") ? HELPER : OTHER;
+		} else if (sec == ASM) {
+			char *t = realloc(text, len + (size_t)n + 1);
+
+			if (!t)
+				exit(1);
+			text = t;
+			memcpy(text + len, line, (size_t)n + 1);
+			len += (size_t)n;
+		} else if (sec == INPUT) {
+			out->input_len += hex_bytes(line, out->input + out->input_len,
+						    sizeof(out->input) - out->input_len);
+		} else if (sec == HELPER) {
+			out->helper_len += hex_bytes(line, out->helper_data + out->helper_len,
+						     sizeof(out->helper_data) - out->helper_len);
 		}
-		if (!next)
-			break;
-		if (!strcmp(line, "-- asm"))
-			asm_at = next + 1;
-		else if (!strcmp(line, "-- input"))
-			input_at = next + 1;
-		else if (!strcmp(line, "-- helper"))
-			helper_at = next + 1;
-		if (strncmp(next + 1, "-- ", 3))
-			*next = '\n';	/* (a section's own line: kept) */
-		next++;
 	}
-	out->input_len = input_at ? hex_bytes(input_at, out->input, sizeof(out->input)) : 0;
-	out->helper_len = helper_at ? hex_bytes(helper_at, out->helper_data, sizeof(out->helper_data))
-				    : 0;
+	free(line);
+	fclose(f);
 	diag_clear(&d);
-	if (!asm_at || (err = ebpf_object__open_mem(&obj, asm_at, strlen(asm_at), path, &d))) {
-		fprintf(stderr, "bench_same_programs: %s: %s\n", path, asm_at ? d.msg : "no -- asm");
+	if (!text || ebpf_object__open_mem(&obj, text, len, path, &d)) {
+		fprintf(stderr, "bench_same_programs: %s: %s\n", path, text ? d.msg : "no -- asm");
 		exit(1);
 	}
 	insns = malloc(obj->progs[0].len * sizeof(*insns));
