@@ -102,7 +102,13 @@ static inline bool aval_caller_self(uint16_t m)
  * scev_ctx.ref_sites[map], whose struct (ref_site.btf) it is; valid while the state holds it. */
 #define REGION_KREF 40
 
+/* The range first: a value is mostly copied just after its range was written (a transfer's
+ * result, a join's), and the copy moves 16 bytes at a time; with the 8 bytes below in front,
+ * each of those loads spanned two of the stores that wrote the range and waited for them to
+ * retire instead of taking their bytes (perf: aval_alu's copy of its result 1.2 % of the
+ * campaign's time, 0.6 % with the range first). */
 struct aval {
+	struct range r;		/* value (scalar) or offset (pointer) */
 	uint8_t kind;
 	uint8_t region;		/* enum claim_region */
 	bool maybe_null;
@@ -112,7 +118,6 @@ struct aval {
 	 * id X equals the result of the latest run of the lookup that issued X (the call's pc,
 	 * aval_null_id), so a null check of one copy settles them all.  0 for no identity. */
 	uint16_t id;
-	struct range r;		/* value (scalar) or offset (pointer) */
 };
 
 /* The lowest offset a REGION_CALLER_STACK pointer a may have in function f's frame (INT64_MAX:
