@@ -2,8 +2,10 @@
  * says which functions are their callbacks): the call's effect on the caller, the callback's
  * entry state, and the kernel's rules at the call and at the callback's exits.
  *
- * The callback is analyzed once, as a function of its own, from the join over every bpf_loop
- * call that takes it (the function summaries of scev.c): r1 the index, in [0, min(nr, 2^23))
+ * The callback is analyzed as a function of its own, from the join over every bpf_loop call
+ * that takes it (the function summaries of scev.c); when the verdict is not safe and its calls
+ * give it different contexts, again with a copy of it per context (absint_cb_plan, below, and
+ * scev/contexts.c), as the kernel verifies it per call: r1 the index, in [0, min(nr, 2^23))
  * with nr's range at the call; r2 the ctx argument, NULL or a pointer into the caller's frame
  * (REGION_CALLER_STACK, tagged with the function whose frame it is); r3-r5 not readable.  The
  * kernel (6.18, set_loop_callback_state) takes r1 as any scalar and r0 after the call as any
@@ -35,6 +37,9 @@
  * previous pass; all of it when some write outside the main function went through a pointer
  * nothing places), but for the values those writes left (absint_cb_kept).  scev.c iterates
  * them with the function summaries and checks that the last pass saw no more than assumed.
+ * A callback all of whose calls are in one other function reads that function's cells as they
+ * are at its own calls only (cb_view: outer_frame[nfuncs + g], grown and checked with the
+ * frames), not at every call that passes a pointer into the frame.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -156,6 +161,50 @@ const struct scev_cb_loop *absint_cb_at(const struct scev_ctx *cx, uint32_t pc)
 static uint32_t func_of(const struct scev_ctx *cx, uint32_t pc)
 {
 	return cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func;
+}
+
+/* What the last pass of an analysis that may plan copies saw at one helper call taking a
+ * callback (cx->cb_sites, cbl's calls in order): the callback's arguments and the caller's
+ * state, joined over its visits. */
+struct scev_cb_site {
+	struct aval a[6];
+	struct astate fr;
+	bool seen, bad;
+};
+
+/* The record of the helper call at pc in cx->cb_sites, or NULL. */
+static struct scev_cb_site *site_of(const struct scev_ctx *cx, uint32_t pc)
+{
+	uint32_t at = 0;
+
+	for (uint32_t k = 0; cx->cb_sites && k < cx->cbl.n; at += cx->cbl.v[k++].ncalls)
+		for (uint32_t c = 0; c < cx->cbl.v[k].ncalls; c++)
+			if (cx->cbl.v[k].calls[c] == pc)
+				return &cx->cb_sites[at + c];
+	return NULL;
+}
+
+/* A callback g's call at pc in function f, given arguments a, the caller's state s: what the
+ * plan groups (site_of, the last pass only), and g's view of f's frame (cb_view). */
+static void site_note(struct scev_ctx *cx, uint32_t pc, uint32_t g, uint32_t f,
+		      const struct aval a[6], const struct astate *s)
+{
+	uint32_t v = cx->st.cfg->nfuncs + g;
+	struct scev_cb_site *q;
+
+	if (cx->cb_view && cx->cb_view[g] == f && cx->outer_frame_acc) {
+		if ((cx->outer_seen_acc[v] ? astate__join(&cx->outer_frame_acc[v], s, false)
+					   : astate__copy(&cx->outer_frame_acc[v], s)) < 0)
+			cx->outer_frame_bad = true;
+		cx->outer_seen_acc[v] = 1;
+	}
+	if (cx->first_pass || !(q = site_of(cx, pc)))
+		return;
+	for (int r = 1; r <= 5; r++)
+		q->a[r] = q->seen ? aval_join(&q->a[r], &a[r]) : a[r];
+	if ((q->seen ? astate__join(&q->fr, s, false) : astate__copy(&q->fr, s)) < 0)
+		q->bad = true;
+	q->seen = true;
 }
 
 /* Whether callback function r is run at most once per call of its helper, every call being in
@@ -355,6 +404,7 @@ static struct aval each_call(struct scev_ctx *cx, struct astate *s, uint32_t pc,
 		}
 		a[4] = ctx_arg(&s->regs[3], f);
 		absint_cb_args_join(cx, cb->func, a);
+		site_note(cx, pc, cb->func, f, a, s);
 		/* (this frame's dynptrs, through its context pointer: as bpf_loop's) */
 		absint_dynptr_note_cb(cx, f, cb->func, s);
 		absint_dynptr_cb_return(cx, s, pc, cb->func);
@@ -390,6 +440,7 @@ static struct aval vma_call(struct scev_ctx *cx, struct astate *s, uint32_t pc,
 			a[2] = absint_btf_ptr(cx, vma);
 		a[3] = ctx_arg(&s->regs[4], f);
 		absint_cb_args_join(cx, cb->func, a);
+		site_note(cx, pc, cb->func, f, a, s);
 		/* (this frame's dynptrs, through its context pointer: as bpf_loop's) */
 		absint_dynptr_note_cb(cx, f, cb->func, s);
 		absint_dynptr_cb_return(cx, s, pc, cb->func);
@@ -404,7 +455,7 @@ static struct aval vma_call(struct scev_ctx *cx, struct astate *s, uint32_t pc,
  * the sample (CONST_PTR_TO_DYNPTR, local), r2 the ctx as bpf_loop's r2, r3-r5 not readable; it
  * must return 0 or 1.  r0: the samples drained, or -errno (-EINVAL for flags other than the
  * wakeup bits, -EBUSY, a bad sample's). */
-static struct aval urb_call(struct scev_ctx *cx, const struct astate *s,
+static struct aval urb_call(struct scev_ctx *cx, const struct astate *s, uint32_t pc,
 			    const struct scev_cb_loop *cb, uint32_t f)
 {
 	if (cb && cb->only_bpf_loop && cx->fn_args_acc) {
@@ -415,6 +466,7 @@ static struct aval urb_call(struct scev_ctx *cx, const struct astate *s,
 		a[1] = aval_ptr(REGION_DYNPTR, 0, range_const(0));
 		a[2] = ctx_arg(&s->regs[3], f);
 		absint_cb_args_join(cx, cb->func, a);
+		site_note(cx, pc, cb->func, f, a, s);
 	}
 	if (s->regs[3].kind == AV_PTR && s->regs[3].region == REGION_STACK)
 		absint_cb_note_frame(cx, f, s);
@@ -438,7 +490,7 @@ struct aval absint_cb_call(struct engine *en, struct astate *s, uint32_t pc,
 	if (cx->insns[pc].imm == BPF_FUNC_find_vma)
 		return vma_call(cx, s, pc, cb, f);
 	if (cx->insns[pc].imm == BPF_FUNC_user_ringbuf_drain)
-		return urb_call(cx, s, cb, f);
+		return urb_call(cx, s, pc, cb, f);
 
 	if (cx->cb)
 		scev_cb_facts__note(cx->cb, pc, nr->kind == AV_SCALAR, &nr->r,
@@ -455,6 +507,7 @@ struct aval absint_cb_call(struct engine *en, struct astate *s, uint32_t pc,
 		a[1] = aval_scalar(range_urange(0, m ? m - 1 : 0));
 		a[2] = ctx_arg(&s->regs[3], f);
 		absint_cb_args_join(cx, cb->func, a);
+		site_note(cx, pc, cb->func, f, a, s);
 		/* (this frame's dynptrs, which it may use, make or release through its context
 		 * pointer: what its exits left of them, joined with what the call found) */
 		absint_dynptr_note_cb(cx, f, cb->func, s);
@@ -682,37 +735,82 @@ bool absint_cb_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const st
 				       : claim_region_name(ctx->region));
 }
 
+/* cx->cb_view (internal.h): a callback all of whose calls are helper calls in one other
+ * function, that function; else SCEV_NONE.  (Timer callbacks run on their own: no view.) */
+static void cb_views_find(struct scev_ctx *cx)
+{
+	const struct scev_calls *g = &cx->calls;
+
+	for (uint32_t f = 0; f < cx->st.cfg->nfuncs; f++)
+		cx->cb_view[f] = SCEV_NONE;
+	for (uint32_t k = 0; k < cx->cbl.n; k++) {
+		const struct scev_cb_loop *cb = &cx->cbl.v[k];
+		uint32_t o;
+		bool one;
+
+		if (!cb->only_bpf_loop || cb->helper == BPF_FUNC_timer_set_callback || !cb->ncalls)
+			continue;
+		o = func_of(cx, cb->calls[0]);
+		one = o != cb->func;
+		for (uint32_t c = 1; c < cb->ncalls && one; c++)
+			one = func_of(cx, cb->calls[c]) == o;
+		for (uint32_t j = 0; j < g->nsites && one; j++)
+			one = g->sites[j].callee != cb->func || g->sites[j].callback;
+		if (one)
+			cx->cb_view[cb->func] = o;
+	}
+}
+
 int absint_outer_frames_alloc(struct scev_ctx *cx)
 {
-	uint32_t nf = cx->st.cfg->nfuncs;
+	uint32_t nf = cx->st.cfg->nfuncs, ncalls = 0;
 
-	cx->outer_frame = zalloc(nf, sizeof(*cx->outer_frame));
-	cx->outer_frame_acc = zalloc(nf, sizeof(*cx->outer_frame_acc));
+	/* (each function's frame, then each callback's view of its caller's: cb_view) */
+	cx->outer_frame = zalloc(2 * nf, sizeof(*cx->outer_frame));
+	cx->outer_frame_acc = zalloc(2 * nf, sizeof(*cx->outer_frame_acc));
 	cx->outer_wval = zalloc(nf, sizeof(*cx->outer_wval));
 	cx->outer_wval_acc = zalloc(nf, sizeof(*cx->outer_wval_acc));
-	return cx->outer_frame && cx->outer_frame_acc && cx->outer_wval && cx->outer_wval_acc
-		       ? 0 : -ENOMEM;
+	cx->cb_view = zalloc(nf, sizeof(*cx->cb_view));
+	for (uint32_t k = 0; k < cx->cbl.n; k++)
+		ncalls += cx->cbl.v[k].ncalls;
+	if (cx->plan_make && ncalls &&
+	    !(cx->cb_sites = zalloc(ncalls, sizeof(*cx->cb_sites))))
+		return -ENOMEM;
+	if (cx->cb_view)
+		cb_views_find(cx);
+	return cx->outer_frame && cx->outer_frame_acc && cx->outer_wval && cx->outer_wval_acc &&
+	       cx->cb_view ? 0 : -ENOMEM;
 }
 
 void absint_outer_frames_drop(struct scev_ctx *cx)
 {
-	for (uint32_t f = 0; cx->outer_frame && f < cx->st.cfg->nfuncs; f++)
+	for (uint32_t f = 0; cx->outer_frame && f < 2 * cx->st.cfg->nfuncs; f++)
 		astate__free(&cx->outer_frame[f]);
 	absint_outer_wval_drop(cx);
 }
 
 void absint_outer_frames_free(struct scev_ctx *cx)
 {
+	uint32_t ncalls = 0;
+
 	absint_outer_frames_drop(cx);
-	for (uint32_t f = 0; cx->outer_frame_acc && f < cx->st.cfg->nfuncs; f++)
+	for (uint32_t f = 0; cx->outer_frame_acc && f < 2 * cx->st.cfg->nfuncs; f++)
 		astate__free(&cx->outer_frame_acc[f]);
 	for (uint32_t f = 0; cx->outer_wval_acc && f < cx->st.cfg->nfuncs; f++)
 		astate__free(&cx->outer_wval_acc[f]);
+	for (uint32_t k = 0; k < cx->cbl.n; k++)
+		ncalls += cx->cbl.v[k].ncalls;
+	for (uint32_t c = 0; cx->cb_sites && c < ncalls; c++)
+		astate__free(&cx->cb_sites[c].fr);
 	free(cx->outer_frame);
 	free(cx->outer_frame_acc);
 	free(cx->outer_wval);
 	free(cx->outer_wval_acc);
+	free(cx->cb_view);
+	free(cx->cb_sites);
 	cx->outer_frame = cx->outer_frame_acc = cx->outer_wval = cx->outer_wval_acc = NULL;
+	cx->cb_view = NULL;
+	cx->cb_sites = NULL;
 }
 
 /* What a callee reading v from the frame of function owner gets: a number (without a relation
@@ -741,6 +839,136 @@ static struct aval callee_view(const struct aval *v, uint32_t owner, unsigned si
 	return absint_unknown_bytes(size);
 }
 
+/* The register a callback of helper h takes its ctx in. */
+static int ctx_reg(int32_t h)
+{
+	return h == BPF_FUNC_for_each_map_elem ? 4 : h == BPF_FUNC_find_vma ? 3 : 2;
+}
+
+/* Whether every cell of a in [lo, 0) of the caller's frame (function owner's) reads the same
+ * to a callee as b there. */
+static bool cells_same(const struct astate *a, const struct astate *b, uint32_t owner, int64_t lo)
+{
+	for (uint32_t k = 0; k < a->n; k++) {
+		const struct acell *c = &a->cells[k];
+		struct aval u, w;
+
+		if (c->off + (int64_t)c->size <= lo)
+			continue;
+		u = callee_view(&c->v, owner, c->size);
+		w = astate__load(b, c->off, c->size);
+		w = callee_view(&w, owner, c->size);
+		if (!aval_equal(&u, &w))
+			return false;
+	}
+	return true;
+}
+
+/* Whether the calls of callback g recorded at x and y give it one context: the arguments it
+ * reads, and, for a ctx into the caller's frame (the same at both: the arguments), that
+ * frame's cells from the ctx up. */
+static bool same_context(const struct scev_ctx *cx, const struct scev_cb_loop *cb,
+			 const struct scev_cb_site *x, const struct scev_cb_site *y)
+{
+	int r = ctx_reg(cb->helper);
+	const struct aval *c = &x->a[r];
+
+	for (int k = 1; k <= 5; k++)
+		if ((cx->args_read[cb->func] >> k & 1) && !aval_equal(&x->a[k], &y->a[k]))
+			return false;
+	if (!(cx->args_read[cb->func] >> r & 1) || c->kind != AV_PTR ||
+	    c->region != REGION_CALLER_STACK || c->map >= cx->st.cfg->nfuncs)
+		return true;
+	return cells_same(&x->fr, &y->fr, c->map, c->r.smin) &&
+	       cells_same(&y->fr, &x->fr, c->map, c->r.smin);
+}
+
+/* A bpf_loop, for_each, find_vma or user_ringbuf_drain callback whose calls give it different
+ * contexts: the kernel verifies it once per call (its state at each), this analysis once from
+ * their join (a context or NULL, two frames, two stack cells' contents joined), which may
+ * fail where no call does.  The calls are grouped by context (same_context, over what the
+ * last pass saw at them: at most SCEV_CTX_MAX groups, a call past the cap joins the first's),
+ * and each group past the first gets a copy of the callback (contexts.c), its calls' function
+ * addresses redirected to it; a callback all of whose calls are in one function reads that
+ * function's frame as it is at its own calls only (cb_view), so a copy whose calls pass a
+ * cell holding NULL reads NULL there.  Only when the verdict is not safe (the copies cost an
+ * analysis more, and their claims only narrow ones that hold).  A call never reached, or whose
+ * record failed, stays with the original; a call inside the callback itself stays in its copy.
+ * Which copy a call goes to changes no soundness: the copied program is analysed as any. */
+int absint_cb_plan(const struct scev_ctx *cx, struct scev_ctx_plan *plan, uint32_t *budget)
+{
+	uint32_t base = 0, *lds = NULL, *grp = NULL, *pcs = NULL;
+	int err = 0;
+
+	if (!cx->cb_sites || !cx->verdict || cx->verdict->kind == VERDICT_SAFE)
+		return 0;
+	for (uint32_t k = 0; k < cx->cbl.n && !err; base += cx->cbl.v[k++].ncalls) {
+		const struct scev_cb_loop *cb = &cx->cbl.v[k];
+		uint32_t rep[SCEV_CTX_MAX], ng = 0, n = 0, size = cb->end - cb->header;
+
+		if (!cb->only_bpf_loop || cb->helper == BPF_FUNC_timer_set_callback ||
+		    cb->ncalls < 2)
+			continue;
+		free(lds);
+		free(grp);
+		free(pcs);
+		lds = malloc(cb->ncalls * sizeof(*lds));
+		grp = malloc(cb->ncalls * sizeof(*grp));
+		pcs = malloc(cb->ncalls * sizeof(*pcs));
+		if (!lds || !grp || !pcs) {
+			err = -ENOMEM;
+			break;
+		}
+		for (uint32_t pc = 0; pc < cx->len && n < cb->ncalls;
+		     pc += ebpf_insn_slots(&cx->insns[pc])) {
+			const struct bpf_insn *i = &cx->insns[pc];
+			uint32_t call, c, j;
+			const struct scev_cb_site *q;
+
+			if (!ebpf_is_ldimm64(i) || i->src_reg != BPF_PSEUDO_FUNC ||
+			    pc + 1 + (uint32_t)i->imm != cb->header)
+				continue;
+			call = scev_cb_call_of(cx->st.cfg, pc);
+			for (c = 0; c < cb->ncalls && cb->calls[c] != call; c++)
+				;
+			if (c == cb->ncalls || (pc >= cb->header && pc < cb->end))
+				continue;	/* (its own address: stays in its copy) */
+			q = &cx->cb_sites[base + c];
+			lds[n] = pc;
+			grp[n] = 0;
+			if (q->seen && !q->bad) {
+				for (j = 0; j < ng && !same_context(cx, cb, q,
+								     &cx->cb_sites[base + rep[j]]); j++)
+					;
+				if (j == ng && ng < SCEV_CTX_MAX)
+					rep[ng++] = c;
+				if (j == ng && !plan->cb_joined)
+					plan->cb_joined = cb->header + 1;
+				grp[n] = j < ng ? j : 0;	/* (past the cap: the first) */
+			}
+			n++;
+		}
+		for (uint32_t j = 1; j < ng && !err; j++) {
+			uint32_t np = 0;
+
+			if (size > *budget) {
+				if (!plan->cb_joined)
+					plan->cb_joined = cb->header + 1;
+				break;	/* (the rest stay with the first context) */
+			}
+			for (uint32_t q = 0; q < n; q++)
+				if (grp[q] == j)
+					pcs[np++] = lds[q];
+			err = scev_ctx_plan_clone(plan, cb->header, cb->end, pcs, np, true);
+			*budget -= size;
+		}
+	}
+	free(lds);
+	free(grp);
+	free(pcs);
+	return err;
+}
+
 /* Every cell of big (a caller's frame f as the callees read it) holds, as a callee sees it,
  * what small's cell there holds. */
 static bool frame_cells_cover(const struct astate *big, const struct astate *small, uint32_t f)
@@ -759,22 +987,44 @@ static bool frame_cells_cover(const struct astate *big, const struct astate *sma
 	return true;
 }
 
-bool absint_outer_frame_covered(const struct scev_ctx *cx, uint32_t f)
+/* The frame whose cells the reads see: function f's below nfuncs, callback g's view of its
+ * caller's at nfuncs + g (of that caller's frame). */
+static uint32_t view_owner(const struct scev_ctx *cx, uint32_t v)
 {
-	if (!cx->outer_frame || !cx->outer_frame[f].live || !cx->outer_seen_acc[f])
+	uint32_t nf = cx->st.cfg->nfuncs;
+
+	return v < nf ? v : cx->cb_view ? cx->cb_view[v - nf] : SCEV_NONE;
+}
+
+static bool view_covered(const struct scev_ctx *cx, uint32_t v)
+{
+	if (!cx->outer_frame || !cx->outer_frame[v].live || !cx->outer_seen_acc[v])
 		return true;
 	return !cx->outer_frame_bad &&
-	       frame_cells_cover(&cx->outer_frame[f], &cx->outer_frame_acc[f], f);
+	       frame_cells_cover(&cx->outer_frame[v], &cx->outer_frame_acc[v], view_owner(cx, v));
+}
+
+bool absint_outer_frame_covered(const struct scev_ctx *cx, uint32_t f)
+{
+	uint32_t nf = cx->st.cfg->nfuncs;
+	bool covered = view_covered(cx, f);
+
+	/* (and the views of this frame its callbacks read) */
+	for (uint32_t g = 0; cx->cb_view && g < nf && covered; g++)
+		if (cx->cb_view[g] == f)
+			covered = view_covered(cx, nf + g);
+	return covered;
 }
 
 bool absint_outer_frame_grow(struct scev_ctx *cx, bool widen)
 {
 	bool covered = true;
 
-	for (uint32_t f = 0; f < cx->st.cfg->nfuncs; f++) {
-		if (!cx->outer_seen_acc[f] ||
+	for (uint32_t f = 0; f < 2 * cx->st.cfg->nfuncs; f++) {
+		if (!cx->outer_seen_acc[f] || view_owner(cx, f) == SCEV_NONE ||
 		    (cx->outer_frame[f].live &&
-		     frame_cells_cover(&cx->outer_frame[f], &cx->outer_frame_acc[f], f)))
+		     frame_cells_cover(&cx->outer_frame[f], &cx->outer_frame_acc[f],
+				       view_owner(cx, f))))
 			continue;
 		covered = false;
 		if (astate__join(&cx->outer_frame[f], &cx->outer_frame_acc[f], widen) < 0)
@@ -787,20 +1037,27 @@ bool absint_outer_frame_grow(struct scev_ctx *cx, bool widen)
 static struct aval caller_load_one(const struct scev_ctx *cx, const struct aval *a, uint32_t owner,
 				   int64_t off, unsigned size, uint32_t pc)
 {
-	uint32_t r = func_of(cx, pc);
+	uint32_t r = func_of(cx, pc), nf = cx->st.cfg->nfuncs;
 	const struct stack_span *w;
 	const struct acell *c;
+	const struct astate *fr;
 	struct aval v, u;
 	int64_t lo;
 
 	if (!cx->outer_frame || cx->outer_frame_bad || a->maybe_null || !range_is_const(&a->r) ||
-	    owner >= cx->st.cfg->nfuncs || !cx->outer_frame[owner].live)
+	    owner >= nf)
+		return absint_unknown_bytes(size);
+	/* (a callback whose calls are all in owner: owner's cells at those calls, cb_view; it
+	 * runs only while owner waits at one of them) */
+	fr = cx->cb_view && cx->cb_view[r] == owner && cx->outer_frame[nf + r].live
+		     ? &cx->outer_frame[nf + r] : &cx->outer_frame[owner];
+	if (!fr->live)
 		return absint_unknown_bytes(size);
 	lo = (int64_t)a->r.umin + off;
 	w = &cx->outer_write[owner];
 	if (lo < -FP_FRAME || lo + (int64_t)size > 0)
 		return absint_unknown_bytes(size);
-	v = astate__load(&cx->outer_frame[owner], lo, size);
+	v = astate__load(fr, lo, size);
 	v = callee_view(&v, owner, size);
 	if (!stack_span_any(w) || w->hi <= lo || lo + (int64_t)size <= w->lo)
 		return v;

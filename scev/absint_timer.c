@@ -155,11 +155,15 @@ static uint32_t site_class(const struct scev_ctx *cx, uint32_t ld)
  * per map (push_async_cb at each bpf_timer_set_callback), with that map's r1-r3.  Here the
  * function gets a copy per class of maps beyond the first (contexts.c: the copies run the same
  * instructions, and each copy's claims join into the original pcs'), the function addresses at
- * that class's bpf_timer_set_callback calls redirected to it; its own address inside it (arming
- * its timer again) stays in the copy.  Each copy is then analysed with its class's map only,
- * as verify_callback demands: a load of an address not reached, or of a timer not of one map,
- * stays with the original (the first class), whose arguments then join, and the verdict stays
- * unsupported there. */
+ * that class's bpf_timer_set_callback calls redirected to it.  Its own address inside it (a
+ * callback arming a timer with itself: the kernel selftests' timer_cb1 sets itself on the lru
+ * map's timer while it fires for the array's) is a site too, of the class of the timer it is
+ * set on: in every copy (the original included) it goes to that class's copy, so a callback
+ * set on its own timer again stays in its copy.  Each copy is then analysed with its class's
+ * map only, as verify_callback demands: a load of an address not reached, or of a timer not of
+ * one map, stays with the original (the first class), whose arguments then join, and the
+ * verdict stays unsupported there.  Which copy a site goes to changes no soundness: the
+ * copied program is analysed as any program, from the arguments of the calls each copy has. */
 int absint_timer_plan(const struct scev_ctx *cx, struct scev_ctx_plan *plan, uint32_t *budget)
 {
 	uint32_t *lds = NULL, *grp = NULL, *pcs = NULL;
@@ -169,7 +173,8 @@ int absint_timer_plan(const struct scev_ctx *cx, struct scev_ctx_plan *plan, uin
 		return 0;
 	for (uint32_t k = 0; k < cx->cbl.n && !err; k++) {
 		const struct scev_cb_loop *cb = &cx->cbl.v[k];
-		uint32_t rep[SCEV_CTX_MAX], ng = 0, n = 0, size = cb->end - cb->header;
+		uint32_t rep[SCEV_CTX_MAX], clone_at[SCEV_CTX_MAX], ng = 0, n = 0, made = 1;
+		uint32_t size = cb->end - cb->header;
 
 		if (!cb->only_bpf_loop || cb->helper != BPF_FUNC_timer_set_callback)
 			continue;
@@ -188,11 +193,10 @@ int absint_timer_plan(const struct scev_ctx *cx, struct scev_ctx_plan *plan, uin
 			uint32_t c, j;
 
 			if (!ebpf_is_ldimm64(i) || i->src_reg != BPF_PSEUDO_FUNC ||
-			    pc + 1 + (uint32_t)i->imm != cb->header ||
-			    (pc >= cb->header && pc < cb->end))
-				continue;	/* (its own address: follows its copy) */
+			    pc + 1 + (uint32_t)i->imm != cb->header)
+				continue;
 			lds[n] = pc;
-			grp[n] = 0;
+			grp[n] = pc >= cb->header && pc < cb->end ? SCEV_NONE : 0;
 			if ((c = site_class(cx, pc)) != SCEV_NONE) {
 				for (j = 0; j < ng && rep[j] != c; j++)
 					;
@@ -202,14 +206,29 @@ int absint_timer_plan(const struct scev_ctx *cx, struct scev_ctx_plan *plan, uin
 			}
 			n++;
 		}
-		for (uint32_t j = 1; j < ng && size <= *budget && !err; j++) {
+		clone_at[0] = cb->header;
+		for (uint32_t j = 1; j < ng && size <= *budget && !err; j++, made++) {
 			uint32_t np = 0;
 
 			for (uint32_t q = 0; q < n; q++)
-				if (grp[q] == j)
+				if (grp[q] == j && (lds[q] < cb->header || lds[q] >= cb->end))
 					pcs[np++] = lds[q];
+			clone_at[j] = plan->newlen;
 			err = scev_ctx_plan_clone(plan, cb->header, cb->end, pcs, np, true);
 			*budget -= size;
+		}
+		/* its own address inside it, of one class: in copy j (0 the original) to its
+		 * class's copy (one not made: the original); of none (the value of the timer it
+		 * arms is the firing's own, of every class), in its copy */
+		for (uint32_t q = 0; q < n && !err && made > 1; q++) {
+			uint32_t to = clone_at[grp[q] < made ? grp[q] : 0];
+
+			if (lds[q] < cb->header || lds[q] >= cb->end || grp[q] == SCEV_NONE)
+				continue;
+			for (uint32_t j = 0; j < made && !err; j++)
+				if (j != (grp[q] < made ? grp[q] : 0))
+					err = scev_ctx_plan_push(plan, clone_at[j] + (lds[q] -
+										 cb->header), to);
 		}
 	}
 	free(lds);

@@ -13,11 +13,14 @@
  * copies at most the program's own size in all (a callee that would pass it is not copied), one
  * level (a copy's own calls go to the original callees), nothing when the call graph has a
  * cycle (which the verdict refuses anyway), and never a global function (verified on its own),
- * a callback (a helper calls it) or main.  One kind of callback is copied, by another rule: a
- * timer callback given the timers of maps of different definitions, a copy per class of maps
+ * a callback (a helper calls it) or main.  Callbacks are copied by rules of their own: a timer
+ * callback given the timers of maps of different definitions, a copy per class of maps
  * (absint_timer_plan), its function addresses at that class's bpf_timer_set_callback calls
- * redirected, its own address inside a copy the copy's.  The copied program is analysed again,
- * once.
+ * redirected (its own address inside a copy: to the copy of the class of the timer it arms, or
+ * the copy's own); a bpf_loop, for_each, find_vma or user_ringbuf_drain callback whose calls
+ * give it different contexts, when the verdict is not safe, a copy per context
+ * (absint_cb_plan: the arguments it reads, the caller's cells from the ctx up).  A redirect may
+ * name a slot of a copy (scev_ctx_plan_push).  The copied program is analysed again, once.
  *
  * Claims: a claim at a pc of a callee must hold at every call, whichever copy ran it.  The
  * copies' claims at one original pc and location are joined (ranges: the union; a claim that
@@ -29,9 +32,9 @@
  * of the pc.  The verdict: the copies' analysis is taken only when it calls the program safe
  * and the first did not (both are sound), each function's stack depth then the deepest of its
  * copies' (scev_ctx_stack_depths, as the kernel's per-subprogram depth); its instruction bound
- * is the smaller of the two; an unsafe verdict of the copies inside a timer callback (a copy or
- * its original) is taken over an unsupported first one (the kernel's walk for one map fails
- * there).  A copies'
+ * is the smaller of the two; an unsafe verdict of the copies inside a callback copied per context
+ * (a copy or its original) is taken over an unsupported first one (the kernel's walk for one
+ * context fails there).  A copies'
  * analysis with a note (something of it may not hold) is not used.
  *
  * More contexts than SCEV_CTX_MAX: the calls past the cap stay on the original function, as
@@ -87,7 +90,7 @@ void scev_ctx_plan_free(struct scev_ctx_plan *plan)
 {
 	free(plan->clones);
 	free(plan->site_pc);
-	free(plan->site_clone);
+	free(plan->site_to);
 	free(plan->orig_of);
 	memset(plan, 0, sizeof(*plan));
 }
@@ -131,23 +134,23 @@ static bool args_same(const struct aval *a, const struct aval *b, uint16_t read)
 	return true;
 }
 
-static int plan_push(struct scev_ctx_plan *p, uint32_t pc, uint32_t clone)
+int scev_ctx_plan_push(struct scev_ctx_plan *p, uint32_t pc, uint32_t to)
 {
 	uint32_t *a = realloc(p->site_pc, (p->nsites + 1) * sizeof(*a)), *b;
 
 	if (!a)
 		return -ENOMEM;
 	p->site_pc = a;
-	if (!(b = realloc(p->site_clone, (p->nsites + 1) * sizeof(*b))))
+	if (!(b = realloc(p->site_to, (p->nsites + 1) * sizeof(*b))))
 		return -ENOMEM;
-	p->site_clone = b;
+	p->site_to = b;
 	p->site_pc[p->nsites] = pc;
-	p->site_clone[p->nsites++] = clone;
+	p->site_to[p->nsites++] = to;
 	return 0;
 }
 
 int scev_ctx_plan_clone(struct scev_ctx_plan *plan, uint32_t start, uint32_t end,
-			const uint32_t *sites, uint32_t nsites, bool timer)
+			const uint32_t *sites, uint32_t nsites, bool cb)
 {
 	struct scev_ctx_clone *c = realloc(plan->clones, (plan->nclones + 1) * sizeof(*c));
 	int err;
@@ -155,21 +158,21 @@ int scev_ctx_plan_clone(struct scev_ctx_plan *plan, uint32_t start, uint32_t end
 	if (!c)
 		return -ENOMEM;
 	plan->clones = c;
-	c[plan->nclones] = (struct scev_ctx_clone){ start, end, plan->newlen, timer };
+	c[plan->nclones] = (struct scev_ctx_clone){ start, end, plan->newlen, cb };
 	for (uint32_t k = 0; k < nsites; k++)
-		if ((err = plan_push(plan, sites[k], plan->nclones)))
+		if ((err = scev_ctx_plan_push(plan, sites[k], plan->newlen)))
 			return err;
 	plan->nclones++;
 	plan->newlen += end - start;
 	return 0;
 }
 
-bool scev_ctx_in_timer_cb(const struct scev_ctx_plan *plan, uint32_t pc)
+bool scev_ctx_in_cb_copy(const struct scev_ctx_plan *plan, uint32_t pc)
 {
 	for (uint32_t c = 0; c < plan->nclones; c++) {
 		const struct scev_ctx_clone *cl = &plan->clones[c];
 
-		if (cl->timer && ((pc >= cl->start && pc < cl->end) ||
+		if (cl->cb && ((pc >= cl->start && pc < cl->end) ||
 				  (pc >= cl->at && pc < cl->at + (cl->end - cl->start))))
 			return true;
 	}
@@ -243,7 +246,8 @@ int scev_ctx_plan_make(const struct scev_ctx *cx, struct scev_ctx_plan *plan)
 
 	memset(plan, 0, sizeof(*plan));
 	plan->len = plan->newlen = cx->len;
-	if ((err = plan_callees(cx, plan, &budget)) || (err = absint_timer_plan(cx, plan, &budget)))
+	if ((err = plan_callees(cx, plan, &budget)) || (err = absint_timer_plan(cx, plan, &budget)) ||
+	    (err = absint_cb_plan(cx, plan, &budget)))
 		scev_ctx_plan_free(plan);
 	return err;
 }
@@ -305,8 +309,7 @@ int scev_ctx_prog(const struct ebpf_prog *prog, struct scev_ctx_plan *plan,
 				nk++;
 	}
 	for (uint32_t k = 0; k < plan->nsites; k++)
-		retarget(&out->insns[plan->site_pc[k]], plan->clones[plan->site_clone[k]].at,
-			 plan->site_pc[k]);
+		retarget(&out->insns[plan->site_pc[k]], plan->site_to[k], plan->site_pc[k]);
 	if (prog->kfunc_cnt) {
 		size_t m = prog->kfunc_cnt;
 

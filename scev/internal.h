@@ -227,7 +227,7 @@ static inline bool fn_pkt_meet(struct fn_pkt *dst, const struct fn_pkt *src)
 struct scev_ctx_clone {
 	uint32_t start, end;	/* the function copied: its slots [start, end) */
 	uint32_t at;		/* where the copy starts in the new program */
-	bool timer;		/* a timer callback's copy (absint_timer_plan) */
+	bool cb;		/* a callback's copy (absint_timer_plan, absint_cb_plan) */
 };
 
 struct scev_ctx_plan {
@@ -235,13 +235,21 @@ struct scev_ctx_plan {
 	uint32_t newlen;	/* with the copies */
 	struct scev_ctx_clone *clones;
 	uint32_t nclones;
-	uint32_t *site_pc, *site_clone;	/* calls redirected: pc -> clone index */
+	/* calls and function addresses redirected: pc (of the new program: a copy's own slot may
+	 * be one) -> the pc of the new program they go to (a copy's first, or an original's) */
+	uint32_t *site_pc, *site_to;
 	uint32_t nsites;
 	uint32_t *orig_of;	/* per slot of the new program, the slot it copies */
+	/* a callback some of whose call contexts stay joined (past SCEV_CTX_MAX, or past the
+	 * copies' budget: absint_cb_plan): its first pc + 1, 0 none */
+	uint32_t cb_joined;
 };
 
-/* contexts.c: whether pc of the new program lies in a timer callback, the original or a copy. */
-bool scev_ctx_in_timer_cb(const struct scev_ctx_plan *plan, uint32_t pc);
+/* contexts.c: whether pc of the new program lies in a callback copied per context, the original
+ * or a copy. */
+bool scev_ctx_in_cb_copy(const struct scev_ctx_plan *plan, uint32_t pc);
+
+struct scev_cb_site;	/* absint_callbacks.c */
 
 struct scev_ctx {
 	const struct ebpf_prog *prog;
@@ -462,6 +470,16 @@ struct scev_ctx {
 	uint8_t *site_seen;
 	/* the analysis of a program with copies (NULL otherwise): which pcs copy which */
 	const struct scev_ctx_plan *ctx_plan;
+	/* callbacks per call context (absint_callbacks.c).  plan_make: this analysis may plan
+	 * copies (the first of a program as given).  cb_view: per function, the one function
+	 * whose helper calls take it as their callback (SCEV_NONE: none, several, itself, or it is
+	 * also called directly); its reads of that caller's frame see the caller's cells at those
+	 * calls only (outer_frame[nfuncs + f], outer_seen_acc likewise: both 2 * nfuncs long).
+	 * cb_sites: per helper call taking a callback (cbl's calls in order), what the last pass
+	 * saw there, for the plan (NULL unless plan_make) */
+	bool plan_make;
+	uint32_t *cb_view;
+	struct scev_cb_site *cb_sites;
 };
 
 /* Loop l's summary (step 2, symex_loop, writes it; the last pass reads it).  The first pass
@@ -500,12 +518,19 @@ void scev_ctx_note_site(struct scev_ctx *cx, uint32_t pc, const struct aval *arg
  * -ENOMEM.  The plan is malloc's (scev_ctx_plan_free). */
 int scev_ctx_plan_make(const struct scev_ctx *cx, struct scev_ctx_plan *plan);
 /* contexts.c: appends to plan a copy of the function at [start, end) and redirects the calls or
- * function addresses at sites[0..nsites) to it (timer: a timer callback's copy).  0 or -ENOMEM. */
+ * function addresses at sites[0..nsites) to it (cb: a callback's copy).  0 or -ENOMEM. */
 int scev_ctx_plan_clone(struct scev_ctx_plan *plan, uint32_t start, uint32_t end,
-			const uint32_t *sites, uint32_t nsites, bool timer);
+			const uint32_t *sites, uint32_t nsites, bool cb);
+/* contexts.c: redirects the call or function address at pc of the new program (a copy's slot:
+ * at + (its original pc - start)) to new pc to.  0 or -ENOMEM. */
+int scev_ctx_plan_push(struct scev_ctx_plan *p, uint32_t pc, uint32_t to);
 /* absint_timer.c: a copy of a timer callback per map (per class of maps alike) whose timers
  * it is given beyond the first, within *budget slots (taken from it).  0 or -ENOMEM. */
 int absint_timer_plan(const struct scev_ctx *cx, struct scev_ctx_plan *plan, uint32_t *budget);
+/* absint_callbacks.c: a copy of a bpf_loop, for_each, find_vma or user_ringbuf_drain callback
+ * per distinct call context beyond the first (when the verdict is not safe), within *budget.
+ * 0 or -ENOMEM. */
+int absint_cb_plan(const struct scev_ctx *cx, struct scev_ctx_plan *plan, uint32_t *budget);
 void scev_ctx_plan_free(struct scev_ctx_plan *plan);
 /* contexts.c: prog with the plan's copies (out shares what it does not change with prog;
  * scev_ctx_prog_free frees the rest).  0 or -ENOMEM. */

@@ -647,6 +647,7 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 	if (scev_calls__build(&cx.calls, cx.st.cfg))
 		goto fail;
 	cx.ctx_plan = plan;
+	cx.plan_make = make && !plan;
 	if (make && !plan && cx.st.cfg->nfuncs > 1 && cx.calls.nsites > 1 &&
 	    (!(cx.site_args = arena_zalloc(cx.calls.nsites, sizeof(*cx.site_args))) ||
 	     !(cx.site_seen = arena_zalloc(cx.calls.nsites, 1))))
@@ -656,7 +657,7 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 	    !(cx.fn_cb = arena_zalloc(cx.st.cfg->nfuncs, 1)) ||
 	    !(cx.outer_init = arena_zalloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_init))) ||
 	    !(cx.outer_init_acc = arena_zalloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_init_acc))) ||
-	    !(cx.outer_seen_acc = arena_zalloc(cx.st.cfg->nfuncs, 1)) ||
+	    !(cx.outer_seen_acc = arena_zalloc(2 * cx.st.cfg->nfuncs, 1)) ||	/* (cb_view) */
 	    !(cx.outer_write = arena_zalloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_write))) ||
 	    !(cx.outer_write_acc = arena_zalloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_write_acc))))
 		goto fail;
@@ -770,7 +771,7 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 		for (uint32_t round = 0; round < rounds && !stable; round++) {
 			memset(cx.fn_seen_acc, 0, nf);
 			memset(cx.fn_r0_acc, 0, nf);
-			memset(cx.outer_seen_acc, 0, nf);
+			memset(cx.outer_seen_acc, 0, 2 * nf);
 			outer_write_reset(&cx);
 			stack_spans_reset(&cx, false);
 			cx.cb_once_broken = false;
@@ -873,7 +874,7 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 			if (cx.outer_seen_acc[f])
 				cx.outer_init[f] = cx.outer_init_acc[f];
 		if (!first_done) {
-			memset(cx.outer_seen_acc, 0, nf);
+			memset(cx.outer_seen_acc, 0, 2 * nf);
 			stack_spans_reset(&cx, false);
 		}
 	}
@@ -950,7 +951,7 @@ again:
 	}
 	if (absint_iter_settled(&cx) && cross_rerun(&cx, &cross)) {
 		/* (what the callees read and the caller bytes they may read: the next run's) */
-		memset(cx.outer_seen_acc, 0, cx.st.cfg->nfuncs);
+		memset(cx.outer_seen_acc, 0, 2 * cx.st.cfg->nfuncs);
 		if ((err = rerun_reset(&cx, out, &cb_facts)))
 			goto fail;
 		if (verdict)
@@ -1142,11 +1143,12 @@ static int analyze_contexts(struct claim_prog *out, const struct ebpf_prog *prog
 			}
 			call_bounds_meet(verdict, &vc);
 		} else if (verdict && vc.kind == VERDICT_UNSAFE &&
-			   verdict->kind == VERDICT_UNSUPPORTED && scev_ctx_in_timer_cb(plan, vc.pc)) {
-			/* (a timer callback the first analysed for the maps of all its timers at
-			 * once, unsupported; a copy per map finds where the kernel's walk for one
-			 * of them fails.  Only there: an unsafe verdict elsewhere the first did not
-			 * reach, past its unsupported one, stays unsupported) */
+			   verdict->kind == VERDICT_UNSUPPORTED && scev_ctx_in_cb_copy(plan, vc.pc)) {
+			/* (a callback the first analysed for all its calls' contexts at once (a
+			 * timer's maps, a for_each's), unsupported; a copy per context finds where
+			 * the kernel's walk for one of them fails.  Only there: an unsafe verdict
+			 * elsewhere the first did not reach, past its unsupported one, stays
+			 * unsupported) */
 			*verdict = vc;
 			if (vc.pc < plan->newlen)
 				verdict->pc = plan->orig_of[vc.pc];
@@ -1162,6 +1164,13 @@ static int analyze_contexts(struct claim_prog *out, const struct ebpf_prog *prog
 	if (err) {
 		claim_prog__free(out);
 		return diag_set(d, -err, "analysis failed: %s", strerror(-err));
+	}
+	if (verdict && verdict->kind != VERDICT_SAFE && plan->cb_joined) {
+		size_t n = strlen(verdict->reason);
+
+		snprintf(verdict->reason + n, sizeof(verdict->reason) - n, " (the callback at %u "
+			 "has more call contexts than are analysed apart, %d or the program's size: "
+			 "the others joined)", plan->cb_joined - 1, SCEV_CTX_MAX);
 	}
 	return 0;
 }

@@ -49,6 +49,13 @@ static struct ebpf_map_def maps[] = {
 	     "*(u64 *)(r10 -24) = r6\nr1 = map[fd:1] ll\nr2 = r10\nr2 += -8\nr3 = r10\n"       \
 	     "r3 += -24\nr4 = 0\ncall bpf_map_update_elem\n"
 
+/* main's fp-24 holds 7, fp-8 a pointer to it (r1 keeps it); fp-16 the second cell */
+#define CELLS "r1 = 7\n*(u64 *)(r10 -24) = r1\nr1 = r10\nr1 += -24\n*(u64 *)(r10 -8) = r1\n"
+#define FP16 "r3 = r10\nr3 += -16\n"
+/* cb: loads its ctx's pointer, and through it (after the test) */
+#define CHECKED "if r5 == 0 goto +1\n"
+#define CB_PTR(test) "cb: r5 = *(u64 *)(r4 +0)\n" test "r0 = *(u64 *)(r5 +0)\n"
+
 static const struct {
 	const char *name, *text;
 	enum scev_verdict_kind want;
@@ -91,6 +98,21 @@ static const struct {
 	  WALK("0", FP8, "0") "r6 = 0\n*(u64 *)(r10 -8) = r6\n" WALK("0", FP8, "0") END
 	  "cb: r5 = *(u64 *)(r4 +0)\nif r5 == 0 goto +1\nr0 = *(u32 *)(r5 +0)\n" END, SAFE, NULL,
 	  AGREE },
+	/* one callback, two call contexts the kernel verifies apart and bpfscev analyses apart
+	 * (absint_cb_plan: a copy per context; cb_view: each copy reads main's cells at its own
+	 * calls): a pointer into main's frame at one call, NULL at the other (the join of a stack
+	 * pointer and NULL is unknown: called unsafe before, "R5 is not a known pointer") */
+	{ "two cells, a stack pointer in one and NULL in the other, checked",
+	  CELLS "r1 = 0\n*(u64 *)(r10 -16) = r1\n" WALK("0", FP8, "0") WALK("0", FP16, "0") END
+	  CB_PTR(CHECKED) END, SAFE, NULL, AGREE },
+	{ "one cell, a stack pointer at one call and NULL at the other, checked",
+	  CELLS WALK("0", FP8, "0") "r1 = 0\n*(u64 *)(r10 -8) = r1\n" WALK("0", FP8, "0") END
+	  CB_PTR(CHECKED) END, SAFE, NULL, AGREE },
+	{ "a stack pointer from main, NULL from a nested callback's frame, checked",
+	  CELLS WALK("0", FP8, "0") "r1 = map[fd:0] ll\nr2 = func cb2 ll\nr3 = 0\nr4 = 0\n"
+	  "call bpf_for_each_map_elem\n" END CB_PTR(CHECKED) END "cb2: r1 = 0\n"
+	  "*(u64 *)(r10 -8) = r1\nr1 = map[fd:0] ll\nr2 = func cb ll\nr3 = r10\nr3 += -8\n"
+	  "r4 = 0\ncall bpf_for_each_map_elem\n" END, SAFE, NULL, AGREE },
 	{ "the context or NULL, joined in plain code and checked", "r6 = r1\n"
 	  "call bpf_get_prandom_u32\nif r0 != 0 goto +1\nr6 = 0\nif r6 == 0 goto +1\n"
 	  "r0 = *(u32 *)(r6 +0)\n" END, SAFE, NULL, AGREE },
@@ -108,7 +130,19 @@ static const struct {
 	{ "the context at one call, NULL at another, not checked", "r6 = r1\n"
 	  "*(u64 *)(r10 -8) = r6\n" WALK("0", FP8, "0") "r6 = 0\n*(u64 *)(r10 -8) = r6\n"
 	  WALK("0", FP8, "0") END "cb: r5 = *(u64 *)(r4 +0)\nr0 = *(u32 *)(r5 +0)\n" END, UNSAFE,
-	  "may be NULL", AGREE },
+	  "R5 is not a known pointer", AGREE },	/* (the NULL call's copy: the kernel's 'scalar') */
+	/* the twins: the NULL call's copy loads through NULL; or both calls pass the pointer and
+	 * the callback sets it to NULL after its load (the walk's second element finds it) */
+	{ "two cells, a stack pointer in one and NULL in the other, not checked",
+	  CELLS "r1 = 0\n*(u64 *)(r10 -16) = r1\n" WALK("0", FP8, "0") WALK("0", FP16, "0") END
+	  CB_PTR("") END, UNSAFE, "R5 is not a known pointer", AGREE },
+	{ "one cell, a stack pointer at one call and NULL at the other, not checked",
+	  CELLS WALK("0", FP8, "0") "r1 = 0\n*(u64 *)(r10 -8) = r1\n" WALK("0", FP8, "0") END
+	  CB_PTR("") END, UNSAFE, "R5 is not a known pointer", AGREE },
+	{ "two cells holding the pointer, the callback clearing it after an unchecked load",
+	  CELLS "*(u64 *)(r10 -16) = r1\n" WALK("0", FP8, "0") WALK("0", FP16, "0") END
+	  CB_PTR("") "r1 = 0\n*(u64 *)(r4 +0) = r1\n" END, UNSAFE, "R5 is not a known pointer",
+	  AGREE },
 	{ "a legacy packet load with the context or NULL in R6", "r6 = r1\n"
 	  "call bpf_get_prandom_u32\nif r0 != 0 goto +1\nr6 = 0\nr0 = *(u8 *)skb[0]\n" END,
 	  UNSAFE, "context in R6", AGREE },
@@ -186,6 +220,30 @@ static const struct {
 	{ "hash, empty", "r1 = map[fd:3] ll\nr2 = func cb ll\nr3 = 0\nr4 = 0\n"
 	  "call bpf_for_each_map_elem\nexit\ncb: " END, 0 },
 };
+
+/* A callback walking N arrays of N value sizes (8, 16, ...), reading its value's first 8 bytes:
+ * N call contexts, each a map of its own.  Up to SCEV_CTX_MAX (4) bpfscev analyses a copy per
+ * context (safe; before, "given maps of different kinds", unsupported); past it, the fifth call
+ * joins the first's copy, whose analysis stays unsupported, and the reason says why (the kernel
+ * accepts it: a known regression). */
+#define EACH_N(n) "r1 = map[fd:" #n "] ll\nr2 = func cb ll\nr3 = 0\nr4 = 0\n"                  \
+	"call bpf_for_each_map_elem\n"
+#define CAP_CB "r0 = 0\nexit\ncb: r0 = *(u64 *)(r3 +0)\nr0 = 0\nexit\n"
+#define CAP_MAPS "array key=4 value=8 entries=2\narray key=4 value=16 entries=2\n"            \
+	"array key=4 value=24 entries=2\narray key=4 value=32 entries=2\n"
+
+static void cap_cases(bool kernel)
+{
+	struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = BPF_PROG_TYPE_SOCKET_FILTER,
+				   .kernel = kernel };
+
+	verdict_case_file("four maps, four contexts", "-- asm\n" EACH_N(0) EACH_N(1) EACH_N(2)
+			  EACH_N(3) CAP_CB "-- maps\n" CAP_MAPS, &vo, SAFE, NULL, AGREE);
+	verdict_case_file("five maps, past the cap", "-- asm\n" EACH_N(0) EACH_N(1) EACH_N(2)
+			  EACH_N(3) EACH_N(4) CAP_CB "-- maps\n" CAP_MAPS
+			  "array key=4 value=40 entries=2\n", &vo, UNSUPPORTED,
+			  "more call contexts than are analysed apart", VC_REGRESSION);
+}
 
 static void run_cases(bool kernel)
 {
@@ -283,6 +341,7 @@ int main(void)
 	bool kernel = verdict_case_kernel("the kernel's verdicts and runs");
 
 	verdict_cases(kernel);
+	cap_cases(kernel);
 	run_cases(kernel);
 	trip_cases();
 	{

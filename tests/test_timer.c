@@ -31,6 +31,13 @@
 	"if r0 == 0 goto out\nr1 = r0\nr1 += " off "\nr2 = func cb ll\n"                        \
 	"call bpf_timer_set_callback\n" OUT "cb: " cb "-- type\nxdp\n" ARRAY_T8 map1
 #define TWO(cb, map1) TWO_AT(cb, map1, "8")
+/* main arms map 0's timer with cb (ARM); cb does READ, then sets itself as the callback of map
+ * 1's timer (a hash of 48-byte values, its timer at 8) */
+#define SELF_OTHER(read) "-- asm\n" LOOKUP ARM OUT "cb: " read "r1 = map[fd:1] ll\n"         \
+	"*(u32 *)(r10 -4) = 0\nr2 = r10\nr2 += -4\ncall bpf_map_lookup_elem\n"                  \
+	"if r0 == 0 goto cbout\nr1 = r0\nr1 += 8\nr2 = func cb ll\n"                             \
+	"call bpf_timer_set_callback\ncbout: r0 = 0\nexit\n-- type\nxdp\n" ARRAY_T8            \
+	"hash key=4 value=48 entries=4 timer=8\n"
 #define CASE(pre, cb, type, maps) "-- asm\n" LOOKUP pre ARM OUT "cb: " cb "-- type\n" type "\n" maps
 
 static void cases(bool kernel)
@@ -128,6 +135,15 @@ static void cases(bool kernel)
 		{ "two_defs_main_off", TWO("r0 = 0\nexit\n",
 					   "hash key=4 value=48 entries=4 timer=16\n"), 0,
 		  UNSUPPORTED, "given the timers of different maps" },
+		/* the callback arms map 1's timer with itself while it fires for map 0's (the
+		 * kernel selftests' timer.c timer_cb1): the kernel verifies it for map 0 (main's
+		 * call) and for map 1 (its own); bpfscev's copy for map 1 takes the callback's own
+		 * call (absint_timer_plan), unsupported before ("given the timers of different
+		 * maps") */
+		{ "self_other_map", SELF_OTHER("r0 = *(u64 *)(r3 +0)\n"), 0, SAFE, NULL },
+		/* its twin reads map 1's value bytes [40, 48): past map 0's 32 */
+		{ "self_other_map_past", SELF_OTHER("r0 = *(u64 *)(r3 +40)\n"), 0, UNSAFE,
+		  "map value access [40, 48) outside [0, 32)" },
 		/* tracing programs may not name a timer map at all */
 		{ "kprobe_lookup", "-- asm\n" LOOKUP OUT "-- type\nxdp\n" ARRAY_T8,
 		  BPF_PROG_TYPE_KPROBE, UNSAFE, "tracing progs cannot use bpf_timer yet" },
