@@ -2222,6 +2222,7 @@ static const struct twin_piece call_pieces[] = {
 	TWIN_PIECE(p_dynptr_cb, p_dynptr_cb_unsafe, gi_dynptr_cb_call),
 	TWIN_PIECE(p_dynptr_deep, p_dynptr_deep_unsafe, gi_dynptr_deep_call),
 	TWIN_PIECE(p_dynptr_cb_make, p_dynptr_cb_make_unsafe, gi_dynptr_cb_make_call),
+	TWIN_PIECE(p_cb_two_ctx, p_cb_two_ctx_bad, gi_cb_two_ctx_call),
 };
 
 /* r2 = data, r3 = data_end; if (data + GEN_INPUT_LEN > data_end) return 0; spill both.  A raw
@@ -2639,6 +2640,9 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 	if (p->flags & GEN_PROG_PCPU_UNSAFE)
 		sbuf_puts(sb, " percpu-lookup-unsafe (a CPU's copy read without its NULL check, or "
 			  "past it)");
+	if (p->flags & GEN_PROG_CB_CTX_UNSAFE)
+		sbuf_puts(sb, " cb-ctx-unsafe (a callback loads through the NULL one call's context "
+			  "holds)");
 	if (p->flags & GEN_PROG_ALIGN_UNSAFE)
 		sbuf_puts(sb, " stack-misaligned (a stack store or load not aligned to its size)");
 	if (p->flags & GEN_PROG_TWIN_UNSAFE)

@@ -599,6 +599,12 @@
 	  "cell of main); main then reads the packet's last bytes at i and at c")                  \
 	X(p_cb_count_over, 0, 0, 100,                                                              \
 	  "unsafe twin of p_cb_count: n is 2 (or 1 + an input bit): i = 2 reads at data_end")      \
+	X(p_cb_two_ctx, 0, 0, 100,                                                                 \
+	  "the prologue calls one callback from two bpf_loop or for_each calls whose contexts "    \
+	  "differ: a cell holding a pointer at one and NULL at the other (generators/gen_cbctx.c)") \
+	X(p_cb_two_ctx_bad, 0, 0, 100,                                                             \
+	  "unsafe twin of p_cb_two_ctx: the callback loads through its context's pointer untested" \
+	  " (the call whose context holds NULL traps)")                                            \
 	X(p_global, 0, 0, 100,                                                                     \
 	  "a statement of main calls a global function (.global g ptr:8 int:8: verified on its "  \
 	  "own from that prototype), given main's cell or NULL and a value; g tests the pointer, " \
@@ -825,6 +831,10 @@ struct gen_loop {
 						 * interpreter's 2) or at value_size - 4 (8 bytes,
 						 * of an element every run finds): INTERP_TRAP_MEM
 						 * on every run; the kernel refuses it */
+#define GEN_PROG_CB_CTX_UNSAFE (1ull << 35)	/* p_cb_two_ctx_bad: a callback loads through the
+						 * NULL one of its calls' contexts holds
+						 * (INTERP_TRAP_MEM on every run); the kernel
+						 * refuses it */
 #define GEN_PROG_ALIGN_UNSAFE (1ull << 40)	/* p_stack_align_bad: a stack store or load not
 						 * aligned to its size, which the kernel refuses
 						 * and no run shows (x86 does it) */

@@ -662,6 +662,10 @@ void gi_emit_callback(struct gi *g, struct gi_sub *s)
 		gi_emit_dynptr_sub(g, s);
 		return;
 	}
+	if (s->cb_two_ctx) {
+		gi_emit_cb_two_ctx(g, s);
+		return;
+	}
 	if (s->pkt || s->frames == 1) {
 		gi_bind(g, s->label);
 		gi_ldx(g, s->pkt ? BPF_B : BPF_DW, BPF_REG_0, BPF_REG_1,

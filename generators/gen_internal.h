@@ -184,6 +184,11 @@ struct gi_sub {
 	 * dynptr p (dp_key_form: gen_dynptr.c's DPC_*), or (dp_each) a bpf_for_each_map_elem
 	 * callback cb(map, key, value, p) */
 	uint8_t dp_sub, dp_op, dp_step, dp_twin, dp_key, dp_key_form;
+	/* p_cb_two_ctx (gen_cbctx.c): 1 a callback called in two contexts, loading through its
+	 * context's pointer when not NULL; its twins' 2 untested, 3 untested and setting the
+	 * pointer to NULL after; a for_each one (else bpf_loop's) */
+	uint8_t cb_two_ctx;
+	bool cb_two_each;
 	bool dp_each;
 	int8_t dp_callee;
 	bool dp_rb, dp_always;
@@ -378,6 +383,8 @@ void gi_while_up_tail(struct gi *g, int ctr, int top, int end);
 /* gen_align.c: p_stack_align (p_stack_align_bad): a pointer recurrence fills stack cells, a
  * variable offset reads one, aligned (the twin: misaligned) */
 void gi_align_loop(struct gi *g, bool bad);
+void gi_cb_two_ctx_call(struct gi *g, bool bad);
+void gi_emit_cb_two_ctx(struct gi *g, struct gi_sub *s);
 /* gen_dead.c: dead-entry shapes of the prologue (p_dead_branch, p_dead_outer and their twins) */
 void gi_dead_branch(struct gi *g, bool bad);
 void gi_dead_outer(struct gi *g, bool bad);
