@@ -604,6 +604,8 @@ static int send_succs(struct engine *en, uint32_t b, struct astate *s, send_fn s
 			narrow_filled_cell(en, b, 0, last->dst_reg, &a, u);
 			astate__pkt_guards_settle(u);
 			astate__nn_settle(u);
+			if (u->dpg.on)
+				absint_dynptr_guard_branch(u);
 			err = send(en, b, blk->succ[taken], u, arg);
 			if (!taken)
 				en->arm0 = u;	/* (for accelerate: t, or s when the jump cannot run) */

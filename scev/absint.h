@@ -96,6 +96,20 @@ struct astate {
 	struct nn_guard {
 		uint8_t p, g;
 	} nn;
+	/* Dynptr masks told apart by a register (absint_dynptr.c, absint_dynptr_guard_*): on the
+	 * paths where register g holds 0 (m[0]) and where it does not (m[1]), those of this frame
+	 * (dp, dpr) or, view, of the frame this function was handed (cdp, cdpr, ctouch) — a join
+	 * of a path that made or released a dynptr with one that did not, told apart by a constant
+	 * (a subprogram's `return 0` after a reserve and `return 1` without; the kernel walks the
+	 * paths apart, and the caller's `if (make(&d) == 0)` takes one).  Masks of the slots fp-8
+	 * to fp-256 only (32 bits: a state stays small).  A write to g, or a change of the masks,
+	 * drops it; on false: none. */
+	struct dp_guard {
+		uint32_t m[2][3][2];	/* [g == 0, g != 0][dp or cdp, dpr or cdpr, ctouch][may, must] */
+		uint8_t g;
+		uint8_t modes;	/* what tells the sides: 1 g's low 32 bits (clang's `if w0`), 2 all 64 */
+		bool on, view;
+	} dpg;
 };
 
 /* Per loop, what its header steps found; the trip count (last pass only) is written straight
@@ -256,6 +270,13 @@ bool absint_dynptr_exit_same(const struct scev_ctx *cx);
 /* At a loop header (and its exits) of loop l: slices are unknown when l makes or releases
  * dynptrs. */
 void absint_dynptr_loop_state(const struct scev_ctx *cx, uint32_t l, struct astate *s);
+/* The dynptr guard (astate.dpg) at a join of src into dst (before their masks are joined): kept
+ * where each side is told apart by the same register (true when dst's lost some of it); at an
+ * instruction about to write the registers of mask w (dropped when one is its register); on
+ * the arm of a branch whose state is s (the masks of the side its register now holds). */
+bool absint_dynptr_guard_join(struct astate *dst, const struct astate *src);
+void absint_dynptr_guard_written(struct astate *s, uint32_t w);
+void absint_dynptr_guard_branch(struct astate *s);
 /* bpf_dynptr_data's size argument R3 at pc (any dynptr: stack or a user ringbuf sample):
  * true after a failure written into v. */
 bool absint_dynptr_data_size_fails(struct scev_verdict *v, const struct astate *s, uint32_t pc);

@@ -41,6 +41,7 @@
  * arguments are checked as accesses).
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "bpf/helper_proto.h"
 #include "scev/absint.h"
@@ -228,6 +229,7 @@ bool absint_dynptr_call(struct scev_ctx *cx, struct astate *s, uint32_t pc,
 		 * the 16 bytes, written in the caller's frame (outer_write) */
 		if (s->cdp.may & (1ull << b))
 			drop_slices(s, false);
+		s->dpg.on = false;
 		bit = dp_set(&s->cdp, &s->cdpr, b, kind);
 		s->ctouch.may |= bit;
 		s->ctouch.must |= bit;
@@ -252,6 +254,7 @@ bool absint_dynptr_call(struct scev_ctx *cx, struct astate *s, uint32_t pc,
 	 * other frames too, a slice may be one of theirs: unknown values) */
 	if (s->dp.may & bit)
 		drop_slices(s, !(s->dp.may & ~bit) && !cx->dp_sub);
+	s->dpg.on = false;
 	dp_set(&s->dp, &s->dpr, b, kind);
 	*w = (struct stack_span){ (int16_t)d->r.umin, (int16_t)(d->r.umin + 16) };
 	return true;
@@ -319,7 +322,20 @@ void absint_dynptr_in(const struct scev_ctx *cx, uint32_t caller, const struct a
 	n->dmust = s->dp.must;
 	n->drmay = s->dpr.may;
 	n->drmust = s->dpr.must;
-	if (s->dp.may && c.may) {	/* (both: neither frame's are known live everywhere) */
+	n->omay = 0;
+	n->oframe = UINT16_MAX;
+	/* the frame the arguments point into */
+	for (int r = 1; r <= 5 && v != UINT16_MAX; r++) {
+		const struct aval *a = &s->regs[r];
+
+		if (!(s->init & (1u << r)) || a->kind != AV_PTR)
+			continue;
+		into_own |= a->region == REGION_STACK;
+		into_v |= a->region == REGION_CALLER_STACK && a->map == v;
+	}
+	if (s->dp.may && c.may && !(into_v && !into_own)) {
+		/* (both, and the callee may be given either: neither frame's are known live
+		 * everywhere) */
 		n->dframe = UINT16_MAX;
 		n->dmay |= c.may;
 		n->drmay |= cr.may;
@@ -327,6 +343,10 @@ void absint_dynptr_in(const struct scev_ctx *cx, uint32_t caller, const struct a
 		return;
 	}
 	if (c.may) {
+		/* (a middle function holding its own too: the callee is given the handed frame
+		 * only, and told its own are there, out of its reach) */
+		n->omay = s->dp.may;
+		n->oframe = s->dp.may ? (uint16_t)caller : UINT16_MAX;
 		n->dframe = (uint16_t)v;
 		n->dmay = c.may;
 		n->dmust = c.must;
@@ -337,14 +357,6 @@ void absint_dynptr_in(const struct scev_ctx *cx, uint32_t caller, const struct a
 	if (s->dp.may || v == UINT16_MAX)
 		return;
 	/* none live in either: the frame the arguments point into (a callee may make one there) */
-	for (int r = 1; r <= 5; r++) {
-		const struct aval *a = &s->regs[r];
-
-		if (!(s->init & (1u << r)) || a->kind != AV_PTR)
-			continue;
-		into_own |= a->region == REGION_STACK;
-		into_v |= a->region == REGION_CALLER_STACK && a->map == v;
-	}
 	if (into_v && !into_own)
 		n->dframe = (uint16_t)v;
 }
@@ -365,6 +377,7 @@ void absint_dynptr_entry(const struct scev_ctx *cx, uint32_t f, struct astate *s
 	const struct dp_exit *x = cx->dp_exit ? &cx->dp_exit[f] : NULL;
 
 	s->cdp = s->cdpr = s->ctouch = (struct life){ 0, 0 };
+	s->dpg.on = false;
 	if (view_frame(cx, f) == UINT16_MAX)
 		return;
 	s->cdp = (struct life){ c->dmay, c->dmust };
@@ -384,6 +397,206 @@ void absint_dynptr_entry(const struct scev_ctx *cx, uint32_t f, struct astate *s
 	}
 }
 
+/* u := u joined with a, masks of six (dmay, dmust, rmay, rmust, tmay, tmust). */
+static void masks_join(uint64_t *u, const uint64_t *a)
+{
+	for (int k = 0; k < 6; k += 2) {
+		u[k] |= a[k];
+		u[k + 1] &= a[k + 1];
+	}
+}
+
+/* ---- the dynptr guard (astate.dpg) ----
+ *
+ * A side of the guard whose must holds a bit its may does not is the empty one (no path): what
+ * a state whose register is on the other side gives it. */
+static bool side_empty(const uint32_t m[3][2])
+{
+	return (m[0][1] & ~m[0][0]) != 0;
+}
+
+/* The masks of kind view of s (dp, dpr; or cdp, cdpr, ctouch) as a side of a guard; false
+ * when one does not fit in 32 bits. */
+static bool guard_lives(const struct astate *s, bool view, uint32_t m[3][2])
+{
+	const struct life *l[3] = { view ? &s->cdp : &s->dp, view ? &s->cdpr : &s->dpr,
+				    view ? &s->ctouch : NULL };
+
+	for (int k = 0; k < 3; k++) {
+		if (l[k] && ((l[k]->may | l[k]->must) >> 32))
+			return false;
+		m[k][0] = l[k] ? (uint32_t)l[k]->may : 0;
+		m[k][1] = l[k] ? (uint32_t)l[k]->must : 0;
+	}
+	return true;
+}
+
+/* Which side of a guard on register g state s is on, told by the tests of modes m
+ * (astate.dpg.modes): 0 (g holds 0), 1 (it does not), -1 (no mode tells, or g may not be a
+ * number written on every path); *mm the modes that tell it (a value 0 in its low 32 bits but not
+ * in all 64 is on a side of each: the 32-bit one is kept). */
+static int side_of(const struct astate *s, uint8_t g, uint8_t m, uint8_t *mm)
+{
+	const struct aval *a = &s->regs[g];
+	const struct range *r = &a->r;
+	int c32, c64, side = -1;
+
+	*mm = 0;
+	if (!(s->init & (1u << g)) || a->kind != AV_SCALAR)
+		return -1;
+	c32 = r->u32_max == 0 ? 0 : r->u32_min > 0 || r->s32_min > 0 || r->s32_max < 0 ||
+				     (uint32_t)r->var_off.value ? 1 : -1;
+	c64 = r->umax == 0 ? 0 : !range_contains(r, 0) ? 1 : -1;
+	if ((m & 1) && c32 >= 0) {
+		side = c32;
+		*mm = 1;
+	}
+	if ((m & 2) && c64 >= 0 && (side < 0 || side == c64)) {
+		side = c64;
+		*mm |= 2;
+	}
+	return side;
+}
+
+/* State x as a guard on (g, view) told by modes *m: its own guard, or its masks on the side its
+ * register is on (*m: the modes that tell it); false when none does. */
+static bool guard_split(const struct astate *x, uint8_t g, bool view, uint8_t *m,
+			uint32_t out[2][3][2])
+{
+	uint8_t mm;
+	int side;
+
+	if (x->dpg.on && x->dpg.g == g && x->dpg.view == view) {
+		memcpy(out, x->dpg.m, sizeof(x->dpg.m));
+		*m &= x->dpg.modes;
+		return *m != 0;
+	}
+	if ((side = side_of(x, g, *m, &mm)) < 0 || !guard_lives(x, view, out[side]))
+		return false;
+	*m &= mm;
+	for (int k = 0; k < 3; k++) {
+		out[!side][k][0] = 0;
+		out[!side][k][1] = UINT32_MAX;
+	}
+	return true;
+}
+
+static bool lives_differ(const struct astate *a, const struct astate *b, bool view)
+{
+	return view ? memcmp(&a->cdp, &b->cdp, sizeof(a->cdp)) ||
+		      memcmp(&a->cdpr, &b->cdpr, sizeof(a->cdpr)) ||
+		      memcmp(&a->ctouch, &b->ctouch, sizeof(a->ctouch))
+		    : memcmp(&a->dp, &b->dp, sizeof(a->dp)) || memcmp(&a->dpr, &b->dpr, sizeof(a->dpr));
+}
+
+bool absint_dynptr_guard_join(struct astate *dst, const struct astate *src)
+{
+	struct dp_guard old = dst->dpg;
+	uint32_t a[2][3][2], b[2][3][2];
+	uint8_t m = 3;
+	bool view;
+	int g = -1;
+
+	if (dst->dpg.on) {
+		g = dst->dpg.g;
+		view = dst->dpg.view;
+	} else if (src->dpg.on) {
+		g = src->dpg.g;
+		view = src->dpg.view;
+	} else {
+		/* a new one: the masks of this frame differ (else those it was handed), and a
+		 * register holds 0 on one side and not on the other */
+		view = !lives_differ(dst, src, false);
+		if (view && !lives_differ(dst, src, true))
+			return false;
+		for (int r = 0; r < EBPF_REG_FP && g < 0; r++) {
+			uint8_t mx, my;
+			int x = side_of(dst, (uint8_t)r, 3, &mx), y = side_of(src, (uint8_t)r, 3, &my);
+
+			if (x >= 0 && y >= 0 && x != y && (mx & my))
+				g = r;
+		}
+		if (g < 0)
+			return false;
+	}
+	dst->dpg.on = false;
+	/* (what it told, the successors may have read: losing it is a change) */
+	if (!guard_split(dst, (uint8_t)g, view, &m, a) || !guard_split(src, (uint8_t)g, view, &m, b))
+		return old.on;
+	for (int c = 0; c < 2; c++)
+		for (int k = 0; k < 3; k++) {
+			a[c][k][0] |= b[c][k][0];
+			a[c][k][1] &= b[c][k][1];
+		}
+	memcpy(dst->dpg.m, a, sizeof(a));
+	dst->dpg.g = (uint8_t)g;
+	dst->dpg.modes = m;
+	dst->dpg.view = view;
+	dst->dpg.on = true;
+	return old.on && (memcmp(old.m, dst->dpg.m, sizeof(a)) || old.modes != m);
+}
+
+void absint_dynptr_guard_written(struct astate *s, uint32_t w)
+{
+	if (s->dpg.on && (w >> s->dpg.g & 1))
+		s->dpg.on = false;
+}
+
+void absint_dynptr_guard_branch(struct astate *s)
+{
+	struct life *l[3] = { s->dpg.view ? &s->cdp : &s->dp, s->dpg.view ? &s->cdpr : &s->dpr,
+			      s->dpg.view ? &s->ctouch : NULL };
+	uint8_t mm;
+	int side = side_of(s, s->dpg.g, s->dpg.modes, &mm);
+
+	/* (both sides are sound for their paths: what this arm holds is in both) */
+	for (int k = 0; k < 3 && side >= 0; k++)
+		if (l[k]) {
+			l[k]->may &= s->dpg.m[side][k][0];
+			l[k]->must |= s->dpg.m[side][k][1];
+		}
+}
+
+/* The exit state s of a function as the classes of its r0 (0, or anything else) in x: its
+ * masks in the class its r0 is in, or each side of its guard on r0; else x->key_bad.  x->knot:
+ * the tests that do not tell the classes. */
+static void note_exit_class(struct dp_exit *x, const struct astate *s)
+{
+	uint64_t m[2][6];
+	uint8_t seen = 0, mm;
+	int side = side_of(s, 0, 3, &mm);
+
+	if (side >= 0) {
+		uint64_t v[6] = { s->cdp.may, s->cdp.must, s->cdpr.may, s->cdpr.must, s->ctouch.may,
+				  s->ctouch.must };
+
+		memcpy(m[side], v, sizeof(v));
+		seen = (uint8_t)(1u << side);
+	} else if (s->dpg.on && s->dpg.g == 0 && s->dpg.view) {
+		for (int c = 0; c < 2; c++) {
+			if (side_empty(s->dpg.m[c]))
+				continue;
+			for (int k = 0; k < 6; k++)
+				m[c][k] = s->dpg.m[c][k / 2][k % 2];
+			seen |= (uint8_t)(1u << c);
+		}
+		mm = s->dpg.modes;
+	} else {
+		x->key_bad = true;
+		return;
+	}
+	x->knot |= (uint8_t)(3 & ~mm);
+	for (int c = 0; c < 2; c++) {
+		if (!(seen & (1u << c)))
+			continue;
+		if (x->kseen & (1u << c))
+			masks_join(x->k[c], m[c]);
+		else
+			memcpy(x->k[c], m[c], sizeof(m[c]));
+	}
+	x->kseen |= seen;
+}
+
 void absint_dynptr_note_exit(struct scev_ctx *cx, uint32_t f, const struct astate *s)
 {
 	struct dp_exit *x;
@@ -391,6 +604,7 @@ void absint_dynptr_note_exit(struct scev_ctx *cx, uint32_t f, const struct astat
 	if (f == 0 || !cx->dp_exit_acc || !s->live)
 		return;
 	x = &cx->dp_exit_acc[f];
+	note_exit_class(x, s);
 	if (!(x->seen & 1)) {
 		x->dmay = s->cdp.may;
 		x->dmust = s->cdp.must;
@@ -407,6 +621,43 @@ void absint_dynptr_note_exit(struct scev_ctx *cx, uint32_t f, const struct astat
 	x->rmust &= s->cdpr.must;
 	x->tmay |= s->ctouch.may;
 	x->tmust &= s->ctouch.must;
+}
+
+/* The guard on r0 at the return of a call whose callee's exits x (of this frame's dynptrs, or
+ * up: of the frame this function was handed) made or released them on some paths: each side
+ * what the exits of its class leave of s's masks (none when it does not fit). */
+static void set_key(struct astate *s, const struct dp_exit *x, bool up)
+{
+	struct dp_guard g = { .g = 0, .modes = (uint8_t)(3 & ~x->knot), .on = true, .view = up };
+
+	if (!g.modes)
+		return;
+
+	for (int c = 0; c < 2; c++) {
+		const uint64_t *k = x->k[c];
+		struct life l[3] = { up ? s->cdp : s->dp, up ? s->cdpr : s->dpr, s->ctouch };
+
+		if (!(x->kseen & (1u << c))) {
+			for (int j = 0; j < 3; j++) {
+				g.m[c][j][0] = 0;
+				g.m[c][j][1] = UINT32_MAX;
+			}
+			continue;
+		}
+		life_return(&l[0], k[0], k[1], k[4], k[5]);
+		life_return(&l[1], k[2], k[3], k[4], k[5]);
+		l[2].may |= k[4];
+		l[2].must |= k[5];
+		if (!up)
+			l[2] = (struct life){ 0, 0 };
+		for (int j = 0; j < 3; j++) {
+			if ((l[j].may | l[j].must) >> 32)
+				return;
+			g.m[c][j][0] = (uint32_t)l[j].may;
+			g.m[c][j][1] = (uint32_t)l[j].must;
+		}
+	}
+	s->dpg = g;
 }
 
 /* What function f's exits left of the frame they made or released dynptrs in (x), given back
@@ -441,6 +692,11 @@ static void give_back(struct scev_ctx *cx, struct astate *s, uint32_t fc, const 
 	dpr = up ? &s->cdpr : &s->dpr;
 	if (dp->may & x->tmay)
 		drop_slices(s, false);
+	/* made or released on some paths, told apart by its result: the masks after the paths
+	 * that return 0 and after the others, for the caller's test of r0 (astate.dpg) */
+	s->dpg.on = false;
+	if (every && (x->tmay & ~x->tmust) && !x->key_bad && x->kseen)
+		set_key(s, x, up);
 	life_return(dp, x->dmay, x->dmust, x->tmay, tmust);
 	life_return(dpr, x->rmay, x->rmust, x->tmay, tmust);
 	if (up) {	/* (which this function's exits give back in turn) */
@@ -477,7 +733,7 @@ static bool cb_facts_settled(const struct scev_ctx *cx, bool exact)
 		const struct iter_in *u = &cx->cbdp[f], *a = &cx->cbdp_acc[f];
 
 		if (exact ? u->seen != a->seen || u->caller != a->caller || u->may != a->may ||
-			    u->dframe != a->dframe ||
+			    u->dframe != a->dframe || u->omay != a->omay || u->oframe != a->oframe ||
 			    u->must != a->must || u->dmay != a->dmay || u->dmust != a->dmust ||
 			    u->drmay != a->drmay || u->drmust != a->drmust
 			  : a->seen && (!u->seen ? a->dmay != 0
@@ -486,6 +742,9 @@ static bool cb_facts_settled(const struct scev_ctx *cx, bool exact)
 					 (a->drmay & ~u->drmay) || (u->drmust & ~a->drmust) ||
 					 (a->dmay && u->caller != a->caller &&
 					  u->caller != UINT16_MAX) ||
+					 (a->omay & ~u->omay) ||
+					 (a->omay && u->oframe != a->oframe &&
+					  u->oframe != UINT16_MAX) ||
 					 (u->dframe != a->dframe && u->dframe != UINT16_MAX)))
 			return false;
 	}
@@ -512,6 +771,14 @@ void absint_dynptr_pass_start(struct scev_ctx *cx)
 			u->rmust &= a->rmust;
 			u->tmay |= a->tmay;
 			u->tmust &= a->tmust;
+			for (int c = 0; c < 2; c++)
+				if ((u->kseen & a->kseen) & (1u << c))
+					masks_join(u->k[c], a->k[c]);
+				else if (a->kseen & (1u << c))
+					memcpy(u->k[c], a->k[c], sizeof(u->k[c]));
+			u->kseen |= a->kseen;
+			u->knot |= a->knot;
+			u->key_bad |= a->key_bad;
 			if ((u->seen & 2) && (a->seen & 2) && u->caller != a->caller)
 				u->caller = UINT16_MAX;
 			else if (a->seen & 2)
@@ -545,6 +812,15 @@ bool absint_dynptr_exit_settled(const struct scev_ctx *cx)
 		    (a->tmay & ~u->tmay) || (u->tmust & ~a->tmust) ||
 		    (u->caller != a->caller && u->caller != UINT16_MAX))
 			return false;
+		/* (the classes by result the callers' guards read, likewise) */
+		if (u->key_bad)
+			continue;
+		if (a->key_bad || (a->kseen & ~u->kseen) || (a->knot & ~u->knot))
+			return false;
+		for (int c = 0; c < 2; c++)
+			for (int k = 0; k < 6 && (a->kseen & (1u << c)); k += 2)
+				if ((a->k[c][k] & ~u->k[c][k]) || (u->k[c][k + 1] & ~a->k[c][k + 1]))
+					return false;
 	}
 	return true;
 }
@@ -558,7 +834,9 @@ bool absint_dynptr_exit_same(const struct scev_ctx *cx)
 
 		if (u->seen != a->seen || u->caller != a->caller || u->dmay != a->dmay ||
 		    u->dmust != a->dmust || u->rmay != a->rmay || u->rmust != a->rmust ||
-		    u->tmay != a->tmay || u->tmust != a->tmust)
+		    u->tmay != a->tmay || u->tmust != a->tmust || u->kseen != a->kseen ||
+		    u->knot != a->knot ||
+		    u->key_bad != a->key_bad || memcmp(u->k, a->k, sizeof(u->k)))
 			return false;
 	}
 	return true;
@@ -621,6 +899,8 @@ int absint_dynptr_setup(struct scev_ctx *cx)
 
 void absint_dynptr_loop_state(const struct scev_ctx *cx, uint32_t l, struct astate *s)
 {
+	/* (the masks at the header join the back edges' without it) */
+	s->dpg.on = false;
 	if (cx->dp_loop && cx->dp_loop[l])
 		drop_slices(s, false);
 }
@@ -679,7 +959,7 @@ bool absint_dynptr_verify_outer(struct scev_ctx *cx, struct scev_verdict *v,
 	/* (the caller's dynptrs at the calls, and those this function made there since) */
 	uint64_t live = (caller_dps(cx, func_of(cx, pc)) ? c->dmay : 0) | s->cdp.may;
 
-	if (!live)
+	if (!live && !(c && c->seen && c->omay))
 		return false;
 	for (uint64_t m = live; m; m &= m - 1) {
 		int64_t off = off_of(__builtin_ctzll(m));
@@ -689,6 +969,15 @@ bool absint_dynptr_verify_outer(struct scev_ctx *cx, struct scev_verdict *v,
 		    lo < off + 16 && hi > off)
 			VFAIL(VERDICT_UNSUPPORTED, pc, "access to the bytes of the dynptr at fp%lld "
 			      "of the caller's frame while it may be live", (long long)off);
+	}
+	/* (the middle function's own, which it gave this one no pointer to) */
+	for (uint64_t m = c && c->seen ? c->omay : 0; m; m &= m - 1) {
+		int64_t off = off_of(__builtin_ctzll(m));
+
+		if ((c->oframe == UINT16_MAX || aval_caller_may(a->map, c->oframe)) &&
+		    lo < off + 16 && hi > off)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "access to the bytes of the dynptr at fp%lld "
+			      "of a caller's frame while it may be live", (long long)off);
 	}
 	return false;
 }

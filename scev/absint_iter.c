@@ -110,6 +110,11 @@ static void iter_in_join(struct iter_in *u, const struct iter_in *a)
 	u->dmust &= a->dmust;
 	u->drmay |= a->drmay;
 	u->drmust &= a->drmust;
+	if (a->omay && u->omay && u->oframe != a->oframe)
+		u->oframe = UINT16_MAX;
+	else if (a->omay)
+		u->oframe = a->oframe;
+	u->omay |= a->omay;
 	if (u->caller != a->caller)
 		u->caller = UINT16_MAX;
 	if (u->dframe != a->dframe)
@@ -119,7 +124,8 @@ static void iter_in_join(struct iter_in *u, const struct iter_in *a)
 void absint_iter_in_note(const struct scev_ctx *cx, struct iter_in *a, uint32_t caller,
 			 const struct astate *s)
 {
-	struct iter_in n = { s->it.may, s->it.must, 0, 0, 0, 0, (uint16_t)caller, 0, 1 };
+	struct iter_in n = { .may = s->it.may, .must = s->it.must, .caller = (uint16_t)caller,
+			     .seen = 1 };
 
 	absint_dynptr_in(cx, caller, s, &n);	/* (the dynptrs, and their frame) */
 	iter_in_join(a, &n);
@@ -602,7 +608,10 @@ static bool callers_settled(const struct scev_ctx *cx)
 				       (a->drmay & ~u->drmay) || (u->drmust & ~a->drmust) ||
 				       ((a->may || a->dmay) && u->caller != a->caller &&
 					u->caller != UINT16_MAX) ||
-				       (u->dframe != a->dframe && u->dframe != UINT16_MAX))
+				       (u->dframe != a->dframe && u->dframe != UINT16_MAX) ||
+				       (a->omay & ~u->omay) ||
+				       (a->omay && u->oframe != a->oframe &&
+					u->oframe != UINT16_MAX))
 			return false;
 	}
 	return true;
@@ -659,7 +668,7 @@ bool absint_iter_same(const struct scev_ctx *cx)
 		const struct iter_in *u = &cx->citer[f], *a = &cx->citer_acc[f];
 
 		if (u->may != a->may || u->must != a->must || u->caller != a->caller ||
-		    u->dframe != a->dframe ||
+		    u->dframe != a->dframe || u->omay != a->omay || u->oframe != a->oframe ||
 		    u->seen != a->seen || u->dmay != a->dmay || u->dmust != a->dmust ||
 		    u->drmay != a->drmay || u->drmust != a->drmust)
 			return false;

@@ -681,6 +681,9 @@ int astate__join_regs(struct astate *dst, const struct astate *src, bool widen, 
 		dst->pkt_min = src->pkt_min;
 	if (fpmask_and(&dst->sinit, &src->sinit))
 		changed = 1;
+	/* (the dynptr guard reads both sides' masks and registers before they are joined) */
+	if (absint_dynptr_guard_join(dst, src))
+		changed = 1;
 	if (life_join(&dst->it, &src->it) | life_join(&dst->ref, &src->ref) |
 	    life_join(&dst->dp, &src->dp) | life_join(&dst->dpr, &src->dpr) |
 	    life_join(&dst->cdp, &src->cdp) | life_join(&dst->cdpr, &src->cdpr) |

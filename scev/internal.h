@@ -411,6 +411,11 @@ struct scev_ctx {
 		 * was handed (its astate.cdp: a dynptr given two levels down); UINT16_MAX for
 		 * several (absint_dynptr_in) */
 		uint16_t dframe;
+		/* the caller's own dynptrs when those of dframe are the frame it was handed: live
+		 * there too, not the callee's (none of its arguments point there), so none of its
+		 * accesses may reach them (oframe: that frame, UINT16_MAX for several) */
+		uint16_t oframe;
+		uint64_t omay;
 		uint8_t seen;
 	} *citer, *citer_acc;
 	bool iter_hit_acc, iter_hit;
@@ -436,8 +441,14 @@ struct scev_ctx {
 	 * NULL when no subprogram calls a dynptr helper */
 	struct dp_exit {
 		uint64_t dmay, dmust, rmay, rmust, tmay, tmust;	/* (cdp, cdpr, ctouch) */
+		/* the same of the exits that return 0 (k[0]) and of those that return anything
+		 * else (k[1]), seen in kseen (bit c: some exit of k[c]); key_bad when an exit's r0
+		 * may be 0 and not (nor its guard on r0 tell them apart) */
+		uint64_t k[2][6];
 		uint16_t caller;
-		uint8_t seen;
+		uint8_t seen, kseen;
+		uint8_t knot;	/* the tests that do not tell the classes (astate.dpg.modes) */
+		bool key_bad;
 	} *dp_exit, *dp_exit_acc;
 	/* per bpf_loop callback (scev_ctx.fn_cb SCEV_CB_LOOP): its caller's dynptrs at the bpf_loop
 	 * calls, as citer holds a static function's (cbdp: the previous pass's, cbdp_acc: the

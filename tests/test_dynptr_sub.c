@@ -52,6 +52,11 @@ static struct ebpf_map_def maps[] = {
 #define SUB_FROM_MEM "fm: r4 = r1\nr1 = r2\nr2 = 64\nr3 = 0\ncall bpf_dynptr_from_mem\n" \
 		     "r0 = 0\nexit\n"
 #define SUB_RELEASE(f) "rl: r2 = 0\ncall bpf_ringbuf_" #f "_dynptr\nr0 = 0\nexit\n"
+/* ... only when r2 is not 0, returning 0 then and what set says otherwise */
+#define SUB_MAYBE_RESERVE(set) "mc: " set "\nif r2 == 0 goto mo\nr4 = r1\nr1 = map[fd:1] ll\n" \
+			       "r2 = 16\nr3 = 0\ncall bpf_ringbuf_reserve_dynptr\nr0 = 0\nmo: exit\n"
+#define SUB_MAYBE_RELEASE "rc: r0 = 1\nif r2 == 0 goto ro\nr2 = 0\n" \
+			  "call bpf_ringbuf_discard_dynptr\nr0 = 0\nro: exit\n"
 /* the caller reads 8 bytes of its dynptr at fp-16 into fp-32 */
 #define READ16 "r1 = r10\nr1 += -32\nr2 = 8\nr3 = r10\nr3 += -16\nr4 = 0\nr5 = 0\n" \
 	       "call bpf_dynptr_read\n"
@@ -133,12 +138,52 @@ static const struct {
 	  "mc: if r2 == 0 goto mo\nr4 = r1\nr1 = map[fd:1] ll\nr2 = 16\nr3 = 0\n"
 	  "call bpf_ringbuf_reserve_dynptr\nmo: r0 = 0\nexit\n", UNSUPPORTED,
 	  "caller's frame", VC_BOTH_REJECT },
+	/* (h) ... on some paths only, told apart by its result: the caller's test of r0 takes
+	 * the masks of the exits that return 0, or of the others (astate.dpg) */
 	{ "a subprogram reserves the caller's dynptr when it returns 0",
 	  "r6 = *(u32 *)(r1 +16)\n" ARG(-16) "r2 = r6\ncall mc\nif r0 != 0 goto o\n"
-	  RELEASE(discard) "o: r0 = 0\nexit\n"
-	  "mc: r0 = 1\nif r2 == 0 goto mo\nr4 = r1\nr1 = map[fd:1] ll\nr2 = 16\nr3 = 0\n"
-	  "call bpf_ringbuf_reserve_dynptr\nr0 = 0\nmo: exit\n", UNSUPPORTED,
+	  RELEASE(discard) "o: r0 = 0\nexit\n" SUB_MAYBE_RESERVE("r0 = 1"), SAFE, NULL,
+	  VC_BOTH_ACCEPT },
+	{ "a subprogram reserves the caller's dynptr when it returns 0, the caller discards "
+	  "otherwise",
+	  "r6 = *(u32 *)(r1 +16)\n" ARG(-16) "r2 = r6\ncall mc\nif r0 == 0 goto o\n"
+	  RELEASE(discard) "o: r0 = 0\nexit\n" SUB_MAYBE_RESERVE("r0 = 1"), UNSUPPORTED,
+	  "caller's frame", VC_BOTH_REJECT },
+	{ "a subprogram reserves the caller's dynptr when w0 is 0 (clang's 32-bit test)",
+	  "r6 = *(u32 *)(r1 +16)\n" ARG(-16) "r2 = r6\ncall mc\nif w0 != 0 goto o\n"
+	  RELEASE(discard) "o: r0 = 0\nexit\n" SUB_MAYBE_RESERVE("w0 = -1"), SAFE, NULL,
+	  VC_BOTH_ACCEPT },
+	{ "a subprogram reserves the caller's dynptr when w0 is 0, the caller leaks it",
+	  "r6 = *(u32 *)(r1 +16)\n" ARG(-16) "r2 = r6\ncall mc\nif w0 == 0 goto o\n"
+	  RELEASE(discard) "o: r0 = 0\nexit\n" SUB_MAYBE_RESERVE("w0 = -1"), UNSUPPORTED,
+	  "caller's frame", VC_BOTH_REJECT },
+	{ "a subprogram returning 0x100000000 when it does not reserve, tested in 32 bits",
+	  "r6 = *(u32 *)(r1 +16)\n" ARG(-16) "r2 = r6\ncall mc\nif w0 != 0 goto o\n"
+	  RELEASE(discard) "o: r0 = 0\nexit\n" SUB_MAYBE_RESERVE("r0 = 1 ll\nr0 <<= 32"),
+	  UNSUPPORTED, "caller's frame", VC_BOTH_REJECT },
+	{ "a subprogram returning -22 when it does not reserve, tested signed",
+	  "r6 = *(u32 *)(r1 +16)\n" ARG(-16) "r2 = r6\ncall mc\nif r0 s< 0 goto o\n"
+	  RELEASE(discard) "o: r0 = 0\nexit\n" SUB_MAYBE_RESERVE("r0 = -22"), UNSUPPORTED,
 	  "caller's frame", VC_REGRESSION },
+	{ "a subprogram discards the caller's record when it returns 0, the caller otherwise",
+	  "r6 = *(u32 *)(r1 +16)\n" RESERVE(16) ARG(-16) "r2 = r6\ncall rc\nif r0 == 0 goto o\n"
+	  RELEASE(discard) "o: r0 = 0\nexit\n" SUB_MAYBE_RELEASE, SAFE, NULL, VC_BOTH_ACCEPT },
+	{ "a subprogram discards the caller's record when it returns 0, the caller always",
+	  "r6 = *(u32 *)(r1 +16)\n" RESERVE(16) ARG(-16) "r2 = r6\ncall rc\n"
+	  RELEASE(discard) "r0 = 0\nexit\n" SUB_MAYBE_RELEASE, UNSUPPORTED, "caller's frame",
+	  VC_BOTH_REJECT },
+	{ "a subprogram discards the caller's record when it returns 0, the caller reads it then",
+	  "r6 = *(u32 *)(r1 +16)\n" RESERVE(16) ARG(-16) "r2 = r6\ncall rc\nif r0 != 0 goto k\n"
+	  READ16 "r0 = 0\nexit\nk: " RELEASE(discard) "r0 = 0\nexit\n" SUB_MAYBE_RELEASE,
+	  UNSUPPORTED, "caller's frame", VC_BOTH_REJECT },
+	{ "two levels down, a record reserved when the last one returns 0, the middle passes it on",
+	  "r6 = *(u32 *)(r1 +16)\n" ARG(-16) "r2 = r6\ncall f\nif r0 != 0 goto o\n"
+	  RELEASE(submit) "o: r0 = 0\nexit\nf: call mc\nexit\n" SUB_MAYBE_RESERVE("r0 = 1"),
+	  SAFE, NULL, VC_BOTH_ACCEPT },
+	{ "two levels down, a record reserved when the last one returns 0, the middle returns 0",
+	  "r6 = *(u32 *)(r1 +16)\n" ARG(-16) "r2 = r6\ncall f\nif r0 != 0 goto o\n"
+	  RELEASE(submit) "o: r0 = 0\nexit\nf: call mc\nr0 = 0\nexit\n"
+	  SUB_MAYBE_RESERVE("r0 = 1"), UNSUPPORTED, "caller's frame", VC_BOTH_REJECT },
 	/* (d) a caller's dynptr used by a bpf_loop callback through its context pointer */
 	{ "a bpf_loop callback reads the caller's ringbuf dynptr",
 	  RESERVE(16) LOOP_CB(-16) RELEASE(discard) "r0 = 0\nexit\n"
@@ -259,10 +304,33 @@ static const struct {
 	{ "two levels down, a read after the caller discarded its record",
 	  RESERVE(16) RELEASE(discard) ARG(-16) "call f\nr0 = 0\nexit\nf: call rd\nr0 = 0\nexit\n"
 	  SUB_READ(0), UNSAFE, "Expected an initialized dynptr", VC_BOTH_REJECT },
+	/* (i) a middle function holding a dynptr of its own while it hands its caller's on */
 	{ "two levels down, the middle one holding a record of its own too",
 	  RESERVE(16) ARG(-16) "call f\n" RELEASE(discard) "r0 = 0\nexit\n"
 	  "f: r6 = r1\n" RESERVE(8) "r1 = r6\ncall rd\n" RELEASE(submit) "r0 = 0\nexit\n"
-	  SUB_READ(0), UNSUPPORTED, "not known live at every call", VC_REGRESSION },
+	  SUB_READ(0), SAFE, NULL, VC_BOTH_ACCEPT },
+	{ "two levels down, the middle one holding its own, the last one discards the caller's",
+	  RESERVE(16) ARG(-16) "call f\nr0 = 0\nexit\n"
+	  "f: r6 = r1\n" RESERVE(8) "r1 = r6\ncall rl\n" RELEASE(submit) "r0 = 0\nexit\n"
+	  SUB_RELEASE(discard), SAFE, NULL, VC_BOTH_ACCEPT },
+	{ "two levels down, the middle one holding its own, the caller's discarded twice",
+	  RESERVE(16) ARG(-16) "call f\n" RELEASE(discard) "r0 = 0\nexit\n"
+	  "f: r6 = r1\n" RESERVE(8) "r1 = r6\ncall rl\n" RELEASE(submit) "r0 = 0\nexit\n"
+	  SUB_RELEASE(discard), UNSAFE, "Expected an initialized dynptr", VC_BOTH_REJECT },
+	{ "two levels down, the middle one leaks its own",
+	  RESERVE(16) ARG(-16) "call f\n" RELEASE(discard) "r0 = 0\nexit\n"
+	  "f: r6 = r1\n" RESERVE(8) "r1 = r6\ncall rd\nr0 = 0\nexit\n" SUB_READ(0), UNSAFE,
+	  "Unreleased reference", VC_BOTH_REJECT },
+	{ "two levels down, the middle one holding its own, the last one given both",
+	  RESERVE(16) ARG(-16) "call f\n" RELEASE(discard) "r0 = 0\nexit\n"
+	  "f: r6 = r1\n" RESERVE(8) "r1 = r6\nr2 = r10\nr2 += -16\ncall rd\n" RELEASE(submit)
+	  "r0 = 0\nexit\n" SUB_READ(0), UNSUPPORTED, "not known live at every call",
+	  VC_REGRESSION },
+	{ "two levels down, the middle one holding its own, the last one reads its bytes",
+	  RESERVE(16) ARG(-16) "call f\n" RELEASE(discard) "r0 = 0\nexit\n"
+	  "f: r6 = r1\n" RESERVE(8) "*(u64 *)(r6 -8) = r10\nr1 = r6\ncall g\n" RELEASE(submit)
+	  "r0 = 0\nexit\ng: r2 = *(u64 *)(r1 -8)\nr0 = *(u64 *)(r2 -16)\nr0 = 0\nexit\n",
+	  UNSAFE, "not a known pointer", VC_BOTH_REJECT },
 	{ "three levels down, the caller's record discarded",
 	  RESERVE(16) ARG(-16) "call f\nr0 = 0\nexit\nf: call h\nr0 = 0\nexit\n"
 	  "h: call rl\nr0 = 0\nexit\n" SUB_RELEASE(discard), SAFE, NULL, VC_BOTH_ACCEPT },
@@ -358,6 +426,9 @@ static const struct {
 	  "not an initialized dynptr" },
 	{ "two levels down, a read after the caller discarded its record",
 	  "not an initialized dynptr" },
+	{ "two levels down, the middle one holding its own, the caller's discarded twice",
+	  "not an initialized dynptr" },
+	{ "two levels down, the middle one leaks its own", "reference leak" },
 };
 
 static void test_object(bool kernel)
@@ -367,18 +438,21 @@ static void test_object(bool kernel)
 		"sub_past", "sub_make_rb", "sub_close", "sub_make_local", "sub_make_leak",
 		"sub_close_twice", "cb_read", "cb_after_release", "glob_read", "glob_slice_local",
 		"glob_after_release", "glob_past", "deep_read", "deep_close", "deep_make",
-		"deep_make_leak", "deep_close_twice", "cb_swap", "cb_close",
+		"deep_make_leak", "deep_close_twice", "cb_swap", "cb_close", "part_open",
+		"part_open_bad", "part_close", "part_close_bad", "mid_own", "mid_own_leak",
 	};
 	static const enum scev_verdict_kind want[] = {
 		SAFE, SAFE, SAFE, UNSAFE, UNSAFE, UNSAFE, SAFE, SAFE, SAFE, UNSAFE, UNSAFE, SAFE,
 		UNSAFE, SAFE, SAFE, UNSAFE, UNSAFE, SAFE, SAFE, SAFE, UNSAFE, UNSAFE, SAFE, UNSAFE,
+		SAFE, UNSUPPORTED, SAFE, UNSUPPORTED, SAFE, UNSAFE,
 	};
 	static const char *const reasons[] = {
 		NULL, NULL, NULL, "Expected an initialized dynptr", "Unreleased reference",
 		"mem_size=", NULL, NULL, NULL, "reference leak", "Expected an initialized dynptr",
 		NULL, "Expected an initialized dynptr", NULL, NULL, "Expected an initialized dynptr",
 		"mem_size=8", NULL, NULL, NULL, "reference leak", "Expected an initialized dynptr",
-		NULL, "reference leak",
+		NULL, "reference leak", NULL, "caller's frame", NULL, "caller's frame", NULL,
+		"Unreleased reference",
 	};
 	char path[1024];
 

@@ -11,7 +11,10 @@
  * read-only dynptr); twins: the record discarded before the call, a read past a slice.
  * Main's dynptr handed two levels down through a relay (read, released, made); twins: the record
  * made there leaked, the record released there discarded again.  A bpf_loop callback swapping
- * its caller's record for a new one; twin: one discarding it.
+ * its caller's record for a new one; twin: one discarding it.  A static function reserving or
+ * discarding its caller's record on some paths, telling which by its result, which the caller
+ * tests; twins: the caller takes the other branch.  A relay holding a record of its own while it
+ * hands its caller's on; twin: the relay leaks its own.
  * tests/test_dynptr_sub.c holds each verdict against the kernel's.
  */
 #include "bpf_test.h"
@@ -473,6 +476,113 @@ int deep_close_twice(struct xdp_md *ctx)
 
 	bpf_ringbuf_reserve_dynptr(&rb, 16, 0, &d);
 	relay_close(&d, ctx->rx_queue_index & 1);
+	bpf_ringbuf_discard_dynptr(&d, 0);
+	return XDP_PASS;
+}
+
+/* the caller's record reserved only when v is odd; 0 when it was (clang: `w0 = -1` and `if w0`) */
+static __attribute__((noinline)) int maybe_open(struct bpf_dynptr *d, __u32 v)
+{
+	if (!(v & 1))
+		return -1;
+	bpf_ringbuf_reserve_dynptr(&rb, 16, 0, d);
+	return 0;
+}
+
+SEC("xdp")
+int part_open(struct xdp_md *ctx)
+{
+	struct bpf_dynptr d;
+
+	if (maybe_open(&d, ctx->ingress_ifindex) == 0)
+		bpf_ringbuf_submit_dynptr(&d, 0);
+	return XDP_PASS;
+}
+
+/* twin: the record submitted when it was not reserved */
+SEC("xdp")
+int part_open_bad(struct xdp_md *ctx)
+{
+	struct bpf_dynptr d;
+
+	if (maybe_open(&d, ctx->ingress_ifindex) != 0)
+		bpf_ringbuf_submit_dynptr(&d, 0);
+	return XDP_PASS;
+}
+
+/* the caller's record discarded only when v & 2 is 0; 0 when it was */
+static __attribute__((noinline)) int maybe_close(struct bpf_dynptr *d, __u32 v)
+{
+	if (v & 2)
+		return 1;
+	bpf_ringbuf_discard_dynptr(d, 0);
+	return 0;
+}
+
+SEC("xdp")
+int part_close(struct xdp_md *ctx)
+{
+	struct bpf_dynptr d;
+
+	bpf_ringbuf_reserve_dynptr(&rb, 16, 0, &d);
+	if (maybe_close(&d, ctx->ingress_ifindex))
+		bpf_ringbuf_submit_dynptr(&d, 0);
+	return XDP_PASS;
+}
+
+/* twin: submitted whatever maybe_close did */
+SEC("xdp")
+int part_close_bad(struct xdp_md *ctx)
+{
+	struct bpf_dynptr d;
+
+	bpf_ringbuf_reserve_dynptr(&rb, 16, 0, &d);
+	maybe_close(&d, ctx->ingress_ifindex);
+	bpf_ringbuf_submit_dynptr(&d, 0);
+	return XDP_PASS;
+}
+
+/* a relay holding a record of its own while it hands its caller's on to parse */
+static __attribute__((noinline)) int relay_own(struct bpf_dynptr *d, __u32 v)
+{
+	struct bpf_dynptr own;
+	int r;
+
+	bpf_ringbuf_reserve_dynptr(&rb, 8, 0, &own);
+	bpf_dynptr_write(&own, 0, &v, sizeof(v), 0);
+	r = parse(d);
+	bpf_ringbuf_submit_dynptr(&own, 0);
+	return r;
+}
+
+SEC("xdp")
+int mid_own(struct xdp_md *ctx)
+{
+	struct bpf_dynptr d;
+
+	bpf_ringbuf_reserve_dynptr(&rb, 16, 0, &d);
+	relay_own(&d, ctx->ingress_ifindex);
+	bpf_ringbuf_discard_dynptr(&d, 0);
+	return XDP_PASS;
+}
+
+/* twin: the relay leaves its own record unreleased */
+static __attribute__((noinline)) int relay_own_leak(struct bpf_dynptr *d, __u32 v)
+{
+	struct bpf_dynptr own;
+
+	bpf_ringbuf_reserve_dynptr(&rb, 8, 0, &own);
+	bpf_dynptr_write(&own, 0, &v, sizeof(v), 0);
+	return parse(d);
+}
+
+SEC("xdp")
+int mid_own_leak(struct xdp_md *ctx)
+{
+	struct bpf_dynptr d;
+
+	bpf_ringbuf_reserve_dynptr(&rb, 16, 0, &d);
+	relay_own_leak(&d, ctx->ingress_ifindex);
 	bpf_ringbuf_discard_dynptr(&d, 0);
 	return XDP_PASS;
 }
