@@ -207,6 +207,19 @@ static int caller_bit(const struct scev_ctx *cx, uint32_t f, uint32_t pc, const 
 	return dp_bit((int64_t)d->r.umin);
 }
 
+/* A pointer to a dynptr the kernel refuses at every call wherever it points: at a constant
+ * offset of one frame not 8-aligned or not below the frame pointer ("cannot pass in dynptr at
+ * an offset", stack_slot_obj_get_spi); the verdict says so (dp_slot_fails). */
+static bool slot_refused(const struct aval *d)
+{
+	int64_t off = (int64_t)d->r.umin;
+
+	return d->kind == AV_PTR && !d->maybe_null && range_is_const(&d->r) &&
+	       (d->region == REGION_STACK || (d->region == REGION_CALLER_STACK &&
+					      !(d->map & CALLER_SET))) &&
+	       (off % 8 || off + 16 > 0);
+}
+
 bool absint_dynptr_call(struct scev_ctx *cx, struct astate *s, uint32_t pc,
 			struct stack_span *w)
 {
@@ -244,7 +257,8 @@ bool absint_dynptr_call(struct scev_ctx *cx, struct astate *s, uint32_t pc,
 	 * modeled as its caller's, in the pass the verdict reads (the first ones may run it
 	 * with unknown arguments): its callers' states do not see it (scev.c answers unsupported
 	 * for a verdict of unsafe) */
-	if (f != 0 && !(d->kind == AV_PTR && d->region == REGION_STACK) && !cx->first_pass)
+	if (f != 0 && !(d->kind == AV_PTR && d->region == REGION_STACK) && !cx->first_pass &&
+	    !slot_refused(d))
 		cx->dp_out = true;
 	if (d->kind != AV_PTR || d->region != REGION_STACK || !range_is_const(&d->r) ||
 	    (b = dp_bit((int64_t)d->r.umin)) < 0)
@@ -982,6 +996,17 @@ bool absint_dynptr_verify_outer(struct scev_ctx *cx, struct scev_verdict *v,
 	return false;
 }
 
+/* What the kernel says after "cannot pass in dynptr at an offset=" for helper id (kind). */
+static const char *dp_slot_words(int32_t id, int kind)
+{
+	switch (kind) {
+	case DP_FROM_MEM: case DP_RESERVE: return "Dynptr has to be an uninitialized dynptr";
+	case DP_RELEASE: return "arg 1 is an unacquired reference";
+	default: return id == BPF_FUNC_dynptr_read ? "Expected an initialized dynptr as arg #2"
+						  : "Expected an initialized dynptr as arg #0";
+	}
+}
+
 /* The 16 bytes a dynptr argument d points at, in this function's frame or (caller) its
  * caller's: a constant, in-frame, 8-aligned offset (*off) and its mask bit (*b); true when the
  * verdict failed (why: the kernel's words for a misaligned one). */
@@ -994,12 +1019,14 @@ static bool dp_slot_fails(struct scev_verdict *v, uint32_t pc, const char *name,
 		VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the dynptr is not at a constant offset of the "
 		      "%s", name, caller ? "caller's frame" : "frame");
 	*off = (int64_t)d->r.umin;
-	if (*off < -FP_FRAME || *off + 16 > 0)
+	/* (the kernel's stack_slot_obj_get_spi: 8-aligned, both slots below the frame pointer) */
+	if (*off % 8 || *off + 16 > 0)
+		VFAIL(VERDICT_UNSAFE, pc, "cannot pass in dynptr at an offset=%lld: %s (%s: the "
+		      "dynptr%s is not 16 bytes of the frame at an 8-aligned offset)",
+		      (long long)*off, why, name, at);
+	if (*off < -FP_FRAME || (*b = dp_bit(*off)) < 0)
 		VFAIL(VERDICT_UNSAFE, pc, "%s: the dynptr at fp%lld%s is not 16 bytes of the frame",
 		      name, (long long)*off, at);
-	if ((*b = dp_bit(*off)) < 0)
-		VFAIL(VERDICT_UNSAFE, pc, "%s: the dynptr at fp%lld%s is not 8-aligned (%s)", name,
-		      (long long)*off, at, why);
 	return false;
 }
 
@@ -1192,9 +1219,7 @@ bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, cons
 			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the dynptr may be in several callers' "
 			      "frames, or this function is not a static subprogram nor a bpf_loop "
 			      "callback", name);
-		if (dp_slot_fails(v, pc, name, d, true, kind == DP_FROM_MEM || kind == DP_RESERVE
-				  ? "Dynptr has to be an uninitialized dynptr"
-				  : "Expected an initialized dynptr", &off, &b))
+		if (dp_slot_fails(v, pc, name, d, true, dp_slot_words(i->imm, kind), &off, &b))
 			return true;
 		if (!c || !c->seen || c->dframe != d->map)
 			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the dynptr at fp%lld of the function at "
@@ -1213,9 +1238,7 @@ bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, cons
 	if (func_of(cx, pc) != 0 && !plain_static(cx, func_of(cx, pc)))
 		VFAIL(VERDICT_UNSUPPORTED, pc, "%s: dynptrs in a callback or a global function's "
 		      "frame are not modeled", name);
-	if (dp_slot_fails(v, pc, name, d, false, kind == DP_FROM_MEM || kind == DP_RESERVE
-			  ? "Dynptr has to be an uninitialized dynptr" : "Expected an initialized dynptr",
-			  &off, &b))
+	if (dp_slot_fails(v, pc, name, d, false, dp_slot_words(i->imm, kind), &off, &b))
 		return true;
 	absint_frame_depth(cx, func_of(cx, pc), off);
 	return dp_arg_fails(cx, v, s, pc, kind, b, &s->dp, &s->dpr, s->it.may, "");
@@ -1287,7 +1310,10 @@ bool absint_dynptr_verify_global_arg(struct scev_ctx *cx, struct scev_verdict *v
 	if (d->region == REGION_CALLER_STACK)
 		VFAIL(VERDICT_UNSUPPORTED, pc, "R%u of global function %s(): a dynptr of a caller's "
 		      "frame handed further is not modeled", reg, fname);
-	if (dp_slot_fails(v, pc, fname, d, false, "Expected an initialized dynptr", &off, &b))
+	char why[48];
+
+	snprintf(why, sizeof(why), "Expected an initialized dynptr as arg #%u", reg - 1);
+	if (dp_slot_fails(v, pc, fname, d, false, why, &off, &b))
 		return true;
 	absint_frame_depth(cx, func_of(cx, pc), off);
 	if (!(s->dp.must & (1ull << b)))

@@ -359,6 +359,16 @@ bool absint_iter_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const 
 		absint_frame_depth(cx, it->map, off);
 		return true;
 	}
+	/* (the kernel's stack_slot_obj_get_spi, any frame's: 8-aligned) */
+	if (it->kind == AV_PTR && !it->maybe_null && range_is_const(&it->r) &&
+	    (it->region == REGION_STACK ||
+	     (it->region == REGION_CALLER_STACK && !(it->map & CALLER_SET))) &&
+	    (int64_t)it->r.umin % 8)
+		VFAIL(VERDICT_UNSAFE, pc, "cannot pass in iter at an offset=%lld: expected %s "
+		      "iter_num as arg #0 (%s: the iterator%s is not 8 aligned bytes)",
+		      (long long)(int64_t)it->r.umin, kind == IT_NEW ? "uninitialized"
+		      : "an initialized", kind_name[kind], it->region == REGION_STACK ? ""
+		      : " of the caller's frame");
 	if (it->kind != AV_PTR || it->region != REGION_STACK || it->maybe_null ||
 	    !range_is_const(&it->r))
 		VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the iterator is not at a constant offset of "
