@@ -246,8 +246,9 @@ struct want {
 	/* the first differing byte the text names lies in [byte_lo, byte_hi] (byte_hi 0: any) */
 	int byte_lo, byte_hi;
 	/* a program that arms timers: what the kernel's timers did by the time its maps were read
-	 * depends on how soon its softirq ran them and this process read them (300 ms, 800 ms:
-	 * kdiff.h), which load can push past: a run that is not what w wants is asked again */
+	 * depends on how soon its softirq ran them and this process read them (300 ms; 200 ms
+	 * before a timer left armed expires: kdiff.h), which load can push past: a run that is
+	 * not what w wants is asked again */
 	bool timing;
 };
 

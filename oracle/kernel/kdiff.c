@@ -212,7 +212,9 @@ struct map_set {
 	uint32_t left;		/* maps of these kinds the run writes that are not compared */
 	char why[160];		/* the first one's reason */
 	bool timers;		/* the program arms timers (compare_run waits for the callbacks) */
-	const struct kdiff_opts *o;	/* its forge_kmap (tests) */
+	uint64_t read_ms;	/* when the last read of the kernel's maps after the run ended
+				 * (kdiff_now_ms) */
+	const struct kdiff_opts *o;	/* its forge_kmap and clock_ms (tests) */
 };
 
 /* A CPU's free-list refill in the kernel's LRU maps (kernel/bpf/bpf_lru_list.c,
@@ -223,20 +225,39 @@ struct map_set {
 /* Programs that arm timers (kdiff.h): the interpreter fires the timers expiring at most
  * KDIFF_TIMER_SHORT after the program's start on its clock; a timer it leaves armed must expire
  * KDIFF_TIMER_LONG or later; the kernel's maps are read again until they are the interpreter's,
- * for at most TIMER_WAIT_MS after the test run, and the last read must end TIMER_READ_BY_MS
- * after the run began at most (before a long timer can fire). */
+ * for at most TIMER_WAIT_MS after the test run, and the last read must end TIMER_READ_MARGIN_MS
+ * before the earliest expiry of a timer left armed, counted from the run's start (a kernel timer
+ * fires at or after its expiry, and every start of the run came after t0: timer_read_by). */
 #define KDIFF_TIMER_SHORT 1000000ull
 #define KDIFF_TIMER_LONG 1000000000ull
 #define TIMER_WAIT_MS 300
-#define TIMER_READ_BY_MS 800
+#define TIMER_READ_MARGIN_MS 200
 #define TIMER_POLL_NS 1000000L
 
-static uint64_t now_ms(void)
+/* The clock of the timer deadlines, in ms: CLOCK_MONOTONIC (the clock of bpf_timer's
+ * CLOCK_MONOTONIC and CLOCK_BOOTTIME timers while the machine does not sleep), or the test's
+ * (kdiff_opts.clock_ms). */
+static uint64_t kdiff_now_ms(const struct kdiff_opts *o)
 {
 	struct timespec ts;
 
+	if (o && o->clock_ms)
+		return o->clock_ms(o->forge_arg);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* The time by which the last read of the kernel's maps must have ended, for a run that began at
+ * t0 (kdiff_now_ms): TIMER_READ_MARGIN_MS before the earliest expiry of a timer the
+ * interpreter's run left armed (ir->timer_next on the timers' clock, 0 at the program's start;
+ * at least KDIFF_TIMER_LONG, timer_wait), none when it left none armed. */
+static uint64_t timer_read_by(const struct interp_result *ir, uint64_t t0)
+{
+	uint64_t ahead = ir->timer_next / 1000000;
+
+	if (!ir->timer_left)
+		return UINT64_MAX;
+	return ahead > TIMER_READ_MARGIN_MS ? t0 + (ahead - TIMER_READ_MARGIN_MS) : t0;
 }
 
 static void map_set__free(struct map_set *ms)
@@ -374,6 +395,8 @@ static int map_set__read(struct map_set *ms, bool after)
 			ms->o->forge_kmap(ms->o->forge_arg, ms->m[k].m, ms->m[k].va,
 					  (size_t)ms->m[k].na * ms->m[k].kval);
 	}
+	if (after && ms->timers)
+		ms->read_ms = kdiff_now_ms(ms->o);
 	return 0;
 }
 
@@ -931,16 +954,18 @@ out:
  * within KDIFF_TIMER_SHORT (env.timer_horizon) and left the others armed.  Its maps are the
  * kernel's once the kernel's short timers fired and before a long one can: the maps are read
  * again until they are the interpreter's or TIMER_WAIT_MS passed (what differs then is
- * reported), every read before TIMER_READ_BY_MS.  Left out, counted: a run whose timers the
- * kernel's timing decides (a cancel or a callback replaced less than 1 ms before the expiry,
- * interp_result.timer_raced), a timer left armed to expire within KDIFF_TIMER_LONG (or past the
- * interpreter's firings), a callback the interpreter trapped in, a read too late.  0 or
- * -errno. */
+ * reported), no read started after timer_read_by (the earliest expiry of a timer left armed,
+ * less TIMER_READ_MARGIN_MS; no limit when none is left).  Left out, counted: a run whose
+ * timers the kernel's timing decides (a cancel or a callback replaced less than 1 ms before the
+ * expiry, interp_result.timer_raced), a timer left armed to expire within KDIFF_TIMER_LONG (or
+ * past the interpreter's firings), a callback the interpreter trapped in, a last read that
+ * ended after timer_read_by (ms->read_ms).  0 or -errno. */
 static int timer_wait(struct map_set *ms, const struct ebpf_object *obj,
 		      const struct interp_result *ir, bool timer_trap, uint64_t t0, uint64_t t1,
 		      char *what, size_t n)
 {
 	const struct timespec poll = { 0, TIMER_POLL_NS };
+	uint64_t by, now;
 	size_t which;
 	int err;
 
@@ -952,14 +977,21 @@ static int timer_wait(struct map_set *ms, const struct ebpf_object *obj,
 			      "firings)");
 		return 0;
 	}
-	while (!map_set__same(ms, &which, what, n, NULL) && now_ms() < t1 + TIMER_WAIT_MS &&
-	       now_ms() < t0 + TIMER_READ_BY_MS) {
+	by = timer_read_by(ir, t0);
+	while (!map_set__same(ms, &which, what, n, NULL) && (now = kdiff_now_ms(ms->o)) < by &&
+	       now < t1 + TIMER_WAIT_MS) {
 		nanosleep(&poll, NULL);
 		if ((err = map_set__read(ms, true)))
 			return err;
 	}
-	if (ir->timer_left && now_ms() >= t0 + TIMER_READ_BY_MS)
-		map_set__drop(ms, obj, "read too late: a timer armed 1 s ahead may have fired");
+	if (ms->read_ms >= by) {
+		char why[160];
+
+		snprintf(why, sizeof(why), "read too late: %" PRIu64 " ms after the run began, a "
+			 "timer armed %" PRIu64 " ms ahead may have fired", ms->read_ms - t0,
+			 ir->timer_next / 1000000);
+		map_set__drop(ms, obj, why);
+	}
 	return 0;
 }
 
@@ -1072,9 +1104,9 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 		goto out;
 	ms.o = o;
 	diag_clear(&d);
-	t0 = now_ms();
+	t0 = kdiff_now_ms(o);
 	res->ran = pinned_test_run(kp, &ro, &kr, ms.cpu, &d);
-	t1 = now_ms();
+	t1 = kdiff_now_ms(o);
 	if (!res->ran)
 		goto out;	/* a type the kernel cannot run, or an input it refuses */
 	res->test_runs++;

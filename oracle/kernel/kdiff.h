@@ -36,8 +36,9 @@
  * BPF_PROG_TEST_RUN returns, in softirq, at their expiry; the interpreter fires those that
  * expire within 1 ms (interp_env.timer_horizon) and leaves the others armed, and the kernel's
  * maps are read again until they are the interpreter's (300 ms at most: what differs then is
- * reported), each read within 800 ms of the run's start, before a timer armed 1 s ahead can
- * fire.  The 16 bytes of a struct bpf_timer are the kernel's own and not compared.  Left out,
+ * reported), the last read ending 200 ms before the earliest expiry of a timer the interpreter
+ * left armed (counted from the run's start: a kernel timer fires at or after its expiry), so
+ * before any of them can fire.  The 16 bytes of a struct bpf_timer are the kernel's own and not compared.  Left out,
  * counted: a run where a cancel or a new callback came less than 1 ms before the timer's expiry
  * (the kernel's timing decides whether it fired, interp_result.timer_raced), a timer left armed
  * less than 1 s ahead, a callback the interpreter trapped in, a second test run of the loaded
@@ -111,6 +112,9 @@ struct kdiff_opts {
 	void (*forge_retval)(void *arg, uint32_t *retval);
 	/* ... and on the kernel's values of each compared map at each read after its run */
 	void (*forge_kmap)(void *arg, uint32_t map, uint8_t *values, size_t len);
+	/* Tests: the clock of the timer deadlines in ms (NULL: CLOCK_MONOTONIC), read when the
+	 * test run begins and ends and after each read of the kernel's maps that follows it */
+	uint64_t (*clock_ms)(void *arg);
 	void *forge_arg;
 };
 
