@@ -1721,13 +1721,12 @@ static void test_hash_value_forged(void)
  * interpreter starts them in BMC and any bytes in the induction.  The program looks key 0 up in
  * CPU 1's copy, reads it (r7, pc 10), writes the input's byte 0 there, then looks the key up in
  * CPUs 0 to 3 in a loop (header 14; CPUs 2 and 3 do not exist: NULL) and reads what it finds
- * (r1 at pc 21).  True claims (the copy's pointer, the value read in the loop, the CPUs found,
- * the loop's trip) proved; CPU 0's copy (the map's own window) and CPU 1's kept apart (the value
- * read is at most 255, not the 8 bytes the program did not write); the value read at most 254
- * (wrong for byte 0 = 0xff, found in CPU 1's copy) and CPU 0 the only one found refuted with
- * counterexamples the interpreter confirms.  r7 = 0 holds on every run of the interpreter
- * (its copies start zero) but not on a kernel whose CPU 1 wrote the copy: not proved, not
- * refuted. */
+ * (r1 at pc 21).  True claims (the copy's pointer, the CPUs found, the loop's trip) proved;
+ * the value read at most 254 (wrong for byte 0 = 0xff, found in CPU 1's copy) and CPU 0 the
+ * only one found refuted with counterexamples the interpreter confirms.  r7 = 0 holds on every
+ * run of the interpreter (its copies start zero) but not on a kernel whose CPU 1 wrote the
+ * copy, nor the value read in the loop at most 255 on one whose CPU 0 (the running CPU) left
+ * other bytes in its own copy (test_percpu_own): not proved, not refuted. */
 static void test_percpu_lookup(void)
 {
 	static const char prog[] =
@@ -1765,9 +1764,11 @@ static void test_percpu_lookup(void)
 	"4}}], \"ranges\": [{\"pc\": 13, \"loc\": \"r9\", \"type\": \"ptr\", \"region\": " \
 	"\"map_value\", \"map\": 0, \"umin\": 0, \"umax\": 0, \"smin\": 0, \"smax\": 0, " \
 	"\"u32_min\": 0, \"u32_max\": 0, \"s32_min\": 0, \"s32_max\": 0}," pcs "]}]}"
-	static const char good[] = PC(R1(22, "r1", 0, 255) "," R1(22, "r8", 0, 1));
+	static const char good[] = PC(R1(22, "r8", 0, 1));
 	static const char wrong[] = PC(R1(22, "r1", 0, 254) "," R1(22, "r8", 0, 0));
-	static const char zero[] = PC(R1(11, "r7", 0, 0));
+	/* (true of zeroed copies only: CPU 1's before the write, CPU 0's, the running CPU's own,
+	 * read in the loop; test_percpu_own) */
+	static const char zero[] = PC(R1(11, "r7", 0, 0) "," R1(22, "r1", 0, 255));
 #undef PC
 	static const struct cb_expect ref[] = {
 		{ SMT_CLAIM_RANGE, 1, FIND_RANGE, byte0_ff },
@@ -1786,10 +1787,67 @@ static void test_percpu_lookup(void)
 	CHECK(smt_check(&r, p.obj, &p.obj->progs[0], &p.claims->progs[0], &zo) == 0,
 	      "per-CPU lookup: smt_check");
 	CHECK(!r.note[0], "per-CPU lookup: a part not encoded: %s", r.note);
+	CHECK(concrete_misses(&p, FIND_RANGE, 2), "per-CPU lookup: the interpreter refutes the "
+	      "copies read in [0, 255]: the test would prove nothing");
 	expect_verdict(&r, 1, SMT_UNKNOWN, true,
 		       "per-CPU lookup: CPU 1's copy read as 0 (true of zeroed copies only)");
+	expect_verdict(&r, 2, SMT_UNKNOWN, true,
+		       "per-CPU lookup: the copies read in the loop, CPU 0's (the running CPU's) "
+		       "included, in [0, 255] (true of a zeroed own copy only)");
 	expect_verdict(&r, 0, SMT_PROVED, true, "per-CPU lookup: the copy's pointer");
 	finish(&p, &r, "per-CPU lookup");
+}
+
+/* The running CPU's copy of a per-CPU array is a copy like the others (test_percpu_lookup):
+ * what earlier runs on that CPU left, and the kernel differential starts the interpreter from
+ * it.  A value read from it through bpf_map_lookup_elem claimed 0 (true only of the zeroed copy
+ * a run of the interpreter starts with) is neither proved nor refuted; its low byte in
+ * [0, 255] is proved.  Before, the own copy started zero in the induction too (and BMC covering
+ * every path proved): the claim of 0 was proved.  A plain array keeps the fresh map's zero (the
+ * oracles' model of a run), so there the same claim is proved. */
+static void test_percpu_own(void)
+{
+#define PO(type) "-- asm\n" \
+	"r6 = *(u8 *)(r1 +0)\n" \
+	"r1 = 0\n" \
+	"*(u32 *)(r10 -4) = r1\n" \
+	"r1 = map[fd:0] ll\n" \
+	"r2 = r10\n" \
+	"r2 += -4\n" \
+	"call bpf_map_lookup_elem\n"		/* pc 7 */ \
+	"if r0 == 0 goto out\n" \
+	"r7 = *(u64 *)(r0 +0)\n" \
+	"r8 = r7\n"				/* pc 10: r7 the value */ \
+	"r8 &= 255\n" \
+	"r9 = r8\n"				/* pc 12: r8 its low byte */ \
+	"out: r0 = 0\n" \
+	"exit\n" \
+	"-- maps\n" type " key=4 value=8 entries=4\n"
+	static const char pcpu[] = PO("percpu_array"), plain[] = PO("array");
+#undef PO
+	static const char claims[] = "{\"programs\": [{\"name\": \"po\", \"loops\": [], \"ranges\": ["
+		R1(10, "r7", 0, 0) "," R1(12, "r8", 0, 255) "]}]}";
+	struct smt_opts zo = { .sz = sizeof(zo), .rlimit = TEST_RLIMIT, .timeout_ms = SAFETY_MS };
+
+	for (int per = 1; per >= 0; per--) {
+		const char *what = per ? "per-CPU own copy" : "plain array";
+		struct prepared p;
+		struct smt_result r;
+
+		if (!prepare(&p, per ? pcpu : plain, claims))
+			return;
+		CHECK(concrete_misses(&p, FIND_RANGE, 0), "%s: the interpreter refutes the value "
+		      "read as 0 (its maps start zero): the test would prove nothing", what);
+		CHECK(smt_check(&r, p.obj, &p.obj->progs[0], &p.claims->progs[0], &zo) == 0,
+		      "%s: smt_check", what);
+		CHECK(!r.note[0], "%s: a part not encoded: %s", what, r.note);
+		expect_verdict(&r, 0, per ? SMT_UNKNOWN : SMT_PROVED, true,
+			       per ? "per-CPU own copy: the value read as 0 (true of a zeroed copy "
+				     "only)" : "plain array: the value read as 0 (a fresh map)");
+		expect_verdict(&r, 1, SMT_PROVED, true, per ? "per-CPU own copy: the low byte"
+							     : "plain array: the low byte");
+		finish(&p, &r, what);
+	}
 }
 
 /* A while loop entered at its test (clang's rotated form: a jump to the test at the bottom)
@@ -2257,6 +2315,7 @@ int main(int argc, char **argv)
 	test_hash_fill();
 	test_hash_value_forged();
 	test_percpu_lookup();
+	test_percpu_own();
 	test_rotated_nest();
 	test_hypotheses_first();
 	test_big_region_havoc();

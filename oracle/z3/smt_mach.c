@@ -151,9 +151,13 @@ void mach_entry_state(struct mach *m, struct mstate *st)
 					     sx_select(c, m->input0, bv64(m, 12 + k)));
 		st->skbctx = a;
 	}
+	/* (a per-CPU array's own window, the running CPU's copies, as the other CPUs' below: any
+	 * bytes in the induction, zero in BMC, as the interpreter's run starts them) */
 	for (size_t k = 0; k < m->nmaps && k < MACH_MAX_MAPS; k++)
 		st->maps[k] = m->any_hash && m->maps[k].kind == MACH_MAP_HASH
-			      ? sx_fresh_mem(c, "hinit") : map_initial(m, k);
+			      ? sx_fresh_mem(c, "hinit")
+			      : m->any_pcpu && m->maps[k].def.type == BPF_MAP_TYPE_PERCPU_ARRAY
+			      ? sx_fresh_mem(c, "pcown") : map_initial(m, k);
 	for (size_t k = 0; m->pcpu && k < m->nmaps && k < MACH_MAX_MAPS; k++)
 		if (pcpu_held(m, k))
 			st->pcpu[k] = m->any_pcpu ? sx_fresh_mem(c, "pcinit") : sx_mem_const(c, 0);

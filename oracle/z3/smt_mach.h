@@ -34,8 +34,9 @@
  * cpu not below them or a key that finds nothing, CPU 0's copy the map's own window, another
  * CPU's copy in its window at INTERP_VA_PCPU (mstate.pcpu: one byte array per map, CPU c's
  * copies at index 2^32 c + the offset in the window, each value a region of its own).  Those
- * copies are zero as a run of the interpreter starts (BMC, whose models replay) and any bytes
- * in the induction (mach.any_pcpu: whatever the kernel's other CPUs left there); a hash map's
+ * copies, and the running CPU's copy of a per-CPU array (its own window), are zero as a run of
+ * the interpreter starts (BMC, whose models replay) and any bytes in the induction
+ * (mach.any_pcpu: whatever the kernel's CPUs left there); a hash map's
  * element found as hash_helper_on finds one (the induction; BMC stops the path there).  The
  * copies' windows are readable and writable from the program's start, not only once a lookup
  * made the interpreter allocate them (a forged address there runs on here where the
@@ -104,8 +105,11 @@ struct mach {
 	 * of its per-CPU maps (mstate.pcpu). */
 	bool pcpu;
 	/* Those copies any bytes at entry, and a hash update that inserts may zero them (the
-	 * kernel's other CPUs may have written them): for the induction only; BMC starts them at
-	 * zero as the interpreter does, so its models replay. */
+	 * kernel's other CPUs may have written them), and so is the running CPU's copy of a
+	 * per-CPU array (earlier runs on that CPU may have; the kernel differential starts the
+	 * interpreter from every copy the kernel holds; a per-CPU hash map's is, as any_hash):
+	 * for the induction only; BMC starts them at zero as the interpreter does, so its models
+	 * replay, and covering every path proves nothing once a run reads a per-CPU map. */
 	bool any_pcpu;
 };
 

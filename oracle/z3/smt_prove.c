@@ -534,6 +534,15 @@ static void exec_cb_helper(struct prover *P, int32_t loop, uint32_t func, uint32
 			   const struct mstate *st, struct pendv *pending, struct routes *out);
 static bool is_cb_helper(const struct bpf_insn *in);
 
+/* The program has a per-CPU array with storage (mach.any_pcpu: its copies' bytes). */
+static bool has_pcpu_array(const struct mach *m)
+{
+	for (size_t k = 0; k < m->nmaps && k < MACH_MAX_MAPS; k++)
+		if (m->maps[k].def.type == BPF_MAP_TYPE_PERCPU_ARRAY && m->maps[k].len)
+			return true;
+	return false;
+}
+
 static void exec_insn(struct prover *P, int32_t loop, uint32_t func, uint32_t pc,
 		      const struct mstate *st, struct pendv *pending, struct routes *out,
 		      bool skip_assumed)
@@ -571,11 +580,12 @@ static void exec_insn(struct prover *P, int32_t loop, uint32_t func, uint32_t pc
 	if (ebpf_is_jmp(&P->m.insns[pc]) && ebpf_op(&P->m.insns[pc]) == BPF_JCOND &&
 	    !P->m.any_may_goto)
 		P->interp_only = true;
-	/* bpf_map_lookup_percpu_elem: BMC's other CPUs' copies start zero, the interpreter's
-	 * (its models replay), so covering every path proves nothing for copies holding other
-	 * bytes; the induction's are any (mach.any_pcpu) */
-	if (ebpf_is_helper_call(&P->m.insns[pc]) &&
-	    P->m.insns[pc].imm == BPF_FUNC_map_lookup_percpu_elem && !P->m.any_pcpu)
+	/* bpf_map_lookup_percpu_elem, and a lookup in a program with a per-CPU array: BMC's
+	 * copies start zero, the interpreter's (its models replay), so covering every path
+	 * proves nothing for copies holding other bytes; the induction's are any (mach.any_pcpu) */
+	if (ebpf_is_helper_call(&P->m.insns[pc]) && !P->m.any_pcpu &&
+	    (P->m.insns[pc].imm == BPF_FUNC_map_lookup_percpu_elem ||
+	     (P->m.insns[pc].imm == BPF_FUNC_map_lookup_elem && has_pcpu_array(&P->m))))
 		P->interp_only = true;
 	if (o->unsupported[0]) {
 		note_unsupported(P, pc, o->unsupported);
@@ -1781,6 +1791,8 @@ static sxt cb_setup(struct prover *P, uint32_t pc, const struct mstate *st, stru
 		X->r[0] = bv64(P, ERR(EINVAL));
 		cb->shift = mm->shift;
 		cb->ctx = st->r[3];
+		/* (a per-CPU array's values: any in the induction, zero in BMC; mach.any_pcpu) */
+		P->interp_only |= P->mode == MODE_BMC && mm->def.type == BPF_MAP_TYPE_PERCPU_ARRAY;
 		if (mm->kind == MACH_MAP_HASH && mm->def.key_size <= EBPF_STACK_SIZE) {
 			/* (BMC: the interpreter's hash, empty; induction: n elements, any n up to
 			 * max_entries, every key and value any bytes) */
