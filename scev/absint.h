@@ -101,12 +101,12 @@ struct astate {
 	 * (dp, dpr) or, view, of the frame this function was handed (cdp, cdpr, ctouch) — a join
 	 * of a path that made or released a dynptr with one that did not, told apart by a constant
 	 * (a subprogram's `return 0` after a reserve and `return 1` without; the kernel walks the
-	 * paths apart, and the caller's `if (make(&d) == 0)` takes one).  Masks of the slots fp-8
-	 * to fp-256 only (32 bits: a state stays small).  A write to g, or a change of the masks,
-	 * drops it; on false: none. */
+	 * paths apart, and the caller's `if (make(&d) == 0)` takes one).  Masks of 32 slots from
+	 * bit base (a state stays small: every bit of each side's masks lies there).  A write to
+	 * g, or a change of the masks, drops it; on false: none. */
 	struct dp_guard {
 		uint32_t m[2][3][2];	/* [g == 0, g != 0][dp or cdp, dpr or cdpr, ctouch][may, must] */
-		uint8_t g;
+		uint8_t g, base;
 		uint8_t modes;	/* what tells the sides: 1 g's low 32 bits (clang's `if w0`), 2 all 64 */
 		bool on, view;
 	} dpg;
@@ -272,10 +272,11 @@ bool absint_dynptr_exit_same(const struct scev_ctx *cx);
 void absint_dynptr_loop_state(const struct scev_ctx *cx, uint32_t l, struct astate *s);
 /* The dynptr guard (astate.dpg) at a join of src into dst (before their masks are joined): kept
  * where each side is told apart by the same register (true when dst's lost some of it); at an
- * instruction about to write the registers of mask w (dropped when one is its register); on
+ * instruction i about to write the registers of mask w (dropped when one is its register, moved
+ * to r0 by a copy there); on
  * the arm of a branch whose state is s (the masks of the side its register now holds). */
 bool absint_dynptr_guard_join(struct astate *dst, const struct astate *src);
-void absint_dynptr_guard_written(struct astate *s, uint32_t w);
+void absint_dynptr_guard_written(struct astate *s, const struct bpf_insn *i, uint32_t w);
 void absint_dynptr_guard_branch(struct astate *s);
 /* bpf_dynptr_data's size argument R3 at pc (any dynptr: stack or a user ringbuf sample):
  * true after a failure written into v. */

@@ -33,9 +33,24 @@
  * callback's joined with the state before the call, and each of its calls starts from the
  * calls' facts joined with its exits').
  *
+ * A callee that makes or releases them on some of its paths only is walked apart by the kernel,
+ * which may tell the paths by its result (`if (make(&d) == 0) { ...; submit }`): the state keeps
+ * the masks of each side of a join where a register holds 0 on one side and not on the other
+ * (astate.dpg, the guard: by all 64 bits, or by the low 32 as clang's `w0 = -1` and `if w0`
+ * test); a function's exits are noted in two classes by r0 (dp_exit.k), its caller's state after
+ * the return holds a guard on r0 with each class's masks, and a branch on the guard's register
+ * takes its side's.  A write to the register (but its copy into r0), a change of the masks, a
+ * loop header drop it.  The unsafe verdicts of such programs stay unsupported (dp_out: the kernel
+ * may also tell the paths by what else the callee left, a flag written through a pointer).
+ * A middle function holding dynptrs of its own while it hands its caller's on gives its callee
+ * the handed frame's facts when none of the arguments point into its own frame; its own are
+ * then out of the callee's reach (iter_in.omay: any access there is answered unsupported).
+ *
  * What is not modeled is answered unsupported: dynptrs outside the main function (callbacks
  * keep their bpf_user_ringbuf_drain sample, absint_callbacks.c), a slot not at a constant offset
- * of the frame, one overlapping another live dynptr or an iterator, a store into a local
+ * of the frame (one not 8-aligned, or whose second slot is above the frame pointer, is unsafe
+ * wherever it is: "cannot pass in dynptr at an offset=N"), one overlapping another live dynptr
+ * or an iterator, a store into a local
  * dynptr (the kernel destroys it), reads of a dynptr's bytes live on some paths only, and calls
  * given a pointer into the frame while a dynptr is live (but plain helpers, whose memory
  * arguments are checked as accesses).
@@ -429,20 +444,42 @@ static bool side_empty(const uint32_t m[3][2])
 	return (m[0][1] & ~m[0][0]) != 0;
 }
 
-/* The masks of kind view of s (dp, dpr; or cdp, cdpr, ctouch) as a side of a guard; false
- * when one does not fit in 32 bits. */
-static bool guard_lives(const struct astate *s, bool view, uint32_t m[3][2])
+/* The masks of kind view of s (dp, dpr; or cdp, cdpr, ctouch) as three lives. */
+static void kind_lives(const struct astate *s, bool view, struct life l[3])
 {
-	const struct life *l[3] = { view ? &s->cdp : &s->dp, view ? &s->cdpr : &s->dpr,
-				    view ? &s->ctouch : NULL };
+	l[0] = view ? s->cdp : s->dp;
+	l[1] = view ? s->cdpr : s->dpr;
+	l[2] = view ? s->ctouch : (struct life){ 0, 0 };
+}
+
+/* The lowest bit set in lives l (64: none). */
+static uint8_t lives_low(const struct life l[3])
+{
+	uint64_t any = 0;
+
+	for (int k = 0; k < 3; k++)
+		any |= l[k].may | l[k].must;
+	return any ? (uint8_t)__builtin_ctzll(any) : 64;
+}
+
+/* Lives l as a side of a guard whose window starts at bit base; false when a bit is outside. */
+static bool side_set(const struct life l[3], uint8_t base, uint32_t m[3][2])
+{
+	uint64_t in = base >= 64 ? 0 : base > 32 ? ~0ull << base : 0xffffffffull << base;
 
 	for (int k = 0; k < 3; k++) {
-		if (l[k] && ((l[k]->may | l[k]->must) >> 32))
+		if ((l[k].may | l[k].must) & ~in)
 			return false;
-		m[k][0] = l[k] ? (uint32_t)l[k]->may : 0;
-		m[k][1] = l[k] ? (uint32_t)l[k]->must : 0;
+		m[k][0] = base >= 64 ? 0 : (uint32_t)(l[k].may >> base);
+		m[k][1] = base >= 64 ? 0 : (uint32_t)(l[k].must >> base);
 	}
 	return true;
+}
+
+/* A side of the guard as a mask of the state (bit base first). */
+static uint64_t side_mask(const struct dp_guard *g, int c, int k, int j)
+{
+	return g->base >= 64 ? 0 : (uint64_t)g->m[c][k][j] << g->base;
 }
 
 /* Which side of a guard on register g state s is on, told by the tests of modes m
@@ -472,20 +509,23 @@ static int side_of(const struct astate *s, uint8_t g, uint8_t m, uint8_t *mm)
 	return side;
 }
 
-/* State x as a guard on (g, view) told by modes *m: its own guard, or its masks on the side its
- * register is on (*m: the modes that tell it); false when none does. */
-static bool guard_split(const struct astate *x, uint8_t g, bool view, uint8_t *m,
+/* State x as a guard on (g, view) with its window at bit base, told by modes *m: its own guard,
+ * or its masks on the side its register is on (*m: the modes that tell it); false when none
+ * does. */
+static bool guard_split(const struct astate *x, uint8_t g, bool view, uint8_t base, uint8_t *m,
 			uint32_t out[2][3][2])
 {
+	struct life l[3];
 	uint8_t mm;
 	int side;
 
-	if (x->dpg.on && x->dpg.g == g && x->dpg.view == view) {
+	if (x->dpg.on && x->dpg.g == g && x->dpg.view == view && x->dpg.base == base) {
 		memcpy(out, x->dpg.m, sizeof(x->dpg.m));
 		*m &= x->dpg.modes;
 		return *m != 0;
 	}
-	if ((side = side_of(x, g, *m, &mm)) < 0 || !guard_lives(x, view, out[side]))
+	kind_lives(x, view, l);
+	if ((side = side_of(x, g, *m, &mm)) < 0 || !side_set(l, base, out[side]))
 		return false;
 	*m &= mm;
 	for (int k = 0; k < 3; k++) {
@@ -507,17 +547,22 @@ bool absint_dynptr_guard_join(struct astate *dst, const struct astate *src)
 {
 	struct dp_guard old = dst->dpg;
 	uint32_t a[2][3][2], b[2][3][2];
-	uint8_t m = 3;
+	uint8_t m = 3, base;
 	bool view;
 	int g = -1;
 
 	if (dst->dpg.on) {
 		g = dst->dpg.g;
 		view = dst->dpg.view;
+		base = dst->dpg.base;
 	} else if (src->dpg.on) {
 		g = src->dpg.g;
 		view = src->dpg.view;
+		base = src->dpg.base;
 	} else {
+		struct life x[3], y[3];
+		uint8_t bx, by;
+
 		/* a new one: the masks of this frame differ (else those it was handed), and a
 		 * register holds 0 on one side and not on the other */
 		view = !lives_differ(dst, src, false);
@@ -532,10 +577,17 @@ bool absint_dynptr_guard_join(struct astate *dst, const struct astate *src)
 		}
 		if (g < 0)
 			return false;
+		/* (the window: from the lowest bit either side holds) */
+		kind_lives(dst, view, x);
+		kind_lives(src, view, y);
+		bx = lives_low(x);
+		by = lives_low(y);
+		base = bx < by ? bx : by;
 	}
 	dst->dpg.on = false;
 	/* (what it told, the successors may have read: losing it is a change) */
-	if (!guard_split(dst, (uint8_t)g, view, &m, a) || !guard_split(src, (uint8_t)g, view, &m, b))
+	if (!guard_split(dst, (uint8_t)g, view, base, &m, a) ||
+	    !guard_split(src, (uint8_t)g, view, base, &m, b))
 		return old.on;
 	for (int c = 0; c < 2; c++)
 		for (int k = 0; k < 3; k++) {
@@ -544,14 +596,26 @@ bool absint_dynptr_guard_join(struct astate *dst, const struct astate *src)
 		}
 	memcpy(dst->dpg.m, a, sizeof(a));
 	dst->dpg.g = (uint8_t)g;
+	dst->dpg.base = base;
 	dst->dpg.modes = m;
 	dst->dpg.view = view;
 	dst->dpg.on = true;
 	return old.on && (memcmp(old.m, dst->dpg.m, sizeof(a)) || old.modes != m);
 }
 
-void absint_dynptr_guard_written(struct astate *s, uint32_t w)
+void absint_dynptr_guard_written(struct astate *s, const struct bpf_insn *i, uint32_t w)
 {
+	uint8_t cls = ebpf_class(i);
+
+	/* a copy of its register into r0 (a function's result, `w0 = w6` before its exit): the
+	 * guard goes with it (a 32-bit copy: told by the low half only) */
+	if (s->dpg.on && (cls == BPF_ALU || cls == BPF_ALU64) && ebpf_op(i) == BPF_MOV &&
+	    ebpf_srcbit(i) == BPF_X && !i->off && i->src_reg == s->dpg.g && i->dst_reg == 0) {
+		s->dpg.g = 0;
+		if (cls == BPF_ALU && !(s->dpg.modes &= 1))
+			s->dpg.on = false;
+		return;
+	}
 	if (s->dpg.on && (w >> s->dpg.g & 1))
 		s->dpg.on = false;
 }
@@ -566,8 +630,8 @@ void absint_dynptr_guard_branch(struct astate *s)
 	/* (both sides are sound for their paths: what this arm holds is in both) */
 	for (int k = 0; k < 3 && side >= 0; k++)
 		if (l[k]) {
-			l[k]->may &= s->dpg.m[side][k][0];
-			l[k]->must |= s->dpg.m[side][k][1];
+			l[k]->may &= side_mask(&s->dpg, side, k, 0);
+			l[k]->must |= side_mask(&s->dpg, side, k, 1);
 		}
 }
 
@@ -591,7 +655,7 @@ static void note_exit_class(struct dp_exit *x, const struct astate *s)
 			if (side_empty(s->dpg.m[c]))
 				continue;
 			for (int k = 0; k < 6; k++)
-				m[c][k] = s->dpg.m[c][k / 2][k % 2];
+				m[c][k] = side_mask(&s->dpg, c, k / 2, k % 2);
 			seen |= (uint8_t)(1u << c);
 		}
 		mm = s->dpg.modes;
@@ -643,32 +707,32 @@ void absint_dynptr_note_exit(struct scev_ctx *cx, uint32_t f, const struct astat
 static void set_key(struct astate *s, const struct dp_exit *x, bool up)
 {
 	struct dp_guard g = { .g = 0, .modes = (uint8_t)(3 & ~x->knot), .on = true, .view = up };
+	struct life l[2][3];
+	uint8_t low[2];
 
 	if (!g.modes)
 		return;
-
 	for (int c = 0; c < 2; c++) {
 		const uint64_t *k = x->k[c];
-		struct life l[3] = { up ? s->cdp : s->dp, up ? s->cdpr : s->dpr, s->ctouch };
 
-		if (!(x->kseen & (1u << c))) {
+		kind_lives(s, up, l[c]);
+		life_return(&l[c][0], k[0], k[1], k[4], k[5]);
+		life_return(&l[c][1], k[2], k[3], k[4], k[5]);
+		if (up) {
+			l[c][2].may |= k[4];
+			l[c][2].must |= k[5];
+		}
+		low[c] = x->kseen & (1u << c) ? lives_low(l[c]) : 64;
+	}
+	g.base = low[0] < low[1] ? low[0] : low[1];
+	for (int c = 0; c < 2; c++) {
+		if (!(x->kseen & (1u << c))) {	/* (no exit of the class: the empty side) */
 			for (int j = 0; j < 3; j++) {
 				g.m[c][j][0] = 0;
 				g.m[c][j][1] = UINT32_MAX;
 			}
-			continue;
-		}
-		life_return(&l[0], k[0], k[1], k[4], k[5]);
-		life_return(&l[1], k[2], k[3], k[4], k[5]);
-		l[2].may |= k[4];
-		l[2].must |= k[5];
-		if (!up)
-			l[2] = (struct life){ 0, 0 };
-		for (int j = 0; j < 3; j++) {
-			if ((l[j].may | l[j].must) >> 32)
-				return;
-			g.m[c][j][0] = (uint32_t)l[j].may;
-			g.m[c][j][1] = (uint32_t)l[j].must;
+		} else if (!side_set(l[c], g.base, g.m[c])) {
+			return;
 		}
 	}
 	s->dpg = g;

@@ -157,6 +157,18 @@ static const struct {
 	  "r6 = *(u32 *)(r1 +16)\n" ARG(-16) "r2 = r6\ncall mc\nif w0 == 0 goto o\n"
 	  RELEASE(discard) "o: r0 = 0\nexit\n" SUB_MAYBE_RESERVE("w0 = -1"), UNSUPPORTED,
 	  "caller's frame", VC_BOTH_REJECT },
+	{ "a subprogram's result kept in r6, copied to w0 at its exit",
+	  "r6 = *(u32 *)(r1 +16)\n" ARG(-16) "r2 = r6\ncall mc\nif w0 != 0 goto o\n"
+	  RELEASE(discard) "o: r0 = 0\nexit\n"
+	  "mc: w6 = -1\nif r2 == 0 goto mo\nr4 = r1\nr1 = map[fd:1] ll\nr2 = 16\nr3 = 0\n"
+	  "call bpf_ringbuf_reserve_dynptr\nw6 = 0\nmo: w0 = w6\nexit\n", SAFE, NULL,
+	  VC_BOTH_ACCEPT },
+	{ "a subprogram's result kept in r6, copied to w0 at its exit, the caller leaks it",
+	  "r6 = *(u32 *)(r1 +16)\n" ARG(-16) "r2 = r6\ncall mc\nif w0 == 0 goto o\n"
+	  RELEASE(discard) "o: r0 = 0\nexit\n"
+	  "mc: w6 = -1\nif r2 == 0 goto mo\nr4 = r1\nr1 = map[fd:1] ll\nr2 = 16\nr3 = 0\n"
+	  "call bpf_ringbuf_reserve_dynptr\nw6 = 0\nmo: w0 = w6\nexit\n", UNSUPPORTED,
+	  "caller's frame", VC_BOTH_REJECT },
 	{ "a subprogram returning 0x100000000 when it does not reserve, tested in 32 bits",
 	  "r6 = *(u32 *)(r1 +16)\n" ARG(-16) "r2 = r6\ncall mc\nif w0 != 0 goto o\n"
 	  RELEASE(discard) "o: r0 = 0\nexit\n" SUB_MAYBE_RESERVE("r0 = 1 ll\nr0 <<= 32"),
