@@ -2223,6 +2223,9 @@ static const struct twin_piece call_pieces[] = {
 	TWIN_PIECE(p_dynptr_deep, p_dynptr_deep_unsafe, gi_dynptr_deep_call),
 	TWIN_PIECE(p_dynptr_cb_make, p_dynptr_cb_make_unsafe, gi_dynptr_cb_make_call),
 	TWIN_PIECE(p_cb_two_ctx, p_cb_two_ctx_bad, gi_cb_two_ctx_call),
+	TWIN_PIECE(p_dynptr_keyed, p_dynptr_keyed_unsafe, gi_dynptr_keyed_call),
+	TWIN_PIECE(p_dynptr_mid, p_dynptr_mid_unsafe, gi_dynptr_mid_call),
+	TWIN_PIECE(p_dynptr_global, p_dynptr_global_unsafe, gi_dynptr_global_call),
 };
 
 /* r2 = data, r3 = data_end; if (data + GEN_INPUT_LEN > data_end) return 0; spill both.  A raw

@@ -59,6 +59,14 @@
  *  - p_dynptr_cb_make: a bpf_loop callback makes or releases main's dynptr through its context
  *    pointer (gen_dynptr.c); its twin p_dynptr_cb_make_unsafe only discards main's record or
  *    leaves one it reserved there (GEN_PROG_DYNPTR_LEAK: the second call fails).
+ *  - p_dynptr_keyed: f(&d, x) reserves or discards main's record on some paths only, saying so by
+ *    its result, which main tests (gen_dynptr.c); its twin p_dynptr_keyed_unsafe takes the
+ *    other side of the test (GEN_PROG_DYNPTR_LEAK).
+ *  - p_dynptr_mid: main's dynptr handed through a middle function holding a record of its own
+ *    (gen_dynptr.c); its twin p_dynptr_mid_unsafe leaves that record (GEN_PROG_DYNPTR_LEAK).
+ *  - p_dynptr_global: a global function given main's dynptr (gen_dynptr.c); its twin
+ *    p_dynptr_global_unsafe uses a released record (GEN_PROG_DYNPTR_LEAK) or loads past a slice
+ *    (GEN_PROG_DYNPTR_PAST).
  * Programs without GEN_PROG_CALLS_UNSAFE keep every promise above; those with it keep them all
  * except the kernel's rules on calls (recursion, at most 8 frames, at most 512 bytes of combined
  * stack), and run in the interpreter like any other (GEN_PROG_CALL_TRAP when a run may stop at
@@ -496,6 +504,24 @@
 	X(p_dynptr_cb_make_unsafe, 0, 0, 100,                                                      \
 	  "unsafe twin of p_dynptr_cb_make: the callback only discards main's record, or "          \
 	  "reserves a record in main's dynptr and leaves it (the second call fails)")               \
+	X(p_dynptr_keyed, 0, 0, 100,                                                               \
+	  "a static subprogram reserves main's record, or discards it, on some paths only and "    \
+	  "returns 0 then (-1 in w0 or 1 otherwise); main releases the record only on the side "   \
+	  "of its test of the result where it is live")                                              \
+	X(p_dynptr_keyed_unsafe, 0, 0, 100,                                                        \
+	  "unsafe twin of p_dynptr_keyed: main's test of the result takes the other side (a "      \
+	  "record released where it is not live, and leaked where it is)")                          \
+	X(p_dynptr_mid, 0, 0, 100,                                                                 \
+	  "main's dynptr handed through m(&d, x), which holds a ringbuf record of its own around " \
+	  "its call of f(&d, x) (f reads, slices or writes main's) and submits or discards it")    \
+	X(p_dynptr_mid_unsafe, 0, 0, 100,                                                          \
+	  "unsafe twin of p_dynptr_mid: m leaves its own record unreleased")                        \
+	X(p_dynptr_global, 0, 0, 100,                                                              \
+	  "a global function g(struct bpf_dynptr *) reads or slices main's dynptr (a ringbuf "     \
+	  "record, or local over a map value): the kernel verifies it on its own")                  \
+	X(p_dynptr_global_unsafe, 0, 0, 100,                                                       \
+	  "unsafe twin of p_dynptr_global: main discards its record before the call, or g loads " \
+	  "past a slice at the end of the memory")                                                   \
 	X(p_timer, 0, 0, 100,                                                                      \
 	  "a statement of main arms a timer of the timer map (init with a clock, set_callback, "   \
 	  "start, maybe cancel); the callback adds its key to its value, may hold a loop and may " \

@@ -629,6 +629,8 @@ void gi_calls_finish(struct gi *g)
 			snprintf(gf->name, sizeof(gf->name), "g%zu", f);
 			gf->args[0] = (struct ebpf_func_arg){ .kind = EBPF_FARG_PTR, .size = 8 };
 			gf->args[1] = (struct ebpf_func_arg){ .kind = EBPF_FARG_INT, .size = 8 };
+			if (g->subs[w.sub_of[f]].dp_sub)	/* (p_dynptr_global) */
+				gi_dynptr_global_proto(gf);
 		}
 	p->subprog = p->nfuncs > 1 ? (int32_t)p->funcs[1].pc : -1;
 

@@ -13,6 +13,8 @@
  * the run traps there), or leaves a ringbuf dynptr unreleased when a packet byte is odd (a leak
  * at exit); the kernel refuses both.
  */
+#include <stdio.h>
+
 #include "generators/gen_internal.h"
 
 #include "bpf/isa.h"
@@ -183,7 +185,7 @@ void gi_stmt_dynptr(struct gi *g, struct gi_loop *lp)
 enum { DPS_AFTER = 1, DPS_LEAK, DPS_PAST };
 /* gi_sub.dp_sub of p_dynptr_sub_make's f (1 and 2: p_dynptr_sub's), and its twins (main's part:
  * gi_sub.dp_twin stays 0) */
-enum { DPS_MAKE = 3, DPS_FREE, DPS_CB, DPS_RELAY, DPS_CB_MAKE };
+enum { DPS_MAKE = 3, DPS_FREE, DPS_CB, DPS_RELAY, DPS_CB_MAKE, DPS_MAYBE, DPS_MID, DPS_GLOBAL };
 enum { DPM_LEAK = 1, DPM_OVER, DPM_TWICE, DPM_AFTER };
 #define GI_DPS_OWN (-32)	/* f's own dynptr (its fp-8: the bytes read or written, fp-20: the key) */
 
@@ -344,6 +346,56 @@ out:
 	gi_exit(g);
 }
 
+/* p_dynptr_keyed's f(p, x): when x is not 0, reserves its caller's record p and uses it
+ * (dp_key_form 0) or uses it and discards it (1), and returns 0; else returns -1 in w0
+ * (dp_always: clang's `w0 = -1`) or 1 in r0, set before the test as clang does. */
+static void emit_maybe(struct gi *g, struct gi_sub *s)
+{
+	int l_out = gi_label(g);
+
+	gi_alux(g, true, BPF_MOV, BPF_REG_6, BPF_REG_1);
+	gi_alux(g, true, BPF_MOV, BPF_REG_8, BPF_REG_2);
+	gi_mov_const(g, BPF_REG_0, s->dp_always ? UINT32_MAX : 1, !s->dp_always);
+	gi_jmp(g, false, BPF_JEQ, BPF_REG_8, 0, l_out);
+	if (s->dp_key_form == 0) {
+		gi_ld_map(g, BPF_REG_1, GEN_MAP_RINGBUF);
+		gi_mov_const(g, BPF_REG_2, s->dp_size, true);
+		gi_mov_const(g, BPF_REG_3, 0, true);
+		gi_alux(g, true, BPF_MOV, BPF_REG_4, BPF_REG_6);
+		gi_call_helper(g, BPF_FUNC_ringbuf_reserve_dynptr);
+		sub_use(g, s, BPF_REG_6, 0);
+	} else {
+		sub_use(g, s, BPF_REG_6, 0);
+		gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_6);
+		gi_mov_const(g, BPF_REG_2, 0, true);
+		gi_call_helper(g, BPF_FUNC_ringbuf_discard_dynptr);
+	}
+	gi_mov_const(g, BPF_REG_0, 0, true);
+	gi_bind(g, l_out);
+	gi_exit(g);
+}
+
+/* p_dynptr_mid's m(p, x): reserves a record of its own (fp-32), hands p and x on to
+ * subs[dp_callee] (p_dynptr_sub's f using its caller's dynptr), then submits its own when x is
+ * 1, else discards it (the twin: neither, always or when x is 1). */
+static void emit_mid(struct gi *g, struct gi_sub *s)
+{
+	gi_alux(g, true, BPF_MOV, BPF_REG_6, BPF_REG_1);
+	gi_alux(g, true, BPF_MOV, BPF_REG_9, BPF_REG_2);
+	gi_ld_map(g, BPF_REG_1, GEN_MAP_RINGBUF);
+	gi_mov_const(g, BPF_REG_2, s->dp_size, true);
+	gi_mov_const(g, BPF_REG_3, 0, true);
+	fp_arg(g, BPF_REG_4, GI_DPS_OWN);
+	gi_call_helper(g, BPF_FUNC_ringbuf_reserve_dynptr);
+	gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_6);
+	gi_alux(g, true, BPF_MOV, BPF_REG_2, BPF_REG_9);
+	gi_call_sub(g, g->subs[s->dp_callee].label);
+	gi_alux(g, true, BPF_MOV, BPF_REG_7, BPF_REG_0);
+	sub_release(g, BPF_REG_9, GI_DPS_OWN, s->dp_twin, s->dp_always);
+	gi_alux(g, true, BPF_MOV, BPF_REG_0, BPF_REG_7);
+	gi_exit(g);
+}
+
 void gi_emit_dynptr_sub(struct gi *g, struct gi_sub *s)
 {
 	int l_out = gi_label(g);
@@ -351,6 +403,21 @@ void gi_emit_dynptr_sub(struct gi *g, struct gi_sub *s)
 	gi_bind(g, s->label);
 	if (s->dp_sub == DPS_CB_MAKE) {
 		emit_cb_make(g, s);
+		return;
+	}
+	if (s->dp_sub == DPS_MAYBE) {
+		emit_maybe(g, s);
+		return;
+	}
+	if (s->dp_sub == DPS_MID) {
+		emit_mid(g, s);
+		return;
+	}
+	if (s->dp_sub == DPS_GLOBAL) {	/* p_dynptr_global's g(p): p_dynptr_sub's use */
+		gi_alux(g, true, BPF_MOV, BPF_REG_6, BPF_REG_1);
+		sub_use(g, s, BPF_REG_6, 0);
+		gi_alux(g, true, BPF_MOV, BPF_REG_0, BPF_REG_7);
+		gi_exit(g);
 		return;
 	}
 	if (s->dp_sub == DPS_RELAY) {	/* p_dynptr_deep's m(p, x): f(p, x) */
@@ -572,6 +639,53 @@ void gi_dynptr_sub_make_call(struct gi *g, bool twin)
 		g->p->flags |= GEN_PROG_DYNPTR_LEAK;
 }
 
+/* The end of a dynptr call piece: main's record at GEN_FP_DYNPTR submitted or discarded by a
+ * packet byte (release), l_skip bound, the piece's shapes and (its twin's) flags noted. */
+static void piece_end(struct gi *g, bool release, int l_skip, uint64_t shapes, uint64_t flags)
+{
+	if (release) {
+		input_bit(g, BPF_REG_6);
+		sub_release(g, BPF_REG_6, GEN_FP_DYNPTR, 0, false);
+	}
+	gi_bind(g, l_skip);
+	g->p->shapes |= shapes;
+	g->p->flags |= flags;
+}
+
+/* A callback sub of kind sub for the dynptr pieces (NULL: no sub left, or a raw tracepoint's
+ * program, which takes no callback piece), called; its use of the dynptr: step bytes (0: drawn
+ * here), and op, size, off, key drawn (past: the twin's slice at the end of the last map value). */
+static struct gi_sub *cb_open(struct gi *g, int s, uint8_t sub, unsigned step, bool past)
+{
+	struct gi_sub *f;
+
+	if (s < 0 || g->raw_tp)
+		return NULL;
+	f = &g->subs[s];
+	f->called = true;
+	f->dp_sub = sub;
+	f->dp_step = (uint8_t)(step ? step : 1u << gen_pick(g->src, 4));
+	f->dp_op = past ? 1 : (uint8_t)gen_pick(g->src, 3);
+	f->dp_size = past ? 64 : gen_u32(g->src, 1, 64);
+	f->dp_off = past ? 64 - f->dp_step : gen_u32(g->src, 0, 64);
+	f->dp_key = past ? GEN_MAP_ENTRIES - 1 : (uint8_t)gen_pick(g->src, GEN_MAP_ENTRIES);
+	return f;
+}
+
+/* bpf_loop(nr, f, &d, 0), or bpf_for_each_map_elem(map 0, f, &d, 0) when each: d main's dynptr at
+ * GEN_FP_DYNPTR. */
+static void cb_call(struct gi *g, const struct gi_sub *f, bool each, unsigned nr)
+{
+	if (each)
+		gi_ld_map(g, BPF_REG_1, 0);
+	else
+		gi_mov_const(g, BPF_REG_1, nr, true);
+	gi_ld_func(g, BPF_REG_2, f->label);
+	fp_arg(g, BPF_REG_3, GEN_FP_DYNPTR);
+	gi_mov_const(g, BPF_REG_4, 0, true);
+	gi_call_helper(g, each ? BPF_FUNC_for_each_map_elem : BPF_FUNC_loop);
+}
+
 /* ---- p_dynptr_cb and its unsafe twin p_dynptr_cb_unsafe ----
  *
  * A bpf_loop callback uses its caller's dynptr through its context pointer (the prologue, after
@@ -591,36 +705,19 @@ void gi_dynptr_cb_call(struct gi *g, bool twin)
 	unsigned step = 1u << gen_pick(g->src, 4), nr = gen_u32(g->src, 1, 8);
 	struct gi_sub *f;
 
-	if (s < 0 || g->raw_tp)
+	if (!(f = cb_open(g, s, DPS_CB, step, tk == DPS_PAST)))
 		return;
-	f = &g->subs[s];
-	f->called = true;
-	f->dp_sub = DPS_CB;
 	f->dp_rb = rb;
 	f->dp_twin = tk == DPS_PAST ? DPS_PAST : 0;
-	f->dp_step = (uint8_t)step;
-	f->dp_op = tk == DPS_PAST ? 1 : (uint8_t)gen_pick(g->src, 3);
-	f->dp_size = tk == DPS_PAST ? 64 : gen_u32(g->src, 1, 64);
-	f->dp_off = tk == DPS_PAST ? 64 - step : gen_u32(g->src, 0, 64);
-	f->dp_key = tk == DPS_PAST ? GEN_MAP_ENTRIES - 1 : (uint8_t)gen_pick(g->src, GEN_MAP_ENTRIES);
 	f->cb_nr = nr;
 	f->cb_steps = 32;
 	g->use_ringbuf = g->use_ringbuf || rb;
 	g->use_map = g->use_map || !rb;
 	main_dynptr(g, f, rb, tk == DPS_AFTER, l_skip);
-	gi_mov_const(g, BPF_REG_1, nr, true);
-	gi_ld_func(g, BPF_REG_2, f->label);
-	fp_arg(g, BPF_REG_3, GEN_FP_DYNPTR);
-	gi_mov_const(g, BPF_REG_4, 0, true);
-	gi_call_helper(g, BPF_FUNC_loop);
-	if (rb && tk != DPS_AFTER) {
-		input_bit(g, BPF_REG_6);
-		sub_release(g, BPF_REG_6, GEN_FP_DYNPTR, 0, false);
-	}
-	gi_bind(g, l_skip);
-	g->p->shapes |= GEN_SH(BPF_LOOP) | GEN_SH(CALL_PTR) | GEN_SH(HELPER);
-	if (tk)
-		g->p->flags |= tk == DPS_PAST ? GEN_PROG_DYNPTR_PAST : GEN_PROG_DYNPTR_LEAK;
+	cb_call(g, f, false, nr);
+	piece_end(g, rb && tk != DPS_AFTER, l_skip,
+		  GEN_SH(BPF_LOOP) | GEN_SH(CALL_PTR) | GEN_SH(HELPER),
+		  !tk ? 0 : tk == DPS_PAST ? GEN_PROG_DYNPTR_PAST : GEN_PROG_DYNPTR_LEAK);
 }
 
 /* ---- p_dynptr_deep and its unsafe twin p_dynptr_deep_unsafe ----
@@ -709,40 +806,144 @@ void gi_dynptr_cb_make_call(struct gi *g, bool twin)
 	bool each = !g->hash_piece && gen_pick(g->src, 3) == 0;
 	struct gi_sub *f;
 
-	if (s < 0 || g->raw_tp)
+	if (!(f = cb_open(g, s, DPS_CB_MAKE, 0, false)))
 		return;
-	f = &g->subs[s];
-	f->called = true;
-	f->dp_sub = DPS_CB_MAKE;
 	f->dp_each = each;
 	f->dp_key_form = (uint8_t)form;
 	f->dp_rb = form != DPC_LOCAL;
 	f->dp_twin = tk;
-	f->dp_step = (uint8_t)(1u << gen_pick(g->src, 4));
-	f->dp_op = (uint8_t)gen_pick(g->src, 3);
-	f->dp_size = gen_u32(g->src, 1, 64);
-	f->dp_off = gen_u32(g->src, 0, 64);
-	f->dp_key = (uint8_t)gen_pick(g->src, GEN_MAP_ENTRIES);
 	f->cb_nr = each ? GEN_MAP_ENTRIES : nr;
 	f->cb_steps = 64;
 	g->use_ringbuf = g->use_ringbuf || form != DPC_LOCAL;
 	g->use_map = g->use_map || form == DPC_LOCAL || each;
 	if (form == DPC_SWAP)
 		main_dynptr(g, f, true, false, l_skip);
-	if (each)
-		gi_ld_map(g, BPF_REG_1, 0);
-	else
-		gi_mov_const(g, BPF_REG_1, nr, true);
-	gi_ld_func(g, BPF_REG_2, f->label);
-	fp_arg(g, BPF_REG_3, GEN_FP_DYNPTR);
-	gi_mov_const(g, BPF_REG_4, 0, true);
-	gi_call_helper(g, each ? BPF_FUNC_for_each_map_elem : BPF_FUNC_loop);
-	if (form == DPC_SWAP && !tk) {
-		input_bit(g, BPF_REG_6);
-		sub_release(g, BPF_REG_6, GEN_FP_DYNPTR, 0, false);
+	cb_call(g, f, each, nr);
+	piece_end(g, form == DPC_SWAP && !tk, l_skip,
+		  GEN_SH(BPF_LOOP) | GEN_SH(CALL_PTR) | GEN_SH(HELPER), tk ? GEN_PROG_DYNPTR_LEAK : 0);
+}
+
+/* ---- p_dynptr_keyed and its unsafe twin p_dynptr_keyed_unsafe ----
+ *
+ * A static subprogram makes or releases its caller's dynptr on some paths only and says which by
+ * its result (the prologue, after the other call pieces): f(&d, x), x a packet bit, reserves
+ * main's record at GEN_FP_DYNPTR when x is 1 and uses it as p_dynptr_sub's f does, returning 0,
+ * else returns -1 in w0 (clang's `return -1` of an int) or 1 in r0; main then reads a byte of the
+ * record and releases it by a packet byte only when f returned 0 (`if w0 != 0`, or r0).  Or main
+ * reserves its record, f(&d, x) uses it and discards it when x is 1, returning 0, and main
+ * releases it only when f returned non-zero.  The twins (GEN_PROG_DYNPTR_LEAK, INTERP_TRAP_REF;
+ * the kernel refuses both): main takes the other branch — releases a record f did not reserve
+ * and leaks the one it did, or releases again the record f discarded. */
+void gi_dynptr_keyed_call(struct gi *g, bool twin)
+{
+	int s = gi_sub_new(g, SUBK_CALLBACK, 2), l_skip = gi_label(g), l_end = gi_label(g);
+	struct gi_sub *f = cb_open(g, s, DPS_MAYBE, 0, false);
+	bool make;
+
+	if (!f)
+		return;
+	make = gen_bool(g->src, 50);
+	f->dp_key_form = make ? 0 : 1;
+	f->dp_rb = true;
+	f->dp_always = gen_bool(g->src, 50);	/* (the 32-bit result) */
+	g->use_ringbuf = true;
+	if (!make)
+		main_dynptr(g, f, true, false, l_skip);
+	input_bit(g, BPF_REG_2);
+	fp_arg(g, BPF_REG_1, GEN_FP_DYNPTR);
+	gi_call_sub(g, f->label);
+	/* main's record is live where f returned 0 after a reserve, or non-zero without its
+	 * discard: released there (the twin: on the other side) */
+	gi_jmp(g, f->dp_always, make != twin ? BPF_JNE : BPF_JEQ, BPF_REG_0, 0, l_end);
+	if (make && !twin) {
+		fp_arg(g, BPF_REG_1, GEN_FP_DYNPTR_TMP);
+		gi_mov_const(g, BPF_REG_2, 1, true);
+		fp_arg(g, BPF_REG_3, GEN_FP_DYNPTR);
+		gi_mov_const(g, BPF_REG_4, 0, true);
+		gi_mov_const(g, BPF_REG_5, 0, true);
+		gi_call_helper(g, BPF_FUNC_dynptr_read);
 	}
-	gi_bind(g, l_skip);
-	g->p->shapes |= GEN_SH(BPF_LOOP) | GEN_SH(CALL_PTR) | GEN_SH(HELPER);
-	if (tk)
-		g->p->flags |= GEN_PROG_DYNPTR_LEAK;
+	input_bit(g, BPF_REG_6);
+	sub_release(g, BPF_REG_6, GEN_FP_DYNPTR, 0, false);
+	gi_bind(g, l_end);
+	piece_end(g, false, l_skip, GEN_SH(SUBPROG) | GEN_SH(CALL_PTR) | GEN_SH(HELPER),
+		  twin ? GEN_PROG_DYNPTR_LEAK : 0);
+}
+
+/* ---- p_dynptr_mid and its unsafe twin p_dynptr_mid_unsafe ----
+ *
+ * A middle function holding a dynptr of its own while it hands its caller's on (the prologue,
+ * after the other call pieces): main makes its dynptr at GEN_FP_DYNPTR (a ringbuf record, or a
+ * local dynptr over a map value) and calls m(&d, x), x a packet bit; m reserves a record of its
+ * own frame, calls f(&d, x), which reads, slices or writes main's dynptr as p_dynptr_sub's f
+ * does, then submits its own when x is 1, else discards it; main releases a record after the
+ * call by a packet byte.  The twin (GEN_PROG_DYNPTR_LEAK, INTERP_TRAP_REF; the kernel refuses
+ * it): m leaves its own record unreleased, always or when x is 1. */
+void gi_dynptr_mid_call(struct gi *g, bool twin)
+{
+	int s = gi_sub_new(g, SUBK_CALLBACK, 2), m = s < 0 ? -1 : gi_sub_new(g, SUBK_CALLBACK, 2);
+	int l_skip = gi_label(g);
+	struct gi_sub *f = m < 0 ? NULL : cb_open(g, s, 1, 0, false), *mid;
+	bool rb;
+
+	if (!f)
+		return;
+	rb = gen_bool(g->src, 50);
+	f->dp_rb = rb;
+	mid = &g->subs[m];
+	mid->called = true;
+	mid->dp_sub = DPS_MID;
+	mid->dp_callee = (int8_t)s;
+	mid->dp_size = gen_u32(g->src, 1, 64);
+	mid->dp_twin = twin ? DPS_LEAK : 0;
+	mid->dp_always = gen_bool(g->src, 50);
+	g->use_ringbuf = true;
+	g->use_map = g->use_map || !rb;
+	main_dynptr(g, f, rb, false, l_skip);
+	input_bit(g, BPF_REG_2);
+	fp_arg(g, BPF_REG_1, GEN_FP_DYNPTR);
+	gi_call_sub(g, mid->label);
+	piece_end(g, rb, l_skip, GEN_SH(SUBPROG) | GEN_SH(CALL_PTR) | GEN_SH(HELPER),
+		  twin ? GEN_PROG_DYNPTR_LEAK : 0);
+}
+
+/* ---- p_dynptr_global and its unsafe twin p_dynptr_global_unsafe ----
+ *
+ * A global function given main's dynptr (the prologue, after the other call pieces): main makes
+ * its dynptr at GEN_FP_DYNPTR (a ringbuf record, or a local dynptr over a map value), calls
+ * g(&d) — `struct bpf_dynptr *` in its BTF prototype: the kernel verifies g on its own with a
+ * read-only dynptr — which reads or slices it as p_dynptr_sub's f does (not writes: read-only),
+ * and releases a record after the call by a packet byte.  The twins (the kernel refuses both):
+ * main discards its record before the call (GEN_PROG_DYNPTR_LEAK, INTERP_TRAP_REF), or g loads
+ * `step` bytes past a slice at the end of the last map value, or of the record over a hash map,
+ * p_map_hash (GEN_PROG_DYNPTR_PAST, INTERP_TRAP_MEM). */
+void gi_dynptr_global_call(struct gi *g, bool twin)
+{
+	int s = gi_sub_new(g, SUBK_CALLBACK, 1), l_skip = gi_label(g);
+	uint8_t tk = twin ? (gen_bool(g->src, 50) ? DPS_AFTER : DPS_PAST) : 0;
+	bool rb = tk == DPS_AFTER || (tk == DPS_PAST ? g->hash_piece : gen_bool(g->src, 50));
+	struct gi_sub *f = cb_open(g, s, DPS_GLOBAL, 0, tk == DPS_PAST);
+
+	if (!f)
+		return;
+	f->dp_rb = rb;
+	f->dp_twin = tk == DPS_PAST ? DPS_PAST : 0;
+	f->dp_op = tk == DPS_PAST ? 1 : f->dp_op % 2;
+	f->global = 4;
+	g->use_ringbuf = g->use_ringbuf || rb;
+	g->use_map = g->use_map || !rb;
+	main_dynptr(g, f, rb, tk == DPS_AFTER, l_skip);
+	fp_arg(g, BPF_REG_1, GEN_FP_DYNPTR);
+	gi_call_sub(g, f->label);
+	piece_end(g, rb && tk != DPS_AFTER, l_skip,
+		  GEN_SH(SUBPROG) | GEN_SH(CALL_PTR) | GEN_SH(HELPER),
+		  !tk ? 0 : tk == DPS_PAST ? GEN_PROG_DYNPTR_PAST : GEN_PROG_DYNPTR_LEAK);
+}
+
+/* p_dynptr_global's prototype: g(struct bpf_dynptr *) returning an int. */
+void gi_dynptr_global_proto(struct ebpf_global_func *gf)
+{
+	gf->nargs = 1;
+	gf->args[0] = (struct ebpf_func_arg){ .kind = EBPF_FARG_PTR, .size = 16 };
+	snprintf(gf->args[0].tname, sizeof(gf->args[0].tname), "bpf_dynptr");
 }

@@ -630,7 +630,7 @@ void gi_emit_callback(struct gi *g, struct gi_sub *s)
 		emit_vma_callback(g, s);
 		return;
 	}
-	if (s->global) {
+	if (s->global && !s->dp_sub) {	/* (p_dynptr_global's: gen_dynptr.c) */
 		emit_global(g, s);
 		return;
 	}

@@ -182,7 +182,11 @@ struct gi_sub {
 	 * 6 a relay m(p, x) = subs[dp_callee](p, x) between main and one of 1, 3, 4;
 	 * p_dynptr_cb_make: 7 a bpf_loop callback cb(i, p) making or releasing its caller's
 	 * dynptr p (dp_key_form: gen_dynptr.c's DPC_*), or (dp_each) a bpf_for_each_map_elem
-	 * callback cb(map, key, value, p) */
+	 * callback cb(map, key, value, p); p_dynptr_keyed: 8 f(p, x) making (dp_key_form 0) or
+	 * releasing (1) its caller's record when x is 1, saying so by its result (0), its other
+	 * result -1 in w0 (dp_always) or 1; p_dynptr_mid: 9 a relay m(p, x) holding a record of its
+	 * own (dp_size bytes; the twin DPS_LEAK leaves it) around subs[dp_callee](p, x), one of 1;
+	 * p_dynptr_global: 10 a global function g(p) (global 4) using its caller's dynptr */
 	uint8_t dp_sub, dp_op, dp_step, dp_twin, dp_key, dp_key_form;
 	/* p_cb_two_ctx (gen_cbctx.c): 1 a callback called in two contexts, loading through its
 	 * context's pointer when not NULL; its twins' 2 untested, 3 untested and setting the
@@ -349,6 +353,11 @@ void gi_dynptr_sub_make_call(struct gi *g, bool twin);	/* p_dynptr_sub_make's pi
 void gi_dynptr_cb_call(struct gi *g, bool twin);	/* p_dynptr_cb's piece */
 void gi_dynptr_deep_call(struct gi *g, bool twin);	/* p_dynptr_deep's piece */
 void gi_dynptr_cb_make_call(struct gi *g, bool twin);	/* p_dynptr_cb_make's piece */
+void gi_dynptr_keyed_call(struct gi *g, bool twin);	/* p_dynptr_keyed's piece */
+void gi_dynptr_mid_call(struct gi *g, bool twin);	/* p_dynptr_mid's piece */
+void gi_dynptr_global_call(struct gi *g, bool twin);	/* p_dynptr_global's piece */
+struct ebpf_global_func;
+void gi_dynptr_global_proto(struct ebpf_global_func *gf);	/* (its BTF prototype) */
 void gi_stmt_timer(struct gi *g, struct gi_loop *lp);
 void gi_stmt_find_vma(struct gi *g, struct gi_loop *lp);	/* (raw tracepoints only) */
 void gi_stmt_global(struct gi *g, struct gi_loop *lp);

@@ -1821,13 +1821,16 @@ static void test_dynptr_cb_knobs(void)
 	       c.calls[0], c.safe, c.flagged[1], c.traps, c.dirty[1]);
 }
 
-/* p_dynptr_deep and p_dynptr_cb_make, with their unsafe twins (gen_dynptr.c): main's dynptr
- * handed two levels down through a relay, used, made or released there; a bpf_loop callback
- * making or releasing main's dynptr through its context pointer.  Judged as p_dynptr_sub's forms
+/* p_dynptr_deep, p_dynptr_cb_make, p_dynptr_keyed, p_dynptr_mid and p_dynptr_global, with their
+ * unsafe twins (gen_dynptr.c): main's dynptr handed two levels down through a relay, used, made
+ * or released there; a bpf_loop callback making or releasing main's dynptr through its context
+ * pointer; a subprogram making or releasing it on some paths, saying so by its result; a relay
+ * holding a record of its own; a global function using it.  Judged as p_dynptr_sub's forms
  * (dynptr_sub_program): the twins (a released record read, a made one leaked, a read past a
  * slice; a callback that only discards main's record or leaves one it reserved there, so its
- * second call fails) are never called safe and most of their runs trap. */
-static void dynptr_twin_knobs(const char *knob, const char *twin, uint64_t seed, bool all_make)
+ * second call fails; the other side of the result's test; the relay's record left) are never
+ * called safe and most of their runs trap. */
+static void dynptr_twin_knobs(const char *knob, const char *twin, uint64_t seed, int make)
 {
 	const struct twin_spec s = { { knob, twin }, 100, seed, 60 };
 	struct twin_counts c = { 0 };
@@ -1835,7 +1838,9 @@ static void dynptr_twin_knobs(const char *knob, const char *twin, uint64_t seed,
 	for_twin_programs(&s, dynptr_sub_program, &c);
 	CHECK(c.calls[0] > 50 && c.flagged[1] > 50, "%s: %u safe forms and %u twins of 60 call a "
 	      "dynptr helper in a subprogram", knob, c.calls[0], c.flagged[1]);
-	CHECK(c.shaped[0] > 10 && (all_make ? c.shaped[0] == c.calls[0] : c.shaped[0] < c.calls[0]),
+	/* (make: 1 every subprogram makes a dynptr, 0 some, -1 none) */
+	CHECK(make < 0 ? c.shaped[0] == 0 : c.shaped[0] > 10 && (make ? c.shaped[0] == c.calls[0]
+								     : c.shaped[0] < c.calls[0]),
 	      "%s: %u of %u subprograms make main's dynptr", knob, c.shaped[0], c.calls[0]);
 	CHECK(c.safe > c.calls[0] * 3 / 4, "%s: %u of %u safe forms verified safe", knob, c.safe,
 	      c.calls[0]);
@@ -1858,7 +1863,8 @@ static void dynptr_twin_knobs(const char *knob, const char *twin, uint64_t seed,
 static void test_dynptr_frames(void)
 {
 	static const char *const knobs[] = { "p_dynptr_sub", "p_dynptr_sub_make", "p_dynptr_cb",
-					     "p_dynptr_deep", "p_dynptr_cb_make" };
+					     "p_dynptr_deep", "p_dynptr_cb_make", "p_dynptr_keyed",
+					     "p_dynptr_mid", "p_dynptr_global" };
 	struct gen_program p = { 0 };
 
 	for (size_t j = 0; j < sizeof(knobs) / sizeof(knobs[0]); j++) {
@@ -3998,8 +4004,11 @@ int main(void)
 	test_dynptr_sub_knobs();
 	test_dynptr_sub_make_knobs();
 	test_dynptr_cb_knobs();
-	dynptr_twin_knobs("p_dynptr_deep", "p_dynptr_deep_unsafe", 6040000, false);
-	dynptr_twin_knobs("p_dynptr_cb_make", "p_dynptr_cb_make_unsafe", 6050000, true);
+	dynptr_twin_knobs("p_dynptr_deep", "p_dynptr_deep_unsafe", 6040000, 0);
+	dynptr_twin_knobs("p_dynptr_cb_make", "p_dynptr_cb_make_unsafe", 6050000, 1);
+	dynptr_twin_knobs("p_dynptr_keyed", "p_dynptr_keyed_unsafe", 6060000, 0);
+	dynptr_twin_knobs("p_dynptr_mid", "p_dynptr_mid_unsafe", 6070000, 1);
+	dynptr_twin_knobs("p_dynptr_global", "p_dynptr_global_unsafe", 6080000, -1);
 	test_dynptr_frames();
 	test_timer_knobs();
 	test_timer_two_knobs();
