@@ -2205,6 +2205,7 @@ static const struct twin_piece prologue_loops[] = {
 	TWIN_PIECE(p_dead_outer, p_dead_outer_bad, gi_dead_outer),
 	TWIN_PIECE(p_map_len, p_map_len_over, map_len_loop),
 	TWIN_PIECE(p_stack_align, p_stack_align_bad, gi_align_loop),
+	TWIN_PIECE(p_krules, p_krules_bad, gi_krules),
 };
 static const struct twin_piece call_pieces[] = {
 	TWIN_PIECE(p_call_pkt, p_call_pkt_over, pkt_call),
@@ -2648,6 +2649,9 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 			  "holds)");
 	if (p->flags & GEN_PROG_ALIGN_UNSAFE)
 		sbuf_puts(sb, " stack-misaligned (a stack store or load not aligned to its size)");
+	if (p->flags & GEN_PROG_KRULE_UNSAFE)
+		sbuf_puts(sb, " krule-unsafe (a packet offset spilled or shifted as the kernel loses "
+			  "it)");
 	if (p->flags & GEN_PROG_TWIN_UNSAFE)
 		sbuf_puts(sb, " may-goto-twin (safe only within 2^23 iterations)");
 	if (p->flags & GEN_PROG_ITER)

@@ -74,7 +74,8 @@
  * unsafe twin of p_null_copy) breaks only the promise on null checks, and
  * GEN_PROG_STACK_UNWRITTEN (p_array_fill_short) only the one on stack bytes written first, and
  * GEN_PROG_ALIGN_UNSAFE (p_stack_align_bad, generators/gen_align.c) only the kernel's rule that
- * stack accesses are aligned to their size, which no run shows.
+ * stack accesses are aligned to their size, which no run shows, and GEN_PROG_KRULE_UNSAFE
+ * (p_krules_bad, generators/gen_krules.c) only the kernel's rules on spills and shifts.
  * gen_program.funcs and the call-graph fields say which shape was emitted.
  *
  * The input is the packet: GEN_INPUT_LEN bytes.  The prologue loads data and data_end from
@@ -589,6 +590,12 @@
 	X(p_stack_align_bad, 0, 0, 100,                                                            \
 	  "unsafe twin of p_stack_align: the cells start 1-7 bytes off (every store misaligned), " \
 	  "or the index is shifted by 2 (a load the offset's low bits do not prove aligned)")      \
+	X(p_krules, 0, 0, 100,                                                                     \
+	  "a packet offset in [0, 31] spilled at a slot's start and read back there, or shifted "  \
+	  "by a constant below the width: the kernel keeps its bounds (gen_krules.c)")             \
+	X(p_krules_bad, 0, 0, 100,                                                                 \
+	  "unsafe twin of p_krules: spilled 1-7 bytes into its slot, read past a spill's start, "  \
+	  "the slot's spill touched, or shifted by the width or a variable: the kernel loses it")  \
 	X(p_call_frames, 0, 0, 100,                                                                \
 	  "f(p) reads *p, called with a pointer into main's frame and, from h, into h's own: "      \
 	  "the pointer joins two frames")                                                          \
@@ -864,6 +871,10 @@ struct gen_loop {
 #define GEN_PROG_ALIGN_UNSAFE (1ull << 40)	/* p_stack_align_bad: a stack store or load not
 						 * aligned to its size, which the kernel refuses
 						 * and no run shows (x86 does it) */
+#define GEN_PROG_KRULE_UNSAFE (1ull << 41)	/* p_krules_bad: a packet offset the kernel loses
+						 * (a number spilled where it keeps none, or
+						 * shifted by the width or a variable) and every
+						 * run computes right: refused, no run traps */
 #define GEN_PROG_CB_COUNT_UNSAFE (1u << 20)	/* p_cb_count_over: a run may read the byte at
 						 * data_end at a count a callback kept */
 #define GEN_PROG_FRAMES_UNSAFE (1u << 22)	/* p_call_frames_past: a callee given pointers into

@@ -394,6 +394,9 @@ void gi_while_up_tail(struct gi *g, int ctr, int top, int end);
 void gi_align_loop(struct gi *g, bool bad);
 void gi_cb_two_ctx_call(struct gi *g, bool bad);
 void gi_emit_cb_two_ctx(struct gi *g, struct gi_sub *s);
+/* gen_krules.c: p_krules (p_krules_bad): a packet offset through a spill or a shift the kernel
+ * keeps (the twin: loses) */
+void gi_krules(struct gi *g, bool bad);
 /* gen_dead.c: dead-entry shapes of the prologue (p_dead_branch, p_dead_outer and their twins) */
 void gi_dead_branch(struct gi *g, bool bad);
 void gi_dead_outer(struct gi *g, bool bad);

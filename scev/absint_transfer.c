@@ -274,6 +274,66 @@ static int stack_misc(struct astate *s, int64_t lo, int64_t hi)
 	return 0;
 }
 
+/* The kernel's stack rules for numbers (kernel/bpf/verifier.c, privileged: bpf_capable), which
+ * the runs do not share.  A write at [off, off + size) of this frame (v NULL: an atomic's result,
+ * which the kernel writes with no register: check_atomic_rmw): a number written at an 8-aligned
+ * offset is a spill and keeps its value (check_stack_write_fixed_off, save_register_state), a
+ * pointer is spilled as it is (a narrower one the kernel refuses); any other write leaves bytes
+ * of no known value (STACK_MISC) or zeros (STACK_ZERO), and turns the slot's spill (a cell at
+ * its 8-aligned start) and every other byte of the slot into numbers of no known value
+ * (is_stack_slot_special, scrub_spilled_slot).  stack_fill reads as the kernel fills. */
+static int stack_spill(struct astate *s, int64_t off, unsigned size, const struct aval *v)
+{
+	int64_t slot = off - (off % 8 + 8) % 8;
+	struct aval u = absint_scalar_bytes(size);
+	uint64_t z = 1;
+	bool spill = false;
+
+	if (v && (v->kind == AV_PTR || !(off % 8)))
+		return astate__store(s, off, size, v);
+	for (uint32_t k = 0; k < s->n; k++)
+		spill = spill || s->cells[k].off == slot;
+	for (uint32_t k = 0; spill && k < s->n; k++)
+		if (s->cells[k].off >= slot && s->cells[k].off < slot + 8)
+			s->cells[k].v = absint_scalar_bytes(s->cells[k].size);
+	if (v && aval_is_const(v, &z) && !z)
+		u = *v;
+	return astate__store(s, off, size, &u);
+}
+
+/* A read of [off, off + size) of this frame as the kernel fills it (check_stack_read_fixed_off):
+ * a spill read whole, or narrower at its start, gives its value; bytes of a cell past its start
+ * give 0 when the whole cell is 0, else a number of no known value (a zero spill's bytes, or
+ * STACK_ZERO). */
+static struct aval stack_fill(const struct astate *s, int64_t off, unsigned size)
+{
+	for (uint32_t k = 0; k < s->n; k++) {
+		const struct acell *c = &s->cells[k];
+		uint64_t z;
+
+		if (c->off < off && off < c->off + c->size && c->v.kind == AV_SCALAR &&
+		    !(aval_is_const(&c->v, &z) && !z))
+			return absint_scalar_bytes(size);
+	}
+	return astate__load(s, off, size);
+}
+
+/* The kernel's is_safe_to_compute_dst_reg_range for a shift: by an amount not constant in the
+ * instruction's width, or whose 64-bit maximum is at least the width, the result is a number of
+ * no known value, all 64 bits (adjust_scalar_min_max_vals returns before the 32-bit zero
+ * extension), though the interpreter and the JITs mask the amount. */
+static bool shift_unknown(uint8_t op, bool is64, const struct aval *b)
+{
+	if (op != BPF_LSH && op != BPF_RSH && op != BPF_ARSH)
+		return false;
+	if (b->kind != AV_SCALAR)
+		return true;
+	if (is64 ? !range_is_const(&b->r)
+		 : b->r.u32_min != b->r.u32_max || b->r.s32_min != b->r.s32_max)
+		return true;
+	return b->r.umax >= (is64 ? 64u : 32u);
+}
+
 /* What a helper call does to memory and packet pointers beyond r0: the bytes a constant-sized
  * output argument writes at a known stack offset are written on every path from here; a helper
  * that may move the packet kills every packet pointer (the kernel's clear_all_pkt_pointers) and
@@ -821,6 +881,8 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 			break;
 		default:
 			v = aval_alu(op, is64, i->off == 1, &a, &b);
+			if (a.kind != AV_PTR && shift_unknown(op, is64, &b))
+				v = aval_scalar(range_unknown());
 			if (is64 && op == BPF_ADD && ebpf_srcbit(i) == BPF_X && cx->first_pass &&
 			    cx->add_src)
 				add_src_note(&cx->add_src[pc], &b);
@@ -868,7 +930,7 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 
 		a = s->regs[i->src_reg];
 		if (ptr_in(&a, REGION_STACK, &off))
-			v = astate__load(s, off + i->off, size);
+			v = stack_fill(s, off + i->off, size);
 		else if (ptr_in(&a, REGION_STACK, NULL) && a.r.smin >= -2 * FP_FRAME &&
 			 a.r.smax <= 2 * FP_FRAME && a.r.smin + i->off >= -EBPF_STACK_SIZE &&
 			 a.r.smax + i->off + (int64_t)size <= 0 &&
@@ -925,7 +987,7 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 
 		if (atomic && i->imm == BPF_LOAD_ACQ) {
 			a = s->regs[i->src_reg];
-			v = ptr_in(&a, REGION_STACK, &off) ? astate__load(s, off + i->off, size)
+			v = ptr_in(&a, REGION_STACK, &off) ? stack_fill(s, off + i->off, size)
 			    : a.kind == AV_PTR && scalar_mem(a.region) ? absint_scalar_bytes(size)
 			    : absint_unknown_bytes(size);
 			s->regs[i->dst_reg] = v;
@@ -972,23 +1034,14 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 		}
 		off += i->off;
 		if (!atomic || i->imm == BPF_STORE_REL)
-			return astate__store(s, off, size, &b);
-		old = astate__load(s, off, size);
-		switch (i->imm) {
-		case BPF_XCHG:
-			s->regs[i->src_reg] = old;
-			return astate__store(s, off, size, &b);
-		case BPF_CMPXCHG:
+			return stack_spill(s, off, size, &b);
+		/* (the old value filled, the new one of no known value: stack_spill) */
+		old = stack_fill(s, off, size);
+		if (i->imm == BPF_CMPXCHG)
 			s->regs[0] = old;
-			v = aval_zext(&b, size);
-			v = aval_join(&old, &v);
-			return astate__store(s, off, size, &v);
-		default:
-			if (i->imm & BPF_FETCH)
-				s->regs[i->src_reg] = old;
-			v = aval_alu((uint8_t)(i->imm & ~BPF_FETCH), size == 8, false, &old, &b);
-			return astate__store(s, off, size, &v);
-		}
+		else if (i->imm & BPF_FETCH)
+			s->regs[i->src_reg] = old;
+		return stack_spill(s, off, size, NULL);
 	}
 	default:
 		if (ebpf_is_call(i)) {

@@ -2797,6 +2797,75 @@ static void test_cb_two_ctx_knobs(void)
 	       c.loaded[1] - c.accepted[1], c.loaded[1]);
 }
 
+/* p_krules and its unsafe twin p_krules_bad (generators/gen_krules.c): a packet offset in
+ * [0, 31] through a stack spill or a shift, which the kernel keeps (the safe forms) or loses (the
+ * twin: a spill it does not keep, a shift by the width or a variable).  No run can tell them
+ * apart (every run's offset is right: check_program allows no trap of either); the kernel can,
+ * and judges the first 25 of each where bpf() works: it refuses every twin (not at one of its
+ * limits) and accepts every program bpfscev calls safe (or refuses it at one of its limits: no
+ * rule gap).  bpfscev calls no twin safe and most safe forms safe. */
+struct krule_counts {
+	unsigned safe, flagged, twin_safe, loaded[2], refused[2];
+};
+
+static void krule_program(void *arg, const struct twin_run *r)
+{
+	struct krule_counts *c = arg;
+	struct scev_verdict v;
+	bool safe = false;
+
+	CHECK(!!(r->p->flags & GEN_PROG_KRULE_UNSAFE) == r->twin, TW "the twin's flag is not the "
+	      "twin's", TW_ARGS(r));
+	c->flagged += r->twin && (r->p->flags & GEN_PROG_KRULE_UNSAFE);
+	if (twin_verdict(r, &v)) {
+		safe = v.kind == VERDICT_SAFE;
+		CHECK(!r->twin || !safe, TW "called safe", TW_ARGS(r));
+		c->safe += !r->twin && safe;
+		c->twin_safe += r->twin && safe;
+	}
+	if (r->seed < 7400000 + 25 && kernel_available(NULL, 0)) {
+		struct ebpf_object obj;
+		struct ebpf_prog view;
+		struct verdict_opts vo = { .sz = sizeof(vo), .kernel = true, .runs = 1,
+					   .prog_type = BPF_PROG_TYPE_XDP };
+		struct verdict_report rep;
+		struct diag d;
+
+		gen_program__object(r->p, &obj, &view, "gen");
+		diag_clear(&d);
+		if (verdict_compare(&rep, &obj, &view, &vo, &d)) {
+			CHECK(0, TW "verdict_compare: %s", TW_ARGS(r), d.msg);
+			return;
+		}
+		c->loaded[r->twin]++;
+		c->refused[r->twin] += !rep.kernel_accepted;
+		CHECK(r->twin ? !rep.kernel_accepted && !verdict_kernel_limit(rep.kernel_message)
+			      : verdict_classify(safe, rep.kernel_accepted, rep.kernel_message) !=
+					VC_RULE_GAP,
+		      TW "called %s, the kernel %s: %s", TW_ARGS(r), safe ? "safe" : "not safe",
+		      rep.kernel_accepted ? "accepts" : "refuses", rep.kernel_message);
+		verdict_report__free(&rep);
+	}
+}
+
+static void test_krules_knobs(void)
+{
+	/* (no call shapes the kernel refuses: the verdict's reason is the piece's) */
+	static const struct twin_spec s = { { "p_krules", "p_krules_bad" }, 100, 7400000,
+					    100, { { "p_recursion", 0 }, { "p_call_chain", 0 },
+						   { "p_big_frame", 0 } } };
+	struct krule_counts c = { 0 };
+
+	for_twin_programs(&s, krule_program, &c);
+	CHECK(c.flagged == 100 && c.safe >= 80 && !c.twin_safe, "p_krules: %u of 100 safe; "
+	      "p_krules_bad: %u flagged, %u safe", c.safe, c.flagged, c.twin_safe);
+	if (!c.loaded[0])
+		check_skip_part("the kernel's verdicts (bpf() refused)");
+	printf("p_krules: %u of 100 called safe, the kernel refuses %u of %u; p_krules_bad: %u "
+	       "of 100 called safe, the kernel refuses %u of %u\n", c.safe, c.refused[0],
+	       c.loaded[0], c.twin_safe, c.refused[1], c.loaded[1]);
+}
+
 /* p_iter_search and its unsafe twin p_iter_search_unset (the kernel selftests' iter_search_loop:
  * found = 1, elem = v in an iterator loop, `if (found) *elem` after it): the safe form never
  * traps, and bpfscev calls most of its programs safe (before the null guard: "R8 is not a known
@@ -4033,6 +4102,7 @@ int main(void)
 	test_iter_search_knobs();
 	test_stack_align_knobs();
 	test_cb_two_ctx_knobs();
+	test_krules_knobs();
 	test_default_mix();
 	test_other_forms();
 	return check_done("test_gen");

@@ -1,0 +1,114 @@
+/* Two kernel rules the runs do not share (issue 22): p_krules and its unsafe twin p_krules_bad,
+ * a piece of the prologue.
+ *
+ * The kernel keeps a number written to the stack only as a spill: a register (or a BPF_ST
+ * immediate) written at an 8-aligned offset, read back whole or narrower at the same offset
+ * (check_stack_write_fixed_off, check_stack_read_fixed_off).  A number written anywhere else
+ * reads back as unknown (STACK_MISC), as do a spill's bytes past its start, and a spill whose
+ * slot another write touches.  And a shift by an amount not constant, or by at least the width,
+ * leaves an unknown number (is_safe_to_compute_dst_reg_range), though the interpreter and the
+ * JITs mask the amount.  No run shows either: the piece's value is right on every run, only
+ * the kernel, and a verdict that models it, lose it.  The piece:
+ *
+ *     r5 = data; r4 = c                c in [0, 31] (the twin: [1, 31])
+ *     r4 = F(r4)                       a constant of [0, 31] as every run computes it
+ *     r5 += r4; r0 = *(u8 *)(r5 + 0)   within the GEN_INPUT_LEN bytes the prologue checked
+ *
+ * (a constant: the kernel gives a packet pointer plus a variable offset no range until it is
+ * compared with data_end again, and a narrow fill's unknown value passes that comparison)
+ *
+ * F, the safe forms: a spill of 1, 2, 4 or 8 bytes at a slot's start read back as wide or
+ * narrower there; a shift by a constant below the width, in a register.  The twin's forms: the
+ * spill 1-7 bytes into its slot; an 8-byte spill of r4 << 32 read back at +4; a narrow spill
+ * whose slot a write past it touches; a shift by the width (masked: by 0), or right by a
+ * register of [0, 1] (data[k] & 1).  Either way GEN_PROG_KRULE_UNSAFE: the kernel refuses
+ * the read (the offset unbounded), no run traps.  The slot is one of main's variable homes in
+ * fp-208 .. fp-32, which hold nothing yet in the prologue and are written before they are read
+ * later; r0, r4 and r5 are clobbered (r1, r2 and r3 kept).
+ */
+#include "generators/gen_internal.h"
+
+#include "bpf/isa.h"
+
+static const uint8_t sizes[] = { BPF_B, BPF_H, BPF_W, BPF_DW };
+
+/* The spill forms: r4 written at slot + off (size s) and read back (size l) at slot + at. */
+static void krule_spill(struct gi *g, int16_t slot, bool bad)
+{
+	unsigned s = gen_pick(g->src, 4), l, kind = bad ? gen_pick(g->src, 3) : 0;
+	int16_t off = 0;
+
+	if (kind == 1) {	/* r4 << 32 spilled, its high half read */
+		gi_alu(g, true, BPF_LSH, BPF_REG_4, 32);
+		gi_stx(g, BPF_DW, EBPF_REG_FP, slot, BPF_REG_4);
+		gi_ldx(g, BPF_W, BPF_REG_4, EBPF_REG_FP, (int16_t)(slot + 4));
+		return;
+	}
+	if (kind == 0 && bad) {	/* 1-7 bytes into the slot, aligned to the size */
+		s = gen_pick(g->src, 3);
+		off = (int16_t)((1 << s) * gen_u32(g->src, 1, (8u >> s) - 1));
+	}
+	if (kind == 2)		/* (room past the spill in the slot) */
+		s = gen_pick(g->src, 3);
+	gi_stx(g, sizes[s], EBPF_REG_FP, (int16_t)(slot + off), BPF_REG_4);
+	if (kind == 2) {	/* a write past the spill, 1-7 bytes into the slot */
+		unsigned w = gen_pick(g->src, 3);
+		int16_t at = (int16_t)((1 << w) * gen_u32(g->src, 1, (8u >> w) - 1));
+
+		while (at < (1 << s))
+			at = (int16_t)(at + (1 << w));
+		if (at + (1 << w) > 8) {
+			w = 0;
+			at = 7;
+		}
+		gi_st(g, sizes[w], EBPF_REG_FP, (int16_t)(slot + at), (int32_t)gen_u32(g->src, 0, 9));
+	}
+	/* (read back as wide, or narrower: the value fits a byte) */
+	l = bad ? s : gen_u32(g->src, 0, s);
+	gi_ldx(g, sizes[l], BPF_REG_4, EBPF_REG_FP, (int16_t)(slot + off));
+}
+
+/* The shift forms: r4 (in [0, 31]) shifted by r0, the result in [0, 31] on every run. */
+static void krule_shift(struct gi *g, bool bad)
+{
+	bool is64 = gen_bool(g->src, 50);
+	unsigned width = is64 ? 64 : 32, kind = bad ? gen_pick(g->src, 2) : 0;
+	static const uint8_t ops[] = { BPF_LSH, BPF_RSH, BPF_ARSH };
+	uint8_t op = ops[gen_pick(g->src, 3)];
+
+	if (kind == 1) {	/* a register of [0, 1], shifting right */
+		gi_ldx(g, BPF_B, BPF_REG_0, BPF_REG_5, (int16_t)gen_pick(g->src, GEN_INPUT_LEN));
+		gi_alu(g, true, BPF_AND, BPF_REG_0, 1);
+		gi_alux(g, is64, op == BPF_LSH ? BPF_RSH : op, BPF_REG_4, BPF_REG_0);
+		return;
+	}
+	if (bad) {		/* by the width, which every run masks to 0 */
+		gi_mov_const(g, BPF_REG_0, width, true);
+		gi_alux(g, is64, op, BPF_REG_4, BPF_REG_0);
+		return;
+	}
+	if (op == BPF_LSH) {	/* [0, 3] << [0, 3] */
+		gi_mov_const(g, BPF_REG_4, gen_pick(g->src, 4), true);
+		gi_mov_const(g, BPF_REG_0, gen_pick(g->src, 4), true);
+	} else {
+		gi_mov_const(g, BPF_REG_0, gen_pick(g->src, 8), true);
+	}
+	gi_alux(g, is64, op, BPF_REG_4, BPF_REG_0);
+}
+
+void gi_krules(struct gi *g, bool bad)
+{
+	int16_t slot = (int16_t)(-32 - 8 * (int32_t)gen_pick(g->src, 23));
+
+	gi_ldx(g, BPF_DW, BPF_REG_5, EBPF_REG_FP, GEN_FP_DATA);
+	/* (the twin's value not 0, which the kernel keeps anywhere: STACK_ZERO) */
+	gi_mov_const(g, BPF_REG_4, bad ? gen_u32(g->src, 1, 31) : gen_pick(g->src, 32), true);
+	if (gen_bool(g->src, 50))
+		krule_spill(g, slot, bad);
+	else
+		krule_shift(g, bad);
+	gi_alux(g, true, BPF_ADD, BPF_REG_5, BPF_REG_4);
+	gi_ldx(g, BPF_B, BPF_REG_0, BPF_REG_5, 0);
+	if (bad)
+		g->p->flags |= GEN_PROG_KRULE_UNSAFE;
+}
