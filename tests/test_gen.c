@@ -2823,20 +2823,11 @@ static void krule_program(void *arg, const struct twin_run *r)
 		c->safe += !r->twin && safe;
 		c->twin_safe += r->twin && safe;
 	}
-	if (r->seed < 7400000 + 25 && kernel_available(NULL, 0)) {
-		struct ebpf_object obj;
-		struct ebpf_prog view;
-		struct verdict_opts vo = { .sz = sizeof(vo), .kernel = true, .runs = 1,
-					   .prog_type = BPF_PROG_TYPE_XDP };
+	if (r->seed < 7400000 + 25) {
 		struct verdict_report rep;
-		struct diag d;
 
-		gen_program__object(r->p, &obj, &view, "gen");
-		diag_clear(&d);
-		if (verdict_compare(&rep, &obj, &view, &vo, &d)) {
-			CHECK(0, TW "verdict_compare: %s", TW_ARGS(r), d.msg);
+		if (!twin_kernel_report(r, &rep))
 			return;
-		}
 		c->loaded[r->twin]++;
 		c->refused[r->twin] += !rep.kernel_accepted;
 		CHECK(r->twin ? !rep.kernel_accepted && !verdict_kernel_limit(rep.kernel_message)
