@@ -1388,6 +1388,7 @@ static bool has_call(const struct gen_program *p, uint8_t src_reg, int64_t imm)
  * flagged twins, twins that trap, safe forms verified safe, runs reading unwritten bytes. */
 struct twin_counts {
 	unsigned calls[2], shaped[2], flagged[2], traps, safe, dirty[2], bad;
+	unsigned seen[2], loaded[2], refused[2];	/* (mem_twin_kernel) */
 	const void *arg;
 };
 
@@ -2567,24 +2568,59 @@ static void check_mem_twins(const struct twin_spec *s, const struct twin_counts 
 }
 
 /* A memory twin's knob (mem_twin_knobs): its twin's flag, and the words no reason of a safe
- * form may hold (NULL: none). */
+ * form may hold (NULL: none).  A twin whose access no run can tell (twin_word: x86 does a
+ * misaligned access, and so does the interpreter) holds twin_word in every reason (counted in
+ * shaped[1]); with kernel_n, the kernel judges the first kernel_n programs of each form where
+ * bpf() works (mem_twin_kernel). */
 struct mem_twin {
 	uint64_t flag;
 	const char *words[2];
+	const char *twin_word;
+	unsigned kernel_n;
 };
 
-/* mem_twin_verdict on each program (c->arg: the struct mem_twin), and the safe form's reason
- * without the knob's words. */
+/* The kernel's word on r (the first m->kernel_n of its form): it refuses every twin with
+ * m->twin_word in its message, and no safe form with m->words[0]; counted in c->loaded and
+ * c->refused (refusals holding words[0]). */
+static bool twin_kernel_report(const struct twin_run *r, struct verdict_report *rep);
+
+static void mem_twin_kernel(struct twin_counts *c, const struct twin_run *r,
+			    const struct mem_twin *m)
+{
+	struct verdict_report rep;
+
+	if (c->seen[r->twin]++ >= m->kernel_n || !twin_kernel_report(r, &rep))
+		return;
+	c->loaded[r->twin]++;
+	c->refused[r->twin] += !rep.kernel_accepted && strstr(rep.kernel_message, m->words[0]);
+	CHECK(r->twin ? !rep.kernel_accepted && strstr(rep.kernel_message, m->twin_word)
+		      : !strstr(rep.kernel_message, m->words[0]),
+	      TW "the kernel %s: %s", TW_ARGS(r), rep.kernel_accepted ? "accepts" : "refuses",
+	      rep.kernel_message);
+	verdict_report__free(&rep);
+}
+
+/* mem_twin_verdict on each program (c->arg: the struct mem_twin), the safe form's reason
+ * without the knob's words, a quiet twin's with its word, and the kernel's word when asked. */
 static void mem_twin_program(void *arg, const struct twin_run *r)
 {
 	struct twin_counts *c = arg;
 	const struct mem_twin *m = c->arg;
 	struct scev_verdict v;
 
-	if (mem_twin_verdict(c, r, m->flag, &v) && !r->twin && m->words[0])
-		CHECK(!strstr(v.reason, m->words[0]) &&
-		      (!m->words[1] || !strstr(v.reason, m->words[1])), TW "%s", TW_ARGS(r),
-		      v.reason);
+	if (mem_twin_verdict(c, r, m->flag, &v)) {
+		if (!r->twin && m->words[0])
+			CHECK(!strstr(v.reason, m->words[0]) &&
+			      (!m->words[1] || !strstr(v.reason, m->words[1])), TW "%s",
+			      TW_ARGS(r), v.reason);
+		if (r->twin && m->twin_word) {
+			CHECK(strstr(v.reason, m->twin_word), TW "%s: %s", TW_ARGS(r),
+			      scev_verdict_name(v.kind), v.reason);
+			c->shaped[1] += strstr(v.reason, m->twin_word) != NULL;
+		}
+	}
+	if (m->kernel_n)
+		mem_twin_kernel(c, r, m);
 }
 
 /* The programs of s judged by mem_twin_program with m, into c. */
@@ -2689,59 +2725,29 @@ static bool twin_kernel_report(const struct twin_run *r, struct verdict_report *
 /* p_stack_align and its unsafe twin p_stack_align_bad (generators/gen_align.c): a loop fills
  * stack cells at fp + base + 8i, a load reads one at a variable offset.  No run can tell them
  * apart (x86 does a misaligned access, and so does the interpreter: check_program allows no
- * trap of either); the kernel can, and judges both where bpf() works: it accepts no twin and
- * refuses it as misaligned, and refuses no safe form as misaligned.  bpfscev calls no twin safe,
- * each for its alignment, and most safe forms safe (none misaligned). */
-struct align_counts {
-	unsigned safe, flagged, misaligned, loaded[2], refused[2];
-};
-
-static void align_program(void *arg, const struct twin_run *r)
-{
-	struct align_counts *c = arg;
-	struct verdict_report rep;
-	struct scev_verdict v;
-
-	CHECK(!!(r->p->flags & GEN_PROG_ALIGN_UNSAFE) == r->twin, TW "the twin's flag is not the "
-	      "twin's", TW_ARGS(r));
-	c->flagged += r->twin && (r->p->flags & GEN_PROG_ALIGN_UNSAFE);
-	if (twin_verdict(r, &v)) {
-		bool mis = v.kind != VERDICT_SAFE && strstr(v.reason, "misaligned stack access");
-
-		CHECK(r->twin ? mis : !strstr(v.reason, "misaligned"), TW "%s: %s", TW_ARGS(r),
-		      scev_verdict_name(v.kind), v.reason);
-		c->safe += !r->twin && v.kind == VERDICT_SAFE;
-		c->misaligned += r->twin && mis;
-	}
-	/* the kernel's word on the first 25 of each (a load is a few ms) */
-	if (r->seed < 7300000 + 25 && twin_kernel_report(r, &rep)) {
-		c->loaded[r->twin]++;
-		c->refused[r->twin] += !rep.kernel_accepted && strstr(rep.kernel_message, "misaligned");
-		CHECK(r->twin ? !rep.kernel_accepted && strstr(rep.kernel_message, "misaligned stack")
-			      : !strstr(rep.kernel_message, "misaligned"),
-		      TW "the kernel %s: %s", TW_ARGS(r), rep.kernel_accepted ? "accepts" : "refuses",
-		      rep.kernel_message);
-		verdict_report__free(&rep);
-	}
-}
-
+ * trap of either); the kernel can, and judges the first 25 of each where bpf() works: it
+ * accepts no twin and refuses it as misaligned, and refuses no safe form as misaligned.
+ * bpfscev calls no twin safe, each for its alignment, and most safe forms safe (none
+ * misaligned). */
 static void test_stack_align_knobs(void)
 {
 	/* (no call shapes the kernel refuses: the verdict's reason is the piece's) */
 	static const struct twin_spec s = { { "p_stack_align", "p_stack_align_bad" }, 100, 7300000,
 					    100, { { "p_recursion", 0 }, { "p_call_chain", 0 },
 						   { "p_big_frame", 0 } } };
-	struct align_counts c = { 0 };
+	static const struct mem_twin m = { GEN_PROG_ALIGN_UNSAFE, { "misaligned" },
+					   "misaligned stack access", 25 };
+	struct twin_counts c = { 0 };
 
-	for_twin_programs(&s, align_program, &c);
-	CHECK(c.flagged == 100 && c.safe >= 80 && c.misaligned == 100, "p_stack_align: %u of 100 "
-	      "safe; p_stack_align_bad: %u flagged, %u misaligned", c.safe, c.flagged,
-	      c.misaligned);
+	mem_twin_knobs(&s, &m, &c);
+	CHECK(c.flagged[1] == 100 && c.safe >= 80 && c.shaped[1] == 100, "p_stack_align: %u of "
+	      "100 safe; p_stack_align_bad: %u flagged, %u misaligned", c.safe, c.flagged[1],
+	      c.shaped[1]);
 	if (!c.loaded[0])
 		check_skip_part("the kernel's verdicts (bpf() refused)");
 	printf("p_stack_align: %u of 100 called safe, the kernel refuses %u of %u as misaligned; "
 	       "p_stack_align_bad: %u of 100 misaligned, the kernel refuses %u of %u\n", c.safe,
-	       c.refused[0], c.loaded[0], c.misaligned, c.refused[1], c.loaded[1]);
+	       c.refused[0], c.loaded[0], c.shaped[1], c.refused[1], c.loaded[1]);
 }
 
 /* p_cb_two_ctx and its unsafe twin p_cb_two_ctx_bad (generators/gen_cbctx.c): one bpf_loop or
