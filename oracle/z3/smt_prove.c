@@ -543,18 +543,45 @@ static bool has_pcpu_array(const struct mach *m)
 	return false;
 }
 
+/* Whether pc calls a kfunc the interpreter does not run (interp.c's KF_OTHER: neither an open-
+ * coded number iterator's nor a reference kfunc; the other iterator families, bpf_iter_bits_new,
+ * bpf_iter_task_new, ...): the machine traps there as the interpreter does (smt_diff holds them
+ * to the same step), which would make every path through the call vacuous and prove any claim
+ * past it, a wrong trip count or range included.  The prover says unknown there instead, with
+ * the kfunc's name in why. */
+static bool unrun_kfunc(const struct prover *P, uint32_t pc, char *why, size_t n)
+{
+	const struct bpf_insn *in = &P->m.insns[pc];
+	const char *kn;
+
+	if (ebpf_class(in) != BPF_JMP || ebpf_op(in) != BPF_CALL ||
+	    in->src_reg != BPF_PSEUDO_KFUNC_CALL)
+		return false;
+	kn = ebpf_prog_kfunc_name(P->m.prog, pc);
+	if (kn && (!strcmp(kn, "bpf_iter_num_new") || !strcmp(kn, "bpf_iter_num_next") ||
+		   !strcmp(kn, "bpf_iter_num_destroy") || ebpf_kfunc_ref(kn)))
+		return false;
+	snprintf(why, n, "%s at %u: a kfunc the interpreter does not run (nothing past it is "
+		 "encoded)", kn ? kn : "a kfunc of no known name", pc);
+	return true;
+}
+
 static void exec_insn(struct prover *P, int32_t loop, uint32_t func, uint32_t pc,
 		      const struct mstate *st, struct pendv *pending, struct routes *out,
 		      bool skip_assumed)
 {
 	struct mstep *o;
+	char why[128];
 
 	visit_claims(P, pc, st, skip_assumed);
 	if (over_budget(P))
 		return;
 	P->steps++;
+	if (unrun_kfunc(P, pc, why, sizeof(why))) {
+		note_unsupported(P, pc, why);
+		return;
+	}
 	if (is_cb_helper(&P->m.insns[pc])) {
-		char why[96];
 
 		P->helper_calls++;
 		snprintf(why, sizeof(why), "%s (the first pass cuts it)",
