@@ -61,10 +61,22 @@ bool kdiff_log_reports_bug(const char *log, char *line, size_t n)
 	return false;
 }
 
+/* Whether the kfunc call at pc is one of the open-coded number iterator's
+ * (bpf_iter_num_new/next/destroy): its results are the range's values, which the interpreter
+ * computes as kernel/bpf/bpf_iter.c does (no draw), so a run calling it is compared. */
+static bool iter_num_kfunc(const struct ebpf_prog *prog, size_t pc)
+{
+	const char *kn = ebpf_prog_kfunc_name(prog, pc);
+
+	return kn && (!strcmp(kn, "bpf_iter_num_new") || !strcmp(kn, "bpf_iter_num_next") ||
+		      !strcmp(kn, "bpf_iter_num_destroy"));
+}
+
 /* Calls whose results differ from run to run, or from our interpreter's (it draws them:
- * interp_helper_drawn): kfunc calls, callx, and helpers the interpreter draws for, but
- * bpf_get_smp_processor_id: the run is pinned to a CPU the interpreter is told (cpu_bound;
- * compare_run counts a run that could not be pinned as nondeterministic). */
+ * interp_helper_drawn): kfunc calls but the number iterator's, callx, and helpers the
+ * interpreter draws for, but bpf_get_smp_processor_id: the run is pinned to a CPU the
+ * interpreter is told (cpu_bound; compare_run counts a run that could not be pinned as
+ * nondeterministic). */
 static bool nondeterministic(const struct ebpf_prog *prog)
 {
 	for (size_t pc = 0; pc < prog->len; pc++) {
@@ -72,7 +84,8 @@ static bool nondeterministic(const struct ebpf_prog *prog)
 
 		if (!ebpf_is_call(i) || ebpf_is_pseudo_call(i))
 			continue;
-		if (i->src_reg == BPF_PSEUDO_KFUNC_CALL || ebpf_srcbit(i) != BPF_K ||
+		if ((i->src_reg == BPF_PSEUDO_KFUNC_CALL && !iter_num_kfunc(prog, pc)) ||
+		    ebpf_srcbit(i) != BPF_K ||
 		    (interp_helper_drawn(i->imm) && i->imm != BPF_FUNC_get_smp_processor_id))
 			return true;
 	}
