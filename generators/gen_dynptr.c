@@ -568,6 +568,17 @@ void gi_dynptr_sub_call(struct gi *g, bool twin)
  * four): main never releases the record f reserved (on every path, or when a packet byte is
  * odd); f reserves over main's live record ("cannot overwrite referenced dynptr"); main
  * discards the record f released, or reads the dynptr f released. */
+/* bpf_dynptr_read(GEN_FP_DYNPTR_TMP, 1, main's dynptr at GEN_FP_DYNPTR, 0, 0) */
+static void main_read_byte(struct gi *g)
+{
+	fp_arg(g, BPF_REG_1, GEN_FP_DYNPTR_TMP);
+	gi_mov_const(g, BPF_REG_2, 1, true);
+	fp_arg(g, BPF_REG_3, GEN_FP_DYNPTR);
+	gi_mov_const(g, BPF_REG_4, 0, true);
+	gi_mov_const(g, BPF_REG_5, 0, true);
+	gi_call_helper(g, BPF_FUNC_dynptr_read);
+}
+
 /* f(&d, x) called at label (f itself, or a relay to it): x the map value dp_key f makes a local
  * dynptr over (value; its lookup's NULL: to l_skip), else a packet bit; then a byte of main's
  * dynptr read (read: not when f released it). */
@@ -586,14 +597,8 @@ static void make_sub_call(struct gi *g, const struct gi_sub *f, int label, bool 
 	}
 	fp_arg(g, BPF_REG_1, GEN_FP_DYNPTR);
 	gi_call_sub(g, label);
-	if (read) {
-		fp_arg(g, BPF_REG_1, GEN_FP_DYNPTR_TMP);
-		gi_mov_const(g, BPF_REG_2, 1, true);
-		fp_arg(g, BPF_REG_3, GEN_FP_DYNPTR);
-		gi_mov_const(g, BPF_REG_4, 0, true);
-		gi_mov_const(g, BPF_REG_5, 0, true);
-		gi_call_helper(g, BPF_FUNC_dynptr_read);
-	}
+	if (read)
+		main_read_byte(g);
 }
 
 void gi_dynptr_sub_make_call(struct gi *g, bool twin)
@@ -855,14 +860,8 @@ void gi_dynptr_keyed_call(struct gi *g, bool twin)
 	/* main's record is live where f returned 0 after a reserve, or non-zero without its
 	 * discard: released there (the twin: on the other side) */
 	gi_jmp(g, f->dp_always, make != twin ? BPF_JNE : BPF_JEQ, BPF_REG_0, 0, l_end);
-	if (make && !twin) {
-		fp_arg(g, BPF_REG_1, GEN_FP_DYNPTR_TMP);
-		gi_mov_const(g, BPF_REG_2, 1, true);
-		fp_arg(g, BPF_REG_3, GEN_FP_DYNPTR);
-		gi_mov_const(g, BPF_REG_4, 0, true);
-		gi_mov_const(g, BPF_REG_5, 0, true);
-		gi_call_helper(g, BPF_FUNC_dynptr_read);
-	}
+	if (make && !twin)
+		main_read_byte(g);
 	input_bit(g, BPF_REG_6);
 	sub_release(g, BPF_REG_6, GEN_FP_DYNPTR, 0, false);
 	gi_bind(g, l_end);
