@@ -395,6 +395,12 @@
 	X(p_helper_mem_over, 0, 0, 100,                                                            \
 	  "unsafe twin of p_helper_mem: index 1-7 put the destination at or past the frame's "    \
 	  "top")                                                                                    \
+	X(p_helper_zero, 0, 0, 100,                                                                \
+	  "a loop body hands bpf_probe_read_kernel 0 bytes at fp-512 + 64 * (iv & 7): the frame's "\
+	  "first slot to fp-64 (a zero-sized access must still start in a slot)")                  \
+	X(p_helper_zero_over, 0, 0, 100,                                                           \
+	  "unsafe twin of p_helper_zero: 0 bytes at fp+8 + 64 * (iv & 7), past the frame's top "   \
+	  "(the kernel checks a zero-sized access's bounds too)")                                  \
 	X(p_null_copy, 0, 0, 100,                                                                  \
 	  "a map lookup's result is copied or spilled and null-checked through another copy")     \
 	X(p_null_stale, 0, 0, 100,                                                                 \

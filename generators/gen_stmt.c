@@ -423,20 +423,22 @@ static void stmt_pkt(struct gi *g, struct gi_loop *lp)
  * elsewhere, so what it wrote flows into the accumulator).  p_helper_mem_over, its unsafe twin:
  * the index steps by the array's depth, so index 0 writes a[0] and every other index at or past
  * the frame's top (nothing else of the frame is ever overwritten). */
-static void stmt_helper_mem(struct gi *g, struct gi_loop *lp, bool over)
+static void stmt_helper_mem(struct gi *g, struct gi_loop *lp, bool over, bool zero)
 {
 	int t = gi_var_copy(g, pick_iv(g, lp));
 
 	gi_alu(g, true, BPF_AND, t, 7);
-	if (over)
+	if (zero)	/* p_helper_zero: fp-512 .. fp-64; _over: fp+8 .. fp+456 */
+		gi_alu(g, true, BPF_LSH, t, 6);
+	else if (over)
 		gi_alu(g, true, BPF_MUL, t, -GEN_FP_ARRAY);
 	else
 		gi_alu(g, true, BPF_LSH, t, 3);
-	gi_alu(g, true, BPF_ADD, t, GEN_FP_ARRAY);
+	gi_alu(g, true, BPF_ADD, t, zero ? (over ? 8 : -512) : GEN_FP_ARRAY);
 	gi_alux(g, true, BPF_ADD, t, EBPF_REG_FP);
 	gi_spill_caller_homes(g);
 	gi_alux(g, true, BPF_MOV, BPF_REG_1, t);
-	gi_mov_const(g, BPF_REG_2, 8, true);
+	gi_mov_const(g, BPF_REG_2, zero ? 0 : 8, true);
 	gi_ldx(g, BPF_DW, BPF_REG_3, EBPF_REG_FP, GEN_FP_DATA);
 	gi_call_helper(g, BPF_FUNC_probe_read_kernel);
 	gi_fill_caller_homes(g);
@@ -634,9 +636,13 @@ void gi_gen_stmt(struct gi *g, struct gi_loop *lp)
 		return stmt_ringbuf(g, lp, true);
 	if (!sub) {
 		if (g->use_array && gen_bool(g->src, k->p_helper_mem))
-			return stmt_helper_mem(g, lp, false);
+			return stmt_helper_mem(g, lp, false, false);
 		if (g->use_array && gen_bool(g->src, k->p_helper_mem_over))
-			return stmt_helper_mem(g, lp, true);
+			return stmt_helper_mem(g, lp, true, false);
+		if (gen_bool(g->src, k->p_helper_zero))
+			return stmt_helper_mem(g, lp, false, true);
+		if (gen_bool(g->src, k->p_helper_zero_over))
+			return stmt_helper_mem(g, lp, true, true);
 		if (g->use_array && gen_bool(g->src, 50))
 			return stmt_array(g, lp);
 		if (g->use_map && gen_bool(g->src, 40))

@@ -2504,6 +2504,68 @@ static void test_helper_mem_knobs(void)
 	      c.traps, c.flagged[1]);
 }
 
+/* What test_helper_zero_knobs counts: safe forms called safe, flagged twins, twins whose run
+ * traps on memory, programs the kernel judged and refused per form. */
+struct zero_counts {
+	unsigned safe, flagged, traps, loaded[2], refused[2];
+};
+
+static bool twin_kernel_report(const struct twin_run *r, struct verdict_report *rep);
+
+/* p_helper_zero and its unsafe twin p_helper_zero_over: bpf_probe_read_kernel given 0 bytes at
+ * a stack pointer the loop's variable moves; the safe form's pointer stays in fp-512..fp-64, the
+ * twin's is past the frame's top (fp+8 and up), which the kernel refuses although nothing is
+ * accessed.  Judged by the verdict, by the interpreter (the
+ * twin's run traps on memory when the call is reached, the safe form's never: check_program) and
+ * by the kernel on the first 25 of each. */
+static void helper_zero_program(void *arg, const struct twin_run *r)
+{
+	struct zero_counts *c = arg;
+	const struct gen_program *p = r->p;
+	bool call = has_call(p, 0, BPF_FUNC_probe_read_kernel);
+	struct verdict_report rep;
+	struct scev_verdict v;
+
+	CHECK(!!(p->flags & GEN_PROG_HELPER_MEM_UNSAFE) == (r->twin && call), TW "the twin's flag "
+	      "without its call, or the reverse", TW_ARGS(r));
+	c->flagged += r->twin && call;
+	c->traps += r->twin && call && twin_trap(r, NULL) == INTERP_TRAP_MEM;
+	if (call && twin_verdict(r, &v)) {
+		CHECK(!r->twin || v.kind != VERDICT_SAFE, TW "the twin called safe", TW_ARGS(r));
+		CHECK(r->twin || !strstr(v.reason, "probe_read_kernel"), TW "%s", TW_ARGS(r),
+		      v.reason);
+		c->safe += !r->twin && v.kind == VERDICT_SAFE;
+	}
+	if (call && r->seed < 7400000 + 25 && twin_kernel_report(r, &rep)) {
+		c->loaded[r->twin]++;
+		c->refused[r->twin] += !rep.kernel_accepted;
+		CHECK(r->twin ? !rep.kernel_accepted && strstr(rep.kernel_message, "stack")
+			      : !strstr(rep.kernel_message, "stack R1"),
+		      TW "the kernel %s: %s", TW_ARGS(r), rep.kernel_accepted ? "accepts" : "refuses",
+		      rep.kernel_message);
+		verdict_report__free(&rep);
+	}
+}
+
+static void test_helper_zero_knobs(void)
+{
+	static const struct twin_spec s = { { "p_helper_zero", "p_helper_zero_over" }, 100, 7400000,
+					    100, { { "p_recursion", 0 }, { "p_call_chain", 0 },
+						   { "p_big_frame", 0 } } };
+	struct zero_counts c = { 0 };
+
+	for_twin_programs(&s, helper_zero_program, &c);
+	printf("p_helper_zero: %u of 100 called safe, the kernel refuses %u of %u; "
+	       "p_helper_zero_over: %u flagged, %u trap on memory, the kernel refuses %u of %u\n",
+	       c.safe, c.refused[0], c.loaded[0], c.flagged, c.traps, c.refused[1],
+	       c.loaded[1]);
+	CHECK(c.flagged > 80 && c.traps > c.flagged / 2 && c.safe >= 60,
+	      "p_helper_zero: %u of 100 safe; p_helper_zero_over: %u flagged, %u trap", c.safe,
+	      c.flagged, c.traps);
+	if (!c.loaded[0])
+		check_skip_part("the kernel's verdicts (bpf() refused)");
+}
+
 /* p_pkt_len and its unsafe twin p_pkt_len_over: the safe form reads the packet up to its end
  * and never past it (check_program allows no memory trap on two inputs; every run takes the
  * exit i >= len, GEN_INPUT_LEN bytes after data + 0 or 16, before i >= 96), the twin, flagged,
@@ -4050,6 +4112,7 @@ int main(void)
 	test_knobs_control();
 	test_null_knobs();
 	test_helper_mem_knobs();
+	test_helper_zero_knobs();
 	test_pkt_len_knobs();
 	test_ptr_join_knobs();
 	test_start_range_knobs();

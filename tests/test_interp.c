@@ -1180,6 +1180,47 @@ static void test_helpers(void)
 	CHECK(res.trap == INTERP_OK && res.r0 == 1001, "callx helper ids: %s", res.reason);
 }
 
+/* A helper's memory argument of size 0: nothing accessed, but the pointer must lie in its
+ * region or just past its end, as the kernel checks it (fp-512..fp; a map value's 0..size). */
+static void test_zero_size_args(void)
+{
+	struct interp_result res;
+	struct interp_env env;
+	struct interp_map maps[1];
+	uint8_t vals[64] = { 0 };
+	static const int16_t ok[] = { 0, -512, -8 }, bad[] = { 8, 1, -520 };
+
+	for (size_t i = 0; i < 3; i++) {
+		RUN(NULL, &res, MOV64R(1, 10), ALU64I(BPF_ADD, 1, ok[i]), MOV64I(2, 0),
+		    MOV64I(3, 0), CALL(BPF_FUNC_probe_read_kernel), EXIT);
+		CHECK(res.trap == INTERP_OK, "size 0 at fp%+d: %s", ok[i], res.reason);
+		RUN(NULL, &res, MOV64R(1, 10), ALU64I(BPF_ADD, 1, bad[i]), MOV64I(2, 0),
+		    MOV64I(3, 0), CALL(BPF_FUNC_probe_read_kernel), EXIT);
+		expect_trap(&res, INTERP_TRAP_MEM, 4, "0-byte", "size 0 past the stack");
+	}
+	memset(maps, 0, sizeof(maps));
+	strcpy(maps[0].def.name, "arr");
+	maps[0].def.type = BPF_MAP_TYPE_ARRAY;
+	maps[0].def.key_size = 4;
+	maps[0].def.value_size = 64;
+	maps[0].def.max_entries = 1;
+	maps[0].values = vals;
+	memset(&env, 0, sizeof(env));
+	env.maps = maps;
+	env.map_cnt = 1;
+	for (int off = 63; off <= 65; off++) {
+		RUN(&env, &res, ST(BPF_W, 10, -4, 0), LDDW_SRC(1, BPF_PSEUDO_MAP_FD, 0, 0),
+		    MOV64R(2, 10), ALU64I(BPF_ADD, 2, -4), CALL(BPF_FUNC_map_lookup_elem),
+		    JI(BPF_JEQ, 0, 0, 5), MOV64R(1, 0), ALU64I(BPF_ADD, 1, off), MOV64I(2, 0),
+		    MOV64I(3, 0), CALL(BPF_FUNC_probe_read_kernel), MOV64I(0, 0), EXIT);
+		if (off <= 64)
+			CHECK(res.trap == INTERP_OK, "size 0 at value + %d of 64: %s", off,
+			      res.reason);
+		else
+			expect_trap(&res, INTERP_TRAP_MEM, 11, "0-byte", "size 0 past the value");
+	}
+}
+
 /* ---- probes ---- */
 
 struct visit_log {
@@ -1713,6 +1754,7 @@ int main(void)
 	test_map_values();
 	test_percpu_lookup();
 	test_helpers();
+	test_zero_size_args();
 	test_probes();
 	test_state_read();
 	test_determinism();

@@ -756,6 +756,44 @@ static uint8_t *mem_ptr(struct interp_state *st, uint32_t pc, uint64_t a, uint64
 	return p ? p : slow_ptr(st, pc, a, size, kind);
 }
 
+/* A helper's memory argument of size 0 at a: nothing is accessed, but the kernel still checks
+ * the pointer against its region (check_stack_access_within_bounds: fp-512 <= a <= fp;
+ * check_mem_region_access: 0 <= off <= value_size; check_packet_access: a <= data + range) and
+ * refuses a helper's write into a read-only map whatever the size.  So a lies in its region or
+ * just past its end.  False after a trap. */
+static bool zero_size_ptr(struct interp_state *st, uint32_t pc, uint64_t a, enum acc kind)
+{
+	uint64_t m;
+
+	switch (a >> 44) {
+	case INTERP_VA_STACK >> 44:
+		if (a - INTERP_VA_STACK <= st->stack_lim)
+			return true;
+		break;
+	case INTERP_VA_PKT >> 44:
+		if (a - INTERP_VA_PKT <= st->pkt_len)
+			return true;
+		break;
+	case INTERP_VA_MAP >> 44:
+		m = (a - INTERP_VA_MAP) >> 32;
+		if (m < st->map_cnt && st->maps[m].ro && kind != ACC_LOAD) {
+			mem_trap(st, pc, a, 0, kind, "writes a read-only map (BPF_F_RDONLY_PROG)");
+			return false;
+		}
+		if (m < st->map_cnt && !st->maps[m].host)
+			map_storage(st, m);	/* made now, so a value's end is seen below */
+		/* fall through */
+	default:
+		if (xlate_acc(st, a, 1, kind != ACC_LOAD) ||
+		    (a && xlate_acc(st, a - 1, 1, kind != ACC_LOAD)) || mem_ptr(st, pc, a, 1, kind))
+			return true;
+		if (st->res->trap != INTERP_TRAP_MEM)	/* out of memory, ... */
+			return false;
+	}
+	mem_trap(st, pc, a, 0, kind, NULL);
+	return false;
+}
+
 /* ---- calls ---- */
 
 static void poison_args(uint64_t *r)
@@ -2010,8 +2048,14 @@ static int proto_helper(struct interp_state *st, const struct iop *ip, int32_t i
 					 name, k + 2, (unsigned long long)size);
 				return -1;
 			}
-			if (!size)
+			if (!size) {
+				if (!zero_size_ptr(st, ip->pc, a,
+						   p->args[k] == HARG_MEM ||
+							   p->args[k] == HARG_MEM_OR_NULL
+						   ? ACC_LOAD : ACC_STORE))
+					return -1;
 				break;
+			}
 			host = mem_ptr(st, ip->pc, a, size,
 				       p->args[k] == HARG_MEM || p->args[k] == HARG_MEM_OR_NULL
 					       ? ACC_LOAD : ACC_STORE);
