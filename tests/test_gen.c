@@ -3098,7 +3098,7 @@ static void test_map_hash_knobs(void)
  * takes its read out of bounds). */
 struct hash_twin_counts {
 	uint64_t flag;
-	unsigned flagged, traps, array_traps, hidden;
+	unsigned flagged, traps, array_traps, hidden, safe;
 	uint64_t hidden_seed;	/* the first hidden one's */
 };
 
@@ -3111,8 +3111,7 @@ static void hash_twin_program(void *arg, const struct twin_run *r)
 
 	if (!r->twin || !(r->p->flags & h->flag))
 		return;
-	CHECK(twin_verdict(r, &v) && v.kind != VERDICT_SAFE, TW "the twin called safe (or verify "
-	      "failed)", TW_ARGS(r));
+	CHECK(twin_verdict(r, &v), TW "verify failed", TW_ARGS(r));
 	CHECK(r->p->map_cnt >= 1 && (keep.type == BPF_MAP_TYPE_HASH ||
 				     keep.type == BPF_MAP_TYPE_LRU_HASH ||
 				     keep.type == BPF_MAP_TYPE_PERCPU_HASH),
@@ -3127,6 +3126,12 @@ static void hash_twin_program(void *arg, const struct twin_run *r)
 	h->array_traps += as_array;
 	if (as_array && !hash && !h->hidden++)
 		h->hidden_seed = r->seed;
+	/* a twin whose fault sits where no path of the kernel's goes (after a loop whose body
+	 * always leaves in its first pass: p_null_stale seeds 7700029, 7700104, which the kernel
+	 * accepts) may be called safe; never one whose run traps */
+	h->safe += v.kind == VERDICT_SAFE;
+	CHECK(v.kind != VERDICT_SAFE || !hash, TW "the twin called safe, but its run traps",
+	      TW_ARGS(r));
 }
 
 static void test_twins_over_hash(void)
@@ -3158,9 +3163,11 @@ static void test_twins_over_hash(void)
 		CHECK(h.flagged > tw[i].flagged && h.traps * 100 > h.flagged * tw[i].pct,
 		      "%s with p_map_hash: %u of %u flagged programs trap", tw[i].knob[1], h.traps,
 		      h.flagged);
+		CHECK(h.safe * 20 <= h.flagged, "%s with p_map_hash: %u of %u flagged programs called "
+		      "safe", tw[i].knob[1], h.safe, h.flagged);
 		printf("%s with p_map_hash: %u of %u twins trap (%u with map 0 an array, %u hidden "
-		       "by the hash map)\n", tw[i].knob[1], h.traps, h.flagged, h.array_traps,
-		       h.hidden);
+		       "by the hash map), %u called safe\n", tw[i].knob[1], h.traps, h.flagged,
+		       h.array_traps, h.hidden, h.safe);
 	}
 }
 
