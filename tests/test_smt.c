@@ -2227,6 +2227,49 @@ static void test_iter_other(void)
 	finish(&p, &r, "iter_bits");
 }
 
+/* A helper the interpreter does not run (bpf_sk_lookup_tcp: a socket or NULL): the machine traps
+ * there as the interpreter does, so every path through the call would be vacuous and prove any
+ * claim past it.  Wrong claims after the call (a trip of 3 for 10 iterations, r6 == 100) are
+ * unknown with the helper's name, never proved. */
+static void test_helper_unrun(void)
+{
+	static const char prog[] =
+		"r6 = 0\n"
+		"r2 = r10\n"
+		"r2 += -16\n"
+		"r3 = 0\n"
+		"*(u64 *)(r10 -16) = r3\n"
+		"*(u64 *)(r10 -8) = r3\n"
+		"r3 = 12\n"
+		"r4 = -1\n"
+		"r5 = 0\n"
+		"call bpf_sk_lookup_tcp\n"	/* pc 9 */
+		"l:\n"				/* pc 10 */
+		"r6 += 1\n"
+		"if r6 < 10 goto l\n"		/* pc 11 */
+		"r0 = r6\n"
+		"exit\n";
+	static const char claims_wrong[] =
+		"{\"programs\": [{\"name\": \"sk\", \"loops\": [{\"header\": 10, \"blocks\": "
+		"[[10, 11]], \"trip_count\": {\"kind\": \"exact\", \"max\": 3}}], \"ranges\": ["
+		R1(11, "r6", 100, 100) "]}]}";
+	struct smt_opts zo = { .sz = sizeof(zo), .rlimit = TEST_RLIMIT, .timeout_ms = SAFETY_MS };
+	struct prepared p;
+	struct smt_result r;
+
+	if (!prepare(&p, prog, claims_wrong))
+		return;
+	CHECK(smt_check(&r, p.obj, &p.obj->progs[0], &p.claims->progs[0], &zo) == 0, "smt_check");
+	CHECK(r.nclaims == 2 && !r.proved && r.unknown == 2, "sk_lookup: %u claims, %u proved, "
+	      "%u unknown", r.nclaims, r.proved, r.unknown);
+	for (uint32_t k = 0; k < r.nclaims; k++)
+		CHECK(r.claims[k].verdict == SMT_UNKNOWN &&
+			      strstr(r.claims[k].reason, "sk_lookup_tcp"),
+		      "sk_lookup: the wrong claim %u at pc %u %s (%s)", k, r.claims[k].pc,
+		      smt_verdict_name(r.claims[k].verdict), r.claims[k].reason);
+	finish(&p, &r, "sk_lookup");
+}
+
 /* ---- 3. the analyzer's claims over the corpus ---- */
 
 /* Whether the object has a hash map (any of the four kinds the judges know: CONTRIBUTING.md,
@@ -2381,6 +2424,7 @@ int main(int argc, char **argv)
 	test_encoding_budget();
 	test_iter_num();
 	test_iter_other();
+	test_helper_unrun();
 	test_precision();
 	test_corpus();
 	return check_done("test_smt");

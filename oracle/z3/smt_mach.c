@@ -1424,6 +1424,32 @@ static sxt dynptr_helper(struct mach *m, struct mstate *st, int32_t id, struct m
 }
 
 /* A helper call: returns the trap condition; r0 and the stream position updated. */
+bool mach_helper_unrun(int32_t id)
+{
+	const struct ebpf_helper_proto *p;
+
+	switch (id) {	/* helper()'s cases, each encoded or run by the interpreter */
+	case BPF_FUNC_map_lookup_elem: case BPF_FUNC_map_update_elem:
+	case BPF_FUNC_map_delete_elem: case BPF_FUNC_map_lookup_percpu_elem:
+	case BPF_FUNC_trace_printk: case BPF_FUNC_tail_call:
+	case BPF_FUNC_ringbuf_reserve: case BPF_FUNC_ringbuf_submit:
+	case BPF_FUNC_ringbuf_discard: case BPF_FUNC_dynptr_read: case BPF_FUNC_dynptr_write:
+	case BPF_FUNC_dynptr_data: case BPF_FUNC_dynptr_from_mem:
+	case BPF_FUNC_ringbuf_reserve_dynptr: case BPF_FUNC_ringbuf_submit_dynptr:
+	case BPF_FUNC_ringbuf_discard_dynptr: case BPF_FUNC_timer_init:
+	case BPF_FUNC_timer_set_callback: case BPF_FUNC_timer_start: case BPF_FUNC_timer_cancel:
+	/* (callback helpers: mach_step leaves them to the prover's exec_cb_helper) */
+	case BPF_FUNC_loop: case BPF_FUNC_for_each_map_elem: case BPF_FUNC_find_vma:
+	case BPF_FUNC_user_ringbuf_drain:
+		return false;
+	}
+	if (interp_helper_draw_width(id))
+		return false;
+	p = ebpf_helper_proto(id);
+	return !p || (p->ret != HRET_INTEGER && p->ret != HRET_BTF_ID &&
+		      p->ret != HRET_BTF_ID_OR_NULL);
+}
+
 static sxt helper(struct mach *m, struct mstate *st, int32_t id, struct mstep *o)
 {
 	struct sx *c = m->c;
@@ -1470,7 +1496,6 @@ static sxt helper(struct mach *m, struct mstate *st, int32_t id, struct mstep *o
 		/* the interpreter runs every helper of the prototype table whose result is an
 		 * integer or a kernel object (interp.c: do_helper, proto_helper): not encoded; a
 		 * trap here would make the paths through the call vacuous */
-		const struct ebpf_helper_proto *p = ebpf_helper_proto(id);
 		unsigned w = interp_helper_draw_width(id);
 
 		if (w) {
@@ -1478,10 +1503,11 @@ static sxt helper(struct mach *m, struct mstate *st, int32_t id, struct mstep *o
 			st->r[0] = draw(m, st, w);
 			break;
 		}
-		if (p && (p->ret == HRET_INTEGER || p->ret == HRET_BTF_ID ||
-			  p->ret == HRET_BTF_ID_OR_NULL))
+		if (!mach_helper_unrun(id))
 			goto interp_only;
-		return sx_true(c);	/* not modeled by the interpreter: it traps */
+		/* not run by the interpreter: it traps, and so does the machine (smt_diff holds
+		 * them to one step); the prover says unknown past it (smt_prove.c) */
+		return sx_true(c);
 	}
 	}
 	poison_args(m, st);

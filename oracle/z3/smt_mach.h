@@ -181,6 +181,10 @@ int mach_init(struct mach *m, struct sx *c, const struct ebpf_prog *prog,
  * contents, the stack is zero. */
 void mach_entry_state(struct mach *m, struct mstate *st);
 void mach_step(struct mach *m, const struct mstate *in, uint32_t pc, struct mstep *out);
+/* Whether the machine traps at helper id because the interpreter does not run it (its result
+ * neither an integer nor a kernel object, nor encoded here): every path through such a call is
+ * vacuous, so the prover must not prove claims past it. */
+bool mach_helper_unrun(int32_t id);
 
 /* Merging states that reach one point on exclusive paths: the guard becomes the disjunction,
  * every component an if-then-else on a's guard.  False when they cannot merge (other depth). */

@@ -543,7 +543,7 @@ static bool has_pcpu_array(const struct mach *m)
 	return false;
 }
 
-/* Whether pc calls a kfunc the interpreter does not run (interp.c's KF_OTHER: neither an open-
+/* Whether pc calls a helper or a kfunc the interpreter does not run (interp.c's KF_OTHER: neither an open-
  * coded number iterator's nor a reference kfunc; the other iterator families, bpf_iter_bits_new,
  * bpf_iter_task_new, ...): the machine traps there as the interpreter does (smt_diff holds them
  * to the same step), which would make every path through the call vacuous and prove any claim
@@ -554,8 +554,17 @@ static bool unrun_kfunc(const struct prover *P, uint32_t pc, char *why, size_t n
 	const struct bpf_insn *in = &P->m.insns[pc];
 	const char *kn;
 
-	if (ebpf_class(in) != BPF_JMP || ebpf_op(in) != BPF_CALL ||
-	    in->src_reg != BPF_PSEUDO_KFUNC_CALL)
+	if (ebpf_class(in) != BPF_JMP || ebpf_op(in) != BPF_CALL)
+		return false;
+	if (in->src_reg == 0) {	/* a helper: the same vacuity (smt_mach.c: mach_helper_unrun) */
+		if (!mach_helper_unrun(in->imm))
+			return false;
+		kn = ebpf_helper_name(in->imm);
+		snprintf(why, n, "%s at %u: a helper the interpreter does not run (nothing past it "
+			 "is encoded)", kn ? kn : "a helper of no known id", pc);
+		return true;
+	}
+	if (in->src_reg != BPF_PSEUDO_KFUNC_CALL)
 		return false;
 	kn = ebpf_prog_kfunc_name(P->m.prog, pc);
 	if (kn && (!strcmp(kn, "bpf_iter_num_new") || !strcmp(kn, "bpf_iter_num_next") ||
