@@ -19,6 +19,7 @@
 #include "oracle/kernel/kdiff.h"
 #include "oracle/kernel/kernel.h"
 #include "tests/check.h"
+#include "tests/kdiff_case.h"
 
 /* sum of [start, end) of the iterator, start = data[0] - 8 (as s32), end = data[1] | data[2] << 16
  * << 8 (so 2^23 + 1 can be asked); the sum also stored in element 0 of map m */
@@ -61,22 +62,10 @@ static bool run(const char *name, const char *text, uint8_t b0, uint8_t b1, uint
 	uint8_t pkt[64] = { b0, b1, b2 };
 	struct kdiff_opts ko = { .sz = sizeof(ko), .input = pkt, .input_len = sizeof(pkt),
 				 .check_runs = 4 };
-	struct casefile *cf = NULL;
-	struct diag d;
-	int err;
 
-	diag_clear(&d);
-	if (casefile__open_mem(&cf, text, strlen(text), name, &d)) {
-		CHECK(0, "%s: %s", name, d.msg);
-		return false;
-	}
 	if (forge_it)
 		ko.forge_retval = forge;
-	diag_clear(&d);
-	err = kdiff_run(res, cf->obj, &cf->obj->progs[0], &ko, &d);
-	casefile__free(cf);
-	CHECK(err == 0, "%s: kdiff: %s", name, d.msg);
-	if (err)
+	if (!kdiff_case(res, name, text, &ko))
 		return false;
 	CHECK(res->accepted && res->ran, "%s: accepted %d, ran %d: %s", name, res->accepted,
 	      res->ran, res->accepted ? res->text : res->message);

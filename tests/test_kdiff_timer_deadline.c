@@ -23,6 +23,7 @@
 #include "oracle/kernel/kdiff.h"
 #include "oracle/kernel/kernel.h"
 #include "tests/check.h"
+#include "tests/kdiff_case.h"
 
 /* A timer of element 0 armed NS ns ahead (CLOCK_MONOTONIC), its callback writing nothing;
  * r0 = bpf_timer_start's */
@@ -62,20 +63,8 @@ static void expect(const char *name, const char *text, uint64_t early, uint64_t 
 	struct kdiff_opts ko = { .sz = sizeof(ko), .input = pkt, .input_len = sizeof(pkt),
 				 .check_runs = 4, .clock_ms = clock_ms, .forge_arg = &fc };
 	struct kdiff_result res;
-	struct casefile *cf = NULL;
-	struct diag d;
-	int err;
 
-	diag_clear(&d);
-	if (casefile__open_mem(&cf, text, strlen(text), name, &d)) {
-		CHECK(0, "%s: %s", name, d.msg);
-		return;
-	}
-	diag_clear(&d);
-	err = kdiff_run(&res, cf->obj, &cf->obj->progs[0], &ko, &d);
-	casefile__free(cf);
-	CHECK(err == 0, "%s: kdiff: %s", name, d.msg);
-	if (err)
+	if (!kdiff_case(&res, name, text, &ko))
 		return;
 	CHECK(res.accepted && res.ran && !res.nondeterministic && res.kernel_retval == 0 &&
 		      res.kind == KDIFF_AGREE,

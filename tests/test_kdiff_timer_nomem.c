@@ -29,6 +29,7 @@
 #include "oracle/kernel/kdiff.h"
 #include "oracle/kernel/kernel.h"
 #include "tests/check.h"
+#include "tests/kdiff_case.h"
 
 /* r0 = start's r0 & 0xff | (set_callback's r0 & 0xff) << 8; clock CLK */
 #define TIMER_PROG(CLK)                                                                         \
@@ -97,24 +98,12 @@ static bool run(const char *name, const char *text, int forge_it, struct kdiff_r
 	uint8_t pkt[64] = { 0 };
 	struct kdiff_opts ko = { .sz = sizeof(ko), .input = pkt, .input_len = sizeof(pkt),
 				 .check_runs = 4 };
-	struct casefile *cf = NULL;
-	struct diag d;
-	int err;
 
-	diag_clear(&d);
-	if (casefile__open_mem(&cf, text, strlen(text), name, &d)) {
-		CHECK(0, "%s: %s", name, d.msg);
-		return false;
-	}
 	if (forge_it & 1)
 		ko.forge_retval = forge;
 	if (forge_it & 2)
 		ko.forge_kmap = forge_kmap;
-	diag_clear(&d);
-	err = kdiff_run(res, cf->obj, &cf->obj->progs[0], &ko, &d);
-	casefile__free(cf);
-	CHECK(err == 0, "%s: kdiff: %s", name, d.msg);
-	if (err)
+	if (!kdiff_case(res, name, text, &ko))
 		return false;
 	CHECK(res->accepted && res->ran && !res->nondeterministic, "%s: accepted %d, ran %d, "
 	      "compared %d: %s", name, res->accepted, res->ran, !res->nondeterministic,
