@@ -2368,7 +2368,8 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 			gi_gen_loop(g, LOOPK_ANY);
 			continue;
 		}
-		if (gen_bool(src, knobs->p_bpf_loop) && gi_room(g, 40))
+		if ((gen_bool(src, knobs->p_bpf_loop) || gen_bool(src, knobs->p_bpf_loop_unsafe)) &&
+		    gi_room(g, 40))
 			gi_stmt_bpf_loop(g, NULL);
 		if ((gen_bool(src, knobs->p_iter_num) || gen_bool(src, knobs->p_iter_num_unsafe)) &&
 		    gi_room(g, 60))
@@ -2660,6 +2661,9 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 		sbuf_puts(sb, " iter-num-unsafe (leaked, destroyed twice or used after destroy)");
 	if (p->flags & GEN_PROG_EACH_UNSAFE)
 		sbuf_puts(sb, " for-each-unsafe (writes past the value or to the key, returns 2)");
+	if (p->flags & GEN_PROG_LOOP_CB_UNSAFE)
+		sbuf_puts(sb, " bpf-loop-unsafe (a callback returns 2, or reads its ctx past main's "
+			  "frame or through NULL)");
 	if (p->flags & GEN_PROG_GLOBAL_UNSAFE)
 		sbuf_puts(sb, " global-unsafe (a global function reads NULL or past its argument)");
 	if (p->flags & GEN_PROG_REF_UNSAFE)

@@ -426,6 +426,9 @@
 	X(p_bpf_loop, 0, 0, 100,                                                                   \
 	  "a statement of main calls bpf_loop with a callback (nr constant, input or huge; "       \
 	  "ctx NULL or a stack cell; it may stop early and hold a loop)")                          \
+	X(p_bpf_loop_unsafe, 0, 0, 100,                                                            \
+	  "unsafe twin of p_bpf_loop: the callback returns 2, reads and writes its ctx past "      \
+	  "main's frame, or loads through a NULL ctx")                                             \
 	X(p_may_goto, 0, 0, 100, "a body statement is may_goto to the loop's exit (cond_break)")  \
 	X(p_may_goto_loop, 0, 0, 100,                                                              \
 	  "main ends with a loop whose only exit is may_goto; half of them the unsafe twin "       \
@@ -874,6 +877,10 @@ struct gen_loop {
 						 * NULL one of its calls' contexts holds
 						 * (INTERP_TRAP_MEM on every run); the kernel
 						 * refuses it */
+#define GEN_PROG_LOOP_CB_UNSAFE (1ull << 36)	/* p_bpf_loop_unsafe: a bpf_loop callback returns
+						 * 2, or reads its ctx at main's frame top or
+						 * through NULL (INTERP_TRAP_MEM on runs that call
+						 * it); the kernel refuses it */
 #define GEN_PROG_ALIGN_UNSAFE (1ull << 40)	/* p_stack_align_bad: a stack store or load not
 						 * aligned to its size, which the kernel refuses
 						 * and no run shows (x86 does it) */

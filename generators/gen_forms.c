@@ -5,7 +5,10 @@
  *    runs, or 2^23 + 1, which the helper refuses with -E2BIG); ctx is NULL or a pointer to main's
  *    cell (GEN_FP_CELL) holding the accumulator, which the callback adds its index to.  The
  *    callback may stop early (returns 1 at one index) and may hold a plain counted loop.  It keeps
- *    to r0-r5 and its own frame, which it does not touch.
+ *    to r0-r5 and its own frame, which it does not touch.  The twin (p_bpf_loop_unsafe)'s
+ *    callback returns 2 (the kernel demands [0, 1]; the helper stops), reads and writes its
+ *    cell at ctx + 232 (main's frame top: ctx is fp-232), or through a NULL ctx (the
+ *    interpreter traps when the callback runs).
  *  - p_for_each (p_for_each_unsafe): a statement of main calls bpf_for_each_map_elem(map, cb,
  *    ctx, 0) on the program's array map (GEN_MAP_ENTRIES entries of GEN_MAP_VALUE_SIZE
  *    bytes); the callback adds key + value[0] into the value and, with ctx main's cell, into
@@ -117,6 +120,7 @@ void gi_stmt_bpf_loop(struct gi *g, struct gi_loop *lp)
 	struct gi_sub *cb;
 	uint64_t nr;
 	unsigned kind = gen_pick(g->src, 8);
+	bool twin = g->k->p_bpf_loop_unsafe && (!g->k->p_bpf_loop || gen_bool(g->src, 50));
 
 	if (g->fn->sub || (s = gi_sub_new(g, SUBK_CALLBACK, 2)) < 0) {
 		gi_stmt_acc(g, lp);
@@ -124,7 +128,8 @@ void gi_stmt_bpf_loop(struct gi *g, struct gi_loop *lp)
 	}
 	cb = &g->subs[s];
 	cb->called = true;
-	cb->cb_ctx = gen_bool(g->src, 60);
+	cb->cb_loop_bad = twin ? (uint8_t)(1 + gen_pick(g->src, 3)) : 0;
+	cb->cb_ctx = cb->cb_loop_bad == 2 || (cb->cb_loop_bad != 3 && gen_bool(g->src, 60));
 	cb->cb_inner = gen_bool(g->src, 40) ? gen_u32(g->src, 1, 6) : 0;
 	gi_spill_caller_homes(g);
 	if (kind == 0) {	/* huge: 2^23 runs, 2^23 + 1 is refused */
@@ -152,6 +157,8 @@ void gi_stmt_bpf_loop(struct gi *g, struct gi_loop *lp)
 	g->p->shapes |= GEN_SH(BPF_LOOP) | (lp ? GEN_SH(BPF_LOOP_IN_LOOP) : 0) |
 			(cb->cb_stop >= 0 ? GEN_SH(BPF_LOOP_STOP) : 0) |
 			(cb->cb_inner ? GEN_SH(LOOP_IN_BPF_LOOP) : 0);
+	if (twin)
+		g->p->flags |= GEN_PROG_LOOP_CB_UNSAFE;
 	if (lp)
 		lp->shapes |= GEN_SH(HELPER);
 }
@@ -693,10 +700,13 @@ void gi_emit_callback(struct gi *g, struct gi_sub *s)
 	gi_bind(g, s->label);
 	if (s->cb_stop >= 0)
 		gi_jmp(g, false, BPF_JEQ, BPF_REG_1, s->cb_stop, l_stop);
-	if (s->cb_ctx) {
-		gi_ldx(g, BPF_DW, BPF_REG_3, BPF_REG_2, 0);
+	if (s->cb_ctx || s->cb_loop_bad == 3) {
+		/* (the twin's: at main's frame top, or through the NULL ctx) */
+		int16_t at = s->cb_loop_bad == 2 ? (int16_t)-GEN_FP_CELL : 0;
+
+		gi_ldx(g, BPF_DW, BPF_REG_3, BPF_REG_2, at);
 		gi_alux(g, true, BPF_ADD, BPF_REG_3, BPF_REG_1);
-		gi_stx(g, BPF_DW, BPF_REG_2, 0, BPF_REG_3);
+		gi_stx(g, BPF_DW, BPF_REG_2, at, BPF_REG_3);
 	}
 	if (s->cb_inner) {
 		gi_mov_const(g, BPF_REG_4, 0, true);
@@ -704,7 +714,7 @@ void gi_emit_callback(struct gi *g, struct gi_sub *s)
 		gi_alu(g, true, BPF_ADD, BPF_REG_4, 1);
 		gi_jmp(g, false, BPF_JLT, BPF_REG_4, (int32_t)s->cb_inner, l_in);
 	}
-	gi_mov_const(g, BPF_REG_0, 0, true);
+	gi_mov_const(g, BPF_REG_0, s->cb_loop_bad == 1 ? 2 : 0, true);
 	gi_exit(g);
 	if (s->cb_stop >= 0) {	/* (the kernel refuses unreachable code) */
 		gi_bind(g, l_stop);

@@ -127,6 +127,9 @@ struct gi_sub {
 	bool cb_ctx;		/* r2 points to main's cell */
 	int32_t cb_stop;	/* returns 1 when r1 equals it; -1 never */
 	uint32_t cb_inner;	/* trip count of its inner loop, 0 none */
+	uint8_t cb_loop_bad;	/* a bpf_loop callback's twin (p_bpf_loop_unsafe): 1 returns 2, 2
+				 * reads and writes its ctx at main's frame top (ctx + 232), 3
+				 * through a NULL ctx; 0 safe */
 	uint8_t cb_each;	/* a bpf_for_each_map_elem callback: 1 safe, 2 writes past the
 				 * value, 3 writes the key, 4 returns 2 */
 	uint8_t cb_urb;		/* a bpf_user_ringbuf_drain callback: 1 safe, 2 loads through

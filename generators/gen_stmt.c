@@ -618,7 +618,7 @@ void gi_gen_stmt(struct gi *g, struct gi_loop *lp)
 		return stmt_return(g, lp);
 	if (gen_bool(g->src, k->p_may_goto))
 		return gi_stmt_may_goto(g, lp);
-	if (!sub && gen_bool(g->src, k->p_bpf_loop))
+	if (!sub && (gen_bool(g->src, k->p_bpf_loop) || gen_bool(g->src, k->p_bpf_loop_unsafe)))
 		return gi_stmt_bpf_loop(g, lp);
 	if (!sub && (gen_bool(g->src, k->p_iter_num) || gen_bool(g->src, k->p_iter_num_unsafe)))
 		return gi_stmt_iter(g, lp);

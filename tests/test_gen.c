@@ -614,7 +614,8 @@ struct run_stats {
 	 GEN_PROG_FRAMES_UNSAFE | GEN_PROG_CALL_CTX_UNSAFE | GEN_PROG_SIDE_ONLY_UNSAFE |          \
 	 GEN_PROG_ARGS_LAST_UNSAFE | GEN_PROG_HASH_UNSAFE | GEN_PROG_PCPU_UNSAFE |                \
 	 GEN_PROG_DEAD_ENTRY_UNSAFE | GEN_PROG_VMA_UNSAFE | GEN_PROG_TIMER_TWO_UNSAFE |           \
-	 GEN_PROG_MAP_LEN_UNSAFE | GEN_PROG_U64_PTR_UNSAFE | GEN_PROG_CB_CTX_UNSAFE)
+	 GEN_PROG_MAP_LEN_UNSAFE | GEN_PROG_U64_PTR_UNSAFE | GEN_PROG_CB_CTX_UNSAFE |                \
+	 GEN_PROG_LOOP_CB_UNSAFE)
 
 /* Runs p on input (GEN_INPUT_LEN bytes) with every header watched; returns the trap. */
 static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
@@ -675,7 +676,7 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 	*steps = res.steps;
 	if (res.trap != INTERP_OK && res.trap != INTERP_TRAP_STEPS &&
 	    !(res.trap == INTERP_TRAP_LIMIT &&
-	      (p->flags & (GEN_PROG_CALL_TRAP | GEN_PROG_VMA_UNSAFE))) &&
+	      (p->flags & (GEN_PROG_CALL_TRAP | GEN_PROG_VMA_UNSAFE | GEN_PROG_LOOP_CB_UNSAFE))) &&
 	    !(res.trap == INTERP_TRAP_MEM && (p->flags & MEM_TRAP_FLAGS)) &&
 	    !(res.trap == INTERP_TRAP_HELPER &&
 	      (p->flags & (GEN_PROG_ITER_UNSAFE | GEN_PROG_TIMER_UNSAFE))) &&
@@ -690,9 +691,9 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 			  const char *what, struct run_stats *rs)
 {
 	bool endless = p->flags & GEN_PROG_MAY_NOT_TERMINATE, huge = p->flags & GEN_PROG_HUGE;
-	/* (p_find_vma_unsafe's callback reaching its cell at main's frame top: the interpreter
-	 * reads it as a frame grown past the combined limit) */
-	bool deep = p->flags & (GEN_PROG_CALL_TRAP | GEN_PROG_VMA_UNSAFE);
+	/* (p_find_vma_unsafe's and p_bpf_loop_unsafe's callbacks reaching their cell at main's
+	 * frame top: the interpreter reads it as a frame grown past the combined limit) */
+	bool deep = p->flags & (GEN_PROG_CALL_TRAP | GEN_PROG_VMA_UNSAFE | GEN_PROG_LOOP_CB_UNSAFE);
 	bool null = p->flags & MEM_TRAP_FLAGS;
 	bool iter_bad = p->flags & (GEN_PROG_ITER_UNSAFE | GEN_PROG_TIMER_UNSAFE);
 	bool ref_bad = p->flags & GEN_PROG_REF_UNSAFE;
@@ -1633,6 +1634,87 @@ static void test_for_each_knobs(void)
 	      "map", c.calls[0], c.calls[1]);
 	CHECK(c.traps > 10, "p_for_each_unsafe: %u of %u flagged programs trap", c.traps,
 	      c.flagged[1]);
+}
+
+/* p_bpf_loop and its unsafe twin p_bpf_loop_unsafe: both call bpf_loop; the safe form never
+ * traps and stays within max_steps (check_program), and bpfscev calls none whose run traps; the
+ * twin, flagged, is not called safe but where the kernel accepts it too (its bpf_loop in code
+ * no path reaches: counted in bad), its runs trap when a callback that reads past main's frame
+ * (INTERP_TRAP_LIMIT: read as a frame grown past the combined limit) or through its NULL ctx
+ * (INTERP_TRAP_MEM) runs, and the kernel refuses the first 25 twins not called safe, where
+ * bpf() works (a callback returning 2, which no run shows, included). */
+static bool bpf_loop_kernel_accepts(struct twin_counts *c, const struct twin_run *r)
+{
+	struct ebpf_object obj;
+	struct ebpf_prog view;
+	struct verdict_opts vo = { .sz = sizeof(vo), .kernel = true, .runs = 1,
+				   .prog_type = BPF_PROG_TYPE_XDP };
+	struct verdict_report rep;
+	struct diag d;
+	bool accepted;
+
+	gen_program__object(r->p, &obj, &view, "gen");
+	diag_clear(&d);
+	if (verdict_compare(&rep, &obj, &view, &vo, &d)) {
+		CHECK(0, TW "verdict_compare: %s", TW_ARGS(r), d.msg);
+		return false;
+	}
+	c->loaded[1]++;
+	accepted = rep.kernel_accepted;
+	verdict_report__free(&rep);
+	return accepted;
+}
+
+static void bpf_loop_program(void *arg, const struct twin_run *r)
+{
+	struct twin_counts *c = arg;
+	const struct gen_program *p = r->p;
+	bool call = has_call(p, 0, BPF_FUNC_loop), safe = false,
+	     flagged = p->flags & GEN_PROG_LOOP_CB_UNSAFE, bpf = kernel_available(NULL, 0);
+	struct scev_verdict v;
+
+	c->calls[r->twin] += call;
+	CHECK(!flagged || (r->twin && call), TW "twin flag without its knob or its call",
+	      TW_ARGS(r));
+	if (!judge_twin(c, r, &(struct twin_judge){ GEN_PROG_LOOP_CB_UNSAFE, call,
+						    TRAPS(INTERP_TRAP_MEM) |
+							    TRAPS(INTERP_TRAP_LIMIT) },
+			&v, &safe))
+		CHECK(0, TW "verify failed", TW_ARGS(r));
+	if (flagged && safe) {	/* (only where the kernel accepts it too) */
+		c->bad++;
+		CHECK(bpf && c->bad <= 5 && bpf_loop_kernel_accepts(c, r), TW "the twin called safe; "
+		      "the kernel refuses it%s", TW_ARGS(r),
+		      bpf ? "" : " (or bpf() is refused)");
+	} else if (flagged && c->seen[1]++ < 25 && bpf) {
+		bool accepted = bpf_loop_kernel_accepts(c, r);
+
+		c->refused[1] += !accepted;
+		CHECK(!accepted, TW "the kernel accepts a twin not called safe", TW_ARGS(r));
+	}
+}
+
+static void test_bpf_loop_knobs(void)
+{
+	static const struct twin_spec s = { { "p_bpf_loop", "p_bpf_loop_unsafe" }, 60, 3520000,
+					    120 };
+	struct twin_counts c = { 0 };
+
+	for_twin_programs(&s, bpf_loop_program, &c);
+	CHECK(c.calls[0] > 60 && c.calls[1] > 60, "p_bpf_loop: %u and %u of 120 programs call "
+	      "bpf_loop", c.calls[0], c.calls[1]);
+	CHECK(c.flagged[1] > 60 && c.dirty[1] + c.bad == c.flagged[1] && c.bad <= 5,
+	      "p_bpf_loop_unsafe: %u flagged, %u not called safe, %u called safe (the kernel "
+	      "accepts them)", c.flagged[1], c.dirty[1], c.bad);
+	CHECK(c.traps > c.flagged[1] / 3, "p_bpf_loop_unsafe: %u of %u flagged programs trap",
+	      c.traps, c.flagged[1]);
+	CHECK(c.safe > 30, "p_bpf_loop: %u of the safe forms called safe", c.safe);
+	if (!c.loaded[1])
+		check_skip_part("p_bpf_loop_unsafe: the kernel's verdicts (bpf() refused)");
+	printf("p_bpf_loop: %u of 120 call bpf_loop, %u called safe; p_bpf_loop_unsafe: %u "
+	       "flagged, %u not called safe (%u called safe, in code the kernel finds dead), %u "
+	       "trap, the kernel refuses %u of %u\n", c.calls[0], c.safe, c.flagged[1], c.dirty[1],
+	       c.bad, c.traps, c.refused[1], c.seen[1] < 25 ? c.seen[1] : 25);
 }
 
 /* p_urb and its unsafe twin p_urb_unsafe: both drain the program's user ring buffer (map 2,
@@ -4135,6 +4217,7 @@ int main(void)
 	test_iter_helper_knobs();
 	test_iter_deep_knobs();
 	test_for_each_knobs();
+	test_bpf_loop_knobs();
 	test_urb_knobs();
 	test_dynptr_knobs();
 	test_dynptr_sub_knobs();
