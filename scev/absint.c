@@ -604,7 +604,7 @@ static int send_succs(struct engine *en, uint32_t b, struct astate *s, send_fn s
 			narrow_filled_cell(en, b, 0, last->dst_reg, &a, u);
 			astate__pkt_guards_settle(u);
 			astate__nn_settle(u);
-			if (u->dpg.on)
+			if (u->dpg)
 				absint_dynptr_guard_branch(u);
 			err = send(en, b, blk->succ[taken], u, arg);
 			if (!taken)
@@ -1774,4 +1774,5 @@ void absint_free(struct scev_ctx *cx)
 	arena_free(cx->first_hdr);
 	cx->first_hdr = NULL;
 	st_spare_free(cx);
+	absint_dynptr_free();
 }

@@ -54,12 +54,12 @@ static inline bool life_grows(const struct life *d, const struct life *s)
 #define PKT_META_ID UINT16_MAX	/* pkt_var of data_meta: data_meta + range <= data */
 
 struct astate {
-	bool live;
 	struct aval regs[EBPF_NREGS];
 	struct acell *cells;	/* sorted by off, disjoint; absent cells are unknown */
 	uint32_t n, cap;
 	/* For the safety verdict: what is surely written, and how much packet is surely there. */
 	uint16_t init;		/* bit r: register r written on every path */
+	bool live;		/* (here, not first: in init's padding) */
 	struct fpmask sinit;	/* stack bytes written on every path */
 	/* Open-coded iterators (absint_iter.c), bit k for the 8 bytes at fp - 8(k + 1): live on
 	 * some path (created by bpf_iter_num_new, not yet destroyed), live on every path. */
@@ -96,20 +96,27 @@ struct astate {
 	struct nn_guard {
 		uint8_t p, g;
 	} nn;
-	/* Dynptr masks told apart by a register (absint_dynptr.c, absint_dynptr_guard_*): on the
-	 * paths where register g holds 0 (m[0]) and where it does not (m[1]), those of this frame
-	 * (dp, dpr) or, view, of the frame this function was handed (cdp, cdpr, ctouch) — a join
-	 * of a path that made or released a dynptr with one that did not, told apart by a constant
-	 * (a subprogram's `return 0` after a reserve and `return 1` without; the kernel walks the
-	 * paths apart, and the caller's `if (make(&d) == 0)` takes one).  Masks of 32 slots from
-	 * bit base (a state stays small: every bit of each side's masks lies there).  A write to
-	 * g, or a change of the masks, drops it; on false: none. */
-	struct dp_guard {
-		uint32_t m[2][3][2];	/* [g == 0, g != 0][dp or cdp, dpr or cdpr, ctouch][may, must] */
-		uint8_t g, base;
-		uint8_t modes;	/* what tells the sides: 1 g's low 32 bits (clang's `if w0`), 2 all 64 */
-		bool on, view;
-	} dpg;
+	/* Dynptr masks told apart by a register (struct dp_guard below), NULL for none: a record
+	 * of its own, shared by the states that hold it (a copy copies the pointer), which few
+	 * states hold (a function that makes a dynptr for its caller, and its callers), so that
+	 * the state every block run copies stays small. */
+	const struct dp_guard *dpg;
+};
+
+/* Dynptr masks told apart by a register (absint_dynptr.c, absint_dynptr_guard_*): on the paths
+ * where register g holds 0 (m[0]) and where it does not (m[1]), those of this frame (dp, dpr)
+ * or, view, of the frame this function was handed (cdp, cdpr, ctouch) — a join of a path that
+ * made or released a dynptr with one that did not, told apart by a constant (a subprogram's
+ * `return 0` after a reserve and `return 1` without; the kernel walks the paths apart, and the
+ * caller's `if (make(&d) == 0)` takes one).  Masks of 32 slots from bit base (every bit of each
+ * side's masks lies there).  A write to g, or a change of the masks, drops it.  Never changed
+ * once a state points to it (absint_dynptr.c: guard_keep makes a new one); kept until the
+ * analysis ends (absint_dynptr_free). */
+struct dp_guard {
+	uint32_t m[2][3][2];	/* [g == 0, g != 0][dp or cdp, dpr or cdpr, ctouch][may, must] */
+	uint8_t g, base;
+	uint8_t modes;	/* what tells the sides: 1 g's low 32 bits (clang's `if w0`), 2 all 64 */
+	bool view;
 };
 
 /* Per loop, what its header steps found; the trip count (last pass only) is written straight
@@ -276,6 +283,8 @@ void absint_dynptr_loop_state(const struct scev_ctx *cx, uint32_t l, struct asta
  * to r0 by a copy there); on
  * the arm of a branch whose state is s (the masks of the side its register now holds). */
 bool absint_dynptr_guard_join(struct astate *dst, const struct astate *src);
+/* The guard records the analysis made (struct dp_guard), given back at its end (absint_free). */
+void absint_dynptr_free(void);
 void absint_dynptr_guard_written(struct astate *s, const struct bpf_insn *i, uint32_t w);
 void absint_dynptr_guard_branch(struct astate *s);
 /* bpf_dynptr_data's size argument R3 at pc (any dynptr: stack or a user ringbuf sample):

@@ -257,7 +257,7 @@ bool absint_dynptr_call(struct scev_ctx *cx, struct astate *s, uint32_t pc,
 		 * the 16 bytes, written in the caller's frame (outer_write) */
 		if (s->cdp.may & (1ull << b))
 			drop_slices(s, false);
-		s->dpg.on = false;
+		s->dpg = NULL;
 		bit = dp_set(&s->cdp, &s->cdpr, b, kind);
 		s->ctouch.may |= bit;
 		s->ctouch.must |= bit;
@@ -283,7 +283,7 @@ bool absint_dynptr_call(struct scev_ctx *cx, struct astate *s, uint32_t pc,
 	 * other frames too, a slice may be one of theirs: unknown values) */
 	if (s->dp.may & bit)
 		drop_slices(s, !(s->dp.may & ~bit) && !cx->dp_sub);
-	s->dpg.on = false;
+	s->dpg = NULL;
 	dp_set(&s->dp, &s->dpr, b, kind);
 	*w = (struct stack_span){ (int16_t)d->r.umin, (int16_t)(d->r.umin + 16) };
 	return true;
@@ -406,7 +406,7 @@ void absint_dynptr_entry(const struct scev_ctx *cx, uint32_t f, struct astate *s
 	const struct dp_exit *x = cx->dp_exit ? &cx->dp_exit[f] : NULL;
 
 	s->cdp = s->cdpr = s->ctouch = (struct life){ 0, 0 };
-	s->dpg.on = false;
+	s->dpg = NULL;
 	if (view_frame(cx, f) == UINT16_MAX)
 		return;
 	s->cdp = (struct life){ c->dmay, c->dmust };
@@ -437,7 +437,56 @@ static void masks_join(uint64_t *u, const uint64_t *a)
 
 /* ---- the dynptr guard (astate.dpg) ----
  *
- * A side of the guard whose must holds a bit its may does not is the empty one (no path): what
+ * Its records (struct dp_guard) are never changed once a state points to one: a state takes a
+ * new one, or an equal one it or the other side of a join already holds, or the last one made
+ * (guard_keep).  Every record of the analysis is on the thread's list until absint_free (one
+ * analysis runs at a time in a thread; scev.c runs none inside another). */
+struct dpg_rec {
+	struct dp_guard g;
+	struct dpg_rec *next;
+};
+
+static _Thread_local struct dpg_rec *dpg_recs;
+
+static bool guard_eq(const struct dp_guard *a, const struct dp_guard *b)
+{
+	return !memcmp(a->m, b->m, sizeof(a->m)) && a->g == b->g && a->base == b->base &&
+	       a->modes == b->modes && a->view == b->view;
+}
+
+/* A record equal to g: a or b (records states hold; NULL for none), the last one made, or a new
+ * one; NULL when out of memory, which drops the guard (none: the masks alone, joined over both
+ * sides, are sound, only less precise). */
+static const struct dp_guard *guard_keep(const struct dp_guard *g, const struct dp_guard *a,
+					 const struct dp_guard *b)
+{
+	struct dpg_rec *r;
+
+	if (a && guard_eq(a, g))
+		return a;
+	if (b && guard_eq(b, g))
+		return b;
+	if (dpg_recs && guard_eq(&dpg_recs->g, g))
+		return &dpg_recs->g;
+	if (!(r = malloc(sizeof(*r))))
+		return NULL;
+	r->g = *g;
+	r->next = dpg_recs;
+	dpg_recs = r;
+	return &r->g;
+}
+
+void absint_dynptr_free(void)
+{
+	while (dpg_recs) {
+		struct dpg_rec *r = dpg_recs;
+
+		dpg_recs = r->next;
+		free(r);
+	}
+}
+
+/* A side of the guard whose must holds a bit its may does not is the empty one (no path): what
  * a state whose register is on the other side gives it. */
 static bool side_empty(const uint32_t m[3][2])
 {
@@ -483,7 +532,7 @@ static uint64_t side_mask(const struct dp_guard *g, int c, int k, int j)
 }
 
 /* Which side of a guard on register g state s is on, told by the tests of modes m
- * (astate.dpg.modes): 0 (g holds 0), 1 (it does not), -1 (no mode tells, or g may not be a
+ * (struct dp_guard.modes): 0 (g holds 0), 1 (it does not), -1 (no mode tells, or g may not be a
  * number written on every path); *mm the modes that tell it (a value 0 in its low 32 bits but not
  * in all 64 is on a side of each: the 32-bit one is kept). */
 static int side_of(const struct astate *s, uint8_t g, uint8_t m, uint8_t *mm)
@@ -519,9 +568,9 @@ static bool guard_split(const struct astate *x, uint8_t g, bool view, uint8_t ba
 	uint8_t mm;
 	int side;
 
-	if (x->dpg.on && x->dpg.g == g && x->dpg.view == view && x->dpg.base == base) {
-		memcpy(out, x->dpg.m, sizeof(x->dpg.m));
-		*m &= x->dpg.modes;
+	if (x->dpg && x->dpg->g == g && x->dpg->view == view && x->dpg->base == base) {
+		memcpy(out, x->dpg->m, sizeof(x->dpg->m));
+		*m &= x->dpg->modes;
 		return *m != 0;
 	}
 	kind_lives(x, view, l);
@@ -545,20 +594,21 @@ static bool lives_differ(const struct astate *a, const struct astate *b, bool vi
 
 bool absint_dynptr_guard_join(struct astate *dst, const struct astate *src)
 {
-	struct dp_guard old = dst->dpg;
+	const struct dp_guard *old = dst->dpg;
+	struct dp_guard ng;
 	uint32_t a[2][3][2], b[2][3][2];
 	uint8_t m = 3, base;
 	bool view;
 	int g = -1;
 
-	if (dst->dpg.on) {
-		g = dst->dpg.g;
-		view = dst->dpg.view;
-		base = dst->dpg.base;
-	} else if (src->dpg.on) {
-		g = src->dpg.g;
-		view = src->dpg.view;
-		base = src->dpg.base;
+	if (dst->dpg) {
+		g = dst->dpg->g;
+		view = dst->dpg->view;
+		base = dst->dpg->base;
+	} else if (src->dpg) {
+		g = src->dpg->g;
+		view = src->dpg->view;
+		base = src->dpg->base;
 	} else {
 		struct life x[3], y[3];
 		uint8_t bx, by;
@@ -584,23 +634,24 @@ bool absint_dynptr_guard_join(struct astate *dst, const struct astate *src)
 		by = lives_low(y);
 		base = bx < by ? bx : by;
 	}
-	dst->dpg.on = false;
+	dst->dpg = NULL;
 	/* (what it told, the successors may have read: losing it is a change) */
 	if (!guard_split(dst, (uint8_t)g, view, base, &m, a) ||
 	    !guard_split(src, (uint8_t)g, view, base, &m, b))
-		return old.on;
+		return old != NULL;
 	for (int c = 0; c < 2; c++)
 		for (int k = 0; k < 3; k++) {
 			a[c][k][0] |= b[c][k][0];
 			a[c][k][1] &= b[c][k][1];
 		}
-	memcpy(dst->dpg.m, a, sizeof(a));
-	dst->dpg.g = (uint8_t)g;
-	dst->dpg.base = base;
-	dst->dpg.modes = m;
-	dst->dpg.view = view;
-	dst->dpg.on = true;
-	return old.on && (memcmp(old.m, dst->dpg.m, sizeof(a)) || old.modes != m);
+	memcpy(ng.m, a, sizeof(a));
+	ng.g = (uint8_t)g;
+	ng.base = base;
+	ng.modes = m;
+	ng.view = view;
+	dst->dpg = guard_keep(&ng, old, src->dpg);
+	/* (out of memory: none, a loss) */
+	return old && (!dst->dpg || memcmp(old->m, a, sizeof(a)) || old->modes != m);
 }
 
 void absint_dynptr_guard_written(struct astate *s, const struct bpf_insn *i, uint32_t w)
@@ -609,29 +660,33 @@ void absint_dynptr_guard_written(struct astate *s, const struct bpf_insn *i, uin
 
 	/* a copy of its register into r0 (a function's result, `w0 = w6` before its exit): the
 	 * guard goes with it (a 32-bit copy: told by the low half only) */
-	if (s->dpg.on && (cls == BPF_ALU || cls == BPF_ALU64) && ebpf_op(i) == BPF_MOV &&
-	    ebpf_srcbit(i) == BPF_X && !i->off && i->src_reg == s->dpg.g && i->dst_reg == 0) {
-		s->dpg.g = 0;
-		if (cls == BPF_ALU && !(s->dpg.modes &= 1))
-			s->dpg.on = false;
+	if (s->dpg && (cls == BPF_ALU || cls == BPF_ALU64) && ebpf_op(i) == BPF_MOV &&
+	    ebpf_srcbit(i) == BPF_X && !i->off && i->src_reg == s->dpg->g && i->dst_reg == 0) {
+		struct dp_guard g = *s->dpg;
+
+		g.g = 0;
+		if (cls == BPF_ALU)
+			g.modes &= 1;
+		s->dpg = g.modes ? guard_keep(&g, s->dpg, NULL) : NULL;
 		return;
 	}
-	if (s->dpg.on && (w >> s->dpg.g & 1))
-		s->dpg.on = false;
+	if (s->dpg && (w >> s->dpg->g & 1))
+		s->dpg = NULL;
 }
 
 void absint_dynptr_guard_branch(struct astate *s)
 {
-	struct life *l[3] = { s->dpg.view ? &s->cdp : &s->dp, s->dpg.view ? &s->cdpr : &s->dpr,
-			      s->dpg.view ? &s->ctouch : NULL };
+	const struct dp_guard *g = s->dpg;
+	struct life *l[3] = { g->view ? &s->cdp : &s->dp, g->view ? &s->cdpr : &s->dpr,
+			      g->view ? &s->ctouch : NULL };
 	uint8_t mm;
-	int side = side_of(s, s->dpg.g, s->dpg.modes, &mm);
+	int side = side_of(s, g->g, g->modes, &mm);
 
 	/* (both sides are sound for their paths: what this arm holds is in both) */
 	for (int k = 0; k < 3 && side >= 0; k++)
 		if (l[k]) {
-			l[k]->may &= side_mask(&s->dpg, side, k, 0);
-			l[k]->must |= side_mask(&s->dpg, side, k, 1);
+			l[k]->may &= side_mask(g, side, k, 0);
+			l[k]->must |= side_mask(g, side, k, 1);
 		}
 }
 
@@ -650,15 +705,15 @@ static void note_exit_class(struct dp_exit *x, const struct astate *s)
 
 		memcpy(m[side], v, sizeof(v));
 		seen = (uint8_t)(1u << side);
-	} else if (s->dpg.on && s->dpg.g == 0 && s->dpg.view) {
+	} else if (s->dpg && s->dpg->g == 0 && s->dpg->view) {
 		for (int c = 0; c < 2; c++) {
-			if (side_empty(s->dpg.m[c]))
+			if (side_empty(s->dpg->m[c]))
 				continue;
 			for (int k = 0; k < 6; k++)
-				m[c][k] = side_mask(&s->dpg, c, k / 2, k % 2);
+				m[c][k] = side_mask(s->dpg, c, k / 2, k % 2);
 			seen |= (uint8_t)(1u << c);
 		}
-		mm = s->dpg.modes;
+		mm = s->dpg->modes;
 	} else {
 		x->key_bad = true;
 		return;
@@ -706,7 +761,7 @@ void absint_dynptr_note_exit(struct scev_ctx *cx, uint32_t f, const struct astat
  * what the exits of its class leave of s's masks (none when it does not fit). */
 static void set_key(struct astate *s, const struct dp_exit *x, bool up)
 {
-	struct dp_guard g = { .g = 0, .modes = (uint8_t)(3 & ~x->knot), .on = true, .view = up };
+	struct dp_guard g = { .g = 0, .modes = (uint8_t)(3 & ~x->knot), .view = up };
 	struct life l[2][3];
 	uint8_t low[2];
 
@@ -735,7 +790,7 @@ static void set_key(struct astate *s, const struct dp_exit *x, bool up)
 			return;
 		}
 	}
-	s->dpg = g;
+	s->dpg = guard_keep(&g, NULL, NULL);
 }
 
 /* What function f's exits left of the frame they made or released dynptrs in (x), given back
@@ -772,7 +827,7 @@ static void give_back(struct scev_ctx *cx, struct astate *s, uint32_t fc, const 
 		drop_slices(s, false);
 	/* made or released on some paths, told apart by its result: the masks after the paths
 	 * that return 0 and after the others, for the caller's test of r0 (astate.dpg) */
-	s->dpg.on = false;
+	s->dpg = NULL;
 	if (every && (x->tmay & ~x->tmust) && !x->key_bad && x->kseen)
 		set_key(s, x, up);
 	life_return(dp, x->dmay, x->dmust, x->tmay, tmust);
@@ -978,7 +1033,7 @@ int absint_dynptr_setup(struct scev_ctx *cx)
 void absint_dynptr_loop_state(const struct scev_ctx *cx, uint32_t l, struct astate *s)
 {
 	/* (the masks at the header join the back edges' without it) */
-	s->dpg.on = false;
+	s->dpg = NULL;
 	if (cx->dp_loop && cx->dp_loop[l])
 		drop_slices(s, false);
 }

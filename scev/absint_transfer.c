@@ -646,7 +646,7 @@ int absint_step(struct engine *en, struct astate *s, uint32_t pc)
 
 	if (nn)
 		old = s->regs[i->dst_reg < EBPF_NREGS ? i->dst_reg : 0];
-	if (s->dpg.on)	/* (before: a call's return may set a guard on r0) */
+	if (s->dpg)	/* (before: a call's return may set a guard on r0) */
 		absint_dynptr_guard_written(s, i, w);
 	err = ai_step_values(en, s, pc);
 	if (nn)

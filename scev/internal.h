@@ -447,7 +447,7 @@ struct scev_ctx {
 		uint64_t k[2][6];
 		uint16_t caller;
 		uint8_t seen, kseen;
-		uint8_t knot;	/* the tests that do not tell the classes (astate.dpg.modes) */
+		uint8_t knot;	/* the tests that do not tell the classes (dp_guard.modes) */
 		bool key_bad;
 	} *dp_exit, *dp_exit_acc;
 	/* per bpf_loop callback (scev_ctx.fn_cb SCEV_CB_LOOP): its caller's dynptrs at the bpf_loop
