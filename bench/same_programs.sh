@@ -19,18 +19,9 @@ work=${WORK:-/tmp/same_programs}
 build=${BUILD:-$src/build-release}
 mkdir -p "$work"
 names=""
+. "$src/bench/tree_at.sh"
 for c in "$@"; do
-	d=$work/src-$c
-	if [ ! -x "$d/build/bench/bench_same_programs" ]; then
-		rm -rf "$d"
-		mkdir -p "$d"
-		git -C "$src" archive "$c" | tar -x -C "$d"
-		cp "$src/bench/bench_same_programs.c" "$d/bench/"
-		printf '\nif(TARGET bench_same_programs)\n  target_link_options(bench_same_programs PRIVATE -Wl,--wrap=gen_program)\nendif()\n' \
-			>>"$d/bench/CMakeLists.txt"
-		cmake -S "$d" -B "$d/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-		cmake --build "$d/build" -j2 --target bpfscev bench_same_programs >/dev/null
-	fi
+	tree_at "$c" bpfscev bench_same_programs
 	names="$names $c"
 done
 cmake --build "$build" -j2 --target bench_same_programs >/dev/null
