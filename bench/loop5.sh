@@ -8,16 +8,8 @@
 # Usage: bench/loop5.sh [N] [ROUNDS] [COMMIT...]   (defaults: 100000 5 5c31576)
 # Environment: WORK (default /tmp/same_programs), BUILD (this tree's Release build directory,
 # default build-release).
-set -eu
-n=${1:-100000}
-rounds=${2:-5}
-[ $# -ge 2 ] && shift 2 || shift $#
-[ $# -gt 0 ] || set -- 5c31576
-src=$(cd "$(dirname "$0")/.." && pwd)
-work=${WORK:-/tmp/same_programs}
-build=${BUILD:-$src/build-release}
-mkdir -p "$work"
-. "$src/bench/tree_at.sh"
+n_default=100000
+. "$(dirname "$0")/tree_at.sh"
 names=""
 for c in "$@"; do
 	tree_at "$c" bench_loop5
@@ -34,18 +26,11 @@ for c in $names this; do
 	printf '%s instructions per analysis %s\n' "$c" \
 		"$(awk '/^(summary|totals):/ {print int($2 / 201); exit}' "$cg")"
 done
+run_one() {
+	"$(bin "$1")" "$n"
+}
 uptime
 out=$work/loop5-runs.txt
-: >"$out"
-r=0
-while [ $r -lt "$rounds" ]; do
-	for c in $names this; do
-		printf '%s %s\n' "$c" "$("$(bin "$c")" "$n")" | tee -a "$out"
-	done
-	r=$((r + 1))
-done
+alternate "$out" run_one $names this
 uptime
-for c in $names this; do
-	printf '%s median CPU µs per analysis ' "$c"
-	grep "^$c " "$out" | awk '{print $4}' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
-done
+medians "$out" 4 $names this	# (CPU µs per analysis)

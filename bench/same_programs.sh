@@ -9,17 +9,9 @@
 # Usage: bench/same_programs.sh [N] [ROUNDS] [COMMIT...]   (defaults: 3000 5 5c31576)
 # Environment: WORK (default /tmp/same_programs), BUILD (this tree's Release build directory,
 # default build-release).
-set -eu
-n=${1:-3000}
-rounds=${2:-5}
-[ $# -ge 2 ] && shift 2 || shift $#
-[ $# -gt 0 ] || set -- 5c31576
-src=$(cd "$(dirname "$0")/.." && pwd)
-work=${WORK:-/tmp/same_programs}
-build=${BUILD:-$src/build-release}
-mkdir -p "$work"
+n_default=3000
+. "$(dirname "$0")/tree_at.sh"
 names=""
-. "$src/bench/tree_at.sh"
 for c in "$@"; do
 	tree_at "$c" bpfscev bench_same_programs
 	names="$names $c"
@@ -31,19 +23,12 @@ if [ ! -f "$progs/gen-$((100000 + n - 1)).txt" ]; then
 	rm -rf "$progs"
 	"$work/src-$first/build/bpfscev" gen --seed 100000 --count "$n" -o "$progs" >/dev/null
 fi
+run_one() {
+	if [ "$1" = this ]; then b=$build/bench/bench_same_programs; else b=$work/src-$1/build/bench/bench_same_programs; fi
+	"$b" "$progs" 100000 "$n"
+}
 uptime
 out=$work/runs.txt
-: >"$out"
-r=0
-while [ $r -lt "$rounds" ]; do
-	for c in $names this; do
-		if [ $c = this ]; then b=$build/bench/bench_same_programs; else b=$work/src-$c/build/bench/bench_same_programs; fi
-		printf '%s %s\n' "$c" "$("$b" "$progs" 100000 "$n")" | tee -a "$out"
-	done
-	r=$((r + 1))
-done
+alternate "$out" run_one $names this
 uptime
-for c in $names this; do
-	printf '%s median cpu ' "$c"
-	grep "^$c " "$out" | awk '{print $5}' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
-done
+medians "$out" 5 $names this	# (CPU seconds)
