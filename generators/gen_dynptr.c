@@ -33,6 +33,32 @@ static void input_bit(struct gi *g, int dst)
 	gi_alu(g, true, BPF_AND, dst, 1);
 }
 
+/* r0 = map 0's value of key (the key stored at fp + key_off); NULL: to l_null */
+static void value_of(struct gi *g, uint32_t key, int16_t key_off, int l_null)
+{
+	gi_st(g, BPF_W, EBPF_REG_FP, key_off, (int32_t)key);
+	gi_ld_map(g, BPF_REG_1, 0);
+	fp_arg(g, BPF_REG_2, key_off);
+	gi_call_helper(g, BPF_FUNC_map_lookup_elem);
+	gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_null);
+}
+
+/* A dynptr of size bytes at p (the register reg, or fp + off when reg < 0):
+ * bpf_ringbuf_reserve_dynptr(ring buffer, size, 0, p) when rb, else bpf_dynptr_from_mem(r1,
+ * size, 0, p) over the map value r1 holds. */
+static void dynptr_make(struct gi *g, bool rb, uint32_t size, int reg, int16_t off)
+{
+	if (rb)
+		gi_ld_map(g, BPF_REG_1, GEN_MAP_RINGBUF);
+	gi_mov_const(g, BPF_REG_2, size, true);
+	gi_mov_const(g, BPF_REG_3, 0, true);
+	if (reg >= 0)
+		gi_alux(g, true, BPF_MOV, BPF_REG_4, reg);
+	else
+		fp_arg(g, BPF_REG_4, off);
+	gi_call_helper(g, rb ? BPF_FUNC_ringbuf_reserve_dynptr : BPF_FUNC_dynptr_from_mem);
+}
+
 static uint8_t size_code(unsigned n)
 {
 	return n == 1 ? BPF_B : n == 2 ? BPF_H : n == 4 ? BPF_W : BPF_DW;
@@ -73,23 +99,12 @@ void gi_stmt_dynptr(struct gi *g, struct gi_loop *lp)
 		/* the last element for the twin (no element after it: its runs trap past it) */
 		uint32_t key = twin ? GEN_MAP_ENTRIES - 1 : gen_pick(g->src, GEN_MAP_ENTRIES);
 
-		gi_st(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, (int32_t)key);
-		gi_ld_map(g, BPF_REG_1, 0);
-		fp_arg(g, BPF_REG_2, GEN_FP_KEY);
-		gi_call_helper(g, BPF_FUNC_map_lookup_elem);
-		gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_skip);
+		value_of(g, key, GEN_FP_KEY, l_skip);
 		gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_0);
-		gi_mov_const(g, BPF_REG_2, size, true);
-		gi_mov_const(g, BPF_REG_3, 0, true);
-		fp_arg(g, BPF_REG_4, GEN_FP_DYNPTR);
-		gi_call_helper(g, BPF_FUNC_dynptr_from_mem);
+		dynptr_make(g, false, size, -1, GEN_FP_DYNPTR);
 		g->use_map = true;
 	} else {
-		gi_ld_map(g, BPF_REG_1, GEN_MAP_RINGBUF);
-		gi_mov_const(g, BPF_REG_2, size, true);
-		gi_mov_const(g, BPF_REG_3, 0, true);
-		fp_arg(g, BPF_REG_4, GEN_FP_DYNPTR);
-		gi_call_helper(g, BPF_FUNC_ringbuf_reserve_dynptr);
+		dynptr_make(g, true, size, -1, GEN_FP_DYNPTR);
 		g->use_ringbuf = true;
 	}
 	gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_DYNPTR_IDX, 0);
@@ -259,15 +274,9 @@ static void emit_make_sub(struct gi *g, struct gi_sub *s)
 	gi_alux(g, true, BPF_MOV, BPF_REG_8, BPF_REG_2);
 	if (s->dp_sub == DPS_MAKE) {
 		/* bpf_ringbuf_reserve_dynptr(rb, size, 0, p) or bpf_dynptr_from_mem(x, size, 0, p) */
-		if (s->dp_rb)
-			gi_ld_map(g, BPF_REG_1, GEN_MAP_RINGBUF);
-		else
+		if (!s->dp_rb)
 			gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_8);
-		gi_mov_const(g, BPF_REG_2, s->dp_size, true);
-		gi_mov_const(g, BPF_REG_3, 0, true);
-		gi_alux(g, true, BPF_MOV, BPF_REG_4, BPF_REG_6);
-		gi_call_helper(g, s->dp_rb ? BPF_FUNC_ringbuf_reserve_dynptr
-					   : BPF_FUNC_dynptr_from_mem);
+		dynptr_make(g, s->dp_rb, s->dp_size, BPF_REG_6, 0);
 		sub_use(g, s, BPF_REG_6, 0);
 	} else {
 		int l_disc = gi_label(g), l_end = gi_label(g);
@@ -311,20 +320,10 @@ static void emit_cb_make(struct gi *g, struct gi_sub *s)
 			goto out;
 	}
 	if (s->dp_key_form == DPC_LOCAL) {	/* over map 0's value dp_key (its key at fp-24) */
-		gi_st(g, BPF_W, EBPF_REG_FP, -24, (int32_t)s->dp_key);
-		gi_ld_map(g, BPF_REG_1, 0);
-		fp_arg(g, BPF_REG_2, -24);
-		gi_call_helper(g, BPF_FUNC_map_lookup_elem);
-		gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_out);
+		value_of(g, s->dp_key, -24, l_out);
 		gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_0);
-	} else {
-		gi_ld_map(g, BPF_REG_1, GEN_MAP_RINGBUF);
 	}
-	gi_mov_const(g, BPF_REG_2, s->dp_size, true);
-	gi_mov_const(g, BPF_REG_3, 0, true);
-	gi_alux(g, true, BPF_MOV, BPF_REG_4, BPF_REG_6);
-	gi_call_helper(g, s->dp_key_form == DPC_LOCAL ? BPF_FUNC_dynptr_from_mem
-						      : BPF_FUNC_ringbuf_reserve_dynptr);
+	dynptr_make(g, s->dp_key_form != DPC_LOCAL, s->dp_size, BPF_REG_6, 0);
 	sub_use(g, s, BPF_REG_6, 0);
 	if (s->dp_key_form == DPC_OWN && s->dp_twin != DPC_KEEP) {
 		/* released before the callback returns: submitted on odd indexes, else discarded */
@@ -358,11 +357,7 @@ static void emit_maybe(struct gi *g, struct gi_sub *s)
 	gi_mov_const(g, BPF_REG_0, s->dp_always ? UINT32_MAX : 1, !s->dp_always);
 	gi_jmp(g, false, BPF_JEQ, BPF_REG_8, 0, l_out);
 	if (s->dp_key_form == 0) {
-		gi_ld_map(g, BPF_REG_1, GEN_MAP_RINGBUF);
-		gi_mov_const(g, BPF_REG_2, s->dp_size, true);
-		gi_mov_const(g, BPF_REG_3, 0, true);
-		gi_alux(g, true, BPF_MOV, BPF_REG_4, BPF_REG_6);
-		gi_call_helper(g, BPF_FUNC_ringbuf_reserve_dynptr);
+		dynptr_make(g, true, s->dp_size, BPF_REG_6, 0);
 		sub_use(g, s, BPF_REG_6, 0);
 	} else {
 		sub_use(g, s, BPF_REG_6, 0);
@@ -382,11 +377,7 @@ static void emit_mid(struct gi *g, struct gi_sub *s)
 {
 	gi_alux(g, true, BPF_MOV, BPF_REG_6, BPF_REG_1);
 	gi_alux(g, true, BPF_MOV, BPF_REG_9, BPF_REG_2);
-	gi_ld_map(g, BPF_REG_1, GEN_MAP_RINGBUF);
-	gi_mov_const(g, BPF_REG_2, s->dp_size, true);
-	gi_mov_const(g, BPF_REG_3, 0, true);
-	fp_arg(g, BPF_REG_4, GI_DPS_OWN);
-	gi_call_helper(g, BPF_FUNC_ringbuf_reserve_dynptr);
+	dynptr_make(g, true, s->dp_size, -1, GI_DPS_OWN);
 	gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_6);
 	gi_alux(g, true, BPF_MOV, BPF_REG_2, BPF_REG_9);
 	gi_call_sub(g, g->subs[s->dp_callee].label);
@@ -446,24 +437,11 @@ void gi_emit_dynptr_sub(struct gi *g, struct gi_sub *s)
 	/* its own, at fp-32; r1 the bit that picks submit or discard */
 	gi_alux(g, true, BPF_MOV, BPF_REG_8, BPF_REG_1);
 	gi_mov_const(g, BPF_REG_7, 0, true);
-	if (s->dp_rb) {
-		gi_ld_map(g, BPF_REG_1, GEN_MAP_RINGBUF);
-		gi_mov_const(g, BPF_REG_2, s->dp_size, true);
-		gi_mov_const(g, BPF_REG_3, 0, true);
-		fp_arg(g, BPF_REG_4, GI_DPS_OWN);
-		gi_call_helper(g, BPF_FUNC_ringbuf_reserve_dynptr);
-	} else {
-		gi_st(g, BPF_W, EBPF_REG_FP, -20, (int32_t)s->dp_key);
-		gi_ld_map(g, BPF_REG_1, 0);
-		fp_arg(g, BPF_REG_2, -20);
-		gi_call_helper(g, BPF_FUNC_map_lookup_elem);
-		gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_out);
+	if (!s->dp_rb) {
+		value_of(g, s->dp_key, -20, l_out);
 		gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_0);
-		gi_mov_const(g, BPF_REG_2, s->dp_size, true);
-		gi_mov_const(g, BPF_REG_3, 0, true);
-		fp_arg(g, BPF_REG_4, GI_DPS_OWN);
-		gi_call_helper(g, BPF_FUNC_dynptr_from_mem);
 	}
+	dynptr_make(g, s->dp_rb, s->dp_size, -1, GI_DPS_OWN);
 	sub_use(g, s, -1, GI_DPS_OWN);
 	if (s->dp_rb)
 		sub_release(g, BPF_REG_8, GI_DPS_OWN, s->dp_twin, s->dp_always);
@@ -478,11 +456,7 @@ void gi_emit_dynptr_sub(struct gi *g, struct gi_sub *s)
 static void main_dynptr(struct gi *g, const struct gi_sub *f, bool rb, bool after, int l_skip)
 {
 	if (rb) {
-		gi_ld_map(g, BPF_REG_1, GEN_MAP_RINGBUF);
-		gi_mov_const(g, BPF_REG_2, f->dp_size, true);
-		gi_mov_const(g, BPF_REG_3, 0, true);
-		fp_arg(g, BPF_REG_4, GEN_FP_DYNPTR);
-		gi_call_helper(g, BPF_FUNC_ringbuf_reserve_dynptr);
+		dynptr_make(g, true, f->dp_size, -1, GEN_FP_DYNPTR);
 		if (after) {
 			fp_arg(g, BPF_REG_1, GEN_FP_DYNPTR);
 			gi_mov_const(g, BPF_REG_2, 0, true);
@@ -490,16 +464,9 @@ static void main_dynptr(struct gi *g, const struct gi_sub *f, bool rb, bool afte
 		}
 		return;
 	}
-	gi_st(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, (int32_t)f->dp_key);
-	gi_ld_map(g, BPF_REG_1, 0);
-	fp_arg(g, BPF_REG_2, GEN_FP_KEY);
-	gi_call_helper(g, BPF_FUNC_map_lookup_elem);
-	gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_skip);
+	value_of(g, f->dp_key, GEN_FP_KEY, l_skip);
 	gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_0);
-	gi_mov_const(g, BPF_REG_2, f->dp_size, true);
-	gi_mov_const(g, BPF_REG_3, 0, true);
-	fp_arg(g, BPF_REG_4, GEN_FP_DYNPTR);
-	gi_call_helper(g, BPF_FUNC_dynptr_from_mem);
+	dynptr_make(g, false, f->dp_size, -1, GEN_FP_DYNPTR);
 }
 
 void gi_dynptr_sub_call(struct gi *g, bool twin)
@@ -586,11 +553,7 @@ static void make_sub_call(struct gi *g, const struct gi_sub *f, int label, bool 
 			  int l_skip)
 {
 	if (value) {
-		gi_st(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, (int32_t)f->dp_key);
-		gi_ld_map(g, BPF_REG_1, 0);
-		fp_arg(g, BPF_REG_2, GEN_FP_KEY);
-		gi_call_helper(g, BPF_FUNC_map_lookup_elem);
-		gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_skip);
+		value_of(g, f->dp_key, GEN_FP_KEY, l_skip);
 		gi_alux(g, true, BPF_MOV, BPF_REG_2, BPF_REG_0);
 	} else {
 		input_bit(g, BPF_REG_2);
