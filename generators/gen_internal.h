@@ -261,6 +261,9 @@ struct gi {
 	uint32_t map0_type, map0_entries;
 	/* p_map_lookup_percpu (p_map_lookup_percpu_bad): 1 the prologue's piece, 2 its twin */
 	uint8_t pcpu_piece;
+	/* main has a return in a loop, or a loop that may never end: what follows may be dead for
+	 * the kernel, whose constants may decide their tests (gi_kernel_reaches) */
+	bool main_reach_lost;
 	/* Tables: everything from here on is written before it is read (not cleared per program). */
 	int32_t label_pc[GI_MAX_LABELS];
 	struct gi_fix fix[GI_MAX_FIXUPS];
@@ -318,6 +321,7 @@ void gi_var_to_reg(struct gi *g, int v, int dst);
 
 /* gen_loop.c */
 void gi_gen_loop(struct gi *g, int kind);
+bool gi_kernel_reaches(const struct gi *g);
 void gi_gen_body(struct gi *g, struct gi_loop *lp);
 bool gi_room(const struct gi *g, uint32_t need);
 void gi_loop_eval(const struct gi *g, const struct gi_loop *lp, __int128 lo, __int128 hi,

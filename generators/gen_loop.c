@@ -957,7 +957,29 @@ void gi_gen_loop(struct gi *g, int kind)
 	g->loop_label_entry2[lp->idx] = lp->form == GEN_FORM_IRREDUCIBLE ? lp->l_cont : -1;
 	finish(g, lp);
 	free_vars(g, lp);
+	if (!g->fn->sub && lp->ev.nonterm)
+		g->main_reach_lost = true;
 	g->nopen--;
+}
+
+/* Whether the kernel's walk reaches the next instruction of main whatever the constants decide:
+ * no return and no loop that may not end before it, and every open loop around it entered for
+ * some input with nothing before it in its body that may leave or skip (a test of known numbers
+ * leaves the rest dead for the kernel: p_null_stale seeds 7700029, 7700104 read their stale
+ * value after a loop whose test of a constant returns in its first pass).  A break or continue
+ * lands in the loop's exit or its next pass, reached either way. */
+bool gi_kernel_reaches(const struct gi *g)
+{
+	if (g->fn->sub || g->main_reach_lost)
+		return false;
+	for (int i = 0; i < g->nopen; i++) {
+		const struct gi_loop *o = &g->open[i];
+
+		if (o->skip || o->early_exit || o->started_skipped ||
+		    o->form == GEN_FORM_IRREDUCIBLE || !o->ev.entered)
+			return false;
+	}
+	return true;
 }
 
 void gi_gen_body(struct gi *g, struct gi_loop *lp)

@@ -277,6 +277,7 @@ static void stmt_return(struct gi *g, struct gi_loop *lp)
 	for (int i = 0; i < g->nopen; i++)
 		g->open[i].early_exit = true;
 	lp->skip = true;
+	g->main_reach_lost |= !g->fn->sub;
 	lp->shapes |= GEN_SH(RETURN);
 }
 
@@ -347,7 +348,8 @@ static void stmt_map(struct gi *g, struct gi_loop *lp)
 	/* r0, the index, the loaded value, the accumulator's fill and a copy */
 	bool room = gi_scratch_free(g) >= 5;
 	bool copy = room && gen_bool(g->src, g->k->p_null_copy);
-	bool stale = room && !copy && gen_bool(g->src, g->k->p_null_stale);
+	/* (the stale read only where the kernel's walk goes: else a twin it accepts) */
+	bool stale = room && !copy && gi_kernel_reaches(g) && gen_bool(g->src, g->k->p_null_stale);
 	unsigned form = copy ? gen_pick(g->src, 3) : 0;
 	bool hash = stale && g->hash_piece;
 

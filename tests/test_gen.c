@@ -3180,7 +3180,7 @@ static void test_map_hash_knobs(void)
  * takes its read out of bounds). */
 struct hash_twin_counts {
 	uint64_t flag;
-	unsigned flagged, traps, array_traps, hidden, safe;
+	unsigned flagged, traps, array_traps, hidden;
 	uint64_t hidden_seed;	/* the first hidden one's */
 };
 
@@ -3193,7 +3193,8 @@ static void hash_twin_program(void *arg, const struct twin_run *r)
 
 	if (!r->twin || !(r->p->flags & h->flag))
 		return;
-	CHECK(twin_verdict(r, &v), TW "verify failed", TW_ARGS(r));
+	CHECK(twin_verdict(r, &v) && v.kind != VERDICT_SAFE, TW "the twin called safe (or verify "
+	      "failed)", TW_ARGS(r));
 	CHECK(r->p->map_cnt >= 1 && (keep.type == BPF_MAP_TYPE_HASH ||
 				     keep.type == BPF_MAP_TYPE_LRU_HASH ||
 				     keep.type == BPF_MAP_TYPE_PERCPU_HASH),
@@ -3208,12 +3209,6 @@ static void hash_twin_program(void *arg, const struct twin_run *r)
 	h->array_traps += as_array;
 	if (as_array && !hash && !h->hidden++)
 		h->hidden_seed = r->seed;
-	/* a twin whose fault sits where no path of the kernel's goes (after a loop whose body
-	 * always leaves in its first pass: p_null_stale seeds 7700029, 7700104, which the kernel
-	 * accepts) may be called safe; never one whose run traps */
-	h->safe += v.kind == VERDICT_SAFE;
-	CHECK(v.kind != VERDICT_SAFE || !hash, TW "the twin called safe, but its run traps",
-	      TW_ARGS(r));
 }
 
 static void test_twins_over_hash(void)
@@ -3228,7 +3223,7 @@ static void test_twins_over_hash(void)
 		{ { "p_dynptr", "p_dynptr_unsafe" }, GEN_PROG_DYNPTR_UNSAFE, 100, 80, 75 },
 		{ { "p_for_each", "p_for_each_unsafe" }, GEN_PROG_EACH_UNSAFE, 100, 80, 75 },
 		{ { "p_dynptr_sub", "p_dynptr_sub_unsafe" }, GEN_PROG_DYNPTR_UNSAFE, 100, 80, 66 },
-		{ { "p_null_copy", "p_null_stale" }, GEN_PROG_NULL_UNSAFE, 200, 60, 75 },
+		{ { "p_null_copy", "p_null_stale" }, GEN_PROG_NULL_UNSAFE, 300, 60, 75 },
 		{ { "p_map_u64_ptr", "p_map_u64_ptr_bad" }, GEN_PROG_U64_PTR_UNSAFE, 100, 80, 75 },
 	};
 
@@ -3245,11 +3240,9 @@ static void test_twins_over_hash(void)
 		CHECK(h.flagged > tw[i].flagged && h.traps * 100 > h.flagged * tw[i].pct,
 		      "%s with p_map_hash: %u of %u flagged programs trap", tw[i].knob[1], h.traps,
 		      h.flagged);
-		CHECK(h.safe * 20 <= h.flagged, "%s with p_map_hash: %u of %u flagged programs called "
-		      "safe", tw[i].knob[1], h.safe, h.flagged);
 		printf("%s with p_map_hash: %u of %u twins trap (%u with map 0 an array, %u hidden "
-		       "by the hash map), %u called safe\n", tw[i].knob[1], h.traps, h.flagged,
-		       h.array_traps, h.hidden, h.safe);
+		       "by the hash map)\n", tw[i].knob[1], h.traps, h.flagged, h.array_traps,
+		       h.hidden);
 	}
 }
 
