@@ -1260,8 +1260,10 @@ static void verdict_head_put(struct scev_verdict *v, const struct verdict_head *
 
 /* The verdict's checks of reachable block b: from its joined (or header) state, and when that
  * fails, from its path states; then its path states go on to its successors.  Until the first
- * failure only: after it, nothing can change the verdict. */
-static int verify_paths(struct engine *en, uint32_t b)
+ * failure only: after it, nothing can change the verdict.  With claims, when the block has no
+ * path state to check, the replay of its joined state also records its claims (the claims run
+ * of flush_segment, from the same state, a replay less) and *claimed says so. */
+static int verify_paths(struct engine *en, uint32_t b, bool claims, bool *claimed)
 {
 	struct scev_ctx *cx = en->cx;
 	const struct scev_block *blk = &cx->st.cfg->blocks[b];
@@ -1286,7 +1288,8 @@ static int verify_paths(struct engine *en, uint32_t b)
 		/* (no path state to check: the join's checks go straight into the verdict, which
 		 * nothing below reads before they end; no copy of it, a kilobyte and more) */
 		if (!err)
-			err = absint_verify_run(en, b, &s, v, NULL);
+			err = absint_verify_run(en, b, &s, v, NULL, claims);
+		*claimed = claims;
 		if (!err && want)
 			err = send_succs(en, b, &s, send_path, NULL);
 		st_cells_return(cx, &s);
@@ -1299,13 +1302,13 @@ static int verify_paths(struct engine *en, uint32_t b)
 
 	verdict_head_get(&v0, v);
 	if (!err)
-		err = absint_verify_run(en, b, &s, v, NULL);
+		err = absint_verify_run(en, b, &s, v, NULL, false);
 	verdict_head_get(&base, v);
 	if (!err && !(kinds = calloc(blk->last - blk->first + 1, 1)))
 		err = -ENOMEM;
 	for (uint8_t k = 0; !err && k < en->npaths[b]; k++) {
 		verdict_head_put(v, &v0);
-		err = absint_verify_run(en, b, &en->paths[b][k], v, kinds);
+		err = absint_verify_run(en, b, &en->paths[b][k], v, kinds, false);
 		if (v->kind != VERDICT_SAFE && paths_ok) {
 			paths_ok = false;
 			verdict_head_get(&first, v);	/* (a path's reason says more than the join's) */
@@ -1589,10 +1592,12 @@ static int flush_segment(struct engine *en, uint32_t lo, uint32_t hi)
 				}
 			}
 		} else {
+			bool claims = !cx->opts.no_ranges && en->emit[b], claimed = false;
+
 			en->reached[b] = run_state(en, b)->live;
 			if (cx->verdict)
-				err = verify_paths(en, b);
-			if (!err && !cx->opts.no_ranges && en->emit[b] && en->reached[b])
+				err = verify_paths(en, b, claims, &claimed);
+			if (!err && claims && !claimed && en->reached[b])
 				err = run_block(en, b, true, NULL);
 		}
 		st_drop(en->cx, en->in, b);

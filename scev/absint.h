@@ -693,9 +693,11 @@ void verdict_fail(struct scev_verdict *v, uint8_t kind, uint32_t pc, const char 
 	__attribute__((format(printf, 4, 5)));
 /* Replays block b on s with the checks into v, up to its final jump or call (checked, not
  * run); ctx_kinds (optional, a byte per slot of b): bit 0 a load or store there went through
- * the context, bit 1 through another pointer, bit 2 through a kernel object (REGION_BTF). */
+ * the context, bit 1 through another pointer, bit 2 through a kernel object (REGION_BTF).
+ * With claims, also records the claims of each instruction (absint_put_claims), as the last
+ * pass's claims run of the block from the same state would (absint.c, verify_paths). */
 int absint_verify_run(struct engine *en, uint32_t b, struct astate *s, struct scev_verdict *v,
-		      uint8_t *ctx_kinds);
+		      uint8_t *ctx_kinds, bool claims);
 int absint_verify_loops(struct engine *en);
 
 #endif

@@ -1049,7 +1049,7 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
  * another pointer (bit 1): the kernel refuses an instruction that does both on different paths
  * (its save_aux_ptr_type, "same insn cannot be used with different pointers"). */
 int absint_verify_run(struct engine *en, uint32_t b, struct astate *s, struct scev_verdict *v,
-		      uint8_t *ctx_kinds)
+		      uint8_t *ctx_kinds, bool claims)
 {
 	struct scev_ctx *cx = en->cx;
 	const struct scev_block *blk = &cx->st.cfg->blocks[b];
@@ -1061,6 +1061,8 @@ int absint_verify_run(struct engine *en, uint32_t b, struct astate *s, struct sc
 		uint8_t cls = ebpf_class(i);
 
 		verify_insn(cx, v, s, pc);
+		if (claims)
+			absint_put_claims(en, s, pc);
 		if (ctx_kinds && (cls == BPF_LDX || cls == BPF_ST || cls == BPF_STX)) {
 			const struct aval *a = &s->regs[cls == BPF_LDX ? i->src_reg : i->dst_reg];
 
