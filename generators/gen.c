@@ -2224,6 +2224,7 @@ static const struct twin_piece call_pieces[] = {
 	TWIN_PIECE(p_dynptr_deep, p_dynptr_deep_unsafe, gi_dynptr_deep_call),
 	TWIN_PIECE(p_dynptr_cb_make, p_dynptr_cb_make_unsafe, gi_dynptr_cb_make_call),
 	TWIN_PIECE(p_cb_two_ctx, p_cb_two_ctx_bad, gi_cb_two_ctx_call),
+	TWIN_PIECE(p_sub_ret_ptr, p_sub_ret_ptr_bad, gi_sub_ret_call),
 	TWIN_PIECE(p_dynptr_keyed, p_dynptr_keyed_unsafe, gi_dynptr_keyed_call),
 	TWIN_PIECE(p_dynptr_mid, p_dynptr_mid_unsafe, gi_dynptr_mid_call),
 	TWIN_PIECE(p_dynptr_global, p_dynptr_global_unsafe, gi_dynptr_global_call),
@@ -2648,6 +2649,9 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 	if (p->flags & GEN_PROG_CB_CTX_UNSAFE)
 		sbuf_puts(sb, " cb-ctx-unsafe (a callback loads through the NULL one call's context "
 			  "holds)");
+	if (p->flags & GEN_PROG_SUB_RET_UNSAFE)
+		sbuf_puts(sb, " sub-ret-unsafe (a function's map lookup result loaded through "
+			  "untested, or past the value)");
 	if (p->flags & GEN_PROG_ALIGN_UNSAFE)
 		sbuf_puts(sb, " stack-misaligned (a stack store or load not aligned to its size)");
 	if (p->flags & GEN_PROG_KRULE_UNSAFE)

@@ -67,6 +67,9 @@
  *  - p_dynptr_global: a global function given main's dynptr (gen_dynptr.c); its twin
  *    p_dynptr_global_unsafe uses a released record (GEN_PROG_DYNPTR_LEAK) or loads past a slice
  *    (GEN_PROG_DYNPTR_PAST).
+ *  - p_sub_ret_ptr: f(key) returns map 0's value (at an offset) or NULL, main loads through it
+ *    after a NULL test of it, a copy or a spill (gen_subret.c); its twin p_sub_ret_ptr_bad loads
+ *    untested through NULL or past the value (GEN_PROG_SUB_RET_UNSAFE).
  * Programs without GEN_PROG_CALLS_UNSAFE keep every promise above; those with it keep them all
  * except the kernel's rules on calls (recursion, at most 8 frames, at most 512 bytes of combined
  * stack), and run in the interpreter like any other (GEN_PROG_CALL_TRAP when a run may stop at
@@ -647,6 +650,12 @@
 	X(p_cb_two_ctx_bad, 0, 0, 100,                                                             \
 	  "unsafe twin of p_cb_two_ctx: the callback loads through its context's pointer untested" \
 	  " (the call whose context holds NULL traps)")                                            \
+	X(p_sub_ret_ptr, 0, 0, 100,                                                                \
+	  "the prologue calls f(key) returning map 0's value (at an offset c) or NULL, and loads " \
+	  "through it after a NULL test of it, a copy or a spill (generators/gen_subret.c)")       \
+	X(p_sub_ret_ptr_bad, 0, 0, 100,                                                            \
+	  "unsafe twin of p_sub_ret_ptr: no NULL test (a key no element has), or a load past the " \
+	  "value")                                                                                 \
 	X(p_global, 0, 0, 100,                                                                     \
 	  "a statement of main calls a global function (.global g ptr:8 int:8: verified on its "  \
 	  "own from that prototype), given main's cell or NULL and a value; g tests the pointer, " \
@@ -881,6 +890,10 @@ struct gen_loop {
 						 * 2, or reads its ctx at main's frame top or
 						 * through NULL (INTERP_TRAP_MEM on runs that call
 						 * it); the kernel refuses it */
+#define GEN_PROG_SUB_RET_UNSAFE (1ull << 38)	/* p_sub_ret_ptr_bad: main loads through a static
+						 * function's map lookup result untested (NULL)
+						 * or past the value (INTERP_TRAP_MEM on every
+						 * run); the kernel refuses it */
 #define GEN_PROG_ALIGN_UNSAFE (1ull << 40)	/* p_stack_align_bad: a stack store or load not
 						 * aligned to its size, which the kernel refuses
 						 * and no run shows (x86 does it) */

@@ -673,6 +673,10 @@ void gi_emit_callback(struct gi *g, struct gi_sub *s)
 		gi_emit_cb_two_ctx(g, s);
 		return;
 	}
+	if (s->ret_ptr) {
+		gi_emit_sub_ret(g, s);
+		return;
+	}
 	if (s->pkt || s->frames == 1) {
 		gi_bind(g, s->label);
 		gi_ldx(g, s->pkt ? BPF_B : BPF_DW, BPF_REG_0, BPF_REG_1,

@@ -196,6 +196,9 @@ struct gi_sub {
 	 * pointer to NULL after; a for_each one (else bpf_loop's) */
 	uint8_t cb_two_ctx;
 	bool cb_two_each;
+	/* p_sub_ret_ptr (gen_subret.c): 1 + c, f(key) returning map 0's value for key, at offset c
+	 * when found (else NULL) */
+	uint8_t ret_ptr;
 	bool dp_each;
 	int8_t dp_callee;
 	bool dp_rb, dp_always;
@@ -401,6 +404,10 @@ void gi_while_up_tail(struct gi *g, int ctr, int top, int end);
 void gi_align_loop(struct gi *g, bool bad);
 void gi_cb_two_ctx_call(struct gi *g, bool bad);
 void gi_emit_cb_two_ctx(struct gi *g, struct gi_sub *s);
+/* gen_subret.c: p_sub_ret_ptr (p_sub_ret_ptr_bad): main loads through what f's map lookup
+ * returned, NULL-tested (the twin: untested, or past the value); f's body */
+void gi_sub_ret_call(struct gi *g, bool bad);
+void gi_emit_sub_ret(struct gi *g, struct gi_sub *s);
 /* gen_krules.c: p_krules (p_krules_bad): a packet offset through a spill or a shift the kernel
  * keeps (the twin: loses) */
 void gi_krules(struct gi *g, bool bad);

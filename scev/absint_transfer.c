@@ -675,17 +675,16 @@ int absint_step(struct engine *en, struct astate *s, uint32_t pc)
 }
 
 /* A bpf-to-bpf call: record the arguments for the callee's next analysis and return what its
- * exits returned in the previous pass.  Stack pointers do not cross frames as such: the
- * callee's r10 is another frame, so a pointer into the caller's frame (owner) becomes one of
- * REGION_CALLER_STACK, checked against what the caller wrote before its calls
- * (absint_callbacks.c), and a result pointing into any frame becomes an unknown value (the
- * callee's frame is gone; the caller's own bytes are tracked as cells, not through it). */
-static struct aval frame_local(const struct aval *a, uint32_t owner, bool result)
+ * exits returned in the previous pass (call_result).  Stack pointers do not cross frames as
+ * such: the callee's r10 is another frame, so a pointer into the caller's frame (owner) becomes
+ * one of REGION_CALLER_STACK, checked against what the caller wrote before its calls
+ * (absint_callbacks.c). */
+static struct aval frame_local(const struct aval *a, uint32_t owner)
 {
 	struct aval v = *a;
 
 	if (a->kind == AV_PTR && (a->region == REGION_STACK || a->region == REGION_CALLER_STACK))
-		v = result || a->maybe_null ? aval_top()
+		v = a->maybe_null ? aval_top()
 		    : a->region == REGION_STACK ? aval_ptr(REGION_CALLER_STACK, (uint16_t)owner, a->r)
 						: aval_caller_rebase(a, owner);
 	/* two calls of one function may return different lookups' results; a pointer into
@@ -693,6 +692,31 @@ static struct aval frame_local(const struct aval *a, uint32_t owner, bool result
 	if (!(v.kind == AV_PTR && v.region == REGION_CALLER_STACK))
 		v.id = 0;
 	return v;
+}
+
+/* What a static callee's exits returned (its summary r0), as its caller sees it: a number, or a
+ * pointer whose meaning is no frame's nor state's (the context, a map value or NULL with its
+ * map, the packet, a map), with its range.  Any other pointer is an unknown value: one into a
+ * frame (the kernel refuses to return it: absint_verdict.c), an iterator's value, a reference
+ * (absint_ref.c: not modeled across calls), a dynptr's.  The packet pointer's base and the
+ * lookup's identity are the callee's: dropped (the call gives a new identity, absint_step). */
+static struct aval call_result(const struct aval *ret)
+{
+	struct aval v = *ret;
+
+	v.id = 0;
+	if (v.kind != AV_PTR)
+		return v;
+	switch (v.region) {
+	case REGION_PKT:
+		v.map = 0;
+		return v;
+	case REGION_CTX: case REGION_PKT_END: case REGION_PKT_META: case REGION_MAP_VALUE:
+	case REGION_MAP_HANDLE:
+		return v;
+	default:
+		return aval_top();
+	}
 }
 
 /* The bytes a comparison with data_end proved to follow packet pointer a in s (0 when a is not
@@ -780,7 +804,7 @@ static struct aval call_summary(struct scev_ctx *cx, const struct astate *s, uin
 
 		call_pkt_note(cx, s, f);
 		for (int r = 1; r <= 5; r++) {
-			struct aval a = frame_local(&s->regs[r], caller, false);
+			struct aval a = frame_local(&s->regs[r], caller);
 
 			args[r] = a;
 			cx->fn_args_acc[f][r] = cx->fn_seen_acc[f] & 1 ?
@@ -798,7 +822,7 @@ static struct aval call_summary(struct scev_ctx *cx, const struct astate *s, uin
 	}
 	absint_iter_note_call(cx, caller, f, s);
 	if (cx->fn_seen && (cx->fn_seen[f] & 2))
-		return frame_local(&cx->fn_ret[f], caller, true);
+		return call_result(&cx->fn_ret[f]);
 	return aval_top();
 }
 
@@ -1129,6 +1153,11 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 				uint32_t f = cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func;
 
 				v = call_summary(cx, s, pc, pc + 1 + i->imm);
+				/* (a result that may be NULL: this call's, as a helper's) */
+				if (v.kind == AV_PTR && v.maybe_null) {
+					v.id = aval_null_id(pc);
+					astate__drop_id(s, v.id);
+				}
 				/* (the dynptrs of this frame it made or released) */
 				absint_dynptr_return(cx, s, pc, cx->st.cfg->blocks[
 					cx->st.cfg->block_of[pc + 1 + i->imm]].func);

@@ -995,6 +995,10 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 			VFAIL(VERDICT_UNSAFE, pc, "R%u may be read before it is written (not written on some path)", r);
 	if (ebpf_is_exit(i) && cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func == 0)
 		verify_btf_return(cx, v, s, pc);
+	/* (the kernel's prepare_func_exit: not even a pointer into a caller's frame) */
+	else if (ebpf_is_exit(i) && s->regs[0].kind == AV_PTR &&
+		 (s->regs[0].region == REGION_STACK || s->regs[0].region == REGION_CALLER_STACK))
+		VFAIL(VERDICT_UNSAFE, pc, "cannot return stack pointer to the caller");
 	if (cls == BPF_ALU || cls == BPF_ALU64) {
 		verify_ptr_alu(v, s, pc, i);
 		return;

@@ -828,7 +828,15 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 								aval_join(&cx.fn_args[f][r], &cx.fn_args_acc[f][r]);
 						}
 				}
-				if ((cx.fn_seen_acc[f] & 2) &&
+				/* the result too, while the arguments are: a map value, ctx or
+				 * packet pointer joined with the first round's "some number" would
+				 * be unknown for good (a callback's result is the helper's) */
+				if ((cx.fn_seen_acc[f] & 2) && round < seed_rounds && !cx.fn_cb[f] &&
+				    !aval_equal(&cx.fn_ret_acc[f], &cx.fn_ret[f])) {
+					cx.fn_ret[f] = cx.fn_ret_acc[f];
+					stable = false;
+					seeded = true;
+				} else if ((cx.fn_seen_acc[f] & 2) &&
 				    !aval_subset(&cx.fn_ret_acc[f], &cx.fn_ret[f])) {
 					stable = false;
 					cx.fn_ret[f] = round ? aval_widen(&cx.fn_ret[f], &cx.fn_ret_acc[f]) :

@@ -615,7 +615,7 @@ struct run_stats {
 	 GEN_PROG_ARGS_LAST_UNSAFE | GEN_PROG_HASH_UNSAFE | GEN_PROG_PCPU_UNSAFE |                \
 	 GEN_PROG_DEAD_ENTRY_UNSAFE | GEN_PROG_VMA_UNSAFE | GEN_PROG_TIMER_TWO_UNSAFE |           \
 	 GEN_PROG_MAP_LEN_UNSAFE | GEN_PROG_U64_PTR_UNSAFE | GEN_PROG_CB_CTX_UNSAFE |                \
-	 GEN_PROG_LOOP_CB_UNSAFE)
+	 GEN_PROG_LOOP_CB_UNSAFE | GEN_PROG_SUB_RET_UNSAFE)
 
 /* Runs p on input (GEN_INPUT_LEN bytes) with every header watched; returns the trap. */
 static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
@@ -2947,6 +2947,50 @@ static void test_cb_two_ctx_knobs(void)
 	       c.loaded[1] - c.accepted[1], c.loaded[1]);
 }
 
+/* p_sub_ret_ptr and its unsafe twin p_sub_ret_ptr_bad (generators/gen_subret.c): main loads
+ * through what a static function's map lookup returned (the value at an offset, or NULL) after
+ * a NULL test of it, of a copy or of a spill's fill; the twin loads untested through NULL or
+ * past the value.  The safe form never traps (check_program, two inputs) and is called safe,
+ * 95 of 100 at least (base23, whose summary returned a number: none, "R0 is not a known
+ * pointer"); the twin, flagged, traps on every run and is never called safe.  The kernel's word
+ * on the first 25 of each: it accepts every safe form bpfscev calls safe (or refuses it for one
+ * of its limits only), and refuses every twin. */
+static void sub_ret_program(void *arg, const struct twin_run *r)
+{
+	static const struct mem_twin m = { GEN_PROG_SUB_RET_UNSAFE, { "R0" } };
+	struct cb_two_counts *c = arg;
+	struct verdict_report rep;
+
+	c->t.arg = &m;
+	mem_twin_program(&c->t, r);
+	if (r->seed >= 7500000 + 25 || !twin_kernel_report(r, &rep))
+		return;
+	c->loaded[r->twin]++;
+	c->accepted[r->twin] += rep.kernel_accepted;
+	CHECK(r->twin ? !rep.kernel_accepted : rep.ours.kind != VERDICT_SAFE ||
+						 rep.cls == VC_BOTH_ACCEPT || rep.cls == VC_IMPROVEMENT,
+	      TW "ours %s, the kernel %s: %s", TW_ARGS(r), scev_verdict_name(rep.ours.kind),
+	      rep.kernel_accepted ? "accepts" : "refuses", rep.kernel_message);
+	verdict_report__free(&rep);
+}
+
+static void test_sub_ret_knobs(void)
+{
+	static const struct twin_spec s = { { "p_sub_ret_ptr", "p_sub_ret_ptr_bad" }, 100, 7500000,
+					    100, { { "p_recursion", 0 }, { "p_call_chain", 0 },
+						   { "p_big_frame", 0 } } };
+	struct cb_two_counts c = { { { 0 } } };
+
+	for_twin_programs(&s, sub_ret_program, &c);
+	check_mem_twins(&s, &c.t, 95);
+	if (!c.loaded[0])
+		check_skip_part("p_sub_ret_ptr: the kernel's verdicts (bpf() refused)");
+	printf("p_sub_ret_ptr: %u of 100 called safe, the kernel accepts %u of %u; "
+	       "p_sub_ret_ptr_bad: %u of %u trap, none called safe, the kernel refuses %u of %u\n",
+	       c.t.safe, c.accepted[0], c.loaded[0], c.t.traps, c.t.flagged[1],
+	       c.loaded[1] - c.accepted[1], c.loaded[1]);
+}
+
 /* p_krules and its unsafe twin p_krules_bad (generators/gen_krules.c): a packet offset in
  * [0, 31] through a stack spill or a shift, which the kernel keeps (the safe forms) or loses (the
  * twin: a spill it does not keep, a shift by the width or a variable).  No run can tell them
@@ -4245,6 +4289,7 @@ int main(void)
 	test_iter_search_knobs();
 	test_stack_align_knobs();
 	test_cb_two_ctx_knobs();
+	test_sub_ret_knobs();
 	test_krules_knobs();
 	test_default_mix();
 	test_other_forms();
