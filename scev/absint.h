@@ -249,6 +249,16 @@ const struct ebpf_helper_proto *absint_helper_proto(const struct astate *s, int3
  * or release one (read, write and data: absint_helper_proto's forms). */
 bool absint_dynptr_on_stack(const struct astate *s, int32_t id);
 const struct ebpf_helper_proto *absint_dynptr_proto(int32_t id);
+/* The dynptr kfunc the call at pc is (DK_*), or DK_NONE. */
+enum { DK_NONE, DK_FROM_SKB, DK_FROM_XDP, DK_CLONE, DK_ADJUST, DK_IS_NULL, DK_IS_RDONLY, DK_SIZE,
+       DK_SLICE, DK_SLICE_RDWR };
+int absint_dynptr_kfunc(const struct scev_ctx *cx, uint32_t pc);
+/* A call at pc of dynptr kfunc dk: the masks and slices of s, *w the 16 bytes of the dynptr it
+ * makes, *buf the bytes of this frame it writes (a slice's buffer); its result. */
+struct aval absint_dynptr_kfunc_call(struct scev_ctx *cx, struct astate *s, uint32_t pc, int dk,
+				     struct stack_span *w, struct stack_span *buf);
+/* The packet may have moved: the slices that may be a packet dynptr's die. */
+void absint_dynptr_pkt_moved(struct astate *s);
 /* A helper call that makes or releases a dynptr on the stack: the masks and slices of s, and
  * *w the 16 bytes it writes; false for any other call. */
 bool absint_dynptr_call(struct scev_ctx *cx, struct astate *s, uint32_t pc,
@@ -290,6 +300,10 @@ void absint_dynptr_guard_branch(struct astate *s);
 /* bpf_dynptr_data's size argument R3 at pc (any dynptr: stack or a user ringbuf sample):
  * true after a failure written into v. */
 bool absint_dynptr_data_size_fails(struct scev_verdict *v, const struct astate *s, uint32_t pc);
+/* absint_verdict.c: memory argument reg of name's call at pc, of size r[reg + 1] (0 allowed),
+ * which the call writes (check_mem_size_reg); true after a failure written into v. */
+bool absint_verify_mem_arg(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			   uint32_t pc, const char *name, unsigned reg);
 /* The verdict's checks of instruction pc (true after a failure) and of an access [lo, hi) of
  * the frame. */
 bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,

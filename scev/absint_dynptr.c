@@ -64,7 +64,9 @@
 
 #define EINVAL_ 22
 
-enum { DP_OTHER, DP_FROM_MEM, DP_RESERVE, DP_RELEASE, DP_USE };
+/* (DP_MAKE: a kfunc's make, bpf_dynptr_from_skb, _from_xdp, _clone: a local dynptr, or the
+ * clone of a ringbuf one, whose other arguments the kfunc checks) */
+enum { DP_OTHER, DP_FROM_MEM, DP_RESERVE, DP_RELEASE, DP_USE, DP_MAKE };
 
 static int dp_kind(int32_t id)
 {
@@ -78,6 +80,20 @@ static int dp_kind(int32_t id)
 	case BPF_FUNC_dynptr_data: return DP_USE;
 	default: return DP_OTHER;
 	}
+}
+
+/* The kind of the call at pc: a dynptr helper's, DP_MAKE for a dynptr kfunc that makes one,
+ * DP_USE for the other dynptr kfuncs. */
+static int call_kind(const struct scev_ctx *cx, uint32_t pc)
+{
+	const struct bpf_insn *i = &cx->insns[pc];
+	int dk;
+
+	if (ebpf_is_helper_call(i))
+		return dp_kind(i->imm);
+	dk = absint_dynptr_kfunc(cx, pc);
+	return dk == DK_NONE ? DP_OTHER : dk == DK_FROM_SKB || dk == DK_FROM_XDP ||
+					  dk == DK_CLONE ? DP_MAKE : DP_USE;
 }
 
 /* The register that holds the dynptr of helper id (0: not a dynptr helper). */
@@ -287,6 +303,120 @@ bool absint_dynptr_call(struct scev_ctx *cx, struct astate *s, uint32_t pc,
 	dp_set(&s->dp, &s->dpr, b, kind);
 	*w = (struct stack_span){ (int16_t)d->r.umin, (int16_t)(d->r.umin + 16) };
 	return true;
+}
+
+/* ---- the dynptr kfuncs (kernel/bpf/helpers.c; from_skb and from_xdp: net/core/filter.c) ----
+ *
+ * from_skb(ctx, flags, d) and from_xdp(ctx, flags, d) make d a dynptr of the packet: a local
+ * one as the helpers' makes go (no reference; flags other than 0 leave it NULL with -EINVAL, a
+ * dynptr all the same).  clone(d, c) makes c a dynptr of d's kind (a ringbuf one's clone shares
+ * its reference, which releasing either ends: not modeled, the verdict refuses it).  adjust(d,
+ * start, end), is_null(d), is_rdonly(d) and size(d) use d.  slice(d, off, buf, n) and
+ * slice_rdwr give n bytes (a constant) or NULL, REGION_DYNPTR_MEM (slice's read-only: its map
+ * has DYNPTR_MEM_RO); buf, NULL or n bytes the kfunc writes, is the result itself when a packet
+ * dynptr's bytes are not in the linear part.  A slice of a packet dynptr dies when the packet
+ * may move (the kernel's clear_all_pkt_pointers): which dynptr a slice is of is not kept, so
+ * in a program that makes packet dynptrs every slice is marked so (DYNPTR_MEM_PKT) and dies
+ * (absint_dynptr_pkt_moved).  The results are numbers of no known value, as the kernel's
+ * verifier holds them (an int, a bool, a u32 in a 64-bit register). */
+static const char *const dk_names[] = {
+	[DK_FROM_SKB] = "bpf_dynptr_from_skb", [DK_FROM_XDP] = "bpf_dynptr_from_xdp",
+	[DK_CLONE] = "bpf_dynptr_clone", [DK_ADJUST] = "bpf_dynptr_adjust",
+	[DK_IS_NULL] = "bpf_dynptr_is_null", [DK_IS_RDONLY] = "bpf_dynptr_is_rdonly",
+	[DK_SIZE] = "bpf_dynptr_size", [DK_SLICE] = "bpf_dynptr_slice",
+	[DK_SLICE_RDWR] = "bpf_dynptr_slice_rdwr",
+};
+
+int absint_dynptr_kfunc(const struct scev_ctx *cx, uint32_t pc)
+{
+	const char *n;
+
+	if (cx->insns[pc].src_reg != BPF_PSEUDO_KFUNC_CALL || !ebpf_is_call(&cx->insns[pc]) ||
+	    !cx->prog || !(n = ebpf_prog_kfunc_name(cx->prog, pc)) || strncmp(n, "bpf_dynptr_", 11))
+		return DK_NONE;
+	for (int k = DK_NONE + 1; k < (int)(sizeof(dk_names) / sizeof(dk_names[0])); k++)
+		if (!strcmp(n, dk_names[k]))
+			return k;
+	return DK_NONE;
+}
+
+/* The register holding the dynptr kfunc dk makes (0: none). */
+static int dk_made_reg(int dk)
+{
+	return dk == DK_FROM_SKB || dk == DK_FROM_XDP ? 3 : dk == DK_CLONE ? 2 : 0;
+}
+
+struct aval absint_dynptr_kfunc_call(struct scev_ctx *cx, struct astate *s, uint32_t pc, int dk,
+				     struct stack_span *w, struct stack_span *buf)
+{
+	const struct aval *d = &s->regs[dk_made_reg(dk)], *src = &s->regs[1];
+	struct aval r0 = aval_scalar(range_unknown());
+	uint64_t len = 0, bit;
+	int b;
+
+	*w = *buf = (struct stack_span){ 0, 0 };
+	if (dk == DK_SLICE || dk == DK_SLICE_RDWR) {
+		const struct aval *m = &s->regs[3];
+		bool sized = aval_is_const(&s->regs[4], &len) && len <= DYNPTR_SLICE_MAX;
+		int64_t lo = (int64_t)m->r.umin;
+
+		if (m->kind == AV_PTR && m->region == REGION_STACK && !m->maybe_null &&
+		    range_is_const(&m->r) && sized && lo >= -FP_FRAME && lo + (int64_t)len <= 0)
+			*buf = (struct stack_span){ (int16_t)lo, (int16_t)(lo + (int64_t)len) };
+		else if (m->kind == AV_PTR && m->region == REGION_CALLER_STACK)
+			absint_cb_note_write(cx, pc, m, 0, sized ? len : UINT64_MAX, NULL);
+		if (!sized)
+			return aval_top();
+		r0 = aval_ptr(REGION_DYNPTR_MEM, (uint16_t)(len | (dk == DK_SLICE ? DYNPTR_MEM_RO : 0) |
+							     (cx->dp_pkt ? DYNPTR_MEM_PKT : 0)),
+			      range_const(0));
+		r0.maybe_null = true;
+		r0.id = aval_null_id(pc);
+		astate__drop_id(s, r0.id);
+		return r0;
+	}
+	if (!dk_made_reg(dk))
+		return r0;	/* (a use) */
+	if (d->kind == AV_PTR && d->region == REGION_CALLER_STACK) {
+		/* (a caller's: not modeled, the verdict refuses it) */
+		absint_cb_note_unknown(cx, pc);
+		if (!cx->first_pass)
+			cx->dp_out = true;
+		return r0;
+	}
+	if (func_of(cx, pc) != 0 && !(d->kind == AV_PTR && d->region == REGION_STACK) &&
+	    !cx->first_pass && !slot_refused(d))
+		cx->dp_out = true;
+	if (d->kind != AV_PTR || d->region != REGION_STACK || !range_is_const(&d->r) ||
+	    (b = dp_bit((int64_t)d->r.umin)) < 0)
+		return r0;	/* (the verdict refuses it) */
+	bit = 1ull << b;
+	if (s->dp.may & bit)
+		drop_slices(s, !(s->dp.may & ~bit) && !cx->dp_sub);
+	s->dpg = NULL;
+	dp_set(&s->dp, &s->dpr, b, DP_FROM_MEM);
+	/* (a clone of a ringbuf dynptr is one too) */
+	if (dk == DK_CLONE && src->kind == AV_PTR && src->region == REGION_STACK &&
+	    range_is_const(&src->r) && dp_bit((int64_t)src->r.umin) >= 0) {
+		uint64_t sb = 1ull << dp_bit((int64_t)src->r.umin);
+
+		if (s->dpr.may & sb)
+			s->dpr.may |= bit;
+		if (s->dpr.must & sb)
+			s->dpr.must |= bit;
+	}
+	*w = (struct stack_span){ (int16_t)d->r.umin, (int16_t)(d->r.umin + 16) };
+	return r0;
+}
+
+void absint_dynptr_pkt_moved(struct astate *s)
+{
+	for (int r = 0; r < EBPF_NREGS; r++)
+		if (is_slice(&s->regs[r]) && (s->regs[r].map & DYNPTR_MEM_PKT))
+			s->regs[r] = aval_top();
+	for (uint32_t c = 0; c < s->n; c++)
+		if (is_slice(&s->cells[c].v) && (s->cells[c].v.map & DYNPTR_MEM_PKT))
+			s->cells[c].v = aval_top();
 }
 
 /* Function f is a callback only bpf_loop, bpf_for_each_map_elem or bpf_find_vma calls (the
@@ -982,10 +1112,12 @@ int absint_dynptr_setup(struct scev_ctx *cx)
 	cx->dp_loop = NULL;
 	cx->dp_sub = false;
 	cx->dp_out = false;
+	cx->dp_pkt = false;
 	for (uint32_t pc = 0; pc < cx->len; pc += ebpf_insn_slots(&cx->insns[pc])) {
-		const struct bpf_insn *i = &cx->insns[pc];
-		int k = ebpf_is_helper_call(i) ? dp_kind(i->imm) : DP_OTHER;
+		int k = call_kind(cx, pc), dk = absint_dynptr_kfunc(cx, pc);
 
+		if (dk == DK_FROM_SKB || dk == DK_FROM_XDP)
+			cx->dp_pkt = true;
 		if (k != DP_OTHER && func_of(cx, pc) != 0)
 			cx->dp_sub = true;
 		if (k == DP_OTHER || k == DP_USE || cx->dp_loop)
@@ -1014,7 +1146,7 @@ int absint_dynptr_setup(struct scev_ctx *cx)
 			for (uint32_t pc = bl->first; pc <= bl->last;
 			     pc += ebpf_insn_slots(&cx->insns[pc])) {
 				const struct bpf_insn *i = &cx->insns[pc];
-				int kd = ebpf_is_helper_call(i) ? dp_kind(i->imm) : DP_OTHER;
+				int kd = call_kind(cx, pc);
 
 				/* (or a call of a function, or a bpf_loop call of a
 				 * callback, that may make or release a dynptr of this
@@ -1154,14 +1286,16 @@ static bool dp_slot_fails(struct scev_verdict *v, uint32_t pc, const char *name,
  * holding no ringbuf dynptr, no other live dynptr nor iterator; used or released where one is
  * live on every path, a ringbuf one for a release.  True when the verdict failed. */
 static bool dp_arg_fails(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
-			 uint32_t pc, int kind, int b, const struct life *dp, const struct life *dpr,
-			 uint64_t it_may, const char *at)
+			 uint32_t pc, int kind, int reg, const char *name, int b,
+			 const struct life *dp, const struct life *dpr, uint64_t it_may,
+			 const char *at)
 {
 	const struct bpf_insn *i = &cx->insns[pc];
-	const char *name = ebpf_helper_name(i->imm);
 	int64_t off = off_of(b);
 	uint64_t bit = 1ull << b;
 
+	if (kind == DP_MAKE)
+		goto made;
 	if (kind == DP_FROM_MEM || kind == DP_RESERVE) {
 		const struct aval *m = &s->regs[1];
 
@@ -1179,6 +1313,7 @@ static bool dp_arg_fails(struct scev_ctx *cx, struct scev_verdict *v, const stru
 			      "(type %u): not a ringbuf", cx->maps[m->map].name,
 			      cx->maps[m->map].type);
 		}
+made:
 		if (dp_covers(dpr->may) & (dp_cover(b)))
 			VFAIL(VERDICT_UNSAFE, pc, "%s: cannot overwrite referenced dynptr (a ringbuf "
 			      "dynptr at fp%lld%s may be live)", name,
@@ -1194,7 +1329,7 @@ static bool dp_arg_fails(struct scev_ctx *cx, struct scev_verdict *v, const stru
 	if (!(dp->must & bit))
 		VFAIL(VERDICT_UNSAFE, pc, "Expected an initialized dynptr as arg #%d (%s: no dynptr "
 		      "at fp%lld%s on some path: never made, released or overwritten)",
-		      dp_reg(i->imm) - 1, name, (long long)off, at);
+		      reg - 1, name, (long long)off, at);
 	if (kind == DP_RELEASE) {
 		if (!(dpr->may & bit))
 			VFAIL(VERDICT_UNSAFE, pc, "arg 1 is an unacquired reference (%s of the local "
@@ -1204,9 +1339,124 @@ static bool dp_arg_fails(struct scev_ctx *cx, struct scev_verdict *v, const stru
 			      "fp%lld%s is a local one on some path)", name, (long long)off, at);
 		return false;
 	}
-	if (i->imm == BPF_FUNC_dynptr_data && (s->init & 1u << 3))
+	if (ebpf_is_helper_call(i) && i->imm == BPF_FUNC_dynptr_data && (s->init & 1u << 3))
 		return absint_dynptr_data_size_fails(v, s, pc);
 	return false;
+}
+
+static bool dp_verify_arg(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			  uint32_t pc, int kind, int reg, const char *name, const char *words);
+
+/* Whether a program of the type analyzed may write packet data (the kernel's
+ * may_access_direct_pkt_data for BPF_WRITE), which bpf_dynptr_slice_rdwr asks whatever its
+ * dynptr's kind; the skb dynptrs of the others are read-only. */
+static bool pkt_writer(const struct scev_ctx *cx)
+{
+	switch (cx->prog_type) {
+	case BPF_PROG_TYPE_SCHED_CLS: case BPF_PROG_TYPE_SCHED_ACT: case BPF_PROG_TYPE_XDP:
+	case BPF_PROG_TYPE_LWT_XMIT: case BPF_PROG_TYPE_SK_SKB: case BPF_PROG_TYPE_SK_MSG:
+	case BPF_PROG_TYPE_CGROUP_SOCKOPT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Argument reg of a dynptr kfunc call, a number (check_kfunc_args: "R%d is not a scalar"). */
+static bool dk_scalar_fails(struct scev_verdict *v, const struct astate *s, uint32_t pc, int reg,
+			    const char *name)
+{
+	if (s->regs[reg].kind == AV_TOP)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "%s: R%d may be a pointer", name, reg);
+	if (s->regs[reg].kind != AV_SCALAR)
+		VFAIL(VERDICT_UNSAFE, pc, "R%d is not a scalar (%s's argument %d is a number)", reg,
+		      name, reg - 1);
+	return false;
+}
+
+/* A call of dynptr kfunc dk at pc, as check_kfunc_args and check_special_kfunc take it (true
+ * when the verdict failed). */
+static bool dk_verify(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+		      uint32_t pc, int dk)
+{
+	static const char used[] = "Expected an initialized dynptr as arg #0";
+	static const char uninit[] = "Dynptr has to be an uninitialized dynptr";
+	const char *name = dk_names[dk];
+	bool slice = dk == DK_SLICE || dk == DK_SLICE_RDWR;
+	int nargs = slice ? 4 : dk == DK_ADJUST || dk == DK_FROM_SKB || dk == DK_FROM_XDP ? 3
+		    : dk == DK_CLONE ? 2 : 1;
+	const struct aval *a = &s->regs[1];
+	uint64_t len;
+
+	v->checks++;
+	for (int r = 1; r <= nargs; r++)
+		if (!(s->init & (1u << r)))
+			VFAIL(VERDICT_UNSAFE, pc, "R%d !read_ok (%s's argument %d is not written on "
+			      "some path)", r, name, r - 1);
+	if (dk == DK_FROM_SKB || dk == DK_FROM_XDP) {
+		/* (registered for the socket buffer programs' types, for XDP's: the others the
+		 * kernel refuses, or takes a trusted skb of a tracing program) */
+		if (dk == DK_FROM_SKB ? cx->ctx_model != EBPF_CTX_SKB
+				      : cx->prog_type != BPF_PROG_TYPE_XDP)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "%s in a program of type %u is not modeled",
+			      name, cx->prog_type);
+		if (a->kind == AV_TOP)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: R1 may not be the context", name);
+		if (a->kind != AV_PTR || a->region != REGION_CTX || a->maybe_null ||
+		    !range_is_const(&a->r) || a->r.umin)
+			VFAIL(VERDICT_UNSAFE, pc, "arg#0 expected pointer to ctx, but got %s (%s)",
+			      a->kind == AV_SCALAR ? "scalar" : claim_region_name(a->region), name);
+		if (dk_scalar_fails(v, s, pc, 2, name))
+			return true;
+		return dp_verify_arg(cx, v, s, pc, DP_MAKE, 3, name, uninit);
+	}
+	if (a->kind == AV_PTR && a->region == REGION_DYNPTR && dk == DK_CLONE)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "%s of the dynptr a callback or a global function is "
+		      "given is not modeled", name);
+	if (dp_verify_arg(cx, v, s, pc, DP_USE, 1, name, used))
+		return true;
+	if (dk == DK_CLONE) {
+		int b = a->region == REGION_STACK ? dp_bit((int64_t)a->r.umin) : -1;
+
+		if (b < 0)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "%s of a dynptr of a caller's frame is not "
+			      "modeled", name);
+		if (s->dpr.may & (1ull << b))
+			VFAIL(VERDICT_UNSUPPORTED, pc, "%s of the ringbuf dynptr at fp%lld: the clone "
+			      "shares its reference (releasing either ends both), which is not "
+			      "modeled", name, (long long)off_of(b));
+		return dp_verify_arg(cx, v, s, pc, DP_MAKE, 2, name, uninit);
+	}
+	if (dk == DK_ADJUST)
+		return dk_scalar_fails(v, s, pc, 2, name) || dk_scalar_fails(v, s, pc, 3, name);
+	if (!slice)
+		return false;
+	if (dk_scalar_fails(v, s, pc, 2, name) || dk_scalar_fails(v, s, pc, 4, name))
+		return true;
+	/* buffer__szk: a constant (tnum_is_const on each path the kernel walks) */
+	if (!aval_is_const(&s->regs[4], &len))
+		VFAIL(VERDICT_UNSUPPORTED, pc, "%s: R4 is not a known constant (a range: one per "
+		      "path is not modeled)", name);
+	if (len > DYNPTR_SLICE_MAX)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "%s: a size of %llu bytes (more than %u are not "
+		      "modeled)", name, (unsigned long long)len, DYNPTR_SLICE_MAX);
+	if (dk == DK_SLICE_RDWR && !pkt_writer(cx))
+		VFAIL(VERDICT_UNSAFE, pc, "the prog does not allow writes to packet data (%s in a "
+		      "program of type %u)", name, cx->prog_type);
+	/* (the kernel this was measured on, 6.18, refuses it in every type: "bpf_dynptr_slice_rdwr()
+	 * is not allowed", EPERM; where it is taken, a packet dynptr's slice may be its buffer on
+	 * the stack, which writes through it would change unseen) */
+	if (dk == DK_SLICE_RDWR)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "%s: not modeled (refused by the running kernel in "
+		      "every program type; a packet dynptr's slice may be its buffer on the stack)",
+		      name);
+	/* buffer__opt: NULL, or len bytes the kfunc may write */
+	if (aval_is_const(&s->regs[3], &len) && len == 0 && s->regs[3].kind == AV_SCALAR)
+		return false;
+	if (s->regs[3].kind == AV_TOP)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "%s: R3 may not be NULL nor a pointer to memory",
+		      name);
+	return absint_verify_mem_arg(cx, v, s, pc, name, 3);
 }
 
 bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
@@ -1214,10 +1464,7 @@ bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, cons
 {
 	const struct bpf_insn *i = &cx->insns[pc];
 	bool helper = ebpf_is_helper_call(i);
-	int kind = helper ? dp_kind(i->imm) : DP_OTHER, reg, b;
-	const char *name;
-	const struct aval *d;
-	int64_t off;
+	int kind = helper ? dp_kind(i->imm) : DP_OTHER, dk;
 
 	if (s->dpr.may && func_of(cx, pc) != 0) {
 		int k = __builtin_ctzll(s->dpr.may);
@@ -1257,6 +1504,8 @@ bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, cons
 	}
 	if (!ebpf_is_call(i))
 		return false;
+	if ((dk = absint_dynptr_kfunc(cx, pc)) != DK_NONE)
+		return dk_verify(cx, v, s, pc, dk);
 	if (kind == DP_OTHER || (kind == DP_USE && !absint_dynptr_on_stack(s, i->imm))) {
 		/* a callee, a kfunc or a helper that calls back, given a pointer into this frame,
 		 * may read or write a live dynptr's bytes; a plain helper's memory arguments are
@@ -1308,9 +1557,19 @@ bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, cons
 		}
 		return false;
 	}
-	reg = dp_reg(i->imm);
-	name = ebpf_helper_name(i->imm);
-	d = &s->regs[reg];
+	return dp_verify_arg(cx, v, s, pc, kind, dp_reg(i->imm), ebpf_helper_name(i->imm),
+			     dp_slot_words(i->imm, kind));
+}
+
+/* The dynptr argument reg of dynptr helper or kfunc call pc (kind; words: what the kernel says
+ * of a misaligned one): true when the verdict failed. */
+static bool dp_verify_arg(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			  uint32_t pc, int kind, int reg, const char *name, const char *words)
+{
+	const struct aval *d = &s->regs[reg];
+	int64_t off;
+	int b;
+
 	v->checks++;
 	if (!(s->init & (1u << reg)))
 		VFAIL(VERDICT_UNSAFE, pc, "R%d may be read before it is written (not written on some "
@@ -1321,10 +1580,14 @@ bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, cons
 				     d->region != REGION_DYNPTR && d->region != REGION_CALLER_STACK))
 		VFAIL(VERDICT_UNSAFE, pc, "R%d type=%s expected=fp (%s takes a dynptr on the stack)",
 		      reg, d->kind == AV_SCALAR ? "scalar" : claim_region_name(d->region), name);
+	/* (a kfunc's use of the dynptr a callback or a global function is given: a read-only
+	 * CONST_PTR_TO_DYNPTR the kernel lets it take) */
+	if (d->region == REGION_DYNPTR && kind == DP_USE && absint_is_urb_dynptr(d))
+		return false;
 	if (d->region == REGION_DYNPTR)
 		VFAIL(VERDICT_UNSAFE, pc, "%s: R%d is a bpf_user_ringbuf_drain sample's dynptr, which "
 		      "%s", name, reg, kind == DP_RELEASE ? "is not a ringbuf dynptr reference"
-							  : "is initialized already");
+		      : kind == DP_USE ? "is not at offset 0" : "is initialized already");
 	if (d->region == REGION_CALLER_STACK) {
 		uint32_t f = func_of(cx, pc);
 		const struct iter_in *c = dp_facts(cx, f);
@@ -1338,7 +1601,10 @@ bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, cons
 			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the dynptr may be in several callers' "
 			      "frames, or this function is not a static subprogram nor a bpf_loop "
 			      "callback", name);
-		if (dp_slot_fails(v, pc, name, d, true, dp_slot_words(i->imm, kind), &off, &b))
+		if (kind == DP_MAKE)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: a kfunc making a dynptr of a caller's "
+			      "frame is not modeled", name);
+		if (dp_slot_fails(v, pc, name, d, true, words, &off, &b))
 			return true;
 		if (!c || !c->seen || c->dframe != d->map)
 			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the dynptr at fp%lld of the function at "
@@ -1350,17 +1616,17 @@ bool absint_dynptr_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, cons
 		absint_frame_depth(cx, d->map, off);
 		/* (the iterators at the calls are the caller's own: a frame further up may hold
 		 * some where one is made) */
-		return dp_arg_fails(cx, v, s, pc, kind, b, &s->cdp, &s->cdpr,
+		return dp_arg_fails(cx, v, s, pc, kind, reg, name, b, &s->cdp, &s->cdpr,
 				    c->dframe == c->caller ? c->may : any_iter(cx) ? ~0ull : 0,
 				    " of the caller's frame");
 	}
 	if (func_of(cx, pc) != 0 && !plain_static(cx, func_of(cx, pc)))
 		VFAIL(VERDICT_UNSUPPORTED, pc, "%s: dynptrs in a callback or a global function's "
 		      "frame are not modeled", name);
-	if (dp_slot_fails(v, pc, name, d, false, dp_slot_words(i->imm, kind), &off, &b))
+	if (dp_slot_fails(v, pc, name, d, false, words, &off, &b))
 		return true;
 	absint_frame_depth(cx, func_of(cx, pc), off);
-	return dp_arg_fails(cx, v, s, pc, kind, b, &s->dp, &s->dpr, s->it.may, "");
+	return dp_arg_fails(cx, v, s, pc, kind, reg, name, b, &s->dp, &s->dpr, s->it.may, "");
 }
 
 bool absint_dynptr_data_size_fails(struct scev_verdict *v, const struct astate *s, uint32_t pc)

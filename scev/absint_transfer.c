@@ -370,6 +370,8 @@ void absint_pkt_moved(struct astate *s)
 {
 	uint32_t k = 0;
 
+	absint_dynptr_pkt_moved(s);	/* (a packet dynptr's slices die with the pointers) */
+
 	for (int r = 0; r < EBPF_NREGS; r++) {
 		if (is_pkt_ptr(&s->regs[r]))
 			s->regs[r] = aval_top();
@@ -448,6 +450,10 @@ static uint8_t call_effects(const struct scev_ctx *cx, uint32_t pc)
 	 * kfuncs that change packet data); other kfuncs: anything */
 	if (ebpf_is_call(i) && absint_iter_kfunc(cx, pc))
 		return FN_WRITES_OUT;
+	/* the dynptr kfuncs write the dynptr they make or a slice's buffer; none changes packet
+	 * data (bpf_dynptr_write to an skb dynptr does: kfunc_other above) */
+	if (ebpf_is_call(i) && absint_dynptr_kfunc(cx, pc))
+		return FN_WRITES_OUT;
 	return ebpf_is_call(i) ? FN_MOVES_PKT | FN_WRITES_OUT : 0;
 }
 
@@ -463,8 +469,14 @@ int absint_fn_effects(struct scev_ctx *cx)
 
 	for (uint32_t pc = 0; pc < cx->len; pc += ebpf_insn_slots(&cx->insns[pc]))
 		if (ebpf_is_call(&cx->insns[pc]) && !ebpf_is_helper_call(&cx->insns[pc]) &&
-		    !ebpf_is_pseudo_call(&cx->insns[pc]) && !absint_iter_kfunc(cx, pc))
-			cx->kfunc_other = true;
+		    !ebpf_is_pseudo_call(&cx->insns[pc]) && !absint_iter_kfunc(cx, pc)) {
+			int dk = absint_dynptr_kfunc(cx, pc);
+
+			/* (bpf_dynptr_from_skb makes the dynptr whose writes may move the packet;
+			 * the other dynptr kfuncs make or use none such) */
+			if (dk == DK_NONE || dk == DK_FROM_SKB)
+				cx->kfunc_other = true;
+		}
 	if (!(cx->fn_effects = arena_zalloc(cfg->nfuncs ? cfg->nfuncs : 1, 1)))
 		return -ENOMEM;
 	/* to a fixpoint: a function does what the functions it calls do, and one that takes a
@@ -1171,6 +1183,24 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 					stack_arg = false;
 					call_writes(en, s, pc, &cx->outer_write[f]);
 				}
+			} else if (i->src_reg == BPF_PSEUDO_KFUNC_CALL && !ebpf_srcbit(i) &&
+				   absint_dynptr_kfunc(cx, pc)) {
+				struct stack_span w, b;
+				int dk = absint_dynptr_kfunc(cx, pc);
+
+				/* (the dynptr it makes; a slice's buffer in this frame, bytes of no
+				 * known value after it, as a helper's output; one not placed there:
+				 * anywhere, and the verdict refuses it) */
+				v = absint_dynptr_kfunc_call(cx, s, pc, dk, &w, &b);
+				stack_arg = (dk == DK_SLICE || dk == DK_SLICE_RDWR) &&
+					    !stack_span_any(&b) && may_be_stack(&s->regs[3]);
+				call_writes(en, s, pc, &w);
+				if (stack_span_any(&b)) {
+					call_writes(en, s, pc, &b);
+					fpmask_add(&s->sinit, b.lo, b.hi);
+					if (stack_misc(s, b.lo, b.hi))
+						return -ENOMEM;
+				}
 			} else if (i->src_reg == BPF_PSEUDO_KFUNC_CALL && !ebpf_srcbit(i)) {
 				struct stack_span w;
 
@@ -1210,6 +1240,11 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 			}
 			if (ebpf_is_helper_call(i) && helper_effects(s, i->imm))
 				return -ENOMEM;
+			/* bpf_dynptr_write to an skb dynptr (which a kfunc makes) changes packet
+			 * data (check_helper_call: changes_data) */
+			if (ebpf_is_helper_call(i) && i->imm == BPF_FUNC_dynptr_write &&
+			    cx->kfunc_other)
+				absint_pkt_moved(s);
 			/* a function or a bpf_loop callback that may move the packet moves it for
 			 * this frame too (the kernel clears packet pointers in every frame) */
 			if ((ebpf_is_pseudo_call(i) ||

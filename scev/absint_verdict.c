@@ -343,11 +343,15 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 			      absint_ll_sat(hi), a->map);
 		return;
 	case REGION_DYNPTR_MEM:
-		/* bpf_dynptr_data's PTR_TO_MEM of its constant size (check_mem_region_access) */
-		if (lo < 0 || hi > a->map)
+		/* bpf_dynptr_data's or a slice's PTR_TO_MEM of its constant size
+		 * (check_mem_region_access); bpf_dynptr_slice's MEM_RDONLY */
+		if (write && (a->map & DYNPTR_MEM_RO))
+			VFAIL(VERDICT_UNSAFE, pc, "R%u cannot write into rdonly_mem (the bytes "
+			      "bpf_dynptr_slice returned)", reg);
+		if (lo < 0 || hi > (a->map & DYNPTR_MEM_MAX))
 			VFAIL(VERDICT_UNSAFE, pc, "R%u invalid access to memory, mem_size=%u: [%lld, "
-			      "%lld) (the sample bytes bpf_dynptr_data returned)", reg, a->map,
-			      absint_ll_sat(lo), absint_ll_sat(hi));
+			      "%lld) (the bytes bpf_dynptr_data or a slice returned)", reg,
+			      a->map & DYNPTR_MEM_MAX, absint_ll_sat(lo), absint_ll_sat(hi));
 		return;
 	case REGION_RINGBUF:
 		absint_ref_verify_access(cx, v, s, a, pc, lo, hi);
@@ -462,6 +466,13 @@ static void verify_mem_arg(struct scev_ctx *cx, struct scev_verdict *v, const st
 	verify_access(cx, v, s, pc, reg, 0, (unsigned)n->r.umax, kind == HARG_MEM_UNINIT);
 	if (v->kind == VERDICT_SAFE && kind != HARG_MEM_UNINIT)
 		verify_unpriv_mem_read(cx, v, s, pc, reg, n->r.umax, name);
+}
+
+bool absint_verify_mem_arg(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			   uint32_t pc, const char *name, unsigned reg)
+{
+	verify_mem_arg(cx, v, s, pc, name, reg, HARG_MEM_UNINIT, HARG_SIZE_OR_ZERO);
+	return v->kind != VERDICT_SAFE;
 }
 
 /* A call of the global function g against its prototype (btf_prepare_func_args,
@@ -976,9 +987,11 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 
 			if (g)
 				verify_global_call(cx, v, s, pc, g);
-			if (ebpf_is_pseudo_call(i) || absint_ref_kfunc(cx, pc))
+			if (ebpf_is_pseudo_call(i) || absint_ref_kfunc(cx, pc) ||
+			    absint_dynptr_kfunc(cx, pc))
 				return;	/* (a static function's arguments are its to check; a
-					 * reference kfunc's, absint_ref_verify_insn's) */
+					 * reference kfunc's, absint_ref_verify_insn's; a dynptr
+					 * kfunc's, absint_dynptr_verify_insn's) */
 			VFAIL(VERDICT_UNSUPPORTED, pc, "kfunc and indirect calls are not modeled");
 		}
 		verify_helper(cx, v, s, pc, i->imm);

@@ -93,10 +93,16 @@ static inline bool aval_caller_self(uint16_t m)
 /* The dynptr a bpf_user_ringbuf_drain callback is given (CONST_PTR_TO_DYNPTR, local: its r1): no
  * access through it; only the dynptr helpers take it (absint_callbacks.c). */
 #define REGION_DYNPTR 38
-/* The sample's bytes bpf_dynptr_data returned for that dynptr (the kernel's PTR_TO_MEM of len
- * bytes, writable, maybe NULL until tested): map bytes. */
+/* The bytes bpf_dynptr_data, bpf_dynptr_slice or bpf_dynptr_slice_rdwr returned of a dynptr (the
+ * kernel's PTR_TO_MEM of len bytes, maybe NULL until tested): map holds len (at most
+ * DYNPTR_MEM_MAX), DYNPTR_MEM_RO when they are read-only (bpf_dynptr_slice's MEM_RDONLY) and
+ * DYNPTR_MEM_PKT when they may be a packet dynptr's, which a move of the packet invalidates
+ * (absint_dynptr.c). */
 #define REGION_DYNPTR_MEM 39
-#define DYNPTR_MEM_MAX 0xffffu	/* the largest size it holds */
+#define DYNPTR_MEM_MAX 0x3fffu	/* the largest size it holds */
+#define DYNPTR_SLICE_MAX DYNPTR_MEM_MAX
+#define DYNPTR_MEM_PKT 0x4000u
+#define DYNPTR_MEM_RO 0x8000u
 /* A kernel object a kfunc acquired (absint_ref.c: bpf_task_acquire, bpf_cpumask_create; the
  * kernel's PTR_TO_BTF_ID | PTR_TRUSTED with a ref_obj_id): map = its acquire call,
  * scev_ctx.ref_sites[map], whose struct (ref_site.btf) it is; valid while the state holds it. */

@@ -432,6 +432,7 @@ struct scev_ctx {
 	 * one; NULL when the program makes none */
 	uint8_t *dp_loop;
 	bool dp_sub;		/* a dynptr helper is called outside the main function */
+	bool dp_pkt;		/* a kfunc makes a dynptr of the packet (absint_dynptr_setup) */
 	/* a subprogram made or released a dynptr not known to be of its own frame, in some pass
 	 * (a caller's: the callers' states do not see it) */
 	bool dp_out;

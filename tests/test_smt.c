@@ -2172,6 +2172,31 @@ static void test_iter_num(void)
 	}
 }
 
+/* The claims of claims_json on prog, all past a call of kfunc: each unknown with its name in the
+ * reason, none proved (what names the case). */
+static void unknown_past_kfunc(const char *what, const char *prog, const char *claims_json,
+			       const char *kfunc)
+{
+	struct smt_opts zo = { .sz = sizeof(zo), .rlimit = TEST_RLIMIT, .timeout_ms = SAFETY_MS };
+	struct prepared p;
+	struct smt_result r;
+
+	if (!ebpf_kfunc_btf_available()) {
+		printf("%s: skipped (no vmlinux BTF: the kfuncs cannot be named)\n", what);
+		return;
+	}
+	if (!prepare(&p, prog, claims_json))
+		return;
+	CHECK(smt_check(&r, p.obj, &p.obj->progs[0], &p.claims->progs[0], &zo) == 0, "smt_check");
+	CHECK(r.nclaims == 2 && !r.proved && r.unknown == 2, "%s: %u claims, %u proved, %u unknown",
+	      what, r.nclaims, r.proved, r.unknown);
+	for (uint32_t k = 0; k < r.nclaims; k++)
+		CHECK(r.claims[k].verdict == SMT_UNKNOWN && strstr(r.claims[k].reason, kfunc),
+		      "%s: the wrong claim %u at pc %u %s (%s)", what, k, r.claims[k].pc,
+		      smt_verdict_name(r.claims[k].verdict), r.claims[k].reason);
+	finish(&p, &r, what);
+}
+
 /* The other iterator families (bpf_iter_bits_new/next/destroy here; task, css, ... alike):
  * kfuncs the interpreter does not run (it stops there), so the machine traps there too and
  * every path past the call was vacuous: a wrong trip count ("exactly 3" of a loop over the set
@@ -2206,25 +2231,43 @@ static void test_iter_other(void)
 		"{\"programs\": [{\"name\": \"bits\", \"loops\": [{\"header\": 8, \"blocks\": "
 		"[[8, 13]], \"trip_count\": {\"kind\": \"exact\", \"max\": 3}}], \"ranges\": ["
 		R1(12, "r6", 100, 100) "]}]}";
-	struct smt_opts zo = { .sz = sizeof(zo), .rlimit = TEST_RLIMIT, .timeout_ms = SAFETY_MS };
-	struct prepared p;
-	struct smt_result r;
 
-	if (!ebpf_kfunc_btf_available()) {
-		printf("iter_bits: skipped (no vmlinux BTF: the kfuncs cannot be named)\n");
-		return;
-	}
-	if (!prepare(&p, prog, claims_wrong))
-		return;
-	CHECK(smt_check(&r, p.obj, &p.obj->progs[0], &p.claims->progs[0], &zo) == 0, "smt_check");
-	CHECK(r.nclaims == 2 && !r.proved && r.unknown == 2, "iter_bits: %u claims, %u proved, "
-	      "%u unknown", r.nclaims, r.proved, r.unknown);
-	for (uint32_t k = 0; k < r.nclaims; k++)
-		CHECK(r.claims[k].verdict == SMT_UNKNOWN &&
-			      strstr(r.claims[k].reason, "bpf_iter_bits_new"),
-		      "iter_bits: the wrong claim %u at pc %u %s (%s)", k, r.claims[k].pc,
-		      smt_verdict_name(r.claims[k].verdict), r.claims[k].reason);
-	finish(&p, &r, "iter_bits");
+	unknown_past_kfunc("iter_bits", prog, claims_wrong, "bpf_iter_bits_new");
+}
+
+/* The dynptr kfuncs, which the interpreter runs on its own dynptr records and the machine does
+ * not encode: a loop over slices of an xdp dynptr, with a wrong trip count ("exactly 3" of 10
+ * iterations) and a wrong range (the count r6 == 100 in the body), is unknown with the kfunc's
+ * name, never proved (issue 15). */
+static void test_dynptr_kfunc(void)
+{
+	static const char prog[] =
+		"-- asm\n"
+		"r6 = 0\n"
+		"r2 = 0\n"
+		"r3 = r10\n"
+		"r3 += -16\n"
+		"call bpf_dynptr_from_xdp\n"	/* pc 4 */
+		"r7 = 0\n"
+		"l:\n"				/* pc 6 */
+		"r1 = r10\n"
+		"r1 += -16\n"
+		"r2 = r7\n"
+		"r3 = 0\n"
+		"r4 = 1\n"
+		"call bpf_dynptr_slice\n"
+		"r6 += 1\n"			/* pc 12 */
+		"r7 += 1\n"
+		"if r7 < 10 goto l\n"
+		"r0 = r6\n"
+		"exit\n"
+		"-- type\nxdp\n";
+	static const char claims_wrong[] =
+		"{\"programs\": [{\"name\": \"slices\", \"loops\": [{\"header\": 6, \"blocks\": "
+		"[[6, 14]], \"trip_count\": {\"kind\": \"exact\", \"max\": 3}}], \"ranges\": ["
+		R1(12, "r6", 100, 100) "]}]}";
+
+	unknown_past_kfunc("dynptr slices", prog, claims_wrong, "bpf_dynptr_from_xdp");
 }
 
 /* A helper the interpreter does not run (bpf_sk_lookup_tcp: a socket or NULL): the machine traps
@@ -2424,6 +2467,7 @@ int main(int argc, char **argv)
 	test_encoding_budget();
 	test_iter_num();
 	test_iter_other();
+	test_dynptr_kfunc();
 	test_helper_unrun();
 	test_precision();
 	test_corpus();

@@ -157,6 +157,7 @@ struct interp_state {
 	/* ringbuf dynptrs whose reserve failed (NULL, no record) and not yet released: references
 	 * all the same (live_recs counts them too) */
 	unsigned dp_nulls;
+	uint32_t dp_ids;	/* the identities given NULL ringbuf dynptrs a clone shares */
 	/* kernel objects kfuncs acquired in this run (INTERP_VA_KOBJ + (k + 1) << 32): live or
 	 * released; live_recs counts the live ones too */
 	uint8_t kobj_live[INTERP_MAX_RECORDS];
@@ -1109,6 +1110,46 @@ static void dp_put(uint8_t *p, uint64_t va, uint32_t size, uint32_t tag)
 	memcpy(p + 12, &tag, 4);
 }
 
+/* The 16 bytes at r[reg] as the slot of a dynptr a call makes: not holding a ringbuf one (the
+ * kernel's "cannot overwrite referenced dynptr"); NULL after a trap. */
+static uint8_t *dp_new_slot(struct interp_state *st, const struct iop *ip, int reg,
+			    const char *name)
+{
+	uint8_t *p = dp_slot(st, ip, reg, name);
+	uint32_t tag;
+
+	if (!p)
+		return NULL;
+	memcpy(&tag, p + 12, 4);
+	if ((tag & 0xffff0000u) == DP_MAGIC && (tag & 0xffu) == DP_RINGBUF) {
+		set_trap(st, INTERP_TRAP_REF, ip->pc, "%s: cannot overwrite referenced dynptr (r%d = "
+			 "0x%llx holds a ringbuf one)", name, reg, (unsigned long long)st->h.regs[reg]);
+		return NULL;
+	}
+	return p;
+}
+
+/* The ringbuf dynptr d was released: so is every clone of it in the live frames (the kernel
+ * releases the reference they share and invalidates them all): the same record, or the same
+ * identity of a NULL one (0: none was cloned). */
+static void dp_release_clones(struct interp_state *st, const struct dp_val *d)
+{
+	uint8_t *p = st->stack, *end = st->stack + (size_t)(st->h.depth + 1) * EBPF_STACK_SIZE;
+	struct dp_val c;
+
+	if ((d->tag & DP_NULL) && !d->va)
+		return;
+	for (; p + 16 <= end; p += 8) {
+		memcpy(&c.tag, p + 12, 4);
+		if ((c.tag & 0xffff0000u) != DP_MAGIC || (c.tag & 0xffu) != DP_RINGBUF ||
+		    (c.tag & DP_NULL) != (d->tag & DP_NULL))
+			continue;
+		memcpy(&c.va, p, 8);
+		if ((d->tag & DP_NULL) ? c.va == d->va : c.va >> 32 == d->va >> 32)
+			dp_put(p, 0, 0, 0);
+	}
+}
+
 /* bpf_dynptr_from_mem(data, size, flags, ptr), bpf_ringbuf_reserve_dynptr(map, size, flags,
  * ptr), bpf_ringbuf_submit_dynptr(ptr, flags) and bpf_ringbuf_discard_dynptr(ptr, flags), as
  * kernel/bpf/helpers.c and ringbuf.c run them: from_mem makes a local dynptr over size bytes of
@@ -1139,22 +1180,17 @@ static int dp_make_helper(struct interp_state *st, const struct iop *ip, int32_t
 		if (d.tag & DP_NULL) {
 			st->dp_nulls--;
 			st->live_recs--;
-		} else if (!rec_release(st, d.va, true)) {
+		} else if (!rec_release(st, d.va & ~0xffffffffull, true)) {
 			set_trap(st, INTERP_TRAP_REF, ip->pc, "%s: the dynptr at r1 = 0x%llx holds no "
 				 "live record (released already)", name, (unsigned long long)r[1]);
 			return -1;
 		}
 		dp_put(dp_slot(st, ip, 1, name), 0, 0, 0);
+		dp_release_clones(st, &d);
 		return 0;
 	}
-	if (!(p = dp_slot(st, ip, 4, name)))
+	if (!(p = dp_new_slot(st, ip, 4, name)))
 		return -1;
-	memcpy(&d.tag, p + 12, 4);
-	if ((d.tag & 0xffff0000u) == DP_MAGIC && (d.tag & 0xffu) == DP_RINGBUF) {
-		set_trap(st, INTERP_TRAP_REF, ip->pc, "%s: cannot overwrite referenced dynptr (r4 = "
-			 "0x%llx holds a ringbuf one)", name, (unsigned long long)r[4]);
-		return -1;
-	}
 	if (id == BPF_FUNC_dynptr_from_mem) {
 		if ((r[1] >> 44) != (INTERP_VA_MAP >> 44)) {
 			set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: r1 = 0x%llx is not a map value",
@@ -1199,7 +1235,9 @@ static int dynptr_helper(struct interp_state *st, const struct iop *ip, int32_t 
 {
 	uint64_t *r = st->h.regs, k = 0, va;
 	bool rd = id == BPF_FUNC_dynptr_read, wr = id == BPF_FUNC_dynptr_write, null = false;
+	bool ro = false, pkt = false;
 	uint32_t len = (uint32_t)r[rd ? 2 : wr ? 4 : 3], off = (uint32_t)r[rd ? 4 : 2], size;
+	uint64_t flags_ok = 0;
 	uint8_t *host = NULL, *mem;
 	int reg = rd ? 3 : 1;
 	struct dp_val d;
@@ -1210,6 +1248,11 @@ static int dynptr_helper(struct interp_state *st, const struct iop *ip, int32_t 
 		size = d.size;
 		va = d.va;
 		null = d.tag & DP_NULL;
+		/* (a read-only one: no write, no data; a packet one's data is NULL, its writes
+		 * __bpf_skb_store_bytes's, which take BPF_F_RECOMPUTE_CSUM and _INVALIDATE_HASH) */
+		ro = d.tag & INTERP_DP_RDONLY;
+		pkt = (d.tag & 0xffu) == INTERP_DP_SKB || (d.tag & 0xffu) == INTERP_DP_XDP;
+		flags_ok = (d.tag & 0xffu) == INTERP_DP_SKB ? 3 : 0;
 	} else {
 		if (!(k = urb_dynptr(st, ip, reg, ebpf_helper_name(id))))
 			return -1;
@@ -1217,7 +1260,7 @@ static int dynptr_helper(struct interp_state *st, const struct iop *ip, int32_t 
 		va = INTERP_VA_URB + (k << 8);
 	}
 	if (!rd && !wr) {
-		*ret = null || off > size || len > size - off ? 0 : va + off;
+		*ret = null || off > size || len > size - off || ro || pkt ? 0 : va + off;
 		return 0;
 	}
 	if (len >= (1u << 29)) {
@@ -1227,11 +1270,11 @@ static int dynptr_helper(struct interp_state *st, const struct iop *ip, int32_t 
 	}
 	if (len && !(host = mem_ptr(st, ip->pc, r[rd ? 1 : 3], len, rd ? ACC_STORE : ACC_LOAD)))
 		return -1;
-	if (null || (rd && r[5]))
+	if (null || (rd && r[5]) || (wr && ro))
 		*ret = ERR(EINVAL);
 	else if (off > size || len > size - off)
 		*ret = ERR(E2BIG);
-	else if (r[5])
+	else if (r[5] & ~(rd ? 0 : flags_ok))
 		*ret = ERR(EINVAL);
 	else {
 		if (len && !(mem = mem_ptr(st, ip->pc, va + off, len, rd ? ACC_LOAD : ACC_STORE)))
@@ -1408,7 +1451,23 @@ static __attribute__((noinline)) int each_start(struct interp_state *st, const s
  * so does a helper's memory argument that overlaps a live iterator (the kernel refuses a read of
  * its bytes, and after a write the iterator is no longer one: iter_overlap). */
 enum { KF_OTHER, KF_ITER_NUM_NEW, KF_ITER_NUM_NEXT, KF_ITER_NUM_DESTROY, KF_REF_ACQUIRE,
-       KF_REF_ACQUIRE_NULL, KF_REF_RELEASE };
+       KF_REF_ACQUIRE_NULL, KF_REF_RELEASE, KF_DP_FROM_SKB, KF_DP_FROM_XDP, KF_DP_CLONE,
+       KF_DP_ADJUST, KF_DP_IS_NULL, KF_DP_IS_RDONLY, KF_DP_SIZE, KF_DP_SLICE, KF_DP_SLICE_RDWR };
+
+/* The dynptr kfuncs, from KF_DP_FROM_SKB on. */
+static const char *const dp_kfuncs[] = {
+	"bpf_dynptr_from_skb", "bpf_dynptr_from_xdp", "bpf_dynptr_clone", "bpf_dynptr_adjust",
+	"bpf_dynptr_is_null", "bpf_dynptr_is_rdonly", "bpf_dynptr_size", "bpf_dynptr_slice",
+	"bpf_dynptr_slice_rdwr",
+};
+
+bool interp_dynptr_kfunc(const char *name)
+{
+	for (unsigned k = 0; name && k < sizeof(dp_kfuncs) / sizeof(dp_kfuncs[0]); k++)
+		if (!strcmp(name, dp_kfuncs[k]))
+			return true;
+	return false;
+}
 
 static uint8_t kfunc_kind(const char *name)
 {
@@ -1419,6 +1478,9 @@ static uint8_t kfunc_kind(const char *name)
 		       : (kf->flags & EBPF_KF_RET_NULL) ? KF_REF_ACQUIRE_NULL : KF_REF_ACQUIRE;
 	if (!name)
 		return KF_OTHER;
+	for (unsigned k = 0; k < sizeof(dp_kfuncs) / sizeof(dp_kfuncs[0]); k++)
+		if (!strcmp(name, dp_kfuncs[k]))
+			return (uint8_t)(KF_DP_FROM_SKB + k);
 	return !strcmp(name, "bpf_iter_num_new") ? KF_ITER_NUM_NEW
 	       : !strcmp(name, "bpf_iter_num_next") ? KF_ITER_NUM_NEXT
 	       : !strcmp(name, "bpf_iter_num_destroy") ? KF_ITER_NUM_DESTROY : KF_OTHER;
@@ -1457,6 +1519,105 @@ static __attribute__((noinline)) int kfunc_ref(struct interp_state *st, const st
 		st->live_recs++;
 		r[0] = INTERP_VA_KOBJ + ((uint64_t)st->nkobjs << 32);
 	}
+	poison_args(r);
+	return 0;
+}
+
+/* Whether a program of type t may write packet data (the kernel's may_access_direct_pkt_data
+ * for BPF_WRITE): an skb dynptr of the others is read-only (bpf_dynptr_from_skb_rdonly). */
+static bool pkt_writer(uint32_t t)
+{
+	return t == BPF_PROG_TYPE_SCHED_CLS || t == BPF_PROG_TYPE_SCHED_ACT ||
+	       t == BPF_PROG_TYPE_XDP || t == BPF_PROG_TYPE_LWT_XMIT || t == BPF_PROG_TYPE_SK_SKB ||
+	       t == BPF_PROG_TYPE_SK_MSG || t == BPF_PROG_TYPE_CGROUP_SOCKOPT;
+}
+
+/* The dynptr kfuncs as kernel/bpf/helpers.c and net/core/filter.c run them (u32 arguments:
+ * the low halves of the registers).  from_skb(ctx, flags, ptr) and from_xdp make a dynptr of the
+ * whole packet (this run's packet is linear: every slice of it points into it), read-only for an
+ * skb of a program that may not write packet data; flags give a NULL one and -EINVAL.
+ * clone(ptr, c) copies it (a NULL one's clone is NULL with -EINVAL, and a NULL ringbuf one's
+ * shares an identity with it, as a record's clones share the record: dp_release_clones);
+ * adjust(ptr, start, end) moves its view ([start, end) of it: -EINVAL for a NULL one or start >
+ * end, -ERANGE past its size); is_null, is_rdonly (false for a NULL one) and size (-EINVAL as a
+ * u32 for a NULL one); slice(ptr, off, buf, n) and slice_rdwr (NULL for a read-only one) return
+ * its bytes [off, off + n), or NULL for a NULL one or past its size; buf, when not NULL, must be
+ * n bytes the kernel may write.  A make over a ringbuf dynptr, a use of anything but a live
+ * dynptr trap as the helpers' do.  0, or -1 after a trap. */
+static __attribute__((noinline)) int dp_kfunc(struct interp_state *st, const struct iop *ip)
+{
+	uint64_t *r = st->h.regs;
+	const char *name = dp_kfuncs[ip->pad - KF_DP_FROM_SKB];
+	uint32_t a2 = (uint32_t)r[2], a3 = (uint32_t)r[3], n = (uint32_t)r[4];
+	bool xdp = ip->pad == KF_DP_FROM_XDP, null;
+	struct dp_val d;
+	int64_t ret = 0;
+	uint8_t *p;
+
+	if (ip->pad == KF_DP_FROM_SKB || xdp) {
+		if (st->env->ctx_kind != (xdp ? INTERP_CTX_XDP : INTERP_CTX_SKB) ||
+		    r[1] != INTERP_VA_CTX) {
+			set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: r1 = 0x%llx is not the context "
+				 "of %s program", name, (unsigned long long)r[1],
+				 xdp ? "an XDP" : "a socket buffer");
+			return -1;
+		}
+		if (!(p = dp_new_slot(st, ip, 3, name)))
+			return -1;
+		if (r[2]) {
+			dp_put(p, 0, 0, DP_MAGIC | (xdp ? INTERP_DP_XDP : INTERP_DP_SKB) | DP_NULL);
+			ret = -EINVAL;
+		} else {
+			dp_put(p, INTERP_VA_PKT, (uint32_t)st->pkt_len,
+			       DP_MAGIC | (xdp ? INTERP_DP_XDP : INTERP_DP_SKB) |
+			       (!xdp && !pkt_writer(st->env->prog_type) ? INTERP_DP_RDONLY : 0));
+		}
+		r[0] = (uint64_t)ret;
+		poison_args(r);
+		return 0;
+	}
+	if (dp_get(st, ip, 1, name, &d))
+		return -1;
+	null = d.tag & DP_NULL;
+	switch (ip->pad) {
+	case KF_DP_CLONE:
+		if (!(p = dp_new_slot(st, ip, 2, name)))
+			return -1;
+		if (null && (d.tag & 0xffu) == DP_RINGBUF && !d.va) {
+			/* (the reference the clone shares: an identity for both) */
+			d.va = ++st->dp_ids;
+			dp_put(dp_slot(st, ip, 1, name), d.va, d.size, d.tag);
+		}
+		dp_put(p, d.va, d.size, d.tag);
+		ret = null ? -EINVAL : 0;
+		break;
+	case KF_DP_ADJUST:
+		if (null || a2 > a3) {
+			ret = -EINVAL;
+		} else if (a2 > d.size || a3 > d.size) {
+			ret = -ERANGE;
+		} else {
+			dp_put(dp_slot(st, ip, 1, name), d.va + a2, a3 - a2, d.tag);
+			ret = 0;
+		}
+		break;
+	case KF_DP_IS_NULL:
+		ret = null;
+		break;
+	case KF_DP_IS_RDONLY:
+		ret = !null && (d.tag & INTERP_DP_RDONLY);
+		break;
+	case KF_DP_SIZE:
+		ret = null ? (uint32_t)-EINVAL : d.size;
+		break;
+	default:	/* slice, slice_rdwr */
+		if (r[3] && n && !mem_ptr(st, ip->pc, r[3], n, ACC_STORE))
+			return -1;
+		ret = null || (ip->pad == KF_DP_SLICE_RDWR && (d.tag & INTERP_DP_RDONLY)) ||
+		      a2 > d.size || n > d.size - a2 ? 0 : (int64_t)(d.va + a2);
+		break;
+	}
+	r[0] = (uint64_t)ret;
 	poison_args(r);
 	return 0;
 }
@@ -1551,6 +1712,8 @@ static __attribute__((noinline)) int do_kfunc(struct interp_state *st, const str
 			 (int32_t)ip->imm);
 		return -1;
 	}
+	if (ip->pad >= KF_DP_FROM_SKB)
+		return dp_kfunc(st, ip);
 	if (ip->pad >= KF_REF_ACQUIRE)
 		return kfunc_ref(st, ip);
 	if (iter_lifecycle(st, ip->pc, ip->pad, r[1]))
@@ -3060,7 +3223,7 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 	st->steps = 0;
 	st->oom = false;
 	st->niters = 0;
-	st->nrecs = st->live_recs = st->nkobjs = st->dp_nulls = 0;
+	st->nrecs = st->live_recs = st->nkobjs = st->dp_nulls = st->dp_ids = 0;
 	st->frames[0].may_goto = st->mg_budget;
 	frame_fill(st, 0);
 	st->low[0] = EBPF_STACK_SIZE;

@@ -252,13 +252,19 @@ static inline bool interp_map_window(uint64_t va, uint64_t m, uint64_t map_cnt, 
 #define INTERP_MAX_CPUS 4096u
 /* the largest sample a run draws */
 #define INTERP_URB_MAX 32
-/* A dynptr on the stack (bpf_dynptr_from_mem, bpf_ringbuf_reserve_dynptr): its 16 bytes are the
- * address of its memory (u64), its size (u32) and a tag (u32): INTERP_DP_MAGIC | the kind
- * (LOCAL, RINGBUF) | INTERP_DP_NULL for a failed call; a released one's tag is 0. */
+/* A dynptr on the stack (bpf_dynptr_from_mem, bpf_ringbuf_reserve_dynptr; the kfuncs
+ * bpf_dynptr_from_skb, _from_xdp, _clone): its 16 bytes are the address of its memory (u64:
+ * where its view starts, bpf_dynptr_adjust moving it; a NULL one's 0, or an identity its clones
+ * share), its size (u32) and a tag (u32): INTERP_DP_MAGIC | the kind (LOCAL, RINGBUF, SKB, XDP)
+ * | INTERP_DP_NULL for a failed call | INTERP_DP_RDONLY for an skb dynptr of a program that
+ * may not write packet data; a released one's tag is 0. */
 #define INTERP_DP_MAGIC 0x44500000u
 #define INTERP_DP_LOCAL 1u
 #define INTERP_DP_RINGBUF 2u
+#define INTERP_DP_SKB 3u
+#define INTERP_DP_XDP 4u
 #define INTERP_DP_NULL 0x100u
+#define INTERP_DP_RDONLY 0x200u
 #define INTERP_DP_MAX_SIZE 0xffffffu	/* the kernel's DYNPTR_MAX_SIZE */
 
 /* What r1-r5 hold after a call (and r0, r6-r9 on entry to a bpf-to-bpf callee). */
@@ -299,6 +305,9 @@ enum interp_helper_family {
 	INTERP_HF_PROTO,	/* from its prototype: memory arguments checked, a drawn result */
 };
 enum interp_helper_family interp_helper_family(int32_t id);
+/* Whether kfunc name is one of the dynptr kfuncs the runs model (bpf_dynptr_from_skb, _from_xdp,
+ * _clone, _adjust, _is_null, _is_rdonly, _size, _slice, _slice_rdwr). */
+bool interp_dynptr_kfunc(const char *name);
 /* Whether the model of helper id above draws from env->helper_data what the kernel's helper
  * takes from the machine: its result (a time, a random number, a CPU or task id: the 4- and
  * 8-byte results listed above), whether a ring has room and a record's old bytes

@@ -84,7 +84,10 @@ static bool nondeterministic(const struct ebpf_prog *prog)
 
 		if (!ebpf_is_call(i) || ebpf_is_pseudo_call(i))
 			continue;
-		if ((i->src_reg == BPF_PSEUDO_KFUNC_CALL && !iter_num_kfunc(prog, pc)) ||
+		/* (the dynptr kfuncs the interpreter runs as the kernel: no draw, the packet of the
+		 * test run linear as its) */
+		if ((i->src_reg == BPF_PSEUDO_KFUNC_CALL && !iter_num_kfunc(prog, pc) &&
+		     !interp_dynptr_kfunc(ebpf_prog_kfunc_name(prog, pc))) ||
 		    ebpf_srcbit(i) != BPF_K ||
 		    (interp_helper_drawn(i->imm) && i->imm != BPF_FUNC_get_smp_processor_id))
 			return true;

@@ -1682,6 +1682,14 @@ void mach_step(struct mach *m, const struct mstate *in, uint32_t pc, struct mste
 						 "%s at %u: kfunc references are not encoded", kn, pc);
 					break;
 				}
+				/* (the dynptr kfuncs: run by the interpreter on its dynptr records,
+				 * not encoded; the claims past one are unknown with its name) */
+				if (interp_dynptr_kfunc(kn)) {
+					snprintf(o->unsupported, sizeof(o->unsupported),
+						 "%s at %u: the dynptr kfuncs are run by the interpreter, "
+						 "not encoded", kn, pc);
+					break;
+				}
 				trap = sx_true(c);
 				break;
 			} else if (i->imm == BPF_FUNC_loop || i->imm == BPF_FUNC_for_each_map_elem ||

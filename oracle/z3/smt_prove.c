@@ -570,8 +570,12 @@ static bool unrun_kfunc(const struct prover *P, uint32_t pc, char *why, size_t n
 	if (kn && (!strcmp(kn, "bpf_iter_num_new") || !strcmp(kn, "bpf_iter_num_next") ||
 		   !strcmp(kn, "bpf_iter_num_destroy") || ebpf_kfunc_ref(kn)))
 		return false;
-	snprintf(why, n, "%s at %u: a kfunc the interpreter does not run (nothing past it is "
-		 "encoded)", kn ? kn : "a kfunc of no known name", pc);
+	/* (the dynptr kfuncs the interpreter runs on its dynptr records, which the machine does
+	 * not encode: the same answer, in other words) */
+	snprintf(why, n, "%s at %u: a kfunc %s (nothing past it is encoded)",
+		 kn ? kn : "a kfunc of no known name", pc,
+		 interp_dynptr_kfunc(kn) ? "the interpreter runs, not encoded"
+					 : "the interpreter does not run");
 	return true;
 }
 
