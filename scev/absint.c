@@ -1260,9 +1260,9 @@ static void verdict_head_put(struct scev_verdict *v, const struct verdict_head *
 
 /* The verdict's checks of reachable block b: from its joined (or header) state, and when that
  * fails, from its path states; then its path states go on to its successors.  Until the first
- * failure only: after it, nothing can change the verdict.  With claims, when the block has no
- * path state to check, the replay of its joined state also records its claims (the claims run
- * of flush_segment, from the same state, a replay less) and *claimed says so. */
+ * failure only: after it, nothing can change the verdict.  With claims, the replay of its joined
+ * state also records its claims (the claims run of flush_segment, from the same state, a replay
+ * less) and *claimed says so. */
 static int verify_paths(struct engine *en, uint32_t b, bool claims, bool *claimed)
 {
 	struct scev_ctx *cx = en->cx;
@@ -1302,7 +1302,8 @@ static int verify_paths(struct engine *en, uint32_t b, bool claims, bool *claime
 
 	verdict_head_get(&v0, v);
 	if (!err)
-		err = absint_verify_run(en, b, &s, v, NULL, false);
+		err = absint_verify_run(en, b, &s, v, NULL, claims);
+	*claimed = claims;
 	verdict_head_get(&base, v);
 	if (!err && !(kinds = calloc(blk->last - blk->first + 1, 1)))
 		err = -ENOMEM;
