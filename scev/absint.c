@@ -373,7 +373,11 @@ static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct
 
 /* 'data + x OP data_end' tells how much packet there is on one arm: when data + x <= data_end,
  * at least min(x) bytes follow data; and when x is base_X + c (aval.h), at least c bytes follow
- * base_X, whatever its variable part (the kernel's find_good_pkt_pointers). */
+ * base_X, whatever its variable part (the kernel's find_good_pkt_pointers).  Nothing where x
+ * may pass the kernel's MAX_PACKET_OFF (0xffff: there data + x may also wrap), nor from
+ * data + 0 < data_end, which gives the kernel no range either (a fixed offset of 0, right-open:
+ * find_good_pkt_pointers returns; base_X's c is no kernel offset, which counts the constants
+ * added before the variable too, so that one is not taken to base_X + 0 < data_end). */
 static void pkt_refine(uint8_t op, bool is32, bool taken, const struct aval *a,
 		       const struct aval *b, struct astate *t)
 {
@@ -421,6 +425,8 @@ static void pkt_refine(uint8_t op, bool is32, bool taken, const struct aval *a,
 	case BPF_JLE: case BPF_JSLE: if (!taken) return; le = true; break;
 	default: return;
 	}
+	if (p->r.umax > PKT_MAX_OFF || (!le && p->r.smin == 0))
+		return;
 	if (p->id && aval_pkt_c(p) + (le ? 0 : 1) > 0)
 		astate__pkt_prove(t, p->id, (uint64_t)(aval_pkt_c(p) + (le ? 0 : 1)));
 	need = (uint64_t)p->r.smin + (le ? 0 : 1);

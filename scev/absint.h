@@ -52,6 +52,7 @@ static inline bool life_grows(const struct life *d, const struct life *s)
 #define PKT_VARS 4
 #define PKT_NO_GUARD 0xff
 #define PKT_META_ID UINT16_MAX	/* pkt_var of data_meta: data_meta + range <= data */
+#define PKT_MAX_OFF 0xffff	/* the kernel's MAX_PACKET_OFF: no range past it */
 
 struct astate {
 	struct aval regs[EBPF_NREGS];

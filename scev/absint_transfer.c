@@ -169,6 +169,10 @@ static struct aval ctx_load(struct scev_ctx *cx, const struct aval *addr, int64_
 		if (off == 140)
 			return aval_ptr(REGION_PKT_META, 0, range_const(0));
 	}
+	/* __sk_buff's u64 numbers, tstamp and hwtstamp (its other 8-byte fields are pointers:
+	 * flow_keys, sk) */
+	if (size == 8 && cx->ctx_model == EBPF_CTX_SKB && (off == 152 || off == 184))
+		return absint_scalar_bytes(size);
 	return absint_unknown_bytes(size);
 }
 
