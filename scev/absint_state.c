@@ -557,6 +557,88 @@ static bool pkt_var_join(struct astate *dst, const struct astate *src, bool wide
 	return !same;
 }
 
+/* Whether v is a packet pointer of variable base id (aval.h). */
+static bool pkt_holds(const struct aval *v, uint16_t id)
+{
+	return v->kind == AV_PTR && v->region == REGION_PKT && v->id == id;
+}
+
+/* Whether a and b are packet pointers of variable bases, not the same base and offset. */
+static bool pkt_bases_differ(const struct aval *a, const struct aval *b)
+{
+	return a->kind == AV_PTR && b->kind == AV_PTR && a->region == REGION_PKT &&
+	       b->region == REGION_PKT && !a->maybe_null && !b->maybe_null && a->id && b->id &&
+	       a->id != PKT_META_ID && b->id != PKT_META_ID &&
+	       (a->id != b->id || a->map != b->map);
+}
+
+/* Whether a cell of s holds a packet pointer of base id. */
+static bool pkt_cell_holds(const struct astate *s, uint16_t id)
+{
+	for (uint32_t i = 0; i < s->n; i++)
+		if (pkt_holds(&s->cells[i].v, id))
+			return true;
+	return false;
+}
+
+/* A join of packet pointers of two variable bases, base P + c in dst and base Q + c' in src
+ * (the kernel selftest test_cls_redirect: data + x on one path, data + y + 8 on the other,
+ * compared with data_end after the join; the kernel walks the paths apart, an id on each).  A
+ * base is whatever makes each holder's value its base plus its c, on every run: when every
+ * register of src holding Q pairs with one of dst holding P with one d = c' - c, and no
+ * register or cell of src holds P otherwise, src reads as base P + c in those registers, src's
+ * base P its base Q + d, and its facts of Q as facts of P, d bytes fewer (its cells keep Q,
+ * then of no fact); the registers' join then keeps P and c, and the facts the weaker of both
+ * sides'.  *tmp holds src so read (its cells src's, read only); returns it, or src when there
+ * is no such pair (only the first is taken). */
+static const struct astate *pkt_rebase(const struct astate *dst, const struct astate *src,
+				       struct astate *tmp)
+{
+	int first = -1;
+	uint16_t p, q;
+	int64_t d;
+
+	for (int r = 0; r < EBPF_NREGS && first < 0; r++)
+		if (pkt_bases_differ(&dst->regs[r], &src->regs[r]))
+			first = r;
+	if (first < 0)
+		return src;
+	p = dst->regs[first].id;
+	q = src->regs[first].id;
+	d = (int64_t)aval_pkt_c(&src->regs[first]) - aval_pkt_c(&dst->regs[first]);
+	for (int r = 0; r < EBPF_NREGS; r++) {
+		const struct aval *a = &dst->regs[r], *b = &src->regs[r];
+
+		if (pkt_holds(b, p) && p != q)
+			return src;	/* (another base P in src) */
+		if (pkt_holds(b, q) && (!pkt_holds(a, p) || b->maybe_null ||
+					(int64_t)aval_pkt_c(b) - aval_pkt_c(a) != d))
+			return src;
+	}
+	/* (src's cells keep their bases, which then hold no fact; none may be read as P) */
+	if (pkt_cell_holds(src, p))
+		return src;
+	*tmp = *src;
+	for (int r = 0; r < EBPF_NREGS; r++)
+		if (pkt_holds(&tmp->regs[r], q)) {
+			tmp->regs[r].id = p;
+			tmp->regs[r].map = dst->regs[r].map;
+		}
+	for (int k = 0; k < PKT_VARS; k++) {
+		struct pkt_var *e = &tmp->pkt_var[k];
+		int64_t range = (int64_t)e->range - d;
+
+		if (!e->range || (e->id != p && e->id != q))
+			continue;
+		if ((e->id == p && p != q) || range <= 0)	/* (src's facts of another P) */
+			*e = (struct pkt_var){ 0, 0, PKT_NO_GUARD, 0 };
+		else
+			*e = (struct pkt_var){ p, range > UINT16_MAX ? UINT16_MAX : (uint16_t)range,
+					       e->greg, e->gval };
+	}
+	return tmp;
+}
+
 /* ---- the null guard (absint.h: struct astate nn) ---- */
 
 /* Whether "p is not NULL where g is not 0" holds in s: s has it, or g is 0 there, or p is a
@@ -666,6 +748,7 @@ int astate__join_regs(struct astate *dst, const struct astate *src, bool widen, 
 {
 	uint32_t k = 0, j = 0;
 	int changed = 0;
+	struct astate tmp;
 
 	if (!src->live)
 		return 0;
@@ -674,6 +757,7 @@ int astate__join_regs(struct astate *dst, const struct astate *src, bool widen, 
 
 		return err ? err : 1;
 	}
+	src = pkt_rebase(dst, src, &tmp);
 	if ((dst->init & src->init) != dst->init || dst->pkt_min > src->pkt_min)
 		changed = 1;
 	dst->init &= src->init;

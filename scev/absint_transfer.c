@@ -601,6 +601,25 @@ static void pkt_var_step(struct astate *s, uint32_t pc, uint8_t op, const struct
 	}
 }
 
+/* A 64-bit copy of a packet pointer of no base (aval.h: id 0) whose offset is no one constant
+ * (a variable part whose base a join or a loop header forgot) issues a base of the copy's pc,
+ * the value copied, to both registers, as the kernel's copies share the pointer's id: a
+ * comparison of one with data_end then proves bytes past the other (test_cls_redirect, in a
+ * loop: r1 = r9; r1 += 20; if r1 <= data_end, then r9 + 12 is read).  Older holders of that
+ * base lose it, as at pkt_var_step. */
+static void pkt_copy_base(struct astate *s, uint32_t pc, uint8_t src, struct aval *v)
+{
+	if (v->kind != AV_PTR || v->region != REGION_PKT || v->maybe_null || v->id ||
+	    range_is_const(&v->r))
+		return;
+	v->id = aval_null_id(pc);
+	v->map = 0;
+	astate__drop_id(s, v->id);
+	astate__pkt_forget(s, v->id);
+	s->regs[src].id = v->id;
+	s->regs[src].map = 0;
+}
+
 /* A helper with a prototype writes the stack only through its output arguments, and only
  * [ptr, ptr + size): those bytes are forgotten (and noted for the symbolic execution) when the
  * pointer's range and the size's maximum are known.  Returns true when an output argument may
@@ -905,6 +924,8 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 				uint16_t c;
 
 				v = aval_alu(BPF_MOV, is64, false, &a, &b);
+				if (is64 && ebpf_srcbit(i) == BPF_X)
+					pkt_copy_base(s, pc, i->src_reg, &v);
 				/* (w = w of a length: zext(x) <= x, so zext(x) + c <= L too) */
 				if (!is64 && aval_pkt_len(&b, &c))
 					aval_set_pkt_len(&v, c);
