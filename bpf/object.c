@@ -429,6 +429,54 @@ const char *ebpf_ctx_ro_write(uint32_t prog_type, int64_t off, unsigned size)
 		       ? NULL : "only reply and sk_txhash of bpf_sock_ops are writable, as u32s";
 }
 
+/* The switch each skb type's is_valid_access runs before bpf_skb_is_valid_access: on the
+ * offset an access starts at, as the kernel's bpf_ctx_range cases are. */
+const char *ebpf_skb_field_refused(uint32_t prog_type, int64_t off, bool write)
+{
+#define SKB_AT(f, n) CTX_IN(struct __sk_buff, f, n)
+	bool classid = SKB_AT(tc_classid, 4), meta = SKB_AT(data_meta, 4);
+	bool pkt = SKB_AT(data, 4) || SKB_AT(data_end, 4);
+	bool sock = off >= (int64_t)offsetof(struct __sk_buff, family) &&
+		    off < (int64_t)offsetof(struct __sk_buff, local_port) + 4;
+	bool stamps = SKB_AT(tstamp, 8) || SKB_AT(wire_len, 4) || SKB_AT(hwtstamp, 8);
+	bool cb = SKB_AT(cb, 20), mark = SKB_AT(mark, 4), prio = SKB_AT(priority, 4);
+
+	switch (prog_type) {
+	case BPF_PROG_TYPE_SOCKET_FILTER:	/* sk_filter_is_valid_access */
+		if (classid || pkt || meta || sock || stamps)
+			return "a field socket filters may not access (tc_classid, the packet "
+			       "pointers, the socket fields, the time stamps, wire_len)";
+		return write && !cb ? "socket filters write only cb[]" : NULL;
+	case BPF_PROG_TYPE_SCHED_CLS:	/* tc_cls_act_is_valid_access */
+	case BPF_PROG_TYPE_SCHED_ACT:
+		return sock ? "the socket fields (family .. local_port) are not tc's" : NULL;
+	case BPF_PROG_TYPE_CGROUP_SKB:	/* cg_skb_is_valid_access (CAP_BPF: data, tstamp) */
+		if (classid || meta || SKB_AT(wire_len, 4))
+			return "a field cgroup_skb programs may not access (tc_classid, data_meta, "
+			       "wire_len)";
+		return write && !mark && !prio && !cb && !SKB_AT(tstamp, 8)
+			       ? "cgroup_skb programs write only mark, priority, cb[] and tstamp"
+			       : NULL;
+	case BPF_PROG_TYPE_LWT_IN:	/* lwt_is_valid_access */
+	case BPF_PROG_TYPE_LWT_OUT:
+	case BPF_PROG_TYPE_LWT_XMIT:
+		if (classid || sock || meta || stamps)
+			return "a field lwt programs may not access (tc_classid, the socket fields, "
+			       "data_meta, the time stamps, wire_len)";
+		return write && !mark && !prio && !cb
+			       ? "lwt programs write only mark, priority and cb[]" : NULL;
+	case BPF_PROG_TYPE_SK_SKB:	/* sk_skb_is_valid_access */
+		if (classid || meta || stamps || mark)
+			return "a field sk_skb programs may not access (tc_classid, data_meta, the "
+			       "time stamps, wire_len, mark)";
+		return write && !SKB_AT(tc_index, 4) && !prio
+			       ? "sk_skb programs write only tc_index and priority" : NULL;
+	default:
+		return NULL;
+	}
+#undef SKB_AT
+}
+
 /* As kprobe_prog_is_valid_access, tp_prog_is_valid_access, raw_tp_prog_is_valid_access and
  * pe_prog_is_valid_access (kernel/trace/bpf_trace.c), sock_ops_is_valid_access and
  * sock_filter_is_valid_access (net/core/filter.c) decide for loads. */

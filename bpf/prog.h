@@ -282,6 +282,13 @@ const char *ebpf_ctx_ro_access(uint32_t prog_type, int64_t off, unsigned size);
  * sock_ops (reply, sk_txhash) and cgroup_sock programs (bound_dev_if, mark, priority) write. */
 const char *ebpf_ctx_ro_write(uint32_t prog_type, int64_t off, unsigned size);
 
+/* The __sk_buff fields an skb program type refuses on top of the rules all share
+ * (bpf_skb_is_valid_access: sizes and alignment, which the analyzer and the interpreter each
+ * apply): the is_valid_access of socket filters, tc, cgroup_skb, lwt and sk_skb
+ * (net/core/filter.c) refuse some fields to a load and allow a store to only a few.  NULL when
+ * the type takes a load (store: write) starting at off, else why not. */
+const char *ebpf_skb_field_refused(uint32_t prog_type, int64_t off, bool write);
+
 /* The running kernel's configuration (kconfig.c): the value of name ("CONFIG_HZ") as its config
  * file writes it ("y", "250", "\"str\"") into buf; false when it has none (or no file is
  * readable).  ebpf_kernel_version: KERNEL_VERSION(a, b, c) of the release, as libbpf computes

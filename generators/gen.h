@@ -900,7 +900,10 @@ struct gen_loop {
 #define GEN_PROG_KRULE_UNSAFE (1ull << 41)	/* p_krules_bad: a packet offset the kernel loses
 						 * (a number spilled where it keeps none, or
 						 * shifted by the width or a variable) and every
-						 * run computes right: refused, no run traps */
+						 * run computes right, or an immediate the
+						 * kernel refuses (a shift by +-width, a
+						 * division or modulo by 0; alu_refused):
+						 * refused, no run traps */
 #define GEN_PROG_CB_COUNT_UNSAFE (1u << 20)	/* p_cb_count_over: a run may read the byte at
 						 * data_end at a count a callback kept */
 #define GEN_PROG_FRAMES_UNSAFE (1u << 22)	/* p_call_frames_past: a callee given pointers into

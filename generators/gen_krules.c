@@ -22,7 +22,10 @@
  * spill 1-7 bytes into its slot; an 8-byte spill of r4 << 32 read back at +4; a narrow spill
  * whose slot a write past it touches; a shift by the width (masked: by 0), or right by a
  * register of [0, 1] (data[k] & 1).  Either way GEN_PROG_KRULE_UNSAFE: the kernel refuses
- * the read (the offset unbounded), no run traps.  The slot is one of main's variable homes in
+ * the read (the offset unbounded), no run traps.  And two the kernel refuses wherever it meets
+ * them (check_alu_op, aud23): a shift by an immediate of +-width or 2 * width (masked: by 0),
+ * a division by the immediate 0 (0) or a modulo by it (r4 kept); no run traps either, each
+ * notes the instruction (interp_result.alu_refused).  The slot is one of main's variable homes in
  * fp-208 .. fp-32, which hold nothing yet in the prologue and are written before they are read
  * later; r0, r4 and r5 are clobbered (r1, r2 and r3 kept).
  */
@@ -72,10 +75,20 @@ static void krule_spill(struct gi *g, int16_t slot, bool bad)
 static void krule_shift(struct gi *g, bool bad)
 {
 	bool is64 = gen_bool(g->src, 50);
-	unsigned width = is64 ? 64 : 32, kind = bad ? gen_pick(g->src, 2) : 0;
+	unsigned width = is64 ? 64 : 32, kind = bad ? gen_pick(g->src, 4) : 0;
 	static const uint8_t ops[] = { BPF_LSH, BPF_RSH, BPF_ARSH };
 	uint8_t op = ops[gen_pick(g->src, 3)];
 
+	if (kind == 2) {	/* an immediate the kernel refuses: masked to 0 */
+		static const int32_t by[] = { 1, -1, 2 };
+
+		gi_alu(g, is64, op, BPF_REG_4, by[gen_pick(g->src, 3)] * (int32_t)width);
+		return;
+	}
+	if (kind == 3) {	/* by the immediate 0: r4 = 0, or r4 kept */
+		gi_alu(g, is64, gen_bool(g->src, 50) ? BPF_DIV : BPF_MOD, BPF_REG_4, 0);
+		return;
+	}
 	if (kind == 1) {	/* a register of [0, 1], shifting right */
 		gi_ldx(g, BPF_B, BPF_REG_0, BPF_REG_5, (int16_t)gen_pick(g->src, GEN_INPUT_LEN));
 		gi_alu(g, true, BPF_AND, BPF_REG_0, 1);

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "scev/absint.h"
 
@@ -40,9 +41,9 @@ static bool skb_field_writable(int64_t off, unsigned size)
 		return size == 4;
 	case offsetof(struct __sk_buff, tstamp):
 		return size == 8;
-	default:
+	default:	/* (cb[] at any size: bpf_skb_is_valid_access; aligned, checked by the caller) */
 		return off >= (int64_t)offsetof(struct __sk_buff, cb) &&
-		       off + size <= offsetof(struct __sk_buff, cb) + 5 * 4 && size == 4 && !(off % 4);
+		       off + size <= offsetof(struct __sk_buff, cb) + 5 * 4;
 	}
 }
 
@@ -251,18 +252,42 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 	case REGION_CTX:
 		if (lo != hi - size)
 			VFAIL(VERDICT_UNSAFE, pc, "context access at a variable offset");
+		/* check_ptr_off_reg: the kernel rewrites a context access by the instruction's offset
+		 * alone, so the register must hold the context's start */
+		if (a->r.smin != 0)
+			VFAIL(VERDICT_UNSAFE, pc, "dereference of modified ctx ptr R%u off=%lld "
+			      "disallowed", reg, (long long)a->r.smin);
 		if (cx->ctx_model == EBPF_CTX_XDP) {
 			if (write || size != 4 || lo < 0 || hi > (__int128)sizeof(struct xdp_md) || lo % 4)
 				VFAIL(VERDICT_UNSAFE, pc, "invalid xdp_md access (%s %u bytes at %lld)",
 				      write ? "write" : "read", size, absint_ll_sat(lo));
+			/* xdp_is_valid_access: egress_ifindex is a devmap program's only (the
+			 * BPF_XDP_DEVMAP attach type, which nothing here loads with) */
+			if (lo == offsetof(struct xdp_md, egress_ifindex)) {
+				if (cx->prog && strstr(cx->prog->section, "devmap"))
+					VFAIL(VERDICT_UNSUPPORTED, pc, "egress_ifindex of a devmap XDP "
+					      "program (its attach type is not modeled)");
+				VFAIL(VERDICT_UNSAFE, pc, "invalid xdp_md access (read 4 bytes at %lld): "
+				      "egress_ifindex is a devmap program's only", absint_ll_sat(lo));
+			}
 			return;
 		}
 		if (cx->ctx_model == EBPF_CTX_SKB) {
+			/* (tc_cls_act_is_valid_access: tc reads tstamp_type as a u8) */
+			bool tstamp_type = (cx->prog_type == BPF_PROG_TYPE_SCHED_CLS ||
+					    cx->prog_type == BPF_PROG_TYPE_SCHED_ACT) && !write &&
+					   lo == offsetof(struct __sk_buff, tstamp_type) && size == 1;
+			const char *why;
+
 			if (lo < 0 || hi > (__int128)sizeof(struct __sk_buff) || lo % size ||
 			    (write && !skb_field_writable((int64_t)lo, size)) ||
-			    (!write && !skb_field_readable((int64_t)lo, size)))
+			    (!write && !tstamp_type && !skb_field_readable((int64_t)lo, size)))
 				VFAIL(VERDICT_UNSAFE, pc, "invalid __sk_buff access (%s %u bytes at %lld)",
 				      write ? "write" : "read", size, absint_ll_sat(lo));
+			why = ebpf_skb_field_refused(cx->prog_type, (int64_t)lo, write);
+			if (why)
+				VFAIL(VERDICT_UNSAFE, pc, "invalid __sk_buff access (%s %u bytes at %lld): "
+				      "%s", write ? "write" : "read", size, absint_ll_sat(lo), why);
 			return;
 		}
 		if (cx->ctx_model == EBPF_CTX_RO) {
@@ -851,6 +876,25 @@ static void verify_ptr_alu(struct scev_verdict *v, const struct astate *s, uint3
 		      "(2^29)");
 }
 
+/* check_alu_op's refusals of an immediate operand, wherever the verifier reaches the
+ * instruction: a division or modulo by 0 and a shift by an amount outside [0, width).  The ISA
+ * defines both (0 or the dividend; the amount masked), so no run tells: the interpreter notes
+ * such an instruction when it runs one (interp_result.alu_refused). */
+static void verify_alu_imm(struct scev_verdict *v, uint32_t pc, const struct bpf_insn *i)
+{
+	int32_t width = ebpf_class(i) == BPF_ALU64 ? 64 : 32;
+	uint8_t op = ebpf_op(i);
+
+	if (ebpf_srcbit(i) != BPF_K)
+		return;
+	if ((op == BPF_DIV || op == BPF_MOD) && i->imm == 0)
+		VFAIL(VERDICT_UNSAFE, pc, "div by zero (%s by the immediate 0)",
+		      op == BPF_DIV ? "a division" : "a modulo");
+	if ((op == BPF_LSH || op == BPF_RSH || op == BPF_ARSH) && (i->imm < 0 || i->imm >= width))
+		VFAIL(VERDICT_UNSAFE, pc, "invalid shift %d (an immediate amount outside [0, %d))",
+		      i->imm, width);
+}
+
 /* A store of a pointer anywhere but the stack, as check_mem_access and check_atomic refuse it
  * from a loader without CAP_PERFMON (is_pointer_value; the privileged kernel stores it, and a
  * load reads it back as a number: absint_scalar_bytes). */
@@ -1013,7 +1057,9 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 		 (s->regs[0].region == REGION_STACK || s->regs[0].region == REGION_CALLER_STACK))
 		VFAIL(VERDICT_UNSAFE, pc, "cannot return stack pointer to the caller");
 	if (cls == BPF_ALU || cls == BPF_ALU64) {
-		verify_ptr_alu(v, s, pc, i);
+		verify_alu_imm(v, pc, i);
+		if (v->kind == VERDICT_SAFE)
+			verify_ptr_alu(v, s, pc, i);
 		return;
 	}
 	switch (cls) {

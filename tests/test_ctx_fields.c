@@ -1,11 +1,13 @@
-/* The sock_ops (struct bpf_sock_ops) and cgroup_sock (struct bpf_sock) contexts against the
- * kernel's is_valid_access: for every offset from 8 bytes before the structure to 8 past it and
- * every access size, a load, a register store (BPF_STX) and an immediate store (BPF_ST) of the
- * context are verified by bpfscev and loaded into the kernel; the two must agree (both accept
- * or both reject), and every program called safe runs without a fault (verdict_compare runs it
- * 32 times: the loads read the input, the allowed stores write it).  Then the same for an
- * atomic add on each field (the kernel refuses atomics on any context).  Skips where bpf() is
- * refused. */
+/* The sock_ops (struct bpf_sock_ops) and cgroup_sock (struct bpf_sock) contexts, the xdp_md of
+ * XDP and the __sk_buff of the eight skb types against the kernel's is_valid_access: for every
+ * offset from 8 bytes before the structure to 8 past it and every access size, a load, a
+ * register store (BPF_STX) and an immediate store (BPF_ST) of the context are verified by
+ * bpfscev and loaded into the kernel; the two must agree (both accept or both reject), and every
+ * program called safe runs without a fault (verdict_compare runs it 32 times: the loads read the
+ * input, the allowed stores write it).  Then the same for an atomic add on each field (the
+ * kernel refuses atomics on any context), and for a load through a copy of r1 moved 8 bytes on
+ * (the kernel refuses a context access through a modified pointer: check_ptr_off_reg).  Skips
+ * where bpf() is refused. */
 #include <stdio.h>
 #include <string.h>
 
@@ -18,14 +20,15 @@
 
 static const uint8_t sizes[] = { BPF_B, BPF_H, BPF_W, BPF_DW };
 
-enum form { LOAD, STORE_REG, STORE_IMM, ATOMIC_ADD };
-static const char *const form_names[] = { "load", "store", "store imm", "atomic add" };
+enum form { LOAD, STORE_REG, STORE_IMM, ATOMIC_ADD, LOAD_MOVED };
+static const char *const form_names[] = { "load", "store", "store imm", "atomic add",
+					   "load through r1 + 8" };
 
 static unsigned disagree, agreed, faulted;
 
 static void one(uint32_t type, const char *tname, enum form f, int16_t off, uint8_t sz)
 {
-	struct bpf_insn insns[4];
+	struct bpf_insn insns[6];
 	unsigned n = 0, bytes = sz == BPF_B ? 1 : sz == BPF_H ? 2 : sz == BPF_W ? 4 : 8;
 	struct verdict_opts vo = { .sz = sizeof(vo), .kernel = true, .prog_type = type };
 	struct ebpf_object *obj = NULL;
@@ -45,9 +48,17 @@ static void one(uint32_t type, const char *tname, enum form f, int16_t off, uint
 	else if (f == STORE_IMM)
 		insns[n++] = (struct bpf_insn){ .code = BPF_ST | BPF_MEM | sz, .dst_reg = 1,
 						.off = off, .imm = 1 };
-	else
+	else if (f == ATOMIC_ADD)
 		insns[n++] = (struct bpf_insn){ .code = BPF_STX | BPF_ATOMIC | sz, .dst_reg = 1,
 						.src_reg = 2, .off = off, .imm = BPF_ADD };
+	else {
+		insns[n++] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 4,
+						.src_reg = 1 };
+		insns[n++] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = 4,
+						.imm = 8 };
+		insns[n++] = (struct bpf_insn){ .code = BPF_LDX | BPF_MEM | sz, .dst_reg = 3,
+						.src_reg = 4, .off = (int16_t)(off - 8) };
+	}
 	insns[n++] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0,
 					.imm = 1 };
 	insns[n++] = (struct bpf_insn){ .code = BPF_JMP | BPF_EXIT };
@@ -85,23 +96,37 @@ int main(void)
 	static const struct {
 		uint32_t type;
 		const char *name;
+		int size;	/* (0: ebpf_ctx_size's) */
 	} types[] = {
-		{ BPF_PROG_TYPE_SOCK_OPS, "sock_ops" },
-		{ BPF_PROG_TYPE_CGROUP_SOCK, "cgroup_sock" },
+		{ BPF_PROG_TYPE_SOCK_OPS, "sock_ops", 0 },
+		{ BPF_PROG_TYPE_CGROUP_SOCK, "cgroup_sock", 0 },
+		{ BPF_PROG_TYPE_XDP, "xdp", sizeof(struct xdp_md) },
+		{ BPF_PROG_TYPE_SOCKET_FILTER, "socket", sizeof(struct __sk_buff) },
+		{ BPF_PROG_TYPE_SCHED_CLS, "tc", sizeof(struct __sk_buff) },
+		{ BPF_PROG_TYPE_SCHED_ACT, "sched_act", sizeof(struct __sk_buff) },
+		{ BPF_PROG_TYPE_CGROUP_SKB, "cgroup_skb", sizeof(struct __sk_buff) },
+		{ BPF_PROG_TYPE_LWT_IN, "lwt_in", sizeof(struct __sk_buff) },
+		{ BPF_PROG_TYPE_LWT_OUT, "lwt_out", sizeof(struct __sk_buff) },
+		{ BPF_PROG_TYPE_LWT_XMIT, "lwt_xmit", sizeof(struct __sk_buff) },
+		{ BPF_PROG_TYPE_SK_SKB, "sk_skb", sizeof(struct __sk_buff) },
 	};
 	char why[256];
 
 	if (!kernel_available(why, sizeof(why)))
 		return check_skip("test_ctx_fields", "%s", why);
 	for (size_t t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
-		int size = (int)ebpf_ctx_size(types[t].type);
+		int size = types[t].size ? types[t].size : (int)ebpf_ctx_size(types[t].type);
 
 		CHECK(size > 0, "%s: no context size", types[t].name);
+		/* (every offset for the first of the skb types; the others, whose own rules are
+		 * per field, at the offsets aligned to the size; a moved pointer near the start) */
 		for (int off = -8; off < size + 8; off++)
 			for (size_t k = 0; k < sizeof(sizes); k++)
-				for (int f = LOAD; f <= ATOMIC_ADD; f++)
-					one(types[t].type, types[t].name, (enum form)f, (int16_t)off,
-					    sizes[k]);
+				for (int f = LOAD; f <= LOAD_MOVED; f++)
+					if ((t <= 3 || off % (1 << k) == 0) &&
+					    (f != LOAD_MOVED || off < 16))
+						one(types[t].type, types[t].name, (enum form)f,
+						    (int16_t)off, sizes[k]);
 	}
 	printf("%u accesses agree with the kernel, %u disagree, %u safe ones faulted\n", agreed,
 	       disagree, faulted);

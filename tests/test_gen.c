@@ -603,6 +603,7 @@ first_visit:
 
 struct run_stats {
 	uint64_t runs, exact_entries, iv_checks, steps;
+	uint64_t alu_refused;	/* runs that ran an immediate check_alu_op refuses */
 	uint64_t entries_at[GEN_MAX_LOOPS][2];	/* the last run's: struct watch's */
 };
 
@@ -672,6 +673,7 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 	rs->exact_entries += w.exact_entries;
 	rs->iv_checks += w.iv_checks;
 	rs->steps += res.steps;
+	rs->alu_refused += res.alu_refused;
 	memcpy(rs->entries_at, w.entries_at, sizeof(rs->entries_at));
 	*steps = res.steps;
 	if (res.trap != INTERP_OK && res.trap != INTERP_TRAP_STEPS &&
@@ -2997,10 +2999,30 @@ static void test_sub_ret_knobs(void)
  * apart (every run's offset is right: check_program allows no trap of either); the kernel can,
  * and judges the first 25 of each where bpf() works: it refuses every twin (not at one of its
  * limits) and accepts every program bpfscev calls safe (or refuses it at one of its limits: no
- * rule gap).  bpfscev calls no twin safe and most safe forms safe. */
+ * rule gap).  bpfscev calls no twin safe and most safe forms safe.  The twin's immediates the
+ * kernel refuses wherever it meets them (a shift by +-width, a division or modulo by 0) the
+ * interpreter notes on the run (alu_refused), and only those. */
 struct krule_counts {
-	unsigned safe, flagged, twin_safe, loaded[2], refused[2];
+	unsigned safe, flagged, twin_safe, loaded[2], refused[2], alu;
 };
+
+/* Whether p holds an ALU instruction whose immediate check_alu_op refuses. */
+static bool has_alu_refused(const struct gen_program *p)
+{
+	for (size_t pc = 0; pc < p->len; pc++) {
+		const struct bpf_insn *i = &p->insns[pc];
+		uint8_t op = ebpf_op(i);
+		int32_t width = ebpf_class(i) == BPF_ALU64 ? 64 : 32;
+
+		if ((ebpf_class(i) == BPF_ALU || ebpf_class(i) == BPF_ALU64) &&
+		    ebpf_srcbit(i) == BPF_K &&
+		    (((op == BPF_DIV || op == BPF_MOD) && i->imm == 0) ||
+		     ((op == BPF_LSH || op == BPF_RSH || op == BPF_ARSH) &&
+		      (i->imm < 0 || i->imm >= width))))
+			return true;
+	}
+	return false;
+}
 
 static void krule_program(void *arg, const struct twin_run *r)
 {
@@ -3008,9 +3030,16 @@ static void krule_program(void *arg, const struct twin_run *r)
 	struct scev_verdict v;
 	bool safe = false;
 
+	bool alu = has_alu_refused(r->p);
+	uint64_t noted = r->rs->alu_refused;
+
 	CHECK(!!(r->p->flags & GEN_PROG_KRULE_UNSAFE) == r->twin, TW "the twin's flag is not the "
 	      "twin's", TW_ARGS(r));
 	c->flagged += r->twin && (r->p->flags & GEN_PROG_KRULE_UNSAFE);
+	CHECK(!trapped(twin_trap(r, NULL)) && (r->rs->alu_refused > noted) == alu && (!alu || r->twin),
+	      TW "%s an immediate the kernel refuses, the run %s it", TW_ARGS(r),
+	      alu ? "holds" : "holds no", r->rs->alu_refused > noted ? "notes" : "does not note");
+	c->alu += alu;
 	if (twin_verdict(r, &v)) {
 		safe = v.kind == VERDICT_SAFE;
 		CHECK(!r->twin || !safe, TW "called safe", TW_ARGS(r));
@@ -3042,13 +3071,15 @@ static void test_krules_knobs(void)
 	struct krule_counts c = { 0 };
 
 	for_twin_programs(&s, krule_program, &c);
-	CHECK(c.flagged == 100 && c.safe >= 80 && !c.twin_safe, "p_krules: %u of 100 safe; "
-	      "p_krules_bad: %u flagged, %u safe", c.safe, c.flagged, c.twin_safe);
+	CHECK(c.flagged == 100 && c.safe >= 80 && !c.twin_safe && c.alu >= 10, "p_krules: %u of "
+	      "100 safe; p_krules_bad: %u flagged, %u safe, %u with a refused immediate", c.safe,
+	      c.flagged, c.twin_safe, c.alu);
 	if (!c.loaded[0])
 		check_skip_part("the kernel's verdicts (bpf() refused)");
 	printf("p_krules: %u of 100 called safe, the kernel refuses %u of %u; p_krules_bad: %u "
-	       "of 100 called safe, the kernel refuses %u of %u\n", c.safe, c.refused[0],
-	       c.loaded[0], c.twin_safe, c.refused[1], c.loaded[1]);
+	       "of 100 called safe (%u with an immediate the kernel refuses, each noted by its "
+	       "run), the kernel refuses %u of %u\n", c.safe, c.refused[0], c.loaded[0],
+	       c.twin_safe, c.alu, c.refused[1], c.loaded[1]);
 }
 
 /* p_iter_search and its unsafe twin p_iter_search_unset (the kernel selftests' iter_search_loop:

@@ -17,6 +17,7 @@
 
 #include "bpf/prog.h"
 #include "oracle/exec/interp.h"
+#include "oracle/exec/safe_run.h"
 #include "tests/check.h"
 #include "util/json.h"
 
@@ -1739,9 +1740,60 @@ static void test_cli(void)
 	rmdir(dir);
 }
 
+/* The immediates check_alu_op refuses wherever the verifier reaches them (a division or modulo
+ * by 0, a shift by an amount outside [0, width)): the run computes what the ISA defines, notes
+ * the first such instruction (alu_refused) and safe_run_fault calls it a fault; the same
+ * operations by a register, and immediates within the width, are not noted. */
+static void test_alu_refused(void)
+{
+	static const struct {
+		const char *what;
+		struct bpf_insn insn;
+		uint64_t r0;	/* from r0 = 0x1122334455667788 */
+		bool refused;
+	} c[] = {
+		{ "div64 by imm 0", ALU64I(BPF_DIV, 0, 0), 0, true },
+		{ "sdiv32 by imm 0", INS(BPF_ALU | BPF_DIV | BPF_K, 0, 0, 1, 0), 0, true },
+		{ "mod64 by imm 0", ALU64I(BPF_MOD, 0, 0), 0x1122334455667788, true },
+		{ "mod32 by imm 0", ALU32I(BPF_MOD, 0, 0), 0x55667788, true },
+		{ "lsh64 by imm 64", ALU64I(BPF_LSH, 0, 64), 0x1122334455667788, true },
+		{ "rsh32 by imm 32", ALU32I(BPF_RSH, 0, 32), 0x55667788, true },
+		{ "arsh64 by imm -1", ALU64I(BPF_ARSH, 0, -1), 0, true },
+		{ "div64 by imm 1", ALU64I(BPF_DIV, 0, 1), 0x1122334455667788, false },
+		{ "lsh64 by imm 63", ALU64I(BPF_LSH, 0, 63), 0, false },
+		{ "rsh32 by imm 31", ALU32I(BPF_RSH, 0, 31), 0, false },
+		{ "div64 by r1 = 0", ALU64R(BPF_DIV, 0, 1), 0, false },
+		{ "lsh64 by r1 = 0", ALU64R(BPF_LSH, 0, 1), 0x1122334455667788, false },
+	};
+	struct safe_rule rule = { .max_insns = UINT64_MAX };
+	struct interp_result res;
+	char why[200];
+
+	for (size_t k = 0; k < ARRAY_SIZE(c); k++) {
+		int err = RUN(NULL, &res, LDDW(0, 0x1122334455667788), MOV64I(1, 0), c[k].insn,
+			      MOV64I(2, 0), ALU64I(BPF_DIV, 2, 0), EXIT);
+		bool fault = safe_run_fault(&rule, &res, NULL, NULL, why, sizeof(why));
+
+		/* (the first noted: the case at pc 3, else the division at pc 5) */
+		CHECK(err == 0 && res.trap == INTERP_OK && res.r0 == c[k].r0 && res.alu_refused &&
+		      res.alu_refused_pc == (c[k].refused ? 3u : 5u) && fault &&
+		      strstr(why, "check_alu_op"), "%s: err %d trap %d r0 0x%llx refused %d at %u; "
+		      "fault %d %s", c[k].what, err, res.trap, (unsigned long long)res.r0,
+		      res.alu_refused, res.alu_refused_pc, fault, why);
+		err = RUN(NULL, &res, LDDW(0, 0x1122334455667788), MOV64I(1, 0), c[k].insn, EXIT);
+		CHECK(err == 0 && res.alu_refused == c[k].refused &&
+		      safe_run_fault(&rule, &res, NULL, NULL, why, sizeof(why)) == c[k].refused,
+		      "%s alone: refused %d", c[k].what, res.alu_refused);
+	}
+	/* not reached: not noted */
+	CHECK(RUN(NULL, &res, MOV64I(0, 0), JA(1), ALU64I(BPF_DIV, 0, 0), EXIT) == 0 &&
+	      !res.alu_refused, "a division by imm 0 jumped over is noted");
+}
+
 int main(void)
 {
 	test_alu_specials();
+	test_alu_refused();
 	test_alu_table();
 	test_jmp_table();
 	test_memory();

@@ -672,6 +672,42 @@ static bool stack_deeper(struct interp_state *st, uint32_t pc, uint64_t off)
 	return false;
 }
 
+/* A load, store or atomic of the context goes through a register that holds the context's
+ * start (check_ptr_off_reg: the kernel rewrites the access by the instruction's offset alone)
+ * and, in an skb program, to a field its type may reach (ebpf_skb_field_refused); a helper's
+ * memory argument (pc a call) is the helper's to judge.  False after the trap. */
+static bool ctx_access_ok(struct interp_state *st, uint32_t pc, uint64_t a, uint64_t size,
+			  enum acc kind)
+{
+	const struct iop *ip = &st->code->ops[st->code->slot2op[pc]];
+	uint64_t off = a - INTERP_VA_CTX;
+	const char *why;
+
+	if (ip->op < OP_LDX_B || ip->op > OP_ACMPXCHG_DW)
+		return true;
+	if (off != (uint64_t)(int64_t)ip->off) {
+		set_trap(st, INTERP_TRAP_MEM, pc, "%s of %llu bytes at ctx+%llu through a modified "
+			 "context pointer (ctx%+lld): the verifier refuses it", acc_name(kind),
+			 (unsigned long long)size, (unsigned long long)off,
+			 (long long)(off - (uint64_t)(int64_t)ip->off));
+		return false;
+	}
+	/* (xdp_is_valid_access: egress_ifindex is a devmap program's, whose attach type no run
+	 * here has) */
+	if (st->env->ctx_kind == INTERP_CTX_XDP && off == offsetof(struct xdp_md, egress_ifindex)) {
+		set_trap(st, INTERP_TRAP_MEM, pc, "%s of xdp_md's egress_ifindex: a devmap program's "
+			 "only", acc_name(kind));
+		return false;
+	}
+	if (st->env->ctx_kind == INTERP_CTX_SKB &&
+	    (why = ebpf_skb_field_refused(st->env->prog_type, (int64_t)off, kind != ACC_LOAD))) {
+		set_trap(st, INTERP_TRAP_MEM, pc, "%s of %llu bytes at ctx+%llu: %s", acc_name(kind),
+			 (unsigned long long)size, (unsigned long long)off, why);
+		return false;
+	}
+	return true;
+}
+
 /* Slow path for a host pointer: maps that get storage on first use, writable __sk_buff fields;
  * anything else traps.  Returns NULL after setting the trap. */
 static __attribute__((noinline)) uint8_t *slow_ptr(struct interp_state *st, uint32_t pc,
@@ -700,6 +736,8 @@ static __attribute__((noinline)) uint8_t *slow_ptr(struct interp_state *st, uint
 	} else if ((a >> 44) == (INTERP_VA_CTX >> 44) && !st->ctx) {
 		uint64_t off = a - INTERP_VA_CTX;
 
+		if (!ctx_access_ok(st, pc, a, size, kind))
+			return NULL;
 		if (kind == ACC_ATOMIC && off < st->ctx_size) {
 			mem_trap(st, pc, a, size, kind, "is an atomic on the context");
 			return NULL;
@@ -735,7 +773,8 @@ static __attribute__((noinline)) int slow_load(struct interp_state *st, uint32_t
 	const uint8_t *p;
 
 	if ((a >> 44) == (INTERP_VA_CTX >> 44) && !st->ctx && st->ctx_size)
-		return ctx_load(st, pc, a, size, v, false);
+		return ctx_access_ok(st, pc, a, size, ACC_LOAD) ? ctx_load(st, pc, a, size, v, false)
+								 : -EFAULT;
 	p = slow_ptr(st, pc, a, size, ACC_LOAD);
 	if (!p)
 		return -EFAULT;
@@ -2474,13 +2513,23 @@ static __attribute__((noinline)) int do_helper(struct interp_state *st, const st
 /* ---- the loop ---- */
 
 /* Handler bodies for interp_loop.inc; L(), NEXT, JUMP and STOP are defined per copy below. */
-#define ALU_HANDLERS(n, e64, e32)                                                           \
-	L(n##64K): { uint64_t d = r[ip->dst], s = ip->imm; r[ip->dst] = (e64); NEXT(); }    \
+#define ALU_HANDLERS_K(n, e64, e32, k)                                                      \
+	L(n##64K): { uint64_t d = r[ip->dst], s = ip->imm; k r[ip->dst] = (e64); NEXT(); }  \
 	L(n##64X): { uint64_t d = r[ip->dst], s = r[ip->src]; r[ip->dst] = (e64); NEXT(); } \
 	L(n##32K): { uint32_t d = (uint32_t)r[ip->dst], s = (uint32_t)ip->imm;              \
-		     r[ip->dst] = (uint32_t)(e32); NEXT(); }                                \
+		     k r[ip->dst] = (uint32_t)(e32); NEXT(); }                              \
 	L(n##32X): { uint32_t d = (uint32_t)r[ip->dst], s = (uint32_t)r[ip->src];           \
 		     r[ip->dst] = (uint32_t)(e32); NEXT(); }
+#define ALU_HANDLERS(n, e64, e32) ALU_HANDLERS_K(n, e64, e32, )
+/* The divisions and shifts: decode marks (pad) an immediate the verifier refuses. */
+#define ALU_RULE_HANDLERS(n, e64, e32) ALU_HANDLERS_K(n, e64, e32, ALU_RULE_RAN(st, ip);)
+#define ALU_RULE_RAN(st, ip)                                                                \
+	do {                                                                                \
+		if (unlikely((ip)->pad) && !(st)->res->alu_refused) {                       \
+			(st)->res->alu_refused = true;                                      \
+			(st)->res->alu_refused_pc = (ip)->pc;                               \
+		}                                                                           \
+	} while (0)
 
 #define UNARY(e) do { r[ip->dst] = (e); NEXT(); } while (0)
 
@@ -2728,6 +2777,10 @@ static int decode(const struct bpf_insn *in, size_t slot, struct iop *o, struct 
 	case BPF_ALU:
 	case BPF_ALU64:
 		form = (cls == BPF_ALU ? 2 : 0) + x;
+		/* (check_alu_op's refusals of an immediate: ALU_RULE_HANDLERS note them) */
+		o->pad = !x && (((op == BPF_DIV || op == BPF_MOD) && in->imm == 0) ||
+				((op == BPF_LSH || op == BPF_RSH || op == BPF_ARSH) &&
+				 (in->imm < 0 || in->imm >= (cls == BPF_ALU64 ? 64 : 32))));
 		switch (op) {
 		case BPF_ADD: o->op = OP_ADD64K + form; return 0;
 		case BPF_SUB: o->op = OP_SUB64K + form; return 0;
