@@ -524,6 +524,9 @@
 	X(p_dynptr_keyed_unsafe, 0, 0, 100,                                                        \
 	  "unsafe twin of p_dynptr_keyed: main's test of the result takes the other side (a "      \
 	  "record released where it is not live, and leaked where it is)")                          \
+	X(p_dynptr_keyed_test, 0, 0, 100,                                                          \
+	  "p_dynptr_keyed and its twin: main tests the result signed (`if w0 s< 0`, when the "    \
+	  "other result is -1) or through a copy (`r6 = r0; if w6 != 0`) (generators/gen_dynptr.c)") \
 	X(p_dynptr_mid, 0, 0, 100,                                                                 \
 	  "main's dynptr handed through m(&d, x), which holds a ringbuf record of its own around " \
 	  "its call of f(&d, x) (f reads, slices or writes main's) and submits or discards it")    \

@@ -791,6 +791,23 @@ void gi_dynptr_cb_make_call(struct gi *g, bool twin)
 		  GEN_SH(BPF_LOOP) | GEN_SH(CALL_PTR) | GEN_SH(HELPER), tk ? GEN_PROG_DYNPTR_LEAK : 0);
 }
 
+/* Main's test of f's result r0: to l_end when it is not 0 (nz), else when it is; with
+ * p_dynptr_keyed_test, signed (-1 the other result: `s< 0` is "not 0") or on a copy in r6. */
+static void keyed_test(struct gi *g, const struct gi_sub *f, bool nz, int l_end)
+{
+	int r = BPF_REG_0;
+
+	if (gen_bool(g->src, g->k->p_dynptr_keyed_test)) {
+		if (f->dp_always && gen_bool(g->src, 50)) {
+			gi_jmp(g, true, nz ? BPF_JSLT : BPF_JSGE, BPF_REG_0, 0, l_end);
+			return;
+		}
+		gi_alux(g, true, BPF_MOV, BPF_REG_6, BPF_REG_0);
+		r = BPF_REG_6;
+	}
+	gi_jmp(g, f->dp_always, nz ? BPF_JNE : BPF_JEQ, r, 0, l_end);
+}
+
 /* ---- p_dynptr_keyed and its unsafe twin p_dynptr_keyed_unsafe ----
  *
  * A static subprogram makes or releases its caller's dynptr on some paths only and says which by
@@ -799,7 +816,9 @@ void gi_dynptr_cb_make_call(struct gi *g, bool twin)
  * else returns -1 in w0 (clang's `return -1` of an int) or 1 in r0; main then reads a byte of the
  * record and releases it by a packet byte only when f returned 0 (`if w0 != 0`, or r0).  Or main
  * reserves its record, f(&d, x) uses it and discards it when x is 1, returning 0, and main
- * releases it only when f returned non-zero.  The twins (GEN_PROG_DYNPTR_LEAK, INTERP_TRAP_REF;
+ * releases it only when f returned non-zero (p_dynptr_keyed_test: the test signed, `if w0 s< 0`
+ * for "not 0" when the other result is -1, or on a copy, `r6 = r0; if w6 != 0`).  The twins
+ * (GEN_PROG_DYNPTR_LEAK, INTERP_TRAP_REF;
  * the kernel refuses both): main takes the other branch — releases a record f did not reserve
  * and leaks the one it did, or releases again the record f discarded. */
 void gi_dynptr_keyed_call(struct gi *g, bool twin)
@@ -822,7 +841,7 @@ void gi_dynptr_keyed_call(struct gi *g, bool twin)
 	gi_call_sub(g, f->label);
 	/* main's record is live where f returned 0 after a reserve, or non-zero without its
 	 * discard: released there (the twin: on the other side) */
-	gi_jmp(g, f->dp_always, make != twin ? BPF_JNE : BPF_JEQ, BPF_REG_0, 0, l_end);
+	keyed_test(g, f, make != twin, l_end);
 	if (make && !twin)
 		main_read_byte(g);
 	input_bit(g, BPF_REG_6);

@@ -115,7 +115,9 @@ struct astate {
  * analysis ends (absint_dynptr_free). */
 struct dp_guard {
 	uint32_t m[2][3][2];	/* [g == 0, g != 0][dp or cdp, dpr or cdpr, ctouch][may, must] */
-	uint8_t g, base;
+	/* c: a register holding a copy of g (`r6 = r0` after the call; c == g: none), whose tests
+	 * tell the sides as g's; a write to g leaves the guard on c */
+	uint8_t g, c, base;
 	uint8_t modes;	/* what tells the sides: 1 g's low 32 bits (clang's `if w0`), 2 all 64 */
 	bool view;
 };

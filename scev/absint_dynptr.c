@@ -580,7 +580,8 @@ static _Thread_local struct dpg_rec *dpg_recs;
 
 static bool guard_eq(const struct dp_guard *a, const struct dp_guard *b)
 {
-	return !memcmp(a->m, b->m, sizeof(a->m)) && a->g == b->g && a->base == b->base &&
+	return !memcmp(a->m, b->m, sizeof(a->m)) && a->g == b->g && a->c == b->c &&
+	       a->base == b->base &&
 	       a->modes == b->modes && a->view == b->view;
 }
 
@@ -776,6 +777,9 @@ bool absint_dynptr_guard_join(struct astate *dst, const struct astate *src)
 		}
 	memcpy(ng.m, a, sizeof(a));
 	ng.g = (uint8_t)g;
+	/* (a copy both sides' guards hold) */
+	ng.c = old && src->dpg && old->g == g && src->dpg->g == g && old->c == src->dpg->c ? old->c
+												     : (uint8_t)g;
 	ng.base = base;
 	ng.modes = m;
 	ng.view = view;
@@ -787,21 +791,33 @@ bool absint_dynptr_guard_join(struct astate *dst, const struct astate *src)
 void absint_dynptr_guard_written(struct astate *s, const struct bpf_insn *i, uint32_t w)
 {
 	uint8_t cls = ebpf_class(i);
+	struct dp_guard g;
 
+	if (!s->dpg)
+		return;
+	g = *s->dpg;
 	/* a copy of its register into r0 (a function's result, `w0 = w6` before its exit): the
-	 * guard goes with it (a 32-bit copy: told by the low half only) */
-	if (s->dpg && (cls == BPF_ALU || cls == BPF_ALU64) && ebpf_op(i) == BPF_MOV &&
-	    ebpf_srcbit(i) == BPF_X && !i->off && i->src_reg == s->dpg->g && i->dst_reg == 0) {
-		struct dp_guard g = *s->dpg;
-
-		g.g = 0;
+	 * guard goes with it; into another register (`r6 = r0` after the call): that one is its
+	 * copy (a 32-bit copy: told by the low half only) */
+	if ((cls == BPF_ALU || cls == BPF_ALU64) && ebpf_op(i) == BPF_MOV &&
+	    ebpf_srcbit(i) == BPF_X && !i->off && (i->src_reg == g.g || i->src_reg == g.c) &&
+	    i->dst_reg != g.g && i->dst_reg != g.c) {
+		if (i->dst_reg == 0)
+			g.g = g.c = 0;
+		else
+			g.c = i->dst_reg;
 		if (cls == BPF_ALU)
 			g.modes &= 1;
 		s->dpg = g.modes ? guard_keep(&g, s->dpg, NULL) : NULL;
 		return;
 	}
-	if (s->dpg && (w >> s->dpg->g & 1))
-		s->dpg = NULL;
+	if (!(w >> g.g & 1) && !(w >> g.c & 1))
+		return;
+	/* (the register written: the other one holds it, if any) */
+	if (w >> g.g & 1)
+		g.g = g.c;
+	g.c = g.g;
+	s->dpg = w >> g.g & 1 ? NULL : guard_keep(&g, s->dpg, NULL);
 }
 
 void absint_dynptr_guard_branch(struct astate *s)
@@ -812,6 +828,9 @@ void absint_dynptr_guard_branch(struct astate *s)
 	uint8_t mm;
 	int side = side_of(s, g->g, g->modes, &mm);
 
+	/* (the copy holds the same value: its test tells the side as well) */
+	if (side < 0 && g->c != g->g)
+		side = side_of(s, g->c, g->modes, &mm);
 	/* (both sides are sound for their paths: what this arm holds is in both) */
 	for (int k = 0; k < 3 && side >= 0; k++)
 		if (l[k]) {
@@ -891,7 +910,7 @@ void absint_dynptr_note_exit(struct scev_ctx *cx, uint32_t f, const struct astat
  * what the exits of its class leave of s's masks (none when it does not fit). */
 static void set_key(struct astate *s, const struct dp_exit *x, bool up)
 {
-	struct dp_guard g = { .g = 0, .modes = (uint8_t)(3 & ~x->knot), .view = up };
+	struct dp_guard g = { .g = 0, .c = 0, .modes = (uint8_t)(3 & ~x->knot), .view = up };
 	struct life l[2][3];
 	uint8_t low[2];
 
