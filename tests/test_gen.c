@@ -1946,7 +1946,7 @@ static void dynptr_twin_knobs(const char *knob, const char *twin, uint64_t seed,
 	dynptr_twin_knobs_with(knob, twin, seed, make, NULL, dynptr_sub_program);
 }
 
-static bool twin_kernel_report(const struct twin_run *r, struct verdict_report *rep);
+static void kernel_twin_judge(const struct twin_run *r, unsigned loaded[2], unsigned accepted[2]);
 
 /* p_dynptr_keyed with p_dynptr_keyed_test (main tests f's result signed, `if w0 s< 0`, or on a
  * copy, `r6 = r0; if w6 != 0`): judged as dynptr_twin_knobs's forms, and by the kernel on the
@@ -1956,16 +1956,12 @@ static bool twin_kernel_report(const struct twin_run *r, struct verdict_report *
  * copy forms unsupported), under the 3/4 asked; with it 57. */
 static void dynptr_keyed_test_program(void *arg, const struct twin_run *r)
 {
-	struct verdict_report rep;
+	struct twin_counts *c = arg;
+	unsigned accepted[2];
 
 	dynptr_sub_program(arg, r);
-	if (r->seed >= 6090000 + 20 || !twin_kernel_report(r, &rep))
-		return;
-	CHECK(r->twin ? !rep.kernel_accepted : rep.ours.kind != VERDICT_SAFE ||
-						 rep.cls == VC_BOTH_ACCEPT || rep.cls == VC_IMPROVEMENT,
-	      TW "ours %s, the kernel %s: %s", TW_ARGS(r), scev_verdict_name(rep.ours.kind),
-	      rep.kernel_accepted ? "accepts" : "refuses", rep.kernel_message);
-	verdict_report__free(&rep);
+	if (r->seed < 6090000 + 20)
+		kernel_twin_judge(r, c->loaded, accepted);
 }
 
 /* The dynptr call pieces in a big-frame chain (p_big_frame=100): main's dynptr at GEN_FP_DYNPTR
@@ -2926,6 +2922,68 @@ static void test_stack_align_knobs(void)
 	       c.refused[0], c.loaded[0], c.shaped[1], c.refused[1], c.loaded[1]);
 }
 
+/* A memory twin's knob the kernel judges too (kernel_twin_knobs): its mem_twin, and the seeds
+ * below kernel_end the kernel is asked about. */
+struct kernel_twin {
+	struct mem_twin m;
+	uint64_t kernel_end;
+};
+
+struct kernel_twin_counts {
+	struct twin_counts t;
+	unsigned loaded[2], accepted[2];
+	const struct kernel_twin *k;
+};
+
+/* The kernel's word on r: it refuses every twin and accepts every safe form bpfscev calls safe
+ * (or refuses it for one of its limits only: an improvement); counted in loaded and accepted. */
+static void kernel_twin_judge(const struct twin_run *r, unsigned loaded[2], unsigned accepted[2])
+{
+	struct verdict_report rep;
+
+	if (!twin_kernel_report(r, &rep))
+		return;
+	loaded[r->twin]++;
+	accepted[r->twin] += rep.kernel_accepted;
+	CHECK(r->twin ? !rep.kernel_accepted : rep.ours.kind != VERDICT_SAFE ||
+						 rep.cls == VC_BOTH_ACCEPT || rep.cls == VC_IMPROVEMENT,
+	      TW "ours %s, the kernel %s: %s", TW_ARGS(r), scev_verdict_name(rep.ours.kind),
+	      rep.kernel_accepted ? "accepts" : "refuses", rep.kernel_message);
+	verdict_report__free(&rep);
+}
+
+static void kernel_twin_program(void *arg, const struct twin_run *r)
+{
+	struct kernel_twin_counts *c = arg;
+
+	c->t.arg = &c->k->m;
+	mem_twin_program(&c->t, r);
+	if (r->seed < c->k->kernel_end)
+		kernel_twin_judge(r, c->loaded, c->accepted);
+}
+
+/* The 100 programs of each form of s judged by mem_twin_program with k->m (every twin traps on
+ * memory and is never called safe, more than 95 safe forms called safe), those below
+ * k->kernel_end by the kernel too (kernel_twin_judge). */
+static void kernel_twin_knobs(const struct twin_spec *s, const struct kernel_twin *k)
+{
+	struct kernel_twin_counts c = { .k = k };
+
+	for_twin_programs(s, kernel_twin_program, &c);
+	check_mem_twins(s, &c.t, 95);
+	if (!c.loaded[0])
+		check_skip_part("%s: the kernel's verdicts (bpf() refused)", s->knob[0]);
+	printf("%s: %u of 100 called safe, the kernel accepts %u of %u; %s: %u of %u trap, none "
+	       "called safe, the kernel refuses %u of %u\n", s->knob[0], c.t.safe, c.accepted[0],
+	       c.loaded[0], s->knob[1], c.t.traps, c.t.flagged[1], c.loaded[1] - c.accepted[1],
+	       c.loaded[1]);
+}
+
+/* (no call shapes the kernel refuses: the verdict's reason is the piece's) */
+#define KERNEL_TWIN_SPEC(safe, twin, seed)                                                        \
+	{ { safe, twin }, 100, seed, 100, { { "p_recursion", 0 }, { "p_call_chain", 0 },           \
+					    { "p_big_frame", 0 } } }
+
 /* p_cb_two_ctx and its unsafe twin p_cb_two_ctx_bad (generators/gen_cbctx.c): one bpf_loop or
  * for_each callback called from two calls whose contexts differ (a cell of main holding a
  * pointer into main's frame at one, NULL at the other: two cells, or one cell rewritten between
@@ -2937,90 +2995,29 @@ static void test_stack_align_knobs(void)
  * called safe.  The kernel's word on the first 25 of each: it accepts every safe form bpfscev
  * calls safe (or refuses it for one of its limits only: an improvement), and refuses every
  * twin. */
-struct cb_two_counts {
-	struct twin_counts t;
-	unsigned loaded[2], accepted[2];
-};
-
-static void cb_two_ctx_program(void *arg, const struct twin_run *r)
-{
-	static const struct mem_twin m = { GEN_PROG_CB_CTX_UNSAFE };
-	struct cb_two_counts *c = arg;
-	struct verdict_report rep;
-
-	c->t.arg = &m;
-	mem_twin_program(&c->t, r);
-	if (r->seed >= 7400000 + 25 || !twin_kernel_report(r, &rep))
-		return;
-	c->loaded[r->twin]++;
-	c->accepted[r->twin] += rep.kernel_accepted;
-	CHECK(r->twin ? !rep.kernel_accepted : rep.ours.kind != VERDICT_SAFE ||
-						 rep.cls == VC_BOTH_ACCEPT || rep.cls == VC_IMPROVEMENT,
-	      TW "ours %s, the kernel %s: %s", TW_ARGS(r), scev_verdict_name(rep.ours.kind),
-	      rep.kernel_accepted ? "accepts" : "refuses", rep.kernel_message);
-	verdict_report__free(&rep);
-}
-
 static void test_cb_two_ctx_knobs(void)
 {
-	/* (no call shapes the kernel refuses: the verdict's reason is the piece's) */
-	static const struct twin_spec s = { { "p_cb_two_ctx", "p_cb_two_ctx_bad" }, 100, 7400000,
-					    100, { { "p_recursion", 0 }, { "p_call_chain", 0 },
-						   { "p_big_frame", 0 } } };
-	struct cb_two_counts c = { { { 0 } } };
+	static const struct twin_spec s = KERNEL_TWIN_SPEC("p_cb_two_ctx", "p_cb_two_ctx_bad",
+							   7400000);
+	static const struct kernel_twin k = { { GEN_PROG_CB_CTX_UNSAFE }, 7400000 + 25 };
 
-	for_twin_programs(&s, cb_two_ctx_program, &c);
-	check_mem_twins(&s, &c.t, 95);
-	if (!c.loaded[0])
-		check_skip_part("p_cb_two_ctx: the kernel's verdicts (bpf() refused)");
-	printf("p_cb_two_ctx: %u of 100 called safe, the kernel accepts %u of %u; "
-	       "p_cb_two_ctx_bad: %u of %u trap, none called safe, the kernel refuses %u of %u\n",
-	       c.t.safe, c.accepted[0], c.loaded[0], c.t.traps, c.t.flagged[1],
-	       c.loaded[1] - c.accepted[1], c.loaded[1]);
+	kernel_twin_knobs(&s, &k);
 }
 
 /* p_sub_ret_ptr and its unsafe twin p_sub_ret_ptr_bad (generators/gen_subret.c): main loads
  * through what a static function's map lookup returned (the value at an offset, or NULL) after
  * a NULL test of it, of a copy or of a spill's fill; the twin loads untested through NULL or
  * past the value.  The safe form never traps (check_program, two inputs) and is called safe,
- * 95 of 100 at least (base23, whose summary returned a number: none, "R0 is not a known
- * pointer"); the twin, flagged, traps on every run and is never called safe.  The kernel's word
- * on the first 25 of each: it accepts every safe form bpfscev calls safe (or refuses it for one
- * of its limits only), and refuses every twin. */
-static void sub_ret_program(void *arg, const struct twin_run *r)
-{
-	static const struct mem_twin m = { GEN_PROG_SUB_RET_UNSAFE, { "R0" } };
-	struct cb_two_counts *c = arg;
-	struct verdict_report rep;
-
-	c->t.arg = &m;
-	mem_twin_program(&c->t, r);
-	if (r->seed >= 7500000 + 25 || !twin_kernel_report(r, &rep))
-		return;
-	c->loaded[r->twin]++;
-	c->accepted[r->twin] += rep.kernel_accepted;
-	CHECK(r->twin ? !rep.kernel_accepted : rep.ours.kind != VERDICT_SAFE ||
-						 rep.cls == VC_BOTH_ACCEPT || rep.cls == VC_IMPROVEMENT,
-	      TW "ours %s, the kernel %s: %s", TW_ARGS(r), scev_verdict_name(rep.ours.kind),
-	      rep.kernel_accepted ? "accepts" : "refuses", rep.kernel_message);
-	verdict_report__free(&rep);
-}
-
+ * more than 95 of 100 (100; base23, whose summary returned a number: none, "R0 is not a known
+ * pointer"), no reason of it naming R0; the twin, flagged, traps on every run and is never
+ * called safe.  The kernel judges the first 25 of each (kernel_twin_judge). */
 static void test_sub_ret_knobs(void)
 {
-	static const struct twin_spec s = { { "p_sub_ret_ptr", "p_sub_ret_ptr_bad" }, 100, 7500000,
-					    100, { { "p_recursion", 0 }, { "p_call_chain", 0 },
-						   { "p_big_frame", 0 } } };
-	struct cb_two_counts c = { { { 0 } } };
+	static const struct twin_spec s = KERNEL_TWIN_SPEC("p_sub_ret_ptr", "p_sub_ret_ptr_bad",
+							   7500000);
+	static const struct kernel_twin k = { { GEN_PROG_SUB_RET_UNSAFE, { "R0" } }, 7500000 + 25 };
 
-	for_twin_programs(&s, sub_ret_program, &c);
-	check_mem_twins(&s, &c.t, 95);
-	if (!c.loaded[0])
-		check_skip_part("p_sub_ret_ptr: the kernel's verdicts (bpf() refused)");
-	printf("p_sub_ret_ptr: %u of 100 called safe, the kernel accepts %u of %u; "
-	       "p_sub_ret_ptr_bad: %u of %u trap, none called safe, the kernel refuses %u of %u\n",
-	       c.t.safe, c.accepted[0], c.loaded[0], c.t.traps, c.t.flagged[1],
-	       c.loaded[1] - c.accepted[1], c.loaded[1]);
+	kernel_twin_knobs(&s, &k);
 }
 
 /* p_krules and its unsafe twin p_krules_bad (generators/gen_krules.c): a packet offset in
