@@ -2388,7 +2388,9 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		    gi_room(g, 60))
 			gi_stmt_dynptr(g, NULL);
 		if ((gen_bool(src, knobs->p_timer) || gen_bool(src, knobs->p_timer_unsafe) ||
-		     gen_bool(src, knobs->p_timer_two) || gen_bool(src, knobs->p_timer_two_past)) &&
+		     gen_bool(src, knobs->p_timer_two) || gen_bool(src, knobs->p_timer_two_past) ||
+		     gen_bool(src, knobs->p_timer_cross) ||
+		     gen_bool(src, knobs->p_timer_cross_null)) &&
 		    gi_room(g, knobs->p_timer_two || knobs->p_timer_two_past ? 90 : 60))
 			gi_stmt_timer(g, NULL);
 		if ((gen_bool(src, knobs->p_ptr_alu) || gen_bool(src, knobs->p_ptr_alu_bad)) &&
@@ -2678,6 +2680,12 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 	if (p->flags & GEN_PROG_TIMER_UNSAFE)
 		sbuf_puts(sb, " timer-unsafe (a timer's callback returns 1, or bpf_timer_init is "
 			  "given a pointer off the timer or another map)");
+	if (p->flags & GEN_PROG_NEST)
+		sbuf_puts(sb, " nest-cb (a loop in a for_each or drain callback, a timer or find_vma "
+			  "in a loop, or a timer callback arming map 4's)");
+	if (p->flags & GEN_PROG_NEST_UNSAFE)
+		sbuf_puts(sb, " nest-cb-unsafe (a callback's loop one past its memory, a timer armed "
+			  "on a value that may be NULL, or find_vma's twin callback in a loop)");
 	sbuf_puts(sb, "\n; shapes:");
 	for (unsigned s = 0; s < GEN_SHAPE__COUNT; s++)
 		if (p->shapes & (1ull << s))

@@ -558,6 +558,27 @@
 	X(p_find_vma_unsafe, 0, 0, 100,                                                            \
 	  "unsafe twin of p_find_vma: the callback writes the vma, returns 2, reads and writes "   \
 	  "its ctx past main's frame, or through a NULL ctx")                                       \
+	X(p_cb_loop, 0, 0, 100,                                                                    \
+	  "p_for_each and p_urb callbacks hold a plain loop: over the value's first n <= 8 words, " \
+	  "or the sample's first n <= 8 bytes through bpf_dynptr_data (NULL-checked)")            \
+	X(p_cb_loop_past, 0, 0, 100,                                                               \
+	  "unsafe twin of p_cb_loop: the callback's loop runs one past, to the value's word 8 "    \
+	  "(bytes 64-71) or the sample's byte 8")                                                   \
+	X(p_timer_loop, 0, 0, 100,                                                                 \
+	  "a loop-body statement of main arms a timer (p_timer's statement inside a plain loop)")  \
+	X(p_timer_loop_null, 0, 0, 100,                                                            \
+	  "unsafe twin of p_timer_loop: the timer's value looked up by (the loop's variable ^ "    \
+	  "an input byte) & 3 (NULL for 2 and 3) and armed untested")                               \
+	X(p_vma_loop, 0, 0, 100,                                                                   \
+	  "in p_find_vma's raw tracepoints, a loop-body statement of main calls bpf_find_vma")     \
+	X(p_vma_loop_bad, 0, 0, 100,                                                               \
+	  "unsafe twin of p_vma_loop: the call in the loop has a p_find_vma_unsafe callback")      \
+	X(p_timer_cross, 0, 0, 100,                                                                \
+	  "a timer statement's callback arms map 4's timer of its own key with a callback of its " \
+	  "own (timers of two maps; the statement drawn as p_timer's)")                             \
+	X(p_timer_cross_null, 0, 0, 100,                                                           \
+	  "unsafe twin of p_timer_cross: the callback arms map 4's timer of its key + 1 (NULL for " \
+	  "the last key) untested")                                                                 \
 	X(p_ptr_alu, 0, 0, 100,                                                                    \
 	  "a statement of main takes a number from pointers by ALU forms the kernel accepts: "     \
 	  "(r10 + k) - r10, data + k less data, k + r10 less r10, their 32-bit difference")        \
@@ -907,6 +928,17 @@ struct gen_loop {
 						 * kernel refuses (a shift by +-width, a
 						 * division or modulo by 0; alu_refused):
 						 * refused, no run traps */
+#define GEN_PROG_NEST (1ull << 46)	/* p_cb_loop, p_timer_loop, p_vma_loop, p_timer_cross: a
+					 * plain loop in a for_each or user_ringbuf_drain callback,
+					 * a timer armed or bpf_find_vma called in a plain loop, or
+					 * a timer callback arming map 4's timer */
+#define GEN_PROG_NEST_UNSAFE (1ull << 47)	/* their twins: a callback's loop reading one past
+						 * its value or sample bytes, a timer armed on a
+						 * value that may be NULL (in a loop, or by a
+						 * callback), a p_find_vma_unsafe callback called
+						 * in a loop (INTERP_TRAP_MEM or _HELPER, or
+						 * _LIMIT for the vma's, on some runs); the kernel
+						 * refuses them */
 #define GEN_PROG_CB_COUNT_UNSAFE (1u << 20)	/* p_cb_count_over: a run may read the byte at
 						 * data_end at a count a callback kept */
 #define GEN_PROG_FRAMES_UNSAFE (1u << 22)	/* p_call_frames_past: a callee given pointers into

@@ -163,6 +163,18 @@ void gi_stmt_bpf_loop(struct gi *g, struct gi_loop *lp)
 		lp->shapes |= GEN_SH(HELPER);
 }
 
+/* p_cb_loop (p_cb_loop_past): the callback's plain loop reads n of its memory's max units (one
+ * past for the twin, drawn only where the kernel's walk goes: else a twin it accepts). */
+static void cb_loop_plan(struct gi *g, struct gi_sub *cb, uint32_t max)
+{
+	bool past = gi_kernel_reaches(g) && gen_bool(g->src, g->k->p_cb_loop_past);
+
+	if (past || gen_bool(g->src, g->k->p_cb_loop))
+		cb->cb_loop_n = (uint8_t)(past ? max + 1 : gen_u32(g->src, 1, max));
+	if (cb->cb_loop_n)
+		g->p->flags |= past ? GEN_PROG_NEST_UNSAFE : GEN_PROG_NEST;
+}
+
 void gi_stmt_for_each(struct gi *g, struct gi_loop *lp)
 {
 	int s;
@@ -183,6 +195,7 @@ void gi_stmt_for_each(struct gi *g, struct gi_loop *lp)
 	cb->cb_stop = !g->hash_piece && gen_bool(g->src, 30)
 			      ? (int32_t)gen_u32(g->src, 0, GEN_MAP_ENTRIES) : -1;
 	cb->cb_nr = g->map0_entries ? g->map0_entries : GEN_MAP_ENTRIES;
+	cb_loop_plan(g, cb, GEN_MAP_VALUE_SIZE / 8);
 	gi_spill_caller_homes(g);
 	gi_ld_map(g, BPF_REG_1, 0);
 	gi_ld_func(g, BPF_REG_2, cb->label);
@@ -211,6 +224,9 @@ void gi_stmt_urb(struct gi *g, struct gi_loop *lp)
 	cb->cb_ctx = gen_bool(g->src, 60);
 	cb->cb_stop = gen_bool(g->src, 50) ? 1 : -1;
 	cb->cb_nr = GEN_URB_RUN_SAMPLES;
+	cb_loop_plan(g, cb, 8);
+	/* (the loop reads through bpf_dynptr_data's pointer) */
+	cb->cb_urb_data |= cb->cb_loop_n != 0;
 	gi_spill_caller_homes(g);
 	gi_ld_map(g, BPF_REG_1, GEN_MAP_URB);
 	gi_ld_func(g, BPF_REG_2, cb->label);
@@ -230,14 +246,15 @@ static void timer_ptr(struct gi *g, int32_t off)
 }
 
 /* The value of map's element of the key at GEN_FP_KEY, spilled at GEN_FP_TIMER (NULL: to
- * l_skip). */
+ * l_skip; untested when l_skip < 0). */
 static void timer_value(struct gi *g, uint32_t map, int l_skip)
 {
 	gi_ld_map(g, BPF_REG_1, map);
 	gi_alux(g, true, BPF_MOV, BPF_REG_2, EBPF_REG_FP);
 	gi_alu(g, true, BPF_ADD, BPF_REG_2, GEN_FP_KEY);
 	gi_call_helper(g, BPF_FUNC_map_lookup_elem);
-	gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_skip);
+	if (l_skip >= 0)
+		gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_skip);
 	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_TIMER, BPF_REG_0);
 }
 
@@ -292,24 +309,58 @@ void gi_stmt_timer(struct gi *g, struct gi_loop *lp)
 	 * map 4's values have, map 3's not) */
 	bool two = !twin && (g->k->p_timer_two || g->k->p_timer_two_past) && gen_bool(g->src, 80);
 	bool past = two && g->k->p_timer_two_past && (!g->k->p_timer_two || gen_bool(g->src, 50));
+	/* p_timer_loop_null: in a loop, the value of (the loop's variable ^ an input byte) & 3
+	 * armed untested;
+	 * p_timer_cross(_null): the callback arms map 4's timer (the twins only where the kernel's
+	 * walk goes: it verifies a callback where its set_callback is reached) */
+	bool reach = gi_kernel_reaches(g);
+	bool null = lp && !twin && reach && g->k->p_timer_loop_null &&
+		    (!g->k->p_timer_loop || gen_bool(g->src, 50));
+	bool cross_null = !twin && reach && gen_bool(g->src, g->k->p_timer_cross_null);
+	bool cross = cross_null || (!twin && gen_bool(g->src, g->k->p_timer_cross));
+	int s2 = -1;
 	int32_t clock, off;
 	uint64_t nsecs;
 
-	if (g->fn->sub || (s = gi_sub_new(g, SUBK_CALLBACK, 3)) < 0) {
+	if (g->fn->sub || (s = gi_sub_new(g, SUBK_CALLBACK, 3)) < 0 ||
+	    (cross && (s2 = gi_sub_new(g, SUBK_CALLBACK, 3)) < 0)) {
 		gi_stmt_acc(g, lp);
 		return;
 	}
+	if (cross) {	/* map 4's callback: p_timer's plain one */
+		g->subs[s2].called = true;
+		g->subs[s2].cb_timer = 1;
+		g->subs[s2].cb_nr = 1;
+		g->use_timer2 = true;
+		g->p->flags |= cross_null ? GEN_PROG_NEST_UNSAFE : GEN_PROG_NEST;
+	}
 	cb = &g->subs[s];
+	cb->cb_cross = cross ? 1 + cross_null : 0;
+	cb->cb_callee = s2;
 	cb->called = true;
 	cb->cb_timer = bad == 1 ? 2 : 1;
 	cb->cb_timer_rearm = gen_bool(g->src, 40);
 	cb->cb_timer_past = past;
 	cb->cb_inner = gen_bool(g->src, 40) ? gen_u32(g->src, 1, 6) : 0;
 	cb->cb_nr = 1;	/* (the interpreter never runs it: later, on its own) */
+	if (cross)	/* (after the program: up to 8 firings a run, INTERP_TIMER_FIRES) */
+		cb->cb_nr = 8;
 	l_skip = gi_label(g);
 	gi_spill_caller_homes(g);
 	/* the value of the statement's key or the input's bit, NULL-checked, spilled */
-	if (gen_bool(g->src, 80)) {
+	if (null) {
+		/* (with the input: a key of the loop's variable alone may be a constant in range
+		 * on every pass, which the kernel's walk knows: then no lookup is NULL) */
+		int t = gi_var_copy(g, lp->ctr), u = gi_scratch(g);
+
+		gi_ldx(g, BPF_DW, u, EBPF_REG_FP, GEN_FP_DATA);
+		gi_ldx(g, BPF_B, u, u, (int16_t)gen_pick(g->src, GEN_INPUT_LEN));
+		gi_alux(g, true, BPF_XOR, t, u);
+		gi_alu(g, true, BPF_AND, t, 3);
+		gi_stx(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, t);
+		gi_scratch_release(g);
+		g->p->flags |= GEN_PROG_NEST_UNSAFE;
+	} else if (gen_bool(g->src, 80)) {
 		gi_st(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY,
 		      (int32_t)(g->ntimers++ % GEN_TIMER_ENTRIES));
 	} else {
@@ -318,7 +369,7 @@ void gi_stmt_timer(struct gi *g, struct gi_loop *lp)
 		gi_alu(g, true, BPF_AND, BPF_REG_2, GEN_TIMER_ENTRIES - 1);
 		gi_stx(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, BPF_REG_2);
 	}
-	timer_value(g, GEN_MAP_TIMER, l_skip);
+	timer_value(g, GEN_MAP_TIMER, null ? -1 : l_skip);
 	/* bpf_timer_init(&v->t, map, clock): the twin's pointer may be off the timer (the value's
 	 * start or its last 8 bytes), its map the array map */
 	off = bad == 2 ? (gen_bool(g->src, 50) ? 0 : GEN_TIMER_OFF + 16) : GEN_TIMER_OFF;
@@ -357,8 +408,10 @@ void gi_stmt_timer(struct gi *g, struct gi_loop *lp)
 		g->p->flags |= GEN_PROG_TIMER_UNSAFE;
 	if (past)
 		g->p->flags |= GEN_PROG_TIMER_TWO_UNSAFE;
-	if (lp)
+	if (lp) {
 		lp->shapes |= GEN_SH(HELPER);
+		g->p->flags |= null ? 0 : GEN_PROG_NEST;
+	}
 }
 
 /* bpf_find_vma(bpf_get_current_task_btf(), addr, cb, ctx, 0), addr an argument of the raw
@@ -369,7 +422,11 @@ void gi_stmt_find_vma(struct gi *g, struct gi_loop *lp)
 	int s;
 	struct gi_sub *cb;
 	bool twin = g->k->p_find_vma_unsafe && (!g->k->p_find_vma || gen_bool(g->src, 50));
+	/* p_vma_loop_bad: in a loop, a twin's callback (only where the kernel's walk goes) */
+	bool loop_bad = lp && !twin && g->k->p_vma_loop_bad && gi_kernel_reaches(g) &&
+			(!g->k->p_vma_loop || gen_bool(g->src, 50));
 
+	twin |= loop_bad;
 	if (g->fn->sub || !g->raw_tp || (s = gi_sub_new(g, SUBK_CALLBACK, 3)) < 0) {
 		gi_stmt_acc(g, lp);
 		return;
@@ -390,8 +447,10 @@ void gi_stmt_find_vma(struct gi *g, struct gi_loop *lp)
 	cb_call_rest_at(g, cb, BPF_FUNC_find_vma, BPF_REG_4);
 	if (twin)
 		g->p->flags |= GEN_PROG_VMA_UNSAFE;
-	if (lp)
+	if (lp) {
 		lp->shapes |= GEN_SH(HELPER);
+		g->p->flags |= loop_bad ? GEN_PROG_NEST_UNSAFE : GEN_PROG_NEST;
+	}
 }
 
 /* A bpf_find_vma callback: cb(task, vma, ctx), the ctx's cell plus 1 and an inner loop's count
@@ -486,6 +545,22 @@ static void emit_global(struct gi *g, struct gi_sub *s)
 	gi_exit(g);
 }
 
+/* p_cb_loop's plain loop in a callback: sum += each of the first n units (size) at p, by a
+ * pointer q stepped over them, a counter c and t (p and sum kept) */
+static void cb_loop(struct gi *g, int p, uint8_t size, uint32_t n, int sum, int q, int c, int t)
+{
+	int l_in = gi_label(g);
+
+	gi_alux(g, true, BPF_MOV, q, p);
+	gi_mov_const(g, c, 0, true);
+	gi_bind(g, l_in);
+	gi_ldx(g, size, t, q, 0);
+	gi_alux(g, true, BPF_ADD, sum, t);
+	gi_alu(g, true, BPF_ADD, q, (int32_t)ebpf_size_bytes(size));
+	gi_alu(g, true, BPF_ADD, c, 1);
+	gi_jmp(g, false, BPF_JLT, c, (int32_t)n, l_in);
+}
+
 /* A bpf_for_each_map_elem callback: cb(map, key, value, ctx). */
 static void emit_each_callback(struct gi *g, struct gi_sub *s)
 {
@@ -496,6 +571,9 @@ static void emit_each_callback(struct gi *g, struct gi_sub *s)
 	gi_ldx(g, BPF_W, BPF_REG_0, BPF_REG_2, 0);
 	gi_ldx(g, BPF_DW, BPF_REG_5, BPF_REG_3, 0);
 	gi_alux(g, true, BPF_ADD, BPF_REG_5, BPF_REG_0);
+	if (s->cb_loop_n)	/* the value's first n words added (p_cb_loop) */
+		cb_loop(g, BPF_REG_3, BPF_DW, s->cb_loop_n, BPF_REG_5, BPF_REG_6, BPF_REG_7,
+			BPF_REG_8);
 	gi_stx(g, BPF_DW, BPF_REG_3, s->cb_each == 2 ? GEN_MAP_VALUE_SIZE - 4 : 0, BPF_REG_5);
 	if (s->cb_each == 3)
 		gi_stx(g, BPF_W, BPF_REG_2, 0, BPF_REG_5);
@@ -513,7 +591,7 @@ static void emit_each_callback(struct gi *g, struct gi_sub *s)
 		gi_mov_const(g, BPF_REG_0, 1, true);
 		gi_exit(g);
 	}
-	s->cb_steps = g->len - start;
+	s->cb_steps = g->len - start + 5ull * s->cb_loop_n;
 }
 
 /* A bpf_user_ringbuf_drain callback: cb(dynptr, ctx), r6 the dynptr, r7 the ctx: the sample's
@@ -543,6 +621,9 @@ static void emit_urb_callback(struct gi *g, struct gi_sub *s)
 			gi_alu(g, true, BPF_ADD, BPF_REG_3, 1);
 			gi_stx(g, BPF_DW, BPF_REG_0, 0, BPF_REG_3);
 		}
+		if (s->cb_loop_n)	/* the sample's first n bytes added (p_cb_loop) */
+			cb_loop(g, BPF_REG_0, BPF_B, s->cb_loop_n, BPF_REG_3, BPF_REG_8,
+				BPF_REG_9, BPF_REG_2);
 	} else {
 		gi_alux(g, true, BPF_MOV, BPF_REG_1, EBPF_REG_FP);
 		gi_alu(g, true, BPF_ADD, BPF_REG_1, -8);
@@ -576,7 +657,39 @@ static void emit_urb_callback(struct gi *g, struct gi_sub *s)
 		gi_mov_const(g, BPF_REG_0, s->cb_stop >= 0, true);
 		gi_exit(g);
 	}
-	s->cb_steps = g->len - start;
+	s->cb_steps = g->len - start + 5ull * s->cb_loop_n;
+}
+
+/* p_timer_cross: a timer callback whose key is in r7 arms map 4's timer of that key (of key + 1,
+ * its value untested: p_timer_cross_null, NULL for the last key) with subs[cb_callee], 1 s
+ * ahead (its key at fp-4, its value in r8). */
+static void timer_cross(struct gi *g, const struct gi_sub *s)
+{
+	int l_out = gi_label(g);
+
+	if (s->cb_cross == 2)
+		gi_alu(g, true, BPF_ADD, BPF_REG_7, 1);
+	gi_stx(g, BPF_W, EBPF_REG_FP, -4, BPF_REG_7);
+	gi_ld_map(g, BPF_REG_1, GEN_MAP_TIMER2);
+	gi_alux(g, true, BPF_MOV, BPF_REG_2, EBPF_REG_FP);
+	gi_alu(g, true, BPF_ADD, BPF_REG_2, -4);
+	gi_call_helper(g, BPF_FUNC_map_lookup_elem);
+	if (s->cb_cross == 1)
+		gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_out);
+	gi_alux(g, true, BPF_MOV, BPF_REG_8, BPF_REG_0);
+	gi_alu(g, true, BPF_ADD, BPF_REG_8, GEN_TIMER_OFF);
+	gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_8);
+	gi_ld_map(g, BPF_REG_2, GEN_MAP_TIMER2);
+	gi_mov_const(g, BPF_REG_3, 1, true);	/* CLOCK_MONOTONIC */
+	gi_call_helper(g, BPF_FUNC_timer_init);
+	gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_8);
+	gi_ld_func(g, BPF_REG_2, g->subs[s->cb_callee].label);
+	gi_call_helper(g, BPF_FUNC_timer_set_callback);
+	gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_8);
+	gi_mov_const(g, BPF_REG_2, 1000000000, true);
+	gi_mov_const(g, BPF_REG_3, 0, true);
+	gi_call_helper(g, BPF_FUNC_timer_start);
+	gi_bind(g, l_out);
 }
 
 /* A timer's callback: cb(map, key, value), r6 the value: its first 8 bytes plus the key (and an
@@ -590,6 +703,8 @@ static void emit_timer_callback(struct gi *g, struct gi_sub *s)
 	gi_bind(g, s->label);
 	gi_alux(g, true, BPF_MOV, BPF_REG_6, BPF_REG_3);
 	gi_ldx(g, BPF_W, BPF_REG_0, BPF_REG_2, 0);
+	if (s->cb_cross)
+		gi_alux(g, true, BPF_MOV, BPF_REG_7, BPF_REG_0);
 	gi_ldx(g, BPF_DW, BPF_REG_5, BPF_REG_6, 0);
 	gi_alux(g, true, BPF_ADD, BPF_REG_5, BPF_REG_0);
 	if (s->cb_inner) {
@@ -609,9 +724,12 @@ static void emit_timer_callback(struct gi *g, struct gi_sub *s)
 		gi_mov_const(g, BPF_REG_3, 0, true);
 		gi_call_helper(g, BPF_FUNC_timer_start);
 	}
+	if (s->cb_cross)
+		timer_cross(g, s);
 	gi_mov_const(g, BPF_REG_0, s->cb_timer == 2, true);
 	gi_exit(g);
-	s->cb_steps = (g->len - start) + 3ull * s->cb_inner;
+	/* (with p_timer_cross, a firing of map 4's callback too: 8 instructions) */
+	s->cb_steps = (g->len - start) + 3ull * s->cb_inner + (s->cb_cross ? 8 : 0);
 }
 
 /* The callback: cb(i, ctx) with r1 = i, r2 = ctx.  Its instructions per call are at most its

@@ -138,6 +138,11 @@ struct gi_sub {
 	uint8_t cb_timer;	/* a timer's callback (p_timer): 1 returns 0, 2 returns 1 */
 	bool cb_timer_rearm;	/* ... starts its timer again */
 	bool cb_timer_past;	/* ... writes its value's bytes [40, 48) (p_timer_two_past) */
+	uint8_t cb_cross;	/* ... arms map 4's timer of its key (p_timer_cross: 1) or of its
+				 * key + 1, untested (p_timer_cross_null: 2), with subs[cb_callee] */
+	int cb_callee;
+	uint8_t cb_loop_n;	/* a for_each or urb callback's plain loop: its trip count (the
+				 * value's words or the sample's bytes it reads; 9 one past), 0 none */
 	uint8_t cb_vma;		/* a bpf_find_vma callback (p_find_vma): 1 safe, 2 writes the
 				 * vma, 3 returns 2, 4 reads and writes its ctx past main's
 				 * frame, 5 through a NULL ctx */

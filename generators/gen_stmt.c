@@ -630,6 +630,12 @@ void gi_gen_stmt(struct gi *g, struct gi_loop *lp)
 		return gi_stmt_global(g, lp);
 	if (!sub && (gen_bool(g->src, k->p_urb) || gen_bool(g->src, k->p_urb_unsafe)))
 		return gi_stmt_urb(g, lp);
+	if (!sub && !g->raw_tp &&
+	    (gen_bool(g->src, k->p_timer_loop) || gen_bool(g->src, k->p_timer_loop_null)))
+		return gi_stmt_timer(g, lp);
+	if (!sub && g->raw_tp &&
+	    (gen_bool(g->src, k->p_vma_loop) || gen_bool(g->src, k->p_vma_loop_bad)))
+		return gi_stmt_find_vma(g, lp);
 	if (!sub && (gen_bool(g->src, k->p_dynptr) || gen_bool(g->src, k->p_dynptr_unsafe)))
 		return gi_stmt_dynptr(g, lp);
 	if (!sub && gen_bool(g->src, k->p_ringbuf))

@@ -616,7 +616,7 @@ struct run_stats {
 	 GEN_PROG_ARGS_LAST_UNSAFE | GEN_PROG_HASH_UNSAFE | GEN_PROG_PCPU_UNSAFE |                \
 	 GEN_PROG_DEAD_ENTRY_UNSAFE | GEN_PROG_VMA_UNSAFE | GEN_PROG_TIMER_TWO_UNSAFE |           \
 	 GEN_PROG_MAP_LEN_UNSAFE | GEN_PROG_U64_PTR_UNSAFE | GEN_PROG_CB_CTX_UNSAFE |                \
-	 GEN_PROG_LOOP_CB_UNSAFE | GEN_PROG_SUB_RET_UNSAFE)
+	 GEN_PROG_LOOP_CB_UNSAFE | GEN_PROG_SUB_RET_UNSAFE | GEN_PROG_NEST_UNSAFE)
 
 /* Runs p on input (GEN_INPUT_LEN bytes) with every header watched; returns the trap. */
 static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
@@ -695,9 +695,12 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 	bool endless = p->flags & GEN_PROG_MAY_NOT_TERMINATE, huge = p->flags & GEN_PROG_HUGE;
 	/* (p_find_vma_unsafe's and p_bpf_loop_unsafe's callbacks reaching their cell at main's
 	 * frame top: the interpreter reads it as a frame grown past the combined limit) */
-	bool deep = p->flags & (GEN_PROG_CALL_TRAP | GEN_PROG_VMA_UNSAFE | GEN_PROG_LOOP_CB_UNSAFE);
+	bool deep = p->flags & (GEN_PROG_CALL_TRAP | GEN_PROG_VMA_UNSAFE | GEN_PROG_LOOP_CB_UNSAFE |
+				GEN_PROG_NEST_UNSAFE);
 	bool null = p->flags & MEM_TRAP_FLAGS;
-	bool iter_bad = p->flags & (GEN_PROG_ITER_UNSAFE | GEN_PROG_TIMER_UNSAFE);
+	/* (p_timer_loop_null's and p_timer_cross_null's timers armed on NULL: a helper's trap) */
+	bool iter_bad = p->flags & (GEN_PROG_ITER_UNSAFE | GEN_PROG_TIMER_UNSAFE |
+				    GEN_PROG_NEST_UNSAFE);
 	bool ref_bad = p->flags & GEN_PROG_REF_UNSAFE;
 	uint64_t budget = endless || huge ? k->step_budget : p->max_steps + 1, steps;
 	uint8_t other[GEN_INPUT_LEN];
@@ -2880,7 +2883,7 @@ static bool twin_kernel_report(const struct twin_run *r, struct verdict_report *
 	struct ebpf_object obj;
 	struct ebpf_prog view;
 	struct verdict_opts vo = { .sz = sizeof(vo), .kernel = true, .runs = 1,
-				   .prog_type = BPF_PROG_TYPE_XDP };
+				   .prog_type = r->p->prog_type };
 	struct diag d;
 
 	if (!kernel_available(NULL, 0))
@@ -3086,6 +3089,97 @@ static void krule_program(void *arg, const struct twin_run *r)
 		      TW "called %s, the kernel %s: %s", TW_ARGS(r), safe ? "safe" : "not safe",
 		      rep.kernel_accepted ? "accepts" : "refuses", rep.kernel_message);
 		verdict_report__free(&rep);
+	}
+}
+
+/* Issue 15's nested shapes (generators/gen_forms.c): p_cb_loop (a plain loop in a for_each or
+ * user_ringbuf_drain callback), p_timer_loop (a timer armed in a plain loop), p_vma_loop
+ * (bpf_find_vma called in a plain loop) and p_timer_cross (a timer callback arming map 4's
+ * timer), each with its unsafe twin (the loop one past the value's words or the sample's bytes,
+ * a timer armed on a value that may be NULL, find_vma's twin callbacks in the loop).  Judged by
+ * the verdict (no twin called safe, most safe forms called safe), the interpreter (no program
+ * called safe whose run traps, check_program; twins' traps counted: find_vma's run with every
+ * call finding its vma) and the kernel, where bpf() works: it refuses the first 25 twins of
+ * each, and accepts the first 10 safe forms bpfscev calls safe (or stops at its own size
+ * limit). */
+struct nest_form {
+	struct twin_spec s;
+	bool vma;	/* a raw tracepoint: its twins run with the vma found */
+	unsigned min_traps;
+};
+
+static void nest_program(void *arg, const struct twin_run *r)
+{
+	struct twin_counts *c = arg;
+	const struct nest_form *f = c->arg;
+	const struct gen_program *p = r->p;
+	bool shaped = p->flags & GEN_PROG_NEST, flagged = p->flags & GEN_PROG_NEST_UNSAFE, safe;
+	struct gen_program q = *p;
+	struct twin_run rq = *r;
+	struct verdict_report rep;
+	struct scev_verdict v;
+
+	c->calls[r->twin] += r->twin ? flagged : shaped;
+	CHECK(!flagged || r->twin, TW "twin flag without its knob", TW_ARGS(r));
+	memset(q.helper_data, 1, sizeof(q.helper_data));
+	rq.p = &q;
+	if (!judge_twin(c, r, &(struct twin_judge){ GEN_PROG_NEST_UNSAFE, shaped,
+						    TRAPS(INTERP_TRAP_MEM) | TRAPS(INTERP_TRAP_HELPER) |
+							    TRAPS(INTERP_TRAP_LIMIT),
+						    false, f->vma ? &rq : NULL },
+			&v, &safe)) {
+		CHECK(0, TW "verify failed", TW_ARGS(r));
+		return;
+	}
+	CHECK(!flagged || !safe, TW "a twin called safe", TW_ARGS(r));
+	if (r->twin ? !flagged || c->seen[1] >= 25 : !shaped || !safe || c->seen[0] >= 10)
+		return;
+	c->seen[r->twin]++;
+	if (!twin_kernel_report(r, &rep))
+		return;
+	c->loaded[r->twin]++;
+	c->refused[r->twin] += !rep.kernel_accepted;
+	CHECK(r->twin ? !rep.kernel_accepted
+		      : rep.kernel_accepted || strstr(rep.kernel_message, "too large") ||
+				strstr(rep.kernel_message, "too complex"),
+	      TW "the kernel %s: %s", TW_ARGS(r), rep.kernel_accepted ? "accepts" : "refuses",
+	      rep.kernel_message);
+	verdict_report__free(&rep);
+}
+
+static void test_nest_knobs(void)
+{
+	/* (no nested plain loops: the kernel walks a callback per pass of the loops around it) */
+	static const struct nest_form forms[] = {
+		{ { { "p_cb_loop", "p_cb_loop_past" }, 100, 2310000, 60,
+		    { { "p_for_each", 60 }, { "p_urb", 60 }, { "p_nest", 0 } } }, false, 20 },
+		{ { { "p_timer_loop", "p_timer_loop_null" }, 100, 2320000, 60, { { "p_nest", 0 } } },
+		  false, 5 },
+		{ { { "p_vma_loop", "p_vma_loop_bad" }, 100, 2330000, 60,
+		    { { "p_find_vma", 100 }, { "p_nest", 0 } } }, true, 5 },
+		{ { { "p_timer_cross", "p_timer_cross_null" }, 100, 2340000, 60,
+		    { { "p_nest", 0 } } }, false, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		const struct nest_form *f = &forms[i];
+		struct twin_counts c = { .arg = f };
+
+		for_twin_programs(&f->s, nest_program, &c);
+		CHECK(c.calls[0] > 30 && c.calls[1] > 30, "%s: %u of 60 programs have the shape, "
+		      "%u of 60 the twin", f->s.knob[0], c.calls[0], c.calls[1]);
+		CHECK(c.safe > c.calls[0] / 2, "%s: %u of %u safe forms called safe", f->s.knob[0],
+		      c.safe, c.calls[0]);
+		CHECK(c.dirty[1] == c.flagged[1], "%s: %u of %u flagged twins not called safe",
+		      f->s.knob[1], c.dirty[1], c.flagged[1]);
+		CHECK(c.traps >= f->min_traps, "%s: %u of %u flagged twins trap", f->s.knob[1],
+		      c.traps, c.flagged[1]);
+		if (!c.loaded[1])
+			check_skip_part("%s: the kernel's verdicts (bpf() refused)", f->s.knob[1]);
+		printf("%s: %u of 60 shaped, %u called safe, the kernel refuses %u of %u; %s: %u "
+		       "flagged, %u trap, %u not called safe, the kernel refuses %u of %u\n",
+		       f->s.knob[0], c.calls[0], c.safe, c.refused[0], c.loaded[0], f->s.knob[1],
+		       c.flagged[1], c.traps, c.dirty[1], c.refused[1], c.loaded[1]);
 	}
 }
 
@@ -4351,6 +4445,7 @@ int main(void)
 	test_cb_two_ctx_knobs();
 	test_sub_ret_knobs();
 	test_krules_knobs();
+	test_nest_knobs();
 	test_default_mix();
 	test_other_forms();
 	return check_done("test_gen");
