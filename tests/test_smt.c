@@ -415,6 +415,20 @@ static void finish(struct prepared *p, struct smt_result *r, const char *what)
 	unprepare(p);
 }
 
+/* p prepared from prog and claims, and r its claims judged by Z3 (what names the case): false,
+ * with nothing to finish, when the case does not parse. */
+static bool prepare_smt(struct prepared *p, struct smt_result *r, const char *prog,
+			const char *claims, const char *what)
+{
+	struct smt_opts zo = { .sz = sizeof(zo), .rlimit = TEST_RLIMIT, .timeout_ms = SAFETY_MS };
+
+	if (!prepare(p, prog, claims))
+		return false;
+	CHECK(smt_check(r, p->obj, &p->obj->progs[0], &p->claims->progs[0], &zo) == 0,
+	      "%s: smt_check", what);
+	return true;
+}
+
 /* The concrete oracle with its default inputs does not refute claim_kind/claim. */
 static bool concrete_misses(struct prepared *p, uint8_t kind, uint32_t claim)
 {
@@ -1827,19 +1841,15 @@ static void test_percpu_own(void)
 #undef PO
 	static const char claims[] = "{\"programs\": [{\"name\": \"po\", \"loops\": [], \"ranges\": ["
 		R1(10, "r7", 0, 0) "," R1(12, "r8", 0, 255) "]}]}";
-	struct smt_opts zo = { .sz = sizeof(zo), .rlimit = TEST_RLIMIT, .timeout_ms = SAFETY_MS };
-
 	for (int per = 1; per >= 0; per--) {
 		const char *what = per ? "per-CPU own copy" : "plain array";
 		struct prepared p;
 		struct smt_result r;
 
-		if (!prepare(&p, per ? pcpu : plain, claims))
+		if (!prepare_smt(&p, &r, per ? pcpu : plain, claims, what))
 			return;
 		CHECK(concrete_misses(&p, FIND_RANGE, 0), "%s: the interpreter refutes the value "
 		      "read as 0 (its maps start zero): the test would prove nothing", what);
-		CHECK(smt_check(&r, p.obj, &p.obj->progs[0], &p.claims->progs[0], &zo) == 0,
-		      "%s: smt_check", what);
 		CHECK(!r.note[0], "%s: a part not encoded: %s", what, r.note);
 		expect_verdict(&r, 0, per ? SMT_UNKNOWN : SMT_PROVED, true,
 			       per ? "per-CPU own copy: the value read as 0 (true of a zeroed copy "
@@ -2172,29 +2182,35 @@ static void test_iter_num(void)
 	}
 }
 
-/* The claims of claims_json on prog, all past a call of kfunc: each unknown with its name in the
- * reason, none proved (what names the case). */
-static void unknown_past_kfunc(const char *what, const char *prog, const char *claims_json,
-			       const char *kfunc)
+/* prog's claims checked by Z3 (what names the case): all n of them unknown, each reason naming
+ * word (the kfunc or helper past which a path would be vacuous), none proved. */
+static void expect_unknown(const char *prog, const char *claims, uint32_t n, const char *word,
+			   const char *what)
 {
-	struct smt_opts zo = { .sz = sizeof(zo), .rlimit = TEST_RLIMIT, .timeout_ms = SAFETY_MS };
 	struct prepared p;
 	struct smt_result r;
 
+	if (!prepare_smt(&p, &r, prog, claims, what))
+		return;
+	CHECK(r.nclaims == n && !r.proved && r.unknown == n, "%s: %u claims, %u proved, %u unknown",
+	      what, r.nclaims, r.proved, r.unknown);
+	for (uint32_t k = 0; k < r.nclaims; k++)
+		CHECK(r.claims[k].verdict == SMT_UNKNOWN && strstr(r.claims[k].reason, word),
+		      "%s: the wrong claim %u at pc %u %s (%s)", what, k, r.claims[k].pc,
+		      smt_verdict_name(r.claims[k].verdict), r.claims[k].reason);
+	finish(&p, &r, what);
+}
+
+/* The claims of claims_json on prog, all past a call of kfunc: expect_unknown's two, skipped
+ * without vmlinux BTF (what names the case). */
+static void unknown_past_kfunc(const char *what, const char *prog, const char *claims_json,
+			       const char *kfunc)
+{
 	if (!ebpf_kfunc_btf_available()) {
 		printf("%s: skipped (no vmlinux BTF: the kfuncs cannot be named)\n", what);
 		return;
 	}
-	if (!prepare(&p, prog, claims_json))
-		return;
-	CHECK(smt_check(&r, p.obj, &p.obj->progs[0], &p.claims->progs[0], &zo) == 0, "smt_check");
-	CHECK(r.nclaims == 2 && !r.proved && r.unknown == 2, "%s: %u claims, %u proved, %u unknown",
-	      what, r.nclaims, r.proved, r.unknown);
-	for (uint32_t k = 0; k < r.nclaims; k++)
-		CHECK(r.claims[k].verdict == SMT_UNKNOWN && strstr(r.claims[k].reason, kfunc),
-		      "%s: the wrong claim %u at pc %u %s (%s)", what, k, r.claims[k].pc,
-		      smt_verdict_name(r.claims[k].verdict), r.claims[k].reason);
-	finish(&p, &r, what);
+	expect_unknown(prog, claims_json, 2, kfunc, what);
 }
 
 /* The other iterator families (bpf_iter_bits_new/next/destroy here; task, css, ... alike):
@@ -2296,21 +2312,8 @@ static void test_helper_unrun(void)
 		"{\"programs\": [{\"name\": \"sk\", \"loops\": [{\"header\": 10, \"blocks\": "
 		"[[10, 11]], \"trip_count\": {\"kind\": \"exact\", \"max\": 3}}], \"ranges\": ["
 		R1(11, "r6", 100, 100) "]}]}";
-	struct smt_opts zo = { .sz = sizeof(zo), .rlimit = TEST_RLIMIT, .timeout_ms = SAFETY_MS };
-	struct prepared p;
-	struct smt_result r;
 
-	if (!prepare(&p, prog, claims_wrong))
-		return;
-	CHECK(smt_check(&r, p.obj, &p.obj->progs[0], &p.claims->progs[0], &zo) == 0, "smt_check");
-	CHECK(r.nclaims == 2 && !r.proved && r.unknown == 2, "sk_lookup: %u claims, %u proved, "
-	      "%u unknown", r.nclaims, r.proved, r.unknown);
-	for (uint32_t k = 0; k < r.nclaims; k++)
-		CHECK(r.claims[k].verdict == SMT_UNKNOWN &&
-			      strstr(r.claims[k].reason, "sk_lookup_tcp"),
-		      "sk_lookup: the wrong claim %u at pc %u %s (%s)", k, r.claims[k].pc,
-		      smt_verdict_name(r.claims[k].verdict), r.claims[k].reason);
-	finish(&p, &r, "sk_lookup");
+	expect_unknown(prog, claims_wrong, 2, "sk_lookup_tcp", "sk_lookup");
 }
 
 /* ---- 3. the analyzer's claims over the corpus ---- */
