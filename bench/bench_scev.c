@@ -141,8 +141,7 @@ static int case_row(const char *form, const char *n, const char *text, bool kern
  * callback helpers whose trip does not come from a count (bpf_user_ringbuf_drain: at most 2^17
  * samples; bpf_find_vma: one call or none, a raw tracepoint), a timer's callback (verified
  * once as an async entry: no loop), bpf_repeat, cond_break inside a counted loop (the kernel
- * walks every iteration), and an iterator of another family (bpf_iter_bits: not modeled, the
- * trip unknown with its reason). */
+ * walks every iteration), and the bits iterator (bpf_iter_bits: at most 64 nr_words values). */
 static int more_forms(bool kernel)
 {
 #define URB_CB "cb: r3 = r1\nr1 = r10\nr1 += -8\nr2 = 8\nr4 = 0\nr5 = 0\ncall bpf_dynptr_read\n" \

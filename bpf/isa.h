@@ -178,6 +178,39 @@ struct ebpf_kfunc_ref {
 /* The entry of kfunc name, NULL when it is not one of them. */
 const struct ebpf_kfunc_ref *ebpf_kfunc_ref(const char *name);
 
+/* The open-coded iterator kfuncs (KF_ITER_NEW, _NEXT, _DESTROY in the kernel's BTF_ID_FLAGS sets):
+ * bpf_iter_<family>_new, _next and _destroy, each given the struct bpf_iter_<family> of size
+ * bytes on the stack as its first argument (vmlinux BTF's sizes: 8 for num, 16 for bits, 24 for
+ * task and css, 8 for the others).  The number iterator (kernel/bpf/bpf_iter.c) and the bits
+ * iterator (kernel/bpf/helpers.c) are bounded by their arguments; the others (task, css,
+ * css_task, task_vma, kmem_cache, dmabuf) end only when the kernel's objects run out. */
+enum ebpf_iter_family {
+	EBPF_ITER_NUM,
+	EBPF_ITER_BITS,
+	EBPF_ITER_TASK,
+	EBPF_ITER_CSS,
+	EBPF_ITER_CSS_TASK,
+	EBPF_ITER_TASK_VMA,
+	EBPF_ITER_KMEM_CACHE,
+	EBPF_ITER_DMABUF,
+	EBPF_ITER__COUNT
+};
+enum ebpf_iter_op { EBPF_ITER_NEW = 1, EBPF_ITER_NEXT, EBPF_ITER_DESTROY };
+/* bpf_iter_bits_new's most words (helpers.c's BITS_ITER_NR_WORDS_MAX): more give -E2BIG */
+#define EBPF_ITER_BITS_MAX_WORDS 511
+
+struct ebpf_kfunc_iter {
+	uint8_t family;		/* enum ebpf_iter_family */
+	uint8_t op;		/* enum ebpf_iter_op */
+	uint8_t size;		/* of struct bpf_iter_<family>: a multiple of 8 */
+	const char *family_name;	/* "num", "bits", "css_task", ... */
+};
+
+/* Whether kfunc name is one of them, and which (*out); false for NULL. */
+bool ebpf_kfunc_iter(const char *name, struct ebpf_kfunc_iter *out);
+/* The kfunc name of family's op: "bpf_iter_bits_next". */
+const char *ebpf_kfunc_iter_name(unsigned family, unsigned op);
+
 /* Access width in bytes of a load/store size field (BPF_B → 1 … BPF_DW → 8). */
 static inline unsigned ebpf_size_bytes(uint8_t size)
 {

@@ -138,6 +138,44 @@ const struct ebpf_kfunc_ref *ebpf_kfunc_ref(const char *name)
 	return NULL;
 }
 
+static const struct {
+	const char *name;
+	uint8_t size;
+	const char *kfunc[3];	/* new, next, destroy */
+} iter_families[EBPF_ITER__COUNT] = {
+#define FAMILY(f, n) { #f, n, { "bpf_iter_" #f "_new", "bpf_iter_" #f "_next", "bpf_iter_" #f "_destroy" } }
+	[EBPF_ITER_NUM] = FAMILY(num, 8),
+	[EBPF_ITER_BITS] = FAMILY(bits, 16),
+	[EBPF_ITER_TASK] = FAMILY(task, 24),
+	[EBPF_ITER_CSS] = FAMILY(css, 24),
+	[EBPF_ITER_CSS_TASK] = FAMILY(css_task, 8),
+	[EBPF_ITER_TASK_VMA] = FAMILY(task_vma, 8),
+	[EBPF_ITER_KMEM_CACHE] = FAMILY(kmem_cache, 8),
+	[EBPF_ITER_DMABUF] = FAMILY(dmabuf, 8),
+#undef FAMILY
+};
+
+bool ebpf_kfunc_iter(const char *name, struct ebpf_kfunc_iter *out)
+{
+	if (!name || strncmp(name, "bpf_iter_", 9))
+		return false;
+	for (unsigned f = 0; f < EBPF_ITER__COUNT; f++)
+		for (unsigned op = 0; op < 3; op++)
+			if (!strcmp(name, iter_families[f].kfunc[op])) {
+				*out = (struct ebpf_kfunc_iter){ (uint8_t)f, (uint8_t)(op + 1),
+								 iter_families[f].size,
+								 iter_families[f].name };
+				return true;
+			}
+	return false;
+}
+
+const char *ebpf_kfunc_iter_name(unsigned family, unsigned op)
+{
+	return family < EBPF_ITER__COUNT && op >= EBPF_ITER_NEW && op <= EBPF_ITER_DESTROY
+		       ? iter_families[family].kfunc[op - 1] : NULL;
+}
+
 /* ---- BTF-typed contexts (struct ebpf_btf_ctx, prog.h) ---- */
 
 static const struct btf_type *skip_mods(uint32_t *id)

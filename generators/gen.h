@@ -135,6 +135,11 @@
 #define GEN_FP_DYNPTR_IDX (-328)
 #define GEN_FP_DYNPTR_SUM (-336)
 #define GEN_FP_DYNPTR_TMP (-360)
+/* p_iter_bits, in the cells of statements that never run inside one: the iterator (16 bytes,
+ * p_cb_count's ctx) and its two words (p_timer's value and p_cb_count's cell); the sum of its
+ * values p_iter_num's */
+#define GEN_FP_BITS (-352)
+#define GEN_FP_BITS_WORDS (-368)
 
 /* The kernel's limits on bpf-to-bpf calls, which the interpreter shares for frames. */
 #define GEN_MAX_FUNCS 16	/* main and its subprograms */
@@ -447,6 +452,13 @@
 	  "range empty, reversed, small, from the input or huge; maybe a plain loop inside)")      \
 	X(p_iter_num_unsafe, 0, 0, 100,                                                            \
 	  "unsafe twin of p_iter_num: the iterator leaked, destroyed twice or advanced after its " \
+	  "destroy")                                                                               \
+	X(p_iter_bits, 0, 0, 100,                                                                  \
+	  "a statement of main is a bits iterator loop (bpf_iter_bits_new/next/destroy over 0, 1, " \
+	  "2 or 512 words: zero, all ones or from the input, or none at NULL; maybe a plain loop "  \
+	  "inside)")                                                                               \
+	X(p_iter_bits_unsafe, 0, 0, 100,                                                           \
+	  "unsafe twin of p_iter_bits: the iterator leaked, destroyed twice or advanced after its " \
 	  "destroy")                                                                               \
 	X(p_iter_helper, 0, 0, 100,                                                                \
 	  "p_iter_num's loop body calls bpf_probe_read_kernel into a stack cell beside the live "   \
@@ -850,9 +862,10 @@ struct gen_loop {
 						 * allows it; the unprivileged rule does not) */
 #define GEN_PROG_ARRAY_FILL (1u << 6)	/* p_array_fill: the stack array is written by a loop
 					 * (shapes are 64 bits, all taken: a flag) */
-#define GEN_PROG_ITER (1u << 12)	/* p_iter_num: an open-coded iterator loop (the kfuncs
-					 * named through vmlinux BTF) */
-#define GEN_PROG_ITER_UNSAFE (1u << 13)	/* p_iter_num_unsafe: an iterator leaked, destroyed twice
+#define GEN_PROG_ITER (1u << 12)	/* p_iter_num, p_iter_bits: an open-coded iterator loop
+					 * (the kfuncs named through vmlinux BTF) */
+#define GEN_PROG_ITER_UNSAFE (1u << 13)	/* p_iter_num_unsafe, p_iter_bits_unsafe: an iterator
+					 * leaked, destroyed twice
 					 * or advanced after its destroy; p_iter_helper_over: a
 					 * helper writes a live one (the interpreter traps,
 					 * INTERP_TRAP_HELPER; the kernel refuses it) */

@@ -12,6 +12,12 @@
  * iterator is live); its twin p_iter_helper_over writes the iterator's own bytes, which the
  * kernel refuses and the interpreter traps on.  The kfuncs are named
  * through the running kernel's BTF; without it the statement is a plain accumulator update.
+ *
+ * p_iter_bits and its twin p_iter_bits_unsafe make the same statement over the bits iterator
+ * (bpf_iter_bits_new(&it, words, nr_words) at GEN_FP_BITS, its 16 bytes): the sum is of the set
+ * bits' indexes, of one or two words at GEN_FP_BITS_WORDS that are zero, all ones or an input
+ * byte spread over them; or of none: no words (-EINVAL), NULL words (-EINVAL) or 512 and more
+ * (-E2BIG, before any is read).  The twin breaks the lifecycle as p_iter_num_unsafe's does.
  */
 #include "generators/gen_internal.h"
 
@@ -23,27 +29,93 @@ static void call_kfunc(struct gi *g, int32_t id)
 				      .imm = id });
 }
 
-static void iter_arg(struct gi *g)
+static void iter_arg(struct gi *g, int16_t off)
 {
 	gi_alux(g, true, BPF_MOV, BPF_REG_1, EBPF_REG_FP);
-	gi_alu(g, true, BPF_ADD, BPF_REG_1, GEN_FP_ITER);
+	gi_alu(g, true, BPF_ADD, BPF_REG_1, off);
 }
 
-void gi_stmt_iter(struct gi *g, struct gi_loop *lp)
+/* r2 and r3 of bpf_iter_bits_new, and its two words written, as kind (0 to 9) and w (0 to 20)
+ * pick (see above): the most values next gives. */
+static uint64_t bits_args(struct gi *g, unsigned kind, unsigned w)
 {
-	int32_t kf_new = ebpf_kfunc_by_name("bpf_iter_num_new"),
-		kf_next = ebpf_kfunc_by_name("bpf_iter_num_next"),
-		kf_destroy = ebpf_kfunc_by_name("bpf_iter_num_destroy");
+	uint32_t nw = 1 + (w & 1);
+
+	gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_BITS_WORDS, 0);
+	gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_BITS_WORDS + 8, 0);
+	if (kind >= 5 && kind <= 6) {	/* all ones */
+		gi_mov_const(g, BPF_REG_2, UINT64_MAX, true);
+		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_BITS_WORDS, BPF_REG_2);
+		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_BITS_WORDS + 8, BPF_REG_2);
+	} else if (kind >= 7) {	/* an input byte b: b | b << 37, and that << 19 */
+		gi_ldx(g, BPF_DW, BPF_REG_2, EBPF_REG_FP, GEN_FP_DATA);
+		gi_ldx(g, BPF_B, BPF_REG_2, BPF_REG_2, (int16_t)gen_pick(g->src, GEN_INPUT_LEN));
+		gi_alux(g, true, BPF_MOV, BPF_REG_3, BPF_REG_2);
+		gi_alu(g, true, BPF_LSH, BPF_REG_3, 37);
+		gi_alux(g, true, BPF_OR, BPF_REG_2, BPF_REG_3);
+		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_BITS_WORDS, BPF_REG_2);
+		gi_alu(g, true, BPF_LSH, BPF_REG_2, 19);
+		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_BITS_WORDS + 8, BPF_REG_2);
+	}
+	gi_alux(g, true, BPF_MOV, BPF_REG_2, EBPF_REG_FP);
+	gi_alu(g, true, BPF_ADD, BPF_REG_2, GEN_FP_BITS_WORDS);
+	if (kind == 2)	/* NULL words */
+		gi_mov_const(g, BPF_REG_2, 0, true);
+	/* 512 + w words (-E2BIG), none (-EINVAL), else 1 or 2 */
+	nw = kind == 0 ? EBPF_ITER_BITS_MAX_WORDS + 1 + w : kind == 1 ? 0 : nw;
+	gi_mov_const(g, BPF_REG_3, nw, true);
+	return kind <= 4 ? 0 : 64ull * nw;
+}
+
+/* r2 and r3 of bpf_iter_num_new as kind (0 to 9) picks, start the range's: the values next
+ * gives. */
+static uint64_t num_args(struct gi *g, unsigned kind, int64_t start)
+{
+	int64_t end;
+
+	if (kind == 0) {	/* huge: 2^23 values run, 2^23 + 1 are refused */
+		end = start + GEN_MAX_BPF_LOOPS + gen_pick(g->src, 2);
+		gi_mov_const(g, BPF_REG_2, (uint64_t)start, true);
+		gi_mov_const(g, BPF_REG_3, (uint64_t)end, true);
+		return end - start > GEN_MAX_BPF_LOOPS ? 0 : GEN_MAX_BPF_LOOPS;
+	}
+	if (kind <= 3) {	/* [start, input byte & 15) */
+		gi_mov_const(g, BPF_REG_2, (uint64_t)start, true);
+		gi_ldx(g, BPF_DW, BPF_REG_3, EBPF_REG_FP, GEN_FP_DATA);
+		gi_ldx(g, BPF_B, BPF_REG_3, BPF_REG_3, (int16_t)gen_pick(g->src, GEN_INPUT_LEN));
+		gi_alu(g, true, BPF_AND, BPF_REG_3, 15);
+		return start < 15 ? (uint64_t)(15 - start) : 0;
+	}
+	/* constant: empty, reversed or up to max_trip values */
+	end = kind == 4 ? start : kind == 5 ? start - 1 - gen_pick(g->src, 4)
+			: start + gen_u32(g->src, 1, g->k->max_trip);
+	gi_mov_const(g, BPF_REG_2, (uint64_t)start, true);
+	gi_mov_const(g, BPF_REG_3, (uint64_t)end, true);
+	return end > start ? (uint64_t)(end - start) : 0;
+}
+
+/* p_iter_num's statement, or p_iter_bits's (bits). */
+static void iter_stmt(struct gi *g, struct gi_loop *lp, bool bits)
+{
+	unsigned fam = bits ? EBPF_ITER_BITS : EBPF_ITER_NUM;
+	int32_t kf_new = ebpf_kfunc_by_name(ebpf_kfunc_iter_name(fam, EBPF_ITER_NEW)),
+		kf_next = ebpf_kfunc_by_name(ebpf_kfunc_iter_name(fam, EBPF_ITER_NEXT)),
+		kf_destroy = ebpf_kfunc_by_name(ebpf_kfunc_iter_name(fam, EBPF_ITER_DESTROY));
 	const struct gen_knobs *k = g->k;
-	bool twin = k->p_iter_num_unsafe && (!k->p_iter_num || gen_bool(g->src, 50));
+	uint8_t p_safe = bits ? k->p_iter_bits : k->p_iter_num,
+		p_twin = bits ? k->p_iter_bits_unsafe : k->p_iter_num_unsafe;
+	bool twin = p_twin && (!p_safe || gen_bool(g->src, 50));
 	unsigned kind = gen_pick(g->src, 10), twin_kind = gen_pick(g->src, 3);
 	int acc = g->fn->acc, l_first, l_head = gi_label(g), l_done = gi_label(g), l_in, r;
-	int64_t start = (int64_t)gen_u32(g->src, 0, 20) - 5, end;
+	int64_t start = (int64_t)gen_u32(g->src, 0, 20) - 5;
+	int16_t it = bits ? GEN_FP_BITS : GEN_FP_ITER;
 	uint64_t n, inner = gen_bool(g->src, 30) ? gen_u32(g->src, 1, 4) : 0;
 	/* p_iter_helper: the body gives a helper a pointer into the frame beside the live
 	 * iterator; its twin p_iter_helper_over points it at the iterator itself */
-	bool helper_over = k->p_iter_helper_over && gen_bool(g->src, k->p_iter_helper_over),
-	     helper = helper_over || (k->p_iter_helper && gen_bool(g->src, k->p_iter_helper));
+	bool helper_over = !bits && k->p_iter_helper_over &&
+			   gen_bool(g->src, k->p_iter_helper_over),
+	     helper = !bits && (helper_over ||
+				(k->p_iter_helper && gen_bool(g->src, k->p_iter_helper)));
 	uint32_t first, head, body;
 
 	if (kf_new < 0 || kf_next < 0 || kf_destroy < 0 || g->niters == GI_MAX_ITERS) {
@@ -55,29 +127,15 @@ void gi_stmt_iter(struct gi *g, struct gi_loop *lp)
 	first = g->len;
 	gi_spill_caller_homes(g);
 	gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_ITER_SUM, 0);
-	iter_arg(g);
-	if (kind == 0) {	/* huge: 2^23 values run, 2^23 + 1 are refused */
-		end = start + GEN_MAX_BPF_LOOPS + gen_pick(g->src, 2);
-		n = end - start > GEN_MAX_BPF_LOOPS ? 0 : GEN_MAX_BPF_LOOPS;
-		gi_mov_const(g, BPF_REG_2, (uint64_t)start, true);
-		gi_mov_const(g, BPF_REG_3, (uint64_t)end, true);
-	} else if (kind <= 3) {	/* [start, input byte & 15) */
-		gi_mov_const(g, BPF_REG_2, (uint64_t)start, true);
-		gi_ldx(g, BPF_DW, BPF_REG_3, EBPF_REG_FP, GEN_FP_DATA);
-		gi_ldx(g, BPF_B, BPF_REG_3, BPF_REG_3, (int16_t)gen_pick(g->src, GEN_INPUT_LEN));
-		gi_alu(g, true, BPF_AND, BPF_REG_3, 15);
-		n = start < 15 ? (uint64_t)(15 - start) : 0;
-	} else {	/* constant: empty, reversed or up to max_trip values */
-		end = kind == 4 ? start : kind == 5 ? start - 1 - gen_pick(g->src, 4)
-				: start + gen_u32(g->src, 1, g->k->max_trip);
-		n = end > start ? (uint64_t)(end - start) : 0;
-		gi_mov_const(g, BPF_REG_2, (uint64_t)start, true);
-		gi_mov_const(g, BPF_REG_3, (uint64_t)end, true);
-	}
+	if (bits)
+		n = bits_args(g, kind, (unsigned)(start + 5));
+	iter_arg(g, it);
+	if (!bits)
+		n = num_args(g, kind, start);
 	call_kfunc(g, kf_new);
 	gi_bind(g, l_head);
 	head = g->len;
-	iter_arg(g);
+	iter_arg(g, it);
 	call_kfunc(g, kf_next);
 	gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_done);
 	gi_ldx(g, BPF_W, BPF_REG_1, BPF_REG_0, 0);
@@ -104,10 +162,10 @@ void gi_stmt_iter(struct gi *g, struct gi_loop *lp)
 	gi_bind(g, l_done);
 	if (twin && twin_kind == 0) {	/* leaked */
 	} else {
-		iter_arg(g);
+		iter_arg(g, it);
 		call_kfunc(g, kf_destroy);
 		if (twin) {	/* destroyed twice, or advanced after the destroy */
-			iter_arg(g);
+			iter_arg(g, it);
 			call_kfunc(g, twin_kind == 1 ? kf_destroy : kf_next);
 		}
 	}
@@ -122,6 +180,16 @@ void gi_stmt_iter(struct gi *g, struct gi_loop *lp)
 	g->p->flags |= GEN_PROG_ITER | (twin || helper_over ? GEN_PROG_ITER_UNSAFE : 0);
 	if (lp)
 		lp->shapes |= GEN_SH(HELPER);
+}
+
+void gi_stmt_iter(struct gi *g, struct gi_loop *lp)
+{
+	iter_stmt(g, lp, false);
+}
+
+void gi_stmt_bits(struct gi *g, struct gi_loop *lp)
+{
+	iter_stmt(g, lp, true);
 }
 
 /* A search in an iterator loop (p_iter_search; the kernel selftests' iter_search_loop), emitted
@@ -149,13 +217,13 @@ void gi_iter_search(struct gi *g, bool unset)
 	gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_ITER_SUM, 0);
 	gi_mov_const(g, BPF_REG_7, 0, false);
 	gi_mov_const(g, BPF_REG_8, 0, true);
-	iter_arg(g);
+	iter_arg(g, GEN_FP_ITER);
 	gi_mov_const(g, BPF_REG_2, 0, true);
 	gi_mov_const(g, BPF_REG_3, n, true);
 	call_kfunc(g, kf_new);
 	gi_bind(g, head);
 	body = g->len;
-	iter_arg(g);
+	iter_arg(g, GEN_FP_ITER);
 	call_kfunc(g, kf_next);
 	gi_alux(g, true, BPF_MOV, BPF_REG_6, BPF_REG_0);
 	gi_jmp(g, false, BPF_JEQ, BPF_REG_6, 0, done);
@@ -172,7 +240,7 @@ void gi_iter_search(struct gi *g, bool unset)
 	gi_jmp(g, true, BPF_JEQ, BPF_REG_7, 0, skip);
 	gi_ldx(g, BPF_W, BPF_REG_1, BPF_REG_8, 0);
 	gi_bind(g, skip);
-	iter_arg(g);
+	iter_arg(g, GEN_FP_ITER);
 	call_kfunc(g, kf_destroy);
 	g->iter_label[g->niters] = l_first;
 	g->iter_steps[g->niters++] = (g->len - first) + n * body + 8;

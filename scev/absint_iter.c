@@ -34,16 +34,29 @@
 #include "bpf/helper_proto.h"
 #include "scev/absint.h"
 
-enum { IT_OTHER, IT_NEW, IT_NEXT, IT_DESTROY };
+enum { IT_OTHER, IT_NEW = EBPF_ITER_NEW, IT_NEXT = EBPF_ITER_NEXT, IT_DESTROY = EBPF_ITER_DESTROY };
+
+/* The operation of the iterator kfunc at pc when its family is one the analysis models (num,
+ * bits), *it the kfunc's entry; IT_OTHER for any other call. */
+static int iter_op(const struct scev_ctx *cx, uint32_t pc, struct ebpf_kfunc_iter *it)
+{
+	if (!ebpf_kfunc_iter(ebpf_prog_kfunc_name(cx->prog, pc), it) ||
+	    (it->family != EBPF_ITER_NUM && it->family != EBPF_ITER_BITS))
+		return IT_OTHER;
+	return it->op;
+}
 
 static int iter_kind(const struct scev_ctx *cx, uint32_t pc)
 {
-	const char *n = ebpf_prog_kfunc_name(cx->prog, pc);
+	struct ebpf_kfunc_iter it;
 
-	if (!n)
-		return IT_OTHER;
-	return !strcmp(n, "bpf_iter_num_new") ? IT_NEW : !strcmp(n, "bpf_iter_num_next") ? IT_NEXT
-	       : !strcmp(n, "bpf_iter_num_destroy") ? IT_DESTROY : IT_OTHER;
+	return iter_op(cx, pc, &it);
+}
+
+/* The bytes of a family's iterator: 8 or 16. */
+static int64_t fam_bytes(unsigned fam)
+{
+	return fam == EBPF_ITER_BITS ? 16 : 8;
 }
 
 static uint32_t func_of(const struct scev_ctx *cx, uint32_t pc)
@@ -60,7 +73,8 @@ static struct iter_slot *slot_find(struct iter_slot *v, uint32_t n, uint32_t f, 
 	return NULL;
 }
 
-static void slot_note(struct scev_ctx *cx, uint32_t f, int64_t off, int64_t lo, int64_t hi)
+static void slot_note(struct scev_ctx *cx, uint32_t f, int64_t off, int64_t lo, int64_t hi,
+		      unsigned fam)
 {
 	struct iter_slot *s = slot_find(cx->iter_acc, cx->niter_acc, f, off);
 
@@ -70,9 +84,11 @@ static void slot_note(struct scev_ctx *cx, uint32_t f, int64_t off, int64_t lo, 
 			return;
 		}
 		s = &cx->iter_acc[cx->niter_acc++];
-		*s = (struct iter_slot){ f, (int16_t)off, lo, hi };
+		*s = (struct iter_slot){ f, (int16_t)off, lo, hi, (uint8_t)fam };
 		return;
 	}
+	if (s->fam != fam)
+		cx->iter_unplaced_acc = true;	/* (two families in one slot: give up) */
 	s->lo = lo < s->lo ? lo : s->lo;
 	s->hi = hi > s->hi ? hi : s->hi;
 }
@@ -145,7 +161,7 @@ void absint_iter_note_outer_write(struct scev_ctx *cx, uint32_t f, int64_t lo, i
 		uint32_t n = pass ? cx->niter_acc : cx->niter_used;
 
 		for (uint32_t k = 0; k < n; k++)
-			if (v[k].func == f && lo < v[k].off + 8 && hi > v[k].off)
+			if (v[k].func == f && lo < v[k].off + fam_bytes(v[k].fam) && hi > v[k].off)
 				cx->iter_hit_acc = true;
 	}
 }
@@ -192,8 +208,10 @@ bool absint_iter_call(struct engine *en, struct astate *s, uint32_t pc, struct a
 {
 	struct scev_ctx *cx = en->cx;
 	const struct aval *it = &s->regs[1];
-	int kind = iter_kind(cx, pc), bit;
-	int64_t off;
+	struct ebpf_kfunc_iter ik;
+	int kind = iter_op(cx, pc, &ik), bit;
+	int64_t off, size = fam_bytes(ik.family);
+	uint64_t mask;
 
 	if (kind == IT_OTHER)
 		return false;
@@ -220,7 +238,7 @@ bool absint_iter_call(struct engine *en, struct astate *s, uint32_t pc, struct a
 	}
 	if (it->kind != AV_PTR || it->region != REGION_STACK || it->maybe_null ||
 	    !range_is_const(&it->r) || (int64_t)it->r.umin < -FP_FRAME ||
-	    (int64_t)it->r.umin > -8) {
+	    (int64_t)it->r.umin > -size) {
 		cx->iter_unplaced_acc = true;
 		return false;	/* (the caller treats it as any call with pointer arguments) */
 	}
@@ -231,24 +249,35 @@ bool absint_iter_call(struct engine *en, struct astate *s, uint32_t pc, struct a
 				    ? (int16_t)off : INT16_MIN;
 		cx->iter_fn[pc] = UINT16_MAX;
 	}
-	if (kind == IT_NEW) {
+	if (kind == IT_NEW && ik.family == EBPF_ITER_BITS) {
+		const struct aval *b = &s->regs[3];
+		uint64_t words = b->kind != AV_SCALAR ? EBPF_ITER_BITS_MAX_WORDS
+				 : b->r.u32_min > EBPF_ITER_BITS_MAX_WORDS ? 0
+				 : b->r.u32_max < EBPF_ITER_BITS_MAX_WORDS ? b->r.u32_max
+				 : EBPF_ITER_BITS_MAX_WORDS;
+
+		/* the set bits of nr_words words, a u32 (more than 511: -E2BIG, none) */
+		slot_note(cx, func_of(cx, pc), off, 0, (int64_t)words * 64, ik.family);
+	} else if (kind == IT_NEW) {
 		const struct aval *a = &s->regs[2], *b = &s->regs[3];
 
 		/* start and end are ints: the registers' low 32 bits */
 		slot_note(cx, func_of(cx, pc), off, a->kind == AV_SCALAR ? a->r.s32_min : INT32_MIN,
-			  b->kind == AV_SCALAR ? b->r.s32_max : INT32_MAX);
+			  b->kind == AV_SCALAR ? b->r.s32_max : INT32_MAX, ik.family);
 	}
+	/* (a bits iterator: the bits of both its 8-byte halves) */
 	bit = slot_bit(off);
-	if (bit >= 0 && kind == IT_NEW) {
-		s->it.may |= 1ull << bit;
-		s->it.must |= 1ull << bit;
-	} else if (bit >= 0 && kind == IT_DESTROY) {
-		s->it.may &= ~(1ull << bit);
-		s->it.must &= ~(1ull << bit);
+	mask = bit < 0 ? 0 : size == 16 && bit >= 1 ? 3ull << (bit - 1) : 1ull << bit;
+	if (kind == IT_NEW) {
+		s->it.may |= mask;
+		s->it.must |= mask;
+	} else if (kind == IT_DESTROY) {
+		s->it.may &= ~mask;
+		s->it.must &= ~mask;
 	}
 	forget_values(s, off);
-	/* the call writes the 8 bytes of the slot and nothing else of the frame */
-	*w = (struct stack_span){ (int16_t)off, (int16_t)(off + 8) };
+	/* the call writes the bytes of the slot and nothing else of the frame */
+	*w = (struct stack_span){ (int16_t)off, (int16_t)(off + size) };
 	if (kind == IT_NEXT) {
 		*r0 = aval_ptr(REGION_ITER_VAL, (uint16_t)-off, range_const(0));
 		r0->maybe_null = true;
@@ -280,16 +309,63 @@ static bool helper_spans_checked(const struct bpf_insn *i)
 		return true;                                                                      \
 	} while (0)
 
-static const char *const kind_name[] = { "", "bpf_iter_num_new", "bpf_iter_num_next",
-					 "bpf_iter_num_destroy" };
+/* The frame whose slot the iterator call at pc names (its own function's, or the caller's it
+ * was given), or UINT32_MAX when it names none (never reached, or more than one). */
+static uint32_t call_frame(const struct scev_ctx *cx, uint32_t pc)
+{
+	if (cx->iter_slot[pc] == INT16_MIN || cx->iter_slot[pc] == INT16_MAX)
+		return UINT32_MAX;
+	return cx->iter_fn[pc] == UINT16_MAX ? func_of(cx, pc) : cx->iter_fn[pc];
+}
+
+/* Whether the bits iterator's 16 bytes may share bytes with another iterator call's slot, or
+ * its slot hold an iterator of another family (the kernel refuses a call on either: "expected an
+ * initialized iter_bits"), which the slot masks do not tell: some call of a program with a bits
+ * iterator names a slot that overlaps the one of the call at pc (of family fam) at another
+ * offset or of another family, or no one slot.  (Number iterators alone never partly overlap.) */
+static bool slot_clash(struct scev_ctx *cx, uint32_t pc, unsigned fam, int64_t off)
+{
+	uint32_t fr = call_frame(cx, pc);
+	struct ebpf_kfunc_iter it;
+
+	if (!cx->iter_bits_prog) {
+		cx->iter_bits_prog = 1;
+		for (uint32_t q = 0; q < cx->len; q += ebpf_insn_slots(&cx->insns[q]))
+			if (cx->insns[q].src_reg == BPF_PSEUDO_KFUNC_CALL &&
+			    ebpf_is_call(&cx->insns[q]) && iter_op(cx, q, &it) != IT_OTHER &&
+			    it.family == EBPF_ITER_BITS)
+				cx->iter_bits_prog = 2;
+	}
+	if (cx->iter_bits_prog != 2)
+		return false;
+	if (!cx->iter_slot || fr == UINT32_MAX)
+		return true;
+	for (uint32_t q = 0; q < cx->len; q += ebpf_insn_slots(&cx->insns[q])) {
+		int64_t o;
+
+		if (cx->insns[q].src_reg != BPF_PSEUDO_KFUNC_CALL || !ebpf_is_call(&cx->insns[q]) ||
+		    iter_op(cx, q, &it) == IT_OTHER || cx->iter_slot[q] == INT16_MAX)
+			continue;
+		if (cx->iter_slot[q] == INT16_MIN)
+			return true;
+		o = cx->iter_slot[q];
+		if (call_frame(cx, q) == fr && o < off + fam_bytes(fam) &&
+		    off < o + fam_bytes(it.family) && (o != off || it.family != fam))
+			return true;
+	}
+	return false;
+}
 
 bool absint_iter_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			     uint32_t pc)
 {
 	const struct bpf_insn *i = &cx->insns[pc];
 	const struct aval *it = &s->regs[1];
+	struct ebpf_kfunc_iter ik;
+	const char *name;
 	int kind, bit;
-	int64_t off;
+	int64_t off, size;
+	uint64_t mask;
 
 	if (ebpf_is_exit(i)) {
 		if (s->it.may)
@@ -299,7 +375,7 @@ bool absint_iter_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const 
 	}
 	if (!ebpf_is_call(i))
 		return false;
-	if (i->src_reg != BPF_PSEUDO_KFUNC_CALL || (kind = iter_kind(cx, pc)) == IT_OTHER) {
+	if (i->src_reg != BPF_PSEUDO_KFUNC_CALL || (kind = iter_op(cx, pc, &ik)) == IT_OTHER) {
 		/* a callee, a kfunc or a helper that calls back, given a pointer into this frame,
 		 * may write a live iterator; a plain helper touches the frame only through its
 		 * memory arguments, each checked with its span against the live slots
@@ -335,27 +411,34 @@ bool absint_iter_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const 
 		return false;
 	}
 	v->checks++;
+	name = ebpf_kfunc_iter_name(ik.family, (unsigned)kind);
+	size = fam_bytes(ik.family);
+	/* (bpf_iter_bits_new's R2, unsafe_ptr__ign, the kernel does not look at) */
 	for (int r = 1; r <= (kind == IT_NEW ? 3 : 1); r++)
-		if (!(s->init & (1u << r)))
+		if (!(s->init & (1u << r)) && !(r == 2 && ik.family == EBPF_ITER_BITS))
 			VFAIL(VERDICT_UNSAFE, pc, "R%d may be read before it is written (not written "
 			      "on some path)", r);
 	if (it->kind == AV_SCALAR || (it->kind == AV_PTR && it->region != REGION_STACK &&
 				      it->region != REGION_CALLER_STACK))
 		VFAIL(VERDICT_UNSAFE, pc, "%s: R1 is not a pointer to an iterator on the stack",
-		      kind_name[kind]);
+		      name);
 	if (kind == IT_NEXT && caller_slot(cx, it, &off)) {
 		/* a caller's iterator, advanced here: live at every call of this function, in the
 		 * frame of its one caller */
 		const struct iter_in *c = cx->citer ? &cx->citer[func_of(cx, pc)] : NULL;
 
 		if (!c || !c->seen || c->caller != it->map)
-			VFAIL(VERDICT_UNSUPPORTED, pc, "bpf_iter_num_next: the iterator at fp%lld "
+			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the iterator at fp%lld "
 			      "of the function at %u is not known live at every call of this one",
-			      (long long)off, cx->st.cfg->funcs[it->map].start);
+			      name, (long long)off, cx->st.cfg->funcs[it->map].start);
+		if (slot_clash(cx, pc, ik.family, off))
+			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the iterator at fp%lld of the caller's "
+			      "frame may be another's bytes (a bits iterator's slots not told apart)",
+			      name, (long long)off);
 		if (!(c->must & (1ull << slot_bit(off))))
-			VFAIL(VERDICT_UNSAFE, pc, "bpf_iter_num_next on the iterator at fp%lld of "
+			VFAIL(VERDICT_UNSAFE, pc, "%s on the iterator at fp%lld of "
 			      "the caller's frame, not live on some path (never created, or "
-			      "destroyed)", (long long)off);
+			      "destroyed)", name, (long long)off);
 		absint_frame_depth(cx, it->map, off);
 		return true;
 	}
@@ -365,38 +448,46 @@ bool absint_iter_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const 
 	     (it->region == REGION_CALLER_STACK && !(it->map & CALLER_SET))) &&
 	    (int64_t)it->r.umin % 8)
 		VFAIL(VERDICT_UNSAFE, pc, "cannot pass in iter at an offset=%lld: expected %s "
-		      "iter_num as arg #0 (%s: the iterator%s is not 8 aligned bytes)",
+		      "iter_%s as arg #0 (%s: the iterator%s is not 8 aligned bytes)",
 		      (long long)(int64_t)it->r.umin, kind == IT_NEW ? "uninitialized"
-		      : "an initialized", kind_name[kind], it->region == REGION_STACK ? ""
+		      : "an initialized", ik.family_name, name, it->region == REGION_STACK ? ""
 		      : " of the caller's frame");
 	if (it->kind != AV_PTR || it->region != REGION_STACK || it->maybe_null ||
 	    !range_is_const(&it->r))
 		VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the iterator is not at a constant offset of "
-		      "this frame", kind_name[kind]);
+		      "this frame", name);
 	off = (int64_t)it->r.umin;
 	if ((bit = slot_bit(off)) < 0)
 		VFAIL(VERDICT_UNSAFE, pc, "%s: the iterator at fp%lld is not 8 aligned bytes of the "
-		      "frame", kind_name[kind], (long long)off);
+		      "frame", name, (long long)off);
+	if (off > -size)
+		VFAIL(VERDICT_UNSAFE, pc, "expected %s iter_%s as arg #0 (%s: the %lld bytes of "
+		      "the iterator at fp%lld run past the frame's top)", kind == IT_NEW
+		      ? "uninitialized" : "an initialized", ik.family_name, name, (long long)size,
+		      (long long)off);
+	mask = size == 16 ? 3ull << (bit - 1) : 1ull << bit;
+	if (slot_clash(cx, pc, ik.family, off))
+		VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the iterator at fp%lld may share bytes with "
+		      "another, or be of another family (a bits iterator's slots not told apart)",
+		      name, (long long)off);
 	/* the slot is the frame's, as the kernel's process_iter_arg checks its bytes
 	 * (check_mem_access) */
 	absint_frame_depth(cx, func_of(cx, pc), off);
 	if (kind == IT_NEW) {
-		for (int r = 2; r <= 3; r++) {
+		for (int r = ik.family == EBPF_ITER_BITS ? 3 : 2; r <= 3; r++) {
 			if (s->regs[r].kind == AV_PTR)
-				VFAIL(VERDICT_UNSAFE, pc, "bpf_iter_num_new: R%d is a pointer, not an "
-				      "int", r);
+				VFAIL(VERDICT_UNSAFE, pc, "%s: R%d is a pointer, not an int", name, r);
 			if (s->regs[r].kind != AV_SCALAR)
-				VFAIL(VERDICT_UNSUPPORTED, pc, "bpf_iter_num_new: R%d may be a "
-				      "pointer", r);
+				VFAIL(VERDICT_UNSUPPORTED, pc, "%s: R%d may be a pointer", name, r);
 		}
-		if (s->it.may & (1ull << bit))
-			VFAIL(VERDICT_UNSAFE, pc, "bpf_iter_num_new on the iterator at fp%lld, live on "
-			      "some path (expected an uninitialized iterator)", (long long)off);
+		if (s->it.may & mask)
+			VFAIL(VERDICT_UNSAFE, pc, "%s on the iterator at fp%lld, live on some path "
+			      "(expected an uninitialized iterator)", name, (long long)off);
 		return true;
 	}
-	if (!(s->it.must & (1ull << bit)))
+	if ((s->it.must & mask) != mask)
 		VFAIL(VERDICT_UNSAFE, pc, "%s on the iterator at fp%lld, not live on some path "
-		      "(never created, or destroyed)", kind_name[kind], (long long)off);
+		      "(never created, or destroyed)", name, (long long)off);
 	return true;
 }
 
@@ -435,7 +526,7 @@ bool absint_iter_verify_outer(struct scev_ctx *cx, struct scev_verdict *v, uint3
 /* Nothing but the iterator calls on off writes the slot off of function f (see above); a
  * callee's writes into f's frame count when they may reach a slot (iter_hit), its iterator
  * calls on the slot do not. */
-static bool slot_private(const struct scev_ctx *cx, uint32_t f, int64_t off)
+static bool slot_private(const struct scev_ctx *cx, uint32_t f, int64_t off, int64_t size)
 {
 	const struct scev_func *fn = &cx->st.cfg->funcs[f];
 
@@ -445,9 +536,9 @@ static bool slot_private(const struct scev_ctx *cx, uint32_t f, int64_t off)
 		uint8_t cls = ebpf_class(i);
 
 		if ((cls == BPF_ST || cls == BPF_STX) && i->dst_reg == EBPF_REG_FP &&
-		    i->off + (int64_t)ebpf_size_bytes(ebpf_size(i)) > off && i->off < off + 8)
+		    i->off + (int64_t)ebpf_size_bytes(ebpf_size(i)) > off && i->off < off + size)
 			return false;
-		if (!stack_span_any(w) || w->hi <= off || w->lo >= off + 8)
+		if (!stack_span_any(w) || w->hi <= off || w->lo >= off + size)
 			continue;
 		if (ebpf_is_pseudo_call(i) && !cx->iter_hit && !cx->iter_hit_acc &&
 		    !absint_global(cx, cx->st.cfg->blocks[cx->st.cfg->block_of[
@@ -473,7 +564,7 @@ struct aval absint_iter_load(const struct scev_ctx *cx, const struct aval *a, ui
 	    !range_is_const(&a->r) ||
 	    (int64_t)a->r.umin + off != 0 || size != 4 || !cx->may_stack || !cx->iter_slot ||
 	    !(s = slot_find((struct iter_slot *)cx->iter_used, cx->niter_used, f, slot)) ||
-	    !slot_private(cx, f, slot))
+	    !slot_private(cx, f, slot, fam_bytes(s->fam)))
 		return absint_unknown_bytes(size);
 	/* (no value when every range is empty: the read is unreachable) */
 	lo = s->lo;
@@ -482,14 +573,84 @@ struct aval absint_iter_load(const struct scev_ctx *cx, const struct aval *a, ui
 	return aval_zext(&v, 4);
 }
 
+/* The call in block B (of loop l) of an iterator's next whose NULL result leaves the loop, *ik
+ * its kfunc's entry: B is "call next; ... if rX ==/!= 0 goto", rX r0 or a 64-bit copy of it made
+ * after the call (clang's `r6 = r0`), untouched in between, the NULL side leaving the loop.
+ * SCEV_NONE when B is not. */
+static uint32_t next_exit(const struct scev_ctx *cx, uint32_t l, const struct scev_block *B,
+			  struct ebpf_kfunc_iter *ik)
+{
+	const struct bpf_insn *j = &cx->insns[B->last];
+	uint32_t call = SCEV_NONE, nullsucc;
+	uint32_t held = 0;	/* (registers holding the result) */
+
+	if (!ebpf_is_cond_jmp(j) || ebpf_srcbit(j) != BPF_K || j->imm != 0 ||
+	    (ebpf_op(j) != BPF_JEQ && ebpf_op(j) != BPF_JNE) || B->nsucc != 2)
+		return SCEV_NONE;
+	for (uint32_t pc = B->first; pc < B->last; pc += ebpf_insn_slots(&cx->insns[pc])) {
+		const struct bpf_insn *ii = &cx->insns[pc];
+
+		if (ebpf_is_call(ii)) {
+			call = pc;
+			held = 1;
+		} else if (ebpf_class(ii) == BPF_ALU64 && ebpf_op(ii) == BPF_MOV &&
+			   ebpf_srcbit(ii) == BPF_X && !ii->off && (held >> ii->src_reg & 1)) {
+			held |= 1u << ii->dst_reg;
+		} else {
+			held &= ~ebpf_regs_written(ii);
+		}
+	}
+	if (!(held >> j->dst_reg & 1) || call == SCEV_NONE ||
+	    cx->insns[call].src_reg != BPF_PSEUDO_KFUNC_CALL ||
+	    !ebpf_kfunc_iter(ebpf_prog_kfunc_name(cx->prog, call), ik) || ik->op != EBPF_ITER_NEXT)
+		return SCEV_NONE;
+	/* succ[0] is the fall-through, succ[1] the taken edge (cfg.h) */
+	nullsucc = ebpf_op(j) == BPF_JEQ ? B->succ[1] : B->succ[0];
+	return scev_loop__contains(cx->st.loops, l, nullsucc) ? SCEV_NONE : call;
+}
+
+/* The loops of unknown trip that the next of an iterator of another family (task, css,
+ * css_task, task_vma, kmem_cache, dmabuf) leaves: unknown still, with the reason. */
+static int other_family_trips(struct engine *en)
+{
+	struct scev_ctx *cx = en->cx;
+	const struct scev_loops *lf = cx->st.loops;
+	char why[CLAIM_TRIP_TEXT];
+	struct ebpf_kfunc_iter ik;
+	uint32_t call;
+
+	for (uint32_t l = 0; l < lf->nloops; l++) {
+		const struct scev_loop *L = &lf->loops[l];
+		struct claim_trip *t = loop_trip(en, l);
+
+		if (!en->res[l].visited || t->kind != TRIP_UNKNOWN || L->irreducible)
+			continue;
+		for (uint32_t k = 0; k < L->nblocks; k++) {
+			if ((call = next_exit(cx, l, &cx->st.cfg->blocks[L->blocks[k]], &ik)) ==
+				    SCEV_NONE || ik.family == EBPF_ITER_NUM ||
+			    ik.family == EBPF_ITER_BITS)
+				continue;
+			snprintf(why, sizeof(why), "open-coded iterator: ends when %s at %u returns "
+				 "NULL, which nothing but the iterator's own walk bounds (the kernel "
+				 "trusts it to end)", ebpf_kfunc_iter_name(ik.family, EBPF_ITER_NEXT),
+				 call);
+			return claim_trip__set_text_in(en->out, t, &t->reason, why);
+		}
+	}
+	return 0;
+}
+
 int absint_iter_trips(struct engine *en)
 {
 	struct scev_ctx *cx = en->cx;
 	const struct scev_cfg *cfg = cx->st.cfg;
 	const struct scev_loops *lf = cx->st.loops;
-	char text[CLAIM_TRIP_TEXT];
+	char text[CLAIM_TRIP_TEXT], why[CLAIM_TRIP_TEXT];
+	struct ebpf_kfunc_iter ik;
 	int err;
 
+	if ((err = other_family_trips(en)))
+		return err;
 	if (cx->iter_unplaced_acc || !cx->iter_slot || !cx->niter_acc)
 		return 0;
 	for (uint32_t l = 0; l < lf->nloops; l++) {
@@ -500,49 +661,19 @@ int absint_iter_trips(struct engine *en)
 		if (!en->res[l].visited || t->kind != TRIP_UNKNOWN || L->irreducible)
 			continue;
 		for (uint32_t k = 0; k < L->nblocks; k++) {
-			const struct scev_block *B = &cfg->blocks[L->blocks[k]];
-			const struct bpf_insn *j = &cx->insns[B->last];
 			const struct iter_slot *s;
-			uint32_t call = SCEV_NONE, nullsucc, bad = 0, fr;
+			uint32_t call, bad = 0, fr;
 			int64_t off;
 			uint64_t n;
 
-			/* B: "call next; ... if rX ==/!= 0 goto", rX r0 or a 64-bit copy of it made
-			 * after the call (clang's `r6 = r0`), untouched in between, the NULL side
-			 * leaving the loop, B dominating every back edge's source */
-			uint32_t held = 0;	/* (registers holding the result) */
-
-			if (!ebpf_is_cond_jmp(j) || ebpf_srcbit(j) != BPF_K || j->imm != 0 ||
-			    (ebpf_op(j) != BPF_JEQ && ebpf_op(j) != BPF_JNE) || B->nsucc != 2)
-				continue;
-			for (uint32_t pc = B->first; pc < B->last;
-			     pc += ebpf_insn_slots(&cx->insns[pc])) {
-				const struct bpf_insn *ii = &cx->insns[pc];
-
-				if (ebpf_is_call(ii)) {
-					call = pc;
-					held = 1;
-				} else if (ebpf_class(ii) == BPF_ALU64 && ebpf_op(ii) == BPF_MOV &&
-					   ebpf_srcbit(ii) == BPF_X && !ii->off &&
-					   (held >> ii->src_reg & 1)) {
-					held |= 1u << ii->dst_reg;
-				} else {
-					held &= ~ebpf_regs_written(ii);
-				}
-			}
-			if (!(held >> j->dst_reg & 1))
-				call = SCEV_NONE;
-			if (call == SCEV_NONE || cx->insns[call].src_reg != BPF_PSEUDO_KFUNC_CALL ||
-			    iter_kind(cx, call) != IT_NEXT)
+			/* (B dominating every back edge's source) */
+			call = next_exit(cx, l, &cfg->blocks[L->blocks[k]], &ik);
+			if (call == SCEV_NONE || iter_kind(cx, call) != IT_NEXT)
 				continue;
 			off = cx->iter_slot[call];
 			if (off == INT16_MIN || off == INT16_MAX)
 				continue;
 			fr = cx->iter_fn[call] == UINT16_MAX ? f : cx->iter_fn[call];
-			/* succ[0] is the fall-through, succ[1] the taken edge (cfg.h) */
-			nullsucc = ebpf_op(j) == BPF_JEQ ? B->succ[1] : B->succ[0];
-			if (scev_loop__contains(lf, l, nullsucc))
-				continue;
 			for (uint32_t e = 0; e < L->nback_edges; e++)
 				if (!scev_dom__dominates(cx->st.dom, L->blocks[k], L->back_edges[e].from))
 					bad = 1;
@@ -558,20 +689,26 @@ int absint_iter_trips(struct engine *en)
 						bad = 1;
 			/* (a caller's slot: its news are in the caller, none in this loop) */
 			s = slot_find(cx->iter_acc, cx->niter_acc, fr, off);
-			if (bad || !s || !slot_private(cx, fr, off))
+			if (bad || !s || !slot_private(cx, fr, off, fam_bytes(s->fam)) ||
+			    ik.family != s->fam)
 				continue;
 			n = s->hi - s->lo > (int64_t)SCEV_MAX_LOOPS ? SCEV_MAX_LOOPS
 				: s->hi > s->lo ? (uint64_t)(s->hi - s->lo) : 0;
 			t->kind = TRIP_BOUNDED;
 			t->max = n + 1;
 			t->min = 1;
-			snprintf(text, sizeof(text), "1 + values of bpf_iter_num_next(fp%lld) at %u: "
-				 "end - start of its bpf_iter_num_new, at most 2^23", (long long)off,
-				 call);
+			if (s->fam == EBPF_ITER_BITS)
+				snprintf(text, sizeof(text), "1 + values of bpf_iter_bits_next(fp%lld) "
+					 "at %u: the set bits of its bpf_iter_bits_new's words, at most "
+					 "64 nr_words (nr_words at most 511)", (long long)off, call);
+			else
+				snprintf(text, sizeof(text), "1 + values of bpf_iter_num_next(fp%lld) "
+					 "at %u: end - start of its bpf_iter_num_new, at most 2^23",
+					 (long long)off, call);
+			snprintf(why, sizeof(why), "open-coded iterator: ends when %s returns NULL",
+				 ebpf_kfunc_iter_name(s->fam, EBPF_ITER_NEXT));
 			if ((err = claim_trip__set_text_in(en->out, t, &t->expr, text)) ||
-			    (err = claim_trip__set_text_in(en->out, t, &t->reason,
-							   "open-coded iterator: ends when "
-							   "bpf_iter_num_next returns NULL")))
+			    (err = claim_trip__set_text_in(en->out, t, &t->reason, why)))
 				return err;
 			if (cx->iter_loop)
 				cx->iter_loop[l] = 1;

@@ -156,11 +156,13 @@ static inline void stack_span_add(struct stack_span *s, int64_t lo, int64_t hi)
 }
 
 /* An open-coded iterator slot of a function (absint_iter.c): the least start and the largest
- * end of the bpf_iter_num_new calls into it (as ints). */
+ * end of the bpf_iter_num_new calls into it (as ints), or 0 and 64 times the most words of the
+ * bpf_iter_bits_new calls; its family (enum ebpf_iter_family: num or bits). */
 struct iter_slot {
 	uint32_t func;
 	int16_t off;
 	int64_t lo, hi;
+	uint8_t fam;
 };
 
 #define SCEV_ITER_SLOTS 64
@@ -394,6 +396,8 @@ struct scev_ctx {
 	struct iter_slot iter_acc[SCEV_ITER_SLOTS], iter_used[SCEV_ITER_SLOTS];
 	uint32_t niter_acc, niter_used;
 	bool iter_unplaced_acc, iter_unplaced;
+	/* whether the program calls the bits iterator's kfuncs: 0 not yet asked, 1 no, 2 yes */
+	uint8_t iter_bits_prog;
 	bool iter_join;		/* a re-run of the last passes: *_used joins every pass's facts */
 	/* iterators of a caller's frame a callee advances (absint_iter.c, the kernel selftests'
 	 * iter_pass_iter_ptr_to_subprog): per pc of an iterator call, the function whose frame

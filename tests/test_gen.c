@@ -1648,22 +1648,15 @@ static void test_for_each_knobs(void)
  * (INTERP_TRAP_LIMIT: read as a frame grown past the combined limit) or through its NULL ctx
  * (INTERP_TRAP_MEM) runs, and the kernel refuses the first 25 twins not called safe, where
  * bpf() works (a callback returning 2, which no run shows, included). */
+static bool twin_kernel_report(const struct twin_run *r, struct verdict_report *rep);
+
 static bool bpf_loop_kernel_accepts(struct twin_counts *c, const struct twin_run *r)
 {
-	struct ebpf_object obj;
-	struct ebpf_prog view;
-	struct verdict_opts vo = { .sz = sizeof(vo), .kernel = true, .runs = 1,
-				   .prog_type = BPF_PROG_TYPE_XDP };
 	struct verdict_report rep;
-	struct diag d;
 	bool accepted;
 
-	gen_program__object(r->p, &obj, &view, "gen");
-	diag_clear(&d);
-	if (verdict_compare(&rep, &obj, &view, &vo, &d)) {
-		CHECK(0, TW "verdict_compare: %s", TW_ARGS(r), d.msg);
+	if (!twin_kernel_report(r, &rep))
 		return false;
-	}
 	c->loaded[1]++;
 	accepted = rep.kernel_accepted;
 	verdict_report__free(&rep);
@@ -1720,6 +1713,73 @@ static void test_bpf_loop_knobs(void)
 	       "flagged, %u not called safe (%u called safe, in code the kernel finds dead), %u "
 	       "trap, the kernel refuses %u of %u\n", c.calls[0], c.safe, c.flagged[1], c.dirty[1],
 	       c.bad, c.traps, c.refused[1], c.seen[1] < 25 ? c.seen[1] : 25);
+}
+
+/* p_iter_bits and its unsafe twin p_iter_bits_unsafe: both call bpf_iter_bits_new (over no
+ * words, NULL, zero words, ones, an input byte's or 512 words); the safe form never traps and
+ * stays within max_steps (check_program), and bpfscev calls most of them safe, none whose run
+ * traps; the twin, flagged, is not called safe but where no run goes (dead code, which the
+ * kernel does not verify either: counted in bad), and its runs trap when the statement runs
+ * (INTERP_TRAP_HELPER: the iterator leaked, destroyed twice or advanced after it); the kernel
+ * accepts the first 25 safe forms called safe or refuses them by one of its limits (a plain loop
+ * in the iterator's loop: an improvement), and refuses the first 25 twins not called safe,
+ * where bpf() works. */
+static void iter_bits_program(void *arg, const struct twin_run *r)
+{
+	struct twin_counts *c = arg;
+	const struct gen_program *p = r->p;
+	bool call = has_call(p, BPF_PSEUDO_KFUNC_CALL, ebpf_kfunc_by_name("bpf_iter_bits_new")),
+	     flagged = p->flags & GEN_PROG_ITER_UNSAFE, safe = false;
+	struct verdict_report rep;
+	struct scev_verdict v;
+
+	c->calls[r->twin] += call;
+	CHECK(!flagged || (r->twin && call), TW "twin flag without its knob or its call",
+	      TW_ARGS(r));
+	if (!judge_twin(c, r, &(struct twin_judge){ GEN_PROG_ITER_UNSAFE, call,
+						    TRAPS(INTERP_TRAP_HELPER) }, &v, &safe))
+		CHECK(0, TW "verify failed", TW_ARGS(r));
+	c->bad += flagged && safe;
+	if (!call || (r->twin ? !flagged || safe : !safe) || c->seen[r->twin]++ >= 25 ||
+	    !twin_kernel_report(r, &rep))
+		return;
+	c->loaded[r->twin]++;
+	c->refused[r->twin] += !rep.kernel_accepted;
+	c->shaped[r->twin] += rep.cls == VC_IMPROVEMENT;
+	CHECK(r->twin ? !rep.kernel_accepted
+		      : rep.cls == VC_BOTH_ACCEPT || rep.cls == VC_IMPROVEMENT,
+	      TW "%s: the kernel %s it: %s", TW_ARGS(r), verdict_class_name(rep.cls),
+	      rep.kernel_accepted ? "accepts" : "refuses", rep.kernel_message);
+	verdict_report__free(&rep);
+}
+
+static void test_iter_bits_knobs(void)
+{
+	static const struct twin_spec s = { { "p_iter_bits", "p_iter_bits_unsafe" }, 60, 3530000,
+					    120 };
+	struct twin_counts c = { 0 };
+
+	if (ebpf_kfunc_by_name("bpf_iter_bits_new") <= 0) {
+		check_skip_part("p_iter_bits: no vmlinux BTF to name the kfuncs, or no bits iterator");
+		return;
+	}
+	for_twin_programs(&s, iter_bits_program, &c);
+	CHECK(c.calls[0] > 60 && c.calls[1] > 60, "p_iter_bits: %u and %u of 120 programs call "
+	      "bpf_iter_bits_new", c.calls[0], c.calls[1]);
+	CHECK(c.flagged[1] > 60 && c.dirty[1] + c.bad == c.flagged[1] && c.bad <= 5,
+	      "p_iter_bits_unsafe: %u flagged, %u not called safe, %u called safe (dead code)",
+	      c.flagged[1], c.dirty[1], c.bad);
+	CHECK(c.traps > c.flagged[1] / 2, "p_iter_bits_unsafe: %u of %u flagged programs trap",
+	      c.traps, c.flagged[1]);
+	CHECK(c.safe > c.calls[0] / 2, "p_iter_bits: %u of %u safe forms called safe", c.safe,
+	      c.calls[0]);
+	if (!c.loaded[0] && !c.loaded[1])
+		check_skip_part("p_iter_bits: the kernel's verdicts (bpf() refused)");
+	printf("p_iter_bits: %u of 120 call bpf_iter_bits_new, %u called safe, the kernel accepts "
+	       "%u of %u (%u refused by its limits); p_iter_bits_unsafe: %u flagged, %u not called "
+	       "safe (%u called safe, dead code), %u trap, the kernel refuses %u of %u\n",
+	       c.calls[0], c.safe, c.loaded[0] - c.refused[0], c.loaded[0], c.shaped[0],
+	       c.flagged[1], c.dirty[1], c.bad, c.traps, c.refused[1], c.loaded[1]);
 }
 
 /* p_urb and its unsafe twin p_urb_unsafe: both drain the program's user ring buffer (map 2,
@@ -4407,6 +4467,7 @@ int main(void)
 	test_iter_deep_knobs();
 	test_for_each_knobs();
 	test_bpf_loop_knobs();
+	test_iter_bits_knobs();
 	test_urb_knobs();
 	test_dynptr_knobs();
 	test_dynptr_sub_knobs();

@@ -1,4 +1,5 @@
-/* Open-coded iterators (bpf_iter_num_new/next/destroy, scev/absint_iter.c) judged by the running
+/* Open-coded iterators (bpf_iter_num_new/next/destroy and bpf_iter_bits_new/next/destroy,
+ * scev/absint_iter.c) judged by the running
  * kernel and by execution: each program — assembly twins, safe and unsafe, and the clang-built
  * object tests/bpf/iter_verify.c — is loaded into the kernel at test time, and `bpfscev verify`
  * must agree with the verifier (both accept or both reject) except where a case names the known
@@ -25,6 +26,14 @@
 #define DESTROY(fp) "r1 = r10\nr1 += " fp "\ncall bpf_iter_num_destroy\n"
 /* sum of the values of the iterator at fp-8 into r7 */
 #define SUM_LOOP "l: " NEXT("-8") "if r0 == 0 goto d\nr1 = *(u32 *)(r0 +0)\nr7 += r1\ngoto l\nd: "
+/* the bits iterator at fp over n words at fp-16 (two drawn: the low half of the first, the
+ * high half of the second), the sum of its set bits' indexes into r7 */
+#define BNEW(fp, n) "r1 = r10\nr1 += " fp "\nr2 = r10\nr2 += -16\nr3 = " n "\ncall bpf_iter_bits_new\n"
+#define BNEXT(fp) "r1 = r10\nr1 += " fp "\ncall bpf_iter_bits_next\n"
+#define BDESTROY(fp) "r1 = r10\nr1 += " fp "\ncall bpf_iter_bits_destroy\n"
+#define WORDS "r7 = 0\ncall bpf_get_prandom_u32\n*(u64 *)(r10 -16) = r0\ncall bpf_get_prandom_u32\n" \
+	"r0 <<= 32\n*(u64 *)(r10 -8) = r0\n"
+#define BSUM(fp) "l: " BNEXT(fp) "if r0 == 0 goto d\nr1 = *(u32 *)(r0 +0)\nr7 += r1\ngoto l\nd: "
 
 static const struct {
 	const char *name, *text;
@@ -94,6 +103,37 @@ static const struct {
 	  DESTROY("-8") END, UNSAFE, "NULL", AGREE, 0, false },
 	{ "r0 after destroy", NEW("-8", "0", "10") DESTROY("-8") "exit\n", UNSAFE, "R0", AGREE, 0,
 	  false },
+	/* the bits iterator: at most 64 nr_words values (none for 0 words, -EINVAL, or more
+	 * than 511, -E2BIG) */
+	{ "bits: one word", WORDS BNEW("-40", "1") BSUM("-40") BDESTROY("-40") "r0 = r7\nexit\n",
+	  SAFE, NULL, AGREE, 65, false },
+	{ "bits: two words", WORDS BNEW("-40", "2") BSUM("-40") BDESTROY("-40") "r0 = r7\nexit\n",
+	  SAFE, NULL, AGREE, 129, false },
+	{ "bits: no words (-EINVAL)", WORDS BNEW("-40", "0") BSUM("-40") BDESTROY("-40")
+	  "r0 = r7\nexit\n", SAFE, NULL, AGREE, 1, false },
+	{ "bits: 512 words (-E2BIG)", WORDS BNEW("-40", "512") BSUM("-40") BDESTROY("-40")
+	  "r0 = r7\nexit\n", SAFE, NULL, AGREE, 1, false },
+	{ "bits: 1 or 2 words, drawn", WORDS "call bpf_get_prandom_u32\nr8 = r0\nr8 &= 1\n"
+	  "r8 += 1\n" BNEW("-40", "r8") BSUM("-40") BDESTROY("-40") "r0 = r7\nexit\n", SAFE, NULL,
+	  AGREE, 129, false },
+	{ "bits in a number iterator's loop", WORDS NEW("-48", "0", "3") "o: " NEXT("-48")
+	  "if r0 == 0 goto e\n" BNEW("-40", "2") BSUM("-40") BDESTROY("-40") "goto o\ne: "
+	  DESTROY("-48") "r0 = r7\nexit\n", SAFE, NULL, AGREE, 4, false },
+	{ "bits: leak", WORDS BNEW("-40", "1") BSUM("-40") "r0 = r7\nexit\n", UNSAFE,
+	  "reference leak", AGREE, 65, true },
+	{ "bits: double destroy", WORDS BNEW("-40", "1") BDESTROY("-40") BDESTROY("-40") END,
+	  UNSAFE, "not live", AGREE, 0, true },
+	{ "bits: next after destroy", WORDS BNEW("-40", "1") BDESTROY("-40") BNEXT("-40") END,
+	  UNSAFE, "not live", AGREE, 0, true },
+	{ "bits: new twice", WORDS BNEW("-40", "1") BNEW("-40", "1") BDESTROY("-40") END, UNSAFE,
+	  "live on some path", AGREE, 0, true },
+	{ "bits: 16 bytes past the frame's top", WORDS BNEW("-8", "1") BDESTROY("-8") END, UNSAFE,
+	  "uninitialized iter_bits", AGREE, 0, true },
+	/* (a bits iterator's two 8-byte halves are not told apart from another iterator's) */
+	{ "bits: overlapping iterators", WORDS BNEW("-40", "1") BNEW("-32", "1") BDESTROY("-32")
+	  BDESTROY("-40") END, UNSUPPORTED, "share bytes", AGREE, 0, true },
+	{ "bits: bpf_iter_num_next on it", WORDS BNEW("-40", "1") NEXT("-40") BDESTROY("-40") END,
+	  UNSUPPORTED, "another family", AGREE, 0, true },
 	/* unsupported (the kernel rejects a read of a live iterator's bytes, and forgets the
 	 * iterator a store overwrites) */
 	{ "read of the iterator's bytes", NEW("-8", "0", "10") "r1 = *(u64 *)(r10 -8)\n"

@@ -141,8 +141,13 @@ struct interp_state {
 	size_t hd_pos;		/* next byte of env->helper_data */
 	uint64_t steps;
 	bool oom;
-	/* open-coded iterators created and not yet destroyed: their addresses (do_kfunc) */
+	/* open-coded iterators created and not yet destroyed: their addresses, families
+	 * (enum ebpf_iter_family) and, for bits iterators, the words new copied (do_kfunc) */
 	uint64_t iters[INTERP_MAX_ITERS];
+	uint8_t iter_fam[INTERP_MAX_ITERS];
+	uint64_t *iter_bits[INTERP_MAX_ITERS];
+	int32_t iter_nbits[INTERP_MAX_ITERS], iter_bit[INTERP_MAX_ITERS];	/* (bits: as new and
+	 * next left them; the program's stores into the iterator's bytes change neither) */
 	unsigned niters;
 	struct frame frames[EBPF_MAX_CALL_DEPTH];
 	/* per frame: the key its bpf_for_each_map_elem callback was given, and its size */
@@ -1475,23 +1480,35 @@ static __attribute__((noinline)) int each_start(struct interp_state *st, const s
 	return 1;
 }
 
-/* The open-coded iterator kfuncs of kernel/bpf/bpf_iter.c, told apart by name (interp_prepare
- * keeps the kind in the operation's pad byte): struct bpf_iter_num is 8 bytes of the program's
- * memory, int cur then int end.  new(it, start, end): start > end gives cur = end = 0 and
- * -EINVAL, end - start (in 64 bits) above BPF_MAX_LOOPS the same with -E2BIG, else cur =
- * start - 1, end = end and 0; next(it): cur + 1 >= end (cur + 1 wrapping as an int) gives
- * cur = end = 0 and NULL, else cur + 1 and &cur (the iterator's own address); destroy(it):
+/* The open-coded iterator kfuncs, told apart by name (interp_prepare keeps the kind in the
+ * operation's pad byte).  The number iterator's (kernel/bpf/bpf_iter.c): struct bpf_iter_num is 8
+ * bytes of the program's memory, int cur then int end.  new(it, start, end): start > end gives
+ * cur = end = 0 and -EINVAL, end - start (in 64 bits) above BPF_MAX_LOOPS the same with -E2BIG,
+ * else cur = start - 1, end = end and 0; next(it): cur + 1 >= end (cur + 1 wrapping as an int)
+ * gives cur = end = 0 and NULL, else cur + 1 and &cur (the iterator's own address); destroy(it):
  * cur = end = 0, r0 not defined.
  *
+ * The bits iterator's (kernel/bpf/helpers.c): struct bpf_iter_bits is 16 bytes, the words (or
+ * the one word itself) at 0, int nr_bits at 8, int bit at 12.  new(it, ptr, nr_words) sets
+ * nr_bits = 0 and bit = -1, then gives -EINVAL for a NULL ptr or no words, -E2BIG for more than
+ * EBPF_ITER_BITS_MAX_WORDS, else copies the nr_words * 8 bytes at ptr (the kernel's
+ * bpf_probe_read_kernel: later writes to them change nothing) and sets nr_bits = 64 nr_words;
+ * next(it): NULL when nr_bits is 0 or bit >= nr_bits, else bit = the next set bit above bit
+ * (nr_bits when none: NULL), &bit; destroy(it) frees the copy.  Bytes at ptr that are no memory
+ * of the run (a scalar, past the stack's top), which the kernel's probe reads as it finds them
+ * (-EFAULT, -ERANGE or other kernel bytes), trap with INTERP_TRAP_CALL: not modeled.
+ *
  * The lifecycle the verifier demands is checked as the run goes (a program that breaks it never
- * loads, so such a run is a fault): the iterator is 8 aligned bytes of the current frame; new
- * on one already live, next or destroy on one that is not (never created, or destroyed), and a
- * frame that exits while one of its iterators is live (a leak) trap with INTERP_TRAP_HELPER, and
- * so does a helper's memory argument that overlaps a live iterator (the kernel refuses a read of
- * its bytes, and after a write the iterator is no longer one: iter_overlap). */
-enum { KF_OTHER, KF_ITER_NUM_NEW, KF_ITER_NUM_NEXT, KF_ITER_NUM_DESTROY, KF_REF_ACQUIRE,
-       KF_REF_ACQUIRE_NULL, KF_REF_RELEASE, KF_DP_FROM_SKB, KF_DP_FROM_XDP, KF_DP_CLONE,
-       KF_DP_ADJUST, KF_DP_IS_NULL, KF_DP_IS_RDONLY, KF_DP_SIZE, KF_DP_SLICE, KF_DP_SLICE_RDWR };
+ * loads, so such a run is a fault): the iterator is 8 aligned bytes of the current frame (16 for
+ * bits); new on one that overlaps a live one, next or destroy on one that is not live (never
+ * created, or destroyed) or of another family, and a frame that exits while one of its
+ * iterators is live (a leak) trap with INTERP_TRAP_HELPER, and so does a helper's memory
+ * argument that overlaps a live iterator (the kernel refuses a read of its bytes, and after a
+ * write the iterator is no longer one: iter_overlap). */
+enum { KF_OTHER, KF_ITER_NUM_NEW, KF_ITER_NUM_NEXT, KF_ITER_NUM_DESTROY, KF_ITER_BITS_NEW,
+       KF_ITER_BITS_NEXT, KF_ITER_BITS_DESTROY, KF_REF_ACQUIRE, KF_REF_ACQUIRE_NULL,
+       KF_REF_RELEASE, KF_DP_FROM_SKB, KF_DP_FROM_XDP, KF_DP_CLONE, KF_DP_ADJUST, KF_DP_IS_NULL,
+       KF_DP_IS_RDONLY, KF_DP_SIZE, KF_DP_SLICE, KF_DP_SLICE_RDWR };
 
 /* The dynptr kfuncs, from KF_DP_FROM_SKB on. */
 static const char *const dp_kfuncs[] = {
@@ -1511,18 +1528,34 @@ bool interp_dynptr_kfunc(const char *name)
 static uint8_t kfunc_kind(const char *name)
 {
 	const struct ebpf_kfunc_ref *kf = ebpf_kfunc_ref(name);
+	struct ebpf_kfunc_iter it;
 
 	if (kf)
 		return (kf->flags & EBPF_KF_RELEASE) ? KF_REF_RELEASE
 		       : (kf->flags & EBPF_KF_RET_NULL) ? KF_REF_ACQUIRE_NULL : KF_REF_ACQUIRE;
-	if (!name)
-		return KF_OTHER;
-	for (unsigned k = 0; k < sizeof(dp_kfuncs) / sizeof(dp_kfuncs[0]); k++)
+	for (unsigned k = 0; name && k < sizeof(dp_kfuncs) / sizeof(dp_kfuncs[0]); k++)
 		if (!strcmp(name, dp_kfuncs[k]))
 			return (uint8_t)(KF_DP_FROM_SKB + k);
-	return !strcmp(name, "bpf_iter_num_new") ? KF_ITER_NUM_NEW
-	       : !strcmp(name, "bpf_iter_num_next") ? KF_ITER_NUM_NEXT
-	       : !strcmp(name, "bpf_iter_num_destroy") ? KF_ITER_NUM_DESTROY : KF_OTHER;
+	if (!ebpf_kfunc_iter(name, &it) || it.family > EBPF_ITER_BITS)
+		return KF_OTHER;
+	return (uint8_t)((it.family == EBPF_ITER_NUM ? KF_ITER_NUM_NEW : KF_ITER_BITS_NEW) +
+			 it.op - EBPF_ITER_NEW);
+}
+
+/* An iterator kfunc kind's family and operation. */
+static unsigned kf_family(uint8_t kind)
+{
+	return kind >= KF_ITER_BITS_NEW ? EBPF_ITER_BITS : EBPF_ITER_NUM;
+}
+
+static unsigned kf_op(uint8_t kind)
+{
+	return EBPF_ITER_NEW + (kind - KF_ITER_NUM_NEW) % 3;
+}
+
+static unsigned iter_size(unsigned family)
+{
+	return family == EBPF_ITER_BITS ? 16 : 8;
 }
 
 /* Acquired kernel objects: INTERP_VA_KOBJ + (k + 1) << 32, in INTERP_VA_BTF's region above
@@ -1673,19 +1706,22 @@ static int iter_find(const struct interp_state *st, uint64_t a)
 static int iter_lifecycle(struct interp_state *st, uint32_t pc, uint8_t kind, uint64_t a)
 {
 	uint64_t lo = INTERP_VA_STACK + (uint64_t)st->h.depth * EBPF_STACK_SIZE;
+	unsigned fam = kf_family(kind), op = kf_op(kind), size = iter_size(fam);
+	const char *name = ebpf_kfunc_iter_name(fam, op);
 	int k = iter_find(st, a);
 
-	if (a < lo || a >= lo + EBPF_STACK_SIZE || (a - lo) % 8) {
-		set_trap(st, INTERP_TRAP_HELPER, pc, "iterator kfunc: r1 is not 8 aligned bytes of "
-			 "the current frame");
+	if (a < lo || a > lo + EBPF_STACK_SIZE - size || (a - lo) % 8) {
+		set_trap(st, INTERP_TRAP_HELPER, pc, "%s: r1 is not %u aligned bytes of the current "
+			 "frame", name, size);
 		return -1;
 	}
-	if (kind == KF_ITER_NUM_NEW) {
-		if (k >= 0) {
-			set_trap(st, INTERP_TRAP_HELPER, pc, "bpf_iter_num_new on a live iterator "
-				 "(fp%d)", (int)(a - lo) - EBPF_STACK_SIZE);
-			return -1;
-		}
+	if (op == EBPF_ITER_NEW) {
+		for (unsigned j = 0; j < st->niters; j++)
+			if (a < st->iters[j] + iter_size(st->iter_fam[j]) && st->iters[j] < a + size) {
+				set_trap(st, INTERP_TRAP_HELPER, pc, "%s on a live iterator (fp%d)",
+					 name, (int)(st->iters[j] - lo) - EBPF_STACK_SIZE);
+				return -1;
+			}
 		if (st->niters == INTERP_MAX_ITERS) {
 			set_trap(st, INTERP_TRAP_LIMIT, pc, "more than %d live iterators",
 				 INTERP_MAX_ITERS);
@@ -1696,18 +1732,37 @@ static int iter_lifecycle(struct interp_state *st, uint32_t pc, uint8_t kind, ui
 		if (((a - INTERP_VA_STACK) & (EBPF_STACK_SIZE - 1)) < st->low[st->h.depth] &&
 		    !stack_deeper(st, pc, a - INTERP_VA_STACK))
 			return -1;
+		st->iter_fam[st->niters] = (uint8_t)fam;
+		st->iter_bits[st->niters] = NULL;
+		st->iter_nbits[st->niters] = 0;
+		st->iter_bit[st->niters] = -1;
 		st->iters[st->niters++] = a;
 		return 0;
 	}
-	if (k < 0) {
-		set_trap(st, INTERP_TRAP_HELPER, pc, "%s on an iterator that is not live (fp%d: never "
-			 "created, or destroyed)", kind == KF_ITER_NUM_NEXT ? "bpf_iter_num_next"
-			 : "bpf_iter_num_destroy", (int)(a - lo) - EBPF_STACK_SIZE);
+	if (k < 0 || st->iter_fam[k] != fam) {
+		set_trap(st, INTERP_TRAP_HELPER, pc, "%s on an iterator that is not live (fp%d: %s)",
+			 name, (int)(a - lo) - EBPF_STACK_SIZE,
+			 k < 0 ? "never created, or destroyed" : "another family's");
 		return -1;
 	}
-	if (kind == KF_ITER_NUM_DESTROY)
-		st->iters[k] = st->iters[--st->niters];
+	if (op == EBPF_ITER_DESTROY) {
+		free(st->iter_bits[k]);
+		--st->niters;
+		st->iters[k] = st->iters[st->niters];
+		st->iter_fam[k] = st->iter_fam[st->niters];
+		st->iter_bits[k] = st->iter_bits[st->niters];
+		st->iter_nbits[k] = st->iter_nbits[st->niters];
+		st->iter_bit[k] = st->iter_bit[st->niters];
+	}
 	return 0;
+}
+
+/* Every live iterator forgotten (the run ends, or a cut ends what the program holds). */
+static void iters_drop(struct interp_state *st)
+{
+	for (unsigned k = 0; k < st->niters; k++)
+		free(st->iter_bits[k]);
+	st->niters = 0;
 }
 
 /* At the exit of the current frame: -1 after a trap when one of its iterators is live. */
@@ -1724,17 +1779,75 @@ static __attribute__((noinline)) int iter_leak(struct interp_state *st, uint32_t
 	return 0;
 }
 
-/* 0, or -1 after a trap when [a, a + size), helper name's memory argument rN, overlaps the 8
+/* 0, or -1 after a trap when [a, a + size), helper name's memory argument rN, overlaps the
  * bytes of a live iterator. */
 static __attribute__((noinline)) int iter_overlap(struct interp_state *st, uint32_t pc,
 						  const char *name, int n, uint64_t a, uint64_t size)
 {
 	for (unsigned k = 0; k < st->niters; k++)
-		if (a < st->iters[k] + 8 && st->iters[k] < a + size) {
+		if (a < st->iters[k] + iter_size(st->iter_fam[k]) && st->iters[k] < a + size) {
 			set_trap(st, INTERP_TRAP_HELPER, pc, "%s: the memory of r%d overlaps the live "
 				 "iterator at 0x%llx", name, n, (unsigned long long)st->iters[k]);
 			return -1;
 		}
+	return 0;
+}
+
+/* bpf_iter_bits_new, _next and _destroy on the live (or, for new, just made) iterator at
+ * host p, the k-th (see above).  0, or -1 after a trap. */
+static int iter_bits(struct interp_state *st, const struct iop *ip, uint8_t *p, int k)
+{
+	uint64_t *r = st->h.regs, nw = (uint32_t)r[3];
+	int32_t *nr_bits = &st->iter_nbits[k], *bit = &st->iter_bit[k];
+	const uint8_t *src;
+
+	switch (kf_op(ip->pad)) {
+	case EBPF_ITER_NEW:
+		memset(p, 0, 8);
+		if (!r[2] || !nw) {
+			r[0] = (uint64_t)(int64_t)-EINVAL;
+		} else if (nw > EBPF_ITER_BITS_MAX_WORDS) {
+			r[0] = (uint64_t)(int64_t)-E2BIG;
+		} else {
+			if (!(src = mem_ptr(st, ip->pc, r[2], nw * 8, ACC_LOAD))) {
+				if (st->res->trap == INTERP_TRAP_MEM)
+					set_trap(st, INTERP_TRAP_CALL, ip->pc, "bpf_iter_bits_new: "
+						 "the %llu bytes at r2 = 0x%llx are no memory of the "
+						 "run (the kernel reads whatever is there: not modeled)",
+						 (unsigned long long)nw * 8, (unsigned long long)r[2]);
+				return -1;
+			}
+			if (!(st->iter_bits[k] = malloc(nw * 8))) {
+				st->oom = true;
+				set_trap(st, INTERP_TRAP_LIMIT, ip->pc, "bpf_iter_bits_new: out of "
+					 "memory");
+				return -1;
+			}
+			memcpy(st->iter_bits[k], src, nw * 8);
+			if (nw == 1)
+				memcpy(p, src, 8);
+			*nr_bits = (int32_t)(nw * 64);
+			r[0] = 0;
+		}
+		break;
+	case EBPF_ITER_NEXT:
+		r[0] = 0;
+		if (!*nr_bits || *bit >= *nr_bits)
+			break;
+		for (++*bit; *bit < *nr_bits && !(st->iter_bits[k][*bit / 64] >> (*bit % 64) & 1);
+		     ++*bit)
+			;
+		if (*bit < *nr_bits)
+			r[0] = r[1] + 12;
+		break;
+	default:	/* destroy: the copy freed (iter_lifecycle); the bytes stay */
+		r[0] = INTERP_POISON;
+		poison_args(r);
+		return 0;
+	}
+	memcpy(p + 8, nr_bits, 4);
+	memcpy(p + 12, bit, 4);
+	poison_args(r);
 	return 0;
 }
 
@@ -1745,6 +1858,7 @@ static __attribute__((noinline)) int do_kfunc(struct interp_state *st, const str
 	uint8_t *p;
 	int32_t cur, end, start;
 	int64_t ret = 0;
+	int k;
 
 	if (ip->pad == KF_OTHER) {
 		set_trap(st, INTERP_TRAP_CALL, ip->pc, "kfunc call (BTF id %d) is not supported",
@@ -1755,6 +1869,14 @@ static __attribute__((noinline)) int do_kfunc(struct interp_state *st, const str
 		return dp_kfunc(st, ip);
 	if (ip->pad >= KF_REF_ACQUIRE)
 		return kfunc_ref(st, ip);
+	if (kf_family(ip->pad) == EBPF_ITER_BITS) {
+		/* (the words of a destroy are freed by iter_lifecycle: none are read after) */
+		if (iter_lifecycle(st, ip->pc, ip->pad, r[1]) ||
+		    !(p = mem_ptr(st, ip->pc, r[1], 16, ACC_STORE)))
+			return -1;
+		k = iter_find(st, r[1]);
+		return iter_bits(st, ip, p, k < 0 ? 0 : k);	/* (k < 0: a destroy) */
+	}
 	if (iter_lifecycle(st, ip->pc, ip->pad, r[1]))
 		return -1;
 	p = mem_ptr(st, ip->pc, r[1], 8, ACC_STORE);
@@ -3222,7 +3344,7 @@ static void timers_after_cut(struct interp_state *st, uint64_t budget)
 	}
 	memset(st->kobj_live, 0, sizeof(st->kobj_live));
 	st->live_recs = st->dp_nulls = 0;
-	st->niters = 0;
+	iters_drop(st);
 	memset(st->key_len, 0, sizeof(st->key_len));
 	for (unsigned f = 0; f < EBPF_MAX_CALL_DEPTH; f++)
 		st->frames[f].cb = st->frames[f].each = st->frames[f].once = st->frames[f].urb = false;
@@ -3394,6 +3516,7 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 	free(st->maps);
 	for (unsigned k = 0; k < st->nrecs; k++)
 		free(st->recs[k].host);
+	iters_drop(st);
 	free(st);
 	return err;
 }

@@ -224,6 +224,18 @@ static void helper(struct stackinit_watch *w, const struct interp_state *st, uin
 	}
 }
 
+/* The bytes of the open-coded iterator the kfunc of BTF id imm takes (8 when not known), and
+ * whether it is bpf_iter_bits_new (which reads nr_words words at r2). */
+static uint64_t iter_bytes(int32_t imm, bool *bits_new)
+{
+	struct ebpf_kfunc_iter it;
+
+	if (!ebpf_kfunc_iter(ebpf_kfunc_name(imm), &it))
+		return 8;
+	*bits_new = it.family == EBPF_ITER_BITS && it.op == EBPF_ITER_NEW;
+	return it.size;
+}
+
 /* stackinit_visit() in full. */
 static __attribute__((noinline)) void visit_any(struct stackinit_watch *w,
 						const struct interp_state *st, uint32_t pc,
@@ -287,9 +299,16 @@ static __attribute__((noinline)) void visit_any(struct stackinit_watch *w,
 		if (ebpf_is_helper_call(i))
 			helper(w, st, pc, i->imm, frame);
 		/* the kfuncs the interpreter runs (the open-coded iterators) write the 8 bytes at
-		 * r1, which next's result points to; any other traps */
-		else if (ebpf_is_call(i) && i->src_reg == BPF_PSEUDO_KFUNC_CALL)
-			mark(w, r[1], 8);
+		 * r1 (16 for bits), which next's result points into; any other traps */
+		else if (ebpf_is_call(i) && i->src_reg == BPF_PSEUDO_KFUNC_CALL) {
+			bool bits_new = false;
+			uint64_t n = iter_bytes(i->imm, &bits_new);
+
+			if (bits_new && (uint32_t)r[3] <= EBPF_STACK_SIZE / 8)
+				check(w, pc, r[2], (uint32_t)r[3] * 8, frame,
+				      "bpf_iter_bits_new reads");
+			mark(w, r[1], n);
+		}
 		break;
 	}
 }

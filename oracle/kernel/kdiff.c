@@ -61,19 +61,21 @@ bool kdiff_log_reports_bug(const char *log, char *line, size_t n)
 	return false;
 }
 
-/* Whether the kfunc call at pc is one of the open-coded number iterator's
- * (bpf_iter_num_new/next/destroy): its results are the range's values, which the interpreter
- * computes as kernel/bpf/bpf_iter.c does (no draw), so a run calling it is compared. */
-static bool iter_num_kfunc(const struct ebpf_prog *prog, size_t pc)
+/* Whether the kfunc call at pc is one of the open-coded number or bits iterator's
+ * (bpf_iter_num_new/next/destroy, bpf_iter_bits_*): their results are the range's values or the
+ * set bits of the words new copied, which the interpreter computes as kernel/bpf/bpf_iter.c and
+ * kernel/bpf/helpers.c do (no draw; words of unwritten stack bytes make the run unwritten), so
+ * a run calling them is compared. */
+static bool iter_run_kfunc(const struct ebpf_prog *prog, size_t pc)
 {
-	const char *kn = ebpf_prog_kfunc_name(prog, pc);
+	struct ebpf_kfunc_iter it;
 
-	return kn && (!strcmp(kn, "bpf_iter_num_new") || !strcmp(kn, "bpf_iter_num_next") ||
-		      !strcmp(kn, "bpf_iter_num_destroy"));
+	return ebpf_kfunc_iter(ebpf_prog_kfunc_name(prog, pc), &it) &&
+	       (it.family == EBPF_ITER_NUM || it.family == EBPF_ITER_BITS);
 }
 
 /* Calls whose results differ from run to run, or from our interpreter's (it draws them:
- * interp_helper_drawn): kfunc calls but the number iterator's, callx, and helpers the
+ * interp_helper_drawn): kfunc calls but the number and bits iterators', callx, and helpers the
  * interpreter draws for, but bpf_get_smp_processor_id: the run is pinned to a CPU the
  * interpreter is told (cpu_bound; compare_run counts a run that could not be pinned as
  * nondeterministic). */
@@ -86,7 +88,7 @@ static bool nondeterministic(const struct ebpf_prog *prog)
 			continue;
 		/* (the dynptr kfuncs the interpreter runs as the kernel: no draw, the packet of the
 		 * test run linear as its) */
-		if ((i->src_reg == BPF_PSEUDO_KFUNC_CALL && !iter_num_kfunc(prog, pc) &&
+		if ((i->src_reg == BPF_PSEUDO_KFUNC_CALL && !iter_run_kfunc(prog, pc) &&
 		     !interp_dynptr_kfunc(ebpf_prog_kfunc_name(prog, pc))) ||
 		    ebpf_srcbit(i) != BPF_K ||
 		    (interp_helper_drawn(i->imm) && i->imm != BPF_FUNC_get_smp_processor_id))

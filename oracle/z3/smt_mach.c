@@ -1690,6 +1690,12 @@ void mach_step(struct mach *m, const struct mstate *in, uint32_t pc, struct mste
 						 "not encoded", kn, pc);
 					break;
 				}
+				if (kn && !strncmp(kn, "bpf_iter_bits_", 14)) {
+					/* (the interpreter runs it too: its copy of the words) */
+					snprintf(o->unsupported, sizeof(o->unsupported),
+						 "%s at %u: the bits iterator is not encoded", kn, pc);
+					break;
+				}
 				trap = sx_true(c);
 				break;
 			} else if (i->imm == BPF_FUNC_loop || i->imm == BPF_FUNC_for_each_map_elem ||

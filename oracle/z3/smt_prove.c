@@ -543,12 +543,13 @@ static bool has_pcpu_array(const struct mach *m)
 	return false;
 }
 
-/* Whether pc calls a helper or a kfunc the interpreter does not run (interp.c's KF_OTHER: neither an open-
- * coded number iterator's nor a reference kfunc; the other iterator families, bpf_iter_bits_new,
+/* Whether pc calls a helper or a kfunc the interpreter does not run (interp.c's KF_OTHER: neither
+ * an open-coded number or bits iterator's nor a reference kfunc; the other iterator families,
  * bpf_iter_task_new, ...): the machine traps there as the interpreter does (smt_diff holds them
  * to the same step), which would make every path through the call vacuous and prove any claim
  * past it, a wrong trip count or range included.  The prover says unknown there instead, with
- * the kfunc's name in why. */
+ * the kfunc's name in why; and at the bits iterator's kfuncs, which the interpreter runs but
+ * the machine does not encode (smt_mach.c: unsupported there). */
 static bool unrun_kfunc(const struct prover *P, uint32_t pc, char *why, size_t n)
 {
 	const struct bpf_insn *in = &P->m.insns[pc];
@@ -570,12 +571,16 @@ static bool unrun_kfunc(const struct prover *P, uint32_t pc, char *why, size_t n
 	if (kn && (!strcmp(kn, "bpf_iter_num_new") || !strcmp(kn, "bpf_iter_num_next") ||
 		   !strcmp(kn, "bpf_iter_num_destroy") || ebpf_kfunc_ref(kn)))
 		return false;
-	/* (the dynptr kfuncs the interpreter runs on its dynptr records, which the machine does
-	 * not encode: the same answer, in other words) */
-	snprintf(why, n, "%s at %u: a kfunc %s (nothing past it is encoded)",
-		 kn ? kn : "a kfunc of no known name", pc,
-		 interp_dynptr_kfunc(kn) ? "the interpreter runs, not encoded"
-					 : "the interpreter does not run");
+	/* (the dynptr kfuncs and the bits iterator's the interpreter runs, which the machine
+	 * does not encode: the same answer, in other words) */
+	if (kn && !strncmp(kn, "bpf_iter_bits_", 14))
+		snprintf(why, n, "%s at %u: the bits iterator is not encoded (nothing past it is)",
+			 kn, pc);
+	else
+		snprintf(why, n, "%s at %u: a kfunc %s (nothing past it is encoded)",
+			 kn ? kn : "a kfunc of no known name", pc,
+			 interp_dynptr_kfunc(kn) ? "the interpreter runs, not encoded"
+						 : "the interpreter does not run");
 	return true;
 }
 
