@@ -6,8 +6,10 @@
  * difference; programs called safe are run (verdict_compare) and must not fault, and every
  * unsafe twin must trap in the interpreter, which checks the lifecycle as the program runs.  The
  * trip claims of the iterator loops are checked by running them (claims_check) and must be of
- * kind iter_num.  Without bpf(), or without vmlinux BTF to resolve the kfunc names, the kernel
- * part is skipped; without vmlinux BTF the assembler cannot name the kfuncs at all (skip).
+ * kind iter_num.  A loop over another family's iterator (bpf_iter_task_*) keeps an unknown trip,
+ * its reason naming the iterator's next.  Without bpf(), or without vmlinux BTF to resolve the
+ * kfunc names, the kernel part is skipped; without vmlinux BTF the assembler cannot name the
+ * kfuncs at all (skip).
  */
 #include <string.h>
 #include <sys/stat.h>
@@ -199,6 +201,40 @@ static void asm_cases(bool kernel)
 	}
 }
 
+/* A loop over the task iterator (all tasks): nothing bounds it but the iterator's own walk, so its
+ * trip stays unknown, and the reason says so (it named no iterator before). */
+static void other_family(void)
+{
+	static const char text[] =
+		"r6 = 0\nr1 = r10\nr1 += -24\nr2 = 0\nr3 = 0\ncall bpf_iter_task_new\n"
+		"l: r1 = r10\nr1 += -24\ncall bpf_iter_task_next\nif r0 == 0 goto out\nr6 += 1\n"
+		"goto l\nout: r1 = r10\nr1 += -24\ncall bpf_iter_task_destroy\nr0 = r6\nexit\n";
+	struct ebpf_object *obj;
+	struct claim_prog cp;
+	struct claim_text_buf rb;
+	struct diag d;
+
+	if (ebpf_kfunc_by_name("bpf_iter_task_new") <= 0) {
+		check_skip_part("the task iterator: not in this kernel");
+		return;
+	}
+	if (!(obj = verdict_case_open("task iterator", text, NULL, 0)))
+		return;
+	diag_clear(&d);
+	if (scev_analyze(&cp, &obj->progs[0], NULL, 0, NULL, &d)) {
+		CHECK(0, "task iterator: analyze: %s", d.msg);
+	} else {
+		CHECK(cp.nloops == 1 && cp.loops[0].trip.kind == TRIP_UNKNOWN &&
+			      strstr(claim_trip_reason(&cp.loops[0].trip, &rb),
+				     "bpf_iter_task_next at 8 returns NULL"),
+		      "task iterator: %u loops, trip %d (%s)", cp.nloops,
+		      cp.nloops ? (int)cp.loops[0].trip.kind : -1,
+		      cp.nloops ? claim_trip_reason(&cp.loops[0].trip, &rb) : "");
+		claim_prog__free(&cp);
+	}
+	ebpf_object__free(obj);
+}
+
 /* Every program of the clang-built object: the kernel's verdict, and what bpfscev must say. */
 static void object(const char *dir, bool kernel)
 {
@@ -226,6 +262,7 @@ int main(void)
 	}
 	kernel = verdict_case_kernel("the kernel's verdicts");
 	asm_cases(kernel);
+	other_family();
 	snprintf(path, sizeof(path), "%s/iter_verify.o", dir ? dir : "");
 	if (dir && !stat(path, &st))
 		object(dir, kernel);
