@@ -618,6 +618,7 @@ static int other_family_trips(struct engine *en)
 	char why[CLAIM_TRIP_TEXT];
 	struct ebpf_kfunc_iter ik;
 	uint32_t call;
+	int err;
 
 	for (uint32_t l = 0; l < lf->nloops; l++) {
 		const struct scev_loop *L = &lf->loops[l];
@@ -634,7 +635,9 @@ static int other_family_trips(struct engine *en)
 				 "NULL, which nothing but the iterator's own walk bounds (the kernel "
 				 "trusts it to end)", ebpf_kfunc_iter_name(ik.family, EBPF_ITER_NEXT),
 				 call);
-			return claim_trip__set_text_in(en->out, t, &t->reason, why);
+			if ((err = claim_trip__set_text_in(en->out, t, &t->reason, why)))
+				return err;
+			break;
 		}
 	}
 	return 0;
