@@ -488,6 +488,21 @@ struct loaded {
 	sxt trap;
 };
 
+/* An access of n bytes at a = base + off into the XDP or SKB context structure traps unless base
+ * is the context's start: the kernel rewrites a context access by the instruction's offset alone
+ * and refuses a moved context pointer (check_ptr_off_reg; interp.c: ctx_access_ok). */
+static sxt ctx_moved(struct mach *m, sxt a, unsigned n, int16_t off)
+{
+	struct sx *c = m->c;
+	uint64_t size;
+
+	if (m->ctx_kind == INTERP_CTX_PLAIN)
+		return sx_false(c);
+	size = m->ctx_kind == INTERP_CTX_XDP ? sizeof(struct xdp_md) : sizeof(struct __sk_buff);
+	return sx_land(c, inside(m, a, n, INTERP_VA_CTX, size),
+		       sx_not(c, sx_eq(c, a, bv64(m, INTERP_VA_CTX + (uint64_t)(int64_t)off))));
+}
+
 /* A load of n bytes at a (interp.c: xlate, then slow_load/ctx_load). */
 static void load(struct mach *m, struct mstate *st, sxt a, unsigned n, enum acc acc,
 		 struct loaded *out)
@@ -1811,7 +1826,7 @@ void mach_step(struct mach *m, const struct mstate *in, uint32_t pc, struct mste
 			struct loaded ld;
 
 			load(m, &st, a, n, ACC_LOAD, &ld);
-			trap = ld.trap;
+			trap = sx_lor(c, ld.trap, ctx_moved(m, a, n, i->off));
 			v = ld.val;
 			if (cls == BPF_LDX && ebpf_mode(i) == BPF_MEMSX)
 				v = sx_sext(c, 64, sx_extract(c, 8 * n - 1, 0, v));
@@ -1823,7 +1838,8 @@ void mach_step(struct mach *m, const struct mstate *in, uint32_t pc, struct mste
 			unsigned n = ebpf_size_bytes(ebpf_size(i));
 			sxt a = sx_add(c, st.r[i->dst_reg], bv64(m, (uint64_t)(int64_t)i->off));
 
-			trap = store(m, &st, a, n, st.r[i->src_reg], ACC_STORE);
+			trap = sx_lor(c, store(m, &st, a, n, st.r[i->src_reg], ACC_STORE),
+				      ctx_moved(m, a, n, i->off));
 			note_store(o, a, sx_land(c, g, sx_not(c, trap)), n);
 			succ(o, &st, sx_land(c, g, sx_not(c, trap)), next);
 			break;
@@ -1868,7 +1884,8 @@ void mach_step(struct mach *m, const struct mstate *in, uint32_t pc, struct mste
 		unsigned n = ebpf_size_bytes(ebpf_size(i));
 		sxt a = sx_add(c, st.r[i->dst_reg], bv64(m, (uint64_t)(int64_t)i->off));
 
-		trap = store(m, &st, a, n, bv64(m, (uint64_t)(int64_t)i->imm), ACC_STORE);
+		trap = sx_lor(c, store(m, &st, a, n, bv64(m, (uint64_t)(int64_t)i->imm), ACC_STORE),
+			      ctx_moved(m, a, n, i->off));
 		note_store(o, a, sx_land(c, g, sx_not(c, trap)), n);
 		succ(o, &st, sx_land(c, g, sx_not(c, trap)), next);
 		break;
