@@ -260,6 +260,9 @@ int absint_dynptr_kfunc(const struct scev_ctx *cx, uint32_t pc);
  * makes, *buf the bytes of this frame it writes (a slice's buffer); its result. */
 struct aval absint_dynptr_kfunc_call(struct scev_ctx *cx, struct astate *s, uint32_t pc, int dk,
 				     struct stack_span *w, struct stack_span *buf);
+/* After the call at pc wrote its bytes: which ringbuf dynptrs of this frame share a reference
+ * (a reserve's shares with none, a clone's with its original); 0 or -ENOMEM. */
+int absint_dynptr_mark(struct scev_ctx *cx, struct astate *s, uint32_t pc);
 /* The packet may have moved: the slices that may be a packet dynptr's die. */
 void absint_dynptr_pkt_moved(struct astate *s);
 /* A helper call that makes or releases a dynptr on the stack: the masks and slices of s, and

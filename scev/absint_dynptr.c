@@ -55,6 +55,7 @@
  * given a pointer into the frame while a dynptr is live (but plain helpers, whose memory
  * arguments are checked as accesses).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -251,6 +252,98 @@ static bool slot_refused(const struct aval *d)
 	       (off % 8 || off + 16 > 0);
 }
 
+/* ---- ringbuf clones: the reference they share ----
+ *
+ * A ringbuf dynptr's clone (bpf_dynptr_clone) holds its reference (the kernel's ref_obj_id):
+ * releasing any of them releases it and invalidates them all (release_reference).  Which of
+ * this frame's ringbuf dynptrs share one is kept, in a program that clones, in the frame's cell
+ * at the dynptr's first 8 bytes, which no instruction may read (the verifier refuses it): a
+ * marker, a REGION_DYNPTR pointer at offset 1 whose map is the group: DP_ALONE for one that
+ * shares with none (bpf_ringbuf_reserve_dynptr's), else the pc + 1 of the clone call that made
+ * the group (one pc makes one group live at a time: its slots are at constant offsets, and a
+ * group's dynptrs die together).  No cell, or anything else there (a join of different ones, a
+ * write that reached it): not known.  A release kills the dynptrs of its group; those that may
+ * be of it are no longer live on every path. */
+#define DP_ALONE 0
+
+/* The group of the ringbuf dynptr at bit b of s, or -1 when not known. */
+static int group_get(const struct astate *s, int b)
+{
+	int64_t off = -8 * (int64_t)(b + 1);
+
+	for (uint32_t k = 0; k < s->n; k++) {
+		const struct aval *a = &s->cells[k].v;
+
+		if (s->cells[k].off != off)
+			continue;
+		return s->cells[k].size == 8 && a->kind == AV_PTR && a->region == REGION_DYNPTR &&
+		       !a->maybe_null && range_is_const(&a->r) && a->r.umin == 1 ? a->map : -1;
+	}
+	return -1;
+}
+
+static int group_set(struct astate *s, int b, uint16_t g)
+{
+	struct aval m = aval_ptr(REGION_DYNPTR, g, range_const(1));
+
+	return astate__store(s, -8 * (int64_t)(b + 1), 8, &m);
+}
+
+/* The ringbuf dynptr at bit b of this frame is released: the others of its group die, and those
+ * that may be of it are no longer live on every path. */
+static void group_release(const struct scev_ctx *cx, struct astate *s, int b)
+{
+	int g = group_get(s, b);
+
+	if (!cx->dp_clone)
+		return;
+	for (uint64_t m = s->dpr.may & ~(1ull << b); m; m &= m - 1) {
+		int c = __builtin_ctzll(m), gc = group_get(s, c);
+
+		if (g == DP_ALONE || gc == DP_ALONE || (g > 0 && gc > 0 && gc != g))
+			continue;
+		if (g > 0 && gc == g) {
+			dp_set(&s->dp, &s->dpr, c, DP_RELEASE);
+		} else {
+			s->dp.must &= ~(1ull << c);
+			s->dpr.must &= ~(1ull << c);
+		}
+	}
+}
+
+int absint_dynptr_mark(struct scev_ctx *cx, struct astate *s, uint32_t pc)
+{
+	const struct bpf_insn *i = &cx->insns[pc];
+	const struct aval *d, *src = &s->regs[1];
+	int b, bs, g;
+
+	if (!cx->dp_clone)
+		return 0;
+	if (ebpf_is_helper_call(i) && i->imm == BPF_FUNC_ringbuf_reserve_dynptr) {
+		d = &s->regs[4];
+		if (d->kind != AV_PTR || d->region != REGION_STACK || !range_is_const(&d->r) ||
+		    (b = dp_bit((int64_t)d->r.umin)) < 0)
+			return 0;
+		return group_set(s, b, DP_ALONE);
+	}
+	if (absint_dynptr_kfunc(cx, pc) != DK_CLONE)
+		return 0;
+	d = &s->regs[2];
+	if (d->kind != AV_PTR || d->region != REGION_STACK || !range_is_const(&d->r) ||
+	    src->kind != AV_PTR || src->region != REGION_STACK || !range_is_const(&src->r) ||
+	    (b = dp_bit((int64_t)d->r.umin)) < 0 || (bs = dp_bit((int64_t)src->r.umin)) < 0 ||
+	    !(s->dpr.may & (1ull << bs)))
+		return 0;
+	/* (a new group: the clone call's; src's own, or not known) */
+	g = group_get(s, bs);
+	if (g == DP_ALONE && pc + 1 < UINT16_MAX) {
+		g = (int)pc + 1;
+		if (group_set(s, bs, (uint16_t)g))
+			return -ENOMEM;
+	}
+	return g > 0 ? group_set(s, b, (uint16_t)g) : 0;
+}
+
 bool absint_dynptr_call(struct scev_ctx *cx, struct astate *s, uint32_t pc,
 			struct stack_span *w)
 {
@@ -300,6 +393,8 @@ bool absint_dynptr_call(struct scev_ctx *cx, struct astate *s, uint32_t pc,
 	if (s->dp.may & bit)
 		drop_slices(s, !(s->dp.may & ~bit) && !cx->dp_sub);
 	s->dpg = NULL;
+	if (kind == DP_RELEASE)
+		group_release(cx, s, b);
 	dp_set(&s->dp, &s->dpr, b, kind);
 	*w = (struct stack_span){ (int16_t)d->r.umin, (int16_t)(d->r.umin + 16) };
 	return true;
@@ -310,7 +405,7 @@ bool absint_dynptr_call(struct scev_ctx *cx, struct astate *s, uint32_t pc,
  * from_skb(ctx, flags, d) and from_xdp(ctx, flags, d) make d a dynptr of the packet: a local
  * one as the helpers' makes go (no reference; flags other than 0 leave it NULL with -EINVAL, a
  * dynptr all the same).  clone(d, c) makes c a dynptr of d's kind (a ringbuf one's clone shares
- * its reference, which releasing either ends: not modeled, the verdict refuses it).  adjust(d,
+ * its reference, which releasing any of them ends: group_release).  adjust(d,
  * start, end), is_null(d), is_rdonly(d) and size(d) use d.  slice(d, off, buf, n) and
  * slice_rdwr give n bytes (a constant) or NULL, REGION_DYNPTR_MEM (slice's read-only: its map
  * has DYNPTR_MEM_RO); buf, NULL or n bytes the kfunc writes, is the result itself when a packet
@@ -1132,11 +1227,14 @@ int absint_dynptr_setup(struct scev_ctx *cx)
 	cx->dp_sub = false;
 	cx->dp_out = false;
 	cx->dp_pkt = false;
+	cx->dp_clone = false;
 	for (uint32_t pc = 0; pc < cx->len; pc += ebpf_insn_slots(&cx->insns[pc])) {
 		int k = call_kind(cx, pc), dk = absint_dynptr_kfunc(cx, pc);
 
 		if (dk == DK_FROM_SKB || dk == DK_FROM_XDP)
 			cx->dp_pkt = true;
+		if (dk == DK_CLONE)
+			cx->dp_clone = true;
 		if (k != DP_OTHER && func_of(cx, pc) != 0)
 			cx->dp_sub = true;
 		if (k == DP_OTHER || k == DP_USE || cx->dp_loop)
@@ -1440,10 +1538,7 @@ static bool dk_verify(struct scev_ctx *cx, struct scev_verdict *v, const struct 
 		if (b < 0)
 			VFAIL(VERDICT_UNSUPPORTED, pc, "%s of a dynptr of a caller's frame is not "
 			      "modeled", name);
-		if (s->dpr.may & (1ull << b))
-			VFAIL(VERDICT_UNSUPPORTED, pc, "%s of the ringbuf dynptr at fp%lld: the clone "
-			      "shares its reference (releasing either ends both), which is not "
-			      "modeled", name, (long long)off_of(b));
+		/* (a ringbuf one's clone shares its reference: group_release) */
 		return dp_verify_arg(cx, v, s, pc, DP_MAKE, 2, name, uninit);
 	}
 	if (dk == DK_ADJUST)
@@ -1623,6 +1718,10 @@ static bool dp_verify_arg(struct scev_ctx *cx, struct scev_verdict *v, const str
 		if (kind == DP_MAKE)
 			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: a kfunc making a dynptr of a caller's "
 			      "frame is not modeled", name);
+		/* (which of that frame's ringbuf dynptrs share the reference is kept there) */
+		if (kind == DP_RELEASE && cx->dp_clone)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: a release of a caller's ringbuf dynptr in a "
+			      "program that clones dynptrs is not modeled", name);
 		if (dp_slot_fails(v, pc, name, d, true, words, &off, &b))
 			return true;
 		if (!c || !c->seen || c->dframe != d->map)

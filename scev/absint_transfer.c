@@ -1159,6 +1159,8 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 					/* (a dynptr made or released: its 16 bytes) */
 					if (absint_dynptr_call(cx, s, pc, &dw))
 						call_writes(en, s, pc, &dw);
+					if (absint_dynptr_mark(cx, s, pc))
+						return -ENOMEM;
 				}
 			} else if (ebpf_is_pseudo_call(i) &&
 				   (g = absint_global(cx, cx->st.cfg->blocks[cx->st.cfg->block_of[
@@ -1220,6 +1222,8 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 				stack_arg = (dk == DK_SLICE || dk == DK_SLICE_RDWR) &&
 					    !stack_span_any(&b) && may_be_stack(&s->regs[3]);
 				call_writes(en, s, pc, &w);
+				if (absint_dynptr_mark(cx, s, pc))
+					return -ENOMEM;
 				if (stack_span_any(&b)) {
 					call_writes(en, s, pc, &b);
 					fpmask_add(&s->sinit, b.lo, b.hi);

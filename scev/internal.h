@@ -437,6 +437,7 @@ struct scev_ctx {
 	uint8_t *dp_loop;
 	bool dp_sub;		/* a dynptr helper is called outside the main function */
 	bool dp_pkt;		/* a kfunc makes a dynptr of the packet (absint_dynptr_setup) */
+	bool dp_clone;		/* the program calls bpf_dynptr_clone (the groups: absint_dynptr.c) */
 	/* a subprogram made or released a dynptr not known to be of its own frame, in some pass
 	 * (a caller's: the callers' states do not see it) */
 	bool dp_out;
