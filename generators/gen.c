@@ -2206,6 +2206,7 @@ static const struct twin_piece prologue_loops[] = {
 	TWIN_PIECE(p_map_len, p_map_len_over, map_len_loop),
 	TWIN_PIECE(p_stack_align, p_stack_align_bad, gi_align_loop),
 	TWIN_PIECE(p_krules, p_krules_bad, gi_krules),
+	TWIN_PIECE(p_dynptr_kf, p_dynptr_kf_unsafe, gi_dynptr_kf),	/* (last: the context) */
 };
 static const struct twin_piece call_pieces[] = {
 	TWIN_PIECE(p_call_pkt, p_call_pkt_over, pkt_call),
@@ -2250,6 +2251,9 @@ static void prologue(struct gi *g, int l_short)
 	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA, BPF_REG_2);
 	if (g->use_pkt)
 		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA_END, BPF_REG_3);
+	/* (p_dynptr_kf's bpf_dynptr_from_xdp, after the other prologue loops, takes the context) */
+	if (g->k->p_dynptr_kf || g->k->p_dynptr_kf_unsafe)
+		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DKF_CTX, BPF_REG_1);
 	for (size_t i = 0; i < sizeof(prologue_loops) / sizeof(prologue_loops[0]); i++)
 		twin_piece(g, &prologue_loops[i]);
 	if (g->hash_piece)

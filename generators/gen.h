@@ -140,6 +140,10 @@
  * values p_iter_num's */
 #define GEN_FP_BITS (-352)
 #define GEN_FP_BITS_WORDS (-368)
+/* p_dynptr_kf (a prologue loop, before the statements): the context spilled by the prologue,
+ * then the slices' buffer (p_dynptr's tmp), and the clone (p_iter_num's iterator and sum) */
+#define GEN_FP_DKF_CTX (-360)
+#define GEN_FP_DKF_CLONE (-336)
 
 /* The kernel's limits on bpf-to-bpf calls, which the interpreter shares for frames. */
 #define GEN_MAX_FUNCS 16	/* main and its subprograms */
@@ -550,6 +554,14 @@
 	X(p_dynptr_global_unsafe, 0, 0, 100,                                                       \
 	  "unsafe twin of p_dynptr_global: main discards its record before the call, or g loads " \
 	  "past a slice at the end of the memory")                                                   \
+	X(p_dynptr_kf, 0, 0, 100,                                                                  \
+	  "a prologue loop over slices of an xdp dynptr (bpf_dynptr_from_xdp; size, is_null, "     \
+	  "is_rdonly; bpf_dynptr_slice of `step` bytes, NULL-tested, maybe with a stack buffer), "  \
+	  "the dynptr adjusted first or cloned and both sliced")                                    \
+	X(p_dynptr_kf_unsafe, 0, 0, 100,                                                           \
+	  "unsafe twin of p_dynptr_kf: a read past a slice's bytes, a slice read without its NULL " \
+	  "test, a store through bpf_dynptr_slice's read-only result, or a ringbuf dynptr's clone " \
+	  "read after the original's discard")                                                      \
 	X(p_timer, 0, 0, 100,                                                                      \
 	  "a statement of main arms a timer of the timer map (init with a clock, set_callback, "   \
 	  "start, maybe cancel); the callback adds its key to its value, may hold a loop and may " \

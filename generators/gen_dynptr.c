@@ -928,3 +928,160 @@ void gi_dynptr_global_proto(struct ebpf_global_func *gf)
 	gf->args[0] = (struct ebpf_func_arg){ .kind = EBPF_FARG_PTR, .size = 16 };
 	snprintf(gf->args[0].tname, sizeof(gf->args[0].tname), "bpf_dynptr");
 }
+
+/* ---- p_dynptr_kf and its unsafe twin p_dynptr_kf_unsafe: the dynptr kfuncs ----
+ *
+ * The last prologue loop: bpf_dynptr_from_xdp(ctx, 0, &d) (the context spilled at GEN_FP_DKF_CTX
+ * by the prologue; d at GEN_FP_DYNPTR, a local dynptr of the packet), its size, is_null and
+ * is_rdonly folded into r7, then one of: a loop i = 0 .. n - 1 taking bpf_dynptr_slice(&d,
+ * i * step, buf or NULL, step), NULL-tested and read (past the packet's end it is NULL); d first
+ * moved to [a, a + m) by bpf_dynptr_adjust, the loop's slices within m; d cloned to c
+ * (GEN_FP_DKF_CLONE) and both sliced, the loop over c, c adjusted or not.  buf is 8 bytes at
+ * GEN_FP_DKF_CTX (the context is not needed past the make).  The twins (the kernel refuses
+ * each): a read of `step` bytes past each slice, the last one ending at the packet's end
+ * (GEN_PROG_DYNPTR_PAST, INTERP_TRAP_MEM); a slice read without its NULL test, the loop going
+ * past the packet's end (the same); a store through bpf_dynptr_slice's read-only result (the
+ * same flag, no run can tell); a ringbuf dynptr cloned, the original discarded and the clone
+ * read (GEN_PROG_DYNPTR_LEAK, INTERP_TRAP_REF: the clone shares the record released). */
+enum { DKF_PAST, DKF_UNCHECKED, DKF_RO_WRITE, DKF_CLONE_AFTER };
+
+/* A call of the dynptr kfunc name (its id in the running kernel's BTF). */
+static void dkf_call(struct gi *g, const char *name)
+{
+	gi_emit(g, (struct bpf_insn){ .code = BPF_JMP | BPF_CALL, .src_reg = BPF_PSEUDO_KFUNC_CALL,
+				      .imm = ebpf_kfunc_by_name(name) });
+}
+
+/* r1 = &dynptr at off, then call the one-argument dynptr kfunc name; its result folded into r7 */
+static void dkf_query(struct gi *g, int16_t off, const char *name)
+{
+	fp_arg(g, BPF_REG_1, off);
+	dkf_call(g, name);
+	gi_alux(g, true, BPF_XOR, BPF_REG_7, BPF_REG_0);
+}
+
+/* The loop over n slices of `step` bytes of the dynptr at off (r8 the index, r7 the sum); twin
+ * as above (-1: none). */
+static void dkf_loop(struct gi *g, int16_t off, unsigned n, unsigned step, bool buf, int twin,
+		     uint32_t *body)
+{
+	int head = gi_label(g), next = gi_label(g);
+	uint32_t at;
+
+	gi_mov_const(g, BPF_REG_8, 0, true);
+	gi_bind(g, head);
+	at = g->len;
+	fp_arg(g, BPF_REG_1, off);
+	gi_alux(g, true, BPF_MOV, BPF_REG_2, BPF_REG_8);
+	gi_alu(g, true, BPF_LSH, BPF_REG_2, (int32_t)__builtin_ctz(step));
+	if (buf)
+		fp_arg(g, BPF_REG_3, GEN_FP_DKF_CTX);
+	else
+		gi_mov_const(g, BPF_REG_3, 0, true);
+	gi_mov_const(g, BPF_REG_4, step, true);
+	dkf_call(g, "bpf_dynptr_slice");
+	if (twin != DKF_UNCHECKED)
+		gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, next);
+	if (twin == DKF_RO_WRITE) {
+		gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_8);
+		gi_stx(g, size_code(step), BPF_REG_0, 0, BPF_REG_1);
+	} else {
+		gi_ldx(g, size_code(step), BPF_REG_1, BPF_REG_0,
+		       (int16_t)(twin == DKF_PAST ? step : 0));
+		gi_alux(g, true, BPF_ADD, BPF_REG_7, BPF_REG_1);
+	}
+	gi_bind(g, next);
+	gi_alu(g, true, BPF_ADD, BPF_REG_8, 1);
+	gi_jmp(g, false, BPF_JLT, BPF_REG_8, (int32_t)n, head);
+	*body = g->len - at;
+}
+
+void gi_dynptr_kf(struct gi *g, bool twin)
+{
+	int tk = !twin ? -1 : (int)gen_pick(g->src, 4);
+	unsigned step = 1u << gen_pick(g->src, 4), form = twin ? 0 : gen_pick(g->src, 3);
+	/* (the past twin's last slice ends at the packet's end; the unchecked one goes past it) */
+	unsigned n = tk == DKF_PAST ? GEN_INPUT_LEN / step
+		     : tk == DKF_UNCHECKED ? GEN_INPUT_LEN / step + gen_u32(g->src, 1, 4)
+		     : gen_u32(g->src, 1, GEN_INPUT_LEN / step + 2);
+	unsigned a = gen_u32(g->src, 0, 8), m = gen_u32(g->src, step, 48);
+	bool buf = gen_bool(g->src, 50);
+	int l_first = gi_label(g), l_end = gi_label(g);
+	uint32_t first, body = 0;
+
+	if (g->raw_tp || g->niters == GI_MAX_ITERS || ebpf_kfunc_by_name("bpf_dynptr_from_xdp") <= 0)
+		return;
+	gi_bind(g, l_first);
+	first = g->len;
+	gi_mov_const(g, BPF_REG_7, 0, true);
+	if (tk == DKF_CLONE_AFTER) {
+		/* d a ringbuf dynptr, cloned; d discarded, then the clone read */
+		gi_ld_map(g, BPF_REG_1, GEN_MAP_RINGBUF);
+		gi_mov_const(g, BPF_REG_2, gen_u32(g->src, 1, 64), true);
+		gi_mov_const(g, BPF_REG_3, 0, true);
+		fp_arg(g, BPF_REG_4, GEN_FP_DYNPTR);
+		gi_call_helper(g, BPF_FUNC_ringbuf_reserve_dynptr);
+		g->use_ringbuf = true;
+		fp_arg(g, BPF_REG_1, GEN_FP_DYNPTR);
+		fp_arg(g, BPF_REG_2, GEN_FP_DKF_CLONE);
+		dkf_call(g, "bpf_dynptr_clone");
+		fp_arg(g, BPF_REG_1, GEN_FP_DYNPTR);
+		gi_mov_const(g, BPF_REG_2, 0, true);
+		gi_call_helper(g, BPF_FUNC_ringbuf_discard_dynptr);
+		gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_DKF_CTX, 0);
+		fp_arg(g, BPF_REG_1, GEN_FP_DKF_CTX);
+		gi_mov_const(g, BPF_REG_2, 1, true);
+		fp_arg(g, BPF_REG_3, GEN_FP_DKF_CLONE);
+		gi_mov_const(g, BPF_REG_4, 0, true);
+		gi_mov_const(g, BPF_REG_5, 0, true);
+		gi_call_helper(g, BPF_FUNC_dynptr_read);
+		fp_arg(g, BPF_REG_1, GEN_FP_DKF_CLONE);
+		gi_mov_const(g, BPF_REG_2, 0, true);
+		gi_call_helper(g, BPF_FUNC_ringbuf_discard_dynptr);
+		g->p->flags |= GEN_PROG_DYNPTR_LEAK;
+		goto out;
+	}
+	gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_DKF_CTX);
+	gi_mov_const(g, BPF_REG_2, 0, true);
+	fp_arg(g, BPF_REG_3, GEN_FP_DYNPTR);
+	dkf_call(g, "bpf_dynptr_from_xdp");
+	gi_jmp(g, false, BPF_JNE, BPF_REG_0, 0, l_end);
+	dkf_query(g, GEN_FP_DYNPTR, "bpf_dynptr_size");
+	dkf_query(g, GEN_FP_DYNPTR, "bpf_dynptr_is_null");
+	dkf_query(g, GEN_FP_DYNPTR, "bpf_dynptr_is_rdonly");
+	if (form == 1) {	/* d's view moved to [a, a + m): slices within m */
+		fp_arg(g, BPF_REG_1, GEN_FP_DYNPTR);
+		gi_mov_const(g, BPF_REG_2, a, true);
+		gi_mov_const(g, BPF_REG_3, a + m, true);
+		dkf_call(g, "bpf_dynptr_adjust");
+		gi_jmp(g, false, BPF_JNE, BPF_REG_0, 0, l_end);
+		n = m / step;
+	}
+	if (form == 2) {	/* d cloned to c; the clone maybe moved by 1; both sliced */
+		fp_arg(g, BPF_REG_1, GEN_FP_DYNPTR);
+		fp_arg(g, BPF_REG_2, GEN_FP_DKF_CLONE);
+		dkf_call(g, "bpf_dynptr_clone");
+		if (gen_bool(g->src, 50)) {
+			fp_arg(g, BPF_REG_1, GEN_FP_DKF_CLONE);
+			gi_mov_const(g, BPF_REG_2, 1, true);
+			gi_mov_const(g, BPF_REG_3, GEN_INPUT_LEN, true);
+			dkf_call(g, "bpf_dynptr_adjust");
+		}
+		dkf_query(g, GEN_FP_DKF_CLONE, "bpf_dynptr_size");
+		fp_arg(g, BPF_REG_1, GEN_FP_DYNPTR);
+		gi_mov_const(g, BPF_REG_2, 0, true);
+		gi_mov_const(g, BPF_REG_3, 0, true);
+		gi_mov_const(g, BPF_REG_4, 2, true);
+		dkf_call(g, "bpf_dynptr_slice");
+		gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_end);
+		gi_ldx(g, BPF_H, BPF_REG_1, BPF_REG_0, 0);
+		gi_alux(g, true, BPF_ADD, BPF_REG_7, BPF_REG_1);
+	}
+	dkf_loop(g, form == 2 ? GEN_FP_DKF_CLONE : GEN_FP_DYNPTR, n ? n : 1, step, buf, tk, &body);
+	if (tk >= 0)
+		g->p->flags |= GEN_PROG_DYNPTR_PAST;
+out:
+	gi_bind(g, l_end);
+	g->iter_label[g->niters] = l_first;
+	g->iter_steps[g->niters++] = (g->len - first) + (uint64_t)(n ? n : 1) * body + 8;
+}

@@ -371,6 +371,7 @@ void gi_dynptr_cb_make_call(struct gi *g, bool twin);	/* p_dynptr_cb_make's piec
 void gi_dynptr_keyed_call(struct gi *g, bool twin);	/* p_dynptr_keyed's piece */
 void gi_dynptr_mid_call(struct gi *g, bool twin);	/* p_dynptr_mid's piece */
 void gi_dynptr_global_call(struct gi *g, bool twin);	/* p_dynptr_global's piece */
+void gi_dynptr_kf(struct gi *g, bool twin);	/* p_dynptr_kf's prologue loop */
 struct ebpf_global_func;
 void gi_dynptr_global_proto(struct ebpf_global_func *gf);	/* (its BTF prototype) */
 void gi_stmt_timer(struct gi *g, struct gi_loop *lp);

@@ -1853,6 +1853,70 @@ static void test_dynptr_knobs(void)
 	       c.shaped[0], c.safe, c.flagged[1], c.traps, c.dirty[1]);
 }
 
+static bool twin_kernel_report(const struct twin_run *r, struct verdict_report *rep);
+
+/* p_dynptr_kf and its unsafe twin p_dynptr_kf_unsafe (gen_dynptr.c gi_dynptr_kf): the dynptr
+ * kfuncs on an xdp dynptr (slices in a loop, adjust, clone).  Judged by the verdict (most safe
+ * forms called safe, no flagged twin), by the interpreter (no safe form's run traps:
+ * check_program and judge_twin; the twins reading past a slice or without its NULL test trap on
+ * memory, the clone read after its original's discard on the reference) and by the kernel on
+ * the first 25 of each where bpf() works: it refuses every twin and accepts every safe form
+ * bpfscev calls safe. */
+static void dynptr_kf_program(void *arg, const struct twin_run *r)
+{
+	struct twin_counts *c = arg;
+	const struct gen_program *p = r->p;
+	bool call = has_call(p, BPF_PSEUDO_KFUNC_CALL, -1), safe;
+	struct verdict_report rep;
+	struct scev_verdict v;
+
+	c->calls[r->twin] += call;
+	CHECK(!(p->flags & GEN_PROG_DYNPTR_UNSAFE) || (r->twin && call), TW "twin flag without its "
+	      "knob or its call", TW_ARGS(r));
+	judge_twin(c, r, &(struct twin_judge){ GEN_PROG_DYNPTR_UNSAFE, call,
+					       TRAPS(INTERP_TRAP_MEM) | TRAPS(INTERP_TRAP_REF) },
+		   &v, &safe);
+	if (!call || c->seen[r->twin]++ >= 25 || !twin_kernel_report(r, &rep))
+		return;
+	c->loaded[r->twin]++;
+	c->refused[r->twin] += !rep.kernel_accepted;
+	/* (a safe form the kernel refuses only at one of its limits: an improvement) */
+	CHECK(r->twin ? !rep.kernel_accepted
+		      : !safe || rep.kernel_accepted || rep.cls == VC_IMPROVEMENT,
+	      TW "the kernel %s (bpfscev: %s, %s): %s", TW_ARGS(r),
+	      rep.kernel_accepted ? "accepts" : "refuses", scev_verdict_name(v.kind),
+	      verdict_class_name(rep.cls), rep.kernel_accepted ? "" : rep.kernel_message);
+	verdict_report__free(&rep);
+}
+
+static void test_dynptr_kf_knobs(void)
+{
+	static const struct twin_spec s = { { "p_dynptr_kf", "p_dynptr_kf_unsafe" }, 100, 7800000,
+					    60, { { "p_recursion", 0 }, { "p_call_chain", 0 },
+						  { "p_big_frame", 0 } } };
+	struct twin_counts c = { 0 };
+
+	if (ebpf_kfunc_by_name("bpf_dynptr_from_xdp") <= 0) {
+		check_skip_part("p_dynptr_kf: no vmlinux BTF naming the dynptr kfuncs");
+		return;
+	}
+	for_twin_programs(&s, dynptr_kf_program, &c);
+	printf("p_dynptr_kf: %u of 60 call the kfuncs, %u called safe, the kernel refuses %u of %u; "
+	       "p_dynptr_kf_unsafe: %u flagged, %u trap, %u not called safe, the kernel refuses %u "
+	       "of %u\n", c.calls[0], c.safe, c.refused[0], c.loaded[0], c.flagged[1], c.traps,
+	       c.dirty[1], c.refused[1], c.loaded[1]);
+	CHECK(c.calls[0] > 50 && c.flagged[1] > 50, "p_dynptr_kf: %u safe forms and %u twins of 60",
+	      c.calls[0], c.flagged[1]);
+	CHECK(c.safe > c.calls[0] * 3 / 4, "p_dynptr_kf: %u of %u safe forms verified safe", c.safe,
+	      c.calls[0]);
+	CHECK(c.traps > c.flagged[1] / 2, "p_dynptr_kf_unsafe: %u of %u flagged programs trap",
+	      c.traps, c.flagged[1]);
+	CHECK(c.dirty[1] == c.flagged[1], "p_dynptr_kf_unsafe: %u of %u flagged programs not "
+	      "called safe", c.dirty[1], c.flagged[1]);
+	if (!c.loaded[0])
+		check_skip_part("p_dynptr_kf: the kernel's verdicts (bpf() refused)");
+}
+
 /* Whether a dynptr helper (from_mem .. data) is called outside main (funcs[0]). */
 static bool sub_dynptr_call(const struct gen_program *p)
 {
@@ -4470,6 +4534,7 @@ int main(void)
 	test_iter_bits_knobs();
 	test_urb_knobs();
 	test_dynptr_knobs();
+	test_dynptr_kf_knobs();
 	test_dynptr_sub_knobs();
 	test_dynptr_sub_make_knobs();
 	test_dynptr_cb_knobs();
