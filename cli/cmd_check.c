@@ -296,6 +296,10 @@ int cmd_check(int argc, char **argv)
 		}
 		if (pr.has_z3)
 			findings += z3_report(obj, progs[i], pr.cp, &pr.z3, crashes);
+		else if (po.z3)	/* (smt_check's -EOPNOTSUPP: said, not silent) */
+			printf("%s: z3: not run: its encoding covers the plain, XDP and skb contexts, "
+			       "not this program type's read-only one (--type plain judges the program "
+			       "as a plain one)\n", progs[i]->name);
 	}
 	if (findings)
 		rc = CLI_FINDING;

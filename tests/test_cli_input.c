@@ -203,6 +203,17 @@ static void input_section(void)
 							    "exit\n-- input\n00 01\n"));
 }
 
+/* check --z3 on a program whose context Z3 does not encode (a raw tracepoint's) says so: it
+ * printed no Z3 line at all before. */
+static void z3_not_run(void)
+{
+	const char *f = write_file("rawtp.case", "-- type\nraw_tp\n-- asm\nr1 = 0\n"
+				   "l: r1 += 1\nif r1 < 10 goto l\nr0 = 0\nexit\n");
+
+	EXPECT(0, "rawtp: z3: not run: its encoding covers the plain, XDP and skb contexts",
+	       "check", "--z3", f);
+}
+
 static void corpus(void)
 {
 	const char *empty = make_dir("empty"), *good = make_dir("good"), *bad = make_dir("bad");
@@ -291,6 +302,7 @@ int main(void)
 	numbers(prog, dir);
 	directories(dir);
 	input_section();
+	z3_not_run();
 	corpus();
 	kernel();
 	{
