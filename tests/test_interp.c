@@ -1740,10 +1740,19 @@ static void test_cli(void)
 	rmdir(dir);
 }
 
+/* (test_alu_refused's visits: per slot) */
+static void count_visit(void *arg, const struct interp_state *st, uint32_t pc)
+{
+	(void)st;
+	((unsigned *)arg)[pc]++;
+}
+
 /* The immediates check_alu_op refuses wherever the verifier reaches them (a division or modulo
  * by 0, a shift by an amount outside [0, width)): the run computes what the ISA defines, notes
  * the first such instruction (alu_refused) and safe_run_fault calls it a fault; the same
- * operations by a register, and immediates within the width, are not noted. */
+ * operations by a register, and immediates within the width, are not noted.  Both copies of
+ * the run loop: the plain one, and the hooked one (visits) that counts each step and visits each
+ * instruction once, the refused one too (decode gives it an operation of its own). */
 static void test_alu_refused(void)
 {
 	static const struct {
@@ -1781,9 +1790,28 @@ static void test_alu_refused(void)
 		      "fault %d %s", c[k].what, err, res.trap, (unsigned long long)res.r0,
 		      res.alu_refused, res.alu_refused_pc, fault, why);
 		err = RUN(NULL, &res, LDDW(0, 0x1122334455667788), MOV64I(1, 0), c[k].insn, EXIT);
-		CHECK(err == 0 && res.alu_refused == c[k].refused &&
+		CHECK(err == 0 && res.alu_refused == c[k].refused && res.steps == 4 &&
 		      safe_run_fault(&rule, &res, NULL, NULL, why, sizeof(why)) == c[k].refused,
-		      "%s alone: refused %d", c[k].what, res.alu_refused);
+		      "%s alone: refused %d, %llu steps", c[k].what, res.alu_refused,
+		      (unsigned long long)res.steps);
+		/* the hooked copy: every slot probed */
+		{
+			static const uint8_t probes[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };
+			unsigned seen[8] = { 0 };
+			struct interp_env env = { .probes = probes, .visit = count_visit,
+						  .arg = seen };
+
+			err = RUN(&env, &res, LDDW(0, 0x1122334455667788), MOV64I(1, 0), c[k].insn,
+				  MOV64I(2, 1), EXIT);
+			CHECK(err == 0 && res.trap == INTERP_OK && res.r0 == c[k].r0 &&
+			      res.alu_refused == c[k].refused &&
+			      res.alu_refused_pc == (c[k].refused ? 3u : 0u) && res.steps == 5 &&
+			      seen[0] == 1 && seen[2] == 1 && seen[3] == 1 && seen[4] == 1 &&
+			      seen[5] == 1, "%s hooked: r0 0x%llx refused %d at %u, %llu steps, "
+			      "visits %u %u %u %u %u", c[k].what, (unsigned long long)res.r0,
+			      res.alu_refused, res.alu_refused_pc, (unsigned long long)res.steps,
+			      seen[0], seen[2], seen[3], seen[4], seen[5]);
+		}
 	}
 	/* not reached: not noted */
 	CHECK(RUN(NULL, &res, MOV64I(0, 0), JA(1), ALU64I(BPF_DIV, 0, 0), EXIT) == 0 &&

@@ -45,7 +45,7 @@
 	WD(X, AADD) WD(X, AOR) WD(X, AAND) WD(X, AXOR) WD(X, AFADD) WD(X, AFOR)             \
 	WD(X, AFAND) WD(X, AFXOR) WD(X, AXCHG) WD(X, ACMPXCHG)                              \
 	X(LDABS_B) X(LDABS_H) X(LDABS_W) X(LDIND_B) X(LDIND_H) X(LDIND_W)                   \
-	X(HELPER) X(CALL) X(CALLX) X(EXIT) X(KFUNC) X(LDDW_BAD)
+	X(HELPER) X(CALL) X(CALLX) X(EXIT) X(KFUNC) X(LDDW_BAD) X(ALU_REFUSED)
 
 enum {
 #define OP_ENUM(n) OP_##n,
@@ -60,7 +60,7 @@ _Static_assert(OP_COUNT <= 256, "operation index must fit a byte");
 struct iop {
 	uint8_t op;
 	uint8_t dst, src;
-	uint8_t pad;
+	uint8_t pad;		/* KFUNC: its kind; ALU_REFUSED: the operation it runs */
 	int32_t off;		/* memory offset; or jump/call target as an operation index */
 	uint32_t len;		/* operations from here to the end of the straight-line run */
 	uint32_t pc;		/* slot in the original program */
@@ -2635,23 +2635,13 @@ static __attribute__((noinline)) int do_helper(struct interp_state *st, const st
 /* ---- the loop ---- */
 
 /* Handler bodies for interp_loop.inc; L(), NEXT, JUMP and STOP are defined per copy below. */
-#define ALU_HANDLERS_K(n, e64, e32, k)                                                      \
-	L(n##64K): { uint64_t d = r[ip->dst], s = ip->imm; k r[ip->dst] = (e64); NEXT(); }  \
+#define ALU_HANDLERS(n, e64, e32)                                                           \
+	L(n##64K): { uint64_t d = r[ip->dst], s = ip->imm; r[ip->dst] = (e64); NEXT(); }    \
 	L(n##64X): { uint64_t d = r[ip->dst], s = r[ip->src]; r[ip->dst] = (e64); NEXT(); } \
 	L(n##32K): { uint32_t d = (uint32_t)r[ip->dst], s = (uint32_t)ip->imm;              \
-		     k r[ip->dst] = (uint32_t)(e32); NEXT(); }                              \
+		     r[ip->dst] = (uint32_t)(e32); NEXT(); }                                \
 	L(n##32X): { uint32_t d = (uint32_t)r[ip->dst], s = (uint32_t)r[ip->src];           \
 		     r[ip->dst] = (uint32_t)(e32); NEXT(); }
-#define ALU_HANDLERS(n, e64, e32) ALU_HANDLERS_K(n, e64, e32, )
-/* The divisions and shifts: decode marks (pad) an immediate the verifier refuses. */
-#define ALU_RULE_HANDLERS(n, e64, e32) ALU_HANDLERS_K(n, e64, e32, ALU_RULE_RAN(st, ip);)
-#define ALU_RULE_RAN(st, ip)                                                                \
-	do {                                                                                \
-		if (unlikely((ip)->pad) && !(st)->res->alu_refused) {                       \
-			(st)->res->alu_refused = true;                                      \
-			(st)->res->alu_refused_pc = (ip)->pc;                               \
-		}                                                                           \
-	} while (0)
 
 #define UNARY(e) do { r[ip->dst] = (e); NEXT(); } while (0)
 
@@ -2805,11 +2795,13 @@ static void exec(struct interp_state *st, uint64_t budget, bool hooked, uint32_t
 		st->steps = budget - left - ip->len + (executed);                           \
 		goto done;                                                                  \
 	} while (0)
+#define RUN_AS(o) goto *plain_tbl[o]
 #include "oracle/exec/interp_loop.inc"
 #undef L
 #undef NEXT
 #undef JUMP
 #undef STOP
+#undef RUN_AS
 
 	/* The hooked copy: a step is counted and its probe byte checked before every instruction,
 	 * inline in each handler's dispatch so that each keeps its own indirect jump (one shared
@@ -2831,11 +2823,13 @@ static void exec(struct interp_state *st, uint64_t budget, bool hooked, uint32_t
 		st->steps = budget - left - 1 + (executed);                                 \
 		goto done;                                                                  \
 	} while (0)
+#define RUN_AS(o) goto *hook_tbl[o]
 #include "oracle/exec/interp_loop.inc"
 #undef L
 #undef NEXT
 #undef JUMP
 #undef STOP
+#undef RUN_AS
 
 #undef HOOK_STEP
 
@@ -2873,6 +2867,19 @@ static bool ends_run(uint8_t op)
 	       op == OP_EXIT || op == OP_KFUNC || op == OP_LDDW_BAD;
 }
 
+/* A division or modulo by the immediate 0, a shift by an immediate outside [0, width)
+ * (refused, check_alu_op's refusals of an immediate): o becomes ALU_REFUSED, which notes the
+ * run (interp_result.alu_refused) and then runs o's operation, kept in pad; every other ALU
+ * operation's handler tests nothing for it.  Returns 0 (decode's success). */
+static int alu_refused_imm(struct iop *o, bool refused)
+{
+	if (refused) {
+		o->pad = o->op;
+		o->op = OP_ALU_REFUSED;
+	}
+	return 0;
+}
+
 /* Operation for one instruction; jump/call targets are left as slots in o->off. */
 static int decode(const struct bpf_insn *in, size_t slot, struct iop *o, struct diag *d)
 {
@@ -2899,22 +2906,26 @@ static int decode(const struct bpf_insn *in, size_t slot, struct iop *o, struct 
 	case BPF_ALU:
 	case BPF_ALU64:
 		form = (cls == BPF_ALU ? 2 : 0) + x;
-		/* (check_alu_op's refusals of an immediate: ALU_RULE_HANDLERS note them) */
-		o->pad = !x && (((op == BPF_DIV || op == BPF_MOD) && in->imm == 0) ||
-				((op == BPF_LSH || op == BPF_RSH || op == BPF_ARSH) &&
-				 (in->imm < 0 || in->imm >= (cls == BPF_ALU64 ? 64 : 32))));
 		switch (op) {
 		case BPF_ADD: o->op = OP_ADD64K + form; return 0;
 		case BPF_SUB: o->op = OP_SUB64K + form; return 0;
 		case BPF_MUL: o->op = OP_MUL64K + form; return 0;
-		case BPF_DIV: o->op = (in->off ? OP_SDIV64K : OP_DIV64K) + form; return 0;
-		case BPF_MOD: o->op = (in->off ? OP_SMOD64K : OP_MOD64K) + form; return 0;
+		case BPF_DIV:
+			o->op = (in->off ? OP_SDIV64K : OP_DIV64K) + form;
+			return alu_refused_imm(o, !x && in->imm == 0);
+		case BPF_MOD:
+			o->op = (in->off ? OP_SMOD64K : OP_MOD64K) + form;
+			return alu_refused_imm(o, !x && in->imm == 0);
 		case BPF_OR: o->op = OP_OR64K + form; return 0;
 		case BPF_AND: o->op = OP_AND64K + form; return 0;
 		case BPF_XOR: o->op = OP_XOR64K + form; return 0;
-		case BPF_LSH: o->op = OP_LSH64K + form; return 0;
-		case BPF_RSH: o->op = OP_RSH64K + form; return 0;
-		case BPF_ARSH: o->op = OP_ARSH64K + form; return 0;
+		case BPF_LSH:
+		case BPF_RSH:
+		case BPF_ARSH:
+			o->op = (op == BPF_LSH ? OP_LSH64K : op == BPF_RSH ? OP_RSH64K : OP_ARSH64K) +
+				form;
+			return alu_refused_imm(o, !x && (in->imm < 0 ||
+							 in->imm >= (cls == BPF_ALU64 ? 64 : 32)));
 		case BPF_NEG: o->op = cls == BPF_ALU64 ? OP_NEG64 : OP_NEG32; return 0;
 		case BPF_MOV:
 			if (in->off == 0)
