@@ -957,9 +957,9 @@ static __attribute__((noinline)) int loop_start(struct interp_state *st, const s
 }
 
 /* bpf_find_vma(task, addr, cb, ctx, flags), as kernel/bpf/task_iter.c runs it: flags other than
- * 0 give -EINVAL; else the next byte of env->helper_data (0 once it runs out) says whether addr
- * lies in a vma of the task (bit 0; when not, bit 1 gives -EBUSY, the mmap lock taken, else
- * -ENOENT): then cb(task, vma, ctx, 0, 0) runs once in a frame of its own, vma a kernel object
+ * 0 give -EINVAL; else the next byte of env->helper_data (0 once it runs out; env->vma_all - 1
+ * for every call when set) says whether addr lies in a vma of the task (bit 0; when not, bit 1
+ * gives -EBUSY, the mmap lock taken, else -ENOENT): then cb(task, vma, ctx, 0, 0) runs once in a frame of its own, vma a kernel object
  * (INTERP_VA_BTF), and r0 = 0 whatever it returns.  Returns as loop_start. */
 static __attribute__((noinline)) int vma_start(struct interp_state *st, const struct iop *ip,
 					       uint32_t *tgt)
@@ -969,7 +969,7 @@ static __attribute__((noinline)) int vma_start(struct interp_state *st, const st
 
 	if (!cb_func(st, ip, "bpf_find_vma", 3))
 		return -1;
-	d = r[5] ? 0 : draw(st, 1);
+	d = r[5] ? 0 : st->env->vma_all ? st->env->vma_all - 1u : draw(st, 1);
 	if (!(d & 1)) {
 		r[0] = r[5] ? ERR(EINVAL) : d & 2 ? ERR(EBUSY) : ERR(ENOENT);
 		poison_args(r);

@@ -111,7 +111,8 @@
  *                          the value the element itself.
  *   180 bpf_find_vma       always this model: r3 must be a function address (else
  *                          INTERP_TRAP_HELPER), flags (r5) != 0 gives -EINVAL; else one byte
- *                          of env->helper_data (0 past its end): bit 0 set, the callback runs
+ *                          of env->helper_data (0 past its end; env->vma_all - 1 instead
+ *                          when set): bit 0 set, the callback runs
  *                          once as cb(r1, vma, r4, 0, 0) in a fresh frame one deeper, vma a
  *                          kernel object (INTERP_VA_BTF), and r0 = 0 whatever it returns;
  *                          clear, r0 = -EBUSY (bit 1) or -ENOENT
@@ -432,6 +433,13 @@ struct interp_env {
 	 * cpu; with 0 its result is drawn from helper_data as before (any CPU: the Z3 machine
 	 * draws it the same way), so a program may see an id that is not cpu. */
 	unsigned ncpus, cpu;
+	/* bpf_find_vma's outcome for every call of the run, as the helper_data byte it would
+	 * draw plus 1 (1 -ENOENT, 2 found, 3 -EBUSY); 0: each call draws its byte from
+	 * helper_data.  The kernel differential's runs give every call one task's address space
+	 * and the same address (oracle/kernel/kdiff.c): a run that calls it hundreds of times
+	 * gets the same outcome for each, and the other helpers' draws (bpf_user_ringbuf_drain's
+	 * samples) stay theirs. */
+	uint8_t vma_all;
 };
 /* interp_env.may_goto_budget for a budget of 0: every may_goto jumps. */
 #define INTERP_MAY_GOTO_ZERO UINT64_MAX

@@ -726,8 +726,8 @@ static bool map_set__same(const struct map_set *ms, size_t *which, char *what, s
  * not comparable) */
 static int interp_once(struct interp_result *ir, const struct ebpf_object *obj,
 		       const struct ebpf_prog *prog, uint32_t prog_type, const uint8_t *input,
-		       size_t len, uint64_t budget, const uint8_t *helper, size_t helper_len,
-		       uint8_t *out, bool *unwritten, struct map_set *ms,
+		       size_t len, uint64_t budget, int vma, uint8_t *out, bool *unwritten,
+		       struct map_set *ms,
 		       const struct kdiff_opts *o, uint64_t may_goto, uint64_t nomem)
 {
 	struct interp_code *code = NULL;
@@ -782,8 +782,7 @@ static int interp_once(struct interp_result *ir, const struct ebpf_object *obj,
 	env.prog_type = prog_type;
 	env.input = out;
 	env.input_len = len;
-	env.helper_data = helper;
-	env.helper_len = helper_len;
+	env.vma_all = vma >= 0 ? (uint8_t)(vma + 1) : 0;
 	env.maps = maps;
 	env.map_cnt = nmaps;
 	env.step_budget = budget;
@@ -810,12 +809,14 @@ static bool packet_type(uint32_t t)
 	       t == BPF_PROG_TYPE_SCHED_ACT;
 }
 
-/* bpf_find_vma's outcomes as the interpreter draws them (interp.h: one byte per call, bit 0
- * the vma found, bit 1 -EBUSY when not): -ENOENT, found (the callback once, r0 = 0), -EBUSY.
- * What the kernel finds depends on the address space of the task that runs the test (the
- * caller's), which the interpreter does not know; every call of one run gets one of them. */
+/* bpf_find_vma's outcomes as the interpreter draws them (interp.h: bit 0 the vma found, bit 1
+ * -EBUSY when not): -ENOENT, found (the callback once, r0 = 0), -EBUSY.  What the kernel finds
+ * depends on the address space of the task that runs the test (the caller's), which the
+ * interpreter does not know; every call of one run gets one of them (interp_env.vma_all: not
+ * drawn from the helper stream, which a run calling it more often than the stream is long ran
+ * past, and which bpf_user_ringbuf_drain draws its samples from: the kernel's user ring buffer
+ * is empty, the stream's 0). */
 static const uint8_t vma_outcomes[] = { 0, 1, 2 };
-#define VMA_HELPER_BYTES 256
 
 /* The interpreter's run compared with the kernel's: for a program calling bpf_find_vma, the
  * first of its outcomes (the same for every call of the run: the kernel's test runs give each
@@ -831,7 +832,6 @@ static int interp_compare(struct interp_result *ir, const struct ebpf_object *ob
 {
 	bool vma = calls_helper(prog, BPF_FUNC_find_vma);
 	size_t n = vma ? sizeof(vma_outcomes) : 1, pick = 0;
-	uint8_t helper[VMA_HELPER_BYTES];
 	char what[200];
 	size_t which;
 	bool partial = false;
@@ -841,10 +841,8 @@ static int interp_compare(struct interp_result *ir, const struct ebpf_object *ob
 	for (size_t k = 0; k < n; k++) {
 		bool same;
 
-		memset(helper, vma ? vma_outcomes[k] : 0, sizeof(helper));
 		if ((err = interp_once(ir, obj, prog, prog_type, input, len, budget,
-				       vma ? helper : NULL, vma ? sizeof(helper) : 0, out,
-				       unwritten, ms, o, 0, 0)))
+				       vma ? vma_outcomes[k] : -1, out, unwritten, ms, o, 0, 0)))
 			return err;
 		if (!vma)
 			return 0;
@@ -862,9 +860,8 @@ static int interp_compare(struct interp_result *ir, const struct ebpf_object *ob
 	}
 	/* (none is the kernel's: report the first whose r0 and packet are, for its maps, else
 	 * the first, -ENOENT; run again for its packet and maps) */
-	memset(helper, vma_outcomes[pick], sizeof(helper));
-	return interp_once(ir, obj, prog, prog_type, input, len, budget, helper, sizeof(helper),
-			   out, unwritten, ms, o, 0, 0);
+	return interp_once(ir, obj, prog, prog_type, input, len, budget, vma_outcomes[pick], out,
+			   unwritten, ms, o, 0, 0);
 }
 
 /* kernel_prog__test_run with the calling thread pinned to cpu (-1: where it runs), its
@@ -951,7 +948,7 @@ static int may_goto_free(const struct interp_result *ir, const struct ebpf_objec
 	}
 	map_set__copy(ms, saved, true);
 	for (size_t k = 0; k < sizeof(may_goto_alt) / sizeof(may_goto_alt[0]) && same; k++) {
-		if ((err = interp_once(&ar, obj, prog, prog_type, input, len, budget, NULL, 0,
+		if ((err = interp_once(&ar, obj, prog, prog_type, input, len, budget, -1,
 				       aout, &unwritten, ms, o, may_goto_alt[k], 0)))
 			goto out;
 		map_set__copy(ms, alt, true);
@@ -1053,7 +1050,7 @@ static int timer_nomem_pick(struct interp_result *ir, const struct ebpf_object *
 
 		if (t >= n && k + 1 == n)
 			continue;	/* (the last alone: the first suffix) */
-		if ((err = interp_once(ir, obj, prog, prog_type, input, len, budget, NULL, 0, out,
+		if ((err = interp_once(ir, obj, prog, prog_type, input, len, budget, -1, out,
 				       unwritten, ms, o, 0, m)))
 			return err;
 		if (same_result(ir, out, kr, kout, len, prog_type) &&
@@ -1064,7 +1061,7 @@ static int timer_nomem_pick(struct interp_result *ir, const struct ebpf_object *
 			return 0;
 		}
 	}
-	return interp_once(ir, obj, prog, prog_type, input, len, budget, NULL, 0, out, unwritten,
+	return interp_once(ir, obj, prog, prog_type, input, len, budget, -1, out, unwritten,
 			   ms, o, 0, 0);
 }
 
