@@ -264,7 +264,8 @@ static const struct ebpf_helper_proto protos[] = {
 	  HPT_SK_CAST, .obj = "udp6_sock" },
 	{ BPF_FUNC_get_task_stack, A(BTF, OUT, SZ0, ANY), I64, HPT_ALL, .obj = "task_struct" },
 	{ BPF_FUNC_load_hdr_opt, A(CTX, MEMRW, SZ, ANY), I64, T(SOCK_OPS) },
-	{ BPF_FUNC_store_hdr_opt, A(CTX, MEM, SZ, ANY), I64, T(SOCK_OPS) },
+	/* (in the kernel's bpf_helper_changes_pkt_data) */
+	{ BPF_FUNC_store_hdr_opt, A(CTX, MEM, SZ, ANY), I64F(HF_CHANGES_PKT), T(SOCK_OPS) },
 	{ BPF_FUNC_reserve_hdr_opt, A(CTX, ANY, ANY), I64, T(SOCK_OPS) },
 	{ BPF_FUNC_inode_storage_get, A(MAP, BTF, VALN, ANY), R(HRET_MAP_VALUE_OR_NULL),
 	  T(LSM), .obj = "inode" },

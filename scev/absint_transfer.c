@@ -414,8 +414,17 @@ static uint8_t helper_effects_of(int32_t id, uint8_t any_fn)
 		return FN_WRITES_OUT;
 	if (id == BPF_FUNC_dynptr_data || absint_timer_helper(id))
 		return 0;	/* (a timer helper writes the timer's own bytes: absint_timer.c) */
-	if (!p)
-		return FN_MOVES_PKT | FN_WRITES_OUT;
+	/* not modeled (its call is unsupported where a run reaches it: a socket lookup,
+	 * bpf_sk_release): it may write what it is given, and moves the packet when the table's
+	 * entry, the kernel's bpf_helper_changes_pkt_data, says so; no entry: anything.  (A static
+	 * function calling a socket lookup leaves its callers' packet pointers valid: the main of
+	 * test_cls_redirect_subprogs.o reads its packet after such calls) */
+	if (!p) {
+		const struct ebpf_helper_proto *t = ebpf_helper_entry(id);
+
+		return t && !(t->flags & HF_CHANGES_PKT) ? FN_WRITES_OUT
+							 : FN_MOVES_PKT | FN_WRITES_OUT;
+	}
 	if (p->flags & HF_CHANGES_PKT)
 		e |= FN_MOVES_PKT;
 	for (int k = 0; k < 5; k++) {
