@@ -2634,7 +2634,8 @@ static __attribute__((noinline)) int do_helper(struct interp_state *st, const st
 
 /* ---- the loop ---- */
 
-/* Handler bodies for interp_loop.inc; L(), NEXT, JUMP and STOP are defined per copy below. */
+/* Handler bodies for interp_loop.inc; L(), NEXT, JUMP, STOP and RUN_AS are defined per copy
+ * below. */
 #define ALU_HANDLERS(n, e64, e32)                                                           \
 	L(n##64K): { uint64_t d = r[ip->dst], s = ip->imm; r[ip->dst] = (e64); NEXT(); }    \
 	L(n##64X): { uint64_t d = r[ip->dst], s = r[ip->src]; r[ip->dst] = (e64); NEXT(); } \
