@@ -2172,9 +2172,10 @@ static void twin_piece(struct gi *g, const struct twin_piece *p)
 }
 
 /* In this order; eq_outer_loop after def_loop, whose read of the key slot the tests place within
- * the first 96 instructions; start_range_loop after both (it zeroes the frame's top bytes, the
+ * the first 128 instructions; start_range_loop after both (it zeroes the frame's top bytes, the
  * key slot among them). */
 static const struct twin_piece prologue_loops[] = {
+	TWIN_PIECE(p_pkt_join, p_pkt_join_past, gi_pkt_join),
 	TWIN_PIECE(p_ptr_join, p_ptr_join_over, ptr_join),
 	TWIN_PIECE(p_pkt_len, p_pkt_len_over, pkt_len_loop),
 	TWIN_PIECE(p_loop_once, p_loop_once_back, once_loop),

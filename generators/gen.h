@@ -383,6 +383,12 @@
 	  "i < 96 (a relational bound)")                                                            \
 	X(p_pkt_len_over, 0, 0, 100,                                                               \
 	  "unsafe twin of p_pkt_len: i <= len, the last read at data_end")                         \
+	X(p_pkt_join, 0, 0, 100,                                                                   \
+	  "packet pointers of two variable bases (data + x, data + y + b) joined, then one copy "  \
+	  "checked against data_end and the other read within it (gen_pkt.c)")                     \
+	X(p_pkt_join_past, 0, 0, 100,                                                              \
+	  "unsafe twin of p_pkt_join: the read is GEN_INPUT_LEN bytes past the joined pointer, "   \
+	  "past data_end on every run")                                                             \
 	X(p_ptr_join, 0, 0, 100,                                                                   \
 	  "a register is the packet's data or a stack pointer by the packet's first byte, or one " \
 	  "of two constant packet offsets each checked on its own path, then read through "        \
@@ -911,9 +917,9 @@ struct gen_loop {
 #define GEN_PROG_HELPER_MEM_UNSAFE (1u << 10)	/* p_helper_mem_over: a helper's write may
 						 * leave the frame (INTERP_TRAP_MEM); the kernel
 						 * refuses it */
-#define GEN_PROG_PKT_UNSAFE (1u << 11)	/* p_pkt_len_over, p_call_pkt_over: a run reads the
-					 * packet byte at
-					 * data_end (INTERP_TRAP_MEM); the kernel refuses it */
+#define GEN_PROG_PKT_UNSAFE (1u << 11)	/* p_pkt_len_over, p_call_pkt_over, p_pkt_join_past:
+					 * a run reads the packet byte at data_end (or past
+					 * it: INTERP_TRAP_MEM); the kernel refuses it */
 #define GEN_PROG_START_RANGE_UNSAFE (1u << 18)	/* p_start_range_over: a run reads past the
 						 * frame's top (INTERP_TRAP_MEM); the kernel
 						 * refuses it */

@@ -418,6 +418,7 @@ void gi_emit_sub_ret(struct gi *g, struct gi_sub *s);
 /* gen_krules.c: p_krules (p_krules_bad): a packet offset through a spill or a shift the kernel
  * keeps (the twin: loses) */
 void gi_krules(struct gi *g, bool bad);
+void gi_pkt_join(struct gi *g, bool past);	/* p_pkt_join's piece (gen_pkt.c) */
 /* gen_dead.c: dead-entry shapes of the prologue (p_dead_branch, p_dead_outer and their twins) */
 void gi_dead_branch(struct gi *g, bool bad);
 void gi_dead_outer(struct gi *g, bool bad);

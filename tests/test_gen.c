@@ -715,8 +715,10 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 								 k->p_find_vma_unsafe))) &&
 	      p->input_len == GEN_INPUT_LEN, "program type");
 	tolerated_lo = SIZE_MAX;
-	/* (p_loop_def's reads, in the prologue: r1 = *(u64 *)(r10 + key slot); r1 += r5) */
-	for (size_t pc = 0; pc + 1 < p->len && pc < 96; pc++)
+	/* (p_loop_def's reads, in the prologue: r1 = *(u64 *)(r10 + key slot); r1 += r5; within
+	 * its first 128 instructions: up to pc 107 with every knob at 100, p_pkt_join's 16 before
+	 * them, the first such pair) */
+	for (size_t pc = 0; pc + 1 < p->len && pc < 128; pc++)
 		if (p->flags & (GEN_PROG_LOOP_DEF | GEN_PROG_REG_UNWRITTEN) &&
 		    p->insns[pc].code == (BPF_LDX | BPF_MEM | BPF_DW) && p->insns[pc].dst_reg == 1 &&
 		    p->insns[pc].src_reg == EBPF_REG_FP && p->insns[pc].off == GEN_FP_KEY &&
@@ -2803,6 +2805,58 @@ static void test_helper_zero_knobs(void)
 		check_skip_part("the kernel's verdicts (bpf() refused)");
 }
 
+/* p_pkt_join and its unsafe twin p_pkt_join_past (generators/gen_pkt.c): packet pointers of two
+ * variable bases joined, one copy checked against data_end, the other read.  The safe form
+ * never traps (check_program, two inputs) and bpfscev calls none of its programs unsafe for a
+ * packet access, most safe; the twin, flagged, reads past data_end on every run
+ * (INTERP_TRAP_MEM) and is never called safe.  The kernel judges the first 25 of each where
+ * bpf() works: it refuses every twin, for its packet read, and no safe form for one. */
+static void pkt_join_program(void *arg, const struct twin_run *r)
+{
+	struct zero_counts *c = arg;
+	struct verdict_report rep;
+	struct scev_verdict v;
+
+	CHECK(!!(r->p->flags & GEN_PROG_PKT_UNSAFE) == r->twin, TW "the twin's flag is not the "
+	      "twin's", TW_ARGS(r));
+	c->flagged += r->twin;
+	c->traps += r->twin && twin_trap(r, NULL) == INTERP_TRAP_MEM;
+	if (twin_verdict(r, &v)) {
+		CHECK(!r->twin || v.kind != VERDICT_SAFE, TW "the twin called safe", TW_ARGS(r));
+		CHECK(r->twin || !strstr(v.reason, "packet access"), TW "%s", TW_ARGS(r), v.reason);
+		c->safe += !r->twin && v.kind == VERDICT_SAFE;
+	} else {
+		CHECK(0, TW "verify failed", TW_ARGS(r));
+	}
+	if (r->seed < 7800000 + 25 && twin_kernel_report(r, &rep)) {
+		c->loaded[r->twin]++;
+		c->refused[r->twin] += !rep.kernel_accepted;
+		CHECK(r->twin ? !rep.kernel_accepted && strstr(rep.kernel_message, "outside of the packet")
+			      : !strstr(rep.kernel_message, "outside of the packet"),
+		      TW "the kernel %s: %s", TW_ARGS(r), rep.kernel_accepted ? "accepts" : "refuses",
+		      rep.kernel_message);
+		verdict_report__free(&rep);
+	}
+}
+
+static void test_pkt_join_knobs(void)
+{
+	static const struct twin_spec s = { { "p_pkt_join", "p_pkt_join_past" }, 100, 7800000,
+					    100, { { "p_recursion", 0 }, { "p_call_chain", 0 },
+						   { "p_big_frame", 0 } } };
+	struct zero_counts c = { 0 };
+
+	for_twin_programs(&s, pkt_join_program, &c);
+	printf("p_pkt_join: %u of 100 called safe, the kernel refuses %u of %u; "
+	       "p_pkt_join_past: %u flagged, %u trap on memory, the kernel refuses %u of %u\n",
+	       c.safe, c.refused[0], c.loaded[0], c.flagged, c.traps, c.refused[1], c.loaded[1]);
+	CHECK(c.flagged == 100 && c.traps == c.flagged && c.safe >= 60,
+	      "p_pkt_join: %u of 100 safe; p_pkt_join_past: %u flagged, %u trap", c.safe,
+	      c.flagged, c.traps);
+	if (!c.loaded[0])
+		check_skip_part("the kernel's verdicts (bpf() refused)");
+}
+
 /* p_pkt_len and its unsafe twin p_pkt_len_over: the safe form reads the packet up to its end
  * and never past it (check_program allows no memory trap on two inputs; every run takes the
  * exit i >= len, GEN_INPUT_LEN bytes after data + 0 or 16, before i >= 96), the twin, flagged,
@@ -4515,6 +4569,7 @@ int main(void)
 	test_null_knobs();
 	test_helper_mem_knobs();
 	test_helper_zero_knobs();
+	test_pkt_join_knobs();
 	test_pkt_len_knobs();
 	test_ptr_join_knobs();
 	test_start_range_knobs();
