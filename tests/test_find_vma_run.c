@@ -32,8 +32,7 @@
 
 /* r0 = bpf_find_vma's result + (cell << 16), the cell 5 before the call and the callback adding
  * 1 to it: 6 << 16 when the callback ran once and the helper returned 0. */
-#define COUNTED                                                                                 \
-	"-- asm\n"                                                                              \
+#define COUNTED_CALL                                                                            \
 	"r6 = r1\n"                                                                             \
 	"call bpf_get_current_task_btf\n"                                                       \
 	"r1 = r0\n"                                                                             \
@@ -47,14 +46,16 @@
 	"call bpf_find_vma\n"                                                                   \
 	"r1 = *(u64 *)(r10 -8)\n"                                                               \
 	"r1 <<= 16\n"                                                                           \
-	"r0 += r1\n"                                                                            \
-	"exit\n"                                                                                \
+	"r0 += r1\n"
+
+#define COUNTED_CB                                                                              \
 	"cb: r1 = *(u64 *)(r3 +0)\n"                                                            \
 	"r1 += 1\n"                                                                             \
 	"*(u64 *)(r3 +0) = r1\n"                                                                \
 	"r0 = 1\n"                                                                              \
-	"exit\n"                                                                                \
-	"-- type\nraw_tp\n"
+	"exit\n"
+
+#define COUNTED "-- asm\n" COUNTED_CALL "exit\n" COUNTED_CB "-- type\nraw_tp\n"
 
 /* the callback copies the vma's first u64 (vm_start) to the cell, which main returns */
 #define VM_START                                                                                \
@@ -118,21 +119,7 @@
  * once gave the interpreter a helper stream of the outcome's byte, from which the drain drew
  * its samples (1 of them under 'found'). */
 #define DRAINED                                                                                 \
-	"-- asm\n"                                                                              \
-	"r6 = r1\n"                                                                             \
-	"call bpf_get_current_task_btf\n"                                                       \
-	"r1 = r0\n"                                                                             \
-	"r2 = *(u64 *)(r6 +8)\n"                                                                \
-	"r3 = func cb ll\n"                                                                     \
-	"r4 = r10\n"                                                                            \
-	"r4 += -8\n"                                                                            \
-	"r5 = 5\n"                                                                              \
-	"*(u64 *)(r10 -8) = r5\n"                                                               \
-	"r5 = 0\n"                                                                              \
-	"call bpf_find_vma\n"                                                                   \
-	"r1 = *(u64 *)(r10 -8)\n"                                                               \
-	"r1 <<= 16\n"                                                                           \
-	"r0 += r1\n"                                                                            \
+	"-- asm\n" COUNTED_CALL                                                                 \
 	"*(u64 *)(r10 -16) = r0\n"                                                              \
 	"r1 = map[fd:0] ll\n"                                                                   \
 	"r2 = func drain ll\n"                                                                  \
@@ -142,11 +129,7 @@
 	"r1 = *(u64 *)(r10 -16)\n"                                                              \
 	"r0 += r1\n"                                                                            \
 	"exit\n"                                                                                \
-	"cb: r1 = *(u64 *)(r3 +0)\n"                                                            \
-	"r1 += 1\n"                                                                             \
-	"*(u64 *)(r3 +0) = r1\n"                                                                \
-	"r0 = 1\n"                                                                              \
-	"exit\n"                                                                                \
+	COUNTED_CB                                                                              \
 	"drain: r0 = 0\n"                                                                       \
 	"exit\n"                                                                                \
 	"-- type\nraw_tp\n"                                                                      \
