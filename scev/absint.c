@@ -371,13 +371,13 @@ static int propagate(struct engine *en, uint32_t from, uint32_t to, const struct
 	return 0;
 }
 
-/* 'data + x OP data_end' tells how much packet there is on one arm: when data + x <= data_end,
- * at least min(x) bytes follow data; and when x is base_X + c (aval.h), at least c bytes follow
- * base_X, whatever its variable part (the kernel's find_good_pkt_pointers).  Nothing where x
- * may pass the kernel's MAX_PACKET_OFF (0xffff: there data + x may also wrap), nor from
- * data + 0 < data_end, which gives the kernel no range either (a fixed offset of 0, right-open:
- * find_good_pkt_pointers returns; base_X's c is no kernel offset, which counts the constants
- * added before the variable too, so that one is not taken to base_X + 0 < data_end). */
+/* 'data + x OP data_end' tells how much packet there is on one arm, as the kernel's
+ * find_good_pkt_pointers gives it only to the holders of the compared pointer's id: when x is
+ * base_X + c, at least c bytes follow base_X; when x has no variable part (aval.h), at least
+ * min(x) bytes follow data, and else nothing (`data + var <= data_end` proves nothing of
+ * data + k: the kernel refuses the access).  Neither when x may exceed the kernel's
+ * MAX_PACKET_OFF (0xffff: there data + x may also wrap), nor from a fixed offset of 0 with
+ * x < data_end, which gives the kernel no range either (find_good_pkt_pointers returns). */
 static void pkt_refine(uint8_t op, bool is32, bool taken, const struct aval *a,
 		       const struct aval *b, struct astate *t)
 {
@@ -425,10 +425,13 @@ static void pkt_refine(uint8_t op, bool is32, bool taken, const struct aval *a,
 	case BPF_JLE: case BPF_JSLE: if (!taken) return; le = true; break;
 	default: return;
 	}
-	if (p->r.umax > PKT_MAX_OFF || (!le && p->r.smin == 0))
+	/* (a fixed offset of 0 with p < data_end gives the kernel nothing either) */
+	if (p->r.umax > PKT_MAX_OFF)
 		return;
-	if (p->id && aval_pkt_c(p) + (le ? 0 : 1) > 0)
+	if (p->id && aval_pkt_c(p) > 0)
 		astate__pkt_prove(t, p->id, (uint64_t)(aval_pkt_c(p) + (le ? 0 : 1)));
+	if (!aval_pkt_novar(p) || (!le && p->r.smin == 0))
+		return;
 	need = (uint64_t)p->r.smin + (le ? 0 : 1);
 	astate__pkt_prove(t, 0, need);	/* data + need <= data_end, on this path */
 	if (need > *pkt_min)
@@ -1655,8 +1658,14 @@ static int run_function(struct engine *en, uint32_t f)
 		/* arguments r1-r5 (a global function's: those of its prototype) */
 		s->init = absint_global_init(cx, f) | 1u << EBPF_REG_FP;
 		if (cx->fn_seen && (cx->fn_seen[f] & 1)) {
-			for (int r = 1; r <= 5; r++)
+			/* (a number one constant per path in the kernel's walk of each call: the
+			 * first pass's arguments may come from loops the kernel widens, which only the
+			 * last pass's header summaries see; aval.h aval_kconst) */
+			for (int r = 1; r <= 5; r++) {
 				s->regs[r] = cx->fn_args[f][r];
+				if (s->regs[r].kind == AV_SCALAR)
+					s->regs[r].kc = 0;
+			}
 			absint_pkt_entry(cx, f, s);	/* the packet its calls checked */
 		}
 		absint_cb_entry(cx, f, s);

@@ -244,7 +244,8 @@ static struct aval ctx_arg(const struct aval *r3, uint32_t f)
 	if (v.kind == AV_PTR && v.region == REGION_STACK && !v.maybe_null)
 		v = aval_ptr(REGION_CALLER_STACK, (uint16_t)f, r3->r);
 	v = aval_caller_rebase(&v, f);
-	v.id = 0;
+	aval_drop_id(&v);
+	v.kc = 0;	/* (a callback's call widens: aval.h aval_kconst) */
 	return v;
 }
 
@@ -294,7 +295,8 @@ static void wval_note(struct scev_ctx *cx, uint32_t f, int64_t lo, uint64_t size
 		return;
 	}
 	u = size < 8 ? aval_zext(val, (unsigned)size) : *val;
-	u.id = 0;
+	aval_drop_id(&u);
+	u.kc = 0;	/* (a callback's call widens: aval.h aval_kconst) */
 	aval_drop_pkt_len(&u);
 	if ((c = cell_at(w, lo, (unsigned)size)))
 		u = aval_join(&c->v, &u);
@@ -435,7 +437,7 @@ static struct aval vma_call(struct scev_ctx *cx, struct astate *s, uint32_t pc,
 		for (int r = 0; r < 6; r++)
 			a[r] = aval_top();
 		a[1] = s->regs[1];
-		a[1].id = 0;
+		aval_drop_id(&a[1]);
 		if (vma > 0)
 			a[2] = absint_btf_ptr(cx, vma);
 		a[3] = ctx_arg(&s->regs[4], f);
@@ -822,9 +824,10 @@ static struct aval callee_view(const struct aval *v, uint32_t owner, unsigned si
 {
 	struct aval u = *v;
 
-	u.id = 0;
+	aval_drop_id(&u);
 	if (u.kind == AV_SCALAR) {
 		aval_drop_pkt_len(&u);
+		u.kc = 0;	/* (a callback's call widens: aval.h aval_kconst) */
 		return u;
 	}
 	if (u.kind != AV_PTR || size != 8)
@@ -1090,7 +1093,7 @@ int absint_cb_kept(const struct scev_ctx *cx, const struct astate *s, uint32_t p
 		if (c->off < w->lo || c->off + c->size > w->hi)
 			continue;
 		v = aval_join(&v, &c->v);
-		v.id = 0;
+		aval_drop_id(&v);
 		if (v.kind != AV_TOP && astate__store(keep, c->off, c->size, &v))
 			return -ENOMEM;
 	}

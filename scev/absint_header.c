@@ -116,6 +116,55 @@ static int format_cut_expr(struct scev_ctx *cx, struct claim_prog *out, const ui
 	return err;
 }
 
+/* Whether instruction i is one where the kernel may widen numbers (widen_imprecise_scalars,
+ * aval.h aval_kconst): a may_goto, a kfunc (an iterator's next) or a helper that calls a
+ * callback; a call of a static function when deep says so (its own instructions looked at
+ * once, its calls taken to widen). */
+static bool insn_widens(const struct scev_ctx *cx, uint32_t pc, bool deep)
+{
+	const struct bpf_insn *i = &cx->insns[pc];
+
+	if (ebpf_class(i) == BPF_JMP && ebpf_op(i) == BPF_JCOND)
+		return true;
+	if (ebpf_is_pseudo_call(i)) {
+		const struct scev_cfg *g = cx->st.cfg;
+		uint32_t t = pc + (uint32_t)i->imm + 1;
+
+		if (!deep)
+			return true;
+		for (uint32_t f = 0; f < g->nfuncs; f++)
+			if (g->funcs[f].start <= t && t < g->funcs[f].end)
+				for (uint32_t q = g->funcs[f].start; q < g->funcs[f].end;
+				     q += ebpf_insn_slots(&cx->insns[q]))
+					if (insn_widens(cx, q, false))
+						return true;
+		return false;
+	}
+	return ebpf_is_call(i) && (!ebpf_is_helper_call(i) || i->imm == BPF_FUNC_loop ||
+				   i->imm == BPF_FUNC_for_each_map_elem ||
+				   i->imm == BPF_FUNC_find_vma ||
+				   i->imm == BPF_FUNC_user_ringbuf_drain);
+}
+
+/* Whether the kernel may widen the numbers loop l changes (insn_widens). */
+static bool loop_widens(struct scev_ctx *cx, uint32_t l)
+{
+	const struct scev_loop *L = &cx->st.loops->loops[l];
+
+	if (scev_loop_holds(cx, l, LOOP_HOLDS_MAY_GOTO))
+		return true;
+	if (!scev_loop_holds(cx, l, LOOP_HOLDS_CALL))
+		return false;
+	for (uint32_t k = 0; k < L->nblocks; k++) {
+		const struct scev_block *B = &cx->st.cfg->blocks[L->blocks[k]];
+
+		for (uint32_t pc = B->first; pc <= B->last; pc += ebpf_insn_slots(&cx->insns[pc]))
+			if (insn_widens(cx, pc, true))
+				return true;
+	}
+	return false;
+}
+
 static struct aval aval_meet(const struct aval *a, const struct aval *b)
 {
 	struct aval r;
@@ -133,6 +182,7 @@ static struct aval aval_meet(const struct aval *a, const struct aval *b)
 		return *a;
 	r = *a;
 	r.r = range_meet(&a->r, &b->r);
+	r.kc = a->kc || (b->kind == AV_SCALAR && b->kc);	/* (either holds: aval.h) */
 	if (r.kind == AV_PTR && r.region == REGION_CALLER_STACK && r.r.smin != a->r.smin)
 		r.id = 0;	/* (a narrowed frame's lowest offset is measured from smin: aval.h) */
 	return range_is_empty(&r.r) ? *a : r;	/* cannot happen when both are sound */
@@ -564,6 +614,8 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 			t = known ? (T > 1 ? aval_add_scaled(&z, step, 1, T - 1, 32) : x0)
 				  : aval_scalar(range_zext_unknown(4));
 			newv[k] = aval_join(&x0, &t);
+			/* (x0 + k * step on the path of iteration k, as the kernel walks them) */
+			newv[k].kc = newv[k].kind == AV_SCALAR && aval_kconst(&x0);
 		}
 		newv[k].src = SRC_RECURRENCE;
 		done[k] = true;
@@ -685,6 +737,20 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 
 			newv[k] = aval_meet(&newv[k], &fr);
 			newv[k].src = SRC_FORGET;
+		}
+	/* (what the loop changes is no constant per path where the kernel may widen it) */
+	if (loop_widens(cx, l))
+		for (uint32_t k = 0; k < sum->nlocs; k++) {
+			struct aval *v = &newv[k];
+
+			v->kc = 0;
+			/* (nor is what a packet pointer the loop moves adds: a variable part for the
+			 * kernel, its least fixed offset c, aval.h) */
+			if (v->kind == AV_PTR && v->region == REGION_PKT && !v->id &&
+			    !range_is_const(&v->r)) {
+				v->map = (uint16_t)aval_pkt_fixed_lo(v);
+				v->id = AVAL_PKT_VAR;
+			}
 		}
 	/* The cells the loop may write through pointers are forgotten; the stores below forget
 	 * the cells overlapping the listed ones. */
@@ -1027,7 +1093,7 @@ int absint_refine_exit(struct engine *en, uint32_t from, uint32_t to, struct ast
 			loc_t x = sum->locs[k].loc;
 			struct aval v = aval_eval(cx, sum->exit_vals[k], exit_env, &ee), cur, m;
 
-			v.id = 0;	/* from the entry state: see absint_header_step */
+			aval_drop_id(&v);	/* from the entry state: see absint_header_step */
 
 			if (LOC_IS_REG(x)) {
 				st->regs[x] = aval_meet(&st->regs[x], &v);

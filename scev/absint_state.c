@@ -581,6 +581,57 @@ static bool pkt_cell_holds(const struct astate *s, uint16_t id)
 	return false;
 }
 
+/* The first register holding packet pointers of two variable bases, base P + c in dst and base
+ * Q + c' in src (pkt_rebase), both issued ones (aval.h): false if none; else P, Q and d = c' -
+ * c. */
+static bool pkt_first_pair(const struct astate *dst, const struct astate *src, uint16_t *p,
+			   uint16_t *q, int64_t *d)
+{
+	for (int r = 0; r < EBPF_NREGS; r++)
+		if (pkt_bases_differ(&dst->regs[r], &src->regs[r])) {
+			*p = dst->regs[r].id;
+			*q = src->regs[r].id;
+			*d = (int64_t)aval_pkt_c(&src->regs[r]) - aval_pkt_c(&dst->regs[r]);
+			return *p != AVAL_PKT_VAR && *p != AVAL_PKT_NEG && *q != AVAL_PKT_VAR &&
+			       *q != AVAL_PKT_NEG;
+		}
+	return false;
+}
+
+/* Before pkt_rebase, where src's c' of the first pair is below dst's c (d < 0): src read as
+ * base P would take c above the fixed offsets it bounds from below (aval.h), so dst's base P
+ * moves -d bytes on instead — every holder of it in dst takes c + d, its facts d bytes fewer —
+ * and the pair then differs by 0.  Returns whether dst changed. */
+static bool pkt_lower(struct astate *dst, const struct astate *src)
+{
+	uint16_t p, q;
+	int64_t d;
+
+	if (!pkt_first_pair(dst, src, &p, &q, &d) || d >= 0)
+		return false;
+	for (int r = 0; r < EBPF_NREGS; r++)
+		if (pkt_holds(&dst->regs[r], p) && aval_pkt_c(&dst->regs[r]) + d < INT16_MIN)
+			return false;
+	for (uint32_t i = 0; i < dst->n; i++)
+		if (pkt_holds(&dst->cells[i].v, p) && aval_pkt_c(&dst->cells[i].v) + d < INT16_MIN)
+			return false;
+	for (int r = 0; r < EBPF_NREGS; r++)
+		if (pkt_holds(&dst->regs[r], p))
+			dst->regs[r].map = (uint16_t)(int16_t)(aval_pkt_c(&dst->regs[r]) + d);
+	for (uint32_t i = 0; i < dst->n; i++)
+		if (pkt_holds(&dst->cells[i].v, p))
+			dst->cells[i].v.map = (uint16_t)(int16_t)(aval_pkt_c(&dst->cells[i].v) + d);
+	for (int k = 0; k < PKT_VARS; k++) {
+		struct pkt_var *e = &dst->pkt_var[k];
+
+		if (e->range && e->id == p)
+			*e = e->range + d > 0 ? (struct pkt_var){ p, (uint16_t)(e->range + d), e->greg,
+								  e->gval }
+					      : (struct pkt_var){ 0, 0, PKT_NO_GUARD, 0 };
+	}
+	return true;
+}
+
 /* A join of packet pointers of two variable bases, base P + c in dst and base Q + c' in src
  * (the kernel selftest test_cls_redirect: data + x on one path, data + y + 8 on the other,
  * compared with data_end after the join; the kernel walks the paths apart, an id on each).  A
@@ -594,18 +645,13 @@ static bool pkt_cell_holds(const struct astate *s, uint16_t id)
 static const struct astate *pkt_rebase(const struct astate *dst, const struct astate *src,
 				       struct astate *tmp)
 {
-	int first = -1;
 	uint16_t p, q;
 	int64_t d;
 
-	for (int r = 0; r < EBPF_NREGS && first < 0; r++)
-		if (pkt_bases_differ(&dst->regs[r], &src->regs[r]))
-			first = r;
-	if (first < 0)
+	/* (d < 0: c' - d would pass src's fixed offsets, which c bounds from below; pkt_lower
+	 * first) */
+	if (!pkt_first_pair(dst, src, &p, &q, &d) || d < 0)
 		return src;
-	p = dst->regs[first].id;
-	q = src->regs[first].id;
-	d = (int64_t)aval_pkt_c(&src->regs[first]) - aval_pkt_c(&dst->regs[first]);
 	for (int r = 0; r < EBPF_NREGS; r++) {
 		const struct aval *a = &dst->regs[r], *b = &src->regs[r];
 
@@ -757,6 +803,8 @@ int astate__join_regs(struct astate *dst, const struct astate *src, bool widen, 
 
 		return err ? err : 1;
 	}
+	if (pkt_lower(dst, src))
+		changed = 1;
 	src = pkt_rebase(dst, src, &tmp);
 	if ((dst->init & src->init) != dst->init || dst->pkt_min > src->pkt_min)
 		changed = 1;
@@ -850,7 +898,7 @@ static void settle(struct aval *v, bool is_null)
 static void forget_id(struct aval *v, bool unused)
 {
 	(void)unused;
-	v->id = 0;
+	aval_drop_id(v);
 }
 
 void astate__settle_null(struct astate *s, uint16_t id, bool is_null)
@@ -868,10 +916,10 @@ void astate__drop_ids(struct astate *s)
 	/* (a pointer into callers' frames keeps its id, a property of its value: aval.h) */
 	for (int r = 0; r < EBPF_NREGS; r++)
 		if (!caller_set(&s->regs[r]))
-			s->regs[r].id = 0;
+			aval_drop_id(&s->regs[r]);
 	for (uint32_t i = 0; i < s->n; i++)
 		if (!caller_set(&s->cells[i].v))
-			s->cells[i].v.id = 0;
+			aval_drop_id(&s->cells[i].v);
 }
 
 /* The frame pointer as every function starts with it (run_function), byte for byte: most
@@ -1081,7 +1129,7 @@ void astate__pkt_prove(struct astate *s, uint16_t id, uint64_t range)
 	struct pkt_var out[PKT_VARS];
 	int n = 0;
 
-	if (!range)
+	if (!range || id == AVAL_PKT_VAR || id == AVAL_PKT_NEG)
 		return;
 	if (range > UINT16_MAX)
 		range = UINT16_MAX;

@@ -322,6 +322,25 @@ static struct aval stack_fill(const struct astate *s, int64_t off, unsigned size
 	return astate__load(s, off, size);
 }
 
+/* Whether v = a op b is one number on every path where a and b are (aval.h aval_kconst): the
+ * operations the kernel keeps exact on constants (adjust_scalar_min_max_vals; a shift by an
+ * amount below the width: is_safe_to_compute_dst_reg_range), not a division, a negation or a
+ * byte swap, which it has not always. */
+static bool kc_alu(uint8_t op, bool is64, const struct aval *a, const struct aval *b)
+{
+	switch (op) {
+	case BPF_ADD: case BPF_SUB: case BPF_MUL: case BPF_AND: case BPF_OR: case BPF_XOR:
+		break;
+	case BPF_LSH: case BPF_RSH: case BPF_ARSH:
+		if (b->kind != AV_SCALAR || b->r.umax >= (is64 ? 64u : 32u))
+			return false;
+		break;
+	default:
+		return false;
+	}
+	return aval_kconst(a) && aval_kconst(b);
+}
+
 /* The kernel's is_safe_to_compute_dst_reg_range for a shift: by an amount not constant in the
  * instruction's width, or whose 64-bit maximum is at least the width, the result is a number of
  * no known value, all 64 bits (adjust_scalar_min_max_vals returns before the 32-bit zero
@@ -574,59 +593,71 @@ static void pkt_len_less(uint8_t op, const struct aval *a, const struct aval *b,
 	aval_set_pkt_len(v, c + k > AVAL_PKT_LEN_MAX ? AVAL_PKT_LEN_MAX : c + k);
 }
 
-/* v = a op b (64-bit add or sub) as a packet pointer's base (aval.h): a constant moves c, a
- * variable issues a new base with id of pc — older holders of that id lose it, and what was
- * proven of the older base is forgotten (the kernel's fresh id on pkt += var). */
+/* v = a op b (64-bit add or sub) as a packet pointer's base (aval.h), v as aval_alu made it: a
+ * constant moves c; any other number issues a new base with id of pc — older holders of that
+ * id lose it, and what was proven of the older base is forgotten (the kernel's fresh id on
+ * pkt += var; on pkt += a number that is one constant per path, which the kernel adds to the
+ * fixed offset, one that relates the holders of the sum: c from below, and no variable part). */
 static void pkt_var_step(struct astate *s, uint32_t pc, uint8_t op, const struct aval *a,
 			 const struct aval *b, struct aval *v)
 {
 	const struct aval *p = a->kind == AV_PTR ? a : b, *k = p == a ? b : a;
+	uint16_t lc = 0;
 	uint64_t c;
+	int64_t nc;
+	bool novar;
+	/* data + o + x with x + lc <= L (aval.h; the kernel has no such relation, and refuses the
+	 * access): L - o - x >= lc - max(o) bytes follow v, v = base + nc */
+	bool len = op == BPF_ADD && p->region == REGION_PKT && aval_pkt_len(k, &lc) && !p->id &&
+		   p->r.smin >= 0 && p->r.smax < lc && k->r.smin >= 0;
 
-	if (v->kind != AV_PTR || v->region != REGION_PKT || p->region != REGION_PKT)
-		return;
+	if (v->kind != AV_PTR || v->region != REGION_PKT || p->region != REGION_PKT ||
+	    v->id == AVAL_PKT_NEG)
+		return;	/* (a variable part that may be negative) */
 	if (aval_is_const(k, &c)) {
-		int64_t d = (int64_t)c, nc;
+		int64_t d = (int64_t)c;
 
-		if (!p->id || d < -65536 || d > 65536)
-			return;
 		nc = aval_pkt_c(p) + (op == BPF_SUB ? -d : d);
-		if (nc >= INT16_MIN && nc <= INT16_MAX) {
+		if (!p->id)
+			return;	/* (data + another constant) */
+		if (p->id != AVAL_PKT_VAR && d >= -65536 && d <= 65536 && nc >= INT16_MIN &&
+		    nc <= INT16_MAX) {
 			v->id = p->id;
 			v->map = (uint16_t)(int16_t)nc;
+			v->kc = p->kc;
+			return;
 		}
-		return;
 	}
+	novar = !v->id;
+	nc = aval_pkt_fixed_lo(v);
 	v->id = aval_null_id(pc);
-	v->map = 0;
-	astate__drop_id(s, v->id);
+	v->map = (uint16_t)(int16_t)nc;
+	v->kc = novar;
+	astate__drop_id(s, v->id);	/* (p may be one of them: read before) */
 	astate__pkt_forget(s, v->id);
-	/* data + o + x with x + c <= L (aval.h): L - o - x >= c - o bytes follow the new base */
-	{
-		uint16_t c;
-
-		if (op == BPF_ADD && aval_pkt_len(k, &c) && p->r.smin >= 0 && p->r.smax < c)
-			astate__pkt_prove(s, v->id, (uint64_t)(c - p->r.smax));
-	}
+	if (len && nc + lc - p->r.smax > 0)
+		astate__pkt_prove(s, v->id, (uint64_t)(nc + lc - p->r.smax));
 }
 
-/* A 64-bit copy of a packet pointer of no base (aval.h: id 0) whose offset is no one constant
- * (a variable part whose base a join or a loop header forgot) issues a base of the copy's pc,
- * the value copied, to both registers, as the kernel's copies share the pointer's id: a
- * comparison of one with data_end then proves bytes past the other (test_cls_redirect, in a
- * loop: r1 = r9; r1 += 20; if r1 <= data_end, then r9 + 12 is read).  Older holders of that
- * base lose it, as at pkt_var_step. */
+/* A 64-bit copy of a packet pointer of no base (aval.h: id 0, whose offset is no one constant;
+ * or AVAL_PKT_VAR, a variable part whose base a join or a loop header forgot) issues a base of
+ * the copy's pc, the value copied less its least fixed offset, to both registers, as the
+ * kernel's copies share the pointer's id: a comparison of one with data_end then proves bytes
+ * past the other (test_cls_redirect, in a loop: r1 = r9; r1 += 20; if r1 <= data_end, then
+ * r9 + 12 is read).  Older holders of that base lose it, as at pkt_var_step. */
 static void pkt_copy_base(struct astate *s, uint32_t pc, uint8_t src, struct aval *v)
 {
-	if (v->kind != AV_PTR || v->region != REGION_PKT || v->maybe_null || v->id ||
-	    range_is_const(&v->r))
+	if (v->kind != AV_PTR || v->region != REGION_PKT || v->maybe_null ||
+	    (v->id && v->id != AVAL_PKT_VAR) || (!v->id && range_is_const(&v->r)))
 		return;
+	v->map = (uint16_t)aval_pkt_fixed_lo(v);
+	v->kc = !v->id;
 	v->id = aval_null_id(pc);
-	v->map = 0;
 	astate__drop_id(s, v->id);
 	astate__pkt_forget(s, v->id);
 	s->regs[src].id = v->id;
-	s->regs[src].map = 0;
+	s->regs[src].map = v->map;
+	s->regs[src].kc = v->kc;
 }
 
 /* A helper with a prototype writes the stack only through its output arguments, and only
@@ -734,7 +765,7 @@ static struct aval frame_local(const struct aval *a, uint32_t owner)
 	/* two calls of one function may return different lookups' results; a pointer into
 	 * callers' frames means the same frames in the callee, its id what each holds (aval.h) */
 	if (!(v.kind == AV_PTR && v.region == REGION_CALLER_STACK))
-		v.id = 0;
+		aval_drop_id(&v);
 	return v;
 }
 
@@ -764,16 +795,18 @@ static struct aval call_result(const struct aval *ret)
 }
 
 /* The bytes a comparison with data_end proved to follow packet pointer a in s (0 when a is not
- * one): past data, pkt_min or what data itself has; past a's variable base, what it has. */
+ * one): past data, pkt_min or what data itself has (a pointer without a variable part); past
+ * a's variable base, what it has (aval.h: the kernel's range of its id alone). */
 static uint16_t pkt_tail(const struct astate *s, const struct aval *a, uint64_t data)
 {
 	int64_t t = 0;
 
 	if (a->kind != AV_PTR || a->region != REGION_PKT || a->maybe_null || a->r.smin < 0)
 		return 0;
-	if ((uint64_t)a->r.smax < data)
+	if (aval_pkt_novar(a) && (uint64_t)a->r.smax < data)
 		t = (int64_t)(data - (uint64_t)a->r.smax);
-	if (a->id && astate__pkt_range_here(s, a->id) - aval_pkt_c(a) > t)
+	if (a->id && a->id != AVAL_PKT_VAR && a->id != AVAL_PKT_NEG &&
+	    astate__pkt_range_here(s, a->id) - aval_pkt_c(a) > t)
 		t = astate__pkt_range_here(s, a->id) - aval_pkt_c(a);
 	return t > UINT16_MAX ? UINT16_MAX : (uint16_t)t;
 }
@@ -801,12 +834,17 @@ void absint_pkt_entry(const struct scev_ctx *cx, uint32_t f, struct astate *s)
 	astate__pkt_prove(s, PKT_META_ID, p->meta);
 	for (int r = 1; r <= 5; r++) {
 		struct aval *a = &s->regs[r];
+		int64_t c;
 
-		if (!p->tail[r] || a->kind != AV_PTR || a->region != REGION_PKT)
+		if (!p->tail[r] || a->kind != AV_PTR || a->region != REGION_PKT ||
+		    a->id == AVAL_PKT_NEG)
 			continue;
+		/* (c its least fixed offset, as the kernel keeps it: aval.h) */
+		c = aval_pkt_fixed_lo(a);
 		a->id = aval_null_id(cx->st.cfg->funcs[f].start + (uint32_t)r);
-		a->map = 0;
-		astate__pkt_prove(s, a->id, p->tail[r]);
+		a->map = (uint16_t)(int16_t)c;
+		if (c + p->tail[r] > 0)
+			astate__pkt_prove(s, a->id, (uint64_t)(c + p->tail[r]));
 	}
 }
 
@@ -933,6 +971,8 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 				uint16_t c;
 
 				v = aval_alu(BPF_MOV, is64, false, &a, &b);
+				if (v.kind == AV_SCALAR)
+					v.kc = aval_kconst(&b);
 				if (is64 && ebpf_srcbit(i) == BPF_X)
 					pkt_copy_base(s, pc, i->src_reg, &v);
 				/* (w = w of a length: zext(x) <= x, so zext(x) + c <= L too) */
@@ -953,6 +993,8 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 			v = aval_alu(op, is64, i->off == 1, &a, &b);
 			if (a.kind != AV_PTR && shift_unknown(op, is64, &b))
 				v = aval_scalar(range_unknown());
+			if (v.kind == AV_SCALAR && kc_alu(op, is64, &a, &b))
+				v.kc = 1;
 			if (is64 && op == BPF_ADD && ebpf_srcbit(i) == BPF_X && cx->first_pass &&
 			    cx->add_src)
 				add_src_note(&cx->add_src[pc], &b);
@@ -1047,6 +1089,12 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 		if (ebpf_mode(i) == BPF_MEMSX)
 			v = aval_sext(&v, size);
 		v.src = SRC_FLOW;
+		/* (one constant per path: a spill the privileged kernel keeps, read in this frame;
+		 * the unprivileged kernel keeps no number spilled, and a callback's reads of its
+		 * caller's frame see what the kernel widens: aval.h aval_kconst) */
+		if (v.kind == AV_SCALAR &&
+		    (cx->opts.unprivileged || a.kind != AV_PTR || a.region != REGION_STACK))
+			v.kc = 0;
 		s->regs[i->dst_reg] = v;
 		return 0;
 	}

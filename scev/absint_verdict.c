@@ -225,12 +225,25 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 		if (write && cx->ctx_model == EBPF_CTX_SKB && !skb_pkt_writable(cx->prog_type))
 			VFAIL(VERDICT_UNSAFE, pc, "cannot write into packet (a program of this type "
 			      "may only read it)");
-		/* below data_end: every byte before pkt_min, or within what a comparison proved of
-		 * the pointer's variable base (aval.h) */
+		/* below data_end (aval.h): through a pointer with a variable part, one never negative
+		 * (check_packet_access: 'min value is negative'), within what a comparison of a
+		 * holder of its id proved of its base, as the kernel resets a packet pointer's range
+		 * at pkt += var, and the fixed offset c + off not below 0 (__check_mem_access);
+		 * without, that or every byte before pkt_min or what data itself has */
+		if (a->id == AVAL_PKT_NEG)
+			VFAIL(VERDICT_UNSAFE, pc, "packet access [%lld, %lld) through a pointer whose "
+			      "variable offset may be negative (the kernel: min value is negative)",
+			      absint_ll_sat(lo), absint_ll_sat(hi));
+		if (lo >= 0 && a->id && aval_pkt_c(a) + off >= 0 &&
+		    (__int128)aval_pkt_c(a) + off + size <= astate__pkt_range_here(s, a->id))
+			return;
+		if (!aval_pkt_novar(a))
+			VFAIL(VERDICT_UNSAFE, pc, "packet access [%lld, %lld) not proven below data_end "
+			      "through a pointer with a variable offset (%u bytes checked past its base: "
+			      "the kernel's range of its id)", absint_ll_sat(lo), absint_ll_sat(hi),
+			      astate__pkt_range_here(s, a->id));
 		if (lo < 0 || (hi > (__int128)s->pkt_min &&
-			       hi > (__int128)astate__pkt_range_here(s, 0) &&
-			       (!a->id || (__int128)aval_pkt_c(a) + off + size >
-						  astate__pkt_range_here(s, a->id))))
+			       hi > (__int128)astate__pkt_range_here(s, 0)))
 			VFAIL(VERDICT_UNSAFE, pc, "packet access [%lld, %lld) not proven below data_end "
 			      "(%llu bytes checked)", absint_ll_sat(lo), absint_ll_sat(hi),
 			      (unsigned long long)s->pkt_min);

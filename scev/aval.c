@@ -37,7 +37,8 @@ static bool pkt_len_implies(const struct aval *a, const struct aval *b)
 
 uint16_t aval_null_id(uint32_t pc)
 {
-	return (uint16_t)(pc % (UINT16_MAX - 1) + 1);	/* UINT16_MAX: absint.h PKT_META_ID */
+	/* UINT16_MAX: absint.h PKT_META_ID; UINT16_MAX - 1, - 2: aval.h AVAL_PKT_VAR, _NEG */
+	return (uint16_t)(pc % (UINT16_MAX - 3) + 1);
 }
 
 /* (offsets small enough that base + offset cannot wrap: ptr_cmp_op, caller_narrow) */
@@ -244,13 +245,43 @@ static bool same_pkt_base(const struct aval *a, const struct aval *b)
 	return a->id == b->id && aval_pkt_c(a) == aval_pkt_c(b);
 }
 
-/* A pointer whose offset changed other than by pkt_var_step: no relation to a base. */
-static void pkt_unbase(struct aval *a)
+/* Packet pointer r, p moved by a number whose least is lo (one constant on every path where kc,
+ * else a variable part added), as the kernel keeps the two parts (aval.h): the fixed offset of
+ * a pointer with a variable part known from below only, the base not known (the transfer gives
+ * it one again: absint_transfer.c, pkt_var_step). */
+static void pkt_off_moved(struct aval *r, const struct aval *p, __int128 lo, bool kc)
 {
-	if (a->kind == AV_PTR && a->region == REGION_PKT) {
-		a->id = 0;
-		a->map = 0;
+	__int128 c = aval_pkt_fixed_lo(p);
+
+	if (r->kind != AV_PTR || r->region != REGION_PKT)
+		return;
+	r->map = 0;
+	r->kc = 0;
+	if (p->id == AVAL_PKT_NEG || (!kc && lo < 0)) {
+		r->id = AVAL_PKT_NEG;
+		return;
 	}
+	if (kc && aval_pkt_novar(p)) {
+		r->id = 0;	/* (data + another constant per path) */
+		return;
+	}
+	if (kc)
+		c += lo;
+	r->id = AVAL_PKT_VAR;
+	r->map = (uint16_t)(int16_t)(c < INT16_MIN ? INT16_MIN : c > INT16_MAX ? INT16_MAX : c);
+}
+
+/* Whether packet pointer a's base is implied by b's (aval.h): b's is unknown with a least fixed
+ * offset that a's covers, or the same as a's, or neither has a variable part. */
+static bool pkt_id_subset(const struct aval *a, const struct aval *b)
+{
+	if (b->id == AVAL_PKT_NEG)
+		return true;
+	if (b->id == AVAL_PKT_VAR)
+		return a->id != AVAL_PKT_NEG && aval_pkt_fixed_lo(a) >= aval_pkt_c(b);
+	if (b->id)
+		return same_pkt_base(a, b) && (!b->kc || a->kc);
+	return aval_pkt_novar(a);
 }
 
 bool aval_subset(const struct aval *a, const struct aval *b)
@@ -269,10 +300,11 @@ bool aval_subset(const struct aval *a, const struct aval *b)
 		       range_subset(&a->r, &b->r) &&
 		       (!b->id || caller_lows_cover(a, b));
 	if (a->kind == AV_PTR && (!same_region(a, b) || (a->maybe_null && !b->maybe_null) ||
-				  (b->id && !same_pkt_base(a, b)) ||
+				  (a->region == REGION_PKT ? !pkt_id_subset(a, b)
+							   : b->id && !same_pkt_base(a, b)) ||
 				  (a->region == REGION_ITER_VAL && (a->map & ~b->map))))
 		return false;
-	if (a->kind == AV_SCALAR && !pkt_len_implies(a, b))
+	if (a->kind == AV_SCALAR && (!pkt_len_implies(a, b) || (b->kc && !aval_kconst(a))))
 		return false;
 	return range_subset(&a->r, &b->r);
 }
@@ -288,6 +320,7 @@ struct aval aval_join(const struct aval *a, const struct aval *b)
 
 		r = aval_scalar(range_join(&a->r, &b->r));
 		r.src = a->src == b->src ? a->src : SRC_FLOW;
+		r.kc = aval_kconst(a) && aval_kconst(b);	/* (the kernel walks both paths) */
 		if (aval_pkt_len(a, &ca) && aval_pkt_len(b, &cb))
 			aval_set_pkt_len(&r, ca < cb ? ca : cb);
 		return r;
@@ -303,9 +336,17 @@ struct aval aval_join(const struct aval *a, const struct aval *b)
 			     range_join(&a->r, &b->r));
 		r.maybe_null = a->maybe_null || b->maybe_null;
 		r.id = a->id == b->id && r.maybe_null ? a->id : 0;
-		if (a->region == REGION_PKT) {
-			r.id = same_pkt_base(a, b) ? a->id : 0;
-			r.map = r.id ? a->map : 0;
+		if (a->region == REGION_PKT && same_pkt_base(a, b)) {
+			r.id = a->id;
+			r.map = a->map;
+			r.kc = a->kc && b->kc;
+		} else if (a->region == REGION_PKT) {
+			/* (either with a variable part, the join may have one: aval.h) */
+			int16_t ca = aval_pkt_fixed_lo(a), cb = aval_pkt_fixed_lo(b);
+
+			r.id = a->id == AVAL_PKT_NEG || b->id == AVAL_PKT_NEG ? AVAL_PKT_NEG :
+			       aval_pkt_novar(a) && aval_pkt_novar(b) ? 0 : AVAL_PKT_VAR;
+			r.map = r.id == AVAL_PKT_VAR ? (uint16_t)(ca < cb ? ca : cb) : 0;
 		}
 		if (a->region == REGION_CALLER_STACK) {
 			r.map = caller_join(a->map, b->map);
@@ -371,7 +412,7 @@ struct aval aval_alu(uint8_t op, bool is64, bool sign, const struct aval *a, con
 		r = *a;
 		r.src = SRC_FLOW;
 		r.r = range_alu(op, true, false, &a->r, &b->r);
-		pkt_unbase(&r);	/* the transfer gives it its base again (pkt_var_step) */
+		pkt_off_moved(&r, a, op == BPF_ADD ? b->r.smin : -(__int128)b->r.smax, aval_kconst(b));
 		caller_moved(&r, a, op == BPF_ADD ? b->r.smin : -(__int128)b->r.smax);
 		return r;
 	}
@@ -379,7 +420,7 @@ struct aval aval_alu(uint8_t op, bool is64, bool sign, const struct aval *a, con
 		r = *b;
 		r.src = SRC_FLOW;
 		r.r = range_alu(op, true, false, &b->r, &a->r);
-		pkt_unbase(&r);
+		pkt_off_moved(&r, b, a->r.smin, aval_kconst(a));
 		caller_moved(&r, b, a->r.smin);
 		return r;
 	}
@@ -452,7 +493,11 @@ struct aval aval_add_scaled(const struct aval *a, uint64_t step, uint64_t kmin, 
 		return aval_top();
 	r = *a;
 	r.r = range_add_scaled(&a->r, step, kmin, kmax, width);
-	pkt_unbase(&r);
+	/* (one constant per path: the kernel walks the iterations apart) */
+	pkt_off_moved(&r, a, (int64_t)step >= 0 ? (__int128)(int64_t)step * (kmin < (1ull << 40) ?
+									 kmin : 1ull << 40)
+		  : kmax < (1ull << 40) ? (__int128)(int64_t)step * kmax : (__int128)INT64_MIN,
+		  true);
 	aval_drop_pkt_len(&r);
 	if (kmax < (1ull << 40) && (int64_t)step > -(1ll << 20) && (int64_t)step < (1ll << 20))
 		caller_moved(&r, a, (__int128)(int64_t)step * ((int64_t)step >= 0 ? kmin : kmax));
@@ -472,7 +517,12 @@ struct aval aval_add_accum(const struct aval *a, const struct aval *d, uint64_t 
 		return aval_top();
 	r = *a;
 	r.r = range_add_accum(&a->r, &d->r, kmin, kmax, is64);
-	pkt_unbase(&r);
+	if (!aval_kconst(d))
+		r.kc = 0;
+	pkt_off_moved(&r, a, d->r.smin >= 0 ? (__int128)d->r.smin * (kmin < (1ull << 40) ? kmin
+									  : 1ull << 40)
+		  : kmax < (1ull << 40) ? (__int128)d->r.smin * kmax : (__int128)INT64_MIN,
+		  aval_kconst(d));
 	aval_drop_pkt_len(&r);
 	if (r.region == REGION_CALLER_STACK)
 		r.id = 0;	/* (its narrowing dropped: aval.h) */

@@ -118,7 +118,11 @@ struct aval {
 	uint8_t kind;
 	uint8_t region;		/* enum claim_region */
 	bool maybe_null;
-	uint8_t src;		/* enum claim_source, for reports */
+	uint8_t src : 7;	/* enum claim_source, for reports */
+	/* A scalar that is one number on every path the kernel walks, though this value joins
+	 * several (aval_kconst below); a packet pointer of an id without a variable part
+	 * (aval_pkt_novar) */
+	uint8_t kc : 1;
 	uint16_t map;
 	/* A maybe_null pointer's identity, as the kernel's register ids: every value holding
 	 * id X equals the result of the latest run of the lookup that issued X (the call's pc,
@@ -156,15 +160,71 @@ static inline int64_t aval_caller_lo(const struct aval *a, uint32_t f)
  * CALLER_SELF frame is owner's (aval.h above); other values as they are. */
 struct aval aval_caller_rebase(const struct aval *a, uint32_t owner);
 
-/* Packet pointers (REGION_PKT) use id and map otherwise, as the kernel's packet pointer ids: id
- * X != 0 says the value is base_X + c exactly, where base_X is the packet pointer that the
- * latest run of the instruction issuing X (pkt + a variable, aval_null_id of its pc) produced
- * and c = (int16_t)map; every copy of it shares X, each with its own c.  What a comparison with
- * data_end proves of base_X is the state's (absint.h: pkt_var).  id 0: no such relation (map
- * then means nothing). */
+/* Packet pointers (REGION_PKT) use id and map otherwise, as the kernel tracks a packet pointer:
+ * a fixed offset, a variable part (var_off, never below 0 where it is read: check_packet_access)
+ * and an id, fresh at every pkt += var, whose holders alone a comparison with data_end gives a
+ * range past their fixed offset (find_good_pkt_pointers).
+ *  - id 0: no variable part on any path: data plus a number that is one constant on every path
+ *    the kernel walks (r, the offsets of all of them: the kernel's fixed offset on each).
+ *  - id X (aval_null_id of the pc of the instruction that issued it): the value is base_X + c,
+ *    c = (int16_t)map, where base_X is what the latest run of that instruction took as base,
+ *    every copy sharing X with its own c; c is at most the kernel's fixed offset, and by the
+ *    same number on every holder of X; the variable part is not negative.  What a comparison
+ *    with data_end proves of base_X is the state's (absint.h: pkt_var).  With kc, no variable
+ *    part either (data + a constant per path, as id 0, a number that is no constant in this
+ *    value added: base_X relates the holders, and data's bytes hold too).
+ *  - AVAL_PKT_VAR: the same of a base not known (a join of pointers of different bases, a loop
+ *    header, a call's boundary): c still a least fixed offset, nothing proven past the base.
+ *  - AVAL_PKT_NEG: a variable part that may be negative (pkt -= var, pkt += a number that may
+ *    be negative): the kernel refuses every access ("min value is negative").
+ * aval_null_id issues neither of the last two. */
 static inline int16_t aval_pkt_c(const struct aval *a)
 {
 	return a->id ? (int16_t)a->map : 0;
+}
+#define AVAL_PKT_VAR 0xfffeu
+#define AVAL_PKT_NEG 0xfffdu
+/* A least fixed offset of packet pointer a (the least of r where it has no variable part),
+ * clamped to what c holds. */
+static inline int16_t aval_pkt_fixed_lo(const struct aval *a)
+{
+	int64_t c = a->id ? aval_pkt_c(a) : a->r.smin;
+
+	return (int16_t)(c < INT16_MIN ? INT16_MIN : c > INT16_MAX ? INT16_MAX : c);
+}
+/* Whether packet pointer a has no variable part (aval.h above: data + a constant per path). */
+static inline bool aval_pkt_novar(const struct aval *a)
+{
+	return !a->id || (a->kc && a->id != AVAL_PKT_VAR && a->id != AVAL_PKT_NEG);
+}
+/* Drops a's identity: a packet pointer with a variable part keeps that it has one, and its
+ * least fixed offset. */
+static inline void aval_drop_id(struct aval *a)
+{
+	if (a->kind == AV_PTR && a->region == REGION_PKT && a->id) {
+		if (aval_pkt_novar(a)) {
+			a->id = 0;
+			a->map = 0;
+		} else if (a->id != AVAL_PKT_NEG) {
+			a->id = AVAL_PKT_VAR;
+		}
+		a->kc = 0;
+		return;
+	}
+	a->id = 0;
+}
+
+/* Whether scalar a is one number on every path the kernel walks: a constant, or (kc) a value
+ * made only of constants by copies, joins and the operations the kernel keeps exact on constants
+ * (absint_transfer.c: kc_alu), a loop counter of a constant start and step included, as the
+ * kernel walks a loop iteration by iteration.  Not where the kernel widens: at an iterator's
+ * next call, a may_goto and a callback (widen_imprecise_scalars; absint_transfer.c, the header
+ * summary), nor what memory, a helper or an argument of unknown source gives (every
+ * constructor clears it).  data + such a value is data plus a fixed offset for the kernel (id
+ * 0, aval.h below), any other number added to a packet pointer a variable part. */
+static inline bool aval_kconst(const struct aval *a)
+{
+	return a->kind == AV_SCALAR && (a->kc || range_is_const(&a->r));
 }
 
 /* A scalar may carry a relation to the packet's length L = data_end - data, as PREVAIL's
@@ -253,12 +313,12 @@ static inline bool aval_equal(const struct aval *a, const struct aval *b)
 	if (a->kind == AV_PTR && (a->region != b->region ||
 				  (a->map != b->map && a->region != REGION_PKT) ||
 				  a->maybe_null != b->maybe_null || a->id != b->id ||
-				  aval_pkt_c(a) != aval_pkt_c(b)))
+				  aval_pkt_c(a) != aval_pkt_c(b) || a->kc != b->kc))
 		return false;
 	/* scalars: the same relation to the packet's length, or none on both */
 	la = aval_pkt_len(a, &ca);
 	lb = aval_pkt_len(b, &cb);
-	if (la != lb || (la && ca != cb))
+	if (la != lb || (la && ca != cb) || aval_kconst(a) != aval_kconst(b))
 		return false;
 	return range_equal(&a->r, &b->r);
 }
