@@ -80,6 +80,11 @@ int ebpf_map_field_parse(struct ebpf_map_def *def, const char *tok, const char *
 		{ "kptr_ref=", EBPF_FIELD_KPTR_REF, 8 },
 	};
 
+	/* (not fields: the program's access to the values, check_map_access_type) */
+	if (!strcmp(tok, "rdonly_prog") || !strcmp(tok, "wronly_prog")) {
+		def->flags |= tok[0] == 'r' ? BPF_F_RDONLY_PROG : BPF_F_WRONLY_PROG;
+		return 1;
+	}
 	for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
 		size_t n = strlen(t[k].word);
 		const char *p = tok + n, *obj = "";
@@ -120,6 +125,10 @@ int ebpf_map_field_parse(struct ebpf_map_def *def, const char *tok, const char *
 
 void ebpf_map_fields_print(struct sbuf *sb, const struct ebpf_map_def *def)
 {
+	if (def->flags & BPF_F_RDONLY_PROG)
+		sbuf_puts(sb, " rdonly_prog");
+	if (def->flags & BPF_F_WRONLY_PROG)
+		sbuf_puts(sb, " wronly_prog");
 	for (uint8_t k = 0; k < def->nfields && k < EBPF_MAP_FIELDS; k++) {
 		const struct ebpf_map_field *f = &def->fields[k];
 

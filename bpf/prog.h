@@ -74,12 +74,14 @@ void ebpf_map_field_add(struct ebpf_map_def *def, uint8_t kind, uint32_t off, ui
 const struct ebpf_map_field *ebpf_map_field_at(const struct ebpf_map_def *def, int64_t lo,
 					       int64_t hi);
 /* One "-- maps" token of a special field ("spin_lock=OFF", "kptr=OFF:STRUCT" for a
- * __kptr_untrusted, "kptr_ref=OFF:STRUCT" for a __kptr): 1 when tok is one and was added to def,
- * 0 when tok is no such token, -EINVAL (with *why) when it is one but wrong. */
+ * __kptr_untrusted, "kptr_ref=OFF:STRUCT" for a __kptr) or of the program's access to the values
+ * ("rdonly_prog", "wronly_prog": BPF_F_RDONLY_PROG, BPF_F_WRONLY_PROG in .flags): 1 when tok is
+ * one and was added to def, 0 when tok is no such token, -EINVAL (with *why) when it is one but
+ * wrong. */
 int ebpf_map_field_parse(struct ebpf_map_def *def, const char *tok, const char **why);
 struct sbuf;
-/* The fields of def that "-- maps" lines can say, as those tokens, each after a space; the
- * timer is .timer's ("timer=OFF"), printed by the caller. */
+/* The fields and access flags of def that "-- maps" lines can say, as those tokens, each after
+ * a space; the timer is .timer's ("timer=OFF"), printed by the caller. */
 void ebpf_map_fields_print(struct sbuf *sb, const struct ebpf_map_def *def);
 
 /* A kfunc call of an ELF object (a call to an extern function): its name, kept for reports,

@@ -152,7 +152,8 @@ static int parse_type(struct casefile *cf, struct diag *d)
  * prints; default mapN), for arrays and hashes "timer=OFF": a struct bpf_timer at that offset
  * of the value (8-aligned, 16 bytes; ebpf_map_def.timer), its special fields "spin_lock=OFF",
  * "kptr=OFF:STRUCT" (a __kptr_untrusted to the kernel's struct STRUCT), "kptr_ref=OFF:STRUCT"
- * (a __kptr; ebpf_map_def.fields), and for maps of maps, "inner=N": the line (from 0) of the inner
+ * (a __kptr; ebpf_map_def.fields), "rdonly_prog" / "wronly_prog" (BPF_F_RDONLY_PROG /
+ * BPF_F_WRONLY_PROG: the program may only read / only write the values), and for maps of maps, "inner=N": the line (from 0) of the inner
  * map's definition, the template every inner map matches; "ringbuf entries=N" or
  * "user_ringbuf entries=N" (a power of 2 of pages, no key nor value); blank lines and '#'
  * comments are skipped. */
@@ -223,7 +224,7 @@ static int parse_maps(struct casefile *cf, struct diag *d)
 					    "hash_of_maps|percpu_array|percpu_hash|lru_hash|"
 					    "lru_percpu_hash key=K value=V entries=N [name=NAME] "
 					    "[inner=LINE] [timer=OFF] [spin_lock=OFF] [kptr=OFF:STRUCT] "
-					    "[kptr_ref=OFF:STRUCT]' (all nonzero; inner= only for maps "
+					    "[kptr_ref=OFF:STRUCT] [rdonly_prog] [wronly_prog]' (all nonzero; inner= only for maps "
 					    "of maps, timer= and the fields for arrays and hashes) or "
 					    "'ringbuf|user_ringbuf entries=N [name=NAME]'");
 		if ((seen & 32) && (timer % 8 || timer > vs || vs - timer < 16))
@@ -257,6 +258,7 @@ static int parse_maps(struct casefile *cf, struct diag *d)
 		m->timer = seen & 32 ? timer + 1 : 0;
 		m->nfields = fields.nfields;
 		memcpy(m->fields, fields.fields, sizeof(m->fields));
+		m->flags = fields.flags;
 		o->map_cnt++;
 	}
 	/* an inner map is a map of the section that is no map of maps */

@@ -2207,6 +2207,7 @@ static const struct twin_piece prologue_loops[] = {
 	TWIN_PIECE(p_map_len, p_map_len_over, map_len_loop),
 	TWIN_PIECE(p_stack_align, p_stack_align_bad, gi_align_loop),
 	TWIN_PIECE(p_krules, p_krules_bad, gi_krules),
+	TWIN_PIECE(p_access, p_access_bad, gi_access),
 	TWIN_PIECE(p_dynptr_kf, p_dynptr_kf_unsafe, gi_dynptr_kf),	/* (last: the context) */
 };
 static const struct twin_piece call_pieces[] = {
@@ -2252,8 +2253,9 @@ static void prologue(struct gi *g, int l_short)
 	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA, BPF_REG_2);
 	if (g->use_pkt)
 		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA_END, BPF_REG_3);
-	/* (p_dynptr_kf's bpf_dynptr_from_xdp, after the other prologue loops, takes the context) */
-	if (g->k->p_dynptr_kf || g->k->p_dynptr_kf_unsafe)
+	/* (p_dynptr_kf's bpf_dynptr_from_xdp, after the other prologue loops, takes the context;
+	 * p_access's sign-extending load reads it too) */
+	if (g->k->p_dynptr_kf || g->k->p_dynptr_kf_unsafe || g->k->p_access || g->k->p_access_bad)
 		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DKF_CTX, BPF_REG_1);
 	for (size_t i = 0; i < sizeof(prologue_loops) / sizeof(prologue_loops[0]); i++)
 		twin_piece(g, &prologue_loops[i]);
@@ -2446,7 +2448,10 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 	gi_calls_finish(g);
 	if (out->max_steps > knobs->step_budget)
 		out->flags |= GEN_PROG_HUGE;
-	if (g->use_map || g->use_ringbuf || g->use_urb || g->use_timer || g->use_fields) {
+	/* (p_access's map 6 after every other) */
+	bool all = g->use_fields || g->use_access;
+
+	if (g->use_map || g->use_ringbuf || g->use_urb || g->use_timer || all) {
 		struct ebpf_map_def *m = &out->maps[0];
 
 		out->map_cnt = 1;
@@ -2458,7 +2463,7 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		m->value_size = GEN_MAP_VALUE_SIZE;
 		m->max_entries = g->map0_entries ? g->map0_entries : GEN_MAP_ENTRIES;
 	}
-	if (g->use_ringbuf || g->use_urb || g->use_timer || g->use_fields) {
+	if (g->use_ringbuf || g->use_urb || g->use_timer || all) {
 		struct ebpf_map_def *m = &out->maps[GEN_MAP_RINGBUF];
 
 		out->map_cnt = GEN_MAP_RINGBUF + 1;
@@ -2466,7 +2471,7 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		m->type = BPF_MAP_TYPE_RINGBUF;
 		m->max_entries = GEN_RINGBUF_SIZE;
 	}
-	if (g->use_urb || g->use_timer || g->use_fields) {
+	if (g->use_urb || g->use_timer || all) {
 		struct ebpf_map_def *m = &out->maps[GEN_MAP_URB];
 
 		out->map_cnt = GEN_MAP_URB + 1;
@@ -2474,7 +2479,7 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		m->type = BPF_MAP_TYPE_USER_RINGBUF;
 		m->max_entries = GEN_RINGBUF_SIZE;
 	}
-	if (g->use_timer || g->use_fields) {
+	if (g->use_timer || all) {
 		struct ebpf_map_def *m = &out->maps[GEN_MAP_TIMER];
 
 		out->map_cnt = GEN_MAP_TIMER + 1;
@@ -2485,7 +2490,7 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		m->max_entries = GEN_TIMER_ENTRIES;
 		m->timer = GEN_TIMER_OFF + 1;
 	}
-	if (g->use_timer2 || g->use_fields) {
+	if (g->use_timer2 || all) {
 		struct ebpf_map_def *m = &out->maps[GEN_MAP_TIMER2];
 
 		*m = out->maps[GEN_MAP_TIMER];
@@ -2493,7 +2498,7 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		strcpy(m->name, "gen_timer2");
 		m->value_size = GEN_TIMER2_VALUE;
 	}
-	if (g->use_fields) {
+	if (all) {
 		struct ebpf_map_def *m = &out->maps[GEN_MAP_FIELDS];
 
 		memset(m, 0, sizeof(*m));
@@ -2505,6 +2510,18 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		m->max_entries = GEN_FIELDS_ENTRIES;
 		ebpf_map_field_add(m, EBPF_FIELD_SPIN_LOCK, GEN_FIELDS_LOCK, 4, NULL);
 		ebpf_map_field_add(m, EBPF_FIELD_KPTR_UNREF, GEN_FIELDS_KPTR, 8, "task_struct");
+	}
+	if (g->use_access) {
+		struct ebpf_map_def *m = &out->maps[GEN_MAP_ACCESS];
+
+		memset(m, 0, sizeof(*m));
+		out->map_cnt = GEN_MAP_ACCESS + 1;
+		strcpy(m->name, "gen_access");
+		m->type = BPF_MAP_TYPE_ARRAY;
+		m->key_size = 4;
+		m->value_size = GEN_ACCESS_VALUE;
+		m->max_entries = 1;
+		m->flags = g->access_flags;
 	}
 	/* A packet and helper results to run it with: any bytes do, the metadata holds for all. */
 	gen_bytes(src, out->input, GEN_INPUT_LEN);

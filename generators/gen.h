@@ -188,6 +188,10 @@
 #define GEN_FIELDS_VALUE 32
 #define GEN_FIELDS_LOCK 4
 #define GEN_FIELDS_KPTR 8
+/* p_access: map 6 is an array of one value of GEN_ACCESS_VALUE bytes, BPF_F_RDONLY_PROG or
+ * BPF_F_WRONLY_PROG (maps 0-5 defined whether used or not) */
+#define GEN_MAP_ACCESS 6
+#define GEN_ACCESS_VALUE 16
 #define GEN_RINGBUF_SIZE 4096
 #define GEN_RINGBUF_RECORD 16
 
@@ -662,6 +666,14 @@
 	X(p_krules_bad, 0, 0, 100,                                                                 \
 	  "unsafe twin of p_krules: spilled 1-7 bytes into its slot, read past a spill's start, "  \
 	  "the slot's spill touched, or shifted by the width or a variable: the kernel loses it")  \
+	X(p_access, 0, 0, 100,                                                                     \
+	  "map 6 is read-only or write-only (BPF_F_RDONLY_PROG, BPF_F_WRONLY_PROG) to the "         \
+	  "program: the prologue reads its value, or writes it; and loads a scalar field of the "  \
+	  "context sign-extended (gen_krules.c)")                                                  \
+	X(p_access_bad, 0, 0, 100,                                                                 \
+	  "unsafe twin of p_access: a store into the read-only value, a load from the write-only " \
+	  "one, an atomic add into either, or a sign-extending load of a packet pointer field of " \
+	  "the context: the kernel refuses it")                                                    \
 	X(p_call_frames, 0, 0, 100,                                                                \
 	  "f(p) reads *p, called with a pointer into main's frame and, from h, into h's own: "      \
 	  "the pointer joins two frames")                                                          \
@@ -963,6 +975,13 @@ struct gen_loop {
 					 * plain loop in a for_each or user_ringbuf_drain callback,
 					 * a timer armed or bpf_find_vma called in a plain loop, or
 					 * a timer callback arming map 4's timer */
+#define GEN_PROG_ACCESS_UNSAFE (1ull << 56)	/* p_access_bad: a store into a
+						 * BPF_F_RDONLY_PROG map's value (a run traps),
+						 * a load from a BPF_F_WRONLY_PROG one's (no run
+						 * traps), an atomic add into either, or a
+						 * sign-extending load of the context's data,
+						 * data_end or data_meta (a run traps); the
+						 * kernel refuses it */
 #define GEN_PROG_NEST_UNSAFE (1ull << 47)	/* their twins: a callback's loop reading one past
 						 * its value or sample bytes, a timer armed on a
 						 * value that may be NULL (in a loop, or by a
@@ -1042,13 +1061,14 @@ struct gen_program {
 	size_t input_len;
 	uint8_t helper_data[GEN_HELPER_LEN];	/* results for prandom/ktime, in call order */
 	size_t helper_len;
-	struct ebpf_map_def maps[6];	/* the array map (p_map_hash: a hash map) when
+	struct ebpf_map_def maps[7];	/* the array map (p_map_hash: a hash map) when
 					 * map_cnt >= 1, the ring buffer when
 					 * map_cnt >= 2 (GEN_MAP_RINGBUF), the user ring buffer when
 					 * map_cnt >= 3 (GEN_MAP_URB), the timer map when map_cnt >= 4
 					 * (GEN_MAP_TIMER), the second timer map when map_cnt >= 5
-					 * (GEN_MAP_TIMER2), the fields map when map_cnt = 6
-					 * (GEN_MAP_FIELDS) */
+					 * (GEN_MAP_TIMER2), the fields map when map_cnt >= 6
+					 * (GEN_MAP_FIELDS), the read- or write-only map when
+					 * map_cnt = 7 (GEN_MAP_ACCESS) */
 	size_t map_cnt;
 	struct gen_loop loops[GEN_MAX_LOOPS];	/* main's loops in pc order, then the subprogram's */
 	size_t nloops;

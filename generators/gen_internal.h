@@ -234,6 +234,8 @@ struct gi {
 	bool use_timer;		/* a p_timer statement was emitted (map 3, GEN_MAP_TIMER) */
 	bool use_timer2;	/* ... arming map 4's timer too (GEN_MAP_TIMER2) */
 	bool use_fields;	/* a p_map_field statement was emitted (map 5, GEN_MAP_FIELDS) */
+	bool use_access;	/* the p_access piece was emitted (map 6, GEN_MAP_ACCESS) */
+	uint32_t access_flags;	/* ... with map 6's flags, BPF_F_RDONLY_PROG or BPF_F_WRONLY_PROG */
 	unsigned ntimers;	/* p_timer statements given a key of their own so far */
 	bool sub_called;
 	struct gi_sub subs[GI_MAX_SUBS];
@@ -418,6 +420,10 @@ void gi_emit_sub_ret(struct gi *g, struct gi_sub *s);
 /* gen_krules.c: p_krules (p_krules_bad): a packet offset through a spill or a shift the kernel
  * keeps (the twin: loses) */
 void gi_krules(struct gi *g, bool bad);
+/* ... and p_access (p_access_bad): map 6's value read (read-only map) or written
+ * (write-only map), a scalar context field loaded sign-extended; the twin does what the map's
+ * flag forbids or loads a packet pointer field sign-extended */
+void gi_access(struct gi *g, bool bad);
 void gi_pkt_join(struct gi *g, bool past);	/* p_pkt_join's piece (gen_pkt.c) */
 /* gen_dead.c: dead-entry shapes of the prologue (p_dead_branch, p_dead_outer and their twins) */
 void gi_dead_branch(struct gi *g, bool bad);

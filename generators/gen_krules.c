@@ -28,6 +28,20 @@
  * notes the instruction (interp_result.alu_refused).  The slot is one of main's variable homes in
  * fp-208 .. fp-32, which hold nothing yet in the prologue and are written before they are read
  * later; r0, r4 and r5 are clobbered (r1, r2 and r3 kept).
+ *
+ * And p_access with its twin p_access_bad (aud24), what a program may read or write how: map 6
+ * (GEN_MAP_ACCESS, one value of GEN_ACCESS_VALUE bytes) is BPF_F_RDONLY_PROG or BPF_F_WRONLY_PROG
+ * (check_map_access_type), and the context's packet pointer fields are not loaded sign-extended
+ * (xdp_is_valid_access: BPF_MEMSX).  The piece loads a scalar field of the context (ingress_ifindex
+ * or rx_queue_index) sign-extended, looks map 6's value up and, when found, reads it (read-only)
+ * or writes it (write-only), 1-8 bytes aligned anywhere in the value.  The twin does one thing the
+ * kernel forbids: a store (BPF_ST or a register) into the read-only value, a load from the
+ * write-only one, an atomic add (which reads and writes) into either, or the sign-extending load
+ * of data, data_end or data_meta instead of the scalar field: GEN_PROG_ACCESS_UNSAFE.  The kernel
+ * refuses each twin; a run traps on the write into the read-only value (the interpreter's
+ * BPF_F_RDONLY_PROG) and on the sign-extending load of a packet pointer, not on a read of the
+ * write-only value, whose bytes are there.  The context is read from GEN_FP_DKF_CTX, where the
+ * prologue spills it for this piece too; r0-r5 clobbered.
  */
 #include "generators/gen_internal.h"
 
@@ -124,4 +138,43 @@ void gi_krules(struct gi *g, bool bad)
 	gi_ldx(g, BPF_B, BPF_REG_0, BPF_REG_5, 0);
 	if (bad)
 		g->p->flags |= GEN_PROG_KRULE_UNSAFE;
+}
+
+void gi_access(struct gi *g, bool bad)
+{
+	bool ro = gen_bool(g->src, 50), ctx_bad = bad && gen_bool(g->src, 25);
+	bool map_bad = bad && !ctx_bad, atomic = map_bad && gen_bool(g->src, 34);
+	unsigned sz = atomic ? 2 + gen_pick(g->src, 2) : gen_pick(g->src, 4);
+	int16_t off = (int16_t)((1 << sz) * gen_pick(g->src, GEN_ACCESS_VALUE >> sz));
+	/* (data, data_end, data_meta; ingress_ifindex, rx_queue_index) */
+	static const int16_t ptr_field[] = { 0, 4, 8 }, scalar_field[] = { 12, 16 };
+	int end = gi_label(g);
+
+	gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_DKF_CTX);
+	gi_emit(g, (struct bpf_insn){ .code = BPF_LDX | BPF_MEMSX | BPF_W, .dst_reg = BPF_REG_3,
+				      .src_reg = BPF_REG_1,
+				      .off = ctx_bad ? ptr_field[gen_pick(g->src, 3)]
+						     : scalar_field[gen_pick(g->src, 2)] });
+	gi_st(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, 0);
+	gi_ld_map(g, BPF_REG_1, GEN_MAP_ACCESS);
+	gi_alux(g, true, BPF_MOV, BPF_REG_2, EBPF_REG_FP);
+	gi_alu(g, true, BPF_ADD, BPF_REG_2, GEN_FP_KEY);
+	gi_call_helper(g, BPF_FUNC_map_lookup_elem);
+	gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, end);
+	gi_mov_const(g, BPF_REG_1, gen_pick(g->src, 100), true);
+	if (atomic)	/* lock *(u32/u64 *)(r0 + off) += r1 */
+		gi_emit(g, (struct bpf_insn){ .code = BPF_STX | BPF_ATOMIC | sizes[sz],
+					      .dst_reg = BPF_REG_0, .src_reg = BPF_REG_1,
+					      .off = off, .imm = BPF_ADD });
+	else if (ro == map_bad && gen_bool(g->src, 50))
+		gi_st(g, sizes[sz], BPF_REG_0, off, (int32_t)gen_pick(g->src, 100));
+	else if (ro == map_bad)
+		gi_stx(g, sizes[sz], BPF_REG_0, off, BPF_REG_1);
+	else
+		gi_ldx(g, sizes[sz], BPF_REG_1, BPF_REG_0, off);
+	gi_bind(g, end);
+	g->use_access = true;
+	g->access_flags = ro ? BPF_F_RDONLY_PROG : BPF_F_WRONLY_PROG;
+	if (bad)
+		g->p->flags |= GEN_PROG_ACCESS_UNSAFE;
 }

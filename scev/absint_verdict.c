@@ -167,6 +167,19 @@ static void verify_alignment(struct scev_verdict *v, const struct aval *a, uint3
 			   : "an atomic instruction's access must be aligned to its size");
 }
 
+/* Whether off is one of the context's packet pointer fields of 4 bytes (data, data_end,
+ * data_meta of xdp_md or __sk_buff). */
+static bool ctx_pkt_field(enum ebpf_ctx_model m, int64_t off)
+{
+	if (m == EBPF_CTX_XDP)
+		return off == offsetof(struct xdp_md, data) ||
+		       off == offsetof(struct xdp_md, data_end) ||
+		       off == offsetof(struct xdp_md, data_meta);
+	return m == EBPF_CTX_SKB && (off == offsetof(struct __sk_buff, data) ||
+				     off == offsetof(struct __sk_buff, data_end) ||
+				     off == offsetof(struct __sk_buff, data_meta));
+}
+
 /* Checks one memory access of size bytes at regs[reg] + off. */
 static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			  uint32_t pc, unsigned reg, int16_t off, unsigned size, bool write)
@@ -207,6 +220,11 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 		if (lo < 0 || hi > vs)
 			VFAIL(VERDICT_UNSAFE, pc, "map value access [%lld, %lld) outside [0, %u)",
 			      absint_ll_sat(lo), absint_ll_sat(hi), vs);
+		/* the kernel's check_map_access_type: a load, an atomic's read, a helper's read
+		 * (any size, 0 too) of a BPF_F_WRONLY_PROG map's value */
+		if (!write && a->map < cx->nmaps && (cx->maps[a->map].flags & BPF_F_WRONLY_PROG))
+			VFAIL(VERDICT_UNSAFE, pc, "read from the write-only map '%s' "
+			      "(BPF_F_WRONLY_PROG)", cx->maps[a->map].name);
 		/* check_map_access: no load, store or helper touches a special field */
 		if (absint_timer_overlaps(cx, a->map, lo, hi))
 			VFAIL(VERDICT_UNSAFE, pc, "bpf_timer cannot be accessed directly by load/store "
@@ -270,6 +288,13 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 		if (a->r.smin != 0)
 			VFAIL(VERDICT_UNSAFE, pc, "dereference of modified ctx ptr R%u off=%lld "
 			      "disallowed", reg, (long long)a->r.smin);
+		/* xdp_is_valid_access, bpf_skb_is_valid_access, flow_dissector_is_valid_access: no
+		 * sign-extending load (BPF_MEMSX) of a packet pointer field, whose value it would
+		 * not be */
+		if (ebpf_class(&cx->insns[pc]) == BPF_LDX && ebpf_mode(&cx->insns[pc]) == BPF_MEMSX &&
+		    ctx_pkt_field(cx->ctx_model, (int64_t)lo))
+			VFAIL(VERDICT_UNSAFE, pc, "invalid bpf_context access off=%lld size=%u: a "
+			      "sign-extending load of a packet pointer field", absint_ll_sat(lo), size);
 		if (cx->ctx_model == EBPF_CTX_XDP) {
 			if (write || size != 4 || lo < 0 || hi > (__int128)sizeof(struct xdp_md) || lo % 4)
 				VFAIL(VERDICT_UNSAFE, pc, "invalid xdp_md access (%s %u bytes at %lld)",

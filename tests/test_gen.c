@@ -616,7 +616,8 @@ struct run_stats {
 	 GEN_PROG_ARGS_LAST_UNSAFE | GEN_PROG_HASH_UNSAFE | GEN_PROG_PCPU_UNSAFE |                \
 	 GEN_PROG_DEAD_ENTRY_UNSAFE | GEN_PROG_VMA_UNSAFE | GEN_PROG_TIMER_TWO_UNSAFE |           \
 	 GEN_PROG_MAP_LEN_UNSAFE | GEN_PROG_U64_PTR_UNSAFE | GEN_PROG_CB_CTX_UNSAFE |                \
-	 GEN_PROG_LOOP_CB_UNSAFE | GEN_PROG_SUB_RET_UNSAFE | GEN_PROG_NEST_UNSAFE)
+	 GEN_PROG_LOOP_CB_UNSAFE | GEN_PROG_SUB_RET_UNSAFE | GEN_PROG_NEST_UNSAFE |               \
+	 GEN_PROG_ACCESS_UNSAFE)
 
 /* Runs p on input (GEN_INPUT_LEN bytes) with every header watched; returns the trap. */
 static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
@@ -626,10 +627,10 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 	static struct watch w;
 	static uint8_t probes[GEN_MAX_INSNS];
 	uint8_t pkt[GEN_INPUT_LEN], values[GEN_MAP_ENTRIES * GEN_MAP_VALUE_SIZE] = { 0 };
-	struct interp_map map[6] = { { .def = p->maps[0], .values = values },
+	struct interp_map map[7] = { { .def = p->maps[0], .values = values },
 				     { .def = p->maps[1] }, { .def = p->maps[2] },
 				     { .def = p->maps[3] }, { .def = p->maps[4] },
-				     { .def = p->maps[5] } };
+				     { .def = p->maps[5] }, { .def = p->maps[6] } };
 	struct interp_env env = { .ctx_kind = check_ctx_kind(p->prog_type),
 				  .prog_type = p->prog_type, .input = pkt, .input_len = GEN_INPUT_LEN,
 				  .helper_data = p->helper_data, .helper_len = p->helper_len,
@@ -842,10 +843,10 @@ static enum interp_trap run_frames(const struct gen_program *p, const struct cgr
 {
 	static uint8_t probes[GEN_MAX_INSNS];
 	uint8_t pkt[GEN_INPUT_LEN], values[GEN_MAP_ENTRIES * GEN_MAP_VALUE_SIZE] = { 0 };
-	struct interp_map map[6] = { { .def = p->maps[0], .values = values },
+	struct interp_map map[7] = { { .def = p->maps[0], .values = values },
 				     { .def = p->maps[1] }, { .def = p->maps[2] },
 				     { .def = p->maps[3] }, { .def = p->maps[4] },
-				     { .def = p->maps[5] } };
+				     { .def = p->maps[5] }, { .def = p->maps[6] } };
 	struct interp_env env = { .ctx_kind = check_ctx_kind(p->prog_type),
 				  .prog_type = p->prog_type, .input = pkt, .input_len = GEN_INPUT_LEN,
 				  .helper_data = p->helper_data, .helper_len = p->helper_len,
@@ -3270,6 +3271,97 @@ static void krule_program(void *arg, const struct twin_run *r)
 	}
 }
 
+/* p_access and its unsafe twin p_access_bad (generators/gen_krules.c): map 6 is
+ * BPF_F_RDONLY_PROG or BPF_F_WRONLY_PROG, the prologue reads or writes its value as the flag
+ * allows, and loads a scalar field of the context sign-extended (the twin: the map's value as the
+ * flag forbids, or an atomic add, which does both; or data, data_end or data_meta sign-extended).
+ * Judged by the verdict (no twin called safe, most safe forms called safe), by the interpreter (a
+ * run traps on memory exactly when it writes the read-only value or loads the packet pointer
+ * sign-extended; a read of the write-only value is harmless, no run traps) and by the kernel on
+ * the first 25 of each where bpf() works: it refuses every twin and accepts every safe form
+ * bpfscev calls safe. */
+struct access_counts {
+	unsigned safe, flagged, twin_safe, traps, wo, ldsx, loaded[2], refused[2];
+};
+
+/* Whether p loads a packet pointer field of the context sign-extended (xdp_md's data, data_end,
+ * data_meta: BPF_MEMSX, 4 bytes, at 0, 4 or 8). */
+static bool has_ldsx_pkt_field(const struct gen_program *p)
+{
+	for (size_t pc = 0; pc < p->len; pc++)
+		if (p->insns[pc].code == (BPF_LDX | BPF_MEMSX | BPF_W) && p->insns[pc].off >= 0 &&
+		    p->insns[pc].off <= 8)
+			return true;
+	return false;
+}
+
+static void access_program(void *arg, const struct twin_run *r)
+{
+	struct access_counts *c = arg;
+	const struct ebpf_map_def *m = &r->p->maps[GEN_MAP_ACCESS];
+	bool ro, ldsx = has_ldsx_pkt_field(r->p), safe = false;
+	enum interp_trap t;
+	struct scev_verdict v;
+
+	CHECK(!!(r->p->flags & GEN_PROG_ACCESS_UNSAFE) == r->twin && r->p->map_cnt == 7 &&
+		      (m->flags == BPF_F_RDONLY_PROG || m->flags == BPF_F_WRONLY_PROG) &&
+		      (!ldsx || r->twin),
+	      TW "flag %d, %zu maps, map 6's flags 0x%x, %s sign-extending load of a packet pointer",
+	      TW_ARGS(r), !!(r->p->flags & GEN_PROG_ACCESS_UNSAFE), r->p->map_cnt, m->flags,
+	      ldsx ? "a" : "no");
+	ro = m->flags == BPF_F_RDONLY_PROG;
+	c->flagged += r->twin && (r->p->flags & GEN_PROG_ACCESS_UNSAFE);
+	c->wo += r->twin && !ro && !ldsx;
+	c->ldsx += ldsx;
+	t = twin_trap(r, NULL);
+	CHECK(t == (r->twin && (ro || ldsx) ? INTERP_TRAP_MEM : INTERP_OK),
+	      TW "%s map%s: the run ends %d", TW_ARGS(r), ro ? "read-only" : "write-only",
+	      ldsx ? ", a packet pointer loaded sign-extended" : "", t);
+	c->traps += t == INTERP_TRAP_MEM;
+	if (twin_verdict(r, &v)) {
+		safe = v.kind == VERDICT_SAFE;
+		CHECK(!r->twin || !safe, TW "called safe", TW_ARGS(r));
+		c->safe += !r->twin && safe;
+		c->twin_safe += r->twin && safe;
+	}
+	if (r->seed < 7610000 + 25) {
+		struct verdict_report rep;
+
+		if (!twin_kernel_report(r, &rep))
+			return;
+		c->loaded[r->twin]++;
+		c->refused[r->twin] += !rep.kernel_accepted;
+		CHECK(r->twin ? !rep.kernel_accepted && !verdict_kernel_limit(rep.kernel_message)
+			      : verdict_classify(safe, rep.kernel_accepted, rep.kernel_message) !=
+					VC_RULE_GAP,
+		      TW "called %s, the kernel %s: %s", TW_ARGS(r), safe ? "safe" : "not safe",
+		      rep.kernel_accepted ? "accepts" : "refuses", rep.kernel_message);
+		verdict_report__free(&rep);
+	}
+}
+
+static void test_access_knobs(void)
+{
+	static const struct twin_spec s = { { "p_access", "p_access_bad" }, 100, 7610000,
+					    100, { { "p_recursion", 0 }, { "p_call_chain", 0 },
+						   { "p_big_frame", 0 } } };
+	struct access_counts c = { 0 };
+
+	for_twin_programs(&s, access_program, &c);
+	CHECK(c.flagged == 100 && c.safe >= 80 && !c.twin_safe && c.wo >= 15 && c.ldsx >= 10 &&
+		      c.traps >= 30,
+	      "p_access: %u of 100 safe; p_access_bad: %u flagged, %u safe, %u reading the "
+	      "write-only map, %u loading a packet pointer sign-extended, %u trap", c.safe,
+	      c.flagged, c.twin_safe, c.wo, c.ldsx, c.traps);
+	if (!c.loaded[0])
+		check_skip_part("the kernel's verdicts (bpf() refused)");
+	printf("p_access: %u of 100 called safe, the kernel refuses %u of %u; "
+	       "p_access_bad: %u of 100 called safe (%u reading the write-only map, %u loading a "
+	       "packet pointer sign-extended, %u runs trap), the kernel refuses %u of %u\n", c.safe,
+	       c.refused[0], c.loaded[0], c.twin_safe, c.wo, c.ldsx, c.traps, c.refused[1],
+	       c.loaded[1]);
+}
+
 /* Issue 15's nested shapes (generators/gen_forms.c): p_cb_loop (a plain loop in a for_each or
  * user_ringbuf_drain callback), p_timer_loop (a timer armed in a plain loop), p_vma_loop
  * (bpf_find_vma called in a plain loop) and p_timer_cross (a timer callback arming map 4's
@@ -4626,6 +4718,7 @@ int main(void)
 	test_cb_two_ctx_knobs();
 	test_sub_ret_knobs();
 	test_krules_knobs();
+	test_access_knobs();
 	test_nest_knobs();
 	test_default_mix();
 	test_other_forms();

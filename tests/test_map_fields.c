@@ -99,7 +99,8 @@ static void tokens(void)
 {
 	static const char text[] = "-- asm\nr0 = 0\nexit\n-- maps\n"
 				   "hash key=4 value=48 entries=2 timer=16 spin_lock=4 "
-				   "kptr=32:task_struct kptr_ref=40:cgroup\n";
+				   "kptr=32:task_struct kptr_ref=40:cgroup wronly_prog\n"
+				   "array key=4 value=8 entries=1 rdonly_prog\n";
 	static const char *const bad[] = {
 		"spin_lock=2", "kptr=8", "kptr=12:task_struct", "spin_lock=16", "spin_lock=48",
 	};
@@ -121,8 +122,17 @@ static void tokens(void)
 		      m->fields[2].kind == EBPF_FIELD_KPTR_REF && !strcmp(m->fields[2].obj, "cgroup"),
 		      "tokens: %u fields", m->nfields);
 		ebpf_map_fields_print(&sb, m);
-		CHECK(sb.buf && !strcmp(sb.buf, " spin_lock=4 kptr=32:task_struct kptr_ref=40:cgroup"),
+		CHECK(sb.buf && !strcmp(sb.buf, " wronly_prog spin_lock=4 kptr=32:task_struct "
+						"kptr_ref=40:cgroup"),
 		      "tokens: printed '%s'", sb.buf ? sb.buf : "");
+		sbuf_free(&sb);
+		/* the access flags (check_map_access_type), read and written back */
+		CHECK(o->map_cnt == 2 && m->flags == BPF_F_WRONLY_PROG &&
+		      o->maps[1].flags == BPF_F_RDONLY_PROG && !o->maps[1].nfields,
+		      "tokens: flags 0x%x", m->flags);
+		ebpf_map_fields_print(&sb, &o->maps[1]);
+		CHECK(sb.buf && !strcmp(sb.buf, " rdonly_prog"), "tokens: printed '%s'",
+		      sb.buf ? sb.buf : "");
 		sbuf_free(&sb);
 	}
 	ebpf_object__free(o);

@@ -704,6 +704,20 @@ static bool ctx_access_ok(struct interp_state *st, uint32_t pc, uint64_t a, uint
 			 "only", acc_name(kind));
 		return false;
 	}
+	/* (xdp_is_valid_access, bpf_skb_is_valid_access: a packet pointer field is not loaded
+	 * sign-extended, a value it would not be) */
+	if ((ip->op == OP_LDXS_B || ip->op == OP_LDXS_H || ip->op == OP_LDXS_W) &&
+	    (st->env->ctx_kind == INTERP_CTX_XDP || st->env->ctx_kind == INTERP_CTX_SKB)) {
+		bool xdp = st->env->ctx_kind == INTERP_CTX_XDP;
+
+		for (size_t k = 0; k < 3; k++)
+			if (off == (xdp ? xdp_fields : skb_fields)[k].off) {
+				set_trap(st, INTERP_TRAP_MEM, pc, "sign-extending load of %llu bytes "
+					 "of the packet pointer at ctx+%llu: the verifier refuses it",
+					 (unsigned long long)size, (unsigned long long)off);
+				return false;
+			}
+	}
 	if (st->env->ctx_kind == INTERP_CTX_SKB &&
 	    (why = ebpf_skb_field_refused(st->env->prog_type, (int64_t)off, kind != ACC_LOAD))) {
 		set_trap(st, INTERP_TRAP_MEM, pc, "%s of %llu bytes at ctx+%llu: %s", acc_name(kind),
