@@ -2298,6 +2298,22 @@ static void reset(struct gen_program *p)
 	p->nglobals = 0;
 }
 
+/* Map idx of out, the last so far: an array of entries values of value_size bytes, keys of 4. */
+static struct ebpf_map_def *array_def(struct gen_program *out, size_t idx, const char *name,
+				      uint32_t value_size, uint32_t entries)
+{
+	struct ebpf_map_def *m = &out->maps[idx];
+
+	memset(m, 0, sizeof(*m));
+	out->map_cnt = idx + 1;
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	m->type = BPF_MAP_TYPE_ARRAY;
+	m->key_size = 4;
+	m->value_size = value_size;
+	m->max_entries = entries;
+	return m;
+}
+
 int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_knobs *knobs)
 {
 	struct gen_knobs def;
@@ -2499,30 +2515,15 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		m->value_size = GEN_TIMER2_VALUE;
 	}
 	if (all) {
-		struct ebpf_map_def *m = &out->maps[GEN_MAP_FIELDS];
+		struct ebpf_map_def *m = array_def(out, GEN_MAP_FIELDS, "gen_fields",
+						   GEN_FIELDS_VALUE, GEN_FIELDS_ENTRIES);
 
-		memset(m, 0, sizeof(*m));
-		out->map_cnt = GEN_MAP_FIELDS + 1;
-		strcpy(m->name, "gen_fields");
-		m->type = BPF_MAP_TYPE_ARRAY;
-		m->key_size = 4;
-		m->value_size = GEN_FIELDS_VALUE;
-		m->max_entries = GEN_FIELDS_ENTRIES;
 		ebpf_map_field_add(m, EBPF_FIELD_SPIN_LOCK, GEN_FIELDS_LOCK, 4, NULL);
 		ebpf_map_field_add(m, EBPF_FIELD_KPTR_UNREF, GEN_FIELDS_KPTR, 8, "task_struct");
 	}
-	if (g->use_access) {
-		struct ebpf_map_def *m = &out->maps[GEN_MAP_ACCESS];
-
-		memset(m, 0, sizeof(*m));
-		out->map_cnt = GEN_MAP_ACCESS + 1;
-		strcpy(m->name, "gen_access");
-		m->type = BPF_MAP_TYPE_ARRAY;
-		m->key_size = 4;
-		m->value_size = GEN_ACCESS_VALUE;
-		m->max_entries = 1;
-		m->flags = g->access_flags;
-	}
+	if (g->use_access)
+		array_def(out, GEN_MAP_ACCESS, "gen_access", GEN_ACCESS_VALUE, 1)->flags =
+			g->access_flags;
 	/* A packet and helper results to run it with: any bytes do, the metadata holds for all. */
 	gen_bytes(src, out->input, GEN_INPUT_LEN);
 	gen_bytes(src, out->helper_data, GEN_HELPER_LEN);
