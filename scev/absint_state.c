@@ -856,6 +856,19 @@ int astate__join_regs(struct astate *dst, const struct astate *src, bool widen, 
 				continue;
 			}
 		}
+		/* A number here whose bytes src holds in numbers too, but in cells of other
+		 * sizes (a narrow store's cut on one path, a store at a variable offset): a
+		 * number of no known value, as the kernel reads either path's bytes (its
+		 * STACK_MISC or a spilled number), not unknown bytes that may be a pointer. */
+		if (a->v.kind == AV_SCALAR &&
+		    astate__nums_over(src, a->off, a->off + a->size) == NUMS_ALL) {
+			v = absint_scalar_bytes(a->size);
+			if (!aval_equal(&v, &a->v))
+				changed = 1;
+			dst->cells[k] = *a;
+			dst->cells[k++].v = v;
+			continue;
+		}
 		changed = 1;	/* cell dropped */
 	}
 	dst->n = k;

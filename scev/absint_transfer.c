@@ -278,6 +278,32 @@ static int stack_misc(struct astate *s, int64_t lo, int64_t hi)
 	return 0;
 }
 
+/* A store of v at [off, off + size) of this frame, v not a pointer: the bytes of the cells it
+ * cuts that it does not write stay numbers of no known value, one cell each, where those cells
+ * held numbers (the kernel's STACK_MISC of the slot: save_register_state's narrow spill,
+ * scrub_spilled_slot), so that a fill of them reads a number (stack_fill); a cut pointer's
+ * bytes are left unknown. */
+static int stack_store_cut(struct astate *s, int64_t off, unsigned size, const struct aval *v)
+{
+	int64_t lo = off, hi = off, end = off + (int64_t)size;
+	struct aval u = absint_scalar_bytes(1);
+
+	for (uint32_t k = 0; k < s->n; k++) {
+		const struct acell *c = &s->cells[k];
+
+		if (c->off < end && off < c->off + c->size && c->v.kind == AV_SCALAR) {
+			lo = c->off < lo ? c->off : lo;
+			hi = c->off + c->size > hi ? c->off + c->size : hi;
+		}
+	}
+	if (astate__store(s, off, size, v))
+		return -ENOMEM;
+	for (int64_t o = lo; o < hi; o++)
+		if ((o < off || o >= end) && astate__store(s, o, 1, &u))
+			return -ENOMEM;
+	return 0;
+}
+
 /* The kernel's stack rules for numbers (kernel/bpf/verifier.c, privileged: bpf_capable), which
  * the runs do not share.  A write at [off, off + size) of this frame (v NULL: an atomic's result,
  * which the kernel writes with no register: check_atomic_rmw): a number written at an 8-aligned
@@ -293,8 +319,10 @@ static int stack_spill(struct astate *s, int64_t off, unsigned size, const struc
 	uint64_t z = 1;
 	bool spill = false;
 
-	if (v && (v->kind == AV_PTR || !(off % 8)))
+	if (v && v->kind == AV_PTR)
 		return astate__store(s, off, size, v);
+	if (v && !(off % 8))
+		return stack_store_cut(s, off, size, v);
 	for (uint32_t k = 0; k < s->n; k++)
 		spill = spill || s->cells[k].off == slot;
 	for (uint32_t k = 0; spill && k < s->n; k++)
@@ -302,15 +330,19 @@ static int stack_spill(struct astate *s, int64_t off, unsigned size, const struc
 			s->cells[k].v = absint_scalar_bytes(s->cells[k].size);
 	if (v && aval_is_const(v, &z) && !z)
 		u = *v;
-	return astate__store(s, off, size, &u);
+	return stack_store_cut(s, off, size, &u);
 }
 
 /* A read of [off, off + size) of this frame as the kernel fills it (check_stack_read_fixed_off):
  * a spill read whole, or narrower at its start, gives its value; bytes of a cell past its start
  * give 0 when the whole cell is 0, else a number of no known value (a zero spill's bytes, or
- * STACK_ZERO). */
+ * STACK_ZERO); bytes that all lie in cells holding numbers, though no one cell holds them all
+ * (a slot a narrow store cut: the kernel's STACK_MISC bytes, scrub_spilled_slot), a number of
+ * no known value too.  A byte no cell holds may be a spilled pointer's: unknown. */
 static struct aval stack_fill(const struct astate *s, int64_t off, unsigned size)
 {
+	struct aval v;
+
 	for (uint32_t k = 0; k < s->n; k++) {
 		const struct acell *c = &s->cells[k];
 		uint64_t z;
@@ -319,7 +351,59 @@ static struct aval stack_fill(const struct astate *s, int64_t off, unsigned size
 		    !(aval_is_const(&c->v, &z) && !z))
 			return absint_scalar_bytes(size);
 	}
-	return astate__load(s, off, size);
+	v = astate__load(s, off, size);
+	if (v.kind == AV_TOP && astate__nums_over(s, off, off + size) == NUMS_ALL)
+		return absint_scalar_bytes(size);
+	return v;
+}
+
+/* A store of v (NULL: an atomic's result) somewhere in [lo, hi) of this frame, its offset
+ * variable, as the kernel takes it (check_stack_write_var_off, privileged): every byte of the
+ * range becomes a number of no known value (STACK_MISC; a pointer spilled there is erased,
+ * whatever v is), but where v is 0, the bytes that hold 0 stay so (STACK_ZERO, a spill of 0).
+ * The runs agree: a byte of the range holds its old value or one of v's bytes, some number.
+ * The cells that overlap the range but reach past it go (their other bytes unknown, as the
+ * kernel's slot then is no spill).  Bytes outside the frame place nothing (the verdict refuses
+ * the access). */
+static int stack_write_var(struct astate *s, int64_t lo, int64_t hi, const struct aval *v)
+{
+	uint64_t z = 1;
+	bool zero = v && aval_is_const(v, &z) && !z;
+	uint32_t k = 0;
+
+	lo = lo < -FP_FRAME ? -FP_FRAME : lo;
+	hi = hi > 0 ? 0 : hi;
+	/* (the cells kept: zeros inside the range when v is 0, and those outside it) */
+	for (uint32_t j = 0; j < s->n; j++) {
+		const struct acell *c = &s->cells[j];
+		bool out = c->off + c->size <= lo || c->off >= hi;
+
+		if (out || (zero && c->off >= lo && c->off + c->size <= hi &&
+			    aval_is_const(&c->v, &z) && !z))
+			s->cells[k++] = *c;
+	}
+	s->n = k;
+	for (int64_t o = lo, n; o < hi; o += n) {
+		struct aval u;
+		bool kept = false;
+
+		n = !(o % 8) && o + 8 <= hi ? 8 : 1;
+		for (uint32_t j = 0; j < s->n && !kept; j++) {
+			const struct acell *c = &s->cells[j];
+
+			if (c->off <= o && o < c->off + c->size) {
+				kept = true;	/* (a zero kept: past it) */
+				n = c->off + c->size - o;
+			} else if (o < c->off && c->off < o + n)
+				n = 1;
+		}
+		if (kept)
+			continue;
+		u = absint_scalar_bytes((unsigned)n);
+		if (astate__store(s, o, (unsigned)n, &u))
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 /* Whether v = a op b is one number on every path where a and b are (aval.h aval_kconst): the
@@ -1048,6 +1132,10 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 			 a.r.smax + i->off + (int64_t)size <= 0 &&
 			 astate__zero_over(s, a.r.smin + i->off, a.r.smax + i->off + size))
 			v = aval_const(0);	/* (a variable offset into bytes all 0) */
+		else if (ptr_in(&a, REGION_STACK, NULL) && !cx->opts.unprivileged)
+			/* (any other read at a variable offset: a number, as the kernel reads
+			 * even a spilled pointer's bytes so, mark_reg_stack_read) */
+			v = absint_scalar_bytes(size);
 		else if (a.kind == AV_PTR && a.region == REGION_CTX) {
 			v = ctx_load(cx, &a, i->off, size);
 			if (v.kind == AV_PTR && v.maybe_null) {
@@ -1133,9 +1221,14 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 			    !a.maybe_null && a.r.smin >= -1024 && a.r.smax <= 1024) {
 				/* (a pointer into this frame or a caller's: these bytes of this
 				 * one, besides what absint_cb_note_write noted of the callers') */
-				astate__invalidate(s, a.r.smin + i->off, a.r.smax + i->off + size);
-				note_stack_write(en, pc, a.r.smin + i->off,
-						 a.r.smax + i->off + size);
+				int64_t lo = a.r.smin + i->off, hi = a.r.smax + i->off + size;
+
+				if (a.region == REGION_STACK && !atomic && !cx->opts.unprivileged) {
+					if (stack_write_var(s, lo, hi, &b))
+						return -ENOMEM;
+				} else
+					astate__invalidate(s, lo, hi);
+				note_stack_write(en, pc, lo, hi);
 			} else if (may_be_stack(&a) || a.kind == AV_SCALAR) {
 				/* an address we cannot place may be anywhere, the stack included */
 				s->n = 0;
@@ -1264,8 +1357,18 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 				/* else what the callees may write in this frame through pointers into
 				 * it, as for bpf_loop (scev.c checks the last pass against it) */
 				if (stack_arg && cx->outer_write) {
+					struct astate keep = { 0 };
+					int err;
+
+					/* (but for the values they wrote, as a callback's) */
 					stack_arg = false;
+					err = absint_cb_kept(cx, s, pc, &cx->outer_write[f], &keep);
 					call_writes(en, s, pc, &cx->outer_write[f]);
+					if (!err)
+						err = absint_cb_restore(s, &keep);
+					astate__free(&keep);
+					if (err)
+						return err;
 				}
 			} else if (i->src_reg == BPF_PSEUDO_KFUNC_CALL && !ebpf_srcbit(i) &&
 				   absint_dynptr_kfunc(cx, pc)) {
