@@ -969,7 +969,8 @@ struct gen_loop {
 						 * shifted by the width or a variable) and every
 						 * run computes right, or an immediate the
 						 * kernel refuses (a shift by +-width, a
-						 * division or modulo by 0; alu_refused):
+						 * division or modulo by 0; refused), or a
+						 * pointer spilled narrower than 8 bytes:
 						 * refused, no run traps */
 #define GEN_PROG_NEST (1ull << 46)	/* p_cb_loop, p_timer_loop, p_vma_loop, p_timer_cross: a
 					 * plain loop in a for_each or user_ringbuf_drain callback,

@@ -25,7 +25,9 @@
  * the read (the offset unbounded), no run traps.  And two the kernel refuses wherever it meets
  * them (check_alu_op, aud23): a shift by an immediate of +-width or 2 * width (masked: by 0),
  * a division by the immediate 0 (0) or a modulo by it (r4 kept); no run traps either, each
- * notes the instruction (interp_result.alu_refused).  The slot is one of main's variable homes in
+ * notes the instruction (interp_result.refused).  And one more spill form: the packet pointer
+ * r5 stored in 1, 2 or 4 bytes of the slot before a safe spill overwrites it (the kernel
+ * refuses a pointer's narrow spill: "invalid size of register spill"; no run can tell).  The slot is one of main's variable homes in
  * fp-208 .. fp-32, which hold nothing yet in the prologue and are written before they are read
  * later; r0, r4 and r5 are clobbered (r1, r2 and r3 kept).
  *
@@ -52,9 +54,13 @@ static const uint8_t sizes[] = { BPF_B, BPF_H, BPF_W, BPF_DW };
 /* The spill forms: r4 written at slot + off (size s) and read back (size l) at slot + at. */
 static void krule_spill(struct gi *g, int16_t slot, bool bad)
 {
-	unsigned s = gen_pick(g->src, 4), l, kind = bad ? gen_pick(g->src, 3) : 0;
+	unsigned s = gen_pick(g->src, 4), l, kind = bad ? gen_pick(g->src, 4) : 0;
 	int16_t off = 0;
 
+	if (kind == 3) {	/* the packet pointer stored narrower first, then the safe form */
+		gi_stx(g, sizes[gen_pick(g->src, 3)], EBPF_REG_FP, slot, BPF_REG_5);
+		bad = false;
+	}
 	if (kind == 1) {	/* r4 << 32 spilled, its high half read */
 		gi_alu(g, true, BPF_LSH, BPF_REG_4, 32);
 		gi_stx(g, BPF_DW, EBPF_REG_FP, slot, BPF_REG_4);

@@ -917,7 +917,7 @@ static void verify_ptr_alu(struct scev_verdict *v, const struct astate *s, uint3
 /* check_alu_op's refusals of an immediate operand, wherever the verifier reaches the
  * instruction: a division or modulo by 0 and a shift by an amount outside [0, width).  The ISA
  * defines both (0 or the dividend; the amount masked), so no run tells: the interpreter notes
- * such an instruction when it runs one (interp_result.alu_refused). */
+ * such an instruction when it runs one (interp_result.refused). */
 static void verify_alu_imm(struct scev_verdict *v, uint32_t pc, const struct bpf_insn *i)
 {
 	int32_t width = ebpf_class(i) == BPF_ALU64 ? 64 : 32;
@@ -1012,6 +1012,54 @@ static void verify_btf_return(struct scev_ctx *cx, struct scev_verdict *v, const
 		      (long long)lo, (long long)hi, what);
 }
 
+/* check_stack_write_fixed_off: a pointer goes to the stack (this frame's or a caller's) only as
+ * a whole 8-byte spill ("invalid size of register spill"); the interpreter cannot tell a pointer
+ * from a number by its bits, so only the kernel judges this (test_ctx_fields' spills). */
+static void verify_narrow_spill(struct scev_verdict *v, const struct astate *s, uint32_t pc,
+				const struct bpf_insn *i)
+{
+	const struct aval *d = &s->regs[i->dst_reg], *src = &s->regs[i->src_reg];
+	unsigned bytes = ebpf_size_bytes(ebpf_size(i));
+
+	if (ebpf_class(i) != BPF_STX || ebpf_mode(i) != BPF_MEM || bytes == 8 ||
+	    d->kind != AV_PTR || (d->region != REGION_STACK && d->region != REGION_CALLER_STACK))
+		return;
+	if (src->kind == AV_PTR)
+		VFAIL(VERDICT_UNSAFE, pc, "invalid size of register spill (R%u, a pointer, stored in "
+		      "%u bytes)", i->src_reg, bytes);
+	if (src->kind == AV_TOP)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "R%u may be a pointer, stored in %u bytes of the stack "
+		      "(the kernel refuses a pointer's narrow spill)", i->src_reg, bytes);
+}
+
+/* check_return_code for the types it bounds without a BTF context: cgroup_skb, sock_ops and
+ * cgroup_sock return 0 or 1 (on all 64 bits); a cgroup_skb program attached for egress may also
+ * return 2 or 3, which its "cgroup_skb/egress" section says to the loader: unsupported there. */
+static void verify_prog_return(struct scev_ctx *cx, struct scev_verdict *v,
+			       const struct astate *s, uint32_t pc)
+{
+	const struct aval *r0 = &s->regs[0];
+
+	if (cx->prog_type != BPF_PROG_TYPE_CGROUP_SKB && cx->prog_type != BPF_PROG_TYPE_SOCK_OPS &&
+	    cx->prog_type != BPF_PROG_TYPE_CGROUP_SOCK)
+		return;
+	if (r0->kind == AV_TOP)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "R0 at program exit may be a pointer (the kernel wants "
+		      "a number in [0, 1])");
+	if (r0->kind != AV_SCALAR)
+		VFAIL(VERDICT_UNSAFE, pc, "At program exit the register R0 is not a known value "
+		      "([0, 1])");
+	if (r0->r.smin >= 0 && r0->r.smax <= 1)
+		return;
+	if (cx->prog_type == BPF_PROG_TYPE_CGROUP_SKB && r0->r.smin >= 0 && r0->r.smax <= 3 &&
+	    cx->prog && !strcmp(cx->prog->section, "cgroup_skb/egress"))
+		VFAIL(VERDICT_UNSUPPORTED, pc, "At program exit R0 in [%lld, %lld]: 2 and 3 only with "
+		      "the egress attach type, which is not modeled", (long long)r0->r.smin,
+		      (long long)r0->r.smax);
+	VFAIL(VERDICT_UNSAFE, pc, "At program exit R0 in s[%lld, %lld], should have been in [0, 1] "
+	      "(check_return_code)", (long long)r0->r.smin, (long long)r0->r.smax);
+}
+
 static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			uint32_t pc)
 {
@@ -1088,8 +1136,10 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 	for (unsigned r = 0; r < EBPF_NREGS; r++)
 		if ((need & (1u << r)) && !(s->init & (1u << r)))
 			VFAIL(VERDICT_UNSAFE, pc, "R%u may be read before it is written (not written on some path)", r);
-	if (ebpf_is_exit(i) && cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func == 0)
+	if (ebpf_is_exit(i) && cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func == 0) {
 		verify_btf_return(cx, v, s, pc);
+		verify_prog_return(cx, v, s, pc);
+	}
 	/* (the kernel's prepare_func_exit: not even a pointer into a caller's frame) */
 	else if (ebpf_is_exit(i) && s->regs[0].kind == AV_PTR &&
 		 (s->regs[0].region == REGION_STACK || s->regs[0].region == REGION_CALLER_STACK))
@@ -1132,6 +1182,9 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 			return;
 		}
 		verify_leak(cx, v, s, pc, i);
+		if (v->kind != VERDICT_SAFE)
+			return;
+		verify_narrow_spill(v, s, pc, i);
 		if (v->kind != VERDICT_SAFE)
 			return;
 		verify_access(cx, v, s, pc, i->dst_reg, i->off, ebpf_size_bytes(ebpf_size(i)), true);

@@ -674,7 +674,7 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 	rs->exact_entries += w.exact_entries;
 	rs->iv_checks += w.iv_checks;
 	rs->steps += res.steps;
-	rs->alu_refused += res.alu_refused;
+	rs->alu_refused += res.refused;
 	memcpy(rs->entries_at, w.entries_at, sizeof(rs->entries_at));
 	*steps = res.steps;
 	if (res.trap != INTERP_OK && res.trap != INTERP_TRAP_STEPS &&

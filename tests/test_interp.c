@@ -1749,7 +1749,7 @@ static void count_visit(void *arg, const struct interp_state *st, uint32_t pc)
 
 /* The immediates check_alu_op refuses wherever the verifier reaches them (a division or modulo
  * by 0, a shift by an amount outside [0, width)): the run computes what the ISA defines, notes
- * the first such instruction (alu_refused) and safe_run_fault calls it a fault; the same
+ * the first such instruction (refused) and safe_run_fault calls it a fault; the same
  * operations by a register, and immediates within the width, are not noted.  Both copies of
  * the run loop: the plain one, and the hooked one (visits) that counts each step and visits each
  * instruction once, the refused one too (decode gives it an operation of its own). */
@@ -1784,15 +1784,15 @@ static void test_alu_refused(void)
 		bool fault = safe_run_fault(&rule, &res, NULL, NULL, why, sizeof(why));
 
 		/* (the first noted: the case at pc 3, else the division at pc 5) */
-		CHECK(err == 0 && res.trap == INTERP_OK && res.r0 == c[k].r0 && res.alu_refused &&
-		      res.alu_refused_pc == (c[k].refused ? 3u : 5u) && fault &&
+		CHECK(err == 0 && res.trap == INTERP_OK && res.r0 == c[k].r0 && res.refused &&
+		      res.refused_pc == (c[k].refused ? 3u : 5u) && fault &&
 		      strstr(why, "check_alu_op"), "%s: err %d trap %d r0 0x%llx refused %d at %u; "
 		      "fault %d %s", c[k].what, err, res.trap, (unsigned long long)res.r0,
-		      res.alu_refused, res.alu_refused_pc, fault, why);
+		      res.refused, res.refused_pc, fault, why);
 		err = RUN(NULL, &res, LDDW(0, 0x1122334455667788), MOV64I(1, 0), c[k].insn, EXIT);
-		CHECK(err == 0 && res.alu_refused == c[k].refused && res.steps == 4 &&
+		CHECK(err == 0 && res.refused == c[k].refused && res.steps == 4 &&
 		      safe_run_fault(&rule, &res, NULL, NULL, why, sizeof(why)) == c[k].refused,
-		      "%s alone: refused %d, %llu steps", c[k].what, res.alu_refused,
+		      "%s alone: refused %d, %llu steps", c[k].what, res.refused,
 		      (unsigned long long)res.steps);
 		/* the hooked copy: every slot probed */
 		{
@@ -1804,18 +1804,31 @@ static void test_alu_refused(void)
 			err = RUN(&env, &res, LDDW(0, 0x1122334455667788), MOV64I(1, 0), c[k].insn,
 				  MOV64I(2, 1), EXIT);
 			CHECK(err == 0 && res.trap == INTERP_OK && res.r0 == c[k].r0 &&
-			      res.alu_refused == c[k].refused &&
-			      res.alu_refused_pc == (c[k].refused ? 3u : 0u) && res.steps == 5 &&
+			      res.refused == c[k].refused &&
+			      res.refused_pc == (c[k].refused ? 3u : 0u) && res.steps == 5 &&
 			      seen[0] == 1 && seen[2] == 1 && seen[3] == 1 && seen[4] == 1 &&
 			      seen[5] == 1, "%s hooked: r0 0x%llx refused %d at %u, %llu steps, "
 			      "visits %u %u %u %u %u", c[k].what, (unsigned long long)res.r0,
-			      res.alu_refused, res.alu_refused_pc, (unsigned long long)res.steps,
+			      res.refused, res.refused_pc, (unsigned long long)res.steps,
 			      seen[0], seen[2], seen[3], seen[4], seen[5]);
 		}
 	}
 	/* not reached: not noted */
 	CHECK(RUN(NULL, &res, MOV64I(0, 0), JA(1), ALU64I(BPF_DIV, 0, 0), EXIT) == 0 &&
-	      !res.alu_refused, "a division by imm 0 jumped over is noted");
+	      !res.refused, "a division by imm 0 jumped over is noted");
+	/* check_return_code: sock_ops, cgroup_sock and cgroup_skb return 0 or 1 */
+	for (int k = 0; k < 4; k++) {
+		static const uint32_t types[] = { BPF_PROG_TYPE_SOCK_OPS, BPF_PROG_TYPE_CGROUP_SOCK,
+						  BPF_PROG_TYPE_CGROUP_SKB, BPF_PROG_TYPE_XDP };
+		struct interp_env env = { .prog_type = types[k] };
+
+		CHECK(RUN(&env, &res, MOV64I(0, 1), MOV64I(0, 2), EXIT) == 0 && res.r0 == 2 &&
+		      res.refused == (k < 3) && (k == 3 || (res.refused_pc == 2 &&
+		      strstr(res.refused_why, "check_return_code"))), "type %u returns 2: refused %d",
+		      types[k], res.refused);
+		CHECK(RUN(&env, &res, MOV64I(0, 1), EXIT) == 0 && !res.refused,
+		      "type %u returns 1: refused", types[k]);
+	}
 }
 
 int main(void)

@@ -125,6 +125,7 @@ struct interp_state {
 	const struct interp_code *code;
 	struct interp_result *res;
 	uint64_t mg_budget;	/* each frame's may_goto budget (env->may_goto_budget) */
+	uint32_t exit_pc;	/* the exit that ended main */
 	uint64_t stack_lim;	/* live stack bytes: 512 * (depth + 1) */
 	uint16_t low[EBPF_MAX_CALL_DEPTH];	/* per live frame: lowest offset in it accessed */
 	uint8_t *ctx;		/* directly addressable context (PLAIN), else NULL */
@@ -2648,6 +2649,14 @@ static __attribute__((noinline)) int do_helper(struct interp_state *st, const st
 
 /* ---- the loop ---- */
 
+/* What the verifier refuses and the ISA defines: noted, the first of a run (interp_result). */
+static void refuse(struct interp_result *res, uint32_t pc, const char *why)
+{
+	res->refused = true;
+	res->refused_pc = pc;
+	res->refused_why = why;
+}
+
 /* Handler bodies for interp_loop.inc; L(), NEXT, JUMP, STOP and RUN_AS are defined per copy
  * below. */
 #define ALU_HANDLERS(n, e64, e32)                                                           \
@@ -2884,7 +2893,7 @@ static bool ends_run(uint8_t op)
 
 /* A division or modulo by the immediate 0, a shift by an immediate outside [0, width)
  * (refused, check_alu_op's refusals of an immediate): o becomes ALU_REFUSED, which notes the
- * run (interp_result.alu_refused) and then runs o's operation, kept in pad; every other ALU
+ * run (interp_result.refused) and then runs o's operation, kept in pad; every other ALU
  * operation's handler tests nothing for it.  Returns 0 (decode's success). */
 static int alu_refused_imm(struct iop *o, bool refused)
 {
@@ -3516,6 +3525,12 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 	res->r0 = st->h.regs[0];
 	res->frame = st->h.depth;
 	memcpy(res->regs, st->h.regs, sizeof(res->regs));
+	/* check_return_code: these types return 0 or 1 (cgroup_skb's egress programs 0-3 with their
+	 * attach type, which no run here has) */
+	if (res->trap == INTERP_OK && res->r0 > 1 && !res->refused &&
+	    (env->prog_type == BPF_PROG_TYPE_CGROUP_SKB || env->prog_type == BPF_PROG_TYPE_SOCK_OPS ||
+	     env->prog_type == BPF_PROG_TYPE_CGROUP_SOCK))
+		refuse(res, st->exit_pc, "main returned a value outside [0, 1] (check_return_code)");
 	if (res->trap == INTERP_OK) {
 		run_timers(st, budget);
 		if (res->trap != INTERP_OK) {	/* a callback's trap: its frame */

@@ -471,11 +471,15 @@ struct interp_result {
 	bool steps_cut;		/* the step budget cut the program (the timers it had armed
 				 * fired then: trap stays INTERP_TRAP_STEPS unless one of their
 				 * callbacks trapped otherwise, timer_trap) */
-	bool alu_refused;	/* ran a division or modulo by the immediate 0 or a shift by an
-				 * immediate outside [0, width): run as the ISA defines it (0, the
-				 * dividend, the amount masked; the conformance suite checks it),
-				 * refused by the verifier wherever it reaches one (check_alu_op) ... */
-	uint32_t alu_refused_pc;	/* ... the first such instruction run */
+	bool refused;		/* the run did what the verifier refuses wherever its walk meets
+				 * it, though the ISA defines it: a division or modulo by the
+				 * immediate 0 or a shift by an immediate outside [0, width)
+				 * (check_alu_op; run as the ISA says: 0, the dividend, the amount
+				 * masked, which the conformance suite checks), or main returned a
+				 * value its program type may not (check_return_code: cgroup_skb,
+				 * sock_ops and cgroup_sock return 0 or 1) ... */
+	uint32_t refused_pc;	/* ... the first such instruction ... */
+	const char *refused_why;	/* ... and what it did (a static string) */
 };
 
 /* A program prepared for repeated runs (pre-decoded).  interp_prepare copies what it needs. */

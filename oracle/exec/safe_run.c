@@ -193,10 +193,9 @@ bool safe_run_fault(const struct safe_rule *s, const struct interp_result *res,
 		snprintf(buf, n, "%s", res->reason);
 		return true;
 	}
-	if (res->alu_refused) {
-		snprintf(buf, n, "pc %u: ran a division or modulo by the immediate 0 or a shift by an "
-			 "immediate outside the width, which the verifier refuses (check_alu_op)",
-			 res->alu_refused_pc);
+	if (res->refused) {
+		snprintf(buf, n, "pc %u: %s, which the verifier refuses", res->refused_pc,
+			 res->refused_why);
 		return true;
 	}
 	return false;
