@@ -1014,7 +1014,9 @@ static void verify_btf_return(struct scev_ctx *cx, struct scev_verdict *v, const
 
 /* check_stack_write_fixed_off: a pointer goes to the stack (this frame's or a caller's) only as
  * a whole 8-byte spill ("invalid size of register spill"); the interpreter cannot tell a pointer
- * from a number by its bits, so only the kernel judges this (test_ctx_fields' spills). */
+ * from a number by its bits, so only the kernel judges this (test_ctx_fields' spills).  At a
+ * variable offset the kernel stores any register's bytes as a number's
+ * (check_stack_write_var_off: corpus spill_ptr_narrow_var_off). */
 static void verify_narrow_spill(struct scev_verdict *v, const struct astate *s, uint32_t pc,
 				const struct bpf_insn *i)
 {
@@ -1022,7 +1024,8 @@ static void verify_narrow_spill(struct scev_verdict *v, const struct astate *s, 
 	unsigned bytes = ebpf_size_bytes(ebpf_size(i));
 
 	if (ebpf_class(i) != BPF_STX || ebpf_mode(i) != BPF_MEM || bytes == 8 ||
-	    d->kind != AV_PTR || (d->region != REGION_STACK && d->region != REGION_CALLER_STACK))
+	    d->kind != AV_PTR || (d->region != REGION_STACK && d->region != REGION_CALLER_STACK) ||
+	    !range_is_const(&d->r))
 		return;
 	if (src->kind == AV_PTR)
 		VFAIL(VERDICT_UNSAFE, pc, "invalid size of register spill (R%u, a pointer, stored in "
