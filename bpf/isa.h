@@ -155,6 +155,9 @@ int32_t ebpf_kfunc_by_name(const char *name);
 const char *ebpf_kfunc_name(int32_t id);
 /* The vmlinux BTF id of struct name (> 0), or -ENOENT / -ENODATA as ebpf_kfunc_by_name. */
 int32_t ebpf_btf_struct_by_name(const char *name);
+/* The byte offset of member (a direct one, not inside an anonymous union) of vmlinux struct
+ * name, -1 when there is none (or no BTF, or a bitfield). */
+int64_t ebpf_btf_member_off(const char *name, const char *member);
 /* The name of vmlinux BTF type id (any kind), NULL when unknown. */
 const char *ebpf_btf_type_name(int32_t id);
 
@@ -205,6 +208,30 @@ struct ebpf_kfunc_iter {
 	uint8_t size;		/* of struct bpf_iter_<family>: a multiple of 8 */
 	const char *family_name;	/* "num", "bits", "css_task", ... */
 };
+
+/* What the kernel asks of an iterator family's new and gives by its next (kernel/bpf/task_iter.c,
+ * the BTF_ID_FLAGS of kernel/bpf/helpers.c's common_btf_ids, checked against the running 6.18):
+ * obj is the struct next returns a pointer to, or NULL (num and bits: next returns a pointer into
+ * the iterator); arg the struct new's R2 must point to (KF_TRUSTED_ARGS or KF_RCU: a trusted
+ * object, at offset 0), arg_null when R2 may be NULL instead (task__nullable); next_rcu when
+ * next's result is MEM_RCU (new is KF_RCU_PROTECTED: task, css), PTR_TRUSTED otherwise;
+ * lsm_iter_only for css_task (check_css_task_iter_allowlist: LSM, iter/ and sleepable programs
+ * only); modeled when bpfscev runs it (num, bits, task, css, css_task, task_vma; kmem_cache and
+ * dmabuf are KF_SLEEPABLE, not modeled). */
+struct ebpf_iter_info {
+	const char *name;
+	uint8_t size;
+	bool modeled, arg_null, next_rcu, lsm_iter_only;
+	const char *obj, *arg;
+};
+/* The entry of family (enum ebpf_iter_family), NULL past them. */
+const struct ebpf_iter_info *ebpf_iter_family(unsigned family);
+/* Whether family's next returns a kernel object (task, css, css_task, task_vma, ...): its loops
+ * end when the kernel's objects run out, with no count. */
+static inline bool ebpf_iter_family_obj(unsigned family)
+{
+	return family != EBPF_ITER_NUM && family != EBPF_ITER_BITS;
+}
 
 /* Whether kfunc name is one of them, and which (*out); false for NULL. */
 bool ebpf_kfunc_iter(const char *name, struct ebpf_kfunc_iter *out);

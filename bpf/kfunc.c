@@ -96,6 +96,21 @@ int32_t ebpf_btf_struct_by_name(const char *name)
 	return id > 0 ? id : -ENOENT;
 }
 
+int64_t ebpf_btf_member_off(const char *name, const char *member)
+{
+	int32_t id = ebpf_btf_struct_by_name(name);
+	const struct btf_type *t = id > 0 ? btf__type_by_id(vmlinux, (uint32_t)id) : NULL;
+
+	for (int k = 0; t && k < btf_vlen(t); k++) {
+		const char *n = btf__name_by_offset(vmlinux, btf_members(t)[k].name_off);
+
+		if (n && !strcmp(n, member) && !btf_member_bitfield_size(t, (uint32_t)k) &&
+		    btf_member_bit_offset(t, (uint32_t)k) % 8 == 0)
+			return btf_member_bit_offset(t, (uint32_t)k) / 8;
+	}
+	return -1;
+}
+
 const char *ebpf_btf_type_name(int32_t id)
 {
 	const struct btf_type *t;
@@ -138,21 +153,40 @@ const struct ebpf_kfunc_ref *ebpf_kfunc_ref(const char *name)
 	return NULL;
 }
 
-static const struct {
-	const char *name;
-	uint8_t size;
-	const char *kfunc[3];	/* new, next, destroy */
-} iter_families[EBPF_ITER__COUNT] = {
-#define FAMILY(f, n) { #f, n, { "bpf_iter_" #f "_new", "bpf_iter_" #f "_next", "bpf_iter_" #f "_destroy" } }
-	[EBPF_ITER_NUM] = FAMILY(num, 8),
-	[EBPF_ITER_BITS] = FAMILY(bits, 16),
-	[EBPF_ITER_TASK] = FAMILY(task, 24),
-	[EBPF_ITER_CSS] = FAMILY(css, 24),
-	[EBPF_ITER_CSS_TASK] = FAMILY(css_task, 8),
-	[EBPF_ITER_TASK_VMA] = FAMILY(task_vma, 8),
-	[EBPF_ITER_KMEM_CACHE] = FAMILY(kmem_cache, 8),
-	[EBPF_ITER_DMABUF] = FAMILY(dmabuf, 8),
-#undef FAMILY
+static const struct ebpf_iter_info iter_families[EBPF_ITER__COUNT] = {
+	[EBPF_ITER_NUM] = { "num", 8, true, false, false, false, NULL, NULL },
+	[EBPF_ITER_BITS] = { "bits", 16, true, false, false, false, NULL, NULL },
+	/* (bpf_iter_task_new(it, task__nullable, flags), KF_TRUSTED_ARGS | KF_RCU_PROTECTED) */
+	[EBPF_ITER_TASK] = { "task", 24, true, true, true, false, "task_struct", "task_struct" },
+	/* (bpf_iter_css_new(it, start, flags), KF_TRUSTED_ARGS | KF_RCU_PROTECTED) */
+	[EBPF_ITER_CSS] = { "css", 24, true, false, true, false, "cgroup_subsys_state",
+			    "cgroup_subsys_state" },
+	/* (bpf_iter_css_task_new(it, css, flags), KF_TRUSTED_ARGS) */
+	[EBPF_ITER_CSS_TASK] = { "css_task", 8, true, false, false, true, "task_struct",
+				 "cgroup_subsys_state" },
+	/* (bpf_iter_task_vma_new(it, task, addr), KF_RCU) */
+	[EBPF_ITER_TASK_VMA] = { "task_vma", 8, true, false, false, false, "vm_area_struct",
+				 "task_struct" },
+	[EBPF_ITER_KMEM_CACHE] = { "kmem_cache", 8, false, false, false, false, "kmem_cache", NULL },
+	[EBPF_ITER_DMABUF] = { "dmabuf", 8, false, false, false, false, "dma_buf", NULL },
+};
+
+const struct ebpf_iter_info *ebpf_iter_family(unsigned family)
+{
+	return family < EBPF_ITER__COUNT ? &iter_families[family] : NULL;
+}
+
+static const char *const iter_kfuncs[EBPF_ITER__COUNT][3] = {
+#define NAMES(f) { "bpf_iter_" #f "_new", "bpf_iter_" #f "_next", "bpf_iter_" #f "_destroy" }
+	[EBPF_ITER_NUM] = NAMES(num),
+	[EBPF_ITER_BITS] = NAMES(bits),
+	[EBPF_ITER_TASK] = NAMES(task),
+	[EBPF_ITER_CSS] = NAMES(css),
+	[EBPF_ITER_CSS_TASK] = NAMES(css_task),
+	[EBPF_ITER_TASK_VMA] = NAMES(task_vma),
+	[EBPF_ITER_KMEM_CACHE] = NAMES(kmem_cache),
+	[EBPF_ITER_DMABUF] = NAMES(dmabuf),
+#undef NAMES
 };
 
 bool ebpf_kfunc_iter(const char *name, struct ebpf_kfunc_iter *out)
@@ -161,7 +195,7 @@ bool ebpf_kfunc_iter(const char *name, struct ebpf_kfunc_iter *out)
 		return false;
 	for (unsigned f = 0; f < EBPF_ITER__COUNT; f++)
 		for (unsigned op = 0; op < 3; op++)
-			if (!strcmp(name, iter_families[f].kfunc[op])) {
+			if (!strcmp(name, iter_kfuncs[f][op])) {
 				*out = (struct ebpf_kfunc_iter){ (uint8_t)f, (uint8_t)(op + 1),
 								 iter_families[f].size,
 								 iter_families[f].name };
@@ -173,7 +207,7 @@ bool ebpf_kfunc_iter(const char *name, struct ebpf_kfunc_iter *out)
 const char *ebpf_kfunc_iter_name(unsigned family, unsigned op)
 {
 	return family < EBPF_ITER__COUNT && op >= EBPF_ITER_NEW && op <= EBPF_ITER_DESTROY
-		       ? iter_families[family].kfunc[op - 1] : NULL;
+		       ? iter_kfuncs[family][op - 1] : NULL;
 }
 
 /* ---- BTF-typed contexts (struct ebpf_btf_ctx, prog.h) ---- */

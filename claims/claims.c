@@ -725,15 +725,21 @@ static int read_u32_list(const struct json *a, uint32_t **out, uint32_t *n, stru
 
 const char *claim_trip_ender_name(enum trip_ender e)
 {
-	return e == TRIP_ENDS_MAY_GOTO ? "may_goto budget" : "unproven";
+	return e == TRIP_ENDS_MAY_GOTO ? "may_goto budget"
+	       : e == TRIP_ENDS_ITER ? "kernel iterator end" : "unproven";
 }
 
 const char *claim_loop_kind_name(enum loop_kind k)
 {
-	return k == LOOP_BPF_LOOP ? "bpf_loop" : k == LOOP_ITER_NUM ? "iter_num"
-	       : k == LOOP_FOR_EACH_MAP_ELEM ? "for_each_map_elem"
-	       : k == LOOP_FIND_VMA ? "find_vma"
-	       : k == LOOP_USER_RINGBUF ? "user_ringbuf_drain" : "plain";
+	static const char *const names[LOOP_KIND__COUNT] = {
+		[LOOP_PLAIN] = "plain", [LOOP_BPF_LOOP] = "bpf_loop", [LOOP_ITER_NUM] = "iter_num",
+		[LOOP_FOR_EACH_MAP_ELEM] = "for_each_map_elem", [LOOP_FIND_VMA] = "find_vma",
+		[LOOP_USER_RINGBUF] = "user_ringbuf_drain", [LOOP_ITER_BITS] = "iter_bits",
+		[LOOP_ITER_TASK] = "iter_task", [LOOP_ITER_CSS] = "iter_css",
+		[LOOP_ITER_CSS_TASK] = "iter_css_task", [LOOP_ITER_TASK_VMA] = "iter_task_vma",
+	};
+
+	return (unsigned)k < LOOP_KIND__COUNT ? names[k] : "plain";
 }
 
 static int read_loop(const struct json *o, struct claim_loop *l, struct diag *d)
@@ -750,22 +756,17 @@ static int read_loop(const struct json *o, struct claim_loop *l, struct diag *d)
 		return err;
 	t = json_get(o, "kind");
 	if (t) {
-		if (t->type == JSON_STRING && !strcmp(t->text, "plain"))
-			l->kind = LOOP_PLAIN;
-		else if (t->type == JSON_STRING && !strcmp(t->text, "bpf_loop"))
-			l->kind = LOOP_BPF_LOOP;
-		else if (t->type == JSON_STRING && !strcmp(t->text, "iter_num"))
-			l->kind = LOOP_ITER_NUM;
-		else if (t->type == JSON_STRING && !strcmp(t->text, "for_each_map_elem"))
-			l->kind = LOOP_FOR_EACH_MAP_ELEM;
-		else if (t->type == JSON_STRING && !strcmp(t->text, "find_vma"))
-			l->kind = LOOP_FIND_VMA;
-		else if (t->type == JSON_STRING && !strcmp(t->text, "user_ringbuf_drain"))
-			l->kind = LOOP_USER_RINGBUF;
-		else
+		unsigned k = 0;
+
+		while (k < LOOP_KIND__COUNT && !(t->type == JSON_STRING &&
+						 !strcmp(t->text, claim_loop_kind_name(k))))
+			k++;
+		if (k == LOOP_KIND__COUNT)
 			return FAIL_AT(t, "a loop's kind must be \"plain\", \"bpf_loop\", "
-				       "\"iter_num\", \"for_each_map_elem\", \"find_vma\" or "
-				       "\"user_ringbuf_drain\"");
+				       "\"for_each_map_elem\", \"find_vma\", \"user_ringbuf_drain\" "
+				       "or an iterator's (\"iter_num\", \"iter_bits\", \"iter_task\", "
+				       "\"iter_css\", \"iter_css_task\", \"iter_task_vma\")");
+		l->kind = (uint8_t)k;
 	}
 	if ((err = get_u32(o, "depth", &l->depth, false, d)) < 0)
 		return err;
@@ -836,12 +837,16 @@ static int read_loop(const struct json *o, struct claim_loop *l, struct diag *d)
 			return FAIL_AT(t, "trip_count needs a \"kind\" string");
 		if (!strcmp(k->text, "unknown")) {
 			const struct json *e = json_get(t, "ends_by");
+			unsigned n = TRIP_ENDS_MAY_GOTO;
 
 			l->trip.kind = TRIP_UNKNOWN;
-			if (e && (e->type != JSON_STRING ||
-				  strcmp(e->text, claim_trip_ender_name(TRIP_ENDS_MAY_GOTO))))
-				return FAIL_AT(e, "trip_count ends_by must be \"may_goto budget\"");
-			l->trip.ends_by = e ? TRIP_ENDS_MAY_GOTO : TRIP_ENDS_UNPROVEN;
+			while (e && n <= TRIP_ENDS_ITER &&
+			       !(e->type == JSON_STRING && !strcmp(e->text, claim_trip_ender_name(n))))
+				n++;
+			if (n > TRIP_ENDS_ITER)
+				return FAIL_AT(e, "trip_count ends_by must be \"may_goto budget\" or "
+					       "\"kernel iterator end\"");
+			l->trip.ends_by = e ? (uint8_t)n : TRIP_ENDS_UNPROVEN;
 		} else if (!strcmp(k->text, "bounded") || !strcmp(k->text, "exact")) {
 			l->trip.kind = !strcmp(k->text, "exact") ? TRIP_EXACT : TRIP_BOUNDED;
 			if ((err = get_u64(t, "max", &l->trip.max, true, d)))

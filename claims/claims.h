@@ -16,7 +16,8 @@
  *    kinds: exact has min = max; bounded has the smallest count of the deciding exit when that
  *    exit is the loop's only one, else 1 (0 when a claims document leaves min out).  Entries cut
  *    short (a trap, the program ending inside the loop, the step budget) are held to max only.
- *    A loop of unknown count may still be claimed to end (ends_by): by the may_goto budget.
+ *    A loop of unknown count may still be claimed to end (ends_by): by the may_goto budget, or
+ *    by an open-coded iterator over the kernel's objects (task, css, ...) running out.
  * Loops carry their header and body (pc ranges) so an oracle can tell entries from iterations.
  */
 #ifndef BPFSCEV_CLAIMS_CLAIMS_H
@@ -79,7 +80,10 @@ enum trip_kind { TRIP_UNKNOWN, TRIP_BOUNDED, TRIP_EXACT };
 /* What ends a loop whose count has no bound (kind unknown): the kernel's per-frame may_goto
  * budget stops it, but the budget is no count — the timed may_goto of x86-64 JITs lets a loop
  * run for a quarter second (hundreds of millions of iterations) — so it gives no maximum. */
-enum trip_ender { TRIP_ENDS_UNPROVEN, TRIP_ENDS_MAY_GOTO };
+/* An iterator of the kernel's objects (bpf_iter_task_next, bpf_iter_css_next, ...) ends the loop
+ * when the objects run out: the verifier accepts such a loop by its states converging, with no
+ * count, and so there is no maximum either (TRIP_ENDS_ITER). */
+enum trip_ender { TRIP_ENDS_UNPROVEN, TRIP_ENDS_MAY_GOTO, TRIP_ENDS_ITER };
 const char *claim_trip_ender_name(enum trip_ender e);
 
 struct claim_trip {
@@ -147,7 +151,14 @@ struct claim_pcrange {
  * user_ringbuf_drain loop is the callback of bpf_user_ringbuf_drain(map, cb, ctx, flags): one
  * call per sample drained, at most 2^17 (BPF_MAX_USER_RINGBUF_SAMPLES) per helper call. */
 enum loop_kind { LOOP_PLAIN, LOOP_BPF_LOOP, LOOP_ITER_NUM, LOOP_FOR_EACH_MAP_ELEM, LOOP_FIND_VMA,
-		 LOOP_USER_RINGBUF };
+		 LOOP_USER_RINGBUF, LOOP_ITER_BITS, LOOP_ITER_TASK, LOOP_ITER_CSS, LOOP_ITER_CSS_TASK,
+		 LOOP_ITER_TASK_VMA, LOOP_KIND__COUNT };
+/* The iter_F loops (the loops an open-coded iterator of family F ends: "iter_num", "iter_bits",
+ * "iter_task", ...), in the order of enum ebpf_iter_family (bpf/isa.h). */
+static inline bool claim_loop_kind_iter(uint8_t k)
+{
+	return k == LOOP_ITER_NUM || (k >= LOOP_ITER_BITS && k <= LOOP_ITER_TASK_VMA);
+}
 /* Whether a loop of kind k is a helper callback (header = the callback's entry). */
 static inline bool claim_loop_kind_callback(uint8_t k)
 {

@@ -49,13 +49,10 @@ static void print_text(const struct claim_prog *p)
 	for (uint32_t i = 0; i < p->nloops; i++) {
 		const struct claim_loop *l = &p->loops[i];
 
-		printf("  loop %u depth %u%s%s: trip ", l->header, l->depth,
-		       l->irreducible ? " irreducible" : "",
-		       l->kind == LOOP_BPF_LOOP ? " bpf_loop callback"
-		       : l->kind == LOOP_ITER_NUM ? " iter_num"
-		       : l->kind == LOOP_FOR_EACH_MAP_ELEM ? " for_each_map_elem callback"
-		       : l->kind == LOOP_FIND_VMA ? " find_vma callback"
-		       : l->kind == LOOP_USER_RINGBUF ? " user_ringbuf_drain callback" : "");
+		printf("  loop %u depth %u%s%s%s%s: trip ", l->header, l->depth,
+		       l->irreducible ? " irreducible" : "", l->kind != LOOP_PLAIN ? " " : "",
+		       l->kind != LOOP_PLAIN ? claim_loop_kind_name((enum loop_kind)l->kind) : "",
+		       claim_loop_kind_callback(l->kind) ? " callback" : "");
 		if (l->trip.kind == TRIP_EXACT)
 			printf("exact %" PRIu64, l->trip.max);
 		else if (l->trip.kind == TRIP_BOUNDED)

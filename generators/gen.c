@@ -2401,6 +2401,9 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		if ((gen_bool(src, knobs->p_iter_bits) || gen_bool(src, knobs->p_iter_bits_unsafe)) &&
 		    gi_room(g, 70))
 			gi_stmt_bits(g, NULL);
+		if ((gen_bool(src, knobs->p_iter_task) || gen_bool(src, knobs->p_iter_task_unsafe)) &&
+		    gi_room(g, 50))
+			gi_stmt_task(g, NULL);
 		if ((gen_bool(src, knobs->p_for_each) || gen_bool(src, knobs->p_for_each_unsafe)) &&
 		    gi_room(g, 40))
 			gi_stmt_for_each(g, NULL);

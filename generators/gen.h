@@ -144,6 +144,14 @@
  * then the slices' buffer (p_dynptr's tmp), and the clone (p_iter_num's iterator and sum) */
 #define GEN_FP_DKF_CTX (-360)
 #define GEN_FP_DKF_CLONE (-336)
+/* p_iter_task: the task iterator (24 bytes) and the task_vma iterator (8), below every other
+ * cell (each family its own slot: bpfscev does not tell apart slots that hold iterators of
+ * several families); their sum p_iter_num's */
+#define GEN_FP_TASK (-392)
+#define GEN_FP_TASK_VMA (-400)
+/* the most objects an iterator over kernel objects walks in the interpreter's runs
+ * (oracle/exec/interp.c: iter_obj, 0 to 3 drawn) */
+#define GEN_ITER_OBJS 3
 
 /* The kernel's limits on bpf-to-bpf calls, which the interpreter shares for frames. */
 #define GEN_MAX_FUNCS 16	/* main and its subprograms */
@@ -474,6 +482,13 @@
 	X(p_iter_bits_unsafe, 0, 0, 100,                                                           \
 	  "unsafe twin of p_iter_bits: the iterator leaked, destroyed twice or advanced after its " \
 	  "destroy")                                                                               \
+	X(p_iter_task, 0, 0, 100,                                                                  \
+	  "a statement of main is a loop over the kernel's tasks or the current task's vmas "       \
+	  "(bpf_iter_task_* over all processes, all threads, the current task's threads or bad "    \
+	  "flags; bpf_iter_task_vma_*), reading each pid or vm_start; maybe a plain loop inside")  \
+	X(p_iter_task_unsafe, 0, 0, 100,                                                           \
+	  "unsafe twin of p_iter_task: the iterator leaked, destroyed twice, advanced after its "   \
+	  "destroy, or next's result read before its NULL test")                                   \
 	X(p_iter_helper, 0, 0, 100,                                                                \
 	  "p_iter_num's loop body calls bpf_probe_read_kernel into a stack cell beside the live "   \
 	  "iterator (a helper given a frame pointer while the iterator is live)")                  \
@@ -886,19 +901,22 @@ struct gen_loop {
 #define GEN_PROG_CALLS_UNSAFE (1u << 3)	/* the kernel refuses its calls: recursion, more than
 					 * GEN_MAX_FRAMES or GEN_MAX_STACK */
 #define GEN_PROG_NULL_UNSAFE (1u << 4)	/* p_null_stale: a run may read through a NULL map value
-					 * (INTERP_TRAP_MEM); the kernel refuses it */
+					 * (INTERP_TRAP_MEM); the kernel refuses it
+					 * (p_iter_task_unsafe: through next's NULL) */
 #define GEN_PROG_STACK_UNWRITTEN (1u << 5)	/* p_array_fill_short: a run may read stack bytes
 						 * never written (the kernel, asked by root,
 						 * allows it; the unprivileged rule does not) */
 #define GEN_PROG_ARRAY_FILL (1u << 6)	/* p_array_fill: the stack array is written by a loop
 					 * (shapes are 64 bits, all taken: a flag) */
-#define GEN_PROG_ITER (1u << 12)	/* p_iter_num, p_iter_bits: an open-coded iterator loop
-					 * (the kfuncs named through vmlinux BTF) */
-#define GEN_PROG_ITER_UNSAFE (1u << 13)	/* p_iter_num_unsafe, p_iter_bits_unsafe: an iterator
-					 * leaked, destroyed twice
-					 * or advanced after its destroy; p_iter_helper_over: a
-					 * helper writes a live one (the interpreter traps,
-					 * INTERP_TRAP_HELPER; the kernel refuses it) */
+#define GEN_PROG_ITER (1u << 12)	/* p_iter_num, p_iter_bits, p_iter_task: an open-coded
+					 * iterator loop (the kfuncs named through vmlinux BTF) */
+#define GEN_PROG_ITER_UNSAFE (1u << 13)	/* p_iter_num_unsafe, p_iter_bits_unsafe,
+					 * p_iter_task_unsafe: an iterator leaked, destroyed
+					 * twice or advanced after its destroy (p_iter_task_unsafe:
+					 * or next's result read untested, INTERP_TRAP_MEM);
+					 * p_iter_helper_over: a helper writes a live one (the
+					 * interpreter traps, INTERP_TRAP_HELPER; the kernel
+					 * refuses it) */
 /* p_dynptr_unsafe shares two bits (chosen when the word was 32 bits, all taken): a ringbuf dynptr may be left unreleased
  * (p_ringbuf_leak's: INTERP_TRAP_REF at exit), or a load reads past bpf_dynptr_data's bytes at
  * the end of the memory (p_urb_unsafe's: INTERP_TRAP_MEM); the kernel refuses both */

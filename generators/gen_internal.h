@@ -384,6 +384,7 @@ void gi_may_goto_loop(struct gi *g);
 /* gen_iter.c: an open-coded iterator loop (lp NULL: main's top level) */
 void gi_stmt_iter(struct gi *g, struct gi_loop *lp);
 void gi_stmt_bits(struct gi *g, struct gi_loop *lp);
+void gi_stmt_task(struct gi *g, struct gi_loop *lp);
 /* p_iter_deep (p_iter_deep_over): main's iterator loop and the call of f, from the prologue;
  * f's body */
 void gi_iter_deep_call(struct gi *g, bool over);

@@ -18,6 +18,9 @@
  * bits' indexes, of one or two words at GEN_FP_BITS_WORDS that are zero, all ones or an input
  * byte spread over them; or of none: no words (-EINVAL), NULL words (-EINVAL) or 512 and more
  * (-E2BIG, before any is read).  The twin breaks the lifecycle as p_iter_num_unsafe's does.
+ *
+ * p_iter_task and its twin p_iter_task_unsafe: the iterators over kernel objects (task, task_vma;
+ * gi_stmt_task).
  */
 #include "generators/gen_internal.h"
 
@@ -190,6 +193,105 @@ void gi_stmt_iter(struct gi *g, struct gi_loop *lp)
 void gi_stmt_bits(struct gi *g, struct gi_loop *lp)
 {
 	iter_stmt(g, lp, true);
+}
+
+/* p_iter_task's statement (and its twin p_iter_task_unsafe's): a loop over an iterator of kernel
+ * objects at GEN_FP_TASK (the task iterator's 24 bytes) or GEN_FP_TASK_VMA (task_vma's 8), the
+ * deepest cells of main's frame, which xors what it reads through each object next gives into
+ * GEN_FP_ITER_SUM: the task iterator over every process (task NULL, BPF_TASK_ITER_ALL_PROCS),
+ * every thread (_ALL_THREADS), the current task's threads (bpf_get_current_task_btf(),
+ * _PROC_THREADS) or bad flags (-EINVAL, no task); or the task_vma iterator over the current
+ * task's vmas from address 0 or an input byte's.  It reads each task's pid (4 bytes) or each
+ * vma's first 8 (vm_start), at their vmlinux BTF offsets.  The loop has no count: the kernel
+ * walks its own objects (the interpreter 0 to GEN_ITER_OBJS, drawn).  The twin leaks the
+ * iterator, destroys it twice, advances it after the destroy, or reads through next's result
+ * before testing it against NULL: the kernel refuses each, the interpreter traps when the
+ * statement runs (the read: at the walk's end, NULL). */
+void gi_stmt_task(struct gi *g, struct gi_loop *lp)
+{
+	const struct gen_knobs *k = g->k;
+	bool twin = k->p_iter_task_unsafe && (!k->p_iter_task || gen_bool(g->src, 50));
+	unsigned kind = gen_pick(g->src, 5), twin_kind = gen_pick(g->src, 4);
+	unsigned fam = kind == 4 ? EBPF_ITER_TASK_VMA : EBPF_ITER_TASK;
+	int32_t kf_new = ebpf_kfunc_by_name(ebpf_kfunc_iter_name(fam, EBPF_ITER_NEW)),
+		kf_next = ebpf_kfunc_by_name(ebpf_kfunc_iter_name(fam, EBPF_ITER_NEXT)),
+		kf_destroy = ebpf_kfunc_by_name(ebpf_kfunc_iter_name(fam, EBPF_ITER_DESTROY)),
+		obj = ebpf_btf_struct_by_name(ebpf_iter_family(fam)->obj), next_id;
+	int64_t off = fam == EBPF_ITER_TASK ? ebpf_btf_member_off("task_struct", "pid") : 0;
+	unsigned size = fam == EBPF_ITER_TASK ? 4 : 8;
+	int16_t it = fam == EBPF_ITER_TASK ? GEN_FP_TASK : GEN_FP_TASK_VMA;
+	int acc = g->fn->acc, l_first, l_head = gi_label(g), l_done = gi_label(g), l_in, r;
+	uint64_t inner = gen_bool(g->src, 30) ? gen_u32(g->src, 1, 4) : 0;
+	bool unchecked = twin && twin_kind == 3;
+	uint32_t first, head, body;
+
+	if (kf_new < 0 || kf_next < 0 || kf_destroy < 0 || obj <= 0 || off < 0 ||
+	    ebpf_btf_obj_access(obj, off, size, &next_id) || g->niters == GI_MAX_ITERS) {
+		gi_stmt_acc(g, lp);
+		return;
+	}
+	l_first = gi_label(g);
+	gi_bind(g, l_first);
+	first = g->len;
+	gi_spill_caller_homes(g);
+	gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_ITER_SUM, 0);
+	if (kind == 2 || kind == 4) {	/* the current task (a helper: r1-r5 clobbered) */
+		gi_call_helper(g, BPF_FUNC_get_current_task_btf);
+		gi_alux(g, true, BPF_MOV, BPF_REG_2, BPF_REG_0);
+	} else {
+		gi_mov_const(g, BPF_REG_2, 0, true);
+	}
+	if (kind == 4 && gen_bool(g->src, 50)) {	/* from an input byte's address */
+		gi_ldx(g, BPF_DW, BPF_REG_3, EBPF_REG_FP, GEN_FP_DATA);
+		gi_ldx(g, BPF_B, BPF_REG_3, BPF_REG_3, (int16_t)gen_pick(g->src, GEN_INPUT_LEN));
+	} else {	/* ALL_PROCS, ALL_THREADS, PROC_THREADS, bad flags; task_vma's address 0 */
+		gi_mov_const(g, BPF_REG_3, kind == 3 ? 3 + gen_pick(g->src, 7) : kind == 4 ? 0 : kind,
+			     true);
+	}
+	iter_arg(g, it);
+	call_kfunc(g, kf_new);
+	gi_bind(g, l_head);
+	head = g->len;
+	iter_arg(g, it);
+	call_kfunc(g, kf_next);
+	if (unchecked)	/* (the twin: read before the test) */
+		gi_ldx(g, size == 4 ? BPF_W : BPF_DW, BPF_REG_1, BPF_REG_0, (int16_t)off);
+	gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_done);
+	if (!unchecked)
+		gi_ldx(g, size == 4 ? BPF_W : BPF_DW, BPF_REG_1, BPF_REG_0, (int16_t)off);
+	gi_ldx(g, BPF_DW, BPF_REG_2, EBPF_REG_FP, GEN_FP_ITER_SUM);
+	gi_alux(g, true, BPF_XOR, BPF_REG_2, BPF_REG_1);
+	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_ITER_SUM, BPF_REG_2);
+	if (inner) {	/* a plain loop in the iterator's body */
+		l_in = gi_label(g);
+		gi_mov_const(g, BPF_REG_4, 0, true);
+		gi_bind(g, l_in);
+		gi_alu(g, true, BPF_ADD, BPF_REG_4, 1);
+		gi_jmp(g, false, BPF_JLT, BPF_REG_4, (int32_t)inner, l_in);
+	}
+	gi_ja(g, l_head);
+	body = g->len - head + 2 * (uint32_t)inner;
+	gi_bind(g, l_done);
+	if (!twin || twin_kind != 0) {	/* (twin 0: leaked) */
+		iter_arg(g, it);
+		call_kfunc(g, kf_destroy);
+		if (twin && twin_kind <= 2) {	/* destroyed twice, or advanced after the destroy */
+			iter_arg(g, it);
+			call_kfunc(g, twin_kind == 1 ? kf_destroy : kf_next);
+		}
+	}
+	gi_fill_caller_homes(g);
+	r = gi_scratch(g);
+	gi_ldx(g, BPF_DW, r, EBPF_REG_FP, GEN_FP_ITER_SUM);
+	gi_var_alux(g, acc, BPF_XOR, r);
+	gi_scratch_release(g);
+	g->iter_label[g->niters] = l_first;
+	/* (the interpreter's walks: at most GEN_ITER_OBJS objects) */
+	g->iter_steps[g->niters++] = (g->len - first) + GEN_ITER_OBJS * (uint64_t)body + 8;
+	g->p->flags |= GEN_PROG_ITER | (twin ? GEN_PROG_ITER_UNSAFE : 0) |
+		       (unchecked ? GEN_PROG_NULL_UNSAFE : 0);
+	if (lp)
+		lp->shapes |= GEN_SH(HELPER);
 }
 
 /* A search in an iterator loop (p_iter_search; the kernel selftests' iter_search_loop), emitted

@@ -626,6 +626,8 @@ void gi_gen_stmt(struct gi *g, struct gi_loop *lp)
 		return gi_stmt_iter(g, lp);
 	if (!sub && (gen_bool(g->src, k->p_iter_bits) || gen_bool(g->src, k->p_iter_bits_unsafe)))
 		return gi_stmt_bits(g, lp);
+	if (!sub && (gen_bool(g->src, k->p_iter_task) || gen_bool(g->src, k->p_iter_task_unsafe)))
+		return gi_stmt_task(g, lp);
 	if (!sub && (gen_bool(g->src, k->p_for_each) || gen_bool(g->src, k->p_for_each_unsafe)))
 		return gi_stmt_for_each(g, lp);
 	if (!sub && (gen_bool(g->src, k->p_global) || gen_bool(g->src, k->p_global_unsafe)))

@@ -331,7 +331,8 @@ bool absint_dynptr_verify_global_arg(struct scev_ctx *cx, struct scev_verdict *v
 bool absint_is_urb_dynptr(const struct aval *a);
 /* A REGION_BTF pointer to the vmlinux struct id (absint_transfer.c). */
 struct aval absint_btf_ptr(struct scev_ctx *cx, int32_t id);
-/* The same, of a trust (scev_ctx.btf_trusted): BTF_TRUSTED for a BTF context's arguments,
+/* The same, of a trust (scev_ctx.btf_trusted): BTF_TRUSTED for a BTF context's arguments (of
+ * tp_btf/, iter/ and LSM programs) and bpf_get_current_task_btf's result,
  * BTF_UNTRUSTED for a kptr loaded from a map value (PTR_UNTRUSTED: no helper or kfunc takes it),
  * BTF_PLAIN (0, false) for the others. */
 enum { BTF_PLAIN, BTF_TRUSTED, BTF_UNTRUSTED };
@@ -674,6 +675,11 @@ bool absint_iter_verify_stack(struct scev_ctx *cx, struct scev_verdict *v, const
 struct aval absint_iter_load(const struct scev_ctx *cx, const struct aval *a, uint32_t pc,
 			     int64_t off, unsigned size);
 int absint_iter_trips(struct engine *en);
+/* Whether loop l is left when the next of an iterator over kernel objects (task, css, ...)
+ * returns NULL: a loop the kernel accepts without a count, which the verdict answers
+ * unsupported when its trip did not get ends_by (absint_iter.c could not tell that next alone
+ * ends it). */
+bool absint_iter_loop_unmodeled(const struct engine *en, uint32_t l);
 
 /* absint_enum.c: a bound on the header executions per entry of loop l from entry state E, found
  * by enumerating its header states of known numbers (see there): 1 with *T set, 0 when none is

@@ -37,11 +37,12 @@
 enum { IT_OTHER, IT_NEW = EBPF_ITER_NEW, IT_NEXT = EBPF_ITER_NEXT, IT_DESTROY = EBPF_ITER_DESTROY };
 
 /* The operation of the iterator kfunc at pc when its family is one the analysis models (num,
- * bits), *it the kfunc's entry; IT_OTHER for any other call. */
+ * bits, task, css, css_task, task_vma: bpf/isa.h), *it the kfunc's entry; IT_OTHER for any other
+ * call. */
 static int iter_op(const struct scev_ctx *cx, uint32_t pc, struct ebpf_kfunc_iter *it)
 {
 	if (!ebpf_kfunc_iter(ebpf_prog_kfunc_name(cx->prog, pc), it) ||
-	    (it->family != EBPF_ITER_NUM && it->family != EBPF_ITER_BITS))
+	    !ebpf_iter_family(it->family)->modeled)
 		return IT_OTHER;
 	return it->op;
 }
@@ -53,10 +54,10 @@ static int iter_kind(const struct scev_ctx *cx, uint32_t pc)
 	return iter_op(cx, pc, &it);
 }
 
-/* The bytes of a family's iterator: 8 or 16. */
+/* The bytes of a family's iterator: 8, 16 or 24. */
 static int64_t fam_bytes(unsigned fam)
 {
-	return fam == EBPF_ITER_BITS ? 16 : 8;
+	return ebpf_iter_family(fam)->size;
 }
 
 static uint32_t func_of(const struct scev_ctx *cx, uint32_t pc)
@@ -99,6 +100,16 @@ static int slot_bit(int64_t off)
 	if (off < -FP_FRAME || off > -8 || off % 8)
 		return -1;
 	return (int)(-off / 8 - 1);
+}
+
+/* The bits of the live masks of an iterator of size bytes at the slot of bit (its first 8
+ * bytes; the others are the bits below: a bits iterator at fp-16 holds bits 1 and 0), 0 when
+ * bit is none or the bytes run past the frame's top. */
+static uint64_t slot_mask(int bit, int64_t size)
+{
+	int n = (int)(size / 8);
+
+	return bit < n - 1 ? 0 : ((1ull << n) - 1) << (bit - n + 1);
 }
 
 /* Whether it is a pointer to 8 aligned bytes at a constant offset *off of one caller's frame
@@ -203,22 +214,43 @@ bool absint_iter_kfunc(const struct scev_ctx *cx, uint32_t pc)
 	       iter_kind(cx, pc) != IT_OTHER;
 }
 
+/* What next of an iterator over kernel objects returns: the object (struct obj of the family),
+ * trusted (PTR_TRUSTED: css_task, task_vma) or as the kernel's MEM_RCU (task, css: new is
+ * KF_RCU_PROTECTED), which is read like any but taken by no kfunc that wants a trusted object
+ * (BTF_PLAIN), or NULL. */
+static void next_obj(struct scev_ctx *cx, struct astate *s, uint32_t pc,
+		     const struct ebpf_kfunc_iter *ik, struct aval *r0)
+{
+	const struct ebpf_iter_info *fam = ebpf_iter_family(ik->family);
+	int32_t id = ebpf_btf_struct_by_name(fam->obj);
+
+	*r0 = id > 0 ? absint_btf_ptr_as(cx, id, fam->next_rcu ? BTF_PLAIN : BTF_TRUSTED)
+		     : aval_top();	/* (no BTF: the verdict says unsupported) */
+	if (r0->kind != AV_PTR)
+		return;
+	r0->maybe_null = true;
+	r0->id = aval_null_id(pc);
+	astate__drop_id(s, r0->id);
+}
+
 bool absint_iter_call(struct engine *en, struct astate *s, uint32_t pc, struct aval *r0,
 		      struct stack_span *w)
 {
 	struct scev_ctx *cx = en->cx;
 	const struct aval *it = &s->regs[1];
 	struct ebpf_kfunc_iter ik;
-	int kind = iter_op(cx, pc, &ik), bit;
-	int64_t off, size = fam_bytes(ik.family);
+	int kind = iter_op(cx, pc, &ik);
+	int64_t off, size;
 	uint64_t mask;
 
 	if (kind == IT_OTHER)
 		return false;
+	size = fam_bytes(ik.family);
 	if (kind == IT_NEXT && caller_slot(cx, it, &off)) {
 		/* next on an iterator of the caller's frame it points into (a callee given &it):
 		 * its slot there advances, nothing of this frame changes; the value is read as
-		 * any int (the slot's news are the caller's) */
+		 * any int (the slot's news are the caller's); an object iterator's (not modeled
+		 * there: the verdict says so) gives its object or NULL */
 		uint16_t fr = it->map;
 
 		if (cx->iter_slot) {
@@ -230,6 +262,10 @@ bool absint_iter_call(struct engine *en, struct astate *s, uint32_t pc, struct a
 		}
 		absint_cb_note_iter_write(cx, pc, it);
 		*w = (struct stack_span){ 0, 0 };
+		if (ebpf_iter_family_obj(ik.family)) {
+			next_obj(cx, s, pc, &ik, r0);
+			return true;
+		}
 		*r0 = aval_ptr(REGION_ITER_VAL, (uint16_t)(-off | ITER_STALE), range_const(0));
 		r0->maybe_null = true;
 		r0->id = aval_null_id(pc);
@@ -265,9 +301,8 @@ bool absint_iter_call(struct engine *en, struct astate *s, uint32_t pc, struct a
 		slot_note(cx, func_of(cx, pc), off, a->kind == AV_SCALAR ? a->r.s32_min : INT32_MIN,
 			  b->kind == AV_SCALAR ? b->r.s32_max : INT32_MAX, ik.family);
 	}
-	/* (a bits iterator: the bits of both its 8-byte halves) */
-	bit = slot_bit(off);
-	mask = bit < 0 ? 0 : size == 16 && bit >= 1 ? 3ull << (bit - 1) : 1ull << bit;
+	/* (a bits, task or css iterator: the bits of each of its 8-byte words) */
+	mask = slot_mask(slot_bit(off), size);
 	if (kind == IT_NEW) {
 		s->it.may |= mask;
 		s->it.must |= mask;
@@ -278,7 +313,9 @@ bool absint_iter_call(struct engine *en, struct astate *s, uint32_t pc, struct a
 	forget_values(s, off);
 	/* the call writes the bytes of the slot and nothing else of the frame */
 	*w = (struct stack_span){ (int16_t)off, (int16_t)(off + size) };
-	if (kind == IT_NEXT) {
+	if (kind == IT_NEXT && ebpf_iter_family_obj(ik.family)) {
+		next_obj(cx, s, pc, &ik, r0);
+	} else if (kind == IT_NEXT) {
 		*r0 = aval_ptr(REGION_ITER_VAL, (uint16_t)-off, range_const(0));
 		r0->maybe_null = true;
 		r0->id = aval_null_id(pc);
@@ -318,11 +355,12 @@ static uint32_t call_frame(const struct scev_ctx *cx, uint32_t pc)
 	return cx->iter_fn[pc] == UINT16_MAX ? func_of(cx, pc) : cx->iter_fn[pc];
 }
 
-/* Whether the bits iterator's 16 bytes may share bytes with another iterator call's slot, or
- * its slot hold an iterator of another family (the kernel refuses a call on either: "expected an
- * initialized iter_bits"), which the slot masks do not tell: some call of a program with a bits
- * iterator names a slot that overlaps the one of the call at pc (of family fam) at another
- * offset or of another family, or no one slot.  (Number iterators alone never partly overlap.) */
+/* Whether an iterator's bytes may share bytes with another iterator call's slot, or its slot
+ * hold an iterator of another family (the kernel refuses a call on either: "expected an
+ * initialized iter_bits"), which the slot masks do not tell: some call of a program with an
+ * iterator of a family other than num names a slot that overlaps the one of the call at pc (of
+ * family fam) at another offset or of another family, or no one slot.  (Number iterators alone
+ * never partly overlap, nor are of another family.) */
 static bool slot_clash(struct scev_ctx *cx, uint32_t pc, unsigned fam, int64_t off)
 {
 	uint32_t fr = call_frame(cx, pc);
@@ -333,7 +371,7 @@ static bool slot_clash(struct scev_ctx *cx, uint32_t pc, unsigned fam, int64_t o
 		for (uint32_t q = 0; q < cx->len; q += ebpf_insn_slots(&cx->insns[q]))
 			if (cx->insns[q].src_reg == BPF_PSEUDO_KFUNC_CALL &&
 			    ebpf_is_call(&cx->insns[q]) && iter_op(cx, q, &it) != IT_OTHER &&
-			    it.family == EBPF_ITER_BITS)
+			    it.family != EBPF_ITER_NUM)
 				cx->iter_bits_prog = 2;
 	}
 	if (cx->iter_bits_prog != 2)
@@ -356,6 +394,71 @@ static bool slot_clash(struct scev_ctx *cx, uint32_t pc, unsigned fam, int64_t o
 	return false;
 }
 
+/* bpf_iter_<family>_new(it, obj, flags or addr) of an iterator over kernel objects: R2 the
+ * object the walk starts from, as check_kfunc_args takes it for KF_TRUSTED_ARGS (KF_RCU for
+ * task_vma): a kernel object of the family's arg struct (or one that starts with it: a struct
+ * cgroup for its css), at offset 0, trusted (a BTF context's argument, bpf_get_current_task_btf's
+ * result, a held acquired one), not NULL but for the task iterator's task__nullable; R3 a number
+ * (flags or addr: the kernel reads any value, bad flags give -EINVAL at run time).  css_task only
+ * in LSM and iter/ programs (check_css_task_iter_allowlist; sleepable ones are not modeled).  An
+ * RCU pointer (walked from another, or an iterator's MEM_RCU result), which the kernel takes for
+ * task_vma's KF_RCU, is answered unsupported.  true after a failure. */
+static bool verify_obj_new(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			   uint32_t pc, const struct ebpf_kfunc_iter *ik)
+{
+	const struct ebpf_iter_info *fam = ebpf_iter_family(ik->family);
+	const char *name = ebpf_kfunc_iter_name(ik->family, EBPF_ITER_NEW), *gname;
+	const struct aval *a = &s->regs[2];
+	int32_t want = ebpf_btf_struct_by_name(fam->arg), got;
+	uint64_t c;
+
+	if (fam->lsm_iter_only && cx->prog_type != BPF_PROG_TYPE_LSM &&
+	    !(cx->prog_type == BPF_PROG_TYPE_TRACING &&
+	      cx->prog->btf_ctx.attach_type == BPF_TRACE_ITER))
+		VFAIL(VERDICT_UNSAFE, pc, "css_task_iter is only allowed in bpf_lsm, bpf_iter and "
+		      "sleepable progs (%s)", name);
+	if (want <= 0)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "%s: no struct %s in the running kernel's BTF", name,
+		      fam->arg);
+	if (fam->arg_null && aval_is_const(a, &c) && c == 0)
+		return false;
+	if (a->kind == AV_SCALAR)
+		VFAIL(VERDICT_UNSAFE, pc, "arg#1 pointer type STRUCT %s must point to scalar, or "
+		      "struct with scalar (%s: R2 is a number%s)", fam->arg, name,
+		      fam->arg_null ? " other than NULL" : "");
+	if (a->kind != AV_PTR)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "R2 of %s may be a pointer of another kind (a kernel "
+		      "object joined with something else)", name);
+	if (a->region != REGION_BTF && a->region != REGION_KREF)
+		VFAIL(VERDICT_UNSAFE, pc, "R2 type=%s expected=ptr_%s (%s takes a kernel object)",
+		      claim_region_name(a->region), fam->arg, name);
+	if (a->maybe_null)
+		VFAIL(fam->arg_null ? VERDICT_UNSUPPORTED : VERDICT_UNSAFE, pc, "Possibly NULL "
+		      "pointer passed to trusted arg1 (%s before the NULL check)", name);
+	got = a->region == REGION_KREF ? (a->map < cx->nref_sites ? cx->ref_sites[a->map].btf : 0)
+				       : (a->map < cx->nbtf_types ? cx->btf_types[a->map] : 0);
+	gname = ebpf_btf_type_name(got);
+	if (got != want && !ebpf_btf_starts_with(got, fam->arg))
+		VFAIL(VERDICT_UNSAFE, pc, "kernel function %s args#1 expected pointer to STRUCT %s but "
+		      "R2 has a pointer to STRUCT %s", name, fam->arg, gname ? gname : "?");
+	if (!range_is_const(&a->r) || a->r.umin != 0)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "R2 of %s: a kernel object at an offset: not modeled",
+		      name);
+	if (a->region == REGION_KREF) {
+		if (func_of(cx, pc) != 0)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "acquired kernel objects outside the main "
+			      "function are not modeled");
+		if (!(s->ref.must & (1ull << a->map)))
+			VFAIL(VERDICT_UNSAFE, pc, "R2 of %s: the object acquired at %u may be released "
+			      "on some path", name, cx->ref_sites[a->map].pc);
+	} else if (cx->btf_trusted[a->map] != BTF_TRUSTED) {
+		VFAIL(VERDICT_UNSUPPORTED, pc, "R2 of %s is a kernel object that may not be trusted "
+		      "(read from another, a helper's, an fentry argument or an iterator's RCU "
+		      "result: not modeled)", name);
+	}
+	return false;
+}
+
 bool absint_iter_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			     uint32_t pc)
 {
@@ -368,9 +471,10 @@ bool absint_iter_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const 
 	uint64_t mask;
 
 	if (ebpf_is_exit(i)) {
+		/* (the highest bit: the lowest live bytes, the first 8 of the iterator there) */
 		if (s->it.may)
 			VFAIL(VERDICT_UNSAFE, pc, "exit with the iterator at fp%d live on some path "
-			      "(not destroyed: a reference leak)", -8 * (__builtin_ctzll(s->it.may) + 1));
+			      "(not destroyed: a reference leak)", -8 * (63 - __builtin_clzll(s->it.may) + 1));
 		return false;
 	}
 	if (!ebpf_is_call(i))
@@ -431,10 +535,14 @@ bool absint_iter_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const 
 			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the iterator at fp%lld "
 			      "of the function at %u is not known live at every call of this one",
 			      name, (long long)off, cx->st.cfg->funcs[it->map].start);
+		if (ebpf_iter_family_obj(ik.family))
+			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: an iterator of the caller's frame (fp%lld) "
+			      "advanced in a callee: not modeled for the %s family", name,
+			      (long long)off, ik.family_name);
 		if (slot_clash(cx, pc, ik.family, off))
 			VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the iterator at fp%lld of the caller's "
-			      "frame may be another's bytes (a bits iterator's slots not told apart)",
-			      name, (long long)off);
+			      "frame may be another's bytes (the slots of iterators of several "
+			      "families not told apart)", name, (long long)off);
 		if (!(c->must & (1ull << slot_bit(off))))
 			VFAIL(VERDICT_UNSAFE, pc, "%s on the iterator at fp%lld of "
 			      "the caller's frame, not live on some path (never created, or "
@@ -465,16 +573,22 @@ bool absint_iter_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const 
 		      "the iterator at fp%lld run past the frame's top)", kind == IT_NEW
 		      ? "uninitialized" : "an initialized", ik.family_name, name, (long long)size,
 		      (long long)off);
-	mask = size == 16 ? 3ull << (bit - 1) : 1ull << bit;
+	mask = slot_mask(bit, size);
 	if (slot_clash(cx, pc, ik.family, off))
 		VFAIL(VERDICT_UNSUPPORTED, pc, "%s: the iterator at fp%lld may share bytes with "
-		      "another, or be of another family (a bits iterator's slots not told apart)",
-		      name, (long long)off);
+		      "another, or be of another family (the slots of iterators of several "
+		      "families not told apart)", name, (long long)off);
 	/* the slot is the frame's, as the kernel's process_iter_arg checks its bytes
 	 * (check_mem_access) */
 	absint_frame_depth(cx, func_of(cx, pc), off);
+	if (kind == IT_NEXT && ebpf_iter_family_obj(ik.family) &&
+	    ebpf_btf_struct_by_name(ebpf_iter_family(ik.family)->obj) <= 0)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "%s: its result is a struct %s, which the kernel's BTF "
+		      "does not describe here", name, ebpf_iter_family(ik.family)->obj);
+	if (kind == IT_NEW && ebpf_iter_family_obj(ik.family) && verify_obj_new(cx, v, s, pc, &ik))
+		return true;
 	if (kind == IT_NEW) {
-		for (int r = ik.family == EBPF_ITER_BITS ? 3 : 2; r <= 3; r++) {
+		for (int r = ik.family != EBPF_ITER_NUM ? 3 : 2; r <= 3; r++) {
 			if (s->regs[r].kind == AV_PTR)
 				VFAIL(VERDICT_UNSAFE, pc, "%s: R%d is a pointer, not an int", name, r);
 			if (s->regs[r].kind != AV_SCALAR)
@@ -609,38 +723,103 @@ static uint32_t next_exit(const struct scev_ctx *cx, uint32_t l, const struct sc
 	return scev_loop__contains(cx->st.loops, l, nullsucc) ? SCEV_NONE : call;
 }
 
-/* The loops of unknown trip that the next of an iterator of another family (task, css,
- * css_task, task_vma, kmem_cache, dmabuf) leaves: unknown still, with the reason. */
+/* Whether the next at call, in block b of loop l (next_exit's), alone ends the loop: its slot
+ * one constant offset (*off, of frame *fr: l's function's, or the caller's it was given), b
+ * passed by every iteration (it dominates every back edge's source), no new on the slot inside
+ * the loop. */
+static bool next_ends_loop(const struct scev_ctx *cx, uint32_t l, uint32_t b, uint32_t call,
+			   int64_t *off, uint32_t *fr)
+{
+	const struct scev_cfg *cfg = cx->st.cfg;
+	const struct scev_loop *L = &cx->st.loops->loops[l];
+
+	if (!cx->iter_slot || iter_kind(cx, call) != IT_NEXT)
+		return false;
+	*off = cx->iter_slot[call];
+	if (*off == INT16_MIN || *off == INT16_MAX)
+		return false;
+	*fr = cx->iter_fn[call] == UINT16_MAX ? cfg->blocks[L->header].func : cx->iter_fn[call];
+	for (uint32_t e = 0; e < L->nback_edges; e++)
+		if (!scev_dom__dominates(cx->st.dom, b, L->back_edges[e].from))
+			return false;
+	for (uint32_t k = 0; k < L->nblocks; k++)
+		for (uint32_t pc = cfg->blocks[L->blocks[k]].first; pc <= cfg->blocks[L->blocks[k]].last;
+		     pc += ebpf_insn_slots(&cx->insns[pc]))
+			if (cx->insns[pc].src_reg == BPF_PSEUDO_KFUNC_CALL &&
+			    ebpf_is_call(&cx->insns[pc]) && iter_kind(cx, pc) == IT_NEW &&
+			    cx->iter_slot[pc] == *off && cx->iter_fn[pc] == cx->iter_fn[call])
+				return false;
+	return true;
+}
+
+/* The loops of unknown trip that the next of an iterator over kernel objects (task, css,
+ * css_task, task_vma; kmem_cache and dmabuf, not modeled) leaves: no count, as the kernel
+ * verifies them (its states converge at next), but ended when the objects run out — when that
+ * next alone ends the loop (next_ends_loop) on an iterator of this frame nothing else writes
+ * (ends_by TRIP_ENDS_ITER, the loop's kind iter_<family>); else unknown still, with the reason
+ * (and absint_iter_loop_unmodeled tells the verdict). */
 static int other_family_trips(struct engine *en)
 {
 	struct scev_ctx *cx = en->cx;
 	const struct scev_loops *lf = cx->st.loops;
 	char why[CLAIM_TRIP_TEXT];
 	struct ebpf_kfunc_iter ik;
-	uint32_t call;
+	uint32_t call, fr;
+	int64_t off;
 	int err;
 
 	for (uint32_t l = 0; l < lf->nloops; l++) {
 		const struct scev_loop *L = &lf->loops[l];
 		struct claim_trip *t = loop_trip(en, l);
 
-		if (!en->res[l].visited || t->kind != TRIP_UNKNOWN || L->irreducible)
+		if (!en->res[l].visited || t->kind != TRIP_UNKNOWN || t->ends_by || L->irreducible)
 			continue;
 		for (uint32_t k = 0; k < L->nblocks; k++) {
+			bool ends;
+
 			if ((call = next_exit(cx, l, &cx->st.cfg->blocks[L->blocks[k]], &ik)) ==
-				    SCEV_NONE || ik.family == EBPF_ITER_NUM ||
-			    ik.family == EBPF_ITER_BITS)
+				    SCEV_NONE || !ebpf_iter_family_obj(ik.family))
 				continue;
-			snprintf(why, sizeof(why), "open-coded iterator: ends when %s at %u returns "
-				 "NULL, which nothing but the iterator's own walk bounds (the kernel "
-				 "trusts it to end)", ebpf_kfunc_iter_name(ik.family, EBPF_ITER_NEXT),
-				 call);
+			ends = iter_kind(cx, call) == IT_NEXT &&
+			       next_ends_loop(cx, l, L->blocks[k], call, &off, &fr) &&
+			       cx->iter_fn[call] == UINT16_MAX && cx->may_stack &&
+			       slot_private(cx, fr, off, fam_bytes(ik.family));
+			if (ends)
+				snprintf(why, sizeof(why), "open-coded iterator: ends when %s at %u "
+					 "returns NULL, when the kernel's %s run out: bounded by the "
+					 "kernel (the iterator ends), no numeric bound",
+					 ebpf_kfunc_iter_name(ik.family, EBPF_ITER_NEXT), call,
+					 ik.family == EBPF_ITER_CSS ? "cgroups" : ik.family ==
+					 EBPF_ITER_TASK_VMA ? "vmas" : "tasks");
+			else
+				snprintf(why, sizeof(why), "open-coded iterator: ends when %s at %u "
+					 "returns NULL, which nothing but the iterator's own walk bounds "
+					 "(the kernel trusts it to end)",
+					 ebpf_kfunc_iter_name(ik.family, EBPF_ITER_NEXT), call);
 			if ((err = claim_trip__set_text_in(en->out, t, &t->reason, why)))
 				return err;
+			if (ends) {
+				t->ends_by = TRIP_ENDS_ITER;
+				if (cx->iter_loop)
+					cx->iter_loop[l] = (uint8_t)(1 + ik.family);
+			}
 			break;
 		}
 	}
 	return 0;
+}
+
+bool absint_iter_loop_unmodeled(const struct engine *en, uint32_t l)
+{
+	const struct scev_ctx *cx = en->cx;
+	const struct scev_loop *L = &cx->st.loops->loops[l];
+	struct ebpf_kfunc_iter ik;
+
+	for (uint32_t k = 0; k < L->nblocks; k++)
+		if (next_exit(cx, l, &cx->st.cfg->blocks[L->blocks[k]], &ik) != SCEV_NONE &&
+		    ebpf_iter_family_obj(ik.family))
+			return true;
+	return false;
 }
 
 int absint_iter_trips(struct engine *en)
@@ -659,41 +838,22 @@ int absint_iter_trips(struct engine *en)
 	for (uint32_t l = 0; l < lf->nloops; l++) {
 		const struct scev_loop *L = &lf->loops[l];
 		struct claim_trip *t = loop_trip(en, l);
-		uint32_t f = cfg->blocks[L->header].func;
 
 		if (!en->res[l].visited || t->kind != TRIP_UNKNOWN || L->irreducible)
 			continue;
 		for (uint32_t k = 0; k < L->nblocks; k++) {
 			const struct iter_slot *s;
-			uint32_t call, bad = 0, fr;
+			uint32_t call, fr;
 			int64_t off;
 			uint64_t n;
 
-			/* (B dominating every back edge's source) */
 			call = next_exit(cx, l, &cfg->blocks[L->blocks[k]], &ik);
-			if (call == SCEV_NONE || iter_kind(cx, call) != IT_NEXT)
+			if (call == SCEV_NONE || ebpf_iter_family_obj(ik.family) ||
+			    !next_ends_loop(cx, l, L->blocks[k], call, &off, &fr))
 				continue;
-			off = cx->iter_slot[call];
-			if (off == INT16_MIN || off == INT16_MAX)
-				continue;
-			fr = cx->iter_fn[call] == UINT16_MAX ? f : cx->iter_fn[call];
-			for (uint32_t e = 0; e < L->nback_edges; e++)
-				if (!scev_dom__dominates(cx->st.dom, L->blocks[k], L->back_edges[e].from))
-					bad = 1;
-			/* no new on the slot inside the loop, nothing else writing it in f */
-			for (uint32_t b = 0; b < L->nblocks && !bad; b++)
-				for (uint32_t pc = cfg->blocks[L->blocks[b]].first;
-				     pc <= cfg->blocks[L->blocks[b]].last;
-				     pc += ebpf_insn_slots(&cx->insns[pc]))
-					if (cx->insns[pc].src_reg == BPF_PSEUDO_KFUNC_CALL &&
-					    ebpf_is_call(&cx->insns[pc]) && iter_kind(cx, pc) == IT_NEW &&
-					    cx->iter_slot[pc] == off &&
-					    cx->iter_fn[pc] == cx->iter_fn[call])
-						bad = 1;
 			/* (a caller's slot: its news are in the caller, none in this loop) */
 			s = slot_find(cx->iter_acc, cx->niter_acc, fr, off);
-			if (bad || !s || !slot_private(cx, fr, off, fam_bytes(s->fam)) ||
-			    ik.family != s->fam)
+			if (!s || !slot_private(cx, fr, off, fam_bytes(s->fam)) || ik.family != s->fam)
 				continue;
 			n = s->hi - s->lo > (int64_t)SCEV_MAX_LOOPS ? SCEV_MAX_LOOPS
 				: s->hi > s->lo ? (uint64_t)(s->hi - s->lo) : 0;
@@ -714,7 +874,7 @@ int absint_iter_trips(struct engine *en)
 			    (err = claim_trip__set_text_in(en->out, t, &t->reason, why)))
 				return err;
 			if (cx->iter_loop)
-				cx->iter_loop[l] = 1;
+				cx->iter_loop[l] = (uint8_t)(1 + s->fam);
 			break;
 		}
 	}

@@ -144,7 +144,15 @@ static struct aval ctx_load(struct scev_ctx *cx, const struct aval *addr, int64_
 	    off / 8 < cx->prog->btf_ctx.nslots &&
 	    (cx->prog->btf_ctx.slot[off / 8] == EBPF_SLOT_PTR ||
 	     cx->prog->btf_ctx.slot[off / 8] == EBPF_SLOT_PTR_OR_NULL)) {
-		struct aval v = absint_btf_ptr_as(cx, cx->prog->btf_ctx.obj_type[off / 8], true);
+		/* (trusted as the kernel's prog_args_trusted says: tp_btf/, iter/ and LSM programs'
+		 * arguments; fentry's, fexit's and fmod_ret's are plain PTR_TO_BTF_ID, which no
+		 * kfunc that wants a trusted or RCU object takes) */
+		uint32_t at = cx->prog->btf_ctx.attach_type;
+		bool trusted = cx->prog_type == BPF_PROG_TYPE_LSM ||
+			       (cx->prog_type == BPF_PROG_TYPE_TRACING &&
+				(at == BPF_TRACE_RAW_TP || at == BPF_TRACE_ITER));
+		struct aval v = absint_btf_ptr_as(cx, cx->prog->btf_ctx.obj_type[off / 8],
+						  trusted ? BTF_TRUSTED : BTF_PLAIN);
 
 		/* (an iterator's target: its id is the load's, given by the caller) */
 		v.maybe_null = v.kind == AV_PTR &&
@@ -236,7 +244,10 @@ static struct aval helper_result(struct scev_ctx *cx, int32_t id, const struct a
 
 		if (obj <= 0)
 			return aval_top();
-		v = absint_btf_ptr(cx, obj);
+		/* (bpf_get_current_task_btf's is RET_PTR_TO_BTF_ID_TRUSTED: the iterator kfuncs and
+		 * acquires take it) */
+		v = absint_btf_ptr_as(cx, obj, id == BPF_FUNC_get_current_task_btf ? BTF_TRUSTED
+										: BTF_PLAIN);
 		v.maybe_null = v.kind == AV_PTR && p->ret == HRET_BTF_ID_OR_NULL;
 		return v;
 	}

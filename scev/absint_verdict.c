@@ -1267,7 +1267,8 @@ int absint_verify_loops(struct engine *en)
 		if (t->kind == TRIP_UNKNOWN && !t->ends_by && v->kind == VERDICT_SAFE) {
 			const char *why = claim_trip_reason(t, &rb);
 
-			v->kind = VERDICT_UNSAFE;
+			v->kind = absint_iter_loop_unmodeled(en, l) ? VERDICT_UNSUPPORTED
+								     : VERDICT_UNSAFE;
 			v->pc = hpc;
 			snprintf(v->reason, sizeof(v->reason), "loop at %u may not terminate: %s", hpc,
 				 why[0] ? why : "no bound");

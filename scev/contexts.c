@@ -615,7 +615,8 @@ static int meet_loops(struct claim_prog *out, const struct claim_prog *c,
 			if (h < p->newlen && p->orig_of[h] == o->header &&
 			    c->loops[k].depth == o->depth) {
 				ct[n] = &c->loops[k].trip;
-				iter += c->loops[k].kind == LOOP_ITER_NUM;
+				iter += claim_loop_kind_iter(c->loops[k].kind) &&
+					(!n || c->loops[k].kind == cl[0]->kind);
 				cl[n++] = &c->loops[k];
 			}
 		}
@@ -634,7 +635,7 @@ static int meet_loops(struct claim_prog *out, const struct claim_prog *c,
 		if ((err = meet_trip(&o->trip, &j, ct[from])))
 			goto out;
 		if (o->kind == LOOP_PLAIN && iter == n)
-			o->kind = LOOP_ITER_NUM;
+			o->kind = cl[0]->kind;	/* (every copy's the same iterator's) */
 	}
 out:
 	free(cl);

@@ -396,7 +396,8 @@ struct scev_ctx {
 	struct iter_slot iter_acc[SCEV_ITER_SLOTS], iter_used[SCEV_ITER_SLOTS];
 	uint32_t niter_acc, niter_used;
 	bool iter_unplaced_acc, iter_unplaced;
-	/* whether the program calls the bits iterator's kfuncs: 0 not yet asked, 1 no, 2 yes */
+	/* whether the program calls the kfuncs of an iterator family other than num (bits, task,
+	 * ...): 0 not yet asked, 1 no, 2 yes */
 	uint8_t iter_bits_prog;
 	bool iter_join;		/* a re-run of the last passes: *_used joins every pass's facts */
 	/* iterators of a caller's frame a callee advances (absint_iter.c, the kernel selftests'
@@ -423,7 +424,7 @@ struct scev_ctx {
 		uint8_t seen;
 	} *citer, *citer_acc;
 	bool iter_hit_acc, iter_hit;
-	uint8_t *iter_loop;
+	uint8_t *iter_loop;	/* per loop: 1 + the family of the iterator that ends it, or 0 */
 	/* ringbuf records (absint_ref.c): the reserve calls, why they are not modeled (NULL when
 	 * they are), and per loop whether its blocks reserve or release one; ref_loop is NULL when
 	 * the program makes no ringbuf reserve, submit or discard call */

@@ -991,8 +991,10 @@ again:
 		goto again;
 	}
 	for (uint32_t l = 0; l < out->nloops && l < cx.st.loops->nloops; l++)
-		if (cx.iter_loop[l])
-			out->loops[l].kind = LOOP_ITER_NUM;
+		if (cx.iter_loop[l])	/* (the family + 1: iter_num, then iter_bits, ...) */
+			out->loops[l].kind = cx.iter_loop[l] == 1 + EBPF_ITER_NUM ? LOOP_ITER_NUM
+					     : (uint8_t)(LOOP_ITER_BITS + cx.iter_loop[l] - 1 -
+							 EBPF_ITER_BITS);
 	/* a subprogram making or releasing a dynptr of a caller's frame (absint_dynptr.c): the
 	 * callers' states do not see it, so what they were found to break (a leak, a dynptr
 	 * used uninitialized) may not be broken */

@@ -1718,6 +1718,13 @@ static void test_bpf_loop_knobs(void)
 	       c.bad, c.traps, c.refused[1], c.seen[1] < 25 ? c.seen[1] : 25);
 }
 
+/* What iter_knob_program looks for: the new kfunc the knob's programs call (one of them), and
+ * the trap kinds its twins' runs count. */
+struct iter_knob {
+	const char *kfunc[2];
+	unsigned traps;
+};
+
 /* p_iter_bits and its unsafe twin p_iter_bits_unsafe: both call bpf_iter_bits_new (over no
  * words, NULL, zero words, ones, an input byte's or 512 words); the safe form never traps and
  * stays within max_steps (check_program), and bpfscev calls most of them safe, none whose run
@@ -1727,11 +1734,14 @@ static void test_bpf_loop_knobs(void)
  * accepts the first 25 safe forms called safe or refuses them by one of its limits (a plain loop
  * in the iterator's loop: an improvement), and refuses the first 25 twins not called safe,
  * where bpf() works. */
-static void iter_bits_program(void *arg, const struct twin_run *r)
+static void iter_knob_program(void *arg, const struct twin_run *r)
 {
 	struct twin_counts *c = arg;
+	const struct iter_knob *ik = c->arg;
 	const struct gen_program *p = r->p;
-	bool call = has_call(p, BPF_PSEUDO_KFUNC_CALL, ebpf_kfunc_by_name("bpf_iter_bits_new")),
+	bool call = has_call(p, BPF_PSEUDO_KFUNC_CALL, ebpf_kfunc_by_name(ik->kfunc[0])) ||
+		    (ik->kfunc[1] &&
+		     has_call(p, BPF_PSEUDO_KFUNC_CALL, ebpf_kfunc_by_name(ik->kfunc[1]))),
 	     flagged = p->flags & GEN_PROG_ITER_UNSAFE, safe = false;
 	struct verdict_report rep;
 	struct scev_verdict v;
@@ -1739,8 +1749,8 @@ static void iter_bits_program(void *arg, const struct twin_run *r)
 	c->calls[r->twin] += call;
 	CHECK(!flagged || (r->twin && call), TW "twin flag without its knob or its call",
 	      TW_ARGS(r));
-	if (!judge_twin(c, r, &(struct twin_judge){ GEN_PROG_ITER_UNSAFE, call,
-						    TRAPS(INTERP_TRAP_HELPER) }, &v, &safe))
+	if (!judge_twin(c, r, &(struct twin_judge){ GEN_PROG_ITER_UNSAFE, call, ik->traps }, &v,
+			&safe))
 		CHECK(0, TW "verify failed", TW_ARGS(r));
 	c->bad += flagged && safe;
 	if (!call || (r->twin ? !flagged || safe : !safe) || c->seen[r->twin]++ >= 25 ||
@@ -1760,13 +1770,15 @@ static void test_iter_bits_knobs(void)
 {
 	static const struct twin_spec s = { { "p_iter_bits", "p_iter_bits_unsafe" }, 60, 3530000,
 					    120 };
-	struct twin_counts c = { 0 };
+	static const struct iter_knob ik = { { "bpf_iter_bits_new", NULL },
+					     TRAPS(INTERP_TRAP_HELPER) };
+	struct twin_counts c = { .arg = &ik };
 
 	if (ebpf_kfunc_by_name("bpf_iter_bits_new") <= 0) {
 		check_skip_part("p_iter_bits: no vmlinux BTF to name the kfuncs, or no bits iterator");
 		return;
 	}
-	for_twin_programs(&s, iter_bits_program, &c);
+	for_twin_programs(&s, iter_knob_program, &c);
 	CHECK(c.calls[0] > 60 && c.calls[1] > 60, "p_iter_bits: %u and %u of 120 programs call "
 	      "bpf_iter_bits_new", c.calls[0], c.calls[1]);
 	CHECK(c.flagged[1] > 60 && c.dirty[1] + c.bad == c.flagged[1] && c.bad <= 5,
@@ -1782,6 +1794,46 @@ static void test_iter_bits_knobs(void)
 	       "%u of %u (%u refused by its limits); p_iter_bits_unsafe: %u flagged, %u not called "
 	       "safe (%u called safe, dead code), %u trap, the kernel refuses %u of %u\n",
 	       c.calls[0], c.safe, c.loaded[0] - c.refused[0], c.loaded[0], c.shaped[0],
+	       c.flagged[1], c.dirty[1], c.bad, c.traps, c.refused[1], c.loaded[1]);
+}
+
+/* p_iter_task and its unsafe twin p_iter_task_unsafe: loops over the kernel's tasks or the
+ * current task's vmas (bpf_iter_task_new or bpf_iter_task_vma_new), judged as p_iter_bits's
+ * (iter_knob_program): the safe forms never trap and most are called safe, none whose run traps;
+ * the twins (leaked, destroyed twice, advanced after the destroy, next's result read untested)
+ * are not called safe but in dead code, and trap when the statement runs (INTERP_TRAP_HELPER,
+ * or INTERP_TRAP_MEM for the untested read); the kernel accepts the first 25 safe forms called
+ * safe (or refuses them by its limits: an improvement) and refuses the first 25 twins.  The
+ * kernel's walks are its own tasks and vmas: its verdicts are compared, not its runs. */
+static void test_iter_task_knobs(void)
+{
+	static const struct twin_spec s = { { "p_iter_task", "p_iter_task_unsafe" }, 60, 3540000,
+					    120 };
+	static const struct iter_knob ik = { { "bpf_iter_task_new", "bpf_iter_task_vma_new" },
+					     TRAPS(INTERP_TRAP_HELPER) | TRAPS(INTERP_TRAP_MEM) };
+	struct twin_counts c = { .arg = &ik };
+
+	if (ebpf_kfunc_by_name("bpf_iter_task_new") <= 0 ||
+	    ebpf_kfunc_by_name("bpf_iter_task_vma_new") <= 0) {
+		check_skip_part("p_iter_task: no vmlinux BTF to name the kfuncs, or no task iterator");
+		return;
+	}
+	for_twin_programs(&s, iter_knob_program, &c);
+	CHECK(c.calls[0] > 60 && c.calls[1] > 60, "p_iter_task: %u and %u of 120 programs call "
+	      "bpf_iter_task_new or bpf_iter_task_vma_new", c.calls[0], c.calls[1]);
+	CHECK(c.flagged[1] > 60 && c.dirty[1] + c.bad == c.flagged[1] && c.bad <= 5,
+	      "p_iter_task_unsafe: %u flagged, %u not called safe, %u called safe (dead code)",
+	      c.flagged[1], c.dirty[1], c.bad);
+	CHECK(c.traps > c.flagged[1] / 2, "p_iter_task_unsafe: %u of %u flagged programs trap",
+	      c.traps, c.flagged[1]);
+	CHECK(c.safe > c.calls[0] / 2, "p_iter_task: %u of %u safe forms called safe", c.safe,
+	      c.calls[0]);
+	if (!c.loaded[0] && !c.loaded[1])
+		check_skip_part("p_iter_task: the kernel's verdicts (bpf() refused)");
+	printf("p_iter_task: %u of 120 call the task or task_vma iterator, %u called safe, the "
+	       "kernel accepts %u of %u (%u refused by its limits); p_iter_task_unsafe: %u flagged, "
+	       "%u not called safe (%u called safe, dead code), %u trap, the kernel refuses %u of "
+	       "%u\n", c.calls[0], c.safe, c.loaded[0] - c.refused[0], c.loaded[0], c.shaped[0],
 	       c.flagged[1], c.dirty[1], c.bad, c.traps, c.refused[1], c.loaded[1]);
 }
 
@@ -4679,6 +4731,7 @@ int main(void)
 	test_for_each_knobs();
 	test_bpf_loop_knobs();
 	test_iter_bits_knobs();
+	test_iter_task_knobs();
 	test_urb_knobs();
 	test_dynptr_knobs();
 	test_dynptr_kf_knobs();

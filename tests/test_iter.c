@@ -6,8 +6,8 @@
  * difference; programs called safe are run (verdict_compare) and must not fault, and every
  * unsafe twin must trap in the interpreter, which checks the lifecycle as the program runs.  The
  * trip claims of the iterator loops are checked by running them (claims_check) and must be of
- * kind iter_num.  A loop over another family's iterator (bpf_iter_task_*) keeps an unknown trip,
- * its reason naming the iterator's next.  Without bpf(), or without vmlinux BTF to resolve the
+ * kind iter_num (iter_bits).  A loop over an iterator of kernel objects (bpf_iter_task_*,
+ * task_vma) has no count but ends (ends_by), its kind the family's (obj_family).  Without bpf(), or without vmlinux BTF to resolve the
  * kfunc names, the kernel part is skipped; without vmlinux BTF the assembler cannot name the
  * kfuncs at all (skip).
  */
@@ -144,7 +144,8 @@ static const struct {
 	  "*(u64 *)(r10 -8) = r1\n" DESTROY("-8") END, UNSUPPORTED, "iterator", AGREE, 0, false },
 };
 
-/* The first loop's trip claim: kind iter_num with the bound expected; every claim holds on runs
+/* The first loop's trip claim: kind iter_num (iter_bits for the "bits:" cases) with the bound
+ * expected; every claim holds on runs
  * of the interpreter (oracle_check), some of which trap exactly when the case says. */
 static void claims_and_runs(const char *name, const struct ebpf_object *obj,
 			    const struct ebpf_prog *p, uint64_t want, bool traps)
@@ -163,8 +164,10 @@ static void claims_and_runs(const char *name, const struct ebpf_object *obj,
 	if (want) {
 		CHECK(cp.nloops >= 1, "%s: no loop found", name);
 		if (cp.nloops >= 1) {
-			CHECK(cp.loops[0].kind == LOOP_ITER_NUM, "%s: loop kind %s", name,
-			      claim_loop_kind_name(cp.loops[0].kind));
+			uint8_t kind = strncmp(name, "bits:", 5) ? LOOP_ITER_NUM : LOOP_ITER_BITS;
+
+			CHECK(cp.loops[0].kind == kind, "%s: loop kind %s, expected %s", name,
+			      claim_loop_kind_name(cp.loops[0].kind), claim_loop_kind_name(kind));
 			CHECK(cp.loops[0].trip.kind == TRIP_BOUNDED && cp.loops[0].trip.max == want,
 			      "%s: trip max %llu, expected %llu (%s)", name,
 			      (unsigned long long)cp.loops[0].trip.max, (unsigned long long)want,
@@ -201,43 +204,117 @@ static void asm_cases(bool kernel)
 	}
 }
 
-/* Two loops over the task iterator (all tasks): nothing bounds them but the iterator's own walk,
- * so their trips stay unknown, and the reasons say so (they named no iterator before). */
-static void other_family(void)
+#define TNEW(fp, a, b) "r1 = r10\nr1 += " fp "\nr2 = " a "\nr3 = " b "\ncall bpf_iter_task_new\n"
+#define TNEXT(fp) "r1 = r10\nr1 += " fp "\ncall bpf_iter_task_next\n"
+#define TDESTROY(fp) "r1 = r10\nr1 += " fp "\ncall bpf_iter_task_destroy\n"
+/* count the tasks into r6, reading the first 8 bytes of each (thread_info.flags, x86-64) */
+#define TCOUNT(fp) "l: " TNEXT(fp) "if r0 == 0 goto d\nr1 = *(u64 *)(r0 +0)\nr6 += 1\n" \
+	"goto l\nd: "
+#define CUR "call bpf_get_current_task_btf\nr2 = r0\n"
+#define VNEW(fp) "r1 = r10\nr1 += " fp "\nr3 = 0\ncall bpf_iter_task_vma_new\n"
+#define VNEXT(fp) "r1 = r10\nr1 += " fp "\ncall bpf_iter_task_vma_next\n"
+#define VDESTROY(fp) "r1 = r10\nr1 += " fp "\ncall bpf_iter_task_vma_destroy\n"
+
+/* Iterators over kernel objects (task, task_vma, css_task): the kernel accepts their loops
+ * with no count (its states converge at next) and the walk ends when the objects run out, so a
+ * loop that next alone ends gets trip unknown, ends_by "kernel iterator end" and the family's
+ * kind; the slot rules are the number iterator's, new's object argument trusted (NULL for the
+ * task iterator), next's result a kernel object or NULL.  The interpreter walks 0 to 3 objects
+ * (drawn): safe cases never trap, every twin with a lifecycle fault does. */
+static const struct {
+	const char *name, *text;
+	enum scev_verdict_kind want;
+	const char *reason;	/* in bpfscev's reason */
+	uint8_t kind;		/* the first loop's kind (LOOP_PLAIN: no loop) */
+	int traps;		/* 1: some runs trap, 0: none, -1: not asked */
+} obj_cases[] = {
+	{ "task: all processes", "r6 = 0\n" TNEW("-24", "0", "0") TCOUNT("-24") TDESTROY("-24")
+	  "r0 = r6\nexit\n", SAFE, NULL, LOOP_ITER_TASK, 0 },
+	{ "task: the current task's threads", "r6 = 0\n" CUR TNEW("-24", "r2", "2") TCOUNT("-24")
+	  TDESTROY("-24") "r0 = r6\nexit\n", SAFE, NULL, LOOP_ITER_TASK, 0 },
+	{ "task: bad flags (-EINVAL)", "r6 = 0\n" TNEW("-24", "0", "7") TCOUNT("-24")
+	  TDESTROY("-24") "r0 = r6\nexit\n", SAFE, NULL, LOOP_ITER_TASK, 0 },
+	{ "task_vma: the current task's", "r6 = 0\n" CUR VNEW("-8") "l: " VNEXT("-8")
+	  "if r0 == 0 goto d\nr1 = *(u64 *)(r0 +0)\nr6 += 1\ngoto l\nd: " VDESTROY("-8")
+	  "r0 = r6\nexit\n", SAFE, NULL, LOOP_ITER_TASK_VMA, 0 },
+	{ "task: leak", "r6 = 0\n" TNEW("-24", "0", "0") TCOUNT("-24") "r0 = r6\nexit\n", UNSAFE,
+	  "at fp-24 live on some path (not destroyed", LOOP_ITER_TASK, 1 },
+	{ "task: double destroy", TNEW("-24", "0", "0") TDESTROY("-24") TDESTROY("-24") END,
+	  UNSAFE, "not live", LOOP_PLAIN, 1 },
+	{ "task: next after destroy", TNEW("-24", "0", "0") TDESTROY("-24") TNEXT("-24") END,
+	  UNSAFE, "not live", LOOP_PLAIN, 1 },
+	{ "task: new twice", TNEW("-24", "0", "0") TNEW("-24", "0", "0") TDESTROY("-24") END,
+	  UNSAFE, "live on some path", LOOP_PLAIN, 1 },
+	{ "task: 24 bytes past the frame's top", TNEW("-16", "0", "0") TDESTROY("-16") END, UNSAFE,
+	  "uninitialized iter_task", LOOP_PLAIN, 1 },
+	{ "task: next's result not tested", TNEW("-24", "0", "0") TNEXT("-24")
+	  "r6 = *(u32 *)(r0 +0)\n" TDESTROY("-24") END, UNSAFE, "NULL", LOOP_PLAIN, -1 },
+	{ "task: write through next's result", TNEW("-24", "0", "0") TNEXT("-24")
+	  "if r0 == 0 goto +1\n*(u64 *)(r0 +0) = r0\n" TDESTROY("-24") END, UNSAFE, "read",
+	  LOOP_PLAIN, -1 },
+	{ "task: a number as the task", TNEW("-24", "5", "0") TDESTROY("-24") END, UNSAFE,
+	  "must point to scalar", LOOP_PLAIN, 1 },
+	{ "task_vma: NULL task", "r2 = 0\n" VNEW("-8") VDESTROY("-8") END, UNSAFE,
+	  "must point to scalar", LOOP_PLAIN, 1 },
+	{ "css_task: in a socket filter", CUR "r1 = r10\nr1 += -8\nr3 = 0\n"
+	  "call bpf_iter_css_task_new\n" "r1 = r10\nr1 += -8\ncall bpf_iter_css_task_destroy\n"
+	  END, UNSAFE, "css_task_iter is only allowed", LOOP_PLAIN, -1 },
+};
+
+/* Each case: the kernel's verdict (when it can be asked), the first loop's kind and trip claim,
+ * and the interpreter's runs. */
+static void obj_family(bool kernel)
 {
-	static const char text[] =
-		"r6 = 0\nr1 = r10\nr1 += -24\nr2 = 0\nr3 = 0\ncall bpf_iter_task_new\n"
-		"l: r1 = r10\nr1 += -24\ncall bpf_iter_task_next\nif r0 == 0 goto out\nr6 += 1\n"
-		"goto l\nout: r1 = r10\nr1 += -24\ncall bpf_iter_task_destroy\n"
-		"r1 = r10\nr1 += -48\nr2 = 0\nr3 = 1\ncall bpf_iter_task_new\n"
-		"m: r1 = r10\nr1 += -48\ncall bpf_iter_task_next\nif r0 == 0 goto e\nr6 += 1\n"
-		"goto m\ne: r1 = r10\nr1 += -48\ncall bpf_iter_task_destroy\nr0 = r6\nexit\n";
-	struct ebpf_object *obj;
-	struct claim_prog cp;
-	struct claim_text_buf rb;
-	struct diag d;
+	struct check_opts co = { .sz = sizeof(co), .seed = 24, .runs = 16 };
 
 	if (ebpf_kfunc_by_name("bpf_iter_task_new") <= 0) {
 		check_skip_part("the task iterator: not in this kernel");
 		return;
 	}
-	if (!(obj = verdict_case_open("task iterator", text, NULL, 0)))
-		return;
-	diag_clear(&d);
-	if (scev_analyze(&cp, &obj->progs[0], NULL, 0, NULL, &d)) {
-		CHECK(0, "task iterator: analyze: %s", d.msg);
-	} else {
-		CHECK(cp.nloops == 2, "task iterator: %u loops", cp.nloops);
-		for (uint32_t l = 0; l < cp.nloops; l++)
-			CHECK(cp.loops[l].trip.kind == TRIP_UNKNOWN &&
-				      strstr(claim_trip_reason(&cp.loops[l].trip, &rb),
-					     l ? "bpf_iter_task_next at 22 returns NULL"
-					       : "bpf_iter_task_next at 8 returns NULL"),
-			      "task iterator: loop %u: trip %d (%s)", l, (int)cp.loops[l].trip.kind,
-			      claim_trip_reason(&cp.loops[l].trip, &rb));
+	for (size_t k = 0; k < sizeof(obj_cases) / sizeof(obj_cases[0]); k++) {
+		const char *name = obj_cases[k].name;
+		struct ebpf_object *obj = verdict_case_open(name, obj_cases[k].text, NULL, 0);
+		struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = BPF_PROG_TYPE_SOCKET_FILTER,
+					   .kernel = kernel };
+		struct claim_text_buf rb;
+		struct check_result res;
+		struct claim_prog cp;
+		struct diag d;
+
+		if (!obj)
+			continue;
+		verdict_case_judge(name, obj, &vo, obj_cases[k].want, obj_cases[k].reason, AGREE);
+		diag_clear(&d);
+		if (scev_analyze(&cp, &obj->progs[0], NULL, 0, NULL, &d)) {
+			CHECK(0, "%s: analyze: %s", name, d.msg);
+			ebpf_object__free(obj);
+			continue;
+		}
+		if (obj_cases[k].kind != LOOP_PLAIN) {
+			const struct claim_trip *t = &cp.loops[0].trip;
+
+			CHECK(cp.nloops >= 1 && cp.loops[0].kind == obj_cases[k].kind &&
+			      t->kind == TRIP_UNKNOWN && t->ends_by == TRIP_ENDS_ITER &&
+			      strstr(claim_trip_reason(t, &rb), "returns NULL"),
+			      "%s: loop kind %s, trip %d ends_by %d (%s)", name,
+			      cp.nloops ? claim_loop_kind_name(cp.loops[0].kind) : "-",
+			      cp.nloops ? (int)t->kind : -1, cp.nloops ? (int)t->ends_by : -1,
+			      cp.nloops ? claim_trip_reason(t, &rb) : "");
+		}
+		if (oracle_check(&res, obj, &obj->progs[0], &cp, &co)) {
+			CHECK(0, "%s: oracle_check failed", name);
+		} else {
+			CHECK(res.nfindings == 0, "%s: %u claims refuted: %s", name, res.nfindings,
+			      res.nfindings ? res.findings[0].text : "");
+			CHECK(obj_cases[k].traps < 0 ||
+			      (obj_cases[k].traps ? res.traps > 0 : res.traps == 0),
+			      "%s: %llu of %llu runs trapped", name, (unsigned long long)res.traps,
+			      (unsigned long long)res.runs);
+			check_result__free(&res);
+		}
 		claim_prog__free(&cp);
+		ebpf_object__free(obj);
 	}
-	ebpf_object__free(obj);
 }
 
 /* Every program of the clang-built object: the kernel's verdict, and what bpfscev must say. */
@@ -267,7 +344,7 @@ int main(void)
 	}
 	kernel = verdict_case_kernel("the kernel's verdicts");
 	asm_cases(kernel);
-	other_family();
+	obj_family(kernel);
 	snprintf(path, sizeof(path), "%s/iter_verify.o", dir ? dir : "");
 	if (dir && !stat(path, &st))
 		object(dir, kernel);

@@ -1513,15 +1513,19 @@ static __attribute__((noinline)) int each_start(struct interp_state *st, const s
  * of the run (a scalar, past the stack's top), which the kernel's probe reads as it finds them
  * (-EFAULT, -ERANGE or other kernel bytes), trap with INTERP_TRAP_CALL: not modeled.
  *
+ * The iterators over kernel objects (task 24 bytes, css 24, css_task 8, task_vma 8): iter_obj.
+ *
  * The lifecycle the verifier demands is checked as the run goes (a program that breaks it never
  * loads, so such a run is a fault): the iterator is 8 aligned bytes of the current frame (16 for
- * bits); new on one that overlaps a live one, next or destroy on one that is not live (never
+ * bits, 24 for task and css); new on one that overlaps a live one, next or destroy on one that is not live (never
  * created, or destroyed) or of another family, and a frame that exits while one of its
  * iterators is live (a leak) trap with INTERP_TRAP_HELPER, and so does a helper's memory
  * argument that overlaps a live iterator (the kernel refuses a read of its bytes, and after a
  * write the iterator is no longer one: iter_overlap). */
+/* (the iterators' kinds: KF_ITER_NUM_NEW + 3 family + op - 1, for the families up to task_vma) */
 enum { KF_OTHER, KF_ITER_NUM_NEW, KF_ITER_NUM_NEXT, KF_ITER_NUM_DESTROY, KF_ITER_BITS_NEW,
-       KF_ITER_BITS_NEXT, KF_ITER_BITS_DESTROY, KF_REF_ACQUIRE, KF_REF_ACQUIRE_NULL,
+       KF_ITER_LAST = KF_ITER_NUM_NEW + 3 * (EBPF_ITER_TASK_VMA + 1) - 1, KF_REF_ACQUIRE,
+       KF_REF_ACQUIRE_NULL,
        KF_REF_RELEASE, KF_DP_FROM_SKB, KF_DP_FROM_XDP, KF_DP_CLONE, KF_DP_ADJUST, KF_DP_IS_NULL,
        KF_DP_IS_RDONLY, KF_DP_SIZE, KF_DP_SLICE, KF_DP_SLICE_RDWR };
 
@@ -1551,16 +1555,16 @@ static uint8_t kfunc_kind(const char *name)
 	for (unsigned k = 0; name && k < sizeof(dp_kfuncs) / sizeof(dp_kfuncs[0]); k++)
 		if (!strcmp(name, dp_kfuncs[k]))
 			return (uint8_t)(KF_DP_FROM_SKB + k);
-	if (!ebpf_kfunc_iter(name, &it) || it.family > EBPF_ITER_BITS)
+	if (!ebpf_kfunc_iter(name, &it) || it.family > EBPF_ITER_TASK_VMA ||
+	    !ebpf_iter_family(it.family)->modeled)
 		return KF_OTHER;
-	return (uint8_t)((it.family == EBPF_ITER_NUM ? KF_ITER_NUM_NEW : KF_ITER_BITS_NEW) +
-			 it.op - EBPF_ITER_NEW);
+	return (uint8_t)(KF_ITER_NUM_NEW + 3 * it.family + it.op - EBPF_ITER_NEW);
 }
 
 /* An iterator kfunc kind's family and operation. */
 static unsigned kf_family(uint8_t kind)
 {
-	return kind >= KF_ITER_BITS_NEW ? EBPF_ITER_BITS : EBPF_ITER_NUM;
+	return (kind - KF_ITER_NUM_NEW) / 3u;
 }
 
 static unsigned kf_op(uint8_t kind)
@@ -1570,7 +1574,7 @@ static unsigned kf_op(uint8_t kind)
 
 static unsigned iter_size(unsigned family)
 {
-	return family == EBPF_ITER_BITS ? 16 : 8;
+	return ebpf_iter_family(family)->size;
 }
 
 /* Acquired kernel objects: INTERP_VA_KOBJ + (k + 1) << 32, in INTERP_VA_BTF's region above
@@ -1866,6 +1870,65 @@ static int iter_bits(struct interp_state *st, const struct iop *ip, uint8_t *p, 
 	return 0;
 }
 
+/* Whether flags are ones bpf_iter_<family>_new takes (kernel/bpf/task_iter.c; others give
+ * -EINVAL): the task iterator's BPF_TASK_ITER_ALL_PROCS (0) and _ALL_THREADS (1), or
+ * _PROC_THREADS (2) of a task given; the css iterator's BPF_CGROUP_ITER_DESCENDANTS_PRE (2),
+ * _DESCENDANTS_POST (3) and _ANCESTORS_UP (4); the css_task iterator's 0, CSS_TASK_ITER_PROCS
+ * (1) and PROCS | THREADED (3); task_vma's addr, any. */
+static bool obj_flags_ok(unsigned fam, uint64_t task, uint32_t flags)
+{
+	switch (fam) {
+	case EBPF_ITER_TASK:
+		return flags <= 1 || (flags == 2 && task);
+	case EBPF_ITER_CSS:
+		return flags >= 2 && flags <= 4;
+	case EBPF_ITER_CSS_TASK:
+		return flags == 0 || flags == 1 || flags == 3;
+	default:
+		return true;
+	}
+}
+
+/* The iterators over kernel objects (task, css, css_task, task_vma), as a deterministic model of
+ * what the kernel walks: new(it, obj, flags) takes a kernel object (INTERP_VA_BTF's region; the
+ * task iterator's also NULL), else traps (the verifier refuses anything else); bad flags give
+ * -EINVAL and an empty walk, else 0 and a walk of 0 to 3 objects, the count drawn from the helper
+ * data (the real system's tasks, cgroups and vmas are no input: a kernel run's r0 is not
+ * compared, its verdict is).  next gives the next object (INTERP_VA_BTF: it reads as the helper
+ * data, as every kernel object does) or NULL when they ran out; destroy ends it.  The count
+ * lives in iter_nbits. */
+static int iter_obj(struct interp_state *st, const struct iop *ip, unsigned fam, int k)
+{
+	uint64_t *r = st->h.regs;
+	const char *name = ebpf_kfunc_iter_name(fam, kf_op(ip->pad));
+
+	switch (kf_op(ip->pad)) {
+	case EBPF_ITER_NEW:
+		if ((r[2] || fam != EBPF_ITER_TASK) && (r[2] >> 44) != (INTERP_VA_BTF >> 44)) {
+			set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: r2 = 0x%llx is not a kernel "
+				 "object", name, (unsigned long long)r[2]);
+			return -1;
+		}
+		if (!obj_flags_ok(fam, r[2], (uint32_t)r[3])) {
+			st->iter_nbits[k] = 0;
+			r[0] = (uint64_t)(int64_t)-EINVAL;
+		} else {
+			st->iter_nbits[k] = (int32_t)(draw(st, 1) % 4);
+			r[0] = 0;
+		}
+		break;
+	case EBPF_ITER_NEXT:
+		r[0] = st->iter_nbits[k] > 0 ? INTERP_VA_BTF : 0;
+		st->iter_nbits[k] -= st->iter_nbits[k] > 0;
+		break;
+	default:
+		r[0] = INTERP_POISON;
+		break;
+	}
+	poison_args(r);
+	return 0;
+}
+
 /* 0, or -1 after a trap. */
 static __attribute__((noinline)) int do_kfunc(struct interp_state *st, const struct iop *ip)
 {
@@ -1884,6 +1947,13 @@ static __attribute__((noinline)) int do_kfunc(struct interp_state *st, const str
 		return dp_kfunc(st, ip);
 	if (ip->pad >= KF_REF_ACQUIRE)
 		return kfunc_ref(st, ip);
+	if (ebpf_iter_family_obj(kf_family(ip->pad))) {
+		if (iter_lifecycle(st, ip->pc, ip->pad, r[1]) ||
+		    !(p = mem_ptr(st, ip->pc, r[1], iter_size(kf_family(ip->pad)), ACC_STORE)))
+			return -1;
+		k = iter_find(st, r[1]);
+		return iter_obj(st, ip, kf_family(ip->pad), k < 0 ? 0 : k);	/* (a destroy) */
+	}
 	if (kf_family(ip->pad) == EBPF_ITER_BITS) {
 		/* (the words of a destroy are freed by iter_lifecycle: none are read after) */
 		if (iter_lifecycle(st, ip->pc, ip->pad, r[1]) ||

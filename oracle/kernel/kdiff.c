@@ -65,7 +65,9 @@ bool kdiff_log_reports_bug(const char *log, char *line, size_t n)
  * (bpf_iter_num_new/next/destroy, bpf_iter_bits_*): their results are the range's values or the
  * set bits of the words new copied, which the interpreter computes as kernel/bpf/bpf_iter.c and
  * kernel/bpf/helpers.c do (no draw; words of unwritten stack bytes make the run unwritten), so
- * a run calling them is compared. */
+ * a run calling them is compared.  The iterators over kernel objects (task, css, css_task,
+ * task_vma) walk the running system's tasks, cgroups and vmas, which the interpreter draws (0 to
+ * 3): a run calling them is not compared (nondeterministic), the kernel's verdict and log are. */
 static bool iter_run_kfunc(const struct ebpf_prog *prog, size_t pc)
 {
 	struct ebpf_kfunc_iter it;

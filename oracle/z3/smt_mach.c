@@ -1672,6 +1672,7 @@ void mach_step(struct mach *m, const struct mstate *in, uint32_t pc, struct mste
 				target = pc + 1 + (int64_t)i->imm;
 			} else if (i->src_reg == BPF_PSEUDO_KFUNC_CALL) {
 				const char *kn = ebpf_prog_kfunc_name(m->prog, pc);
+				struct ebpf_kfunc_iter ik;
 
 				/* the interpreter runs the open-coded iterator kfuncs (their state in
 				 * the frame, next's result a pointer into it: iter_kfunc) and the
@@ -1705,10 +1706,12 @@ void mach_step(struct mach *m, const struct mstate *in, uint32_t pc, struct mste
 						 "not encoded", kn, pc);
 					break;
 				}
-				if (kn && !strncmp(kn, "bpf_iter_bits_", 14)) {
-					/* (the interpreter runs it too: its copy of the words) */
+				if (kn && ebpf_kfunc_iter(kn, &ik) && ik.family != EBPF_ITER_NUM) {
+					/* (the interpreter runs it too: the bits iterator's copy of
+					 * the words, the object iterators' drawn walks) */
 					snprintf(o->unsupported, sizeof(o->unsupported),
-						 "%s at %u: the bits iterator is not encoded", kn, pc);
+						 "%s at %u: the %s iterator is not encoded", kn, pc,
+						 ik.family_name);
 					break;
 				}
 				trap = sx_true(c);

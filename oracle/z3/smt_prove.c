@@ -553,6 +553,7 @@ static bool has_pcpu_array(const struct mach *m)
 static bool unrun_kfunc(const struct prover *P, uint32_t pc, char *why, size_t n)
 {
 	const struct bpf_insn *in = &P->m.insns[pc];
+	struct ebpf_kfunc_iter ik;
 	const char *kn;
 
 	if (ebpf_class(in) != BPF_JMP || ebpf_op(in) != BPF_CALL)
@@ -573,9 +574,10 @@ static bool unrun_kfunc(const struct prover *P, uint32_t pc, char *why, size_t n
 		return false;
 	/* (the dynptr kfuncs and the bits iterator's the interpreter runs, which the machine
 	 * does not encode: the same answer, in other words) */
-	if (kn && !strncmp(kn, "bpf_iter_bits_", 14))
-		snprintf(why, n, "%s at %u: the bits iterator is not encoded (nothing past it is)",
-			 kn, pc);
+	if (kn && ebpf_kfunc_iter(kn, &ik))
+		snprintf(why, n, "%s at %u: the %s iterator is not encoded (nothing past it is%s)",
+			 kn, pc, ik.family_name, ebpf_iter_family_obj(ik.family)
+			 ? ": its walk is the kernel's objects" : "");
 	else
 		snprintf(why, n, "%s at %u: a kfunc %s (nothing past it is encoded)",
 			 kn ? kn : "a kfunc of no known name", pc,
