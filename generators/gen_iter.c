@@ -97,6 +97,56 @@ static uint64_t num_args(struct gi *g, unsigned kind, int64_t start)
 	return end > start ? (uint64_t)(end - start) : 0;
 }
 
+/* How an iterator statement's loop ends (iter_end): its iterator's slot and kfuncs, the labels
+ * of its first instruction, its loop's head and the exit past it (first and head their
+ * positions), the iterations of a plain loop in its body (0: none), the most values next gives,
+ * and the twin's kind (-1: not a twin; 0 leaked, 1 destroyed twice, 2 advanced after the
+ * destroy; another destroyed once, as the safe form). */
+struct iter_tail {
+	int16_t it;
+	int32_t kf_next, kf_destroy;
+	int l_first, l_head, l_done;
+	uint32_t first, head;
+	uint64_t inner, n;
+	int twin_kind;
+};
+
+/* The rest of an iterator statement from its loop body's last instruction: the plain loop, the
+ * jump back to the head, the destroy at the exit (or the twin's), the sum folded into main's
+ * accumulator and the statement's steps noted. */
+static void iter_end(struct gi *g, const struct iter_tail *t)
+{
+	int acc = g->fn->acc, l_in, r;
+	uint32_t body;
+
+	if (t->inner) {	/* a plain loop in the iterator's body */
+		l_in = gi_label(g);
+		gi_mov_const(g, BPF_REG_4, 0, true);
+		gi_bind(g, l_in);
+		gi_alu(g, true, BPF_ADD, BPF_REG_4, 1);
+		gi_jmp(g, false, BPF_JLT, BPF_REG_4, (int32_t)t->inner, l_in);
+	}
+	gi_ja(g, t->l_head);
+	body = g->len - t->head + 2 * (uint32_t)t->inner;
+	gi_bind(g, t->l_done);
+	if (t->twin_kind != 0) {	/* (0: leaked) */
+		iter_arg(g, t->it);
+		call_kfunc(g, t->kf_destroy);
+		if (t->twin_kind == 1 || t->twin_kind == 2) {	/* destroyed twice, or advanced */
+			iter_arg(g, t->it);
+			call_kfunc(g, t->twin_kind == 1 ? t->kf_destroy : t->kf_next);
+		}
+	}
+	gi_fill_caller_homes(g);
+	r = gi_scratch(g);
+	gi_ldx(g, BPF_DW, r, EBPF_REG_FP, GEN_FP_ITER_SUM);
+	gi_var_alux(g, acc, BPF_XOR, r);
+	gi_scratch_release(g);
+	g->iter_label[g->niters] = t->l_first;
+	/* (the exit's next and the code around the loop run once) */
+	g->iter_steps[g->niters++] = (g->len - t->first) + t->n * body + 8;
+}
+
 /* p_iter_num's statement, or p_iter_bits's (bits). */
 static void iter_stmt(struct gi *g, struct gi_loop *lp, bool bits)
 {
@@ -109,7 +159,7 @@ static void iter_stmt(struct gi *g, struct gi_loop *lp, bool bits)
 		p_twin = bits ? k->p_iter_bits_unsafe : k->p_iter_num_unsafe;
 	bool twin = p_twin && (!p_safe || gen_bool(g->src, 50));
 	unsigned kind = gen_pick(g->src, 10), twin_kind = gen_pick(g->src, 3);
-	int acc = g->fn->acc, l_first, l_head = gi_label(g), l_done = gi_label(g), l_in, r;
+	int l_first, l_head = gi_label(g), l_done = gi_label(g);
 	int64_t start = (int64_t)gen_u32(g->src, 0, 20) - 5;
 	int16_t it = bits ? GEN_FP_BITS : GEN_FP_ITER;
 	uint64_t n, inner = gen_bool(g->src, 30) ? gen_u32(g->src, 1, 4) : 0;
@@ -119,7 +169,7 @@ static void iter_stmt(struct gi *g, struct gi_loop *lp, bool bits)
 			   gen_bool(g->src, k->p_iter_helper_over),
 	     helper = !bits && (helper_over ||
 				(k->p_iter_helper && gen_bool(g->src, k->p_iter_helper)));
-	uint32_t first, head, body;
+	uint32_t first, head;
 
 	if (kf_new < 0 || kf_next < 0 || kf_destroy < 0 || g->niters == GI_MAX_ITERS) {
 		gi_stmt_acc(g, lp);
@@ -153,33 +203,8 @@ static void iter_stmt(struct gi *g, struct gi_loop *lp, bool bits)
 		gi_alux(g, true, BPF_XOR, BPF_REG_2, BPF_REG_1);
 		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_ITER_SUM, BPF_REG_2);
 	}
-	if (inner) {	/* a plain loop in the iterator's body */
-		l_in = gi_label(g);
-		gi_mov_const(g, BPF_REG_4, 0, true);
-		gi_bind(g, l_in);
-		gi_alu(g, true, BPF_ADD, BPF_REG_4, 1);
-		gi_jmp(g, false, BPF_JLT, BPF_REG_4, (int32_t)inner, l_in);
-	}
-	gi_ja(g, l_head);
-	body = g->len - head + 2 * (uint32_t)inner;
-	gi_bind(g, l_done);
-	if (twin && twin_kind == 0) {	/* leaked */
-	} else {
-		iter_arg(g, it);
-		call_kfunc(g, kf_destroy);
-		if (twin) {	/* destroyed twice, or advanced after the destroy */
-			iter_arg(g, it);
-			call_kfunc(g, twin_kind == 1 ? kf_destroy : kf_next);
-		}
-	}
-	gi_fill_caller_homes(g);
-	r = gi_scratch(g);
-	gi_ldx(g, BPF_DW, r, EBPF_REG_FP, GEN_FP_ITER_SUM);
-	gi_var_alux(g, acc, BPF_XOR, r);
-	gi_scratch_release(g);
-	g->iter_label[g->niters] = l_first;
-	/* (the exit's next and the code around the loop run once) */
-	g->iter_steps[g->niters++] = (g->len - first) + n * body + 8;
+	iter_end(g, &(struct iter_tail){ it, kf_next, kf_destroy, l_first, l_head, l_done, first,
+					 head, inner, n, twin ? (int)twin_kind : -1 });
 	g->p->flags |= GEN_PROG_ITER | (twin || helper_over ? GEN_PROG_ITER_UNSAFE : 0);
 	if (lp)
 		lp->shapes |= GEN_SH(HELPER);
@@ -220,10 +245,10 @@ void gi_stmt_task(struct gi *g, struct gi_loop *lp)
 	int64_t off = fam == EBPF_ITER_TASK ? ebpf_btf_member_off("task_struct", "pid") : 0;
 	unsigned size = fam == EBPF_ITER_TASK ? 4 : 8;
 	int16_t it = fam == EBPF_ITER_TASK ? GEN_FP_TASK : GEN_FP_TASK_VMA;
-	int acc = g->fn->acc, l_first, l_head = gi_label(g), l_done = gi_label(g), l_in, r;
+	int l_first, l_head = gi_label(g), l_done = gi_label(g);
 	uint64_t inner = gen_bool(g->src, 30) ? gen_u32(g->src, 1, 4) : 0;
 	bool unchecked = twin && twin_kind == 3;
-	uint32_t first, head, body;
+	uint32_t first, head;
 
 	if (kf_new < 0 || kf_next < 0 || kf_destroy < 0 || obj <= 0 || off < 0 ||
 	    ebpf_btf_obj_access(obj, off, size, &next_id) || g->niters == GI_MAX_ITERS) {
@@ -262,32 +287,9 @@ void gi_stmt_task(struct gi *g, struct gi_loop *lp)
 	gi_ldx(g, BPF_DW, BPF_REG_2, EBPF_REG_FP, GEN_FP_ITER_SUM);
 	gi_alux(g, true, BPF_XOR, BPF_REG_2, BPF_REG_1);
 	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_ITER_SUM, BPF_REG_2);
-	if (inner) {	/* a plain loop in the iterator's body */
-		l_in = gi_label(g);
-		gi_mov_const(g, BPF_REG_4, 0, true);
-		gi_bind(g, l_in);
-		gi_alu(g, true, BPF_ADD, BPF_REG_4, 1);
-		gi_jmp(g, false, BPF_JLT, BPF_REG_4, (int32_t)inner, l_in);
-	}
-	gi_ja(g, l_head);
-	body = g->len - head + 2 * (uint32_t)inner;
-	gi_bind(g, l_done);
-	if (!twin || twin_kind != 0) {	/* (twin 0: leaked) */
-		iter_arg(g, it);
-		call_kfunc(g, kf_destroy);
-		if (twin && twin_kind <= 2) {	/* destroyed twice, or advanced after the destroy */
-			iter_arg(g, it);
-			call_kfunc(g, twin_kind == 1 ? kf_destroy : kf_next);
-		}
-	}
-	gi_fill_caller_homes(g);
-	r = gi_scratch(g);
-	gi_ldx(g, BPF_DW, r, EBPF_REG_FP, GEN_FP_ITER_SUM);
-	gi_var_alux(g, acc, BPF_XOR, r);
-	gi_scratch_release(g);
-	g->iter_label[g->niters] = l_first;
 	/* (the interpreter's walks: at most GEN_ITER_OBJS objects) */
-	g->iter_steps[g->niters++] = (g->len - first) + GEN_ITER_OBJS * (uint64_t)body + 8;
+	iter_end(g, &(struct iter_tail){ it, kf_next, kf_destroy, l_first, l_head, l_done, first,
+					 head, inner, GEN_ITER_OBJS, twin ? (int)twin_kind : -1 });
 	g->p->flags |= GEN_PROG_ITER | (twin ? GEN_PROG_ITER_UNSAFE : 0) |
 		       (unchecked ? GEN_PROG_NULL_UNSAFE : 0);
 	if (lp)

@@ -1766,35 +1766,43 @@ static void iter_knob_program(void *arg, const struct twin_run *r)
 	verdict_report__free(&rep);
 }
 
+/* A pair of iterator knobs judged by iter_knob_program, the counts held to what the comments
+ * above say; what names the calls counted. */
+static void iter_knobs(const struct twin_spec *s, const struct iter_knob *ik, const char *what)
+{
+	struct twin_counts c = { .arg = ik };
+
+	for_twin_programs(s, iter_knob_program, &c);
+	CHECK(c.calls[0] > 60 && c.calls[1] > 60, "%s: %u and %u of 120 programs call %s",
+	      s->knob[0], c.calls[0], c.calls[1], what);
+	CHECK(c.flagged[1] > 60 && c.dirty[1] + c.bad == c.flagged[1] && c.bad <= 5,
+	      "%s: %u flagged, %u not called safe, %u called safe (dead code)", s->knob[1],
+	      c.flagged[1], c.dirty[1], c.bad);
+	CHECK(c.traps > c.flagged[1] / 2, "%s: %u of %u flagged programs trap", s->knob[1],
+	      c.traps, c.flagged[1]);
+	CHECK(c.safe > c.calls[0] / 2, "%s: %u of %u safe forms called safe", s->knob[0], c.safe,
+	      c.calls[0]);
+	if (!c.loaded[0] && !c.loaded[1])
+		check_skip_part("iterator knobs: the kernel's verdicts (bpf() refused)");
+	printf("%s: %u of 120 call %s, %u called safe, the kernel accepts %u of %u (%u refused by "
+	       "its limits); %s: %u flagged, %u not called safe (%u called safe, dead code), %u "
+	       "trap, the kernel refuses %u of %u\n", s->knob[0], c.calls[0], what, c.safe,
+	       c.loaded[0] - c.refused[0], c.loaded[0], c.shaped[0], s->knob[1], c.flagged[1],
+	       c.dirty[1], c.bad, c.traps, c.refused[1], c.loaded[1]);
+}
+
 static void test_iter_bits_knobs(void)
 {
 	static const struct twin_spec s = { { "p_iter_bits", "p_iter_bits_unsafe" }, 60, 3530000,
 					    120 };
 	static const struct iter_knob ik = { { "bpf_iter_bits_new", NULL },
 					     TRAPS(INTERP_TRAP_HELPER) };
-	struct twin_counts c = { .arg = &ik };
 
 	if (ebpf_kfunc_by_name("bpf_iter_bits_new") <= 0) {
 		check_skip_part("p_iter_bits: no vmlinux BTF to name the kfuncs, or no bits iterator");
 		return;
 	}
-	for_twin_programs(&s, iter_knob_program, &c);
-	CHECK(c.calls[0] > 60 && c.calls[1] > 60, "p_iter_bits: %u and %u of 120 programs call "
-	      "bpf_iter_bits_new", c.calls[0], c.calls[1]);
-	CHECK(c.flagged[1] > 60 && c.dirty[1] + c.bad == c.flagged[1] && c.bad <= 5,
-	      "p_iter_bits_unsafe: %u flagged, %u not called safe, %u called safe (dead code)",
-	      c.flagged[1], c.dirty[1], c.bad);
-	CHECK(c.traps > c.flagged[1] / 2, "p_iter_bits_unsafe: %u of %u flagged programs trap",
-	      c.traps, c.flagged[1]);
-	CHECK(c.safe > c.calls[0] / 2, "p_iter_bits: %u of %u safe forms called safe", c.safe,
-	      c.calls[0]);
-	if (!c.loaded[0] && !c.loaded[1])
-		check_skip_part("p_iter_bits: the kernel's verdicts (bpf() refused)");
-	printf("p_iter_bits: %u of 120 call bpf_iter_bits_new, %u called safe, the kernel accepts "
-	       "%u of %u (%u refused by its limits); p_iter_bits_unsafe: %u flagged, %u not called "
-	       "safe (%u called safe, dead code), %u trap, the kernel refuses %u of %u\n",
-	       c.calls[0], c.safe, c.loaded[0] - c.refused[0], c.loaded[0], c.shaped[0],
-	       c.flagged[1], c.dirty[1], c.bad, c.traps, c.refused[1], c.loaded[1]);
+	iter_knobs(&s, &ik, "bpf_iter_bits_new");
 }
 
 /* p_iter_task and its unsafe twin p_iter_task_unsafe: loops over the kernel's tasks or the
@@ -1811,30 +1819,13 @@ static void test_iter_task_knobs(void)
 					    120 };
 	static const struct iter_knob ik = { { "bpf_iter_task_new", "bpf_iter_task_vma_new" },
 					     TRAPS(INTERP_TRAP_HELPER) | TRAPS(INTERP_TRAP_MEM) };
-	struct twin_counts c = { .arg = &ik };
 
 	if (ebpf_kfunc_by_name("bpf_iter_task_new") <= 0 ||
 	    ebpf_kfunc_by_name("bpf_iter_task_vma_new") <= 0) {
 		check_skip_part("p_iter_task: no vmlinux BTF to name the kfuncs, or no task iterator");
 		return;
 	}
-	for_twin_programs(&s, iter_knob_program, &c);
-	CHECK(c.calls[0] > 60 && c.calls[1] > 60, "p_iter_task: %u and %u of 120 programs call "
-	      "bpf_iter_task_new or bpf_iter_task_vma_new", c.calls[0], c.calls[1]);
-	CHECK(c.flagged[1] > 60 && c.dirty[1] + c.bad == c.flagged[1] && c.bad <= 5,
-	      "p_iter_task_unsafe: %u flagged, %u not called safe, %u called safe (dead code)",
-	      c.flagged[1], c.dirty[1], c.bad);
-	CHECK(c.traps > c.flagged[1] / 2, "p_iter_task_unsafe: %u of %u flagged programs trap",
-	      c.traps, c.flagged[1]);
-	CHECK(c.safe > c.calls[0] / 2, "p_iter_task: %u of %u safe forms called safe", c.safe,
-	      c.calls[0]);
-	if (!c.loaded[0] && !c.loaded[1])
-		check_skip_part("p_iter_task: the kernel's verdicts (bpf() refused)");
-	printf("p_iter_task: %u of 120 call the task or task_vma iterator, %u called safe, the "
-	       "kernel accepts %u of %u (%u refused by its limits); p_iter_task_unsafe: %u flagged, "
-	       "%u not called safe (%u called safe, dead code), %u trap, the kernel refuses %u of "
-	       "%u\n", c.calls[0], c.safe, c.loaded[0] - c.refused[0], c.loaded[0], c.shaped[0],
-	       c.flagged[1], c.dirty[1], c.bad, c.traps, c.refused[1], c.loaded[1]);
+	iter_knobs(&s, &ik, "the task or task_vma iterator");
 }
 
 /* p_urb and its unsafe twin p_urb_unsafe: both drain the program's user ring buffer (map 2,
