@@ -35,6 +35,7 @@
 #define VALN HARG_MAP_VALUE_OR_NULL
 #define VALOUT HARG_MAP_VALUE_OUT
 #define FIXED HARG_FIXED_MEM
+#define LONG HARG_LONG_OUT
 #define STACKN HARG_STACK_OR_NULL
 #define STR HARG_CONST_STR
 #define SKC HARG_SOCK_COMMON
@@ -207,8 +208,8 @@ static const struct ebpf_helper_proto protos[] = {
 	{ BPF_FUNC_sysctl_get_new_value, A(CTX, OUT, SZ), I64, T(CGROUP_SYSCTL) },
 	{ BPF_FUNC_sysctl_set_new_value, A(CTX, MEM, SZ), I64, T(CGROUP_SYSCTL) },
 	/* the result through a long * (8 aligned bytes) */
-	{ BPF_FUNC_strtol, A(MEM, SZ, ANY, FIXED), I64, HPT_ALL },
-	{ BPF_FUNC_strtoul, A(MEM, SZ, ANY, FIXED), I64, HPT_ALL },
+	{ BPF_FUNC_strtol, A(MEM, SZ, ANY, LONG), I64, HPT_ALL },
+	{ BPF_FUNC_strtoul, A(MEM, SZ, ANY, LONG), I64, HPT_ALL },
 	{ BPF_FUNC_sk_storage_get, A(MAP, BSKC, VALN, ANY), R(HRET_MAP_VALUE_OR_NULL),
 	  HPT_TC | T(CGROUP_SKB) | T(CGROUP_SOCK) | T(SOCK_OPS) | T(SK_MSG) |
 	  T(CGROUP_SOCK_ADDR) | T(CGROUP_SOCKOPT) | T(TRACING) | T(LSM) },
@@ -502,7 +503,7 @@ const struct ebpf_helper_proto *ebpf_helper_entry(int32_t id)
 
 bool ebpf_harg_modeled(enum ebpf_harg k)
 {
-	return k <= HARG_RINGBUF_RELEASE || k == HARG_BTF_SOCK_COMMON;
+	return k <= HARG_LONG_OUT || k == HARG_BTF_SOCK_COMMON || k == HARG_CTX_OR_NULL;
 }
 
 /* The results the analyzer and the interpreter make: integers, kernel objects (REGION_BTF,
@@ -613,6 +614,7 @@ const char *ebpf_harg_name(enum ebpf_harg k)
 		[HARG_CTX] = "the context",
 		[HARG_ALLOC_SIZE] = "a constant allocation size",
 		[HARG_RINGBUF_RELEASE] = "a ringbuf record to release",
+		[HARG_LONG_OUT] = "8 aligned bytes the helper writes",
 		[HARG_CTX_OR_NULL] = "the context or NULL",
 		[HARG_MEM_RW_OR_NULL] = "memory the helper writes, or NULL",
 		[HARG_MAP_VALUE_OR_NULL] = "a map value or NULL",

@@ -40,9 +40,14 @@ enum ebpf_harg {
 	HARG_RINGBUF_RELEASE,	/* a record bpf_ringbuf_reserve returned, not NULL, at offset 0,
 				 * whose reference the call releases (ARG_PTR_TO_RINGBUF_MEM |
 				 * OBJ_RELEASE) */
+	HARG_LONG_OUT,		/* 8 bytes aligned to 8 the helper writes a number into, in the
+				 * stack or a map value; need not be initialized (the kernel's
+				 * ARG_PTR_TO_FIXED_SIZE_MEM | MEM_UNINIT | MEM_WRITE | MEM_ALIGNED
+				 * of 8 bytes, once ARG_PTR_TO_LONG: bpf_strtol's long *res) */
 	/* Kinds of the kernel's prototypes that the analyzer and the interpreter do not handle
 	 * (yet): a call with one of them is unsupported, its reason naming the kind. */
-	HARG_CTX_OR_NULL,	/* the context or NULL (ARG_PTR_TO_CTX_OR_NULL) */
+	HARG_CTX_OR_NULL,	/* the context at offset 0, or NULL (ARG_PTR_TO_CTX_OR_NULL;
+				 * modeled: bpf_get_netns_cookie's) */
 	HARG_MEM_RW_OR_NULL,	/* written memory or NULL, size next (ARG_PTR_TO_MEM |
 				 * PTR_MAYBE_NULL, writable) */
 	HARG_MAP_VALUE_OR_NULL,	/* a map value to store, or NULL (ARG_PTR_TO_MAP_VALUE_OR_NULL) */

@@ -2206,6 +2206,7 @@ static const struct twin_piece prologue_loops[] = {
 	TWIN_PIECE(p_dead_outer, p_dead_outer_bad, gi_dead_outer),
 	TWIN_PIECE(p_map_len, p_map_len_over, map_len_loop),
 	TWIN_PIECE(p_stack_align, p_stack_align_bad, gi_align_loop),
+	TWIN_PIECE(p_links, p_links_bad, gi_links),
 	TWIN_PIECE(p_krules, p_krules_bad, gi_krules),
 	TWIN_PIECE(p_access, p_access_bad, gi_access),
 	TWIN_PIECE(p_dynptr_kf, p_dynptr_kf_unsafe, gi_dynptr_kf),	/* (last: the context) */
@@ -2231,6 +2232,7 @@ static const struct twin_piece call_pieces[] = {
 	TWIN_PIECE(p_dynptr_keyed, p_dynptr_keyed_unsafe, gi_dynptr_keyed_call),
 	TWIN_PIECE(p_dynptr_mid, p_dynptr_mid_unsafe, gi_dynptr_mid_call),
 	TWIN_PIECE(p_dynptr_global, p_dynptr_global_unsafe, gi_dynptr_global_call),
+	TWIN_PIECE(p_strtol, p_strtol_bad, gi_strtol),
 };
 
 /* r2 = data, r3 = data_end; if (data + GEN_INPUT_LEN > data_end) return 0; spill both.  A raw
@@ -2530,6 +2532,8 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 	/* A packet and helper results to run it with: any bytes do, the metadata holds for all. */
 	gen_bytes(src, out->input, GEN_INPUT_LEN);
 	gen_bytes(src, out->helper_data, GEN_HELPER_LEN);
+	if (g->links_at)	/* (p_links_bad: the own input passes the jump) */
+		out->input[g->links_at - 1] %= (uint8_t)(g->links_bound + 1);
 	if (g->map_len_pc)	/* (p_map_len: the length the own input sets) */
 		out->insns[g->map_len_pc].imm = (int32_t)((g->map_len_own -
 							   out->input[g->map_len_at]) & 63);

@@ -675,6 +675,18 @@
 	X(p_stack_align_bad, 0, 0, 100,                                                            \
 	  "unsafe twin of p_stack_align: the cells start 1-7 bytes off (every store misaligned), " \
 	  "or the index is shifted by 2 (a load the offset's low bits do not prove aligned)")      \
+	X(p_links, 0, 0, 100,                                                                      \
+	  "a packet byte copied (a move, a spill and fill, a move plus a constant, a 32-bit move), " \
+	  "one copy bounded by a jump, the other an offset into 8 zeroed stack bytes: the kernel " \
+	  "links them (gen_links.c)")                                                              \
+	X(p_links_bad, 0, 0, 100,                                                                  \
+	  "unsafe twin of p_links: the other copy written (|= 512, ^= 512, its slot stored again) " \
+	  "between the copy and its use: the link dies, the load is above the frame")              \
+	X(p_strtol, 0, 0, 100,                                                                     \
+	  "a number's digits in a slot parsed by bpf_strtol or bpf_strtoul into 8 aligned bytes "  \
+	  "of another slot (long *res), read back (gen_links.c)")                                  \
+	X(p_strtol_bad, 0, 0, 100,                                                                 \
+	  "unsafe twin of p_strtol: res misaligned (slot + 4) or past the frame's top (fp - 4)")   \
 	X(p_krules, 0, 0, 100,                                                                     \
 	  "a packet offset in [0, 31] spilled at a slot's start and read back there, or shifted "  \
 	  "by a constant below the width: the kernel keeps its bounds (gen_krules.c)")             \
@@ -990,6 +1002,14 @@ struct gen_loop {
 						 * division or modulo by 0; refused), or a
 						 * pointer spilled narrower than 8 bytes:
 						 * refused, no run traps */
+#define GEN_PROG_LINK_UNSAFE (1ull << 52)	/* p_links_bad: a copy of a packet byte written
+						 * between a jump that bounds the other copy and
+						 * its use as a stack offset (above the frame:
+						 * INTERP_TRAP_MEM on runs that pass the jump, the
+						 * own input's among them); the kernel refuses it */
+#define GEN_PROG_STRTOL_UNSAFE (1ull << 53)	/* p_strtol_bad: bpf_strtol's res misaligned
+						 * or past the frame's top (INTERP_TRAP_MEM on
+						 * every run); the kernel refuses it */
 #define GEN_PROG_NEST (1ull << 46)	/* p_cb_loop, p_timer_loop, p_vma_loop, p_timer_cross: a
 					 * plain loop in a for_each or user_ringbuf_drain callback,
 					 * a timer armed or bpf_find_vma called in a plain loop, or

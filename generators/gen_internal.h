@@ -265,6 +265,9 @@ struct gi {
 	 * the program's own input is to set (c is chosen once the input is drawn) */
 	uint32_t map_len_pc;
 	uint8_t map_len_at, map_len_own;
+	/* p_links_bad: 1 + the input byte its jump bounds (0: none), and the bound, which the
+	 * program's own input is made to pass */
+	uint8_t links_at, links_bound;
 	/* p_map_hash (p_map_hash_bad): 1 the prologue's hash piece, 2 its twin, 0 none; map 0's
 	 * type and max_entries then (0: the array's) */
 	uint8_t hash_piece;
@@ -418,6 +421,12 @@ void gi_emit_cb_two_ctx(struct gi *g, struct gi_sub *s);
  * returned, NULL-tested (the twin: untested, or past the value); f's body */
 void gi_sub_ret_call(struct gi *g, bool bad);
 void gi_emit_sub_ret(struct gi *g, struct gi_sub *s);
+/* gen_links.c: p_links (p_links_bad): a packet byte's copies, one bounded, the other used
+ * (the twin: written between) */
+void gi_links(struct gi *g, bool bad);
+/* gen_strtol.c: p_strtol (p_strtol_bad): bpf_strtol's 8 bytes written into an aligned slot (the twin:
+ * misaligned, or past the frame) */
+void gi_strtol(struct gi *g, bool bad);
 /* gen_krules.c: p_krules (p_krules_bad): a packet offset through a spill or a shift the kernel
  * keeps (the twin: loses) */
 void gi_krules(struct gi *g, bool bad);

@@ -557,6 +557,46 @@ static void narrow_filled_cell(struct engine *en, uint32_t b, int side, uint8_t 
 	}
 }
 
+/* The registers and 8-byte stack slots linked to the register a conditional jump of block b
+ * compares (side 0: its dst_reg, 1: its src_reg; links.h) hold its number plus their delta on
+ * every run there, so the arm's bound v on it bounds them too (the kernel's sync_linked_regs:
+ * `r2 = r0; if r0 s> 20 goto out; if r2 s< 0 goto out` leaves both in [0, 20]).  Numbers only;
+ * a slot without a cell of its 8 bytes stays unknown.  False when one of them cannot hold
+ * such a number: the arm cannot run. */
+static bool narrow_linked(struct engine *en, uint32_t b, int side, const struct aval *v,
+			  struct astate *s)
+{
+	uint32_t n;
+	const struct scev_link *l = scev_links__at_jump(en->cx->links, b, side, &n);
+
+	if (v->kind != AV_SCALAR)
+		return true;
+	for (uint32_t k = 0; k < n; k++) {
+		struct aval w = *v, *x = NULL, c = aval_const((uint64_t)l[k].delta);
+		bool w32 = l[k].w32 & (LINK_W32 | LINK_FROM_W32);
+
+		if (l[k].delta || w32)	/* (a 32-bit add zero-extends) */
+			w = aval_alu(BPF_ADD, !w32, false, v, &c);
+		if (l[k].loc < LINK_REGS) {
+			x = &s->regs[l[k].loc];
+		} else {
+			int16_t off = (int16_t)(-8 * (l[k].loc - LINK_REGS + 1));
+
+			for (uint32_t c = 0; c < s->n && !x; c++)
+				if (s->cells[c].off == off && s->cells[c].size == 8)
+					x = &s->cells[c].v;
+		}
+		if (!x || x->kind != AV_SCALAR || w.kind != AV_SCALAR)
+			continue;
+		/* only its low 32 bits known: the whole when the upper half is 0 */
+		if (l[k].w32 == LINK_FROM_W32 && x->r.umax > UINT32_MAX)
+			continue;
+		if (!range_refine(BPF_JEQ, false, true, &x->r, &w.r))
+			return false;
+	}
+	return true;
+}
+
 /* Where send_succs() sends each successor's state: the forward pass or a side run. */
 typedef int (*send_fn)(struct engine *en, uint32_t from, uint32_t to, const struct astate *st,
 		       void *arg);
@@ -611,6 +651,9 @@ static int send_succs(struct engine *en, uint32_t b, struct astate *s, send_fn s
 			if (x)
 				narrow_filled_cell(en, b, 1, last->src_reg, &bb, u);
 			narrow_filled_cell(en, b, 0, last->dst_reg, &a, u);
+			if ((x && !narrow_linked(en, b, 1, &bb, u)) ||
+			    !narrow_linked(en, b, 0, &a, u))
+				continue;	/* (a linked value cannot take the bound) */
 			astate__pkt_guards_settle(u);
 			astate__nn_settle(u);
 			if (u->dpg)

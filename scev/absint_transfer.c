@@ -452,6 +452,19 @@ static bool shift_unknown(uint8_t op, bool is64, const struct aval *b)
 	return b->r.umax >= (is64 ? 64u : 32u);
 }
 
+/* The size output argument k of p writes (s's registers): the next argument's for memory
+ * with its size, 8 for HARG_LONG_OUT (*eight); NULL for other kinds. */
+static const struct aval *out_size(const struct ebpf_helper_proto *p, int k,
+				   const struct astate *s, struct aval *eight)
+{
+	if (p->args[k] == HARG_MEM_UNINIT || p->args[k] == HARG_MEM_RW)
+		return &s->regs[k + 2];
+	if (p->args[k] != HARG_LONG_OUT)
+		return NULL;
+	*eight = aval_const(8);
+	return eight;
+}
+
 /* What a helper call does to memory and packet pointers beyond r0: the bytes a constant-sized
  * output argument writes at a known stack offset are written on every path from here; a helper
  * that may move the packet kills every packet pointer (the kernel's clear_all_pkt_pointers) and
@@ -463,11 +476,12 @@ static int helper_effects(struct astate *s, int32_t id)
 	if (!p)
 		return 0;
 	for (int k = 0; k < 4; k++) {
-		const struct aval *a = &s->regs[k + 1], *n = &s->regs[k + 2];
+		struct aval eight;
+		const struct aval *a = &s->regs[k + 1], *n = out_size(p, k, s, &eight);
 		int64_t off;
 		uint64_t len;
 
-		if (p->args[k] != HARG_MEM_UNINIT && p->args[k] != HARG_MEM_RW)
+		if (!n)
 			continue;
 		/* as the kernel marks them: every byte up to the size's maximum, even when the
 		 * helper may write fewer (a string read); numbers, as its STACK_MISC reads */
@@ -542,7 +556,8 @@ static uint8_t helper_effects_of(int32_t id, uint8_t any_fn)
 	if (p->flags & HF_CHANGES_PKT)
 		e |= FN_MOVES_PKT;
 	for (int k = 0; k < 5; k++) {
-		if (p->args[k] == HARG_MEM_RW || p->args[k] == HARG_MEM_UNINIT)
+		if (p->args[k] == HARG_MEM_RW || p->args[k] == HARG_MEM_UNINIT ||
+		    p->args[k] == HARG_LONG_OUT)
 			e |= FN_WRITES_OUT;
 	}
 	return e;
@@ -764,12 +779,13 @@ static bool helper_stack_writes(struct engine *en, struct astate *s, uint32_t pc
 	const struct ebpf_helper_proto *p = absint_helper_proto(s, id);
 
 	for (int k = 0; k < 4; k++) {
-		const struct aval *a = &s->regs[k + 1], *n = &s->regs[k + 2];
+		struct aval eight;
+		const struct aval *a = &s->regs[k + 1], *n = out_size(p, k, s, &eight);
 
-		if (p->args[k] == HARG_MEM_UNINIT || p->args[k] == HARG_MEM_RW)
+		if (n)
 			absint_cb_note_write(en->cx, pc, a, 0,
 					     n->kind == AV_SCALAR ? n->r.umax : UINT64_MAX, NULL);
-		if ((p->args[k] != HARG_MEM_UNINIT && p->args[k] != HARG_MEM_RW) || !may_be_stack(a))
+		if (!n || !may_be_stack(a))
 			continue;
 		if (a->kind == AV_PTR && !a->maybe_null && n->kind == AV_SCALAR &&
 		    n->r.umax <= EBPF_STACK_SIZE && a->r.smin >= -1024 && a->r.smax <= 1024) {

@@ -181,6 +181,31 @@ static bool ctx_pkt_field(enum ebpf_ctx_model m, int64_t off)
 }
 
 /* Checks one memory access of size bytes at regs[reg] + off. */
+/* A load or store through a map pointer (check_ptr_to_map_access): the kernel reads the struct
+ * of the map's type (struct bpf_array, bpf_htab, ...) by the running kernel's BTF, for a
+ * privileged loader only, read only, at offsets from 0; which fields and sizes it gives is that
+ * BTF's (this 6.18 accepts verifier_map_ptr.c's "read non-existent field", which the selftest
+ * expects refused), which the analysis does not read: unsupported.  The rest it refuses. */
+static void verify_map_ptr_access(struct scev_ctx *cx, struct scev_verdict *v,
+				  const struct aval *a, uint32_t pc, unsigned reg, __int128 lo,
+				  __int128 hi, bool write)
+{
+	const char *name = a->map < cx->nmaps ? cx->maps[a->map].name : "?";
+
+	if (cx->opts.unprivileged)
+		VFAIL(VERDICT_UNSAFE, pc, "R%u: access through map pointer '%s' is allowed only to "
+		      "CAP_PERFMON and CAP_SYS_ADMIN", reg, name);
+	if (lo < 0)
+		VFAIL(VERDICT_UNSAFE, pc, "R%u is map pointer '%s' invalid negative access: off=%lld",
+		      reg, name, absint_ll_sat(lo));
+	if (write)
+		VFAIL(VERDICT_UNSAFE, pc, "only read from the kernel's struct of map '%s' is "
+		      "supported (a store through R%u)", name, reg);
+	VFAIL(VERDICT_UNSUPPORTED, pc, "R%u reads [%lld, %lld) of the kernel's struct of map "
+	      "'%s' (check_ptr_to_map_access: what its vmlinux BTF gives): not modeled", reg,
+	      absint_ll_sat(lo), absint_ll_sat(hi), name);
+}
+
 static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			  uint32_t pc, unsigned reg, int16_t off, unsigned size, bool write)
 {
@@ -209,6 +234,10 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 		verify_alignment(v, a, pc, off, size, ebpf_mode(&cx->insns[pc]) == BPF_ATOMIC);
 		if (v->kind != VERDICT_SAFE)
 			return;
+		if (a->region == REGION_MAP_HANDLE) {
+			verify_map_ptr_access(cx, v, a, pc, reg, lo, hi, write);
+			return;
+		}
 	}
 	switch (a->region) {
 	case REGION_STACK:
@@ -531,6 +560,43 @@ static void verify_mem_arg(struct scev_ctx *cx, struct scev_verdict *v, const st
 		verify_unpriv_mem_read(cx, v, s, pc, reg, n->r.umax, name);
 }
 
+/* A helper's 8 aligned bytes it writes a number into (HARG_LONG_OUT: bpf_strtol's long *res,
+ * ARG_PTR_TO_FIXED_SIZE_MEM | MEM_UNINIT | MEM_WRITE | MEM_ALIGNED of 8 bytes): the stack or a
+ * writable map value, at a constant offset aligned to 8 (check_ptr_alignment, strict for every
+ * region with MEM_ALIGNED: "misaligned stack access off (0x0; 0x0)+-20+0 size 8"), the 8 bytes
+ * inside it; unwritten stack bytes allowed (MEM_UNINIT), except unprivileged, where the kernel
+ * reads them first.  Other memory (the packet, a ringbuf record) is not modeled. */
+static void verify_long_arg(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			    uint32_t pc, const char *name, unsigned reg)
+{
+	const struct aval *a = &s->regs[reg];
+
+	if (a->kind != AV_PTR)
+		VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is not a pointer to 8 bytes to write (type=%s)",
+		      reg, name, a->kind == AV_SCALAR ? "scalar" : "unknown");
+	if (a->region != REGION_STACK && a->region != REGION_CALLER_STACK &&
+	    a->region != REGION_MAP_VALUE)
+		VFAIL(a->region == REGION_CTX || a->region == REGION_MAP_HANDLE ? VERDICT_UNSAFE
+									: VERDICT_UNSUPPORTED,
+		      pc, "R%u of %s points to %s: 8 aligned bytes the helper writes are modeled in "
+		      "the stack and a map value only", reg, name, claim_region_name(a->region));
+	if (!a->maybe_null && !range_is_const(&a->r))
+		VFAIL(VERDICT_UNSUPPORTED, pc, "R%u of %s: 8 aligned bytes at a variable offset "
+		      "[%lld, %lld]: not modeled", reg, name, (long long)a->r.smin,
+		      (long long)a->r.smax);
+	if (!a->maybe_null && a->r.smin % 8)
+		VFAIL(VERDICT_UNSAFE, pc, "R%u of %s: misaligned %s access off %lld size 8 (the "
+		      "helper's 8 bytes must be aligned)", reg, name,
+		      a->region == REGION_MAP_VALUE ? "map value" : "stack", (long long)a->r.smin);
+	if (a->region == REGION_MAP_VALUE && a->map < cx->nmaps &&
+	    (cx->maps[a->map].flags & BPF_F_RDONLY_PROG))
+		VFAIL(VERDICT_UNSAFE, pc, "R%u of %s: the helper writes the read-only map '%s'",
+		      reg, name, cx->maps[a->map].name);
+	verify_access(cx, v, s, pc, reg, 0, 8, true);
+	if (v->kind == VERDICT_SAFE && cx->opts.unprivileged)
+		verify_unpriv_mem_read(cx, v, s, pc, reg, 8, name);
+}
+
 bool absint_verify_mem_arg(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			   uint32_t pc, const char *name, unsigned reg)
 {
@@ -680,6 +746,7 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 	for (int k = 0; k < nargs; k++) {
 		unsigned reg = (unsigned)k + 1;
 		const struct aval *a = &s->regs[reg];
+		uint64_t zero;
 		uint32_t sz;
 
 		/* check_func_arg: a packet pointer only for a helper with .pkt_access */
@@ -753,15 +820,22 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 			verify_mem_arg(cx, v, s, pc, name, reg, (enum ebpf_harg)p->args[k],
 				       (enum ebpf_harg)p->args[k + 1]);
 			break;
+		case HARG_LONG_OUT:
+			verify_long_arg(cx, v, s, pc, name, reg);
+			break;
 		case HARG_ALLOC_SIZE:
 		case HARG_RINGBUF_RELEASE:
 			absint_ref_verify_arg(cx, v, s, pc, name, reg, (enum ebpf_harg)p->args[k]);
 			break;
+		case HARG_CTX_OR_NULL:	/* (or NULL: the constant 0, not a NULL pointer) */
+			if (aval_is_const(a, &zero) && zero == 0)
+				break;
+			/* fallthrough */
 		case HARG_CTX:
 			if (a->kind != AV_PTR || a->region != REGION_CTX || a->maybe_null ||
 			    !range_is_const(&a->r) || a->r.umin != 0)
-				VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is not the context at offset 0", reg,
-				      name);
+				VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is not the context at offset 0%s",
+				      reg, name, p->args[k] == HARG_CTX_OR_NULL ? " nor NULL" : "");
 			break;
 		case HARG_BTF_SOCK_COMMON:
 			verify_sock_arg(cx, v, a, pc, reg, name);

@@ -10,6 +10,7 @@
 #include "scev/calls.h"
 #include "scev/expr.h"
 #include "scev/fpmask.h"
+#include "scev/links.h"
 #include "scev/loop.h"
 #include "scev/scev.h"
 #include "scev/callbacks.h"
@@ -278,6 +279,7 @@ struct scev_ctx {
 	struct add_src *add_src;	/* per pc: the signed range of a 64-bit 'dst += src''s
 					 * src over every visit (from the first pass) */
 	uint16_t *args_read;	/* per function: which of r1-r5 it may read before writing them */
+	struct scev_links *links;	/* the linked scalars at each conditional jump (links.h) */
 	/* Function summaries between passes (context-insensitive): per function, the join of the
 	 * arguments r1-r5 over its call sites and of r0 at its exits.  fn_seen says which have any;
 	 * *_acc are filled by the running pass for the next one. */

@@ -249,6 +249,23 @@ static void stack_spans_reset(struct scev_ctx *cx, bool all)
 	}
 }
 
+/* The linked scalars at each jump (links.h); global functions start with none. */
+static int compute_links(struct scev_ctx *cx)
+{
+	const struct scev_cfg *cfg = cx->st.cfg;
+	bool *global = arena_zalloc(cfg->nfuncs ? cfg->nfuncs : 1, sizeof(*global));
+	int err;
+
+	if (!global)
+		return -ENOMEM;
+	for (uint32_t f = 1; cx->prog && f < cfg->nfuncs; f++)
+		global[f] = ebpf_prog_global(cx->prog, cfg->funcs[f].start) != NULL;
+	err = scev_links__build(&cx->links, cfg, cx->rpo, cx->rpo_off, global,
+				!cx->opts.unprivileged);
+	arena_free(global);
+	return err;
+}
+
 /* A global function's summary is its prototype's: the arguments it gives, an unknown result. */
 static void global_summaries(struct scev_ctx *cx)
 {
@@ -264,6 +281,7 @@ static void ctx_free(struct scev_ctx *cx)
 {
 	absint_free(cx);
 	arena_free(cx->args_read);
+	scev_links__free(cx->links);
 	free(cx->btf_types);
 	free(cx->btf_trusted);
 	arena_free(cx->loop_args_def);
@@ -666,7 +684,8 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 	if ((err = scev_structure__build(&cx.st, prog->insns, prog->len, d)))
 		return err;
 	err = -ENOMEM;
-	if (expr_arena__init(&cx.ar) || compute_rpo(&cx) || compute_args_read(&cx))
+	if (expr_arena__init(&cx.ar) || compute_rpo(&cx) || compute_args_read(&cx) ||
+	    compute_links(&cx))
 		goto fail;
 	if (scev_calls__build(&cx.calls, cx.st.cfg))
 		goto fail;

@@ -617,7 +617,7 @@ struct run_stats {
 	 GEN_PROG_DEAD_ENTRY_UNSAFE | GEN_PROG_VMA_UNSAFE | GEN_PROG_TIMER_TWO_UNSAFE |           \
 	 GEN_PROG_MAP_LEN_UNSAFE | GEN_PROG_U64_PTR_UNSAFE | GEN_PROG_CB_CTX_UNSAFE |                \
 	 GEN_PROG_LOOP_CB_UNSAFE | GEN_PROG_SUB_RET_UNSAFE | GEN_PROG_NEST_UNSAFE |               \
-	 GEN_PROG_ACCESS_UNSAFE)
+	 GEN_PROG_ACCESS_UNSAFE | GEN_PROG_LINK_UNSAFE | GEN_PROG_STRTOL_UNSAFE)
 
 /* Runs p on input (GEN_INPUT_LEN bytes) with every header watched; returns the trap. */
 static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
@@ -3516,6 +3516,42 @@ static void test_krules_knobs(void)
 	       c.twin_safe, c.alu, c.refused[1], c.loaded[1]);
 }
 
+/* p_links and its unsafe twin p_links_bad (generators/gen_links.c): a packet byte copied (a
+ * register move, a spill and its fill, a move plus a constant, a 32-bit move of the
+ * zero-extended byte), one copy bounded by a jump, the other an offset into 8 zeroed stack
+ * bytes before a load.  The kernel links the copies (scalar ids, sync_linked_regs) and accepts;
+ * bpfscev links them at the jump (scev/links.c) and calls the safe form safe, more than 95 of
+ * 100 (97; the 3 others for loops of other pieces; base24, which bounded the tested copy alone:
+ * none, "stack access [-96, 160) outside [-512, 0)").  The twin writes the used copy between
+ * the copy and its use, so the link dies: the load is above the frame, which every run on its
+ * own input reaches (traps, INTERP_TRAP_MEM), the kernel refuses, and a link that outlived the
+ * write would hide (the arm's bound and the written value have no number in common: the arm
+ * would be dropped, the program called safe).  The kernel judges the first 25 of each
+ * (kernel_twin_judge). */
+static void test_links_knobs(void)
+{
+	static const struct twin_spec s = KERNEL_TWIN_SPEC("p_links", "p_links_bad", 7600000);
+	static const struct kernel_twin k = { { GEN_PROG_LINK_UNSAFE }, 7600000 + 25 };
+
+	kernel_twin_knobs(&s, &k);
+}
+
+/* p_strtol and its unsafe twin p_strtol_bad (generators/gen_strtol.c): bpf_strtol or
+ * bpf_strtoul parses digits from one stack slot into the 8 bytes of another, aligned (long
+ * *res: ARG_PTR_TO_FIXED_SIZE_MEM | MEM_UNINIT | MEM_WRITE | MEM_ALIGNED; zeroed first),
+ * read back after the call; the twin's res is misaligned (a slot + 4, or fp - 4, which also ends
+ * past the frame).  The safe form never traps and is called safe, more than 95 of 100 (99;
+ * base24: none, "aligned memory of a fixed size: not modeled"); the twin traps on every run at
+ * the call (the interpreter's alignment check) and is never called safe.  The kernel judges
+ * the first 25 of each (kernel_twin_judge). */
+static void test_strtol_knobs(void)
+{
+	static const struct twin_spec s = KERNEL_TWIN_SPEC("p_strtol", "p_strtol_bad", 7650000);
+	static const struct kernel_twin k = { { GEN_PROG_STRTOL_UNSAFE }, 7650000 + 25 };
+
+	kernel_twin_knobs(&s, &k);
+}
+
 /* p_iter_search and its unsafe twin p_iter_search_unset (the kernel selftests' iter_search_loop:
  * found = 1, elem = v in an iterator loop, `if (found) *elem` after it): the safe form never
  * traps, and bpfscev calls most of its programs safe (before the null guard: "R8 is not a known
@@ -4763,6 +4799,8 @@ int main(void)
 	test_sub_ret_knobs();
 	test_krules_knobs();
 	test_access_knobs();
+	test_links_knobs();
+	test_strtol_knobs();
 	test_nest_knobs();
 	test_default_mix();
 	test_other_forms();

@@ -550,6 +550,12 @@ static void test_traps(void)
 	expect_trap(&res, INTERP_TRAP_CALL, 0, "kernel symbol", "ksym");
 	RUN(NULL, &res, LDDW_SRC(1, BPF_PSEUDO_MAP_FD, 0, 0), CALL(BPF_FUNC_map_lookup_elem), EXIT);
 	expect_trap(&res, INTERP_TRAP_HELPER, 2, "not a map handle", "lookup without maps");
+	/* bpf_get_netns_cookie's context or NULL (ARG_PTR_TO_CTX_OR_NULL): anything else traps */
+	RUN(NULL, &res, MOV64I(1, 5), CALL(BPF_FUNC_get_netns_cookie), EXIT);
+	expect_trap(&res, INTERP_TRAP_HELPER, 1, "is not the context nor NULL", "netns cookie of 5");
+	RUN(NULL, &res, MOV64I(1, 0), CALL(BPF_FUNC_get_netns_cookie), MOV64I(0, 7), EXIT);
+	CHECK(res.trap == INTERP_OK && res.r0 == 7, "netns cookie of NULL: trap %d r0 %llu",
+	      res.trap, (unsigned long long)res.r0);
 	/* misuse */
 	{
 		struct interp_env e;

@@ -247,7 +247,7 @@ static void forged(const char *what, const char *text, bool encoded)
 
 /* A program for a helper run from its prototype or with a drawn result: every argument made
  * of what its kind asks (a map, 8 zeroed bytes of stack as key, value or memory with the size
- * 8 after it, the context), the call, r7 = 5.  NULL when an argument is of a kind not made
+ * 8 after it, or as 8 aligned bytes the helper writes, the context), the call, r7 = 5.  NULL when an argument is of a kind not made
  * here. */
 static char *proto_case(int32_t id)
 {
@@ -282,6 +282,9 @@ static char *proto_case(int32_t id)
 		case HARG_MEM_RW:
 		case HARG_MEM_UNINIT:
 			n += (size_t)snprintf(t + n, cap - n, "r%u = r10\nr%u += -64\n", reg, reg);
+			break;
+		case HARG_LONG_OUT:	/* (8 bytes aligned to 8) */
+			n += (size_t)snprintf(t + n, cap - n, "r%u = r10\nr%u += -24\n", reg, reg);
 			break;
 		case HARG_CTX:
 			n += (size_t)snprintf(t + n, cap - n, "r%u = r6\n", reg);

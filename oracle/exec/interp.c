@@ -2474,10 +2474,25 @@ static int proto_helper(struct interp_state *st, const struct iop *ip, int32_t i
 				for (uint64_t b = 0; b < size; b++)
 					host[b] = (uint8_t)draw(st, 1);
 			break;
+		case HARG_LONG_OUT:	/* (8 bytes aligned to 8, written with a number) */
+			if (a & 7) {
+				set_trap(st, INTERP_TRAP_MEM, ip->pc, "%s: r%d = 0x%llx is not aligned "
+					 "to 8 (8 bytes the helper writes)", name, k + 1,
+					 (unsigned long long)a);
+				return -1;
+			}
+			if (!(host = mem_ptr(st, ip->pc, a, 8, ACC_STORE)) ||
+			    (st->niters && iter_overlap(st, ip->pc, name, k + 1, a, 8)))
+				return -1;
+			for (unsigned b = 0; b < 8; b++)
+				host[b] = (uint8_t)draw(st, 1);
+			break;
 		case HARG_CTX:
-			if (a != INTERP_VA_CTX) {
+		case HARG_CTX_OR_NULL:
+			if (a != INTERP_VA_CTX && (a || p->args[k] == HARG_CTX)) {
 				set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: r%d = 0x%llx is not the "
-					 "context", name, k + 1, (unsigned long long)a);
+					 "context%s", name, k + 1, (unsigned long long)a,
+					 p->args[k] == HARG_CTX ? "" : " nor NULL");
 				return -1;
 			}
 			break;
@@ -2578,7 +2593,8 @@ bool interp_helper_drawn(int32_t id)
 	 * stack trace) */
 	p = ebpf_helper_proto(id);
 	for (int k = 0; p && k < 5; k++)
-		if (p->args[k] == HARG_MEM_UNINIT || p->args[k] == HARG_MEM_RW)
+		if (p->args[k] == HARG_MEM_UNINIT || p->args[k] == HARG_MEM_RW ||
+		    p->args[k] == HARG_LONG_OUT)
 			return true;
 	return false;
 }

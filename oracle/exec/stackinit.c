@@ -218,6 +218,10 @@ static void helper(struct stackinit_watch *w, const struct interp_state *st, uin
 			if ((i = stack_index(a, 1)) >= 0)
 				mark(w, a, EBPF_STACK_SIZE - ((uint64_t)i & (EBPF_STACK_SIZE - 1)));
 			break;
+		case HARG_LONG_OUT:	/* (its 8 bytes, all written) */
+			if (stack_index(a, 8) >= 0)
+				mark(w, a, 8);
+			break;
 		default:
 			break;
 		}

@@ -1,0 +1,595 @@
+/* Linked scalars (links.h): at each conditional jump, the registers and 8-byte stack slots that
+ * hold the jump's register plus a constant on every path there.  The kernel gives a register
+ * copy the scalar id of its source (`r2 = r0`; `w2 = w0` when r0's upper half is 0), keeps it
+ * through a spill to an aligned 8-byte slot and its fill, gives `r2 += K` (0 <= K <= S32_MAX,
+ * once) a link with offset K, and drops it on every other write; a bound a jump learns of one
+ * holder then holds for every holder (sync_linked_regs).  Here the same rules run over the
+ * instructions as a must-analysis: a link reaches a block only when it holds on every path
+ * into it (the meet of its predecessors' keeps a pair linked only where both link it, with the
+ * same offset), which around a loop means on every iteration.  Where the kernel would need a
+ * range to decide (`w2 = w0` links only when r0 fits in 32 bits) the instructions decide
+ * instead, more weakly: r0 was written by a 32-bit operation, a zero-extending load, `&= K`,
+ * `>>= K` (K >= 32) or a small constant.  Stores through other pointers than r10 and calls
+ * (which may write the frame through a pointer) drop every slot's link; calls drop r0-r5's.
+ */
+#include "scev/links.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "bpf/helper_proto.h"
+#include "util/arena.h"
+
+#define LINK_MAX_BLOCKS 16384	/* a function with more blocks gets no links */
+#define LINK_MAX_ROUNDS 64	/* passes over a function's blocks before giving up */
+
+#define LF_ADDED 1	/* the kernel's BPF_ADD_CONST: written by `+= K`; no second one */
+#define LF_HI0 2	/* the upper 32 bits are 0 */
+#define LF_W32 4	/* written by `w += K`: holds the low 32 bits of the class's number plus
+			 * delta, zero-extended (the kernel's BPF_ADD_CONST32) */
+
+/* The links of one point: locations of one class hold the class's number plus their delta;
+ * class 0 is no class.  Kept canonical between blocks (canon): classes numbered in the order
+ * of their first location, of two or more locations, the first's delta 0. */
+struct lstate {
+	int64_t delta[LINK_NLOC];
+	uint8_t cls[LINK_NLOC];
+	uint8_t flags[LINK_NLOC];
+	bool reached;
+};
+
+struct scev_links {
+	uint32_t *start;	/* per block and side: v[start[2b + side]], num[2b + side] of them */
+	uint8_t *num;
+	struct scev_link *v;
+	uint32_t n, cap;
+};
+
+static void kill(struct lstate *s, unsigned loc)
+{
+	s->cls[loc] = 0;
+	s->delta[loc] = 0;
+	s->flags[loc] = 0;
+}
+
+static void set_hi0(struct lstate *s, unsigned loc, bool hi0)
+{
+	s->flags[loc] = (uint8_t)((s->flags[loc] & ~LF_HI0) | (hi0 ? LF_HI0 : 0));
+}
+
+/* A class no location is in (at most LINK_NLOC are in use). */
+static uint8_t fresh_class(const struct lstate *s)
+{
+	bool used[LINK_NLOC + 2] = { false };
+	uint8_t c = 1;
+
+	for (unsigned k = 0; k < LINK_NLOC; k++)
+		if (s->cls[k] <= LINK_NLOC + 1)
+			used[s->cls[k]] = true;
+	while (used[c])
+		c++;
+	return c;
+}
+
+/* d := src, as the kernel's `rd = rs`: a source written by `+= K` leaves its class first and
+ * starts one of its own (assign_scalar_id_before_mov: a second offset cannot be added). */
+static void copy(struct lstate *s, unsigned d, unsigned src)
+{
+	if (d == src)
+		return;
+	if (s->flags[src] & LF_ADDED) {
+		s->cls[src] = 0;
+		s->flags[src] &= (uint8_t)~(LF_ADDED | LF_W32);
+	}
+	if (!s->cls[src]) {
+		s->cls[src] = fresh_class(s);
+		s->delta[src] = 0;
+	}
+	s->cls[d] = s->cls[src];
+	s->delta[d] = s->delta[src];
+	s->flags[d] = s->flags[src];
+}
+
+/* Renumbers the classes in the order of their first location and drops those of one. */
+static void canon(struct lstate *s)
+{
+	uint8_t map[256], count[256];
+	int64_t base[256];
+	uint8_t next = 1;
+
+	memset(map, 0, sizeof(map));
+	memset(count, 0, sizeof(count));
+	for (unsigned k = 0; k < LINK_NLOC; k++)
+		count[s->cls[k]]++;
+	for (unsigned k = 0; k < LINK_NLOC; k++) {
+		uint8_t c = s->cls[k];
+
+		if (!c || count[c] < 2) {
+			kill(s, k);
+			continue;
+		}
+		if (!map[c]) {
+			map[c] = next++;
+			base[c] = s->delta[k];
+		}
+		s->cls[k] = map[c];
+		s->delta[k] = (int64_t)((uint64_t)s->delta[k] - (uint64_t)base[c]);
+	}
+}
+
+/* (canon clears flags of unlinked locations: LF_HI0 is kept apart around it) */
+static void canon_keep_hi0(struct lstate *s)
+{
+	uint8_t hi0[LINK_NLOC];
+
+	for (unsigned k = 0; k < LINK_NLOC; k++)
+		hi0[k] = s->flags[k] & LF_HI0;
+	canon(s);
+	for (unsigned k = 0; k < LINK_NLOC; k++)
+		s->flags[k] |= hi0[k];
+}
+
+/* The slot location of the 8 bytes at fp + off, or 0 when off is not such a slot. */
+static unsigned slot_loc(int16_t off)
+{
+	if (off > -8 || off < -EBPF_STACK_SIZE || off % 8)
+		return 0;
+	return LINK_REGS + (unsigned)(-off / 8 - 1);
+}
+
+/* A store of size bytes at fp + off: the slots it overlaps lose their links. */
+static void kill_stack(struct lstate *s, int32_t off, unsigned size)
+{
+	for (unsigned k = 0; k < LINK_SLOTS; k++) {
+		int32_t lo = -8 * (int32_t)(k + 1);
+
+		if (off < lo + 8 && off + (int32_t)size > lo)
+			kill(s, LINK_REGS + k);
+	}
+}
+
+static void kill_slots(struct lstate *s)
+{
+	for (unsigned k = 0; k < LINK_SLOTS; k++)
+		kill(s, LINK_REGS + k);
+}
+
+/* Whether an ALU instruction writing a 64-bit result leaves its upper half 0. */
+static bool alu_hi0(const struct bpf_insn *i)
+{
+	uint8_t op = ebpf_op(i);
+
+	if (op == BPF_END)
+		return i->imm < 64;
+	if (ebpf_class(i) == BPF_ALU)
+		return true;	/* 32-bit operations zero-extend */
+	if (ebpf_srcbit(i) != BPF_K)
+		return false;
+	return (op == BPF_MOV && i->off == 0 && i->imm >= 0) || (op == BPF_AND && i->imm >= 0) ||
+	       (op == BPF_RSH && i->imm >= 32);
+}
+
+static void step_alu(struct lstate *s, const struct bpf_insn *i, bool priv)
+{
+	unsigned d = i->dst_reg;
+	uint8_t op = ebpf_op(i);
+
+	if (d >= LINK_REGS)
+		return;
+	if (op == BPF_MOV && ebpf_srcbit(i) == BPF_X && i->off == 0 && i->src_reg < LINK_REGS) {
+		if (ebpf_class(i) == BPF_ALU64 || (s->flags[i->src_reg] & LF_HI0)) {
+			copy(s, d, i->src_reg);
+			return;
+		}
+		kill(s, d);	/* w = w of a number that may not fit: no link (nor in the kernel) */
+		set_hi0(s, d, true);
+		return;
+	}
+	/* (the kernel links `w += K` only where the upper half was 0: it keeps the number) */
+	if (priv && (op == BPF_ADD || op == BPF_SUB) && ebpf_srcbit(i) == BPF_K && s->cls[d] &&
+	    !(s->flags[d] & LF_ADDED) && !(op == BPF_SUB && i->imm == INT32_MIN) &&
+	    (ebpf_class(i) == BPF_ALU64 || (s->flags[d] & LF_HI0))) {
+		int64_t k = op == BPF_SUB ? -(int64_t)i->imm : (int64_t)i->imm;
+		bool w32 = ebpf_class(i) == BPF_ALU;
+
+		s->delta[d] = (int64_t)((uint64_t)s->delta[d] + (uint64_t)k);
+		s->flags[d] = (uint8_t)(LF_ADDED | (w32 ? LF_W32 | LF_HI0 : 0));
+		return;
+	}
+	kill(s, d);
+	set_hi0(s, d, alu_hi0(i));
+}
+
+static void step_mem(struct lstate *s, const struct bpf_insn *i, bool priv)
+{
+	uint8_t cls = ebpf_class(i), mode = ebpf_mode(i);
+	unsigned size = ebpf_size_bytes(ebpf_size(i)), slot;
+	uint32_t w = ebpf_regs_written(i);
+
+	if (cls == BPF_LDX) {
+		unsigned d = i->dst_reg;
+
+		if (d >= LINK_REGS)
+			return;
+		slot = i->src_reg == EBPF_REG_FP && mode == BPF_MEM && size == 8 ? slot_loc(i->off)
+										  : 0;
+		if (slot && s->cls[slot]) {
+			copy(s, d, slot);	/* a fill of a spill keeps its link */
+			return;
+		}
+		kill(s, d);
+		set_hi0(s, d, mode == BPF_MEM && size < 8);
+		return;
+	}
+	/* a store (BPF_ST, BPF_STX, atomics) */
+	for (unsigned r = 0; r < LINK_REGS; r++)
+		if (w >> r & 1)
+			kill(s, r);
+	if (i->dst_reg != EBPF_REG_FP) {
+		kill_slots(s);	/* (it may point into the frame) */
+		return;
+	}
+	kill_stack(s, i->off, size);
+	slot = slot_loc(i->off);
+	if (priv && cls == BPF_STX && mode == BPF_MEM && size == 8 && slot &&
+	    i->src_reg < LINK_REGS)
+		copy(s, slot, i->src_reg);	/* a spill: the kernel gives it an id to share */
+}
+
+/* Whether call i is of a helper whose prototype writes through no argument (the kernel's
+ * helpers write only through arguments that say so: memory to fill, a value to pop, res): it
+ * leaves every stack slot as it was.  Not one that runs a callback (no prototype here). */
+static bool helper_keeps_stack(const struct bpf_insn *i)
+{
+	const struct ebpf_helper_proto *p =
+		ebpf_is_helper_call(i) ? ebpf_helper_proto(i->imm) : NULL;
+
+	if (!p)
+		return false;
+	for (int k = 0; k < 5; k++)
+		switch (p->args[k]) {
+		case HARG_NONE: case HARG_ANYTHING: case HARG_MAP: case HARG_MAP_KEY:
+		case HARG_MAP_VALUE: case HARG_MEM: case HARG_MEM_OR_NULL: case HARG_SIZE:
+		case HARG_SIZE_OR_ZERO: case HARG_CTX: case HARG_CTX_OR_NULL: case HARG_ALLOC_SIZE:
+		case HARG_RINGBUF_RELEASE:
+			break;
+		default:
+			return false;
+		}
+	return true;
+}
+
+static void step(struct lstate *s, const struct bpf_insn *i, bool priv)
+{
+	uint8_t cls = ebpf_class(i);
+	uint32_t w;
+
+	switch (cls) {
+	case BPF_ALU:
+	case BPF_ALU64:
+		step_alu(s, i, priv);
+		return;
+	case BPF_LDX:
+	case BPF_ST:
+	case BPF_STX:
+		step_mem(s, i, priv);
+		return;
+	default:
+		break;
+	}
+	if (ebpf_is_ldimm64(i)) {
+		if (i->dst_reg < LINK_REGS) {
+			kill(s, i->dst_reg);
+			set_hi0(s, i->dst_reg,
+				!i->src_reg && ebpf_ldimm64_value(i) <= UINT32_MAX);
+		}
+		return;
+	}
+	if (ebpf_is_call(i) && !helper_keeps_stack(i))
+		kill_slots(s);	/* the callee may write the frame through a pointer */
+	w = ebpf_regs_written(i);
+	for (unsigned r = 0; r < LINK_REGS; r++)
+		if (w >> r & 1)
+			kill(s, r);
+}
+
+/* d := the meet of d and s (both canonical, both reached): pairs linked in both with the same
+ * difference stay linked.  True when d changed. */
+static bool meet(struct lstate *d, const struct lstate *s)
+{
+	struct lstate r;
+
+	memset(&r, 0, sizeof(r));
+	r.reached = true;
+	for (unsigned k = 0; k < LINK_NLOC; k++) {
+		r.flags[k] = (uint8_t)((d->flags[k] & s->flags[k] & LF_HI0) |
+				       ((d->flags[k] | s->flags[k]) & LF_ADDED));
+		if (!d->cls[k] || !s->cls[k] || ((d->flags[k] ^ s->flags[k]) & LF_W32))
+			continue;
+		r.flags[k] |= d->flags[k] & LF_W32;
+		r.delta[k] = d->delta[k];
+		r.cls[k] = (uint8_t)(k + 1);	/* (a class of its own unless one before matches) */
+		for (unsigned j = 0; j < k; j++)
+			if (r.cls[j] && d->cls[j] == d->cls[k] && s->cls[j] == s->cls[k] &&
+			    (uint64_t)d->delta[j] - (uint64_t)s->delta[j] ==
+				    (uint64_t)d->delta[k] - (uint64_t)s->delta[k]) {
+				r.cls[k] = r.cls[j];
+				break;
+			}
+	}
+	canon_keep_hi0(&r);
+	if (!memcmp(&r, d, sizeof(r)))
+		return false;
+	*d = r;
+	return true;
+}
+
+static void run_block(const struct scev_cfg *cfg, uint32_t b, struct lstate *s, bool to_jump,
+		      bool priv)
+{
+	const struct scev_block *blk = &cfg->blocks[b];
+
+	for (uint32_t pc = blk->first; pc <= blk->last;
+	     pc += ebpf_insn_slots(&cfg->insns[pc])) {
+		if (to_jump && pc == blk->last)
+			break;
+		step(s, &cfg->insns[pc], priv);
+	}
+}
+
+/* The must-fixpoint over function f's blocks (in[b - first_block]); false when it did not
+ * settle within LINK_MAX_ROUNDS (then f gets no links). */
+static bool solve(const struct scev_cfg *cfg, uint32_t f, const uint32_t *rpo, uint32_t nrpo,
+		  struct lstate *in, const struct lstate *entry, bool priv)
+{
+	const struct scev_func *fn = &cfg->funcs[f];
+	bool changed = true;
+
+	in[fn->entry - fn->first_block] = *entry;
+	in[fn->entry - fn->first_block].reached = true;
+	for (unsigned round = 0; changed; round++) {
+		if (round == LINK_MAX_ROUNDS)
+			return false;
+		changed = false;
+		for (uint32_t i = 0; i < nrpo; i++) {
+			uint32_t b = rpo[i];
+			const struct scev_block *blk = &cfg->blocks[b];
+			struct lstate s = in[b - fn->first_block];
+
+			if (!s.reached)
+				continue;
+			run_block(cfg, b, &s, false, priv);
+			canon_keep_hi0(&s);
+			for (unsigned k = 0; k < blk->nsucc; k++) {
+				struct lstate *t = &in[blk->succ[k] - fn->first_block];
+
+				if (!t->reached) {
+					*t = s;
+					changed = true;
+				} else if (meet(t, &s)) {
+					changed = true;
+				}
+			}
+		}
+	}
+	return true;
+}
+
+static int push(struct scev_links *l, uint8_t loc, int64_t delta, uint8_t w32)
+{
+	if (l->n == l->cap) {
+		uint32_t cap = l->cap ? 2 * l->cap : 64;
+		struct scev_link *v = arena_alloc(cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		if (l->n)
+			memcpy(v, l->v, l->n * sizeof(*v));
+		arena_free(l->v);
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = (struct scev_link){ .delta = delta, .loc = loc, .w32 = w32 };
+	return 0;
+}
+
+/* The links of block b's jump (in: its entry state, NULL for none), appended: at most
+ * LINKED_REGS_MAX holders of its class, the jump's register counted, registers first, then
+ * the slots from fp - 8 down, as the kernel's collect_linked_regs takes them. */
+#define LINKED_REGS_MAX 6
+
+static int record(struct scev_links *l, const struct scev_cfg *cfg, uint32_t b,
+		  const struct lstate *in, bool priv)
+{
+	const struct bpf_insn *j = &cfg->insns[cfg->blocks[b].last];
+	bool cond = in && ebpf_is_cond_jmp(j) && ebpf_op(j) != BPF_JCOND;
+	struct lstate s = { .reached = false };
+	int err;
+
+	if (cond) {
+		s = *in;
+		run_block(cfg, b, &s, true, priv);
+	}
+	for (int side = 0; side < 2; side++) {
+		unsigned r = side ? j->src_reg : j->dst_reg, held = 0;
+
+		l->start[2 * b + (uint32_t)side] = l->n;
+		l->num[2 * b + (uint32_t)side] = 0;
+		if (!cond || (side && ebpf_srcbit(j) != BPF_X) || r >= LINK_REGS || !s.cls[r])
+			continue;
+		for (unsigned k = 0; k < LINK_NLOC && held < LINKED_REGS_MAX; k++) {
+			if (s.cls[k] != s.cls[r])
+				continue;
+			held++;
+			/* one `+= K` of 64 bits and one of 32: the kernel syncs neither from the
+			 * other (sync_linked_regs, as this kernel probes) */
+			if ((s.flags[k] & s.flags[r] & LF_ADDED) &&
+			    ((s.flags[k] ^ s.flags[r]) & LF_W32))
+				continue;
+			if (k != r)
+				l->num[2 * b + (uint32_t)side]++;
+			if (k != r &&
+			    (err = push(l, (uint8_t)k,
+					(int64_t)((uint64_t)s.delta[k] - (uint64_t)s.delta[r]),
+					(uint8_t)((s.flags[k] & LF_W32 ? LINK_W32 : 0) |
+						  (s.flags[r] & LF_W32 ? LINK_FROM_W32 : 0)))))
+				return err;
+		}
+	}
+	return 0;
+}
+
+/* The function a pseudo call or a function address at pc names. */
+static uint32_t target_func(const struct scev_cfg *cfg, uint32_t pc)
+{
+	return cfg->blocks[cfg->block_of[pc + 1 + (uint32_t)cfg->insns[pc].imm]].func;
+}
+
+/* Per function: whether its entry may take links from its calls (a static function only
+ * bpf-to-bpf calls reach: not main, not global, whose address no instruction takes), and how
+ * many functions call it (its callers counted once per call). */
+static void entry_kinds(const struct scev_cfg *cfg, const bool *global, bool *linkable,
+			uint32_t *ncallers)
+{
+	for (uint32_t f = 1; f < cfg->nfuncs; f++)
+		linkable[f] = !global || !global[f];
+	for (uint32_t pc = 0; pc < cfg->len; pc += ebpf_insn_slots(&cfg->insns[pc])) {
+		const struct bpf_insn *i = &cfg->insns[pc];
+
+		if (ebpf_is_ldimm64(i) && i->src_reg == BPF_PSEUDO_FUNC)
+			linkable[target_func(cfg, pc)] = false;
+		else if (ebpf_is_pseudo_call(i))
+			ncallers[target_func(cfg, pc)]++;
+	}
+}
+
+/* The calls of function f (solved, in[]): the links among r1-r5 at each reached one, met into
+ * its callee's entry (acc; seen once one arrived) and the callee's count of calls left. */
+static void pass_args(const struct scev_cfg *cfg, uint32_t f, const struct lstate *in,
+		      struct lstate *acc, uint32_t *left, bool priv)
+{
+	const struct scev_func *fn = &cfg->funcs[f];
+
+	for (uint32_t b = fn->first_block; b < fn->first_block + fn->nblocks; b++) {
+		const struct scev_block *blk = &cfg->blocks[b];
+		/* (a caller whose links are not known passes none) */
+		struct lstate s = in ? in[b - fn->first_block] : (struct lstate){ .reached = true };
+
+		for (uint32_t pc = blk->first; pc <= blk->last;
+		     pc += ebpf_insn_slots(&cfg->insns[pc])) {
+			const struct bpf_insn *i = &cfg->insns[pc];
+
+			if (ebpf_is_pseudo_call(i)) {
+				uint32_t g = target_func(cfg, pc);
+				struct lstate a;
+
+				left[g]--;
+				if (s.reached) {
+					/* only the arguments: the callee's frame is its own */
+					memset(&a, 0, sizeof(a));
+					a.reached = true;
+					for (unsigned r = 1; r <= 5; r++) {
+						a.cls[r] = s.cls[r];
+						a.delta[r] = s.delta[r];
+						a.flags[r] = s.flags[r];
+					}
+					canon_keep_hi0(&a);
+					if (!acc[g].reached)
+						acc[g] = a;
+					else
+						meet(&acc[g], &a);
+				}
+			}
+			if (s.reached && in)
+				step(&s, i, priv);
+		}
+	}
+}
+
+int scev_links__build(struct scev_links **out, const struct scev_cfg *cfg, const uint32_t *rpo,
+		      const uint32_t *rpo_off, const bool *global, bool priv)
+{
+	struct scev_links *l = arena_zalloc(1, sizeof(*l));
+	size_t nf = cfg->nfuncs ? cfg->nfuncs : 1;
+	struct lstate *in = NULL, *acc = arena_zalloc(nf, sizeof(*acc));
+	bool *linkable = arena_zalloc(nf, sizeof(*linkable)), *done = arena_zalloc(nf, 1);
+	uint32_t *left = arena_zalloc(nf, sizeof(*left)), cap = 0, ndone = 0;
+	int err = -ENOMEM;
+
+	*out = NULL;
+	if (!l || !acc || !linkable || !done || !left ||
+	    !(l->start = arena_zalloc(2 * (size_t)cfg->nblocks + 1, sizeof(*l->start))) ||
+	    !(l->num = arena_zalloc(2 * (size_t)cfg->nblocks + 1, 1)))
+		goto fail;
+	entry_kinds(cfg, global, linkable, left);
+	/* callers before callees (Kahn's order over the calls; a function of a cycle, or called
+	 * from one, takes no links at its entry: stuck = every function left is so) */
+	for (bool stuck = false; ndone < cfg->nfuncs;) {
+		bool progress = false;
+
+		for (uint32_t f = 0; f < cfg->nfuncs; f++) {
+			const struct scev_func *fn = &cfg->funcs[f];
+			struct lstate entry = { .reached = true };
+			bool ok = fn->nblocks <= LINK_MAX_BLOCKS;
+
+			if (done[f] || (left[f] && !stuck))
+				continue;
+			if (!stuck && linkable[f] && acc[f].reached)
+				entry = acc[f];
+			if (ok && fn->nblocks > cap) {
+				arena_free(in);
+				cap = fn->nblocks;
+				if (!(in = arena_alloc(cap * sizeof(*in))))
+					goto fail;
+			}
+			if (ok) {
+				memset(in, 0, fn->nblocks * sizeof(*in));
+				ok = solve(cfg, f, rpo + rpo_off[f], rpo_off[f + 1] - rpo_off[f], in,
+					   &entry, priv);
+			}
+			pass_args(cfg, f, ok ? in : NULL, acc, left, priv);
+			for (uint32_t b = fn->first_block; b < fn->first_block + fn->nblocks; b++) {
+				const struct lstate *s = ok ? &in[b - fn->first_block] : NULL;
+
+				if ((err = record(l, cfg, b, s && s->reached ? s : NULL, priv)))
+					goto fail;
+			}
+			done[f] = true;
+			ndone++;
+			progress = true;
+		}
+		stuck = !progress;
+	}
+	err = 0;
+	*out = l;
+	l = NULL;
+fail:
+	arena_free(in);
+	arena_free(acc);
+	arena_free(linkable);
+	arena_free(done);
+	arena_free(left);
+	scev_links__free(l);
+	return err;
+}
+
+void scev_links__free(struct scev_links *l)
+{
+	if (!l)
+		return;
+	arena_free(l->start);
+	arena_free(l->num);
+	arena_free(l->v);
+	arena_free(l);
+}
+
+const struct scev_link *scev_links__at_jump(const struct scev_links *l, uint32_t b, int side,
+					    uint32_t *n)
+{
+	if (!l) {
+		*n = 0;
+		return NULL;
+	}
+	*n = l->num[2 * b + (uint32_t)side];
+	return l->v + l->start[2 * b + (uint32_t)side];
+}
