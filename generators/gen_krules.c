@@ -27,7 +27,8 @@
  * a division by the immediate 0 (0) or a modulo by it (r4 kept); no run traps either, each
  * notes the instruction (interp_result.refused).  And one more spill form: the packet pointer
  * r5 stored in 1, 2 or 4 bytes of the slot before a safe spill overwrites it (the kernel
- * refuses a pointer's narrow spill: "invalid size of register spill"; no run can tell).  The slot is one of main's variable homes in
+ * refuses a pointer's narrow spill: "invalid size of register spill"; no run can tell), or
+ * spilled whole and read back in 1, 2 or 4 bytes into r0 ("invalid size of register fill").  The slot is one of main's variable homes in
  * fp-208 .. fp-32, which hold nothing yet in the prologue and are written before they are read
  * later; r0, r4 and r5 are clobbered (r1, r2 and r3 kept).
  *
@@ -58,7 +59,15 @@ static void krule_spill(struct gi *g, int16_t slot, bool bad)
 	int16_t off = 0;
 
 	if (kind == 3) {	/* the packet pointer stored narrower first, then the safe form */
-		gi_stx(g, sizes[gen_pick(g->src, 3)], EBPF_REG_FP, slot, BPF_REG_5);
+		unsigned n = gen_pick(g->src, 3);
+
+		if (gen_bool(g->src, 50)) {
+			gi_stx(g, sizes[n], EBPF_REG_FP, slot, BPF_REG_5);
+		} else {	/* or spilled whole and read back narrower, into r0 */
+			gi_stx(g, BPF_DW, EBPF_REG_FP, slot, BPF_REG_5);
+			gi_ldx(g, sizes[n], BPF_REG_0, EBPF_REG_FP,
+			       (int16_t)(slot + (1 << n) * (int)gen_pick(g->src, 8u >> n)));
+		}
 		bad = false;
 	}
 	if (kind == 1) {	/* r4 << 32 spilled, its high half read */

@@ -1109,6 +1109,33 @@ static void verify_narrow_spill(struct scev_verdict *v, const struct astate *s, 
 		      "(the kernel refuses a pointer's narrow spill)", i->src_reg, bytes);
 }
 
+/* check_stack_read_fixed_off: a slot holding a spilled pointer is read back only whole ("invalid
+ * size of register fill"); a spilled number may be read in any size.  Own frame, constant
+ * offset: the cell at the slot's 8-aligned start holds the pointer (a slot a narrow store cut
+ * holds numbers: stack_spill).  A pointer that may be NULL is left to the kernel's NULL test
+ * (which makes a NULL copy a number), and the runs cannot tell a pointer's bytes from a
+ * number's: only the kernel judges this (corpus fill_ptr_narrow*). */
+static void verify_narrow_fill(struct scev_verdict *v, const struct astate *s, uint32_t pc,
+			       const struct bpf_insn *i)
+{
+	const struct aval *p = &s->regs[i->src_reg];
+	unsigned bytes = ebpf_size_bytes(ebpf_size(i));
+	int64_t off, slot;
+
+	if (bytes == 8 || p->kind != AV_PTR || p->region != REGION_STACK || p->maybe_null ||
+	    !range_is_const(&p->r))
+		return;
+	off = (int64_t)p->r.umin + i->off;
+	slot = off - ((off % 8) + 8) % 8;
+	for (uint32_t k = 0; k < s->n; k++) {
+		const struct acell *c = &s->cells[k];
+
+		if (c->off == slot && c->size == 8 && c->v.kind == AV_PTR)
+			VFAIL(VERDICT_UNSAFE, pc, "invalid size of register fill (%u bytes of the "
+			      "pointer spilled at fp%lld)", bytes, (long long)slot);
+	}
+}
+
 /* check_return_code for the types it bounds without a BTF context: cgroup_skb, sock_ops and
  * cgroup_sock return 0 or 1 (on all 64 bits); a cgroup_skb program attached for egress may also
  * return 2 or 3, which its "cgroup_skb/egress" section says to the loader: unsupported there. */
@@ -1237,6 +1264,8 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 		return;
 	case BPF_LDX:
 		verify_access(cx, v, s, pc, i->src_reg, i->off, ebpf_size_bytes(ebpf_size(i)), false);
+		if (v->kind == VERDICT_SAFE)
+			verify_narrow_fill(v, s, pc, i);
 		return;
 	case BPF_ST: case BPF_STX:
 		if (ebpf_mode(i) == BPF_ATOMIC) {
