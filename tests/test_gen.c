@@ -2795,6 +2795,24 @@ struct zero_counts {
 
 static bool twin_kernel_report(const struct twin_run *r, struct verdict_report *rep);
 
+/* The kernel's verdict on the first 25 runs of each form (seeds from seed0), where bpf() works:
+ * the twin refused with twin_word in its message, the safe form's message without safe_word. */
+static void zero_kernel(struct zero_counts *c, const struct twin_run *r, uint64_t seed0,
+			const char *twin_word, const char *safe_word)
+{
+	struct verdict_report rep;
+
+	if (r->seed >= seed0 + 25 || !twin_kernel_report(r, &rep))
+		return;
+	c->loaded[r->twin]++;
+	c->refused[r->twin] += !rep.kernel_accepted;
+	CHECK(r->twin ? !rep.kernel_accepted && strstr(rep.kernel_message, twin_word)
+		      : !strstr(rep.kernel_message, safe_word),
+	      TW "the kernel %s: %s", TW_ARGS(r), rep.kernel_accepted ? "accepts" : "refuses",
+	      rep.kernel_message);
+	verdict_report__free(&rep);
+}
+
 /* p_helper_zero and its unsafe twin p_helper_zero_over: bpf_probe_read_kernel given 0 bytes at
  * a stack pointer the loop's variable moves; the safe form's pointer stays in fp-512..fp-64, the
  * twin's is past the frame's top (fp+8 and up), which the kernel refuses although nothing is
@@ -2806,7 +2824,6 @@ static void helper_zero_program(void *arg, const struct twin_run *r)
 	struct zero_counts *c = arg;
 	const struct gen_program *p = r->p;
 	bool call = has_call(p, 0, BPF_FUNC_probe_read_kernel);
-	struct verdict_report rep;
 	struct scev_verdict v;
 
 	CHECK(!!(p->flags & GEN_PROG_HELPER_MEM_UNSAFE) == (r->twin && call), TW "the twin's flag "
@@ -2819,15 +2836,8 @@ static void helper_zero_program(void *arg, const struct twin_run *r)
 		      v.reason);
 		c->safe += !r->twin && v.kind == VERDICT_SAFE;
 	}
-	if (call && r->seed < 7400000 + 25 && twin_kernel_report(r, &rep)) {
-		c->loaded[r->twin]++;
-		c->refused[r->twin] += !rep.kernel_accepted;
-		CHECK(r->twin ? !rep.kernel_accepted && strstr(rep.kernel_message, "stack")
-			      : !strstr(rep.kernel_message, "stack R1"),
-		      TW "the kernel %s: %s", TW_ARGS(r), rep.kernel_accepted ? "accepts" : "refuses",
-		      rep.kernel_message);
-		verdict_report__free(&rep);
-	}
+	if (call)
+		zero_kernel(c, r, 7400000, "stack", "stack R1");
 }
 
 static void test_helper_zero_knobs(void)
@@ -2858,7 +2868,6 @@ static void test_helper_zero_knobs(void)
 static void pkt_join_program(void *arg, const struct twin_run *r)
 {
 	struct zero_counts *c = arg;
-	struct verdict_report rep;
 	struct scev_verdict v;
 
 	CHECK(!!(r->p->flags & GEN_PROG_PKT_UNSAFE) == r->twin, TW "the twin's flag is not the "
@@ -2872,15 +2881,7 @@ static void pkt_join_program(void *arg, const struct twin_run *r)
 	} else {
 		CHECK(0, TW "verify failed", TW_ARGS(r));
 	}
-	if (r->seed < 7800000 + 25 && twin_kernel_report(r, &rep)) {
-		c->loaded[r->twin]++;
-		c->refused[r->twin] += !rep.kernel_accepted;
-		CHECK(r->twin ? !rep.kernel_accepted && strstr(rep.kernel_message, "outside of the packet")
-			      : !strstr(rep.kernel_message, "outside of the packet"),
-		      TW "the kernel %s: %s", TW_ARGS(r), rep.kernel_accepted ? "accepts" : "refuses",
-		      rep.kernel_message);
-		verdict_report__free(&rep);
-	}
+	zero_kernel(c, r, 7800000, "outside of the packet", "outside of the packet");
 }
 
 static void test_pkt_join_knobs(void)
