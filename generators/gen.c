@@ -2208,6 +2208,7 @@ static const struct twin_piece prologue_loops[] = {
 	TWIN_PIECE(p_stack_align, p_stack_align_bad, gi_align_loop),
 	TWIN_PIECE(p_links, p_links_bad, gi_links),
 	TWIN_PIECE(p_krules, p_krules_bad, gi_krules),
+	TWIN_PIECE(p_pkt_var, p_pkt_var_data, gi_pkt_var),	/* (late: the key slot's reads) */
 	TWIN_PIECE(p_access, p_access_bad, gi_access),
 	TWIN_PIECE(p_dynptr_kf, p_dynptr_kf_unsafe, gi_dynptr_kf),	/* (last: the context) */
 };
@@ -2361,6 +2362,9 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 	if (!g->use_map && !g->raw_tp && (knobs->p_for_each || knobs->p_for_each_unsafe))
 		g->use_map = gen_bool(src, 80);
 	g->use_pkt = !g->raw_tp && gen_bool(src, knobs->p_pkt);
+	/* (p_pkt_var's piece fills data_end from its slot; no draw, as above) */
+	if (!g->raw_tp && (knobs->p_pkt_var || knobs->p_pkt_var_data))
+		g->use_pkt = true;
 	if (!g->raw_tp) {
 		gi_hash_plan(g);
 		gi_pcpu_plan(g);
@@ -2692,6 +2696,9 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 	if (p->flags & GEN_PROG_KRULE_UNSAFE)
 		sbuf_puts(sb, " krule-unsafe (a packet offset spilled or shifted as the kernel loses "
 			  "it)");
+	if (p->flags & GEN_PROG_PKT_VAR_UNSAFE)
+		sbuf_puts(sb, " pkt-var-unsafe (data read past what a check of data + var proves, or "
+			  "through data + 40 - var)");
 	if (p->flags & GEN_PROG_TWIN_UNSAFE)
 		sbuf_puts(sb, " may-goto-twin (safe only within 2^23 iterations)");
 	if (p->flags & GEN_PROG_ITER)

@@ -401,6 +401,12 @@
 	X(p_pkt_join_past, 0, 0, 100,                                                              \
 	  "unsafe twin of p_pkt_join: the read is GEN_INPUT_LEN bytes past the joined pointer, "   \
 	  "past data_end on every run")                                                             \
+	X(p_pkt_var, 0, 0, 100,                                                                    \
+	  "data + var (+ n) checked against data_end, then read through data + var within the n " \
+	  "bytes its id was given (gen_pkt_var.c)")                                                 \
+	X(p_pkt_var_data, 0, 0, 100,                                                               \
+	  "unsafe twin of p_pkt_var: data itself read past what the check of data + var proves "   \
+	  "(past data_end, or where no run passes it), or data + 40 - var read")                  \
 	X(p_ptr_join, 0, 0, 100,                                                                   \
 	  "a register is the packet's data or a stack pointer by the packet's first byte, or one " \
 	  "of two constant packet offsets each checked on its own path, then read through "        \
@@ -994,6 +1000,11 @@ struct gen_loop {
 #define GEN_PROG_ALIGN_UNSAFE (1ull << 40)	/* p_stack_align_bad: a stack store or load not
 						 * aligned to its size, which the kernel refuses
 						 * and no run shows (x86 does it) */
+#define GEN_PROG_PKT_VAR_UNSAFE (1ull << 54)	/* p_pkt_var_data: data read past what a
+						 * check of data + var proves (INTERP_TRAP_MEM
+						 * on every run where it is past data_end, else
+						 * no run reads it), or through data + 40 - var
+						 * (in the packet); the kernel refuses it */
 #define GEN_PROG_KRULE_UNSAFE (1ull << 41)	/* p_krules_bad: a packet offset the kernel loses
 						 * (a number spilled where it keeps none, or
 						 * shifted by the width or a variable) and every

@@ -434,6 +434,9 @@ void gi_krules(struct gi *g, bool bad);
  * (write-only map), a scalar context field loaded sign-extended; the twin does what the map's
  * flag forbids or loads a packet pointer field sign-extended */
 void gi_access(struct gi *g, bool bad);
+/* gen_pkt_var.c: p_pkt_var (p_pkt_var_data): a read through data + var within what its
+ * comparison with data_end gave its id (the twin: of data itself past it, or data + 40 - var) */
+void gi_pkt_var(struct gi *g, bool bad);
 void gi_pkt_join(struct gi *g, bool past);	/* p_pkt_join's piece (gen_pkt.c) */
 /* gen_dead.c: dead-entry shapes of the prologue (p_dead_branch, p_dead_outer and their twins) */
 void gi_dead_branch(struct gi *g, bool bad);

@@ -617,7 +617,8 @@ struct run_stats {
 	 GEN_PROG_DEAD_ENTRY_UNSAFE | GEN_PROG_VMA_UNSAFE | GEN_PROG_TIMER_TWO_UNSAFE |           \
 	 GEN_PROG_MAP_LEN_UNSAFE | GEN_PROG_U64_PTR_UNSAFE | GEN_PROG_CB_CTX_UNSAFE |                \
 	 GEN_PROG_LOOP_CB_UNSAFE | GEN_PROG_SUB_RET_UNSAFE | GEN_PROG_NEST_UNSAFE |               \
-	 GEN_PROG_ACCESS_UNSAFE | GEN_PROG_LINK_UNSAFE | GEN_PROG_STRTOL_UNSAFE)
+	 GEN_PROG_ACCESS_UNSAFE | GEN_PROG_LINK_UNSAFE | GEN_PROG_STRTOL_UNSAFE | \
+	 GEN_PROG_PKT_VAR_UNSAFE)
 
 /* Runs p on input (GEN_INPUT_LEN bytes) with every header watched; returns the trap. */
 static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
@@ -2902,6 +2903,62 @@ static void test_pkt_join_knobs(void)
 		check_skip_part("the kernel's verdicts (bpf() refused)");
 }
 
+/* p_pkt_var and its unsafe twin p_pkt_var_data (generators/gen_pkt_var.c): data + var checked
+ * against data_end, read through data + var within the bytes its id was given (the twin: data
+ * itself past them, or data + 40 - var).  The safe form never traps (check_program, two inputs)
+ * and bpfscev calls at least 90 of 100 safe, none unsafe for a packet access; the twin, flagged,
+ * is never called safe (main at ef8d155 called 17 of 30 safe), and its runs trap on memory only
+ * where it reads past data_end (every run of those; the others read in the packet or never:
+ * there the kernel is the judge).  The kernel judges the first 25 of each where bpf() works:
+ * it refuses every twin, for its packet read ('outside of the packet' or 'min value is
+ * negative'), and no safe form for one. */
+static void pkt_var_program(void *arg, const struct twin_run *r)
+{
+	struct zero_counts *c = arg;
+	struct verdict_report rep;
+	struct scev_verdict v;
+
+	CHECK(!!(r->p->flags & GEN_PROG_PKT_VAR_UNSAFE) == r->twin, TW "the twin's flag is not "
+	      "the twin's", TW_ARGS(r));
+	c->flagged += r->twin;
+	c->traps += r->twin && twin_trap(r, NULL) == INTERP_TRAP_MEM;
+	if (twin_verdict(r, &v)) {
+		CHECK(!r->twin || v.kind != VERDICT_SAFE, TW "the twin called safe", TW_ARGS(r));
+		CHECK(r->twin || !strstr(v.reason, "packet access"), TW "%s", TW_ARGS(r), v.reason);
+		c->safe += !r->twin && v.kind == VERDICT_SAFE;
+	} else {
+		CHECK(0, TW "verify failed", TW_ARGS(r));
+	}
+	if (r->seed < 7900000 + 25 && twin_kernel_report(r, &rep)) {
+		bool pkt = strstr(rep.kernel_message, "outside of the packet") ||
+			   strstr(rep.kernel_message, "min value is negative");
+
+		c->loaded[r->twin]++;
+		c->refused[r->twin] += !rep.kernel_accepted;
+		CHECK(r->twin ? !rep.kernel_accepted && pkt : !pkt, TW "the kernel %s: %s",
+		      TW_ARGS(r), rep.kernel_accepted ? "accepts" : "refuses", rep.kernel_message);
+		verdict_report__free(&rep);
+	}
+}
+
+static void test_pkt_var_knobs(void)
+{
+	static const struct twin_spec s = { { "p_pkt_var", "p_pkt_var_data" }, 100, 7900000,
+					    100, { { "p_recursion", 0 }, { "p_call_chain", 0 },
+						   { "p_big_frame", 0 } } };
+	struct zero_counts c = { 0 };
+
+	for_twin_programs(&s, pkt_var_program, &c);
+	printf("p_pkt_var: %u of 100 called safe, the kernel refuses %u of %u; "
+	       "p_pkt_var_data: %u flagged, %u trap on memory, the kernel refuses %u of %u\n",
+	       c.safe, c.refused[0], c.loaded[0], c.flagged, c.traps, c.refused[1], c.loaded[1]);
+	CHECK(c.flagged == 100 && c.traps >= 10 && c.traps < c.flagged && c.safe >= 90,
+	      "p_pkt_var: %u of 100 safe; p_pkt_var_data: %u flagged, %u trap", c.safe,
+	      c.flagged, c.traps);
+	if (!c.loaded[0])
+		check_skip_part("the kernel's verdicts (bpf() refused)");
+}
+
 /* p_pkt_len and its unsafe twin p_pkt_len_over: the safe form reads the packet up to its end
  * and never past it (check_program allows no memory trap on two inputs; every run takes the
  * exit i >= len, GEN_INPUT_LEN bytes after data + 0 or 16, before i >= 96), the twin, flagged,
@@ -4742,6 +4799,7 @@ int main(void)
 	test_helper_mem_knobs();
 	test_helper_zero_knobs();
 	test_pkt_join_knobs();
+	test_pkt_var_knobs();
 	test_pkt_len_knobs();
 	test_ptr_join_knobs();
 	test_start_range_knobs();
