@@ -202,6 +202,12 @@ static int report(struct paths *args, const char *prog, const struct verdict_opt
 				rc = CLI_USAGE;
 				goto out;
 			}
+			if (files.n == first) {
+				fprintf(stderr, "bpfscev verify: %s: no ELF object in the directory (text "
+					"programs are named one by one)\n", dir);
+				rc = CLI_USAGE;
+				goto out;
+			}
 			qsort(files.v + first, files.n - first, sizeof(*files.v), path_cmp);
 		} else if (paths_add(&files, args->v[i])) {
 			rc = CLI_USAGE;

@@ -184,6 +184,11 @@ static void directories(const char *dir)
 		EXPECT(2, want, "run", prog, "--input-file", dir);
 		EXPECT(2, want, "check", prog, "--claims", dir);
 		EXPECT(2, want, "gen", "--bytes", dir);
+		/* verify walks a directory for ELF objects: one holding only text programs (or
+		 * nothing) is a user's mistake, said as such (it printed nothing and exited 0) */
+		write_file("adir/one.s", "r0 = 1\nexit\n");
+		snprintf(want, sizeof(want), "bpfscev verify: %s: no ELF object in the directory", dir);
+		EXPECT(2, want, "verify", dir);
 	}
 }
 
