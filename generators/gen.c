@@ -2257,8 +2257,9 @@ static void prologue(struct gi *g, int l_short)
 	if (g->use_pkt)
 		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA_END, BPF_REG_3);
 	/* (p_dynptr_kf's bpf_dynptr_from_xdp, after the other prologue loops, takes the context;
-	 * p_access's sign-extending load reads it too) */
-	if (g->k->p_dynptr_kf || g->k->p_dynptr_kf_unsafe || g->k->p_access || g->k->p_access_bad)
+	 * p_access's sign-extending load reads it too, and p_krules's data_meta) */
+	if (g->k->p_dynptr_kf || g->k->p_dynptr_kf_unsafe || g->k->p_access || g->k->p_access_bad ||
+	    g->k->p_krules || g->k->p_krules_bad)
 		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DKF_CTX, BPF_REG_1);
 	for (size_t i = 0; i < sizeof(prologue_loops) / sizeof(prologue_loops[0]); i++)
 		twin_piece(g, &prologue_loops[i]);

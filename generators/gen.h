@@ -695,10 +695,12 @@
 	  "unsafe twin of p_strtol: res misaligned (slot + 4) or past the frame's top (fp - 4)")   \
 	X(p_krules, 0, 0, 100,                                                                     \
 	  "a packet offset in [0, 31] spilled at a slot's start and read back there, or shifted "  \
-	  "by a constant below the width: the kernel keeps its bounds (gen_krules.c)")             \
+	  "by a constant below the width: the kernel keeps its bounds; a third first read the "    \
+	  "metadata after data_meta + c <= data (gen_krules.c)")                                   \
 	X(p_krules_bad, 0, 0, 100,                                                                 \
 	  "unsafe twin of p_krules: spilled 1-7 bytes into its slot, read past a spill's start, "  \
-	  "the slot's spill touched, or shifted by the width or a variable: the kernel loses it")  \
+	  "the slot's spill touched, or shifted by the width or a variable: the kernel loses it; " \
+	  "or the metadata read past what the kernel's data_meta range gives (gen_krules.c)")      \
 	X(p_access, 0, 0, 100,                                                                     \
 	  "map 6 is read-only or write-only (BPF_F_RDONLY_PROG, BPF_F_WRONLY_PROG) to the "         \
 	  "program: the prologue reads its value, or writes it; and loads a scalar field of the "  \

@@ -30,7 +30,12 @@
  * refuses a pointer's narrow spill: "invalid size of register spill"; no run can tell), or
  * spilled whole and read back in 1, 2 or 4 bytes into r0 ("invalid size of register fill").  The slot is one of main's variable homes in
  * fp-208 .. fp-32, which hold nothing yet in the prologue and are written before they are read
- * later; r0, r4 and r5 are clobbered (r1, r2 and r3 kept).
+ * later; r0, r4 and r5 are clobbered (r1, r2 and r3 kept).  A third of the programs first read
+ * the metadata (krule_meta, aud25): after data_meta + c <= data (c in [1, 0xffff]) within c
+ * bytes; the twin's form instead reads it after a comparison that gives the kernel no range of
+ * data_meta's (c past MAX_PACKET_OFF, data_meta < data itself, data_meta plus a variable part)
+ * or through data_meta plus a variable part, and the rest of the piece is a safe form.  The
+ * context comes from GEN_FP_DKF_CTX (the prologue spills it for p_krules too).
  *
  * And p_access with its twin p_access_bad (aud24), what a program may read or write how: map 6
  * (GEN_MAP_ACCESS, one value of GEN_ACCESS_VALUE bytes) is BPF_F_RDONLY_PROG or BPF_F_WRONLY_PROG
@@ -138,10 +143,67 @@ static void krule_shift(struct gi *g, bool bad)
 	gi_alux(g, is64, op, BPF_REG_4, BPF_REG_0);
 }
 
+/* The data_meta forms (aud25): r5 = data_meta, r4 = data from the spilled context, and a read
+ * of the metadata after a comparison of data_meta + c with data (c in [1, 0xffff]: the kernel's
+ * range c, one more where the comparison is strict; the read within it).  The twin's kinds: c
+ * past MAX_PACKET_OFF (1), data_meta itself compared strictly (2), data_meta plus a variable
+ * part compared (3), and the read through data_meta plus a variable part after a safe
+ * comparison (4); find_good_pkt_pointers gives the first three no range of data_meta's, and the
+ * fourth's pointer a fresh id of range 0: the kernel refuses each read.  The interpreter's
+ * data_meta is data, so no run reads the metadata: the kernel judges. */
+static void krule_meta(struct gi *g, bool bad)
+{
+	unsigned kind = bad ? 1 + gen_pick(g->src, 4) : 0, sz = gen_pick(g->src, 3);
+	bool strict = gen_bool(g->src, 50);
+	int32_t c = (int32_t)gen_u32(g->src, 1u << sz, 0xffff);
+	int16_t at = 0;
+	int skip = gi_label(g);
+
+	gi_ldx(g, BPF_DW, BPF_REG_5, EBPF_REG_FP, GEN_FP_DKF_CTX);
+	gi_ldx(g, BPF_W, BPF_REG_4, BPF_REG_5, 0);	/* xdp_md->data */
+	gi_ldx(g, BPF_W, BPF_REG_5, BPF_REG_5, 8);	/* xdp_md->data_meta */
+	if (kind == 3) {	/* data_meta + [8, 16] */
+		gi_ldx(g, BPF_DW, BPF_REG_0, EBPF_REG_FP, GEN_FP_DATA);
+		gi_ldx(g, BPF_B, BPF_REG_0, BPF_REG_0, (int16_t)gen_pick(g->src, GEN_INPUT_LEN));
+		gi_alu(g, true, BPF_AND, BPF_REG_0, 8);
+		gi_alu(g, true, BPF_ADD, BPF_REG_0, 8);
+		gi_alux(g, true, BPF_ADD, BPF_REG_0, BPF_REG_5);
+	} else if (kind != 2) {
+		gi_alux(g, true, BPF_MOV, BPF_REG_0, BPF_REG_5);
+		gi_alu(g, true, BPF_ADD, BPF_REG_0, kind == 1 ? (int32_t)gen_u32(g->src, 0x10000, 0x1ffff)
+					    : kind == 4 ? 8 + c % 0xfff8 : c);
+	}
+	if (kind == 2 && gen_bool(g->src, 50))	/* data <= data_meta, or data_meta >= data */
+		gi_jmpx(g, false, BPF_JLE, BPF_REG_4, BPF_REG_5, skip);
+	else
+		gi_jmpx(g, false, strict || kind == 2 ? BPF_JGE : BPF_JGT,
+			kind == 2 ? BPF_REG_5 : BPF_REG_0, BPF_REG_4, skip);
+	if (kind == 0) {	/* (within the range: c + strict bytes; an instruction's offset) */
+		uint32_t hi = (uint32_t)(c + strict) - (1u << sz);
+
+		at = (int16_t)gen_u32(g->src, 0, hi < INT16_MAX ? hi : INT16_MAX);
+	}
+	if (kind == 4) {	/* data_meta + [0, 7] */
+		gi_ldx(g, BPF_DW, BPF_REG_0, EBPF_REG_FP, GEN_FP_DATA);
+		gi_ldx(g, BPF_B, BPF_REG_0, BPF_REG_0, (int16_t)gen_pick(g->src, GEN_INPUT_LEN));
+		gi_alu(g, true, BPF_AND, BPF_REG_0, 7);
+		gi_alux(g, true, BPF_ADD, BPF_REG_0, BPF_REG_5);
+		gi_ldx(g, sizes[0], BPF_REG_0, BPF_REG_0, 0);
+	} else {
+		gi_ldx(g, sizes[kind ? 0 : sz], BPF_REG_0, BPF_REG_5, at);
+	}
+	gi_bind(g, skip);
+}
+
 void gi_krules(struct gi *g, bool bad)
 {
 	int16_t slot = (int16_t)(-32 - 8 * (int32_t)gen_pick(g->src, 23));
+	bool twin = bad;
 
+	if (gen_bool(g->src, 34)) {	/* (then the forms below the safe ones) */
+		krule_meta(g, bad);
+		bad = false;
+	}
 	gi_ldx(g, BPF_DW, BPF_REG_5, EBPF_REG_FP, GEN_FP_DATA);
 	/* (the twin's value not 0, which the kernel keeps anywhere: STACK_ZERO) */
 	gi_mov_const(g, BPF_REG_4, bad ? gen_u32(g->src, 1, 31) : gen_pick(g->src, 32), true);
@@ -151,7 +213,7 @@ void gi_krules(struct gi *g, bool bad)
 		krule_shift(g, bad);
 	gi_alux(g, true, BPF_ADD, BPF_REG_5, BPF_REG_4);
 	gi_ldx(g, BPF_B, BPF_REG_0, BPF_REG_5, 0);
-	if (bad)
+	if (twin)
 		g->p->flags |= GEN_PROG_KRULE_UNSAFE;
 }
 

@@ -397,7 +397,12 @@ static void pkt_refine(uint8_t op, bool is32, bool taken, const struct aval *a,
 
 		if (m != a)
 			op = trip_swap(op);
-		if (!range_is_const(&d->r) || d->r.umin != 0 || m->r.smin < 0)
+		/* (find_good_pkt_pointers as for data_end below, the data_meta pointer's range its
+		 * id's: bpfscev keeps no ids of data_meta, so only data_meta plus a constant proves,
+		 * what data_meta itself and its constant offsets hold; aud25, verifier_meta_access.c
+		 * test9: data_meta + 0x10000 <= data was taken as 0x10000 bytes) */
+		if (!range_is_const(&d->r) || d->r.umin != 0 || !aval_pkt_novar(d) ||
+		    !range_is_const(&m->r) || m->r.smin < 0 || m->r.umax > PKT_MAX_OFF)
 			return;
 		switch (op) {
 		case BPF_JGT: case BPF_JSGT: if (taken) return; le = true; break;
@@ -406,6 +411,8 @@ static void pkt_refine(uint8_t op, bool is32, bool taken, const struct aval *a,
 		case BPF_JLE: case BPF_JSLE: if (!taken) return; le = true; break;
 		default: return;
 		}
+		if (!le && m->r.smin == 0)
+			return;	/* (data_meta < data: no range either) */
 		astate__pkt_prove(t, PKT_META_ID, (uint64_t)m->r.smin + (le ? 0 : 1));
 		return;
 	}

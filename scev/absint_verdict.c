@@ -304,6 +304,12 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 		if (write && cx->ctx_model == EBPF_CTX_SKB && !skb_pkt_writable(cx->prog_type))
 			VFAIL(VERDICT_UNSAFE, pc, "cannot write into packet (a program of this type "
 			      "may only read it)");
+		/* (a variable offset: the kernel gives the pointer a fresh id of range 0, which
+		 * only a comparison of that pointer widens; bpfscev keeps no ids of data_meta) */
+		if (!range_is_const(&a->r))
+			VFAIL(VERDICT_UNSAFE, pc, "packet metadata access [%lld, %lld) through a "
+			      "pointer with a variable offset (the kernel: its id's range, 0 here)",
+			      absint_ll_sat(lo), absint_ll_sat(hi));
 		if (lo < 0 || hi > (__int128)astate__pkt_range_here(s, PKT_META_ID))
 			VFAIL(VERDICT_UNSAFE, pc, "packet metadata access [%lld, %lld) not proven below "
 			      "data (%u bytes checked)", absint_ll_sat(lo), absint_ll_sat(hi),
