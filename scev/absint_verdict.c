@@ -1300,9 +1300,18 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 		if (v->kind != VERDICT_SAFE)
 			return;
 		verify_access(cx, v, s, pc, i->dst_reg, i->off, ebpf_size_bytes(ebpf_size(i)), true);
-		if (ebpf_mode(i) == BPF_ATOMIC && i->imm != BPF_STORE_REL)
+		if (ebpf_mode(i) == BPF_ATOMIC && i->imm != BPF_STORE_REL) {
+			/* (check_atomic_rmw reads the memory first, as a fill: a slot holding a
+			 * spilled pointer only whole, "invalid size of register fill"; the fill's
+			 * base is the atomic's dst_reg; aud25) */
+			struct bpf_insn rd = *i;
+
+			rd.src_reg = i->dst_reg;
 			verify_access(cx, v, s, pc, i->dst_reg, i->off, ebpf_size_bytes(ebpf_size(i)),
 				      false);
+			if (v->kind == VERDICT_SAFE)
+				verify_narrow_fill(v, s, pc, &rd);
+		}
 		return;
 	default:
 		return;
