@@ -29,7 +29,8 @@
  * r5 stored in 1, 2 or 4 bytes of the slot before a safe spill overwrites it (the kernel
  * refuses a pointer's narrow spill: "invalid size of register spill"; no run can tell), or
  * spilled whole and read back in 1, 2 or 4 bytes into r0, or added into in 4 bytes atomically
- * (check_atomic_rmw reads first, a fill: "invalid size of register fill").  The slot is one of
+ * (check_atomic_rmw reads first, a fill: "invalid size of register fill"); a store-release and a
+ * load-acquire of 1, 2 or 4 bytes are the narrow spill and fill too.  The slot is one of
  * main's variable homes in fp-208 .. fp-32, which hold nothing yet in the prologue and are
  * written before they are read later; r0, r4 and r5 are clobbered (r1, r2 and r3 kept).  A third of the programs first read
  * the metadata (krule_meta, aud25): after data_meta + c <= data (c in [1, 0xffff]) within c
@@ -65,10 +66,21 @@ static void krule_spill(struct gi *g, int16_t slot, bool bad)
 	int16_t off = 0;
 
 	if (kind == 3) {	/* the packet pointer stored narrower first, then the safe form */
-		unsigned n = gen_pick(g->src, 3), how = gen_pick(g->src, 3);
+		unsigned n = gen_pick(g->src, 3), how = gen_pick(g->src, 5);
 
 		if (how == 0) {
 			gi_stx(g, sizes[n], EBPF_REG_FP, slot, BPF_REG_5);
+		} else if (how == 3) {	/* or store-released so (a spill too; aud25) */
+			gi_emit(g, (struct bpf_insn){ .code = BPF_STX | BPF_ATOMIC | sizes[n],
+						      .dst_reg = EBPF_REG_FP, .src_reg = BPF_REG_5,
+						      .off = slot, .imm = BPF_STORE_REL });
+		} else if (how == 4) {	/* or spilled whole and load-acquired narrower (a fill) */
+			gi_stx(g, BPF_DW, EBPF_REG_FP, slot, BPF_REG_5);
+			gi_emit(g, (struct bpf_insn){ .code = BPF_STX | BPF_ATOMIC | sizes[n],
+						      .dst_reg = BPF_REG_0, .src_reg = EBPF_REG_FP,
+						      .off = (int16_t)(slot + (1 << n) *
+								       (int)gen_pick(g->src, 8u >> n)),
+						      .imm = BPF_LOAD_ACQ });
 		} else if (how == 1) {	/* or spilled whole and read back narrower, into r0 */
 			gi_stx(g, BPF_DW, EBPF_REG_FP, slot, BPF_REG_5);
 			gi_ldx(g, sizes[n], BPF_REG_0, EBPF_REG_FP,

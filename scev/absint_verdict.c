@@ -1291,12 +1291,23 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 		if (ebpf_mode(i) == BPF_ATOMIC && i->imm == BPF_LOAD_ACQ) {
 			verify_access(cx, v, s, pc, i->src_reg, i->off, ebpf_size_bytes(ebpf_size(i)),
 				      false);
+			if (v->kind == VERDICT_SAFE)	/* (check_load_mem: a fill; aud25) */
+				verify_narrow_fill(v, s, pc, i);
 			return;
 		}
 		verify_leak(cx, v, s, pc, i);
 		if (v->kind != VERDICT_SAFE)
 			return;
-		verify_narrow_spill(v, s, pc, i);
+		if (ebpf_mode(i) == BPF_ATOMIC && i->imm == BPF_STORE_REL) {
+			/* (check_store_reg: a store-release writes the stack as a plain store does,
+			 * a spill; aud25) */
+			struct bpf_insn st = *i;
+
+			st.code = (uint8_t)(BPF_STX | BPF_MEM | ebpf_size(i));
+			verify_narrow_spill(v, s, pc, &st);
+		} else {
+			verify_narrow_spill(v, s, pc, i);
+		}
 		if (v->kind != VERDICT_SAFE)
 			return;
 		verify_access(cx, v, s, pc, i->dst_reg, i->off, ebpf_size_bytes(ebpf_size(i)), true);
