@@ -604,6 +604,25 @@ static bool narrow_linked(struct engine *en, uint32_t b, int side, const struct 
 	return true;
 }
 
+/* The kernel's jeq inference (check_cond_jmp_op, verifier_jeq_infer_not_null.c): on the equal
+ * arm of "if a == b" or "if a != b" (64-bit, two registers) where both are pointers and exactly
+ * one may be NULL, the one that may be NULL is not (mark_ptr_not_null_reg): that register alone,
+ * not the copies sharing its id.  Only map values on both sides (of one map or two): 6.18
+ * accepts those and refuses the read when the one not NULL is the stack or the context (its
+ * source excludes PTR_TO_BTF_ID too), so nothing else is inferred. */
+static void ptr_eq_not_null(uint8_t op, struct aval *a, struct aval *b)
+{
+	struct aval *p = a->maybe_null ? a : b;
+
+	if ((op != BPF_JEQ && op != BPF_JNE) || a->kind != AV_PTR || b->kind != AV_PTR ||
+	    a->maybe_null == b->maybe_null)
+		return;
+	if (a->region != REGION_MAP_VALUE || b->region != REGION_MAP_VALUE)
+		return;
+	p->maybe_null = false;
+	p->id = 0;
+}
+
 /* Where send_succs() sends each successor's state: the forward pass or a side run. */
 typedef int (*send_fn)(struct engine *en, uint32_t from, uint32_t to, const struct astate *st,
 		       void *arg);
@@ -652,6 +671,8 @@ static int send_succs(struct engine *en, uint32_t b, struct astate *s, send_fn s
 				pkt_len_refine(ebpf_op(last), is32, taken, &a, &bb);
 			settle_copies(cx, u, &a0, &a);
 			settle_copies(cx, u, &b0, &bb);
+			if (x && !is32 && taken == (ebpf_op(last) == BPF_JEQ))
+				ptr_eq_not_null(ebpf_op(last), &a, &bb);
 			if (x)
 				u->regs[last->src_reg] = bb;
 			u->regs[last->dst_reg] = a;
