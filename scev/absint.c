@@ -1098,7 +1098,10 @@ out:
  * induction over the reverse postorder they cover every run that reaches the block, so a block
  * whose joined state fails a check is safe when every path state passes it.  States alike in
  * all of that join (only ranges are lost); past PATHS_MAX see send_path.  A packet fact of one
- * side is kept guarded only by a register live after the join. */
+ * side is kept guarded only by a register live after the join.  By the same induction, a plain
+ * block none of whose predecessors' states arrive (every arm into it refuted) is reached by no
+ * run, and is not checked from its joined state (Cilium's NAT tail calls: "err = 0 or -22",
+ * and the arm where err is -22 past "if 0 s> err" holds data_end spilled in 2 bytes). */
 
 static bool paths_plain(const struct engine *en, uint32_t b)
 {
@@ -1343,7 +1346,7 @@ static void verdict_head_put(struct scev_verdict *v, const struct verdict_head *
  * failure only: after it, nothing can change the verdict.  With claims, the replay of its joined
  * state also records its claims (the claims run of flush_segment, from the same state, a replay
  * less) and *claimed says so. */
-static int verify_paths(struct engine *en, uint32_t b, bool claims, bool *claimed)
+static int verify_block_paths(struct engine *en, uint32_t b, bool claims, bool *claimed)
 {
 	struct scev_ctx *cx = en->cx;
 	const struct scev_block *blk = &cx->st.cfg->blocks[b];
@@ -1361,6 +1364,12 @@ static int verify_paths(struct engine *en, uint32_t b, bool claims, bool *claime
 	}
 	if (cx->live)
 		cx->live[b] = 1;
+	/* (every predecessor sent what covers its runs and nothing arrived: no run reaches b) */
+	if (want && !en->npaths[b] && paths_plain(en, b) &&
+	    en->npred_done[b] == cx->st.cfg->blocks[b].npred) {
+		paths_drop(en, b);
+		return 0;
+	}
 	astate__none(&s);
 	st_cells_lend(cx, &s);	/* (a spare cell array, as run_block's copies take) */
 	err = astate__copy(&s, run_state(en, b));
@@ -1428,6 +1437,19 @@ static int verify_paths(struct engine *en, uint32_t b, bool claims, bool *claime
 	free(kinds);
 	st_cells_return(cx, &s);
 	paths_drop(en, b);
+	return err;
+}
+
+/* verify_block_paths, and then block b's successors count it done: everything it sends them
+ * (its path states, or its joined state when it has none) is sent. */
+static int verify_paths(struct engine *en, uint32_t b, bool claims, bool *claimed)
+{
+	const struct scev_block *blk = &en->cx->st.cfg->blocks[b];
+	int err = verify_block_paths(en, b, claims, claimed);
+
+	for (unsigned k = 0; k < blk->nsucc; k++)
+		if (!k || blk->succ[k] != blk->succ[0])
+			en->npred_done[blk->succ[k]]++;
 	return err;
 }
 
@@ -1518,6 +1540,7 @@ static int engine_alloc(struct engine *en)
 		en->back_seen = carve(base, &at, nl, 1);
 		en->paths = carve(base, &at, nb, sizeof(*en->paths));
 		en->npaths = carve(base, &at, nb, 1);
+		en->npred_done = carve(base, &at, nb, sizeof(*en->npred_done));
 		en->jfill = carve(base, &at, nb, sizeof(*en->jfill));
 		en->step_regs = carve(base, &at, nl, sizeof(*en->step_regs));
 		en->left_in_group = carve(base, &at, nl / PAGE_GROUP + 1, sizeof(*en->left_in_group));

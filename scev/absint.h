@@ -175,6 +175,9 @@ struct engine {
 	 * state arrived (the block is then checked from its joined state alone). */
 	struct astate **paths;
 	uint8_t *npaths;
+	/* Last pass, per block: how many of its predecessors' checks are done (verify_paths), all
+	 * their states sent; a plain block with every one done and no path state is dead. */
+	uint32_t *npred_done;
 	/* First pass, per loop: the registers a one-block loop only steps (absint.c, accelerate),
 	 * bit 15 set once known */
 	uint16_t *step_regs;
