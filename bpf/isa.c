@@ -11,12 +11,12 @@
 
 #define BAD(...) diag_set(d, EINVAL, __VA_ARGS__)
 
-static int check_reg(const char *what, unsigned r, bool write, struct diag *d)
+/* (a write to r10 is a valid encoding: the verifier refuses it where its walk reaches it,
+ * check_reg_arg, as the verdict does, and a run that reaches one traps) */
+static int check_reg(const char *what, unsigned r, struct diag *d)
 {
 	if (r > 10)
 		return BAD("invalid %s register r%u", what, r);
-	if (write && r == EBPF_REG_FP)
-		return BAD("r10 (frame pointer) is read-only");
 	return 0;
 }
 
@@ -27,7 +27,7 @@ static int validate_alu(const struct bpf_insn *i, struct diag *d)
 	uint8_t op = ebpf_op(i);
 	int err;
 
-	if ((err = check_reg("destination", i->dst_reg, true, d)))
+	if ((err = check_reg("destination", i->dst_reg, d)))
 		return err;
 	switch (op) {
 	case BPF_NEG:
@@ -66,7 +66,7 @@ static int validate_alu(const struct bpf_insn *i, struct diag *d)
 	if (x) {
 		if (i->imm)
 			return BAD("register-source ALU instruction has non-zero imm %d", i->imm);
-		return check_reg("source", i->src_reg, false, d);
+		return check_reg("source", i->src_reg, d);
 	}
 	if (i->src_reg)
 		return BAD("immediate-source ALU instruction has non-zero src register r%u", i->src_reg);
@@ -100,7 +100,7 @@ static int validate_jmp(const struct bpf_insn *i, struct diag *d)
 		if (x) {	/* callx: target register in dst_reg (LLVM's encoding) */
 			if (i->src_reg || i->off || i->imm)
 				return BAD("callx uses reserved fields (src, off, imm must be 0)");
-			return check_reg("call target", i->dst_reg, false, d);
+			return check_reg("call target", i->dst_reg, d);
 		}
 		if (i->dst_reg)
 			return BAD("call has non-zero dst register r%u", i->dst_reg);
@@ -120,12 +120,12 @@ static int validate_jmp(const struct bpf_insn *i, struct diag *d)
 		return 0;
 	case BPF_JEQ: case BPF_JGT: case BPF_JGE: case BPF_JSET: case BPF_JNE:
 	case BPF_JSGT: case BPF_JSGE: case BPF_JLT: case BPF_JLE: case BPF_JSLT: case BPF_JSLE:
-		if ((err = check_reg("compared", i->dst_reg, false, d)))
+		if ((err = check_reg("compared", i->dst_reg, d)))
 			return err;
 		if (x) {
 			if (i->imm)
 				return BAD("register-source jump has non-zero imm %d", i->imm);
-			return check_reg("source", i->src_reg, false, d);
+			return check_reg("source", i->src_reg, d);
 		}
 		if (i->src_reg)
 			return BAD("immediate-source jump has non-zero src register r%u", i->src_reg);
@@ -147,7 +147,7 @@ static int validate_mem(const struct bpf_insn *i, struct diag *d)
 				return BAD("legacy packet load has no 8-byte form");
 			if (i->dst_reg || i->off || (mode == BPF_ABS && i->src_reg))
 				return BAD("legacy packet load uses reserved fields");
-			return mode == BPF_IND ? check_reg("index", i->src_reg, false, d) : 0;
+			return mode == BPF_IND ? check_reg("index", i->src_reg, d) : 0;
 		}
 		return BAD("unknown LD instruction (mode 0x%02x size 0x%02x)", mode, size);
 	case BPF_LDX:
@@ -156,15 +156,15 @@ static int validate_mem(const struct bpf_insn *i, struct diag *d)
 				   mode == BPF_MEMSX ? " (no sign-extending 8-byte load)" : "");
 		if (i->imm)
 			return BAD("load has non-zero imm %d", i->imm);
-		if ((err = check_reg("destination", i->dst_reg, true, d)))
+		if ((err = check_reg("destination", i->dst_reg, d)))
 			return err;
-		return check_reg("address", i->src_reg, false, d);
+		return check_reg("address", i->src_reg, d);
 	case BPF_ST:
 		if (mode != BPF_MEM)
 			return BAD("unknown ST mode 0x%02x", mode);
 		if (i->src_reg)
 			return BAD("immediate store has non-zero src register r%u", i->src_reg);
-		return check_reg("address", i->dst_reg, false, d);
+		return check_reg("address", i->dst_reg, d);
 	default: /* BPF_STX */
 		if (mode == BPF_MEM) {
 			if (i->imm)
@@ -177,14 +177,11 @@ static int validate_mem(const struct bpf_insn *i, struct diag *d)
 			case BPF_XCHG: case BPF_CMPXCHG:
 				if (size != BPF_W && size != BPF_DW)
 					return BAD("atomic read-modify-write must be 4 or 8 bytes");
-				if ((i->imm & BPF_FETCH) && i->imm != BPF_CMPXCHG &&
-				    (err = check_reg("fetch destination", i->src_reg, true, d)))
-					return err;
 				break;
 			case BPF_LOAD_ACQ:
-				if ((err = check_reg("destination", i->dst_reg, true, d)))
+				if ((err = check_reg("destination", i->dst_reg, d)))
 					return err;
-				return check_reg("address", i->src_reg, false, d);
+				return check_reg("address", i->src_reg, d);
 			case BPF_STORE_REL:
 				break;
 			default:
@@ -193,9 +190,9 @@ static int validate_mem(const struct bpf_insn *i, struct diag *d)
 		} else {
 			return BAD("unknown STX mode 0x%02x", mode);
 		}
-		if ((err = check_reg("address", i->dst_reg, false, d)))
+		if ((err = check_reg("address", i->dst_reg, d)))
 			return err;
-		return check_reg("source", i->src_reg, false, d);
+		return check_reg("source", i->src_reg, d);
 	}
 }
 
@@ -215,7 +212,7 @@ int ebpf_validate_insn(const struct bpf_insn *i, size_t n, struct diag *d)
 		if ((i->src_reg == BPF_PSEUDO_MAP_FD || i->src_reg == BPF_PSEUDO_MAP_IDX ||
 		     i->src_reg == BPF_PSEUDO_FUNC) && hi->imm)
 			return BAD("LD_IMM64 of a map or function has non-zero upper imm");
-		return check_reg("destination", i->dst_reg, true, d);
+		return check_reg("destination", i->dst_reg, d);
 	}
 	switch (ebpf_class(i)) {
 	case BPF_ALU: case BPF_ALU64:

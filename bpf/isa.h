@@ -3,9 +3,11 @@
  *
  * Programs are arrays of the kernel's own struct bpf_insn (8-byte slots; LD_IMM64 takes two).
  * ebpf_validate() is the gate every other stage relies on: after it returns 0, every opcode is
- * known, every register is r0..r10 and never a written r10, every jump lands on the first slot of
- * an instruction inside its own function, and every function ends in exit or an unconditional
- * jump.  Nothing downstream re-checks these facts.
+ * known, every register is r0..r10, every jump lands on the first slot of an instruction inside
+ * its own function, and every function ends in exit or an unconditional jump.  Nothing
+ * downstream re-checks these facts.  A write to r10 (ebpf_writes_fp) is valid here: the kernel
+ * refuses it only where its walk reaches it (check_reg_arg), so the verdict refuses it where a
+ * run may reach it and a run that does traps (the interpreter, the Z3 machine).
  */
 #ifndef BPFSCEV_BPF_ISA_H
 #define BPFSCEV_BPF_ISA_H
@@ -141,6 +143,12 @@ unsigned ebpf_succs(const struct bpf_insn *insns, size_t len, size_t pc, uint32_
  * r1..r5, writes r0..r5). */
 uint32_t ebpf_regs_read(const struct bpf_insn *i);
 uint32_t ebpf_regs_written(const struct bpf_insn *i);
+
+/* Whether i writes r10, the read-only frame pointer (ebpf_regs_written's bit 10). */
+static inline bool ebpf_writes_fp(const struct bpf_insn *i)
+{
+	return ebpf_regs_written(i) >> EBPF_REG_FP & 1;
+}
 
 /* Names: "bpf_map_lookup_elem" for 1, NULL when unknown. */
 const char *ebpf_helper_name(int32_t id);

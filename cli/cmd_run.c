@@ -39,6 +39,7 @@ static const char *const trap_names[] = {
 	[INTERP_TRAP_HELPER] = "helper",
 	[INTERP_TRAP_LIMIT] = "limit",
 	[INTERP_TRAP_REF] = "ref",
+	[INTERP_TRAP_RULE] = "rule",
 };
 
 static enum interp_ctx_kind ctx_for_type(uint32_t type)

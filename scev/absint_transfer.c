@@ -834,7 +834,16 @@ int absint_step(struct engine *en, struct astate *s, uint32_t pc)
 		old = s->regs[i->dst_reg < EBPF_NREGS ? i->dst_reg : 0];
 	if (s->dpg)	/* (before: a call's return may set a guard on r0) */
 		absint_dynptr_guard_written(s, i, w);
-	err = ai_step_values(en, s, pc);
+	if (__builtin_expect(w >> EBPF_REG_FP & 1, 0)) {
+		/* (a write to r10: the verdict refuses it, no run goes past it, so r10 stays the
+		 * frame pointer in every state after it) */
+		struct aval fp = s->regs[EBPF_REG_FP];
+
+		err = ai_step_values(en, s, pc);
+		s->regs[EBPF_REG_FP] = fp;
+	} else {
+		err = ai_step_values(en, s, pc);
+	}
 	if (nn)
 		astate__nn_written(s, i, &old);
 	astate__pkt_regs_written(s, w);

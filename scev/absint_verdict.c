@@ -1246,6 +1246,9 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 	for (unsigned r = 0; r < EBPF_NREGS; r++)
 		if ((need & (1u << r)) && !(s->init & (1u << r)))
 			VFAIL(VERDICT_UNSAFE, pc, "R%u may be read before it is written (not written on some path)", r);
+	/* (check_reg_arg, where the walk meets it: a valid encoding, bpf/isa.h) */
+	if (ebpf_writes_fp(i))
+		VFAIL(VERDICT_UNSAFE, pc, "frame pointer is read only (a write to r10)");
 	if (ebpf_is_exit(i) && cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func == 0) {
 		verify_btf_return(cx, v, s, pc);
 		verify_prog_return(cx, v, s, pc);

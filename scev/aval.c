@@ -550,12 +550,27 @@ static uint8_t ptr_cmp_op(uint8_t op, bool is32, const struct aval *a, const str
 	}
 }
 
+/* "if p == 0" or "if p != 0" (64-bit) where p is a map value or key, never NULL (the kernel's
+ * reg_not_null; is_branch_taken decides the jump, and its walk leaves the other arm dead), at an
+ * offset too small to wrap the address to 0. */
+static bool ptr_not_zero(uint8_t op, bool is32, const struct aval *p, const struct aval *z)
+{
+	uint64_t c;
+
+	return !is32 && (op == BPF_JEQ || op == BPF_JNE) && p->kind == AV_PTR && !p->maybe_null &&
+	       (p->region == REGION_MAP_VALUE || p->region == REGION_MAP_KEY) &&
+	       p->r.smin >= -PTR_OFF_LIMIT && p->r.smax <= PTR_OFF_LIMIT && z->kind == AV_SCALAR &&
+	       aval_is_const(z, &c) && c == 0;
+}
+
 int aval_branch_outcome(uint8_t op, bool is32, const struct aval *a, const struct aval *b)
 {
 	uint8_t pop;
 
 	if (a->kind == AV_SCALAR && b->kind == AV_SCALAR)
 		return range_branch_outcome(op, is32, &a->r, &b->r);
+	if (ptr_not_zero(op, is32, a, b) || ptr_not_zero(op, is32, b, a))
+		return op == BPF_JNE;
 	pop = ptr_cmp_op(op, is32, a, b);
 	if (pop)
 		return range_branch_outcome(pop, false, &a->r, &b->r);

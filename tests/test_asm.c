@@ -196,7 +196,8 @@ static const int32_t his[] = { 0, 1, -1, INT32_MIN };
  * reserved-field checks) as one case per opcode byte, not from bpf/isa.c: the exhaustive sweep
  * counts what this model accepts and asserts that ebpf_validate_insn agrees on every encoding,
  * so the number of valid opcode bytes and slots is checked, not only printed.  Registers: r0-r10
- * are read, r0-r9 written (r10 is the read-only frame pointer). */
+ * are read and written (a write to r10, the read-only frame pointer, is a valid encoding the
+ * verifier refuses where its walk reaches it, check_reg_arg). */
 static bool rd(unsigned r)
 {
 	return r <= 10;
@@ -204,7 +205,7 @@ static bool rd(unsigned r)
 
 static bool wr(unsigned r)
 {
-	return r <= 9;
+	return r <= 10;
 }
 
 static bool ref_valid(uint8_t code, unsigned dst, unsigned src, int16_t off, int32_t imm,

@@ -527,6 +527,14 @@ static void test_traps(void)
 	expect_trap(&res, INTERP_TRAP_MEM, 2, "map handle", "load from a map handle");
 	RUN(NULL, &res, MOV64I(1, 0), ATOM(BPF_DW, 10, 1, -4, BPF_ADD), EXIT);
 	expect_trap(&res, INTERP_TRAP_MEM, 1, "8-byte atomic", "straddling atomic");
+	/* a write to r10 (a valid encoding the verifier refuses where it reaches it): the run
+	 * stops there, r10 unchanged for nothing after it; movsx and a load into r10 too */
+	RUN(NULL, &res, MOV64I(0, 0), MOV64I(10, 1), EXIT);
+	expect_trap(&res, INTERP_TRAP_RULE, 1, "write to r10", "r10 = 1");
+	RUN(NULL, &res, MOV64I(1, 1), INS(BPF_ALU64 | BPF_MOV | BPF_X, 10, 1, 8, 0), EXIT);
+	expect_trap(&res, INTERP_TRAP_RULE, 1, "write to r10", "r10 = (s8)r1");
+	RUN(NULL, &res, LDX(BPF_DW, 10, 10, -8), EXIT);
+	expect_trap(&res, INTERP_TRAP_RULE, 0, "write to r10", "r10 = *(u64 *)(r10 - 8)");
 	/* step budget: an endless loop stops after exactly the budget */
 	memset(&env, 0, sizeof(env));
 	env.step_budget = 1000;

@@ -245,7 +245,7 @@ static int eval_retval(const struct pred *p, struct pred_eval *ev)
 static const char *const trap_names[] = {
 	[INTERP_OK] = "none", [INTERP_TRAP_MEM] = "mem", [INTERP_TRAP_STEPS] = "steps",
 	[INTERP_TRAP_CALL] = "call", [INTERP_TRAP_HELPER] = "helper",
-	[INTERP_TRAP_LIMIT] = "limit", [INTERP_TRAP_REF] = "ref",
+	[INTERP_TRAP_LIMIT] = "limit", [INTERP_TRAP_REF] = "ref", [INTERP_TRAP_RULE] = "rule",
 };
 
 static int init_trap(struct pred *p, const char *arg, struct diag *d)

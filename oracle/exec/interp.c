@@ -45,7 +45,8 @@
 	WD(X, AADD) WD(X, AOR) WD(X, AAND) WD(X, AXOR) WD(X, AFADD) WD(X, AFOR)             \
 	WD(X, AFAND) WD(X, AFXOR) WD(X, AXCHG) WD(X, ACMPXCHG)                              \
 	X(LDABS_B) X(LDABS_H) X(LDABS_W) X(LDIND_B) X(LDIND_H) X(LDIND_W)                   \
-	X(HELPER) X(CALL) X(CALLX) X(EXIT) X(KFUNC) X(LDDW_BAD) X(ALU_REFUSED)
+	X(HELPER) X(CALL) X(CALLX) X(EXIT) X(KFUNC) X(LDDW_BAD) X(ALU_REFUSED)           \
+	X(FP_WRITE)
 
 enum {
 #define OP_ENUM(n) OP_##n,
@@ -2974,7 +2975,7 @@ done:
 static bool ends_run(uint8_t op)
 {
 	return (op >= OP_JEQ64K && op <= OP_MAY_GOTO) || op == OP_CALL || op == OP_CALLX ||
-	       op == OP_EXIT || op == OP_KFUNC || op == OP_LDDW_BAD;
+	       op == OP_EXIT || op == OP_KFUNC || op == OP_LDDW_BAD || op == OP_FP_WRITE;
 }
 
 /* A division or modulo by the immediate 0, a shift by an immediate outside [0, width)
@@ -3012,6 +3013,10 @@ static int decode(const struct bpf_insn *in, size_t slot, struct iop *o, struct 
 	o->pc = (uint32_t)slot;
 	o->imm = (uint64_t)(int64_t)in->imm;
 
+	if (ebpf_writes_fp(in)) {	/* (traps: the verifier refuses it where it reaches it) */
+		o->op = OP_FP_WRITE;
+		return 0;
+	}
 	switch (cls) {
 	case BPF_ALU:
 	case BPF_ALU64:

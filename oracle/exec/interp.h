@@ -349,6 +349,8 @@ enum interp_trap {
 	INTERP_TRAP_REF,	/* a reference rule the verifier enforces on every program: a
 				 * ringbuf record still held at the main program's exit or at a
 				 * tail call, or released twice (or at no record's start) */
+	INTERP_TRAP_RULE,	/* an instruction the verifier refuses wherever its walk meets
+				 * it, past which no run goes: a write to r10, the frame pointer */
 };
 
 struct interp_map {

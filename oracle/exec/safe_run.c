@@ -189,7 +189,7 @@ bool safe_run_fault(const struct safe_rule *s, const struct interp_result *res,
 		return true;
 	}
 	if (res->trap == INTERP_TRAP_MEM || res->trap == INTERP_TRAP_LIMIT ||
-	    res->trap == INTERP_TRAP_REF) {
+	    res->trap == INTERP_TRAP_REF || res->trap == INTERP_TRAP_RULE) {
 		snprintf(buf, n, "%s", res->reason);
 		return true;
 	}

@@ -3,8 +3,8 @@
  * (check_opts.safe, the campaign's execution oracle) judge their runs by it.
  *
  * A run faults when it reads something no instruction wrote (oracle/exec/stackinit.h), traps on
- * memory, a kernel limit (call depth, combined stack) or a reference left held, does what the
- * verifier refuses wherever its walk meets it (interp_result.refused), takes more
+ * memory, a kernel limit (call depth, combined stack), a reference left held or a write to r10,
+ * does what the verifier refuses wherever its walk meets it (interp_result.refused), takes more
  * instructions than the verdict's bound (its trip claims over the call graph) when it has one,
  * or exhausts the step budget when the verdict's ending rests on nothing (SCEV_ENDS_NONE).  Call
  * traps (an unmodeled helper) and the budget when the verdict gives no bound for a stated reason

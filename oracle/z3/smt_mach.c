@@ -1618,6 +1618,10 @@ void mach_step(struct mach *m, const struct mstate *in, uint32_t pc, struct mste
 
 	memset(o, 0, sizeof(*o));
 	o->end = sx_false(c);
+	if (ebpf_writes_fp(i)) {	/* (interp.c: FP_WRITE, a trap wherever a run reaches it) */
+		o->trap = g;
+		return;
+	}
 	switch (cls) {
 	case BPF_ALU:
 	case BPF_ALU64:
