@@ -135,6 +135,9 @@ struct loop_result {
 	uint32_t nexit_done;
 	bool visited;	/* (last: one per loop, 32 bytes where the order made 40) */
 	bool left;	/* the last pass has left the loop (flush_segment) */
+	/* the kernel walks the loop to the trip count's end: no widening of the numbers that
+	 * count decides (absint_header.c kernel_kept_regs), so the exit values hold for it too */
+	bool kcount;
 };
 
 /* The states below are held through per-block (per-loop) pointers, allocated when first

@@ -116,11 +116,30 @@ static int format_cut_expr(struct scev_ctx *cx, struct claim_prog *out, const ui
 	return err;
 }
 
-/* Whether instruction i is one where the kernel may widen numbers (widen_imprecise_scalars,
- * aval.h aval_kconst): a may_goto, a kfunc (an iterator's next) or a helper that calls a
- * callback; a call of a static function when deep says so (its own instructions looked at
- * once, its calls taken to widen). */
-static bool insn_widens(const struct scev_ctx *cx, uint32_t pc, bool deep)
+/* Whether the program holds a may_goto or a kfunc call anywhere (a callback's body among them). */
+static bool prog_has_widening_insn(const struct scev_ctx *cx)
+{
+	for (uint32_t pc = 0; pc < cx->len; pc += ebpf_insn_slots(&cx->insns[pc])) {
+		const struct bpf_insn *i = &cx->insns[pc];
+
+		if ((ebpf_class(i) == BPF_JMP && ebpf_op(i) == BPF_JCOND) ||
+		    (ebpf_is_call(i) && !ebpf_is_helper_call(i) && !ebpf_is_pseudo_call(i)))
+			return true;
+	}
+	return false;
+}
+
+/* Whether instruction pc is one where the kernel may widen the numbers of the loops around it
+ * (widen_imprecise_scalars, aval.h aval_kconst): a may_goto, a kfunc (an iterator's next), or
+ * a call of a static function whose instructions, or those of a function it calls at any
+ * depth, are (depth: the calls followed so far; past the kernel's 8 frames, a recursion, or
+ * more than *budget calls followed in all, taken to widen).  A helper that calls a callback
+ * (bpf_loop) widens what the callback changed since the same call's last run, in the same
+ * iteration of the loop around it (prepare_func_exit: find_prev_entry meets the call's own
+ * checkpoint first), not the loop's numbers (corpus bpf_loop_in_loop_counter_copy); only a
+ * callback with a may_goto or a kfunc of its own may, taken where the program holds one. */
+static bool insn_widens_at(const struct scev_ctx *cx, uint32_t pc, unsigned depth,
+			   unsigned *budget)
 {
 	const struct bpf_insn *i = &cx->insns[pc];
 
@@ -130,20 +149,31 @@ static bool insn_widens(const struct scev_ctx *cx, uint32_t pc, bool deep)
 		const struct scev_cfg *g = cx->st.cfg;
 		uint32_t t = pc + (uint32_t)i->imm + 1;
 
-		if (!deep)
+		if (depth >= EBPF_MAX_CALL_DEPTH || !*budget)
 			return true;
+		--*budget;
 		for (uint32_t f = 0; f < g->nfuncs; f++)
 			if (g->funcs[f].start <= t && t < g->funcs[f].end)
 				for (uint32_t q = g->funcs[f].start; q < g->funcs[f].end;
 				     q += ebpf_insn_slots(&cx->insns[q]))
-					if (insn_widens(cx, q, false))
+					if (insn_widens_at(cx, q, depth + 1, budget))
 						return true;
 		return false;
 	}
-	return ebpf_is_call(i) && (!ebpf_is_helper_call(i) || i->imm == BPF_FUNC_loop ||
-				   i->imm == BPF_FUNC_for_each_map_elem ||
-				   i->imm == BPF_FUNC_find_vma ||
-				   i->imm == BPF_FUNC_user_ringbuf_drain);
+	if (!ebpf_is_call(i))
+		return false;
+	if (!ebpf_is_helper_call(i))
+		return true;
+	return (i->imm == BPF_FUNC_loop || i->imm == BPF_FUNC_for_each_map_elem ||
+		i->imm == BPF_FUNC_find_vma || i->imm == BPF_FUNC_user_ringbuf_drain) &&
+	       prog_has_widening_insn(cx);
+}
+
+static bool insn_widens(const struct scev_ctx *cx, uint32_t pc)
+{
+	unsigned budget = 256;
+
+	return insn_widens_at(cx, pc, 0, &budget);
 }
 
 /* Whether the kernel may widen the numbers loop l changes (insn_widens). */
@@ -159,10 +189,254 @@ static bool loop_widens(struct scev_ctx *cx, uint32_t l)
 		const struct scev_block *B = &cx->st.cfg->blocks[L->blocks[k]];
 
 		for (uint32_t pc = B->first; pc <= B->last; pc += ebpf_insn_slots(&cx->insns[pc]))
-			if (insn_widens(cx, pc, true))
+			if (insn_widens(cx, pc))
 				return true;
 	}
 	return false;
+}
+
+/* The kernel's precision where it widens (kernel_widens below): a register the kernel marks
+ * precise in the last iteration's state at the widening instruction P keeps its value there
+ * (widen_imprecise_scalars), and it marks one precise when the value reaches, on the path it
+ * walks from P before it meets P again, the number added to a pointer or a conditional jump it
+ * decides (mark_chain_precision, walking back through copies and operations on the register).
+ * The walk below follows every path of loop l from its header through the single widening
+ * instruction P on them and round to P again, each register's value as the set of P's
+ * registers it comes from (PREC_ANY: from a stack slot, which the kernel widens too, or of
+ * a source not followed); a register is precise where every path makes it so, a register at
+ * the header the kernel keeps when what it comes from on any path is precise. */
+#define PREC_ANY 0x8000u
+enum { PK_UNK, PK_NUM, PK_PTR, PK_FP };
+
+struct prec_walk {
+	struct scev_ctx *cx;
+	const struct scev_loop *L;
+	uint32_t h, P;		/* the header's first instruction; the widening one */
+	uint32_t steps, paths, done;
+	bool fail;
+	uint16_t prec;		/* precise on every path */
+	uint16_t org_h[EBPF_NREGS];	/* what the header's registers come from, on any path */
+};
+
+struct prec_regs {
+	uint16_t org[EBPF_NREGS];
+	uint8_t kind[EBPF_NREGS];
+	bool cst[EBPF_NREGS];	/* one constant in the kernel's first iteration */
+};
+
+static bool prec_in_loop(const struct prec_walk *w, uint32_t pc)
+{
+	const struct scev_cfg *g = w->cx->st.cfg;
+
+	return pc < w->cx->len && scev_loop__block_index(w->L, g->block_of[pc]) != SCEV_NONE;
+}
+
+/* One instruction's effect on s (not jumps); false where the walk cannot follow it. */
+static bool prec_step(struct prec_walk *w, struct prec_regs *s, const struct bpf_insn *i,
+		      int phase, uint16_t *prec)
+{
+	uint8_t d = i->dst_reg, sr = i->src_reg, op = ebpf_op(i);
+	bool x = ebpf_srcbit(i) == BPF_X, w64 = ebpf_class(i) == BPF_ALU64;
+
+	if (ebpf_is_ldimm64(i)) {
+		s->org[d] = 0;
+		s->kind[d] = sr ? PK_PTR : PK_NUM;
+		s->cst[d] = !sr;
+		return true;
+	}
+	if (ebpf_is_call(i)) {
+		/* (a static callee leaves r6-r9 as they were, and its precision marks on what
+		 * it was handed are not followed) */
+		for (int r = 0; r <= 5; r++) {
+			s->org[r] = r ? PREC_ANY : 0;
+			s->kind[r] = PK_UNK;
+			s->cst[r] = false;
+		}
+		return true;
+	}
+	if (ebpf_class(i) == BPF_LDX) {
+		/* (a fill from the frame: a slot the kernel may have widened) */
+		s->org[d] = s->kind[sr] == PK_PTR ? 0 : PREC_ANY;
+		s->kind[d] = ebpf_size(i) == BPF_DW ? PK_UNK : PK_NUM;
+		s->cst[d] = false;
+		return true;
+	}
+	if (ebpf_class(i) == BPF_ST || ebpf_class(i) == BPF_STX) {
+		/* (an atomic with BPF_FETCH writes the old value to src, cmpxchg to r0) */
+		if (ebpf_mode(i) == BPF_ATOMIC && (i->imm & BPF_FETCH)) {
+			uint8_t r = i->imm == BPF_CMPXCHG ? 0 : sr;
+
+			s->org[r] = PREC_ANY;
+			s->kind[r] = PK_UNK;
+			s->cst[r] = false;
+		}
+		return ebpf_mode(i) == BPF_MEM || ebpf_mode(i) == BPF_ATOMIC;
+	}
+	if (!ebpf_is_alu(i))
+		return false;
+	if (op == BPF_MOV) {
+		if (!x) {
+			s->org[d] = 0;
+			s->kind[d] = PK_NUM;
+			s->cst[d] = true;
+		} else if (w64 && !i->off) {
+			s->org[d] = s->org[sr];
+			s->kind[d] = s->kind[sr];
+			s->cst[d] = s->cst[sr];
+		} else {
+			s->org[d] = s->kind[sr] == PK_NUM ? s->org[sr] : PREC_ANY;
+			s->kind[d] = s->kind[sr] == PK_NUM ? PK_NUM : PK_UNK;
+			s->cst[d] = s->kind[sr] == PK_NUM && s->cst[sr];
+		}
+		return true;
+	}
+	if (s->kind[d] == PK_PTR || s->kind[d] == PK_FP) {
+		if (w64 && (op == BPF_ADD || op == BPF_SUB) && (!x || s->kind[sr] == PK_NUM)) {
+			/* pointer += number: the number is marked precise (adjust_reg_min_max_vals) */
+			if (x && phase)
+				*prec |= s->org[sr];
+			return true;
+		}
+		s->org[d] = PREC_ANY;
+		s->kind[d] = PK_UNK;
+		s->cst[d] = false;
+		return true;
+	}
+	if (x && s->kind[sr] != PK_NUM) {
+		s->org[d] = PREC_ANY;
+		s->kind[d] = PK_UNK;
+		s->cst[d] = false;
+		return true;
+	}
+	if (s->kind[d] != PK_NUM)
+		s->org[d] |= PREC_ANY;
+	s->kind[d] = PK_NUM;
+	if (x) {
+		s->org[d] |= s->org[sr];
+		s->cst[d] = s->cst[d] && s->cst[sr];
+	}
+	return true;
+}
+
+/* Walks from pc in phase (0: header to P, 1: P to the header, 2: the header to P again). */
+static void prec_walk_from(struct prec_walk *w, uint32_t pc, struct prec_regs s, int phase,
+			   uint16_t prec)
+{
+	while (!w->fail) {
+		const struct bpf_insn *i = &w->cx->insns[pc];
+		uint32_t next = pc + ebpf_insn_slots(i);
+
+		if (++w->steps > 4096) {
+			w->fail = true;
+			return;
+		}
+		if (pc != w->P && insn_widens(w->cx, pc) && (phase || w->P != UINT32_MAX)) {
+			w->fail = true;	/* (two widening instructions) */
+			return;
+		}
+		if (phase == 0 && insn_widens(w->cx, pc)) {
+			w->P = pc;
+			for (int r = 0; r < EBPF_NREGS - 1; r++)
+				s.org[r] = s.org[r] & PREC_ANY ? s.org[r] : (uint16_t)(1u << r);
+			if (ebpf_is_call(i) && !prec_step(w, &s, i, phase, &prec)) {
+				w->fail = true;
+				return;
+			}
+			phase = 1;
+		} else if (phase && pc == w->P) {
+			w->fail = true;	/* (P met before the header) */
+			return;
+		} else if (ebpf_is_exit(i)) {
+			return;		/* (a path that leaves: nothing to meet) */
+		} else if (ebpf_is_cond_jmp(i)) {
+			uint32_t t = (uint32_t)ebpf_jump_target(i, pc);
+			bool inf = prec_in_loop(w, pc + 1), int_ = prec_in_loop(w, t);
+			bool xs = ebpf_srcbit(i) == BPF_X;
+
+			if (phase && ebpf_op(i) != BPF_JCOND && s.kind[i->dst_reg] == PK_NUM &&
+			    s.cst[i->dst_reg] && (!xs || (s.kind[i->src_reg] == PK_NUM &&
+							   s.cst[i->src_reg])))
+				prec |= s.org[i->dst_reg] | (xs ? s.org[i->src_reg] : 0);
+			if (inf && int_) {
+				if (++w->paths > 64) {
+					w->fail = true;
+					return;
+				}
+				prec_walk_from(w, t, s, phase, prec);
+			} else if (int_) {
+				next = t;
+			} else if (!inf) {
+				return;
+			}
+		} else if (ebpf_is_ja(i)) {
+			next = (uint32_t)ebpf_jump_target(i, pc);
+		} else if (!prec_step(w, &s, i, phase, &prec)) {
+			w->fail = true;
+			return;
+		}
+		if (!prec_in_loop(w, next))
+			return;
+		if (next == w->h) {
+			if (phase != 1) {
+				w->fail = true;	/* (no widening instruction on this path) */
+				return;
+			}
+			for (int r = 0; r < EBPF_NREGS - 1; r++)
+				w->org_h[r] |= s.org[r];
+			phase = 2;
+		}
+		if (phase == 2 && next == w->P) {
+			w->prec &= prec;
+			w->done++;
+			return;
+		}
+		pc = next;
+	}
+}
+
+/* The header registers of loop l (bits r0-r9) the kernel keeps as they are where it widens;
+ * 0 when the walk cannot tell. */
+static uint16_t kernel_kept_regs(struct scev_ctx *cx, uint32_t l, const struct astate *E)
+{
+	const struct scev_loop *L = &cx->st.loops->loops[l];
+	struct prec_walk w = { .cx = cx, .L = L, .h = cx->st.cfg->blocks[L->header].first,
+			       .P = UINT32_MAX, .prec = 0xffff };
+	struct prec_regs s;
+	uint16_t kept = 0;
+
+	if (L->irreducible)
+		return 0;
+	for (int r = 0; r < EBPF_NREGS; r++) {
+		const struct aval *v = &E->regs[r];
+
+		s.org[r] = 0;
+		s.kind[r] = r == EBPF_REG_FP ? PK_FP : v->kind == AV_SCALAR ? PK_NUM :
+			    v->kind != AV_PTR ? PK_UNK :
+			    v->region == REGION_STACK || v->region == REGION_CALLER_STACK ? PK_FP :
+			    PK_PTR;
+		s.cst[r] = aval_kconst(v);
+	}
+	prec_walk_from(&w, w.h, s, 0, 0);
+	if (w.fail || w.P == UINT32_MAX || !w.done)
+		return 0;
+	for (int r = 0; r < EBPF_NREGS - 1; r++)
+		if (!(w.org_h[r] & PREC_ANY) && (w.org_h[r] & ~w.prec) == 0)
+			kept |= (uint16_t)(1u << r);
+	return kept;
+}
+
+/* Whether the kernel keeps location l of loop kept->sum as it is where it widens: one the loop
+ * does not change, or a register kernel_kept_regs finds. */
+struct kept_arg {
+	const struct sym_summary *sum;
+	uint16_t kept;
+};
+
+static bool kept_loc(void *arg, loc_t l)
+{
+	const struct kept_arg *ka = arg;
+
+	return !sym_find(ka->sum, l) || (LOC_IS_REG(l) && (ka->kept >> l & 1));
 }
 
 static struct aval aval_meet(const struct aval *a, const struct aval *b)
@@ -407,7 +681,8 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 	struct aval newv_few[16];
 	bool done_few[16];
 	struct aval *newv = NULL;
-	bool *done = NULL, known = false, progress = true;
+	bool *done = NULL, known = false, progress = true, kwiden, kknown;
+	struct kept_arg kept = { 0 };
 	const struct sym_exit *best = NULL;
 	uint64_t T = 0, Tmin = 1;
 	/* (the last pass's texts go to the claims' chunks, with the trip: claims.h) */
@@ -575,6 +850,14 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 			return err;
 	}
 
+	/* (the count the kernel knows, as it walks the loop: an exit of numbers it keeps) */
+	kwiden = loop_widens(cx, l);
+	if (kwiden && sum->ok)
+		kept.kept = kernel_kept_regs(cx, l, E);
+	kept.sum = sum;
+	kknown = known && (!kwiden || (best && expr_only_regs(&cx->ar, best->lhs, kept_loc, &kept) &&
+				       expr_only_regs(&cx->ar, best->rhs, kept_loc, &kept)));
+	res->kcount = !kwiden || kknown;
 	/* Header values of the changed locations. */
 	if (sum->nlocs <= 16) {
 		memset(newv_few, 0, sum->nlocs * sizeof(*newv));
@@ -602,7 +885,10 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 		/* add recurrences, including x += r with r a constant held in a register */
 		if (!sym_step_of(cx, sum, sl, state_env, &es, &step))
 			continue;
-		if (sl->width == 64) {
+		if (sl->width == 64 && x0.kind == AV_PTR && !kknown) {
+			/* (a pointer the kernel walks with no count: kernel_widens) */
+			newv[k] = step == 0 ? x0 : aval_add_scaled(&x0, step, 0, UINT64_MAX, 64);
+		} else if (sl->width == 64) {
 			/* (no count, as a loop the may_goto budget ends: any number of steps, the
 			 * entry value's kind kept; a scalar stays a scalar, with the low bits the
 			 * steps leave) */
@@ -667,7 +953,7 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 
 				newv[k] = aval_join(&x0, &f);
 				newv[k].src = SRC_DERIVED;
-			} else if (known) {
+			} else if (known && (kknown || x0.kind != AV_PTR)) {
 				eid alts[8];
 				int n = expr_alternatives(&cx->ar, sl->back, alts, 8);
 				struct aval dsum = { 0 }, z, t;
@@ -739,10 +1025,20 @@ int absint_header_step(struct engine *en, uint32_t l, const struct astate *E,
 			newv[k].src = SRC_FORGET;
 		}
 	/* (what the loop changes is no constant per path where the kernel may widen it) */
-	if (loop_widens(cx, l))
+	if (kwiden)
 		for (uint32_t k = 0; k < sum->nlocs; k++) {
 			struct aval *v = &newv[k];
+			struct aval x0 = *state_env(&es, sum->locs[k].loc);
+			uint64_t a, b;
 
+			/* the kernel's widening: a number that differs from the last iteration's
+			 * is unknown (kernel_widens), a constant that stays is not */
+			if (v->kind == AV_SCALAR && !kept_loc(&kept, sum->locs[k].loc) &&
+			    !(aval_is_const(v, &a) && aval_is_const(&x0, &b) && a == b)) {
+				*v = LOC_IS_REG(sum->locs[k].loc) ? aval_scalar(range_unknown()) :
+					absint_scalar_bytes(LOC_SLOT_SIZE(sum->locs[k].loc));
+				v->src = SRC_FORGET;
+			}
 			v->kc = 0;
 			/* (nor is what a packet pointer the loop moves adds: a variable part for the
 			 * kernel, its least fixed offset c, aval.h) */
@@ -1080,6 +1376,10 @@ int absint_refine_exit(struct engine *en, uint32_t from, uint32_t to, struct ast
 		if (cx->first_pass)
 			continue;	/* (trip counts: the last pass's only) */
 		trip = loop_trip(en, l);
+		/* (a count the kernel does not walk to, where it widens: what it finds at the
+		 * exit is not the last iteration's) */
+		if (!en->res[l].kcount)
+			continue;
 		if (L->nexits == 1 && L->exits[0].from == from && L->exits[0].to == to &&
 		    en->res[l].visited && sum->ok && sum->single_exit &&
 		    !L->irreducible && trip->kind != TRIP_UNKNOWN && trip->min >= 1)

@@ -750,19 +750,15 @@ static bool nn_join(struct astate *dst, const struct astate *src)
 void astate__nn_written(struct astate *s, const struct bpf_insn *i, const struct aval *old)
 {
 	uint32_t w = ebpf_regs_written(i);
-	uint64_t m, known;
 
 	if (!astate__nn_any(s) || !(w & (1u << s->nn.p | 1u << s->nn.g)))
 		return;
-	/* g &= m leaves every value g may hold as it was when their bits are all in m (w7 &= 1
-	 * on a flag of 0 or 1) */
+	/* g &= m is not 0 only where g was not (w7 &= 1 on a flag, of 0 or 1, or of any value
+	 * where the kernel widened it at an iterator's next call: absint_header.c
+	 * kernel_kept_regs) */
 	if (!(w & (1u << s->nn.p)) && i->dst_reg == s->nn.g && ebpf_is_alu(i) &&
-	    ebpf_op(i) == BPF_AND && ebpf_srcbit(i) == BPF_K && old->kind == AV_SCALAR) {
-		m = ebpf_class(i) == BPF_ALU64 ? (uint64_t)(int64_t)i->imm : (uint32_t)i->imm;
-		known = old->r.var_off.value | old->r.var_off.mask;
-		if (!(known & ~m) && !(old->r.umax & ~m))
-			return;
-	}
+	    ebpf_op(i) == BPF_AND && ebpf_srcbit(i) == BPF_K && old->kind == AV_SCALAR)
+		return;
 	s->nn = (struct nn_guard){ 0, 0 };
 }
 
