@@ -58,7 +58,8 @@ void ebpf_disasm_globals(struct sbuf *sb, const struct bpf_insn *insns, size_t l
 			 const struct ebpf_global_func *globals, size_t nglobals, unsigned flags);
 /* A data file's "-- maps" section (casefile.c reads it: one map per line in LD_IMM64 index
  * order, "array key=K value=V entries=N [name=NAME] [timer=OFF]", "hash ...", "ringbuf
- * entries=N", "user_ringbuf entries=N"); nothing when n is 0. */
+ * entries=N", "user_ringbuf entries=N"; an array's initial contents "init=HEX", up to the last
+ * byte not 0); nothing when n is 0. */
 void ebpf_maps_section(struct sbuf *sb, const struct ebpf_map_def *maps, size_t n);
 
 #endif

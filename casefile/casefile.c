@@ -1,6 +1,7 @@
 /* Data files: "-- name" sections around an assembly program.  See casefile.h. */
 #include "casefile/casefile.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,7 +154,9 @@ static int parse_type(struct casefile *cf, struct diag *d)
  * of the value (8-aligned, 16 bytes; ebpf_map_def.timer), its special fields "spin_lock=OFF",
  * "kptr=OFF:STRUCT" (a __kptr_untrusted to the kernel's struct STRUCT), "kptr_ref=OFF:STRUCT"
  * (a __kptr; ebpf_map_def.fields), "rdonly_prog" / "wronly_prog" (BPF_F_RDONLY_PROG /
- * BPF_F_WRONLY_PROG: the program may only read / only write the values), and for maps of maps, "inner=N": the line (from 0) of the inner
+ * BPF_F_WRONLY_PROG: the program may only read / only write the values), for arrays "init=HEX" (the
+ * first value's bytes, the rest 0: ebpf_map_def.init; a read-only one is frozen, as libbpf freezes
+ * .rodata), and for maps of maps, "inner=N": the line (from 0) of the inner
  * map's definition, the template every inner map matches; "ringbuf entries=N" or
  * "user_ringbuf entries=N" (a power of 2 of pages, no key nor value); blank lines and '#'
  * comments are skipped. */
@@ -169,6 +172,28 @@ static const uint32_t map_kind_types[] = { BPF_MAP_TYPE_ARRAY, BPF_MAP_TYPE_HASH
 #define MAP_KIND_USER_RINGBUF 5
 #define MAP_KINDS (sizeof(map_kinds) / sizeof(map_kinds[0]))
 
+/* "init=HEX": the bytes of an array's first value (ebpf_map_def.init; the rest 0). */
+#define CASEFILE_INIT_MAX 4096
+
+static int parse_init(const char *hex, uint8_t *out, size_t *n)
+{
+	size_t len = strlen(hex);
+
+	if (!len || len % 2 || len / 2 > CASEFILE_INIT_MAX)
+		return -EINVAL;
+	for (size_t k = 0; k < len / 2; k++) {
+		unsigned v;
+		char extra;
+
+		if (!isxdigit((unsigned char)hex[2 * k]) || !isxdigit((unsigned char)hex[2 * k + 1]) ||
+		    sscanf(hex + 2 * k, "%2x%c", &v, &extra) < 1)
+			return -EINVAL;
+		out[k] = (uint8_t)v;
+	}
+	*n = len / 2;
+	return 0;
+}
+
 static int parse_maps(struct casefile *cf, struct diag *d)
 {
 	const struct casefile_section *sec = casefile__section(cf, "maps");
@@ -181,7 +206,9 @@ static int parse_maps(struct casefile *cf, struct diag *d)
 	p = sec->text;
 	for (line = sec->line; *p; line++) {
 		size_t l = strcspn(p, "\n");
-		char buf[256], kind[16], name[64] = "", *save = NULL, *tok;
+		char buf[2 * CASEFILE_INIT_MAX + 512], kind[16], name[64] = "", *save = NULL, *tok;
+		uint8_t init[CASEFILE_INIT_MAX];
+		size_t ninit = 0;
 		unsigned ks = 0, vs = 0, me = 0, inner = 0, timer = 0, k, seen = 0;
 		struct ebpf_map_def *nv, *m, fields = { 0 };
 		const char *why = NULL;
@@ -213,6 +240,14 @@ static int parse_maps(struct casefile *cf, struct diag *d)
 				seen |= 32;
 			else if (!strncmp(tok, "name=", 5) && tok[5] && strlen(tok + 5) < sizeof(name))
 				snprintf(name, sizeof(name), "%s", tok + 5);
+			else if (k == 0 && !strncmp(tok, "init=", 5)) {
+				if (parse_init(tok + 5, init, &ninit))
+					return diag_at_line(d, EINVAL, line, 1, "'%s': init= is the "
+							    "first value's bytes in hex, 2 digits "
+							    "each, at most %d bytes", tok,
+							    CASEFILE_INIT_MAX);
+				seen |= 64;
+			}
 			else if (k < 2 && (fr = ebpf_map_field_parse(&fields, tok, &why)) < 0)
 				return diag_at_line(d, EINVAL, line, 1, "'%s': %s", tok, why);
 			else if (k >= 2 || !fr)
@@ -224,9 +259,13 @@ static int parse_maps(struct casefile *cf, struct diag *d)
 					    "hash_of_maps|percpu_array|percpu_hash|lru_hash|"
 					    "lru_percpu_hash key=K value=V entries=N [name=NAME] "
 					    "[inner=LINE] [timer=OFF] [spin_lock=OFF] [kptr=OFF:STRUCT] "
-					    "[kptr_ref=OFF:STRUCT] [rdonly_prog] [wronly_prog]' (all nonzero; inner= only for maps "
-					    "of maps, timer= and the fields for arrays and hashes) or "
+					    "[kptr_ref=OFF:STRUCT] [rdonly_prog] [wronly_prog] [init=HEX]' "
+					    "(all nonzero; inner= only for maps of maps, timer= and the "
+					    "fields for arrays and hashes, init= for arrays) or "
 					    "'ringbuf|user_ringbuf entries=N [name=NAME]'");
+		if ((seen & 64) && ninit > vs)
+			return diag_at_line(d, EINVAL, line, 1, "init=: %zu bytes, past the value (%u "
+					    "bytes)", ninit, vs);
 		if ((seen & 32) && (timer % 8 || timer > vs || vs - timer < 16))
 			return diag_at_line(d, EINVAL, line, 1, "timer=%u: a struct bpf_timer is 16 "
 					    "bytes at an 8-aligned offset of the value (%u bytes)", timer,
@@ -260,6 +299,11 @@ static int parse_maps(struct casefile *cf, struct diag *d)
 		memcpy(m->fields, fields.fields, sizeof(m->fields));
 		m->flags = fields.flags;
 		o->map_cnt++;
+		if (seen & 64) {
+			if (!(m->init = calloc(1, vs)))
+				return diag_set(d, ENOMEM, "out of memory");
+			memcpy(m->init, init, ninit);
+		}
 	}
 	/* an inner map is a map of the section that is no map of maps */
 	line = sec->line;

@@ -2531,9 +2531,13 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		ebpf_map_field_add(m, EBPF_FIELD_SPIN_LOCK, GEN_FIELDS_LOCK, 4, NULL);
 		ebpf_map_field_add(m, EBPF_FIELD_KPTR_UNREF, GEN_FIELDS_KPTR, 8, "task_struct");
 	}
-	if (g->use_access)
-		array_def(out, GEN_MAP_ACCESS, "gen_access", GEN_ACCESS_VALUE, 1)->flags =
-			g->access_flags;
+	if (g->use_access) {
+		struct ebpf_map_def *m = array_def(out, GEN_MAP_ACCESS, "gen_access",
+						   GEN_ACCESS_VALUE, 1);
+
+		m->flags = g->access_flags;
+		m->init = (uint8_t *)g->access_init;	/* (static: never freed, a view) */
+	}
 	/* A packet and helper results to run it with: any bytes do, the metadata holds for all. */
 	gen_bytes(src, out->input, GEN_INPUT_LEN);
 	gen_bytes(src, out->helper_data, GEN_HELPER_LEN);

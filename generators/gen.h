@@ -196,8 +196,8 @@
 #define GEN_FIELDS_VALUE 32
 #define GEN_FIELDS_LOCK 4
 #define GEN_FIELDS_KPTR 8
-/* p_access: map 6 is an array of one value of GEN_ACCESS_VALUE bytes, BPF_F_RDONLY_PROG or
- * BPF_F_WRONLY_PROG (maps 0-5 defined whether used or not) */
+/* p_access: map 6 is an array of one value of GEN_ACCESS_VALUE bytes, BPF_F_RDONLY_PROG (with
+ * initial contents: frozen) or BPF_F_WRONLY_PROG (maps 0-5 defined whether used or not) */
 #define GEN_MAP_ACCESS 6
 #define GEN_ACCESS_VALUE 16
 #define GEN_RINGBUF_SIZE 4096
@@ -704,9 +704,11 @@
 	X(p_access, 0, 0, 100,                                                                     \
 	  "map 6 is read-only or write-only (BPF_F_RDONLY_PROG, BPF_F_WRONLY_PROG) to the "         \
 	  "program: the prologue reads its value, or writes it; and loads a scalar field of the "  \
-	  "context sign-extended (gen_krules.c)")                                                  \
+	  "context sign-extended; a read-only value is frozen, a division by 0 guarded by its "    \
+	  "byte (gen_krules.c)")                                                                   \
 	X(p_access_bad, 0, 0, 100,                                                                 \
-	  "unsafe twin of p_access: a store into the read-only value, a load from the write-only " \
+	  "unsafe twin of p_access: a store into the read-only value, a division by 0 its frozen " \
+	  "byte does not skip, a load from the write-only "                                        \
 	  "one, an atomic add into either, or a sign-extending load of a packet pointer field of " \
 	  "the context: the kernel refuses it")                                                    \
 	X(p_call_frames, 0, 0, 100,                                                                \

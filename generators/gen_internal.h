@@ -236,6 +236,7 @@ struct gi {
 	bool use_fields;	/* a p_map_field statement was emitted (map 5, GEN_MAP_FIELDS) */
 	bool use_access;	/* the p_access piece was emitted (map 6, GEN_MAP_ACCESS) */
 	uint32_t access_flags;	/* ... with map 6's flags, BPF_F_RDONLY_PROG or BPF_F_WRONLY_PROG */
+	const uint8_t *access_init;	/* ... and a read-only map 6's initial contents (frozen) */
 	unsigned ntimers;	/* p_timer statements given a key of their own so far */
 	bool sub_called;
 	struct gi_sub subs[GI_MAX_SUBS];

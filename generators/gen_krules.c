@@ -51,7 +51,12 @@
  * refuses each twin; a run traps on the write into the read-only value (the interpreter's
  * BPF_F_RDONLY_PROG) and on the sign-extending load of a packet pointer, not on a read of the
  * write-only value, whose bytes are there.  The context is read from GEN_FP_DKF_CTX, where the
- * prologue spills it for this piece too; r0-r5 clobbered.
+ * prologue spills it for this piece too; r0-r5 clobbered.  A read-only map 6 has initial contents
+ * (one of access_init's), which the loader freezes, so the kernel reads its constant offsets as
+ * the numbers there (bpf_map_direct_read; verifier_global_subprogs.c's
+ * guarded_unsupp_global_called): the safe read-only form then reads a byte and skips a division
+ * by the immediate 0 when the byte is the frozen one (never reached), and a third of the twin's
+ * read-only forms do the same when it is not (always reached: "div by zero", no run traps).
  */
 #include "generators/gen_internal.h"
 
@@ -237,10 +242,23 @@ void gi_krules(struct gi *g, bool bad)
 		g->p->flags |= GEN_PROG_KRULE_UNSAFE;
 }
 
+/* A read-only map 6's initial contents (GEN_ACCESS_VALUE bytes each), which the loader freezes. */
+static const uint8_t access_init[4][GEN_ACCESS_VALUE] = {
+	{ 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 },
+	{ 0x80, 0xff, 0, 0x7f, 0x55, 0xaa, 1, 0, 0, 0, 0x10, 0x20, 0x40, 0x80, 0xfe, 0x01 },
+	{ 0 },
+	{ 0x5d, 0x17, 0x93, 0x2c, 0x06, 0xe1, 0x48, 0xb0, 0x3f, 0x71, 0xc8, 0x0a, 0x64, 0x99,
+	  0xd2, 0x37 },
+};
+
 void gi_access(struct gi *g, bool bad)
 {
 	bool ro = gen_bool(g->src, 50), ctx_bad = bad && gen_bool(g->src, 25);
 	bool map_bad = bad && !ctx_bad, atomic = map_bad && gen_bool(g->src, 34);
+	/* (the twin's guard form: the read-only value's byte at goff equals the test's) */
+	bool guard_live = map_bad && ro && !atomic && gen_bool(g->src, 34);
+	const uint8_t *init = access_init[gen_pick(g->src, 4)];
+	int16_t goff = (int16_t)gen_pick(g->src, GEN_ACCESS_VALUE);
 	unsigned sz = atomic ? 2 + gen_pick(g->src, 2) : gen_pick(g->src, 4);
 	int16_t off = (int16_t)((1 << sz) * gen_pick(g->src, GEN_ACCESS_VALUE >> sz));
 	/* (data, data_end, data_meta; ingress_ifindex, rx_queue_index) */
@@ -263,15 +281,23 @@ void gi_access(struct gi *g, bool bad)
 		gi_emit(g, (struct bpf_insn){ .code = BPF_STX | BPF_ATOMIC | sizes[sz],
 					      .dst_reg = BPF_REG_0, .src_reg = BPF_REG_1,
 					      .off = off, .imm = BPF_ADD });
-	else if (ro == map_bad && gen_bool(g->src, 50))
+	else if (ro == map_bad && !guard_live && gen_bool(g->src, 50))
 		gi_st(g, sizes[sz], BPF_REG_0, off, (int32_t)gen_pick(g->src, 100));
-	else if (ro == map_bad)
+	else if (ro == map_bad && !guard_live)
 		gi_stx(g, sizes[sz], BPF_REG_0, off, BPF_REG_1);
 	else
 		gi_ldx(g, sizes[sz], BPF_REG_1, BPF_REG_0, off);
+	if (ro && (!map_bad || guard_live)) {
+		/* r4 = value[goff]; a division by the immediate 0 where r4 is not (the twin: is)
+		 * the frozen byte there: dead (live) for a reader that knows it */
+		gi_ldx(g, BPF_B, BPF_REG_4, BPF_REG_0, goff);
+		gi_jmp(g, false, guard_live ? BPF_JNE : BPF_JEQ, BPF_REG_4, init[goff], end);
+		gi_alu(g, true, BPF_DIV, BPF_REG_4, 0);
+	}
 	gi_bind(g, end);
 	g->use_access = true;
 	g->access_flags = ro ? BPF_F_RDONLY_PROG : BPF_F_WRONLY_PROG;
+	g->access_init = ro ? init : NULL;
 	if (bad)
 		g->p->flags |= GEN_PROG_ACCESS_UNSAFE;
 }

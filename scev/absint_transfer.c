@@ -73,6 +73,34 @@ static bool scalar_mem(uint8_t region)
 	}
 }
 
+/* A load of size bytes at off past map value pointer a of a frozen read-only map: the number
+ * there, as the kernel reads it (check_mem_access: a constant offset into a map that
+ * bpf_map_is_rdonly calls read-only, BPF_F_RDONLY_PROG and frozen, is bpf_map_direct_read's
+ * number).  Frozen here means given initial contents (ELF .rodata, a case's "init="): the loaders
+ * (libbpf, the kernel oracle) freeze such a map after writing them, and a map without them is
+ * not frozen.  Only an array of one value (array_map_direct_value_addr: any other is
+ * -EOPNOTSUPP).  False where it does not apply. */
+static bool rodata_load(const struct scev_ctx *cx, const struct aval *a, int16_t off,
+			unsigned size, struct aval *v)
+{
+	const struct ebpf_map_def *m;
+	uint64_t x = 0;
+	int64_t at;
+
+	if (a->kind != AV_PTR || a->region != REGION_MAP_VALUE || a->maybe_null ||
+	    !range_is_const(&a->r) || a->map >= cx->nmaps)
+		return false;
+	m = &cx->maps[a->map];
+	at = a->r.smin + off;
+	if (!m->init || !(m->flags & BPF_F_RDONLY_PROG) || m->type != BPF_MAP_TYPE_ARRAY ||
+	    m->max_entries != 1 || at < 0 || at + (int64_t)size > (int64_t)m->value_size)
+		return false;
+	for (unsigned k = 0; k < size; k++)
+		x |= (uint64_t)m->init[at + k] << (8 * k);
+	*v = aval_const(x);
+	return true;
+}
+
 static bool ptr_in(const struct aval *a, uint8_t region, int64_t *off)
 {
 	if (a->kind != AV_PTR || a->region != region || a->maybe_null)
@@ -1206,6 +1234,8 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 				v.id = aval_null_id(pc);
 				astate__drop_id(s, v.id);
 			}
+		} else if (rodata_load(cx, &a, i->off, size, &v)) {
+			/* (a number of read-only data: v) */
 		} else if (a.kind == AV_PTR && scalar_mem(a.region))
 			v = absint_scalar_bytes(size);
 		else

@@ -1182,9 +1182,9 @@ static void test_errors(void)
 	"expected 'array|hash|array_of_maps|hash_of_maps|percpu_array|percpu_hash|lru_hash|"     \
 	"lru_percpu_hash key=K value=V entries=N [name=NAME] "                                   \
 	"[inner=LINE] [timer=OFF] [spin_lock=OFF] [kptr=OFF:STRUCT] [kptr_ref=OFF:STRUCT] "   \
-	"[rdonly_prog] [wronly_prog]' "                                                          \
+	"[rdonly_prog] [wronly_prog] [init=HEX]' "                                               \
 	"(all nonzero; inner= only for maps of maps, timer= and the fields for arrays and "   \
-	"hashes) or 'ringbuf|user_ringbuf entries=N [name=NAME]'"
+	"hashes, init= for arrays) or 'ringbuf|user_ringbuf entries=N [name=NAME]'"
 		static const struct { const char *src, *msg; } bad[] = {
 			{ "-- asm\nexit\n-- type\nkprobe\n",
 			  "c.case:4:1: unknown program type 'kprobe' (xdp, socket, tc, sock_ops, "
@@ -1193,6 +1193,13 @@ static void test_errors(void)
 			  "entries=1\n", "c.case:5:1: " MAP_LINE_HELP },
 			{ "-- asm\nexit\n-- maps\narray key=4 value=8 entries=1 size=3\n",
 			  "c.case:4:1: " MAP_LINE_HELP },
+			{ "-- asm\nexit\n-- maps\nhash key=4 value=8 entries=1 init=01\n",
+			  "c.case:4:1: " MAP_LINE_HELP },
+			{ "-- asm\nexit\n-- maps\narray key=4 value=8 entries=1 init=0g\n",
+			  "c.case:4:1: 'init=0g': init= is the first value's bytes in hex, 2 digits "
+			  "each, at most 4096 bytes" },
+			{ "-- asm\nexit\n-- maps\narray key=4 value=2 entries=1 init=010203\n",
+			  "c.case:4:1: init=: 3 bytes, past the value (2 bytes)" },
 			{ "-- asm\nexit\n-- maps\narray key=4 value=32 entries=1 timer=4\n",
 			  "c.case:4:1: timer=4: a struct bpf_timer is 16 bytes at an 8-aligned offset "
 			  "of the value (32 bytes)" },

@@ -3376,13 +3376,16 @@ static void krule_program(void *arg, const struct twin_run *r)
  * BPF_F_RDONLY_PROG or BPF_F_WRONLY_PROG, the prologue reads or writes its value as the flag
  * allows, and loads a scalar field of the context sign-extended (the twin: the map's value as the
  * flag forbids, or an atomic add, which does both; or data, data_end or data_meta sign-extended).
+ * A read-only value is frozen (initial contents): the safe form skips a division by the
+ * immediate 0 where a byte of it is the frozen one, which only a reader of the contents (the
+ * kernel, bpfscev) knows is never reached; some twins take the division there (no run traps).
  * Judged by the verdict (no twin called safe, most safe forms called safe), by the interpreter (a
  * run traps on memory exactly when it writes the read-only value or loads the packet pointer
  * sign-extended; a read of the write-only value is harmless, no run traps) and by the kernel on
  * the first 25 of each where bpf() works: it refuses every twin and accepts every safe form
  * bpfscev calls safe. */
 struct access_counts {
-	unsigned safe, flagged, twin_safe, traps, wo, ldsx, loaded[2], refused[2];
+	unsigned safe, flagged, twin_safe, traps, wo, ldsx, loaded[2], refused[2], guard[2];
 };
 
 /* Whether p loads a packet pointer field of the context sign-extended (xdp_md's data, data_end,
@@ -3396,11 +3399,20 @@ static bool has_ldsx_pkt_field(const struct gen_program *p)
 	return false;
 }
 
+/* Whether p divides by the immediate 0 (p_access's guard of a frozen byte). */
+static bool has_div_imm0(const struct gen_program *p)
+{
+	for (size_t pc = 0; pc < p->len; pc++)
+		if (p->insns[pc].code == (BPF_ALU64 | BPF_DIV | BPF_K) && !p->insns[pc].imm)
+			return true;
+	return false;
+}
+
 static void access_program(void *arg, const struct twin_run *r)
 {
 	struct access_counts *c = arg;
 	const struct ebpf_map_def *m = &r->p->maps[GEN_MAP_ACCESS];
-	bool ro, ldsx = has_ldsx_pkt_field(r->p), safe = false;
+	bool ro, ldsx = has_ldsx_pkt_field(r->p), safe = false, guard = has_div_imm0(r->p);
 	enum interp_trap t;
 	struct scev_verdict v;
 
@@ -3411,11 +3423,16 @@ static void access_program(void *arg, const struct twin_run *r)
 	      TW_ARGS(r), !!(r->p->flags & GEN_PROG_ACCESS_UNSAFE), r->p->map_cnt, m->flags,
 	      ldsx ? "a" : "no");
 	ro = m->flags == BPF_F_RDONLY_PROG;
+	/* (a read-only value is frozen: initial contents; the safe read-only form guards) */
+	CHECK(!!m->init == ro && (r->twin || guard == ro),
+	      TW "map 6 %s, initial contents %s, %s division by the immediate 0", TW_ARGS(r),
+	      ro ? "read-only" : "write-only", m->init ? "given" : "none", guard ? "a" : "no");
 	c->flagged += r->twin && (r->p->flags & GEN_PROG_ACCESS_UNSAFE);
 	c->wo += r->twin && !ro && !ldsx;
 	c->ldsx += ldsx;
+	c->guard[r->twin] += guard;
 	t = twin_trap(r, NULL);
-	CHECK(t == (r->twin && (ro || ldsx) ? INTERP_TRAP_MEM : INTERP_OK),
+	CHECK(t == (r->twin && (ro || ldsx) && !guard ? INTERP_TRAP_MEM : INTERP_OK),
 	      TW "%s map%s: the run ends %d", TW_ARGS(r), ro ? "read-only" : "write-only",
 	      ldsx ? ", a packet pointer loaded sign-extended" : "", t);
 	c->traps += t == INTERP_TRAP_MEM;
@@ -3450,10 +3467,11 @@ static void test_access_knobs(void)
 
 	for_twin_programs(&s, access_program, &c);
 	CHECK(c.flagged == 100 && c.safe >= 80 && !c.twin_safe && c.wo >= 15 && c.ldsx >= 10 &&
-		      c.traps >= 30,
-	      "p_access: %u of 100 safe; p_access_bad: %u flagged, %u safe, %u reading the "
-	      "write-only map, %u loading a packet pointer sign-extended, %u trap", c.safe,
-	      c.flagged, c.twin_safe, c.wo, c.ldsx, c.traps);
+		      c.traps >= 20 && c.guard[0] >= 30 && c.guard[1] >= 5,
+	      "p_access: %u of 100 safe, %u guarding by a frozen byte; p_access_bad: %u flagged, "
+	      "%u safe, %u reading the write-only map, %u loading a packet pointer sign-extended, "
+	      "%u trap, %u dividing by 0 past the frozen byte", c.safe, c.guard[0], c.flagged,
+	      c.twin_safe, c.wo, c.ldsx, c.traps, c.guard[1]);
 	if (!c.loaded[0])
 		check_skip_part("the kernel's verdicts (bpf() refused)");
 	printf("p_access: %u of 100 called safe, the kernel refuses %u of %u; "

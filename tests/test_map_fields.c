@@ -100,7 +100,7 @@ static void tokens(void)
 	static const char text[] = "-- asm\nr0 = 0\nexit\n-- maps\n"
 				   "hash key=4 value=48 entries=2 timer=16 spin_lock=4 "
 				   "kptr=32:task_struct kptr_ref=40:cgroup wronly_prog\n"
-				   "array key=4 value=8 entries=1 rdonly_prog\n";
+				   "array key=4 value=8 entries=1 rdonly_prog init=00ff7f\n";
 	static const char *const bad[] = {
 		"spin_lock=2", "kptr=8", "kptr=12:task_struct", "spin_lock=16", "spin_lock=48",
 	};
@@ -133,6 +133,16 @@ static void tokens(void)
 		ebpf_map_fields_print(&sb, &o->maps[1]);
 		CHECK(sb.buf && !strcmp(sb.buf, " rdonly_prog"), "tokens: printed '%s'",
 		      sb.buf ? sb.buf : "");
+		sbuf_free(&sb);
+		/* the initial contents (init=: the first value's bytes, the rest 0), printed up to
+		 * the last byte not 0 */
+		CHECK(o->maps[1].init && o->maps[1].init[0] == 0 && o->maps[1].init[1] == 0xff &&
+		      o->maps[1].init[2] == 0x7f && !o->maps[1].init[3] && !o->maps[1].init[7] &&
+		      !o->maps[0].init, "tokens: initial contents");
+		ebpf_maps_section(&sb, o->maps + 1, 1);
+		CHECK(sb.buf && !strcmp(sb.buf, "-- maps\narray key=4 value=8 entries=1 name=map1 "
+						"rdonly_prog init=00ff7f\n"),
+		      "tokens: printed '%s'", sb.buf ? sb.buf : "");
 		sbuf_free(&sb);
 	}
 	ebpf_object__free(o);
