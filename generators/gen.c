@@ -1566,28 +1566,78 @@ static void map_len_loop(struct gi *g, bool over)
 
 /* A packet pointer passed to a static subprogram (p_call_pkt): f(p) reads the byte at p + j;
  * the prologue calls it once or twice with p = data + o (o constant, below the GEN_INPUT_LEN
- * bytes its check proved), j a byte every call's pointer has checked.  The twin
- * (p_call_pkt_over) reads at p + GEN_INPUT_LEN - o of the first call: that call reads the byte at
- * data_end, which flags the program.  r0-r5 clobbered. */
+ * bytes its check proved), j a byte every call's pointer has checked.  Two times in five the
+ * pointer goes through main's frame instead (test_cls_redirect_subprogs.o's buf->head): f(fp +
+ * GEN_FP_DATA) loads data from the prologue's spill (o = 0), which the kernel keeps typed in
+ * every frame.  The twin (p_call_pkt_over) reads at p + GEN_INPUT_LEN - o of the first call: that
+ * call reads the byte at data_end, which flags the program.  r0-r5 clobbered. */
+static void pkt_end_call(struct gi *g, bool over);
+
 static void pkt_call(struct gi *g, bool over)
 {
-	int s = gi_sub_new(g, SUBK_CALLBACK, 1), n = gen_bool(g->src, 50) ? 2 : 1;
+	int s, n;
+	bool spill;
+
+	if (gen_bool(g->src, 25)) {
+		pkt_end_call(g, over);
+		return;
+	}
+	s = gi_sub_new(g, SUBK_CALLBACK, 1);
+	n = gen_bool(g->src, 50) ? 2 : 1;
+	spill = gen_bool(g->src, 40);
 	int16_t o[2] = { (int16_t)gen_u32(g->src, 0, GEN_INPUT_LEN - 1),
 			 (int16_t)gen_u32(g->src, 0, GEN_INPUT_LEN - 1) };
-	int16_t hi = n == 2 && o[1] > o[0] ? o[1] : o[0];
+	int16_t hi;
 
+	if (spill)
+		o[0] = o[1] = 0;
+	hi = n == 2 && o[1] > o[0] ? o[1] : o[0];
 	if (s < 0)
 		return;
 	g->subs[s].called = true;
 	g->subs[s].pkt = true;
+	g->subs[s].pkt_spill = spill;
 	g->subs[s].pkt_at = over ? (int16_t)(GEN_INPUT_LEN - o[0])
 				 : (int16_t)gen_u32(g->src, 0, (uint32_t)(GEN_INPUT_LEN - 1 - hi));
 	for (int k = 0; k < n; k++) {
-		gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_DATA);
+		if (spill) {
+			gi_alux(g, true, BPF_MOV, BPF_REG_1, EBPF_REG_FP);
+			gi_alu(g, true, BPF_ADD, BPF_REG_1, GEN_FP_DATA);
+		} else {
+			gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_DATA);
+		}
 		if (o[k])
 			gi_alu(g, true, BPF_ADD, BPF_REG_1, o[k]);
 		gi_call_sub(g, g->subs[s].label);
 	}
+	g->p->shapes |= GEN_SH(SUBPROG) | GEN_SH(PKT);
+	if (over)
+		g->p->flags |= GEN_PROG_PKT_UNSAFE;
+}
+
+/* p_call_pkt's third form, a comparison with data_end in the callee (the kernel selftests'
+ * reg_pkt_end_in_subprog): f(data + k, data_end) returns 1 when data + k <= data_end, else 0, k
+ * in GEN_INPUT_LEN + [1, 16] (past what the prologue proved); the caller reads the byte at data +
+ * k - 1 where f returned 1 (never on the runs: their packet is GEN_INPUT_LEN bytes), as the
+ * kernel, which walks f's paths into the caller, proves it there.  The twin reads it where f
+ * returned 0: past data_end on every run.  r0-r5 clobbered. */
+static void pkt_end_call(struct gi *g, bool over)
+{
+	int s = gi_sub_new(g, SUBK_CALLBACK, 2), skip = gi_label(g);
+	int16_t k = (int16_t)(GEN_INPUT_LEN + gen_u32(g->src, 1, 16));
+
+	if (s < 0)
+		return;
+	g->subs[s].called = true;
+	g->subs[s].pkt_end = true;
+	gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_DATA);
+	gi_alu(g, true, BPF_ADD, BPF_REG_1, k);
+	gi_ldx(g, BPF_DW, BPF_REG_2, EBPF_REG_FP, GEN_FP_DATA_END);
+	gi_call_sub(g, g->subs[s].label);
+	gi_jmp(g, false, over ? BPF_JNE : BPF_JEQ, BPF_REG_0, 0, skip);
+	gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_DATA);
+	gi_ldx(g, BPF_B, BPF_REG_0, BPF_REG_1, (int16_t)(k - 1));
+	gi_bind(g, skip);
 	g->p->shapes |= GEN_SH(SUBPROG) | GEN_SH(PKT);
 	if (over)
 		g->p->flags |= GEN_PROG_PKT_UNSAFE;
@@ -2254,7 +2304,8 @@ static void prologue(struct gi *g, int l_short)
 	gi_alu(g, true, BPF_ADD, BPF_REG_4, GEN_INPUT_LEN);
 	gi_jmpx(g, false, BPF_JGT, BPF_REG_4, BPF_REG_3, l_short);
 	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA, BPF_REG_2);
-	if (g->use_pkt)
+	/* (p_call_pkt's comparison in a callee reads data_end too) */
+	if (g->use_pkt || g->k->p_call_pkt || g->k->p_call_pkt_over)
 		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA_END, BPF_REG_3);
 	/* (p_dynptr_kf's bpf_dynptr_from_xdp, after the other prologue loops, takes the context;
 	 * p_access's sign-extending load reads it too, and p_krules's data_meta) */

@@ -32,7 +32,9 @@
  *    bounded (a counter argument stops it within 8 frames: the run ends normally).  The kernel
  *    refuses all of them;
  *  - p_call_pkt: f(data + o) from the prologue, once or twice, reading a byte every call's
- *    check covers; its twin p_call_pkt_over reads at data_end (GEN_PROG_PKT_UNSAFE).
+ *    check covers (or f(&data), through main's spill; or f(data + k, data_end) comparing, main
+ *    reading data + k - 1 where it returned 1); its twin p_call_pkt_over reads at data_end
+ *    (GEN_PROG_PKT_UNSAFE; main's read where f returned 0).
  *  - p_call_frames: f(p) reading *p, called with a pointer into main's frame and, through h,
  *    into h's (half the time through a relay m(p) = f(p) that both call); its twin
  *    p_call_frames_past reads past both frames (GEN_PROG_FRAMES_UNSAFE).
@@ -724,10 +726,12 @@
 	  "unsafe twin of p_frames_reg: f's own slot holds 0, endless when main's cell is 0")      \
 	X(p_call_pkt, 0, 0, 100,                                                                   \
 	  "the prologue passes data + o to a static subprogram once or twice (o constant); it "   \
-	  "reads a byte every call's check covers (a packet range carried into a callee)")        \
+	  "reads a byte every call's check covers (a packet range carried into a callee); or "    \
+	  "f(&data), loading data from main's frame; or f(data + k, data_end) compares, and "     \
+	  "main reads data + k - 1 where it returned 1")                                           \
 	X(p_call_pkt_over, 0, 0, 100,                                                              \
 	  "unsafe twin of p_call_pkt: the subprogram reads the byte at data_end for the first "   \
-	  "call's o")                                                                               \
+	  "call's o (or main reads data + k - 1 where f returned 0)")                              \
 	X(p_call_bound, 0, 0, 100,                                                                 \
 	  "the prologue calls f(&n), n on its stack (constant or from the input): f counts to n")  \
 	X(p_call_bound_open, 0, 0, 100,                                                            \

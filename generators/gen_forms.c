@@ -795,8 +795,21 @@ void gi_emit_callback(struct gi *g, struct gi_sub *s)
 		gi_emit_sub_ret(g, s);
 		return;
 	}
+	if (s->pkt_end) {	/* r0 = r1 <= r2 (data_end) ? 1 : 0 */
+		int out = gi_label(g);
+
+		gi_bind(g, s->label);
+		gi_mov_const(g, BPF_REG_0, 0, true);
+		gi_jmpx(g, false, BPF_JGT, BPF_REG_1, BPF_REG_2, out);
+		gi_mov_const(g, BPF_REG_0, 1, true);
+		gi_bind(g, out);
+		gi_exit(g);
+		return;
+	}
 	if (s->pkt || s->frames == 1) {
 		gi_bind(g, s->label);
+		if (s->pkt_spill)	/* (p = *r1: the packet pointer its caller spilled) */
+			gi_ldx(g, BPF_DW, BPF_REG_1, BPF_REG_1, 0);
 		gi_ldx(g, s->pkt ? BPF_B : BPF_DW, BPF_REG_0, BPF_REG_1,
 		       s->pkt ? s->pkt_at : s->frames_at);
 		gi_exit(g);

@@ -153,6 +153,8 @@ struct gi_sub {
 				 * callback) */
 	bool pkt;		/* p_call_pkt: f(p) reads the byte at p + pkt_at (called, not a
 				 * callback) */
+	bool pkt_spill;		/* ... f(&data) instead: it loads p from main's spill first */
+	bool pkt_end;		/* ... f(p, data_end) instead: 1 when p <= data_end, else 0 */
 	int16_t pkt_at;
 	uint8_t bound;		/* p_call_bound: f(&n) counts to n, read through its pointer: 1 n
 				 * in [0, 40], 2 n a 64-bit number of the input (the twin) */

@@ -1056,6 +1056,7 @@ static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 	if (ebpf_is_exit(last) && cx->fn_ret_acc) {
 		uint32_t f = blk->func;
 
+		absint_exit_pkt_note(cx, f, &s);
 		cx->fn_ret_acc[f] = cx->fn_seen_acc[f] & 2 ? aval_join(&cx->fn_ret_acc[f], &s.regs[0])
 						       : s.regs[0];
 		cx->fn_seen_acc[f] |= 2;
@@ -1742,6 +1743,7 @@ static int run_function(struct engine *en, uint32_t f)
 		return -ENOMEM;
 	/* The entry state: r1 the context in the main function, r10 the frame. */
 	s->live = true;
+	s->pkt_kept = true;
 	for (int r = 0; r < EBPF_NREGS; r++)
 		s->regs[r] = aval_top();
 	s->regs[EBPF_REG_FP] = aval_ptr(REGION_STACK, 0, range_const(0));
@@ -1806,6 +1808,8 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out)
 
 	absint_iter_pass_start(cx);
 	absint_dynptr_pass_start(cx);
+	for (uint32_t f = 0; cx->fn_exit_acc && f < cfg->nfuncs; f++)
+		cx->fn_exit_acc[f].live = false;	/* (this pass's exits) */
 
 	if (engine_alloc(&en) || compute_cuts(&en))
 		goto out;

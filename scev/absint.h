@@ -61,6 +61,10 @@ struct astate {
 	/* For the safety verdict: what is surely written, and how much packet is surely there. */
 	uint16_t init;		/* bit r: register r written on every path */
 	bool live;		/* (here, not first: in init's padding) */
+	/* No helper that changes packet data has run since this function's entry, on every path:
+	 * packet pointers spilled in its callers' frames are still valid (the kernel clears them
+	 * in every frame, clear_all_pkt_pointers; absint_pkt_moved clears this) */
+	bool pkt_kept;
 	struct fpmask sinit;	/* stack bytes written on every path */
 	/* Open-coded iterators (absint_iter.c), bit k for the 8 bytes at fp - 8(k + 1): live on
 	 * some path (created by bpf_iter_num_new, not yet destroyed), live on every path. */
@@ -516,6 +520,11 @@ int absint_step(struct engine *en, struct astate *s, uint32_t pc);
 void absint_pkt_moved(struct astate *s);
 /* Static function f's entry s: what every call of it proved of the packet (scev_ctx.fn_pkt). */
 void absint_pkt_entry(const struct scev_ctx *cx, uint32_t f, struct astate *s);
+/* An exit of function f in state s: what it proves of data, joined into fn_exit_acc[f]. */
+void absint_exit_pkt_note(struct scev_ctx *cx, uint32_t f, const struct astate *s);
+/* After the call at pc (its registers written): what the callee's exits prove of data
+ * (scev_ctx.fn_exit), in the caller's s. */
+void absint_call_exit_pkt(const struct scev_ctx *cx, struct astate *s, uint32_t pc);
 /* Whether an iteration of loop l may move the packet (a call that may). */
 bool absint_loop_moves_pkt(const struct scev_ctx *cx, uint32_t l);
 
@@ -552,9 +561,11 @@ void absint_cb_note_frame(struct scev_ctx *cx, uint32_t f, const struct astate *
  * the caller's cell as its calls left it (scev_ctx.outer_frame), seen from this frame
  * (callee_view); where writes through such pointers may have changed it (outer_write), joined
  * with what they wrote (outer_wval), or as it is when nothing of this call can have written it
- * yet (a callback run once per call, before any write); else unknown bytes. */
-struct aval absint_caller_load(const struct scev_ctx *cx, const struct aval *a, int64_t off,
-				unsigned size, uint32_t pc);
+ * yet (a callback run once per call, before any write); else unknown bytes.  Packet pointers
+ * are read only from the frames of functions in pkt_frames (bit f: no helper changed packet
+ * data since that frame's call, scev/internal.h fn_pkt). */
+struct aval absint_caller_load(const struct scev_ctx *cx, uint64_t pkt_frames,
+				const struct aval *a, int64_t off, unsigned size, uint32_t pc);
 /* val: what the write stores (NULL: unknown bytes, as a helper's or an atomic's) */
 void absint_cb_note_write(struct scev_ctx *cx, uint32_t pc, const struct aval *a, int64_t off,
 			  uint64_t size, const struct aval *val);

@@ -258,11 +258,20 @@ void absint_cb_note_unknown(struct scev_ctx *cx, uint32_t pc)
 	}
 }
 
+/* Whether v is a pointer into the packet, its end or its metadata. */
+static bool pkt_any(const struct aval *v)
+{
+	return v->kind == AV_PTR && (v->region == REGION_PKT || v->region == REGION_PKT_END ||
+				     v->region == REGION_PKT_META);
+}
+
 /* Whether v, written into a caller's frame, means the same there: a number, a map value or
- * handle, the context (a pointer into the writer's frame or another would not). */
+ * handle, the context, a packet pointer (data plus its offsets while no helper changes packet
+ * data, which its readers check: absint_caller_load); a pointer into the writer's frame or
+ * another would not. */
 static bool frame_free(const struct aval *v)
 {
-	return v->kind == AV_SCALAR ||
+	return v->kind == AV_SCALAR || pkt_any(v) ||
 	       (v->kind == AV_PTR && (v->region == REGION_MAP_VALUE ||
 				      v->region == REGION_MAP_HANDLE || v->region == REGION_CTX));
 }
@@ -818,9 +827,11 @@ void absint_outer_frames_free(struct scev_ctx *cx)
 /* What a callee reading v from the frame of function owner gets: a number (without a relation
  * to the packet's length, which the packet's moves in between would void), a pointer into that
  * frame as one of REGION_CALLER_STACK, and pointers whose meaning is the same in every frame (a
- * map value or handle, the context, another caller's frame); anything else (packet pointers,
- * whose facts are the caller's state's; references; the frame's iterators) unknown. */
-static struct aval callee_view(const struct aval *v, uint32_t owner, unsigned size)
+ * map value or handle, the context, another caller's frame); with pkt (no helper changed packet
+ * data since: absint_caller_load), packet pointers too, without their identity (data plus the
+ * same offsets, which the reader's own proofs bound: fn_pkt.data at its entry; a variable base
+ * of the caller's, AVAL_PKT_VAR); anything else (references, the frame's iterators) unknown. */
+static struct aval callee_view(const struct aval *v, uint32_t owner, unsigned size, bool pkt)
 {
 	struct aval u = *v;
 
@@ -837,7 +848,7 @@ static struct aval callee_view(const struct aval *v, uint32_t owner, unsigned si
 	if (u.region == REGION_CALLER_STACK)
 		return aval_caller_rebase(&u, owner);
 	if (u.region == REGION_MAP_VALUE ||
-	    u.region == REGION_MAP_HANDLE || u.region == REGION_CTX)
+	    u.region == REGION_MAP_HANDLE || u.region == REGION_CTX || (pkt && pkt_any(&u)))
 		return u;
 	return absint_unknown_bytes(size);
 }
@@ -858,9 +869,9 @@ static bool cells_same(const struct astate *a, const struct astate *b, uint32_t 
 
 		if (c->off + (int64_t)c->size <= lo)
 			continue;
-		u = callee_view(&c->v, owner, c->size);
+		u = callee_view(&c->v, owner, c->size, false);
 		w = astate__load(b, c->off, c->size);
-		w = callee_view(&w, owner, c->size);
+		w = callee_view(&w, owner, c->size, false);
 		if (!aval_equal(&u, &w))
 			return false;
 	}
@@ -978,12 +989,12 @@ static bool frame_cells_cover(const struct astate *big, const struct astate *sma
 {
 	for (uint32_t k = 0; k < big->n; k++) {
 		const struct acell *c = &big->cells[k];
-		struct aval b = callee_view(&c->v, f, c->size), v;
+		struct aval b = callee_view(&c->v, f, c->size, true), v;
 
 		if (b.kind == AV_TOP)
 			continue;
 		v = astate__load(small, c->off, c->size);
-		v = callee_view(&v, f, c->size);
+		v = callee_view(&v, f, c->size, true);
 		if (!aval_subset(&v, &b))
 			return false;
 	}
@@ -1036,10 +1047,49 @@ bool absint_outer_frame_grow(struct scev_ctx *cx, bool widen)
 	return covered;
 }
 
-/* The load through a pointer into one frame, owner's (absint_caller_load). */
-static struct aval caller_load_one(const struct scev_ctx *cx, const struct aval *a, uint32_t owner,
-				   int64_t off, unsigned size, uint32_t pc)
+/* Whether instruction i may write memory outside its own frame: a store through a register
+ * other than r10, or a call (of a static function: one that, with what it calls, may). */
+static bool may_write_out(const struct scev_ctx *cx, const struct bpf_insn *i, uint32_t pc)
 {
+	if (ebpf_is_pseudo_call(i) && cx->fn_effects)
+		return cx->fn_effects[cx->st.cfg->blocks[cx->st.cfg->block_of[pc + 1 + i->imm]].func] &
+		       FN_WRITES_OUT;
+	return ((ebpf_class(i) == BPF_ST || ebpf_class(i) == BPF_STX) &&
+		i->dst_reg != EBPF_REG_FP) || ebpf_is_call(i);
+}
+
+/* Whether function f is a static callee (no callback, no global function, not main). */
+static bool static_callee(const struct scev_ctx *cx, uint32_t f)
+{
+	return f && !cx->fn_cb[f] && !absint_global(cx, f);
+}
+
+/* Whether the reads of static callee r through pointers into owner's frame see that frame as its
+ * calls left it until r (or what it calls) may write through a pointer (cb_pre_write): every
+ * call of r is in owner, which waits while r runs. */
+static bool static_once(const struct scev_ctx *cx, uint32_t r, uint32_t owner)
+{
+	const struct scev_calls *g = &cx->calls;
+	bool any = false;
+
+	if (!static_callee(cx, r) || !cx->fn_seen || !(cx->fn_seen[r] & 1))
+		return false;
+	for (uint32_t k = 0; k < g->nsites; k++) {
+		if (g->sites[k].callee != r)
+			continue;
+		if (g->sites[k].callback || func_of(cx, g->sites[k].pc) != owner)
+			return false;
+		any = true;
+	}
+	return any;
+}
+
+/* The load through a pointer into one frame, owner's (absint_caller_load). */
+static struct aval caller_load_one(const struct scev_ctx *cx, uint64_t pkt_frames,
+				   const struct aval *a, uint32_t owner, int64_t off, unsigned size,
+				   uint32_t pc)
+{
+	bool pkt = owner < 64 && (pkt_frames >> owner & 1);
 	uint32_t r = func_of(cx, pc), nf = cx->st.cfg->nfuncs;
 	const struct stack_span *w;
 	const struct acell *c;
@@ -1061,19 +1111,20 @@ static struct aval caller_load_one(const struct scev_ctx *cx, const struct aval 
 	if (lo < -FP_FRAME || lo + (int64_t)size > 0)
 		return absint_unknown_bytes(size);
 	v = astate__load(fr, lo, size);
-	v = callee_view(&v, owner, size);
+	v = callee_view(&v, owner, size, pkt);
 	if (!stack_span_any(w) || w->hi <= lo || lo + (int64_t)size <= w->lo)
 		return v;
 	/* written through pointers into the frame: in a callback run once per call of its
 	 * helper, before anything of it may write, still what the call left (callers' frames
 	 * are written by their callees only: the caller waits for the helper) */
-	if (cx->cb_pre_write && cb_once(cx, r, owner) &&
+	if (cx->cb_pre_write && (cb_once(cx, r, owner) || static_once(cx, r, owner)) &&
 	    !(cx->cb_pre_write[pc / 64] >> (pc % 64) & 1))
 		return v;
 	if (!cx->outer_wval || !cx->outer_wval[owner].live ||
 	    !(c = cell_at(&cx->outer_wval[owner], lo, size)))
 		return absint_unknown_bytes(size);
-	u = aval_join(&v, &c->v);
+	u = callee_view(&c->v, owner, size, pkt);
+	u = aval_join(&v, &u);
 	return u.kind == AV_TOP ? absint_unknown_bytes(size) : u;
 }
 
@@ -1211,14 +1262,6 @@ bool absint_outer_wval_covered(const struct scev_ctx *cx)
 	return true;
 }
 
-/* Whether instruction i may write memory outside its own frame: a store through a register
- * other than r10, or a call. */
-static bool may_write_out(const struct bpf_insn *i)
-{
-	return ((ebpf_class(i) == BPF_ST || ebpf_class(i) == BPF_STX) &&
-		i->dst_reg != EBPF_REG_FP) || ebpf_is_call(i);
-}
-
 int absint_cb_pre_write(struct scev_ctx *cx)
 {
 	const struct scev_cfg *g = cx->st.cfg;
@@ -1226,7 +1269,7 @@ int absint_cb_pre_write(struct scev_ctx *cx)
 	bool any = false, changed = true;
 
 	for (uint32_t f = 0; f < g->nfuncs; f++)
-		any = any || cx->fn_cb[f] == SCEV_CB_LOOP;
+		any = any || cx->fn_cb[f] == SCEV_CB_LOOP || static_callee(cx, f);
 	if (!any)
 		return 0;
 	cx->cb_pre_write = arena_zalloc((cx->len + 63) / 64, sizeof(uint64_t));
@@ -1244,7 +1287,8 @@ int absint_cb_pre_write(struct scev_ctx *cx)
 			const uint32_t *p = scev_block_preds(g, b);
 			uint8_t o;
 
-			if (cx->fn_cb[g->blocks[b].func] != SCEV_CB_LOOP)
+			if (cx->fn_cb[g->blocks[b].func] != SCEV_CB_LOOP &&
+			    !static_callee(cx, g->blocks[b].func))
 				continue;
 
 			for (uint32_t k = 0; k < g->blocks[b].npred; k++)
@@ -1252,7 +1296,7 @@ int absint_cb_pre_write(struct scev_ctx *cx)
 			o = in[b];
 			for (uint32_t pc = g->blocks[b].first; pc <= g->blocks[b].last;
 			     pc += ebpf_insn_slots(&cx->insns[pc]))
-				o |= may_write_out(&cx->insns[pc]);
+				o |= may_write_out(cx, &cx->insns[pc], pc);
 			if (o != out[b]) {
 				out[b] = o;
 				changed = true;
@@ -1262,14 +1306,15 @@ int absint_cb_pre_write(struct scev_ctx *cx)
 	for (uint32_t b = 0; b < g->nblocks; b++) {
 		bool w = in[b];
 
-		if (cx->fn_cb[g->blocks[b].func] != SCEV_CB_LOOP)
+		if (cx->fn_cb[g->blocks[b].func] != SCEV_CB_LOOP &&
+		    !static_callee(cx, g->blocks[b].func))
 			continue;
 
 		for (uint32_t pc = g->blocks[b].first; pc <= g->blocks[b].last;
 		     pc += ebpf_insn_slots(&cx->insns[pc])) {
 			if (w)
 				cx->cb_pre_write[pc / 64] |= 1ull << (pc % 64);
-			w = w || may_write_out(&cx->insns[pc]);
+			w = w || may_write_out(cx, &cx->insns[pc], pc);
 		}
 	}
 	arena_free(in);
@@ -1277,18 +1322,18 @@ int absint_cb_pre_write(struct scev_ctx *cx)
 	return 0;
 }
 
-struct aval absint_caller_load(const struct scev_ctx *cx, const struct aval *a, int64_t off,
-				unsigned size, uint32_t pc)
+struct aval absint_caller_load(const struct scev_ctx *cx, uint64_t pkt_frames,
+				const struct aval *a, int64_t off, unsigned size, uint32_t pc)
 {
 	struct aval v = { .kind = AV_TOP };
 	bool any = false;
 
 	if (!(a->map & CALLER_SET))
-		return caller_load_one(cx, a, a->map, off, size, pc);
+		return caller_load_one(cx, pkt_frames, a, a->map, off, size, pc);
 	/* (a pointer into one of several frames: what each holds there, joined) */
 	for (uint32_t f = 0; f < cx->st.cfg->nfuncs && a->map != CALLER_ANY; f++)
 		if (aval_caller_may(a->map, f)) {
-			struct aval o = caller_load_one(cx, a, f, off, size, pc);
+			struct aval o = caller_load_one(cx, pkt_frames, a, f, off, size, pc);
 
 			v = any ? aval_join(&v, &o) : o;
 			any = true;

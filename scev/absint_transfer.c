@@ -530,6 +530,7 @@ void absint_pkt_moved(struct astate *s)
 {
 	uint32_t k = 0;
 
+	s->pkt_kept = false;	/* (and every caller's frame: clear_all_pkt_pointers) */
 	absint_dynptr_pkt_moved(s);	/* (a packet dynptr's slices die with the pointers) */
 
 	for (int r = 0; r < EBPF_NREGS; r++) {
@@ -877,6 +878,8 @@ int absint_step(struct engine *en, struct astate *s, uint32_t pc)
 	astate__pkt_regs_written(s, w);
 	for (int k = 0; k < nmoved; k++)
 		astate__pkt_add(s, &moved[k]);
+	if (ebpf_is_pseudo_call(i))	/* (after r0's write: a guard on it is the result's) */
+		absint_call_exit_pkt(en->cx, s, pc);
 
 	if (ebpf_is_call(i) || (ebpf_class(i) == BPF_LD && !ebpf_is_ldimm64(i))) {
 		s->init &= (uint16_t)~0x3eu;	/* r1-r5 are dead after a call */
@@ -996,15 +999,140 @@ void absint_pkt_entry(const struct scev_ctx *cx, uint32_t f, struct astate *s)
 	}
 }
 
-/* What the call of function f in state s proves of the packet, met with what its other calls
- * proved (scev_ctx.fn_pkt); in the last pass, whether it proves less than f was run with. */
-static void call_pkt_note(struct scev_ctx *cx, const struct astate *s, uint32_t f)
+/* The proofs of data (id 0) of s: s->pkt_min and its pkt_var entries of id 0, unguarded or
+ * guarded by r0 (others dropped: a caller sees no other register of the callee's), with r0. */
+static void exit_pkt_of(const struct astate *s, struct astate *e)
+{
+	int n = 0;
+
+	memset(e, 0, sizeof(*e));
+	e->live = true;
+	for (int r = 0; r < EBPF_NREGS; r++)
+		e->regs[r] = aval_top();
+	e->regs[0] = s->regs[0];
+	e->pkt_min = s->pkt_min;
+	for (int k = 0; k < PKT_VARS; k++) {
+		const struct pkt_var *v = &s->pkt_var[k];
+
+		if (v->range && !v->id && (v->greg == PKT_NO_GUARD || v->greg == 0))
+			e->pkt_var[n++] = *v;
+	}
+	for (; n < PKT_VARS; n++)
+		e->pkt_var[n] = (struct pkt_var){ 0, 0, PKT_NO_GUARD, 0 };
+}
+
+void absint_exit_pkt_note(struct scev_ctx *cx, uint32_t f, const struct astate *s)
+{
+	struct astate e;
+
+	if (!cx->fn_exit_acc || !f || !pkt_entry_applies(cx, f))
+		return;	/* (main's exits return to the loader) */
+	exit_pkt_of(s, &e);
+	/* (no cells: nothing to free; a join with r0 as the only guard register) */
+	if (!cx->fn_exit_acc[f].live)
+		cx->fn_exit_acc[f] = e;
+	else if (astate__join_guards(&cx->fn_exit_acc[f], &e, false, 1u) < 0)
+		cx->fn_exit_acc[f].live = false;
+}
+
+/* The bytes of data s proves where r0 may hold what g says (g NULL: unguarded): pkt_min, or an
+ * entry of id 0 unguarded or guarded by that value of r0. */
+static uint64_t exit_pkt_range(const struct astate *s, const struct pkt_var *g)
+{
+	uint64_t r = s->pkt_min;
+
+	for (int k = 0; k < PKT_VARS; k++) {
+		const struct pkt_var *v = &s->pkt_var[k];
+
+		if (v->range && !v->id && v->range > r &&
+		    (v->greg == PKT_NO_GUARD || (g && v->greg == g->greg && v->gval == g->gval)))
+			r = v->range;
+	}
+	return r;
+}
+
+bool absint_exit_pkt_held(const struct scev_ctx *cx, uint32_t f)
+{
+	const struct astate *u, *a;
+
+	if (!cx->fn_exit || !cx->fn_exit[f].live || !cx->fn_seen || !(cx->fn_seen[f] & 2))
+		return true;
+	u = &cx->fn_exit[f];
+	a = &cx->fn_exit_acc[f];
+	if (!a->live)
+		return true;	/* (no exit reached: no call returned) */
+	if (exit_pkt_range(u, NULL) > exit_pkt_range(a, NULL))
+		return false;
+	for (int k = 0; k < PKT_VARS; k++)
+		if (u->pkt_var[k].range && u->pkt_var[k].greg != PKT_NO_GUARD &&
+		    u->pkt_var[k].range > exit_pkt_range(a, &u->pkt_var[k]))
+			return false;
+	return true;
+}
+
+int absint_exit_pkt_alloc(struct scev_ctx *cx)
+{
+	uint32_t nf = cx->st.cfg->nfuncs;
+
+	cx->fn_exit = arena_zalloc(nf, sizeof(*cx->fn_exit));
+	cx->fn_exit_acc = arena_zalloc(nf, sizeof(*cx->fn_exit_acc));
+	return cx->fn_exit && cx->fn_exit_acc ? 0 : -ENOMEM;
+}
+
+bool absint_exit_pkt_round(struct scev_ctx *cx)
+{
+	bool held = true;
+
+	for (uint32_t f = 0; f < cx->st.cfg->nfuncs; f++) {
+		held = absint_exit_pkt_held(cx, f) && held;
+		cx->fn_exit[f] = cx->fn_exit_acc[f];	/* (no cells) */
+	}
+	return held;
+}
+
+void absint_exit_pkt_drop(struct scev_ctx *cx)
+{
+	for (uint32_t f = 0; cx->fn_exit && f < cx->st.cfg->nfuncs; f++)
+		cx->fn_exit[f].live = false;
+}
+
+void absint_call_exit_pkt(const struct scev_ctx *cx, struct astate *s, uint32_t pc)
+{
+	const struct bpf_insn *i = &cx->insns[pc];
+	uint32_t f;
+	const struct astate *e;
+
+	if (!ebpf_is_pseudo_call(i) || !cx->fn_exit || !cx->fn_seen || call_moves_pkt(cx, pc))
+		return;
+	f = cx->st.cfg->blocks[cx->st.cfg->block_of[pc + 1 + i->imm]].func;
+	e = &cx->fn_exit[f];
+	if (!(cx->fn_seen[f] & 2) || !pkt_entry_applies(cx, f) || !e->live)
+		return;
+	/* (data is the caller's: the callee's proofs of it hold after its return, no helper
+	 * having moved the packet; a guard on r0 is the call's result) */
+	if (e->pkt_min > s->pkt_min)
+		s->pkt_min = e->pkt_min;
+	for (int k = 0; k < PKT_VARS; k++)
+		if (e->pkt_var[k].range)
+			astate__pkt_add(s, &e->pkt_var[k]);
+}
+
+/* What the call of function f in state s of function caller proves of the packet, met with what
+ * its other calls proved (scev_ctx.fn_pkt); in the last pass, whether it proves less than f was
+ * run with. */
+static void call_pkt_note(struct scev_ctx *cx, const struct astate *s, uint32_t f, uint32_t caller)
 {
 	uint64_t data = s->pkt_min > astate__pkt_range_here(s, 0) ? s->pkt_min
 								  : astate__pkt_range_here(s, 0);
 	struct fn_pkt p = { data > UINT16_MAX ? UINT16_MAX : (uint16_t)data,
-			    astate__pkt_range_here(s, PKT_META_ID), { 0 } };
+			    astate__pkt_range_here(s, PKT_META_ID), { 0 }, 0 };
 	struct fn_pkt run;
+
+	/* (the frames whose packet pointers f may read: aval.h, scev/internal.h fn_pkt) */
+	if (s->pkt_kept && pkt_entry_applies(cx, caller))
+		p.frames = cx->fn_pkt[caller].frames;
+	if (caller < 64)
+		p.frames |= 1ull << caller;
 
 	for (int r = 1; r <= 5; r++)
 		p.tail[r] = pkt_tail(s, &s->regs[r], data);
@@ -1032,7 +1160,7 @@ static struct aval call_summary(struct scev_ctx *cx, const struct astate *s, uin
 	if (cx->fn_args_acc) {
 		struct aval args[6];
 
-		call_pkt_note(cx, s, f);
+		call_pkt_note(cx, s, f, caller);
 		for (int r = 1; r <= 5; r++) {
 			struct aval a = frame_local(&s->regs[r], caller);
 
@@ -1218,7 +1346,12 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 			o.r = a.r;	/* (the acquired object, read as an untrusted one) */
 			v = btf_load(cx, &o, i->off, size);
 		} else if (a.kind == AV_PTR && a.region == REGION_CALLER_STACK) {
-			v = absint_caller_load(cx, &a, i->off, size, pc);
+			uint32_t r = cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func;
+
+			/* (the callers' frames whose packet pointers are valid here) */
+			v = absint_caller_load(cx, s->pkt_kept && pkt_entry_applies(cx, r) ?
+						   cx->fn_pkt[r].frames : 0,
+					       &a, i->off, size, pc);
 			if (self_ptr(&a)) {	/* (or this frame's bytes there) */
 				struct aval o = ptr_in(&a, REGION_CALLER_STACK, &off)
 						? astate__load(s, off + i->off, size)

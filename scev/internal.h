@@ -189,9 +189,15 @@ struct ref_site {
 /* Per-function facts the symbolic execution takes from the first, forgetful range pass. */
 /* What a call proves of the packet, met over a function's calls (the kernel verifies a static
  * callee with its caller's packet ranges): data + data <= data_end, data_meta + meta <= data,
- * and per argument r1-r5 that is a packet pointer p, p + tail[r] <= data_end. */
+ * and per argument r1-r5 that is a packet pointer p, p + tail[r] <= data_end.  frames: the
+ * functions (bit f, ids below 64) on the call chain whose frames' packet pointers are still
+ * valid at the entry (no helper changed packet data since they were spilled): the caller's own
+ * (as its cells are at the call), and those valid at the caller's entry when the caller moved
+ * no packet since (astate.pkt_kept); the callees read such a frame's spilled packet pointers
+ * (absint_caller_load). */
 struct fn_pkt {
 	uint16_t data, meta, tail[6];
+	uint64_t frames;
 };
 
 static inline bool fn_pkt_meet1(uint16_t *d, uint16_t s)
@@ -210,6 +216,8 @@ static inline bool fn_pkt_meet(struct fn_pkt *dst, const struct fn_pkt *src)
 	changed |= fn_pkt_meet1(&dst->meta, src->meta);
 	for (int r = 1; r <= 5; r++)
 		changed |= fn_pkt_meet1(&dst->tail[r], src->tail[r]);
+	changed |= (dst->frames & ~src->frames) != 0;
+	dst->frames &= src->frames;
 	return changed;
 }
 
@@ -304,6 +312,14 @@ struct scev_ctx {
 	 * than its callee was run with. */
 	struct fn_pkt *fn_pkt, *fn_pkt_acc;
 	bool fn_pkt_short;
+	/* Per static function, what its exits prove of data (the packet's bytes from data before
+	 * data_end), joined over them (absint_exit_pkt_note): a state of r0 and the proofs of id 0
+	 * alone, where a proof may hold on the exits whose r0 is one constant only (a guard on r0:
+	 * `r0 = 0; if (p > data_end) goto out; r0 = 1; out: exit`, the kernel selftests'
+	 * reg_pkt_end_in_subprog).  A call gives its caller those proofs (absint_call_exit_pkt) when
+	 * the summaries hold and nothing the callee runs moves the packet; _acc: the running
+	 * pass's, which the last pass checks against what it used (absint_exit_pkt_held). */
+	struct astate *fn_exit, *fn_exit_acc;
 	bool first_pass;
 	uint16_t *loop_args_def;	/* per loop, lazily (absint_header.c): which of r1-r5
 					 * every path around it writes after its last call;
@@ -384,9 +400,10 @@ struct scev_ctx {
 	 * through such pointers see the cell at the calls joined with it, the callers after a
 	 * callback helper's call the same (absint_callbacks.c) */
 	struct astate *outer_wval, *outer_wval_acc;
-	/* per pc of a callback run at most once per call (bpf_loop with nr <= 1):
-	 * bit set when a store through a pointer other than r10, or a call, may precede it in
-	 * the callback (NULL: none such); whether the running pass saw a bpf_loop call make more
+	/* per pc of a callback run at most once per call (bpf_loop with nr <= 1) or of a static
+	 * callee: bit set when a store through a pointer other than r10, or a call (a static
+	 * function's: one that may write through a pointer), may precede it in the function's
+	 * run (NULL: none such); whether the running pass saw a bpf_loop call make more
 	 * calls of one than its analysis assumed */
 	uint64_t *cb_pre_write;
 	bool cb_once_broken;
@@ -693,8 +710,16 @@ void absint_outer_wval_reset(struct scev_ctx *cx);
 bool absint_outer_wval_grow(struct scev_ctx *cx, bool widen);
 bool absint_outer_wval_covered(const struct scev_ctx *cx);
 void absint_outer_wval_drop(struct scev_ctx *cx);
-/* Finds the pcs of callbacks run at most once per call that some write may precede
- * (scev_ctx.cb_pre_write).  0 or -ENOMEM. */
+/* absint_transfer.c: whether every proof of function f's exits its calls took (fn_exit, while
+ * its summary holds) holds at the exits of the pass that ended (fn_exit_acc). */
+bool absint_exit_pkt_held(const struct scev_ctx *cx, uint32_t f);
+/* fn_exit and fn_exit_acc (0 or -ENOMEM); after a summary round, its exits' proofs become what
+ * the next round's calls take, and whether each function's held; none taken (no summaries). */
+int absint_exit_pkt_alloc(struct scev_ctx *cx);
+bool absint_exit_pkt_round(struct scev_ctx *cx);
+void absint_exit_pkt_drop(struct scev_ctx *cx);
+/* Finds the pcs of callbacks run at most once per call, and of static callees, that some write
+ * through a pointer may precede in their run (scev_ctx.cb_pre_write).  0 or -ENOMEM. */
 int absint_cb_pre_write(struct scev_ctx *cx);
 /* absint_iter.c: the iterator facts of the pass that ended become the ones the next pass reads;
  * whether the pass that ended saw no more than the one before it. */

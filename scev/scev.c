@@ -291,6 +291,8 @@ static void ctx_free(struct scev_ctx *cx)
 	arena_free(cx->fn_seen_last);
 	arena_free(cx->fn_pkt);
 	arena_free(cx->fn_pkt_acc);
+	arena_free(cx->fn_exit);	/* (states without cells) */
+	arena_free(cx->fn_exit_acc);
 	arena_free(cx->fn_unreached);
 	arena_free(cx->fn_ret);
 	arena_free(cx->fn_ret_acc);
@@ -777,6 +779,7 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 		cx.fn_seen_last = arena_zalloc(nf, 1);
 		if (!cx.fn_args || !cx.fn_args_acc || !cx.fn_ret || !cx.fn_ret_acc || !cx.fn_seen ||
 		    !cx.fn_seen_acc || !cx.fn_pkt || !cx.fn_pkt_acc || !cx.fn_r0 || !cx.fn_r0_acc ||
+		    absint_exit_pkt_alloc(&cx) ||
 		    !cx.fn_unreached || !cx.fn_args_last || !cx.fn_seen_last ||
 		    absint_outer_frames_alloc(&cx)) {
 			err = -ENOMEM;
@@ -824,6 +827,9 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 			stable = absint_outer_wval_grow(&cx, round > 0);
 			stable = outer_write_grow(&cx) && stable;
 			stable = absint_outer_frame_grow(&cx, round > 0) && stable;
+			/* (what the exits proved of data: the next round's calls take it; a round
+			 * whose exits proved less than its calls took is not the last) */
+			stable = absint_exit_pkt_round(&cx) && stable;
 			seeded = false;
 			for (uint32_t f = 0; f < nf; f++) {
 				/* (monotone: once some exit leaves r0 unwritten, its callers' r0
@@ -914,6 +920,7 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 			/* (no summaries: every exit needs r0, as without subprograms) */
 			memset(cx.fn_r0, FN_R0_KEEP, nf);
 			memset(cx.fn_seen, 0, nf);	/* no summaries: arguments and results unknown */
+			absint_exit_pkt_drop(&cx);
 			global_summaries(&cx);
 			cx.cb_unseen_dead = false;
 			outer_write_all(&cx);
@@ -1024,12 +1031,16 @@ again:
 			 "see it)");
 	}
 	held = check_outer_init(&cx, verdict);
+	for (uint32_t f = 0; f < cx.st.cfg->nfuncs; f++)
+		if (!absint_exit_pkt_held(&cx, f))
+			cx.fn_pkt_short = true;	/* (a call took more of its callee's exits) */
 	held = held && absint_iter_settled(&cx) && !cx.fn_pkt_short;
 	if (verdict && cx.fn_pkt_short && verdict->kind == VERDICT_SAFE) {
 		/* a callee was run with more packet than one of its calls proves */
 		verdict->kind = VERDICT_UNSUPPORTED;
 		snprintf(verdict->reason, sizeof(verdict->reason), "a call proves less of the "
-			 "packet in the last pass than its callee was analyzed with");
+			 "packet in the last pass than its callee was analyzed with (or a callee's "
+			 "exits less than its calls took)");
 	}
 	for (uint32_t f = 0; f < cx.st.cfg->nfuncs; f++) {
 		if (absint_outer_frame_covered(&cx, f))

@@ -2640,11 +2640,37 @@ static void test_global_knobs(void)
 /* p_call_pkt and its unsafe twin p_call_pkt_over: the safe form never traps (check_program, two
  * inputs) and bpfscev calls none of them unsafe for a packet access (the callee's read is
  * covered by what every call checked: a false alarm when the range is dropped at the call), the
- * twin, flagged, reads the byte at data_end on every run and is never called safe. */
+ * twin, flagged, reads the byte at data_end on every run and is never called safe.  The forms
+ * whose callee loads the pointer from main's spill (f(fp - 8)) are called safe when the others
+ * are (before, a packet pointer loaded from a caller's frame was unknown: "R1 is not a known
+ * pointer"), and so are those whose callee compares data + k with data_end for main's read
+ * (before: "packet access ... not proven", the callee's proof lost at its return). */
+/* Whether p's callee compares r1 with data_end in r2 (p_call_pkt's f(data + k, data_end)). */
+static bool call_pkt_end(const struct gen_program *p)
+{
+	for (size_t pc = 0; pc < p->len; pc++)
+		if (p->insns[pc].code == (BPF_JMP | BPF_JGT | BPF_X) && p->insns[pc].dst_reg == 1 &&
+		    p->insns[pc].src_reg == 2)
+			return true;
+	return false;
+}
+
+static bool call_pkt_spilled(const struct gen_program *p)
+{
+	for (size_t pc = 0; pc + 1 < p->len; pc++)
+		if (p->insns[pc].code == (BPF_ALU64 | BPF_MOV | BPF_X) && p->insns[pc].dst_reg == 1 &&
+		    p->insns[pc].src_reg == EBPF_REG_FP &&
+		    p->insns[pc + 1].code == (BPF_ALU64 | BPF_ADD | BPF_K) &&
+		    p->insns[pc + 1].dst_reg == 1 && p->insns[pc + 1].imm == GEN_FP_DATA)
+			return true;
+	return false;
+}
+
 static void call_pkt_program(void *arg, const struct twin_run *r)
 {
 	struct twin_counts *c = arg;
 	struct scev_verdict v;
+	bool spilled = call_pkt_spilled(r->p), end = call_pkt_end(r->p);
 
 	CHECK(!!(r->p->flags & GEN_PROG_PKT_UNSAFE) == r->twin && r->p->nfuncs >= 2,
 	      TW "the twin's flag is not the twin's, or no call", TW_ARGS(r));
@@ -2652,7 +2678,11 @@ static void call_pkt_program(void *arg, const struct twin_run *r)
 		CHECK(!r->twin || v.kind != VERDICT_SAFE, TW "a flagged twin called safe",
 		      TW_ARGS(r));
 		CHECK(r->twin || !strstr(v.reason, "packet access"), TW "%s", TW_ARGS(r), v.reason);
+		CHECK(r->twin || !spilled || v.kind != VERDICT_UNSAFE, TW "f(&data) called unsafe: %s",
+		      TW_ARGS(r), v.reason);
 		c->safe += !r->twin && v.kind == VERDICT_SAFE;
+		c->loaded[0] += !r->twin && spilled && v.kind == VERDICT_SAFE;
+		c->loaded[1] += !r->twin && end && v.kind == VERDICT_SAFE;
 	}
 	c->flagged[r->twin] += r->twin;
 	if (r->twin)
@@ -2668,7 +2698,9 @@ static void test_call_pkt_knobs(void)
 	for_twin_programs(&s, call_pkt_program, &c);
 	CHECK(c.traps == c.flagged[1], "p_call_pkt_over: %u of %u flagged programs read at "
 	      "data_end", c.traps, c.flagged[1]);
-	CHECK(c.safe > 20, "p_call_pkt: %u of 60 safe forms verified safe", c.safe);
+	CHECK(c.safe > 20 && c.loaded[0] >= 8 && c.loaded[1] >= 5, "p_call_pkt: %u of 60 safe forms "
+	      "verified safe, %u of them f(&data), %u f(data + k, data_end)", c.safe, c.loaded[0],
+	      c.loaded[1]);
 }
 
 /* p_call_bound and its unsafe twin p_call_bound_open (issue 14, shape 5): f(&n) counts to the n
@@ -3432,7 +3464,8 @@ static void access_program(void *arg, const struct twin_run *r)
 	c->ldsx += ldsx;
 	c->guard[r->twin] += guard;
 	t = twin_trap(r, NULL);
-	CHECK(t == (r->twin && (ro || ldsx) && !guard ? INTERP_TRAP_MEM : INTERP_OK),
+	/* (a twin's guard is the live one unless the twin is the sign-extending load's) */
+	CHECK(t == (r->twin && (ldsx || (ro && !guard)) ? INTERP_TRAP_MEM : INTERP_OK),
 	      TW "%s map%s: the run ends %d", TW_ARGS(r), ro ? "read-only" : "write-only",
 	      ldsx ? ", a packet pointer loaded sign-extended" : "", t);
 	c->traps += t == INTERP_TRAP_MEM;
