@@ -180,11 +180,14 @@ static const struct ebpf_helper_proto protos[] = {
 	  T(CGROUP_SYSCTL) | T(CGROUP_SOCKOPT) },
 	{ BPF_FUNC_sk_select_reuseport, A(CTX, MAP, KEY, ANY), I64, T(SK_REUSEPORT) },
 	{ BPF_FUNC_skb_ancestor_cgroup_id, A(CTX, ANY), I64, HPT_TC | T(CGROUP_SKB) },
-	{ BPF_FUNC_sk_lookup_tcp, A(CTX, MEM, SZ, ANY, ANY), R(HRET_SOCKET_OR_NULL),
+	/* (the tuple may be in the packet: .pkt_access) */
+	{ BPF_FUNC_sk_lookup_tcp, A(CTX, MEM, SZ, ANY, ANY), HRET_SOCKET_OR_NULL, HF_PKT_ACCESS,
+	  0, 0,
 	  HPT_TC | T(XDP) | T(CGROUP_SKB) | T(SK_SKB) | T(CGROUP_SOCK_ADDR) },
-	{ BPF_FUNC_sk_lookup_udp, A(CTX, MEM, SZ, ANY, ANY), R(HRET_SOCKET_OR_NULL),
+	{ BPF_FUNC_sk_lookup_udp, A(CTX, MEM, SZ, ANY, ANY), HRET_SOCKET_OR_NULL, HF_PKT_ACCESS,
+	  0, 0,
 	  HPT_TC | T(XDP) | T(CGROUP_SKB) | T(SK_SKB) | T(CGROUP_SOCK_ADDR) },
-	/* releases the reference of a lookup */
+	/* releases the reference of a lookup (scev/absint_ref.c) */
 	{ BPF_FUNC_sk_release, A(BSKC), I64F(HF_RELEASES),
 	  HPT_TC | T(XDP) | T(CGROUP_SKB) | T(SK_SKB) | T(CGROUP_SOCK_ADDR) | T(SK_LOOKUP) },
 	{ BPF_FUNC_map_push_elem, A(MAP, VAL, ANY), I64, HPT_ALL },
@@ -200,9 +203,12 @@ static const struct ebpf_helper_proto protos[] = {
 	  HPT_TC | T(CGROUP_SKB) | T(SOCK_OPS) | T(CGROUP_SOCKOPT) },
 	{ BPF_FUNC_skb_ecn_set_ce, A(CTX), I64, HPT_TC | T(CGROUP_SKB) },
 	{ BPF_FUNC_get_listener_sock, A(SKC), R(HRET_SOCKET_OR_NULL), HPT_TC | T(CGROUP_SKB) },
-	{ BPF_FUNC_skc_lookup_tcp, A(CTX, MEM, SZ, ANY, ANY), R(HRET_SOCK_COMMON_OR_NULL),
+	{ BPF_FUNC_skc_lookup_tcp, A(CTX, MEM, SZ, ANY, ANY), HRET_SOCK_COMMON_OR_NULL,
+	  HF_PKT_ACCESS, 0, 0,
 	  HPT_TC | T(XDP) | T(CGROUP_SKB) | T(SK_SKB) | T(CGROUP_SOCK_ADDR) },
-	{ BPF_FUNC_tcp_check_syncookie, A(BSKC, MEM, SZ, MEM, SZ), I64, HPT_TC | T(XDP) },
+	/* (the headers are the packet's: .pkt_access) */
+	{ BPF_FUNC_tcp_check_syncookie, A(BSKC, MEM, SZ, MEM, SZ), I64F(HF_PKT_ACCESS),
+	  HPT_TC | T(XDP) },
 	{ BPF_FUNC_sysctl_get_name, A(CTX, MEMRW, SZ, ANY), I64, T(CGROUP_SYSCTL) },
 	{ BPF_FUNC_sysctl_get_current_value, A(CTX, OUT, SZ), I64, T(CGROUP_SYSCTL) },
 	{ BPF_FUNC_sysctl_get_new_value, A(CTX, OUT, SZ), I64, T(CGROUP_SYSCTL) },
@@ -217,7 +223,8 @@ static const struct ebpf_helper_proto protos[] = {
 	  HPT_TC | T(CGROUP_SKB) | T(SOCK_OPS) | T(SK_MSG) | T(CGROUP_SOCK_ADDR) |
 	  T(CGROUP_SOCKOPT) | T(TRACING) | T(LSM) },
 	{ BPF_FUNC_send_signal, A(ANY), I64, HPT_ALL },
-	{ BPF_FUNC_tcp_gen_syncookie, A(BSKC, MEM, SZ, MEM, SZ), I64, HPT_TC | T(XDP) },
+	{ BPF_FUNC_tcp_gen_syncookie, A(BSKC, MEM, SZ, MEM, SZ), I64F(HF_PKT_ACCESS),
+	  HPT_TC | T(XDP) },
 	{ BPF_FUNC_skb_output, A(BTF, MAP, ANY, MEMN, SZ0), I64,
 	  T(TRACING) | T(LSM) | T(SYSCALL), .obj = "sk_buff" },
 	{ BPF_FUNC_probe_read_user, A(OUT, SZ0, ANY), I64, HPT_ALL },
@@ -503,17 +510,21 @@ const struct ebpf_helper_proto *ebpf_helper_entry(int32_t id)
 
 bool ebpf_harg_modeled(enum ebpf_harg k)
 {
-	return k <= HARG_LONG_OUT || k == HARG_BTF_SOCK_COMMON || k == HARG_CTX_OR_NULL;
+	return k <= HARG_LONG_OUT || k == HARG_BTF_SOCK_COMMON || k == HARG_CTX_OR_NULL ||
+	       k == HARG_SOCK_COMMON;
 }
 
 /* The results the analyzer and the interpreter make: integers, kernel objects (REGION_BTF,
- * INTERP_VA_BTF), ringbuf records, map_lookup_elem's values (the interpreter's own) and a
- * dynptr's memory (bpf_dynptr_data of a user ring buffer sample, whose dynptr argument the
- * table's entry does not model: scev/absint_callbacks.c gives the prototype). */
+ * INTERP_VA_BTF), ringbuf records, sockets (REGION_SOCK, INTERP_VA_SOCK: the lookups', the casts'
+ * and bpf_get_listener_sock's), map_lookup_elem's values (the interpreter's own) and a dynptr's
+ * memory (bpf_dynptr_data of a user ring buffer sample, whose dynptr argument the table's entry
+ * does not model: scev/absint_callbacks.c gives the prototype). */
 static bool hret_modeled(const struct ebpf_helper_proto *p)
 {
 	return p->ret == HRET_INTEGER || p->ret == HRET_BTF_ID || p->ret == HRET_BTF_ID_OR_NULL ||
 	       p->ret == HRET_RINGBUF_OR_NULL || p->ret == HRET_DYNPTR_MEM_OR_NULL ||
+	       p->ret == HRET_SOCKET_OR_NULL || p->ret == HRET_TCP_SOCK_OR_NULL ||
+	       p->ret == HRET_SOCK_COMMON_OR_NULL ||
 	       (p->ret == HRET_MAP_VALUE_OR_NULL && (p->id == BPF_FUNC_map_lookup_elem ||
 						       p->id == BPF_FUNC_map_lookup_percpu_elem));
 }
@@ -526,8 +537,6 @@ static const char *unmodeled_kinds(const struct ebpf_helper_proto *p, char *buf,
 	if (p->flags & HF_KCONFIG)
 		return "whether the kernel offers it depends on its configuration or lockdown "
 		       "state: not modeled";
-	if (p->flags & HF_RELEASES)
-		return "argument 1 (R1) is a reference to release: not modeled";
 	if (k) {
 		snprintf(buf, n, "argument %d (R%d) is %s%s%s: not modeled", k, k,
 			 ebpf_harg_name((enum ebpf_harg)p->args[k - 1]),
@@ -575,7 +584,7 @@ const struct ebpf_helper_proto *ebpf_helper_proto(int32_t id)
 	const struct ebpf_helper_proto *p = ebpf_helper_entry(id);
 
 	/* (unmodeled_kinds' conditions, without the words) */
-	return p && !(p->flags & (HF_KCONFIG | HF_RELEASES)) &&
+	return p && !(p->flags & HF_KCONFIG) &&
 	       !ebpf_helper_proto_unmodeled_arg(p) && hret_modeled(p) ? p : NULL;
 }
 

@@ -7,9 +7,9 @@
  * becomes) and the interpreter (oracle/interp.c: which memory a call reads and writes, so a
  * run traps where the kernel's helper would fault, and what to draw for outputs and results).
  * Every helper of the UAPI list has an entry.  One whose prototype has an argument or result
- * kind we do not model (ebpf_harg_modeled: BTF ids, dynptrs, callbacks, spin locks, sockets,
- * timers, kptrs...) is "not modeled": the analyzer answers unsupported naming that kind and
- * argument, and the interpreter traps with INTERP_TRAP_CALL.
+ * kind we do not model (ebpf_harg_modeled: BTF ids, dynptrs, callbacks, spin locks, full-socket
+ * arguments, timers, kptrs...) is "not modeled": the analyzer answers unsupported naming that
+ * kind and argument, and the interpreter traps with INTERP_TRAP_CALL.
  */
 #ifndef BPFSCEV_BPF_HELPER_PROTO_H
 #define BPFSCEV_BPF_HELPER_PROTO_H
@@ -58,11 +58,12 @@ enum ebpf_harg {
 	HARG_STACK_OR_NULL,	/* a pointer into the stack, or NULL (ARG_PTR_TO_STACK_OR_NULL) */
 	HARG_CONST_STR,		/* a NUL-terminated string in a read-only map value
 				 * (ARG_PTR_TO_CONST_STR) */
-	HARG_SOCK_COMMON,	/* a socket of the context or of a lookup (ARG_PTR_TO_SOCK_COMMON) */
+	HARG_SOCK_COMMON,	/* a socket of the context or of a lookup (ARG_PTR_TO_SOCK_COMMON;
+				 * modeled: bpf_sk_fullsock's, bpf_tcp_sock's, ...) */
 	HARG_SOCKET,		/* a full socket (ARG_PTR_TO_SOCKET) */
 	HARG_BTF_SOCK_COMMON,	/* a kernel struct sock_common or a socket type that starts with one,
-				 * by BTF id (ARG_PTR_TO_BTF_ID_SOCK_COMMON): modeled for kernel
-				 * objects (REGION_BTF) only */
+				 * by BTF id, or a socket of the context or of a lookup
+				 * (ARG_PTR_TO_BTF_ID_SOCK_COMMON) */
 	HARG_BTF_ID,		/* a pointer to the kernel struct named by the prototype's obj
 				 * (ARG_PTR_TO_BTF_ID) */
 	HARG_PERCPU_BTF_ID,	/* a per-CPU kernel variable (ARG_PTR_TO_PERCPU_BTF_ID) */
@@ -81,13 +82,13 @@ enum ebpf_hret {
 	HRET_BTF_ID_OR_NULL,	/* the same, or NULL (RET_PTR_TO_BTF_ID_OR_NULL) */
 	HRET_RINGBUF_OR_NULL,	/* a referenced record of the HARG_ALLOC_SIZE bytes, or NULL
 				 * (RET_PTR_TO_RINGBUF_MEM_OR_NULL) */
-	/* not handled (yet): a call returning one is unsupported, its reason naming it */
-	HRET_MAP_VALUE,		/* a value of the map in r1, never NULL (RET_PTR_TO_MAP_VALUE) */
 	HRET_SOCKET_OR_NULL,	/* a full socket, or NULL; referenced when a lookup returns it
 				 * (RET_PTR_TO_SOCKET_OR_NULL) */
 	HRET_TCP_SOCK_OR_NULL,	/* a struct bpf_tcp_sock, or NULL (RET_PTR_TO_TCP_SOCK_OR_NULL) */
 	HRET_SOCK_COMMON_OR_NULL, /* a referenced socket, maybe a request or timewait one, or
 				 * NULL (RET_PTR_TO_SOCK_COMMON_OR_NULL) */
+	/* not handled (yet): a call returning one is unsupported, its reason naming it */
+	HRET_MAP_VALUE,		/* a value of the map in r1, never NULL (RET_PTR_TO_MAP_VALUE) */
 	HRET_MEM_OR_BTF_ID,	/* a per-CPU variable: memory or a kernel struct, maybe NULL
 				 * (RET_PTR_TO_MEM_OR_BTF_ID) */
 	HRET_DYNPTR_MEM_OR_NULL, /* memory of a dynptr, or NULL (RET_PTR_TO_DYNPTR_MEM_OR_NULL) */
@@ -115,7 +116,7 @@ enum ebpf_hret {
 #define HF_KCONFIG 8u		/* whether the kernel offers it at all depends on its
 				 * configuration or lockdown state, not on the program: unsupported */
 #define HF_RELEASES 32u		/* releases the reference its first argument holds (OBJ_RELEASE:
-				 * sk_release): reference tracking is not modeled here */
+				 * sk_release; scev/absint_ref.c) */
 #define HF_SLEEPS 16u		/* may sleep: only sleepable programs may call it (KF_SLEEPABLE's
 				 * kin, the prototype's might_sleep) */
 

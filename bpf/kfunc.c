@@ -469,13 +469,20 @@ const char *ebpf_btf_obj_access(int32_t id, int64_t off, unsigned size, int32_t 
 		return "not a struct";
 	if (off < 0)
 		return "a negative offset";
-	if (off + size > t->size)
+	if (off + size > t->size) {
+		/* (btf_struct_walk lets a flexible array at the end be read past it) */
+		uint32_t lid = btf_vlen(t) ? btf_members(t)[btf_vlen(t) - 1].type : 0;
+		const struct btf_type *last = lid ? skip_mods(&lid) : NULL;
+
+		if (last && btf_is_array(last) && !btf_array(last)->nelems)
+			return "past the end of the struct, into its flexible array";
 		return "past the end of the struct";
+	}
 	/* btf_struct_walk: the first member holding off, into nested structs and arrays */
 	for (int depth = 0; depth < 64; depth++) {
 		const struct btf_member *m = btf_members(t);
 		const struct btf_type *mt = NULL;
-		int64_t moff = 0, msize = 0;
+		int64_t moff = 0, msize = 0, mend = 0;
 		int k, n = btf_vlen(t);
 
 		for (k = 0; k < n; k++) {
@@ -500,6 +507,9 @@ const char *ebpf_btf_obj_access(int32_t id, int64_t off, unsigned size, int32_t 
 				continue;
 			mt = skip_mods(&mid);
 			msize = sz;
+			/* (the member's true end: a number may be read across an array's elements,
+			 * the array a scratch space, as btf_struct_walk's mtrue_end) */
+			mend = moff + sz;
 			/* arrays: the element holding off (multi-dimensional ones in turn) */
 			while (mt && btf_is_array(mt)) {
 				uint32_t eid = btf_array(mt)->type;
@@ -533,10 +543,35 @@ const char *ebpf_btf_obj_access(int32_t id, int64_t off, unsigned size, int32_t 
 				*next = (int32_t)pid;
 			return NULL;
 		}
-		if ((btf_is_int(mt) || btf_is_any_enum(mt)) && off + size <= moff + msize)
+		if ((btf_is_int(mt) || btf_is_any_enum(mt)) && off + size <= mend)
 			return NULL;
 		return btf_is_int(mt) || btf_is_any_enum(mt) ? "across the end of a member"
 							     : "a member that is not an integer";
 	}
 	return "nested too deep";
+}
+
+const char *ebpf_map_btf_struct(uint32_t map_type)
+{
+	switch (map_type) {
+	case BPF_MAP_TYPE_ARRAY: case BPF_MAP_TYPE_PERCPU_ARRAY: case BPF_MAP_TYPE_PROG_ARRAY:
+	case BPF_MAP_TYPE_PERF_EVENT_ARRAY: case BPF_MAP_TYPE_CGROUP_ARRAY:
+	case BPF_MAP_TYPE_ARRAY_OF_MAPS:
+		return "bpf_array";
+	case BPF_MAP_TYPE_HASH: case BPF_MAP_TYPE_PERCPU_HASH: case BPF_MAP_TYPE_LRU_HASH:
+	case BPF_MAP_TYPE_LRU_PERCPU_HASH: case BPF_MAP_TYPE_HASH_OF_MAPS:
+		return "bpf_htab";
+	case BPF_MAP_TYPE_RINGBUF: case BPF_MAP_TYPE_USER_RINGBUF:
+		return "bpf_ringbuf_map";
+	case BPF_MAP_TYPE_STACK_TRACE:
+		return "bpf_stack_map";
+	case BPF_MAP_TYPE_QUEUE: case BPF_MAP_TYPE_STACK:
+		return "bpf_queue_stack";
+	case BPF_MAP_TYPE_LPM_TRIE:
+		return "lpm_trie";
+	case BPF_MAP_TYPE_BLOOM_FILTER:
+		return "bpf_bloom_filter";
+	default:
+		return NULL;
+	}
 }

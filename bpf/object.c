@@ -333,6 +333,7 @@ enum ebpf_ctx_model ebpf_prog_ctx_model(uint32_t prog_type)
 	case BPF_PROG_TYPE_PERF_EVENT:
 	case BPF_PROG_TYPE_SOCK_OPS:
 	case BPF_PROG_TYPE_CGROUP_SOCK:
+	case BPF_PROG_TYPE_CGROUP_DEVICE:
 	case BPF_PROG_TYPE_TRACING:	/* per program: ebpf_prog_ctx_size, struct ebpf_btf_ctx */
 	case BPF_PROG_TYPE_LSM:
 		return EBPF_CTX_RO;
@@ -361,6 +362,7 @@ uint32_t ebpf_ctx_size(uint32_t prog_type)
 	case BPF_PROG_TYPE_PERF_EVENT: return PT_REGS_SIZE + 16;
 	case BPF_PROG_TYPE_SOCK_OPS: return SOCK_OPS_SIZE;
 	case BPF_PROG_TYPE_CGROUP_SOCK: return sizeof(struct bpf_sock);
+	case BPF_PROG_TYPE_CGROUP_DEVICE: return sizeof(struct bpf_cgroup_dev_ctx);
 	default: return 0;
 	}
 }
@@ -386,29 +388,64 @@ static const char *sock_ops_load(int64_t off, unsigned size)
 #undef SO
 }
 
-/* bpf_sock_is_valid_access and __sock_filter_check_attach_type for the attach type the kernel
- * gives a cgroup_sock program loaded without one (BPF_CGROUP_INET_SOCK_CREATE): the source
- * address and port are refused, the addresses, family, type, protocol, state and queue mapping
- * read as u32s or narrower, dst_port as u32 or its u16, the rest as whole u32s. */
-static const char *bpf_sock_access(int64_t off, unsigned size, bool write)
+/* bpf_sock_is_valid_access (net/core/filter.c) for loads: the addresses, ports, family, type,
+ * protocol, state and queue mapping read as u32s or narrower (dst_port as its u16 or, with the
+ * padding after it, a u32), the rest as whole u32s. */
+static const char *bpf_sock_load(int64_t off, unsigned size)
 {
 #define BS(f) ((int64_t)offsetof(struct bpf_sock, f))
-	if (CTX_IN(struct bpf_sock, src_ip4, 4) || CTX_IN(struct bpf_sock, src_ip6, 16) ||
-	    CTX_IN(struct bpf_sock, src_port, 4))
-		return "the source address and port are not readable at socket creation";
-	if (write)
-		return (off == BS(bound_dev_if) || off == BS(mark) || off == BS(priority)) &&
-		       size == 4 ? NULL : "only bound_dev_if, mark and priority are writable";
 	if (CTX_IN(struct bpf_sock, dst_port, 2))
 		return (off == BS(dst_port) && size == 4) || off + size <= BS(dst_port) + 2 ? NULL
 			: "dst_port is read as a u16 or narrower, or with the padding as a u32";
 	if (off >= BS(dst_port) + 2 && off < BS(dst_ip4))
 		return "the padding after dst_port";
 	if (off == BS(state) || off == BS(family) || off == BS(type) || off == BS(protocol) ||
-	    off == BS(rx_queue_mapping) || CTX_IN(struct bpf_sock, dst_ip4, 4) ||
-	    CTX_IN(struct bpf_sock, dst_ip6, 16))
+	    off == BS(rx_queue_mapping) || off == BS(src_port) ||
+	    CTX_IN(struct bpf_sock, src_ip4, 4) || CTX_IN(struct bpf_sock, src_ip6, 16) ||
+	    CTX_IN(struct bpf_sock, dst_ip4, 4) || CTX_IN(struct bpf_sock, dst_ip6, 16))
 		return (off & 3) + size <= 4 ? NULL : "a narrow load past its field";
 	return size == 4 ? NULL : "bpf_sock fields are read as whole u32s";
+}
+
+/* bpf_sock_is_valid_access and __sock_filter_check_attach_type for the attach type the kernel
+ * gives a cgroup_sock program loaded without one (BPF_CGROUP_INET_SOCK_CREATE): the source
+ * address and port are refused, the rest read as bpf_sock_load says; bound_dev_if, mark and
+ * priority written as u32s. */
+static const char *bpf_sock_access(int64_t off, unsigned size, bool write)
+{
+	if (CTX_IN(struct bpf_sock, src_ip4, 4) || CTX_IN(struct bpf_sock, src_ip6, 16) ||
+	    CTX_IN(struct bpf_sock, src_port, 4))
+		return "the source address and port are not readable at socket creation";
+	if (write)
+		return (off == BS(bound_dev_if) || off == BS(mark) || off == BS(priority)) &&
+		       size == 4 ? NULL : "only bound_dev_if, mark and priority are writable";
+	return bpf_sock_load(off, size);
+}
+
+const char *ebpf_sock_access(unsigned kind, int64_t off, unsigned size)
+{
+	if (size != 1 && size != 2 && size != 4 && size != 8)
+		return "bad access size";
+	if (off < 0)
+		return "a negative offset";
+	if (off % size)
+		return "misaligned";
+	if (kind == EBPF_SOCK_TCP) {	/* bpf_tcp_sock_is_valid_access */
+		if (off >= (int64_t)(offsetof(struct bpf_tcp_sock, icsk_retransmits) +
+			      sizeof(((struct bpf_tcp_sock *)0)->icsk_retransmits)))
+			return "past the end of struct bpf_tcp_sock";
+		if (off == (int64_t)offsetof(struct bpf_tcp_sock, bytes_received) ||
+		    off == (int64_t)offsetof(struct bpf_tcp_sock, bytes_acked))
+			return size == 8 ? NULL : "bytes_received and bytes_acked are read as u64s";
+		return size == 4 ? NULL : "bpf_tcp_sock fields are read as whole u32s";
+	}
+	if (off >= (int64_t)sizeof(struct bpf_sock))
+		return "past the end of struct bpf_sock";
+	/* bpf_sock_common_is_valid_access: a socket that may be a request or timewait one
+	 * lacks type .. priority */
+	if (kind == EBPF_SOCK_COMMON && off >= BS(type) && off < BS(priority) + 4)
+		return "type, protocol, mark and priority are a full socket's (bpf_sk_fullsock)";
+	return bpf_sock_load(off, size);
 #undef BS
 }
 
@@ -477,9 +514,19 @@ const char *ebpf_skb_field_refused(uint32_t prog_type, int64_t off, bool write)
 #undef SKB_AT
 }
 
+/* cgroup_dev_is_valid_access (kernel/bpf/cgroup.c) for loads: access_type read as a u32 or
+ * narrower (bpf_ctx_narrow_access_ok), major and minor as whole u32s. */
+static const char *cgroup_dev_load(int64_t off, unsigned size)
+{
+	if (CTX_IN(struct bpf_cgroup_dev_ctx, access_type, 4))
+		return size <= 4 ? NULL : "access_type is read as a u32 or narrower";
+	return size == 4 ? NULL : "major and minor are read as whole u32s";
+}
+
 /* As kprobe_prog_is_valid_access, tp_prog_is_valid_access, raw_tp_prog_is_valid_access and
  * pe_prog_is_valid_access (kernel/trace/bpf_trace.c), sock_ops_is_valid_access and
- * sock_filter_is_valid_access (net/core/filter.c) decide for loads. */
+ * sock_filter_is_valid_access (net/core/filter.c), cgroup_dev_is_valid_access
+ * (kernel/bpf/cgroup.c) decide for loads. */
 const char *ebpf_ctx_ro_access(uint32_t prog_type, int64_t off, unsigned size)
 {
 	int64_t lo = prog_type == BPF_PROG_TYPE_TRACEPOINT ? 8 : 0;
@@ -489,13 +536,15 @@ const char *ebpf_ctx_ro_access(uint32_t prog_type, int64_t off, unsigned size)
 		return "not a read-only context";
 	if (size != 1 && size != 2 && size != 4 && size != 8)
 		return "bad access size";
-	if (prog_type == BPF_PROG_TYPE_SOCK_OPS || prog_type == BPF_PROG_TYPE_CGROUP_SOCK) {
+	if (prog_type == BPF_PROG_TYPE_SOCK_OPS || prog_type == BPF_PROG_TYPE_CGROUP_SOCK ||
+	    prog_type == BPF_PROG_TYPE_CGROUP_DEVICE) {
 		if (off < 0 || off + size > hi)
 			return "outside the context";
 		if (off % size)
 			return "misaligned";
 		return prog_type == BPF_PROG_TYPE_SOCK_OPS ? sock_ops_load(off, size)
-							   : bpf_sock_access(off, size, false);
+		       : prog_type == BPF_PROG_TYPE_CGROUP_DEVICE ? cgroup_dev_load(off, size)
+								  : bpf_sock_access(off, size, false);
 	}
 	if (off < lo || off + size > hi)
 		return prog_type == BPF_PROG_TYPE_TRACEPOINT

@@ -188,10 +188,16 @@ const char *ebpf_btf_ctx_access(const struct ebpf_btf_ctx *c, int64_t off, unsig
 /* Whether the kernel's btf_struct_access allows a load of size bytes at off of an object of
  * vmlinux BTF type id (a struct or union) through a PTR_TO_BTF_ID (a PROBE_MEM load, which cannot
  * fault): NULL when it surely does — inside the struct, within one integer or enum member (or
- * array element), or the whole of a pointer member — else why (holes, bitfields, a pointer read
+ * an array of them, read across its elements: btf_struct_walk's mtrue_end), or the whole of a
+ * pointer member — else why (holes, bitfields, a pointer read
  * in part, past the end: refused or not modeled).  *next: for a whole pointer member that points
  * to a struct, that struct's id (the load gives another PTR_TO_BTF_ID), else 0. */
 const char *ebpf_btf_obj_access(int32_t id, int64_t off, unsigned size, int32_t *next);
+/* The kernel struct a map of map_type is, whose fields a load through the map's pointer reads by
+ * vmlinux BTF (check_ptr_to_map_access: the map ops' map_btf_id; struct bpf_array for the arrays,
+ * bpf_htab for the hashes, ...), or NULL for a type not listed here (devmaps, socket maps, local
+ * storages, ...: not modeled). */
+const char *ebpf_map_btf_struct(uint32_t map_type);
 /* Whether an object of vmlinux BTF struct id is, at offset 0, a struct named name: id's own
  * name, or its first member's (a struct at offset 0) in turn, as the kernel's
  * btf_struct_ids_match walks them (a tcp_sock is an inet_connection_sock is ... a sock_common). */
@@ -262,6 +268,7 @@ int ebpf_parse_hex(uint8_t **out, size_t *len, const char *text, struct diag *d)
  *          loads the kernel allows is ebpf_ctx_ro_access(); the input is the context's bytes
  *          (sock_ops: struct bpf_sock_ops, cgroup_sock: struct bpf_sock, where the few fields
  *          ebpf_ctx_ro_write() allows are also written; their pointer fields load as values;
+ *          cgroup_device: struct bpf_cgroup_dev_ctx;
  *          TRACING: the attach function's arguments, struct ebpf_btf_ctx)
  */
 enum ebpf_ctx_model { EBPF_CTX_PLAIN, EBPF_CTX_XDP, EBPF_CTX_SKB, EBPF_CTX_RO };
@@ -277,12 +284,30 @@ static inline bool ebpf_prog_type_btf_ctx(uint32_t prog_type)
 {
 	return prog_type == BPF_PROG_TYPE_TRACING || prog_type == BPF_PROG_TYPE_LSM;
 }
+/* Whether check_return_code bounds what main of a program of this type returns to [0, 1] (on
+ * all 64 bits) without a BTF context or an attach type deciding: cgroup_skb (its egress attach
+ * type also allows 2 and 3), sock_ops, cgroup_sock and cgroup_device. */
+static inline bool ebpf_prog_ret_bool(uint32_t prog_type)
+{
+	return prog_type == BPF_PROG_TYPE_CGROUP_SKB || prog_type == BPF_PROG_TYPE_SOCK_OPS ||
+	       prog_type == BPF_PROG_TYPE_CGROUP_SOCK || prog_type == BPF_PROG_TYPE_CGROUP_DEVICE;
+}
 /* Whether the kernel's is_valid_access for this RO program type allows a load of size bytes
  * at offset off of the context: NULL when it does, else why. */
 const char *ebpf_ctx_ro_access(uint32_t prog_type, int64_t off, unsigned size);
 /* The same for a store (BPF_ST/STX, not atomics): refused everywhere but in the few u32 fields
  * sock_ops (reply, sk_txhash) and cgroup_sock programs (bound_dev_if, mark, priority) write. */
 const char *ebpf_ctx_ro_write(uint32_t prog_type, int64_t off, unsigned size);
+
+/* The kinds of socket a program reads through (the kernel's PTR_TO_SOCK_COMMON, PTR_TO_SOCKET,
+ * PTR_TO_TCP_SOCK): skb->sk and bpf_skc_lookup_tcp give a sock_common, bpf_sk_lookup_tcp/udp,
+ * bpf_sk_fullsock and bpf_get_listener_sock a full socket (both read as struct bpf_sock),
+ * bpf_tcp_sock a struct bpf_tcp_sock. */
+enum ebpf_sock_kind { EBPF_SOCK_COMMON, EBPF_SOCK_FULL, EBPF_SOCK_TCP };
+/* Whether the kernel's check_sock_access allows a load of size bytes at off of a socket of kind
+ * (bpf_sock_common_is_valid_access, bpf_sock_is_valid_access, bpf_tcp_sock_is_valid_access):
+ * NULL when it does, else why.  Stores are refused whatever the kind ("cannot write into sock"). */
+const char *ebpf_sock_access(unsigned kind, int64_t off, unsigned size);
 
 /* The __sk_buff fields an skb program type refuses on top of the rules all share
  * (bpf_skb_is_valid_access: sizes and alignment, which the analyzer and the interpreter each

@@ -118,8 +118,8 @@ const struct casefile_section *casefile__section(const struct casefile *cf, cons
 	return NULL;
 }
 
-/* "-- type": xdp, socket, tc, sock_ops, cgroup_sock, raw_tp or plain (the context model of the
- * program). */
+/* "-- type": xdp, socket, tc, cgroup_skb, sock_ops, cgroup_sock, cgroup_device, raw_tp or plain
+ * (the context model of the program). */
 static int parse_type(struct casefile *cf, struct diag *d)
 {
 	static const struct {
@@ -130,6 +130,8 @@ static int parse_type(struct casefile *cf, struct diag *d)
 		{ "tc", BPF_PROG_TYPE_SCHED_CLS }, { "sock_ops", BPF_PROG_TYPE_SOCK_OPS },
 		{ "cgroup_sock", BPF_PROG_TYPE_CGROUP_SOCK }, { "plain", BPF_PROG_TYPE_UNSPEC },
 		{ "raw_tp", BPF_PROG_TYPE_RAW_TRACEPOINT },
+		{ "cgroup_skb", BPF_PROG_TYPE_CGROUP_SKB },
+		{ "cgroup_device", BPF_PROG_TYPE_CGROUP_DEVICE },
 	};
 	const struct casefile_section *sec = casefile__section(cf, "type");
 	char t[32] = "";
@@ -143,7 +145,7 @@ static int parse_type(struct casefile *cf, struct diag *d)
 				return 0;
 			}
 	return diag_at_line(d, EINVAL, sec->line, 1, "unknown program type '%s' (xdp, socket, "
-			    "tc, sock_ops, cgroup_sock, raw_tp, plain)", t);
+			    "tc, cgroup_skb, sock_ops, cgroup_sock, cgroup_device, raw_tp, plain)", t);
 }
 
 /* "-- maps": one map per line, in LD_IMM64 index order: "array key=4 value=64 entries=4"

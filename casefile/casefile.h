@@ -2,11 +2,11 @@
  *
  * The corpus cases (corpus/cases/NAME.case, their sections in fuzz/corpus.h), the conformance
  * suite's programs and the kernel-log fixtures are such files: "-- asm" is the program,
- * "-- type" its context model (xdp, socket, tc, sock_ops, cgroup_sock, raw_tp or plain) and
- * "-- maps" the maps its LD_IMM64
- * refer to; every other section ("-- input", "-- trip", "-- result", ...) is data for whoever
- * reads the file.  This is a format of the tests and the corpus, not of programs: bpf/ knows
- * assembly text, raw bytes and ELF, and casefile/ builds the program of a data file with it.
+ * "-- type" its context model (xdp, socket, tc, cgroup_skb, sock_ops, cgroup_sock,
+ * cgroup_device, raw_tp or plain) and "-- maps" the maps its LD_IMM64 refer to; every other
+ * section ("-- input", "-- trip", "-- result", ...) is data for whoever reads the file.  This is
+ * a format of the tests and the corpus, not of programs: bpf/ knows assembly text, raw bytes and
+ * ELF, and casefile/ builds the program of a data file with it.
  */
 #ifndef BPFSCEV_CASEFILE_CASEFILE_H
 #define BPFSCEV_CASEFILE_CASEFILE_H

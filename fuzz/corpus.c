@@ -502,11 +502,13 @@ static const char *type_word(uint32_t t)
 {
 	switch (ebpf_prog_ctx_model(t)) {
 	case EBPF_CTX_XDP: return "xdp";
-	case EBPF_CTX_SKB: return t == BPF_PROG_TYPE_SOCKET_FILTER ? "socket" : "tc";
+	case EBPF_CTX_SKB: return t == BPF_PROG_TYPE_SOCKET_FILTER ? "socket"
+			   : t == BPF_PROG_TYPE_CGROUP_SKB ? "cgroup_skb" : "tc";
 	default:
 		return t == BPF_PROG_TYPE_RAW_TRACEPOINT ? "raw_tp"
 		     : t == BPF_PROG_TYPE_SOCK_OPS ? "sock_ops"
-		     : t == BPF_PROG_TYPE_CGROUP_SOCK ? "cgroup_sock" : "plain";
+		     : t == BPF_PROG_TYPE_CGROUP_SOCK ? "cgroup_sock"
+		     : t == BPF_PROG_TYPE_CGROUP_DEVICE ? "cgroup_device" : "plain";
 	}
 }
 

@@ -3,8 +3,8 @@
  * A case is a data file (casefile/casefile.h sections) with the program and what must hold of
  * it:
  *   -- asm      the program (any assembler syntax)
- *   -- type     optional: xdp, socket, tc, sock_ops, cgroup_sock, raw_tp or plain (default:
- *               plain); read with the program by
+ *   -- type     optional: xdp, socket, tc, cgroup_skb, sock_ops, cgroup_sock, cgroup_device,
+ *               raw_tp or plain (default: plain); read with the program by
  *               casefile/, so every command sees it
  *   -- input    optional: hex bytes the oracles must also run (e.g. a counterexample)
  *   -- helper   optional: hex helper results for that run

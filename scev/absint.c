@@ -484,6 +484,34 @@ static void pkt_len_refine(uint8_t op, bool is32, bool taken, struct aval *a, st
 	aval_set_pkt_len(lo, (uint64_t)c + strict);
 }
 
+/* check_cond_jmp_op: two pointers compared for equality, one that may be NULL and one that may
+ * not (neither a kernel object, PTR_TO_BTF_ID): on the arm where they are equal the first is not
+ * NULL — that register alone, as mark_ptr_not_null_reg; its copies keep their NULL, so its
+ * identity is dropped (verifier_jeq_infer_not_null.c). */
+static void eq_not_null(uint8_t op, bool is32, bool taken, struct aval *a, struct aval *b)
+{
+	struct aval *n = a->maybe_null ? a : b;
+
+	if (is32 || (op != BPF_JEQ && op != BPF_JNE) || (op == BPF_JEQ) != taken ||
+	    a->kind != AV_PTR || b->kind != AV_PTR || a->maybe_null == b->maybe_null)
+		return;
+	for (int side = 0; side < 2; side++) {
+		uint8_t r = (side ? b : a)->region;
+
+		if (r == REGION_BTF || r == REGION_KREF || r == REGION_CTX)
+			return;
+	}
+	n->maybe_null = false;
+	n->id = 0;
+}
+
+/* Whether one of a and b is a pointer that may be NULL and the other a number. */
+static bool null_vs_scalar(const struct aval *a, const struct aval *b)
+{
+	return (a->kind == AV_PTR && a->maybe_null && b->kind == AV_SCALAR) ||
+	       (b->kind == AV_PTR && b->maybe_null && a->kind == AV_SCALAR);
+}
+
 /* A null check that decided the maybe-null pointer before (now after) decides its copies. */
 static void settle_copies(const struct scev_ctx *cx, struct astate *t, const struct aval *before,
 			  const struct aval *after)
@@ -665,7 +693,11 @@ static int send_succs(struct engine *en, uint32_t b, struct astate *s, send_fn s
 			a0 = a;
 			b0 = bb;
 			pkt_refine(ebpf_op(last), is32, taken, &a, &bb, u);
-			if (!aval_refine(ebpf_op(last), is32, taken, &a, &bb))
+			/* (a pointer that may be NULL compared with a register holding a number is
+			 * no null check: the kernel takes one against the immediate 0 only,
+			 * check_cond_jmp_op, and refines neither side) */
+			if (!(x && null_vs_scalar(&a, &bb)) &&
+			    !aval_refine(ebpf_op(last), is32, taken, &a, &bb))
 				continue;
 			if (x && last->src_reg != last->dst_reg)
 				pkt_len_refine(ebpf_op(last), is32, taken, &a, &bb);
@@ -673,6 +705,8 @@ static int send_succs(struct engine *en, uint32_t b, struct astate *s, send_fn s
 			settle_copies(cx, u, &b0, &bb);
 			if (x && !is32 && taken == (ebpf_op(last) == BPF_JEQ))
 				ptr_eq_not_null(ebpf_op(last), &a, &bb);
+			if (x)
+				eq_not_null(ebpf_op(last), is32, taken, &a, &bb);
 			if (x)
 				u->regs[last->src_reg] = bb;
 			u->regs[last->dst_reg] = a;

@@ -728,6 +728,13 @@ void absint_ref_verify_kfunc(struct scev_ctx *cx, struct scev_verdict *v, const 
 			     uint32_t pc, const struct ebpf_kfunc_ref *kf);
 void absint_ref_verify_kref(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			    const struct aval *a, uint32_t pc);
+/* A use of socket a (REGION_SOCK) at pc: one of a lookup, held on every path (absint_ref.c). */
+void absint_ref_verify_sock(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			    const struct aval *a, uint32_t pc);
+/* bpf_sk_release's argument reg, a socket at offset 0: one a lookup acquired, held. */
+void absint_ref_verify_sock_release(struct scev_ctx *cx, struct scev_verdict *v,
+				    const struct astate *s, uint32_t pc, unsigned reg,
+				    const char *name);
 
 /* absint_verdict.c */
 /* Records the first failure only: a verdict that is already not safe keeps its kind, pc and

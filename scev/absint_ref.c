@@ -1,4 +1,5 @@
-/* Ringbuf records in the range analysis and the verdict, as the kernel tracks references:
+/* Ringbuf records, acquired kernel objects and looked-up sockets in the range analysis and the
+ * verdict, as the kernel tracks references.  Ringbuf records:
  * bpf_ringbuf_reserve(map, size, flags) acquires a record of size bytes (a constant) or returns
  * NULL; bpf_ringbuf_submit and bpf_ringbuf_discard release it, given the record itself (not NULL,
  * offset 0), and every copy of the pointer (registers, spills) is invalid from then on; a
@@ -21,10 +22,18 @@
  * whose blocks reserve or release, every record pointer at the header (and at its exits) is
  * unknown; in the others nothing is acquired or released, so the entry's pointers stay valid.
  *
- * What is not modeled is answered unsupported: ringbuf calls or record accesses outside the
- * main function (a subprogram, callback or global function), a record given to a bpf-to-bpf
- * call or a callback helper, a call while one is held when subprograms tail-call or use LD_ABS, a size that is not a constant set in the call's block, more than
- * SCEV_REF_SITES reserve calls, and the dynptr forms.
+ * Sockets the same way: bpf_sk_lookup_tcp, bpf_sk_lookup_udp and bpf_skc_lookup_tcp acquire a
+ * socket (REGION_SOCK, its map naming the site) or return NULL, bpf_sk_release releases it given
+ * any socket holding the reference at offset 0 — the lookup's result or what bpf_sk_fullsock or
+ * bpf_tcp_sock made of it, which share the reference (the kernel's ref_obj_id) — and every
+ * holder of it becomes a scalar.  A NULL test of such a cast's result settles nothing (its id is
+ * the cast's call).
+ *
+ * What is not modeled is answered unsupported: ringbuf calls, socket lookups or their accesses
+ * outside the main function (a subprogram, callback or global function), a record or socket
+ * given to a bpf-to-bpf call or a callback helper, a call while one is held when subprograms
+ * tail-call or use LD_ABS, a size that is not a constant set in the call's block, more than
+ * SCEV_REF_SITES reserve, lookup and acquire calls, and the dynptr forms.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -34,11 +43,26 @@
 #include "bpf/helper_proto.h"
 #include "util/arena.h"
 
+/* The socket a lookup helper returns, 1 + enum ebpf_sock_kind, or 0 for another helper. */
+static uint8_t sock_lookup(int32_t id)
+{
+	return id == BPF_FUNC_sk_lookup_tcp || id == BPF_FUNC_sk_lookup_udp ? 1 + EBPF_SOCK_FULL
+	       : id == BPF_FUNC_skc_lookup_tcp ? 1 + EBPF_SOCK_COMMON : 0;
+}
+
+/* The helpers that acquire or release a reference: ringbuf records and sockets. */
 static bool is_ringbuf_call(const struct bpf_insn *i)
 {
 	return ebpf_is_helper_call(i) &&
 	       (i->imm == BPF_FUNC_ringbuf_reserve || i->imm == BPF_FUNC_ringbuf_submit ||
-		i->imm == BPF_FUNC_ringbuf_discard);
+		i->imm == BPF_FUNC_ringbuf_discard || sock_lookup(i->imm) ||
+		i->imm == BPF_FUNC_sk_release);
+}
+
+/* Whether helper call i acquires a reference (a reserve, a lookup). */
+static bool helper_acquires(const struct bpf_insn *i)
+{
+	return i->imm == BPF_FUNC_ringbuf_reserve || sock_lookup(i->imm);
 }
 
 /* The kfunc at pc when it acquires or releases a kernel object (bpf/kfunc.c's table). */
@@ -104,16 +128,17 @@ int absint_ref_setup(struct scev_ctx *cx)
 		if (!is_ringbuf_call(i) && !kf)
 			continue;
 		any = true;
-		if (kf ? !(kf->flags & EBPF_KF_ACQUIRE) : i->imm != BPF_FUNC_ringbuf_reserve)
+		if (kf ? !(kf->flags & EBPF_KF_ACQUIRE) : !helper_acquires(i))
 			continue;
 		if (cx->nref_sites == SCEV_REF_SITES) {
-			cx->ref_why = "more ringbuf reserve and kfunc acquire calls than the analysis "
-				      "tracks";
+			cx->ref_why = "more ringbuf reserve, socket lookup and kfunc acquire calls "
+				      "than the analysis tracks";
 			continue;
 		}
 		btf = kf ? ebpf_btf_struct_by_name(kf->obj) : 0;
-		cx->ref_sites[cx->nref_sites++] = (struct ref_site){ pc, kf ? -1 : site_size(cx, pc),
-								     kf, btf > 0 ? btf : 0 };
+		cx->ref_sites[cx->nref_sites++] = (struct ref_site){
+			pc, kf || sock_lookup(i->imm) ? -1 : site_size(cx, pc), kf, btf > 0 ? btf : 0,
+			kf ? 0 : sock_lookup(i->imm) };
 	}
 	/* (the maybe-null ids name a pc modulo 2^16 - 2: two reserves must not share one) */
 	if (any && cx->len >= UINT16_MAX - 1)
@@ -146,21 +171,28 @@ static int site_of_pc(const struct scev_ctx *cx, uint32_t pc)
 	return -1;
 }
 
-/* A pointer whose validity is a reference the state holds: a ringbuf record or an acquired
- * kernel object (aval.map: its site). */
+/* A pointer whose validity is a reference the state holds: a ringbuf record, an acquired
+ * kernel object (aval.map: its site) or a socket of a lookup (aval_sock_site). */
 static bool is_record(const struct aval *a)
 {
-	return a->kind == AV_PTR && (a->region == REGION_RINGBUF || a->region == REGION_KREF);
+	return a->kind == AV_PTR && (a->region == REGION_RINGBUF || a->region == REGION_KREF ||
+				     (a->region == REGION_SOCK && aval_sock_site(a) >= 0));
+}
+
+/* The site of record a (is_record). */
+static uint16_t rec_site(const struct aval *a)
+{
+	return a->region == REGION_SOCK ? (uint16_t)aval_sock_site(a) : a->map;
 }
 
 /* Every holder of a record of site k (registers and cells) becomes what the release leaves. */
 static void invalidate_site(struct astate *s, uint16_t k)
 {
 	for (int r = 0; r < EBPF_NREGS; r++)
-		if (is_record(&s->regs[r]) && s->regs[r].map == k)
+		if (is_record(&s->regs[r]) && rec_site(&s->regs[r]) == k)
 			s->regs[r] = aval_scalar(range_unknown());
 	for (uint32_t c = 0; c < s->n; c++)
-		if (is_record(&s->cells[c].v) && s->cells[c].v.map == k)
+		if (is_record(&s->cells[c].v) && rec_site(&s->cells[c].v) == k)
 			s->cells[c].v = aval_scalar(s->cells[c].size >= 8 ? range_unknown()
 						    : range_zext_unknown(s->cells[c].size));
 }
@@ -170,17 +202,19 @@ void absint_ref_call(const struct scev_ctx *cx, struct astate *s, uint32_t pc, s
 	const struct bpf_insn *i = &cx->insns[pc];
 	const struct ebpf_kfunc_ref *kf = kfunc_ref_at(cx, pc);
 	const struct aval *r1 = &s->regs[1];
-	uint8_t region = kf ? REGION_KREF : REGION_RINGBUF;
+	bool sock = !kf && (sock_lookup(i->imm) || i->imm == BPF_FUNC_sk_release);
+	uint8_t region = kf ? REGION_KREF : sock ? REGION_SOCK : REGION_RINGBUF;
 	int k;
 
 	if (!is_ringbuf_call(i) && !kf)
 		return;
-	if (kf ? (kf->flags & EBPF_KF_ACQUIRE) : i->imm == BPF_FUNC_ringbuf_reserve) {
+	if (kf ? (kf->flags & EBPF_KF_ACQUIRE) : helper_acquires(i)) {
 		if ((k = site_of_pc(cx, pc)) < 0 || (kf && !cx->ref_sites[k].btf)) {
 			*r0 = aval_top();
 			return;
 		}
-		*r0 = aval_ptr(region, (uint16_t)k, range_const(0));
+		*r0 = aval_ptr(region, sock ? aval_sock_map(cx->ref_sites[k].sock - 1u, k)
+					   : (uint16_t)k, range_const(0));
 		/* (its id: the caller's, as for every maybe-null result) */
 		r0->maybe_null = !kf || (kf->flags & EBPF_KF_RET_NULL);
 		s->ref.may |= 1ull << k;
@@ -189,7 +223,7 @@ void absint_ref_call(const struct scev_ctx *cx, struct astate *s, uint32_t pc, s
 	}
 	/* a release: the verdict lets only a held reference of the kind pass */
 	if (is_record(r1) && r1->region == region && !r1->maybe_null) {
-		k = r1->map;
+		k = rec_site(r1);
 		s->ref.may &= ~(1ull << k);
 		s->ref.must &= ~(1ull << k);
 		invalidate_site(s, (uint16_t)k);
@@ -201,10 +235,10 @@ void absint_ref_null(const struct scev_ctx *cx, struct astate *s, const struct a
 {
 	uint64_t bit;
 
-	if (!is_record(before) || !before->id || before->map >= cx->nref_sites ||
-	    before->id != aval_null_id(cx->ref_sites[before->map].pc))
+	if (!is_record(before) || !before->id || rec_site(before) >= cx->nref_sites ||
+	    before->id != aval_null_id(cx->ref_sites[rec_site(before)].pc))
 		return;
-	bit = 1ull << before->map;
+	bit = 1ull << rec_site(before);
 	if (is_null) {
 		s->ref.may &= ~bit;
 		s->ref.must &= ~bit;
@@ -248,12 +282,17 @@ static uint32_t held_pc(const struct scev_ctx *cx, const struct astate *s)
 	return k < (int)cx->nref_sites ? cx->ref_sites[k].pc : 0;
 }
 
-/* What the reference of site k is, for messages: "the ringbuf record reserved" or "the
- * task_struct bpf_task_acquire acquired". */
+/* What the reference of site k is, for messages: "the ringbuf record reserved", "the socket
+ * bpf_sk_lookup_tcp looked up" or "the task_struct bpf_task_acquire acquired". */
 static const char *site_what(const struct scev_ctx *cx, uint32_t k, char *buf, size_t n)
 {
 	const struct ebpf_kfunc_ref *kf = k < cx->nref_sites ? cx->ref_sites[k].kf : NULL;
 
+	if (k < cx->nref_sites && cx->ref_sites[k].sock) {
+		snprintf(buf, n, "the socket %s looked up",
+			 ebpf_helper_name(cx->insns[cx->ref_sites[k].pc].imm));
+		return buf;
+	}
 	if (!kf)
 		return "the ringbuf record reserved";
 	snprintf(buf, n, "the %s %s acquired", kf->obj, kf->name);
@@ -274,18 +313,21 @@ void absint_ref_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const s
 		VFAIL(VERDICT_UNSAFE, pc, "Unreleased reference: %s at %u may be held at exit (not "
 		      "%s on some path)", site_what(cx, (uint32_t)__builtin_ctzll(s->ref.may), what,
 						    sizeof(what)), held_pc(cx, s),
-		      cx->ref_sites[__builtin_ctzll(s->ref.may)].kf ? "released"
+		      cx->ref_sites[__builtin_ctzll(s->ref.may)].kf ||
+		      cx->ref_sites[__builtin_ctzll(s->ref.may)].sock ? "released"
 								      : "submitted or discarded");
 	if (helper && i->imm == BPF_FUNC_tail_call && s->ref.may)
-		VFAIL(VERDICT_UNSAFE, pc, "tail_call would lead to reference leak (the ringbuf record "
-		      "reserved at %u may be held)", held_pc(cx, s));
+		VFAIL(VERDICT_UNSAFE, pc, "tail_call would lead to reference leak (%s at %u may be "
+		      "held)", site_what(cx, (uint32_t)__builtin_ctzll(s->ref.may), what,
+					 sizeof(what)), held_pc(cx, s));
 	if (ebpf_class(i) == BPF_LD && !ebpf_is_ldimm64(i) && s->ref.may)
 		VFAIL(VERDICT_UNSAFE, pc, "BPF_LD_[ABS|IND] cannot be mixed with socket references "
-		      "(the ringbuf record reserved at %u may be held)", held_pc(cx, s));
+		      "(%s at %u may be held)", site_what(cx, (uint32_t)__builtin_ctzll(s->ref.may),
+							  what, sizeof(what)), held_pc(cx, s));
 	if ((ebpf_is_pseudo_call(i) ||
 	     (helper && (i->imm == BPF_FUNC_loop || i->imm == BPF_FUNC_for_each_map_elem))) &&
 	    s->ref.may && cx->ref_tail)
-		VFAIL(VERDICT_UNSUPPORTED, pc, "a call while a ringbuf record is held, in a program "
+		VFAIL(VERDICT_UNSUPPORTED, pc, "a call while a reference is held, in a program "
 		      "whose subprograms tail-call or use LD_ABS (the callee's states do not hold "
 		      "it)");
 	if (ebpf_is_pseudo_call(i) ||
@@ -293,8 +335,8 @@ void absint_ref_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const s
 		for (int r = 1; r <= 5; r++)
 			if (is_record(&s->regs[r]))
 				VFAIL(VERDICT_UNSUPPORTED, pc, "a reference (a ringbuf record, an "
-				      "acquired kernel object) given to another function (R%d) is "
-				      "not modeled", r);
+				      "acquired kernel object, a socket of a lookup) given to another "
+				      "function (R%d) is not modeled", r);
 	if ((kf = kfunc_ref_at(cx, pc))) {
 		int k = site_of_pc(cx, pc);
 
@@ -317,8 +359,13 @@ void absint_ref_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const s
 	if (cx->ref_why)
 		VFAIL(VERDICT_UNSUPPORTED, pc, "%s", cx->ref_why);
 	if (func_of(cx, pc) != 0)
-		VFAIL(VERDICT_UNSUPPORTED, pc, "ringbuf records outside the main function are not "
-		      "modeled");
+		VFAIL(VERDICT_UNSUPPORTED, pc, "%s outside the main function are not modeled",
+		      sock_lookup(i->imm) || i->imm == BPF_FUNC_sk_release ? "socket references"
+									   : "ringbuf records");
+	if (sock_lookup(i->imm) && (s->ref.may & (1ull << site_of_pc(cx, pc))))
+		VFAIL(VERDICT_UNSUPPORTED, pc, "%s again while the socket of its previous run may be "
+		      "held (two references of one call are not modeled)",
+		      ebpf_helper_name(i->imm));
 	if (i->imm == BPF_FUNC_ringbuf_reserve) {
 		int k = site_of_pc(cx, pc);
 
@@ -454,4 +501,34 @@ void absint_ref_verify_kref(struct scev_ctx *cx, struct scev_verdict *v, const s
 	if (!(s->ref.must & (1ull << a->map)))
 		VFAIL(VERDICT_UNSAFE, pc, "%s at %u may be released on some path before this "
 		      "access", site_what(cx, a->map, what, sizeof(what)), cx->ref_sites[a->map].pc);
+}
+
+void absint_ref_verify_sock(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			    const struct aval *a, uint32_t pc)
+{
+	char what[96];
+	int k = aval_sock_site(a);
+
+	if (k < 0)
+		return;	/* (no reference: skb->sk's, a listener's) */
+	if (func_of(cx, pc) != 0)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "socket references outside the main function are not "
+		      "modeled");
+	if (k >= (int)cx->nref_sites || !(s->ref.must & (1ull << k)))
+		VFAIL(VERDICT_UNSAFE, pc, "%s at %u may be released on some path before this use",
+		      site_what(cx, (uint32_t)k, what, sizeof(what)),
+		      k < (int)cx->nref_sites ? cx->ref_sites[k].pc : 0);
+}
+
+void absint_ref_verify_sock_release(struct scev_ctx *cx, struct scev_verdict *v,
+				    const struct astate *s, uint32_t pc, unsigned reg,
+				    const char *name)
+{
+	const struct aval *a = &s->regs[reg];
+
+	/* (verify_sock_arg has checked a socket, not NULL, at offset 0) */
+	if (a->region != REGION_SOCK || aval_sock_site(a) < 0)
+		VFAIL(VERDICT_UNSAFE, pc, "R%u must be referenced when passed to release function "
+		      "(%s of a socket no lookup acquired)", reg, name);
+	absint_ref_verify_sock(cx, v, s, a, pc);
 }

@@ -158,6 +158,27 @@ static struct aval btf_load(struct scev_ctx *cx, const struct aval *addr, int64_
 	return absint_btf_ptr(cx, next);
 }
 
+/* A load through a map pointer (check_ptr_to_map_access): the map type's kernel struct
+ * (ebpf_map_btf_struct) read as a kernel object, its pointer members to structs others
+ * (PTR_TO_BTF_ID, as btf_load), the rest numbers; what the kernel refuses, absint_verdict.c
+ * refuses. */
+static struct aval map_struct_load(struct scev_ctx *cx, const struct aval *addr, int64_t off,
+				   unsigned size)
+{
+	const char *name = addr->map < cx->nmaps ? ebpf_map_btf_struct(cx->maps[addr->map].type)
+						 : NULL;
+	int32_t id = name ? ebpf_btf_struct_by_name(name) : 0;
+	struct aval o;
+
+	if (id <= 0)
+		return absint_unknown_bytes(size);
+	o = absint_btf_ptr(cx, id);
+	if (o.kind != AV_PTR)
+		return absint_unknown_bytes(size);
+	o.r = addr->r;
+	return btf_load(cx, &o, off, size);
+}
+
 /* Context loads per the program's context model (bpf/prog.h). */
 static struct aval ctx_load(struct scev_ctx *cx, const struct aval *addr, int64_t off,
 			    unsigned size)
@@ -209,6 +230,16 @@ static struct aval ctx_load(struct scev_ctx *cx, const struct aval *addr, int64_
 	 * flow_keys, sk) */
 	if (size == 8 && cx->ctx_model == EBPF_CTX_SKB && (off == 152 || off == 184))
 		return absint_scalar_bytes(size);
+	/* skb->sk: a socket, maybe a request or timewait one, or NULL (bpf_skb_is_valid_access:
+	 * PTR_TO_SOCK_COMMON_OR_NULL; its id is the load's, given by the caller) */
+	if (size == 8 && cx->ctx_model == EBPF_CTX_SKB &&
+	    off == (int64_t)offsetof(struct __sk_buff, sk)) {
+		struct aval v = aval_ptr(REGION_SOCK, aval_sock_map(EBPF_SOCK_COMMON, -1),
+					 range_const(0));
+
+		v.maybe_null = true;
+		return v;
+	}
 	return absint_unknown_bytes(size);
 }
 
@@ -277,6 +308,28 @@ static struct aval helper_result(struct scev_ctx *cx, int32_t id, const struct a
 		v = absint_btf_ptr_as(cx, obj, id == BPF_FUNC_get_current_task_btf ? BTF_TRUSTED
 										: BTF_PLAIN);
 		v.maybe_null = v.kind == AV_PTR && p->ret == HRET_BTF_ID_OR_NULL;
+		return v;
+	}
+	case HRET_SOCKET_OR_NULL:
+	case HRET_TCP_SOCK_OR_NULL:
+	case HRET_SOCK_COMMON_OR_NULL: {
+		/* a socket or NULL: a lookup's is absint_ref_call's (referenced); bpf_sk_fullsock and
+		 * bpf_tcp_sock cast their argument, the same socket sharing its reference (the
+		 * kernel's is_ptr_cast_function); bpf_get_listener_sock's holds none */
+		const struct aval *a = &s->regs[1];
+		struct aval v;
+
+		if (id == BPF_FUNC_get_listener_sock)
+			v = aval_ptr(REGION_SOCK, aval_sock_map(EBPF_SOCK_FULL, -1), range_const(0));
+		else if ((id == BPF_FUNC_sk_fullsock || id == BPF_FUNC_tcp_sock) &&
+			 a->kind == AV_PTR && a->region == REGION_SOCK)
+			v = aval_ptr(REGION_SOCK,
+				     aval_sock_map(id == BPF_FUNC_tcp_sock ? EBPF_SOCK_TCP
+									   : EBPF_SOCK_FULL,
+						   aval_sock_site(a)), range_const(0));
+		else
+			return aval_top();
+		v.maybe_null = true;
 		return v;
 	}
 	case HRET_DYNPTR_MEM_OR_NULL: {
@@ -1339,6 +1392,10 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 			v = absint_iter_load(cx, &a, pc, i->off, size);
 		else if (a.kind == AV_PTR && a.region == REGION_BTF)
 			v = btf_load(cx, &a, i->off, size);
+		else if (a.kind == AV_PTR && a.region == REGION_MAP_HANDLE)
+			v = map_struct_load(cx, &a, i->off, size);
+		else if (a.kind == AV_PTR && a.region == REGION_SOCK)
+			v = absint_scalar_bytes(size);	/* (a field: check_sock_access) */
 		else if (a.kind == AV_PTR && a.region == REGION_KREF && a.map < cx->nref_sites &&
 			 cx->ref_sites[a.map].btf) {
 			struct aval o = absint_btf_ptr(cx, cx->ref_sites[a.map].btf);

@@ -182,29 +182,57 @@ static bool ctx_pkt_field(enum ebpf_ctx_model m, int64_t off)
 
 /* Checks one memory access of size bytes at regs[reg] + off. */
 /* A load or store through a map pointer (check_ptr_to_map_access): the kernel reads the struct
- * of the map's type (struct bpf_array, bpf_htab, ...) by the running kernel's BTF, for a
- * privileged loader only, read only, at offsets from 0; which fields and sizes it gives is that
- * BTF's (this 6.18 accepts verifier_map_ptr.c's "read non-existent field", which the selftest
- * expects refused), which the analysis does not read: unsupported.  The rest it refuses. */
+ * of the map's type (struct bpf_array, bpf_htab, ...: ebpf_map_btf_struct) by the running
+ * kernel's BTF, for a privileged loader only, read only, at offsets from 0, as btf_struct_access
+ * walks a PTR_TO_BTF_ID of that struct (this 6.18's struct bpf_map starts with a u8 sha[32], so
+ * verifier_map_ptr.c's "read non-existent field", 4 bytes at 1, reads a byte array and is
+ * accepted).  The load is the field's: a number, or a pointer to a struct (absint_transfer.c).
+ * A read outside the struct, across a member's end or of part of a pointer member the kernel
+ * refuses; what ebpf_btf_obj_access does not model (bitfields, holes, other member kinds), and a
+ * map type not listed, are unsupported. */
 static void verify_map_ptr_access(struct scev_ctx *cx, struct scev_verdict *v,
 				  const struct aval *a, uint32_t pc, unsigned reg, __int128 lo,
 				  __int128 hi, bool write)
 {
+	static const char *const refused[] = { "past the end of the struct",
+					       "across the end of a member",
+					       "a pointer member read in part" };
 	const char *name = a->map < cx->nmaps ? cx->maps[a->map].name : "?";
+	const char *sname = a->map < cx->nmaps ? ebpf_map_btf_struct(cx->maps[a->map].type) : NULL;
+	int32_t id = sname ? ebpf_btf_struct_by_name(sname) : 0, next;
+	const char *why;
 
 	if (cx->opts.unprivileged)
 		VFAIL(VERDICT_UNSAFE, pc, "R%u: access through map pointer '%s' is allowed only to "
 		      "CAP_PERFMON and CAP_SYS_ADMIN", reg, name);
+	if (!sname)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "R%u reads the kernel's struct of map '%s', of a type "
+		      "whose struct is not modeled (check_ptr_to_map_access)", reg, name);
+	if (id <= 0)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "R%u reads the kernel's struct %s of map '%s': not in "
+		      "the running kernel's BTF", reg, sname, name);
 	if (lo < 0)
-		VFAIL(VERDICT_UNSAFE, pc, "R%u is map pointer '%s' invalid negative access: off=%lld",
-		      reg, name, absint_ll_sat(lo));
+		VFAIL(VERDICT_UNSAFE, pc, "R%u is %s invalid negative access: off=%lld (map pointer "
+		      "'%s')", reg, sname, absint_ll_sat(lo), name);
 	if (write)
-		VFAIL(VERDICT_UNSAFE, pc, "only read from the kernel's struct of map '%s' is "
-		      "supported (a store through R%u)", name, reg);
-	VFAIL(VERDICT_UNSUPPORTED, pc, "R%u reads [%lld, %lld) of the kernel's struct of map "
-	      "'%s' (check_ptr_to_map_access: what its vmlinux BTF gives): not modeled", reg,
-	      absint_ll_sat(lo), absint_ll_sat(hi), name);
+		VFAIL(VERDICT_UNSAFE, pc, "only read from %s is supported (a store through R%u, map "
+		      "pointer '%s')", sname, reg, name);
+	if (!range_is_const(&a->r))
+		VFAIL(VERDICT_UNSUPPORTED, pc, "R%u reads struct %s of map '%s' at a variable offset",
+		      reg, sname, name);
+	why = ebpf_btf_obj_access(id, (int64_t)lo, (unsigned)(hi - lo), &next);
+	if (!why)
+		return;
+	for (size_t k = 0; k < sizeof(refused) / sizeof(refused[0]); k++)
+		if (!strcmp(why, refused[k]))
+			VFAIL(VERDICT_UNSAFE, pc, "R%u reads [%lld, %lld) of struct %s of map '%s': %s "
+			      "(btf_struct_access refuses it)", reg, absint_ll_sat(lo),
+			      absint_ll_sat(hi), sname, name, why);
+	VFAIL(VERDICT_UNSUPPORTED, pc, "R%u reads [%lld, %lld) of struct %s of map '%s': %s (not "
+	      "modeled)", reg, absint_ll_sat(lo), absint_ll_sat(hi), sname, name, why);
 }
+
+static const char *ptr_type_name(const struct aval *a);
 
 static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			  uint32_t pc, unsigned reg, int16_t off, unsigned size, bool write)
@@ -224,6 +252,8 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 			? "a kernel object: a helper's, an iterator's target, a kptr"
 		      : a->region == REGION_KREF ? "an acquiring kfunc's result (ptr_or_null_)"
 		      : a->region == REGION_ITER_VAL ? "bpf_iter_num_next's result"
+		      : a->region == REGION_SOCK
+			? "a socket of skb->sk, a lookup or a cast, the kernel's sock_or_null,"
 		      : "map lookup");
 	lo = (__int128)a->r.smin + off;
 	hi = (__int128)a->r.smax + off + size;
@@ -454,6 +484,31 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 	case REGION_RINGBUF:
 		absint_ref_verify_access(cx, v, s, a, pc, lo, hi);
 		return;
+	case REGION_SOCK: {
+		/* check_mem_access's sockets: loads only, at the offsets and sizes check_sock_access
+		 * allows per kind (no arithmetic: the pointer's offset is 0); a lookup's held */
+		uint8_t cls = ebpf_class(&cx->insns[pc]);
+		const char *why;
+
+		if (cls != BPF_LDX && cls != BPF_ST && cls != BPF_STX)
+			VFAIL(VERDICT_UNSAFE, pc, "R%u type=%s is no helper's memory", reg,
+			      ptr_type_name(a));
+		absint_ref_verify_sock(cx, v, s, a, pc);
+		if (v->kind != VERDICT_SAFE)
+			return;
+		if (write)
+			VFAIL(VERDICT_UNSAFE, pc, "R%u cannot write into %s", reg, ptr_type_name(a));
+		if (cls == BPF_LDX && ebpf_mode(&cx->insns[pc]) != BPF_MEM)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "a sign-extending load from a socket (%s) is not "
+			      "modeled", ptr_type_name(a));
+		if (lo != hi - size)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "R%u is a socket at a variable offset",
+			      reg);
+		if ((why = ebpf_sock_access(aval_sock_kind(a), (int64_t)lo, size)))
+			VFAIL(VERDICT_UNSAFE, pc, "R%u invalid %s access off=%lld size=%u: %s", reg,
+			      ptr_type_name(a), absint_ll_sat(lo), size, why);
+		return;
+	}
 
 	case REGION_ITER_VAL:
 		/* bpf_iter_num_next's int *: PTR_TO_MEM | MEM_RDONLY of 4 bytes */
@@ -689,19 +744,42 @@ static void verify_global_call(struct scev_ctx *cx, struct scev_verdict *v,
 	}
 }
 
-/* A socket argument (ARG_PTR_TO_BTF_ID_SOCK_COMMON): a kernel object whose struct starts with
- * a sock_common (btf_struct_ids_match), at offset 0.  The kernel also takes the sockets of
- * lookups and of the context (PTR_TO_SOCKET, PTR_TO_SOCK_COMMON...), which the analyzer does
- * not follow: unsupported when the value may be one. */
-static void verify_sock_arg(struct scev_ctx *cx, struct scev_verdict *v, const struct aval *a,
-			    uint32_t pc, unsigned reg, const char *name)
+/* A socket argument: ARG_PTR_TO_BTF_ID_SOCK_COMMON (btf) takes a kernel object whose struct
+ * starts with a sock_common (btf_struct_ids_match) at offset 0, or a socket of the context or of
+ * a lookup (REGION_SOCK: PTR_TO_SOCK_COMMON, PTR_TO_SOCKET, PTR_TO_TCP_SOCK), as
+ * ARG_PTR_TO_SOCK_COMMON takes the latter only; not NULL, a lookup's held.  A release
+ * (bpf_sk_release) wants a socket a lookup acquired (absint_ref.c). */
+static void verify_sock_arg(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			    uint32_t pc, unsigned reg, const char *name, bool btf, bool release)
 {
-	if (a->kind == AV_SCALAR || (a->kind == AV_PTR && a->region != REGION_BTF))
-		VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is not a socket (ARG_PTR_TO_BTF_ID_SOCK_COMMON)",
-		      reg, name);
+	const struct aval *a = &s->regs[reg];
+
+	if (a->kind == AV_PTR && a->region == REGION_SOCK) {
+		/* (bpf_sk_assign's socket may be NULL: PTR_MAYBE_NULL, which the table does not
+		 * say) */
+		if (a->maybe_null && !strcmp(name, "bpf_sk_assign"))
+			VFAIL(VERDICT_UNSUPPORTED, pc, "R%u of %s: a socket or NULL (not modeled)", reg,
+			      name);
+		if (a->maybe_null)
+			VFAIL(VERDICT_UNSAFE, pc, "R%u type=%s expected=sock_common, sock, tcp_sock "
+			      "(%s of a socket not checked for NULL)", reg, ptr_type_name(a), name);
+		if (!range_is_const(&a->r) || a->r.umin != 0)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "R%u of %s: a socket at an offset", reg, name);
+		if (release)
+			absint_ref_verify_sock_release(cx, v, s, pc, reg, name);
+		else
+			absint_ref_verify_sock(cx, v, s, a, pc);
+		return;
+	}
+	if (a->kind == AV_SCALAR || (a->kind == AV_PTR && (a->region != REGION_BTF || !btf)))
+		VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is not a socket (%s)", reg, name,
+		      btf ? "ARG_PTR_TO_BTF_ID_SOCK_COMMON" : "ARG_PTR_TO_SOCK_COMMON");
 	if (a->kind != AV_PTR)
-		VFAIL(VERDICT_UNSUPPORTED, pc, "R%u of %s may be a socket of a lookup or of the "
-		      "context: not modeled", reg, name);
+		VFAIL(VERDICT_UNSUPPORTED, pc, "R%u of %s may be a socket of another kind (a socket "
+		      "joined with something else)", reg, name);
+	if (release)
+		VFAIL(VERDICT_UNSAFE, pc, "R%u must be referenced when passed to release function "
+		      "(%s of a kernel object no lookup acquired)", reg, name);
 	if (!range_is_const(&a->r) || a->r.umin != 0 || a->map >= cx->nbtf_types)
 		VFAIL(VERDICT_UNSUPPORTED, pc, "R%u of %s: a kernel object at an offset: not "
 		      "modeled", reg, name);
@@ -844,7 +922,9 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 				      reg, name, p->args[k] == HARG_CTX_OR_NULL ? " nor NULL" : "");
 			break;
 		case HARG_BTF_SOCK_COMMON:
-			verify_sock_arg(cx, v, a, pc, reg, name);
+		case HARG_SOCK_COMMON:
+			verify_sock_arg(cx, v, s, pc, reg, name, p->args[k] == HARG_BTF_SOCK_COMMON,
+					(p->flags & HF_RELEASES) && k == 0);
 			break;
 		default:
 			break;
@@ -867,6 +947,12 @@ static const char *ptr_type_name(const struct aval *a)
 	case REGION_MAP_HANDLE: return "map_ptr";
 	case REGION_MAP_KEY: return "map_key";
 	case REGION_BTF: case REGION_KREF: return "a kernel object (PTR_TO_BTF_ID)";
+	case REGION_SOCK:
+		return aval_sock_kind(a) == EBPF_SOCK_TCP ? (a->maybe_null ? "tcp_sock_or_null"
+									  : "tcp_sock")
+		       : aval_sock_kind(a) == EBPF_SOCK_FULL ? (a->maybe_null ? "sock_or_null"
+									     : "sock")
+		       : a->maybe_null ? "sock_common_or_null" : "sock_common";
 	case REGION_DYNPTR: return "dynptr_ptr";
 	default: return "mem";
 	}
@@ -943,7 +1029,7 @@ static void verify_ptr_alu(struct scev_verdict *v, const struct astate *s, uint3
 		VFAIL(VERDICT_UNSAFE, pc, "R%u pointer arithmetic on %s prohibited, null-check it "
 		      "first", reg, ptr->region == REGION_MAP_VALUE ? "map_value_or_null"
 			: "a pointer that may be NULL");
-	if (ptr->region == REGION_PKT_END ||
+	if (ptr->region == REGION_PKT_END || ptr->region == REGION_SOCK ||
 	    (ptr->region == REGION_MAP_HANDLE &&
 	     !(op == BPF_ADD && aval_is_const(off, NULL) && off->r.umin == 0)))
 		VFAIL(VERDICT_UNSAFE, pc, "R%u pointer arithmetic on %s prohibited", reg,
@@ -1142,16 +1228,16 @@ static void verify_narrow_fill(struct scev_verdict *v, const struct astate *s, u
 	}
 }
 
-/* check_return_code for the types it bounds without a BTF context: cgroup_skb, sock_ops and
- * cgroup_sock return 0 or 1 (on all 64 bits); a cgroup_skb program attached for egress may also
- * return 2 or 3, which its "cgroup_skb/egress" section says to the loader: unsupported there. */
+/* check_return_code for the types it bounds without a BTF context (ebpf_prog_ret_bool):
+ * cgroup_skb, sock_ops, cgroup_sock and cgroup_device return 0 or 1 (on all 64 bits); a
+ * cgroup_skb program attached for egress may also return 2 or 3, which its "cgroup_skb/egress"
+ * section says to the loader: unsupported there. */
 static void verify_prog_return(struct scev_ctx *cx, struct scev_verdict *v,
 			       const struct astate *s, uint32_t pc)
 {
 	const struct aval *r0 = &s->regs[0];
 
-	if (cx->prog_type != BPF_PROG_TYPE_CGROUP_SKB && cx->prog_type != BPF_PROG_TYPE_SOCK_OPS &&
-	    cx->prog_type != BPF_PROG_TYPE_CGROUP_SOCK)
+	if (!ebpf_prog_ret_bool(cx->prog_type))
 		return;
 	if (r0->kind == AV_TOP)
 		VFAIL(VERDICT_UNSUPPORTED, pc, "R0 at program exit may be a pointer (the kernel wants "

@@ -107,6 +107,13 @@ static inline bool aval_caller_self(uint16_t m)
  * kernel's PTR_TO_BTF_ID | PTR_TRUSTED with a ref_obj_id): map = its acquire call,
  * scev_ctx.ref_sites[map], whose struct (ref_site.btf) it is; valid while the state holds it. */
 #define REGION_KREF 40
+/* A socket (the kernel's PTR_TO_SOCK_COMMON, PTR_TO_SOCKET, PTR_TO_TCP_SOCK): map & 3 its kind
+ * (enum ebpf_sock_kind: which struct its loads read, bpf_sock or bpf_tcp_sock, by which rules:
+ * ebpf_sock_access), map >> 2 the reference it holds: 0 none (skb->sk and the casts of it,
+ * bpf_get_listener_sock's), k + 1 that of ref site k (a lookup's, scev_ctx.ref_sites; the casts
+ * bpf_sk_fullsock and bpf_tcp_sock of a referenced socket share it, as the kernel's ref_obj_id),
+ * valid while the state holds it (absint_ref.c).  No arithmetic: its offset is 0. */
+#define REGION_SOCK 41
 
 /* The range first: a value is mostly copied just after its range was written (a transfer's
  * result, a join's), and the copy moves 16 bytes at a time; with the 8 bytes below in front,
@@ -129,6 +136,21 @@ struct aval {
 	 * aval_null_id), so a null check of one copy settles them all.  0 for no identity. */
 	uint16_t id;
 };
+
+/* A REGION_SOCK pointer's map (above): its kind, and the ref site it holds (-1: none). */
+static inline uint16_t aval_sock_map(unsigned kind, int site)
+{
+	return (uint16_t)(kind | (unsigned)(site + 1) << 2);
+}
+static inline unsigned aval_sock_kind(const struct aval *a)
+{
+	return a->map & 3u;
+}
+/* the ref site whose reference socket a holds, or -1 */
+static inline int aval_sock_site(const struct aval *a)
+{
+	return (int)(a->map >> 2) - 1;
+}
 
 /* The lowest offset a REGION_CALLER_STACK pointer a may have in function f's frame (INT64_MAX:
  * not one of its frames; CALLER_NARROW_MAX above). */

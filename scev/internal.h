@@ -176,6 +176,8 @@ struct ref_site {
 	int64_t size;
 	const struct ebpf_kfunc_ref *kf;
 	int32_t btf;
+	uint8_t sock;	/* a socket lookup's: 1 + the kind of socket it returns (enum
+			 * ebpf_sock_kind), else 0 */
 };
 
 #define SCEV_REF_SITES 64

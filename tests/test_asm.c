@@ -1187,8 +1187,8 @@ static void test_errors(void)
 	"hashes, init= for arrays) or 'ringbuf|user_ringbuf entries=N [name=NAME]'"
 		static const struct { const char *src, *msg; } bad[] = {
 			{ "-- asm\nexit\n-- type\nkprobe\n",
-			  "c.case:4:1: unknown program type 'kprobe' (xdp, socket, tc, sock_ops, "
-			  "cgroup_sock, raw_tp, plain)" },
+			  "c.case:4:1: unknown program type 'kprobe' (xdp, socket, tc, cgroup_skb, "
+			  "sock_ops, cgroup_sock, cgroup_device, raw_tp, plain)" },
 			{ "-- asm\nexit\n-- maps\narray key=4 value=8 entries=1\nhash key=4 value=0 "
 			  "entries=1\n", "c.case:5:1: " MAP_LINE_HELP },
 			{ "-- asm\nexit\n-- maps\narray key=4 value=8 entries=1 size=3\n",

@@ -523,8 +523,17 @@ static void test_traps(void)
 	expect_trap(&res, INTERP_TRAP_MEM, 0, "ctx+8; the context is 8 bytes", "past the input");
 	RUN(NULL, &res, MOV64I(1, 0), LDX(BPF_B, 0, 1, 0), EXIT);
 	expect_trap(&res, INTERP_TRAP_MEM, 1, "no region", "NULL");
-	RUN(NULL, &res, LDDW_SRC(1, BPF_PSEUDO_MAP_FD, 0, 0), LDX(BPF_B, 0, 1, 0), EXIT);
-	expect_trap(&res, INTERP_TRAP_MEM, 2, "map handle", "load from a map handle");
+	/* a load through a map handle reads the map's kernel struct as a kernel object's bytes
+	 * (INTERP_VA_BTF little-endian: byte 5 is 0x80), and says so; a store there traps */
+	RUN(NULL, &res, LDDW_SRC(1, BPF_PSEUDO_MAP_FD, 0, 0), LDX(BPF_W, 0, 1, 4), EXIT);
+	CHECK(res.trap == INTERP_OK && res.r0 == (uint32_t)(INTERP_VA_BTF >> 32) && res.kernel_read,
+	      "load from a map handle: trap %d r0 0x%llx kernel_read %d", res.trap,
+	      (unsigned long long)res.r0, res.kernel_read);
+	RUN(NULL, &res, LDDW_SRC(1, BPF_PSEUDO_MAP_FD, 0, 0), MOV64I(0, 0), EXIT);
+	CHECK(res.trap == INTERP_OK && !res.kernel_read, "no load from a map handle: kernel_read %d",
+	      res.kernel_read);
+	RUN(NULL, &res, LDDW_SRC(1, BPF_PSEUDO_MAP_FD, 0, 0), ST(BPF_B, 1, 0, 1), EXIT);
+	expect_trap(&res, INTERP_TRAP_MEM, 2, "map handle", "store into a map handle");
 	RUN(NULL, &res, MOV64I(1, 0), ATOM(BPF_DW, 10, 1, -4, BPF_ADD), EXIT);
 	expect_trap(&res, INTERP_TRAP_MEM, 1, "8-byte atomic", "straddling atomic");
 	/* a write to r10 (a valid encoding the verifier refuses where it reaches it): the run

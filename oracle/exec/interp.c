@@ -120,6 +120,12 @@ struct frame {
 
 enum acc { ACC_LOAD, ACC_STORE, ACC_ATOMIC };
 
+/* A socket's flags (interp_state.sock_flags) */
+#define SOCK_LIVE 1u	/* not released */
+#define SOCK_REF 2u	/* a lookup's: bpf_sk_release ends it */
+#define SOCK_FULL 4u	/* bpf_sk_fullsock returns it */
+#define SOCK_TCP 8u	/* bpf_tcp_sock returns it */
+
 struct interp_state {
 	struct interp_state_head h;	/* first: interp.h reads it from a struct interp_state * */
 	const struct interp_env *env;
@@ -169,6 +175,11 @@ struct interp_state {
 	 * released; live_recs counts the live ones too */
 	uint8_t kobj_live[INTERP_MAX_RECORDS];
 	unsigned nrecs, live_recs, nkobjs;
+	/* sockets made in this run (INTERP_VA_SOCK + k << 32, interp.h): SOCK_* flags and what
+	 * their fields read as (8 bytes twice); live_recs counts the live referenced ones too */
+	uint8_t sock_flags[INTERP_MAX_RECORDS];
+	uint8_t sock_bytes[INTERP_MAX_RECORDS][16];
+	unsigned nsocks;
 	/* per frame: the size of the sample its bpf_user_ringbuf_drain callback reads */
 	uint8_t urb_size[EBPF_MAX_CALL_DEPTH];
 	uint8_t urb_data[EBPF_MAX_CALL_DEPTH][INTERP_URB_MAX];	/* ... and its bytes */
@@ -360,6 +371,14 @@ static inline uint8_t *xlate_acc(struct interp_state *st, uint64_t a, uint64_t s
 		if (urb_frame(st, m) && off + size <= st->urb_size[m])
 			return st->urb_data[m] + off;
 		return NULL;
+	case INTERP_VA_SOCK >> 44:
+		off = a - INTERP_VA_SOCK;
+		m = off >> 32;
+		off &= 0xffffffffu;
+		if (!write && m < st->nsocks && (st->sock_flags[m] & SOCK_LIVE) && size <= 8 &&
+		    off + size <= INTERP_SOCK_SIZE)
+			return st->sock_bytes[m] + (off & 7);
+		return NULL;
 	default:
 		return NULL;
 	}
@@ -461,6 +480,18 @@ static void describe(const struct interp_state *st, uint64_t a, char *buf, size_
 	case INTERP_VA_BTF >> 44:
 		snprintf(buf, n, "a kernel object (PTR_TO_BTF_ID: read-only)");
 		return;
+	case INTERP_VA_SOCK >> 44: {
+		uint64_t k = (a - INTERP_VA_SOCK) >> 32;
+
+		off = (a - INTERP_VA_SOCK) & 0xffffffffu;
+		if (k < st->nsocks)
+			snprintf(buf, n, "socket %llu+%llu (read-only, %u bytes%s)",
+				 (unsigned long long)k, (unsigned long long)off, INTERP_SOCK_SIZE,
+				 st->sock_flags[k] & SOCK_LIVE ? "" : "; released");
+		else
+			snprintf(buf, n, "socket %llu, never looked up", (unsigned long long)k);
+		return;
+	}
 	case INTERP_VA_RINGBUF >> 44: {
 		uint64_t k = (a - INTERP_VA_RINGBUF) >> 32;
 
@@ -796,6 +827,13 @@ static __attribute__((noinline)) int slow_load(struct interp_state *st, uint32_t
 	if ((a >> 44) == (INTERP_VA_CTX >> 44) && !st->ctx && st->ctx_size)
 		return ctx_access_ok(st, pc, a, size, ACC_LOAD) ? ctx_load(st, pc, a, size, v, false)
 								 : -EFAULT;
+	/* a map's kernel struct through its handle (check_ptr_to_map_access): read as a kernel
+	 * object (INTERP_VA_BTF); which offsets the kernel allows is the verdict's to say */
+	if ((a >> 44) == (INTERP_VA_MAPH >> 44) && size <= 8) {
+		st->res->kernel_read = true;
+		*v = interp_load((const uint8_t *)st->btf_obj + (a & 7), (unsigned)size);
+		return 0;
+	}
 	p = slow_ptr(st, pc, a, size, ACC_LOAD);
 	if (!p)
 		return -EFAULT;
@@ -2410,6 +2448,94 @@ static int pcpu_lookup(struct interp_state *st, const struct iop *ip, uint64_t *
 	return 0;
 }
 
+/* The socket whose start a is, live, or -1 after a trap naming helper name's argument reg. */
+static int sock_at(struct interp_state *st, const struct iop *ip, const char *name, int reg,
+		   uint64_t a)
+{
+	uint64_t k = (a - INTERP_VA_SOCK) >> 32;
+
+	if ((a >> 44) != (INTERP_VA_SOCK >> 44) || (a & 0xffffffffu) || k >= st->nsocks ||
+	    !(st->sock_flags[k] & SOCK_LIVE)) {
+		set_trap(st, (a >> 44) == (INTERP_VA_SOCK >> 44) ? INTERP_TRAP_REF
+								  : INTERP_TRAP_HELPER,
+			 ip->pc, "%s: r%d = 0x%llx is not the start of a live socket%s", name, reg,
+			 (unsigned long long)a, (a >> 44) == (INTERP_VA_SOCK >> 44)
+			 ? " (released, or never looked up)" : "");
+		return -1;
+	}
+	return (int)k;
+}
+
+/* A new socket of flags (SOCK_*; SOCK_LIVE added), its fields' bytes drawn: its address, or 0
+ * when the run has made INTERP_MAX_RECORDS (as a lookup that found none). */
+static uint64_t sock_new(struct interp_state *st, uint8_t flags)
+{
+	unsigned k = st->nsocks;
+
+	if (k == INTERP_MAX_RECORDS)
+		return 0;
+	st->nsocks++;
+	st->sock_flags[k] = flags | SOCK_LIVE;
+	for (unsigned b = 0; b < 8; b++)
+		st->sock_bytes[k][b] = st->sock_bytes[k][b + 8] = (uint8_t)draw(st, 1);
+	if (flags & SOCK_REF)
+		st->live_recs++;
+	return INTERP_VA_SOCK + ((uint64_t)k << 32);
+}
+
+/* The socket helpers (interp.h: INTERP_VA_SOCK), their arguments checked by proto_helper but
+ * the sockets': bpf_sk_lookup_tcp/udp(ctx, tuple, size, netns, flags) and bpf_skc_lookup_tcp
+ * find a referenced socket or none (NULL; always with flags other than 0 or a tuple size other
+ * than an IPv4 or IPv6 tuple's, as bpf_sk_lookup), whether drawn (a byte: found, and for
+ * bpf_skc_lookup_tcp whether it is a full socket; a TCP lookup's full socket is a TCP one);
+ * bpf_sk_fullsock and bpf_tcp_sock return their argument or NULL by its flags;
+ * bpf_get_listener_sock a new socket without reference (a listener, drawn) or NULL;
+ * bpf_sk_release ends a referenced one.  0 with *ret, or -1 after a trap. */
+static int sock_helper(struct interp_state *st, const struct iop *ip, int32_t id, uint64_t *ret)
+{
+	const char *name = ebpf_helper_name(id);
+	uint64_t *r = st->h.regs;
+	int k;
+	uint8_t d;
+
+	*ret = 0;
+	switch (id) {
+	case BPF_FUNC_sk_lookup_tcp: case BPF_FUNC_sk_lookup_udp: case BPF_FUNC_skc_lookup_tcp:
+		d = (uint8_t)draw(st, 1);
+		if (r[5] || (r[3] != 12 && r[3] != 36) || !(d & 1))
+			return 0;
+		*ret = sock_new(st, SOCK_REF |
+				(id != BPF_FUNC_skc_lookup_tcp || (d & 2) ? SOCK_FULL : 0) |
+				(id != BPF_FUNC_sk_lookup_udp && (id != BPF_FUNC_skc_lookup_tcp ||
+								  (d & 2)) ? SOCK_TCP : 0));
+		return 0;
+	case BPF_FUNC_sk_release:
+		if ((k = sock_at(st, ip, name, 1, r[1])) < 0)
+			return -1;
+		if (!(st->sock_flags[k] & SOCK_REF)) {
+			set_trap(st, INTERP_TRAP_REF, ip->pc, "%s: r1 = 0x%llx is a socket no lookup "
+				 "acquired", name, (unsigned long long)r[1]);
+			return -1;
+		}
+		st->sock_flags[k] &= (uint8_t)~SOCK_LIVE;
+		st->live_recs--;
+		return 0;
+	case BPF_FUNC_sk_fullsock: case BPF_FUNC_tcp_sock: case BPF_FUNC_get_listener_sock:
+		if ((k = sock_at(st, ip, name, 1, r[1])) < 0)
+			return -1;
+		if (id == BPF_FUNC_get_listener_sock) {
+			*ret = (draw(st, 1) & 1) ? sock_new(st, SOCK_FULL | (st->sock_flags[k] &
+									    SOCK_TCP)) : 0;
+			return 0;
+		}
+		*ret = st->sock_flags[k] & (id == BPF_FUNC_tcp_sock ? SOCK_TCP : SOCK_FULL) ? r[1] : 0;
+		return 0;
+	default:
+		set_trap(st, INTERP_TRAP_CALL, ip->pc, "helper %s (id %d) is not modeled", name, id);
+		return -1;
+	}
+}
+
 /* A helper of the prototype table (bpf/helper_proto.h) without a model of its own: its
  * arguments are checked as the kernel's prototype demands (a map handle, the context, memory
  * that must lie inside one region for its whole size), what it writes through a memory
@@ -2488,6 +2614,14 @@ static int proto_helper(struct interp_state *st, const struct iop *ip, int32_t i
 			for (unsigned b = 0; b < 8; b++)
 				host[b] = (uint8_t)draw(st, 1);
 			break;
+		case HARG_SOCK_COMMON:
+			if (sock_at(st, ip, name, k + 1, a) < 0)
+				return -1;
+			break;
+		case HARG_BTF_SOCK_COMMON:	/* (a kernel object, or a socket: live) */
+			if ((a >> 44) == (INTERP_VA_SOCK >> 44) && sock_at(st, ip, name, k + 1, a) < 0)
+				return -1;
+			break;
 		case HARG_CTX:
 		case HARG_CTX_OR_NULL:
 			if (a != INTERP_VA_CTX && (a || p->args[k] == HARG_CTX)) {
@@ -2501,6 +2635,9 @@ static int proto_helper(struct interp_state *st, const struct iop *ip, int32_t i
 			break;
 		}
 	}
+	if (p->ret == HRET_SOCKET_OR_NULL || p->ret == HRET_TCP_SOCK_OR_NULL ||
+	    p->ret == HRET_SOCK_COMMON_OR_NULL || id == BPF_FUNC_sk_release)
+		return sock_helper(st, ip, id, ret);
 	/* a kernel object: one that reads as the helper data (INTERP_VA_BTF), or NULL */
 	if (p->ret == HRET_BTF_ID || p->ret == HRET_BTF_ID_OR_NULL)
 		*ret = p->ret == HRET_BTF_ID || (draw(st, 1) & 1) ? INTERP_VA_BTF : 0;
@@ -2550,6 +2687,12 @@ static __attribute__((noinline)) int ringbuf_leak(struct interp_state *st, uint3
 				 "reference leak", k + 1);
 			return -1;
 		}
+	for (unsigned k = 0; k < st->nsocks; k++)
+		if ((st->sock_flags[k] & (SOCK_LIVE | SOCK_REF)) == (SOCK_LIVE | SOCK_REF)) {
+			set_trap(st, INTERP_TRAP_REF, pc, "socket %u of a lookup not released: a "
+				 "reference leak", k);
+			return -1;
+		}
 	if (st->dp_nulls) {
 		set_trap(st, INTERP_TRAP_REF, pc, "%u ringbuf dynptrs whose reserve failed neither "
 			 "submitted nor discarded: a reference leak", st->dp_nulls);
@@ -2590,6 +2733,12 @@ bool interp_helper_drawn(int32_t id)
 	if (interp_helper_draw_width(id) || id == BPF_FUNC_ringbuf_reserve ||
 	    id == BPF_FUNC_ringbuf_reserve_dynptr)
 		return true;
+	/* (sock_helper draws the sockets a lookup finds and their fields; skb->sk, which the casts
+	 * take, is the kernel's own socket in a test run and NULL here) */
+	if (id == BPF_FUNC_sk_lookup_tcp || id == BPF_FUNC_sk_lookup_udp ||
+	    id == BPF_FUNC_skc_lookup_tcp || id == BPF_FUNC_sk_fullsock ||
+	    id == BPF_FUNC_tcp_sock || id == BPF_FUNC_get_listener_sock)
+		return true;
 	/* (proto_helper draws what it writes through a memory argument: a probe read, a comm, a
 	 * stack trace) */
 	p = ebpf_helper_proto(id);
@@ -2612,7 +2761,8 @@ static inline bool cb_helper(int32_t id)
 static inline bool proto_runs(const struct ebpf_helper_proto *p)
 {
 	return p && (p->ret == HRET_INTEGER || p->ret == HRET_BTF_ID ||
-		     p->ret == HRET_BTF_ID_OR_NULL);
+		     p->ret == HRET_BTF_ID_OR_NULL || p->ret == HRET_SOCKET_OR_NULL ||
+		     p->ret == HRET_TCP_SOCK_OR_NULL || p->ret == HRET_SOCK_COMMON_OR_NULL);
 }
 
 enum interp_helper_family interp_helper_family(int32_t id)
@@ -3469,6 +3619,9 @@ static void timers_after_cut(struct interp_state *st, uint64_t budget)
 		st->recs[k].host = NULL;
 	}
 	memset(st->kobj_live, 0, sizeof(st->kobj_live));
+	for (unsigned k = 0; k < st->nsocks; k++)
+		if (st->sock_flags[k] & SOCK_REF)
+			st->sock_flags[k] &= (uint8_t)~SOCK_LIVE;
 	st->live_recs = st->dp_nulls = 0;
 	iters_drop(st);
 	memset(st->key_len, 0, sizeof(st->key_len));
@@ -3524,7 +3677,7 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 	st->steps = 0;
 	st->oom = false;
 	st->niters = 0;
-	st->nrecs = st->live_recs = st->nkobjs = st->dp_nulls = st->dp_ids = 0;
+	st->nrecs = st->live_recs = st->nkobjs = st->dp_nulls = st->dp_ids = st->nsocks = 0;
 	st->frames[0].may_goto = st->mg_budget;
 	frame_fill(st, 0);
 	st->low[0] = EBPF_STACK_SIZE;
@@ -3619,8 +3772,7 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 	/* check_return_code: these types return 0 or 1 (cgroup_skb's egress programs 0-3 with their
 	 * attach type, which no run here has) */
 	if (res->trap == INTERP_OK && res->r0 > 1 && !res->refused &&
-	    (env->prog_type == BPF_PROG_TYPE_CGROUP_SKB || env->prog_type == BPF_PROG_TYPE_SOCK_OPS ||
-	     env->prog_type == BPF_PROG_TYPE_CGROUP_SOCK))
+	    ebpf_prog_ret_bool(env->prog_type))
 		refuse(res, st->exit_pc, "main returned a value outside [0, 1] (check_return_code)");
 	if (res->trap == INTERP_OK) {
 		run_timers(st, budget);

@@ -12,7 +12,8 @@
  *   context        [INTERP_VA_CTX, +ctx_len)
  *   packet         [INTERP_VA_PKT, +pkt_len)     (XDP data .. data_end)
  *   map m value i  [INTERP_VA_MAP + m * 2^32 + i * 2^interp_map_shift(def), + value_size)
- *   map m handle   INTERP_VA_MAPH + m           (what LD_IMM64 of a map fd yields)
+ *   map m handle   INTERP_VA_MAPH + m           (what LD_IMM64 of a map fd yields; a load
+ *                  through it reads the map's kernel struct as a kernel object, INTERP_VA_BTF)
  *   function       INTERP_VA_FUNC + slot        (LD_IMM64 of a function; what callx takes)
  *   map key        [INTERP_VA_KEY + 512k, + key_size)  (read-only: the key the
  *                  bpf_for_each_map_elem callback running in frame k is given)
@@ -224,6 +225,14 @@
  * called) at INTERP_VA_URB + k * 256, readable and writable while the callback runs
  * (bpf_dynptr_data returns a pointer into it, bpf_dynptr_read and bpf_dynptr_write copy). */
 #define INTERP_VA_URB 0x0000b00000000000ull
+/* Sockets (interp.c: sock_helper): the k-th socket of a run at INTERP_VA_SOCK + k * 2^32, made by
+ * a lookup (bpf_sk_lookup_tcp/udp, bpf_skc_lookup_tcp: referenced, live until bpf_sk_release)
+ * or bpf_get_listener_sock (no reference).  Whether one is found, full (bpf_sk_fullsock returns
+ * it, else NULL) and TCP (bpf_tcp_sock) is drawn when it is made, and its fields read, 1 to 8
+ * bytes at a time within INTERP_SOCK_SIZE, as 8 bytes drawn then repeated; stores trap, and so
+ * does any use of a released one.  skb->sk is NULL here. */
+#define INTERP_VA_SOCK 0x0000d00000000000ull
+#define INTERP_SOCK_SIZE 128
 /* The other CPUs' copies of per-CPU map values (bpf_map_lookup_percpu_elem): CPU c's copy of
  * value i of map m at INTERP_VA_PCPU + ((c * maps + m) << 32) + (i << interp_map_shift(def)),
  * maps the run's map count, laid out like the map's own window (each value a region of its
@@ -459,6 +468,9 @@ struct interp_result {
 				 * follows the count-based rule, a timed kernel may differ */
 	bool bpf_loop_nr64;	/* a bpf_loop's nr had bits above 32: taken as a u32 here (the
 				 * helper), refused by the kernel's inlined bpf_loop */
+	bool kernel_read;	/* a load read a map's kernel struct through its handle (as a
+				 * kernel object, INTERP_VA_BTF): the kernel reads its own memory
+				 * there, so the run's results are not the kernel's */
 	uint32_t timer_fires;	/* timer callbacks run after the program (run_timers) */
 	uint64_t timer_steps;	/* their instructions (a budget of their own: steps are the
 				 * program's) */

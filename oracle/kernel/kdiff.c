@@ -1175,7 +1175,8 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 	res->nondeterministic = nondeterministic(prog) || (cpu_bound(prog) && ms.cpu < 0) ||
 				ir.trap == INTERP_TRAP_CALL ||
 				ir.trap == INTERP_TRAP_HELPER || ir.trap == INTERP_TRAP_STEPS ||
-				(ir.may_goto_spent && mg != 1) || ir.bpf_loop_nr64 || unwritten;
+				(ir.may_goto_spent && mg != 1) || ir.bpf_loop_nr64 || ir.kernel_read ||
+				unwritten;
 	res->same_retval = ir.trap == INTERP_OK && (uint32_t)ir.r0 == kr.retval;
 	res->same_packet = !packet_type(kp->prog_type) ||
 			   (kr.data_size_out == len && !memcmp(kout, iout, len));

@@ -422,9 +422,10 @@ static sxt in_region_n(struct mach *m, const struct region *r, sxt a, sxt n)
 }
 
 /* A read of n bytes at a lands on a kernel object (INTERP_VA_BTF's window; interp.c: xlate_acc
- * reads 1 to 8 bytes there as if every aligned u64 held INTERP_VA_BTF): the condition, and its
- * bytes in *bytes (byte k of the result in bytes[k]). */
-static sxt btf_read(struct mach *m, sxt a, unsigned n, sxt *bytes)
+ * reads 1 to 8 bytes there as if every aligned u64 held INTERP_VA_BTF; a load, also the window
+ * of the map handles, INTERP_VA_MAPH: slow_load): the condition, and its bytes in *bytes (byte k
+ * of the result in bytes[k]). */
+static sxt btf_read(struct mach *m, sxt a, unsigned n, sxt *bytes, bool maph)
 {
 	struct sx *c = m->c;
 
@@ -437,7 +438,9 @@ static sxt btf_read(struct mach *m, sxt a, unsigned n, sxt *bytes)
 
 		bytes[k] = sx_ite(c, sx_eq(c, at, bv64(m, 5)), sx_bv(c, b5, 8), sx_bv(c, 0, 8));
 	}
-	return sx_eq(c, sx_lshr(c, a, bv64(m, 44)), bv64(m, INTERP_VA_BTF >> 44));
+	return sx_lor(c, sx_eq(c, sx_lshr(c, a, bv64(m, 44)), bv64(m, INTERP_VA_BTF >> 44)),
+		      maph ? sx_eq(c, sx_lshr(c, a, bv64(m, 44)), bv64(m, INTERP_VA_MAPH >> 44))
+			   : sx_false(c));
 }
 
 /* n bytes little-endian from arr at index idx, zero-extended to 64 bits. */
@@ -525,7 +528,7 @@ static void load(struct mach *m, struct mstate *st, sxt a, unsigned n, enum acc 
 		ok = sx_lor(c, ok, in);
 	}
 	if (acc != ACC_STORE) {
-		sxt b[8], in = btf_read(m, a, n, b), v = NULL;
+		sxt b[8], in = btf_read(m, a, n, b, acc == ACC_LOAD), v = NULL;
 
 		if (!sx_is_false(c, in)) {
 			for (unsigned k = 0; k < n; k++)
@@ -615,7 +618,7 @@ static sxt bytes_at(struct mach *m, struct mstate *st, sxt a, unsigned n, enum a
 		ok = sx_lor(c, ok, in);
 	}
 	if (n <= 8) {	/* (btf_read: a kernel object's 1 to 8 bytes) */
-		sxt b[8], in = btf_read(m, a, n, b);
+		sxt b[8], in = btf_read(m, a, n, b, false);
 
 		if (!sx_is_false(c, in)) {
 			for (unsigned k = 0; k < n; k++)
@@ -1462,7 +1465,8 @@ bool mach_helper_unrun(int32_t id)
 		return false;
 	p = ebpf_helper_proto(id);
 	return !p || (p->ret != HRET_INTEGER && p->ret != HRET_BTF_ID &&
-		      p->ret != HRET_BTF_ID_OR_NULL);
+		      p->ret != HRET_BTF_ID_OR_NULL && p->ret != HRET_SOCKET_OR_NULL &&
+		      p->ret != HRET_TCP_SOCK_OR_NULL && p->ret != HRET_SOCK_COMMON_OR_NULL);
 }
 
 static sxt helper(struct mach *m, struct mstate *st, int32_t id, struct mstep *o)
