@@ -247,9 +247,12 @@ static const struct ebpf_helper_proto protos[] = {
 	/* the socket may be NULL */
 	{ BPF_FUNC_sk_assign, A(CTX, BSKC, ANY), I64, HPT_TC | T(SK_LOOKUP) },
 	{ BPF_FUNC_ktime_get_boot_ns, A(0), I64, HPT_ALL },
-	{ BPF_FUNC_seq_printf, A(BTF, MEM, SZ, MEMN, SZ0), I64,
-	  T(TRACING) | T(LSM), .obj = "seq_file" },
-	{ BPF_FUNC_seq_write, A(BTF, MEM, SZ0), I64, T(TRACING) | T(LSM), .obj = "seq_file" },
+	/* an iterator's struct seq_file (ctx->meta->seq); iter/ programs only
+	 * (tracing_prog_func_proto) */
+	{ BPF_FUNC_seq_printf, A(BTF, MEM, SZ, MEMN, SZ0), I64F(HF_BTF_ARG),
+	  T(TRACING) | T(LSM), .obj = "seq_file", .attach = HAT(BPF_TRACE_ITER) },
+	{ BPF_FUNC_seq_write, A(BTF, MEM, SZ0), I64F(HF_BTF_ARG), T(TRACING) | T(LSM),
+	  .obj = "seq_file", .attach = HAT(BPF_TRACE_ITER) },
 	{ BPF_FUNC_sk_cgroup_id, A(BSKC), I64, T(CGROUP_SKB) },
 	{ BPF_FUNC_sk_ancestor_cgroup_id, A(BSKC, ANY), I64, T(CGROUP_SKB) },
 	{ BPF_FUNC_ringbuf_output, A(MAP, MEM, SZ0, ANY), I64, HPT_ALL },
@@ -601,7 +604,8 @@ int ebpf_helper_proto_nargs(const struct ebpf_helper_proto *p)
 int ebpf_helper_proto_unmodeled_arg(const struct ebpf_helper_proto *p)
 {
 	for (int k = 0; k < 5; k++)
-		if (!ebpf_harg_modeled((enum ebpf_harg)p->args[k]))
+		if (!ebpf_harg_modeled((enum ebpf_harg)p->args[k]) &&
+		    !(p->args[k] == HARG_BTF_ID && (p->flags & HF_BTF_ARG)))
 			return k + 1;
 	return 0;
 }

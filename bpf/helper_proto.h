@@ -119,6 +119,10 @@ enum ebpf_hret {
 				 * sk_release; scev/absint_ref.c) */
 #define HF_SLEEPS 16u		/* may sleep: only sleepable programs may call it (KF_SLEEPABLE's
 				 * kin, the prototype's might_sleep) */
+#define HF_BTF_ARG 64u		/* its HARG_BTF_ID argument is modeled: a kernel object whose struct
+				 * is obj or starts with it, at offset 0, not NULL nor untrusted
+				 * (bpf_seq_printf's and bpf_seq_write's struct seq_file; the other
+				 * helpers taking one have rules of their own: not modeled) */
 
 struct ebpf_helper_proto {
 	int32_t id;
@@ -165,7 +169,8 @@ const char *ebpf_helper_attach_refused(const struct ebpf_helper_proto *p, const 
 bool ebpf_harg_modeled(enum ebpf_harg k);
 /* Arguments read (r1..rN): the index of the last argument that is not HARG_NONE. */
 int ebpf_helper_proto_nargs(const struct ebpf_helper_proto *p);
-/* The first argument (1..5) whose kind is not modeled (ebpf_harg_modeled), or 0. */
+/* The first argument (1..5) whose kind is not modeled (ebpf_harg_modeled; HARG_BTF_ID with
+ * HF_BTF_ARG is), or 0. */
 int ebpf_helper_proto_unmodeled_arg(const struct ebpf_helper_proto *p);
 const char *ebpf_harg_name(enum ebpf_harg k);
 const char *ebpf_hret_name(enum ebpf_hret r);

@@ -2225,6 +2225,7 @@ static void twin_piece(struct gi *g, const struct twin_piece *p)
  * the first 128 instructions; start_range_loop after both (it zeroes the frame's top bytes, the
  * key slot among them). */
 static const struct twin_piece prologue_loops[] = {
+	TWIN_PIECE(p_sock, p_sock_unsafe, gi_sock),	/* (first: r1 the context, no draw before) */
 	TWIN_PIECE(p_pkt_join, p_pkt_join_past, gi_pkt_join),
 	TWIN_PIECE(p_ptr_join, p_ptr_join_over, ptr_join),
 	TWIN_PIECE(p_pkt_len, p_pkt_len_over, pkt_len_loop),
@@ -2592,6 +2593,8 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 	/* A packet and helper results to run it with: any bytes do, the metadata holds for all. */
 	gen_bytes(src, out->input, GEN_INPUT_LEN);
 	gen_bytes(src, out->helper_data, GEN_HELPER_LEN);
+	if (g->sock_found)	/* (p_sock_unsafe: its lookup, the first draw, finds a socket) */
+		out->helper_data[0] |= 1;
 	if (g->links_at)	/* (p_links_bad: the own input passes the jump) */
 		out->input[g->links_at - 1] %= (uint8_t)(g->links_bound + 1);
 	if (g->map_len_pc)	/* (p_map_len: the length the own input sets) */

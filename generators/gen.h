@@ -695,6 +695,12 @@
 	  "of another slot (long *res), read back (gen_links.c)")                                  \
 	X(p_strtol_bad, 0, 0, 100,                                                                 \
 	  "unsafe twin of p_strtol: res misaligned (slot + 4) or past the frame's top (fp - 4)")   \
+	X(p_sock, 0, 0, 100,                                                                       \
+	  "XDP: bpf_sk_lookup_tcp, _udp or bpf_skc_lookup_tcp of a zeroed tuple, a field of the "  \
+	  "socket read after its NULL test, then bpf_sk_release (gen_sock.c)")                     \
+	X(p_sock_unsafe, 0, 0, 100,                                                                \
+	  "unsafe twin of p_sock: the socket leaked, read after its release, read before its NULL " \
+	  "test, or read past struct bpf_sock")                                                    \
 	X(p_krules, 0, 0, 100,                                                                     \
 	  "a packet offset in [0, 31] spilled at a slot's start and read back there, or shifted "  \
 	  "by a constant below the width: the kernel keeps its bounds; a third first read the "    \
@@ -1033,6 +1039,11 @@ struct gen_loop {
 					 * plain loop in a for_each or user_ringbuf_drain callback,
 					 * a timer armed or bpf_find_vma called in a plain loop, or
 					 * a timer callback arming map 4's timer */
+#define GEN_PROG_SOCK_UNSAFE (1ull << 60)	/* p_sock_unsafe: a socket leaked, used after its
+						 * release, read before its NULL test or past
+						 * struct bpf_sock (INTERP_TRAP_REF or _MEM on
+						 * the own helper data, whose lookup finds one);
+						 * the kernel refuses it */
 #define GEN_PROG_ACCESS_UNSAFE (1ull << 56)	/* p_access_bad: a store into a
 						 * BPF_F_RDONLY_PROG map's value (a run traps),
 						 * a load from a BPF_F_WRONLY_PROG one's (no run

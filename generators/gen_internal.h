@@ -237,6 +237,7 @@ struct gi {
 	bool use_timer2;	/* ... arming map 4's timer too (GEN_MAP_TIMER2) */
 	bool use_fields;	/* a p_map_field statement was emitted (map 5, GEN_MAP_FIELDS) */
 	bool use_access;	/* the p_access piece was emitted (map 6, GEN_MAP_ACCESS) */
+	bool sock_found;	/* p_sock_unsafe: the first helper data byte odd (its lookup finds) */
 	uint32_t access_flags;	/* ... with map 6's flags, BPF_F_RDONLY_PROG or BPF_F_WRONLY_PROG */
 	const uint8_t *access_init;	/* ... and a read-only map 6's initial contents (frozen) */
 	unsigned ntimers;	/* p_timer statements given a key of their own so far */
@@ -427,6 +428,9 @@ void gi_emit_sub_ret(struct gi *g, struct gi_sub *s);
 /* gen_links.c: p_links (p_links_bad): a packet byte's copies, one bounded, the other used
  * (the twin: written between) */
 void gi_links(struct gi *g, bool bad);
+/* gen_sock.c: p_sock (p_sock_unsafe): a socket looked up, read after its NULL test, released (the
+ * twin: leaked, read after the release or before the test, or past struct bpf_sock) */
+void gi_sock(struct gi *g, bool bad);
 /* gen_strtol.c: p_strtol (p_strtol_bad): bpf_strtol's 8 bytes written into an aligned slot (the twin:
  * misaligned, or past the frame) */
 void gi_strtol(struct gi *g, bool bad);

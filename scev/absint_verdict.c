@@ -791,6 +791,36 @@ static void verify_sock_arg(struct scev_ctx *cx, struct scev_verdict *v, const s
 		      "(sock_common is expected)", reg, name);
 }
 
+/* A kernel object argument (ARG_PTR_TO_BTF_ID, HF_BTF_ARG): one whose struct is obj or starts
+ * with it (btf_struct_ids_match), at offset 0, not NULL, not untrusted (a kptr read from a map
+ * value); a value that may be something else is unsupported. */
+static void verify_btf_arg(struct scev_ctx *cx, struct scev_verdict *v, const struct aval *a,
+			   uint32_t pc, unsigned reg, const char *name, const char *obj)
+{
+	int32_t id;
+
+	if (a->kind == AV_TOP)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "R%u of %s may be a kernel object or something else",
+		      reg, name);
+	if (a->kind != AV_PTR || (a->region != REGION_BTF && a->region != REGION_KREF))
+		VFAIL(VERDICT_UNSAFE, pc, "R%u type=%s expected=ptr_%s (%s takes a kernel object)",
+		      reg, a->kind == AV_SCALAR ? "scalar" : ptr_type_name(a), obj, name);
+	if (a->maybe_null)
+		VFAIL(VERDICT_UNSAFE, pc, "R%u of %s may be NULL (ptr_or_null_%s)", reg, name, obj);
+	if (!range_is_const(&a->r) || a->r.umin != 0)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "R%u of %s: a kernel object at an offset: not modeled",
+		      reg, name);
+	if (a->region == REGION_BTF && a->map < cx->nbtf_types &&
+	    cx->btf_trusted[a->map] == BTF_UNTRUSTED)
+		VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is an untrusted kernel object (a kptr read from a "
+		      "map value)", reg, name);
+	id = a->region == REGION_KREF ? (a->map < cx->nref_sites ? cx->ref_sites[a->map].btf : 0)
+				      : (a->map < cx->nbtf_types ? cx->btf_types[a->map] : 0);
+	if (!ebpf_btf_starts_with(id, obj))
+		VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is a kernel object that is not a struct %s", reg,
+		      name, obj);
+}
+
 /* A helper call against its prototype (bpf/helper_proto.h). */
 static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			  uint32_t pc, int32_t id)
@@ -838,10 +868,10 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 		    p->args[k] != HARG_ANYTHING && !(p->flags & HF_PKT_ACCESS))
 			VFAIL(VERDICT_UNSAFE, pc, "R%u of %s: helper access to the packet is not "
 			      "allowed", reg, name);
-		/* a kernel object is no helper's memory here (only ARG_ANYTHING and the sockets
-		 * take it) */
+		/* a kernel object is no helper's memory here (only ARG_ANYTHING, the sockets and
+		 * HF_BTF_ARG's take it) */
 		if (a->kind == AV_PTR && a->region == REGION_BTF && p->args[k] != HARG_ANYTHING &&
-		    p->args[k] != HARG_BTF_SOCK_COMMON)
+		    p->args[k] != HARG_BTF_SOCK_COMMON && p->args[k] != HARG_BTF_ID)
 			VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is a kernel object (PTR_TO_BTF_ID), not "
 			      "modeled as this argument", reg, name);
 
@@ -920,6 +950,9 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 			    !range_is_const(&a->r) || a->r.umin != 0)
 				VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is not the context at offset 0%s",
 				      reg, name, p->args[k] == HARG_CTX_OR_NULL ? " nor NULL" : "");
+			break;
+		case HARG_BTF_ID:	/* (HF_BTF_ARG's: ebpf_helper_unmodeled lets no other by) */
+			verify_btf_arg(cx, v, a, pc, reg, name, p->obj ? p->obj : "?");
 			break;
 		case HARG_BTF_SOCK_COMMON:
 		case HARG_SOCK_COMMON:

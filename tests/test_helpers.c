@@ -188,16 +188,16 @@ static const struct {
 	{ "skb_get_tunnel_opt in a socket filter",
 	  "r2 = r10\nr2 += -8\nr3 = 8\ncall bpf_skb_get_tunnel_opt\nr0 = 0\nexit\n",
 	  BPF_PROG_TYPE_SOCKET_FILTER, UNSAFE, "cannot use" },
-	{ "a helper whose result is not modeled", "call bpf_sk_lookup_tcp\nr0 = 0\nexit\n",
-	  BPF_PROG_TYPE_SCHED_CLS, VERDICT_UNSUPPORTED, "its result is a socket or NULL: not "
+	{ "a helper whose result is not modeled", "call bpf_get_local_storage\nr0 = 0\nexit\n",
+	  BPF_PROG_TYPE_CGROUP_SKB, VERDICT_UNSUPPORTED, "its result is a map value: not "
 	  "modeled" },
 	/* the reason names the kind the analyzer lacks */
 	{ "a spin lock", "r1 = 0\ncall bpf_spin_lock\nr0 = 0\nexit\n", BPF_PROG_TYPE_SCHED_CLS,
 	  VERDICT_UNSUPPORTED, "argument 1 (R1) is a spin lock: not modeled" },
 	{ "skc_to_tcp_sock of a scalar", "r1 = 0\ncall bpf_skc_to_tcp_sock\nr0 = 0\nexit\n",
 	  BPF_PROG_TYPE_SCHED_CLS, UNSAFE, "not a socket" },
-	{ "sk_release (reference tracking)", "r1 = 0\ncall bpf_sk_release\nr0 = 0\nexit\n",
-	  BPF_PROG_TYPE_SCHED_CLS, VERDICT_UNSUPPORTED, "a reference to release: not modeled" },
+	{ "sk_release of a number", "r1 = 0\ncall bpf_sk_release\nr0 = 0\nexit\n",
+	  BPF_PROG_TYPE_SCHED_CLS, UNSAFE, "not a socket" },
 	{ "sk_storage_get (a map value or NULL)", "r2 = 0\nr3 = 0\nr4 = 0\nr1 = map[fd:0] ll\n"
 	  "call bpf_sk_storage_get\nr0 = 0\nexit\n", BPF_PROG_TYPE_SCHED_CLS,
 	  VERDICT_UNSUPPORTED, "argument 3 (R3) is a map value or NULL: not modeled" },

@@ -247,8 +247,8 @@ static void forged(const char *what, const char *text, bool encoded)
 
 /* A program for a helper run from its prototype or with a drawn result: every argument made
  * of what its kind asks (a map, 8 zeroed bytes of stack as key, value or memory with the size
- * 8 after it, or as 8 aligned bytes the helper writes, the context), the call, r7 = 5.  NULL when an argument is of a kind not made
- * here. */
+ * 8 after it, or as 8 aligned bytes the helper writes, the context, a socket bpf_sk_lookup_tcp
+ * found, a kernel object), the call, r7 = 5.  NULL when an argument is of a kind not made here. */
 static char *proto_case(int32_t id)
 {
 	const struct ebpf_helper_proto *p = ebpf_helper_proto(id);
@@ -262,6 +262,19 @@ static char *proto_case(int32_t id)
 	n += (size_t)snprintf(t + n, cap - n, START "r6 = r1\nr1 = 0\n");
 	for (int o = 8; o <= 64; o += 8)
 		n += (size_t)snprintf(t + n, cap - n, "*(u64 *)(r10 -%d) = r1\n", o);
+	/* a socket argument: one a lookup of a zeroed tuple found (the runs draw whether), in r8;
+	 * a kernel object (HARG_BTF_ID: the interpreter takes any), bpf_get_current_task_btf's */
+	for (int k = 0; p && k < 5; k++)
+		if (p->args[k] == HARG_SOCK_COMMON || p->args[k] == HARG_BTF_SOCK_COMMON) {
+			n += (size_t)snprintf(t + n, cap - n, "r1 = r6\nr2 = r10\nr2 += -64\n"
+					      "r3 = 12\nr4 = -1\nr5 = 0\ncall bpf_sk_lookup_tcp\n"
+					      "if r0 == 0 goto out\nr8 = r0\n");
+			break;
+		} else if (p->args[k] == HARG_BTF_ID) {
+			n += (size_t)snprintf(t + n, cap - n, "call bpf_get_current_task_btf\n"
+					      "r8 = r0\n");
+			break;
+		}
 	for (int k = 0; p && k < 5; k++) {
 		unsigned reg = (unsigned)k + 1;
 
@@ -292,6 +305,11 @@ static char *proto_case(int32_t id)
 		case HARG_SIZE:
 		case HARG_SIZE_OR_ZERO:
 			n += (size_t)snprintf(t + n, cap - n, "r%u = 8\n", reg);
+			break;
+		case HARG_SOCK_COMMON:
+		case HARG_BTF_SOCK_COMMON:
+		case HARG_BTF_ID:
+			n += (size_t)snprintf(t + n, cap - n, "r%u = r8\n", reg);
 			break;
 		default:
 			n += (size_t)snprintf(t + n, cap - n, "r%u = 0\n", reg);

@@ -2618,6 +2618,13 @@ static int proto_helper(struct interp_state *st, const struct iop *ip, int32_t i
 			if (sock_at(st, ip, name, k + 1, a) < 0)
 				return -1;
 			break;
+		case HARG_BTF_ID:	/* (a kernel object: HF_BTF_ARG's seq_file) */
+			if ((a >> 44) != (INTERP_VA_BTF >> 44)) {
+				set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: r%d = 0x%llx is not a "
+					 "kernel object", name, k + 1, (unsigned long long)a);
+				return -1;
+			}
+			break;
 		case HARG_BTF_SOCK_COMMON:	/* (a kernel object, or a socket: live) */
 			if ((a >> 44) == (INTERP_VA_SOCK >> 44) && sock_at(st, ip, name, k + 1, a) < 0)
 				return -1;

@@ -1,0 +1,67 @@
+/* Socket lookups (issue 15): p_sock and its unsafe twin p_sock_unsafe, the first loop piece of
+ * an XDP program's prologue (r1 the context, r0-r5 clobbered, then r1 the context, r2 the
+ * checked data pointer and r3 data_end again for the pieces after it):
+ *
+ *     r6 = r1; *(u64 *)(fp + b) = 0; *(u64 *)(fp + b + 8) = 0    (a 12-byte IPv4 tuple)
+ *     r1 = r6; r2 = fp + b; r3 = 12; r4 = -1 (BPF_F_CURRENT_NETNS); r5 = 0
+ *     call bpf_sk_lookup_tcp (_udp, bpf_skc_lookup_tcp)
+ *     if r0 == 0 goto out; r2 = *(u32 *)(r0 + f); r1 = r0; call bpf_sk_release
+ *   out:
+ *
+ * f a field of struct bpf_sock a sock_common has (bpf_sock_common_is_valid_access).  The twin
+ * (GEN_PROG_SOCK_UNSAFE) leaks the socket (no release: the kernel's "Unreleased reference"),
+ * reads it after the release, reads it before its NULL test (with flags 1, which makes every
+ * lookup NULL), or reads 4 bytes past struct bpf_sock (at 128 and up); its helper data's first
+ * byte is odd, so the interpreter's lookup finds a socket (interp.c sock_helper: this call
+ * draws first) and every run traps.  b is two of main's variable homes in fp-208 .. fp-24,
+ * which hold nothing yet in the prologue; r6 is free there.
+ */
+#include "generators/gen_internal.h"
+
+#include "bpf/isa.h"
+
+enum { SOCK_LEAK, SOCK_AFTER_RELEASE, SOCK_UNCHECKED, SOCK_PAST };
+
+void gi_sock(struct gi *g, bool bad)
+{
+	static const int16_t fields[] = { 0, 4, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64, 68, 72 };
+	static const int32_t lookups[] = { BPF_FUNC_sk_lookup_tcp, BPF_FUNC_sk_lookup_udp,
+					   BPF_FUNC_skc_lookup_tcp };
+	unsigned tk = bad ? gen_pick(g->src, 4) : UINT32_MAX;
+	int16_t b = (int16_t)(-40 - 8 * (int32_t)gen_pick(g->src, 21));
+	int16_t f = tk == SOCK_PAST ? (int16_t)(128 + 4 * gen_pick(g->src, 32))
+				    : fields[gen_pick(g->src, sizeof(fields) / sizeof(fields[0]))];
+	int l_out = gi_label(g);
+
+	if (g->raw_tp)
+		return;
+	gi_alux(g, true, BPF_MOV, BPF_REG_6, BPF_REG_1);
+	gi_st(g, BPF_DW, EBPF_REG_FP, b, 0);
+	gi_st(g, BPF_DW, EBPF_REG_FP, (int16_t)(b + 8), 0);
+	gi_alux(g, true, BPF_MOV, BPF_REG_2, EBPF_REG_FP);
+	gi_alu(g, true, BPF_ADD, BPF_REG_2, b);
+	gi_mov_const(g, BPF_REG_3, 12, true);
+	gi_mov_const(g, BPF_REG_4, UINT64_MAX, true);
+	gi_mov_const(g, BPF_REG_5, tk == SOCK_UNCHECKED ? 1 : 0, true);
+	gi_call_helper(g, lookups[gen_pick(g->src, 3)]);
+	if (tk != SOCK_UNCHECKED)
+		gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_out);
+	if (tk != SOCK_AFTER_RELEASE)
+		gi_ldx(g, BPF_W, BPF_REG_2, BPF_REG_0, f);
+	if (tk != SOCK_LEAK) {
+		gi_alux(g, true, BPF_MOV, BPF_REG_7, BPF_REG_0);
+		gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_0);
+		gi_call_helper(g, BPF_FUNC_sk_release);
+	}
+	if (tk == SOCK_AFTER_RELEASE)
+		gi_ldx(g, BPF_W, BPF_REG_2, BPF_REG_7, f);
+	gi_bind(g, l_out);
+	/* (the context, the checked data pointer and data_end again) */
+	gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_6);
+	gi_ldx(g, BPF_DW, BPF_REG_2, EBPF_REG_FP, GEN_FP_DATA);
+	gi_ldx(g, BPF_W, BPF_REG_3, BPF_REG_6, 4);
+	if (bad) {
+		g->p->flags |= GEN_PROG_SOCK_UNSAFE;
+		g->sock_found = true;
+	}
+}
