@@ -117,11 +117,27 @@ static void canon(struct lstate *s)
 	}
 }
 
+/* Whether some location of s is in a class.  A location in none has delta 0 and no flag but
+ * LF_HI0 (kill, canon), except in meet's result before its canon. */
+static bool any_class(const struct lstate *s)
+{
+	uint8_t any = 0;
+
+	for (unsigned k = 0; k < LINK_NLOC; k++)
+		any |= s->cls[k];
+	return any != 0;
+}
+
 /* (canon clears flags of unlinked locations: LF_HI0 is kept apart around it) */
 static void canon_keep_hi0(struct lstate *s)
 {
 	uint8_t hi0[LINK_NLOC];
 
+	if (!any_class(s)) {	/* nothing to renumber: only flags to clear */
+		for (unsigned k = 0; k < LINK_NLOC; k++)
+			s->flags[k] &= LF_HI0;
+		return;
+	}
 	for (unsigned k = 0; k < LINK_NLOC; k++)
 		hi0[k] = s->flags[k] & LF_HI0;
 	canon(s);
@@ -299,6 +315,20 @@ static bool meet(struct lstate *d, const struct lstate *s)
 {
 	struct lstate r;
 
+	if (!any_class(d) || !any_class(s)) {	/* no pair in both: only LF_HI0 in both stays */
+		bool changed = false;
+
+		for (unsigned k = 0; k < LINK_NLOC; k++)
+			changed |= d->cls[k] || (d->flags[k] & ~s->flags[k]);
+		if (!changed)
+			return false;
+		for (unsigned k = 0; k < LINK_NLOC; k++) {
+			d->flags[k] &= s->flags[k] & LF_HI0;
+			d->cls[k] = 0;
+			d->delta[k] = 0;
+		}
+		return true;
+	}
 	memset(&r, 0, sizeof(r));
 	r.reached = true;
 	for (unsigned k = 0; k < LINK_NLOC; k++) {
@@ -338,15 +368,19 @@ static void run_block(const struct scev_cfg *cfg, uint32_t b, struct lstate *s, 
 }
 
 /* The must-fixpoint over function f's blocks (in[b - first_block]); false when it did not
- * settle within LINK_MAX_ROUNDS (then f gets no links). */
+ * settle within LINK_MAX_ROUNDS (then f gets no links).  A block runs again only when its
+ * entry changed since its last run (dirty, zeroed by the caller): the meet is the pairs'
+ * intersection, so meeting a block's unchanged result again changes nothing, and each round
+ * ends in the states every block's run would have given. */
 static bool solve(const struct scev_cfg *cfg, uint32_t f, const uint32_t *rpo, uint32_t nrpo,
-		  struct lstate *in, const struct lstate *entry, bool priv)
+		  struct lstate *in, uint8_t *dirty, const struct lstate *entry, bool priv)
 {
 	const struct scev_func *fn = &cfg->funcs[f];
 	bool changed = true;
 
 	in[fn->entry - fn->first_block] = *entry;
 	in[fn->entry - fn->first_block].reached = true;
+	dirty[fn->entry - fn->first_block] = 1;
 	for (unsigned round = 0; changed; round++) {
 		if (round == LINK_MAX_ROUNDS)
 			return false;
@@ -354,21 +388,23 @@ static bool solve(const struct scev_cfg *cfg, uint32_t f, const uint32_t *rpo, u
 		for (uint32_t i = 0; i < nrpo; i++) {
 			uint32_t b = rpo[i];
 			const struct scev_block *blk = &cfg->blocks[b];
-			struct lstate s = in[b - fn->first_block];
+			struct lstate s;
 
-			if (!s.reached)
+			if (!dirty[b - fn->first_block])
 				continue;
+			dirty[b - fn->first_block] = 0;
+			s = in[b - fn->first_block];
 			run_block(cfg, b, &s, false, priv);
 			canon_keep_hi0(&s);
 			for (unsigned k = 0; k < blk->nsucc; k++) {
-				struct lstate *t = &in[blk->succ[k] - fn->first_block];
+				uint32_t t = blk->succ[k] - fn->first_block;
 
-				if (!t->reached) {
-					*t = s;
-					changed = true;
-				} else if (meet(t, &s)) {
-					changed = true;
-				}
+				if (!in[t].reached)
+					in[t] = s;
+				else if (!meet(&in[t], &s))
+					continue;
+				dirty[t] = 1;
+				changed = true;
 			}
 		}
 	}
@@ -463,6 +499,84 @@ static void entry_kinds(const struct scev_cfg *cfg, const bool *global, bool *li
 	}
 }
 
+/* Whether instruction i may start a class (copy): a register copy or, privileged, a spill.  A
+ * function with none whose entry links nothing links nothing anywhere (the fill of a slot and
+ * `+= K` keep a class, never start one; meet keeps only classes of both sides). */
+static bool may_link(const struct bpf_insn *i, bool priv)
+{
+	uint8_t cls = ebpf_class(i);
+
+	if (cls == BPF_ALU || cls == BPF_ALU64)
+		return ebpf_op(i) == BPF_MOV && ebpf_srcbit(i) == BPF_X && i->off == 0 &&
+		       i->dst_reg < LINK_REGS && i->src_reg < LINK_REGS && i->dst_reg != i->src_reg;
+	return priv && cls == BPF_STX && ebpf_mode(i) == BPF_MEM &&
+	       ebpf_size_bytes(ebpf_size(i)) == 8 && i->dst_reg == EBPF_REG_FP &&
+	       i->src_reg < LINK_REGS && slot_loc(i->off);
+}
+
+/* Per function f, need[f]: whether the fixpoint over f can find a link, in f or in a function it
+ * passes its arguments to (a copy or a spill in f, or a call of a linkable function that needs
+ * them: the LF_HI0 of r1-r5 at the call decides the callee's `w2 = w1`); plain[f]: every call
+ * of f is in a block its entry reaches.  A plain function that does not need links, entered
+ * with none, is built as one whose fixpoint did not settle (no links at its jumps, its calls
+ * passing none, not even LF_HI0): the same links everywhere, as its states have no class and
+ * only a function that needs links reads the LF_HI0 of its entry. */
+static int scan_funcs(const struct scev_cfg *cfg, const uint32_t *rpo, const uint32_t *rpo_off,
+		      const bool *linkable, bool priv, bool *need, bool *plain)
+{
+	uint32_t ncalls = 0, n = 0, *from, *to;
+	bool changed = true;
+
+	for (uint32_t f = 0; f < cfg->nfuncs; f++) {
+		const struct scev_func *fn = &cfg->funcs[f];
+		uint32_t all = 0, reached = 0;
+
+		for (uint32_t b = fn->first_block; b < fn->first_block + fn->nblocks; b++)
+			for (uint32_t pc = cfg->blocks[b].first; pc <= cfg->blocks[b].last;
+			     pc += ebpf_insn_slots(&cfg->insns[pc])) {
+				all += ebpf_is_pseudo_call(&cfg->insns[pc]);
+				need[f] |= may_link(&cfg->insns[pc], priv);
+			}
+		for (uint32_t i = rpo_off[f]; i < rpo_off[f + 1]; i++)
+			for (uint32_t pc = cfg->blocks[rpo[i]].first; pc <= cfg->blocks[rpo[i]].last;
+			     pc += ebpf_insn_slots(&cfg->insns[pc]))
+				reached += ebpf_is_pseudo_call(&cfg->insns[pc]);
+		plain[f] = all == reached;
+		ncalls += all;
+	}
+	if (!ncalls)
+		return 0;
+	from = arena_alloc(ncalls * sizeof(*from));
+	to = arena_alloc(ncalls * sizeof(*to));
+	if (!from || !to) {
+		arena_free(from);
+		arena_free(to);
+		return -ENOMEM;
+	}
+	for (uint32_t f = 0; f < cfg->nfuncs; f++) {
+		const struct scev_func *fn = &cfg->funcs[f];
+
+		for (uint32_t b = fn->first_block; b < fn->first_block + fn->nblocks; b++)
+			for (uint32_t pc = cfg->blocks[b].first; pc <= cfg->blocks[b].last;
+			     pc += ebpf_insn_slots(&cfg->insns[pc]))
+				if (ebpf_is_pseudo_call(&cfg->insns[pc])) {
+					from[n] = f;
+					to[n++] = target_func(cfg, pc);
+				}
+	}
+	while (changed) {
+		changed = false;
+		for (uint32_t k = 0; k < n; k++)
+			if (!need[from[k]] && linkable[to[k]] && need[to[k]]) {
+				need[from[k]] = true;
+				changed = true;
+			}
+	}
+	arena_free(from);
+	arena_free(to);
+	return 0;
+}
+
 /* The calls of function f (solved, in[]): the links among r1-r5 at each reached one, met into
  * its callee's entry (acc; seen once one arrived) and the callee's count of calls left. */
 static void pass_args(const struct scev_cfg *cfg, uint32_t f, const struct lstate *in,
@@ -472,9 +586,16 @@ static void pass_args(const struct scev_cfg *cfg, uint32_t f, const struct lstat
 
 	for (uint32_t b = fn->first_block; b < fn->first_block + fn->nblocks; b++) {
 		const struct scev_block *blk = &cfg->blocks[b];
-		/* (a caller whose links are not known passes none) */
-		struct lstate s = in ? in[b - fn->first_block] : (struct lstate){ .reached = true };
+		struct lstate s;
+		bool calls = false;
 
+		for (uint32_t pc = blk->first; pc <= blk->last && !calls;
+		     pc += ebpf_insn_slots(&cfg->insns[pc]))
+			calls = ebpf_is_pseudo_call(&cfg->insns[pc]);
+		if (!calls)
+			continue;
+		/* (a caller whose links are not known passes none) */
+		s = in ? in[b - fn->first_block] : (struct lstate){ .reached = true };
 		for (uint32_t pc = blk->first; pc <= blk->last;
 		     pc += ebpf_insn_slots(&cfg->insns[pc])) {
 			const struct bpf_insn *i = &cfg->insns[pc];
@@ -512,16 +633,21 @@ int scev_links__build(struct scev_links **out, const struct scev_cfg *cfg, const
 	struct scev_links *l = arena_zalloc(1, sizeof(*l));
 	size_t nf = cfg->nfuncs ? cfg->nfuncs : 1;
 	struct lstate *in = NULL, *acc = arena_zalloc(nf, sizeof(*acc));
+	uint8_t *dirty = NULL;
 	bool *linkable = arena_zalloc(nf, sizeof(*linkable)), *done = arena_zalloc(nf, 1);
+	bool *need = arena_zalloc(nf, sizeof(*need)), *plain = arena_zalloc(nf, sizeof(*plain));
 	uint32_t *left = arena_zalloc(nf, sizeof(*left)), cap = 0, ndone = 0;
 	int err = -ENOMEM;
 
 	*out = NULL;
-	if (!l || !acc || !linkable || !done || !left ||
+	if (!l || !acc || !linkable || !done || !left || !need || !plain ||
 	    !(l->start = arena_zalloc(2 * (size_t)cfg->nblocks + 1, sizeof(*l->start))) ||
 	    !(l->num = arena_zalloc(2 * (size_t)cfg->nblocks + 1, 1)))
 		goto fail;
 	entry_kinds(cfg, global, linkable, left);
+	if ((err = scan_funcs(cfg, rpo, rpo_off, linkable, priv, need, plain)))
+		goto fail;
+	err = -ENOMEM;
 	/* callers before callees (Kahn's order over the calls; a function of a cycle, or called
 	 * from one, takes no links at its entry: stuck = every function left is so) */
 	for (bool stuck = false; ndone < cfg->nfuncs;) {
@@ -530,22 +656,28 @@ int scev_links__build(struct scev_links **out, const struct scev_cfg *cfg, const
 		for (uint32_t f = 0; f < cfg->nfuncs; f++) {
 			const struct scev_func *fn = &cfg->funcs[f];
 			struct lstate entry = { .reached = true };
-			bool ok = fn->nblocks <= LINK_MAX_BLOCKS;
+			bool ok;
 
 			if (done[f] || (left[f] && !stuck))
 				continue;
 			if (!stuck && linkable[f] && acc[f].reached)
 				entry = acc[f];
+			ok = fn->nblocks <= LINK_MAX_BLOCKS &&
+			     (need[f] || !plain[f] || any_class(&entry));
 			if (ok && fn->nblocks > cap) {
 				arena_free(in);
+				arena_free(dirty);
 				cap = fn->nblocks;
-				if (!(in = arena_alloc(cap * sizeof(*in))))
+				in = arena_alloc(cap * sizeof(*in));
+				dirty = arena_alloc(cap);
+				if (!in || !dirty)
 					goto fail;
 			}
 			if (ok) {
 				memset(in, 0, fn->nblocks * sizeof(*in));
+				memset(dirty, 0, fn->nblocks);
 				ok = solve(cfg, f, rpo + rpo_off[f], rpo_off[f + 1] - rpo_off[f], in,
-					   &entry, priv);
+					   dirty, &entry, priv);
 			}
 			pass_args(cfg, f, ok ? in : NULL, acc, left, priv);
 			for (uint32_t b = fn->first_block; b < fn->first_block + fn->nblocks; b++) {
@@ -565,10 +697,13 @@ int scev_links__build(struct scev_links **out, const struct scev_cfg *cfg, const
 	l = NULL;
 fail:
 	arena_free(in);
+	arena_free(dirty);
 	arena_free(acc);
 	arena_free(linkable);
 	arena_free(done);
 	arena_free(left);
+	arena_free(need);
+	arena_free(plain);
 	scev_links__free(l);
 	return err;
 }
