@@ -60,12 +60,16 @@ static void set_hi0(struct lstate *s, unsigned loc, bool hi0)
 /* A class no location is in (at most LINK_NLOC are in use). */
 static uint8_t fresh_class(const struct lstate *s)
 {
-	bool used[LINK_NLOC + 2] = { false };
-	uint8_t c = 1;
+	bool used[UINT8_MAX + 1];
+	uint8_t max = 0, c = 1;
 
 	for (unsigned k = 0; k < LINK_NLOC; k++)
-		if (s->cls[k] <= LINK_NLOC + 1)
-			used[s->cls[k]] = true;
+		max = s->cls[k] > max ? s->cls[k] : max;
+	if (max < UINT8_MAX)
+		return (uint8_t)(max + 1);	/* (only equality of classes counts: canon renumbers) */
+	memset(used, 0, sizeof(used));
+	for (unsigned k = 0; k < LINK_NLOC; k++)
+		used[s->cls[k]] = true;
 	while (used[c])
 		c++;
 	return c;
@@ -90,22 +94,62 @@ static void copy(struct lstate *s, unsigned d, unsigned src)
 	s->flags[d] = s->flags[src];
 }
 
-/* Renumbers the classes in the order of their first location and drops those of one. */
-static void canon(struct lstate *s)
+/* The locations of s in a class, in order (idx; the count returned).  A location in no class
+ * has delta 0 and no flag but LF_HI0: kill, copy and canon_keep_hi0 keep it so, and meet builds
+ * its result so. */
+static unsigned classed(const struct lstate *s, uint8_t *idx)
 {
-	uint8_t map[256], count[256];
+	unsigned n = 0, k = 0;
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (; k + 8 <= LINK_NLOC; k += 8) {
+		uint64_t w, m;
+
+		memcpy(&w, &s->cls[k], 8);
+		/* the top bit of each nonzero byte, the first in memory lowest */
+		m = (((w & 0x7f7f7f7f7f7f7f7fULL) + 0x7f7f7f7f7f7f7f7fULL) | w) &
+		    0x8080808080808080ULL;
+		for (; m; m &= m - 1)
+			idx[n++] = (uint8_t)(k + (unsigned)__builtin_ctzll(m) / 8);
+	}
+#endif
+	for (; k < LINK_NLOC; k++)
+		if (s->cls[k])
+			idx[n++] = (uint8_t)k;
+	return n;
+}
+
+static bool any_class(const struct lstate *s)
+{
+	uint8_t any = 0;
+
+	for (unsigned k = 0; k < LINK_NLOC; k++)
+		any |= s->cls[k];
+	return any != 0;
+}
+
+/* Renumbers the classes in the order of their first location and drops those of one. */
+static void canon_keep_hi0(struct lstate *s)
+{
+	uint8_t idx[LINK_NLOC], map[256], count[256];
 	int64_t base[256];
+	unsigned n = classed(s, idx);
 	uint8_t next = 1;
 
-	memset(map, 0, sizeof(map));
-	memset(count, 0, sizeof(count));
-	for (unsigned k = 0; k < LINK_NLOC; k++)
-		count[s->cls[k]]++;
-	for (unsigned k = 0; k < LINK_NLOC; k++) {
+	for (unsigned a = 0; a < n; a++) {
+		count[s->cls[idx[a]]] = 0;
+		map[s->cls[idx[a]]] = 0;
+	}
+	for (unsigned a = 0; a < n; a++)
+		count[s->cls[idx[a]]]++;
+	for (unsigned a = 0; a < n; a++) {
+		unsigned k = idx[a];
 		uint8_t c = s->cls[k];
 
-		if (!c || count[c] < 2) {
-			kill(s, k);
+		if (count[c] < 2) {
+			s->cls[k] = 0;
+			s->delta[k] = 0;
+			s->flags[k] &= LF_HI0;
 			continue;
 		}
 		if (!map[c]) {
@@ -117,34 +161,6 @@ static void canon(struct lstate *s)
 	}
 }
 
-/* Whether some location of s is in a class.  A location in none has delta 0 and no flag but
- * LF_HI0 (kill, canon), except in meet's result before its canon. */
-static bool any_class(const struct lstate *s)
-{
-	uint8_t any = 0;
-
-	for (unsigned k = 0; k < LINK_NLOC; k++)
-		any |= s->cls[k];
-	return any != 0;
-}
-
-/* (canon clears flags of unlinked locations: LF_HI0 is kept apart around it) */
-static void canon_keep_hi0(struct lstate *s)
-{
-	uint8_t hi0[LINK_NLOC];
-
-	if (!any_class(s)) {	/* nothing to renumber: only flags to clear */
-		for (unsigned k = 0; k < LINK_NLOC; k++)
-			s->flags[k] &= LF_HI0;
-		return;
-	}
-	for (unsigned k = 0; k < LINK_NLOC; k++)
-		hi0[k] = s->flags[k] & LF_HI0;
-	canon(s);
-	for (unsigned k = 0; k < LINK_NLOC; k++)
-		s->flags[k] |= hi0[k];
-}
-
 /* The slot location of the 8 bytes at fp + off, or 0 when off is not such a slot. */
 static unsigned slot_loc(int16_t off)
 {
@@ -153,21 +169,25 @@ static unsigned slot_loc(int16_t off)
 	return LINK_REGS + (unsigned)(-off / 8 - 1);
 }
 
-/* A store of size bytes at fp + off: the slots it overlaps lose their links. */
+/* A store of size bytes at fp + off: the slots it overlaps lose their links (slot k holds
+ * [-8(k + 1), -8k): only k from about -(off + size) / 8 - 1 to -off / 8 can). */
 static void kill_stack(struct lstate *s, int32_t off, unsigned size)
 {
-	for (unsigned k = 0; k < LINK_SLOTS; k++) {
-		int32_t lo = -8 * (int32_t)(k + 1);
+	int32_t lo = -(off + (int32_t)size) / 8 - 2, hi = -off / 8 + 1;
 
-		if (off < lo + 8 && off + (int32_t)size > lo)
-			kill(s, LINK_REGS + k);
+	for (int32_t k = lo < 0 ? 0 : lo; k < LINK_SLOTS && k <= hi; k++) {
+		int32_t at = -8 * (k + 1);
+
+		if (off < at + 8 && off + (int32_t)size > at)
+			kill(s, LINK_REGS + (unsigned)k);
 	}
 }
 
 static void kill_slots(struct lstate *s)
 {
-	for (unsigned k = 0; k < LINK_SLOTS; k++)
-		kill(s, LINK_REGS + k);
+	memset(&s->cls[LINK_REGS], 0, LINK_SLOTS);
+	memset(&s->flags[LINK_REGS], 0, LINK_SLOTS);
+	memset(&s->delta[LINK_REGS], 0, LINK_SLOTS * sizeof(s->delta[0]));
 }
 
 /* Whether an ALU instruction writing a 64-bit result leaves its upper half 0. */
@@ -314,7 +334,11 @@ static void step(struct lstate *s, const struct bpf_insn *i, bool priv)
 static bool meet(struct lstate *d, const struct lstate *s)
 {
 	struct lstate r;
+	uint8_t idx[LINK_NLOC];
+	unsigned n = 0;
 
+	if (!memcmp(d, s, sizeof(*d)))
+		return false;	/* (the meet of a state with itself) */
 	if (!any_class(d) || !any_class(s)) {	/* no pair in both: only LF_HI0 in both stays */
 		bool changed = false;
 
@@ -331,21 +355,29 @@ static bool meet(struct lstate *d, const struct lstate *s)
 	}
 	memset(&r, 0, sizeof(r));
 	r.reached = true;
-	for (unsigned k = 0; k < LINK_NLOC; k++) {
-		r.flags[k] = (uint8_t)((d->flags[k] & s->flags[k] & LF_HI0) |
-				       ((d->flags[k] | s->flags[k]) & LF_ADDED));
-		if (!d->cls[k] || !s->cls[k] || ((d->flags[k] ^ s->flags[k]) & LF_W32))
-			continue;
-		r.flags[k] |= d->flags[k] & LF_W32;
+	for (unsigned k = 0; k < LINK_NLOC; k++)
+		r.flags[k] = d->flags[k] & s->flags[k] & LF_HI0;
+	/* the locations in a class on both sides (idx), then those linked alike on both */
+	for (unsigned a = 0, m = classed(d, idx); a < m; a++)
+		if (s->cls[idx[a]] && !((d->flags[idx[a]] ^ s->flags[idx[a]]) & LF_W32))
+			idx[n++] = idx[a];
+	for (unsigned a = 0; a < n; a++) {
+		unsigned k = idx[a];
+
+		r.flags[k] |= (uint8_t)(((d->flags[k] | s->flags[k]) & LF_ADDED) |
+					(d->flags[k] & LF_W32));
 		r.delta[k] = d->delta[k];
 		r.cls[k] = (uint8_t)(k + 1);	/* (a class of its own unless one before matches) */
-		for (unsigned j = 0; j < k; j++)
-			if (r.cls[j] && d->cls[j] == d->cls[k] && s->cls[j] == s->cls[k] &&
+		for (unsigned b = 0; b < a; b++) {
+			unsigned j = idx[b];
+
+			if (d->cls[j] == d->cls[k] && s->cls[j] == s->cls[k] &&
 			    (uint64_t)d->delta[j] - (uint64_t)s->delta[j] ==
 				    (uint64_t)d->delta[k] - (uint64_t)s->delta[k]) {
 				r.cls[k] = r.cls[j];
 				break;
 			}
+		}
 	}
 	canon_keep_hi0(&r);
 	if (!memcmp(&r, d, sizeof(r)))
@@ -674,7 +706,8 @@ int scev_links__build(struct scev_links **out, const struct scev_cfg *cfg, const
 					goto fail;
 			}
 			if (ok) {
-				memset(in, 0, fn->nblocks * sizeof(*in));
+				for (uint32_t b = 0; b < fn->nblocks; b++)
+					in[b].reached = false;	/* (read only once reached) */
 				memset(dirty, 0, fn->nblocks);
 				ok = solve(cfg, f, rpo + rpo_off[f], rpo_off[f + 1] - rpo_off[f], in,
 					   dirty, &entry, priv);
