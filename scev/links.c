@@ -662,16 +662,27 @@ static void pass_args(const struct scev_cfg *cfg, uint32_t f, const struct lstat
 int scev_links__build(struct scev_links **out, const struct scev_cfg *cfg, const uint32_t *rpo,
 		      const uint32_t *rpo_off, const bool *global, bool priv)
 {
-	struct scev_links *l = arena_zalloc(1, sizeof(*l));
 	size_t nf = cfg->nfuncs ? cfg->nfuncs : 1;
-	struct lstate *in = NULL, *acc = arena_zalloc(nf, sizeof(*acc));
+	struct scev_links *l;
+	struct lstate *in = NULL, *acc;
 	uint8_t *dirty = NULL;
-	bool *linkable = arena_zalloc(nf, sizeof(*linkable)), *done = arena_zalloc(nf, 1);
-	bool *need = arena_zalloc(nf, sizeof(*need)), *plain = arena_zalloc(nf, sizeof(*plain));
-	uint32_t *left = arena_zalloc(nf, sizeof(*left)), cap = 0, ndone = 0;
+	bool *linkable, *done, *need, *plain, any = false;
+	uint32_t *left, cap = 0, ndone = 0;
 	int err = -ENOMEM;
 
 	*out = NULL;
+	/* no copy or spill anywhere: no link anywhere (NULL: none at any jump) */
+	for (uint32_t pc = 0; pc < cfg->len && !any; pc += ebpf_insn_slots(&cfg->insns[pc]))
+		any = may_link(&cfg->insns[pc], priv);
+	if (!any)
+		return 0;
+	l = arena_zalloc(1, sizeof(*l));
+	acc = arena_zalloc(nf, sizeof(*acc));
+	linkable = arena_zalloc(nf, sizeof(*linkable));
+	done = arena_zalloc(nf, 1);
+	need = arena_zalloc(nf, sizeof(*need));
+	plain = arena_zalloc(nf, sizeof(*plain));
+	left = arena_zalloc(nf, sizeof(*left));
 	if (!l || !acc || !linkable || !done || !left || !need || !plain ||
 	    !(l->start = arena_zalloc(2 * (size_t)cfg->nblocks + 1, sizeof(*l->start))) ||
 	    !(l->num = arena_zalloc(2 * (size_t)cfg->nblocks + 1, 1)))

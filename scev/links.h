@@ -35,7 +35,8 @@ struct scev_links;
  * reachable blocks in reverse postorder).  A static function starts with the links among r1-r5
  * that hold at each of its calls (global[f]: function f is verified apart, from no call; NULL:
  * none is).  priv: the kernel's bpf_capable rules (links kept through a spill and through
- * `r += K`); unprivileged, only register copies link. */
+ * `r += K`); unprivileged, only register copies link.  *out is NULL (no links) when no
+ * instruction copies a register or spills one. */
 int scev_links__build(struct scev_links **out, const struct scev_cfg *cfg, const uint32_t *rpo,
 		      const uint32_t *rpo_off, const bool *global, bool priv);
 void scev_links__free(struct scev_links *l);

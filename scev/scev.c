@@ -253,10 +253,13 @@ static void stack_spans_reset(struct scev_ctx *cx, bool all)
 static int compute_links(struct scev_ctx *cx)
 {
 	const struct scev_cfg *cfg = cx->st.cfg;
-	bool *global = arena_zalloc(cfg->nfuncs ? cfg->nfuncs : 1, sizeof(*global));
+	bool *global;
 	int err;
 
-	if (!global)
+	if (cfg->nfuncs <= 1)	/* (main alone: no function verified apart) */
+		return scev_links__build(&cx->links, cfg, cx->rpo, cx->rpo_off, NULL,
+					 !cx->opts.unprivileged);
+	if (!(global = arena_zalloc(cfg->nfuncs, sizeof(*global))))
 		return -ENOMEM;
 	for (uint32_t f = 1; cx->prog && f < cfg->nfuncs; f++)
 		global[f] = ebpf_prog_global(cx->prog, cfg->funcs[f].start) != NULL;
