@@ -484,27 +484,6 @@ static void pkt_len_refine(uint8_t op, bool is32, bool taken, struct aval *a, st
 	aval_set_pkt_len(lo, (uint64_t)c + strict);
 }
 
-/* check_cond_jmp_op: two pointers compared for equality, one that may be NULL and one that may
- * not (neither a kernel object, PTR_TO_BTF_ID): on the arm where they are equal the first is not
- * NULL — that register alone, as mark_ptr_not_null_reg; its copies keep their NULL, so its
- * identity is dropped (verifier_jeq_infer_not_null.c). */
-static void eq_not_null(uint8_t op, bool is32, bool taken, struct aval *a, struct aval *b)
-{
-	struct aval *n = a->maybe_null ? a : b;
-
-	if (is32 || (op != BPF_JEQ && op != BPF_JNE) || (op == BPF_JEQ) != taken ||
-	    a->kind != AV_PTR || b->kind != AV_PTR || a->maybe_null == b->maybe_null)
-		return;
-	for (int side = 0; side < 2; side++) {
-		uint8_t r = (side ? b : a)->region;
-
-		if (r == REGION_BTF || r == REGION_KREF || r == REGION_CTX)
-			return;
-	}
-	n->maybe_null = false;
-	n->id = 0;
-}
-
 /* Whether one of a and b is a pointer that may be NULL and the other a number. */
 static bool null_vs_scalar(const struct aval *a, const struct aval *b)
 {
@@ -635,9 +614,11 @@ static bool narrow_linked(struct engine *en, uint32_t b, int side, const struct 
 /* The kernel's jeq inference (check_cond_jmp_op, verifier_jeq_infer_not_null.c): on the equal
  * arm of "if a == b" or "if a != b" (64-bit, two registers) where both are pointers and exactly
  * one may be NULL, the one that may be NULL is not (mark_ptr_not_null_reg): that register alone,
- * not the copies sharing its id.  Only map values on both sides (of one map or two): 6.18
- * accepts those and refuses the read when the one not NULL is the stack or the context (its
- * source excludes PTR_TO_BTF_ID too), so nothing else is inferred. */
+ * not the copies sharing its id.  Only map values or sockets on both sides: 6.18 accepts map
+ * value against map value (cil25) and socket against socket (verifier_jeq_infer_not_null.c's
+ * socket_for_jne_false_branch / _jeq_true_branch, hlp25), and refuses the read when the one
+ * not NULL is the stack or the context (its source excludes PTR_TO_BTF_ID too), so nothing
+ * else is inferred. */
 static void ptr_eq_not_null(uint8_t op, struct aval *a, struct aval *b)
 {
 	struct aval *p = a->maybe_null ? a : b;
@@ -645,7 +626,8 @@ static void ptr_eq_not_null(uint8_t op, struct aval *a, struct aval *b)
 	if ((op != BPF_JEQ && op != BPF_JNE) || a->kind != AV_PTR || b->kind != AV_PTR ||
 	    a->maybe_null == b->maybe_null)
 		return;
-	if (a->region != REGION_MAP_VALUE || b->region != REGION_MAP_VALUE)
+	if ((a->region != REGION_MAP_VALUE && a->region != REGION_SOCK) ||
+	    (b->region != REGION_MAP_VALUE && b->region != REGION_SOCK))
 		return;
 	p->maybe_null = false;
 	p->id = 0;
@@ -705,8 +687,6 @@ static int send_succs(struct engine *en, uint32_t b, struct astate *s, send_fn s
 			settle_copies(cx, u, &b0, &bb);
 			if (x && !is32 && taken == (ebpf_op(last) == BPF_JEQ))
 				ptr_eq_not_null(ebpf_op(last), &a, &bb);
-			if (x)
-				eq_not_null(ebpf_op(last), is32, taken, &a, &bb);
 			if (x)
 				u->regs[last->src_reg] = bb;
 			u->regs[last->dst_reg] = a;

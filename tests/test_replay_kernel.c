@@ -160,20 +160,16 @@ static void test_classes(void)
 	      verdict_classify(false, true, "") == VC_REGRESSION, "agreements and a regression");
 }
 
-/* An iterator loop whose r7, -24 or -40 (8-byte aligned both), indexes an 8-byte stack load:
- * bpfscev calls it safe, and 6.18's verifier, which widens r7 in the iterator loop, refuses
- * "math between fp pointer and register with unbounded min value" (its imprecision, none of
- * its limits): the kernel oracle's rule-gap finding, which the replay sees hold.  (A kernel that
- * accepts it judges nothing here.) */
+/* A stack pointer plus a quotient, 48 / 2: bpfscev knows it is 24 and calls the load of the
+ * written slot fp-24 safe; 6.18's verifier leaves every division's result unknown
+ * (adjust_scalar_min_max_vals tracks no BPF_DIV) and refuses "math between fp pointer and
+ * register with unbounded min value" (its imprecision, none of its limits): the kernel oracle's
+ * rule-gap finding, which the replay sees hold.  (Session 24's fixture, an iterator loop whose
+ * counter the kernel widens, is no rule gap since bpfscev widens it too.  A kernel that accepts
+ * this judges nothing here; when bpfscev stops knowing quotients, pick another rule gap.) */
 static const char *const gap_text =
-	"r8 = 0\n*(u64 *)(r10 -24) = r8\n*(u64 *)(r10 -40) = r8\nr7 = -24\n"
-	"call bpf_get_prandom_u32\nr6 = r0\nr1 = r10\nr1 += -8\nr2 = 0\nr3 = 10\n"
-	"call bpf_iter_num_new\n"
-	"next: r1 = r10\nr1 += -8\ncall bpf_iter_num_next\nif r0 == 0 goto done\n"
-	"if r6 != 7 goto load\nr7 = -40\ncall bpf_get_prandom_u32\nr6 = r0\ngoto next\n"
-	"load: r0 = r10\nr0 += r7\nr8 = *(u64 *)(r0 +0)\ncall bpf_get_prandom_u32\nr6 = r0\n"
-	"goto next\n"
-	"done: r1 = r10\nr1 += -8\ncall bpf_iter_num_destroy\nr0 = r8\nexit\n";
+	"r8 = 0\n*(u64 *)(r10 -24) = r8\nr7 = 48\nr7 /= 2\nr0 = r10\nr0 += -48\nr0 += r7\n"
+	"r8 = *(u64 *)(r0 +0)\nr0 = r8\nexit\n";
 
 static void test_rule_gap(void)
 {
