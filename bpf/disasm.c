@@ -386,6 +386,8 @@ static const char *map_kind_word(uint32_t type)
 	case BPF_MAP_TYPE_PERCPU_HASH: return "percpu_hash";
 	case BPF_MAP_TYPE_LRU_HASH: return "lru_hash";
 	case BPF_MAP_TYPE_LRU_PERCPU_HASH: return "lru_percpu_hash";
+	case BPF_MAP_TYPE_SOCKMAP: return "sockmap";
+	case BPF_MAP_TYPE_SOCKHASH: return "sockhash";
 	default: return "hash";
 	}
 }

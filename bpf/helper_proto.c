@@ -469,8 +469,8 @@ const char *ebpf_helper_map_compat(int32_t id, uint32_t map_type)
 		ok = ONE_OF((uint32_t)id, BPF_FUNC_ringbuf_output, BPF_FUNC_ringbuf_reserve,
 			    BPF_FUNC_ringbuf_query, BPF_FUNC_ringbuf_reserve_dynptr);
 		break;
-	/* (lookups, updates and deletes of socket maps return or take sockets, or depend on the
-	 * program type: refused by the analyzer, scev/absint_verdict.c) */
+	/* (a lookup in a socket map returns a referenced socket, an update takes one, and both
+	 * updates and deletes depend on the program type: scev/absint_verdict.c) */
 	case BPF_MAP_TYPE_SOCKMAP: case BPF_MAP_TYPE_SOCKHASH: {
 		bool hash = map_type == BPF_MAP_TYPE_SOCKHASH;
 

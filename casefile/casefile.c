@@ -149,8 +149,8 @@ static int parse_type(struct casefile *cf, struct diag *d)
 }
 
 /* "-- maps": one map per line, in LD_IMM64 index order: "array key=4 value=64 entries=4"
- * (array, hash, array_of_maps, hash_of_maps, percpu_array, percpu_hash, lru_hash or
- * lru_percpu_hash; a ring buffer is "ringbuf entries=N", N its
+ * (array, hash, array_of_maps, hash_of_maps, percpu_array, percpu_hash, lru_hash,
+ * lru_percpu_hash, sockmap or sockhash — a socket map's value is 4 or 8 bytes; a ring buffer is "ringbuf entries=N", N its
  * bytes, with no key or value), optionally "name=NAME" (the name the kernel
  * prints; default mapN), for arrays and hashes "timer=OFF": a struct bpf_timer at that offset
  * of the value (8-aligned, 16 bytes; ebpf_map_def.timer), its special fields "spin_lock=OFF",
@@ -164,12 +164,13 @@ static int parse_type(struct casefile *cf, struct diag *d)
  * comments are skipped. */
 static const char *const map_kinds[] = { "array", "hash", "array_of_maps", "hash_of_maps",
 					 "ringbuf", "user_ringbuf", "percpu_array", "percpu_hash",
-					 "lru_hash", "lru_percpu_hash" };
+					 "lru_hash", "lru_percpu_hash", "sockmap", "sockhash" };
 static const uint32_t map_kind_types[] = { BPF_MAP_TYPE_ARRAY, BPF_MAP_TYPE_HASH,
 					   BPF_MAP_TYPE_ARRAY_OF_MAPS, BPF_MAP_TYPE_HASH_OF_MAPS,
 					   BPF_MAP_TYPE_RINGBUF, BPF_MAP_TYPE_USER_RINGBUF,
 					   BPF_MAP_TYPE_PERCPU_ARRAY, BPF_MAP_TYPE_PERCPU_HASH,
-					   BPF_MAP_TYPE_LRU_HASH, BPF_MAP_TYPE_LRU_PERCPU_HASH };
+					   BPF_MAP_TYPE_LRU_HASH, BPF_MAP_TYPE_LRU_PERCPU_HASH,
+					   BPF_MAP_TYPE_SOCKMAP, BPF_MAP_TYPE_SOCKHASH };
 #define MAP_KIND_RINGBUF 4
 #define MAP_KIND_USER_RINGBUF 5
 #define MAP_KINDS (sizeof(map_kinds) / sizeof(map_kinds[0]))
@@ -259,7 +260,7 @@ static int parse_maps(struct casefile *cf, struct diag *d)
 		    (k == MAP_KIND_RINGBUF || k == MAP_KIND_USER_RINGBUF ? ks || vs : !vs || !ks))
 			return diag_at_line(d, EINVAL, line, 1, "expected 'array|hash|array_of_maps|"
 					    "hash_of_maps|percpu_array|percpu_hash|lru_hash|"
-					    "lru_percpu_hash key=K value=V entries=N [name=NAME] "
+					    "lru_percpu_hash|sockmap|sockhash key=K value=V entries=N [name=NAME] "
 					    "[inner=LINE] [timer=OFF] [spin_lock=OFF] [kptr=OFF:STRUCT] "
 					    "[kptr_ref=OFF:STRUCT] [rdonly_prog] [wronly_prog] [init=HEX]' "
 					    "(all nonzero; inner= only for maps of maps, timer= and the "

@@ -2526,8 +2526,8 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 	gi_calls_finish(g);
 	if (out->max_steps > knobs->step_budget)
 		out->flags |= GEN_PROG_HUGE;
-	/* (p_access's map 6 after every other) */
-	bool all = g->use_fields || g->use_access;
+	/* (p_access's map 6 after every other but p_sock's socket map 7) */
+	bool all = g->use_fields || g->use_access || g->sock_map;
 
 	if (g->use_map || g->use_ringbuf || g->use_urb || g->use_timer || all) {
 		struct ebpf_map_def *m = &out->maps[0];
@@ -2583,12 +2583,17 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		ebpf_map_field_add(m, EBPF_FIELD_SPIN_LOCK, GEN_FIELDS_LOCK, 4, NULL);
 		ebpf_map_field_add(m, EBPF_FIELD_KPTR_UNREF, GEN_FIELDS_KPTR, 8, "task_struct");
 	}
-	if (g->use_access) {
+	if (g->use_access || g->sock_map) {
 		struct ebpf_map_def *m = array_def(out, GEN_MAP_ACCESS, "gen_access",
 						   GEN_ACCESS_VALUE, 1);
 
 		m->flags = g->access_flags;
 		m->init = (uint8_t *)g->access_init;	/* (static: never freed, a view) */
+	}
+	if (g->sock_map) {
+		struct ebpf_map_def *m = array_def(out, GEN_MAP_SOCK, "gen_sockmap", 8, 1);
+
+		m->type = g->sock_map == 1 ? BPF_MAP_TYPE_SOCKMAP : BPF_MAP_TYPE_SOCKHASH;
 	}
 	/* A packet and helper results to run it with: any bytes do, the metadata holds for all. */
 	gen_bytes(src, out->input, GEN_INPUT_LEN);
@@ -2799,6 +2804,8 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 			    : p->maps[i].type == BPF_MAP_TYPE_LRU_HASH ? "lru_hash"
 			    : p->maps[i].type == BPF_MAP_TYPE_PERCPU_HASH ? "percpu_hash"
 			    : p->maps[i].type == BPF_MAP_TYPE_LRU_PERCPU_HASH ? "lru_percpu_hash"
+			    : p->maps[i].type == BPF_MAP_TYPE_SOCKMAP ? "sockmap"
+			    : p->maps[i].type == BPF_MAP_TYPE_SOCKHASH ? "sockhash"
 									       : "array",
 			    p->maps[i].key_size, p->maps[i].value_size, p->maps[i].max_entries);
 		if (p->maps[i].timer)

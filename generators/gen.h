@@ -202,6 +202,9 @@
  * initial contents: frozen) or BPF_F_WRONLY_PROG (maps 0-5 defined whether used or not) */
 #define GEN_MAP_ACCESS 6
 #define GEN_ACCESS_VALUE 16
+/* p_sock's socket-map form: map 7 is a sockmap or sockhash of one socket (maps 0-6 defined
+ * whether used or not) */
+#define GEN_MAP_SOCK 7
 #define GEN_RINGBUF_SIZE 4096
 #define GEN_RINGBUF_RECORD 16
 
@@ -1130,14 +1133,15 @@ struct gen_program {
 	size_t input_len;
 	uint8_t helper_data[GEN_HELPER_LEN];	/* results for prandom/ktime, in call order */
 	size_t helper_len;
-	struct ebpf_map_def maps[7];	/* the array map (p_map_hash: a hash map) when
+	struct ebpf_map_def maps[8];	/* the array map (p_map_hash: a hash map) when
 					 * map_cnt >= 1, the ring buffer when
 					 * map_cnt >= 2 (GEN_MAP_RINGBUF), the user ring buffer when
 					 * map_cnt >= 3 (GEN_MAP_URB), the timer map when map_cnt >= 4
 					 * (GEN_MAP_TIMER), the second timer map when map_cnt >= 5
 					 * (GEN_MAP_TIMER2), the fields map when map_cnt >= 6
 					 * (GEN_MAP_FIELDS), the read- or write-only map when
-					 * map_cnt = 7 (GEN_MAP_ACCESS) */
+					 * map_cnt >= 7 (GEN_MAP_ACCESS), the socket map when
+					 * map_cnt = 8 (GEN_MAP_SOCK) */
 	size_t map_cnt;
 	struct gen_loop loops[GEN_MAX_LOOPS];	/* main's loops in pc order, then the subprogram's */
 	size_t nloops;

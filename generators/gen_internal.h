@@ -238,6 +238,7 @@ struct gi {
 	bool use_fields;	/* a p_map_field statement was emitted (map 5, GEN_MAP_FIELDS) */
 	bool use_access;	/* the p_access piece was emitted (map 6, GEN_MAP_ACCESS) */
 	bool sock_found;	/* p_sock_unsafe: the first helper data byte odd (its lookup finds) */
+	uint8_t sock_map;	/* p_sock's socket-map form: map 7 a sockmap (1) or sockhash (2) */
 	uint32_t access_flags;	/* ... with map 6's flags, BPF_F_RDONLY_PROG or BPF_F_WRONLY_PROG */
 	const uint8_t *access_init;	/* ... and a read-only map 6's initial contents (frozen) */
 	unsigned ntimers;	/* p_timer statements given a key of their own so far */

@@ -8,10 +8,19 @@
  *     if r0 == 0 goto out; r2 = *(u32 *)(r0 + f); r1 = r0; call bpf_sk_release
  *   out:
  *
- * f a field of struct bpf_sock a sock_common has (bpf_sock_common_is_valid_access).  The twin
- * (GEN_PROG_SOCK_UNSAFE) leaks the socket (no release: the kernel's "Unreleased reference"),
- * reads it after the release, reads it before its NULL test (with flags 1, which makes every
- * lookup NULL), or reads 4 bytes past struct bpf_sock (at 128 and up); its helper data's first
+ * f a field of struct bpf_sock a sock_common has (bpf_sock_common_is_valid_access).  Half the
+ * pieces also put the socket in a socket map (map 7, GEN_MAP_SOCK: a sockmap or a sockhash,
+ * whose value the kernel takes as a socket, and XDP may update and delete in it:
+ * may_update_sockmap) before the release, its key the tuple's first 4 bytes (0):
+ *
+ *     r7 = r0; r1 = map 7; r2 = fp + b; r3 = r7; r4 = 0; call bpf_map_update_elem
+ *     r1 = map 7; r2 = fp + b; call bpf_map_delete_elem; r0 = r7
+ *
+ * The twin (GEN_PROG_SOCK_UNSAFE) leaks the socket (no release: the kernel's "Unreleased
+ * reference"), reads it after the release, reads it before its NULL test (with flags 1, which
+ * makes every lookup NULL), reads 4 bytes past struct bpf_sock (at 128 and up), or (the
+ * socket-map form) gives the socket map the tuple on the stack as its value (r3 = fp + b:
+ * "R3 type=fp expected=sock_common"); its helper data's first
  * byte is odd, so the interpreter's lookup finds a socket (interp.c sock_helper: this call
  * draws first) and every run traps.  b is two of main's variable homes in fp-208 .. fp-24,
  * which hold nothing yet in the prologue; r6 is free there.
@@ -20,14 +29,38 @@
 
 #include "bpf/isa.h"
 
-enum { SOCK_LEAK, SOCK_AFTER_RELEASE, SOCK_UNCHECKED, SOCK_PAST };
+enum { SOCK_LEAK, SOCK_AFTER_RELEASE, SOCK_UNCHECKED, SOCK_PAST, SOCK_MAP_STACK };
+
+/* The socket-map form: the socket in r0 (not NULL) put in map 7 and deleted again, or (stack)
+ * the tuple at fp + b given as the value; r0 the socket again after it. */
+static void sock_map_piece(struct gi *g, int16_t b, bool stack)
+{
+	gi_alux(g, true, BPF_MOV, BPF_REG_7, BPF_REG_0);
+	gi_ld_map(g, BPF_REG_1, GEN_MAP_SOCK);
+	gi_alux(g, true, BPF_MOV, BPF_REG_2, EBPF_REG_FP);
+	gi_alu(g, true, BPF_ADD, BPF_REG_2, b);
+	if (stack) {
+		gi_alux(g, true, BPF_MOV, BPF_REG_3, EBPF_REG_FP);
+		gi_alu(g, true, BPF_ADD, BPF_REG_3, b);
+	} else {
+		gi_alux(g, true, BPF_MOV, BPF_REG_3, BPF_REG_7);
+	}
+	gi_mov_const(g, BPF_REG_4, 0, true);
+	gi_call_helper(g, BPF_FUNC_map_update_elem);
+	gi_ld_map(g, BPF_REG_1, GEN_MAP_SOCK);
+	gi_alux(g, true, BPF_MOV, BPF_REG_2, EBPF_REG_FP);
+	gi_alu(g, true, BPF_ADD, BPF_REG_2, b);
+	gi_call_helper(g, BPF_FUNC_map_delete_elem);
+	gi_alux(g, true, BPF_MOV, BPF_REG_0, BPF_REG_7);
+}
 
 void gi_sock(struct gi *g, bool bad)
 {
 	static const int16_t fields[] = { 0, 4, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64, 68, 72 };
 	static const int32_t lookups[] = { BPF_FUNC_sk_lookup_tcp, BPF_FUNC_sk_lookup_udp,
 					   BPF_FUNC_skc_lookup_tcp };
-	unsigned tk = bad ? gen_pick(g->src, 4) : UINT32_MAX;
+	bool use_map = gen_pick(g->src, 2);
+	unsigned tk = bad ? gen_pick(g->src, use_map ? 5 : 4) : UINT32_MAX;
 	int16_t b = (int16_t)(-40 - 8 * (int32_t)gen_pick(g->src, 21));
 	int16_t f = tk == SOCK_PAST ? (int16_t)(128 + 4 * gen_pick(g->src, 32))
 				    : fields[gen_pick(g->src, sizeof(fields) / sizeof(fields[0]))];
@@ -35,6 +68,8 @@ void gi_sock(struct gi *g, bool bad)
 
 	if (g->raw_tp)
 		return;
+	if (use_map)
+		g->sock_map = (uint8_t)(1 + gen_pick(g->src, 2));
 	gi_alux(g, true, BPF_MOV, BPF_REG_6, BPF_REG_1);
 	gi_st(g, BPF_DW, EBPF_REG_FP, b, 0);
 	gi_st(g, BPF_DW, EBPF_REG_FP, (int16_t)(b + 8), 0);
@@ -46,6 +81,8 @@ void gi_sock(struct gi *g, bool bad)
 	gi_call_helper(g, lookups[gen_pick(g->src, 3)]);
 	if (tk != SOCK_UNCHECKED)
 		gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_out);
+	if (use_map && tk != SOCK_UNCHECKED)
+		sock_map_piece(g, b, tk == SOCK_MAP_STACK);
 	if (tk != SOCK_AFTER_RELEASE)
 		gi_ldx(g, BPF_W, BPF_REG_2, BPF_REG_0, f);
 	if (tk != SOCK_LEAK) {

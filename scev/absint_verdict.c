@@ -821,6 +821,29 @@ static void verify_btf_arg(struct scev_ctx *cx, struct scev_verdict *v, const st
 		      name, obj);
 }
 
+/* Whether the program may update or delete in a socket map by bpf_map_update_elem (id) or
+ * bpf_map_delete_elem (the kernel's may_update_sockmap: where no locked socket can be held; a
+ * sock_ops program deletes only, its updates go through bpf_sock_map_update). */
+static bool sockmap_update_allowed(const struct scev_ctx *cx, int32_t id)
+{
+	switch (cx->prog_type) {
+	case BPF_PROG_TYPE_TRACING:
+		return cx->prog->btf_ctx.attach_type == BPF_TRACE_ITER;
+	case BPF_PROG_TYPE_SOCK_OPS:
+		return id == BPF_FUNC_map_delete_elem;
+	case BPF_PROG_TYPE_SOCKET_FILTER:
+	case BPF_PROG_TYPE_SCHED_CLS:
+	case BPF_PROG_TYPE_SCHED_ACT:
+	case BPF_PROG_TYPE_XDP:
+	case BPF_PROG_TYPE_SK_REUSEPORT:
+	case BPF_PROG_TYPE_FLOW_DISSECTOR:
+	case BPF_PROG_TYPE_SK_LOOKUP:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* A helper call against its prototype (bpf/helper_proto.h). */
 static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			  uint32_t pc, int32_t id)
@@ -828,6 +851,7 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 	const struct ebpf_helper_proto *p = absint_helper_proto(s, id);
 	const char *name = ebpf_helper_name(id), *why;
 	int nargs, map_reg = 0;
+	bool sock_map = false;
 	char buf[160];
 
 	if (!p)		/* not modeled: the table's entry says why */
@@ -868,10 +892,11 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 		    p->args[k] != HARG_ANYTHING && !(p->flags & HF_PKT_ACCESS))
 			VFAIL(VERDICT_UNSAFE, pc, "R%u of %s: helper access to the packet is not "
 			      "allowed", reg, name);
-		/* a kernel object is no helper's memory here (only ARG_ANYTHING, the sockets and
-		 * HF_BTF_ARG's take it) */
+		/* a kernel object is no helper's memory here (only ARG_ANYTHING, the sockets, a
+		 * socket map's value and HF_BTF_ARG's take it) */
 		if (a->kind == AV_PTR && a->region == REGION_BTF && p->args[k] != HARG_ANYTHING &&
-		    p->args[k] != HARG_BTF_SOCK_COMMON && p->args[k] != HARG_BTF_ID)
+		    p->args[k] != HARG_BTF_SOCK_COMMON && p->args[k] != HARG_BTF_ID &&
+		    !(sock_map && p->args[k] == HARG_MAP_VALUE))
 			VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is a kernel object (PTR_TO_BTF_ID), not "
 			      "modeled as this argument", reg, name);
 
@@ -897,15 +922,26 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 				VFAIL(VERDICT_UNSAFE, pc, "%s#%d with map '%s' (type %u): %s", name, id,
 				      cx->maps[a->map].name, cx->maps[a->map].type,
 				      ebpf_helper_map_compat(id, cx->maps[a->map].type));
-			if ((id == BPF_FUNC_map_lookup_elem || id == BPF_FUNC_map_update_elem ||
-			     id == BPF_FUNC_map_delete_elem) &&
-			    (cx->maps[a->map].type == BPF_MAP_TYPE_SOCKMAP ||
-			     cx->maps[a->map].type == BPF_MAP_TYPE_SOCKHASH ||
+			if ((id == BPF_FUNC_map_lookup_elem &&
+			     (cx->maps[a->map].type == BPF_MAP_TYPE_SOCKMAP ||
+			      cx->maps[a->map].type == BPF_MAP_TYPE_SOCKHASH)) ||
+			    ((id == BPF_FUNC_map_lookup_elem || id == BPF_FUNC_map_update_elem ||
+			      id == BPF_FUNC_map_delete_elem) &&
 			     cx->maps[a->map].type == BPF_MAP_TYPE_REUSEPORT_SOCKARRAY))
-				VFAIL(VERDICT_UNSUPPORTED, pc, "%s#%d with the socket map '%s': its "
-				      "values are sockets (a lookup returns a referenced one; updates "
-				      "and deletes depend on the program type): not modeled", name, id,
-				      cx->maps[a->map].name);
+				VFAIL(VERDICT_UNSUPPORTED, pc, "%s#%d with the socket map '%s': %s",
+				      name, id, cx->maps[a->map].name,
+				      id == BPF_FUNC_map_lookup_elem ? "a lookup returns a referenced "
+				      "socket or NULL: not modeled" : "a reuseport array's updates "
+				      "and deletes: not modeled");
+			if ((id == BPF_FUNC_map_update_elem || id == BPF_FUNC_map_delete_elem) &&
+			    (cx->maps[a->map].type == BPF_MAP_TYPE_SOCKMAP ||
+			     cx->maps[a->map].type == BPF_MAP_TYPE_SOCKHASH)) {
+				if (!sockmap_update_allowed(cx, id))
+					VFAIL(VERDICT_UNSAFE, pc, "cannot update sockmap in this context "
+					      "(%s#%d with the socket map '%s')", name, id,
+					      cx->maps[a->map].name);
+				sock_map = true;
+			}
 			if (id == BPF_FUNC_map_lookup_elem &&
 			    (cx->maps[a->map].type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
 			     cx->maps[a->map].type == BPF_MAP_TYPE_HASH_OF_MAPS) &&
@@ -918,6 +954,12 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 		case HARG_MAP_VALUE:
 			if (!map_reg)
 				VFAIL(VERDICT_UNSUPPORTED, pc, "%s: a key or value without a map", name);
+			/* (a socket map's value is a socket: resolve_map_arg_type makes the argument
+			 * ARG_PTR_TO_BTF_ID_SOCK_COMMON) */
+			if (p->args[k] == HARG_MAP_VALUE && sock_map) {
+				verify_sock_arg(cx, v, s, pc, reg, name, true, false);
+				break;
+			}
 			sz = p->args[k] == HARG_MAP_KEY ? cx->maps[s->regs[map_reg].map].key_size
 							: cx->maps[s->regs[map_reg].map].value_size;
 			if (a->kind == AV_PTR && a->region == REGION_CTX)

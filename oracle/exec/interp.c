@@ -77,8 +77,9 @@ struct interp_code {
 	uint8_t *noprobe;	/* per slot: 0, the probes of a hooked run without env->probes */
 };
 
-/* MAPK_OUTER: a map of maps whose inner map's definition is known (ebpf_map_def.inner) */
-enum map_kind { MAPK_OTHER, MAPK_ARRAY, MAPK_HASH, MAPK_OUTER };
+/* MAPK_OUTER: a map of maps whose inner map's definition is known (ebpf_map_def.inner);
+ * MAPK_SOCK: a sockmap or sockhash, whose elements are sockets (sockmap_helper) */
+enum map_kind { MAPK_OTHER, MAPK_ARRAY, MAPK_HASH, MAPK_OUTER, MAPK_SOCK };
 
 /* A map during one run. */
 struct map_rt {
@@ -1486,9 +1487,9 @@ static __attribute__((noinline)) int each_start(struct interp_state *st, const s
 	if (map_arg(st, ip, "bpf_for_each_map_elem", &m))
 		return -1;
 	def = &st->env->maps[m].def;
-	if (st->maps[m].kind == MAPK_OUTER) {
-		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "bpf_for_each_map_elem: map '%s' is a map "
-			 "of maps", def->name);
+	if (st->maps[m].kind == MAPK_OUTER || st->maps[m].kind == MAPK_SOCK) {
+		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "bpf_for_each_map_elem: map '%s' is a %s",
+			 def->name, st->maps[m].kind == MAPK_SOCK ? "socket map" : "map of maps");
 		return -1;
 	}
 	if (!cb_func(st, ip, "bpf_for_each_map_elem", 2))
@@ -2291,6 +2292,9 @@ static void pcpu_new_value(const struct interp_state *st, struct map_rt *mr, siz
 			memset(mr->pcpu + c * mr->len + at, 0, size);
 }
 
+static int sockmap_helper(struct interp_state *st, const struct iop *ip, int32_t id,
+			  const char *name, size_t m, uint64_t *ret);
+
 /* bpf_map_lookup_elem, update, delete.  0 with *ret, or -1 after a trap. */
 static int map_helper(struct interp_state *st, const struct iop *ip, int32_t id, uint64_t *ret)
 {
@@ -2311,6 +2315,8 @@ static int map_helper(struct interp_state *st, const struct iop *ip, int32_t id,
 	mr = &st->maps[m];
 	if (!(key = map_key(st, ip, name, m, " (array maps have 4-byte keys)")))
 		return -1;
+	if (mr->kind == MAPK_SOCK)
+		return sockmap_helper(st, ip, id, name, m, ret);
 	if (mr->kind == MAPK_OUTER) {
 		uint32_t idx;
 
@@ -2534,6 +2540,33 @@ static int sock_helper(struct interp_state *st, const struct iop *ip, int32_t id
 		set_trap(st, INTERP_TRAP_CALL, ip->pc, "helper %s (id %d) is not modeled", name, id);
 		return -1;
 	}
+}
+
+/* bpf_map_lookup_elem, update and delete on a socket map (BPF_MAP_TYPE_SOCKMAP, SOCKHASH;
+ * net/core/sock_map.c), its key read by map_helper.  Its elements are sockets put there from
+ * outside the run, so what a call finds is drawn (a byte): a lookup finds a referenced full
+ * socket (TCP or not) or none; an update takes a live socket in r3 (the verifier's
+ * ARG_PTR_TO_BTF_ID_SOCK_COMMON) and succeeds or fails (-EINVAL: not a full socket; -EOPNOTSUPP:
+ * not of a kind or state a socket map takes); a delete removes an element or finds none
+ * (a sockmap's empty slot: -EINVAL; a sockhash's missing key: -ENOENT).  The kernel
+ * differential does not compare such runs (kdiff.c nondeterministic).  0 with *ret, or -1 after
+ * a trap. */
+static int sockmap_helper(struct interp_state *st, const struct iop *ip, int32_t id,
+			  const char *name, size_t m, uint64_t *ret)
+{
+	bool hash = st->env->maps[m].def.type == BPF_MAP_TYPE_SOCKHASH;
+	uint8_t d;
+
+	if (id == BPF_FUNC_map_update_elem && sock_at(st, ip, name, 3, st->h.regs[3]) < 0)
+		return -1;
+	d = (uint8_t)draw(st, 1);
+	if (id == BPF_FUNC_map_lookup_elem)
+		*ret = (d & 1) ? sock_new(st, SOCK_REF | SOCK_FULL | ((d & 2) ? SOCK_TCP : 0)) : 0;
+	else if (id == BPF_FUNC_map_update_elem)
+		*ret = !(d & 3) ? 0 : (d & 3) == 1 ? ERR(EINVAL) : ERR(EOPNOTSUPP);
+	else
+		*ret = (d & 1) ? 0 : hash ? ERR(ENOENT) : ERR(EINVAL);
+	return 0;
 }
 
 /* A helper of the prototype table (bpf/helper_proto.h) without a model of its own: its
@@ -3457,6 +3490,9 @@ static enum map_kind kind_of(uint32_t type)
 	case BPF_MAP_TYPE_LRU_HASH:
 	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
 		return MAPK_HASH;
+	case BPF_MAP_TYPE_SOCKMAP:
+	case BPF_MAP_TYPE_SOCKHASH:
+		return MAPK_SOCK;
 	default:
 		return MAPK_OTHER;
 	}

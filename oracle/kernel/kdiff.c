@@ -80,12 +80,19 @@ static bool iter_run_kfunc(const struct ebpf_prog *prog, size_t pc)
  * interp_helper_drawn): kfunc calls but the number and bits iterators', callx, and helpers the
  * interpreter draws for, but bpf_get_smp_processor_id: the run is pinned to a CPU the
  * interpreter is told (cpu_bound; compare_run counts a run that could not be pinned as
- * nondeterministic). */
-static bool nondeterministic(const struct ebpf_prog *prog)
+ * nondeterministic).  Also a program naming a socket map: the interpreter draws what its
+ * lookups find and whether its updates and deletes succeed (sockets put there from outside). */
+static bool nondeterministic(const struct ebpf_object *obj, const struct ebpf_prog *prog)
 {
 	for (size_t pc = 0; pc < prog->len; pc++) {
 		const struct bpf_insn *i = &prog->insns[pc];
 
+		if (ebpf_is_ldimm64(i) && (i->src_reg == BPF_PSEUDO_MAP_FD ||
+					   i->src_reg == BPF_PSEUDO_MAP_IDX) &&
+		    (uint32_t)i->imm < obj->map_cnt &&
+		    (obj->maps[i->imm].type == BPF_MAP_TYPE_SOCKMAP ||
+		     obj->maps[i->imm].type == BPF_MAP_TYPE_SOCKHASH))
+			return true;
 		if (!ebpf_is_call(i) || ebpf_is_pseudo_call(i))
 			continue;
 		/* (the dynptr kfuncs the interpreter runs as the kernel: no draw, the packet of the
@@ -1117,7 +1124,7 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 		ro.data_out = kout;
 		ro.data_size_out = len + COMPARE_SLACK;
 	}
-	if ((err = map_set__open(&ms, kp, obj, prog, nondeterministic(prog), res->test_runs > 0)))
+	if ((err = map_set__open(&ms, kp, obj, prog, nondeterministic(obj, prog), res->test_runs > 0)))
 		goto out;
 	ms.o = o;
 	diag_clear(&d);
@@ -1143,14 +1150,14 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 			goto out;
 	}
 	res->timer_nomem = 0;
-	if (calls_helper(prog, BPF_FUNC_timer_init) && !nondeterministic(prog) && outcome < 0 &&
+	if (calls_helper(prog, BPF_FUNC_timer_init) && !nondeterministic(obj, prog) && outcome < 0 &&
 	    !ir.may_goto_spent && ir.trap == INTERP_OK && ir.timer_inits &&
 	    !same_result(&ir, iout, &kr, kout, len - skip, kp->prog_type) &&
 	    (err = timer_nomem_pick(&ir, obj, prog, kp->prog_type, input + skip, len - skip, budget,
 				    &kr, kout, iout, &unwritten, &ms, o, false, &res->timer_nomem)))
 		goto out;
 	res->may_goto_spent = ir.may_goto_spent;
-	tried = ir.may_goto_spent && !nondeterministic(prog) && outcome < 0;
+	tried = ir.may_goto_spent && !nondeterministic(obj, prog) && outcome < 0;
 	if (tried && (mg = may_goto_free(&ir, obj, prog, kp->prog_type, input + skip, len - skip,
 					 budget, iout, &ms, o)) < 0) {
 		err = mg;
@@ -1172,7 +1179,7 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 	 * run cut by the step budget has no result: the kernel runs bpf_loop's 2^23 calls) */
 	res->may_goto_free = ir.may_goto_spent && mg == 1;
 	res->may_goto_dep = ir.may_goto_spent && tried && mg == 0;
-	res->nondeterministic = nondeterministic(prog) || (cpu_bound(prog) && ms.cpu < 0) ||
+	res->nondeterministic = nondeterministic(obj, prog) || (cpu_bound(prog) && ms.cpu < 0) ||
 				ir.trap == INTERP_TRAP_CALL ||
 				ir.trap == INTERP_TRAP_HELPER || ir.trap == INTERP_TRAP_STEPS ||
 				(ir.may_goto_spent && mg != 1) || ir.bpf_loop_nr64 || ir.kernel_read ||
