@@ -628,10 +628,11 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 	static struct watch w;
 	static uint8_t probes[GEN_MAX_INSNS];
 	uint8_t pkt[GEN_INPUT_LEN], values[GEN_MAP_ENTRIES * GEN_MAP_VALUE_SIZE] = { 0 };
-	struct interp_map map[7] = { { .def = p->maps[0], .values = values },
+	struct interp_map map[8] = { { .def = p->maps[0], .values = values },
 				     { .def = p->maps[1] }, { .def = p->maps[2] },
 				     { .def = p->maps[3] }, { .def = p->maps[4] },
-				     { .def = p->maps[5] }, { .def = p->maps[6] } };
+				     { .def = p->maps[5] }, { .def = p->maps[6] },
+				     { .def = p->maps[7] } };
 	struct interp_env env = { .ctx_kind = check_ctx_kind(p->prog_type),
 				  .prog_type = p->prog_type, .input = pkt, .input_len = GEN_INPUT_LEN,
 				  .helper_data = p->helper_data, .helper_len = p->helper_len,
@@ -700,9 +701,10 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 	bool deep = p->flags & (GEN_PROG_CALL_TRAP | GEN_PROG_VMA_UNSAFE | GEN_PROG_LOOP_CB_UNSAFE |
 				GEN_PROG_NEST_UNSAFE);
 	bool null = p->flags & MEM_TRAP_FLAGS;
-	/* (p_timer_loop_null's and p_timer_cross_null's timers armed on NULL: a helper's trap) */
+	/* (p_timer_loop_null's and p_timer_cross_null's timers armed on NULL, p_sock_unsafe's
+	 * socket map given a stack value: a helper's trap) */
 	bool iter_bad = p->flags & (GEN_PROG_ITER_UNSAFE | GEN_PROG_TIMER_UNSAFE |
-				    GEN_PROG_NEST_UNSAFE);
+				    GEN_PROG_NEST_UNSAFE | GEN_PROG_SOCK_UNSAFE);
 	/* (p_sock_unsafe's leak: a trap at the exit) */
 	bool ref_bad = p->flags & (GEN_PROG_REF_UNSAFE | GEN_PROG_SOCK_UNSAFE);
 	uint64_t budget = endless || huge ? k->step_budget : p->max_steps + 1, steps;
@@ -719,9 +721,9 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 	      p->input_len == GEN_INPUT_LEN, "program type");
 	tolerated_lo = SIZE_MAX;
 	/* (p_loop_def's reads, in the prologue: r1 = *(u64 *)(r10 + key slot); r1 += r5; within
-	 * its first 128 instructions: up to pc 107 with every knob at 100, p_pkt_join's 16 before
-	 * them, the first such pair) */
-	for (size_t pc = 0; pc + 1 < p->len && pc < 128; pc++)
+	 * its first 160 instructions: up to pc 140 with every knob at 100, p_pkt_join's 16 and
+	 * p_sock's socket-map form's 15 before them, the first such pair) */
+	for (size_t pc = 0; pc + 1 < p->len && pc < 160; pc++)
 		if (p->flags & (GEN_PROG_LOOP_DEF | GEN_PROG_REG_UNWRITTEN) &&
 		    p->insns[pc].code == (BPF_LDX | BPF_MEM | BPF_DW) && p->insns[pc].dst_reg == 1 &&
 		    p->insns[pc].src_reg == EBPF_REG_FP && p->insns[pc].off == GEN_FP_KEY &&
@@ -845,10 +847,11 @@ static enum interp_trap run_frames(const struct gen_program *p, const struct cgr
 {
 	static uint8_t probes[GEN_MAX_INSNS];
 	uint8_t pkt[GEN_INPUT_LEN], values[GEN_MAP_ENTRIES * GEN_MAP_VALUE_SIZE] = { 0 };
-	struct interp_map map[7] = { { .def = p->maps[0], .values = values },
+	struct interp_map map[8] = { { .def = p->maps[0], .values = values },
 				     { .def = p->maps[1] }, { .def = p->maps[2] },
 				     { .def = p->maps[3] }, { .def = p->maps[4] },
-				     { .def = p->maps[5] }, { .def = p->maps[6] } };
+				     { .def = p->maps[5] }, { .def = p->maps[6] },
+				     { .def = p->maps[7] } };
 	struct interp_env env = { .ctx_kind = check_ctx_kind(p->prog_type),
 				  .prog_type = p->prog_type, .input = pkt, .input_len = GEN_INPUT_LEN,
 				  .helper_data = p->helper_data, .helper_len = p->helper_len,
