@@ -5,7 +5,8 @@
  * analyses it per distinct call context (scev/absint_callbacks.c: absint_cb_plan, cb_view).  The
  * piece calls one callback from two calls of one helper, bpf_loop(nr, cb, ctx, 0) (nr in 1..4)
  * or, a third of the time, bpf_for_each_map_elem(map 0, cb, ctx, 0) (not with p_map_hash, whose
- * elements may be fewer than one), ctx a pointer into main's frame, the struct
+ * elements may be fewer than one), the callback's address loaded into r2, or (ctx at an odd
+ * multiple of 8) into r5 and copied to r2, ctx a pointer into main's frame, the struct
  * { u64 *p; ... ; u64 out at +16 } it points to:
  *
  *     *(u64 *)(fp + x + 32) = c                   c in [0, 99]: the number p points to
@@ -43,7 +44,14 @@ static void cbctx_helper_call(struct gi *g, const struct gi_sub *f, bool each, u
 		gi_ld_map(g, BPF_REG_1, 0);
 	else
 		gi_mov_const(g, BPF_REG_1, nr, true);
-	gi_ld_func(g, BPF_REG_2, f->label);
+	/* (a ctx in an odd slot: the address copied to r2 from r5, clang's `r2 = r8` of
+	 * verifier_subprog_precision; drawn from nothing new: every seed draws what it drew) */
+	if (ctx / 8 & 1) {
+		gi_ld_func(g, BPF_REG_5, f->label);
+		gi_alux(g, true, BPF_MOV, BPF_REG_2, BPF_REG_5);
+	} else {
+		gi_ld_func(g, BPF_REG_2, f->label);
+	}
 	gi_alux(g, true, BPF_MOV, BPF_REG_3, EBPF_REG_FP);
 	gi_alu(g, true, BPF_ADD, BPF_REG_3, ctx);
 	gi_mov_const(g, BPF_REG_4, 0, true);

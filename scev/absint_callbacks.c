@@ -1128,6 +1128,52 @@ static struct aval caller_load_one(const struct scev_ctx *cx, uint64_t pkt_frame
 	return u.kind == AV_TOP ? absint_unknown_bytes(size) : u;
 }
 
+/* Whether the bpf-to-bpf call at pc, with s at the call, surely stores [off, off + size) of
+ * this frame: its callee's entry block, which every run of it starts with, stores exactly there
+ * through an argument (or a copy of one) still as the call gave it, before any call (which may
+ * not return: a tail call).  Then that cell holds, after the call, what some write through a
+ * pointer into this frame left there, not what it held before (verifier_subprog_precision's
+ * subprog_spill_into_parent_stack_slot_precise: `*(u64 *)(r1 + 0) = r2` into the caller's
+ * unwritten fp-8, which it reads back as the number). */
+static bool call_must_store(const struct scev_ctx *cx, const struct astate *s, uint32_t pc,
+			    int64_t off, unsigned size)
+{
+	const struct scev_cfg *g = cx->st.cfg;
+	const struct bpf_insn *call = &cx->insns[pc];
+	uint32_t callee, last;
+	int8_t arg[EBPF_NREGS];
+
+	if (!ebpf_is_pseudo_call(call))
+		return false;
+	callee = g->blocks[g->block_of[pc + 1 + (uint32_t)call->imm]].func;
+	last = g->blocks[g->funcs[callee].entry].last;
+	for (int r = 0; r < EBPF_NREGS; r++)
+		arg[r] = (int8_t)(r >= 1 && r <= 5 ? r : -1);
+	for (uint32_t q = g->funcs[callee].start; q <= last; q += ebpf_insn_slots(&cx->insns[q])) {
+		const struct bpf_insn *i = &cx->insns[q];
+		const struct aval *a;
+
+		if (ebpf_is_call(i) || ebpf_is_exit(i))
+			return false;
+		if ((ebpf_class(i) == BPF_STX || ebpf_class(i) == BPF_ST) &&
+		    ebpf_mode(i) == BPF_MEM && arg[i->dst_reg] >= 0 &&
+		    ebpf_size_bytes(ebpf_size(i)) == size) {
+			a = &s->regs[arg[i->dst_reg]];
+			if (a->kind == AV_PTR && a->region == REGION_STACK && !a->maybe_null &&
+			    range_is_const(&a->r) && (int64_t)a->r.umin + i->off == off)
+				return true;
+		}
+		if (i->code == (BPF_ALU64 | BPF_MOV | BPF_X) && i->off == 0) {
+			arg[i->dst_reg] = arg[i->src_reg];
+			continue;
+		}
+		for (int r = 0; r < EBPF_NREGS; r++)
+			if (ebpf_regs_written(i) >> r & 1)
+				arg[r] = -1;
+	}
+	return false;
+}
+
 int absint_cb_kept(const struct scev_ctx *cx, const struct astate *s, uint32_t pc,
 		   const struct stack_span *w, struct astate *keep)
 {
@@ -1143,7 +1189,8 @@ int absint_cb_kept(const struct scev_ctx *cx, const struct astate *s, uint32_t p
 
 		if (c->off < w->lo || c->off + c->size > w->hi)
 			continue;
-		v = aval_join(&v, &c->v);
+		/* (one of the writes surely replaced it: what they wrote alone) */
+		v = call_must_store(cx, s, pc, c->off, c->size) ? c->v : aval_join(&v, &c->v);
 		aval_drop_id(&v);
 		if (v.kind != AV_TOP && astate__store(keep, c->off, c->size, &v))
 			return -ENOMEM;

@@ -59,23 +59,30 @@ static bool takes_cb(const struct bpf_insn *i)
 	return is_cb_helper(i) || (ebpf_is_helper_call(i) && i->imm == BPF_FUNC_timer_set_callback);
 }
 
+/* Whether i copies one register into another, all 64 bits (rd = rs): the copy holds what the
+ * source held, a function's address too. */
+static bool is_reg_copy(const struct bpf_insn *i)
+{
+	return i->code == (BPF_ALU64 | BPF_MOV | BPF_X) && i->off == 0;
+}
+
 /* The bpf_loop, bpf_for_each_map_elem or bpf_find_vma call that the address loaded at pc goes
- * to, or SCEV_NONE (*why says why). */
+ * to, or SCEV_NONE (*why says why).  The address may move through other registers on its way
+ * (clang's `r8 = func; ...; r2 = r8`, the kernel's PTR_TO_FUNC copied): the registers holding it
+ * are those it was copied into and not written since; any other use of one of them before the
+ * call is no such load (a copy past the call may call the callback some other way: only the
+ * calls found here are its, absint_cb_at). */
 static uint32_t feeds_bpf_loop(const struct scev_cfg *cfg, uint32_t pc, const char **why)
 {
 	const struct bpf_insn *insns = cfg->insns;
 	uint32_t b = cfg->block_of[pc];
-	uint8_t d = insns[pc].dst_reg;
+	uint16_t held = (uint16_t)(1u << insns[pc].dst_reg);
 
-	if (d != 2 && d != 3) {
-		*why = "its address is loaded at %u into a register other than r2 or r3";
-		return SCEV_NONE;
-	}
 	for (uint32_t q = pc + 2; q <= cfg->blocks[b].last; q += ebpf_insn_slots(&insns[q])) {
 		const struct bpf_insn *i = &insns[q];
 
 		if (ebpf_is_call(i)) {
-			if (takes_cb(i) && cb_reg(i->imm) == d)
+			if (takes_cb(i) && (held >> cb_reg(i->imm) & 1))
 				return q;
 			if (takes_cb(i)) {
 				*why = "its address (loaded at %u) is not in the register the helper "
@@ -86,10 +93,15 @@ static uint32_t feeds_bpf_loop(const struct scev_cfg *cfg, uint32_t pc, const ch
 			       "another helper taking a callback";
 			return SCEV_NONE;
 		}
-		if ((ebpf_regs_read(i) | ebpf_regs_written(i)) & (1u << d)) {
+		if (is_reg_copy(i) && (held >> i->src_reg & 1)) {
+			held |= (uint16_t)(1u << i->dst_reg);
+			continue;
+		}
+		if (ebpf_regs_read(i) & held) {
 			*why = "its address (loaded at %u) is used before the helper call";
 			return SCEV_NONE;
 		}
+		held &= (uint16_t)~ebpf_regs_written(i);
 	}
 	*why = "its address (loaded at %u) reaches no call of a helper that takes a callback in "
 	       "the same block";

@@ -11,8 +11,9 @@
  * later, on its own (an async entry, scev/absint_timer.c); it gets no loop claim.
  *
  * A callback is such a loop only when every load of its address goes straight into one helper
- * of those (LD_IMM64 into r2, then, in the same block and with r2 neither read nor written in
- * between, the helper call), the same one for every load, and nothing calls it directly: then
+ * of those (LD_IMM64, copied from register to register or not, then, in the same block and with
+ * the registers holding it neither read otherwise nor written in between, the helper call with
+ * it in r2, r3 for bpf_find_vma), the same one for every load, and nothing calls it directly: then
  * every execution of it is one of those calls.  Otherwise it is reported with the reason and no
  * bound.
  */

@@ -85,8 +85,13 @@ static void trips(void)
 	/* other uses of the address: no bound */
 	expect_trip("called directly", "r1 = 5\nr2 = func cb ll\nr3 = 0\nr4 = 0\ncall bpf_loop\n"
 		    "call cb\n" CALLBACK_TAIL, 8, TRIP_UNKNOWN, 0, "called directly");
-	expect_trip("address in r5", "r1 = 5\nr5 = func cb ll\nr2 = r5\nr3 = 0\nr4 = 0\n"
-		    "call bpf_loop\n" CALLBACK_TAIL, 8, TRIP_UNKNOWN, 0, "other than r2");
+	/* the address copied to r2 (clang's `r2 = r8`): its callback (scev/callbacks.c) */
+	expect_trip("address copied from r5", "r1 = 5\nr5 = func cb ll\nr2 = r5\nr3 = 0\n"
+		    "r4 = 0\ncall bpf_loop\n" CALLBACK_TAIL, 8, TRIP_EXACT, 5, NULL);
+	expect_trip("address left in r5", "r1 = 5\nr5 = func cb ll\nr2 = 0\nr3 = 0\nr4 = 0\n"
+		    "call bpf_loop\n" CALLBACK_TAIL, 8, TRIP_UNKNOWN, 0, "not in the register");
+	expect_trip("address spilled", "r1 = 5\nr5 = func cb ll\n*(u64 *)(r10 -8) = r5\nr2 = r5\n"
+		    "r3 = 0\nr4 = 0\ncall bpf_loop\n" CALLBACK_TAIL, 9, TRIP_UNKNOWN, 0, "used before");
 	expect_trip("address to another helper", "r1 = 5\nr2 = func cb ll\nr3 = 0\nr4 = 0\n"
 		    "call bpf_map_update_elem\n" CALLBACK_TAIL, 7, TRIP_UNKNOWN, 0,
 		    "other than bpf_loop");
