@@ -237,13 +237,13 @@ static uint64_t max_calls(const struct aval *nr)
 
 /* r3 of a bpf_loop call as the callback's r2: a pointer into this frame becomes one into the
  * caller's frame f. */
-static struct aval ctx_arg(const struct aval *r3, uint32_t f)
+static struct aval ctx_arg(const struct scev_ctx *cx, const struct aval *r3, uint32_t f)
 {
 	struct aval v = *r3;
 
 	if (v.kind == AV_PTR && v.region == REGION_STACK && !v.maybe_null)
-		v = aval_ptr(REGION_CALLER_STACK, (uint16_t)f, r3->r);
-	v = aval_caller_rebase(&v, f);
+		v = aval_caller_ptr(f, absint_frame_slot(cx, f), r3->r);
+	v = aval_caller_rebase(&v, absint_frame_slot(cx, f));
 	aval_drop_id(&v);
 	v.kc = 0;	/* (a callback's call widens: aval.h aval_kconst) */
 	return v;
@@ -323,9 +323,10 @@ static void note_write(struct scev_ctx *cx, uint32_t pc, const struct aval *a, i
 	    size <= FP_FRAME && a->r.smin >= -2 * FP_FRAME && a->r.smax <= 2 * FP_FRAME) {
 		/* (each frame it may point into: a set of them, or one) */
 		for (uint32_t f = 0; f < cx->st.cfg->nfuncs; f++) {
-			int64_t lo = aval_caller_lo(a, f);
+			uint32_t k = absint_frame_slot(cx, f);
+			int64_t lo = aval_caller_lo_at(a, f, k);
 
-			if (!aval_caller_may(a->map, f))
+			if (!aval_caller_may_at(a->map, f, k))
 				continue;
 			if (lo > a->r.smax)
 				lo = a->r.smin;	/* (never: as in absint_cb_verify_access) */
@@ -413,7 +414,7 @@ static struct aval each_call(struct scev_ctx *cx, struct astate *s, uint32_t pc,
 			a[2] = aval_ptr(REGION_MAP_KEY, (uint16_t)m, range_const(0));
 			a[3] = aval_ptr(REGION_MAP_VALUE, (uint16_t)m, range_const(0));
 		}
-		a[4] = ctx_arg(&s->regs[3], f);
+		a[4] = ctx_arg(cx, &s->regs[3], f);
 		absint_cb_args_join(cx, cb->func, a);
 		site_note(cx, pc, cb->func, f, a, s);
 		/* (this frame's dynptrs, through its context pointer: as bpf_loop's) */
@@ -449,7 +450,7 @@ static struct aval vma_call(struct scev_ctx *cx, struct astate *s, uint32_t pc,
 		aval_drop_id(&a[1]);
 		if (vma > 0)
 			a[2] = absint_btf_ptr(cx, vma);
-		a[3] = ctx_arg(&s->regs[4], f);
+		a[3] = ctx_arg(cx, &s->regs[4], f);
 		absint_cb_args_join(cx, cb->func, a);
 		site_note(cx, pc, cb->func, f, a, s);
 		/* (this frame's dynptrs, through its context pointer: as bpf_loop's) */
@@ -475,7 +476,7 @@ static struct aval urb_call(struct scev_ctx *cx, const struct astate *s, uint32_
 		for (int r = 0; r < 6; r++)
 			a[r] = aval_top();
 		a[1] = aval_ptr(REGION_DYNPTR, 0, range_const(0));
-		a[2] = ctx_arg(&s->regs[3], f);
+		a[2] = ctx_arg(cx, &s->regs[3], f);
 		absint_cb_args_join(cx, cb->func, a);
 		site_note(cx, pc, cb->func, f, a, s);
 	}
@@ -516,7 +517,7 @@ struct aval absint_cb_call(struct engine *en, struct astate *s, uint32_t pc,
 		for (int r = 0; r < 6; r++)
 			a[r] = aval_top();
 		a[1] = aval_scalar(range_urange(0, m ? m - 1 : 0));
-		a[2] = ctx_arg(&s->regs[3], f);
+		a[2] = ctx_arg(cx, &s->regs[3], f);
 		absint_cb_args_join(cx, cb->func, a);
 		site_note(cx, pc, cb->func, f, a, s);
 		/* (this frame's dynptrs, which it may use, make or release through its context
@@ -772,9 +773,62 @@ static void cb_views_find(struct scev_ctx *cx)
 	}
 }
 
+/* Whether function f's frame may be passed down: it calls a function or a helper that calls one
+ * (with a pointer into its frame among the arguments or not), or takes a function's address. */
+static bool frame_passed(const struct scev_ctx *cx, uint32_t f)
+{
+	const struct scev_func *fn = &cx->st.cfg->funcs[f];
+
+	for (uint32_t pc = fn->start; pc < fn->end; pc += ebpf_insn_slots(&cx->insns[pc])) {
+		const struct bpf_insn *i = &cx->insns[pc];
+
+		if (ebpf_is_pseudo_call(i) || (ebpf_is_ldimm64(i) && i->src_reg == BPF_PSEUDO_FUNC) ||
+		    (ebpf_is_call(i) && i->src_reg == BPF_PSEUDO_KFUNC_CALL) ||
+		    (ebpf_is_helper_call(i) && absint_cb_helper(i->imm)))
+			return true;
+	}
+	return false;
+}
+
+/* The slots of sets of callers' frames (aval.h): a function below 14 has its id; one of 14 and
+ * up whose frame may be passed down takes an id below 14 whose function's frame may not (no
+ * pointer into a frame names it), each its own while there are enough (in the order of ids),
+ * then again from the first (a slot of several functions: a set holding it may point into any
+ * of their frames, each frame no lower than the slot's lowest offset); none when there is no
+ * such id. */
+static int frame_slots_find(struct scev_ctx *cx)
+{
+	uint32_t nf = cx->st.cfg->nfuncs, nfree = 0, n = 0;
+	uint8_t free_slot[CALLER_SELF_IX];
+
+	if (nf <= CALLER_SELF_IX)
+		return 0;
+	if (!(cx->frame_slot = zalloc(nf, sizeof(*cx->frame_slot))))
+		return -ENOMEM;
+	for (uint32_t f = 0; f < CALLER_SELF_IX; f++)
+		if (!frame_passed(cx, f))
+			free_slot[nfree++] = (uint8_t)f;
+	for (uint32_t f = 0; f < nf; f++)
+		cx->frame_slot[f] = (uint8_t)(f < CALLER_SELF_IX ? f : CALLER_SLOT_NONE);
+	for (uint32_t f = CALLER_SELF_IX; f < nf && nfree; f++)
+		if (frame_passed(cx, f))
+			cx->frame_slot[f] = free_slot[n++ % nfree];
+	return 0;
+}
+
+uint32_t absint_frame_slot(const struct scev_ctx *cx, uint32_t f)
+{
+	if (cx->frame_slot)
+		return cx->frame_slot[f];
+	return f < CALLER_SELF_IX ? f : CALLER_SLOT_NONE;
+}
+
 int absint_outer_frames_alloc(struct scev_ctx *cx)
 {
 	uint32_t nf = cx->st.cfg->nfuncs, ncalls = 0;
+
+	if (frame_slots_find(cx))
+		return -ENOMEM;
 
 	/* (each function's frame, then each callback's view of its caller's: cb_view) */
 	cx->outer_frame = zalloc(2 * nf, sizeof(*cx->outer_frame));
@@ -819,8 +873,10 @@ void absint_outer_frames_free(struct scev_ctx *cx)
 	free(cx->outer_wval_acc);
 	free(cx->cb_view);
 	free(cx->cb_sites);
+	free(cx->frame_slot);
 	cx->outer_frame = cx->outer_frame_acc = cx->outer_wval = cx->outer_wval_acc = NULL;
 	cx->cb_view = NULL;
+	cx->frame_slot = NULL;
 	cx->cb_sites = NULL;
 }
 
@@ -831,7 +887,8 @@ void absint_outer_frames_free(struct scev_ctx *cx)
  * data since: absint_caller_load), packet pointers too, without their identity (data plus the
  * same offsets, which the reader's own proofs bound: fn_pkt.data at its entry; a variable base
  * of the caller's, AVAL_PKT_VAR); anything else (references, the frame's iterators) unknown. */
-static struct aval callee_view(const struct aval *v, uint32_t owner, unsigned size, bool pkt)
+static struct aval callee_view(const struct scev_ctx *cx, const struct aval *v, uint32_t owner,
+			       unsigned size, bool pkt)
 {
 	struct aval u = *v;
 
@@ -844,9 +901,9 @@ static struct aval callee_view(const struct aval *v, uint32_t owner, unsigned si
 	if (u.kind != AV_PTR || size != 8)
 		return absint_unknown_bytes(size);
 	if (u.region == REGION_STACK && !u.maybe_null)
-		return aval_ptr(REGION_CALLER_STACK, (uint16_t)owner, u.r);
+		return aval_caller_ptr(owner, absint_frame_slot(cx, owner), u.r);
 	if (u.region == REGION_CALLER_STACK)
-		return aval_caller_rebase(&u, owner);
+		return aval_caller_rebase(&u, absint_frame_slot(cx, owner));
 	if (u.region == REGION_MAP_VALUE ||
 	    u.region == REGION_MAP_HANDLE || u.region == REGION_CTX || (pkt && pkt_any(&u)))
 		return u;
@@ -861,7 +918,8 @@ static int ctx_reg(int32_t h)
 
 /* Whether every cell of a in [lo, 0) of the caller's frame (function owner's) reads the same
  * to a callee as b there. */
-static bool cells_same(const struct astate *a, const struct astate *b, uint32_t owner, int64_t lo)
+static bool cells_same(const struct scev_ctx *cx, const struct astate *a, const struct astate *b,
+		       uint32_t owner, int64_t lo)
 {
 	for (uint32_t k = 0; k < a->n; k++) {
 		const struct acell *c = &a->cells[k];
@@ -869,9 +927,9 @@ static bool cells_same(const struct astate *a, const struct astate *b, uint32_t 
 
 		if (c->off + (int64_t)c->size <= lo)
 			continue;
-		u = callee_view(&c->v, owner, c->size, false);
+		u = callee_view(cx, &c->v, owner, c->size, false);
 		w = astate__load(b, c->off, c->size);
-		w = callee_view(&w, owner, c->size, false);
+		w = callee_view(cx, &w, owner, c->size, false);
 		if (!aval_equal(&u, &w))
 			return false;
 	}
@@ -893,8 +951,8 @@ static bool same_context(const struct scev_ctx *cx, const struct scev_cb_loop *c
 	if (!(cx->args_read[cb->func] >> r & 1) || c->kind != AV_PTR ||
 	    c->region != REGION_CALLER_STACK || c->map >= cx->st.cfg->nfuncs)
 		return true;
-	return cells_same(&x->fr, &y->fr, c->map, c->r.smin) &&
-	       cells_same(&y->fr, &x->fr, c->map, c->r.smin);
+	return cells_same(cx, &x->fr, &y->fr, c->map, c->r.smin) &&
+	       cells_same(cx, &y->fr, &x->fr, c->map, c->r.smin);
 }
 
 /* A bpf_loop, for_each, find_vma or user_ringbuf_drain callback whose calls give it different
@@ -985,16 +1043,17 @@ int absint_cb_plan(const struct scev_ctx *cx, struct scev_ctx_plan *plan, uint32
 
 /* Every cell of big (a caller's frame f as the callees read it) holds, as a callee sees it,
  * what small's cell there holds. */
-static bool frame_cells_cover(const struct astate *big, const struct astate *small, uint32_t f)
+static bool frame_cells_cover(const struct scev_ctx *cx, const struct astate *big,
+			      const struct astate *small, uint32_t f)
 {
 	for (uint32_t k = 0; k < big->n; k++) {
 		const struct acell *c = &big->cells[k];
-		struct aval b = callee_view(&c->v, f, c->size, true), v;
+		struct aval b = callee_view(cx, &c->v, f, c->size, true), v;
 
 		if (b.kind == AV_TOP)
 			continue;
 		v = astate__load(small, c->off, c->size);
-		v = callee_view(&v, f, c->size, true);
+		v = callee_view(cx, &v, f, c->size, true);
 		if (!aval_subset(&v, &b))
 			return false;
 	}
@@ -1015,7 +1074,7 @@ static bool view_covered(const struct scev_ctx *cx, uint32_t v)
 	if (!cx->outer_frame || !cx->outer_frame[v].live || !cx->outer_seen_acc[v])
 		return true;
 	return !cx->outer_frame_bad &&
-	       frame_cells_cover(&cx->outer_frame[v], &cx->outer_frame_acc[v], view_owner(cx, v));
+	       frame_cells_cover(cx, &cx->outer_frame[v], &cx->outer_frame_acc[v], view_owner(cx, v));
 }
 
 bool absint_outer_frame_covered(const struct scev_ctx *cx, uint32_t f)
@@ -1037,7 +1096,7 @@ bool absint_outer_frame_grow(struct scev_ctx *cx, bool widen)
 	for (uint32_t f = 0; f < 2 * cx->st.cfg->nfuncs; f++) {
 		if (!cx->outer_seen_acc[f] || view_owner(cx, f) == SCEV_NONE ||
 		    (cx->outer_frame[f].live &&
-		     frame_cells_cover(&cx->outer_frame[f], &cx->outer_frame_acc[f],
+		     frame_cells_cover(cx, &cx->outer_frame[f], &cx->outer_frame_acc[f],
 				       view_owner(cx, f))))
 			continue;
 		covered = false;
@@ -1111,7 +1170,7 @@ static struct aval caller_load_one(const struct scev_ctx *cx, uint64_t pkt_frame
 	if (lo < -FP_FRAME || lo + (int64_t)size > 0)
 		return absint_unknown_bytes(size);
 	v = astate__load(fr, lo, size);
-	v = callee_view(&v, owner, size, pkt);
+	v = callee_view(cx, &v, owner, size, pkt);
 	if (!stack_span_any(w) || w->hi <= lo || lo + (int64_t)size <= w->lo)
 		return v;
 	/* written through pointers into the frame: in a callback run once per call of its
@@ -1123,7 +1182,7 @@ static struct aval caller_load_one(const struct scev_ctx *cx, uint64_t pkt_frame
 	if (!cx->outer_wval || !cx->outer_wval[owner].live ||
 	    !(c = cell_at(&cx->outer_wval[owner], lo, size)))
 		return absint_unknown_bytes(size);
-	u = callee_view(&c->v, owner, size, pkt);
+	u = callee_view(cx, &c->v, owner, size, pkt);
 	u = aval_join(&v, &u);
 	return u.kind == AV_TOP ? absint_unknown_bytes(size) : u;
 }
@@ -1379,7 +1438,7 @@ struct aval absint_caller_load(const struct scev_ctx *cx, uint64_t pkt_frames,
 		return caller_load_one(cx, pkt_frames, a, a->map, off, size, pc);
 	/* (a pointer into one of several frames: what each holds there, joined) */
 	for (uint32_t f = 0; f < cx->st.cfg->nfuncs && a->map != CALLER_ANY; f++)
-		if (aval_caller_may(a->map, f)) {
+		if (aval_caller_may_at(a->map, f, absint_frame_slot(cx, f))) {
 			struct aval o = caller_load_one(cx, pkt_frames, a, f, off, size, pc);
 
 			v = any ? aval_join(&v, &o) : o;
@@ -1401,10 +1460,11 @@ enum nums_over absint_cb_nums_over(const struct scev_ctx *cx, const struct aval 
 		return NUMS_ALL;
 	}
 	for (uint32_t f = 0; f < cx->st.cfg->nfuncs; f++) {
-		__int128 flo = (__int128)aval_caller_lo(a, f) + (lo - a->r.smin), wlo, whi;
+		uint32_t fk = absint_frame_slot(cx, f);
+		__int128 flo = (__int128)aval_caller_lo_at(a, f, fk) + (lo - a->r.smin), wlo, whi;
 		const struct stack_span *w;
 
-		if (!aval_caller_may(a->map, f))
+		if (!aval_caller_may_at(a->map, f, fk))
 			continue;
 		if (flo < lo || flo >= hi)
 			flo = lo;	/* (as absint_cb_verify_access) */
@@ -1449,9 +1509,10 @@ bool absint_cb_verify_access(struct scev_ctx *cx, struct scev_verdict *v, const 
 	bool unwritten = a->map >= cx->st.cfg->nfuncs && !(a->map & CALLER_SET);
 
 	for (uint32_t f = 0; f < cx->st.cfg->nfuncs; f++) {
-		__int128 flo = (__int128)aval_caller_lo(a, f) + (lo - a->r.smin);
+		uint32_t fk = absint_frame_slot(cx, f);
+		__int128 flo = (__int128)aval_caller_lo_at(a, f, fk) + (lo - a->r.smin);
 
-		if (!aval_caller_may(a->map, f))
+		if (!aval_caller_may_at(a->map, f, fk))
 			continue;
 		if (flo < lo || flo >= hi)
 			flo = lo;	/* (never: that frame's offsets lie in the pointer's) */

@@ -51,6 +51,16 @@ static bool self_ptr(const struct aval *a)
 	return a->kind == AV_PTR && a->region == REGION_CALLER_STACK && aval_caller_self(a->map);
 }
 
+/* Whether an argument of a call at s, r1-r5, may point into a caller's frame. */
+static bool callers_frame_arg(const struct astate *s)
+{
+	for (int r = 1; r <= 5; r++)
+		if (s->regs[r].kind == AV_TOP ||
+		    (s->regs[r].kind == AV_PTR && s->regs[r].region == REGION_CALLER_STACK))
+			return true;
+	return false;
+}
+
 /* May this value point into the stack (this frame's)? */
 static bool may_be_stack(const struct aval *a)
 {
@@ -958,14 +968,15 @@ int absint_step(struct engine *en, struct astate *s, uint32_t pc)
  * such: the callee's r10 is another frame, so a pointer into the caller's frame (owner) becomes
  * one of REGION_CALLER_STACK, checked against what the caller wrote before its calls
  * (absint_callbacks.c). */
-static struct aval frame_local(const struct aval *a, uint32_t owner)
+static struct aval frame_local(const struct scev_ctx *cx, const struct aval *a, uint32_t owner)
 {
 	struct aval v = *a;
+	uint32_t k = absint_frame_slot(cx, owner);
 
 	if (a->kind == AV_PTR && (a->region == REGION_STACK || a->region == REGION_CALLER_STACK))
 		v = a->maybe_null ? aval_top()
-		    : a->region == REGION_STACK ? aval_ptr(REGION_CALLER_STACK, (uint16_t)owner, a->r)
-						: aval_caller_rebase(a, owner);
+		    : a->region == REGION_STACK ? aval_caller_ptr(owner, k, a->r)
+						: aval_caller_rebase(a, k);
 	/* two calls of one function may return different lookups' results; a pointer into
 	 * callers' frames means the same frames in the callee, its id what each holds (aval.h) */
 	if (!(v.kind == AV_PTR && v.region == REGION_CALLER_STACK))
@@ -1215,7 +1226,7 @@ static struct aval call_summary(struct scev_ctx *cx, const struct astate *s, uin
 
 		call_pkt_note(cx, s, f, caller);
 		for (int r = 1; r <= 5; r++) {
-			struct aval a = frame_local(&s->regs[r], caller);
+			struct aval a = frame_local(cx, &s->regs[r], caller);
 
 			args[r] = a;
 			cx->fn_args_acc[f][r] = cx->fn_seen_acc[f] & 1 ?
@@ -1679,8 +1690,10 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 			if (stack_arg || self_arg) {
 				s->n = 0;
 				note_stack_write(en, pc, -FP_FRAME, 0);
-				/* an unmodeled helper may write any frame it is given */
-				if (ebpf_is_helper_call(i))
+				/* an unmodeled helper may write any frame it is given: a caller's
+				 * when an argument may point into one (numbers are numbers, and a
+				 * pointer into this frame is this frame's) */
+				if (ebpf_is_helper_call(i) && callers_frame_arg(s))
 					absint_cb_note_unknown(cx, pc);
 			}
 			if (ebpf_is_helper_call(i) && helper_effects(s, i->imm))

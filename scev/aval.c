@@ -61,8 +61,8 @@ static bool callers_both(const struct aval *a, const struct aval *b)
 	       b->region == REGION_CALLER_STACK;
 }
 
-/* The frames a REGION_CALLER_STACK map names, as a mask of ids below 15; 0 for CALLER_ANY or an
- * id of 15 and up. */
+/* The frames a REGION_CALLER_STACK map names, as a mask of slots below 15 (aval.h: a single
+ * frame's slot is its id below 14); 0 for CALLER_ANY or an id of 14 and up without one. */
 static uint16_t caller_mask(uint16_t m)
 {
 	if (m == CALLER_ANY)
@@ -97,28 +97,37 @@ static bool self_and_callers(const struct aval *a, const struct aval *b)
 static uint16_t caller_multi(const struct aval *r, const int64_t lo[CALLER_SELF_IX + 1],
 			     int64_t *sum);
 
-struct aval aval_caller_rebase(const struct aval *a, uint32_t owner)
+struct aval aval_caller_rebase(const struct aval *a, uint32_t k)
 {
 	struct aval v = *a;
 
 	if (a->kind != AV_PTR || a->region != REGION_CALLER_STACK || !aval_caller_self(a->map))
 		return v;
-	if (owner >= CALLER_SELF_IX) {
+	if (k >= CALLER_SELF_IX) {
 		v.map = CALLER_ANY;
 		v.id = 0;
 		return v;
 	}
-	v.map = (uint16_t)((a->map & ~CALLER_SELF) | 1u << owner);
+	v.map = (uint16_t)((a->map & ~CALLER_SELF) | 1u << k);
 	if ((a->id >> 12) == CALLER_MULTI) {
-		/* (the frames' order changes: SELF's lowest is owner's now) */
+		/* (the frames' order changes: SELF's lowest is slot k's now) */
 		int64_t lo[CALLER_SELF_IX + 1], sum;
 
 		for (uint32_t f = 0; f <= CALLER_SELF_IX; f++)
 			lo[f] = f == CALLER_SELF_IX ? INT64_MAX : aval_caller_lo(a, f);
-		lo[owner] = a->map >> owner & 1 ? INT64_MIN : aval_caller_lo(a, CALLER_SELF_IX);
-		v.id = a->map >> owner & 1 ? 0 : caller_multi(&v, lo, &sum);
+		lo[k] = a->map >> k & 1 ? INT64_MIN : aval_caller_lo(a, CALLER_SELF_IX);
+		v.id = a->map >> k & 1 ? 0 : caller_multi(&v, lo, &sum);
 	} else if ((a->id >> 12) == CALLER_SELF_IX)
-		v.id = (uint16_t)(owner << 12 | (a->id & CALLER_NARROW_MAX));
+		v.id = (uint16_t)(k << 12 | (a->id & CALLER_NARROW_MAX));
+	return v;
+}
+
+struct aval aval_caller_ptr(uint32_t owner, uint32_t k, struct range r)
+{
+	struct aval v = aval_ptr(REGION_CALLER_STACK, (uint16_t)owner, r);
+
+	if (owner >= CALLER_SELF_IX && k < CALLER_SELF_IX)
+		v.map = (uint16_t)(CALLER_SET | 1u << k);
 	return v;
 }
 

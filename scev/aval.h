@@ -24,29 +24,44 @@ enum aval_kind { AV_SCALAR, AV_PTR, AV_TOP };
  * (absint_callbacks.c), map = that function's id.  The analyzer's own region, never in claims:
  * no oracle can tell which frame of a run it means. */
 #define REGION_CALLER_STACK 32
-/* Its map may also be a set of such functions: CALLER_SET | a mask of function ids below 14 (a
+/* Its map may also be a set of such functions: CALLER_SET | a mask of frame slots below 14 (a
  * pointer into one of those frames, which one not known: a callee called from two frames with
  * a pointer into each, the kernel's frame numbers joined), or CALLER_ANY (any frame of the call
- * chain: ids of 14 and up, or too many).  Bit CALLER_SELF of a set is the frame of the function
- * whose state holds the pointer, its own r10's (a pointer into its frame joined with one into a
- * caller's at a loop header: verifier_loops1.c's bounded_loop_stack_frames_reg); it becomes
- * that function's id wherever the pointer leaves the frame (a callee's argument or view:
- * aval_caller_rebase), and its accesses are those of the function's own stack as well
+ * chain: too many).  A function's slot (absint_frame_slot) is its id when below 14; a function of
+ * id 14 and up whose frame may be passed down (one that calls) takes the slot of an id below 14
+ * whose function calls nothing, whose frame no pointer of this region ever names; one with no
+ * slot left is CALLER_ANY in a set.  A single frame of id 14 and up with a slot is the set of
+ * that slot alone (aval_caller_ptr), so that a join with another frame stays a set; bit k of a
+ * set is the function of slot k, one function.  Bit CALLER_SELF of a set is the frame of the
+ * function whose state holds the pointer, its own r10's (a pointer into its frame joined with
+ * one into a caller's at a loop header: verifier_loops1.c's bounded_loop_stack_frames_reg); it
+ * becomes that function's slot wherever the pointer leaves the frame (a callee's argument or
+ * view: aval_caller_rebase), and its accesses are those of the function's own stack as well
  * (absint_transfer.c, absint_verdict.c).  A plain REGION_STACK pointer joined with a
  * REGION_CALLER_STACK one is such a set. */
 #define CALLER_SET 0x8000u
 #define CALLER_ANY 0xffffu
 #define CALLER_SELF_IX 14u
 #define CALLER_SELF (1u << CALLER_SELF_IX)
+#define CALLER_SLOT_NONE 0xffu	/* a function without a slot (absint_frame_slot) */
 /* Whether a REGION_CALLER_STACK pointer with map m may point into function f's frame, f a
- * caller of the function holding it (CALLER_SELF is not one). */
-static inline bool aval_caller_may(uint16_t m, uint32_t f)
+ * caller of the function holding it, slot k in sets (CALLER_SELF is not one; CALLER_SLOT_NONE:
+ * none, never in a set). */
+static inline bool aval_caller_may_at(uint16_t m, uint32_t f, uint32_t k)
 {
 	if (m == CALLER_ANY)
 		return true;
 	if (m & CALLER_SET)
-		return f < CALLER_SELF_IX && (m >> f & 1);
+		return k < CALLER_SELF_IX && (m >> k & 1);
 	return m == f;
+}
+/* The same for callers that know no slots: a function of id 14 and up may be any set's (its
+ * slot is not known here). */
+static inline bool aval_caller_may(uint16_t m, uint32_t f)
+{
+	if (m != CALLER_ANY && (m & CALLER_SET) && f >= CALLER_SELF_IX)
+		return true;
+	return aval_caller_may_at(m, f, f);
 }
 /* Whether a REGION_CALLER_STACK map may point into the holder's own frame (CALLER_SELF). */
 static inline bool aval_caller_self(uint16_t m)
@@ -152,13 +167,14 @@ static inline int aval_sock_site(const struct aval *a)
 	return (int)(a->map >> 2) - 1;
 }
 
-/* The lowest offset a REGION_CALLER_STACK pointer a may have in function f's frame (INT64_MAX:
- * not one of its frames; CALLER_NARROW_MAX above). */
-static inline int64_t aval_caller_lo(const struct aval *a, uint32_t f)
+/* The lowest offset a REGION_CALLER_STACK pointer a may have in function f's frame, f of slot k
+ * in sets (k = CALLER_SELF_IX: the holder's own frame, CALLER_SELF; INT64_MAX: not one of its
+ * frames; CALLER_NARROW_MAX above). */
+static inline int64_t aval_caller_lo_at(const struct aval *a, uint32_t f, uint32_t k)
 {
-	uint32_t k = a->id & CALLER_NARROW_MAX;
+	uint32_t n12 = a->id & CALLER_NARROW_MAX;
 
-	if (f == CALLER_SELF_IX ? !aval_caller_self(a->map) : !aval_caller_may(a->map, f))
+	if (k == CALLER_SELF_IX ? !aval_caller_self(a->map) : !aval_caller_may_at(a->map, f, k))
 		return INT64_MAX;
 	if (a->map != CALLER_ANY && (a->map & CALLER_SET) && (uint32_t)(a->id >> 12) == CALLER_MULTI) {
 		uint32_t m = a->map & 0x7fffu, n = (uint32_t)__builtin_popcount(m), bits, field;
@@ -166,21 +182,31 @@ static inline int64_t aval_caller_lo(const struct aval *a, uint32_t f)
 		if (n < 3 || n > 12)
 			return a->r.smin;
 		bits = 12 / n;
-		field = k >> (bits * (uint32_t)__builtin_popcount(m & ((1u << f) - 1))) &
+		field = n12 >> (bits * (uint32_t)__builtin_popcount(m & ((1u << k) - 1))) &
 			((1u << bits) - 1);
 		if (a->r.smin > INT64_MAX - (int64_t)(field * (512u >> bits)))
 			return a->r.smin;
 		return a->r.smin + (int64_t)(field * (512u >> bits));
 	}
-	if (a->map != CALLER_ANY && (a->map & CALLER_SET) && k && (uint32_t)(a->id >> 12) == f &&
-	    a->r.smin <= INT64_MAX - (int64_t)k)
-		return a->r.smin + (int64_t)k;
+	if (a->map != CALLER_ANY && (a->map & CALLER_SET) && n12 && (uint32_t)(a->id >> 12) == k &&
+	    a->r.smin <= INT64_MAX - (int64_t)n12)
+		return a->r.smin + (int64_t)n12;
 	return a->r.smin;
 }
+/* The same with f a slot itself (aval.c's walks of a set's bits: a single frame's slot is its
+ * id) or CALLER_SELF_IX. */
+static inline int64_t aval_caller_lo(const struct aval *a, uint32_t f)
+{
+	return aval_caller_lo_at(a, f, f);
+}
 
-/* REGION_CALLER_STACK pointer a of function owner's state as a callee of owner sees it: its
- * CALLER_SELF frame is owner's (aval.h above); other values as they are. */
-struct aval aval_caller_rebase(const struct aval *a, uint32_t owner);
+/* REGION_CALLER_STACK pointer a of some function's state as a callee of it sees it: its
+ * CALLER_SELF frame is that function's, slot k (aval.h above; CALLER_SLOT_NONE: CALLER_ANY);
+ * other values as they are. */
+struct aval aval_caller_rebase(const struct aval *a, uint32_t k);
+/* A pointer into function owner's frame, slot k, at offsets r, as a callee of owner sees it:
+ * one frame (map owner), or the set of slot k alone for an id of 14 and up (aval.h above). */
+struct aval aval_caller_ptr(uint32_t owner, uint32_t k, struct range r);
 
 /* Packet pointers (REGION_PKT) use id and map otherwise, as the kernel tracks a packet pointer:
  * a fixed offset, a variable part (var_off, never below 0 where it is read: check_packet_access)

@@ -519,6 +519,9 @@ struct scev_ctx {
 	bool plan_make;
 	uint32_t *cb_view;
 	struct scev_cb_site *cb_sites;
+	/* per function, its slot in sets of callers' frames (aval.h; absint_frame_slot), NULL
+	 * when there are no frames to place (its id below 14, none above) */
+	uint8_t *frame_slot;
 };
 
 /* Loop l's summary (step 2, symex_loop, writes it; the last pass reads it).  The first pass
@@ -703,6 +706,8 @@ const uint8_t *absint_reentry_region(struct scev_ctx *cx, uint32_t l);
 int absint_outer_frames_alloc(struct scev_ctx *cx);
 void absint_outer_frames_drop(struct scev_ctx *cx);
 void absint_outer_frames_free(struct scev_ctx *cx);
+/* Function f's slot in sets of callers' frames (aval.h), CALLER_SLOT_NONE when it has none. */
+uint32_t absint_frame_slot(const struct scev_ctx *cx, uint32_t f);
 bool absint_outer_frame_grow(struct scev_ctx *cx, bool widen);
 bool absint_outer_frame_covered(const struct scev_ctx *cx, uint32_t f);
 /* The values written into callers' frames (scev_ctx.outer_wval): the running pass's forgotten;
