@@ -413,6 +413,17 @@ struct aval aval_alu(uint8_t op, bool is64, bool sign, const struct aval *a, con
 			return *b;
 		return aval_zext(b, 4);
 	}
+	/* A quotient or a remainder is a number the kernel does not bound, whatever its operands:
+	 * adjust_scalar_min_max_vals (is_safe_to_compute_dst_reg_range) marks BPF_DIV's and BPF_MOD's
+	 * result unknown, 64-bit or 32-bit (all 64 bits: it returns before the 32-bit zero
+	 * extension), signed (cpu v4's sdiv/smod) or not, a constant by a constant too (6.18, probed:
+	 * 48 / 2 added to r10 is "math between fp pointer and register with unbounded min value", w0
+	 * /= 4 may exceed 0xffffffff, 8 / 4 == 2 does not decide a branch).  Every state the kernel
+	 * model reads is made of these values (the transfer, the loop steps, the exit values), so the
+	 * rule is here, once; a claim about a quotient is as loose as the kernel's knowledge (corpus
+	 * div_const_*). */
+	if ((op == BPF_DIV || op == BPF_MOD) && a->kind == AV_SCALAR && b->kind == AV_SCALAR)
+		return aval_scalar(range_unknown());
 	if (a->kind == AV_SCALAR && b->kind == AV_SCALAR)
 		return aval_scalar(range_alu(op, is64, sign, &a->r, &b->r));
 	/* Pointer ± scalar stays a pointer into the same region (64-bit only). */
