@@ -592,7 +592,7 @@ bool absint_cb_verify_access(struct scev_ctx *cx, struct scev_verdict *v, const 
  * into, at a call a callee makes: their cells at the calls that pass a pointer into them
  * (outer_frame), and where callees may have written (outer_write) what they wrote (outer_wval);
  * NUMS_MAYBE when either is not known. */
-/* The unprivileged rule's marks of stack slots that may hold a spilled pointer (scev_ctx
+/* The marks of stack slots that may hold a spilled pointer (scev_ctx
  * ptr_spill): a store of v at [lo, hi) of function f's frame (f UINT32_MAX: a stack address
  * not placed; only a known pointer marks), and whether a slot of [lo, hi) of f's frame may
  * hold one. */

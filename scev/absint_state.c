@@ -846,11 +846,13 @@ int astate__join_regs(struct astate *dst, const struct astate *src, bool widen, 
 			v = widen ? aval_widen(&a->v, &src->cells[j].v) : aval_join(&a->v, &src->cells[j].v);
 			if (!aval_equal(&v, &a->v))
 				changed = 1;
-			if (v.kind != AV_TOP) {
-				dst->cells[k] = *a;
-				dst->cells[k++].v = v;
-				continue;
-			}
+			/* (kept when it is of no known kind too, a pointer on one side and a number
+			 * or another pointer on the other: a slot that may hold a spilled pointer,
+			 * which the kernel reads back only whole, absint_verdict.c
+			 * verify_narrow_fill; an AV_TOP cell reads as the bytes no cell places) */
+			dst->cells[k] = *a;
+			dst->cells[k++].v = v;
+			continue;
 		}
 		/* A number here whose bytes src holds in numbers too, but in cells of other
 		 * sizes (a narrow store's cut on one path, a store at a variable offset): a

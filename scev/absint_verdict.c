@@ -1264,9 +1264,18 @@ static void verify_narrow_spill(struct scev_verdict *v, const struct astate *s, 
 	const struct aval *d = &s->regs[i->dst_reg], *src = &s->regs[i->src_reg];
 	unsigned bytes = ebpf_size_bytes(ebpf_size(i));
 
-	if (ebpf_class(i) != BPF_STX || ebpf_mode(i) != BPF_MEM || bytes == 8 ||
-	    d->kind != AV_PTR || (d->region != REGION_STACK && d->region != REGION_CALLER_STACK) ||
+	if (ebpf_class(i) != BPF_STX || ebpf_mode(i) != BPF_MEM || d->kind != AV_PTR ||
+	    (d->region != REGION_STACK && d->region != REGION_CALLER_STACK) ||
 	    !range_is_const(&d->r))
+		return;
+	/* a pointer into a stack never goes to a caller's frame ("cannot spill pointers to
+	 * stack into stack frame of the caller"; corpus spill_stack_ptr_caller_frame_unsafe) */
+	if (bytes == 8 && d->region == REGION_CALLER_STACK && src->kind == AV_PTR &&
+	    (src->region == REGION_STACK || src->region == REGION_CALLER_STACK))
+		VFAIL(aval_caller_self(d->map) ? VERDICT_UNSUPPORTED : VERDICT_UNSAFE, pc,
+		      "cannot spill pointers to stack into stack frame of the caller (R%u, a stack "
+		      "pointer, stored through R%u)", i->src_reg, i->dst_reg);
+	if (bytes == 8)
 		return;
 	if (src->kind == AV_PTR)
 		VFAIL(VERDICT_UNSAFE, pc, "invalid size of register spill (R%u, a pointer, stored in "
@@ -1276,31 +1285,64 @@ static void verify_narrow_spill(struct scev_verdict *v, const struct astate *s, 
 		      "(the kernel refuses a pointer's narrow spill)", i->src_reg, bytes);
 }
 
+/* Whether a cell of s over [lo, hi) holds a value of no known kind (a join of a pointer and
+ * another value: astate__join_regs). */
+static bool top_cell(const struct astate *s, int64_t lo, int64_t hi)
+{
+	for (uint32_t c = 0; c < s->n; c++)
+		if (s->cells[c].off < hi && lo < s->cells[c].off + s->cells[c].size &&
+		    s->cells[c].v.kind == AV_TOP)
+			return true;
+	return false;
+}
+
 /* check_stack_read_fixed_off: a slot holding a spilled pointer is read back only whole ("invalid
- * size of register fill"); a spilled number may be read in any size.  Own frame, constant
- * offset: the cell at the slot's 8-aligned start holds the pointer (a slot a narrow store cut
- * holds numbers: stack_spill).  A pointer that may be NULL is left to the kernel's NULL test
- * (which makes a NULL copy a number), and the runs cannot tell a pointer's bytes from a
- * number's: only the kernel judges this (corpus fill_ptr_narrow*). */
-static void verify_narrow_fill(struct scev_verdict *v, const struct astate *s, uint32_t pc,
-			       const struct bpf_insn *i)
+ * size of register fill"); a spilled number may be read in any size.  Constant offset, this
+ * frame's or a caller's (a callee reading what its caller spilled, a bpf_loop callback through
+ * its context: absint_cb_nums_over, its own frame too where the pointer may be into it).  The
+ * kernel walks the paths apart, so a slot that holds the pointer on one path is refused as one
+ * that holds it on all: unsafe where a cell of the slot holds a pointer on every path,
+ * unsupported where one holds a value of no known kind (a join of a pointer and a number or
+ * another pointer keeps it so: astate__join_regs) or, in a caller's frame, where bytes no cell
+ * places may hold one (absint_spill_may: a store of a pointer reached the slot); a slot a
+ * narrow store cut holds numbers (stack_spill).  The runs cannot tell a pointer's bytes from a
+ * number's: only the kernel judges this (corpus fill_ptr_narrow*, fill_join_ptr_narrow*,
+ * callee_fill_caller_ptr*). */
+static void verify_narrow_fill(struct scev_ctx *cx, struct scev_verdict *v,
+			       const struct astate *s, uint32_t pc, const struct bpf_insn *i)
 {
 	const struct aval *p = &s->regs[i->src_reg];
 	unsigned bytes = ebpf_size_bytes(ebpf_size(i));
+	bool caller = p->region == REGION_CALLER_STACK;
+	enum nums_over k = NUMS_ALL, ks = NUMS_ALL;
 	int64_t off, slot;
 
-	if (bytes == 8 || p->kind != AV_PTR || p->region != REGION_STACK || p->maybe_null ||
-	    !range_is_const(&p->r))
+	if (bytes == 8 || p->kind != AV_PTR || p->maybe_null || !range_is_const(&p->r) ||
+	    (p->region != REGION_STACK && !caller))
 		return;
 	off = (int64_t)p->r.umin + i->off;
 	slot = off - ((off % 8) + 8) % 8;
-	for (uint32_t k = 0; k < s->n; k++) {
-		const struct acell *c = &s->cells[k];
-
-		if (c->off == slot && c->size == 8 && c->v.kind == AV_PTR)
-			VFAIL(VERDICT_UNSAFE, pc, "invalid size of register fill (%u bytes of the "
-			      "pointer spilled at fp%lld)", bytes, (long long)slot);
+	if (caller)
+		k = absint_cb_nums_over(cx, p, slot, slot + 8);
+	if (caller && aval_caller_self(p->map) && aval_caller_lo(p, CALLER_SELF_IX) <= 0) {
+		off = aval_caller_lo(p, CALLER_SELF_IX) + i->off;
+		slot = off - ((off % 8) + 8) % 8;
 	}
+	if (!caller || aval_caller_self(p->map)) {
+		/* (bytes no cell places here: no pointer on every path the kernel walks, which
+		 * a join would have kept as a cell of no known kind) */
+		ks = astate__nums_over(s, slot, slot + 8);
+		if (ks == NUMS_MAYBE && !top_cell(s, slot, slot + 8))
+			ks = NUMS_ALL;
+	}
+	k = ks > k ? ks : k;
+	if (k == NUMS_PTR)
+		VFAIL(VERDICT_UNSAFE, pc, "invalid size of register fill (%u bytes of the pointer "
+		      "spilled at %sfp%lld)", bytes, caller ? "a caller's " : "", (long long)slot);
+	if (k == NUMS_MAYBE)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "%u bytes read from %sfp%lld, a slot that may hold a "
+		      "spilled pointer (the kernel reads a pointer's slot back only whole)", bytes,
+		      caller ? "a caller's " : "", (long long)slot);
 }
 
 /* check_return_code for the types it bounds without a BTF context (ebpf_prog_ret_bool):
@@ -1435,7 +1477,7 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 	case BPF_LDX:
 		verify_access(cx, v, s, pc, i->src_reg, i->off, ebpf_size_bytes(ebpf_size(i)), false);
 		if (v->kind == VERDICT_SAFE)
-			verify_narrow_fill(v, s, pc, i);
+			verify_narrow_fill(cx, v, s, pc, i);
 		return;
 	case BPF_ST: case BPF_STX:
 		if (ebpf_mode(i) == BPF_ATOMIC) {
@@ -1456,7 +1498,7 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 			verify_access(cx, v, s, pc, i->src_reg, i->off, ebpf_size_bytes(ebpf_size(i)),
 				      false);
 			if (v->kind == VERDICT_SAFE)	/* (check_load_mem: a fill; aud25) */
-				verify_narrow_fill(v, s, pc, i);
+				verify_narrow_fill(cx, v, s, pc, i);
 			return;
 		}
 		verify_leak(cx, v, s, pc, i);
@@ -1485,7 +1527,7 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 			verify_access(cx, v, s, pc, i->dst_reg, i->off, ebpf_size_bytes(ebpf_size(i)),
 				      false);
 			if (v->kind == VERDICT_SAFE)
-				verify_narrow_fill(v, s, pc, &rd);
+				verify_narrow_fill(cx, v, s, pc, &rd);
 		}
 		return;
 	default:

@@ -739,8 +739,9 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 		cx.live = arena_zalloc(cx.st.cfg->nblocks ? cx.st.cfg->nblocks : 1, 1);
 		if (!cx.fn_stack || !cx.live || scev_calls_check(&cx, verdict, NULL))
 			goto fail;
-		if (cx.opts.unprivileged &&
-		    !(cx.ptr_spill = arena_zalloc(cx.st.cfg->nfuncs, sizeof(*cx.ptr_spill))))
+		/* (the marks of slots a pointer was stored into: the unprivileged rule's, and
+		 * any loader's narrow fills, absint_verdict.c verify_narrow_fill) */
+		if (!(cx.ptr_spill = arena_zalloc(cx.st.cfg->nfuncs, sizeof(*cx.ptr_spill))))
 			goto fail;
 		absint_timer_maps_check(&cx, verdict);
 		absint_fields_maps_check(&cx, verdict);
