@@ -21,14 +21,18 @@
  * narrower there; a shift by a constant below the width, in a register.  The twin's forms: the
  * spill 1-7 bytes into its slot; an 8-byte spill of r4 << 32 read back at +4; a narrow spill
  * whose slot a write past it touches; a shift by the width (masked: by 0), or right by a
- * register of [0, 1] (data[k] & 1).  Either way GEN_PROG_KRULE_UNSAFE: the kernel refuses
+ * register of [0, 1] (data[k] & 1); a division of r4 by 1 or a modulo by [32, 999], 32- or
+ * 64-bit, signed (cpu v4) or not, the divisor an immediate or in r0 (snd26: the kernel tracks
+ * no quotient nor remainder, adjust_scalar_min_max_vals).  Either way GEN_PROG_KRULE_UNSAFE: the kernel refuses
  * the read (the offset unbounded), no run traps.  And two the kernel refuses wherever it meets
  * them (check_alu_op, aud23): a shift by an immediate of +-width or 2 * width (masked: by 0),
  * a division by the immediate 0 (0) or a modulo by it (r4 kept); no run traps either, each
  * notes the instruction (interp_result.refused).  And one more spill form: the packet pointer
  * r5 stored in 1, 2 or 4 bytes of the slot before a safe spill overwrites it (the kernel
  * refuses a pointer's narrow spill: "invalid size of register spill"; no run can tell), or
- * spilled whole and read back in 1, 2 or 4 bytes into r0, or added into in 4 bytes atomically
+ * spilled whole and read back in 1, 2 or 4 bytes into r0, or spilled whole on one path and r4
+ * on the other (data[k] > n) and read back so (snd26: the kernel walks the paths apart and
+ * refuses the pointer's fill), or added into in 4 bytes atomically
  * (check_atomic_rmw reads first, a fill: "invalid size of register fill"); a store-release and a
  * load-acquire of 1, 2 or 4 bytes are the narrow spill and fill too.  The slot is one of
  * main's variable homes in fp-208 .. fp-32, which hold nothing yet in the prologue and are
@@ -67,13 +71,23 @@ static const uint8_t sizes[] = { BPF_B, BPF_H, BPF_W, BPF_DW };
 /* The spill forms: r4 written at slot + off (size s) and read back (size l) at slot + at. */
 static void krule_spill(struct gi *g, int16_t slot, bool bad)
 {
-	unsigned s = gen_pick(g->src, 4), l, kind = bad ? gen_pick(g->src, 4) : 0;
+	unsigned s = gen_pick(g->src, 4), l, kind = bad ? gen_pick(g->src, 5) : 0;
 	int16_t off = 0;
 
-	if (kind == 3) {	/* the packet pointer stored narrower first, then the safe form */
-		unsigned n = gen_pick(g->src, 3), how = gen_pick(g->src, 5);
+	if (kind >= 3) {	/* the packet pointer stored narrower first, then the safe form */
+		unsigned n = gen_pick(g->src, 3), how = kind == 4 ? 5 : gen_pick(g->src, 5);
 
-		if (how == 0) {
+		if (how == 5) {	/* or spilled on one path only, a number on the other (snd26) */
+			int join = gi_label(g);
+
+			gi_ldx(g, BPF_B, BPF_REG_0, BPF_REG_5, (int16_t)gen_pick(g->src, GEN_INPUT_LEN));
+			gi_stx(g, BPF_DW, EBPF_REG_FP, slot, BPF_REG_4);
+			gi_jmp(g, false, BPF_JGT, BPF_REG_0, (int32_t)gen_pick(g->src, 256), join);
+			gi_stx(g, BPF_DW, EBPF_REG_FP, slot, BPF_REG_5);
+			gi_bind(g, join);
+			gi_ldx(g, sizes[n], BPF_REG_0, EBPF_REG_FP,
+			       (int16_t)(slot + (1 << n) * (int)gen_pick(g->src, 8u >> n)));
+		} else if (how == 0) {
 			gi_stx(g, sizes[n], EBPF_REG_FP, slot, BPF_REG_5);
 		} else if (how == 3) {	/* or store-released so (a spill too; aud25) */
 			gi_emit(g, (struct bpf_insn){ .code = BPF_STX | BPF_ATOMIC | sizes[n],
@@ -134,7 +148,7 @@ static void krule_spill(struct gi *g, int16_t slot, bool bad)
 static void krule_shift(struct gi *g, bool bad)
 {
 	bool is64 = gen_bool(g->src, 50);
-	unsigned width = is64 ? 64 : 32, kind = bad ? gen_pick(g->src, 4) : 0;
+	unsigned width = is64 ? 64 : 32, kind = bad ? gen_pick(g->src, 5) : 0;
 	static const uint8_t ops[] = { BPF_LSH, BPF_RSH, BPF_ARSH };
 	uint8_t op = ops[gen_pick(g->src, 3)];
 
@@ -146,6 +160,23 @@ static void krule_shift(struct gi *g, bool bad)
 	}
 	if (kind == 3) {	/* by the immediate 0: r4 = 0, or r4 kept */
 		gi_alu(g, is64, gen_bool(g->src, 50) ? BPF_DIV : BPF_MOD, BPF_REG_4, 0);
+		return;
+	}
+	if (kind == 4) {	/* a quotient or a remainder of r4 (in [1, 31]) that is r4 */
+		bool mod = gen_bool(g->src, 50), reg = gen_bool(g->src, 34);
+		int32_t by = mod ? (int32_t)gen_u32(g->src, 32, 1000) : 1;
+		struct bpf_insn i = { .code = (uint8_t)((is64 ? BPF_ALU64 : BPF_ALU) |
+							(mod ? BPF_MOD : BPF_DIV) | BPF_K),
+				      .dst_reg = BPF_REG_4, .off = (int16_t)gen_bool(g->src, 34),
+				      .imm = by };
+
+		if (reg) {	/* (the divisor in r0) */
+			gi_mov_const(g, BPF_REG_0, (uint64_t)by, true);
+			i.code = (uint8_t)(i.code | BPF_X);
+			i.src_reg = BPF_REG_0;
+			i.imm = 0;
+		}
+		gi_emit(g, i);
 		return;
 	}
 	if (kind == 1) {	/* a register of [0, 1], shifting right */
