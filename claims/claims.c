@@ -196,7 +196,7 @@ static uint32_t text_hash(const char *s, size_t n)
 static int texts_grow(struct claim_texts *ts)
 {
 	uint32_t cap = ts->cap ? 2 * ts->cap : 64;
-	char **slot = calloc(cap, sizeof(*slot));
+	char **slot = zalloc(cap, sizeof(*slot));
 
 	if (!slot)
 		return -ENOMEM;
@@ -223,7 +223,7 @@ static int text_intern(struct claim_prog *p, char **text, const char *s, size_t 
 	uint32_t i;
 
 	*text = NULL;
-	if (!ts && !(ts = p->texts = calloc(1, sizeof(*ts))))
+	if (!ts && !(ts = p->texts = zalloc(1, sizeof(*ts))))
 		return -ENOMEM;
 	if (2 * (ts->n + 1) > ts->cap && texts_grow(ts))
 		return -ENOMEM;

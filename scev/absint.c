@@ -560,7 +560,8 @@ static void narrow_filled_cell(struct engine *en, uint32_t b, int side, uint8_t 
 {
 	int16_t off;
 
-	if (v->kind != AV_SCALAR || reg == EBPF_REG_FP || !block_fill(en, b, side, &off))
+	/* (no cell to narrow: the block's scan is not needed) */
+	if (v->kind != AV_SCALAR || reg == EBPF_REG_FP || !s->n || !block_fill(en, b, side, &off))
 		return;
 	for (uint32_t k = 0; k < s->n; k++) {
 		struct acell *c = &s->cells[k];
@@ -581,10 +582,12 @@ static bool narrow_linked(struct engine *en, uint32_t b, int side, const struct 
 			  struct astate *s)
 {
 	uint32_t n;
-	const struct scev_link *l = scev_links__at_jump(en->cx->links, b, side, &n);
+	const struct scev_link *l;
 
-	if (v->kind != AV_SCALAR)
+	/* (a program with no register copy and no spill has no links: compute_links) */
+	if (v->kind != AV_SCALAR || !en->cx->links)
 		return true;
+	l = scev_links__at_jump(en->cx->links, b, side, &n);
 	for (uint32_t k = 0; k < n; k++) {
 		struct aval w = *v, *x = NULL, c = aval_const((uint64_t)l[k].delta);
 		bool w32 = l[k].w32 & (LINK_W32 | LINK_FROM_W32);

@@ -669,7 +669,7 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 	struct stack_span *outer_saved = NULL;
 	uint32_t nloops, reruns = 0, cross = 0;
 	int err, outer_try = 0;
-	bool held, args_shrunk = false, first_done = false;
+	bool held, args_shrunk = false, first_done = false, settled;
 
 	memset(out, 0, sizeof(*out));
 	ctx_clear(&cx);
@@ -982,9 +982,12 @@ again:
 	if ((err = absint_run(&cx, out)))
 		goto fail;
 	cx.cb = NULL;
+	/* (what the passes saw of the iterators, dynptrs and callbacks: nothing below changes it
+	 * before the next pass, so it is asked once) */
+	settled = absint_iter_settled(&cx);
 	/* The values next points to were read with the iterator ranges the first pass saw; when
 	 * the last pass saw wider ones, run both again with the ranges every pass saw so far. */
-	if (!absint_iter_settled(&cx) && reruns < SCEV_ITER_RERUNS) {
+	if (!settled && reruns < SCEV_ITER_RERUNS) {
 		reruns++;
 		if ((err = rerun_reset(&cx, out, &cb_facts)))
 			goto fail;
@@ -992,7 +995,7 @@ again:
 			*verdict = saved;
 		goto again;
 	}
-	if (!absint_iter_settled(&cx)) {
+	if (!settled) {
 		/* the values next points to were read with the previous pass's iterator facts */
 		if (verdict && verdict->kind == VERDICT_SAFE) {
 			verdict->kind = VERDICT_UNSUPPORTED;
@@ -1002,7 +1005,7 @@ again:
 		snprintf(out->note, sizeof(out->note), "the iterators' ranges differ between "
 			 "passes: values read through bpf_iter_num_next's result may be wrong");
 	}
-	if (absint_iter_settled(&cx) && !cx.opts.rounds_outer_writes && cx.st.cfg->nfuncs > 1 &&
+	if (settled && !cx.opts.rounds_outer_writes && cx.st.cfg->nfuncs > 1 &&
 	    (outer_saved || (outer_saved = arena_alloc(cx.st.cfg->nfuncs * sizeof(*outer_saved)))) &&
 	    try_outer_shrink(&cx, outer_saved, &outer_try)) {
 		if ((err = rerun_reset(&cx, out, &cb_facts)))
@@ -1011,7 +1014,7 @@ again:
 			*verdict = saved;
 		goto again;
 	}
-	if (absint_iter_settled(&cx) && cross_rerun(&cx, &cross)) {
+	if (settled && cross_rerun(&cx, &cross)) {
 		/* (what the callees read and the caller bytes they may read: the next run's) */
 		memset(cx.outer_seen_acc, 0, 2 * cx.st.cfg->nfuncs);
 		if ((err = rerun_reset(&cx, out, &cb_facts)))
@@ -1038,7 +1041,7 @@ again:
 	for (uint32_t f = 0; f < cx.st.cfg->nfuncs; f++)
 		if (!absint_exit_pkt_held(&cx, f))
 			cx.fn_pkt_short = true;	/* (a call took more of its callee's exits) */
-	held = held && absint_iter_settled(&cx) && !cx.fn_pkt_short;
+	held = held && settled && !cx.fn_pkt_short;
 	if (verdict && cx.fn_pkt_short && verdict->kind == VERDICT_SAFE) {
 		/* a callee was run with more packet than one of its calls proves */
 		verdict->kind = VERDICT_UNSUPPORTED;
