@@ -1229,6 +1229,8 @@ int absint_dynptr_setup(struct scev_ctx *cx)
 	cx->dp_pkt = false;
 	cx->dp_clone = false;
 	for (uint32_t pc = 0; pc < cx->len; pc += ebpf_insn_slots(&cx->insns[pc])) {
+		if (!ebpf_is_call(&cx->insns[pc]))
+			continue;	/* (DP_OTHER and DK_NONE: nothing below) */
 		int k = call_kind(cx, pc), dk = absint_dynptr_kfunc(cx, pc);
 
 		if (dk == DK_FROM_SKB || dk == DK_FROM_XDP)

@@ -116,6 +116,8 @@ int absint_ref_setup(struct scev_ctx *cx)
 	for (uint32_t pc = 0; pc < cx->len; pc += ebpf_insn_slots(&cx->insns[pc])) {
 		const struct bpf_insn *i = &cx->insns[pc];
 
+		if (!ebpf_is_call(i) && ebpf_class(i) != BPF_LD)
+			continue;	/* (none of the tests below holds) */
 		/* (a callee's tail call or LD_ABS while main holds a record: the callee's states
 		 * do not hold it) */
 		if (((ebpf_is_helper_call(i) && i->imm == BPF_FUNC_tail_call) ||
