@@ -87,6 +87,9 @@ static inline void *zalloc(size_t n, size_t size)
 		return p;
 	}
 	p = malloc(bytes ? bytes : 1);	/* (never NULL for nothing, as glibc's calloc) */
+	/* (p hidden from the optimizer: GCC turns a malloc and a memset of a size it knows, a
+	 * constant one, back into calloc, the call this path is for avoiding) */
+	__asm__("" : "+r"(p));
 	if (p)
 		memset(p, 0, bytes);
 	return p;
