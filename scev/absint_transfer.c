@@ -253,8 +253,10 @@ static struct aval ctx_load(struct scev_ctx *cx, const struct aval *addr, int64_
 	return absint_unknown_bytes(size);
 }
 
-/* Whether a lookup in map m with the key at r2 surely finds an element: an array's keys below
- * max_entries always do (the kernel elides the null check the same way for a constant key). */
+/* Whether a lookup in map m with the key at r2 surely finds an element as the kernel sees it:
+ * an array's constant key below max_entries (can_elide_value_nullness, get_constant_map_key:
+ * the kernel elides the null check for a constant key only; a key of a range, every value in
+ * bounds, leaves the result maybe NULL, and a read through it unchecked is refused). */
 static bool lookup_finds(const struct scev_ctx *cx, const struct astate *s, uint16_t m)
 {
 	const struct ebpf_map_def *def = m < cx->nmaps ? &cx->maps[m] : NULL;
@@ -268,7 +270,7 @@ static bool lookup_finds(const struct scev_ctx *cx, const struct astate *s, uint
 	    !ptr_in(&s->regs[2], REGION_STACK, &off))
 		return false;
 	key = astate__load(s, off, 4);
-	return key.kind == AV_SCALAR && key.r.umax < def->max_entries;
+	return key.kind == AV_SCALAR && key.r.umin == key.r.umax && key.r.umax < def->max_entries;
 }
 
 /* r0 after a helper call, from its prototype (bpf/helper_proto.h). */
