@@ -2261,6 +2261,9 @@ static const struct twin_piece prologue_loops[] = {
 	TWIN_PIECE(p_krules, p_krules_bad, gi_krules),
 	TWIN_PIECE(p_pkt_var, p_pkt_var_data, gi_pkt_var),	/* (late: the key slot's reads) */
 	TWIN_PIECE(p_access, p_access_bad, gi_access),
+	TWIN_PIECE(p_kwiden, p_kwiden_copy, gi_kwiden),
+	TWIN_PIECE(p_jeq_null, p_jeq_null_stack, gi_jeq_null),
+	TWIN_PIECE(p_dead_arm, p_dead_arm_reached, gi_dead_arm),
 	TWIN_PIECE(p_dynptr_kf, p_dynptr_kf_unsafe, gi_dynptr_kf),	/* (last: the context) */
 };
 static const struct twin_piece call_pieces[] = {
@@ -2678,6 +2681,18 @@ static void put_hex(struct sbuf *sb, const uint8_t *b, size_t n)
 		sbuf_printf(sb, "%02x%c", b[i], i + 1 == n || i % 16 == 15 ? '\n' : ' ');
 }
 
+/* The words gen_program__to_asm gives a program's GEN_PROG_ flags (those of issue 26; the
+ * others it tests one by one). */
+static const struct {
+	uint64_t flag;
+	const char *words;
+} flag_words[] = {
+	{ GEN_PROG_KWIDEN_UNSAFE, " kwiden-unsafe (a loop's counter copied, the kernel widens it)" },
+	{ GEN_PROG_JEQ_UNSAFE, " jeq-unsafe (a map value compared with the stack or data, read)" },
+	{ GEN_PROG_DEAD_ARM_UNSAFE,
+	  " dead-arm-unsafe (a narrow pointer spill or an r10 write the kernel reaches)" },
+};
+
 /* Every gen_program flag its own bit (two once shared one). */
 #define F(x) GEN_PROG_##x
 _Static_assert((F(MAY_NOT_TERMINATE) | F(HUGE) | F(CALL_TRAP) | F(CALLS_UNSAFE) | F(NULL_UNSAFE) |
@@ -2763,6 +2778,9 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 	if (p->flags & GEN_PROG_PKT_VAR_UNSAFE)
 		sbuf_puts(sb, " pkt-var-unsafe (data read past what a check of data + var proves, or "
 			  "through data + 40 - var)");
+	for (size_t i = 0; i < sizeof(flag_words) / sizeof(flag_words[0]); i++)
+		if (p->flags & flag_words[i].flag)
+			sbuf_puts(sb, flag_words[i].words);
 	if (p->flags & GEN_PROG_TWIN_UNSAFE)
 		sbuf_puts(sb, " may-goto-twin (safe only within 2^23 iterations)");
 	if (p->flags & GEN_PROG_ITER)

@@ -80,7 +80,11 @@
  * GEN_PROG_STACK_UNWRITTEN (p_array_fill_short) only the one on stack bytes written first, and
  * GEN_PROG_ALIGN_UNSAFE (p_stack_align_bad, generators/gen_align.c) only the kernel's rule that
  * stack accesses are aligned to their size, which no run shows, and GEN_PROG_KRULE_UNSAFE
- * (p_krules_bad, generators/gen_krules.c) only the kernel's rules on spills and shifts.
+ * (p_krules_bad, generators/gen_krules.c) only the kernel's rules on spills and shifts, and
+ * GEN_PROG_KWIDEN_UNSAFE (p_kwiden_copy) only the kernel's widening at an iterator's next or a
+ * may_goto, GEN_PROG_JEQ_UNSAFE (p_jeq_null_stack) only its NULL test of a map value, and
+ * GEN_PROG_DEAD_ARM_UNSAFE (p_dead_arm_reached, generators/gen_kwalk.c) only its walk's arms:
+ * a pointer's narrow spill (no run shows it) or a write to r10 (INTERP_TRAP_RULE where run).
  * gen_program.funcs and the call-graph fields say which shape was emitted.
  *
  * The input is the packet: GEN_INPUT_LEN bytes.  The prologue loads data and data_end from
@@ -722,6 +726,23 @@
 	  "byte does not skip, a load from the write-only "                                        \
 	  "one, an atomic add into either, or a sign-extending load of a packet pointer field of " \
 	  "the context: the kernel refuses it")                                                    \
+	X(p_kwiden, 0, 0, 100,                                                                     \
+	  "an iterator or may_goto loop steps a stack pointer over 2-5 cells and ends by a test "  \
+	  "of its counter, which the kernel keeps precise (gen_iter.c gi_kwiden)")                 \
+	X(p_kwiden_copy, 0, 0, 100,                                                                \
+	  "unsafe twin of p_kwiden: the test is of the counter's copy, the kernel widens the "     \
+	  "counter and walks the pointer out of the cells; no run traps")                          \
+	X(p_jeq_null, 0, 0, 100,                                                                   \
+	  "a map value that may be NULL read where `==` with a tested one says it is not (the "    \
+	  "kernel's jeq inference; gen_kwalk.c)")                                                  \
+	X(p_jeq_null_stack, 0, 0, 100,                                                             \
+	  "unsafe twin of p_jeq_null: compared with the stack or data instead, which the kernel "  \
+	  "infers nothing from; no run reads")                                                     \
+	X(p_dead_arm, 0, 0, 100,                                                                   \
+	  "code the kernel never walks: a pointer's narrow spill on a path of a dead value, a "    \
+	  "write to r10 past a test the kernel decides (gen_kwalk.c)")                             \
+	X(p_dead_arm_reached, 0, 0, 100,                                                           \
+	  "unsafe twin of p_dead_arm: the spill or the write on an arm the kernel walks")          \
 	X(p_call_frames, 0, 0, 100,                                                                \
 	  "f(p) reads *p, called with a pointer into main's frame and, from h, into h's own: "      \
 	  "the pointer joins two frames")                                                          \
@@ -1038,6 +1059,16 @@ struct gen_loop {
 #define GEN_PROG_STRTOL_UNSAFE (1ull << 53)	/* p_strtol_bad: bpf_strtol's res misaligned
 						 * or past the frame's top (INTERP_TRAP_MEM on
 						 * every run); the kernel refuses it */
+#define GEN_PROG_KWIDEN_UNSAFE (1ull << 61)	/* p_kwiden_copy: the kernel widens a loop's counter
+							 * and refuses a write its pointer reaches; no run
+							 * traps */
+#define GEN_PROG_JEQ_UNSAFE (1ull << 62)	/* p_jeq_null_stack: a map value read through
+						 * where the kernel infers no NULL test; no run
+						 * reads it */
+#define GEN_PROG_DEAD_ARM_UNSAFE (1ull << 63)	/* p_dead_arm_reached: a pointer's narrow spill
+						 * (no run traps) or a write to r10 (a run that
+						 * reaches it traps: INTERP_TRAP_RULE) where the
+						 * kernel walks */
 #define GEN_PROG_NEST (1ull << 46)	/* p_cb_loop, p_timer_loop, p_vma_loop, p_timer_cross: a
 					 * plain loop in a for_each or user_ringbuf_drain callback,
 					 * a timer armed or bpf_find_vma called in a plain loop, or

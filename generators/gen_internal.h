@@ -446,6 +446,16 @@ void gi_access(struct gi *g, bool bad);
  * comparison with data_end gave its id (the twin: of data itself past it, or data + 40 - var) */
 void gi_pkt_var(struct gi *g, bool bad);
 void gi_pkt_join(struct gi *g, bool past);	/* p_pkt_join's piece (gen_pkt.c) */
+/* gen_iter.c: p_kwiden (p_kwiden_copy): a loop the kernel widens at, ended by its counter's test
+ * (the twin: its copy's) */
+void gi_kwiden(struct gi *g, bool copy);
+/* gen_kwalk.c: p_jeq_null (p_jeq_null_stack), the kernel's jeq inference; p_dead_arm
+ * (p_dead_arm_reached), code the kernel never walks */
+void gi_jeq_null(struct gi *g, bool stack);
+/* r0 = map 0's element data[k] & 3 (the key at GEN_FP_KEY; not a constant to the kernel, so
+ * NULL or not even for an array), a lookup's result; r1-r5 clobbered; map 0 used */
+void gi_lookup0(struct gi *g, uint8_t k);
+void gi_dead_arm(struct gi *g, bool reached);
 /* gen_dead.c: dead-entry shapes of the prologue (p_dead_branch, p_dead_outer and their twins) */
 void gi_dead_branch(struct gi *g, bool bad);
 void gi_dead_outer(struct gi *g, bool bad);

@@ -147,6 +147,26 @@ static void iter_end(struct gi *g, const struct iter_tail *t)
 	g->iter_steps[g->niters++] = (g->len - t->first) + t->n * body + 8;
 }
 
+/* The start of an iterator statement whose kfuncs and objects are there (ok): the label of its
+ * first instruction (returned) bound at *first, main's caller homes spilled, the sum cell
+ * zeroed; else (or with every iterator slot of the program taken) an accumulator update in its
+ * place, and -1. */
+static int iter_begin(struct gi *g, struct gi_loop *lp, bool ok, uint32_t *first)
+{
+	int l_first;
+
+	if (!ok || g->niters == GI_MAX_ITERS) {
+		gi_stmt_acc(g, lp);
+		return -1;
+	}
+	l_first = gi_label(g);
+	gi_bind(g, l_first);
+	*first = g->len;
+	gi_spill_caller_homes(g);
+	gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_ITER_SUM, 0);
+	return l_first;
+}
+
 /* p_iter_num's statement, or p_iter_bits's (bits). */
 static void iter_stmt(struct gi *g, struct gi_loop *lp, bool bits)
 {
@@ -171,15 +191,9 @@ static void iter_stmt(struct gi *g, struct gi_loop *lp, bool bits)
 				(k->p_iter_helper && gen_bool(g->src, k->p_iter_helper)));
 	uint32_t first, head;
 
-	if (kf_new < 0 || kf_next < 0 || kf_destroy < 0 || g->niters == GI_MAX_ITERS) {
-		gi_stmt_acc(g, lp);
+	l_first = iter_begin(g, lp, kf_new >= 0 && kf_next >= 0 && kf_destroy >= 0, &first);
+	if (l_first < 0)
 		return;
-	}
-	l_first = gi_label(g);
-	gi_bind(g, l_first);
-	first = g->len;
-	gi_spill_caller_homes(g);
-	gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_ITER_SUM, 0);
 	if (bits)
 		n = bits_args(g, kind, (unsigned)(start + 5));
 	iter_arg(g, it);
@@ -250,16 +264,11 @@ void gi_stmt_task(struct gi *g, struct gi_loop *lp)
 	bool unchecked = twin && twin_kind == 3;
 	uint32_t first, head;
 
-	if (kf_new < 0 || kf_next < 0 || kf_destroy < 0 || obj <= 0 || off < 0 ||
-	    ebpf_btf_obj_access(obj, off, size, &next_id) || g->niters == GI_MAX_ITERS) {
-		gi_stmt_acc(g, lp);
+	l_first = iter_begin(g, lp, kf_new >= 0 && kf_next >= 0 && kf_destroy >= 0 && obj > 0 &&
+					    off >= 0 && !ebpf_btf_obj_access(obj, off, size, &next_id),
+			     &first);
+	if (l_first < 0)
 		return;
-	}
-	l_first = gi_label(g);
-	gi_bind(g, l_first);
-	first = g->len;
-	gi_spill_caller_homes(g);
-	gi_st(g, BPF_DW, EBPF_REG_FP, GEN_FP_ITER_SUM, 0);
 	if (kind == 2 || kind == 4) {	/* the current task (a helper: r1-r5 clobbered) */
 		gi_call_helper(g, BPF_FUNC_get_current_task_btf);
 		gi_alux(g, true, BPF_MOV, BPF_REG_2, BPF_REG_0);
@@ -445,4 +454,94 @@ void gi_emit_iter_deep_sub(struct gi *g, struct gi_sub *s)
 	}
 	gi_alux(g, true, BPF_MOV, BPF_REG_0, BPF_REG_6);
 	gi_exit(g);
+}
+
+/* A loop where the kernel widens (p_kwiden; sound25's kernel_kept_regs, the corpus's
+ * iter_widen_* and may_goto_widen_*), a piece of the prologue, before main's variables take
+ * r6-r9: an iterator loop over [0, m) at GEN_FP_ITER, or a may_goto loop, which writes one of n
+ * cells per iteration through a pointer r7 stepped by 8 and counts in r6:
+ *
+ *         r7 = the first cell
+ *         (iterator: new(&it, 0, m); if next(&it) == NULL goto d)
+ *         r6 = 0
+ *     l:  r8 = r6; *(u64 *)(r7 + 0) = 1
+ *         iterator: if next(&it) == NULL goto d (r6 += 1 between the call and the test);
+ *         may_goto: may_goto d; r6 += 1
+ *         r7 += 8; if r6 < n goto l         (the twin, p_kwiden_copy: if r8 < n - 1 goto l)
+ *     d:  (iterator: destroy(&it))
+ *
+ * The cells: n of main's homes (fp-208 .. fp-40, nothing in them yet; zeroed first), or n words
+ * of map 0's value of an element data[e] & 3 (found, else the piece is skipped).  n in [3, 5], m in
+ * [1, n + 1] or 100.  The kernel widens at next and at may_goto every number that differs from
+ * the last iteration's and is not precise; r6's test, decided in the first iteration, marks it
+ * precise, the kernel walks the iterations one by one and r7 stays in the cells.  The twin tests
+ * r8, r6's copy from before the step, which every run decides as the safe form does (the same
+ * cells written); r6 is widened, the test ends no walk of the kernel's, and r7 runs up the frame
+ * or the value until the kernel refuses a write (past the frame's top, over the iterator, past
+ * the value): GEN_PROG_KWIDEN_UNSAFE, no run traps.  (n = 2, `if r8 < 1`, the kernel decides
+ * in the first iteration too and accepts.)  r0-r8 clobbered. */
+void gi_kwiden(struct gi *g, bool copy)
+{
+	int32_t kf[3];
+	bool iter = deep_kfuncs(kf) && gen_bool(g->src, 50), in_map = gen_bool(g->src, 50);
+	uint32_t n = gen_u32(g->src, 3, 5), m = gen_bool(g->src, 30) ? 100 : gen_u32(g->src, 1, n + 1);
+	uint8_t e = (uint8_t)gen_pick(g->src, GEN_INPUT_LEN);
+	/* (the cells' starts: in fp-208 .. fp-40, or in the value) */
+	int16_t base = in_map ? (int16_t)(8 * gen_pick(g->src, GEN_MAP_VALUE_SIZE / 8 - n + 1))
+			      : (int16_t)(-208 + 8 * (int32_t)gen_pick(g->src, 23 - n));
+	int l_first = gi_label(g), l_head = gi_label(g), l_done = gi_label(g),
+	    l_skip = gi_label(g);
+	uint32_t first;
+
+	if (g->niters == GI_MAX_ITERS || g->raw_tp)
+		return;
+	gi_bind(g, l_first);
+	first = g->len;
+	if (in_map) {
+		gi_lookup0(g, e);
+		gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_skip);
+		gi_alux(g, true, BPF_MOV, BPF_REG_7, BPF_REG_0);
+	} else {
+		for (uint32_t i = 0; i < n; i++)
+			gi_st(g, BPF_DW, EBPF_REG_FP, (int16_t)(base + 8 * (int32_t)i), 0);
+		gi_alux(g, true, BPF_MOV, BPF_REG_7, EBPF_REG_FP);
+	}
+	gi_alu(g, true, BPF_ADD, BPF_REG_7, base);
+	if (iter) {
+		iter_arg(g, GEN_FP_ITER);
+		gi_mov_const(g, BPF_REG_2, 0, true);
+		gi_mov_const(g, BPF_REG_3, m, true);
+		call_kfunc(g, kf[0]);
+		iter_arg(g, GEN_FP_ITER);
+		call_kfunc(g, kf[1]);
+		gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_done);
+	}
+	gi_mov_const(g, BPF_REG_6, 0, true);
+	gi_bind(g, l_head);
+	gi_alux(g, true, BPF_MOV, BPF_REG_8, BPF_REG_6);
+	gi_st(g, BPF_DW, BPF_REG_7, 0, 1);
+	if (iter) {
+		iter_arg(g, GEN_FP_ITER);
+		call_kfunc(g, kf[1]);
+		gi_alu(g, true, BPF_ADD, BPF_REG_6, 1);
+		gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_done);
+	} else {
+		gi_may_goto(g, l_done);
+		gi_alu(g, true, BPF_ADD, BPF_REG_6, 1);
+	}
+	gi_alu(g, true, BPF_ADD, BPF_REG_7, 8);
+	if (copy)
+		gi_jmp(g, false, BPF_JLT, BPF_REG_8, (int32_t)n - 1, l_head);
+	else
+		gi_jmp(g, false, BPF_JLT, BPF_REG_6, (int32_t)n, l_head);
+	gi_bind(g, l_done);
+	if (iter) {
+		iter_arg(g, GEN_FP_ITER);
+		call_kfunc(g, kf[2]);
+	}
+	gi_bind(g, l_skip);
+	/* (at most n iterations of the whole piece's instructions: a bound) */
+	g->iter_label[g->niters] = l_first;
+	g->iter_steps[g->niters++] = (uint64_t)(g->len - first) * (n + 1);
+	g->p->flags |= (iter ? GEN_PROG_ITER : 0) | (copy ? GEN_PROG_KWIDEN_UNSAFE : 0);
 }

@@ -685,7 +685,8 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 	    !(res.trap == INTERP_TRAP_MEM && (p->flags & MEM_TRAP_FLAGS)) &&
 	    !(res.trap == INTERP_TRAP_HELPER &&
 	      (p->flags & (GEN_PROG_ITER_UNSAFE | GEN_PROG_TIMER_UNSAFE))) &&
-	    !(res.trap == INTERP_TRAP_REF && (p->flags & GEN_PROG_REF_UNSAFE)))
+	    !(res.trap == INTERP_TRAP_REF && (p->flags & GEN_PROG_REF_UNSAFE)) &&
+	    !(res.trap == INTERP_TRAP_RULE && (p->flags & GEN_PROG_DEAD_ARM_UNSAFE)))
 		fprintf(stderr, "seed %llu: trap %d at pc %u: %s\n", (unsigned long long)seed, res.trap,
 			res.trap_pc, res.reason);
 	return res.trap;
@@ -707,6 +708,8 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 				    GEN_PROG_NEST_UNSAFE | GEN_PROG_SOCK_UNSAFE);
 	/* (p_sock_unsafe's leak: a trap at the exit) */
 	bool ref_bad = p->flags & (GEN_PROG_REF_UNSAFE | GEN_PROG_SOCK_UNSAFE);
+	/* (p_dead_arm_reached's write to r10, where a run reaches it) */
+	bool rule_bad = p->flags & GEN_PROG_DEAD_ARM_UNSAFE;
 	uint64_t budget = endless || huge ? k->step_budget : p->max_steps + 1, steps;
 	uint8_t other[GEN_INPUT_LEN];
 	enum interp_trap t;
@@ -763,7 +766,8 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 	}
 	t = run_watched(p, seed, p->input, budget, rs, &steps);
 	if ((deep && t == INTERP_TRAP_LIMIT) || (null && t == INTERP_TRAP_MEM) ||
-	    (iter_bad && t == INTERP_TRAP_HELPER) || (ref_bad && t == INTERP_TRAP_REF))
+	    (iter_bad && t == INTERP_TRAP_HELPER) || (ref_bad && t == INTERP_TRAP_REF) ||
+	    (rule_bad && t == INTERP_TRAP_RULE))
 		t = INTERP_OK;	/* the calls reached the kernel's limits, as the metadata says */
 	if (endless || huge) {
 		CHECK(t == INTERP_OK || t == INTERP_TRAP_STEPS, "%s seed %llu: trap %d", what,
@@ -782,7 +786,7 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 	t = run_watched(p, seed, other, budget, rs, &steps);
 	CHECK(t == INTERP_OK || (deep && t == INTERP_TRAP_LIMIT) || (null && t == INTERP_TRAP_MEM) ||
 		      (iter_bad && t == INTERP_TRAP_HELPER) || (ref_bad && t == INTERP_TRAP_REF) ||
-		      ((endless || huge) && t == INTERP_TRAP_STEPS),
+		      (rule_bad && t == INTERP_TRAP_RULE) || ((endless || huge) && t == INTERP_TRAP_STEPS),
 	      "%s seed %llu, other input: trap %d", what, (unsigned long long)seed, t);
 }
 
@@ -2124,7 +2128,8 @@ static void dynptr_twin_knobs(const char *knob, const char *twin, uint64_t seed,
 	dynptr_twin_knobs_with(knob, twin, seed, make, NULL, dynptr_sub_program);
 }
 
-static void kernel_twin_judge(const struct twin_run *r, unsigned loaded[2], unsigned accepted[2]);
+static bool kernel_judge(const struct twin_run *r, bool limit_ok, unsigned loaded[2],
+			 unsigned refused[2]);
 
 /* p_dynptr_keyed with p_dynptr_keyed_test (main tests f's result signed, `if w0 s< 0`, or on a
  * copy, `r6 = r0; if w6 != 0`): judged as dynptr_twin_knobs's forms, and by the kernel on the
@@ -2135,11 +2140,11 @@ static void kernel_twin_judge(const struct twin_run *r, unsigned loaded[2], unsi
 static void dynptr_keyed_test_program(void *arg, const struct twin_run *r)
 {
 	struct twin_counts *c = arg;
-	unsigned accepted[2];
+	unsigned refused[2];
 
 	dynptr_sub_program(arg, r);
 	if (r->seed < 6090000 + 20)
-		kernel_twin_judge(r, c->loaded, accepted);
+		kernel_judge(r, false, c->loaded, refused);
 }
 
 /* The dynptr call pieces in a big-frame chain (p_big_frame=100): main's dynptr at GEN_FP_DYNPTR
@@ -3250,25 +3255,32 @@ struct kernel_twin {
 
 struct kernel_twin_counts {
 	struct twin_counts t;
-	unsigned loaded[2], accepted[2];
+	unsigned loaded[2], refused[2];
 	const struct kernel_twin *k;
 };
 
-/* The kernel's word on r: it refuses every twin and accepts every safe form bpfscev calls safe
- * (or refuses it for one of its limits only: an improvement); counted in loaded and accepted. */
-static void kernel_twin_judge(const struct twin_run *r, unsigned loaded[2], unsigned accepted[2])
+/* The kernel's word on r where bpf() works, counted in loaded and refused: it refuses every
+ * twin, not at one of its limits (limit_ok: at one too, where the walk may first go down
+ * another arm than the twin's), and accepts every program bpfscev calls safe or refuses it at
+ * one of its limits only (an improvement; not a rule gap).  Whether it refused r at a limit. */
+static bool kernel_judge(const struct twin_run *r, bool limit_ok, unsigned loaded[2],
+			 unsigned refused[2])
 {
 	struct verdict_report rep;
+	bool limit;
 
 	if (!twin_kernel_report(r, &rep))
-		return;
+		return false;
+	limit = !rep.kernel_accepted && verdict_kernel_limit(rep.kernel_message);
 	loaded[r->twin]++;
-	accepted[r->twin] += rep.kernel_accepted;
-	CHECK(r->twin ? !rep.kernel_accepted : rep.ours.kind != VERDICT_SAFE ||
-						 rep.cls == VC_BOTH_ACCEPT || rep.cls == VC_IMPROVEMENT,
+	refused[r->twin] += !rep.kernel_accepted;
+	CHECK(r->twin ? !rep.kernel_accepted && (limit_ok || !limit)
+		      : verdict_classify(rep.ours.kind == VERDICT_SAFE, rep.kernel_accepted,
+					 rep.kernel_message) != VC_RULE_GAP,
 	      TW "ours %s, the kernel %s: %s", TW_ARGS(r), scev_verdict_name(rep.ours.kind),
 	      rep.kernel_accepted ? "accepts" : "refuses", rep.kernel_message);
 	verdict_report__free(&rep);
+	return limit;
 }
 
 static void kernel_twin_program(void *arg, const struct twin_run *r)
@@ -3278,12 +3290,12 @@ static void kernel_twin_program(void *arg, const struct twin_run *r)
 	c->t.arg = &c->k->m;
 	mem_twin_program(&c->t, r);
 	if (r->seed < c->k->kernel_end)
-		kernel_twin_judge(r, c->loaded, c->accepted);
+		kernel_judge(r, false, c->loaded, c->refused);
 }
 
 /* The 100 programs of each form of s judged by mem_twin_program with k->m (every twin traps on
  * memory and is never called safe, more than 95 safe forms called safe), those below
- * k->kernel_end by the kernel too (kernel_twin_judge). */
+ * k->kernel_end by the kernel too (kernel_judge). */
 static void kernel_twin_knobs(const struct twin_spec *s, const struct kernel_twin *k)
 {
 	struct kernel_twin_counts c = { .k = k };
@@ -3293,8 +3305,9 @@ static void kernel_twin_knobs(const struct twin_spec *s, const struct kernel_twi
 	if (!c.loaded[0])
 		check_skip_part("%s: the kernel's verdicts (bpf() refused)", s->knob[0]);
 	printf("%s: %u of 100 called safe, the kernel accepts %u of %u; %s: %u of %u trap, none "
-	       "called safe, the kernel refuses %u of %u\n", s->knob[0], c.t.safe, c.accepted[0],
-	       c.loaded[0], s->knob[1], c.t.traps, c.t.flagged[1], c.loaded[1] - c.accepted[1],
+	       "called safe, the kernel refuses %u of %u\n", s->knob[0], c.t.safe,
+	       c.loaded[0] - c.refused[0], c.loaded[0], s->knob[1], c.t.traps, c.t.flagged[1],
+	       c.refused[1],
 	       c.loaded[1]);
 }
 
@@ -3329,7 +3342,7 @@ static void test_cb_two_ctx_knobs(void)
  * past the value.  The safe form never traps (check_program, two inputs) and is called safe,
  * more than 95 of 100 (100; base23, whose summary returned a number: none, "R0 is not a known
  * pointer"), no reason of it naming R0; the twin, flagged, traps on every run and is never
- * called safe.  The kernel judges the first 25 of each (kernel_twin_judge). */
+ * called safe.  The kernel judges the first 25 of each (kernel_judge). */
 static void test_sub_ret_knobs(void)
 {
 	static const struct twin_spec s = KERNEL_TWIN_SPEC("p_sub_ret_ptr", "p_sub_ret_ptr_bad",
@@ -3392,20 +3405,8 @@ static void krule_program(void *arg, const struct twin_run *r)
 		c->safe += !r->twin && safe;
 		c->twin_safe += r->twin && safe;
 	}
-	if (r->seed < 7400000 + 25) {
-		struct verdict_report rep;
-
-		if (!twin_kernel_report(r, &rep))
-			return;
-		c->loaded[r->twin]++;
-		c->refused[r->twin] += !rep.kernel_accepted;
-		CHECK(r->twin ? !rep.kernel_accepted && !verdict_kernel_limit(rep.kernel_message)
-			      : verdict_classify(safe, rep.kernel_accepted, rep.kernel_message) !=
-					VC_RULE_GAP,
-		      TW "called %s, the kernel %s: %s", TW_ARGS(r), safe ? "safe" : "not safe",
-		      rep.kernel_accepted ? "accepts" : "refuses", rep.kernel_message);
-		verdict_report__free(&rep);
-	}
+	if (r->seed < 7400000 + 25)
+		kernel_judge(r, false, c->loaded, c->refused);
 }
 
 /* p_access and its unsafe twin p_access_bad (generators/gen_krules.c): map 6 is
@@ -3479,20 +3480,8 @@ static void access_program(void *arg, const struct twin_run *r)
 		c->safe += !r->twin && safe;
 		c->twin_safe += r->twin && safe;
 	}
-	if (r->seed < 7610000 + 25) {
-		struct verdict_report rep;
-
-		if (!twin_kernel_report(r, &rep))
-			return;
-		c->loaded[r->twin]++;
-		c->refused[r->twin] += !rep.kernel_accepted;
-		CHECK(r->twin ? !rep.kernel_accepted && !verdict_kernel_limit(rep.kernel_message)
-			      : verdict_classify(safe, rep.kernel_accepted, rep.kernel_message) !=
-					VC_RULE_GAP,
-		      TW "called %s, the kernel %s: %s", TW_ARGS(r), safe ? "safe" : "not safe",
-		      rep.kernel_accepted ? "accepts" : "refuses", rep.kernel_message);
-		verdict_report__free(&rep);
-	}
+	if (r->seed < 7610000 + 25)
+		kernel_judge(r, false, c->loaded, c->refused);
 }
 
 static void test_access_knobs(void)
@@ -3640,7 +3629,7 @@ static void test_krules_knobs(void)
  * own input reaches (traps, INTERP_TRAP_MEM), the kernel refuses, and a link that outlived the
  * write would hide (the arm's bound and the written value have no number in common: the arm
  * would be dropped, the program called safe).  The kernel judges the first 25 of each
- * (kernel_twin_judge). */
+ * (kernel_judge). */
 static void test_links_knobs(void)
 {
 	static const struct twin_spec s = KERNEL_TWIN_SPEC("p_links", "p_links_bad", 7600000);
@@ -3656,7 +3645,7 @@ static void test_links_knobs(void)
  * past the frame).  The safe form never traps and is called safe, more than 95 of 100 (99;
  * base24: none, "aligned memory of a fixed size: not modeled"); the twin traps on every run at
  * the call (the interpreter's alignment check) and is never called safe.  The kernel judges
- * the first 25 of each (kernel_twin_judge). */
+ * the first 25 of each (kernel_judge). */
 static void test_strtol_knobs(void)
 {
 	static const struct twin_spec s = KERNEL_TWIN_SPEC("p_strtol", "p_strtol_bad", 7650000);
@@ -3673,13 +3662,13 @@ static void test_strtol_knobs(void)
  * modeled"); the twin traps on its own helper data on every run (a reference leak at the exit,
  * INTERP_TRAP_REF, or a load from a released socket, NULL or past the socket's bytes,
  * INTERP_TRAP_MEM) and is never called safe.  The kernel judges the first 25 of each
- * (kernel_twin_judge).  Half the pieces put the socket in a sockmap or sockhash (map 7) and delete
+ * (kernel_judge).  Half the pieces put the socket in a sockmap or sockhash (map 7) and delete
  * it again, whose twin gives the map a stack value: at least 30 of each hundred (before socket
  * maps were modeled, "bpf_map_update_elem#2 with the socket map: not modeled" made the safe
  * count fail). */
 struct sock_counts {
 	struct twin_counts t;
-	unsigned traps, loaded[2], accepted[2], sock_map[2];
+	unsigned traps, loaded[2], refused[2], sock_map[2];
 };
 
 static void sock_program(void *arg, const struct twin_run *r)
@@ -3694,7 +3683,7 @@ static void sock_program(void *arg, const struct twin_run *r)
 				(r->p->maps[GEN_MAP_SOCK].type == BPF_MAP_TYPE_SOCKMAP ||
 				 r->p->maps[GEN_MAP_SOCK].type == BPF_MAP_TYPE_SOCKHASH);
 	if (r->seed < 7700000 + 25)
-		kernel_twin_judge(r, c->loaded, c->accepted);
+		kernel_judge(r, false, c->loaded, c->refused);
 }
 
 static void test_sock_knobs(void)
@@ -3712,8 +3701,101 @@ static void test_sock_knobs(void)
 		check_skip_part("p_sock: the kernel's verdicts (bpf() refused)");
 	printf("p_sock: %u of 100 called safe (%u with a socket map), the kernel accepts %u of %u; "
 	       "p_sock_unsafe: %u of %u trap (%u with a socket map), none called safe, the kernel "
-	       "refuses %u of %u\n", c.t.safe, c.sock_map[0], c.accepted[0], c.loaded[0], c.traps,
-	       c.t.flagged[1], c.sock_map[1], c.loaded[1] - c.accepted[1], c.loaded[1]);
+	       "refuses %u of %u\n", c.t.safe, c.sock_map[0], c.loaded[0] - c.refused[0],
+	       c.loaded[0], c.traps, c.t.flagged[1], c.sock_map[1], c.refused[1], c.loaded[1]);
+}
+
+/* The kernel walk's pieces (generators/gen_iter.c gi_kwiden, gen_kwalk.c), each with its twin
+ * that only the kernel's walk tells apart (no run of the twin traps, but a write to r10 it
+ * reaches: INTERP_TRAP_RULE).  Each form's n programs (KERNEL_TWIN_SPEC's knobs, seeds from
+ * the spec's) are judged by the interpreter (check_program: the safe form never traps; the twin's
+ * runs on its own input trap only as kwalk_form.rule says), by the verdict (flagged exactly when
+ * a twin, no twin called safe, at least min_safe safe forms called safe) and by the kernel on the
+ * first 25 of each where bpf() works (kernel_judge: every twin refused, no rule gap).  Z3 judges
+ * the claims of their loops in the campaign (fuzz --z3), not here. */
+struct kwalk_form {
+	struct twin_spec s;
+	uint64_t flag;
+	bool rule;	/* a twin's run may trap on a write to r10 */
+	unsigned min_safe;
+};
+
+struct kwalk_counts {
+	const struct kwalk_form *f;
+	unsigned safe, flagged, twin_safe, traps, loaded[2], refused[2], limit;
+};
+
+static void kwalk_program(void *arg, const struct twin_run *r)
+{
+	struct kwalk_counts *c = arg;
+	enum interp_trap t = twin_trap(r, NULL);
+	struct scev_verdict v;
+
+	CHECK(!!(r->p->flags & c->f->flag) == r->twin, TW "the twin's flag is not the twin's",
+	      TW_ARGS(r));
+	c->flagged += r->twin && (r->p->flags & c->f->flag);
+	CHECK(!trapped(t) || (r->twin && c->f->rule && t == INTERP_TRAP_RULE), TW "the run traps: %d",
+	      TW_ARGS(r), t);
+	c->traps += trapped(t);
+	if (twin_verdict(r, &v)) {
+		CHECK(!r->twin || v.kind != VERDICT_SAFE, TW "the twin called safe", TW_ARGS(r));
+		c->safe += !r->twin && v.kind == VERDICT_SAFE;
+		c->twin_safe += r->twin && v.kind == VERDICT_SAFE;
+	} else {
+		CHECK(0, TW "verify failed", TW_ARGS(r));
+	}
+	if (r->seed < c->f->s.seed0 + 25)
+		c->limit += kernel_judge(r, true, c->loaded, c->refused);
+}
+
+static void kwalk_knobs(const struct kwalk_form *f)
+{
+	struct kwalk_counts c = { .f = f };
+
+	for_twin_programs(&f->s, kwalk_program, &c);
+	CHECK(c.flagged == f->s.n && !c.twin_safe && c.safe >= f->min_safe,
+	      "%s: %u of %u called safe; %s: %u flagged, %u called safe", f->s.knob[0], c.safe,
+	      f->s.n, f->s.knob[1], c.flagged, c.twin_safe);
+	if (!c.loaded[0])
+		check_skip_part("%s: the kernel's verdicts (bpf() refused)", f->s.knob[0]);
+	printf("%s: %u of %u called safe, the kernel refuses %u of %u; %s: %u flagged, %u called "
+	       "safe, %u runs trap, the kernel refuses %u of %u (%u of the %u at one of its limits)\n",
+	       f->s.knob[0], c.safe, f->s.n, c.refused[0], c.loaded[0], f->s.knob[1], c.flagged,
+	       c.twin_safe, c.traps, c.refused[1], c.loaded[1], c.limit, c.refused[0] + c.refused[1]);
+}
+
+/* p_kwiden and its twin p_kwiden_copy (gen_iter.c gi_kwiden): an iterator or may_goto loop
+ * steps a pointer over 3-5 cells of the stack or of a map value and ends by a test of its
+ * counter (the twin: of the counter's copy, which the kernel widens).  The twin is refused by
+ * the kernel (its pointer walks out of the cells) and never called safe; the safe form's stack
+ * cells make bpfscev lose main's spilled packet pointer at fp-8 (a precision gap: "R0 is not a
+ * known pointer" where main reads the packet after the piece, which the kernel accepts), so
+ * only the map value's half is mostly called safe: at least 40 of 100 (48).
+ *
+ * p_jeq_null and its twin p_jeq_null_stack (gen_kwalk.c): a map value that may be NULL read
+ * where `==` with one tested not NULL says it is not (the kernel's jeq inference); the twin
+ * compares it with the stack or data, which the kernel infers nothing from, and is refused.
+ * Safe forms called safe: at least 90 of 100 (100).  (main at c6dda2c called every twin
+ * safe: its array lookups with a key in bounds were never NULL, a rule gap;
+ * array_lookup_key_range_unsafe.)
+ *
+ * p_dead_arm and its twin p_dead_arm_reached (gen_kwalk.c): a pointer's narrow spill on a path
+ * of a value the kernel walks apart, a write to r10 past a test the kernel decides; the twin's
+ * on an arm the kernel walks (the runs that reach the write trap, INTERP_TRAP_RULE).  Safe forms
+ * called safe: at least 90 of 100 (100). */
+static void test_kwalk_knobs(void)
+{
+	static const struct kwalk_form forms[] = {
+		{ KERNEL_TWIN_SPEC("p_kwiden", "p_kwiden_copy", 8100000), GEN_PROG_KWIDEN_UNSAFE,
+		  false, 40 },
+		{ KERNEL_TWIN_SPEC("p_jeq_null", "p_jeq_null_stack", 8200000), GEN_PROG_JEQ_UNSAFE,
+		  false, 90 },
+		{ KERNEL_TWIN_SPEC("p_dead_arm", "p_dead_arm_reached", 8300000),
+		  GEN_PROG_DEAD_ARM_UNSAFE, true, 90 },
+	};
+
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++)
+		kwalk_knobs(&forms[i]);
 }
 
 /* p_iter_search and its unsafe twin p_iter_search_unset (the kernel selftests' iter_search_loop:
@@ -4967,6 +5049,7 @@ int main(void)
 	test_links_knobs();
 	test_strtol_knobs();
 	test_sock_knobs();
+	test_kwalk_knobs();
 	test_nest_knobs();
 	test_default_mix();
 	test_other_forms();
