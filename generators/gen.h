@@ -727,8 +727,8 @@
 	  "one, an atomic add into either, or a sign-extending load of a packet pointer field of " \
 	  "the context: the kernel refuses it")                                                    \
 	X(p_kwiden, 0, 0, 100,                                                                     \
-	  "an iterator or may_goto loop steps a stack pointer over 2-5 cells and ends by a test "  \
-	  "of its counter, which the kernel keeps precise (gen_iter.c gi_kwiden)")                 \
+	  "an iterator or may_goto loop steps a pointer over 3-5 cells of the stack or a map "     \
+	  "value and ends by a test of its counter, which the kernel keeps precise (gen_iter.c)")  \
 	X(p_kwiden_copy, 0, 0, 100,                                                                \
 	  "unsafe twin of p_kwiden: the test is of the counter's copy, the kernel widens the "     \
 	  "counter and walks the pointer out of the cells; no run traps")                          \

@@ -4,13 +4,13 @@
  * p_jeq_null and its twin p_jeq_null_stack: the kernel's jeq inference (check_cond_jmp_op,
  * mark_ptr_not_null_reg; the kernel selftests' verifier_jeq_infer_not_null.c, the corpus's
  * ptr_eq_not_null*).  Map 0's element e looked up twice, r6 and r7 (e an input byte & 3, which
- * the kernel does not know: a constant key in range would make an array's value not NULL); r6 tested against NULL;
- * then r7, which may be NULL, compared with r6 (== or !=, either side first) and read on the
- * arm where they are equal, 1-8 bytes anywhere in the value: the kernel infers r7 not NULL
- * there.  The twin compares r7 with a pointer the kernel infers nothing from: the stack (a home
- * of main's) or the checked packet pointer data.  No run of the twin reads (its pointers are
- * never equal); the kernel refuses the read ("invalid mem access 'map_value_or_null'"):
- * GEN_PROG_JEQ_UNSAFE, no run traps.
+ * the kernel does not know: a constant key in range would make an array's value not NULL); r6
+ * tested against NULL; then r7, which may be NULL, compared with r6 (== or !=, either side
+ * first) and read on the arm where they are equal, 1-8 bytes anywhere in the value: the kernel
+ * infers r7 not NULL there.  The twin compares r7 with a pointer the kernel infers nothing
+ * from: the stack (a home of main's) or the checked packet pointer data.  No run of the twin
+ * reads (its pointers are never equal); the kernel refuses the read ("invalid mem access
+ * 'map_value_or_null'"): GEN_PROG_JEQ_UNSAFE, no run traps.
  *
  * p_dead_arm and its twin p_dead_arm_reached: code the kernel never walks.
  *  - the path spill (cil25, the corpus's paths_dead_arm_spill): err = 0 or -E by an input
@@ -22,7 +22,8 @@
  *  - a write to r10 (r10 += c, r10 = r1, r10 = (s8)r1; f2c42ac, the corpus's
  *    fp_write_dead_arm, fp_movsx_dead_arm) where the kernel never goes: past `if b <= 255`
  *    taken, b an input byte, or past `if v == 0 goto out; if v != 0 goto out`, v a map lookup's
- *    result.  The twin's write is on an arm the kernel walks ("frame pointer is read only"):
+ *    result.  The twin's write is on an arm the kernel walks, which refuses it (6.18 here:
+ *    EACCES, its log empty; "frame pointer is read only" in the corpus's fp_write_reached_unsafe):
  *    past `if b > 255` (every run traps there: INTERP_TRAP_RULE) or past `if v != 0 goto out`
  *    alone (the runs whose lookup finds nothing: map 0 a hash map).
  *  GEN_PROG_DEAD_ARM_UNSAFE.
