@@ -126,6 +126,8 @@ enum acc { ACC_LOAD, ACC_STORE, ACC_ATOMIC };
 #define SOCK_REF 2u	/* a lookup's: bpf_sk_release ends it */
 #define SOCK_FULL 4u	/* bpf_sk_fullsock returns it */
 #define SOCK_TCP 8u	/* bpf_tcp_sock returns it */
+#define SOCK_SKB 16u	/* skb->sk, the test run's socket (interp_env.test_run_sock): its
+			 * fields read as interp_state.skb_sock, no listener */
 
 struct interp_state {
 	struct interp_state_head h;	/* first: interp.h reads it from a struct interp_state * */
@@ -181,6 +183,8 @@ struct interp_state {
 	uint8_t sock_flags[INTERP_MAX_RECORDS];
 	uint8_t sock_bytes[INTERP_MAX_RECORDS][16];
 	unsigned nsocks;
+	int skb_sk;		/* the socket skb->sk is (SOCK_SKB), once read; -1 before */
+	uint8_t skb_sock[INTERP_SOCK_SIZE];	/* its fields (interp_env.test_run_sock) */
 	/* per frame: the size of the sample its bpf_user_ringbuf_drain callback reads */
 	uint8_t urb_size[EBPF_MAX_CALL_DEPTH];
 	uint8_t urb_data[EBPF_MAX_CALL_DEPTH][INTERP_URB_MAX];	/* ... and its bytes */
@@ -378,7 +382,8 @@ static inline uint8_t *xlate_acc(struct interp_state *st, uint64_t a, uint64_t s
 		off &= 0xffffffffu;
 		if (!write && m < st->nsocks && (st->sock_flags[m] & SOCK_LIVE) && size <= 8 &&
 		    off + size <= INTERP_SOCK_SIZE)
-			return st->sock_bytes[m] + (off & 7);
+			return st->sock_flags[m] & SOCK_SKB ? st->skb_sock + off
+							    : st->sock_bytes[m] + (off & 7);
 		return NULL;
 	default:
 		return NULL;
@@ -620,7 +625,7 @@ static uint64_t value_va(size_t m, const struct map_rt *mr, long e)
 /* The context structures' special fields. */
 struct ctx_field {
 	uint16_t off, size;
-	uint8_t what;		/* 0 data, 1 data_end, 2 null pointer */
+	uint8_t what;		/* 0 data, 1 data_end, 2 null pointer, 3 skb->sk (skb_sock) */
 };
 
 static const struct ctx_field xdp_fields[] = {
@@ -634,7 +639,7 @@ static const struct ctx_field skb_fields[] = {
 	{ offsetof(struct __sk_buff, data_end), 4, 1 },
 	{ offsetof(struct __sk_buff, data_meta), 4, 0 },
 	{ offsetof(struct __sk_buff, flow_keys), 8, 2 },
-	{ offsetof(struct __sk_buff, sk), 8, 2 },
+	{ offsetof(struct __sk_buff, sk), 8, 3 },
 };
 
 /* __sk_buff fields a program may write: [begin, end). */
@@ -644,6 +649,25 @@ static const uint16_t skb_writable[][2] = {
 	SKB_FIELD(tc_index, 4), SKB_FIELD(cb, 20), SKB_FIELD(tc_classid, 4), SKB_FIELD(tstamp, 8),
 #undef SKB_FIELD
 };
+
+/* skb->sk: NULL, or with interp_env.test_run_sock the test run's socket, made at its first read
+ * (no reference, full, not TCP; its fields those bytes). */
+static uint64_t skb_sock(struct interp_state *st)
+{
+	unsigned k = st->nsocks;
+
+	if (!st->env->test_run_sock)
+		return 0;
+	if (st->skb_sk < 0) {
+		if (k == INTERP_MAX_RECORDS)
+			return 0;
+		st->nsocks++;
+		st->sock_flags[k] = SOCK_LIVE | SOCK_FULL | SOCK_SKB;
+		memcpy(st->skb_sock, st->env->test_run_sock, INTERP_SOCK_SIZE);
+		st->skb_sk = (int)k;
+	}
+	return INTERP_VA_SOCK + ((uint64_t)st->skb_sk << 32);
+}
 
 /* Loads from the XDP/SKB context: pointer fields as the verifier rewrites them, the rest from
  * ctxbuf.  Returns 0 for a plain field, 1 for a pointer field (*v is the whole 64-bit pointer,
@@ -679,7 +703,8 @@ static int ctx_load(struct interp_state *st, uint32_t pc, uint64_t a, uint64_t s
 			return -EFAULT;
 		}
 		*v = f[k].what == 0 ? INTERP_VA_PKT
-		   : f[k].what == 1 ? INTERP_VA_PKT + st->pkt_len : 0;
+		   : f[k].what == 1 ? INTERP_VA_PKT + st->pkt_len
+		   : f[k].what == 3 ? skb_sock(st) : 0;
 		return 1;
 	}
 	switch (size) {
@@ -2501,14 +2526,23 @@ static int sock_helper(struct interp_state *st, const struct iop *ip, int32_t id
 {
 	const char *name = ebpf_helper_name(id);
 	uint64_t *r = st->h.regs;
+	const uint8_t *dport;
 	int k;
 	uint8_t d;
 
 	*ret = 0;
 	switch (id) {
 	case BPF_FUNC_sk_lookup_tcp: case BPF_FUNC_sk_lookup_udp: case BPF_FUNC_skc_lookup_tcp:
+		/* (in a test run, a tuple of local port 0 finds nothing: no socket is bound to
+		 * port 0, interp_env.test_run_sock) */
+		if (st->env->test_run_sock && !r[5] && (r[3] == 12 || r[3] == 36) &&
+		    (dport = xlate(st, r[2] + (r[3] == 12 ? 10 : 34), 2)) && !dport[0] && !dport[1])
+			return 0;
 		d = (uint8_t)draw(st, 1);
-		if (r[5] || (r[3] != 12 && r[3] != 36) || !(d & 1))
+		if (r[5] || (r[3] != 12 && r[3] != 36))
+			return 0;
+		st->res->sock_drawn = true;	/* (found or not, by the draw) */
+		if (!(d & 1))
 			return 0;
 		*ret = sock_new(st, SOCK_REF |
 				(id != BPF_FUNC_skc_lookup_tcp || (d & 2) ? SOCK_FULL : 0) |
@@ -2530,6 +2564,10 @@ static int sock_helper(struct interp_state *st, const struct iop *ip, int32_t id
 		if ((k = sock_at(st, ip, name, 1, r[1])) < 0)
 			return -1;
 		if (id == BPF_FUNC_get_listener_sock) {
+			/* (the test run's socket is closed: TCP_CLOSE, no listener) */
+			if (st->sock_flags[k] & SOCK_SKB)
+				return 0;
+			st->res->sock_drawn = true;
 			*ret = (draw(st, 1) & 1) ? sock_new(st, SOCK_FULL | (st->sock_flags[k] &
 									    SOCK_TCP)) : 0;
 			return 0;
@@ -2583,6 +2621,10 @@ static int proto_helper(struct interp_state *st, const struct iop *ip, int32_t i
 	uint64_t *r = st->h.regs;
 	int nargs = ebpf_helper_proto_nargs(p);
 	size_t m = SIZE_MAX;
+	/* (sock_helper's: the others' answers depend on the state of a socket given them, which
+	 * this run does not hold: drawn, interp_result.sock_drawn) */
+	bool sock_h = p->ret == HRET_SOCKET_OR_NULL || p->ret == HRET_TCP_SOCK_OR_NULL ||
+		      p->ret == HRET_SOCK_COMMON_OR_NULL || id == BPF_FUNC_sk_release;
 
 	for (int k = 0; k < nargs; k++) {
 		uint64_t a = r[k + 1], size;
@@ -2650,6 +2692,7 @@ static int proto_helper(struct interp_state *st, const struct iop *ip, int32_t i
 		case HARG_SOCK_COMMON:
 			if (sock_at(st, ip, name, k + 1, a) < 0)
 				return -1;
+			st->res->sock_drawn |= !sock_h;
 			break;
 		case HARG_BTF_ID:	/* (a kernel object: HF_BTF_ARG's seq_file) */
 			if ((a >> 44) != (INTERP_VA_BTF >> 44)) {
@@ -2661,6 +2704,7 @@ static int proto_helper(struct interp_state *st, const struct iop *ip, int32_t i
 		case HARG_BTF_SOCK_COMMON:	/* (a kernel object, or a socket: live) */
 			if ((a >> 44) == (INTERP_VA_SOCK >> 44) && sock_at(st, ip, name, k + 1, a) < 0)
 				return -1;
+			st->res->sock_drawn |= !sock_h && (a >> 44) == (INTERP_VA_SOCK >> 44);
 			break;
 		case HARG_CTX:
 		case HARG_CTX_OR_NULL:
@@ -2675,8 +2719,7 @@ static int proto_helper(struct interp_state *st, const struct iop *ip, int32_t i
 			break;
 		}
 	}
-	if (p->ret == HRET_SOCKET_OR_NULL || p->ret == HRET_TCP_SOCK_OR_NULL ||
-	    p->ret == HRET_SOCK_COMMON_OR_NULL || id == BPF_FUNC_sk_release)
+	if (sock_h)
 		return sock_helper(st, ip, id, ret);
 	/* a kernel object: one that reads as the helper data (INTERP_VA_BTF), or NULL */
 	if (p->ret == HRET_BTF_ID || p->ret == HRET_BTF_ID_OR_NULL)
@@ -2741,6 +2784,30 @@ static __attribute__((noinline)) int ringbuf_leak(struct interp_state *st, uint3
 	return 0;
 }
 
+void interp_test_run_sock(uint8_t out[INTERP_SOCK_SIZE], const uint8_t *frame, size_t len)
+{
+	uint16_t proto = len >= 14 ? (uint16_t)(frame[12] << 8 | frame[13]) : 0;
+	uint32_t family = 0, state = 7 /* TCP_CLOSE */, queue = UINT32_MAX;	/* -1: none */
+
+	memset(out, 0, INTERP_SOCK_SIZE);
+	if (proto == 0x0800) {
+		family = 2;	/* AF_INET */
+		if (len >= 14 + 20) {	/* (ip_hdr's saddr, daddr) */
+			memcpy(out + offsetof(struct bpf_sock, src_ip4), frame + 14 + 12, 4);
+			memcpy(out + offsetof(struct bpf_sock, dst_ip4), frame + 14 + 16, 4);
+		}
+	} else if (proto == 0x86dd) {
+		family = 10;	/* AF_INET6 */
+		if (len >= 14 + 40) {	/* (ipv6_hdr's saddr, daddr) */
+			memcpy(out + offsetof(struct bpf_sock, src_ip6), frame + 14 + 8, 16);
+			memcpy(out + offsetof(struct bpf_sock, dst_ip6), frame + 14 + 24, 16);
+		}
+	}
+	memcpy(out + offsetof(struct bpf_sock, family), &family, 4);
+	memcpy(out + offsetof(struct bpf_sock, state), &state, 4);
+	memcpy(out + offsetof(struct bpf_sock, rx_queue_mapping), &queue, 4);
+}
+
 /* The helpers whose result is the next 4 or 8 bytes of helper data (interp.h): that width, else
  * 0. */
 unsigned interp_helper_draw_width(int32_t id)
@@ -2773,12 +2840,8 @@ bool interp_helper_drawn(int32_t id)
 	if (interp_helper_draw_width(id) || id == BPF_FUNC_ringbuf_reserve ||
 	    id == BPF_FUNC_ringbuf_reserve_dynptr)
 		return true;
-	/* (sock_helper draws the sockets a lookup finds and their fields; skb->sk, which the casts
-	 * take, is the kernel's own socket in a test run and NULL here) */
-	if (id == BPF_FUNC_sk_lookup_tcp || id == BPF_FUNC_sk_lookup_udp ||
-	    id == BPF_FUNC_skc_lookup_tcp || id == BPF_FUNC_sk_fullsock ||
-	    id == BPF_FUNC_tcp_sock || id == BPF_FUNC_get_listener_sock)
-		return true;
+	/* (sock_helper draws the sockets a lookup finds and their fields, and a listener, but not
+	 * always: a run that drew says so, interp_result.sock_drawn) */
 	/* (proto_helper draws what it writes through a memory argument: a probe read, a comm, a
 	 * stack trace) */
 	p = ebpf_helper_proto(id);
@@ -3721,6 +3784,7 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 	st->oom = false;
 	st->niters = 0;
 	st->nrecs = st->live_recs = st->nkobjs = st->dp_nulls = st->dp_ids = st->nsocks = 0;
+	st->skb_sk = -1;
 	st->frames[0].may_goto = st->mg_budget;
 	frame_fill(st, 0);
 	st->low[0] = EBPF_STACK_SIZE;

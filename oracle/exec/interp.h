@@ -230,9 +230,21 @@
  * or bpf_get_listener_sock (no reference).  Whether one is found, full (bpf_sk_fullsock returns
  * it, else NULL) and TCP (bpf_tcp_sock) is drawn when it is made, and its fields read, 1 to 8
  * bytes at a time within INTERP_SOCK_SIZE, as 8 bytes drawn then repeated; stores trap, and so
- * does any use of a released one.  skb->sk is NULL here. */
+ * does any use of a released one.  skb->sk is NULL here, but in a run of the kernel's test run
+ * (interp_env.test_run_sock), where it is the socket BPF_PROG_TEST_RUN allocates. */
 #define INTERP_VA_SOCK 0x0000d00000000000ull
 #define INTERP_SOCK_SIZE 128
+
+/* The socket skb->sk is in BPF_PROG_TEST_RUN of an skb program (6.18 net/bpf/test_run.c
+ * bpf_prog_test_run_skb: sk_alloc(AF_UNSPEC) zeroed, sock_init_data(NULL, sk): TCP_CLOSE, no
+ * type or protocol, no queue mapping; its family and addresses from the frame, frame (len bytes,
+ * with its Ethernet header, as the test run is given it): AF_INET for the EtherType 0x0800
+ * (saddr, daddr when an IPv4 header's 20 bytes follow), AF_INET6 for 0x86dd (saddr, daddr
+ * when an IPv6 header's 40 follow)), as struct bpf_sock reads (field by field: the verifier's
+ * bpf_sock_convert_ctx_access of those sk fields) into out.  bpf_sk_fullsock returns it (a
+ * closed socket is full); bpf_tcp_sock (protocol 0) and bpf_get_listener_sock (not
+ * TCP_LISTEN) NULL.  Probed on 6.18 (tests/test_kdiff.c test_skb_sk). */
+void interp_test_run_sock(uint8_t out[INTERP_SOCK_SIZE], const uint8_t *frame, size_t len);
 /* The other CPUs' copies of per-CPU map values (bpf_map_lookup_percpu_elem): CPU c's copy of
  * value i of map m at INTERP_VA_PCPU + ((c * maps + m) << 32) + (i << interp_map_shift(def)),
  * maps the run's map count, laid out like the map's own window (each value a region of its
@@ -324,7 +336,8 @@ bool interp_dynptr_kfunc(const char *name);
  * (bpf_ringbuf_reserve, bpf_ringbuf_reserve_dynptr), or bytes it writes through a memory
  * argument (a prototype helper's HARG_MEM_UNINIT and HARG_MEM_RW: a probe read, a comm, a
  * stack trace).  A run of a program calling one matches the kernel's only by chance: the
- * kernel differential does not compare its r0 (oracle/kernel/kdiff.h). */
+ * kernel differential does not compare its r0 (oracle/kernel/kdiff.h).  The socket helpers
+ * draw only in some runs, which say so (interp_result.sock_drawn). */
 bool interp_helper_drawn(int32_t id);
 /* The width in bytes (4 or 8) of the result the model of helper id draws from env->helper_data
  * (a random number, a CPU or NUMA id: 4; a time, a task's ids, a cgroup id: 8), or 0 when its
@@ -412,6 +425,12 @@ struct interp_env {
 	/* ubpf's callx convention (conformance suite): a callx whose register holds a value below
 	 * 2^31 calls the helper with that id.  Off: only INTERP_VA_FUNC addresses are callable. */
 	bool callx_helper_ids;
+	/* BPF_PROG_TEST_RUN's socket (interp_test_run_sock; INTERP_SOCK_SIZE bytes), set by the
+	 * kernel differential: skb->sk is that socket, and a socket lookup of local port
+	 * (the tuple's dport) 0 finds nothing without a draw (no socket is bound to port 0; none
+	 * of this machine's network namespace's BPF sk_lookup programs steers one there).  NULL:
+	 * skb->sk is NULL, every lookup draws (interp.c sock_helper). */
+	const uint8_t *test_run_sock;
 	/* Initial bytes of the XDP/SKB context structure (fields other than len and the pointers);
 	 * NULL = zeros.  Longer than the structure: the rest is ignored. */
 	const uint8_t *ctx_init;
@@ -471,6 +490,9 @@ struct interp_result {
 	bool kernel_read;	/* a load read a map's kernel struct through its handle (as a
 				 * kernel object, INTERP_VA_BTF): the kernel reads its own memory
 				 * there, so the run's results are not the kernel's */
+	bool sock_drawn;	/* a socket helper drew what it found (a lookup's socket, a
+				 * listener) or a helper was given a socket whose state decides
+				 * its answer: the run's results are not the kernel's */
 	uint32_t timer_fires;	/* timer callbacks run after the program (run_timers) */
 	uint64_t timer_steps;	/* their instructions (a budget of their own: steps are the
 				 * program's) */

@@ -242,6 +242,7 @@ struct map_set {
 	uint64_t read_ms;	/* when the last read of the kernel's maps after the run ended
 				 * (kdiff_now_ms) */
 	const struct kdiff_opts *o;	/* its forge_kmap and clock_ms (tests) */
+	const uint8_t *sock;	/* the test run's socket (interp_test_run_sock of the frame) */
 };
 
 /* A CPU's free-list refill in the kernel's LRU maps (kernel/bpf/bpf_lru_list.c,
@@ -315,7 +316,7 @@ static void map_set__leave(struct map_set *ms, const struct ebpf_map_def *def, c
 static void map_set__drop(struct map_set *ms, const struct ebpf_object *obj, const char *why)
 {
 	struct map_set none = { .cpu = ms->cpu, .ncpus = ms->ncpus, .left = ms->left,
-				.timers = ms->timers, .o = ms->o };
+				.timers = ms->timers, .o = ms->o, .sock = ms->sock };
 
 	memcpy(none.why, ms->why, sizeof(none.why));
 	for (size_t k = 0; k < ms->n; k++)
@@ -798,6 +799,7 @@ static int interp_once(struct interp_result *ir, const struct ebpf_object *obj,
 	env.timer_horizon = ms->timers ? KDIFF_TIMER_SHORT : 0;
 	env.may_goto_budget = may_goto;
 	env.timer_nomem = nomem;
+	env.test_run_sock = ms->sock;
 	err = interp_run(code, &env, ir);
 	*unwritten = w->bad;
 	for (size_t k = 0; k < ms->n; k++)
@@ -1089,6 +1091,7 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 	size_t mk = 0;
 	char mwhat[200] = "";
 	struct map_set ms = { 0 };
+	uint8_t sock[INTERP_SOCK_SIZE];
 	bool unwritten = false, timer_trap, tried;
 	uint64_t t0, t1, budget;
 	int mg = 0;
@@ -1127,6 +1130,10 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 	if ((err = map_set__open(&ms, kp, obj, prog, nondeterministic(obj, prog), res->test_runs > 0)))
 		goto out;
 	ms.o = o;
+	/* (skb->sk: the socket the test run allocates, made from the whole frame, the Ethernet
+	 * header a socket filter's model drops included; XDP: its lookups of port 0) */
+	interp_test_run_sock(sock, input, len);
+	ms.sock = sock;
 	diag_clear(&d);
 	t0 = kdiff_now_ms(o);
 	res->ran = pinned_test_run(kp, &ro, &kr, ms.cpu, &d);
@@ -1183,7 +1190,7 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 				ir.trap == INTERP_TRAP_CALL ||
 				ir.trap == INTERP_TRAP_HELPER || ir.trap == INTERP_TRAP_STEPS ||
 				(ir.may_goto_spent && mg != 1) || ir.bpf_loop_nr64 || ir.kernel_read ||
-				unwritten;
+				ir.sock_drawn || unwritten;
 	res->same_retval = ir.trap == INTERP_OK && (uint32_t)ir.r0 == kr.retval;
 	res->same_packet = !packet_type(kp->prog_type) ||
 			   (kr.data_size_out == len && !memcmp(kout, iout, len));

@@ -12,7 +12,14 @@
  * A rejected program and a program type the kernel cannot test-run are results, not errors.
  * Programs calling helpers whose results differ run to run or whose results the interpreter
  * draws (interp_helper_drawn: bpf_get_prandom_u32, the clocks, ringbuf room, bytes a helper
- * writes) are not compared on r0, only on claims.
+ * writes) are not compared on r0, only on claims.  Sockets: skb->sk is the socket
+ * BPF_PROG_TEST_RUN allocates for an skb program (interp_env.test_run_sock, made from the whole
+ * frame: interp_test_run_sock), so reads of its fields and bpf_sk_fullsock, bpf_tcp_sock and
+ * bpf_get_listener_sock of it are compared, and so is a lookup (bpf_sk_lookup_tcp/udp,
+ * bpf_skc_lookup_tcp) that finds nothing for sure (flags, a tuple's size, local port 0); a run
+ * whose lookup could find one of this machine's sockets, or that gives a socket to another
+ * helper (whose answer depends on the socket's state), draws and is not compared
+ * (interp_result.sock_drawn).
  *
  * The maps a run writes are what a raw tracepoint exposes besides r0 (its context is read-only,
  * it has no packet).  For every program type, each map the program references that it may
