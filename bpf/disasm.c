@@ -413,15 +413,7 @@ void ebpf_maps_section(struct sbuf *sb, const struct ebpf_map_def *maps, size_t 
 		if (maps[m].timer)
 			sbuf_printf(sb, " timer=%u", maps[m].timer - 1);
 		ebpf_map_fields_print(sb, &maps[m]);
-		if (maps[m].init && maps[m].value_size) {	/* (up to its last byte not 0) */
-			uint32_t n = maps[m].value_size;
-
-			while (n > 1 && !maps[m].init[n - 1])
-				n--;
-			sbuf_puts(sb, " init=");
-			for (uint32_t k = 0; k < n; k++)
-				sbuf_printf(sb, "%02x", maps[m].init[k]);
-		}
+		ebpf_map_init_print(sb, &maps[m]);
 		sbuf_putc(sb, '\n');
 	}
 }

@@ -123,6 +123,19 @@ int ebpf_map_field_parse(struct ebpf_map_def *def, const char *tok, const char *
 	return 0;
 }
 
+void ebpf_map_init_print(struct sbuf *sb, const struct ebpf_map_def *def)
+{
+	uint32_t n = def->value_size;
+
+	if (!def->init || !n)
+		return;
+	while (n > 1 && !def->init[n - 1])	/* (up to its last byte not 0) */
+		n--;
+	sbuf_puts(sb, " init=");
+	for (uint32_t k = 0; k < n; k++)
+		sbuf_printf(sb, "%02x", def->init[k]);
+}
+
 void ebpf_map_fields_print(struct sbuf *sb, const struct ebpf_map_def *def)
 {
 	if (def->flags & BPF_F_RDONLY_PROG)

@@ -83,6 +83,10 @@ struct sbuf;
 /* The fields and access flags of def that "-- maps" lines can say, as those tokens, each after
  * a space; the timer is .timer's ("timer=OFF"), printed by the caller. */
 void ebpf_map_fields_print(struct sbuf *sb, const struct ebpf_map_def *def);
+/* def's initial contents as the "-- maps" token " init=HEX" (up to the last byte not 0, at
+ * least one byte: a map given contents of zeros keeps them, and is frozen when read-only);
+ * nothing without init. */
+void ebpf_map_init_print(struct sbuf *sb, const struct ebpf_map_def *def);
 
 /* A kfunc call of an ELF object (a call to an extern function): its name, kept for reports,
  * and the running kernel's BTF id it resolved to, which is also the call's imm (0 when it did

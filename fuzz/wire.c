@@ -89,6 +89,9 @@ static void pack_finding(struct sbuf *sb, const struct finding *f)
 	put_u64(sb, f->prog_type);
 	put_blob(sb, f->insns, f->len * sizeof(*f->insns));
 	put_blob(sb, f->maps, f->map_cnt * sizeof(*f->maps));
+	for (size_t m = 0; m < f->map_cnt; m++)	/* (each map's contents; none: 0 bytes) */
+		put_blob(sb, f->maps[m].init ? (const void *)f->maps[m].init : "",
+			 f->maps[m].init ? f->maps[m].value_size : 0);
 	put_str(sb, f->strategy);
 	put_str(sb, f->claims_json);
 	put_u64(sb, f->claim);
@@ -124,6 +127,14 @@ static struct finding *unpack_finding(struct wire_reader *r, const struct campai
 	f->map_cnt = n / sizeof(*f->maps);
 	for (size_t m = 0; f->maps && m < f->map_cnt; m++)
 		f->maps[m].init = NULL;
+	for (size_t m = 0; f->maps && m < f->map_cnt && !r->bad; m++) {
+		uint8_t *init = get_blob(r, &n, false);
+
+		if (n && n == f->maps[m].value_size)
+			f->maps[m].init = init;
+		else
+			free(init);
+	}
 	get_str(r, f->strategy, sizeof(f->strategy));
 	f->claims_json = get_blob(r, NULL, true);
 	f->claim = (uint32_t)get_u64(r);

@@ -277,6 +277,8 @@ static void crash_finding(struct campaign *c, uint64_t index, uint32_t phase, in
 			f.len = pr.gp.len;
 			memcpy(f.maps, pr.gp.maps, pr.gp.map_cnt * sizeof(*f.maps));
 			f.map_cnt = pr.gp.map_cnt;
+			if (finding_maps_own(f.maps, f.map_cnt))	/* (the finding's own) */
+				f.len = 0;
 			f.prog_type = pr.gp.prog_type;
 		}
 	}

@@ -20,6 +20,7 @@
 #include "bpf/asm.h"
 #include "casefile/casefile.h"
 #include "fuzz/replay.h"
+#include "oracle/exec/interp.h"
 #include "triage/finding.h"
 #include "triage/reduce.h"
 #include "triage/verdict.h"
@@ -635,6 +636,133 @@ static void test_verdict_signatures(void)
 			finding__free(&f[i]);
 }
 
+/* A run of obj's program from its maps' initial contents (the interpreter, the judge
+ * independent of the analyzer): 1 when it does what the verifier refuses
+ * (interp_result.refused: the division by the immediate 0 the frozen byte guards), 0 when not,
+ * -1 when it traps or cannot run. */
+static int run_refused(const struct ebpf_object *obj)
+{
+	struct interp_map maps[2] = { { .def = obj->maps[0] } };
+	struct interp_env env = { .ctx_kind = INTERP_CTX_SKB, .maps = maps, .map_cnt = 1 };
+	struct interp_code *code = NULL;
+	struct interp_result r = { 0 };
+	uint8_t pkt[64] = { 0 };
+	struct diag d;
+	int rc = -1;
+
+	env.input = pkt;
+	env.input_len = sizeof(pkt);
+	if (!interp_prepare(&code, &obj->progs[0], &d) && !interp_run(code, &env, &r) &&
+	    r.trap == INTERP_OK)
+		rc = r.refused;
+	interp_code__free(code);
+	return rc;
+}
+
+/* The reducer's predicate: the candidate still divides by the immediate 0 and a run from its
+ * maps' contents reaches no such division. */
+static int guarded_division(void *arg, const struct reduce_prog *p)
+{
+	struct ebpf_prog prog = { .insns = p->insns, .len = p->len, .prog_type = p->prog_type };
+	struct ebpf_object obj = { .progs = &prog, .prog_cnt = 1, .maps = p->maps,
+				   .map_cnt = p->map_cnt };
+	bool div = false;
+
+	(void)arg;
+	for (size_t pc = 0; pc < p->len; pc++)
+		div |= p->insns[pc].code == (BPF_ALU64 | BPF_DIV | BPF_K) && !p->insns[pc].imm;
+	return div && p->map_cnt == 1 && run_refused(&obj) == 0;
+}
+
+/* A finding keeps its maps' initial contents ("-- maps" init=, a frozen read-only map's bytes,
+ * which decide the program: corpus rodata_guard_dead's division by 0 is dead only with them):
+ * finding.txt's map line has them, reading the directory gives them back, and so do the
+ * finding's object and the reducer's output; a run of the saved finding's object does not
+ * reach the division (it did with the contents dropped: every init NULL, a map of zeros). */
+static void test_map_init(void)
+{
+	static const char text[] =
+		"-- asm\nr1 = map[fd:0]+0 ll\nr2 = *(u8 *)(r1 +2)\nr0 = 0\nif r2 == 7 goto out\n"
+		"r0 /= 0\nout: r3 = *(u16 *)(r1 +4)\nif r3 == 0x1234 goto ok\nr0 /= 0\nok: exit\n"
+		"-- maps\narray key=4 value=8 entries=1 rdonly_prog init=0000070034120000\n"
+		"-- type\nsocket\n";
+	static const uint8_t want[8] = { 0, 0, 7, 0, 0x34, 0x12, 0, 0 };
+	struct casefile *cf = NULL;
+	struct finding f = { 0 }, g = { 0 };
+	struct ebpf_object *obj = NULL;
+	enum finding_save_result res;
+	char dir[300], path[512];
+	struct diag d;
+
+	diag_clear(&d);
+	if (casefile__open_mem(&cf, text, strlen(text), "rodata.case", &d)) {
+		CHECK(0, "rodata.case: %s", d.msg);
+		return;
+	}
+	CHECK(run_refused(cf->obj) == 0, "the case's own run reaches the division");
+	if (finding__init(&f, FIND_RULE_GAP, "verdict", "verify", &cf->obj->progs[0],
+			  cf->obj->maps, cf->obj->map_cnt, NULL, 0, NULL, 0, NULL)) {
+		CHECK(0, "finding__init");
+		goto out;
+	}
+	CHECK(f.maps[0].init && f.maps[0].init != cf->obj->maps[0].init &&
+	      !memcmp(f.maps[0].init, want, 8), "the finding owns a copy of the contents");
+	snprintf(f.text, sizeof(f.text), "planted");
+	finding_signature(&f, NULL);
+	snprintf(dir, sizeof(dir), "%s/init", root);
+	CHECK(!finding__save(&f, dir, NULL, &res, path, sizeof(path)), "save");
+	CHECK(!finding__load(&g, path, &d), "load: %s", d.msg);
+	CHECK(g.map_cnt == 1 && g.maps[0].init && !memcmp(g.maps[0].init, want, 8) &&
+	      (g.maps[0].flags & BPF_F_RDONLY_PROG), "the contents read back");
+	CHECK(!finding__object(&obj, &g, NULL, 0, NULL, 0, &d) && obj && obj->maps[0].init &&
+	      !memcmp(obj->maps[0].init, want, 8), "the finding's object has them: %s", d.msg);
+	if (obj)
+		CHECK(run_refused(obj) == 0, "the saved finding's run reaches the division");
+	ebpf_object__free(obj);
+	/* reduced with a predicate the contents decide (the divisions stay, no run reaches
+	 * one): the map and its contents are the finding's */
+	{
+		struct reduce_prog in = { .insns = g.insns, .len = g.len, .maps = g.maps,
+					  .map_cnt = g.map_cnt, .prog_type = g.prog_type },
+				   out = { 0 };
+
+		CHECK(!reduce_run(&out, &in, guarded_division, NULL, NULL, NULL, &d) &&
+		      out.map_cnt == 1 && out.maps[0].init == g.maps[0].init &&
+		      out.maps[0].value_size == 8 && guarded_division(NULL, &out),
+		      "reduced: %zu maps, contents %s (%s)", out.map_cnt,
+		      out.map_cnt && out.maps[0].init ? "kept" : "lost", d.msg);
+		reduce_prog__free(&out);
+	}
+	finding__free(&g);
+	/* a bad init= is an error with the line */
+	{
+		static char txt[8192];
+		char name[700], *at = NULL;
+		FILE *fp;
+		size_t n = 0;
+
+		snprintf(name, sizeof(name), "%s/finding.txt", path);
+		if ((fp = fopen(name, "r"))) {
+			n = fread(txt, 1, sizeof(txt) - 1, fp);
+			fclose(fp);
+		}
+		txt[n] = 0;
+		if ((at = strstr(txt, " init=")))
+			at[6] = 'z';
+		if (at && (fp = fopen(name, "w"))) {
+			fputs(txt, fp);
+			fclose(fp);
+		}
+		diag_clear(&d);
+		CHECK(at && finding__load(&g, path, &d) < 0 && strstr(d.msg, "init="),
+		      "a bad init= refused: '%s'", d.msg);
+		finding__free(&g);
+	}
+	finding__free(&f);
+out:
+	casefile__free(cf);
+}
+
 int main(void)
 {
 	snprintf(root, sizeof(root), "/tmp/bpfscev-test-finding-%ld", (long)getpid());
@@ -645,6 +773,7 @@ int main(void)
 	test_steps();
 	test_crash_class();
 	test_globals();
+	test_map_init();
 	test_verdict_signatures();
 	reduce_planted(PLANT_TRIP, FIND_TRIP_MAX, 6);
 	reduce_planted(PLANT_RANGE, FIND_RANGE, 8);

@@ -326,11 +326,34 @@ void finding_dir_name(const struct finding *f, char *buf, size_t n)
 
 /* ---- building and freeing ---- */
 
+/* The map line's "init=HEX" (ebpf_map_init_print) into md->init (value_size bytes, the rest 0):
+ * 0, or -errno with *why. */
+static int map_init_parse(struct ebpf_map_def *md, const char *hex, const char **why)
+{
+	uint8_t *b = NULL;
+	size_t n = 0;
+	struct diag d;
+
+	*why = "init= is one to value-size bytes in hex, once";
+	if (md->init || ebpf_parse_hex(&b, &n, hex, &d) || !n || n > md->value_size) {
+		free(b);
+		return -EINVAL;
+	}
+	md->init = calloc(1, md->value_size);
+	if (md->init)
+		memcpy(md->init, b, n);
+	free(b);
+	*why = "out of memory";
+	return md->init ? 0 : -ENOMEM;
+}
+
 void finding__free(struct finding *f)
 {
 	if (!f)
 		return;
 	free(f->insns);
+	for (size_t m = 0; f->maps && m < f->map_cnt; m++)
+		free(f->maps[m].init);
 	free(f->maps);
 	free(f->globals);
 	free(f->claims_json);
@@ -352,6 +375,20 @@ static void *dup_mem(const void *p, size_t n)
 	return q;
 }
 
+int finding_maps_own(struct ebpf_map_def *maps, size_t n)
+{
+	int err = 0;
+
+	for (size_t m = 0; m < n; m++) {
+		const uint8_t *init = maps[m].init;
+
+		maps[m].init = NULL;
+		if (init && !err && !(maps[m].init = dup_mem(init, maps[m].value_size)))
+			err = -ENOMEM;
+	}
+	return err;
+}
+
 int finding__init(struct finding *f, uint8_t kind, const char *source, const char *strategy,
 		  const struct ebpf_prog *prog, const struct ebpf_map_def *maps, size_t map_cnt,
 		  const void *input, size_t input_len, const void *helper, size_t helper_len,
@@ -359,6 +396,7 @@ int finding__init(struct finding *f, uint8_t kind, const char *source, const cha
 {
 	struct claims one = { .progs = (struct claim_prog *)cp, .nprogs = cp ? 1 : 0 };
 	struct sbuf sb = SBUF_INIT;
+	int err;
 
 	memset(f, 0, sizeof(*f));
 	f->kind = kind;
@@ -383,8 +421,10 @@ int finding__init(struct finding *f, uint8_t kind, const char *source, const cha
 		finding__free(f);
 		return -ENOMEM;
 	}
-	for (size_t m = 0; m < map_cnt; m++)
-		f->maps[m].init = NULL;	/* not owned (see struct finding) */
+	if ((err = finding_maps_own(f->maps, map_cnt))) {
+		finding__free(f);
+		return err;
+	}
 	return 0;
 }
 
@@ -522,6 +562,7 @@ static void format_finding_txt(struct sbuf *sb, const struct finding *f, const c
 		if (md->timer)
 			sbuf_printf(sb, " timer=%u", md->timer - 1);
 		ebpf_map_fields_print(sb, md);
+		ebpf_map_init_print(sb, md);
 		sbuf_putc(sb, '\n');
 	}
 	if (f->has_origin) {
@@ -960,23 +1001,34 @@ static int parse_txt(struct finding *f, char *text, const char *path, struct dia
 			if (strstr(val, " timer=") && sscanf(strstr(val, " timer="), " timer=%u",
 							     &timer) == 1)
 				md.timer = timer + 1;
-			/* (the fields' tokens, as ebpf_map_fields_print wrote them) */
+			/* (the fields' tokens, as ebpf_map_fields_print wrote them, and the
+			 * contents, ebpf_map_init_print's: from the line itself, longer than val
+			 * may hold) */
 			{
-				char buf[512], *save = NULL, *tok;
+				char *save = NULL, *tok;
 				const char *why;
+				int err = 0;
 
-				snprintf(buf, sizeof(buf), "%.511s", val);
-				for (tok = strtok_r(buf, " ", &save); tok;
-				     tok = strtok_r(NULL, " ", &save))
-					if (ebpf_map_field_parse(&md, tok, &why) < 0) {
+				for (tok = strtok_r(colon + 2, " ", &save); tok;
+				     tok = strtok_r(NULL, " ", &save)) {
+					if (!strncmp(tok, "init=", 5)) {
+						err = map_init_parse(&md, tok + 5, &why);
+					} else if (ebpf_map_field_parse(&md, tok, &why) < 0) {
+						err = -EINVAL;
+					}
+					if (err) {
+						free(md.init);
 						diag_set_file(d, path);
-						return diag_at_line(d, EINVAL, line, 6, "bad map line: "
+						return diag_at_line(d, -err, line, 6, "bad map line: "
 								    "%s", why);
 					}
+				}
 			}
 			nm = realloc(f->maps, (f->map_cnt + 1) * sizeof(*nm));
-			if (!nm)
+			if (!nm) {
+				free(md.init);
 				return diag_set(d, ENOMEM, "out of memory");
+			}
 			f->maps = nm;
 			f->maps[f->map_cnt++] = md;
 		} else if (!strcmp(l, "campaign_seed")) {
@@ -1163,11 +1215,12 @@ int finding__object(struct ebpf_object **out, const struct finding *f,
 			ebpf_object__free(obj);
 			return diag_set(d, ENOMEM, "out of memory");
 		}
-		for (size_t m = 0; m < f->map_cnt; m++) {
-			obj->maps[m] = f->maps[m];
-			obj->maps[m].init = NULL;
-		}
+		memcpy(obj->maps, f->maps, f->map_cnt * sizeof(*obj->maps));
 		obj->map_cnt = f->map_cnt;
+		if (finding_maps_own(obj->maps, obj->map_cnt)) {	/* (the object's own) */
+			ebpf_object__free(obj);
+			return diag_set(d, ENOMEM, "out of memory");
+		}
 	}
 	*out = obj;
 	return 0;

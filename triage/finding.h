@@ -42,7 +42,9 @@ struct finding {
 	uint32_t prog_type;
 	struct bpf_insn *insns;		/* owned */
 	size_t len;
-	struct ebpf_map_def *maps;	/* owned (init NULL: zero-filled) */
+	struct ebpf_map_def *maps;	/* owned, and each init (NULL: zero-filled; the
+					 * "map:" line's init=, which a frozen read-only map's
+					 * verdict reads) */
 	size_t map_cnt;
 	struct ebpf_global_func *globals;	/* owned: the prototypes of its global functions
 					 * (ebpf_prog.globals; "global:" lines of finding.txt) */
@@ -75,6 +77,10 @@ struct finding {
 /* Computes f->sig from f's kind, program, the claims cp (NULL: f->claims) and the observation
  * (crashes: phase, class and the first frame of the sanitizer report in f->log). */
 void finding_signature(struct finding *f, const struct claim_prog *cp);
+
+/* Makes maps[0..n) own their initial contents: each init replaced by a copy (value_size bytes);
+ * -ENOMEM when one could not be made (those not copied NULL: the caller frees each init). */
+int finding_maps_own(struct ebpf_map_def *maps, size_t n);
 
 /* Starts a finding of kind from source on prog: copies the program, its maps, the input and the
  * helper data, and writes cp (NULL: no claims) to f->claims_json; the strategy is strategy, or
