@@ -58,6 +58,9 @@ enum {
 				 * was tried: helpers whose results the interpreter draws */
 	K_TIMER_NOMEM,		/* compared test runs whose kernel's bpf_timer_init ran out of
 				 * memory (kdiff.h: timer_nomem) */
+	K_NOT_COMPARED,		/* test runs whose r0, packet and maps were not compared:
+				 * nondeterministic (kdiff.h: helpers whose results the interpreter
+				 * draws, a socket a lookup may find, ...) */
 	K_NSTATS
 };
 
@@ -90,6 +93,7 @@ static const char *const kernel_stats[K_NSTATS] = {
 	[K_RULE_GAP] = "kernel_rule_gap",
 	[K_MAY_GOTO_DRAWN] = "kernel_may_goto_drawn",
 	[K_TIMER_NOMEM] = "kernel_timer_nomem",
+	[K_NOT_COMPARED] = "kernel_not_compared",
 };
 
 /* "pc 12: R3 invalid mem access" -> "pc #: R# invalid mem access": numbers out, for signatures */
@@ -323,6 +327,7 @@ static int kernel_run(struct pipeline_result *r, uint64_t *stats, struct claim_v
 	stats[K_MAY_GOTO_DRAWN] += kr.ran && kr.may_goto_spent && !kr.may_goto_free &&
 				   !kr.may_goto_dep;
 	stats[K_TIMER_NOMEM] += kr.ran && kr.timer_nomem;
+	stats[K_NOT_COMPARED] += kr.ran && kr.nondeterministic;
 	switch (kr.kind) {
 	case KDIFF_CLAIM: stats[K_CLAIMS_REFUTED]++; break;
 	case KDIFF_RETVAL:
@@ -371,11 +376,12 @@ static void kernel_summary(struct sbuf *sb, const uint64_t *n, double cpu, const
 		    " programs, %" PRIu64 " checks: %" PRIu64 " programs refuted one; %" PRIu64
 		    " test runs compared (%" PRIu64 " on their maps too: %" PRIu64 " with hash maps, %"
 		    PRIu64 " with per-CPU maps, %" PRIu64 " of programs arming timers; %" PRIu64
-		    " left maps out), %" PRIu64 " differed; %"
+		    " left maps out; %" PRIu64 " of them not compared: nondeterministic), %" PRIu64
+		    " differed; %"
 		    PRIu64 " invariant violations; %" PRIu64 " safe verdicts faulted", n[K_CLAIMS],
 		    n[K_CLAIM_PROGRAMS], n[K_CLAIM_CHECKS], n[K_CLAIMS_REFUTED], n[K_TEST_RUNS],
 		    n[K_MAP_RUNS], n[K_MAP_HASH_RUNS], n[K_MAP_PERCPU_RUNS], n[K_MAP_TIMER_RUNS],
-		    n[K_MAP_LEFT_RUNS],
+		    n[K_MAP_LEFT_RUNS], n[K_NOT_COMPARED],
 		    n[K_RESULT_DIFF], n[K_INVARIANT], n[K_VERDICT_FAULTS]);
 	sbuf_printf(sb, "; %" PRIu64 " runs judged bpfscev's exit claims, %" PRIu64 " refuted",
 		    n[K_EXIT_JUDGED], n[K_EXIT_REFUTED]);

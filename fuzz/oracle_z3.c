@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { Z3_PROGRAMS, Z3_CLAIMS, Z3_PROVED, Z3_REFUTED, Z3_UNKNOWN, Z3_ENCODING, Z3_NSTATS };
+enum { Z3_PROGRAMS, Z3_CLAIMS, Z3_PROVED, Z3_REFUTED, Z3_UNKNOWN, Z3_ENCODING,
+       /* the unknown ones by why (smt_unknown_why: SMT_WHY_SOCKET on, in its order) */
+       Z3_UNKNOWN_WHY, Z3_NO_ENCODING = Z3_UNKNOWN_WHY + SMT_WHY_NR - 1, Z3_NSTATS };
 
 static const char *const z3_stats[Z3_NSTATS] = {
 	[Z3_PROGRAMS] = "z3_programs",	/* programs whose claims went to Z3 */
@@ -18,6 +20,15 @@ static const char *const z3_stats[Z3_NSTATS] = {
 	[Z3_REFUTED] = "z3_refuted",	/* counterexamples the interpreter confirmed */
 	[Z3_UNKNOWN] = "z3_unknown",	/* timeout, budget, not inductive, unsupported */
 	[Z3_ENCODING] = "z3_encoding",	/* models the interpreter did not confirm: oracle bugs */
+	[Z3_UNKNOWN_WHY + SMT_WHY_SOCKET - 1] = "z3_unknown_socket",
+	[Z3_UNKNOWN_WHY + SMT_WHY_ITER - 1] = "z3_unknown_iterator",
+	[Z3_UNKNOWN_WHY + SMT_WHY_KFUNC - 1] = "z3_unknown_kfunc",
+	[Z3_UNKNOWN_WHY + SMT_WHY_HELPER - 1] = "z3_unknown_helper",
+	[Z3_UNKNOWN_WHY + SMT_WHY_INSN - 1] = "z3_unknown_instruction",
+	[Z3_UNKNOWN_WHY + SMT_WHY_OPEN - 1] = "z3_unknown_open",
+	/* programs Z3 did not judge: a read-only context (kprobe, tracepoint, sock_ops,
+	 * cgroup_device, iter/ ...), which the encoding does not cover */
+	[Z3_NO_ENCODING] = "z3_no_encoding",
 };
 
 static bool z3_wanted(const struct pipeline_opts *o)
@@ -78,8 +89,10 @@ static int z3_run(struct pipeline_result *r, uint64_t *stats, struct claim_verdi
 		return 0;
 	/* (the encoding covers the plain, XDP and skb contexts: on the read-only ones — kprobe,
 	 * tracepoint, sock_ops, cgroup_sock, ... — the claims are left to the other judges) */
-	if ((err = smt_check(&r->z3, &r->obj, &r->view, cp, &so)) == -EOPNOTSUPP)
+	if ((err = smt_check(&r->z3, &r->obj, &r->view, cp, &so)) == -EOPNOTSUPP) {
+		stats[Z3_NO_ENCODING]++;
 		return 0;
+	}
 	if (err)
 		return err;
 	r->has_z3 = true;
@@ -90,6 +103,12 @@ static int z3_run(struct pipeline_result *r, uint64_t *stats, struct claim_verdi
 	stats[Z3_REFUTED] += claim_verdicts__count(v, CLAIM_REFUTED);
 	stats[Z3_UNKNOWN] += claim_verdicts__count(v, CLAIM_UNKNOWN);
 	stats[Z3_ENCODING] += r->z3.encoding_bugs;
+	for (uint32_t k = 0; k < r->z3.nclaims; k++) {
+		enum smt_unknown_why w = smt_unknown_why(&r->view, &r->z3.claims[k]);
+
+		if (w != SMT_WHY_NONE)
+			stats[Z3_UNKNOWN_WHY + w - 1]++;
+	}
 	for (uint32_t k = 0; o->triage && k < r->z3.nfindings && !err; k++) {
 		struct finding *f = calloc(1, sizeof(*f));
 
@@ -122,6 +141,16 @@ static void z3_summary(struct sbuf *sb, const uint64_t *n, double cpu, const cha
 		    " encoding findings; %.0f claims per z3 cpu-second\n", n[Z3_CLAIMS],
 		    n[Z3_PROGRAMS], n[Z3_PROVED], pct(n[Z3_PROVED], n[Z3_CLAIMS]), n[Z3_REFUTED],
 		    n[Z3_UNKNOWN], n[Z3_ENCODING], cpu > 0 ? n[Z3_CLAIMS] / cpu : 0);
+	if (n[Z3_UNKNOWN] || n[Z3_NO_ENCODING]) {
+		sbuf_puts(sb, "  z3 unknown by  ");
+		for (unsigned w = SMT_WHY_SOCKET; w < SMT_WHY_NR; w++)
+			sbuf_printf(sb, "%s%s %" PRIu64, w == SMT_WHY_SOCKET ? "" : ", ",
+				    smt_unknown_why_name((enum smt_unknown_why)w),
+				    n[Z3_UNKNOWN_WHY + w - 1]);
+		sbuf_printf(sb, " (the instruction that cut them; open: undecided without a cut); %"
+			    PRIu64 " programs not encoded (read-only contexts)\n",
+			    n[Z3_NO_ENCODING]);
+	}
 }
 
 const struct oracle_ops oracle_z3 = {

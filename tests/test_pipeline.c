@@ -18,7 +18,8 @@
 #include "tests/check.h"
 
 /* The counter keys of campaign.state before the registry (fuzz/oracles.c's table), and the
- * execution oracle's added since (fuzz/oracle_exec.c: timer callbacks, programs called safe). */
+ * execution oracle's added since (fuzz/oracle_exec.c: timer callbacks, programs called safe),
+ * Z3's unknown claims by why and the kernel's runs not compared (session 26). */
 static const char *const state_keys[] = {
 	"exec_timer_claims", "exec_timer_judged", "exec_timer_fires",
 	"exec_safe", "exec_safe_bounded", "exec_safe_long", "exec_safe_calls", "exec_safe_may_goto",
@@ -26,6 +27,8 @@ static const char *const state_keys[] = {
 	"exec_safe_mg8", "exec_safe_mg64", "exec_safe_mgk", "exec_safe_main_own",
 	"exec_safe_held_long",
 	"z3_programs", "z3_claims", "z3_proved", "z3_refuted", "z3_unknown", "z3_encoding",
+	"z3_unknown_socket", "z3_unknown_iterator", "z3_unknown_kfunc", "z3_unknown_helper",
+	"z3_unknown_instruction", "z3_unknown_open", "z3_no_encoding",
 	"kernel_programs", "kernel_both_accept", "kernel_both_reject", "kernel_improvement",
 	"kernel_regression", "kernel_verdict_faults", "kernel_claim_programs", "kernel_claims",
 	"kernel_claim_checks", "kernel_claims_refuted", "kernel_test_runs", "kernel_result_diff",
@@ -33,7 +36,7 @@ static const char *const state_keys[] = {
 	"kernel_map_runs", "kernel_unpriv_rule", "kernel_unpriv_skip", "kernel_map_hash_runs",
 	"kernel_map_percpu_runs", "kernel_map_left_runs", "kernel_map_timer_runs",
 	"kernel_may_goto_free", "kernel_may_goto_dep", "kernel_rule_gap",
-	"kernel_may_goto_drawn", "kernel_timer_nomem",
+	"kernel_may_goto_drawn", "kernel_timer_nomem", "kernel_not_compared",
 };
 
 static void test_registry(void)

@@ -104,6 +104,9 @@ struct smt_claim_result {
 	uint32_t pc;		/* the range claim's pc, or the loop header */
 	double ms;		/* solver time spent on this claim */
 	char reason[200];	/* unknown: why; refuted: what the replay observed; proved: how */
+	uint32_t cut_pc;	/* unknown because an instruction the machine does not encode
+				 * cuts the paths to it (the reason's "unsupported at pc N"):
+				 * N; UINT32_MAX otherwise (smt_unknown_why) */
 	int32_t finding;	/* index into smt_result.findings, -1 for none */
 	/* precision (has_tight): the tightest true fact and how far the claim is from it */
 	bool has_tight;
@@ -140,6 +143,25 @@ int smt_check(struct smt_result *res, const struct ebpf_object *obj, const struc
 	      const struct claim_prog *claims, const struct smt_opts *opts);
 void smt_result__free(struct smt_result *res);
 const char *smt_verdict_name(enum smt_verdict v);
+
+/* Why an unknown claim is unknown, by the instruction that cut it (smt_claim_result.cut_pc):
+ * a socket helper (a lookup, a cast, a release, or a helper given a socket: sockets are not
+ * encoded), an iterator kfunc (the bits and the kernel-object iterators), another kfunc, another
+ * helper the interpreter runs, another instruction; or no cut (the solver's limits, a fact not
+ * inductive, a bounded unrolling that ended): OPEN.  NONE for a claim not unknown. */
+enum smt_unknown_why {
+	SMT_WHY_NONE,
+	SMT_WHY_SOCKET,
+	SMT_WHY_ITER,
+	SMT_WHY_KFUNC,
+	SMT_WHY_HELPER,
+	SMT_WHY_INSN,
+	SMT_WHY_OPEN,
+	SMT_WHY_NR
+};
+enum smt_unknown_why smt_unknown_why(const struct ebpf_prog *prog,
+				     const struct smt_claim_result *r);
+const char *smt_unknown_why_name(enum smt_unknown_why w);
 const char *smt_method_name(enum smt_method m);
 
 /* ---- the differential test of the encoding (tests/test_smt.c, fuzz/targets) ----

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bpf/helper_proto.h"
 #include "oracle/exec/interp.h"
 #include "oracle/z3/smt_cfg.h"
 #include "oracle/z3/smt_mach.h"
@@ -2639,6 +2640,43 @@ static void taint(struct prover *P, bool reopen)
 
 /* ---- the entry point ---- */
 
+enum smt_unknown_why smt_unknown_why(const struct ebpf_prog *prog,
+				     const struct smt_claim_result *r)
+{
+	const struct bpf_insn *in;
+	const struct ebpf_helper_proto *p;
+	struct ebpf_kfunc_iter it;
+	bool sock = false;
+
+	if (r->verdict != SMT_UNKNOWN)
+		return SMT_WHY_NONE;
+	if (r->cut_pc >= prog->len)
+		return r->cut_pc == UINT32_MAX ? SMT_WHY_OPEN : SMT_WHY_INSN;
+	in = &prog->insns[r->cut_pc];
+	if (ebpf_is_call(in) && in->src_reg == BPF_PSEUDO_KFUNC_CALL)
+		return ebpf_kfunc_iter(ebpf_prog_kfunc_name(prog, r->cut_pc), &it) &&
+		       it.family != EBPF_ITER_NUM ? SMT_WHY_ITER : SMT_WHY_KFUNC;
+	if (!ebpf_is_helper_call(in))
+		return SMT_WHY_INSN;
+	p = ebpf_helper_proto(in->imm);
+	for (int k = 0; p && k < 5; k++)
+		sock |= p->args[k] == HARG_SOCK_COMMON || p->args[k] == HARG_BTF_SOCK_COMMON;
+	return sock || (p && (p->ret == HRET_SOCKET_OR_NULL || p->ret == HRET_TCP_SOCK_OR_NULL ||
+			      p->ret == HRET_SOCK_COMMON_OR_NULL))
+	       ? SMT_WHY_SOCKET : SMT_WHY_HELPER;
+}
+
+const char *smt_unknown_why_name(enum smt_unknown_why w)
+{
+	static const char *const names[SMT_WHY_NR] = {
+		[SMT_WHY_NONE] = "-", [SMT_WHY_SOCKET] = "socket", [SMT_WHY_ITER] = "iterator",
+		[SMT_WHY_KFUNC] = "kfunc", [SMT_WHY_HELPER] = "helper",
+		[SMT_WHY_INSN] = "instruction", [SMT_WHY_OPEN] = "open",
+	};
+
+	return w < SMT_WHY_NR ? names[w] : "?";
+}
+
 const char *smt_verdict_name(enum smt_verdict v)
 {
 	return v == SMT_PROVED ? "proved" : v == SMT_REFUTED ? "refuted" : "unknown";
@@ -2933,6 +2971,9 @@ int smt_check(struct smt_result *res, const struct ebpf_object *obj, const struc
 			res->unknown++;
 			break;
 		}
+		/* (taint's words: the first cut names every claim it leaves unknown) */
+		r->cut_pc = r->verdict == SMT_UNKNOWN && P.nunsup &&
+			    !strncmp(r->reason, "unsupported at pc ", 18) ? P.unsup_pc[0] : UINT32_MAX;
 	}
 	if (P.nunsup)
 		snprintf(res->note, sizeof(res->note), "unsupported at pc %u: %s", P.unsup_pc[0],
