@@ -30,4 +30,19 @@ static inline bool kdiff_case(struct kdiff_result *res, const char *name, const 
 	return err == 0;
 }
 
+/* kdiff_case on the n-byte input in (4 claim runs), the kernel's r0 forged by forge when not
+ * NULL: true when the kernel accepted and ran it (a failed check otherwise). */
+static inline bool kdiff_case_ran(struct kdiff_result *res, const char *name, const char *text,
+				  const uint8_t *in, size_t n, void (*forge)(void *, uint32_t *))
+{
+	struct kdiff_opts ko = { .sz = sizeof(ko), .input = in, .input_len = n, .check_runs = 4,
+				 .forge_retval = forge };
+
+	if (!kdiff_case(res, name, text, &ko))
+		return false;
+	CHECK(res->accepted && res->ran, "%s: accepted %d, ran %d: %s", name, res->accepted,
+	      res->ran, res->accepted ? res->text : res->message);
+	return res->accepted && res->ran;
+}
+
 #endif

@@ -71,16 +71,7 @@ static void forge(void *arg, uint32_t *retval)
 static bool run_pkt(const char *name, const char *text, uint8_t *pkt, bool forge_it,
 		    struct kdiff_result *res)
 {
-	struct kdiff_opts ko = { .sz = sizeof(ko), .input = pkt, .input_len = 64,
-				 .check_runs = 4 };
-
-	if (forge_it)
-		ko.forge_retval = forge;
-	if (!kdiff_case(res, name, text, &ko))
-		return false;
-	CHECK(res->accepted && res->ran, "%s: accepted %d, ran %d: %s", name, res->accepted,
-	      res->ran, res->accepted ? res->text : res->message);
-	return res->accepted && res->ran;
+	return kdiff_case_ran(res, name, text, pkt, 64, forge_it ? forge : NULL);
 }
 
 /* run_pkt on a packet of bytes b0, b1, b2, then zeros */

@@ -79,20 +79,10 @@ static void forge(void *arg, uint32_t *retval)
 static bool run(const char *name, const char *text, const uint8_t *pkt, size_t n, bool forge_it,
 		struct kdiff_result *res)
 {
-	struct kdiff_opts ko = { .sz = sizeof(ko), .input = pkt, .input_len = n,
-				 .check_runs = 4 };
-
-	if (forge_it)
-		ko.forge_retval = forge;
-	if (!kdiff_case(res, name, text, &ko))
-		return false;
-	CHECK(res->accepted && res->ran, "%s: accepted %d, ran %d: %s", name, res->accepted,
-	      res->ran, res->accepted ? res->text : res->message);
-	if (!(res->accepted && res->ran)) {
-		kdiff_result__free(res);
-		return false;
-	}
-	return true;
+	if (kdiff_case_ran(res, name, text, pkt, n, forge_it ? forge : NULL))
+		return true;
+	kdiff_result__free(res);
+	return false;
 }
 
 /* A run compared and the same on both sides, the kernel's r0 want (maps: maps compared) */

@@ -38,14 +38,13 @@ static void want(const char *what, const char *text, const char *call, enum smt_
 	uint32_t exit_pc = UINT32_MAX, call_pc = UINT32_MAX;
 	char cj[512];
 	struct diag d;
+	int err;
 
 	diag_clear(&d);
-	if (casefile__open_object_mem(&obj, text, strlen(text), what, &d)) {
-		CHECK(0, "%s: %s (line %d)", what, d.msg, d.line);
-		return;
-	}
-	p = &obj->progs[0];
-	for (uint32_t k = 0; k < p->len; k++) {
+	err = casefile__open_object_mem(&obj, text, strlen(text), what, &d);
+	CHECK(!err, "%s: %s (line %d)", what, d.msg, d.line);
+	for (uint32_t k = 0, n = err ? 0 : (uint32_t)obj->progs[0].len; k < n; k++) {
+		p = &obj->progs[0];
 		if (p->insns[k].code == (BPF_JMP | BPF_EXIT) && exit_pc == UINT32_MAX)
 			exit_pc = k;
 		if (call && ebpf_is_call(&p->insns[k]) && call_pc == UINT32_MAX &&
@@ -55,6 +54,9 @@ static void want(const char *what, const char *text, const char *call, enum smt_
 			     : ebpf_prog_kfunc_name(p, k) && !strcmp(ebpf_prog_kfunc_name(p, k), call)))
 			call_pc = k;
 	}
+	if (err)
+		return;
+	p = &obj->progs[0];
 	CHECK(!call || call_pc != UINT32_MAX, "%s: no call of %s", what, call);
 	snprintf(cj, sizeof(cj), claim_fmt, exit_pc);
 	if (claims_read(&claims, cj, strlen(cj), &d)) {
