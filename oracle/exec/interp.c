@@ -2586,9 +2586,9 @@ static int sock_helper(struct interp_state *st, const struct iop *ip, int32_t id
  * socket (TCP or not) or none; an update takes a live socket in r3 (the verifier's
  * ARG_PTR_TO_BTF_ID_SOCK_COMMON) and succeeds or fails (-EINVAL: not a full socket; -EOPNOTSUPP:
  * not of a kind or state a socket map takes); a delete removes an element or finds none
- * (a sockmap's empty slot: -EINVAL; a sockhash's missing key: -ENOENT).  The kernel
- * differential does not compare such runs (kdiff.c nondeterministic).  0 with *ret, or -1 after
- * a trap. */
+ * (a sockmap's empty slot: -EINVAL; a sockhash's missing key: -ENOENT).  The run drew
+ * (interp_result.sock_drawn), and the kernel differential does not compare programs naming a
+ * socket map (kdiff.c nondeterministic).  0 with *ret, or -1 after a trap. */
 static int sockmap_helper(struct interp_state *st, const struct iop *ip, int32_t id,
 			  const char *name, size_t m, uint64_t *ret)
 {
@@ -2598,6 +2598,7 @@ static int sockmap_helper(struct interp_state *st, const struct iop *ip, int32_t
 	if (id == BPF_FUNC_map_update_elem && sock_at(st, ip, name, 3, st->h.regs[3]) < 0)
 		return -1;
 	d = (uint8_t)draw(st, 1);
+	st->res->sock_drawn = true;
 	if (id == BPF_FUNC_map_lookup_elem)
 		*ret = (d & 1) ? sock_new(st, SOCK_REF | SOCK_FULL | ((d & 2) ? SOCK_TCP : 0)) : 0;
 	else if (id == BPF_FUNC_map_update_elem)
