@@ -253,6 +253,40 @@ static struct aval ctx_load(struct scev_ctx *cx, const struct aval *addr, int64_
 	return absint_unknown_bytes(size);
 }
 
+/* Whether the kernel reads the 4-byte key at fp + off as a constant (get_constant_map_key): the
+ * bytes lie in one 8-byte slot and are either a spilled scalar of exactly the key's size at the
+ * slot's start — a privileged load spills only there (check_stack_write_fixed_off; a later store
+ * into the slot's other bytes, which undoes the spill, leaves the cell no constant: the stores'
+ * own rule) — or all zero stored as zero (STACK_ZERO: a store not at the slot's start, or any
+ * store for an unprivileged load, since those are no spills).  An 8-byte spill read as a 4-byte key,
+ * a key across two slots or a nonzero number stored off the slot's start is no constant to it. */
+static bool key_kernel_const(const struct scev_ctx *cx, const struct astate *s, int64_t off)
+{
+	int64_t lo = off - (((off % 8) + 8) % 8);
+	bool priv = !cx->opts.unprivileged, spill = false, zero = true;
+	unsigned zero_bytes = 0;
+
+	if (off + 4 > lo + 8)
+		return false;
+	for (uint32_t c = 0; c < s->n; c++) {
+		const struct acell *e = &s->cells[c];
+		int64_t a = e->off, b = a + e->size;
+
+		if (b <= lo || a >= lo + 8)
+			continue;
+		if (priv && a == lo && a == off && e->size == 4)
+			spill = true;
+		if (b <= off || a >= off + 4)
+			continue;
+		if (a < off || b > off + 4 || (priv && a % 8 == 0) || e->v.kind != AV_SCALAR ||
+		    !range_is_const(&e->v.r) || e->v.r.umax)
+			zero = false;
+		else
+			zero_bytes += e->size;
+	}
+	return spill || (zero && zero_bytes == 4);
+}
+
 /* Whether a lookup in map m with the key at r2 surely finds an element as the kernel sees it:
  * an array's constant key below max_entries (can_elide_value_nullness, get_constant_map_key:
  * the kernel elides the null check for a constant key only; a key of a range, every value in
@@ -268,6 +302,8 @@ static bool lookup_finds(const struct scev_ctx *cx, const struct astate *s, uint
 	if (!def || (def->type != BPF_MAP_TYPE_ARRAY && def->type != BPF_MAP_TYPE_PERCPU_ARRAY) ||
 	    def->key_size != 4 || (def->flags & BPF_F_INNER_MAP) ||
 	    !ptr_in(&s->regs[2], REGION_STACK, &off))
+		return false;
+	if (!key_kernel_const(cx, s, off))
 		return false;
 	key = astate__load(s, off, 4);
 	return key.kind == AV_SCALAR && key.r.umin == key.r.umax && key.r.umax < def->max_entries;

@@ -1180,7 +1180,7 @@ static void test_errors(void)
 	{
 #define MAP_LINE_HELP                                                                           \
 	"expected 'array|hash|array_of_maps|hash_of_maps|percpu_array|percpu_hash|lru_hash|"     \
-	"lru_percpu_hash key=K value=V entries=N [name=NAME] "                                   \
+	"lru_percpu_hash|sockmap|sockhash key=K value=V entries=N [name=NAME] "                  \
 	"[inner=LINE] [timer=OFF] [spin_lock=OFF] [kptr=OFF:STRUCT] [kptr_ref=OFF:STRUCT] "   \
 	"[rdonly_prog] [wronly_prog] [init=HEX]' "                                               \
 	"(all nonzero; inner= only for maps of maps, timer= and the fields for arrays and "   \

@@ -344,7 +344,7 @@ static const struct {
 	  RESERVE(16) ARG(-16) "call f\n" RELEASE(discard) "r0 = 0\nexit\n"
 	  "f: r6 = r1\n" RESERVE(8) "*(u64 *)(r6 -8) = r10\nr1 = r6\ncall g\n" RELEASE(submit)
 	  "r0 = 0\nexit\ng: r2 = *(u64 *)(r1 -8)\nr0 = *(u64 *)(r2 -16)\nr0 = 0\nexit\n",
-	  UNSAFE, "not a known pointer", VC_BOTH_REJECT },
+	  UNSAFE, "cannot spill pointers to stack into stack frame of the caller", VC_BOTH_REJECT },
 	{ "three levels down, the caller's record discarded",
 	  RESERVE(16) ARG(-16) "call f\nr0 = 0\nexit\nf: call h\nr0 = 0\nexit\n"
 	  "h: call rl\nr0 = 0\nexit\n" SUB_RELEASE(discard), SAFE, NULL, VC_BOTH_ACCEPT },
