@@ -362,7 +362,7 @@ int verdict_compare(struct verdict_report *r, const struct ebpf_object *obj,
 		 * load's setup failed — an attach target, a program type's demand — not a verdict) */
 		if (o.keep_load_errors && !kp->accepted &&
 		    (kp->processed < 0 || (ours && kernel_lacks_helper(kp->message, type)) ||
-		     (kp->processed == 0 && strstr(kp->message, "(nothing in the verifier log)"))))
+		     (kp->processed == 0 && kp->log_silent)))
 			r->cls = VC_NO_LOAD;
 		else if (o.unprivileged && unpriv_rule_only(kp))
 			r->cls = VC_UNPRIV_RULE;

@@ -549,6 +549,7 @@ static void parse_log(struct kernel_prog *kp)
 	else
 		snprintf(kp->message, sizeof(kp->message), "%s (nothing in the verifier log)",
 			 strerror(kp->err));
+	kp->log_silent = !kp->accepted && !meaningful;
 }
 
 /* The BTF the kernel demands of a program that takes a function's address (a bpf_loop callback

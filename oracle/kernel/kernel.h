@@ -62,6 +62,8 @@ struct kernel_prog {
 	char message[512];		/* a rejection's reason: the last log line that is not a
 					 * trace of the walk (instruction, state, pruning, precision,
 					 * statistics lines); "" for an accepted program */
+	bool log_silent;		/* a rejection whose log holds no such line (message: the
+					 * errno's text) */
 	long processed;			/* "processed N insns"; -1 when the log has no statistics */
 	long max_states_per_insn, total_states, peak_states;	/* -1 when absent */
 	long verification_usec;		/* "verification time N usec"; -1 when absent */
