@@ -19,6 +19,7 @@
 #include "check.h"
 #include "oracle/kernel/kdiff.h"
 #include "oracle/kernel/kernel.h"
+#include "triage/verdict.h"
 
 #define I(c, d, s, o, i) { .code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) }
 #define MOV64_IMM(d, i) I(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, i)
@@ -145,6 +146,7 @@ static void verdicts(void)
 		CHECK(!kp->accepted, "uninitialised r2 accepted");
 		CHECK_EQ_U64(kp->err, EACCES, "uninit errno");
 		CHECK(contains(kp->message, "R2 !read_ok"), "uninit: '%s'", kp->message);
+		CHECK(!kp->log_silent, "uninit: a refusal with a reason flagged log_silent");
 	}
 	kernel_prog__free(kp);
 	ebpf_object__free(o);
@@ -557,6 +559,37 @@ static void compiled(void)
 			}
 		}
 		kernel_prog__free(kp);
+		ebpf_object__free(o);
+	} else {
+		CHECK(0, "%s: %s", path, d.msg);
+	}
+
+	/* A load the kernel refuses before walking one instruction, its log empty (iter/sockmap:
+	 * EPERM while resolving the attach target): parse_log flags it log_silent, and the verdict
+	 * comparison calls it no-load (a setup failure, not a verdict), with the kernel's errno in
+	 * the message; a refusal with a reason in the log is not flagged (verdicts(): R2 !read_ok). */
+	snprintf(path, sizeof(path), "%s/iter_noload.o", dir);
+	diag_clear(&d);
+	if (casefile__open_object(&o, path, &d) == 0) {
+		struct verdict_opts vo = { .sz = sizeof(vo), .kernel = true, .runs = 2,
+					   .keep_load_errors = true };
+		struct verdict_report r;
+
+		if ((kp = load(o, NULL, "iter_noload"))) {
+			CHECK(!kp->accepted && kp->log_silent && kp->processed <= 0,
+			      "iter_noload: accepted %d, log_silent %d, processed %ld: %s",
+			      kp->accepted, kp->log_silent, kp->processed, kp->message);
+		}
+		kernel_prog__free(kp);
+		diag_clear(&d);
+		if (verdict_compare(&r, o, &o->progs[0], &vo, &d)) {
+			CHECK(0, "iter_noload: %s", d.msg);
+		} else {
+			CHECK(r.cls == VC_NO_LOAD && !r.kernel_accepted,
+			      "iter_noload: class %s, kernel: %s", verdict_class_name(r.cls),
+			      r.kernel_message);
+			verdict_report__free(&r);
+		}
 		ebpf_object__free(o);
 	} else {
 		CHECK(0, "%s: %s", path, d.msg);
