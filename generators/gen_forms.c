@@ -824,6 +824,20 @@ void gi_emit_callback(struct gi *g, struct gi_sub *s)
 		gi_exit(g);
 		return;
 	}
+	if (s->kw_may_goto) {
+		int m = gi_label(g), out = gi_label(g);
+
+		gi_bind(g, s->label);
+		gi_mov_const(g, BPF_REG_0, 0, true);
+		gi_bind(g, m);
+		gi_may_goto(g, out);
+		gi_alu(g, true, BPF_ADD, BPF_REG_0, 1);
+		gi_jmp(g, false, BPF_JLT, BPF_REG_0, 2, m);
+		gi_bind(g, out);
+		gi_mov_const(g, BPF_REG_0, 0, true);
+		gi_exit(g);
+		return;
+	}
 	if (s->frames == 3) {	/* (the relay: r1 passed on as it came) */
 		gi_bind(g, s->label);
 		gi_call_sub(g, g->subs[s->frames_callee].label);

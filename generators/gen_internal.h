@@ -169,6 +169,8 @@ struct gi_sub {
 				 * between the callers and the reader */
 	int16_t frames_at;
 	int8_t frames_callee;
+	bool kw_may_goto;	/* p_kwiden's f2: r0 = 0; m: may_goto out; r0 += 1; if r0 < 2
+				 * goto m; out: r0 = 0 (called through a relay, frames 3) */
 	bool ctx_fill;		/* p_call_ctx: f(p, n) writes the n bytes below p (called) */
 	uint8_t args_last;	/* p_args_last: f(n) writes a[j] = j for j < n, a the args_last
 				 * slots at fp - 8 * args_last (called; bound_max: n's largest) */

@@ -479,11 +479,22 @@ void gi_emit_iter_deep_sub(struct gi *g, struct gi_sub *s)
  * cells written); r6 is widened, the test ends no walk of the kernel's, and r7 runs up the frame
  * or the value until the kernel refuses a write (past the frame's top, over the iterator, past
  * the value): GEN_PROG_KWIDEN_UNSAFE, no run traps.  (n = 2, `if r8 < 1`, the kernel decides
- * in the first iteration too and accepts.)  r0-r8 clobbered. */
+ * in the first iteration too and accepts.)
+ *
+ * Where the widening instruction is (via): 0 in the loop itself, as above; 1 two static calls
+ * down (the corpus's may_goto_depth2_*): the body calls a relay m, m calls f2, whose may_goto
+ * loop `r0 = 0; l: may_goto out; r0 += 1; if r0 < 2 goto l` the kernel checks with main's frame
+ * in its state, so it widens main's r6 there as at its own may_goto (the twin is refused the
+ * same way); 2, the safe form only, nowhere (bpf_loop_in_loop_counter_copy): the body calls
+ * bpf_loop(1, cb, 0, 0), which widens nothing — the kernel checks the callback's return
+ * against the same call's checkpoint of this iteration — so the safe form may test r8, the
+ * copy, and the kernel still walks the iterations one by one and accepts.  r0-r8 clobbered. */
 void gi_kwiden(struct gi *g, bool copy)
 {
 	int32_t kf[3];
 	bool iter = deep_kfuncs(kf) && gen_bool(g->src, 50), in_map = gen_bool(g->src, 50);
+	unsigned via = gen_pick(g->src, copy ? 2 : 3);
+	int relay = -1, f2 = -1, cb = -1;
 	uint32_t n = gen_u32(g->src, 3, 5), m = gen_bool(g->src, 30) ? 100 : gen_u32(g->src, 1, n + 1);
 	uint8_t e = (uint8_t)gen_pick(g->src, GEN_INPUT_LEN);
 	/* (the cells' starts: in fp-208 .. fp-40, or in the value) */
@@ -495,6 +506,20 @@ void gi_kwiden(struct gi *g, bool copy)
 
 	if (g->niters == GI_MAX_ITERS || g->raw_tp)
 		return;
+	if (via == 1 && (relay = gi_sub_new(g, SUBK_CALLBACK, 0)) >= 0 &&
+	    (f2 = gi_sub_new(g, SUBK_CALLBACK, 0)) >= 0) {
+		g->subs[relay].called = g->subs[f2].called = true;
+		g->subs[relay].frames = 3;
+		g->subs[relay].frames_callee = (int8_t)f2;
+		g->subs[f2].kw_may_goto = true;
+	} else if (via == 2 && (cb = gi_sub_new(g, SUBK_CALLBACK, 2)) >= 0) {
+		g->subs[cb].called = true;
+		g->subs[cb].cb_stop = -1;
+		g->subs[cb].cb_nr = 1;
+	} else {
+		via = 0;	/* (no room for the subprograms: an unused plan entry stays) */
+	}
+	iter = iter && via == 0;
 	gi_bind(g, l_first);
 	first = g->len;
 	if (in_map) {
@@ -525,12 +550,22 @@ void gi_kwiden(struct gi *g, bool copy)
 		call_kfunc(g, kf[1]);
 		gi_alu(g, true, BPF_ADD, BPF_REG_6, 1);
 		gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_done);
+	} else if (via == 1) {
+		gi_call_sub(g, g->subs[relay].label);
+		gi_alu(g, true, BPF_ADD, BPF_REG_6, 1);
+	} else if (via == 2) {
+		gi_mov_const(g, BPF_REG_1, 1, true);
+		gi_ld_func(g, BPF_REG_2, g->subs[cb].label);
+		gi_mov_const(g, BPF_REG_3, 0, true);
+		gi_mov_const(g, BPF_REG_4, 0, true);
+		gi_call_helper(g, BPF_FUNC_loop);
+		gi_alu(g, true, BPF_ADD, BPF_REG_6, 1);
 	} else {
 		gi_may_goto(g, l_done);
 		gi_alu(g, true, BPF_ADD, BPF_REG_6, 1);
 	}
 	gi_alu(g, true, BPF_ADD, BPF_REG_7, 8);
-	if (copy)
+	if (copy || via == 2)
 		gi_jmp(g, false, BPF_JLT, BPF_REG_8, (int32_t)n - 1, l_head);
 	else
 		gi_jmp(g, false, BPF_JLT, BPF_REG_6, (int32_t)n, l_head);
@@ -540,8 +575,11 @@ void gi_kwiden(struct gi *g, bool copy)
 		call_kfunc(g, kf[2]);
 	}
 	gi_bind(g, l_skip);
-	/* (at most n iterations of the whole piece's instructions: a bound) */
+	/* (at most n iterations of the whole piece's instructions, and of the calls' at most 16:
+	 * a bound) */
 	g->iter_label[g->niters] = l_first;
-	g->iter_steps[g->niters++] = (uint64_t)(g->len - first) * (n + 1);
+	g->iter_steps[g->niters++] = (uint64_t)(g->len - first + (via ? 16 : 0)) * (n + 1);
 	g->p->flags |= (iter ? GEN_PROG_ITER : 0) | (copy ? GEN_PROG_KWIDEN_UNSAFE : 0);
+	g->p->shapes |= via == 1 ? GEN_SH(SUBPROG) | GEN_SH(MAY_GOTO_LOOP)
+		      : via == 2 ? GEN_SH(BPF_LOOP) | GEN_SH(BPF_LOOP_IN_LOOP) : 0;
 }

@@ -3767,11 +3767,13 @@ static void kwalk_knobs(const struct kwalk_form *f)
 
 /* p_kwiden and its twin p_kwiden_copy (gen_iter.c gi_kwiden): an iterator or may_goto loop
  * steps a pointer over 3-5 cells of the stack or of a map value and ends by a test of its
- * counter (the twin: of the counter's copy, which the kernel widens).  The twin is refused by
- * the kernel (its pointer walks out of the cells) and never called safe; the safe form's stack
- * cells make bpfscev lose main's spilled packet pointer at fp-8 (a precision gap: "R0 is not a
- * known pointer" where main reads the packet after the piece, which the kernel accepts), so
- * only the map value's half is mostly called safe: at least 40 of 100 (48).
+ * counter (the twin: of the counter's copy, which the kernel widens); the may_goto may be two
+ * static calls down (the twin refused the same way), and the safe form's body may call
+ * bpf_loop instead, which widens nothing, and test the copy.  The twin is refused by the kernel
+ * (its pointer walks out of the cells) and never called safe; the safe form's stack cells make
+ * bpfscev lose main's spilled packet pointer at fp-8 (a precision gap: "R0 is not a known
+ * pointer" where main reads the packet after the piece, which the kernel accepts), so only the
+ * map value's half is mostly called safe: at least 40 of 100 (61).
  *
  * p_jeq_null and its twin p_jeq_null_stack (gen_kwalk.c): a map value that may be NULL read
  * where `==` with one tested not NULL says it is not (the kernel's jeq inference); the twin
