@@ -1836,12 +1836,13 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out)
 	    !(en.trips = arena_zalloc(lf->nloops ? lf->nloops : 1, sizeof(*en.trips))))
 		goto out;
 	if (cx->first_pass) {
-		en.may_stack = cx->may_stack;
+		en.may_stack = cx->stack_seeded ? NULL : cx->may_stack;
 		/* The header states, for the header steps of the next pass. */
 		if (!cx->first_hdr && lf->nloops &&
 		    !(cx->first_hdr = arena_zalloc(lf->nloops, sizeof(*cx->first_hdr))))
 			goto out;
 	} else {
+		en.may_stack = cx->stack_seen;	/* (try_stack_shrink, scev.c) */
 		/* Claims: every instruction inside a loop and at every loop exit. */
 		for (uint32_t b = 0; b < cfg->nblocks; b++)
 			en.emit[b] = lf->loop_of[b] != SCEV_NONE;	/* (in its loop and those around) */

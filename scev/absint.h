@@ -161,7 +161,8 @@ struct engine {
 						 * one its exits were last sent for */
 	uint8_t *queued;
 	struct loop_result *res;	/* per loop */
-	struct stack_span *may_stack;	/* first pass: per pc, joined over visits */
+	struct stack_span *may_stack;	/* per pc, joined over visits: the first pass's
+					 * (cx->may_stack, unless seeded), the last's (stack_seen) */
 	struct astate **side;	/* per block of an irreducible loop reached from a side entry:
 				 * the join along edges from outside that loop (see side_arrivals) */
 	struct claim_prog *out;

@@ -1,8 +1,9 @@
 /* The transfer function of the range analysis: one instruction applied to an abstract state —
  * ALU operations, loads from the stack and the context, stores, atomics and calls (helpers by
- * what each returns, bpf-to-bpf calls by the summaries of the previous pass).  In the first pass
- * it also records which frame bytes each store or call may write through pointers other than
- * constant r10 offsets, for the symbolic execution.
+ * what each returns, bpf-to-bpf calls by the summaries of the previous pass).  It also records
+ * which frame bytes each store or call may write through pointers other than constant r10
+ * offsets: the first pass for the symbolic execution, the last to check and narrow that
+ * (try_stack_shrink in scev.c).
  */
 #include <errno.h>
 
@@ -11,7 +12,7 @@
 #include "bpf/helper_proto.h"
 #include "util/arena.h"
 
-/* First pass: the store or call at pc may write frame bytes [lo, hi). */
+/* The store or call at pc may write frame bytes [lo, hi). */
 static void note_stack_write(struct engine *en, uint32_t pc, int64_t lo, int64_t hi)
 {
 	if (en->may_stack)	/* outside the frame, no cell can change: nothing added */
