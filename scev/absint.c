@@ -1836,7 +1836,7 @@ int absint_run(struct scev_ctx *cx, struct claim_prog *out)
 	    !(en.trips = arena_zalloc(lf->nloops ? lf->nloops : 1, sizeof(*en.trips))))
 		goto out;
 	if (cx->first_pass) {
-		en.may_stack = cx->stack_seeded ? NULL : cx->may_stack;
+		en.may_stack = cx->stack_seeded ? cx->stack_first : cx->may_stack;
 		/* The header states, for the header steps of the next pass. */
 		if (!cx->first_hdr && lf->nloops &&
 		    !(cx->first_hdr = arena_zalloc(lf->nloops, sizeof(*cx->first_hdr))))

@@ -285,11 +285,13 @@ struct scev_ctx {
 	struct sym_summary *sums;
 	struct stack_span *may_stack;	/* per pc: the frame bytes this store or call may write
 					 * through a pointer other than a constant r10 offset
-					 * (from the first pass, or the last pass's while
+					 * (from the first pass, or what both passes saw while
 					 * stack_seeded: try_stack_shrink in scev.c) */
 	struct stack_span *stack_seen;	/* per pc: what the last pass saw each of those write
 					 * (NULL: not recorded, a program without loops) */
-	bool stack_seeded;	/* may_stack is a last pass's: the first pass leaves it */
+	struct stack_span *stack_first;	/* per pc, while stack_seeded: the first pass's */
+	bool stack_seeded;	/* may_stack is a meet of both passes': the first pass's
+				 * go to stack_first */
 	struct add_src *add_src;	/* per pc: the signed range of a 64-bit 'dst += src''s
 					 * src over every visit (from the first pass) */
 	uint16_t *args_read;	/* per function: which of r1-r5 it may read before writing them */

@@ -242,9 +242,9 @@ int scev_sort_by_rpo(const struct scev_ctx *cx, uint32_t *v, uint32_t n)
 static void stack_spans_reset(struct scev_ctx *cx, bool all)
 {
 	for (uint32_t pc = 0; pc < cx->len; pc++) {
-		if (!cx->stack_seeded)	/* (seeded: kept for the passes that check it) */
-			cx->may_stack[pc] = all ? (struct stack_span){ -FP_FRAME, 0 }
-						: (struct stack_span){ 0, 0 };
+		/* (seeded: may_stack kept for the passes that check it, the first pass's apart) */
+		(cx->stack_seeded ? cx->stack_first : cx->may_stack)[pc] =
+			all ? (struct stack_span){ -FP_FRAME, 0 } : (struct stack_span){ 0, 0 };
 		cx->add_src[pc] = all ? (struct add_src){ INT64_MIN, INT64_MAX }
 				      : (struct add_src){ 1, 0 };
 	}
@@ -337,6 +337,7 @@ static void ctx_free(struct scev_ctx *cx)
 	symex_done(cx);
 	arena_free(cx->may_stack);
 	arena_free(cx->stack_seen);
+	arena_free(cx->stack_first);
 	arena_free(cx->add_src);
 	arena_free(cx->fn_stack);
 	arena_free(cx->ptr_spill);
@@ -467,47 +468,61 @@ static bool try_outer_shrink(struct scev_ctx *cx, struct stack_span *saved, int 
 	return true;
 }
 
+/* The bytes two spans both cover. */
+static struct stack_span stack_span_meet(const struct stack_span *a, const struct stack_span *b)
+{
+	struct stack_span m = { a->lo > b->lo ? a->lo : b->lo, a->hi < b->hi ? a->hi : b->hi };
+
+	return stack_span_any(a) && stack_span_any(b) && m.lo < m.hi ? m : (struct stack_span){ 0 };
+}
+
 /* The frame bytes each store or call may write through a pointer other than a constant r10
  * offset (may_stack, which the symbolic execution forgets: its summaries' havoc, sym_hv) are
  * placed by the first pass, which forgets a loop's registers at its header (it reads no
  * summary): a loop storing through r7 = r10 - 80 stepped by 8 four times writes, for it, from
  * fp-80 to the frame's top, and the loop's summary forgets a packet pointer spilled at fp-8 —
  * at fp-96 too, r7's range being any number.  The last pass, with the summaries, places the
- * stores (stack_seen: [-80, -48)).  When it saw every such write inside what was assumed, and
- * one in a loop in less, the spans become what it saw (stack_seeded: the first pass leaves them)
- * and the analysis runs again, once (true; stack_try 1).  Sound by try_outer_shrink's argument:
- * every last pass of a seeded run is checked (here, stack_try 1) to see no write outside the
- * spans, and a run that assumes spans W and whose last pass sees every write inside W assumed
- * only what holds — the first write of a run outside W (at pc, outside W[pc]) follows a prefix
- * whose writes all lie inside W, on which the summaries, so the last pass's states, hold; the
- * last pass's state at pc then holds the address, and it saw that write.  When the check
- * fails, the first pass's spans come back and the analysis runs once more (stack_try 2, after
- * which nothing is seeded).  Only a loop's spans ask for the run (elsewhere no summary reads
- * them); every pc's are seeded and checked. */
+ * stores (stack_seen: [-80, -48)).  When what both passes saw (their meet: a pass with a
+ * widened counter may see more than the other) is, at some store or call in a loop, less than
+ * assumed, may_stack becomes that meet at every pc (stack_seeded; the first pass's own go to
+ * stack_first) and the analysis runs again, once (true; stack_try 1).  Sound by
+ * try_outer_shrink's argument: after every last pass of a seeded run the meet is checked (here,
+ * stack_try 1) to lie inside may_stack, and a run that assumes spans W and whose passes' meet
+ * lies inside W assumed only what holds — the first write of a run outside W (at pc, outside
+ * W[pc]) follows a prefix whose writes all lie inside W, on which the summaries, so both passes'
+ * states, hold; each pass's state at pc then holds the address, so both spans, and their meet,
+ * hold the bytes written.  (An unseeded run passes that check: W is the first pass's.)  When
+ * the check fails, the first pass's spans come back and the analysis runs once more (stack_try
+ * 2, after which nothing is seeded).  Only a loop's spans ask for the run (elsewhere no summary
+ * reads them); every pc's are seeded and checked. */
 static bool try_stack_shrink(struct scev_ctx *cx, int *stack_try)
 {
 	const struct scev_loops *lf = cx->st.loops;
+	const struct stack_span *first = cx->stack_seeded ? cx->stack_first : cx->may_stack;
 	bool smaller = false;
 
 	if (!cx->stack_seen || *stack_try == 2)
 		return false;
 	for (uint32_t pc = 0; pc < cx->len; pc++) {
-		const struct stack_span *a = &cx->stack_seen[pc], *u = &cx->may_stack[pc];
+		struct stack_span a = stack_span_meet(&cx->stack_seen[pc], &first[pc]);
+		const struct stack_span *u = &cx->may_stack[pc];
 
-		if (stack_span_any(a) && !(stack_span_any(u) && u->lo <= a->lo && a->hi <= u->hi)) {
-			if (!*stack_try)
-				return false;	/* (the first pass's: not narrowed) */
+		if (*stack_try && stack_span_any(&a) &&
+		    !(stack_span_any(u) && u->lo <= a.lo && a.hi <= u->hi)) {
 			cx->stack_seeded = false;	/* (the first pass fills them again) */
 			*stack_try = 2;
 			return true;
 		}
-		smaller = smaller || (stack_span_any(u) && (!stack_span_any(a) || a->lo > u->lo ||
-							    a->hi < u->hi) &&
+		/* (unseeded, u is first: a lies inside it) */
+		smaller = smaller || (!*stack_try && stack_span_any(u) &&
+				      (a.lo != u->lo || a.hi != u->hi) &&
 				      lf->loop_of[cx->st.cfg->block_of[pc]] != SCEV_NONE);
 	}
 	if (*stack_try || !smaller)
 		return false;	/* (seeded and covered: kept) */
-	memcpy(cx->may_stack, cx->stack_seen, cx->len * sizeof(*cx->may_stack));
+	memcpy(cx->stack_first, cx->may_stack, cx->len * sizeof(*cx->may_stack));
+	for (uint32_t pc = 0; pc < cx->len; pc++)
+		cx->may_stack[pc] = stack_span_meet(&cx->stack_seen[pc], &cx->stack_first[pc]);
 	cx->stack_seeded = true;
 	*stack_try = 1;
 	return true;
@@ -799,7 +814,8 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 	cx.add_src = arena_alloc((cx.len ? cx.len : 1) * sizeof(*cx.add_src));
 	cx.sums = arena_zalloc(nloops ? nloops : 1, sizeof(*cx.sums));
 	if (!cx.may_stack || !cx.add_src || !cx.sums ||
-	    (nloops && !(cx.stack_seen = arena_alloc(cx.len * sizeof(*cx.stack_seen)))))
+	    (nloops && (!(cx.stack_seen = arena_alloc(cx.len * sizeof(*cx.stack_seen))) ||
+			!(cx.stack_first = arena_alloc(cx.len * sizeof(*cx.stack_first))))))
 		goto fail;
 
 	/* 1. Forget everything loops may change (a plain fixpoint with widening at every loop),
