@@ -774,6 +774,14 @@ void astate__nn_settle(struct astate *s)
 		s->regs[s->nn.p].maybe_null = false;
 }
 
+/* Whether s holds no dynptr and no dynptr guard: a join of two such states leaves the guard
+ * as it is (absint_dynptr_guard_join needs a guard on a side or masks that differ). */
+static bool dp_none(const struct astate *s)
+{
+	return !s->dpg && !(s->dp.may | s->dp.must | s->dpr.may | s->dpr.must | s->cdp.may |
+			    s->cdp.must | s->cdpr.may | s->cdpr.must | s->ctouch.may | s->ctouch.must);
+}
+
 /* dst := dst ⊔ src (or the widening of it); returns 1 when dst changed, 0 if not, <0 on error. */
 int astate__join(struct astate *dst, const struct astate *src, bool widen)
 {
@@ -791,6 +799,8 @@ int astate__join_regs(struct astate *dst, const struct astate *src, bool widen, 
 	uint32_t k = 0, j = 0;
 	int changed = 0;
 	struct astate tmp;
+	uint16_t p, q;
+	int64_t d;
 
 	if (!src->live)
 		return 0;
@@ -799,9 +809,13 @@ int astate__join_regs(struct astate *dst, const struct astate *src, bool widen, 
 
 		return err ? err : 1;
 	}
-	if (pkt_lower(dst, src))
-		changed = 1;
-	src = pkt_rebase(dst, src, &tmp);
+	/* (no pair of variable bases, most joins: pkt_lower moves nothing, so pkt_rebase finds
+	 * none either; one scan of the registers, not two) */
+	if (pkt_first_pair(dst, src, &p, &q, &d)) {
+		if (pkt_lower(dst, src))
+			changed = 1;
+		src = pkt_rebase(dst, src, &tmp);
+	}
 	if ((dst->init & src->init) != dst->init || dst->pkt_min > src->pkt_min)
 		changed = 1;
 	dst->init &= src->init;
@@ -810,7 +824,7 @@ int astate__join_regs(struct astate *dst, const struct astate *src, bool widen, 
 	if (fpmask_and(&dst->sinit, &src->sinit))
 		changed = 1;
 	/* (the dynptr guard reads both sides' masks and registers before they are joined) */
-	if (absint_dynptr_guard_join(dst, src))
+	if ((!dp_none(dst) || !dp_none(src)) && absint_dynptr_guard_join(dst, src))
 		changed = 1;
 	if (life_join(&dst->it, &src->it) | life_join(&dst->ref, &src->ref) |
 	    life_join(&dst->dp, &src->dp) | life_join(&dst->dpr, &src->dpr) |
