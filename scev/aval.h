@@ -366,9 +366,10 @@ static inline bool aval_equal(const struct aval *a, const struct aval *b)
 	/* scalars: the same relation to the packet's length, or none on both */
 	la = aval_pkt_len(a, &ca);
 	lb = aval_pkt_len(b, &cb);
-	if (la != lb || (la && ca != cb) || aval_kconst(a) != aval_kconst(b))
+	if (la != lb || (la && ca != cb) || !range_equal(&a->r, &b->r))
 		return false;
-	return range_equal(&a->r, &b->r);
+	/* (of equal ranges and kinds, aval_kconst differs only where kc does) */
+	return a->kc == b->kc || aval_kconst(a) == aval_kconst(b);
 }
 bool aval_subset(const struct aval *a, const struct aval *b);
 struct aval aval_join(const struct aval *a, const struct aval *b);
