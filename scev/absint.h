@@ -371,6 +371,33 @@ bool astate__zero_over(const struct astate *s, int64_t lo, int64_t hi);
  * variable offset cut it). */
 enum nums_over { NUMS_ALL, NUMS_MAYBE, NUMS_PTR };
 enum nums_over astate__nums_over(const struct astate *s, int64_t lo, int64_t hi);
+/* What the kernel's stack slot holding [off, off + size) (one 8-byte slot of this frame) holds,
+ * as the cells of s say (kernel/bpf/verifier.c: slot_type and spilled_ptr) — the one reading of
+ * the cells that the stores' scrub (absint_transfer.c stack_spill, astate__scrub_slots), the
+ * constant map key (key_kernel_const) and the narrow fill rule (absint_verdict.c) share:
+ *   spill    the size of the cell at the slot's start (a spill there, check_stack_write_fixed_off;
+ *            privileged loads: an unprivileged one spills numbers only in 8 bytes), 0 when none;
+ *   zero     every byte of [off, off + size) lies in cells holding 0 that are no spill (STACK_ZERO);
+ *   ptr      over the whole slot: NUMS_PTR a cell holds a pointer, else NUMS_MAYBE a cell holds a
+ *            value of no known kind (a join of a pointer and another value, astate__join_regs),
+ *            else NUMS_ALL (bytes no cell places held no pointer on every path: a join keeps a
+ *            cell of no known kind where one side may hold one). */
+struct kslot {
+	int64_t slot;
+	unsigned spill;
+	bool zero;
+	enum nums_over ptr;
+};
+struct kslot astate__kslot(const struct astate *s, int64_t off, unsigned size, bool priv);
+/* The kernel's scrub_spilled_slot for a write of [lo, hi) that is no spill (a narrow store off
+ * the slot's start, a helper's output, a callee's or callback's write into this frame, a store at
+ * a variable offset, an atomic): in each slot it touches that holds a spill, the cells outside
+ * [lo, hi) become numbers of no known value (STACK_MISC: the slot is no spill any more; corpus
+ * array_lookup_key_helper_half_unsafe).  A write that only may happen (a callee's) scrubs too:
+ * the path that did not write keeps the spill's value, which the runs read, but no constant the
+ * kernel knows on both.  (A cell there that is no number is a pointer spilled narrower than 8
+ * bytes, which the kernel refused.) */
+void astate__scrub_slots(struct astate *s, int64_t lo, int64_t hi);
 void astate__invalidate(struct astate *s, int64_t lo, int64_t hi);
 void astate__invalidate_mask(struct astate *s, const struct fpmask *m);
 int astate__store(struct astate *s, int64_t off, unsigned size, const struct aval *v);

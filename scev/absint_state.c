@@ -302,6 +302,52 @@ bool absint_spill_may(const struct scev_ctx *cx, uint32_t f, __int128 lo, __int1
 	return (cx->ptr_spill[f] & slot_bits((int64_t)lo, (int64_t)hi)) != 0;
 }
 
+struct kslot astate__kslot(const struct astate *s, int64_t off, unsigned size, bool priv)
+{
+	struct kslot k = { off - ((off % 8) + 8) % 8, 0, true, NUMS_ALL };
+	unsigned zero_bytes = 0;
+
+	for (uint32_t c = 0; c < s->n; c++) {
+		const struct acell *e = &s->cells[c];
+		int64_t a = e->off, b = a + e->size;
+
+		if (b <= k.slot || a >= k.slot + 8)
+			continue;
+		if (e->v.kind == AV_PTR)
+			k.ptr = NUMS_PTR;
+		else if (e->v.kind == AV_TOP && k.ptr == NUMS_ALL)
+			k.ptr = NUMS_MAYBE;
+		if (a == k.slot && priv)
+			k.spill = e->size;
+		if (b <= off || a >= off + (int64_t)size)
+			continue;
+		if (a < off || b > off + (int64_t)size || (priv && a == k.slot) ||
+		    e->v.kind != AV_SCALAR || !range_is_const(&e->v.r) || e->v.r.umax)
+			k.zero = false;
+		else
+			zero_bytes += e->size;
+	}
+	k.zero = k.zero && zero_bytes == size;
+	return k;
+}
+
+void astate__scrub_slots(struct astate *s, int64_t lo, int64_t hi)
+{
+	lo = lo < -FP_FRAME ? -FP_FRAME : lo;
+	hi = hi > 0 ? 0 : hi;
+	for (int64_t slot = lo - ((lo % 8) + 8) % 8; slot < hi; slot += 8) {
+		if (!astate__kslot(s, slot, 8, true).spill)
+			continue;
+		for (uint32_t k = 0; k < s->n; k++) {
+			struct acell *c = &s->cells[k];
+
+			if (c->off < slot || c->off >= slot + 8)
+				continue;
+			c->v = absint_scalar_bytes(c->size);
+		}
+	}
+}
+
 /* Drops every cell overlapping [lo, hi). */
 void astate__invalidate(struct astate *s, int64_t lo, int64_t hi)
 {
@@ -793,6 +839,41 @@ int astate__join_guards(struct astate *dst, const struct astate *src, bool widen
 	return astate__join_regs(dst, src, widen, guards, NULL);
 }
 
+/* The join's cells (astate__join_regs) gain a cell of no known kind wherever src holds a pointer
+ * or a value of no known kind and no cell of dst touches its bytes: the slot may hold a spilled
+ * pointer on src's paths, which absint_verdict.c's narrow fill rule must still see.  Returns
+ * changed, or 1 when a cell was added, or -ENOMEM. */
+static int top_cells_from(struct astate *dst, const struct astate *src, int changed)
+{
+	uint32_t i = 0;
+
+	for (uint32_t j = 0; j < src->n; j++) {
+		const struct acell *c = &src->cells[j];
+
+		if (c->v.kind != AV_PTR && c->v.kind != AV_TOP)
+			continue;
+		while (i < dst->n && dst->cells[i].off + dst->cells[i].size <= c->off)
+			i++;
+		if (i < dst->n && dst->cells[i].off < c->off + c->size)
+			continue;	/* (a cell of dst touches it) */
+		if (dst->n == dst->cap) {
+			uint32_t nc = dst->cap ? dst->cap * 2 : 8;
+			struct acell *nv = realloc(dst->cells, nc * sizeof(*nv));
+
+			if (!nv)
+				return -ENOMEM;
+			dst->cells = nv;
+			dst->cap = nc;
+		}
+		memmove(&dst->cells[i + 1], &dst->cells[i], (dst->n - i) * sizeof(*dst->cells));
+		dst->cells[i] = *c;
+		dst->cells[i].v = aval_top();
+		dst->n++;
+		changed = 1;
+	}
+	return changed;
+}
+
 int astate__join_regs(struct astate *dst, const struct astate *src, bool widen, uint16_t guards,
 		      uint16_t *regs)
 {
@@ -881,10 +962,21 @@ int astate__join_regs(struct astate *dst, const struct astate *src, bool widen, 
 			dst->cells[k++].v = v;
 			continue;
 		}
+		/* A slot that may hold a spilled pointer on this side and bytes of no cell, or
+		 * cells of other sizes, on the other (never written there, a narrow store's
+		 * cut, a helper's output): still one that may hold it, as the kernel walks the
+		 * path that spilled it apart (corpus fill_join_ptr_uninit_narrow) */
+		if (a->v.kind == AV_PTR || a->v.kind == AV_TOP) {
+			if (a->v.kind != AV_TOP)
+				changed = 1;
+			dst->cells[k] = *a;
+			dst->cells[k++].v = aval_top();
+			continue;
+		}
 		changed = 1;	/* cell dropped */
 	}
 	dst->n = k;
-	return changed;
+	return top_cells_from(dst, src, changed);
 }
 
 /* (a pointer into callers' frames, whose id narrows a frame of its set instead: aval.h) */

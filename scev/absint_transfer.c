@@ -24,6 +24,7 @@ static void call_writes(struct engine *en, struct astate *s, uint32_t pc,
 			const struct stack_span *w)
 {
 	if (stack_span_any(w)) {
+		astate__scrub_slots(s, w->lo, w->hi);
 		astate__invalidate(s, w->lo, w->hi);
 		note_stack_write(en, pc, w->lo, w->hi);
 	}
@@ -263,29 +264,9 @@ static struct aval ctx_load(struct scev_ctx *cx, const struct aval *addr, int64_
  * a key across two slots or a nonzero number stored off the slot's start is no constant to it. */
 static bool key_kernel_const(const struct scev_ctx *cx, const struct astate *s, int64_t off)
 {
-	int64_t lo = off - (((off % 8) + 8) % 8);
-	bool priv = !cx->opts.unprivileged, spill = false, zero = true;
-	unsigned zero_bytes = 0;
+	struct kslot k = astate__kslot(s, off, 4, !cx->opts.unprivileged);
 
-	if (off + 4 > lo + 8)
-		return false;
-	for (uint32_t c = 0; c < s->n; c++) {
-		const struct acell *e = &s->cells[c];
-		int64_t a = e->off, b = a + e->size;
-
-		if (b <= lo || a >= lo + 8)
-			continue;
-		if (priv && a == lo && a == off && e->size == 4)
-			spill = true;
-		if (b <= off || a >= off + 4)
-			continue;
-		if (a < off || b > off + 4 || (priv && a % 8 == 0) || e->v.kind != AV_SCALAR ||
-		    !range_is_const(&e->v.r) || e->v.r.umax)
-			zero = false;
-		else
-			zero_bytes += e->size;
-	}
-	return spill || (zero && zero_bytes == 4);
+	return off + 4 <= k.slot + 8 && ((k.spill == 4 && off == k.slot) || k.zero);
 }
 
 /* Whether a lookup in map m with the key at r2 surely finds an element as the kernel sees it:
@@ -408,6 +389,7 @@ static bool is_pkt_ptr(const struct aval *a)
  * unknown scalar, some number, never a pointer; 8 bytes at a time where aligned. */
 static int stack_misc(struct astate *s, int64_t lo, int64_t hi)
 {
+	astate__scrub_slots(s, lo, hi);
 	for (int64_t o = lo, n; o < hi; o += n) {
 		struct aval u;
 
@@ -455,20 +437,14 @@ static int stack_store_cut(struct astate *s, int64_t off, unsigned size, const s
  * (is_stack_slot_special, scrub_spilled_slot).  stack_fill reads as the kernel fills. */
 static int stack_spill(struct astate *s, int64_t off, unsigned size, const struct aval *v)
 {
-	int64_t slot = off - (off % 8 + 8) % 8;
 	struct aval u = absint_scalar_bytes(size);
 	uint64_t z = 1;
-	bool spill = false;
 
 	if (v && v->kind == AV_PTR)
 		return astate__store(s, off, size, v);
 	if (v && !(off % 8))
 		return stack_store_cut(s, off, size, v);
-	for (uint32_t k = 0; k < s->n; k++)
-		spill = spill || s->cells[k].off == slot;
-	for (uint32_t k = 0; spill && k < s->n; k++)
-		if (s->cells[k].off >= slot && s->cells[k].off < slot + 8)
-			s->cells[k].v = absint_scalar_bytes(s->cells[k].size);
+	astate__scrub_slots(s, off, off + (int64_t)size);
 	if (v && aval_is_const(v, &z) && !z)
 		u = *v;
 	return stack_store_cut(s, off, size, &u);
@@ -504,8 +480,9 @@ static struct aval stack_fill(const struct astate *s, int64_t off, unsigned size
  * whatever v is), but where v is 0, the bytes that hold 0 stay so (STACK_ZERO, a spill of 0).
  * The runs agree: a byte of the range holds its old value or one of v's bytes, some number.
  * The cells that overlap the range but reach past it go (their other bytes unknown, as the
- * kernel's slot then is no spill).  Bytes outside the frame place nothing (the verdict refuses
- * the access). */
+ * kernel's slot then is no spill), and a spill of the slots the range touches is no spill to
+ * the kernel (spilled_ptr erased: corpus array_lookup_key_var_half_unsafe), but a spill of 0 under
+ * a 0 (kept).  Bytes outside the frame place nothing (the verdict refuses the access). */
 static int stack_write_var(struct astate *s, int64_t lo, int64_t hi, const struct aval *v)
 {
 	uint64_t z = 1;
@@ -514,6 +491,12 @@ static int stack_write_var(struct astate *s, int64_t lo, int64_t hi, const struc
 
 	lo = lo < -FP_FRAME ? -FP_FRAME : lo;
 	hi = hi > 0 ? 0 : hi;
+	for (int64_t slot = lo - ((lo % 8) + 8) % 8; slot < hi; slot += 8) {
+		struct aval sp = astate__load(s, slot, astate__kslot(s, slot, 8, true).spill);
+
+		if (!zero || !aval_is_const(&sp, &z) || z)
+			astate__scrub_slots(s, slot, slot + 8);
+	}
 	/* (the cells kept: zeros inside the range when v is 0, and those outside it) */
 	for (uint32_t j = 0; j < s->n; j++) {
 		const struct acell *c = &s->cells[j];
