@@ -399,6 +399,11 @@ struct kslot astate__kslot(const struct astate *s, int64_t off, unsigned size, b
  * bytes, which the kernel refused.) */
 void astate__scrub_slots(struct astate *s, int64_t lo, int64_t hi);
 void astate__invalidate(struct astate *s, int64_t lo, int64_t hi);
+/* Bytes [lo, hi) a call may have written (a callee's, a callback's, through pointers into this
+ * frame): the cells there holding numbers go, those that may hold a pointer stay as cells of no
+ * known kind — on the path that did not write, the kernel still holds the spilled pointer, which
+ * it reads back only whole (corpus callee_maybe_store_caller_ptr_narrow). */
+void astate__forget(struct astate *s, int64_t lo, int64_t hi);
 void astate__invalidate_mask(struct astate *s, const struct fpmask *m);
 int astate__store(struct astate *s, int64_t off, unsigned size, const struct aval *v);
 int astate__join(struct astate *dst, const struct astate *src, bool widen);

@@ -1259,9 +1259,19 @@ int absint_cb_kept(const struct scev_ctx *cx, const struct astate *s, uint32_t p
 
 int absint_cb_restore(struct astate *s, const struct astate *keep)
 {
-	for (uint32_t k = 0; k < keep->n; k++)
-		if (astate__store(s, keep->cells[k].off, keep->cells[k].size, &keep->cells[k].v))
+	for (uint32_t k = 0; k < keep->n; k++) {
+		const struct acell *c = &keep->cells[k];
+		bool ptr = false;
+
+		/* (not over part of a cell that may hold a spilled pointer, which a path that did
+		 * not write keeps: astate__forget; corpus callee_maybe_store_caller_ptr_half) */
+		for (uint32_t j = 0; j < s->n && !ptr; j++)
+			ptr = s->cells[j].off < c->off + c->size && c->off < s->cells[j].off +
+			      s->cells[j].size && s->cells[j].v.kind != AV_SCALAR &&
+			      (s->cells[j].off != c->off || s->cells[j].size != c->size);
+		if (!ptr && astate__store(s, c->off, c->size, &c->v))
 			return -ENOMEM;
+	}
 	return 0;
 }
 

@@ -341,8 +341,9 @@ void astate__scrub_slots(struct astate *s, int64_t lo, int64_t hi)
 		for (uint32_t k = 0; k < s->n; k++) {
 			struct acell *c = &s->cells[k];
 
-			if (c->off < slot || c->off >= slot + 8)
-				continue;
+			if (c->off < slot || c->off >= slot + 8 ||
+			    (c->off + c->size > lo && c->off < hi))
+				continue;	/* (the write's own bytes: its caller's) */
 			c->v = absint_scalar_bytes(c->size);
 		}
 	}
@@ -359,6 +360,23 @@ void astate__invalidate(struct astate *s, int64_t lo, int64_t hi)
 	s->n = k;
 }
 
+void astate__forget(struct astate *s, int64_t lo, int64_t hi)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < s->n; i++) {
+		struct acell *c = &s->cells[i];
+
+		if (c->off + c->size > lo && c->off < hi) {
+			if (c->v.kind == AV_SCALAR)
+				continue;
+			c->v = aval_top();
+		}
+		s->cells[k++] = *c;
+	}
+	s->n = k;
+}
+
 /* Drops every cell with a byte in m. */
 void astate__invalidate_mask(struct astate *s, const struct fpmask *m)
 {
@@ -370,6 +388,22 @@ void astate__invalidate_mask(struct astate *s, const struct fpmask *m)
 	s->n = k;
 }
 
+/* Room for one more cell in s: 0 or -ENOMEM. */
+static int cells_room(struct astate *s)
+{
+	struct acell *nv;
+	uint32_t nc;
+
+	if (s->n < s->cap)
+		return 0;
+	nc = s->cap ? s->cap * 2 : 8;
+	if (!(nv = realloc(s->cells, nc * sizeof(*nv))))
+		return -ENOMEM;
+	s->cells = nv;
+	s->cap = nc;
+	return 0;
+}
+
 int astate__store(struct astate *s, int64_t off, unsigned size, const struct aval *v)
 {
 	uint32_t pos;
@@ -377,15 +411,8 @@ int astate__store(struct astate *s, int64_t off, unsigned size, const struct ava
 	astate__invalidate(s, off, off + size);
 	if (off < -512 || off + size > 0 || off % size)
 		return 0;	/* not a cell we track (outside the frame or misaligned) */
-	if (s->n == s->cap) {
-		uint32_t nc = s->cap ? s->cap * 2 : 8;
-		struct acell *nv = realloc(s->cells, nc * sizeof(*nv));
-
-		if (!nv)
-			return -ENOMEM;
-		s->cells = nv;
-		s->cap = nc;
-	}
+	if (cells_room(s))
+		return -ENOMEM;
 	for (pos = 0; pos < s->n && s->cells[pos].off < off; pos++)
 		;
 	memmove(&s->cells[pos + 1], &s->cells[pos], (s->n - pos) * sizeof(*s->cells));
@@ -856,15 +883,8 @@ static int top_cells_from(struct astate *dst, const struct astate *src, int chan
 			i++;
 		if (i < dst->n && dst->cells[i].off < c->off + c->size)
 			continue;	/* (a cell of dst touches it) */
-		if (dst->n == dst->cap) {
-			uint32_t nc = dst->cap ? dst->cap * 2 : 8;
-			struct acell *nv = realloc(dst->cells, nc * sizeof(*nv));
-
-			if (!nv)
-				return -ENOMEM;
-			dst->cells = nv;
-			dst->cap = nc;
-		}
+		if (cells_room(dst))
+			return -ENOMEM;
 		memmove(&dst->cells[i + 1], &dst->cells[i], (dst->n - i) * sizeof(*dst->cells));
 		dst->cells[i] = *c;
 		dst->cells[i].v = aval_top();

@@ -19,13 +19,15 @@ static void note_stack_write(struct engine *en, uint32_t pc, int64_t lo, int64_t
 		stack_span_add(&en->may_stack[pc], lo, hi);
 }
 
-/* A call writes frame bytes w (nothing when w is empty): they are unknown after it. */
+/* A call writes frame bytes w (nothing when w is empty): they are unknown after it (but for
+ * a pointer a path that did not write keeps: astate__forget), and their slots no spill to the
+ * kernel (astate__scrub_slots). */
 static void call_writes(struct engine *en, struct astate *s, uint32_t pc,
 			const struct stack_span *w)
 {
 	if (stack_span_any(w)) {
 		astate__scrub_slots(s, w->lo, w->hi);
-		astate__invalidate(s, w->lo, w->hi);
+		astate__forget(s, w->lo, w->hi);
 		note_stack_write(en, pc, w->lo, w->hi);
 	}
 }
@@ -495,7 +497,7 @@ static int stack_write_var(struct astate *s, int64_t lo, int64_t hi, const struc
 		struct aval sp = astate__load(s, slot, astate__kslot(s, slot, 8, true).spill);
 
 		if (!zero || !aval_is_const(&sp, &z) || z)
-			astate__scrub_slots(s, slot, slot + 8);
+			astate__scrub_slots(s, slot < lo ? lo : slot, slot + 8 > hi ? hi : slot + 8);
 	}
 	/* (the cells kept: zeros inside the range when v is 0, and those outside it) */
 	for (uint32_t j = 0; j < s->n; j++) {

@@ -821,29 +821,6 @@ static void verify_btf_arg(struct scev_ctx *cx, struct scev_verdict *v, const st
 		      name, obj);
 }
 
-/* Whether the program may update or delete in a socket map by bpf_map_update_elem (id) or
- * bpf_map_delete_elem (the kernel's may_update_sockmap: where no locked socket can be held; a
- * sock_ops program deletes only, its updates go through bpf_sock_map_update). */
-static bool sockmap_update_allowed(const struct scev_ctx *cx, int32_t id)
-{
-	switch (cx->prog_type) {
-	case BPF_PROG_TYPE_TRACING:
-		return cx->prog->btf_ctx.attach_type == BPF_TRACE_ITER;
-	case BPF_PROG_TYPE_SOCK_OPS:
-		return id == BPF_FUNC_map_delete_elem;
-	case BPF_PROG_TYPE_SOCKET_FILTER:
-	case BPF_PROG_TYPE_SCHED_CLS:
-	case BPF_PROG_TYPE_SCHED_ACT:
-	case BPF_PROG_TYPE_XDP:
-	case BPF_PROG_TYPE_SK_REUSEPORT:
-	case BPF_PROG_TYPE_FLOW_DISSECTOR:
-	case BPF_PROG_TYPE_SK_LOOKUP:
-		return true;
-	default:
-		return false;
-	}
-}
-
 /* A helper call against its prototype (bpf/helper_proto.h). */
 static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			  uint32_t pc, int32_t id)
@@ -936,10 +913,11 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 			if ((id == BPF_FUNC_map_update_elem || id == BPF_FUNC_map_delete_elem) &&
 			    (cx->maps[a->map].type == BPF_MAP_TYPE_SOCKMAP ||
 			     cx->maps[a->map].type == BPF_MAP_TYPE_SOCKHASH)) {
-				if (!sockmap_update_allowed(cx, id))
-					VFAIL(VERDICT_UNSAFE, pc, "cannot update sockmap in this context "
-					      "(%s#%d with the socket map '%s')", name, id,
-					      cx->maps[a->map].name);
+				if ((why = ebpf_helper_sockmap_refused(id, cx->maps[a->map].type,
+								       cx->prog_type,
+								       cx->prog->btf_ctx.attach_type)))
+					VFAIL(VERDICT_UNSAFE, pc, "%s (%s#%d with the socket map '%s')",
+					      why, name, id, cx->maps[a->map].name);
 				sock_map = true;
 			}
 			if (id == BPF_FUNC_map_lookup_elem &&
@@ -1285,17 +1263,6 @@ static void verify_narrow_spill(struct scev_verdict *v, const struct astate *s, 
 		      "(the kernel refuses a pointer's narrow spill)", i->src_reg, bytes);
 }
 
-/* Whether a cell of s over [lo, hi) holds a value of no known kind (a join of a pointer and
- * another value: astate__join_regs). */
-static bool top_cell(const struct astate *s, int64_t lo, int64_t hi)
-{
-	for (uint32_t c = 0; c < s->n; c++)
-		if (s->cells[c].off < hi && lo < s->cells[c].off + s->cells[c].size &&
-		    s->cells[c].v.kind == AV_TOP)
-			return true;
-	return false;
-}
-
 /* check_stack_read_fixed_off: a slot holding a spilled pointer is read back only whole ("invalid
  * size of register fill"); a spilled number may be read in any size.  Constant offset, this
  * frame's or a caller's (a callee reading what its caller spilled, a bpf_loop callback through
@@ -1328,13 +1295,10 @@ static void verify_narrow_fill(struct scev_ctx *cx, struct scev_verdict *v,
 		off = aval_caller_lo(p, CALLER_SELF_IX) + i->off;
 		slot = off - ((off % 8) + 8) % 8;
 	}
-	if (!caller || aval_caller_self(p->map)) {
-		/* (bytes no cell places here: no pointer on every path the kernel walks, which
-		 * a join would have kept as a cell of no known kind) */
-		ks = astate__nums_over(s, slot, slot + 8);
-		if (ks == NUMS_MAYBE && !top_cell(s, slot, slot + 8))
-			ks = NUMS_ALL;
-	}
+	/* (bytes no cell places here: no pointer on every path the kernel walks, which a join
+	 * would have kept as a cell of no known kind: astate__kslot) */
+	if (!caller || aval_caller_self(p->map))
+		ks = astate__kslot(s, slot, 8, !cx->opts.unprivileged).ptr;
 	k = ks > k ? ks : k;
 	if (k == NUMS_PTR)
 		VFAIL(VERDICT_UNSAFE, pc, "invalid size of register fill (%u bytes of the pointer "
