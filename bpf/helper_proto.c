@@ -499,6 +499,35 @@ const char *ebpf_helper_map_compat(int32_t id, uint32_t map_type)
 	return ok ? NULL : "a map of this type cannot be used with the helper";
 }
 
+const char *ebpf_helper_sockmap_refused(int32_t id, uint32_t map_type, uint32_t prog_type,
+					uint32_t attach_type)
+{
+	if ((id != BPF_FUNC_map_update_elem && id != BPF_FUNC_map_delete_elem) ||
+	    (map_type != BPF_MAP_TYPE_SOCKMAP && map_type != BPF_MAP_TYPE_SOCKHASH))
+		return NULL;
+	switch (prog_type) {
+	case BPF_PROG_TYPE_TRACING:
+		if (attach_type == BPF_TRACE_ITER)
+			return NULL;
+		break;
+	case BPF_PROG_TYPE_SOCK_OPS:
+		if (id == BPF_FUNC_map_delete_elem)
+			return NULL;
+		break;
+	case BPF_PROG_TYPE_SOCKET_FILTER:
+	case BPF_PROG_TYPE_SCHED_CLS:
+	case BPF_PROG_TYPE_SCHED_ACT:
+	case BPF_PROG_TYPE_XDP:
+	case BPF_PROG_TYPE_SK_REUSEPORT:
+	case BPF_PROG_TYPE_FLOW_DISSECTOR:
+	case BPF_PROG_TYPE_SK_LOOKUP:
+		return NULL;
+	default:
+		break;
+	}
+	return "cannot update sockmap in this context";
+}
+
 const struct ebpf_helper_proto *ebpf_helper_entry(int32_t id)
 {
 	/* (the table is in id order from 1: the index is the id, checked) */

@@ -178,5 +178,15 @@ const char *ebpf_hret_name(enum ebpf_hret r);
  * check_map_func_compatibility, both ways: what the helper needs, what the map allows):
  * NULL when it may, else why. */
 const char *ebpf_helper_map_compat(int32_t id, uint32_t map_type);
+/* Whether a program of prog_type (attach_type: its expected attach type, which a tracing
+ * program's answer depends on) may call helper id with a map of map_type as far as the kernel's
+ * may_update_sockmap goes (check_map_func_compatibility): bpf_map_update_elem and
+ * bpf_map_delete_elem on a sockmap or sockhash only where no locked socket can be held — socket
+ * filters, tc, XDP, sk_reuseport, flow dissector, sk_lookup, iterators; a sock_ops program
+ * deletes only (its updates go through bpf_sock_map_update).  NULL when it may (every other
+ * helper, map and call), else the kernel's message.  The analyzer (absint_verdict.c) and the
+ * interpreter (oracle/exec/interp.c, INTERP_TRAP_RULE) both refuse by it. */
+const char *ebpf_helper_sockmap_refused(int32_t id, uint32_t map_type, uint32_t prog_type,
+					uint32_t attach_type);
 
 #endif

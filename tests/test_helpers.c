@@ -8,6 +8,7 @@
  * read-only context). */
 #include <string.h>
 
+#include "bpf/helper_proto.h"
 #include "oracle/exec/interp.h"
 #include "oracle/kernel/kernel.h"
 #include "tests/check.h"
@@ -431,6 +432,73 @@ static void test_helper_kernel_lacks(bool kernel)
 	verdict_case_close(obj);
 }
 
+/* The kernel's may_update_sockmap, one statement for the analyzer and the interpreter
+ * (ebpf_helper_sockmap_refused): a delete from the sockmap fd:5 (and a sock_ops program's update
+ * of its own socket) in programs of each type.  The rule's answer is the verdict bpfscev must
+ * give ("cannot update sockmap in this context" or safe), the kernel's verifier agrees, a
+ * program allowed runs without a fault, and a refused one forged safe traps in the runs that
+ * make the call (INTERP_TRAP_RULE: the interpreter ran such a call from any type before). */
+static void test_sockmap_rule(bool kernel)
+{
+	static const char del[] = "*(u32 *)(r10 -4) = 0\nr2 = r10\nr2 += -4\n"
+				  "r1 = map[fd:5] ll\ncall bpf_map_delete_elem\nr0 = 1\nexit\n";
+	/* (bpf_sock_ops->sk: a full socket or NULL) */
+	static const char upd[] = "r3 = *(u64 *)(r1 +184)\nif r3 == 0 goto out\n" KEY4
+				  "r2 = r3\nr3 = *(u64 *)(r1 +184)\nr4 = 0\nr1 = map[fd:5] ll\n"
+				  "call bpf_map_update_elem\nout: r0 = 1\nexit\n";
+	static const struct {
+		uint32_t type;
+		bool update, refused;
+	} progs[] = {
+		{ BPF_PROG_TYPE_SOCKET_FILTER, false, false }, { BPF_PROG_TYPE_SCHED_CLS, false, false },
+		{ BPF_PROG_TYPE_XDP, false, false }, { BPF_PROG_TYPE_SOCK_OPS, false, false },
+		{ BPF_PROG_TYPE_SOCK_OPS, true, true }, { BPF_PROG_TYPE_CGROUP_SKB, false, true },
+		{ BPF_PROG_TYPE_CGROUP_SOCK, false, true }, { KP, false, true },
+		{ BPF_PROG_TYPE_RAW_TRACEPOINT, false, true },
+	};
+
+	/* (the attach type decides for tracing programs: an iterator may, fentry may not) */
+	CHECK(!ebpf_helper_sockmap_refused(BPF_FUNC_map_update_elem, BPF_MAP_TYPE_SOCKHASH,
+					   BPF_PROG_TYPE_TRACING, BPF_TRACE_ITER), "iter update");
+	CHECK(ebpf_helper_sockmap_refused(BPF_FUNC_map_delete_elem, BPF_MAP_TYPE_SOCKMAP,
+					  BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY), "fentry delete");
+	CHECK(!ebpf_helper_sockmap_refused(BPF_FUNC_map_lookup_elem, BPF_MAP_TYPE_SOCKMAP,
+					   BPF_PROG_TYPE_KPROBE, 0), "a lookup is not the rule's");
+	CHECK(!ebpf_helper_sockmap_refused(BPF_FUNC_map_delete_elem, BPF_MAP_TYPE_HASH,
+					   BPF_PROG_TYPE_KPROBE, 0), "a hash map is not the rule's");
+	for (size_t k = 0; k < sizeof(progs) / sizeof(progs[0]); k++) {
+		const char *why = ebpf_helper_sockmap_refused(
+			progs[k].update ? BPF_FUNC_map_update_elem : BPF_FUNC_map_delete_elem,
+			BPF_MAP_TYPE_SOCKMAP, progs[k].type, 0);
+		struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = progs[k].type,
+					   .kernel = kernel };
+		struct ebpf_object *obj;
+		struct verdict_report r;
+		char name[64];
+
+		snprintf(name, sizeof(name), "sockmap %s, type %u", progs[k].update ? "update" :
+			 "delete", progs[k].type);
+		CHECK(!why == !progs[k].refused, "%s: the rule says %s", name, why ? why : "yes");
+		if (!(obj = verdict_case_open(name, progs[k].update ? upd : del, maps,
+					      sizeof(maps) / sizeof(maps[0]))))
+			continue;
+		verdict_case_judge(name, obj, &vo, why ? UNSAFE : SAFE,
+				   why ? "cannot update sockmap in this context" : NULL, AGREE);
+		if (why) {
+			vo.kernel = false;
+			vo.runs = 8;
+			verdict_case_forge(name, obj, &vo, &r);
+			/* (the update skipped where the context's socket is NULL) */
+			CHECK(r.runs == 8 && r.faults > 0 &&
+			      (progs[k].update || r.faults == r.runs) &&
+			      strstr(r.fault, "cannot update sockmap in this context"),
+			      "%s forged safe: %llu of %llu runs faulted (%s)", name,
+			      (unsigned long long)r.faults, (unsigned long long)r.runs, r.fault);
+		}
+		verdict_case_close(obj);
+	}
+}
+
 int main(void)
 {
 	bool kernel = verdict_case_kernel("the kernel's verdicts on the cases");
@@ -439,5 +507,6 @@ int main(void)
 	test_helper_kernel_lacks(kernel);
 	test_forged();
 	test_interp_draws();
+	test_sockmap_rule(kernel);
 	return check_done("test_helpers");
 }

@@ -198,6 +198,7 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 			helper[i] = (uint8_t)mix(&seed);
 		env.ctx_kind = check_ctx_kind(type);
 		env.prog_type = type;
+		env.attach_type = prog->btf_ctx.attach_type;
 		env.input = input;
 		env.input_len = len;
 		env.helper_data = helper;

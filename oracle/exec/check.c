@@ -1190,6 +1190,7 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 		env.ctx_kind = opts.ctx_kind ? (enum interp_ctx_kind)(opts.ctx_kind - 1)
 					     : check_ctx_kind(prog->prog_type);
 		env.prog_type = prog->prog_type;
+		env.attach_type = prog->btf_ctx.attach_type;
 		env.input = input;
 		env.input_len = r.input_len;
 		env.helper_data = helper;

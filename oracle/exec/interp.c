@@ -2588,13 +2588,24 @@ static int sock_helper(struct interp_state *st, const struct iop *ip, int32_t id
  * not of a kind or state a socket map takes); a delete removes an element or finds none
  * (a sockmap's empty slot: -EINVAL; a sockhash's missing key: -ENOENT).  The run drew
  * (interp_result.sock_drawn), and the kernel differential does not compare programs naming a
- * socket map (kdiff.c nondeterministic).  0 with *ret, or -1 after a trap. */
+ * socket map (kdiff.c nondeterministic).  An update or delete from a program type the kernel's
+ * may_update_sockmap refuses (ebpf_helper_sockmap_refused, interp_env.prog_type and attach_type)
+ * traps with INTERP_TRAP_RULE, as the analyzer calls it unsafe.  0 with *ret, or -1 after a
+ * trap. */
 static int sockmap_helper(struct interp_state *st, const struct iop *ip, int32_t id,
 			  const char *name, size_t m, uint64_t *ret)
 {
 	bool hash = st->env->maps[m].def.type == BPF_MAP_TYPE_SOCKHASH;
+	const char *why = ebpf_helper_sockmap_refused(id, st->env->maps[m].def.type,
+						      st->env->prog_type, st->env->attach_type);
 	uint8_t d;
 
+	/* (the verifier refuses the call wherever its walk meets it: may_update_sockmap) */
+	if (why) {
+		set_trap(st, INTERP_TRAP_RULE, ip->pc, "%s: %s (map '%s', program type %u)", name,
+			 why, st->env->maps[m].def.name, st->env->prog_type);
+		return -1;
+	}
 	if (id == BPF_FUNC_map_update_elem && sock_at(st, ip, name, 3, st->h.regs[3]) < 0)
 		return -1;
 	d = (uint8_t)draw(st, 1);

@@ -436,8 +436,10 @@ struct interp_env {
 	const uint8_t *ctx_init;
 	size_t ctx_init_len;
 	/* RO contexts: the program's type, whose fields ebpf_ctx_ro_write() allows stores to
-	 * write (into input); 0: every store to the context traps */
-	uint32_t prog_type;
+	 * write (into input); 0: every store to the context traps.  Every type, with its expected
+	 * attach type: whether it may update or delete in a socket map
+	 * (ebpf_helper_sockmap_refused: a refused call traps with INTERP_TRAP_RULE) */
+	uint32_t prog_type, attach_type;
 	/* Each frame's may_goto budget (0 = INTERP_MAY_GOTO_BUDGET, the kernel's count-based
 	 * rule).  The verifier explores both outcomes of every may_goto, whatever the budget (the
 	 * timed may_goto of x86-64 has no fixed count), so what it accepts is safe for any: the
