@@ -2283,6 +2283,7 @@ static const struct twin_piece call_pieces[] = {
 	TWIN_PIECE(p_dynptr_deep, p_dynptr_deep_unsafe, gi_dynptr_deep_call),
 	TWIN_PIECE(p_dynptr_cb_make, p_dynptr_cb_make_unsafe, gi_dynptr_cb_make_call),
 	TWIN_PIECE(p_cb_two_ctx, p_cb_two_ctx_bad, gi_cb_two_ctx_call),
+	TWIN_PIECE(p_frame_rules, p_frame_rules_bad, gi_frame_rules_call),
 	TWIN_PIECE(p_sub_ret_ptr, p_sub_ret_ptr_bad, gi_sub_ret_call),
 	TWIN_PIECE(p_dynptr_keyed, p_dynptr_keyed_unsafe, gi_dynptr_keyed_call),
 	TWIN_PIECE(p_dynptr_mid, p_dynptr_mid_unsafe, gi_dynptr_mid_call),
@@ -2691,6 +2692,9 @@ static const struct {
 	{ GEN_PROG_JEQ_UNSAFE, " jeq-unsafe (a map value compared with the stack or data, read)" },
 	{ GEN_PROG_DEAD_ARM_UNSAFE,
 	  " dead-arm-unsafe (a narrow pointer spill or an r10 write the kernel reaches)" },
+	{ GEN_PROG_FRAME_RULE_UNSAFE,
+	  " frame-rule-unsafe (a caller's spilled pointer read narrower by a callee, a stack "
+	  "pointer stored into a caller's frame, or a store there on some paths only)" },
 };
 
 /* Every gen_program flag its own bit (two once shared one). */

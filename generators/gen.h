@@ -716,6 +716,11 @@
 	  "unsafe twin of p_krules: spilled 1-7 bytes into its slot, read past a spill's start, "  \
 	  "the slot's spill touched, or shifted by the width or a variable: the kernel loses it; " \
 	  "or the metadata read past what the kernel's data_meta range gives (gen_krules.c)")      \
+	X(p_krules_key, 0, 0, 100,                                                                 \
+	  "with p_krules: the piece first reads map 0's element c unchecked, the key c "           \
+	  "spilled in 4 bytes, the slot's other half written before the spill; p_krules_bad's "    \
+	  "after it (a store, bpf_xdp_load_bytes, an atomic, a byte at a variable offset): no "    \
+	  "constant key to the kernel (gen_krules.c)")                                             \
 	X(p_access, 0, 0, 100,                                                                     \
 	  "map 6 is read-only or write-only (BPF_F_RDONLY_PROG, BPF_F_WRONLY_PROG) to the "         \
 	  "program: the prologue reads its value, or writes it; and loads a scalar field of the "  \
@@ -787,6 +792,15 @@
 	X(p_cb_two_ctx_bad, 0, 0, 100,                                                             \
 	  "unsafe twin of p_cb_two_ctx: the callback loads through its context's pointer untested" \
 	  " (the call whose context holds NULL traps)")                                            \
+	X(p_frame_rules, 0, 0, 100,                                                                \
+	  "a callee or bpf_loop callback and its caller's frame: it reads the pointer its "        \
+	  "caller spilled whole, adds into it in 8 bytes, stores a number there (its own r10 "     \
+	  "into its own frame), or surely stores the number its caller then reads back as an "     \
+	  "offset (gen_calls.c)")                                                                  \
+	X(p_frame_rules_bad, 0, 0, 100,                                                            \
+	  "unsafe twin of p_frame_rules: the spilled pointer read or added into narrower, a "      \
+	  "stack pointer stored into the caller's frame, or the store made on some paths only "    \
+	  "(the kernel refuses; no run traps but the last's)")                                     \
 	X(p_sub_ret_ptr, 0, 0, 100,                                                                \
 	  "the prologue calls f(key) returning map 0's value (at an offset c) or NULL, and loads " \
 	  "through it after a NULL test of it, a copy or a spill (generators/gen_subret.c)")       \
@@ -1065,6 +1079,13 @@ struct gen_loop {
 #define GEN_PROG_JEQ_UNSAFE (1ull << 62)	/* p_jeq_null_stack: a map value read through
 						 * where the kernel infers no NULL test; no run
 						 * reads it */
+#define GEN_PROG_FRAME_RULE_UNSAFE (1ull << 39)	/* p_frame_rules_bad: a caller's spilled
+						 * pointer read or added into narrower by a callee
+						 * or callback, a stack pointer stored into a
+						 * caller's frame (no run traps), or a store into
+						 * it on some paths only, read back as an offset
+						 * (runs that did not store may trap); the kernel
+						 * refuses it */
 #define GEN_PROG_DEAD_ARM_UNSAFE (1ull << 63)	/* p_dead_arm_reached: a pointer's narrow spill
 						 * (no run traps) or a write to r10 (a run that
 						 * reaches it traps: INTERP_TRAP_RULE) where the

@@ -15,6 +15,8 @@
 
 #include "generators/gen_internal.h"
 
+#include "bpf/isa.h"
+
 /* ---- the plan ---- */
 
 int gi_sub_new(struct gi *g, uint8_t kind, uint8_t nargs)
@@ -359,6 +361,141 @@ void gi_calls_emit_subs(struct gi *g)
 		else
 			sub_general(g, i);
 	}
+}
+
+/* ---- a callee and its caller's frame: p_frame_rules ---- */
+
+/* The kernel's rules on a function and its caller's frame (snd27; the corpus's q2-q4 cases
+ * and callee_stores_caller_slot), p_frame_rules and its twin p_frame_rules_bad, a call piece.
+ * x is one of main's variable homes in [-208, -72], which hold nothing yet in the prologue and
+ * are written before they are read later; the packet pointer data is spilled there first in
+ * the first three forms.  The forms, f a static function or (FR_FILL_CB, half of FR_STACK_PTR)
+ * a bpf_loop callback of 1-3 iterations given fp + x as its context:
+ *
+ *   FR_FILL       f(fp + x) reads the spilled pointer back whole (the twin: 1, 2 or 4 bytes of
+ *   FR_FILL_CB    it; "invalid size of register fill": the kernel reads a spilled pointer
+ *                 back only whole, in a caller's frame too)
+ *   FR_ATOMIC     f(fp + x) adds k into it in 8 bytes (the twin: in 4, at +0 or +4; the atomic
+ *                 reads first, a fill)
+ *   FR_STACK_PTR  f spills its r10 into its own frame and stores k into *(fp + x) (the twin:
+ *                 its r10 into *(fp + x), "cannot spill pointers to stack into stack frame of
+ *                 the caller")
+ *   FR_STORE      main puts a byte of the packet at x, then f(fp + x, k), k in [0, 7], stores
+ *                 k there in its first block (call_must_store), and main reads the byte at
+ *                 fp + x - 8 + k (8 zeroed bytes) through it (the twin: f stores only when
+ *                 bpf_get_prandom_u32 is not 0, so the cell may still hold the packet's byte,
+ *                 up to 255: past the frame's top for the kernel; the runs that do not store
+ *                 read up there, and may trap)
+ *
+ * No run of the other twins traps: only the kernel (and a verdict that models it) tells them
+ * from their safe forms: GEN_PROG_FRAME_RULE_UNSAFE.  r0-r5 clobbered. */
+enum { FR_FILL = 1, FR_FILL_CB, FR_ATOMIC, FR_STACK_PTR, FR_STORE };
+
+void gi_frame_rules_call(struct gi *g, bool bad)
+{
+	unsigned form = 1 + gen_pick(g->src, 5);
+	bool cb = form == FR_FILL_CB || (form == FR_STACK_PTR && gen_bool(g->src, 50));
+	int s = gi_sub_new(g, SUBK_CALLBACK, cb || form == FR_STORE ? 2 : 1);
+	int16_t x = (int16_t)(-72 - 8 * (int32_t)gen_pick(g->src, 18));
+	unsigned sz = gen_pick(g->src, 3);
+	struct gi_sub *f;
+
+	if (s < 0)
+		return;
+	f = &g->subs[s];
+	f->called = true;
+	f->frame_rule = (uint8_t)form;
+	f->frame_bad = bad;
+	f->frame_cb = cb;
+	f->frame_size = form == FR_ATOMIC ? 2 : (uint8_t)sz;
+	f->frame_at = (int16_t)((1 << f->frame_size) *
+				(int)gen_pick(g->src, 8u >> f->frame_size));
+	f->frame_k = (int32_t)gen_pick(g->src, form == FR_STORE ? 8 : 100);
+	f->cb_nr = cb ? gen_u32(g->src, 1, 3) : 1;
+	f->cb_steps = 16;
+	if (form <= FR_ATOMIC) {	/* the pointer spilled at x */
+		gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_DATA);
+		gi_stx(g, BPF_DW, EBPF_REG_FP, x, BPF_REG_1);
+	}
+	if (form == FR_STORE) {	/* x = a byte of the packet, 8 zeroed bytes below it */
+		gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_DATA);
+		gi_ldx(g, BPF_B, BPF_REG_1, BPF_REG_1, (int16_t)gen_pick(g->src, GEN_INPUT_LEN));
+		gi_stx(g, BPF_DW, EBPF_REG_FP, x, BPF_REG_1);
+		gi_st(g, BPF_DW, EBPF_REG_FP, (int16_t)(x - 8), 0);
+	}
+	if (cb) {
+		gi_mov_const(g, BPF_REG_1, f->cb_nr, true);
+		gi_ld_func(g, BPF_REG_2, f->label);
+		gi_alux(g, true, BPF_MOV, BPF_REG_3, EBPF_REG_FP);
+		gi_alu(g, true, BPF_ADD, BPF_REG_3, x);
+		gi_mov_const(g, BPF_REG_4, 0, true);
+		gi_call_helper(g, BPF_FUNC_loop);
+		g->p->shapes |= GEN_SH(BPF_LOOP) | GEN_SH(HELPER);
+	} else {
+		gi_alux(g, true, BPF_MOV, BPF_REG_1, EBPF_REG_FP);
+		gi_alu(g, true, BPF_ADD, BPF_REG_1, x);
+		if (form == FR_STORE)
+			gi_mov_const(g, BPF_REG_2, (uint64_t)f->frame_k, true);
+		gi_call_sub(g, f->label);
+		g->sub_called = true;
+		g->p->shapes |= GEN_SH(SUBPROG);
+	}
+	if (form == FR_STORE) {	/* r0 = fp[x - 8 + *(fp + x)] */
+		gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, x);
+		gi_alux(g, true, BPF_MOV, BPF_REG_2, EBPF_REG_FP);
+		gi_alu(g, true, BPF_ADD, BPF_REG_2, x - 8);
+		gi_alux(g, true, BPF_ADD, BPF_REG_2, BPF_REG_1);
+		gi_ldx(g, BPF_B, BPF_REG_0, BPF_REG_2, 0);
+	}
+	g->p->shapes |= GEN_SH(CALL_PTR);
+	if (bad)
+		g->p->flags |= GEN_PROG_FRAME_RULE_UNSAFE;
+}
+
+void gi_emit_frame_rule(struct gi *g, struct gi_sub *s)
+{
+	static const uint8_t sizes[] = { BPF_B, BPF_H, BPF_W, BPF_DW };
+	/* (the pointer into the caller's frame: r1 of a callee, r2 of a bpf_loop callback) */
+	int p = s->frame_cb ? BPF_REG_2 : BPF_REG_1, skip = gi_label(g);
+	uint8_t size = s->frame_bad ? sizes[s->frame_size] : BPF_DW;
+	int16_t at = s->frame_bad ? s->frame_at : 0;
+	uint32_t start = g->len;
+
+	gi_bind(g, s->label);
+	switch (s->frame_rule) {
+	case FR_FILL:
+	case FR_FILL_CB:
+		gi_ldx(g, size, BPF_REG_3, p, at);
+		break;
+	case FR_ATOMIC:
+		gi_mov_const(g, BPF_REG_3, (uint64_t)s->frame_k, true);
+		gi_emit(g, (struct bpf_insn){ .code = BPF_STX | BPF_ATOMIC | size, .dst_reg = p,
+					      .src_reg = BPF_REG_3, .off = at, .imm = BPF_ADD });
+		break;
+	case FR_STACK_PTR:
+		if (s->frame_bad) {
+			gi_stx(g, BPF_DW, p, 0, EBPF_REG_FP);
+			break;
+		}
+		gi_stx(g, BPF_DW, EBPF_REG_FP, -8, EBPF_REG_FP);
+		gi_st(g, BPF_DW, p, 0, s->frame_k);
+		break;
+	default:		/* FR_STORE: *r1 = r2, surely or when a random number is not 0 */
+		if (s->frame_bad) {
+			gi_alux(g, true, BPF_MOV, BPF_REG_6, BPF_REG_1);
+			gi_alux(g, true, BPF_MOV, BPF_REG_7, BPF_REG_2);
+			gi_call_helper(g, BPF_FUNC_get_prandom_u32);
+			gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, skip);
+			gi_stx(g, BPF_DW, BPF_REG_6, 0, BPF_REG_7);
+		} else {
+			gi_stx(g, BPF_DW, BPF_REG_1, 0, BPF_REG_2);
+		}
+		break;
+	}
+	gi_bind(g, skip);
+	gi_mov_const(g, BPF_REG_0, 0, true);
+	gi_exit(g);
+	s->cb_steps = g->len - start;
 }
 
 /* ---- what was emitted ---- */

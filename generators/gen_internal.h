@@ -208,6 +208,14 @@ struct gi_sub {
 	/* p_sub_ret_ptr (gen_subret.c): 1 + c, f(key) returning map 0's value for key, at offset c
 	 * when found (else NULL) */
 	uint8_t ret_ptr;
+	/* p_frame_rules (gen_calls.c): the form (FR_*), the callee's or (frame_cb) bpf_loop
+	 * callback's side; its twin's with frame_bad; the narrow size (0-2: BPF_B, _H, _W) and
+	 * offset of the twin's fill or atomic, the number it stores */
+	uint8_t frame_rule;
+	bool frame_bad, frame_cb;
+	uint8_t frame_size;
+	int16_t frame_at;
+	int32_t frame_k;
 	bool dp_each;
 	int8_t dp_callee;
 	bool dp_rb, dp_always;
@@ -424,6 +432,11 @@ void gi_while_up_tail(struct gi *g, int ctr, int top, int end);
 void gi_align_loop(struct gi *g, bool bad);
 void gi_cb_two_ctx_call(struct gi *g, bool bad);
 void gi_emit_cb_two_ctx(struct gi *g, struct gi_sub *s);
+/* gen_calls.c: p_frame_rules (p_frame_rules_bad): a callee or bpf_loop callback and its
+ * caller's frame as the kernel rules it (a spilled pointer read back whole, a number stored, a
+ * store its caller reads back; the twin: narrower, a stack pointer, a store on some paths) */
+void gi_frame_rules_call(struct gi *g, bool bad);
+void gi_emit_frame_rule(struct gi *g, struct gi_sub *s);
 /* gen_subret.c: p_sub_ret_ptr (p_sub_ret_ptr_bad): main loads through what f's map lookup
  * returned, NULL-tested (the twin: untested, or past the value); f's body */
 void gi_sub_ret_call(struct gi *g, bool bad);

@@ -32,7 +32,9 @@
  * refuses a pointer's narrow spill: "invalid size of register spill"; no run can tell), or
  * spilled whole and read back in 1, 2 or 4 bytes into r0, or spilled whole on one path and r4
  * on the other (data[k] > n) and read back so (snd26: the kernel walks the paths apart and
- * refuses the pointer's fill), or added into in 4 bytes atomically
+ * refuses the pointer's fill; snd27: or on one path, the other writing two 4-byte numbers
+ * there, which bpfscev's join lost: corpus fill_join_ptr_cut_narrow), or added into in 4 bytes
+ * atomically
  * (check_atomic_rmw reads first, a fill: "invalid size of register fill"); a store-release and a
  * load-acquire of 1, 2 or 4 bytes are the narrow spill and fill too.  The slot is one of
  * main's variable homes in fp-208 .. fp-32, which hold nothing yet in the prologue and are
@@ -41,7 +43,10 @@
  * bytes; the twin's form instead reads it after a comparison that gives the kernel no range of
  * data_meta's (c past MAX_PACKET_OFF, data_meta < data itself, data_meta plus a variable part)
  * or through data_meta plus a variable part, and the rest of the piece is a safe form.  The
- * context comes from GEN_FP_DKF_CTX (the prologue spills it for p_krules too).
+ * context comes from GEN_FP_DKF_CTX (the prologue spills it for p_krules too).  With
+ * p_krules_key, a piece first takes the constant key's form (krule_key, snd27): map 0's element
+ * read unchecked by a key spilled in 4 bytes, the slot's other half written before the spill (the
+ * twin: after it, which makes the key no constant to the kernel).
  *
  * And p_access with its twin p_access_bad (aud24), what a program may read or write how: map 6
  * (GEN_MAP_ACCESS, one value of GEN_ACCESS_VALUE bytes) is BPF_F_RDONLY_PROG or BPF_F_WRONLY_PROG
@@ -77,7 +82,21 @@ static void krule_spill(struct gi *g, int16_t slot, bool bad)
 	if (kind >= 3) {	/* the packet pointer stored narrower first, then the safe form */
 		unsigned n = gen_pick(g->src, 3), how = kind == 4 ? 5 : gen_pick(g->src, 5);
 
-		if (how == 5) {	/* or spilled on one path only, a number on the other (snd26) */
+		if (how == 5 && gen_bool(g->src, 50)) {
+			/* or spilled on one path, two 4-byte numbers on the other (snd27: a join of
+			 * a pointer with cells of other sizes) */
+			int join = gi_label(g);
+
+			gi_ldx(g, BPF_B, BPF_REG_0, BPF_REG_5,
+			       (int16_t)gen_pick(g->src, GEN_INPUT_LEN));
+			gi_st(g, BPF_W, EBPF_REG_FP, slot, (int32_t)gen_pick(g->src, 32));
+			gi_st(g, BPF_W, EBPF_REG_FP, (int16_t)(slot + 4), (int32_t)gen_pick(g->src, 32));
+			gi_jmp(g, false, BPF_JGT, BPF_REG_0, (int32_t)gen_pick(g->src, 256), join);
+			gi_stx(g, BPF_DW, EBPF_REG_FP, slot, BPF_REG_5);
+			gi_bind(g, join);
+			gi_ldx(g, sizes[n], BPF_REG_0, EBPF_REG_FP,
+			       (int16_t)(slot + (1 << n) * (int)gen_pick(g->src, 8u >> n)));
+		} else if (how == 5) {	/* or spilled on one path, a number on the other (snd26) */
 			int join = gi_label(g);
 
 			gi_ldx(g, BPF_B, BPF_REG_0, BPF_REG_5, (int16_t)gen_pick(g->src, GEN_INPUT_LEN));
@@ -251,11 +270,74 @@ static void krule_meta(struct gi *g, bool bad)
 	gi_bind(g, skip);
 }
 
+/* The constant key's forms (snd27): element c of map 0 (an array) looked up by the key c
+ * spilled in 4 bytes at the slot's start and read with no NULL test, which the kernel elides for
+ * a constant key (get_constant_map_key).  The slot's other half is written too: before the spill
+ * in the safe forms — a number stored, bpf_xdp_load_bytes's output, an atomic add — and after
+ * it in the twin's, which the kernel takes as a write that is no spill, so the key is no
+ * constant any more (scrub_spilled_slot; a store at a variable offset erases the spill) and the
+ * read unchecked is refused (the corpus's array_lookup_key_helper_half_unsafe).  The key is
+ * below GEN_MAP_ENTRIES: every lookup finds, no run traps.  r0-r5 clobbered. */
+static void krule_key(struct gi *g, int16_t slot, bool bad)
+{
+	unsigned how = gen_pick(g->src, 4);
+	uint32_t c = gen_pick(g->src, GEN_MAP_ENTRIES);
+	int16_t half = (int16_t)(slot + 4);
+
+	/* (initialized first: the atomic reads it, the variable store's other byte too) */
+	gi_st(g, BPF_W, EBPF_REG_FP, half, (int32_t)gen_pick(g->src, 100));
+	for (int after = 0; after < 2; after++) {
+		if (after == 1) {
+			gi_mov_const(g, BPF_REG_1, c, true);
+			gi_stx(g, BPF_W, EBPF_REG_FP, slot, BPF_REG_1);
+		}
+		if (after != bad)
+			continue;
+		if (how == 0) {
+			gi_st(g, gen_bool(g->src, 50) ? BPF_W : BPF_B, EBPF_REG_FP, half,
+			      (int32_t)gen_pick(g->src, 100));
+		} else if (how == 1) {	/* bpf_xdp_load_bytes(ctx, off, fp + half, 4) */
+			gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_DKF_CTX);
+			gi_mov_const(g, BPF_REG_2, gen_pick(g->src, GEN_INPUT_LEN - 4), true);
+			gi_alux(g, true, BPF_MOV, BPF_REG_3, EBPF_REG_FP);
+			gi_alu(g, true, BPF_ADD, BPF_REG_3, half);
+			gi_mov_const(g, BPF_REG_4, 4, true);
+			gi_call_helper(g, BPF_FUNC_xdp_load_bytes);
+		} else if (how == 2) {	/* lock *(u32 *)(fp + half) += k */
+			gi_mov_const(g, BPF_REG_0, gen_pick(g->src, 10), true);
+			gi_emit(g, (struct bpf_insn){ .code = BPF_STX | BPF_ATOMIC | BPF_W,
+						      .dst_reg = EBPF_REG_FP, .src_reg = BPF_REG_0,
+						      .off = half, .imm = BPF_ADD });
+		} else {		/* a byte at fp + half + (data[k] & 1) */
+			gi_ldx(g, BPF_DW, BPF_REG_0, EBPF_REG_FP, GEN_FP_DATA);
+			gi_ldx(g, BPF_B, BPF_REG_0, BPF_REG_0,
+			       (int16_t)gen_pick(g->src, GEN_INPUT_LEN));
+			gi_alu(g, true, BPF_AND, BPF_REG_0, 1);
+			gi_alux(g, true, BPF_ADD, BPF_REG_0, EBPF_REG_FP);
+			gi_st(g, BPF_B, BPF_REG_0, half, (int32_t)gen_pick(g->src, 100));
+		}
+	}
+	gi_ld_map(g, BPF_REG_1, 0);
+	gi_alux(g, true, BPF_MOV, BPF_REG_2, EBPF_REG_FP);
+	gi_alu(g, true, BPF_ADD, BPF_REG_2, slot);
+	gi_call_helper(g, BPF_FUNC_map_lookup_elem);
+	gi_ldx(g, BPF_B, BPF_REG_0, BPF_REG_0, 0);
+	g->use_map = true;
+}
+
 void gi_krules(struct gi *g, bool bad)
 {
 	int16_t slot = (int16_t)(-32 - 8 * (int32_t)gen_pick(g->src, 23));
 	bool twin = bad;
 
+	/* (map 0 an array: p_map_hash's plan, made before the pieces, has not made it a hash map;
+	 * drawn only with p_krules_key, so that other programs stay as they were) */
+	if (g->k->p_krules_key && gen_bool(g->src, g->k->p_krules_key) && !g->raw_tp &&
+	    (!g->map0_type || g->map0_type == BPF_MAP_TYPE_ARRAY ||
+	     g->map0_type == BPF_MAP_TYPE_PERCPU_ARRAY)) {
+		krule_key(g, slot, bad);
+		bad = false;
+	}
 	if (gen_bool(g->src, 34)) {	/* (then the forms below the safe ones) */
 		krule_meta(g, bad);
 		bad = false;

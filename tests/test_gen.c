@@ -3599,6 +3599,72 @@ static void test_nest_knobs(void)
 	}
 }
 
+/* p_frame_rules and its unsafe twin p_frame_rules_bad (generators/gen_calls.c), and p_krules /
+ * p_krules_bad with p_krules_key (generators/gen_krules.c): rules of the kernel's on stack slots
+ * that no run shows (a caller's spilled pointer read or added into narrower by a callee or a
+ * bpf_loop callback, a stack pointer stored into a caller's frame, a callee's store into its
+ * caller's frame made on some paths only; a 4-byte constant map key whose slot's other half is
+ * written after the spill).  The safe forms never trap and more than 90 of 100 are called safe;
+ * the twins are flagged and never called safe; the kernel judges the first 25 of each where
+ * bpf() works (kernel_judge: every twin refused, not at a limit; no safe verdict refused). */
+struct slot_rule_counts {
+	uint64_t flag, kernel_end;
+	unsigned safe, flagged, twin_safe, loaded[2], refused[2];
+};
+
+static void slot_rule_program(void *arg, const struct twin_run *r)
+{
+	struct slot_rule_counts *c = arg;
+	struct scev_verdict v;
+
+	CHECK(!!(r->p->flags & c->flag) == r->twin, TW "the twin's flag is not the twin's",
+	      TW_ARGS(r));
+	c->flagged += r->twin && (r->p->flags & c->flag);
+	if (!r->twin)
+		CHECK(!trapped(twin_trap(r, NULL)), TW "the safe form traps", TW_ARGS(r));
+	if (twin_verdict(r, &v)) {
+		CHECK(!r->twin || v.kind != VERDICT_SAFE, TW "called safe", TW_ARGS(r));
+		c->safe += !r->twin && v.kind == VERDICT_SAFE;
+		c->twin_safe += r->twin && v.kind == VERDICT_SAFE;
+	} else {
+		CHECK(0, TW "verify failed", TW_ARGS(r));
+	}
+	/* (a twin refused at a limit: the walk may go down another arm first) */
+	if (r->seed < c->kernel_end)
+		kernel_judge(r, true, c->loaded, c->refused);
+}
+
+static void slot_rule_knobs(const struct twin_spec *s, uint64_t flag)
+{
+	struct slot_rule_counts c = { .flag = flag, .kernel_end = s->seed0 + 25 };
+
+	for_twin_programs(s, slot_rule_program, &c);
+	CHECK(c.flagged == 100 && c.safe > 90 && !c.twin_safe, "%s: %u of 100 safe; %s: %u "
+	      "flagged, %u safe", s->knob[0], c.safe, s->knob[1], c.flagged, c.twin_safe);
+	if (!c.loaded[0])
+		check_skip_part("%s: the kernel's verdicts (bpf() refused)", s->knob[0]);
+	printf("%s: %u of 100 called safe, the kernel refuses %u of %u; %s: %u of 100 called "
+	       "safe, the kernel refuses %u of %u\n", s->knob[0], c.safe, c.refused[0], c.loaded[0],
+	       s->knob[1], c.twin_safe, c.refused[1], c.loaded[1]);
+}
+
+static void test_frame_rules_knobs(void)
+{
+	static const struct twin_spec s = KERNEL_TWIN_SPEC("p_frame_rules", "p_frame_rules_bad",
+							   8400000);
+
+	slot_rule_knobs(&s, GEN_PROG_FRAME_RULE_UNSAFE);
+}
+
+static void test_krules_key_knobs(void)
+{
+	static const struct twin_spec s = { { "p_krules", "p_krules_bad" }, 100, 8410000, 100,
+					    { { "p_krules_key", 100 }, { "p_recursion", 0 },
+					      { "p_call_chain", 0 }, { "p_big_frame", 0 } } };
+
+	slot_rule_knobs(&s, GEN_PROG_KRULE_UNSAFE);
+}
+
 static void test_krules_knobs(void)
 {
 	/* (no call shapes the kernel refuses: the verdict's reason is the piece's) */
@@ -5048,6 +5114,8 @@ int main(void)
 	test_cb_two_ctx_knobs();
 	test_sub_ret_knobs();
 	test_krules_knobs();
+	test_krules_key_knobs();
+	test_frame_rules_knobs();
 	test_access_knobs();
 	test_links_knobs();
 	test_strtol_knobs();
