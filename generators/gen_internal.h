@@ -470,6 +470,9 @@ void gi_jeq_null(struct gi *g, bool stack);
 /* r0 = map 0's element data[k] & 3 (the key at GEN_FP_KEY; not a constant to the kernel, so
  * NULL or not even for an array), a lookup's result; r1-r5 clobbered; map 0 used */
 void gi_lookup0(struct gi *g, uint8_t k);
+/* r0 = the first byte of map 0's element for the key at fp + key, read with no NULL test (the
+ * kernel's elided one of a constant key: gen_kwalk.c, gen_krules.c); r1-r5 clobbered */
+void gi_const_key_read(struct gi *g, int16_t key);
 void gi_dead_arm(struct gi *g, bool reached);
 /* gen_dead.c: dead-entry shapes of the prologue (p_dead_branch, p_dead_outer and their twins) */
 void gi_dead_branch(struct gi *g, bool bad);

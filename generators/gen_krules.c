@@ -317,12 +317,7 @@ static void krule_key(struct gi *g, int16_t slot, bool bad)
 			gi_st(g, BPF_B, BPF_REG_0, half, (int32_t)gen_pick(g->src, 100));
 		}
 	}
-	gi_ld_map(g, BPF_REG_1, 0);
-	gi_alux(g, true, BPF_MOV, BPF_REG_2, EBPF_REG_FP);
-	gi_alu(g, true, BPF_ADD, BPF_REG_2, slot);
-	gi_call_helper(g, BPF_FUNC_map_lookup_elem);
-	gi_ldx(g, BPF_B, BPF_REG_0, BPF_REG_0, 0);
-	g->use_map = true;
+	gi_const_key_read(g, slot);
 }
 
 void gi_krules(struct gi *g, bool bad)

@@ -43,17 +43,29 @@ static int16_t kwalk_home(struct gi *g)
 	return (int16_t)(-208 + 8 * (int32_t)gen_pick(g->src, 22));
 }
 
+/* r0 = map 0's element for the key at fp + key, a lookup's result; r1-r5 clobbered. */
+static void lookup0_at(struct gi *g, int16_t key)
+{
+	gi_ld_map(g, BPF_REG_1, 0);
+	gi_alux(g, true, BPF_MOV, BPF_REG_2, EBPF_REG_FP);
+	gi_alu(g, true, BPF_ADD, BPF_REG_2, key);
+	gi_call_helper(g, BPF_FUNC_map_lookup_elem);
+	g->use_map = true;
+}
+
 void gi_lookup0(struct gi *g, uint8_t k)
 {
 	gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_DATA);
 	gi_ldx(g, BPF_B, BPF_REG_1, BPF_REG_1, k);
 	gi_alu(g, true, BPF_AND, BPF_REG_1, GEN_MAP_ENTRIES - 1);
 	gi_stx(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, BPF_REG_1);
-	gi_ld_map(g, BPF_REG_1, 0);
-	gi_alux(g, true, BPF_MOV, BPF_REG_2, EBPF_REG_FP);
-	gi_alu(g, true, BPF_ADD, BPF_REG_2, GEN_FP_KEY);
-	gi_call_helper(g, BPF_FUNC_map_lookup_elem);
-	g->use_map = true;
+	lookup0_at(g, GEN_FP_KEY);
+}
+
+void gi_const_key_read(struct gi *g, int16_t key)
+{
+	lookup0_at(g, key);
+	gi_ldx(g, BPF_B, BPF_REG_0, BPF_REG_0, 0);
 }
 
 /* The constant key's lookup of p_jeq_null (bad: the 8-byte spill), r0-r2 clobbered. */
@@ -63,12 +75,7 @@ static void jeq_const_key(struct gi *g, bool bad)
 
 	gi_mov_const(g, BPF_REG_1, gen_pick(g->src, GEN_MAP_ENTRIES), true);
 	gi_stx(g, bad ? BPF_DW : BPF_W, EBPF_REG_FP, home, BPF_REG_1);
-	gi_ld_map(g, BPF_REG_1, 0);
-	gi_alux(g, true, BPF_MOV, BPF_REG_2, EBPF_REG_FP);
-	gi_alu(g, true, BPF_ADD, BPF_REG_2, home);
-	gi_call_helper(g, BPF_FUNC_map_lookup_elem);
-	gi_ldx(g, BPF_B, BPF_REG_0, BPF_REG_0, 0);
-	g->use_map = true;
+	gi_const_key_read(g, home);
 }
 
 void gi_jeq_null(struct gi *g, bool stack)
