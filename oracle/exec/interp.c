@@ -2589,14 +2589,16 @@ static int sock_helper(struct interp_state *st, const struct iop *ip, int32_t id
  * (a sockmap's empty slot: -EINVAL; a sockhash's missing key: -ENOENT).  The run drew
  * (interp_result.sock_drawn), and the kernel differential does not compare programs naming a
  * socket map (kdiff.c nondeterministic).  An update or delete from a program type the kernel's
- * may_update_sockmap refuses (ebpf_helper_sockmap_refused, interp_env.prog_type and attach_type)
- * traps with INTERP_TRAP_RULE, as the analyzer calls it unsafe.  0 with *ret, or -1 after a
- * trap. */
+ * may_update_sockmap refuses (ebpf_helper_sockmap_refused, interp_env.prog_type and attach_type;
+ * a type of 0, not said, is not judged) traps with INTERP_TRAP_RULE, as the analyzer calls it
+ * unsafe.  0 with *ret, or -1 after a trap. */
 static int sockmap_helper(struct interp_state *st, const struct iop *ip, int32_t id,
 			  const char *name, size_t m, uint64_t *ret)
 {
 	bool hash = st->env->maps[m].def.type == BPF_MAP_TYPE_SOCKHASH;
-	const char *why = ebpf_helper_sockmap_refused(id, st->env->maps[m].def.type,
+	/* (a caller that does not say the type, 0, as a Z3 counterexample's replay: not judged) */
+	const char *why = !st->env->prog_type ? NULL :
+			  ebpf_helper_sockmap_refused(id, st->env->maps[m].def.type,
 						      st->env->prog_type, st->env->attach_type);
 	uint8_t d;
 

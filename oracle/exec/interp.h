@@ -438,7 +438,8 @@ struct interp_env {
 	/* RO contexts: the program's type, whose fields ebpf_ctx_ro_write() allows stores to
 	 * write (into input); 0: every store to the context traps.  Every type, with its expected
 	 * attach type: whether it may update or delete in a socket map
-	 * (ebpf_helper_sockmap_refused: a refused call traps with INTERP_TRAP_RULE) */
+	 * (ebpf_helper_sockmap_refused: a refused call traps with INTERP_TRAP_RULE; 0 not
+	 * judged) */
 	uint32_t prog_type, attach_type;
 	/* Each frame's may_goto budget (0 = INTERP_MAY_GOTO_BUDGET, the kernel's count-based
 	 * rule).  The verifier explores both outcomes of every may_goto, whatever the budget (the
