@@ -899,17 +899,13 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 				VFAIL(VERDICT_UNSAFE, pc, "%s#%d with map '%s' (type %u): %s", name, id,
 				      cx->maps[a->map].name, cx->maps[a->map].type,
 				      ebpf_helper_map_compat(id, cx->maps[a->map].type));
-			if ((id == BPF_FUNC_map_lookup_elem &&
-			     (cx->maps[a->map].type == BPF_MAP_TYPE_SOCKMAP ||
-			      cx->maps[a->map].type == BPF_MAP_TYPE_SOCKHASH)) ||
-			    ((id == BPF_FUNC_map_lookup_elem || id == BPF_FUNC_map_update_elem ||
-			      id == BPF_FUNC_map_delete_elem) &&
-			     cx->maps[a->map].type == BPF_MAP_TYPE_REUSEPORT_SOCKARRAY))
+			/* (a sockmap's or sockhash's lookup: a referenced socket, absint_ref.c) */
+			if ((id == BPF_FUNC_map_lookup_elem || id == BPF_FUNC_map_update_elem ||
+			     id == BPF_FUNC_map_delete_elem) &&
+			    cx->maps[a->map].type == BPF_MAP_TYPE_REUSEPORT_SOCKARRAY)
 				VFAIL(VERDICT_UNSUPPORTED, pc, "%s#%d with the socket map '%s': %s",
 				      name, id, cx->maps[a->map].name,
-				      id == BPF_FUNC_map_lookup_elem ? "a lookup returns a referenced "
-				      "socket or NULL: not modeled" : "a reuseport array's updates "
-				      "and deletes: not modeled");
+				      "a reuseport array's lookups, updates and deletes: not modeled");
 			if ((id == BPF_FUNC_map_update_elem || id == BPF_FUNC_map_delete_elem) &&
 			    (cx->maps[a->map].type == BPF_MAP_TYPE_SOCKMAP ||
 			     cx->maps[a->map].type == BPF_MAP_TYPE_SOCKHASH)) {

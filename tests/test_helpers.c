@@ -239,8 +239,16 @@ static const struct {
 	  BPF_PROG_TYPE_SK_MSG, SAFE, NULL },
 	{ "msg_pull_data with r4 not written", "r2 = 0\nr3 = 8\ncall bpf_msg_pull_data\n"
 	  "r0 = 1\nexit\n", BPF_PROG_TYPE_SK_MSG, UNSAFE, "R4" },
+	/* (a socket map's lookup acquires a socket: sock_ops may not release it) */
 	{ "a lookup in a sockmap", KEY4 "r2 = r3\nr1 = map[fd:5] ll\ncall bpf_map_lookup_elem\n"
-	  "r0 = 1\nexit\n", BPF_PROG_TYPE_SOCK_OPS, VERDICT_UNSUPPORTED, "socket map" },
+	  "r0 = 1\nexit\n", BPF_PROG_TYPE_SOCK_OPS, UNSAFE, "Unreleased reference" },
+	{ "a lookup in a sockhash, released", KEY4 "r2 = r3\nr1 = map[fd:6] ll\n"
+	  "call bpf_map_lookup_elem\nif r0 == 0 goto out\nr1 = r0\ncall bpf_sk_release\n"
+	  "out: r0 = 0\nexit\n", BPF_PROG_TYPE_SCHED_CLS, SAFE, NULL },
+	{ "a lookup in a sockmap whose map is not loaded in the call's block", KEY4 "r2 = r3\n"
+	  "r1 = map[fd:5] ll\nif r2 == 0 goto next\nnext: call bpf_map_lookup_elem\n"
+	  "if r0 == 0 goto out\nr1 = r0\ncall bpf_sk_release\nout: r0 = 0\nexit\n",
+	  BPF_PROG_TYPE_SCHED_CLS, VERDICT_UNSUPPORTED, "socket map whose map" },
 	/* tracing and tc helpers with all-modeled kinds */
 	{ "get_func_ip and get_attach_cookie from a kprobe", "r6 = r1\ncall bpf_get_func_ip\n"
 	  "r1 = r6\ncall bpf_get_attach_cookie\nr0 = 0\nexit\n", KP, SAFE, NULL },

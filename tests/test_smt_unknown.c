@@ -92,6 +92,17 @@ int main(void)
 		"-- asm\nr7 = 0\nr1 = map[fd:0] ll\nr2 = 8\nr3 = 0\ncall bpf_ringbuf_reserve\n"
 		"if r0 == 0 goto out\nr1 = r0\nr2 = 0\ncall bpf_ringbuf_discard\nout: r7 = 5\n"
 		"r0 = 0\nexit\n-- type\nxdp\n-- maps\nringbuf entries=4096\n";
+	/* (a socket map's helpers: before, encoded as a trap, every path through the call was
+	 * cut and the claim past it proved vacuously) */
+	static const char sockmap_lookup[] =
+		"-- asm\nr7 = 0\n*(u32 *)(r10 -4) = 0\nr2 = r10\nr2 += -4\nr1 = map[fd:0] ll\n"
+		"call bpf_map_lookup_elem\nif r0 == 0 goto out\nr1 = r0\ncall bpf_sk_release\n"
+		"out: r7 = 5\nr0 = 0\nexit\n-- type\nxdp\n-- maps\n"
+		"sockmap key=4 value=8 entries=1\n";
+	static const char sockhash_delete[] =
+		"-- asm\nr7 = 0\n*(u32 *)(r10 -4) = 0\nr2 = r10\nr2 += -4\nr1 = map[fd:0] ll\n"
+		"call bpf_map_delete_elem\nr7 = 5\nr0 = 0\nexit\n-- type\nxdp\n-- maps\n"
+		"sockhash key=4 value=8 entries=1\n";
 	static const char bits[] =
 		"-- asm\nr7 = 0\n*(u64 *)(r10 -8) = 0\nr1 = r10\nr1 += -24\nr2 = r10\nr2 += -8\n"
 		"r3 = 1\ncall bpf_iter_bits_new\nr1 = r10\nr1 += -24\ncall bpf_iter_bits_destroy\n"
@@ -102,6 +113,8 @@ int main(void)
 
 	want("a socket lookup", lookup, "bpf_sk_lookup_tcp", SMT_WHY_SOCKET, 0);
 	want("a ringbuf record", ringbuf, "bpf_ringbuf_reserve", SMT_WHY_HELPER, 0);
+	want("a sockmap lookup", sockmap_lookup, "bpf_map_lookup_elem", SMT_WHY_HELPER, 0);
+	want("a sockhash delete", sockhash_delete, "bpf_map_delete_elem", SMT_WHY_HELPER, 0);
 	if (ebpf_kfunc_by_name("bpf_iter_bits_new") > 0)
 		want("the bits iterator", bits, "bpf_iter_bits_new", SMT_WHY_ITER, 0);
 	else

@@ -901,6 +901,16 @@ static sxt map_helper_on(struct mach *m, struct mstate *st, const struct mstate 
 			 id, def->name);
 		return sx_false(c);
 	}
+	/* (a socket map's elements are sockets put there from outside the run: the interpreter
+	 * draws what a call finds, interp.c sockmap_helper; encoded as a trap, every path through
+	 * the call would be cut and what lies past it proved vacuously) */
+	if (def->type == BPF_MAP_TYPE_SOCKMAP || def->type == BPF_MAP_TYPE_SOCKHASH ||
+	    def->type == BPF_MAP_TYPE_REUSEPORT_SOCKARRAY) {
+		snprintf(o->unsupported, sizeof(o->unsupported), "helper %s (id %d) on the socket "
+			 "map '%s' is run by the interpreter, not encoded", ebpf_helper_name(id), id,
+			 def->name);
+		return sx_false(c);
+	}
 	if (mm->kind == MACH_MAP_OTHER)
 		return sx_true(c);
 	if (def->key_size == 0 || (mm->kind == MACH_MAP_ARRAY && def->key_size != 4))
