@@ -704,10 +704,12 @@
 	  "unsafe twin of p_strtol: res misaligned (slot + 4) or past the frame's top (fp - 4)")   \
 	X(p_sock, 0, 0, 100,                                                                       \
 	  "XDP: bpf_sk_lookup_tcp, _udp or bpf_skc_lookup_tcp of a zeroed tuple, a field of the "  \
-	  "socket read after its NULL test, then bpf_sk_release (gen_sock.c)")                     \
+	  "socket read after its NULL test, then bpf_sk_release; half put it in a socket map, "    \
+	  "half of those look it up there (a referenced socket) (gen_sock.c)")                     \
 	X(p_sock_unsafe, 0, 0, 100,                                                                \
 	  "unsafe twin of p_sock: the socket leaked, read after its release, read before its NULL " \
-	  "test, or read past struct bpf_sock")                                                    \
+	  "test, or read past struct bpf_sock; the socket map's lookup read before its NULL test " \
+	  "and leaked, or released before it")                                                     \
 	X(p_krules, 0, 0, 100,                                                                     \
 	  "a packet offset in [0, 31] spilled at a slot's start and read back there, or shifted "  \
 	  "by a constant below the width: the kernel keeps its bounds; a third first read the "    \

@@ -16,11 +16,20 @@
  *     r7 = r0; r1 = map 7; r2 = fp + b; r3 = r7; r4 = 0; call bpf_map_update_elem
  *     r1 = map 7; r2 = fp + b; call bpf_map_delete_elem; r0 = r7
  *
+ * and half of those look the socket up in the map between the update and the delete (the lookup
+ * form: a socket map's lookup acquires a socket of its own, the kernel's is_acquire_function):
+ *
+ *     r1 = map 7; r2 = fp + b; call bpf_map_lookup_elem
+ *     if r0 == 0 goto skip; r2 = *(u32 *)(r0 + f); r1 = r0; call bpf_sk_release
+ *   skip:
+ *
  * The twin (GEN_PROG_SOCK_UNSAFE) leaks the socket (no release: the kernel's "Unreleased
  * reference"), reads it after the release, reads it before its NULL test (with flags 1, which
  * makes every lookup NULL), reads 4 bytes past struct bpf_sock (at 128 and up), or (the
  * socket-map form) gives the socket map the tuple on the stack as its value (r3 = fp + b:
- * "R3 type=fp expected=sock_common"); its helper data's first
+ * "R3 type=fp expected=sock_common"), or (the lookup form) reads the map's socket before its
+ * NULL test and never releases it, or releases it before its NULL test and reads it through a
+ * copy spilled at fp + b + 8 (each traps on whatever the map's lookup draws); its helper data's first
  * byte is odd, so the interpreter's lookup finds a socket (interp.c sock_helper: this call
  * draws first) and every run traps.  b is two of main's variable homes in fp-208 .. fp-24,
  * which hold nothing yet in the prologue; r6 is free there.
@@ -29,12 +38,49 @@
 
 #include "bpf/isa.h"
 
-enum { SOCK_LEAK, SOCK_AFTER_RELEASE, SOCK_UNCHECKED, SOCK_PAST, SOCK_MAP_STACK };
+enum { SOCK_LEAK, SOCK_AFTER_RELEASE, SOCK_UNCHECKED, SOCK_PAST, SOCK_MAP_STACK,
+       SOCK_MAP_LOOKUP_UNCHECKED, SOCK_MAP_LOOKUP_RELEASED };
+
+/* The lookup form's piece, between the update and the delete (the socket held in r7): the
+ * socket map's lookup acquires a socket of its own (the kernel's is_acquire_function), read
+ * and released after its NULL test.  Its twins (tk): read before the NULL test and never
+ * released (a NULL read, or a leak, whichever the run draws), or released before the NULL test
+ * and read through a copy spilled at fp + b + 8 (a NULL release, or a read after the release:
+ * "invalid mem access 'scalar'"); so every run of a twin traps whatever it finds. */
+static void sock_map_lookup_piece(struct gi *g, int16_t b, int16_t f, unsigned tk)
+{
+	int l_skip = gi_label(g);
+
+	gi_ld_map(g, BPF_REG_1, GEN_MAP_SOCK);
+	gi_alux(g, true, BPF_MOV, BPF_REG_2, EBPF_REG_FP);
+	gi_alu(g, true, BPF_ADD, BPF_REG_2, b);
+	gi_call_helper(g, BPF_FUNC_map_lookup_elem);
+	if (tk == SOCK_MAP_LOOKUP_UNCHECKED) {
+		gi_ldx(g, BPF_W, BPF_REG_2, BPF_REG_0, f);
+		return;
+	}
+	if (tk == SOCK_MAP_LOOKUP_RELEASED) {
+		gi_stx(g, BPF_DW, EBPF_REG_FP, (int16_t)(b + 8), BPF_REG_0);
+		gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_0);
+		gi_call_helper(g, BPF_FUNC_sk_release);
+		gi_ldx(g, BPF_DW, BPF_REG_2, EBPF_REG_FP, (int16_t)(b + 8));
+		gi_ldx(g, BPF_W, BPF_REG_2, BPF_REG_2, f);
+		return;
+	}
+	gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_skip);
+	gi_ldx(g, BPF_W, BPF_REG_2, BPF_REG_0, f);
+	gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_0);
+	gi_call_helper(g, BPF_FUNC_sk_release);
+	gi_bind(g, l_skip);
+}
 
 /* The socket-map form: the socket in r0 (not NULL) put in map 7 and deleted again, or (stack)
- * the tuple at fp + b given as the value; r0 the socket again after it. */
-static void sock_map_piece(struct gi *g, int16_t b, bool stack)
+ * the tuple at fp + b given as the value; r0 the socket again after it.  With lookup, the
+ * socket map's lookup between (sock_map_lookup_piece). */
+static void sock_map_piece(struct gi *g, int16_t b, int16_t f, unsigned tk, bool lookup)
 {
+	bool stack = tk == SOCK_MAP_STACK;
+
 	gi_alux(g, true, BPF_MOV, BPF_REG_7, BPF_REG_0);
 	gi_ld_map(g, BPF_REG_1, GEN_MAP_SOCK);
 	gi_alux(g, true, BPF_MOV, BPF_REG_2, EBPF_REG_FP);
@@ -47,6 +93,8 @@ static void sock_map_piece(struct gi *g, int16_t b, bool stack)
 	}
 	gi_mov_const(g, BPF_REG_4, 0, true);
 	gi_call_helper(g, BPF_FUNC_map_update_elem);
+	if (lookup)
+		sock_map_lookup_piece(g, b, f, tk);
 	gi_ld_map(g, BPF_REG_1, GEN_MAP_SOCK);
 	gi_alux(g, true, BPF_MOV, BPF_REG_2, EBPF_REG_FP);
 	gi_alu(g, true, BPF_ADD, BPF_REG_2, b);
@@ -60,11 +108,12 @@ void gi_sock(struct gi *g, bool bad)
 	static const int32_t lookups[] = { BPF_FUNC_sk_lookup_tcp, BPF_FUNC_sk_lookup_udp,
 					   BPF_FUNC_skc_lookup_tcp };
 	bool use_map = gen_pick(g->src, 2);
-	unsigned tk = bad ? gen_pick(g->src, use_map ? 5 : 4) : UINT32_MAX;
+	unsigned tk = bad ? gen_pick(g->src, use_map ? 7 : 4) : UINT32_MAX;
 	int16_t b = (int16_t)(-40 - 8 * (int32_t)gen_pick(g->src, 21));
 	int16_t f = tk == SOCK_PAST ? (int16_t)(128 + 4 * gen_pick(g->src, 32))
 				    : fields[gen_pick(g->src, sizeof(fields) / sizeof(fields[0]))];
 	int l_out = gi_label(g);
+	bool lookup;
 
 	if (g->raw_tp)
 		return;
@@ -79,10 +128,13 @@ void gi_sock(struct gi *g, bool bad)
 	gi_mov_const(g, BPF_REG_4, UINT64_MAX, true);
 	gi_mov_const(g, BPF_REG_5, tk == SOCK_UNCHECKED ? 1 : 0, true);
 	gi_call_helper(g, lookups[gen_pick(g->src, 3)]);
+	/* (the lookup form: every twin of its own, half the safe ones and of the other twins) */
+	lookup = use_map && (tk == SOCK_MAP_LOOKUP_UNCHECKED || tk == SOCK_MAP_LOOKUP_RELEASED ||
+			     gen_pick(g->src, 2));
 	if (tk != SOCK_UNCHECKED)
 		gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_out);
 	if (use_map && tk != SOCK_UNCHECKED)
-		sock_map_piece(g, b, tk == SOCK_MAP_STACK);
+		sock_map_piece(g, b, f < 128 ? f : 4, tk, lookup);
 	if (tk != SOCK_AFTER_RELEASE)
 		gi_ldx(g, BPF_W, BPF_REG_2, BPF_REG_0, f);
 	if (tk != SOCK_LEAK) {

@@ -3732,11 +3732,27 @@ static void test_strtol_knobs(void)
  * (kernel_judge).  Half the pieces put the socket in a sockmap or sockhash (map 7) and delete
  * it again, whose twin gives the map a stack value: at least 30 of each hundred (before socket
  * maps were modeled, "bpf_map_update_elem#2 with the socket map: not modeled" made the safe
- * count fail). */
+ * count fail).  Half of those look the socket up in the map between (a referenced socket of its
+ * own, released after its NULL test), whose twins read it before the test and leak it, or
+ * release it before the test and read it after: at least 12 of each hundred (before socket-map
+ * lookups were modeled, "a lookup returns a referenced socket or NULL: not modeled" made the
+ * safe count fail). */
 struct sock_counts {
 	struct twin_counts t;
-	unsigned traps, loaded[2], refused[2], sock_map[2];
+	unsigned traps, loaded[2], refused[2], sock_map[2], map_lookup[2];
 };
+
+/* Whether p looks a socket up in the socket map (the lookup form: map 7 loaded into r1 and
+ * bpf_map_lookup_elem called two instructions later, after r2's two). */
+static bool sock_map_lookup(const struct gen_program *p)
+{
+	for (size_t k = 0; k + 4 < p->len; k++)
+		if (ebpf_is_ldimm64(&p->insns[k]) && p->insns[k].dst_reg == BPF_REG_1 &&
+		    p->insns[k].imm == GEN_MAP_SOCK && ebpf_is_helper_call(&p->insns[k + 4]) &&
+		    p->insns[k + 4].imm == BPF_FUNC_map_lookup_elem)
+			return true;
+	return false;
+}
 
 static void sock_program(void *arg, const struct twin_run *r)
 {
@@ -3749,6 +3765,7 @@ static void sock_program(void *arg, const struct twin_run *r)
 	c->sock_map[r->twin] += r->p->map_cnt > GEN_MAP_SOCK &&
 				(r->p->maps[GEN_MAP_SOCK].type == BPF_MAP_TYPE_SOCKMAP ||
 				 r->p->maps[GEN_MAP_SOCK].type == BPF_MAP_TYPE_SOCKHASH);
+	c->map_lookup[r->twin] += r->p->map_cnt > GEN_MAP_SOCK && sock_map_lookup(r->p);
 	if (r->seed < 7700000 + 25)
 		kernel_judge(r, true, c->loaded, c->refused);
 }
@@ -3764,12 +3781,16 @@ static void test_sock_knobs(void)
 	CHECK(c.t.safe > 95, "p_sock: only %u of 100 programs called safe", c.t.safe);
 	CHECK(c.sock_map[0] >= 30 && c.sock_map[1] >= 30, "p_sock: %u and %u of 100 programs (safe "
 	      "form, twin) use a socket map", c.sock_map[0], c.sock_map[1]);
+	CHECK(c.map_lookup[0] >= 12 && c.map_lookup[1] >= 12, "p_sock: %u and %u of 100 programs "
+	      "(safe form, twin) look a socket up in the socket map", c.map_lookup[0],
+	      c.map_lookup[1]);
 	if (!c.loaded[0])
 		check_skip_part("p_sock: the kernel's verdicts (bpf() refused)");
-	printf("p_sock: %u of 100 called safe (%u with a socket map), the kernel accepts %u of %u; "
-	       "p_sock_unsafe: %u of %u trap (%u with a socket map), none called safe, the kernel "
-	       "refuses %u of %u\n", c.t.safe, c.sock_map[0], c.loaded[0] - c.refused[0],
-	       c.loaded[0], c.traps, c.t.flagged[1], c.sock_map[1], c.refused[1], c.loaded[1]);
+	printf("p_sock: %u of 100 called safe (%u with a socket map, %u of them looking it up), the "
+	       "kernel accepts %u of %u; p_sock_unsafe: %u of %u trap (%u with a socket map, %u "
+	       "looking it up), none called safe, the kernel refuses %u of %u\n", c.t.safe,
+	       c.sock_map[0], c.map_lookup[0], c.loaded[0] - c.refused[0], c.loaded[0], c.traps,
+	       c.t.flagged[1], c.sock_map[1], c.map_lookup[1], c.refused[1], c.loaded[1]);
 }
 
 /* The kernel walk's pieces (generators/gen_iter.c gi_kwiden, gen_kwalk.c), each with its twin
