@@ -388,6 +388,7 @@ static const char *map_kind_word(uint32_t type)
 	case BPF_MAP_TYPE_LRU_PERCPU_HASH: return "lru_percpu_hash";
 	case BPF_MAP_TYPE_SOCKMAP: return "sockmap";
 	case BPF_MAP_TYPE_SOCKHASH: return "sockhash";
+	case BPF_MAP_TYPE_REUSEPORT_SOCKARRAY: return "reuseport_sockarray";
 	default: return "hash";
 	}
 }

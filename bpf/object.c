@@ -336,6 +336,8 @@ enum ebpf_ctx_model ebpf_prog_ctx_model(uint32_t prog_type)
 	case BPF_PROG_TYPE_CGROUP_DEVICE:
 	case BPF_PROG_TYPE_TRACING:	/* per program: ebpf_prog_ctx_size, struct ebpf_btf_ctx */
 	case BPF_PROG_TYPE_LSM:
+	case BPF_PROG_TYPE_SK_LOOKUP:
+	case BPF_PROG_TYPE_SK_REUSEPORT:
 		return EBPF_CTX_RO;
 	default:
 		return EBPF_CTX_PLAIN;
@@ -363,6 +365,8 @@ uint32_t ebpf_ctx_size(uint32_t prog_type)
 	case BPF_PROG_TYPE_SOCK_OPS: return SOCK_OPS_SIZE;
 	case BPF_PROG_TYPE_CGROUP_SOCK: return sizeof(struct bpf_sock);
 	case BPF_PROG_TYPE_CGROUP_DEVICE: return sizeof(struct bpf_cgroup_dev_ctx);
+	case BPF_PROG_TYPE_SK_LOOKUP: return sizeof(struct bpf_sk_lookup);
+	case BPF_PROG_TYPE_SK_REUSEPORT: return sizeof(struct sk_reuseport_md);
 	default: return 0;
 	}
 }
@@ -523,10 +527,49 @@ static const char *cgroup_dev_load(int64_t off, unsigned size)
 	return size == 4 ? NULL : "major and minor are read as whole u32s";
 }
 
+/* sk_lookup_is_valid_access (net/core/filter.c) for loads: sk (the selected socket or NULL) as
+ * a whole u64 at 0; the u32 fields (family .. ingress_ifindex, both addresses) at any
+ * power-of-two size up to 4 (bpf_ctx_narrow_access_ok), remote_port as its u16 or narrower or a
+ * u32, the padding after it as a u16 or narrower; nothing past ingress_ifindex. */
+static const char *sk_lookup_load(int64_t off, unsigned size)
+{
+#define SL(f) ((int64_t)offsetof(struct bpf_sk_lookup, f))
+	if (off < 8)
+		return off == 0 && size == 8 ? NULL : "sk is read as a whole u64";
+	if (off >= SL(ingress_ifindex) + 4)
+		return "past ingress_ifindex";
+	if (off >= SL(remote_port) && off < SL(local_ip4))
+		return size <= 2 || (off == SL(remote_port) && size == 4) ? NULL
+		       : "remote_port and its padding are read as u16s or narrower (remote_port "
+			 "also as a u32)";
+	return size <= 4 ? NULL : "the fields of bpf_sk_lookup are u32s";
+#undef SL
+}
+
+/* sk_reuseport_is_valid_access (net/core/filter.c) for loads: data, data_end, sk and
+ * migrating_sk as whole u64s, hash as a whole u32, eth_protocol as a u16 or u32, len,
+ * ip_protocol and bind_inany at any power-of-two size up to 4; not the padding after hash. */
+static const char *sk_reuseport_load(int64_t off, unsigned size)
+{
+#define RM(f) ((int64_t)offsetof(struct sk_reuseport_md, f))
+	if (off == RM(data) || off == RM(data_end) || off == RM(sk) || off == RM(migrating_sk))
+		return size == 8 ? NULL : "a pointer field of sk_reuseport_md read narrower";
+	if (off < RM(len) || off >= RM(sk))
+		return "a pointer field of sk_reuseport_md read in part";
+	if (off >= RM(hash) + 4)
+		return "the padding after hash";
+	if (off >= RM(hash))
+		return off == RM(hash) && size == 4 ? NULL : "hash is read as a whole u32";
+	if (off >= RM(eth_protocol) && off < RM(eth_protocol) + 4 && size < 2)
+		return "eth_protocol is read as a u16 or u32";
+	return size <= 4 ? NULL : "the fields of sk_reuseport_md are u32s";
+#undef RM
+}
+
 /* As kprobe_prog_is_valid_access, tp_prog_is_valid_access, raw_tp_prog_is_valid_access and
- * pe_prog_is_valid_access (kernel/trace/bpf_trace.c), sock_ops_is_valid_access and
- * sock_filter_is_valid_access (net/core/filter.c), cgroup_dev_is_valid_access
- * (kernel/bpf/cgroup.c) decide for loads. */
+ * pe_prog_is_valid_access (kernel/trace/bpf_trace.c), sock_ops_is_valid_access,
+ * sock_filter_is_valid_access, sk_lookup_is_valid_access and sk_reuseport_is_valid_access
+ * (net/core/filter.c), cgroup_dev_is_valid_access (kernel/bpf/cgroup.c) decide for loads. */
 const char *ebpf_ctx_ro_access(uint32_t prog_type, int64_t off, unsigned size)
 {
 	int64_t lo = prog_type == BPF_PROG_TYPE_TRACEPOINT ? 8 : 0;
@@ -537,13 +580,16 @@ const char *ebpf_ctx_ro_access(uint32_t prog_type, int64_t off, unsigned size)
 	if (size != 1 && size != 2 && size != 4 && size != 8)
 		return "bad access size";
 	if (prog_type == BPF_PROG_TYPE_SOCK_OPS || prog_type == BPF_PROG_TYPE_CGROUP_SOCK ||
-	    prog_type == BPF_PROG_TYPE_CGROUP_DEVICE) {
+	    prog_type == BPF_PROG_TYPE_CGROUP_DEVICE || prog_type == BPF_PROG_TYPE_SK_LOOKUP ||
+	    prog_type == BPF_PROG_TYPE_SK_REUSEPORT) {
 		if (off < 0 || off + size > hi)
 			return "outside the context";
 		if (off % size)
 			return "misaligned";
 		return prog_type == BPF_PROG_TYPE_SOCK_OPS ? sock_ops_load(off, size)
 		       : prog_type == BPF_PROG_TYPE_CGROUP_DEVICE ? cgroup_dev_load(off, size)
+		       : prog_type == BPF_PROG_TYPE_SK_LOOKUP ? sk_lookup_load(off, size)
+		       : prog_type == BPF_PROG_TYPE_SK_REUSEPORT ? sk_reuseport_load(off, size)
 								  : bpf_sock_access(off, size, false);
 	}
 	if (off < lo || off + size > hi)

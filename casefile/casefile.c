@@ -118,8 +118,8 @@ const struct casefile_section *casefile__section(const struct casefile *cf, cons
 	return NULL;
 }
 
-/* "-- type": xdp, socket, tc, cgroup_skb, sock_ops, cgroup_sock, cgroup_device, raw_tp or plain
- * (the context model of the program). */
+/* "-- type": xdp, socket, tc, cgroup_skb, sock_ops, cgroup_sock, cgroup_device, raw_tp,
+ * sk_lookup, sk_reuseport or plain (the context model of the program). */
 static int parse_type(struct casefile *cf, struct diag *d)
 {
 	static const struct {
@@ -132,6 +132,8 @@ static int parse_type(struct casefile *cf, struct diag *d)
 		{ "raw_tp", BPF_PROG_TYPE_RAW_TRACEPOINT },
 		{ "cgroup_skb", BPF_PROG_TYPE_CGROUP_SKB },
 		{ "cgroup_device", BPF_PROG_TYPE_CGROUP_DEVICE },
+		{ "sk_lookup", BPF_PROG_TYPE_SK_LOOKUP },
+		{ "sk_reuseport", BPF_PROG_TYPE_SK_REUSEPORT },
 	};
 	const struct casefile_section *sec = casefile__section(cf, "type");
 	char t[32] = "";
@@ -145,12 +147,14 @@ static int parse_type(struct casefile *cf, struct diag *d)
 				return 0;
 			}
 	return diag_at_line(d, EINVAL, sec->line, 1, "unknown program type '%s' (xdp, socket, "
-			    "tc, cgroup_skb, sock_ops, cgroup_sock, cgroup_device, raw_tp, plain)", t);
+			    "tc, cgroup_skb, sock_ops, cgroup_sock, cgroup_device, raw_tp, sk_lookup, "
+			    "sk_reuseport, plain)", t);
 }
 
 /* "-- maps": one map per line, in LD_IMM64 index order: "array key=4 value=64 entries=4"
  * (array, hash, array_of_maps, hash_of_maps, percpu_array, percpu_hash, lru_hash,
- * lru_percpu_hash, sockmap or sockhash — a socket map's value is 4 or 8 bytes; a ring buffer is "ringbuf entries=N", N its
+ * lru_percpu_hash, sockmap, sockhash or reuseport_sockarray — a socket map's value is 4 or 8
+ * bytes; a ring buffer is "ringbuf entries=N", N its
  * bytes, with no key or value), optionally "name=NAME" (the name the kernel
  * prints; default mapN), for arrays and hashes "timer=OFF": a struct bpf_timer at that offset
  * of the value (8-aligned, 16 bytes; ebpf_map_def.timer), its special fields "spin_lock=OFF",
@@ -164,13 +168,15 @@ static int parse_type(struct casefile *cf, struct diag *d)
  * comments are skipped. */
 static const char *const map_kinds[] = { "array", "hash", "array_of_maps", "hash_of_maps",
 					 "ringbuf", "user_ringbuf", "percpu_array", "percpu_hash",
-					 "lru_hash", "lru_percpu_hash", "sockmap", "sockhash" };
+					 "lru_hash", "lru_percpu_hash", "sockmap", "sockhash",
+					 "reuseport_sockarray" };
 static const uint32_t map_kind_types[] = { BPF_MAP_TYPE_ARRAY, BPF_MAP_TYPE_HASH,
 					   BPF_MAP_TYPE_ARRAY_OF_MAPS, BPF_MAP_TYPE_HASH_OF_MAPS,
 					   BPF_MAP_TYPE_RINGBUF, BPF_MAP_TYPE_USER_RINGBUF,
 					   BPF_MAP_TYPE_PERCPU_ARRAY, BPF_MAP_TYPE_PERCPU_HASH,
 					   BPF_MAP_TYPE_LRU_HASH, BPF_MAP_TYPE_LRU_PERCPU_HASH,
-					   BPF_MAP_TYPE_SOCKMAP, BPF_MAP_TYPE_SOCKHASH };
+					   BPF_MAP_TYPE_SOCKMAP, BPF_MAP_TYPE_SOCKHASH,
+					   BPF_MAP_TYPE_REUSEPORT_SOCKARRAY };
 #define MAP_KIND_RINGBUF 4
 #define MAP_KIND_USER_RINGBUF 5
 #define MAP_KINDS (sizeof(map_kinds) / sizeof(map_kinds[0]))
@@ -209,7 +215,7 @@ static int parse_maps(struct casefile *cf, struct diag *d)
 	p = sec->text;
 	for (line = sec->line; *p; line++) {
 		size_t l = strcspn(p, "\n");
-		char buf[2 * CASEFILE_INIT_MAX + 512], kind[16], name[64] = "", *save = NULL, *tok;
+		char buf[2 * CASEFILE_INIT_MAX + 512], kind[24], name[64] = "", *save = NULL, *tok;
 		uint8_t init[CASEFILE_INIT_MAX];
 		size_t ninit = 0;
 		unsigned ks = 0, vs = 0, me = 0, inner = 0, timer = 0, k, seen = 0;
@@ -260,7 +266,8 @@ static int parse_maps(struct casefile *cf, struct diag *d)
 		    (k == MAP_KIND_RINGBUF || k == MAP_KIND_USER_RINGBUF ? ks || vs : !vs || !ks))
 			return diag_at_line(d, EINVAL, line, 1, "expected 'array|hash|array_of_maps|"
 					    "hash_of_maps|percpu_array|percpu_hash|lru_hash|"
-					    "lru_percpu_hash|sockmap|sockhash key=K value=V entries=N [name=NAME] "
+					    "lru_percpu_hash|sockmap|sockhash|reuseport_sockarray key=K "
+					    "value=V entries=N [name=NAME] "
 					    "[inner=LINE] [timer=OFF] [spin_lock=OFF] [kptr=OFF:STRUCT] "
 					    "[kptr_ref=OFF:STRUCT] [rdonly_prog] [wronly_prog] [init=HEX]' "
 					    "(all nonzero; inner= only for maps of maps, timer= and the "

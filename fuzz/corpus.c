@@ -508,7 +508,9 @@ static const char *type_word(uint32_t t)
 		return t == BPF_PROG_TYPE_RAW_TRACEPOINT ? "raw_tp"
 		     : t == BPF_PROG_TYPE_SOCK_OPS ? "sock_ops"
 		     : t == BPF_PROG_TYPE_CGROUP_SOCK ? "cgroup_sock"
-		     : t == BPF_PROG_TYPE_CGROUP_DEVICE ? "cgroup_device" : "plain";
+		     : t == BPF_PROG_TYPE_CGROUP_DEVICE ? "cgroup_device"
+		     : t == BPF_PROG_TYPE_SK_LOOKUP ? "sk_lookup"
+		     : t == BPF_PROG_TYPE_SK_REUSEPORT ? "sk_reuseport" : "plain";
 	}
 }
 

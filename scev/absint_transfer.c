@@ -222,6 +222,35 @@ static struct aval ctx_load(struct scev_ctx *cx, const struct aval *addr, int64_
 			       cx->prog->btf_ctx.slot[off / 8] == EBPF_SLOT_PTR_OR_NULL;
 		return v;
 	}
+	/* sk_lookup's sk (a socket an earlier program selected, or NULL: PTR_TO_SOCKET_OR_NULL),
+	 * sk_reuseport's sk (PTR_TO_SOCKET) and migrating_sk (PTR_TO_SOCK_COMMON_OR_NULL): sockets
+	 * of no reference (sk_lookup_is_valid_access, sk_reuseport_is_valid_access; a maybe-NULL
+	 * one's id is the load's, given by the caller); sk_reuseport's packet pointers data and
+	 * data_end are not modeled: unknown, so that every use of them is unsupported */
+	if (size == 8 && cx->prog_type == BPF_PROG_TYPE_SK_LOOKUP &&
+	    off == (int64_t)offsetof(struct bpf_sk_lookup, sk)) {
+		struct aval v = aval_ptr(REGION_SOCK, aval_sock_map(EBPF_SOCK_FULL, -1),
+					 range_const(0));
+
+		v.maybe_null = true;
+		return v;
+	}
+	if (size == 8 && cx->prog_type == BPF_PROG_TYPE_SK_REUSEPORT) {
+		struct aval v = aval_ptr(REGION_SOCK, aval_sock_map(EBPF_SOCK_FULL, -1),
+					 range_const(0));
+
+		if (off == (int64_t)offsetof(struct sk_reuseport_md, sk))
+			return v;
+		if (off == (int64_t)offsetof(struct sk_reuseport_md, migrating_sk)) {
+			v = aval_ptr(REGION_SOCK, aval_sock_map(EBPF_SOCK_COMMON, -1),
+				     range_const(0));
+			v.maybe_null = true;
+			return v;
+		}
+		if (off == (int64_t)offsetof(struct sk_reuseport_md, data) ||
+		    off == (int64_t)offsetof(struct sk_reuseport_md, data_end))
+			return aval_top();
+	}
 	if (cx->ctx_model == EBPF_CTX_RO)	/* plain fields: scalars */
 		return absint_scalar_bytes(size);
 	if (size == 4 && cx->ctx_model == EBPF_CTX_XDP) {

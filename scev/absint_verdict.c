@@ -408,6 +408,12 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 			if (why)
 				VFAIL(VERDICT_UNSAFE, pc, "invalid context access (%s %u bytes at %lld): %s",
 				      write ? "write" : "read", size, absint_ll_sat(lo), why);
+			/* (absint_transfer.c ctx_load: unknown, not packet pointers) */
+			if (cx->prog_type == BPF_PROG_TYPE_SK_REUSEPORT &&
+			    (lo == offsetof(struct sk_reuseport_md, data) ||
+			     lo == offsetof(struct sk_reuseport_md, data_end)))
+				VFAIL(VERDICT_UNSUPPORTED, pc, "sk_reuseport's packet pointers (data, "
+				      "data_end): not modeled");
 			return;
 		}
 		VFAIL(VERDICT_UNSUPPORTED, pc, "context of this program type (a plain buffer of "

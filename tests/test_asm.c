@@ -1180,7 +1180,8 @@ static void test_errors(void)
 	{
 #define MAP_LINE_HELP                                                                           \
 	"expected 'array|hash|array_of_maps|hash_of_maps|percpu_array|percpu_hash|lru_hash|"     \
-	"lru_percpu_hash|sockmap|sockhash key=K value=V entries=N [name=NAME] "                  \
+	"lru_percpu_hash|sockmap|sockhash|reuseport_sockarray key=K value=V entries=N "         \
+	"[name=NAME] "                                                                           \
 	"[inner=LINE] [timer=OFF] [spin_lock=OFF] [kptr=OFF:STRUCT] [kptr_ref=OFF:STRUCT] "   \
 	"[rdonly_prog] [wronly_prog] [init=HEX]' "                                               \
 	"(all nonzero; inner= only for maps of maps, timer= and the fields for arrays and "   \
@@ -1188,7 +1189,8 @@ static void test_errors(void)
 		static const struct { const char *src, *msg; } bad[] = {
 			{ "-- asm\nexit\n-- type\nkprobe\n",
 			  "c.case:4:1: unknown program type 'kprobe' (xdp, socket, tc, cgroup_skb, "
-			  "sock_ops, cgroup_sock, cgroup_device, raw_tp, plain)" },
+			  "sock_ops, cgroup_sock, cgroup_device, raw_tp, sk_lookup, sk_reuseport, "
+			  "plain)" },
 			{ "-- asm\nexit\n-- maps\narray key=4 value=8 entries=1\nhash key=4 value=0 "
 			  "entries=1\n", "c.case:5:1: " MAP_LINE_HELP },
 			{ "-- asm\nexit\n-- maps\narray key=4 value=8 entries=1 size=3\n",

@@ -184,6 +184,8 @@ struct interp_state {
 	uint8_t sock_bytes[INTERP_MAX_RECORDS][16];
 	unsigned nsocks;
 	int skb_sk;		/* the socket skb->sk is (SOCK_SKB), once read; -1 before */
+	int ctx_sk[2];		/* a read-only context's sockets (ctx_ro_sock), once read: the
+				 * socket, -2 for NULL, -1 before */
 	uint8_t skb_sock[INTERP_SOCK_SIZE];	/* its fields (interp_env.test_run_sock) */
 	/* per frame: the size of the sample its bpf_user_ringbuf_drain callback reads */
 	uint8_t urb_size[EBPF_MAX_CALL_DEPTH];
@@ -669,6 +671,46 @@ static uint64_t skb_sock(struct interp_state *st)
 	return INTERP_VA_SOCK + ((uint64_t)st->skb_sk << 32);
 }
 
+static uint64_t sock_new(struct interp_state *st, uint8_t flags);
+static uint64_t draw(struct interp_state *st, unsigned n);
+
+/* The sockets of a read-only context, made at their first read, of no reference, their fields
+ * drawn: sk_lookup's sk NULL or a full socket (an earlier program of the chain may have selected
+ * one: drawn), sk_reuseport's sk a full socket and its migrating_sk NULL or a socket, maybe a
+ * request one (drawn); the run drew (interp_result.sock_drawn).  1 with *v for such a field,
+ * else 0. */
+static int ctx_ro_sock(struct interp_state *st, uint64_t off, uint64_t size, uint64_t *v)
+{
+	uint32_t t = st->env->prog_type;
+	bool maybe_null = true;
+	int slot;
+
+	if (size != 8)
+		return 0;
+	if (t == BPF_PROG_TYPE_SK_LOOKUP && off == offsetof(struct bpf_sk_lookup, sk))
+		slot = 0;
+	else if (t == BPF_PROG_TYPE_SK_REUSEPORT && off == offsetof(struct sk_reuseport_md, sk))
+		slot = 0, maybe_null = false;
+	else if (t == BPF_PROG_TYPE_SK_REUSEPORT &&
+		 off == offsetof(struct sk_reuseport_md, migrating_sk))
+		slot = 1;
+	else
+		return 0;
+	if (st->ctx_sk[slot] == -1) {
+		uint8_t d = (uint8_t)draw(st, 1);
+		bool full = slot == 0 || (d & 2);
+		uint64_t a = 0;
+
+		st->res->sock_drawn = true;
+		if (!maybe_null || (d & 1))
+			a = sock_new(st, (uint8_t)((full ? SOCK_FULL : 0) |
+						   (full && (d & 4) ? SOCK_TCP : 0)));
+		st->ctx_sk[slot] = a ? (int)((a - INTERP_VA_SOCK) >> 32) : -2;
+	}
+	*v = st->ctx_sk[slot] >= 0 ? INTERP_VA_SOCK + ((uint64_t)st->ctx_sk[slot] << 32) : 0;
+	return 1;
+}
+
 /* Loads from the XDP/SKB context: pointer fields as the verifier rewrites them, the rest from
  * ctxbuf.  Returns 0 for a plain field, 1 for a pointer field (*v is the whole 64-bit pointer,
  * not to be narrowed to the load's width), or -EFAULT (trap set unless quiet). */
@@ -687,6 +729,8 @@ static int ctx_load(struct interp_state *st, uint32_t pc, uint64_t a, uint64_t s
 		return -EFAULT;
 	}
 	if (st->env->ctx_kind == INTERP_CTX_RO) {
+		if (ctx_ro_sock(st, off, size, v))
+			return 1;
 		*v = interp_load(st->ctxro + off, (unsigned)size);
 		return 0;
 	}
@@ -3799,6 +3843,7 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 	st->niters = 0;
 	st->nrecs = st->live_recs = st->nkobjs = st->dp_nulls = st->dp_ids = st->nsocks = 0;
 	st->skb_sk = -1;
+	st->ctx_sk[0] = st->ctx_sk[1] = -1;
 	st->frames[0].may_goto = st->mg_budget;
 	frame_fill(st, 0);
 	st->low[0] = EBPF_STACK_SIZE;

@@ -856,6 +856,10 @@ int kernel_prog__load(struct kernel_prog **out, const struct ebpf_object *obj,
 			kp->attach_type = a;
 		libbpf_set_print(old);
 	}
+	/* (an sk_lookup program has one attach type, which bpf_prog_load_check_attach demands;
+	 * a case file's program names no section) */
+	if (kp->prog_type == BPF_PROG_TYPE_SK_LOOKUP)
+		kp->attach_type = BPF_SK_LOOKUP;
 	if (ebpf_prog_type_btf_ctx(kp->prog_type) && prog->btf_ctx.attach_btf_id) {
 		/* fentry/fexit/fmod_ret/tp_btf/lsm: the target in vmlinux BTF (attach_btf_obj_fd 0) */
 		kp->attach_type = prog->btf_ctx.attach_type;
@@ -981,6 +985,11 @@ int kernel_prog__test_run(const struct kernel_prog *kp, const struct kernel_run_
 	memset(res, 0, sizeof(*res));
 	if (!kp->accepted || kp->fd < 0)
 		return diag_set(d, EINVAL, "the program was rejected: nothing to run");
+	/* (bpf_prog_test_run_sk_lookup wants a whole struct bpf_sk_lookup of a real lookup in
+	 * ctx_in, family and protocol checked, which no input here is: not run) */
+	if (kp->prog_type == BPF_PROG_TYPE_SK_LOOKUP)
+		return diag_set(d, ENOTSUPP, "an sk_lookup program is not test-run here (the kernel "
+				"runs it only on a struct bpf_sk_lookup of a lookup: ENOTSUPP)");
 	to.data_in = OPT(opts, data_in, NULL);
 	to.data_size_in = (uint32_t)OPT(opts, data_size_in, 0);
 	to.ctx_in = OPT(opts, ctx_in, NULL);
