@@ -482,9 +482,10 @@ const char *ebpf_helper_map_compat(int32_t id, uint32_t map_type)
 			    BPF_FUNC_map_update_elem, BPF_FUNC_map_delete_elem);
 		break;
 	}
+	/* (a program only selects from a reuseport array: "cannot pass map_type 20 into func
+	 * bpf_map_lookup_elem#1", and so for updates and deletes) */
 	case BPF_MAP_TYPE_REUSEPORT_SOCKARRAY:
-		ok = ONE_OF((uint32_t)id, BPF_FUNC_sk_select_reuseport, BPF_FUNC_map_lookup_elem,
-			    BPF_FUNC_map_update_elem, BPF_FUNC_map_delete_elem);
+		ok = id == BPF_FUNC_sk_select_reuseport;
 		break;
 	case BPF_MAP_TYPE_QUEUE: case BPF_MAP_TYPE_STACK:
 		ok = ONE_OF((uint32_t)id, BPF_FUNC_map_push_elem, BPF_FUNC_map_pop_elem,

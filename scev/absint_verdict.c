@@ -759,7 +759,26 @@ static void verify_sock_arg(struct scev_ctx *cx, struct scev_verdict *v, const s
 			    uint32_t pc, unsigned reg, const char *name, bool btf, bool release)
 {
 	const struct aval *a = &s->regs[reg];
+	uint64_t zero;
 
+	/* sk_lookup's bpf_sk_assign (bpf_sk_lookup_assign_proto: ARG_PTR_TO_SOCKET_OR_NULL): a
+	 * full socket, NULL or not, or the number 0; a lookup's held */
+	if (cx->prog_type == BPF_PROG_TYPE_SK_LOOKUP && !strcmp(name, "bpf_sk_assign")) {
+		if (aval_is_const(a, &zero) && zero == 0)
+			return;
+		if (a->kind == AV_TOP)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "R%u of %s may be a socket or something else",
+			      reg, name);
+		if (a->kind != AV_PTR || a->region != REGION_SOCK ||
+		    aval_sock_kind(a) != EBPF_SOCK_FULL)
+			VFAIL(VERDICT_UNSAFE, pc, "R%u type=%s expected=sock (%s of sk_lookup takes a "
+			      "full socket or NULL)", reg, a->kind == AV_SCALAR ? "scalar"
+			      : ptr_type_name(a), name);
+		if (!range_is_const(&a->r) || a->r.umin != 0)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "R%u of %s: a socket at an offset", reg, name);
+		absint_ref_verify_sock(cx, v, s, a, pc);
+		return;
+	}
 	if (a->kind == AV_PTR && a->region == REGION_SOCK) {
 		/* (bpf_sk_assign's socket may be NULL: PTR_MAYBE_NULL, which the table does not
 		 * say) */
@@ -905,13 +924,8 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 				VFAIL(VERDICT_UNSAFE, pc, "%s#%d with map '%s' (type %u): %s", name, id,
 				      cx->maps[a->map].name, cx->maps[a->map].type,
 				      ebpf_helper_map_compat(id, cx->maps[a->map].type));
-			/* (a sockmap's or sockhash's lookup: a referenced socket, absint_ref.c) */
-			if ((id == BPF_FUNC_map_lookup_elem || id == BPF_FUNC_map_update_elem ||
-			     id == BPF_FUNC_map_delete_elem) &&
-			    cx->maps[a->map].type == BPF_MAP_TYPE_REUSEPORT_SOCKARRAY)
-				VFAIL(VERDICT_UNSUPPORTED, pc, "%s#%d with the socket map '%s': %s",
-				      name, id, cx->maps[a->map].name,
-				      "a reuseport array's lookups, updates and deletes: not modeled");
+			/* (a sockmap's or sockhash's lookup: a referenced socket, absint_ref.c; a
+			 * reuseport array takes bpf_sk_select_reuseport only) */
 			if ((id == BPF_FUNC_map_update_elem || id == BPF_FUNC_map_delete_elem) &&
 			    (cx->maps[a->map].type == BPF_MAP_TYPE_SOCKMAP ||
 			     cx->maps[a->map].type == BPF_MAP_TYPE_SOCKHASH)) {
