@@ -27,7 +27,9 @@
  * any socket holding the reference at offset 0 — the lookup's result or what bpf_sk_fullsock or
  * bpf_tcp_sock made of it, which share the reference (the kernel's ref_obj_id) — and every
  * holder of it becomes a scalar.  A NULL test of such a cast's result settles nothing (its id is
- * the cast's call).
+ * the cast's call).  bpf_map_lookup_elem on a sockmap or sockhash acquires a full socket the
+ * same way (the kernel's is_acquire_function), a site when the call's block loads the map into r1
+ * (sockmap_lookup_at), unsupported when it does not.
  *
  * What is not modeled is answered unsupported: ringbuf calls, socket lookups or their accesses
  * outside the main function (a subprogram, callback or global function), a record or socket
