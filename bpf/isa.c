@@ -432,3 +432,29 @@ uint32_t ebpf_regs_written(const struct bpf_insn *i)
 		return 0;
 	}
 }
+
+int ebpf_insns_insert(struct bpf_insn *out, size_t *newpc, const struct bpf_insn *insns,
+		      size_t len, const uint32_t *extra)
+{
+	size_t n = 0;
+
+	for (size_t pc = 0; pc < len; pc++) {
+		newpc[pc] = n;
+		n += 1 + extra[pc];
+	}
+	newpc[len] = n;
+	memset(out, 0, n * sizeof(*out));
+	for (size_t pc = 0; pc < len; pc++)
+		out[newpc[pc]] = insns[pc];
+	for (size_t pc = 0; pc < len; pc += ebpf_insn_slots(&insns[pc])) {
+		long t;
+
+		if (!ebpf_insn_has_target(&insns[pc]))
+			continue;
+		t = ebpf_insn_target(&insns[pc], pc);
+		if (t >= 0 && (size_t)t <= len &&
+		    !ebpf_insn_set_target(&out[newpc[pc]], newpc[pc], newpc[t]))
+			return -E2BIG;
+	}
+	return 0;
+}

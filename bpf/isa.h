@@ -115,6 +115,50 @@ static inline long ebpf_jump_target(const struct bpf_insn *i, size_t pc)
 	return (long)pc + 1 + i->off;
 }
 
+/* Instructions whose target is another instruction: jumps (may_goto included), bpf-to-bpf calls
+ * and function addresses (LD_IMM64 of BPF_PSEUDO_FUNC). */
+static inline bool ebpf_insn_has_target(const struct bpf_insn *i)
+{
+	return ebpf_is_ja(i) || ebpf_is_cond_jmp(i) || ebpf_is_pseudo_call(i) ||
+	       (ebpf_is_ldimm64(i) && i->src_reg == BPF_PSEUDO_FUNC);
+}
+
+/* The target of such an instruction at pc. */
+static inline long ebpf_insn_target(const struct bpf_insn *i, size_t pc)
+{
+	if (ebpf_is_pseudo_call(i) || ebpf_is_ldimm64(i))
+		return (long)pc + 1 + i->imm;
+	return ebpf_jump_target(i, pc);
+}
+
+/* Points such an instruction at pc to t: false (nothing written) when the distance does not fit
+ * its field (a jump's 16-bit offset). */
+static inline bool ebpf_insn_set_target(struct bpf_insn *i, size_t pc, size_t t)
+{
+	long rel = (long)t - (long)pc - 1;
+
+	if (ebpf_is_pseudo_call(i) || ebpf_is_ldimm64(i) ||
+	    (ebpf_class(i) == BPF_JMP32 && ebpf_op(i) == BPF_JA)) {
+		if (rel < INT32_MIN || rel > INT32_MAX)
+			return false;
+		i->imm = (int32_t)rel;
+	} else {
+		if (rel < INT16_MIN || rel > INT16_MAX)
+			return false;
+		i->off = (int16_t)rel;
+	}
+	return true;
+}
+
+/* Copies len slots of insns into out with extra[pc] empty (zeroed) slots after the instruction
+ * at pc (0 elsewhere; extra has len entries), for the caller to fill: newpc (len + 1 entries)
+ * receives where each slot went, newpc[len] the new length.  Every jump, call and function
+ * address keeps its target: a target t goes to newpc[t], so slots inserted after the
+ * instruction before t run only when that instruction falls through (a call returns), never
+ * when a jump lands on t.  0, or -E2BIG when a jump's distance no longer fits its offset. */
+int ebpf_insns_insert(struct bpf_insn *out, size_t *newpc, const struct bpf_insn *insns,
+		      size_t len, const uint32_t *extra);
+
 /* Full 64-bit immediate of an LD_IMM64 (i must have a second slot). */
 static inline uint64_t ebpf_ldimm64_value(const struct bpf_insn *i)
 {

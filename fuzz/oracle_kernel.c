@@ -61,7 +61,11 @@ enum {
 	K_NOT_COMPARED,		/* test runs whose r0, packet and maps were not compared:
 				 * nondeterministic (kdiff.h: helpers whose results the interpreter
 				 * draws, a socket a lookup may find, ...) */
-	K_NSTATS
+	K_REPLAYED,		/* compared test runs of the recording program, the interpreter
+				 * replaying its logged helper results (kdiff.h) */
+	K_NC_FIRST,		/* K_NOT_COMPARED by reason: K_NC_FIRST + enum kdiff_nc - 1 */
+	K_NSTATS = K_NC_FIRST + KDIFF_NC_COUNT - 1
+
 };
 
 static const char *const kernel_stats[K_NSTATS] = {
@@ -94,7 +98,26 @@ static const char *const kernel_stats[K_NSTATS] = {
 	[K_MAY_GOTO_DRAWN] = "kernel_may_goto_drawn",
 	[K_TIMER_NOMEM] = "kernel_timer_nomem",
 	[K_NOT_COMPARED] = "kernel_not_compared",
+	[K_REPLAYED] = "kernel_replayed",
+	[K_NC_FIRST + KDIFF_NC_HELPER - 1] = "kernel_nc_helper",
+	[K_NC_FIRST + KDIFF_NC_KFUNC - 1] = "kernel_nc_kfunc",
+	[K_NC_FIRST + KDIFF_NC_CALLX - 1] = "kernel_nc_callx",
+	[K_NC_FIRST + KDIFF_NC_SOCKMAP - 1] = "kernel_nc_sockmap",
+	[K_NC_FIRST + KDIFF_NC_UNPINNED - 1] = "kernel_nc_unpinned",
+	[K_NC_FIRST + KDIFF_NC_TRAP - 1] = "kernel_nc_trap",
+	[K_NC_FIRST + KDIFF_NC_STEPS - 1] = "kernel_nc_steps",
+	[K_NC_FIRST + KDIFF_NC_MAY_GOTO - 1] = "kernel_nc_may_goto",
+	[K_NC_FIRST + KDIFF_NC_NR64 - 1] = "kernel_nc_nr64",
+	[K_NC_FIRST + KDIFF_NC_KERNEL_READ - 1] = "kernel_nc_kernel_read",
+	[K_NC_FIRST + KDIFF_NC_SOCK - 1] = "kernel_nc_sock",
+	[K_NC_FIRST + KDIFF_NC_UNWRITTEN - 1] = "kernel_nc_unwritten",
+	[K_NC_FIRST + KDIFF_NC_REPLAY_SHORT - 1] = "kernel_nc_replay_short",
+	[K_NC_FIRST + KDIFF_NC_REPLAY_OTHER - 1] = "kernel_nc_replay_other",
+	[K_NC_FIRST + KDIFF_NC_RECORD_REFUSED - 1] = "kernel_nc_record_refused",
+	[K_NC_FIRST + KDIFF_NC_RECORD_FAILED - 1] = "kernel_nc_record_failed",
 };
+_Static_assert(KDIFF_NC_RECORD_FAILED + 1 == KDIFF_NC_COUNT,
+	       "a reason of enum kdiff_nc without its counter's name");
 
 /* "pc 12: R3 invalid mem access" -> "pc #: R# invalid mem access": numbers out, for signatures */
 static void skeleton(struct sbuf *sb, const char *s, size_t max)
@@ -328,6 +351,9 @@ static int kernel_run(struct pipeline_result *r, uint64_t *stats, struct claim_v
 				   !kr.may_goto_dep;
 	stats[K_TIMER_NOMEM] += kr.ran && kr.timer_nomem;
 	stats[K_NOT_COMPARED] += kr.ran && kr.nondeterministic;
+	stats[K_REPLAYED] += kr.ran && kr.replay && !kr.nondeterministic;
+	if (kr.ran && kr.nondeterministic && kr.nc > KDIFF_NC_NONE && kr.nc < KDIFF_NC_COUNT)
+		stats[K_NC_FIRST + kr.nc - 1]++;
 	switch (kr.kind) {
 	case KDIFF_CLAIM: stats[K_CLAIMS_REFUTED]++; break;
 	case KDIFF_RETVAL:
@@ -383,6 +409,20 @@ static void kernel_summary(struct sbuf *sb, const uint64_t *n, double cpu, const
 		    n[K_MAP_RUNS], n[K_MAP_HASH_RUNS], n[K_MAP_PERCPU_RUNS], n[K_MAP_TIMER_RUNS],
 		    n[K_MAP_LEFT_RUNS], n[K_NOT_COMPARED],
 		    n[K_RESULT_DIFF], n[K_INVARIANT], n[K_VERDICT_FAULTS]);
+	if (n[K_REPLAYED])
+		sbuf_printf(sb, "; %" PRIu64 " runs compared by replaying the kernel's logged helper "
+			    "results", n[K_REPLAYED]);
+	if (n[K_NOT_COMPARED]) {
+		const char *sep = "; not compared: ";
+
+		for (unsigned k = KDIFF_NC_NONE + 1; k < KDIFF_NC_COUNT; k++) {
+			if (!n[K_NC_FIRST + k - 1])
+				continue;
+			sbuf_printf(sb, "%s%" PRIu64 " %s", sep, n[K_NC_FIRST + k - 1],
+				    kdiff_nc_name(k));
+			sep = ", ";
+		}
+	}
 	sbuf_printf(sb, "; %" PRIu64 " runs judged bpfscev's exit claims, %" PRIu64 " refuted",
 		    n[K_EXIT_JUDGED], n[K_EXIT_REFUTED]);
 	if (n[K_MAY_GOTO_FREE] || n[K_MAY_GOTO_DEP] || n[K_MAY_GOTO_DRAWN])

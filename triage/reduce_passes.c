@@ -10,31 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Instructions whose target is another instruction: jumps, calls, function addresses. */
-static bool has_target(const struct bpf_insn *i)
-{
-	return ebpf_is_ja(i) || ebpf_is_cond_jmp(i) || ebpf_is_pseudo_call(i) ||
-	       (ebpf_is_ldimm64(i) && i->src_reg == BPF_PSEUDO_FUNC);
-}
-
-static long target_of(const struct bpf_insn *i, size_t pc)
-{
-	if (ebpf_is_pseudo_call(i) || ebpf_is_ldimm64(i))
-		return (long)pc + 1 + i->imm;
-	return ebpf_jump_target(i, pc);
-}
-
-static void set_target(struct bpf_insn *i, size_t pc, size_t t)
-{
-	long rel = (long)t - (long)pc - 1;
-
-	if (ebpf_is_pseudo_call(i) || ebpf_is_ldimm64(i) ||
-	    (ebpf_class(i) == BPF_JMP32 && ebpf_op(i) == BPF_JA))
-		i->imm = (int32_t)rel;
-	else
-		i->off = (int16_t)rel;	/* distances only shrink: it fits where it did */
-}
-
 /* oracle_reduce_delete; moved (may be NULL; len + 1 entries) receives where each slot went. */
 static size_t delete_insns(struct bpf_insn *out, const struct bpf_insn *insns, size_t len,
 			   const bool *keep, struct reduce_move *moved)
@@ -61,9 +36,9 @@ static size_t delete_insns(struct bpf_insn *out, const struct bpf_insn *insns, s
 		for (size_t pc = 0; pc < len; pc += ebpf_insn_slots(&insns[pc])) {
 			long t;
 
-			if (!k[pc] || !has_target(&insns[pc]))
+			if (!k[pc] || !ebpf_insn_has_target(&insns[pc]))
 				continue;
-			t = target_of(&insns[pc], pc);
+			t = ebpf_insn_target(&insns[pc], pc);
 			if (t < 0 || (size_t)t >= len || next[t] < 0) {
 				k[pc] = false;
 				changed = true;
@@ -82,8 +57,10 @@ static size_t delete_insns(struct bpf_insn *out, const struct bpf_insn *insns, s
 		if (!k[pc])
 			continue;
 		memcpy(&out[n], &insns[pc], s * sizeof(*out));
-		if (has_target(&insns[pc]))
-			set_target(&out[n], n, newpc[next[target_of(&insns[pc], pc)]]);
+		if (ebpf_insn_has_target(&insns[pc]))
+			/* (distances only shrink: it fits where it did) */
+			(void)ebpf_insn_set_target(&out[n], n,
+						   newpc[next[ebpf_insn_target(&insns[pc], pc)]]);
 		n += s;
 	}
 	if (moved)
@@ -125,7 +102,7 @@ static bool has_entry(const struct reduce_prog *p, size_t a, size_t b)
 
 		if (!ebpf_is_pseudo_call(i) && !(ebpf_is_ldimm64(i) && i->src_reg == BPF_PSEUDO_FUNC))
 			continue;
-		t = target_of(i, pc);
+		t = ebpf_insn_target(i, pc);
 		if (t >= (long)a && t <= (long)b)
 			return true;
 	}
@@ -207,7 +184,7 @@ static size_t subprog_entries(struct red *r, uint32_t *out)
 
 		if (!ebpf_is_pseudo_call(i) && !(ebpf_is_ldimm64(i) && i->src_reg == BPF_PSEUDO_FUNC))
 			continue;
-		t = target_of(i, pc);
+		t = ebpf_insn_target(i, pc);
 		if (t <= 0 || (size_t)t >= r->cur.len)
 			continue;
 		out[n++] = (uint32_t)t;
@@ -253,7 +230,8 @@ static int make_subprogs(struct red *r, size_t i, size_t param, struct reduce_pr
 	for (size_t pc = 0; pc < r->cur.len; pc += ebpf_insn_slots(&r->cur.insns[pc])) {
 		struct bpf_insn *c = &cand->insns[pc];
 
-		if ((pc >= a && pc < b) || !has_target(c) || target_of(c, pc) != (long)a)
+		if ((pc >= a && pc < b) || !ebpf_insn_has_target(c) ||
+		    ebpf_insn_target(c, pc) != (long)a)
 			continue;
 		if (ebpf_is_pseudo_call(c)) {
 			memset(c, 0, sizeof(*c));
@@ -381,8 +359,8 @@ static int make_dead(struct red *r, size_t i, size_t param, struct reduce_prog *
 
 		if (!ebpf_is_exit(in) && !ebpf_is_ja(in))
 			succ[ns++] = (long)(pc + ebpf_insn_slots(in));
-		if (has_target(in))
-			succ[ns++] = target_of(in, pc);
+		if (ebpf_insn_has_target(in))
+			succ[ns++] = ebpf_insn_target(in, pc);
 		for (int s = 0; s < ns; s++)
 			if (succ[s] >= 0 && (size_t)succ[s] < r->cur.len && !seen[succ[s]]) {
 				seen[succ[s]] = true;

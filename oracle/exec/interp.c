@@ -150,6 +150,7 @@ struct interp_state {
 	size_t map_cnt;
 	unsigned ncpus, cpu;	/* env->ncpus (INTERP_NCPUS for 0), env->cpu */
 	size_t hd_pos;		/* next byte of env->helper_data */
+	size_t rp_pos;		/* next result of env->replay */
 	uint64_t steps;
 	bool oom;
 	/* open-coded iterators created and not yet destroyed: their addresses, families
@@ -2128,11 +2129,32 @@ static __attribute__((noinline)) int callx_resolve(struct interp_state *st,
 	return -1;
 }
 
-/* The next n bytes of the helper data stream, little-endian; 0 past its end. */
+/* The result of a call of helper id that draws only its result (interp_helper_replayed): the
+ * next of env->replay when the run replays the kernel's (past its end 0, the run says so), else
+ * drawn from the helper data. */
+static uint64_t drawn_result(struct interp_state *st, int32_t id)
+{
+	const struct interp_env *env = st->env;
+
+	if (!env->replay)
+		return draw(st, interp_helper_draw_width(id));
+	if (st->rp_pos >= env->replay_len) {
+		st->res->replay_short = true;
+		return 0;
+	}
+	st->res->replayed++;
+	return env->replay[st->rp_pos++];
+}
+
+/* The next n bytes of the helper data stream, little-endian; 0 past its end.  (A run replaying
+ * the kernel's results draws nothing else: what it would draw is not the kernel's.) */
 static uint64_t draw(struct interp_state *st, unsigned n)
 {
 	const struct interp_env *env = st->env;
 	uint64_t v = 0;
+
+	if (env->replay)
+		st->res->replay_other = true;
 
 	for (unsigned k = 0; k < n && st->hd_pos < env->helper_len; k++)
 		v |= (uint64_t)env->helper_data[st->hd_pos++] << (8 * k);
@@ -2910,6 +2932,11 @@ bool interp_helper_drawn(int32_t id)
 	return false;
 }
 
+bool interp_helper_replayed(int32_t id)
+{
+	return interp_helper_draw_width(id) != 0;
+}
+
 /* The callback helpers, which the run loop starts (interp_loop.inc). */
 static inline bool cb_helper(int32_t id)
 {
@@ -3023,7 +3050,7 @@ static __attribute__((noinline)) int do_helper(struct interp_state *st, const st
 	case INTERP_HF_DRAW:
 		/* (the CPU the caller says the run is on: interp_env.ncpus) */
 		ret = id == BPF_FUNC_get_smp_processor_id && env->ncpus
-		      ? st->cpu : draw(st, interp_helper_draw_width(id));
+		      ? st->cpu : drawn_result(st, id);
 		break;
 	case INTERP_HF_CALLBACK:	/* (the run loop starts them; a callx by helper id,
 					 * callx_helper_ids, runs one as its prototype says) */
@@ -3836,6 +3863,7 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 	st->h.prev_pc = UINT32_MAX;
 	st->stack_lim = EBPF_STACK_SIZE;
 	st->hd_pos = 0;
+	st->rp_pos = 0;
 	st->ncpus = env->ncpus ? env->ncpus : INTERP_NCPUS;
 	st->cpu = env->cpu;
 	st->steps = 0;

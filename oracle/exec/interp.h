@@ -343,6 +343,9 @@ bool interp_helper_drawn(int32_t id);
  * (a random number, a CPU or NUMA id: 4; a time, a task's ids, a cgroup id: 8), or 0 when its
  * result is not drawn so.  The Z3 machine draws the same (oracle/z3/smt_mach.c: helper). */
 unsigned interp_helper_draw_width(int32_t id);
+/* Whether a call of helper id draws only its result, which interp_env.replay then gives: the
+ * helpers of interp_helper_draw_width. */
+bool interp_helper_replayed(int32_t id);
 /* A helper callback returns this (a positive value) to end the whole program with r0 = *ret,
  * like ubpf's "unwind" helper that the conformance suite uses. */
 #define INTERP_HELPER_EXIT 1
@@ -473,6 +476,17 @@ struct interp_env {
 	 * gets the same outcome for each, and the other helpers' draws (bpf_user_ringbuf_drain's
 	 * samples) stay theirs. */
 	uint8_t vma_all;
+	/* The kernel's own results of the helpers that draw only a result (interp_helper_replayed:
+	 * the clocks, bpf_get_prandom_u32, the task and cgroup ids, the NUMA node; with ncpus set
+	 * bpf_get_smp_processor_id stays cpu), in the order its run called them: the kernel
+	 * differential's test run logs them (oracle/kernel/kdiff.h).  When set, each such call
+	 * takes the next one (r0 as the kernel's helper gave it, all 64 bits) instead of drawing
+	 * from helper_data; a call past the last, and any other draw from helper_data (bytes a
+	 * helper writes, whether a ring has room, a socket a lookup finds), sets
+	 * res.replay_short or res.replay_other: the run's results are not the kernel's.  NULL:
+	 * every helper draws as above. */
+	const uint64_t *replay;
+	size_t replay_len;
 };
 /* interp_env.may_goto_budget for a budget of 0: every may_goto jumps. */
 #define INTERP_MAY_GOTO_ZERO UINT64_MAX
@@ -519,6 +533,10 @@ struct interp_result {
 				 * sock_ops and cgroup_sock return 0 or 1) ... */
 	uint32_t refused_pc;	/* ... the first such instruction ... */
 	const char *refused_why;	/* ... and what it did (a static string) */
+	/* env.replay: the results the run took from it, and whether it asked for more than it
+	 * held (replay_short) or drew something else from helper_data (replay_other) */
+	uint64_t replayed;
+	bool replay_short, replay_other;
 };
 
 /* A program prepared for repeated runs (pre-decoded).  interp_prepare copies what it needs. */

@@ -39,6 +39,31 @@ const char *kdiff_kind_name(enum kdiff_kind k)
 	return k < sizeof(kind_names) / sizeof(kind_names[0]) ? kind_names[k] : "?";
 }
 
+static const char *const nc_names[KDIFF_NC_COUNT] = {
+	[KDIFF_NC_NONE] = "compared",
+	[KDIFF_NC_HELPER] = "helpers whose writes or draws the log does not hold",
+	[KDIFF_NC_KFUNC] = "kfuncs",
+	[KDIFF_NC_CALLX] = "callx",
+	[KDIFF_NC_SOCKMAP] = "socket maps",
+	[KDIFF_NC_UNPINNED] = "not pinned to a CPU",
+	[KDIFF_NC_TRAP] = "a call the interpreter does not model",
+	[KDIFF_NC_STEPS] = "the step budget",
+	[KDIFF_NC_MAY_GOTO] = "may_goto's budget",
+	[KDIFF_NC_NR64] = "a bpf_loop nr above 2^32",
+	[KDIFF_NC_KERNEL_READ] = "a map's kernel struct read",
+	[KDIFF_NC_SOCK] = "a socket a lookup may find",
+	[KDIFF_NC_UNWRITTEN] = "stack bytes read unwritten",
+	[KDIFF_NC_REPLAY_SHORT] = "more helper results than logged",
+	[KDIFF_NC_REPLAY_OTHER] = "a draw the log does not hold",
+	[KDIFF_NC_RECORD_REFUSED] = "the recording program refused",
+	[KDIFF_NC_RECORD_FAILED] = "no recording program (a jump too far)",
+};
+
+const char *kdiff_nc_name(enum kdiff_nc n)
+{
+	return n < KDIFF_NC_COUNT && nc_names[n] ? nc_names[n] : "?";
+}
+
 /* Words in the log by which the verifier reports a bug in itself: range invariants broken
  * (BPF_F_TEST_REG_INVARIANTS turns them into load failures) and verifier_bug() (6.16+). */
 bool kdiff_log_reports_bug(const char *log, char *line, size_t n)
@@ -82,28 +107,222 @@ static bool iter_run_kfunc(const struct ebpf_prog *prog, size_t pc)
  * interpreter is told (cpu_bound; compare_run counts a run that could not be pinned as
  * nondeterministic).  Also a program naming a socket map: the interpreter draws what its
  * lookups find and whether its updates and deletes succeed (sockets put there from outside). */
-static bool nondeterministic(const struct ebpf_object *obj, const struct ebpf_prog *prog)
+static uint8_t nondet_why(const struct ebpf_object *obj, const struct ebpf_prog *prog,
+			  bool replay)
 {
 	for (size_t pc = 0; pc < prog->len; pc++) {
 		const struct bpf_insn *i = &prog->insns[pc];
 
-		if (ebpf_is_ldimm64(i) && (i->src_reg == BPF_PSEUDO_MAP_FD ||
-					   i->src_reg == BPF_PSEUDO_MAP_IDX) &&
+		if (obj && ebpf_is_ldimm64(i) && (i->src_reg == BPF_PSEUDO_MAP_FD ||
+						  i->src_reg == BPF_PSEUDO_MAP_IDX) &&
 		    (uint32_t)i->imm < obj->map_cnt &&
 		    (obj->maps[i->imm].type == BPF_MAP_TYPE_SOCKMAP ||
 		     obj->maps[i->imm].type == BPF_MAP_TYPE_SOCKHASH))
-			return true;
+			return KDIFF_NC_SOCKMAP;
 		if (!ebpf_is_call(i) || ebpf_is_pseudo_call(i))
 			continue;
 		/* (the dynptr kfuncs the interpreter runs as the kernel: no draw, the packet of the
 		 * test run linear as its) */
-		if ((i->src_reg == BPF_PSEUDO_KFUNC_CALL && !iter_run_kfunc(prog, pc) &&
-		     !interp_dynptr_kfunc(ebpf_prog_kfunc_name(prog, pc))) ||
-		    ebpf_srcbit(i) != BPF_K ||
-		    (interp_helper_drawn(i->imm) && i->imm != BPF_FUNC_get_smp_processor_id))
-			return true;
+		if (i->src_reg == BPF_PSEUDO_KFUNC_CALL && !iter_run_kfunc(prog, pc) &&
+		    !interp_dynptr_kfunc(ebpf_prog_kfunc_name(prog, pc)))
+			return KDIFF_NC_KFUNC;
+		if (ebpf_srcbit(i) != BPF_K)
+			return KDIFF_NC_CALLX;
+		if (i->src_reg == 0 && interp_helper_drawn(i->imm) &&
+		    i->imm != BPF_FUNC_get_smp_processor_id &&
+		    !(replay && interp_helper_replayed(i->imm)))
+			return KDIFF_NC_HELPER;
 	}
+	return KDIFF_NC_NONE;
+}
+
+/* Record and replay (kdiff.h): whether prog calls a helper whose result only the kernel's run can
+ * tell (interp_helper_replayed; not bpf_get_smp_processor_id, whose CPU the pinned run gives). */
+static bool replayed_call(const struct bpf_insn *i)
+{
+	return ebpf_is_helper_call(i) && interp_helper_replayed(i->imm) &&
+	       i->imm != BPF_FUNC_get_smp_processor_id;
+}
+
+static bool needs_replay(const struct ebpf_object *obj, const struct ebpf_prog *prog)
+{
+	if (nondet_why(obj, prog, true) != KDIFF_NC_NONE)
+		return false;	/* not comparable whatever the log holds */
+	for (size_t pc = 0; pc < prog->len; pc += ebpf_insn_slots(&prog->insns[pc]))
+		if (replayed_call(&prog->insns[pc]))
+			return true;
 	return false;
+}
+
+/* The instructions appended after each replayed call: r0 into the log, a map value of
+ * KDIFF_LOG_RESULTS u64 results after a u64 count (r1-r5 are dead after a call: the verifier
+ * marks them not initialized, so no program it accepts reads them).  The count goes on past
+ * the room, so a run that called more often says so (replay_short). */
+#define LOG_SEQ 10u
+static void log_seq(struct bpf_insn *o, uint32_t map)
+{
+	const struct bpf_insn seq[LOG_SEQ] = {
+		{ .code = BPF_LD | BPF_IMM | BPF_DW, .dst_reg = 1, .src_reg = BPF_PSEUDO_MAP_VALUE,
+		  .imm = (int32_t)map },
+		{ .imm = 0 },				/* (offset 0 of element 0) */
+		{ .code = BPF_LDX | BPF_MEM | BPF_DW, .dst_reg = 2, .src_reg = 1 },
+		{ .code = BPF_JMP | BPF_JGE | BPF_K, .dst_reg = 2, .off = 4,
+		  .imm = KDIFF_LOG_RESULTS },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 3, .src_reg = 2 },
+		{ .code = BPF_ALU64 | BPF_LSH | BPF_K, .dst_reg = 3, .imm = 3 },
+		{ .code = BPF_ALU64 | BPF_ADD | BPF_X, .dst_reg = 3, .src_reg = 1 },
+		{ .code = BPF_STX | BPF_MEM | BPF_DW, .dst_reg = 3, .src_reg = 0, .off = 8 },
+		{ .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = 2, .imm = 1 },
+		{ .code = BPF_STX | BPF_MEM | BPF_DW, .dst_reg = 1, .src_reg = 2 },
+	};
+
+	memcpy(o, seq, sizeof(seq));
+}
+
+/* The program the test run records with (kdiff.h): prog with log_seq after each replayed call,
+ * its maps obj's and the log, a fresh one-element array, last (its index obj's map count).  The
+ * caller frees out's instructions, kfuncs and globals and oobj's maps.  0, -E2BIG (a jump no
+ * longer reaches), -ENOMEM. */
+static int instrument(struct ebpf_prog *out, struct ebpf_object *oobj,
+		      const struct ebpf_object *obj, const struct ebpf_prog *prog)
+{
+	size_t nm = obj ? obj->map_cnt : 0, *newpc = malloc((prog->len + 1) * sizeof(*newpc));
+	uint32_t *extra = calloc(prog->len + 1, sizeof(*extra));
+	struct ebpf_map_def *log;
+	int err = -ENOMEM;
+
+	memset(out, 0, sizeof(*out));
+	memset(oobj, 0, sizeof(*oobj));
+	if (!newpc || !extra)
+		goto out;
+	for (size_t pc = 0; pc < prog->len; pc += ebpf_insn_slots(&prog->insns[pc]))
+		if (replayed_call(&prog->insns[pc]))
+			extra[pc] = LOG_SEQ;
+	if (obj)
+		*oobj = *obj;
+	oobj->maps = calloc(nm + 1, sizeof(*oobj->maps));
+	oobj->map_cnt = nm + 1;
+	*out = *prog;
+	out->lines = NULL;
+	out->kfuncs = NULL;
+	out->globals = NULL;
+	out->insns = NULL;
+	if (!oobj->maps)
+		goto out;
+	if (nm)
+		memcpy(oobj->maps, obj->maps, nm * sizeof(*oobj->maps));
+	log = &oobj->maps[nm];
+	snprintf(log->name, sizeof(log->name), "kdiff_log");
+	log->type = BPF_MAP_TYPE_ARRAY;
+	log->key_size = 4;
+	log->value_size = 8 * (KDIFF_LOG_RESULTS + 1);
+	log->max_entries = 1;
+	{
+		size_t n = prog->len;
+
+		for (size_t pc = 0; pc < prog->len; pc++)
+			n += extra[pc];
+		if (!(out->insns = malloc(n * sizeof(*out->insns))))
+			goto out;
+	}
+	if ((err = ebpf_insns_insert(out->insns, newpc, prog->insns, prog->len, extra)))
+		goto out;
+	out->len = newpc[prog->len];
+	for (size_t pc = 0; pc < prog->len; pc++)
+		if (extra[pc])
+			log_seq(&out->insns[newpc[pc] + 1], (uint32_t)nm);
+	err = -ENOMEM;
+	if (prog->kfunc_cnt) {
+		if (!(out->kfuncs = malloc(prog->kfunc_cnt * sizeof(*out->kfuncs))))
+			goto out;
+		memcpy(out->kfuncs, prog->kfuncs, prog->kfunc_cnt * sizeof(*out->kfuncs));
+		for (size_t k = 0; k < prog->kfunc_cnt; k++)
+			if (out->kfuncs[k].insn <= prog->len)
+				out->kfuncs[k].insn = (uint32_t)newpc[out->kfuncs[k].insn];
+	}
+	if (prog->global_cnt) {
+		if (!(out->globals = malloc(prog->global_cnt * sizeof(*out->globals))))
+			goto out;
+		memcpy(out->globals, prog->globals, prog->global_cnt * sizeof(*out->globals));
+		for (size_t k = 0; k < prog->global_cnt; k++)
+			if (out->globals[k].insn <= prog->len)
+				out->globals[k].insn = (uint32_t)newpc[out->globals[k].insn];
+	}
+	err = 0;
+out:
+	free(newpc);
+	free(extra);
+	return err;
+}
+
+static void instrumented__free(struct ebpf_prog *p, struct ebpf_object *o)
+{
+	free(p->insns);
+	free(p->kfuncs);
+	free(p->globals);
+	free(o->maps);
+	memset(p, 0, sizeof(*p));
+	memset(o, 0, sizeof(*o));
+}
+
+/* The recording program of one kdiff_run, loaded while its runs last (kdiff.h). */
+struct recorder {
+	struct kernel_prog *kp;	/* NULL: the runs are the original program's, drawn */
+	int fd;			/* its log map */
+	uint8_t nc;		/* KDIFF_NC_RECORD_*: one was wanted and could not be had */
+};
+
+/* Loads the recording program of prog when its runs need one (needs_replay): rc->kp, or
+ * rc->nc when the kernel refused it or it could not be made.  The load is the original's
+ * (type, flags), with the statistics log only: the verdict and the log compared are the
+ * original program's.  0 or -errno with d set. */
+static int recorder_open(struct recorder *rc, const struct ebpf_object *obj,
+			 const struct ebpf_prog *prog, const struct kdiff_opts *o, struct diag *d)
+{
+	struct kernel_prog_opts ko = { .sz = sizeof(ko), .prog_type = o->prog_type,
+				       .prog_flags = o->no_invariants ? 0 :
+						     BPF_F_TEST_REG_INVARIANTS,
+				       .log_level = BPF_LOG_STATS_ONLY, .log_size = 1 << 16,
+				       .log_max = 1 << 16 };
+	struct ebpf_object robj;
+	struct ebpf_prog rprog;
+	int err;
+
+	memset(rc, 0, sizeof(*rc));
+	rc->fd = -1;
+	if (o->no_replay || !needs_replay(obj, prog))
+		return 0;
+	if ((err = instrument(&rprog, &robj, obj, prog))) {
+		instrumented__free(&rprog, &robj);
+		if (err == -ENOMEM)
+			return diag_set(d, ENOMEM, "out of memory");
+		rc->nc = KDIFF_NC_RECORD_FAILED;
+		return 0;
+	}
+	err = kernel_prog__load(&rc->kp, &robj, &rprog, &ko, d);
+	instrumented__free(&rprog, &robj);
+	if (err)
+		return err;
+	if (!rc->kp->accepted || !rc->kp->map_fds || rc->kp->map_cnt <= (obj ? obj->map_cnt : 0) ||
+	    rc->kp->map_fds[obj ? obj->map_cnt : 0] < 0) {
+		kernel_prog__free(rc->kp);
+		rc->kp = NULL;
+		rc->nc = KDIFF_NC_RECORD_REFUSED;
+		return 0;
+	}
+	rc->fd = rc->kp->map_fds[obj ? obj->map_cnt : 0];
+	return 0;
+}
+
+/* Empties the log before a recording run; *log receives a buffer for it.  0 or -errno. */
+static int recorder_clear(const struct recorder *rc, uint64_t **log)
+{
+	uint32_t zero = 0;
+
+	free(*log);
+	if (!(*log = calloc(KDIFF_LOG_RESULTS + 1, sizeof(**log))))
+		return -ENOMEM;
+	return bpf_map_update_elem(rc->fd, &zero, *log, BPF_ANY) ? -errno : 0;
 }
 
 static bool calls_helper(const struct ebpf_prog *prog, int32_t id);
@@ -243,6 +462,9 @@ struct map_set {
 				 * (kdiff_now_ms) */
 	const struct kdiff_opts *o;	/* its forge_kmap and clock_ms (tests) */
 	const uint8_t *sock;	/* the test run's socket (interp_test_run_sock of the frame) */
+	const uint64_t *replay;	/* the kernel's logged helper results (record and replay), NULL
+				 * when the run draws */
+	size_t replay_len;
 };
 
 /* A CPU's free-list refill in the kernel's LRU maps (kernel/bpf/bpf_lru_list.c,
@@ -316,7 +538,8 @@ static void map_set__leave(struct map_set *ms, const struct ebpf_map_def *def, c
 static void map_set__drop(struct map_set *ms, const struct ebpf_object *obj, const char *why)
 {
 	struct map_set none = { .cpu = ms->cpu, .ncpus = ms->ncpus, .left = ms->left,
-				.timers = ms->timers, .o = ms->o, .sock = ms->sock };
+				.timers = ms->timers, .o = ms->o, .sock = ms->sock,
+				.replay = ms->replay, .replay_len = ms->replay_len };
 
 	memcpy(none.why, ms->why, sizeof(none.why));
 	for (size_t k = 0; k < ms->n; k++)
@@ -800,6 +1023,8 @@ static int interp_once(struct interp_result *ir, const struct ebpf_object *obj,
 	env.may_goto_budget = may_goto;
 	env.timer_nomem = nomem;
 	env.test_run_sock = ms->sock;
+	env.replay = ms->replay;
+	env.replay_len = ms->replay_len;
 	err = interp_run(code, &env, ir);
 	*unwritten = w->bad;
 	for (size_t k = 0; k < ms->n; k++)
@@ -1079,10 +1304,15 @@ static int timer_nomem_pick(struct interp_result *ir, const struct ebpf_object *
 /* Runs input through the kernel and the interpreter and compares.  Socket filters see the
  * frame after its Ethernet header in the interpreter's model (interp.h) and are compared on
  * r0 only; XDP and tc programs also on the packet; every type on its array maps (kdiff.h). */
-static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
-		       const struct ebpf_object *obj, const struct ebpf_prog *prog,
-		       const uint8_t *input, size_t len, const struct kdiff_opts *o, bool *diff)
+static int compare_run(struct kdiff_result *res, const struct kernel_prog *okp,
+		       const struct recorder *rc, const struct ebpf_object *obj,
+		       const struct ebpf_prog *prog, const uint8_t *input, size_t len,
+		       const struct kdiff_opts *o, bool *diff)
 {
+	/* (the recording program runs in the original's place: the same r0, packet and maps) */
+	const struct kernel_prog *kp = rc->kp ? rc->kp : okp;
+	uint8_t nc = rc->nc ? rc->nc : nondet_why(obj, prog, rc->kp != NULL);
+	uint64_t *log = NULL, logged = 0;
 	struct kernel_run_opts ro = { .sz = sizeof(ro) };
 	struct kernel_run_result kr;
 	struct interp_result ir;
@@ -1127,7 +1357,9 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 		ro.data_out = kout;
 		ro.data_size_out = len + COMPARE_SLACK;
 	}
-	if ((err = map_set__open(&ms, kp, obj, prog, nondeterministic(obj, prog), res->test_runs > 0)))
+	if ((err = map_set__open(&ms, kp, obj, prog, nc != KDIFF_NC_NONE, res->test_runs > 0)))
+		goto out;
+	if (rc->kp && (err = recorder_clear(rc, &log)))
 		goto out;
 	ms.o = o;
 	/* (skb->sk: the socket the test run allocates, made from the whole frame, the Ethernet
@@ -1146,6 +1378,17 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 	res->kernel_retval = kr.retval;
 	if ((err = map_set__read(&ms, true)))
 		goto out;
+	if (rc->kp) {
+		if (bpf_map_lookup_elem(rc->fd, &(uint32_t){ 0 }, log)) {
+			err = -errno;
+			goto out;
+		}
+		logged = log[0];
+		ms.replay = log + 1;
+		ms.replay_len = logged < KDIFF_LOG_RESULTS ? logged : KDIFF_LOG_RESULTS;
+		if (o->forge_replay)
+			o->forge_replay(o->forge_arg, log + 1, ms.replay_len);
+	}
 	budget = o->step_budget ? o->step_budget : 100000000;
 	if ((err = interp_compare(&ir, obj, prog, kp->prog_type, input + skip, len - skip, budget,
 				  &kr, kout, iout, &unwritten, &outcome, &ms, o)))
@@ -1157,14 +1400,14 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 			goto out;
 	}
 	res->timer_nomem = 0;
-	if (calls_helper(prog, BPF_FUNC_timer_init) && !nondeterministic(obj, prog) && outcome < 0 &&
+	if (calls_helper(prog, BPF_FUNC_timer_init) && nc == KDIFF_NC_NONE && outcome < 0 &&
 	    !ir.may_goto_spent && ir.trap == INTERP_OK && ir.timer_inits &&
 	    !same_result(&ir, iout, &kr, kout, len - skip, kp->prog_type) &&
 	    (err = timer_nomem_pick(&ir, obj, prog, kp->prog_type, input + skip, len - skip, budget,
 				    &kr, kout, iout, &unwritten, &ms, o, false, &res->timer_nomem)))
 		goto out;
 	res->may_goto_spent = ir.may_goto_spent;
-	tried = ir.may_goto_spent && !nondeterministic(obj, prog) && outcome < 0;
+	tried = ir.may_goto_spent && nc == KDIFF_NC_NONE && outcome < 0;
 	if (tried && (mg = may_goto_free(&ir, obj, prog, kp->prog_type, input + skip, len - skip,
 					 budget, iout, &ms, o)) < 0) {
 		err = mg;
@@ -1186,11 +1429,22 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *kp,
 	 * run cut by the step budget has no result: the kernel runs bpf_loop's 2^23 calls) */
 	res->may_goto_free = ir.may_goto_spent && mg == 1;
 	res->may_goto_dep = ir.may_goto_spent && tried && mg == 0;
-	res->nondeterministic = nondeterministic(obj, prog) || (cpu_bound(prog) && ms.cpu < 0) ||
-				ir.trap == INTERP_TRAP_CALL ||
-				ir.trap == INTERP_TRAP_HELPER || ir.trap == INTERP_TRAP_STEPS ||
-				(ir.may_goto_spent && mg != 1) || ir.bpf_loop_nr64 || ir.kernel_read ||
-				ir.sock_drawn || unwritten;
+	/* (why not compared: the first that applies, kdiff.h's enum kdiff_nc) */
+	if (nc == KDIFF_NC_NONE)
+		nc = cpu_bound(prog) && ms.cpu < 0 ? KDIFF_NC_UNPINNED :
+		     ir.trap == INTERP_TRAP_CALL || ir.trap == INTERP_TRAP_HELPER ? KDIFF_NC_TRAP :
+		     ir.trap == INTERP_TRAP_STEPS ? KDIFF_NC_STEPS :
+		     ir.may_goto_spent && mg != 1 ? KDIFF_NC_MAY_GOTO :
+		     ir.bpf_loop_nr64 ? KDIFF_NC_NR64 :
+		     ir.kernel_read ? KDIFF_NC_KERNEL_READ :
+		     ir.sock_drawn ? KDIFF_NC_SOCK :
+		     ir.replay_short || logged > KDIFF_LOG_RESULTS ? KDIFF_NC_REPLAY_SHORT :
+		     ir.replay_other ? KDIFF_NC_REPLAY_OTHER :
+		     unwritten ? KDIFF_NC_UNWRITTEN : KDIFF_NC_NONE;
+	res->nc = nc;
+	res->nondeterministic = nc != KDIFF_NC_NONE;
+	res->replay = rc->kp != NULL;
+	res->replayed = rc->kp ? ir.replayed : 0;
 	res->same_retval = ir.trap == INTERP_OK && (uint32_t)ir.r0 == kr.retval;
 	res->same_packet = !packet_type(kp->prog_type) ||
 			   (kr.data_size_out == len && !memcmp(kout, iout, len));
@@ -1265,6 +1519,7 @@ out:
 	map_set__free(&ms);
 	free(kout);
 	free(iout);
+	free(log);
 	return err;
 }
 
@@ -1344,6 +1599,7 @@ int kdiff_run(struct kdiff_result *res, const struct ebpf_object *obj,
 	static const uint8_t zeros[64];
 	struct kdiff_opts o = { 0 };
 	struct kernel_prog *kp = NULL;
+	struct recorder rc = { .fd = -1 };
 	const uint8_t *input;
 	size_t input_len;
 	char bug[512];
@@ -1379,6 +1635,8 @@ int kdiff_run(struct kdiff_result *res, const struct ebpf_object *obj,
 			     sizeof(res->log_warning), kp, obj, prog, &o, d)))
 		goto out;
 
+	if ((err = recorder_open(&rc, obj, prog, &o, d)))
+		goto out;
 	if ((err = check_claims(res, kp->prog_type, obj, prog, input, input_len, &o))) {
 		err = diag_set(d, -err, "checking the kernel's claims: %s", strerror(-err));
 		goto out;
@@ -1397,11 +1655,12 @@ int kdiff_run(struct kdiff_result *res, const struct ebpf_object *obj,
 				goto out;
 			}
 			memcpy(frame + 14, cf->input, cf->input_len);
-			err = compare_run(res, kp, obj, prog, frame, cf->input_len + 14, &o,
-					  &rdiff);
+			err = compare_run(res, kp, &rc, obj, prog, frame, cf->input_len + 14,
+					  &o, &rdiff);
 			free(frame);
 		} else {
-			err = compare_run(res, kp, obj, prog, cf->input, cf->input_len, &o, &rdiff);
+			err = compare_run(res, kp, &rc, obj, prog, cf->input, cf->input_len, &o,
+					  &rdiff);
 		}
 		if (err) {
 			err = diag_set(d, -err, "running the refuting input: %s", strerror(-err));
@@ -1416,7 +1675,7 @@ int kdiff_run(struct kdiff_result *res, const struct ebpf_object *obj,
 			 "but BPF_PROG_TEST_RUN and the interpreter disagree on that input");
 		goto out;
 	}
-	if ((err = compare_run(res, kp, obj, prog, input, input_len, &o, &diff))) {
+	if ((err = compare_run(res, kp, &rc, obj, prog, input, input_len, &o, &diff))) {
 		err = diag_set(d, -err, "running the input: %s", strerror(-err));
 		goto out;
 	}
@@ -1436,7 +1695,7 @@ int kdiff_run(struct kdiff_result *res, const struct ebpf_object *obj,
 		memcpy(in, input, input_len);
 		for (size_t w = 0; w + 8 <= input_len; w += 8)
 			memcpy(in + w, &a, 8);
-		err = compare_run(res, kp, obj, prog, in, input_len, &o, &diff);
+		err = compare_run(res, kp, &rc, obj, prog, in, input_len, &o, &diff);
 		free(in);
 		if (err) {
 			err = diag_set(d, -err, "running the input with addresses: %s",
@@ -1475,6 +1734,7 @@ int kdiff_run(struct kdiff_result *res, const struct ebpf_object *obj,
 				 " (maps not compared: %u; %s)", res->maps_left, res->maps_left_why);
 	}
 out:
+	kernel_prog__free(rc.kp);
 	kernel_prog__free(kp);
 	if (err)
 		kdiff_result__free(res);

@@ -91,6 +91,27 @@ enum kdiff_kind {
 	KDIFF_TRAP,		/* the interpreter trapped on a program the kernel ran */
 	KDIFF_MAP,		/* a map after the run differs */
 };
+/* Why a test run's r0, packet and maps were not compared (kdiff_result.nc), the first that
+ * applies: a call whose result the interpreter draws and the log cannot give (helpers that write
+ * memory or draw something else: a ring's room, a probe read, a comm; the iterators over kernel
+ * objects and other kfuncs; callx; a socket map), the run not pinned to a CPU it asks for, the
+ * interpreter's run trapped in a call it does not model or cut by its step budget, a result
+ * that depends on may_goto's budget, a bpf_loop nr above 2^32, a read of a map's kernel
+ * struct, a socket a lookup may find, stack bytes read before written; with the record and
+ * replay (below): the log full or the interpreter's run asking for more results than the
+ * kernel's logged, a draw the log does not hold, the recording program refused by the kernel
+ * or not made (a jump no longer reaches). */
+enum kdiff_nc {
+	KDIFF_NC_NONE,
+	KDIFF_NC_HELPER, KDIFF_NC_KFUNC, KDIFF_NC_CALLX, KDIFF_NC_SOCKMAP, KDIFF_NC_UNPINNED,
+	KDIFF_NC_TRAP, KDIFF_NC_STEPS, KDIFF_NC_MAY_GOTO, KDIFF_NC_NR64, KDIFF_NC_KERNEL_READ,
+	KDIFF_NC_SOCK, KDIFF_NC_UNWRITTEN, KDIFF_NC_REPLAY_SHORT, KDIFF_NC_REPLAY_OTHER,
+	KDIFF_NC_RECORD_REFUSED, KDIFF_NC_RECORD_FAILED,
+	KDIFF_NC_COUNT
+};
+const char *kdiff_nc_name(enum kdiff_nc n);
+/* The results one recording test run logs at most (kdiff.h: record and replay) */
+#define KDIFF_LOG_RESULTS 4096u
 #define KDIFF_MAP_ENTRIES 1024u
 #define KDIFF_MAP_BYTES (1u << 20)
 const char *kdiff_kind_name(enum kdiff_kind k);
@@ -122,7 +143,11 @@ struct kdiff_opts {
 	/* Tests: the clock of the timer deadlines in ms (NULL: CLOCK_MONOTONIC), read when the
 	 * test run begins and ends and after each read of the kernel's maps that follows it */
 	uint64_t (*clock_ms)(void *arg);
+	/* Tests: called on the kernel's logged helper results (record and replay) before the
+	 * interpreter replays them, to forge a replay that is not the kernel's run */
+	void (*forge_replay)(void *arg, uint64_t *results, size_t n);
 	void *forge_arg;
+	bool no_replay;			/* the old rule: runs of replayable helpers not compared */
 };
 
 struct kdiff_result {
@@ -143,6 +168,10 @@ struct kdiff_result {
 	/* the compared run (for KDIFF_CLAIM: the refuting input) */
 	bool ran;			/* BPF_PROG_TEST_RUN succeeded */
 	bool nondeterministic;		/* r0 not compared: helpers with varying results */
+	uint8_t nc;			/* ... why (enum kdiff_nc), KDIFF_NC_NONE when compared */
+	bool replay;			/* the run was the recording program's, the interpreter's
+					 * replayed its logged helper results ... */
+	uint64_t replayed;		/* ... this many */
 	uint32_t kernel_retval;
 	uint64_t interp_r0;
 	uint8_t interp_trap;		/* enum interp_trap */
