@@ -90,7 +90,8 @@
  *   125 ktime_get_boot_ns, 160 ktime_get_coarse_ns, 208 ktime_get_tai_ns: the next 4 or 8
  *                          bytes (the helper's width) of env->helper_data, little-endian; 0
  *                          once it runs out (get_smp_processor_id: env->cpu, nothing drawn,
- *                          when env->ncpus is set)
+ *                          when env->ncpus is set); with env->replay, the next of its results
+ *                          (the kernel's, logged by the kernel differential)
  *   6 bpf_trace_printk     returns 0
  *   12 bpf_tail_call       no program at any index: returns 0 and the program goes on
  *   181 bpf_loop           always this model (env->helper is not asked): flags != 0 gives

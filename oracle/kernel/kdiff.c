@@ -1667,12 +1667,15 @@ int kdiff_run(struct kdiff_result *res, const struct ebpf_object *obj,
 			goto out;
 		}
 		res->kind = KDIFF_CLAIM;
-		snprintf(res->text, sizeof(res->text), "kernel claim refuted: %.440s; %s",
+		snprintf(res->text, sizeof(res->text), "kernel claim refuted: %.400s; %s%s%s",
 			 cf->text, !res->ran ? "the kernel cannot test-run this program type" :
-			 res->nondeterministic ? "runs not comparable (helpers)" :
+			 res->nondeterministic ? "runs not comparable: " :
 			 res->same_retval && res->same_packet && res->same_maps ?
 			 "BPF_PROG_TEST_RUN agrees with the interpreter on that input" :
-			 "but BPF_PROG_TEST_RUN and the interpreter disagree on that input");
+			 "but BPF_PROG_TEST_RUN and the interpreter disagree on that input",
+			 res->ran && res->nondeterministic ? kdiff_nc_name(res->nc) : "",
+			 res->ran && !res->nondeterministic && res->replay ?
+			 " (the recording program's run, its helper results replayed)" : "");
 		goto out;
 	}
 	if ((err = compare_run(res, kp, &rc, obj, prog, input, input_len, &o, &diff))) {
@@ -1710,9 +1713,16 @@ int kdiff_run(struct kdiff_result *res, const struct ebpf_object *obj,
 			 "; the kernel cannot test-run this program type" :
 			 res->may_goto_dep ? "; r0 not compared (a result that depends on "
 			 "may_goto's budget)" :
-			 res->nondeterministic ? "; r0 not compared (helpers)" :
+			 res->nondeterministic ? "; r0 not compared" :
 			 res->maps_compared ? "; r0, packet and maps agree" :
 			 "; r0 and packet agree");
+		if (res->ran && res->nondeterministic && !res->may_goto_dep)
+			snprintf(res->text + strlen(res->text), sizeof(res->text) - strlen(res->text),
+				 " (%s)", kdiff_nc_name(res->nc));
+		if (res->ran && !res->nondeterministic && res->replay)
+			snprintf(res->text + strlen(res->text), sizeof(res->text) - strlen(res->text),
+				 " (the recording program's run: %" PRIu64 " helper results "
+				 "replayed)", res->replayed);
 		if (res->ran && !res->nondeterministic && res->maps_compared)
 			snprintf(res->text + strlen(res->text), sizeof(res->text) - strlen(res->text),
 				 " (%u compared: %u hash, %u per-CPU)", res->maps_compared,

@@ -10,9 +10,23 @@
  * input through BPF_PROG_TEST_RUN and finding that our interpreter and the kernel agree on it;
  * a different r0, packet or array map (our interpreter or the kernel's JIT is wrong); agreement.
  * A rejected program and a program type the kernel cannot test-run are results, not errors.
- * Programs calling helpers whose results differ run to run or whose results the interpreter
- * draws (interp_helper_drawn: bpf_get_prandom_u32, the clocks, ringbuf room, bytes a helper
- * writes) are not compared on r0, only on claims.  Sockets: skb->sk is the socket
+ * Record and replay: a program calling helpers whose result differs run to run and is all they
+ * give (interp_helper_replayed: bpf_get_prandom_u32, the clocks, jiffies, the task's pid/tgid
+ * and uid/gid, its cgroup id, the NUMA node) is test-run as a recording copy: after each such
+ * call, r0 is appended to a log, a fresh one-element array map the copy alone references
+ * (r1-r3 written: the verifier marks r1-r5 not initialized after a call, so no program it
+ * accepts reads them; KDIFF_LOG_RESULTS results, the count going on past them), inserted with
+ * ebpf_insns_insert (bpf/isa.h: every jump, call and function address keeps its target).  The
+ * interpreter runs the original program taking each such result from the log in order
+ * (interp_env.replay), and r0, the packet and the maps are compared as for any run.  The
+ * verdict, the log and its claims are the original program's (the copy is loaded with the
+ * statistics log only, once the original was accepted); the copy, its maps and the log are
+ * unloaded with the original.  Not compared, each with its reason (enum kdiff_nc, counted by
+ * the campaign): a run asking for more results than the kernel's logged, or drawing anything
+ * the log does not hold; a copy the kernel refuses or that cannot be made (a jump no longer
+ * reaches).  Programs calling helpers whose other effects the interpreter draws (bytes a helper
+ * writes: bpf_get_current_comm, a probe read; a ring's room) are not compared on r0, only on
+ * claims.  Sockets: skb->sk is the socket
  * BPF_PROG_TEST_RUN allocates for an skb program (interp_env.test_run_sock, made from the whole
  * frame: interp_test_run_sock), so reads of its fields and bpf_sk_fullsock, bpf_tcp_sock and
  * bpf_get_listener_sock of it are compared, and so is a lookup (bpf_sk_lookup_tcp/udp,
