@@ -16,12 +16,14 @@
  *    compared and the same;
  *  - a run calling bpf_get_prandom_u32 more often than the log holds: not compared, the reason
  *    KDIFF_NC_REPLAY_SHORT; a helper whose written bytes the log does not hold
- *    (bpf_get_current_comm): not compared, KDIFF_NC_HELPER;
+ *    (bpf_get_current_comm): not compared, KDIFF_NC_HELPER; a call inside a jump over 32767
+ *    instructions (the copy's jump would not reach): not compared, KDIFF_NC_RECORD_FAILED;
  *  - no file descriptor left open (no program or map stays loaded).
  * Without bpf(), the kernel cases skip.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -161,6 +163,36 @@ static bool run(const char *name, const char *text, struct kdiff_result *res, bo
 	return false;
 }
 
+/* A jump over 32767 instructions, a bpf_get_prandom_u32 call among them: the recording copy
+ * cannot be made (the jump would no longer reach), so the run is not compared, with that
+ * reason; the kernel accepts the original and its verdict stands. */
+static void far_case(void)
+{
+	static const char head[] = "-- asm\nr7 = *(u32 *)(r1 +0)\nif r7 == 0 goto end\n"
+				   "call bpf_get_prandom_u32\n";
+	static const char fill[] = "r0 = 0\n";
+	static const char tail[] = "end: r0 = 0\nexit\n-- type\nsocket\n";
+	size_t n = sizeof(head) + 32766 * (sizeof(fill) - 1) + sizeof(tail);
+	char *text = malloc(n), *at = text;
+	struct kdiff_result res;
+
+	if (!text) {
+		CHECK(0, "far: out of memory");
+		return;
+	}
+	at += sprintf(at, "%s", head);
+	for (int k = 0; k < 32766; k++)
+		at += sprintf(at, "%s", fill);
+	sprintf(at, "%s", tail);
+	if (run("a jump over 32767 instructions", text, &res, false, false)) {
+		CHECK(res.nondeterministic && res.nc == KDIFF_NC_RECORD_FAILED && !res.replay,
+		      "far: compared %d (%s): %s", !res.nondeterministic, kdiff_nc_name(res.nc),
+		      res.text);
+		kdiff_result__free(&res);
+	}
+	free(text);
+}
+
 int main(void)
 {
 	struct kdiff_result a, b, old;
@@ -223,6 +255,7 @@ int main(void)
 		      "comm: compared %d (%s)", !a.nondeterministic, kdiff_nc_name(a.nc));
 		kdiff_result__free(&a);
 	}
+	far_case();
 	CHECK(open_fds() == fds, "file descriptors: %zu before, %zu after", fds, open_fds());
 	printf("test_kdiff_replay: helper results replayed from the kernel's run\n");
 	return check_done("test_kdiff_replay");
