@@ -80,7 +80,7 @@
 #define PIPELINE_KERNEL_LOG_MAX (16u << 20)	/* level-2 verifier log bytes */
 
 #define PIPELINE_MAX_ORACLES 8
-#define PIPELINE_MAX_STATS 64		/* all oracles' counters together (51 today) */
+#define PIPELINE_MAX_STATS 96		/* all oracles' counters together (77 today) */
 
 struct oracle_ops;
 

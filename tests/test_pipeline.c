@@ -19,7 +19,8 @@
 
 /* The counter keys of campaign.state before the registry (fuzz/oracles.c's table), and the
  * execution oracle's added since (fuzz/oracle_exec.c: timer callbacks, programs called safe),
- * Z3's unknown claims by why and the kernel's runs not compared (session 26). */
+ * Z3's unknown claims by why and the kernel's runs not compared (session 26), by why (session
+ * 27). */
 static const char *const state_keys[] = {
 	"exec_timer_claims", "exec_timer_judged", "exec_timer_fires",
 	"exec_safe", "exec_safe_bounded", "exec_safe_long", "exec_safe_calls", "exec_safe_may_goto",
@@ -37,6 +38,12 @@ static const char *const state_keys[] = {
 	"kernel_map_percpu_runs", "kernel_map_left_runs", "kernel_map_timer_runs",
 	"kernel_may_goto_free", "kernel_may_goto_dep", "kernel_rule_gap",
 	"kernel_may_goto_drawn", "kernel_timer_nomem", "kernel_not_compared",
+	/* (session 27: runs compared by record and replay, the runs not compared by reason) */
+	"kernel_replayed", "kernel_nc_helper", "kernel_nc_kfunc", "kernel_nc_callx",
+	"kernel_nc_sockmap", "kernel_nc_unpinned", "kernel_nc_trap", "kernel_nc_steps",
+	"kernel_nc_may_goto", "kernel_nc_nr64", "kernel_nc_kernel_read", "kernel_nc_sock",
+	"kernel_nc_unwritten", "kernel_nc_replay_short", "kernel_nc_replay_other",
+	"kernel_nc_record_refused", "kernel_nc_record_failed",
 };
 
 static void test_registry(void)
