@@ -410,8 +410,8 @@ static void kernel_summary(struct sbuf *sb, const uint64_t *n, double cpu, const
 		    n[K_MAP_LEFT_RUNS], n[K_NOT_COMPARED],
 		    n[K_RESULT_DIFF], n[K_INVARIANT], n[K_VERDICT_FAULTS]);
 	if (n[K_REPLAYED])
-		sbuf_printf(sb, "; %" PRIu64 " runs compared by replaying the kernel's logged helper "
-			    "results", n[K_REPLAYED]);
+		sbuf_printf(sb, "; %" PRIu64 " runs compared by replaying the kernel's logged "
+			    "helper results", n[K_REPLAYED]);
 	if (n[K_NOT_COMPARED]) {
 		const char *sep = "; not compared: ";
 

@@ -204,8 +204,9 @@ int main(void)
 		return check_skip("test_kdiff_replay", "%s", why);
 	fds = open_fds();
 	if (run("prandom x16", PRAND_HASH("16"), &a, false, false)) {
-		CHECK(!a.nondeterministic && a.nc == KDIFF_NC_NONE && a.replay && a.replayed == 16 &&
-			      a.kind == KDIFF_AGREE && a.same_retval && a.maps_compared == 1,
+		CHECK(!a.nondeterministic && a.nc == KDIFF_NC_NONE && a.replay &&
+			      a.replayed == 16 && a.kind == KDIFF_AGREE && a.same_retval &&
+			      a.maps_compared == 1,
 		      "prandom x16: compared %d (%s), replayed %d %llu, %s: %s",
 		      !a.nondeterministic, kdiff_nc_name(a.nc), a.replay,
 		      (unsigned long long)a.replayed, kdiff_kind_name(a.kind), a.text);

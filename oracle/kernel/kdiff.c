@@ -269,7 +269,8 @@ static void instrumented__free(struct ebpf_prog *p, struct ebpf_object *o)
 struct recorder {
 	struct kernel_prog *kp;	/* NULL: the runs are the original program's, drawn */
 	int fd;			/* its log map */
-	uint8_t nc;		/* KDIFF_NC_RECORD_*: one was wanted and could not be had */
+	uint8_t nc;		/* KDIFF_NC_RECORD_*: one was wanted and could not be had ... */
+	char why[160];		/* ... the kernel's message of a refusal */
 };
 
 /* Loads the recording program of prog when its runs need one (needs_replay): rc->kp, or
@@ -305,6 +306,7 @@ static int recorder_open(struct recorder *rc, const struct ebpf_object *obj,
 		return err;
 	if (!rc->kp->accepted || !rc->kp->map_fds || rc->kp->map_cnt <= (obj ? obj->map_cnt : 0) ||
 	    rc->kp->map_fds[obj ? obj->map_cnt : 0] < 0) {
+		snprintf(rc->why, sizeof(rc->why), "%.159s", rc->kp->message);
 		kernel_prog__free(rc->kp);
 		rc->kp = NULL;
 		rc->nc = KDIFF_NC_RECORD_REFUSED;
@@ -462,8 +464,8 @@ struct map_set {
 				 * (kdiff_now_ms) */
 	const struct kdiff_opts *o;	/* its forge_kmap and clock_ms (tests) */
 	const uint8_t *sock;	/* the test run's socket (interp_test_run_sock of the frame) */
-	const uint64_t *replay;	/* the kernel's logged helper results (record and replay), NULL
-				 * when the run draws */
+	const uint64_t *replay;	/* the kernel's logged helper results (record and replay),
+				 * NULL when the run draws */
 	size_t replay_len;
 };
 
@@ -1442,6 +1444,8 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *okp,
 		     ir.replay_other ? KDIFF_NC_REPLAY_OTHER :
 		     unwritten ? KDIFF_NC_UNWRITTEN : KDIFF_NC_NONE;
 	res->nc = nc;
+	snprintf(res->nc_why, sizeof(res->nc_why), "%s",
+		 nc == KDIFF_NC_RECORD_REFUSED ? rc->why : "");
 	res->nondeterministic = nc != KDIFF_NC_NONE;
 	res->replay = rc->kp != NULL;
 	res->replayed = rc->kp ? ir.replayed : 0;
@@ -1718,7 +1722,8 @@ int kdiff_run(struct kdiff_result *res, const struct ebpf_object *obj,
 			 "; r0 and packet agree");
 		if (res->ran && res->nondeterministic && !res->may_goto_dep)
 			snprintf(res->text + strlen(res->text), sizeof(res->text) - strlen(res->text),
-				 " (%s)", kdiff_nc_name(res->nc));
+				 " (%s%s%.160s)", kdiff_nc_name(res->nc), res->nc_why[0] ? ": " : "",
+				 res->nc_why);
 		if (res->ran && !res->nondeterministic && res->replay)
 			snprintf(res->text + strlen(res->text), sizeof(res->text) - strlen(res->text),
 				 " (the recording program's run: %" PRIu64 " helper results "

@@ -161,7 +161,7 @@ struct kdiff_opts {
 	 * interpreter replays them, to forge a replay that is not the kernel's run */
 	void (*forge_replay)(void *arg, uint64_t *results, size_t n);
 	void *forge_arg;
-	bool no_replay;			/* the old rule: runs of replayable helpers not compared */
+	bool no_replay;			/* the old rule: no record and replay */
 };
 
 struct kdiff_result {
@@ -182,9 +182,10 @@ struct kdiff_result {
 	/* the compared run (for KDIFF_CLAIM: the refuting input) */
 	bool ran;			/* BPF_PROG_TEST_RUN succeeded */
 	bool nondeterministic;		/* r0 not compared: helpers with varying results */
-	uint8_t nc;			/* ... why (enum kdiff_nc), KDIFF_NC_NONE when compared */
-	bool replay;			/* the run was the recording program's, the interpreter's
-					 * replayed its logged helper results ... */
+	uint8_t nc;			/* ... why (enum kdiff_nc), KDIFF_NC_NONE: compared */
+	char nc_why[160];		/* KDIFF_NC_RECORD_REFUSED: the kernel's message */
+	bool replay;			/* the run was the recording program's, the
+					 * interpreter's replayed its logged helper results ... */
 	uint64_t replayed;		/* ... this many */
 	uint32_t kernel_retval;
 	uint64_t interp_r0;
