@@ -293,7 +293,7 @@ static void wval_note(struct scev_ctx *cx, uint32_t f, int64_t lo, uint64_t size
 		      const struct aval *val)
 {
 	struct astate *w = &cx->outer_wval_acc[f];
-	const struct stack_span *sp = &cx->outer_write_acc[f];
+	const struct stack_span *sp = &cx->outer_write_acc[f].s;
 	const struct acell *c;
 	struct aval u;
 
@@ -333,7 +333,7 @@ static void note_write(struct scev_ctx *cx, uint32_t pc, const struct aval *a, i
 			if (cx->outer_wval_acc)
 				wval_note(cx, f, lo + off, (uint64_t)(a->r.smax - lo) + size,
 					  lo == a->r.smax ? val : NULL);
-			stack_span_add(&cx->outer_write_acc[f], lo + off,
+			frame_writes_add(&cx->outer_write_acc[f], lo + off,
 				       a->r.smax + off + (int64_t)size);
 			if (!iter)
 				absint_iter_note_outer_write(cx, f, lo + off,
@@ -495,7 +495,7 @@ struct aval absint_cb_call(struct engine *en, struct astate *s, uint32_t pc,
 	uint64_t m = max_calls(nr), zero;
 
 	/* the callbacks' writes into this frame, as the previous pass saw them (scev.c) */
-	*writes = cx->outer_write ? cx->outer_write[f] : (struct stack_span){ -FP_FRAME, 0 };
+	*writes = cx->outer_write ? cx->outer_write[f].s : (struct stack_span){ -FP_FRAME, 0 };
 
 	if (cx->insns[pc].imm == BPF_FUNC_for_each_map_elem)
 		return each_call(cx, s, pc, cb, f);
@@ -1166,7 +1166,7 @@ static struct aval caller_load_one(const struct scev_ctx *cx, uint64_t pkt_frame
 	if (!fr->live)
 		return absint_unknown_bytes(size);
 	lo = (int64_t)a->r.umin + off;
-	w = &cx->outer_write[owner];
+	w = &cx->outer_write[owner].s;
 	if (lo < -FP_FRAME || lo + (int64_t)size > 0)
 		return absint_unknown_bytes(size);
 	v = astate__load(fr, lo, size);
@@ -1311,8 +1311,8 @@ bool absint_outer_wval_grow(struct scev_ctx *cx, bool widen)
 	for (uint32_t f = 0; f < cx->st.cfg->nfuncs; f++) {
 		struct astate *wv = &cx->outer_wval[f];
 		const struct astate *acc = &cx->outer_wval_acc[f];
-		const struct stack_span *u = &cx->outer_write[f];
-		const struct stack_span *a = &cx->outer_write_acc[f];
+		const struct stack_span *u = &cx->outer_write[f].s;
+		const struct stack_span *a = &cx->outer_write_acc[f].s;
 		uint32_t k = 0;
 
 		if (cx->outer_write_any_acc) {
@@ -1372,7 +1372,7 @@ bool absint_outer_wval_covered(const struct scev_ctx *cx)
 		/* (a write nothing places may have written any cell with anything) */
 		if (wv->live && wv->n && cx->outer_write_any_acc)
 			return false;
-		if (wv->live && !wval_cover(wv, &cx->outer_wval_acc[f], &cx->outer_write_acc[f]))
+		if (wv->live && !wval_cover(wv, &cx->outer_wval_acc[f], &cx->outer_write_acc[f].s))
 			return false;
 	}
 	return true;
@@ -1483,7 +1483,7 @@ enum nums_over absint_cb_nums_over(const struct scev_ctx *cx, const struct aval 
 			kf = NUMS_MAYBE;
 		} else {
 			kf = astate__nums_over(&cx->outer_frame[f], (int64_t)flo, (int64_t)hi);
-			w = cx->outer_write ? &cx->outer_write[f] : &all;
+			w = cx->outer_write ? &cx->outer_write[f].s : &all;
 			wlo = flo > w->lo ? flo : w->lo;
 			whi = hi < w->hi ? hi : w->hi;
 			if (kf != NUMS_PTR && stack_span_any(w) && wlo < whi) {

@@ -32,6 +32,32 @@ static void call_writes(struct engine *en, struct astate *s, uint32_t pc,
 	}
 }
 
+/* call_writes of each run of bytes of m (what callees may write of this frame: two fields of
+ * a struct are two runs, a pointer spilled between them kept). */
+static void call_writes_mask(struct engine *en, struct astate *s, uint32_t pc,
+			     const struct fpmask *m)
+{
+	int64_t o = -FP_FRAME;
+
+	while (o < 0) {
+		struct stack_span w;
+
+		if (!m->w[(o + FP_FRAME) / 64] && (o + FP_FRAME) % 64 == 0) {
+			o += 64;
+			continue;
+		}
+		if (!fpmask_has(m, o)) {
+			o++;
+			continue;
+		}
+		w.lo = (int16_t)o;
+		while (o < 0 && fpmask_has(m, o))
+			o++;
+		w.hi = (int16_t)o;
+		call_writes(en, s, pc, &w);
+	}
+}
+
 /* What src of a 64-bit 'dst += src' was on one more visit (symex.c: x += f(x)). */
 static void add_src_note(struct add_src *n, const struct aval *b)
 {
@@ -1654,8 +1680,8 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 				/* and what writes past a global function's argument may reach
 				 * (absint_cb_note_write; the kernel refuses them, the runs not) */
 				if (cx->outer_write && (call_effects(cx, pc) & FN_WRITES_OUT))
-					call_writes(en, s, pc, &cx->outer_write[cx->st.cfg->blocks[
-						cx->st.cfg->block_of[pc]].func]);
+					call_writes_mask(en, s, pc, &cx->outer_write[cx->st.cfg->blocks[
+						cx->st.cfg->block_of[pc]].func].m);
 				if (stack_misc(s, w.lo, w.hi))
 					return -ENOMEM;
 			} else if (ebpf_is_pseudo_call(i)) {
@@ -1682,8 +1708,8 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 
 					/* (but for the values they wrote, as a callback's) */
 					stack_arg = false;
-					err = absint_cb_kept(cx, s, pc, &cx->outer_write[f], &keep);
-					call_writes(en, s, pc, &cx->outer_write[f]);
+					err = absint_cb_kept(cx, s, pc, &cx->outer_write[f].s, &keep);
+					call_writes_mask(en, s, pc, &cx->outer_write[f].m);
 					if (!err)
 						err = absint_cb_restore(s, &keep);
 					astate__free(&keep);

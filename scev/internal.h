@@ -140,6 +140,14 @@ static inline bool stack_span_any(const struct stack_span *s)
 }
 
 /* Grows s to cover frame bytes [lo, hi) clipped to [-512, 0); nothing when the clip is empty. */
+/* What writes through pointers change of one frame: the bytes (m) and their hull (s), which
+ * the readers that take a range use.  Two fields of a struct written by a callee stay two
+ * ranges in m: a pointer spilled between them survives the call (scev.c outer_write_grow). */
+struct frame_writes {
+	struct stack_span s;
+	struct fpmask m;
+};
+
 static inline void stack_span_add(struct stack_span *s, int64_t lo, int64_t hi)
 {
 	lo = lo < -FP_FRAME ? -FP_FRAME : lo;
@@ -154,6 +162,40 @@ static inline void stack_span_add(struct stack_span *s, int64_t lo, int64_t hi)
 		s->lo = (int16_t)lo;
 	if (hi > s->hi)
 		s->hi = (int16_t)hi;
+}
+
+static inline void frame_writes_add(struct frame_writes *w, int64_t lo, int64_t hi)
+{
+	stack_span_add(&w->s, lo, hi);
+	fpmask_add(&w->m, lo, hi);
+}
+
+static inline void frame_writes_all(struct frame_writes *w)
+{
+	w->s = (struct stack_span){ -FP_FRAME, 0 };
+	fpmask_fill(&w->m);
+}
+
+/* Every byte of a is in u (then so is a's hull in u's). */
+static inline bool frame_writes_covers(const struct frame_writes *u, const struct frame_writes *a)
+{
+	for (int k = 0; k < FP_FRAME / 64; k++)
+		if (a->m.w[k] & ~u->m.w[k])
+			return false;
+	return !stack_span_any(&a->s) ||
+	       (stack_span_any(&u->s) && u->s.lo <= a->s.lo && a->s.hi <= u->s.hi);
+}
+
+/* u grows by a; whether it grew. */
+static inline bool frame_writes_grow(struct frame_writes *u, const struct frame_writes *a)
+{
+	bool grew = fpmask_or(&u->m, &a->m);
+
+	if (!stack_span_any(&a->s) ||
+	    (stack_span_any(&u->s) && u->s.lo <= a->s.lo && a->s.hi <= u->s.hi))
+		return grew;
+	stack_span_add(&u->s, a->s.lo, a->s.hi);
+	return true;
 }
 
 /* An open-coded iterator slot of a function (absint_iter.c): the least start and the largest
@@ -389,10 +431,10 @@ struct scev_ctx {
 	 * verdict) and the running pass sees them (*_acc, seen when some call was reached) */
 	struct fpmask *outer_init, *outer_init_acc;
 	uint8_t *outer_seen_acc;
-	/* per function: the span of its frame that writes through pointers into it from other
-	 * frames may change (outer_write, assumed at its bpf_loop calls; outer_write_acc, seen by
-	 * the running pass), and whether the running pass saw a write it could not place */
-	struct stack_span *outer_write, *outer_write_acc;
+	/* per function: the bytes of its frame (and their hull) that writes through pointers into
+	 * it from other frames may change (outer_write, assumed at its calls; outer_write_acc,
+	 * seen by the running pass), and whether the running pass saw a write it could not place */
+	struct frame_writes *outer_write, *outer_write_acc;
 	bool outer_write_any_acc;
 	/* per function: its frame's cells at the calls that pass a pointer into it, joined over
 	 * them (outer_frame: as the previous summary round left them, none when not live;

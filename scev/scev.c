@@ -403,7 +403,7 @@ static int claim_callback_loops(struct scev_ctx *cx, struct claim_prog *out,
 static void outer_write_all(struct scev_ctx *cx)
 {
 	for (uint32_t f = 0; f < cx->st.cfg->nfuncs; f++)
-		cx->outer_write[f] = (struct stack_span){ -FP_FRAME, 0 };
+		frame_writes_all(&cx->outer_write[f]);
 }
 
 static void outer_write_reset(struct scev_ctx *cx)
@@ -414,9 +414,14 @@ static void outer_write_reset(struct scev_ctx *cx)
 }
 
 /* What the running pass saw written of frame f through pointers into it. */
-static struct stack_span outer_seen_span(const struct scev_ctx *cx, uint32_t f)
+static struct frame_writes outer_seen(const struct scev_ctx *cx, uint32_t f)
 {
-	return cx->outer_write_any_acc ? (struct stack_span){ -FP_FRAME, 0 } : cx->outer_write_acc[f];
+	struct frame_writes all;
+
+	if (!cx->outer_write_any_acc)
+		return cx->outer_write_acc[f];
+	frame_writes_all(&all);
+	return all;
 }
 
 /* Callees' and callbacks' writes into their callers' frames, assumed (outer_write) from the
@@ -429,7 +434,7 @@ static struct stack_span outer_seen_span(const struct scev_ctx *cx, uint32_t f)
  * first write outside W a run could make follows a prefix the passes cover (every earlier
  * write inside W), so the last pass would have seen it.  When the check fails, try_outer_shrink
  * puts back what the rounds found (saved) and the analysis runs once more (outer_try 2). */
-static bool try_outer_shrink(struct scev_ctx *cx, struct stack_span *saved, int *outer_try)
+static bool try_outer_shrink(struct scev_ctx *cx, struct frame_writes *saved, int *outer_try)
 {
 	uint32_t nf = cx->st.cfg->nfuncs;
 	bool smaller = false;
@@ -438,9 +443,9 @@ static bool try_outer_shrink(struct scev_ctx *cx, struct stack_span *saved, int 
 		return false;
 	if (*outer_try == 1) {
 		for (uint32_t f = 0; f < nf; f++) {
-			struct stack_span a = outer_seen_span(cx, f), *u = &cx->outer_write[f];
+			struct frame_writes a = outer_seen(cx, f);
 
-			if (stack_span_any(&a) && !(stack_span_any(u) && u->lo <= a.lo && a.hi <= u->hi))
+			if (!frame_writes_covers(&cx->outer_write[f], &a))
 				break;
 			if (f + 1 == nf)
 				return false;	/* (covered: kept) */
@@ -452,18 +457,17 @@ static bool try_outer_shrink(struct scev_ctx *cx, struct stack_span *saved, int 
 	if (*outer_try)
 		return false;
 	for (uint32_t f = 0; f < nf; f++) {
-		struct stack_span a = outer_seen_span(cx, f), *u = &cx->outer_write[f];
+		struct frame_writes a = outer_seen(cx, f);
 
-		if (stack_span_any(&a) && !(stack_span_any(u) && u->lo <= a.lo && a.hi <= u->hi))
+		if (!frame_writes_covers(&cx->outer_write[f], &a))
 			return false;	/* (outside what was assumed: outer_write_grow says so) */
-		smaller = smaller || (stack_span_any(u) && (!stack_span_any(&a) || a.lo > u->lo ||
-							    a.hi < u->hi));
+		smaller = smaller || !frame_writes_covers(&a, &cx->outer_write[f]);
 	}
 	if (!smaller)
 		return false;
 	memcpy(saved, cx->outer_write, nf * sizeof(*saved));
 	for (uint32_t f = 0; f < nf; f++)
-		cx->outer_write[f] = outer_seen_span(cx, f);
+		cx->outer_write[f] = outer_seen(cx, f);
 	*outer_try = 1;
 	return true;
 }
@@ -552,9 +556,9 @@ static bool cross_rerun(struct scev_ctx *cx, uint32_t *cross)
 	for (uint32_t f = 0; f < nf && covered; f++)
 		covered = absint_outer_frame_covered(cx, f);
 	for (uint32_t f = 0; f < nf && covered; f++) {
-		struct stack_span a = outer_seen_span(cx, f), *u = &cx->outer_write[f];
+		struct frame_writes a = outer_seen(cx, f);
 
-		covered = !stack_span_any(&a) || (stack_span_any(u) && u->lo <= a.lo && a.hi <= u->hi);
+		covered = frame_writes_covers(&cx->outer_write[f], &a);
 	}
 	if (covered)
 		return false;
@@ -572,19 +576,10 @@ static bool outer_write_grow(struct scev_ctx *cx)
 	bool covered = true;
 
 	for (uint32_t f = 0; f < cx->st.cfg->nfuncs; f++) {
-		struct stack_span *u = &cx->outer_write[f];
-		struct stack_span a = cx->outer_write_any_acc ? (struct stack_span){ -FP_FRAME, 0 }
-							      : cx->outer_write_acc[f];
+		struct frame_writes a = outer_seen(cx, f);
 
-		if (!stack_span_any(&a) || (stack_span_any(u) && u->lo <= a.lo && a.hi <= u->hi))
-			continue;
-		covered = false;
-		if (stack_span_any(u)) {
-			u->lo = a.lo < u->lo ? a.lo : u->lo;
-			u->hi = a.hi > u->hi ? a.hi : u->hi;
-		} else {
-			*u = a;
-		}
+		if (frame_writes_grow(&cx->outer_write[f], &a))
+			covered = false;
 	}
 	return covered;
 }
@@ -729,7 +724,7 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 	struct scev_ctx cx;
 	struct scev_cb_facts cb_facts = { 0 };
 	struct scev_verdict saved;
-	struct stack_span *outer_saved = NULL;
+	struct frame_writes *outer_saved = NULL;
 	uint32_t nloops, reruns = 0, cross = 0;
 	int err, outer_try = 0, stack_try = 0;
 	bool held, args_shrunk = false, first_done = false, settled;
