@@ -1630,7 +1630,12 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 				v = absint_cb_call(en, s, pc, &w);
 				stack_arg = false;
 				err = absint_cb_kept(cx, s, pc, &w, &keep);
-				call_writes(en, s, pc, &w);
+				/* (w is their hull: the bytes themselves, as after a bpf-to-bpf call) */
+				if (cx->outer_write)
+					call_writes_mask(en, s, pc, &cx->outer_write[cx->st.cfg->blocks[
+						cx->st.cfg->block_of[pc]].func].m);
+				else
+					call_writes(en, s, pc, &w);
 				if (!err)
 					err = absint_cb_restore(s, &keep);
 				astate__free(&keep);
