@@ -24,12 +24,7 @@ static struct ebpf_map_def maps[] = {
 
 #define CALL(nr, ctx, flags) "r1 = " nr "\nr2 = func cb ll\n" ctx "r4 = " flags "\ncall bpf_loop\n"
 
-static const struct {
-	const char *name, *text;
-	enum scev_verdict_kind want;
-	const char *reason;	/* in bpfscev's reason */
-	enum verdict_class kclass;	/* AGREE, VC_IMPROVEMENT, VC_RULE_GAP or VC_REGRESSION */
-} cases[] = {
+static const struct verdict_case_row cases[] = {
 	/* safe: the kernel accepts */
 	{ "sum through ctx", INIT8 CALL("10", FP8, "0") "r0 = *(u64 *)(r10 -8)\nexit\n"
 	  "cb: r3 = *(u64 *)(r2 +0)\nr3 += r1\n*(u64 *)(r2 +0) = r3\n" END, SAFE, NULL, AGREE },

@@ -39,12 +39,7 @@ static struct ebpf_map_def maps[] = {
 #define READ(len, off) "r1 = r10\nr1 += -32\nr2 = " #len "\nr3 = r10\nr3 += -24\nr4 = " #off \
 		       "\nr5 = 0\ncall bpf_dynptr_read\n"
 
-static const struct {
-	const char *name, *text;
-	enum scev_verdict_kind want;
-	const char *reason;
-	enum verdict_class kclass;
-} cases[] = {
+static const struct verdict_case_row cases[] = {
 	{ "from_mem, read", LOOKUP FROM_MEM(64, 0) READ(8, 56) "out: r0 = 0\nexit\n", SAFE, NULL,
 	  VC_BOTH_ACCEPT },
 	{ "from_mem over the stack",

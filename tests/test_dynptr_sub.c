@@ -67,12 +67,7 @@ static struct ebpf_map_def maps[] = {
 /* bpf_loop(4, cb, fp + off, 0): the callback's context is the caller's dynptr */
 #define LOOP_CB(off) "r1 = 4\nr2 = func cb ll\nr3 = r10\nr3 += " #off "\nr4 = 0\ncall bpf_loop\n"
 
-static const struct {
-	const char *name, *text;
-	enum scev_verdict_kind want;
-	const char *reason;
-	enum verdict_class kclass;
-} cases[] = {
+static const struct verdict_case_row cases[] = {
 	/* (b) a caller's dynptr used by a static callee */
 	{ "the caller's ringbuf dynptr read by a subprogram",
 	  RESERVE(16) ARG(-16) "call rd\n" RELEASE(discard) "r0 = 0\nexit\n" SUB_READ(8), SAFE,
@@ -381,12 +376,7 @@ static const struct {
 #define VMA_CB "call bpf_get_current_task_btf\nr1 = r0\nr2 = *(u64 *)(r6 +8)\n" \
 	       "r3 = func cb ll\nr4 = r10\nr4 += -16\nr5 = 0\ncall bpf_find_vma\n"
 
-static const struct {
-	const char *name, *text;
-	enum scev_verdict_kind want;
-	const char *reason;
-	enum verdict_class kclass;
-} vma_cases[] = {
+static const struct verdict_case_row vma_cases[] = {
 	{ "a find_vma callback reads the caller's record",
 	  "r6 = r1\n" RESERVE(16) VMA_CB RELEASE(submit) "r0 = 0\nexit\n"
 	  "cb: r1 = r10\nr1 += -8\nr2 = 8\nr4 = 0\nr5 = 0\ncall bpf_dynptr_read\nr0 = 0\n"

@@ -56,12 +56,7 @@ static struct ebpf_map_def maps[] = {
 #define CHECKED "if r5 == 0 goto +1\n"
 #define CB_PTR(test) "cb: r5 = *(u64 *)(r4 +0)\n" test "r0 = *(u64 *)(r5 +0)\n"
 
-static const struct {
-	const char *name, *text;
-	enum scev_verdict_kind want;
-	const char *reason;	/* in bpfscev's reason */
-	enum verdict_class kclass;	/* AGREE, VC_IMPROVEMENT, VC_RULE_GAP or VC_REGRESSION */
-} cases[] = {
+static const struct verdict_case_row cases[] = {
 	/* bpf_user_ringbuf_drain walks no array */
 	{ "bpf_user_ringbuf_drain of an array", "r1 = map[fd:0] ll\nr2 = func cb ll\nr3 = 0\n"
 	  "r4 = 0\ncall bpf_user_ringbuf_drain\n" END "cb: " END, UNSAFE,

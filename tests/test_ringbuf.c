@@ -56,12 +56,7 @@ static struct ebpf_map_def maps[] = {
 #define RESERVE(n) "r1 = map[fd:0] ll\nr2 = " #n "\nr3 = 0\ncall bpf_ringbuf_reserve\n"
 #define SUBMIT(r) "r1 = " #r "\nr2 = 0\ncall bpf_ringbuf_submit\n"
 
-static const struct {
-	const char *name, *text;
-	enum scev_verdict_kind want;
-	const char *reason;
-	enum verdict_class kclass;
-} cases[] = {
+static const struct verdict_case_row cases[] = {
 	{ "null check through a copy",
 	  "r6 = r1\n" RESERVE(16) "r7 = r0\nif r7 == 0 goto out\n*(u64 *)(r0 +8) = 1\n"
 	  SUBMIT(r0) "out: r0 = 0\nexit\n", SAFE, NULL, VC_BOTH_ACCEPT },

@@ -47,12 +47,7 @@ static void test_object(bool kernel)
 		  "call bpf_map_lookup_elem\n"
 #define CASE(type, body) "-- type\n" type "\n" MAPS "-- asm\n" body
 
-static const struct {
-	const char *name, *text;
-	enum scev_verdict_kind want;
-	const char *reason;
-	enum verdict_class kclass;
-} cases[] = {
+static const struct verdict_case_row cases[] = {
 	{ "sockhash lookup, released after the NULL test (tc)",
 	  CASE("tc", LOOKUP(1) "if r0 == 0 goto out\nr7 = *(u32 *)(r0 +4)\nr1 = r0\n"
 	       "call bpf_sk_release\nout: r0 = 0\nexit\n"), SAFE, NULL, VC_BOTH_ACCEPT },

@@ -20,6 +20,16 @@
 /* kclass for "the kernel agrees" (both accept or both reject) */
 #define VERDICT_CASE_AGREE VC_BOTH_ACCEPT
 
+/* One row of a test's case table: an assembly case (name, text), the verdict bpfscev must give
+ * (want), a text its reason must contain (reason, NULL: any) and the kernel's class (kclass: AGREE,
+ * VC_IMPROVEMENT, VC_RULE_GAP or VC_REGRESSION). */
+struct verdict_case_row {
+	const char *name, *text;
+	enum scev_verdict_kind want;
+	const char *reason;
+	enum verdict_class kclass;
+};
+
 /* Short names for the tests' case tables. */
 #define SAFE VERDICT_SAFE
 #define UNSAFE VERDICT_UNSAFE
