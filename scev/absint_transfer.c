@@ -220,6 +220,16 @@ static struct aval map_struct_load(struct scev_ctx *cx, const struct aval *addr,
 }
 
 /* Context loads per the program's context model (bpf/prog.h). */
+/* A socket a context field holds (no reference: ctx_load's sockets), of the kernel's kind
+ * (EBPF_SOCK_*), NULL too when maybe_null. */
+static struct aval ctx_sock(unsigned kind, bool maybe_null)
+{
+	struct aval v = aval_ptr(REGION_SOCK, aval_sock_map(kind, -1), range_const(0));
+
+	v.maybe_null = maybe_null;
+	return v;
+}
+
 static struct aval ctx_load(struct scev_ctx *cx, const struct aval *addr, int64_t off,
 			    unsigned size)
 {
@@ -254,25 +264,13 @@ static struct aval ctx_load(struct scev_ctx *cx, const struct aval *addr, int64_
 	 * one's id is the load's, given by the caller); sk_reuseport's packet pointers data and
 	 * data_end are not modeled: unknown, so that every use of them is unsupported */
 	if (size == 8 && cx->prog_type == BPF_PROG_TYPE_SK_LOOKUP &&
-	    off == (int64_t)offsetof(struct bpf_sk_lookup, sk)) {
-		struct aval v = aval_ptr(REGION_SOCK, aval_sock_map(EBPF_SOCK_FULL, -1),
-					 range_const(0));
-
-		v.maybe_null = true;
-		return v;
-	}
+	    off == (int64_t)offsetof(struct bpf_sk_lookup, sk))
+		return ctx_sock(EBPF_SOCK_FULL, true);
 	if (size == 8 && cx->prog_type == BPF_PROG_TYPE_SK_REUSEPORT) {
-		struct aval v = aval_ptr(REGION_SOCK, aval_sock_map(EBPF_SOCK_FULL, -1),
-					 range_const(0));
-
 		if (off == (int64_t)offsetof(struct sk_reuseport_md, sk))
-			return v;
-		if (off == (int64_t)offsetof(struct sk_reuseport_md, migrating_sk)) {
-			v = aval_ptr(REGION_SOCK, aval_sock_map(EBPF_SOCK_COMMON, -1),
-				     range_const(0));
-			v.maybe_null = true;
-			return v;
-		}
+			return ctx_sock(EBPF_SOCK_FULL, false);
+		if (off == (int64_t)offsetof(struct sk_reuseport_md, migrating_sk))
+			return ctx_sock(EBPF_SOCK_COMMON, true);
 		if (off == (int64_t)offsetof(struct sk_reuseport_md, data) ||
 		    off == (int64_t)offsetof(struct sk_reuseport_md, data_end))
 			return aval_top();
@@ -302,13 +300,8 @@ static struct aval ctx_load(struct scev_ctx *cx, const struct aval *addr, int64_
 	/* skb->sk: a socket, maybe a request or timewait one, or NULL (bpf_skb_is_valid_access:
 	 * PTR_TO_SOCK_COMMON_OR_NULL; its id is the load's, given by the caller) */
 	if (size == 8 && cx->ctx_model == EBPF_CTX_SKB &&
-	    off == (int64_t)offsetof(struct __sk_buff, sk)) {
-		struct aval v = aval_ptr(REGION_SOCK, aval_sock_map(EBPF_SOCK_COMMON, -1),
-					 range_const(0));
-
-		v.maybe_null = true;
-		return v;
-	}
+	    off == (int64_t)offsetof(struct __sk_buff, sk))
+		return ctx_sock(EBPF_SOCK_COMMON, true);
 	return absint_unknown_bytes(size);
 }
 
