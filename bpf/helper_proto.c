@@ -80,6 +80,8 @@ static const struct ebpf_helper_proto protos[] = {
 	  HPT_TC | T(LWT_XMIT) },
 	{ BPF_FUNC_l4_csum_replace, A(CTX, ANY, ANY, ANY, ANY), I64F(HF_CHANGES_PKT),
 	  HPT_TC | T(LWT_XMIT) },
+	/* (the program's own packet pointers stay at a tail call, which returns only when it fails;
+	 * a static function that tail-calls moves its callers' packet: scev's fn_effects) */
 	{ BPF_FUNC_tail_call, A(CTX, MAP, ANY), I64F(HF_NO_RETURN_VALUE), HPT_ALL },
 	{ BPF_FUNC_clone_redirect, A(CTX, ANY, ANY), I64F(HF_CHANGES_PKT), HPT_TC | T(LWT_XMIT) },
 	{ BPF_FUNC_get_current_pid_tgid, A(0), I64, HPT_ALL },
@@ -388,6 +390,9 @@ static bool one_of(uint32_t t, const uint32_t *types, size_t n)
 #define ONE_OF(t, ...) one_of((t), (const uint32_t[]){ __VA_ARGS__ },                         \
 			       sizeof((const uint32_t[]){ __VA_ARGS__ }) / sizeof(uint32_t))
 
+/* (Linux 6.2's cgroup storage, past the 6.1 uapi headers this may build against) */
+enum { MAP_CGRP_STORAGE = 32, FUNC_CGRP_STORAGE_GET = 210, FUNC_CGRP_STORAGE_DELETE = 211 };
+
 const char *ebpf_helper_map_compat(int32_t id, uint32_t map_type)
 {
 	bool ok;
@@ -437,6 +442,18 @@ const char *ebpf_helper_map_compat(int32_t id, uint32_t map_type)
 	case BPF_FUNC_map_lookup_percpu_elem:
 		ok = ONE_OF(map_type, BPF_MAP_TYPE_PERCPU_ARRAY, BPF_MAP_TYPE_PERCPU_HASH,
 			    BPF_MAP_TYPE_LRU_PERCPU_HASH);
+		break;
+	case BPF_FUNC_sk_storage_get: case BPF_FUNC_sk_storage_delete:
+		ok = map_type == BPF_MAP_TYPE_SK_STORAGE;
+		break;
+	case BPF_FUNC_inode_storage_get: case BPF_FUNC_inode_storage_delete:
+		ok = map_type == BPF_MAP_TYPE_INODE_STORAGE;
+		break;
+	case BPF_FUNC_task_storage_get: case BPF_FUNC_task_storage_delete:
+		ok = map_type == BPF_MAP_TYPE_TASK_STORAGE;
+		break;
+	case FUNC_CGRP_STORAGE_GET: case FUNC_CGRP_STORAGE_DELETE:
+		ok = map_type == MAP_CGRP_STORAGE;
 		break;
 	default:
 		ok = true;
@@ -493,6 +510,24 @@ const char *ebpf_helper_map_compat(int32_t id, uint32_t map_type)
 		break;
 	case BPF_MAP_TYPE_BLOOM_FILTER:
 		ok = id == BPF_FUNC_map_push_elem || id == BPF_FUNC_map_peek_elem;
+		break;
+	/* (a local storage is reached only through its own helpers: "cannot pass map_type 24
+	 * into func bpf_map_lookup_elem#1"; kptr_xchg takes a value of one) */
+	case BPF_MAP_TYPE_SK_STORAGE:
+		ok = ONE_OF((uint32_t)id, BPF_FUNC_sk_storage_get, BPF_FUNC_sk_storage_delete,
+			    BPF_FUNC_kptr_xchg);
+		break;
+	case BPF_MAP_TYPE_INODE_STORAGE:
+		ok = ONE_OF((uint32_t)id, BPF_FUNC_inode_storage_get, BPF_FUNC_inode_storage_delete,
+			    BPF_FUNC_kptr_xchg);
+		break;
+	case BPF_MAP_TYPE_TASK_STORAGE:
+		ok = ONE_OF((uint32_t)id, BPF_FUNC_task_storage_get, BPF_FUNC_task_storage_delete,
+			    BPF_FUNC_kptr_xchg);
+		break;
+	case MAP_CGRP_STORAGE:
+		ok = ONE_OF((uint32_t)id, FUNC_CGRP_STORAGE_GET, FUNC_CGRP_STORAGE_DELETE,
+			    BPF_FUNC_kptr_xchg);
 		break;
 	default:
 		break;

@@ -153,8 +153,9 @@ static int parse_type(struct casefile *cf, struct diag *d)
 
 /* "-- maps": one map per line, in LD_IMM64 index order: "array key=4 value=64 entries=4"
  * (array, hash, array_of_maps, hash_of_maps, percpu_array, percpu_hash, lru_hash,
- * lru_percpu_hash, sockmap, sockhash or reuseport_sockarray — a socket map's value is 4 or 8
- * bytes; a ring buffer is "ringbuf entries=N", N its
+ * lru_percpu_hash, sockmap, sockhash, reuseport_sockarray or prog_array — a socket map's value
+ * is 4 or 8 bytes, a program array's key and value 4 (it starts empty: every tail call through
+ * it fails and the program goes on); a ring buffer is "ringbuf entries=N", N its
  * bytes, with no key or value), optionally "name=NAME" (the name the kernel
  * prints; default mapN), for arrays and hashes "timer=OFF": a struct bpf_timer at that offset
  * of the value (8-aligned, 16 bytes; ebpf_map_def.timer), its special fields "spin_lock=OFF",
@@ -169,14 +170,14 @@ static int parse_type(struct casefile *cf, struct diag *d)
 static const char *const map_kinds[] = { "array", "hash", "array_of_maps", "hash_of_maps",
 					 "ringbuf", "user_ringbuf", "percpu_array", "percpu_hash",
 					 "lru_hash", "lru_percpu_hash", "sockmap", "sockhash",
-					 "reuseport_sockarray" };
+					 "reuseport_sockarray", "prog_array" };
 static const uint32_t map_kind_types[] = { BPF_MAP_TYPE_ARRAY, BPF_MAP_TYPE_HASH,
 					   BPF_MAP_TYPE_ARRAY_OF_MAPS, BPF_MAP_TYPE_HASH_OF_MAPS,
 					   BPF_MAP_TYPE_RINGBUF, BPF_MAP_TYPE_USER_RINGBUF,
 					   BPF_MAP_TYPE_PERCPU_ARRAY, BPF_MAP_TYPE_PERCPU_HASH,
 					   BPF_MAP_TYPE_LRU_HASH, BPF_MAP_TYPE_LRU_PERCPU_HASH,
 					   BPF_MAP_TYPE_SOCKMAP, BPF_MAP_TYPE_SOCKHASH,
-					   BPF_MAP_TYPE_REUSEPORT_SOCKARRAY };
+					   BPF_MAP_TYPE_REUSEPORT_SOCKARRAY, BPF_MAP_TYPE_PROG_ARRAY };
 #define MAP_KIND_RINGBUF 4
 #define MAP_KIND_USER_RINGBUF 5
 #define MAP_KINDS (sizeof(map_kinds) / sizeof(map_kinds[0]))
@@ -266,7 +267,7 @@ static int parse_maps(struct casefile *cf, struct diag *d)
 		    (k == MAP_KIND_RINGBUF || k == MAP_KIND_USER_RINGBUF ? ks || vs : !vs || !ks))
 			return diag_at_line(d, EINVAL, line, 1, "expected 'array|hash|array_of_maps|"
 					    "hash_of_maps|percpu_array|percpu_hash|lru_hash|"
-					    "lru_percpu_hash|sockmap|sockhash|reuseport_sockarray key=K "
+					    "lru_percpu_hash|sockmap|sockhash|reuseport_sockarray|prog_array key=K "
 					    "value=V entries=N [name=NAME] "
 					    "[inner=LINE] [timer=OFF] [spin_lock=OFF] [kptr=OFF:STRUCT] "
 					    "[kptr_ref=OFF:STRUCT] [rdonly_prog] [wronly_prog] [init=HEX]' "

@@ -805,6 +805,12 @@ int absint_fn_effects(struct scev_ctx *cx)
 					e |= any;
 				else if (ebpf_is_call(i))
 					e |= call_effects(cx, pc);
+				/* a tail call from a static function returns to its caller when it
+				 * succeeds too, after the program it called, which may have moved
+				 * the packet (the kernel marks such a function changes_pkt_data;
+				 * verifier_sock.c "invalidate_pkt_pointers_by_tail_call", 6.18) */
+				if (f && ebpf_is_helper_call(i) && i->imm == BPF_FUNC_tail_call)
+					e |= FN_MOVES_PKT;
 			}
 			if (e != cx->fn_effects[f]) {
 				cx->fn_effects[f] = e;

@@ -1180,7 +1180,8 @@ static void test_errors(void)
 	{
 #define MAP_LINE_HELP                                                                           \
 	"expected 'array|hash|array_of_maps|hash_of_maps|percpu_array|percpu_hash|lru_hash|"     \
-	"lru_percpu_hash|sockmap|sockhash|reuseport_sockarray key=K value=V entries=N "         \
+	"lru_percpu_hash|sockmap|sockhash|reuseport_sockarray|prog_array key=K value=V "       \
+	"entries=N "                                                                             \
 	"[name=NAME] "                                                                           \
 	"[inner=LINE] [timer=OFF] [spin_lock=OFF] [kptr=OFF:STRUCT] [kptr_ref=OFF:STRUCT] "   \
 	"[rdonly_prog] [wronly_prog] [init=HEX]' "                                               \

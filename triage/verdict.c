@@ -281,6 +281,22 @@ static bool unpriv_rule_only(const struct kernel_prog *kp)
 	       !unpriv_modeled_refusal(kp->message);
 }
 
+/* A refusal of the load's setup before the verifier walks an instruction: a tracing program whose
+ * target is not in this kernel (a test module's function, another BPF program: no btf_id found),
+ * or a sleepable one of a type that may not sleep.  Not a verdict on the program. */
+static bool attach_refusal(const char *msg)
+{
+	static const char *const setup[] = {
+		"Tracing programs must provide btf_id",
+		"Only fentry/fexit/fmod_ret, lsm, iter, uprobe, and struct_ops programs can be sleepable",
+	};
+
+	for (size_t k = 0; k < sizeof(setup) / sizeof(setup[0]); k++)
+		if (!strcmp(msg, setup[k]))
+			return true;
+	return false;
+}
+
 /* A program bpfscev calls safe by the unprivileged rule and the unprivileged kernel refuses
  * with a message kernel_unpriv_rule does not know — the limits the speculative paths of its
  * Spectre v1 analysis reach ("The sequence of 8193 jumps is too complex", pushed for every
@@ -363,7 +379,7 @@ int verdict_compare(struct verdict_report *r, const struct ebpf_object *obj,
 		 * load's setup failed — an attach target, a program type's demand — not a verdict) */
 		if (o.keep_load_errors && !kp->accepted &&
 		    (kp->processed < 0 || (ours && kernel_lacks_helper(kp->message, type)) ||
-		     (kp->processed == 0 && kp->log_silent)))
+		     (kp->processed == 0 && (kp->log_silent || attach_refusal(kp->message)))))
 			r->cls = VC_NO_LOAD;
 		else if (o.unprivileged && unpriv_rule_only(kp))
 			r->cls = VC_UNPRIV_RULE;

@@ -577,6 +577,24 @@ static bool is_func_addr(const struct bpf_insn *i)
 	return ebpf_is_ldimm64(i) && i->src_reg == BPF_PSEUDO_FUNC;
 }
 
+static bool section_sleepable(const char *sec)
+{
+	const char *p = strstr(sec, ".s");
+
+	return p && p > sec && (p[2] == '/' || p[2] == '\0');
+}
+
+/* An instruction the kernel allows in a program of several functions only when each function
+ * has its BTF ("tail_call is not allowed in subprogs without BTF", "LD_ABS is not allowed in
+ * subprogs without BTF": check_btf_info_early and check_subprogs). */
+static bool needs_func_btf_with_calls(const struct bpf_insn *i)
+{
+	uint8_t mode = BPF_MODE(i->code);
+
+	return (ebpf_is_helper_call(i) && i->imm == BPF_FUNC_tail_call) ||
+	       (BPF_CLASS(i->code) == BPF_LD && (mode == BPF_ABS || mode == BPF_IND));
+}
+
 /* A type of a global function's prototype; 0 (void) for a result of no type. */
 static int func_btf_type(struct btf *btf, const struct ebpf_func_arg *a)
 {
@@ -630,12 +648,16 @@ static int func_btf__build(struct func_btf *fb, const struct ebpf_prog *prog,
 {
 	libbpf_print_fn_t old;
 	uint8_t *start;
-	bool need = prog->global_cnt > 0;
+	bool need = prog->global_cnt > 0, calls = false, btf_insn = false;
 	int ret, proto, err = 0;
 
 	memset(fb, 0, sizeof(*fb));
-	for (size_t pc = 0; pc < len; pc += ebpf_insn_slots(&insns[pc]))
+	for (size_t pc = 0; pc < len; pc += ebpf_insn_slots(&insns[pc])) {
 		need = need || is_func_addr(&insns[pc]);
+		calls = calls || ebpf_is_pseudo_call(&insns[pc]);
+		btf_insn = btf_insn || needs_func_btf_with_calls(&insns[pc]);
+	}
+	need = need || (calls && btf_insn);
 	if (!need)
 		return 0;
 	start = calloc(len, 1);
@@ -865,6 +887,10 @@ int kernel_prog__load(struct kernel_prog **out, const struct ebpf_object *obj,
 		kp->attach_type = prog->btf_ctx.attach_type;
 		kp->attach_btf_id = (uint32_t)prog->btf_ctx.attach_btf_id;
 	}
+	/* sleepable as libbpf loads it: a syscall program must be ("Syscall programs can only be
+	 * sleepable"), and a section spelled "fentry.s/...", "lsm.s/...", "uprobe.s" asks to be */
+	if (kp->prog_type == BPF_PROG_TYPE_SYSCALL || section_sleepable(prog->section))
+		flags |= BPF_F_SLEEPABLE;
 	obj_name(name, prog->name);
 	if ((err = func_btf__build(&fb, prog, insns, prog->len, d)))
 		goto out;
