@@ -1017,7 +1017,7 @@ static int header_step(struct engine *en, uint32_t l, uint32_t b)
 /* Whether block blk holds an LD_ABS or LD_IND. */
 static bool block_loads_pkt_legacy(const struct scev_ctx *cx, const struct scev_block *blk)
 {
-	for (uint32_t pc = blk->first; pc <= blk->last; pc++) {
+	for (uint32_t pc = blk->first; pc <= blk->last; pc += ebpf_insn_slots(&cx->insns[pc])) {
 		const struct bpf_insn *i = &cx->insns[pc];
 
 		if (ebpf_class(i) == BPF_LD && !ebpf_is_ldimm64(i))

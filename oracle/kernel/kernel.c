@@ -888,8 +888,14 @@ int kernel_prog__load(struct kernel_prog **out, const struct ebpf_object *obj,
 		kp->attach_btf_id = (uint32_t)prog->btf_ctx.attach_btf_id;
 	}
 	/* sleepable as libbpf loads it: a syscall program must be ("Syscall programs can only be
-	 * sleepable"), and a section spelled "fentry.s/...", "lsm.s/...", "uprobe.s" asks to be */
-	if (kp->prog_type == BPF_PROG_TYPE_SYSCALL || section_sleepable(prog->section))
+	 * sleepable"), and a section spelled "fentry.s/...", "lsm.s/...", "uprobe.s" asks to be —
+	 * where this load has the target such a program needs (else the kernel's refusal would
+	 * name the flag, not the missing target) */
+	if (kp->prog_type == BPF_PROG_TYPE_SYSCALL ||
+	    (section_sleepable(prog->section) &&
+	     (kp->prog_type == BPF_PROG_TYPE_KPROBE ||
+	      ((kp->prog_type == BPF_PROG_TYPE_TRACING || kp->prog_type == BPF_PROG_TYPE_LSM) &&
+	       kp->attach_btf_id))))
 		flags |= BPF_F_SLEEPABLE;
 	obj_name(name, prog->name);
 	if ((err = func_btf__build(&fb, prog, insns, prog->len, d)))
