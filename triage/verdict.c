@@ -252,6 +252,10 @@ static bool kernel_lacks_helper(const char *msg, uint32_t type)
 	if (strncmp(msg, pre, sizeof(pre) - 1) || !(h = strrchr(msg, '#')) ||
 	    sscanf(h + 1, "%d", &id) != 1 || !(p = ebpf_helper_entry(id)) || type >= 64)
 		return false;
+	/* (a section that names no type: the kernel was asked as a socket filter, the loader's
+	 * choice, not the program's, about a helper of the types its helpers name) */
+	if (type == BPF_PROG_TYPE_UNSPEC)
+		return true;
 	return (p->types >> type & 1) && kernel_helper_offered(type, id) == 0;
 }
 
