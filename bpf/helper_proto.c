@@ -36,6 +36,7 @@
 #define VALOUT HARG_MAP_VALUE_OUT
 #define FIXED HARG_FIXED_MEM
 #define LONG HARG_LONG_OUT
+#define U32IO HARG_U32_INOUT
 #define STACKN HARG_STACK_OR_NULL
 #define STR HARG_CONST_STR
 #define SKC HARG_SOCK_COMMON
@@ -305,7 +306,7 @@ static const struct ebpf_helper_proto protos[] = {
 	{ BPF_FUNC_sock_from_file, A(BTF), R(HRET_BTF_ID_OR_NULL),
 	  T(TRACING) | T(LSM) | T(SYSCALL), .obj = "file" },
 	/* the length through a u32 * (4 aligned bytes, read and written) */
-	{ BPF_FUNC_check_mtu, A(CTX, ANY, FIXED, ANY, ANY), I64, HPT_TC | T(XDP) },
+	{ BPF_FUNC_check_mtu, A(CTX, ANY, U32IO, ANY, ANY), I64, HPT_TC | T(XDP) },
 	/* scev/absint_callbacks.c models it apart */
 	{ BPF_FUNC_for_each_map_elem, A(MAP, FUNC, STACKN, ANY), I64, HPT_ALL },
 	{ BPF_FUNC_snprintf, A(MEMRWN, SZ0, STR, MEMN, SZ0), I64, HPT_ALL },
@@ -578,7 +579,7 @@ const struct ebpf_helper_proto *ebpf_helper_entry(int32_t id)
 
 bool ebpf_harg_modeled(enum ebpf_harg k)
 {
-	return k <= HARG_LONG_OUT || k == HARG_BTF_SOCK_COMMON || k == HARG_CTX_OR_NULL ||
+	return k <= HARG_U32_INOUT || k == HARG_BTF_SOCK_COMMON || k == HARG_CTX_OR_NULL ||
 	       k == HARG_SOCK_COMMON;
 }
 
@@ -693,6 +694,7 @@ const char *ebpf_harg_name(enum ebpf_harg k)
 		[HARG_ALLOC_SIZE] = "a constant allocation size",
 		[HARG_RINGBUF_RELEASE] = "a ringbuf record to release",
 		[HARG_LONG_OUT] = "8 aligned bytes the helper writes",
+		[HARG_U32_INOUT] = "4 aligned bytes the helper reads and writes",
 		[HARG_CTX_OR_NULL] = "the context or NULL",
 		[HARG_MEM_RW_OR_NULL] = "memory the helper writes, or NULL",
 		[HARG_MAP_VALUE_OR_NULL] = "a map value or NULL",

@@ -44,6 +44,11 @@ enum ebpf_harg {
 				 * stack or a map value; need not be initialized (the kernel's
 				 * ARG_PTR_TO_FIXED_SIZE_MEM | MEM_UNINIT | MEM_WRITE | MEM_ALIGNED
 				 * of 8 bytes, once ARG_PTR_TO_LONG: bpf_strtol's long *res) */
+	HARG_U32_INOUT,		/* 4 bytes aligned to 4 the helper reads and writes a number into,
+				 * in the stack or a map value (ARG_PTR_TO_FIXED_SIZE_MEM |
+				 * MEM_WRITE | MEM_ALIGNED of 4 bytes: bpf_check_mtu's u32
+				 * *mtu_len); read first, so initialized where the loader may not
+				 * read unwritten stack (unprivileged) */
 	/* Kinds of the kernel's prototypes that the analyzer and the interpreter do not handle
 	 * (yet): a call with one of them is unsupported, its reason naming the kind. */
 	HARG_CTX_OR_NULL,	/* the context at offset 0, or NULL (ARG_PTR_TO_CTX_OR_NULL;

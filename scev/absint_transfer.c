@@ -624,15 +624,15 @@ static bool shift_unknown(uint8_t op, bool is64, const struct aval *b)
 }
 
 /* The size output argument k of p writes (s's registers): the next argument's for memory
- * with its size, 8 for HARG_LONG_OUT (*eight); NULL for other kinds. */
+ * with its size, 8 for HARG_LONG_OUT and 4 for HARG_U32_INOUT (*eight); NULL for other kinds. */
 static const struct aval *out_size(const struct ebpf_helper_proto *p, int k,
 				   const struct astate *s, struct aval *eight)
 {
 	if (p->args[k] == HARG_MEM_UNINIT || p->args[k] == HARG_MEM_RW)
 		return &s->regs[k + 2];
-	if (p->args[k] != HARG_LONG_OUT)
+	if (p->args[k] != HARG_LONG_OUT && p->args[k] != HARG_U32_INOUT)
 		return NULL;
-	*eight = aval_const(8);
+	*eight = aval_const(p->args[k] == HARG_LONG_OUT ? 8 : 4);
 	return eight;
 }
 
@@ -729,7 +729,7 @@ static uint8_t helper_effects_of(int32_t id, uint8_t any_fn)
 		e |= FN_MOVES_PKT;
 	for (int k = 0; k < 5; k++) {
 		if (p->args[k] == HARG_MEM_RW || p->args[k] == HARG_MEM_UNINIT ||
-		    p->args[k] == HARG_LONG_OUT)
+		    p->args[k] == HARG_LONG_OUT || p->args[k] == HARG_U32_INOUT)
 			e |= FN_WRITES_OUT;
 	}
 	return e;

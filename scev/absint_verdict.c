@@ -632,36 +632,40 @@ static void verify_mem_arg(struct scev_ctx *cx, struct scev_verdict *v, const st
  * writable map value, at a constant offset aligned to 8 (check_ptr_alignment, strict for every
  * region with MEM_ALIGNED: "misaligned stack access off (0x0; 0x0)+-20+0 size 8"), the 8 bytes
  * inside it; unwritten stack bytes allowed (MEM_UNINIT), except unprivileged, where the kernel
- * reads them first.  Other memory (the packet, a ringbuf record) is not modeled. */
+ * reads them first.  Other memory (the packet, a ringbuf record) is not modeled.  n is 8, or 4
+ * for HARG_U32_INOUT (bpf_check_mtu's u32 *mtu_len, aligned to 4, which the helper reads first:
+ * as root the kernel lets it read unwritten stack bytes, unprivileged not — the same rule). */
 static void verify_long_arg(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
-			    uint32_t pc, const char *name, unsigned reg)
+			    uint32_t pc, const char *name, unsigned reg, unsigned n)
 {
 	const struct aval *a = &s->regs[reg];
 
 	if (a->kind != AV_PTR)
-		VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is not a pointer to 8 bytes to write (type=%s)",
-		      reg, name, a->kind == AV_SCALAR ? "scalar" : "unknown");
+		VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is not a pointer to %u bytes to write (type=%s)",
+		      reg, name, n, a->kind == AV_SCALAR ? "scalar" : "unknown");
 	if (a->region != REGION_STACK && a->region != REGION_CALLER_STACK &&
 	    a->region != REGION_MAP_VALUE)
 		VFAIL(a->region == REGION_CTX || a->region == REGION_MAP_HANDLE ? VERDICT_UNSAFE
 									: VERDICT_UNSUPPORTED,
-		      pc, "R%u of %s points to %s: 8 aligned bytes the helper writes are modeled in "
-		      "the stack and a map value only", reg, name, claim_region_name(a->region));
+		      pc, "R%u of %s points to %s: %u aligned bytes the helper writes are modeled in "
+		      "the stack and a map value only", reg, name, claim_region_name(a->region), n);
 	if (!a->maybe_null && !range_is_const(&a->r))
-		VFAIL(VERDICT_UNSUPPORTED, pc, "R%u of %s: 8 aligned bytes at a variable offset "
-		      "[%lld, %lld]: not modeled", reg, name, (long long)a->r.smin,
+		VFAIL(VERDICT_UNSUPPORTED, pc, "R%u of %s: %u aligned bytes at a variable offset "
+		      "[%lld, %lld]: not modeled", reg, name, n, (long long)a->r.smin,
 		      (long long)a->r.smax);
-	if (!a->maybe_null && a->r.smin % 8)
-		VFAIL(VERDICT_UNSAFE, pc, "R%u of %s: misaligned %s access off %lld size 8 (the "
-		      "helper's 8 bytes must be aligned)", reg, name,
-		      a->region == REGION_MAP_VALUE ? "map value" : "stack", (long long)a->r.smin);
+	if (!a->maybe_null && a->r.smin % (int64_t)n)
+		VFAIL(VERDICT_UNSAFE, pc, "R%u of %s: misaligned %s access off %lld size %u (the "
+		      "helper's %u bytes must be aligned)", reg, name,
+		      a->region == REGION_MAP_VALUE ? "map value" : "stack", (long long)a->r.smin, n,
+		      n);
 	if (a->region == REGION_MAP_VALUE && a->map < cx->nmaps &&
 	    (cx->maps[a->map].flags & BPF_F_RDONLY_PROG))
 		VFAIL(VERDICT_UNSAFE, pc, "R%u of %s: the helper writes the read-only map '%s'",
 		      reg, name, cx->maps[a->map].name);
-	verify_access(cx, v, s, pc, reg, 0, 8, true);
+	/* (bpf_check_mtu's 4 bytes are read first: written on every path, unprivileged) */
+	verify_access(cx, v, s, pc, reg, 0, n, n == 8);
 	if (v->kind == VERDICT_SAFE && cx->opts.unprivileged)
-		verify_unpriv_mem_read(cx, v, s, pc, reg, 8, name);
+		verify_unpriv_mem_read(cx, v, s, pc, reg, n, name);
 }
 
 bool absint_verify_mem_arg(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
@@ -971,7 +975,9 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 				       (enum ebpf_harg)p->args[k + 1]);
 			break;
 		case HARG_LONG_OUT:
-			verify_long_arg(cx, v, s, pc, name, reg);
+		case HARG_U32_INOUT:
+			verify_long_arg(cx, v, s, pc, name, reg,
+					p->args[k] == HARG_LONG_OUT ? 8u : 4u);
 			break;
 		case HARG_ALLOC_SIZE:
 		case HARG_RINGBUF_RELEASE:

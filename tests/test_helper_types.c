@@ -162,12 +162,45 @@ static void check_table(void)
 	printf("%u helpers of the UAPI list, every one with an entry\n", n);
 }
 
+/* The local storages (sk, inode, task, cgroup: map types 24, 28, 29, 32) go only with their own
+ * helpers and kptr_xchg, and their helpers only with them (check_map_func_compatibility:
+ * "cannot pass map_type 24 into func bpf_map_lookup_elem#1", verifier_sock.c's
+ * map_lookup_elem_smap_key, which verify called safe before session 28). */
+static void check_storage_maps(void)
+{
+	static const struct { uint32_t map; int32_t get, del; } st[] = {
+		{ BPF_MAP_TYPE_SK_STORAGE, BPF_FUNC_sk_storage_get, BPF_FUNC_sk_storage_delete },
+		{ BPF_MAP_TYPE_INODE_STORAGE, BPF_FUNC_inode_storage_get,
+		  BPF_FUNC_inode_storage_delete },
+		{ BPF_MAP_TYPE_TASK_STORAGE, BPF_FUNC_task_storage_get,
+		  BPF_FUNC_task_storage_delete },
+		{ 32, 210, 211 },	/* cgroup storage (Linux 6.2, past 6.1's uapi) */
+	};
+	static const int32_t plain[] = { BPF_FUNC_map_lookup_elem, BPF_FUNC_map_update_elem,
+					 BPF_FUNC_map_delete_elem };
+
+	for (size_t k = 0; k < sizeof(st) / sizeof(st[0]); k++) {
+		for (size_t j = 0; j < sizeof(plain) / sizeof(plain[0]); j++)
+			CHECK(ebpf_helper_map_compat(plain[j], st[k].map) != NULL,
+			      "helper #%d takes a map of type %u", plain[j], st[k].map);
+		CHECK(!ebpf_helper_map_compat(st[k].get, st[k].map) &&
+		      !ebpf_helper_map_compat(st[k].del, st[k].map) &&
+		      !ebpf_helper_map_compat(BPF_FUNC_kptr_xchg, st[k].map),
+		      "map type %u refuses its own helpers", st[k].map);
+		CHECK(ebpf_helper_map_compat(st[k].get, BPF_MAP_TYPE_HASH) != NULL &&
+		      ebpf_helper_map_compat(st[k].del, BPF_MAP_TYPE_ARRAY) != NULL &&
+		      ebpf_helper_map_compat(st[k].get, st[(k + 1) % 4].map) != NULL,
+		      "helper #%d takes a map that is not its storage", st[k].get);
+	}
+}
+
 int main(void)
 {
 	char why[256];
 	unsigned asked = 0, not_asked = 0, wrong = 0, unoffered = 0;
 
 	check_table();
+	check_storage_maps();
 	if (!kernel_available(why, sizeof(why)))
 		return check_skip("test_helper_types", "%s", why);
 	for (int32_t id = 1; id < __BPF_FUNC_MAX_ID; id++) {

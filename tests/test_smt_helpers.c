@@ -297,6 +297,7 @@ static char *proto_case(int32_t id)
 			n += (size_t)snprintf(t + n, cap - n, "r%u = r10\nr%u += -64\n", reg, reg);
 			break;
 		case HARG_LONG_OUT:	/* (8 bytes aligned to 8) */
+		case HARG_U32_INOUT:	/* (4 bytes aligned to 4) */
 			n += (size_t)snprintf(t + n, cap - n, "r%u = r10\nr%u += -24\n", reg, reg);
 			break;
 		case HARG_CTX:

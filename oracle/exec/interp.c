@@ -2757,18 +2757,22 @@ static int proto_helper(struct interp_state *st, const struct iop *ip, int32_t i
 					host[b] = (uint8_t)draw(st, 1);
 			break;
 		case HARG_LONG_OUT:	/* (8 bytes aligned to 8, written with a number) */
-			if (a & 7) {
+		case HARG_U32_INOUT: {	/* (4 aligned to 4, read, then written with a number) */
+			unsigned n = p->args[k] == HARG_LONG_OUT ? 8 : 4;
+
+			if (a & (n - 1)) {
 				set_trap(st, INTERP_TRAP_MEM, ip->pc, "%s: r%d = 0x%llx is not aligned "
-					 "to 8 (8 bytes the helper writes)", name, k + 1,
-					 (unsigned long long)a);
+					 "to %u (%u bytes the helper writes)", name, k + 1,
+					 (unsigned long long)a, n, n);
 				return -1;
 			}
-			if (!(host = mem_ptr(st, ip->pc, a, 8, ACC_STORE)) ||
-			    (st->niters && iter_overlap(st, ip->pc, name, k + 1, a, 8)))
+			if (!(host = mem_ptr(st, ip->pc, a, n, ACC_STORE)) ||
+			    (st->niters && iter_overlap(st, ip->pc, name, k + 1, a, n)))
 				return -1;
-			for (unsigned b = 0; b < 8; b++)
+			for (unsigned b = 0; b < n; b++)
 				host[b] = (uint8_t)draw(st, 1);
 			break;
+		}
 		case HARG_SOCK_COMMON:
 			if (sock_at(st, ip, name, k + 1, a) < 0)
 				return -1;
@@ -2927,7 +2931,7 @@ bool interp_helper_drawn(int32_t id)
 	p = ebpf_helper_proto(id);
 	for (int k = 0; p && k < 5; k++)
 		if (p->args[k] == HARG_MEM_UNINIT || p->args[k] == HARG_MEM_RW ||
-		    p->args[k] == HARG_LONG_OUT)
+		    p->args[k] == HARG_LONG_OUT || p->args[k] == HARG_U32_INOUT)
 			return true;
 	return false;
 }

@@ -222,6 +222,12 @@ static void helper(struct stackinit_watch *w, const struct interp_state *st, uin
 			if (stack_index(a, 8) >= 0)
 				mark(w, a, 8);
 			break;
+		case HARG_U32_INOUT:	/* (its 4 bytes, read, then written) */
+			if (stack_index(a, 4) >= 0) {
+				check(w, pc, a, 4, frame, "a helper reads");
+				mark(w, a, 4);
+			}
+			break;
 		default:
 			break;
 		}
