@@ -177,7 +177,8 @@ static const uint32_t map_kind_types[] = { BPF_MAP_TYPE_ARRAY, BPF_MAP_TYPE_HASH
 					   BPF_MAP_TYPE_PERCPU_ARRAY, BPF_MAP_TYPE_PERCPU_HASH,
 					   BPF_MAP_TYPE_LRU_HASH, BPF_MAP_TYPE_LRU_PERCPU_HASH,
 					   BPF_MAP_TYPE_SOCKMAP, BPF_MAP_TYPE_SOCKHASH,
-					   BPF_MAP_TYPE_REUSEPORT_SOCKARRAY, BPF_MAP_TYPE_PROG_ARRAY };
+					   BPF_MAP_TYPE_REUSEPORT_SOCKARRAY,
+					   BPF_MAP_TYPE_PROG_ARRAY };
 #define MAP_KIND_RINGBUF 4
 #define MAP_KIND_USER_RINGBUF 5
 #define MAP_KINDS (sizeof(map_kinds) / sizeof(map_kinds[0]))
@@ -267,8 +268,8 @@ static int parse_maps(struct casefile *cf, struct diag *d)
 		    (k == MAP_KIND_RINGBUF || k == MAP_KIND_USER_RINGBUF ? ks || vs : !vs || !ks))
 			return diag_at_line(d, EINVAL, line, 1, "expected 'array|hash|array_of_maps|"
 					    "hash_of_maps|percpu_array|percpu_hash|lru_hash|"
-					    "lru_percpu_hash|sockmap|sockhash|reuseport_sockarray|prog_array key=K "
-					    "value=V entries=N [name=NAME] "
+					    "lru_percpu_hash|sockmap|sockhash|reuseport_sockarray|"
+					    "prog_array key=K value=V entries=N [name=NAME] "
 					    "[inner=LINE] [timer=OFF] [spin_lock=OFF] [kptr=OFF:STRUCT] "
 					    "[kptr_ref=OFF:STRUCT] [rdonly_prog] [wronly_prog] [init=HEX]' "
 					    "(all nonzero; inner= only for maps of maps, timer= and the "

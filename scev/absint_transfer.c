@@ -383,11 +383,12 @@ static struct aval helper_result(struct scev_ctx *cx, int32_t id, const struct a
 
 		if (obj <= 0)
 			return aval_top();
-		/* A cast of a socket a lookup holds (bpf_skc_to_*) shares its reference (the kernel's
-		 * is_ptr_cast_function), and the kernel drops the cast when the socket is released:
-		 * a kernel object pointer here outlives the release (verifier_ref_tracking.c's
-		 * to_tcp_sock_after_release was safe, "R7 invalid mem access 'scalar'"), so it is
-		 * not known (corpus sk_lookup_skc_cast_after_release_unsafe) */
+		/* A cast of a socket a lookup holds (bpf_skc_to_*) shares its reference (the
+		 * kernel's is_ptr_cast_function), and the kernel drops the cast when the socket
+		 * is released: a kernel object pointer here outlives the release
+		 * (verifier_ref_tracking.c's to_tcp_sock_after_release was safe, "R7 invalid mem
+		 * access 'scalar'"), so it is not known (corpus
+		 * sk_lookup_skc_cast_after_release_unsafe) */
 		if (p->ret == HRET_BTF_ID_OR_NULL && s->regs[1].kind == AV_PTR &&
 		    s->regs[1].region == REGION_SOCK && aval_sock_site(&s->regs[1]) >= 0)
 			return aval_top();

@@ -641,14 +641,15 @@ static void verify_long_arg(struct scev_ctx *cx, struct scev_verdict *v, const s
 	const struct aval *a = &s->regs[reg];
 
 	if (a->kind != AV_PTR)
-		VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is not a pointer to %u bytes to write (type=%s)",
-		      reg, name, n, a->kind == AV_SCALAR ? "scalar" : "unknown");
+		VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is not a pointer to %u bytes to write "
+		      "(type=%s)", reg, name, n, a->kind == AV_SCALAR ? "scalar" : "unknown");
 	if (a->region != REGION_STACK && a->region != REGION_CALLER_STACK &&
 	    a->region != REGION_MAP_VALUE)
 		VFAIL(a->region == REGION_CTX || a->region == REGION_MAP_HANDLE ? VERDICT_UNSAFE
 									: VERDICT_UNSUPPORTED,
-		      pc, "R%u of %s points to %s: %u aligned bytes the helper writes are modeled in "
-		      "the stack and a map value only", reg, name, claim_region_name(a->region), n);
+		      pc, "R%u of %s points to %s: %u aligned bytes the helper writes are modeled "
+		      "in the stack and a map value only", reg, name, claim_region_name(a->region),
+		      n);
 	if (!a->maybe_null && !range_is_const(&a->r))
 		VFAIL(VERDICT_UNSUPPORTED, pc, "R%u of %s: %u aligned bytes at a variable offset "
 		      "[%lld, %lld]: not modeled", reg, name, n, (long long)a->r.smin,
@@ -656,8 +657,8 @@ static void verify_long_arg(struct scev_ctx *cx, struct scev_verdict *v, const s
 	if (!a->maybe_null && a->r.smin % (int64_t)n)
 		VFAIL(VERDICT_UNSAFE, pc, "R%u of %s: misaligned %s access off %lld size %u (the "
 		      "helper's %u bytes must be aligned)", reg, name,
-		      a->region == REGION_MAP_VALUE ? "map value" : "stack", (long long)a->r.smin, n,
-		      n);
+		      a->region == REGION_MAP_VALUE ? "map value" : "stack", (long long)a->r.smin,
+		      n, n);
 	if (a->region == REGION_MAP_VALUE && a->map < cx->nmaps &&
 	    (cx->maps[a->map].flags & BPF_F_RDONLY_PROG))
 		VFAIL(VERDICT_UNSAFE, pc, "R%u of %s: the helper writes the read-only map '%s'",

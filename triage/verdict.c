@@ -292,7 +292,8 @@ static bool attach_refusal(const char *msg)
 {
 	static const char *const setup[] = {
 		"Tracing programs must provide btf_id",
-		"Only fentry/fexit/fmod_ret, lsm, iter, uprobe, and struct_ops programs can be sleepable",
+		"Only fentry/fexit/fmod_ret, lsm, iter, uprobe, and struct_ops programs can be "
+		"sleepable",
 	};
 
 	for (size_t k = 0; k < sizeof(setup) / sizeof(setup[0]); k++)
