@@ -4,6 +4,7 @@
  * immediate zero is a valid encoding with defined semantics, so it is accepted here.
  */
 #include "bpf/isa.h"
+#include "bpf/prog.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -433,6 +434,94 @@ uint32_t ebpf_regs_written(const struct bpf_insn *i)
 	}
 }
 
+int ebpf_insns_copy_map(struct bpf_insn *out, const struct bpf_insn *insns, size_t len,
+			const size_t *at, const size_t *to)
+{
+	if (!to)
+		to = at;
+	memset(out, 0, at[len] * sizeof(*out));
+	for (size_t pc = 0; pc < len; pc += ebpf_insn_slots(&insns[pc])) {
+		unsigned s = pc + 1 < len ? ebpf_insn_slots(&insns[pc]) : 1;
+		long t;
+
+		if (at[pc] == SIZE_MAX)
+			continue;
+		memcpy(&out[at[pc]], &insns[pc], s * sizeof(*out));
+		if (!ebpf_insn_has_target(&insns[pc]))
+			continue;
+		t = ebpf_insn_target(&insns[pc], pc);
+		if (t < 0 || (size_t)t > len || to[t] == SIZE_MAX)
+			return -EINVAL;
+		if (!ebpf_insn_set_target(&out[at[pc]], at[pc], to[t]))
+			return -E2BIG;
+	}
+	return 0;
+}
+
+int ebpf_prog_copy_map(struct ebpf_prog *out, const struct ebpf_prog *in, const size_t *at,
+		       const size_t *to)
+{
+	size_t n = at[in->len], nk = 0, ng = 0;
+	int err = -ENOMEM;
+
+	if (!to)
+		to = at;
+	*out = *in;
+	out->insns = NULL;
+	out->lines = NULL;
+	out->kfuncs = NULL;
+	out->globals = NULL;
+	out->kfunc_cnt = out->global_cnt = 0;
+	out->len = n;
+	if (!(out->insns = malloc((n ? n : 1) * sizeof(*out->insns))) ||
+	    (in->lines && !(out->lines = calloc(n ? n : 1, sizeof(*out->lines)))) ||
+	    (in->kfunc_cnt && !(out->kfuncs = malloc(in->kfunc_cnt * sizeof(*out->kfuncs)))) ||
+	    (in->global_cnt && !(out->globals = malloc(in->global_cnt * sizeof(*out->globals)))))
+		goto fail;
+	if ((err = ebpf_insns_copy_map(out->insns, in->insns, in->len, at, to)))
+		goto fail;
+	for (size_t pc = 0; in->lines && pc < in->len; pc += ebpf_insn_slots(&in->insns[pc])) {
+		if (at[pc] == SIZE_MAX)
+			continue;
+		out->lines[at[pc]] = in->lines[pc];
+		if (ebpf_insn_slots(&in->insns[pc]) == 2 && pc + 1 < in->len)
+			out->lines[at[pc] + 1] = in->lines[pc + 1];
+	}
+	for (size_t k = 0; k < in->kfunc_cnt; k++) {
+		struct ebpf_kfunc_call c = in->kfuncs[k];
+
+		if (c.insn >= in->len || at[c.insn] == SIZE_MAX)
+			continue;
+		c.insn = (uint32_t)at[c.insn];
+		out->kfuncs[nk++] = c;
+	}
+	for (size_t k = 0; k < in->global_cnt; k++) {
+		struct ebpf_global_func g = in->globals[k];
+
+		if (g.insn >= in->len || to[g.insn] == SIZE_MAX)
+			continue;
+		g.insn = (uint32_t)to[g.insn];
+		out->globals[ng++] = g;
+	}
+	out->kfunc_cnt = nk;
+	out->global_cnt = ng;
+	return 0;
+fail:
+	ebpf_prog_copy__free(out);
+	return err;
+}
+
+void ebpf_prog_copy__free(struct ebpf_prog *p)
+{
+	if (!p)
+		return;
+	free(p->insns);
+	free(p->lines);
+	free(p->kfuncs);
+	free(p->globals);
+	memset(p, 0, sizeof(*p));
+}
+
 int ebpf_insns_insert(struct bpf_insn *out, size_t *newpc, const struct bpf_insn *insns,
 		      size_t len, const uint32_t *extra)
 {
@@ -443,18 +532,5 @@ int ebpf_insns_insert(struct bpf_insn *out, size_t *newpc, const struct bpf_insn
 		n += 1 + extra[pc];
 	}
 	newpc[len] = n;
-	memset(out, 0, n * sizeof(*out));
-	for (size_t pc = 0; pc < len; pc++)
-		out[newpc[pc]] = insns[pc];
-	for (size_t pc = 0; pc < len; pc += ebpf_insn_slots(&insns[pc])) {
-		long t;
-
-		if (!ebpf_insn_has_target(&insns[pc]))
-			continue;
-		t = ebpf_insn_target(&insns[pc], pc);
-		if (t >= 0 && (size_t)t <= len &&
-		    !ebpf_insn_set_target(&out[newpc[pc]], newpc[pc], newpc[t]))
-			return -E2BIG;
-	}
-	return 0;
+	return ebpf_insns_copy_map(out, insns, len, newpc, NULL);
 }

@@ -150,12 +150,38 @@ static inline bool ebpf_insn_set_target(struct bpf_insn *i, size_t pc, size_t t)
 	return true;
 }
 
+/* Copies the len slots of insns into out as a pc map says, the one copy behind every insertion
+ * (ebpf_insns_insert) and deletion (the reducer): the instruction whose first slot is pc goes to
+ * at[pc] (an LD_IMM64's second slot after it), or is left out where at[pc] is SIZE_MAX (at is
+ * read at first slots only); at[len] is the new length, and the slots nothing goes to are
+ * zeroed.  Every jump, call and function address of a copied instruction that was aimed at slot
+ * t (0..len) is aimed at to[t] (to NULL: at[t]).  0; -E2BIG when a distance no longer fits its
+ * field; -EINVAL when a copied instruction's target is out of the program or goes nowhere
+ * (SIZE_MAX). */
+int ebpf_insns_copy_map(struct bpf_insn *out, const struct bpf_insn *insns, size_t len,
+			const size_t *at, const size_t *to);
+
+struct ebpf_prog;
+/* The same of a whole program (bpf/prog.h): *out is *in with fresh instructions (at[len]
+ * slots) and fresh tables that name instructions, each entry moved with its instruction — the
+ * source lines (lines, when in has them: 0 in slots nothing goes to), the kfunc calls (kfuncs,
+ * by the call's slot, as at says) and the global functions (globals, by their first slot, as to
+ * says: where a call to the function now lands) — and left out when its instruction is.
+ * ebpf_prog_copy__free frees what it made.  0, or an error of ebpf_insns_copy_map or -ENOMEM
+ * with *out zeroed. */
+int ebpf_prog_copy_map(struct ebpf_prog *out, const struct ebpf_prog *in, const size_t *at,
+		       const size_t *to);
+/* Frees the instructions and tables of a program ebpf_prog_copy_map made and zeroes it (NULL
+ * ok). */
+void ebpf_prog_copy__free(struct ebpf_prog *p);
+
 /* Copies len slots of insns into out with extra[pc] empty (zeroed) slots after the instruction
  * at pc (0 elsewhere; extra has len entries), for the caller to fill: newpc (len + 1 entries)
  * receives where each slot went, newpc[len] the new length.  Every jump, call and function
  * address keeps its target: a target t goes to newpc[t], so slots inserted after the
  * instruction before t run only when that instruction falls through (a call returns), never
- * when a jump lands on t.  0, or -E2BIG when a jump's distance no longer fits its offset. */
+ * when a jump lands on t.  0, or -E2BIG when a jump's distance no longer fits its offset
+ * (ebpf_insns_copy_map with at = to = newpc; ebpf_prog_copy_map for a whole program). */
 int ebpf_insns_insert(struct bpf_insn *out, size_t *newpc, const struct bpf_insn *insns,
 		      size_t len, const uint32_t *extra);
 

@@ -10,17 +10,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* oracle_reduce_delete; moved (may be NULL; len + 1 entries) receives where each slot went. */
+/* oracle_reduce_delete, and the deleted program's global functions: globals[nglobals] are
+ * moved with their functions' starts into *gout (NULL: none wanted; the caller frees it with
+ * ebpf_prog_copy__free), left out where nothing of the function is kept.  moved (may be NULL;
+ * len + 1 entries) receives where each slot went. */
 static size_t delete_insns(struct bpf_insn *out, const struct bpf_insn *insns, size_t len,
-			   const bool *keep, struct reduce_move *moved)
+			   const bool *keep, struct reduce_move *moved,
+			   const struct ebpf_global_func *globals, size_t nglobals,
+			   struct ebpf_prog *gout)
 {
 	bool *k = malloc(len + 1), *start = calloc(len + 1, 1);
 	long *next = malloc((len + 1) * sizeof(*next));	/* first kept instruction at or after */
-	size_t *newpc = malloc((len + 1) * sizeof(*newpc));
+	size_t *at = malloc((len + 1) * sizeof(*at)), *to = malloc((len + 1) * sizeof(*to));
+	struct ebpf_prog in = { .insns = (struct bpf_insn *)insns, .len = len,
+				.globals = (struct ebpf_global_func *)globals,
+				.global_cnt = nglobals }, c;
 	size_t n = 0;
 	bool changed;
 
-	if (!k || !start || !next || !newpc)
+	if (gout)
+		memset(gout, 0, sizeof(*gout));
+	if (!k || !start || !next || !at || !to)
 		goto fail;
 	for (size_t pc = 0; pc < len; pc += ebpf_insn_slots(&insns[pc])) {
 		start[pc] = true;
@@ -45,28 +55,24 @@ static size_t delete_insns(struct bpf_insn *out, const struct bpf_insn *insns, s
 			}
 		}
 	} while (changed);
+	/* The pc map: a kept instruction goes to the end of the kept ones before it, a target to
+	 * the first kept instruction at or after it (distances only shrink: each fits where it
+	 * did). */
 	for (size_t pc = 0; pc < len; pc += ebpf_insn_slots(&insns[pc])) {
-		newpc[pc] = n;
+		at[pc] = k[pc] ? n : SIZE_MAX;
 		if (k[pc])
 			n += ebpf_insn_slots(&insns[pc]);
 	}
-	n = 0;
-	for (size_t pc = 0; pc < len; pc += ebpf_insn_slots(&insns[pc])) {
-		unsigned s = ebpf_insn_slots(&insns[pc]);
-
-		if (!k[pc])
-			continue;
-		memcpy(&out[n], &insns[pc], s * sizeof(*out));
-		if (ebpf_insn_has_target(&insns[pc]))
-			/* (distances only shrink: it fits where it did) */
-			(void)ebpf_insn_set_target(&out[n], n,
-						   newpc[next[ebpf_insn_target(&insns[pc], pc)]]);
-		n += s;
-	}
+	at[len] = n;
+	for (size_t pc = 0; pc <= len; pc++)
+		to[pc] = next[pc] < 0 ? SIZE_MAX : at[next[pc]];
+	if (ebpf_prog_copy_map(&c, &in, at, to))
+		goto fail;
+	memcpy(out, c.insns, n * sizeof(*out));
 	if (moved)
 		for (size_t pc = 0; pc <= len; pc++) {
 			moved[pc].from = next[pc] < 0 ? SIZE_MAX : (size_t)next[pc];
-			moved[pc].to = next[pc] < 0 ? SIZE_MAX : newpc[next[pc]];
+			moved[pc].to = to[pc];
 		}
 	/* the last instruction must not fall off the end */
 	if (!n || (!ebpf_is_exit(&out[n - 1]) && !ebpf_is_ja(&out[n - 1]))) {
@@ -74,23 +80,37 @@ static size_t delete_insns(struct bpf_insn *out, const struct bpf_insn *insns, s
 		out[n].code = BPF_JMP | BPF_EXIT;
 		n++;
 	}
+	if (gout) {
+		*gout = c;
+		gout->insns = NULL;
+	} else {
+		ebpf_prog_copy__free(&c);
+	}
+	free(c.insns);
 	free(k);
 	free(start);
 	free(next);
-	free(newpc);
-	return ebpf_validate(out, n, NULL) ? 0 : n;
+	free(at);
+	free(to);
+	if (ebpf_validate(out, n, NULL)) {
+		if (gout)
+			ebpf_prog_copy__free(gout);
+		return 0;
+	}
+	return n;
 fail:
 	free(k);
 	free(start);
 	free(next);
-	free(newpc);
+	free(at);
+	free(to);
 	return 0;
 }
 
 size_t oracle_reduce_delete(struct bpf_insn *out, const struct bpf_insn *insns, size_t len,
 			    const bool *keep)
 {
-	return delete_insns(out, insns, len, keep, NULL);
+	return delete_insns(out, insns, len, keep, NULL, NULL, 0, NULL);
 }
 
 /* Whether some call or function address of p goes to a slot in [a, b]. */
@@ -109,23 +129,26 @@ static bool has_entry(const struct reduce_prog *p, size_t a, size_t b)
 	return false;
 }
 
-/* cand's global prototypes after a deletion from r->cur moved its slots as r->moved says: a
- * function starts at the first instruction kept at or after its old start when that one is
- * still its own (no other function starts between; calls are re-targeted there), and keeps
- * its prototype while something still calls it or takes its address. */
-static void move_globals(struct red *r, struct reduce_prog *cand)
+/* cand's global prototypes after a deletion from r->cur moved its slots as r->moved says and
+ * the copy (c, in r->cur.globals' order) moved each prototype to where its function now starts
+ * (the first instruction kept at or after its old start): one is kept when that instruction is
+ * still the function's own (no other function starts between; calls are re-targeted there)
+ * and something still calls it or takes its address. */
+static void move_globals(struct red *r, struct reduce_prog *cand, const struct ebpf_prog *c)
 {
-	size_t n = 0;
+	size_t n = 0, j = 0;
 
 	for (size_t k = 0; k < r->cur.nglobals; k++) {
-		struct ebpf_global_func g = r->cur.globals[k];
-		const struct reduce_move *m = g.insn < r->cur.len ? &r->moved[g.insn] : NULL;
+		const struct ebpf_global_func *g = &r->cur.globals[k];
+		const struct reduce_move *m = g->insn < r->cur.len ? &r->moved[g->insn] : NULL;
 
-		if (!m || m->to == SIZE_MAX || !m->to || !has_entry(cand, m->to, m->to) ||
-		    (m->from > g.insn && has_entry(&r->cur, g.insn + 1, m->from)))
+		if (!m || m->to == SIZE_MAX)
+			continue;	/* (the copy left it out too) */
+		j++;
+		if (!m->to || !has_entry(cand, m->to, m->to) ||
+		    (m->from > g->insn && has_entry(&r->cur, g->insn + 1, m->from)))
 			continue;
-		g.insn = (uint32_t)m->to;
-		cand->globals[n++] = g;
+		cand->globals[n++] = c->globals[j - 1];
 	}
 	cand->nglobals = n;
 }
@@ -143,12 +166,17 @@ size_t reduce_list_starts(struct red *r)
  * shorter program. */
 static int build_deleted(struct red *r, struct reduce_prog *cand)
 {
-	size_t clen = delete_insns(cand->insns, r->cur.insns, r->cur.len, r->keep, r->moved);
+	struct ebpf_prog c;
+	size_t clen = delete_insns(cand->insns, r->cur.insns, r->cur.len, r->keep, r->moved,
+				   r->cur.globals, r->cur.nglobals, &c);
 
-	if (!clen || clen >= r->cur.len)
+	if (!clen || clen >= r->cur.len) {
+		ebpf_prog_copy__free(&c);
 		return 0;
+	}
 	cand->len = clen;
-	move_globals(r, cand);
+	move_globals(r, cand, &c);
+	ebpf_prog_copy__free(&c);
 	return 1;
 }
 
@@ -247,14 +275,17 @@ static int make_subprogs(struct red *r, size_t i, size_t param, struct reduce_pr
 	{
 		/* delete from the rewritten copy, through the spare candidate */
 		struct bpf_insn *spare = r->cands[r->jobs].insns;
-		size_t clen = delete_insns(spare, cand->insns, r->cur.len, r->keep, r->moved);
+		struct ebpf_prog c;
+		size_t clen = delete_insns(spare, cand->insns, r->cur.len, r->keep, r->moved,
+					   r->cur.globals, r->cur.nglobals, &c);
 
 		rc = clen && clen < r->cur.len;
 		if (rc) {
 			memcpy(cand->insns, spare, clen * sizeof(*cand->insns));
 			cand->len = clen;
-			move_globals(r, cand);
+			move_globals(r, cand, &c);
 		}
+		ebpf_prog_copy__free(&c);
 	}
 	return rc;
 }
