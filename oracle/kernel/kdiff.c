@@ -157,8 +157,14 @@ static bool needs_replay(const struct ebpf_object *obj, const struct ebpf_prog *
 /* The instructions appended after each replayed call: r0 into the log, a map value of
  * KDIFF_LOG_RESULTS u64 results after a u64 count (r1-r5 are dead after a call: the verifier
  * marks them not initialized, so no program it accepts reads them).  The count goes on past
- * the room, so a run that called more often says so (replay_short). */
+ * the room, so a run that called more often says so (replay_short).  No branch: the slot is
+ * the count masked to the room (a power of two; past it the log wraps, and the count says the
+ * run is not compared).  A bound check's two ways are two states the verifier walks through the
+ * rest of the program from every call it reaches: in a loop near the kernel's million-
+ * instruction limit that doubling, not the nine instructions, pushed the copy over it. */
 #define LOG_SEQ 10u
+_Static_assert((KDIFF_LOG_RESULTS & (KDIFF_LOG_RESULTS - 1)) == 0,
+	       "the log's room is a power of two (log_seq masks the count)");
 static void log_seq(struct bpf_insn *o, uint32_t map)
 {
 	const struct bpf_insn seq[LOG_SEQ] = {
@@ -166,9 +172,8 @@ static void log_seq(struct bpf_insn *o, uint32_t map)
 		  .imm = (int32_t)map },
 		{ .imm = 0 },				/* (offset 0 of element 0) */
 		{ .code = BPF_LDX | BPF_MEM | BPF_DW, .dst_reg = 2, .src_reg = 1 },
-		{ .code = BPF_JMP | BPF_JGE | BPF_K, .dst_reg = 2, .off = 4,
-		  .imm = KDIFF_LOG_RESULTS },
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 3, .src_reg = 2 },
+		{ .code = BPF_ALU64 | BPF_AND | BPF_K, .dst_reg = 3, .imm = KDIFF_LOG_RESULTS - 1 },
 		{ .code = BPF_ALU64 | BPF_LSH | BPF_K, .dst_reg = 3, .imm = 3 },
 		{ .code = BPF_ALU64 | BPF_ADD | BPF_X, .dst_reg = 3, .src_reg = 1 },
 		{ .code = BPF_STX | BPF_MEM | BPF_DW, .dst_reg = 3, .src_reg = 0, .off = 8 },
@@ -186,27 +191,18 @@ static void log_seq(struct bpf_insn *o, uint32_t map)
 static int instrument(struct ebpf_prog *out, struct ebpf_object *oobj,
 		      const struct ebpf_object *obj, const struct ebpf_prog *prog)
 {
-	size_t nm = obj ? obj->map_cnt : 0, *newpc = malloc((prog->len + 1) * sizeof(*newpc));
-	uint32_t *extra = calloc(prog->len + 1, sizeof(*extra));
+	size_t nm = obj ? obj->map_cnt : 0, *newpc = malloc((prog->len + 1) * sizeof(*newpc)), n = 0;
 	struct ebpf_map_def *log;
 	int err = -ENOMEM;
 
 	memset(out, 0, sizeof(*out));
 	memset(oobj, 0, sizeof(*oobj));
-	if (!newpc || !extra)
+	if (!newpc)
 		goto out;
-	for (size_t pc = 0; pc < prog->len; pc += ebpf_insn_slots(&prog->insns[pc]))
-		if (replayed_call(&prog->insns[pc]))
-			extra[pc] = LOG_SEQ;
 	if (obj)
 		*oobj = *obj;
 	oobj->maps = calloc(nm + 1, sizeof(*oobj->maps));
 	oobj->map_cnt = nm + 1;
-	*out = *prog;
-	out->lines = NULL;
-	out->kfuncs = NULL;
-	out->globals = NULL;
-	out->insns = NULL;
 	if (!oobj->maps)
 		goto out;
 	if (nm)
@@ -217,51 +213,30 @@ static int instrument(struct ebpf_prog *out, struct ebpf_object *oobj,
 	log->key_size = 4;
 	log->value_size = 8 * (KDIFF_LOG_RESULTS + 1);
 	log->max_entries = 1;
-	{
-		size_t n = prog->len;
-
-		for (size_t pc = 0; pc < prog->len; pc++)
-			n += extra[pc];
-		if (!(out->insns = malloc(n * sizeof(*out->insns))))
-			goto out;
+	/* the pc map: LOG_SEQ empty slots after each replayed call */
+	for (size_t pc = 0; pc < prog->len; pc++) {
+		newpc[pc] = n++;
+		if (ebpf_is_ldimm64(&prog->insns[pc]) && pc + 1 < prog->len)
+			newpc[++pc] = n++;
+		else if (replayed_call(&prog->insns[pc]))
+			n += LOG_SEQ;
 	}
-	if ((err = ebpf_insns_insert(out->insns, newpc, prog->insns, prog->len, extra)))
+	newpc[prog->len] = n;
+	err = ebpf_prog_copy_map(out, prog, newpc, NULL);
+	if (err)
 		goto out;
-	out->len = newpc[prog->len];
-	for (size_t pc = 0; pc < prog->len; pc++)
-		if (extra[pc])
+	for (size_t pc = 0; pc < prog->len; pc += ebpf_insn_slots(&prog->insns[pc]))
+		if (replayed_call(&prog->insns[pc]))
 			log_seq(&out->insns[newpc[pc] + 1], (uint32_t)nm);
-	err = -ENOMEM;
-	if (prog->kfunc_cnt) {
-		if (!(out->kfuncs = malloc(prog->kfunc_cnt * sizeof(*out->kfuncs))))
-			goto out;
-		memcpy(out->kfuncs, prog->kfuncs, prog->kfunc_cnt * sizeof(*out->kfuncs));
-		for (size_t k = 0; k < prog->kfunc_cnt; k++)
-			if (out->kfuncs[k].insn <= prog->len)
-				out->kfuncs[k].insn = (uint32_t)newpc[out->kfuncs[k].insn];
-	}
-	if (prog->global_cnt) {
-		if (!(out->globals = malloc(prog->global_cnt * sizeof(*out->globals))))
-			goto out;
-		memcpy(out->globals, prog->globals, prog->global_cnt * sizeof(*out->globals));
-		for (size_t k = 0; k < prog->global_cnt; k++)
-			if (out->globals[k].insn <= prog->len)
-				out->globals[k].insn = (uint32_t)newpc[out->globals[k].insn];
-	}
-	err = 0;
 out:
 	free(newpc);
-	free(extra);
 	return err;
 }
 
 static void instrumented__free(struct ebpf_prog *p, struct ebpf_object *o)
 {
-	free(p->insns);
-	free(p->kfuncs);
-	free(p->globals);
+	ebpf_prog_copy__free(p);
 	free(o->maps);
-	memset(p, 0, sizeof(*p));
 	memset(o, 0, sizeof(*o));
 }
 
@@ -467,6 +442,8 @@ struct map_set {
 	const uint64_t *replay;	/* the kernel's logged helper results (record and replay),
 				 * NULL when the run draws */
 	size_t replay_len;
+	uint32_t attach_type;	/* the kernel's expected attach type (kernel_prog.attach_type),
+				 * the interpreter's too (interp_env.attach_type) */
 };
 
 /* A CPU's free-list refill in the kernel's LRU maps (kernel/bpf/bpf_lru_list.c,
@@ -541,7 +518,8 @@ static void map_set__drop(struct map_set *ms, const struct ebpf_object *obj, con
 {
 	struct map_set none = { .cpu = ms->cpu, .ncpus = ms->ncpus, .left = ms->left,
 				.timers = ms->timers, .o = ms->o, .sock = ms->sock,
-				.replay = ms->replay, .replay_len = ms->replay_len };
+				.replay = ms->replay, .replay_len = ms->replay_len,
+				.attach_type = ms->attach_type };
 
 	memcpy(none.why, ms->why, sizeof(none.why));
 	for (size_t k = 0; k < ms->n; k++)
@@ -1015,6 +993,7 @@ static int interp_once(struct interp_result *ir, const struct ebpf_object *obj,
 	memcpy(out, input, len);
 	env.ctx_kind = check_ctx_kind(prog_type);
 	env.prog_type = prog_type;
+	env.attach_type = ms->attach_type;
 	env.input = out;
 	env.input_len = len;
 	env.vma_all = vma >= 0 ? (uint8_t)(vma + 1) : 0;
@@ -1368,6 +1347,7 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *okp,
 	 * header a socket filter's model drops included; XDP: its lookups of port 0) */
 	interp_test_run_sock(sock, input, len);
 	ms.sock = sock;
+	ms.attach_type = kp->attach_type;
 	diag_clear(&d);
 	t0 = kdiff_now_ms(o);
 	res->ran = pinned_test_run(kp, &ro, &kr, ms.cpu, &d);

@@ -15,8 +15,10 @@
  * and uid/gid, its cgroup id, the NUMA node) is test-run as a recording copy: after each such
  * call, r0 is appended to a log, a fresh one-element array map the copy alone references
  * (r1-r3 written: the verifier marks r1-r5 not initialized after a call, so no program it
- * accepts reads them; KDIFF_LOG_RESULTS results, the count going on past them), inserted with
- * ebpf_insns_insert (bpf/isa.h: every jump, call and function address keeps its target).  The
+ * accepts reads them; KDIFF_LOG_RESULTS results, the count going on past them; no branch, so
+ * the verifier walks no more states than the original's), inserted with ebpf_insns_insert
+ * (bpf/isa.h: ebpf_prog_copy_map, every jump, call, function address, kfunc and global
+ * function keeps its target).  The
  * interpreter runs the original program taking each such result from the log in order
  * (interp_env.replay), and r0, the packet and the maps are compared as for any run.  The
  * verdict, the log and its claims are the original program's (the copy is loaded with the
