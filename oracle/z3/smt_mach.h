@@ -159,6 +159,9 @@ struct mach_store {
 	uint32_t size;
 };
 
+/* The room for why an instruction is not encoded (mstep.unsupported, the prover's notes). */
+#define MACH_WHY_LEN 256
+
 struct mstep {
 	unsigned n;			/* successors: 0, 1 or 2 */
 	struct mstate succ[2];
@@ -169,7 +172,9 @@ struct mstep {
 	bool ret;			/* succ[0] is the caller after a return, frame popped */
 	struct mach_store stores[MACH_MAX_STORES];
 	unsigned nstores;
-	char unsupported[128];		/* set: the instruction could not be encoded */
+	/* set: the instruction could not be encoded, and why (room for a helper's and a map's
+	 * full names: map_helper_on) */
+	char unsupported[MACH_WHY_LEN];
 	bool cut;			/* BMC: the path ends here unexplored (not a trap: no
 					 * claim is decided by it; mach.any_hash) */
 };

@@ -158,7 +158,7 @@ struct prover {
 	char abort_why[160];
 	/* unsupported instructions met (pc, why) */
 	uint32_t *unsup_pc;
-	char (*unsup_why)[128];
+	char (*unsup_why)[MACH_WHY_LEN];
 	uint32_t nunsup;
 	/* precision (BMC runs) */
 	bool collect;
@@ -250,7 +250,7 @@ static void add_ob(struct prover *P, uint32_t claim, uint8_t kind, sxt g, sxt v)
 static void note_unsupported(struct prover *P, uint32_t pc, const char *why)
 {
 	uint32_t *np;
-	char (*nw)[128];
+	char (*nw)[MACH_WHY_LEN];
 
 	for (uint32_t k = 0; k < P->nunsup; k++)
 		if (P->unsup_pc[k] == pc)
@@ -266,7 +266,7 @@ static void note_unsupported(struct prover *P, uint32_t pc, const char *why)
 		return;
 	}
 	P->unsup_pc[P->nunsup] = pc;
-	snprintf(P->unsup_why[P->nunsup++], 128, "%s", why);
+	snprintf(P->unsup_why[P->nunsup++], sizeof(*P->unsup_why), "%s", why);
 }
 
 /* ---- claims as formulas ---- */
