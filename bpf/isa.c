@@ -7,6 +7,7 @@
 #include "bpf/prog.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -458,10 +459,35 @@ int ebpf_insns_copy_map(struct bpf_insn *out, const struct bpf_insn *insns, size
 	return 0;
 }
 
+/* Copies the n entries (size bytes each) of a table that names instructions by a uint32_t at
+ * offset off into out, each entry's instruction moved as map says, an entry left out where its
+ * instruction goes nowhere (SIZE_MAX, or out of a program of len slots).  Returns the count
+ * kept. */
+static size_t move_table(void *out, const void *in, size_t n, size_t size, size_t off,
+			 const size_t *map, size_t len)
+{
+	size_t kept = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		const char *e = (const char *)in + k * size;
+		char *o = (char *)out + kept * size;
+		uint32_t insn;
+
+		memcpy(&insn, e + off, sizeof(insn));
+		if (insn >= len || map[insn] == SIZE_MAX)
+			continue;
+		memcpy(o, e, size);
+		insn = (uint32_t)map[insn];
+		memcpy(o + off, &insn, sizeof(insn));
+		kept++;
+	}
+	return kept;
+}
+
 int ebpf_prog_copy_map(struct ebpf_prog *out, const struct ebpf_prog *in, const size_t *at,
 		       const size_t *to)
 {
-	size_t n = at[in->len], nk = 0, ng = 0;
+	size_t n = at[in->len];
 	int err = -ENOMEM;
 
 	if (!to)
@@ -487,24 +513,11 @@ int ebpf_prog_copy_map(struct ebpf_prog *out, const struct ebpf_prog *in, const 
 		if (ebpf_insn_slots(&in->insns[pc]) == 2 && pc + 1 < in->len)
 			out->lines[at[pc] + 1] = in->lines[pc + 1];
 	}
-	for (size_t k = 0; k < in->kfunc_cnt; k++) {
-		struct ebpf_kfunc_call c = in->kfuncs[k];
-
-		if (c.insn >= in->len || at[c.insn] == SIZE_MAX)
-			continue;
-		c.insn = (uint32_t)at[c.insn];
-		out->kfuncs[nk++] = c;
-	}
-	for (size_t k = 0; k < in->global_cnt; k++) {
-		struct ebpf_global_func g = in->globals[k];
-
-		if (g.insn >= in->len || to[g.insn] == SIZE_MAX)
-			continue;
-		g.insn = (uint32_t)to[g.insn];
-		out->globals[ng++] = g;
-	}
-	out->kfunc_cnt = nk;
-	out->global_cnt = ng;
+	out->kfunc_cnt = move_table(out->kfuncs, in->kfuncs, in->kfunc_cnt, sizeof(*in->kfuncs),
+				    offsetof(struct ebpf_kfunc_call, insn), at, in->len);
+	out->global_cnt = move_table(out->globals, in->globals, in->global_cnt,
+				     sizeof(*in->globals), offsetof(struct ebpf_global_func, insn),
+				     to, in->len);
 	return 0;
 fail:
 	ebpf_prog_copy__free(out);
