@@ -323,10 +323,19 @@ static void dynptr_args(struct smt_diff_case *c)
 	}
 }
 
+static unsigned mine_all(const unsigned *mine)
+{
+	unsigned n = 0;
+
+	for (unsigned f = 0; f < FAMILIES; f++)
+		n += mine[f];
+	return n;
+}
+
 static void test_diff(unsigned cases)
 {
 	struct smt_diff *d;
-	unsigned ran[FAMILIES] = { 0 }, skipped = 0, mismatches = 0;
+	unsigned ran[FAMILIES] = { 0 }, mine[FAMILIES] = { 0 }, skipped = 0, mismatches = 0;
 	char why[256];
 	int err = smt_diff__new(&d);
 
@@ -342,6 +351,11 @@ static void test_diff(unsigned cases)
 		random_state(&c);
 		name = random_insn(c.insn, fam);
 		dynptr_args(&c);
+		/* (every part draws every case, the same random stream; each runs its share of
+		 * every family: tests/check.h) */
+		if (!check_share(n / FAMILIES))
+			continue;
+		mine[fam]++;
 		err = smt_diff_run(d, &c, why, sizeof(why));
 		if (err == -EINVAL) {
 			skipped++;
@@ -360,10 +374,12 @@ static void test_diff(unsigned cases)
 			ran[fam]++;
 	}
 	CHECK(mismatches == 0, "%u mismatches", mismatches);
-	printf("diff: %u cases (%u skipped as invalid), per family:", cases, skipped);
+	printf("diff: %u cases, %u here (%u skipped as invalid), per family:", cases,
+	       mine_all(mine), skipped);
 	for (unsigned f = 0; f < FAMILIES; f++) {
 		printf(" %u", ran[f]);
-		CHECK(ran[f] > cases / FAMILIES / 3, "family %u ran only %u cases", f, ran[f]);
+		CHECK(ran[f] > mine[f] / 3 && mine[f] >= cases / FAMILIES / check_part_n,
+		      "family %u ran only %u of %u cases", f, ran[f], mine[f]);
 	}
 	printf("\n");
 	smt_diff__free(d);
@@ -2447,32 +2463,35 @@ static void test_corpus(void)
 
 int main(int argc, char **argv)
 {
-	unsigned diff_cases = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 0) : 4000;
+	unsigned diff_cases;
+
+	check_parts(&argc, argv);
+	diff_cases = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 0) : 4000;
 
 	test_diff(diff_cases);
-	test_wrong_claims();
-	test_bpf_loop();
-	test_cb_helpers();
-	test_dynptr_mem();
-	test_dynptr_ringbuf();
-	test_hash_walk();
-	test_hash_fill();
-	test_hash_value_forged();
-	test_percpu_lookup();
-	test_percpu_own();
-	test_rotated_nest();
-	test_hypotheses_first();
-	test_big_region_havoc();
-	test_encoding_reads();
-	test_may_goto();
-	test_interp_only_helper();
-	test_cut_no_queries();
-	test_encoding_budget();
-	test_iter_num();
-	test_iter_other();
-	test_dynptr_kfunc();
-	test_helper_unrun();
-	test_precision();
-	test_corpus();
+	CHECK_STEP(test_wrong_claims());
+	CHECK_STEP(test_bpf_loop());
+	CHECK_STEP(test_cb_helpers());
+	CHECK_STEP(test_dynptr_mem());
+	CHECK_STEP(test_dynptr_ringbuf());
+	CHECK_STEP(test_hash_walk());
+	CHECK_STEP(test_hash_fill());
+	CHECK_STEP(test_hash_value_forged());
+	CHECK_STEP(test_percpu_lookup());
+	CHECK_STEP(test_percpu_own());
+	CHECK_STEP(test_rotated_nest());
+	CHECK_STEP(test_hypotheses_first());
+	CHECK_STEP(test_big_region_havoc());
+	CHECK_STEP(test_encoding_reads());
+	CHECK_STEP(test_may_goto());
+	CHECK_STEP(test_interp_only_helper());
+	CHECK_STEP(test_cut_no_queries());
+	CHECK_STEP(test_encoding_budget());
+	CHECK_STEP(test_iter_num());
+	CHECK_STEP(test_iter_other());
+	CHECK_STEP(test_dynptr_kfunc());
+	CHECK_STEP(test_helper_unrun());
+	CHECK_STEP(test_precision());
+	CHECK_STEP(test_corpus());
 	return check_done("test_smt");
 }

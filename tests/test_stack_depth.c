@@ -20,6 +20,7 @@
  *   analysis.  Run only on programs of the interpreter's own context (XDP).
  * The comparison itself is checked to fail: iter_num_ptr_to_subprog with main's depth 8 short
  * must be flagged by both judges.
+ * Run in parts (`--part K/N`, tests/check.h), each part judges its share of the programs.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -319,6 +320,10 @@ static void corpus_cases(struct tally *t)
 		struct ebpf_object *obj = NULL;
 		struct diag d;
 
+		if (!check_share((uint64_t)c)) {
+			free(names[c]);
+			continue;
+		}
 		snprintf(path, sizeof(path), "%s/%s", dir, names[c]);
 		diag_clear(&d);
 		if (casefile__open_object(&obj, path, &d) == 0 && obj->prog_cnt)
@@ -348,6 +353,8 @@ static void generated(struct tally *t)
 			struct gen_src src;
 			char name[64];
 
+			if (!check_share(k * 12 + seed - 700))
+				continue;
 			gen_knobs_set(&kn, knobs[k], 100);
 			gen_src_init_seed(&src, seed);
 			if (gen_program(&gp, &src, &kn))
@@ -394,17 +401,19 @@ static void judges_fail(void)
 	ebpf_object__free(obj);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	char why[256];
 	struct tally t = { 0 };
+
+	check_parts(&argc, argv);
 
 	kernel = kernel_available(why, sizeof(why));
 	if (!kernel)
 		check_skip_part("the kernel's stack depths: %s (the runs still judge)", why);
 	else
 		calibrate();
-	judges_fail();
+	CHECK_STEP(judges_fail());
 	corpus_cases(&t);
 	generated(&t);
 	printf("%u programs, %u called safe: %u judged by the kernel's log, %u by runs; %u with a "
