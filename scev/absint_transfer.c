@@ -261,8 +261,9 @@ static struct aval ctx_load(struct scev_ctx *cx, const struct aval *addr, int64_
 	/* sk_lookup's sk (a socket an earlier program selected, or NULL: PTR_TO_SOCKET_OR_NULL),
 	 * sk_reuseport's sk (PTR_TO_SOCKET) and migrating_sk (PTR_TO_SOCK_COMMON_OR_NULL): sockets
 	 * of no reference (sk_lookup_is_valid_access, sk_reuseport_is_valid_access; a maybe-NULL
-	 * one's id is the load's, given by the caller); sk_reuseport's packet pointers data and
-	 * data_end are not modeled: unknown, so that every use of them is unsupported */
+	 * one's id is the load's, given by the caller); sk_reuseport's data and data_end are the
+	 * packet's start and end (PTR_TO_PACKET, PTR_TO_PACKET_END: skb->data and data +
+	 * skb_headlen, sk_reuseport_convert_ctx_access), the packet read only (absint_verdict.c) */
 	if (size == 8 && cx->prog_type == BPF_PROG_TYPE_SK_LOOKUP &&
 	    off == (int64_t)offsetof(struct bpf_sk_lookup, sk))
 		return ctx_sock(EBPF_SOCK_FULL, true);
@@ -271,9 +272,10 @@ static struct aval ctx_load(struct scev_ctx *cx, const struct aval *addr, int64_
 			return ctx_sock(EBPF_SOCK_FULL, false);
 		if (off == (int64_t)offsetof(struct sk_reuseport_md, migrating_sk))
 			return ctx_sock(EBPF_SOCK_COMMON, true);
-		if (off == (int64_t)offsetof(struct sk_reuseport_md, data) ||
-		    off == (int64_t)offsetof(struct sk_reuseport_md, data_end))
-			return aval_top();
+		if (off == (int64_t)offsetof(struct sk_reuseport_md, data))
+			return aval_ptr(REGION_PKT, 0, range_const(0));
+		if (off == (int64_t)offsetof(struct sk_reuseport_md, data_end))
+			return aval_ptr(REGION_PKT_END, 0, range_const(0));
 	}
 	if (cx->ctx_model == EBPF_CTX_RO)	/* plain fields: scalars */
 		return absint_scalar_bytes(size);

@@ -299,7 +299,9 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 		return;
 	}
 	case REGION_PKT:
-		if (write && cx->ctx_model == EBPF_CTX_SKB && !skb_pkt_writable(cx->prog_type))
+		/* (sk_reuseport, the one read-only context with a packet, only reads it) */
+		if (write && ((cx->ctx_model == EBPF_CTX_SKB && !skb_pkt_writable(cx->prog_type)) ||
+			      cx->ctx_model == EBPF_CTX_RO))
 			VFAIL(VERDICT_UNSAFE, pc, "cannot write into packet (a program of this type "
 			      "may only read it)");
 		/* below data_end (aval.h): through a pointer with a variable part, one never negative
@@ -408,12 +410,6 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 			if (why)
 				VFAIL(VERDICT_UNSAFE, pc, "invalid context access (%s %u bytes at %lld): %s",
 				      write ? "write" : "read", size, absint_ll_sat(lo), why);
-			/* (absint_transfer.c ctx_load: unknown, not packet pointers) */
-			if (cx->prog_type == BPF_PROG_TYPE_SK_REUSEPORT &&
-			    (lo == offsetof(struct sk_reuseport_md, data) ||
-			     lo == offsetof(struct sk_reuseport_md, data_end)))
-				VFAIL(VERDICT_UNSUPPORTED, pc, "sk_reuseport's packet pointers (data, "
-				      "data_end): not modeled");
 			return;
 		}
 		VFAIL(VERDICT_UNSUPPORTED, pc, "context of this program type (a plain buffer of "

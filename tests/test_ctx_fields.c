@@ -27,7 +27,7 @@ enum form { LOAD, STORE_REG, STORE_IMM, ATOMIC_ADD, LOAD_MOVED };
 static const char *const form_names[] = { "load", "store", "store imm", "atomic add",
 					   "load through r1 + 8" };
 
-static unsigned disagree, agreed, faulted, unmodeled;
+static unsigned disagree, agreed, faulted;
 
 /* bpfscev's verdict and the kernel's on insns as a program of type: counted, and printed with
  * what when they differ or a program called safe faults. */
@@ -53,9 +53,6 @@ static void judge(uint32_t type, const char *tname, const char *what, const stru
 	}
 	if (r.cls == VC_BOTH_ACCEPT || r.cls == VC_BOTH_REJECT) {
 		agreed++;
-	} else if (type == BPF_PROG_TYPE_SK_REUSEPORT && r.ours.kind == VERDICT_UNSUPPORTED &&
-		   strstr(r.ours.reason, "packet pointers")) {
-		unmodeled++;	/* (sk_reuseport's data and data_end: not modeled, said so) */
 	} else if (r.cls != VC_NO_LOAD) {
 		disagree++;
 		printf("%s %s: ours %s (%s), kernel %s (%s)\n", tname, what,
@@ -203,9 +200,8 @@ int main(void)
 						one(types[t].type, types[t].name, (enum form)f,
 						    (int16_t)off, sizes[k]);
 	}
-	printf("%u accesses agree with the kernel, %u disagree, %u safe ones faulted, %u "
-	       "unsupported (sk_reuseport's packet pointers)\n", agreed, disagree, faulted,
-	       unmodeled);
+	printf("%u accesses agree with the kernel, %u disagree, %u safe ones faulted\n", agreed,
+	       disagree, faulted);
 	CHECK(agreed > 0, "no access could be compared");
 	CHECK(disagree == 0, "%u accesses disagree with the kernel (listed above)", disagree);
 	CHECK(faulted == 0, "%u programs called safe faulted when run", faulted);

@@ -756,6 +756,42 @@ static void test_contexts(void)
 	RUN(&env, &res, LDX(BPF_W, 2, 1, 0), ST(BPF_B, 2, 0, 0x99), MOV64I(0, 0), EXIT);
 	CHECK(res.trap == INTERP_OK && pkt[0] == 0x99, "xdp packet is writable");
 
+	/* sk_reuseport: struct sk_reuseport_md, then the packet (read only) */
+	{
+		uint8_t in[sizeof(struct sk_reuseport_md) + 6] = { 0 };
+		const size_t po = sizeof(struct sk_reuseport_md);
+
+		for (size_t k = po; k < sizeof(in); k++)
+			in[k] = (uint8_t)(0x40 + k - po);
+		in[offsetof(struct sk_reuseport_md, hash)] = 0x77;
+		memset(&env, 0, sizeof(env));
+		env.ctx_kind = INTERP_CTX_RO;
+		env.prog_type = BPF_PROG_TYPE_SK_REUSEPORT;
+		env.input = in;
+		env.input_len = sizeof(in);
+		CHECK_EQ_U64(interp_input_pkt_off(INTERP_CTX_RO, BPF_PROG_TYPE_SK_REUSEPORT,
+						  sizeof(in)), po, "sk_reuseport: packet offset");
+		CHECK_EQ_U64(interp_input_pkt_off(INTERP_CTX_RO, BPF_PROG_TYPE_KPROBE, sizeof(in)),
+			     sizeof(in), "kprobe: no packet");
+		RUN(&env, &res, LDX(BPF_DW, 2, 1, offsetof(struct sk_reuseport_md, data)),
+		    LDX(BPF_DW, 3, 1, offsetof(struct sk_reuseport_md, data_end)),
+		    LDX(BPF_B, 4, 2, 5), LDX(BPF_W, 5, 1, offsetof(struct sk_reuseport_md, hash)),
+		    MOV64R(0, 3), ALU64R(BPF_SUB, 0, 2), EXIT);
+		CHECK(res.trap == INTERP_OK && res.r0 == 6 && res.regs[2] == INTERP_VA_PKT &&
+		      res.regs[4] == 0x45 && res.regs[5] == 0x77,
+		      "sk_reuseport data, data_end, a packet byte, hash: %s", res.reason);
+		RUN(&env, &res, LDX(BPF_DW, 2, 1, offsetof(struct sk_reuseport_md, data)),
+		    LDX(BPF_B, 0, 2, 6), EXIT);
+		expect_trap(&res, INTERP_TRAP_MEM, 1, "the packet is 6 bytes",
+			    "sk_reuseport: past data_end");
+		RUN(&env, &res, LDX(BPF_DW, 2, 1, offsetof(struct sk_reuseport_md, data)),
+		    ST(BPF_B, 2, 0, 0x99), MOV64I(0, 0), EXIT);
+		expect_trap(&res, INTERP_TRAP_MEM, 1, "may only read it", "sk_reuseport: a packet write");
+		CHECK(in[po] == 0x40, "sk_reuseport: the packet is unchanged");
+		RUN(&env, &res, LDX(BPF_W, 0, 1, po), EXIT);
+		expect_trap(&res, INTERP_TRAP_MEM, 0, "", "sk_reuseport: past the context");
+	}
+
 	/* SKB */
 	memset(&env, 0, sizeof(env));
 	env.ctx_kind = INTERP_CTX_SKB;

@@ -9,7 +9,8 @@
  *    the call's block does not load (unsupported), a second release, a use after the release,
  *    bpf_sk_assign of sk_lookup given a scalar, a stack pointer or a released socket, a
  *    reuseport array given to map helpers (the kernel: only bpf_sk_select_reuseport), and the
- *    read-only contexts written.
+ *    read-only contexts written; sk_reuseport's packet (data, data_end: read only, within
+ *    what a test of data_end proved, the helpers' memory only through bpf_skb_load_bytes).
  * Every program called safe is also run (verdict_compare: no fault, the sockets drawn).
  */
 #include <stdio.h>
@@ -45,6 +46,9 @@ static void test_object(bool kernel)
 /* r6 the context; r0 a lookup in map N with the key 0 at fp-4 */
 #define LOOKUP(n) "r6 = r1\n*(u32 *)(r10 -4) = 0\nr2 = r10\nr2 += -4\nr1 = map[fd:" #n "] ll\n" \
 		  "call bpf_map_lookup_elem\n"
+/* r2 data, r3 data_end of sk_reuseport, 4 bytes checked (else to out) */
+#define PKT4 "r2 = *(u64 *)(r1 +0)\nr3 = *(u64 *)(r1 +8)\nr4 = r2\nr4 += 4\n" \
+	     "if r4 > r3 goto out\n"
 #define CASE(type, body) "-- type\n" type "\n" MAPS "-- asm\n" body
 
 static const struct verdict_case_row cases[] = {
@@ -114,10 +118,31 @@ static const struct verdict_case_row cases[] = {
 	  CASE("xdp", "*(u32 *)(r10 -4) = 0\nr2 = r10\nr2 += -4\nr1 = map[fd:2] ll\n"
 	       "call bpf_map_delete_elem\nr0 = 2\nexit\n"), UNSAFE, "cannot be used with",
 	  VC_BOTH_REJECT },
-	{ "sk_reuseport: the packet pointers (not modeled)",
-	  CASE("sk_reuseport", "r2 = *(u64 *)(r1 +0)\nr3 = *(u64 *)(r1 +8)\nr4 = r2\n"
-	       "r4 += 4\nif r4 > r3 goto out\nr0 = *(u32 *)(r2 +0)\nout: r0 = 1\nexit\n"),
-	  UNSUPPORTED, "packet pointers", VC_REGRESSION },
+	{ "sk_reuseport: a packet read below data_end",
+	  CASE("sk_reuseport", PKT4 "r0 = *(u32 *)(r2 +0)\nout: r0 = 1\nexit\n"), SAFE, NULL,
+	  VC_BOTH_ACCEPT },
+	{ "sk_reuseport: a packet read one byte past data_end",
+	  CASE("sk_reuseport", PKT4 "r0 = *(u32 *)(r2 +1)\nout: r0 = 1\nexit\n"), UNSAFE,
+	  "not proven below data_end", VC_BOTH_REJECT },
+	{ "sk_reuseport: a packet read without a test of data_end",
+	  CASE("sk_reuseport", "r2 = *(u64 *)(r1 +0)\nr0 = *(u8 *)(r2 +0)\nexit\n"), UNSAFE,
+	  "not proven below data_end", VC_BOTH_REJECT },
+	{ "sk_reuseport: a packet write (read only)",
+	  CASE("sk_reuseport", PKT4 "*(u8 *)(r2 +0) = 1\nout: r0 = 1\nexit\n"), UNSAFE,
+	  "cannot write into packet", VC_BOTH_REJECT },
+	{ "sk_reuseport: an atomic on the packet",
+	  CASE("sk_reuseport", PKT4 "r5 = 1\nlock *(u32 *)(r2 +0) += r5\nout: r0 = 1\nexit\n"),
+	  UNSAFE, "atomic", VC_BOTH_REJECT },
+	{ "sk_reuseport: bpf_skb_load_bytes into the stack",
+	  CASE("sk_reuseport", "r2 = 0\nr3 = r10\nr3 += -8\nr4 = 8\ncall bpf_skb_load_bytes\n"
+	       "r0 = *(u64 *)(r10 -8)\nexit\n"), SAFE, NULL, VC_BOTH_ACCEPT },
+	{ "sk_reuseport: bpf_skb_load_bytes into the packet",
+	  CASE("sk_reuseport", "r6 = r1\n" PKT4 "r1 = r6\nr3 = r2\nr2 = 0\nr4 = 4\n"
+	       "call bpf_skb_load_bytes\nout: r0 = 1\nexit\n"), UNSAFE,
+	  "helper access to the packet", VC_BOTH_REJECT },
+	{ "sk_reuseport: data read as a u32",
+	  CASE("sk_reuseport", "r2 = *(u32 *)(r1 +0)\nr0 = 1\nexit\n"), UNSAFE, "narrower",
+	  VC_BOTH_REJECT },
 	{ "sk_reuseport: hash read as a u16",
 	  CASE("sk_reuseport", "r2 = *(u16 *)(r1 +32)\nr0 = 1\nexit\n"), UNSAFE, "whole u32",
 	  VC_BOTH_REJECT },

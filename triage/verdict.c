@@ -173,8 +173,10 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 		struct interp_result res;
 
 		rule = safe_rule_run(&all, run);
-		/* a read-only context is the whole structure; packets of 14..213 bytes */
-		size_t len = ro ? ro : run == 0 ? 64 : 14 + mix(&seed) % 200;
+		/* a read-only context is the whole structure (sk_reuseport's followed by its
+		 * packet: interp_input_pkt_off); packets of 14..213 bytes */
+		bool pkt = !ro || type == BPF_PROG_TYPE_SK_REUSEPORT;
+		size_t len = (pkt ? run == 0 ? 64 : 14 + mix(&seed) % 200 : 0) + ro;
 
 		for (size_t i = 0; i < sizeof(input); i++)
 			input[i] = run == 1 ? 0xff : run == 0 ? 0 : (uint8_t)mix(&seed);

@@ -93,7 +93,7 @@ struct rform {
 	uint32_t cell;		/* its group and cell, equal for two claims of the same (form_cell) */
 };
 
-static enum rgroup rfast_of(const struct claim_range *c, unsigned need, size_t input_len,
+static enum rgroup rfast_of(const struct claim_range *c, unsigned need, size_t pkt_len,
 			    struct rplain *p, struct rtn *t, struct rgen *g)
 {
 	const struct range *R = &c->r;
@@ -112,7 +112,7 @@ static enum rgroup rfast_of(const struct claim_range *c, unsigned need, size_t i
 		case REGION_STACK: fp = true; break;
 		case REGION_CTX: base = INTERP_VA_CTX; break;
 		case REGION_PKT: case REGION_PKT_META: base = INTERP_VA_PKT; break;
-		case REGION_PKT_END: base = INTERP_VA_PKT + input_len; break;
+		case REGION_PKT_END: base = INTERP_VA_PKT + pkt_len; break;
 		default: return RG_SLOW;
 		}
 	}
@@ -240,6 +240,7 @@ struct run {
 	struct check_result *res;
 	const struct check_opts *opts;
 	size_t input_len;
+	size_t pkt_len;		/* the packet's bytes, the input's last (interp_input_pkt_off) */
 	/* per pc: CSR lists of range claims, headers and exit targets */
 	uint32_t *roff, *ridx;
 	uint8_t *need;		/* per claim in ridx order: range_contains_needs() of its range */
@@ -341,7 +342,7 @@ static bool region_base(const struct run *r, const struct claim_range *c, const 
 		*base = INTERP_VA_PKT;
 		return true;
 	case REGION_PKT_END:
-		*base = INTERP_VA_PKT + r->input_len;
+		*base = INTERP_VA_PKT + r->pkt_len;
 		return true;
 	case REGION_MAP_HANDLE:
 		*base = INTERP_VA_MAPH + c->map;	/* the handle itself: offset 0 */
@@ -954,6 +955,7 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 	uint32_t ngroup[RG_SLOW + 1] = { 0 };
 	struct run r = { 0 };
 	struct diag d;
+	enum interp_ctx_kind ctx_kind;
 	uint64_t seed;
 	int err = -ENOMEM;
 
@@ -972,6 +974,13 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 	r.res = res;
 	r.opts = &opts;
 	r.input_len = opts.input ? opts.fixed_len : opts.input_len;
+	ctx_kind = opts.ctx_kind ? (enum interp_ctx_kind)(opts.ctx_kind - 1)
+				 : check_ctx_kind(prog->prog_type);
+	/* (sk_reuseport's drawn input: its context, then input_len bytes of packet) */
+	if (!opts.input && ctx_kind == INTERP_CTX_RO &&
+	    prog->prog_type == BPF_PROG_TYPE_SK_REUSEPORT)
+		r.input_len += sizeof(struct sk_reuseport_md);
+	r.pkt_len = r.input_len - interp_input_pkt_off(ctx_kind, prog->prog_type, r.input_len);
 	r.helper_len = opts.input ? opts.helper_len : 256;
 	seed = opts.seed;
 	diag_clear(&d);
@@ -1039,7 +1048,7 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 		struct rgen g;
 
 		r.need[k] = (uint8_t)range_contains_needs(&c->r);
-		fm->grp = (uint8_t)rfast_of(c, r.need[k], r.input_len, &p, &t, &g);
+		fm->grp = (uint8_t)rfast_of(c, r.need[k], r.pkt_len, &p, &t, &g);
 		fm->implied = false;
 		if (fm->grp == RG_REG || fm->grp == RG_SLOT8)
 			fm->u.p = p;

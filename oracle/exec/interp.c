@@ -144,6 +144,7 @@ struct interp_state {
 	const uint8_t *ctxro;	/* RO: the context's bytes (env->input), read through ctx_load */
 	uint8_t *pkt;
 	uint64_t pkt_len;
+	bool pkt_ro;		/* sk_reuseport's packet: read only (a store traps) */
 	const uint8_t *abs;	/* what LD_ABS/LD_IND read: the input */
 	uint64_t abs_len;
 	struct map_rt *maps;
@@ -321,7 +322,7 @@ static inline uint8_t *xlate_acc(struct interp_state *st, uint64_t a, uint64_t s
 		return off + size <= st->ctx_len ? st->ctx + off : NULL;
 	case INTERP_VA_PKT >> 44:
 		off = a - INTERP_VA_PKT;
-		return off + size <= st->pkt_len ? st->pkt + off : NULL;
+		return off + size <= st->pkt_len && !(write && st->pkt_ro) ? st->pkt + off : NULL;
 	case INTERP_VA_MAP >> 44: {
 		const struct map_rt *mr;
 		uint64_t e, eo;
@@ -732,6 +733,14 @@ static int ctx_load(struct interp_state *st, uint32_t pc, uint64_t a, uint64_t s
 	if (st->env->ctx_kind == INTERP_CTX_RO) {
 		if (ctx_ro_sock(st, off, size, v))
 			return 1;
+		/* sk_reuseport's data and data_end (read whole: ebpf_ctx_ro_access), the packet
+		 * that follows its context in the input */
+		if (st->pkt_ro && size == 8 && (off == offsetof(struct sk_reuseport_md, data) ||
+						off == offsetof(struct sk_reuseport_md, data_end))) {
+			*v = INTERP_VA_PKT +
+			     (off == offsetof(struct sk_reuseport_md, data) ? 0 : st->pkt_len);
+			return 1;
+		}
 		*v = interp_load(st->ctxro + off, (unsigned)size);
 		return 0;
 	}
@@ -855,6 +864,11 @@ static __attribute__((noinline)) uint8_t *slow_ptr(struct interp_state *st, uint
 			return p;
 	} else if ((a >> 44) == (INTERP_VA_KEY >> 44) && kind != ACC_LOAD) {
 		mem_trap(st, pc, a, size, kind, "writes a map key (read-only)");
+		return NULL;
+	} else if ((a >> 44) == (INTERP_VA_PKT >> 44) && st->pkt_ro && kind != ACC_LOAD &&
+		   a - INTERP_VA_PKT + size <= st->pkt_len) {
+		/* (may_access_direct_pkt_data: sk_reuseport's packet is read only) */
+		mem_trap(st, pc, a, size, kind, "writes the packet of a program that may only read it");
 		return NULL;
 	} else if ((a >> 44) == (INTERP_VA_CTX >> 44) && !st->ctx) {
 		uint64_t off = a - INTERP_VA_CTX;
@@ -2957,6 +2971,16 @@ static inline bool proto_runs(const struct ebpf_helper_proto *p)
 		     p->ret == HRET_TCP_SOCK_OR_NULL || p->ret == HRET_SOCK_COMMON_OR_NULL);
 }
 
+size_t interp_input_pkt_off(enum interp_ctx_kind kind, uint32_t prog_type, size_t input_len)
+{
+	if (kind == INTERP_CTX_XDP || kind == INTERP_CTX_SKB)
+		return 0;
+	if (kind == INTERP_CTX_RO && prog_type == BPF_PROG_TYPE_SK_REUSEPORT &&
+	    input_len > sizeof(struct sk_reuseport_md))
+		return sizeof(struct sk_reuseport_md);
+	return input_len;
+}
+
 enum interp_helper_family interp_helper_family(int32_t id)
 {
 	switch (id) {
@@ -3876,6 +3900,7 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 	st->nrecs = st->live_recs = st->nkobjs = st->dp_nulls = st->dp_ids = st->nsocks = 0;
 	st->skb_sk = -1;
 	st->ctx_sk[0] = st->ctx_sk[1] = -1;
+	st->pkt_ro = false;
 	st->frames[0].may_goto = st->mg_budget;
 	frame_fill(st, 0);
 	st->low[0] = EBPF_STACK_SIZE;
@@ -3903,14 +3928,18 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 		st->pkt = env->input;
 		st->pkt_len = env->input_len;
 		break;
-	case INTERP_CTX_RO:
+	case INTERP_CTX_RO: {
+		size_t po = interp_input_pkt_off(env->ctx_kind, env->prog_type, env->input_len);
+
 		st->ctx = NULL;
 		st->ctx_len = 0;
-		st->ctx_size = env->input_len;
+		st->ctx_size = po;
 		st->ctxro = env->input;
-		st->pkt = NULL;
-		st->pkt_len = 0;
+		st->pkt = po < env->input_len ? env->input + po : NULL;
+		st->pkt_len = env->input_len - po;
+		st->pkt_ro = env->prog_type == BPF_PROG_TYPE_SK_REUSEPORT;
 		break;
+	}
 	default:
 		st->ctx = env->input;
 		st->ctx_len = env->input_len;

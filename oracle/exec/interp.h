@@ -358,8 +358,17 @@ enum interp_ctx_kind {
 	INTERP_CTX_SKB,		/* r1 = struct __sk_buff; input is the packet (len, data, data_end,
 				 * LD_ABS/LD_IND read it big-endian as the kernel does) */
 	INTERP_CTX_RO,		/* r1 = the input as a read-only context (kprobe pt_regs,
-				 * tracepoint record, raw tracepoint arguments, perf event data) */
+				 * tracepoint record, raw tracepoint arguments, perf event data);
+				 * sk_reuseport's: its struct sk_reuseport_md, the rest the packet
+				 * (interp_input_pkt_off), read only */
 };
+
+/* Where a run's packet starts in its input (it ends with the input): 0 for the XDP and skb
+ * contexts (the whole input), sizeof(struct sk_reuseport_md) for an sk_reuseport program's
+ * read-only context when the input holds more (its data and data_end), else input_len (no
+ * packet).  The claim checker's packet bases (INTERP_VA_PKT + input_len - this for data_end)
+ * follow it. */
+size_t interp_input_pkt_off(enum interp_ctx_kind kind, uint32_t prog_type, size_t input_len);
 
 enum interp_trap {
 	INTERP_OK = 0,		/* reached exit of the main function */
