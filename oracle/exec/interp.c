@@ -689,6 +689,11 @@ static int ctx_ro_sock(struct interp_state *st, uint64_t off, uint64_t size, uin
 
 	if (size != 8)
 		return 0;
+	if (t == BPF_PROG_TYPE_SK_LOOKUP && off == offsetof(struct bpf_sk_lookup, sk) &&
+	    st->env->test_run_sock) {
+		*v = 0;		/* (a test run's: interp_sk_lookup_test_ctx) */
+		return 1;
+	}
 	if (t == BPF_PROG_TYPE_SK_LOOKUP && off == offsetof(struct bpf_sk_lookup, sk))
 		slot = 0;
 	else if (t == BPF_PROG_TYPE_SK_REUSEPORT && off == offsetof(struct sk_reuseport_md, sk))
@@ -2971,6 +2976,28 @@ static inline bool proto_runs(const struct ebpf_helper_proto *p)
 		     p->ret == HRET_TCP_SOCK_OR_NULL || p->ret == HRET_SOCK_COMMON_OR_NULL);
 }
 
+void interp_sk_lookup_test_ctx(uint8_t out[72], const uint8_t *in, size_t len)
+{
+	struct bpf_sk_lookup c;
+	bool v6;
+
+	_Static_assert(sizeof(c) == 72, "struct bpf_sk_lookup");
+	memset(&c, 0, sizeof(c));
+	memcpy(&c, in, len < sizeof(c) ? len : sizeof(c));
+	v6 = c.family & 1;
+	c.sk = 0;
+	c.family = v6 ? 10 : 2;	/* AF_INET6, AF_INET */
+	c.protocol &= 0xffff;
+	c.local_port &= 0xffff;
+	c.ingress_ifindex = 0;
+	memset((uint8_t *)&c + offsetof(struct bpf_sk_lookup, remote_port) + 2, 0, 2);
+	if (v6)
+		c.remote_ip4 = c.local_ip4 = 0;
+	else
+		memset(c.remote_ip6, 0, 16), memset(c.local_ip6, 0, 16);
+	memcpy(out, &c, sizeof(c));
+}
+
 size_t interp_input_pkt_off(enum interp_ctx_kind kind, uint32_t prog_type, size_t input_len)
 {
 	if (kind == INTERP_CTX_XDP || kind == INTERP_CTX_SKB)
@@ -3938,6 +3965,13 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 		st->pkt = po < env->input_len ? env->input + po : NULL;
 		st->pkt_len = env->input_len - po;
 		st->pkt_ro = env->prog_type == BPF_PROG_TYPE_SK_REUSEPORT;
+		/* (an sk_lookup run mirroring BPF_PROG_TEST_RUN reads the context the kernel
+		 * makes of the input) */
+		if (env->prog_type == BPF_PROG_TYPE_SK_LOOKUP && env->test_run_sock) {
+			interp_sk_lookup_test_ctx(st->ctxbuf, env->input, env->input_len);
+			st->ctxro = st->ctxbuf;
+			st->ctx_size = sizeof(struct bpf_sk_lookup);
+		}
 		break;
 	}
 	default:

@@ -3,6 +3,7 @@
  * opened it returns, except a loaded program's and its maps', which struct kernel_prog owns.
  */
 #include "oracle/kernel/kernel.h"
+#include "oracle/exec/interp.h"
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -1009,6 +1010,7 @@ int kernel_prog__test_run(const struct kernel_prog *kp, const struct kernel_run_
 			  struct kernel_run_result *res, struct diag *d)
 {
 	static const uint8_t zero_packet[64];
+	uint8_t sk_ctx[72];
 	LIBBPF_OPTS(bpf_test_run_opts, to);
 	int err;
 
@@ -1017,11 +1019,6 @@ int kernel_prog__test_run(const struct kernel_prog *kp, const struct kernel_run_
 	memset(res, 0, sizeof(*res));
 	if (!kp->accepted || kp->fd < 0)
 		return diag_set(d, EINVAL, "the program was rejected: nothing to run");
-	/* (bpf_prog_test_run_sk_lookup wants a whole struct bpf_sk_lookup of a real lookup in
-	 * ctx_in, family and protocol checked, which no input here is: not run) */
-	if (kp->prog_type == BPF_PROG_TYPE_SK_LOOKUP)
-		return diag_set(d, ENOTSUPP, "an sk_lookup program is not test-run here (the kernel "
-				"runs it only on a struct bpf_sk_lookup of a lookup: ENOTSUPP)");
 	to.data_in = OPT(opts, data_in, NULL);
 	to.data_size_in = (uint32_t)OPT(opts, data_size_in, 0);
 	to.ctx_in = OPT(opts, ctx_in, NULL);
@@ -1038,6 +1035,18 @@ int kernel_prog__test_run(const struct kernel_prog *kp, const struct kernel_run_
 		to.repeat = 0;
 		to.data_out = to.ctx_out = NULL;
 		to.data_size_out = to.ctx_size_out = 0;
+	}
+	/* bpf_prog_test_run_sk_lookup takes a struct bpf_sk_lookup alone (no data, no repeat
+	 * limits): sk 0, AF_INET or AF_INET6, local_port a u16, nothing past it; the context made
+	 * of the input, as the interpreter reads it (interp_sk_lookup_test_ctx) */
+	if (kp->prog_type == BPF_PROG_TYPE_SK_LOOKUP) {
+		interp_sk_lookup_test_ctx(sk_ctx, to.ctx_in, to.ctx_in ? to.ctx_size_in : 0);
+		to.ctx_in = sk_ctx;
+		to.ctx_size_in = sizeof(sk_ctx);
+		to.data_in = to.data_out = NULL;
+		to.data_size_in = to.data_size_out = 0;
+		to.ctx_out = NULL;
+		to.ctx_size_out = 0;
 	}
 	if (!to.data_in && takes_packet(kp->prog_type)) {
 		to.data_in = zero_packet;
