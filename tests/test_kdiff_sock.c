@@ -15,6 +15,9 @@
  *  - XDP: bpf_sk_lookup_tcp, bpf_sk_lookup_udp and bpf_skc_lookup_tcp of the zero tuple (local
  *    port 0, p_sock's): nothing found on both sides, compared (fails without the change); of
  *    local port 22: not compared (a socket of this machine may be found: interp_result.sock_drawn);
+ *  - sk_lookup (session 28): its context's fields and ctx->sk summed into a map, r0 the
+ *    family's test, on inputs of every byte set (IPv4, IPv6) and a short one: compared, the
+ *    same (fails without the change: the kernel oracle did not test-run sk_lookup);
  *  - the kernel's r0 forged (kdiff_opts.forge_retval): a difference, reported.
  * Without bpf() the test skips.
  */
@@ -65,6 +68,23 @@
 	"call " HELPER "\nif r0 == 0 goto out\nr7 = *(u32 *)(r0 +4)\nr1 = r0\n"                \
 	"call bpf_sk_release\nr0 = r7\nr0 <<= 1\nr0 += 1\nexit\nout: r0 = 0\nexit\n"          \
 	"-- type\nxdp\n"
+
+/* sk_lookup (session 28: BPF_PROG_TEST_RUN runs it on the struct bpf_sk_lookup the oracle makes
+ * of the input, interp_sk_lookup_test_ctx): family (8), protocol (12), remote_ip4 (16),
+ * remote_ip6[0] (20), remote_port as a u32 (36), local_ip4 (40), local_ip6[3] (56), local_port
+ * (60), ingress_ifindex (64) summed, 1000 more when ctx->sk is not NULL, in element 0 of map m;
+ * r0 1 for IPv6 */
+#define SK_LOOKUP_CTX                                                                           \
+	"-- asm\n"                                                                              \
+	"r7 = *(u32 *)(r1 +8)\nr2 = *(u32 *)(r1 +12)\nr7 += r2\nr2 = *(u32 *)(r1 +16)\n"       \
+	"r7 += r2\nr2 = *(u32 *)(r1 +20)\nr7 += r2\nr2 = *(u32 *)(r1 +36)\nr7 += r2\n"         \
+	"r2 = *(u32 *)(r1 +40)\nr7 += r2\nr2 = *(u32 *)(r1 +56)\nr7 += r2\n"                   \
+	"r2 = *(u32 *)(r1 +60)\nr7 += r2\nr2 = *(u32 *)(r1 +64)\nr7 += r2\n"                   \
+	"r2 = *(u64 *)(r1 +0)\nif r2 == 0 goto nosk\nr7 += 1000\n"                              \
+	"nosk: r6 = *(u32 *)(r1 +8)\n*(u64 *)(r10 -16) = r7\nr1 = 0\n*(u32 *)(r10 -20) = r1\n" \
+	"r1 = map[fd:0] ll\nr2 = r10\nr2 += -20\nr3 = r10\nr3 += -16\nr4 = 0\n"               \
+	"call bpf_map_update_elem\nr0 = 0\nif r6 != 10 goto out\nr0 = 1\nout: exit\n"          \
+	"-- type\nsk_lookup\n-- maps\narray key=4 value=8 entries=1 name=m\n"
 
 static uint32_t forged;
 
@@ -143,6 +163,21 @@ int main(void)
 		CHECK(res.nondeterministic, "port 22: compared (%s: %s)", kdiff_kind_name(res.kind),
 		      res.text);
 		kdiff_result__free(&res);
+	}
+	/* sk_lookup: every byte of the input set (the kernel refuses a context of sk not 0, of
+	 * another family, of a local_port past 65535 or a byte past it: the oracle's context
+	 * clears them), so the family's other addresses, the padding and ingress_ifindex must
+	 * read 0 on both sides; odd family: IPv6 */
+	{
+		uint8_t in[72];
+
+		for (size_t k = 0; k < sizeof(in); k++)
+			in[k] = (uint8_t)(0x11 * (k + 1));
+		in[8] = 2;
+		same("sk_lookup, IPv4", SK_LOOKUP_CTX, in, sizeof(in), 0, 1);
+		in[8] = 3;
+		same("sk_lookup, IPv6", SK_LOOKUP_CTX, in, sizeof(in), 1, 1);
+		same("sk_lookup, a short input (IPv4)", SK_LOOKUP_CTX, zero, 20, 0, 1);
 	}
 	forged = 1234;
 	if (run("tc, IPv4, the kernel's r0 forged", SK_SUM, v4, sizeof(v4), true, &res)) {

@@ -2991,6 +2991,9 @@ void interp_sk_lookup_test_ctx(uint8_t out[72], const uint8_t *in, size_t len)
 	c.local_port &= 0xffff;
 	c.ingress_ifindex = 0;
 	memset((uint8_t *)&c + offsetof(struct bpf_sk_lookup, remote_port) + 2, 0, 2);
+	/* (and the struct's tail padding: nothing past ingress_ifindex, range_is_zero) */
+	memset((uint8_t *)&c + offsetof(struct bpf_sk_lookup, ingress_ifindex) + 4, 0,
+	       sizeof(c) - offsetof(struct bpf_sk_lookup, ingress_ifindex) - 4);
 	if (v6)
 		c.remote_ip4 = c.local_ip4 = 0;
 	else

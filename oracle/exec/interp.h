@@ -366,8 +366,8 @@ enum interp_ctx_kind {
 /* The struct bpf_sk_lookup (72 bytes, into out) BPF_PROG_TEST_RUN runs an sk_lookup program on
  * for these input bytes (bpf_prog_test_run_sk_lookup): the input made one the kernel takes and
  * reads back as it is — sk 0, family AF_INET6 when the input's family is odd else AF_INET,
- * protocol and local_port u16s, remote_port's padding and ingress_ifindex 0, the addresses of
- * the other family 0 (the kernel's context has none: it reads 0).  The kernel oracle gives it
+ * protocol and local_port u16s, remote_port's padding, ingress_ifindex and the tail padding
+ * 0 (the kernel refuses a byte set past local_port), the addresses of the other family 0 (the kernel's context has none: it reads 0).  The kernel oracle gives it
  * as ctx_in; the interpreter reads it as an sk_lookup context in runs that mirror a test run
  * (interp_env.test_run_sock set), where ctx->sk is NULL (one program: none selected yet). */
 void interp_sk_lookup_test_ctx(uint8_t out[72], const uint8_t *in, size_t len);
