@@ -2296,6 +2296,10 @@ static const struct twin_piece call_pieces[] = {
  * the same constant offsets (none of the pieces, which need a packet or a network program). */
 static void prologue(struct gi *g, int l_short)
 {
+	if (g->sk_prog) {
+		gi_sk_prologue(g, l_short);
+		return;
+	}
 	if (g->raw_tp) {
 		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA, BPF_REG_1);
 		if (g->use_array)
@@ -2413,7 +2417,23 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 	g->raw_tp = gen_bool(src, knobs->p_find_vma) || gen_bool(src, knobs->p_find_vma_unsafe);
 	if (g->raw_tp)
 		out->prog_type = BPF_PROG_TYPE_RAW_TRACEPOINT;
+	/* p_sk_prog (gen_sock.c): an sk_reuseport or sk_lookup program under raw_tp's rules (plain
+	 * loops reading an input at constant offsets, nothing of the network's pieces) */
+	if (!g->raw_tp && (gen_bool(src, knobs->p_sk_prog) ||
+			   (g->sk_bad = gen_bool(src, knobs->p_sk_prog_unsafe)))) {
+		g->raw_tp = true;
+		g->sk_prog = (uint8_t)(gen_bool(src, 50) ? GI_SK_REUSEPORT : GI_SK_LOOKUP);
+		out->prog_type = g->sk_prog == GI_SK_REUSEPORT ? BPF_PROG_TYPE_SK_REUSEPORT
+							       : BPF_PROG_TYPE_SK_LOOKUP;
+		out->input_len = g->sk_prog == GI_SK_REUSEPORT
+					 ? sizeof(struct sk_reuseport_md) + GEN_INPUT_LEN
+					 : sizeof(struct bpf_sk_lookup);
+		g->sock_map = g->sk_prog == GI_SK_REUSEPORT ? 3 : (uint8_t)(1 + gen_pick(src, 2));
+	}
 	g->use_array = gen_bool(src, knobs->p_array);
+	/* (sk_lookup's context is copied into the array's 64 bytes) */
+	if (g->sk_prog == GI_SK_LOOKUP)
+		g->use_array = false;
 	g->use_map = gen_bool(src, knobs->p_map);
 	/* (the walks of p_for_each need the map; no draw when both knobs are 0) */
 	if (!g->use_map && !g->raw_tp && (knobs->p_for_each || knobs->p_for_each_unsafe))
@@ -2450,8 +2470,12 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 			gi_stmt_acc(g, NULL);
 		if (g->raw_tp) {
 			/* (the first nest's always, a later one's seven times in ten) */
-			if ((i == 0 || gen_bool(src, 70)) && gi_room(g, 40))
-				gi_stmt_find_vma(g, NULL);
+			if ((i == 0 || gen_bool(src, 70)) && gi_room(g, 40)) {
+				if (g->sk_prog)
+					gi_sk_stmt(g, NULL);
+				else
+					gi_stmt_find_vma(g, NULL);
+			}
 			gi_gen_loop(g, LOOPK_ANY);
 			continue;
 		}
@@ -2501,7 +2525,8 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		gi_may_goto_loop(g);
 	gi_var_to_reg(g, fn_main.acc, BPF_REG_0);
 	gi_exit(g);
-	if (!g->raw_tp) {	/* (a raw tracepoint has no short packet: no jump there) */
+	/* (a raw tracepoint has no short packet, nor sk_lookup: no jump there) */
+	if (!g->raw_tp || g->sk_prog == GI_SK_REUSEPORT) {
 		gi_bind(g, l_short);
 		gi_mov_const(g, BPF_REG_0, 0, true);
 		gi_exit(g);
@@ -2595,12 +2620,16 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		m->init = (uint8_t *)g->access_init;	/* (static: never freed, a view) */
 	}
 	if (g->sock_map) {
-		struct ebpf_map_def *m = array_def(out, GEN_MAP_SOCK, "gen_sockmap", 8, 1);
+		struct ebpf_map_def *m = array_def(out, GEN_MAP_SOCK, "gen_sockmap", 8,
+						   g->sock_map == 3 ? 2 : 1);
 
-		m->type = g->sock_map == 1 ? BPF_MAP_TYPE_SOCKMAP : BPF_MAP_TYPE_SOCKHASH;
+		m->type = g->sock_map == 1 ? BPF_MAP_TYPE_SOCKMAP
+			  : g->sock_map == 2 ? BPF_MAP_TYPE_SOCKHASH
+					     : BPF_MAP_TYPE_REUSEPORT_SOCKARRAY;
 	}
-	/* A packet and helper results to run it with: any bytes do, the metadata holds for all. */
-	gen_bytes(src, out->input, GEN_INPUT_LEN);
+	/* A packet and helper results to run it with: any bytes do, the metadata holds for all
+	 * (p_sk_prog's: its context, then sk_reuseport's packet). */
+	gen_bytes(src, out->input, out->input_len);
 	gen_bytes(src, out->helper_data, GEN_HELPER_LEN);
 	if (g->sock_found)	/* (p_sock_unsafe: its lookup, the first draw, finds a socket) */
 		out->helper_data[0] |= 1;
@@ -2625,11 +2654,23 @@ void gen_program__free(struct gen_program *p)
 	p->len = p->cap = 0;
 }
 
+/* The case-file word and section of a generated program's type (casefile.c parse_type) */
+static const char *gen_type_word(uint32_t prog_type)
+{
+	switch (prog_type) {
+	case BPF_PROG_TYPE_XDP: return "xdp";
+	case BPF_PROG_TYPE_RAW_TRACEPOINT: return "raw_tp";
+	case BPF_PROG_TYPE_SK_REUSEPORT: return "sk_reuseport";
+	case BPF_PROG_TYPE_SK_LOOKUP: return "sk_lookup";
+	default: return "plain";
+	}
+}
+
 void gen_program__prog(const struct gen_program *p, struct ebpf_prog *view, const char *name)
 {
 	memset(view, 0, sizeof(*view));
 	snprintf(view->name, sizeof(view->name), "%s", name ? name : "gen");
-	strcpy(view->section, p->prog_type == BPF_PROG_TYPE_RAW_TRACEPOINT ? "raw_tp" : "xdp");
+	strcpy(view->section, gen_type_word(p->prog_type));
 	view->prog_type = p->prog_type;
 	view->insns = p->insns;
 	view->len = p->len;
@@ -2721,8 +2762,10 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 	bool raw_tp = p->prog_type == BPF_PROG_TYPE_RAW_TRACEPOINT;
 
 	sbuf_printf(sb, "; bpfscev gen: %s program, %zu instructions, input %zu bytes%s\n",
-		    raw_tp ? "raw_tp" : "xdp", p->len, p->input_len,
-		    raw_tp ? " (its arguments)" : "");
+		    gen_type_word(p->prog_type), p->len, p->input_len,
+		    raw_tp ? " (its arguments)"
+		    : p->prog_type == BPF_PROG_TYPE_SK_REUSEPORT ? " (its context, then the packet)"
+		    : p->prog_type == BPF_PROG_TYPE_SK_LOOKUP ? " (its context)" : "");
 	if (p->max_steps == UINT64_MAX)
 		sbuf_puts(sb, "; max_steps unknown");
 	else
@@ -2909,9 +2952,7 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 	sbuf_puts(sb, "-- asm\n");
 	ebpf_disasm_globals(sb, p->insns, p->len, p->globals, p->nglobals, 0);
 	/* what `check`, `verify` and `run` need to run it as the campaign does */
-	sbuf_printf(sb, "-- type\n%s\n", p->prog_type == BPF_PROG_TYPE_XDP ? "xdp"
-				     : p->prog_type == BPF_PROG_TYPE_RAW_TRACEPOINT ? "raw_tp"
-				     : "plain");
+	sbuf_printf(sb, "-- type\n%s\n", gen_type_word(p->prog_type));
 	ebpf_maps_section(sb, p->maps, p->map_cnt);
 	sbuf_puts(sb, "-- input\n");
 	put_hex(sb, p->input, p->input_len);

@@ -115,6 +115,9 @@
 #include "util/sbuf.h"
 
 #define GEN_INPUT_LEN 64	/* packet bytes every generated program reads (and requires) */
+/* gen_program.input's room: an sk_reuseport program's input is its struct sk_reuseport_md (56
+ * bytes) then the GEN_INPUT_LEN-byte packet, an sk_lookup one's its struct bpf_sk_lookup (72) */
+#define GEN_INPUT_MAX (GEN_INPUT_LEN + 72)
 #define GEN_HELPER_LEN 64	/* bytes of helper results supplied with each program */
 #define GEN_MAX_LOOPS 48
 #define GEN_MAX_IVS 4
@@ -710,6 +713,14 @@
 	  "unsafe twin of p_sock: the socket leaked, read after its release, read before its NULL " \
 	  "test, or read past struct bpf_sock; the socket map's lookup read before its NULL test " \
 	  "and leaked, or released before it")                                                     \
+	X(p_sk_prog, 0, 0, 100,                                                                    \
+	  "the program an sk_reuseport one (its loops read its packet, read only; "                 \
+	  "bpf_sk_select_reuseport of a reuseport array's index) or an sk_lookup one (its loops "   \
+	  "read its context's fields; a socket map's socket given to bpf_sk_assign, released), "   \
+	  "as raw_tp's programs: plain loops only (gen_sock.c)")                                   \
+	X(p_sk_prog_unsafe, 0, 0, 100,                                                             \
+	  "unsafe twin of p_sk_prog: a store into the read-only context or into sk_reuseport's "   \
+	  "packet, a read past its data_end, or sk_lookup's socket-map socket leaked")             \
 	X(p_krules, 0, 0, 100,                                                                     \
 	  "a packet offset in [0, 31] spilled at a slot's start and read back there, or shifted "  \
 	  "by a constant below the width: the kernel keeps its bounds; a third first read the "    \
@@ -1182,8 +1193,10 @@ struct gen_func {
 struct gen_program {
 	struct bpf_insn *insns;	/* heap, reused by the next gen_program() on the same struct */
 	size_t len, cap;
-	uint32_t prog_type;	/* BPF_PROG_TYPE_XDP; BPF_PROG_TYPE_RAW_TRACEPOINT with p_find_vma */
-	uint8_t input[GEN_INPUT_LEN];	/* a packet to run it on (any GEN_INPUT_LEN bytes will do) */
+	uint32_t prog_type;	/* BPF_PROG_TYPE_XDP; BPF_PROG_TYPE_RAW_TRACEPOINT with p_find_vma;
+				 * BPF_PROG_TYPE_SK_REUSEPORT or _SK_LOOKUP with p_sk_prog */
+	uint8_t input[GEN_INPUT_MAX];	/* a packet to run it on (any GEN_INPUT_LEN bytes will do;
+					 * p_sk_prog's: the context first, input_len bytes in all) */
 	size_t input_len;
 	uint8_t helper_data[GEN_HELPER_LEN];	/* results for prandom/ktime, in call order */
 	size_t helper_len;

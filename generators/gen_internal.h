@@ -248,7 +248,10 @@ struct gi {
 	bool use_fields;	/* a p_map_field statement was emitted (map 5, GEN_MAP_FIELDS) */
 	bool use_access;	/* the p_access piece was emitted (map 6, GEN_MAP_ACCESS) */
 	bool sock_found;	/* p_sock_unsafe: the first helper data byte odd (its lookup finds) */
-	uint8_t sock_map;	/* p_sock's socket-map form: map 7 a sockmap (1) or sockhash (2) */
+	uint8_t sock_map;	/* p_sock's socket-map form: map 7 a sockmap (1) or sockhash (2);
+				 * p_sk_prog's sk_reuseport: a reuseport array (3) */
+	uint8_t sk_prog;	/* p_sk_prog: GI_SK_REUSEPORT or GI_SK_LOOKUP (with raw_tp's rules) */
+	bool sk_bad;		/* ... its twin (p_sk_prog_unsafe) */
 	uint32_t access_flags;	/* ... with map 6's flags, BPF_F_RDONLY_PROG or BPF_F_WRONLY_PROG */
 	const uint8_t *access_init;	/* ... and a read-only map 6's initial contents (frozen) */
 	unsigned ntimers;	/* p_timer statements given a key of their own so far */
@@ -447,6 +450,12 @@ void gi_links(struct gi *g, bool bad);
 /* gen_sock.c: p_sock (p_sock_unsafe): a socket looked up, read after its NULL test, released (the
  * twin: leaked, read after the release or before the test, or past struct bpf_sock) */
 void gi_sock(struct gi *g, bool bad);
+/* gen_sock.c: p_sk_prog (p_sk_prog_unsafe): an sk_reuseport or sk_lookup program's prologue
+ * (the twin's unsafe access right after it) and its statement (bpf_sk_select_reuseport, or a
+ * socket map's socket given to bpf_sk_assign) */
+enum { GI_SK_REUSEPORT = 1, GI_SK_LOOKUP = 2 };
+void gi_sk_prologue(struct gi *g, int l_short);
+void gi_sk_stmt(struct gi *g, struct gi_loop *lp);
 /* gen_strtol.c: p_strtol (p_strtol_bad): bpf_strtol's 8 bytes written into an aligned slot (the twin:
  * misaligned, or past the frame) */
 void gi_strtol(struct gi *g, bool bad);

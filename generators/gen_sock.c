@@ -154,3 +154,135 @@ void gi_sock(struct gi *g, bool bad)
 		g->sock_found = true;
 	}
 }
+
+/* p_sk_prog (session 28): the program an sk_reuseport or an sk_lookup one, under raw_tp's rules
+ * (gen.c: plain loops whose reads of the input are constant offsets of their size aligned from
+ * the pointer spilled at GEN_FP_DATA, none of the network's pieces).  The context is spilled at
+ * GEN_FP_DATA_END (free in that mode).
+ *
+ * sk_reuseport: GEN_FP_DATA is its packet (data, as whole u64s: sk_reuseport_is_valid_access)
+ * after the prologue's test of GEN_INPUT_LEN bytes against data_end (else to the short exit,
+ * r0 = 0): the loops read the packet, which is read only.  Its statement selects a socket of
+ * the reuseport array (map 7, two entries) by a packet byte's low bit:
+ *
+ *     *(u32 *)(fp + GEN_FP_KEY) = data[c] & 1
+ *     r1 = ctx; r2 = map 7; r3 = fp + GEN_FP_KEY; r4 = 0; call bpf_sk_select_reuseport
+ *     acc += r0
+ *
+ * sk_lookup: its fifteen u32 fields from family to ingress_ifindex (offsets 8..64) are copied to
+ * the 64 bytes at GEN_FP_ARRAY (the array's: no p_array for it), the last 4 zeroed, and that
+ * copy is GEN_FP_DATA.  Its statement gives a socket of the socket map (map 7) to
+ * bpf_sk_assign and releases it (the kernel's is_acquire_function: the lookup holds it):
+ *
+ *     *(u32 *)(fp + GEN_FP_KEY) = 0; r1 = map 7; r2 = fp + GEN_FP_KEY; call bpf_map_lookup_elem
+ *     if r0 == 0 goto out; *(u64 *)(fp + GEN_FP_VALUE) = r0
+ *     r1 = ctx; r2 = r0; r3 = 0; call bpf_sk_assign
+ *     r1 = *(u64 *)(fp + GEN_FP_VALUE); call bpf_sk_release
+ *   out:
+ *
+ * main returns its accumulator's low bit (SK_DROP, SK_PASS: emit.c gi_exit).  The twin
+ * (GEN_PROG_SOCK_UNSAFE) does right after the prologue, so that every run of its own input
+ * traps: a store into the read-only context (either type), a store into sk_reuseport's packet
+ * or a read of the byte at data + GEN_INPUT_LEN + c (past what was tested, the packet being
+ * GEN_INPUT_LEN bytes), or sk_lookup's statement without the release (the socket leaked: its
+ * helper data's first byte odd, so the interpreter's lookup, the run's first draw, finds one). */
+/* sk_lookup's statement: map 7's socket of key 0 given to bpf_sk_assign and released (leak: not
+ * released, and the interpreter's lookup made to find it) */
+static void sk_lookup_assign(struct gi *g, bool leak)
+{
+	int l_out = gi_label(g);
+
+	gi_st(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, 0);
+	gi_ld_map(g, BPF_REG_1, GEN_MAP_SOCK);
+	gi_alux(g, true, BPF_MOV, BPF_REG_2, EBPF_REG_FP);
+	gi_alu(g, true, BPF_ADD, BPF_REG_2, GEN_FP_KEY);
+	gi_call_helper(g, BPF_FUNC_map_lookup_elem);
+	gi_jmp(g, false, BPF_JEQ, BPF_REG_0, 0, l_out);
+	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_VALUE, BPF_REG_0);
+	gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_DATA_END);
+	gi_alux(g, true, BPF_MOV, BPF_REG_2, BPF_REG_0);
+	gi_mov_const(g, BPF_REG_3, 0, true);
+	gi_call_helper(g, BPF_FUNC_sk_assign);
+	if (leak) {
+		g->sock_found = true;
+	} else {
+		gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_VALUE);
+		gi_call_helper(g, BPF_FUNC_sk_release);
+	}
+	gi_bind(g, l_out);
+}
+
+void gi_sk_prologue(struct gi *g, int l_short)
+{
+	bool reuse = g->sk_prog == GI_SK_REUSEPORT;
+	unsigned tk = g->sk_bad ? gen_pick(g->src, reuse ? 3 : 2) : UINT32_MAX;
+
+	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA_END, BPF_REG_1);
+	if (reuse) {
+		gi_ldx(g, BPF_DW, BPF_REG_2, BPF_REG_1, offsetof(struct sk_reuseport_md, data));
+		gi_ldx(g, BPF_DW, BPF_REG_3, BPF_REG_1, offsetof(struct sk_reuseport_md, data_end));
+		gi_alux(g, true, BPF_MOV, BPF_REG_4, BPF_REG_2);
+		gi_alu(g, true, BPF_ADD, BPF_REG_4, GEN_INPUT_LEN);
+		gi_jmpx(g, false, BPF_JGT, BPF_REG_4, BPF_REG_3, l_short);
+		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA, BPF_REG_2);
+		if (g->use_array)
+			for (int off = 0; off < 64; off += 8)
+				gi_st(g, BPF_DW, EBPF_REG_FP, (int16_t)(GEN_FP_ARRAY + off), 0);
+	} else {
+		for (int k = 0; k < 15; k++) {
+			gi_ldx(g, BPF_W, BPF_REG_2, BPF_REG_1,
+			       (int16_t)(offsetof(struct bpf_sk_lookup, family) + 4 * k));
+			gi_stx(g, BPF_W, EBPF_REG_FP, (int16_t)(GEN_FP_ARRAY + 4 * k), BPF_REG_2);
+		}
+		gi_st(g, BPF_W, EBPF_REG_FP, GEN_FP_ARRAY + 60, 0);
+		gi_alux(g, true, BPF_MOV, BPF_REG_2, EBPF_REG_FP);
+		gi_alu(g, true, BPF_ADD, BPF_REG_2, GEN_FP_ARRAY);
+		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA, BPF_REG_2);
+	}
+	if (!g->sk_bad)
+		return;
+	g->p->flags |= GEN_PROG_SOCK_UNSAFE;
+	if (tk == 0) {		/* the context written */
+		gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_DATA_END);
+		gi_st(g, BPF_W, BPF_REG_1,
+		      reuse ? (int16_t)offsetof(struct sk_reuseport_md, hash)
+			    : (int16_t)offsetof(struct bpf_sk_lookup, local_port), 0);
+	} else if (reuse) {	/* the packet written, or read past what was tested */
+		gi_ldx(g, BPF_DW, BPF_REG_2, EBPF_REG_FP, GEN_FP_DATA);
+		if (tk == 1)
+			gi_st(g, BPF_B, BPF_REG_2, (int16_t)gen_pick(g->src, GEN_INPUT_LEN), 0);
+		else
+			gi_ldx(g, BPF_B, BPF_REG_3, BPF_REG_2,
+			       (int16_t)(GEN_INPUT_LEN + gen_pick(g->src, 8)));
+	} else {		/* the socket leaked */
+		sk_lookup_assign(g, true);
+	}
+}
+
+void gi_sk_stmt(struct gi *g, struct gi_loop *lp)
+{
+	int acc = g->fn->acc;
+
+	gi_spill_caller_homes(g);
+	if (g->sk_prog == GI_SK_REUSEPORT) {
+		gi_ldx(g, BPF_DW, BPF_REG_2, EBPF_REG_FP, GEN_FP_DATA);
+		gi_ldx(g, BPF_B, BPF_REG_2, BPF_REG_2, (int16_t)gen_pick(g->src, GEN_INPUT_LEN));
+		gi_alu(g, true, BPF_AND, BPF_REG_2, 1);
+		gi_stx(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, BPF_REG_2);
+		gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_DATA_END);
+		gi_ld_map(g, BPF_REG_2, GEN_MAP_SOCK);
+		gi_alux(g, true, BPF_MOV, BPF_REG_3, EBPF_REG_FP);
+		gi_alu(g, true, BPF_ADD, BPF_REG_3, GEN_FP_KEY);
+		gi_mov_const(g, BPF_REG_4, 0, true);
+		gi_call_helper(g, BPF_FUNC_sk_select_reuseport);
+		gi_fill_caller_homes(g);
+		g->scratch_busy = 1u << BPF_REG_0;
+		gi_var_alux(g, acc, BPF_ADD, BPF_REG_0);
+	} else {
+		sk_lookup_assign(g, false);
+		gi_fill_caller_homes(g);
+	}
+	gi_scratch_release(g);
+	if (lp)
+		lp->shapes |= GEN_SH(HELPER);
+}

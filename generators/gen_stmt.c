@@ -637,9 +637,12 @@ void gi_gen_stmt(struct gi *g, struct gi_loop *lp)
 	if (!sub && !g->raw_tp &&
 	    (gen_bool(g->src, k->p_timer_loop) || gen_bool(g->src, k->p_timer_loop_null)))
 		return gi_stmt_timer(g, lp);
-	if (!sub && g->raw_tp &&
+	if (!sub && g->raw_tp && !g->sk_prog &&
 	    (gen_bool(g->src, k->p_vma_loop) || gen_bool(g->src, k->p_vma_loop_bad)))
 		return gi_stmt_find_vma(g, lp);
+	/* (p_sk_prog's statement in a loop: a reuseport array's index from the packet) */
+	if (!sub && g->sk_prog && gen_bool(g->src, 25))
+		return gi_sk_stmt(g, lp);
 	if (!sub && (gen_bool(g->src, k->p_dynptr) || gen_bool(g->src, k->p_dynptr_unsafe)))
 		return gi_stmt_dynptr(g, lp);
 	if (!sub && gen_bool(g->src, k->p_ringbuf))
