@@ -620,21 +620,22 @@ struct run_stats {
 	 GEN_PROG_ACCESS_UNSAFE | GEN_PROG_LINK_UNSAFE | GEN_PROG_STRTOL_UNSAFE |                \
 	 GEN_PROG_PKT_VAR_UNSAFE | GEN_PROG_SOCK_UNSAFE)
 
-/* Runs p on input (GEN_INPUT_LEN bytes) with every header watched; returns the trap. */
+/* Runs p on input (p->input_len bytes: GEN_INPUT_LEN, p_sk_prog's more) with every header
+ * watched; returns the trap. */
 static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 				    const uint8_t *input, uint64_t budget, struct run_stats *rs,
 				    uint64_t *steps)
 {
 	static struct watch w;
 	static uint8_t probes[GEN_MAX_INSNS];
-	uint8_t pkt[GEN_INPUT_LEN], values[GEN_MAP_ENTRIES * GEN_MAP_VALUE_SIZE] = { 0 };
+	uint8_t pkt[GEN_INPUT_MAX], values[GEN_MAP_ENTRIES * GEN_MAP_VALUE_SIZE] = { 0 };
 	struct interp_map map[8] = { { .def = p->maps[0], .values = values },
 				     { .def = p->maps[1] }, { .def = p->maps[2] },
 				     { .def = p->maps[3] }, { .def = p->maps[4] },
 				     { .def = p->maps[5] }, { .def = p->maps[6] },
 				     { .def = p->maps[7] } };
 	struct interp_env env = { .ctx_kind = check_ctx_kind(p->prog_type),
-				  .prog_type = p->prog_type, .input = pkt, .input_len = GEN_INPUT_LEN,
+				  .prog_type = p->prog_type, .input = pkt, .input_len = p->input_len,
 				  .helper_data = p->helper_data, .helper_len = p->helper_len,
 				  .maps = p->map_cnt ? map : NULL, .map_cnt = p->map_cnt,
 				  .step_budget = budget, .probes = probes, .visit = visit,
@@ -644,7 +645,7 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 	struct ebpf_prog view;
 	struct diag d;
 
-	memcpy(pkt, input, GEN_INPUT_LEN);
+	memcpy(pkt, input, p->input_len);
 	memset(&w, 0, sizeof(w));
 	memset(w.loop_at, 0xff, sizeof(w.loop_at));
 	memset(w.entry_at, 0xff, sizeof(w.entry_at));
@@ -711,17 +712,21 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 	/* (p_dead_arm_reached's write to r10, where a run reaches it) */
 	bool rule_bad = p->flags & GEN_PROG_DEAD_ARM_UNSAFE;
 	uint64_t budget = endless || huge ? k->step_budget : p->max_steps + 1, steps;
-	uint8_t other[GEN_INPUT_LEN];
+	uint8_t other[GEN_INPUT_MAX];
 	enum interp_trap t;
 	struct diag d;
 
 	diag_clear(&d);
 	CHECK(ebpf_validate(p->insns, p->len, &d) == 0, "%s seed %llu: %s", what,
 	      (unsigned long long)seed, d.msg);
-	CHECK((p->prog_type == BPF_PROG_TYPE_XDP ||
-	       (p->prog_type == BPF_PROG_TYPE_RAW_TRACEPOINT && (k->p_find_vma ||
-								 k->p_find_vma_unsafe))) &&
-	      p->input_len == GEN_INPUT_LEN, "program type");
+	CHECK(((p->prog_type == BPF_PROG_TYPE_XDP ||
+		(p->prog_type == BPF_PROG_TYPE_RAW_TRACEPOINT && (k->p_find_vma ||
+								  k->p_find_vma_unsafe))) &&
+	       p->input_len == GEN_INPUT_LEN) ||
+	      (p->prog_type == BPF_PROG_TYPE_SK_REUSEPORT && (k->p_sk_prog || k->p_sk_prog_unsafe) &&
+	       p->input_len == sizeof(struct sk_reuseport_md) + GEN_INPUT_LEN) ||
+	      (p->prog_type == BPF_PROG_TYPE_SK_LOOKUP && (k->p_sk_prog || k->p_sk_prog_unsafe) &&
+	       p->input_len == sizeof(struct bpf_sk_lookup)), "program type");
 	tolerated_lo = SIZE_MAX;
 	/* (p_loop_def's reads, in the prologue: r1 = *(u64 *)(r10 + key slot); r1 += r5; within
 	 * its first 160 instructions: up to pc 140 with every knob at 100, p_pkt_join's 16 and
@@ -779,10 +784,10 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 		      (unsigned long long)p->max_steps);
 	}
 	/* The metadata holds for every input, not just the one that came with the program. */
-	for (size_t i = 0; i < sizeof(other); i++)
+	for (size_t i = 0; i < p->input_len; i++)	/* (p_sk_prog's: its context too) */
 		other[i] = (uint8_t)rnd64();
 	if (seed & 1)
-		memset(other, seed & 2 ? 0xff : 0, sizeof(other));
+		memset(other, seed & 2 ? 0xff : 0, p->input_len);
 	t = run_watched(p, seed, other, budget, rs, &steps);
 	CHECK(t == INTERP_OK || (deep && t == INTERP_TRAP_LIMIT) || (null && t == INTERP_TRAP_MEM) ||
 		      (iter_bad && t == INTERP_TRAP_HELPER) || (ref_bad && t == INTERP_TRAP_REF) ||
@@ -850,14 +855,14 @@ static enum interp_trap run_frames(const struct gen_program *p, const struct cgr
 				   const uint8_t *input, uint64_t budget, struct frame_watch *w)
 {
 	static uint8_t probes[GEN_MAX_INSNS];
-	uint8_t pkt[GEN_INPUT_LEN], values[GEN_MAP_ENTRIES * GEN_MAP_VALUE_SIZE] = { 0 };
+	uint8_t pkt[GEN_INPUT_MAX], values[GEN_MAP_ENTRIES * GEN_MAP_VALUE_SIZE] = { 0 };
 	struct interp_map map[8] = { { .def = p->maps[0], .values = values },
 				     { .def = p->maps[1] }, { .def = p->maps[2] },
 				     { .def = p->maps[3] }, { .def = p->maps[4] },
 				     { .def = p->maps[5] }, { .def = p->maps[6] },
 				     { .def = p->maps[7] } };
 	struct interp_env env = { .ctx_kind = check_ctx_kind(p->prog_type),
-				  .prog_type = p->prog_type, .input = pkt, .input_len = GEN_INPUT_LEN,
+				  .prog_type = p->prog_type, .input = pkt, .input_len = p->input_len,
 				  .helper_data = p->helper_data, .helper_len = p->helper_len,
 				  .maps = p->map_cnt ? map : NULL, .map_cnt = p->map_cnt,
 				  .step_budget = budget, .probes = probes, .visit = frame_visit,
@@ -867,7 +872,7 @@ static enum interp_trap run_frames(const struct gen_program *p, const struct cgr
 	struct ebpf_prog view;
 	struct diag d;
 
-	memcpy(pkt, input, GEN_INPUT_LEN);
+	memcpy(pkt, input, p->input_len);
 	memset(probes, 1, sizeof(probes));
 	memset(w, 0, sizeof(*w));
 	w->cg = cg;
@@ -3793,6 +3798,81 @@ static void test_sock_knobs(void)
 	       c.t.flagged[1], c.sock_map[1], c.map_lookup[1], c.refused[1], c.loaded[1]);
 }
 
+/* p_sk_prog and its twin p_sk_prog_unsafe (generators/gen_sock.c, session 28): sk_reuseport
+ * programs reading their packet (bpf_sk_select_reuseport of a reuseport array) and sk_lookup
+ * programs reading a copy of their context (a socket map's socket given to bpf_sk_assign, then
+ * released); the twins store into the read-only context or sk_reuseport's packet, read past
+ * data_end or leak the socket, right after the prologue, so that every run of their own input
+ * traps.  Each type at least 30 of 100 for both knobs; the safe forms called safe (at least 95:
+ * the kernel refuses some at its limits, the analysis none), every twin flagged, trapping and
+ * not called safe; the kernel judges the first 25 of each (every twin refused). */
+struct sk_prog_counts {
+	struct twin_counts t;
+	unsigned traps, loaded[2], refused[2], reuse[2], lookup[2], select, assign;
+};
+
+static unsigned calls_of(const struct gen_program *p, int32_t id)
+{
+	unsigned n = 0;
+
+	for (size_t k = 0; k < p->len; k++)
+		n += ebpf_is_helper_call(&p->insns[k]) && p->insns[k].imm == id;
+	return n;
+}
+
+static void sk_prog_program(void *arg, const struct twin_run *r)
+{
+	struct sk_prog_counts *c = arg;
+	bool reuse = r->p->prog_type == BPF_PROG_TYPE_SK_REUSEPORT;
+	struct scev_verdict v;
+
+	CHECK(reuse || r->p->prog_type == BPF_PROG_TYPE_SK_LOOKUP, TW "type %u", TW_ARGS(r),
+	      r->p->prog_type);
+	mem_twin_verdict(&c->t, r, GEN_PROG_SOCK_UNSAFE, &v);
+	c->traps += r->twin && trapped(twin_trap(r, NULL));
+	c->reuse[r->twin] += reuse;
+	c->lookup[r->twin] += !reuse;
+	CHECK(r->p->map_cnt > GEN_MAP_SOCK &&
+		      r->p->maps[GEN_MAP_SOCK].type == (reuse ? BPF_MAP_TYPE_REUSEPORT_SOCKARRAY
+							      : r->p->maps[GEN_MAP_SOCK].type) &&
+		      (reuse || r->p->maps[GEN_MAP_SOCK].type == BPF_MAP_TYPE_SOCKMAP ||
+		       r->p->maps[GEN_MAP_SOCK].type == BPF_MAP_TYPE_SOCKHASH),
+	      TW "map 7", TW_ARGS(r));
+	if (!r->twin) {
+		c->select += reuse && calls_of(r->p, BPF_FUNC_sk_select_reuseport) > 0;
+		c->assign += !reuse && calls_of(r->p, BPF_FUNC_sk_assign) > 0 &&
+			     calls_of(r->p, BPF_FUNC_sk_assign) ==
+				     calls_of(r->p, BPF_FUNC_sk_release);
+	}
+	if (r->seed < 7800000 + 25)
+		kernel_judge(r, true, c->loaded, c->refused);
+}
+
+static void test_sk_prog_knobs(void)
+{
+	static const struct twin_spec s =
+		KERNEL_TWIN_SPEC("p_sk_prog", "p_sk_prog_unsafe", 7800000);
+	struct sk_prog_counts c = { 0 };
+
+	for_twin_programs(&s, sk_prog_program, &c);
+	CHECK(c.t.flagged[1] == 100 && c.traps == 100, "p_sk_prog_unsafe: %u of %u flagged "
+	      "programs trap on their own input", c.traps, c.t.flagged[1]);
+	CHECK(c.t.safe >= 95, "p_sk_prog: only %u of 100 programs called safe", c.t.safe);
+	CHECK(c.reuse[0] >= 30 && c.lookup[0] >= 30 && c.reuse[1] >= 30 && c.lookup[1] >= 30,
+	      "p_sk_prog: %u sk_reuseport and %u sk_lookup programs; the twin's %u and %u",
+	      c.reuse[0], c.lookup[0], c.reuse[1], c.lookup[1]);
+	CHECK(c.select == c.reuse[0] && c.assign == c.lookup[0], "p_sk_prog: %u of %u "
+	      "sk_reuseport programs select, %u of %u sk_lookup ones assign and release",
+	      c.select, c.reuse[0], c.assign, c.lookup[0]);
+	if (!c.loaded[0])
+		check_skip_part("p_sk_prog: the kernel's verdicts (bpf() refused)");
+	printf("p_sk_prog: %u of 100 called safe (%u sk_reuseport, %u sk_lookup), the kernel "
+	       "accepts %u of %u; p_sk_prog_unsafe: %u of %u trap (%u sk_reuseport, %u sk_lookup), "
+	       "none called safe, the kernel refuses %u of %u\n", c.t.safe, c.reuse[0],
+	       c.lookup[0], c.loaded[0] - c.refused[0], c.loaded[0], c.traps, c.t.flagged[1],
+	       c.reuse[1], c.lookup[1], c.refused[1], c.loaded[1]);
+}
+
 /* The kernel walk's pieces (generators/gen_iter.c gi_kwiden, gen_kwalk.c), each with its twin
  * that only the kernel's walk tells apart (no run of the twin traps, but a write to r10 it
  * reaches: INTERP_TRAP_RULE).  Each form's n programs (KERNEL_TWIN_SPEC's knobs, seeds from
@@ -5144,6 +5224,7 @@ int main(int argc, char **argv)
 	CHECK_STEP(test_links_knobs());
 	CHECK_STEP(test_strtol_knobs());
 	CHECK_STEP(test_sock_knobs());
+	CHECK_STEP(test_sk_prog_knobs());
 	CHECK_STEP(test_kwalk_knobs());
 	CHECK_STEP(test_nest_knobs());
 	CHECK_STEP(test_default_mix());
