@@ -2,9 +2,8 @@
  * bpf/object.c's sk_lookup_load and sk_reuseport_load, oracle/exec/interp.c ctx_ro_sock), the
  * kernel as the judge where bpf() is allowed:
  *  - the clang-built tests/bpf/sock_progs.o: each program's verdict and reason, and the kernel's
- *    agreement (sk_lookup and sk_reuseport programs are loaded, not test-run: the kernel runs
- *    an sk_reuseport program only at a reuseport group's lookup, an sk_lookup one only on a
- *    struct bpf_sk_lookup of a real lookup);
+ *    agreement (verdicts only: the kernel runs an sk_reuseport program only at a reuseport
+ *    group's lookup; sk_lookup's test runs are compared in test_kdiff_sock);
  *  - case-file programs for what clang rarely writes on its own: a socket map's lookup whose map
  *    the call's block does not load (unsupported), a second release, a use after the release,
  *    bpf_sk_assign of sk_lookup given a scalar, a stack pointer or a released socket, a
