@@ -13,7 +13,11 @@
  * Every program called safe is also run (verdict_compare: no fault, the sockets drawn).
  */
 #include <stdio.h>
+#include <string.h>
 
+#include "casefile/casefile.h"
+#include "oracle/exec/check.h"
+#include "scev/scev.h"
 #include "tests/check.h"
 #include "tests/verdict_case.h"
 
@@ -150,12 +154,60 @@ static const struct verdict_case_row cases[] = {
 	  VC_BOTH_ACCEPT },
 };
 
+/* The claim checker's runs (oracle_check, inputs drawn): an sk_lookup program's input is its
+ * whole context (reading ingress_ifindex at 64 traps in no run; every run trapped when the
+ * input was 64 bytes), an sk_reuseport one's its context then a 64-byte packet, which the loop
+ * over the packet walks 16 times in some run (its claims held, data_end's base the packet's
+ * end: no finding). */
+static void checker_run(const char *name, const char *text, uint64_t least_trip)
+{
+	struct scev_opts so = { .sz = sizeof(so) };
+	struct check_opts co = { .sz = sizeof(co), .seed = 7 };
+	struct casefile *cf = NULL;
+	struct check_result res;
+	struct claim_prog cp;
+	struct diag d;
+
+	diag_clear(&d);
+	if (casefile__open_mem(&cf, text, strlen(text), name, &d)) {
+		CHECK(0, "%s: %s", name, d.msg);
+		return;
+	}
+	if (scev_analyze(&cp, &cf->obj->progs[0], cf->obj->maps, cf->obj->map_cnt, &so, &d)) {
+		CHECK(0, "%s: %s", name, d.msg);
+		casefile__free(cf);
+		return;
+	}
+	if (oracle_check(&res, cf->obj, &cf->obj->progs[0], &cp, &co) == 0) {
+		CHECK(res.traps == 0 && res.nfindings == 0, "%s: %llu of %llu runs trapped, %u "
+		      "findings (%s)", name, (unsigned long long)res.traps,
+		      (unsigned long long)res.runs, res.nfindings,
+		      res.nfindings ? res.findings[0].text : "");
+		CHECK(!least_trip || (res.nloops == 1 && res.max_trip[0] >= least_trip),
+		      "%s: the loop ran %llu times at most, wanted %llu", name,
+		      res.nloops ? (unsigned long long)res.max_trip[0] : 0ull,
+		      (unsigned long long)least_trip);
+		check_result__free(&res);
+	} else {
+		CHECK(0, "%s: the check failed", name);
+	}
+	claim_prog__free(&cp);
+	casefile__free(cf);
+}
+
 int main(void)
 {
 	bool kernel = verdict_case_kernel("the kernel's verdicts");
 	struct verdict_opts vo = { .sz = sizeof(vo), .kernel = kernel };
 
 	test_object(kernel);
+	checker_run("sk_lookup: ingress_ifindex read",
+		    "-- type\nsk_lookup\n-- asm\nr2 = *(u32 *)(r1 +64)\nr0 = 1\nexit\n", 0);
+	checker_run("sk_reuseport: a loop over the packet",
+		    "-- type\nsk_reuseport\n-- asm\nr2 = *(u64 *)(r1 +0)\nr3 = *(u64 *)(r1 +8)\n"
+		    "r0 = 0\nr5 = 0\nl: r4 = r2\nr4 += 1\nif r4 > r3 goto out\n"
+		    "r6 = *(u8 *)(r2 +0)\nr0 += r6\nr2 = r4\nr5 += 1\nif r5 < 16 goto l\n"
+		    "out: exit\n", 16);
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
 		verdict_case_file(cases[k].name, cases[k].text, &vo, (uint8_t)cases[k].want,
 				  cases[k].reason, cases[k].kclass);

@@ -976,10 +976,14 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 	r.input_len = opts.input ? opts.fixed_len : opts.input_len;
 	ctx_kind = opts.ctx_kind ? (enum interp_ctx_kind)(opts.ctx_kind - 1)
 				 : check_ctx_kind(prog->prog_type);
-	/* (sk_reuseport's drawn input: its context, then input_len bytes of packet) */
+	/* (sk_reuseport's drawn input: its context, then input_len bytes of packet; sk_lookup's
+	 * its whole context, ingress_ifindex at 64 included) */
 	if (!opts.input && ctx_kind == INTERP_CTX_RO &&
 	    prog->prog_type == BPF_PROG_TYPE_SK_REUSEPORT)
 		r.input_len += sizeof(struct sk_reuseport_md);
+	if (!opts.input && ctx_kind == INTERP_CTX_RO && prog->prog_type == BPF_PROG_TYPE_SK_LOOKUP &&
+	    r.input_len < sizeof(struct bpf_sk_lookup))
+		r.input_len = sizeof(struct bpf_sk_lookup);
 	r.pkt_len = r.input_len - interp_input_pkt_off(ctx_kind, prog->prog_type, r.input_len);
 	r.helper_len = opts.input ? opts.helper_len : 256;
 	seed = opts.seed;
