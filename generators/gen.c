@@ -2264,6 +2264,8 @@ static const struct twin_piece prologue_loops[] = {
 	TWIN_PIECE(p_kwiden, p_kwiden_copy, gi_kwiden),
 	TWIN_PIECE(p_jeq_null, p_jeq_null_stack, gi_jeq_null),
 	TWIN_PIECE(p_dead_arm, p_dead_arm_reached, gi_dead_arm),
+	TWIN_PIECE(p_fill_join, p_fill_join_narrow, gi_fill_join),
+	TWIN_PIECE(p_stack_walk, p_stack_walk_over, gi_stack_walk),
 	TWIN_PIECE(p_dynptr_kf, p_dynptr_kf_unsafe, gi_dynptr_kf),	/* (last: the context) */
 };
 static const struct twin_piece call_pieces[] = {
@@ -2289,6 +2291,7 @@ static const struct twin_piece call_pieces[] = {
 	TWIN_PIECE(p_dynptr_mid, p_dynptr_mid_unsafe, gi_dynptr_mid_call),
 	TWIN_PIECE(p_dynptr_global, p_dynptr_global_unsafe, gi_dynptr_global_call),
 	TWIN_PIECE(p_strtol, p_strtol_bad, gi_strtol),
+	TWIN_PIECE(p_frame_fields, p_frame_fields_over, gi_frame_fields_call),
 };
 
 /* r2 = data, r3 = data_end; if (data + GEN_INPUT_LEN > data_end) return 0; spill both.  A raw
@@ -2733,6 +2736,9 @@ static const struct {
 	{ GEN_PROG_JEQ_UNSAFE, " jeq-unsafe (a map value compared with the stack or data, read)" },
 	{ GEN_PROG_DEAD_ARM_UNSAFE,
 	  " dead-arm-unsafe (a narrow pointer spill or an r10 write the kernel reaches)" },
+	{ GEN_PROG_STACK_SHAPE_UNSAFE,
+	  " stack-shape-unsafe (a spilled pointer stored over by a callee or a loop, or read back "
+	  "narrower where it was spilled on some paths)" },
 	{ GEN_PROG_FRAME_RULE_UNSAFE,
 	  " frame-rule-unsafe (a caller's spilled pointer read narrower by a callee, a stack "
 	  "pointer stored into a caller's frame, or a store there on some paths only)" },

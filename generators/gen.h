@@ -750,6 +750,21 @@
 	X(p_kwiden_copy, 0, 0, 100,                                                                \
 	  "unsafe twin of p_kwiden: the test is of the counter's copy, the kernel widens the "     \
 	  "counter and walks the pointer out of the cells; no run traps")                          \
+	X(p_frame_fields, 0, 0, 100,                                                               \
+	  "a callee or bpf_loop callback writes two fields of main's frame around main's spilled "  \
+	  "packet pointer, which main reads back (gen_stack.c)")                                   \
+	X(p_frame_fields_over, 0, 0, 100,                                                          \
+	  "unsafe twin of p_frame_fields: a field written over the spill's bytes")                 \
+	X(p_fill_join, 0, 0, 100,                                                                  \
+	  "a pointer spilled on some paths only (the others: nothing, or numbers of another "      \
+	  "size), read back whole (gen_stack.c)")                                                  \
+	X(p_fill_join_narrow, 0, 0, 100,                                                           \
+	  "unsafe twin of p_fill_join: read back narrower; no run traps")                          \
+	X(p_stack_walk, 0, 0, 100,                                                                 \
+	  "a loop stores through a stepped stack pointer between two spills of the packet "       \
+	  "pointer, read back after it (gen_stack.c)")                                             \
+	X(p_stack_walk_over, 0, 0, 100,                                                            \
+	  "unsafe twin of p_stack_walk: a spill placed over a cell the loop writes")               \
 	X(p_jeq_null, 0, 0, 100,                                                                   \
 	  "a map value that may be NULL read where `==` with a tested one says it is not (the "    \
 	  "kernel's jeq inference; gen_kwalk.c)")                                                  \
@@ -1099,6 +1114,14 @@ struct gen_loop {
 						 * it on some paths only, read back as an offset
 						 * (runs that did not store may trap); the kernel
 						 * refuses it */
+#define GEN_PROG_STACK_SHAPE_UNSAFE (1ull << 57)	/* p_frame_fields_over, p_stack_walk_over:
+						 * a spilled packet pointer overwritten by a
+						 * callee's or a loop's store, then loaded
+						 * through (INTERP_TRAP_MEM on runs where the
+						 * address left the packet); p_fill_join_narrow:
+						 * a pointer spilled on some paths read back
+						 * narrower (no run traps); the kernel refuses
+						 * them */
 #define GEN_PROG_DEAD_ARM_UNSAFE (1ull << 63)	/* p_dead_arm_reached: a pointer's narrow spill
 						 * (no run traps) or a write to r10 (a run that
 						 * reaches it traps: INTERP_TRAP_RULE) where the

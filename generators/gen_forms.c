@@ -791,6 +791,10 @@ void gi_emit_callback(struct gi *g, struct gi_sub *s)
 		gi_emit_cb_two_ctx(g, s);
 		return;
 	}
+	if (s->ff_on) {
+		gi_emit_frame_fields(g, s);
+		return;
+	}
 	if (s->frame_rule) {
 		gi_emit_frame_rule(g, s);
 		return;

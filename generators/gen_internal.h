@@ -216,6 +216,15 @@ struct gi_sub {
 	uint8_t frame_size;
 	int16_t frame_at;
 	int32_t frame_k;
+	/* p_frame_fields (gen_stack.c): a callee's or (ff_cb) bpf_loop callback's writes of two
+	 * fields of its caller's struct (ff_size 0-3: 1-8 bytes, at ff_at from the struct's start;
+	 * the third, over the spill, written by the twin's form 3; forms 1 and 2 put the first or
+	 * the second there), ff_k or (ff_reg) a register holding it */
+	uint8_t ff_form;
+	bool ff_cb, ff_reg, ff_on;
+	uint8_t ff_size[3];
+	int16_t ff_at[3];
+	int32_t ff_k;
 	bool dp_each;
 	int8_t dp_callee;
 	bool dp_rb, dp_always;
@@ -440,6 +449,14 @@ void gi_emit_cb_two_ctx(struct gi *g, struct gi_sub *s);
  * store its caller reads back; the twin: narrower, a stack pointer, a store on some paths) */
 void gi_frame_rules_call(struct gi *g, bool bad);
 void gi_emit_frame_rule(struct gi *g, struct gi_sub *s);
+/* gen_stack.c: p_frame_fields (p_frame_fields_over): a callee or callback writes two fields
+ * around its caller's spilled pointer (the twin: one over it); p_fill_join (p_fill_join_narrow):
+ * a pointer spilled on some paths, read back whole (the twin: narrower); p_stack_walk
+ * (p_stack_walk_over): a loop's stepped stores between two spills (the twin: over one) */
+void gi_frame_fields_call(struct gi *g, bool over);
+void gi_emit_frame_fields(struct gi *g, struct gi_sub *s);
+void gi_fill_join(struct gi *g, bool narrow);
+void gi_stack_walk(struct gi *g, bool over);
 /* gen_subret.c: p_sub_ret_ptr (p_sub_ret_ptr_bad): main loads through what f's map lookup
  * returned, NULL-tested (the twin: untested, or past the value); f's body */
 void gi_sub_ret_call(struct gi *g, bool bad);
