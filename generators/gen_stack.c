@@ -20,7 +20,8 @@
  * it, or a loop of 2-4 iterations spilling it on some (a random number's low bit), then x read
  * back whole (the kernel walks the paths apart: a pointer's fill of 8 bytes); the twin reads it
  * back in 1, 2 or 4 bytes (aligned), which the kernel refuses on the pointer's path ("invalid
- * size of register fill"); no run traps.
+ * size of register fill"); no run traps.  A run may read x unwritten (GEN_PROG_STACK_UNWRITTEN),
+ * which the kernel, asked by root, allows.
  *
  * p_stack_walk and its twin p_stack_walk_over (kw27's stack_walk_*; scev.c try_stack_shrink):
  * data spilled below and above n cells (n in [2, 6]; 1, 2, 4 or 8 bytes, stepped by their size
@@ -179,10 +180,17 @@ void gi_fill_join(struct gi *g, bool narrow)
 			      (int32_t)gen_pick(g->src, 256));
 		gi_bind(g, l_join);
 	}
+	/* (where a path leaves x unwritten, the read is through r2 = r10: the kernel, asked by
+	 * root, reads such bytes, GEN_PROG_STACK_UNWRITTEN; test_gen's static check asks every
+	 * read of r10 itself to be of bytes written on every path) */
+	if (form != 1) {
+		gi_alux(g, true, BPF_MOV, BPF_REG_2, EBPF_REG_FP);
+		g->p->flags |= GEN_PROG_STACK_UNWRITTEN;
+	}
 	if (narrow)
-		gi_ldx(g, sizes[rsize], BPF_REG_3, EBPF_REG_FP, rat);
+		gi_ldx(g, sizes[rsize], BPF_REG_3, form != 1 ? BPF_REG_2 : EBPF_REG_FP, rat);
 	else
-		gi_ldx(g, BPF_DW, BPF_REG_3, EBPF_REG_FP, x);
+		gi_ldx(g, BPF_DW, BPF_REG_3, form != 1 ? BPF_REG_2 : EBPF_REG_FP, x);
 	g->p->shapes |= GEN_SH(HELPER);
 	if (narrow)
 		g->p->flags |= GEN_PROG_STACK_SHAPE_UNSAFE;
