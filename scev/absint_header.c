@@ -1223,10 +1223,15 @@ static bool lin_eval(struct engine *en, uint32_t l, eid e, uint64_t k, uint64_t 
 }
 
 /* On an exit edge of loop l from block `from`, left after at least `done` complete iterations,
- * a store of every iteration whose address steps by its own width has written a contiguous
- * range: once per completed iteration (its block dominates the back edges' sources), and once
- * more in the leaving one when its block also dominates the exiting block.  A store to one
- * slot (stride 0) has written that slot. */
+ * a store of every iteration whose address steps by a constant has written its own bytes in
+ * each: once per completed iteration (its block dominates the back edges' sources), and once
+ * more in the leaving one when its block also dominates the exiting block, at iteration k's
+ * address c0 + k * stride (lin_eval, exact).  Each store's bytes are its own stepped runs, not
+ * a hull: two fields of an element, `p[i].a = ...; p[i].b = ...`, are two stores whose runs
+ * together fill the elements, and a field no store writes stays unwritten.  (A store to one
+ * slot, stride 0, has written that slot; a store stepping by its own width, a contiguous
+ * range.)  Runs outside the frame place nothing (the verdict refuses such an access); past
+ * EBPF_STACK_SIZE iterations only the first ones' runs are added (they were written too). */
 static void exit_fills(struct engine *en, uint32_t l, uint32_t from, uint64_t done,
 		       struct astate *st)
 {
@@ -1236,7 +1241,7 @@ static void exit_fills(struct engine *en, uint32_t l, uint32_t from, uint64_t do
 	for (uint32_t k = 0; k < sum->nstores; k++) {
 		const struct sym_store *w = &sum->stores[k];
 		uint64_t f0, c0, f1, c1, n = done;
-		int64_t stride, lo, hi;
+		int64_t stride, at;
 
 		if (scev_dom__dominates(cx->st.dom, w->block, from))
 			n++;
@@ -1244,18 +1249,16 @@ static void exit_fills(struct engine *en, uint32_t l, uint32_t from, uint64_t do
 		    !lin_eval(en, l, w->addr, 1, &f1, &c1) || f0 != 1 || f1 != 1)
 			continue;
 		stride = (int64_t)(c1 - c0);
-		if (stride == 0) {
-			lo = (int64_t)c0;
-			hi = lo + w->size;
-		} else if ((stride == w->size || stride == -(int64_t)w->size) &&
-			   n <= EBPF_STACK_SIZE / w->size) {
-			lo = stride > 0 ? (int64_t)c0 : (int64_t)c0 - (int64_t)(n - 1) * w->size;
-			hi = lo + (int64_t)(n * w->size);
-		} else {
+		at = (int64_t)c0;
+		/* (bounded so that no run's offset overflows: iteration j's is at + j * stride) */
+		if (at < -2 * EBPF_STACK_SIZE || at > 2 * EBPF_STACK_SIZE ||
+		    stride < -EBPF_STACK_SIZE || stride > EBPF_STACK_SIZE)
 			continue;
-		}
-		if (lo >= -EBPF_STACK_SIZE && hi <= 0)
-			fpmask_add(&st->sinit, lo, hi);
+		if (stride == 0 || n > EBPF_STACK_SIZE)
+			n = stride == 0 ? 1 : EBPF_STACK_SIZE;
+		for (uint64_t j = 0; j < n; j++, at += stride)
+			if (at >= -EBPF_STACK_SIZE && at + w->size <= 0)
+				fpmask_add(&st->sinit, at, at + w->size);
 	}
 }
 

@@ -188,6 +188,13 @@ static const struct {
 	{ "array_fill_ptr_read_past", TWIN },
 	{ "loop_defined_stack_exit_before_write", TWIN },
 	{ "array_fill_ptr_sum", SAFE_FORM },
+	/* (two fields of each element through one stepped pointer: each store its own runs) */
+	{ "loop_two_fields_stack", SAFE_FORM },
+	{ "loop_two_fields_field_unwritten", TWIN },
+	{ "loop_two_fields_down", SAFE_FORM },
+	{ "loop_two_fields_down_gap", TWIN },
+	{ "loop_two_fields_narrow", SAFE_FORM },
+	{ "loop_two_fields_narrow_gap", TWIN },
 	/* The index form (fp-128 + 8*i, and a pointer that ends at fp+0): refused unprivileged by
 	 * the Spectre v1 rule, safe and unsafe alike, so the kernel judges none of them there */
 	{ "array_fill_short", SPECTRE },
