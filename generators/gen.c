@@ -2266,6 +2266,7 @@ static const struct twin_piece prologue_loops[] = {
 	TWIN_PIECE(p_dead_arm, p_dead_arm_reached, gi_dead_arm),
 	TWIN_PIECE(p_fill_join, p_fill_join_narrow, gi_fill_join),
 	TWIN_PIECE(p_stack_walk, p_stack_walk_over, gi_stack_walk),
+	TWIN_PIECE(p_loop_fields, p_loop_fields_unset, gi_loop_fields),
 	TWIN_PIECE(p_dynptr_kf, p_dynptr_kf_unsafe, gi_dynptr_kf),	/* (last: the context) */
 };
 static const struct twin_piece call_pieces[] = {

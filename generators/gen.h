@@ -765,6 +765,12 @@
 	  "pointer, read back after it (gen_stack.c)")                                             \
 	X(p_stack_walk_over, 0, 0, 100,                                                            \
 	  "unsafe twin of p_stack_walk: a spill placed over a cell the loop writes")               \
+	X(p_loop_fields, 0, 0, 100,                                                                \
+	  "a loop writes two fields of each element of a stack array through one stepped "         \
+	  "pointer, a field read after it (gen_stack.c)")                                          \
+	X(p_loop_fields_unset, 0, 0, 100,                                                          \
+	  "unsafe twin of p_loop_fields (unprivileged): a byte of an element neither field "       \
+	  "covers read, never written (root reads it)")                                            \
 	X(p_jeq_null, 0, 0, 100,                                                                   \
 	  "a map value that may be NULL read where `==` with a tested one says it is not (the "    \
 	  "kernel's jeq inference; gen_kwalk.c)")                                                  \

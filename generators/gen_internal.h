@@ -457,6 +457,9 @@ void gi_frame_fields_call(struct gi *g, bool over);
 void gi_emit_frame_fields(struct gi *g, struct gi_sub *s);
 void gi_fill_join(struct gi *g, bool narrow);
 void gi_stack_walk(struct gi *g, bool over);
+/* ... p_loop_fields (p_loop_fields_unset): a loop writes two fields of each element of a stack
+ * array, one of them read after it (the twin: a byte of neither) */
+void gi_loop_fields(struct gi *g, bool unset);
 /* gen_subret.c: p_sub_ret_ptr (p_sub_ret_ptr_bad): main loads through what f's map lookup
  * returned, NULL-tested (the twin: untested, or past the value); f's body */
 void gi_sub_ret_call(struct gi *g, bool bad);

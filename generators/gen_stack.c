@@ -241,3 +241,66 @@ void gi_stack_walk(struct gi *g, bool over)
 	if (over)
 		g->p->flags |= GEN_PROG_STACK_SHAPE_UNSAFE;
 }
+
+/* ---- p_loop_fields ---- */
+
+/* A loop writes two fields of each element of a stack array through one pointer stepped by the
+ * element's size (p_loop_fields; the corpus's loop_two_fields_*): n in [2, 4] elements of 8, 16
+ * or 24 bytes in main's homes (fp-208 .. fp-72), up or down; field a (1-8 bytes) at the
+ * element's start, field b after it at an offset aligned to its size, some byte of the element
+ * in neither.  After the loop one field of an element the loop wrote is read through a copy of
+ * r10.  Each store's bytes are its own runs (scev/absint_header.c exit_fills): the fields are
+ * written on every path, the unprivileged rule reads them.  The twin (p_loop_fields_unset)
+ * reads a byte of an element that neither field covers: never written (GEN_PROG_STACK_UNWRITTEN:
+ * the kernel, asked by root, reads it; unprivileged it refuses "invalid read from stack").
+ * r0-r3 clobbered. */
+void gi_loop_fields(struct gi *g, bool unset)
+{
+	static const int32_t esizes[] = { 8, 16, 24 };
+	int32_t e = esizes[gen_pick(g->src, 3)];
+	uint8_t sa = (uint8_t)gen_pick(g->src, 4), sb = (uint8_t)gen_pick(g->src, 4);
+	uint32_t n = gen_u32(g->src, 2, 4), k = gen_pick(g->src, n);
+	bool down = gen_bool(g->src, 50), read_b = gen_bool(g->src, 50);
+	int16_t base = (int16_t)(-208 + 8 * (int32_t)gen_pick(g->src, 6));
+	int32_t wa, wb, ob, gap, first_el;
+	uint32_t first = g->len;
+	int l_first = gi_label(g), l_head = gi_label(g);
+
+	if (g->niters == GI_MAX_ITERS)
+		return;
+	/* (b after a, aligned to its size, inside the element with a byte of neither left: the
+	 * wider field narrowed until they fit; 1 and 1 bytes always do) */
+	for (;;) {
+		wa = 1 << sa, wb = 1 << sb, ob = (wa + wb - 1) & ~(wb - 1);
+		if (ob + wb <= e && wa + wb < e)
+			break;
+		if (sa >= sb)
+			sa--;
+		else
+			sb--;
+	}
+	/* (the first byte of neither field: between them, or after b) */
+	gap = ob > wa ? wa : ob + wb;
+	first_el = down ? base + (int32_t)(n - 1) * e : base;
+	gi_bind(g, l_first);
+	gi_alux(g, true, BPF_MOV, BPF_REG_2, EBPF_REG_FP);
+	gi_alu(g, true, BPF_ADD, BPF_REG_2, first_el);
+	gi_mov_const(g, BPF_REG_1, 0, true);
+	gi_bind(g, l_head);
+	gi_stx(g, sizes[sa], BPF_REG_2, 0, BPF_REG_1);
+	gi_st(g, sizes[sb], BPF_REG_2, (int16_t)ob, (int32_t)gen_pick(g->src, 256));
+	gi_alu(g, true, BPF_ADD, BPF_REG_2, down ? -e : e);
+	gi_alu(g, true, BPF_ADD, BPF_REG_1, 1);
+	gi_jmp(g, false, BPF_JLT, BPF_REG_1, (int32_t)n, l_head);
+	gi_alux(g, true, BPF_MOV, BPF_REG_3, EBPF_REG_FP);
+	if (unset)
+		gi_ldx(g, BPF_B, BPF_REG_0, BPF_REG_3, (int16_t)(base + (int32_t)k * e + gap));
+	else if (read_b)
+		gi_ldx(g, sizes[sb], BPF_REG_0, BPF_REG_3, (int16_t)(base + (int32_t)k * e + ob));
+	else
+		gi_ldx(g, sizes[sa], BPF_REG_0, BPF_REG_3, (int16_t)(base + (int32_t)k * e));
+	g->iter_label[g->niters] = l_first;
+	g->iter_steps[g->niters++] = (uint64_t)(g->len - first) * (n + 1);
+	if (unset)
+		g->p->flags |= GEN_PROG_STACK_UNWRITTEN;
+}
