@@ -150,7 +150,8 @@ void gi_fill_join(struct gi *g, bool narrow)
 	uint8_t rsize = (uint8_t)gen_pick(g->src, 3);
 	int16_t rat = field_at(g, x, rsize);
 	uint32_t n = gen_u32(g->src, 2, 4), first = g->len;
-	int l_first = gi_label(g), l_other = gi_label(g), l_join = gi_label(g), l_head = gi_label(g);
+	int l_first = gi_label(g), l_other = gi_label(g), l_join = gi_label(g),
+	    l_head = gi_label(g);
 
 	if (g->niters == GI_MAX_ITERS)
 		return;
@@ -210,7 +211,8 @@ void gi_stack_walk(struct gi *g, bool over)
 	int16_t c0 = (int16_t)(lo + 8 + 8 * (int32_t)gen_pick(g->src, 2));
 	int32_t end = c0 + (int32_t)n * step;
 	int16_t hi = (int16_t)(((end + 7) & ~7) + 8 * (int32_t)gen_pick(g->src, 2));
-	int16_t cell = (int16_t)((c0 + (int32_t)k * step) & ~7);	/* (a written cell's slot) */
+	/* (the slot of a cell the loop writes: the twin's spill) */
+	int16_t cell = (int16_t)((c0 + (int32_t)k * step) & ~7);
 	uint32_t first = g->len;
 	int l_first = gi_label(g), l_head = gi_label(g);
 
