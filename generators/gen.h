@@ -84,7 +84,11 @@
  * GEN_PROG_KWIDEN_UNSAFE (p_kwiden_copy) only the kernel's widening at an iterator's next or a
  * may_goto, GEN_PROG_JEQ_UNSAFE (p_jeq_null_stack) only its NULL test of a map value, and
  * GEN_PROG_DEAD_ARM_UNSAFE (p_dead_arm_reached, generators/gen_kwalk.c) only its walk's arms:
- * a pointer's narrow spill (no run shows it) or a write to r10 (INTERP_TRAP_RULE where run).
+ * a pointer's narrow spill (no run shows it) or a write to r10 (INTERP_TRAP_RULE where run),
+ * and GEN_PROG_STACK_SHAPE_UNSAFE (p_frame_fields_over, p_fill_join_narrow, p_stack_walk_over,
+ * generators/gen_stack.c) only the kernel's spill tracking: a spilled pointer stored over by a
+ * callee or a loop, then loaded through (INTERP_TRAP_MEM where the address left the packet), or
+ * one spilled on some paths read back narrower (no run shows it).
  * gen_program.funcs and the call-graph fields say which shape was emitted.
  *
  * The input is the packet: GEN_INPUT_LEN bytes.  The prologue loads data and data_end from
