@@ -196,7 +196,7 @@ const char *core_kind_name(uint32_t kind)
  * by member by name; every candidate that matches must give the same value, which goes into the
  * instruction.  A field or enum value found in no candidate, or whose size changes under a load,
  * is left to libbpf's "poisoning" (the kernel refuses the instruction if it is reached): here it
- * is an unsupported program, like every case not handled (bitfields, TYPE_MATCHES). */
+ * is an unsupported program, like every case not handled (TYPE_MATCHES). */
 
 #define CORE_SPEC_MAX 64
 
@@ -515,15 +515,47 @@ static int match_spec(const struct core_spec *ls, uint32_t kind, const struct bt
 	return 1;
 }
 
-/* The value of a field record on one side (libbpf's bpf_core_calc_field_relo).  1 with why
- * for what is not handled (bitfields). */
+/* The load that reads a bitfield: the member's type size, doubled until an aligned load of that
+ * size holds the bits [bit_off, bit_off + bits); libbpf's bpf_core_calc_field_relo, which
+ * cannot read one wider than 64 bits.  1 with why when no load of at most 8 bytes holds it. */
+static int bitfield_load(const struct btf_type *mt, uint64_t bit_off, uint32_t bits, uint32_t kind,
+			 uint64_t *byte_off, uint32_t *byte_sz, char *why, size_t n)
+{
+	uint32_t sz;
+
+	if (!btf_is_int(mt) && !btf_is_any_enum(mt))
+		return fail(why, n, "%s of a bitfield whose type is neither an integer nor an enum",
+			    core_kind_name(kind));
+	sz = mt->size;
+	if (sz == 0 || sz > 8)
+		return fail(why, n, "%s of a bitfield of a %u-byte type", core_kind_name(kind), sz);
+	for (;;) {
+		*byte_off = bit_off / 8 / sz * sz;
+		if (bit_off + bits - *byte_off * 8 <= (uint64_t)sz * 8)
+			break;
+		if (sz >= 8)
+			return fail(why, n, "%s of a bitfield of %u bits at bit %llu: no load of at "
+				    "most 8 bytes holds it", core_kind_name(kind), bits,
+				    (unsigned long long)bit_off);
+		sz *= 2;
+	}
+	*byte_sz = sz;
+	return 0;
+}
+
+/* The value of a field record on one side (libbpf's bpf_core_calc_field_relo).  A bitfield is
+ * read by a load of byte size at byte offset (bitfield_load), then shifted left then right: its
+ * values but the sign and the right shift are not checked against the instruction (libbpf: the
+ * compiler may have chosen another load).  1 with why for what is not handled. */
 static int field_val(const struct core_spec *s, uint32_t kind, struct core_val *v, char *why,
 		     size_t n)
 {
 	const struct core_acc *acc = &s->acc[s->len - 1];
 	const struct btf_type *t = btf__type_by_id(s->btf, acc->type_id), *mt;
 	const struct btf_member *m;
-	uint32_t fid;
+	uint32_t fid, bits, byte_sz = 0;
+	uint64_t byte_off = 0;
+	bool bitfield;
 	int64_t sz;
 
 	memset(v, 0, sizeof(*v));
@@ -549,19 +581,35 @@ static int field_val(const struct core_spec *s, uint32_t kind, struct core_val *
 		return 0;
 	}
 	m = btf_members(t) + acc->idx;
-	if (btf_member_bitfield_size(t, acc->idx) > 0 || s->bit_off % 8)
-		return fail(why, n, "%s of a bitfield", core_kind_name(kind));
 	mt = skip_mods(s->btf, m->type, &fid);
-	if (!mt || (sz = type_size(s->btf, fid)) < 0)
-		return fail(why, n, "field without a size");
+	if (!mt)
+		return fail(why, n, "field of a missing type");
+	bits = btf_member_bitfield_size(t, acc->idx);
+	bitfield = bits > 0;
+	if (bitfield) {
+		if (bitfield_load(mt, s->bit_off, bits, kind, &byte_off, &byte_sz, why, n))
+			return 1;
+		v->validate = kind == CORE_FIELD_SIGNED || kind == CORE_FIELD_RSHIFT_U64;
+	} else {
+		if (s->bit_off % 8)
+			return fail(why, n, "%s of a field at bit offset %llu, not a bitfield",
+				    core_kind_name(kind), (unsigned long long)s->bit_off);
+		if ((sz = type_size(s->btf, fid)) < 0)
+			return fail(why, n, "field without a size");
+		byte_off = s->bit_off / 8;
+		byte_sz = (uint32_t)sz;
+		bits = byte_sz * 8;
+	}
 	switch (kind) {
 	case CORE_FIELD_BYTE_OFFSET:
-		v->val = s->bit_off / 8;
-		v->size = (uint32_t)sz;
-		v->type_id = fid;
+		v->val = byte_off;
+		if (!bitfield) {	/* the load's size is checked for fields only */
+			v->size = byte_sz;
+			v->type_id = fid;
+		}
 		return 0;
 	case CORE_FIELD_BYTE_SIZE:
-		v->val = (uint64_t)sz;
+		v->val = byte_sz;
 		return 0;
 	case CORE_FIELD_SIGNED:
 		if (btf_is_int(mt))
@@ -574,10 +622,12 @@ static int field_val(const struct core_spec *s, uint32_t kind, struct core_val *
 		return 0;
 	case CORE_FIELD_LSHIFT_U64:
 	case CORE_FIELD_RSHIFT_U64:
-		if (sz > 8)
-			return fail(why, n, "%s of a field of %lld bytes", core_kind_name(kind),
-				    (long long)sz);
-		v->val = 64 - (uint64_t)sz * 8;	/* little endian, not a bitfield */
+		if (byte_sz > 8)
+			return fail(why, n, "%s of a field of %u bytes", core_kind_name(kind),
+				    byte_sz);
+		/* little endian: the bits above the field, then the bits below it, go */
+		v->val = kind == CORE_FIELD_RSHIFT_U64 ? 64 - (uint64_t)bits :
+			 64 - (s->bit_off + bits - byte_off * 8);
 		return 0;
 	default:
 		return fail(why, n, "%s on a field", core_kind_name(kind));
