@@ -32,9 +32,11 @@ struct bf_btfs {
 };
 
 /* local:  struct bfx___l { u8 a:3; int b:5; u16 c:12 (bit 8); u64 wide:6 (bit 32);
- *                          struct in inner (bit 64); u32 arr[2] (bit 192); struct in bad:3 }
+ *                          struct in inner (bit 64); u32 arr[2] (bit 192); struct in bad:3;
+ *                          u8 plain:4 (bit 288) }
  * target: struct bfx { u32 pad; u16 c:12 (bit 38); u8 a:3 (bit 47); int b:5 (bit 64);
- *                      u64 wide:70 (bit 72); struct in inner (bit 192); u32 arr[2] (bit 320) } */
+ *                      u64 wide:70 (bit 72); struct in inner (bit 192); u32 arr[2] (bit 320);
+ *                      u8 plain (bit 384, not a bitfield) } */
 static int bf_build(struct bf_btfs *b)
 {
 	for (int side = 0; side < 2; side++) {
@@ -61,10 +63,11 @@ static int bf_build(struct bf_btfs *b)
 			btf__add_field(t, "inner", in, 64, 0);
 			btf__add_field(t, "arr", arr, 192, 0);
 			btf__add_field(t, "bad", in, 256, 3);
+			btf__add_field(t, "plain", u8, 288, 4);
 			b->local = t;
 			b->lroot = (uint32_t)root;
 		} else {
-			root = btf__add_struct(t, "bfx", 48);
+			root = btf__add_struct(t, "bfx", 56);
 			btf__add_field(t, "pad", u32, 0, 0);
 			btf__add_field(t, "c", u16, 38, 12);
 			btf__add_field(t, "a", u8, 47, 3);
@@ -72,6 +75,7 @@ static int bf_build(struct bf_btfs *b)
 			btf__add_field(t, "wide", u64, 72, 70);
 			btf__add_field(t, "inner", in, 192, 0);
 			btf__add_field(t, "arr", arr, 320, 0);
+			btf__add_field(t, "plain", u8, 384, 0);
 			b->target = t;
 		}
 		if (root < 0)
@@ -129,6 +133,9 @@ static void test_built(void)
 		/* not bitfields: inner's byte offset and size, arr[1]'s offset */
 		{ "0:4", CORE_FIELD_BYTE_SIZE, BPF_MOV, 16, 16 },
 		{ "0:5:1", CORE_FIELD_BYTE_OFFSET, BPF_ADD, 28, 44 },
+		/* plain: a bitfield here, a byte there — into an ALU immediate the offset moves */
+		{ "0:7", CORE_FIELD_BYTE_OFFSET, BPF_ADD, 36, 48 },
+		{ "0:7", CORE_FIELD_BYTE_SIZE, BPF_MOV, 1, 1 },
 	};
 	static const struct {
 		const char *acc;
@@ -161,6 +168,16 @@ static void test_built(void)
 
 		CHECK(err == 0 && ld.off == 4 && ld.code == (BPF_LDX | BPF_MEM | BPF_B),
 		      "load of a: %d (%s), off %d code 0x%02x", err, why, ld.off, ld.code);
+	}
+	/* ... but into a load's offset, a bitfield that is a whole field in the kernel (or the
+	 * other way round) is not applied: libbpf poisons the load (its size would change) */
+	{
+		struct bpf_insn ld = { .code = BPF_LDX | BPF_MEM | BPF_B, .dst_reg = 0, .src_reg = 1,
+				       .off = 36 };
+		int err = bf_apply(&b, "0:7", CORE_FIELD_BYTE_OFFSET, &ld, 1, why, sizeof(why));
+
+		CHECK(err == 1 && strstr(why, "the access size would change") && ld.off == 36,
+		      "load of plain: %d (%s), off %d", err, why, ld.off);
 	}
 	/* the signedness and the right shift are checked: the instruction holds the object's */
 	{
