@@ -28,7 +28,6 @@
 #include <string.h>
 
 #include "bpf/isa.h"
-#include "generators/gen.h"
 #include "oracle/kernel/kdiff.h"
 #include "oracle/kernel/kernel.h"
 #include "tests/check.h"
@@ -194,48 +193,6 @@ static void far_case(void)
 	free(text);
 }
 
-/* Program 477 of `bpfscev fuzz --kernel --runs 1000 --seed 7` (default knobs: a program of
- * the seed alone): the kernel accepts it after ~557,000 processed instructions, a
- * bpf_get_prandom_u32 call in its loop.  A log sequence with a bound check (two ways after
- * every call the verifier reaches) took the recording copy past the million-instruction limit
- * (refused, not compared); the branch-free one is accepted and the run compared. */
-static void near_limit_case(void)
-{
-	struct gen_program gp = { 0 };
-	struct gen_knobs kn = gen_knobs_default();
-	struct gen_src src;
-	struct ebpf_object obj;
-	struct ebpf_prog view;
-	struct kdiff_result res;
-	struct kdiff_opts ko = { .sz = sizeof(ko), .check_runs = 2 };
-	struct diag d;
-
-	gen_src_init_seed(&src, 1317934194387124972ull);
-	if (gen_program(&gp, &src, &kn)) {
-		CHECK(0, "near the limit: gen_program failed");
-		return;
-	}
-	gen_program__object(&gp, &obj, &view, "near_limit");
-	ko.input = gp.input;
-	ko.input_len = gp.input_len;
-	diag_clear(&d);
-	if (kdiff_run(&res, &obj, &view, &ko, &d)) {
-		CHECK(0, "near the limit: kdiff: %s", d.msg);
-	} else {
-		/* (the program still is what this case is about) */
-		CHECK(res.accepted && res.processed > 500000,
-		      "near the limit: accepted %d after %ld instructions", res.accepted,
-		      res.processed);
-		CHECK(res.ran && !res.nondeterministic && res.replay && res.replayed > 100 &&
-			      res.kind == KDIFF_AGREE,
-		      "near the limit: compared %d (%s %s), replayed %llu: %s",
-		      !res.nondeterministic, kdiff_nc_name(res.nc), res.nc_why,
-		      (unsigned long long)res.replayed, res.text);
-		kdiff_result__free(&res);
-	}
-	gen_program__free(&gp);
-}
-
 int main(void)
 {
 	struct kdiff_result a, b, old;
@@ -300,7 +257,6 @@ int main(void)
 		kdiff_result__free(&a);
 	}
 	far_case();
-	near_limit_case();
 	CHECK(open_fds() == fds, "file descriptors: %zu before, %zu after", fds, open_fds());
 	printf("test_kdiff_replay: helper results replayed from the kernel's run\n");
 	return check_done("test_kdiff_replay");
