@@ -22,35 +22,13 @@
 #include "oracle/kernel/kernel.h"
 #include "scev/scev.h"
 #include "tests/check.h"
+#include "tests/libbpf_insns.h"
 #include "triage/verdict.h"
 #include "util/file.h"
 
 /* The programs whose records all apply, the one whose field the kernel lacks (libbpf poisons
  * its instruction; bpfscev answers unsupported) and the store the kernel refuses. */
 static const char *const applied[] = { "core_task", "core_info", "core_skb", "core_skb_write" };
-
-/* The program libbpf loads against ours, instruction by instruction. */
-static void test_insns(const struct ebpf_object *o, struct bpf_object *lo, const char *name)
-{
-	struct bpf_program *lp = bpf_object__find_program_by_name(lo, name);
-	const struct ebpf_prog *p = ebpf_object__find_prog(o, name);
-	const struct bpf_insn *li;
-	size_t n;
-
-	CHECK(lp && p, "%s: missing (libbpf %p, ours %p)", name, (void *)lp, (const void *)p);
-	if (!lp || !p)
-		return;
-	li = bpf_program__insns(lp);
-	n = bpf_program__insn_cnt(lp);
-	CHECK_EQ_U64(p->len, n, name);
-	for (size_t k = 0; k < n && k < p->len; k++) {
-		const struct bpf_insn *a = &p->insns[k], *b = &li[k];
-
-		CHECK(!memcmp(a, b, sizeof(*a)), "%s insn %zu: %02x %u %u %d %d, libbpf %02x %u %u "
-		      "%d %d", name, k, a->code, a->dst_reg, a->src_reg, a->off, a->imm, b->code,
-		      b->dst_reg, b->src_reg, b->off, b->imm);
-	}
-}
 
 /* libbpf applies the records at bpf_object__load; the programs it loads are compared with
  * ours, then closed (every program unloaded).  core_skb_write is refused by the kernel, so it
@@ -87,7 +65,7 @@ static void test_libbpf(const struct ebpf_object *o, const char *path)
 		      path, err);
 		for (size_t k = 0; k < sizeof(applied) / sizeof(applied[0]); k++)
 			if ((round == 1) == !strcmp(applied[k], "core_skb_write"))
-				test_insns(o, lo, applied[k]);
+				check_insns_as_libbpf(o, lo, applied[k]);
 		bpf_object__close(lo);
 	}
 }

@@ -22,6 +22,7 @@
 #include "bpf/prog.h"
 #include "oracle/kernel/kernel.h"
 #include "tests/check.h"
+#include "tests/libbpf_insns.h"
 #include "triage/verdict.h"
 
 /* ---- against a BTF built here ---- */
@@ -217,28 +218,6 @@ static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return 0;
 }
 
-static void test_insns(const struct ebpf_object *o, struct bpf_object *lo, const char *name)
-{
-	struct bpf_program *lp = bpf_object__find_program_by_name(lo, name);
-	const struct ebpf_prog *p = ebpf_object__find_prog(o, name);
-	const struct bpf_insn *li;
-	size_t n;
-
-	CHECK(lp && p, "%s: missing (libbpf %p, ours %p)", name, (void *)lp, (const void *)p);
-	if (!lp || !p)
-		return;
-	li = bpf_program__insns(lp);
-	n = bpf_program__insn_cnt(lp);
-	CHECK_EQ_U64(p->len, n, name);
-	for (size_t k = 0; k < n && k < p->len; k++) {
-		const struct bpf_insn *a = &p->insns[k], *b = &li[k];
-
-		CHECK(!memcmp(a, b, sizeof(*a)), "%s insn %zu: %02x %u %u %d %d, libbpf %02x %u %u "
-		      "%d %d", name, k, a->code, a->dst_reg, a->src_reg, a->off, a->imm, b->code,
-		      b->dst_reg, b->src_reg, b->off, b->imm);
-	}
-}
-
 /* libbpf relocates at bpf_object__load: the loaded programs, then bf_tcp_short (refused by
  * the kernel) in a load of its own that fails after relocation, compared with ours; closing
  * the object unloads every program. */
@@ -262,7 +241,7 @@ static void test_libbpf(const struct ebpf_object *o, const char *path)
 		      path, err);
 		for (size_t k = 0; k < sizeof(progs) / sizeof(progs[0]); k++)
 			if ((round == 1) == !strcmp(progs[k], "bf_tcp_short"))
-				test_insns(o, lo, progs[k]);
+				check_insns_as_libbpf(o, lo, progs[k]);
 		bpf_object__close(lo);
 	}
 }
