@@ -1190,7 +1190,8 @@ static struct aval caller_load_one(const struct scev_ctx *cx, uint64_t pkt_frame
 /* Whether the bpf-to-bpf call at pc, with s at the call, surely stores [off, off + size) of
  * this frame: its callee's entry block, which every run of it starts with, stores exactly there
  * through an argument (or a copy of one) still as the call gave it, before any call (which may
- * not return: a tail call).  Then that cell holds, after the call, what some write through a
+ * not return: a tail call) and any LD_ABS / LD_IND (which returns 0 from a static function when
+ * the load fails).  Then that cell holds, after the call, what some write through a
  * pointer into this frame left there, not what it held before (verifier_subprog_precision's
  * subprog_spill_into_parent_stack_slot_precise: `*(u64 *)(r1 + 0) = r2` into the caller's
  * unwritten fp-8, which it reads back as the number). */
@@ -1212,7 +1213,9 @@ static bool call_must_store(const struct scev_ctx *cx, const struct astate *s, u
 		const struct bpf_insn *i = &cx->insns[q];
 		const struct aval *a;
 
-		if (ebpf_is_call(i) || ebpf_is_exit(i))
+		/* (an LD_ABS / LD_IND may return from the function: check_ld_abs) */
+		if (ebpf_is_call(i) || ebpf_is_exit(i) ||
+		    (ebpf_class(i) == BPF_LD && !ebpf_is_ldimm64(i)))
 			return false;
 		if ((ebpf_class(i) == BPF_STX || ebpf_class(i) == BPF_ST) &&
 		    ebpf_mode(i) == BPF_MEM && arg[i->dst_reg] >= 0 &&
