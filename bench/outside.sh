@@ -4,7 +4,8 @@
 # and the report says how many programs the kernel accepts that bpfscev does not call safe (the
 # rate docs/BENCHMARKS.md "Outside loop suites" tracks), grouped by reason.  Nothing is fetched:
 # compile the suites you want to measure yourself (the kernel's selftests, a peer verifier's
-# tests) and point the script at the objects.  Needs root (bpf()); python3 for the summary.
+# tests) and point the script at the objects; bench/outside_build.sh DIR builds the kernel's
+# selftests from Debian's linux-source package (then: bench/outside.sh DIR/obj).  Needs root (bpf()); python3 for the summary.
 #
 #   bench/outside.sh [-b BPFSCEV] [-o OUT.csv] [-c BEFORE.csv] DIR...
 #
