@@ -161,20 +161,6 @@ static inline bool ebpf_insn_set_target(struct bpf_insn *i, size_t pc, size_t t)
 int ebpf_insns_copy_map(struct bpf_insn *out, const struct bpf_insn *insns, size_t len,
 			const size_t *at, const size_t *to);
 
-struct ebpf_prog;
-/* The same of a whole program (bpf/prog.h): *out is *in with fresh instructions (at[len]
- * slots) and fresh tables that name instructions, each entry moved with its instruction — the
- * source lines (lines, when in has them: 0 in slots nothing goes to), the kfunc calls (kfuncs,
- * by the call's slot, as at says) and the global functions (globals, by their first slot, as to
- * says: where a call to the function now lands) — and left out when its instruction is.
- * ebpf_prog_copy__free frees what it made.  0, or an error of ebpf_insns_copy_map or -ENOMEM
- * with *out zeroed. */
-int ebpf_prog_copy_map(struct ebpf_prog *out, const struct ebpf_prog *in, const size_t *at,
-		       const size_t *to);
-/* Frees the instructions and tables of a program ebpf_prog_copy_map made and zeroes it (NULL
- * ok). */
-void ebpf_prog_copy__free(struct ebpf_prog *p);
-
 /* Copies len slots of insns into out with extra[pc] empty (zeroed) slots after the instruction
  * at pc (0 elsewhere; extra has len entries), for the caller to fill: newpc (len + 1 entries)
  * receives where each slot went, newpc[len] the new length.  Every jump, call and function

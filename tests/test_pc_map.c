@@ -1,9 +1,10 @@
-/* The one program copy with a pc map (bpf/isa.h: ebpf_insns_copy_map, ebpf_prog_copy_map), which
- * kdiff's recording copy (insertion) and the reducer's deletions use: every jump, bpf-to-bpf
- * call and function address is re-aimed, and the tables that name instructions by index (source
- * lines, kfunc calls, global functions) move with their instructions or go with them.  Checked
- * on hand-written programs against pcs worked out here, for an insertion and a deletion, and the
- * errors (a distance that no longer fits, a target that goes nowhere).
+/* The one program copy with a pc map (bpf/isa.h: ebpf_insns_copy_map; bpf/prog_copy.h:
+ * ebpf_prog_copy_map), which kdiff's recording copy (insertion) and the reducer's deletions
+ * use: every jump, bpf-to-bpf call and function address is re-aimed, and the tables that name
+ * instructions by index (source lines, kfunc calls, global functions) move with their
+ * instructions or go with them.  Checked on hand-written programs against pcs worked out here,
+ * for an insertion and a deletion, and the errors (a distance that no longer fits, a target
+ * that goes nowhere).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 
 #include "bpf/isa.h"
 #include "bpf/prog.h"
+#include "bpf/prog_copy.h"
 #include "tests/check.h"
 
 /* main: 0 r6 = 0; 1 if r6 == 5 goto 3; 2 call kfunc; 3 call prandom; 4 goto 0 (back);

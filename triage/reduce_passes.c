@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bpf/prog_copy.h"
+
 /* oracle_reduce_delete, and the deleted program's global functions: globals[nglobals] are
  * moved with their functions' starts into *gout (NULL: none wanted; the caller frees it with
  * ebpf_prog_copy__free), left out where nothing of the function is kept.  moved (may be NULL;

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bpf/prog_copy.h"
 #include "oracle/exec/interp.h"
 #include "oracle/exec/stackinit.h"
 #include "oracle/kernel/kernel.h"

@@ -17,7 +17,7 @@
  * (r1-r3 written: the verifier marks r1-r5 not initialized after a call, so no program it
  * accepts reads them; KDIFF_LOG_RESULTS results, the count going on past them; no branch, so
  * the verifier walks no more states than the original's), inserted with ebpf_insns_insert
- * (bpf/isa.h: ebpf_prog_copy_map, every jump, call, function address, kfunc and global
+ * (bpf/prog_copy.h: ebpf_prog_copy_map, every jump, call, function address, kfunc and global
  * function keeps its target).  The
  * interpreter runs the original program taking each such result from the log in order
  * (interp_env.replay), and r0, the packet and the maps are compared as for any run.  The
