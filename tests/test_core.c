@@ -34,40 +34,10 @@ static const char *const applied[] = { "core_task", "core_info", "core_skb", "co
  * ours, then closed (every program unloaded).  core_skb_write is refused by the kernel, so it
  * is relocated by libbpf in a load of its own that fails after relocation (the instructions are
  * kept).  core_missing's poisoned instruction is libbpf's: not compared. */
-static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	(void)level;
-	(void)fmt;
-	(void)ap;
-	return 0;
-}
-
 static void test_libbpf(const struct ebpf_object *o, const char *path)
 {
-	libbpf_set_print(quiet);
-	for (int round = 0; round < 2; round++) {
-		struct bpf_object *lo = bpf_object__open_file(path, NULL);
-		struct bpf_program *lp;
-		int err;
-
-		CHECK(lo && !libbpf_get_error(lo), "libbpf cannot open %s", path);
-		if (!lo || libbpf_get_error(lo))
-			return;
-		bpf_object__for_each_program(lp, lo) {
-			const char *n = bpf_program__name(lp);
-
-			bpf_program__set_autoload(lp, round == 0 ? strcmp(n, "core_missing") &&
-								   strcmp(n, "core_skb_write")
-								 : !strcmp(n, "core_skb_write"));
-		}
-		err = bpf_object__load(lo);
-		CHECK(round == 0 ? err == 0 : err != 0, "round %d: libbpf load of %s: %d", round,
-		      path, err);
-		for (size_t k = 0; k < sizeof(applied) / sizeof(applied[0]); k++)
-			if ((round == 1) == !strcmp(applied[k], "core_skb_write"))
-				check_insns_as_libbpf(o, lo, applied[k]);
-		bpf_object__close(lo);
-	}
+	check_relocations_as_libbpf(o, path, applied, sizeof(applied) / sizeof(applied[0]),
+				    "core_skb_write", "core_missing");
 }
 
 static void test_verdicts(struct ebpf_object *o, bool kernel)

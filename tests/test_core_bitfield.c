@@ -210,40 +210,10 @@ out:
 static const char *const progs[] = { "bf_ip", "bf_tcp_wide", "bf_tcp_short", "bf_task",
 				     "bf_info" };
 
-static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	(void)level;
-	(void)fmt;
-	(void)ap;
-	return 0;
-}
-
-/* libbpf relocates at bpf_object__load: the loaded programs, then bf_tcp_short (refused by
- * the kernel) in a load of its own that fails after relocation, compared with ours; closing
- * the object unloads every program. */
 static void test_libbpf(const struct ebpf_object *o, const char *path)
 {
-	libbpf_set_print(quiet);
-	for (int round = 0; round < 2; round++) {
-		struct bpf_object *lo = bpf_object__open_file(path, NULL);
-		struct bpf_program *lp;
-		int err;
-
-		CHECK(lo && !libbpf_get_error(lo), "libbpf cannot open %s", path);
-		if (!lo || libbpf_get_error(lo))
-			return;
-		bpf_object__for_each_program(lp, lo)
-			bpf_program__set_autoload(lp, (round == 1) ==
-							      !strcmp(bpf_program__name(lp),
-								      "bf_tcp_short"));
-		err = bpf_object__load(lo);
-		CHECK(round == 0 ? err == 0 : err != 0, "round %d: libbpf load of %s: %d", round,
-		      path, err);
-		for (size_t k = 0; k < sizeof(progs) / sizeof(progs[0]); k++)
-			if ((round == 1) == !strcmp(progs[k], "bf_tcp_short"))
-				check_insns_as_libbpf(o, lo, progs[k]);
-		bpf_object__close(lo);
-	}
+	check_relocations_as_libbpf(o, path, progs, sizeof(progs) / sizeof(progs[0]),
+				    "bf_tcp_short", NULL);
 }
 
 static void test_verdicts(struct ebpf_object *o)
