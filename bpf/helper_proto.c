@@ -126,7 +126,7 @@ static const struct ebpf_helper_proto protos[] = {
 	{ BPF_FUNC_skb_change_head, A(CTX, ANY, ANY), I64F(HF_CHANGES_PKT),
 	  HPT_TC | T(LWT_XMIT) | T(SK_SKB) },
 	{ BPF_FUNC_xdp_adjust_head, A(CTX, ANY), I64F(HF_CHANGES_PKT), T(XDP) },
-	{ BPF_FUNC_probe_read_str, A(OUT, SZ0, ANY), I64, HPT_TRACE | T(LSM) | T(SYSCALL) },
+	{ BPF_FUNC_probe_read_str, A(OUT, SZ0, ANY), I64F(HF_RET_SIZE), HPT_TRACE | T(LSM) | T(SYSCALL) },
 	/* tracing programs pass a socket (ARG_PTR_TO_BTF_ID_SOCK_COMMON) */
 	{ BPF_FUNC_get_socket_cookie, A(CTX), I64,
 	  HPT_TC | T(SOCKET_FILTER) | T(CGROUP_SKB) | T(CGROUP_SOCK) | T(SOCK_OPS) | T(SK_SKB) |
@@ -157,7 +157,7 @@ static const struct ebpf_helper_proto protos[] = {
 	{ BPF_FUNC_bind, A(CTX, MEM, SZ), I64, T(CGROUP_SOCK_ADDR) },
 	{ BPF_FUNC_xdp_adjust_tail, A(CTX, ANY), I64F(HF_CHANGES_PKT), T(XDP) },
 	{ BPF_FUNC_skb_get_xfrm_state, A(CTX, ANY, OUT, SZ, ANY), I64, HPT_TC },
-	{ BPF_FUNC_get_stack, A(CTX, OUT, SZ0, ANY), I64, HPT_TRACE | T(LSM) | T(SYSCALL) },
+	{ BPF_FUNC_get_stack, A(CTX, OUT, SZ0, ANY), I64F(HF_RET_SIZE), HPT_TRACE | T(LSM) | T(SYSCALL) },
 	{ BPF_FUNC_skb_load_bytes_relative, A(CTX, ANY, OUT, SZ, ANY), I64,
 	  HPT_TC | T(SOCKET_FILTER) | T(CGROUP_SKB) | T(SK_REUSEPORT) },
 	{ BPF_FUNC_fib_lookup, A(CTX, MEMRW, SZ, ANY), I64, HPT_TC | T(XDP) },
@@ -232,8 +232,8 @@ static const struct ebpf_helper_proto protos[] = {
 	  T(TRACING) | T(LSM) | T(SYSCALL), .obj = "sk_buff" },
 	{ BPF_FUNC_probe_read_user, A(OUT, SZ0, ANY), I64, HPT_ALL },
 	{ BPF_FUNC_probe_read_kernel, A(OUT, SZ0, ANY), I64, HPT_ALL },
-	{ BPF_FUNC_probe_read_user_str, A(OUT, SZ0, ANY), I64, HPT_ALL },
-	{ BPF_FUNC_probe_read_kernel_str, A(OUT, SZ0, ANY), I64, HPT_ALL },
+	{ BPF_FUNC_probe_read_user_str, A(OUT, SZ0, ANY), I64F(HF_RET_SIZE), HPT_ALL },
+	{ BPF_FUNC_probe_read_kernel_str, A(OUT, SZ0, ANY), I64F(HF_RET_SIZE), HPT_ALL },
 	/* bpf_tcp_ca struct_ops only */
 	{ BPF_FUNC_tcp_send_ack, A(BTF, ANY), I64, T(STRUCT_OPS), .obj = "tcp_sock" },
 	{ BPF_FUNC_send_signal_thread, A(ANY), I64, HPT_ALL },
@@ -276,7 +276,8 @@ static const struct ebpf_helper_proto protos[] = {
 	  HPT_SK_CAST, .obj = "tcp_request_sock" },
 	{ BPF_FUNC_skc_to_udp6_sock, A(BSKC), R(HRET_BTF_ID_OR_NULL),
 	  HPT_SK_CAST, .obj = "udp6_sock" },
-	{ BPF_FUNC_get_task_stack, A(BTF, OUT, SZ0, ANY), I64, HPT_ALL, .obj = "task_struct" },
+	{ BPF_FUNC_get_task_stack, A(BTF, OUT, SZ0, ANY), I64F(HF_RET_SIZE | HF_BTF_ARG), HPT_ALL,
+	  .obj = "task_struct" },
 	{ BPF_FUNC_load_hdr_opt, A(CTX, MEMRW, SZ, ANY), I64, T(SOCK_OPS) },
 	/* (in the kernel's bpf_helper_changes_pkt_data) */
 	{ BPF_FUNC_store_hdr_opt, A(CTX, MEM, SZ, ANY), I64F(HF_CHANGES_PKT), T(SOCK_OPS) },

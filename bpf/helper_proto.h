@@ -128,6 +128,9 @@ enum ebpf_hret {
 				 * is obj or starts with it, at offset 0, not NULL nor untrusted
 				 * (bpf_seq_printf's and bpf_seq_write's struct seq_file; the other
 				 * helpers taking one have rules of their own: not modeled) */
+#define HF_RET_SIZE 128u	/* its result is in [-MAX_ERRNO, the size argument's maximum] in both
+				 * widths (the kernel's do_refine_retval_range: bpf_get_stack,
+				 * bpf_get_task_stack, bpf_probe_read{,_kernel,_user}_str) */
 
 struct ebpf_helper_proto {
 	int32_t id;

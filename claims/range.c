@@ -1409,15 +1409,20 @@ struct range range_zext32(const struct range *a)
 
 struct range range_trunc(const struct range *a, unsigned bytes)
 {
-	struct ivl low;
+	struct ivl low, v32;
 
 	if (range_is_empty(a))
 		return range_empty();
 	if (bytes >= 8)
 		return *a;
 	low = low_bits(a, 8 * bytes);
-	return range_make(ivl_from_math(low.umin, low.umax, 64),
-			  ivl_from_math(low.umin, low.umax, 32), tnum_cast(a->var_off, bytes));
+	/* (a 32-bit truncation keeps the subregister whole: its signed view too, as the kernel's
+	 * zext_32_to_64 keeps s32 bounds, e.g. w0 = w0 of [-4095, 16]) */
+	v32 = ivl_from_math(low.umin, low.umax, 32);
+	if (bytes == 4)
+		v32 = ivl_meet(v32, ivl_from_math(low.smin, low.smax, 32));
+	return range_make(ivl_from_math(low.umin, low.umax, 64), v32,
+			  tnum_cast(a->var_off, bytes));
 }
 
 struct range range_sext(const struct range *a, unsigned bytes)

@@ -2792,7 +2792,7 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 	if (p->flags & GEN_PROG_REG_UNWRITTEN)
 		sbuf_puts(sb, " register-unwritten (loop may run no iteration)");
 	if (p->flags & GEN_PROG_HELPER_MEM_UNSAFE)
-		sbuf_puts(sb, " helper-write-out-of-frame");
+		sbuf_puts(sb, " helper-memory-out-of-frame");
 	if (p->flags & GEN_PROG_PKT_UNSAFE)
 		sbuf_puts(sb, " packet-read-at-data-end");
 	if (p->flags & GEN_PROG_PTR_JOIN_UNSAFE)

@@ -453,6 +453,13 @@
 	X(p_helper_zero_over, 0, 0, 100,                                                           \
 	  "unsafe twin of p_helper_zero: 0 bytes at fp+8 + 64 * (iv & 7), past the frame's top "   \
 	  "(the kernel checks a zero-sized access's bounds too)")                                  \
+	X(p_helper_str, 0, 0, 100,                                                                 \
+	  "a loop body reads a string into 16 bytes of the stack array (bpf_probe_read_kernel_str) "\
+	  "and, when the length is positive, the byte before it: the kernel bounds the result by "\
+	  "the size (do_refine_retval_range)")                                                      \
+	X(p_helper_str_neg, 0, 0, 100,                                                             \
+	  "unsafe twin of p_helper_str: the byte at the length is read unchecked, and an error "   \
+	  "(down to -4095) puts it below the frame")                                                \
 	X(p_null_copy, 0, 0, 100,                                                                  \
 	  "a map lookup's result is copied or spilled and null-checked through another copy")     \
 	X(p_null_stale, 0, 0, 100,                                                                 \
@@ -1052,9 +1059,10 @@ struct gen_loop {
 #define GEN_PROG_EACH_UNSAFE (1u << 15)	/* p_for_each_unsafe: a for_each callback writes past
 					 * its value or to its key (INTERP_TRAP_MEM) or returns 2;
 					 * the kernel refuses it */
-#define GEN_PROG_HELPER_MEM_UNSAFE (1u << 10)	/* p_helper_mem_over: a helper's write may
-						 * leave the frame (INTERP_TRAP_MEM); the kernel
-						 * refuses it */
+#define GEN_PROG_HELPER_MEM_UNSAFE (1u << 10)	/* p_helper_mem_over, p_helper_zero_over,
+						 * p_helper_str_neg: a helper's write, or a read
+						 * at its result, may leave the frame
+						 * (INTERP_TRAP_MEM); the kernel refuses it */
 #define GEN_PROG_PKT_UNSAFE (1u << 11)	/* p_pkt_len_over, p_call_pkt_over, p_pkt_join_past:
 					 * a run reads the packet byte at data_end (or past
 					 * it: INTERP_TRAP_MEM); the kernel refuses it */

@@ -453,6 +453,47 @@ static void stmt_helper_mem(struct gi *g, struct gi_loop *lp, bool over, bool ze
 		g->p->flags |= GEN_PROG_HELPER_MEM_UNSAFE;
 }
 
+/* n = bpf_probe_read_kernel_str(a + ((iv & 3) << 4), 16, data); if (n s> 0) acc += a[((iv & 3)
+ * << 4) + n - 1] (p_helper_str, a the stack array): the kernel bounds n by the size it was given
+ * and by -MAX_ERRNO below (do_refine_retval_range), so the read stays in the 16 bytes the helper
+ * wrote.  p_helper_str_neg, its unsafe twin: acc += a[((iv & 3) << 4) + n] with n unchecked:
+ * the kernel refuses the read's variable offset (down to 4095 below the array); a run whose call
+ * fails (a quarter of them: interp.c ret_within_size) reads below the frame or not written
+ * bytes. */
+static void stmt_helper_str(struct gi *g, struct gi_loop *lp, bool neg)
+{
+	int iv = pick_iv(g, lp), t, l_skip = gi_label(g);
+
+	t = gi_var_copy(g, iv);
+	gi_alu(g, true, BPF_AND, t, 3);
+	gi_alu(g, true, BPF_LSH, t, 4);
+	gi_alu(g, true, BPF_ADD, t, GEN_FP_ARRAY);
+	gi_alux(g, true, BPF_ADD, t, EBPF_REG_FP);
+	gi_spill_caller_homes(g);
+	gi_alux(g, true, BPF_MOV, BPF_REG_1, t);
+	gi_mov_const(g, BPF_REG_2, 16, true);
+	gi_ldx(g, BPF_DW, BPF_REG_3, EBPF_REG_FP, GEN_FP_DATA);
+	gi_call_helper(g, BPF_FUNC_probe_read_kernel_str);
+	gi_fill_caller_homes(g);
+	note_call(g, lp);
+	g->scratch_busy = 1u << BPF_REG_0;
+	if (!neg)
+		gi_jmp(g, false, BPF_JSLT, BPF_REG_0, 1, l_skip);
+	t = gi_var_copy(g, iv);
+	gi_alu(g, true, BPF_AND, t, 3);
+	gi_alu(g, true, BPF_LSH, t, 4);
+	gi_alu(g, true, BPF_ADD, t, GEN_FP_ARRAY - (neg ? 0 : 1));
+	gi_alux(g, true, BPF_ADD, t, EBPF_REG_FP);
+	gi_alux(g, true, BPF_ADD, t, BPF_REG_0);
+	gi_ldx(g, BPF_B, t, t, 0);
+	gi_var_alux(g, g->fn->acc, BPF_XOR, t);
+	gi_bind(g, l_skip);
+	gi_scratch_release(g);
+	lp->shapes |= GEN_SH(HELPER);
+	if (neg)
+		g->p->flags |= GEN_PROG_HELPER_MEM_UNSAFE;
+}
+
 /* e = bpf_ringbuf_reserve(&rb, GEN_RINGBUF_RECORD, 0); if (e) { e[iv & 1] = acc; submit or
  * discard e } (p_ringbuf): the NULL check on r0, a register copy or the fill of a spill to
  * fp-240, the record released before the statement ends (so never across a back edge).
@@ -654,6 +695,10 @@ void gi_gen_stmt(struct gi *g, struct gi_loop *lp)
 			return stmt_helper_mem(g, lp, false, false);
 		if (g->use_array && gen_bool(g->src, k->p_helper_mem_over))
 			return stmt_helper_mem(g, lp, true, false);
+		if (g->use_array && gen_bool(g->src, k->p_helper_str))
+			return stmt_helper_str(g, lp, false);
+		if (g->use_array && gen_bool(g->src, k->p_helper_str_neg))
+			return stmt_helper_str(g, lp, true);
 		if (gen_bool(g->src, k->p_helper_zero))
 			return stmt_helper_mem(g, lp, false, true);
 		if (gen_bool(g->src, k->p_helper_zero_over))

@@ -343,6 +343,28 @@ static bool lookup_finds(const struct scev_ctx *cx, const struct astate *s, uint
 	return key.kind == AV_SCALAR && key.r.umin == key.r.umax && key.r.umax < def->max_entries;
 }
 
+/* r0 of a helper of HF_RET_SIZE: [-MAX_ERRNO, the size argument's maximum], in the 64-bit and
+ * the 32-bit bounds, as the kernel sets both (do_refine_retval_range, from the size register's
+ * umax, check_mem_size_reg's msize_max_value).  A size that is not a bounded scalar (the verdict
+ * refuses the call) leaves r0 unknown. */
+static struct aval ret_within_size(const struct ebpf_helper_proto *p, const struct astate *s)
+{
+	struct range r;
+	int k = 0;
+
+	while (k < 5 && p->args[k] != HARG_SIZE && p->args[k] != HARG_SIZE_OR_ZERO)
+		k++;
+	if (k == 5 || s->regs[k + 1].kind != AV_SCALAR || s->regs[k + 1].r.umax > INT32_MAX)
+		return aval_scalar(range_unknown());
+	r = range_srange(-4095, (int64_t)s->regs[k + 1].r.umax);
+	if (r.s32_min < -4095)
+		r.s32_min = -4095;
+	if (r.s32_max > (int32_t)s->regs[k + 1].r.umax)
+		r.s32_max = (int32_t)s->regs[k + 1].r.umax;
+	range_sync(&r);
+	return aval_scalar(r);
+}
+
 /* r0 after a helper call, from its prototype (bpf/helper_proto.h). */
 static struct aval helper_result(struct scev_ctx *cx, int32_t id, const struct astate *s)
 {
@@ -374,6 +396,8 @@ static struct aval helper_result(struct scev_ctx *cx, int32_t id, const struct a
 		}
 		return aval_top();
 	case HRET_INTEGER:
+		if (p->flags & HF_RET_SIZE)
+			return ret_within_size(p, s);
 		if (p->ret_min == 0 && p->ret_max == UINT32_MAX)
 			return aval_scalar(range_zext_unknown(4));
 		return aval_scalar(range_unknown());

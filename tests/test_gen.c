@@ -2922,6 +2922,70 @@ static void test_helper_zero_knobs(void)
 		check_skip_part("the kernel's verdicts (bpf() refused)");
 }
 
+/* What test_helper_str_knobs counts: zero_counts', and the twins called safe (whose call no run
+ * of the verdict reaches: dead code) and how many of them the kernel judged. */
+struct str_counts {
+	struct zero_counts z;
+	unsigned twin_safe, twin_safe_loaded;
+};
+
+/* p_helper_str and its unsafe twin p_helper_str_neg: the length bpf_probe_read_kernel_str returns
+ * indexes the 16 bytes it wrote.  The safe form (length checked positive, the byte before it) is
+ * called safe by the verdict, whose reason never names the stack, and never traps
+ * (check_program); the twin (the byte at the length, unchecked) is flagged, traps on memory in
+ * some runs (a failed call: interp.c draws an error in a quarter of them), and the kernel refuses
+ * it for the read's variable offset while it accepts the safe form (the first 25 of each).  A
+ * twin whose call is dead code (a loop the generator's break leaves at once) may be called safe:
+ * then the kernel, where it can judge, must accept it too, and such twins stay few. */
+static void helper_str_program(void *arg, const struct twin_run *r)
+{
+	struct str_counts *c = arg;
+	const struct gen_program *p = r->p;
+	bool call = has_call(p, 0, BPF_FUNC_probe_read_kernel_str);
+	struct verdict_report rep;
+	struct scev_verdict v;
+
+	CHECK(!!(p->flags & GEN_PROG_HELPER_MEM_UNSAFE) == (r->twin && call), TW "the twin's flag "
+	      "without its call, or the reverse", TW_ARGS(r));
+	c->z.flagged += r->twin && call;
+	c->z.traps += r->twin && call && twin_trap(r, NULL) == INTERP_TRAP_MEM;
+	if (!call || !twin_verdict(r, &v))
+		return;
+	if (r->twin && v.kind == VERDICT_SAFE) {
+		c->twin_safe++;
+		if (twin_kernel_report(r, &rep)) {
+			c->twin_safe_loaded++;
+			CHECK(rep.kernel_accepted, TW "the twin called safe, and the kernel refuses "
+			      "it: %s", TW_ARGS(r), rep.kernel_message);
+			verdict_report__free(&rep);
+		}
+		return;
+	}
+	CHECK(r->twin || !strstr(v.reason, "stack"), TW "%s", TW_ARGS(r), v.reason);
+	c->z.safe += !r->twin && v.kind == VERDICT_SAFE;
+	zero_kernel(&c->z, r, 7500000, "variable-offset read from stack", "stack R");
+}
+
+static void test_helper_str_knobs(void)
+{
+	static const struct twin_spec s = { { "p_helper_str", "p_helper_str_neg" }, 100, 7500000,
+					    60, { { "p_array", 100 } } };
+	struct str_counts c = { { 0 }, 0, 0 };
+
+	for_twin_programs(&s, helper_str_program, &c);
+	printf("p_helper_str: %u of 60 called safe, the kernel refuses %u of %u; p_helper_str_neg: "
+	       "%u flagged, %u trap on memory, the kernel refuses %u of %u; %u called safe (the "
+	       "kernel accepts the %u it judged)\n", c.z.safe, c.z.refused[0], c.z.loaded[0],
+	       c.z.flagged, c.z.traps, c.z.refused[1], c.z.loaded[1], c.twin_safe,
+	       c.twin_safe_loaded);
+	CHECK(c.z.flagged > 40 && c.z.traps > c.z.flagged / 4 && c.z.safe >= 40 &&
+		      c.twin_safe <= c.z.flagged / 10,
+	      "p_helper_str: %u of 60 safe; p_helper_str_neg: %u flagged, %u trap, %u safe",
+	      c.z.safe, c.z.flagged, c.z.traps, c.twin_safe);
+	if (!c.z.loaded[0])
+		check_skip_part("the kernel's verdicts (bpf() refused)");
+}
+
 /* What p_pkt_join's and p_pkt_var's programs must do (flag: the twin's GEN_PROG_ bit; words:
  * what the kernel's refusal of a twin says, '|' between them, and no safe form's message). */
 static void pkt_twin_program(struct zero_counts *c, const struct twin_run *r, uint64_t flag,
@@ -5275,6 +5339,7 @@ int main(int argc, char **argv)
 	CHECK_STEP(test_null_knobs());
 	CHECK_STEP(test_helper_mem_knobs());
 	CHECK_STEP(test_helper_zero_knobs());
+	CHECK_STEP(test_helper_str_knobs());
 	CHECK_STEP(test_pkt_join_knobs());
 	CHECK_STEP(test_pkt_var_knobs());
 	CHECK_STEP(test_pkt_len_knobs());

@@ -1186,6 +1186,13 @@ static void precision_unary(void)
 	a = range_const(0xdeadbeef12345678);
 	r = range_zext32(&a);
 	expect_const("zext32", &r, 0x12345678);
+	/* (the subregister's signed view survives: a helper's [-MAX_ERRNO, 16] after w0 = w0,
+	 * whose s32 bounds the kernel keeps, so w0 s< 1's other branch is [1, 16]) */
+	a = range_srange(-4095, 16);
+	r = range_zext32(&a);
+	CHECK(r.s32_min == -4095 && r.s32_max == 16 && r.umin == 0 && r.umax == UINT32_MAX,
+	      "zext32 [-4095, 16]: s32 [%d, %d] u64 [%#" PRIx64 ", %#" PRIx64 "], want s32 "
+	      "[-4095, 16] u64 [0, 0xffffffff]", r.s32_min, r.s32_max, r.umin, r.umax);
 	a = range_urange(0x105, 0x10a);
 	r = range_trunc(&a, 1);
 	expect_small("trunc1 [0x105,0x10a]", &r, 5, 10, 0, 0xf);

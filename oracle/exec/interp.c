@@ -2706,6 +2706,27 @@ static int sockmap_helper(struct interp_state *st, const struct iop *ip, int32_t
 	return 0;
 }
 
+/* The result of a helper of HF_RET_SIZE (bpf_probe_read_*_str, bpf_get_stack,
+ * bpf_get_task_stack): what the kernel's return, [-MAX_ERRNO, the size given], as the verifier
+ * assumes (do_refine_retval_range).  One drawn byte picks an error (a quarter of the runs),
+ * the whole size, or a count below it, so both sides of a program's length checks are run. */
+static uint64_t ret_within_size(struct interp_state *st, const struct ebpf_helper_proto *p)
+{
+	uint64_t size = 0, v;
+	unsigned how;
+	int k = 0;
+
+	while (k < 5 && p->args[k] != HARG_SIZE && p->args[k] != HARG_SIZE_OR_ZERO)
+		k++;
+	if (k < 5)
+		size = st->h.regs[k + 1];
+	how = (unsigned)draw(st, 1) & 3;
+	v = draw(st, 4);
+	if (how == 0)
+		return (uint64_t) - (int64_t)(1 + v % 4095);
+	return how == 1 ? size : v % (size + 1);
+}
+
 /* A helper of the prototype table (bpf/helper_proto.h) without a model of its own: its
  * arguments are checked as the kernel's prototype demands (a map handle, the context, memory
  * that must lie inside one region for its whole size), what it writes through a memory
@@ -2827,6 +2848,8 @@ static int proto_helper(struct interp_state *st, const struct iop *ip, int32_t i
 	/* a kernel object: one that reads as the helper data (INTERP_VA_BTF), or NULL */
 	if (p->ret == HRET_BTF_ID || p->ret == HRET_BTF_ID_OR_NULL)
 		*ret = p->ret == HRET_BTF_ID || (draw(st, 1) & 1) ? INTERP_VA_BTF : 0;
+	else if (p->flags & HF_RET_SIZE)
+		*ret = ret_within_size(st, p);
 	else
 		*ret = p->ret_min == 0 && p->ret_max == UINT32_MAX ? draw(st, 4) : draw(st, 8);
 	return 0;
