@@ -469,21 +469,37 @@ const char *ebpf_btf_obj_access(int32_t id, int64_t off, unsigned size, int32_t 
 		return "not a struct";
 	if (off < 0)
 		return "a negative offset";
-	if (off + size > t->size) {
-		/* (btf_struct_walk lets a flexible array at the end be read past it) */
-		uint32_t lid = btf_vlen(t) ? btf_members(t)[btf_vlen(t) - 1].type : 0;
-		const struct btf_type *last = lid ? skip_mods(&lid) : NULL;
-
-		if (last && btf_is_array(last) && !btf_array(last)->nelems)
-			return "past the end of the struct, into its flexible array";
-		return "past the end of the struct";
-	}
 	/* btf_struct_walk: the first member holding off, into nested structs and arrays */
 	for (int depth = 0; depth < 64; depth++) {
 		const struct btf_member *m = btf_members(t);
 		const struct btf_type *mt = NULL;
 		int64_t moff = 0, msize = 0, mend = 0;
 		int k, n = btf_vlen(t);
+
+		if (off + size > t->size) {
+			/* past the end: only into a flexible array that ends the struct, from its
+			 * start on (btf_struct_walk's walk_flex_arrays, on for kernel objects): an
+			 * element of integers is read as a number whatever the bytes, one of a
+			 * struct is walked at the offset within its element */
+			uint32_t lid = n ? m[n - 1].type : 0, eid;
+			const struct btf_type *last = lid ? skip_mods(&lid) : NULL, *et;
+
+			if (!last || !btf_is_array(last) || btf_array(last)->nelems)
+				return "past the end of the struct";
+			moff = btf_member_bit_offset(t, (uint32_t)n - 1) / 8;
+			eid = btf_array(last)->type;
+			et = skip_mods(&eid);
+			if (off < moff || !et)
+				return "past the end of the struct";
+			if (btf_is_int(et))
+				return NULL;
+			if (!btf_is_composite(et) || !et->size)
+				return "past the end of the struct, into a flexible array of neither "
+				       "integers nor structs";
+			off = (off - moff) % et->size;
+			t = et;
+			continue;
+		}
 
 		for (k = 0; k < n; k++) {
 			uint32_t mid = m[k].type, bit = btf_member_bit_offset(t, k);

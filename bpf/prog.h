@@ -192,9 +192,10 @@ const char *ebpf_btf_ctx_access(const struct ebpf_btf_ctx *c, int64_t off, unsig
 /* Whether the kernel's btf_struct_access allows a load of size bytes at off of an object of
  * vmlinux BTF type id (a struct or union) through a PTR_TO_BTF_ID (a PROBE_MEM load, which cannot
  * fault): NULL when it surely does — inside the struct, within one integer or enum member (or
- * an array of them, read across its elements: btf_struct_walk's mtrue_end), or the whole of a
- * pointer member — else why (holes, bitfields, a pointer read
- * in part, past the end: refused or not modeled).  *next: for a whole pointer member that points
+ * an array of them, read across its elements: btf_struct_walk's mtrue_end), the whole of a
+ * pointer member, or past the end into a flexible array that ends the struct (any bytes of one
+ * of integers, an element's member of one of structs) — else why (holes, bitfields, a pointer
+ * read in part, past the end otherwise: refused or not modeled).  *next: for a whole pointer member that points
  * to a struct, that struct's id (the load gives another PTR_TO_BTF_ID), else 0. */
 const char *ebpf_btf_obj_access(int32_t id, int64_t off, unsigned size, int32_t *next);
 /* The kernel struct a map of map_type is, whose fields a load through the map's pointer reads by

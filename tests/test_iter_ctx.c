@@ -17,15 +17,15 @@ int main(void)
 	static const char *const progs[] = {
 		"iter_task_safe", "iter_meta_safe", "iter_task_acquire_safe",
 		"iter_acquire_reload_unsafe", "iter_task_nocheck_unsafe", "iter_ret2_unsafe",
-		"iter_acquire_nocheck_unsafe",
+		"iter_acquire_nocheck_unsafe", "iter_unix_flex_safe", "iter_unix_flex_across_unsafe",
 	};
 	static const enum scev_verdict_kind want[] = {
-		SAFE, SAFE, SAFE, UNSAFE, UNSAFE, UNSAFE, UNSAFE,
+		SAFE, SAFE, SAFE, UNSAFE, UNSAFE, UNSAFE, UNSAFE, SAFE, UNSAFE,
 	};
 	static const char *const reasons[] = {
 		NULL, NULL, NULL, "Possibly NULL pointer passed to trusted arg0", "may be NULL",
 		"should have been in [0, 1] (an iterator)",
-		"Possibly NULL pointer passed to trusted arg0",
+		"Possibly NULL pointer passed to trusted arg0", NULL, "past the end of the struct",
 	};
 	struct ebpf_btf_ctx c;
 	char path[1024];

@@ -92,4 +92,49 @@ int iter_acquire_nocheck_unsafe(struct bpf_iter__task___l *ctx)
 	return 0;
 }
 
+/* iter/unix: a socket's address ends in a flexible array of struct sockaddr_un, which the kernel
+ * walks past the struct's end (btf_struct_walk's walk_flex_arrays): a byte of an element's
+ * sun_path is a number; 8 bytes across the end of an element's sun_path are refused */
+struct sockaddr_un___l {
+	unsigned short sun_family;
+	char sun_path[108];
+} __attribute__((preserve_access_index));
+
+struct unix_address___l {
+	int len;
+	struct sockaddr_un___l name[0];
+} __attribute__((preserve_access_index));
+
+struct unix_sock___l {
+	struct unix_address___l *addr;
+} __attribute__((preserve_access_index));
+
+struct bpf_iter__unix___l {
+	struct bpf_iter_meta___l *meta;
+	struct unix_sock___l *unix_sk;
+} __attribute__((preserve_access_index));
+
+SEC("iter/unix")
+int iter_unix_flex_safe(struct bpf_iter__unix___l *ctx)
+{
+	struct unix_sock___l *u = ctx->unix_sk;
+
+	if (!u)
+		return 0;
+	return u->addr->name[0].sun_path[3] & 1;
+}
+
+SEC("iter/unix")
+int iter_unix_flex_across_unsafe(struct bpf_iter__unix___l *ctx)
+{
+	struct unix_sock___l *u = ctx->unix_sk;
+	__u64 *p;
+
+	if (!u)
+		return 0;
+	p = (__u64 *)&u->addr->name[0].sun_path[102];
+	asm volatile("" : "+r"(p));	/* (an 8-byte load: clang would split one it sees is 2-aligned) */
+	return *p > 5;
+}
+
 char _license[] SEC("license") = "GPL";
