@@ -21,8 +21,43 @@ static const char *const ctx_names[] = {
 	"__sk_buff", "xdp_md", "pt_regs", "bpf_perf_event_data", "bpf_sock_ops", "bpf_sock",
 	"bpf_sock_addr", "sk_msg_md", "sk_reuseport_md", "bpf_sk_lookup", "bpf_sockopt",
 	"bpf_sysctl", "bpf_cgroup_dev_ctx", "bpf_raw_tracepoint_args", "bpf_nf_ctx",
-	"bpf_flow_keys", "user_pt_regs", "bpf_user_pt_regs_t",
+	"bpf_flow_keys", "user_pt_regs", "bpf_user_pt_regs_t", "sk_buff", "xdp_buff",
 };
+
+/* The context struct of a program type, as btf_is_prog_ctx_type compares a global function's
+ * argument with it (the kernel's bpf_ctx_convert: __sk_buff, or its projection sk_buff, for the
+ * packet types; struct pt_regs, which bpf_user_pt_regs_t names, for kprobes), NULL for the
+ * types whose context is no named struct (tracepoint, tracing, lsm, syscall, ...). */
+static bool own_ctx_struct(uint32_t prog_type, const char *tname)
+{
+	const char *own;
+
+	switch (prog_type) {
+	case BPF_PROG_TYPE_SOCKET_FILTER: case BPF_PROG_TYPE_SCHED_CLS:
+	case BPF_PROG_TYPE_SCHED_ACT: case BPF_PROG_TYPE_CGROUP_SKB: case BPF_PROG_TYPE_LWT_IN:
+	case BPF_PROG_TYPE_LWT_OUT: case BPF_PROG_TYPE_LWT_XMIT:
+	case BPF_PROG_TYPE_LWT_SEG6LOCAL: case BPF_PROG_TYPE_SK_SKB:
+	case BPF_PROG_TYPE_FLOW_DISSECTOR:
+		return !strcmp(tname, "__sk_buff") || !strcmp(tname, "sk_buff");
+	case BPF_PROG_TYPE_XDP:
+		return !strcmp(tname, "xdp_md") || !strcmp(tname, "xdp_buff");
+	case BPF_PROG_TYPE_KPROBE: own = "pt_regs"; break;
+	case BPF_PROG_TYPE_PERF_EVENT: own = "bpf_perf_event_data"; break;
+	case BPF_PROG_TYPE_RAW_TRACEPOINT:
+	case BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE: own = "bpf_raw_tracepoint_args"; break;
+	case BPF_PROG_TYPE_SOCK_OPS: own = "bpf_sock_ops"; break;
+	case BPF_PROG_TYPE_CGROUP_SOCK: own = "bpf_sock"; break;
+	case BPF_PROG_TYPE_CGROUP_SOCK_ADDR: own = "bpf_sock_addr"; break;
+	case BPF_PROG_TYPE_SK_MSG: own = "sk_msg_md"; break;
+	case BPF_PROG_TYPE_SK_REUSEPORT: own = "sk_reuseport_md"; break;
+	case BPF_PROG_TYPE_SK_LOOKUP: own = "bpf_sk_lookup"; break;
+	case BPF_PROG_TYPE_CGROUP_SOCKOPT: own = "bpf_sockopt"; break;
+	case BPF_PROG_TYPE_CGROUP_SYSCTL: own = "bpf_sysctl"; break;
+	case BPF_PROG_TYPE_CGROUP_DEVICE: own = "bpf_cgroup_dev_ctx"; break;
+	default: return false;
+	}
+	return !strcmp(tname, own);
+}
 
 const struct ebpf_global_func *absint_global(const struct scev_ctx *cx, uint32_t f)
 {
@@ -31,14 +66,11 @@ const struct ebpf_global_func *absint_global(const struct scev_ctx *cx, uint32_t
 
 enum global_arg absint_global_arg(const struct scev_ctx *cx, const struct ebpf_func_arg *a)
 {
-	const char *own = cx->ctx_model == EBPF_CTX_SKB ? "__sk_buff"
-			  : cx->ctx_model == EBPF_CTX_XDP ? "xdp_md" : NULL;
-
 	switch (a->kind) {
 	case EBPF_FARG_INT:
 		return GARG_SCALAR;
 	case EBPF_FARG_PTR:
-		if (own && !strcmp(a->tname, own))
+		if (own_ctx_struct(cx->prog_type, a->tname))
 			return GARG_CTX;
 		if (!strcmp(a->tname, "bpf_dynptr"))
 			return GARG_DYNPTR;	/* (btf_prepare_func_args: ARG_PTR_TO_DYNPTR) */

@@ -75,6 +75,10 @@ static void verdicts(const struct ebpf_object *obj, bool kernel)
 		{ "g_void_ptr", UNSAFE, "has a type the kernel refuses" },
 		{ "g_void_ret", UNSAFE, "doesn't return scalar" },
 		{ "g_short_memory", UNSAFE, "stack access [-4, 4)" },
+		{ "g_kprobe_ctx", SAFE, NULL },
+		{ "g_kprobe_ctx_write", UNSAFE, "the context is read-only" },
+		{ "g_perf_ctx", SAFE, NULL },
+		{ "g_perf_ctx_past", UNSAFE, "outside the context" },
 	};
 
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)

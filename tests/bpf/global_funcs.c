@@ -193,4 +193,64 @@ int g_short_memory(struct __sk_buff *skb)
 	return pair_sum((struct pair *)&w) & 1;
 }
 
+/* A kprobe's context, struct pt_regs (x86-64's layout; the kernel compares the name only, as
+ * with bpf_user_pt_regs_t, which names it): a global function taking one is given the context,
+ * which a kprobe may only read (kprobe_prog_is_valid_access). */
+struct pt_regs {
+	unsigned long r15, r14, r13, r12, bp, bx, r11, r10, r9, r8, ax, cx, dx, si, di, orig_ax, ip,
+		cs, flags, sp, ss;
+};
+
+__noinline int regs_di(struct pt_regs *regs)
+{
+	return regs->di & 1;
+}
+
+__noinline int regs_clear_di(struct pt_regs *regs)
+{
+	regs->di = 0;
+	return 0;
+}
+
+SEC("kprobe/do_nanosleep")
+int g_kprobe_ctx(struct pt_regs *ctx)
+{
+	return regs_di(ctx);
+}
+
+SEC("kprobe/do_nanosleep")
+int g_kprobe_ctx_write(struct pt_regs *ctx)
+{
+	return regs_clear_di(ctx);
+}
+
+/* A perf_event program's, struct bpf_perf_event_data: the sample period after the registers. */
+struct bpf_perf_event_data {
+	struct pt_regs regs;
+	__u64 sample_period;
+	__u64 addr;
+};
+
+__noinline int period_odd(struct bpf_perf_event_data *d)
+{
+	return d->sample_period & 1;
+}
+
+__noinline int past_addr(struct bpf_perf_event_data *d)
+{
+	return ((__u64 *)d)[23] & 1;	/* (the 8 bytes after addr) */
+}
+
+SEC("perf_event")
+int g_perf_ctx(struct bpf_perf_event_data *ctx)
+{
+	return period_odd(ctx);
+}
+
+SEC("perf_event")
+int g_perf_ctx_past(struct bpf_perf_event_data *ctx)
+{
+	return past_addr(ctx);
+}
+
 char _license[] SEC("license") = "GPL";
