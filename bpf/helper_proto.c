@@ -581,7 +581,7 @@ const struct ebpf_helper_proto *ebpf_helper_entry(int32_t id)
 bool ebpf_harg_modeled(enum ebpf_harg k)
 {
 	return k <= HARG_U32_INOUT || k == HARG_BTF_SOCK_COMMON || k == HARG_CTX_OR_NULL ||
-	       k == HARG_SOCK_COMMON;
+	       k == HARG_SOCK_COMMON || k == HARG_CONST_STR;
 }
 
 /* The results the analyzer and the interpreter make: integers, kernel objects (REGION_BTF,

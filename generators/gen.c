@@ -2261,6 +2261,7 @@ static const struct twin_piece prologue_loops[] = {
 	TWIN_PIECE(p_krules, p_krules_bad, gi_krules),
 	TWIN_PIECE(p_pkt_var, p_pkt_var_data, gi_pkt_var),	/* (late: the key slot's reads) */
 	TWIN_PIECE(p_access, p_access_bad, gi_access),
+	TWIN_PIECE(p_strncmp, p_strncmp_bad, gi_strncmp),
 	TWIN_PIECE(p_kwiden, p_kwiden_copy, gi_kwiden),
 	TWIN_PIECE(p_jeq_null, p_jeq_null_stack, gi_jeq_null),
 	TWIN_PIECE(p_dead_arm, p_dead_arm_reached, gi_dead_arm),

@@ -755,6 +755,12 @@
 	  "byte does not skip, a load from the write-only "                                        \
 	  "one, an atomic add into either, or a sign-extending load of a packet pointer field of " \
 	  "the context: the kernel refuses it")                                                    \
+	X(p_strncmp, 0, 0, 100,                                                                    \
+	  "the prologue compares 4 stack bytes with a string of map 6, read-only and frozen "      \
+	  "(bpf_strncmp's constant string: a 0 byte after its constant offset; gen_krules.c)")    \
+	X(p_strncmp_bad, 0, 0, 100,                                                                \
+	  "unsafe twin of p_strncmp: the string's offset is past the value's last 0 byte (not "    \
+	  "zero-terminated): the kernel refuses it")                                                \
 	X(p_kwiden, 0, 0, 100,                                                                     \
 	  "an iterator or may_goto loop steps a pointer over 3-5 cells of the stack or a map "     \
 	  "value and ends by a test of its counter, which the kernel keeps precise (gen_iter.c)")  \
@@ -1158,7 +1164,9 @@ struct gen_loop {
 						 * a load from a BPF_F_WRONLY_PROG one's (no run
 						 * traps), an atomic add into either, or a
 						 * sign-extending load of the context's data,
-						 * data_end or data_meta (a run traps); the
+						 * data_end or data_meta (a run traps), or
+						 * (p_strncmp_bad) bpf_strncmp given a string
+						 * with no 0 byte after it (a run traps); the
 						 * kernel refuses it */
 #define GEN_PROG_NEST_UNSAFE (1ull << 47)	/* their twins: a callback's loop reading one past
 						 * its value or sample bytes, a timer armed on a

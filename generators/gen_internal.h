@@ -486,6 +486,7 @@ void gi_krules(struct gi *g, bool bad);
  * (write-only map), a scalar context field loaded sign-extended; the twin does what the map's
  * flag forbids or loads a packet pointer field sign-extended */
 void gi_access(struct gi *g, bool bad);
+void gi_strncmp(struct gi *g, bool bad);
 /* gen_pkt_var.c: p_pkt_var (p_pkt_var_data): a read through data + var within what its
  * comparison with data_end gave its id (the twin: of data itself past it, or data + 40 - var) */
 void gi_pkt_var(struct gi *g, bool bad);

@@ -69,6 +69,8 @@
  */
 #include "generators/gen_internal.h"
 
+#include <string.h>
+
 #include "bpf/isa.h"
 
 static const uint8_t sizes[] = { BPF_B, BPF_H, BPF_W, BPF_DW };
@@ -406,6 +408,47 @@ void gi_access(struct gi *g, bool bad)
 	g->use_access = true;
 	g->access_flags = ro ? BPF_F_RDONLY_PROG : BPF_F_WRONLY_PROG;
 	g->access_init = ro ? init : NULL;
+	if (bad)
+		g->p->flags |= GEN_PROG_ACCESS_UNSAFE;
+}
+
+/* bpf_strncmp(fp-24, 4, s2) with s2 a constant address into the read-only, frozen map 6
+ * (p_strncmp: check_reg_const_str): a 0 byte follows the offset in the value; the 4 bytes at the
+ * key slot, stored first, are compared with it; r0 (-1, 0 or 1: the interpreter computes it as
+ * the kernel does) is left.  The twin (p_strncmp_bad, GEN_PROG_ACCESS_UNSAFE) takes an offset
+ * past the value's last 0 byte: "string is not zero-terminated", and a run traps reading past
+ * the value.  With p_access's piece before it, its map 6 is kept: a write-only one, or contents
+ * with no offset of the wanted kind, leave the piece out.  r0-r5 clobbered. */
+void gi_strncmp(struct gi *g, bool bad)
+{
+	int16_t offs[GEN_ACCESS_VALUE];
+	const uint8_t *init = g->use_access ? g->access_init : NULL;
+	unsigned n = 0;
+
+	if (g->use_access && !(g->access_flags & BPF_F_RDONLY_PROG))
+		return;
+	if (!init)	/* (the safe form: contents with a 0 byte; the twin's: 0, 1 or 3) */
+		init = access_init[bad ? (unsigned[]){ 0, 1, 3 }[gen_pick(g->src, 3)]
+				       : 1 + gen_pick(g->src, 2)];
+	for (int16_t off = 0; off < GEN_ACCESS_VALUE; off++) {
+		bool term = memchr(init + off, 0, GEN_ACCESS_VALUE - (size_t)off) != NULL;
+
+		if (term != bad)
+			offs[n++] = off;
+	}
+	if (!n)
+		return;
+	gi_st(g, BPF_W, EBPF_REG_FP, GEN_FP_KEY, (int32_t)gen_pick(g->src, 0x100));
+	gi_alux(g, true, BPF_MOV, BPF_REG_1, EBPF_REG_FP);
+	gi_alu(g, true, BPF_ADD, BPF_REG_1, GEN_FP_KEY);
+	gi_mov_const(g, BPF_REG_2, 4, true);
+	gi_emit(g, (struct bpf_insn){ .code = BPF_LD | BPF_IMM | BPF_DW, .dst_reg = BPF_REG_3,
+				      .src_reg = BPF_PSEUDO_MAP_VALUE, .imm = GEN_MAP_ACCESS });
+	gi_emit(g, (struct bpf_insn){ .imm = offs[gen_pick(g->src, n)] });
+	gi_call_helper(g, BPF_FUNC_strncmp);
+	g->use_access = true;
+	g->access_flags = BPF_F_RDONLY_PROG;
+	g->access_init = init;
 	if (bad)
 		g->p->flags |= GEN_PROG_ACCESS_UNSAFE;
 }

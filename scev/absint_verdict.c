@@ -847,6 +847,41 @@ static void verify_btf_arg(struct scev_ctx *cx, struct scev_verdict *v, const st
 		      name, obj);
 }
 
+/* A constant string argument (ARG_PTR_TO_CONST_STR, bpf_strncmp's: check_reg_const_str): a map
+ * value pointer, not NULL, at a constant offset, into a map bpf_map_is_rdonly calls read-only
+ * (BPF_F_RDONLY_PROG and frozen: given initial contents, as rodata_load's) whose type lets the
+ * kernel read it (an array of one value), with a 0 byte between the offset and the value's end
+ * in those contents. */
+static void verify_const_str(struct scev_ctx *cx, struct scev_verdict *v, const struct aval *a,
+			     uint32_t pc, unsigned reg, const char *name)
+{
+	const struct ebpf_map_def *m;
+	uint64_t at;
+
+	if (a->kind != AV_PTR || a->region != REGION_MAP_VALUE || a->maybe_null ||
+	    a->map >= cx->nmaps)
+		VFAIL(a->kind == AV_TOP ? VERDICT_UNSUPPORTED : VERDICT_UNSAFE, pc,
+		      "R%u of %s: type=%s expected=map_value (a constant string)", reg, name,
+		      a->kind == AV_SCALAR ? "scalar" : a->kind == AV_TOP ? "unknown"
+						      : ptr_type_name(a));
+	m = &cx->maps[a->map];
+	if (!m->init || !(m->flags & BPF_F_RDONLY_PROG))
+		VFAIL(VERDICT_UNSAFE, pc, "R%u does not point to a readonly map' (%s, map '%s')",
+		      reg, name, m->name);
+	if (!range_is_const(&a->r))
+		VFAIL(VERDICT_UNSAFE, pc, "R%u is not a constant address' (%s)", reg, name);
+	if (m->type != BPF_MAP_TYPE_ARRAY || m->max_entries != 1)
+		VFAIL(VERDICT_UNSAFE, pc, "no direct value access support for this map type (%s, "
+		      "map '%s')", name, m->name);
+	at = a->r.umin;
+	if (at >= m->value_size)
+		VFAIL(VERDICT_UNSAFE, pc, "R%u of %s: map value access at %llu outside [0, %u)", reg,
+		      name, (unsigned long long)at, m->value_size);
+	if (!memchr(m->init + at, 0, m->value_size - at))
+		VFAIL(VERDICT_UNSAFE, pc, "string is not zero-terminated (R%u of %s, map '%s' at %llu)",
+		      reg, name, m->name, (unsigned long long)at);
+}
+
 /* A helper call against its prototype (bpf/helper_proto.h). */
 static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			  uint32_t pc, int32_t id)
@@ -989,6 +1024,9 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 			    !range_is_const(&a->r) || a->r.umin != 0)
 				VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is not the context at offset 0%s",
 				      reg, name, p->args[k] == HARG_CTX_OR_NULL ? " nor NULL" : "");
+			break;
+		case HARG_CONST_STR:
+			verify_const_str(cx, v, a, pc, reg, name);
 			break;
 		case HARG_BTF_ID:	/* (HF_BTF_ARG's: ebpf_helper_unmodeled lets no other by) */
 			verify_btf_arg(cx, v, a, pc, reg, name, p->obj ? p->obj : "?");

@@ -2986,6 +2986,48 @@ static void test_helper_str_knobs(void)
 		check_skip_part("the kernel's verdicts (bpf() refused)");
 }
 
+/* p_strncmp and its unsafe twin p_strncmp_bad: bpf_strncmp given a string of map 6 (read-only,
+ * frozen).  The safe form's verdict never names the call (whatever else the program holds) and
+ * its runs never trap (check_program); the twin, flagged, is never called safe, every run traps
+ * at the call (the string runs past the value: the interpreter's own check), and the kernel
+ * refuses it ("zero-terminated") while it accepts the safe form (the first 25 of each). */
+static void strncmp_program(void *arg, const struct twin_run *r)
+{
+	struct zero_counts *c = arg;
+	const struct gen_program *p = r->p;
+	bool call = has_call(p, 0, BPF_FUNC_strncmp);
+	struct scev_verdict v;
+
+	CHECK(!!(p->flags & GEN_PROG_ACCESS_UNSAFE) == (r->twin && call), TW "the twin's flag "
+	      "without its call, or the reverse", TW_ARGS(r));
+	c->flagged += r->twin && call;
+	c->traps += r->twin && call && trapped(twin_trap(r, NULL));
+	if (call && twin_verdict(r, &v)) {
+		CHECK(!r->twin || v.kind != VERDICT_SAFE, TW "the twin called safe", TW_ARGS(r));
+		CHECK(r->twin || !strstr(v.reason, "strncmp"), TW "%s", TW_ARGS(r), v.reason);
+		c->safe += !r->twin && v.kind == VERDICT_SAFE;
+	}
+	if (call)
+		zero_kernel(c, r, 7600000, "zero-terminated", "strncmp|string|readonly");
+}
+
+static void test_strncmp_knobs(void)
+{
+	static const struct twin_spec s = { { "p_strncmp", "p_strncmp_bad" }, 100, 7600000, 60,
+					    { { "p_recursion", 0 } } };
+	struct zero_counts c = { 0 };
+
+	for_twin_programs(&s, strncmp_program, &c);
+	printf("p_strncmp: %u of 60 called safe, the kernel refuses %u of %u; p_strncmp_bad: %u "
+	       "flagged, %u trap, the kernel refuses %u of %u\n", c.safe, c.refused[0], c.loaded[0],
+	       c.flagged, c.traps, c.refused[1], c.loaded[1]);
+	CHECK(c.flagged > 50 && c.traps == c.flagged && c.safe >= 45,
+	      "p_strncmp: %u of 60 safe; p_strncmp_bad: %u flagged, %u trap", c.safe, c.flagged,
+	      c.traps);
+	if (!c.loaded[0])
+		check_skip_part("the kernel's verdicts (bpf() refused)");
+}
+
 /* What p_pkt_join's and p_pkt_var's programs must do (flag: the twin's GEN_PROG_ bit; words:
  * what the kernel's refusal of a twin says, '|' between them, and no safe form's message). */
 static void pkt_twin_program(struct zero_counts *c, const struct twin_run *r, uint64_t flag,
@@ -5340,6 +5382,7 @@ int main(int argc, char **argv)
 	CHECK_STEP(test_helper_mem_knobs());
 	CHECK_STEP(test_helper_zero_knobs());
 	CHECK_STEP(test_helper_str_knobs());
+	CHECK_STEP(test_strncmp_knobs());
 	CHECK_STEP(test_pkt_join_knobs());
 	CHECK_STEP(test_pkt_var_knobs());
 	CHECK_STEP(test_pkt_len_knobs());

@@ -2706,6 +2706,27 @@ static int sockmap_helper(struct interp_state *st, const struct iop *ip, int32_t
 	return 0;
 }
 
+/* bpf_strncmp(s1, s1_sz, s2) as the kernel's: its strncmp of the two, -1, 0 or 1 (lib/string.c),
+ * the arguments checked by proto_helper (s1_sz readable bytes, s2 a string ending in its map
+ * value). */
+static uint64_t strncmp_helper(struct interp_state *st, const struct iop *ip)
+{
+	const uint64_t *r = st->h.regs;
+
+	for (uint64_t k = 0; k < r[2]; k++) {
+		const uint8_t *c1 = mem_ptr(st, ip->pc, r[1] + k, 1, ACC_LOAD);
+		const uint8_t *c2 = mem_ptr(st, ip->pc, r[3] + k, 1, ACC_LOAD);
+
+		if (!c1 || !c2)		/* (checked: s2 ends before its map value does) */
+			return 0;
+		if (*c1 != *c2)
+			return *c1 < *c2 ? (uint64_t)-1 : 1;
+		if (!*c1)
+			break;
+	}
+	return 0;
+}
+
 /* The result of a helper of HF_RET_SIZE (bpf_probe_read_*_str, bpf_get_stack,
  * bpf_get_task_stack): what the kernel's return, [-MAX_ERRNO, the size given], as the verifier
  * assumes (do_refine_retval_range).  One drawn byte picks an error (a quarter of the runs),
@@ -2818,6 +2839,25 @@ static int proto_helper(struct interp_state *st, const struct iop *ip, int32_t i
 				return -1;
 			st->res->sock_drawn |= !sock_h;
 			break;
+		case HARG_CONST_STR: {	/* (a map value holding a 0 byte: check_reg_const_str) */
+			uint64_t n = 0;
+			const uint8_t *c;
+
+			if ((a >> 44) != (INTERP_VA_MAP >> 44) ||
+			    ((a - INTERP_VA_MAP) >> 32) >= st->map_cnt ||
+			    !(st->env->maps[(a - INTERP_VA_MAP) >> 32].def.flags &
+			      BPF_F_RDONLY_PROG)) {
+				set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: r%d = 0x%llx is not a "
+					 "read-only map's value (a constant string)", name, k + 1,
+					 (unsigned long long)a);
+				return -1;
+			}
+			do {
+				if (!(c = mem_ptr(st, ip->pc, a + n, 1, ACC_LOAD)))
+					return -1;
+			} while (*c && ++n);
+			break;
+		}
 		case HARG_BTF_ID:	/* (a kernel object: HF_BTF_ARG's seq_file) */
 			if ((a >> 44) != (INTERP_VA_BTF >> 44)) {
 				set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: r%d = 0x%llx is not a "
@@ -2850,6 +2890,8 @@ static int proto_helper(struct interp_state *st, const struct iop *ip, int32_t i
 		*ret = p->ret == HRET_BTF_ID || (draw(st, 1) & 1) ? INTERP_VA_BTF : 0;
 	else if (p->flags & HF_RET_SIZE)
 		*ret = ret_within_size(st, p);
+	else if (id == BPF_FUNC_strncmp)
+		*ret = strncmp_helper(st, ip);
 	else
 		*ret = p->ret_min == 0 && p->ret_max == UINT32_MAX ? draw(st, 4) : draw(st, 8);
 	return 0;
