@@ -408,6 +408,13 @@ void ebpf_maps_section(struct sbuf *sb, const struct ebpf_map_def *maps, size_t 
 				    maps[m].max_entries, named ? " name=" : "", name);
 			continue;
 		}
+		if (maps[m].type == BPF_MAP_TYPE_QUEUE || maps[m].type == BPF_MAP_TYPE_STACK) {
+			sbuf_printf(sb, "%s value=%u entries=%u%s%s\n",
+				    maps[m].type == BPF_MAP_TYPE_QUEUE ? "queue" : "stack",
+				    maps[m].value_size, maps[m].max_entries, named ? " name=" : "",
+				    name);
+			continue;
+		}
 		sbuf_printf(sb, "%s key=%u value=%u entries=%u%s%s", map_kind_word(maps[m].type),
 			    maps[m].key_size, maps[m].value_size, maps[m].max_entries,
 			    named ? " name=" : "", name);

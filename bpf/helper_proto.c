@@ -193,7 +193,7 @@ static const struct ebpf_helper_proto protos[] = {
 	/* releases the reference of a lookup (scev/absint_ref.c) */
 	{ BPF_FUNC_sk_release, A(BSKC), I64F(HF_RELEASES),
 	  HPT_TC | T(XDP) | T(CGROUP_SKB) | T(SK_SKB) | T(CGROUP_SOCK_ADDR) | T(SK_LOOKUP) },
-	{ BPF_FUNC_map_push_elem, A(MAP, VAL, ANY), I64, HPT_ALL },
+	{ BPF_FUNC_map_push_elem, A(MAP, VAL, ANY), I64F(HF_PKT_ACCESS), HPT_ALL },
 	{ BPF_FUNC_map_pop_elem, A(MAP, VALOUT), I64, HPT_ALL },
 	{ BPF_FUNC_map_peek_elem, A(MAP, VALOUT), I64, HPT_ALL },
 	{ BPF_FUNC_msg_push_data, A(CTX, ANY, ANY, ANY), I64F(HF_CHANGES_PKT), T(SK_MSG) },
@@ -581,7 +581,7 @@ const struct ebpf_helper_proto *ebpf_helper_entry(int32_t id)
 bool ebpf_harg_modeled(enum ebpf_harg k)
 {
 	return k <= HARG_U32_INOUT || k == HARG_BTF_SOCK_COMMON || k == HARG_CTX_OR_NULL ||
-	       k == HARG_SOCK_COMMON || k == HARG_CONST_STR;
+	       k == HARG_SOCK_COMMON || k == HARG_CONST_STR || k == HARG_MAP_VALUE_OUT;
 }
 
 /* The results the analyzer and the interpreter make: integers, kernel objects (REGION_BTF,

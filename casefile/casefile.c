@@ -165,12 +165,13 @@ static int parse_type(struct casefile *cf, struct diag *d)
  * first value's bytes, the rest 0: ebpf_map_def.init; a read-only one is frozen, as libbpf freezes
  * .rodata), and for maps of maps, "inner=N": the line (from 0) of the inner
  * map's definition, the template every inner map matches; "ringbuf entries=N" or
- * "user_ringbuf entries=N" (a power of 2 of pages, no key nor value); blank lines and '#'
+ * "user_ringbuf entries=N" (a power of 2 of pages, no key nor value); "queue value=V entries=N"
+ * or "stack value=V entries=N" (no key: bpf_map_push_elem, pop and peek); blank lines and '#'
  * comments are skipped. */
 static const char *const map_kinds[] = { "array", "hash", "array_of_maps", "hash_of_maps",
 					 "ringbuf", "user_ringbuf", "percpu_array", "percpu_hash",
 					 "lru_hash", "lru_percpu_hash", "sockmap", "sockhash",
-					 "reuseport_sockarray", "prog_array" };
+					 "reuseport_sockarray", "prog_array", "queue", "stack" };
 static const uint32_t map_kind_types[] = { BPF_MAP_TYPE_ARRAY, BPF_MAP_TYPE_HASH,
 					   BPF_MAP_TYPE_ARRAY_OF_MAPS, BPF_MAP_TYPE_HASH_OF_MAPS,
 					   BPF_MAP_TYPE_RINGBUF, BPF_MAP_TYPE_USER_RINGBUF,
@@ -178,9 +179,12 @@ static const uint32_t map_kind_types[] = { BPF_MAP_TYPE_ARRAY, BPF_MAP_TYPE_HASH
 					   BPF_MAP_TYPE_LRU_HASH, BPF_MAP_TYPE_LRU_PERCPU_HASH,
 					   BPF_MAP_TYPE_SOCKMAP, BPF_MAP_TYPE_SOCKHASH,
 					   BPF_MAP_TYPE_REUSEPORT_SOCKARRAY,
-					   BPF_MAP_TYPE_PROG_ARRAY };
+					   BPF_MAP_TYPE_PROG_ARRAY, BPF_MAP_TYPE_QUEUE,
+					   BPF_MAP_TYPE_STACK };
 #define MAP_KIND_RINGBUF 4
 #define MAP_KIND_USER_RINGBUF 5
+#define MAP_KIND_QUEUE 14
+#define MAP_KIND_STACK 15
 #define MAP_KINDS (sizeof(map_kinds) / sizeof(map_kinds[0]))
 
 /* "init=HEX": the bytes of an array's first value (ebpf_map_def.init; the rest 0). */
@@ -236,6 +240,8 @@ static int parse_maps(struct casefile *cf, struct diag *d)
 			;
 		if (k == MAP_KIND_RINGBUF || k == MAP_KIND_USER_RINGBUF)
 			seen |= 3;	/* (no key, no value) */
+		if (k == MAP_KIND_QUEUE || k == MAP_KIND_STACK)
+			seen |= 1;	/* (no key) */
 		while ((tok = strtok_r(NULL, " \t\r", &save))) {
 			char extra;
 
@@ -265,7 +271,9 @@ static int parse_maps(struct casefile *cf, struct diag *d)
 				seen |= 16;
 		}
 		if (k == MAP_KINDS || (seen & 7) != 7 || (seen & 16) || !me ||
-		    (k == MAP_KIND_RINGBUF || k == MAP_KIND_USER_RINGBUF ? ks || vs : !vs || !ks))
+		    (k == MAP_KIND_RINGBUF || k == MAP_KIND_USER_RINGBUF ? ks || vs
+		     : k == MAP_KIND_QUEUE || k == MAP_KIND_STACK	  ? ks || !vs
+									  : !vs || !ks))
 			return diag_at_line(d, EINVAL, line, 1, "expected 'array|hash|array_of_maps|"
 					    "hash_of_maps|percpu_array|percpu_hash|lru_hash|"
 					    "lru_percpu_hash|sockmap|sockhash|reuseport_sockarray|"
@@ -273,7 +281,8 @@ static int parse_maps(struct casefile *cf, struct diag *d)
 					    "[inner=LINE] [timer=OFF] [spin_lock=OFF] [kptr=OFF:STRUCT] "
 					    "[kptr_ref=OFF:STRUCT] [rdonly_prog] [wronly_prog] [init=HEX]' "
 					    "(all nonzero; inner= only for maps of maps, timer= and the "
-					    "fields for arrays and hashes, init= for arrays) or "
+					    "fields for arrays and hashes, init= for arrays), "
+					    "'queue|stack value=V entries=N [name=NAME]' or "
 					    "'ringbuf|user_ringbuf entries=N [name=NAME]'");
 		if ((seen & 64) && ninit > vs)
 			return diag_at_line(d, EINVAL, line, 1, "init=: %zu bytes, past the value (%u "

@@ -652,11 +652,20 @@ static bool shift_unknown(uint8_t op, bool is64, const struct aval *b)
 
 /* The size output argument k of p writes (s's registers): the next argument's for memory
  * with its size, 8 for HARG_LONG_OUT and 4 for HARG_U32_INOUT (*eight); NULL for other kinds. */
-static const struct aval *out_size(const struct ebpf_helper_proto *p, int k,
-				   const struct astate *s, struct aval *eight)
+static const struct aval *out_size(const struct scev_ctx *cx, const struct ebpf_helper_proto *p,
+				   int k, const struct astate *s, struct aval *eight)
 {
 	if (p->args[k] == HARG_MEM_UNINIT || p->args[k] == HARG_MEM_RW)
 		return &s->regs[k + 2];
+	/* (a map's value the helper writes: the map in r1, its value size) */
+	if (p->args[k] == HARG_MAP_VALUE_OUT) {
+		const struct aval *m = &s->regs[1];
+
+		if (m->kind != AV_PTR || m->region != REGION_MAP_HANDLE || m->map >= cx->nmaps)
+			return NULL;
+		*eight = aval_const(cx->maps[m->map].value_size);
+		return eight;
+	}
 	if (p->args[k] != HARG_LONG_OUT && p->args[k] != HARG_U32_INOUT)
 		return NULL;
 	*eight = aval_const(p->args[k] == HARG_LONG_OUT ? 8 : 4);
@@ -667,7 +676,7 @@ static const struct aval *out_size(const struct ebpf_helper_proto *p, int k,
  * output argument writes at a known stack offset are written on every path from here; a helper
  * that may move the packet kills every packet pointer (the kernel's clear_all_pkt_pointers) and
  * what was known of the packet's length. */
-static int helper_effects(struct astate *s, int32_t id)
+static int helper_effects(const struct scev_ctx *cx, struct astate *s, int32_t id)
 {
 	const struct ebpf_helper_proto *p = absint_helper_proto(s, id);
 
@@ -675,7 +684,7 @@ static int helper_effects(struct astate *s, int32_t id)
 		return 0;
 	for (int k = 0; k < 4; k++) {
 		struct aval eight;
-		const struct aval *a = &s->regs[k + 1], *n = out_size(p, k, s, &eight);
+		const struct aval *a = &s->regs[k + 1], *n = out_size(cx, p, k, s, &eight);
 		int64_t off;
 		uint64_t len;
 
@@ -756,7 +765,8 @@ static uint8_t helper_effects_of(int32_t id, uint8_t any_fn)
 		e |= FN_MOVES_PKT;
 	for (int k = 0; k < 5; k++) {
 		if (p->args[k] == HARG_MEM_RW || p->args[k] == HARG_MEM_UNINIT ||
-		    p->args[k] == HARG_LONG_OUT || p->args[k] == HARG_U32_INOUT)
+		    p->args[k] == HARG_LONG_OUT || p->args[k] == HARG_U32_INOUT ||
+		    p->args[k] == HARG_MAP_VALUE_OUT)
 			e |= FN_WRITES_OUT;
 	}
 	return e;
@@ -985,7 +995,7 @@ static bool helper_stack_writes(struct engine *en, struct astate *s, uint32_t pc
 
 	for (int k = 0; k < 4; k++) {
 		struct aval eight;
-		const struct aval *a = &s->regs[k + 1], *n = out_size(p, k, s, &eight);
+		const struct aval *a = &s->regs[k + 1], *n = out_size(en->cx, p, k, s, &eight);
 
 		if (n)
 			absint_cb_note_write(en->cx, pc, a, 0,
@@ -1814,7 +1824,7 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 				if (ebpf_is_helper_call(i) && callers_frame_arg(s))
 					absint_cb_note_unknown(cx, pc);
 			}
-			if (ebpf_is_helper_call(i) && helper_effects(s, i->imm))
+			if (ebpf_is_helper_call(i) && helper_effects(cx, s, i->imm))
 				return -ENOMEM;
 			/* bpf_dynptr_write to an skb dynptr (which a kfunc makes) changes packet
 			 * data (check_helper_call: changes_data) */

@@ -982,6 +982,7 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 			break;
 		case HARG_MAP_KEY:
 		case HARG_MAP_VALUE:
+		case HARG_MAP_VALUE_OUT:
 			if (!map_reg)
 				VFAIL(VERDICT_UNSUPPORTED, pc, "%s: a key or value without a map", name);
 			/* (a socket map's value is a socket: resolve_map_arg_type makes the argument
@@ -994,9 +995,12 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 							: cx->maps[s->regs[map_reg].map].value_size;
 			if (a->kind == AV_PTR && a->region == REGION_CTX)
 				VFAIL(VERDICT_UNSAFE, pc, "R%u of %s points to the context", reg, name);
+			/* (bpf_map_pop_elem's and peek's: written, need not be initialized:
+			 * ARG_PTR_TO_MAP_VALUE | MEM_UNINIT | MEM_WRITE) */
 			if (sz)
-				verify_access(cx, v, s, pc, reg, 0, sz, false);
-			if (sz && v->kind == VERDICT_SAFE)
+				verify_access(cx, v, s, pc, reg, 0, sz,
+					      p->args[k] == HARG_MAP_VALUE_OUT);
+			if (sz && v->kind == VERDICT_SAFE && p->args[k] != HARG_MAP_VALUE_OUT)
 				verify_unpriv_mem_read(cx, v, s, pc, reg, sz, name);
 			break;
 		case HARG_MEM:

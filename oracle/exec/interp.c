@@ -2788,6 +2788,14 @@ static int proto_helper(struct interp_state *st, const struct iop *ip, int32_t i
 				     (st->niters && iter_overlap(st, ip->pc, name, k + 1, a, size))))
 				return -1;
 			break;
+		case HARG_MAP_VALUE_OUT:	/* (pop, peek: an element's bytes, drawn) */
+			size = m == SIZE_MAX ? 0 : st->env->maps[m].def.value_size;
+			if (size && (!(host = mem_ptr(st, ip->pc, a, size, ACC_STORE)) ||
+				     (st->niters && iter_overlap(st, ip->pc, name, k + 1, a, size))))
+				return -1;
+			for (uint64_t b = 0; b < size; b++)
+				host[b] = (uint8_t)draw(st, 1);
+			break;
 		case HARG_MEM:
 		case HARG_MEM_OR_NULL:
 		case HARG_MEM_RW:
@@ -3015,7 +3023,8 @@ bool interp_helper_drawn(int32_t id)
 	p = ebpf_helper_proto(id);
 	for (int k = 0; p && k < 5; k++)
 		if (p->args[k] == HARG_MEM_UNINIT || p->args[k] == HARG_MEM_RW ||
-		    p->args[k] == HARG_LONG_OUT || p->args[k] == HARG_U32_INOUT)
+		    p->args[k] == HARG_LONG_OUT || p->args[k] == HARG_U32_INOUT ||
+		    p->args[k] == HARG_MAP_VALUE_OUT)
 			return true;
 	return false;
 }
