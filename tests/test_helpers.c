@@ -271,9 +271,12 @@ static const struct {
 	{ "map_push_elem into an array", "*(u64 *)(r10 -8) = 1\nr2 = r10\nr2 += -8\n"
 	  "r1 = map[fd:0] ll\nr3 = 0\ncall bpf_map_push_elem\nr0 = 0\nexit\n",
 	  BPF_PROG_TYPE_SCHED_CLS, UNSAFE, "does not take a map" },
-	{ "map_pop_elem (a value the helper writes)", "r2 = r10\nr2 += -8\n"
+	{ "map_pop_elem (a value the helper writes, unwritten before)", "r2 = r10\nr2 += -8\n"
+	  "r1 = map[fd:7] ll\ncall bpf_map_pop_elem\nr0 = *(u64 *)(r10 -8)\nexit\n",
+	  BPF_PROG_TYPE_SCHED_CLS, SAFE, NULL },
+	{ "map_pop_elem past the frame", "r2 = r10\nr2 += -4\n"
 	  "r1 = map[fd:7] ll\ncall bpf_map_pop_elem\nr0 = 0\nexit\n",
-	  BPF_PROG_TYPE_SCHED_CLS, VERDICT_UNSUPPORTED, "a map value the helper writes" },
+	  BPF_PROG_TYPE_SCHED_CLS, UNSAFE, "stack access [-4, 4)" },
 };
 
 static int open_case(struct ebpf_object **obj, size_t k)
