@@ -24,7 +24,15 @@
 #define LOG_MAX (256ul << 20)
 #define LOG_KERNEL_CAP ((size_t)(UINT32_MAX >> 2))	/* larger log_size: EINVAL */
 #define LOG_STATS_SIZE (1ul << 20)
+/* The first buffer of a log without the walk (log_level BPF_LOG_STATS alone: the refusal's
+ * messages and the statistics, a few hundred bytes).  Not LOG_FIRST: under ASan each 16 MiB
+ * buffer is mapped fresh and its shadow written page by page, at every load, which was most of
+ * test_ctx_fields' CPU.  A longer log is loaded again at its size, as any log is. */
+#define LOG_STATS_FIRST (64ul << 10)
 #define LOG_SLACK 4096	/* a reload's log may be longer: "verification time N usec" varies */
+#ifndef BPF_LOG_LEVEL1
+#define BPF_LOG_LEVEL1 1
+#endif
 #ifndef BPF_LOG_LEVEL2
 #define BPF_LOG_LEVEL2 2
 #endif
@@ -809,7 +817,9 @@ int kernel_prog__load(struct kernel_prog **out, const struct ebpf_object *obj,
 	uint32_t level = OPT(opts, log_level, BPF_LOG_LEVEL2 | BPF_LOG_STATS);
 	uint32_t flags = OPT(opts, prog_flags, 0);
 	bool unpriv = OPT(opts, unprivileged, false);
-	size_t size = OPT(opts, log_size, LOG_FIRST), max = OPT(opts, log_max, LOG_MAX);
+	size_t size = OPT(opts, log_size, level & (BPF_LOG_LEVEL1 | BPF_LOG_LEVEL2) ? LOG_FIRST
+									     : LOG_STATS_FIRST);
+	size_t max = OPT(opts, log_max, LOG_MAX);
 	struct kernel_prog *kp = NULL;
 	struct bpf_insn *insns = NULL;
 	struct func_btf fb = { 0 };

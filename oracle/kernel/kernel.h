@@ -37,7 +37,8 @@ struct kernel_prog_opts {
 	uint32_t prog_type;		/* 0: the program's own; UNSPEC loads as a socket filter */
 	uint32_t prog_flags;		/* BPF_F_TEST_REG_INVARIANTS, BPF_F_TEST_STATE_FREQ, ... */
 	uint32_t log_level;		/* 0: BPF_LOG_LEVEL2 | BPF_LOG_STATS (2 | 4) */
-	size_t log_size;		/* first log buffer; 0: 16 MiB.  On ENOSPC, loaded once
+	size_t log_size;		/* first log buffer; 0: 16 MiB (64 KiB for the statistics
+					 * alone, log_level BPF_LOG_STATS).  On ENOSPC, loaded once
 					 * more with the size the kernel reports ... */
 	size_t log_max;			/* ... if at most this; 0: 256 MiB (the kernel's cap is
 					 * 1 GiB).  Larger: the tail of the first buffer is kept.
