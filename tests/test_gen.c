@@ -1370,6 +1370,57 @@ static bool trapped(enum interp_trap t)
 	return t != INTERP_OK && t != INTERP_TRAP_STEPS;
 }
 
+/* The last verdict twin_verdict gave, with the program it was given for (its instructions,
+ * type, maps and global functions: all scev_verify reads), so that twin_kernel_report, asked
+ * about the same program next, hands it to verdict_compare instead of analyzing it again. */
+static struct {
+	struct bpf_insn *insns;
+	size_t len, cap, map_cnt, nglobals;
+	uint32_t prog_type;
+	struct ebpf_map_def maps[8];
+	struct ebpf_global_func globals[GEN_MAX_FUNCS];
+	struct scev_verdict v;
+	bool valid;
+} last_verdict;
+
+static void last_verdict_keep(const struct gen_program *p, const struct scev_verdict *v)
+{
+	last_verdict.valid = false;
+	if (p->len > last_verdict.cap) {
+		struct bpf_insn *n = realloc(last_verdict.insns, p->len * sizeof(*n));
+
+		if (!n)
+			return;
+		last_verdict.insns = n;
+		last_verdict.cap = p->len;
+	}
+	memcpy(last_verdict.insns, p->insns, p->len * sizeof(*p->insns));
+	last_verdict.len = p->len;
+	last_verdict.prog_type = p->prog_type;
+	last_verdict.map_cnt = p->map_cnt;
+	memcpy(last_verdict.maps, p->maps, sizeof(last_verdict.maps));
+	last_verdict.nglobals = p->nglobals;
+	memcpy(last_verdict.globals, p->globals, sizeof(last_verdict.globals));
+	last_verdict.v = *v;
+	last_verdict.valid = true;
+}
+
+/* twin_kernel_report's given verdicts checked against verdict_compare's own analysis */
+static unsigned given_checked;
+
+/* twin_verdict's verdict when p is the program it was last given, else NULL. */
+static const struct scev_verdict *last_verdict_of(const struct gen_program *p)
+{
+	if (!last_verdict.valid || p->len != last_verdict.len ||
+	    p->prog_type != last_verdict.prog_type || p->map_cnt != last_verdict.map_cnt ||
+	    p->nglobals != last_verdict.nglobals ||
+	    memcmp(p->insns, last_verdict.insns, p->len * sizeof(*p->insns)) ||
+	    memcmp(p->maps, last_verdict.maps, sizeof(last_verdict.maps)) ||
+	    memcmp(p->globals, last_verdict.globals, sizeof(last_verdict.globals)))
+		return NULL;
+	return &last_verdict.v;
+}
+
 /* bpfscev's verdict on the program; false when verify itself fails. */
 static bool twin_verdict(const struct twin_run *r, struct scev_verdict *v)
 {
@@ -1378,7 +1429,11 @@ static bool twin_verdict(const struct twin_run *r, struct scev_verdict *v)
 
 	gen_program__prog(r->p, &view, "g");
 	diag_clear(&d);
-	return !scev_verify(v, NULL, &view, r->p->maps, r->p->map_cnt, NULL, &d);
+	last_verdict.valid = false;
+	if (scev_verify(v, NULL, &view, r->p->maps, r->p->map_cnt, NULL, &d))
+		return false;
+	last_verdict_keep(r->p, v);
+	return true;
 }
 
 /* The verdict runs (four, with the stack and register watch of oracle/exec/stackinit.h) of the
@@ -3314,8 +3369,10 @@ static bool twin_kernel_report(const struct twin_run *r, struct verdict_report *
 {
 	struct ebpf_object obj;
 	struct ebpf_prog view;
+	/* (the verdict twin_verdict gave this program, where it was asked first: scev_verify's
+	 * options are verdict_compare's, the program's type and the privileged rule) */
 	struct verdict_opts vo = { .sz = sizeof(vo), .kernel = true, .runs = 1,
-				   .prog_type = r->p->prog_type };
+				   .prog_type = r->p->prog_type, .ours = last_verdict_of(r->p) };
 	struct diag d;
 
 	if (!kernel_available(NULL, 0))
@@ -3325,6 +3382,24 @@ static bool twin_kernel_report(const struct twin_run *r, struct verdict_report *
 	if (verdict_compare(rep, &obj, &view, &vo, &d)) {
 		CHECK(0, TW "verdict_compare: %s", TW_ARGS(r), d.msg);
 		return false;
+	}
+	/* (the first few given verdicts are also asked of verdict_compare's own analysis: the
+	 * verdict it would have used, byte for byte) */
+	if (vo.ours && given_checked < 8) {
+		struct verdict_opts own = vo;
+		struct verdict_report again;
+
+		given_checked++;
+		own.kernel = false;
+		own.ours = NULL;
+		diag_clear(&d);
+		CHECK(verdict_compare(&again, &obj, &view, &own, &d) == 0 &&
+		      !memcmp(&again.ours, &rep->ours, sizeof(again.ours)),
+		      TW "the verdict given to verdict_compare is not its own: %s at %u (%s), its "
+		      "own %s at %u (%s)", TW_ARGS(r), scev_verdict_name(rep->ours.kind),
+		      rep->ours.pc, rep->ours.reason, scev_verdict_name(again.ours.kind),
+		      again.ours.pc, again.ours.reason);
+		verdict_report__free(&again);
 	}
 	return true;
 }

@@ -92,6 +92,12 @@ struct verdict_opts {
 	 * rests on nothing (SCEV_ENDS_NONE), since a longer bound or a may_goto budget may allow
 	 * more (a legitimately long loop). */
 	uint64_t step_budget;
+	/* bpfscev's verdict on this program, already computed by the caller with the options
+	 * verdict_compare would give scev_verify (the program type above, the unprivileged rule
+	 * as above; ranges make no difference to a verdict): taken as given instead of analyzing
+	 * the program again (a test that judges a verdict, then asks the kernel about the same
+	 * program).  NULL: scev_verify, as always. */
+	const struct scev_verdict *ours;
 };
 
 int verdict_compare(struct verdict_report *r, const struct ebpf_object *obj,
