@@ -66,6 +66,12 @@ static inline bool ebpf_is_ldimm64(const struct bpf_insn *i)
 	return i->code == (BPF_LD | BPF_IMM | BPF_DW);
 }
 
+/* A legacy packet load: LD_ABS or LD_IND (class LD, not an LD_IMM64). */
+static inline bool ebpf_is_ld_pkt(const struct bpf_insn *i)
+{
+	return ebpf_class(i) == BPF_LD && !ebpf_is_ldimm64(i);
+}
+
 static inline bool ebpf_is_exit(const struct bpf_insn *i)
 {
 	return i->code == (BPF_JMP | BPF_EXIT);

@@ -2435,6 +2435,14 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 					 : sizeof(struct bpf_sk_lookup);
 		g->sock_map = g->sk_prog == GI_SK_REUSEPORT ? 3 : (uint8_t)(1 + gen_pick(src, 2));
 	}
+	/* p_ld_abs_sub (gen_ldabs.c): a tc program under raw_tp's rules, its statements calls of
+	 * a static function that uses LD_ABS / LD_IND */
+	if (!g->raw_tp && (gen_bool(src, knobs->p_ld_abs_sub) ||
+			   (g->sk_bad = gen_bool(src, knobs->p_ld_abs_sub_skip)))) {
+		g->raw_tp = true;
+		g->sk_prog = GI_SK_TC;
+		out->prog_type = BPF_PROG_TYPE_SCHED_CLS;
+	}
 	g->use_array = gen_bool(src, knobs->p_array);
 	/* (sk_lookup's context is copied into the array's 64 bytes) */
 	if (g->sk_prog == GI_SK_LOOKUP)
@@ -2531,7 +2539,7 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 	gi_var_to_reg(g, fn_main.acc, BPF_REG_0);
 	gi_exit(g);
 	/* (a raw tracepoint has no short packet, nor sk_lookup: no jump there) */
-	if (!g->raw_tp || g->sk_prog == GI_SK_REUSEPORT) {
+	if (!g->raw_tp || g->sk_prog == GI_SK_REUSEPORT || g->sk_prog == GI_SK_TC) {
 		gi_bind(g, l_short);
 		gi_mov_const(g, BPF_REG_0, 0, true);
 		gi_exit(g);
@@ -2667,6 +2675,7 @@ static const char *gen_type_word(uint32_t prog_type)
 	case BPF_PROG_TYPE_RAW_TRACEPOINT: return "raw_tp";
 	case BPF_PROG_TYPE_SK_REUSEPORT: return "sk_reuseport";
 	case BPF_PROG_TYPE_SK_LOOKUP: return "sk_lookup";
+	case BPF_PROG_TYPE_SCHED_CLS: return "tc";
 	default: return "plain";
 	}
 }

@@ -767,6 +767,14 @@
 	X(p_kwiden_copy, 0, 0, 100,                                                                \
 	  "unsafe twin of p_kwiden: the test is of the counter's copy, the kernel widens the "     \
 	  "counter and walks the pointer out of the cells; no run traps")                          \
+	X(p_ld_abs_sub, 0, 0, 100,                                                                 \
+	  "the program a tc one whose statements call a static function that uses LD_ABS / "      \
+	  "LD_IND (returning 0 from it when the load fails), the result used and a pointer "      \
+	  "stored into main's frame before the load; as raw_tp's programs: plain loops only "      \
+	  "(gen_ldabs.c)")                                                                         \
+	X(p_ld_abs_sub_skip, 0, 0, 100,                                                            \
+	  "unsafe twin of p_ld_abs_sub: the store after a load past the packet, which returns "    \
+	  "first; main reads through the slot it did not write")                                   \
 	X(p_frame_fields, 0, 0, 100,                                                               \
 	  "a callee or bpf_loop callback writes two fields of main's frame around main's spilled "  \
 	  "packet pointer, which main reads back (gen_stack.c)")                                   \
@@ -1150,6 +1158,11 @@ struct gen_loop {
 						 * (no run traps) or a write to r10 (a run that
 						 * reaches it traps: INTERP_TRAP_RULE) where the
 						 * kernel walks */
+#define GEN_PROG_LD_ABS_UNSAFE (1ull << 58)	/* p_ld_abs_sub_skip: a static function's
+						 * LD_ABS / LD_IND past the packet returns 0
+						 * before its store into main's frame, which main
+						 * reads through (INTERP_TRAP_MEM on every run);
+						 * the kernel refuses it */
 #define GEN_PROG_NEST (1ull << 46)	/* p_cb_loop, p_timer_loop, p_vma_loop, p_timer_cross: a
 					 * plain loop in a for_each or user_ringbuf_drain callback,
 					 * a timer armed or bpf_find_vma called in a plain loop, or
@@ -1243,7 +1256,8 @@ struct gen_program {
 	struct bpf_insn *insns;	/* heap, reused by the next gen_program() on the same struct */
 	size_t len, cap;
 	uint32_t prog_type;	/* BPF_PROG_TYPE_XDP; BPF_PROG_TYPE_RAW_TRACEPOINT with p_find_vma;
-				 * BPF_PROG_TYPE_SK_REUSEPORT or _SK_LOOKUP with p_sk_prog */
+				 * BPF_PROG_TYPE_SK_REUSEPORT or _SK_LOOKUP with p_sk_prog;
+				 * BPF_PROG_TYPE_SCHED_CLS with p_ld_abs_sub */
 	uint8_t input[GEN_INPUT_MAX];	/* a packet to run it on (any GEN_INPUT_LEN bytes will do;
 					 * p_sk_prog's: the context first, input_len bytes in all) */
 	size_t input_len;

@@ -208,6 +208,12 @@ struct gi_sub {
 	/* p_sub_ret_ptr (gen_subret.c): 1 + c, f(key) returning map 0's value for key, at offset c
 	 * when found (else NULL) */
 	uint8_t ret_ptr;
+	/* p_ld_abs_sub (gen_ldabs.c): f(ctx, p) loads from the packet with LD_ABS (LD_IND: r8 =
+	 * ld_base plus the offset) ld_size bytes at ld_base + ld_off: form 1 stores ctx at *p before
+	 * the load, 2 not at all, 3 (the twin) after it; 0 not such a function */
+	uint8_t ld_form, ld_size, ld_base;
+	bool ld_ind;
+	int16_t ld_off;
 	/* p_frame_rules (gen_calls.c): the form (FR_*), the callee's or (frame_cb) bpf_loop
 	 * callback's side; its twin's with frame_bad; the narrow size (0-2: BPF_B, _H, _W) and
 	 * offset of the twin's fill or atomic, the number it stores */
@@ -259,8 +265,9 @@ struct gi {
 	bool sock_found;	/* p_sock_unsafe: the first helper data byte odd (its lookup finds) */
 	uint8_t sock_map;	/* p_sock's socket-map form: map 7 a sockmap (1) or sockhash (2);
 				 * p_sk_prog's sk_reuseport: a reuseport array (3) */
-	uint8_t sk_prog;	/* p_sk_prog: GI_SK_REUSEPORT or GI_SK_LOOKUP (with raw_tp's rules) */
-	bool sk_bad;		/* ... its twin (p_sk_prog_unsafe) */
+	uint8_t sk_prog;	/* p_sk_prog: GI_SK_REUSEPORT or GI_SK_LOOKUP (with raw_tp's rules);
+				 * p_ld_abs_sub: GI_SK_TC (gen_ldabs.c) */
+	bool sk_bad;		/* ... its twin (p_sk_prog_unsafe, p_ld_abs_sub_skip) */
 	uint32_t access_flags;	/* ... with map 6's flags, BPF_F_RDONLY_PROG or BPF_F_WRONLY_PROG */
 	const uint8_t *access_init;	/* ... and a read-only map 6's initial contents (frozen) */
 	unsigned ntimers;	/* p_timer statements given a key of their own so far */
@@ -473,9 +480,15 @@ void gi_sock(struct gi *g, bool bad);
 /* gen_sock.c: p_sk_prog (p_sk_prog_unsafe): an sk_reuseport or sk_lookup program's prologue
  * (the twin's unsafe access right after it) and its statement (bpf_sk_select_reuseport, or a
  * socket map's socket given to bpf_sk_assign) */
-enum { GI_SK_REUSEPORT = 1, GI_SK_LOOKUP = 2 };
+enum { GI_SK_REUSEPORT = 1, GI_SK_LOOKUP = 2, GI_SK_TC = 3 };
 void gi_sk_prologue(struct gi *g, int l_short);
 void gi_sk_stmt(struct gi *g, struct gi_loop *lp);
+/* gen_ldabs.c: p_ld_abs_sub (p_ld_abs_sub_skip): a tc program's prologue (the twin's call right
+ * after it), its statement (a call of a static function that uses LD_ABS / LD_IND) and that
+ * function */
+void gi_ld_prologue(struct gi *g, int l_short);
+void gi_ld_stmt(struct gi *g, struct gi_loop *lp);
+void gi_emit_ld_sub(struct gi *g, struct gi_sub *s);
 /* gen_strtol.c: p_strtol (p_strtol_bad): bpf_strtol's 8 bytes written into an aligned slot (the twin:
  * misaligned, or past the frame) */
 void gi_strtol(struct gi *g, bool bad);

@@ -214,6 +214,10 @@ static void sk_lookup_assign(struct gi *g, bool leak)
 
 void gi_sk_prologue(struct gi *g, int l_short)
 {
+	if (g->sk_prog == GI_SK_TC) {	/* (p_ld_abs_sub: gen_ldabs.c) */
+		gi_ld_prologue(g, l_short);
+		return;
+	}
 	bool reuse = g->sk_prog == GI_SK_REUSEPORT;
 	unsigned tk = g->sk_bad ? gen_pick(g->src, reuse ? 3 : 2) : UINT32_MAX;
 
@@ -263,6 +267,10 @@ void gi_sk_stmt(struct gi *g, struct gi_loop *lp)
 {
 	int acc = g->fn->acc;
 
+	if (g->sk_prog == GI_SK_TC) {	/* (p_ld_abs_sub: gen_ldabs.c) */
+		gi_ld_stmt(g, lp);
+		return;
+	}
 	gi_spill_caller_homes(g);
 	if (g->sk_prog == GI_SK_REUSEPORT) {
 		gi_ldx(g, BPF_DW, BPF_REG_2, EBPF_REG_FP, GEN_FP_DATA);

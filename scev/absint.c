@@ -1014,35 +1014,32 @@ static int header_step(struct engine *en, uint32_t l, uint32_t b)
 	return err;
 }
 
-/* Whether block blk holds an LD_ABS or LD_IND. */
-static bool block_loads_pkt_legacy(const struct scev_ctx *cx, const struct scev_block *blk)
+/* What the running pass notes at an exit of function f with state s: its dynptrs, the packet
+ * it proves and its result (the summaries' *_acc).  An LD_ABS / LD_IND block's exit (cfg.h
+ * ld_exit: the load failed, check_ld_abs) returns with r0 = 0 from the state right after the
+ * load; no proof of the packet holds there. */
+static void note_exit(struct scev_ctx *cx, uint32_t f, const struct astate *s, bool ld_exit)
 {
-	for (uint32_t pc = blk->first; pc <= blk->last; pc += ebpf_insn_slots(&cx->insns[pc])) {
-		const struct bpf_insn *i = &cx->insns[pc];
+	struct astate z;	/* (ld_exit: s's shallow copy, read, never freed) */
 
-		if (ebpf_class(i) == BPF_LD && !ebpf_is_ldimm64(i))
-			return true;
+	if (ld_exit) {
+		z = *s;
+		z.regs[0] = aval_const(0);
+		z.init |= 1;
+		z.pkt_min = 0;
+		for (int k = 0; k < PKT_VARS; k++)
+			z.pkt_var[k] = (struct pkt_var){ 0, 0, PKT_NO_GUARD, 0 };
+		s = &z;
 	}
-	return false;
-}
-
-/* An LD_ABS or LD_IND in static function f returns from f with r0 = 0 when the load fails:
- * the kernel's check_ld_abs takes it as an exit of the function, not of the program, so the
- * caller goes on after the call with that r0 (verifier_ld_ind.c's "subprog early exit on
- * ld_abs failure", "R9 !read_ok").  No proof of the packet holds at that return. */
-static void ld_abs_exit_note(struct scev_ctx *cx, uint32_t f, const struct astate *s)
-{
-	struct astate z = *s;	/* (read, never freed: only its registers and packet fields) */
-	struct aval zero = aval_const(0);
-
-	z.regs[0] = zero;
-	z.init |= 1;
-	z.pkt_min = 0;
-	for (int k = 0; k < PKT_VARS; k++)
-		z.pkt_var[k] = (struct pkt_var){ 0, 0, PKT_NO_GUARD, 0 };
-	absint_exit_pkt_note(cx, f, &z);
-	cx->fn_ret_acc[f] = cx->fn_seen_acc[f] & 2 ? aval_join(&cx->fn_ret_acc[f], &zero) : zero;
+	absint_dynptr_note_exit(cx, f, s);
+	if (!cx->fn_ret_acc)
+		return;
+	absint_exit_pkt_note(cx, f, s);
+	cx->fn_ret_acc[f] = cx->fn_seen_acc[f] & 2 ? aval_join(&cx->fn_ret_acc[f], &s->regs[0])
+					       : s->regs[0];
 	cx->fn_seen_acc[f] |= 2;
+	if (cx->fn_r0_acc && !(s->init & 1))
+		cx->fn_r0_acc[f] |= FN_R0_UNSET;
 }
 
 /* Runs block b from its state; with emit, records claims before every instruction. */
@@ -1099,20 +1096,8 @@ static int run_block(struct engine *en, uint32_t b, bool emit, uint32_t *lowest)
 	if (err || (err = run_insns(en, b, &s, emit)) || emit)
 		goto out;
 	last = &cx->insns[blk->last];
-	if (ebpf_is_exit(last))
-		absint_dynptr_note_exit(cx, blk->func, &s);
-	if (ebpf_is_exit(last) && cx->fn_ret_acc) {
-		uint32_t f = blk->func;
-
-		absint_exit_pkt_note(cx, f, &s);
-		cx->fn_ret_acc[f] = cx->fn_seen_acc[f] & 2 ? aval_join(&cx->fn_ret_acc[f], &s.regs[0])
-						       : s.regs[0];
-		cx->fn_seen_acc[f] |= 2;
-		if (cx->fn_r0_acc && !(s.init & 1))
-			cx->fn_r0_acc[f] |= FN_R0_UNSET;
-	}
-	if (blk->func && cx->fn_ret_acc && block_loads_pkt_legacy(cx, blk))
-		ld_abs_exit_note(cx, blk->func, &s);
+	if (ebpf_is_exit(last) || blk->ld_exit)
+		note_exit(cx, blk->func, &s, blk->ld_exit);
 	err = send_succs(en, b, &s, send_propagate, lowest);
 	/* The header is an exit of its loop itself: this run has just sent its exits from the
 	 * grown entry state.  Queued again for that, it would run once more at once, from the same

@@ -639,6 +639,12 @@ bool absint_cb_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const st
 	int ctxr;
 	uint64_t zero;
 
+	/* the early exit of an LD_ABS / LD_IND in a callback (cfg.h ld_exit): the kernel refuses
+	 * it (6.18-probed: corpus bpf_loop_cb_ld_abs_unsafe; in a static function the callback
+	 * calls it is accepted, bpf_loop_cb_calls_ld_abs) */
+	if (ebpf_is_ld_pkt(i) && cx->fn_cb && cx->fn_cb[func_of(cx, pc)])
+		CBFAIL(VERDICT_UNSAFE, pc, "verifier bug: callback unexpected regs 1 (an LD_ABS / "
+		       "LD_IND in a callback function: its early exit when the load fails is refused)");
 	if (ebpf_is_exit(i)) {
 		const struct aval *r0 = &s->regs[0];
 		uint8_t k;
@@ -1190,8 +1196,8 @@ static struct aval caller_load_one(const struct scev_ctx *cx, uint64_t pkt_frame
 /* Whether the bpf-to-bpf call at pc, with s at the call, surely stores [off, off + size) of
  * this frame: its callee's entry block, which every run of it starts with, stores exactly there
  * through an argument (or a copy of one) still as the call gave it, before any call (which may
- * not return: a tail call) and any LD_ABS / LD_IND (which returns 0 from a static function when
- * the load fails).  Then that cell holds, after the call, what some write through a
+ * not return: a tail call).  An LD_ABS / LD_IND, which returns 0 from a static function when the
+ * load fails, ends the entry block (cfg.h ld_exit): a store after it is in another block.  Then that cell holds, after the call, what some write through a
  * pointer into this frame left there, not what it held before (verifier_subprog_precision's
  * subprog_spill_into_parent_stack_slot_precise: `*(u64 *)(r1 + 0) = r2` into the caller's
  * unwritten fp-8, which it reads back as the number). */
@@ -1213,9 +1219,7 @@ static bool call_must_store(const struct scev_ctx *cx, const struct astate *s, u
 		const struct bpf_insn *i = &cx->insns[q];
 		const struct aval *a;
 
-		/* (an LD_ABS / LD_IND may return from the function: check_ld_abs) */
-		if (ebpf_is_call(i) || ebpf_is_exit(i) ||
-		    (ebpf_class(i) == BPF_LD && !ebpf_is_ldimm64(i)))
+		if (ebpf_is_call(i) || ebpf_is_exit(i))
 			return false;
 		if ((ebpf_class(i) == BPF_STX || ebpf_class(i) == BPF_ST) &&
 		    ebpf_mode(i) == BPF_MEM && arg[i->dst_reg] >= 0 &&

@@ -477,6 +477,21 @@ bool absint_iter_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const 
 			      "(not destroyed: a reference leak)", -8 * (63 - __builtin_clzll(s->it.may) + 1));
 		return false;
 	}
+	/* An iterator is a reference: main's LD_ABS / LD_IND refuses it (check_ld_abs's leak
+	 * check, main's frame only); a static function's returns from it when the load fails
+	 * (cfg.h ld_exit), leaving its frame's iterator live, which main's exit then refuses
+	 * (6.18-probed: corpus ld_abs_iter_live_unsafe, ld_abs_static_fn_iter_live_unsafe; one of
+	 * the caller's frame, live across the call, is accepted: ld_abs_static_fn_caller_iter) */
+	if (ebpf_is_ld_pkt(i) && s->it.may) {
+		if (func_of(cx, pc) == 0)
+			VFAIL(VERDICT_UNSAFE, pc, "BPF_LD_[ABS|IND] would lead to reference leak (the "
+			      "iterator at fp%d may be live)",
+			      -8 * (63 - __builtin_clzll(s->it.may) + 1));
+		VFAIL(VERDICT_UNSAFE, pc, "BPF_EXIT instruction in main prog would lead to reference "
+		      "leak (the iterator at fp%d may be live at this LD_ABS / LD_IND, which returns "
+		      "from the subprogram when the load fails)",
+		      -8 * (63 - __builtin_clzll(s->it.may) + 1));
+	}
 	if (!ebpf_is_call(i))
 		return false;
 	if (i->src_reg != BPF_PSEUDO_KFUNC_CALL || (kind = iter_op(cx, pc, &ik)) == IT_OTHER) {

@@ -16,6 +16,7 @@ int scev_cfg__build(struct scev_cfg **out, const struct bpf_insn *insns, size_t 
 	uint8_t *mark = arena_zalloc(len ? len : 1, 1);
 	uint32_t *stack = NULL, *fill = NULL;
 	uint32_t pc, nb = 0, nf = 0, npred = 0;
+	bool ld = false, sub = false;
 	int err = -ENOMEM;
 
 	if (!cfg || !mark)
@@ -38,6 +39,14 @@ int scev_cfg__build(struct scev_cfg **out, const struct bpf_insn *insns, size_t 
 		} else if (ebpf_is_exit(i) && next < len) {
 			mark[next] |= LEAD;
 		}
+		ld = ld || ebpf_is_ld_pkt(i);
+	}
+	/* An LD_ABS / LD_IND past main's slots ends its block (cfg.h); functions start where the
+	 * loop above marked them, backward calls' targets included, so this pass comes after. */
+	for (pc = 0; ld && pc < len; pc += ebpf_insn_slots(&insns[pc])) {
+		sub = sub || (pc && (mark[pc] & FUNC));
+		if (sub && ebpf_is_ld_pkt(&insns[pc]) && pc + 1 < len)
+			mark[pc + 1] |= LEAD;
 	}
 	for (pc = 0; pc < len; pc += ebpf_insn_slots(&insns[pc])) {
 		nb += (mark[pc] & LEAD) != 0;
@@ -84,6 +93,7 @@ int scev_cfg__build(struct scev_cfg **out, const struct bpf_insn *insns, size_t 
 		uint32_t succ[2];
 		unsigned n = ebpf_succs(insns, len, blk->last, succ);
 
+		blk->ld_exit = blk->func && ebpf_is_ld_pkt(&insns[blk->last]);
 		for (unsigned k = 0; k < n; k++)
 			blk->succ[k] = cfg->block_of[succ[k]];
 		blk->nsucc = (uint8_t)n;

@@ -3,7 +3,10 @@
  * A program splits into functions at its entry and at every bpf-to-bpf call or function-pointer
  * target (ebpf_validate guarantees functions are contiguous and jumps stay inside them).  Blocks
  * start at a function entry, at a jump target and after a jump or exit; calls do not end blocks
- * (they return).  An LD_IMM64 is one instruction of two slots.  Blocks are numbered in address
+ * (they return).  In a function other than main an LD_ABS / LD_IND ends its block too: when the
+ * load fails it returns 0 from the function (the kernel's check_ld_abs explores that exit, with
+ * the state right after the load), so such a block has an exit besides its fallthrough edge
+ * (ld_exit), which every analysis of a function's exits takes as one.  An LD_IMM64 is one instruction of two slots.  Blocks are numbered in address
  * order, so a function's blocks are a contiguous id range.  Blocks not reachable from their
  * function's entry are marked, not dropped.
  */
@@ -26,6 +29,8 @@ struct scev_block {
 	uint32_t succ[2];	/* fallthrough first, then jump target */
 	uint8_t nsucc;
 	bool reachable;		/* from its function's entry */
+	bool ld_exit;		/* ends with an LD_ABS / LD_IND of a function other than main:
+				 * also an exit of the function, with r0 = 0 (see above) */
 	uint32_t pred_off, npred;	/* into scev_cfg.preds */
 };
 

@@ -618,7 +618,8 @@ struct run_stats {
 	 GEN_PROG_MAP_LEN_UNSAFE | GEN_PROG_U64_PTR_UNSAFE | GEN_PROG_CB_CTX_UNSAFE |                \
 	 GEN_PROG_LOOP_CB_UNSAFE | GEN_PROG_SUB_RET_UNSAFE | GEN_PROG_NEST_UNSAFE |               \
 	 GEN_PROG_ACCESS_UNSAFE | GEN_PROG_LINK_UNSAFE | GEN_PROG_STRTOL_UNSAFE |                \
-	 GEN_PROG_PKT_VAR_UNSAFE | GEN_PROG_SOCK_UNSAFE | GEN_PROG_STACK_SHAPE_UNSAFE)
+	 GEN_PROG_PKT_VAR_UNSAFE | GEN_PROG_SOCK_UNSAFE | GEN_PROG_STACK_SHAPE_UNSAFE |            \
+	 GEN_PROG_LD_ABS_UNSAFE)
 
 /* Runs p on input (p->input_len bytes: GEN_INPUT_LEN, p_sk_prog's more) with every header
  * watched; returns the trap. */
@@ -726,7 +727,9 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 	      (p->prog_type == BPF_PROG_TYPE_SK_REUSEPORT && (k->p_sk_prog || k->p_sk_prog_unsafe) &&
 	       p->input_len == sizeof(struct sk_reuseport_md) + GEN_INPUT_LEN) ||
 	      (p->prog_type == BPF_PROG_TYPE_SK_LOOKUP && (k->p_sk_prog || k->p_sk_prog_unsafe) &&
-	       p->input_len == sizeof(struct bpf_sk_lookup)), "program type");
+	       p->input_len == sizeof(struct bpf_sk_lookup)) ||
+	      (p->prog_type == BPF_PROG_TYPE_SCHED_CLS && (k->p_ld_abs_sub || k->p_ld_abs_sub_skip) &&
+	       p->input_len == GEN_INPUT_LEN), "program type");
 	tolerated_lo = SIZE_MAX;
 	/* (p_loop_def's reads, in the prologue: r1 = *(u64 *)(r10 + key slot); r1 += r5; within
 	 * its first 160 instructions: up to pc 140 with every knob at 100, p_pkt_join's 16 and
@@ -4054,6 +4057,62 @@ static void test_sk_prog_knobs(void)
 	       c.reuse[1], c.lookup[1], c.refused[1], c.loaded[1]);
 }
 
+/* p_ld_abs_sub and its twin p_ld_abs_sub_skip (generators/gen_ldabs.c, session 29): tc programs
+ * whose statements call a static function that uses LD_ABS / LD_IND (a failed load returns 0
+ * from the function, not from the program), storing the context into main's frame before the
+ * load or not at all, the result used; the twin stores after a load past the packet, right
+ * after the prologue, and main reads through the slot's 0 on every run.  Both load kinds at
+ * least 30 of 100 for each knob; the safe forms called safe (at least 95: the kernel refuses
+ * some at its limits, the analysis none), every twin flagged, trapping on memory and not called
+ * safe; the kernel judges the first 25 of each (every twin refused).  On 2724396 no twin traps:
+ * its interpreter ended the program at a failed legacy load in any function (its verdict called
+ * the twins unsafe already: out28's patches). */
+struct ld_abs_counts {
+	struct twin_counts t;
+	unsigned abs[2], ind[2], loaded[2], refused[2];
+};
+
+static void ld_abs_program(void *arg, const struct twin_run *r)
+{
+	struct ld_abs_counts *c = arg;
+	struct scev_verdict v;
+	bool abs = false, ind = false;
+
+	CHECK(r->p->prog_type == BPF_PROG_TYPE_SCHED_CLS, TW "type %u", TW_ARGS(r),
+	      r->p->prog_type);
+	mem_twin_verdict(&c->t, r, GEN_PROG_LD_ABS_UNSAFE, &v);
+	for (size_t k = r->p->funcs[0].end; k < r->p->len; k++) {
+		abs = abs || r->p->insns[k].code == (BPF_LD | BPF_ABS | BPF_SIZE(r->p->insns[k].code));
+		ind = ind || r->p->insns[k].code == (BPF_LD | BPF_IND | BPF_SIZE(r->p->insns[k].code));
+	}
+	CHECK(abs || ind, TW "no legacy packet load in a static function", TW_ARGS(r));
+	c->abs[r->twin] += abs;
+	c->ind[r->twin] += ind;
+	if (r->seed < 8100000 + 25)
+		kernel_judge(r, true, c->loaded, c->refused);
+}
+
+static void test_ld_abs_knobs(void)
+{
+	static const struct twin_spec s =
+		KERNEL_TWIN_SPEC("p_ld_abs_sub", "p_ld_abs_sub_skip", 8100000);
+	struct ld_abs_counts c = { 0 };
+
+	for_twin_programs(&s, ld_abs_program, &c);
+	CHECK(c.t.flagged[1] == 100 && c.t.traps == 100, "p_ld_abs_sub_skip: %u of %u flagged "
+	      "programs trap on memory on their own input", c.t.traps, c.t.flagged[1]);
+	CHECK(c.t.safe >= 95, "p_ld_abs_sub: only %u of 100 programs called safe", c.t.safe);
+	CHECK(c.abs[0] >= 30 && c.ind[0] >= 30 && c.abs[1] >= 30 && c.ind[1] >= 30,
+	      "p_ld_abs_sub: %u with LD_ABS, %u with LD_IND; the twin's %u and %u", c.abs[0],
+	      c.ind[0], c.abs[1], c.ind[1]);
+	if (!c.loaded[0])
+		check_skip_part("p_ld_abs_sub: the kernel's verdicts (bpf() refused)");
+	printf("p_ld_abs_sub: %u of 100 called safe (%u LD_ABS, %u LD_IND), the kernel accepts %u "
+	       "of %u; p_ld_abs_sub_skip: %u of %u trap, none called safe, the kernel refuses %u "
+	       "of %u\n", c.t.safe, c.abs[0], c.ind[0], c.loaded[0] - c.refused[0], c.loaded[0],
+	       c.t.traps, c.t.flagged[1], c.refused[1], c.loaded[1]);
+}
+
 /* The kernel walk's pieces (generators/gen_iter.c gi_kwiden, gen_kwalk.c), each with its twin
  * that only the kernel's walk tells apart (no run of the twin traps, but a write to r10 it
  * reaches: INTERP_TRAP_RULE).  Each form's n programs (KERNEL_TWIN_SPEC's knobs, seeds from
@@ -5524,6 +5583,7 @@ int main(int argc, char **argv)
 	CHECK_STEP(test_strtol_knobs());
 	CHECK_STEP(test_sock_knobs());
 	CHECK_STEP(test_sk_prog_knobs());
+	CHECK_STEP(test_ld_abs_knobs());	/* (~8 s of ASan CPU: 200 programs, 50 loads) */
 	CHECK_STEP(test_kwalk_knobs());
 	CHECK_STEP(test_nest_knobs());
 	CHECK_STEP(test_stack_shape_knobs());

@@ -3313,7 +3313,11 @@ static void refuse(struct interp_result *res, uint32_t pc, const char *why)
 		NEXT();                                                                     \
 	}
 
-/* Legacy packet loads: big-endian from the input; out of bounds ends the program, r0 = 0. */
+/* Legacy packet loads: big-endian from the input.  Out of bounds, r0 = 0 and the function
+ * returns: the kernel rewrites the load into a helper call followed by "if r0 s< 0: r0 = 0;
+ * exit" (net/core/filter.c bpf_gen_ld_abs), so main's ends the program and a static
+ * function's returns 0 to its caller, as its exit would (the verifier walks that exit too:
+ * check_ld_abs). */
 #define LDABS_HANDLER(n, sz, ind)                                                           \
 	L(n): {                                                                             \
 		uint32_t o32 = (uint32_t)ip->imm + (ind ? (uint32_t)r[ip->src] : 0);        \
@@ -3321,7 +3325,10 @@ static void refuse(struct interp_result *res, uint32_t pc, const char *why)
 		uint64_t v = 0;                                                             \
 		if (o < 0 || (uint64_t)o + sz > st->abs_len) {                              \
 			r[0] = 0;                                                           \
-			STOP(1);                                                            \
+			if (st->h.depth == 0)                                               \
+				STOP(1);                                                    \
+			poison_args(r);                                                     \
+			RUN_AS(OP_EXIT);                                                    \
 		}                                                                           \
 		for (unsigned k = 0; k < sz; k++)                                           \
 			v = v << 8 | st->abs[o + k];                                        \
