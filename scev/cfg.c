@@ -93,7 +93,7 @@ int scev_cfg__build(struct scev_cfg **out, const struct bpf_insn *insns, size_t 
 		uint32_t succ[2];
 		unsigned n = ebpf_succs(insns, len, blk->last, succ);
 
-		blk->ld_exit = blk->func && ebpf_is_ld_pkt(&insns[blk->last]);
+		blk->ld_exit = ld && blk->func && ebpf_is_ld_pkt(&insns[blk->last]);
 		for (unsigned k = 0; k < n; k++)
 			blk->succ[k] = cfg->block_of[succ[k]];
 		blk->nsucc = (uint8_t)n;

@@ -838,6 +838,13 @@ static void test_contexts(void)
 	CHECK(res.trap == INTERP_OK && res.r0 == 0 && res.steps == 3,
 	      "ld_abs out of bounds ends the program: r0 %llu steps %llu",
 	      (unsigned long long)res.r0, (unsigned long long)res.steps);
+	/* in a static function it returns 0 from the function (bpf_gen_ld_abs's exit): main goes
+	 * on with r0 = 0 and its r6 (fails on 2724396, which ended the program: r0 0, steps 5) */
+	RUN(&env, &res, MOV64R(6, 1), CALLL(4), MOV64R(1, 0), ALU64I(BPF_ADD, 1, 40),
+	    MOV64R(0, 1), EXIT, MOV64I(6, 0), MOV64R(6, 1), LDABS(BPF_W, 17), MOV64I(0, 9), EXIT);
+	CHECK(res.trap == INTERP_OK && res.r0 == 40 && res.steps == 9 && res.regs[6] != 0,
+	      "ld_abs out of bounds in a static function returns 0 from it: r0 %llu steps %llu",
+	      (unsigned long long)res.r0, (unsigned long long)res.steps);
 	RUN(&env, &res, MOV64R(6, 1), MOV64I(2, -1), MOV64I(0, 7), LDIND(BPF_B, 2, 0), EXIT);
 	CHECK(res.trap == INTERP_OK && res.r0 == 0, "ld_ind negative offset ends the program");
 	RUN(&env, &res, MOV64R(6, 1), LDDW(2, 0x100000000), LDIND(BPF_B, 2, 1), EXIT);

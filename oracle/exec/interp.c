@@ -3328,6 +3328,7 @@ static void refuse(struct interp_result *res, uint32_t pc, const char *why)
 			if (st->h.depth == 0)                                               \
 				STOP(1);                                                    \
 			poison_args(r);                                                     \
+			LEAVE_RUN();                                                        \
 			RUN_AS(OP_EXIT);                                                    \
 		}                                                                           \
 		for (unsigned k = 0; k < sz; k++)                                           \
@@ -3384,12 +3385,16 @@ static void exec(struct interp_state *st, uint64_t budget, bool hooked, uint32_t
 		goto done;                                                                  \
 	} while (0)
 #define RUN_AS(o) goto *plain_tbl[o]
+/* Leaves the run at ip, which completed, for a jump (a legacy load's return from a static
+ * function): the run's operations after ip, charged when it was entered, are given back. */
+#define LEAVE_RUN() (left += ip->len - 1)
 #include "oracle/exec/interp_loop.inc"
 #undef L
 #undef NEXT
 #undef JUMP
 #undef STOP
 #undef RUN_AS
+#undef LEAVE_RUN
 
 	/* The hooked copy: a step is counted and its probe byte checked before every instruction,
 	 * inline in each handler's dispatch so that each keeps its own indirect jump (one shared
@@ -3412,12 +3417,14 @@ static void exec(struct interp_state *st, uint64_t budget, bool hooked, uint32_t
 		goto done;                                                                  \
 	} while (0)
 #define RUN_AS(o) goto *hook_tbl[o]
+#define LEAVE_RUN() ((void)0)
 #include "oracle/exec/interp_loop.inc"
 #undef L
 #undef NEXT
 #undef JUMP
 #undef STOP
 #undef RUN_AS
+#undef LEAVE_RUN
 
 #undef HOOK_STEP
 
