@@ -36,10 +36,12 @@ int scev_cfg__build(struct scev_cfg **out, const struct bpf_insn *insns, size_t 
 			mark[ebpf_jump_target(i, pc)] |= LEAD;
 			if (next < len)
 				mark[next] |= LEAD;
-		} else if (ebpf_is_exit(i) && next < len) {
-			mark[next] |= LEAD;
+		} else if (ebpf_is_exit(i)) {
+			if (next < len)
+				mark[next] |= LEAD;
+		} else if (!ld && ebpf_is_ld_pkt(i)) {
+			ld = true;
 		}
-		ld = ld || ebpf_is_ld_pkt(i);
 	}
 	/* An LD_ABS / LD_IND past main's slots ends its block (cfg.h); functions start where the
 	 * loop above marked them, backward calls' targets included, so this pass comes after. */
