@@ -2293,6 +2293,7 @@ static const struct twin_piece call_pieces[] = {
 	TWIN_PIECE(p_dynptr_mid, p_dynptr_mid_unsafe, gi_dynptr_mid_call),
 	TWIN_PIECE(p_dynptr_global, p_dynptr_global_unsafe, gi_dynptr_global_call),
 	TWIN_PIECE(p_strtol, p_strtol_bad, gi_strtol),
+	TWIN_PIECE(p_check_mtu, p_check_mtu_bad, gi_check_mtu),
 	TWIN_PIECE(p_frame_fields, p_frame_fields_over, gi_frame_fields_call),
 };
 
@@ -2322,9 +2323,9 @@ static void prologue(struct gi *g, int l_short)
 	if (g->use_pkt || g->k->p_call_pkt || g->k->p_call_pkt_over)
 		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA_END, BPF_REG_3);
 	/* (p_dynptr_kf's bpf_dynptr_from_xdp, after the other prologue loops, takes the context;
-	 * p_access's sign-extending load reads it too, and p_krules's data_meta) */
+	 * p_access's sign-extending load reads it too, p_krules's data_meta and p_check_mtu) */
 	if (g->k->p_dynptr_kf || g->k->p_dynptr_kf_unsafe || g->k->p_access || g->k->p_access_bad ||
-	    g->k->p_krules || g->k->p_krules_bad)
+	    g->k->p_krules || g->k->p_krules_bad || g->k->p_check_mtu || g->k->p_check_mtu_bad)
 		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DKF_CTX, BPF_REG_1);
 	for (size_t i = 0; i < sizeof(prologue_loops) / sizeof(prologue_loops[0]); i++)
 		twin_piece(g, &prologue_loops[i]);

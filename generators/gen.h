@@ -716,6 +716,11 @@
 	  "of another slot (long *res), read back (gen_links.c)")                                  \
 	X(p_strtol_bad, 0, 0, 100,                                                                 \
 	  "unsafe twin of p_strtol: res misaligned (slot + 4) or past the frame's top (fp - 4)")   \
+	X(p_check_mtu, 0, 0, 100,                                                                  \
+	  "bpf_check_mtu's u32 *mtu_len in an aligned slot, read back (gen_mtu.c)")                \
+	X(p_check_mtu_bad, 0, 0, 100,                                                              \
+	  "unsafe twin of p_check_mtu: mtu_len misaligned (slot + 2) or past the frame's top "     \
+	  "(fp - 2)")                                                                              \
 	X(p_sock, 0, 0, 100,                                                                       \
 	  "XDP: bpf_sk_lookup_tcp, _udp or bpf_skc_lookup_tcp of a zeroed tuple, a field of the "  \
 	  "socket read after its NULL test, then bpf_sk_release; half put it in a socket map, "    \
@@ -1158,6 +1163,10 @@ struct gen_loop {
 						 * (no run traps) or a write to r10 (a run that
 						 * reaches it traps: INTERP_TRAP_RULE) where the
 						 * kernel walks */
+#define GEN_PROG_MTU_UNSAFE (1ull << 59)	/* p_check_mtu_bad: bpf_check_mtu's mtu_len
+						 * misaligned or past the frame's top
+						 * (INTERP_TRAP_MEM on every run); the kernel
+						 * refuses it */
 #define GEN_PROG_LD_ABS_UNSAFE (1ull << 58)	/* p_ld_abs_sub_skip: a static function's
 						 * LD_ABS / LD_IND past the packet returns 0
 						 * before its store into main's frame, which main

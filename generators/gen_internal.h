@@ -492,6 +492,9 @@ void gi_emit_ld_sub(struct gi *g, struct gi_sub *s);
 /* gen_strtol.c: p_strtol (p_strtol_bad): bpf_strtol's 8 bytes written into an aligned slot (the twin:
  * misaligned, or past the frame) */
 void gi_strtol(struct gi *g, bool bad);
+/* gen_mtu.c: p_check_mtu (p_check_mtu_bad): bpf_check_mtu's mtu_len an aligned slot (the twin:
+ * misaligned, or past the frame) */
+void gi_check_mtu(struct gi *g, bool bad);
 /* gen_krules.c: p_krules (p_krules_bad): a packet offset through a spill or a shift the kernel
  * keeps (the twin: loses) */
 void gi_krules(struct gi *g, bool bad);
