@@ -208,9 +208,9 @@ struct gi_sub {
 	/* p_sub_ret_ptr (gen_subret.c): 1 + c, f(key) returning map 0's value for key, at offset c
 	 * when found (else NULL) */
 	uint8_t ret_ptr;
-	/* p_ld_abs_sub (gen_ldabs.c): f(ctx, p) loads from the packet with LD_ABS (LD_IND: r8 =
-	 * ld_base plus the offset) ld_size bytes at ld_base + ld_off: form 1 stores ctx at *p before
-	 * the load, 2 not at all, 3 (the twin) after it; 0 not such a function */
+	/* p_ld_abs_sub (gen_ldabs.c): f(ctx, p) loads ld_size bytes of the packet at ld_base +
+	 * ld_off with LD_ABS (LD_IND: r8 = ld_base): form 1 stores ctx at *p before the load, 2
+	 * not at all, 3 (the twin) after it; 0 not such a function */
 	uint8_t ld_form, ld_size, ld_base;
 	bool ld_ind;
 	int16_t ld_off;

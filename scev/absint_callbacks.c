@@ -644,7 +644,8 @@ bool absint_cb_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const st
 	 * calls it is accepted, bpf_loop_cb_calls_ld_abs) */
 	if (ebpf_is_ld_pkt(i) && cx->fn_cb && cx->fn_cb[func_of(cx, pc)])
 		CBFAIL(VERDICT_UNSAFE, pc, "verifier bug: callback unexpected regs 1 (an LD_ABS / "
-		       "LD_IND in a callback function: its early exit when the load fails is refused)");
+		       "LD_IND in a callback function: its early exit when the load fails is "
+		       "refused)");
 	if (ebpf_is_exit(i)) {
 		const struct aval *r0 = &s->regs[0];
 		uint8_t k;
@@ -1197,8 +1198,9 @@ static struct aval caller_load_one(const struct scev_ctx *cx, uint64_t pkt_frame
  * this frame: its callee's entry block, which every run of it starts with, stores exactly there
  * through an argument (or a copy of one) still as the call gave it, before any call (which may
  * not return: a tail call).  An LD_ABS / LD_IND, which returns 0 from a static function when the
- * load fails, ends the entry block (cfg.h ld_exit): a store after it is in another block.  Then that cell holds, after the call, what some write through a
- * pointer into this frame left there, not what it held before (verifier_subprog_precision's
+ * load fails, ends the entry block (cfg.h ld_exit): a store after it is in another block.  Then
+ * that cell holds, after the call, what some write through a pointer into this frame left
+ * there, not what it held before (verifier_subprog_precision's
  * subprog_spill_into_parent_stack_slot_precise: `*(u64 *)(r1 + 0) = r2` into the caller's
  * unwritten fp-8, which it reads back as the number). */
 static bool call_must_store(const struct scev_ctx *cx, const struct astate *s, uint32_t pc,

@@ -484,12 +484,12 @@ bool absint_iter_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const 
 	 * the caller's frame, live across the call, is accepted: ld_abs_static_fn_caller_iter) */
 	if (ebpf_is_ld_pkt(i) && s->it.may) {
 		if (func_of(cx, pc) == 0)
-			VFAIL(VERDICT_UNSAFE, pc, "BPF_LD_[ABS|IND] would lead to reference leak (the "
-			      "iterator at fp%d may be live)",
+			VFAIL(VERDICT_UNSAFE, pc, "BPF_LD_[ABS|IND] would lead to reference leak "
+			      "(the iterator at fp%d may be live)",
 			      -8 * (63 - __builtin_clzll(s->it.may) + 1));
-		VFAIL(VERDICT_UNSAFE, pc, "BPF_EXIT instruction in main prog would lead to reference "
-		      "leak (the iterator at fp%d may be live at this LD_ABS / LD_IND, which returns "
-		      "from the subprogram when the load fails)",
+		VFAIL(VERDICT_UNSAFE, pc, "BPF_EXIT instruction in main prog would lead to "
+		      "reference leak (the iterator at fp%d may be live at this LD_ABS / LD_IND, "
+		      "which returns from the subprogram when the load fails)",
 		      -8 * (63 - __builtin_clzll(s->it.may) + 1));
 	}
 	if (!ebpf_is_call(i))

@@ -6,8 +6,9 @@
  * (they return).  In a function other than main an LD_ABS / LD_IND ends its block too: when the
  * load fails it returns 0 from the function (the kernel's check_ld_abs explores that exit, with
  * the state right after the load), so such a block has an exit besides its fallthrough edge
- * (ld_exit), which every analysis of a function's exits takes as one.  An LD_IMM64 is one instruction of two slots.  Blocks are numbered in address
- * order, so a function's blocks are a contiguous id range.  Blocks not reachable from their
+ * (ld_exit), which every analysis of a function's exits takes as one.  An LD_IMM64 is one
+ * instruction of two slots.  Blocks are numbered in address order, so a function's blocks are a
+ * contiguous id range.  Blocks not reachable from their
  * function's entry are marked, not dropped.
  */
 #ifndef BPFSCEV_SCEV_CFG_H

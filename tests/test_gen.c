@@ -728,8 +728,9 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 	       p->input_len == sizeof(struct sk_reuseport_md) + GEN_INPUT_LEN) ||
 	      (p->prog_type == BPF_PROG_TYPE_SK_LOOKUP && (k->p_sk_prog || k->p_sk_prog_unsafe) &&
 	       p->input_len == sizeof(struct bpf_sk_lookup)) ||
-	      (p->prog_type == BPF_PROG_TYPE_SCHED_CLS && (k->p_ld_abs_sub || k->p_ld_abs_sub_skip) &&
-	       p->input_len == GEN_INPUT_LEN), "program type");
+	      (p->prog_type == BPF_PROG_TYPE_SCHED_CLS &&
+	       (k->p_ld_abs_sub || k->p_ld_abs_sub_skip) && p->input_len == GEN_INPUT_LEN),
+	      "program type");
 	tolerated_lo = SIZE_MAX;
 	/* (p_loop_def's reads, in the prologue: r1 = *(u64 *)(r10 + key slot); r1 += r5; within
 	 * its first 160 instructions: up to pc 140 with every knob at 100, p_pkt_join's 16 and
@@ -4099,8 +4100,10 @@ static void ld_abs_program(void *arg, const struct twin_run *r)
 	      r->p->prog_type);
 	mem_twin_verdict(&c->t, r, GEN_PROG_LD_ABS_UNSAFE, &v);
 	for (size_t k = r->p->funcs[0].end; k < r->p->len; k++) {
-		abs = abs || r->p->insns[k].code == (BPF_LD | BPF_ABS | BPF_SIZE(r->p->insns[k].code));
-		ind = ind || r->p->insns[k].code == (BPF_LD | BPF_IND | BPF_SIZE(r->p->insns[k].code));
+		uint8_t code = r->p->insns[k].code;
+
+		abs = abs || code == (BPF_LD | BPF_ABS | BPF_SIZE(code));
+		ind = ind || code == (BPF_LD | BPF_IND | BPF_SIZE(code));
 	}
 	CHECK(abs || ind, TW "no legacy packet load in a static function", TW_ARGS(r));
 	c->abs[r->twin] += abs;
