@@ -576,8 +576,8 @@ static void narrow_filled_cell(struct engine *en, uint32_t b, int side, uint8_t 
  * compares (side 0: its dst_reg, 1: its src_reg; links.h) hold its number plus their delta on
  * every run there, so the arm's bound v on it bounds them too (the kernel's sync_linked_regs:
  * `r2 = r0; if r0 s> 20 goto out; if r2 s< 0 goto out` leaves both in [0, 20]).  Numbers only;
- * a slot without a cell of its 8 bytes stays unknown.  False when one of them cannot hold
- * such a number: the arm cannot run. */
+ * a slot without a cell of its 8 bytes (or of a narrow spill's, below) stays unknown.  False
+ * when one of them cannot hold such a number: the arm cannot run. */
 static bool narrow_linked(struct engine *en, uint32_t b, int side, const struct aval *v,
 			  struct astate *s)
 {
@@ -599,8 +599,14 @@ static bool narrow_linked(struct engine *en, uint32_t b, int side, const struct 
 		} else {
 			int16_t off = (int16_t)(-8 * (l[k].loc - LINK_REGS + 1));
 
+			/* a spill of 4, 2 or 1 bytes (links.c) leaves a cell that narrow at the
+			 * slot's start, holding the number's low bytes: the number itself when the
+			 * arm's bound says it fits in them */
 			for (uint32_t c = 0; c < s->n && !x; c++)
-				if (s->cells[c].off == off && s->cells[c].size == 8)
+				if (s->cells[c].off == off &&
+				    (s->cells[c].size == 8 ||
+				     (s->cells[c].size < 8 && w.kind == AV_SCALAR &&
+				      w.r.umax >> (8 * s->cells[c].size) == 0)))
 					x = &s->cells[c].v;
 		}
 		if (!x || x->kind != AV_SCALAR || w.kind != AV_SCALAR)

@@ -1,15 +1,18 @@
 /* Linked scalars (links.h): at each conditional jump, the registers and 8-byte stack slots that
  * hold the jump's register plus a constant on every path there.  The kernel gives a register
  * copy the scalar id of its source (`r2 = r0`; `w2 = w0` when r0's upper half is 0), keeps it
- * through a spill to an aligned 8-byte slot and its fill, gives `r2 += K` (0 <= K <= S32_MAX,
+ * through a spill to an aligned 8-byte slot and its fill (a narrower spill or fill at the
+ * slot's start too, of a number that fits in its bytes: the kernel's get_reg_width check in
+ * check_stack_write_fixed_off and check_stack_read_fixed_off), gives `r2 += K` (0 <= K <= S32_MAX,
  * once) a link with offset K, and drops it on every other write; a bound a jump learns of one
  * holder then holds for every holder (sync_linked_regs).  Here the same rules run over the
  * instructions as a must-analysis: a link reaches a block only when it holds on every path
  * into it (the meet of its predecessors' keeps a pair linked only where both link it, with the
  * same offset), which around a loop means on every iteration.  Where the kernel would need a
- * range to decide (`w2 = w0` links only when r0 fits in 32 bits) the instructions decide
- * instead, more weakly: r0 was written by a 32-bit operation, a zero-extending load, `&= K`,
- * `>>= K` (K >= 32) or a small constant.  Stores through other pointers than r10 and calls
+ * range to decide (`w2 = w0` links only when r0 fits in 32 bits; a spill or fill of 4, 2 or 1
+ * bytes only when the number fits in them) the instructions decide instead, more weakly: r0
+ * was written by a 32-bit operation, a zero-extending load, `&= K`, `>>= K` or a constant
+ * (LF_HI0, LF_W16, LF_W8: the widths they give).  Stores through other pointers than r10 and calls
  * (which may write the frame through a pointer) drop every slot's link; calls drop r0-r5's.
  */
 #include "scev/links.h"
@@ -27,6 +30,15 @@
 #define LF_HI0 2	/* the upper 32 bits are 0 */
 #define LF_W32 4	/* written by `w += K`: holds the low 32 bits of the class's number plus
 			 * delta, zero-extended (the kernel's BPF_ADD_CONST32) */
+#define LF_W16 8	/* the upper 48 bits are 0 (LF_HI0 too) */
+#define LF_W8 16	/* the upper 56 bits are 0 (LF_W16 and LF_HI0 too) */
+#define LF_WIDTH (LF_HI0 | LF_W16 | LF_W8)
+/* A slot only: its number was spilled by a store of 4, 2 or 1 bytes at its start (it fits in
+ * them); none of these: by one of 8.  A fill of more bytes than the spill's keeps no link. */
+#define LF_SP4 32
+#define LF_SP2 64
+#define LF_SP1 128
+#define LF_NARROW (LF_SP4 | LF_SP2 | LF_SP1)
 
 /* The links of one point: locations of one class hold the class's number plus their delta;
  * class 0 is no class.  Kept canonical between blocks (canon): classes numbered in the order
@@ -52,9 +64,28 @@ static void kill(struct lstate *s, unsigned loc)
 	s->flags[loc] = 0;
 }
 
-static void set_hi0(struct lstate *s, unsigned loc, bool hi0)
+/* The width flags of a number below 2^bits (64: any). */
+static uint8_t width_flags(unsigned bits)
 {
-	s->flags[loc] = (uint8_t)((s->flags[loc] & ~LF_HI0) | (hi0 ? LF_HI0 : 0));
+	return (uint8_t)((bits <= 32 ? LF_HI0 : 0) | (bits <= 16 ? LF_W16 : 0) |
+			 (bits <= 8 ? LF_W8 : 0));
+}
+
+/* The fewest of 8, 16, 32 and 64 bits that hold x. */
+static unsigned width_of(uint64_t x)
+{
+	return x <= UINT8_MAX ? 8 : x <= UINT16_MAX ? 16 : x <= UINT32_MAX ? 32 : 64;
+}
+
+/* Whether location loc's number fits in size bytes (the kernel's get_reg_width <= 8 size). */
+static bool fits(const struct lstate *s, unsigned loc, unsigned size)
+{
+	return size >= 8 || (s->flags[loc] & (size >= 4 ? LF_HI0 : size >= 2 ? LF_W16 : LF_W8));
+}
+
+static void set_width(struct lstate *s, unsigned loc, unsigned bits)
+{
+	s->flags[loc] = (uint8_t)((s->flags[loc] & ~LF_WIDTH) | width_flags(bits));
 }
 
 /* A class no location is in (at most LINK_NLOC are in use). */
@@ -83,7 +114,7 @@ static void copy(struct lstate *s, unsigned d, unsigned src)
 		return;
 	if (s->flags[src] & LF_ADDED) {
 		s->cls[src] = 0;
-		s->flags[src] &= (uint8_t)~(LF_ADDED | LF_W32);
+		s->flags[src] &= (uint8_t)~(LF_ADDED | LF_W32);	/* (a width holds still) */
 	}
 	if (!s->cls[src]) {
 		s->cls[src] = fresh_class(s);
@@ -95,7 +126,7 @@ static void copy(struct lstate *s, unsigned d, unsigned src)
 }
 
 /* The locations of s in a class, in order (idx; the count returned).  A location in no class
- * has delta 0 and no flag but LF_HI0: kill, copy and canon_keep_hi0 keep it so, and meet builds
+ * has delta 0 and no flag but its width: kill, copy and canon_keep_hi0 keep it so, and meet builds
  * its result so. */
 static unsigned classed(const struct lstate *s, uint8_t *idx)
 {
@@ -149,7 +180,7 @@ static void canon_keep_hi0(struct lstate *s)
 		if (count[c] < 2) {
 			s->cls[k] = 0;
 			s->delta[k] = 0;
-			s->flags[k] &= LF_HI0;
+			s->flags[k] &= LF_WIDTH;
 			continue;
 		}
 		if (!map[c]) {
@@ -190,19 +221,28 @@ static void kill_slots(struct lstate *s)
 	memset(&s->delta[LINK_REGS], 0, LINK_SLOTS * sizeof(s->delta[0]));
 }
 
-/* Whether an ALU instruction writing a 64-bit result leaves its upper half 0. */
-static bool alu_hi0(const struct bpf_insn *i)
+/* The bits an ALU instruction's result (its register, zero-extended) surely fits in. */
+static unsigned alu_width(const struct bpf_insn *i)
 {
 	uint8_t op = ebpf_op(i);
+	bool k = ebpf_srcbit(i) == BPF_K;
 
 	if (op == BPF_END)
-		return i->imm < 64;
-	if (ebpf_class(i) == BPF_ALU)
-		return true;	/* 32-bit operations zero-extend */
-	if (ebpf_srcbit(i) != BPF_K)
-		return false;
-	return (op == BPF_MOV && i->off == 0 && i->imm >= 0) || (op == BPF_AND && i->imm >= 0) ||
-	       (op == BPF_RSH && i->imm >= 32);
+		return i->imm == 16 ? 16 : i->imm == 32 ? 32 : 64;
+	if (ebpf_class(i) == BPF_ALU) {	/* 32-bit operations zero-extend */
+		if (k && ((op == BPF_MOV && i->off == 0) || op == BPF_AND))
+			return width_of((uint32_t)i->imm);
+		if (k && op == BPF_RSH && (i->imm & 31) >= 16)
+			return (i->imm & 31) >= 24 ? 8 : 16;
+		return 32;
+	}
+	if (!k || i->imm < 0)
+		return 64;
+	if ((op == BPF_MOV && i->off == 0) || op == BPF_AND)
+		return width_of((uint64_t)i->imm);
+	if (op == BPF_RSH && i->imm >= 32 && i->imm < 64)
+		return i->imm >= 56 ? 8 : i->imm >= 48 ? 16 : 32;
+	return 64;
 }
 
 static void step_alu(struct lstate *s, const struct bpf_insn *i, bool priv)
@@ -218,7 +258,7 @@ static void step_alu(struct lstate *s, const struct bpf_insn *i, bool priv)
 			return;
 		}
 		kill(s, d);	/* w = w of a number that may not fit: no link (nor in the kernel) */
-		set_hi0(s, d, true);
+		set_width(s, d, 32);
 		return;
 	}
 	/* (the kernel links `w += K` only where the upper half was 0: it keeps the number) */
@@ -233,7 +273,7 @@ static void step_alu(struct lstate *s, const struct bpf_insn *i, bool priv)
 		return;
 	}
 	kill(s, d);
-	set_hi0(s, d, alu_hi0(i));
+	set_width(s, d, alu_width(i));
 }
 
 static void step_mem(struct lstate *s, const struct bpf_insn *i, bool priv)
@@ -247,14 +287,22 @@ static void step_mem(struct lstate *s, const struct bpf_insn *i, bool priv)
 
 		if (d >= LINK_REGS)
 			return;
-		slot = i->src_reg == EBPF_REG_FP && mode == BPF_MEM && size == 8 ? slot_loc(i->off)
-										  : 0;
-		if (slot && s->cls[slot]) {
-			copy(s, d, slot);	/* a fill of a spill keeps its link */
+		slot = i->src_reg == EBPF_REG_FP && mode == BPF_MEM ? slot_loc(i->off) : 0;
+		/* a fill of a spill keeps its link; one narrower than 8 bytes only when it takes
+		 * no more bytes than the spill wrote and the number fits in them (the kernel's
+		 * "Break the relation on a narrowing fill"); the spill's own bytes are the low ones
+		 * (bpf_stack_narrow_access_ok, little-endian) */
+		if (slot && s->cls[slot] && fits(s, slot, size) &&
+		    size <= (s->flags[slot] & LF_SP4	? 4u
+			     : s->flags[slot] & LF_SP2 ? 2u
+			     : s->flags[slot] & LF_SP1 ? 1u
+						       : 8u)) {
+			copy(s, d, slot);
+			s->flags[d] &= (uint8_t)~LF_NARROW;
 			return;
 		}
 		kill(s, d);
-		set_hi0(s, d, mode == BPF_MEM && size < 8);
+		set_width(s, d, mode == BPF_MEM && size < 8 ? 8 * size : 64);
 		return;
 	}
 	/* a store (BPF_ST, BPF_STX, atomics) */
@@ -267,9 +315,13 @@ static void step_mem(struct lstate *s, const struct bpf_insn *i, bool priv)
 	}
 	kill_stack(s, i->off, size);
 	slot = slot_loc(i->off);
-	if (priv && cls == BPF_STX && mode == BPF_MEM && size == 8 && slot &&
-	    i->src_reg < LINK_REGS)
-		copy(s, slot, i->src_reg);	/* a spill: the kernel gives it an id to share */
+	/* a spill: the kernel gives it an id to share; one of 4, 2 or 1 bytes only when the
+	 * number fits in them ("Break the relation on a narrowing spill") */
+	if (priv && cls == BPF_STX && mode == BPF_MEM && slot && i->src_reg < LINK_REGS &&
+	    fits(s, i->src_reg, size)) {
+		copy(s, slot, i->src_reg);
+		s->flags[slot] |= size == 4 ? LF_SP4 : size == 2 ? LF_SP2 : size == 1 ? LF_SP1 : 0;
+	}
 }
 
 /* Whether call i is of a helper whose prototype writes through no argument (the kernel's
@@ -316,8 +368,8 @@ static void step(struct lstate *s, const struct bpf_insn *i, bool priv)
 	if (ebpf_is_ldimm64(i)) {
 		if (i->dst_reg < LINK_REGS) {
 			kill(s, i->dst_reg);
-			set_hi0(s, i->dst_reg,
-				!i->src_reg && ebpf_ldimm64_value(i) <= UINT32_MAX);
+			set_width(s, i->dst_reg,
+				  i->src_reg ? 64 : width_of(ebpf_ldimm64_value(i)));
 		}
 		return;
 	}
@@ -339,7 +391,7 @@ static bool meet(struct lstate *d, const struct lstate *s)
 
 	if (!memcmp(d, s, sizeof(*d)))
 		return false;	/* (the meet of a state with itself) */
-	if (!any_class(d) || !any_class(s)) {	/* no pair in both: only LF_HI0 in both stays */
+	if (!any_class(d) || !any_class(s)) {	/* no pair in both: only widths in both stay */
 		bool changed = false;
 
 		for (unsigned k = 0; k < LINK_NLOC; k++)
@@ -347,7 +399,7 @@ static bool meet(struct lstate *d, const struct lstate *s)
 		if (!changed)
 			return false;
 		for (unsigned k = 0; k < LINK_NLOC; k++) {
-			d->flags[k] &= s->flags[k] & LF_HI0;
+			d->flags[k] &= s->flags[k] & LF_WIDTH;
 			d->cls[k] = 0;
 			d->delta[k] = 0;
 		}
@@ -356,16 +408,16 @@ static bool meet(struct lstate *d, const struct lstate *s)
 	memset(&r, 0, sizeof(r));
 	r.reached = true;
 	for (unsigned k = 0; k < LINK_NLOC; k++)
-		r.flags[k] = d->flags[k] & s->flags[k] & LF_HI0;
+		r.flags[k] = d->flags[k] & s->flags[k] & LF_WIDTH;
 	/* the locations in a class on both sides (idx), then those linked alike on both */
 	for (unsigned a = 0, m = classed(d, idx); a < m; a++)
-		if (s->cls[idx[a]] && !((d->flags[idx[a]] ^ s->flags[idx[a]]) & LF_W32))
+		if (s->cls[idx[a]] && !((d->flags[idx[a]] ^ s->flags[idx[a]]) & (LF_W32 | LF_NARROW)))
 			idx[n++] = idx[a];
 	for (unsigned a = 0; a < n; a++) {
 		unsigned k = idx[a];
 
 		r.flags[k] |= (uint8_t)(((d->flags[k] | s->flags[k]) & LF_ADDED) |
-					(d->flags[k] & LF_W32));
+					(d->flags[k] & (LF_W32 | LF_NARROW)));
 		r.delta[k] = d->delta[k];
 		r.cls[k] = (uint8_t)(k + 1);	/* (a class of its own unless one before matches) */
 		for (unsigned b = 0; b < a; b++) {
@@ -541,8 +593,7 @@ static bool may_link(const struct bpf_insn *i, bool priv)
 	if (cls == BPF_ALU || cls == BPF_ALU64)
 		return ebpf_op(i) == BPF_MOV && ebpf_srcbit(i) == BPF_X && i->off == 0 &&
 		       i->dst_reg < LINK_REGS && i->src_reg < LINK_REGS && i->dst_reg != i->src_reg;
-	return priv && cls == BPF_STX && ebpf_mode(i) == BPF_MEM &&
-	       ebpf_size_bytes(ebpf_size(i)) == 8 && i->dst_reg == EBPF_REG_FP &&
+	return priv && cls == BPF_STX && ebpf_mode(i) == BPF_MEM && i->dst_reg == EBPF_REG_FP &&
 	       i->src_reg < LINK_REGS && slot_loc(i->off);
 }
 
