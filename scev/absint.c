@@ -491,13 +491,21 @@ static bool null_vs_scalar(const struct aval *a, const struct aval *b)
 	       (b->kind == AV_PTR && b->maybe_null && a->kind == AV_SCALAR);
 }
 
+/* Whether maybe-null pointer p keeps its id once not NULL: a map value whose map holds a spin
+ * lock (reg_may_point_to_spin_lock: the id names the lock, absint_lock.c). */
+static bool lock_id(const struct scev_ctx *cx, const struct aval *p)
+{
+	return p->kind == AV_PTR && p->region == REGION_MAP_VALUE && p->id &&
+	       absint_lock_map(cx, p->map);
+}
+
 /* A null check that decided the maybe-null pointer before (now after) decides its copies. */
 static void settle_copies(const struct scev_ctx *cx, struct astate *t, const struct aval *before,
 			  const struct aval *after)
 {
 	if (before->kind == AV_PTR && before->maybe_null && before->id &&
 	    !(after->kind == AV_PTR && after->maybe_null)) {
-		astate__settle_null(t, before->id, after->kind != AV_PTR);
+		astate__settle_null(t, before->id, after->kind != AV_PTR, lock_id(cx, before));
 		absint_ref_null(cx, t, before, after->kind != AV_PTR);	/* (a ringbuf record) */
 	}
 }
@@ -694,6 +702,11 @@ static int send_succs(struct engine *en, uint32_t b, struct astate *s, send_fn s
 				pkt_len_refine(ebpf_op(last), is32, taken, &a, &bb);
 			settle_copies(cx, u, &a0, &a);
 			settle_copies(cx, u, &b0, &bb);
+			/* (aval_refine drops the id of the register it settles) */
+			if (a.kind == AV_PTR && !a.maybe_null && a0.maybe_null && lock_id(cx, &a0))
+				a.id = a0.id;
+			if (bb.kind == AV_PTR && !bb.maybe_null && b0.maybe_null && lock_id(cx, &b0))
+				bb.id = b0.id;
 			if (x && !is32 && taken == (ebpf_op(last) == BPF_JEQ))
 				ptr_eq_not_null(ebpf_op(last), &a, &bb);
 			if (x)
@@ -1253,6 +1266,7 @@ static uint64_t path_shape(const struct astate *s, uint16_t live, uint64_t fills
 			     (a->kind == AV_PTR && a->region == REGION_PKT && !a->id)))
 				MIX(a->r.umin);
 		}
+	MIX((uint64_t)s->lk.held << 32 | (uint64_t)s->lk.map << 16 | s->lk.id);	/* (a lock) */
 	MIX(s->ref.may);	/* (ringbuf records held on some path, on every path) */
 	MIX(s->ref.must);
 	MIX(s->dp.may);		/* (dynptrs live on some path, on every path; the ringbuf ones) */

@@ -106,7 +106,19 @@ struct astate {
 	 * states hold (a function that makes a dynptr for its caller, and its callers), so that
 	 * the state every block run copies stays small. */
 	const struct dp_guard *dpg;
+	/* The spin lock held (absint_lock.c): none (held 0), on every path (LK_HELD) or on some
+	 * (LK_MAYBE); its map (LK_MAP_ANY: not one) and the lookup id of its value (0: none). */
+	struct alock {
+		uint16_t map, id;
+		uint8_t held;
+	} lk;
 };
+#define LK_HELD 1
+#define LK_MAYBE 2
+#define LK_MAP_ANY UINT16_MAX
+/* The id of a map value LD_IMM64 gives, of a map with a spin lock (the kernel's id 0: every such
+ * pointer names the one lock), which no lookup's id (aval_null_id) is. */
+#define LK_ID_DIRECT UINT16_MAX
 
 /* Dynptr masks told apart by a register (absint_dynptr.c, absint_dynptr_guard_*): on the paths
  * where register g holds 0 (m[0]) and where it does not (m[1]), those of this frame (dp, dpr)
@@ -355,6 +367,11 @@ static inline bool absint_cb_helper(int32_t id)
 	return id == BPF_FUNC_loop || id == BPF_FUNC_for_each_map_elem || id == BPF_FUNC_find_vma ||
 	       id == BPF_FUNC_user_ringbuf_drain;
 }
+/* The spin lock helpers (absint_lock.c). */
+static inline bool absint_lock_helper(int32_t id)
+{
+	return id == BPF_FUNC_spin_lock || id == BPF_FUNC_spin_unlock;
+}
 /* The timer helpers (absint_timer.c): bpf_timer_init, _set_callback, _start, _cancel. */
 static inline bool absint_timer_helper(int32_t id)
 {
@@ -430,7 +447,7 @@ int astate__join_regs(struct astate *dst, const struct astate *src, bool widen, 
 /* Maybe-null identities (aval.h): a null check of one holder of id decides them all; a new
  * lookup result takes its id from older holders; a state not made by running instructions
  * (a loop header's, an exit's from the entry) holds none. */
-void astate__settle_null(struct astate *s, uint16_t id, bool is_null);
+void astate__settle_null(struct astate *s, uint16_t id, bool is_null, bool keep_id);
 void astate__drop_id(struct astate *s, uint16_t id);
 void astate__drop_ids(struct astate *s);
 /* Packet bytes proven beyond base id (0 when nothing is); at least range proven; id forgotten
@@ -661,6 +678,17 @@ void absint_timer_call(struct scev_ctx *cx, const struct astate *s, uint32_t pc)
 bool absint_timer_verify_insn(struct scev_ctx *cx, struct scev_verdict *v,
 			      const struct astate *s, uint32_t pc);
 bool absint_timer_overlaps(const struct scev_ctx *cx, uint32_t m, __int128 lo, __int128 hi);
+
+/* absint_lock.c: the lock helpers' prototypes as the analysis takes them (the lock checked
+ * apart); whether map m's value holds a spin lock (its lookups' results keep their id); d := d
+ * joined with s (true when d changed); a helper call's effect on the lock held (and the id of a
+ * lookup that surely finds, r0); the kernel's lock rules at pc (true when it failed). */
+const struct ebpf_helper_proto *absint_lock_proto(int32_t id);
+bool absint_lock_map(const struct scev_ctx *cx, uint32_t m);
+bool absint_lock_join(struct alock *d, const struct alock *s);
+void absint_lock_call(struct scev_ctx *cx, struct astate *s, uint32_t pc, struct aval *r0);
+bool absint_lock_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			     uint32_t pc);
 
 /* absint_fields.c: the special fields of map values (spin locks, kptrs, ...).  The field of map
  * m's value that bytes [lo, hi) overlap (NULL: none); what a load of it gives (a kptr: an

@@ -92,6 +92,8 @@ const struct ebpf_helper_proto *absint_helper_proto(const struct astate *s, int3
 
 	if (absint_timer_helper(id))
 		return absint_timer_proto(id);
+	if (absint_lock_helper(id))
+		return absint_lock_proto(id);
 	if (absint_dynptr_proto(id) && absint_dynptr_on_stack(s, id))
 		return absint_dynptr_proto(id);
 	if (id != BPF_FUNC_dynptr_read && id != BPF_FUNC_dynptr_write &&

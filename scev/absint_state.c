@@ -936,6 +936,8 @@ int astate__join_regs(struct astate *dst, const struct astate *src, bool widen, 
 		changed = 1;
 	if (nn_join(dst, src))
 		changed = 1;
+	if ((dst->lk.held || src->lk.held) && absint_lock_join(&dst->lk, &src->lk))
+		changed = 1;
 	for (int r = 0; r < EBPF_NREGS; r++)
 		if (astate__join_val(&dst->regs[r], &src->regs[r], widen)) {
 			changed = 1;
@@ -1032,15 +1034,25 @@ static void settle(struct aval *v, bool is_null)
 	}
 }
 
+/* (not NULL: a map value whose map holds a spin lock keeps its id, the lock's name:
+ * absint_lock.c) */
+static void settle_keep(struct aval *v, bool is_null)
+{
+	if (is_null)
+		*v = aval_const(0);
+	else
+		v->maybe_null = false;
+}
+
 static void forget_id(struct aval *v, bool unused)
 {
 	(void)unused;
 	aval_drop_id(v);
 }
 
-void astate__settle_null(struct astate *s, uint16_t id, bool is_null)
+void astate__settle_null(struct astate *s, uint16_t id, bool is_null, bool keep_id)
 {
-	each_id_holder(s, id, settle, is_null);
+	each_id_holder(s, id, keep_id ? settle_keep : settle, is_null);
 }
 
 void astate__drop_id(struct astate *s, uint16_t id)

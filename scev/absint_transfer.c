@@ -1487,6 +1487,7 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 			case BPF_PSEUDO_MAP_VALUE: case BPF_PSEUDO_MAP_IDX_VALUE:
 				v = aval_ptr(REGION_MAP_VALUE, (uint16_t)i->imm,
 					     range_const((uint64_t)(uint32_t)i[1].imm));
+				v.id = absint_lock_map(cx, (uint32_t)i->imm) ? LK_ID_DIRECT : 0;
 				break;
 			default:
 				v = aval_top();
@@ -1690,6 +1691,7 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 					absint_timer_call(cx, s, pc);
 				v = helper_result(cx, i->imm, s);
 				absint_ref_call(cx, s, pc, &v);
+				absint_lock_call(cx, s, pc, &v);
 				if (v.kind == AV_PTR && v.maybe_null) {
 					v.id = aval_null_id(pc);
 					astate__drop_id(s, v.id);

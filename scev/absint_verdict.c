@@ -1419,8 +1419,8 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 				VFAIL(VERDICT_UNSUPPORTED, pc, "R%u, a pointer into this frame or a "
 				      "caller's (joined at a loop header), given to a helper, kfunc or "
 				      "global function", r);
-	if ((absint_cb_verify_insn(cx, v, s, pc) || absint_timer_verify_insn(cx, v, s, pc)) &&
-	    v->kind != VERDICT_SAFE)
+	if ((absint_lock_verify_insn(cx, v, s, pc) || absint_cb_verify_insn(cx, v, s, pc) ||
+	     absint_timer_verify_insn(cx, v, s, pc)) && v->kind != VERDICT_SAFE)
 		return;
 	if (absint_iter_verify_insn(cx, v, s, pc) || v->kind != VERDICT_SAFE)
 		return;

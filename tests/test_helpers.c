@@ -193,8 +193,11 @@ static const struct {
 	  BPF_PROG_TYPE_CGROUP_SKB, VERDICT_UNSUPPORTED, "its result is a map value: not "
 	  "modeled" },
 	/* the reason names the kind the analyzer lacks */
-	{ "a spin lock", "r1 = 0\ncall bpf_spin_lock\nr0 = 0\nexit\n", BPF_PROG_TYPE_SCHED_CLS,
-	  VERDICT_UNSUPPORTED, "argument 1 (R1) is a spin lock: not modeled" },
+	{ "a kptr", "r1 = 0\nr2 = 0\ncall bpf_kptr_xchg\nr0 = 0\nexit\n", BPF_PROG_TYPE_SCHED_CLS,
+	  VERDICT_UNSUPPORTED, "argument 1 (R1) is a kptr: not modeled" },
+	/* (a spin lock is modeled: scev/absint_lock.c, corpus spin_lock_*) */
+	{ "a spin lock of a number", "r1 = 0\ncall bpf_spin_lock\nr0 = 0\nexit\n",
+	  BPF_PROG_TYPE_SCHED_CLS, UNSAFE, "R1 type=scalar expected=map_value" },
 	{ "skc_to_tcp_sock of a scalar", "r1 = 0\ncall bpf_skc_to_tcp_sock\nr0 = 0\nexit\n",
 	  BPF_PROG_TYPE_SCHED_CLS, UNSAFE, "not a socket" },
 	{ "sk_release of a number", "r1 = 0\ncall bpf_sk_release\nr0 = 0\nexit\n",

@@ -54,6 +54,9 @@
 #define TIMER_INIT "r1 = r6\nr1 += 8\nr2 = map[fd:0] ll\nr3 = 1\ncall bpf_timer_init\n"
 #define TIMER_CB "r1 = r6\nr1 += 8\nr2 = func cb ll\ncall bpf_timer_set_callback\n"
 #define CB_END "cb: r0 = 0\nexit\n"
+#define LOCK_MAP "array key=4 value=32 entries=1 spin_lock=4\n"
+#define LOCK_LOOKUP LOOKUP0 "r6 = r0\nr1 = r6\nr1 += 4\ncall bpf_spin_lock\n"
+#define UNLOCK "r1 = r6\nr1 += 4\ncall bpf_spin_unlock\n"
 #define ITER_NEW "r1 = r10\nr1 += -8\nr2 = 0\nr3 = 3\ncall bpf_iter_num_new\n"
 #define ITER_NEXT "r1 = r10\nr1 += -8\ncall bpf_iter_num_next\n"
 #define ITER_DESTROY "r1 = r10\nr1 += -8\ncall bpf_iter_num_destroy\n"
@@ -122,6 +125,9 @@ static const struct {
 	  "-- maps\n" TIMER_MAP },
 	{ "timer_cancel", BPF_FUNC_timer_cancel, START TIMER_LOOKUP TIMER_INIT
 	  "r1 = r6\nr1 += 8\ncall bpf_timer_cancel\n" SET END "-- maps\n" TIMER_MAP },
+	{ "spin_lock", BPF_FUNC_spin_lock, START LOCK_LOOKUP SET UNLOCK END "-- maps\n" LOCK_MAP },
+	{ "spin_unlock", BPF_FUNC_spin_unlock, START LOCK_LOOKUP UNLOCK SET END
+	  "-- maps\n" LOCK_MAP },
 	{ "bpf_loop", BPF_FUNC_loop, START
 	  "r1 = 3\nr2 = func cb ll\nr3 = 0\nr4 = 0\ncall bpf_loop\n" SET END CB_END },
 	{ "for_each_map_elem", BPF_FUNC_for_each_map_elem, START
@@ -333,7 +339,8 @@ int main(void)
 		[INTERP_HF_NONE] = "none", [INTERP_HF_MAP] = "map", [INTERP_HF_PRINTK] = "printk",
 		[INTERP_HF_TAIL_CALL] = "tail call", [INTERP_HF_RINGBUF] = "ringbuf",
 		[INTERP_HF_DYNPTR] = "dynptr", [INTERP_HF_DP_MAKE] = "dynptr make",
-		[INTERP_HF_TIMER] = "timer", [INTERP_HF_CALLBACK] = "callback",
+		[INTERP_HF_TIMER] = "timer", [INTERP_HF_LOCK] = "spin lock",
+		[INTERP_HF_CALLBACK] = "callback",
 		[INTERP_HF_DRAW] = "drawn result", [INTERP_HF_PROTO] = "prototype",
 	};
 	unsigned per_fam[INTERP_HF_PROTO + 1] = { 0 }, made = 0;

@@ -180,6 +180,9 @@ struct interp_state {
 	 * released; live_recs counts the live ones too */
 	uint8_t kobj_live[INTERP_MAX_RECORDS];
 	unsigned nrecs, live_recs, nkobjs;
+	/* the address of the struct bpf_spin_lock bpf_spin_lock took and bpf_spin_unlock has not
+	 * released yet (lock_helper), 0 when none */
+	uint64_t lock_held;
 	/* sockets made in this run (INTERP_VA_SOCK + k << 32, interp.h): SOCK_* flags and what
 	 * their fields read as (8 bytes twice); live_recs counts the live referenced ones too */
 	uint8_t sock_flags[INTERP_MAX_RECORDS];
@@ -2931,6 +2934,46 @@ static int ringbuf_helper(struct interp_state *st, const struct iop *ip, int32_t
 	return rec_reserve(st, ip, name, (uint32_t)r[2], false, ret);
 }
 
+/* bpf_spin_lock, bpf_spin_unlock (id) on r1: the struct bpf_spin_lock of a map value
+ * (ebpf_map_def.fields; else INTERP_TRAP_HELPER).  No-ops on the bytes (nothing runs beside the
+ * program: the lock is always free when taken); a lock while one is held, an unlock of another
+ * lock or of none trap with INTERP_TRAP_REF (the verifier's process_spin_lock), and so does the
+ * main program's exit with one held (interp_loop.inc).  0, or -1 after a trap. */
+static int lock_helper(struct interp_state *st, const struct iop *ip, int32_t id)
+{
+	const char *name = ebpf_helper_name(id);
+	uint64_t a = st->h.regs[1], m = (a - INTERP_VA_MAP) >> 32;
+	const struct ebpf_map_def *def = m < st->map_cnt ? &st->env->maps[m].def : NULL;
+	const struct ebpf_map_field *f = NULL;
+
+	for (uint8_t k = 0; def && k < def->nfields && k < EBPF_MAP_FIELDS; k++)
+		if (def->fields[k].kind == EBPF_FIELD_SPIN_LOCK)
+			f = &def->fields[k];
+	if ((a >> 44) != (INTERP_VA_MAP >> 44) || !f || !def->value_size ||
+	    (a & st->maps[m].vmask) != f->off || !mem_ptr(st, ip->pc, a, 4, ACC_LOAD)) {
+		if (st->res->trap == INTERP_OK)
+			set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: r1 = 0x%llx is not the struct "
+				 "bpf_spin_lock of a map value", name, (unsigned long long)a);
+		return -1;
+	}
+	if (id == BPF_FUNC_spin_lock) {
+		if (st->lock_held) {
+			set_trap(st, INTERP_TRAP_REF, ip->pc, "%s: a lock (0x%llx) is held already",
+				 name, (unsigned long long)st->lock_held);
+			return -1;
+		}
+		st->lock_held = a;
+		return 0;
+	}
+	if (st->lock_held != a) {
+		set_trap(st, INTERP_TRAP_REF, ip->pc, "%s of 0x%llx: %s", name, (unsigned long long)a,
+			 st->lock_held ? "another lock is held" : "no lock is held");
+		return -1;
+	}
+	st->lock_held = 0;
+	return 0;
+}
+
 /* At the main program's exit or a tail call: -1 after a trap when a record is live. */
 static __attribute__((noinline)) int ringbuf_leak(struct interp_state *st, uint32_t pc)
 {
@@ -3115,6 +3158,9 @@ enum interp_helper_family interp_helper_family(int32_t id)
 	case BPF_FUNC_timer_start:
 	case BPF_FUNC_timer_cancel:
 		return INTERP_HF_TIMER;
+	case BPF_FUNC_spin_lock:
+	case BPF_FUNC_spin_unlock:
+		return INTERP_HF_LOCK;
 	default:
 		break;
 	}
@@ -3133,6 +3179,13 @@ static __attribute__((noinline)) int do_helper(struct interp_state *st, const st
 	uint64_t *r = st->h.regs, ret = 0;
 	const char *name;
 
+	/* (check_helper_call: no helper but bpf_spin_unlock while a lock is held) */
+	if (unlikely(st->lock_held) && id != BPF_FUNC_spin_unlock) {
+		name = ebpf_helper_name(id);
+		set_trap(st, INTERP_TRAP_RULE, ip->pc, "helper %s (id %d) called while holding a spin "
+			 "lock", name ? name : "unknown", id);
+		return -1;
+	}
 	if (env->helper) {
 		int rc = env->helper(env->arg, id, &r[1], &ret);
 
@@ -3177,6 +3230,10 @@ static __attribute__((noinline)) int do_helper(struct interp_state *st, const st
 		break;
 	case INTERP_HF_TIMER:
 		if (timer_helper(st, ip, id, &ret))
+			return -1;
+		break;
+	case INTERP_HF_LOCK:
+		if (lock_helper(st, ip, id))
 			return -1;
 		break;
 	case INTERP_HF_DRAW:
@@ -3960,6 +4017,7 @@ static void timers_after_cut(struct interp_state *st, uint64_t budget)
 		if (st->sock_flags[k] & SOCK_REF)
 			st->sock_flags[k] &= (uint8_t)~SOCK_LIVE;
 	st->live_recs = st->dp_nulls = 0;
+	st->lock_held = 0;
 	iters_drop(st);
 	memset(st->key_len, 0, sizeof(st->key_len));
 	for (unsigned f = 0; f < EBPF_MAX_CALL_DEPTH; f++)
@@ -4016,6 +4074,7 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 	st->oom = false;
 	st->niters = 0;
 	st->nrecs = st->live_recs = st->nkobjs = st->dp_nulls = st->dp_ids = st->nsocks = 0;
+	st->lock_held = 0;
 	st->skb_sk = -1;
 	st->ctx_sk[0] = st->ctx_sk[1] = -1;
 	st->pkt_ro = false;

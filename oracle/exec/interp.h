@@ -154,6 +154,12 @@
  *   address, each memory argument inside one region for its whole size, written ones
  *   writable), bytes it writes and its result drawn from env->helper_data (4 bytes for u32
  *   results, else 8); helpers that move or resize the packet leave it unchanged
+ *   93 bpf_spin_lock, 94 bpf_spin_unlock
+ *                          on the struct bpf_spin_lock of a map value (ebpf_map_def.fields;
+ *                          else INTERP_TRAP_HELPER): no-ops on the bytes; a lock while one is
+ *                          held, an unlock of none or of another, and the main program's exit
+ *                          with one held trap with INTERP_TRAP_REF, any other helper called
+ *                          while one is held with INTERP_TRAP_RULE (interp.c: lock_helper)
  *   169 bpf_timer_init, 170 bpf_timer_set_callback, 171 bpf_timer_start, 172 bpf_timer_cancel
  *                          on the struct bpf_timer of a map value (ebpf_map_def.timer; else
  *                          INTERP_TRAP_HELPER), kernel/bpf/helpers.c's results (interp.c,
@@ -323,6 +329,7 @@ enum interp_helper_family {
 	INTERP_HF_DYNPTR,	/* bpf_dynptr_read, write, data */
 	INTERP_HF_DP_MAKE,	/* bpf_dynptr_from_mem, the ringbuf dynptrs */
 	INTERP_HF_TIMER,	/* bpf_timer_init, set_callback, start, cancel */
+	INTERP_HF_LOCK,		/* bpf_spin_lock, bpf_spin_unlock */
 	INTERP_HF_CALLBACK,	/* bpf_loop, for_each_map_elem, find_vma, user_ringbuf_drain */
 	INTERP_HF_DRAW,		/* a result drawn (interp_helper_draw_width) */
 	INTERP_HF_PROTO,	/* from its prototype: memory arguments checked, a drawn result */

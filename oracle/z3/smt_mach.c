@@ -1466,6 +1466,7 @@ bool mach_helper_unrun(int32_t id)
 	case BPF_FUNC_ringbuf_reserve_dynptr: case BPF_FUNC_ringbuf_submit_dynptr:
 	case BPF_FUNC_ringbuf_discard_dynptr: case BPF_FUNC_timer_init:
 	case BPF_FUNC_timer_set_callback: case BPF_FUNC_timer_start: case BPF_FUNC_timer_cancel:
+	case BPF_FUNC_spin_lock: case BPF_FUNC_spin_unlock:
 	/* (callback helpers: mach_step leaves them to the prover's exec_cb_helper) */
 	case BPF_FUNC_loop: case BPF_FUNC_for_each_map_elem: case BPF_FUNC_find_vma:
 	case BPF_FUNC_user_ringbuf_drain:
@@ -1520,6 +1521,10 @@ static sxt helper(struct mach *m, struct mstate *st, int32_t id, struct mstep *o
 	case BPF_FUNC_timer_set_callback:
 	case BPF_FUNC_timer_start:
 	case BPF_FUNC_timer_cancel:
+		goto interp_only;
+	/* (the lock held: the interpreter's lock_helper checks it) */
+	case BPF_FUNC_spin_lock:
+	case BPF_FUNC_spin_unlock:
 		goto interp_only;
 	default: {
 		/* the interpreter runs every helper of the prototype table whose result is an
