@@ -226,6 +226,11 @@ bool absint_lock_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const 
 	if (!(s->init & 2u))
 		LFAIL(VERDICT_UNSAFE, "R1 may be read before it is written (not written on some "
 		      "path)");
+	/* (an extension program takes its target's type, which may be one that cannot use
+	 * bpf_spin_lock: check_map_prog_compatibility after resolve_prog_type) */
+	if (cx->prog_type == BPF_PROG_TYPE_EXT)
+		LFAIL(VERDICT_UNSUPPORTED, "%s in an extension (freplace) program: whether its "
+		      "target's type may use spin locks is not known", name);
 	if (cfg->blocks[cfg->block_of[pc]].func != 0)
 		LFAIL(VERDICT_UNSUPPORTED, "%s outside the main function (a lock taken or released "
 		      "across a call) is not modeled", name);
