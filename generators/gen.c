@@ -2529,6 +2529,9 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		if ((gen_bool(src, knobs->p_map_field) || gen_bool(src, knobs->p_map_field_bad)) &&
 		    gi_room(g, 24))
 			gi_stmt_map_field(g);
+		if ((gen_bool(src, knobs->p_spin_lock) || gen_bool(src, knobs->p_spin_lock_bad)) &&
+		    gi_room(g, 30))
+			gi_stmt_spin_lock(g);
 		if ((gen_bool(src, knobs->p_map_u64_ptr) ||
 		     gen_bool(src, knobs->p_map_u64_ptr_bad)) && gi_room(g, 28))
 			gi_stmt_map_u64_ptr(g);
@@ -2820,6 +2823,9 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 		sbuf_puts(sb, " ptr-alu-unsafe (an ALU form on a pointer the kernel refuses)");
 	if (p->flags & GEN_PROG_FIELD_UNSAFE)
 		sbuf_puts(sb, " field-unsafe (a spin lock's bytes touched, a number into a kptr)");
+	if (p->flags & GEN_PROG_SPIN_LOCK_UNSAFE)
+		sbuf_puts(sb, " spin-lock-unsafe (a helper under the lock, no unlock, a second lock, "
+			  "an unlock elsewhere)");
 	if (p->flags & GEN_PROG_U64_PTR_UNSAFE)
 		sbuf_puts(sb, " u64-ptr-unsafe (a map value's u64 added to a pointer unbounded)");
 	if (p->flags & GEN_PROG_MAP_LEN_UNSAFE)

@@ -676,6 +676,12 @@
 	X(p_map_u64_ptr_bad, 0, 0, 100,                                                            \
 	  "unsafe twin of p_map_u64_ptr: the u64 added unmasked to the value or the packet, or "   \
 	  "tested one past the last offset a read fits at")                                        \
+	X(p_spin_lock, 0, 0, 100,                                                                  \
+	  "a statement of main takes the spin lock of a fields map value (map 5, at 4), updates "  \
+	  "the value's u32 before it or a u64 after the kptr (no call between), and releases it")  \
+	X(p_spin_lock_bad, 0, 0, 100,                                                              \
+	  "unsafe twin of p_spin_lock: a helper called while the lock is held, the lock not "      \
+	  "released, taken twice, or released at the value's offset 0")                           \
 	X(p_map_len, 0, 0, 100,                                                                    \
 	  "a loop of the prologue: for (i = 0; i < len; i++) reads v[4 + i], len a u32 loaded "    \
 	  "from the map value v (a run sets it from an input byte) and checked once, len <= 60 " \
@@ -1225,6 +1231,9 @@ struct gen_loop {
 #define GEN_PROG_FIELD_UNSAFE (1u << 29)	/* p_map_field_bad: the spin lock's bytes read or
 						 * written, or a number stored into the kptr;
 						 * the kernel refuses it (runs do not trap) */
+#define GEN_PROG_SPIN_LOCK_UNSAFE (1ull << 55)	/* p_spin_lock_bad: a helper called with the lock
+						 * held, no unlock, a second lock, an unlock at
+						 * offset 0 (runs may trap); the kernel refuses */
 #define GEN_PROG_U64_PTR_UNSAFE (1u << 30)	/* p_map_u64_ptr_bad: a map value's u64 added to a
 						 * pointer unbounded, or tested one too far
 						 * (a run may trap); the kernel refuses it */

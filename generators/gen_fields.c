@@ -12,6 +12,16 @@
  *    is NULL in every run (nothing the safe forms write puts anything else there), and the
  *    twins' accesses are inside the value.  Not in a raw tracepoint (p_find_vma): tracing
  *    programs may not name a map with a spin lock.
+ *  - p_spin_lock (p_spin_lock_bad): a statement of main's top level looks up an element of the
+ *    fields map, spills its pointer (GEN_FP_VALUE), takes the element's lock (bpf_spin_lock at
+ *    GEN_FIELDS_LOCK), fills the pointer back and updates the u32 before the lock (plus one) or
+ *    the u64 after the kptr (plus an input byte), with no call between, then releases the lock
+ *    through the same pointer (bpf_spin_unlock) and reads the u32.  The twin
+ *    (GEN_PROG_SPIN_LOCK_UNSAFE) calls bpf_get_prandom_u32 while the lock is held, releases it
+ *    never (the next helper call or the program's exit holds it), takes it twice, or releases
+ *    it at the value's offset 0: the kernel refuses each (process_spin_lock, "function calls
+ *    are not allowed while holding a lock", "bpf_spin_unlock is missing"); its runs may trap
+ *    (the interpreter checks the lock held).  Not in a raw tracepoint, as p_map_field.
  *  - p_map_u64_ptr (p_map_u64_ptr_bad): a statement of main's top level loads a u64 from an
  *    element of the array map (which other statements may have written with any number) and
  *    adds it to a pointer: to the value itself after masking it to a multiple of 8 below the
@@ -144,6 +154,54 @@ void gi_stmt_map_field(struct gi *g)
 	g->use_fields = true;
 	if (twin)
 		g->p->flags |= GEN_PROG_FIELD_UNSAFE;
+}
+
+void gi_stmt_spin_lock(struct gi *g)
+{
+	bool twin = g->k->p_spin_lock_bad && (!g->k->p_spin_lock || gen_bool(g->src, 50));
+	unsigned form = gen_pick(g->src, 2), bad = twin ? gen_pick(g->src, 4) : 4;
+	int l_skip;
+
+	if (g->raw_tp || g->fn->sub)
+		return;
+	l_skip = gi_label(g);
+	gi_scratch_release(g);
+	gi_spill_caller_homes(g);
+	lookup_input_key(g, GEN_MAP_FIELDS, GEN_FIELDS_ENTRIES, l_skip, false);
+	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_VALUE, BPF_REG_0);
+	gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_0);
+	gi_alu(g, true, BPF_ADD, BPF_REG_1, GEN_FIELDS_LOCK);
+	gi_call_helper(g, BPF_FUNC_spin_lock);
+	if (bad == 0)		/* a helper with the lock held */
+		gi_call_helper(g, BPF_FUNC_get_prandom_u32);
+	if (bad == 2) {		/* the lock taken again */
+		gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_VALUE);
+		gi_alu(g, true, BPF_ADD, BPF_REG_1, GEN_FIELDS_LOCK);
+		gi_call_helper(g, BPF_FUNC_spin_lock);
+	}
+	gi_ldx(g, BPF_DW, BPF_REG_0, EBPF_REG_FP, GEN_FP_VALUE);
+	if (form == 0) {	/* the u32 before the lock, plus one */
+		gi_ldx(g, BPF_W, BPF_REG_2, BPF_REG_0, 0);
+		gi_alu(g, true, BPF_ADD, BPF_REG_2, 1);
+		gi_stx(g, BPF_W, BPF_REG_0, 0, BPF_REG_2);
+	} else {		/* the u64 after the kptr, plus an input byte */
+		input_byte(g, BPF_REG_3);
+		gi_ldx(g, BPF_DW, BPF_REG_2, BPF_REG_0, GEN_FIELDS_KPTR + 8);
+		gi_alux(g, true, BPF_ADD, BPF_REG_2, BPF_REG_3);
+		gi_stx(g, BPF_DW, BPF_REG_0, GEN_FIELDS_KPTR + 8, BPF_REG_2);
+	}
+	if (bad != 1) {		/* (1: never released) */
+		gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_0);
+		if (bad != 3)	/* (3: released at offset 0, not the lock's) */
+			gi_alu(g, true, BPF_ADD, BPF_REG_1, GEN_FIELDS_LOCK);
+		gi_call_helper(g, BPF_FUNC_spin_unlock);
+	}
+	gi_ldx(g, BPF_DW, BPF_REG_0, EBPF_REG_FP, GEN_FP_VALUE);
+	gi_ldx(g, BPF_W, BPF_REG_0, BPF_REG_0, 0);
+	stmt_end(g, l_skip);
+	g->use_fields = true;
+	if (twin)
+		g->p->flags |= GEN_PROG_SPIN_LOCK_UNSAFE;
 }
 
 void gi_stmt_map_u64_ptr(struct gi *g)

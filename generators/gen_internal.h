@@ -570,6 +570,7 @@ void gi_stmt_ptr_alu(struct gi *g);
 /* gen_fields.c: p_map_field (p_map_field_bad), p_map_u64_ptr (p_map_u64_ptr_bad), statements of
  * main's top level */
 void gi_stmt_map_field(struct gi *g);
+void gi_stmt_spin_lock(struct gi *g);
 void gi_stmt_map_u64_ptr(struct gi *g);
 /* if (something of the input, the counter, the accumulator or a helper's result) goto label;
  * returns the COND_* kind used. */

@@ -686,9 +686,12 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 	      (p->flags & (GEN_PROG_CALL_TRAP | GEN_PROG_VMA_UNSAFE | GEN_PROG_LOOP_CB_UNSAFE))) &&
 	    !(res.trap == INTERP_TRAP_MEM && (p->flags & MEM_TRAP_FLAGS)) &&
 	    !(res.trap == INTERP_TRAP_HELPER &&
-	      (p->flags & (GEN_PROG_ITER_UNSAFE | GEN_PROG_TIMER_UNSAFE))) &&
-	    !(res.trap == INTERP_TRAP_REF && (p->flags & GEN_PROG_REF_UNSAFE)) &&
-	    !(res.trap == INTERP_TRAP_RULE && (p->flags & GEN_PROG_DEAD_ARM_UNSAFE)))
+	      (p->flags & (GEN_PROG_ITER_UNSAFE | GEN_PROG_TIMER_UNSAFE |
+			   GEN_PROG_SPIN_LOCK_UNSAFE))) &&
+	    !(res.trap == INTERP_TRAP_REF &&
+	      (p->flags & (GEN_PROG_REF_UNSAFE | GEN_PROG_SPIN_LOCK_UNSAFE))) &&
+	    !(res.trap == INTERP_TRAP_RULE &&
+	      (p->flags & (GEN_PROG_DEAD_ARM_UNSAFE | GEN_PROG_SPIN_LOCK_UNSAFE))))
 		fprintf(stderr, "seed %llu: trap %d at pc %u: %s\n", (unsigned long long)seed, res.trap,
 			res.trap_pc, res.reason);
 	return res.trap;
@@ -707,11 +710,15 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 	/* (p_timer_loop_null's and p_timer_cross_null's timers armed on NULL, p_sock_unsafe's
 	 * socket map given a stack value: a helper's trap) */
 	bool iter_bad = p->flags & (GEN_PROG_ITER_UNSAFE | GEN_PROG_TIMER_UNSAFE |
-				    GEN_PROG_NEST_UNSAFE | GEN_PROG_SOCK_UNSAFE);
-	/* (p_sock_unsafe's leak: a trap at the exit) */
-	bool ref_bad = p->flags & (GEN_PROG_REF_UNSAFE | GEN_PROG_SOCK_UNSAFE);
-	/* (p_dead_arm_reached's write to r10, where a run reaches it) */
-	bool rule_bad = p->flags & GEN_PROG_DEAD_ARM_UNSAFE;
+				    GEN_PROG_NEST_UNSAFE | GEN_PROG_SOCK_UNSAFE |
+				    GEN_PROG_SPIN_LOCK_UNSAFE);
+	/* (p_sock_unsafe's leak: a trap at the exit; p_spin_lock_bad's lock held, or taken
+	 * twice, or released elsewhere: lock_helper's traps) */
+	bool ref_bad = p->flags & (GEN_PROG_REF_UNSAFE | GEN_PROG_SOCK_UNSAFE |
+				   GEN_PROG_SPIN_LOCK_UNSAFE);
+	/* (p_dead_arm_reached's write to r10, where a run reaches it; p_spin_lock_bad's helper
+	 * with the lock held) */
+	bool rule_bad = p->flags & (GEN_PROG_DEAD_ARM_UNSAFE | GEN_PROG_SPIN_LOCK_UNSAFE);
 	uint64_t budget = endless || huge ? k->step_budget : p->max_steps + 1, steps;
 	uint8_t other[GEN_INPUT_MAX];
 	enum interp_trap t;
@@ -2586,6 +2593,55 @@ static void test_map_field_knobs(void)
 	static const struct twin_spec s = { { "p_map_field", "p_map_field_bad" }, 100, 4100000, 60 };
 
 	verifier_twin_knobs(&s, map_field_program, "a field's rule");
+}
+
+/* p_spin_lock and its unsafe twin p_spin_lock_bad: a statement of main takes the lock of a
+ * fields map value (map 5, at 4), updates a word beside it and releases it.  The safe forms
+ * called safe never trap (judge_twin), most are called safe, none is refused for a lock's rule;
+ * no twin is called safe, most are refused for a lock's rule ("lock" in the reason), and most
+ * of their runs trap (a helper or the exit with the lock held: INTERP_TRAP_RULE, _REF; a second
+ * lock: _REF; an unlock at offset 0: _HELPER). */
+static void spin_lock_program(void *arg, const struct twin_run *r)
+{
+	struct twin_counts *c = arg;
+	bool call = has_call(r->p, 0, BPF_FUNC_spin_lock), safe;
+	const struct twin_judge j = { GEN_PROG_SPIN_LOCK_UNSAFE, call,
+				      TRAPS(INTERP_TRAP_RULE) | TRAPS(INTERP_TRAP_REF) |
+					      TRAPS(INTERP_TRAP_HELPER),
+				      true, NULL };
+	struct scev_verdict v;
+
+	c->calls[r->twin] += call;
+	CHECK(!(r->p->flags & GEN_PROG_SPIN_LOCK_UNSAFE) || (r->twin && call),
+	      TW "twin flag without its knob or its lock", TW_ARGS(r));
+	if (!call || !judge_twin(c, r, &j, &v, &safe))
+		return;
+	if (!r->twin)
+		CHECK(!strstr(v.reason, "lock"), TW "a safe form refused for a lock: %s",
+		      TW_ARGS(r), v.reason);
+	else if (r->p->flags & GEN_PROG_SPIN_LOCK_UNSAFE)
+		c->bad += strstr(v.reason, "lock") != NULL;
+}
+
+static void test_spin_lock_knobs(void)
+{
+	static const struct twin_spec s = { { "p_spin_lock", "p_spin_lock_bad" }, 100, 4150000,
+					    40 };
+	struct twin_counts c = { 0 };
+
+	for_twin_programs(&s, spin_lock_program, &c);
+	CHECK(c.calls[0] > 30 && c.flagged[1] > 30, "p_spin_lock: %u safe forms, %u twins",
+	      c.calls[0], c.flagged[1]);
+	CHECK(c.safe > c.calls[0] * 3 / 4, "p_spin_lock: %u of %u safe forms verified safe",
+	      c.safe, c.calls[0]);
+	CHECK(c.dirty[1] == c.flagged[1], "p_spin_lock_bad: %u of %u twins not called safe",
+	      c.dirty[1], c.flagged[1]);
+	CHECK(c.bad > c.flagged[1] * 3 / 4, "p_spin_lock_bad: %u of %u twins refused for a lock",
+	      c.bad, c.flagged[1]);
+	CHECK(c.traps > c.flagged[1] / 2, "p_spin_lock_bad: %u of %u twins' runs trap", c.traps,
+	      c.flagged[1]);
+	printf("p_spin_lock: %u safe forms, %u verified safe; p_spin_lock_bad: %u twins, %u refused "
+	       "for a lock, %u runs trapped\n", c.calls[0], c.safe, c.flagged[1], c.bad, c.traps);
 }
 
 /* Whether the program loads a u64 of a map value right after a lookup's null test (the
@@ -5576,6 +5632,7 @@ int main(int argc, char **argv)
 	CHECK_STEP(test_find_vma_knobs());
 	CHECK_STEP(test_ptr_alu_knobs());
 	CHECK_STEP(test_map_field_knobs());
+	CHECK_STEP(test_spin_lock_knobs());
 	CHECK_STEP(test_map_u64_knobs());
 	CHECK_STEP(test_global_knobs());
 	CHECK_STEP(test_call_pkt_knobs());
