@@ -12,15 +12,16 @@
  * must not hold one ("bpf_spin_unlock is missing").
  *
  * Here the lock held is astate.lk: none, held on every path (map and id: aval.h's lookup id,
- * LK_ID_DIRECT for a value LD_IMM64 gives, 0 when not one), or held on some path only.  A lookup's result keeps its id (absint.c:
- * settle_copies, send_succs; aval_join keeps the id of map values alike) only for maps with a
- * spin lock (absint_lock_map), so nothing else changes.  What is not followed is unsupported:
- * a lock or unlock outside the main function, or in a program where another function calls
- * them (6.18 lets a static function take or release its caller's lock), or inside a loop (the
- * loop's header takes its entry's lock state: nothing in the body may change it), a call of a
- * static function while a lock may be held unless it and its callees call no helper, kfunc or
- * function address and read no packet by LD_ABS/LD_IND (callee_clean), an unlock whose lock is not known to be the one held (joined ids), and a
- * map of maps' inner map.  The interpreter takes both helpers as no-ops that check the lock
+ * LK_ID_DIRECT for a value LD_IMM64 gives, 0 when not one), or held on some path only.  A
+ * lookup's result keeps its id (absint.c: settle_copies, send_succs; aval_join keeps the id of
+ * map values alike) only for maps with a spin lock (absint_lock_map), so nothing else changes.
+ * What is not followed is unsupported: a lock or unlock outside the main function, or in a
+ * program where another function calls them (6.18 lets a static function take or release its
+ * caller's lock), or inside a loop (the loop's header takes its entry's lock state: nothing in
+ * the body may change it), a call of a static function while a lock may be held unless it and
+ * its callees call no helper, kfunc or function address and read no packet by LD_ABS/LD_IND
+ * (callee_clean), an unlock whose lock is not known to be the one held (joined ids), and a map
+ * of maps' inner map.  The interpreter takes both helpers as no-ops that check the lock
  * (oracle/exec/interp.c: lock_helper).
  */
 #include <stdio.h>
@@ -195,8 +196,8 @@ bool absint_lock_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const 
 			      cx->maps[s->lk.map].name : "?", s->lk.held == LK_MAYBE ?
 			      " on some path" : "");
 		if (ebpf_class(i) == BPF_LD && (ebpf_mode(i) == BPF_ABS || ebpf_mode(i) == BPF_IND))
-			LFAIL(VERDICT_UNSAFE, "BPF_LD_[ABS|IND] cannot be used inside bpf_spin_lock-ed "
-			      "region");
+			LFAIL(VERDICT_UNSAFE, "BPF_LD_[ABS|IND] cannot be used inside "
+			      "bpf_spin_lock-ed region");
 		if (ebpf_is_pseudo_call(i)) {
 			uint32_t g = cfg->blocks[cfg->block_of[pc + 1 + (uint32_t)i->imm]].func;
 
@@ -204,9 +205,10 @@ bool absint_lock_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const 
 				LFAIL(VERDICT_UNSAFE, "global function calls are not allowed while "
 				      "holding a lock, use static function instead");
 			if (!callee_clean(cx, g))
-				LFAIL(VERDICT_UNSUPPORTED, "a call of a static function that calls "
-				      "helpers, kfuncs or functions by address, or reads the packet "
-				      "by LD_ABS/LD_IND, while a spin lock may be held: not modeled");
+				LFAIL(VERDICT_UNSUPPORTED, "a call of a static function that "
+				      "calls helpers, kfuncs or functions by address, or reads "
+				      "the packet by LD_ABS/LD_IND, while a spin lock may be "
+				      "held: not modeled");
 		}
 		/* (the kernel allows a few kfuncs, of lists and trees: kfunc_spin_allowed) */
 		if (ebpf_is_call(i) && !ebpf_is_helper_call(i) && !ebpf_is_pseudo_call(i))
@@ -241,13 +243,14 @@ bool absint_lock_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const 
 		LFAIL(VERDICT_UNSUPPORTED, "%s inside a loop is not modeled", name);
 	/* ARG_PTR_TO_SPIN_LOCK */
 	if (a->kind == AV_TOP)
-		LFAIL(VERDICT_UNSUPPORTED, "%s: R1 is not known to be a map value (the lock)", name);
+		LFAIL(VERDICT_UNSUPPORTED, "%s: R1 is not known to be a map value (the lock)",
+		      name);
 	if (a->kind != AV_PTR || a->region != REGION_MAP_VALUE)
 		LFAIL(VERDICT_UNSAFE, "R1 type=%s expected=map_value (%s's struct bpf_spin_lock)",
 		      a->kind == AV_SCALAR ? "scalar" : claim_region_name(a->region), name);
 	if (a->maybe_null)
-		LFAIL(VERDICT_UNSAFE, "R1 type=map_value_or_null expected=map_value (%s: the lookup "
-		      "not checked)", name);
+		LFAIL(VERDICT_UNSAFE, "R1 type=map_value_or_null expected=map_value (%s: the "
+		      "lookup not checked)", name);
 	if (!range_is_const(&a->r))
 		LFAIL(VERDICT_UNSAFE, "R1 doesn't have constant offset. bpf_spin_lock has to be at "
 		      "the constant offset (%s)", name);
@@ -256,8 +259,8 @@ bool absint_lock_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const 
 		      name);
 	for (uint32_t j = 0; j < cx->nmaps; j++)
 		if (cx->maps[j].inner && cx->maps[j].inner - 1 == a->map)
-			LFAIL(VERDICT_UNSUPPORTED, "%s: a lock of an inner map ('%s'): the kernel ties "
-			      "it to the inner map of its lookup, not modeled", name,
+			LFAIL(VERDICT_UNSUPPORTED, "%s: a lock of an inner map ('%s'): the kernel "
+			      "ties it to the inner map of its lookup, not modeled", name,
 			      cx->maps[a->map].name);
 	off = lock_off(cx, a->map);
 	if (off == -2)
@@ -272,8 +275,8 @@ bool absint_lock_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const 
 		      cx->maps[a->map].name);
 	if (lock) {
 		if (s->lk.held)
-			LFAIL(VERDICT_UNSAFE, "Locking two bpf_spin_locks are not allowed (a lock of "
-			      "map '%s' may be held)", s->lk.map < cx->nmaps ?
+			LFAIL(VERDICT_UNSAFE, "Locking two bpf_spin_locks are not allowed (a lock "
+			      "of map '%s' may be held)", s->lk.map < cx->nmaps ?
 			      cx->maps[s->lk.map].name : "?");
 		return false;
 	}
