@@ -245,11 +245,64 @@ struct ebpf_kfunc_ref {
 	const char *name;
 	uint32_t flags;
 	const char *obj;	/* the struct it acquires or releases (its argument, its result) */
-	uint8_t nargs;		/* 0: none (a constructor); 1: R1, a pointer to obj */
+	uint8_t nargs;		/* 0: no object (a constructor: numbers, if any); 1: R1, a
+				 * pointer to obj (numbers after it: absint_kfunc.c checks them) */
 };
 
 /* The entry of kfunc name, NULL when it is not one of them. */
 const struct ebpf_kfunc_ref *ebpf_kfunc_ref(const char *name);
+
+#define EBPF_KF_SLEEPABLE 0x20u
+#define EBPF_KF_DESTRUCTIVE 0x40u
+#define EBPF_KF_RCU_PROTECTED 0x800u
+
+/* The kfuncs bpfscev knows (bpf/kfunc_table.c): their flags, the set that registers them
+ * (which program types may call them: ebpf_kfunc_set_allows) and, for those the analyzer
+ * models from their prototype alone (neither a reference, an iterator nor a dynptr kfunc), what
+ * the interpreter runs (op). */
+enum ebpf_kfunc_set { EBPF_KSET_GENERIC, EBPF_KSET_CPUMASK };
+enum ebpf_kfunc_op {
+	EBPF_KOP_NONE,		/* a reference kfunc (ebpf_kfunc_ref) */
+	EBPF_KOP_DRAW,		/* no effect, a result of the helper data */
+	EBPF_KOP_CM_FIRST, EBPF_KOP_CM_FIRST_ZERO, EBPF_KOP_CM_FIRST_AND, EBPF_KOP_CM_SET_CPU,
+	EBPF_KOP_CM_CLEAR_CPU, EBPF_KOP_CM_TEST_CPU, EBPF_KOP_CM_TEST_SET, EBPF_KOP_CM_TEST_CLEAR,
+	EBPF_KOP_CM_SETALL, EBPF_KOP_CM_CLEAR, EBPF_KOP_CM_AND, EBPF_KOP_CM_OR, EBPF_KOP_CM_XOR,
+	EBPF_KOP_CM_EQUAL, EBPF_KOP_CM_INTERSECTS, EBPF_KOP_CM_SUBSET, EBPF_KOP_CM_EMPTY,
+	EBPF_KOP_CM_FULL, EBPF_KOP_CM_COPY, EBPF_KOP_CM_ANY, EBPF_KOP_CM_ANY_AND,
+	EBPF_KOP_CM_WEIGHT,
+};
+struct ebpf_kfunc_info {
+	const char *name;
+	uint32_t flags;		/* EBPF_KF_* */
+	uint8_t set;		/* enum ebpf_kfunc_set */
+	uint8_t op;		/* enum ebpf_kfunc_op */
+};
+/* The entry of kfunc name, NULL when bpfscev does not know it; the k-th entry, NULL past them. */
+const struct ebpf_kfunc_info *ebpf_kfunc_info(const char *name);
+const struct ebpf_kfunc_info *ebpf_kfunc_info_at(size_t k);
+/* Whether a program of type prog_type may call the kfuncs of set (the kernel's
+ * register_btf_kfunc_id_set through bpf_prog_type_to_kfunc_hook). */
+bool ebpf_kfunc_set_allows(unsigned set, uint32_t prog_type);
+
+/* A kfunc's prototype from vmlinux BTF: each argument a scalar of size bytes, a pointer to
+ * struct obj (a kernel object; OBJ_NULLABLE: its name ends in __nullable, NULL allowed), and
+ * the result. */
+enum ebpf_karg { EBPF_KARG_OTHER, EBPF_KARG_SCALAR, EBPF_KARG_OBJ, EBPF_KARG_OBJ_NULLABLE };
+enum ebpf_kret { EBPF_KRET_VOID, EBPF_KRET_SCALAR, EBPF_KRET_OBJ };
+struct ebpf_kfunc_proto {
+	uint8_t nargs;
+	uint8_t arg[5], size[5];
+	int32_t obj[5];
+	uint8_t ret, ret_size;
+	int32_t ret_obj;
+	char why[160];		/* what is not modeled, when the answer is -EOPNOTSUPP */
+};
+/* 0; -ENODATA without vmlinux BTF, -ENOENT when the kernel has no such kfunc, -E2BIG or
+ * -EOPNOTSUPP (why says) for a prototype bpfscev does not model. */
+int ebpf_kfunc_proto(const char *name, struct ebpf_kfunc_proto *out);
+/* The vmlinux BTF (NULL without it), for the files of this folder that read it. */
+struct btf;
+const struct btf *ebpf_vmlinux_btf(void);
 
 /* The open-coded iterator kfuncs (KF_ITER_NEW, _NEXT, _DESTROY in the kernel's BTF_ID_FLAGS sets):
  * bpf_iter_<family>_new, _next and _destroy, each given the struct bpf_iter_<family> of size

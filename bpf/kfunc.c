@@ -44,6 +44,12 @@ static void load_vmlinux(void)
 		vmlinux = NULL;
 }
 
+const struct btf *ebpf_vmlinux_btf(void)
+{
+	pthread_once(&vmlinux_once, load_vmlinux);
+	return vmlinux;
+}
+
 bool ebpf_kfunc_btf_available(void)
 {
 	pthread_once(&vmlinux_once, load_vmlinux);
@@ -139,6 +145,10 @@ static const struct ebpf_kfunc_ref kfunc_refs[] = {
 	{ "bpf_task_release", EBPF_KF_RELEASE, "task_struct", 1 },
 	{ "bpf_cgroup_acquire", EBPF_KF_ACQUIRE | EBPF_KF_RCU | EBPF_KF_RET_NULL, "cgroup", 1 },
 	{ "bpf_cgroup_release", EBPF_KF_RELEASE, "cgroup", 1 },
+	{ "bpf_cgroup_ancestor", EBPF_KF_ACQUIRE | EBPF_KF_RCU | EBPF_KF_RET_NULL, "cgroup", 1 },
+	/* (their arguments are numbers: a pid, a cgroup id) */
+	{ "bpf_task_from_pid", EBPF_KF_ACQUIRE | EBPF_KF_RET_NULL, "task_struct", 0 },
+	{ "bpf_cgroup_from_id", EBPF_KF_ACQUIRE | EBPF_KF_RET_NULL, "cgroup", 0 },
 	/* kernel/bpf/cpumask.c */
 	{ "bpf_cpumask_create", EBPF_KF_ACQUIRE | EBPF_KF_RET_NULL, "bpf_cpumask", 0 },
 	{ "bpf_cpumask_acquire", EBPF_KF_ACQUIRE | EBPF_KF_TRUSTED_ARGS, "bpf_cpumask", 1 },

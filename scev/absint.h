@@ -789,6 +789,16 @@ void absint_ref_verify_kfunc(struct scev_ctx *cx, struct scev_verdict *v, const 
 			     uint32_t pc, const struct ebpf_kfunc_ref *kf);
 void absint_ref_verify_kref(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			    const struct aval *a, uint32_t pc);
+/* absint_kfunc.c, kfuncs modeled from their prototype (bpf/kfunc_table.c, op not NONE): whether
+ * the call at pc is one, and one returning void; its effect on r0 (a number of any value, or
+ * left as the caller set it); the verdict's checks of its arguments (and of the numbers a
+ * reference kfunc takes); and, over the whole program, the program types each table kfunc may
+ * be called from (internal.h: absint_kfunc_type_check). */
+bool absint_kfunc_plain(const struct scev_ctx *cx, uint32_t pc);
+bool absint_kfunc_void(const struct scev_ctx *cx, uint32_t pc);
+void absint_kfunc_call(const struct scev_ctx *cx, uint32_t pc, struct aval *r0);
+void absint_kfunc_verify_insn(struct scev_ctx *cx, struct scev_verdict *v,
+			      const struct astate *s, uint32_t pc);
 /* A use of socket a (REGION_SOCK) at pc: one of a lookup, held on every path (absint_ref.c). */
 void absint_ref_verify_sock(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			    const struct aval *a, uint32_t pc);

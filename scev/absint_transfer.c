@@ -805,6 +805,8 @@ static uint8_t call_effects(const struct scev_ctx *cx, uint32_t pc)
 	 * data (bpf_dynptr_write to an skb dynptr does: kfunc_other above) */
 	if (ebpf_is_call(i) && absint_dynptr_kfunc(cx, pc))
 		return FN_WRITES_OUT;
+	if (ebpf_is_call(i) && absint_kfunc_plain(cx, pc))
+		return 0;	/* (no memory argument; absint_kfunc.c) */
 	return ebpf_is_call(i) ? FN_MOVES_PKT | FN_WRITES_OUT : 0;
 }
 
@@ -820,7 +822,8 @@ int absint_fn_effects(struct scev_ctx *cx)
 
 	for (uint32_t pc = 0; pc < cx->len; pc += ebpf_insn_slots(&cx->insns[pc]))
 		if (ebpf_is_call(&cx->insns[pc]) && !ebpf_is_helper_call(&cx->insns[pc]) &&
-		    !ebpf_is_pseudo_call(&cx->insns[pc]) && !absint_iter_kfunc(cx, pc)) {
+		    !ebpf_is_pseudo_call(&cx->insns[pc]) && !absint_iter_kfunc(cx, pc) &&
+		    !absint_kfunc_plain(cx, pc)) {
 			int dk = absint_dynptr_kfunc(cx, pc);
 
 			/* (bpf_dynptr_from_skb makes the dynptr whose writes may move the packet;
@@ -1022,7 +1025,8 @@ bool absint_call_sets_r0(const struct scev_ctx *cx, uint32_t pc)
 	const struct bpf_insn *i = &cx->insns[pc];
 	const struct ebpf_helper_proto *p = ebpf_is_helper_call(i) ? ebpf_helper_proto(i->imm) : NULL;
 
-	if ((p && (p->flags & HF_NO_RETURN_VALUE)) || absint_iter_void(cx, pc))
+	if ((p && (p->flags & HF_NO_RETURN_VALUE)) || absint_iter_void(cx, pc) ||
+	    absint_kfunc_void(cx, pc))
 		return false;	/* tail_call, a void kfunc: r0 is not a result */
 	/* a static function that may exit with r0 unwritten gives its caller none */
 	return !(ebpf_is_pseudo_call(i) && cx->fn_r0 &&
@@ -1804,6 +1808,10 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 						if (s->regs[r].kind == AV_PTR &&
 						    s->regs[r].region == REGION_CALLER_STACK)
 							absint_cb_note_unknown(cx, pc);
+				}
+				if (!iter && absint_kfunc_plain(cx, pc)) {
+					stack_arg = false;
+					absint_kfunc_call(cx, pc, &v);
 				}
 				if (!iter && absint_ref_kfunc(cx, pc)) {
 					/* (no memory argument: a kernel object or nothing) */

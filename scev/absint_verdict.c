@@ -1424,6 +1424,9 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 		return;
 	if (absint_iter_verify_insn(cx, v, s, pc) || v->kind != VERDICT_SAFE)
 		return;
+	absint_kfunc_verify_insn(cx, v, s, pc);
+	if (v->kind != VERDICT_SAFE)
+		return;
 	absint_ref_verify_insn(cx, v, s, pc);
 	if (v->kind != VERDICT_SAFE || absint_dynptr_verify_insn(cx, v, s, pc))
 		return;
@@ -1456,10 +1459,16 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 			if (g)
 				verify_global_call(cx, v, s, pc, g);
 			if (ebpf_is_pseudo_call(i) || absint_ref_kfunc(cx, pc) ||
-			    absint_dynptr_kfunc(cx, pc))
+			    absint_dynptr_kfunc(cx, pc) || absint_kfunc_plain(cx, pc))
 				return;	/* (a static function's arguments are its to check; a
 					 * reference kfunc's, absint_ref_verify_insn's; a dynptr
-					 * kfunc's, absint_dynptr_verify_insn's) */
+					 * kfunc's, absint_dynptr_verify_insn's; one modeled from
+					 * its prototype, absint_kfunc_verify_insn's) */
+			if (i->src_reg == BPF_PSEUDO_KFUNC_CALL && cx->prog &&
+			    ebpf_prog_kfunc_name(cx->prog, pc))
+				VFAIL(VERDICT_UNSUPPORTED, pc, "kfunc and indirect calls are not modeled "
+				      "(%s is not in bpf/kfunc_table.c)",
+				      ebpf_prog_kfunc_name(cx->prog, pc));
 			VFAIL(VERDICT_UNSUPPORTED, pc, "kfunc and indirect calls are not modeled");
 		}
 		verify_helper(cx, v, s, pc, i->imm);
