@@ -281,8 +281,9 @@ struct ebpf_kfunc_info {
 const struct ebpf_kfunc_info *ebpf_kfunc_info(const char *name);
 const struct ebpf_kfunc_info *ebpf_kfunc_info_at(size_t k);
 /* Whether a program of type prog_type may call the kfuncs of set (the kernel's
- * register_btf_kfunc_id_set through bpf_prog_type_to_kfunc_hook). */
-bool ebpf_kfunc_set_allows(unsigned set, uint32_t prog_type);
+ * register_btf_kfunc_id_set through bpf_prog_type_to_kfunc_hook): 1 yes, 0 no (a type whose
+ * refusal was probed), -1 not known. */
+int ebpf_kfunc_set_allows(unsigned set, uint32_t prog_type);
 
 /* A kfunc's prototype from vmlinux BTF: each argument a scalar of size bytes, a pointer to
  * struct obj (a kernel object; OBJ_NULLABLE: its name ends in __nullable, NULL allowed), and

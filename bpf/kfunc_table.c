@@ -88,7 +88,9 @@ const struct ebpf_kfunc_info *ebpf_kfunc_info_at(size_t k)
 	return k < sizeof(kfuncs) / sizeof(kfuncs[0]) ? &kfuncs[k] : NULL;
 }
 
-/* The kernel's hooks (bpf_prog_type_to_kfunc_hook) of the types each set is registered for. */
+/* The kernel's hooks (bpf_prog_type_to_kfunc_hook) of the types each set is registered for:
+ * kernel/bpf/btf.c puts TRACING, TRACEPOINT, PERF_EVENT and LSM on one hook, the cgroup types on
+ * another (6.18 loads a generic kfunc from SOCK_OPS too: probed, tests/test_kfunc_general.c). */
 static bool tracing_hook(uint32_t t)
 {
 	return t == BPF_PROG_TYPE_TRACING || t == BPF_PROG_TYPE_TRACEPOINT ||
@@ -99,22 +101,38 @@ static bool cgroup_hook(uint32_t t)
 {
 	return t == BPF_PROG_TYPE_CGROUP_SKB || t == BPF_PROG_TYPE_CGROUP_SOCK ||
 	       t == BPF_PROG_TYPE_CGROUP_DEVICE || t == BPF_PROG_TYPE_CGROUP_SOCK_ADDR ||
-	       t == BPF_PROG_TYPE_CGROUP_SOCKOPT || t == BPF_PROG_TYPE_CGROUP_SYSCTL;
+	       t == BPF_PROG_TYPE_CGROUP_SOCKOPT || t == BPF_PROG_TYPE_CGROUP_SYSCTL ||
+	       t == BPF_PROG_TYPE_SOCK_OPS;
 }
 
-bool ebpf_kfunc_set_allows(unsigned set, uint32_t prog_type)
+/* The types whose refusals were probed on the running 6.18 (the case files' types). */
+static bool probed(uint32_t t)
 {
+	return t == BPF_PROG_TYPE_XDP || t == BPF_PROG_TYPE_SCHED_CLS ||
+	       t == BPF_PROG_TYPE_SOCKET_FILTER || t == BPF_PROG_TYPE_RAW_TRACEPOINT ||
+	       t == BPF_PROG_TYPE_CGROUP_SKB || t == BPF_PROG_TYPE_SOCK_OPS ||
+	       t == BPF_PROG_TYPE_CGROUP_SOCK || t == BPF_PROG_TYPE_CGROUP_DEVICE ||
+	       t == BPF_PROG_TYPE_SK_LOOKUP || t == BPF_PROG_TYPE_SK_REUSEPORT;
+}
+
+int ebpf_kfunc_set_allows(unsigned set, uint32_t prog_type)
+{
+	bool yes;
+
 	switch (set) {
 	case EBPF_KSET_CPUMASK:
-		return tracing_hook(prog_type) || prog_type == BPF_PROG_TYPE_STRUCT_OPS ||
-		       prog_type == BPF_PROG_TYPE_SYSCALL;
+		yes = tracing_hook(prog_type) || prog_type == BPF_PROG_TYPE_STRUCT_OPS ||
+		      prog_type == BPF_PROG_TYPE_SYSCALL;
+		break;
 	case EBPF_KSET_GENERIC:
-		return tracing_hook(prog_type) || cgroup_hook(prog_type) ||
-		       prog_type == BPF_PROG_TYPE_SCHED_CLS || prog_type == BPF_PROG_TYPE_XDP ||
-		       prog_type == BPF_PROG_TYPE_STRUCT_OPS || prog_type == BPF_PROG_TYPE_SYSCALL;
+		yes = tracing_hook(prog_type) || cgroup_hook(prog_type) ||
+		      prog_type == BPF_PROG_TYPE_SCHED_CLS || prog_type == BPF_PROG_TYPE_XDP ||
+		      prog_type == BPF_PROG_TYPE_STRUCT_OPS || prog_type == BPF_PROG_TYPE_SYSCALL;
+		break;
 	default:
-		return false;
+		return -1;
 	}
+	return yes ? 1 : probed(prog_type) ? 0 : -1;
 }
 
 /* The argument-name suffixes kernel/bpf/verifier.c reads (is_kfunc_arg_*): any of them but

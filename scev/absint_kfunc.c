@@ -86,11 +86,18 @@ bool absint_kfunc_type_check(struct scev_verdict *v, const struct ebpf_prog *pro
 		if (!ebpf_is_call(i) || i->src_reg != BPF_PSEUDO_KFUNC_CALL || ebpf_srcbit(i))
 			continue;
 		ki = ebpf_kfunc_info(ebpf_prog_kfunc_name(prog, pc));
-		if (ki && !ebpf_kfunc_set_allows(ki->set, prog_type)) {
+		if (!ki)
+			continue;
+		switch (ebpf_kfunc_set_allows(ki->set, prog_type)) {
+		case 0:
 			verdict_fail(v, VERDICT_UNSAFE, (uint32_t)pc, "calling kernel function %s is "
 				     "not allowed (the %s kfuncs are not registered for this program "
 				     "type)", ki->name, ki->set == EBPF_KSET_CPUMASK ? "cpumask"
 				     : "generic");
+			return true;
+		case -1:
+			verdict_fail(v, VERDICT_UNSUPPORTED, (uint32_t)pc, "%s: whether programs of "
+				     "type %u may call it is not known", ki->name, prog_type);
 			return true;
 		}
 	}

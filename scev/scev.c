@@ -1394,7 +1394,7 @@ int scev_verify(struct scev_verdict *v, struct claim_prog *claims, const struct 
 	if (absint_kfunc_type_check(v, prog, opts && opts->prog_type ? opts->prog_type
 								       : prog->prog_type)) {
 		if (claims)
-			not_analyzed(claims, prog, v->reason);
+			not_analyzed(claims, prog, "a kfunc its program type may not call");
 		return 0;
 	}
 	err = analyze(claims ? claims : &local, prog, maps, nmaps, opts, v, d);

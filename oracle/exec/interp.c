@@ -179,6 +179,8 @@ struct interp_state {
 	/* kernel objects kfuncs acquired in this run (INTERP_VA_KOBJ + (k + 1) << 32): live or
 	 * released; live_recs counts the live ones too */
 	uint8_t kobj_live[INTERP_MAX_RECORDS];
+	/* ... and, for a bpf_cpumask, its CPUs (bit c: cpu c, below ncpus; kfunc_plain) */
+	uint64_t kobj_mask[INTERP_MAX_RECORDS];
 	unsigned nrecs, live_recs, nkobjs;
 	/* the address of the struct bpf_spin_lock bpf_spin_lock took and bpf_spin_unlock has not
 	 * released yet (lock_helper), 0 when none */
@@ -1658,7 +1660,8 @@ static __attribute__((noinline)) int each_start(struct interp_state *st, const s
 enum { KF_OTHER, KF_ITER_NUM_NEW, KF_ITER_NUM_NEXT, KF_ITER_NUM_DESTROY, KF_ITER_BITS_NEW,
        KF_ITER_LAST = KF_ITER_NUM_NEW + 3 * (EBPF_ITER_TASK_VMA + 1) - 1, KF_REF_ACQUIRE,
        KF_REF_ACQUIRE_NULL,
-       KF_REF_RELEASE, KF_DP_FROM_SKB, KF_DP_FROM_XDP, KF_DP_CLONE, KF_DP_ADJUST, KF_DP_IS_NULL,
+       KF_REF_RELEASE, KF_PLAIN, KF_PLAIN_LAST = KF_PLAIN + EBPF_KOP_CM_WEIGHT,
+       KF_DP_FROM_SKB, KF_DP_FROM_XDP, KF_DP_CLONE, KF_DP_ADJUST, KF_DP_IS_NULL,
        KF_DP_IS_RDONLY, KF_DP_SIZE, KF_DP_SLICE, KF_DP_SLICE_RDWR };
 
 /* The dynptr kfuncs, from KF_DP_FROM_SKB on. */
@@ -1681,9 +1684,14 @@ static uint8_t kfunc_kind(const char *name)
 	const struct ebpf_kfunc_ref *kf = ebpf_kfunc_ref(name);
 	struct ebpf_kfunc_iter it;
 
+	const struct ebpf_kfunc_info *ki = ebpf_kfunc_info(name);
+
 	if (kf)
 		return (kf->flags & EBPF_KF_RELEASE) ? KF_REF_RELEASE
 		       : (kf->flags & EBPF_KF_RET_NULL) ? KF_REF_ACQUIRE_NULL : KF_REF_ACQUIRE;
+	if (ki && ki->op != EBPF_KOP_NONE)
+		return (uint8_t)(KF_PLAIN + ki->op);	/* (the op: the program's BTF ids are not
+							 * the table's names) */
 	for (unsigned k = 0; name && k < sizeof(dp_kfuncs) / sizeof(dp_kfuncs[0]); k++)
 		if (!strcmp(name, dp_kfuncs[k]))
 			return (uint8_t)(KF_DP_FROM_SKB + k);
@@ -1738,9 +1746,134 @@ static __attribute__((noinline)) int kfunc_ref(struct interp_state *st, const st
 		   st->nkobjs == INTERP_MAX_RECORDS) {
 		r[0] = 0;
 	} else {
+		st->kobj_mask[st->nkobjs] = 0;	/* (bpf_cpumask_create's: empty) */
 		st->kobj_live[st->nkobjs++] = 1;
 		st->live_recs++;
 		r[0] = INTERP_VA_KOBJ + ((uint64_t)st->nkobjs << 32);
+	}
+	poison_args(r);
+	return 0;
+}
+
+/* The live acquired object at address a (its index), or -1 after a trap naming what kfunc name
+ * was given instead. */
+static int kobj_at(struct interp_state *st, const struct iop *ip, uint64_t a, const char *name)
+{
+	uint64_t k = (a - INTERP_VA_KOBJ) >> 32;
+
+	if (a < INTERP_VA_KOBJ || (a >> 44) != (INTERP_VA_BTF >> 44) || (a & 0xffffffffu) || !k ||
+	    k > st->nkobjs || !st->kobj_live[k - 1]) {
+		set_trap(st, INTERP_TRAP_REF, ip->pc, "kfunc %s: 0x%llx is not the start of a live "
+			 "acquired object (released, or never acquired)", name,
+			 (unsigned long long)a);
+		return -1;
+	}
+	return (int)(k - 1);
+}
+
+/* The kfuncs modeled from their prototype (bpf/kfunc_table.c, op not NONE), as the kernel runs
+ * them: the cpumask kfuncs (kernel/bpf/cpumask.c) on the CPUs of the bpf_cpumask objects this
+ * run acquired (kobj_mask: bit c for cpu c below ncpus, the run's nr_cpu_ids; a cpu not below it
+ * is ignored by the updates and tests false; "no CPU" results are ncpus: cpumask_first's
+ * nr_cpu_ids; bpf_cpumask_any_distribute takes the first CPU, one the kernel may pick), and
+ * EBPF_KOP_DRAW's results from the helper data.  An object argument that is not a live object
+ * of this run traps with INTERP_TRAP_REF (the analyzer lets only those through).  0, or -1 after
+ * a trap. */
+static __attribute__((noinline)) int kfunc_plain(struct interp_state *st, const struct iop *ip)
+{
+	uint64_t *r = st->h.regs, all, *m[3] = { 0 }, a, b;
+	unsigned op = ip->pad - KF_PLAIN;
+	unsigned n = st->ncpus < 64 ? st->ncpus : 64, obj0 = 0, nobj = 0;
+	uint32_t cpu = (uint32_t)r[1];
+	const char *name = "cpumask";
+	int k;
+
+	all = n == 64 ? ~0ull : (1ull << n) - 1;
+	switch (op) {
+	case EBPF_KOP_DRAW:
+		r[0] = draw(st, 8);
+		poison_args(r);
+		return 0;
+	case EBPF_KOP_CM_SET_CPU: case EBPF_KOP_CM_CLEAR_CPU: case EBPF_KOP_CM_TEST_CPU:
+	case EBPF_KOP_CM_TEST_SET: case EBPF_KOP_CM_TEST_CLEAR:
+		obj0 = 1, nobj = 1;	/* (cpu, mask) */
+		break;
+	case EBPF_KOP_CM_AND: case EBPF_KOP_CM_OR: case EBPF_KOP_CM_XOR:
+		nobj = 3;
+		break;
+	case EBPF_KOP_CM_FIRST_AND: case EBPF_KOP_CM_EQUAL: case EBPF_KOP_CM_INTERSECTS:
+	case EBPF_KOP_CM_SUBSET: case EBPF_KOP_CM_COPY: case EBPF_KOP_CM_ANY_AND:
+		nobj = 2;
+		break;
+	default:
+		nobj = 1;
+	}
+	for (unsigned j = 0; j < nobj; j++) {
+		if ((k = kobj_at(st, ip, r[1 + obj0 + j], name)) < 0)
+			return -1;
+		m[j] = &st->kobj_mask[k];
+	}
+	a = *m[0] & all;
+	b = m[1] ? *m[1] & all : 0;
+	r[0] = INTERP_POISON;	/* (the void ones: set_cpu, clear_cpu, setall, clear, or, xor,
+				 * copy) */
+	switch (op) {
+	case EBPF_KOP_CM_FIRST: case EBPF_KOP_CM_ANY:
+		r[0] = a ? (uint64_t)__builtin_ctzll(a) : n;
+		break;
+	case EBPF_KOP_CM_FIRST_ZERO:
+		r[0] = ~a & all ? (uint64_t)__builtin_ctzll(~a & all) : n;
+		break;
+	case EBPF_KOP_CM_FIRST_AND: case EBPF_KOP_CM_ANY_AND:
+		r[0] = a & b ? (uint64_t)__builtin_ctzll(a & b) : n;
+		break;
+	case EBPF_KOP_CM_SET_CPU: case EBPF_KOP_CM_CLEAR_CPU: case EBPF_KOP_CM_TEST_CPU:
+	case EBPF_KOP_CM_TEST_SET: case EBPF_KOP_CM_TEST_CLEAR:
+		if (op != EBPF_KOP_CM_SET_CPU && op != EBPF_KOP_CM_CLEAR_CPU)
+			r[0] = cpu < n && (a >> cpu & 1);
+		if (cpu < n && (op == EBPF_KOP_CM_SET_CPU || op == EBPF_KOP_CM_TEST_SET))
+			*m[0] |= 1ull << cpu;
+		if (cpu < n && (op == EBPF_KOP_CM_CLEAR_CPU || op == EBPF_KOP_CM_TEST_CLEAR))
+			*m[0] &= ~(1ull << cpu);
+		break;
+	case EBPF_KOP_CM_SETALL:
+		*m[0] = all;
+		break;
+	case EBPF_KOP_CM_CLEAR:
+		*m[0] = 0;
+		break;
+	case EBPF_KOP_CM_AND: case EBPF_KOP_CM_OR: case EBPF_KOP_CM_XOR: {
+		uint64_t c = *m[2] & all, v = op == EBPF_KOP_CM_AND ? b & c
+					    : op == EBPF_KOP_CM_OR ? b | c : b ^ c;
+
+		*m[0] = v;
+		if (op == EBPF_KOP_CM_AND)
+			r[0] = v != 0;	/* (bpf_cpumask_and's bool; or and xor are void) */
+		break;
+	}
+	case EBPF_KOP_CM_EQUAL:
+		r[0] = a == b;
+		break;
+	case EBPF_KOP_CM_INTERSECTS:
+		r[0] = (a & b) != 0;
+		break;
+	case EBPF_KOP_CM_SUBSET:
+		r[0] = (a & ~b) == 0;
+		break;
+	case EBPF_KOP_CM_EMPTY:
+		r[0] = a == 0;
+		break;
+	case EBPF_KOP_CM_FULL:
+		r[0] = a == all;
+		break;
+	case EBPF_KOP_CM_COPY:
+		*m[0] = b;
+		break;
+	case EBPF_KOP_CM_WEIGHT:
+		r[0] = (uint64_t)__builtin_popcountll(a);
+		break;
+	default:
+		break;
 	}
 	poison_args(r);
 	return 0;
@@ -2077,6 +2210,8 @@ static __attribute__((noinline)) int do_kfunc(struct interp_state *st, const str
 	}
 	if (ip->pad >= KF_DP_FROM_SKB)
 		return dp_kfunc(st, ip);
+	if (ip->pad >= KF_PLAIN && ip->pad <= KF_PLAIN_LAST)
+		return kfunc_plain(st, ip);
 	if (ip->pad >= KF_REF_ACQUIRE)
 		return kfunc_ref(st, ip);
 	if (ebpf_iter_family_obj(kf_family(ip->pad))) {
