@@ -1587,6 +1587,24 @@ static void test_hash_walk(void)
 		     "more elements than the interpreter's slots");
 }
 
+/* A kfunc of bpf/kfunc_table.c the interpreter runs from its prototype (bpf_cpumask_weight; the
+ * argument a number, which the kernel refuses, but a judge must not take the call for a trap):
+ * not encoded, so the claim past it, wrong (r6 is 1), is unknown with the kfunc's name, not
+ * proved through a vacuous path.  Skipped without the kfunc in the running kernel. */
+static void test_kfunc_table(void)
+{
+	static const char prog[] = "r1 = 0\ncall bpf_cpumask_weight\nr6 = 1\nr0 = 0\nexit\n";
+	static const char claims[] = "{\"programs\": [{\"name\": \"wrong\", \"loops\": [], "
+				     "\"ranges\": [" R1(3, "r6", 0, 0) "]}]}";
+
+	if (ebpf_kfunc_by_name("bpf_cpumask_weight") <= 0) {
+		check_skip_part("test_kfunc_table: no bpf_cpumask_weight in the running kernel");
+		return;
+	}
+	unknown_case("a table kfunc", prog, claims, 1,
+		     "bpf_cpumask_weight at 1: a kfunc the interpreter runs, not encoded");
+}
+
 /* A loop that stores into a map too large to havoc byte by byte (128 values: its window is one
  * region, havocked whole): the map value's counter r1 climbs by one per iteration, 100 of them.
  * Such a region entered the loop's write set whole without counting as new, so the header state
@@ -2483,6 +2501,7 @@ int main(int argc, char **argv)
 	CHECK_STEP(test_dynptr_mem());
 	CHECK_STEP(test_dynptr_ringbuf());
 	CHECK_STEP(test_hash_walk());
+	CHECK_STEP(test_kfunc_table());
 	CHECK_STEP(test_hash_fill());
 	CHECK_STEP(test_hash_value_forged());
 	CHECK_STEP(test_percpu_lookup());

@@ -1721,6 +1721,13 @@ void mach_step(struct mach *m, const struct mstate *in, uint32_t pc, struct mste
 						 "%s at %u: kfunc references are not encoded", kn, pc);
 					break;
 				}
+				/* (the kfuncs of bpf/kfunc_table.c the interpreter runs from their
+				 * prototype: the cpumask objects it keeps are not encoded) */
+				if (kn && ebpf_kfunc_info(kn)) {
+					snprintf(o->unsupported, sizeof(o->unsupported),
+						 "%s at %u: run by the interpreter, not encoded", kn, pc);
+					break;
+				}
 				/* (the dynptr kfuncs: run by the interpreter on its dynptr records,
 				 * not encoded; the claims past one are unknown with its name) */
 				if (interp_dynptr_kfunc(kn)) {

@@ -573,6 +573,12 @@ static bool unrun_kfunc(const struct prover *P, uint32_t pc, char *why, size_t n
 	if (kn && (!strcmp(kn, "bpf_iter_num_new") || !strcmp(kn, "bpf_iter_num_next") ||
 		   !strcmp(kn, "bpf_iter_num_destroy") || ebpf_kfunc_ref(kn)))
 		return false;
+	/* (bpf/kfunc_table.c's others the interpreter runs: the machine says unsupported) */
+	if (kn && ebpf_kfunc_info(kn)) {
+		snprintf(why, n, "%s at %u: a kfunc the interpreter runs, not encoded (nothing "
+			 "past it is)", kn, pc);
+		return true;
+	}
 	/* (the dynptr kfuncs and the bits iterator's the interpreter runs, which the machine
 	 * does not encode: the same answer, in other words) */
 	if (kn && ebpf_kfunc_iter(kn, &ik))
