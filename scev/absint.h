@@ -791,9 +791,9 @@ void absint_ref_verify_kref(struct scev_ctx *cx, struct scev_verdict *v, const s
 			    const struct aval *a, uint32_t pc);
 /* absint_kfunc.c, kfuncs modeled from their prototype (bpf/kfunc_table.c, op not NONE): whether
  * the call at pc is one, and one returning void; its effect on r0 (a number of any value, or
- * left as the caller set it); the verdict's checks of its arguments (and of the numbers a
- * reference kfunc takes); and, over the whole program, the program types each table kfunc may
- * be called from (internal.h: absint_kfunc_type_check). */
+ * left as the caller set it); the verdict's checks of a call of any kfunc of the table: the
+ * program types that may call it, its arguments (for a reference kfunc, the numbers after its
+ * object). */
 bool absint_kfunc_plain(const struct scev_ctx *cx, uint32_t pc);
 bool absint_kfunc_void(const struct scev_ctx *cx, uint32_t pc);
 void absint_kfunc_call(const struct scev_ctx *cx, uint32_t pc, struct aval *r0);

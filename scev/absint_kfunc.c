@@ -1,8 +1,7 @@
 /* kfuncs modeled from their prototype alone (bpf/kfunc_table.c): the cpumask queries and
  * updates and bpf_task_under_cgroup, which neither take nor give references, in the range
  * analysis and the verdict; and, for every kfunc of that table, the program types that may call
- * it (checked over the whole program, reachable or not, as the kernel's add_kfunc_call does
- * at load: "calling kernel function X is not allowed").
+ * it ("calling kernel function X is not allowed", where the kernel's walk reaches the call).
  *
  * The call's effect: r0 is a number of any value when the kfunc returns one (the kernel's
  * mark_reg_unknown: its BTF width is not a bound it keeps), unwritten when it returns void; no
@@ -76,32 +75,20 @@ void absint_kfunc_call(const struct scev_ctx *cx, uint32_t pc, struct aval *r0)
 		*r0 = aval_scalar(range_unknown());
 }
 
-bool absint_kfunc_type_check(struct scev_verdict *v, const struct ebpf_prog *prog,
-			     uint32_t prog_type)
+/* The program types that may call kfunc ki (the kernel checks it where the walk reaches the
+ * call: a call on a branch it prunes is loaded, probed on 6.18). */
+static void verify_type(struct scev_ctx *cx, struct scev_verdict *v, uint32_t pc,
+			const struct ebpf_kfunc_info *ki)
 {
-	for (size_t pc = 0; pc < prog->len; pc += ebpf_insn_slots(&prog->insns[pc])) {
-		const struct bpf_insn *i = &prog->insns[pc];
-		const struct ebpf_kfunc_info *ki;
-
-		if (!ebpf_is_call(i) || i->src_reg != BPF_PSEUDO_KFUNC_CALL || ebpf_srcbit(i))
-			continue;
-		ki = ebpf_kfunc_info(ebpf_prog_kfunc_name(prog, pc));
-		if (!ki)
-			continue;
-		switch (ebpf_kfunc_set_allows(ki->set, prog_type)) {
-		case 0:
-			verdict_fail(v, VERDICT_UNSAFE, (uint32_t)pc, "calling kernel function %s is "
-				     "not allowed (the %s kfuncs are not registered for this program "
-				     "type)", ki->name, ki->set == EBPF_KSET_CPUMASK ? "cpumask"
-				     : "generic");
-			return true;
-		case -1:
-			verdict_fail(v, VERDICT_UNSUPPORTED, (uint32_t)pc, "%s: whether programs of "
-				     "type %u may call it is not known", ki->name, prog_type);
-			return true;
-		}
+	switch (ebpf_kfunc_set_allows(ki->set, cx->prog_type)) {
+	case 0:
+		VFAIL(VERDICT_UNSAFE, pc, "calling kernel function %s is not allowed (the %s kfuncs "
+		      "are not registered for this program type)", ki->name,
+		      ki->set == EBPF_KSET_CPUMASK ? "cpumask" : "generic");
+	case -1:
+		VFAIL(VERDICT_UNSUPPORTED, pc, "%s: whether programs of type %u may call it is not "
+		      "known", ki->name, cx->prog_type);
 	}
-	return false;
 }
 
 /* The struct a kernel object a points to (REGION_BTF or REGION_KREF), 0 when not known. */
@@ -202,6 +189,9 @@ void absint_kfunc_verify_insn(struct scev_ctx *cx, struct scev_verdict *v,
 	int err;
 
 	if (!ki)
+		return;
+	verify_type(cx, v, pc, ki);
+	if (v->kind != VERDICT_SAFE)
 		return;
 	err = ebpf_kfunc_proto(ki->name, &p);
 	if (err)

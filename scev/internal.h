@@ -813,10 +813,4 @@ int absint_fn_effects(struct scev_ctx *cx);
 #define FN_R0_UNSET 1u
 #define FN_R0_KEEP 2u
 
-/* absint_kfunc.c: whether a kfunc of bpf/kfunc_table.c that programs of type prog_type may not
- * call is called anywhere in prog (the kernel refuses it at load, reachable or not): then v is
- * unsafe at the first such call and the answer true. */
-bool absint_kfunc_type_check(struct scev_verdict *v, const struct ebpf_prog *prog,
-			     uint32_t prog_type);
-
 #endif

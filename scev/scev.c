@@ -1389,14 +1389,6 @@ int scev_verify(struct scev_verdict *v, struct claim_prog *claims, const struct 
 			not_analyzed(claims, prog, prog->unsupported);
 		return 0;
 	}
-	/* (the kernel refuses a kfunc the program type may not call when it loads the program,
-	 * wherever the call is) */
-	if (absint_kfunc_type_check(v, prog, opts && opts->prog_type ? opts->prog_type
-								       : prog->prog_type)) {
-		if (claims)
-			not_analyzed(claims, prog, "a kfunc its program type may not call");
-		return 0;
-	}
 	err = analyze(claims ? claims : &local, prog, maps, nmaps, opts, v, d);
 	if (!err && !claims)
 		claim_prog__free(&local);
