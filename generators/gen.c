@@ -2226,6 +2226,7 @@ static void twin_piece(struct gi *g, const struct twin_piece *p)
  * key slot among them). */
 static const struct twin_piece prologue_loops[] = {
 	TWIN_PIECE(p_sock, p_sock_unsafe, gi_sock),	/* (first: r1 the context, no draw before) */
+	TWIN_PIECE(p_kfunc, p_kfunc_bad, gi_kfunc),
 	TWIN_PIECE(p_pkt_join, p_pkt_join_past, gi_pkt_join),
 	TWIN_PIECE(p_ptr_join, p_ptr_join_over, ptr_join),
 	TWIN_PIECE(p_pkt_len, p_pkt_len_over, pkt_len_loop),
@@ -2757,6 +2758,9 @@ static const struct {
 	{ GEN_PROG_FRAME_RULE_UNSAFE,
 	  " frame-rule-unsafe (a caller's spilled pointer read narrower by a callee, a stack "
 	  "pointer stored into a caller's frame, or a store there on some paths only)" },
+	{ GEN_PROG_KFUNC_UNSAFE,
+	  " kfunc-unsafe (a kfunc's task leaked, released twice or unchecked, a pointer for its "
+	  "pid, or a kfunc XDP may not call)" },
 };
 
 /* Every gen_program flag its own bit (two once shared one). */

@@ -735,6 +735,12 @@
 	  "unsafe twin of p_sock: the socket leaked, read after its release, read before its NULL " \
 	  "test, or read past struct bpf_sock; the socket map's lookup read before its NULL test " \
 	  "and leaked, or released before it")                                                     \
+	X(p_kfunc, 0, 0, 100,                                                                      \
+	  "XDP: bpf_task_from_pid in a loop of 1-4 iterations, each task released after its NULL " \
+	  "test (gen_kfunc.c)")                                                                    \
+	X(p_kfunc_bad, 0, 0, 100,                                                                  \
+	  "unsafe twin of p_kfunc: a task leaked, released twice or before its NULL test, a "      \
+	  "stack pointer for the pid, or bpf_cpumask_create, which XDP may not call")             \
 	X(p_sk_prog, 0, 0, 100,                                                                    \
 	  "the program an sk_reuseport one (its loops read its packet, read only; "                 \
 	  "bpf_sk_select_reuseport of a reuseport array's index) or an sk_lookup one (its loops "   \
@@ -1182,6 +1188,11 @@ struct gen_loop {
 					 * plain loop in a for_each or user_ringbuf_drain callback,
 					 * a timer armed or bpf_find_vma called in a plain loop, or
 					 * a timer callback arming map 4's timer */
+#define GEN_PROG_KFUNC_UNSAFE (1ull << 45)	/* p_kfunc_bad: a kfunc's task leaked, released
+						 * twice or before its NULL test
+						 * (INTERP_TRAP_REF on runs whose acquire gives
+						 * one), a pointer for its pid, or a kfunc XDP may
+						 * not call (no run traps); the kernel refuses it */
 #define GEN_PROG_SOCK_UNSAFE (1ull << 60)	/* p_sock_unsafe: a socket leaked, used after its
 						 * release, read before its NULL test or past
 						 * struct bpf_sock (INTERP_TRAP_REF or _MEM on

@@ -477,6 +477,8 @@ void gi_links(struct gi *g, bool bad);
 /* gen_sock.c: p_sock (p_sock_unsafe): a socket looked up, read after its NULL test, released (the
  * twin: leaked, read after the release or before the test, or past struct bpf_sock) */
 void gi_sock(struct gi *g, bool bad);
+/* gen_kfunc.c: p_kfunc (p_kfunc_bad): bpf_task_from_pid and its release in a loop */
+void gi_kfunc(struct gi *g, bool bad);
 /* gen_sock.c: p_sk_prog (p_sk_prog_unsafe): an sk_reuseport or sk_lookup program's prologue
  * (the twin's unsafe access right after it) and its statement (bpf_sk_select_reuseport, or a
  * socket map's socket given to bpf_sk_assign) */

@@ -805,8 +805,8 @@ static uint8_t call_effects(const struct scev_ctx *cx, uint32_t pc)
 	 * data (bpf_dynptr_write to an skb dynptr does: kfunc_other above) */
 	if (ebpf_is_call(i) && absint_dynptr_kfunc(cx, pc))
 		return FN_WRITES_OUT;
-	if (ebpf_is_call(i) && absint_kfunc_plain(cx, pc))
-		return 0;	/* (no memory argument; absint_kfunc.c) */
+	if (ebpf_is_call(i) && (absint_kfunc_plain(cx, pc) || absint_ref_kfunc(cx, pc)))
+		return 0;	/* (bpf/kfunc_table.c's: no memory argument, no packet change) */
 	return ebpf_is_call(i) ? FN_MOVES_PKT | FN_WRITES_OUT : 0;
 }
 
@@ -823,7 +823,7 @@ int absint_fn_effects(struct scev_ctx *cx)
 	for (uint32_t pc = 0; pc < cx->len; pc += ebpf_insn_slots(&cx->insns[pc]))
 		if (ebpf_is_call(&cx->insns[pc]) && !ebpf_is_helper_call(&cx->insns[pc]) &&
 		    !ebpf_is_pseudo_call(&cx->insns[pc]) && !absint_iter_kfunc(cx, pc) &&
-		    !absint_kfunc_plain(cx, pc)) {
+		    !absint_kfunc_plain(cx, pc) && !absint_ref_kfunc(cx, pc)) {
 			int dk = absint_dynptr_kfunc(cx, pc);
 
 			/* (bpf_dynptr_from_skb makes the dynptr whose writes may move the packet;

@@ -689,7 +689,8 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 	      (p->flags & (GEN_PROG_ITER_UNSAFE | GEN_PROG_TIMER_UNSAFE |
 			   GEN_PROG_SPIN_LOCK_UNSAFE))) &&
 	    !(res.trap == INTERP_TRAP_REF &&
-	      (p->flags & (GEN_PROG_REF_UNSAFE | GEN_PROG_SPIN_LOCK_UNSAFE))) &&
+	      (p->flags & (GEN_PROG_REF_UNSAFE | GEN_PROG_SPIN_LOCK_UNSAFE |
+			   GEN_PROG_KFUNC_UNSAFE))) &&
 	    !(res.trap == INTERP_TRAP_RULE &&
 	      (p->flags & (GEN_PROG_DEAD_ARM_UNSAFE | GEN_PROG_SPIN_LOCK_UNSAFE))))
 		fprintf(stderr, "seed %llu: trap %d at pc %u: %s\n", (unsigned long long)seed, res.trap,
@@ -713,9 +714,10 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 				    GEN_PROG_NEST_UNSAFE | GEN_PROG_SOCK_UNSAFE |
 				    GEN_PROG_SPIN_LOCK_UNSAFE);
 	/* (p_sock_unsafe's leak: a trap at the exit; p_spin_lock_bad's lock held, or taken
-	 * twice, or released elsewhere: lock_helper's traps) */
+	 * twice, or released elsewhere: lock_helper's traps; p_kfunc_bad's task leaked or
+	 * released twice) */
 	bool ref_bad = p->flags & (GEN_PROG_REF_UNSAFE | GEN_PROG_SOCK_UNSAFE |
-				   GEN_PROG_SPIN_LOCK_UNSAFE);
+				   GEN_PROG_SPIN_LOCK_UNSAFE | GEN_PROG_KFUNC_UNSAFE);
 	/* (p_dead_arm_reached's write to r10, where a run reaches it; p_spin_lock_bad's helper
 	 * with the lock held) */
 	bool rule_bad = p->flags & (GEN_PROG_DEAD_ARM_UNSAFE | GEN_PROG_SPIN_LOCK_UNSAFE);
