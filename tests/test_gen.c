@@ -3933,6 +3933,64 @@ static void test_krules_knobs(void)
 	       c.twin_safe, c.alu, c.refused[1], c.loaded[1]);
 }
 
+/* p_kfunc and its unsafe twin p_kfunc_bad (generators/gen_kfunc.c): bpf_task_from_pid and its
+ * release in a loop of 1-4 iterations (the twin: a leak, a second release, a release before the
+ * NULL test, a pointer for the pid, bpf_cpumask_create, which XDP may not call).  Checked: the
+ * flag is the twin's; a run traps only on a twin and then on its reference (INTERP_TRAP_REF); no
+ * twin called safe, more than 80 of 100 safe forms called safe (base: none, "kfunc and indirect
+ * calls are not modeled"); the kernel on the first 25 of each where bpf() works (kernel_judge: it
+ * refuses every twin, no rule gap).  Skipped without vmlinux BTF naming the kfuncs. */
+struct kfunc_counts {
+	unsigned calls[2], flagged, safe, twin_safe, traps, loaded[2], refused[2];
+};
+
+static void kfunc_program(void *arg, const struct twin_run *r)
+{
+	struct kfunc_counts *c = arg;
+	struct scev_verdict v;
+	enum interp_trap t;
+
+	CHECK(!!(r->p->flags & GEN_PROG_KFUNC_UNSAFE) == r->twin, TW "the twin's flag is not the "
+	      "twin's", TW_ARGS(r));
+	c->flagged += r->twin && (r->p->flags & GEN_PROG_KFUNC_UNSAFE);
+	c->calls[r->twin] += has_call(r->p, BPF_PSEUDO_KFUNC_CALL, -1);
+	t = twin_trap(r, NULL);
+	CHECK(!trapped(t) || (r->twin && t == INTERP_TRAP_REF), TW "trap %d", TW_ARGS(r), t);
+	c->traps += trapped(t);
+	if (twin_verdict(r, &v)) {
+		CHECK(!r->twin || v.kind != VERDICT_SAFE, TW "called safe", TW_ARGS(r));
+		c->safe += !r->twin && v.kind == VERDICT_SAFE;
+		c->twin_safe += r->twin && v.kind == VERDICT_SAFE;
+	}
+	if (r->seed < 8450000 + 25)
+		kernel_judge(r, false, c->loaded, c->refused);
+}
+
+static void test_kfunc_knobs(void)
+{
+	/* (no call shapes the kernel refuses: the verdict's reason is the piece's) */
+	static const struct twin_spec s = { { "p_kfunc", "p_kfunc_bad" }, 100, 8450000, 100,
+					    { { "p_recursion", 0 }, { "p_call_chain", 0 },
+					      { "p_big_frame", 0 } } };
+	struct kfunc_counts c = { 0 };
+
+	if (ebpf_kfunc_by_name("bpf_task_from_pid") <= 0 ||
+	    ebpf_kfunc_by_name("bpf_cpumask_create") <= 0) {
+		check_skip_part("p_kfunc: no vmlinux BTF naming bpf_task_from_pid");
+		return;
+	}
+	for_twin_programs(&s, kfunc_program, &c);
+	CHECK(c.calls[0] == 100 && c.calls[1] == 100 && c.flagged == 100, "p_kfunc: %u and %u of "
+	      "100 programs call the kfuncs, %u twins flagged", c.calls[0], c.calls[1], c.flagged);
+	CHECK(c.safe > 80 && !c.twin_safe, "p_kfunc: %u of 100 called safe; p_kfunc_bad: %u",
+	      c.safe, c.twin_safe);
+	if (!c.loaded[0])
+		check_skip_part("the kernel's verdicts (bpf() refused)");
+	printf("p_kfunc: %u of 100 called safe, the kernel refuses %u of %u; p_kfunc_bad: %u runs "
+	       "trap, the kernel refuses %u of %u\n", c.safe, c.refused[0], c.loaded[0], c.traps,
+	       c.refused[1], c.loaded[1]);
+}
+
 /* p_links and its unsafe twin p_links_bad (generators/gen_links.c): a packet byte copied (a
  * register move, a spill and its fill, a move plus a constant, a 32-bit move of the
  * zero-extended byte), one copy bounded by a jump, the other an offset into 8 zeroed stack
@@ -5655,6 +5713,7 @@ int main(int argc, char **argv)
 	CHECK_STEP(test_cb_two_ctx_knobs());
 	CHECK_STEP(test_sub_ret_knobs());
 	CHECK_STEP(test_krules_knobs());
+	CHECK_STEP(test_kfunc_knobs());
 	CHECK_STEP(test_krules_key_knobs());
 	CHECK_STEP(test_frame_rules_knobs());
 	CHECK_STEP(test_access_knobs());
