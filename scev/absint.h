@@ -795,6 +795,10 @@ void absint_ref_verify_kref(struct scev_ctx *cx, struct scev_verdict *v, const s
  * program types that may call it, its arguments (for a reference kfunc, the numbers after its
  * object). */
 bool absint_kfunc_plain(const struct scev_ctx *cx, uint32_t pc);
+/* Whether the program is sleepable (libbpf's SEC_SLEEPABLE sections: "fentry.s/", "lsm.s/",
+ * "iter.s/", ...; syscall programs), where the kernel wants KF_RCU_PROTECTED kfuncs inside an
+ * explicit bpf_rcu_read_lock (not modeled). */
+bool absint_sleepable(const struct scev_ctx *cx);
 bool absint_kfunc_void(const struct scev_ctx *cx, uint32_t pc);
 void absint_kfunc_call(const struct scev_ctx *cx, uint32_t pc, struct aval *r0);
 void absint_kfunc_verify_insn(struct scev_ctx *cx, struct scev_verdict *v,

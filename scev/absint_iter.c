@@ -412,6 +412,13 @@ static bool verify_obj_new(struct scev_ctx *cx, struct scev_verdict *v, const st
 	int32_t want = ebpf_btf_struct_by_name(fam->arg), got;
 	uint64_t c;
 
+	/* (KF_RCU_PROTECTED: a sleepable program must hold bpf_rcu_read_lock, not modeled) */
+	if (fam->next_rcu && absint_sleepable(cx))
+		VFAIL(VERDICT_UNSUPPORTED, pc, "%s in a sleepable program (the kernel wants it inside "
+		      "bpf_rcu_read_lock: not modeled)", name);
+	if (fam->lsm_iter_only && absint_sleepable(cx))
+		VFAIL(VERDICT_UNSUPPORTED, pc, "%s in a sleepable program (which the kernel allows: "
+		      "not modeled)", name);
 	if (fam->lsm_iter_only && cx->prog_type != BPF_PROG_TYPE_LSM &&
 	    !(cx->prog_type == BPF_PROG_TYPE_TRACING &&
 	      cx->prog->btf_ctx.attach_type == BPF_TRACE_ITER))

@@ -75,6 +75,17 @@ void absint_kfunc_call(const struct scev_ctx *cx, uint32_t pc, struct aval *r0)
 		*r0 = aval_scalar(range_unknown());
 }
 
+bool absint_sleepable(const struct scev_ctx *cx)
+{
+	const char *sec = cx->prog ? cx->prog->section : NULL, *dot;
+
+	if (cx->prog_type == BPF_PROG_TYPE_SYSCALL)
+		return true;
+	if (!sec || !(dot = strstr(sec, ".s")))
+		return false;
+	return dot[2] == '/' || dot[2] == '\0';
+}
+
 /* The program types that may call kfunc ki (the kernel checks it where the walk reaches the
  * call: a call on a branch it prunes is loaded, probed on 6.18). */
 static void verify_type(struct scev_ctx *cx, struct scev_verdict *v, uint32_t pc,
