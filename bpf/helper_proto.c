@@ -457,6 +457,10 @@ const char *ebpf_helper_map_compat(int32_t id, uint32_t map_type)
 	case FUNC_CGRP_STORAGE_GET: case FUNC_CGRP_STORAGE_DELETE:
 		ok = map_type == MAP_CGRP_STORAGE;
 		break;
+	case BPF_FUNC_get_local_storage:
+		ok = map_type == BPF_MAP_TYPE_CGROUP_STORAGE ||
+		     map_type == BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE;
+		break;
 	default:
 		ok = true;
 		break;
@@ -531,6 +535,10 @@ const char *ebpf_helper_map_compat(int32_t id, uint32_t map_type)
 		ok = ONE_OF((uint32_t)id, FUNC_CGRP_STORAGE_GET, FUNC_CGRP_STORAGE_DELETE,
 			    BPF_FUNC_kptr_xchg);
 		break;
+	/* (the cgroup storage of the program's cgroup: bpf_get_local_storage only) */
+	case BPF_MAP_TYPE_CGROUP_STORAGE: case BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE:
+		ok = id == BPF_FUNC_get_local_storage;
+		break;
 	default:
 		break;
 	}
@@ -595,6 +603,7 @@ static bool hret_modeled(const struct ebpf_helper_proto *p)
 	       p->ret == HRET_RINGBUF_OR_NULL || p->ret == HRET_DYNPTR_MEM_OR_NULL ||
 	       p->ret == HRET_SOCKET_OR_NULL || p->ret == HRET_TCP_SOCK_OR_NULL ||
 	       p->ret == HRET_SOCK_COMMON_OR_NULL ||
+	       (p->ret == HRET_MAP_VALUE && p->id == BPF_FUNC_get_local_storage) ||
 	       (p->ret == HRET_MAP_VALUE_OR_NULL && (p->id == BPF_FUNC_map_lookup_elem ||
 						       p->id == BPF_FUNC_map_lookup_percpu_elem));
 }

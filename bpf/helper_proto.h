@@ -92,8 +92,9 @@ enum ebpf_hret {
 	HRET_TCP_SOCK_OR_NULL,	/* a struct bpf_tcp_sock, or NULL (RET_PTR_TO_TCP_SOCK_OR_NULL) */
 	HRET_SOCK_COMMON_OR_NULL, /* a referenced socket, maybe a request or timewait one, or
 				 * NULL (RET_PTR_TO_SOCK_COMMON_OR_NULL) */
+	HRET_MAP_VALUE,		/* a value of the map in r1, never NULL (RET_PTR_TO_MAP_VALUE;
+				 * modeled for bpf_get_local_storage only: its cgroup storage) */
 	/* not handled (yet): a call returning one is unsupported, its reason naming it */
-	HRET_MAP_VALUE,		/* a value of the map in r1, never NULL (RET_PTR_TO_MAP_VALUE) */
 	HRET_MEM_OR_BTF_ID,	/* a per-CPU variable: memory or a kernel struct, maybe NULL
 				 * (RET_PTR_TO_MEM_OR_BTF_ID) */
 	HRET_DYNPTR_MEM_OR_NULL, /* memory of a dynptr, or NULL (RET_PTR_TO_DYNPTR_MEM_OR_NULL) */

@@ -148,10 +148,13 @@ static const char *field_refused(uint32_t prog_type, uint8_t kind)
 
 void absint_fields_maps_check(const struct scev_ctx *cx, struct scev_verdict *v)
 {
+	int64_t storage[2] = { -1, -1 };	/* the cgroup storage named first, of each type */
+
 	/* (every map the program names, reached or not, as the kernel's resolve_pseudo_ldimm64) */
 	for (uint32_t pc = 0; pc < cx->len; pc += ebpf_insn_slots(&cx->insns[pc])) {
 		const struct bpf_insn *i = &cx->insns[pc];
 		const struct ebpf_map_def *def;
+		int st;
 
 		if (!ebpf_is_ldimm64(i) || (i->src_reg != BPF_PSEUDO_MAP_FD &&
 					    i->src_reg != BPF_PSEUDO_MAP_IDX &&
@@ -160,6 +163,18 @@ void absint_fields_maps_check(const struct scev_ctx *cx, struct scev_verdict *v)
 		    (uint32_t)i->imm >= cx->nmaps)
 			continue;
 		def = &cx->maps[i->imm];
+		/* __add_used_map, bpf_cgroup_storage_assign: a program keeps one cgroup storage
+		 * map of each type (shared and per-CPU); a second is a load error (-EBUSY) */
+		st = def->type == BPF_MAP_TYPE_CGROUP_STORAGE ? 0
+		     : def->type == BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE ? 1 : -1;
+		if (st >= 0 && storage[st] >= 0 && storage[st] != i->imm) {
+			verdict_fail(v, VERDICT_UNSAFE, pc, "only one cgroup storage of each type is "
+				     "allowed (map '%s' after '%s')", def->name,
+				     cx->maps[storage[st]].name);
+			return;
+		}
+		if (st >= 0)
+			storage[st] = i->imm;
 		if ((def->fields_over || ebpf_map_field_at(def, 0, INT64_MAX)) &&
 		    field_refused(cx->prog_type, EBPF_FIELD_SPIN_LOCK)) {
 			for (uint8_t k = 0; k < def->nfields && k < EBPF_MAP_FIELDS; k++)

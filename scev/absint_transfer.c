@@ -395,6 +395,10 @@ static struct aval helper_result(struct scev_ctx *cx, int32_t id, const struct a
 			return v;
 		}
 		return aval_top();
+	case HRET_MAP_VALUE:	/* (bpf_get_local_storage: the storage, never NULL) */
+		if (s->regs[1].kind == AV_PTR && s->regs[1].region == REGION_MAP_HANDLE)
+			return aval_ptr(REGION_MAP_VALUE, s->regs[1].map, range_const(0));
+		return aval_top();
 	case HRET_INTEGER:
 		if (p->flags & HF_RET_SIZE)
 			return ret_within_size(p, s);

@@ -1046,6 +1046,15 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 		if (v->kind != VERDICT_SAFE)
 			return;
 	}
+	/* check_helper_call: get_local_storage() can't return an error, so its flags must be the
+	 * constant 0 (register_is_null) */
+	if (id == BPF_FUNC_get_local_storage) {
+		uint64_t flags;
+
+		if (!aval_is_const(&s->regs[2], &flags) || flags)
+			VFAIL(VERDICT_UNSAFE, pc, "get_local_storage() doesn't support non-zero flags "
+			      "(R2 is not the constant 0)");
+	}
 }
 
 /* The kernel's name of a pointer's type (reg_type_str) in its messages. */

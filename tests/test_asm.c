@@ -1186,7 +1186,8 @@ static void test_errors(void)
 	"[inner=LINE] [timer=OFF] [spin_lock=OFF] [kptr=OFF:STRUCT] [kptr_ref=OFF:STRUCT] "   \
 	"[rdonly_prog] [wronly_prog] [init=HEX]' "                                               \
 	"(all nonzero; inner= only for maps of maps, timer= and the fields for arrays and "   \
-	"hashes, init= for arrays), 'queue|stack value=V entries=N [name=NAME]' or "             \
+	"hashes, init= for arrays), 'cgroup_storage|percpu_cgroup_storage key=K value=V "     \
+	"entries=0 [name=NAME]', 'queue|stack value=V entries=N [name=NAME]' or "               \
 	"'ringbuf|user_ringbuf entries=N [name=NAME]'"
 		static const struct { const char *src, *msg; } bad[] = {
 			{ "-- asm\nexit\n-- type\nkprobe\n",

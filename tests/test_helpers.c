@@ -17,7 +17,7 @@
 
 /* map[fd:0] array (4 -> 64), fd:1 perf event array, fd:2 prog array, fd:3 stack trace map,
  * fd:4 devmap, fd:5 sockmap, fd:6 sockhash (4-byte keys), fd:7 queue of u64, fd:8 per-CPU array
- * (4 -> 16) */
+ * (4 -> 16), fd:9 and fd:10 cgroup storages of 16 bytes, fd:11 a per-CPU one of 8 */
 static struct ebpf_map_def maps[] = {
 	{ .name = "arr", .type = BPF_MAP_TYPE_ARRAY, .key_size = 4, .value_size = 64,
 	  .max_entries = 4 },
@@ -36,6 +36,10 @@ static struct ebpf_map_def maps[] = {
 	  .max_entries = 4 },
 	{ .name = "pcpu", .type = BPF_MAP_TYPE_PERCPU_ARRAY, .key_size = 4, .value_size = 16,
 	  .max_entries = 4 },
+	{ .name = "cgs", .type = BPF_MAP_TYPE_CGROUP_STORAGE, .key_size = 16, .value_size = 16 },
+	{ .name = "cgs2", .type = BPF_MAP_TYPE_CGROUP_STORAGE, .key_size = 8, .value_size = 16 },
+	{ .name = "pcgs", .type = BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE, .key_size = 16,
+	  .value_size = 8 },
 };
 
 /* r3 = fp-4, a key written (the socket map helpers' key argument) */
@@ -189,9 +193,42 @@ static const struct {
 	{ "skb_get_tunnel_opt in a socket filter",
 	  "r2 = r10\nr2 += -8\nr3 = 8\ncall bpf_skb_get_tunnel_opt\nr0 = 0\nexit\n",
 	  BPF_PROG_TYPE_SOCKET_FILTER, UNSAFE, "cannot use" },
-	{ "a helper whose result is not modeled", "call bpf_get_local_storage\nr0 = 0\nexit\n",
-	  BPF_PROG_TYPE_CGROUP_SKB, VERDICT_UNSUPPORTED, "its result is a map value: not "
-	  "modeled" },
+	/* bpf_get_local_storage (issue 15): the program's cgroup storage, never NULL; flags the
+	 * constant 0; one storage map of each type */
+	{ "get_local_storage, its 16 bytes read and written",
+	  "r1 = map[fd:9] ll\nr2 = 0\ncall bpf_get_local_storage\nr1 = *(u64 *)(r0 +8)\n"
+	  "r1 += 1\n*(u64 *)(r0 +8) = r1\nr0 = 1\nexit\n", BPF_PROG_TYPE_CGROUP_SKB, SAFE, NULL },
+	{ "get_local_storage, a read past its 16 bytes",
+	  "r1 = map[fd:9] ll\nr2 = 0\ncall bpf_get_local_storage\nr1 = *(u64 *)(r0 +16)\n"
+	  "r0 = 1\nexit\n", BPF_PROG_TYPE_CGROUP_SKB, UNSAFE, "map value" },
+	{ "get_local_storage with flags 1",
+	  "r1 = map[fd:9] ll\nr2 = 1\ncall bpf_get_local_storage\nr0 = 1\nexit\n",
+	  BPF_PROG_TYPE_CGROUP_SKB, UNSAFE, "non-zero flags" },
+	{ "get_local_storage with flags from the context",
+	  "r2 = *(u32 *)(r1 +0)\nr2 &= 1\nr1 = map[fd:9] ll\ncall bpf_get_local_storage\n"
+	  "r0 = 1\nexit\n", BPF_PROG_TYPE_CGROUP_SKB, UNSAFE, "non-zero flags" },
+	{ "get_local_storage of an array",
+	  "r1 = map[fd:0] ll\nr2 = 0\ncall bpf_get_local_storage\nr0 = 1\nexit\n",
+	  BPF_PROG_TYPE_CGROUP_SKB, UNSAFE, "map" },
+	{ "a lookup in a cgroup storage", KEY4 "r2 = r3\nr1 = map[fd:9] ll\n"
+	  "call bpf_map_lookup_elem\nr0 = 1\nexit\n", BPF_PROG_TYPE_CGROUP_SKB, UNSAFE, "map" },
+	{ "get_local_storage of both types",
+	  "r1 = map[fd:9] ll\nr2 = 0\ncall bpf_get_local_storage\nr6 = r0\n"
+	  "r1 = map[fd:11] ll\nr2 = 0\ncall bpf_get_local_storage\nr1 = *(u64 *)(r0 +0)\n"
+	  "*(u64 *)(r6 +0) = r1\nr0 = 1\nexit\n", BPF_PROG_TYPE_CGROUP_SKB, SAFE, NULL },
+	{ "the per-CPU storage read past its 8 bytes",
+	  "r1 = map[fd:11] ll\nr2 = 0\ncall bpf_get_local_storage\nr1 = *(u32 *)(r0 +8)\n"
+	  "r0 = 1\nexit\n", BPF_PROG_TYPE_CGROUP_SKB, UNSAFE, "map value" },
+	{ "two cgroup storages of one type",
+	  "r1 = map[fd:9] ll\nr2 = 0\ncall bpf_get_local_storage\nr6 = r0\n"
+	  "r1 = map[fd:10] ll\nr2 = 0\ncall bpf_get_local_storage\nr0 = 1\nexit\n",
+	  BPF_PROG_TYPE_CGROUP_SKB, UNSAFE, "only one cgroup storage of each type" },
+	{ "get_local_storage in a sock_ops program",
+	  "r1 = map[fd:9] ll\nr2 = 0\ncall bpf_get_local_storage\nr1 = *(u32 *)(r0 +12)\n"
+	  "r0 = 1\nexit\n", BPF_PROG_TYPE_SOCK_OPS, SAFE, NULL },
+	{ "get_local_storage in an xdp program",
+	  "r1 = map[fd:9] ll\nr2 = 0\ncall bpf_get_local_storage\nr0 = 1\nexit\n",
+	  BPF_PROG_TYPE_XDP, UNSAFE, "cannot use" },
 	/* the reason names the kind the analyzer lacks */
 	{ "a kptr", "r1 = 0\nr2 = 0\ncall bpf_kptr_xchg\nr0 = 0\nexit\n", BPF_PROG_TYPE_SCHED_CLS,
 	  VERDICT_UNSUPPORTED, "argument 1 (R1) is a kptr: not modeled" },

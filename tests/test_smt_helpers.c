@@ -139,6 +139,9 @@ static const struct {
 	{ "user_ringbuf_drain", BPF_FUNC_user_ringbuf_drain, START
 	  "r1 = map[fd:0] ll\nr2 = func cb ll\nr3 = 0\nr4 = 0\ncall bpf_user_ringbuf_drain\n"
 	  SET END CB_END "-- maps\nuser_ringbuf entries=4096\n" },
+	{ "get_local_storage", BPF_FUNC_get_local_storage, START
+	  "r1 = map[fd:0] ll\nr2 = 0\ncall bpf_get_local_storage\n" SET END
+	  "-- maps\ncgroup_storage key=16 value=8 entries=0\n" },
 	/* the interpreter's kfuncs: the open-coded number iterator */
 	{ "bpf_iter_num_new", -1, START ITER_NEW SET ITER_DESTROY END },
 	{ "bpf_iter_num_next", -1, START ITER_NEW ITER_NEXT SET ITER_DESTROY END },

@@ -562,6 +562,14 @@ static bool hash_modeled(const struct ebpf_map_def *def)
 	       def->key_size <= (1u << 16) && interp_hash_slots(def);
 }
 
+/* The elements of an array map's storage: max_entries, but one for a cgroup storage (the
+ * program's cgroup's, which bpf_get_local_storage returns; the kernel's max_entries is 0). */
+static uint32_t map_entries(const struct ebpf_map_def *def)
+{
+	return def->type == BPF_MAP_TYPE_CGROUP_STORAGE ||
+	       def->type == BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE ? 1 : def->max_entries;
+}
+
 /* Gives a map its per-run storage: zeroed, entry 0 from def.init.  False when too large or
  * out of memory (st->oom). */
 static bool map_storage(struct interp_state *st, size_t m)
@@ -596,7 +604,7 @@ static bool map_storage(struct interp_state *st, size_t m)
 	}
 	if (mr->kind != MAPK_ARRAY)
 		return false;
-	n = (uint64_t)def->max_entries * def->value_size;
+	n = (uint64_t)map_entries(def) * def->value_size;
 	if (n == 0 || n > MAP_STORAGE_MAX || def->value_size > mr->vmask + 1)
 		return false;
 	mr->host = calloc(1, n);
@@ -608,7 +616,7 @@ static bool map_storage(struct interp_state *st, size_t m)
 		memcpy(mr->host, def->init, def->value_size);
 	mr->own = true;
 	mr->len = n;
-	mr->nval = def->max_entries;
+	mr->nval = map_entries(def);
 	return true;
 }
 
@@ -2656,6 +2664,37 @@ static int map_helper(struct interp_state *st, const struct iop *ip, int32_t id,
 	return 0;
 }
 
+/* bpf_get_local_storage(map, flags) (kernel/bpf/cgroup.c): the program's cgroup storage of the
+ * map's type, never NULL; the verifier takes only a cgroup storage map and flags 0
+ * (check_helper_call: "get_local_storage() doesn't support non-zero flags"), a trap otherwise.
+ * The storage is the map's one element, zeroed at the start of a run as BPF_PROG_TEST_RUN
+ * allocates it (bpf_cgroup_storages_alloc); a per-CPU one is the running CPU's copy. */
+static int local_storage(struct interp_state *st, const struct iop *ip, uint64_t *ret)
+{
+	const char *name = "bpf_get_local_storage";
+	const struct ebpf_map_def *def;
+	size_t m;
+
+	if (map_arg(st, ip, name, &m))
+		return -1;
+	def = &st->env->maps[m].def;
+	if (def->type != BPF_MAP_TYPE_CGROUP_STORAGE &&
+	    def->type != BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE) {
+		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: map '%s' (type %u) is no cgroup "
+			 "storage", name, def->name, def->type);
+		return -1;
+	}
+	if (st->h.regs[2]) {
+		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: flags 0x%llx (the verifier takes 0 "
+			 "only)", name, (unsigned long long)st->h.regs[2]);
+		return -1;
+	}
+	if (!map_storage_at(st, m, ip->pc, name))
+		return -1;
+	*ret = value_va(m, &st->maps[m], 0);
+	return 0;
+}
+
 /* bpf_map_lookup_percpu_elem(map, key, cpu) (kernel/bpf/helpers.c, and the per-CPU maps'
  * map_lookup_percpu_elem in arraymap.c and hashtab.c): NULL for a u32 cpu not below the CPUs
  * (nr_cpu_ids) or a key that finds nothing, else a pointer to that CPU's copy of the value.
@@ -3270,6 +3309,7 @@ enum interp_helper_family interp_helper_family(int32_t id)
 	case BPF_FUNC_map_update_elem:
 	case BPF_FUNC_map_delete_elem:
 	case BPF_FUNC_map_lookup_percpu_elem:
+	case BPF_FUNC_get_local_storage:
 		return INTERP_HF_MAP;
 	case BPF_FUNC_trace_printk:
 		return INTERP_HF_PRINTK;
@@ -3340,7 +3380,8 @@ static __attribute__((noinline)) int do_helper(struct interp_state *st, const st
 	switch (interp_helper_family(id)) {
 	case INTERP_HF_MAP:
 		if (id == BPF_FUNC_map_lookup_percpu_elem ? pcpu_lookup(st, ip, &ret)
-							   : map_helper(st, ip, id, &ret))
+		    : id == BPF_FUNC_get_local_storage ? local_storage(st, ip, &ret)
+						       : map_helper(st, ip, id, &ret))
 			return -1;
 		break;
 	case INTERP_HF_PRINTK:
@@ -3970,6 +4011,8 @@ static enum map_kind kind_of(uint32_t type)
 	switch (type) {
 	case BPF_MAP_TYPE_ARRAY:
 	case BPF_MAP_TYPE_PERCPU_ARRAY:
+	case BPF_MAP_TYPE_CGROUP_STORAGE:	/* (one element: map_entries) */
+	case BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE:
 		return MAPK_ARRAY;
 	case BPF_MAP_TYPE_HASH:
 	case BPF_MAP_TYPE_PERCPU_HASH:
@@ -4280,7 +4323,7 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 		}
 		for (size_t m = 0; m < st->map_cnt; m++) {
 			const struct interp_map *im = &env->maps[m];
-			uint64_t n = (uint64_t)im->def.max_entries * im->def.value_size;
+			uint64_t n = (uint64_t)map_entries(&im->def) * im->def.value_size;
 
 			st->maps[m].kind = kind_of(im->def.type);
 			if ((im->def.type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
@@ -4295,7 +4338,7 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 			    im->def.value_size <= st->maps[m].vmask + 1) {
 				st->maps[m].host = im->values;
 				st->maps[m].len = n;
-				st->maps[m].nval = im->def.max_entries;
+				st->maps[m].nval = map_entries(&im->def);
 			}
 			if (st->maps[m].kind == MAPK_HASH && im->values && im->keys && im->used &&
 			    hash_modeled(&im->def))
