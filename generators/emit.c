@@ -144,8 +144,9 @@ void gi_ld_map(struct gi *g, int dst, int map)
 
 void gi_exit(struct gi *g)
 {
-	/* (sk_lookup's main returns SK_DROP or SK_PASS: its accumulator's low bit) */
-	if (g->sk_prog == GI_SK_LOOKUP && !g->fn->sub)
+	/* (sk_lookup's main returns SK_DROP or SK_PASS, cgroup_skb's 0 or 1: its accumulator's
+	 * low bit) */
+	if ((g->sk_prog == GI_SK_LOOKUP || g->sk_prog == GI_CG_SKB) && !g->fn->sub)
 		gi_emit(g, mk(BPF_ALU64 | BPF_AND | BPF_K, BPF_REG_0, 0, 0, 1));
 	gi_emit(g, mk(BPF_JMP | BPF_EXIT, 0, 0, 0, 0));
 }

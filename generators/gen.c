@@ -2445,6 +2445,15 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		g->sk_prog = GI_SK_TC;
 		out->prog_type = BPF_PROG_TYPE_SCHED_CLS;
 	}
+	/* p_cg_storage (gen_sock.c): a cgroup_skb program under raw_tp's rules, its loops reading
+	 * its cgroup storage (the input is its packet) */
+	if (!g->raw_tp && (gen_bool(src, knobs->p_cg_storage) ||
+			   (g->sk_bad = gen_bool(src, knobs->p_cg_storage_unsafe)))) {
+		g->raw_tp = true;
+		g->sk_prog = GI_CG_SKB;
+		out->prog_type = BPF_PROG_TYPE_CGROUP_SKB;
+		g->sock_map = 1;	/* (maps 0-7 defined: map 7 a sockmap, unused) */
+	}
 	g->use_array = gen_bool(src, knobs->p_array);
 	/* (sk_lookup's context is copied into the array's 64 bytes) */
 	if (g->sk_prog == GI_SK_LOOKUP)
@@ -2645,6 +2654,15 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 			  : g->sock_map == 2 ? BPF_MAP_TYPE_SOCKHASH
 					     : BPF_MAP_TYPE_REUSEPORT_SOCKARRAY;
 	}
+	if (g->sk_prog == GI_CG_SKB) {	/* (the kernel's: entries 0, a u64 key) */
+		struct ebpf_map_def *m = array_def(out, GEN_MAP_CGS, "gen_cgs", GEN_CGS_VALUE, 0);
+
+		m->type = BPF_MAP_TYPE_CGROUP_STORAGE;
+		m->key_size = 8;
+		m = array_def(out, GEN_MAP_PCGS, "gen_pcgs", 8, 0);
+		m->type = BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE;
+		m->key_size = 8;
+	}
 	/* A packet and helper results to run it with: any bytes do, the metadata holds for all
 	 * (p_sk_prog's: its context, then sk_reuseport's packet). */
 	gen_bytes(src, out->input, out->input_len);
@@ -2681,6 +2699,7 @@ static const char *gen_type_word(uint32_t prog_type)
 	case BPF_PROG_TYPE_SK_REUSEPORT: return "sk_reuseport";
 	case BPF_PROG_TYPE_SK_LOOKUP: return "sk_lookup";
 	case BPF_PROG_TYPE_SCHED_CLS: return "tc";
+	case BPF_PROG_TYPE_CGROUP_SKB: return "cgroup_skb";
 	default: return "plain";
 	}
 }
@@ -2899,7 +2918,10 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 			    : p->maps[i].type == BPF_MAP_TYPE_LRU_PERCPU_HASH ? "lru_percpu_hash"
 			    : p->maps[i].type == BPF_MAP_TYPE_SOCKMAP ? "sockmap"
 			    : p->maps[i].type == BPF_MAP_TYPE_SOCKHASH ? "sockhash"
-									       : "array",
+			    : p->maps[i].type == BPF_MAP_TYPE_CGROUP_STORAGE ? "cgroup_storage"
+			    : p->maps[i].type == BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE
+				    ? "percpu_cgroup_storage"
+				    : "array",
 			    p->maps[i].key_size, p->maps[i].value_size, p->maps[i].max_entries);
 		if (p->maps[i].timer)
 			sbuf_printf(sb, " timer %u", p->maps[i].timer - 1);

@@ -216,6 +216,11 @@
 /* p_sock's socket-map form: map 7 is a sockmap or sockhash of one socket (maps 0-6 defined
  * whether used or not) */
 #define GEN_MAP_SOCK 7
+/* p_cg_storage: map 8 a cgroup storage of 64 bytes, map 9 a per-CPU one of 8 (maps 0-7 defined,
+ * map 7 a sockmap nothing uses) */
+#define GEN_MAP_CGS 8
+#define GEN_MAP_PCGS 9
+#define GEN_CGS_VALUE 64
 #define GEN_RINGBUF_SIZE 4096
 #define GEN_RINGBUF_RECORD 16
 
@@ -749,6 +754,13 @@
 	X(p_sk_prog_unsafe, 0, 0, 100,                                                             \
 	  "unsafe twin of p_sk_prog: a store into the read-only context or into sk_reuseport's "   \
 	  "packet, a read past its data_end, or sk_lookup's socket-map socket leaked")             \
+	X(p_cg_storage, 0, 0, 100,                                                                 \
+	  "the program a cgroup_skb one whose loops read its cgroup storage (64 bytes from "       \
+	  "bpf_get_local_storage, the packet's length in its first u64), a per-CPU storage's "     \
+	  "counter added to, as raw_tp's programs: plain loops only (gen_sock.c)")                  \
+	X(p_cg_storage_unsafe, 0, 0, 100,                                                          \
+	  "unsafe twin of p_cg_storage: bpf_get_local_storage with flags 1, or a read past the "   \
+	  "storage's 64 bytes")                                                                    \
 	X(p_krules, 0, 0, 100,                                                                     \
 	  "a packet offset in [0, 31] spilled at a slot's start and read back there, or shifted "  \
 	  "by a constant below the width: the kernel keeps its bounds; a third first read the "    \
@@ -1286,13 +1298,14 @@ struct gen_program {
 	size_t len, cap;
 	uint32_t prog_type;	/* BPF_PROG_TYPE_XDP; BPF_PROG_TYPE_RAW_TRACEPOINT with p_find_vma;
 				 * BPF_PROG_TYPE_SK_REUSEPORT or _SK_LOOKUP with p_sk_prog;
-				 * BPF_PROG_TYPE_SCHED_CLS with p_ld_abs_sub */
+				 * BPF_PROG_TYPE_SCHED_CLS with p_ld_abs_sub;
+				 * BPF_PROG_TYPE_CGROUP_SKB with p_cg_storage */
 	uint8_t input[GEN_INPUT_MAX];	/* a packet to run it on (any GEN_INPUT_LEN bytes will do;
 					 * p_sk_prog's: the context first, input_len bytes in all) */
 	size_t input_len;
 	uint8_t helper_data[GEN_HELPER_LEN];	/* results for prandom/ktime, in call order */
 	size_t helper_len;
-	struct ebpf_map_def maps[8];	/* the array map (p_map_hash: a hash map) when
+	struct ebpf_map_def maps[10];	/* the array map (p_map_hash: a hash map) when
 					 * map_cnt >= 1, the ring buffer when
 					 * map_cnt >= 2 (GEN_MAP_RINGBUF), the user ring buffer when
 					 * map_cnt >= 3 (GEN_MAP_URB), the timer map when map_cnt >= 4

@@ -212,6 +212,54 @@ static void sk_lookup_assign(struct gi *g, bool leak)
 	gi_bind(g, l_out);
 }
 
+/* p_cg_storage (issue 15, session 29): the program a cgroup_skb one under raw_tp's rules, as
+ * p_sk_prog's.  GEN_FP_DATA is its cgroup storage (map 8, GEN_CGS_VALUE bytes: the pointer
+ * bpf_get_local_storage returns, never NULL), the packet's length in its first u64 (the rest
+ * zero: the kernel's test run and the interpreter allocate it zeroed); the loops read it.  The
+ * context is spilled at GEN_FP_DATA_END.  Its statement adds 1 to the per-CPU storage's u64
+ * (map 9) and the sum to the accumulator:
+ *
+ *     r1 = map 8; r2 = 0; call bpf_get_local_storage; *(u64 *)(fp + GEN_FP_DATA) = r0
+ *     r1 = ctx; r1 = *(u32 *)(r1 + 0); *(u64 *)(r0 + 0) = r1        (prologue)
+ *     r1 = map 9; r2 = 0; call bpf_get_local_storage
+ *     r1 = *(u64 *)(r0 + 0); r1 += 1; *(u64 *)(r0 + 0) = r1; acc += r1   (statement)
+ *
+ * main returns its accumulator's low bit (cgroup_skb's check_return_code: emit.c gi_exit).  The
+ * twin (GEN_PROG_SOCK_UNSAFE), right after the prologue: bpf_get_local_storage with flags 1
+ * (the kernel: "get_local_storage() doesn't support non-zero flags"; the interpreter traps) or
+ * a byte read past the storage's GEN_CGS_VALUE bytes. */
+static void cg_storage_get(struct gi *g, int map, uint32_t flags)
+{
+	gi_ld_map(g, BPF_REG_1, map);
+	gi_mov_const(g, BPF_REG_2, flags, true);
+	gi_call_helper(g, BPF_FUNC_get_local_storage);
+}
+
+static void cg_prologue(struct gi *g)
+{
+	unsigned tk = g->sk_bad ? gen_pick(g->src, 2) : UINT32_MAX;
+
+	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA_END, BPF_REG_1);
+	cg_storage_get(g, GEN_MAP_CGS, 0);
+	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA, BPF_REG_0);
+	gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_DATA_END);
+	gi_ldx(g, BPF_W, BPF_REG_1, BPF_REG_1, (int16_t)offsetof(struct __sk_buff, len));
+	gi_stx(g, BPF_DW, BPF_REG_0, 0, BPF_REG_1);
+	if (g->use_array)
+		for (int off = 0; off < 64; off += 8)
+			gi_st(g, BPF_DW, EBPF_REG_FP, (int16_t)(GEN_FP_ARRAY + off), 0);
+	if (!g->sk_bad)
+		return;
+	g->p->flags |= GEN_PROG_SOCK_UNSAFE;
+	if (tk == 0) {		/* flags 1 */
+		cg_storage_get(g, gen_bool(g->src, 50) ? GEN_MAP_CGS : GEN_MAP_PCGS, 1);
+	} else {		/* a byte past the storage */
+		gi_ldx(g, BPF_DW, BPF_REG_2, EBPF_REG_FP, GEN_FP_DATA);
+		gi_ldx(g, BPF_B, BPF_REG_3, BPF_REG_2,
+		       (int16_t)(GEN_CGS_VALUE + gen_pick(g->src, 8)));
+	}
+}
+
 void gi_sk_prologue(struct gi *g, int l_short)
 {
 	if (g->sk_prog == GI_SK_TC) {	/* (p_ld_abs_sub: gen_ldabs.c) */
@@ -219,8 +267,13 @@ void gi_sk_prologue(struct gi *g, int l_short)
 		return;
 	}
 	bool reuse = g->sk_prog == GI_SK_REUSEPORT;
-	unsigned tk = g->sk_bad ? gen_pick(g->src, reuse ? 3 : 2) : UINT32_MAX;
+	unsigned tk;
 
+	if (g->sk_prog == GI_CG_SKB) {
+		cg_prologue(g);
+		return;
+	}
+	tk = g->sk_bad ? gen_pick(g->src, reuse ? 3 : 2) : UINT32_MAX;
 	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA_END, BPF_REG_1);
 	if (reuse) {
 		gi_ldx(g, BPF_DW, BPF_REG_2, BPF_REG_1, offsetof(struct sk_reuseport_md, data));
@@ -283,6 +336,15 @@ void gi_sk_stmt(struct gi *g, struct gi_loop *lp)
 		gi_alu(g, true, BPF_ADD, BPF_REG_3, GEN_FP_KEY);
 		gi_mov_const(g, BPF_REG_4, 0, true);
 		gi_call_helper(g, BPF_FUNC_sk_select_reuseport);
+		gi_fill_caller_homes(g);
+		g->scratch_busy = 1u << BPF_REG_0;
+		gi_var_alux(g, acc, BPF_ADD, BPF_REG_0);
+	} else if (g->sk_prog == GI_CG_SKB) {
+		cg_storage_get(g, GEN_MAP_PCGS, 0);
+		gi_ldx(g, BPF_DW, BPF_REG_1, BPF_REG_0, 0);
+		gi_alu(g, true, BPF_ADD, BPF_REG_1, 1);
+		gi_stx(g, BPF_DW, BPF_REG_0, 0, BPF_REG_1);
+		gi_alux(g, true, BPF_MOV, BPF_REG_0, BPF_REG_1);
 		gi_fill_caller_homes(g);
 		g->scratch_busy = 1u << BPF_REG_0;
 		gi_var_alux(g, acc, BPF_ADD, BPF_REG_0);

@@ -630,11 +630,12 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 	static struct watch w;
 	static uint8_t probes[GEN_MAX_INSNS];
 	uint8_t pkt[GEN_INPUT_MAX], values[GEN_MAP_ENTRIES * GEN_MAP_VALUE_SIZE] = { 0 };
-	struct interp_map map[8] = { { .def = p->maps[0], .values = values },
-				     { .def = p->maps[1] }, { .def = p->maps[2] },
-				     { .def = p->maps[3] }, { .def = p->maps[4] },
-				     { .def = p->maps[5] }, { .def = p->maps[6] },
-				     { .def = p->maps[7] } };
+	struct interp_map map[10] = { { .def = p->maps[0], .values = values },
+				      { .def = p->maps[1] }, { .def = p->maps[2] },
+				      { .def = p->maps[3] }, { .def = p->maps[4] },
+				      { .def = p->maps[5] }, { .def = p->maps[6] },
+				      { .def = p->maps[7] }, { .def = p->maps[8] },
+				      { .def = p->maps[9] } };
 	struct interp_env env = { .ctx_kind = check_ctx_kind(p->prog_type),
 				  .prog_type = p->prog_type, .input = pkt, .input_len = p->input_len,
 				  .helper_data = p->helper_data, .helper_len = p->helper_len,
@@ -738,7 +739,9 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 	      (p->prog_type == BPF_PROG_TYPE_SK_LOOKUP && (k->p_sk_prog || k->p_sk_prog_unsafe) &&
 	       p->input_len == sizeof(struct bpf_sk_lookup)) ||
 	      (p->prog_type == BPF_PROG_TYPE_SCHED_CLS &&
-	       (k->p_ld_abs_sub || k->p_ld_abs_sub_skip) && p->input_len == GEN_INPUT_LEN),
+	       (k->p_ld_abs_sub || k->p_ld_abs_sub_skip) && p->input_len == GEN_INPUT_LEN) ||
+	      (p->prog_type == BPF_PROG_TYPE_CGROUP_SKB &&
+	       (k->p_cg_storage || k->p_cg_storage_unsafe) && p->input_len == GEN_INPUT_LEN),
 	      "program type");
 	tolerated_lo = SIZE_MAX;
 	/* (p_loop_def's reads, in the prologue: r1 = *(u64 *)(r10 + key slot); r1 += r5; within
@@ -869,11 +872,12 @@ static enum interp_trap run_frames(const struct gen_program *p, const struct cgr
 {
 	static uint8_t probes[GEN_MAX_INSNS];
 	uint8_t pkt[GEN_INPUT_MAX], values[GEN_MAP_ENTRIES * GEN_MAP_VALUE_SIZE] = { 0 };
-	struct interp_map map[8] = { { .def = p->maps[0], .values = values },
-				     { .def = p->maps[1] }, { .def = p->maps[2] },
-				     { .def = p->maps[3] }, { .def = p->maps[4] },
-				     { .def = p->maps[5] }, { .def = p->maps[6] },
-				     { .def = p->maps[7] } };
+	struct interp_map map[10] = { { .def = p->maps[0], .values = values },
+				      { .def = p->maps[1] }, { .def = p->maps[2] },
+				      { .def = p->maps[3] }, { .def = p->maps[4] },
+				      { .def = p->maps[5] }, { .def = p->maps[6] },
+				      { .def = p->maps[7] }, { .def = p->maps[8] },
+				      { .def = p->maps[9] } };
 	struct interp_env env = { .ctx_kind = check_ctx_kind(p->prog_type),
 				  .prog_type = p->prog_type, .input = pkt, .input_len = p->input_len,
 				  .helper_data = p->helper_data, .helper_len = p->helper_len,
@@ -4249,6 +4253,56 @@ static void test_ld_abs_knobs(void)
 	       c.t.traps, c.t.flagged[1], c.refused[1], c.loaded[1]);
 }
 
+/* p_cg_storage and its twin p_cg_storage_unsafe (generators/gen_sock.c, session 29): cgroup_skb
+ * programs whose loops read their cgroup storage (bpf_get_local_storage of map 8, 64 bytes) and
+ * add to a per-CPU storage's counter (map 9); the twins call bpf_get_local_storage with flags 1
+ * or read a byte past the storage, right after the prologue, so that every run traps.  The
+ * safe forms called safe (at least 95 of 100), every twin flagged, trapping and not called
+ * safe; every program of type cgroup_skb with maps 8 and 9 the two storages; the kernel judges
+ * the first 25 of each (every twin refused, no rule gap). */
+struct cg_counts {
+	struct twin_counts t;
+	unsigned traps, loaded[2], refused[2], storage;
+};
+
+static void cg_program(void *arg, const struct twin_run *r)
+{
+	struct cg_counts *c = arg;
+	struct scev_verdict v;
+
+	CHECK(r->p->prog_type == BPF_PROG_TYPE_CGROUP_SKB, TW "type %u", TW_ARGS(r),
+	      r->p->prog_type);
+	CHECK(r->p->map_cnt == GEN_MAP_PCGS + 1 &&
+		      r->p->maps[GEN_MAP_CGS].type == BPF_MAP_TYPE_CGROUP_STORAGE &&
+		      r->p->maps[GEN_MAP_PCGS].type == BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE,
+	      TW "maps 8 and 9", TW_ARGS(r));
+	mem_twin_verdict(&c->t, r, GEN_PROG_SOCK_UNSAFE, &v);
+	c->traps += r->twin && trapped(twin_trap(r, NULL));
+	c->storage += !r->twin && calls_of(r->p, BPF_FUNC_get_local_storage) > 0;
+	if (r->seed < 7900000 + 25)
+		kernel_judge(r, true, c->loaded, c->refused);
+}
+
+static void test_cg_storage_knobs(void)
+{
+	static const struct twin_spec s =
+		KERNEL_TWIN_SPEC("p_cg_storage", "p_cg_storage_unsafe", 7900000);
+	struct cg_counts c = { 0 };
+
+	for_twin_programs(&s, cg_program, &c);
+	CHECK(c.t.flagged[1] == 100 && c.traps == 100, "p_cg_storage_unsafe: %u of %u flagged "
+	      "programs trap on their own input", c.traps, c.t.flagged[1]);
+	CHECK(c.t.safe >= 95, "p_cg_storage: only %u of 100 programs called safe", c.t.safe);
+	CHECK(c.storage == 100, "p_cg_storage: %u of 100 programs call bpf_get_local_storage",
+	      c.storage);
+	if (!c.loaded[0])
+		check_skip_part("p_cg_storage: the kernel's verdicts (bpf() refused)");
+	printf("p_cg_storage: %u of 100 called safe, the kernel accepts %u of %u; "
+	       "p_cg_storage_unsafe: %u of %u trap, none called safe, the kernel refuses %u of "
+	       "%u\n", c.t.safe, c.loaded[0] - c.refused[0], c.loaded[0], c.traps,
+	       c.t.flagged[1], c.refused[1], c.loaded[1]);
+}
+
 /* The kernel walk's pieces (generators/gen_iter.c gi_kwiden, gen_kwalk.c), each with its twin
  * that only the kernel's walk tells apart (no run of the twin traps, but a write to r10 it
  * reaches: INTERP_TRAP_RULE).  Each form's n programs (KERNEL_TWIN_SPEC's knobs, seeds from
@@ -5721,6 +5775,7 @@ int main(int argc, char **argv)
 	CHECK_STEP(test_strtol_knobs());
 	CHECK_STEP(test_sock_knobs());
 	CHECK_STEP(test_sk_prog_knobs());
+	CHECK_STEP(test_cg_storage_knobs());
 	CHECK_STEP(test_kwalk_knobs());
 	CHECK_STEP(test_nest_knobs());
 	CHECK_STEP(test_stack_shape_knobs());
