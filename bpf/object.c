@@ -338,6 +338,7 @@ enum ebpf_ctx_model ebpf_prog_ctx_model(uint32_t prog_type)
 	case BPF_PROG_TYPE_LSM:
 	case BPF_PROG_TYPE_SK_LOOKUP:
 	case BPF_PROG_TYPE_SK_REUSEPORT:
+	case BPF_PROG_TYPE_SK_MSG:
 		return EBPF_CTX_RO;
 	default:
 		return EBPF_CTX_PLAIN;
@@ -367,6 +368,7 @@ uint32_t ebpf_ctx_size(uint32_t prog_type)
 	case BPF_PROG_TYPE_CGROUP_DEVICE: return sizeof(struct bpf_cgroup_dev_ctx);
 	case BPF_PROG_TYPE_SK_LOOKUP: return sizeof(struct bpf_sk_lookup);
 	case BPF_PROG_TYPE_SK_REUSEPORT: return sizeof(struct sk_reuseport_md);
+	case BPF_PROG_TYPE_SK_MSG: return sizeof(struct sk_msg_md);
 	default: return 0;
 	}
 }
@@ -566,6 +568,22 @@ static const char *sk_reuseport_load(int64_t off, unsigned size)
 #undef RM
 }
 
+/* sk_msg_is_valid_access (net/core/filter.c) for loads: data, data_end (the message's bytes,
+ * PTR_TO_PACKET and PTR_TO_PACKET_END) and sk (PTR_TO_SOCKET) as whole u64s, family .. size as
+ * whole u32s; the context is never written. */
+static const char *sk_msg_load(int64_t off, unsigned size)
+{
+#define MM(f) ((int64_t)offsetof(struct sk_msg_md, f))
+	if (off == MM(data) || off == MM(data_end) || off == MM(sk))
+		return size == 8 ? NULL : "a pointer field of sk_msg_md read narrower";
+	if (off < MM(family) || off >= MM(sk))
+		return "a pointer field of sk_msg_md read in part";
+	if (off >= MM(size) + 4)
+		return "the padding after size";
+	return size == 4 ? NULL : "the fields of sk_msg_md are read as whole u32s";
+#undef MM
+}
+
 /* As kprobe_prog_is_valid_access, tp_prog_is_valid_access, raw_tp_prog_is_valid_access and
  * pe_prog_is_valid_access (kernel/trace/bpf_trace.c), sock_ops_is_valid_access,
  * sock_filter_is_valid_access, sk_lookup_is_valid_access and sk_reuseport_is_valid_access
@@ -581,7 +599,7 @@ const char *ebpf_ctx_ro_access(uint32_t prog_type, int64_t off, unsigned size)
 		return "bad access size";
 	if (prog_type == BPF_PROG_TYPE_SOCK_OPS || prog_type == BPF_PROG_TYPE_CGROUP_SOCK ||
 	    prog_type == BPF_PROG_TYPE_CGROUP_DEVICE || prog_type == BPF_PROG_TYPE_SK_LOOKUP ||
-	    prog_type == BPF_PROG_TYPE_SK_REUSEPORT) {
+	    prog_type == BPF_PROG_TYPE_SK_REUSEPORT || prog_type == BPF_PROG_TYPE_SK_MSG) {
 		if (off < 0 || off + size > hi)
 			return "outside the context";
 		if (off % size)
@@ -590,7 +608,8 @@ const char *ebpf_ctx_ro_access(uint32_t prog_type, int64_t off, unsigned size)
 		       : prog_type == BPF_PROG_TYPE_CGROUP_DEVICE ? cgroup_dev_load(off, size)
 		       : prog_type == BPF_PROG_TYPE_SK_LOOKUP ? sk_lookup_load(off, size)
 		       : prog_type == BPF_PROG_TYPE_SK_REUSEPORT ? sk_reuseport_load(off, size)
-								  : bpf_sock_access(off, size, false);
+		       : prog_type == BPF_PROG_TYPE_SK_MSG ? sk_msg_load(off, size)
+							   : bpf_sock_access(off, size, false);
 	}
 	if (off < lo || off + size > hi)
 		return prog_type == BPF_PROG_TYPE_TRACEPOINT

@@ -278,6 +278,12 @@ int ebpf_parse_hex(uint8_t **out, size_t *len, const char *text, struct diag *d)
  */
 enum ebpf_ctx_model { EBPF_CTX_PLAIN, EBPF_CTX_XDP, EBPF_CTX_SKB, EBPF_CTX_RO };
 enum ebpf_ctx_model ebpf_prog_ctx_model(uint32_t prog_type);
+/* Whether a RO context's data and data_end (u64s at 0 and 8) are a packet, which follows the
+ * context in the input: sk_reuseport's (read only) and sk_msg's (the message, writable). */
+static inline bool ebpf_ctx_ro_pkt(uint32_t prog_type)
+{
+	return prog_type == BPF_PROG_TYPE_SK_REUSEPORT || prog_type == BPF_PROG_TYPE_SK_MSG;
+}
 /* Size of a RO context in bytes (0 for other models, and for TRACING, whose size is the
  * program's: ebpf_prog_ctx_size). */
 uint32_t ebpf_ctx_size(uint32_t prog_type);

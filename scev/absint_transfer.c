@@ -267,10 +267,15 @@ static struct aval ctx_load(struct scev_ctx *cx, const struct aval *addr, int64_
 	if (size == 8 && cx->prog_type == BPF_PROG_TYPE_SK_LOOKUP &&
 	    off == (int64_t)offsetof(struct bpf_sk_lookup, sk))
 		return ctx_sock(EBPF_SOCK_FULL, true);
-	if (size == 8 && cx->prog_type == BPF_PROG_TYPE_SK_REUSEPORT) {
-		if (off == (int64_t)offsetof(struct sk_reuseport_md, sk))
+	if (size == 8 && cx->prog_type == BPF_PROG_TYPE_SK_MSG &&	/* (sk_msg_md: the same) */
+	    off == (int64_t)offsetof(struct sk_msg_md, sk))
+		return ctx_sock(EBPF_SOCK_FULL, false);
+	if (size == 8 && ebpf_ctx_ro_pkt(cx->prog_type)) {
+		if (cx->prog_type == BPF_PROG_TYPE_SK_REUSEPORT &&
+		    off == (int64_t)offsetof(struct sk_reuseport_md, sk))
 			return ctx_sock(EBPF_SOCK_FULL, false);
-		if (off == (int64_t)offsetof(struct sk_reuseport_md, migrating_sk))
+		if (cx->prog_type == BPF_PROG_TYPE_SK_REUSEPORT &&
+		    off == (int64_t)offsetof(struct sk_reuseport_md, migrating_sk))
 			return ctx_sock(EBPF_SOCK_COMMON, true);
 		if (off == (int64_t)offsetof(struct sk_reuseport_md, data))
 			return aval_ptr(REGION_PKT, 0, range_const(0));

@@ -299,9 +299,9 @@ static void verify_access(struct scev_ctx *cx, struct scev_verdict *v, const str
 		return;
 	}
 	case REGION_PKT:
-		/* (sk_reuseport, the one read-only context with a packet, only reads it) */
+		/* (sk_reuseport only reads its packet; sk_msg writes its message) */
 		if (write && ((cx->ctx_model == EBPF_CTX_SKB && !skb_pkt_writable(cx->prog_type)) ||
-			      cx->ctx_model == EBPF_CTX_RO))
+			      (cx->ctx_model == EBPF_CTX_RO && cx->prog_type != BPF_PROG_TYPE_SK_MSG)))
 			VFAIL(VERDICT_UNSAFE, pc, "cannot write into packet (a program of this type "
 			      "may only read it)");
 		/* below data_end (aval.h): through a pointer with a variable part, one never negative

@@ -179,6 +179,7 @@ int main(void)
 		{ BPF_PROG_TYPE_SK_SKB, "sk_skb", sizeof(struct __sk_buff) },
 		{ BPF_PROG_TYPE_SK_LOOKUP, "sk_lookup", 0 },
 		{ BPF_PROG_TYPE_SK_REUSEPORT, "sk_reuseport", 0 },
+		{ BPF_PROG_TYPE_SK_MSG, "sk_msg", 0 },
 	};
 	char why[256];
 

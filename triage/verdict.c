@@ -175,7 +175,7 @@ static int run_safe(struct verdict_report *r, const struct ebpf_object *obj,
 		rule = safe_rule_run(&all, run);
 		/* a read-only context is the whole structure (sk_reuseport's followed by its
 		 * packet: interp_input_pkt_off); packets of 14..213 bytes */
-		bool pkt = !ro || type == BPF_PROG_TYPE_SK_REUSEPORT;
+		bool pkt = !ro || ebpf_ctx_ro_pkt(type);	/* (sk_msg's too) */
 		size_t len = (pkt ? run == 0 ? 64 : 14 + mix(&seed) % 200 : 0) + ro;
 
 		for (size_t i = 0; i < sizeof(input); i++)

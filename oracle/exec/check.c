@@ -978,9 +978,8 @@ int oracle_check(struct check_result *res, const struct ebpf_object *obj,
 				 : check_ctx_kind(prog->prog_type);
 	/* (sk_reuseport's drawn input: its context, then input_len bytes of packet; sk_lookup's
 	 * its whole context, ingress_ifindex at 64 included) */
-	if (!opts.input && ctx_kind == INTERP_CTX_RO &&
-	    prog->prog_type == BPF_PROG_TYPE_SK_REUSEPORT)
-		r.input_len += sizeof(struct sk_reuseport_md);
+	if (!opts.input && ctx_kind == INTERP_CTX_RO && ebpf_ctx_ro_pkt(prog->prog_type))
+		r.input_len += ebpf_ctx_size(prog->prog_type);	/* (and sk_msg's) */
 	if (!opts.input && ctx_kind == INTERP_CTX_RO && prog->prog_type == BPF_PROG_TYPE_SK_LOOKUP &&
 	    r.input_len < sizeof(struct bpf_sk_lookup))
 		r.input_len = sizeof(struct bpf_sk_lookup);

@@ -711,6 +711,8 @@ static int ctx_ro_sock(struct interp_state *st, uint64_t off, uint64_t size, uin
 		slot = 0;
 	else if (t == BPF_PROG_TYPE_SK_REUSEPORT && off == offsetof(struct sk_reuseport_md, sk))
 		slot = 0, maybe_null = false;
+	else if (t == BPF_PROG_TYPE_SK_MSG && off == offsetof(struct sk_msg_md, sk))
+		slot = 0, maybe_null = false;	/* (the message's socket: PTR_TO_SOCKET) */
 	else if (t == BPF_PROG_TYPE_SK_REUSEPORT &&
 		 off == offsetof(struct sk_reuseport_md, migrating_sk))
 		slot = 1;
@@ -751,10 +753,11 @@ static int ctx_load(struct interp_state *st, uint32_t pc, uint64_t a, uint64_t s
 	if (st->env->ctx_kind == INTERP_CTX_RO) {
 		if (ctx_ro_sock(st, off, size, v))
 			return 1;
-		/* sk_reuseport's data and data_end (read whole: ebpf_ctx_ro_access), the packet
-		 * that follows its context in the input */
-		if (st->pkt_ro && size == 8 && (off == offsetof(struct sk_reuseport_md, data) ||
-						off == offsetof(struct sk_reuseport_md, data_end))) {
+		/* sk_reuseport's and sk_msg's data and data_end (u64s at 0 and 8, read whole:
+		 * ebpf_ctx_ro_access), the packet that follows the context in the input */
+		if (ebpf_ctx_ro_pkt(st->env->prog_type) && size == 8 &&
+		    (off == offsetof(struct sk_reuseport_md, data) ||
+		     off == offsetof(struct sk_reuseport_md, data_end))) {
 			*v = INTERP_VA_PKT +
 			     (off == offsetof(struct sk_reuseport_md, data) ? 0 : st->pkt_len);
 			return 1;
@@ -3296,9 +3299,9 @@ size_t interp_input_pkt_off(enum interp_ctx_kind kind, uint32_t prog_type, size_
 {
 	if (kind == INTERP_CTX_XDP || kind == INTERP_CTX_SKB)
 		return 0;
-	if (kind == INTERP_CTX_RO && prog_type == BPF_PROG_TYPE_SK_REUSEPORT &&
-	    input_len > sizeof(struct sk_reuseport_md))
-		return sizeof(struct sk_reuseport_md);
+	if (kind == INTERP_CTX_RO && ebpf_ctx_ro_pkt(prog_type) &&
+	    input_len > ebpf_ctx_size(prog_type))
+		return ebpf_ctx_size(prog_type);
 	return input_len;
 }
 

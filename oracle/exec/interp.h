@@ -367,7 +367,8 @@ enum interp_ctx_kind {
 	INTERP_CTX_RO,		/* r1 = the input as a read-only context (kprobe pt_regs,
 				 * tracepoint record, raw tracepoint arguments, perf event data);
 				 * sk_reuseport's: its struct sk_reuseport_md, the rest the packet
-				 * (interp_input_pkt_off), read only */
+				 * (interp_input_pkt_off), read only; sk_msg's: struct sk_msg_md,
+				 * the rest the message, writable */
 };
 
 /* The struct bpf_sk_lookup (72 bytes, into out) BPF_PROG_TEST_RUN runs an sk_lookup program on
