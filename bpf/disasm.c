@@ -391,6 +391,7 @@ static const char *map_kind_word(uint32_t type)
 	case BPF_MAP_TYPE_REUSEPORT_SOCKARRAY: return "reuseport_sockarray";
 	case BPF_MAP_TYPE_CGROUP_STORAGE: return "cgroup_storage";
 	case BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE: return "percpu_cgroup_storage";
+	case BPF_MAP_TYPE_SK_STORAGE: return "sk_storage";
 	default: return "hash";
 	}
 }

@@ -589,7 +589,8 @@ const struct ebpf_helper_proto *ebpf_helper_entry(int32_t id)
 bool ebpf_harg_modeled(enum ebpf_harg k)
 {
 	return k <= HARG_U32_INOUT || k == HARG_BTF_SOCK_COMMON || k == HARG_CTX_OR_NULL ||
-	       k == HARG_SOCK_COMMON || k == HARG_CONST_STR || k == HARG_MAP_VALUE_OUT;
+	       k == HARG_SOCK_COMMON || k == HARG_CONST_STR || k == HARG_MAP_VALUE_OUT ||
+	       k == HARG_MAP_VALUE_OR_NULL;
 }
 
 /* The results the analyzer and the interpreter make: integers, kernel objects (REGION_BTF,
@@ -605,7 +606,8 @@ static bool hret_modeled(const struct ebpf_helper_proto *p)
 	       p->ret == HRET_SOCK_COMMON_OR_NULL ||
 	       (p->ret == HRET_MAP_VALUE && p->id == BPF_FUNC_get_local_storage) ||
 	       (p->ret == HRET_MAP_VALUE_OR_NULL && (p->id == BPF_FUNC_map_lookup_elem ||
-						       p->id == BPF_FUNC_map_lookup_percpu_elem));
+						       p->id == BPF_FUNC_map_lookup_percpu_elem ||
+						       p->id == BPF_FUNC_sk_storage_get));
 }
 
 /* What of p no prototype-driven code handles, whatever the program type: NULL, or why. */

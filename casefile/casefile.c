@@ -154,9 +154,10 @@ static int parse_type(struct casefile *cf, struct diag *d)
 
 /* "-- maps": one map per line, in LD_IMM64 index order: "array key=4 value=64 entries=4"
  * (array, hash, array_of_maps, hash_of_maps, percpu_array, percpu_hash, lru_hash,
- * lru_percpu_hash, sockmap, sockhash, reuseport_sockarray, prog_array, cgroup_storage or
- * percpu_cgroup_storage — a cgroup storage has entries=0 and a key of 8 or 16 bytes (the
- * kernel's u64 or struct bpf_cgroup_storage_key), a socket map's value
+ * lru_percpu_hash, sockmap, sockhash, reuseport_sockarray, prog_array, cgroup_storage,
+ * percpu_cgroup_storage or sk_storage — a cgroup storage has entries=0 and a key of 8 or 16
+ * bytes (the kernel's u64 or struct bpf_cgroup_storage_key), a socket storage entries=0 and a
+ * key of 4, a socket map's value
  * is 4 or 8 bytes, a program array's key and value 4 (it starts empty: every tail call through
  * it fails and the program goes on); a ring buffer is "ringbuf entries=N", N its
  * bytes, with no key or value), optionally "name=NAME" (the name the kernel
@@ -175,7 +176,7 @@ static const char *const map_kinds[] = { "array", "hash", "array_of_maps", "hash
 					 "ringbuf", "user_ringbuf", "percpu_array", "percpu_hash",
 					 "lru_hash", "lru_percpu_hash", "sockmap", "sockhash",
 					 "reuseport_sockarray", "prog_array", "cgroup_storage",
-					 "percpu_cgroup_storage", "queue", "stack" };
+					 "percpu_cgroup_storage", "sk_storage", "queue", "stack" };
 static const uint32_t map_kind_types[] = { BPF_MAP_TYPE_ARRAY, BPF_MAP_TYPE_HASH,
 					   BPF_MAP_TYPE_ARRAY_OF_MAPS, BPF_MAP_TYPE_HASH_OF_MAPS,
 					   BPF_MAP_TYPE_RINGBUF, BPF_MAP_TYPE_USER_RINGBUF,
@@ -184,13 +185,14 @@ static const uint32_t map_kind_types[] = { BPF_MAP_TYPE_ARRAY, BPF_MAP_TYPE_HASH
 					   BPF_MAP_TYPE_SOCKMAP, BPF_MAP_TYPE_SOCKHASH,
 					   BPF_MAP_TYPE_REUSEPORT_SOCKARRAY,
 					   BPF_MAP_TYPE_PROG_ARRAY, BPF_MAP_TYPE_CGROUP_STORAGE,
-					   BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE, BPF_MAP_TYPE_QUEUE,
-					   BPF_MAP_TYPE_STACK };
+					   BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE, BPF_MAP_TYPE_SK_STORAGE,
+					   BPF_MAP_TYPE_QUEUE, BPF_MAP_TYPE_STACK };
 #define MAP_KIND_RINGBUF 4
 #define MAP_KIND_USER_RINGBUF 5
-#define MAP_KIND_CGROUP_STORAGE 14	/* and 15, per-CPU: entries=0, as the kernel wants */
-#define MAP_KIND_QUEUE 16
-#define MAP_KIND_STACK 17
+#define MAP_KIND_CGROUP_STORAGE 14	/* and 15, per-CPU, and 16 sk_storage: entries=0, as the
+					 * kernel wants */
+#define MAP_KIND_QUEUE 17
+#define MAP_KIND_STACK 18
 #define MAP_KINDS (sizeof(map_kinds) / sizeof(map_kinds[0]))
 
 /* "init=HEX": the bytes of an array's first value (ebpf_map_def.init; the rest 0). */
@@ -276,9 +278,12 @@ static int parse_maps(struct casefile *cf, struct diag *d)
 			else if (k >= 2 || !fr)
 				seen |= 16;
 		}
-		if (k == MAP_KINDS || (seen & 7) != 7 || (seen & 16) ||
-		    (k == MAP_KIND_CGROUP_STORAGE || k == MAP_KIND_CGROUP_STORAGE + 1 ? me != 0
-										  : !me) ||
+		if (k >= MAP_KIND_CGROUP_STORAGE && k <= MAP_KIND_CGROUP_STORAGE + 2 &&
+		    ((seen & 7) != 7 || (seen & 16) || me || !vs || !ks))
+			return diag_at_line(d, EINVAL, line, 1, "expected 'cgroup_storage|"
+					    "percpu_cgroup_storage|sk_storage key=K value=V entries=0 "
+					    "[name=NAME]' (key and value nonzero)");
+		if (k == MAP_KINDS || (seen & 7) != 7 || (seen & 16) || !me ||
 		    (k == MAP_KIND_RINGBUF || k == MAP_KIND_USER_RINGBUF ? ks || vs
 		     : k == MAP_KIND_QUEUE || k == MAP_KIND_STACK	  ? ks || !vs
 									  : !vs || !ks))
@@ -290,8 +295,7 @@ static int parse_maps(struct casefile *cf, struct diag *d)
 					    "[kptr_ref=OFF:STRUCT] [rdonly_prog] [wronly_prog] [init=HEX]' "
 					    "(all nonzero; inner= only for maps of maps, timer= and the "
 					    "fields for arrays and hashes, init= for arrays), "
-					    "'cgroup_storage|percpu_cgroup_storage key=K value=V entries=0 "
-					    "[name=NAME]', 'queue|stack value=V entries=N [name=NAME]' or "
+					    "'queue|stack value=V entries=N [name=NAME]' or "
 					    "'ringbuf|user_ringbuf entries=N [name=NAME]'");
 		if ((seen & 64) && ninit > vs)
 			return diag_at_line(d, EINVAL, line, 1, "init=: %zu bytes, past the value (%u "

@@ -980,6 +980,10 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 				      "inner map the object does not define", cx->maps[a->map].name);
 			map_reg = (int)reg;
 			break;
+		case HARG_MAP_VALUE_OR_NULL:	/* (bpf_sk_storage_get's: NULL, the constant 0) */
+			if (aval_is_const(a, &zero) && zero == 0)
+				break;
+			/* fallthrough */
 		case HARG_MAP_KEY:
 		case HARG_MAP_VALUE:
 		case HARG_MAP_VALUE_OUT:
@@ -993,6 +997,11 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 			}
 			sz = p->args[k] == HARG_MAP_KEY ? cx->maps[s->regs[map_reg].map].key_size
 							: cx->maps[s->regs[map_reg].map].value_size;
+			/* (check_func_arg: a maybe-NULL one is refused, as any pointer that is not
+			 * the value's memory) */
+			if (p->args[k] == HARG_MAP_VALUE_OR_NULL && a->kind == AV_PTR && a->maybe_null)
+				VFAIL(VERDICT_UNSAFE, pc, "R%u of %s may be NULL (a map value or NULL "
+				      "is the constant 0 or memory)", reg, name);
 			if (a->kind == AV_PTR && a->region == REGION_CTX)
 				VFAIL(VERDICT_UNSAFE, pc, "R%u of %s points to the context", reg, name);
 			/* (bpf_map_pop_elem's and peek's: written, need not be initialized:

@@ -1186,8 +1186,7 @@ static void test_errors(void)
 	"[inner=LINE] [timer=OFF] [spin_lock=OFF] [kptr=OFF:STRUCT] [kptr_ref=OFF:STRUCT] "   \
 	"[rdonly_prog] [wronly_prog] [init=HEX]' "                                               \
 	"(all nonzero; inner= only for maps of maps, timer= and the fields for arrays and "   \
-	"hashes, init= for arrays), 'cgroup_storage|percpu_cgroup_storage key=K value=V "     \
-	"entries=0 [name=NAME]', 'queue|stack value=V entries=N [name=NAME]' or "               \
+	"hashes, init= for arrays), 'queue|stack value=V entries=N [name=NAME]' or "             \
 	"'ringbuf|user_ringbuf entries=N [name=NAME]'"
 		static const struct { const char *src, *msg; } bad[] = {
 			{ "-- asm\nexit\n-- type\nkprobe\n",
@@ -1198,6 +1197,9 @@ static void test_errors(void)
 			  "entries=1\n", "c.case:5:1: " MAP_LINE_HELP },
 			{ "-- asm\nexit\n-- maps\narray key=4 value=8 entries=1 size=3\n",
 			  "c.case:4:1: " MAP_LINE_HELP },
+			{ "-- asm\nexit\n-- maps\ncgroup_storage key=8 value=8 entries=1\n",
+			  "c.case:4:1: expected 'cgroup_storage|percpu_cgroup_storage|sk_storage key=K "
+			  "value=V entries=0 [name=NAME]' (key and value nonzero)" },
 			{ "-- asm\nexit\n-- maps\nhash key=4 value=8 entries=1 init=01\n",
 			  "c.case:4:1: " MAP_LINE_HELP },
 			{ "-- asm\nexit\n-- maps\narray key=4 value=8 entries=1 init=0g\n",

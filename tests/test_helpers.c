@@ -239,9 +239,9 @@ static const struct {
 	  BPF_PROG_TYPE_SCHED_CLS, UNSAFE, "not a socket" },
 	{ "sk_release of a number", "r1 = 0\ncall bpf_sk_release\nr0 = 0\nexit\n",
 	  BPF_PROG_TYPE_SCHED_CLS, UNSAFE, "not a socket" },
-	{ "sk_storage_get (a map value or NULL)", "r2 = 0\nr3 = 0\nr4 = 0\nr1 = map[fd:0] ll\n"
-	  "call bpf_sk_storage_get\nr0 = 0\nexit\n", BPF_PROG_TYPE_SCHED_CLS,
-	  VERDICT_UNSUPPORTED, "argument 3 (R3) is a map value or NULL: not modeled" },
+	{ "sk_storage_get of an array and no socket", "r2 = 0\nr3 = 0\nr4 = 0\n"
+	  "r1 = map[fd:0] ll\ncall bpf_sk_storage_get\nr0 = 0\nexit\n", BPF_PROG_TYPE_SCHED_CLS,
+	  UNSAFE, NULL },
 	{ "bpf_override_return (kernel configuration)", "r2 = 0\ncall bpf_override_return\n"
 	  "r0 = 0\nexit\n", KP, VERDICT_UNSUPPORTED, "configuration" },
 	/* socket maps (issue 16 §2) */

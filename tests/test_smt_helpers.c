@@ -142,6 +142,12 @@ static const struct {
 	{ "get_local_storage", BPF_FUNC_get_local_storage, START
 	  "r1 = map[fd:0] ll\nr2 = 0\ncall bpf_get_local_storage\n" SET END
 	  "-- maps\ncgroup_storage key=16 value=8 entries=0\n" },
+	/* (a socket of a lookup: the interpreter's drawn, released after) */
+	{ "sk_storage_get", BPF_FUNC_sk_storage_get, "-- type\ntc\n" START
+	  "r2 = 0\n*(u64 *)(r10 -16) = r2\n*(u64 *)(r10 -8) = r2\nr2 = r10\nr2 += -16\n"
+	  "r3 = 12\nr4 = -1\nr5 = 0\ncall bpf_sk_lookup_tcp\nif r0 == 0 goto out\nr6 = r0\n"
+	  "r1 = map[fd:0] ll\nr2 = r6\nr3 = 0\nr4 = 1\ncall bpf_sk_storage_get\n" SET
+	  "r1 = r6\ncall bpf_sk_release\n" END "-- maps\nsk_storage key=4 value=8 entries=0\n" },
 	/* the interpreter's kfuncs: the open-coded number iterator */
 	{ "bpf_iter_num_new", -1, START ITER_NEW SET ITER_DESTROY END },
 	{ "bpf_iter_num_next", -1, START ITER_NEW ITER_NEXT SET ITER_DESTROY END },

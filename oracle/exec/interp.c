@@ -100,6 +100,7 @@ struct map_rt {
 	uint8_t *pcpu;
 	bool pcpu_own;
 	bool percpu;
+	uint8_t sk_state;	/* socket storage: 0 not yet asked, 1 absent, 2 present */
 };
 
 struct frame {
@@ -563,11 +564,13 @@ static bool hash_modeled(const struct ebpf_map_def *def)
 }
 
 /* The elements of an array map's storage: max_entries, but one for a cgroup storage (the
- * program's cgroup's, which bpf_get_local_storage returns; the kernel's max_entries is 0). */
+ * program's cgroup's, which bpf_get_local_storage returns; the kernel's max_entries is 0) and
+ * for a socket storage (every socket's: sk_storage_get). */
 static uint32_t map_entries(const struct ebpf_map_def *def)
 {
 	return def->type == BPF_MAP_TYPE_CGROUP_STORAGE ||
-	       def->type == BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE ? 1 : def->max_entries;
+	       def->type == BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE ||
+	       def->type == BPF_MAP_TYPE_SK_STORAGE ? 1 : def->max_entries;
 }
 
 /* Gives a map its per-run storage: zeroed, entry 0 from def.init.  False when too large or
@@ -2698,6 +2701,65 @@ static int local_storage(struct interp_state *st, const struct iop *ip, uint64_t
 	return 0;
 }
 
+static int sock_at(struct interp_state *st, const struct iop *ip, const char *name, int reg,
+		   uint64_t a);
+
+/* bpf_sk_storage_get(map, sk, value, flags) (net/core/bpf_sk_storage.c): the socket's storage
+ * of the map or NULL.  One storage stands for every socket's (the map's one element: what the
+ * program stores for one socket it reads for another, which only the values can tell, never
+ * the bounds); whether it is there before the run's first call is drawn, its bytes zero.  NULL
+ * for flags other than BPF_SK_STORAGE_GET_F_CREATE, for a socket that is not a full one, and
+ * when absent without F_CREATE; F_CREATE makes it, from value's value_size bytes when value
+ * is not NULL (the kernel's bpf_local_storage_update), else zeroed. */
+static int sk_storage_get(struct interp_state *st, const struct iop *ip, uint64_t *ret)
+{
+	const char *name = "bpf_sk_storage_get";
+	const uint64_t *r = st->h.regs;
+	const struct ebpf_map_def *def;
+	const uint8_t *val = NULL;
+	struct map_rt *mr;
+	bool full = true;
+	size_t m;
+	int k;
+
+	if (map_arg(st, ip, name, &m))
+		return -1;
+	def = &st->env->maps[m].def;
+	mr = &st->maps[m];
+	if (def->type != BPF_MAP_TYPE_SK_STORAGE) {
+		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: map '%s' (type %u) is no socket "
+			 "storage", name, def->name, def->type);
+		return -1;
+	}
+	if ((r[2] >> 44) == (INTERP_VA_SOCK >> 44)) {
+		if ((k = sock_at(st, ip, name, 2, r[2])) < 0)
+			return -1;
+		full = st->sock_flags[k] & SOCK_FULL;
+	} else if ((r[2] >> 44) != (INTERP_VA_BTF >> 44)) {
+		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: r2 = 0x%llx is not a socket", name,
+			 (unsigned long long)r[2]);
+		return -1;
+	}
+	if (r[3] && !(val = mem_ptr(st, ip->pc, r[3], def->value_size, ACC_LOAD)))
+		return -1;
+	*ret = 0;
+	if ((r[4] & ~(uint64_t)BPF_SK_STORAGE_GET_F_CREATE) || !full)
+		return 0;
+	if (!map_storage_at(st, m, ip->pc, name))
+		return -1;
+	if (!mr->sk_state)
+		mr->sk_state = (draw(st, 1) & 1) ? 2 : 1;
+	if (mr->sk_state == 1) {
+		if (!(r[4] & BPF_SK_STORAGE_GET_F_CREATE))
+			return 0;
+		if (val)
+			memcpy(mr->host, val, def->value_size);
+		mr->sk_state = 2;
+	}
+	*ret = value_va(m, mr, 0);
+	return 0;
+}
+
 /* bpf_map_lookup_percpu_elem(map, key, cpu) (kernel/bpf/helpers.c, and the per-CPU maps'
  * map_lookup_percpu_elem in arraymap.c and hashtab.c): NULL for a u32 cpu not below the CPUs
  * (nr_cpu_ids) or a key that finds nothing, else a pointer to that CPU's copy of the value.
@@ -3313,6 +3375,7 @@ enum interp_helper_family interp_helper_family(int32_t id)
 	case BPF_FUNC_map_delete_elem:
 	case BPF_FUNC_map_lookup_percpu_elem:
 	case BPF_FUNC_get_local_storage:
+	case BPF_FUNC_sk_storage_get:
 		return INTERP_HF_MAP;
 	case BPF_FUNC_trace_printk:
 		return INTERP_HF_PRINTK;
@@ -3384,7 +3447,8 @@ static __attribute__((noinline)) int do_helper(struct interp_state *st, const st
 	case INTERP_HF_MAP:
 		if (id == BPF_FUNC_map_lookup_percpu_elem ? pcpu_lookup(st, ip, &ret)
 		    : id == BPF_FUNC_get_local_storage ? local_storage(st, ip, &ret)
-						       : map_helper(st, ip, id, &ret))
+		    : id == BPF_FUNC_sk_storage_get ? sk_storage_get(st, ip, &ret)
+						    : map_helper(st, ip, id, &ret))
 			return -1;
 		break;
 	case INTERP_HF_PRINTK:
@@ -4016,6 +4080,7 @@ static enum map_kind kind_of(uint32_t type)
 	case BPF_MAP_TYPE_PERCPU_ARRAY:
 	case BPF_MAP_TYPE_CGROUP_STORAGE:	/* (one element: map_entries) */
 	case BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE:
+	case BPF_MAP_TYPE_SK_STORAGE:
 		return MAPK_ARRAY;
 	case BPF_MAP_TYPE_HASH:
 	case BPF_MAP_TYPE_PERCPU_HASH:

@@ -432,7 +432,11 @@ static int create_map(const struct ebpf_map_def *def, const struct ebpf_map_def 
 	char name[16];
 
 	*out = -1;
-	if (def->timer || def->nfields || def->fields_over) {
+	/* (a socket storage: the kernel wants BTF of its key and value, no preallocation and 0
+	 * entries, bpf_local_storage_map_alloc_check) */
+	if (def->type == BPF_MAP_TYPE_SK_STORAGE)
+		mo.map_flags |= BPF_F_NO_PREALLOC;
+	if (def->timer || def->nfields || def->fields_over || def->type == BPF_MAP_TYPE_SK_STORAGE) {
 		btf = fields_map_btf(def, &mo.btf_key_type_id, &mo.btf_value_type_id);
 		if (!btf)
 			return diag_set(d, errno, "map '%s': cannot load the BTF of its value's "

@@ -1470,7 +1470,7 @@ bool mach_helper_unrun(int32_t id)
 	/* (callback helpers: mach_step leaves them to the prover's exec_cb_helper) */
 	case BPF_FUNC_loop: case BPF_FUNC_for_each_map_elem: case BPF_FUNC_find_vma:
 	case BPF_FUNC_user_ringbuf_drain:
-	case BPF_FUNC_get_local_storage:
+	case BPF_FUNC_get_local_storage: case BPF_FUNC_sk_storage_get:
 		return false;
 	}
 	if (interp_helper_draw_width(id))
@@ -1524,6 +1524,7 @@ static sxt helper(struct mach *m, struct mstate *st, int32_t id, struct mstep *o
 	case BPF_FUNC_timer_cancel:
 	/* (a cgroup storage: the map's one element, not encoded) */
 	case BPF_FUNC_get_local_storage:
+	case BPF_FUNC_sk_storage_get:	/* (a socket storage: the same, and drawn) */
 		goto interp_only;
 	/* (the lock held: the interpreter's lock_helper checks it) */
 	case BPF_FUNC_spin_lock:
