@@ -339,6 +339,7 @@ enum ebpf_ctx_model ebpf_prog_ctx_model(uint32_t prog_type)
 	case BPF_PROG_TYPE_SK_LOOKUP:
 	case BPF_PROG_TYPE_SK_REUSEPORT:
 	case BPF_PROG_TYPE_SK_MSG:
+	case BPF_PROG_TYPE_CGROUP_SYSCTL:
 		return EBPF_CTX_RO;
 	default:
 		return EBPF_CTX_PLAIN;
@@ -369,6 +370,7 @@ uint32_t ebpf_ctx_size(uint32_t prog_type)
 	case BPF_PROG_TYPE_SK_LOOKUP: return sizeof(struct bpf_sk_lookup);
 	case BPF_PROG_TYPE_SK_REUSEPORT: return sizeof(struct sk_reuseport_md);
 	case BPF_PROG_TYPE_SK_MSG: return sizeof(struct sk_msg_md);
+	case BPF_PROG_TYPE_CGROUP_SYSCTL: return sizeof(struct bpf_sysctl);
 	default: return 0;
 	}
 }
@@ -459,12 +461,17 @@ const char *ebpf_ctx_ro_write(uint32_t prog_type, int64_t off, unsigned size)
 {
 	int64_t hi = ebpf_ctx_size(prog_type);
 
-	if (prog_type != BPF_PROG_TYPE_SOCK_OPS && prog_type != BPF_PROG_TYPE_CGROUP_SOCK)
+	if (prog_type != BPF_PROG_TYPE_SOCK_OPS && prog_type != BPF_PROG_TYPE_CGROUP_SOCK &&
+	    prog_type != BPF_PROG_TYPE_CGROUP_SYSCTL)
 		return "the context is read-only";
 	if (off < 0 || off + size > hi)
 		return "outside the context";
 	if (off % size)
 		return "misaligned";
+	/* sysctl_is_valid_access: file_pos written as a whole u32, write never */
+	if (prog_type == BPF_PROG_TYPE_CGROUP_SYSCTL)
+		return off == (int64_t)offsetof(struct bpf_sysctl, file_pos) && size == 4 ? NULL
+		       : "only file_pos of bpf_sysctl is writable, as a u32";
 	if (prog_type == BPF_PROG_TYPE_CGROUP_SOCK)
 		return bpf_sock_access(off, size, true);
 	return (off == (int64_t)offsetof(struct bpf_sock_ops, reply) ||
@@ -599,7 +606,8 @@ const char *ebpf_ctx_ro_access(uint32_t prog_type, int64_t off, unsigned size)
 		return "bad access size";
 	if (prog_type == BPF_PROG_TYPE_SOCK_OPS || prog_type == BPF_PROG_TYPE_CGROUP_SOCK ||
 	    prog_type == BPF_PROG_TYPE_CGROUP_DEVICE || prog_type == BPF_PROG_TYPE_SK_LOOKUP ||
-	    prog_type == BPF_PROG_TYPE_SK_REUSEPORT || prog_type == BPF_PROG_TYPE_SK_MSG) {
+	    prog_type == BPF_PROG_TYPE_SK_REUSEPORT || prog_type == BPF_PROG_TYPE_SK_MSG ||
+	    prog_type == BPF_PROG_TYPE_CGROUP_SYSCTL) {
 		if (off < 0 || off + size > hi)
 			return "outside the context";
 		if (off % size)
@@ -609,7 +617,10 @@ const char *ebpf_ctx_ro_access(uint32_t prog_type, int64_t off, unsigned size)
 		       : prog_type == BPF_PROG_TYPE_SK_LOOKUP ? sk_lookup_load(off, size)
 		       : prog_type == BPF_PROG_TYPE_SK_REUSEPORT ? sk_reuseport_load(off, size)
 		       : prog_type == BPF_PROG_TYPE_SK_MSG ? sk_msg_load(off, size)
-							   : bpf_sock_access(off, size, false);
+		       /* (sysctl_is_valid_access: write and file_pos read as u32s or narrower) */
+		       : prog_type == BPF_PROG_TYPE_CGROUP_SYSCTL
+			       ? size <= 4 ? NULL : "the fields of bpf_sysctl are u32s"
+			       : bpf_sock_access(off, size, false);
 	}
 	if (off < lo || off + size > hi)
 		return prog_type == BPF_PROG_TYPE_TRACEPOINT

@@ -297,13 +297,13 @@ static inline bool ebpf_prog_type_btf_ctx(uint32_t prog_type)
 }
 /* Whether check_return_code bounds what main of a program of this type returns to [0, 1] (on
  * all 64 bits) without a BTF context or an attach type deciding: cgroup_skb (its egress attach
- * type also allows 2 and 3), sock_ops, cgroup_sock, cgroup_device and sk_lookup (SK_DROP,
- * SK_PASS; sk_reuseport returns anything). */
+ * type also allows 2 and 3), sock_ops, cgroup_sock, cgroup_device, sk_lookup (SK_DROP,
+ * SK_PASS; sk_reuseport returns anything) and cgroup_sysctl. */
 static inline bool ebpf_prog_ret_bool(uint32_t prog_type)
 {
 	return prog_type == BPF_PROG_TYPE_CGROUP_SKB || prog_type == BPF_PROG_TYPE_SOCK_OPS ||
 	       prog_type == BPF_PROG_TYPE_CGROUP_SOCK || prog_type == BPF_PROG_TYPE_CGROUP_DEVICE ||
-	       prog_type == BPF_PROG_TYPE_SK_LOOKUP;
+	       prog_type == BPF_PROG_TYPE_SK_LOOKUP || prog_type == BPF_PROG_TYPE_CGROUP_SYSCTL;
 }
 /* Whether the kernel's is_valid_access for this RO program type allows a load of size bytes
  * at offset off of the context: NULL when it does, else why. */

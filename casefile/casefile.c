@@ -135,6 +135,7 @@ static int parse_type(struct casefile *cf, struct diag *d)
 		{ "sk_lookup", BPF_PROG_TYPE_SK_LOOKUP },
 		{ "sk_reuseport", BPF_PROG_TYPE_SK_REUSEPORT },
 		{ "sk_msg", BPF_PROG_TYPE_SK_MSG },
+		{ "cgroup_sysctl", BPF_PROG_TYPE_CGROUP_SYSCTL },
 	};
 	const struct casefile_section *sec = casefile__section(cf, "type");
 	char t[32] = "";
@@ -149,7 +150,7 @@ static int parse_type(struct casefile *cf, struct diag *d)
 			}
 	return diag_at_line(d, EINVAL, sec->line, 1, "unknown program type '%s' (xdp, socket, "
 			    "tc, cgroup_skb, sock_ops, cgroup_sock, cgroup_device, raw_tp, sk_lookup, "
-			    "sk_reuseport, sk_msg, plain)", t);
+			    "sk_reuseport, sk_msg, cgroup_sysctl, plain)", t);
 }
 
 /* "-- maps": one map per line, in LD_IMM64 index order: "array key=4 value=64 entries=4"

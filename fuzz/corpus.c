@@ -511,7 +511,8 @@ static const char *type_word(uint32_t t)
 		     : t == BPF_PROG_TYPE_CGROUP_DEVICE ? "cgroup_device"
 		     : t == BPF_PROG_TYPE_SK_LOOKUP ? "sk_lookup"
 		     : t == BPF_PROG_TYPE_SK_REUSEPORT ? "sk_reuseport"
-		     : t == BPF_PROG_TYPE_SK_MSG ? "sk_msg" : "plain";
+		     : t == BPF_PROG_TYPE_SK_MSG ? "sk_msg"
+		     : t == BPF_PROG_TYPE_CGROUP_SYSCTL ? "cgroup_sysctl" : "plain";
 	}
 }
 

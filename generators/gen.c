@@ -2454,6 +2454,16 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		out->prog_type = BPF_PROG_TYPE_CGROUP_SKB;
 		g->sock_map = 1;	/* (maps 0-7 defined: map 7 a sockmap, unused) */
 	}
+	/* p_sk_msg (gen_sock.c): an sk_msg program under raw_tp's rules, its loops reading its
+	 * message (its context, then the message, in the input) */
+	if (!g->raw_tp && (gen_bool(src, knobs->p_sk_msg) ||
+			   (g->sk_bad = gen_bool(src, knobs->p_sk_msg_unsafe)))) {
+		g->raw_tp = true;
+		g->sk_prog = GI_SK_MSG;
+		out->prog_type = BPF_PROG_TYPE_SK_MSG;
+		out->input_len = sizeof(struct sk_msg_md) + GEN_INPUT_LEN;
+		g->sock_map = 1;	/* (map 7 a sockmap: bpf_msg_redirect_map's) */
+	}
 	g->use_array = gen_bool(src, knobs->p_array);
 	/* (sk_lookup's context is copied into the array's 64 bytes) */
 	if (g->sk_prog == GI_SK_LOOKUP)
@@ -2553,7 +2563,8 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 	gi_var_to_reg(g, fn_main.acc, BPF_REG_0);
 	gi_exit(g);
 	/* (a raw tracepoint has no short packet, nor sk_lookup: no jump there) */
-	if (!g->raw_tp || g->sk_prog == GI_SK_REUSEPORT || g->sk_prog == GI_SK_TC) {
+	if (!g->raw_tp || g->sk_prog == GI_SK_REUSEPORT || g->sk_prog == GI_SK_TC ||
+	    g->sk_prog == GI_SK_MSG) {
 		gi_bind(g, l_short);
 		gi_mov_const(g, BPF_REG_0, 0, true);
 		gi_exit(g);
@@ -2700,6 +2711,7 @@ static const char *gen_type_word(uint32_t prog_type)
 	case BPF_PROG_TYPE_SK_LOOKUP: return "sk_lookup";
 	case BPF_PROG_TYPE_SCHED_CLS: return "tc";
 	case BPF_PROG_TYPE_CGROUP_SKB: return "cgroup_skb";
+	case BPF_PROG_TYPE_SK_MSG: return "sk_msg";
 	default: return "plain";
 	}
 }

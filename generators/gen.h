@@ -120,8 +120,9 @@
 
 #define GEN_INPUT_LEN 64	/* packet bytes every generated program reads (and requires) */
 /* gen_program.input's room: an sk_reuseport program's input is its struct sk_reuseport_md (56
- * bytes) then the GEN_INPUT_LEN-byte packet, an sk_lookup one's its struct bpf_sk_lookup (72) */
-#define GEN_INPUT_MAX (GEN_INPUT_LEN + 72)
+ * bytes) then the GEN_INPUT_LEN-byte packet, an sk_lookup one's its struct bpf_sk_lookup (72),
+ * an sk_msg one's its struct sk_msg_md (80) then the message */
+#define GEN_INPUT_MAX (GEN_INPUT_LEN + 80)
 #define GEN_HELPER_LEN 64	/* bytes of helper results supplied with each program */
 #define GEN_MAX_LOOPS 48
 #define GEN_MAX_IVS 4
@@ -761,6 +762,12 @@
 	X(p_cg_storage_unsafe, 0, 0, 100,                                                          \
 	  "unsafe twin of p_cg_storage: bpf_get_local_storage with flags 1, or a read past the "   \
 	  "storage's 64 bytes")                                                                    \
+	X(p_sk_msg, 0, 0, 100,                                                                     \
+	  "the program an sk_msg one whose loops read its message (after the prologue's test of "  \
+	  "data_end), bpf_msg_redirect_map of a sockmap's index from a message byte, as raw_tp's "  \
+	  "programs: plain loops only (gen_sock.c)")                                               \
+	X(p_sk_msg_unsafe, 0, 0, 100,                                                              \
+	  "unsafe twin of p_sk_msg: a store into the read-only context, or a read past data_end")   \
 	X(p_krules, 0, 0, 100,                                                                     \
 	  "a packet offset in [0, 31] spilled at a slot's start and read back there, or shifted "  \
 	  "by a constant below the width: the kernel keeps its bounds; a third first read the "    \
@@ -1299,7 +1306,8 @@ struct gen_program {
 	uint32_t prog_type;	/* BPF_PROG_TYPE_XDP; BPF_PROG_TYPE_RAW_TRACEPOINT with p_find_vma;
 				 * BPF_PROG_TYPE_SK_REUSEPORT or _SK_LOOKUP with p_sk_prog;
 				 * BPF_PROG_TYPE_SCHED_CLS with p_ld_abs_sub;
-				 * BPF_PROG_TYPE_CGROUP_SKB with p_cg_storage */
+				 * BPF_PROG_TYPE_CGROUP_SKB with p_cg_storage, _SK_MSG with
+				 * p_sk_msg */
 	uint8_t input[GEN_INPUT_MAX];	/* a packet to run it on (any GEN_INPUT_LEN bytes will do;
 					 * p_sk_prog's: the context first, input_len bytes in all) */
 	size_t input_len;

@@ -266,9 +266,10 @@ struct gi {
 	uint8_t sock_map;	/* p_sock's socket-map form: map 7 a sockmap (1) or sockhash (2);
 				 * p_sk_prog's sk_reuseport: a reuseport array (3) */
 	uint8_t sk_prog;	/* p_sk_prog: GI_SK_REUSEPORT or GI_SK_LOOKUP (with raw_tp's rules);
-				 * p_ld_abs_sub: GI_SK_TC (gen_ldabs.c); p_cg_storage: GI_CG_SKB */
+				 * p_ld_abs_sub: GI_SK_TC (gen_ldabs.c); p_cg_storage: GI_CG_SKB;
+				 * p_sk_msg: GI_SK_MSG */
 	bool sk_bad;		/* ... its twin (p_sk_prog_unsafe, p_ld_abs_sub_skip,
-				 * p_cg_storage_unsafe) */
+				 * p_cg_storage_unsafe, p_sk_msg_unsafe) */
 	uint32_t access_flags;	/* ... with map 6's flags, BPF_F_RDONLY_PROG or BPF_F_WRONLY_PROG */
 	const uint8_t *access_init;	/* ... and a read-only map 6's initial contents (frozen) */
 	unsigned ntimers;	/* p_timer statements given a key of their own so far */
@@ -483,7 +484,7 @@ void gi_kfunc(struct gi *g, bool bad);
 /* gen_sock.c: p_sk_prog (p_sk_prog_unsafe): an sk_reuseport or sk_lookup program's prologue
  * (the twin's unsafe access right after it) and its statement (bpf_sk_select_reuseport, or a
  * socket map's socket given to bpf_sk_assign) */
-enum { GI_SK_REUSEPORT = 1, GI_SK_LOOKUP = 2, GI_SK_TC = 3, GI_CG_SKB = 4 };
+enum { GI_SK_REUSEPORT = 1, GI_SK_LOOKUP = 2, GI_SK_TC = 3, GI_CG_SKB = 4, GI_SK_MSG = 5 };
 void gi_sk_prologue(struct gi *g, int l_short);
 void gi_sk_stmt(struct gi *g, struct gi_loop *lp);
 /* gen_ldabs.c: p_ld_abs_sub (p_ld_abs_sub_skip): a tc program's prologue (the twin's call right

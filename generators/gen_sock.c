@@ -228,6 +228,13 @@ static void sk_lookup_assign(struct gi *g, bool leak)
  * twin (GEN_PROG_SOCK_UNSAFE), right after the prologue: bpf_get_local_storage with flags 1
  * (the kernel: "get_local_storage() doesn't support non-zero flags"; the interpreter traps) or
  * a byte read past the storage's GEN_CGS_VALUE bytes. */
+/* p_sk_msg (session 29): the program an sk_msg one, as sk_reuseport's (its message's data and
+ * data_end are u64s at 0 and 8 of struct sk_msg_md too): GEN_FP_DATA is the message after the
+ * prologue's test of GEN_INPUT_LEN bytes against data_end; its statement redirects to map 7's
+ * socket of index data[c] & 1 (bpf_msg_redirect_map; the sockmap is empty: SK_DROP).  The twin,
+ * right after the prologue: a store into the context's size (the kernel: the context is never
+ * written), or a read of the byte at data + GEN_INPUT_LEN + c (the message written is the safe
+ * form's, never the twin's). */
 static void cg_storage_get(struct gi *g, int map, uint32_t flags)
 {
 	gi_ld_map(g, BPF_REG_1, map);
@@ -266,14 +273,17 @@ void gi_sk_prologue(struct gi *g, int l_short)
 		gi_ld_prologue(g, l_short);
 		return;
 	}
-	bool reuse = g->sk_prog == GI_SK_REUSEPORT;
+	/* (sk_msg's packet as sk_reuseport's: data and data_end u64s at 0 and 8) */
+	bool msg = g->sk_prog == GI_SK_MSG, reuse = g->sk_prog == GI_SK_REUSEPORT || msg;
 	unsigned tk;
 
 	if (g->sk_prog == GI_CG_SKB) {
 		cg_prologue(g);
 		return;
 	}
-	tk = g->sk_bad ? gen_pick(g->src, reuse ? 3 : 2) : UINT32_MAX;
+	tk = g->sk_bad ? gen_pick(g->src, reuse && !msg ? 3 : 2) : UINT32_MAX;
+	if (msg && tk == 1)
+		tk = 2;		/* (sk_msg writes its message: the read past data_end) */
 	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA_END, BPF_REG_1);
 	if (reuse) {
 		gi_ldx(g, BPF_DW, BPF_REG_2, BPF_REG_1, offsetof(struct sk_reuseport_md, data));
@@ -302,8 +312,9 @@ void gi_sk_prologue(struct gi *g, int l_short)
 	if (tk == 0) {		/* the context written */
 		gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_DATA_END);
 		gi_st(g, BPF_W, BPF_REG_1,
-		      reuse ? (int16_t)offsetof(struct sk_reuseport_md, hash)
-			    : (int16_t)offsetof(struct bpf_sk_lookup, local_port), 0);
+		      msg ? (int16_t)offsetof(struct sk_msg_md, size)
+		      : reuse ? (int16_t)offsetof(struct sk_reuseport_md, hash)
+			      : (int16_t)offsetof(struct bpf_sk_lookup, local_port), 0);
 	} else if (reuse) {	/* the packet written, or read past what was tested */
 		gi_ldx(g, BPF_DW, BPF_REG_2, EBPF_REG_FP, GEN_FP_DATA);
 		if (tk == 1)
@@ -325,7 +336,18 @@ void gi_sk_stmt(struct gi *g, struct gi_loop *lp)
 		return;
 	}
 	gi_spill_caller_homes(g);
-	if (g->sk_prog == GI_SK_REUSEPORT) {
+	if (g->sk_prog == GI_SK_MSG) {	/* msg_redirect_map(ctx, map 7, data[c] & 1, 0) */
+		gi_ldx(g, BPF_DW, BPF_REG_3, EBPF_REG_FP, GEN_FP_DATA);
+		gi_ldx(g, BPF_B, BPF_REG_3, BPF_REG_3, (int16_t)gen_pick(g->src, GEN_INPUT_LEN));
+		gi_alu(g, true, BPF_AND, BPF_REG_3, 1);
+		gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_DATA_END);
+		gi_ld_map(g, BPF_REG_2, GEN_MAP_SOCK);
+		gi_mov_const(g, BPF_REG_4, 0, true);
+		gi_call_helper(g, BPF_FUNC_msg_redirect_map);
+		gi_fill_caller_homes(g);
+		g->scratch_busy = 1u << BPF_REG_0;
+		gi_var_alux(g, acc, BPF_ADD, BPF_REG_0);
+	} else if (g->sk_prog == GI_SK_REUSEPORT) {
 		gi_ldx(g, BPF_DW, BPF_REG_2, EBPF_REG_FP, GEN_FP_DATA);
 		gi_ldx(g, BPF_B, BPF_REG_2, BPF_REG_2, (int16_t)gen_pick(g->src, GEN_INPUT_LEN));
 		gi_alu(g, true, BPF_AND, BPF_REG_2, 1);

@@ -1192,7 +1192,7 @@ static void test_errors(void)
 			{ "-- asm\nexit\n-- type\nkprobe\n",
 			  "c.case:4:1: unknown program type 'kprobe' (xdp, socket, tc, cgroup_skb, "
 			  "sock_ops, cgroup_sock, cgroup_device, raw_tp, sk_lookup, sk_reuseport, "
-			  "sk_msg, plain)" },
+			  "sk_msg, cgroup_sysctl, plain)" },
 			{ "-- asm\nexit\n-- maps\narray key=4 value=8 entries=1\nhash key=4 value=0 "
 			  "entries=1\n", "c.case:5:1: " MAP_LINE_HELP },
 			{ "-- asm\nexit\n-- maps\narray key=4 value=8 entries=1 size=3\n",

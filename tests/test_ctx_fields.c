@@ -180,6 +180,7 @@ int main(void)
 		{ BPF_PROG_TYPE_SK_LOOKUP, "sk_lookup", 0 },
 		{ BPF_PROG_TYPE_SK_REUSEPORT, "sk_reuseport", 0 },
 		{ BPF_PROG_TYPE_SK_MSG, "sk_msg", 0 },
+		{ BPF_PROG_TYPE_CGROUP_SYSCTL, "cgroup_sysctl", 0 },
 	};
 	char why[256];
 

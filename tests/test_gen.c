@@ -741,7 +741,9 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 	      (p->prog_type == BPF_PROG_TYPE_SCHED_CLS &&
 	       (k->p_ld_abs_sub || k->p_ld_abs_sub_skip) && p->input_len == GEN_INPUT_LEN) ||
 	      (p->prog_type == BPF_PROG_TYPE_CGROUP_SKB &&
-	       (k->p_cg_storage || k->p_cg_storage_unsafe) && p->input_len == GEN_INPUT_LEN),
+	       (k->p_cg_storage || k->p_cg_storage_unsafe) && p->input_len == GEN_INPUT_LEN) ||
+	      (p->prog_type == BPF_PROG_TYPE_SK_MSG && (k->p_sk_msg || k->p_sk_msg_unsafe) &&
+	       p->input_len == sizeof(struct sk_msg_md) + GEN_INPUT_LEN),
 	      "program type");
 	tolerated_lo = SIZE_MAX;
 	/* (p_loop_def's reads, in the prologue: r1 = *(u64 *)(r10 + key slot); r1 += r5; within
@@ -4303,6 +4305,43 @@ static void test_cg_storage_knobs(void)
 	       c.t.flagged[1], c.refused[1], c.loaded[1]);
 }
 
+/* p_sk_msg and its twin p_sk_msg_unsafe (generators/gen_sock.c, session 29): sk_msg programs
+ * whose loops read their message (bpf_msg_redirect_map of map 7, a sockmap, by a message byte);
+ * the twins store into the read-only context or read past data_end right after the prologue,
+ * so that every run traps.  The safe forms called safe (at least 95 of 100), every twin flagged,
+ * trapping and not called safe; the kernel judges the first 25 of each (verdicts only: it
+ * cannot test-run sk_msg). */
+static void sk_msg_program(void *arg, const struct twin_run *r)
+{
+	struct cg_counts *c = arg;
+	struct scev_verdict v;
+
+	CHECK(r->p->prog_type == BPF_PROG_TYPE_SK_MSG, TW "type %u", TW_ARGS(r), r->p->prog_type);
+	mem_twin_verdict(&c->t, r, GEN_PROG_SOCK_UNSAFE, &v);
+	c->traps += r->twin && trapped(twin_trap(r, NULL));
+	c->storage += !r->twin && calls_of(r->p, BPF_FUNC_msg_redirect_map) > 0;
+	if (r->seed < 7950000 + 25)
+		kernel_judge(r, true, c->loaded, c->refused);
+}
+
+static void test_sk_msg_knobs(void)
+{
+	static const struct twin_spec s = KERNEL_TWIN_SPEC("p_sk_msg", "p_sk_msg_unsafe", 7950000);
+	struct cg_counts c = { 0 };
+
+	for_twin_programs(&s, sk_msg_program, &c);
+	CHECK(c.t.flagged[1] == 100 && c.traps == 100, "p_sk_msg_unsafe: %u of %u flagged "
+	      "programs trap on their own input", c.traps, c.t.flagged[1]);
+	CHECK(c.t.safe >= 95, "p_sk_msg: only %u of 100 programs called safe", c.t.safe);
+	CHECK(c.storage >= 50, "p_sk_msg: %u of 100 programs redirect", c.storage);
+	if (!c.loaded[0])
+		check_skip_part("p_sk_msg: the kernel's verdicts (bpf() refused)");
+	printf("p_sk_msg: %u of 100 called safe (%u redirect), the kernel accepts %u of %u; "
+	       "p_sk_msg_unsafe: %u of %u trap, none called safe, the kernel refuses %u of %u\n",
+	       c.t.safe, c.storage, c.loaded[0] - c.refused[0], c.loaded[0], c.traps,
+	       c.t.flagged[1], c.refused[1], c.loaded[1]);
+}
+
 /* The kernel walk's pieces (generators/gen_iter.c gi_kwiden, gen_kwalk.c), each with its twin
  * that only the kernel's walk tells apart (no run of the twin traps, but a write to r10 it
  * reaches: INTERP_TRAP_RULE).  Each form's n programs (KERNEL_TWIN_SPEC's knobs, seeds from
@@ -5776,6 +5815,7 @@ int main(int argc, char **argv)
 	CHECK_STEP(test_sock_knobs());
 	CHECK_STEP(test_sk_prog_knobs());
 	CHECK_STEP(test_cg_storage_knobs());
+	CHECK_STEP(test_sk_msg_knobs());
 	CHECK_STEP(test_kwalk_knobs());
 	CHECK_STEP(test_nest_knobs());
 	CHECK_STEP(test_stack_shape_knobs());
