@@ -219,9 +219,10 @@ static const struct ebpf_helper_proto protos[] = {
 	/* the result through a long * (8 aligned bytes) */
 	{ BPF_FUNC_strtol, A(MEM, SZ, ANY, LONG), I64, HPT_ALL },
 	{ BPF_FUNC_strtoul, A(MEM, SZ, ANY, LONG), I64, HPT_ALL },
+	/* (cgroup_sock's is bpf_sk_storage_get_cg_sock_proto: its socket the context) */
 	{ BPF_FUNC_sk_storage_get, A(MAP, BSKC, VALN, ANY), R(HRET_MAP_VALUE_OR_NULL),
 	  HPT_TC | T(CGROUP_SKB) | T(CGROUP_SOCK) | T(SOCK_OPS) | T(SK_MSG) |
-	  T(CGROUP_SOCK_ADDR) | T(CGROUP_SOCKOPT) | T(TRACING) | T(LSM) },
+	  T(CGROUP_SOCK_ADDR) | T(CGROUP_SOCKOPT) | T(TRACING) | T(LSM), .other = T(CGROUP_SOCK) },
 	{ BPF_FUNC_sk_storage_delete, A(MAP, BSKC), I64,
 	  HPT_TC | T(CGROUP_SKB) | T(SOCK_OPS) | T(SK_MSG) | T(CGROUP_SOCK_ADDR) |
 	  T(CGROUP_SOCKOPT) | T(TRACING) | T(LSM) },

@@ -797,6 +797,11 @@ static void verify_sock_arg(struct scev_ctx *cx, struct scev_verdict *v, const s
 			absint_ref_verify_sock(cx, v, s, a, pc);
 		return;
 	}
+	/* (bpf_sock_ops's sk is PTR_TO_SOCKET_OR_NULL in the kernel, a number loaded here) */
+	if (a->kind == AV_SCALAR && !range_is_const(&a->r) &&
+	    cx->prog_type == BPF_PROG_TYPE_SOCK_OPS)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "R%u of %s may be bpf_sock_ops's sk, which is loaded "
+		      "as a number: not modeled", reg, name);
 	if (a->kind == AV_SCALAR || (a->kind == AV_PTR && (a->region != REGION_BTF || !btf)))
 		VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is not a socket (%s)", reg, name,
 		      btf ? "ARG_PTR_TO_BTF_ID_SOCK_COMMON" : "ARG_PTR_TO_SOCK_COMMON");
@@ -997,11 +1002,12 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 			}
 			sz = p->args[k] == HARG_MAP_KEY ? cx->maps[s->regs[map_reg].map].key_size
 							: cx->maps[s->regs[map_reg].map].value_size;
-			/* (check_func_arg: a maybe-NULL one is refused, as any pointer that is not
-			 * the value's memory) */
+			/* (check_reg_type lets a maybe-NULL pointer by for a maybe-NULL argument;
+			 * what the kernel then checks of it is not modeled) */
 			if (p->args[k] == HARG_MAP_VALUE_OR_NULL && a->kind == AV_PTR && a->maybe_null)
-				VFAIL(VERDICT_UNSAFE, pc, "R%u of %s may be NULL (a map value or NULL "
-				      "is the constant 0 or memory)", reg, name);
+				VFAIL(VERDICT_UNSUPPORTED, pc, "R%u of %s may be NULL (a pointer not "
+				      "tested against NULL as a map value or NULL): not modeled", reg,
+				      name);
 			if (a->kind == AV_PTR && a->region == REGION_CTX)
 				VFAIL(VERDICT_UNSAFE, pc, "R%u of %s points to the context", reg, name);
 			/* (bpf_map_pop_elem's and peek's: written, need not be initialized:
