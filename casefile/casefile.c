@@ -284,7 +284,8 @@ static int parse_maps(struct casefile *cf, struct diag *d)
 			return diag_at_line(d, EINVAL, line, 1, "expected 'cgroup_storage|"
 					    "percpu_cgroup_storage|sk_storage key=K value=V entries=0 "
 					    "[name=NAME]' (key and value nonzero)");
-		if (k == MAP_KINDS || (seen & 7) != 7 || (seen & 16) || !me ||
+		if (k == MAP_KINDS || (seen & 7) != 7 || (seen & 16) ||
+		    (!me && (k < MAP_KIND_CGROUP_STORAGE || k > MAP_KIND_CGROUP_STORAGE + 2)) ||
 		    (k == MAP_KIND_RINGBUF || k == MAP_KIND_USER_RINGBUF ? ks || vs
 		     : k == MAP_KIND_QUEUE || k == MAP_KIND_STACK	  ? ks || !vs
 									  : !vs || !ks))
