@@ -261,16 +261,16 @@ static void forged(const char *what, const char *text, bool encoded)
 }
 
 /* A program for a helper run from its prototype or with a drawn result: every argument made
- * of what its kind asks (a map, 8 zeroed bytes of stack as key, value or memory with the size
- * 8 after it, or as 8 aligned bytes the helper writes, the context, a socket bpf_sk_lookup_tcp
- * found, a kernel object), the call, r7 = 5.  NULL when an argument is of a kind not made here. */
+ * of what its kind asks (a map, 8 zeroed bytes of stack as key, value (or one the helper writes)
+ * or memory with the size 8 after it, or as 8 aligned bytes the helper writes, the context, a
+ * socket bpf_sk_lookup_tcp found, a kernel object, a read-only map's string), the call, r7 = 5.  NULL when an argument is of a kind not made here. */
 static char *proto_case(int32_t id)
 {
 	const struct ebpf_helper_proto *p = ebpf_helper_proto(id);
 	const char *name = ebpf_helper_name(id);
 	size_t cap = 4096, n = 0;
 	char *t = malloc(cap);
-	bool map = false;
+	bool map = false, str = false;
 
 	if (!t || !name)
 		goto fail;
@@ -303,7 +303,12 @@ static char *proto_case(int32_t id)
 			break;
 		case HARG_MAP_KEY:
 		case HARG_MAP_VALUE:
+		case HARG_MAP_VALUE_OUT:
 			n += (size_t)snprintf(t + n, cap - n, "r%u = r10\nr%u += -16\n", reg, reg);
+			break;
+		case HARG_CONST_STR:	/* (map 1's read-only "a") */
+			n += (size_t)snprintf(t + n, cap - n, "r%u = map[fd:1]+0 ll\n", reg);
+			str = true;
 			break;
 		case HARG_MEM:
 		case HARG_MEM_OR_NULL:
@@ -333,8 +338,11 @@ static char *proto_case(int32_t id)
 		}
 	}
 	n += (size_t)snprintf(t + n, cap - n, "call %s\n" SET END, name);
-	if (map)
+	if (map || str)
 		n += (size_t)snprintf(t + n, cap - n, "-- maps\narray key=8 value=8 entries=1\n");
+	if (str)
+		n += (size_t)snprintf(t + n, cap - n, "array key=4 value=8 entries=1 rdonly_prog "
+				      "init=6100\n");
 	if (n < cap)
 		return t;
 fail:
