@@ -2,8 +2,9 @@
 """The test suite's CPU, test by test: every ctest of a build directory is run as ctest would run
 it (its command, working directory and environment, from `ctest --show-only=json-v1`), and its
 process CPU time (user + sys of the test and every child it waited for: os.wait4) is written to
-a CSV with its wall time and exit code.  CPU time hardly depends on the machine's load, which
-the wall time does 3-6x on a shared machine: balance and compare the suite by it
+a CSV with its wall time and exit code.  CPU time depends on the machine's load far less than
+the wall time (3-6x on a shared machine), though by ~15-20% between load 15 and 5 still:
+balance and compare the suite by it, at like loads
 (docs/BENCHMARKS.md "The test run (session 29)", tests/CMakeLists.txt test_costs).
 
   bench/test_cpu.py BUILD OUT.csv [-j N] [-R REGEX] [-E REGEX] [--order PREVIOUS.csv]
