@@ -557,8 +557,8 @@ static void test_traps(void)
 	CHECK(res.frame == 7, "trap in frame 7, got %u", res.frame);
 	RUN(NULL, &res, CALL(9999), EXIT);
 	expect_trap(&res, INTERP_TRAP_CALL, 0, "(id 9999) is not modeled", "unknown helper");
-	RUN(NULL, &res, CALL(BPF_FUNC_spin_lock), EXIT);
-	expect_trap(&res, INTERP_TRAP_CALL, 0, "bpf_spin_lock (id 93)", "unmodeled helper");
+	RUN(NULL, &res, CALL(BPF_FUNC_kptr_xchg), EXIT);
+	expect_trap(&res, INTERP_TRAP_CALL, 0, "bpf_kptr_xchg (id 194)", "unmodeled helper");
 	RUN(NULL, &res, INS(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL, 0, 1234), EXIT);
 	expect_trap(&res, INTERP_TRAP_CALL, 0, "kfunc", "kfunc");
 	RUN(NULL, &res, MOV64I(2, 5), CALLX(2), EXIT);

@@ -136,7 +136,7 @@ static const struct {
 	{ "map key not written, privileged",
 	  "r1 = map[fd:0] ll\nr2 = r10\nr2 += -4\ncall bpf_map_lookup_elem\nr0 = 0\nexit\n",
 	  BPF_PROG_TYPE_XDP, VERDICT_SAFE, NULL },
-	{ "unmodeled helper", "r1 = 0\ncall bpf_spin_lock\nr0 = 0\nexit\n",
+	{ "unmodeled helper", "r1 = 0\ncall bpf_kptr_xchg\nr0 = 0\nexit\n",
 	  BPF_PROG_TYPE_CGROUP_SKB, VERDICT_UNSUPPORTED, "not modeled" },
 	{ "plain context", "r0 = *(u32 *)(r1 +0)\nexit\n", BPF_PROG_TYPE_UNSPEC,
 	  VERDICT_UNSUPPORTED, "context" },

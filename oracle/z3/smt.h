@@ -196,7 +196,8 @@ int smt_diff__new(struct smt_diff **out);
 void smt_diff__free(struct smt_diff *d);
 /* Returns 0 when interpreter and encoding agree, 1 on a mismatch (why says where: "r3:
  * interp 0x.. z3 0x..", "stack[-8]", "pc", "trap"), -EINVAL for an instruction the validator
- * refuses or one this harness cannot run (pseudo calls, exit), -errno otherwise. */
+ * refuses or one this harness cannot run (pseudo calls, exit, a helper the encoding leaves to
+ * the interpreter), -errno otherwise. */
 int smt_diff_run(struct smt_diff *d, const struct smt_diff_case *c, char *why, size_t why_len);
 /* The same with a context of its own (slower: for one-off use). */
 int smt_diff_one(const struct smt_diff_case *c, char *why, size_t why_len);
