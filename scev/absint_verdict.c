@@ -1010,6 +1010,13 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 				      name);
 			if (a->kind == AV_PTR && a->region == REGION_CTX)
 				VFAIL(VERDICT_UNSAFE, pc, "R%u of %s points to the context", reg, name);
+			/* (a key or value size the object leaves 0: its loader sets it before the
+			 * load, so how much the helper touches is not known here) */
+			if (!sz)
+				VFAIL(VERDICT_UNSUPPORTED, pc, "R%u of %s: map '%s' has no %s size in "
+				      "the object (its loader sets it)", reg, name,
+				      cx->maps[s->regs[map_reg].map].name,
+				      p->args[k] == HARG_MAP_KEY ? "key" : "value");
 			/* (bpf_map_pop_elem's and peek's: written, need not be initialized:
 			 * ARG_PTR_TO_MAP_VALUE | MEM_UNINIT | MEM_WRITE) */
 			if (sz)
