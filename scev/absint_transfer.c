@@ -230,6 +230,28 @@ static struct aval ctx_sock(unsigned kind, bool maybe_null)
 	return v;
 }
 
+/* Whether an LSM program attached to the hook of vmlinux BTF id hook has trusted arguments:
+ * every hook but those the kernel's untrusted_lsm_hooks lists (kernel/bpf/bpf_lsm.c
+ * bpf_lsm_is_trusted: the objects they are given are being made or freed), whose arguments are
+ * plain PTR_TO_BTF_ID (task_kfunc_failure.c's task_kfunc_from_lsm_task_free: "R1 must be a rcu
+ * pointer"). */
+static bool lsm_hook_trusted(int32_t hook)
+{
+	static const char *const untrusted[] = {
+		"bpf_lsm_bpf_map_free", "bpf_lsm_bpf_prog_free", "bpf_lsm_file_alloc_security",
+		"bpf_lsm_file_free_security", "bpf_lsm_sk_alloc_security",
+		"bpf_lsm_sk_free_security", "bpf_lsm_task_free",
+	};
+	const char *name = ebpf_kfunc_name(hook);
+
+	if (!name)
+		return false;
+	for (size_t k = 0; k < sizeof(untrusted) / sizeof(untrusted[0]); k++)
+		if (!strcmp(name, untrusted[k]))
+			return false;
+	return true;
+}
+
 static struct aval ctx_load(struct scev_ctx *cx, const struct aval *addr, int64_t off,
 			    unsigned size)
 {
@@ -247,9 +269,10 @@ static struct aval ctx_load(struct scev_ctx *cx, const struct aval *addr, int64_
 		 * arguments; fentry's, fexit's and fmod_ret's are plain PTR_TO_BTF_ID, which no
 		 * kfunc that wants a trusted or RCU object takes) */
 		uint32_t at = cx->prog->btf_ctx.attach_type;
-		bool trusted = cx->prog_type == BPF_PROG_TYPE_LSM ||
-			       (cx->prog_type == BPF_PROG_TYPE_TRACING &&
-				(at == BPF_TRACE_RAW_TP || at == BPF_TRACE_ITER));
+		bool trusted = cx->prog_type == BPF_PROG_TYPE_LSM
+				       ? lsm_hook_trusted(cx->prog->btf_ctx.attach_btf_id)
+				       : cx->prog_type == BPF_PROG_TYPE_TRACING &&
+						 (at == BPF_TRACE_RAW_TP || at == BPF_TRACE_ITER);
 		struct aval v = absint_btf_ptr_as(cx, cx->prog->btf_ctx.obj_type[off / 8],
 						  trusted ? BTF_TRUSTED : BTF_PLAIN);
 

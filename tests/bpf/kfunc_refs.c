@@ -157,4 +157,27 @@ int task_acq_walked(__u64 *ctx)
 	return 0;
 }
 
+/* LSM hooks give trusted arguments (bpf_task_acquire takes them), but for the few the kernel's
+ * untrusted_lsm_hooks lists, whose objects are being made or freed: there the task is a plain
+ * PTR_TO_BTF_ID, which a KF_RCU kfunc refuses ("R1 must be a rcu pointer"). */
+SEC("lsm/task_alloc")
+int lsm_alloc_acq(__u64 *ctx)
+{
+	struct task_struct *t = bpf_task_acquire((struct task_struct *)ctx[0]);
+
+	if (t)
+		bpf_task_release(t);
+	return 0;
+}
+
+SEC("lsm/task_free")
+int lsm_free_acq(__u64 *ctx)
+{
+	struct task_struct *t = bpf_task_acquire((struct task_struct *)ctx[0]);
+
+	if (t)
+		bpf_task_release(t);
+	return 0;
+}
+
 char _license[] SEC("license") = "GPL";
