@@ -477,6 +477,48 @@ static void test_map_value_elements(void)
 	}
 }
 
+/* A map whose key or value size the object leaves 0 (libbpf's loader may set it before the load,
+ * as bloom_filter_bench's): a helper's key or value argument of that map is unsupported, not left
+ * unchecked (bpf_map_update_elem's value given 8 bytes of stack; a lookup's key given none). */
+static void test_unsized_maps(void)
+{
+	static const char text[] = "r1 = 0\n*(u64 *)(r10 -8) = r1\nr2 = r10\nr2 += -8\n"
+				   "r3 = r10\nr3 += -8\nr4 = 0\nr1 = map[fd:0] ll\n"
+				   "call bpf_map_update_elem\nr0 = 0\nexit\n";
+	static const struct {
+		uint32_t key, value;
+		const char *why;
+	} sizes[] = { { 4, 0, "has no value size" }, { 0, 8, "has no key size" } };
+
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		struct ebpf_map_def m = { .name = "unsized", .type = BPF_MAP_TYPE_HASH,
+					  .key_size = sizes[k].key, .value_size = sizes[k].value,
+					  .max_entries = 4 };
+		struct verdict_opts vo = { .sz = sizeof(vo), .prog_type = BPF_PROG_TYPE_XDP,
+					   .runs = 4 };
+		struct ebpf_object *obj = NULL;
+		struct verdict_report r;
+		struct diag d;
+
+		diag_clear(&d);
+		if (ebpf_object__open_mem(&obj, text, strlen(text), "unsized", &d)) {
+			CHECK(0, "unsized map: %s", d.msg);
+			continue;
+		}
+		obj->maps = &m;
+		obj->map_cnt = 1;
+		CHECK(verdict_compare(&r, obj, &obj->progs[0], &vo, &d) == 0, "unsized map: %s",
+		      d.msg);
+		CHECK(r.ours.kind == VERDICT_UNSUPPORTED && strstr(r.ours.reason, sizes[k].why),
+		      "key %u value %u: verdict %s (%s), expected unsupported '%s'", sizes[k].key,
+		      sizes[k].value, scev_verdict_name(r.ours.kind), r.ours.reason, sizes[k].why);
+		verdict_report__free(&r);
+		obj->maps = NULL;
+		obj->map_cnt = 0;
+		ebpf_object__free(obj);
+	}
+}
+
 /* Runs a forged verdict v of the program text (a case file: maps) on 4 runs of budget budget;
  * want: the first fault's words, NULL for none; faults: how many runs fault (0: all four). */
 static void forged_case(const char *name, const char *text, const struct scev_verdict *v,
@@ -817,6 +859,7 @@ int main(void)
 	test_call_cases_against_kernel();
 	test_forged_verdicts();
 	test_map_value_elements();
+	test_unsized_maps();
 	test_forged_main_own();
 	test_watch_after_cut();
 	test_call_bounds_stated();
