@@ -680,6 +680,14 @@ int ebpf_helper_proto_nargs(const struct ebpf_helper_proto *p)
 	return n;
 }
 
+int ebpf_helper_proto_size_arg(const struct ebpf_helper_proto *p)
+{
+	for (int k = 0; k < 5; k++)
+		if (p->args[k] == HARG_SIZE || p->args[k] == HARG_SIZE_OR_ZERO)
+			return k;
+	return -1;
+}
+
 int ebpf_helper_proto_unmodeled_arg(const struct ebpf_helper_proto *p)
 {
 	for (int k = 0; k < 5; k++)

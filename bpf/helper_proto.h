@@ -178,6 +178,8 @@ const char *ebpf_helper_attach_refused(const struct ebpf_helper_proto *p, const 
 bool ebpf_harg_modeled(enum ebpf_harg k);
 /* Arguments read (r1..rN): the index of the last argument that is not HARG_NONE. */
 int ebpf_helper_proto_nargs(const struct ebpf_helper_proto *p);
+/* The index (0-4) of the first size argument (HARG_SIZE, HARG_SIZE_OR_ZERO), or -1. */
+int ebpf_helper_proto_size_arg(const struct ebpf_helper_proto *p);
 /* The first argument (1..5) whose kind is not modeled (ebpf_harg_modeled; HARG_BTF_ID with
  * HF_BTF_ARG is), or 0. */
 int ebpf_helper_proto_unmodeled_arg(const struct ebpf_helper_proto *p);

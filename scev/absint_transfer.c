@@ -378,11 +378,9 @@ static bool lookup_finds(const struct scev_ctx *cx, const struct astate *s, uint
 static struct aval ret_within_size(const struct ebpf_helper_proto *p, const struct astate *s)
 {
 	struct range r;
-	int k = 0;
+	int k = ebpf_helper_proto_size_arg(p);
 
-	while (k < 5 && p->args[k] != HARG_SIZE && p->args[k] != HARG_SIZE_OR_ZERO)
-		k++;
-	if (k == 5 || s->regs[k + 1].kind != AV_SCALAR || s->regs[k + 1].r.umax > INT32_MAX)
+	if (k < 0 || s->regs[k + 1].kind != AV_SCALAR || s->regs[k + 1].r.umax > INT32_MAX)
 		return aval_scalar(range_unknown());
 	r = range_srange(-4095, (int64_t)s->regs[k + 1].r.umax);
 	if (r.s32_min < -4095)

@@ -100,25 +100,7 @@ static void test_forged(const char *path)
 		"not the start of a live acquired object", "not the start of a live acquired object",
 		"reference leak",
 	};
-	struct ebpf_object *obj = verdict_case_open_file(path);
-
-	for (size_t u = 0; obj && u < sizeof(unsafe) / sizeof(unsafe[0]); u++) {
-		struct verdict_opts vo = { .sz = sizeof(vo), .runs = 16 };
-		const struct ebpf_prog *p = ebpf_object__find_prog(obj, unsafe[u]);
-		struct verdict_report r;
-
-		CHECK(p, "no program %s", unsafe[u]);
-		if (!p)
-			continue;
-		memset(&r, 0, sizeof(r));
-		r.ours.kind = VERDICT_SAFE;
-		r.ours.max_insns = UINT64_MAX;
-		CHECK(verdict_execute(&r, obj, p, &vo) == 0, "%s: runs", unsafe[u]);
-		CHECK(r.faults > 0 && strstr(r.fault, fault[u]), "%s: %llu of %llu runs faulted "
-		      "(%s), expected '%s'", unsafe[u], (unsigned long long)r.faults,
-		      (unsigned long long)r.runs, r.fault, fault[u]);
-	}
-	ebpf_object__free(obj);
+	verdict_case_forged_progs(path, unsafe, fault, sizeof(unsafe) / sizeof(unsafe[0]));
 }
 
 /* What the cpumask kfuncs compute on the interpreter's 2 CPUs (helper data of zeros: every

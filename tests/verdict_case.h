@@ -256,9 +256,6 @@ static inline void verdict_case_prog(const struct ebpf_object *obj, const char *
 	verdict_report__free(&r);
 }
 
-/* The named programs of a clang-built object file, each with the verdict bpfscev must give (and
- * the words its reason must hold, when reasons is not NULL) and, when kernel, the kernel's
- * agreement (both accept or both reject). */
 /* The object file at path, opened; NULL (a failed check) when it does not open. */
 static inline struct ebpf_object *verdict_case_open_file(const char *path)
 {
@@ -273,6 +270,35 @@ static inline struct ebpf_object *verdict_case_open_file(const char *path)
 	return obj;
 }
 
+/* Programs of an object file forged safe, as verdict_case_forge: each of the n named programs
+ * must fault in some of 16 runs, the reason holding its faults[] text. */
+static inline void verdict_case_forged_progs(const char *path, const char *const *names,
+					     const char *const *faults, size_t n)
+{
+	struct ebpf_object *obj = verdict_case_open_file(path);
+
+	for (size_t u = 0; obj && u < n; u++) {
+		struct verdict_opts vo = { .sz = sizeof(vo), .runs = 16 };
+		const struct ebpf_prog *p = ebpf_object__find_prog(obj, names[u]);
+		struct verdict_report r;
+
+		CHECK(p, "no program %s", names[u]);
+		if (!p)
+			continue;
+		memset(&r, 0, sizeof(r));
+		r.ours.kind = VERDICT_SAFE;
+		r.ours.max_insns = UINT64_MAX;
+		CHECK(verdict_execute(&r, obj, p, &vo) == 0, "%s: runs", names[u]);
+		CHECK(r.faults > 0 && strstr(r.fault, faults[u]), "%s: %llu of %llu runs faulted "
+		      "(%s), expected '%s'", names[u], (unsigned long long)r.faults,
+		      (unsigned long long)r.runs, r.fault, faults[u]);
+	}
+	ebpf_object__free(obj);
+}
+
+/* The named programs of a clang-built object file, each with the verdict bpfscev must give (and
+ * the words its reason must hold, when reasons is not NULL) and, when kernel, the kernel's
+ * agreement (both accept or both reject). */
 static inline void verdict_case_object_why(const char *path, const char *const *progs,
 					   const enum scev_verdict_kind *want,
 					   const char *const *reasons, size_t n, bool kernel)

@@ -2977,11 +2977,9 @@ static uint64_t ret_within_size(struct interp_state *st, const struct ebpf_helpe
 {
 	uint64_t size = 0, v;
 	unsigned how;
-	int k = 0;
+	int k = ebpf_helper_proto_size_arg(p);
 
-	while (k < 5 && p->args[k] != HARG_SIZE && p->args[k] != HARG_SIZE_OR_ZERO)
-		k++;
-	if (k < 5)
+	if (k >= 0)
 		size = st->h.regs[k + 1];
 	how = (unsigned)draw(st, 1) & 3;
 	v = draw(st, 4);
