@@ -2298,6 +2298,25 @@ static const struct twin_piece call_pieces[] = {
 	TWIN_PIECE(p_frame_fields, p_frame_fields_over, gi_frame_fields_call),
 };
 
+/* r2 = data, r3 = data_end (sz-byte context fields at off_data and off_end); if (data +
+ * GEN_INPUT_LEN > data_end) goto l_short; data spilled at GEN_FP_DATA. */
+void gi_pkt_bounds(struct gi *g, uint8_t sz, int16_t off_data, int16_t off_end, int l_short)
+{
+	gi_ldx(g, sz, BPF_REG_2, BPF_REG_1, off_data);
+	gi_ldx(g, sz, BPF_REG_3, BPF_REG_1, off_end);
+	gi_alux(g, true, BPF_MOV, BPF_REG_4, BPF_REG_2);
+	gi_alu(g, true, BPF_ADD, BPF_REG_4, GEN_INPUT_LEN);
+	gi_jmpx(g, false, BPF_JGT, BPF_REG_4, BPF_REG_3, l_short);
+	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA, BPF_REG_2);
+}
+
+void gi_array_zero(struct gi *g)
+{
+	if (g->use_array)
+		for (int off = 0; off < 64; off += 8)
+			gi_st(g, BPF_DW, EBPF_REG_FP, (int16_t)(GEN_FP_ARRAY + off), 0);
+}
+
 /* r2 = data, r3 = data_end; if (data + GEN_INPUT_LEN > data_end) return 0; spill both.  A raw
  * tracepoint's input is its context: the context pointer spilled where data would be, read at
  * the same constant offsets (none of the pieces, which need a packet or a network program). */
@@ -2309,17 +2328,10 @@ static void prologue(struct gi *g, int l_short)
 	}
 	if (g->raw_tp) {
 		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA, BPF_REG_1);
-		if (g->use_array)
-			for (int off = 0; off < 64; off += 8)
-				gi_st(g, BPF_DW, EBPF_REG_FP, (int16_t)(GEN_FP_ARRAY + off), 0);
+		gi_array_zero(g);
 		return;
 	}
-	gi_ldx(g, BPF_W, BPF_REG_2, BPF_REG_1, 0);
-	gi_ldx(g, BPF_W, BPF_REG_3, BPF_REG_1, 4);
-	gi_alux(g, true, BPF_MOV, BPF_REG_4, BPF_REG_2);
-	gi_alu(g, true, BPF_ADD, BPF_REG_4, GEN_INPUT_LEN);
-	gi_jmpx(g, false, BPF_JGT, BPF_REG_4, BPF_REG_3, l_short);
-	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA, BPF_REG_2);
+	gi_pkt_bounds(g, BPF_W, 0, 4, l_short);
 	/* (p_call_pkt's comparison in a callee reads data_end too) */
 	if (g->use_pkt || g->k->p_call_pkt || g->k->p_call_pkt_over)
 		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA_END, BPF_REG_3);
@@ -2339,9 +2351,8 @@ static void prologue(struct gi *g, int l_short)
 		fill_loop(g, 8);
 	else if (g->use_array && gen_bool(g->src, g->k->p_array_fill_short))
 		fill_loop(g, 7);
-	else if (g->use_array)
-		for (int off = 0; off < 64; off += 8)
-			gi_st(g, BPF_DW, EBPF_REG_FP, (int16_t)(GEN_FP_ARRAY + off), 0);
+	else
+		gi_array_zero(g);
 	/* (last: the calls clobber r2 and r3, which the pieces above read) */
 	for (size_t i = 0; i < sizeof(call_pieces) / sizeof(call_pieces[0]); i++)
 		twin_piece(g, &call_pieces[i]);

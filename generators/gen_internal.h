@@ -486,6 +486,11 @@ void gi_kfunc(struct gi *g, bool bad);
  * socket map's socket given to bpf_sk_assign) */
 enum { GI_SK_REUSEPORT = 1, GI_SK_LOOKUP = 2, GI_SK_TC = 3, GI_CG_SKB = 4, GI_SK_MSG = 5 };
 void gi_sk_prologue(struct gi *g, int l_short);
+/* gen.c: the packet prologue's bounds check (r2 = data, r3 = data_end from sz-byte context
+ * fields; data + GEN_INPUT_LEN past data_end goes to l_short; data spilled at GEN_FP_DATA), and
+ * the stack array's zeroing when the program uses it */
+void gi_pkt_bounds(struct gi *g, uint8_t sz, int16_t off_data, int16_t off_end, int l_short);
+void gi_array_zero(struct gi *g);
 void gi_sk_stmt(struct gi *g, struct gi_loop *lp);
 /* gen_ldabs.c: p_ld_abs_sub (p_ld_abs_sub_skip): a tc program's prologue (the twin's call right
  * after it), its statement (a call of a static function that uses LD_ABS / LD_IND) and that

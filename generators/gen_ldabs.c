@@ -80,15 +80,9 @@ static void ld_call(struct gi *g, struct gi_loop *lp, bool bad)
 void gi_ld_prologue(struct gi *g, int l_short)
 {
 	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA_END, BPF_REG_1);
-	gi_ldx(g, BPF_W, BPF_REG_2, BPF_REG_1, (int16_t)offsetof(struct __sk_buff, data));
-	gi_ldx(g, BPF_W, BPF_REG_3, BPF_REG_1, (int16_t)offsetof(struct __sk_buff, data_end));
-	gi_alux(g, true, BPF_MOV, BPF_REG_4, BPF_REG_2);
-	gi_alu(g, true, BPF_ADD, BPF_REG_4, GEN_INPUT_LEN);
-	gi_jmpx(g, false, BPF_JGT, BPF_REG_4, BPF_REG_3, l_short);
-	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA, BPF_REG_2);
-	if (g->use_array)
-		for (int off = 0; off < 64; off += 8)
-			gi_st(g, BPF_DW, EBPF_REG_FP, (int16_t)(GEN_FP_ARRAY + off), 0);
+	gi_pkt_bounds(g, BPF_W, (int16_t)offsetof(struct __sk_buff, data),
+		      (int16_t)offsetof(struct __sk_buff, data_end), l_short);
+	gi_array_zero(g);
 	if (g->sk_bad)
 		ld_call(g, NULL, true);
 }

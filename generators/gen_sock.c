@@ -254,9 +254,7 @@ static void cg_prologue(struct gi *g)
 	 * differential's r0 differed, fuzz --kernel --seed 1 --knob p_cg_storage=30 #233) */
 	gi_mov_const(g, BPF_REG_1, gen_u32(g->src, 0, 0xffff), true);
 	gi_stx(g, BPF_DW, BPF_REG_0, 0, BPF_REG_1);
-	if (g->use_array)
-		for (int off = 0; off < 64; off += 8)
-			gi_st(g, BPF_DW, EBPF_REG_FP, (int16_t)(GEN_FP_ARRAY + off), 0);
+	gi_array_zero(g);
 	if (!g->sk_bad)
 		return;
 	g->p->flags |= GEN_PROG_SOCK_UNSAFE;
@@ -288,15 +286,9 @@ void gi_sk_prologue(struct gi *g, int l_short)
 		tk = 2;		/* (sk_msg writes its message: the read past data_end) */
 	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA_END, BPF_REG_1);
 	if (reuse) {
-		gi_ldx(g, BPF_DW, BPF_REG_2, BPF_REG_1, offsetof(struct sk_reuseport_md, data));
-		gi_ldx(g, BPF_DW, BPF_REG_3, BPF_REG_1, offsetof(struct sk_reuseport_md, data_end));
-		gi_alux(g, true, BPF_MOV, BPF_REG_4, BPF_REG_2);
-		gi_alu(g, true, BPF_ADD, BPF_REG_4, GEN_INPUT_LEN);
-		gi_jmpx(g, false, BPF_JGT, BPF_REG_4, BPF_REG_3, l_short);
-		gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA, BPF_REG_2);
-		if (g->use_array)
-			for (int off = 0; off < 64; off += 8)
-				gi_st(g, BPF_DW, EBPF_REG_FP, (int16_t)(GEN_FP_ARRAY + off), 0);
+		gi_pkt_bounds(g, BPF_DW, offsetof(struct sk_reuseport_md, data),
+			      offsetof(struct sk_reuseport_md, data_end), l_short);
+		gi_array_zero(g);
 	} else {
 		for (int k = 0; k < 15; k++) {
 			gi_ldx(g, BPF_W, BPF_REG_2, BPF_REG_1,
