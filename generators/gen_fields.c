@@ -75,18 +75,38 @@ static void stmt_end(struct gi *g, int l_skip)
 	gi_scratch_release(g);
 }
 
+/* A fields-map statement's start: r0 = the value of a key drawn from the input, NULL to l_skip
+ * (returned); -1 where none is made (a raw tracepoint, a subprogram). */
+static int fields_begin(struct gi *g)
+{
+	int l_skip;
+
+	if (g->raw_tp || g->fn->sub)
+		return -1;
+	l_skip = gi_label(g);
+	gi_scratch_release(g);
+	gi_spill_caller_homes(g);
+	lookup_input_key(g, GEN_MAP_FIELDS, GEN_FIELDS_ENTRIES, l_skip, false);
+	return l_skip;
+}
+
+/* Its end: stmt_end, the fields map used, the twin's flag. */
+static void fields_end(struct gi *g, int l_skip, bool twin, uint64_t flag)
+{
+	stmt_end(g, l_skip);
+	g->use_fields = true;
+	if (twin)
+		g->p->flags |= flag;
+}
+
 void gi_stmt_map_field(struct gi *g)
 {
 	bool twin = g->k->p_map_field_bad && (!g->k->p_map_field || gen_bool(g->src, 50));
 	unsigned form = twin ? 6 + gen_pick(g->src, 6) : gen_pick(g->src, 6);
 	int l_skip;
 
-	if (g->raw_tp || g->fn->sub)
+	if ((l_skip = fields_begin(g)) < 0)
 		return;
-	l_skip = gi_label(g);
-	gi_scratch_release(g);
-	gi_spill_caller_homes(g);
-	lookup_input_key(g, GEN_MAP_FIELDS, GEN_FIELDS_ENTRIES, l_skip, false);
 	switch (form) {
 	case 0:		/* the u32 before the lock */
 		gi_ldx(g, BPF_W, BPF_REG_0, BPF_REG_0, 0);
@@ -150,10 +170,7 @@ void gi_stmt_map_field(struct gi *g)
 		gi_ldx(g, BPF_W, BPF_REG_0, BPF_REG_0, 0);
 		break;
 	}
-	stmt_end(g, l_skip);
-	g->use_fields = true;
-	if (twin)
-		g->p->flags |= GEN_PROG_FIELD_UNSAFE;
+	fields_end(g, l_skip, twin, GEN_PROG_FIELD_UNSAFE);
 }
 
 void gi_stmt_spin_lock(struct gi *g)
@@ -162,12 +179,8 @@ void gi_stmt_spin_lock(struct gi *g)
 	unsigned form = gen_pick(g->src, 2), bad = twin ? gen_pick(g->src, 4) : 4;
 	int l_skip;
 
-	if (g->raw_tp || g->fn->sub)
+	if ((l_skip = fields_begin(g)) < 0)
 		return;
-	l_skip = gi_label(g);
-	gi_scratch_release(g);
-	gi_spill_caller_homes(g);
-	lookup_input_key(g, GEN_MAP_FIELDS, GEN_FIELDS_ENTRIES, l_skip, false);
 	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_VALUE, BPF_REG_0);
 	gi_alux(g, true, BPF_MOV, BPF_REG_1, BPF_REG_0);
 	gi_alu(g, true, BPF_ADD, BPF_REG_1, GEN_FIELDS_LOCK);
@@ -198,10 +211,7 @@ void gi_stmt_spin_lock(struct gi *g)
 	}
 	gi_ldx(g, BPF_DW, BPF_REG_0, EBPF_REG_FP, GEN_FP_VALUE);
 	gi_ldx(g, BPF_W, BPF_REG_0, BPF_REG_0, 0);
-	stmt_end(g, l_skip);
-	g->use_fields = true;
-	if (twin)
-		g->p->flags |= GEN_PROG_SPIN_LOCK_UNSAFE;
+	fields_end(g, l_skip, twin, GEN_PROG_SPIN_LOCK_UNSAFE);
 }
 
 void gi_stmt_map_u64_ptr(struct gi *g)
