@@ -60,6 +60,9 @@ void ebpf_disasm_globals(struct sbuf *sb, const struct bpf_insn *insns, size_t l
  * order, "array key=K value=V entries=N [name=NAME] [timer=OFF]", "hash ...", "ringbuf
  * entries=N", "user_ringbuf entries=N"; an array's initial contents "init=HEX", up to the last
  * byte not 0); nothing when n is 0. */
+/* The "-- maps" section's word of a map type (array, percpu_array, ringbuf, queue, ...; "hash"
+ * for every other type with a key and a value) */
+const char *ebpf_map_kind_word(uint32_t type);
 void ebpf_maps_section(struct sbuf *sb, const struct ebpf_map_def *maps, size_t n);
 
 #endif

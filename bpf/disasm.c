@@ -378,10 +378,14 @@ out:
 
 /* The "-- maps" word of a map type (casefile/casefile.c reads them back); every other type
  * that has a key and a value is written as a hash. */
-static const char *map_kind_word(uint32_t type)
+const char *ebpf_map_kind_word(uint32_t type)
 {
 	switch (type) {
 	case BPF_MAP_TYPE_ARRAY: return "array";
+	case BPF_MAP_TYPE_RINGBUF: return "ringbuf";
+	case BPF_MAP_TYPE_USER_RINGBUF: return "user_ringbuf";
+	case BPF_MAP_TYPE_QUEUE: return "queue";
+	case BPF_MAP_TYPE_STACK: return "stack";
 	case BPF_MAP_TYPE_PERCPU_ARRAY: return "percpu_array";
 	case BPF_MAP_TYPE_PERCPU_HASH: return "percpu_hash";
 	case BPF_MAP_TYPE_LRU_HASH: return "lru_hash";
@@ -406,19 +410,17 @@ void ebpf_maps_section(struct sbuf *sb, const struct ebpf_map_def *maps, size_t 
 
 		if (maps[m].type == BPF_MAP_TYPE_RINGBUF ||
 		    maps[m].type == BPF_MAP_TYPE_USER_RINGBUF) {
-			sbuf_printf(sb, "%s entries=%u%s%s\n",
-				    maps[m].type == BPF_MAP_TYPE_RINGBUF ? "ringbuf" : "user_ringbuf",
+			sbuf_printf(sb, "%s entries=%u%s%s\n", ebpf_map_kind_word(maps[m].type),
 				    maps[m].max_entries, named ? " name=" : "", name);
 			continue;
 		}
 		if (maps[m].type == BPF_MAP_TYPE_QUEUE || maps[m].type == BPF_MAP_TYPE_STACK) {
-			sbuf_printf(sb, "%s value=%u entries=%u%s%s\n",
-				    maps[m].type == BPF_MAP_TYPE_QUEUE ? "queue" : "stack",
+			sbuf_printf(sb, "%s value=%u entries=%u%s%s\n", ebpf_map_kind_word(maps[m].type),
 				    maps[m].value_size, maps[m].max_entries, named ? " name=" : "",
 				    name);
 			continue;
 		}
-		sbuf_printf(sb, "%s key=%u value=%u entries=%u%s%s", map_kind_word(maps[m].type),
+		sbuf_printf(sb, "%s key=%u value=%u entries=%u%s%s", ebpf_map_kind_word(maps[m].type),
 			    maps[m].key_size, maps[m].value_size, maps[m].max_entries,
 			    named ? " name=" : "", name);
 		if (maps[m].timer)

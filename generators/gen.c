@@ -2263,6 +2263,7 @@ static const struct twin_piece prologue_loops[] = {
 	TWIN_PIECE(p_pkt_var, p_pkt_var_data, gi_pkt_var),	/* (late: the key slot's reads) */
 	TWIN_PIECE(p_access, p_access_bad, gi_access),
 	TWIN_PIECE(p_strncmp, p_strncmp_bad, gi_strncmp),
+	TWIN_PIECE(p_queue, p_queue_bad, gi_queue),
 	TWIN_PIECE(p_kwiden, p_kwiden_copy, gi_kwiden),
 	TWIN_PIECE(p_jeq_null, p_jeq_null_stack, gi_jeq_null),
 	TWIN_PIECE(p_dead_arm, p_dead_arm_reached, gi_dead_arm),
@@ -2605,7 +2606,7 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 	if (out->max_steps > knobs->step_budget)
 		out->flags |= GEN_PROG_HUGE;
 	/* (p_access's map 6 after every other but p_sock's socket map 7) */
-	bool all = g->use_fields || g->use_access || g->sock_map;
+	bool all = g->use_fields || g->use_access || g->sock_map || g->use_queue;
 
 	if (g->use_map || g->use_ringbuf || g->use_urb || g->use_timer || all) {
 		struct ebpf_map_def *m = &out->maps[0];
@@ -2661,13 +2662,15 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		ebpf_map_field_add(m, EBPF_FIELD_SPIN_LOCK, GEN_FIELDS_LOCK, 4, NULL);
 		ebpf_map_field_add(m, EBPF_FIELD_KPTR_UNREF, GEN_FIELDS_KPTR, 8, "task_struct");
 	}
-	if (g->use_access || g->sock_map) {
+	if (g->use_access || g->sock_map || g->use_queue) {
 		struct ebpf_map_def *m = array_def(out, GEN_MAP_ACCESS, "gen_access",
 						   GEN_ACCESS_VALUE, 1);
 
 		m->flags = g->access_flags;
 		m->init = (uint8_t *)g->access_init;	/* (static: never freed, a view) */
 	}
+	if (g->use_queue && !g->sock_map)
+		g->sock_map = 1;	/* (map 7 a sockmap nothing uses) */
 	if (g->sock_map) {
 		struct ebpf_map_def *m = array_def(out, GEN_MAP_SOCK, "gen_sockmap", 8,
 						   g->sock_map == 3 ? 2 : 1);
@@ -2685,12 +2688,28 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		m->type = BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE;
 		m->key_size = 8;
 	}
+	if (g->use_queue) {
+		struct ebpf_map_def *m;
+
+		if (g->sk_prog != GI_CG_SKB) {	/* (maps 8 and 9: arrays nothing uses) */
+			array_def(out, GEN_MAP_CGS, "gen_unused8", 8, 1);
+			array_def(out, GEN_MAP_PCGS, "gen_unused9", 8, 1);
+		}
+		m = array_def(out, GEN_MAP_QUEUE, "gen_queue", 8, GEN_QUEUE_ENTRIES);
+		m->type = BPF_MAP_TYPE_QUEUE;
+		m->key_size = 0;
+		m = array_def(out, GEN_MAP_STACK, "gen_stack", 16, GEN_QUEUE_ENTRIES);
+		m->type = BPF_MAP_TYPE_STACK;
+		m->key_size = 0;
+	}
 	/* A packet and helper results to run it with: any bytes do, the metadata holds for all
 	 * (p_sk_prog's: its context, then sk_reuseport's packet). */
 	gen_bytes(src, out->input, out->input_len);
 	gen_bytes(src, out->helper_data, GEN_HELPER_LEN);
 	if (g->sock_found)	/* (p_sock_unsafe: its lookup, the first draw, finds a socket) */
 		out->helper_data[0] |= 1;
+	if (g->queue_at)	/* (p_queue_bad: the own input pushes once at least) */
+		out->input[g->queue_at - 1] |= 1;
 	if (g->links_at)	/* (p_links_bad: the own input passes the jump) */
 		out->input[g->links_at - 1] %= (uint8_t)(g->links_bound + 1);
 	if (g->map_len_pc)	/* (p_map_len: the length the own input sets) */
@@ -2933,18 +2952,7 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 	for (size_t i = 0; i < p->map_cnt; i++) {
 		sbuf_printf(sb, "; map %zu: %s %s key_size %u value_size %u max_entries %u", i,
 			    p->maps[i].name,
-			    p->maps[i].type == BPF_MAP_TYPE_RINGBUF ? "ringbuf"
-			    : p->maps[i].type == BPF_MAP_TYPE_USER_RINGBUF ? "user_ringbuf"
-			    : p->maps[i].type == BPF_MAP_TYPE_HASH ? "hash"
-			    : p->maps[i].type == BPF_MAP_TYPE_LRU_HASH ? "lru_hash"
-			    : p->maps[i].type == BPF_MAP_TYPE_PERCPU_HASH ? "percpu_hash"
-			    : p->maps[i].type == BPF_MAP_TYPE_LRU_PERCPU_HASH ? "lru_percpu_hash"
-			    : p->maps[i].type == BPF_MAP_TYPE_SOCKMAP ? "sockmap"
-			    : p->maps[i].type == BPF_MAP_TYPE_SOCKHASH ? "sockhash"
-			    : p->maps[i].type == BPF_MAP_TYPE_CGROUP_STORAGE ? "cgroup_storage"
-			    : p->maps[i].type == BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE
-				    ? "percpu_cgroup_storage"
-				    : "array",
+			    ebpf_map_kind_word(p->maps[i].type),
 			    p->maps[i].key_size, p->maps[i].value_size, p->maps[i].max_entries);
 		if (p->maps[i].timer)
 			sbuf_printf(sb, " timer %u", p->maps[i].timer - 1);

@@ -222,6 +222,11 @@
 #define GEN_MAP_CGS 8
 #define GEN_MAP_PCGS 9
 #define GEN_CGS_VALUE 64
+/* p_queue: map 10 a queue of GEN_QUEUE_ENTRIES values of 8 bytes, map 11 a stack of as many of 16
+ * (maps 0-9 defined: 8 and 9 the cgroup storages of a cgroup_skb program, else unused arrays) */
+#define GEN_MAP_QUEUE 10
+#define GEN_MAP_STACK 11
+#define GEN_QUEUE_ENTRIES 4
 #define GEN_RINGBUF_SIZE 4096
 #define GEN_RINGBUF_RECORD 16
 
@@ -797,6 +802,13 @@
 	X(p_strncmp_bad, 0, 0, 100,                                                                \
 	  "unsafe twin of p_strncmp: the string's offset is past the value's last 0 byte (not "    \
 	  "zero-terminated): the kernel refuses it")                                                \
+	X(p_queue, 0, 0, 100,                                                                      \
+	  "an XDP program's prologue pushes up to 7 values into a queue or stack map (from the "   \
+	  "stack, or straight from the packet) and pops or peeks them back into the stack in a "   \
+	  "loop, summing what it reads (gen_queue.c)")                                              \
+	X(p_queue_bad, 0, 0, 100,                                                                  \
+	  "unsafe twin of p_queue: the popped value written past the frame's top, or the pushed "  \
+	  "one read past what the packet's bounds check proved: the kernel refuses it")            \
 	X(p_kwiden, 0, 0, 100,                                                                     \
 	  "an iterator or may_goto loop steps a pointer over 3-5 cells of the stack or a map "     \
 	  "value and ends by a test of its counter, which the kernel keeps precise (gen_iter.c)")  \
@@ -1226,6 +1238,11 @@ struct gen_loop {
 						 * (p_strncmp_bad) bpf_strncmp given a string
 						 * with no 0 byte after it (a run traps); the
 						 * kernel refuses it */
+#define GEN_PROG_QUEUE_UNSAFE (1ull << 37)	/* p_queue_bad: bpf_map_pop_elem or peek writing
+						 * a value past the frame's top, or
+						 * bpf_map_push_elem reading one past the packet's
+						 * checked bytes (every run traps); the kernel
+						 * refuses it */
 #define GEN_PROG_NEST_UNSAFE (1ull << 47)	/* their twins: a callback's loop reading one past
 						 * its value or sample bytes, a timer armed on a
 						 * value that may be NULL (in a loop, or by a
@@ -1313,7 +1330,7 @@ struct gen_program {
 	size_t input_len;
 	uint8_t helper_data[GEN_HELPER_LEN];	/* results for prandom/ktime, in call order */
 	size_t helper_len;
-	struct ebpf_map_def maps[10];	/* the array map (p_map_hash: a hash map) when
+	struct ebpf_map_def maps[16];	/* the array map (p_map_hash: a hash map) when
 					 * map_cnt >= 1, the ring buffer when
 					 * map_cnt >= 2 (GEN_MAP_RINGBUF), the user ring buffer when
 					 * map_cnt >= 3 (GEN_MAP_URB), the timer map when map_cnt >= 4
@@ -1321,7 +1338,8 @@ struct gen_program {
 					 * (GEN_MAP_TIMER2), the fields map when map_cnt >= 6
 					 * (GEN_MAP_FIELDS), the read- or write-only map when
 					 * map_cnt >= 7 (GEN_MAP_ACCESS), the socket map when
-					 * map_cnt = 8 (GEN_MAP_SOCK) */
+					 * map_cnt >= 8 (GEN_MAP_SOCK), the cgroup storages at 8
+					 * and 9, the queue and the stack at 10 and 11 */
 	size_t map_cnt;
 	struct gen_loop loops[GEN_MAX_LOOPS];	/* main's loops in pc order, then the subprogram's */
 	size_t nloops;

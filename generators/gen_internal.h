@@ -261,6 +261,9 @@ struct gi {
 	bool use_timer;		/* a p_timer statement was emitted (map 3, GEN_MAP_TIMER) */
 	bool use_timer2;	/* ... arming map 4's timer too (GEN_MAP_TIMER2) */
 	bool use_fields;	/* a p_map_field statement was emitted (map 5, GEN_MAP_FIELDS) */
+	bool use_queue;		/* the p_queue piece was emitted (maps 10, 11) */
+	uint8_t queue_at;	/* p_queue_bad's push past the packet: 1 + the offset of the input
+				 * byte whose low bits count the pushes (made odd: one at least) */
 	bool use_access;	/* the p_access piece was emitted (map 6, GEN_MAP_ACCESS) */
 	bool sock_found;	/* p_sock_unsafe: the first helper data byte odd (its lookup finds) */
 	uint8_t sock_map;	/* p_sock's socket-map form: map 7 a sockmap (1) or sockhash (2);
@@ -504,6 +507,8 @@ void gi_strtol(struct gi *g, bool bad);
 /* gen_mtu.c: p_check_mtu (p_check_mtu_bad): bpf_check_mtu's mtu_len an aligned slot (the twin:
  * misaligned, or past the frame) */
 void gi_check_mtu(struct gi *g, bool bad);
+/* gen_queue.c: p_queue (p_queue_bad), a prologue piece of an XDP program */
+void gi_queue(struct gi *g, bool bad);
 /* gen_krules.c: p_krules (p_krules_bad): a packet offset through a spill or a shift the kernel
  * keeps (the twin: loses) */
 void gi_krules(struct gi *g, bool bad);

@@ -617,9 +617,20 @@ struct run_stats {
 	 GEN_PROG_DEAD_ENTRY_UNSAFE | GEN_PROG_VMA_UNSAFE | GEN_PROG_TIMER_TWO_UNSAFE |           \
 	 GEN_PROG_MAP_LEN_UNSAFE | GEN_PROG_U64_PTR_UNSAFE | GEN_PROG_CB_CTX_UNSAFE |                \
 	 GEN_PROG_LOOP_CB_UNSAFE | GEN_PROG_SUB_RET_UNSAFE | GEN_PROG_NEST_UNSAFE |               \
-	 GEN_PROG_ACCESS_UNSAFE | GEN_PROG_LINK_UNSAFE | GEN_PROG_STRTOL_UNSAFE |                \
+	 GEN_PROG_ACCESS_UNSAFE | GEN_PROG_QUEUE_UNSAFE | GEN_PROG_LINK_UNSAFE |                 \
+	 GEN_PROG_STRTOL_UNSAFE |                                                                 \
 	 GEN_PROG_PKT_VAR_UNSAFE | GEN_PROG_SOCK_UNSAFE | GEN_PROG_STACK_SHAPE_UNSAFE |            \
 	 GEN_PROG_LD_ABS_UNSAFE | GEN_PROG_MTU_UNSAFE)
+
+#define GEN_MAPS (sizeof(((struct gen_program *)0)->maps) / sizeof(struct ebpf_map_def))
+
+/* The interpreter's maps of p: its definitions, map 0's values the zeroed values. */
+static void gen_maps(const struct gen_program *p, struct interp_map *map, uint8_t *values)
+{
+	for (size_t i = 0; i < GEN_MAPS; i++)
+		map[i] = (struct interp_map){ .def = p->maps[i] };
+	map[0].values = values;
+}
 
 /* Runs p on input (p->input_len bytes: GEN_INPUT_LEN, p_sk_prog's more) with every header
  * watched; returns the trap. */
@@ -630,12 +641,7 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 	static struct watch w;
 	static uint8_t probes[GEN_MAX_INSNS];
 	uint8_t pkt[GEN_INPUT_MAX], values[GEN_MAP_ENTRIES * GEN_MAP_VALUE_SIZE] = { 0 };
-	struct interp_map map[10] = { { .def = p->maps[0], .values = values },
-				      { .def = p->maps[1] }, { .def = p->maps[2] },
-				      { .def = p->maps[3] }, { .def = p->maps[4] },
-				      { .def = p->maps[5] }, { .def = p->maps[6] },
-				      { .def = p->maps[7] }, { .def = p->maps[8] },
-				      { .def = p->maps[9] } };
+	struct interp_map map[GEN_MAPS];
 	struct interp_env env = { .ctx_kind = check_ctx_kind(p->prog_type),
 				  .prog_type = p->prog_type, .input = pkt, .input_len = p->input_len,
 				  .helper_data = p->helper_data, .helper_len = p->helper_len,
@@ -647,6 +653,7 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 	struct ebpf_prog view;
 	struct diag d;
 
+	gen_maps(p, map, values);
 	memcpy(pkt, input, p->input_len);
 	memset(&w, 0, sizeof(w));
 	memset(w.loop_at, 0xff, sizeof(w.loop_at));
@@ -874,12 +881,7 @@ static enum interp_trap run_frames(const struct gen_program *p, const struct cgr
 {
 	static uint8_t probes[GEN_MAX_INSNS];
 	uint8_t pkt[GEN_INPUT_MAX], values[GEN_MAP_ENTRIES * GEN_MAP_VALUE_SIZE] = { 0 };
-	struct interp_map map[10] = { { .def = p->maps[0], .values = values },
-				      { .def = p->maps[1] }, { .def = p->maps[2] },
-				      { .def = p->maps[3] }, { .def = p->maps[4] },
-				      { .def = p->maps[5] }, { .def = p->maps[6] },
-				      { .def = p->maps[7] }, { .def = p->maps[8] },
-				      { .def = p->maps[9] } };
+	struct interp_map map[GEN_MAPS];
 	struct interp_env env = { .ctx_kind = check_ctx_kind(p->prog_type),
 				  .prog_type = p->prog_type, .input = pkt, .input_len = p->input_len,
 				  .helper_data = p->helper_data, .helper_len = p->helper_len,
@@ -891,6 +893,7 @@ static enum interp_trap run_frames(const struct gen_program *p, const struct cgr
 	struct ebpf_prog view;
 	struct diag d;
 
+	gen_maps(p, map, values);
 	memcpy(pkt, input, p->input_len);
 	memset(probes, 1, sizeof(probes));
 	memset(w, 0, sizeof(*w));
@@ -4640,6 +4643,39 @@ static void test_args_last_knobs(void)
 	       "safe\n", c.safe, c.traps, c.flagged[1]);
 }
 
+/* p_queue and its unsafe twin p_queue_bad (issue 15, session 30; generators/gen_queue.c): an XDP
+ * prologue pushing into a queue or stack map (from the stack or the packet) and popping or
+ * peeking into the stack, in two loops.  Every safe form calls push and pop or peek, never traps
+ * (check_program, two inputs), and bpfscev calls more than 80 of 100 safe, none unsafe for an
+ * access outside the frame or the packet; every twin, flagged, traps on memory on its own input
+ * (the value popped past the frame's top, or pushed from past the checked packet bytes) and is
+ * never called safe. */
+static void queue_program(void *arg, const struct twin_run *r)
+{
+	struct twin_counts *c = arg;
+	struct scev_verdict v;
+
+	c->calls[r->twin] += has_call(r->p, 0, BPF_FUNC_map_push_elem) &&
+			     (has_call(r->p, 0, BPF_FUNC_map_pop_elem) ||
+			      has_call(r->p, 0, BPF_FUNC_map_peek_elem));
+	if (mem_twin_verdict(c, r, GEN_PROG_QUEUE_UNSAFE, &v) && !r->twin)
+		CHECK(!strstr(v.reason, "outside [-512, 0)") && !strstr(v.reason, "packet access"),
+		      TW "%s", TW_ARGS(r), v.reason);
+}
+
+static void test_queue_knobs(void)
+{
+	static const struct twin_spec s = { { "p_queue", "p_queue_bad" }, 100, 7700000, 100 };
+	struct twin_counts c = { 0 };
+
+	for_twin_programs(&s, queue_program, &c);
+	check_mem_twins(&s, &c, 80);
+	CHECK(c.calls[0] == 100 && c.calls[1] == 100, "p_queue: %u and p_queue_bad: %u of 100 "
+	      "programs push and pop", c.calls[0], c.calls[1]);
+	printf("p_queue: %u of 100 called safe; p_queue_bad: %u of %u trap, none called safe\n",
+	       c.safe, c.traps, c.flagged[1]);
+}
+
 /* p_map_hash and its unsafe twin p_map_hash_bad (issue 15; generators/gen_hash.c): map 0 is a
  * hash map (HASH, LRU_HASH, or PERCPU_HASH with p_map_percpu), filled by a loop of updates, read
  * by a loop of NULL-checked lookups, an element deleted.  The safe form never traps
@@ -5724,6 +5760,7 @@ int main(int argc, char **argv)
 	CHECK_STEP(test_helper_zero_knobs());
 	CHECK_STEP(test_helper_str_knobs());
 	CHECK_STEP(test_strncmp_knobs());
+	CHECK_STEP(test_queue_knobs());
 	CHECK_STEP(test_pkt_join_knobs());
 	CHECK_STEP(test_pkt_var_knobs());
 	CHECK_STEP(test_pkt_len_knobs());
