@@ -591,7 +591,7 @@ bool ebpf_harg_modeled(enum ebpf_harg k)
 {
 	return k <= HARG_U32_INOUT || k == HARG_BTF_SOCK_COMMON || k == HARG_CTX_OR_NULL ||
 	       k == HARG_SOCK_COMMON || k == HARG_CONST_STR || k == HARG_MAP_VALUE_OUT ||
-	       k == HARG_MAP_VALUE_OR_NULL;
+	       k == HARG_MAP_VALUE_OR_NULL || k == HARG_MEM_RW_OR_NULL;
 }
 
 /* The results the analyzer and the interpreter make: integers, kernel objects (REGION_BTF,

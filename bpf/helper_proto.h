@@ -54,7 +54,7 @@ enum ebpf_harg {
 	HARG_CTX_OR_NULL,	/* the context at offset 0, or NULL (ARG_PTR_TO_CTX_OR_NULL;
 				 * modeled: bpf_get_netns_cookie's) */
 	HARG_MEM_RW_OR_NULL,	/* written memory or NULL, size next (ARG_PTR_TO_MEM |
-				 * PTR_MAYBE_NULL, writable) */
+				 * PTR_MAYBE_NULL, writable; modeled: bpf_snprintf's str) */
 	HARG_MAP_VALUE_OR_NULL,	/* a map value to store, or NULL (ARG_PTR_TO_MAP_VALUE_OR_NULL) */
 	HARG_MAP_VALUE_OUT,	/* value_size bytes the helper writes (ARG_PTR_TO_MAP_VALUE |
 				 * MEM_UNINIT | MEM_WRITE: map_pop_elem, map_peek_elem) */

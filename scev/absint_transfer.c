@@ -685,7 +685,8 @@ static bool shift_unknown(uint8_t op, bool is64, const struct aval *b)
 static const struct aval *out_size(const struct scev_ctx *cx, const struct ebpf_helper_proto *p,
 				   int k, const struct astate *s, struct aval *eight)
 {
-	if (p->args[k] == HARG_MEM_UNINIT || p->args[k] == HARG_MEM_RW)
+	if (p->args[k] == HARG_MEM_UNINIT || p->args[k] == HARG_MEM_RW ||
+	    p->args[k] == HARG_MEM_RW_OR_NULL)
 		return &s->regs[k + 2];
 	/* (a map's value the helper writes: the map in r1, its value size) */
 	if (p->args[k] == HARG_MAP_VALUE_OUT) {
@@ -727,6 +728,13 @@ static int helper_effects(const struct scev_ctx *cx, struct astate *s, int32_t i
 			astate__invalidate(s, off, off + (int64_t)len);
 			fpmask_add(&s->sinit, off, off + (int64_t)len);
 			if (off + (int64_t)len <= 0 && stack_misc(s, off, off + (int64_t)len))
+				return -ENOMEM;
+		} else if (p->args[k] == HARG_LONG_OUT && ptr_in(a, REGION_STACK, NULL) &&
+			   a->r.smin >= -EBPF_STACK_SIZE && a->r.smax <= -8) {
+			/* (at a variable offset: each byte it may write the kernel's STACK_MISC, none
+			 * newly written — the run's other bytes are not) */
+			astate__invalidate(s, a->r.smin, a->r.smax + 8);
+			if (stack_misc(s, a->r.smin, a->r.smax + 8))
 				return -ENOMEM;
 		}
 	}
@@ -795,6 +803,7 @@ static uint8_t helper_effects_of(int32_t id, uint8_t any_fn)
 		e |= FN_MOVES_PKT;
 	for (int k = 0; k < 5; k++) {
 		if (p->args[k] == HARG_MEM_RW || p->args[k] == HARG_MEM_UNINIT ||
+		    p->args[k] == HARG_MEM_RW_OR_NULL ||
 		    p->args[k] == HARG_LONG_OUT || p->args[k] == HARG_U32_INOUT ||
 		    p->args[k] == HARG_MAP_VALUE_OUT)
 			e |= FN_WRITES_OUT;

@@ -5,6 +5,7 @@
  * written before they are read, supported helpers and their arguments — and every loop that can
  * run bounded.  The first failure is the verdict.
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -587,7 +588,8 @@ static void verify_mem_arg(struct scev_ctx *cx, struct scev_verdict *v, const st
 	if (n->kind != AV_SCALAR)
 		VFAIL(VERDICT_UNSAFE, pc, "R%u (size of %s's R%u) is not a known scalar", reg + 1,
 		      name, reg);
-	if (kind == HARG_MEM_OR_NULL && aval_is_const(a, &zero) && zero == 0) {
+	if ((kind == HARG_MEM_OR_NULL || kind == HARG_MEM_RW_OR_NULL) && aval_is_const(a, &zero) &&
+	    zero == 0) {
 		if (n->r.umax != 0)
 			VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is NULL with a size that may not be 0",
 			      reg, name);
@@ -646,10 +648,22 @@ static void verify_long_arg(struct scev_ctx *cx, struct scev_verdict *v, const s
 		      pc, "R%u of %s points to %s: %u aligned bytes the helper writes are modeled "
 		      "in the stack and a map value only", reg, name, claim_region_name(a->region),
 		      n);
-	if (!a->maybe_null && !range_is_const(&a->r))
-		VFAIL(VERDICT_UNSUPPORTED, pc, "R%u of %s: %u aligned bytes at a variable offset "
-		      "[%lld, %lld]: not modeled", reg, name, n, (long long)a->r.smin,
-		      (long long)a->r.smax);
+	/* At a variable offset into its own stack (test_sysctl_loop's bpf_strtoul(..., tcp_mem + i)):
+	 * as root, check_stack_range_initialized takes every byte of [smin, smax + 8) (written or
+	 * not: allow_uninit_stack; spilled pointers too: allow_ptr_leaks) after the alignment of
+	 * the offset's tnum (check_ptr_alignment, strict for the stack), and clobbers them all
+	 * (helper_effects: numbers).  Unprivileged, the map value's, and bpf_check_mtu's 4 bytes,
+	 * which the helper reads: not modeled. */
+	if (!a->maybe_null && !range_is_const(&a->r)) {
+		if (a->region != REGION_STACK || n != 8 || cx->opts.unprivileged)
+			VFAIL(VERDICT_UNSUPPORTED, pc, "R%u of %s: %u aligned bytes at a variable "
+			      "offset [%lld, %lld]: not modeled", reg, name, n, (long long)a->r.smin,
+			      (long long)a->r.smax);
+		verify_alignment(v, a, pc, 0, n, false);
+		if (v->kind == VERDICT_SAFE)
+			verify_access(cx, v, s, pc, reg, 0, n, true);
+		return;
+	}
 	if (!a->maybe_null && a->r.smin % (int64_t)n)
 		VFAIL(VERDICT_UNSAFE, pc, "R%u of %s: misaligned %s access off %lld size %u (the "
 		      "helper's %u bytes must be aligned)", reg, name,
@@ -887,6 +901,107 @@ static void verify_const_str(struct scev_ctx *cx, struct scev_verdict *v, const 
 		      reg, name, m->name, (unsigned long long)at);
 }
 
+/* The number of conversions of the format fmt (zero-terminated) as the kernel's
+ * bpf_bprintf_prepare counts them when it checks bpf_snprintf's at load time: -1 (*why) where
+ * it refuses the string (a control character, an unknown conversion, %s or %c before a
+ * letter), -2 where the model is not sure (bytes of 0x80 and above).  Conversions: [0+- ]*
+ * flags, a [1-9][0-9]* width, then %s %c, %p (alone or before a space or punctuation), %pK
+ * %px %ps %pS %pB, %pks %pus, %pi4 %pI4 %pi6 %pI6, or [l[l]] i d u x X. */
+static int bprintf_specs(const char *fmt, const char **why)
+{
+	int n = 0;
+
+	for (size_t i = 0; fmt[i]; i++) {
+		unsigned char c = (unsigned char)fmt[i];
+
+		if (c >= 0x80)
+			return *why = "a byte of 0x80 or above (not modeled)", -2;
+		if (!isprint(c) && !isspace(c))
+			return *why = "a control character", -1;
+		if (c != '%')
+			continue;
+		if (fmt[i + 1] == '%') {
+			i++;
+			continue;
+		}
+		n++;
+		i++;
+		if ((unsigned char)fmt[i] >= 0x80)
+			return *why = "a byte of 0x80 or above after '%'", -1;
+		while (fmt[i] == '0' || fmt[i] == '+' || fmt[i] == '-' || fmt[i] == ' ')
+			i++;
+		if (fmt[i] >= '1' && fmt[i] <= '9')
+			for (i++; fmt[i] >= '0' && fmt[i] <= '9'; i++)
+				;
+		if (fmt[i] == 'p') {	/* %p, %pK %px %ps %pS %pB, %pks %pus, %pi4 %pI4 %pi6 %pI6 */
+			char c1 = fmt[i + 1], c2 = c1 ? fmt[i + 2] : 0;
+
+			if (!c1 || isspace((unsigned char)c1) || ispunct((unsigned char)c1))
+				continue;
+			if ((c1 == 'k' || c1 == 'u') && c2 == 's') {
+				i += 2;
+				if (fmt[i + 1] && !isspace((unsigned char)fmt[i + 1]) &&
+				    !ispunct((unsigned char)fmt[i + 1]))
+					return *why = "%pks or %pus followed by a letter or a digit", -1;
+				continue;
+			}
+			if (strchr("KxsSB", c1)) {
+				i++;
+				continue;
+			}
+			if ((c1 != 'i' && c1 != 'I') || (c2 != '4' && c2 != '6'))
+				return *why = "an unknown %p conversion", -1;
+			i += 2;
+			continue;
+		}
+		if (fmt[i] == 's') {
+			if (fmt[i + 1] && !isspace((unsigned char)fmt[i + 1]) &&
+			    !ispunct((unsigned char)fmt[i + 1]))
+				return *why = "%s followed by a letter or a digit", -1;
+			continue;
+		}
+		if (fmt[i] == 'c')
+			continue;
+		if (fmt[i] == 'l')
+			i++;
+		if (fmt[i] == 'l')
+			i++;
+		if (!fmt[i] || !strchr("iduxX", fmt[i]))
+			return *why = "an unknown conversion", -1;
+	}
+	return n;
+}
+
+/* bpf_snprintf's format (check_bpf_snprintf_call): data_len (R5) a constant multiple of 8
+ * (the kernel reads its tnum's value: a constant here, else not modeled), and the format's
+ * conversions no more than data_len / 8 (bpf_bprintf_prepare: "Invalid format string").  R3
+ * was checked a constant string of a frozen read-only map (verify_const_str). */
+static void verify_snprintf(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			    uint32_t pc)
+{
+	const struct aval *f = &s->regs[3];
+	const struct ebpf_map_def *m = &cx->maps[f->map];
+	const char *why = NULL;
+	uint64_t len;
+	int n;
+
+	if (!aval_is_const(&s->regs[5], &len))
+		VFAIL(VERDICT_UNSUPPORTED, pc, "bpf_snprintf: data_len (R5) not a constant (the "
+		      "kernel reads its known bits): not modeled");
+	if (len % 8)
+		VFAIL(VERDICT_UNSAFE, pc, "bpf_snprintf: data_len (R5) %llu is not a multiple of 8 "
+		      "(check_bpf_snprintf_call: -EINVAL)", (unsigned long long)len);
+	n = bprintf_specs((const char *)m->init + f->r.umin, &why);
+	if (n == -2)
+		VFAIL(VERDICT_UNSUPPORTED, pc, "bpf_snprintf's format: %s", why);
+	if (n < 0)
+		VFAIL(VERDICT_UNSAFE, pc, "Invalid format string (bpf_snprintf's: %s)", why);
+	if ((uint64_t)n > len / 8)
+		VFAIL(VERDICT_UNSAFE, pc, "Invalid format string (bpf_snprintf's: %d conversions, "
+		      "data_len %llu holds %llu)", n, (unsigned long long)len,
+		      (unsigned long long)(len / 8));
+}
+
 /* A helper call against its prototype (bpf/helper_proto.h). */
 static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			  uint32_t pc, int32_t id)
@@ -1028,6 +1143,7 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 		case HARG_MEM:
 		case HARG_MEM_OR_NULL:
 		case HARG_MEM_RW:
+		case HARG_MEM_RW_OR_NULL:
 		case HARG_MEM_UNINIT:
 			verify_mem_arg(cx, v, s, pc, name, reg, (enum ebpf_harg)p->args[k],
 				       (enum ebpf_harg)p->args[k + 1]);
@@ -1065,6 +1181,11 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 		default:
 			break;
 		}
+		if (v->kind != VERDICT_SAFE)
+			return;
+	}
+	if (id == BPF_FUNC_snprintf) {
+		verify_snprintf(cx, v, s, pc);
 		if (v->kind != VERDICT_SAFE)
 			return;
 	}

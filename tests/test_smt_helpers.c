@@ -313,6 +313,7 @@ static char *proto_case(int32_t id)
 		case HARG_MEM:
 		case HARG_MEM_OR_NULL:
 		case HARG_MEM_RW:
+		case HARG_MEM_RW_OR_NULL:
 		case HARG_MEM_UNINIT:
 			n += (size_t)snprintf(t + n, cap - n, "r%u = r10\nr%u += -64\n", reg, reg);
 			break;

@@ -3039,9 +3039,11 @@ static int proto_helper(struct interp_state *st, const struct iop *ip, int32_t i
 		case HARG_MEM:
 		case HARG_MEM_OR_NULL:
 		case HARG_MEM_RW:
+		case HARG_MEM_RW_OR_NULL:
 		case HARG_MEM_UNINIT:
 			size = k + 1 < 5 ? r[k + 2] : 0;
-			if (p->args[k] == HARG_MEM_OR_NULL && a == 0 && size == 0)
+			if ((p->args[k] == HARG_MEM_OR_NULL || p->args[k] == HARG_MEM_RW_OR_NULL) &&
+			    a == 0 && size == 0)
 				break;
 			if (size >= (1ull << 29)) {
 				set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: size r%d = %llu is too large",
@@ -3303,6 +3305,7 @@ bool interp_helper_drawn(int32_t id)
 	p = ebpf_helper_proto(id);
 	for (int k = 0; p && k < 5; k++)
 		if (p->args[k] == HARG_MEM_UNINIT || p->args[k] == HARG_MEM_RW ||
+		    p->args[k] == HARG_MEM_RW_OR_NULL ||
 		    p->args[k] == HARG_LONG_OUT || p->args[k] == HARG_U32_INOUT ||
 		    p->args[k] == HARG_MAP_VALUE_OUT)
 			return true;

@@ -213,7 +213,8 @@ static void helper(struct stackinit_watch *w, const struct interp_state *st, uin
 			if (n && n <= EBPF_STACK_SIZE)
 				check(w, pc, a, n, frame, "a helper reads");
 			break;
-		case HARG_MEM_UNINIT: case HARG_MEM_RW: case HARG_MAP_VALUE_OUT:
+		case HARG_MEM_UNINIT: case HARG_MEM_RW: case HARG_MEM_RW_OR_NULL:
+		case HARG_MAP_VALUE_OUT:
 			/* everything up to the end of the pointer's frame (stackinit.h) */
 			if ((i = stack_index(a, 1)) >= 0)
 				mark(w, a, EBPF_STACK_SIZE - ((uint64_t)i & (EBPF_STACK_SIZE - 1)));
