@@ -260,7 +260,7 @@ const struct ebpf_kfunc_ref *ebpf_kfunc_ref(const char *name);
  * (which program types may call them: ebpf_kfunc_set_allows) and, for those the analyzer
  * models from their prototype alone (neither a reference, an iterator nor a dynptr kfunc), what
  * the interpreter runs (op). */
-enum ebpf_kfunc_set { EBPF_KSET_GENERIC, EBPF_KSET_CPUMASK };
+enum ebpf_kfunc_set { EBPF_KSET_GENERIC, EBPF_KSET_CPUMASK, EBPF_KSET_COMMON };
 enum ebpf_kfunc_op {
 	EBPF_KOP_NONE,		/* a reference kfunc (ebpf_kfunc_ref) */
 	EBPF_KOP_DRAW,		/* no effect, a result of the helper data */
@@ -270,7 +270,10 @@ enum ebpf_kfunc_op {
 	EBPF_KOP_CM_EQUAL, EBPF_KOP_CM_INTERSECTS, EBPF_KOP_CM_SUBSET, EBPF_KOP_CM_EMPTY,
 	EBPF_KOP_CM_FULL, EBPF_KOP_CM_COPY, EBPF_KOP_CM_ANY, EBPF_KOP_CM_ANY_AND,
 	EBPF_KOP_CM_WEIGHT,
+	/* the regions (kernel/bpf/helpers.c common_btf_ids; scev/absint_region.c) */
+	EBPF_KOP_RCU_LOCK, EBPF_KOP_RCU_UNLOCK, EBPF_KOP_PREEMPT_OFF, EBPF_KOP_PREEMPT_ON,
 };
+#define EBPF_KOP_LAST EBPF_KOP_PREEMPT_ON
 struct ebpf_kfunc_info {
 	const char *name;
 	uint32_t flags;		/* EBPF_KF_* */

@@ -67,6 +67,11 @@ static const struct ebpf_kfunc_info kfuncs[] = {
 	{ "bpf_cgroup_ancestor", A | U | N, EBPF_KSET_GENERIC, EBPF_KOP_NONE },
 	{ "bpf_cgroup_from_id", A | N, EBPF_KSET_GENERIC, EBPF_KOP_NONE },
 	{ "bpf_task_under_cgroup", U, EBPF_KSET_GENERIC, EBPF_KOP_DRAW },
+	/* kernel/bpf/helpers.c, common_btf_ids (BPF_PROG_TYPE_UNSPEC: every program type) */
+	{ "bpf_rcu_read_lock", 0, EBPF_KSET_COMMON, EBPF_KOP_RCU_LOCK },
+	{ "bpf_rcu_read_unlock", 0, EBPF_KSET_COMMON, EBPF_KOP_RCU_UNLOCK },
+	{ "bpf_preempt_disable", 0, EBPF_KSET_COMMON, EBPF_KOP_PREEMPT_OFF },
+	{ "bpf_preempt_enable", 0, EBPF_KSET_COMMON, EBPF_KOP_PREEMPT_ON },
 };
 
 #undef A
@@ -132,6 +137,10 @@ int ebpf_kfunc_set_allows(unsigned set, uint32_t prog_type)
 		      prog_type == BPF_PROG_TYPE_SCHED_CLS || prog_type == BPF_PROG_TYPE_XDP ||
 		      prog_type == BPF_PROG_TYPE_STRUCT_OPS || prog_type == BPF_PROG_TYPE_SYSCALL;
 		break;
+	case EBPF_KSET_COMMON:
+		/* (registered for BPF_PROG_TYPE_UNSPEC, the common hook every type reads:
+		 * btf_kfunc_id_set_contains) */
+		return 1;
 	default:
 		return -1;
 	}

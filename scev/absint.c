@@ -505,7 +505,8 @@ static void settle_copies(const struct scev_ctx *cx, struct astate *t, const str
 {
 	if (before->kind == AV_PTR && before->maybe_null && before->id &&
 	    !(after->kind == AV_PTR && after->maybe_null)) {
-		astate__settle_null(t, before->id, after->kind != AV_PTR, lock_id(cx, before));
+		astate__settle_null(t, before->id, after->kind != AV_PTR,
+				    lock_id(cx, before) || absint_ref_keep_id(cx, before));
 		absint_ref_null(cx, t, before, after->kind != AV_PTR);	/* (a ringbuf record) */
 	}
 }
@@ -703,9 +704,11 @@ static int send_succs(struct engine *en, uint32_t b, struct astate *s, send_fn s
 			settle_copies(cx, u, &a0, &a);
 			settle_copies(cx, u, &b0, &bb);
 			/* (aval_refine drops the id of the register it settles) */
-			if (a.kind == AV_PTR && !a.maybe_null && a0.maybe_null && lock_id(cx, &a0))
+			if (a.kind == AV_PTR && !a.maybe_null && a0.maybe_null &&
+			    (lock_id(cx, &a0) || absint_ref_keep_id(cx, &a0)))
 				a.id = a0.id;
-			if (bb.kind == AV_PTR && !bb.maybe_null && b0.maybe_null && lock_id(cx, &b0))
+			if (bb.kind == AV_PTR && !bb.maybe_null && b0.maybe_null &&
+			    (lock_id(cx, &b0) || absint_ref_keep_id(cx, &b0)))
 				bb.id = b0.id;
 			if (x && !is32 && taken == (ebpf_op(last) == BPF_JEQ))
 				ptr_eq_not_null(ebpf_op(last), &a, &bb);
@@ -1267,6 +1270,7 @@ static uint64_t path_shape(const struct astate *s, uint16_t live, uint64_t fills
 				MIX(a->r.umin);
 		}
 	MIX((uint64_t)s->lk.held << 32 | (uint64_t)s->lk.map << 16 | s->lk.id);	/* (a lock) */
+	MIX((uint64_t)s->rg.plo << 24 | (uint64_t)s->rg.phi << 16 | s->rg.rlo << 8 | s->rg.rhi);
 	MIX(s->ref.may);	/* (ringbuf records held on some path, on every path) */
 	MIX(s->ref.must);
 	MIX(s->dp.may);		/* (dynptrs live on some path, on every path; the ringbuf ones) */

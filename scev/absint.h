@@ -112,6 +112,12 @@ struct astate {
 		uint16_t map, id;
 		uint8_t held;
 	} lk;
+	/* The RCU read-side and non-preemptible regions open (absint_region.c): the kernel's
+	 * active_rcu_lock (0 or 1) and active_preempt_lock counts, least and greatest over the
+	 * paths joined. */
+	struct aregion {
+		uint8_t plo, phi, rlo, rhi;
+	} rg;
 };
 #define LK_HELD 1
 #define LK_MAYBE 2
@@ -774,6 +780,18 @@ void absint_ref_call(const struct scev_ctx *cx, struct astate *s, uint32_t pc, s
 void absint_ref_null(const struct scev_ctx *cx, struct astate *s, const struct aval *before,
 		     bool is_null);
 void absint_ref_loop_state(const struct scev_ctx *cx, uint32_t l, struct astate *s);
+/* absint_region.c: the RCU and preemption regions: the join of two states' counts (whether
+ * *d changed); a region kfunc's effect on s; the verdict's checks of the instruction at pc. */
+bool absint_region_join(struct aregion *d, const struct aregion *s);
+void absint_region_call(const struct scev_ctx *cx, struct astate *s, uint32_t pc);
+void absint_region_verify_insn(struct scev_ctx *cx, struct scev_verdict *v,
+			       const struct astate *s, uint32_t pc);
+/* absint_ref.c: whether a record settled not NULL keeps its maybe-null id (its site's: a null
+ * check of a join of it with 0 settles the reference, absint_ref_join_zero); the join of record
+ * p with the number z of a side holding the references z_may, into *out (false: not that). */
+bool absint_ref_keep_id(const struct scev_ctx *cx, const struct aval *before);
+bool absint_ref_join_zero(const struct aval *p, const struct aval *z, uint64_t z_may,
+			  struct aval *out);
 void absint_ref_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			    uint32_t pc);
 void absint_ref_verify_arg(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,

@@ -313,6 +313,33 @@ void absint_ref_null(const struct scev_ctx *cx, struct astate *s, const struct a
 	}
 }
 
+bool absint_ref_keep_id(const struct scev_ctx *cx, const struct aval *before)
+{
+	return is_record(before) && before->id && rec_site(before) < cx->nref_sites &&
+	       before->id == aval_null_id(cx->ref_sites[rec_site(before)].pc);
+}
+
+/* The join of a record p holding a maybe-null id (NULL or not) with the number 0 on paths
+ * where p's reference is held on none (z_may, the zero side's mask before the join): p, maybe
+ * NULL, keeping its id.  On the zero side no value holds the id (a record of site k exists only
+ * while k may be held), so every holder of the id is still one value per path: 0 where the
+ * reference is not held, the site's latest result on p's side, where it is held when not NULL;
+ * a null check of it then settles the reference again (absint_ref_null) instead of losing it
+ * (cpumask_success test_refcount_null_tracking: two results checked together, each released
+ * under a null check of its own).  False where the rule does not apply. */
+bool absint_ref_join_zero(const struct aval *p, const struct aval *z, uint64_t z_may,
+			  struct aval *out)
+{
+	uint64_t c;
+
+	if (!is_record(p) || !p->id || rec_site(p) >= 64 || z->kind != AV_SCALAR ||
+	    !aval_is_const(z, &c) || c != 0 || (z_may & (1ull << rec_site(p))))
+		return false;
+	*out = *p;
+	out->maybe_null = true;
+	return true;
+}
+
 void absint_ref_loop_state(const struct scev_ctx *cx, uint32_t l, struct astate *s)
 {
 	uint32_t k = 0;

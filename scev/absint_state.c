@@ -894,10 +894,23 @@ static int top_cells_from(struct astate *dst, const struct astate *src, int chan
 	return changed;
 }
 
+/* A record on one side and 0 on the other where its reference is not held (absint_ref.c,
+ * absint_ref_join_zero): *v, the record maybe NULL with its id; false when not that. */
+static bool rec_zero(const struct aval *a, const struct aval *b, uint64_t a_may, uint64_t b_may,
+		     struct aval *v)
+{
+	/* (most joins: neither a pointer against a number) */
+	if (!((a->kind == AV_PTR && b->kind == AV_SCALAR) ||
+	      (a->kind == AV_SCALAR && b->kind == AV_PTR)) || (!a->id && !b->id))
+		return false;
+	return absint_ref_join_zero(a, b, b_may, v) || absint_ref_join_zero(b, a, a_may, v);
+}
+
 int astate__join_regs(struct astate *dst, const struct astate *src, bool widen, uint16_t guards,
 		      uint16_t *regs)
 {
 	uint32_t k = 0, j = 0;
+	uint64_t d_may, s_may;
 	int changed = 0;
 	struct astate tmp;
 	uint16_t p, q;
@@ -927,6 +940,9 @@ int astate__join_regs(struct astate *dst, const struct astate *src, bool widen, 
 	/* (the dynptr guard reads both sides' masks and registers before they are joined) */
 	if ((!dp_none(dst) || !dp_none(src)) && absint_dynptr_guard_join(dst, src))
 		changed = 1;
+	/* (the sides' references before they are joined, for absint_ref_join_zero) */
+	d_may = dst->ref.may;
+	s_may = src->ref.may;
 	if (life_join(&dst->it, &src->it) | life_join(&dst->ref, &src->ref) |
 	    life_join(&dst->dp, &src->dp) | life_join(&dst->dpr, &src->dpr) |
 	    life_join(&dst->cdp, &src->cdp) | life_join(&dst->cdpr, &src->cdpr) |
@@ -938,12 +954,24 @@ int astate__join_regs(struct astate *dst, const struct astate *src, bool widen, 
 		changed = 1;
 	if ((dst->lk.held || src->lk.held) && absint_lock_join(&dst->lk, &src->lk))
 		changed = 1;
-	for (int r = 0; r < EBPF_NREGS; r++)
-		if (astate__join_val(&dst->regs[r], &src->regs[r], widen)) {
+	if (memcmp(&dst->rg, &src->rg, sizeof(dst->rg)) && absint_region_join(&dst->rg, &src->rg))
+		changed = 1;
+	for (int r = 0; r < EBPF_NREGS; r++) {
+		struct aval rv;
+		bool ch;
+
+		if (rec_zero(&dst->regs[r], &src->regs[r], d_may, s_may, &rv)) {
+			ch = !aval_equal(&rv, &dst->regs[r]);
+			dst->regs[r] = rv;
+		} else {
+			ch = astate__join_val(&dst->regs[r], &src->regs[r], widen);
+		}
+		if (ch) {
 			changed = 1;
 			if (regs)
 				*regs |= (uint16_t)(1u << r);
 		}
+	}
 	if (astate__nn_any(dst) && dst->regs[dst->nn.p].kind != AV_PTR)
 		dst->nn = (struct nn_guard){ 0, 0 };
 	/* Cells survive only where both sides have the same cell. */
@@ -960,7 +988,9 @@ int astate__join_regs(struct astate *dst, const struct astate *src, bool widen, 
 				k++;
 				continue;
 			}
-			v = widen ? aval_widen(&a->v, &src->cells[j].v) : aval_join(&a->v, &src->cells[j].v);
+			if (!rec_zero(&a->v, &src->cells[j].v, d_may, s_may, &v))
+				v = widen ? aval_widen(&a->v, &src->cells[j].v)
+					  : aval_join(&a->v, &src->cells[j].v);
 			if (!aval_equal(&v, &a->v))
 				changed = 1;
 			/* (kept when it is of no known kind too, a pointer on one side and a number

@@ -1851,12 +1851,15 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 				if (!iter && absint_kfunc_plain(cx, pc)) {
 					stack_arg = false;
 					absint_kfunc_call(cx, pc, &v);
+					absint_region_call(cx, s, pc);
 				}
 				if (!iter && absint_ref_kfunc(cx, pc)) {
 					/* (no memory argument: a kernel object or nothing) */
 					stack_arg = false;
 					absint_ref_call(cx, s, pc, &v);
-					if (v.kind == AV_PTR && v.maybe_null) {
+					/* (a result not NULL too: its site's id, absint_ref_keep_id) */
+					if (v.kind == AV_PTR &&
+					    (v.maybe_null || v.region == REGION_KREF)) {
 						v.id = aval_null_id(pc);
 						astate__drop_id(s, v.id);
 					}

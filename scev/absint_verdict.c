@@ -1574,7 +1574,9 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 	if ((absint_lock_verify_insn(cx, v, s, pc) || absint_cb_verify_insn(cx, v, s, pc) ||
 	     absint_timer_verify_insn(cx, v, s, pc)) && v->kind != VERDICT_SAFE)
 		return;
-	if (absint_iter_verify_insn(cx, v, s, pc) || v->kind != VERDICT_SAFE)
+	absint_region_verify_insn(cx, v, s, pc);
+	if (v->kind != VERDICT_SAFE || absint_iter_verify_insn(cx, v, s, pc) ||
+	    v->kind != VERDICT_SAFE)
 		return;
 	absint_kfunc_verify_insn(cx, v, s, pc);
 	if (v->kind != VERDICT_SAFE)

@@ -344,8 +344,11 @@ struct aval aval_join(const struct aval *a, const struct aval *b)
 		r = aval_ptr(a->region, a->region == REGION_ITER_VAL ? a->map | b->map : a->map,
 			     range_join(&a->r, &b->r));
 		r.maybe_null = a->maybe_null || b->maybe_null;
-		/* (a map value not NULL keeps it only for a spin lock's map: absint_lock.c) */
-		r.id = a->id == b->id && (r.maybe_null || r.region == REGION_MAP_VALUE) ? a->id : 0;
+		/* (a map value not NULL keeps it only for a spin lock's map: absint_lock.c; a
+		 * reference only its site's, absint_ref_keep_id) */
+		r.id = a->id == b->id && (r.maybe_null || r.region == REGION_MAP_VALUE ||
+					  r.region == REGION_KREF || r.region == REGION_RINGBUF ||
+					  r.region == REGION_SOCK) ? a->id : 0;
 		if (a->region == REGION_PKT && same_pkt_base(a, b)) {
 			r.id = a->id;
 			r.map = a->map;

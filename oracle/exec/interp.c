@@ -186,6 +186,8 @@ struct interp_state {
 	/* the address of the struct bpf_spin_lock bpf_spin_lock took and bpf_spin_unlock has not
 	 * released yet (lock_helper), 0 when none */
 	uint64_t lock_held;
+	/* the regions open (kfunc_plain): bpf_rcu_read_lock's (0 or 1), bpf_preempt_disable's */
+	unsigned rcu, preempt;
 	/* sockets made in this run (INTERP_VA_SOCK + k << 32, interp.h): SOCK_* flags and what
 	 * their fields read as (8 bytes twice); live_recs counts the live referenced ones too */
 	uint8_t sock_flags[INTERP_MAX_RECORDS];
@@ -1674,7 +1676,7 @@ static __attribute__((noinline)) int each_start(struct interp_state *st, const s
 enum { KF_OTHER, KF_ITER_NUM_NEW, KF_ITER_NUM_NEXT, KF_ITER_NUM_DESTROY, KF_ITER_BITS_NEW,
        KF_ITER_LAST = KF_ITER_NUM_NEW + 3 * (EBPF_ITER_TASK_VMA + 1) - 1, KF_REF_ACQUIRE,
        KF_REF_ACQUIRE_NULL,
-       KF_REF_RELEASE, KF_PLAIN, KF_PLAIN_LAST = KF_PLAIN + EBPF_KOP_CM_WEIGHT,
+       KF_REF_RELEASE, KF_PLAIN, KF_PLAIN_LAST = KF_PLAIN + EBPF_KOP_LAST,
        KF_DP_FROM_SKB, KF_DP_FROM_XDP, KF_DP_CLONE, KF_DP_ADJUST, KF_DP_IS_NULL,
        KF_DP_IS_RDONLY, KF_DP_SIZE, KF_DP_SLICE, KF_DP_SLICE_RDWR };
 
@@ -1804,6 +1806,25 @@ static __attribute__((noinline)) int kfunc_plain(struct interp_state *st, const 
 
 	all = n == 64 ? ~0ull : (1ull << n) - 1;
 	switch (op) {
+	/* the regions (kernel/bpf/verifier.c check_kfunc_call): RCU does not nest, preemption
+	 * counts */
+	case EBPF_KOP_RCU_LOCK: case EBPF_KOP_RCU_UNLOCK: case EBPF_KOP_PREEMPT_OFF:
+	case EBPF_KOP_PREEMPT_ON:
+		if ((op == EBPF_KOP_RCU_LOCK && st->rcu) || (op == EBPF_KOP_RCU_UNLOCK && !st->rcu) ||
+		    (op == EBPF_KOP_PREEMPT_ON && !st->preempt)) {
+			set_trap(st, INTERP_TRAP_RULE, ip->pc, "%s", op == EBPF_KOP_RCU_LOCK
+				 ? "nested rcu read lock" : op == EBPF_KOP_RCU_UNLOCK
+				 ? "unmatched rcu read unlock"
+				 : "unmatched attempt to enable preemption");
+			return -1;
+		}
+		if (op == EBPF_KOP_RCU_LOCK || op == EBPF_KOP_RCU_UNLOCK)
+			st->rcu = op == EBPF_KOP_RCU_LOCK;
+		else
+			st->preempt += op == EBPF_KOP_PREEMPT_OFF ? 1 : -1;
+		poison_args(r);
+		r[0] = INTERP_POISON;
+		return 0;
 	case EBPF_KOP_DRAW:
 		r[0] = draw(st, 8);
 		poison_args(r);
@@ -3421,6 +3442,16 @@ static __attribute__((noinline)) int do_helper(struct interp_state *st, const st
 	uint64_t *r = st->h.regs, ret = 0;
 	const char *name;
 
+	/* (check_helper_call: no helper that may sleep, nor a tail call, inside an RCU or
+	 * non-preemptible region) */
+	if (unlikely(st->rcu || st->preempt) &&
+	    (id == BPF_FUNC_tail_call ||
+	     (ebpf_helper_proto(id) && (ebpf_helper_proto(id)->flags & HF_SLEEPS)))) {
+		name = ebpf_helper_name(id);
+		set_trap(st, INTERP_TRAP_RULE, ip->pc, "helper %s (id %d) called inside an RCU or "
+			 "non-preemptible region", name ? name : "unknown", id);
+		return -1;
+	}
 	/* (check_helper_call: no helper but bpf_spin_unlock while a lock is held) */
 	if (unlikely(st->lock_held) && id != BPF_FUNC_spin_unlock) {
 		name = ebpf_helper_name(id);
@@ -4265,6 +4296,7 @@ static void timers_after_cut(struct interp_state *st, uint64_t budget)
 			st->sock_flags[k] &= (uint8_t)~SOCK_LIVE;
 	st->live_recs = st->dp_nulls = 0;
 	st->lock_held = 0;
+	st->rcu = st->preempt = 0;
 	iters_drop(st);
 	memset(st->key_len, 0, sizeof(st->key_len));
 	for (unsigned f = 0; f < EBPF_MAX_CALL_DEPTH; f++)
@@ -4322,6 +4354,7 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 	st->niters = 0;
 	st->nrecs = st->live_recs = st->nkobjs = st->dp_nulls = st->dp_ids = st->nsocks = 0;
 	st->lock_held = 0;
+	st->rcu = st->preempt = 0;
 	st->skb_sk = -1;
 	st->ctx_sk[0] = st->ctx_sk[1] = -1;
 	st->pkt_ro = false;
