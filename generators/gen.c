@@ -2227,6 +2227,7 @@ static void twin_piece(struct gi *g, const struct twin_piece *p)
 static const struct twin_piece prologue_loops[] = {
 	TWIN_PIECE(p_sock, p_sock_unsafe, gi_sock),	/* (first: r1 the context, no draw before) */
 	TWIN_PIECE(p_kfunc, p_kfunc_bad, gi_kfunc),
+	TWIN_PIECE(p_kfunc_region, p_kfunc_region_bad, gi_kfunc_region),
 	TWIN_PIECE(p_pkt_join, p_pkt_join_past, gi_pkt_join),
 	TWIN_PIECE(p_ptr_join, p_ptr_join_over, ptr_join),
 	TWIN_PIECE(p_pkt_len, p_pkt_len_over, pkt_len_loop),

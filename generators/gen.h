@@ -926,7 +926,13 @@
 	  "a spill), writes it and submits or discards it")                                        \
 	X(p_ringbuf_leak, 0, 0, 100,                                                               \
 	  "unsafe twin of p_ringbuf: the release is skipped when the record's last byte is odd " \
-	  "(a reference leak)")
+	  "(a reference leak)")                                                                  \
+	X(p_kfunc_region, 0, 0, 100,                                                               \
+	  "XDP: a loop of 1-4 helper calls inside an RCU read-side region or 1-3 nested "         \
+	  "non-preemptible ones (bpf_rcu_read_lock, bpf_preempt_disable; gen_kfunc.c)")           \
+	X(p_kfunc_region_bad, 0, 0, 100,                                                           \
+	  "unsafe twin of p_kfunc_region: a close too few or too many, the RCU lock taken twice, " \
+	  "or the closes skipped on some paths")
 
 struct gen_knobs {
 #define GEN_KNOB_FIELD(name, def, lo, hi, what) uint32_t name;
@@ -1278,6 +1284,11 @@ struct gen_loop {
 #define GEN_PROG_FIELD_UNSAFE (1u << 29)	/* p_map_field_bad: the spin lock's bytes read or
 						 * written, or a number stored into the kptr;
 						 * the kernel refuses it (runs do not trap) */
+#define GEN_PROG_KREGION_UNSAFE (1ull << 43)	/* p_kfunc_region_bad: an RCU or
+						 * non-preemptible region left open at the
+						 * exit, closed once too often or the RCU lock
+						 * nested (INTERP_TRAP_RULE on the runs that
+						 * reach it); the kernel refuses it */
 #define GEN_PROG_SPIN_LOCK_UNSAFE (1ull << 55)	/* p_spin_lock_bad: a helper called with the lock
 						 * held, no unlock, a second lock, an unlock at
 						 * offset 0 (runs may trap); the kernel refuses */

@@ -484,6 +484,7 @@ void gi_links(struct gi *g, bool bad);
 void gi_sock(struct gi *g, bool bad);
 /* gen_kfunc.c: p_kfunc (p_kfunc_bad): bpf_task_from_pid and its release in a loop */
 void gi_kfunc(struct gi *g, bool bad);
+void gi_kfunc_region(struct gi *g, bool bad);
 /* gen_sock.c: p_sk_prog (p_sk_prog_unsafe): an sk_reuseport or sk_lookup program's prologue
  * (the twin's unsafe access right after it) and its statement (bpf_sk_select_reuseport, or a
  * socket map's socket given to bpf_sk_assign) */

@@ -700,7 +700,8 @@ static enum interp_trap run_watched(const struct gen_program *p, uint64_t seed,
 	      (p->flags & (GEN_PROG_REF_UNSAFE | GEN_PROG_SPIN_LOCK_UNSAFE |
 			   GEN_PROG_KFUNC_UNSAFE))) &&
 	    !(res.trap == INTERP_TRAP_RULE &&
-	      (p->flags & (GEN_PROG_DEAD_ARM_UNSAFE | GEN_PROG_SPIN_LOCK_UNSAFE))))
+	      (p->flags & (GEN_PROG_DEAD_ARM_UNSAFE | GEN_PROG_SPIN_LOCK_UNSAFE |
+			   GEN_PROG_KREGION_UNSAFE))))
 		fprintf(stderr, "seed %llu: trap %d at pc %u: %s\n", (unsigned long long)seed, res.trap,
 			res.trap_pc, res.reason);
 	return res.trap;
@@ -728,7 +729,8 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 				   GEN_PROG_SPIN_LOCK_UNSAFE | GEN_PROG_KFUNC_UNSAFE);
 	/* (p_dead_arm_reached's write to r10, where a run reaches it; p_spin_lock_bad's helper
 	 * with the lock held) */
-	bool rule_bad = p->flags & (GEN_PROG_DEAD_ARM_UNSAFE | GEN_PROG_SPIN_LOCK_UNSAFE);
+	bool rule_bad = p->flags & (GEN_PROG_DEAD_ARM_UNSAFE | GEN_PROG_SPIN_LOCK_UNSAFE |
+				    GEN_PROG_KREGION_UNSAFE);
 	uint64_t budget = endless || huge ? k->step_budget : p->max_steps + 1, steps;
 	uint8_t other[GEN_INPUT_MAX];
 	enum interp_trap t;
@@ -4000,6 +4002,62 @@ static void test_kfunc_knobs(void)
 	       c.refused[1], c.loaded[1]);
 }
 
+/* p_kfunc_region and its unsafe twin p_kfunc_region_bad (generators/gen_kfunc.c): a loop of
+ * helper calls inside an RCU or non-preemptible region (the twin: a close too few or too many,
+ * the RCU lock twice, the closes skipped on some paths).  Checked: the flag is the twin's; a
+ * run traps only on a twin and then by the kernel's rule (INTERP_TRAP_RULE); no twin called
+ * safe, more than 80 of 100 safe forms called safe (base: none, "bpf_rcu_read_lock is not in
+ * bpf/kfunc_table.c"); the kernel on the first 25 of each where bpf() works (kernel_judge: it
+ * refuses every twin, no rule gap).  Skipped without vmlinux BTF naming the kfuncs.  Cost:
+ * 200 programs, 50 loads. */
+static void kregion_program(void *arg, const struct twin_run *r)
+{
+	struct kfunc_counts *c = arg;
+	struct scev_verdict v;
+	enum interp_trap t;
+
+	CHECK(!!(r->p->flags & GEN_PROG_KREGION_UNSAFE) == r->twin, TW "the twin's flag is not "
+	      "the twin's", TW_ARGS(r));
+	c->flagged += r->twin && (r->p->flags & GEN_PROG_KREGION_UNSAFE);
+	c->calls[r->twin] += has_call(r->p, BPF_PSEUDO_KFUNC_CALL, -1);
+	t = twin_trap(r, NULL);
+	CHECK(!trapped(t) || (r->twin && t == INTERP_TRAP_RULE), TW "trap %d", TW_ARGS(r), t);
+	c->traps += trapped(t);
+	if (twin_verdict(r, &v)) {
+		CHECK(!r->twin || v.kind != VERDICT_SAFE, TW "called safe", TW_ARGS(r));
+		c->safe += !r->twin && v.kind == VERDICT_SAFE;
+		c->twin_safe += r->twin && v.kind == VERDICT_SAFE;
+	}
+	if (r->seed < 8743000 + 25)
+		kernel_judge(r, false, c->loaded, c->refused);
+}
+
+static void test_kregion_knobs(void)
+{
+	static const struct twin_spec s = { { "p_kfunc_region", "p_kfunc_region_bad" }, 100,
+					    8743000, 100, { { "p_recursion", 0 },
+							    { "p_call_chain", 0 },
+							    { "p_big_frame", 0 } } };
+	struct kfunc_counts c = { 0 };
+
+	if (ebpf_kfunc_by_name("bpf_rcu_read_lock") <= 0 ||
+	    ebpf_kfunc_by_name("bpf_preempt_disable") <= 0) {
+		check_skip_part("p_kfunc_region: no vmlinux BTF naming the region kfuncs");
+		return;
+	}
+	for_twin_programs(&s, kregion_program, &c);
+	CHECK(c.calls[0] == 100 && c.calls[1] == 100 && c.flagged == 100, "p_kfunc_region: %u "
+	      "and %u of 100 programs call the kfuncs, %u twins flagged", c.calls[0], c.calls[1],
+	      c.flagged);
+	CHECK(c.safe > 80 && !c.twin_safe && c.traps > 0, "p_kfunc_region: %u of 100 called safe; "
+	      "p_kfunc_region_bad: %u called safe, %u runs trap", c.safe, c.twin_safe, c.traps);
+	if (!c.loaded[0])
+		check_skip_part("the kernel's verdicts (bpf() refused)");
+	printf("p_kfunc_region: %u of 100 called safe, the kernel refuses %u of %u; "
+	       "p_kfunc_region_bad: %u runs trap, the kernel refuses %u of %u\n", c.safe,
+	       c.refused[0], c.loaded[0], c.traps, c.refused[1], c.loaded[1]);
+}
+
 /* p_links and its unsafe twin p_links_bad (generators/gen_links.c): a packet byte copied (a
  * register move, a spill and its fill, a move plus a constant, a 32-bit move of the
  * zero-extended byte), one copy bounded by a jump, the other an offset into 8 zeroed stack
@@ -5843,5 +5901,6 @@ int main(int argc, char **argv)
 	/* (last, so that the steps above keep their parts) */
 	CHECK_STEP(test_ld_abs_knobs());	/* (~8 s of ASan CPU: 200 programs, 50 loads) */
 	CHECK_STEP(test_check_mtu_knobs());	/* (~3 s of ASan CPU: 200 programs, 50 loads) */
+	CHECK_STEP(test_kregion_knobs());	/* (200 programs, 50 loads) */
 	return check_done("test_gen");
 }
