@@ -780,9 +780,10 @@ void absint_ref_call(const struct scev_ctx *cx, struct astate *s, uint32_t pc, s
 void absint_ref_null(const struct scev_ctx *cx, struct astate *s, const struct aval *before,
 		     bool is_null);
 void absint_ref_loop_state(const struct scev_ctx *cx, uint32_t l, struct astate *s);
-/* absint_region.c: the RCU and preemption regions: the join of two states' counts (whether
- * *d changed); a region kfunc's effect on s; the verdict's checks of the instruction at pc. */
-bool absint_region_join(struct aregion *d, const struct aregion *s);
+/* absint_region.c: the RCU and preemption regions: the join (or widening) of two states'
+ * counts (whether *d changed); a region kfunc's effect on s; the verdict's checks of the
+ * instruction at pc. */
+bool absint_region_join(struct aregion *d, const struct aregion *s, bool widen);
 void absint_region_call(const struct scev_ctx *cx, struct astate *s, uint32_t pc);
 void absint_region_verify_insn(struct scev_ctx *cx, struct scev_verdict *v,
 			       const struct astate *s, uint32_t pc);

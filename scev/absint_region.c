@@ -7,12 +7,12 @@
  * active_preempt_lock and bpf_preempt_enable takes one off ("unmatched attempt to enable
  * preemption" at 0), so they nest; bpf_rcu_read_lock sets active_rcu_lock, which does not nest
  * ("nested rcu read lock"), and bpf_rcu_read_unlock clears it ("unmatched rcu read unlock").
- * Inside either region a helper that may sleep ("sleepable helper %s#%d in rcu_read_lock region",
- * "... in non-preemptible region") or a KF_SLEEPABLE kfunc, a tail call, LD_ABS/LD_IND and
- * bpf_throw are refused, and the main function's exit must find both closed (6.12: "bpf_rcu_read_unlock
- * is missing", "%d bpf_preempt_enable(s) are missing"; 6.18: "BPF_EXIT instruction in main prog
- * cannot be used inside bpf_preempt_disable-ed region").  Any program type may call them (the
- * common hook).
+ * Inside either region a helper that may sleep ("sleepable helper %s#%d in rcu_read_lock
+ * region", "... in non-preemptible region") or a KF_SLEEPABLE kfunc, a tail call, LD_ABS/LD_IND
+ * and bpf_throw are refused, and the main function's exit must find both closed (6.12:
+ * "bpf_rcu_read_unlock is missing", "%d bpf_preempt_enable(s) are missing"; 6.18: "BPF_EXIT
+ * instruction in main prog cannot be used inside bpf_preempt_disable-ed region").  Any program
+ * type may call them (the common hook).
  *
  * Here the counts are astate.rg, each as the least and the greatest over the paths joined: a
  * rule the kernel applies on every path where a count is not 0 is unsafe when the least is not
@@ -35,10 +35,10 @@
 /* (a count at which the analysis stops following: unsupported) */
 #define RG_MAX 64
 
-#define RFAIL(kind_, ...)                                                                         \
-	do {                                                                                      \
-		verdict_fail(v, (kind_), pc, __VA_ARGS__);                                       \
-		return;                                                                           \
+#define RFAIL(kind_, ...)                                                                          \
+	do {                                                                                       \
+		verdict_fail(v, (kind_), pc, __VA_ARGS__);                                         \
+		return;                                                                            \
 	} while (0)
 
 /* The region op of the kfunc at pc (EBPF_KOP_RCU_LOCK .. EBPF_KOP_PREEMPT_ON), else 0. */
@@ -69,12 +69,14 @@ static bool region_elsewhere(const struct scev_ctx *cx)
 	return false;
 }
 
-bool absint_region_join(struct aregion *d, const struct aregion *s)
+bool absint_region_join(struct aregion *d, const struct aregion *s, bool widen)
 {
 	struct aregion o = *d;
 
 	d->plo = d->plo < s->plo ? d->plo : s->plo;
-	d->phi = d->phi > s->phi ? d->phi : s->phi;
+	/* (widening: a count that grows, a disable in a loop, goes to the cap at once, which
+	 * the verdict answers unsupported, instead of one visit per count) */
+	d->phi = d->phi >= s->phi ? d->phi : widen ? RG_MAX : s->phi;
 	d->rlo = d->rlo < s->rlo ? d->rlo : s->rlo;
 	d->rhi = d->rhi > s->rhi ? d->rhi : s->rhi;
 	return memcmp(&o, d, sizeof(o)) != 0;
@@ -119,8 +121,8 @@ static const char *open_region(const struct astate *s, bool *every, bool *rcu)
 	return *rcu ? "rcu_read_lock" : s->rg.phi ? "non-preemptible" : NULL;
 }
 
-void absint_region_verify_insn(struct scev_ctx *cx, struct scev_verdict *v,
-			       const struct astate *s, uint32_t pc)
+void absint_region_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			       uint32_t pc)
 {
 	const struct bpf_insn *i = &cx->insns[pc];
 	const struct scev_cfg *cfg = cx->st.cfg;
@@ -131,62 +133,83 @@ void absint_region_verify_insn(struct scev_ctx *cx, struct scev_verdict *v,
 	if (op) {
 		v->checks++;
 		if (cfg->blocks[cfg->block_of[pc]].func != 0 || region_elsewhere(cx))
-			RFAIL(VERDICT_UNSUPPORTED, "%s in a program whose functions other than main "
-			      "open or close regions (a region across a call) is not modeled", name);
+			RFAIL(VERDICT_UNSUPPORTED,
+			      "%s in a program whose functions other than main "
+			      "open or close regions (a region across a call) is not modeled",
+			      name);
 		if (cx->st.loops->loop_of[cfg->block_of[pc]] != SCEV_NONE)
 			RFAIL(VERDICT_UNSUPPORTED, "%s inside a loop is not modeled", name);
 		if (op == EBPF_KOP_RCU_LOCK && s->rg.rlo)
 			RFAIL(VERDICT_UNSAFE, "nested rcu read lock (kernel function %s)", name);
 		if (op == EBPF_KOP_RCU_UNLOCK && !s->rg.rhi)
-			RFAIL(VERDICT_UNSAFE, "unmatched rcu read unlock (kernel function %s)", name);
+			RFAIL(VERDICT_UNSAFE, "unmatched rcu read unlock (kernel function %s)",
+			      name);
 		if (op == EBPF_KOP_PREEMPT_ON && !s->rg.phi)
-			RFAIL(VERDICT_UNSAFE, "unmatched attempt to enable preemption (kernel "
-			      "function %s)", name);
+			RFAIL(VERDICT_UNSAFE,
+			      "unmatched attempt to enable preemption (kernel "
+			      "function %s)",
+			      name);
 		if ((op == EBPF_KOP_RCU_LOCK && s->rg.rhi) ||
 		    (op == EBPF_KOP_RCU_UNLOCK && !s->rg.rlo) ||
 		    (op == EBPF_KOP_PREEMPT_ON && !s->rg.plo))
-			RFAIL(VERDICT_UNSUPPORTED, "%s where the region is open on some paths only "
-			      "(a region per path is not modeled)", name);
+			RFAIL(VERDICT_UNSUPPORTED,
+			      "%s where the region is open on some paths only "
+			      "(a region per path is not modeled)",
+			      name);
 		if (op == EBPF_KOP_PREEMPT_OFF && s->rg.phi >= RG_MAX - 1)
-			RFAIL(VERDICT_UNSUPPORTED, "%s: more than %d nested non-preemptible regions",
-			      name, RG_MAX - 2);
+			RFAIL(VERDICT_UNSUPPORTED,
+			      "%s: more than %d nested non-preemptible regions", name, RG_MAX - 2);
 		return;
 	}
 	if (!(what = open_region(s, &every, &rcu)))
 		return;
 	if (ebpf_is_exit(i) && cfg->blocks[cfg->block_of[pc]].func == 0) {
 		if (!every)
-			RFAIL(VERDICT_UNSUPPORTED, "a %s region may be open at the exit on some paths "
-			      "(a region per path is not modeled)", what);
+			RFAIL(VERDICT_UNSUPPORTED,
+			      "a %s region may be open at the exit on some paths "
+			      "(a region per path is not modeled)",
+			      what);
 		if (rcu)
-			RFAIL(VERDICT_UNSAFE, "BPF_EXIT instruction in main prog cannot be used "
-			      "inside bpf_rcu_read_lock-ed region (bpf_rcu_read_unlock is missing)");
-		RFAIL(VERDICT_UNSAFE, "BPF_EXIT instruction in main prog cannot be used inside "
-		      "bpf_preempt_disable-ed region (%u bpf_preempt_enable%s missing)", s->rg.plo,
-		      s->rg.plo == 1 ? " is" : "(s) are");
+			RFAIL(
+			    VERDICT_UNSAFE,
+			    "BPF_EXIT instruction in main prog cannot be used "
+			    "inside bpf_rcu_read_lock-ed region (bpf_rcu_read_unlock is missing)");
+		RFAIL(VERDICT_UNSAFE,
+		      "BPF_EXIT instruction in main prog cannot be used inside "
+		      "bpf_preempt_disable-ed region (%u bpf_preempt_enable%s missing)",
+		      s->rg.plo, s->rg.plo == 1 ? " is" : "(s) are");
 	}
 	if (ebpf_class(i) == BPF_LD && (ebpf_mode(i) == BPF_ABS || ebpf_mode(i) == BPF_IND))
-		RFAIL(every ? VERDICT_UNSAFE : VERDICT_UNSUPPORTED, "BPF_LD_[ABS|IND] cannot be used "
-		      "inside bpf_%s-ed region%s", rcu ? "rcu_read_lock" : "preempt_disable",
-		      every ? "" : " (on some paths)");
+		RFAIL(every ? VERDICT_UNSAFE : VERDICT_UNSUPPORTED,
+		      "BPF_LD_[ABS|IND] cannot be used "
+		      "inside bpf_%s-ed region%s",
+		      rcu ? "rcu_read_lock" : "preempt_disable", every ? "" : " (on some paths)");
 	if (ebpf_is_pseudo_call(i))
-		RFAIL(VERDICT_UNSUPPORTED, "a call of a bpf-to-bpf function inside a %s region (the "
-		      "callee's states do not hold the region): not modeled", what);
+		RFAIL(VERDICT_UNSUPPORTED,
+		      "a call of a bpf-to-bpf function inside a %s region (the "
+		      "callee's states do not hold the region): not modeled",
+		      what);
 	if (ebpf_is_helper_call(i)) {
 		const struct ebpf_helper_proto *p = ebpf_helper_proto(i->imm);
 		const char *hn = ebpf_helper_name(i->imm);
 
 		hn = hn ? hn : "?";
 		if (i->imm == BPF_FUNC_tail_call)
-			RFAIL(every ? VERDICT_UNSAFE : VERDICT_UNSUPPORTED, "tail_call cannot be used "
-			      "inside bpf_%s-ed region%s", rcu ? "rcu_read_lock" : "preempt_disable",
+			RFAIL(every ? VERDICT_UNSAFE : VERDICT_UNSUPPORTED,
+			      "tail_call cannot be used "
+			      "inside bpf_%s-ed region%s",
+			      rcu ? "rcu_read_lock" : "preempt_disable",
 			      every ? "" : " (on some paths)");
 		if (p && (p->flags & HF_SLEEPS))
-			RFAIL(every ? VERDICT_UNSAFE : VERDICT_UNSUPPORTED, "sleepable helper %s#%d "
-			      "in %s region%s", hn, i->imm, what, every ? "" : " (on some paths)");
+			RFAIL(every ? VERDICT_UNSAFE : VERDICT_UNSUPPORTED,
+			      "sleepable helper %s#%d "
+			      "in %s region%s",
+			      hn, i->imm, what, every ? "" : " (on some paths)");
 		if (absint_cb_helper(i->imm))
-			RFAIL(VERDICT_UNSUPPORTED, "helper %s#%d (a callback) inside a %s region: "
-			      "not modeled", hn, i->imm, what);
+			RFAIL(VERDICT_UNSUPPORTED,
+			      "helper %s#%d (a callback) inside a %s region: "
+			      "not modeled",
+			      hn, i->imm, what);
 		return;
 	}
 	if (ebpf_is_call(i) && i->src_reg == BPF_PSEUDO_KFUNC_CALL && cx->prog) {
@@ -195,12 +218,16 @@ void absint_region_verify_insn(struct scev_ctx *cx, struct scev_verdict *v,
 		kname = ebpf_prog_kfunc_name(cx->prog, pc);
 		ki = ebpf_kfunc_info(kname);
 		if (kname && !strcmp(kname, "bpf_throw"))
-			RFAIL(every ? VERDICT_UNSAFE : VERDICT_UNSUPPORTED, "bpf_throw cannot be used "
-			      "inside bpf_%s-ed region%s", rcu ? "rcu_read_lock" : "preempt_disable",
+			RFAIL(every ? VERDICT_UNSAFE : VERDICT_UNSUPPORTED,
+			      "bpf_throw cannot be used "
+			      "inside bpf_%s-ed region%s",
+			      rcu ? "rcu_read_lock" : "preempt_disable",
 			      every ? "" : " (on some paths)");
 		if (ki && (ki->flags & EBPF_KF_SLEEPABLE))
-			RFAIL(every ? VERDICT_UNSAFE : VERDICT_UNSUPPORTED, "kernel func %s is "
-			      "sleepable within %s region%s", ki->name, rcu ? "rcu_read_lock"
-			      : "non-preemptible", every ? "" : " (on some paths)");
+			RFAIL(every ? VERDICT_UNSAFE : VERDICT_UNSUPPORTED,
+			      "kernel func %s is "
+			      "sleepable within %s region%s",
+			      ki->name, rcu ? "rcu_read_lock" : "non-preemptible",
+			      every ? "" : " (on some paths)");
 	}
 }

@@ -954,7 +954,8 @@ int astate__join_regs(struct astate *dst, const struct astate *src, bool widen, 
 		changed = 1;
 	if ((dst->lk.held || src->lk.held) && absint_lock_join(&dst->lk, &src->lk))
 		changed = 1;
-	if (memcmp(&dst->rg, &src->rg, sizeof(dst->rg)) && absint_region_join(&dst->rg, &src->rg))
+	if (memcmp(&dst->rg, &src->rg, sizeof(dst->rg)) &&
+	    absint_region_join(&dst->rg, &src->rg, widen))
 		changed = 1;
 	for (int r = 0; r < EBPF_NREGS; r++) {
 		struct aval rv;
