@@ -209,6 +209,10 @@ static int parse_global(struct cur *c)
 			g.tagged = true;
 			continue;
 		}
+		if (asm_word(c, "exception_cb")) {
+			g.exc_cb = true;
+			continue;
+		}
 		if (asm_lit(c, "ret:")) {
 			if (!(l = asm_ident(c, &s)) || !(ident_is(s, l, "int") || ident_is(s, l, "void") ||
 							ident_is(s, l, "other")))
@@ -237,8 +241,8 @@ static int parse_global(struct cur *c)
 					       "an integer, at least 1 for a pointer");
 			arg.size = (uint32_t)v;
 		} else {
-			return asm_expected(c, "int:N, ptr:N, ptr:STRUCT:N, void*, other, ret:KIND "
-					    "or tagged", "in .global");
+			return asm_expected(c, "int:N, ptr:N, ptr:STRUCT:N, void*, other, ret:KIND, "
+					    "tagged or exception_cb", "in .global");
 		}
 		if (g.nargs == 255)
 			return asm_err(c, "too many .global arguments");
@@ -272,6 +276,8 @@ void ebpf_global_func_print(struct sbuf *sb, const struct ebpf_global_func *g)
 		sbuf_puts(sb, g->ret == EBPF_FARG_PTR_NOSIZE ? " ret:void" : " ret:other");
 	if (g->tagged)
 		sbuf_puts(sb, " tagged");
+	if (g->exc_cb)
+		sbuf_puts(sb, " exception_cb");
 }
 
 /* "exit", "call" and "callx" read the same in both dialects. */

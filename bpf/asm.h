@@ -32,11 +32,12 @@
 int ebpf_asm(struct bpf_insn **insns, size_t *len, uint32_t **lines, const char *text,
 	     size_t n, int first_line, struct diag *d);
 /* The same, with the prototypes of the text's global functions (a heap array, NULL when none):
- *   .global NAME ARG... [ret:void|ret:other] [tagged]
+ *   .global NAME ARG... [ret:void|ret:other] [tagged] [exception_cb]
  * says that the function starting at the next instruction is global (ebpf_prog.globals), each
  * ARG one argument of its prototype: int:N (an integer of N bytes), ptr:N (a pointer to N
  * bytes), ptr:STRUCT:N (to struct STRUCT of N bytes, e.g. ptr:__sk_buff:192, the context),
- * void* (a pointer to nothing of known size) or other.  ebpf_global_func_print writes it. */
+ * void* (a pointer to nothing of known size) or other; exception_cb: it is the program's
+ * exception callback (ebpf_global_func.exc_cb).  ebpf_global_func_print writes it. */
 int ebpf_asm_globals(struct bpf_insn **insns, size_t *len, uint32_t **lines,
 		     struct ebpf_global_func **globals, size_t *nglobals, const char *text,
 		     size_t n, int first_line, struct diag *d);

@@ -1775,6 +1775,8 @@ struct link {
 	struct diag why;	/* reason when the program is skipped */
 	char unsupported[160];	/* first CO-RE relocation not applied ("" when none) */
 	long unsupported_insn;
+	long exc_fi;		/* the exception callback's function (main's BTF decl tag
+				 * "exception_callback:NAME"); -1 when none */
 };
 
 static int append_func(struct link *l, size_t fi)
@@ -1988,6 +1990,50 @@ static void core_relocate(struct link *l, const struct esec *s, size_t si, size_
 	}
 }
 
+/* The exception callback main_fi names with its BTF decl tag "exception_callback:NAME", as
+ * libbpf finds it (bpf_object__relocate: appended after main's subprograms, with its own) and
+ * the kernel reads it (bpf_find_exception_callback_insn_off): l->exc_fi, or -1 when there is
+ * no tag.  A tag the kernel or libbpf refuses (two tags, a name that is no function of the
+ * object) makes the program unsupported with the reason. */
+static void find_exc_cb(struct link *l, size_t main_fi)
+{
+	const struct btf *btf = l->c->btf;
+	const char *name = NULL;
+	int id, tags = 0;
+
+	l->exc_fi = -1;
+	id = btf ? btf__find_by_name_kind(btf, l->c->funcs[main_fi].name, BTF_KIND_FUNC) : -1;
+	for (uint32_t t = 1; id > 0 && t < btf__type_cnt(btf); t++) {
+		const struct btf_type *d = btf__type_by_id(btf, t);
+		const char *v;
+
+		if (!btf_is_decl_tag(d) || d->type != (uint32_t)id ||
+		    btf_decl_tag(d)->component_idx != -1)
+			continue;
+		v = btf__name_by_offset(btf, d->name_off);
+		if (v && !strncmp(v, "exception_callback:", 19)) {
+			name = v + 19;
+			tags++;
+		}
+	}
+	if (!tags)
+		return;
+	if (tags > 1) {
+		snprintf(l->unsupported, sizeof(l->unsupported), "multiple exception callback tags "
+			 "for main subprog (the kernel refuses the program)");
+		l->unsupported_insn = 0;
+		return;
+	}
+	for (size_t fi = 0; fi < l->c->func_cnt; fi++)
+		if (fi != main_fi && !strcmp(l->c->funcs[fi].name, name)) {
+			l->exc_fi = (long)fi;
+			return;
+		}
+	snprintf(l->unsupported, sizeof(l->unsupported), "exception callback '%.60s' is no "
+		 "function of the object", name);
+	l->unsupported_insn = 0;
+}
+
 static int link_prog(struct link *l, size_t main_fi)
 {
 	struct elf_ctx *c = l->c;
@@ -2006,7 +2052,13 @@ static int link_prog(struct link *l, size_t main_fi)
 	if (err)
 		goto out;
 	stack[depth++] = (struct frame){ main_fi, 0, 0 };
-	while (depth) {
+	while (depth || (l->exc_fi >= 0 && !l->placed[l->exc_fi])) {
+		if (!depth) {	/* (the exception callback after main's subprograms, as libbpf) */
+			l->placed[l->exc_fi] = l->len;
+			if ((err = append_func(l, (size_t)l->exc_fi)))
+				goto out;
+			stack[depth++] = (struct frame){ (size_t)l->exc_fi, l->placed[l->exc_fi], 0 };
+		}
 		struct frame *fr = &stack[depth - 1];
 		const struct efunc *f = &c->funcs[fr->fi];
 		const struct esec *s = &c->secs[f->sec];
@@ -2123,6 +2175,7 @@ static int link_globals(struct link *l, size_t main_fi)
 		if (fi != main_fi && l->placed[fi] && c->funcs[fi].global &&
 		    global_func_of(c->btf, c->funcs[fi].name, &l->globals[l->global_cnt])) {
 			l->globals[l->global_cnt].insn = (uint32_t)l->placed[fi];
+			l->globals[l->global_cnt].exc_cb = (long)fi == l->exc_fi;
 			l->global_cnt++;
 		}
 	return 0;
@@ -2157,11 +2210,19 @@ static int add_prog(struct elf_ctx *c, size_t fi, size_t *cap)
 	l.placed = calloc(c->func_cnt, sizeof(*l.placed));
 	if (!l.placed)
 		return diag_set(c->d, ENOMEM, "out of memory");
+	find_exc_cb(&l, fi);
 	err = link_prog(&l, fi);
 	if (!err)
 		err = ebpf_validate(l.out, l.len, &l.why);
 	if (!err)
 		err = link_globals(&l, fi);
+	if (!err && l.exc_fi >= 0 && !l.unsupported[0] &&
+	    !(l.globals && ebpf_prog_exc_cb(&(struct ebpf_prog){ .globals = l.globals,
+							     .global_cnt = l.global_cnt }))) {
+		snprintf(l.unsupported, sizeof(l.unsupported), "exception callback '%.60s' must have "
+			 "global linkage (the kernel refuses the program)", c->funcs[l.exc_fi].name);
+		l.unsupported_insn = 0;
+	}
 	free(l.placed);
 	if (err) {
 		free(l.kfuncs);

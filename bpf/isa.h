@@ -223,6 +223,10 @@ int32_t ebpf_helper_by_name(const char *name);	/* -1 when unknown */
 bool ebpf_kfunc_btf_available(void);
 int32_t ebpf_kfunc_by_name(const char *name);
 const char *ebpf_kfunc_name(int32_t id);
+/* Whether i calls bpf_throw (a kfunc call, off 0, of the running kernel's BTF id for it): the
+ * exception exit, which ends its block and the run (scev/cfg.c, scev/absint_throw.c).  false
+ * without vmlinux BTF (the name alone is then unsupported where it is called). */
+bool ebpf_insn_is_throw(const struct bpf_insn *i);
 /* The vmlinux BTF id of struct name (> 0), or -ENOENT / -ENODATA as ebpf_kfunc_by_name. */
 int32_t ebpf_btf_struct_by_name(const char *name);
 /* The byte offset of member (a direct one, not inside an anonymous union) of vmlinux struct
@@ -272,8 +276,9 @@ enum ebpf_kfunc_op {
 	EBPF_KOP_CM_WEIGHT,
 	/* the regions (kernel/bpf/helpers.c common_btf_ids; scev/absint_region.c) */
 	EBPF_KOP_RCU_LOCK, EBPF_KOP_RCU_UNLOCK, EBPF_KOP_PREEMPT_OFF, EBPF_KOP_PREEMPT_ON,
+	EBPF_KOP_THROW,		/* bpf_throw: ends the run (the program's exception exit) */
 };
-#define EBPF_KOP_LAST EBPF_KOP_PREEMPT_ON
+#define EBPF_KOP_LAST EBPF_KOP_THROW
 struct ebpf_kfunc_info {
 	const char *name;
 	uint32_t flags;		/* EBPF_KF_* */

@@ -92,6 +92,23 @@ int32_t ebpf_kfunc_by_name(const char *name)
 	return id;
 }
 
+static pthread_once_t throw_once = PTHREAD_ONCE_INIT;
+static int32_t throw_id;
+
+static void find_throw(void)
+{
+	throw_id = ebpf_kfunc_btf_available() ? btf__find_by_name_kind(vmlinux, "bpf_throw",
+								       BTF_KIND_FUNC) : 0;
+}
+
+bool ebpf_insn_is_throw(const struct bpf_insn *i)
+{
+	if (!ebpf_is_call(i) || i->src_reg != BPF_PSEUDO_KFUNC_CALL || i->off != 0 || i->imm <= 0)
+		return false;
+	pthread_once(&throw_once, find_throw);
+	return throw_id > 0 && i->imm == throw_id;
+}
+
 int32_t ebpf_btf_struct_by_name(const char *name)
 {
 	int id;

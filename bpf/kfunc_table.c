@@ -72,6 +72,9 @@ static const struct ebpf_kfunc_info kfuncs[] = {
 	{ "bpf_rcu_read_unlock", 0, EBPF_KSET_COMMON, EBPF_KOP_RCU_UNLOCK },
 	{ "bpf_preempt_disable", 0, EBPF_KSET_COMMON, EBPF_KOP_PREEMPT_OFF },
 	{ "bpf_preempt_enable", 0, EBPF_KSET_COMMON, EBPF_KOP_PREEMPT_ON },
+	/* kernel/bpf/helpers.c, generic_btf_ids: bpf_throw (no flags) ends the run with an
+	 * exception (scev/absint_throw.c) */
+	{ "bpf_throw", 0, EBPF_KSET_GENERIC, EBPF_KOP_THROW },
 };
 
 #undef A

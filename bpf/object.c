@@ -658,3 +658,11 @@ const struct ebpf_global_func *ebpf_prog_global(const struct ebpf_prog *prog, si
 			return &prog->globals[i];
 	return NULL;
 }
+
+const struct ebpf_global_func *ebpf_prog_exc_cb(const struct ebpf_prog *prog)
+{
+	for (size_t i = 0; prog && i < prog->global_cnt; i++)
+		if (prog->globals[i].exc_cb)
+			return &prog->globals[i];
+	return NULL;
+}

@@ -153,6 +153,9 @@ struct ebpf_global_func {
 	uint8_t ret;		/* enum ebpf_farg_kind of the result (EBPF_FARG_PTR_NOSIZE: void) */
 	bool tagged;		/* declaration tags ("arg:ctx", "arg:nonnull", ...) on it */
 	struct ebpf_func_arg args[5];
+	bool exc_cb;		/* the program's exception callback: main's BTF decl tag
+				 * "exception_callback:NAME" names it (bpf_throw's handler, verified
+				 * on its own as a program; never called) */
 };
 
 struct ebpf_prog {
@@ -210,6 +213,8 @@ bool ebpf_btf_starts_with(int32_t id, const char *name);
 
 /* The global function starting at slot pc of prog; NULL when the function there is static. */
 const struct ebpf_global_func *ebpf_prog_global(const struct ebpf_prog *prog, size_t pc);
+/* The program's exception callback (ebpf_global_func.exc_cb), NULL when it has none. */
+const struct ebpf_global_func *ebpf_prog_exc_cb(const struct ebpf_prog *prog);
 
 /* The name of the kfunc called at insn pc: the ELF extern's name, else the running kernel's
  * name for its BTF id; NULL when neither is known. */

@@ -111,7 +111,9 @@ int cmd_loops(int argc, char **argv)
 		char msg[1024];
 
 		diag_clear(&d);
-		if (scev_structure__build(&st, progs[i]->insns, progs[i]->len, &d)) {
+		if (scev_structure__build_entry(&st, progs[i]->insns, progs[i]->len,
+						ebpf_prog_exc_cb(progs[i]) ?
+						ebpf_prog_exc_cb(progs[i])->insn : 0, &d)) {
 			diag_format(&d, msg, sizeof(msg));
 			fprintf(stderr, "bpfscev loops: %s: %s\n", progs[i]->name, msg);
 			rc = CLI_USAGE;

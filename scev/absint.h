@@ -844,4 +844,18 @@ int absint_verify_run(struct engine *en, uint32_t b, struct astate *s, struct sc
 		      uint8_t *ctx_kinds, bool claims);
 int absint_verify_loops(struct engine *en);
 
+/* absint_throw.c: BPF exceptions (internal.h: absint_throw_ends, absint_throw_is_exc_cb).
+ * Whether pc calls bpf_throw (the block ends there, cfg.h); the checks at pc (true when the
+ * verdict is no longer safe). */
+bool absint_throw_kfunc(const struct scev_ctx *cx, uint32_t pc);
+/* Whether the kernel's check_cfg reaches block b, which no run reaches: it follows the code
+ * after a bpf_throw. */
+bool absint_throw_kernel_reach(const struct scev_ctx *cx, uint32_t b);
+bool absint_throw_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			      uint32_t pc);
+/* absint_verdict.c: the program type's rule for the result in r0 at a program's exit
+ * (check_return_code), for the exception callback's exits. */
+void absint_verify_return(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			  uint32_t pc);
+
 #endif

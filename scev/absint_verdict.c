@@ -1550,6 +1550,14 @@ static void verify_prog_return(struct scev_ctx *cx, struct scev_verdict *v,
 	      "(check_return_code)", (long long)r0->r.smin, (long long)r0->r.smax);
 }
 
+void absint_verify_return(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
+			  uint32_t pc)
+{
+	verify_btf_return(cx, v, s, pc);
+	if (v->kind == VERDICT_SAFE)
+		verify_prog_return(cx, v, s, pc);
+}
+
 static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			uint32_t pc)
 {
@@ -1557,7 +1565,7 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 	uint32_t need = ebpf_regs_read(i);
 	uint8_t cls = ebpf_class(i);
 
-	if (v->kind != VERDICT_SAFE)
+	if (v->kind != VERDICT_SAFE || absint_throw_verify_insn(cx, v, s, pc))
 		return;
 	/* a pointer into this frame or a caller's (aval.h: CALLER_SELF) goes to static functions
 	 * only, which see it as one into callers' frames; what anything else would do with it is
@@ -1770,7 +1778,7 @@ int absint_verify_loops(struct engine *en)
 	 * function's entry reaches, following both arms of every branch whatever the values
 	 * (clang leaves a jump after an exit: "unreachable insn 6") */
 	for (uint32_t b = 0; b < cx->st.cfg->nblocks; b++)
-		if (!cx->st.cfg->blocks[b].reachable) {
+		if (!cx->st.cfg->blocks[b].reachable && !absint_throw_kernel_reach(cx, b)) {
 			verdict_fail(v, VERDICT_UNSAFE, cx->st.cfg->blocks[b].first, "unreachable insn "
 				     "%u (the kernel refuses code no path from the entry reaches)",
 				     cx->st.cfg->blocks[b].first);

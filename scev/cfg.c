@@ -12,6 +12,12 @@ enum { LEAD = 1, FUNC = 2 };
 int scev_cfg__build(struct scev_cfg **out, const struct bpf_insn *insns, size_t len,
 		    struct diag *d)
 {
+	return scev_cfg__build_entry(out, insns, len, 0, d);
+}
+
+int scev_cfg__build_entry(struct scev_cfg **out, const struct bpf_insn *insns, size_t len,
+			  uint32_t entry, struct diag *d)
+{
 	struct scev_cfg *cfg = arena_zalloc(1, sizeof(*cfg));
 	uint8_t *mark = arena_zalloc(len ? len : 1, 1);
 	uint32_t *stack = NULL, *fill = NULL;
@@ -26,6 +32,8 @@ int scev_cfg__build(struct scev_cfg **out, const struct bpf_insn *insns, size_t 
 
 	/* Leaders and function starts. */
 	mark[0] = LEAD | FUNC;
+	if (entry && entry < len && !(entry > 0 && ebpf_is_ldimm64(&insns[entry - 1])))
+		mark[entry] |= LEAD | FUNC;
 	for (pc = 0; pc < len; pc += ebpf_insn_slots(&insns[pc])) {
 		const struct bpf_insn *i = &insns[pc];
 		uint32_t next = pc + ebpf_insn_slots(i);
@@ -36,7 +44,7 @@ int scev_cfg__build(struct scev_cfg **out, const struct bpf_insn *insns, size_t 
 			mark[ebpf_jump_target(i, pc)] |= LEAD;
 			if (next < len)
 				mark[next] |= LEAD;
-		} else if (ebpf_is_exit(i)) {
+		} else if (ebpf_is_exit(i) || ebpf_insn_is_throw(i)) {
 			if (next < len)
 				mark[next] |= LEAD;
 		} else if (!ld && ebpf_is_ld_pkt(i)) {
@@ -93,7 +101,9 @@ int scev_cfg__build(struct scev_cfg **out, const struct bpf_insn *insns, size_t 
 	for (uint32_t b = 0; b < nb; b++) {
 		struct scev_block *blk = &cfg->blocks[b];
 		uint32_t succ[2];
-		unsigned n = ebpf_succs(insns, len, blk->last, succ);
+		/* (a bpf_throw call ends the run: no successor, cfg.h) */
+		unsigned n = ebpf_insn_is_throw(&insns[blk->last]) ? 0 :
+			     ebpf_succs(insns, len, blk->last, succ);
 
 		blk->ld_exit = ld && blk->func && ebpf_is_ld_pkt(&insns[blk->last]);
 		for (unsigned k = 0; k < n; k++)
@@ -119,6 +129,27 @@ int scev_cfg__build(struct scev_cfg **out, const struct bpf_insn *insns, size_t 
 
 			cfg->preds[cfg->blocks[s].pred_off + fill[s]++] = b;
 		}
+
+	/* An entry no call names (the exception callback) splits a function ebpf_validate saw
+	 * whole: no edge may cross into it or out of it (the kernel's subprogram bounds), and the
+	 * function before it ends in an exit or a jump (check_subprogs). */
+	if (entry && (entry >= len || !(mark[entry] & FUNC) ||
+		      !(ebpf_is_exit(&insns[entry - 1]) || ebpf_is_ja(&insns[entry - 1])))) {
+		err = diag_at_insn(d, EINVAL, (long)entry, "the exception callback's entry %u is not "
+				   "the start of a function (after an exit or a jump)", entry);
+		goto fail_err;
+	}
+	for (uint32_t b = 0; entry && b < nb; b++)
+		for (unsigned k = 0; k < cfg->blocks[b].nsucc; k++)
+			if (cfg->blocks[cfg->blocks[b].succ[k]].func != cfg->blocks[b].func) {
+				err = diag_at_insn(d, EINVAL, (long)cfg->blocks[b].last,
+						   "%s from insn %u crosses into function at insn %u "
+						   "(the exception callback's entry is %u)",
+						   k ? "jump" : "fall-through", cfg->blocks[b].last,
+						   cfg->funcs[cfg->blocks[cfg->blocks[b].succ[k]].func].start,
+						   entry);
+				goto fail_err;
+			}
 
 	/* Reachability from each function entry (iterative, explicit stack). */
 	stack = arena_alloc(nb * sizeof(*stack));
@@ -152,6 +183,11 @@ fail:
 	arena_free(mark);
 	scev_cfg__free(cfg);
 	return diag_set(d, -err, "out of memory building the CFG");
+fail_err:
+	arena_free(fill);
+	arena_free(mark);
+	scev_cfg__free(cfg);
+	return err;
 }
 
 void scev_cfg__free(struct scev_cfg *cfg)

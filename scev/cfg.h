@@ -6,7 +6,9 @@
  * (they return).  In a function other than main an LD_ABS / LD_IND ends its block too: when the
  * load fails it returns 0 from the function (the kernel's check_ld_abs explores that exit, with
  * the state right after the load), so such a block has an exit besides its fallthrough edge
- * (ld_exit), which every analysis of a function's exits takes as one.  An LD_IMM64 is one
+ * (ld_exit), which every analysis of a function's exits takes as one.  A call of bpf_throw
+ * (ebpf_insn_is_throw) ends its block with no successor: it unwinds every frame and the run
+ * ends (scev/absint_throw.c checks it as an exit of the program).  An LD_IMM64 is one
  * instruction of two slots.  Blocks are numbered in address order, so a function's blocks are a
  * contiguous id range.  Blocks not reachable from their
  * function's entry are marked, not dropped.
@@ -56,6 +58,10 @@ struct scev_cfg {
 /* insns must be a validated program (ebpf_validate). */
 int scev_cfg__build(struct scev_cfg **out, const struct bpf_insn *insns, size_t len,
 		    struct diag *d);
+/* The same with one more function entry no call names (the exception callback's first slot;
+ * 0: none): -EINVAL with d when an edge crosses into or out of it. */
+int scev_cfg__build_entry(struct scev_cfg **out, const struct bpf_insn *insns, size_t len,
+			  uint32_t entry, struct diag *d);
 void scev_cfg__free(struct scev_cfg *cfg);
 
 static inline const uint32_t *scev_block_preds(const struct scev_cfg *cfg, uint32_t b)

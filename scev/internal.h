@@ -570,6 +570,13 @@ struct scev_ctx {
 	/* per function, its slot in sets of callers' frames (aval.h; absint_frame_slot), NULL
 	 * when there are no frames to place (its id below 14, none above) */
 	uint8_t *frame_slot;
+	/* absint_throw.c: per function, whether it may throw (itself or through its calls) and
+	 * whether a callback or the exception callback reaches it (NULL: no bpf_throw and no
+	 * exception callback); the exception callback's function (SCEV_NONE: none); whether a
+	 * function whose address is taken may throw */
+	uint8_t *th_fn, *th_reach;
+	uint32_t exc_fn;
+	bool cb_throws;
 };
 
 /* Loop l's summary (step 2, symex_loop, writes it; the last pass reads it).  The first pass
@@ -804,6 +811,13 @@ void absint_free(struct scev_ctx *cx);	/* what absint_run keeps in cx between pa
  * (cx->fn_global); f's entry arguments r0-r5, from its prototype. */
 const struct ebpf_global_func *absint_global(const struct scev_ctx *cx, uint32_t f);
 int absint_global_setup(struct scev_ctx *cx);
+/* absint_throw.c: the functions that may throw and the exception callback.  0 or -ENOMEM. */
+int absint_throw_setup(struct scev_ctx *cx);
+/* absint_throw.c: whether the run may end at pc by an exception (a bpf_throw, a call of a
+ * function that may throw, a helper given a callback when some callback may throw); whether
+ * function f is the exception callback. */
+bool absint_throw_ends(const struct scev_ctx *cx, uint32_t pc);
+bool absint_throw_is_exc_cb(const struct scev_ctx *cx, uint32_t f);
 void absint_global_args(const struct scev_ctx *cx, uint32_t f, struct aval args[6]);
 /* absint_transfer.c: cx->fn_effects.  0 or -ENOMEM. */
 #define FN_MOVES_PKT 1u		/* may move the packet (a helper that does) */

@@ -599,13 +599,19 @@ out:
 int scev_structure__build(struct scev_structure *st, const struct bpf_insn *insns, size_t len,
 			  struct diag *d)
 {
+	return scev_structure__build_entry(st, insns, len, 0, d);
+}
+
+int scev_structure__build_entry(struct scev_structure *st, const struct bpf_insn *insns,
+				size_t len, uint32_t entry, struct diag *d)
+{
 	int err;
 
 	memset(st, 0, sizeof(*st));
 	/* a program loaded with a structure defect (prog.h) stops here, with the defect */
 	if ((err = ebpf_validate(insns, len, d)))
 		return err;
-	if ((err = scev_cfg__build(&st->cfg, insns, len, d)) ||
+	if ((err = scev_cfg__build_entry(&st->cfg, insns, len, entry, d)) ||
 	    (err = scev_dom__build(&st->dom, st->cfg, false, d)) ||
 	    (err = scev_loops__build(&st->loops, st->cfg, st->dom, d))) {
 		scev_structure__free(st);

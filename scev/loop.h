@@ -100,6 +100,9 @@ struct scev_structure {
 
 int scev_structure__build(struct scev_structure *st, const struct bpf_insn *insns, size_t len,
 			  struct diag *d);
+/* The same with the exception callback's entry (cfg.h scev_cfg__build_entry; 0: none). */
+int scev_structure__build_entry(struct scev_structure *st, const struct bpf_insn *insns,
+				size_t len, uint32_t entry, struct diag *d);
 void scev_structure__free(struct scev_structure *st);
 
 #endif

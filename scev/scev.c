@@ -164,7 +164,8 @@ bool scev_loop_holds(struct scev_ctx *cx, uint32_t l, unsigned kind)
 					k |= LOOP_HOLDS_CALL | LOOP_HOLDS_CLOBBER;
 				else if (ebpf_class(i) == BPF_LD && !ebpf_is_ldimm64(i))
 					k |= LOOP_HOLDS_CLOBBER | LOOP_HOLDS_END;
-				if (ebpf_is_exit(i) || (ebpf_is_helper_call(i) && i->imm == 12))
+				if (ebpf_is_exit(i) || (ebpf_is_helper_call(i) && i->imm == 12) ||
+				    absint_throw_ends(cx, pc))
 					k |= LOOP_HOLDS_END;
 			}
 			for (uint32_t x = lf->loop_of[b]; k && x != SCEV_NONE &&
@@ -311,6 +312,8 @@ static void ctx_free(struct scev_ctx *cx)
 	arena_free(cx->loop_holds);
 	arena_free(cx->enum_walk);
 	arena_free(cx->fn_global);
+	arena_free(cx->th_fn);
+	arena_free(cx->th_reach);
 	arena_free(cx->outer_init);
 	arena_free(cx->outer_init_acc);
 	arena_free(cx->outer_seen_acc);
@@ -744,7 +747,9 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 	cx.nmaps = nmaps;
 	cx.prog_type = cx.opts.prog_type ? cx.opts.prog_type : prog->prog_type;
 	cx.ctx_model = ebpf_prog_ctx_model(cx.prog_type);
-	if ((err = scev_structure__build(&cx.st, prog->insns, prog->len, d)))
+	if ((err = scev_structure__build_entry(&cx.st, prog->insns, prog->len,
+					       ebpf_prog_exc_cb(prog) ? ebpf_prog_exc_cb(prog)->insn
+								      : 0, d)))
 		return err;
 	err = -ENOMEM;
 	if (expr_arena__init(&cx.ar) || compute_rpo(&cx) || compute_args_read(&cx) ||
@@ -768,7 +773,7 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 	    !(cx.outer_write_acc = arena_zalloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_write_acc))))
 		goto fail;
 	if (absint_fn_effects(&cx) || absint_global_setup(&cx) || absint_ref_setup(&cx) ||
-	    absint_dynptr_setup(&cx))
+	    absint_dynptr_setup(&cx) || absint_throw_setup(&cx))
 		goto fail;
 	outer_write_all(&cx);	/* (until the summary rounds know better) */
 	if (!(cx.iter_slot = arena_alloc((cx.len ? cx.len : 1) * sizeof(*cx.iter_slot))) ||
@@ -905,7 +910,8 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 				if (absint_global(&cx, f)) {
 					/* fixed by its prototype; run (and checked, as the kernel
 					 * does) only while some call to it is reached */
-					uint8_t seen = (uint8_t)(2 | (cx.fn_seen_acc[f] & 1));
+					uint8_t seen = (uint8_t)(2 | (cx.fn_seen_acc[f] & 1) |
+								 absint_throw_is_exc_cb(&cx, f));
 
 					stable = stable && seen == cx.fn_seen[f];
 					cx.fn_seen[f] = seen;

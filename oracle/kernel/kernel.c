@@ -682,6 +682,8 @@ static int func_btf__build(struct func_btf *fb, const struct ebpf_prog *prog,
 		goto out;
 	}
 	start[0] = 1;
+	if (ebpf_prog_exc_cb(prog) && ebpf_prog_exc_cb(prog)->insn < len)
+		start[ebpf_prog_exc_cb(prog)->insn] = 1;	/* (its own subprogram) */
 	for (size_t pc = 0; pc < len; pc += ebpf_insn_slots(&insns[pc]))
 		if (ebpf_is_pseudo_call(&insns[pc]) || is_func_addr(&insns[pc]))
 			start[pc + 1 + (size_t)(long)insns[pc].imm] = 1;	/* validated */
@@ -703,6 +705,16 @@ static int func_btf__build(struct func_btf *fb, const struct ebpf_prog *prog,
 		}
 		fb->info[fb->cnt++] = (struct bpf_func_info){ .insn_off = (uint32_t)pc,
 							      .type_id = (uint32_t)id };
+		/* the exception callback: main's decl tag names it, as the object's BTF does */
+		if (g && g->exc_cb) {
+			char tag[96];
+
+			snprintf(tag, sizeof(tag), "exception_callback:%s", g->name);
+			if ((id = btf__add_decl_tag(fb->btf, tag, (int)fb->info[0].type_id, -1)) < 0) {
+				proto = id;
+				break;
+			}
+		}
 	}
 	if (proto < 0) {
 		err = diag_set(d, -proto, "cannot build the BTF of the program's functions: %s",
