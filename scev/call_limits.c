@@ -535,6 +535,13 @@ void scev_calls_insn_bound(const struct scev_ctx *cx, const struct claim_prog *c
 		}
 	}
 	v->max_insns = v->ends == SCEV_ENDS_BOUND ? bound : UINT64_MAX;
+	/* the exception callback runs after a throw in main's frame, in no bound above (nor in
+	 * main's own): none is stated (absint_throw.c) */
+	if (absint_throw_exc_runs(cx)) {
+		v->max_insns = UINT64_MAX;
+		v->main_own = v->mg_insns = 0;
+		memset(v->mg_more, 0, sizeof(v->mg_more));
+	}
 	/* (stated when it says more than the whole bound) */
 	if (v->main_own >= (v->main_own_mg ? (v->mg_insns ? v->mg_insns : UINT64_MAX)
 					    : v->max_insns))

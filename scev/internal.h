@@ -818,6 +818,8 @@ int absint_throw_setup(struct scev_ctx *cx);
  * function f is the exception callback. */
 bool absint_throw_ends(const struct scev_ctx *cx, uint32_t pc);
 bool absint_throw_is_exc_cb(const struct scev_ctx *cx, uint32_t f);
+/* absint_throw.c: whether a run may go on in the exception callback after a throw. */
+bool absint_throw_exc_runs(const struct scev_ctx *cx);
 void absint_global_args(const struct scev_ctx *cx, uint32_t f, struct aval args[6]);
 /* absint_transfer.c: cx->fn_effects.  0 or -ENOMEM. */
 #define FN_MOVES_PKT 1u		/* may move the packet (a helper that does) */

@@ -75,6 +75,7 @@ struct interp_code {
 	uint32_t *slot2op;	/* operation index of each slot (second LD_IMM64 slots: -1u) */
 	uint8_t *func;		/* per slot: 1 when a function starts there */
 	uint8_t *noprobe;	/* per slot: 0, the probes of a hooked run without env->probes */
+	uint32_t exc_op;	/* the exception callback's first operation; UINT32_MAX: none */
 };
 
 /* MAPK_OUTER: a map of maps whose inner map's definition is known (ebpf_map_def.inner);
@@ -2230,6 +2231,53 @@ static int iter_obj(struct interp_state *st, const struct iop *ip, unsigned fam,
 }
 
 /* 0, or -1 after a trap. */
+static int ringbuf_leak(struct interp_state *st, uint32_t pc);
+
+/* bpf_throw(cookie) (kernel/bpf/helpers.c): what the program holds is a leak as at main's exit
+ * (the kernel's exception exit checks every frame); then every frame unwinds and the exception
+ * callback runs in main's place with the cookie in r1 (*tgt its first operation: 1), or, without
+ * one, the run ends with the cookie as its result (the kernel's default callback: r0 = r1; 0).
+ * -1 after a trap. */
+static __attribute__((noinline)) int do_throw(struct interp_state *st, const struct iop *ip,
+					      uint32_t *tgt)
+{
+	uint64_t *r = st->h.regs, cookie = r[1];
+	unsigned depth = st->h.depth;
+
+	for (unsigned k = 0; k <= depth; k++) {
+		st->h.depth = k;	/* (iter_leak looks at the frame of the depth) */
+		if (st->niters && iter_leak(st, ip->pc)) {
+			st->h.depth = depth;
+			return -1;
+		}
+	}
+	if ((st->live_recs && ringbuf_leak(st, ip->pc)))
+		return -1;
+	if (st->lock_held) {
+		set_trap(st, INTERP_TRAP_REF, ip->pc, "bpf_throw while the lock at 0x%llx is held",
+			 (unsigned long long)st->lock_held);
+		return -1;
+	}
+	st->h.depth = 0;
+	st->stack_lim = EBPF_STACK_SIZE;
+	if (st->code->exc_op == UINT32_MAX) {
+		r[0] = cookie;
+		st->exit_pc = ip->pc;
+		return 0;
+	}
+	frame_fill(st, 0);	/* (the callback's frame: nothing it did not write) */
+	st->low[0] = EBPF_STACK_SIZE;
+	st->frames[0].may_goto = st->mg_budget;
+	poison_args(r);
+	r[0] = INTERP_POISON;
+	for (int k = 6; k <= 9; k++)
+		r[k] = INTERP_POISON;
+	r[1] = cookie;
+	r[10] = INTERP_VA_STACK + st->stack_lim;
+	*tgt = st->code->exc_op;
+	return 1;
+}
+
 static __attribute__((noinline)) int do_kfunc(struct interp_state *st, const struct iop *ip)
 {
 	uint64_t *r = st->h.regs;
@@ -4070,6 +4118,12 @@ int interp_prepare(struct interp_code **out, const struct ebpf_prog *prog, struc
 	}
 	c->func[0] = 1;
 	c->nops = n;
+	c->exc_op = UINT32_MAX;
+	if (ebpf_prog_exc_cb(prog) && ebpf_prog_exc_cb(prog)->insn < prog->len &&
+	    c->slot2op[ebpf_prog_exc_cb(prog)->insn] != UINT32_MAX) {
+		c->exc_op = c->slot2op[ebpf_prog_exc_cb(prog)->insn];
+		c->func[ebpf_prog_exc_cb(prog)->insn] = 1;
+	}
 	for (size_t k = 0; k < n; k++) {
 		struct iop *o = &c->ops[k];
 

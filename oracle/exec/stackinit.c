@@ -38,6 +38,11 @@ static struct stackinit_pc decode(const struct bpf_insn *i)
 			return d;	/* clobbers on the return (stackinit_visit) */
 		d.keep = (uint16_t)~0x3fu;
 		d.set = p && (p->flags & HF_NO_RETURN_VALUE) ? 0 : 1;
+		/* bpf_throw: the exception callback starts with the cookie in r1 */
+		if (ebpf_insn_is_throw(i)) {
+			d.keep = (uint16_t)~0x3du;
+			d.set = 0;
+		}
 	}
 	return d;
 }
@@ -268,6 +273,13 @@ static __attribute__((noinline)) void visit_any(struct stackinit_watch *w,
 			memset(w->written + (size_t)f * EBPF_STACK_SIZE, 0, EBPF_STACK_SIZE);
 	if (frame == 0 && w->depth > 0)	/* back from a bpf-to-bpf call */
 		w->regs = (uint16_t)((w->regs & ~0x3fu) | 1u);
+	/* the exception callback after a bpf_throw: main's frame afresh, the cookie in r1 (a
+	 * throw in main's own frame keeps what main wrote: not followed, read leniently) */
+	if (frame == 0 && interp_state_prev_pc(st) < w->len &&
+	    ebpf_insn_is_throw(&w->insns[interp_state_prev_pc(st)]) && w->depth > 0) {
+		w->regs = 1u << 1 | 1u << EBPF_REG_FP;
+		memset(w->written, 0, EBPF_STACK_SIZE);
+	}
 	/* a timer's callback after the program (interp.h): a frame 0 of its own, r1-r3 given */
 	if (frame == 0 && pc != 0 && interp_state_prev_pc(st) == UINT32_MAX) {
 		w->regs = 1u << 1 | 1u << 2 | 1u << 3 | 1u << EBPF_REG_FP;

@@ -103,7 +103,7 @@ static bool iter_run_kfunc(const struct ebpf_prog *prog, size_t pc)
 }
 
 /* Calls whose results differ from run to run, or from our interpreter's (it draws them:
- * interp_helper_drawn): kfunc calls but the number and bits iterators', callx, and helpers the
+ * interp_helper_drawn): kfunc calls but the number and bits iterators' and bpf_throw, callx, and helpers the
  * interpreter draws for, but bpf_get_smp_processor_id: the run is pinned to a CPU the
  * interpreter is told (cpu_bound; compare_run counts a run that could not be pinned as
  * nondeterministic).  Also a program naming a socket map: the interpreter draws what its
@@ -125,7 +125,7 @@ static uint8_t nondet_why(const struct ebpf_object *obj, const struct ebpf_prog 
 		/* (the dynptr kfuncs the interpreter runs as the kernel: no draw, the packet of the
 		 * test run linear as its) */
 		if (i->src_reg == BPF_PSEUDO_KFUNC_CALL && !iter_run_kfunc(prog, pc) &&
-		    !interp_dynptr_kfunc(ebpf_prog_kfunc_name(prog, pc)))
+		    !interp_dynptr_kfunc(ebpf_prog_kfunc_name(prog, pc)) && !ebpf_insn_is_throw(i))
 			return KDIFF_NC_KFUNC;
 		if (ebpf_srcbit(i) != BPF_K)
 			return KDIFF_NC_CALLX;
