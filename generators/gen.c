@@ -2298,6 +2298,7 @@ static const struct twin_piece call_pieces[] = {
 	TWIN_PIECE(p_strtol, p_strtol_bad, gi_strtol),
 	TWIN_PIECE(p_check_mtu, p_check_mtu_bad, gi_check_mtu),
 	TWIN_PIECE(p_frame_fields, p_frame_fields_over, gi_frame_fields_call),
+	TWIN_PIECE(p_throw, p_throw_bad, gi_throw),
 };
 
 /* r2 = data, r3 = data_end (sz-byte context fields at off_data and off_end); if (data +

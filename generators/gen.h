@@ -932,7 +932,13 @@
 	  "non-preemptible ones (bpf_rcu_read_lock, bpf_preempt_disable; gen_kfunc.c)")           \
 	X(p_kfunc_region_bad, 0, 0, 100,                                                           \
 	  "unsafe twin of p_kfunc_region: a close too few or too many, the RCU lock taken twice, " \
-	  "or the closes skipped on some paths")
+	  "or the closes skipped on some paths") \
+	X(p_throw, 0, 0, 100,                                                                      \
+	  "the prologue calls bpf_throw on a data-dependent path, in main or a static function, " \
+	  "half the time with an exception callback (generators/gen_throw.c)")                     \
+	X(p_throw_bad, 0, 0, 100,                                                                  \
+	  "unsafe twin of p_throw: the throw in a bpf_loop callback, with r10 as the cookie, with " \
+	  "an iterator live or inside a loop (6.18 refuses each)")
 
 struct gen_knobs {
 #define GEN_KNOB_FIELD(name, def, lo, hi, what) uint32_t name;
@@ -1163,6 +1169,10 @@ struct gen_loop {
 						 * function's map lookup result untested (NULL)
 						 * or past the value (INTERP_TRAP_MEM on every
 						 * run); the kernel refuses it */
+#define GEN_PROG_THROW_UNSAFE (1ull << 42)	/* p_throw_bad: bpf_throw in a bpf_loop callback,
+						 * with r10 as the cookie, with an iterator live
+						 * (INTERP_TRAP_HELPER on runs that throw) or in a
+						 * loop; the kernel refuses each */
 #define GEN_PROG_ALIGN_UNSAFE (1ull << 40)	/* p_stack_align_bad: a stack store or load not
 						 * aligned to its size, which the kernel refuses
 						 * and no run shows (x86 does it) */

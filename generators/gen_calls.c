@@ -758,7 +758,15 @@ void gi_calls_finish(struct gi *g)
 		p->funcs[f].end = f + 1 < p->nfuncs ? p->funcs[f + 1].pc : (uint32_t)p->len;
 	p->nglobals = 0;
 	for (size_t f = 1; f < p->nfuncs; f++)
-		if (g->subs[w.sub_of[f]].global) {
+		if (g->subs[w.sub_of[f]].throw_sub == 2 || g->subs[w.sub_of[f]].throw_sub == 3) {
+			/* (p_throw's exception callback: cb(u64)) */
+			struct ebpf_global_func *gf = &p->globals[p->nglobals++];
+
+			*gf = (struct ebpf_global_func){ .insn = p->funcs[f].pc, .nargs = 1,
+							 .ret = EBPF_FARG_INT, .exc_cb = true };
+			snprintf(gf->name, sizeof(gf->name), "cb%zu", f);
+			gf->args[0] = (struct ebpf_func_arg){ .kind = EBPF_FARG_INT, .size = 8 };
+		} else if (g->subs[w.sub_of[f]].global) {
 			struct ebpf_global_func *gf = &p->globals[p->nglobals++];
 
 			*gf = (struct ebpf_global_func){ .insn = p->funcs[f].pc, .nargs = 2,

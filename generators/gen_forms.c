@@ -803,6 +803,10 @@ void gi_emit_callback(struct gi *g, struct gi_sub *s)
 		gi_emit_sub_ret(g, s);
 		return;
 	}
+	if (s->throw_sub) {
+		gi_emit_throw_sub(g, s);
+		return;
+	}
 	if (s->ld_form) {
 		gi_emit_ld_sub(g, s);
 		return;

@@ -235,6 +235,11 @@ struct gi_sub {
 	int8_t dp_callee;
 	bool dp_rb, dp_always;
 	uint32_t dp_size, dp_off;
+	/* p_throw (gen_throw.c): 1 a bpf_loop callback throwing at index throw_k, 2 or 3 the
+	 * exception callback, 4 f(x) throwing throw_cookie when x is throw_k (5: r10 instead) */
+	uint8_t throw_sub;
+	int32_t throw_k;
+	uint64_t throw_cookie;
 };
 
 struct gi_fix {
@@ -592,5 +597,10 @@ void gi_stmt_map_u64_ptr(struct gi *g);
 int gi_emit_cond_jump(struct gi *g, struct gi_loop *lp, int label, bool allow_helper, int kind);
 
 enum { LOOPK_ANY, LOOPK_STRUCTURED, LOOPK_IRREDUCIBLE };
+
+/* gen_throw.c: p_throw (p_throw_bad): a prologue piece throwing on a data-dependent path, in
+ * main or a static function, maybe with an exception callback; its functions */
+void gi_throw(struct gi *g, bool bad);
+void gi_emit_throw_sub(struct gi *g, struct gi_sub *s);
 
 #endif
