@@ -15,8 +15,8 @@
  * cookie is r10 without a callback ("R1 is not a scalar", a pointer leaked as the result); twin 2
  * throws with an iterator live (bpf_iter_num_new on one of main's variable homes in fp-208 ..
  * fp-32, which hold nothing yet in the prologue: "bpf_throw would lead to reference leak"; a
- * run that throws traps, INTERP_TRAP_HELPER); twin 3 throws inside a counting loop (6.18:
- * "verifier bug: scc exit", which bpfscev declines: unsupported).  No run of twins 0, 1 and 3
+ * run that throws traps, INTERP_TRAP_HELPER); twin 3 throws inside a loop counting in such a
+ * home (6.18: "verifier bug: scc exit", which bpfscev declines: unsupported).  No run of twins 0, 1 and 3
  * traps.  Kfuncs are called from XDP programs only here (the generic kfuncs' set; raw
  * tracepoints and the socket programs' prologues get no piece), and only with vmlinux BTF.
  */
@@ -103,17 +103,25 @@ void gi_throw(struct gi *g, bool bad)
 					      .imm = ebpf_kfunc_by_name("bpf_iter_num_destroy") });
 		return;
 	}
-	if (tw == TW_LOOP) {	/* r2 counts 0 .. 3, the throw where it is r1 */
+	if (tw == TW_LOOP) {	/* a counter at fp + at counts 0 .. 3, the throw where it is r1 */
 		int top = gi_label(g), skip = gi_label(g);
+		int16_t at = (int16_t)(-32 - 8 * (int32_t)gen_pick(g->src, 23));
 
-		gi_mov_const(g, BPF_REG_2, 0, true);
-		gi_bind(g, top);
-		gi_jmpx(g, false, BPF_JNE, BPF_REG_1, BPF_REG_2, skip);
+		gi_st(g, BPF_DW, EBPF_REG_FP, at, 0);
+		gi_bind(g, top);	/* (everything from memory: the throw's fall-through, which
+					 * the kernel's check_cfg takes, leaves r1-r5 unwritten) */
+		gi_ldx(g, BPF_DW, BPF_REG_2, EBPF_REG_FP, GEN_FP_DATA);
+		gi_ldx(g, BPF_B, BPF_REG_1, BPF_REG_2, (int16_t)b);
+		gi_alu(g, true, BPF_AND, BPF_REG_1, 3);
+		gi_ldx(g, BPF_DW, BPF_REG_3, EBPF_REG_FP, at);
+		gi_jmpx(g, false, BPF_JNE, BPF_REG_1, BPF_REG_3, skip);
 		gi_mov_const(g, BPF_REG_1, cookie, true);
 		call_throw(g);
 		gi_bind(g, skip);
-		gi_alu(g, true, BPF_ADD, BPF_REG_2, 1);
-		gi_jmp(g, false, BPF_JLT, BPF_REG_2, 4, top);
+		gi_ldx(g, BPF_DW, BPF_REG_3, EBPF_REG_FP, at);
+		gi_alu(g, true, BPF_ADD, BPF_REG_3, 1);
+		gi_stx(g, BPF_DW, EBPF_REG_FP, at, BPF_REG_3);
+		gi_jmp(g, false, BPF_JLT, BPF_REG_3, 4, top);
 		return;
 	}
 	if (form == 1 && (s = gi_sub_new(g, SUBK_CALLBACK, 1)) >= 0) {

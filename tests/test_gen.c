@@ -724,7 +724,7 @@ static void check_program(const struct gen_program *p, const struct gen_knobs *k
 	 * socket map given a stack value: a helper's trap) */
 	bool iter_bad = p->flags & (GEN_PROG_ITER_UNSAFE | GEN_PROG_TIMER_UNSAFE |
 				    GEN_PROG_NEST_UNSAFE | GEN_PROG_SOCK_UNSAFE |
-				    GEN_PROG_SPIN_LOCK_UNSAFE);
+				    GEN_PROG_SPIN_LOCK_UNSAFE | GEN_PROG_THROW_UNSAFE);
 	/* (p_sock_unsafe's leak: a trap at the exit; p_spin_lock_bad's lock held, or taken
 	 * twice, or released elsewhere: lock_helper's traps; p_kfunc_bad's task leaked or
 	 * released twice) */
@@ -5810,6 +5810,61 @@ static void test_other_forms(void)
 		      "knobs on", gen_shape_name(s));
 }
 
+/* p_throw and its unsafe twin p_throw_bad (generators/gen_throw.c): bpf_throw on a data-dependent
+ * path of the prologue, in main or a static function, half the time with an exception callback;
+ * the twins throw in a bpf_loop callback, with r10 as the cookie, with an iterator live or in a
+ * loop.  The safe form never traps (a run that throws ends with the cookie or the callback's
+ * result) and is called safe, more than 90 of 100 (d996b52, before bpf_throw was modeled: none,
+ * "bpf_throw is not in bpf/kfunc_table.c"), some with a callback, some throwing on their own
+ * input; no twin is called safe.  The kernel judges the first 25 of each (kernel_judge): it
+ * refuses every twin and accepts every safe form bpfscev calls safe. */
+struct throw_counts {
+	unsigned safe, flagged, cb, loaded[2], refused[2];
+};
+
+static void throw_program(void *arg, const struct twin_run *r)
+{
+	struct throw_counts *c = arg;
+	struct scev_verdict v;
+
+	CHECK(!!(r->p->flags & GEN_PROG_THROW_UNSAFE) == r->twin, TW "the twin's flag is not the "
+	      "twin's", TW_ARGS(r));
+	c->flagged += r->twin && (r->p->flags & GEN_PROG_THROW_UNSAFE);
+	for (size_t k = 0; !r->twin && k < r->p->nglobals; k++)
+		c->cb += r->p->globals[k].exc_cb;
+	if (!r->twin) {
+		enum interp_trap t = twin_trap(r, NULL);
+
+		CHECK(!trapped(t), TW "trapped (%d)", TW_ARGS(r), t);
+	}
+	if (twin_verdict(r, &v)) {
+		CHECK(!r->twin || v.kind != VERDICT_SAFE, TW "called safe", TW_ARGS(r));
+		c->safe += !r->twin && v.kind == VERDICT_SAFE;
+	}
+	if (r->seed < 9300000 + 25)
+		kernel_judge(r, false, c->loaded, c->refused);
+}
+
+static void test_throw_knobs(void)
+{
+	static const struct twin_spec s = KERNEL_TWIN_SPEC("p_throw", "p_throw_bad", 9300000);
+	struct throw_counts c = { 0 };
+
+	if (ebpf_kfunc_by_name("bpf_throw") <= 0) {
+		check_skip_part("p_throw: the running kernel's BTF has no bpf_throw");
+		return;
+	}
+	for_twin_programs(&s, throw_program, &c);
+	CHECK(c.flagged == 100, "p_throw_bad=100: %u of 100 flagged", c.flagged);
+	CHECK(c.safe > 90 && c.cb > 20, "p_throw=100: %u of 100 called safe, %u with an "
+	      "exception callback", c.safe, c.cb);
+	if (!c.loaded[0])
+		check_skip_part("p_throw: the kernel's verdicts (bpf() refused)");
+	printf("p_throw: %u of 100 called safe (%u with an exception callback), the kernel accepts "
+	       "%u of %u; p_throw_bad: none called safe, the kernel refuses %u of %u\n", c.safe,
+	       c.cb, c.loaded[0] - c.refused[0], c.loaded[0], c.refused[1], c.loaded[1]);
+}
+
 int main(int argc, char **argv)
 {
 	check_parts(&argc, argv);
@@ -5907,5 +5962,6 @@ int main(int argc, char **argv)
 	CHECK_STEP(test_ld_abs_knobs());	/* (~8 s of ASan CPU: 200 programs, 50 loads) */
 	CHECK_STEP(test_check_mtu_knobs());	/* (~3 s of ASan CPU: 200 programs, 50 loads) */
 	CHECK_STEP(test_kregion_knobs());	/* (200 programs, 50 loads) */
+	CHECK_STEP(test_throw_knobs());	/* (200 programs, 50 loads) */
 	return check_done("test_gen");
 }
