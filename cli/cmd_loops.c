@@ -127,6 +127,11 @@ int cmd_loops(int argc, char **argv)
 			scev_report_loops_dot(&out, progs[i]->name, &st, idom ? SCEV_DOT_IDOM : 0);
 		} else {
 			scev_report_loops_text(&out, progs[i]->name, &st);
+			/* (an entry of its own: main's BTF decl tag names it) */
+			if (ebpf_prog_exc_cb(progs[i]))
+				sbuf_printf(&out, "  exception callback %s at %u\n",
+					    ebpf_prog_exc_cb(progs[i])->name,
+					    ebpf_prog_exc_cb(progs[i])->insn);
 		}
 		scev_structure__free(&st);
 	}
