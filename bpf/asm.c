@@ -241,8 +241,8 @@ static int parse_global(struct cur *c)
 					       "an integer, at least 1 for a pointer");
 			arg.size = (uint32_t)v;
 		} else {
-			return asm_expected(c, "int:N, ptr:N, ptr:STRUCT:N, void*, other, ret:KIND, "
-					    "tagged or exception_cb", "in .global");
+			return asm_expected(c, "int:N, ptr:N, ptr:STRUCT:N, void*, other, "
+					    "ret:KIND, tagged or exception_cb", "in .global");
 		}
 		if (g.nargs == 255)
 			return asm_err(c, "too many .global arguments");

@@ -2053,11 +2053,13 @@ static int link_prog(struct link *l, size_t main_fi)
 		goto out;
 	stack[depth++] = (struct frame){ main_fi, 0, 0 };
 	while (depth || (l->exc_fi >= 0 && !l->placed[l->exc_fi])) {
-		if (!depth) {	/* (the exception callback after main's subprograms, as libbpf) */
-			l->placed[l->exc_fi] = l->len;
-			if ((err = append_func(l, (size_t)l->exc_fi)))
+		if (!depth) {	/* (the exception callback after main's subprograms: libbpf's) */
+			size_t fi = (size_t)l->exc_fi;
+
+			l->placed[fi] = l->len;
+			if ((err = append_func(l, fi)))
 				goto out;
-			stack[depth++] = (struct frame){ (size_t)l->exc_fi, l->placed[l->exc_fi], 0 };
+			stack[depth++] = (struct frame){ fi, l->placed[fi], 0 };
 		}
 		struct frame *fr = &stack[depth - 1];
 		const struct efunc *f = &c->funcs[fr->fi];
@@ -2219,8 +2221,9 @@ static int add_prog(struct elf_ctx *c, size_t fi, size_t *cap)
 	if (!err && l.exc_fi >= 0 && !l.unsupported[0] &&
 	    !(l.globals && ebpf_prog_exc_cb(&(struct ebpf_prog){ .globals = l.globals,
 							     .global_cnt = l.global_cnt }))) {
-		snprintf(l.unsupported, sizeof(l.unsupported), "exception callback '%.60s' must have "
-			 "global linkage (the kernel refuses the program)", c->funcs[l.exc_fi].name);
+		snprintf(l.unsupported, sizeof(l.unsupported), "exception callback '%.60s' must "
+			 "have global linkage (the kernel refuses the program)",
+			 c->funcs[l.exc_fi].name);
 		l.unsupported_insn = 0;
 	}
 	free(l.placed);

@@ -937,8 +937,8 @@
 	  "the prologue calls bpf_throw on a data-dependent path, in main or a static function, " \
 	  "half the time with an exception callback (generators/gen_throw.c)")                     \
 	X(p_throw_bad, 0, 0, 100,                                                                  \
-	  "unsafe twin of p_throw: the throw in a bpf_loop callback, with r10 as the cookie, with " \
-	  "an iterator live or inside a loop (6.18 refuses each)")
+	  "unsafe twin of p_throw: the throw in a bpf_loop callback, with r10 as the cookie, "    \
+	  "with an iterator live or inside a loop (6.18 refuses each)")
 
 struct gen_knobs {
 #define GEN_KNOB_FIELD(name, def, lo, hi, what) uint32_t name;

@@ -16,9 +16,10 @@
  * throws with an iterator live (bpf_iter_num_new on one of main's variable homes in fp-208 ..
  * fp-32, which hold nothing yet in the prologue: "bpf_throw would lead to reference leak"; a
  * run that throws traps, INTERP_TRAP_HELPER); twin 3 throws inside a loop counting in such a
- * home (6.18: "verifier bug: scc exit", which bpfscev declines: unsupported).  No run of twins 0, 1 and 3
- * traps.  Kfuncs are called from XDP programs only here (the generic kfuncs' set; raw
- * tracepoints and the socket programs' prologues get no piece), and only with vmlinux BTF.
+ * home (6.18: "verifier bug: scc exit", which bpfscev declines: unsupported).  No run of
+ * twins 0, 1 and 3 traps.  Kfuncs are called from XDP programs only here (the generic kfuncs'
+ * set; raw tracepoints and the socket programs' prologues get no piece), and only with vmlinux
+ * BTF.
  */
 #include "generators/gen_internal.h"
 
@@ -92,7 +93,8 @@ void gi_throw(struct gi *g, bool bad)
 		gi_emit(g, (struct bpf_insn){ .code = BPF_JMP | BPF_CALL,
 					      .src_reg = BPF_PSEUDO_KFUNC_CALL,
 					      .imm = ebpf_kfunc_by_name("bpf_iter_num_new") });
-		gi_ldx(g, BPF_DW, BPF_REG_2, EBPF_REG_FP, GEN_FP_DATA);	/* (the byte again) */
+		/* (the byte again) */
+		gi_ldx(g, BPF_DW, BPF_REG_2, EBPF_REG_FP, GEN_FP_DATA);
 		gi_ldx(g, BPF_B, BPF_REG_1, BPF_REG_2, (int16_t)b);
 		gi_alu(g, true, BPF_AND, BPF_REG_1, 3);
 		throw_if(g, k, cookie, false);
@@ -103,7 +105,7 @@ void gi_throw(struct gi *g, bool bad)
 					      .imm = ebpf_kfunc_by_name("bpf_iter_num_destroy") });
 		return;
 	}
-	if (tw == TW_LOOP) {	/* a counter at fp + at counts 0 .. 3, the throw where it is r1 */
+	if (tw == TW_LOOP) {	/* a counter at fp + at counts 0 .. 3: the throw where it is r1 */
 		int top = gi_label(g), skip = gi_label(g);
 		int16_t at = (int16_t)(-32 - 8 * (int32_t)gen_pick(g->src, 23));
 

@@ -103,9 +103,9 @@ static bool iter_run_kfunc(const struct ebpf_prog *prog, size_t pc)
 }
 
 /* Calls whose results differ from run to run, or from our interpreter's (it draws them:
- * interp_helper_drawn): kfunc calls but the number and bits iterators' and bpf_throw, callx, and helpers the
- * interpreter draws for, but bpf_get_smp_processor_id: the run is pinned to a CPU the
- * interpreter is told (cpu_bound; compare_run counts a run that could not be pinned as
+ * interp_helper_drawn): kfunc calls but the number and bits iterators' and bpf_throw, callx,
+ * and helpers the interpreter draws for, but bpf_get_smp_processor_id: the run is pinned to a
+ * CPU the interpreter is told (cpu_bound; compare_run counts a run that could not be pinned as
  * nondeterministic).  Also a program naming a socket map: the interpreter draws what its
  * lookups find and whether its updates and deletes succeed (sockets put there from outside). */
 static uint8_t nondet_why(const struct ebpf_object *obj, const struct ebpf_prog *prog,
