@@ -495,8 +495,11 @@ static bool null_vs_scalar(const struct aval *a, const struct aval *b)
  * lock (reg_may_point_to_spin_lock: the id names the lock, absint_lock.c). */
 static bool lock_id(const struct scev_ctx *cx, const struct aval *p)
 {
-	return p->kind == AV_PTR && p->region == REGION_MAP_VALUE && p->id &&
-	       absint_lock_map(cx, p->map);
+	uint16_t k;
+
+	/* (and a record's, its site's call: absint_ref.c absint_ref_rejoin) */
+	return (p->kind == AV_PTR && p->region == REGION_MAP_VALUE && p->id &&
+		absint_lock_map(cx, p->map)) || absint_ref_holder(p, &k);
 }
 
 /* A null check that decided the maybe-null pointer before (now after) decides its copies. */
@@ -1054,6 +1057,7 @@ static void note_exit(struct scev_ctx *cx, uint32_t f, const struct astate *s, b
 		s = &z;
 	}
 	absint_dynptr_note_exit(cx, f, s);
+	absint_lock_exit(cx, f, s);
 	if (!cx->fn_ret_acc)
 		return;
 	absint_exit_pkt_note(cx, f, s);
@@ -1825,6 +1829,7 @@ static int run_function(struct engine *en, uint32_t f)
 		}
 		absint_cb_entry(cx, f, s);
 		absint_dynptr_entry(cx, f, s);
+		absint_lock_entry(cx, f, s);
 		if (absint_global(cx, f) && !(cx->fn_seen[f] & 1))
 			s->live = false;	/* a global function no reached call names */
 		if (cx->fn_unreached && cx->fn_unreached[f])

@@ -695,6 +695,12 @@ bool absint_lock_join(struct alock *d, const struct alock *s);
 void absint_lock_call(struct scev_ctx *cx, struct astate *s, uint32_t pc, struct aval *r0);
 bool absint_lock_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			     uint32_t pc);
+/* absint_lock.c, static functions that take or release the lock: the lock state function f
+ * starts with (its calls'); a call at pc of a static function: what it is given noted, s's lock
+ * the one its exits leave; an exit of f with state s noted. */
+void absint_lock_entry(const struct scev_ctx *cx, uint32_t f, struct astate *s);
+void absint_lock_call_return(struct scev_ctx *cx, struct astate *s, uint32_t pc);
+void absint_lock_exit(struct scev_ctx *cx, uint32_t f, const struct astate *s);
 
 /* absint_fields.c: the special fields of map values (spin locks, kptrs, ...).  The field of map
  * m's value that bytes [lo, hi) overlap (NULL: none); what a load of it gives (a kptr: an
@@ -793,6 +799,12 @@ void absint_region_verify_insn(struct scev_ctx *cx, struct scev_verdict *v,
 bool absint_ref_keep_id(const struct scev_ctx *cx, const struct aval *before);
 bool absint_ref_join_zero(const struct aval *p, const struct aval *z, uint64_t z_may,
 			  struct aval *out);
+/* absint_ref.c: whether a is a record (a ringbuf record, an acquired object, a looked-up socket)
+ * and its site; the registers whose join of dst and src (before either is joined) is a record
+ * of its call's result again, maybe NULL with its id (in keep[r]): a held record, not NULL,
+ * against the number 0 on a path that holds none of its site. */
+bool absint_ref_holder(const struct aval *a, uint16_t *site);
+uint16_t absint_ref_rejoin(const struct astate *dst, const struct astate *src, struct aval *keep);
 void absint_ref_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			    uint32_t pc);
 void absint_ref_verify_arg(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,

@@ -15,19 +15,32 @@
  * LK_ID_DIRECT for a value LD_IMM64 gives, 0 when not one), or held on some path only.  A
  * lookup's result keeps its id (absint.c: settle_copies, send_succs; aval_join keeps the id of
  * map values alike) only for maps with a spin lock (absint_lock_map), so nothing else changes.
- * What is not followed is unsupported: a lock or unlock outside the main function, or in a
- * program where another function calls them (6.18 lets a static function take or release its
- * caller's lock), or inside a loop (the loop's header takes its entry's lock state: nothing in
- * the body may change it), a call of a static function while a lock may be held unless it and
- * its callees call no helper, kfunc or function address and read no packet by LD_ABS/LD_IND
- * (callee_clean), an unlock whose lock is not known to be the one held (joined ids), and a map
- * of maps' inner map.  The interpreter takes both helpers as no-ops that check the lock
+ * The lock is the program's, not a frame's (the kernel's active_lock is in bpf_verifier_state):
+ * a static function may take its caller's lock, release it or return holding one, and only the
+ * main function's exit must not hold one (do_check's BPF_EXIT: "!curframe").  When functions
+ * other than main call the lock helpers, each static function (not main, a callback, a global
+ * function or one whose address is taken) has a lock summary, found with the arguments' in the
+ * summary rounds (scev.c): the join of the lock states of its calls, which it starts with, and
+ * of its exits, which its calls leave.  The verdict checks that the analysed states keep within
+ * them (every call's lock in its callee's, every exit's in its function's), so the walk is the
+ * kernel's with the calls inlined, joined.
+ *
+ * What is not followed is unsupported: a lock or unlock in a callback, a global function or one
+ * whose address is taken, or in a program whose lock summaries did not settle, or inside a loop
+ * (the loop's header takes its entry's lock state: nothing in the body may change it), nor a
+ * call there of a function that takes or releases one; a call of a static function while a lock
+ * may be held, without summaries, unless it and its callees call no helper, kfunc or function
+ * address and read no packet by LD_ABS/LD_IND (callee_clean); an unlock whose lock is not known
+ * to be the one held (joined ids), and a map of maps' inner map.  The interpreter takes both helpers as no-ops that check the lock
  * (oracle/exec/interp.c: lock_helper).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "scev/absint.h"
+
+#include "util/arena.h"
 
 #define LFAIL(kind_, ...)                                                                         \
 	do {                                                                                      \
@@ -134,6 +147,127 @@ static bool lock_elsewhere(const struct scev_ctx *cx)
 	return false;
 }
 
+/* Whether function f has a lock summary: a static function, not main, a callback or one whose
+ * address is taken (which helpers call with no lock of the caller's). */
+static bool lk_applies(const struct scev_ctx *cx, uint32_t f)
+{
+	return cx->lk_in && f && f < cx->st.cfg->nfuncs && !(cx->fn_cb && cx->fn_cb[f]) &&
+	       !(cx->lk_fn[f] & 2) && !absint_global(cx, f);
+}
+
+/* a is within b: b joined with it is b */
+static bool lk_within(const struct alock *a, const struct alock *b)
+{
+	struct alock j = *b;
+
+	return !absint_lock_join(&j, a);
+}
+
+int absint_lock_setup(struct scev_ctx *cx)
+{
+	const struct scev_cfg *cfg = cx->st.cfg;
+	uint32_t nf = cfg->nfuncs;
+	bool changed = true;
+
+	cx->lk_in = cx->lk_in_acc = cx->lk_out = cx->lk_out_acc = NULL;
+	cx->lk_seen_acc = cx->lk_fn = NULL;
+	cx->lk_stable = false;
+	if (nf < 2 || !lock_elsewhere(cx))
+		return 0;
+	if (!(cx->lk_in = arena_zalloc(nf, sizeof(*cx->lk_in))) ||
+	    !(cx->lk_in_acc = arena_zalloc(nf, sizeof(*cx->lk_in_acc))) ||
+	    !(cx->lk_out = arena_zalloc(nf, sizeof(*cx->lk_out))) ||
+	    !(cx->lk_out_acc = arena_zalloc(nf, sizeof(*cx->lk_out_acc))) ||
+	    !(cx->lk_seen_acc = arena_zalloc(nf, 1)) || !(cx->lk_fn = arena_zalloc(nf, 1)))
+		return -ENOMEM;
+	for (uint32_t pc = 0; pc < cx->len; pc += ebpf_insn_slots(&cx->insns[pc])) {
+		const struct bpf_insn *i = &cx->insns[pc];
+
+		if (ebpf_is_helper_call(i) && absint_lock_helper(i->imm))
+			cx->lk_fn[cfg->blocks[cfg->block_of[pc]].func] |= 1;
+		if (ebpf_is_ldimm64(i) && i->src_reg == BPF_PSEUDO_FUNC)
+			cx->lk_fn[cfg->blocks[cfg->block_of[pc + 1 + (uint32_t)i->imm]].func] |= 2;
+	}
+	/* (bit 1 through the calls, to a fixpoint) */
+	while (changed) {
+		changed = false;
+		for (uint32_t pc = 0; pc < cx->len; pc += ebpf_insn_slots(&cx->insns[pc])) {
+			const struct bpf_insn *i = &cx->insns[pc];
+			uint32_t f = cfg->blocks[cfg->block_of[pc]].func, g;
+
+			if (!ebpf_is_pseudo_call(i) || (cx->lk_fn[f] & 1))
+				continue;
+			g = cfg->blocks[cfg->block_of[pc + 1 + (uint32_t)i->imm]].func;
+			if (cx->lk_fn[g] & 1) {
+				cx->lk_fn[f] |= 1;
+				changed = true;
+			}
+		}
+	}
+	return 0;
+}
+
+static bool lk_equal(const struct alock *a, const struct alock *b)
+{
+	return a->held == b->held && a->map == b->map && a->id == b->id;
+}
+
+bool absint_lock_round(struct scev_ctx *cx)
+{
+	bool stable = true;
+
+	/* Each round's calls and exits are the next round's summaries (replaced, not joined: a
+	 * callee's first rounds ran with its calls' lock not known yet); the rounds end when one
+	 * saw what it ran with.  (Whatever they end with, the verdict checks the last pass's
+	 * calls and exits keep within them.) */
+	for (uint32_t f = 0; cx->lk_in && f < cx->st.cfg->nfuncs; f++) {
+		uint8_t *seen = &cx->lk_seen_acc[f];
+
+		if ((*seen & 1) && (!(*seen & 4) || !lk_equal(&cx->lk_in[f], &cx->lk_in_acc[f]))) {
+			cx->lk_in[f] = cx->lk_in_acc[f];
+			stable = false;
+		}
+		if ((*seen & 2) && (!(*seen & 8) || !lk_equal(&cx->lk_out[f], &cx->lk_out_acc[f]))) {
+			cx->lk_out[f] = cx->lk_out_acc[f];
+			stable = false;
+		}
+		*seen = (uint8_t)((*seen & 12) | (*seen & 3) << 2);
+	}
+	return stable;
+}
+
+void absint_lock_entry(const struct scev_ctx *cx, uint32_t f, struct astate *s)
+{
+	if (lk_applies(cx, f))
+		s->lk = cx->lk_in[f];
+}
+
+void absint_lock_call_return(struct scev_ctx *cx, struct astate *s, uint32_t pc)
+{
+	const struct scev_cfg *cfg = cx->st.cfg;
+	uint32_t f = cfg->blocks[cfg->block_of[pc + 1 + (uint32_t)cx->insns[pc].imm]].func;
+
+	if (!lk_applies(cx, f))
+		return;
+	if (cx->lk_seen_acc[f] & 1)
+		absint_lock_join(&cx->lk_in_acc[f], &s->lk);
+	else
+		cx->lk_in_acc[f] = s->lk;
+	cx->lk_seen_acc[f] |= 1;
+	s->lk = cx->lk_out[f];
+}
+
+void absint_lock_exit(struct scev_ctx *cx, uint32_t f, const struct astate *s)
+{
+	if (!lk_applies(cx, f))
+		return;
+	if (cx->lk_seen_acc[f] & 2)
+		absint_lock_join(&cx->lk_out_acc[f], &s->lk);
+	else
+		cx->lk_out_acc[f] = s->lk;
+	cx->lk_seen_acc[f] |= 2;
+}
+
 /* Whether static function f, and every function it calls, calls no helper, kfunc or function
  * address and loads no packet bytes (LD_ABS, LD_IND): called with a lock held, nothing in it
  * breaks the kernel's rules, on any path, and nothing changes the lock (the kernel walks a
@@ -204,7 +338,9 @@ bool absint_lock_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const 
 			if (absint_global(cx, g))
 				LFAIL(VERDICT_UNSAFE, "global function calls are not allowed while "
 				      "holding a lock, use static function instead");
-			if (!callee_clean(cx, g))
+			/* (with summaries, the callee's states hold the lock: its calls are
+			 * checked there) */
+			if (!(cx->lk_stable && lk_applies(cx, g)) && !callee_clean(cx, g))
 				LFAIL(VERDICT_UNSUPPORTED, "a call of a static function that "
 				      "calls helpers, kfuncs or functions by address, or reads "
 				      "the packet by LD_ABS/LD_IND, while a spin lock may be "
@@ -220,6 +356,20 @@ bool absint_lock_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const 
 			      "(helper %s#%d)", ebpf_helper_name(i->imm) ? ebpf_helper_name(i->imm)
 			      : "?", i->imm);
 	}
+	if (cx->lk_in && ebpf_is_pseudo_call(i)) {
+		uint32_t g = cfg->blocks[cfg->block_of[pc + 1 + (uint32_t)i->imm]].func;
+
+		if ((cx->lk_fn[g] & 1) && cx->st.loops->loop_of[cfg->block_of[pc]] != SCEV_NONE)
+			LFAIL(VERDICT_UNSUPPORTED, "a call inside a loop of a function that takes or "
+			      "releases a spin lock: not modeled");
+		if (cx->lk_stable && lk_applies(cx, g) && !lk_within(&s->lk, &cx->lk_in[g]))
+			LFAIL(VERDICT_UNSUPPORTED, "the spin lock state at this call is not within "
+			      "the one its callee (at %u) was analysed with", cfg->funcs[g].start);
+	}
+	if (cx->lk_stable && ebpf_is_exit(i) && lk_applies(cx, cfg->blocks[cfg->block_of[pc]].func) &&
+	    !lk_within(&s->lk, &cx->lk_out[cfg->blocks[cfg->block_of[pc]].func]))
+		LFAIL(VERDICT_UNSUPPORTED, "the spin lock state at this exit is not within the one "
+		      "its calls were analysed with");
 	if (!ebpf_is_helper_call(i) || !absint_lock_helper(i->imm))
 		return false;
 	lock = i->imm == BPF_FUNC_spin_lock;
@@ -233,10 +383,13 @@ bool absint_lock_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const 
 	if (cx->prog_type == BPF_PROG_TYPE_EXT)
 		LFAIL(VERDICT_UNSUPPORTED, "%s in an extension (freplace) program: whether its "
 		      "target's type may use spin locks is not known", name);
-	if (cfg->blocks[cfg->block_of[pc]].func != 0)
+	if (cfg->blocks[cfg->block_of[pc]].func != 0 &&
+	    !(cx->lk_stable && lk_applies(cx, cfg->blocks[cfg->block_of[pc]].func)))
 		LFAIL(VERDICT_UNSUPPORTED, "%s outside the main function (a lock taken or released "
-		      "across a call) is not modeled", name);
-	if (lock_elsewhere(cx))
+		      "across a call) is not modeled%s", name, !cx->lk_in ? "" : !cx->lk_stable ?
+		      " (the function summaries did not settle)" : " (in a callback, a global "
+		      "function or one whose address is taken)");
+	if (lock_elsewhere(cx) && !cx->lk_stable)
 		LFAIL(VERDICT_UNSUPPORTED, "%s in a program whose other functions take or release "
 		      "locks: not modeled", name);
 	if (cx->st.loops->loop_of[cfg->block_of[pc]] != SCEV_NONE)

@@ -1089,6 +1089,9 @@ void astate__settle_null(struct astate *s, uint16_t id, bool is_null, bool keep_
 void astate__drop_id(struct astate *s, uint16_t id)
 {
 	each_id_holder(s, id, forget_id, false);
+	/* (a new run of the call: the lock held is a value of an earlier one, absint_lock.c) */
+	if (id && s->lk.held && s->lk.id == id)
+		s->lk.id = 0;
 }
 
 void astate__drop_ids(struct astate *s)

@@ -1144,8 +1144,12 @@ static struct aval frame_local(const struct scev_ctx *cx, const struct aval *a, 
 		    : a->region == REGION_STACK ? aval_caller_ptr(owner, k, a->r)
 						: aval_caller_rebase(a, k);
 	/* two calls of one function may return different lookups' results; a pointer into
-	 * callers' frames means the same frames in the callee, its id what each holds (aval.h) */
-	if (!(v.kind == AV_PTR && v.region == REGION_CALLER_STACK))
+	 * callers' frames means the same frames in the callee, its id what each holds (aval.h);
+	 * a value of a map with a spin lock, its lookup's (the lock's name, when callees take or
+	 * release locks: absint_lock.c; a new run of the lookup forgets it, astate__drop_id) */
+	if (!(v.kind == AV_PTR && v.region == REGION_CALLER_STACK) &&
+	    !(cx->lk_in && v.kind == AV_PTR && v.region == REGION_MAP_VALUE &&
+	      absint_lock_map(cx, v.map)))
 		aval_drop_id(&v);
 	return v;
 }
@@ -1782,6 +1786,7 @@ static int ai_step_values(struct engine *en, struct astate *s, uint32_t pc)
 				uint32_t f = cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func;
 
 				v = call_summary(cx, s, pc, pc + 1 + i->imm);
+				absint_lock_call_return(cx, s, pc);
 				/* (a result that may be NULL: this call's, as a helper's) */
 				if (v.kind == AV_PTR && v.maybe_null) {
 					v.id = aval_null_id(pc);

@@ -69,7 +69,8 @@ static bool is_reg_copy(const struct bpf_insn *i)
 /* The bpf_loop, bpf_for_each_map_elem or bpf_find_vma call that the address loaded at pc goes
  * to, or SCEV_NONE (*why says why).  The address may move through other registers on its way
  * (clang's `r8 = func; ...; r2 = r8`, the kernel's PTR_TO_FUNC copied): the registers holding it
- * are those it was copied into and not written since; any other use of one of them before the
+ * are those it was copied into and not written since (a helper or kfunc call between, given
+ * none of them in r1-r5, writes none of r6-r9); any other use of one of them before the
  * call is no such load (a copy past the call may call the callback some other way: only the
  * calls found here are its, absint_cb_at). */
 static uint32_t feeds_bpf_loop(const struct scev_cfg *cfg, uint32_t pc, const char **why)
@@ -89,6 +90,11 @@ static uint32_t feeds_bpf_loop(const struct scev_cfg *cfg, uint32_t pc, const ch
 				       "takes its callback in";
 				return SCEV_NONE;
 			}
+			/* a helper or kfunc call between keeps r6-r9 as they were (it writes
+			 * r0-r5 only): the address held there still reaches the call after
+			 * (clang's bpf_fastcall spills around a call before bpf_loop) */
+			if (!ebpf_is_pseudo_call(i) && !(held & 0x3fu))
+				continue;
 			*why = "its address (loaded at %u) goes to a call other than bpf_loop or "
 			       "another helper taking a callback";
 			return SCEV_NONE;

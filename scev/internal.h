@@ -502,6 +502,16 @@ struct scev_ctx {
 	const char *ref_why;
 	uint8_t *ref_loop;
 	bool ref_tail;		/* a function other than main tail-calls or uses LD_ABS/LD_IND */
+	/* spin locks taken or released in static functions (absint_lock.c): per function, the
+	 * lock state its calls give it and its exits leave (the summary rounds' fixpoint), what
+	 * the running pass saw (the _acc; lk_seen_acc bit 1: a call, 2: an exit; 4, 8: the lk_in,
+	 * lk_out a round set), and lk_fn: bit 1
+	 * when it or a function it calls calls bpf_spin_lock or bpf_spin_unlock, bit 2 when its
+	 * address is taken; all NULL when no function but main calls them (or there is one
+	 * function); lk_stable: the rounds reached the fixpoint */
+	struct alock *lk_in, *lk_in_acc, *lk_out, *lk_out_acc;
+	uint8_t *lk_seen_acc, *lk_fn;
+	bool lk_stable;
 	/* dynptrs on the stack (absint_dynptr.c): per loop, whether its blocks make or release
 	 * one; NULL when the program makes none */
 	uint8_t *dp_loop;
@@ -788,6 +798,10 @@ int absint_cb_pre_write(struct scev_ctx *cx);
 void absint_iter_pass_start(struct scev_ctx *cx);
 /* absint_ref.c: the program's ringbuf calls (scev_ctx.ref_sites, ref_loop).  0 or -ENOMEM. */
 int absint_ref_setup(struct scev_ctx *cx);
+/* absint_lock.c: the lock summaries of static functions (scev_ctx.lk_in ...; 0 or -ENOMEM);
+ * after a summary round, what its calls and exits saw joined into them, whether nothing grew. */
+int absint_lock_setup(struct scev_ctx *cx);
+bool absint_lock_round(struct scev_ctx *cx);
 int absint_dynptr_setup(struct scev_ctx *cx);
 bool absint_iter_settled(const struct scev_ctx *cx);
 /* Whether the iterator facts the running pass found are exactly the ones it read (the next pass,

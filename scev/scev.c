@@ -773,7 +773,8 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 	    !(cx.outer_write_acc = arena_zalloc(cx.st.cfg->nfuncs, sizeof(*cx.outer_write_acc))))
 		goto fail;
 	if (absint_fn_effects(&cx) || absint_global_setup(&cx) || absint_ref_setup(&cx) ||
-	    absint_dynptr_setup(&cx) || absint_throw_setup(&cx))
+	    absint_dynptr_setup(&cx) || absint_throw_setup(&cx) ||
+	    absint_lock_setup(&cx))
 		goto fail;
 	outer_write_all(&cx);	/* (until the summary rounds know better) */
 	if (!(cx.iter_slot = arena_alloc((cx.len ? cx.len : 1) * sizeof(*cx.iter_slot))) ||
@@ -899,6 +900,7 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 			/* (what the exits proved of data: the next round's calls take it; a round
 			 * whose exits proved less than its calls took is not the last) */
 			stable = absint_exit_pkt_round(&cx) && stable;
+			stable = absint_lock_round(&cx) && stable;
 			seeded = false;
 			for (uint32_t f = 0; f < nf; f++) {
 				/* (monotone: once some exit leaves r0 unwritten, its callers' r0
@@ -972,6 +974,7 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 				absint_outer_wval_drop(&cx);
 			}
 		}
+		cx.lk_stable = stable;	/* (the lock summaries: absint_lock.c) */
 		for (uint32_t f = 1; f < nf && stable; f++)
 			cx.fn_unreached[f] = (cx.fn_seen[f] & 1) && !(cx.fn_seen_acc[f] & 1) &&
 					     !cx.fn_cb[f] && !absint_global(&cx, f);
