@@ -2299,6 +2299,7 @@ static const struct twin_piece call_pieces[] = {
 	TWIN_PIECE(p_check_mtu, p_check_mtu_bad, gi_check_mtu),
 	TWIN_PIECE(p_frame_fields, p_frame_fields_over, gi_frame_fields_call),
 	TWIN_PIECE(p_throw, p_throw_bad, gi_throw),
+	TWIN_PIECE(p_sub_ref, p_sub_ref_bad, gi_sub_ref_call),
 };
 
 /* r2 = data, r3 = data_end (sz-byte context fields at off_data and off_end); if (data +
@@ -2905,6 +2906,9 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 	if (p->flags & GEN_PROG_CB_CTX_UNSAFE)
 		sbuf_puts(sb, " cb-ctx-unsafe (a callback loads through the NULL one call's context "
 			  "holds)");
+	if (p->flags & GEN_PROG_SUB_REF_UNSAFE)
+		sbuf_puts(sb, " sub-ref-unsafe (a spin lock across static functions never released, "
+			  "a helper under it, taken or released twice)");
 	if (p->flags & GEN_PROG_SUB_RET_UNSAFE)
 		sbuf_puts(sb, " sub-ret-unsafe (a function's map lookup result loaded through "
 			  "untested, or past the value)");

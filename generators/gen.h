@@ -72,6 +72,9 @@
  *  - p_sub_ret_ptr: f(key) returns map 0's value (at an offset) or NULL, main loads through it
  *    after a NULL test of it, a copy or a spill (gen_subret.c); its twin p_sub_ret_ptr_bad loads
  *    untested through NULL or past the value (GEN_PROG_SUB_RET_UNSAFE).
+ *  - p_sub_ref: a fields map value's spin lock taken and released across static functions
+ *    (gen_subref.c); its twin p_sub_ref_bad never releases it, calls a helper under it in the
+ *    callee, takes it twice or releases it twice (GEN_PROG_SUB_REF_UNSAFE).
  * Programs without GEN_PROG_CALLS_UNSAFE keep every promise above; those with it keep them all
  * except the kernel's rules on calls (recursion, at most 8 frames, at most 512 bytes of combined
  * stack), and run in the interpreter like any other (GEN_PROG_CALL_TRAP when a run may stop at
@@ -938,7 +941,14 @@
 	  "half the time with an exception callback (generators/gen_throw.c)")                     \
 	X(p_throw_bad, 0, 0, 100,                                                                  \
 	  "unsafe twin of p_throw: the throw in a bpf_loop callback, with r10 as the cookie, "    \
-	  "with an iterator live or inside a loop (6.18 refuses each)")
+	  "with an iterator live or inside a loop (6.18 refuses each)") \
+	X(p_sub_ref, 0, 0, 100,                                                                    \
+	  "the prologue takes a fields map value's spin lock and releases it across static "       \
+	  "functions: f_lock(v) takes it for main, f_unlock(v) releases main's, or both "          \
+	  "(generators/gen_subref.c)")                                                             \
+	X(p_sub_ref_bad, 0, 0, 100,                                                                \
+	  "unsafe twin of p_sub_ref: the lock f_lock took never released, f_unlock calling a "     \
+	  "helper under main's lock, f_lock called twice, or released twice across the frames")
 
 struct gen_knobs {
 #define GEN_KNOB_FIELD(name, def, lo, hi, what) uint32_t name;
@@ -1165,6 +1175,12 @@ struct gen_loop {
 						 * 2, or reads its ctx at main's frame top or
 						 * through NULL (INTERP_TRAP_MEM on runs that call
 						 * it); the kernel refuses it */
+#define GEN_PROG_SUB_REF_UNSAFE (1ull << 51)	/* p_sub_ref_bad: a spin lock taken in a static
+						 * function never released, a helper called in
+						 * one under main's lock, a lock taken twice or
+						 * released twice across the frames (every run:
+						 * INTERP_TRAP_REF or _RULE); the kernel refuses
+						 * it */
 #define GEN_PROG_SUB_RET_UNSAFE (1ull << 38)	/* p_sub_ret_ptr_bad: main loads through a static
 						 * function's map lookup result untested (NULL)
 						 * or past the value (INTERP_TRAP_MEM on every

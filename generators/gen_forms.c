@@ -807,6 +807,10 @@ void gi_emit_callback(struct gi *g, struct gi_sub *s)
 		gi_emit_throw_sub(g, s);
 		return;
 	}
+	if (s->sub_ref) {
+		gi_emit_sub_ref(g, s);
+		return;
+	}
 	if (s->ld_form) {
 		gi_emit_ld_sub(g, s);
 		return;

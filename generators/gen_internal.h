@@ -208,6 +208,9 @@ struct gi_sub {
 	/* p_sub_ret_ptr (gen_subret.c): 1 + c, f(key) returning map 0's value for key, at offset c
 	 * when found (else NULL) */
 	uint8_t ret_ptr;
+	/* p_sub_ref (gen_subref.c): 1 f_lock(v) takes v's spin lock, 2 f_unlock(v) releases it,
+	 * 3 (the twin) f_unlock calling bpf_get_prandom_u32 first; 0 not such a function */
+	uint8_t sub_ref;
 	/* p_ld_abs_sub (gen_ldabs.c): f(ctx, p) loads ld_size bytes of the packet at ld_base +
 	 * ld_off with LD_ABS (LD_IND: r8 = ld_base): form 1 stores ctx at *p before the load, 2
 	 * not at all, 3 (the twin) after it; 0 not such a function */
@@ -481,6 +484,10 @@ void gi_loop_fields(struct gi *g, bool unset);
  * returned, NULL-tested (the twin: untested, or past the value); f's body */
 void gi_sub_ret_call(struct gi *g, bool bad);
 void gi_emit_sub_ret(struct gi *g, struct gi_sub *s);
+/* gen_subref.c: p_sub_ref (p_sub_ref_bad): a spin lock taken and released across static
+ * functions (the twin: never released, a helper under it, taken or released twice); f's body */
+void gi_sub_ref_call(struct gi *g, bool bad);
+void gi_emit_sub_ref(struct gi *g, struct gi_sub *s);
 /* gen_links.c: p_links (p_links_bad): a packet byte's copies, one bounded, the other used
  * (the twin: written between) */
 void gi_links(struct gi *g, bool bad);
