@@ -366,6 +366,12 @@ bool absint_lock_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const 
 			LFAIL(VERDICT_UNSUPPORTED, "the spin lock state at this call is not within "
 			      "the one its callee (at %u) was analysed with", cfg->funcs[g].start);
 	}
+	/* (a callback's or a global function's exit returns to no call that takes its lock state:
+	 * bpf_loop's caller, the loader; one that may hold a lock a callee took is not followed) */
+	if (cx->lk_in && ebpf_is_exit(i) && s->lk.held && cfg->blocks[cfg->block_of[pc]].func &&
+	    !lk_applies(cx, cfg->blocks[cfg->block_of[pc]].func))
+		LFAIL(VERDICT_UNSUPPORTED, "the exit of a callback or global function while a spin "
+		      "lock may be held: not modeled");
 	if (cx->lk_stable && ebpf_is_exit(i) && lk_applies(cx, cfg->blocks[cfg->block_of[pc]].func) &&
 	    !lk_within(&s->lk, &cx->lk_out[cfg->blocks[cfg->block_of[pc]].func]))
 		LFAIL(VERDICT_UNSUPPORTED, "the spin lock state at this exit is not within the one "
