@@ -15,7 +15,11 @@
  * for a privileged loader), a null check of the reserve's own result (its maybe-null id, which
  * only the latest run's result carries) settles the record with it — NULL: nothing was
  * acquired; not NULL: held.  Joins keep the pointers of a site apart from scalars (a pointer
- * joined with a released copy is unknown) and the states' masks as may/must.
+ * joined with a released copy is unknown) and the states' masks as may/must, but for one: a
+ * record held on every path of one side and not NULL there, against the number 0 on a side that
+ * holds none of its site, is the call's result again, maybe NULL with its id (a record keeps the
+ * id once not NULL), held exactly when it is not (absint_ref_rejoin: "if r6 != 0 goto l; r3 = 0;
+ * l: if r6 == 0 goto out; release r6", which the kernel walks apart).
  *
  * Loop headers and exits are made from the summaries, not by running the body: a pointer the
  * body does not write keeps its value there although the body may have released it.  In a loop
