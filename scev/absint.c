@@ -1152,7 +1152,9 @@ out:
  * do this).  So the verdict also carries, along every edge into a block where nothing about
  * loops needs the joined state (not a loop header, not in an irreducible loop, not a loop
  * exit: "plain"), up to PATHS_MAX states kept apart by what a join would lose: the kinds of
- * the pointers in live registers (the map for map handles and values) and in the cells the
+ * the pointers in live registers (the map for map handles and values, the struct and trust of
+ * kernel objects: bpf_iter_ipv6_route's fib6_nh, inside a fib6_info or read through a pointer)
+ * and in the cells the
  * function fills registers from, and the values of live registers that are constants (clang's
  * "off = 14 or 18" before one packet check, or "err = 0 or -EINVAL" before "if (!err)").  Each
  * is computed by the same transfer and edge refinement as the forward pass, from its
@@ -1253,7 +1255,8 @@ static uint64_t path_shape(const struct astate *s, uint16_t live, uint64_t fills
 		if ((a)->kind == AV_PTR) {                                                        \
 			MIX((a)->region);                                                         \
 			MIX((a)->maybe_null);                                                     \
-			if ((a)->region == REGION_MAP_VALUE || (a)->region == REGION_MAP_HANDLE)  \
+			if ((a)->region == REGION_MAP_VALUE || (a)->region == REGION_MAP_HANDLE || \
+			    (a)->region == REGION_BTF)                                            \
 				MIX((a)->map);                                                    \
 		}                                                                                 \
 	} while (0)
