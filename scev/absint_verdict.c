@@ -1051,10 +1051,15 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 			VFAIL(VERDICT_UNSAFE, pc, "R%u of %s: helper access to the packet is not "
 			      "allowed", reg, name);
 		/* a kernel object is no helper's memory here (only ARG_ANYTHING, the sockets, a
-		 * socket map's value and HF_BTF_ARG's take it) */
+		 * socket map's value and HF_BTF_ARG's take it), but a trusted one is read-only
+		 * memory (mem_types' PTR_TO_BTF_ID | PTR_TRUSTED, for ARG_PTR_TO_MEM | MEM_RDONLY:
+		 * bpf_strncmp(task->comm, ...) in a tp_btf program), its bytes read as a load's
+		 * (check_helper_mem_access: check_ptr_to_btf_access, verify_access) */
 		if (a->kind == AV_PTR && a->region == REGION_BTF && p->args[k] != HARG_ANYTHING &&
 		    p->args[k] != HARG_BTF_SOCK_COMMON && p->args[k] != HARG_BTF_ID &&
-		    !(sock_map && p->args[k] == HARG_MAP_VALUE))
+		    !(sock_map && p->args[k] == HARG_MAP_VALUE) &&
+		    !((p->args[k] == HARG_MEM || p->args[k] == HARG_MEM_OR_NULL) &&
+		      a->map < cx->nbtf_types && cx->btf_trusted[a->map] == BTF_TRUSTED))
 			VFAIL(VERDICT_UNSAFE, pc, "R%u of %s is a kernel object (PTR_TO_BTF_ID), not "
 			      "modeled as this argument", reg, name);
 

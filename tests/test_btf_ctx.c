@@ -8,7 +8,8 @@
  *    has, a readable type);
  *  - the clang-built tests/bpf/btf_ctx.c (arguments, narrow and mid-slot reads, a write, a
  *    return of 1, the return value of fexit, a tracepoint's arguments, bpf_skc_to_tcp_sock and
- *    bpf_get_current_task_btf): our verdict against the kernel's, loaded with the target's BTF
+ *    bpf_get_current_task_btf, bpf_strncmp on a trusted task's comm, a register holding objects
+ *    of two structs on two paths): our verdict against the kernel's, loaded with the target's BTF
  *    id; the load through a struct pointer argument is
  *    the false alarm left (kernel accepts, bpfscev unsafe).
  * Without vmlinux BTF the test is skipped; without bpf(), the kernel part is.
@@ -212,10 +213,13 @@ static void object(const char *path, bool kernel)
 		"tp_btf_skc_to_tcp_sock", "tp_btf_skc_to_tcp_sock_unchecked_unsafe",
 		"tp_btf_skc_to_tcp_sock_task_unsafe", "tp_btf_current_task_btf",
 		"tp_btf_get_func_ip_unsafe", "tp_btf_get_func_arg_cnt_unsafe", "tp_btf_get_attach_cookie",
+		"tp_btf_strncmp_comm", "tp_btf_strncmp_past_comm_unsafe",
+		"tp_btf_strncmp_parent_comm_unsafe", "tp_btf_two_structs", "tp_btf_two_structs_unsafe",
 	};
 	static const enum scev_verdict_kind tp_want[] = {
 		SAFE, UNSAFE, SAFE, UNSAFE, UNSAFE, SAFE, SAFE, SAFE, UNSAFE, UNSAFE, UNSAFE,
 		SAFE, SAFE, UNSAFE, UNSAFE, UNSAFE, SAFE, UNSAFE, UNSAFE, SAFE, UNSAFE, UNSAFE, SAFE,
+		SAFE, UNSAFE, UNSAFE, SAFE, UNSAFE,
 	};
 	static const char *const fe[] = {
 		"fentry_args", "fentry_past_args_unsafe", "fentry_narrow", "fentry_mid_slot_unsafe",

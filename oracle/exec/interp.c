@@ -3127,6 +3127,11 @@ static int proto_helper(struct interp_state *st, const struct iop *ip, int32_t i
 					return -1;
 				break;
 			}
+			/* (a kernel object read by the helper: the verdict allows a trusted one
+			 * (mem_types), whose bytes read as its loads' do, a byte at a time) */
+			if ((p->args[k] == HARG_MEM || p->args[k] == HARG_MEM_OR_NULL) &&
+			    (a >> 44) == (INTERP_VA_BTF >> 44))
+				break;
 			host = mem_ptr(st, ip->pc, a, size,
 				       p->args[k] == HARG_MEM || p->args[k] == HARG_MEM_OR_NULL
 					       ? ACC_LOAD : ACC_STORE);

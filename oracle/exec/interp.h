@@ -218,7 +218,8 @@
 /* Kernel objects (a BTF context's struct arguments, PTR_TO_BTF_ID): any address here reads, 1 to
  * 8 bytes at a time, as if every aligned u64 held INTERP_VA_BTF (so a pointer member read whole
  * is another kernel object, and what the kernel's PROBE_MEM loads would give is one possible
- * value); stores, atomics and helper memory there trap. */
+ * value); stores, atomics and helper memory there trap, but for a helper's read-only memory
+ * (HARG_MEM, HARG_MEM_OR_NULL: bpf_strncmp reads a trusted task's comm), read as the loads. */
 #define INTERP_VA_BTF 0x0000800000000000ull
 /* Ringbuf records: the k-th bpf_ringbuf_reserve of a run that succeeded is its size bytes at
  * INTERP_VA_RINGBUF + k * 2^32, addressable until it is submitted or discarded. */

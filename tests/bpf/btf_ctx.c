@@ -365,3 +365,78 @@ int tp_btf_get_attach_cookie(__u64 *ctx)
 	note(3, bpf_get_attach_cookie(ctx));
 	return 0;
 }
+
+/* A trusted kernel object is read-only memory for a helper (mem_types' PTR_TO_BTF_ID |
+ * PTR_TRUSTED, for ARG_PTR_TO_MEM | MEM_RDONLY): bpf_strncmp reads prev->comm (a tp_btf
+ * argument is trusted) as a load of its bytes would, within the member (btf_struct_walk: "access
+ * beyond the end of member comm"); a pointer read from one (real_parent: MEM_RCU) is no such
+ * memory. */
+struct task_struct___comm {
+	char comm[16];
+	struct task_struct___comm *real_parent;
+} __attribute__((preserve_access_index));
+
+static long (*bpf_strncmp)(const char *s1, __u32 s1_sz, const char *s2) = (void *)182;
+
+SEC("tp_btf/sched_switch")
+int tp_btf_strncmp_comm(__u64 *ctx)
+{
+	struct task_struct___comm *prev = (void *)ctx[1];
+
+	note(3, bpf_strncmp(prev->comm, 12, "swapper"));
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int tp_btf_strncmp_past_comm_unsafe(__u64 *ctx)
+{
+	struct task_struct___comm *prev = (void *)ctx[1];
+
+	note(3, bpf_strncmp(prev->comm + 8, 12, "swapper"));
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int tp_btf_strncmp_parent_comm_unsafe(__u64 *ctx)
+{
+	struct task_struct___comm *prev = (void *)ctx[1];
+
+	note(3, bpf_strncmp(prev->real_parent->comm, 12, "swapper"));
+	return 0;
+}
+
+/* A register that holds kernel objects of two structs on two paths (bpf_iter_ipv6_route's
+ * fib6_nh, inside a fib6_info or read from a pointer): the kernel walks the paths apart, each
+ * load checked against its own struct; so does the verdict (absint.c path_shape: the struct
+ * keeps path states apart).  A member of one struct read through the other is refused (comm's
+ * offset in a struct pid: inside its numbers[], part of a struct upid's pointer ns). */
+struct pid___local {
+	int level;
+} __attribute__((preserve_access_index));
+
+struct task_struct___pid {
+	struct pid___local *thread_pid;
+	char comm[16];
+} __attribute__((preserve_access_index));
+
+SEC("tp_btf/sched_switch")
+int tp_btf_two_structs(__u64 *ctx)
+{
+	struct task_struct___pid *prev = (void *)ctx[1];
+	volatile __u64 which = ctx[0];
+	const char *p = which ? (const char *)prev->comm : (const char *)prev->thread_pid;
+
+	note(3, *(const volatile __u32 *)p);
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int tp_btf_two_structs_unsafe(__u64 *ctx)
+{
+	struct task_struct___pid *prev = (void *)ctx[1];
+	volatile __u64 which = ctx[0];
+	const struct task_struct___pid *p = which ? prev : (const void *)prev->thread_pid;
+
+	note(3, *(const volatile __u32 *)p->comm);
+	return 0;
+}
