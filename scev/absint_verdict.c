@@ -83,7 +83,9 @@ static bool skb_pkt_writable(uint32_t type)
 	       type == BPF_PROG_TYPE_LWT_XMIT || type == BPF_PROG_TYPE_SK_SKB;
 }
 
-void absint_frame_depth(struct scev_ctx *cx, uint32_t f, __int128 lo)
+/* (pc: the instruction of an access of the function's own frame, whose bpf_fastcall spills
+ * and fills count apart: fastcall.c; UINT32_MAX for any other) */
+static void frame_depth_at(struct scev_ctx *cx, uint32_t f, __int128 lo, uint32_t pc)
 {
 	uint32_t d;
 
@@ -92,6 +94,14 @@ void absint_frame_depth(struct scev_ctx *cx, uint32_t f, __int128 lo)
 	d = ((uint32_t)-lo + 7) & ~7u;
 	if (d > cx->fn_stack[f])
 		cx->fn_stack[f] = d;
+	if (cx->fn_stack_np && !(pc < cx->len && cx->fc_pat && cx->fc_pat[pc]) &&
+	    d > cx->fn_stack_np[f])
+		cx->fn_stack_np[f] = d;
+}
+
+void absint_frame_depth(struct scev_ctx *cx, uint32_t f, __int128 lo)
+{
+	frame_depth_at(cx, f, lo, UINT32_MAX);
 }
 
 /* An access of [lo, hi) of this function's own frame. */
@@ -112,7 +122,7 @@ static void verify_own_stack(struct scev_ctx *cx, struct scev_verdict *v, const 
 		      "written on every path (the unprivileged kernel: invalid read from stack)",
 		      absint_ll_sat(lo));
 	/* the frame's depth, for the combined stack of call chains (calls.c) */
-	absint_frame_depth(cx, cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func, lo);
+	frame_depth_at(cx, cx->st.cfg->blocks[cx->st.cfg->block_of[pc]].func, lo, pc);
 	if (absint_iter_verify_stack(cx, v, s, pc, lo, hi) ||
 	    absint_dynptr_verify_stack(cx, v, s, pc, lo, hi, write))
 		return;

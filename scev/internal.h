@@ -382,6 +382,12 @@ struct scev_ctx {
 	struct scev_verdict *verdict;	/* when set, the last pass also checks safety */
 	struct scev_calls calls;	/* the call graph (calls.c) */
 	uint32_t *fn_stack;	/* verdict: per function, the deepest stack byte it accesses */
+	/* verdict: the bpf_fastcall patterns (fastcall.c): per instruction, a spill or fill of
+	 * one; per function, the deepest byte of its frame anything else accesses, and the top of
+	 * its patterns the kernel removes (INT32_MIN: none) */
+	uint8_t *fc_pat;
+	uint32_t *fn_stack_np;
+	int32_t *fc_top;
 	/* verdict, unprivileged rule: per function, the 8-byte slots of its frame (bit k: the
 	 * slot at fp-8(k+1)) a store of a pointer reached in any pass so far, and whether one
 	 * reached a stack address not placed (any frame, any slot): a byte no cell places is
@@ -811,6 +817,10 @@ bool absint_iter_same(const struct scev_ctx *cx);
  * limits, into v; and the most instructions a run executes given the trip claims and the
  * blocks the last pass reached (UINT64_MAX when unknown, *ends saying why: enum scev_ends). */
 int scev_calls_check(struct scev_ctx *cx, struct scev_verdict *v, const uint32_t *fn_stack);
+/* fastcall.c: the kernel's bpf_fastcall patterns marked before the verdict's pass (0 or
+ * -ENOMEM), and each function's stack depth lowered after it to what their removal leaves. */
+int scev_fastcall_mark(struct scev_ctx *cx);
+void scev_fastcall_depths(const struct scev_ctx *cx, uint32_t *fn_stack);
 /* absint_timer.c: a program of a tracing type (kprobe, tracepoint, perf_event, raw_tracepoint)
  * that names a map holding a struct bpf_timer is unsafe, as the kernel refuses it before
  * verifying (check_map_prog_compatibility). */

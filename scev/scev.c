@@ -343,6 +343,9 @@ static void ctx_free(struct scev_ctx *cx)
 	arena_free(cx->stack_first);
 	arena_free(cx->add_src);
 	arena_free(cx->fn_stack);
+	arena_free(cx->fn_stack_np);
+	arena_free(cx->fc_pat);
+	arena_free(cx->fc_top);
 	arena_free(cx->ptr_spill);
 	arena_free(cx->live);
 	arena_free(cx->site_args);
@@ -801,7 +804,8 @@ static int run_analysis(struct claim_prog *out, const struct ebpf_prog *prog,
 	if (verdict) {
 		cx.fn_stack = arena_zalloc(cx.st.cfg->nfuncs, sizeof(*cx.fn_stack));
 		cx.live = arena_zalloc(cx.st.cfg->nblocks ? cx.st.cfg->nblocks : 1, 1);
-		if (!cx.fn_stack || !cx.live || scev_calls_check(&cx, verdict, NULL))
+		if (!cx.fn_stack || !cx.live || scev_calls_check(&cx, verdict, NULL) ||
+		    scev_fastcall_mark(&cx))
 			goto fail;
 		/* (the marks of slots a pointer was stored into: the unprivileged rule's, and
 		 * any loader's narrow fills, absint_verdict.c verify_narrow_fill) */
@@ -1186,6 +1190,7 @@ again:
 		goto fail;
 	if (verdict) {
 		err = -ENOMEM;
+		scev_fastcall_depths(&cx, cx.fn_stack);
 		scev_ctx_stack_depths(&cx, cx.fn_stack);
 		if (scev_calls_check(&cx, verdict, cx.fn_stack))
 			goto fail;

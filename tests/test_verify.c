@@ -180,6 +180,49 @@ static const struct {
 	{ "a loop calling a subprogram with a loop", "r6 = 0\nl: r1 = r6\ncall f\nr6 += 1\n"
 	  "if r6 < 100 goto l\nr0 = 0\nexit\nf: r0 = 0\nr2 = 0\nm: r0 += r1\nr2 += 1\n"
 	  "if r2 < 7 goto m\nexit\n", BPF_PROG_TYPE_XDP, VERDICT_SAFE, NULL },
+	/* bpf_fastcall (scev/fastcall.c): the spill and fill of r1 around an inlined
+	 * bpf_get_smp_processor_id are removed with their stack (verifier_bpf_fastcall.c's
+	 * cumulative_stack_depth: 512 + 0), in tc; not in a socket filter (the raw, not inlined,
+	 * helper), not around another helper, not when the fill is a jump target, not when
+	 * anything else touches the stack below the pattern (a store, a helper's read), not
+	 * with two patterns in the function (this kernel's rule for them is not 6.12's) */
+#define FC_MAIN "r1 = 42\n*(u64 *)(r10 -512) = r1\ncall f\nr0 = 0\nexit\n"
+#define FC_PAT "*(u64 *)(r10 -8) = r1\ncall bpf_get_smp_processor_id\nr1 = *(u64 *)(r10 -8)\n"
+	{ "bpf_fastcall: a callee's pattern", FC_MAIN "f: " FC_PAT "r0 = 0\nexit\n",
+	  BPF_PROG_TYPE_SCHED_CLS, VERDICT_SAFE, NULL },
+	{ "bpf_fastcall: a callee's pattern in a socket filter", FC_MAIN "f: " FC_PAT
+	  "r0 = 0\nexit\n", BPF_PROG_TYPE_SOCKET_FILTER, VERDICT_UNSAFE,
+	  "combined stack size of 2 calls is 528" },
+	{ "bpf_fastcall: around bpf_ktime_get_ns", FC_MAIN "f: *(u64 *)(r10 -8) = r1\n"
+	  "call bpf_ktime_get_ns\nr1 = *(u64 *)(r10 -8)\nr0 = 0\nexit\n",
+	  BPF_PROG_TYPE_SCHED_CLS, VERDICT_UNSAFE, "combined stack size of 2 calls is 528" },
+	{ "bpf_fastcall: the call a jump target", FC_MAIN "f: r2 = r1\nif r2 > 7 goto l\n"
+	  "*(u64 *)(r10 -8) = r1\nl: call bpf_get_smp_processor_id\nr1 = *(u64 *)(r10 -8)\n"
+	  "r0 = 0\nexit\n", BPF_PROG_TYPE_SCHED_CLS, VERDICT_UNSAFE,
+	  "combined stack size of 2 calls is 528" },
+	{ "bpf_fastcall: a store below the pattern", FC_MAIN "f: " FC_PAT
+	  "r2 = 1\n*(u32 *)(r10 -16) = r2\nr0 = 0\nexit\n", BPF_PROG_TYPE_SCHED_CLS,
+	  VERDICT_UNSAFE, "combined stack size of 2 calls is 528" },
+	{ "bpf_fastcall: a helper reads the pattern's slot", FC_MAIN "f: " FC_PAT
+	  "r1 = r10\nr1 += -8\nr2 = 8\nr3 = 0\ncall bpf_probe_read_kernel\nr0 = 0\nexit\n",
+	  BPF_PROG_TYPE_SCHED_CLS, VERDICT_UNSAFE, "combined stack size of 2 calls is 528" },
+	{ "bpf_fastcall: two pairs and a slot above them",
+	  "r1 = 42\n*(u64 *)(r10 -496) = r1\ncall f\nr0 = 0\nexit\nf: r3 = 3\n"
+	  "*(u64 *)(r10 -8) = r3\nr2 = 2\n*(u64 *)(r10 -16) = r2\n*(u64 *)(r10 -24) = r1\n"
+	  "call bpf_get_smp_processor_id\nr1 = *(u64 *)(r10 -24)\nr2 = *(u64 *)(r10 -16)\n"
+	  "r0 = *(u64 *)(r10 -8)\nexit\n", BPF_PROG_TYPE_SCHED_CLS, VERDICT_SAFE, NULL },
+	{ "bpf_fastcall: two pairs and 4 bytes inside their top slot",
+	  "r1 = 42\n*(u64 *)(r10 -496) = r1\ncall f\nr0 = 0\nexit\nf: r3 = 3\n"
+	  "*(u32 *)(r10 -12) = r3\nr2 = 2\n*(u64 *)(r10 -16) = r2\n*(u64 *)(r10 -24) = r1\n"
+	  "call bpf_get_smp_processor_id\nr1 = *(u64 *)(r10 -24)\nr2 = *(u64 *)(r10 -16)\n"
+	  "r0 = 0\nexit\n", BPF_PROG_TYPE_SCHED_CLS, VERDICT_UNSAFE,
+	  "combined stack size of 2 calls is 528" },
+	{ "bpf_fastcall: two patterns", FC_MAIN "f: *(u64 *)(r10 -16) = r1\n"
+	  "call bpf_get_smp_processor_id\nr1 = *(u64 *)(r10 -16)\n*(u64 *)(r10 -16) = r1\n"
+	  "call bpf_get_smp_processor_id\nr1 = *(u64 *)(r10 -16)\nr0 = 0\nexit\n",
+	  BPF_PROG_TYPE_SCHED_CLS, VERDICT_UNSAFE, "combined stack size of 2 calls is 528" },
+#undef FC_PAT
+#undef FC_MAIN
 };
 
 static struct ebpf_map_def array_map = { .name = "arr", .type = BPF_MAP_TYPE_ARRAY,

@@ -76,6 +76,7 @@ struct interp_code {
 	uint8_t *func;		/* per slot: 1 when a function starts there */
 	uint8_t *noprobe;	/* per slot: 0, the probes of a hooked run without env->probes */
 	uint32_t exc_op;	/* the exception callback's first operation; UINT32_MAX: none */
+	uint8_t *fastcall;	/* per slot: 1 for a spill or fill of a bpf_fastcall pattern */
 };
 
 /* MAPK_OUTER: a map of maps whose inner map's definition is known (ebpf_map_def.inner);
@@ -797,6 +798,35 @@ static int ctx_load(struct interp_state *st, uint32_t pc, uint64_t a, uint64_t s
 	return 0;
 }
 
+/* The spills and fills of bpf_fastcall patterns: 8-byte stores to r10 just before a call of
+ * bpf_get_smp_processor_id (up to 6, nothing else between) and 8-byte loads from r10 just after
+ * it.  The kernel inlines the call and removes the pattern and its stack when nothing else
+ * touches that stack (verifier.c remove_fastcall_spills_fills), so their bytes may be no part
+ * of the depth it counts: they are not counted here either (stack_deeper), which only lets by
+ * what the kernel may keep. */
+static void fastcall_marks(uint8_t *mark, const struct bpf_insn *in, size_t len)
+{
+	for (size_t pc = 0; pc < len; pc++) {
+		if (in[pc].code != (BPF_JMP | BPF_CALL) || in[pc].src_reg ||
+		    in[pc].imm != BPF_FUNC_get_smp_processor_id)
+			continue;
+		for (size_t i = 1; i <= 6 && i <= pc; i++) {
+			const struct bpf_insn *x = &in[pc - i];
+
+			if (x->code != (BPF_STX | BPF_MEM | BPF_DW) || x->dst_reg != EBPF_REG_FP)
+				break;
+			mark[pc - i] = 1;
+		}
+		for (size_t i = 1; i <= 6 && pc + i < len; i++) {
+			const struct bpf_insn *x = &in[pc + i];
+
+			if (x->code != (BPF_LDX | BPF_MEM | BPF_DW) || x->src_reg != EBPF_REG_FP)
+				break;
+			mark[pc + i] = 1;
+		}
+	}
+}
+
 /* An access reaches offset off of the stack, below what its frame used so far: the frames'
  * combined use must stay within the kernel's 512 bytes, each frame's depth rounded up to 16 as
  * the kernel rounds it for JIT-compiled programs.  What a run uses is at most what the kernel
@@ -806,6 +836,8 @@ static bool stack_deeper(struct interp_state *st, uint32_t pc, uint64_t off)
 {
 	unsigned total = 0;
 
+	if (pc < st->code->nslots && st->code->fastcall[pc])
+		return true;
 	st->low[off >> 9] = (uint16_t)(off & (EBPF_STACK_SIZE - 1));
 	for (unsigned k = 0; k <= st->h.depth; k++)
 		total += (EBPF_STACK_SIZE - st->low[k] + 15u) & ~15u;
@@ -4070,6 +4102,7 @@ void interp_code__free(struct interp_code *code)
 	free(code->slot2op);
 	free(code->func);
 	free(code->noprobe);
+	free(code->fastcall);
 	free(code);
 }
 
@@ -4100,7 +4133,8 @@ int interp_prepare(struct interp_code **out, const struct ebpf_prog *prog, struc
 	c->slot2op = malloc(prog->len * sizeof(*c->slot2op));
 	c->func = calloc(prog->len, 1);
 	c->noprobe = calloc(prog->len, 1);
-	if (!c->ops || !c->slot2op || !c->func || !c->noprobe) {
+	c->fastcall = calloc(prog->len, 1);
+	if (!c->ops || !c->slot2op || !c->func || !c->noprobe || !c->fastcall) {
 		interp_code__free(c);
 		return diag_set(d, ENOMEM, "out of memory");
 	}
@@ -4122,6 +4156,7 @@ int interp_prepare(struct interp_code **out, const struct ebpf_prog *prog, struc
 		n++;
 	}
 	c->func[0] = 1;
+	fastcall_marks(c->fastcall, prog->insns, prog->len);
 	c->nops = n;
 	c->exc_op = UINT32_MAX;
 	if (ebpf_prog_exc_cb(prog) && ebpf_prog_exc_cb(prog)->insn < prog->len &&
