@@ -2570,6 +2570,9 @@ int gen_program(struct gen_program *out, struct gen_src *src, const struct gen_k
 		if ((gen_bool(src, knobs->p_map_u64_ptr) ||
 		     gen_bool(src, knobs->p_map_u64_ptr_bad)) && gi_room(g, 28))
 			gi_stmt_map_u64_ptr(g);
+		if ((gen_bool(src, knobs->p_fastcall) || gen_bool(src, knobs->p_fastcall_bad)) &&
+		    gi_room(g, 16))
+			gi_stmt_fastcall(g);
 		gi_gen_loop(g, LOOPK_ANY);
 	}
 	gi_calls_main_tail(g);
@@ -2936,6 +2939,9 @@ void gen_program__to_asm(struct sbuf *sb, const struct gen_program *p)
 			  "frame or through NULL)");
 	if (p->flags & GEN_PROG_GLOBAL_UNSAFE)
 		sbuf_puts(sb, " global-unsafe (a global function reads NULL or past its argument)");
+	if (p->flags & GEN_PROG_FASTCALL_UNSAFE)
+		sbuf_puts(sb, " fastcall-unsafe (a store below a bpf_fastcall pattern keeps its "
+			  "stack: 528 bytes)");
 	if (p->flags & GEN_PROG_REF_UNSAFE)
 		sbuf_puts(sb, " ref-unsafe (a ringbuf record may be left unreleased)");
 	if (p->flags & GEN_PROG_URB_UNSAFE)

@@ -948,7 +948,14 @@
 	  "(generators/gen_subref.c)")                                                             \
 	X(p_sub_ref_bad, 0, 0, 100,                                                                \
 	  "unsafe twin of p_sub_ref: the lock f_lock took never released, f_unlock calling a "     \
-	  "helper under main's lock, f_lock called twice, or released twice across the frames")
+	  "helper under main's lock, f_lock called twice, or released twice across the frames") \
+	X(p_fastcall, 0, 0, 100,                                                                   \
+	  "a statement of main stores at fp-512 and calls f, whose only stack is a bpf_fastcall "  \
+	  "spill/fill of r1 around bpf_get_smp_processor_id, which the kernel removes: 512 + 0 "    \
+	  "(generators/gen_fastcall.c)")                                                           \
+	X(p_fastcall_bad, 0, 0, 100,                                                               \
+	  "unsafe twin of p_fastcall: f also stores at fp-16, below the pattern, which keeps it: " \
+	  "512 + 16")
 
 struct gen_knobs {
 #define GEN_KNOB_FIELD(name, def, lo, hi, what) uint32_t name;
@@ -1315,6 +1322,8 @@ struct gen_loop {
 						 * exit, closed once too often or the RCU lock
 						 * nested (INTERP_TRAP_RULE on the runs that
 						 * reach it); the kernel refuses it */
+#define GEN_PROG_FASTCALL_UNSAFE (1ull << 50)	/* p_fastcall_bad: a store below a bpf_fastcall
+						 * pattern keeps its stack (528 bytes) */
 #define GEN_PROG_SPIN_LOCK_UNSAFE (1ull << 55)	/* p_spin_lock_bad: a helper called with the lock
 						 * held, no unlock, a second lock, an unlock at
 						 * offset 0 (runs may trap); the kernel refuses */

@@ -794,6 +794,10 @@ void gi_calls_finish(struct gi *g)
 	if (g->iter_deep)
 		place_iter_deep(g, p, &w);
 	frames(p, g, false);
+	/* (p_fastcall's f: the kernel removes its pattern with the stack: gen_fastcall.c) */
+	for (size_t f = 1; f < p->nfuncs; f++)
+		if (w.sub_of[f] >= 0 && g->subs[w.sub_of[f]].fastcall == 1)
+			p->funcs[f].frame = 0;
 	/* walked from main */
 	walk(&w, 0, 0, 0, g->tail_arg);
 	p->call_shape = p->nfuncs > 1 ? GEN_CALLS_CHAIN : GEN_CALLS_NONE;

@@ -755,6 +755,10 @@ void gi_emit_callback(struct gi *g, struct gi_sub *s)
 		emit_vma_callback(g, s);
 		return;
 	}
+	if (s->fastcall) {
+		gi_emit_fastcall(g, s);
+		return;
+	}
 	if (s->global && !s->dp_sub) {	/* (p_dynptr_global's: gen_dynptr.c) */
 		emit_global(g, s);
 		return;

@@ -151,6 +151,8 @@ struct gi_sub {
 	uint8_t global;		/* a global function (p_global): 1 safe, 2 reads its pointer
 				 * untested, 3 reads 512 bytes before it (called, not a
 				 * callback) */
+	uint8_t fastcall;	/* p_fastcall's f (gen_fastcall.c): 1 a bpf_fastcall pattern
+				 * only, 2 and a store below it (p_fastcall_bad) */
 	bool pkt;		/* p_call_pkt: f(p) reads the byte at p + pkt_at (called, not a
 				 * callback) */
 	bool pkt_spill;		/* ... f(&data) instead: it loads p from main's spill first */
@@ -429,6 +431,9 @@ void gi_dynptr_global_proto(struct ebpf_global_func *gf);	/* (its BTF prototype)
 void gi_stmt_timer(struct gi *g, struct gi_loop *lp);
 void gi_stmt_find_vma(struct gi *g, struct gi_loop *lp);	/* (raw tracepoints only) */
 void gi_stmt_global(struct gi *g, struct gi_loop *lp);
+/* gen_fastcall.c: p_fastcall's statement of main's top level and its f */
+void gi_stmt_fastcall(struct gi *g);
+void gi_emit_fastcall(struct gi *g, struct gi_sub *s);
 void gi_stmt_may_goto(struct gi *g, struct gi_loop *lp);
 void gi_may_goto_loop(struct gi *g);
 /* gen_iter.c: an open-coded iterator loop (lp NULL: main's top level) */

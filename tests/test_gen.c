@@ -4174,6 +4174,66 @@ static void test_check_mtu_knobs(void)
 	kernel_twin_knobs(&s, &k);
 }
 
+/* p_fastcall and its unsafe twin p_fastcall_bad (generators/gen_fastcall.c, session 30): main
+ * stores at fp-512 and calls f, whose only stack is a bpf_fastcall spill/fill of r1 around
+ * bpf_get_smp_processor_id, which the kernel removes with its stack (512 + 0); the twin's f
+ * also stores below the pattern, which keeps it (512 + 16).  With the other call shapes off,
+ * the safe form never traps and is called safe, more than 90 of 100 (d996b52: none, "combined
+ * stack size of 2 calls is 528"); the twin stops at the interpreter's 512 bytes on every run
+ * (INTERP_TRAP_LIMIT), is never called safe, and its reason is the combined stack (more than
+ * 90 of 100: another piece's rule may come first).  The kernel judges the first 25 of each
+ * (kernel_judge: no rule gap, every twin refused, some at its 1M-instruction walk, which
+ * comes before its stack check). */
+static void fastcall_program(void *arg, const struct twin_run *r)
+{
+	struct kernel_twin_counts *c = arg;
+	const struct gen_program *p = r->p;
+	bool flagged = p->flags & GEN_PROG_FASTCALL_UNSAFE, fc = false;
+	struct scev_verdict v;
+
+	for (size_t pc = 0; pc < p->len; pc++)
+		fc |= p->insns[pc].code == (BPF_JMP | BPF_CALL) && !p->insns[pc].src_reg &&
+		      p->insns[pc].imm == BPF_FUNC_get_smp_processor_id;
+	c->t.calls[r->twin] += fc;
+	c->t.flagged[r->twin] += flagged;
+	CHECK(!flagged || (r->twin && fc), TW "twin flag without its knob or its call",
+	      TW_ARGS(r));
+	if (twin_verdict(r, &v)) {
+		CHECK(!flagged || v.kind != VERDICT_SAFE, TW "a flagged twin called safe",
+		      TW_ARGS(r));
+		c->t.shaped[1] += flagged && strstr(v.reason, "combined stack size") != NULL;
+		c->t.safe += !r->twin && fc && v.kind == VERDICT_SAFE;
+	}
+	if (flagged)
+		c->t.traps += twin_trap(r, NULL) == INTERP_TRAP_LIMIT;
+	if (r->seed < c->k->kernel_end)
+		kernel_judge(r, true, c->loaded, c->refused);
+}
+
+static void test_fastcall_knobs(void)
+{
+	static const struct twin_spec s = {
+		{ "p_fastcall", "p_fastcall_bad" }, 100, 8250000, 100,
+		{ { "p_recursion", 0 }, { "p_call_chain", 0 }, { "p_big_frame", 0 },
+		  { "p_subprog", 0 }, { "p_call_args", 0 } } };
+	static const struct kernel_twin k = { { GEN_PROG_FASTCALL_UNSAFE }, 8250000 + 25 };
+	struct kernel_twin_counts c = { .k = &k };
+
+	for_twin_programs(&s, fastcall_program, &c);
+	CHECK(c.t.calls[0] > 95 && c.t.calls[1] > 95, "p_fastcall: %u and %u of 100 programs call "
+	      "f", c.t.calls[0], c.t.calls[1]);
+	CHECK(c.t.safe > 90, "p_fastcall: only %u of 100 called safe", c.t.safe);
+	CHECK(c.t.traps == c.t.flagged[1] && c.t.flagged[1] > 95 && c.t.shaped[1] > 90,
+	      "p_fastcall_bad: %u flagged, %u stop at 512 bytes, %u refused for the combined stack",
+	      c.t.flagged[1], c.t.traps, c.t.shaped[1]);
+	if (!c.loaded[0])
+		check_skip_part("p_fastcall: the kernel's verdicts (bpf() refused)");
+	printf("p_fastcall: %u of 100 called safe, the kernel accepts %u of %u; p_fastcall_bad: "
+	       "%u flagged, %u stop at 512 bytes, none called safe, the kernel refuses %u of %u\n",
+	       c.t.safe, c.loaded[0] - c.refused[0], c.loaded[0], c.t.flagged[1], c.t.traps,
+	       c.refused[1], c.loaded[1]);
+}
+
 /* p_sock and its unsafe twin p_sock_unsafe (generators/gen_sock.c): an XDP program looks up a
  * socket (bpf_sk_lookup_tcp, _udp, bpf_skc_lookup_tcp), reads a field after its NULL test and
  * releases it; the twin leaks it, reads it after the release, before the NULL test (flags 1: no
@@ -6020,5 +6080,6 @@ int main(int argc, char **argv)
 	CHECK_STEP(test_kregion_knobs());	/* (200 programs, 50 loads) */
 	CHECK_STEP(test_throw_knobs());	/* (200 programs, 50 loads) */
 	CHECK_STEP(test_sub_ref_knobs());
+	CHECK_STEP(test_fastcall_knobs());
 	return check_done("test_gen");
 }
