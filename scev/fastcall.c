@@ -2,8 +2,8 @@
  * mark_fastcall_patterns, check_fastcall_stack_contract, remove_fastcall_spills_fills).  Around a
  * call the kernel inlines without touching the registers it does not clobber
  * (bpf_get_smp_processor_id on x86-64, in the program types inlines_cpu_id lists: r0 only),
- * spills of those registers just before it and their fills just after it, pair by pair outwards from the function's lowest 8-byte spill
- * offset upwards (the i-th pair at lowest_off + 8(i - 1), one register each, none of the
+ * spills of those registers just before it and their fills just after it, pair by pair
+ * outwards from the function's lowest 8-byte spill offset upwards (the i-th pair at lowest_off + 8(i - 1), one register each, none of the
  * instructions after the first spill a jump target), are removed after verification, and when
  * nothing else of the function touches its stack below the pattern's top (fastcall_stack_off)
  * its stack depth becomes the bytes above it: the combined stack of call chains
@@ -18,8 +18,8 @@
  *
  * scev_fastcall_mark marks the patterns' instructions before the verdict's pass (the verdict
  * then counts a frame's depth apart for the accesses that are not theirs: fn_stack_np,
- * absint_verdict.c frame_depth_at); scev_fastcall_depths lowers each function's depth after it.  The
- * kernel checks the contract on the paths it walks; the accesses with r10 as their base in a
+ * absint_verdict.c frame_depth_at); scev_fastcall_depths lowers each function's depth after
+ * it.  The kernel checks the contract on the paths it walks; the accesses with r10 as their base in a
  * function are counted here whether or not the analysis reaches them.
  */
 #include <errno.h>
