@@ -1,16 +1,17 @@
 /* The kernel's bpf_fastcall rewrite and the stack depth it leaves (verifier.c:
- * mark_fastcall_patterns, check_fastcall_stack_contract, remove_fastcall_spills_fills).  Around a
- * call the kernel inlines without touching the registers it does not clobber
+ * mark_fastcall_patterns, check_fastcall_stack_contract, remove_fastcall_spills_fills).  Around
+ * a call the kernel inlines without touching the registers it does not clobber
  * (bpf_get_smp_processor_id on x86-64, in the program types inlines_cpu_id lists: r0 only),
  * spills of those registers just before it and their fills just after it, pair by pair
- * outwards from the function's lowest 8-byte spill offset upwards (the i-th pair at lowest_off + 8(i - 1), one register each, none of the
- * instructions after the first spill a jump target), are removed after verification, and when
- * nothing else of the function touches its stack below the pattern's top (fastcall_stack_off)
- * its stack depth becomes the bytes above it: the combined stack of call chains
- * (check_max_stack_depth) is counted with that depth.  A pattern around another call (a helper
- * or kfunc the kernel does not inline) keeps the function's whole stack (keep_fastcall_stack);
- * here any spill/fill pair of r0-r5 at the lowest offset around one counts as such a pattern,
- * which the kernel's clobber masks only make rarer (a kept stack is the larger depth).
+ * outwards from the function's lowest 8-byte spill offset upwards (the i-th pair at lowest_off
+ * + 8(i - 1), one register each, none of the instructions after the first spill a jump
+ * target), are removed after verification, and when nothing else of the function touches its
+ * stack below the pattern's top (fastcall_stack_off) its stack depth becomes the bytes above
+ * it: the combined stack of call chains (check_max_stack_depth) is counted with that depth.  A
+ * pattern around another call (a helper or kfunc the kernel does not inline) keeps the
+ * function's whole stack (keep_fastcall_stack); here any spill/fill pair of r0-r5 at the lowest
+ * offset around one counts as such a pattern, which the kernel's clobber masks only make rarer
+ * (a kept stack is the larger depth).
  *
  * Only a function with one such pattern is lowered (see scev_fastcall_mark); its probes against
  * the running kernel are corpus/cases/fastcall_*.case and tests/test_verify.c's "bpf_fastcall"
@@ -19,8 +20,8 @@
  * scev_fastcall_mark marks the patterns' instructions before the verdict's pass (the verdict
  * then counts a frame's depth apart for the accesses that are not theirs: fn_stack_np,
  * absint_verdict.c frame_depth_at); scev_fastcall_depths lowers each function's depth after
- * it.  The kernel checks the contract on the paths it walks; the accesses with r10 as their base in a
- * function are counted here whether or not the analysis reaches them.
+ * it.  The kernel checks the contract on the paths it walks; the accesses with r10 as their
+ * base in a function are counted here whether or not the analysis reaches them.
  */
 #include <errno.h>
 #include <stdlib.h>
