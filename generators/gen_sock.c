@@ -214,13 +214,13 @@ static void sk_lookup_assign(struct gi *g, bool leak)
 
 /* p_cg_storage (issue 15, session 29): the program a cgroup_skb one under raw_tp's rules, as
  * p_sk_prog's.  GEN_FP_DATA is its cgroup storage (map 8, GEN_CGS_VALUE bytes: the pointer
- * bpf_get_local_storage returns, never NULL), a drawn number in its first u64 (the rest
+ * bpf_get_local_storage returns, never NULL), the packet's length in its first u64 (the rest
  * zero: the kernel's test run and the interpreter allocate it zeroed); the loops read it.  The
  * context is spilled at GEN_FP_DATA_END.  Its statement adds 1 to the per-CPU storage's u64
  * (map 9) and the sum to the accumulator:
  *
  *     r1 = map 8; r2 = 0; call bpf_get_local_storage; *(u64 *)(fp + GEN_FP_DATA) = r0
- *     r1 = a drawn number; *(u64 *)(r0 + 0) = r1                     (prologue)
+ *     r1 = ctx; r1 = *(u32 *)(r1 + 0); *(u64 *)(r0 + 0) = r1        (prologue)
  *     r1 = map 9; r2 = 0; call bpf_get_local_storage
  *     r1 = *(u64 *)(r0 + 0); r1 += 1; *(u64 *)(r0 + 0) = r1; acc += r1   (statement)
  *
@@ -249,10 +249,12 @@ static void cg_prologue(struct gi *g)
 	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA_END, BPF_REG_1);
 	cg_storage_get(g, GEN_MAP_CGS, 0);
 	gi_stx(g, BPF_DW, EBPF_REG_FP, GEN_FP_DATA, BPF_REG_0);
-	/* (a drawn number, not the skb's len: BPF_PROG_TEST_RUN gives a cgroup_skb program the
-	 * packet without its Ethernet header, len 14 less than the interpreter's — the kernel
-	 * differential's r0 differed, fuzz --kernel --seed 1 --knob p_cg_storage=30 #233) */
-	gi_mov_const(g, BPF_REG_1, gen_u32(g->src, 0, 0xffff), true);
+	/* (the skb's len: BPF_PROG_TEST_RUN gives a cgroup_skb program the packet without its
+	 * Ethernet header, len 14 less than its input, which the kernel differential gives the
+	 * interpreter stripped: kdiff.c l2_skip; fuzz --kernel --seed 1 --knob p_cg_storage=30
+	 * #233 differed before) */
+	gi_ldx(g, BPF_DW, BPF_REG_1, EBPF_REG_FP, GEN_FP_DATA_END);
+	gi_ldx(g, BPF_W, BPF_REG_1, BPF_REG_1, (int16_t)offsetof(struct __sk_buff, len));
 	gi_stx(g, BPF_DW, BPF_REG_0, 0, BPF_REG_1);
 	gi_array_zero(g);
 	if (!g->sk_bad)

@@ -11,7 +11,10 @@
  *  - a socket filter reading skb->sk's family and source address: compared, the same (the
  *    interpreter's frame lacks the Ethernet header: the socket is made from the whole frame;
  *    with the interpreter's frame the family would be 0, a difference);
- *  - cgroup_skb: the family's test: compared, the same;
+ *  - cgroup_skb: the family's test: compared, the same; len and the packet's first byte (the
+ *    test run pulls the Ethernet header: len 50 of a 64-byte frame, data at the IP header):
+ *    the same, 1 (session 30; the interpreter's r0 was 0 before kdiff.c's l2_skip took
+ *    cgroup_skb too);
  *  - XDP: bpf_sk_lookup_tcp, bpf_sk_lookup_udp and bpf_skc_lookup_tcp of the zero tuple (local
  *    port 0, p_sock's): nothing found on both sides, compared (fails without the change); of
  *    local port 22: not compared (a socket of this machine may be found: interp_result.sock_drawn);
@@ -57,6 +60,16 @@
 	"-- asm\n"                                                                              \
 	"r6 = *(u64 *)(r1 +168)\nr0 = 0\nif r6 == 0 goto out\nr7 = *(u32 *)(r6 +4)\n"          \
 	"if r7 != 10 goto out\nr0 = 1\nout: exit\n"                                             \
+	"-- type\ncgroup_skb\n"
+
+/* cgroup_skb's len and its packet's first byte (session 30: BPF_PROG_TEST_RUN pulls the
+ * Ethernet header, kdiff.c l2_skip): r0 = 1 when len is 50 and data[0] 0x45 (a 64-byte IPv4
+ * frame's), else 0 */
+#define CG_LEN                                                                                  \
+	"-- asm\n"                                                                              \
+	"r0 = 0\nr5 = *(u32 *)(r1 +0)\nr2 = *(u32 *)(r1 +76)\nr3 = *(u32 *)(r1 +80)\n"         \
+	"r4 = r2\nr4 += 1\nif r4 > r3 goto out\nif r5 != 50 goto out\nr4 = *(u8 *)(r2 +0)\n"   \
+	"if r4 != 0x45 goto out\nr0 = 1\nout: exit\n"                                             \
 	"-- type\ncgroup_skb\n"
 
 /* a lookup (HELPER) of the IPv4 tuple at fp-16, its local port (dport) PORT: r0 = 1 + 2 *
@@ -152,6 +165,7 @@ int main(void)
 	     0);
 	same("cgroup_skb, IPv6", SK_CGROUP, v6, sizeof(v6), 1, 0);
 	same("cgroup_skb, IPv4", SK_CGROUP, v4, sizeof(v4), 0, 0);
+	same("cgroup_skb, len and data[0]", CG_LEN, v4, sizeof(v4), 1, 0);
 	same("xdp, bpf_sk_lookup_tcp of port 0", SK_LOOKUP("bpf_sk_lookup_tcp", "0"), v4,
 	     sizeof(v4), 0, 0);
 	same("xdp, bpf_sk_lookup_udp of port 0", SK_LOOKUP("bpf_sk_lookup_udp", "0"), v4,

@@ -1019,6 +1019,16 @@ static int interp_once(struct interp_result *ir, const struct ebpf_object *obj,
 	return err;
 }
 
+/* The bytes of the input BPF_PROG_TEST_RUN pulls before the program runs: the Ethernet header
+ * of a socket filter's or a cgroup_skb program's packet (bpf_prog_test_run_skb: not is_l2, the
+ * data starts at the network header and len is 14 less), which the interpreter's input, the
+ * packet as the program sees it, does not hold. */
+static size_t l2_skip(uint32_t t, size_t len)
+{
+	return (t == BPF_PROG_TYPE_SOCKET_FILTER || t == BPF_PROG_TYPE_CGROUP_SKB) && len >= 14
+		       ? 14 : 0;
+}
+
 static bool packet_type(uint32_t t)
 {
 	return t == BPF_PROG_TYPE_XDP || t == BPF_PROG_TYPE_SCHED_CLS ||
@@ -1297,7 +1307,7 @@ static int compare_run(struct kdiff_result *res, const struct kernel_prog *okp,
 	struct kernel_run_result kr;
 	struct interp_result ir;
 	uint8_t *kout = malloc(len + COMPARE_SLACK), *iout = malloc(len + 1);
-	size_t skip = kp->prog_type == BPF_PROG_TYPE_SOCKET_FILTER && len >= 14 ? 14 : 0;
+	size_t skip = l2_skip(kp->prog_type, len);
 	size_t mk = 0;
 	char mwhat[200] = "";
 	struct map_set ms = { 0 };
@@ -1530,7 +1540,7 @@ static int check_claims(struct kdiff_result *res, uint32_t prog_type,
 			const struct ebpf_object *obj, const struct ebpf_prog *prog,
 			const uint8_t *input, size_t input_len, const struct kdiff_opts *o)
 {
-	size_t skip = prog_type == BPF_PROG_TYPE_SOCKET_FILTER && input_len >= 14 ? 14 : 0;
+	size_t skip = l2_skip(prog_type, input_len);
 	struct check_opts co = { .sz = sizeof(co), .seed = o->seed, .runs = o->check_runs,
 				 .input_len = input_len - skip,
 				 .step_budget = o->step_budget ? o->step_budget : 100000000,
@@ -1629,8 +1639,9 @@ int kdiff_run(struct kdiff_result *res, const struct ebpf_object *obj,
 		bool rdiff;
 
 		/* the refuting input through the kernel as well: what the kernel runs is what we
-		 * ran (socket filters get the Ethernet header the interpreter's model drops) */
-		if (kp->prog_type == BPF_PROG_TYPE_SOCKET_FILTER) {
+		 * ran (socket filters and cgroup_skb programs get the Ethernet header the
+		 * interpreter's model drops: l2_skip) */
+		if (l2_skip(kp->prog_type, 14)) {
 			uint8_t *frame = calloc(cf->input_len + 14, 1);
 
 			if (!frame) {
