@@ -382,6 +382,15 @@ static const struct ebpf_helper_proto protos[] = {
 	{ BPF_FUNC_user_ringbuf_drain, A(MAP, FUNC, STACKN, ANY), I64, HPT_ALL },
 };
 
+/* Prototypes that differ by program type (the table's entry names the types in .other): the
+ * kernel's func_proto of such a type gives another bpf_func_proto, with its own arguments. */
+static const struct ebpf_helper_proto type_protos[] = {
+	/* cg_sock_func_proto: bpf_sk_storage_get_cg_sock_proto, its socket the context ("context
+	 * is 'struct sock'": ARG_PTR_TO_CTX) */
+	{ BPF_FUNC_sk_storage_get, A(MAP, CTX, VALN, ANY), R(HRET_MAP_VALUE_OR_NULL),
+	  T(CGROUP_SOCK) },
+};
+
 static bool one_of(uint32_t t, const uint32_t *types, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -587,6 +596,15 @@ const struct ebpf_helper_proto *ebpf_helper_entry(int32_t id)
 	return NULL;
 }
 
+const struct ebpf_helper_proto *ebpf_helper_entry_for(int32_t id, uint32_t prog_type)
+{
+	for (size_t i = 0; i < sizeof(type_protos) / sizeof(type_protos[0]); i++)
+		if (type_protos[i].id == id && prog_type < 64 &&
+		    ((type_protos[i].types >> prog_type) & 1))
+			return &type_protos[i];
+	return ebpf_helper_entry(id);
+}
+
 bool ebpf_harg_modeled(enum ebpf_harg k)
 {
 	return k <= HARG_U32_INOUT || k == HARG_BTF_SOCK_COMMON || k == HARG_CTX_OR_NULL ||
@@ -638,13 +656,19 @@ static const char *unmodeled_kinds(const struct ebpf_helper_proto *p, char *buf,
 const char *ebpf_helper_unmodeled(const struct ebpf_helper_proto *p, uint32_t prog_type,
 				  char *buf, size_t n)
 {
+	return ebpf_helper_unmodeled_sl(p, prog_type, prog_type == BPF_PROG_TYPE_SYSCALL, buf, n);
+}
+
+const char *ebpf_helper_unmodeled_sl(const struct ebpf_helper_proto *p, uint32_t prog_type,
+				     bool sleepable, char *buf, size_t n)
+{
 	const char *why = unmodeled_kinds(p, buf, n);
 
 	if (why)
 		return why;
 	if (prog_type < 64 && ((p->other >> prog_type) & 1))
 		return "its prototype for this program type takes other arguments: not modeled";
-	if ((p->flags & HF_SLEEPS) && prog_type != BPF_PROG_TYPE_SYSCALL)
+	if ((p->flags & HF_SLEEPS) && !sleepable)
 		return "it may sleep, and whether this program is sleepable is not modeled";
 	return NULL;
 }

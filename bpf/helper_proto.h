@@ -164,10 +164,19 @@ const struct ebpf_helper_proto *ebpf_helper_entry(int32_t id);
  * and the kernel's configuration does not decide whether it exists, else NULL ("not
  * modeled"): what the transfer functions and the interpreter run by. */
 const struct ebpf_helper_proto *ebpf_helper_proto(int32_t id);
+/* The entry of helper id (ebpf_helper_entry) for a program of prog_type: the type's own where
+ * its prototype differs and is modeled (bpf_sk_storage_get of cgroup_sock takes the context as
+ * its socket; the interpreter's sk_storage_get runs it), else the table's. */
+const struct ebpf_helper_proto *ebpf_helper_entry_for(int32_t id, uint32_t prog_type);
 /* Why a call of p from a program of prog_type is not modeled ("argument 2 (R2) is a spin
  * lock: not modeled", written to buf when it needs to be), or NULL when it is. */
 const char *ebpf_helper_unmodeled(const struct ebpf_helper_proto *p, uint32_t prog_type,
 				  char *buf, size_t n);
+/* The same for a program known sleepable or not (sleepable: the kernel's prog->sleepable, which
+ * its caller decides from the section and the type; a helper that may sleep is then modeled, in
+ * another program it stays unsupported here — the caller says where the kernel refuses it). */
+const char *ebpf_helper_unmodeled_sl(const struct ebpf_helper_proto *p, uint32_t prog_type,
+				     bool sleepable, char *buf, size_t n);
 /* The kernel's refusal of a call of p (helper name, id) from a program of prog_type attached
  * as attach_type (ebpf_btf_ctx.attach_type; read for BPF_PROG_TYPE_TRACING only), written to
  * buf, or NULL when its attach type may call it (ebpf_helper_proto.attach). */

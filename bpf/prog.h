@@ -283,11 +283,20 @@ int ebpf_parse_hex(uint8_t **out, size_t *len, const char *text, struct diag *d)
  */
 enum ebpf_ctx_model { EBPF_CTX_PLAIN, EBPF_CTX_XDP, EBPF_CTX_SKB, EBPF_CTX_RO };
 enum ebpf_ctx_model ebpf_prog_ctx_model(uint32_t prog_type);
-/* Whether a RO context's data and data_end (u64s at 0 and 8) are a packet, which follows the
- * context in the input: sk_reuseport's (read only) and sk_msg's (the message, writable). */
+/* Whether a RO context's data and data_end (u64s at ebpf_ctx_ro_pkt_at and 8 bytes later) are
+ * a packet, which follows the context in the input: sk_reuseport's (read only), sk_msg's (the
+ * message, writable) and sock_ops' skb_data and skb_data_end (the segment's TCP header in the
+ * header-option callbacks, empty elsewhere; read only: may_access_direct_pkt_data). */
 static inline bool ebpf_ctx_ro_pkt(uint32_t prog_type)
 {
-	return prog_type == BPF_PROG_TYPE_SK_REUSEPORT || prog_type == BPF_PROG_TYPE_SK_MSG;
+	return prog_type == BPF_PROG_TYPE_SK_REUSEPORT || prog_type == BPF_PROG_TYPE_SK_MSG ||
+	       prog_type == BPF_PROG_TYPE_SOCK_OPS;
+}
+/* The offset of such a context's data field (data_end follows it). */
+static inline int64_t ebpf_ctx_ro_pkt_at(uint32_t prog_type)
+{
+	return prog_type == BPF_PROG_TYPE_SOCK_OPS ? (int64_t)offsetof(struct bpf_sock_ops, skb_data)
+						   : 0;
 }
 /* Size of a RO context in bytes (0 for other models, and for TRACING, whose size is the
  * program's: ebpf_prog_ctx_size). */

@@ -913,7 +913,9 @@ static struct aval callee_view(const struct scev_ctx *cx, const struct aval *v, 
 		return aval_caller_ptr(owner, absint_frame_slot(cx, owner), u.r);
 	if (u.region == REGION_CALLER_STACK)
 		return aval_caller_rebase(&u, absint_frame_slot(cx, owner));
-	if (u.region == REGION_MAP_VALUE ||
+	/* (a kernel object of no reference, bpf_skc_to_tcp_sock's spilled for a bpf_loop
+	 * callback: the kernel's spilled register, its struct and trust kept) */
+	if (u.region == REGION_MAP_VALUE || u.region == REGION_BTF ||
 	    u.region == REGION_MAP_HANDLE || u.region == REGION_CTX || (pkt && pkt_any(&u)))
 		return u;
 	return absint_unknown_bytes(size);

@@ -290,6 +290,12 @@ static struct aval ctx_load(struct scev_ctx *cx, const struct aval *addr, int64_
 	if (size == 8 && cx->prog_type == BPF_PROG_TYPE_SK_LOOKUP &&
 	    off == (int64_t)offsetof(struct bpf_sk_lookup, sk))
 		return ctx_sock(EBPF_SOCK_FULL, true);
+	/* sock_ops's sk: the operation's socket if it is a full one, else NULL
+	 * (sock_ops_is_valid_access: PTR_TO_SOCKET_OR_NULL; sock_ops_convert_ctx_access tests
+	 * is_fullsock), of no reference */
+	if (size == 8 && cx->prog_type == BPF_PROG_TYPE_SOCK_OPS &&
+	    off == (int64_t)offsetof(struct bpf_sock_ops, sk))
+		return ctx_sock(EBPF_SOCK_FULL, true);
 	if (size == 8 && cx->prog_type == BPF_PROG_TYPE_SK_MSG &&	/* (sk_msg_md: the same) */
 	    off == (int64_t)offsetof(struct sk_msg_md, sk))
 		return ctx_sock(EBPF_SOCK_FULL, false);
@@ -300,9 +306,10 @@ static struct aval ctx_load(struct scev_ctx *cx, const struct aval *addr, int64_
 		if (cx->prog_type == BPF_PROG_TYPE_SK_REUSEPORT &&
 		    off == (int64_t)offsetof(struct sk_reuseport_md, migrating_sk))
 			return ctx_sock(EBPF_SOCK_COMMON, true);
-		if (off == (int64_t)offsetof(struct sk_reuseport_md, data))
+		/* (and sock_ops' skb_data, skb_data_end: PTR_TO_PACKET, PTR_TO_PACKET_END) */
+		if (off == ebpf_ctx_ro_pkt_at(cx->prog_type))
 			return aval_ptr(REGION_PKT, 0, range_const(0));
-		if (off == (int64_t)offsetof(struct sk_reuseport_md, data_end))
+		if (off == ebpf_ctx_ro_pkt_at(cx->prog_type) + 8)
 			return aval_ptr(REGION_PKT_END, 0, range_const(0));
 	}
 	if (cx->ctx_model == EBPF_CTX_RO)	/* plain fields: scalars */

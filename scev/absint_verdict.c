@@ -1012,6 +1012,38 @@ static void verify_snprintf(struct scev_ctx *cx, struct scev_verdict *v, const s
 		      (unsigned long long)(len / 8));
 }
 
+/* Whether the kernel loads the program sleepable (prog->sleepable): libbpf's ".s" sections
+ * (absint_sleepable) of the types can_be_sleepable lets sleep — kprobe (uprobes), LSM but
+ * lsm_cgroup, fentry, fexit, fmod_ret and iterators — and syscall programs. */
+static bool prog_sleepable(const struct scev_ctx *cx)
+{
+	uint32_t at = cx->prog->btf_ctx.attach_type;
+
+	if (!absint_sleepable(cx))
+		return false;
+	switch (cx->prog_type) {
+	case BPF_PROG_TYPE_SYSCALL:
+	case BPF_PROG_TYPE_KPROBE:
+		return true;
+	case BPF_PROG_TYPE_LSM:
+		return at != BPF_LSM_CGROUP;
+	case BPF_PROG_TYPE_TRACING:
+		return at == BPF_TRACE_FENTRY || at == BPF_TRACE_FEXIT || at == BPF_MODIFY_RETURN ||
+		       at == BPF_TRACE_ITER;
+	default:
+		return false;
+	}
+}
+
+/* Whether p is modeled in a sleepable program of prog_type (then in another one only its
+ * sleeping stands between it and the kernel's refusal). */
+static bool unmodeled_if_sleepable(const struct ebpf_helper_proto *p, uint32_t prog_type)
+{
+	char buf[160];
+
+	return ebpf_helper_unmodeled_sl(p, prog_type, true, buf, sizeof(buf)) != NULL;
+}
+
 /* A helper call against its prototype (bpf/helper_proto.h). */
 static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			  uint32_t pc, int32_t id)
@@ -1024,6 +1056,9 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 
 	if (!p)		/* not modeled: the table's entry says why */
 		p = ebpf_helper_entry(id);
+	/* (a prototype of this program type's own: bpf/helper_proto.c type_protos) */
+	if (p && p->id == id && ebpf_helper_entry_for(id, cx->prog_type) != ebpf_helper_entry(id))
+		p = ebpf_helper_entry_for(id, cx->prog_type);
 	if (!name || !p)
 		VFAIL(VERDICT_UNSAFE, pc, "call to unknown helper #%d", id);
 	if (p->flags & HF_KCONFIG)
@@ -1034,7 +1069,16 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 		      pc, "program of this type cannot use helper %s#%d%s", name, id,
 		      (HPT_UNCHECKED >> cx->prog_type) & 1 ? " (so the table says; not checked "
 		      "against the kernel for this type)" : "");
-	if ((why = ebpf_helper_unmodeled(p, cx->prog_type, buf, sizeof(buf))))
+	/* check_helper_call: a helper that may sleep (might_sleep) only in a sleepable program
+	 * (a program of a type without its prototype is refused too: unknown func); a section
+	 * asking to sleep in a type this does not know sleepable (struct_ops.s) stays
+	 * unsupported below */
+	if ((p->flags & HF_SLEEPS) && !absint_sleepable(cx) &&
+	    !unmodeled_if_sleepable(p, cx->prog_type))
+		VFAIL(VERDICT_UNSAFE, pc, "helper call might sleep in a non-sleepable prog (%s#%d)",
+		      name, id);
+	if ((why = ebpf_helper_unmodeled_sl(p, cx->prog_type, prog_sleepable(cx), buf,
+					    sizeof(buf))))
 		VFAIL(VERDICT_UNSUPPORTED, pc, "helper %s#%d: %s", name, id, why);
 	if ((why = ebpf_helper_attach_refused(p, name, cx->prog_type,
 					      cx->prog->btf_ctx.attach_type, buf, sizeof(buf))))
@@ -1055,9 +1099,11 @@ static void verify_helper(struct scev_ctx *cx, struct scev_verdict *v, const str
 		uint64_t zero;
 		uint32_t sz;
 
-		/* check_func_arg: a packet pointer only for a helper with .pkt_access */
+		/* check_func_arg: a packet pointer only for a helper with .pkt_access, and not in
+		 * sock_ops (may_access_direct_pkt_data: not even to read) */
 		if (a->kind == AV_PTR && (a->region == REGION_PKT || a->region == REGION_PKT_META) &&
-		    p->args[k] != HARG_ANYTHING && !(p->flags & HF_PKT_ACCESS))
+		    p->args[k] != HARG_ANYTHING &&
+		    (!(p->flags & HF_PKT_ACCESS) || cx->prog_type == BPF_PROG_TYPE_SOCK_OPS))
 			VFAIL(VERDICT_UNSAFE, pc, "R%u of %s: helper access to the packet is not "
 			      "allowed", reg, name);
 		/* a kernel object is no helper's memory here (only ARG_ANYTHING, the sockets, a

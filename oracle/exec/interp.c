@@ -699,8 +699,8 @@ static uint64_t draw(struct interp_state *st, unsigned n);
 /* The sockets of a read-only context, made at their first read, of no reference, their fields
  * drawn: sk_lookup's sk NULL or a full socket (an earlier program of the chain may have selected
  * one: drawn), sk_reuseport's sk a full socket and its migrating_sk NULL or a socket, maybe a
- * request one (drawn); the run drew (interp_result.sock_drawn).  1 with *v for such a field,
- * else 0. */
+ * request one (drawn), sock_ops's sk NULL or a full socket (drawn); the run drew
+ * (interp_result.sock_drawn).  1 with *v for such a field, else 0. */
 static int ctx_ro_sock(struct interp_state *st, uint64_t off, uint64_t size, uint64_t *v)
 {
 	uint32_t t = st->env->prog_type;
@@ -718,6 +718,8 @@ static int ctx_ro_sock(struct interp_state *st, uint64_t off, uint64_t size, uin
 		slot = 0;
 	else if (t == BPF_PROG_TYPE_SK_REUSEPORT && off == offsetof(struct sk_reuseport_md, sk))
 		slot = 0, maybe_null = false;
+	else if (t == BPF_PROG_TYPE_SOCK_OPS && off == offsetof(struct bpf_sock_ops, sk))
+		slot = 0;	/* (the operation's full socket, or NULL) */
 	else if (t == BPF_PROG_TYPE_SK_MSG && off == offsetof(struct sk_msg_md, sk))
 		slot = 0, maybe_null = false;	/* (the message's socket: PTR_TO_SOCKET) */
 	else if (t == BPF_PROG_TYPE_SK_REUSEPORT &&
@@ -760,13 +762,12 @@ static int ctx_load(struct interp_state *st, uint32_t pc, uint64_t a, uint64_t s
 	if (st->env->ctx_kind == INTERP_CTX_RO) {
 		if (ctx_ro_sock(st, off, size, v))
 			return 1;
-		/* sk_reuseport's and sk_msg's data and data_end (u64s at 0 and 8, read whole:
+		/* sk_reuseport's, sk_msg's and sock_ops' data and data_end (u64s, read whole:
 		 * ebpf_ctx_ro_access), the packet that follows the context in the input */
-		if (ebpf_ctx_ro_pkt(st->env->prog_type) && size == 8 &&
-		    (off == offsetof(struct sk_reuseport_md, data) ||
-		     off == offsetof(struct sk_reuseport_md, data_end))) {
-			*v = INTERP_VA_PKT +
-			     (off == offsetof(struct sk_reuseport_md, data) ? 0 : st->pkt_len);
+		uint64_t at = (uint64_t)ebpf_ctx_ro_pkt_at(st->env->prog_type);
+
+		if (ebpf_ctx_ro_pkt(st->env->prog_type) && size == 8 && (off == at || off == at + 8)) {
+			*v = INTERP_VA_PKT + (off == at ? 0 : st->pkt_len);
 			return 1;
 		}
 		*v = interp_load(st->ctxro + off, (unsigned)size);
@@ -2836,6 +2837,13 @@ static int sk_storage_get(struct interp_state *st, const struct iop *ip, uint64_
 		if ((k = sock_at(st, ip, name, 2, r[2])) < 0)
 			return -1;
 		full = st->sock_flags[k] & SOCK_FULL;
+	} else if (st->env->prog_type == BPF_PROG_TYPE_CGROUP_SOCK) {
+		/* (bpf_sk_storage_get_cg_sock_proto: the context, a full socket) */
+		if (r[2] != INTERP_VA_CTX) {
+			set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: r2 = 0x%llx is not the context",
+				 name, (unsigned long long)r[2]);
+			return -1;
+		}
 	} else if ((r[2] >> 44) != (INTERP_VA_BTF >> 44)) {
 		set_trap(st, INTERP_TRAP_HELPER, ip->pc, "%s: r2 = 0x%llx is not a socket", name,
 			 (unsigned long long)r[2]);
@@ -4488,7 +4496,8 @@ int interp_run(const struct interp_code *code, const struct interp_env *env,
 		st->ctxro = env->input;
 		st->pkt = po < env->input_len ? env->input + po : NULL;
 		st->pkt_len = env->input_len - po;
-		st->pkt_ro = env->prog_type == BPF_PROG_TYPE_SK_REUSEPORT;
+		st->pkt_ro = env->prog_type == BPF_PROG_TYPE_SK_REUSEPORT ||
+			     env->prog_type == BPF_PROG_TYPE_SOCK_OPS;
 		/* (an sk_lookup run mirroring BPF_PROG_TEST_RUN reads the context the kernel
 		 * makes of the input) */
 		if (env->prog_type == BPF_PROG_TYPE_SK_LOOKUP && env->test_run_sock) {
