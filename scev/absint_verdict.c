@@ -832,6 +832,16 @@ static void verify_sock_arg(struct scev_ctx *cx, struct scev_verdict *v, const s
 	if (a->kind != AV_PTR)
 		VFAIL(VERDICT_UNSUPPORTED, pc, "R%u of %s may be a socket of another kind (a socket "
 		      "joined with something else)", reg, name);
+	/* check_reg_type: a kernel object that may be NULL only where the argument may be
+	 * ("Possibly NULL pointer": ARG_PTR_TO_BTF_ID_SOCK_COMMON is not PTR_MAYBE_NULL; a cast's
+	 * result given on untested was called safe), the tracing types' socket storage helpers'
+	 * (bpf_sk_storage_{get,delete}_tracing_proto: ARG_PTR_TO_BTF_ID_OR_NULL) */
+	if (a->maybe_null && !((cx->prog_type == BPF_PROG_TYPE_TRACING ||
+				cx->prog_type == BPF_PROG_TYPE_LSM) &&
+			       (!strcmp(name, "bpf_sk_storage_get") ||
+				!strcmp(name, "bpf_sk_storage_delete"))))
+		VFAIL(VERDICT_UNSAFE, pc, "R%u type=ptr_or_null_ expected=sock_common, sock, tcp_sock "
+		      "(%s of a kernel object not checked for NULL)", reg, name);
 	if (release)
 		VFAIL(VERDICT_UNSAFE, pc, "R%u must be referenced when passed to release function "
 		      "(%s of a kernel object no lookup acquired)", reg, name);
