@@ -75,6 +75,8 @@ static const struct ebpf_kfunc_info kfuncs[] = {
 	/* kernel/bpf/helpers.c, generic_btf_ids: bpf_throw (no flags) ends the run with an
 	 * exception (scev/absint_throw.c) */
 	{ "bpf_throw", 0, EBPF_KSET_GENERIC, EBPF_KOP_THROW },
+	/* kernel/bpf/map_iter.c, bpf_map_iter_kfunc_ids (BPF_PROG_TYPE_UNSPEC: every type) */
+	{ "bpf_map_sum_elem_count", T, EBPF_KSET_COMMON, EBPF_KOP_DRAW },
 };
 
 #undef A

@@ -7,7 +7,8 @@
  *    against the kernel's (both accept or both reject); programs called safe are run and must
  *    not fault;
  *  - the interpreter: safe verdicts forged for the unsafe programs (a region open at the exit,
- *    an unmatched close, a nested RCU lock) fault with its words.
+ *    an unmatched close, a nested RCU lock) fault with its words;
+ *  - bpf_map_sum_elem_count from the clang-built tests/bpf/kfunc_map_iter.c, against the kernel.
  * Without bpf() the kernel's verdicts are skipped; without vmlinux BTF or the kfuncs, the whole
  * test.  Cost: about 25 loads, under a CPU second.
  */
@@ -114,6 +115,22 @@ static void test_forged(void)
 				   0, "unmatched rcu read unlock");
 }
 
+/* bpf_map_sum_elem_count (KF_TRUSTED_ARGS, the common hook) from the clang-built
+ * tests/bpf/kfunc_map_iter.c: the bpf_map iterator's map after its NULL test, before it, a
+ * number. */
+static void test_map_iter(const char *path, bool kernel)
+{
+	static const char *const progs[] = { "map_count", "map_count_nocheck",
+					     "map_count_number" };
+	static const enum scev_verdict_kind want[] = { SAFE, UNSAFE, UNSAFE };
+	static const char *const reasons[] = {
+		NULL, "Possibly NULL pointer passed to trusted arg0",
+		"R1 type=scalar expected=ptr_bpf_map",
+	};
+
+	verdict_case_object_why(path, progs, want, reasons, 3, kernel);
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const progs[] = {
@@ -147,5 +164,7 @@ int main(int argc, char **argv)
 		CHECK_STEP(verdict_case_object_why(path, progs, want, reasons,
 						   sizeof(progs) / sizeof(progs[0]), kernel));
 	CHECK_STEP(test_forged());
+	if (verdict_case_bpf_part("kfunc_map_iter.o", path, sizeof(path)))
+		CHECK_STEP(test_map_iter(path, kernel));
 	return check_done("test_kfunc_regions");
 }
