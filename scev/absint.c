@@ -495,11 +495,8 @@ static bool null_vs_scalar(const struct aval *a, const struct aval *b)
  * lock (reg_may_point_to_spin_lock: the id names the lock, absint_lock.c). */
 static bool lock_id(const struct scev_ctx *cx, const struct aval *p)
 {
-	uint16_t k;
-
-	/* (and a record's, its site's call: absint_ref.c absint_ref_rejoin) */
-	return (p->kind == AV_PTR && p->region == REGION_MAP_VALUE && p->id &&
-		absint_lock_map(cx, p->map)) || absint_ref_holder(p, &k);
+	return p->kind == AV_PTR && p->region == REGION_MAP_VALUE && p->id &&
+	       absint_lock_map(cx, p->map);
 }
 
 /* A null check that decided the maybe-null pointer before (now after) decides its copies. */

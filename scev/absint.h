@@ -799,12 +799,6 @@ void absint_region_verify_insn(struct scev_ctx *cx, struct scev_verdict *v,
 bool absint_ref_keep_id(const struct scev_ctx *cx, const struct aval *before);
 bool absint_ref_join_zero(const struct aval *p, const struct aval *z, uint64_t z_may,
 			  struct aval *out);
-/* absint_ref.c: whether a is a record (a ringbuf record, an acquired object, a looked-up socket)
- * and its site; the registers whose join of dst and src (before either is joined) is a record
- * of its call's result again, maybe NULL with its id (in keep[r]): a held record, not NULL,
- * against the number 0 on a path that holds none of its site. */
-bool absint_ref_holder(const struct aval *a, uint16_t *site);
-uint16_t absint_ref_rejoin(const struct astate *dst, const struct astate *src, struct aval *keep);
 void absint_ref_verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,
 			    uint32_t pc);
 void absint_ref_verify_arg(struct scev_ctx *cx, struct scev_verdict *v, const struct astate *s,

@@ -18,8 +18,8 @@
  * joined with a released copy is unknown) and the states' masks as may/must, but for one: a
  * record held on every path of one side and not NULL there, against the number 0 on a side that
  * holds none of its site, is the call's result again, maybe NULL with its id (a record keeps the
- * id once not NULL), held exactly when it is not (absint_ref_rejoin: "if r6 != 0 goto l; r3 = 0;
- * l: if r6 == 0 goto out; release r6", which the kernel walks apart).
+ * id once not NULL), held exactly when it is not (absint_ref_join_zero: "if r6 != 0 goto l; r3 =
+ * 0; l: if r6 == 0 goto out; release r6", which the kernel walks apart).
  *
  * Loop headers and exits are made from the summaries, not by running the body: a pointer the
  * body does not write keeps its value there although the body may have released it.  In a loop
@@ -245,54 +245,6 @@ static bool is_record(const struct aval *a)
 static uint16_t rec_site(const struct aval *a)
 {
 	return a->region == REGION_SOCK ? (uint16_t)aval_sock_site(a) : a->map;
-}
-
-bool absint_ref_holder(const struct aval *a, uint16_t *site)
-{
-	if (!is_record(a))
-		return false;
-	*site = rec_site(a);
-	return *site < 64;
-}
-
-/* A record not NULL keeps the maybe-null id of its site's call (absint.c: settle_copies), so
- * that a join of it, held, with the number 0 on a path that holds no record of the site is the
- * call's result again: a pointer maybe NULL, held exactly when it is not (the kernel walks the
- * two paths apart: "if r6 != 0 goto l; r3 = 0; l: if r6 == 0 goto out; release").  Not when the
- * other path may hold the site's record (in another register: r6 = 0 there says nothing of it),
- * nor when the record's side does not hold it on every path (a maybe-null holder is settled by
- * its id already). */
-static bool rejoin_side(const struct astate *ps, const struct aval *p, const struct astate *zs,
-			const struct aval *z)
-{
-	uint16_t k;
-	uint64_t c;
-
-	if (!absint_ref_holder(p, &k) || !p->id || z->kind != AV_SCALAR || !aval_is_const(z, &c) ||
-	    c || (zs->ref.may >> k & 1))
-		return false;
-	return p->maybe_null || (ps->ref.must >> k & 1);
-}
-
-uint16_t absint_ref_rejoin(const struct astate *dst, const struct astate *src, struct aval *keep)
-{
-	uint16_t m = 0;
-
-	if (!(dst->ref.may | src->ref.may))
-		return 0;
-	for (int r = 0; r < EBPF_NREGS; r++) {
-		const struct aval *a = &dst->regs[r], *b = &src->regs[r];
-
-		if (rejoin_side(dst, a, src, b))
-			keep[r] = *a;
-		else if (rejoin_side(src, b, dst, a))
-			keep[r] = *b;
-		else
-			continue;
-		keep[r].maybe_null = true;
-		m |= (uint16_t)(1u << r);
-	}
-	return m;
 }
 
 /* Every holder of a record of site k (registers and cells) becomes what the release leaves. */
