@@ -4181,7 +4181,7 @@ static void test_check_mtu_knobs(void)
  * the safe form never traps and is called safe, more than 90 of 100 (d996b52: none, "combined
  * stack size of 2 calls is 528"); the twin stops at the interpreter's 512 bytes on every run
  * (INTERP_TRAP_LIMIT), is never called safe, and its reason is the combined stack (more than
- * 90 of 100: another piece's rule may come first).  The kernel judges the first 25 of each
+ * 90 of 100: another piece's rule may come first).  The kernel judges the first 10 of each
  * (kernel_judge: no rule gap, every twin refused, some at its 1M-instruction walk, which
  * comes before its stack check). */
 static void fastcall_program(void *arg, const struct twin_run *r)
@@ -4216,7 +4216,7 @@ static void test_fastcall_knobs(void)
 		{ "p_fastcall", "p_fastcall_bad" }, 100, 8250000, 100,
 		{ { "p_recursion", 0 }, { "p_call_chain", 0 }, { "p_big_frame", 0 },
 		  { "p_subprog", 0 }, { "p_call_args", 0 } } };
-	static const struct kernel_twin k = { { GEN_PROG_FASTCALL_UNSAFE }, 8250000 + 25 };
+	static const struct kernel_twin k = { { GEN_PROG_FASTCALL_UNSAFE }, 8250000 + 10 };
 	struct kernel_twin_counts c = { .k = &k };
 
 	for_twin_programs(&s, fastcall_program, &c);
