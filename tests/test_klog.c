@@ -565,8 +565,19 @@ static void kernel_one(const struct ebpf_object *obj, const struct ebpf_prog *pr
 	case KDIFF_UNRUNNABLE:
 		k_unrunnable++;
 		break;
-	case KDIFF_CLAIM:
 	case KDIFF_INVARIANT:
+		/* (a kernel bug a test object reproduces on purpose: 6.18 refuses a data-dependent
+		 * bpf_throw in a loop with its own "verifier bug: scc exit" — tests/bpf/throw.c's
+		 * throw_in_loop, test_throw's unsupported case) */
+		if (strstr(what, "throw.o throw_in_loop") &&
+		    strstr(res.text, "verifier bug: scc exit")) {
+			printf("test_klog: note: %s: the kernel's own bug, as expected: %s\n", what,
+			       res.text);
+			k_rejected++;
+			break;
+		}
+		/* fallthrough */
+	case KDIFF_CLAIM:
 		CHECK(0, "%s: KERNEL FINDING (%s): %s", what, kdiff_kind_name(res.kind), res.text);
 		break;
 	default:
