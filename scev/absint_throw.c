@@ -82,6 +82,22 @@ static void mark_from(struct scev_ctx *cx, uint32_t root, uint8_t bit, uint32_t 
 	}
 }
 
+/* The successors of block b in the kernel's CFG (into next, their count): ours, and the next
+ * block of its function after a bpf_throw, which check_cfg takes as a call that returns. */
+static unsigned kernel_succ(const struct scev_ctx *cx, uint32_t b, uint32_t next[3])
+{
+	const struct scev_cfg *cfg = cx->st.cfg;
+	const struct scev_block *blk = &cfg->blocks[b];
+	unsigned n = 0;
+
+	for (unsigned k = 0; k < blk->nsucc && n < 2; k++)
+		next[n++] = blk->succ[k];
+	if (ebpf_insn_is_throw(&cx->insns[blk->last]) && b + 1 < cfg->nblocks &&
+	    cfg->blocks[b + 1].func == blk->func)
+		next[n++] = b + 1;
+	return n;
+}
+
 /* The blocks the kernel's check_cfg reaches: it takes a kfunc call as one that returns, so the
  * code after a bpf_throw (clang's "return 0;" after it) is no "unreachable insn" there, though
  * no run reaches it (cx->th_reach, a byte per block). */
@@ -99,14 +115,8 @@ static int kernel_reach(struct scev_ctx *cx)
 			stack[sp++] = b;
 		}
 	while (sp) {
-		uint32_t b = stack[--sp], next[3], n = 0;
-		const struct scev_block *blk = &cfg->blocks[b];
+		uint32_t b = stack[--sp], next[3], n = kernel_succ(cx, b, next);
 
-		for (unsigned k = 0; k < blk->nsucc; k++)
-			next[n++] = blk->succ[k];
-		if (ebpf_insn_is_throw(&cx->insns[blk->last]) && b + 1 < cfg->nblocks &&
-		    cfg->blocks[b + 1].func == blk->func)
-			next[n++] = b + 1;
 		for (uint32_t k = 0; k < n; k++)
 			if (!cx->th_reach[next[k]]) {
 				cx->th_reach[next[k]] = 1;
@@ -200,16 +210,54 @@ bool absint_throw_is_exc_cb(const struct scev_ctx *cx, uint32_t f)
 	return cx->th_fn && cx->exc_fn != SCEV_NONE && f == cx->exc_fn;
 }
 
+/* Whether block b can reach itself in the kernel's CFG (kernel_succ: through the code after a
+ * bpf_throw too, which our CFG leaves out: "l: r1 = 0; call bpf_throw; if r0 < 0 goto l" is a
+ * loop only there — docs/kernel-findings/scc-exit-throw-in-loop.s).  Out of memory: yes. */
+static bool kernel_cycle(const struct scev_ctx *cx, uint32_t b)
+{
+	const struct scev_cfg *cfg = cx->st.cfg;
+	uint32_t *stack, sp = 0, next[3], n;
+	uint8_t *seen;
+	bool found = false;
+
+	seen = arena_zalloc(cfg->nblocks, 1);
+	stack = arena_alloc((size_t)cfg->nblocks * 3 * sizeof(*stack));
+	if (!seen || !stack) {
+		arena_free(stack);
+		arena_free(seen);
+		return true;
+	}
+	n = kernel_succ(cx, b, next);
+	for (uint32_t k = 0; k < n; k++)
+		stack[sp++] = next[k];
+	while (sp && !found) {
+		uint32_t x = stack[--sp];
+
+		if (x == b) {
+			found = true;
+		} else if (!seen[x]) {
+			seen[x] = 1;
+			n = kernel_succ(cx, x, next);
+			for (uint32_t k = 0; k < n; k++)
+				stack[sp++] = next[k];
+		}
+	}
+	arena_free(stack);
+	arena_free(seen);
+	return found;
+}
+
 /* Whether pc may lie on a cycle of the kernel's CFG, which goes on past a bpf_throw: its block
- * is in a loop, or (a throw, which ends its block here) a block before it or the code after it
- * is (more than the cycles through it: never fewer). */
+ * is in a loop of ours or of the kernel's CFG, or (a throw, which ends its block here) a block
+ * before it or the code after it is in one of ours (more than the cycles through it: never
+ * fewer). */
 static bool in_cycle(const struct scev_ctx *cx, uint32_t pc)
 {
 	const struct scev_cfg *cfg = cx->st.cfg;
 	const uint32_t *loop_of = cx->st.loops->loop_of;
 	uint32_t b = cfg->block_of[pc];
 
-	if (loop_of[b] != SCEV_NONE)
+	if (loop_of[b] != SCEV_NONE || kernel_cycle(cx, b))
 		return true;
 	if (!ebpf_insn_is_throw(&cx->insns[pc]))
 		return false;
