@@ -226,7 +226,13 @@ const char *ebpf_kfunc_name(int32_t id);
 /* Whether i calls bpf_throw (a kfunc call, off 0, of the running kernel's BTF id for it): the
  * exception exit, which ends its block and the run (scev/cfg.c, scev/absint_throw.c).  false
  * without vmlinux BTF (the name alone is then unsupported where it is called). */
-bool ebpf_insn_is_throw(const struct bpf_insn *i);
+int32_t ebpf_throw_btf_id(void);	/* (bpf/kfunc.c: vmlinux's id of bpf_throw, else <= 0) */
+static inline bool ebpf_insn_is_throw(const struct bpf_insn *i)
+{
+	/* (inline: the CFG and the analysis ask it of every instruction) */
+	return ebpf_is_call(i) && i->src_reg == BPF_PSEUDO_KFUNC_CALL && i->off == 0 &&
+	       i->imm > 0 && i->imm == ebpf_throw_btf_id();
+}
 /* The vmlinux BTF id of struct name (> 0), or -ENOENT / -ENODATA as ebpf_kfunc_by_name. */
 int32_t ebpf_btf_struct_by_name(const char *name);
 /* The byte offset of member (a direct one, not inside an anonymous union) of vmlinux struct

@@ -101,12 +101,10 @@ static void find_throw(void)
 								       BTF_KIND_FUNC) : 0;
 }
 
-bool ebpf_insn_is_throw(const struct bpf_insn *i)
+int32_t ebpf_throw_btf_id(void)
 {
-	if (!ebpf_is_call(i) || i->src_reg != BPF_PSEUDO_KFUNC_CALL || i->off != 0 || i->imm <= 0)
-		return false;
 	pthread_once(&throw_once, find_throw);
-	return throw_id > 0 && i->imm == throw_id;
+	return throw_id;
 }
 
 int32_t ebpf_btf_struct_by_name(const char *name)

@@ -500,8 +500,9 @@ static bool lock_id(const struct scev_ctx *cx, const struct aval *p)
 }
 
 /* A null check that decided the maybe-null pointer before (now after) decides its copies. */
-static void settle_copies(const struct scev_ctx *cx, struct astate *t, const struct aval *before,
-			  const struct aval *after)
+static inline __attribute__((always_inline)) void
+settle_copies(const struct scev_ctx *cx, struct astate *t, const struct aval *before,
+	      const struct aval *after)
 {
 	if (before->kind == AV_PTR && before->maybe_null && before->id &&
 	    !(after->kind == AV_PTR && after->maybe_null)) {

@@ -542,8 +542,8 @@ static bool pkt_var_same(const struct astate *dst, const struct astate *src)
  * constant on its side and another constant on the other.  A widening keeps only what both
  * sides prove on every path, so facts cannot come and go forever.  Returns whether dst's facts
  * changed. */
-static bool pkt_var_join(struct astate *dst, const struct astate *src, bool widen,
-			 uint16_t guards)
+static inline __attribute__((always_inline)) bool
+pkt_var_join(struct astate *dst, const struct astate *src, bool widen, uint16_t guards)
 {
 	struct pkt_var out[PKT_VARS];
 	int n = 0;
@@ -957,7 +957,14 @@ int astate__join_regs(struct astate *dst, const struct astate *src, bool widen, 
 	if (memcmp(&dst->rg, &src->rg, sizeof(dst->rg)) &&
 	    absint_region_join(&dst->rg, &src->rg, widen))
 		changed = 1;
-	for (int r = 0; r < EBPF_NREGS; r++) {
+	/* (no reference held on either side, most joins: no record to keep, the plain join) */
+	for (int r = 0; !(d_may | s_may) && r < EBPF_NREGS; r++)
+		if (astate__join_val(&dst->regs[r], &src->regs[r], widen)) {
+			changed = 1;
+			if (regs)
+				*regs |= (uint16_t)(1u << r);
+		}
+	for (int r = 0; (d_may | s_may) && r < EBPF_NREGS; r++) {
 		struct aval rv;
 		bool ch;
 
@@ -989,7 +996,7 @@ int astate__join_regs(struct astate *dst, const struct astate *src, bool widen, 
 				k++;
 				continue;
 			}
-			if (!rec_zero(&a->v, &src->cells[j].v, d_may, s_may, &v))
+			if (!(d_may | s_may) || !rec_zero(&a->v, &src->cells[j].v, d_may, s_may, &v))
 				v = widen ? aval_widen(&a->v, &src->cells[j].v)
 					  : aval_join(&a->v, &src->cells[j].v);
 			if (!aval_equal(&v, &a->v))

@@ -146,8 +146,7 @@ int absint_throw_setup(struct scev_ctx *cx)
 		if (g && g->exc_cb)
 			cx->exc_fn = f;
 	}
-	for (uint32_t pc = 0; pc < cx->len && !any; pc += ebpf_insn_slots(&cx->insns[pc]))
-		any = ebpf_insn_is_throw(&cx->insns[pc]);
+	any = cfg->has_throw;
 	if (!any && cx->exc_fn == SCEV_NONE)
 		return 0;
 	if (!(cx->th_fn = arena_zalloc(nf, 1)) || !(stack = arena_alloc(nf * sizeof(*stack))))

@@ -1636,7 +1636,7 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 	uint32_t need = ebpf_regs_read(i);
 	uint8_t cls = ebpf_class(i);
 
-	if (v->kind != VERDICT_SAFE || absint_throw_verify_insn(cx, v, s, pc))
+	if (v->kind != VERDICT_SAFE || (cx->th_fn && absint_throw_verify_insn(cx, v, s, pc)))
 		return;
 	/* a pointer into this frame or a caller's (aval.h: CALLER_SELF) goes to static functions
 	 * only, which see it as one into callers' frames; what anything else would do with it is
@@ -1653,7 +1653,9 @@ static void verify_insn(struct scev_ctx *cx, struct scev_verdict *v, const struc
 	if ((absint_lock_verify_insn(cx, v, s, pc) || absint_cb_verify_insn(cx, v, s, pc) ||
 	     absint_timer_verify_insn(cx, v, s, pc)) && v->kind != VERDICT_SAFE)
 		return;
-	absint_region_verify_insn(cx, v, s, pc);
+	/* (a region's rules: at its kfuncs, or where one may be open) */
+	if (s->rg.phi || s->rg.rhi || ebpf_is_call(i))
+		absint_region_verify_insn(cx, v, s, pc);
 	if (v->kind != VERDICT_SAFE || absint_iter_verify_insn(cx, v, s, pc) ||
 	    v->kind != VERDICT_SAFE)
 		return;

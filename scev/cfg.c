@@ -45,6 +45,7 @@ int scev_cfg__build_entry(struct scev_cfg **out, const struct bpf_insn *insns, s
 			if (next < len)
 				mark[next] |= LEAD;
 		} else if (ebpf_is_exit(i) || ebpf_insn_is_throw(i)) {
+			cfg->has_throw |= !ebpf_is_exit(i);
 			if (next < len)
 				mark[next] |= LEAD;
 		} else if (!ld && ebpf_is_ld_pkt(i)) {
@@ -102,7 +103,7 @@ int scev_cfg__build_entry(struct scev_cfg **out, const struct bpf_insn *insns, s
 		struct scev_block *blk = &cfg->blocks[b];
 		uint32_t succ[2];
 		/* (a bpf_throw call ends the run: no successor, cfg.h) */
-		unsigned n = ebpf_insn_is_throw(&insns[blk->last]) ? 0 :
+		unsigned n = cfg->has_throw && ebpf_insn_is_throw(&insns[blk->last]) ? 0 :
 			     ebpf_succs(insns, len, blk->last, succ);
 
 		blk->ld_exit = ld && blk->func && ebpf_is_ld_pkt(&insns[blk->last]);

@@ -53,6 +53,7 @@ struct scev_cfg {
 	struct scev_func *funcs;
 	uint32_t nfuncs;
 	uint32_t nunreachable;	/* blocks */
+	bool has_throw;		/* a bpf_throw call somewhere (ebpf_insn_is_throw) */
 };
 
 /* insns must be a validated program (ebpf_validate). */

@@ -165,7 +165,7 @@ bool scev_loop_holds(struct scev_ctx *cx, uint32_t l, unsigned kind)
 				else if (ebpf_class(i) == BPF_LD && !ebpf_is_ldimm64(i))
 					k |= LOOP_HOLDS_CLOBBER | LOOP_HOLDS_END;
 				if (ebpf_is_exit(i) || (ebpf_is_helper_call(i) && i->imm == 12) ||
-				    absint_throw_ends(cx, pc))
+				    (cx->th_fn && absint_throw_ends(cx, pc)))
 					k |= LOOP_HOLDS_END;
 			}
 			for (uint32_t x = lf->loop_of[b]; k && x != SCEV_NONE &&

@@ -1713,7 +1713,8 @@ static bool terminates_inside(struct scev_ctx *cx, const struct scev_loop *L)
 			const struct bpf_insn *i = &cx->insns[pc];
 
 			if (ebpf_is_exit(i) || (ebpf_class(i) == BPF_LD && !ebpf_is_ldimm64(i)) ||
-			    (ebpf_is_helper_call(i) && i->imm == 12) || absint_throw_ends(cx, pc))
+			    (ebpf_is_helper_call(i) && i->imm == 12) ||
+			    (cx->th_fn && absint_throw_ends(cx, pc)))
 				return true;
 		}
 	}
